@@ -1,11 +1,11 @@
 import type { ObjectId } from 'bson';
 
-/** The MongoDB document shapes of the demo domain (see notes/gateway-contract.md and schema/domain.graphql). */
+/** The MongoDB document shapes of the demo domain (the storage side of schema/domain.graphql). */
 
 export interface AddressDoc {
   street: string;
   city: string;
-  state: string;
+  state: string | null;
   zip: string;
   country: string;
 }

@@ -1,0 +1,75 @@
+import { startEmbeddedMongo } from './index';
+
+const USAGE = `Usage: npm run mongo -- [--port N] [--latency-ms N]
+
+Starts the embedded MongoDB-compatible server, prints its URI and runs until SIGINT/SIGTERM.
+  --port N         TCP port on 127.0.0.1 (default 0: a free port)
+  --latency-ms N   delay every reply by N milliseconds (default 0)
+  --help           show this help`;
+
+interface CliOptions {
+  port: number;
+  latencyMs: number;
+  help: boolean;
+}
+
+/** Parses argv; throws an Error whose message is the one-line complaint. */
+export function parseCliArgs(args: readonly string[]): CliOptions {
+  const options: CliOptions = { port: 0, latencyMs: 0, help: false };
+  for (let i = 0; i < args.length; i++) {
+    const flag = args[i]!;
+    const [name, inlineValue] = flag.includes('=') ? (flag.split(/=(.*)/s, 2) as [string, string]) : [flag, undefined];
+    switch (name) {
+      case '--help':
+      case '-h':
+        options.help = true;
+        break;
+      case '--port':
+        options.port = parseNumber(name, inlineValue ?? args[++i], (n) => Number.isInteger(n) && n >= 0 && n <= 65535);
+        break;
+      case '--latency-ms':
+        options.latencyMs = parseNumber(name, inlineValue ?? args[++i], (n) => n >= 0);
+        break;
+      default:
+        throw new Error(`unknown option '${flag}' (try --help)`);
+    }
+  }
+  return options;
+}
+
+function parseNumber(flag: string, raw: string | undefined, valid: (n: number) => boolean): number {
+  const value = raw === undefined || raw.trim() === '' ? Number.NaN : Number(raw);
+  if (!Number.isFinite(value) || !valid(value)) throw new Error(`${flag} needs a valid number, got '${raw ?? ''}'`);
+  return value;
+}
+
+async function main(): Promise<void> {
+  let options: CliOptions;
+  try {
+    options = parseCliArgs(process.argv.slice(2));
+  } catch (error) {
+    process.stderr.write(`embedded-mongo: ${(error as Error).message}\n`);
+    process.exit(2);
+  }
+  if (options.help) {
+    process.stdout.write(`${USAGE}\n`);
+    return;
+  }
+  const server = await startEmbeddedMongo({ port: options.port, latencyMs: options.latencyMs });
+  process.stdout.write(`${server.uri}\n`);
+  const shutdown = (): void => {
+    server.stop().then(
+      () => process.exit(0),
+      () => process.exit(1),
+    );
+  };
+  process.once('SIGINT', shutdown);
+  process.once('SIGTERM', shutdown);
+}
+
+if (require.main === module) {
+  main().catch((error: unknown) => {
+    process.stderr.write(`embedded-mongo: ${error instanceof Error ? error.message : String(error)}\n`);
+    process.exit(1);
+  });
+}

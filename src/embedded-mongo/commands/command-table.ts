@@ -1,0 +1,33 @@
+import type { Document } from 'bson';
+import type { ServerView } from '../server';
+import { Store } from '../storage/store';
+import { CommandError, ErrorCodes } from './command-error';
+import type { CommandContext, CommandHandler, CommandTable } from './command-types';
+import { dataCommands } from './data';
+import { handshakeCommands } from './handshake';
+
+/** Every command the embedded server answers: connection-level ones first, data commands over `store`. */
+export function buildCommandTable(store: Store, server: ServerView): CommandTable {
+  return { ...handshakeCommands(server), ...dataCommands(store) };
+}
+
+/** The command's name is its first key, as in MongoDB. */
+export function commandName(command: Document): string {
+  for (const key in command) return key;
+  return '';
+}
+
+/** Runs `command` through its handler; an unknown name fails with 59 CommandNotFound. */
+export async function runCommand(table: CommandTable, command: Document, context: CommandContext): Promise<Document> {
+  const name = commandName(command);
+  return findHandler(table, name)(command, context);
+}
+
+function findHandler(table: CommandTable, name: string): CommandHandler {
+  // Own properties only: `constructor` or `toString` must not resolve to Object.prototype.
+  const handler = Object.prototype.hasOwnProperty.call(table, name) ? table[name] : undefined;
+  if (handler === undefined) {
+    throw new CommandError(ErrorCodes.CommandNotFound, 'CommandNotFound', `no such command: '${name}'`);
+  }
+  return handler;
+}

@@ -1,0 +1,50 @@
+import { serialize, type Document } from 'bson';
+import { applyUpdate, upsertSeed } from '../../query';
+import { storableDocument } from '../../storage/stored-document';
+import { CommandError } from '../command-error';
+
+export interface UpdateSpec {
+  readonly filter: Document;
+  readonly update: Document | Document[];
+  readonly arrayFilters?: Document[];
+}
+
+/**
+ * Checks what MongoDB checks before matching any document: every `$[identifier]` in an update path
+ * has an array filter (BadValue otherwise), so the error does not depend on whether documents match.
+ */
+export function assertArrayFilterIdentifiers(spec: UpdateSpec): void {
+  if (Array.isArray(spec.update)) return;
+  const declared = new Set((spec.arrayFilters ?? []).flatMap((filter) => Object.keys(filter).map((key) => key.split('.')[0]!)));
+  for (const [operator, fields] of Object.entries(spec.update)) {
+    if (!operator.startsWith('$') || typeof fields !== 'object' || fields === null) continue;
+    for (const path of Object.keys(fields as Document)) {
+      for (const match of path.matchAll(/\$\[([^\]]+)\]/g)) {
+        if (!declared.has(match[1]!)) {
+          throw new CommandError(2, 'BadValue', `No array filter found for identifier '${match[1]}' in path '${path}'`);
+        }
+      }
+    }
+  }
+}
+
+/** The document to store after updating `doc`, or undefined when the update changes nothing (it then does not count in nModified). */
+export function updatedDocument(doc: Document, spec: UpdateSpec): Document | undefined {
+  const next = applyUpdate(doc, spec.update, { arrayFilters: spec.arrayFilters, filter: spec.filter });
+  if (next._id === undefined) next._id = doc._id;
+  else if (!sameBson({ _id: next._id }, { _id: doc._id })) {
+    throw new CommandError(66, 'ImmutableField', `Performing an update on the path '_id' would modify the immutable field '_id'`);
+  }
+  return sameBson(doc, next) ? undefined : storableDocument(next);
+}
+
+/** The document an upsert inserts: the filter's equality fields, then the update with `$setOnInsert` applied. */
+export function upsertedDocument(spec: UpdateSpec): Document {
+  const next = applyUpdate(upsertSeed(spec.filter), spec.update, { arrayFilters: spec.arrayFilters, filter: spec.filter, isInsert: true });
+  return storableDocument(next);
+}
+
+/** Byte equality, which is what MongoDB's "no-op update" check means (1 and 1.0 differ in type). */
+function sameBson(a: Document, b: Document): boolean {
+  return Buffer.compare(serialize(a), serialize(b)) === 0;
+}

@@ -1,0 +1,58 @@
+import type { Document } from 'bson';
+import { applyProjection, sortDocuments } from '../../query';
+import { documentKey } from '../../storage/document-key';
+import type { Store } from '../../storage/store';
+import { CommandError } from '../command-error';
+import { badValue, isDocument, optionalBoolean, optionalDocument, optionalDocumentArray, targetCollection } from './command-fields';
+import { assertArrayFilterIdentifiers, updatedDocument, upsertedDocument } from './document-updates';
+import type { DataCommandHandler } from './transaction-scope';
+
+/**
+ * findAndModify: `{ findAndModify, query, sort, remove | update, new, fields, upsert, arrayFilters }` →
+ * `{ lastErrorObject: { n, updatedExisting?, upserted? }, value }`. `value` is the document before the
+ * change, or after it with `new: true`, projected by `fields`.
+ */
+export function findAndModifyCommand(store: Store): DataCommandHandler {
+  return (command, context, transaction) => {
+    const name = targetCollection(command, 'findAndModify' in command ? 'findAndModify' : 'findandmodify');
+    const filter = optionalDocument(command, 'query') ?? {};
+    const sort = optionalDocument(command, 'sort');
+    const fields = optionalDocument(command, 'fields');
+    const remove = optionalBoolean(command, 'remove') ?? false;
+    const returnNew = optionalBoolean(command, 'new') ?? false;
+    const upsert = optionalBoolean(command, 'upsert') ?? false;
+    const update: unknown = command.update;
+    if (remove && update !== undefined) throw badValue('Cannot specify both an update and remove=true');
+    if (!remove && update === undefined) throw new CommandError(9, 'FailedToParse', 'Either an update or remove=true must be specified');
+    if (remove && (upsert || returnNew)) throw badValue('Cannot specify both upsert=true and remove=true, or new=true with remove=true');
+    if (!remove && !isDocument(update) && !(Array.isArray(update) && update.every(isDocument))) {
+      throw badValue(`'update' must be a document or a pipeline`);
+    }
+
+    const spec = remove ? undefined : { filter, update: update as Document | Document[], arrayFilters: optionalDocumentArray(command, 'arrayFilters') };
+    if (spec !== undefined) assertArrayFilterIdentifiers(spec);
+    const view = store.view(store.ensureCollection(context.db, name), transaction);
+    const project = (doc: Document | undefined): Document | null =>
+      doc === undefined ? null : fields === undefined ? doc : applyProjection(doc, fields, filter);
+    const matched = sort === undefined ? view.match(filter, 1) : sortDocuments(view.match(filter), sort);
+    const target = matched[0];
+
+    if (spec === undefined) {
+      if (target === undefined) return { lastErrorObject: { n: 0 }, value: null };
+      view.remove(documentKey(target._id));
+      return { lastErrorObject: { n: 1 }, value: project(target) };
+    }
+    if (target !== undefined) {
+      const next = updatedDocument(target, spec);
+      if (next !== undefined) view.replace(documentKey(target._id), next);
+      return { lastErrorObject: { n: 1, updatedExisting: true }, value: project(returnNew ? (next ?? target) : target) };
+    }
+    if (!upsert) return { lastErrorObject: { n: 0, updatedExisting: false }, value: null };
+    const inserted = upsertedDocument(spec);
+    view.insert(inserted);
+    return {
+      lastErrorObject: { n: 1, updatedExisting: false, upserted: inserted._id },
+      value: returnNew ? project(inserted) : null,
+    };
+  };
+}

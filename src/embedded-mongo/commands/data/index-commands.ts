@@ -1,0 +1,146 @@
+import type { Document } from 'bson';
+import type { Collection } from '../../storage/collection';
+import { ID_INDEX } from '../../storage/collection';
+import type { IndexDefinition } from '../../storage/equality-index';
+import type { Store } from '../../storage/store';
+import { CommandError, ErrorCodes } from '../command-error';
+import { badValue, documentArray, isDocument, optionalInteger, optionalDocument, targetCollection } from './command-fields';
+import { cursorReply } from './read-commands';
+import type { DataCommandHandler } from './transaction-scope';
+
+/** Index spec fields that are not kept as extra options. */
+const SPEC_FIELDS = new Set(['key', 'name', 'unique', 'sparse', 'v', 'ns']);
+
+/**
+ * createIndexes: `{ createIndexes, indexes: [{ key, name, unique?, sparse? }] }` →
+ * `{ numIndexesBefore, numIndexesAfter, createdCollectionAutomatically }`. All indexes of the command
+ * are built or none: a unique index over duplicate data fails with E11000.
+ */
+export function createIndexesCommand(store: Store): DataCommandHandler {
+  return (command, context) => {
+    const name = targetCollection(command, 'createIndexes');
+    const definitions = documentArray(command, 'indexes').map(indexDefinition);
+    const existed = store.collection(context.db, name) !== undefined;
+    const collection = store.ensureCollection(context.db, name);
+    const numIndexesBefore = collection.indexDefinitions().length;
+    const created: string[] = [];
+    try {
+      for (const definition of definitions) {
+        if (alreadyExists(collection, definition)) continue;
+        collection.createIndex(definition);
+        created.push(definition.name);
+      }
+    } catch (error) {
+      for (const indexName of created) collection.dropIndex(indexName);
+      throw error;
+    }
+    const reply: Document = {
+      numIndexesBefore,
+      numIndexesAfter: collection.indexDefinitions().length,
+      createdCollectionAutomatically: !existed,
+    };
+    if (created.length === 0) reply.note = 'all indexes already exist';
+    return reply;
+  };
+}
+
+/** listIndexes: `{ listIndexes: collection }` → a cursor over `{ v: 2, key, name, unique?, sparse?, ... }`; 26 when the collection is missing. */
+export function listIndexesCommand(store: Store): DataCommandHandler {
+  return (command, context) => {
+    const collection = existingCollection(store, context.db, targetCollection(command, 'listIndexes'));
+    const entries = collection.indexDefinitions().map((definition) => {
+      const entry: Document = { v: 2, key: definition.key, name: definition.name };
+      if (definition.unique && definition.name !== ID_INDEX.name) entry.unique = true;
+      if (definition.sparse) entry.sparse = true;
+      return { ...entry, ...definition.options };
+    });
+    const cursorOptions = optionalDocument(command, 'cursor') ?? {};
+    const batch = store.cursors.open(collection.ns, entries, { batchSize: optionalInteger(cursorOptions, 'batchSize') });
+    return cursorReply(batch, 'firstBatch');
+  };
+}
+
+/** dropIndexes: `{ dropIndexes, index: name | keyPattern | [names] | "*" }` → `{ nIndexesWas }`. */
+export function dropIndexesCommand(store: Store): DataCommandHandler {
+  return (command, context) => {
+    const collection = existingCollection(store, context.db, targetCollection(command, 'dropIndexes'));
+    const nIndexesWas = collection.indexDefinitions().length;
+    const target: unknown = command.index;
+    if (target === '*') {
+      collection.dropAllIndexes();
+      return { nIndexesWas, msg: 'non-_id indexes dropped for collection' };
+    }
+    const names = Array.isArray(target) ? target : [target];
+    const resolved = names.map((entry) => indexNameOf(collection, entry));
+    for (const indexName of resolved) {
+      if (indexName === ID_INDEX.name) throw new CommandError(72, 'InvalidOptions', 'cannot drop _id index');
+    }
+    for (const indexName of resolved) collection.dropIndex(indexName);
+    return { nIndexesWas };
+  };
+}
+
+function indexDefinition(spec: Document): IndexDefinition {
+  const key: unknown = spec.key;
+  if (!isDocument(key) || Object.keys(key).length === 0) throw new CommandError(67, 'CannotCreateIndex', 'index key pattern must be a non-empty object');
+  const name = typeof spec.name === 'string' ? spec.name : defaultIndexName(key);
+  const options: Document = {};
+  for (const [field, value] of Object.entries(spec)) if (!SPEC_FIELDS.has(field)) options[field] = value;
+  return { name, key, unique: spec.unique === true, sparse: spec.sparse === true, options };
+}
+
+/** MongoDB's default name: `field_direction` pairs joined by `_`, e.g. `postId_1_createdAt_-1`. */
+function defaultIndexName(key: Document): string {
+  return Object.entries(key)
+    .map(([field, direction]) => `${field}_${String(direction)}`)
+    .join('_');
+}
+
+/** True when an identical index exists; 85/86 when one clashes by key or by name. */
+function alreadyExists(collection: Collection, definition: IndexDefinition): boolean {
+  for (const existing of collection.indexDefinitions()) {
+    const sameKey = sameKeyPattern(existing.key, definition.key);
+    const sameName = existing.name === definition.name;
+    if (sameKey && sameName) {
+      if (existing.name !== ID_INDEX.name && (existing.unique !== definition.unique || existing.sparse !== definition.sparse)) {
+        throw new CommandError(86, 'IndexKeySpecsConflict', `An existing index has the same name as the requested index but different options: ${definition.name}`);
+      }
+      return true;
+    }
+    if (sameName) {
+      throw new CommandError(86, 'IndexKeySpecsConflict', `An existing index has the same name as the requested index but a different key: ${definition.name}`);
+    }
+    if (sameKey && existing.unique === definition.unique && existing.sparse === definition.sparse) {
+      throw new CommandError(85, 'IndexOptionsConflict', `Index already exists with a different name: ${existing.name}`);
+    }
+  }
+  return false;
+}
+
+function sameKeyPattern(a: Document, b: Document): boolean {
+  const aEntries = Object.entries(a);
+  const bEntries = Object.entries(b);
+  return (
+    aEntries.length === bEntries.length &&
+    aEntries.every(([field, direction], i) => field === bEntries[i]![0] && String(direction) === String(bEntries[i]![1]))
+  );
+}
+
+function indexNameOf(collection: Collection, target: unknown): string {
+  if (typeof target === 'string') {
+    if (!collection.hasIndex(target)) throw new CommandError(27, 'IndexNotFound', `index not found with name [${target}]`);
+    return target;
+  }
+  if (isDocument(target)) {
+    const found = collection.indexDefinitions().find((definition) => sameKeyPattern(definition.key, target));
+    if (found === undefined) throw new CommandError(27, 'IndexNotFound', `can't find index with key: ${JSON.stringify(target)}`);
+    return found.name;
+  }
+  throw badValue(`'index' must be an index name, a key pattern or an array of names`);
+}
+
+function existingCollection(store: Store, database: string, name: string): Collection {
+  const collection = store.collection(database, name);
+  if (collection === undefined) throw new CommandError(ErrorCodes.NamespaceNotFound, 'NamespaceNotFound', `ns does not exist: ${database}.${name}`);
+  return collection;
+}

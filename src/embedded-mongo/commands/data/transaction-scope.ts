@@ -1,0 +1,51 @@
+import type { Document } from 'bson';
+import type { Store } from '../../storage/store';
+import type { Transaction } from '../../storage/transaction';
+import { CommandError } from '../command-error';
+import type { CommandContext, CommandHandler } from '../command-types';
+import { badValue, int64Value, isDocument } from './command-fields';
+
+/** A data command: like a CommandHandler, plus the transaction it runs in (undefined outside one). */
+export type DataCommandHandler = (command: Document, context: CommandContext, transaction: Transaction | undefined) => Document;
+
+/**
+ * Runs a data command inside the transaction its session fields name (`lsid`, `txnNumber`,
+ * `startTransaction`, `autocommit: false`). A failed operation aborts the transaction, as in MongoDB;
+ * the driver then retries the whole transaction when the error carries TransientTransactionError.
+ */
+export function inTransactionScope(store: Store, handler: DataCommandHandler): CommandHandler {
+  return (command, context) => {
+    const transaction = transactionOf(store, command);
+    if (transaction === undefined) return handler(command, context, undefined);
+    try {
+      return handler(command, context, transaction);
+    } catch (error) {
+      store.sessions.abortAfterError(transaction);
+      throw error;
+    }
+  };
+}
+
+/** The transaction a command belongs to; commands without `autocommit: false` run outside any (retryable writes included). */
+export function transactionOf(store: Store, command: Document): Transaction | undefined {
+  if (command.autocommit === undefined || command.autocommit === null) return undefined;
+  if (command.autocommit !== false) throw badValue('autocommit must be false when given');
+  const { sessionKey, txnNumber } = transactionFields(command);
+  return command.startTransaction === true ? store.sessions.start(sessionKey, txnNumber) : store.sessions.active(sessionKey, txnNumber);
+}
+
+/** The session key and txnNumber of a transaction command (commitTransaction, abortTransaction, ...). */
+export function transactionFields(command: Document): { sessionKey: string; txnNumber: bigint } {
+  if (command.txnNumber === undefined) throw new CommandError(50768, 'Location50768', 'txnNumber must be provided for multi-document transactions');
+  return { sessionKey: sessionKeyOf(command.lsid), txnNumber: int64Value(command.txnNumber, 'txnNumber') };
+}
+
+/** A logical session id (`{ id: UUID }`) as a map key. */
+export function sessionKeyOf(lsid: unknown): string {
+  if (!isDocument(lsid)) throw badValue('a transaction needs a logical session id (lsid)');
+  const id: unknown = lsid.id;
+  if (typeof id === 'object' && id !== null && (id as { _bsontype?: unknown })._bsontype === 'Binary') {
+    return (id as { toString(encoding: 'hex'): string }).toString('hex');
+  }
+  throw badValue('lsid.id must be a UUID');
+}

@@ -1,0 +1,275 @@
+import type { Document } from 'bson';
+import { CommandError, ErrorCodes } from '../commands/command-error';
+import { isNumeric, isPlainDocument } from './bson-kind';
+import { plainNumber } from './bson-number';
+import { cloneDocument } from './clone-document';
+import { compileFilter, compileValueMatcher } from './compile-filter';
+import { evaluateExpression } from './mingo-context';
+
+type Special =
+  | { readonly kind: 'slice'; readonly skip: number | undefined; readonly limit: number }
+  | { readonly kind: 'elemMatch'; readonly test: (element: unknown) => boolean }
+  | { readonly kind: 'positional' }
+  | { readonly kind: 'computed'; readonly expression: unknown };
+
+interface ParsedProjection {
+  readonly mode: 'inclusion' | 'exclusion';
+  readonly includeId: boolean;
+  /** Paths kept (inclusion) or dropped (exclusion), without `_id`. */
+  readonly paths: readonly string[];
+  readonly specials: ReadonlyArray<{ readonly path: string; readonly special: Special }>;
+}
+
+/**
+ * A find projection (MongoDB docs: "Project Fields to Return from Query", "$slice (projection)",
+ * "$elemMatch (projection)", "$ (projection)"). Inclusion or exclusion, `_id` kept unless excluded,
+ * dotted paths through arrays of documents, `$slice`, `$elemMatch`, the positional `$` (which needs
+ * the query filter) and computed fields. Returns a new document.
+ */
+export function applyProjection(doc: Document, projection?: Document | null, filter?: Document): Document {
+  if (!projection || Object.keys(projection).length === 0) return cloneDocument(doc);
+  let parsed = parsedProjections.get(projection);
+  if (!parsed) {
+    parsed = parseProjection(projection);
+    parsedProjections.set(projection, parsed);
+  }
+  let result = parsed.mode === 'inclusion' ? include(doc, buildTree(parsed.paths), true) : exclude(doc, buildTree(parsed.paths));
+  if (parsed.mode === 'inclusion' && parsed.includeId && doc._id !== undefined) result = { _id: doc._id, ...result };
+  if (!parsed.includeId) delete result._id;
+  result = cloneDocument(result);
+  for (const { path, special } of parsed.specials) applySpecial(result, doc, path, special, filter);
+  return result;
+}
+
+/** A cursor projects every document with the same projection object: parse it once. */
+const parsedProjections = new WeakMap<Document, ParsedProjection>();
+
+function parseProjection(projection: Document): ParsedProjection {
+  let includeId = true;
+  const included: string[] = [];
+  const excluded: string[] = [];
+  const specials: { path: string; special: Special }[] = [];
+  let inclusionLike = false;
+  const visit = (spec: Document, prefix: string): void => {
+    for (const key of Object.keys(spec)) {
+      const value: unknown = spec[key];
+      const path = prefix ? `${prefix}.${key}` : key;
+      if (path.endsWith('.$')) {
+        const field = path.slice(0, -2);
+        specials.push({ path: field, special: { kind: 'positional' } });
+        included.push(field);
+        inclusionLike = true;
+        continue;
+      }
+      if (isPlainDocument(value)) {
+        const first = Object.keys(value)[0];
+        if (first === '$slice') {
+          specials.push({ path, special: parseSlice(value.$slice) });
+          continue;
+        }
+        if (first === '$elemMatch') {
+          const condition = value.$elemMatch;
+          if (!isPlainDocument(condition)) throw badValue('elemMatch: Invalid argument, object required.');
+          specials.push({ path, special: { kind: 'elemMatch', test: elementTest(condition) } });
+          included.push(path);
+          inclusionLike = true;
+          continue;
+        }
+        if (first !== undefined && first.startsWith('$')) {
+          specials.push({ path, special: { kind: 'computed', expression: value } });
+          inclusionLike = true;
+          continue;
+        }
+        visit(value, path);
+        continue;
+      }
+      if (typeof value === 'boolean' || isNumeric(value)) {
+        const on = typeof value === 'boolean' ? value : (plainNumber(value) ?? 1) !== 0;
+        if (path === '_id') includeId = on;
+        else if (on) included.push(path);
+        else excluded.push(path);
+        continue;
+      }
+      specials.push({ path, special: { kind: 'computed', expression: value } });
+      inclusionLike = true;
+    }
+  };
+  visit(projection, '');
+  if (included.length > 0 && excluded.length > 0) {
+    throw new CommandError(31254, 'Location31254', `Cannot do exclusion on field ${excluded[0]} in inclusion projection`);
+  }
+  if (excluded.length > 0 && inclusionLike) {
+    throw new CommandError(31253, 'Location31253', `Cannot do inclusion on field ${included[0] ?? specials[0]?.path} in exclusion projection`);
+  }
+  // `{ _id: 0 }` or `{ a: { $slice: 2 } }` alone keep every other field
+  const mode = included.length > 0 || inclusionLike ? 'inclusion' : 'exclusion';
+  // in an inclusion projection a $slice-d field is returned too (MongoDB 4.4+)
+  const sliced = specials.filter((s) => s.special.kind === 'slice').map((s) => s.path);
+  if (mode === 'inclusion') included.push(...sliced);
+  return { mode, includeId, paths: mode === 'inclusion' ? included : excluded, specials };
+}
+
+function parseSlice(argument: unknown): Special {
+  if (Array.isArray(argument)) {
+    const skip = plainNumber(argument[0]);
+    const limit = plainNumber(argument[1]);
+    if (argument.length !== 2 || skip === undefined || limit === undefined) throw badValue('$slice array argument must be [skip, limit]');
+    if (limit <= 0) throw badValue(`$slice limit must be positive, got ${limit}`);
+    return { kind: 'slice', skip, limit };
+  }
+  const limit = plainNumber(argument);
+  if (limit === undefined) throw badValue('$slice only supports numbers and [skip, limit] arrays');
+  return { kind: 'slice', skip: undefined, limit };
+}
+
+function elementTest(condition: Document): (element: unknown) => boolean {
+  const keys = Object.keys(condition);
+  const logical = new Set(['$and', '$or', '$nor', '$expr']);
+  if (keys.length > 0 && keys.every((key) => key.startsWith('$') && !logical.has(key))) return compileValueMatcher(condition);
+  const predicate = compileFilter(condition);
+  return (element) => isPlainDocument(element) && predicate(element);
+}
+
+interface PathTree {
+  [field: string]: PathTree | true;
+}
+
+function buildTree(paths: readonly string[]): PathTree {
+  const root: PathTree = {};
+  for (const path of paths) {
+    const parts = path.split('.');
+    let node = root;
+    parts.forEach((part, i) => {
+      if (i === parts.length - 1) {
+        node[part] = true;
+        return;
+      }
+      const child = node[part];
+      if (child === true) return;
+      const next: PathTree = child ?? {};
+      node[part] = next;
+      node = next;
+    });
+  }
+  return root;
+}
+
+/** Keeps only the tree's paths; inside arrays each document element is projected and scalars dropped. */
+function include(doc: Document, tree: PathTree, top: boolean): Document {
+  const out: Document = {};
+  for (const key of Object.keys(doc)) {
+    if (top && key === '_id') continue;
+    const node = tree[key];
+    if (node === undefined) continue;
+    const value: unknown = doc[key];
+    if (node === true) out[key] = value;
+    else if (isPlainDocument(value)) out[key] = include(value, node, false);
+    else if (Array.isArray(value)) out[key] = includeInArray(value, node);
+  }
+  return out;
+}
+
+function includeInArray(array: unknown[], tree: PathTree): unknown[] {
+  const out: unknown[] = [];
+  for (const element of array) {
+    if (isPlainDocument(element)) out.push(include(element, tree, false));
+    else if (Array.isArray(element)) out.push(includeInArray(element, tree));
+  }
+  return out;
+}
+
+function exclude(doc: Document, tree: PathTree): Document {
+  const out: Document = {};
+  for (const key of Object.keys(doc)) {
+    const node = tree[key];
+    const value: unknown = doc[key];
+    if (node === true) continue;
+    if (node === undefined) out[key] = value;
+    else if (isPlainDocument(value)) out[key] = exclude(value, node);
+    else if (Array.isArray(value)) out[key] = value.map((element) => (isPlainDocument(element) ? exclude(element, node) : element));
+    else out[key] = value;
+  }
+  return out;
+}
+
+function applySpecial(result: Document, original: Document, path: string, special: Special, filter: Document | undefined): void {
+  const parts = path.split('.');
+  const field = parts[parts.length - 1] as string;
+  const parentOf = (create: boolean): Document | undefined => {
+    let node: Document = result;
+    for (const part of parts.slice(0, -1)) {
+      const next: unknown = node[part];
+      if (!isPlainDocument(next)) {
+        if (!create) return undefined;
+        node[part] = {};
+        node = node[part] as Document;
+      } else node = next;
+    }
+    return node;
+  };
+  switch (special.kind) {
+    case 'slice': {
+      const parent = parentOf(false);
+      const value: unknown = parent?.[field];
+      if (!parent || !Array.isArray(value)) return;
+      parent[field] = sliceArray(value, special.skip, special.limit);
+      return;
+    }
+    case 'elemMatch': {
+      const parent = parentOf(false);
+      const value: unknown = parent?.[field];
+      if (!parent) return;
+      const match = Array.isArray(value) ? value.find(special.test) : undefined;
+      if (match === undefined) delete parent[field];
+      else parent[field] = [match];
+      return;
+    }
+    case 'positional': {
+      const parent = parentOf(false);
+      const value: unknown = parent?.[field];
+      if (!parent || !Array.isArray(value)) return;
+      parent[field] = [value[positionalMatch(value, path, filter)]];
+      return;
+    }
+    case 'computed': {
+      const parent = parentOf(true) as Document;
+      parent[field] = cloneDocument(evaluateExpression(original, special.expression));
+      return;
+    }
+    default: {
+      const unreachable: never = special;
+      return unreachable;
+    }
+  }
+}
+
+function sliceArray(array: unknown[], skip: number | undefined, limit: number): unknown[] {
+  if (skip === undefined) return limit >= 0 ? array.slice(0, limit) : array.slice(Math.max(0, array.length + limit));
+  const start = skip >= 0 ? Math.min(skip, array.length) : Math.max(0, array.length + skip);
+  return array.slice(start, start + limit);
+}
+
+function positionalMatch(array: unknown[], path: string, filter: Document | undefined): number {
+  const conditions: Document[] = [];
+  const collect = (f: Document): void => {
+    for (const key of Object.keys(f)) {
+      if (key === '$and' && Array.isArray(f.$and)) for (const branch of f.$and as Document[]) collect(branch);
+      else if (key === path || key.startsWith(`${path}.`)) conditions.push({ [key]: f[key] });
+    }
+  };
+  if (filter) collect(filter);
+  if (conditions.length > 0) {
+    const predicate = compileFilter({ $and: conditions });
+    const parts = path.split('.');
+    for (let i = 0; i < array.length; i++) {
+      let probe: unknown = [array[i]];
+      for (let p = parts.length - 1; p >= 0; p--) probe = { [parts[p] as string]: probe };
+      if (predicate(probe as Document)) return i;
+    }
+  }
+  throw new CommandError(51246, 'Location51246', "Executor error during find command :: caused by :: positional operator '.$' couldn't find a matching element in the array");
+}
+
+function badValue(message: string): CommandError {
+  return new CommandError(ErrorCodes.BadValue, 'BadValue', message);
+}

@@ -1,0 +1,267 @@
+import { Decimal128, Double, Long } from 'bson';
+import { bsonTag } from './bson-kind';
+
+/**
+ * Exact numbers across BSON's numeric types. A finite value is `coefficient × 10^exponent` with no
+ * trailing zeros in the coefficient, so two equal values have equal representations whatever type
+ * they came from (MongoDB docs: "Comparison/Sort Order" compares numbers by value, not by type).
+ */
+export type ExactNumber =
+  | { readonly kind: 'nan' }
+  | { readonly kind: 'infinity'; readonly negative: boolean }
+  | { readonly kind: 'finite'; readonly coefficient: bigint; readonly exponent: number };
+
+/** The numeric widths MongoDB distinguishes in arithmetic, narrowest first. */
+export type NumericWidth = 'int' | 'long' | 'double' | 'decimal';
+
+const NAN: ExactNumber = { kind: 'nan' };
+const TWO_POW_52 = 2n ** 52n;
+
+/** A Long's value without bson's `toBigInt`, which goes through a decimal string. */
+export function longToBigInt(value: Long): bigint {
+  return BigInt.asIntN(64, (BigInt(value.high) << 32n) | BigInt(value.low >>> 0));
+}
+
+export function numericWidth(value: unknown): NumericWidth | undefined {
+  if (typeof value === 'number') return Number.isInteger(value) && Math.abs(value) <= 0x7fffffff ? 'int' : 'double';
+  if (typeof value !== 'object' || value === null) return undefined;
+  switch (bsonTag(value)) {
+    case 'Int32':
+      return 'int';
+    case 'Double':
+      return 'double';
+    case 'Long':
+      return 'long';
+    case 'Decimal128':
+      return 'decimal';
+    default:
+      return undefined;
+  }
+}
+
+/** A JS number for Int32/Double wrappers and plain numbers; undefined for Long/Decimal128. */
+export function plainNumber(value: unknown): number | undefined {
+  if (typeof value === 'number') return value;
+  if (typeof value !== 'object' || value === null) return undefined;
+  const tag = bsonTag(value);
+  if (tag === 'Int32' || tag === 'Double') return (value as { value: number }).value;
+  return undefined;
+}
+
+export function normalize(coefficient: bigint, exponent: number): ExactNumber {
+  if (coefficient === 0n) return { kind: 'finite', coefficient: 0n, exponent: 0 };
+  while (coefficient % 10n === 0n) {
+    coefficient /= 10n;
+    exponent += 1;
+  }
+  return { kind: 'finite', coefficient, exponent };
+}
+
+/** The exact binary value of a double, written in decimal. */
+export function exactFromDouble(x: number): ExactNumber {
+  if (Number.isNaN(x)) return NAN;
+  if (!Number.isFinite(x)) return { kind: 'infinity', negative: x < 0 };
+  if (Number.isSafeInteger(x)) return normalize(BigInt(x), 0);
+  const view = new DataView(new ArrayBuffer(8));
+  view.setFloat64(0, x);
+  const bits = view.getBigUint64(0);
+  const negative = bits >> 63n === 1n;
+  const biasedExponent = Number((bits >> 52n) & 0x7ffn);
+  let mantissa = bits & (TWO_POW_52 - 1n);
+  let power: number;
+  if (biasedExponent === 0) {
+    power = -1074; // subnormal
+  } else {
+    mantissa += TWO_POW_52;
+    power = biasedExponent - 1075;
+  }
+  const signed = negative ? -mantissa : mantissa;
+  if (power >= 0) return normalize(signed << BigInt(power), 0);
+  // m × 2^-k = m × 5^k × 10^-k
+  return normalize(signed * 5n ** BigInt(-power), power);
+}
+
+/** Parses decimal text; `keepScale` keeps trailing zeros (Decimal128 arithmetic preserves the exponent). */
+export function exactFromDecimalString(text: string, keepScale = false): ExactNumber {
+  const trimmed = text.trim();
+  if (/^[-+]?nan$/i.test(trimmed)) return NAN;
+  if (/^[-+]?inf(inity)?$/i.test(trimmed)) return { kind: 'infinity', negative: trimmed.startsWith('-') };
+  const match = /^([-+]?)(\d*)(?:\.(\d*))?(?:[eE]([-+]?\d+))?$/.exec(trimmed);
+  if (!match) return NAN;
+  const [, sign, whole = '', fraction = '', exp = '0'] = match;
+  const digits = `${whole}${fraction}` || '0';
+  const coefficient = BigInt(digits) * (sign === '-' ? -1n : 1n);
+  if (keepScale) return { kind: 'finite', coefficient, exponent: Number(exp) - fraction.length };
+  return normalize(coefficient, Number(exp) - fraction.length);
+}
+
+/** The exact value of any numeric BSON value, or undefined for non-numbers. */
+export function toExact(value: unknown): ExactNumber | undefined {
+  const plain = plainNumber(value);
+  if (plain !== undefined) return exactFromDouble(plain);
+  if (typeof value === 'bigint') return normalize(value, 0);
+  if (typeof value !== 'object' || value === null) return undefined;
+  const tag = bsonTag(value);
+  if (tag === 'Long') return normalize(longToBigInt(value as Long), 0);
+  if (tag === 'Decimal128') return exactFromDecimalString((value as Decimal128).toString());
+  return undefined;
+}
+
+function rank(n: ExactNumber): number {
+  if (n.kind === 'nan') return 0; // MongoDB orders NaN below every other number
+  if (n.kind === 'infinity') return n.negative ? 1 : 3;
+  return 2;
+}
+
+export function compareExact(a: ExactNumber, b: ExactNumber): number {
+  const ra = rank(a);
+  const rb = rank(b);
+  if (ra !== rb || a.kind !== 'finite' || b.kind !== 'finite') return Math.sign(ra - rb);
+  const common = Math.min(a.exponent, b.exponent);
+  const left = a.coefficient * 10n ** BigInt(a.exponent - common);
+  const right = b.coefficient * 10n ** BigInt(b.exponent - common);
+  return left < right ? -1 : left > right ? 1 : 0;
+}
+
+/** Compares two numeric BSON values exactly; fast paths for the common same-kind cases. */
+export function compareNumbers(a: unknown, b: unknown): number {
+  const x = plainNumber(a);
+  const y = plainNumber(b);
+  if (x !== undefined && y !== undefined) {
+    if (Number.isNaN(x) || Number.isNaN(y)) return Number.isNaN(x) ? (Number.isNaN(y) ? 0 : -1) : 1;
+    return x < y ? -1 : x > y ? 1 : 0;
+  }
+  const ea = toExact(a);
+  const eb = toExact(b);
+  if (ea === undefined || eb === undefined) throw new TypeError('compareNumbers needs two numbers');
+  return compareExact(ea, eb);
+}
+
+/** Decimal text of an exact number, e.g. "-12.5", "1E+40" style avoided: plain digits. */
+export function exactToString(n: ExactNumber): string {
+  if (n.kind === 'nan') return 'NaN';
+  if (n.kind === 'infinity') return n.negative ? '-Infinity' : 'Infinity';
+  const negative = n.coefficient < 0n;
+  const digits = (negative ? -n.coefficient : n.coefficient).toString();
+  const sign = negative ? '-' : '';
+  if (n.exponent >= 0) return `${sign}${digits}${'0'.repeat(n.exponent)}`;
+  const point = digits.length + n.exponent;
+  if (point > 0) return `${sign}${digits.slice(0, point)}.${digits.slice(point)}`;
+  return `${sign}0.${'0'.repeat(-point)}${digits}`;
+}
+
+function addExact(a: ExactNumber, b: ExactNumber): ExactNumber {
+  if (a.kind === 'nan' || b.kind === 'nan') return NAN;
+  if (a.kind === 'infinity' || b.kind === 'infinity') {
+    if (a.kind === 'infinity' && b.kind === 'infinity' && a.negative !== b.negative) return NAN;
+    return a.kind === 'infinity' ? a : b;
+  }
+  // IEEE 754-2008 decimal: the sum keeps the smaller exponent, the product the summed exponents
+  const common = Math.min(a.exponent, b.exponent);
+  return {
+    kind: 'finite',
+    coefficient: a.coefficient * 10n ** BigInt(a.exponent - common) + b.coefficient * 10n ** BigInt(b.exponent - common),
+    exponent: common,
+  };
+}
+
+function multiplyExact(a: ExactNumber, b: ExactNumber): ExactNumber {
+  if (a.kind === 'nan' || b.kind === 'nan') return NAN;
+  if (a.kind === 'infinity' || b.kind === 'infinity') {
+    const zero = (n: ExactNumber): boolean => n.kind === 'finite' && n.coefficient === 0n;
+    if (zero(a) || zero(b)) return NAN;
+    const negA = a.kind === 'infinity' ? a.negative : a.coefficient < 0n;
+    const negB = b.kind === 'infinity' ? b.negative : b.coefficient < 0n;
+    return { kind: 'infinity', negative: negA !== negB };
+  }
+  return { kind: 'finite', coefficient: a.coefficient * b.coefficient, exponent: a.exponent + b.exponent };
+}
+
+const INT64_MIN = -(2n ** 63n);
+const INT64_MAX = 2n ** 63n - 1n;
+
+function toDecimalOperand(value: unknown): ExactNumber {
+  // MongoDB converts a double to Decimal128 by its shortest decimal form, not its exact binary value
+  const plain = plainNumber(value);
+  if (plain !== undefined) return exactFromDecimalString(String(plain), true);
+  if (typeof value === 'object' && value !== null && bsonTag(value) === 'Decimal128') {
+    return exactFromDecimalString((value as Decimal128).toString(), true);
+  }
+  return toExact(value) ?? NAN;
+}
+
+function widest(a: NumericWidth, b: NumericWidth): NumericWidth {
+  const order: readonly NumericWidth[] = ['int', 'long', 'double', 'decimal'];
+  return order[Math.max(order.indexOf(a), order.indexOf(b))] ?? 'decimal';
+}
+
+function toNumber(value: unknown): number {
+  const plain = plainNumber(value);
+  if (plain !== undefined) return plain;
+  if (typeof value === 'object' && value !== null && bsonTag(value) === 'Long') return (value as Long).toNumber();
+  if (typeof value === 'object' && value !== null && bsonTag(value) === 'Decimal128') return Number((value as Decimal128).toString());
+  return Number.NaN;
+}
+
+function toBigInt(value: unknown): bigint {
+  if (typeof value === 'object' && value !== null && bsonTag(value) === 'Long') return longToBigInt(value as Long);
+  return BigInt(toNumber(value));
+}
+
+function decimalFrom(n: ExactNumber): Decimal128 {
+  return Decimal128.fromStringWithRounding(exactToString(n));
+}
+
+/**
+ * `a + b` or `a × b` with MongoDB's result type: the wider operand type wins (int < long < double <
+ * decimal). Long results that leave int64 become doubles, as `$sum` does; Decimal128 results are exact
+ * up to Decimal128's 34 digits. JS numbers stay JS numbers (the driver cannot tell int32 from double).
+ */
+export function arithmetic(operation: 'add' | 'multiply', a: unknown, b: unknown): unknown {
+  const wa = numericWidth(a);
+  const wb = numericWidth(b);
+  if (wa === undefined || wb === undefined) throw new TypeError('arithmetic needs two numbers');
+  const width = widest(wa, wb);
+  switch (width) {
+    case 'int':
+      return operation === 'add' ? toNumber(a) + toNumber(b) : toNumber(a) * toNumber(b);
+    case 'double':
+      return asDouble(operation === 'add' ? toNumber(a) + toNumber(b) : toNumber(a) * toNumber(b));
+    case 'long': {
+      const x = toBigInt(a);
+      const y = toBigInt(b);
+      const result = operation === 'add' ? x + y : x * y;
+      if (result < INT64_MIN || result > INT64_MAX) return Number(result);
+      return Long.fromBigInt(result);
+    }
+    case 'decimal': {
+      const x = toDecimalOperand(a);
+      const y = toDecimalOperand(b);
+      return decimalFrom(operation === 'add' ? addExact(x, y) : multiplyExact(x, y));
+    }
+    default: {
+      const unreachable: never = width;
+      return unreachable;
+    }
+  }
+}
+
+/**
+ * A double result that happens to be integral would be written as Int32 by the serializer; the
+ * Double wrapper keeps its BSON type (`2.5 × 2` is the double 5 in MongoDB).
+ */
+export function asDouble(value: number): number | Double {
+  return Number.isInteger(value) && Math.abs(value) <= 0x7fffffff ? new Double(value) : value;
+}
+
+/** Canonical text for equal numbers of any type: exact integers as digits, others by exact value. */
+export function numberKey(value: unknown): string {
+  const plain = plainNumber(value);
+  if (plain !== undefined && Number.isSafeInteger(plain)) return `i${plain === 0 ? 0 : plain}`;
+  if (typeof value === 'object' && value !== null && bsonTag(value) === 'Long') return `i${(value as Long).toString()}`;
+  const exact = toExact(value);
+  if (exact === undefined) return 'nan';
+  if (exact.kind !== 'finite') return exact.kind === 'nan' ? 'nan' : exact.negative ? '-inf' : 'inf';
+  if (exact.exponent >= 0) return `i${exact.coefficient * 10n ** BigInt(exact.exponent)}`;
+  return `f${exact.coefficient}e${exact.exponent}`;
+}

@@ -1,0 +1,49 @@
+import { Binary, BSONRegExp, DBRef, UUID } from 'bson';
+import { bsonTag } from './bson-kind';
+
+/**
+ * A deep copy that keeps BSON classes. Immutable BSON values (ObjectId, Long, Decimal128, Int32,
+ * Double, Timestamp, MinKey, MaxKey, Code, BSONSymbol) are shared rather than copied: nothing in
+ * this server mutates them, and sharing keeps stored data close to its BSON size. Values with
+ * mutable state (documents, arrays, Date, RegExp, Binary/UUID buffers) are copied.
+ */
+export function cloneDocument<T>(doc: T): T {
+  return cloneValue(doc) as T;
+}
+
+function cloneValue(value: unknown): unknown {
+  if (typeof value !== 'object' || value === null) return value;
+  if (Array.isArray(value)) return value.map(cloneValue);
+  if (value instanceof Date) return new Date(value.getTime());
+  if (value instanceof RegExp) return new RegExp(value.source, value.flags);
+  const tag = bsonTag(value);
+  if (tag === undefined) return clonePlain(value as Record<string, unknown>);
+  switch (tag) {
+    case 'Binary': {
+      const binary = value as Binary;
+      const bytes = new Uint8Array(binary.buffer.subarray(0, binary.length()));
+      return value instanceof UUID ? new UUID(bytes) : new Binary(bytes, binary.sub_type);
+    }
+    case 'BSONRegExp': {
+      const regex = value as BSONRegExp;
+      return new BSONRegExp(regex.pattern, regex.options);
+    }
+    case 'DBRef': {
+      const ref = value as DBRef;
+      return new DBRef(ref.collection, cloneValue(ref.oid) as DBRef['oid'], ref.db, clonePlain(ref.fields));
+    }
+    default:
+      return value;
+  }
+}
+
+function clonePlain(doc: Record<string, unknown>): Record<string, unknown> {
+  const copy: Record<string, unknown> = {};
+  for (const key of Object.keys(doc)) {
+    const value = cloneValue(doc[key]);
+    // a stored "__proto__" field must stay data, not become the copy's prototype
+    if (key === '__proto__') Object.defineProperty(copy, key, { value, enumerable: true, writable: true, configurable: true });
+    else copy[key] = value;
+  }
+  return copy;
+}

@@ -1,0 +1,125 @@
+import type { Binary, ObjectId, Timestamp } from 'bson';
+import { regexParts, stringValue, TypeRank, typeRank } from './bson-kind';
+import { compareNumbers } from './bson-number';
+
+/**
+ * MongoDB's total order over BSON values (MongoDB docs: "Comparison/Sort Order"): first by type group
+ * (MinKey < null < numbers < strings < objects < arrays < BinData < ObjectId < boolean < Date <
+ * Timestamp < RegExp < MaxKey), then by value. Arrays compare element by element here; sorting by an
+ * array field uses its smallest/largest element instead (see sort-documents.ts).
+ */
+export function compareValues(a: unknown, b: unknown): number {
+  const ra = typeRank(a);
+  const rb = typeRank(b);
+  if (ra !== rb) return ra < rb ? -1 : 1;
+  return compareSameRank(ra, a, b);
+}
+
+function compareSameRank(rank: TypeRank, a: unknown, b: unknown): number {
+  switch (rank) {
+    case TypeRank.MinKey:
+    case TypeRank.Null:
+    case TypeRank.MaxKey:
+      return 0;
+    case TypeRank.Number:
+      return compareNumbers(a, b);
+    case TypeRank.String:
+      return compareStrings(stringValue(a) ?? '', stringValue(b) ?? '');
+    case TypeRank.Object:
+      return compareDocuments(a as Record<string, unknown>, b as Record<string, unknown>);
+    case TypeRank.Array:
+      return compareArrays(a as unknown[], b as unknown[]);
+    case TypeRank.BinData:
+      return compareBinary(a as Binary, b as Binary);
+    case TypeRank.ObjectId:
+      return compareBytes((a as ObjectId).id, (b as ObjectId).id);
+    case TypeRank.Boolean:
+      return a === b ? 0 : a ? 1 : -1;
+    case TypeRank.Date:
+      return Math.sign((a as Date).getTime() - (b as Date).getTime());
+    case TypeRank.Timestamp:
+      return compareTimestamps(a as Timestamp, b as Timestamp);
+    case TypeRank.RegExp: {
+      const x = regexParts(a) ?? { pattern: '', flags: '' };
+      const y = regexParts(b) ?? { pattern: '', flags: '' };
+      return compareStrings(x.pattern, y.pattern) || compareStrings(x.flags, y.flags);
+    }
+    default: {
+      const unreachable: never = rank;
+      return unreachable;
+    }
+  }
+}
+
+/** Binary (UTF-8 byte) order, which equals code point order; JS `<` compares UTF-16 units instead. */
+export function compareStrings(a: string, b: string): number {
+  if (a === b) return 0;
+  const length = Math.min(a.length, b.length);
+  for (let i = 0; i < length; i++) {
+    const x = a.charCodeAt(i);
+    const y = b.charCodeAt(i);
+    if (x === y) continue;
+    if (x >= 0xd800 && y >= 0xd800) {
+      // a surrogate (an astral code point) sorts after U+E000..U+FFFF although its code unit is smaller
+      const xSurrogate = x <= 0xdfff;
+      const ySurrogate = y <= 0xdfff;
+      if (xSurrogate !== ySurrogate) return xSurrogate ? 1 : -1;
+    }
+    return x < y ? -1 : 1;
+  }
+  return a.length < b.length ? -1 : 1;
+}
+
+function compareDocuments(a: Record<string, unknown>, b: Record<string, unknown>): number {
+  const ka = Object.keys(a);
+  const kb = Object.keys(b);
+  const length = Math.min(ka.length, kb.length);
+  for (let i = 0; i < length; i++) {
+    const fa = ka[i] as string;
+    const fb = kb[i] as string;
+    const va = a[fa];
+    const vb = b[fb];
+    const ra = typeRank(va);
+    const rb = typeRank(vb);
+    if (ra !== rb) return ra < rb ? -1 : 1;
+    const byName = compareStrings(fa, fb);
+    if (byName !== 0) return byName;
+    const byValue = compareSameRank(ra, va, vb);
+    if (byValue !== 0) return byValue;
+  }
+  return Math.sign(ka.length - kb.length);
+}
+
+function compareArrays(a: unknown[], b: unknown[]): number {
+  const length = Math.min(a.length, b.length);
+  for (let i = 0; i < length; i++) {
+    const c = compareValues(a[i], b[i]);
+    if (c !== 0) return c;
+  }
+  return Math.sign(a.length - b.length);
+}
+
+function compareBinary(a: Binary, b: Binary): number {
+  // MongoDB: length first, then subtype, then bytes
+  const la = a.length();
+  const lb = b.length();
+  if (la !== lb) return la < lb ? -1 : 1;
+  if (a.sub_type !== b.sub_type) return a.sub_type < b.sub_type ? -1 : 1;
+  return compareBytes(a.buffer.subarray(0, la), b.buffer.subarray(0, lb));
+}
+
+function compareBytes(a: Uint8Array, b: Uint8Array): number {
+  const length = Math.min(a.length, b.length);
+  for (let i = 0; i < length; i++) {
+    const x = a[i] as number;
+    const y = b[i] as number;
+    if (x !== y) return x < y ? -1 : 1;
+  }
+  return Math.sign(a.length - b.length);
+}
+
+function compareTimestamps(a: Timestamp, b: Timestamp): number {
+  if (a.t !== b.t) return a.t < b.t ? -1 : 1;
+  if (a.i !== b.i) return a.i < b.i ? -1 : 1;
+  return 0;
+}

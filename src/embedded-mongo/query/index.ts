@@ -1,0 +1,15 @@
+/**
+ * The query layer of the embedded server: BSON-correct filter, projection, sort, update and
+ * aggregation. Pure functions over documents; see README.md for which parts are mingo and which are ours.
+ */
+export { compareValues } from './compare-values';
+export { valueKey } from './value-key';
+export { cloneDocument } from './clone-document';
+export { compileFilter } from './compile-filter';
+export { applyProjection } from './apply-projection';
+export { sortDocuments } from './sort-documents';
+export { applyUpdate } from './apply-update';
+export type { UpdateOptions } from './apply-update';
+export { upsertSeed } from './upsert-seed';
+export { runPipeline } from './run-pipeline';
+export type { PipelineContext } from './run-pipeline';

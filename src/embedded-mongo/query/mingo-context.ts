@@ -1,0 +1,251 @@
+import { Context, evalExpr } from 'mingo/core';
+import * as mingoAccumulators from 'mingo/operators/accumulator';
+import * as mingoExpressions from 'mingo/operators/expression';
+import * as mingoProjections from 'mingo/operators/projection';
+import * as mingoQueries from 'mingo/operators/query';
+import * as mingoWindows from 'mingo/operators/window';
+import type { Iterator as MingoIterator } from 'mingo/lazy';
+import type { Options } from 'mingo/types';
+import { isNumeric } from './bson-kind';
+import { arithmetic, asDouble, exactToString, longToBigInt, normalize, numericWidth, plainNumber, toExact } from './bson-number';
+import { Decimal128, Long } from 'bson';
+import { compareValues } from './compare-values';
+import { bsonTypeNumber, TYPE_ALIASES } from './bson-type-number';
+import { sortDocuments } from './sort-documents';
+import { valueKey } from './value-key';
+
+/**
+ * mingo's operators with BSON-correct replacements for the ones that compare, hash or add values
+ * (mingo compares with JS semantics, so Long(1) ≠ 1 and `$sum` skips Long/Decimal128).
+ * mingo lets an existing operator win when contexts merge, so we build one full context ourselves.
+ */
+
+type Args = unknown[];
+
+/*
+ * mingo types each operator family as an intersection of every operator's own signature, which no
+ * new operator can satisfy; these are the signatures mingo actually calls them with.
+ */
+export type StageOperator = (coll: MingoIterator, expr: unknown, options: Options) => MingoIterator;
+type AccumulatorOperator = (coll: unknown[], expr: unknown, options: Options) => unknown;
+type ExpressionOperator = (obj: unknown, expr: unknown, options: Options) => unknown;
+
+function loose<T>(operators: object): Record<string, T> {
+  return operators as Record<string, T>;
+}
+
+const mingoAccumulatorOps = loose<AccumulatorOperator>(mingoAccumulators);
+const mingoExpressionOps = loose<ExpressionOperator>(mingoExpressions);
+
+function evalArgs(obj: unknown, expr: unknown, options: Options): Args {
+  const value = evalExpr(obj, expr, options);
+  return Array.isArray(value) ? value : [value];
+}
+
+const compareOp =
+  (accept: (c: number) => boolean): ExpressionOperator =>
+  (obj, expr, options) => {
+    const [a, b] = evalArgs(obj, expr, options);
+    return accept(compareValues(a, b));
+  };
+
+/** `$sum`-style addition: non-numbers are ignored, the result widens like MongoDB's. */
+export function sumValues(values: Iterable<unknown>): unknown {
+  // running sums per width avoid allocating a Long per addition; Decimal128 takes the general path
+  let plain = 0;
+  let sawDouble = false;
+  let longs = 0n;
+  let sawLong = false;
+  const decimals: unknown[] = [];
+  for (const value of values) {
+    const width = numericWidth(value);
+    if (width === undefined) continue;
+    if (width === 'long') {
+      longs += longToBigInt(value as Long);
+      sawLong = true;
+    } else if (width === 'decimal') decimals.push(value);
+    else {
+      plain += plainNumber(value) as number;
+      if (width === 'double') sawDouble = true;
+    }
+  }
+  let total: unknown;
+  if (!sawLong) total = sawDouble ? asDouble(plain) : plain;
+  else if (sawDouble) total = asDouble(Number(longs) + plain);
+  else {
+    const exact = longs + BigInt(plain);
+    total = exact >= INT64_MIN && exact <= INT64_MAX ? Long.fromBigInt(exact) : Number(exact);
+  }
+  for (const decimal of decimals) total = arithmetic('add', total, decimal);
+  return total;
+}
+
+const INT64_MIN = -(2n ** 63n);
+const INT64_MAX = 2n ** 63n - 1n;
+
+/** `$avg`: null when no numbers; a double unless a Decimal128 took part. */
+export function averageValues(values: Iterable<unknown>): unknown {
+  const numbers: unknown[] = [];
+  for (const value of values) if (isNumeric(value)) numbers.push(value);
+  const count = numbers.length;
+  const total = sumValues(numbers);
+  if (count === 0) return null;
+  if (numericWidth(total) === 'decimal') {
+    const exact = toExact(total);
+    if (exact === undefined || exact.kind !== 'finite') return total;
+    // 40 extra digits, then Decimal128 rounds to its 34 significant digits
+    const scaled = (exact.coefficient * 10n ** 40n) / BigInt(count);
+    return Decimal128.fromStringWithRounding(exactToString(normalize(scaled, exact.exponent - 40)));
+  }
+  const exact = toExact(total);
+  if (exact !== undefined && exact.kind === 'finite' && numericWidth(total) === 'long') {
+    return Number(exact.coefficient) / count;
+  }
+  return Number(valueOf(total)) / count;
+}
+
+function valueOf(value: unknown): number {
+  if (typeof value === 'number') return value;
+  const exact = toExact(value);
+  return exact ? Number(exactToString(exact)) : Number.NaN;
+}
+
+function extreme(values: Iterable<unknown>, sign: 1 | -1): unknown {
+  let best: unknown;
+  let found = false;
+  for (const value of values) {
+    if (value === null || value === undefined) continue; // $min/$max ignore null and missing
+    if (!found || sign * compareValues(value, best) > 0) {
+      best = value;
+      found = true;
+    }
+  }
+  return found ? best : null;
+}
+
+/** mingo hands operators a ComputeOptions; its static `init` copies one so we can set locals (root, groupId). */
+export function withLocals(options: Options, locals: Record<string, unknown>): Options {
+  const computeOptions = options.constructor as unknown as {
+    init?: (o: Options) => Options & { update(l: Record<string, unknown>): Options };
+  };
+  if (typeof computeOptions.init !== 'function') return options;
+  return computeOptions.init(options).update(locals);
+}
+
+/** The values of an accumulator's expression over a group; a numeric constant counts once per document. */
+const pushValues: AccumulatorOperator = (coll, expr, options) => {
+  if (typeof expr === 'number' || isNumeric(expr)) return coll.map(() => expr);
+  return mingoAccumulatorOps.$push?.(coll, expr, options);
+};
+
+const accumulatorOverrides: Record<string, AccumulatorOperator> = {
+  $sum: (coll, expr, options) => sumValues(pushValues(coll, expr, options) as unknown[]),
+  $avg: (coll, expr, options) => averageValues(pushValues(coll, expr, options) as unknown[]),
+  $min: (coll, expr, options) => extreme(pushValues(coll, expr, options) as unknown[], -1),
+  $max: (coll, expr, options) => extreme(pushValues(coll, expr, options) as unknown[], 1),
+  $addToSet: (coll, expr, options) => {
+    const seen = new Map<string, unknown>();
+    for (const value of pushValues(coll, expr, options) as unknown[]) {
+      if (value === undefined) continue;
+      const key = valueKey(value);
+      if (!seen.has(key)) seen.set(key, value);
+    }
+    return [...seen.values()];
+  },
+  $topN: (coll, expr, options) => pickSorted(coll, expr, options, 'top', true),
+  $bottomN: (coll, expr, options) => pickSorted(coll, expr, options, 'bottom', true),
+  $top: (coll, expr, options) => pickSorted(coll, expr, options, 'top', false),
+  $bottom: (coll, expr, options) => pickSorted(coll, expr, options, 'bottom', false),
+};
+
+interface SortedPickSpec {
+  readonly n?: unknown;
+  readonly sortBy?: unknown;
+  readonly output?: unknown;
+}
+
+/** `$topN`/`$bottomN`/`$top`/`$bottom` with MongoDB's sort order (MongoDB docs: "$topN"). */
+function pickSorted(coll: unknown[], expr: unknown, options: Options, end: 'top' | 'bottom', many: boolean): unknown {
+  const spec = (expr ?? {}) as SortedPickSpec;
+  const groupId = (options as { local?: { groupId?: unknown } }).local?.groupId;
+  const n = many ? Number(valueOf(evalExpr(groupId ?? {}, spec.n, options))) : 1;
+  const sortBy = spec.sortBy as Record<string, unknown>;
+  const sorted = sortDocuments(coll as Record<string, unknown>[], sortBy);
+  const picked = end === 'top' ? sorted.slice(0, n) : sorted.slice(Math.max(0, sorted.length - n));
+  const outputs = picked.map((doc) => evalExpr(doc, spec.output, withLocals(options, { root: doc })));
+  return many ? outputs : (outputs[0] ?? null);
+}
+
+const BSON_TYPE_ALIASES = new Map<number, string>(
+  Object.entries(TYPE_ALIASES).map(([alias, code]) => [code, alias]),
+);
+
+const expressionOverrides: Record<string, ExpressionOperator> = {
+  $eq: compareOp((c) => c === 0),
+  $ne: compareOp((c) => c !== 0),
+  $gt: compareOp((c) => c > 0),
+  $gte: compareOp((c) => c >= 0),
+  $lt: compareOp((c) => c < 0),
+  $lte: compareOp((c) => c <= 0),
+  $cmp: (obj, expr, options) => {
+    const [a, b] = evalArgs(obj, expr, options);
+    return compareValues(a, b);
+  },
+  $type: (obj, expr, options) => {
+    const value = evalExpr(obj, expr, options);
+    return value === undefined ? 'missing' : (BSON_TYPE_ALIASES.get(bsonTypeNumber(value)) ?? 'object');
+  },
+  $in: (obj, expr, options) => {
+    const [needle, haystack] = evalArgs(obj, expr, options);
+    if (!Array.isArray(haystack)) throw new Error('$in requires an array as a second argument');
+    const key = valueKey(needle);
+    return haystack.some((item) => valueKey(item) === key);
+  },
+  $add: (obj, expr, options) => {
+    const args = evalArgs(obj, expr, options);
+    if (args.some((arg) => arg === null || arg === undefined)) return null;
+    if (!args.every(isNumeric)) return mingoExpressionOps.$add?.(obj, expr, options);
+    return args.reduce((total, arg) => arithmetic('add', total, arg), 0);
+  },
+  $multiply: (obj, expr, options) => {
+    const args = evalArgs(obj, expr, options);
+    if (args.some((arg) => arg === null || arg === undefined)) return null;
+    if (!args.every(isNumeric)) return mingoExpressionOps.$multiply?.(obj, expr, options);
+    return args.reduce((total, arg) => arithmetic('multiply', total, arg), 1);
+  },
+};
+
+/** Builds mingo's context with our overrides; pipeline stage overrides are supplied by run-pipeline.ts. */
+export function createContext(pipelineOps: Record<string, StageOperator>): Context {
+  type Operators = NonNullable<Parameters<typeof Context.init>[0]>;
+  const operators = {
+    accumulator: { ...mingoAccumulatorOps, ...accumulatorOverrides },
+    expression: { ...mingoExpressionOps, ...expressionOverrides },
+    pipeline: pipelineOps,
+    projection: { ...mingoProjections },
+    query: { ...mingoQueries },
+    window: { ...mingoWindows },
+  };
+  return Context.init(operators as unknown as Operators);
+}
+
+/**
+ * mingo copies the whole operator context whenever it is handed plain options, which would happen
+ * per document. So we capture one of its prepared options objects once and derive cheap copies.
+ */
+const preparedOptions: Options = (() => {
+  let captured: Options | undefined;
+  const capture: ExpressionOperator = (_obj, _expr, options) => {
+    captured = options;
+    return null;
+  };
+  const context = createContext({}).addExpressionOps({ $captureOptions: capture } as unknown as Parameters<Context['addExpressionOps']>[0]);
+  evalExpr({}, { $captureOptions: 1 }, { context } as unknown as Options);
+  if (!captured) throw new Error('mingo did not call the capture operator');
+  return captured;
+})();
+
+/** Evaluates an aggregation expression against one document (used by `$expr` in find filters). */
+export function evaluateExpression(doc: unknown, expression: unknown): unknown {
+  return evalExpr(doc, expression, withLocals(preparedOptions, { root: doc }));
+}

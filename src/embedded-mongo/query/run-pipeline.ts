@@ -1,0 +1,212 @@
+import type { Document } from 'bson';
+import { Aggregator } from 'mingo/aggregator';
+import { evalExpr } from 'mingo/core';
+import { Lazy } from 'mingo/lazy';
+import * as mingoPipeline from 'mingo/operators/pipeline';
+import type { Options } from 'mingo/types';
+import { CommandError, ErrorCodes } from '../commands/command-error';
+import { isPlainDocument } from './bson-kind';
+import { cloneDocument } from './clone-document';
+import { compileFilter } from './compile-filter';
+import { resolvePath } from './document-path';
+import { createContext, withLocals, type StageOperator } from './mingo-context';
+import { sortDocuments } from './sort-documents';
+import { valueKey } from './value-key';
+
+/** Where `$lookup`/`$unionWith` find other collections of the same database. */
+export interface PipelineContext {
+  collection(name: string): Iterable<Document>;
+}
+
+/**
+ * Runs an aggregation pipeline with mingo's stage implementations, except the stages that compare,
+ * hash or match values, which are ours: `$match` (our filter), `$sort`, `$group` (keys by
+ * valueKey), `$sortByCount`, and the equality `$lookup` (a hash join, O(n + m)).
+ * Input documents are never mutated: leading `$match` stages run on them, the survivors are copied.
+ */
+export function runPipeline(docs: Iterable<Document>, pipeline: Document[], context: PipelineContext): Document[] {
+  if (!Array.isArray(pipeline)) throw badValue("'pipeline' option must be specified as an array");
+  for (const stage of pipeline) {
+    const names = isPlainDocument(stage) ? Object.keys(stage) : [];
+    if (names.length !== 1) throw new CommandError(40323, 'Location40323', 'A pipeline stage specification object must contain exactly one field.');
+    const name = names[0] as string;
+    if (!(name in PIPELINE_OPERATORS)) throw new CommandError(40324, 'Location40324', `Unrecognized pipeline stage name: '${name}'`);
+  }
+  let start = 0;
+  let input: Iterable<Document> = docs;
+  while (start < pipeline.length && '$match' in (pipeline[start] as Document)) {
+    const predicate = compileFilter((pipeline[start] as Document).$match as Document);
+    input = filterIterable(input, predicate);
+    start += 1;
+  }
+  // copied lazily, so a `$limit` early in the pipeline also limits the copying
+  const copies = mapIterable(input, (doc) => cloneDocument(doc));
+  const cache = new Map<string, Document[]>();
+  const options: Partial<Options> = {
+    context: PIPELINE_CONTEXT,
+    collectionResolver: (name) => {
+      let docsOfCollection = cache.get(name);
+      if (!docsOfCollection) {
+        docsOfCollection = [...context.collection(name)];
+        cache.set(name, docsOfCollection);
+      }
+      return docsOfCollection;
+    },
+  };
+  try {
+    return new Aggregator(pipeline.slice(start), options).run(copies) as Document[];
+  } catch (error) {
+    if (error instanceof CommandError) throw error;
+    throw badValue((error as Error).message);
+  }
+}
+
+function* mapIterable(docs: Iterable<Document>, map: (doc: Document) => Document): Iterable<Document> {
+  for (const doc of docs) yield map(doc);
+}
+
+function* filterIterable(docs: Iterable<Document>, predicate: (doc: Document) => boolean): Iterable<Document> {
+  for (const doc of docs) if (predicate(doc)) yield doc;
+}
+
+const mingoLookup = mingoPipeline.$lookup as unknown as StageOperator;
+
+/** MongoDB docs: "$count (aggregation)" — no document reaches the stage, no document leaves it. */
+const $count: StageOperator = (coll, expr) => {
+  if (typeof expr !== 'string' || expr === '' || expr.startsWith('$') || expr.includes('.')) {
+    throw badValue('the count field must be a non-empty string that does not start with $ or contain .');
+  }
+  return coll.transform((items) => Lazy(items.length === 0 ? [] : [{ [expr]: items.length }]));
+};
+
+const $match: StageOperator = (coll, expr, options) => {
+  const predicate = compileFilter(expr as Document, (doc, expression) => evalExpr(doc, expression, options));
+  return coll.filter((doc) => predicate(doc as Document));
+};
+
+const $sort: StageOperator = (coll, expr) =>
+  coll.transform((items) => Lazy(sortDocuments(items as Document[], expr as Document)));
+
+/** MongoDB docs: "$group" — documents whose `_id` values are equal (by BSON equality) form one group. */
+const $group: StageOperator = (coll, expr, options) => {
+  const spec = expr as Document;
+  if (!isPlainDocument(spec) || !('_id' in spec)) {
+    throw new CommandError(15955, 'Location15955', 'a group specification must specify an _id');
+  }
+  const fields = Object.keys(spec).filter((key) => key !== '_id');
+  return coll.transform((items) => {
+    const groups = new Map<string, { id: unknown; members: unknown[] }>();
+    const itemOptions = withLocals(options, {}) as Options & { update(locals: Record<string, unknown>): Options };
+    for (const item of items) {
+      const id: unknown = evalExpr(item, spec._id, itemOptions.update({ root: item }));
+      const key = valueKey(id);
+      const group = groups.get(key);
+      if (group) group.members.push(item);
+      else groups.set(key, { id: id === undefined ? null : id, members: [item] });
+    }
+    const out: Document[] = [];
+    for (const { id, members } of groups.values()) {
+      const result: Document = { _id: id };
+      const groupOptions = withLocals(options, { root: null, groupId: id });
+      for (const field of fields) result[field] = evalExpr(members, spec[field], groupOptions);
+      out.push(result);
+    }
+    return Lazy(out);
+  });
+};
+
+const $sortByCount: StageOperator = (coll, expr, options) => {
+  const grouped = $group(coll, { _id: expr, count: { $sum: 1 } }, options);
+  return $sort(grouped, { count: -1 }, options);
+};
+
+interface LookupSpec {
+  readonly from?: unknown;
+  readonly localField?: unknown;
+  readonly foreignField?: unknown;
+  readonly as?: unknown;
+  readonly let?: unknown;
+  readonly pipeline?: unknown;
+}
+
+/**
+ * MongoDB docs: "$lookup" — a missing localField matches foreign documents whose foreignField is
+ * null or missing; an array localField matches any of its elements. The foreign side is hashed once.
+ */
+const $lookup: StageOperator = (coll, expr, options) => {
+  const spec = expr as LookupSpec;
+  if (typeof spec.as !== 'string') throw badValue("$lookup requires an 'as' field");
+  if (spec.localField === undefined && spec.foreignField === undefined) return mingoLookup(coll, expr, options);
+  if (typeof spec.localField !== 'string' || typeof spec.foreignField !== 'string') {
+    throw badValue('$lookup requires both localField and foreignField as strings');
+  }
+  if (typeof spec.from !== 'string') throw badValue("$lookup requires a 'from' collection name");
+  const resolver = options.collectionResolver;
+  const foreign = resolver ? resolver(spec.from) : [];
+  const localParts = spec.localField.split('.');
+  const foreignParts = spec.foreignField.split('.');
+  const index = new Map<string, number[]>();
+  foreign.forEach((doc, position) => {
+    for (const key of new Set(joinKeys(resolvePath(doc, foreignParts)))) {
+      const positions = index.get(key);
+      if (positions) positions.push(position);
+      else index.set(key, [position]);
+    }
+  });
+  const as = spec.as;
+  const subPipeline = Array.isArray(spec.pipeline) ? (spec.pipeline as Document[]) : undefined;
+  return coll.map((item) => {
+    const doc = item as Document;
+    const positions = new Set<number>();
+    for (const key of joinKeys(resolvePath(doc, localParts))) {
+      for (const position of index.get(key) ?? []) positions.add(position);
+    }
+    const matched = [...positions].sort((a, b) => a - b).map((position) => cloneDocument(foreign[position] as Document));
+    if (subPipeline && subPipeline.length > 0) {
+      // the concise correlated form: run the sub-pipeline over the equality matches only
+      const joined = mingoLookup(Lazy([doc]), { from: matched, let: spec.let ?? {}, pipeline: subPipeline, as }, options);
+      return joined.next().value;
+    }
+    return setField(doc, as, matched);
+  });
+};
+
+function joinKeys(values: unknown[]): string[] {
+  const keys: string[] = [];
+  for (const value of values) {
+    if (Array.isArray(value)) {
+      for (const element of value) keys.push(valueKey(element));
+    } else keys.push(valueKey(value));
+  }
+  return keys;
+}
+
+function setField(doc: Document, path: string, value: unknown): Document {
+  const copy: Document = { ...doc };
+  const parts = path.split('.');
+  let target: Document = copy;
+  for (const part of parts.slice(0, -1)) {
+    const next: unknown = target[part];
+    const child: Document = isPlainDocument(next) ? { ...next } : {};
+    target[part] = child;
+    target = child;
+  }
+  target[parts[parts.length - 1] as string] = value;
+  return copy;
+}
+
+function badValue(message: string): CommandError {
+  return new CommandError(ErrorCodes.BadValue, 'BadValue', message);
+}
+
+const PIPELINE_OPERATORS: Record<string, StageOperator> = {
+  ...(mingoPipeline as unknown as Record<string, StageOperator>),
+  $count,
+  $match,
+  $sort,
+  $group,
+  $sortByCount,
+  $lookup,
+};
+
+const PIPELINE_CONTEXT = createContext(PIPELINE_OPERATORS);

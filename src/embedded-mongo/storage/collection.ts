@@ -1,0 +1,214 @@
+import { UUID, type Document } from 'bson';
+import { documentKey } from './document-key';
+import { duplicateKeyError } from './duplicate-key-error';
+import { EqualityIndex, type IndexDefinition } from './equality-index';
+import { planQuery, type QueryPlan } from './query-planner';
+import type { VersionClock } from './version-clock';
+
+/** One committed change: the document stored under `id` becomes `doc` (null deletes it). */
+export interface DocumentWrite {
+  readonly id: string;
+  readonly doc: Document | null;
+}
+
+/** The value a document had until a commit at version `supersededAt` replaced it (null: did not exist). */
+interface HistoryRecord {
+  readonly doc: Document | null;
+  readonly supersededAt: number;
+}
+
+export const ID_INDEX: IndexDefinition = { name: '_id_', key: { _id: 1 }, unique: true, sparse: false, options: {} };
+
+/**
+ * The committed state of one collection: documents by `_id` key (insertion order is natural order),
+ * secondary equality indexes, and the undo history that open transactions' snapshots read.
+ * Stored documents are never mutated: a write replaces the whole object, so an old object stays a
+ * valid snapshot of that document for whoever still holds it.
+ */
+export class Collection {
+  readonly uuid = new UUID();
+  /** Documents run through a filter, so tests can tell an index lookup from a scan. */
+  docsExamined = 0;
+  private readonly documents = new Map<string, Document>();
+  private readonly indexes = new Map<string, EqualityIndex>();
+  private readonly history = new Map<string, HistoryRecord[]>();
+  /** Document id → id of the open transaction that has a pending write to it. */
+  private readonly pendingWriters = new Map<string, number>();
+
+  constructor(
+    readonly database: string,
+    readonly name: string,
+    readonly options: Document,
+    private readonly clock: VersionClock,
+  ) {}
+
+  get ns(): string {
+    return `${this.database}.${this.name}`;
+  }
+
+  get size(): number {
+    return this.documents.size;
+  }
+
+  current(id: string): Document | undefined {
+    return this.documents.get(id);
+  }
+
+  currentIds(): IterableIterator<string> {
+    return this.documents.keys();
+  }
+
+  currentDocuments(): IterableIterator<Document> {
+    return this.documents.values();
+  }
+
+  /** The document as a snapshot taken at `snapshot` sees it. */
+  visibleAt(id: string, snapshot: number): Document | undefined {
+    const records = this.history.get(id);
+    if (records !== undefined) {
+      // records are in commit order; the first one replaced after the snapshot holds the value it saw
+      for (const record of records) if (record.supersededAt > snapshot) return record.doc ?? undefined;
+    }
+    return this.documents.get(id);
+  }
+
+  /** Whether a commit after `snapshot` wrote the document (the write-conflict test). */
+  writtenSince(id: string, snapshot: number): boolean {
+    const records = this.history.get(id);
+    return records !== undefined && records[records.length - 1]!.supersededAt > snapshot;
+  }
+
+  /** Ids of documents written after `snapshot`; a snapshot must look at these besides index candidates. */
+  changedSince(snapshot: number): string[] {
+    const ids: string[] = [];
+    for (const [id, records] of this.history) if (records[records.length - 1]!.supersededAt > snapshot) ids.push(id);
+    return ids;
+  }
+
+  plan(filter: Document): QueryPlan {
+    const fields = new Map<string, string>();
+    for (const index of this.indexes.values()) if (!fields.has(index.firstField)) fields.set(index.firstField, index.definition.name);
+    return planQuery(filter, fields);
+  }
+
+  /** Ids of committed documents that may match an id or index plan. */
+  candidateIds(plan: Exclude<QueryPlan, { kind: 'scan' }>): Set<string> {
+    const ids = new Set<string>();
+    if (plan.kind === 'id') {
+      for (const value of plan.values) {
+        const id = documentKey(value);
+        if (this.documents.has(id)) ids.add(id);
+      }
+    } else {
+      this.indexes.get(plan.indexName)!.lookup(plan.values, ids);
+    }
+    return ids;
+  }
+
+  indexDefinitions(): IndexDefinition[] {
+    return [ID_INDEX, ...[...this.indexes.values()].map((index) => index.definition)];
+  }
+
+  uniqueIndexes(): EqualityIndex[] {
+    return [...this.indexes.values()].filter((index) => index.definition.unique);
+  }
+
+  hasIndex(name: string): boolean {
+    return name === ID_INDEX.name || this.indexes.has(name);
+  }
+
+  /** Builds an index over the committed documents; fails with E11000 when a unique index meets duplicates. */
+  createIndex(definition: IndexDefinition): void {
+    const index = new EqualityIndex(definition);
+    for (const [id, doc] of this.documents) {
+      for (const unique of index.uniqueKeys(doc)) {
+        if (index.holders(unique.key).some((holder) => holder !== id)) {
+          throw duplicateKeyError(this.ns, definition.name, definition.key, unique.keyValue);
+        }
+      }
+      index.add(id, doc);
+    }
+    this.indexes.set(definition.name, index);
+  }
+
+  dropIndex(name: string): boolean {
+    return this.indexes.delete(name);
+  }
+
+  dropAllIndexes(): void {
+    this.indexes.clear();
+  }
+
+  /** Commits writes now, as one version (a write outside any transaction). */
+  write(writes: readonly DocumentWrite[]): void {
+    this.validate(writes);
+    this.apply(writes, this.clock.advance());
+  }
+
+  /** Throws E11000 if applying `writes` would break a unique index. Changes nothing. */
+  validate(writes: readonly DocumentWrite[]): void {
+    const rewritten = new Set(writes.map((write) => write.id));
+    for (const index of this.indexes.values()) {
+      if (!index.definition.unique) continue;
+      const claimed = new Map<string, string>();
+      for (const write of writes) {
+        if (write.doc === null) continue;
+        for (const unique of index.uniqueKeys(write.doc)) {
+          const inBatch = claimed.get(unique.key);
+          const clash =
+            (inBatch !== undefined && inBatch !== write.id) ||
+            index.holders(unique.key).some((holder) => holder !== write.id && !rewritten.has(holder));
+          if (clash) throw duplicateKeyError(this.ns, index.definition.name, index.definition.key, unique.keyValue);
+          claimed.set(unique.key, write.id);
+        }
+      }
+    }
+  }
+
+  /** Applies validated writes at `version`, keeping undo history while any transaction snapshot is open. */
+  apply(writes: readonly DocumentWrite[], version: number): void {
+    const keepHistory = this.clock.oldestOpenSnapshot() !== undefined;
+    for (const write of writes) {
+      const previous = this.documents.get(write.id);
+      if (keepHistory) {
+        const records = this.history.get(write.id);
+        const record = { doc: previous ?? null, supersededAt: version };
+        if (records === undefined) this.history.set(write.id, [record]);
+        else records.push(record);
+      }
+      if (previous !== undefined) for (const index of this.indexes.values()) index.remove(write.id, previous);
+      if (write.doc === null) {
+        this.documents.delete(write.id);
+        continue;
+      }
+      this.documents.set(write.id, write.doc);
+      for (const index of this.indexes.values()) index.add(write.id, write.doc);
+    }
+  }
+
+  /** Drops undo records no open snapshot can need (all of them when none is open). */
+  trimHistory(oldestOpenSnapshot: number | undefined): void {
+    if (this.history.size === 0) return;
+    if (oldestOpenSnapshot === undefined) {
+      this.history.clear();
+      return;
+    }
+    for (const [id, records] of this.history) {
+      const kept = records.filter((record) => record.supersededAt > oldestOpenSnapshot);
+      if (kept.length === 0) this.history.delete(id);
+      else if (kept.length !== records.length) this.history.set(id, kept);
+    }
+  }
+
+  /** Marks a document as having a pending write of transaction `transactionId`; false if another holds it. */
+  claim(id: string, transactionId: number): boolean {
+    const holder = this.pendingWriters.get(id);
+    if (holder !== undefined && holder !== transactionId) return false;
+    this.pendingWriters.set(id, transactionId);
+    return true;
+  }
+
+  release(id: string, transactionId: number): void {
+    if (this.pendingWriters.get(id) === transactionId) this.pendingWriters.delete(id);
+  }
+}

@@ -1,0 +1,19 @@
+import { valueKey } from '../query';
+
+/**
+ * The key of a value in the `_id` map and in equality indexes: values MongoDB treats as equal share
+ * one (`valueKey`). The key is flattened before it is kept: keys built by concatenation are V8 rope
+ * strings, and a rope for an ObjectId key weighs ~230 bytes against ~50 flat, which matters at
+ * 100,000 documents per collection.
+ */
+export function indexKey(value: unknown): string {
+  const key = valueKey(value);
+  // Number() reads the whole string, which makes V8 flatten the rope in place
+  Number(key);
+  return key;
+}
+
+/** The `_id` map key of a document id. */
+export function documentKey(id: unknown): string {
+  return indexKey(id);
+}

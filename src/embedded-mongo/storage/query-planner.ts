@@ -1,0 +1,81 @@
+import type { Document } from 'bson';
+
+/** How a filter's candidate documents are found; the full filter always runs on the candidates. */
+export type QueryPlan =
+  | { readonly kind: 'id'; readonly values: readonly unknown[] }
+  | { readonly kind: 'index'; readonly indexName: string; readonly field: string; readonly values: readonly unknown[] }
+  | { readonly kind: 'scan' };
+
+/**
+ * Picks an index for `filter`: an equality or `$in` on `_id` or on the first field of a secondary
+ * index, at the top level or inside `$and`. Among several, the one with the fewest values wins.
+ * `indexedFields` maps a first field to the name of an index on it.
+ */
+export function planQuery(filter: Document, indexedFields: ReadonlyMap<string, string>): QueryPlan {
+  const constraints = equalityConstraints(filter);
+  const onId = constraints.get('_id');
+  if (onId !== undefined) return { kind: 'id', values: onId };
+  let best: QueryPlan = { kind: 'scan' };
+  for (const [field, values] of constraints) {
+    const indexName = indexedFields.get(field);
+    if (indexName === undefined) continue;
+    if (best.kind === 'scan' || (best.kind === 'index' && values.length < best.values.length)) {
+      best = { kind: 'index', indexName, field, values };
+    }
+  }
+  return best;
+}
+
+/** For each field the filter pins to a finite set of values, those values (intersecting nothing; any one set is a sound superset). */
+export function equalityConstraints(filter: Document): Map<string, unknown[]> {
+  const constraints = new Map<string, unknown[]>();
+  const note = (field: string, values: unknown[] | undefined) => {
+    if (values === undefined) return;
+    const known = constraints.get(field);
+    if (known === undefined || values.length < known.length) constraints.set(field, values);
+  };
+  for (const [field, condition] of Object.entries(filter)) {
+    if (field === '$and' && Array.isArray(condition)) {
+      for (const clause of condition) {
+        if (isDocument(clause)) for (const [inner, values] of equalityConstraints(clause)) note(inner, values);
+      }
+      continue;
+    }
+    if (field.startsWith('$')) continue;
+    note(field, valuesOf(condition));
+  }
+  return constraints;
+}
+
+/** The values a field condition allows, when it is an equality or `$in` over indexable values. */
+function valuesOf(condition: unknown): unknown[] | undefined {
+  if (isOperatorDocument(condition)) {
+    if ('$eq' in condition) return indexable([condition.$eq]);
+    if (Array.isArray(condition.$in)) return indexable(condition.$in);
+    return undefined;
+  }
+  return indexable([condition]);
+}
+
+/**
+ * Null matches missing fields and regexes match by pattern, so neither can be looked up by key;
+ * such conditions fall back to a scan.
+ */
+function indexable(values: unknown[]): unknown[] | undefined {
+  for (const value of values) {
+    if (value === null || value === undefined || value instanceof RegExp) return undefined;
+    if (typeof value === 'object' && (value as { _bsontype?: unknown })._bsontype === 'BSONRegExp') return undefined;
+  }
+  return values;
+}
+
+function isOperatorDocument(value: unknown): value is Document {
+  if (!isDocument(value)) return false;
+  const first = Object.keys(value)[0];
+  return first !== undefined && first.startsWith('$');
+}
+
+function isDocument(value: unknown): value is Document {
+  if (typeof value !== 'object' || value === null || Array.isArray(value) || value instanceof Date) return false;
+  return (value as { _bsontype?: unknown })._bsontype === undefined;
+}

@@ -1,0 +1,110 @@
+import { CommandError } from '../commands/command-error';
+import { noSuchTransaction, Transaction } from './transaction';
+import type { VersionClock } from './version-clock';
+
+interface SessionState {
+  txnNumber: bigint;
+  transaction: Transaction | undefined;
+}
+
+/**
+ * Logical sessions (keyed by their lsid) and the transaction each one runs. A session runs one
+ * transaction at a time; starting a newer txnNumber aborts the older one, as in MongoDB.
+ */
+export class SessionRegistry {
+  private readonly sessions = new Map<string, SessionState>();
+  private nextTransactionId = 1;
+
+  constructor(
+    private readonly clock: VersionClock,
+    /** Called whenever a transaction ends, so collections can drop history no snapshot needs. */
+    private readonly onTransactionEnd: () => void,
+  ) {}
+
+  /** Starts the transaction `txnNumber` on a session (the command carries `startTransaction: true`). */
+  start(sessionKey: string, txnNumber: bigint): Transaction {
+    const session = this.sessions.get(sessionKey);
+    if (session !== undefined) {
+      if (txnNumber < session.txnNumber) {
+        throw new CommandError(
+          225,
+          'TransactionTooOld',
+          `Cannot start transaction ${txnNumber} on session ${sessionKey} because a newer transaction ${session.txnNumber} has already started.`,
+        );
+      }
+      if (txnNumber === session.txnNumber && session.transaction !== undefined) {
+        throw new CommandError(
+          117,
+          'ConflictingOperationInProgress',
+          `Transaction with { txnNumber: ${txnNumber} } has already been started on this session.`,
+        );
+      }
+      this.end(session);
+    }
+    const transaction = new Transaction(this.nextTransactionId++, txnNumber, this.clock);
+    this.sessions.set(sessionKey, { txnNumber, transaction });
+    return transaction;
+  }
+
+  /** The open transaction a continuing command (`autocommit: false`, no `startTransaction`) belongs to. */
+  active(sessionKey: string, txnNumber: bigint): Transaction {
+    const transaction = this.find(sessionKey, txnNumber);
+    if (transaction === undefined || transaction.state !== 'active') throw noSuchTransaction(txnNumber, transaction?.state);
+    return transaction;
+  }
+
+  /** Commits; committing an already committed transaction again succeeds, as drivers retry commits. */
+  commit(sessionKey: string, txnNumber: bigint): void {
+    const transaction = this.find(sessionKey, txnNumber);
+    if (transaction?.state === 'committed') return;
+    if (transaction === undefined || transaction.state !== 'active') throw noSuchTransaction(txnNumber, transaction?.state);
+    try {
+      transaction.commit();
+    } finally {
+      this.onTransactionEnd();
+    }
+  }
+
+  abort(sessionKey: string, txnNumber: bigint): void {
+    const transaction = this.find(sessionKey, txnNumber);
+    if (transaction === undefined || transaction.state !== 'active') throw noSuchTransaction(txnNumber, transaction?.state);
+    transaction.abort();
+    this.onTransactionEnd();
+  }
+
+  /** Aborts a transaction whose operation failed; MongoDB does the same, and the driver then retries or gives up. */
+  abortAfterError(transaction: Transaction): void {
+    if (transaction.state !== 'active') return;
+    transaction.abort();
+    this.onTransactionEnd();
+  }
+
+  /** endSessions: forget the sessions, aborting their open transactions. */
+  endSessions(sessionKeys: readonly string[]): void {
+    for (const key of sessionKeys) {
+      const session = this.sessions.get(key);
+      if (session === undefined) continue;
+      this.end(session);
+      this.sessions.delete(key);
+    }
+  }
+
+  /** Number of transactions still open (for tests and diagnostics). */
+  openTransactions(): number {
+    let open = 0;
+    for (const session of this.sessions.values()) if (session.transaction?.state === 'active') open += 1;
+    return open;
+  }
+
+  private find(sessionKey: string, txnNumber: bigint): Transaction | undefined {
+    const session = this.sessions.get(sessionKey);
+    return session?.txnNumber === txnNumber ? session.transaction : undefined;
+  }
+
+  private end(session: SessionState): void {
+    if (session.transaction?.state === 'active') {
+      session.transaction.abort();
+      this.onTransactionEnd();
+    }
+  }
+}

@@ -1,0 +1,92 @@
+import type { GraphQLResolveInfo } from 'graphql';
+import { ObjectId } from 'bson';
+import { InvariantError } from '../errors/internal-errors';
+import type { StoredDocument } from '../mongo/mongo-funnel';
+import { encodeCursor } from '../planning/cursor';
+import { planPage } from '../planning/page-request';
+import { toFindProjection } from '../planning/projection';
+import { parseSort, sortDocument } from '../storage-map/parse-sort';
+import type { SortKey } from '../storage-map/storage-map-types';
+import type { GatewayContext } from './request-context';
+
+/** A value a root filter may compare against: typed, never an operator document. */
+export type FilterValue = string | number | boolean | Date | ObjectId | null;
+/** Equality, or a strict bound. Converted to `$lt`/`$gt` here, so callers never write MongoDB operators. */
+export type FieldCondition = FilterValue | { readonly lt: FilterValue } | { readonly gt: FilterValue };
+export type RootFilter = Readonly<Record<string, FieldCondition>>;
+
+export interface FindManyOptions {
+  readonly filter?: RootFilter;
+  /** `@join(sort:)` syntax, e.g. `"due"` or `"-createdAt"`; `_id` is always the final tie-breaker. Default `_id`. */
+  readonly sort?: string;
+  readonly first?: number | null;
+  readonly after?: string | null;
+}
+
+/**
+ * The small API root resolvers use: it pushes the selection down as a projection, attributes the command
+ * to `Query.field`, and primes the request's `_id` loader so later joins to these documents cost nothing.
+ */
+export class DocumentsApi {
+  constructor(private readonly context: GatewayContext) {}
+
+  async findOne(info: GraphQLResolveInfo, typeName: string, filter: RootFilter): Promise<StoredDocument | null> {
+    const [document] = await this.#find(info, typeName, toMongoFilter(filter), { limit: 1 });
+    return document ?? null;
+  }
+
+  async findMany(info: GraphQLResolveInfo, typeName: string, options: FindManyOptions = {}): Promise<StoredDocument[]> {
+    const sort = parseRootSort(options.sort ?? '_id');
+    const page = planPage({ first: options.first, after: options.after }, sort, { acceptsFirst: true });
+    if (page.limit === 0) return [];
+    const filter = toMongoFilter(options.filter ?? {});
+    return this.#find(info, typeName, page.filter ? { $and: [filter, page.filter] } : filter, { limit: page.limit, sort: sortDocument(sort) });
+  }
+
+  /** The cursor of `document` in a list read with `sort` (for clients paging with `after`). */
+  cursorOf(document: StoredDocument, sort = '_id'): string {
+    return encodeCursor(document, parseRootSort(sort));
+  }
+
+  async #find(info: GraphQLResolveInfo, typeName: string, filter: StoredDocument, options: { limit?: number; sort?: Record<string, 1 | -1> }) {
+    const collection = this.context.storageMap.types.get(typeName)?.collection;
+    if (collection === undefined) throw new InvariantError(`${typeName} has no @collection; root resolvers can only read collection types`);
+    const projection = this.context.projectionFor(info, typeName);
+    const documents = await this.context.funnel.find(
+      { ledger: this.context.ledger, fields: [`${info.parentType.name}.${info.fieldName}`] },
+      collection,
+      filter,
+      { projection: toFindProjection(projection), ...options, ...(options.limit !== undefined && { batchSize: options.limit }) },
+    );
+    const loader = this.context.loaders.byKey(collection, '_id');
+    for (const document of documents) loader.prime(document, projection);
+    return documents;
+  }
+}
+
+function parseRootSort(sort: string): SortKey[] {
+  const parsed = parseSort(sort);
+  if (typeof parsed === 'string') throw new InvariantError(`root sort: ${parsed}`);
+  return parsed;
+}
+
+/** Typed conditions to a MongoDB filter. Any other object value is a bug in a resolver, not user input. */
+function toMongoFilter(filter: RootFilter): StoredDocument {
+  const result: StoredDocument = {};
+  for (const [path, condition] of Object.entries(filter)) {
+    if (path.startsWith('$')) throw new InvariantError(`root filter path ${path} starts with $`);
+    result[path] = toCondition(path, condition);
+  }
+  return result;
+}
+
+function toCondition(path: string, condition: FieldCondition): unknown {
+  if (isFilterValue(condition)) return condition;
+  if ('lt' in condition && isFilterValue(condition.lt)) return { $lt: condition.lt };
+  if ('gt' in condition && isFilterValue(condition.gt)) return { $gt: condition.gt };
+  throw new InvariantError(`root filter on ${path} has an unsupported condition`);
+}
+
+function isFilterValue(value: unknown): value is FilterValue {
+  return value === null || ['string', 'number', 'boolean'].includes(typeof value) || value instanceof Date || value instanceof ObjectId;
+}

@@ -1,0 +1,71 @@
+import type { FieldNode, GraphQLResolveInfo } from 'graphql';
+import { CostLedger } from '../cost/cost-ledger';
+import { LoaderRegistry } from '../loaders/loader-registry';
+import type { MongoFunnel } from '../mongo/mongo-funnel';
+import { planProjection, snapshotFits, type PlanningContext } from '../planning/plan-projection';
+import type { Projection } from '../planning/projection';
+import type { ReadStrategy, RelationField, SnapshotShape, StorageMap } from '../storage-map/storage-map-types';
+import { DocumentsApi } from './documents-api';
+import type { StrategyOverrides } from './strategy-overrides';
+
+/**
+ * Everything one GraphQL request needs, built once per request and never shared: its loaders, its cost
+ * ledger, the funnel to MongoDB and the strategies it reads with.
+ */
+export interface GatewayContext {
+  readonly requestId: number;
+  readonly ledger: CostLedger;
+  readonly loaders: LoaderRegistry;
+  readonly funnel: MongoFunnel;
+  readonly storageMap: StorageMap;
+  readonly overrides: StrategyOverrides;
+  /** Root-field API for hand-written resolvers (projection pushdown + loader priming). */
+  readonly documents: DocumentsApi;
+  strategyFor(field: RelationField): ReadStrategy;
+  /** The projection the selection under `info.fieldNodes` needs on `typeName` documents (memoized). */
+  projectionFor(info: GraphQLResolveInfo, typeName: string): Projection;
+  /** Whether the selection under a snapshot field fits its copy (memoized). */
+  snapshotFits(info: GraphQLResolveInfo, shape: SnapshotShape, targetType: string): boolean;
+}
+
+let nextRequestId = 0;
+
+export function createRequestContext(options: { storageMap: StorageMap; funnel: MongoFunnel; overrides: StrategyOverrides }): GatewayContext {
+  const { storageMap, funnel, overrides } = options;
+  const ledger = new CostLedger();
+  const loaders = new LoaderRegistry(funnel, ledger);
+  // graphql-js reuses one fieldNodes array for every item of a list, so planning runs once per field, not per item.
+  const projections = new WeakMap<readonly FieldNode[], Map<string, Projection>>();
+  const fits = new WeakMap<readonly FieldNode[], boolean>();
+  const strategyFor = (field: RelationField): ReadStrategy => overrides.get(field.coordinate) ?? field.defaultStrategy;
+  const planning = (info: GraphQLResolveInfo): PlanningContext => ({
+    schema: info.schema,
+    fragments: info.fragments,
+    variableValues: info.variableValues,
+    storageMap,
+    strategyFor,
+  });
+  const context: GatewayContext = {
+    requestId: ++nextRequestId,
+    ledger,
+    loaders,
+    funnel,
+    storageMap,
+    overrides,
+    documents: undefined as unknown as DocumentsApi,
+    strategyFor,
+    projectionFor(info, typeName) {
+      let byType = projections.get(info.fieldNodes);
+      if (!byType) projections.set(info.fieldNodes, (byType = new Map()));
+      let projection = byType.get(typeName);
+      if (!projection) byType.set(typeName, (projection = planProjection(planning(info), typeName, info.fieldNodes)));
+      return projection;
+    },
+    snapshotFits(info, shape, targetType) {
+      let fit = fits.get(info.fieldNodes);
+      if (fit === undefined) fits.set(info.fieldNodes, (fit = snapshotFits(planning(info), shape, targetType, info.fieldNodes)));
+      return fit;
+    },
+  };
+  return Object.assign(context, { documents: new DocumentsApi(context) });
+}

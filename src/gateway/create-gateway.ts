@@ -1,0 +1,129 @@
+import { ApolloServer, HeaderMap, type GraphQLRequest } from '@apollo/server';
+import { ApolloServerPluginLandingPageLocalDefault, ApolloServerPluginLandingPageProductionDefault } from '@apollo/server/plugin/landingPage/default';
+import type { IResolvers } from '@graphql-tools/utils';
+import type { FormattedExecutionResult } from 'graphql';
+import type { DocjoinConfig } from '../config';
+import { rootResolvers } from '../../resolvers';
+import { createRequestContext, type GatewayContext } from './context/request-context';
+import { NO_OVERRIDES, parseStrategyOverrides, STRATEGY_HEADER } from './context/strategy-overrides';
+import { ApolloServerPluginDocjoinCost } from './cost/cost-plugin';
+import type { CostReport } from './cost/cost-ledger';
+import { createFormatError } from './errors/format-error';
+import { checkHealth, type MongoKind } from './http/health';
+import { startHttpServer, type RunningHttpServer } from './http/http-server';
+import { MongoFunnel, type Db, type MongoClient } from './mongo/mongo-funnel';
+import { buildGatewaySchema } from './schema/build-gateway-schema';
+import { loadSdl } from './schema/load-sdl';
+import type { StorageMap } from './storage-map/storage-map-types';
+import { validateAgainstDatabase } from './storage-map/validate-against-database';
+
+export interface CreateGatewayOptions {
+  readonly db: Db;
+  /** Must be created with `{ monitorCommands: true }` (see connectMongo); the caller owns and closes it. */
+  readonly mongoClient: MongoClient;
+  readonly mongoKind: MongoKind;
+  readonly config: DocjoinConfig;
+  /** Shown (redacted) by /health; defaults to the client's hosts. */
+  readonly mongoUri?: string;
+  /** SDL documents; defaults to every schema/*.graphql file. */
+  readonly typeDefs?: readonly string[];
+  /** Hand-written resolvers (Query, scalars, abstract types); defaults to resolvers/. */
+  readonly resolvers?: IResolvers;
+  /** Check collections and join indexes before serving (default true). */
+  readonly validateDatabase?: boolean;
+  /** Serve HTTP on `config.port` (default true); false for executeOperation-only tests. */
+  readonly listen?: boolean;
+}
+
+/** One operation's result as tests want it. */
+export interface ExecutedOperation {
+  readonly data: FormattedExecutionResult['data'];
+  readonly errors: FormattedExecutionResult['errors'];
+  readonly cost: CostReport | undefined;
+}
+
+export interface Gateway {
+  /** `http://localhost:<port>/graphql`, or undefined when not listening. */
+  readonly url: string | undefined;
+  readonly port: number | undefined;
+  readonly apollo: ApolloServer<GatewayContext>;
+  readonly storageMap: StorageMap;
+  /** A fresh request context, honouring an `x-docjoin-strategy` value when overrides are enabled. */
+  createContext(options?: { strategyHeader?: string }): GatewayContext;
+  /** Runs an operation in-process through `apollo.executeOperation` with a fresh context. */
+  execute(request: Omit<GraphQLRequest, 'http'>, options?: { strategyHeader?: string }): Promise<ExecutedOperation>;
+  stop(): Promise<void>;
+}
+
+/**
+ * Startup: SDL → storage map (static validation) → database validation → Apollo Server with the cost
+ * plugin → HTTP. Any StorageConfigError / DatabaseMismatchError aborts the start with a message naming
+ * `Type.field` and the fix.
+ */
+export async function createGateway(options: CreateGatewayOptions): Promise<Gateway> {
+  const { config } = options;
+  const { schema, storageMap } = buildGatewaySchema({ typeDefs: options.typeDefs ?? loadSdl(), resolvers: options.resolvers ?? rootResolvers });
+  const funnel = new MongoFunnel(options.mongoClient, options.db);
+  try {
+    if (options.validateDatabase ?? true) await validateAgainstDatabase(storageMap, funnel);
+  } catch (error) {
+    funnel.detach();
+    throw error;
+  }
+
+  const createContext = (contextOptions: { strategyHeader?: string } = {}): GatewayContext =>
+    createRequestContext({
+      storageMap,
+      funnel,
+      overrides: config.strategyOverrides ? parseStrategyOverrides(contextOptions.strategyHeader, storageMap) : NO_OVERRIDES,
+    });
+
+  const apollo = new ApolloServer<GatewayContext>({
+    schema,
+    nodeEnv: config.nodeEnv,
+    introspection: true,
+    includeStacktraceInErrorResponses: !config.production,
+    formatError: createFormatError({ production: config.production }),
+    plugins: [
+      ApolloServerPluginDocjoinCost<GatewayContext>(),
+      config.production ? ApolloServerPluginLandingPageProductionDefault({ footer: false }) : ApolloServerPluginLandingPageLocalDefault({ embed: true, footer: false }),
+    ],
+  });
+  await apollo.start();
+
+  let http: RunningHttpServer | undefined;
+  try {
+    if (options.listen ?? true) {
+      const mongoUri = options.mongoUri ?? `mongodb://${options.mongoClient.options.hosts.map((host) => host.toString()).join(',')}`;
+      http = await startHttpServer({
+        apollo,
+        port: config.port,
+        context: async (headers: HeaderMap) => createContext({ strategyHeader: headers.get(STRATEGY_HEADER) }),
+        health: () => checkHealth({ ping: () => funnel.ping(), kind: options.mongoKind, db: options.db.databaseName, uri: mongoUri }),
+      });
+    }
+  } catch (error) {
+    await apollo.stop();
+    funnel.detach();
+    throw error;
+  }
+
+  return {
+    url: http?.url,
+    port: http?.port,
+    apollo,
+    storageMap,
+    createContext,
+    async execute(request, executeOptions = {}) {
+      const response = await apollo.executeOperation(request, { contextValue: createContext(executeOptions) });
+      if (response.body.kind !== 'single') throw new Error('execute() does not support incremental delivery');
+      const { data, errors, extensions } = response.body.singleResult;
+      return { data, errors, cost: extensions?.cost as CostReport | undefined };
+    },
+    async stop() {
+      await http?.close();
+      await apollo.stop();
+      funnel.detach();
+    },
+  };
+}

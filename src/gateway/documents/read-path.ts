@@ -1,0 +1,35 @@
+/**
+ * Reads a dot-notation path from a stored document the way MongoDB does: a path that crosses an
+ * array maps over its elements (`authors.id` on `{authors: [{id: 1}, {id: 2}]}` is `[1, 2]`).
+ */
+export function readPath(document: unknown, path: string): unknown {
+  return readSegments(document, path.split('.'), 0);
+}
+
+function readSegments(value: unknown, segments: readonly string[], index: number): unknown {
+  if (index === segments.length) return value;
+  if (Array.isArray(value)) {
+    const values: unknown[] = [];
+    for (const element of value) {
+      const found = readSegments(element, segments, index);
+      if (found === undefined) continue;
+      if (Array.isArray(found) && index + 1 < segments.length) values.push(...found);
+      else values.push(found);
+    }
+    return values;
+  }
+  if (value === null || typeof value !== 'object') return undefined;
+  return readSegments((value as Record<string, unknown>)[segments[index]!], segments, index + 1);
+}
+
+/** Writes `value` at a dot-notation path, creating plain objects on the way (no arrays). */
+export function writePath(target: Record<string, unknown>, path: string, value: unknown): void {
+  const segments = path.split('.');
+  let current = target;
+  for (const segment of segments.slice(0, -1)) {
+    const next = current[segment];
+    if (next === null || typeof next !== 'object' || Array.isArray(next)) current[segment] = {};
+    current = current[segment] as Record<string, unknown>;
+  }
+  current[segments[segments.length - 1]!] = value;
+}

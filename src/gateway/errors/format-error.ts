@@ -1,0 +1,60 @@
+import type { GraphQLFormattedError } from 'graphql';
+import { GraphQLError } from 'graphql';
+import { DatabaseFailure } from './internal-errors';
+import { PublicErrorCode } from './public-error-code';
+
+/**
+ * Apollo `formatError`: maps internal failures to public codes and hides their details in production.
+ * GraphQLErrors that already carry a public code keep it (even when graphql-js wrapped them, e.g. a
+ * DateTime literal that failed to parse during validation).
+ */
+export function createFormatError(options: { production: boolean }) {
+  return (formatted: GraphQLFormattedError, error: unknown): GraphQLFormattedError => {
+    const publicCode = findPublicCode(error);
+    if (publicCode === PublicErrorCode.BAD_USER_INPUT || publicCode === PublicErrorCode.NOT_FOUND || publicCode === PublicErrorCode.COST_LIMIT_EXCEEDED) {
+      return withCode(formatted, publicCode, options.production);
+    }
+    if (findCause(error, (e) => e instanceof DatabaseFailure)) {
+      return { ...withCode(formatted, PublicErrorCode.DATABASE_UNAVAILABLE, options.production), message: 'The database is unavailable; try again later' };
+    }
+    const code = formatted.extensions?.code;
+    // Apollo's own codes (parse/validation/persisted queries) are already public and safe.
+    if (typeof code === 'string' && code !== PublicErrorCode.INTERNAL_SERVER_ERROR) return stripStack(formatted, options.production);
+    return {
+      ...withCode(formatted, PublicErrorCode.INTERNAL_SERVER_ERROR, options.production),
+      message: options.production ? 'Internal server error' : formatted.message,
+    };
+  };
+}
+
+function withCode(formatted: GraphQLFormattedError, code: PublicErrorCode, production: boolean): GraphQLFormattedError {
+  const { http: _http, ...extensions } = formatted.extensions ?? {};
+  return stripStack({ ...formatted, extensions: { ...extensions, code } }, production);
+}
+
+function stripStack(formatted: GraphQLFormattedError, production: boolean): GraphQLFormattedError {
+  if (!production || formatted.extensions === undefined) return formatted;
+  const { stacktrace: _stack, exception: _exception, ...extensions } = formatted.extensions;
+  return { ...formatted, extensions };
+}
+
+function findPublicCode(error: unknown): PublicErrorCode | undefined {
+  const found = findCause(error, (e) => e instanceof GraphQLError && isPublicCode(e.extensions.code));
+  return found instanceof GraphQLError ? (found.extensions.code as PublicErrorCode) : undefined;
+}
+
+function isPublicCode(code: unknown): code is PublicErrorCode {
+  return typeof code === 'string' && (Object.values(PublicErrorCode) as string[]).includes(code);
+}
+
+/** Walks originalError / cause links (bounded, in case of cycles). */
+function findCause(error: unknown, predicate: (e: unknown) => boolean): unknown {
+  let current: unknown = error;
+  for (let depth = 0; depth < 8 && current !== undefined && current !== null; depth++) {
+    if (predicate(current)) return current;
+    if (current instanceof GraphQLError && current.originalError) current = current.originalError;
+    else if (current instanceof Error && current.cause !== undefined) current = current.cause;
+    else return undefined;
+  }
+  return undefined;
+}

@@ -1,0 +1,20 @@
+import { GraphQLError } from 'graphql';
+
+/** The only codes clients see in `extensions.code` from docjoin itself (Apollo adds its own parse/validation codes). */
+export enum PublicErrorCode {
+  BAD_USER_INPUT = 'BAD_USER_INPUT',
+  NOT_FOUND = 'NOT_FOUND',
+  COST_LIMIT_EXCEEDED = 'COST_LIMIT_EXCEEDED',
+  DATABASE_UNAVAILABLE = 'DATABASE_UNAVAILABLE',
+  INTERNAL_SERVER_ERROR = 'INTERNAL_SERVER_ERROR',
+}
+
+/**
+ * A user-facing error for input the caller can fix. During execution it leaves the HTTP status at 200
+ * (partial data is still a GraphQL response); `beforeExecution` errors (a bad header) answer 400.
+ */
+export function badUserInput(message: string, details: Record<string, unknown> = {}, options: { beforeExecution?: boolean } = {}): GraphQLError {
+  return new GraphQLError(message, {
+    extensions: { code: PublicErrorCode.BAD_USER_INPUT, ...details, ...(options.beforeExecution && { http: { status: 400 } }) },
+  });
+}

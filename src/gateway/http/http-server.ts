@@ -1,0 +1,89 @@
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { HeaderMap, type ApolloServer, type BaseContext } from '@apollo/server';
+import type { HealthReport } from './health';
+import { readJsonBody, RequestBodyError } from './read-json-body';
+
+export interface HttpServerOptions<TContext extends BaseContext> {
+  readonly apollo: ApolloServer<TContext>;
+  /** Builds the per-request context from the request headers (may throw a GraphQLError, e.g. a bad override header). */
+  readonly context: (headers: HeaderMap) => Promise<TContext>;
+  readonly health: () => Promise<{ status: number; body: HealthReport }>;
+  readonly port: number;
+  readonly host?: string;
+}
+
+export interface RunningHttpServer {
+  readonly server: Server;
+  readonly port: number;
+  readonly url: string;
+  close(): Promise<void>;
+}
+
+/** Apollo Server on plain node:http: `/graphql` (POST, GET and the landing page) and `GET /health`. */
+export async function startHttpServer<TContext extends BaseContext>(options: HttpServerOptions<TContext>): Promise<RunningHttpServer> {
+  const server = createServer((request, response) => {
+    handle(options, request, response).catch((error: unknown) => {
+      if (!response.headersSent) sendJson(response, 500, { errors: [{ message: 'Internal server error', extensions: { code: 'INTERNAL_SERVER_ERROR' } }] });
+      else response.destroy(error instanceof Error ? error : undefined);
+    });
+  });
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(options.port, options.host, () => resolve());
+  });
+  const port = (server.address() as AddressInfo).port;
+  return {
+    server,
+    port,
+    url: `http://localhost:${port}/graphql`,
+    close: () =>
+      new Promise<void>((resolve, reject) => {
+        server.close((error) => (error ? reject(error) : resolve()));
+        server.closeAllConnections();
+      }),
+  };
+}
+
+async function handle<TContext extends BaseContext>(options: HttpServerOptions<TContext>, request: IncomingMessage, response: ServerResponse): Promise<void> {
+  const url = new URL(request.url ?? '/', 'http://localhost');
+  if (url.pathname === '/health' && (request.method === 'GET' || request.method === 'HEAD')) {
+    const { status, body } = await options.health();
+    sendJson(response, status, body);
+    return;
+  }
+  if (url.pathname !== '/graphql' && url.pathname !== '/graphql/') {
+    sendJson(response, 404, { error: `no route ${url.pathname}; GraphQL is served at /graphql` });
+    return;
+  }
+  let body: unknown;
+  try {
+    body = await readJsonBody(request);
+  } catch (error) {
+    if (!(error instanceof RequestBodyError)) throw error;
+    sendJson(response, error.status, { errors: [{ message: error.message, extensions: { code: 'BAD_REQUEST' } }] });
+    return;
+  }
+  const headers = new HeaderMap();
+  for (const [name, value] of Object.entries(request.headers)) {
+    if (value !== undefined) headers.set(name, Array.isArray(value) ? value.join(', ') : value);
+  }
+  const result = await options.apollo.executeHTTPGraphQLRequest({
+    httpGraphQLRequest: { method: request.method ?? 'GET', headers, search: url.search, body },
+    context: () => options.context(headers),
+  });
+  response.statusCode = result.status ?? 200;
+  for (const [name, value] of result.headers) response.setHeader(name, value);
+  if (result.body.kind === 'complete') {
+    response.end(result.body.string);
+    return;
+  }
+  for await (const chunk of result.body.asyncIterator) response.write(chunk);
+  response.end();
+}
+
+function sendJson(response: ServerResponse, status: number, body: unknown): void {
+  response.statusCode = status;
+  response.setHeader('content-type', 'application/json; charset=utf-8');
+  response.end(JSON.stringify(body));
+}

@@ -1,0 +1,38 @@
+import type { CostLedger } from '../cost/cost-ledger';
+import type { MongoFunnel } from '../mongo/mongo-funnel';
+import { DocumentLoader } from './document-loader';
+import { ReverseJoinLoader, reverseJoinSpecKey, type ReverseJoinSpec } from './reverse-join-loader';
+
+/**
+ * The DataLoaders of ONE request: one per (collection, key field), plus one per reverse-join query shape.
+ * Created lazily, so fields joining the same collection by the same key share a loader (and its batch).
+ */
+export class LoaderRegistry {
+  readonly #byKey = new Map<string, DocumentLoader>();
+  readonly #byReference = new Map<string, ReverseJoinLoader>();
+
+  constructor(
+    private readonly funnel: MongoFunnel,
+    private readonly ledger: CostLedger,
+  ) {}
+
+  byKey(collection: string, keyField: string): DocumentLoader {
+    const id = `${collection}|${keyField}`;
+    let loader = this.#byKey.get(id);
+    if (!loader) {
+      loader = new DocumentLoader(this.funnel, this.ledger, collection, keyField);
+      this.#byKey.set(id, loader);
+    }
+    return loader;
+  }
+
+  byReference(spec: ReverseJoinSpec): ReverseJoinLoader {
+    const id = reverseJoinSpecKey(spec);
+    let loader = this.#byReference.get(id);
+    if (!loader) {
+      loader = new ReverseJoinLoader(this.funnel, this.ledger, spec);
+      this.#byReference.set(id, loader);
+    }
+    return loader;
+  }
+}

@@ -1,0 +1,76 @@
+import { getArgumentValues, type FieldNode } from 'graphql';
+import { InvariantError } from '../errors/internal-errors';
+import type { ReadStrategy, RelationField, SnapshotShape, StorageMap } from '../storage-map/storage-map-types';
+import { collectSelection, type SelectionSource } from './collect-selection';
+import { MAX_FIRST } from './page-limits';
+import { projectionOf, type Projection, type ProjectionEntry } from './projection';
+
+export interface PlanningContext extends SelectionSource {
+  readonly storageMap: StorageMap;
+  /** The strategy this request reads the field with (default or overridden). */
+  strategyFor(field: RelationField): ReadStrategy;
+}
+
+/**
+ * Projection pushdown: the stored paths of `typeName` documents that the selection under `fieldNodes`
+ * needs — selected fields mapped to their stored paths, plus the keys the next level's joins read.
+ */
+export function planProjection(context: PlanningContext, typeName: string, fieldNodes: readonly FieldNode[]): Projection {
+  const typeStorage = context.storageMap.types.get(typeName);
+  if (!typeStorage) throw new InvariantError(`planProjection: no storage for type ${typeName}`);
+  const entries: Array<readonly [string, ProjectionEntry]> = [['_id', 1]];
+  for (const [fieldName, nodes] of collectSelection(context, typeName, fieldNodes)) {
+    const storage = typeStorage.fields.get(fieldName);
+    if (!storage) continue; // __typename
+    if (storage.kind === 'stored') {
+      entries.push([storage.path, 1]);
+      continue;
+    }
+    const strategy = context.strategyFor(storage);
+    switch (strategy) {
+      case 'embedded': {
+        const shape = storage.shapes.embedded!;
+        const slice = embeddedSlice(context, storage, nodes);
+        entries.push([shape.path, slice === undefined ? 1 : { slice }]);
+        break;
+      }
+      case 'join':
+        entries.push([storage.shapes.join!.localField, 1]);
+        break;
+      case 'snapshot': {
+        const shape = storage.shapes.snapshot!;
+        entries.push([snapshotFits(context, shape, storage.targetType, nodes) ? shape.path : shape.fallback.localField, 1]);
+        break;
+      }
+      default: {
+        const never: never = strategy;
+        throw new InvariantError(`unknown strategy ${String(never)}`);
+      }
+    }
+  }
+  return projectionOf(entries);
+}
+
+/** Whether every field selected under a snapshot field is in the snapshot's copy. */
+export function snapshotFits(source: SelectionSource, shape: SnapshotShape, targetType: string, fieldNodes: readonly FieldNode[]): boolean {
+  for (const fieldName of collectSelection(source, targetType, fieldNodes).keys()) {
+    if (fieldName !== '__typename' && !shape.fields.includes(fieldName)) return false;
+  }
+  return true;
+}
+
+/** The largest `first` among the field's aliases, or undefined when the field has no `first`. */
+function embeddedSlice(context: PlanningContext, field: RelationField, nodes: readonly FieldNode[]): number | undefined {
+  if (!field.pageArguments.first) return undefined;
+  const definition = context.schema.getType(field.typeName);
+  const fieldDefinition = definition && 'getFields' in definition ? definition.getFields()[field.fieldName] : undefined;
+  if (!fieldDefinition || !('args' in fieldDefinition)) throw new InvariantError(`no definition for ${field.coordinate}`);
+  let slice = 0;
+  for (const node of nodes) {
+    const first = getArgumentValues(fieldDefinition, node, context.variableValues as Record<string, unknown>).first;
+    if (typeof first !== 'number') return undefined;
+    // Out-of-range values fail in the resolver with BAD_USER_INPUT; the projection just stays bounded.
+    slice = Math.max(slice, Math.min(Math.max(first, 0), MAX_FIRST));
+  }
+  return slice;
+}

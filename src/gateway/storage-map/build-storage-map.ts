@@ -1,0 +1,235 @@
+import {
+  getNamedType,
+  isLeafType,
+  isListType,
+  isNonNullType,
+  isObjectType,
+  isCompositeType,
+  type GraphQLField,
+  type GraphQLObjectType,
+  type GraphQLOutputType,
+  type GraphQLSchema,
+} from 'graphql';
+import { StorageConfigError } from '../errors/internal-errors';
+import { parseSort } from './parse-sort';
+import { readCollection, readEmbedded, readJoin, readPath, readRead, readSnapshot, type JoinDirective } from './read-directives';
+import type {
+  EmbeddedShape,
+  FieldStorage,
+  JoinShape,
+  PageArguments,
+  ReadStrategy,
+  RelationField,
+  SnapshotShape,
+  StorageMap,
+  TypeStorage,
+} from './storage-map-types';
+
+const PAGE_ARGUMENTS = ['first', 'after', 'before'] as const;
+type PageArgumentName = (typeof PAGE_ARGUMENTS)[number];
+
+/**
+ * Parses and statically validates every storage directive of `schema` into a StorageMap.
+ * All problems are collected and thrown together as one StorageConfigError, each naming `Type.field`
+ * and the fix. Root operation types are skipped: their fields are hand-written in resolvers/.
+ */
+export function buildStorageMap(schema: GraphQLSchema): StorageMap {
+  const problems: string[] = [];
+  const rootTypes = new Set([schema.getQueryType(), schema.getMutationType(), schema.getSubscriptionType()].filter((t) => t));
+  const collections = new Map<string, string | undefined>();
+  const objectTypes = Object.values(schema.getTypeMap()).filter(
+    (type): type is GraphQLObjectType => isObjectType(type) && !type.name.startsWith('__') && !rootTypes.has(type),
+  );
+  for (const type of objectTypes) collections.set(type.name, readDirective(problems, type.name, () => readCollection(schema, type))?.name);
+
+  const types = new Map<string, TypeStorage>();
+  const relations = new Map<string, RelationField>();
+  for (const type of objectTypes) {
+    const fields = new Map<string, FieldStorage>();
+    for (const field of Object.values(type.getFields())) {
+      const storage = buildField(schema, type, field, collections, problems);
+      if (!storage) continue;
+      fields.set(field.name, storage);
+      if (storage.kind === 'relation') relations.set(storage.coordinate, storage);
+    }
+    types.set(type.name, Object.freeze({ typeName: type.name, collection: collections.get(type.name), fields }));
+  }
+  if (problems.length > 0) throw new StorageConfigError(problems);
+  return Object.freeze({ types, relations });
+}
+
+function readDirective<T>(problems: string[], where: string, read: () => T): T | undefined {
+  try {
+    return read();
+  } catch (error) {
+    problems.push(`${where}: ${(error as Error).message}`);
+    return undefined;
+  }
+}
+
+function buildField(
+  schema: GraphQLSchema,
+  type: GraphQLObjectType,
+  field: GraphQLField<unknown, unknown>,
+  collections: ReadonlyMap<string, string | undefined>,
+  problems: string[],
+): FieldStorage | undefined {
+  const coordinate = `${type.name}.${field.name}`;
+  const report = (message: string): undefined => {
+    problems.push(`${coordinate}: ${message}`);
+    return undefined;
+  };
+  const read = <T>(fn: () => T) => readDirective(problems, coordinate, fn);
+  const embedded = read(() => readEmbedded(schema, field));
+  const join = read(() => readJoin(schema, field));
+  const snapshot = read(() => readSnapshot(schema, field));
+  const readStrategy = read(() => readRead(schema, field));
+  const path = read(() => readPath(schema, field));
+  const target = getNamedType(field.type);
+
+  if (!embedded && !join && !snapshot) {
+    if (readStrategy) return report(`@read(strategy: ${readStrategy.strategy}) needs the shape it names; declare @${readStrategy.strategy.toLowerCase()}`);
+    if (isCompositeType(target)) {
+      return report(`returns ${target.name} but declares no storage shape; add @embedded (the data is inside the parent document) or @join(localField: "...") (it lives in its own collection)`);
+    }
+    const isId = field.name === 'id' && target.name === 'ID' && collections.get(type.name) !== undefined && !path;
+    return Object.freeze({ kind: 'stored', typeName: type.name, fieldName: field.name, coordinate, path: path?.path ?? (isId ? '_id' : field.name), isId: isId || path?.path === '_id' });
+  }
+  if (path) return report(`@path can't be combined with a storage shape; use @embedded(path: "${path.path}") or @snapshot(path: "${path.path}") instead`);
+
+  const shapes: { embedded?: EmbeddedShape; join?: JoinShape; snapshot?: SnapshotShape } = {};
+  if (embedded) shapes.embedded = Object.freeze({ kind: 'embedded', path: embedded.path ?? field.name });
+  if (join) {
+    const shape = buildJoinShape(join, target.name, isObjectType(target), collections, report);
+    if (shape) shapes.join = shape;
+  }
+  if (snapshot) {
+    if (!join) return report(`@snapshot requires a @join shape to fall back to when the selection asks for fields outside the snapshot; add @join(localField: "${snapshot.path}.${snapshot.key}")`);
+    if (!isObjectType(target)) return report(`@snapshot needs an object type, but ${target.name} is not one`);
+    const targetFields = target.getFields();
+    for (const name of snapshot.fields) {
+      const targetField = targetFields[name];
+      if (!targetField) report(`@snapshot(fields:) names "${name}", which is not a field of ${target.name}; its fields are ${Object.keys(targetFields).join(', ')}`);
+      else if (!isLeafType(getNamedType(targetField.type))) report(`@snapshot(fields:) names "${name}", a relation of ${target.name}; a snapshot can only copy scalar fields`);
+    }
+    if (shapes.join) shapes.snapshot = Object.freeze({ kind: 'snapshot', path: snapshot.path, fields: Object.freeze([...snapshot.fields]), key: snapshot.key, fallback: shapes.join });
+  }
+
+  const declared: ReadStrategy[] = [];
+  if (embedded) declared.push('embedded');
+  if (join) declared.push('join');
+  if (snapshot) declared.push('snapshot');
+  let defaultStrategy: ReadStrategy;
+  if (readStrategy) {
+    const named = readStrategy.strategy.toLowerCase() as ReadStrategy;
+    if (!declared.includes(named)) return report(`@read(strategy: ${readStrategy.strategy}) names a shape the field does not declare; declared: ${declared.map((s) => `@${s}`).join(', ')}`);
+    defaultStrategy = named;
+  } else if (declared.length > 1) {
+    return report(`declares ${declared.length} shapes (${declared.map((s) => `@${s}`).join(', ')}) but no @read; add @read(strategy: ${declared[0]!.toUpperCase()}) to say which one serves reads`);
+  } else {
+    defaultStrategy = declared[0]!;
+  }
+
+  const pageArguments = checkArguments(field, shapes, report);
+  // A shape that failed to build has already been reported.
+  if (!pageArguments || declared.some((strategy) => shapes[strategy] === undefined)) return undefined;
+  return Object.freeze({
+    kind: 'relation',
+    typeName: type.name,
+    fieldName: field.name,
+    coordinate,
+    targetType: target.name,
+    isList: isList(field.type),
+    shapes: Object.freeze(shapes),
+    defaultStrategy,
+    pageArguments,
+  });
+}
+
+function buildJoinShape(
+  join: JoinDirective,
+  targetType: string,
+  targetIsObject: boolean,
+  collections: ReadonlyMap<string, string | undefined>,
+  report: (message: string) => undefined,
+): JoinShape | undefined {
+  if (!targetIsObject) return report(`@join needs an object type, but ${targetType} is not one`);
+  const collection = join.collection ?? collections.get(targetType);
+  if (collection === undefined) {
+    return report(`@join target ${targetType} has no @collection; add @collection(name: "...") to type ${targetType} or collection: "..." to the @join`);
+  }
+  const direction = join.foreignField === '_id' ? 'byKey' : 'byReference';
+  if (join.limit !== undefined && join.limit < 1) return report(`@join(limit: ${join.limit}) must be at least 1`);
+  let sort: JoinShape['sort'] = [];
+  if (join.sort !== undefined) {
+    const parsed = parseSort(join.sort);
+    if (typeof parsed === 'string') return report(`@join ${parsed}`);
+    sort = parsed;
+  } else if (direction === 'byReference') {
+    sort = [{ path: '_id', direction: 1 }];
+  }
+  if (direction === 'byKey' && (join.sort !== undefined || join.limit !== undefined)) {
+    return report(`@join(sort:, limit:) apply to reverse joins (foreignField other than _id); a join by _id keeps the order of the keys in "${join.localField}"`);
+  }
+  return Object.freeze({
+    kind: 'join',
+    collection,
+    targetType,
+    localField: join.localField,
+    foreignField: join.foreignField,
+    direction,
+    sort: Object.freeze(sort.map((key) => Object.freeze({ ...key }))),
+    limit: join.limit,
+  });
+}
+
+/** Which page arguments each shape can honour: a field may only declare arguments every one of its shapes honours. */
+function honours(shape: EmbeddedShape | JoinShape | SnapshotShape, argument: PageArgumentName): boolean {
+  switch (shape.kind) {
+    case 'embedded':
+      return argument === 'first';
+    case 'join':
+      return shape.direction === 'byReference';
+    case 'snapshot':
+      return false;
+    default: {
+      const never: never = shape;
+      throw new Error(`unknown shape ${JSON.stringify(never)}`);
+    }
+  }
+}
+
+function checkArguments(
+  field: GraphQLField<unknown, unknown>,
+  shapes: { embedded?: EmbeddedShape; join?: JoinShape; snapshot?: SnapshotShape },
+  report: (message: string) => undefined,
+): PageArguments | undefined {
+  const found: Record<PageArgumentName, boolean> = { first: false, after: false, before: false };
+  let ok = true;
+  for (const arg of field.args) {
+    if (!(PAGE_ARGUMENTS as readonly string[]).includes(arg.name)) {
+      ok = false;
+      report(`argument "${arg.name}" is not understood by any storage shape; relation fields accept first, after and before`);
+      continue;
+    }
+    const name = arg.name as PageArgumentName;
+    const expected = name === 'first' ? 'Int' : name === 'after' ? 'String' : 'DateTime';
+    if (getNamedType(arg.type).name !== expected) {
+      ok = false;
+      report(`argument "${name}" must be of type ${expected}`);
+      continue;
+    }
+    for (const shape of Object.values(shapes)) {
+      if (!honours(shape, name)) {
+        ok = false;
+        report(`argument "${name}" can't be honoured by its @${shape.kind} shape (${shape.kind === 'embedded' ? 'an embedded array pages with first only' : 'only a reverse @join, with foreignField other than _id, can page'}); remove the argument or the shape`);
+      }
+    }
+    found[name] = true;
+  }
+  return ok ? Object.freeze(found) : undefined;
+}
+
+function isList(type: GraphQLOutputType): boolean {
+  return isNonNullType(type) ? isListType(type.ofType) : isListType(type);
+}

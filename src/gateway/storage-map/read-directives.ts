@@ -1,0 +1,87 @@
+import { getDirective } from '@graphql-tools/utils';
+import type { GraphQLField, GraphQLObjectType, GraphQLSchema } from 'graphql';
+
+/**
+ * Typed readers for the storage directives. `getDirective` coerces arguments against the declared
+ * directive and applies defaults; these functions turn its loose records into typed objects, so
+ * nothing downstream reads directive arguments untyped.
+ */
+
+export interface CollectionDirective { readonly name: string }
+export interface PathDirective { readonly path: string }
+export interface EmbeddedDirective { readonly path: string | undefined }
+export interface JoinDirective {
+  readonly collection: string | undefined;
+  readonly localField: string;
+  readonly foreignField: string;
+  readonly sort: string | undefined;
+  readonly limit: number | undefined;
+}
+export interface SnapshotDirective { readonly path: string; readonly fields: readonly string[]; readonly key: string }
+export interface ReadDirective { readonly strategy: 'EMBEDDED' | 'JOIN' | 'SNAPSHOT' }
+
+type Directable = GraphQLObjectType | GraphQLField<unknown, unknown>;
+type Args = Readonly<Record<string, unknown>>;
+
+function readArgs(schema: GraphQLSchema, node: Directable, name: string): Args | undefined {
+  return getDirective(schema, node, name)?.[0];
+}
+
+function requiredString(args: Args, name: string, directive: string): string {
+  const value = args[name];
+  if (typeof value !== 'string') throw new TypeError(`@${directive}(${name}:) must be a String, got ${JSON.stringify(value)}`);
+  return value;
+}
+
+function optionalString(args: Args, name: string, directive: string): string | undefined {
+  return args[name] === undefined || args[name] === null ? undefined : requiredString(args, name, directive);
+}
+
+export function readCollection(schema: GraphQLSchema, type: GraphQLObjectType): CollectionDirective | undefined {
+  const args = readArgs(schema, type, 'collection');
+  return args && { name: requiredString(args, 'name', 'collection') };
+}
+
+export function readPath(schema: GraphQLSchema, field: GraphQLField<unknown, unknown>): PathDirective | undefined {
+  const args = readArgs(schema, field, 'path');
+  return args && { path: requiredString(args, 'path', 'path') };
+}
+
+export function readEmbedded(schema: GraphQLSchema, field: GraphQLField<unknown, unknown>): EmbeddedDirective | undefined {
+  const args = readArgs(schema, field, 'embedded');
+  return args && { path: optionalString(args, 'path', 'embedded') };
+}
+
+export function readJoin(schema: GraphQLSchema, field: GraphQLField<unknown, unknown>): JoinDirective | undefined {
+  const args = readArgs(schema, field, 'join');
+  if (!args) return undefined;
+  const limit = args.limit;
+  if (limit !== undefined && limit !== null && typeof limit !== 'number') throw new TypeError(`@join(limit:) must be an Int, got ${JSON.stringify(limit)}`);
+  return {
+    collection: optionalString(args, 'collection', 'join'),
+    localField: requiredString(args, 'localField', 'join'),
+    foreignField: optionalString(args, 'foreignField', 'join') ?? '_id',
+    sort: optionalString(args, 'sort', 'join'),
+    limit: typeof limit === 'number' ? limit : undefined,
+  };
+}
+
+export function readSnapshot(schema: GraphQLSchema, field: GraphQLField<unknown, unknown>): SnapshotDirective | undefined {
+  const args = readArgs(schema, field, 'snapshot');
+  if (!args) return undefined;
+  const fields = args.fields;
+  if (!Array.isArray(fields) || !fields.every((f): f is string => typeof f === 'string')) {
+    throw new TypeError(`@snapshot(fields:) must be a list of Strings, got ${JSON.stringify(fields)}`);
+  }
+  return { path: requiredString(args, 'path', 'snapshot'), fields, key: optionalString(args, 'key', 'snapshot') ?? 'id' };
+}
+
+export function readRead(schema: GraphQLSchema, field: GraphQLField<unknown, unknown>): ReadDirective | undefined {
+  const args = readArgs(schema, field, 'read');
+  if (!args) return undefined;
+  const strategy = args.strategy;
+  if (strategy !== 'EMBEDDED' && strategy !== 'JOIN' && strategy !== 'SNAPSHOT') {
+    throw new TypeError(`@read(strategy:) must be EMBEDDED, JOIN or SNAPSHOT, got ${JSON.stringify(strategy)}`);
+  }
+  return { strategy };
+}

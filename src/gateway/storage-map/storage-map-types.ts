@@ -1,0 +1,104 @@
+/**
+ * The storage map: for every `Type.field` of the SDL, where its data lives and which shapes can read it.
+ * Built once at startup from the directives (build-storage-map.ts), then only read. Plain data, no functions.
+ */
+
+export type ReadStrategy = 'embedded' | 'join' | 'snapshot';
+export const READ_STRATEGIES: readonly ReadStrategy[] = ['embedded', 'join', 'snapshot'];
+
+export type SortDirection = 1 | -1;
+export interface SortKey {
+  /** A stored document path (dot notation). */
+  readonly path: string;
+  readonly direction: SortDirection;
+}
+
+/** The related data sits inside the parent document at `path`. */
+export interface EmbeddedShape {
+  readonly kind: 'embedded';
+  readonly path: string;
+}
+
+/**
+ * The related documents live in `collection`. `byKey`: the parent holds the target's key(s) (forward join,
+ * `foreignField` is `_id` or another unique key). `byReference`: many targets point at the parent (reverse join).
+ */
+export interface JoinShape {
+  readonly kind: 'join';
+  readonly collection: string;
+  readonly targetType: string;
+  readonly localField: string;
+  readonly foreignField: string;
+  readonly direction: 'byKey' | 'byReference';
+  /** Always ends with `_id` so that pages are stable; empty for `byKey` joins without `sort`. */
+  readonly sort: readonly SortKey[];
+  readonly limit: number | undefined;
+}
+
+/** A denormalized copy of some target fields, kept in the parent at `path`. */
+export interface SnapshotShape {
+  readonly kind: 'snapshot';
+  readonly path: string;
+  /** GraphQL field names of the target type present in the copy. */
+  readonly fields: readonly string[];
+  /** The copy's field holding the target's `_id`. */
+  readonly key: string;
+  /** The join that serves selections outside `fields` (required). */
+  readonly fallback: JoinShape;
+}
+
+export type Shape = EmbeddedShape | JoinShape | SnapshotShape;
+
+/** Page arguments a relation field accepts; only shapes that can honour them may declare them. */
+export interface PageArguments {
+  readonly first: boolean;
+  readonly after: boolean;
+  readonly before: boolean;
+}
+
+export interface RelationField {
+  readonly kind: 'relation';
+  readonly typeName: string;
+  readonly fieldName: string;
+  /** `Type.field`, the name used in errors, the overrides header and `extensions.cost.fields`. */
+  readonly coordinate: string;
+  readonly targetType: string;
+  readonly isList: boolean;
+  readonly shapes: Readonly<Partial<{ embedded: EmbeddedShape; join: JoinShape; snapshot: SnapshotShape }>>;
+  readonly defaultStrategy: ReadStrategy;
+  readonly pageArguments: PageArguments;
+}
+
+/** A field read straight from the parent document (scalar, enum, or a plain embedded value). */
+export interface StoredField {
+  readonly kind: 'stored';
+  readonly typeName: string;
+  readonly fieldName: string;
+  readonly coordinate: string;
+  /** Stored path; `id: ID!` on a collection type reads `_id`. */
+  readonly path: string;
+  readonly isId: boolean;
+}
+
+export type FieldStorage = RelationField | StoredField;
+
+export interface TypeStorage {
+  readonly typeName: string;
+  /** The collection holding documents of this type, if any. */
+  readonly collection: string | undefined;
+  readonly fields: ReadonlyMap<string, FieldStorage>;
+}
+
+export interface StorageMap {
+  readonly types: ReadonlyMap<string, TypeStorage>;
+  /** Relation fields by coordinate: every field a strategy can read. */
+  readonly relations: ReadonlyMap<string, RelationField>;
+}
+
+export function shapeFor(field: RelationField, strategy: ReadStrategy): Shape | undefined {
+  return field.shapes[strategy];
+}
+
+export function declaredStrategies(field: RelationField): ReadStrategy[] {
+  return READ_STRATEGIES.filter((strategy) => field.shapes[strategy] !== undefined);
+}

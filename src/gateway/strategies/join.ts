@@ -1,0 +1,56 @@
+import { isKeyValue } from '../documents/key-string';
+import { readPath } from '../documents/read-path';
+import type { StoredDocument } from '../mongo/mongo-funnel';
+import { planPage } from '../planning/page-request';
+import type { Projection } from '../planning/projection';
+import type { JoinShape } from '../storage-map/storage-map-types';
+import type { RelationRequest, RelationValue } from './resolver-types';
+
+/**
+ * Application-side join through the request's DataLoaders. Loads are issued synchronously so that every
+ * parent of a level lands in the same batch (one round trip per level).
+ */
+export function resolveJoin(shape: JoinShape, request: RelationRequest): RelationValue {
+  const projection = request.context.projectionFor(request.info, shape.targetType);
+  return shape.direction === 'byKey' ? joinByKey(shape, request, readPath(request.parent, shape.localField), projection) : joinByReference(shape, request, projection);
+}
+
+/** Forward join: the parent holds the key, or an array of keys whose order the result keeps. */
+export function joinByKey(shape: JoinShape, request: RelationRequest, keyValue: unknown, projection: Projection): RelationValue {
+  const loader = request.context.loaders.byKey(shape.collection, shape.foreignField);
+  const load = (key: unknown) => loader.load({ key, projection, field: request.field.coordinate, cost: request.cost });
+  if (!request.field.isList) {
+    const key = Array.isArray(keyValue) ? keyValue[0] : keyValue;
+    if (!isKeyValue(key)) return null;
+    request.cost.keys(1);
+    return load(key).then((document) => {
+      if (document === null) request.cost.dangling(1);
+      return document;
+    });
+  }
+  const keys = (Array.isArray(keyValue) ? keyValue : [keyValue]).filter(isKeyValue);
+  request.cost.keys(keys.length);
+  return Promise.all(keys.map(load)).then((documents) => {
+    const found = documents.filter((document): document is StoredDocument => document !== null);
+    request.cost.dangling(documents.length - found.length);
+    return found;
+  });
+}
+
+/** Reverse join: children point at the parent; one aggregate serves every parent of the level. */
+function joinByReference(shape: JoinShape, request: RelationRequest, projection: Projection): RelationValue {
+  const parentKey = readPath(request.parent, shape.localField);
+  const page = planPage(request.args, shape.sort, { acceptsFirst: request.field.pageArguments.first, bound: request.field.isList ? shape.limit : 1 });
+  if (!isKeyValue(parentKey) || page.limit === 0) return request.field.isList ? [] : null;
+  request.cost.keys(1);
+  const loader = request.context.loaders.byReference({
+    collection: shape.collection,
+    foreignField: shape.foreignField,
+    sort: shape.sort,
+    perParent: page.limit,
+    pageFilter: page.filter,
+    pageSignature: page.signature,
+  });
+  const children = loader.load({ parentKey, projection, field: request.field.coordinate, cost: request.cost });
+  return request.field.isList ? children : children.then((documents) => documents[0] ?? null);
+}

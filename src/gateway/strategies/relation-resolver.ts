@@ -1,0 +1,36 @@
+import type { GraphQLFieldResolver } from 'graphql';
+import type { GatewayContext } from '../context/request-context';
+import { InvariantError } from '../errors/internal-errors';
+import type { StoredDocument } from '../mongo/mongo-funnel';
+import type { PageArgs } from '../planning/page-request';
+import type { RelationField } from '../storage-map/storage-map-types';
+import { resolveEmbedded } from './embedded';
+import { resolveJoin } from './join';
+import type { RelationRequest } from './resolver-types';
+import { resolveSnapshot } from './snapshot';
+
+/** The resolver of one relation field: picks the request's strategy and hands over to its module. */
+export function createRelationResolver(field: RelationField): GraphQLFieldResolver<StoredDocument, GatewayContext, PageArgs> {
+  return (parent, args, context, info) => {
+    const strategy = context.strategyFor(field);
+    const request: RelationRequest = { field, parent, args, context, info, cost: context.ledger.field(field.coordinate, strategy) };
+    switch (strategy) {
+      case 'embedded':
+        return resolveEmbedded(required(field, field.shapes.embedded), request);
+      case 'join':
+        return resolveJoin(required(field, field.shapes.join), request);
+      case 'snapshot':
+        return resolveSnapshot(required(field, field.shapes.snapshot), request);
+      default: {
+        const never: never = strategy;
+        throw new InvariantError(`unknown strategy ${String(never)} for ${field.coordinate}`);
+      }
+    }
+  };
+}
+
+/** Overrides are validated against declared shapes, so a missing shape here is a bug. */
+function required<T>(field: RelationField, shape: T | undefined): T {
+  if (shape === undefined) throw new InvariantError(`${field.coordinate} has no shape for its strategy`);
+  return shape;
+}

@@ -1,0 +1,19 @@
+import type { GraphQLResolveInfo } from 'graphql';
+import type { GatewayContext } from '../context/request-context';
+import type { FieldCostRecorder } from '../cost/cost-ledger';
+import type { StoredDocument } from '../mongo/mongo-funnel';
+import type { PageArgs } from '../planning/page-request';
+import type { RelationField } from '../storage-map/storage-map-types';
+
+/** What a strategy gets to resolve one relation field of one parent document. */
+export interface RelationRequest {
+  readonly field: RelationField;
+  readonly parent: StoredDocument;
+  readonly args: PageArgs;
+  readonly context: GatewayContext;
+  readonly info: GraphQLResolveInfo;
+  readonly cost: FieldCostRecorder;
+}
+
+/** A relation's value: one document, a list, or null — possibly later. */
+export type RelationValue = unknown;

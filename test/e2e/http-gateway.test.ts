@@ -1,0 +1,97 @@
+import { startDemoGateway, type DemoGateway } from '../integration/gateway/support/demo-gateway';
+
+/** Over HTTP: POST/GET /graphql with extensions.cost, the override header, the landing page and /health. */
+let demo: DemoGateway;
+let url: string;
+beforeAll(async () => {
+  demo = await startDemoGateway({ listen: true });
+  url = demo.gateway.url!;
+}, 120_000);
+afterAll(() => demo?.stop());
+
+async function post(body: unknown, headers: Record<string, string> = {}) {
+  const response = await fetch(url, { method: 'POST', headers: { 'content-type': 'application/json', ...headers }, body: JSON.stringify(body) });
+  return { status: response.status, json: (await response.json()) as Record<string, any> };
+}
+
+describe('POST /graphql', () => {
+  it('answers with data and the same extensions.cost as executeOperation', async () => {
+    const query = '{ books(first: 50) { name publisher { name } authors { name thumbnailUrl } } }';
+    const { status, json } = await post({ query });
+    const inProcess = await demo.gateway.execute({ query });
+    expect(status).toBe(200);
+    expect(json.data).toEqual(inProcess.data);
+    expect(json.extensions.cost.roundTrips).toBe(2);
+    const { durationMs: _a, ...http } = json.extensions.cost;
+    const { durationMs: _b, ...local } = inProcess.cost!;
+    expect(http).toEqual(local);
+  });
+
+  it('switches a strategy for one request with x-docjoin-strategy', async () => {
+    const query = '{ books(first: 50) { name authors { name } } }';
+    const joined = await post({ query }, { 'x-docjoin-strategy': 'Book.authors=join' });
+    const snapshot = await post({ query });
+    expect(joined.json.extensions.cost.roundTrips).toBe(2);
+    expect(joined.json.extensions.cost.fields['Book.authors'].strategy).toBe('join');
+    expect(snapshot.json.extensions.cost.roundTrips).toBe(1);
+    expect(joined.json.data).toEqual(snapshot.json.data);
+  });
+
+  it('rejects a bad override header with 400 BAD_USER_INPUT', async () => {
+    const { status, json } = await post({ query: '{ books { name } }' }, { 'x-docjoin-strategy': 'Book.nope=join' });
+    expect(status).toBe(400);
+    expect(json.errors[0].extensions.code).toBe('BAD_USER_INPUT');
+    expect(json.errors[0].message).toContain('unknown field "Book.nope"');
+  });
+
+  it('serves GET queries', async () => {
+    const response = await fetch(`${url}?query=${encodeURIComponent('{ posts(first: 2) { title } }')}`, { headers: { 'apollo-require-preflight': 'true' } });
+    expect(response.status).toBe(200);
+    const json = (await response.json()) as Record<string, any>;
+    expect(json.data.posts).toHaveLength(2);
+    expect(json.extensions.cost.roundTrips).toBe(1);
+  });
+});
+
+describe('errors during execution', () => {
+  it('keep HTTP 200 with the error in the body (partial data is a GraphQL response)', async () => {
+    const response = await fetch(url, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ query: '{ book(id: "x") { name } posts(first: 1) { title } }' }),
+    });
+    expect(response.status).toBe(200);
+    const json = (await response.json()) as { data: { book: null; posts: unknown[] }; errors: Array<{ extensions: { code: string } }> };
+    expect(json.errors.map((e) => e.extensions.code)).toEqual(['BAD_USER_INPUT']);
+    expect(json.data.book).toBeNull();
+    expect(json.data.posts).toHaveLength(1);
+  });
+});
+
+describe('other routes', () => {
+  it('serves the Apollo Sandbox landing page on GET with text/html', async () => {
+    const response = await fetch(url, { headers: { accept: 'text/html' } });
+    expect(response.status).toBe(200);
+    expect(await response.text()).toContain('embeddable-sandbox');
+  });
+
+  it('GET /health reports which MongoDB is in use, without credentials', async () => {
+    const response = await fetch(url.replace('/graphql', '/health'));
+    expect(response.status).toBe(200);
+    expect(await response.json()).toEqual({
+      status: 'ok',
+      mongo: { kind: demo.mongo.isEmbedded ? 'embedded' : 'external', db: demo.dbName, uri: demo.mongo.uri.replace(/\/\/[^@/]*@/, '//***@') },
+    });
+  });
+
+  it('answers 404 elsewhere', async () => {
+    expect((await fetch(url.replace('/graphql', '/nope'))).status).toBe(404);
+  });
+
+  it('GET /health is degraded (503) when MongoDB does not answer', async () => {
+    await demo.client.close();
+    const response = await fetch(url.replace('/graphql', '/health'));
+    expect(response.status).toBe(503);
+    expect(await response.json()).toMatchObject({ status: 'degraded', mongo: { db: demo.dbName } });
+  });
+});

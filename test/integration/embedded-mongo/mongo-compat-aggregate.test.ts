@@ -1,0 +1,346 @@
+/**
+ * The aggregate command: $match $project $addFields $set $unset $lookup (both forms) $unwind $group
+ * (incl. $topN) $sort $limit $skip $facet $count $replaceRoot $setWindowFields and common expressions.
+ * Cursor batching over >101 results is covered in mongo-compat-cursors. Runs unchanged against MONGODB_URI.
+ */
+import { type Document } from 'mongodb';
+import { useCompatDatabase } from './support/compat-helpers';
+
+const ctx = useCompatDatabase('compat_aggregate');
+const run = (collection: string, pipeline: Document[]) => ctx.db.collection(collection).aggregate(pipeline).toArray();
+
+beforeAll(async () => {
+  await ctx.db.collection('customers').insertMany([
+    { _id: 'c1', name: 'Ann', tier: 'gold' },
+    { _id: 'c2', name: 'Bob', tier: 'silver' },
+    { _id: 'c3', name: 'Cid', tier: 'gold' },
+  ] as Document[]);
+  await ctx.db.collection('orders').insertMany([
+    { _id: 1, customer: 'c1', day: 1, items: [{ sku: 'a', qty: 2, price: 5 }, { sku: 'b', qty: 1, price: 20 }] },
+    { _id: 2, customer: 'c2', day: 1, items: [{ sku: 'a', qty: 1, price: 5 }] },
+    { _id: 3, customer: 'c1', day: 2, items: [] },
+    { _id: 4, customer: 'c3', day: 2, items: [{ sku: 'c', qty: 10, price: 1 }] },
+    { _id: 5, customer: 'cX', day: 3, items: [{ sku: 'b', qty: 3, price: 20 }] },
+  ] as Document[]);
+});
+
+describe('shaping stages', () => {
+  test('$addFields, $project and $match with computed values, then $sort', async () => {
+    const rows = await run('orders', [
+      { $addFields: { total: { $sum: { $map: { input: '$items', as: 'i', in: { $multiply: ['$$i.qty', '$$i.price'] } } } } } },
+      { $project: { _id: 1, total: 1, nItems: { $size: '$items' } } },
+      { $match: { total: { $gt: 0 } } },
+      { $sort: { total: -1, _id: 1 } },
+    ]);
+    expect(rows).toEqual([
+      { _id: 5, total: 60, nItems: 1 },
+      { _id: 1, total: 30, nItems: 2 },
+      { _id: 4, total: 10, nItems: 1 },
+      { _id: 2, total: 5, nItems: 1 },
+    ]);
+  });
+
+  test('$sort, $skip and $limit', async () => {
+    const rows = await run('orders', [{ $sort: { _id: -1 } }, { $skip: 1 }, { $limit: 2 }, { $project: { _id: 1 } }]);
+    expect(rows).toEqual([{ _id: 4 }, { _id: 3 }]);
+  });
+
+  test('$set and $unset stages, exclusion $project', async () => {
+    const rows = await run('customers', [
+      { $set: { label: { $concat: [{ $toUpper: '$name' }, '-', '$tier'] } } },
+      { $unset: 'tier' },
+      { $project: { name: 0 } },
+      { $sort: { _id: 1 } },
+    ]);
+    expect(rows).toEqual([
+      { _id: 'c1', label: 'ANN-gold' },
+      { _id: 'c2', label: 'BOB-silver' },
+      { _id: 'c3', label: 'CID-gold' },
+    ]);
+  });
+
+  test('$replaceRoot promotes an embedded document', async () => {
+    const rows = await run('orders', [{ $match: { _id: 1 } }, { $unwind: '$items' }, { $replaceRoot: { newRoot: '$items' } }]);
+    expect(rows).toEqual([
+      { sku: 'a', qty: 2, price: 5 },
+      { sku: 'b', qty: 1, price: 20 },
+    ]);
+    const merged = await run('orders', [
+      { $match: { _id: 2 } },
+      { $replaceRoot: { newRoot: { $mergeObjects: [{ orderId: '$_id' }, { $arrayElemAt: ['$items', 0] }] } } },
+    ]);
+    expect(merged).toEqual([{ orderId: 2, sku: 'a', qty: 1, price: 5 }]);
+  });
+
+  test('expressions: $cond, $ifNull, $filter, $in, $arrayElemAt', async () => {
+    const rows = await run('orders', [
+      {
+        $project: {
+          big: { $cond: [{ $gte: [{ $size: '$items' }, 2] }, 'yes', 'no'] },
+          firstSku: { $ifNull: [{ $arrayElemAt: ['$items.sku', 0] }, 'none'] },
+          expensive: { $filter: { input: '$items', as: 'i', cond: { $gte: ['$$i.price', 20] } } },
+          hasA: { $in: ['a', '$items.sku'] },
+        },
+      },
+      { $sort: { _id: 1 } },
+    ]);
+    expect(rows).toEqual([
+      { _id: 1, big: 'yes', firstSku: 'a', expensive: [{ sku: 'b', qty: 1, price: 20 }], hasA: true },
+      { _id: 2, big: 'no', firstSku: 'a', expensive: [], hasA: true },
+      { _id: 3, big: 'no', firstSku: 'none', expensive: [], hasA: false },
+      { _id: 4, big: 'no', firstSku: 'c', expensive: [], hasA: false },
+      { _id: 5, big: 'no', firstSku: 'b', expensive: [{ sku: 'b', qty: 3, price: 20 }], hasA: false },
+    ]);
+  });
+
+  test('aggregating a missing collection returns no documents', async () => {
+    expect(await run('no_such_collection', [{ $match: {} }])).toEqual([]);
+  });
+});
+
+describe('$lookup', () => {
+  test('localField/foreignField joins matching documents into an array (empty when none match)', async () => {
+    const rows = await run('orders', [
+      { $lookup: { from: 'customers', localField: 'customer', foreignField: '_id', as: 'cust' } },
+      { $project: { names: '$cust.name' } },
+      { $sort: { _id: 1 } },
+    ]);
+    expect(rows).toEqual([
+      { _id: 1, names: ['Ann'] },
+      { _id: 2, names: ['Bob'] },
+      { _id: 3, names: ['Ann'] },
+      { _id: 4, names: ['Cid'] },
+      { _id: 5, names: [] },
+    ]);
+  });
+
+  test('one-to-many: each customer gets all its orders in natural order', async () => {
+    const rows = await run('customers', [
+      { $lookup: { from: 'orders', localField: '_id', foreignField: 'customer', as: 'orders' } },
+      { $project: { orderIds: '$orders._id' } },
+      { $sort: { _id: 1 } },
+    ]);
+    expect(rows).toEqual([
+      { _id: 'c1', orderIds: [1, 3] },
+      { _id: 'c2', orderIds: [2] },
+      { _id: 'c3', orderIds: [4] },
+    ]);
+  });
+
+  test('an array localField matches any of its elements', async () => {
+    // MongoDB docs, "$lookup" > "Use $lookup with an Array".
+    await ctx.db.collection('teams').insertOne({ _id: 't1', members: ['c3', 'c1', 'nobody'] } as Document);
+    const rows = await run('teams', [
+      { $lookup: { from: 'customers', localField: 'members', foreignField: '_id', as: 'people' } },
+      { $project: { names: '$people.name' } },
+    ]);
+    expect(rows).toHaveLength(1);
+    expect([...(rows[0]!.names as string[])].sort()).toEqual(['Ann', 'Cid']);
+  });
+
+  test('let + pipeline form with $expr', async () => {
+    const rows = await run('customers', [
+      {
+        $lookup: {
+          from: 'orders',
+          let: { cid: '$_id' },
+          pipeline: [
+            { $match: { $expr: { $and: [{ $eq: ['$customer', '$$cid'] }, { $gte: ['$day', 2] }] } } },
+            { $project: { _id: 1 } },
+          ],
+          as: 'late',
+        },
+      },
+      { $sort: { _id: 1 } },
+      { $project: { late: 1 } },
+    ]);
+    expect(rows).toEqual([
+      { _id: 'c1', late: [{ _id: 3 }] },
+      { _id: 'c2', late: [] },
+      { _id: 'c3', late: [{ _id: 4 }] },
+    ]);
+  });
+
+  test('a lookup into a missing collection yields empty arrays', async () => {
+    const rows = await run('customers', [
+      { $lookup: { from: 'no_such_collection', localField: '_id', foreignField: 'x', as: 'none' } },
+      { $project: { none: 1 } },
+      { $sort: { _id: 1 } },
+    ]);
+    expect(rows).toEqual([
+      { _id: 'c1', none: [] },
+      { _id: 'c2', none: [] },
+      { _id: 'c3', none: [] },
+    ]);
+  });
+});
+
+describe('$unwind', () => {
+  test('drops documents with empty arrays by default', async () => {
+    const rows = await run('orders', [{ $unwind: '$items' }, { $project: { sku: '$items.sku' } }, { $sort: { _id: 1, sku: 1 } }]);
+    expect(rows).toEqual([
+      { _id: 1, sku: 'a' },
+      { _id: 1, sku: 'b' },
+      { _id: 2, sku: 'a' },
+      { _id: 4, sku: 'c' },
+      { _id: 5, sku: 'b' },
+    ]);
+  });
+
+  test('includeArrayIndex and preserveNullAndEmptyArrays', async () => {
+    // MongoDB docs, "$unwind": a preserved empty array yields the document without the field and a null index.
+    const rows = await run('orders', [
+      { $match: { _id: { $in: [1, 3] } } },
+      { $unwind: { path: '$items', includeArrayIndex: 'idx', preserveNullAndEmptyArrays: true } },
+      { $project: { customer: 0, day: 0 } },
+      { $sort: { _id: 1, idx: 1 } },
+    ]);
+    expect(rows).toEqual([
+      { _id: 1, items: { sku: 'a', qty: 2, price: 5 }, idx: 0 },
+      { _id: 1, items: { sku: 'b', qty: 1, price: 20 }, idx: 1 },
+      { _id: 3, idx: null },
+    ]);
+  });
+});
+
+describe('$group', () => {
+  test('accumulators: $sum, $avg, $max, $min, $push, $addToSet, $first, $last', async () => {
+    const rows = await run('orders', [
+      { $sort: { _id: 1 } },
+      { $unwind: '$items' },
+      {
+        $group: {
+          _id: '$items.sku',
+          qty: { $sum: '$items.qty' },
+          revenue: { $sum: { $multiply: ['$items.qty', '$items.price'] } },
+          lines: { $sum: 1 },
+          avgQty: { $avg: '$items.qty' },
+          maxPrice: { $max: '$items.price' },
+          minQty: { $min: '$items.qty' },
+          orders: { $push: '$_id' },
+          customers: { $addToSet: '$customer' },
+          firstOrder: { $first: '$_id' },
+          lastOrder: { $last: '$_id' },
+        },
+      },
+      { $sort: { _id: 1 } },
+    ]);
+    expect(rows.map((row) => ({ ...row, customers: [...(row.customers as string[])].sort() }))).toEqual([
+      { _id: 'a', qty: 3, revenue: 15, lines: 2, avgQty: 1.5, maxPrice: 5, minQty: 1, orders: [1, 2], customers: ['c1', 'c2'], firstOrder: 1, lastOrder: 2 },
+      { _id: 'b', qty: 4, revenue: 80, lines: 2, avgQty: 2, maxPrice: 20, minQty: 1, orders: [1, 5], customers: ['c1', 'cX'], firstOrder: 1, lastOrder: 5 },
+      { _id: 'c', qty: 10, revenue: 10, lines: 1, avgQty: 10, maxPrice: 1, minQty: 10, orders: [4], customers: ['c3'], firstOrder: 4, lastOrder: 4 },
+    ]);
+  });
+
+  test('_id: null groups everything; a compound _id groups by several fields', async () => {
+    expect(await run('orders', [{ $group: { _id: null, n: { $sum: 1 }, days: { $addToSet: '$day' } } }, { $project: { _id: 1, n: 1 } }])).toEqual([
+      { _id: null, n: 5 },
+    ]);
+    const rows = await run('orders', [{ $group: { _id: { c: '$customer', d: '$day' }, n: { $sum: 1 } } }, { $sort: { '_id.c': 1, '_id.d': 1 } }]);
+    expect(rows).toEqual([
+      { _id: { c: 'c1', d: 1 }, n: 1 },
+      { _id: { c: 'c1', d: 2 }, n: 1 },
+      { _id: { c: 'c2', d: 1 }, n: 1 },
+      { _id: { c: 'c3', d: 2 }, n: 1 },
+      { _id: { c: 'cX', d: 3 }, n: 1 },
+    ]);
+  });
+
+  test('$group over no input documents emits no group, not a zero row', async () => {
+    expect(await run('orders', [{ $match: { day: 99 } }, { $group: { _id: null, n: { $sum: 1 } } }])).toEqual([]);
+  });
+
+  test('$topN returns the n best per group by sortBy', async () => {
+    // MongoDB docs, "$topN (aggregation accumulator)": find the top n scores per game.
+    await ctx.db.collection('gamescores').insertMany([
+      { playerId: 'PlayerA', gameId: 'G1', score: 31 },
+      { playerId: 'PlayerB', gameId: 'G1', score: 33 },
+      { playerId: 'PlayerC', gameId: 'G1', score: 99 },
+      { playerId: 'PlayerD', gameId: 'G1', score: 1 },
+      { playerId: 'PlayerA', gameId: 'G2', score: 10 },
+      { playerId: 'PlayerB', gameId: 'G2', score: 14 },
+      { playerId: 'PlayerC', gameId: 'G2', score: 66 },
+      { playerId: 'PlayerD', gameId: 'G2', score: 80 },
+    ]);
+    const rows = await run('gamescores', [
+      { $group: { _id: '$gameId', top: { $topN: { n: 3, sortBy: { score: -1 }, output: ['$playerId', '$score'] } } } },
+      { $sort: { _id: 1 } },
+    ]);
+    expect(rows).toEqual([
+      { _id: 'G1', top: [['PlayerC', 99], ['PlayerB', 33], ['PlayerA', 31]] },
+      { _id: 'G2', top: [['PlayerD', 80], ['PlayerC', 66], ['PlayerB', 14]] },
+    ]);
+    const single = await run('gamescores', [
+      { $match: { gameId: 'G2' } },
+      { $group: { _id: '$gameId', low: { $topN: { n: 1, sortBy: { score: 1 }, output: '$playerId' } } } },
+    ]);
+    expect(single).toEqual([{ _id: 'G2', low: ['PlayerA'] }]);
+  });
+});
+
+describe('$facet and $count', () => {
+  test('$facet runs several pipelines over the same input', async () => {
+    const rows = await run('orders', [
+      {
+        $facet: {
+          byDay: [{ $group: { _id: '$day', n: { $sum: 1 } } }, { $sort: { _id: 1 } }],
+          total: [{ $count: 'n' }],
+          newest: [{ $sort: { _id: -1 } }, { $limit: 1 }, { $project: { _id: 1 } }],
+        },
+      },
+    ]);
+    expect(rows).toEqual([
+      {
+        byDay: [
+          { _id: 1, n: 2 },
+          { _id: 2, n: 2 },
+          { _id: 3, n: 1 },
+        ],
+        total: [{ n: 5 }],
+        newest: [{ _id: 5 }],
+      },
+    ]);
+  });
+
+  test('$count counts the documents that reach it, and emits nothing for no input', async () => {
+    // MongoDB docs, "$count": it is $group + $project, so empty input gives an empty result
+    // (the driver CRUD spec says countDocuments must read that as 0).
+    expect(await run('orders', [{ $match: { day: { $gte: 2 } } }, { $count: 'late' }])).toEqual([{ late: 3 }]);
+    expect(await run('orders', [{ $match: { day: 99 } }, { $count: 'none' }])).toEqual([]);
+  });
+});
+
+describe('$setWindowFields', () => {
+  test('running totals, moving averages and rank per partition', async () => {
+    // MongoDB docs, "$setWindowFields": documents window ["unbounded", "current"] is a running total.
+    await ctx.db.collection('sales').insertMany([
+      { _id: 1, store: 'A', day: 1, amount: 10 },
+      { _id: 2, store: 'A', day: 2, amount: 5 },
+      { _id: 3, store: 'A', day: 3, amount: 20 },
+      { _id: 4, store: 'B', day: 1, amount: 7 },
+      { _id: 5, store: 'B', day: 2, amount: 7 },
+    ] as Document[]);
+    const rows = await run('sales', [
+      {
+        $setWindowFields: {
+          partitionBy: '$store',
+          sortBy: { day: 1 },
+          output: {
+            running: { $sum: '$amount', window: { documents: ['unbounded', 'current'] } },
+            moving: { $avg: '$amount', window: { documents: [-1, 0] } },
+            rank: { $rank: {} },
+          },
+        },
+      },
+      { $project: { running: 1, moving: 1, rank: 1 } },
+      { $sort: { _id: 1 } },
+    ]);
+    expect(rows).toEqual([
+      { _id: 1, running: 10, moving: 10, rank: 1 },
+      { _id: 2, running: 15, moving: 7.5, rank: 2 },
+      { _id: 3, running: 35, moving: 12.5, rank: 3 },
+      { _id: 4, running: 7, moving: 7, rank: 1 },
+      { _id: 5, running: 14, moving: 7, rank: 2 },
+    ]);
+  });
+});

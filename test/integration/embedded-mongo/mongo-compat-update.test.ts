@@ -1,0 +1,263 @@
+/**
+ * The update command: multi, upsert with $setOnInsert, operators, positional $, $[], arrayFilters,
+ * $push with $each/$sort/$slice, pipeline updates, replacement. Runs unchanged against MONGODB_URI.
+ */
+import { ObjectId, type Document } from 'mongodb';
+import { expectServerError, useCompatDatabase } from './support/compat-helpers';
+
+const ctx = useCompatDatabase('compat_update');
+let counter = 0;
+/** A new collection per test, so tests never depend on each other's leftovers. */
+const freshCollection = () => ctx.db.collection(`upd_${++counter}`);
+const byId = (id: unknown) => ({ _id: id }) as Document;
+
+describe('update basics', () => {
+  test('updateOne changes one document; updateMany (multi) changes all matches', async () => {
+    const c = freshCollection();
+    await c.insertMany([{ _id: 1, g: 'a', n: 0 }, { _id: 2, g: 'a', n: 0 }, { _id: 3, g: 'b', n: 0 }] as Document[]);
+    const one = await c.updateOne({ g: 'a' }, { $inc: { n: 1 } });
+    expect([one.matchedCount, one.modifiedCount]).toEqual([1, 1]);
+    const many = await c.updateMany({ g: 'a' }, { $set: { touched: true } });
+    expect([many.matchedCount, many.modifiedCount, many.upsertedCount]).toEqual([2, 2, 0]);
+    expect(await c.countDocuments({ touched: true })).toBe(2);
+    expect((await c.find({ g: 'a' }).toArray()).map((d) => d.n).sort()).toEqual([0, 1]);
+  });
+
+  test('an update that changes nothing is matched but not modified', async () => {
+    // MongoDB docs, "update": nModified counts only documents whose content changed.
+    const c = freshCollection();
+    await c.insertOne({ _id: 1, v: 5 } as Document);
+    const result = await c.updateOne(byId(1), { $set: { v: 5 } });
+    expect([result.matchedCount, result.modifiedCount]).toEqual([1, 0]);
+  });
+
+  test('the raw update command replies with n, nModified and upserted entries by statement index', async () => {
+    const c = freshCollection();
+    await c.insertMany([{ _id: 1, v: 0 }, { _id: 2, v: 0 }] as Document[]);
+    const reply = await ctx.db.command({
+      update: c.collectionName,
+      updates: [
+        { q: {}, u: { $set: { v: 1 } }, multi: true },
+        { q: { _id: 7 }, u: { $set: { v: 7 } }, upsert: true },
+      ],
+    });
+    expect(reply.ok).toBe(1);
+    expect(reply.n).toBe(3);
+    expect(reply.nModified).toBe(2);
+    expect(reply.upserted).toEqual([{ index: 1, _id: 7 }]);
+  });
+
+  test('$set creates nested paths, $unset removes, $rename moves, $min/$max/$mul compute', async () => {
+    const c = freshCollection();
+    await c.insertOne({ _id: 1, a: 1, old: 'x', lo: 5, hi: 5, m: 3 } as Document);
+    await c.updateOne(byId(1), {
+      $set: { 'deep.er.path': true },
+      $unset: { a: '' },
+      $rename: { old: 'renamed' },
+      $min: { lo: 2 },
+      $max: { hi: 9 },
+      $mul: { m: 4 },
+    });
+    expect(await c.findOne(byId(1))).toEqual({ _id: 1, deep: { er: { path: true } }, renamed: 'x', lo: 2, hi: 9, m: 12 });
+  });
+
+  test('$addToSet with $each adds only missing values; $pull removes by condition; $pop removes an end', async () => {
+    const c = freshCollection();
+    await c.insertOne({ _id: 1, tags: ['a', 'b'], nums: [1, 5, 8, 12], q: [1, 2, 3] } as Document);
+    await c.updateOne(byId(1), { $addToSet: { tags: { $each: ['b', 'c', 'c'] } }, $pull: { nums: { $gte: 6 } }, $pop: { q: -1 } } as Document);
+    expect(await c.findOne(byId(1))).toEqual({ _id: 1, tags: ['a', 'b', 'c'], nums: [1, 5], q: [2, 3] });
+  });
+
+  test('replaceOne replaces the whole document and keeps _id', async () => {
+    const c = freshCollection();
+    await c.insertOne({ _id: 1, a: 1, b: 2 } as Document);
+    const result = await c.replaceOne(byId(1), { c: 3 });
+    expect([result.matchedCount, result.modifiedCount]).toEqual([1, 1]);
+    expect(await c.findOne(byId(1))).toEqual({ _id: 1, c: 3 });
+  });
+
+  // Update failures arrive as writeErrors entries, which carry code and errmsg but no codeName
+  // (MongoDB source, write_ops WriteError::serialize), so only the code is asserted.
+  test('changing _id fails with ImmutableField (66)', async () => {
+    const c = freshCollection();
+    await c.insertOne({ _id: 1 } as Document);
+    await expectServerError(c.updateOne(byId(1), { $set: { _id: 2 } }), 66);
+  });
+});
+
+describe('upsert', () => {
+  test('an upsert seeds the new document from the filter equality fields and applies $setOnInsert', async () => {
+    // MongoDB docs, "Upsert Behavior": the new document takes the equality fields of the query,
+    // then the update operators; $setOnInsert only applies when the update inserts.
+    const c = freshCollection();
+    const inserted = await c.updateOne(
+      { sku: 'abc', qty: { $gt: 5 }, 'meta.kind': 'box' },
+      { $set: { price: 10 }, $setOnInsert: { createdBy: 'upsert' } },
+      { upsert: true },
+    );
+    expect([inserted.matchedCount, inserted.modifiedCount, inserted.upsertedCount]).toEqual([0, 0, 1]);
+    expect(inserted.upsertedId).toBeInstanceOf(ObjectId);
+    const doc = await c.findOne({ _id: inserted.upsertedId! });
+    expect(doc).toEqual({ _id: inserted.upsertedId, sku: 'abc', meta: { kind: 'box' }, price: 10, createdBy: 'upsert' });
+
+    const matched = await c.updateOne({ sku: 'abc' }, { $set: { price: 11 }, $setOnInsert: { createdBy: 'second' } }, { upsert: true });
+    expect([matched.matchedCount, matched.modifiedCount, matched.upsertedCount]).toEqual([1, 1, 0]);
+    expect(matched.upsertedId).toBeNull();
+    expect(await c.findOne({ sku: 'abc' }, { projection: { _id: 0 } })).toEqual({ sku: 'abc', meta: { kind: 'box' }, price: 11, createdBy: 'upsert' });
+  });
+
+  test('an upsert takes _id from the filter', async () => {
+    const c = freshCollection();
+    const result = await c.updateOne({ _id: 'given' } as Document, { $inc: { n: 1 } }, { upsert: true });
+    expect(result.upsertedId).toBe('given');
+    expect(await c.findOne(byId('given'))).toEqual({ _id: 'given', n: 1 });
+  });
+
+  test('a replacement upsert inserts the replacement plus only the filter _id', async () => {
+    // Driver CRUD spec "ReplaceOne with upsert when no documents match without an id specified":
+    // filter {_id: 4}, replacement {x: 1} → {_id: 4, x: 1}; other filter fields are not copied.
+    const c = freshCollection();
+    const result = await c.replaceOne({ _id: 4, tag: 'q' } as Document, { x: 1 }, { upsert: true });
+    expect(result.upsertedId).toBe(4);
+    expect(await c.findOne(byId(4))).toEqual({ _id: 4, x: 1 });
+  });
+
+  test('upsert: true with updateMany and several matches updates them all without inserting', async () => {
+    const c = freshCollection();
+    await c.insertMany([{ g: 1 }, { g: 1 }]);
+    const result = await c.updateMany({ g: 1 }, { $set: { s: true } }, { upsert: true });
+    expect([result.matchedCount, result.modifiedCount, result.upsertedCount]).toEqual([2, 2, 0]);
+    expect(await c.countDocuments()).toBe(2);
+  });
+});
+
+describe('array updates', () => {
+  test('positional $ updates the first element the query matched', async () => {
+    // MongoDB docs, "$ (update)": updateOne({_id: 1, grades: 80}, {$set: {"grades.$": 82}}).
+    const c = freshCollection();
+    await c.insertMany([{ _id: 1, grades: [85, 80, 80] }, { _id: 2, grades: [88, 90, 92] }] as Document[]);
+    await c.updateOne({ _id: 1, grades: 80 } as Document, { $set: { 'grades.$': 82 } });
+    expect(await c.findOne(byId(1))).toEqual({ _id: 1, grades: [85, 82, 80] });
+  });
+
+  test('positional $ on an array of documents with $elemMatch in the query', async () => {
+    const c = freshCollection();
+    await c.insertOne({ _id: 1, items: [{ sku: 'a', qty: 1 }, { sku: 'b', qty: 1 }, { sku: 'b', qty: 5 }] } as Document);
+    await c.updateOne({ _id: 1, items: { $elemMatch: { sku: 'b', qty: { $gt: 2 } } } } as Document, { $inc: { 'items.$.qty': 10 } });
+    expect(await c.findOne(byId(1))).toEqual({ _id: 1, items: [{ sku: 'a', qty: 1 }, { sku: 'b', qty: 1 }, { sku: 'b', qty: 15 }] });
+  });
+
+  test('positional $ without a matching array condition in the query fails with BadValue (2)', async () => {
+    // MongoDB source update/positional: "The positional operator did not find the match needed from the query."
+    const c = freshCollection();
+    await c.insertOne({ _id: 1, grades: [1, 2] } as Document);
+    const error = await expectServerError(c.updateOne(byId(1), { $set: { 'grades.$': 0 } }), 2);
+    expect(error.errmsg).toMatch(/positional operator did not find the match/);
+  });
+
+  test('$[] updates every element', async () => {
+    // MongoDB docs, "$[] (update)".
+    const c = freshCollection();
+    await c.insertOne({ _id: 1, grades: [85, 82, 80] } as Document);
+    await c.updateOne(byId(1), { $inc: { 'grades.$[]': 10 } });
+    expect(await c.findOne(byId(1))).toEqual({ _id: 1, grades: [95, 92, 90] });
+  });
+
+  test('arrayFilters update only the elements that match the filter', async () => {
+    // MongoDB docs, "$[<identifier>]": updateMany({}, {$set: {"grades.$[element]": 100}},
+    // {arrayFilters: [{element: {$gte: 100}}]}).
+    const c = freshCollection();
+    await c.insertMany([
+      { _id: 1, grades: [95, 92, 90] },
+      { _id: 2, grades: [98, 100, 102] },
+      { _id: 3, grades: [95, 110, 100] },
+    ] as Document[]);
+    const result = await c.updateMany({}, { $set: { 'grades.$[element]': 100 } }, { arrayFilters: [{ element: { $gte: 100 } }] });
+    expect(result.matchedCount).toBe(3);
+    expect(result.modifiedCount).toBe(2);
+    expect(await c.find().sort({ _id: 1 }).toArray()).toEqual([
+      { _id: 1, grades: [95, 92, 90] },
+      { _id: 2, grades: [98, 100, 100] },
+      { _id: 3, grades: [95, 100, 100] },
+    ]);
+  });
+
+  test('arrayFilters on fields of embedded documents, nested two levels', async () => {
+    const c = freshCollection();
+    await c.insertOne({
+      _id: 1,
+      classes: [
+        { name: 'm', students: [{ n: 'a', grade: 80 }, { n: 'b', grade: 95 }] },
+        { name: 'p', students: [{ n: 'c', grade: 99 }] },
+      ],
+    } as Document);
+    await c.updateOne(byId(1), { $set: { 'classes.$[cls].students.$[s].honors': true } }, {
+      arrayFilters: [{ 'cls.name': 'm' }, { 's.grade': { $gte: 90 } }],
+    });
+    expect(await c.findOne(byId(1))).toEqual({
+      _id: 1,
+      classes: [
+        { name: 'm', students: [{ n: 'a', grade: 80 }, { n: 'b', grade: 95, honors: true }] },
+        { name: 'p', students: [{ n: 'c', grade: 99 }] },
+      ],
+    });
+  });
+
+  test('an identifier without an array filter fails with BadValue (2), even when nothing matches', async () => {
+    // MongoDB jstests core/update_arrayFilters.js: "No array filter found for identifier 'i' in path 'a.$[i]'".
+    const c = freshCollection();
+    const error = await expectServerError(c.updateOne(byId(0), { $set: { 'a.$[i]': 0 } }), 2);
+    expect(error.errmsg).toMatch(/No array filter found for identifier 'i'/);
+  });
+
+  test('an array filter that the update never uses fails with FailedToParse (9)', async () => {
+    const c = freshCollection();
+    await c.insertOne({ _id: 1, a: [1] } as Document);
+    await expectServerError(c.updateOne(byId(1), { $set: { b: 1 } }, { arrayFilters: [{ x: { $gt: 0 } }] }), 9);
+  });
+
+  test('$push with $each, $sort and $slice keeps the top three', async () => {
+    // MongoDB docs, "$push" > "Use $push Operator with Multiple Modifiers".
+    const c = freshCollection();
+    await c.insertOne({ _id: 5, quizzes: [{ wk: 1, score: 10 }, { wk: 2, score: 8 }, { wk: 3, score: 5 }, { wk: 4, score: 6 }] } as Document);
+    await c.updateOne(byId(5), {
+      $push: { quizzes: { $each: [{ wk: 5, score: 8 }, { wk: 6, score: 7 }, { wk: 7, score: 6 }], $sort: { score: -1 }, $slice: 3 } },
+    } as Document);
+    expect(await c.findOne(byId(5))).toEqual({ _id: 5, quizzes: [{ wk: 1, score: 10 }, { wk: 2, score: 8 }, { wk: 5, score: 8 }] });
+  });
+
+  test('$push with $each and $position; $slice negative keeps the tail; $push creates a missing array', async () => {
+    const c = freshCollection();
+    await c.insertOne({ _id: 1, a: [1, 2, 3] } as Document);
+    await c.updateOne(byId(1), { $push: { a: { $each: [9, 8], $position: 1 }, b: 'first' } } as Document);
+    expect(await c.findOne(byId(1))).toEqual({ _id: 1, a: [1, 9, 8, 2, 3], b: ['first'] });
+    await c.updateOne(byId(1), { $push: { a: { $each: [7], $sort: 1, $slice: -3 } } } as Document);
+    expect(await c.findOne(byId(1))).toEqual({ _id: 1, a: [7, 8, 9], b: ['first'] });
+  });
+});
+
+describe('pipeline updates', () => {
+  test('an aggregation pipeline computes new fields from existing ones', async () => {
+    // MongoDB docs, "Updates with Aggregation Pipeline".
+    const c = freshCollection();
+    await c.insertMany([{ _id: 1, a: 2, b: 3, tmp: 'x' }, { _id: 2, a: 10, b: -1, tmp: 'y' }] as Document[]);
+    const result = await c.updateMany({}, [
+      { $set: { total: { $add: ['$a', '$b'] }, label: { $concat: ['id-', { $toString: '$_id' }] } } },
+      { $unset: 'tmp' },
+    ]);
+    expect(result.modifiedCount).toBe(2);
+    expect(await c.find().sort({ _id: 1 }).toArray()).toEqual([
+      { _id: 1, a: 2, b: 3, total: 5, label: 'id-1' },
+      { _id: 2, a: 10, b: -1, total: 9, label: 'id-2' },
+    ]);
+  });
+
+  test('a pipeline upsert seeds the document from the filter', async () => {
+    const c = freshCollection();
+    const result = await c.updateOne({ key: 'k' }, [{ $set: { n: { $ifNull: ['$n', 0] } } }, { $set: { n: { $add: ['$n', 1] } } }], {
+      upsert: true,
+    });
+    expect(result.upsertedCount).toBe(1);
+    expect(await c.findOne({ key: 'k' }, { projection: { _id: 0 } })).toEqual({ key: 'k', n: 1 });
+  });
+});

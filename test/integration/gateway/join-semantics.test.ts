@@ -1,0 +1,110 @@
+import { ObjectId, type CommandStartedEvent, type MongoClient } from 'mongodb';
+import type { GraphQLResolveInfo } from 'graphql';
+import { loadConfig } from '../../../src/config';
+import { connectMongo, createGateway, type Gateway, type GatewayContext } from '../../../src/gateway';
+import { loadSdl } from '../../../src/gateway/schema/load-sdl';
+import { startTestMongo, type TestMongo } from '../../support/test-mongo';
+
+/** Join semantics on a tiny fixture with an inline schema: key order, dangling references, shared batches, $slice. */
+const SDL = /* GraphQL */ `
+  type Query { shelves: [Shelf!]! threads: [Thread!]! }
+  type Shelf @collection(name: "shelves") {
+    id: ID!
+    label: String! @path(path: "meta.label")
+    books: [Book!]! @join(localField: "bookIds")
+    favourite: Book @join(localField: "favouriteId")
+    pinned: [Book!]! @snapshot(path: "pinned", fields: ["id", "title"]) @join(localField: "pinned.id") @read(strategy: SNAPSHOT)
+  }
+  type Book @collection(name: "books") { id: ID! title: String! year: Int! }
+  type Thread @collection(name: "threads") { id: ID! messages(first: Int = 2): [Message!]! @embedded(path: "msgs") }
+  type Message { text: String! }
+`;
+
+const list = (typeName: string) => (_parent: unknown, _args: unknown, context: GatewayContext, info: GraphQLResolveInfo) =>
+  context.documents.findMany(info, typeName, { first: 20 });
+
+const [b1, b2, b3, b4, gone, gone2] = Array.from({ length: 6 }, (_, i) => new ObjectId(`65b00000000000000000000${i + 1}`));
+
+let mongo: TestMongo;
+let client: MongoClient;
+let gateway: Gateway;
+beforeAll(async () => {
+  mongo = await startTestMongo();
+  const db = mongo.freshDb('joins');
+  await db.collection('books').insertMany([
+    { _id: b1!, title: 'One', year: 2001 },
+    { _id: b2!, title: 'Two', year: 2002 },
+    { _id: b3!, title: 'Three', year: 2003 },
+    { _id: b4!, title: 'Four', year: 2004 },
+  ]);
+  await db.collection('shelves').insertMany([
+    { _id: new ObjectId('65c000000000000000000001'), meta: { label: 'A' }, bookIds: [b3, b1, gone, b2], favouriteId: b4, pinned: [{ id: b2, title: 'Two' }, { id: gone, title: 'Ghost' }] },
+    { _id: new ObjectId('65c000000000000000000002'), meta: { label: 'B' }, bookIds: [b1, b1], favouriteId: gone2, pinned: [] },
+  ]);
+  await db.collection('threads').insertOne({ _id: new ObjectId('65d000000000000000000001'), msgs: [{ text: 'a' }, { text: 'b' }, { text: 'c' }] });
+  client = await connectMongo(mongo.uri);
+  gateway = await createGateway({
+    db: client.db(db.databaseName),
+    mongoClient: client,
+    mongoKind: 'embedded',
+    config: loadConfig({ PORT: '0' }),
+    typeDefs: [loadSdl()[0]!, SDL],
+    resolvers: { Query: { shelves: list('Shelf'), threads: list('Thread') } },
+    listen: false,
+  });
+}, 60_000);
+afterAll(async () => {
+  await gateway?.stop();
+  await client?.close();
+  await mongo?.stop();
+});
+
+describe('join by key', () => {
+  it('keeps the order of the key array, drops dangling references from lists, nulls them for single fields, and counts them', async () => {
+    const { data, errors, cost } = await gateway.execute({ query: '{ shelves { label books { title } favourite { title } } }' });
+    expect(errors).toBeUndefined();
+    expect(data).toEqual({
+      shelves: [
+        { label: 'A', books: [{ title: 'Three' }, { title: 'One' }, { title: 'Two' }], favourite: { title: 'Four' } },
+        { label: 'B', books: [{ title: 'One' }, { title: 'One' }], favourite: null },
+      ],
+    });
+    // Shelf.books and Shelf.favourite join books by _id in the same tick: one shared $in query.
+    expect(cost!.roundTrips).toBe(2);
+    expect(cost!.collections).toEqual({ shelves: { roundTrips: 1, documents: 2 }, books: { roundTrips: 1, documents: 4 } });
+    expect(cost!.fields).toEqual({
+      'Shelf.books': { strategy: 'join', roundTrips: 1, documents: 3, keys: 6, dangling: 1 },
+      'Shelf.favourite': { strategy: 'join', roundTrips: 1, documents: 1, keys: 2, dangling: 1 },
+    });
+  });
+
+  it('falls back from a snapshot to a join for the missing fields, dropping the dangling entry', async () => {
+    const fits = await gateway.execute({ query: '{ shelves { pinned { id title } } }' });
+    expect(fits.data).toEqual({ shelves: [{ pinned: [{ id: b2!.toHexString(), title: 'Two' }, { id: gone!.toHexString(), title: 'Ghost' }] }, { pinned: [] }] });
+    expect(fits.cost!.roundTrips).toBe(1);
+    const misses = await gateway.execute({ query: '{ shelves { pinned { title year } } }' });
+    expect(misses.data).toEqual({ shelves: [{ pinned: [{ title: 'Two', year: 2002 }] }, { pinned: [] }] });
+    expect(misses.cost!.roundTrips).toBe(2);
+    expect(misses.cost!.fields['Shelf.pinned']).toEqual({ strategy: 'snapshot', roundTrips: 1, documents: 1, keys: 2, snapshotHits: 0, snapshotMisses: 2, dangling: 1 });
+  });
+});
+
+describe('embedded with first', () => {
+  it('projects a $slice and returns the first n', async () => {
+    const started: CommandStartedEvent[] = [];
+    const listener = (event: CommandStartedEvent) => started.push(event);
+    client.on('commandStarted', listener);
+    try {
+      const result = await gateway.execute({ query: '{ threads { messages { text } one: messages(first: 1) { text } } }' });
+      expect(result.data).toEqual({ threads: [{ messages: [{ text: 'a' }, { text: 'b' }], one: [{ text: 'a' }] }] });
+    } finally {
+      client.off('commandStarted', listener);
+    }
+    expect(started.map((event) => event.command.projection)).toEqual([{ _id: 1, msgs: { $slice: 2 } }]);
+  });
+
+  it('rejects first over the cap', async () => {
+    const result = await gateway.execute({ query: '{ threads { messages(first: 101) { text } } }' });
+    expect(result.errors![0]).toMatchObject({ message: 'first must be between 0 and 100, got 101', extensions: { code: 'BAD_USER_INPUT' } });
+  });
+});

@@ -1,0 +1,64 @@
+import { makeExecutableSchema } from '@graphql-tools/schema';
+import type { MongoClient } from 'mongodb';
+import { loadConfig } from '../../../src/config';
+import { connectMongo, createGateway, DatabaseMismatchError, MongoFunnel } from '../../../src/gateway';
+import { buildStorageMap } from '../../../src/gateway/storage-map/build-storage-map';
+import { validateAgainstDatabase } from '../../../src/gateway/storage-map/validate-against-database';
+import { loadSdl } from '../../../src/gateway/schema/load-sdl';
+import { startTestMongo, type TestMongo } from '../../support/test-mongo';
+
+const SDL = /* GraphQL */ `
+  type Query { p: Post }
+  type Post @collection(name: "posts") { id: ID! comments: [Comment!]! @join(localField: "_id", foreignField: "postId", sort: "-createdAt") }
+  type Comment @collection(name: "comments") { id: ID! }
+  type Tag @collection(name: "tags") { id: ID! }
+`;
+const typeDefs = [loadSdl()[0]!, SDL];
+const storageMap = buildStorageMap(makeExecutableSchema({ typeDefs }));
+
+let mongo: TestMongo;
+let client: MongoClient;
+beforeAll(async () => {
+  mongo = await startTestMongo();
+  client = await connectMongo(mongo.uri);
+});
+afterAll(async () => {
+  await client?.close();
+  await mongo?.stop();
+});
+
+async function problems(dbName: string): Promise<readonly string[]> {
+  const funnel = new MongoFunnel(client, client.db(dbName));
+  try {
+    await validateAgainstDatabase(storageMap, funnel);
+    return [];
+  } catch (error) {
+    if (error instanceof DatabaseMismatchError) return error.problems;
+    throw error;
+  } finally {
+    funnel.detach();
+  }
+}
+
+describe('validateAgainstDatabase', () => {
+  it('names missing collections and unindexed reverse-join keys with the fix', async () => {
+    const db = mongo.freshDb('validate');
+    await db.createCollection('posts');
+    await db.createCollection('comments');
+    expect(await problems(db.databaseName)).toEqual([
+      `Tag: @collection(name: "tags") does not exist in database "${db.databaseName}"; load data (npm run seed) or fix the name`,
+      'Post.comments: no index on comments.postId; create one with db.comments.createIndex({ postId: 1, createdAt: -1 })',
+    ]);
+
+    await db.createCollection('tags');
+    await db.collection('comments').createIndex({ postId: 1, createdAt: -1 });
+    expect(await problems(db.databaseName)).toEqual([]);
+  });
+
+  it('makes createGateway fail before serving', async () => {
+    const db = mongo.freshDb('validate');
+    await expect(
+      createGateway({ db: client.db(db.databaseName), mongoClient: client, mongoKind: 'embedded', config: loadConfig({ PORT: '0' }), typeDefs, resolvers: {}, listen: false }),
+    ).rejects.toThrow(`Post: @collection(name: "posts") does not exist in database "${db.databaseName}"`);
+  });
+});

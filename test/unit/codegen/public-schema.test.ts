@@ -1,0 +1,115 @@
+import { readFileSync } from 'node:fs';
+import { resolve } from 'node:path';
+import { buildClientSchema, introspectionFromSchema, Kind, parse, printSchema, visit, type DocumentNode } from 'graphql';
+import { rootResolvers } from '../../../resolvers';
+import { PUBLIC_SCHEMA_HEADER, printPublicSchema, stripStorageDirectives } from '../../../scripts/codegen/public-schema';
+import { buildGatewaySchema } from '../../../src/gateway/schema/build-gateway-schema';
+import { loadSdl } from '../../../src/gateway/schema/load-sdl';
+
+const REPO_ROOT = resolve(__dirname, '../../..');
+const publicSchemaText = readFileSync(resolve(REPO_ROOT, 'schema.public.graphql'), 'utf8');
+const publicSchema = parse(publicSchemaText);
+const domain = parse(readFileSync(resolve(REPO_ROOT, 'schema/domain.graphql'), 'utf8'));
+
+// The demo domain's types as of writing; the domain may grow, the comparison below covers whatever it has.
+const DEMO_TYPES = ['DateTime', 'Query', 'Person', 'Address', 'ContactDetail', 'EmailContact', 'PhoneContact', 'SocialContact', 'Holding', 'Stock',
+  'Task', 'Post', 'Comment', 'Publisher', 'Book', 'Author', 'Product', 'Part', 'Host', 'LogMessage'];
+
+/** `Type` → its field names (object types), member names (unions) or [] (scalars), in SDL order. */
+function typeShapes(document: DocumentNode): Map<string, string[]> {
+  const shapes = new Map<string, string[]>();
+  for (const definition of document.definitions) {
+    switch (definition.kind) {
+      case Kind.OBJECT_TYPE_DEFINITION:
+        shapes.set(definition.name.value, (definition.fields ?? []).map((field) => field.name.value));
+        break;
+      case Kind.UNION_TYPE_DEFINITION:
+        shapes.set(definition.name.value, (definition.types ?? []).map((type) => type.name.value));
+        break;
+      case Kind.SCALAR_TYPE_DEFINITION:
+      case Kind.ENUM_TYPE_DEFINITION:
+        shapes.set(definition.name.value, []);
+        break;
+      default:
+        break;
+    }
+  }
+  return shapes;
+}
+
+function directiveUses(document: DocumentNode): string[] {
+  const names: string[] = [];
+  visit(document, { Directive: (node) => void names.push(node.name.value) });
+  return names;
+}
+
+describe('schema.public.graphql', () => {
+  it('has no storage directive, directive definition or ReadStrategy enum', () => {
+    expect(directiveUses(publicSchema)).toEqual([]);
+    expect(publicSchema.definitions.filter((definition) => definition.kind === Kind.DIRECTIVE_DEFINITION)).toEqual([]);
+    expect(typeShapes(publicSchema).has('ReadStrategy')).toBe(false);
+    expect(publicSchemaText).not.toMatch(/@(collection|path|embedded|join|snapshot|read)\b|ReadStrategy/);
+  });
+
+  it('has every type of the domain with the same fields and union members, and nothing else', () => {
+    const expected = typeShapes(domain);
+    expect([...expected.keys()]).toEqual(expect.arrayContaining(DEMO_TYPES));
+    expect(typeShapes(publicSchema)).toEqual(expected);
+  });
+
+  it('keeps the domain descriptions and argument defaults clients rely on', () => {
+    expect(publicSchemaText).toContain('"""An ISO-8601 date-time, e.g. `2026-11-21T09:30:00.000Z`."""\nscalar DateTime');
+    expect(publicSchemaText).toContain('  comments(first: Int = 20, after: String): [Comment!]!\n');
+    expect(publicSchemaText).toContain('  logs(first: Int = 20, before: DateTime): [LogMessage!]!\n');
+  });
+
+  it('is exactly what introspection of the running gateway schema prints', () => {
+    const { schema } = buildGatewaySchema({ typeDefs: loadSdl(), resolvers: rootResolvers });
+    const introspected = printSchema(buildClientSchema(introspectionFromSchema(schema)));
+    expect(`${PUBLIC_SCHEMA_HEADER}${introspected}\n`).toBe(publicSchemaText);
+    expect(printPublicSchema(loadSdl())).toBe(introspected);
+  });
+});
+
+describe('stripStorageDirectives', () => {
+  const sdl = /* GraphQL */ `
+    directive @store(mode: Mode!, shape: Shape) on FIELD_DEFINITION
+    enum Mode { A B }
+    enum Shape { FLAT DEEP }
+    type Query {
+      item: Item @store(mode: A)
+      shape: Shape
+    }
+    type Item {
+      name: String @deprecated(reason: "use title") @store(mode: B)
+    }
+  `;
+
+  it('removes custom directives and the enums only they use, keeping built-in directives and shared enums', () => {
+    const printed = printPublicSchema([sdl]);
+    expect(printed).toBe(
+      [
+        'enum Shape {',
+        '  FLAT',
+        '  DEEP',
+        '}',
+        '',
+        'type Query {',
+        '  item: Item',
+        '  shape: Shape',
+        '}',
+        '',
+        'type Item {',
+        '  name: String @deprecated(reason: "use title")',
+        '}',
+      ].join('\n'),
+    );
+  });
+
+  it('does not mutate its input document', () => {
+    const document = parse(sdl);
+    const before = JSON.stringify(document);
+    stripStorageDirectives(document);
+    expect(JSON.stringify(document)).toBe(before);
+  });
+});

@@ -1,0 +1,39 @@
+import { ConfigError, loadConfig, redactUri } from '../../src/config';
+
+describe('loadConfig', () => {
+  it('has defaults for development', () => {
+    expect(loadConfig({})).toEqual({ port: 4000, mongodbUri: undefined, mongodbDb: 'docjoin', seedScale: 1, strategyOverrides: true, nodeEnv: 'development', production: false });
+  });
+
+  it('turns strategy overrides off in production unless explicitly enabled', () => {
+    expect(loadConfig({ NODE_ENV: 'production' }).strategyOverrides).toBe(false);
+    expect(loadConfig({ NODE_ENV: 'production', DOCJOIN_STRATEGY_OVERRIDES: 'true' }).strategyOverrides).toBe(true);
+    expect(loadConfig({ DOCJOIN_STRATEGY_OVERRIDES: 'off' }).strategyOverrides).toBe(false);
+  });
+
+  it('reads PORT, MONGODB_URI, MONGODB_DB and DOCJOIN_SEED_SCALE', () => {
+    expect(loadConfig({ PORT: '0', MONGODB_URI: 'mongodb://localhost:27017', MONGODB_DB: 'shop', DOCJOIN_SEED_SCALE: '0.5' })).toMatchObject({
+      seedScale: 0.5,
+      port: 0,
+      mongodbUri: 'mongodb://localhost:27017',
+      mongodbDb: 'shop',
+    });
+  });
+
+  it.each([
+    [{ PORT: '80a' }, 'PORT must be an integer from 0 to 65535, got "80a"'],
+    [{ PORT: '70000' }, 'PORT must be an integer from 0 to 65535, got "70000"'],
+    [{ MONGODB_URI: 'http://user:secret@x' }, 'MONGODB_URI must start with mongodb:// or mongodb+srv://, got "http://user:secret@x"; unset it to use the embedded server'],
+    [{ MONGODB_DB: 'my.db' }, 'MONGODB_DB must be a MongoDB database name (no /\\. "$*<>:|? and at most 63 characters), got "my.db"'],
+    [{ DOCJOIN_SEED_SCALE: '0' }, 'DOCJOIN_SEED_SCALE must be a number greater than 0 and at most 20, got "0"'],
+    [{ DOCJOIN_SEED_SCALE: 'big' }, 'DOCJOIN_SEED_SCALE must be a number greater than 0 and at most 20, got "big"'],
+    [{ DOCJOIN_STRATEGY_OVERRIDES: 'maybe' }, 'DOCJOIN_STRATEGY_OVERRIDES must be one of true/false/1/0/on/off/yes/no, got "maybe"'],
+  ])('rejects %j', (env, message) => {
+    expect(() => loadConfig(env)).toThrow(new ConfigError(message));
+  });
+
+  it('redacts credentials', () => {
+    expect(redactUri('mongodb://admin:hunter2@db.example.com:27017/x')).toBe('mongodb://***@db.example.com:27017/x');
+    expect(redactUri('mongodb://db.example.com')).toBe('mongodb://db.example.com');
+  });
+});

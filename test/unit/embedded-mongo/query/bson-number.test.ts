@@ -1,0 +1,31 @@
+import { Decimal128, Long } from 'bson';
+import { arithmetic, compareNumbers, exactFromDouble, exactToString, numberKey } from '../../../../src/embedded-mongo/query/bson-number';
+import { sumValues } from '../../../../src/embedded-mongo/query/mingo-context';
+
+describe('bson-number', () => {
+  it('expands doubles to their exact binary value', () => {
+    expect(exactToString(exactFromDouble(0.5))).toBe('0.5');
+    expect(exactToString(exactFromDouble(0.1))).toBe('0.1000000000000000055511151231257827021181583404541015625');
+    expect(exactToString(exactFromDouble(1e21))).toBe('1000000000000000000000');
+  });
+
+  // MongoDB docs: "$sum (aggregation)" — the result has the widest input type; Long overflow becomes a double
+  it('adds with MongoDB result types', () => {
+    expect(arithmetic('add', 1, 2)).toBe(3);
+    expect(arithmetic('add', 1, Long.fromNumber(2))).toEqual(Long.fromNumber(3));
+    expect(arithmetic('add', Long.fromNumber(2), 0.5)).toBe(2.5);
+    expect(String(arithmetic('add', new Decimal128('0.1'), new Decimal128('0.2')))).toBe('0.3');
+    expect(String(arithmetic('multiply', new Decimal128('1.10'), 3))).toBe('3.30');
+    expect(arithmetic('add', Long.MAX_VALUE, Long.fromNumber(1))).toBe(9223372036854775808);
+    expect(sumValues([Long.MAX_VALUE, Long.fromNumber(1)])).toBe(9223372036854775808);
+    expect(String(sumValues([Long.fromString('9007199254740993'), 1]))).toBe('9007199254740994');
+    expect(sumValues([1, 'x', null, 2.5])).toBe(3.5);
+  });
+
+  it('compares and keys numbers exactly across types', () => {
+    expect(compareNumbers(new Decimal128('1E+400'), Infinity)).toBe(-1);
+    expect(compareNumbers(new Decimal128('-Infinity'), -Infinity)).toBe(0);
+    expect(numberKey(new Decimal128('2.50'))).toBe(numberKey(2.5));
+    expect(numberKey(Long.fromNumber(-3))).toBe(numberKey(-3));
+  });
+});

@@ -1,0 +1,218 @@
+import { Decimal128, Long, ObjectId } from 'bson';
+import { CommandError } from '../../../../src/embedded-mongo/commands/command-error';
+import { runPipeline, type PipelineContext } from '../../../../src/embedded-mongo/query';
+
+const oid = (n: number): ObjectId => new ObjectId(n.toString(16).padStart(24, '0'));
+
+function contextWith(collections: Record<string, Record<string, unknown>[]>): PipelineContext & { reads: string[] } {
+  const reads: string[] = [];
+  return {
+    reads,
+    collection(name) {
+      reads.push(name);
+      return collections[name] ?? [];
+    },
+  };
+}
+
+const none = contextWith({});
+
+describe('runPipeline', () => {
+  it('runs $match, $project, $addFields/$set, $unset, $sort, $skip, $limit, $count', () => {
+    const docs = [
+      { _id: 1, n: Long.fromNumber(5), tag: 'a' },
+      { _id: 2, n: 3, tag: 'b' },
+      { _id: 3, n: new Decimal128('4.5'), tag: 'a' },
+      { _id: 4, n: 1, tag: 'b' },
+    ];
+    const out = runPipeline(docs, [{ $match: { n: { $gte: 3 } } }, { $sort: { n: -1 } }, { $skip: 1 }, { $limit: 2 }, { $set: { double: { $multiply: ['$n', 2] } } }, { $unset: 'tag' }, { $project: { _id: 1, double: 1 } }], none);
+    expect(out.map((d) => d._id)).toEqual([3, 2]);
+    expect(String(out[0]?.double)).toBe('9.0');
+    expect(out[1]?.double).toBe(6);
+    expect(runPipeline(docs, [{ $match: { tag: 'a' } }, { $count: 'total' }], none)).toEqual([{ total: 2 }]);
+  });
+
+  it('never mutates the input documents', () => {
+    const docs = [{ _id: 1, sub: { a: 1 } }];
+    runPipeline(docs, [{ $set: { 'sub.b': 2 } }], none);
+    expect(docs).toEqual([{ _id: 1, sub: { a: 1 } }]);
+  });
+
+  // MongoDB docs: "$group" and "$sum (aggregation)" — Long sums are exact; Decimal128 sums are decimal
+  it('groups by BSON-equal keys and sums Long and Decimal128 exactly', () => {
+    const docs = [
+      { k: Long.fromNumber(1), v: Long.fromString('9007199254740993') },
+      { k: 1, v: Long.fromNumber(1) },
+      { k: oid(7), v: new Decimal128('0.1') },
+      { k: new ObjectId(oid(7).toHexString()), v: new Decimal128('0.2') },
+      { v: 5 },
+      { k: null, v: 'not a number' },
+    ];
+    const out = runPipeline(docs, [{ $group: { _id: '$k', total: { $sum: '$v' }, count: { $sum: 1 }, avg: { $avg: '$v' } } }], none);
+    expect(out).toHaveLength(3);
+    const [ones, ids, nulls] = out;
+    expect(ones?.count).toBe(2);
+    expect(ones?.total).toBeInstanceOf(Long);
+    expect(String(ones?.total)).toBe('9007199254740994');
+    expect(ones?.avg).toBe(4503599627370497);
+    expect(ids?.total).toBeInstanceOf(Decimal128);
+    expect(String(ids?.total)).toBe('0.3');
+    expect(String(ids?.avg)).toBe('0.15');
+    expect(nulls).toEqual({ _id: null, total: 5, count: 2, avg: 5 });
+  });
+
+  it('computes $min, $max, $first, $last, $push, $addToSet and $count accumulators', () => {
+    const docs = [
+      { g: 1, v: 3 },
+      { g: 1, v: Long.fromNumber(10) },
+      { g: 1, v: null },
+      { g: 1, v: 3.0 },
+    ];
+    const [out] = runPipeline(docs, [{ $group: { _id: '$g', min: { $min: '$v' }, max: { $max: '$v' }, first: { $first: '$v' }, last: { $last: '$v' }, all: { $push: '$v' }, set: { $addToSet: '$v' }, n: { $count: {} } } }], none);
+    expect(out?.min).toBe(3);
+    expect(out?.max).toEqual(Long.fromNumber(10));
+    expect(out?.first).toBe(3);
+    expect(out?.last).toBe(3);
+    expect(out?.all).toEqual([3, Long.fromNumber(10), null, 3]);
+    expect(out?.set).toEqual([3, Long.fromNumber(10), null]);
+    expect(out?.n).toBe(4);
+  });
+
+  // MongoDB docs: "$topN (aggregation accumulator)", "$bottomN", "$firstN", "$lastN"
+  it('computes $topN, $bottomN, $top, $bottom, $firstN and $lastN with BSON sort', () => {
+    const docs = [
+      { g: 'x', p: 'a', score: Long.fromString('9007199254740993') },
+      { g: 'x', p: 'b', score: 9007199254740992 },
+      { g: 'x', p: 'c', score: 1 },
+      { g: 'y', p: 'd', score: 7 },
+    ];
+    const out = runPipeline(
+      docs,
+      [
+        {
+          $group: {
+            _id: '$g',
+            top2: { $topN: { n: 2, sortBy: { score: -1 }, output: '$p' } },
+            bottom2: { $bottomN: { n: 2, sortBy: { score: -1 }, output: '$p' } },
+            top: { $top: { sortBy: { score: 1 }, output: ['$p', '$score'] } },
+            bottom: { $bottom: { sortBy: { score: 1 }, output: '$p' } },
+            first2: { $firstN: { n: 2, input: '$p' } },
+            last2: { $lastN: { n: 2, input: '$p' } },
+          },
+        },
+        { $sort: { _id: 1 } },
+      ],
+      none,
+    );
+    expect(out[0]).toEqual({ _id: 'x', top2: ['a', 'b'], bottom2: ['b', 'c'], top: ['c', 1], bottom: 'a', first2: ['a', 'b'], last2: ['b', 'c'] });
+    expect(out[1]).toEqual({ _id: 'y', top2: ['d'], bottom2: ['d'], top: ['d', 7], bottom: 'd', first2: ['d'], last2: ['d'] });
+  });
+
+  // MongoDB docs: "$lookup" — equality match; a missing localField matches null/missing foreignField; arrays match elements
+  it('joins with $lookup localField/foreignField using BSON equality', () => {
+    const authors = [
+      { _id: oid(1), name: 'ann' },
+      { _id: oid(2), name: 'bob' },
+      { name: 'nobody' },
+    ];
+    const books = [
+      { _id: 10, author: new ObjectId(oid(2).toHexString()) },
+      { _id: 11, author: [oid(1), oid(2)] },
+      { _id: 12 },
+    ];
+    const context = contextWith({ authors });
+    const out = runPipeline(books, [{ $lookup: { from: 'authors', localField: 'author', foreignField: '_id', as: 'by' } }, { $project: { names: '$by.name' } }], context);
+    expect(out).toEqual([
+      { _id: 10, names: ['bob'] },
+      { _id: 11, names: ['ann', 'bob'] },
+      { _id: 12, names: ['nobody'] },
+    ]);
+    expect(context.reads).toEqual(['authors']);
+    const numeric = runPipeline([{ x: 1 }], [{ $lookup: { from: 'f', localField: 'x', foreignField: 'y', as: 'j' } }], contextWith({ f: [{ y: Long.fromNumber(1) }, { y: '1' }] }));
+    expect(numeric).toEqual([{ x: 1, j: [{ y: Long.fromNumber(1) }] }]);
+  });
+
+  it('joins with a $lookup pipeline using let variables, and with the concise correlated form', () => {
+    const orders = [{ _id: 1, item: 'a', qty: 5 }, { _id: 2, item: 'b', qty: 1 }];
+    const stock = [{ sku: 'a', inStock: 10 }, { sku: 'a', inStock: 1 }, { sku: 'b', inStock: 50 }];
+    const context = contextWith({ stock });
+    const out = runPipeline(orders, [{ $lookup: { from: 'stock', let: { item: '$item', qty: '$qty' }, pipeline: [{ $match: { $expr: { $and: [{ $eq: ['$sku', '$$item'] }, { $gte: ['$inStock', '$$qty'] }] } } }, { $project: { _id: 0, inStock: 1 } }], as: 'avail' } }], context);
+    expect(out).toEqual([
+      { _id: 1, item: 'a', qty: 5, avail: [{ inStock: 10 }] },
+      { _id: 2, item: 'b', qty: 1, avail: [{ inStock: 50 }] },
+    ]);
+    const concise = runPipeline(orders, [{ $lookup: { from: 'stock', localField: 'item', foreignField: 'sku', let: { qty: '$qty' }, pipeline: [{ $match: { $expr: { $lt: ['$inStock', '$$qty'] } } }], as: 'short' } }], context);
+    expect(concise.map((o) => o.short)).toEqual([[{ sku: 'a', inStock: 1 }], []]);
+  });
+
+  it('hashes the foreign side of $lookup (10k × 10k well under a second)', () => {
+    const foreign = Array.from({ length: 10000 }, (_, i) => ({ _id: oid(i), n: i }));
+    const local = Array.from({ length: 10000 }, (_, i) => ({ ref: oid(9999 - i) }));
+    const started = Date.now();
+    const out = runPipeline(local, [{ $lookup: { from: 'f', localField: 'ref', foreignField: '_id', as: 'j' } }, { $unwind: '$j' }, { $group: { _id: null, total: { $sum: '$j.n' } } }], contextWith({ f: foreign }));
+    expect(out).toEqual([{ _id: null, total: 49995000 }]);
+    expect(Date.now() - started).toBeLessThan(3000);
+  });
+
+  it('runs $unwind, $facet, $replaceRoot, $replaceWith and $sortByCount', () => {
+    const docs = [
+      { _id: 1, tags: ['a', 'b'], inner: { x: 1 } },
+      { _id: 2, tags: ['a'], inner: { x: 2 } },
+      { _id: 3, tags: [], inner: { x: 3 } },
+    ];
+    expect(runPipeline(docs, [{ $unwind: '$tags' }, { $project: { tags: 1 } }], none)).toEqual([
+      { _id: 1, tags: 'a' },
+      { _id: 1, tags: 'b' },
+      { _id: 2, tags: 'a' },
+    ]);
+    expect(runPipeline(docs, [{ $unwind: { path: '$tags', preserveNullAndEmptyArrays: true } }, { $count: 'n' }], none)).toEqual([{ n: 4 }]);
+    expect(runPipeline(docs, [{ $unwind: '$tags' }, { $sortByCount: '$tags' }], none)).toEqual([
+      { _id: 'a', count: 2 },
+      { _id: 'b', count: 1 },
+    ]);
+    expect(runPipeline(docs, [{ $replaceRoot: { newRoot: '$inner' } }], none)).toEqual([{ x: 1 }, { x: 2 }, { x: 3 }]);
+    expect(runPipeline(docs, [{ $replaceWith: '$inner' }, { $match: { x: { $gt: 1 } } }], none)).toEqual([{ x: 2 }, { x: 3 }]);
+    expect(runPipeline(docs, [{ $facet: { count: [{ $count: 'n' }], top: [{ $sort: { _id: -1 } }, { $limit: 1 }, { $project: { _id: 1 } }] } }], none)).toEqual([{ count: [{ n: 3 }], top: [{ _id: 3 }] }]);
+  });
+
+  // MongoDB docs: "$setWindowFields"
+  it('runs $setWindowFields', () => {
+    const docs = [
+      { s: 'x', d: 1, q: 5 },
+      { s: 'x', d: 2, q: 7 },
+      { s: 'y', d: 1, q: 1 },
+    ];
+    const out = runPipeline(docs, [{ $setWindowFields: { partitionBy: '$s', sortBy: { d: 1 }, output: { running: { $sum: '$q', window: { documents: ['unbounded', 'current'] } } } } }, { $project: { _id: 0, s: 1, running: 1 } }], none);
+    expect(out).toEqual([
+      { s: 'x', running: 5 },
+      { s: 'x', running: 12 },
+      { s: 'y', running: 1 },
+    ]);
+  });
+
+  it('rejects unknown stages with code 40324 and malformed stages with 40323', () => {
+    const codeOf = (pipeline: Record<string, unknown>[]): number | undefined => {
+      try {
+        runPipeline([], pipeline, none);
+      } catch (error) {
+        return (error as CommandError).code;
+      }
+      return undefined;
+    };
+    expect(codeOf([{ $nope: {} }])).toBe(40324);
+    expect(codeOf([{ $match: {}, $limit: 1 }])).toBe(40323);
+  });
+});
+
+describe('runPipeline BSON types in expressions', () => {
+  // MongoDB docs: "$type (aggregation)" — returns the BSON type alias, "missing" for a missing field
+  it('reports $type with MongoDB aliases', () => {
+    const [out] = runPipeline([{ o: oid(1), d: new Decimal128('1'), l: Long.fromNumber(1), i: 1, f: 1.5, s: 'x' }], [{ $project: { _id: 0, o: { $type: '$o' }, d: { $type: '$d' }, l: { $type: '$l' }, i: { $type: '$i' }, f: { $type: '$f' }, s: { $type: '$s' }, m: { $type: '$nope' } } }], none);
+    expect(out).toEqual({ o: 'objectId', d: 'decimal', l: 'long', i: 'int', f: 'double', s: 'string', m: 'missing' });
+  });
+
+  // MongoDB docs: "$count (aggregation)" — no input documents, no output document
+  it('emits nothing from $count when no document reaches it', () => {
+    expect(runPipeline([{ a: 1 }], [{ $match: { a: 2 } }, { $count: 'n' }], none)).toEqual([]);
+  });
+});

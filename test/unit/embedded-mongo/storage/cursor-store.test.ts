@@ -1,0 +1,58 @@
+import { Long } from 'bson';
+import { CommandError } from '../../../../src/embedded-mongo/commands/command-error';
+import { CursorStore } from '../../../../src/embedded-mongo/storage/cursor-store';
+
+const docs = Array.from({ length: 250 }, (_, i) => ({ _id: i }));
+
+describe('CursorStore', () => {
+  it('returns 101 documents in the first batch by default and the rest on getMore', () => {
+    const cursors = new CursorStore();
+    const first = cursors.open('db.c', docs);
+    expect(first.documents).toHaveLength(101);
+    expect(first.id.isZero()).toBe(false);
+    const rest = cursors.getMore(first.id.toBigInt(), 'db.c', undefined);
+    expect(rest.documents.map((doc) => doc._id)).toEqual(docs.slice(101).map((doc) => doc._id));
+    expect(rest.id).toEqual(Long.ZERO);
+    expect(cursors.openCount).toBe(0);
+  });
+
+  it('honours batchSize, projects each batch, and closes when exhausted', () => {
+    const cursors = new CursorStore();
+    const first = cursors.open('db.c', docs.slice(0, 5), { batchSize: 2, project: (doc) => ({ n: doc._id }) });
+    expect(first.documents).toEqual([{ n: 0 }, { n: 1 }]);
+    const second = cursors.getMore(first.id.toBigInt(), 'db.c', 2);
+    expect(second.documents).toEqual([{ n: 2 }, { n: 3 }]);
+    expect(second.id).toEqual(first.id);
+    const last = cursors.getMore(first.id.toBigInt(), 'db.c', 2);
+    expect([last.documents, last.id.isZero()]).toEqual([[{ n: 4 }], true]);
+  });
+
+  it('returns id 0 when everything fits, or for singleBatch', () => {
+    const cursors = new CursorStore();
+    expect(cursors.open('db.c', docs.slice(0, 3)).id.isZero()).toBe(true);
+    const single = cursors.open('db.c', docs, { singleBatch: true, batchSize: 10 });
+    expect([single.documents.length, single.id.isZero(), cursors.openCount]).toEqual([10, true, 0]);
+  });
+
+  it('keeps a cursor open with an empty first batch for batchSize 0', () => {
+    const cursors = new CursorStore();
+    const first = cursors.open('db.c', docs.slice(0, 3), { batchSize: 0 });
+    expect([first.documents.length, first.id.isZero()]).toEqual([0, false]);
+  });
+
+  it('answers 43 CursorNotFound for unknown and killed ids, and refuses another namespace', () => {
+    const cursors = new CursorStore();
+    const first = cursors.open('db.c', docs);
+    expect(() => cursors.getMore(first.id.toBigInt(), 'db.other', undefined)).toThrow("cursor belongs to a different namespace db.c");
+    expect(cursors.kill(first.id.toBigInt())).toBe(true);
+    expect(cursors.kill(first.id.toBigInt())).toBe(false);
+    let error: unknown;
+    try {
+      cursors.getMore(first.id.toBigInt(), 'db.c', undefined);
+    } catch (caught) {
+      error = caught;
+    }
+    expect(error).toBeInstanceOf(CommandError);
+    expect([(error as CommandError).code, (error as CommandError).codeName]).toEqual([43, 'CursorNotFound']);
+  });
+});

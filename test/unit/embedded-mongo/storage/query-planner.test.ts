@@ -1,0 +1,55 @@
+import { ObjectId } from 'bson';
+import { planQuery } from '../../../../src/embedded-mongo/storage/query-planner';
+
+const indexed = new Map([
+  ['email', 'email_1'],
+  ['authors.id', 'authors.id_1'],
+  ['postId', 'postId_1_createdAt_-1'],
+]);
+
+describe('planQuery', () => {
+  it('uses the _id map for an _id equality or $in, before any secondary index', () => {
+    const id = new ObjectId();
+    expect(planQuery({ _id: id, email: 'a' }, indexed)).toEqual({ kind: 'id', values: [id] });
+    expect(planQuery({ _id: { $in: [1, 2, 3] } }, indexed)).toEqual({ kind: 'id', values: [1, 2, 3] });
+  });
+
+  it('uses a secondary index for equality, $eq and $in on its first field, including dotted paths', () => {
+    expect(planQuery({ email: 'a@x' }, indexed)).toEqual({ kind: 'index', indexName: 'email_1', field: 'email', values: ['a@x'] });
+    expect(planQuery({ email: { $eq: 'b' } }, indexed)).toEqual({ kind: 'index', indexName: 'email_1', field: 'email', values: ['b'] });
+    expect(planQuery({ 'authors.id': { $in: [7, 8] } }, indexed)).toEqual({
+      kind: 'index',
+      indexName: 'authors.id_1',
+      field: 'authors.id',
+      values: [7, 8],
+    });
+    expect(planQuery({ postId: 3, createdAt: { $gt: 1 } }, indexed)).toEqual({
+      kind: 'index',
+      indexName: 'postId_1_createdAt_-1',
+      field: 'postId',
+      values: [3],
+    });
+  });
+
+  it('finds equalities inside $and and prefers the field with the fewest values', () => {
+    expect(planQuery({ $and: [{ email: { $in: ['a', 'b', 'c'] } }, { postId: { $in: [1] } }] }, indexed)).toEqual({
+      kind: 'index',
+      indexName: 'postId_1_createdAt_-1',
+      field: 'postId',
+      values: [1],
+    });
+  });
+
+  it('scans when no indexed field is pinned, or when a value cannot be looked up by key (null, regex)', () => {
+    expect(planQuery({ name: 'x' }, indexed)).toEqual({ kind: 'scan' });
+    expect(planQuery({ email: { $gt: 'a' } }, indexed)).toEqual({ kind: 'scan' });
+    expect(planQuery({ email: null }, indexed)).toEqual({ kind: 'scan' });
+    expect(planQuery({ email: { $in: ['a', null] } }, indexed)).toEqual({ kind: 'scan' });
+    expect(planQuery({ email: /a/ }, indexed)).toEqual({ kind: 'scan' });
+    expect(planQuery({ $or: [{ email: 'a' }, { email: 'b' }] }, indexed)).toEqual({ kind: 'scan' });
+  });
+
+  it('treats an empty $in as an index lookup with no values (no candidates at all)', () => {
+    expect(planQuery({ _id: { $in: [] } }, indexed)).toEqual({ kind: 'id', values: [] });
+  });
+});

@@ -1,0 +1,47 @@
+import { GraphQLError } from 'graphql';
+import { createFormatError } from '../../../../src/gateway/errors/format-error';
+import { DatabaseFailure } from '../../../../src/gateway/errors/internal-errors';
+import { badUserInput } from '../../../../src/gateway/errors/public-error-code';
+
+const production = createFormatError({ production: true });
+const development = createFormatError({ production: false });
+const stack = { stacktrace: ['Error: boom', '    at x.ts:1'] };
+
+describe('formatError', () => {
+  it('keeps BAD_USER_INPUT (even wrapped by graphql-js validation) and drops the http hint and stack in production', () => {
+    const original = badUserInput('first must be between 0 and 100, got 500');
+    const wrapped = new GraphQLError('Expected value of type "DateTime"', { originalError: original });
+    expect(production({ message: wrapped.message, extensions: { code: 'GRAPHQL_VALIDATION_FAILED', ...stack } }, wrapped)).toEqual({
+      message: 'Expected value of type "DateTime"',
+      extensions: { code: 'BAD_USER_INPUT' },
+    });
+  });
+
+  it('maps database failures to DATABASE_UNAVAILABLE without their details', () => {
+    const error = new GraphQLError('MongoDB command on books failed: connection refused', { originalError: new DatabaseFailure('books', new Error('connection refused')) });
+    expect(production({ message: error.message, extensions: { code: 'INTERNAL_SERVER_ERROR', ...stack } }, error)).toEqual({
+      message: 'The database is unavailable; try again later',
+      extensions: { code: 'DATABASE_UNAVAILABLE' },
+    });
+  });
+
+  it('hides unexpected errors in production but not in development', () => {
+    const error = new GraphQLError('x is undefined', { originalError: new TypeError('x is undefined') });
+    expect(production({ message: 'x is undefined', extensions: { code: 'INTERNAL_SERVER_ERROR', ...stack } }, error)).toEqual({
+      message: 'Internal server error',
+      extensions: { code: 'INTERNAL_SERVER_ERROR' },
+    });
+    expect(development({ message: 'x is undefined', extensions: { code: 'INTERNAL_SERVER_ERROR', ...stack } }, error)).toEqual({
+      message: 'x is undefined',
+      extensions: { code: 'INTERNAL_SERVER_ERROR', ...stack },
+    });
+  });
+
+  it('passes Apollo\'s own codes through', () => {
+    const error = new GraphQLError('Cannot query field "nope" on type "Query".');
+    expect(production({ message: error.message, extensions: { code: 'GRAPHQL_VALIDATION_FAILED' } }, error)).toEqual({
+      message: error.message,
+      extensions: { code: 'GRAPHQL_VALIDATION_FAILED' },
+    });
+  });
+});

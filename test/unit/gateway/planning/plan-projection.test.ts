@@ -1,0 +1,86 @@
+import { buildStorageMap } from '../../../../src/gateway/storage-map/build-storage-map';
+import { planProjection, snapshotFits } from '../../../../src/gateway/planning/plan-projection';
+import { toFindProjection } from '../../../../src/gateway/planning/projection';
+import type { ReadStrategy, RelationField } from '../../../../src/gateway/storage-map/storage-map-types';
+import { demoSchema, schemaOf, selectionAt } from '../support/demo-schema';
+
+const schema = demoSchema();
+const storageMap = buildStorageMap(schema);
+
+function projection(query: string, path: string[], typeName: string, overrides: Record<string, ReadStrategy> = {}, variables: Record<string, unknown> = {}) {
+  const { source, fieldNodes } = selectionAt(schema, query, path, variables);
+  const strategyFor = (field: RelationField) => overrides[field.coordinate] ?? field.defaultStrategy;
+  return toFindProjection(planProjection({ ...source, storageMap, strategyFor }, typeName, fieldNodes));
+}
+
+describe('planProjection', () => {
+  it('fetches only selected fields, plus the localField of selected joins and the snapshot copy that serves them', () => {
+    expect(projection('{ books { name publisher { name } authors { name thumbnailUrl } } }', ['books'], 'Book')).toEqual({
+      _id: 1,
+      authors: 1,
+      name: 1,
+      publisherId: 1,
+    });
+  });
+
+  it('fetches the fallback join key instead of the copy when the selection does not fit the snapshot', () => {
+    expect(projection('{ books { authors { name countOfBooks } } }', ['books'], 'Book')).toEqual({ _id: 1, 'authors.id': 1 });
+  });
+
+  it('follows the request strategy: a join override fetches the key only', () => {
+    expect(projection('{ books { authors { name } } }', ['books'], 'Book', { 'Book.authors': 'join' })).toEqual({ _id: 1, 'authors.id': 1 });
+    expect(projection('{ posts { recentComments { author } } }', ['posts'], 'Post')).toEqual({ _id: 1, recentComments: 1 });
+    expect(projection('{ posts { recentComments { author } } }', ['posts'], 'Post', { 'Post.recentComments': 'join' })).toEqual({ _id: 1 });
+  });
+
+  it('plans the nested level for its own type: a host snapshot under logs', () => {
+    expect(projection('{ hosts { logs(first: 5) { message host { name } } } }', ['hosts', 'logs'], 'LogMessage')).toEqual({ _id: 1, host: 1, message: 1 });
+    expect(projection('{ hosts { name logs(first: 5) { message } } }', ['hosts'], 'Host')).toEqual({ _id: 1, name: 1 });
+  });
+
+  it('resolves fragments, inline fragments, aliases and @skip', () => {
+    const query = /* GraphQL */ `
+      query ($skip: Boolean!) {
+        people { ...names a: holdings { numberHeld } ... on Person { tasks { done } } firstName @skip(if: $skip) __typename }
+      }
+      fragment names on Person { lastName }
+    `;
+    expect(projection(query, ['people'], 'Person', {}, { skip: true })).toEqual({ _id: 1, holdings: 1, lastName: 1, taskIds: 1 });
+    expect(projection(query, ['people'], 'Person', {}, { skip: false })).toEqual({ _id: 1, firstName: 1, holdings: 1, lastName: 1, taskIds: 1 });
+  });
+
+  it('pushes an embedded field\'s first down as $slice, the largest over aliases', () => {
+    const sliced = schemaOf(/* GraphQL */ `
+      type Query { t: Thread }
+      type Thread @collection(name: "threads") { id: ID! title: String! messages(first: Int = 20): [Message!]! @embedded(path: "msgs") }
+      type Message { text: String! }
+    `);
+    const map = buildStorageMap(sliced);
+    const { source, fieldNodes } = selectionAt(sliced, '{ t { title a: messages(first: 2) { text } b: messages(first: 5) { text } } }', ['t']);
+    expect(toFindProjection(planProjection({ ...source, storageMap: map, strategyFor: (f) => f.defaultStrategy }, 'Thread', fieldNodes))).toEqual({
+      _id: 1,
+      msgs: { $slice: 5 },
+      title: 1,
+    });
+    const defaulted = selectionAt(sliced, '{ t { messages { text } } }', ['t']);
+    expect(toFindProjection(planProjection({ ...defaulted.source, storageMap: map, strategyFor: (f) => f.defaultStrategy }, 'Thread', defaulted.fieldNodes))).toEqual({
+      _id: 1,
+      msgs: { $slice: 20 },
+    });
+  });
+});
+
+describe('snapshotFits', () => {
+  const shape = storageMap.relations.get('Book.authors')!.shapes.snapshot!;
+  const fits = (query: string) => {
+    const { source, fieldNodes } = selectionAt(schema, query, ['books', 'authors']);
+    return snapshotFits(source, shape, 'Author', fieldNodes);
+  };
+  it('fits when every selected field is copied (and __typename)', () => {
+    expect(fits('{ books { authors { id name thumbnailUrl __typename } } }')).toBe(true);
+  });
+  it('does not fit a field outside the copy, nor a nested relation', () => {
+    expect(fits('{ books { authors { name countOfBooks } } }')).toBe(false);
+    expect(fits('{ books { authors { name books { name } } } }')).toBe(false);
+  });
+});

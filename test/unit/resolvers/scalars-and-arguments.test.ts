@@ -1,0 +1,42 @@
+import { GraphQLError, Kind } from 'graphql';
+import { DateTimeScalar } from '../../../resolvers/date-time-scalar';
+import { objectIdArgument } from '../../../resolvers/object-id-argument';
+import { ContactDetail } from '../../../resolvers/contact-detail';
+
+function codeOf(run: () => unknown): unknown {
+  try {
+    run();
+  } catch (error) {
+    return error instanceof GraphQLError ? [error.extensions.code, error.message] : error;
+  }
+  return 'no error';
+}
+
+describe('DateTime', () => {
+  it('serializes Dates as ISO strings and parses ISO strings to Dates', () => {
+    expect(DateTimeScalar.serialize(new Date('2026-11-21T09:30:00Z'))).toBe('2026-11-21T09:30:00.000Z');
+    expect(DateTimeScalar.parseValue('2026-11-21T09:30:00.000Z')).toEqual(new Date('2026-11-21T09:30:00.000Z'));
+    expect(DateTimeScalar.parseLiteral({ kind: Kind.STRING, value: '2026-11-21' }, {})).toEqual(new Date('2026-11-21T00:00:00.000Z'));
+  });
+  it('rejects anything else as BAD_USER_INPUT', () => {
+    expect(codeOf(() => DateTimeScalar.parseValue('yesterday'))).toEqual(['BAD_USER_INPUT', 'DateTime must be an ISO-8601 string like 2026-11-21T09:30:00.000Z, got "yesterday"']);
+    expect(codeOf(() => DateTimeScalar.parseValue(1700000000000))).toEqual(['BAD_USER_INPUT', 'DateTime must be an ISO-8601 string like 2026-11-21T09:30:00.000Z, got 1700000000000']);
+    expect(codeOf(() => DateTimeScalar.parseLiteral({ kind: Kind.INT, value: '5' }, {}))).toEqual(['BAD_USER_INPUT', 'DateTime must be an ISO-8601 string, got 5']);
+  });
+});
+
+describe('objectIdArgument', () => {
+  it('accepts 24 hex digits and names a bad value', () => {
+    expect(objectIdArgument('65A000000000000000000001').toHexString()).toBe('65a000000000000000000001');
+    expect(codeOf(() => objectIdArgument('nope'))).toEqual(['BAD_USER_INPUT', 'id must be a 24-character hexadecimal ObjectId, got "nope"']);
+    expect(codeOf(() => objectIdArgument('{"$ne":null}'))).toEqual(['BAD_USER_INPUT', 'id must be a 24-character hexadecimal ObjectId, got "{\\"$ne\\":null}"']);
+  });
+});
+
+describe('ContactDetail', () => {
+  it('resolves the member type by kind', () => {
+    expect(ContactDetail.__resolveType({ kind: 'email' })).toBe('EmailContact');
+    expect(ContactDetail.__resolveType({ kind: 'phone' })).toBe('PhoneContact');
+    expect(ContactDetail.__resolveType({ kind: 'social' })).toBe('SocialContact');
+  });
+});
