@@ -214,8 +214,9 @@ function decimalFrom(n: ExactNumber): Decimal128 {
 
 /**
  * `a + b` or `a × b` with MongoDB's result type: the wider operand type wins (int < long < double <
- * decimal). Long results that leave int64 become doubles, as `$sum` does; Decimal128 results are exact
- * up to Decimal128's 34 digits. JS numbers stay JS numbers (the driver cannot tell int32 from double).
+ * decimal); int32 overflow becomes Long, Long overflow a double (as `$sum` does); Decimal128 results
+ * are exact up to Decimal128's 34 digits. An integral JS number within int32 counts as an int32,
+ * because that is how the serializer writes it.
  */
 export function arithmetic(operation: 'add' | 'multiply', a: unknown, b: unknown): unknown {
   const wa = numericWidth(a);
@@ -223,8 +224,12 @@ export function arithmetic(operation: 'add' | 'multiply', a: unknown, b: unknown
   if (wa === undefined || wb === undefined) throw new TypeError('arithmetic needs two numbers');
   const width = widest(wa, wb);
   switch (width) {
-    case 'int':
-      return operation === 'add' ? toNumber(a) + toNumber(b) : toNumber(a) * toNumber(b);
+    case 'int': {
+      // int32 results that overflow become Long (and double beyond int64), as MongoDB promotes them
+      const exact = operation === 'add' ? BigInt(toNumber(a)) + BigInt(toNumber(b)) : BigInt(toNumber(a)) * BigInt(toNumber(b));
+      if (exact >= -0x80000000n && exact <= 0x7fffffffn) return Number(exact);
+      return exact >= INT64_MIN && exact <= INT64_MAX ? Long.fromBigInt(exact) : Number(exact);
+    }
     case 'double':
       return asDouble(operation === 'add' ? toNumber(a) + toNumber(b) : toNumber(a) * toNumber(b));
     case 'long': {

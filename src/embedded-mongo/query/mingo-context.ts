@@ -70,7 +70,8 @@ export function sumValues(values: Iterable<unknown>): unknown {
     }
   }
   let total: unknown;
-  if (!sawLong) total = sawDouble ? asDouble(plain) : plain;
+  if (!sawLong && !sawDouble && Number.isSafeInteger(plain) && Math.abs(plain) > 0x7fffffff) total = Long.fromNumber(plain);
+  else if (!sawLong) total = sawDouble ? asDouble(plain) : plain;
   else if (sawDouble) total = asDouble(Number(longs) + plain);
   else {
     const exact = longs + BigInt(plain);

@@ -1,5 +1,5 @@
-import { deserialize, type Document } from 'bson';
-import { DESERIALIZE_OPTIONS } from './bson-options';
+import type { Document } from 'bson';
+import { decodeBsonDocument } from './bson-document';
 import { crc32c } from './crc32c';
 import { HEADER_SIZE, OpCode, OpMsgFlag } from './wire-constants';
 import { WireProtocolError } from './wire-protocol-error';
@@ -165,7 +165,7 @@ function readDocumentSize(message: Buffer, offset: number, end: number): number 
 
 function readDocument(message: Buffer, offset: number, size: number): Document {
   try {
-    return deserialize(message.subarray(offset, offset + size), DESERIALIZE_OPTIONS);
+    return decodeBsonDocument(message.subarray(offset, offset + size));
   } catch (error) {
     throw new WireProtocolError(`invalid BSON: ${error instanceof Error ? error.message : String(error)}`);
   }

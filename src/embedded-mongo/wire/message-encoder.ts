@@ -1,5 +1,5 @@
-import { serialize, type Document } from 'bson';
-import { SERIALIZE_OPTIONS } from './bson-options';
+import type { Document } from 'bson';
+import { encodeBsonDocument } from './bson-document';
 import { crc32c } from './crc32c';
 import { HEADER_SIZE, OpCode, OpMsgFlag } from './wire-constants';
 
@@ -26,10 +26,10 @@ export function encodeOpMsg(parts: OpMsgParts): Buffer {
     (parts.checksum ? OpMsgFlag.ChecksumPresent : 0);
   const flagBytes = Buffer.allocUnsafe(4);
   flagBytes.writeUInt32LE(flags >>> 0, 0);
-  const pieces: Buffer[] = [flagBytes, Buffer.from([0]), toBuffer(serialize(parts.body, SERIALIZE_OPTIONS))];
+  const pieces: Buffer[] = [flagBytes, Buffer.from([0]), encodeBsonDocument(parts.body)];
   for (const sequence of parts.sequences ?? []) {
     const identifier = Buffer.from(`${sequence.identifier}\0`, 'utf8');
-    const documents = sequence.documents.map((document) => toBuffer(serialize(document, SERIALIZE_OPTIONS)));
+    const documents = sequence.documents.map((document) => encodeBsonDocument(document));
     const size = Buffer.allocUnsafe(4);
     size.writeInt32LE(4 + identifier.length + documents.reduce((sum, document) => sum + document.length, 0), 0);
     pieces.push(Buffer.from([1]), size, identifier, ...documents);
@@ -43,7 +43,7 @@ export function encodeOpMsg(parts: OpMsgParts): Buffer {
 export function encodeOpReply(parts: { requestId: number; responseTo: number; documents: readonly Document[] }): Buffer {
   const fixed = Buffer.alloc(20);
   fixed.writeInt32LE(parts.documents.length, 16);
-  const documents = parts.documents.map((document) => toBuffer(serialize(document, SERIALIZE_OPTIONS)));
+  const documents = parts.documents.map((document) => encodeBsonDocument(document));
   return frame(OpCode.Reply, parts.requestId, parts.responseTo, [fixed, ...documents], 0);
 }
 
@@ -58,7 +58,7 @@ export function encodeOpQuery(parts: {
   const name = Buffer.from(`${parts.fullCollectionName}\0`, 'utf8');
   const counts = Buffer.alloc(8);
   counts.writeInt32LE(parts.numberToReturn ?? -1, 4);
-  const query = toBuffer(serialize(parts.query, SERIALIZE_OPTIONS));
+  const query = encodeBsonDocument(parts.query);
   return frame(OpCode.Query, parts.requestId, 0, [flags, name, counts, query], 0);
 }
 
@@ -72,8 +72,4 @@ function frame(opCode: OpCode, requestId: number, responseTo: number, pieces: re
   let offset = HEADER_SIZE;
   for (const piece of pieces) offset += piece.copy(message, offset);
   return message;
-}
-
-function toBuffer(bytes: Uint8Array): Buffer {
-  return Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
 }

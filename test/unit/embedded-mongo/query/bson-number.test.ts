@@ -20,6 +20,10 @@ describe('bson-number', () => {
     expect(sumValues([Long.MAX_VALUE, Long.fromNumber(1)])).toBe(9223372036854775808);
     expect(String(sumValues([Long.fromString('9007199254740993'), 1]))).toBe('9007199254740994');
     expect(sumValues([1, 'x', null, 2.5])).toBe(3.5);
+    // int32 overflow is promoted to Long (MongoDB docs: "$sum" / "$inc" result types)
+    expect(arithmetic('add', 2147483647, 1)).toEqual(Long.fromNumber(2147483648));
+    expect(arithmetic('multiply', 65536, 65536)).toEqual(Long.fromNumber(4294967296));
+    expect(sumValues([2147483647, 1])).toEqual(Long.fromNumber(2147483648));
   });
 
   it('compares and keys numbers exactly across types', () => {

@@ -85,7 +85,7 @@ describe('OP_MSG', () => {
     expect(() => decodeMessage(corrupted)).toThrow('OP_MSG checksum mismatch');
   });
 
-  it('keeps BSON types: Long stays Long, Int32 and Double become numbers, Decimal128/ObjectId/Binary/Date keep their classes', () => {
+  it('keeps BSON types: Long stays Long, Int32 and fractional Double become numbers, Decimal128/ObjectId/Binary/Date keep their classes', () => {
     const id = new ObjectId();
     const when = new Date('2024-01-02T03:04:05.678Z');
     const bytes = encodeOpMsg({

@@ -1,0 +1,81 @@
+import { deserialize, serialize, type Document } from 'bson';
+
+/**
+ * BSON bytes ⇄ documents, with the number representation storage and query share:
+ * - Int32 → JS number; Int64 → `Long` at every magnitude; Decimal128 → `Decimal128`.
+ * - Double → JS number, except a Double whose value `bson` would write back as Int32 (an integral
+ *   value in int32 range, e.g. 1.0), which stays a `Double` wrapper so it round-trips as a Double.
+ *   This is the same convention as query/bson-number.ts `asDouble`.
+ * - Binary stays `Binary`; ObjectId, Date, Timestamp, MinKey/MaxKey, RegExp keep their classes.
+ * bson's `promoteValues` is all-or-nothing, so documents are decoded unpromoted and then normalised.
+ */
+const DESERIALIZE_OPTIONS = {
+  promoteValues: false,
+  promoteLongs: false,
+  promoteBuffers: false,
+  useBigInt64: false,
+  bsonRegExp: false,
+} as const;
+
+/** `ignoreUndefined` so handlers can leave optional reply fields undefined instead of sending null. */
+const SERIALIZE_OPTIONS = { checkKeys: false, ignoreUndefined: true } as const;
+
+/** Decodes exactly one document occupying all of `bytes`; throws bson's error when invalid. */
+export function decodeBsonDocument(bytes: Uint8Array): Document {
+  return normalizeNumbers(deserialize(bytes, DESERIALIZE_OPTIONS)) as Document;
+}
+
+export function encodeBsonDocument(document: Document): Buffer {
+  const bytes = serialize(document, SERIALIZE_OPTIONS);
+  return Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+}
+
+const INT32_MIN = -0x80000000;
+const INT32_MAX = 0x7fffffff;
+
+/** True when `bson` would serialise this JS number as Int32 (mirrors its serializeNumber). */
+function writtenAsInt32(value: number): boolean {
+  return !Object.is(value, -0) && Number.isSafeInteger(value) && value >= INT32_MIN && value <= INT32_MAX;
+}
+
+/** Rewrites the freshly decoded (and so unshared) value in place. */
+function normalizeNumbers(value: unknown): unknown {
+  if (typeof value !== 'object' || value === null) return value;
+  if (Array.isArray(value)) {
+    for (let i = 0; i < value.length; i++) value[i] = normalizeNumbers(value[i]);
+    return value;
+  }
+  const tag = (value as { _bsontype?: unknown })._bsontype;
+  if (tag === undefined) {
+    if (value instanceof Date || value instanceof RegExp) return value;
+    normalizeFields(value as Record<string, unknown>);
+    return value;
+  }
+  switch (tag) {
+    case 'Int32':
+      return (value as { value: number }).value;
+    case 'Double': {
+      const number = (value as { value: number }).value;
+      return writtenAsInt32(number) ? value : number;
+    }
+    case 'DBRef': {
+      const ref = value as { oid: unknown; fields: Record<string, unknown> };
+      ref.oid = normalizeNumbers(ref.oid);
+      normalizeFields(ref.fields);
+      return value;
+    }
+    default:
+      return value;
+  }
+}
+
+function normalizeFields(object: Record<string, unknown>): void {
+  for (const key of Object.keys(object)) {
+    const before = object[key];
+    const after = normalizeNumbers(before);
+    if (after === before) continue;
+    // A field literally named __proto__ is an own data property here; plain assignment would set the prototype.
+    if (key === '__proto__') Object.defineProperty(object, key, { value: after, enumerable: true, writable: true, configurable: true });
+    else object[key] = after;
+  }
+}
