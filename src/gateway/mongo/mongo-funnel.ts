@@ -1,6 +1,10 @@
 import {
   BSON,
   MongoClient,
+  MongoError,
+  MongoServerError,
+  type AnyBulkWriteOperation,
+  type ClientSession,
   type CommandFailedEvent,
   type CommandStartedEvent,
   type CommandSucceededEvent,
@@ -8,6 +12,7 @@ import {
   type Document,
 } from 'mongodb';
 import type { CostLedger } from '../cost/cost-ledger';
+import { commandFilterShape, type FilterShape } from '../cost/filter-shape';
 import { DatabaseFailure } from '../errors/internal-errors';
 
 /** A stored document as the gateway sees it. */
@@ -17,19 +22,27 @@ export type StoredDocument = Record<string, unknown>;
 export interface CommandScope {
   readonly ledger: CostLedger;
   readonly fields: readonly string[];
+  /** The command belongs to a mutation's write unit (extensions.cost.writes). */
+  readonly writeUnit?: boolean;
 }
 
 export interface FindOptions {
   readonly projection: Record<string, unknown>;
   readonly sort?: Record<string, 1 | -1>;
   readonly limit?: number;
-  /** Documents per reply; set to the expected count so one command fetches the whole answer. */
+  /**
+   * The most documents the answer can hold; the funnel asks the server for one more per reply so the
+   * first reply also tells it the cursor is exhausted (a reply that exactly fills its batch leaves the
+   * cursor open on MongoDB, costing an empty getMore).
+   */
   readonly batchSize?: number;
 }
 
 interface InflightOperation {
   readonly scope: CommandScope;
   readonly collection: string;
+  /** Set by the operation's first command; its getMores repeat it in the debug view. */
+  filter?: FilterShape;
 }
 
 const COMMENT_PREFIX = 'docjoin:';
@@ -45,6 +58,8 @@ export class MongoFunnel {
   readonly #client: MongoClient;
   readonly #db: Db;
   readonly #inflight = new Map<string, InflightOperation>();
+  /** Write units by session id: commitTransaction/abortTransaction carry no comment, only the lsid. */
+  readonly #sessions = new Map<string, InflightOperation>();
   /** Started commands by connection + wire request id, until they succeed or fail. */
   readonly #started = new Map<string, { operation: InflightOperation; commandName: string }>();
   #nextOperation = 0;
@@ -72,7 +87,7 @@ export class MongoFunnel {
           projection: options.projection,
           ...(options.sort && { sort: options.sort }),
           ...(options.limit !== undefined && { limit: options.limit }),
-          ...(options.batchSize !== undefined && { batchSize: Math.max(1, options.batchSize) }),
+          ...(options.batchSize !== undefined && { batchSize: replyBatchSize(options.batchSize) }),
           comment,
         })
         .toArray(),
@@ -83,7 +98,7 @@ export class MongoFunnel {
     return this.#run(scope, collection, (comment) =>
       this.#db
         .collection(collection)
-        .aggregate(pipeline as Document[], { ...(options.batchSize !== undefined && { batchSize: Math.max(1, options.batchSize) }), comment })
+        .aggregate(pipeline as Document[], { ...(options.batchSize !== undefined && { batchSize: replyBatchSize(options.batchSize) }), comment })
         .toArray(),
     );
   }
@@ -99,8 +114,55 @@ export class MongoFunnel {
     return indexes.map((index) => index.key as Record<string, unknown>);
   }
 
+  /** Whether some document of `collection` has `path`; undefined when the collection is empty. */
+  async someDocumentHas(collection: string, path: string): Promise<boolean | undefined> {
+    const documents = this.#db.collection(collection);
+    if (await documents.findOne({ [path]: { $exists: true } }, { projection: { _id: 1 } })) return true;
+    return (await documents.findOne({}, { projection: { _id: 1 } })) ? false : undefined;
+  }
+
   async ping(): Promise<void> {
     await this.#db.command({ ping: 1 });
+  }
+
+  /** Whether the server runs transactions: a replica set member (hello has setName) or a mongos. */
+  async supportsTransactions(): Promise<boolean> {
+    const hello = await this.#db.command({ hello: 1 });
+    return typeof hello.setName === 'string' || hello.msg === 'isdbgrid';
+  }
+
+  /**
+   * Runs `work` with a writer whose commands share one session and are attributed to `scope` (marked
+   * as write-unit commands). With `transaction`, `session.withTransaction` commits them together and
+   * retries the whole of `work` on transient errors, so `work` must be safe to run again. Driver errors
+   * reach the caller as DatabaseFailure; inside `work` the writer throws them raw, because
+   * withTransaction decides on retries from their error labels.
+   */
+  async runWriteUnit<T>(scope: CommandScope, options: { transaction: boolean }, work: (writer: FunnelWriter) => Promise<T>): Promise<T> {
+    const unitScope: CommandScope = { ...scope, writeUnit: true };
+    const session = this.#client.startSession();
+    const sessionKey = lsidKey(session.id?.id);
+    if (sessionKey !== undefined) this.#sessions.set(sessionKey, { scope: unitScope, collection: SESSION_COMMANDS });
+    const writer = new FunnelWriter(this.#db, session, (collection, operation) => this.#attribute(unitScope, collection, operation));
+    try {
+      return options.transaction ? await session.withTransaction(() => work(writer)) : await work(writer);
+    } catch (error) {
+      throw error instanceof MongoError ? new DatabaseFailure(writer.lastCollection, error) : error;
+    } finally {
+      await session.endSession();
+      if (sessionKey !== undefined) this.#sessions.delete(sessionKey);
+    }
+  }
+
+  /** Like #run, but leaves driver errors as they are (see runWriteUnit). */
+  async #attribute<T>(scope: CommandScope, collection: string, operation: (comment: string) => Promise<T>): Promise<T> {
+    const comment = `${COMMENT_PREFIX}${++this.#nextOperation}`;
+    this.#inflight.set(comment, { scope, collection });
+    try {
+      return await operation(comment);
+    } finally {
+      this.#inflight.delete(comment);
+    }
   }
 
   /** Stops listening; the client belongs to the caller, who closes it. */
@@ -124,9 +186,12 @@ export class MongoFunnel {
 
   readonly #onStarted = (event: CommandStartedEvent): void => {
     const comment = (event.command as { comment?: unknown }).comment;
+    if (comment === undefined) return this.#startSessionCommand(event);
     if (typeof comment !== 'string' || !comment.startsWith(COMMENT_PREFIX)) return;
     const operation = this.#inflight.get(comment);
-    if (operation) this.#started.set(eventKey(event), { operation, commandName: event.commandName });
+    if (!operation) return;
+    operation.filter ??= commandFilterShape(event.commandName, event.command);
+    this.#started.set(eventKey(event), { operation, commandName: event.commandName });
   };
 
   readonly #onSucceeded = (event: CommandSucceededEvent): void => {
@@ -136,6 +201,13 @@ export class MongoFunnel {
   readonly #onFailed = (event: CommandFailedEvent): void => {
     this.#finish(event, false, 0, 0);
   };
+
+  /** A write unit's commitTransaction / abortTransaction, recognised by its session id. */
+  #startSessionCommand(event: CommandStartedEvent): void {
+    const key = lsidKey((event.command as { lsid?: { id?: unknown } }).lsid?.id);
+    const unit = key === undefined ? undefined : this.#sessions.get(key);
+    if (unit) this.#started.set(eventKey(event), { operation: unit, commandName: event.commandName });
+  }
 
   #finish(event: CommandSucceededEvent | CommandFailedEvent, ok: boolean, documents: number, bytes: number): void {
     const key = eventKey(event);
@@ -150,8 +222,15 @@ export class MongoFunnel {
       bytes,
       durationMs: event.duration,
       ok,
+      ...(started.operation.scope.writeUnit && { writeUnit: true, documentsModified: ok ? documentsModified(started.commandName, (event as CommandSucceededEvent).reply) : 0 }),
+      ...(started.operation.filter !== undefined && { filter: started.operation.filter }),
     });
   }
+}
+
+/** See FindOptions.batchSize: one more than the answer can hold, so the first reply reaches the end. */
+function replyBatchSize(expected: number): number {
+  return Math.max(0, expected) + 1;
 }
 
 function eventKey(event: { connectionId?: string | number; requestId: number }): string {
@@ -174,3 +253,72 @@ export async function connectMongo(uri: string, options: { serverSelectionTimeou
 }
 
 export type { MongoClient, Db } from 'mongodb';
+
+/** A write unit's session commands (commit/abort) are not about one collection. */
+export const SESSION_COMMANDS = '$cmd';
+
+/** One `update` statement of a write unit. */
+export interface UpdateStatement {
+  readonly filter: StoredDocument;
+  readonly update: StoredDocument;
+  readonly arrayFilters?: readonly StoredDocument[];
+  /** updateMany (true) or updateOne. */
+  readonly multi: boolean;
+}
+
+/** The commands a write unit may send, all in its session. One method call is one command. */
+export class FunnelWriter {
+  #lastCollection = SESSION_COMMANDS;
+
+  constructor(
+    private readonly db: Db,
+    private readonly session: ClientSession,
+    private readonly attribute: <T>(collection: string, operation: (comment: string) => Promise<T>) => Promise<T>,
+  ) {}
+
+  /** The collection of the latest command, to name in a DatabaseFailure. */
+  get lastCollection(): string {
+    return this.#lastCollection;
+  }
+
+  async find(collection: string, filter: StoredDocument, projection: Record<string, unknown>): Promise<StoredDocument[]> {
+    this.#lastCollection = collection;
+    return this.attribute(collection, (comment) => this.db.collection(collection).find(filter, { projection, session: this.session, comment }).toArray());
+  }
+
+  /** Every statement in ONE ordered `update` command; returns the matched and modified totals. */
+  async update(collection: string, statements: readonly UpdateStatement[]): Promise<{ matched: number; modified: number }> {
+    this.#lastCollection = collection;
+    const operations = statements.map((statement): AnyBulkWriteOperation => {
+      const body = { filter: statement.filter, update: statement.update, ...(statement.arrayFilters && { arrayFilters: [...statement.arrayFilters] }) };
+      return statement.multi ? { updateMany: body } : { updateOne: body };
+    });
+    const result = await this.attribute(collection, (comment) => this.db.collection(collection).bulkWrite(operations, { ordered: true, session: this.session, comment }));
+    return { matched: result.matchedCount, modified: result.modifiedCount };
+  }
+
+  /** Every document in ONE `insert` command. */
+  async insert(collection: string, documents: readonly StoredDocument[]): Promise<number> {
+    this.#lastCollection = collection;
+    const result = await this.attribute(collection, (comment) => this.db.collection(collection).insertMany([...documents], { ordered: true, session: this.session, comment }));
+    return result.insertedCount;
+  }
+}
+
+/** A unique-index violation (E11000), which a write resolver may turn into BAD_USER_INPUT. */
+export function isDuplicateKeyError(error: unknown): boolean {
+  const cause = error instanceof DatabaseFailure ? error.cause : error;
+  return cause instanceof MongoServerError && cause.code === 11000;
+}
+
+/** Documents a write command changed, from its reply (`nModified` for update, `n` for insert/delete). */
+function documentsModified(commandName: string, reply: unknown): number {
+  const counts = (reply ?? {}) as { n?: unknown; nModified?: unknown };
+  const value = commandName === 'update' ? counts.nModified : commandName === 'insert' || commandName === 'delete' ? counts.n : 0;
+  return typeof value === 'number' ? value : 0;
+}
+
+/** A session id (`lsid.id`, a BSON Binary) as a map key. */
+function lsidKey(id: unknown): string | undefined {
+  return id instanceof BSON.Binary ? Buffer.from(id.buffer).toString('hex') : undefined;
+}

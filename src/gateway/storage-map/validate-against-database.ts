@@ -1,38 +1,54 @@
 import { DatabaseMismatchError } from '../errors/internal-errors';
-import type { StorageMap } from './storage-map-types';
+import type { RelationField, StorageMap } from './storage-map-types';
 
 /** What the check reads from the database (the mongo funnel provides it). */
 export interface DatabaseCatalog {
   readonly databaseName: string;
   listCollectionNames(): Promise<string[]>;
   listIndexKeys(collection: string): Promise<Array<Record<string, unknown>>>;
+  /** Whether some document of `collection` has `path`; undefined when the collection is empty. */
+  someDocumentHas(collection: string, path: string): Promise<boolean | undefined>;
 }
 
 /**
  * The database-level half of validation, run at server start: every collection the storage map names
- * exists, and every reverse join's foreignField leads an index (else each parent would scan the collection).
- * Throws DatabaseMismatchError listing every problem with the command that fixes it.
+ * exists, every reverse join's foreignField leads an index (else each parent would scan the collection),
+ * and every path a relation reads is present in at least one document (a typo would otherwise read as
+ * "no data"). Throws DatabaseMismatchError listing every problem with what fixes it.
  */
 export async function validateAgainstDatabase(storageMap: StorageMap, catalog: DatabaseCatalog): Promise<void> {
-  const problems: string[] = [];
   const existing = new Set(await catalog.listCollectionNames());
-  const missing = (collection: string) => !existing.has(collection);
+  const problems = [
+    ...missingCollections(storageMap, existing, catalog.databaseName),
+    ...(await unindexedReverseJoins(storageMap, existing, catalog)),
+    ...(await absentPaths(storageMap, existing, catalog)),
+  ];
+  if (problems.length > 0) throw new DatabaseMismatchError(problems);
+}
+
+function missingCollections(storageMap: StorageMap, existing: ReadonlySet<string>, databaseName: string): string[] {
+  const problems: string[] = [];
+  const missing = `does not exist in database "${databaseName}"; load data (npm run seed) or fix the name`;
   for (const type of storageMap.types.values()) {
-    if (type.collection !== undefined && missing(type.collection)) {
-      problems.push(`${type.typeName}: @collection(name: "${type.collection}") does not exist in database "${catalog.databaseName}"; load data (npm run seed) or fix the name`);
+    if (type.collection !== undefined && !existing.has(type.collection)) {
+      problems.push(`${type.typeName}: @collection(name: "${type.collection}") ${missing}`);
     }
   }
+  for (const field of storageMap.relations.values()) {
+    const join = field.shapes.join;
+    if (join && !existing.has(join.collection) && join.collection !== storageMap.types.get(join.targetType)?.collection) {
+      problems.push(`${field.coordinate}: @join(collection: "${join.collection}") ${missing}`);
+    }
+  }
+  return problems;
+}
+
+async function unindexedReverseJoins(storageMap: StorageMap, existing: ReadonlySet<string>, catalog: DatabaseCatalog): Promise<string[]> {
+  const problems: string[] = [];
   const indexes = new Map<string, Array<Record<string, unknown>>>();
   for (const field of storageMap.relations.values()) {
     const join = field.shapes.join;
-    if (!join) continue;
-    if (missing(join.collection)) {
-      if (join.collection !== storageMap.types.get(join.targetType)?.collection) {
-        problems.push(`${field.coordinate}: @join(collection: "${join.collection}") does not exist in database "${catalog.databaseName}"; load data (npm run seed) or fix the name`);
-      }
-      continue;
-    }
-    if (join.foreignField === '_id') continue;
+    if (!join || join.foreignField === '_id' || !existing.has(join.collection)) continue;
     let keys = indexes.get(join.collection);
     if (!keys) indexes.set(join.collection, (keys = await catalog.listIndexKeys(join.collection)));
     if (!keys.some((key) => Object.keys(key)[0] === join.foreignField)) {
@@ -40,5 +56,58 @@ export async function validateAgainstDatabase(storageMap: StorageMap, catalog: D
       problems.push(`${field.coordinate}: no index on ${join.collection}.${join.foreignField}; create one with db.${join.collection}.createIndex({ ${suggested.join(', ')} })`);
     }
   }
-  if (problems.length > 0) throw new DatabaseMismatchError(problems);
+  return problems;
+}
+
+/** A stored path a relation reads, and the directive argument that names it. */
+interface ReadPath {
+  readonly collection: string;
+  readonly path: string;
+  readonly argument: string;
+}
+
+async function absentPaths(storageMap: StorageMap, existing: ReadonlySet<string>, catalog: DatabaseCatalog): Promise<string[]> {
+  const problems: string[] = [];
+  for (const field of storageMap.relations.values()) {
+    for (const read of readPaths(storageMap, field)) {
+      if (!existing.has(read.collection)) continue;
+      // An empty collection proves nothing either way.
+      if ((await catalog.someDocumentHas(read.collection, read.path)) === false) {
+        problems.push(`${field.coordinate}: no document in ${read.collection} has "${read.path}" (${read.argument}); fix the path or the data`);
+      }
+    }
+  }
+  return problems;
+}
+
+function readPaths(storageMap: StorageMap, field: RelationField): ReadPath[] {
+  const reads: ReadPath[] = [];
+  const { embedded, join, snapshot } = field.shapes;
+  for (const owner of documentLocations(storageMap, field.typeName)) {
+    const at = (path: string) => (owner.prefix === '' ? path : `${owner.prefix}.${path}`);
+    if (embedded) reads.push({ collection: owner.collection, path: at(embedded.path), argument: '@embedded path' });
+    if (snapshot) reads.push({ collection: owner.collection, path: at(snapshot.path), argument: '@snapshot path' });
+    if (join && join.localField !== '_id') reads.push({ collection: owner.collection, path: at(join.localField), argument: '@join localField' });
+  }
+  if (join && join.foreignField !== '_id') reads.push({ collection: join.collection, path: join.foreignField, argument: '@join foreignField' });
+  return reads;
+}
+
+/**
+ * Where documents of `typeName` are stored: its own collection, or (for a type that only lives
+ * embedded, such as Holding) the embedding paths inside its owners' collections.
+ */
+function documentLocations(storageMap: StorageMap, typeName: string, seen: ReadonlySet<string> = new Set()): Array<{ collection: string; prefix: string }> {
+  const own = storageMap.types.get(typeName)?.collection;
+  if (own !== undefined) return [{ collection: own, prefix: '' }];
+  if (seen.has(typeName)) return [];
+  const locations: Array<{ collection: string; prefix: string }> = [];
+  for (const owner of storageMap.relations.values()) {
+    const embedded = owner.shapes.embedded;
+    if (!embedded || owner.targetType !== typeName) continue;
+    for (const location of documentLocations(storageMap, owner.typeName, new Set([...seen, typeName]))) {
+      locations.push({ collection: location.collection, prefix: location.prefix === '' ? embedded.path : `${location.prefix}.${embedded.path}` });
+    }
+  }
+  return locations;
 }

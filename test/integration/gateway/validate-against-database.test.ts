@@ -9,7 +9,12 @@ import { startTestMongo, type TestMongo } from '../../support/test-mongo';
 
 const SDL = /* GraphQL */ `
   type Query { p: Post }
-  type Post @collection(name: "posts") { id: ID! comments: [Comment!]! @join(localField: "_id", foreignField: "postId", sort: "-createdAt") }
+  type Post @collection(name: "posts") {
+    id: ID!
+    comments: [Comment!]! @join(localField: "_id", foreignField: "postId", sort: "-createdAt")
+    attachments: [Attachment!]! @embedded(path: "files")
+  }
+  type Attachment { name: String! tag: Tag @join(localField: "tagId") }
   type Comment @collection(name: "comments") { id: ID! }
   type Tag @collection(name: "tags") { id: ID! }
 `;
@@ -52,6 +57,23 @@ describe('validateAgainstDatabase', () => {
 
     await db.createCollection('tags');
     await db.collection('comments').createIndex({ postId: 1, createdAt: -1 });
+    expect(await problems(db.databaseName)).toEqual([]);
+  });
+
+  it('names paths that no document has, following embedded types into their owner collection', async () => {
+    const db = mongo.freshDb('validate');
+    await db.collection('posts').insertOne({ attachments: [{ name: 'a.png', tag: 1 }] });
+    await db.collection('comments').insertOne({ post: 1 });
+    await db.collection('comments').createIndex({ postId: 1 });
+    await db.createCollection('tags');
+    expect(await problems(db.databaseName)).toEqual([
+      'Post.comments: no document in comments has "postId" (@join foreignField); fix the path or the data',
+      'Post.attachments: no document in posts has "files" (@embedded path); fix the path or the data',
+      'Attachment.tag: no document in posts has "files.tagId" (@join localField); fix the path or the data',
+    ]);
+
+    await db.collection('posts').insertOne({ files: [{ name: 'b.png', tagId: 1 }] });
+    await db.collection('comments').insertOne({ postId: 1 });
     expect(await problems(db.databaseName)).toEqual([]);
   });
 
