@@ -8,9 +8,24 @@ export interface DocjoinConfig {
   readonly seedScale: number;
   /** Whether the `x-docjoin-strategy` request header is honoured. */
   readonly strategyOverrides: boolean;
+  /** Whether `x-docjoin-cost: commands` adds the per-command debug view (DOCJOIN_COST_COMMANDS; off in production). */
+  readonly costCommands: boolean;
+  /** Operations whose static estimate exceeds a limit are rejected before execution (COST_LIMIT_EXCEEDED). */
+  readonly limits: CostLimits;
   readonly nodeEnv: string;
   readonly production: boolean;
 }
+
+export interface CostLimits {
+  /** DOCJOIN_MAX_ROUND_TRIPS: estimated MongoDB commands per operation. */
+  readonly maxRoundTrips: number;
+  /** DOCJOIN_MAX_DOCUMENTS: estimated documents fetched per operation. */
+  readonly maxDocuments: number;
+  /** DOCJOIN_MAX_DEPTH: nested selection sets (`{ books { publisher { name } } }` is 2). */
+  readonly maxDepth: number;
+}
+
+export const DEFAULT_COST_LIMITS: CostLimits = { maxRoundTrips: 50, maxDocuments: 100_000, maxDepth: 10 };
 
 export class ConfigError extends Error {
   override readonly name = 'ConfigError';
@@ -30,6 +45,12 @@ export function loadConfig(env: Env = process.env): DocjoinConfig {
     mongodbDb: parseDbName(env.MONGODB_DB),
     seedScale: parseSeedScale(env.DOCJOIN_SEED_SCALE),
     strategyOverrides: parseBoolean('DOCJOIN_STRATEGY_OVERRIDES', env.DOCJOIN_STRATEGY_OVERRIDES) ?? !production,
+    costCommands: parseBoolean('DOCJOIN_COST_COMMANDS', env.DOCJOIN_COST_COMMANDS) ?? !production,
+    limits: {
+      maxRoundTrips: parseLimit('DOCJOIN_MAX_ROUND_TRIPS', env.DOCJOIN_MAX_ROUND_TRIPS, DEFAULT_COST_LIMITS.maxRoundTrips),
+      maxDocuments: parseLimit('DOCJOIN_MAX_DOCUMENTS', env.DOCJOIN_MAX_DOCUMENTS, DEFAULT_COST_LIMITS.maxDocuments),
+      maxDepth: parseLimit('DOCJOIN_MAX_DEPTH', env.DOCJOIN_MAX_DEPTH, DEFAULT_COST_LIMITS.maxDepth),
+    },
     nodeEnv,
     production,
   };
@@ -83,6 +104,18 @@ function parseSeedScale(raw: string | undefined): number {
     throw new ConfigError(`DOCJOIN_SEED_SCALE must be a number greater than 0 and at most ${MAX_SEED_SCALE}, got ${JSON.stringify(raw)}`);
   }
   return scale;
+}
+
+/** A positive whole number; `Infinity` (or `none`) turns the limit off. */
+function parseLimit(name: string, raw: string | undefined, fallback: number): number {
+  const value = nonEmpty(raw);
+  if (value === undefined) return fallback;
+  if (/^(infinity|none)$/i.test(value)) return Number.POSITIVE_INFINITY;
+  const limit = Number(value.replace(/_/g, ''));
+  if (!/^\d[\d_]*$/.test(value) || !Number.isSafeInteger(limit) || limit < 1) {
+    throw new ConfigError(`${name} must be a whole number of at least 1 (or "none" for no limit), got ${JSON.stringify(raw)}`);
+  }
+  return limit;
 }
 
 function parseBoolean(name: string, raw: string | undefined): boolean | undefined {

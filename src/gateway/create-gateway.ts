@@ -1,14 +1,15 @@
 import { ApolloServer, HeaderMap, type GraphQLRequest } from '@apollo/server';
 import { ApolloServerPluginLandingPageLocalDefault, ApolloServerPluginLandingPageProductionDefault } from '@apollo/server/plugin/landingPage/default';
 import type { IResolvers } from '@graphql-tools/utils';
-import type { FormattedExecutionResult } from 'graphql';
+import type { FormattedExecutionResult, GraphQLSchema } from 'graphql';
 import type { DocjoinConfig } from '../config';
 import { rootResolvers } from '../../resolvers';
 import { createRequestContext, type GatewayContext } from './context/request-context';
 import { NO_OVERRIDES, parseStrategyOverrides, STRATEGY_HEADER } from './context/strategy-overrides';
-import { ApolloServerPluginDocjoinCost } from './cost/cost-plugin';
+import { ApolloServerPluginDocjoinCost, COST_HEADER } from './cost/cost-plugin';
 import type { CostReport } from './cost/cost-ledger';
 import { createFormatError } from './errors/format-error';
+import { estimateRequest } from './estimate/estimate-request';
 import { checkHealth, type MongoKind } from './http/health';
 import { startHttpServer, type RunningHttpServer } from './http/http-server';
 import { MongoFunnel, type Db, type MongoClient } from './mongo/mongo-funnel';
@@ -16,6 +17,8 @@ import { buildGatewaySchema } from './schema/build-gateway-schema';
 import { loadSdl } from './schema/load-sdl';
 import type { StorageMap } from './storage-map/storage-map-types';
 import { validateAgainstDatabase } from './storage-map/validate-against-database';
+import type { WriteOptions } from './writes/request-writes';
+import { createWriteRuntime } from './writes/write-runtime';
 
 export interface CreateGatewayOptions {
   readonly db: Db;
@@ -33,6 +36,10 @@ export interface CreateGatewayOptions {
   readonly validateDatabase?: boolean;
   /** Serve HTTP on `config.port` (default true); false for executeOperation-only tests. */
   readonly listen?: boolean;
+  /** How mutations write (default: a transaction when the server supports it). Tests force the other paths. */
+  readonly writes?: WriteOptions;
+  /** Report an error when a query's measured round trips exceed its estimate (default: under jest, NODE_ENV=test). */
+  readonly checkEstimates?: boolean;
 }
 
 /** One operation's result as tests want it. */
@@ -47,11 +54,12 @@ export interface Gateway {
   readonly url: string | undefined;
   readonly port: number | undefined;
   readonly apollo: ApolloServer<GatewayContext>;
+  readonly schema: GraphQLSchema;
   readonly storageMap: StorageMap;
   /** A fresh request context, honouring an `x-docjoin-strategy` value when overrides are enabled. */
   createContext(options?: { strategyHeader?: string }): GatewayContext;
-  /** Runs an operation in-process through `apollo.executeOperation` with a fresh context. */
-  execute(request: Omit<GraphQLRequest, 'http'>, options?: { strategyHeader?: string }): Promise<ExecutedOperation>;
+  /** Runs an operation in-process through `apollo.executeOperation` with a fresh context (headers as over HTTP). */
+  execute(request: Omit<GraphQLRequest, 'http'>, options?: { strategyHeader?: string; costHeader?: string }): Promise<ExecutedOperation>;
   stop(): Promise<void>;
 }
 
@@ -62,8 +70,10 @@ export interface Gateway {
  */
 export async function createGateway(options: CreateGatewayOptions): Promise<Gateway> {
   const { config } = options;
-  const { schema, storageMap } = buildGatewaySchema({ typeDefs: options.typeDefs ?? loadSdl(), resolvers: options.resolvers ?? rootResolvers });
+  const typeDefs = options.typeDefs ?? loadSdl();
+  const { schema, storageMap } = buildGatewaySchema({ typeDefs, resolvers: options.resolvers ?? rootResolvers });
   const funnel = new MongoFunnel(options.mongoClient, options.db);
+  const writeRuntime = createWriteRuntime({ typeDefs, storageMap, funnel, writes: options.writes });
   try {
     if (options.validateDatabase ?? true) await validateAgainstDatabase(storageMap, funnel);
   } catch (error) {
@@ -71,12 +81,15 @@ export async function createGateway(options: CreateGatewayOptions): Promise<Gate
     throw error;
   }
 
-  const createContext = (contextOptions: { strategyHeader?: string } = {}): GatewayContext =>
-    createRequestContext({
+  const createContext = (contextOptions: { strategyHeader?: string } = {}): GatewayContext => {
+    const context = createRequestContext({
       storageMap,
       funnel,
       overrides: config.strategyOverrides ? parseStrategyOverrides(contextOptions.strategyHeader, storageMap) : NO_OVERRIDES,
     });
+    // Mutations find their write side here (writes/request-writes.ts, writesOf).
+    return Object.assign(context, { writes: writeRuntime.forRequest(context.ledger) });
+  };
 
   const apollo = new ApolloServer<GatewayContext>({
     schema,
@@ -85,7 +98,13 @@ export async function createGateway(options: CreateGatewayOptions): Promise<Gate
     includeStacktraceInErrorResponses: !config.production,
     formatError: createFormatError({ production: config.production }),
     plugins: [
-      ApolloServerPluginDocjoinCost<GatewayContext>(),
+      ApolloServerPluginDocjoinCost<GatewayContext>({
+        estimate: ({ schema: resolvedSchema, document, operation, request, contextValue }) =>
+          operation && estimateRequest({ schema: resolvedSchema, storageMap, document, operation, variables: request.variables, strategyFor: contextValue.strategyFor }),
+        limits: config.limits,
+        commandsView: ({ request }) => config.costCommands && request.http?.headers.get(COST_HEADER)?.trim().toLowerCase() === 'commands',
+        checkEstimate: options.checkEstimates ?? process.env.NODE_ENV === 'test',
+      }),
       config.production ? ApolloServerPluginLandingPageProductionDefault({ footer: false }) : ApolloServerPluginLandingPageLocalDefault({ embed: true, footer: false }),
     ],
   });
@@ -112,10 +131,12 @@ export async function createGateway(options: CreateGatewayOptions): Promise<Gate
     url: http?.url,
     port: http?.port,
     apollo,
+    schema,
     storageMap,
     createContext,
     async execute(request, executeOptions = {}) {
-      const response = await apollo.executeOperation(request, { contextValue: createContext(executeOptions) });
+      const http = executeOptions.costHeader === undefined ? undefined : { method: 'POST', headers: new HeaderMap([[COST_HEADER, executeOptions.costHeader]]), search: '', body: {} };
+      const response = await apollo.executeOperation({ ...request, ...(http && { http }) }, { contextValue: createContext(executeOptions) });
       if (response.body.kind !== 'single') throw new Error('execute() does not support incremental delivery');
       const { data, errors, extensions } = response.body.singleResult;
       return { data, errors, cost: extensions?.cost as CostReport | undefined };

@@ -1,7 +1,7 @@
 /** The gateway's public API (src/main.ts and tests import from here). */
 export { createGateway, type CreateGatewayOptions, type Gateway, type ExecutedOperation } from './create-gateway';
 export { connectMongo, MongoFunnel, type MongoClient, type Db } from './mongo/mongo-funnel';
-export { ApolloServerPluginDocjoinCost, type DocjoinCostOptions } from './cost/cost-plugin';
+export { ApolloServerPluginDocjoinCost, COST_HEADER, type DocjoinCostOptions } from './cost/cost-plugin';
 export { CostLedger, type CostReport, type FieldCost } from './cost/cost-ledger';
 export { PublicErrorCode } from './errors/public-error-code';
 export { StorageConfigError, DatabaseMismatchError } from './errors/internal-errors';

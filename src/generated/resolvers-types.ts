@@ -99,6 +99,123 @@ export type LogMessage = {
   time: Scalars['DateTime']['output'];
 };
 
+/**
+ * Writes that keep every denormalized copy true: snapshots, bounded arrays, counters and both sides of
+ * two-way references are updated with the source, in one transaction where the server supports it.
+ * `extensions.cost.writes` reports what each write cost.
+ */
+export type Mutation = {
+  __typename?: 'Mutation';
+  /** Adds a comment, pushes it onto the post's `recentComments` (kept at 3) and counts it. */
+  addComment: Comment;
+  /** Logs a message from the host at `ipaddr`, with its host snapshot, onto the host's bounded `recentLogs`. */
+  logMessage: LogMessage;
+  /** Publishes a book with its authors snapshot; each author gains the book and a count. */
+  publishBook: Book;
+  /** Gives a task to another person, updating both sides of the two-way reference. */
+  reassignTask: Task;
+  /** Renames an author and every `Book.authors` snapshot of them (one updateMany with arrayFilters). */
+  renameAuthor: Author;
+  /** Renames a part and every `Product.parts` snapshot of it. */
+  renamePart: Part;
+  /** Changes a host and every `LogMessage.host` snapshot of it (the expensive write: one per log message). */
+  updateHost: Host;
+  /** Updates one stock: holdings reference stocks, so nothing else changes. */
+  updateStockPrice: Stock;
+};
+
+
+/**
+ * Writes that keep every denormalized copy true: snapshots, bounded arrays, counters and both sides of
+ * two-way references are updated with the source, in one transaction where the server supports it.
+ * `extensions.cost.writes` reports what each write cost.
+ */
+export type MutationAddCommentArgs = {
+  author: Scalars['String']['input'];
+  comment: Scalars['String']['input'];
+  postId: Scalars['ID']['input'];
+};
+
+
+/**
+ * Writes that keep every denormalized copy true: snapshots, bounded arrays, counters and both sides of
+ * two-way references are updated with the source, in one transaction where the server supports it.
+ * `extensions.cost.writes` reports what each write cost.
+ */
+export type MutationLogMessageArgs = {
+  ipaddr: Scalars['String']['input'];
+  message: Scalars['String']['input'];
+};
+
+
+/**
+ * Writes that keep every denormalized copy true: snapshots, bounded arrays, counters and both sides of
+ * two-way references are updated with the source, in one transaction where the server supports it.
+ * `extensions.cost.writes` reports what each write cost.
+ */
+export type MutationPublishBookArgs = {
+  input: PublishBookInput;
+};
+
+
+/**
+ * Writes that keep every denormalized copy true: snapshots, bounded arrays, counters and both sides of
+ * two-way references are updated with the source, in one transaction where the server supports it.
+ * `extensions.cost.writes` reports what each write cost.
+ */
+export type MutationReassignTaskArgs = {
+  ownerId: Scalars['ID']['input'];
+  taskId: Scalars['ID']['input'];
+};
+
+
+/**
+ * Writes that keep every denormalized copy true: snapshots, bounded arrays, counters and both sides of
+ * two-way references are updated with the source, in one transaction where the server supports it.
+ * `extensions.cost.writes` reports what each write cost.
+ */
+export type MutationRenameAuthorArgs = {
+  firstName: Scalars['String']['input'];
+  id: Scalars['ID']['input'];
+  lastName: Scalars['String']['input'];
+};
+
+
+/**
+ * Writes that keep every denormalized copy true: snapshots, bounded arrays, counters and both sides of
+ * two-way references are updated with the source, in one transaction where the server supports it.
+ * `extensions.cost.writes` reports what each write cost.
+ */
+export type MutationRenamePartArgs = {
+  id: Scalars['ID']['input'];
+  name: Scalars['String']['input'];
+};
+
+
+/**
+ * Writes that keep every denormalized copy true: snapshots, bounded arrays, counters and both sides of
+ * two-way references are updated with the source, in one transaction where the server supports it.
+ * `extensions.cost.writes` reports what each write cost.
+ */
+export type MutationUpdateHostArgs = {
+  id: Scalars['ID']['input'];
+  ipaddr: Scalars['String']['input'];
+  name: Scalars['String']['input'];
+};
+
+
+/**
+ * Writes that keep every denormalized copy true: snapshots, bounded arrays, counters and both sides of
+ * two-way references are updated with the source, in one transaction where the server supports it.
+ * `extensions.cost.writes` reports what each write cost.
+ */
+export type MutationUpdateStockPriceArgs = {
+  high: Scalars['Float']['input'];
+  low: Scalars['Float']['input'];
+  open: Scalars['Float']['input'];
+  symbol: Scalars['String']['input'];
+};
+
 export type Part = {
   __typename?: 'Part';
   cost: Scalars['Float']['output'];
@@ -157,6 +274,16 @@ export type Product = {
   name: Scalars['String']['output'];
   /** Each product keeps a snapshot of its parts' id and name. */
   parts: Array<Part>;
+};
+
+export type PublishBookInput = {
+  /** 1 to 10 distinct author ids, in the order the book lists them. */
+  authorIds: Array<Scalars['ID']['input']>;
+  isbn: Scalars['String']['input'];
+  name: Scalars['String']['input'];
+  pages: Scalars['Int']['input'];
+  publishedAt: Scalars['DateTime']['input'];
+  publisherId: Scalars['ID']['input'];
 };
 
 export type Publisher = {
@@ -398,11 +525,13 @@ export type ResolversTypes = {
   ID: ResolverTypeWrapper<Scalars['ID']['output']>;
   Int: ResolverTypeWrapper<Scalars['Int']['output']>;
   LogMessage: ResolverTypeWrapper<LogMessageDocument>;
+  Mutation: ResolverTypeWrapper<Record<PropertyKey, never>>;
   Part: ResolverTypeWrapper<PartDocument>;
   Person: ResolverTypeWrapper<PersonDocument>;
   PhoneContact: ResolverTypeWrapper<PhoneContactDocument>;
   Post: ResolverTypeWrapper<PostDocument>;
   Product: ResolverTypeWrapper<ProductDocument>;
+  PublishBookInput: PublishBookInput;
   Publisher: ResolverTypeWrapper<PublisherDocument>;
   Query: ResolverTypeWrapper<Record<PropertyKey, never>>;
   SocialContact: ResolverTypeWrapper<SocialContactDocument>;
@@ -427,11 +556,13 @@ export type ResolversParentTypes = {
   ID: Scalars['ID']['output'];
   Int: Scalars['Int']['output'];
   LogMessage: LogMessageDocument;
+  Mutation: Record<PropertyKey, never>;
   Part: PartDocument;
   Person: PersonDocument;
   PhoneContact: PhoneContactDocument;
   Post: PostDocument;
   Product: ProductDocument;
+  PublishBookInput: PublishBookInput;
   Publisher: PublisherDocument;
   Query: Record<PropertyKey, never>;
   SocialContact: SocialContactDocument;
@@ -507,6 +638,17 @@ export type LogMessageResolvers<ContextType = GatewayContext, ParentType extends
   id?: Resolver<ResolversTypes['ID'], ParentType, ContextType>;
   message?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
   time?: Resolver<ResolversTypes['DateTime'], ParentType, ContextType>;
+};
+
+export type MutationResolvers<ContextType = GatewayContext, ParentType extends ResolversParentTypes['Mutation'] = ResolversParentTypes['Mutation']> = {
+  addComment?: Resolver<ResolversTypes['Comment'], ParentType, ContextType, RequireFields<MutationAddCommentArgs, 'author' | 'comment' | 'postId'>>;
+  logMessage?: Resolver<ResolversTypes['LogMessage'], ParentType, ContextType, RequireFields<MutationLogMessageArgs, 'ipaddr' | 'message'>>;
+  publishBook?: Resolver<ResolversTypes['Book'], ParentType, ContextType, RequireFields<MutationPublishBookArgs, 'input'>>;
+  reassignTask?: Resolver<ResolversTypes['Task'], ParentType, ContextType, RequireFields<MutationReassignTaskArgs, 'ownerId' | 'taskId'>>;
+  renameAuthor?: Resolver<ResolversTypes['Author'], ParentType, ContextType, RequireFields<MutationRenameAuthorArgs, 'firstName' | 'id' | 'lastName'>>;
+  renamePart?: Resolver<ResolversTypes['Part'], ParentType, ContextType, RequireFields<MutationRenamePartArgs, 'id' | 'name'>>;
+  updateHost?: Resolver<ResolversTypes['Host'], ParentType, ContextType, RequireFields<MutationUpdateHostArgs, 'id' | 'ipaddr' | 'name'>>;
+  updateStockPrice?: Resolver<ResolversTypes['Stock'], ParentType, ContextType, RequireFields<MutationUpdateStockPriceArgs, 'high' | 'low' | 'open' | 'symbol'>>;
 };
 
 export type PartResolvers<ContextType = GatewayContext, ParentType extends ResolversParentTypes['Part'] = ResolversParentTypes['Part']> = {
@@ -613,6 +755,7 @@ export type Resolvers<ContextType = GatewayContext> = {
   Holding?: HoldingResolvers<ContextType>;
   Host?: HostResolvers<ContextType>;
   LogMessage?: LogMessageResolvers<ContextType>;
+  Mutation?: MutationResolvers<ContextType>;
   Part?: PartResolvers<ContextType>;
   Person?: PersonResolvers<ContextType>;
   PhoneContact?: PhoneContactResolvers<ContextType>;

@@ -2,13 +2,37 @@ import { ConfigError, loadConfig, redactUri } from '../../src/config';
 
 describe('loadConfig', () => {
   it('has defaults for development', () => {
-    expect(loadConfig({})).toEqual({ port: 4000, mongodbUri: undefined, mongodbDb: 'docjoin', seedScale: 1, strategyOverrides: true, nodeEnv: 'development', production: false });
+    expect(loadConfig({})).toEqual({
+      port: 4000,
+      mongodbUri: undefined,
+      mongodbDb: 'docjoin',
+      seedScale: 1,
+      strategyOverrides: true,
+      costCommands: true,
+      limits: { maxRoundTrips: 50, maxDocuments: 100_000, maxDepth: 10 },
+      nodeEnv: 'development',
+      production: false,
+    });
   });
 
   it('turns strategy overrides off in production unless explicitly enabled', () => {
     expect(loadConfig({ NODE_ENV: 'production' }).strategyOverrides).toBe(false);
     expect(loadConfig({ NODE_ENV: 'production', DOCJOIN_STRATEGY_OVERRIDES: 'true' }).strategyOverrides).toBe(true);
     expect(loadConfig({ DOCJOIN_STRATEGY_OVERRIDES: 'off' }).strategyOverrides).toBe(false);
+  });
+
+  it('turns the x-docjoin-cost commands view off in production unless explicitly enabled', () => {
+    expect(loadConfig({ NODE_ENV: 'production' }).costCommands).toBe(false);
+    expect(loadConfig({ NODE_ENV: 'production', DOCJOIN_COST_COMMANDS: 'on' }).costCommands).toBe(true);
+    expect(loadConfig({ DOCJOIN_COST_COMMANDS: '0' }).costCommands).toBe(false);
+  });
+
+  it('reads the cost limits; "none" turns one off', () => {
+    expect(loadConfig({ DOCJOIN_MAX_ROUND_TRIPS: '12', DOCJOIN_MAX_DOCUMENTS: '1_000_000', DOCJOIN_MAX_DEPTH: 'none' }).limits).toEqual({
+      maxRoundTrips: 12,
+      maxDocuments: 1_000_000,
+      maxDepth: Number.POSITIVE_INFINITY,
+    });
   });
 
   it('reads PORT, MONGODB_URI, MONGODB_DB and DOCJOIN_SEED_SCALE', () => {
@@ -28,6 +52,10 @@ describe('loadConfig', () => {
     [{ DOCJOIN_SEED_SCALE: '0' }, 'DOCJOIN_SEED_SCALE must be a number greater than 0 and at most 20, got "0"'],
     [{ DOCJOIN_SEED_SCALE: 'big' }, 'DOCJOIN_SEED_SCALE must be a number greater than 0 and at most 20, got "big"'],
     [{ DOCJOIN_STRATEGY_OVERRIDES: 'maybe' }, 'DOCJOIN_STRATEGY_OVERRIDES must be one of true/false/1/0/on/off/yes/no, got "maybe"'],
+    [{ DOCJOIN_COST_COMMANDS: 'verbose' }, 'DOCJOIN_COST_COMMANDS must be one of true/false/1/0/on/off/yes/no, got "verbose"'],
+    [{ DOCJOIN_MAX_ROUND_TRIPS: '0' }, 'DOCJOIN_MAX_ROUND_TRIPS must be a whole number of at least 1 (or "none" for no limit), got "0"'],
+    [{ DOCJOIN_MAX_DOCUMENTS: '1e6' }, 'DOCJOIN_MAX_DOCUMENTS must be a whole number of at least 1 (or "none" for no limit), got "1e6"'],
+    [{ DOCJOIN_MAX_DEPTH: '-3' }, 'DOCJOIN_MAX_DEPTH must be a whole number of at least 1 (or "none" for no limit), got "-3"'],
   ])('rejects %j', (env, message) => {
     expect(() => loadConfig(env)).toThrow(new ConfigError(message));
   });

@@ -41,6 +41,34 @@ export function applyProjection(doc: Document, projection?: Document | null, fil
   return result;
 }
 
+/**
+ * An aggregation `$project` made only of field inclusions or exclusions (`1`, `true`, `0`, `false`,
+ * nested or dotted), compiled once; undefined for anything else (expressions, `$slice`, an empty or
+ * invalid spec), which the caller leaves to mingo. The projected document is new along the kept
+ * paths and shares the values it keeps, so it must be treated as read-only. `_id` comes first, as
+ * MongoDB returns it.
+ */
+export function compileFieldProjection(spec: Document): ((doc: Document) => Document) | undefined {
+  if (Object.keys(spec).length === 0) return undefined;
+  let parsed: ParsedProjection;
+  try {
+    parsed = parseProjection(spec);
+  } catch {
+    return undefined;
+  }
+  if (parsed.specials.length > 0) return undefined;
+  const { includeId } = parsed;
+  if (parsed.mode === 'exclusion') {
+    const excluded = buildTree(includeId ? parsed.paths : [...parsed.paths, '_id']);
+    return (doc) => exclude(doc, excluded);
+  }
+  const tree = buildTree(parsed.paths);
+  return (doc) => {
+    const kept = include(doc, tree, true);
+    return includeId && doc._id !== undefined ? { _id: doc._id, ...kept } : kept;
+  };
+}
+
 /** A cursor projects every document with the same projection object: parse it once. */
 const parsedProjections = new WeakMap<Document, ParsedProjection>();
 
@@ -50,6 +78,8 @@ function parseProjection(projection: Document): ParsedProjection {
   const excluded: string[] = [];
   const specials: { path: string; special: Special }[] = [];
   let inclusionLike = false;
+  /** `{ _id: 1 }` alone is an inclusion projection: only `_id` comes back. */
+  let idOnly = false;
   const visit = (spec: Document, prefix: string): void => {
     for (const key of Object.keys(spec)) {
       const value: unknown = spec[key];
@@ -85,7 +115,10 @@ function parseProjection(projection: Document): ParsedProjection {
       }
       if (typeof value === 'boolean' || isNumeric(value)) {
         const on = typeof value === 'boolean' ? value : (plainNumber(value) ?? 1) !== 0;
-        if (path === '_id') includeId = on;
+        if (path === '_id') {
+          includeId = on;
+          idOnly = on;
+        }
         else if (on) included.push(path);
         else excluded.push(path);
         continue;
@@ -102,7 +135,7 @@ function parseProjection(projection: Document): ParsedProjection {
     throw new CommandError(31253, 'Location31253', `Cannot do inclusion on field ${included[0] ?? specials[0]?.path} in exclusion projection`);
   }
   // `{ _id: 0 }` or `{ a: { $slice: 2 } }` alone keep every other field
-  const mode = included.length > 0 || inclusionLike ? 'inclusion' : 'exclusion';
+  const mode = included.length > 0 || inclusionLike || (idOnly && excluded.length === 0 && specials.length === 0) ? 'inclusion' : 'exclusion';
   // in an inclusion projection a $slice-d field is returned too (MongoDB 4.4+)
   const sliced = specials.filter((s) => s.special.kind === 'slice').map((s) => s.path);
   if (mode === 'inclusion') included.push(...sliced);

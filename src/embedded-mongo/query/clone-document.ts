@@ -47,3 +47,36 @@ function clonePlain(doc: Record<string, unknown>): Record<string, unknown> {
   }
   return copy;
 }
+
+/**
+ * Makes a pipeline document safe to mutate while copying as little as possible: frozen parts
+ * (stored documents and their subdocuments, shared until a stage needs to change them) are
+ * deep-copied, and unfrozen ones (built by earlier stages, so owned by the pipeline) are kept and
+ * fixed up in place. Dates, RegExps and Binary values are copied, as cloneDocument does.
+ */
+export function thawDocument<T>(doc: T): T {
+  return thawValue(doc) as T;
+}
+
+function thawValue(value: unknown): unknown {
+  if (typeof value !== 'object' || value === null) return value;
+  if (Object.isFrozen(value)) return cloneValue(value);
+  if (Array.isArray(value)) {
+    for (let i = 0; i < value.length; i++) {
+      const element: unknown = value[i];
+      const thawed = thawValue(element);
+      if (thawed !== element) value[i] = thawed;
+    }
+    return value;
+  }
+  if (value instanceof Date || value instanceof RegExp || bsonTag(value) !== undefined) return cloneValue(value);
+  const doc = value as Record<string, unknown>;
+  for (const key of Object.keys(doc)) {
+    const field = doc[key];
+    const thawed = thawValue(field);
+    if (thawed === field) continue;
+    if (key === '__proto__') Object.defineProperty(doc, key, { value: thawed, enumerable: true, writable: true, configurable: true });
+    else doc[key] = thawed;
+  }
+  return doc;
+}

@@ -32,7 +32,7 @@ function compareSameRank(rank: TypeRank, a: unknown, b: unknown): number {
     case TypeRank.BinData:
       return compareBinary(a as Binary, b as Binary);
     case TypeRank.ObjectId:
-      return compareBytes((a as ObjectId).id, (b as ObjectId).id);
+      return compareObjectIds(a as ObjectId, b as ObjectId);
     case TypeRank.Boolean:
       return a === b ? 0 : a ? 1 : -1;
     case TypeRank.Date:
@@ -116,6 +116,31 @@ function compareBytes(a: Uint8Array, b: Uint8Array): number {
     if (x !== y) return x < y ? -1 : 1;
   }
   return Math.sign(a.length - b.length);
+}
+
+/**
+ * bson 7 keeps an ObjectId's 12 bytes as four big-endian 24-bit integers (`i0`..`i3`, internal) and
+ * allocates a fresh buffer on every `.id` read; comparing the integers is byte order without the
+ * allocation. Falls back to the bytes for ObjectIds of another bson build.
+ */
+export function compareObjectIds(a: ObjectId, b: ObjectId): number {
+  const x = a as unknown as PackedObjectId;
+  const y = b as unknown as PackedObjectId;
+  if (typeof x.i0 === 'number' && typeof y.i0 === 'number') {
+    if (x.i0 !== y.i0) return x.i0 < y.i0 ? -1 : 1;
+    if (x.i1 !== y.i1) return x.i1 < y.i1 ? -1 : 1;
+    if (x.i2 !== y.i2) return x.i2 < y.i2 ? -1 : 1;
+    if (x.i3 !== y.i3) return x.i3 < y.i3 ? -1 : 1;
+    return 0;
+  }
+  return compareBytes(a.id, b.id);
+}
+
+interface PackedObjectId {
+  readonly i0?: number;
+  readonly i1: number;
+  readonly i2: number;
+  readonly i3: number;
 }
 
 function compareTimestamps(a: Timestamp, b: Timestamp): number {

@@ -11,7 +11,7 @@ import { arithmetic, asDouble, exactToString, longToBigInt, normalize, numericWi
 import { Decimal128, Long } from 'bson';
 import { compareValues } from './compare-values';
 import { bsonTypeNumber, TYPE_ALIASES } from './bson-type-number';
-import { sortDocuments } from './sort-documents';
+import { firstSorted, lastSorted, sortDocuments } from './sort-documents';
 import { valueKey } from './value-key';
 
 /**
@@ -171,8 +171,15 @@ function pickSorted(coll: unknown[], expr: unknown, options: Options, end: 'top'
   const groupId = (options as { local?: { groupId?: unknown } }).local?.groupId;
   const n = many ? Number(valueOf(evalExpr(groupId ?? {}, spec.n, options))) : 1;
   const sortBy = spec.sortBy as Record<string, unknown>;
-  const sorted = sortDocuments(coll as Record<string, unknown>[], sortBy);
-  const picked = end === 'top' ? sorted.slice(0, n) : sorted.slice(Math.max(0, sorted.length - n));
+  const docs = coll as Record<string, unknown>[];
+  let picked: Record<string, unknown>[];
+  if (Number.isInteger(n) && n > 0) {
+    // a bounded heap: a group of m documents costs O(m log n), not a full sort
+    picked = end === 'top' ? firstSorted(docs, sortBy, n) : lastSorted(docs, sortBy, n);
+  } else {
+    const sorted = sortDocuments(docs, sortBy);
+    picked = end === 'top' ? sorted.slice(0, n) : sorted.slice(Math.max(0, sorted.length - n));
+  }
   const outputs = picked.map((doc) => evalExpr(doc, spec.output, withLocals(options, { root: doc })));
   return many ? outputs : (outputs[0] ?? null);
 }

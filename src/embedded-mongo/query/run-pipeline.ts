@@ -6,7 +6,8 @@ import * as mingoPipeline from 'mingo/operators/pipeline';
 import type { Options } from 'mingo/types';
 import { CommandError, ErrorCodes } from '../commands/command-error';
 import { isPlainDocument } from './bson-kind';
-import { cloneDocument } from './clone-document';
+import { cloneDocument, thawDocument } from './clone-document';
+import { compileFieldProjection } from './apply-projection';
 import { compileFilter } from './compile-filter';
 import { resolvePath } from './document-path';
 import { createContext, withLocals, type StageOperator } from './mingo-context';
@@ -22,7 +23,9 @@ export interface PipelineContext {
  * Runs an aggregation pipeline with mingo's stage implementations, except the stages that compare,
  * hash or match values, which are ours: `$match` (our filter), `$sort`, `$group` (keys by
  * valueKey), `$sortByCount`, and the equality `$lookup` (a hash join, O(n + m)).
- * Input documents are never mutated: leading `$match` stages run on them, the survivors are copied.
+ * Input documents are never mutated, and never copied until a stage needs to change them:
+ * ours and the read-only mingo stages (`$project` of plain fields, `$unwind`, `$replaceRoot`,
+ * `$limit`, `$skip`) pass stored documents through; every other mingo stage gets thawed copies.
  */
 export function runPipeline(docs: Iterable<Document>, pipeline: Document[], context: PipelineContext): Document[] {
   if (!Array.isArray(pipeline)) throw badValue("'pipeline' option must be specified as an array");
@@ -39,8 +42,6 @@ export function runPipeline(docs: Iterable<Document>, pipeline: Document[], cont
     input = filterIterable(input, predicate);
     start += 1;
   }
-  // copied lazily, so a `$limit` early in the pipeline also limits the copying
-  const copies = mapIterable(input, (doc) => cloneDocument(doc));
   const cache = new Map<string, Document[]>();
   const options: Partial<Options> = {
     context: PIPELINE_CONTEXT,
@@ -54,15 +55,12 @@ export function runPipeline(docs: Iterable<Document>, pipeline: Document[], cont
     },
   };
   try {
-    return new Aggregator(pipeline.slice(start), options).run(copies) as Document[];
+    // the stored documents go in as they are: stages that may mutate their input copy it first
+    return new Aggregator(pipeline.slice(start), options).run(input) as Document[];
   } catch (error) {
     if (error instanceof CommandError) throw error;
     throw badValue((error as Error).message);
   }
-}
-
-function* mapIterable(docs: Iterable<Document>, map: (doc: Document) => Document): Iterable<Document> {
-  for (const doc of docs) yield map(doc);
 }
 
 function* filterIterable(docs: Iterable<Document>, predicate: (doc: Document) => boolean): Iterable<Document> {
@@ -94,11 +92,13 @@ const $group: StageOperator = (coll, expr, options) => {
     throw new CommandError(15955, 'Location15955', 'a group specification must specify an _id');
   }
   const fields = Object.keys(spec).filter((key) => key !== '_id');
+  const idPath = plainFieldPath(spec._id);
   return coll.transform((items) => {
     const groups = new Map<string, { id: unknown; members: unknown[] }>();
     const itemOptions = withLocals(options, {}) as Options & { update(locals: Record<string, unknown>): Options };
     for (const item of items) {
-      const id: unknown = evalExpr(item, spec._id, itemOptions.update({ root: item }));
+      let id: unknown = idPath === undefined ? NOT_PLAIN : readPlainPath(item, idPath);
+      if (id === NOT_PLAIN) id = evalExpr(item, spec._id, itemOptions.update({ root: item }));
       const key = valueKey(id);
       const group = groups.get(key);
       if (group) group.members.push(item);
@@ -114,6 +114,27 @@ const $group: StageOperator = (coll, expr, options) => {
     return Lazy(out);
   });
 };
+
+/** Marks a field path that crossed an array, which only mingo's evaluator resolves (into an array of values). */
+const NOT_PLAIN = Symbol('not a plain path');
+
+/** The parts of a `"$a.b"` field path expression, or undefined for any other expression. */
+function plainFieldPath(expression: unknown): string[] | undefined {
+  if (typeof expression !== 'string' || !expression.startsWith('$') || expression.startsWith('$$')) return undefined;
+  const parts = expression.slice(1).split('.');
+  return parts.every((part) => part.length > 0) ? parts : undefined;
+}
+
+/** A field path through documents only; NOT_PLAIN when it meets an array before its last part. */
+function readPlainPath(doc: unknown, parts: readonly string[]): unknown {
+  let value = doc;
+  for (const part of parts) {
+    if (Array.isArray(value)) return NOT_PLAIN;
+    if (!isPlainDocument(value)) return undefined;
+    value = value[part];
+  }
+  return value;
+}
 
 const $sortByCount: StageOperator = (coll, expr, options) => {
   const grouped = $group(coll, { _id: expr, count: { $sum: 1 } }, options);
@@ -199,8 +220,36 @@ function badValue(message: string): CommandError {
   return new CommandError(ErrorCodes.BadValue, 'BadValue', message);
 }
 
+const mingoStages = mingoPipeline as unknown as Record<string, StageOperator>;
+
+/** A mingo stage that may write into its input documents: it gets thawed (owned) copies. */
+function onOwnedCopies(stage: StageOperator): StageOperator {
+  return (coll, expr, options) => stage(coll.map((doc) => thawDocument(doc as Document)), expr, options);
+}
+
+/** mingo stages that never write into their input documents. */
+const READ_ONLY_MINGO_STAGES = new Set(['$limit', '$skip', '$replaceRoot', '$replaceWith']);
+
+/** Plain field inclusions/exclusions are ours (no copying); anything else is mingo's, on copies. */
+const $project: StageOperator = (coll, expr, options) => {
+  const project = isPlainDocument(expr) ? compileFieldProjection(expr) : undefined;
+  if (project === undefined) return onOwnedCopies(mingoStages.$project as StageOperator)(coll, expr, options);
+  return coll.map((doc) => project(doc as Document));
+};
+
+/** mingo's `$unwind` writes into its input only for `includeArrayIndex` and preserved empty arrays. */
+const $unwind: StageOperator = (coll, expr, options) => {
+  const unwind = mingoStages.$unwind as StageOperator;
+  const readOnly = typeof expr === 'string' || (isPlainDocument(expr) && expr.includeArrayIndex === undefined && expr.preserveNullAndEmptyArrays !== true);
+  return readOnly ? unwind(coll, expr, options) : onOwnedCopies(unwind)(coll, expr, options);
+};
+
 const PIPELINE_OPERATORS: Record<string, StageOperator> = {
-  ...(mingoPipeline as unknown as Record<string, StageOperator>),
+  ...Object.fromEntries(
+    Object.entries(mingoStages).map(([name, stage]) => [name, READ_ONLY_MINGO_STAGES.has(name) ? stage : onOwnedCopies(stage)]),
+  ),
+  $project,
+  $unwind,
   $count,
   $match,
   $sort,

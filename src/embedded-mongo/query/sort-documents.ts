@@ -1,11 +1,27 @@
-import type { Document } from 'bson';
+import type { Document, Long, ObjectId } from 'bson';
 import { CommandError } from '../commands/command-error';
+import { bsonTag, isPlainDocument, TypeRank, typeRank } from './bson-kind';
 import { plainNumber } from './bson-number';
-import { compareValues } from './compare-values';
+import { compareObjectIds, compareValues } from './compare-values';
 import { resolvePath } from './document-path';
+import { smallest } from './top-k';
 
 /** Below null: MongoDB sorts an empty array before null and missing. */
 const EMPTY_ARRAY = Symbol('empty array');
+
+/*
+ * Type ranks as plain numbers: hot loops read these locals instead of the enum (tsx compiles each
+ * file alone, so a const enum from another file is a property read through an import getter).
+ */
+const EMPTY_ARRAY_RANK = 0; // below MinKey (1)
+const MIN_KEY = TypeRank.MinKey;
+const NULL = TypeRank.Null;
+const NUMBER = TypeRank.Number;
+const STRING = TypeRank.String;
+const OBJECT_ID = TypeRank.ObjectId;
+const BOOLEAN = TypeRank.Boolean;
+const DATE = TypeRank.Date;
+const MAX_KEY = TypeRank.MaxKey;
 
 interface SortKey {
   readonly parts: readonly string[];
@@ -13,34 +29,111 @@ interface SortKey {
 }
 
 /**
- * A stable multi-key sort in MongoDB's order (MongoDB docs: "cursor.sort()", "Comparison/Sort
- * Order"). An array field sorts by its smallest element ascending and its largest descending; a
- * dotted path through an array of documents considers every value it reaches. Returns a new array.
+ * A document's sort key, decorated once so comparisons are cheap: for each sort field three slots,
+ * its type rank, a primitive whose JS order is MongoDB's order within that rank where one exists
+ * (a double, a Date's time, a string below U+D800, a boolean) or undefined, and the raw value
+ * (compared with `compareValues`, or as packed ObjectId bytes, when there is no primitive).
  */
-export function sortDocuments<T extends Document>(docs: readonly T[], sort: Document | undefined | null): T[] {
-  const keys = parseSort(sort);
-  if (keys.length === 0) return [...docs];
-  const decorated = docs.map((doc, index) => ({ doc, index, values: keys.map((key) => sortValue(doc, key)) }));
-  decorated.sort((a, b) => {
-    for (let i = 0; i < keys.length; i++) {
-      const c = compareSortValues(a.values[i], b.values[i]);
-      if (c !== 0) return (keys[i] as SortKey).direction === 1 ? c : -c;
-    }
-    return a.index - b.index;
-  });
-  return decorated.map((entry) => entry.doc);
+export type SortKeyValues = unknown[];
+
+/** A sort specification parsed once: computes documents' sort keys and compares them. */
+export interface CompiledSort {
+  readonly isEmpty: boolean;
+  keyOf(doc: Document): SortKeyValues;
+  /** Compares two sort keys, directions applied; 0 when they tie. */
+  compare(a: SortKeyValues, b: SortKeyValues): number;
 }
 
-/** A comparator over documents for callers that keep their own ordering (e.g. top-k). */
-export function documentComparator(sort: Document): (a: Document, b: Document) => number {
+/**
+ * Parses a sort (MongoDB docs: "cursor.sort()", "Comparison/Sort Order"). An array field sorts by
+ * its smallest element ascending and its largest descending; a dotted path through an array of
+ * documents considers every value it reaches. Bad directions fail with 15975.
+ */
+export function compileSort(sort: Document | undefined | null): CompiledSort {
   const keys = parseSort(sort);
-  return (a, b) => {
-    for (const key of keys) {
-      const c = compareSortValues(sortValue(a, key), sortValue(b, key));
-      if (c !== 0) return key.direction === 1 ? c : -c;
-    }
-    return 0;
+  const directions = keys.map((key) => key.direction);
+  return {
+    isEmpty: keys.length === 0,
+    keyOf: (doc) => {
+      const values: unknown[] = new Array(keys.length * 3);
+      for (let i = 0; i < keys.length; i++) decorateInto(values, i * 3, sortValue(doc, keys[i] as SortKey));
+      return values;
+    },
+    compare: (a, b) => {
+      for (let i = 0; i < directions.length; i++) {
+        const c = compareSlots(a, b, i * 3);
+        if (c !== 0) return directions[i] === 1 ? c : -c;
+      }
+      return 0;
+    },
   };
+}
+
+class Decorated<T> {
+  constructor(
+    readonly item: T,
+    readonly index: number,
+    readonly key: SortKeyValues,
+  ) {}
+}
+
+/** A stable multi-key sort in MongoDB's order. Returns a new array; the input is not reordered. */
+export function sortDocuments<T extends Document>(docs: readonly T[], sort: Document | undefined | null): T[] {
+  const compiled = compileSort(sort);
+  if (compiled.isEmpty) return [...docs];
+  const decorated = decorate(docs, compiled);
+  decorated.sort(stableOrder(compiled));
+  const out: T[] = new Array(decorated.length);
+  for (let i = 0; i < decorated.length; i++) out[i] = (decorated[i] as Decorated<T>).item;
+  return out;
+}
+
+/**
+ * The first `count` documents of the stable sort of `docs`, without sorting them all (a bounded
+ * heap: O(n log count)). Equal to `sortDocuments(docs, sort).slice(0, count)`.
+ */
+export function firstSorted<T extends Document>(docs: Iterable<T>, sort: Document | undefined | null, count: number): T[] {
+  const compiled = compileSort(sort);
+  if (compiled.isEmpty) return takeFirst(docs, count);
+  return smallest(decorate(docs, compiled), stableOrder(compiled), count).map((entry) => entry.item);
+}
+
+/** The last `count` documents of the stable sort, in sorted order: `sortDocuments(docs, sort).slice(-count)`. */
+export function lastSorted<T extends Document>(docs: Iterable<T>, sort: Document | undefined | null, count: number): T[] {
+  const compiled = compileSort(sort);
+  const order = stableOrder<T>(compiled);
+  return smallest(decorate(docs, compiled), (a, b) => order(b, a), count)
+    .reverse()
+    .map((entry) => entry.item);
+}
+
+/** A comparator over documents for callers that keep their own ordering. */
+export function documentComparator(sort: Document): (a: Document, b: Document) => number {
+  const compiled = compileSort(sort);
+  return (a, b) => compiled.compare(compiled.keyOf(a), compiled.keyOf(b));
+}
+
+function decorate<T extends Document>(docs: Iterable<T>, compiled: CompiledSort): Decorated<T>[] {
+  const out: Decorated<T>[] = [];
+  let index = 0;
+  for (const item of docs) out.push(new Decorated(item, index++, compiled.keyOf(item)));
+  return out;
+}
+
+/** Sort key first, then input position: a total order, so a heap selection matches a stable sort. */
+function stableOrder<T>(compiled: CompiledSort): (a: Decorated<T>, b: Decorated<T>) => number {
+  const compare = compiled.compare;
+  return (a, b) => compare(a.key, b.key) || a.index - b.index;
+}
+
+function takeFirst<T>(docs: Iterable<T>, count: number): T[] {
+  const out: T[] = [];
+  if (count <= 0) return out;
+  for (const doc of docs) {
+    out.push(doc);
+    if (out.length >= count) break;
+  }
+  return out;
 }
 
 function parseSort(sort: Document | undefined | null): SortKey[] {
@@ -56,11 +149,22 @@ function parseSort(sort: Document | undefined | null): SortKey[] {
 }
 
 function sortValue(doc: Document, key: SortKey): unknown {
-  const reached = resolvePath(doc, key.parts);
+  // the common case: a path through documents to a non-array value
+  let value: unknown = doc;
+  for (const part of key.parts) {
+    if (Array.isArray(value)) return extremeValue(resolvePath(doc, key.parts), key.direction);
+    if (!isPlainDocument(value)) return undefined;
+    value = value[part];
+  }
+  return Array.isArray(value) ? extremeValue(resolvePath(doc, key.parts), key.direction) : value;
+}
+
+/** The smallest (ascending) or largest (descending) of the values a path reaches, arrays expanded. */
+function extremeValue(reached: unknown[], direction: 1 | -1): unknown {
   let best: unknown;
   let found = false;
   const consider = (value: unknown): void => {
-    if (!found || key.direction * compareSortValues(value, best) < 0) {
+    if (!found || direction * compareSortValues(value, best) < 0) {
       best = value;
       found = true;
     }
@@ -76,4 +180,48 @@ function sortValue(doc: Document, key: SortKey): unknown {
 function compareSortValues(a: unknown, b: unknown): number {
   if (a === EMPTY_ARRAY || b === EMPTY_ARRAY) return a === b ? 0 : a === EMPTY_ARRAY ? -1 : 1;
   return compareValues(a, b);
+}
+
+function compareSlots(a: SortKeyValues, b: SortKeyValues, at: number): number {
+  const ra = a[at] as number;
+  const rb = b[at] as number;
+  if (ra !== rb) return ra < rb ? -1 : 1;
+  const x = a[at + 1] as number | string | undefined;
+  const y = b[at + 1] as number | string | undefined;
+  if (x !== undefined && y !== undefined) return x < y ? -1 : x > y ? 1 : 0;
+  if (ra === OBJECT_ID) return compareObjectIds(a[at + 2] as ObjectId, b[at + 2] as ObjectId);
+  return compareSortValues(a[at + 2], b[at + 2]);
+}
+
+/** Code units from U+D800 up do not sort by code point under JS `<` (see compareStrings). */
+const NOT_PLAIN_ORDER = /[\uD800-\uFFFF]/;
+const MAX_EXACT_LONG = 2 ** 53;
+
+function decorateInto(slots: unknown[], at: number, value: unknown): void {
+  const rank = value === EMPTY_ARRAY ? EMPTY_ARRAY_RANK : typeRank(value);
+  slots[at] = rank;
+  slots[at + 1] = fastValue(rank, value);
+  slots[at + 2] = value;
+}
+
+function fastValue(rank: number, value: unknown): number | string | undefined {
+  if (rank === DATE) {
+    const time = (value as Date).getTime();
+    return Number.isNaN(time) ? undefined : time;
+  }
+  if (rank === NUMBER) {
+    if (typeof value === 'number') return Number.isNaN(value) ? undefined : value;
+    const plain = plainNumber(value);
+    if (plain !== undefined) return Number.isNaN(plain) ? undefined : plain;
+    if (typeof value === 'object' && value !== null && bsonTag(value) === 'Long') {
+      const number = (value as Long).toNumber();
+      return Math.abs(number) < MAX_EXACT_LONG ? number : undefined;
+    }
+    return undefined;
+  }
+  if (rank === STRING) return typeof value === 'string' && !NOT_PLAIN_ORDER.test(value) ? value : undefined;
+  if (rank === BOOLEAN) return value ? 1 : 0;
+  // every value of these ranks is equal to every other
+  if (rank === NULL || rank === MIN_KEY || rank === MAX_KEY || rank === EMPTY_ARRAY_RANK) return 0;
+  return undefined;
 }

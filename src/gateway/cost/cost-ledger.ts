@@ -1,4 +1,5 @@
 import type { ReadStrategy } from '../storage-map/storage-map-types';
+import type { FilterShape } from './filter-shape';
 
 /** One MongoDB command as command monitoring saw it, attributed to the request and fields that caused it. */
 export interface CommandRecord {
@@ -10,6 +11,23 @@ export interface CommandRecord {
   readonly bytes: number;
   readonly durationMs: number;
   readonly ok: boolean;
+  /** The filter's keys and operators, values replaced by "?" (a getMore repeats its cursor's filter). */
+  readonly filter?: FilterShape;
+  /** Sent by a mutation's write unit (its reads, writes and commit/abort). */
+  readonly writeUnit?: boolean;
+  /** Documents the command changed (`nModified` / `n` of its reply); write units only. */
+  readonly documentsModified?: number;
+}
+
+/** `extensions.cost.writes`: what a mutation's write units sent and changed. */
+export interface WriteCost {
+  /** Commands of the write units: their checks, writes and commit/abort. */
+  roundTrips: number;
+  documentsModified: number;
+  /** Documents modified per collection written. */
+  fanOut: Record<string, number>;
+  /** Every write unit ran in one transaction. */
+  atomic: boolean;
 }
 
 export interface FieldCost {
@@ -30,14 +48,40 @@ export interface CollectionCost {
   documents: number;
 }
 
-/** The `extensions.cost` payload. Issue 4 adds estimatedRoundTrips, naiveRoundTrips and the debug view. */
+/** One entry of the `x-docjoin-cost: commands` debug view. */
+export interface CommandCost {
+  collection: string;
+  command: string;
+  /** Keys and operators only (see filter-shape.ts); absent for commands without a filter. */
+  filter?: FilterShape;
+  /** The `Type.field`s (or root fields) the command served. */
+  fields: string[];
+  documents: number;
+  durationMs: number;
+}
+
+/** The `extensions.cost` payload (see src/gateway/README.md, "extensions.cost"). */
 export interface CostReport {
   roundTrips: number;
   documents: number;
   bytes: number;
   durationMs: number;
+  /** The static upper bound computed before execution (0 when the operation never reached execution). */
+  estimatedRoundTrips: number;
+  /** Round trips one-query-per-parent resolvers would have sent for the same result. */
+  naiveRoundTrips: number;
   fields: Record<string, FieldCost>;
   collections: Record<string, CollectionCost>;
+  /** Only with `x-docjoin-cost: commands`. */
+  commands?: CommandCost[];
+  /** Only for operations that ran a write unit (mutations). */
+  writes?: WriteCost;
+}
+
+export interface ReportOptions {
+  readonly estimatedRoundTrips?: number;
+  /** Include the per-command debug view. */
+  readonly commands?: boolean;
 }
 
 /**
@@ -47,6 +91,10 @@ export interface CostReport {
 export class CostLedger {
   readonly #commands: CommandRecord[] = [];
   readonly #fields = new Map<string, FieldCost>();
+  /** Per field: parents that resolved it with a query to make (what a naive resolver sends once per parent). */
+  readonly #naiveQueries = new Map<string, { count: number }>();
+  /** One entry per write unit: whether it ran in a transaction. */
+  readonly #writeUnits: boolean[] = [];
 
   recordCommand(command: CommandRecord): void {
     this.#commands.push(command);
@@ -64,7 +112,14 @@ export class CostLedger {
       if (strategy === 'snapshot') Object.assign(entry, { snapshotHits: 0, snapshotMisses: 0 });
       this.#fields.set(coordinate, entry);
     }
-    return new FieldCostRecorder(entry);
+    let naive = this.#naiveQueries.get(coordinate);
+    if (!naive) this.#naiveQueries.set(coordinate, (naive = { count: 0 }));
+    return new FieldCostRecorder(entry, naive);
+  }
+
+  /** Called by the writes module once per write unit (a mutation's writes), before its first command. */
+  recordWriteUnit(unit: { atomic: boolean }): void {
+    this.#writeUnits.push(unit.atomic);
   }
 
   /** Every command so far, in order (the seam for issue 4's `x-docjoin-cost: commands` view). */
@@ -72,7 +127,25 @@ export class CostLedger {
     return this.#commands;
   }
 
-  report(): CostReport {
+  /**
+   * What one-query-per-parent resolvers would send for the same result: one per root command (a find,
+   * or any command not made for a relation field; getMores excluded) plus, for every relation field, one
+   * per parent that had something to look up (a join or a snapshot miss with at least one key).
+   */
+  #writesReport(): WriteCost {
+    return writesOf(this.#commands, this.#writeUnits.every((atomic) => atomic));
+  }
+
+  naiveRoundTrips(): number {
+    let naive = 0;
+    for (const command of this.#commands) {
+      if (command.commandName !== 'getMore' && !command.fields.some((field) => this.#fields.has(field))) naive += 1;
+    }
+    for (const queries of this.#naiveQueries.values()) naive += queries.count;
+    return naive;
+  }
+
+  report(options: ReportOptions = {}): CostReport {
     const collections: Record<string, CollectionCost> = {};
     let documents = 0;
     let bytes = 0;
@@ -87,16 +160,62 @@ export class CostLedger {
     }
     const fields: Record<string, FieldCost> = {};
     for (const [coordinate, entry] of [...this.#fields].sort(([a], [b]) => a.localeCompare(b))) fields[coordinate] = { ...entry };
-    return { roundTrips: this.#commands.length, documents, bytes, durationMs: Math.round(durationMs * 1000) / 1000, fields, collections };
+    const report: CostReport = {
+      roundTrips: this.#commands.length,
+      documents,
+      bytes,
+      durationMs: roundMs(durationMs),
+      estimatedRoundTrips: options.estimatedRoundTrips ?? 0,
+      naiveRoundTrips: this.naiveRoundTrips(),
+      fields,
+      collections,
+    };
+    if (this.#writeUnits.length > 0) report.writes = this.#writesReport();
+    if (options.commands) report.commands = this.#commands.map(toCommandCost);
+    return report;
   }
+}
+
+function writesOf(commands: readonly CommandRecord[], atomic: boolean): WriteCost {
+  const writes: WriteCost = { roundTrips: 0, documentsModified: 0, fanOut: {}, atomic };
+  for (const command of commands) {
+    if (!command.writeUnit) continue;
+    writes.roundTrips += 1;
+    const modified = command.documentsModified ?? 0;
+    writes.documentsModified += modified;
+    if (command.commandName === 'insert' || command.commandName === 'update' || command.commandName === 'delete') {
+      writes.fanOut[command.collection] = (writes.fanOut[command.collection] ?? 0) + modified;
+    }
+  }
+  return writes;
+}
+
+function roundMs(ms: number): number {
+  return Math.round(ms * 1000) / 1000;
+}
+
+function toCommandCost(command: CommandRecord): CommandCost {
+  return {
+    collection: command.collection,
+    command: command.commandName,
+    ...(command.filter !== undefined && { filter: command.filter }),
+    fields: [...command.fields],
+    documents: command.documents,
+    durationMs: roundMs(command.durationMs),
+  };
 }
 
 /** Adds one field's facts to its ledger entry. */
 export class FieldCostRecorder {
-  constructor(readonly entry: FieldCost) {}
+  constructor(
+    readonly entry: FieldCost,
+    private readonly naive: { count: number } = { count: 0 },
+  ) {}
 
+  /** Called once per parent that reads the field by a query (join or snapshot miss), with its key count. */
   keys(count: number): void {
     this.entry.keys += count;
+    if (count > 0) this.naive.count += 1;
   }
 
   documents(count: number): void {

@@ -1,27 +1,61 @@
-import type { ApolloServerPlugin } from '@apollo/server';
+import type { ApolloServerPlugin, BaseContext, GraphQLRequestContext, GraphQLRequestContextDidResolveOperation } from '@apollo/server';
+import { GraphQLError } from 'graphql';
+import type { CostEstimate } from '../estimate/estimate-operation';
+import { PublicErrorCode } from '../errors/public-error-code';
 import type { CostLedger } from './cost-ledger';
+import { costLimitExceeded, findExceededLimit, type CostLimits } from './cost-limits';
 
-/** Options of ApolloServerPluginDocjoinCost. Issue 4 adds limits (maxRoundTrips, maxDocuments, maxDepth) and the debug view here. */
-export interface DocjoinCostOptions {
+/** `x-docjoin-cost: commands` asks for the per-command debug view. */
+export const COST_HEADER = 'x-docjoin-cost';
+
+/** Options of ApolloServerPluginDocjoinCost. */
+export interface DocjoinCostOptions<TContext extends BaseContext> {
   /** The `extensions` key to write (default `cost`). */
   readonly extensionKey?: string;
+  /** The static estimate, made once the operation is resolved; undefined skips the limits (e.g. bad variables). */
+  readonly estimate?: (request: GraphQLRequestContextDidResolveOperation<TContext>) => CostEstimate | undefined;
+  /** Operations whose estimate exceeds a limit are rejected with COST_LIMIT_EXCEEDED before execution. */
+  readonly limits?: Partial<CostLimits>;
+  /** Whether this request gets `extensions.cost.commands` (decide from the header and the configuration). */
+  readonly commandsView?: (request: GraphQLRequestContext<TContext>) => boolean;
+  /**
+   * Add an error to any query whose measured round trips exceed its estimate (on under test, so every
+   * operation any test runs checks that the estimate is an upper bound). Mutations are exempt: their
+   * writes are measured in `writes`, not estimated.
+   */
+  readonly checkEstimate?: boolean;
 }
 
 /**
- * Writes the request ledger's report to `extensions.cost` of every single-result response. It never
- * overwrites an existing key: another plugin that got there first keeps its value.
+ * Before execution: estimates the operation and enforces the limits. After: writes the request ledger's
+ * report plus the estimate to `extensions.cost` of every single-result response. It never overwrites an
+ * existing key: another plugin that got there first keeps its value.
  */
-export function ApolloServerPluginDocjoinCost<TContext extends { readonly ledger: CostLedger }>(options: DocjoinCostOptions = {}): ApolloServerPlugin<TContext> {
+export function ApolloServerPluginDocjoinCost<TContext extends { readonly ledger: CostLedger }>(options: DocjoinCostOptions<TContext> = {}): ApolloServerPlugin<TContext> {
   const key = options.extensionKey ?? 'cost';
   return {
     async requestDidStart() {
+      let estimate: CostEstimate | undefined;
       return {
-        async willSendResponse({ response, contextValue }) {
+        async didResolveOperation(request) {
+          estimate = options.estimate?.(request);
+          const excess = estimate && options.limits ? findExceededLimit(estimate, options.limits) : undefined;
+          if (excess) throw costLimitExceeded(excess);
+        },
+        async willSendResponse(request) {
+          const { response, contextValue } = request;
           if (response.body.kind !== 'single') return;
           const result = response.body.singleResult;
           const extensions = (result.extensions ??= {});
           if (key in extensions) return;
-          extensions[key] = contextValue.ledger.report();
+          const report = contextValue.ledger.report({ estimatedRoundTrips: estimate?.roundTrips ?? 0, commands: options.commandsView?.(request) ?? false });
+          extensions[key] = report;
+          if (options.checkEstimate && estimate && request.operation?.operation !== 'mutation' && report.roundTrips > estimate.roundTrips) {
+            const error = new GraphQLError(`docjoin: the static estimate (${estimate.roundTrips} round trips) is below the measured cost (${report.roundTrips})`, {
+              extensions: { code: PublicErrorCode.INTERNAL_SERVER_ERROR },
+            });
+            result.errors = [...(result.errors ?? []), error.toJSON()];
+          }
         },
       };
     },

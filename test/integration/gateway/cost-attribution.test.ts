@@ -1,18 +1,21 @@
-import type { CommandStartedEvent } from 'mongodb';
-import { MongoClient } from 'mongodb';
+import { BSON, MongoClient, type CommandStartedEvent, type CommandSucceededEvent, type Document } from 'mongodb';
 import { CostLedger, type CostReport } from '../../../src/gateway/cost/cost-ledger';
 import { MongoFunnel } from '../../../src/gateway/mongo/mongo-funnel';
 import { startDemoGateway, type DemoGateway } from './support/demo-gateway';
 
 let demo: DemoGateway;
 beforeAll(async () => {
-  demo = await startDemoGateway();
+  demo = await startDemoGateway({ listen: true });
 }, 120_000);
 afterAll(() => demo?.stop());
 
+/**
+ * The cost minus what may differ between runs: durations, and the order of the debug view's commands
+ * (they are listed as their replies arrive; two batches sent in the same tick may finish either way).
+ */
 function withoutTiming(cost: CostReport) {
-  const { durationMs: _duration, ...rest } = cost;
-  return rest;
+  const { durationMs: _duration, commands, ...rest } = cost;
+  return { ...rest, ...(commands && { commands: commands.map(({ durationMs: _ms, ...command }) => JSON.stringify(command)).sort() }) };
 }
 
 describe('the mongo funnel', () => {
@@ -25,7 +28,8 @@ describe('the mongo funnel', () => {
     const funnel = new MongoFunnel(demo.client, db);
     const ledger = new CostLedger();
     try {
-      const documents = await funnel.find({ ledger, fields: ['Probe.n'] }, 'funnelProbe', {}, { projection: { n: 1 }, sort: { n: 1 }, batchSize: 2 });
+      // batchSize 1 asks the server for 2 per reply: find (2) + getMore (2) + getMore (1).
+      const documents = await funnel.find({ ledger, fields: ['Probe.n'] }, 'funnelProbe', {}, { projection: { n: 1 }, sort: { n: 1 }, batchSize: 1 });
       expect(documents.map((d) => d.n)).toEqual([1, 2, 3, 4, 5]);
     } finally {
       demo.client.off('commandStarted', listener);
@@ -44,23 +48,66 @@ describe('the mongo funnel', () => {
     expect(ledger.report()).toMatchObject({ roundTrips: 3, documents: 5, collections: { funnelProbe: { roundTrips: 3, documents: 5 } } });
   });
 
-  it('agrees with raw command monitoring for a whole operation', async () => {
+  it('asks for one more document than the answer can hold, so an exactly full answer needs no getMore', async () => {
+    const db = demo.client.db(demo.dbName);
     const started: CommandStartedEvent[] = [];
     const listener = (event: CommandStartedEvent) => started.push(event);
     demo.client.on('commandStarted', listener);
-    let cost: CostReport;
+    const funnel = new MongoFunnel(demo.client, db);
+    const ledger = new CostLedger();
     try {
-      cost = (await demo.gateway.execute({ query: '{ books(first: 50) { name publisher { name } authors { name countOfBooks } } }' })).cost!;
+      await funnel.find({ ledger, fields: ['Probe.n'] }, 'funnelProbe', {}, { projection: { n: 1 }, batchSize: 5 });
+      await funnel.aggregate({ ledger, fields: ['Probe.n'] }, 'funnelProbe', [{ $match: { n: { $gt: 0 } } }], { batchSize: 5 });
     } finally {
       demo.client.off('commandStarted', listener);
+      funnel.detach();
     }
-    const byCollection: Record<string, number> = {};
-    for (const event of started) {
-      const collection = (event.command as Record<string, unknown>)[event.commandName] as string;
-      byCollection[collection] = (byCollection[collection] ?? 0) + 1;
+    expect(started.map((event) => [event.commandName, (event.command as { batchSize?: number; cursor?: { batchSize?: number } }).batchSize ?? (event.command as { cursor: { batchSize: number } }).cursor.batchSize])).toEqual([
+      ['find', 6],
+      ['aggregate', 6],
+    ]);
+    expect(ledger.commands.map((c) => [c.commandName, c.documents, c.filter])).toEqual([
+      ['find', 5, {}],
+      ['aggregate', 5, { n: { $gt: '?' } }],
+    ]);
+  });
+
+  it.each([
+    ['{ books(first: 50) { name publisher { name } authors { name countOfBooks } } }', ''],
+    ['{ people(first: 100) { holdings { stock { symbol } } tasks { description owner { lastName } } } }', ''],
+    ['{ hosts(first: 2) { name logs(first: 3) { message host { name ipaddr } } recentLogs { message } } }', 'Host.recentLogs=join,LogMessage.host=join'],
+  ])('agrees with raw command monitoring, command by command: %s', async (query, strategyHeader) => {
+    const started = new Map<number, CommandStartedEvent>();
+    const succeeded: CommandSucceededEvent[] = [];
+    const onStarted = (event: CommandStartedEvent) => started.set(event.requestId, event);
+    const onSucceeded = (event: CommandSucceededEvent) => succeeded.push(event);
+    demo.client.on('commandStarted', onStarted);
+    demo.client.on('commandSucceeded', onSucceeded);
+    let cost: CostReport;
+    try {
+      cost = (await demo.gateway.execute({ query }, { strategyHeader, costHeader: 'commands' })).cost!;
+    } finally {
+      demo.client.off('commandStarted', onStarted);
+      demo.client.off('commandSucceeded', onSucceeded);
     }
-    expect(started).toHaveLength(cost.roundTrips);
-    expect(byCollection).toEqual(Object.fromEntries(Object.entries(cost.collections).map(([name, c]) => [name, c.roundTrips])));
+    const raw = succeeded.map((event) => {
+      const command = started.get(event.requestId)!.command as Record<string, unknown>;
+      const collection = (event.commandName === 'getMore' ? command.collection : command[event.commandName]) as string;
+      const cursor = (event.reply as { cursor: { firstBatch?: unknown[]; nextBatch?: unknown[] } }).cursor;
+      return { collection, command: event.commandName, documents: (cursor.firstBatch ?? cursor.nextBatch)!.length, bytes: BSON.calculateObjectSize(event.reply as Document) };
+    });
+    const sorted = <T>(items: T[]) => items.map((item) => JSON.stringify(item)).sort();
+    expect(sorted(cost.commands!.map(({ collection, command, documents }) => ({ collection, command, documents })))).toEqual(sorted(raw.map(({ bytes: _bytes, ...rest }) => rest)));
+    expect(cost.roundTrips).toBe(raw.length);
+    expect(cost.documents).toBe(raw.reduce((sum, command) => sum + command.documents, 0));
+    expect(cost.bytes).toBe(raw.reduce((sum, command) => sum + command.bytes, 0));
+    const collections: Record<string, { roundTrips: number; documents: number }> = {};
+    for (const command of raw) {
+      const entry = (collections[command.collection] ??= { roundTrips: 0, documents: 0 });
+      entry.roundTrips += 1;
+      entry.documents += command.documents;
+    }
+    expect(cost.collections).toEqual(collections);
   });
 
   it('refuses a client that does not monitor commands', async () => {
@@ -71,23 +118,47 @@ describe('the mongo funnel', () => {
 });
 
 describe('attribution under concurrency', () => {
-  const SHAPES: ReadonlyArray<{ query: string; header?: string }> = [
-    { query: '{ books(first: 20) { name publisher { name } authors { name thumbnailUrl } } }' },
-    { query: '{ books(first: 20) { name publisher { name } authors { name thumbnailUrl } } }', header: 'Book.authors=join' },
-    { query: '{ people(first: 30) { holdings { stock { symbol } } tasks { description owner { lastName } } } }' },
-    { query: '{ hosts(first: 5) { name logs(first: 3) { message host { name } } } }', header: 'LogMessage.host=join' },
-    { query: '{ posts(first: 10) { recentComments { author } } }', header: 'Post.recentComments=join' },
-    { query: '{ products(first: 10) { parts { name price } } }' },
+  const SHAPES: ReadonlyArray<{ query: string; header?: string; costHeader?: string }> = [
+    { query: '{ books(first: 5) { name publisher { name } authors { name thumbnailUrl } } }' },
+    { query: '{ books(first: 5) { name publisher { name } authors { name thumbnailUrl } } }', header: 'Book.authors=join', costHeader: 'commands' },
+    { query: '{ people(first: 10) { holdings { stock { symbol } } tasks { description owner { lastName } } } }' },
+    { query: '{ products(first: 5) { name parts { name } } }', header: 'Product.parts=join' },
+    { query: '{ posts(first: 3) { recentComments { author } } }', header: 'Post.recentComments=join' },
+    { query: '{ products(first: 5) { parts { name price } } }', costHeader: 'commands' },
+    { query: '{ authors(first: 3) { name books { name publisher { location } } } }' },
+    { query: '{ posts(first: 10) { title recentComments { author } } }' },
   ];
 
-  it('gives each of 60 concurrent requests exactly the cost it has alone', async () => {
-    const alone: Array<ReturnType<typeof withoutTiming>> = [];
-    for (const shape of SHAPES) alone.push(withoutTiming((await demo.gateway.execute({ query: shape.query }, { strategyHeader: shape.header })).cost!));
-    const requests = Array.from({ length: 60 }, (_, i) => SHAPES[i % SHAPES.length]!);
-    const results = await Promise.all(requests.map((shape) => demo.gateway.execute({ query: shape.query }, { strategyHeader: shape.header })));
+  async function overHttp(shape: (typeof SHAPES)[number]) {
+    const response = await fetch(demo.gateway.url!, {
+      method: 'POST',
+      headers: {
+        'content-type': 'application/json',
+        ...(shape.header && { 'x-docjoin-strategy': shape.header }),
+        ...(shape.costHeader && { 'x-docjoin-cost': shape.costHeader }),
+      },
+      body: JSON.stringify({ query: shape.query }),
+    });
+    const json = (await response.json()) as { data: unknown; errors?: unknown; extensions: { cost: CostReport } };
+    return { data: json.data, errors: json.errors, cost: json.extensions.cost };
+  }
+
+  const inProcess = (shape: (typeof SHAPES)[number]) => demo.gateway.execute({ query: shape.query }, { strategyHeader: shape.header, costHeader: shape.costHeader });
+
+  it('gives each of 200 concurrent requests (HTTP and executeOperation mixed) exactly the cost it has alone', async () => {
+    const alone: Array<{ data: unknown; cost: ReturnType<typeof withoutTiming> }> = [];
+    for (const shape of SHAPES) {
+      const result = await inProcess(shape);
+      alone.push({ data: result.data, cost: withoutTiming(result.cost!) });
+    }
+    expect(new Set(alone.map((result) => result.cost.roundTrips)).size).toBeGreaterThanOrEqual(4);
+    const requests = Array.from({ length: 200 }, (_, i) => ({ shape: SHAPES[i % SHAPES.length]!, index: i % SHAPES.length, http: i % 3 === 0 }));
+    const results = await Promise.all(requests.map(({ shape, http }) => (http ? overHttp(shape) : inProcess(shape))));
     results.forEach((result, i) => {
+      const { index } = requests[i]!;
       expect(result.errors).toBeUndefined();
-      expect(withoutTiming(result.cost!)).toEqual(alone[i % SHAPES.length]);
+      expect({ index, cost: withoutTiming(result.cost!) }).toEqual({ index, cost: alone[index]!.cost });
+      expect(result.data).toEqual(alone[index]!.data);
     });
   }, 60_000);
 });

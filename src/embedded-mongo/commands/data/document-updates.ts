@@ -1,7 +1,8 @@
-import { serialize, type Document } from 'bson';
+import type { Document } from 'bson';
 import { applyUpdate, upsertSeed } from '../../query';
 import { storableDocument } from '../../storage/stored-document';
 import { CommandError } from '../command-error';
+import { sameBson } from './same-bson';
 
 export interface UpdateSpec {
   readonly filter: Document;
@@ -42,9 +43,4 @@ export function updatedDocument(doc: Document, spec: UpdateSpec): Document | und
 export function upsertedDocument(spec: UpdateSpec): Document {
   const next = applyUpdate(upsertSeed(spec.filter), spec.update, { arrayFilters: spec.arrayFilters, filter: spec.filter, isInsert: true });
   return storableDocument(next);
-}
-
-/** Byte equality, which is what MongoDB's "no-op update" check means (1 and 1.0 differ in type). */
-function sameBson(a: Document, b: Document): boolean {
-  return Buffer.compare(serialize(a), serialize(b)) === 0;
 }

@@ -1,4 +1,4 @@
-import { calculateObjectSize, serialize, type Document } from 'bson';
+import { calculateObjectSize, type Document } from 'bson';
 import { compileFilter } from '../../query';
 import type { Collection } from '../../storage/collection';
 import { ID_INDEX } from '../../storage/collection';
@@ -6,6 +6,7 @@ import type { Store } from '../../storage/store';
 import { CommandError, ErrorCodes } from '../command-error';
 import { optionalBoolean, optionalDocument, optionalInteger, targetCollection } from './command-fields';
 import { cursorReply } from './read-commands';
+import { sameBson } from './same-bson';
 import type { DataCommandHandler } from './transaction-scope';
 
 /** Fields every command may carry that are not collection options of `create`. */
@@ -104,6 +105,3 @@ function dataSize(collection: Collection): number {
   return size;
 }
 
-function sameBson(a: Document, b: Document): boolean {
-  return Buffer.compare(serialize(a), serialize(b)) === 0;
-}

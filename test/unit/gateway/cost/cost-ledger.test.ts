@@ -13,11 +13,13 @@ describe('CostLedger', () => {
     ledger.recordCommand({ collection: 'authors', commandName: 'find', fields: ['Book.authors', 'Book.publisher'], documents: 90, bytes: 5000, durationMs: 0.75, ok: true });
     ledger.field('Book.authors', 'snapshot').dangling(2);
 
-    expect(ledger.report()).toEqual({
+    expect(ledger.report({ estimatedRoundTrips: 4 })).toEqual({
       roundTrips: 3,
       documents: 160,
       bytes: 15000,
       durationMs: 2.5,
+      estimatedRoundTrips: 4,
+      naiveRoundTrips: 1 + 1 + 1, // the root find + one parent per field that asked for keys
       fields: {
         'Book.authors': { strategy: 'snapshot', roundTrips: 1, documents: 0, keys: 120, snapshotHits: 0, snapshotMisses: 120, dangling: 2 },
         'Book.publisher': { strategy: 'join', roundTrips: 2, documents: 0, keys: 50 },
@@ -32,6 +34,36 @@ describe('CostLedger', () => {
   });
 
   it('reports zero for a request that sent nothing', () => {
-    expect(new CostLedger().report()).toEqual({ roundTrips: 0, documents: 0, bytes: 0, durationMs: 0, fields: {}, collections: {} });
+    expect(new CostLedger().report()).toEqual({ roundTrips: 0, documents: 0, bytes: 0, durationMs: 0, estimatedRoundTrips: 0, naiveRoundTrips: 0, fields: {}, collections: {} });
+  });
+
+  describe('naiveRoundTrips', () => {
+    it('counts one query per parent that had keys to look up, one per root command, and no getMores', () => {
+      const ledger = new CostLedger();
+      for (const keys of [2, 0, 1, 3]) ledger.field('Author.books', 'join').keys(keys); // 3 parents with keys
+      ledger.field('Book.authors', 'snapshot').snapshotHits(5); // hits query nothing
+      ledger.field('Post.recentComments', 'embedded');
+      ledger.recordCommand({ collection: 'authors', commandName: 'find', fields: ['Query.authors'], documents: 4, bytes: 1, durationMs: 0, ok: true });
+      ledger.recordCommand({ collection: 'authors', commandName: 'getMore', fields: ['Query.authors'], documents: 1, bytes: 1, durationMs: 0, ok: true });
+      ledger.recordCommand({ collection: 'posts', commandName: 'find', fields: ['Query.posts'], documents: 1, bytes: 1, durationMs: 0, ok: true });
+      ledger.recordCommand({ collection: 'books', commandName: 'find', fields: ['Author.books'], documents: 6, bytes: 1, durationMs: 0, ok: true });
+      expect(ledger.naiveRoundTrips()).toBe(3 + 2);
+      expect(ledger.report().roundTrips).toBe(4);
+    });
+  });
+
+  describe('the commands view', () => {
+    it('lists commands with their filter shape, fields, documents and rounded duration, only when asked', () => {
+      const ledger = new CostLedger();
+      ledger.recordCommand({ collection: 'logMessages', commandName: 'aggregate', fields: ['Host.logs'], documents: 15, bytes: 900, durationMs: 1.23456, ok: true, filter: { 'host.id': { $in: '?' } } });
+      ledger.recordCommand({ collection: 'logMessages', commandName: 'getMore', fields: ['Host.logs'], documents: 2, bytes: 90, durationMs: 0.5, ok: true, filter: { 'host.id': { $in: '?' } } });
+      ledger.recordCommand({ collection: 'hosts', commandName: 'listIndexes', fields: ['Query.hosts'], documents: 0, bytes: 10, durationMs: 0.1, ok: false });
+      expect(ledger.report().commands).toBeUndefined();
+      expect(ledger.report({ commands: true }).commands).toEqual([
+        { collection: 'logMessages', command: 'aggregate', filter: { 'host.id': { $in: '?' } }, fields: ['Host.logs'], documents: 15, durationMs: 1.235 },
+        { collection: 'logMessages', command: 'getMore', filter: { 'host.id': { $in: '?' } }, fields: ['Host.logs'], documents: 2, durationMs: 0.5 },
+        { collection: 'hosts', command: 'listIndexes', fields: ['Query.hosts'], documents: 0, durationMs: 0.1 },
+      ]);
+    });
   });
 });

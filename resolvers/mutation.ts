@@ -1,0 +1,130 @@
+import type { GraphQLResolveInfo } from 'graphql';
+import { ObjectId } from 'bson';
+import type { GatewayContext } from '../src/gateway/context/request-context';
+import { badUserInput } from '../src/gateway/errors/public-error-code';
+import { isDuplicateKeyError, type StoredDocument } from '../src/gateway/mongo/mongo-funnel';
+import { writesOf } from '../src/gateway/writes/request-writes';
+import { notFound } from '../src/gateway/writes/write-errors';
+import { intArgument, ipaddrArgument, priceArgument, TEXT_LIMITS, textArgument } from './mutation-input';
+import { objectIdArgument } from './object-id-argument';
+
+/**
+ * Mutations. Each validates its input, then runs ONE write unit (writes/): the source document plus
+ * every copy the directives declare, in one transaction where the server supports it. The result is
+ * read back afterwards through `context.documents`, so every read strategy can resolve it.
+ */
+
+type Resolver<Args> = (parent: unknown, args: Args, context: GatewayContext, info: GraphQLResolveInfo) => Promise<StoredDocument>;
+
+interface PublishBookInput {
+  name: string;
+  isbn: string;
+  pages: number;
+  publishedAt: Date;
+  publisherId: string;
+  authorIds: string[];
+}
+
+const MAX_AUTHORS_PER_BOOK = 10;
+
+const renameAuthor: Resolver<{ id: string; firstName: string; lastName: string }> = async (_parent, args, context, info) => {
+  const id = objectIdArgument(args.id);
+  const firstName = textArgument(args.firstName, 'firstName', TEXT_LIMITS.name);
+  const lastName = textArgument(args.lastName, 'lastName', TEXT_LIMITS.name);
+  await writesOf(context).run(info, (unit) => unit.updateSource('Author', { _id: id }, { firstName, lastName, name: `${firstName} ${lastName}` }));
+  return readBack(context, info, 'Author', { _id: id });
+};
+
+const renamePart: Resolver<{ id: string; name: string }> = async (_parent, args, context, info) => {
+  const id = objectIdArgument(args.id);
+  const name = textArgument(args.name, 'name', TEXT_LIMITS.name);
+  await writesOf(context).run(info, (unit) => unit.updateSource('Part', { _id: id }, { name }));
+  return readBack(context, info, 'Part', { _id: id });
+};
+
+const updateHost: Resolver<{ id: string; name: string; ipaddr: string }> = async (_parent, args, context, info) => {
+  const id = objectIdArgument(args.id);
+  const name = textArgument(args.name, 'name', TEXT_LIMITS.name);
+  const ipaddr = ipaddrArgument(args.ipaddr);
+  await uniqueOr(`ipaddr ${ipaddr} is already used by another host`, 'ipaddr', () =>
+    writesOf(context).run(info, (unit) => unit.updateSource('Host', { _id: id }, { name, ipaddr })),
+  );
+  return readBack(context, info, 'Host', { _id: id });
+};
+
+const updateStockPrice: Resolver<{ symbol: string; open: number; high: number; low: number }> = async (_parent, args, context, info) => {
+  const symbol = textArgument(args.symbol, 'symbol', TEXT_LIMITS.name);
+  const open = priceArgument(args.open, 'open');
+  const high = priceArgument(args.high, 'high');
+  const low = priceArgument(args.low, 'low');
+  if (low > high) throw badUserInput(`low (${low}) must not be above high (${high})`, { argumentName: 'low' });
+  await writesOf(context).run(info, (unit) => unit.updateSource('Stock', { symbol }, { open, high, low }));
+  return readBack(context, info, 'Stock', { symbol });
+};
+
+const addComment: Resolver<{ postId: string; author: string; comment: string }> = async (_parent, args, context, info) => {
+  const postId = objectIdArgument(args.postId, 'postId');
+  const author = textArgument(args.author, 'author', TEXT_LIMITS.name);
+  const comment = textArgument(args.comment, 'comment', TEXT_LIMITS.comment);
+  // Made once, outside the unit: a transaction retry inserts the same comment, not a second one.
+  const document = { _id: new ObjectId(), postId, author, comment, createdAt: new Date() };
+  await writesOf(context).run(info, (unit) => unit.insert('Comment', document));
+  return readBack(context, info, 'Comment', { _id: document._id });
+};
+
+const logMessage: Resolver<{ ipaddr: string; message: string }> = async (_parent, args, context, info) => {
+  const ipaddr = ipaddrArgument(args.ipaddr);
+  const message = textArgument(args.message, 'message', TEXT_LIMITS.message);
+  const id = new ObjectId();
+  const time = new Date();
+  await writesOf(context).run(info, async (unit) => {
+    // The host is named by its address; reading it here also gives the snapshot's fields.
+    const host = await unit.requireOne('Host', { ipaddr }, ['_id', 'name', 'ipaddr'], `with ipaddr ${JSON.stringify(ipaddr)}`);
+    await unit.insert('LogMessage', { _id: id, time, message, host: { id: host._id } }, [host]);
+  });
+  return readBack(context, info, 'LogMessage', { _id: id });
+};
+
+const publishBook: Resolver<{ input: PublishBookInput }> = async (_parent, { input }, context, info) => {
+  const name = textArgument(input.name, 'input.name', TEXT_LIMITS.name);
+  const isbn = textArgument(input.isbn, 'input.isbn', 20);
+  const pages = intArgument(input.pages, 'input.pages', 1, 100_000);
+  const publisherId = objectIdArgument(input.publisherId, 'input.publisherId');
+  const authorIds = input.authorIds.map((id) => objectIdArgument(id, 'input.authorIds'));
+  if (authorIds.length < 1 || authorIds.length > MAX_AUTHORS_PER_BOOK) {
+    throw badUserInput(`input.authorIds must list 1 to ${MAX_AUTHORS_PER_BOOK} authors, got ${authorIds.length}`, { argumentName: 'input.authorIds' });
+  }
+  if (new Set(authorIds.map((id) => id.toHexString())).size !== authorIds.length) {
+    throw badUserInput('input.authorIds must not repeat an author', { argumentName: 'input.authorIds' });
+  }
+  const document = { _id: new ObjectId(), name, isbn, pages, publishedAt: input.publishedAt, publisherId, authors: authorIds.map((id) => ({ id })) };
+  await uniqueOr(`isbn ${isbn} is already used by another book`, 'input.isbn', () => writesOf(context).run(info, (unit) => unit.insert('Book', document)));
+  return readBack(context, info, 'Book', { _id: document._id });
+};
+
+const reassignTask: Resolver<{ taskId: string; ownerId: string }> = async (_parent, args, context, info) => {
+  const taskId = objectIdArgument(args.taskId, 'taskId');
+  const ownerId = objectIdArgument(args.ownerId, 'ownerId');
+  await writesOf(context).run(info, (unit) => unit.changeReference('Task.owner', taskId, ownerId));
+  return readBack(context, info, 'Task', { _id: taskId });
+};
+
+export const Mutation = { renameAuthor, renamePart, updateHost, updateStockPrice, addComment, logMessage, publishBook, reassignTask };
+
+/** The written document, read with the projection the selection needs (and primed for joins). */
+async function readBack(context: GatewayContext, info: GraphQLResolveInfo, typeName: string, filter: { _id: ObjectId } | { symbol: string }): Promise<StoredDocument> {
+  const document = await context.documents.findOne(info, typeName, filter);
+  // Only a concurrent delete between the commit and this read gets here.
+  if (!document) throw notFound(`${typeName} was removed before it could be read back`, { typeName });
+  return document;
+}
+
+/** A unique-index violation becomes BAD_USER_INPUT naming the argument; other failures pass through. */
+async function uniqueOr<T>(message: string, argumentName: string, write: () => Promise<T>): Promise<T> {
+  try {
+    return await write();
+  } catch (error) {
+    if (isDuplicateKeyError(error)) throw badUserInput(message, { argumentName });
+    throw error;
+  }
+}

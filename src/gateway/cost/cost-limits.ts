@@ -1,0 +1,45 @@
+import { GraphQLError } from 'graphql';
+import type { CostLimits } from '../../config';
+import { PublicErrorCode } from '../errors/public-error-code';
+import type { CostEstimate } from '../estimate/estimate-operation';
+
+export type { CostLimits } from '../../config';
+export type CostLimitName = 'roundTrips' | 'documents' | 'depth';
+
+/** What a rejected operation reports in `errors[0].extensions.cost`. */
+export interface CostLimitExcess {
+  readonly limit: CostLimitName;
+  readonly estimated: number;
+  readonly max: number;
+}
+
+const ENV_NAMES: Record<CostLimitName, string> = {
+  depth: 'DOCJOIN_MAX_DEPTH',
+  roundTrips: 'DOCJOIN_MAX_ROUND_TRIPS',
+  documents: 'DOCJOIN_MAX_DOCUMENTS',
+};
+
+const UNITS: Record<CostLimitName, string> = { depth: 'levels of nesting', roundTrips: 'round trips', documents: 'documents' };
+
+/** The first limit the estimate exceeds, checking depth, then round trips, then documents. */
+export function findExceededLimit(estimate: CostEstimate, limits: Partial<CostLimits>): CostLimitExcess | undefined {
+  const checks: Array<[CostLimitName, number, number | undefined]> = [
+    ['depth', estimate.depth, limits.maxDepth],
+    ['roundTrips', estimate.roundTrips, limits.maxRoundTrips],
+    ['documents', estimate.documents, limits.maxDocuments],
+  ];
+  for (const [limit, estimated, max] of checks) {
+    if (max !== undefined && estimated > max) return { limit, estimated, max };
+  }
+  return undefined;
+}
+
+/** Thrown from didResolveOperation, so nothing reaches MongoDB; HTTP 400 like other pre-execution rejections. */
+export function costLimitExceeded(excess: CostLimitExcess): GraphQLError {
+  const { limit, estimated, max } = excess;
+  return new GraphQLError(
+    `Operation rejected before execution: its estimated cost of ${estimated} ${UNITS[limit]} exceeds the limit of ${max} (${ENV_NAMES[limit]}). ` +
+      'Ask for fewer items (first), fewer aliases or less nesting.',
+    { extensions: { code: PublicErrorCode.COST_LIMIT_EXCEEDED, cost: { estimated, max, limit }, http: { status: 400 } } },
+  );
+}

@@ -1,0 +1,350 @@
+import {
+  getArgumentValues,
+  getNamedType,
+  getNullableType,
+  isAbstractType,
+  isCompositeType,
+  isListType,
+  isObjectType,
+  type FieldNode,
+  type FragmentDefinitionNode,
+  type GraphQLField,
+  type GraphQLNamedType,
+  type GraphQLObjectType,
+  type GraphQLSchema,
+  type OperationDefinitionNode,
+} from 'graphql';
+import { InvariantError } from '../errors/internal-errors';
+import type { SelectionSource } from '../planning/collect-selection';
+import { planPage, validateFirst, type PageArgs } from '../planning/page-request';
+import { snapshotFits } from '../planning/plan-projection';
+import type { JoinShape, ReadStrategy, RelationField, StorageMap } from '../storage-map/storage-map-types';
+import { collectResponseFields, collectRootFields } from './collect-response-fields';
+import { selectionDepth } from './selection-depth';
+
+export interface EstimateInput {
+  readonly schema: GraphQLSchema;
+  readonly storageMap: StorageMap;
+  readonly operation: OperationDefinitionNode;
+  readonly fragments: Readonly<Record<string, FragmentDefinitionNode>>;
+  /** Coerced variable values (graphql's getVariableValues). */
+  readonly variableValues: Readonly<Record<string, unknown>>;
+  /** The strategy this request reads each relation with (default or overridden). */
+  strategyFor(field: RelationField): ReadStrategy;
+  /** Entries assumed in a list nothing bounds (reference arrays, embedded arrays without `first`). Default 20 (like `first`). */
+  readonly assumedListSize?: number;
+}
+
+/** Upper bounds, computed before anything is sent to MongoDB. */
+export interface CostEstimate {
+  readonly roundTrips: number;
+  /** An upper bound provided no unbounded list holds more than `assumedListSize` entries. */
+  readonly documents: number;
+  readonly depth: number;
+}
+
+export const DEFAULT_ASSUMED_LIST_SIZE = 20;
+/** reverse-join-loader.ts asks for this many children per reply when a reverse join has no per-parent limit. */
+const UNBOUNDED_REVERSE_JOIN_BATCH = 10_000;
+/** Selections visited per pass before the estimate gives up and reports "too expensive to estimate". */
+const VISIT_BUDGET = 20_000;
+const MAX_PASSES = 12;
+const SATURATED = Number.MAX_SAFE_INTEGER;
+
+/**
+ * The static cost estimate of one operation: see README.md in this folder for the model. In short, a
+ * loader sends at most one batch per "moment" (the microtask drain after a command's reply, when the
+ * parents of the next level appear), so a query-reading field costs at most min(moments of its parents,
+ * number of its parents) commands; siblings sharing a loader share those batches.
+ */
+export function estimateOperation(input: EstimateInput): CostEstimate {
+  const source: SelectionSource = { schema: input.schema, fragments: input.fragments, variableValues: input.variableValues };
+  const depth = selectionDepth(source, input.operation.selectionSet);
+  let previous: PassResult | undefined;
+  for (let pass = 0; pass < MAX_PASSES; pass++) {
+    const result = new EstimatePass(input, source, previous, 'batched').run();
+    if (previous && sameBatches(previous.batches, result.batches)) return { roundTrips: result.roundTrips, documents: result.documents, depth };
+    previous = result;
+  }
+  // Fields repeated at several places feeding each other: fall back to "every parent its own batch".
+  const fallback = new EstimatePass(input, source, previous, 'perParent').run();
+  return { roundTrips: fallback.roundTrips, documents: fallback.documents, depth };
+}
+
+interface PassResult {
+  readonly roundTrips: number;
+  readonly documents: number;
+  /** Batches per query group, by group id (traversal order, stable across passes). */
+  readonly batches: readonly number[];
+  /** Group ids per loader identity and per `Type.field`, for cache and shared-promise reasoning. */
+  readonly groupsByLoader: ReadonlyMap<string, readonly number[]>;
+  readonly groupsByCoordinate: ReadonlyMap<string, readonly number[]>;
+  /** The query groups above each group (its ancestors in the result tree). */
+  readonly ancestors: readonly (readonly number[])[];
+}
+
+/** Objects at one level of the result: which types, under which field nodes, how many, arriving at how many moments. */
+interface Scope {
+  readonly types: readonly GraphQLObjectType[];
+  readonly fieldNodes: readonly FieldNode[];
+  readonly objects: number;
+  readonly moments: number;
+  /** Query groups above this level. */
+  readonly ancestors: readonly number[];
+}
+
+/** One field whose values come from a query (a join, or a snapshot that misses). */
+interface QueryMember {
+  readonly coordinate: string;
+  /** Documents it can fetch = objects at the next level. */
+  readonly objects: number;
+  readonly fieldNodes: readonly FieldNode[];
+  readonly childTypes: readonly GraphQLObjectType[];
+}
+
+/** Members under one parent scope that use one loader: they load in the same moments, so share each batch. */
+interface QueryGroup {
+  readonly loader: string;
+  readonly byKey: boolean;
+  /** Extra getMores per batch (only a reverse join without a per-parent limit can overflow its reply). */
+  readonly getMoresPerBatch: number;
+  readonly members: QueryMember[];
+}
+
+class EstimatePass {
+  #roundTrips = 0;
+  #documents = 0;
+  #visits = 0;
+  readonly #batches: number[] = [];
+  readonly #groupsByLoader = new Map<string, number[]>();
+  readonly #groupsByCoordinate = new Map<string, number[]>();
+  readonly #ancestors: Array<readonly number[]> = [];
+  readonly #rootPrimed = new Set<string>();
+  readonly #listSize: number;
+
+  constructor(
+    private readonly input: EstimateInput,
+    private readonly source: SelectionSource,
+    private readonly previous: PassResult | undefined,
+    private readonly mode: 'batched' | 'perParent',
+  ) {
+    this.#listSize = input.assumedListSize ?? DEFAULT_ASSUMED_LIST_SIZE;
+  }
+
+  run(): PassResult {
+    const rootType = this.input.schema.getRootType(this.input.operation.operation);
+    if (!rootType) throw new InvariantError(`the schema has no ${this.input.operation.operation} type`);
+    const roots: Array<{ scope: Scope }> = [];
+    // Root fields first: their lists prime the `_id` loaders that later joins may hit.
+    for (const nodes of collectRootFields(this.source, rootType, this.input.operation.selectionSet).values()) {
+      const root = this.#rootField(rootType, nodes);
+      if (root) roots.push(root);
+    }
+    for (const root of roots) this.#visit(root.scope);
+    return {
+      roundTrips: this.#visits > VISIT_BUDGET ? SATURATED : this.#roundTrips,
+      documents: this.#visits > VISIT_BUDGET ? SATURATED : this.#documents,
+      batches: this.#batches,
+      groupsByLoader: this.#groupsByLoader,
+      groupsByCoordinate: this.#groupsByCoordinate,
+      ancestors: this.#ancestors,
+    };
+  }
+
+  /** A root field is one find (findOne / findMany); `first: 0` and invalid arguments send nothing. */
+  #rootField(rootType: GraphQLObjectType, nodes: FieldNode[]): { scope: Scope } | undefined {
+    const node = nodes[0]!;
+    if (node.name.value.startsWith('__')) return undefined;
+    const definition = rootType.getFields()[node.name.value];
+    if (!definition) return undefined;
+    const isList = isListType(getNullableType(definition.type));
+    let objects = 1;
+    if (isList) {
+      const first = this.#first(definition, node);
+      if (first === undefined || first === 0) return undefined;
+      objects = first;
+    }
+    this.#roundTrips = add(this.#roundTrips, 1);
+    this.#documents = add(this.#documents, objects);
+    const named = getNamedType(definition.type);
+    const collection = this.input.storageMap.types.get(named.name)?.collection;
+    if (collection !== undefined) this.#rootPrimed.add(keyLoader(collection, '_id'));
+    return { scope: { types: this.#objectTypes(named), fieldNodes: nodes, objects, moments: 1, ancestors: [] } };
+  }
+
+  /** `first` as root lists read it (default 20, 0..100); undefined when the resolver will reject it. */
+  #first(definition: GraphQLField<unknown, unknown>, node: FieldNode): number | undefined {
+    try {
+      const args = getArgumentValues(definition, node, this.input.variableValues as Record<string, unknown>) as PageArgs;
+      return validateFirst(args.first);
+    } catch {
+      return undefined;
+    }
+  }
+
+  #visit(scope: Scope): void {
+    if (scope.objects === 0) return;
+    const groups = new Map<string, QueryGroup>();
+    for (const type of scope.types) {
+      for (const nodes of collectResponseFields(this.source, type, scope.fieldNodes).values()) {
+        if (++this.#visits > VISIT_BUDGET) return;
+        this.#field(scope, type, nodes, groups);
+      }
+    }
+    for (const group of groups.values()) this.#sendGroup(scope, group);
+  }
+
+  /** One response key on one parent type: free (embedded, snapshot hit, plain value) or a query member. */
+  #field(scope: Scope, type: GraphQLObjectType, nodes: FieldNode[], groups: Map<string, QueryGroup>): void {
+    const node = nodes[0]!;
+    if (node.name.value.startsWith('__')) return;
+    const definition = type.getFields()[node.name.value];
+    if (!definition) return;
+    const named = getNamedType(definition.type);
+    if (!isCompositeType(named)) return;
+    const isList = isListType(getNullableType(definition.type));
+    const childTypes = this.#objectTypes(named);
+    const storage = this.input.storageMap.types.get(type.name)?.fields.get(node.name.value);
+    const free = (perParent: number) => this.#visit({ types: childTypes, fieldNodes: nodes, objects: mul(scope.objects, perParent), moments: scope.moments, ancestors: scope.ancestors });
+    if (storage?.kind !== 'relation') {
+      free(isList ? this.#listSize : 1);
+      return;
+    }
+    let args: PageArgs;
+    try {
+      args = getArgumentValues(definition, node, this.input.variableValues as Record<string, unknown>) as PageArgs;
+    } catch {
+      return; // the resolver fails before loading anything
+    }
+    const strategy = this.input.strategyFor(storage);
+    switch (strategy) {
+      case 'embedded': {
+        let slice: number | undefined;
+        try {
+          // The embedded resolver slices to `first` (default 20) whenever the field takes `first`.
+          slice = storage.pageArguments.first ? validateFirst(args.first) : undefined;
+        } catch {
+          return;
+        }
+        free(isList ? (slice ?? this.#listSize) : 1);
+        return;
+      }
+      case 'snapshot': {
+        const shape = storage.shapes.snapshot!;
+        if (snapshotFits(this.source, shape, storage.targetType, nodes)) free(isList ? this.#listSize : 1);
+        else this.#join(scope, storage, shape.fallback, args, nodes, childTypes, groups);
+        return;
+      }
+      case 'join':
+        this.#join(scope, storage, storage.shapes.join!, args, nodes, childTypes, groups);
+        return;
+      default: {
+        const never: never = strategy;
+        throw new InvariantError(`unknown strategy ${String(never)}`);
+      }
+    }
+  }
+
+  #join(scope: Scope, field: RelationField, shape: JoinShape, args: PageArgs, nodes: FieldNode[], childTypes: readonly GraphQLObjectType[], groups: Map<string, QueryGroup>): void {
+    let loader: string;
+    let perParent: number;
+    let getMoresPerBatch = 0;
+    if (shape.direction === 'byKey') {
+      loader = keyLoader(shape.collection, shape.foreignField);
+      perParent = field.isList ? this.#listSize : 1;
+    } else {
+      let page;
+      try {
+        page = planPage(args, shape.sort, { acceptsFirst: field.pageArguments.first, bound: field.isList ? shape.limit : 1 });
+      } catch {
+        return; // BAD_USER_INPUT (first over the cap, a bad cursor): nothing is sent
+      }
+      if (page.limit === 0) return;
+      const sort = shape.sort.map((key) => `${key.direction === 1 ? '' : '-'}${key.path}`).join(',');
+      loader = `ref:${shape.collection}|${shape.foreignField}|${sort}|${page.limit ?? '*'}|${page.signature}`;
+      perParent = page.limit ?? this.#listSize;
+      if (page.limit === undefined) {
+        const perBatch = mul(scope.objects, perParent);
+        getMoresPerBatch = Math.floor(Math.max(0, perBatch - 1) / (UNBOUNDED_REVERSE_JOIN_BATCH + 1));
+      }
+    }
+    let group = groups.get(loader);
+    if (!group) groups.set(loader, (group = { loader, byKey: shape.direction === 'byKey', getMoresPerBatch, members: [] }));
+    group.members.push({ coordinate: field.coordinate, objects: mul(scope.objects, perParent), fieldNodes: nodes, childTypes });
+  }
+
+  /**
+   * One loader under one parent scope: at most one batch per moment the parents appear in (and never more
+   * than one per parent). The members' results then appear at the batch moments, plus the parents'
+   * moments when a cache can answer at once, plus the moments of batches elsewhere whose promises the
+   * DataLoader shares with this field (same `Type.field`, same key).
+   */
+  #sendGroup(scope: Scope, group: QueryGroup): void {
+    const id = this.#batches.length;
+    const batches = this.mode === 'perParent' ? scope.objects : Math.min(scope.moments, scope.objects);
+    this.#batches.push(batches);
+    this.#ancestors.push(scope.ancestors);
+    push(this.#groupsByLoader, group.loader, id);
+    this.#roundTrips = add(this.#roundTrips, mul(batches, 1 + group.getMoresPerBatch));
+    for (const member of group.members) {
+      push(this.#groupsByCoordinate, member.coordinate, id);
+      this.#documents = add(this.#documents, member.objects);
+    }
+    const ancestors = [...scope.ancestors, id];
+    for (const member of group.members) {
+      const sameField = this.#others(this.previous?.groupsByCoordinate.get(member.coordinate), id, batches);
+      const sameLoader = group.byKey ? this.#others(this.previous?.groupsByLoader.get(group.loader), id, batches) : [];
+      const cached = batches > 1 || [...sameField, ...sameLoader].some((other) => this.#previousBatches(other) > 0) || (group.byKey && this.#rootPrimed.has(group.loader));
+      // A batch of an ancestor that sent only one has completed before this field loads: a cache hit, not a new moment.
+      let shared = 0;
+      for (const other of sameField) if (!(this.#isAncestor(other, id) && this.#previousBatches(other) <= 1)) shared = add(shared, this.#previousBatches(other));
+      const moments = this.mode === 'perParent' ? member.objects : add(add(batches, cached ? scope.moments : 0), shared);
+      this.#visit({ types: member.childTypes, fieldNodes: member.fieldNodes, objects: member.objects, moments, ancestors });
+    }
+  }
+
+  /**
+   * Other groups that can answer this group's loads: all but its descendants when it sends a single batch
+   * (its loads are all made before any descendant exists).
+   */
+  #others(groups: readonly number[] | undefined, own: number, ownBatches: number): number[] {
+    return (groups ?? []).filter((other) => other !== own && !(ownBatches <= 1 && this.#isAncestor(own, other)));
+  }
+
+  #isAncestor(ancestor: number, of: number): boolean {
+    return this.previous?.ancestors[of]?.includes(ancestor) ?? false;
+  }
+
+  #previousBatches(group: number): number {
+    return this.previous?.batches[group] ?? 0;
+  }
+
+  #objectTypes(named: GraphQLNamedType): GraphQLObjectType[] {
+    if (isObjectType(named)) return [named];
+    if (isAbstractType(named)) return [...this.input.schema.getPossibleTypes(named)];
+    return [];
+  }
+}
+
+function keyLoader(collection: string, keyField: string): string {
+  return `key:${collection}|${keyField}`;
+}
+
+function push(map: Map<string, number[]>, key: string, id: number): void {
+  const list = map.get(key);
+  if (list) list.push(id);
+  else map.set(key, [id]);
+}
+
+function sameBatches(a: readonly number[], b: readonly number[]): boolean {
+  return a.length === b.length && a.every((value, index) => value === b[index]);
+}
+
+/** Saturating arithmetic: an alias bomb must not overflow into nonsense. */
+function add(a: number, b: number): number {
+  return Math.min(SATURATED, a + b);
+}
+
+function mul(a: number, b: number): number {
+  return Math.min(SATURATED, a * b);
+}

@@ -1,0 +1,32 @@
+import { getVariableValues, Kind, type DocumentNode, type FragmentDefinitionNode, type GraphQLSchema, type OperationDefinitionNode } from 'graphql';
+import type { ReadStrategy, RelationField, StorageMap } from '../storage-map/storage-map-types';
+import { estimateOperation, type CostEstimate } from './estimate-operation';
+
+/**
+ * The estimate of a resolved request (Apollo's didResolveOperation): coerces the variables the way
+ * execution will, then estimates. Undefined when the variables don't coerce (execution reports that error
+ * and sends nothing to MongoDB).
+ */
+export function estimateRequest(request: {
+  readonly schema: GraphQLSchema;
+  readonly storageMap: StorageMap;
+  readonly document: DocumentNode;
+  readonly operation: OperationDefinitionNode;
+  readonly variables: Readonly<Record<string, unknown>> | undefined;
+  strategyFor(field: RelationField): ReadStrategy;
+}): CostEstimate | undefined {
+  const { coerced } = getVariableValues(request.schema, request.operation.variableDefinitions ?? [], request.variables ?? {});
+  if (!coerced) return undefined;
+  const fragments: Record<string, FragmentDefinitionNode> = {};
+  for (const definition of request.document.definitions) {
+    if (definition.kind === Kind.FRAGMENT_DEFINITION) fragments[definition.name.value] = definition;
+  }
+  return estimateOperation({
+    schema: request.schema,
+    storageMap: request.storageMap,
+    operation: request.operation,
+    fragments,
+    variableValues: coerced,
+    strategyFor: request.strategyFor,
+  });
+}

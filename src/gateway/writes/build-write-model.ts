@@ -1,0 +1,192 @@
+import { makeExecutableSchema } from '@graphql-tools/schema';
+import { getNamedType, isObjectType, type GraphQLObjectType, type GraphQLSchema } from 'graphql';
+import { StorageConfigError } from '../errors/internal-errors';
+import { buildStorageMap } from '../storage-map/build-storage-map';
+import type { JoinShape, RelationField, StorageMap } from '../storage-map/storage-map-types';
+import { readCounter, readInverse } from './write-directives';
+import type { BoundedArray, CounterRule, CopiedField, InverseRule, PathSegment, SnapshotLocation, WriteModel } from './write-model-types';
+
+/** Embedded copies nest rarely; the walk stops here so a recursive type cannot loop. */
+const MAX_EMBEDDING_DEPTH = 4;
+
+/** SDL → storage map → write model, for tools that start from the schema files (reconcile). */
+export function buildWriteModelFromSdl(typeDefs: readonly string[]): WriteModel {
+  const schema = makeExecutableSchema({ typeDefs: [...typeDefs] });
+  return buildWriteModel(schema, buildStorageMap(schema));
+}
+
+/**
+ * Every copy the storage map declares, with the rule that keeps it true: snapshots (and snapshots inside
+ * embedded copies), bounded arrays, and the `@counter` / `@inverse` write rules. The write rules are
+ * validated against the storage map; all problems are thrown together as a StorageConfigError naming
+ * `Type.field` and the fix.
+ */
+export function buildWriteModel(schema: GraphQLSchema, storageMap: StorageMap): WriteModel {
+  const problems: string[] = [];
+  const inverses = readInverses(schema, storageMap, problems);
+  const counters = readCounters(schema, storageMap, inverses, problems);
+  if (problems.length > 0) throw new StorageConfigError(problems);
+  return Object.freeze({
+    storageMap,
+    snapshots: Object.freeze(findSnapshotLocations(storageMap)),
+    boundedArrays: Object.freeze(findBoundedArrays(storageMap)),
+    inverses: Object.freeze(inverses),
+    counters: Object.freeze(counters),
+  });
+}
+
+function collectionOf(storageMap: StorageMap, typeName: string): string | undefined {
+  return storageMap.types.get(typeName)?.collection;
+}
+
+/** Walks every collection type and, through embedded shapes, the types embedded in it. */
+function findSnapshotLocations(storageMap: StorageMap): SnapshotLocation[] {
+  const locations: SnapshotLocation[] = [];
+  const walk = (typeName: string, collection: string, prefix: readonly PathSegment[], coordinatePrefix: string | undefined, seen: ReadonlySet<string>) => {
+    const type = storageMap.types.get(typeName);
+    if (!type || seen.size > MAX_EMBEDDING_DEPTH) return;
+    for (const field of type.fields.values()) {
+      if (field.kind !== 'relation') continue;
+      const coordinate = coordinatePrefix === undefined ? field.coordinate : `${coordinatePrefix}.${field.fieldName}`;
+      const snapshot = field.shapes.snapshot;
+      if (snapshot) {
+        const source = storageMap.types.get(field.targetType);
+        const sourceCollection = source?.collection;
+        if (source && sourceCollection !== undefined) {
+          const fields: CopiedField[] = [];
+          for (const name of snapshot.fields) {
+            const stored = source.fields.get(name);
+            if (stored?.kind === 'stored' && !stored.isId && name !== snapshot.key) fields.push({ name, sourcePath: stored.path });
+          }
+          locations.push({
+            coordinate,
+            collection,
+            sourceType: field.targetType,
+            sourceCollection,
+            segments: [...prefix, { path: snapshot.path, isArray: field.isList }],
+            key: snapshot.key,
+            fields,
+          });
+        }
+      }
+      const embedded = field.shapes.embedded;
+      if (embedded && !seen.has(field.targetType)) {
+        walk(field.targetType, collection, [...prefix, { path: embedded.path, isArray: field.isList }], coordinate, new Set([...seen, field.targetType]));
+      }
+    }
+  };
+  for (const type of storageMap.types.values()) {
+    if (type.collection !== undefined) walk(type.typeName, type.collection, [], undefined, new Set([type.typeName]));
+  }
+  return locations;
+}
+
+function findBoundedArrays(storageMap: StorageMap): BoundedArray[] {
+  const arrays: BoundedArray[] = [];
+  for (const field of storageMap.relations.values()) {
+    const { embedded, join } = field.shapes;
+    const collection = collectionOf(storageMap, field.typeName);
+    if (!embedded || !join || join.direction !== 'byReference' || collection === undefined || !field.isList) continue;
+    arrays.push({
+      coordinate: field.coordinate,
+      collection,
+      path: embedded.path,
+      parentKey: join.localField,
+      childType: field.targetType,
+      childCollection: join.collection,
+      childKey: join.foreignField,
+      sort: join.sort,
+      limit: join.limit,
+    });
+  }
+  return arrays;
+}
+
+function objectTypes(schema: GraphQLSchema): GraphQLObjectType[] {
+  return Object.values(schema.getTypeMap()).filter((type): type is GraphQLObjectType => isObjectType(type) && !type.name.startsWith('__'));
+}
+
+function readInverses(schema: GraphQLSchema, storageMap: StorageMap, problems: string[]): InverseRule[] {
+  const rules: InverseRule[] = [];
+  for (const type of objectTypes(schema)) {
+    for (const field of Object.values(type.getFields())) {
+      const coordinate = `${type.name}.${field.name}`;
+      const directive = tryRead(problems, coordinate, () => readInverse(schema, field));
+      if (!directive) continue;
+      const report = (message: string) => problems.push(`${coordinate}: @inverse(of: "${directive.of}") ${message}`);
+      const derived = storageMap.relations.get(coordinate);
+      const derivedJoin = derived?.shapes.join;
+      const collection = collectionOf(storageMap, type.name);
+      if (!derived || !derivedJoin || derivedJoin.direction !== 'byKey' || !derived.isList || collection === undefined) {
+        report(`needs a list field of a @collection type that joins by an array of ids it keeps, e.g. tasks: [Task!]! @join(localField: "taskIds")`);
+        continue;
+      }
+      const truth = storageMap.relations.get(directive.of);
+      const truthJoin = truth?.shapes.join;
+      if (!truth || !truthJoin) {
+        report(`names no relation field with a @join; name the field that holds the truth as "Type.field", e.g. "Task.owner"`);
+        continue;
+      }
+      if (truth.typeName !== derived.targetType || truth.targetType !== type.name) {
+        report(`must name a field of ${derived.targetType} that returns ${type.name}, but ${directive.of} is a field of ${truth.typeName} returning ${truth.targetType}`);
+        continue;
+      }
+      if (truthJoin.direction !== 'byKey') {
+        report(`needs ${directive.of} to keep ${type.name} ids itself (a @join by _id), but it is a reverse join; declare the inverse on the side that keeps the ids`);
+        continue;
+      }
+      rules.push({
+        coordinate,
+        collection,
+        path: derivedJoin.localField,
+        of: directive.of,
+        truthType: truth.typeName,
+        truthCollection: derivedJoin.collection,
+        truthPath: truthJoin.localField,
+      });
+    }
+  }
+  return rules;
+}
+
+function readCounters(schema: GraphQLSchema, storageMap: StorageMap, inverses: readonly InverseRule[], problems: string[]): CounterRule[] {
+  const rules: CounterRule[] = [];
+  for (const type of objectTypes(schema)) {
+    for (const field of Object.values(type.getFields())) {
+      const coordinate = `${type.name}.${field.name}`;
+      const directive = tryRead(problems, coordinate, () => readCounter(schema, field));
+      if (!directive) continue;
+      const report = (message: string) => problems.push(`${coordinate}: @counter(of: "${directive.of}") ${message}`);
+      const stored = storageMap.types.get(type.name)?.fields.get(field.name);
+      const collection = collectionOf(storageMap, type.name);
+      if (stored?.kind !== 'stored' || getNamedType(field.type).name !== 'Int' || collection === undefined) {
+        report('must be on an Int field stored in a @collection type');
+        continue;
+      }
+      const counted: RelationField | undefined = storageMap.relations.get(directive.of);
+      if (!counted || counted.typeName !== type.name || !counted.isList) {
+        report(`must name a list relation of ${type.name} itself, as "${type.name}.field"`);
+        continue;
+      }
+      const join: JoinShape | undefined = counted.shapes.join;
+      const inverse = inverses.find((rule) => rule.coordinate === directive.of);
+      if (join?.direction === 'byReference') {
+        rules.push({ coordinate, collection, path: stored.path, of: directive.of, source: { kind: 'children', childCollection: join.collection, childKey: join.foreignField, parentKey: join.localField } });
+      } else if (inverse) {
+        rules.push({ coordinate, collection, path: stored.path, of: directive.of, source: { kind: 'inverse', inverse } });
+      } else {
+        report(`counts ${directive.of}, which no write can track: count a reverse @join (children pointing here), or declare ${directive.of} @inverse(of: "...") so writes to the other side keep it`);
+      }
+    }
+  }
+  return rules;
+}
+
+function tryRead<T>(problems: string[], coordinate: string, read: () => T): T | undefined {
+  try {
+    return read();
+  } catch (error) {
+    problems.push(`${coordinate}: ${(error as Error).message}`);
+    return undefined;
+  }
+}

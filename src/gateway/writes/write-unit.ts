@@ -1,0 +1,155 @@
+import { keyString } from '../documents/key-string';
+import { readPath } from '../documents/read-path';
+import { InvariantError } from '../errors/internal-errors';
+import type { FunnelWriter, StoredDocument } from '../mongo/mongo-funnel';
+import { planSnapshotFanOut, hasFanOut } from './fan-out-planner';
+import { fillSnapshot, forwardReferences, planInsertDerived, withInitialDerivedValues } from './insert-planner';
+import { planReferenceChange } from './reference-planner';
+import { InjectedWriteFailure, notFound } from './write-errors';
+import type { WriteModel } from './write-model-types';
+import { groupByCollection, type WriteStep } from './write-steps';
+
+export interface WriteUnitOptions {
+  /** Test hook: throw after this many write commands, as if the process died between two writes. */
+  readonly failAfterWrites?: number;
+}
+
+/** How a source document is picked: by `_id` or by a unique stored field (`{ symbol: "ACME" }`). */
+export type SourceSelector = Readonly<Record<string, unknown>>;
+
+/**
+ * One mutation's writes, in a fixed order: checks (reads) first, then the source of truth, then the
+ * derived copies (snapshots, bounded arrays, inverse arrays, counters). Every derived write is
+ * computed from the source values, so a run cut short leaves drift only in derived data, which
+ * reconcile repairs from the sources; and each derived statement is guarded (`$ne` on the pushed id)
+ * or idempotent (`$set`), so running the same plan again does not double it.
+ *
+ * A unit is used once; inside a transaction the driver may run the mutation's work again on a fresh one.
+ */
+export class WriteUnit {
+  #writes = 0;
+
+  constructor(
+    private readonly model: WriteModel,
+    private readonly writer: FunnelWriter,
+    private readonly options: WriteUnitOptions = {},
+  ) {}
+
+  /** Reads inside the unit (in its transaction, when it has one). */
+  async find(typeName: string, filter: StoredDocument, paths: readonly string[]): Promise<StoredDocument[]> {
+    return this.writer.find(this.#collectionOf(typeName), filter, Object.fromEntries(paths.map((path) => [path, 1])));
+  }
+
+  /** The one `typeName` document matching `filter`, or NOT_FOUND naming `what`. */
+  async requireOne(typeName: string, filter: StoredDocument, paths: readonly string[], what: string): Promise<StoredDocument> {
+    const [document] = await this.find(typeName, filter, paths);
+    if (!document) throw notFound(`${typeName} ${what} not found`, { typeName });
+    return document;
+  }
+
+  /**
+   * Sets `changes` (GraphQL field name → value) on the source document, then on every snapshot copy of
+   * those fields. NOT_FOUND, with nothing written, when the selector matches no document.
+   */
+  async updateSource(typeName: string, selector: SourceSelector, changes: Readonly<Record<string, unknown>>): Promise<void> {
+    const storage = this.model.storageMap.types.get(typeName);
+    const $set: StoredDocument = {};
+    for (const [name, value] of Object.entries(changes)) {
+      const field = storage?.fields.get(name);
+      if (field?.kind !== 'stored' || field.isId) throw new InvariantError(`updateSource: ${typeName}.${name} is not a stored field`);
+      $set[field.path] = value;
+    }
+    let id = selector._id;
+    const described = describe(selector);
+    if (id === undefined && hasFanOut(this.model, typeName, Object.keys(changes))) {
+      id = (await this.requireOne(typeName, { ...selector }, ['_id'], described))._id;
+    }
+    const source = await this.#apply({ kind: 'update', collection: this.#collectionOf(typeName), statements: [{ filter: id === undefined ? { ...selector } : { _id: id }, update: { $set }, multi: false }] });
+    if (source.matched === 0) throw notFound(`${typeName} ${described} not found`, { typeName });
+    if (id !== undefined) await this.#applyAll(groupByCollection(planSnapshotFanOut(this.model, typeName, id, changes)));
+  }
+
+  /**
+   * Inserts a new `typeName` document: its references must exist (NOT_FOUND otherwise, nothing
+   * written), its snapshots are filled from their sources (`preloaded` sources save the read), its
+   * derived values start true, and every bounded array, counter and inverse it feeds is updated.
+   * Returns the document as inserted.
+   */
+  async insert(typeName: string, document: StoredDocument, preloaded: readonly StoredDocument[] = []): Promise<StoredDocument> {
+    const collection = this.#collectionOf(typeName);
+    let complete = document;
+    const known = new Map(preloaded.map((source) => [keyString(source._id), source]));
+    for (const reference of forwardReferences(this.model, typeName, document)) {
+      const missing = reference.keys.filter((key) => !known.has(keyString(key)));
+      if (missing.length > 0) {
+        const paths = ['_id', ...(reference.snapshot?.fields.map((field) => field.sourcePath) ?? [])];
+        const found = await this.writer.find(reference.collection, { _id: { $in: missing } }, Object.fromEntries(paths.map((path) => [path, 1])));
+        for (const source of found) known.set(keyString(source._id), source);
+        const absent = missing.find((key) => !known.has(keyString(key)));
+        if (absent !== undefined) throw notFound(`${reference.coordinate}: ${describeKey(absent)} not found`, { field: reference.coordinate });
+      }
+      complete = fillSnapshot(complete, reference, known);
+    }
+    complete = withInitialDerivedValues(this.model, collection, complete);
+    await this.#apply({ kind: 'insert', collection, documents: [complete] });
+    await this.#applyAll(groupByCollection(planInsertDerived(this.model, typeName, collection, complete)));
+    return complete;
+  }
+
+  /**
+   * Points the by-key relation `coordinate` (`Task.owner`) of document `id` at `newKey`, and moves the
+   * document between the inverse arrays (and their counters). NOT_FOUND for an unknown document or target.
+   */
+  async changeReference(coordinate: string, id: unknown, newKey: unknown): Promise<void> {
+    const field = this.model.storageMap.relations.get(coordinate);
+    const join = field?.shapes.join;
+    if (!field || !join || join.direction !== 'byKey' || field.isList) throw new InvariantError(`changeReference: ${coordinate} is not a single by-key join`);
+    const document = await this.requireOne(field.typeName, { _id: id }, [join.localField], describeKey(id));
+    const [target] = await this.writer.find(join.collection, { _id: newKey }, { _id: 1 });
+    if (!target) throw notFound(`${coordinate}: ${describeKey(newKey)} not found`, { field: coordinate });
+    const oldKey = readPath(document, join.localField);
+    await this.#apply({ kind: 'update', collection: this.#collectionOf(field.typeName), statements: [{ filter: { _id: id }, update: { $set: { [join.localField]: newKey } }, multi: false }] });
+    const oldKeys = oldKey === undefined || oldKey === null ? [] : [oldKey];
+    await this.#applyAll(groupByCollection(planReferenceChange(this.model, coordinate, id, oldKeys, [newKey])));
+  }
+
+  async #applyAll(steps: readonly WriteStep[]): Promise<void> {
+    for (const step of steps) await this.#apply(step);
+  }
+
+  async #apply(step: WriteStep): Promise<{ matched: number }> {
+    let matched: number;
+    switch (step.kind) {
+      case 'update':
+        matched = (await this.writer.update(step.collection, step.statements)).matched;
+        break;
+      case 'insert':
+        matched = await this.writer.insert(step.collection, step.documents);
+        break;
+      default: {
+        const never: never = step;
+        throw new InvariantError(`unknown write step ${JSON.stringify(never)}`);
+      }
+    }
+    this.#writes += 1;
+    if (this.options.failAfterWrites !== undefined && this.#writes >= this.options.failAfterWrites) throw new InjectedWriteFailure(this.#writes);
+    return { matched };
+  }
+
+  #collectionOf(typeName: string): string {
+    const collection = this.model.storageMap.types.get(typeName)?.collection;
+    if (collection === undefined) throw new InvariantError(`${typeName} has no @collection`);
+    return collection;
+  }
+}
+
+function describe(selector: SourceSelector): string {
+  return Object.entries(selector)
+    .map(([path, value]) => (path === '_id' ? describeKey(value) : `with ${path} ${JSON.stringify(value)}`))
+    .join(' ');
+}
+
+function describeKey(key: unknown): string {
+  const hex = (key as { toHexString?: () => string } | null)?.toHexString?.();
+  return hex ?? JSON.stringify(key);
+}

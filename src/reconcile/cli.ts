@@ -1,0 +1,61 @@
+import { MongoClient } from 'mongodb';
+import { loadSdl } from '../gateway/schema/load-sdl';
+import { buildWriteModelFromSdl } from '../gateway/writes/build-write-model';
+import { redactPassword } from '../seed/cli';
+import { parseReconcileArgs, RECONCILE_USAGE } from './cli-args';
+import { createProgressLine, formatReport, type OutputStream } from './format-report';
+import { reconcile } from './reconcile';
+
+/** `npm run reconcile -- [--fix] [--mongo-uri URI] [--db NAME] [--batch-size N]`; returns the exit code. */
+export async function runReconcileCli(argv: readonly string[], env: Readonly<Record<string, string | undefined>>, io: { out: OutputStream; err: OutputStream }): Promise<number> {
+  const command = parseReconcileArgs(argv, env);
+  switch (command.kind) {
+    case 'help':
+      io.out.write(`${RECONCILE_USAGE}\n`);
+      return 0;
+    case 'usage-error':
+      io.err.write(`reconcile: ${command.message}\n`);
+      return 2;
+    case 'reconcile':
+      return run(command, io);
+    default: {
+      const unhandled: never = command;
+      throw new Error(`unhandled command ${JSON.stringify(unhandled)}`);
+    }
+  }
+}
+
+async function run(command: { fix: boolean; mongoUri: string; dbName: string; batchSize: number }, io: { out: OutputStream; err: OutputStream }): Promise<number> {
+  const target = `${command.dbName} on ${redactPassword(command.mongoUri)}`;
+  const started = performance.now();
+  const timeoutInUri = /[?&]serverSelectionTimeoutMS=/i.test(command.mongoUri);
+  const client = new MongoClient(command.mongoUri, timeoutInUri ? {} : { serverSelectionTimeoutMS: 5_000 });
+  const progress = createProgressLine(io.out);
+  try {
+    const model = buildWriteModelFromSdl(loadSdl());
+    await client.connect();
+    const report = await reconcile(client.db(command.dbName), model, { fix: command.fix, batchSize: command.batchSize, onProgress: progress.onProgress });
+    progress.finish();
+    io.out.write(formatReport(report, target, performance.now() - started));
+    return report.drifted > report.fixed ? 3 : 0;
+  } catch (error) {
+    progress.finish();
+    const reason = error instanceof Error ? error.message : String(error);
+    io.err.write(`reconcile: checking ${target} failed: ${reason.split('\n')[0]}\n`);
+    return 1;
+  } finally {
+    await client.close();
+  }
+}
+
+if (require.main === module) {
+  runReconcileCli(process.argv.slice(2), process.env, { out: process.stdout, err: process.stderr }).then(
+    (code) => {
+      process.exitCode = code;
+    },
+    (error: unknown) => {
+      process.stderr.write(`reconcile: ${error instanceof Error ? error.message : String(error)}\n`);
+      process.exitCode = 1;
+    },
+  );
+}

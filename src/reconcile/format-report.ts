@@ -1,0 +1,43 @@
+import type { ReconcileProgress, ReconcileReport } from './reconcile-types';
+
+/** Terminal output of `npm run reconcile`: one progress line, then one line per check and a verdict. */
+
+export interface OutputStream {
+  readonly isTTY?: boolean;
+  write(text: string): unknown;
+}
+
+/** On a TTY one line rewritten in place; elsewhere nothing (the per-check lines follow anyway). */
+export function createProgressLine(out: OutputStream): { onProgress: (progress: ReconcileProgress) => void; finish: () => void } {
+  let open = false;
+  return {
+    onProgress(progress) {
+      if (!out.isTTY) return;
+      out.write(`\r\x1b[2Kchecking ${progress.kind} ${progress.coordinate} ${count(progress.scanned)} / ${count(progress.total)}`);
+      open = true;
+    },
+    finish() {
+      if (open) out.write('\r\x1b[2K');
+      open = false;
+    },
+  };
+}
+
+export function formatReport(report: ReconcileReport, target: string, elapsedMs: number): string {
+  const lines = report.checks.map((check) => {
+    const fixed = report.fix ? ` ${count(check.fixed).padStart(7)} fixed` : '';
+    const dangling = check.dangling > 0 ? `, ${count(check.dangling)} dangling` : '';
+    const samples = check.sampleIds.length > 0 ? `  e.g. ${check.sampleIds.join(', ')}` : '';
+    return `  ${check.coordinate.padEnd(24)} ${check.kind.padEnd(13)} ${count(check.scanned).padStart(9)} scanned ${count(check.drifted).padStart(7)} drifted${fixed}${dangling}${samples}`;
+  });
+  const drifting = report.checks.filter((check) => check.drifted > 0).length;
+  const verdict =
+    report.drifted === 0
+      ? 'No drift.'
+      : `Drift in ${count(report.drifted)} documents over ${drifting} of ${report.checks.length} checks${report.fix ? `; fixed ${count(report.fixed)}.` : '; run with --fix to repair.'}`;
+  return `Reconciled ${target} in ${(elapsedMs / 1000).toFixed(1)}s:\n${lines.join('\n')}\n${verdict}\n`;
+}
+
+function count(value: number): string {
+  return value.toLocaleString('en-US');
+}

@@ -1,0 +1,44 @@
+import type { Db, Document } from 'mongodb';
+import type { WriteModel } from '../gateway/writes/write-model-types';
+import { boundedArrayCheck } from './check-bounded-array';
+import { counterCheck } from './check-counter';
+import { inverseCheck } from './check-inverse';
+import { snapshotCheck } from './check-snapshot';
+import { scanInBatches, type Repair } from './scan-batches';
+import { DEFAULT_BATCH_SIZE, type DriftKind, type DriftReport, type ReconcileOptions, type ReconcileReport } from './reconcile-types';
+
+interface Check {
+  readonly coordinate: string;
+  readonly kind: DriftKind;
+  readonly collection: string;
+  readonly projection: Document;
+  check(batch: Document[], report: DriftReport): Promise<Repair[]>;
+}
+
+/**
+ * Compares every copy the write model declares with its sources and, with `fix`, repairs the drift in
+ * batches. Order matters when fixing: snapshots first (the copies inside children are then true), then
+ * bounded arrays (rebuilt from those children), inverse arrays, and counters last (they count the
+ * truth side, never a possibly stale id list). A second run after a fix reports zero drift.
+ */
+export async function reconcile(db: Db, model: WriteModel, options: ReconcileOptions = {}): Promise<ReconcileReport> {
+  const batchSize = options.batchSize ?? DEFAULT_BATCH_SIZE;
+  if (!Number.isInteger(batchSize) || batchSize < 1) throw new RangeError(`reconcile: batchSize must be a positive integer, got ${batchSize}`);
+  const fix = options.fix ?? false;
+  const checks: Check[] = [
+    ...model.snapshots.map((location) => ({ coordinate: location.coordinate, kind: 'snapshot' as const, collection: location.collection, ...snapshotCheck(db, location) })),
+    ...model.boundedArrays.map((array) => ({ coordinate: array.coordinate, kind: 'bounded-array' as const, collection: array.collection, ...boundedArrayCheck(db, array) })),
+    ...model.inverses.map((rule) => ({ coordinate: rule.coordinate, kind: 'inverse' as const, collection: rule.collection, ...inverseCheck(db, rule) })),
+    ...model.counters.map((counter) => ({ coordinate: counter.coordinate, kind: 'counter' as const, collection: counter.collection, ...counterCheck(db, counter) })),
+  ];
+  const reports: DriftReport[] = [];
+  for (const check of checks) {
+    reports.push(await scanInBatches(db, check, { batchSize, fix, onProgress: options.onProgress }, (batch, report) => check.check(batch, report)));
+  }
+  return {
+    fix,
+    checks: reports,
+    drifted: reports.reduce((sum, report) => sum + report.drifted, 0),
+    fixed: reports.reduce((sum, report) => sum + report.fixed, 0),
+  };
+}

@@ -1,0 +1,54 @@
+import type { AnyBulkWriteOperation, Db, Document } from 'mongodb';
+import type { DriftKind, DriftReport, ReconcileOptions } from './reconcile-types';
+import { SAMPLE_SIZE } from './reconcile-types';
+
+/** One drifted document and the update that repairs it (guarded by the value it was checked against). */
+export interface Repair {
+  readonly id: unknown;
+  readonly filter: Document;
+  readonly update: Document;
+}
+
+/**
+ * Reads `collection` in `_id` order, `batchSize` documents at a time, hands each batch to `check`
+ * (which returns the repairs it wants) and, with `fix`, applies each batch's repairs in ONE bulk write
+ * before reading on, so memory stays bounded by the batch.
+ */
+export async function scanInBatches(
+  db: Db,
+  target: { coordinate: string; kind: DriftKind; collection: string; projection: Document },
+  options: Required<Pick<ReconcileOptions, 'batchSize' | 'fix'>> & Pick<ReconcileOptions, 'onProgress'>,
+  check: (batch: Document[], report: DriftReport) => Promise<Repair[]>,
+): Promise<DriftReport> {
+  const report: DriftReport = { coordinate: target.coordinate, kind: target.kind, collection: target.collection, scanned: 0, drifted: 0, fixed: 0, dangling: 0, sampleIds: [] };
+  const collection = db.collection(target.collection);
+  const total = await collection.countDocuments({});
+  const progress = () => options.onProgress?.({ coordinate: target.coordinate, kind: target.kind, scanned: report.scanned, total });
+  progress();
+  const cursor = collection.find({}, { projection: target.projection, sort: { _id: 1 }, batchSize: options.batchSize });
+  let batch: Document[] = [];
+  const flush = async () => {
+    if (batch.length === 0) return;
+    const repairs = await check(batch, report);
+    report.scanned += batch.length;
+    report.drifted += repairs.length;
+    for (const repair of repairs.slice(0, SAMPLE_SIZE - report.sampleIds.length)) report.sampleIds.push(idString(repair.id));
+    if (options.fix && repairs.length > 0) {
+      const operations: AnyBulkWriteOperation[] = repairs.map((repair) => ({ updateOne: { filter: repair.filter, update: repair.update } }));
+      report.fixed += (await collection.bulkWrite(operations, { ordered: false })).modifiedCount;
+    }
+    batch = [];
+    progress();
+  };
+  for await (const document of cursor) {
+    batch.push(document);
+    if (batch.length >= options.batchSize) await flush();
+  }
+  await flush();
+  return report;
+}
+
+function idString(id: unknown): string {
+  const hex = (id as { toHexString?: () => string } | null)?.toHexString?.();
+  return hex ?? String(id);
+}

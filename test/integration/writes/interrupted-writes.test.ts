@@ -1,0 +1,127 @@
+import type { Db, ObjectId } from 'mongodb';
+import type { Gateway } from '../../../src/gateway';
+import { reconcile } from '../../../src/reconcile/reconcile';
+import type { ReconcileReport } from '../../../src/reconcile/reconcile-types';
+import { buildWriteModelFromSdl } from '../../../src/gateway/writes/build-write-model';
+import { loadSdl } from '../../../src/gateway/schema/load-sdl';
+import { startDemoGateway, type DemoGateway } from '../gateway/support/demo-gateway';
+import { gatewayWith } from './support/write-gateways';
+
+/**
+ * A mutation killed between its writes (the test-only `failAfterWrites` hook). In a transaction
+ * nothing stays; on the non-atomic path (as against a standalone server) the source is written, the
+ * copies are stale, and reconcile finds exactly that drift and repairs it.
+ */
+let demo: DemoGateway;
+let db: Db;
+const gateways: Gateway[] = [];
+const model = buildWriteModelFromSdl(loadSdl());
+beforeAll(async () => {
+  demo = await startDemoGateway({ scale: 0.1 });
+  db = demo.mongo.client.db(demo.dbName);
+}, 60_000);
+afterAll(async () => {
+  for (const gateway of gateways) await gateway.stop();
+  await demo?.stop();
+});
+
+async function gateway(writes: Parameters<typeof gatewayWith>[1]): Promise<Gateway> {
+  const created = await gatewayWith(demo, writes);
+  gateways.push(created);
+  return created;
+}
+
+const hex = (id: ObjectId) => id.toHexString();
+const drifted = (report: ReconcileReport) => Object.fromEntries(report.checks.filter((check) => check.drifted > 0).map((check) => [check.coordinate, check.drifted]));
+
+it('starts from data without drift', async () => {
+  expect((await reconcile(db, model)).drifted).toBe(0);
+});
+
+describe('in a transaction', () => {
+  it('a rename killed after its first write leaves nothing behind', async () => {
+    const dying = await gateway({ failAfterWrites: 1 });
+    const author = (await db.collection('authors').findOne({ countOfBooks: { $gte: 2 } }))!;
+    const result = await dying.execute({ query: `mutation { renameAuthor(id: "${hex(author._id)}", firstName: "Half", lastName: "Done") { id } }` });
+    expect(result.errors?.[0]?.extensions?.code).toBe('INTERNAL_SERVER_ERROR');
+    expect(result.errors?.[0]?.message).toBe('injected failure after 1 write command(s)');
+    // The authors update ran (its reply said 1 modified), then abortTransaction rolled it back.
+    expect(result.cost!.writes).toEqual({ roundTrips: 2, documentsModified: 1, fanOut: { authors: 1 }, atomic: true });
+    expect((await db.collection('authors').findOne({ _id: author._id }))!.name).toBe(author.name);
+    expect(await db.collection('books').countDocuments({ 'authors.name': 'Half Done' })).toBe(0);
+  });
+
+  it('a comment killed after its insert leaves no comment and an unchanged post', async () => {
+    const dying = await gateway({ failAfterWrites: 1 });
+    const post = (await db.collection('posts').findOne({}, { sort: { _id: -1 } }))!;
+    const comments = await db.collection('comments').countDocuments();
+    const result = await dying.execute({ query: `mutation { addComment(postId: "${hex(post._id)}", author: "A", comment: "lost") { id } }` });
+    expect(result.errors).toHaveLength(1);
+    expect(await db.collection('comments').countDocuments()).toBe(comments);
+    expect(await db.collection('posts').findOne({ _id: post._id })).toEqual(post);
+    expect((await reconcile(db, model)).drifted).toBe(0);
+  });
+});
+
+describe('without transactions (the ordered, non-atomic path)', () => {
+  it('a complete rename reports atomic: false and no commit', async () => {
+    const standalone = await gateway({ transactions: 'never' });
+    const author = (await db.collection('authors').findOne({}, { sort: { _id: -1 } }))!;
+    const result = await standalone.execute({ query: `mutation { renameAuthor(id: "${hex(author._id)}", firstName: "No", lastName: "Txn") { name } }` });
+    expect(result.errors).toBeUndefined();
+    expect(result.cost!.writes).toEqual({ roundTrips: 2, documentsModified: 1 + author.countOfBooks, fanOut: { authors: 1, books: author.countOfBooks }, atomic: false });
+    expect((await reconcile(db, model)).drifted).toBe(0);
+  });
+
+  it('a rename killed between its writes leaves stale snapshots that reconcile repairs', async () => {
+    const dying = await gateway({ transactions: 'never', failAfterWrites: 1 });
+    const author = (await db.collection('authors').findOne({ countOfBooks: { $gte: 2 } }, { sort: { _id: 1 } }))!;
+    const result = await dying.execute({ query: `mutation { renameAuthor(id: "${hex(author._id)}", firstName: "Half", lastName: "Way") { id } }` });
+    expect(result.errors).toHaveLength(1);
+    expect(result.cost!.writes).toEqual({ roundTrips: 1, documentsModified: 1, fanOut: { authors: 1 }, atomic: false });
+    expect((await db.collection('authors').findOne({ _id: author._id }))!.name).toBe('Half Way');
+    expect(await db.collection('books').countDocuments({ 'authors.name': 'Half Way' })).toBe(0);
+
+    const found = await reconcile(db, model);
+    expect(drifted(found)).toEqual({ 'Book.authors': author.countOfBooks });
+    const fixed = await reconcile(db, model, { fix: true });
+    expect(fixed.fixed).toBe(author.countOfBooks);
+    expect((await reconcile(db, model)).drifted).toBe(0);
+    expect(await db.collection('books').countDocuments({ authors: { $elemMatch: { id: author._id, name: 'Half Way' } } })).toBe(author.countOfBooks);
+  });
+
+  it('a comment killed after its insert leaves a stale post that reconcile repairs', async () => {
+    const dying = await gateway({ transactions: 'never', failAfterWrites: 1 });
+    const post = (await db.collection('posts').findOne({ commentCount: { $gte: 3 } }, { sort: { _id: -1 } }))!;
+    const result = await dying.execute({ query: `mutation { addComment(postId: "${hex(post._id)}", author: "A", comment: "orphaned copy") { id } }` });
+    expect(result.errors).toHaveLength(1);
+    // find posts, insert comments; the post update never ran.
+    expect(result.cost!.writes).toEqual({ roundTrips: 2, documentsModified: 1, fanOut: { comments: 1 }, atomic: false });
+
+    expect(drifted(await reconcile(db, model, { fix: true }))).toEqual({ 'Post.recentComments': 1, 'Post.commentCount': 1 });
+    expect((await reconcile(db, model)).drifted).toBe(0);
+    const repaired = (await db.collection('posts').findOne({ _id: post._id }))!;
+    expect(repaired.commentCount).toBe(post.commentCount + 1);
+    expect(repaired.recentComments[0].comment).toBe('orphaned copy');
+    expect(repaired.recentComments).toHaveLength(3);
+  });
+
+  it('a book killed after its insert leaves authors without it; reconcile restores their ids and counts', async () => {
+    const dying = await gateway({ transactions: 'never', failAfterWrites: 1 });
+    const authors = await db.collection('authors').find({}, { sort: { _id: 1 }, skip: 3, limit: 2 }).toArray();
+    const publisher = (await db.collection('publishers').findOne({}))!;
+    const input = `{ name: "Interrupted", isbn: "978-1-11-111111-1", pages: 10, publishedAt: "2026-11-01T00:00:00Z", publisherId: "${hex(publisher._id)}", authorIds: ["${hex(authors[0]!._id)}", "${hex(authors[1]!._id)}"] }`;
+    const result = await dying.execute({ query: `mutation { publishBook(input: ${input}) { id } }` });
+    expect(result.errors).toHaveLength(1);
+    expect(result.cost!.writes).toEqual({ roundTrips: 3, documentsModified: 1, fanOut: { books: 1 }, atomic: false });
+
+    expect(drifted(await reconcile(db, model, { fix: true }))).toEqual({ 'Author.books': 2, 'Author.countOfBooks': 2 });
+    expect((await reconcile(db, model)).drifted).toBe(0);
+    const book = (await db.collection('books').findOne({ isbn: '978-1-11-111111-1' }))!;
+    for (const author of authors) {
+      const after = (await db.collection('authors').findOne({ _id: author._id }))!;
+      expect(after.bookIds).toEqual([...author.bookIds, book._id]);
+      expect(after.countOfBooks).toBe(author.countOfBooks + 1);
+    }
+  });
+});

@@ -1,0 +1,156 @@
+import { Kind, parse, type FragmentDefinitionNode, type OperationDefinitionNode } from 'graphql';
+import { estimateOperation, type CostEstimate } from '../../../../src/gateway/estimate/estimate-operation';
+import { estimateRequest } from '../../../../src/gateway/estimate/estimate-request';
+import { buildStorageMap } from '../../../../src/gateway/storage-map/build-storage-map';
+import type { ReadStrategy, RelationField } from '../../../../src/gateway/storage-map/storage-map-types';
+import { demoSchema } from '../support/demo-schema';
+
+const schema = demoSchema();
+/** Entries assumed in a list nothing bounds (reference arrays, embedded arrays without `first`). */
+const L = 20;
+const storageMap = buildStorageMap(schema);
+
+function estimate(query: string, options: { overrides?: Record<string, ReadStrategy>; variables?: Record<string, unknown>; assumedListSize?: number } = {}): CostEstimate {
+  const document = parse(query);
+  const fragments: Record<string, FragmentDefinitionNode> = {};
+  for (const definition of document.definitions) if (definition.kind === Kind.FRAGMENT_DEFINITION) fragments[definition.name.value] = definition;
+  const operation = document.definitions.find((d): d is OperationDefinitionNode => d.kind === Kind.OPERATION_DEFINITION)!;
+  const strategyFor = (field: RelationField) => options.overrides?.[field.coordinate] ?? field.defaultStrategy;
+  if (options.variables) {
+    return estimateRequest({ schema, storageMap, document, operation, variables: options.variables, strategyFor })!;
+  }
+  return estimateOperation({ schema, storageMap, operation, fragments, variableValues: {}, strategyFor, ...(options.assumedListSize && { assumedListSize: options.assumedListSize }) });
+}
+
+describe('estimateOperation: the operations issue 3 pins', () => {
+  it.each([
+    ['{ books(first: 50) { name publisher { name } authors { name thumbnailUrl } } }', 2, 50 + 50],
+    ['{ books(first: 50) { name publisher { name } authors { name countOfBooks } } }', 3, 50 + 50 + 50 * L],
+    // people → stocks, tasks (same moment) → owners: the tasks arrive in one batch, so owners cost 1.
+    ['{ people(first: 100) { holdings { stock { symbol } } tasks { description owner { lastName } } } }', 4, 100 + 100 * L + 100 * L + 100 * L],
+    ['{ hosts(first: 20) { name logs(first: 5) { message } } }', 2, 20 + 100],
+    ['{ posts(first: 10) { recentComments { author } } }', 1, 10],
+  ])('%s: %i round trips', (query, roundTrips, documents) => {
+    expect(estimate(query)).toEqual({ roundTrips, documents, depth: query.includes('owner') || query.includes('stock') ? 3 : 2 });
+  });
+});
+
+describe('estimateOperation: strategies', () => {
+  it('switching Book.authors to join adds one round trip; to snapshot with a fitting selection, none', () => {
+    const query = '{ books(first: 10) { authors { name } } }';
+    expect(estimate(query).roundTrips).toBe(1);
+    expect(estimate(query, { overrides: { 'Book.authors': 'join' } })).toEqual({ roundTrips: 2, documents: 10 + 10 * L, depth: 2 });
+  });
+
+  it('an embedded field with first bounds the documents below it by first', () => {
+    expect(estimate('{ posts(first: 10) { recentComments { post { title } } } }')).toEqual({ roundTrips: 2, documents: 10 + 10 * L, depth: 3 });
+    expect(estimate('{ posts(first: 10) { recentComments { author } } }', { overrides: { 'Post.recentComments': 'join' } })).toEqual({
+      roundTrips: 2,
+      documents: 10 + 10 * 3, // the @join limit of 3 per post
+      depth: 2,
+    });
+  });
+
+  it('a reverse join with first: 0 or a first over the cap sends nothing', () => {
+    expect(estimate('{ hosts(first: 5) { logs(first: 0) { message } } }').roundTrips).toBe(1);
+    expect(estimate('{ hosts(first: 5) { logs(first: 101) { message } } }').roundTrips).toBe(1);
+    expect(estimate('{ hosts(first: 0) { logs { message } } }')).toEqual({ roundTrips: 0, documents: 0, depth: 2 });
+  });
+
+  it('root fields default to 20 items and count one find each', () => {
+    expect(estimate('{ books { name } authors { name } book(id: "x") { name } }')).toEqual({ roundTrips: 3, documents: 20 + 20 + 1, depth: 1 });
+  });
+});
+
+describe('estimateOperation: aliases, fragments, directives, unions', () => {
+  it('counts aliased root fields each time (the alias bomb)', () => {
+    const aliases = Array.from({ length: 10 }, (_, i) => `b${i}: books(first: 100) { publisher { name } }`).join(' ');
+    expect(estimate(`{ ${aliases} }`)).toEqual({ roundTrips: 20, documents: 10 * (100 + 100), depth: 2 });
+  });
+
+  it('merges aliases of one join under one parent (one loader, one batch) but counts their documents', () => {
+    expect(estimate('{ books(first: 10) { publisher { name } p: publisher { location } } }')).toEqual({ roundTrips: 2, documents: 10 + 10 + 10, depth: 2 });
+  });
+
+  it('keeps aliases of a reverse join apart when their pages differ, and merges them when they are the same', () => {
+    expect(estimate('{ hosts(first: 10) { a: logs(first: 5) { message } b: logs(first: 6) { message } } }').roundTrips).toBe(3);
+    expect(estimate('{ hosts(first: 10) { a: logs(first: 5) { message } b: logs(first: 5) { time } } }').roundTrips).toBe(2);
+    // recentComments in join mode (limit 3) and comments(first: 3) are one query shape: one aggregate.
+    expect(estimate('{ posts(first: 10) { recentComments { author } comments(first: 3) { comment } } }', { overrides: { 'Post.recentComments': 'join' } }).roundTrips).toBe(2);
+  });
+
+  it('expands named and inline fragments', () => {
+    const query = /* GraphQL */ `
+      query { books(first: 10) { ...B ... on Book { authors { countOfBooks } } } }
+      fragment B on Book { publisher { ...P } }
+      fragment P on Publisher { name books(first: 2) { name } }
+    `;
+    expect(estimate(query)).toEqual({ roundTrips: 4, documents: 10 + 10 + 10 * L + 10 * 2, depth: 3 });
+  });
+
+  it('applies @skip and @include with variables', () => {
+    const query = 'query ($withAuthors: Boolean!, $skipPublisher: Boolean = false) { books(first: 10) { authors @include(if: $withAuthors) { countOfBooks } publisher @skip(if: $skipPublisher) { name } } }';
+    expect(estimate(query, { variables: { withAuthors: true } }).roundTrips).toBe(3);
+    expect(estimate(query, { variables: { withAuthors: false } }).roundTrips).toBe(2);
+    expect(estimate(query, { variables: { withAuthors: false, skipPublisher: true } })).toEqual({ roundTrips: 1, documents: 10, depth: 1 });
+  });
+
+  it('reads first from variables, and returns undefined when the variables do not coerce', () => {
+    const query = 'query ($n: Int) { hosts(first: $n) { logs(first: $n) { message } } }';
+    expect(estimate(query, { variables: { n: 3 } })).toEqual({ roundTrips: 2, documents: 3 + 9, depth: 2 });
+    const document = parse(query);
+    const operation = document.definitions[0] as OperationDefinitionNode;
+    expect(estimateRequest({ schema, storageMap, document, operation, variables: { n: 'three' }, strategyFor: (f) => f.defaultStrategy })).toBeUndefined();
+  });
+
+  it('walks every member of a union', () => {
+    const query = '{ person(id: "x") { contactDetails { __typename ... on EmailContact { email } ... on PhoneContact { phone } } } }';
+    expect(estimate(query)).toEqual({ roundTrips: 1, documents: 1, depth: 2 });
+  });
+
+  it('ignores introspection', () => {
+    expect(estimate('{ __schema { types { name fields { name type { name ofType { name } } } } } }')).toEqual({ roundTrips: 0, documents: 0, depth: 0 });
+  });
+});
+
+describe('estimateOperation: moments (when batches can split)', () => {
+  it('a join whose parents come partly from a cache can split the next level into two batches', () => {
+    // Task.owner loads people by _id, which the root list primed: some owners resolve at once, the rest
+    // after the owner batch, so the owners' tasks can arrive in two waves (2 batches), and so can their owners.
+    const query = '{ people(first: 10) { lastName tasks { owner { lastName tasks { description } } } } }';
+    expect(estimate(query).roundTrips).toBe(1 + 1 + 1 + 2);
+  });
+
+  it('the same Type.field at two non-sibling places can share promises, so the deeper levels widen', () => {
+    const once = estimate('{ books(first: 10) { publisher { name } } }').roundTrips;
+    const twice = estimate('{ books(first: 10) { publisher { name } } b: books(first: 10) { publisher { name books(first: 1) { name } } } }').roundTrips;
+    expect(once).toBe(2);
+    // 2 root finds + 2 publisher batches + Publisher.books under the second: its publishers may arrive
+    // at its own batch, from the cache at the parents' moment, or with the first occurrence's batch.
+    expect(twice).toBe(2 + 2 + 3);
+  });
+
+  it('assumes unbounded lists hold at most assumedListSize entries', () => {
+    expect(estimate('{ author(id: "x") { books { name } } }', { assumedListSize: 7 })).toEqual({ roundTrips: 2, documents: 1 + 7, depth: 2 });
+  });
+
+  it('saturates instead of overflowing on absurd fan-out', () => {
+    let selection = 'name';
+    for (let level = 0; level < 8; level++) selection = `authors { countOfBooks books { ${selection} } }`;
+    const result = estimate(`{ books(first: 100) { ${selection} } }`);
+    expect(result.depth).toBe(17);
+    expect(result.documents).toBe(Number.MAX_SAFE_INTEGER);
+    // Eight levels of the same two fields feeding each other's batches never settle: the estimate falls
+    // back to "one batch per parent", which is still an upper bound (here a saturated one).
+    expect(result.roundTrips).toBe(Number.MAX_SAFE_INTEGER);
+  });
+
+  it('a field repeated below itself: the deeper copy can wait on two waves, the upper one on one', () => {
+    // books → authors (1) → books (1; the root list primed some: 2 waves) → authors (2)
+    expect(estimate('{ books(first: 10) { authors { countOfBooks books { authors { countOfBooks } } } } }')).toEqual({
+      roundTrips: 1 + 1 + 1 + 2,
+      documents: 10 + 10 * L + 10 * L * L + 10 * L * L * L,
+      depth: 4,
+    });
+  });
+});

@@ -1,0 +1,82 @@
+import { buildStorageMap } from '../../../../src/gateway/storage-map/build-storage-map';
+import { buildWriteModel } from '../../../../src/gateway/writes/build-write-model';
+import { demoSchema, schemaOf } from '../support/demo-schema';
+
+const demo = () => {
+  const schema = demoSchema();
+  return buildWriteModel(schema, buildStorageMap(schema));
+};
+
+describe('the demo write model', () => {
+  it('finds every snapshot, including the host snapshot inside each embedded log message', () => {
+    const byCoordinate = Object.fromEntries(demo().snapshots.map((location) => [location.coordinate, location]));
+    expect(Object.keys(byCoordinate).sort()).toEqual(['Book.authors', 'Host.recentLogs.host', 'LogMessage.host', 'Product.parts']);
+    expect(byCoordinate['Book.authors']).toEqual({
+      coordinate: 'Book.authors',
+      collection: 'books',
+      sourceType: 'Author',
+      sourceCollection: 'authors',
+      segments: [{ path: 'authors', isArray: true }],
+      key: 'id',
+      fields: [
+        { name: 'name', sourcePath: 'name' },
+        { name: 'thumbnailUrl', sourcePath: 'thumbnailUrl' },
+      ],
+    });
+    expect(byCoordinate['Host.recentLogs.host']).toMatchObject({
+      collection: 'hosts',
+      sourceType: 'Host',
+      segments: [
+        { path: 'recentLogs', isArray: true },
+        { path: 'host', isArray: false },
+      ],
+    });
+  });
+
+  it('reads the bounds and sort of bounded arrays from their @join', () => {
+    expect(demo().boundedArrays.map(({ coordinate, collection, path, childCollection, childKey, sort, limit }) => ({ coordinate, collection, path, childCollection, childKey, sort, limit }))).toEqual([
+      { coordinate: 'Post.recentComments', collection: 'posts', path: 'recentComments', childCollection: 'comments', childKey: 'postId', sort: [{ path: 'createdAt', direction: -1 }, { path: '_id', direction: -1 }], limit: 3 },
+      { coordinate: 'Host.recentLogs', collection: 'hosts', path: 'recentLogs', childCollection: 'logMessages', childKey: 'host.id', sort: [{ path: 'time', direction: -1 }, { path: '_id', direction: -1 }], limit: 10 },
+    ]);
+  });
+
+  it('reads @inverse and @counter rules', () => {
+    const model = demo();
+    expect(model.inverses).toEqual([
+      { coordinate: 'Person.tasks', collection: 'people', path: 'taskIds', of: 'Task.owner', truthType: 'Task', truthCollection: 'tasks', truthPath: 'ownerId' },
+      { coordinate: 'Author.books', collection: 'authors', path: 'bookIds', of: 'Book.authors', truthType: 'Book', truthCollection: 'books', truthPath: 'authors.id' },
+    ]);
+    expect(model.counters.map((counter) => [counter.coordinate, counter.path, counter.source.kind])).toEqual([
+      ['Post.commentCount', 'commentCount', 'children'],
+      ['Author.countOfBooks', 'countOfBooks', 'inverse'],
+    ]);
+  });
+});
+
+describe('write-rule validation at startup', () => {
+  const build = (sdl: string) => {
+    const schema = schemaOf(sdl);
+    return () => buildWriteModel(schema, buildStorageMap(schema));
+  };
+  const BASE = /* GraphQL */ `
+    type Query { a: A }
+    type A @collection(name: "as") { id: ID! n: Int! label: String! bs: [B!]! @join(localField: "bIds") kids: [B!]! @join(localField: "_id", foreignField: "aId") }
+    type B @collection(name: "bs") { id: ID! a: A @join(localField: "aId") }
+  `;
+
+  it('accepts well-formed rules', () => {
+    expect(build(BASE.replace('n: Int!', 'n: Int! @counter(of: "A.kids")'))().counters).toHaveLength(1);
+    expect(build(BASE.replace('@join(localField: "bIds")', '@join(localField: "bIds") @inverse(of: "B.a")'))().inverses).toHaveLength(1);
+  });
+
+  it('names Type.field and the fix for each mistake', () => {
+    expect(build(BASE.replace('label: String!', 'label: String! @counter(of: "A.kids")'))).toThrow('A.label: @counter(of: "A.kids") must be on an Int field stored in a @collection type');
+    expect(build(BASE.replace('n: Int!', 'n: Int! @counter(of: "A.nope")'))).toThrow('A.n: @counter(of: "A.nope") must name a list relation of A itself, as "A.field"');
+    expect(build(BASE.replace('n: Int!', 'n: Int! @counter(of: "A.bs")'))).toThrow('A.n: @counter(of: "A.bs") counts A.bs, which no write can track');
+    expect(build(BASE.replace('@join(localField: "bIds")', '@join(localField: "bIds") @inverse(of: "B.nope")'))).toThrow('A.bs: @inverse(of: "B.nope") names no relation field with a @join');
+    expect(build(BASE.replace('@join(localField: "bIds")', '@join(localField: "bIds") @inverse(of: "A.kids")'))).toThrow(
+      'A.bs: @inverse(of: "A.kids") must name a field of B that returns A, but A.kids is a field of A returning B',
+    );
+    expect(build(BASE.replace('foreignField: "aId")', 'foreignField: "aId") @inverse(of: "B.a")'))).toThrow('A.kids: @inverse(of: "B.a") needs a list field of a @collection type that joins by an array of ids');
+  });
+});
