@@ -2,11 +2,13 @@ import type { GraphQLResolveInfo } from 'graphql';
 import { ObjectId } from 'bson';
 import type { GatewayContext } from '../src/gateway/context/request-context';
 import { badUserInput } from '../src/gateway/errors/public-error-code';
-import { isDuplicateKeyError, type StoredDocument } from '../src/gateway/mongo/mongo-funnel';
+import { isDuplicateKeyError } from '../src/gateway/mongo/mongo-funnel';
 import { writesOf } from '../src/gateway/writes/request-writes';
 import { notFound } from '../src/gateway/writes/write-errors';
+import type { MutationResolvers, ResolversParentTypes } from '../src/generated/resolvers-types';
 import { intArgument, ipaddrArgument, priceArgument, TEXT_LIMITS, textArgument } from './mutation-input';
 import { objectIdArgument } from './object-id-argument';
+import type { ResolverFunction } from './resolver-function';
 
 /**
  * Mutations. Each validates its input, then runs ONE write unit (writes/): the source document plus
@@ -14,20 +16,13 @@ import { objectIdArgument } from './object-id-argument';
  * read back afterwards through `context.documents`, so every read strategy can resolve it.
  */
 
-type Resolver<Args> = (parent: unknown, args: Args, context: GatewayContext, info: GraphQLResolveInfo) => Promise<StoredDocument>;
-
-interface PublishBookInput {
-  name: string;
-  isbn: string;
-  pages: number;
-  publishedAt: Date;
-  publisherId: string;
-  authorIds: string[];
-}
+type MutationResolver<Field extends keyof MutationResolvers> = ResolverFunction<MutationResolvers[Field]>;
+/** The types a mutation returns, each read back from its collection. */
+type WrittenTypeName = 'Author' | 'Part' | 'Host' | 'Stock' | 'Comment' | 'LogMessage' | 'Book' | 'Task';
 
 const MAX_AUTHORS_PER_BOOK = 10;
 
-const renameAuthor: Resolver<{ id: string; firstName: string; lastName: string }> = async (_parent, args, context, info) => {
+const renameAuthor: MutationResolver<'renameAuthor'> = async (_parent, args, context, info) => {
   const id = objectIdArgument(args.id);
   const firstName = textArgument(args.firstName, 'firstName', TEXT_LIMITS.name);
   const lastName = textArgument(args.lastName, 'lastName', TEXT_LIMITS.name);
@@ -35,14 +30,14 @@ const renameAuthor: Resolver<{ id: string; firstName: string; lastName: string }
   return readBack(context, info, 'Author', { _id: id });
 };
 
-const renamePart: Resolver<{ id: string; name: string }> = async (_parent, args, context, info) => {
+const renamePart: MutationResolver<'renamePart'> = async (_parent, args, context, info) => {
   const id = objectIdArgument(args.id);
   const name = textArgument(args.name, 'name', TEXT_LIMITS.name);
   await writesOf(context).run(info, (unit) => unit.updateSource('Part', { _id: id }, { name }));
   return readBack(context, info, 'Part', { _id: id });
 };
 
-const updateHost: Resolver<{ id: string; name: string; ipaddr: string }> = async (_parent, args, context, info) => {
+const updateHost: MutationResolver<'updateHost'> = async (_parent, args, context, info) => {
   const id = objectIdArgument(args.id);
   const name = textArgument(args.name, 'name', TEXT_LIMITS.name);
   const ipaddr = ipaddrArgument(args.ipaddr);
@@ -52,7 +47,7 @@ const updateHost: Resolver<{ id: string; name: string; ipaddr: string }> = async
   return readBack(context, info, 'Host', { _id: id });
 };
 
-const updateStockPrice: Resolver<{ symbol: string; open: number; high: number; low: number }> = async (_parent, args, context, info) => {
+const updateStockPrice: MutationResolver<'updateStockPrice'> = async (_parent, args, context, info) => {
   const symbol = textArgument(args.symbol, 'symbol', TEXT_LIMITS.name);
   const open = priceArgument(args.open, 'open');
   const high = priceArgument(args.high, 'high');
@@ -62,7 +57,7 @@ const updateStockPrice: Resolver<{ symbol: string; open: number; high: number; l
   return readBack(context, info, 'Stock', { symbol });
 };
 
-const addComment: Resolver<{ postId: string; author: string; comment: string }> = async (_parent, args, context, info) => {
+const addComment: MutationResolver<'addComment'> = async (_parent, args, context, info) => {
   const postId = objectIdArgument(args.postId, 'postId');
   const author = textArgument(args.author, 'author', TEXT_LIMITS.name);
   const comment = textArgument(args.comment, 'comment', TEXT_LIMITS.comment);
@@ -72,7 +67,7 @@ const addComment: Resolver<{ postId: string; author: string; comment: string }> 
   return readBack(context, info, 'Comment', { _id: document._id });
 };
 
-const logMessage: Resolver<{ ipaddr: string; message: string }> = async (_parent, args, context, info) => {
+const logMessage: MutationResolver<'logMessage'> = async (_parent, args, context, info) => {
   const ipaddr = ipaddrArgument(args.ipaddr);
   const message = textArgument(args.message, 'message', TEXT_LIMITS.message);
   const id = new ObjectId();
@@ -85,7 +80,7 @@ const logMessage: Resolver<{ ipaddr: string; message: string }> = async (_parent
   return readBack(context, info, 'LogMessage', { _id: id });
 };
 
-const publishBook: Resolver<{ input: PublishBookInput }> = async (_parent, { input }, context, info) => {
+const publishBook: MutationResolver<'publishBook'> = async (_parent, { input }, context, info) => {
   const name = textArgument(input.name, 'input.name', TEXT_LIMITS.name);
   const isbn = textArgument(input.isbn, 'input.isbn', 20);
   const pages = intArgument(input.pages, 'input.pages', 1, 100_000);
@@ -102,18 +97,23 @@ const publishBook: Resolver<{ input: PublishBookInput }> = async (_parent, { inp
   return readBack(context, info, 'Book', { _id: document._id });
 };
 
-const reassignTask: Resolver<{ taskId: string; ownerId: string }> = async (_parent, args, context, info) => {
+const reassignTask: MutationResolver<'reassignTask'> = async (_parent, args, context, info) => {
   const taskId = objectIdArgument(args.taskId, 'taskId');
   const ownerId = objectIdArgument(args.ownerId, 'ownerId');
   await writesOf(context).run(info, (unit) => unit.changeReference('Task.owner', taskId, ownerId));
   return readBack(context, info, 'Task', { _id: taskId });
 };
 
-export const Mutation = { renameAuthor, renamePart, updateHost, updateStockPrice, addComment, logMessage, publishBook, reassignTask };
+export const Mutation = { renameAuthor, renamePart, updateHost, updateStockPrice, addComment, logMessage, publishBook, reassignTask } satisfies Required<MutationResolvers>;
 
 /** The written document, read with the projection the selection needs (and primed for joins). */
-async function readBack(context: GatewayContext, info: GraphQLResolveInfo, typeName: string, filter: { _id: ObjectId } | { symbol: string }): Promise<StoredDocument> {
-  const document = await context.documents.findOne(info, typeName, filter);
+async function readBack<TypeName extends WrittenTypeName>(
+  context: GatewayContext,
+  info: GraphQLResolveInfo,
+  typeName: TypeName,
+  filter: { _id: ObjectId } | { symbol: string },
+): Promise<ResolversParentTypes[TypeName]> {
+  const document = await context.documents.findOne<ResolversParentTypes[TypeName]>(info, typeName, filter);
   // Only a concurrent delete between the commit and this read gets here.
   if (!document) throw notFound(`${typeName} was removed before it could be read back`, { typeName });
   return document;

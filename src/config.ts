@@ -1,3 +1,17 @@
+import {
+  DEFAULT_DB_NAME,
+  DEFAULT_PORT,
+  dbNameRule,
+  isProblem,
+  mongoUriRule,
+  nonEmpty,
+  portRule,
+  seedScaleRule,
+  type SettingResult,
+} from './setting-rules';
+
+export { redactUri } from './setting-rules';
+
 /** Process configuration, read once from the environment and validated with messages that name the variable. */
 export interface DocjoinConfig {
   readonly port: number;
@@ -33,17 +47,29 @@ export class ConfigError extends Error {
 
 type Env = Readonly<Record<string, string | undefined>>;
 
-const DEFAULT_PORT = 4000;
-const DEFAULT_DB = 'docjoin';
+/**
+ * Command-line flags of `docjoin serve` that mirror an environment variable; a flag wins over its
+ * variable, and an invalid one is refused naming the flag.
+ */
+export interface ConfigFlags {
+  /** --port, mirrors PORT */
+  readonly port?: string;
+  /** --mongo-uri, mirrors MONGODB_URI */
+  readonly mongoUri?: string;
+  /** --db, mirrors MONGODB_DB */
+  readonly db?: string;
+  /** --seed-scale, mirrors DOCJOIN_SEED_SCALE */
+  readonly seedScale?: string;
+}
 
-export function loadConfig(env: Env = process.env): DocjoinConfig {
+export function loadConfig(env: Env = process.env, flags: ConfigFlags = {}): DocjoinConfig {
   const nodeEnv = nonEmpty(env.NODE_ENV) ?? 'development';
   const production = nodeEnv === 'production';
   return {
-    port: parsePort(env.PORT),
-    mongodbUri: parseMongoUri(env.MONGODB_URI),
-    mongodbDb: parseDbName(env.MONGODB_DB),
-    seedScale: parseSeedScale(env.DOCJOIN_SEED_SCALE),
+    port: setting({ flag: ['--port', flags.port], env: ['PORT', env.PORT] }, portRule) ?? DEFAULT_PORT,
+    mongodbUri: setting({ flag: ['--mongo-uri', flags.mongoUri], env: ['MONGODB_URI', env.MONGODB_URI] }, mongoUriSetting),
+    mongodbDb: setting({ flag: ['--db', flags.db], env: ['MONGODB_DB', env.MONGODB_DB] }, dbNameRule) ?? DEFAULT_DB_NAME,
+    seedScale: setting({ flag: ['--seed-scale', flags.seedScale], env: ['DOCJOIN_SEED_SCALE', env.DOCJOIN_SEED_SCALE] }, seedScaleRule) ?? 1,
     strategyOverrides: parseBoolean('DOCJOIN_STRATEGY_OVERRIDES', env.DOCJOIN_STRATEGY_OVERRIDES) ?? !production,
     costCommands: parseBoolean('DOCJOIN_COST_COMMANDS', env.DOCJOIN_COST_COMMANDS) ?? !production,
     limits: {
@@ -56,54 +82,21 @@ export function loadConfig(env: Env = process.env): DocjoinConfig {
   };
 }
 
-function nonEmpty(value: string | undefined): string | undefined {
-  const trimmed = value?.trim();
-  return trimmed === undefined || trimmed === '' ? undefined : trimmed;
+/** The flag when given (even empty: `--port ""` is a mistake), else the non-blank variable, checked by `rule`. */
+function setting<T>(
+  sources: { flag: readonly [string, string | undefined]; env: readonly [string, string | undefined] },
+  rule: (raw: string, name: string) => SettingResult<T>,
+): T | undefined {
+  const [name, raw] = sources.flag[1] !== undefined ? sources.flag : [sources.env[0], nonEmpty(sources.env[1])];
+  if (raw === undefined) return undefined;
+  const result = rule(raw, name);
+  if (isProblem(result)) throw new ConfigError(result.problem);
+  return result;
 }
 
-function parsePort(raw: string | undefined): number {
-  const value = nonEmpty(raw);
-  if (value === undefined) return DEFAULT_PORT;
-  const port = Number(value);
-  // 0 asks the OS for a free port (tests use it).
-  if (!/^\d+$/.test(value) || !Number.isInteger(port) || port < 0 || port > 65535) {
-    throw new ConfigError(`PORT must be an integer from 0 to 65535, got ${JSON.stringify(raw)}`);
-  }
-  return port;
-}
-
-function parseMongoUri(raw: string | undefined): string | undefined {
-  const value = nonEmpty(raw);
-  if (value === undefined) return undefined;
-  if (!/^mongodb(\+srv)?:\/\/.+/.test(value)) {
-    throw new ConfigError(
-      `MONGODB_URI must start with mongodb:// or mongodb+srv://, got ${JSON.stringify(redactUri(value))}; unset it to use the embedded server`,
-    );
-  }
-  return value;
-}
-
-function parseDbName(raw: string | undefined): string {
-  const value = nonEmpty(raw);
-  if (value === undefined) return DEFAULT_DB;
-  // MongoDB forbids these characters in database names.
-  if (/[/\\. "$*<>:|?]/.test(value) || value.length > 63) {
-    throw new ConfigError(`MONGODB_DB must be a MongoDB database name (no /\\. "$*<>:|? and at most 63 characters), got ${JSON.stringify(raw)}`);
-  }
-  return value;
-}
-
-/** Same bounds as `npm run seed -- --scale` (the dataset is generated in memory). */
-const MAX_SEED_SCALE = 20;
-
-function parseSeedScale(raw: string | undefined): number {
-  const value = nonEmpty(raw);
-  if (value === undefined) return 1;
-  const scale = Number(value);
-  if (!/^(\d+(\.\d*)?|\.\d+)$/.test(value) || scale <= 0 || scale > MAX_SEED_SCALE) {
-    throw new ConfigError(`DOCJOIN_SEED_SCALE must be a number greater than 0 and at most ${MAX_SEED_SCALE}, got ${JSON.stringify(raw)}`);
-  }
-  return scale;
+function mongoUriSetting(raw: string, name: string): SettingResult<string> {
+  const result = mongoUriRule(raw, name);
+  return isProblem(result) ? { problem: `${result.problem}; ${name === 'MONGODB_URI' ? 'unset it' : 'leave it out'} to use the embedded server` } : result;
 }
 
 /** A positive whole number; `Infinity` (or `none`) turns the limit off. */
@@ -124,9 +117,4 @@ function parseBoolean(name: string, raw: string | undefined): boolean | undefine
   if (['1', 'true', 'on', 'yes'].includes(value)) return true;
   if (['0', 'false', 'off', 'no'].includes(value)) return false;
   throw new ConfigError(`${name} must be one of true/false/1/0/on/off/yes/no, got ${JSON.stringify(raw)}`);
-}
-
-/** A URI safe to print or serve: any user:password is replaced by `***`. */
-export function redactUri(uri: string): string {
-  return uri.replace(/^(mongodb(?:\+srv)?:\/\/)[^@/]*@/, '$1***@');
 }

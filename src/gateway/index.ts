@@ -10,3 +10,4 @@ export { validateAgainstDatabase } from './storage-map/validate-against-database
 export { STRATEGY_HEADER } from './context/strategy-overrides';
 export type { GatewayContext } from './context/request-context';
 export type { MongoKind } from './http/health';
+export { estimateOperation, type CostEstimate, type EstimateInput } from './estimate/estimate-operation';

@@ -48,9 +48,10 @@ describe('loadConfig', () => {
     [{ PORT: '80a' }, 'PORT must be an integer from 0 to 65535, got "80a"'],
     [{ PORT: '70000' }, 'PORT must be an integer from 0 to 65535, got "70000"'],
     [{ MONGODB_URI: 'http://user:secret@x' }, 'MONGODB_URI must start with mongodb:// or mongodb+srv://, got "http://user:secret@x"; unset it to use the embedded server'],
-    [{ MONGODB_DB: 'my.db' }, 'MONGODB_DB must be a MongoDB database name (no /\\. "$*<>:|? and at most 63 characters), got "my.db"'],
-    [{ DOCJOIN_SEED_SCALE: '0' }, 'DOCJOIN_SEED_SCALE must be a number greater than 0 and at most 20, got "0"'],
-    [{ DOCJOIN_SEED_SCALE: 'big' }, 'DOCJOIN_SEED_SCALE must be a number greater than 0 and at most 20, got "big"'],
+    [{ MONGODB_DB: 'my.db' }, 'MONGODB_DB must be a MongoDB database name (1 to 63 characters, none of /\\. "$*<>:|?), got "my.db"'],
+    [{ DOCJOIN_SEED_SCALE: '0' }, 'DOCJOIN_SEED_SCALE must be greater than 0, got "0"'],
+    [{ DOCJOIN_SEED_SCALE: 'big' }, 'DOCJOIN_SEED_SCALE must be a positive number, got "big"'],
+    [{ DOCJOIN_SEED_SCALE: '25' }, 'DOCJOIN_SEED_SCALE must be at most 20 (the dataset is generated in memory), got "25"'],
     [{ DOCJOIN_STRATEGY_OVERRIDES: 'maybe' }, 'DOCJOIN_STRATEGY_OVERRIDES must be one of true/false/1/0/on/off/yes/no, got "maybe"'],
     [{ DOCJOIN_COST_COMMANDS: 'verbose' }, 'DOCJOIN_COST_COMMANDS must be one of true/false/1/0/on/off/yes/no, got "verbose"'],
     [{ DOCJOIN_MAX_ROUND_TRIPS: '0' }, 'DOCJOIN_MAX_ROUND_TRIPS must be a whole number of at least 1 (or "none" for no limit), got "0"'],
@@ -58,6 +59,24 @@ describe('loadConfig', () => {
     [{ DOCJOIN_MAX_DEPTH: '-3' }, 'DOCJOIN_MAX_DEPTH must be a whole number of at least 1 (or "none" for no limit), got "-3"'],
   ])('rejects %j', (env, message) => {
     expect(() => loadConfig(env)).toThrow(new ConfigError(message));
+  });
+
+  it('lets serve flags override their variables, and names the flag when one is wrong', () => {
+    const env = { PORT: '5000', MONGODB_URI: 'mongodb://env-host', MONGODB_DB: 'fromenv', DOCJOIN_SEED_SCALE: '2' };
+    expect(loadConfig(env, { port: '0', mongoUri: 'mongodb://flag-host', db: 'fromflag', seedScale: '0.1' })).toMatchObject({
+      port: 0,
+      mongodbUri: 'mongodb://flag-host',
+      mongodbDb: 'fromflag',
+      seedScale: 0.1,
+    });
+    expect(loadConfig(env, {})).toMatchObject({ port: 5000, mongodbUri: 'mongodb://env-host', mongodbDb: 'fromenv', seedScale: 2 });
+    expect(() => loadConfig({ PORT: '5000' }, { port: 'http' })).toThrow(new ConfigError('--port must be an integer from 0 to 65535, got "http"'));
+    expect(() => loadConfig({}, { port: '' })).toThrow(new ConfigError('--port must be an integer from 0 to 65535, got ""'));
+    expect(() => loadConfig({}, { mongoUri: 'localhost' })).toThrow(
+      new ConfigError('--mongo-uri must start with mongodb:// or mongodb+srv://, got "localhost"; leave it out to use the embedded server'),
+    );
+    expect(() => loadConfig({}, { db: 'a/b' })).toThrow(new ConfigError('--db must be a MongoDB database name (1 to 63 characters, none of /\\. "$*<>:|?), got "a/b"'));
+    expect(() => loadConfig({}, { seedScale: '30' })).toThrow(new ConfigError('--seed-scale must be at most 20 (the dataset is generated in memory), got "30"'));
   });
 
   it('redacts credentials', () => {

@@ -1,6 +1,7 @@
 import type { Binary, ObjectId, Timestamp } from 'bson';
 import { regexParts, stringValue, TypeRank, typeRank } from './bson-kind';
 import { compareNumbers } from './bson-number';
+import { packedObjectId } from './packed-object-id';
 
 /**
  * MongoDB's total order over BSON values (MongoDB docs: "Comparison/Sort Order"): first by type group
@@ -118,29 +119,16 @@ function compareBytes(a: Uint8Array, b: Uint8Array): number {
   return Math.sign(a.length - b.length);
 }
 
-/**
- * bson 7 keeps an ObjectId's 12 bytes as four big-endian 24-bit integers (`i0`..`i3`, internal) and
- * allocates a fresh buffer on every `.id` read; comparing the integers is byte order without the
- * allocation. Falls back to the bytes for ObjectIds of another bson build.
- */
+/** Byte order; the packed form avoids the buffer that every `.id` read allocates. */
 export function compareObjectIds(a: ObjectId, b: ObjectId): number {
-  const x = a as unknown as PackedObjectId;
-  const y = b as unknown as PackedObjectId;
-  if (typeof x.i0 === 'number' && typeof y.i0 === 'number') {
-    if (x.i0 !== y.i0) return x.i0 < y.i0 ? -1 : 1;
-    if (x.i1 !== y.i1) return x.i1 < y.i1 ? -1 : 1;
-    if (x.i2 !== y.i2) return x.i2 < y.i2 ? -1 : 1;
-    if (x.i3 !== y.i3) return x.i3 < y.i3 ? -1 : 1;
-    return 0;
-  }
-  return compareBytes(a.id, b.id);
-}
-
-interface PackedObjectId {
-  readonly i0?: number;
-  readonly i1: number;
-  readonly i2: number;
-  readonly i3: number;
+  const x = packedObjectId(a);
+  const y = packedObjectId(b);
+  if (x === undefined || y === undefined) return compareBytes(a.id, b.id);
+  if (x.i0 !== y.i0) return x.i0 < y.i0 ? -1 : 1;
+  if (x.i1 !== y.i1) return x.i1 < y.i1 ? -1 : 1;
+  if (x.i2 !== y.i2) return x.i2 < y.i2 ? -1 : 1;
+  if (x.i3 !== y.i3) return x.i3 < y.i3 ? -1 : 1;
+  return 0;
 }
 
 function compareTimestamps(a: Timestamp, b: Timestamp): number {

@@ -6,6 +6,7 @@ import { bsonTypeNumber, TYPE_ALIASES } from './bson-type-number';
 import { compareValues } from './compare-values';
 import { resolvePath } from './document-path';
 import { evaluateExpression } from './mingo-context';
+import { packedObjectId, PackedObjectIdSet } from './packed-object-id';
 import { valueKey } from './value-key';
 
 export type DocumentPredicate = (doc: Document) => boolean;
@@ -234,14 +235,32 @@ function comparisonTest(operator: '$gt' | '$gte' | '$lt' | '$lte', bound: unknow
 function membershipTest(operator: string, list: unknown): ValueTest {
   if (!Array.isArray(list)) throw badValue(`${operator} needs an array`);
   const keys = new Set<string>();
+  // strings and ObjectIds, the usual join keys, are also looked up without building a valueKey
+  const strings = new Set<string>();
+  const objectIds = new PackedObjectIdSet();
   const regexes: ValueTest[] = [];
   for (const item of list) {
     if (regexParts(item)) regexes.push(regexTest(item));
     else if (isOperatorDocument(item)) throw badValue(`cannot nest $ operators inside ${operator}`);
-    else keys.add(valueKey(item));
+    else {
+      keys.add(valueKey(item));
+      const text = stringValue(item);
+      if (text !== undefined) strings.add(text);
+      const packed = isObjectId(item) ? packedObjectId(item) : undefined;
+      if (packed !== undefined) objectIds.add(packed);
+    }
   }
-  if (regexes.length === 0) return (value) => keys.has(valueKey(value));
-  return (value) => keys.has(valueKey(value)) || regexes.some((test) => test(value));
+  const allPacked = list.every((item) => !isObjectId(item) || packedObjectId(item) !== undefined);
+  const member = (value: unknown): boolean => {
+    if (typeof value === 'string') return strings.has(value);
+    if (isObjectId(value)) {
+      const packed = packedObjectId(value);
+      if (packed !== undefined) return objectIds.has(packed) || (!allPacked && keys.has(valueKey(value)));
+    }
+    return keys.has(valueKey(value));
+  };
+  if (regexes.length === 0) return member;
+  return (value) => member(value) || regexes.some((test) => test(value));
 }
 
 function regexTest(pattern: unknown, options?: unknown): ValueTest {

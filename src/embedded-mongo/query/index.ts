@@ -4,10 +4,12 @@
  */
 export { compareValues } from './compare-values';
 export { valueKey } from './value-key';
+export { packedObjectId } from './packed-object-id';
 export { cloneDocument } from './clone-document';
 export { compileFilter } from './compile-filter';
 export { applyProjection } from './apply-projection';
-export { sortDocuments } from './sort-documents';
+export { compileSort, firstSorted, lastSorted, sortDocuments } from './sort-documents';
+export type { CompiledSort } from './sort-documents';
 export { applyUpdate } from './apply-update';
 export type { UpdateOptions } from './apply-update';
 export { upsertSeed } from './upsert-seed';

@@ -23,8 +23,8 @@ export interface PipelineContext {
  * Runs an aggregation pipeline with mingo's stage implementations, except the stages that compare,
  * hash or match values, which are ours: `$match` (our filter), `$sort`, `$group` (keys by
  * valueKey), `$sortByCount`, and the equality `$lookup` (a hash join, O(n + m)).
- * Input documents are never mutated, and never copied until a stage needs to change them:
- * ours and the read-only mingo stages (`$project` of plain fields, `$unwind`, `$replaceRoot`,
+ * Input documents are never mutated, and deep-frozen ones (stored documents) are never copied
+ * until a stage needs to change them: ours and the read-only mingo stages (`$project` of plain fields, `$unwind`, `$replaceRoot`,
  * `$limit`, `$skip`) pass stored documents through; every other mingo stage gets thawed copies.
  */
 export function runPipeline(docs: Iterable<Document>, pipeline: Document[], context: PipelineContext): Document[] {
@@ -55,12 +55,19 @@ export function runPipeline(docs: Iterable<Document>, pipeline: Document[], cont
     },
   };
   try {
-    // the stored documents go in as they are: stages that may mutate their input copy it first
-    return new Aggregator(pipeline.slice(start), options).run(input) as Document[];
+    return new Aggregator(pipeline.slice(start), options).run(borrowed(input)) as Document[];
   } catch (error) {
     if (error instanceof CommandError) throw error;
     throw badValue((error as Error).message);
   }
+}
+
+/**
+ * Frozen documents (stored ones are deep-frozen) go in as they are, since a stage that may mutate
+ * its input thaws a copy first; anything else is the caller's to keep, so it is copied up front.
+ */
+function* borrowed(docs: Iterable<Document>): Iterable<Document> {
+  for (const doc of docs) yield Object.isFrozen(doc) ? doc : cloneDocument(doc);
 }
 
 function* filterIterable(docs: Iterable<Document>, predicate: (doc: Document) => boolean): Iterable<Document> {

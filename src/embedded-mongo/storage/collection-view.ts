@@ -1,5 +1,5 @@
 import type { Document } from 'bson';
-import { compareValues, compileFilter } from '../query';
+import { compareValues, compileFilter, compileSort, firstSorted, sortDocuments } from '../query';
 import type { Collection } from './collection';
 import { documentKey } from './document-key';
 import { duplicateKeyError } from './duplicate-key-error';
@@ -31,15 +31,40 @@ export abstract class CollectionView {
 
   /** Visible documents matching `filter`, at most `limit` of them (no limit when undefined or 0). */
   match(filter: Document, limit?: number): Document[] {
+    return takeFirst(this.matching(filter, this.candidates(filter)), limit);
+  }
+
+  /**
+   * find's read: the documents matching `filter`, in `sort` order, after `skip`, at most `limit`
+   * (0 or undefined: all). A sort with a limit keeps only the first skip + limit in a bounded heap
+   * instead of sorting every match; a sort led by `_id` over a scan walks the `_id` order and stops early.
+   */
+  find(filter: Document, options: FindOptions = {}): Document[] {
+    const skip = options.skip ?? 0;
+    const wanted = options.limit !== undefined && options.limit > 0 ? skip + options.limit : undefined;
+    const sort = options.sort !== undefined && Object.keys(options.sort).length > 0 ? options.sort : undefined;
+    if (sort === undefined) return this.match(filter, wanted).slice(skip);
+    compileSort(sort); // rejects bad directions (15975) even where the `_id` order answers
+    const direction = idSortDirection(sort);
+    const byId = direction === undefined ? undefined : this.inIdOrder(filter, direction);
+    if (byId !== undefined) return takeFirst(this.matching(filter, byId), wanted).slice(skip);
+    const matches = this.matching(filter, this.candidates(filter));
+    return (wanted === undefined ? sortDocuments([...matches], sort) : firstSorted(matches, sort, wanted)).slice(skip);
+  }
+
+  /**
+   * Visible documents in `_id` order when walking that order is the cheapest way to answer `filter`
+   * (it needs a scan anyway); undefined when the candidates of an index are fewer, or this view
+   * cannot keep the order.
+   */
+  protected abstract inIdOrder(filter: Document, direction: 1 | -1): Iterable<Document> | undefined;
+
+  private *matching(filter: Document, candidates: Iterable<Document>): Iterable<Document> {
     const matches = compileFilter(filter);
-    const found: Document[] = [];
-    for (const doc of this.candidates(filter)) {
+    for (const doc of candidates) {
       this.collection.docsExamined += 1;
-      if (!matches(doc)) continue;
-      found.push(doc);
-      if (limit !== undefined && limit > 0 && found.length >= limit) break;
+      if (matches(doc)) yield doc;
     }
-    return found;
   }
 
   protected duplicateIdError(doc: Document): Error {
@@ -57,16 +82,13 @@ export class LiveView extends CollectionView {
     return this.collection.size;
   }
 
-  protected *candidates(filter: Document): Iterable<Document> {
+  protected candidates(filter: Document): Iterable<Document> {
     const plan = this.collection.plan(filter);
-    if (plan.kind === 'scan') {
-      yield* this.collection.currentDocuments();
-      return;
-    }
-    for (const id of this.collection.candidateIds(inKeyOrder(plan))) {
-      const doc = this.collection.current(id);
-      if (doc !== undefined) yield doc;
-    }
+    return plan.kind === 'scan' ? this.collection.currentDocuments() : this.collection.candidates(inKeyOrder(plan));
+  }
+
+  protected inIdOrder(filter: Document, direction: 1 | -1): Iterable<Document> | undefined {
+    return this.collection.plan(filter).kind === 'scan' ? this.collection.inIdOrder(direction) : undefined;
   }
 
   insert(doc: Document): void {
@@ -82,6 +104,31 @@ export class LiveView extends CollectionView {
   remove(id: string): void {
     this.collection.write([{ id, doc: null }]);
   }
+}
+
+export interface FindOptions {
+  readonly sort?: Document;
+  readonly skip?: number;
+  /** 0 or undefined: no limit. */
+  readonly limit?: number;
+}
+
+/** The first `limit` items (all when undefined or 0). */
+function takeFirst<T>(items: Iterable<T>, limit: number | undefined): T[] {
+  const out: T[] = [];
+  for (const item of items) {
+    out.push(item);
+    if (limit !== undefined && limit > 0 && out.length >= limit) break;
+  }
+  return out;
+}
+
+/** 1 or -1 when the sort's first key is `_id`: `_id` is unique, so any later keys never decide. */
+function idSortDirection(sort: Document): 1 | -1 | undefined {
+  const first = Object.keys(sort)[0];
+  if (first !== '_id') return undefined;
+  const direction: unknown = sort._id;
+  return direction === 1 || direction === -1 ? direction : undefined;
 }
 
 /** An index plan with its values in BSON order, so index candidates come back in index order as in MongoDB. */

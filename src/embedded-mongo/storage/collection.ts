@@ -2,6 +2,7 @@ import { UUID, type Document } from 'bson';
 import { documentKey } from './document-key';
 import { duplicateKeyError } from './duplicate-key-error';
 import { EqualityIndex, type IndexDefinition } from './equality-index';
+import { IdOrder } from './id-order';
 import { planQuery, type QueryPlan } from './query-planner';
 import type { VersionClock } from './version-clock';
 
@@ -34,6 +35,8 @@ export class Collection {
   private readonly history = new Map<string, HistoryRecord[]>();
   /** Document id → id of the open transaction that has a pending write to it. */
   private readonly pendingWriters = new Map<string, number>();
+  /** The documents in `_id` order, built by the first sort on `_id` and kept up to date from then on. */
+  private idOrder: IdOrder | undefined;
 
   constructor(
     readonly database: string,
@@ -91,7 +94,28 @@ export class Collection {
     return planQuery(filter, fields);
   }
 
-  /** Ids of committed documents that may match an id or index plan. */
+  /** Committed documents that may match an id or index plan, each once, in the order of the plan's values. */
+  *candidates(plan: Exclude<QueryPlan, { kind: 'scan' }>): Iterable<Document> {
+    if (plan.kind === 'index') {
+      yield* this.indexes.get(plan.indexName)!.lookup(plan.values);
+      return;
+    }
+    if (plan.values.length === 1) {
+      const doc = this.documents.get(documentKey(plan.values[0]));
+      if (doc !== undefined) yield doc;
+      return;
+    }
+    const seen = new Set<string>();
+    for (const value of plan.values) {
+      const id = documentKey(value);
+      if (seen.has(id)) continue;
+      seen.add(id);
+      const doc = this.documents.get(id);
+      if (doc !== undefined) yield doc;
+    }
+  }
+
+  /** `_id` keys of committed documents that may match an id or index plan. */
   candidateIds(plan: Exclude<QueryPlan, { kind: 'scan' }>): Set<string> {
     const ids = new Set<string>();
     if (plan.kind === 'id') {
@@ -100,9 +124,15 @@ export class Collection {
         if (this.documents.has(id)) ids.add(id);
       }
     } else {
-      this.indexes.get(plan.indexName)!.lookup(plan.values, ids);
+      for (const doc of this.indexes.get(plan.indexName)!.lookup(plan.values)) ids.add(documentKey(doc._id));
     }
     return ids;
+  }
+
+  /** Committed documents by ascending (1) or descending (-1) `_id`; the first call builds the order. */
+  inIdOrder(direction: 1 | -1): Iterable<Document> {
+    this.idOrder ??= new IdOrder(this.documents.values());
+    return this.idOrder.documents(direction);
   }
 
   indexDefinitions(): IndexDefinition[] {
@@ -126,7 +156,7 @@ export class Collection {
           throw duplicateKeyError(this.ns, definition.name, definition.key, unique.keyValue);
         }
       }
-      index.add(id, doc);
+      index.add(doc);
     }
     this.indexes.set(definition.name, index);
   }
@@ -176,13 +206,16 @@ export class Collection {
         if (records === undefined) this.history.set(write.id, [record]);
         else records.push(record);
       }
-      if (previous !== undefined) for (const index of this.indexes.values()) index.remove(write.id, previous);
+      if (previous !== undefined) for (const index of this.indexes.values()) index.remove(previous);
       if (write.doc === null) {
+        if (previous !== undefined) this.idOrder?.remove(previous._id);
         this.documents.delete(write.id);
         continue;
       }
       this.documents.set(write.id, write.doc);
-      for (const index of this.indexes.values()) index.add(write.id, write.doc);
+      for (const index of this.indexes.values()) index.add(write.doc);
+      if (previous === undefined) this.idOrder?.insert(write.doc);
+      else this.idOrder?.replace(write.doc);
     }
   }
 

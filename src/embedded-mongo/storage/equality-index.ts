@@ -1,5 +1,5 @@
 import type { Document } from 'bson';
-import { indexKey } from './document-key';
+import { documentKey, indexKey } from './document-key';
 import { valuesAtPath } from './path-values';
 
 /** What createIndexes asked for, as listIndexes echoes it. */
@@ -19,8 +19,12 @@ export interface UniqueKey {
   readonly keyValue: Document;
 }
 
-/** The ids indexed under one key: a bare string while there is one, which saves memory on unique-ish data. */
-type Posting = string | Set<string>;
+/**
+ * The documents indexed under one key: the stored document itself while there is one (which saves
+ * memory on unique-ish data), else a Set of them. Holding documents rather than ids lets a lookup
+ * skip the `_id` map; a write replaces the old object with the new one.
+ */
+type Posting = Document | Set<Document>;
 
 /**
  * An equality index over the first field of a key pattern: value key → document ids. Multikey: an
@@ -32,6 +36,8 @@ export class EqualityIndex {
   private readonly byValue = new Map<string, Posting>();
   private readonly byWholeArray = new Map<string, Posting>();
   private readonly byTuple: Map<string, Posting> | undefined;
+  /** Whether some document has ever had more than one key here (an array value): lookups must then dedupe. */
+  private multikey = false;
 
   constructor(readonly definition: IndexDefinition) {
     this.paths = Object.keys(definition.key).map((field) => field.split('.'));
@@ -46,20 +52,26 @@ export class EqualityIndex {
     return this.fields[0]!;
   }
 
-  add(id: string, doc: Document): void {
-    this.update(id, doc, addPosting);
+  add(doc: Document): void {
+    this.update(doc, addPosting);
   }
 
-  remove(id: string, doc: Document): void {
-    this.update(id, doc, removePosting);
+  remove(doc: Document): void {
+    this.update(doc, removePosting);
   }
 
-  /** Ids of documents whose first indexed field may equal one of `values`. */
-  lookup(values: readonly unknown[], into: Set<string>): void {
+  /** Documents whose first indexed field may equal one of `values`, each once, in the order of `values`. */
+  *lookup(values: readonly unknown[]): Iterable<Document> {
+    const byKey = new Map<string, unknown>();
     for (const value of values) {
       const key = indexKey(value);
-      collectPosting(this.byValue.get(key), into);
-      if (Array.isArray(value)) collectPosting(this.byWholeArray.get(key), into);
+      if (!byKey.has(key)) byKey.set(key, value);
+    }
+    // one key per document and no array lookups: the postings are disjoint, nothing to dedupe
+    const seen = this.multikey || values.some(Array.isArray) ? new Set<Document>() : undefined;
+    for (const [key, value] of byKey) {
+      yield* postingDocuments(this.byValue.get(key), seen);
+      if (Array.isArray(value)) yield* postingDocuments(this.byWholeArray.get(key), seen);
     }
   }
 
@@ -82,19 +94,21 @@ export class EqualityIndex {
     return tuples.map((tuple) => ({ key: tuple.keys.length === 1 ? tuple.keys[0]! : JSON.stringify(tuple.keys), keyValue: tuple.keyValue }));
   }
 
-  /** Ids of documents holding a unique key (from `uniqueKeys`). */
+  /** `_id` keys of the documents holding a unique key (from `uniqueKeys`). */
   holders(uniqueKey: string): string[] {
     const posting = (this.byTuple ?? this.byValue).get(uniqueKey);
     if (posting === undefined) return [];
-    return typeof posting === 'string' ? [posting] : [...posting];
+    return posting instanceof Set ? [...posting].map((doc) => documentKey(doc._id)) : [documentKey(posting._id)];
   }
 
-  private update(id: string, doc: Document, change: (map: Map<string, Posting>, key: string, id: string) => void): void {
+  private update(doc: Document, change: (map: Map<string, Posting>, key: string, doc: Document) => void): void {
     const first = this.fieldKeys(doc);
     if (first === undefined) return;
-    for (const { key } of first[0]!) change(this.byValue, key, id);
-    for (const array of valuesAtPath(doc, this.paths[0]!).arrays) change(this.byWholeArray, indexKey(array), id);
-    if (this.byTuple) for (const { key } of this.uniqueKeys(doc)) change(this.byTuple, key, id);
+    const keys = first[0]!;
+    if (keys.length > 1) this.multikey = true;
+    for (const { key } of keys) change(this.byValue, key, doc);
+    for (const array of valuesAtPath(doc, this.paths[0]!).arrays) change(this.byWholeArray, indexKey(array), doc);
+    if (this.byTuple) for (const { key } of this.uniqueKeys(doc)) change(this.byTuple, key, doc);
   }
 
   /**
@@ -113,28 +127,42 @@ export class EqualityIndex {
   }
 }
 
-function addPosting(map: Map<string, Posting>, key: string, id: string): void {
+function addPosting(map: Map<string, Posting>, key: string, doc: Document): void {
   const posting = map.get(key);
-  if (posting === undefined) map.set(key, id);
-  else if (typeof posting === 'string') {
-    if (posting !== id) map.set(key, new Set([posting, id]));
-  } else posting.add(id);
+  if (posting === undefined) map.set(key, doc);
+  else if (posting instanceof Set) posting.add(doc);
+  else if (posting !== doc) map.set(key, new Set([posting, doc]));
 }
 
-function removePosting(map: Map<string, Posting>, key: string, id: string): void {
+function removePosting(map: Map<string, Posting>, key: string, doc: Document): void {
   const posting = map.get(key);
   if (posting === undefined) return;
-  if (typeof posting === 'string') {
-    if (posting === id) map.delete(key);
+  if (!(posting instanceof Set)) {
+    if (posting === doc) map.delete(key);
     return;
   }
-  posting.delete(id);
+  posting.delete(doc);
   if (posting.size === 1) map.set(key, posting.values().next().value!);
   else if (posting.size === 0) map.delete(key);
 }
 
-function collectPosting(posting: Posting | undefined, into: Set<string>): void {
+function* postingDocuments(posting: Posting | undefined, seen: Set<Document> | undefined): Iterable<Document> {
   if (posting === undefined) return;
-  if (typeof posting === 'string') into.add(posting);
-  else for (const id of posting) into.add(id);
+  if (!(posting instanceof Set)) {
+    if (seen === undefined) yield posting;
+    else if (!seen.has(posting)) {
+      seen.add(posting);
+      yield posting;
+    }
+    return;
+  }
+  if (seen === undefined) {
+    yield* posting;
+    return;
+  }
+  for (const doc of posting) {
+    if (seen.has(doc)) continue;
+    seen.add(doc);
+    yield doc;
+  }
 }

@@ -128,6 +128,11 @@ class TransactionView extends CollectionView {
     yield* this.unseen(seen);
   }
 
+  /** The committed `_id` order does not show this transaction's snapshot: sorts on `_id` sort the matches. */
+  protected inIdOrder(): undefined {
+    return undefined;
+  }
+
   insert(doc: Document): void {
     const id = documentKey(doc._id);
     if (this.get(id) !== undefined) throw this.duplicateIdError(doc);

@@ -30,17 +30,22 @@ export interface FindManyOptions {
 export class DocumentsApi {
   constructor(private readonly context: GatewayContext) {}
 
-  async findOne(info: GraphQLResolveInfo, typeName: string, filter: RootFilter): Promise<StoredDocument | null> {
-    const [document] = await this.#find(info, typeName, toMongoFilter(filter), { limit: 1 });
+  /**
+   * `TDocument` is the stored shape the caller expects for `typeName` (resolvers pass the codegen mapper,
+   * e.g. `findOne<BookDocument>(info, 'Book', …)`). It is asserted, not checked: the documents come from
+   * MongoDB projected to the selection, so only the paths the selection reads are guaranteed.
+   */
+  async findOne<TDocument = StoredDocument>(info: GraphQLResolveInfo, typeName: string, filter: RootFilter): Promise<TDocument | null> {
+    const [document] = await this.#find<TDocument>(info, typeName, toMongoFilter(filter), { limit: 1 });
     return document ?? null;
   }
 
-  async findMany(info: GraphQLResolveInfo, typeName: string, options: FindManyOptions = {}): Promise<StoredDocument[]> {
+  async findMany<TDocument = StoredDocument>(info: GraphQLResolveInfo, typeName: string, options: FindManyOptions = {}): Promise<TDocument[]> {
     const sort = parseRootSort(options.sort ?? '_id');
     const page = planPage({ first: options.first, after: options.after }, sort, { acceptsFirst: true });
     if (page.limit === 0) return [];
     const filter = toMongoFilter(options.filter ?? {});
-    return this.#find(info, typeName, page.filter ? { $and: [filter, page.filter] } : filter, { limit: page.limit, sort: sortDocument(sort) });
+    return this.#find<TDocument>(info, typeName, page.filter ? { $and: [filter, page.filter] } : filter, { limit: page.limit, sort: sortDocument(sort) });
   }
 
   /** The cursor of `document` in a list read with `sort` (for clients paging with `after`). */
@@ -48,7 +53,7 @@ export class DocumentsApi {
     return encodeCursor(document, parseRootSort(sort));
   }
 
-  async #find(info: GraphQLResolveInfo, typeName: string, filter: StoredDocument, options: { limit?: number; sort?: Record<string, 1 | -1> }) {
+  async #find<TDocument>(info: GraphQLResolveInfo, typeName: string, filter: StoredDocument, options: { limit?: number; sort?: Record<string, 1 | -1> }): Promise<TDocument[]> {
     const collection = this.context.storageMap.types.get(typeName)?.collection;
     if (collection === undefined) throw new InvariantError(`${typeName} has no @collection; root resolvers can only read collection types`);
     const projection = this.context.projectionFor(info, typeName);
@@ -60,7 +65,8 @@ export class DocumentsApi {
     );
     const loader = this.context.loaders.byKey(collection, '_id');
     for (const document of documents) loader.prime(document, projection);
-    return documents;
+    // The one place stored documents become the caller's mapper type (see findOne).
+    return documents as unknown as TDocument[];
   }
 }
 

@@ -127,15 +127,16 @@ export class CostLedger {
     return this.#commands;
   }
 
-  /**
-   * What one-query-per-parent resolvers would send for the same result: one per root command (a find,
-   * or any command not made for a relation field; getMores excluded) plus, for every relation field, one
-   * per parent that had something to look up (a join or a snapshot miss with at least one key).
-   */
   #writesReport(): WriteCost {
     return writesOf(this.#commands, this.#writeUnits.every((atomic) => atomic));
   }
 
+  /**
+   * What one-query-per-parent resolvers would send for the same result: one per root command (a find,
+   * a mutation's write, or any command not made for a relation field; getMores excluded) plus, for
+   * every relation field, one per parent that had something to look up (a join or a snapshot miss with
+   * at least one key).
+   */
   naiveRoundTrips(): number {
     let naive = 0;
     for (const command of this.#commands) {

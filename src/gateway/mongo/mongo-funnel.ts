@@ -1,3 +1,4 @@
+import { randomBytes } from 'node:crypto';
 import {
   BSON,
   MongoClient,
@@ -50,7 +51,7 @@ const COMMENT_PREFIX = 'docjoin:';
 /**
  * The mongo funnel: the only gateway module that imports `mongodb`. Every gateway command goes through it.
  *
- * Attribution: each operation gets a unique `comment` (`docjoin:<n>`); the driver copies it onto the
+ * Attribution: each operation gets a unique `comment` (`docjoin:<funnel>:<n>`); the driver copies it onto the
  * command and onto every `getMore` of its cursor. Command monitoring events carry the command, so the
  * listener maps comment → operation → request ledger, whatever interleaving concurrent requests cause.
  */
@@ -62,6 +63,8 @@ export class MongoFunnel {
   readonly #sessions = new Map<string, InflightOperation>();
   /** Started commands by connection + wire request id, until they succeed or fail. */
   readonly #started = new Map<string, { operation: InflightOperation; commandName: string }>();
+  /** Unique per funnel, so that several gateways can share one client without mixing their counts. */
+  readonly #commentPrefix = `${COMMENT_PREFIX}${randomBytes(4).toString('hex')}:`;
   #nextOperation = 0;
 
   constructor(client: MongoClient, db: Db) {
@@ -154,9 +157,9 @@ export class MongoFunnel {
     }
   }
 
-  /** Like #run, but leaves driver errors as they are (see runWriteUnit). */
+  /** Tags the operation's commands with a fresh comment for attribution; driver errors pass through as they are. */
   async #attribute<T>(scope: CommandScope, collection: string, operation: (comment: string) => Promise<T>): Promise<T> {
-    const comment = `${COMMENT_PREFIX}${++this.#nextOperation}`;
+    const comment = `${this.#commentPrefix}${++this.#nextOperation}`;
     this.#inflight.set(comment, { scope, collection });
     try {
       return await operation(comment);
@@ -172,22 +175,19 @@ export class MongoFunnel {
     this.#client.off('commandFailed', this.#onFailed);
   }
 
+  /** #attribute, with driver errors wrapped as DatabaseFailure for the read path. */
   async #run<T>(scope: CommandScope, collection: string, operation: (comment: string) => Promise<T>): Promise<T> {
-    const comment = `${COMMENT_PREFIX}${++this.#nextOperation}`;
-    this.#inflight.set(comment, { scope, collection });
     try {
-      return await operation(comment);
+      return await this.#attribute(scope, collection, operation);
     } catch (error) {
       throw new DatabaseFailure(collection, error);
-    } finally {
-      this.#inflight.delete(comment);
     }
   }
 
   readonly #onStarted = (event: CommandStartedEvent): void => {
     const comment = (event.command as { comment?: unknown }).comment;
     if (comment === undefined) return this.#startSessionCommand(event);
-    if (typeof comment !== 'string' || !comment.startsWith(COMMENT_PREFIX)) return;
+    if (typeof comment !== 'string' || !comment.startsWith(this.#commentPrefix)) return;
     const operation = this.#inflight.get(comment);
     if (!operation) return;
     operation.filter ??= commandFilterShape(event.commandName, event.command);

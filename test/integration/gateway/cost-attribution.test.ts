@@ -1,6 +1,8 @@
 import { BSON, MongoClient, type CommandStartedEvent, type CommandSucceededEvent, type Document } from 'mongodb';
 import { CostLedger, type CostReport } from '../../../src/gateway/cost/cost-ledger';
 import { MongoFunnel } from '../../../src/gateway/mongo/mongo-funnel';
+import { loadConfig } from '../../../src/config';
+import { createGateway } from '../../../src/gateway';
 import { startDemoGateway, type DemoGateway } from './support/demo-gateway';
 
 let demo: DemoGateway;
@@ -38,7 +40,7 @@ describe('the mongo funnel', () => {
     const commands = started.filter((event) => event.commandName === 'find' || event.commandName === 'getMore');
     expect(commands.map((event) => event.commandName)).toEqual(['find', 'getMore', 'getMore']);
     const comment = (commands[0]!.command as { comment?: string }).comment;
-    expect(comment).toMatch(/^docjoin:\d+$/);
+    expect(comment).toMatch(/^docjoin:[0-9a-f]{8}:\d+$/);
     expect(commands.map((event) => (event.command as { comment?: string }).comment)).toEqual([comment, comment, comment]);
     expect(ledger.commands.map((c) => [c.commandName, c.documents, c.fields])).toEqual([
       ['find', 2, ['Probe.n']],
@@ -161,4 +163,25 @@ describe('attribution under concurrency', () => {
       expect(result.data).toEqual(alone[index]!.data);
     });
   }, 60_000);
+});
+
+describe('two gateways sharing one MongoClient', () => {
+  it('keep their ledgers apart: each reports exactly its own round trips', async () => {
+    const second = await createGateway({
+      db: demo.client.db(demo.dbName),
+      mongoClient: demo.client,
+      mongoKind: 'embedded',
+      config: loadConfig({ PORT: '0' }),
+      listen: false,
+    });
+    try {
+      const query = '{ books(first: 5) { name publisher { name } } }';
+      const alone = await demo.gateway.execute({ query });
+      expect(alone.cost?.roundTrips).toBe(2);
+      const results = await Promise.all([...Array(10)].map((_, i) => (i % 2 === 0 ? demo.gateway : second).execute({ query })));
+      for (const result of results) expect(withoutTiming(result.cost!)).toEqual(withoutTiming(alone.cost!));
+    } finally {
+      await second.stop();
+    }
+  });
 });

@@ -26,7 +26,7 @@ describe('parseReconcileArgs', () => {
     [['--batch-size', '0'], '--batch-size must be an integer from 1 to 100000, got "0"'],
     [['--batch-size'], '--batch-size needs a value, e.g. --batch-size 500'],
     [['--fix=yes'], '--fix takes no value'],
-    [['--db', 'a.b'], '--db must be 1 to 63 characters without / \\ . space " $ * < > : | ?, got "a.b"'],
+    [['--db', 'a.b'], '--db must be a MongoDB database name (1 to 63 characters, none of /\\. "$*<>:|?), got "a.b"'],
     [['--mongo-uri', 'http://x'], '--mongo-uri must start with mongodb:// or mongodb+srv://, got "http://x"'],
   ])('%j is a one-line usage error', (argv, message) => {
     expect(parseReconcileArgs(argv, { MONGODB_URI: URI })).toEqual({ kind: 'usage-error', message });

@@ -1,7 +1,8 @@
 import { GraphQLError, Kind } from 'graphql';
 import { DateTimeScalar } from '../../../resolvers/date-time-scalar';
 import { objectIdArgument } from '../../../resolvers/object-id-argument';
-import { ContactDetail } from '../../../resolvers/contact-detail';
+import { ContactDetail, contactDetailTypeName } from '../../../resolvers/contact-detail';
+import type { ContactDetailDocument } from '../../../src/documents';
 
 function codeOf(run: () => unknown): unknown {
   try {
@@ -35,8 +36,13 @@ describe('objectIdArgument', () => {
 
 describe('ContactDetail', () => {
   it('resolves the member type by kind', () => {
-    expect(ContactDetail.__resolveType({ kind: 'email' })).toBe('EmailContact');
-    expect(ContactDetail.__resolveType({ kind: 'phone' })).toBe('PhoneContact');
-    expect(ContactDetail.__resolveType({ kind: 'social' })).toBe('SocialContact');
+    expect(ContactDetail.__resolveType({ kind: 'email', email: 'ada@example.com' })).toBe('EmailContact');
+    expect(ContactDetail.__resolveType({ kind: 'phone', phone: '+1 555 0100' })).toBe('PhoneContact');
+    expect(ContactDetail.__resolveType({ kind: 'social', network: 'mastodon', handle: '@ada' })).toBe('SocialContact');
+  });
+
+  it('fails the field, naming the kind, for a stored kind the schema does not know', () => {
+    const handEdited = { kind: 'fax', number: '1' } as unknown as ContactDetailDocument;
+    expect(codeOf(() => contactDetailTypeName(handEdited))).toEqual([undefined, 'Unknown contact detail kind "fax"']);
   });
 });

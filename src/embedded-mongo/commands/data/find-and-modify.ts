@@ -1,5 +1,5 @@
 import type { Document } from 'bson';
-import { applyProjection, sortDocuments } from '../../query';
+import { applyProjection } from '../../query';
 import { documentKey } from '../../storage/document-key';
 import type { Store } from '../../storage/store';
 import { CommandError } from '../command-error';
@@ -34,7 +34,7 @@ export function findAndModifyCommand(store: Store): DataCommandHandler {
     const view = store.view(store.ensureCollection(context.db, name), transaction);
     const project = (doc: Document | undefined): Document | null =>
       doc === undefined ? null : fields === undefined ? doc : applyProjection(doc, fields, filter);
-    const matched = sort === undefined ? view.match(filter, 1) : sortDocuments(view.match(filter), sort);
+    const matched = view.find(filter, { sort, limit: 1 });
     const target = matched[0];
 
     if (spec === undefined) {

@@ -1,5 +1,5 @@
 import type { Document, Long } from 'bson';
-import { applyProjection, compareValues, runPipeline, sortDocuments, valueKey } from '../../query';
+import { applyProjection, compareValues, runPipeline, valueKey } from '../../query';
 import type { CursorBatch } from '../../storage/cursor-store';
 import { valuesAtPath } from '../../storage/path-values';
 import type { Store } from '../../storage/store';
@@ -40,11 +40,7 @@ export function findCommand(store: Store): DataCommandHandler {
     const collection = store.collection(context.db, name);
     let documents: Document[] = [];
     if (collection !== undefined) {
-      const view = store.view(collection, transaction);
-      const hasSort = sort !== undefined && Object.keys(sort).length > 0;
-      // without a sort, matching can stop once skip + limit documents are found
-      const matched = hasSort ? sortDocuments(view.match(filter), sort) : view.match(filter, limit > 0 ? skip + limit : undefined);
-      documents = matched.slice(skip, limit > 0 ? skip + limit : undefined);
+      documents = store.view(collection, transaction).find(filter, { sort, skip, limit });
     }
     const project = hasFields(projection) ? (doc: Document) => applyProjection(doc, projection, filter) : undefined;
     return cursorReply(store.cursors.open(ns, documents, { batchSize, singleBatch, project }), 'firstBatch');
@@ -147,11 +143,50 @@ function pipelineInput(
   const collection = name === undefined ? undefined : store.collection(context.db, name);
   if (collection === undefined) return { documents: [], pipeline };
   const view = store.view(collection, transaction);
-  const first = pipeline[0];
-  if (first !== undefined && Object.keys(first).length === 1 && isDocument(first.$match)) {
-    return { documents: view.match(first.$match), pipeline: pipeline.slice(1) };
+  const leading = leadingQuery(pipeline);
+  if (leading.stages === 0) return { documents: view.all(), pipeline };
+  const rest = pipeline.slice(leading.stages);
+  // `$limit: 5, $skip: 10` leaves nothing (a find limit of 0 would mean "no limit")
+  if (leading.limit === 0) return { documents: [], pipeline: rest };
+  return { documents: view.find(leading.filter, leading), pipeline: rest };
+}
+
+/**
+ * The find a pipeline starts with: its leading `$match` stages (combined), a `$sort` right after
+ * them, then `$skip`/`$limit` stages; these run in storage like a find (index lookup, bounded
+ * top-k for sort + limit). `stages` is how many pipeline stages that covers. Anything unusual
+ * (a malformed stage, a non-integer limit) ends the prefix and is left to the pipeline's own checks.
+ */
+function leadingQuery(pipeline: Document[]): { stages: number; filter: Document; sort?: Document; skip: number; limit?: number } {
+  const matches: Document[] = [];
+  let at = 0;
+  while (at < pipeline.length && isDocument(pipeline[at]!.$match) && Object.keys(pipeline[at]!).length === 1) {
+    matches.push(pipeline[at]!.$match as Document);
+    at += 1;
   }
-  return { documents: view.all(), pipeline };
+  const filter = matches.length === 1 ? matches[0]! : matches.length === 0 ? {} : { $and: matches };
+  let sort: Document | undefined;
+  const sortStage = pipeline[at];
+  if (sortStage !== undefined && Object.keys(sortStage).length === 1 && isDocument(sortStage.$sort) && Object.keys(sortStage.$sort).length > 0) {
+    sort = sortStage.$sort;
+    at += 1;
+  }
+  let skip = 0;
+  let limit: number | undefined;
+  for (; at < pipeline.length; at++) {
+    const stage = pipeline[at]!;
+    if (Object.keys(stage).length !== 1) break;
+    const value: unknown = '$skip' in stage ? stage.$skip : '$limit' in stage ? stage.$limit : undefined;
+    if (typeof value !== 'number' || !Number.isSafeInteger(value) || value < 0) break;
+    if ('$skip' in stage) {
+      skip += value;
+      if (limit !== undefined) limit = Math.max(0, limit - value);
+    } else {
+      if (value === 0) break; // MongoDB rejects $limit 0; leave it to the pipeline's error
+      limit = limit === undefined ? value : Math.min(limit, value);
+    }
+  }
+  return { stages: at, filter, sort, skip, limit };
 }
 
 export function cursorReply(batch: CursorBatch, batchField: 'firstBatch' | 'nextBatch'): Document {

@@ -1,7 +1,7 @@
 import type { Document } from 'bson';
 import { documentKey } from '../../storage/document-key';
 import type { Store } from '../../storage/store';
-import { storableDocument } from '../../storage/stored-document';
+import { storableDocument, ValueInterner } from '../../storage/stored-document';
 import { badValue, documentArray, optionalBoolean, optionalDocumentArray, optionalInteger, targetCollection, isDocument } from './command-fields';
 import { assertArrayFilterIdentifiers, updatedDocument, upsertedDocument } from './document-updates';
 import type { DataCommandHandler } from './transaction-scope';
@@ -16,9 +16,10 @@ export function insertCommand(store: Store): DataCommandHandler {
     const view = store.view(store.ensureCollection(context.db, name), transaction);
     let n = 0;
     const writeErrors: Document[] = [];
+    const interner = new ValueInterner();
     for (const [index, doc] of documents.entries()) {
       try {
-        view.insert(storableDocument(doc));
+        view.insert(storableDocument(doc, interner));
         n += 1;
       } catch (error) {
         writeErrors.push(writeErrorOf(error, index, transaction));
