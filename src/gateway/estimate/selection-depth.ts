@@ -1,6 +1,6 @@
 import { Kind, type FragmentDefinitionNode, type SelectionSetNode } from 'graphql';
 import type { SelectionSource } from '../planning/collect-selection';
-import { isIncluded } from './selection-rules';
+import { isIncluded } from '../planning/selection-rules';
 
 /**
  * How deeply selection sets nest: `{ books { name } }` is 1, `{ books { publisher { name } } }` is 2.

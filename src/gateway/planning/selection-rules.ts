@@ -8,7 +8,7 @@ import {
   type GraphQLObjectType,
   type InlineFragmentNode,
 } from 'graphql';
-import type { SelectionSource } from '../planning/collect-selection';
+import type { SelectionSource } from './collect-selection';
 
 /** graphql-js's rules for which selections execute: @skip/@include with the request's variables, type conditions. */
 export function isIncluded(source: SelectionSource, node: FieldNode | InlineFragmentNode | FragmentSpreadNode): boolean {
