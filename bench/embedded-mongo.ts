@@ -1,15 +1,29 @@
-import { MongoClient, ObjectId, type Collection } from 'mongodb';
+import { spawnSync } from 'node:child_process';
+import { calculateObjectSize, serialize, type Document } from 'bson';
+import { MongoClient, ObjectId, type Collection, type Db } from 'mongodb';
 import { startEmbeddedMongo } from '../src/embedded-mongo';
+import { dataCommands } from '../src/embedded-mongo/commands/data';
+import { Store } from '../src/embedded-mongo/storage/store';
+import { decodeBsonDocument } from '../src/embedded-mongo/wire/bson-document';
+import { generateHostsLogMessages } from '../src/seed/generators/hosts-log-messages';
 
 /**
- * Throughput of the embedded server through the real driver (and of MONGODB_URI when set):
- * findOne by _id, find with $in over 1,000 ids in a 100,000-document collection, and insertMany
- * of 10,000 documents. Each figure is the median of RUNS timed runs after one warm-up run.
+ * The embedded server through the real driver (and MONGODB_URI when set):
+ * - throughput: findOne by _id, find with $in over 1,000 ids in 100,000 documents, insertMany of 10,000;
+ * - latency of the gateway's reads: the reverse-join aggregate of `{ hosts(first: 20) { logs(first: 5) } }`
+ *   over the demo's 100,000 log messages, and find with sort + limit 20 over 100,000 documents;
+ * - memory: the store's heap per byte of BSON it holds, measured in a child process run with
+ *   `--expose-gc` (in-process, no driver: documents decoded from BSON exactly as the wire does).
+ * Each time is the median of RUNS timed runs after one warm-up run.
  */
 const COLLECTION_SIZE = 100_000;
 const IN_IDS = 1_000;
 const INSERT_BATCH = 10_000;
-const RUNS = 5;
+const RUNS = 7;
+const DEMO_HOSTS = 100; // × 1,000 log messages each
+const JOINED_HOSTS = 20;
+const LOGS_PER_HOST = 5;
+const MEMORY_CHILD_FLAG = '--memory-child';
 
 interface Measurement {
   readonly name: string;
@@ -55,12 +69,32 @@ async function measure(measurement: Measurement): Promise<{ opsPerSecond: number
   return { opsPerSecond, msPerOp: 1000 / opsPerSecond };
 }
 
-async function seed(collection: Collection<Person>): Promise<Person[]> {
-  const people = makePeople(COLLECTION_SIZE);
-  for (let start = 0; start < people.length; start += INSERT_BATCH) {
-    await collection.insertMany(people.slice(start, start + INSERT_BATCH), { ordered: false });
+async function insertInBatches<T extends Document>(collection: Collection<T>, docs: T[]): Promise<void> {
+  for (let start = 0; start < docs.length; start += INSERT_BATCH) {
+    await collection.insertMany(docs.slice(start, start + INSERT_BATCH) as never[], { ordered: false });
   }
-  return people;
+}
+
+/** The demo's hosts and log messages with the log index the gateway relies on. */
+async function seedDemoLogs(db: Db): Promise<ObjectId[]> {
+  const { hosts, logMessages } = generateHostsLogMessages({ hosts: DEMO_HOSTS });
+  await insertInBatches(db.collection('hosts'), hosts);
+  await insertInBatches(db.collection('logMessages'), logMessages);
+  await db.collection('logMessages').createIndex({ 'host.id': 1, time: -1 });
+  return hosts.map((host) => host._id);
+}
+
+/** What src/gateway/loaders/reverse-join-loader.ts sends for `{ hosts(first: 20) { name logs(first: 5) { message } } }`. */
+function reverseJoinPipeline(hostIds: readonly ObjectId[]): Document[] {
+  const sortBy = { time: -1, _id: -1 };
+  return [
+    { $match: { 'host.id': { $in: hostIds } } },
+    { $sort: sortBy },
+    { $project: { _id: 1, 'host.id': 1, message: 1, time: 1 } },
+    { $group: { _id: '$host.id', docs: { $topN: { n: LOGS_PER_HOST, sortBy, output: '$$ROOT' } } } },
+    { $unwind: '$docs' },
+    { $replaceRoot: { newRoot: '$docs' } },
+  ];
 }
 
 async function benchTarget(label: string, uri: string): Promise<void> {
@@ -69,10 +103,16 @@ async function benchTarget(label: string, uri: string): Promise<void> {
   try {
     const people = db.collection<Person>('people');
     const seedStarted = performance.now();
-    const seeded = await seed(people);
+    const seeded = makePeople(COLLECTION_SIZE);
+    await insertInBatches(people, seeded);
     const seedMs = performance.now() - seedStarted;
+    const demoStarted = performance.now();
+    const hostIds = await seedDemoLogs(db);
+    const demoMs = performance.now() - demoStarted;
+    const logs = db.collection('logMessages');
     const pick = (count: number, offset: number): ObjectId[] =>
       Array.from({ length: count }, (_, i) => seeded[(offset + i * 97) % seeded.length]!._id);
+    const firstIds = seeded.map((person) => person._id.toHexString()).sort().slice(0, 20);
 
     const findOneOps = 2_000;
     const inOps = 20;
@@ -104,19 +144,122 @@ async function benchTarget(label: string, uri: string): Promise<void> {
           await db.collection<Person>(`inserts_${runIndex + 1}`).insertMany(makePeople(INSERT_BATCH));
         },
       },
+      {
+        name: `reverse join: ${JOINED_HOSTS} hosts × top ${LOGS_PER_HOST} logs`,
+        ops: 1,
+        run: async (runIndex) => {
+          const start = ((runIndex + 1) * JOINED_HOSTS) % (DEMO_HOSTS - JOINED_HOSTS);
+          const docs = await logs.aggregate(reverseJoinPipeline(hostIds.slice(start, start + JOINED_HOSTS))).toArray();
+          if (docs.length !== JOINED_HOSTS * LOGS_PER_HOST) throw new Error(`reverse join returned ${docs.length} documents`);
+        },
+      },
+      {
+        name: 'find({}).sort({ _id: 1 }).limit(20)',
+        ops: 20,
+        run: async () => {
+          for (let i = 0; i < 20; i++) {
+            const docs = await people.find({}).sort({ _id: 1 }).limit(20).toArray();
+            if (docs[0]!._id.toHexString() !== firstIds[0]) throw new Error('sort by _id returned the wrong first document');
+          }
+        },
+      },
+      {
+        name: 'find({}).sort({ score: -1 }).limit(20)',
+        ops: 5,
+        run: async () => {
+          for (let i = 0; i < 5; i++) {
+            const docs = await people.find({}).sort({ score: -1 }).limit(20).toArray();
+            if (docs[0]!.score !== (COLLECTION_SIZE - 1) * 1.5) throw new Error('sort by score returned the wrong first document');
+          }
+        },
+      },
+      {
+        name: 'find({ host.id }).sort({ time: -1 }).limit(20)',
+        ops: 20,
+        run: async (runIndex) => {
+          for (let i = 0; i < 20; i++) {
+            const host = hostIds[((runIndex + 1) * 20 + i) % hostIds.length]!;
+            const docs = await logs.find({ 'host.id': host }).sort({ time: -1 }).limit(20).toArray();
+            if (docs.length !== 20) throw new Error(`indexed sort + limit returned ${docs.length} documents`);
+          }
+        },
+      },
     ];
 
     process.stdout.write(`\n${label}: ${uri}\n`);
-    process.stdout.write(`  seeded ${COLLECTION_SIZE} documents in ${seedMs.toFixed(0)} ms\n`);
+    process.stdout.write(`  seeded ${COLLECTION_SIZE} people in ${seedMs.toFixed(0)} ms, ${DEMO_HOSTS * 1000} demo log messages in ${demoMs.toFixed(0)} ms\n`);
     for (const measurement of measurements) {
       const { opsPerSecond, msPerOp } = await measure(measurement);
       process.stdout.write(
-        `  ${measurement.name.padEnd(36)} ${opsPerSecond.toFixed(1).padStart(10)} ops/s  ${msPerOp.toFixed(3).padStart(9)} ms/op\n`,
+        `  ${measurement.name.padEnd(48)} ${opsPerSecond.toFixed(1).padStart(10)} ops/s  ${msPerOp.toFixed(3).padStart(9)} ms/op\n`,
       );
     }
   } finally {
     await db.dropDatabase().catch(() => undefined);
     await client.close();
+  }
+}
+
+/** Runs the memory measurement in a fresh process with `--expose-gc`, so nothing else is on its heap. */
+function benchMemory(): void {
+  const result = spawnSync(process.execPath, ['--expose-gc', '--import', 'tsx', __filename, MEMORY_CHILD_FLAG], { stdio: 'inherit' });
+  if (result.status !== 0) throw new Error(`memory benchmark failed (exit ${String(result.status ?? result.signal)})`);
+}
+
+interface MemoryCase {
+  readonly label: string;
+  readonly documents: () => Document[];
+  readonly index: Document;
+}
+
+const MEMORY_CASES: readonly MemoryCase[] = [
+  {
+    label: 'demo logMessages (~150 B BSON each)',
+    documents: () => generateHostsLogMessages({ hosts: DEMO_HOSTS }).logMessages,
+    index: { 'host.id': 1, time: -1 },
+  },
+  {
+    label: 'people, no _id sent (~85 B BSON each)',
+    documents: () => makePeople(COLLECTION_SIZE).map(({ _id, ...rest }) => rest),
+    index: { group: 1 },
+  },
+];
+
+/** In the child: heap growth of a Store holding each case, per byte of the BSON it stores. */
+function memoryChild(): void {
+  const gc = (globalThis as { gc?: () => void }).gc;
+  if (gc === undefined) throw new Error('run with --expose-gc');
+  const collect = (): number => {
+    gc();
+    gc();
+    return process.memoryUsage().heapUsed;
+  };
+  process.stdout.write('\nmemory: heapUsed growth ÷ BSON size of the stored documents (node --expose-gc, in-process)\n');
+  for (const memoryCase of MEMORY_CASES) {
+    // insert commands as the driver sends them, decoded as the wire layer decodes them
+    let messages: Uint8Array[] | undefined = [];
+    const docs = memoryCase.documents();
+    for (let start = 0; start < docs.length; start += INSERT_BATCH) {
+      messages.push(serialize({ insert: 'c', documents: docs.slice(start, start + INSERT_BATCH), $db: 'bench' }));
+    }
+    docs.length = 0;
+    const before = collect();
+    const store = new Store();
+    const commands = dataCommands(store);
+    const context = { db: 'bench', connectionId: 0 };
+    for (const message of messages) void commands.insert!(decodeBsonDocument(message), context);
+    messages = undefined;
+    const loaded = collect();
+    void commands.createIndexes!({ createIndexes: 'c', indexes: [{ key: memoryCase.index, name: 'extra' }] }, context);
+    const indexed = collect();
+    let bsonBytes = 0;
+    const collection = store.collection('bench', 'c')!;
+    for (const doc of collection.currentDocuments()) bsonBytes += calculateObjectSize(doc);
+    const ratio = (bytes: number): string => `${(bytes / bsonBytes).toFixed(2)}×`;
+    process.stdout.write(
+      `  ${memoryCase.label.padEnd(40)} ${collection.size} docs, BSON ${(bsonBytes / 1e6).toFixed(1)} MB: ` +
+        `store ${ratio(loaded - before)}, + index ${JSON.stringify(memoryCase.index)} ${ratio(indexed - before)}\n`,
+    );
   }
 }
 
@@ -131,9 +274,14 @@ async function main(): Promise<void> {
   const external = process.env.MONGODB_URI;
   if (external) await benchTarget('MONGODB_URI', external);
   process.stdout.write(`\nmedian of ${RUNS} runs after one warm-up; node ${process.version}\n`);
+  benchMemory();
 }
 
-main().catch((error: unknown) => {
-  process.stderr.write(`${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`);
-  process.exit(1);
-});
+if (process.argv.includes(MEMORY_CHILD_FLAG)) {
+  memoryChild();
+} else {
+  main().catch((error: unknown) => {
+    process.stderr.write(`${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`);
+    process.exit(1);
+  });
+}

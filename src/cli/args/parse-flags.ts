@@ -80,6 +80,6 @@ export function parseFlags(argv: readonly string[], spec: ArgsSpec): ParsedArgs 
 
 function unexpected(argument: string, spec: ArgsSpec): UsageError {
   const shown = argument.length > 40 ? `${argument.slice(0, 37)}...` : argument;
-  const options = spec.flags.map((flag) => flag.name).join(', ');
-  return usageError(`unexpected argument "${shown.replace(/\s+/g, ' ')}" (options are ${options}; try --help)`);
+  const options = spec.flags.length === 0 ? 'it takes no arguments' : `options are ${spec.flags.map((flag) => flag.name).join(', ')}`;
+  return usageError(`unexpected argument "${shown.replace(/\s+/g, ' ')}" (${options}; try --help)`);
 }

@@ -63,10 +63,23 @@ export function compileFieldProjection(spec: Document): ((doc: Document) => Docu
     return (doc) => exclude(doc, excluded);
   }
   const tree = buildTree(parsed.paths);
-  return (doc) => {
-    const kept = include(doc, tree, true);
-    return includeId && doc._id !== undefined ? { _id: doc._id, ...kept } : kept;
-  };
+  return (doc) => include(doc, tree, true, includeId ? doc._id : undefined);
+}
+
+/**
+ * Whether a plain-field `$project` (see compileFieldProjection) passes every one of `paths` through
+ * with its values unchanged: each is included itself or through an ancestor, or, for an exclusion,
+ * neither it nor any ancestor or descendant is excluded. False for any other projection.
+ */
+export function projectionKeepsPaths(spec: Document, paths: readonly string[]): boolean {
+  if (compileFieldProjection(spec) === undefined) return false;
+  const parsed = parseProjection(spec);
+  const within = (path: string, prefix: string): boolean => path === prefix || path.startsWith(`${prefix}.`);
+  return paths.every((path) => {
+    if (within(path, '_id')) return parsed.includeId;
+    if (parsed.mode === 'inclusion') return parsed.paths.some((kept) => within(path, kept));
+    return !parsed.paths.some((dropped) => within(path, dropped) || within(dropped, path));
+  });
 }
 
 /** A cursor projects every document with the same projection object: parse it once. */
@@ -187,9 +200,13 @@ function buildTree(paths: readonly string[]): PathTree {
   return root;
 }
 
-/** Keeps only the tree's paths; inside arrays each document element is projected and scalars dropped. */
-function include(doc: Document, tree: PathTree, top: boolean): Document {
+/**
+ * Keeps only the tree's paths; inside arrays each document element is projected and scalars dropped.
+ * At the top, `_id` comes first when given.
+ */
+function include(doc: Document, tree: PathTree, top: boolean, id?: unknown): Document {
   const out: Document = {};
+  if (id !== undefined) out._id = id;
   for (const key of Object.keys(doc)) {
     if (top && key === '_id') continue;
     const node = tree[key];

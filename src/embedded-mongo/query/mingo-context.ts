@@ -11,6 +11,7 @@ import { arithmetic, asDouble, exactToString, longToBigInt, normalize, numericWi
 import { Decimal128, Long } from 'bson';
 import { compareValues } from './compare-values';
 import { bsonTypeNumber, TYPE_ALIASES } from './bson-type-number';
+import { PRESORTED } from './presorted-groups';
 import { firstSorted, lastSorted, sortDocuments } from './sort-documents';
 import { valueKey } from './value-key';
 
@@ -173,7 +174,10 @@ function pickSorted(coll: unknown[], expr: unknown, options: Options, end: 'top'
   const sortBy = spec.sortBy as Record<string, unknown>;
   const docs = coll as Record<string, unknown>[];
   let picked: Record<string, unknown>[];
-  if (Number.isInteger(n) && n > 0) {
+  if ((spec as { [PRESORTED]?: boolean })[PRESORTED] === true && Number.isInteger(n) && n > 0) {
+    // the members arrive stably sorted by sortBy already (see presorted-groups.ts)
+    picked = end === 'top' ? docs.slice(0, n) : docs.slice(Math.max(0, docs.length - n));
+  } else if (Number.isInteger(n) && n > 0) {
     // a bounded heap: a group of m documents costs O(m log n), not a full sort
     picked = end === 'top' ? firstSorted(docs, sortBy, n) : lastSorted(docs, sortBy, n);
   } else {

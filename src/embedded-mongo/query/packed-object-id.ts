@@ -36,3 +36,24 @@ export class PackedObjectIdSet {
     return false;
   }
 }
+
+/**
+ * An ObjectId's equality key: "o" and its 12 bytes as one-byte characters. Fixed length, so it stays
+ * unambiguous inside composite keys, and built without the 24-character hex string.
+ */
+export function objectIdKey(id: ObjectId): string {
+  const packed = packedObjectId(id);
+  if (packed === undefined) {
+    const b = id.id;
+    return String.fromCharCode(0x6f, b[0]!, b[1]!, b[2]!, b[3]!, b[4]!, b[5]!, b[6]!, b[7]!, b[8]!, b[9]!, b[10]!, b[11]!);
+  }
+  const { i0, i1, i2, i3 } = packed;
+  // prettier-ignore
+  return String.fromCharCode(
+    0x6f,
+    i0 >>> 16, (i0 >>> 8) & 0xff, i0 & 0xff,
+    i1 >>> 16, (i1 >>> 8) & 0xff, i1 & 0xff,
+    i2 >>> 16, (i2 >>> 8) & 0xff, i2 & 0xff,
+    i3 >>> 16, (i3 >>> 8) & 0xff, i3 & 0xff,
+  );
+}

@@ -11,12 +11,15 @@ import { compileFieldProjection } from './apply-projection';
 import { compileFilter } from './compile-filter';
 import { resolvePath } from './document-path';
 import { createContext, withLocals, type StageOperator } from './mingo-context';
+import { markPresortedGroups } from './presorted-groups';
 import { sortDocuments } from './sort-documents';
 import { valueKey } from './value-key';
 
 /** Where `$lookup`/`$unionWith` find other collections of the same database. */
 export interface PipelineContext {
   collection(name: string): Iterable<Document>;
+  /** The sort the input documents already arrive in, stably (e.g. a `$sort` that storage ran). */
+  readonly inputOrder?: Document;
 }
 
 /**
@@ -55,7 +58,8 @@ export function runPipeline(docs: Iterable<Document>, pipeline: Document[], cont
     },
   };
   try {
-    return new Aggregator(pipeline.slice(start), options).run(borrowed(input)) as Document[];
+    const stages = markPresortedGroups(pipeline.slice(start), context.inputOrder);
+    return new Aggregator(stages, options).run(borrowed(input)) as Document[];
   } catch (error) {
     if (error instanceof CommandError) throw error;
     throw badValue((error as Error).message);

@@ -4,7 +4,7 @@ import { bsonTag, isPlainDocument, TypeRank, typeRank } from './bson-kind';
 import { plainNumber } from './bson-number';
 import { compareObjectIds, compareValues } from './compare-values';
 import { resolvePath } from './document-path';
-import { smallest } from './top-k';
+import { BoundedHeap } from './top-k';
 
 /** Below null: MongoDB sorts an empty array before null and missing. */
 const EMPTY_ARRAY = Symbol('empty array');
@@ -29,12 +29,16 @@ interface SortKey {
 }
 
 /**
- * A document's sort key, decorated once so comparisons are cheap: for each sort field three slots,
- * its type rank, a primitive whose JS order is MongoDB's order within that rank where one exists
- * (a double, a Date's time, a string below U+D800, a boolean) or undefined, and the raw value
- * (compared with `compareValues`, or as packed ObjectId bytes, when there is no primitive).
+ * A document's sort key, decorated so comparisons are cheap: for each sort field three slots, its
+ * type rank, a primitive whose JS order is MongoDB's order within that rank where one exists (a
+ * double, a Date's time, a string below U+D800, a boolean) or undefined, and the raw value (compared
+ * with `compareValues`, or as packed ObjectId bytes, when there is no primitive); then the document.
+ * Fields after the first are decorated only when a comparison reaches them (rank slot NOT_YET):
+ * reading a stored value is a cache miss, and later fields mostly only break ties.
  */
 export type SortKeyValues = unknown[];
+
+const NOT_YET = -1;
 
 /** A sort specification parsed once: computes documents' sort keys and compares them. */
 export interface CompiledSort {
@@ -52,21 +56,45 @@ export interface CompiledSort {
 export function compileSort(sort: Document | undefined | null): CompiledSort {
   const keys = parseSort(sort);
   const directions = keys.map((key) => key.direction);
+  const docSlot = keys.length * 3;
+  const decorated = (values: SortKeyValues, i: number): void => {
+    if (values[i * 3] === NOT_YET) decorateInto(values, i * 3, sortValue(values[docSlot] as Document, keys[i] as SortKey));
+  };
   return {
     isEmpty: keys.length === 0,
     keyOf: (doc) => {
-      const values: unknown[] = new Array(keys.length * 3);
-      for (let i = 0; i < keys.length; i++) decorateInto(values, i * 3, sortValue(doc, keys[i] as SortKey));
+      const values = emptyKey(keys.length, doc);
+      if (keys.length > 0) decorated(values, 0);
       return values;
     },
     compare: (a, b) => {
       for (let i = 0; i < directions.length; i++) {
+        if (i > 0) {
+          decorated(a, i);
+          decorated(b, i);
+        }
         const c = compareSlots(a, b, i * 3);
         if (c !== 0) return directions[i] === 1 ? c : -c;
       }
       return 0;
     },
   };
+}
+
+/** An undecorated key of exactly its length (push from [] would reserve 17 slots per key). */
+function emptyKey(keyCount: number, doc: Document): SortKeyValues {
+  switch (keyCount) {
+    case 1:
+      return [NOT_YET, undefined, undefined, doc];
+    case 2:
+      return [NOT_YET, undefined, undefined, NOT_YET, undefined, undefined, doc];
+    default: {
+      const values: unknown[] = new Array(keyCount * 3 + 1);
+      for (let i = 0; i < keyCount; i++) values[i * 3] = NOT_YET;
+      values[keyCount * 3] = doc;
+      return values;
+    }
+  }
 }
 
 class Decorated<T> {
@@ -95,16 +123,24 @@ export function sortDocuments<T extends Document>(docs: readonly T[], sort: Docu
 export function firstSorted<T extends Document>(docs: Iterable<T>, sort: Document | undefined | null, count: number): T[] {
   const compiled = compileSort(sort);
   if (compiled.isEmpty) return takeFirst(docs, count);
-  return smallest(decorate(docs, compiled), stableOrder(compiled), count).map((entry) => entry.item);
+  return select(docs, compiled, stableOrder(compiled), count).map((entry) => entry.item);
 }
 
 /** The last `count` documents of the stable sort, in sorted order: `sortDocuments(docs, sort).slice(-count)`. */
 export function lastSorted<T extends Document>(docs: Iterable<T>, sort: Document | undefined | null, count: number): T[] {
   const compiled = compileSort(sort);
   const order = stableOrder<T>(compiled);
-  return smallest(decorate(docs, compiled), (a, b) => order(b, a), count)
+  return select(docs, compiled, (a, b) => order(b, a), count)
     .reverse()
     .map((entry) => entry.item);
+}
+
+/** Streams `docs` through a bounded heap: only the kept entries stay alive, however many docs pass. */
+function select<T extends Document>(docs: Iterable<T>, compiled: CompiledSort, order: (a: Decorated<T>, b: Decorated<T>) => number, count: number): Decorated<T>[] {
+  const heap = new BoundedHeap(count, order);
+  let index = 0;
+  for (const item of docs) heap.offer(new Decorated(item, index++, compiled.keyOf(item)));
+  return heap.sorted();
 }
 
 /** A comparator over documents for callers that keep their own ordering. */

@@ -1,11 +1,12 @@
 import type { Binary, ObjectId, Timestamp } from 'bson';
 import { regexParts, stringValue, TypeRank, typeRank } from './bson-kind';
 import { numberKey } from './bson-number';
+import { objectIdKey } from './packed-object-id';
 
 /**
  * A string that is equal for two values exactly when MongoDB's equality (`$eq`, `$in`, index
  * lookups, `$group` keys) treats them as equal: numbers by value across Int32/Double/Long/Decimal128,
- * ObjectId by bytes, Date by time, documents field-order-sensitively, and null equal to missing
+ * ObjectId by its 12 bytes (as 12 one-byte characters), Date by time, documents field-order-sensitively, and null equal to missing
  * (MongoDB docs: "Comparison/Sort Order" and "Query for Null or Missing Fields").
  */
 export function valueKey(value: unknown): string {
@@ -32,7 +33,7 @@ export function valueKey(value: unknown): string {
       return `x${binary.sub_type}:${Buffer.from(binary.buffer.subarray(0, binary.length())).toString('base64')}`;
     }
     case TypeRank.ObjectId:
-      return `o${(value as ObjectId).toHexString()}`;
+      return objectIdKey(value as ObjectId);
     case TypeRank.Boolean:
       return value ? 'T' : 'F';
     case TypeRank.Date:

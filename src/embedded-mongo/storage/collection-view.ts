@@ -4,7 +4,7 @@ import type { Collection } from './collection';
 import { documentKey } from './document-key';
 import { duplicateKeyError } from './duplicate-key-error';
 import { ID_INDEX } from './collection';
-import type { QueryPlan } from './query-planner';
+import { isExactPlan, type QueryPlan } from './query-planner';
 
 /**
  * A collection as one operation sees it: the live committed state, or a transaction's snapshot plus
@@ -18,6 +18,8 @@ export abstract class CollectionView {
   abstract get(id: string): Document | undefined;
   /** Visible documents that may match `filter`: an index's candidates or everything. */
   protected abstract candidates(filter: Document): Iterable<Document>;
+  /** Whether `candidates(filter)` are exactly the matches, so the filter need not run on them. */
+  protected abstract candidatesAreExact(filter: Document): boolean;
   abstract count(): number;
   /** Inserts a new document; E11000 on `_id_` when its `_id` exists. */
   abstract insert(doc: Document): void;
@@ -31,7 +33,7 @@ export abstract class CollectionView {
 
   /** Visible documents matching `filter`, at most `limit` of them (no limit when undefined or 0). */
   match(filter: Document, limit?: number): Document[] {
-    return takeFirst(this.matching(filter, this.candidates(filter)), limit);
+    return takeFirst(this.matching(filter, this.candidates(filter), this.candidatesAreExact(filter)), limit);
   }
 
   /**
@@ -47,8 +49,8 @@ export abstract class CollectionView {
     compileSort(sort); // rejects bad directions (15975) even where the `_id` order answers
     const direction = idSortDirection(sort);
     const byId = direction === undefined ? undefined : this.inIdOrder(filter, direction);
-    if (byId !== undefined) return takeFirst(this.matching(filter, byId), wanted).slice(skip);
-    const matches = this.matching(filter, this.candidates(filter));
+    if (byId !== undefined) return takeFirst(this.matching(filter, byId, false), wanted).slice(skip);
+    const matches = this.matching(filter, this.candidates(filter), this.candidatesAreExact(filter));
     return (wanted === undefined ? sortDocuments([...matches], sort) : firstSorted(matches, sort, wanted)).slice(skip);
   }
 
@@ -59,11 +61,12 @@ export abstract class CollectionView {
    */
   protected abstract inIdOrder(filter: Document, direction: 1 | -1): Iterable<Document> | undefined;
 
-  private *matching(filter: Document, candidates: Iterable<Document>): Iterable<Document> {
-    const matches = compileFilter(filter);
+  /** The candidates that match; each counts in `docsExamined` (as MongoDB counts documents fetched). */
+  private *matching(filter: Document, candidates: Iterable<Document>, exact: boolean): Iterable<Document> {
+    const matches = exact ? undefined : compileFilter(filter);
     for (const doc of candidates) {
       this.collection.docsExamined += 1;
-      if (matches(doc)) yield doc;
+      if (matches === undefined || matches(doc)) yield doc;
     }
   }
 
@@ -85,6 +88,10 @@ export class LiveView extends CollectionView {
   protected candidates(filter: Document): Iterable<Document> {
     const plan = this.collection.plan(filter);
     return plan.kind === 'scan' ? this.collection.currentDocuments() : this.collection.candidates(inKeyOrder(plan));
+  }
+
+  protected candidatesAreExact(filter: Document): boolean {
+    return isExactPlan(filter, this.collection.plan(filter));
   }
 
   protected inIdOrder(filter: Document, direction: 1 | -1): Iterable<Document> | undefined {

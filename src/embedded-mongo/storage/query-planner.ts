@@ -79,3 +79,42 @@ function isDocument(value: unknown): value is Document {
   if (typeof value !== 'object' || value === null || Array.isArray(value) || value instanceof Date) return false;
   return (value as { _bsontype?: unknown })._bsontype === undefined;
 }
+
+/**
+ * Whether an id or index plan finds exactly the documents `filter` matches, so the filter need not
+ * run on its candidates: the filter is a single equality or `$in` on the planned field, the path has
+ * no numeric segments (the index reaches into array elements there, the filter does not), and every
+ * value is a string, ObjectId, finite number, boolean or Date, whose index key equality is the
+ * filter's equality. Arrays, documents and other types keep the re-check.
+ */
+export function isExactPlan(filter: Document, plan: QueryPlan): boolean {
+  if (plan.kind === 'scan') return false;
+  const field = plan.kind === 'id' ? '_id' : plan.field;
+  const keys = Object.keys(filter);
+  if (keys.length !== 1 || keys[0] !== field || field.split('.').some((part) => /^\d+$/.test(part))) return false;
+  const condition: unknown = filter[field];
+  let values: unknown[];
+  if (isOperatorDocument(condition)) {
+    const operators = Object.keys(condition);
+    if (operators.length !== 1) return false;
+    if (operators[0] === '$eq') values = [condition.$eq];
+    else if (operators[0] === '$in' && Array.isArray(condition.$in)) values = condition.$in;
+    else return false;
+  } else values = [condition];
+  return values.every(hasPlainEquality);
+}
+
+function hasPlainEquality(value: unknown): boolean {
+  switch (typeof value) {
+    case 'string':
+    case 'boolean':
+      return true;
+    case 'number':
+      return Number.isFinite(value);
+    case 'object':
+      if (value instanceof Date) return !Number.isNaN(value.getTime());
+      return value !== null && (value as { _bsontype?: unknown })._bsontype === 'ObjectId';
+    default:
+      return false;
+  }
+}

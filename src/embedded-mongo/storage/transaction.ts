@@ -128,6 +128,11 @@ class TransactionView extends CollectionView {
     yield* this.unseen(seen);
   }
 
+  /** Snapshot reads add documents changed since the snapshot, which the filter must check. */
+  protected candidatesAreExact(): boolean {
+    return false;
+  }
+
   /** The committed `_id` order does not show this transaction's snapshot: sorts on `_id` sort the matches. */
   protected inIdOrder(): undefined {
     return undefined;

@@ -2,7 +2,6 @@ import type { GraphQLResolveInfo } from 'graphql';
 import { ObjectId } from 'bson';
 import { InvariantError } from '../errors/internal-errors';
 import type { StoredDocument } from '../mongo/mongo-funnel';
-import { encodeCursor } from '../planning/cursor';
 import { planPage } from '../planning/page-request';
 import { toFindProjection } from '../planning/projection';
 import { parseSort, sortDocument } from '../storage-map/parse-sort';
@@ -20,6 +19,7 @@ export interface FindManyOptions {
   /** `@join(sort:)` syntax, e.g. `"due"` or `"-createdAt"`; `_id` is always the final tie-breaker. Default `_id`. */
   readonly sort?: string;
   readonly first?: number | null;
+  /** The id of the last item the client received: the page holds the items after it. Needs a `sort` starting with `_id`. */
   readonly after?: string | null;
 }
 
@@ -44,13 +44,10 @@ export class DocumentsApi {
     const sort = parseRootSort(options.sort ?? '_id');
     const page = planPage({ first: options.first, after: options.after }, sort, { acceptsFirst: true });
     if (page.limit === 0) return [];
+    // A root list is one find (the cost estimate counts it so): paging another order would first read the anchor.
+    if (page.anchor !== undefined) throw new InvariantError(`findMany(${typeName}): \`after\` pages lists ordered by _id first; sort "${options.sort}" would need an extra read`);
     const filter = toMongoFilter(options.filter ?? {});
     return this.#find<TDocument>(info, typeName, page.filter ? { $and: [filter, page.filter] } : filter, { limit: page.limit, sort: sortDocument(sort) });
-  }
-
-  /** The cursor of `document` in a list read with `sort` (for clients paging with `after`). */
-  cursorOf(document: StoredDocument, sort = '_id'): string {
-    return encodeCursor(document, parseRootSort(sort));
   }
 
   async #find<TDocument>(info: GraphQLResolveInfo, typeName: string, filter: StoredDocument, options: { limit?: number; sort?: Record<string, 1 | -1> }): Promise<TDocument[]> {

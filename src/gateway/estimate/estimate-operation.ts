@@ -108,6 +108,11 @@ interface QueryGroup {
   readonly byKey: boolean;
   /** Extra getMores per batch (only a reverse join without a per-parent limit can overflow its reply). */
   readonly getMoresPerBatch: number;
+  /**
+   * A page `after` an item of a list not ordered by `_id`: the `_id` loader of this collection first reads
+   * the anchor. Every parent shares that load's promise, so it is one batch at most per group.
+   */
+  readonly anchorLoader: string | undefined;
   readonly members: QueryMember[];
 }
 
@@ -249,6 +254,7 @@ class EstimatePass {
     let loader: string;
     let perParent: number;
     let getMoresPerBatch = 0;
+    let anchorLoader: string | undefined;
     if (shape.direction === 'byKey') {
       loader = keyLoader(shape.collection, shape.foreignField);
       perParent = field.isList ? this.#listSize : 1;
@@ -257,19 +263,20 @@ class EstimatePass {
       try {
         page = planPage(args, shape.sort, { acceptsFirst: field.pageArguments.first, bound: field.isList ? shape.limit : 1 });
       } catch {
-        return; // BAD_USER_INPUT (first over the cap, a bad cursor): nothing is sent
+        return; // BAD_USER_INPUT (first over the cap, an `after` that is no id): nothing is sent
       }
       if (page.limit === 0) return;
       const sort = shape.sort.map((key) => `${key.direction === 1 ? '' : '-'}${key.path}`).join(',');
       loader = `ref:${shape.collection}|${shape.foreignField}|${sort}|${page.limit ?? '*'}|${page.signature}`;
       perParent = page.limit ?? this.#listSize;
+      if (page.anchor !== undefined) anchorLoader = keyLoader(shape.collection, '_id');
       if (page.limit === undefined) {
         const perBatch = mul(scope.objects, perParent);
         getMoresPerBatch = Math.floor(Math.max(0, perBatch - 1) / (UNBOUNDED_REVERSE_JOIN_BATCH + 1));
       }
     }
     let group = groups.get(loader);
-    if (!group) groups.set(loader, (group = { loader, byKey: shape.direction === 'byKey', getMoresPerBatch, members: [] }));
+    if (!group) groups.set(loader, (group = { loader, byKey: shape.direction === 'byKey', getMoresPerBatch, anchorLoader, members: [] }));
     group.members.push({ coordinate: field.coordinate, objects: mul(scope.objects, perParent), fieldNodes: nodes, childTypes });
   }
 
@@ -280,6 +287,7 @@ class EstimatePass {
    * DataLoader shares with this field (same `Type.field`, same key).
    */
   #sendGroup(scope: Scope, group: QueryGroup): void {
+    if (group.anchorLoader !== undefined) this.#sendAnchor(scope, group.anchorLoader);
     const id = this.#batches.length;
     const batches = this.mode === 'perParent' ? scope.objects : Math.min(scope.moments, scope.objects);
     this.#batches.push(batches);
@@ -301,6 +309,20 @@ class EstimatePass {
       const moments = this.mode === 'perParent' ? member.objects : add(add(batches, cached ? scope.moments : 0), shared);
       this.#visit({ types: member.childTypes, fieldNodes: member.fieldNodes, objects: member.objects, moments, ancestors });
     }
+  }
+
+  /**
+   * The anchor of a keyset page: one document read by `_id`, once per group (the loads share a promise).
+   * It is recorded as a group of its `_id` loader, since it leaves a document in that loader's cache.
+   * Its children load when it resolves, one batch per moment at most: their count is unchanged.
+   */
+  #sendAnchor(scope: Scope, loader: string): void {
+    const id = this.#batches.length;
+    this.#batches.push(1);
+    this.#ancestors.push(scope.ancestors);
+    push(this.#groupsByLoader, loader, id);
+    this.#roundTrips = add(this.#roundTrips, 1);
+    this.#documents = add(this.#documents, 1);
   }
 
   /**

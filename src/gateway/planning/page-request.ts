@@ -1,20 +1,38 @@
+import { ObjectId } from 'bson';
+import { readPath } from '../documents/read-path';
 import { badUserInput } from '../errors/public-error-code';
+import type { StoredDocument } from '../mongo/mongo-funnel';
 import type { SortKey } from '../storage-map/storage-map-types';
-import { afterFilter, decodeCursor } from './cursor';
+import { afterFilter } from './keyset-filter';
 import { DEFAULT_FIRST, MAX_FIRST } from './page-limits';
+import { projectionOf, type Projection } from './projection';
 
 /** Page arguments as GraphQL passes them (after scalar parsing). */
 export interface PageArgs {
   readonly first?: number | null;
+  /** The id of the last item the client received. */
   readonly after?: string | null;
   readonly before?: Date | null;
+}
+
+/**
+ * `after` on a list sorted by more than `_id`: the page starts after the anchor item's sort values, so
+ * the anchor must be read (by `_id`, with `projection`) before the page's condition exists.
+ */
+export interface PageAnchor {
+  readonly id: ObjectId;
+  /** The anchor's paths the condition reads: the sort paths. */
+  readonly projection: Projection;
 }
 
 export interface PageRequest {
   /** Items to return; undefined: no bound. */
   readonly limit: number | undefined;
-  /** Condition selecting the page; undefined: from the start. */
+  /** Condition selecting the page; undefined: from the start. With an anchor, only the part known without it (see anchoredFilter). */
   readonly filter: Record<string, unknown> | undefined;
+  /** Set when the condition needs the anchor's sort values. */
+  readonly anchor: PageAnchor | undefined;
+  readonly sort: readonly SortKey[];
   /** Distinguishes page conditions in loader keys. */
   readonly signature: string;
 }
@@ -28,19 +46,50 @@ export function validateFirst(first: number | null | undefined, fallback: number
   return first;
 }
 
+/** `after` as the ObjectId of the last item received; anything else is BAD_USER_INPUT naming the value. */
+export function parseAfter(after: string): ObjectId {
+  if (!/^[0-9a-fA-F]{24}$/.test(after)) {
+    throw badUserInput(`after must be the id of the last item you received (a 24-character hexadecimal ObjectId), got ${JSON.stringify(after)}`, {
+      argumentName: 'after',
+    });
+  }
+  return new ObjectId(after.toLowerCase());
+}
+
 /**
- * Turns page arguments into a limit and a filter over `sort` (which ends with `_id`). `bound` is a limit
- * the storage imposes regardless of `first` (a @join limit).
+ * Turns page arguments into a limit and a condition over `sort` (which ends with `_id`). `bound` is a
+ * limit the storage imposes regardless of `first` (a @join limit). A list ordered by `_id` pages with
+ * `_id` alone; any other order needs the anchor's sort values (`anchor`, then anchoredFilter).
  */
 export function planPage(args: PageArgs, sort: readonly SortKey[], options: { acceptsFirst: boolean; bound?: number }): PageRequest {
   const first = options.acceptsFirst ? validateFirst(args.first) : undefined;
   const limit = first === undefined ? options.bound : options.bound === undefined ? first : Math.min(first, options.bound);
+  const after = args.after === undefined || args.after === null ? undefined : parseAfter(args.after);
   const conditions: Array<Record<string, unknown>> = [];
-  if (args.after !== undefined && args.after !== null) conditions.push(afterFilter(sort, decodeCursor(args.after, sort)));
+  let anchor: PageAnchor | undefined;
+  if (after !== undefined) {
+    const primary = sort[0] ?? { path: '_id', direction: 1 };
+    if (primary.path === '_id') conditions.push(afterFilter([primary], [after]));
+    else anchor = { id: after, projection: projectionOf(sort.map((key) => [key.path, 1] as const)) };
+  }
   if (args.before !== undefined && args.before !== null) {
     const primary = sort[0];
     if (primary) conditions.push({ [primary.path]: { $lt: args.before } });
   }
-  const filter = conditions.length === 0 ? undefined : conditions.length === 1 ? conditions[0] : { $and: conditions };
-  return { limit, filter, signature: `${args.after ?? ''}|${args.before?.toISOString() ?? ''}` };
+  return { limit, filter: allOf(conditions), anchor, sort, signature: `${after?.toHexString() ?? ''}|${args.before?.toISOString() ?? ''}` };
+}
+
+/**
+ * The page's whole condition once its anchor has been read: strictly after the anchor's sort values.
+ * An anchor that does not exist is BAD_USER_INPUT (an empty page would look like the end of the list).
+ */
+export function anchoredFilter(page: PageRequest, anchor: StoredDocument | null, typeName: string): Record<string, unknown> | undefined {
+  if (page.anchor === undefined) return page.filter;
+  if (anchor === null) throw badUserInput(`after: no ${typeName} with id ${JSON.stringify(page.anchor.id.toHexString())}`, { argumentName: 'after' });
+  const keyset = afterFilter(page.sort, page.sort.map((key) => readPath(anchor, key.path)));
+  return allOf(page.filter === undefined ? [keyset] : [keyset, page.filter]);
+}
+
+function allOf(conditions: ReadonlyArray<Record<string, unknown>>): Record<string, unknown> | undefined {
+  return conditions.length === 0 ? undefined : conditions.length === 1 ? conditions[0] : { $and: conditions };
 }

@@ -1,7 +1,7 @@
 import { isKeyValue } from '../documents/key-string';
 import { readPath } from '../documents/read-path';
 import type { StoredDocument } from '../mongo/mongo-funnel';
-import { planPage } from '../planning/page-request';
+import { anchoredFilter, planPage } from '../planning/page-request';
 import type { Projection } from '../planning/projection';
 import type { JoinShape } from '../storage-map/storage-map-types';
 import type { RelationRequest, RelationValue } from './resolver-types';
@@ -37,20 +37,35 @@ export function joinByKey(shape: JoinShape, request: RelationRequest, keyValue: 
   });
 }
 
-/** Reverse join: children point at the parent; one aggregate serves every parent of the level. */
+/**
+ * Reverse join: children point at the parent; one aggregate serves every parent of the level. A page
+ * `after` an item of a list not ordered by `_id` first reads that item's sort values through the `_id`
+ * loader: every parent asks for the same key, projection and field, so DataLoader gives them one promise
+ * (one batched read, or none when the document is cached with those paths), and every parent's children
+ * load resumes from it in the same microtask drain — still ONE aggregate for the level.
+ */
 function joinByReference(shape: JoinShape, request: RelationRequest, projection: Projection): RelationValue {
   const parentKey = readPath(request.parent, shape.localField);
   const page = planPage(request.args, shape.sort, { acceptsFirst: request.field.pageArguments.first, bound: request.field.isList ? shape.limit : 1 });
   if (!isKeyValue(parentKey) || page.limit === 0) return request.field.isList ? [] : null;
   request.cost.keys(1);
-  const loader = request.context.loaders.byReference({
-    collection: shape.collection,
-    foreignField: shape.foreignField,
-    sort: shape.sort,
-    perParent: page.limit,
-    pageFilter: page.filter,
-    pageSignature: page.signature,
-  });
-  const children = loader.load({ parentKey, projection, field: request.field.coordinate, cost: request.cost });
+  const loadChildren = (pageFilter: StoredDocument | undefined) =>
+    request.context.loaders
+      .byReference({
+        collection: shape.collection,
+        foreignField: shape.foreignField,
+        sort: shape.sort,
+        perParent: page.limit,
+        pageFilter,
+        pageSignature: page.signature,
+      })
+      .load({ parentKey, projection, field: request.field.coordinate, cost: request.cost });
+  const children =
+    page.anchor === undefined
+      ? loadChildren(page.filter)
+      : request.context.loaders
+          .byKey(shape.collection, '_id')
+          .load({ key: page.anchor.id, projection: page.anchor.projection, field: request.field.coordinate, cost: request.cost })
+          .then((anchor) => loadChildren(anchoredFilter(page, anchor, shape.targetType)));
   return request.field.isList ? children : children.then((documents) => documents[0] ?? null);
 }

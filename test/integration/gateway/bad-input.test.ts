@@ -1,6 +1,3 @@
-import { encodeCursor } from '../../../src/gateway/planning/cursor';
-import { parseSort } from '../../../src/gateway/storage-map/parse-sort';
-import type { SortKey } from '../../../src/gateway/storage-map/storage-map-types';
 import { startDemoGateway, type DemoGateway } from './support/demo-gateway';
 
 let demo: DemoGateway;
@@ -50,11 +47,30 @@ describe('bad input is BAD_USER_INPUT', () => {
     });
   });
 
-  it('a cursor that was not issued by the list', async () => {
-    expect(await errorOf('{ books(after: "bm90IGEgY3Vyc29y") { name } }')).toMatchObject({
-      code: 'BAD_USER_INPUT',
-      message: 'after: "bm90IGEgY3Vyc29y" is not a cursor of this list',
-    });
+  it('an after that is not an id, at the root and on a nested reverse join, names the argument and the value', async () => {
+    const message = (value: string) => `after must be the id of the last item you received (a 24-character hexadecimal ObjectId), got ${JSON.stringify(value)}`;
+    expect(await errorOf('{ books(after: "bm90IGEgY3Vyc29y") { name } }')).toEqual({ code: 'BAD_USER_INPUT', message: message('bm90IGEgY3Vyc29y'), data: null });
+    const post = await db().collection('posts').findOne({}, { sort: { _id: 1 } });
+    const query = `query ($after: String) { post(id: "${post!._id.toHexString()}") { comments(first: 3, after: $after) { id } } }`;
+    for (const after of ['', '65a00000000000000000001', '{"$gt":""}']) {
+      const result = await demo.gateway.execute({ query, variables: { after } });
+      expect(result.errors!.map((error) => [error.extensions?.code, error.message])).toEqual([['BAD_USER_INPUT', message(after)]]);
+      expect(result.data).toEqual({ post: null });
+      expect(result.cost!.roundTrips).toBe(1); // the post; nothing for the comments
+    }
+  });
+
+  it('an after naming no comment is BAD_USER_INPUT, not an empty page (Post.comments is ordered by createdAt)', async () => {
+    const post = await db().collection('posts').findOne({ commentCount: { $gte: 3 } }, { sort: { _id: 1 } });
+    const result = await demo.gateway.execute({ query: `{ post(id: "${post!._id.toHexString()}") { comments(first: 3, after: "00000000000000000000000A") { id } } }` });
+    expect(result.errors!.map((error) => [error.extensions?.code, error.message, error.path])).toEqual([
+      ['BAD_USER_INPUT', 'after: no Comment with id "00000000000000000000000a"', ['post', 'comments']],
+    ]);
+    expect(result.data).toEqual({ post: null });
+    expect(result.cost!.roundTrips).toBe(2); // the post, the anchor; no aggregate
+    // The id of a document of another collection is no Comment either.
+    const postAsAnchor = await demo.gateway.execute({ query: `{ post(id: "${post!._id.toHexString()}") { comments(after: "${post!._id.toHexString()}") { id } } }` });
+    expect(postAsAnchor.errors!.map((error) => error.message)).toEqual([`after: no Comment with id "${post!._id.toHexString()}"`]);
   });
 });
 
@@ -91,17 +107,22 @@ describe('filters and pages', () => {
 
   it('after continues a root list where the previous page ended', async () => {
     const all = (await demo.gateway.execute({ query: '{ books(first: 10) { id name } }' })).data!.books as Array<{ id: string }>;
-    const fifth = await db().collection('books').findOne({}, { sort: { _id: 1 }, skip: 4 });
-    const cursor = encodeCursor(fifth!, parseSort('_id') as SortKey[]);
-    const next = await demo.gateway.execute({ query: `{ books(first: 5, after: "${cursor}") { id name } }` });
+    const next = await demo.gateway.execute({ query: `{ books(first: 5, after: "${all[4]!.id}") { id name } }` });
     expect(next.data!.books).toEqual(all.slice(5, 10));
+    expect(next.cost!.roundTrips).toBe(1);
+  });
+
+  it('on a list ordered by _id, an id that names no document is a position, not an error (the last item may since be deleted)', async () => {
+    const first = await demo.gateway.execute({ query: '{ books(first: 3) { id } }' });
+    const result = await demo.gateway.execute({ query: '{ books(first: 3, after: "000000000000000000000000") { id } }' });
+    expect(result.errors).toBeUndefined();
+    expect(result.data).toEqual(first.data);
   });
 
   it('Post.comments pages newest first with after; Host.logs pages with before', async () => {
     const post = await db().collection('posts').findOne({ commentCount: { $gte: 6 } }, { sort: { _id: 1 } });
     const comments = await db().collection('comments').find({ postId: post!._id }, { sort: { createdAt: -1, _id: -1 }, limit: 6 }).toArray();
-    const cursor = encodeCursor(comments[2]!, parseSort('-createdAt') as SortKey[]);
-    const page = await demo.gateway.execute({ query: `{ post(id: "${post!._id.toHexString()}") { comments(first: 3, after: "${cursor}") { id } } }` });
+    const page = await demo.gateway.execute({ query: `{ post(id: "${post!._id.toHexString()}") { comments(first: 3, after: "${comments[2]!._id.toHexString()}") { id } } }` });
     expect(page.data).toEqual({ post: { comments: comments.slice(3, 6).map((c) => ({ id: c._id.toHexString() })) } });
 
     const host = await db().collection('hosts').findOne({}, { sort: { _id: 1 } });

@@ -49,7 +49,7 @@ const PINNED: ReadonlyArray<[string, number]> = [
   ['{ posts(first: 10) { recentComments { author } } }', 1],
 ];
 
-/** Demo operations: the strategy-equivalence set, loader edge cases, fragments, aliases, unions, pages. */
+/** Demo operations: the strategy-equivalence set, loader edge cases, fragments, aliases, unions, pages (and anchoredQueries). */
 const DEMO_QUERIES: readonly string[] = [
   '{ books(first: 30) { id name authors { id name thumbnailUrl } } }',
   '{ products(first: 20) { catalogNumber name parts { id name } } }',
@@ -74,6 +74,19 @@ const DEMO_QUERIES: readonly string[] = [
   'query { books(first: 8) { ...Card } } fragment Card on Book { name ... on Book { publisher { name } } authors { ... on Author { name countOfBooks } } }',
 ];
 
+/** Pages `after` real ids: keyset pages whose anchor is read first (Post.comments) and `_id` pages (no read). */
+async function anchoredQueries(): Promise<string[]> {
+  const comment = await db().collection('comments').findOne({}, { sort: { createdAt: -1, _id: -1 }, skip: 40 });
+  const book = await db().collection('books').findOne({}, { sort: { _id: 1 }, skip: 20 });
+  const after = comment!._id.toHexString();
+  return [
+    `{ posts(first: 10) { comments(first: 3, after: "${after}") { id author } } }`,
+    `{ posts(first: 5) { recentComments { id } comments(first: 3, after: "${after}") { post { title comments(first: 2, after: "${after}") { id } } } } }`,
+    `{ posts(first: 4) { a: comments(first: 3, after: "${after}") { id } b: comments(first: 1, after: "${after}") { author } c: comments(first: 2) { id } } }`,
+    `{ books(first: 7, after: "${book!._id.toHexString()}") { name publisher { name books(first: 7, after: "${book!._id.toHexString()}") { name } } } }`,
+  ];
+}
+
 async function measure(query: string, strategyHeader: string, variables?: Record<string, unknown>) {
   const result = await demo.gateway.execute({ query, ...(variables && { variables }) }, { strategyHeader });
   expect(result.errors).toBeUndefined();
@@ -87,7 +100,7 @@ async function measure(query: string, strategyHeader: string, variables?: Record
 describe('the estimate is an upper bound', () => {
   it('over every demo operation under every strategy override (round trips and documents)', async () => {
     const rows: string[] = [];
-    for (const query of [...DEMO_QUERIES, ...PINNED.map(([q]) => q)]) {
+    for (const query of [...DEMO_QUERIES, ...(await anchoredQueries()), ...PINNED.map(([q]) => q)]) {
       for (const header of HEADERS.filter((candidate) => relevant(candidate, query))) {
         const { cost, estimate } = await measure(query, header);
         expect(cost.estimatedRoundTrips).toBe(estimate.roundTrips);

@@ -124,6 +124,7 @@ export function aggregateCommand(store: Store): DataCommandHandler {
     const ns = name === undefined ? `${context.db}.$cmd.aggregate` : `${context.db}.${name}`;
     const input = pipelineInput(store, context, transaction, name, pipeline);
     const results = runPipeline(input.documents, input.pipeline, {
+      inputOrder: input.order,
       collection: (other) => {
         const collection = store.collection(context.db, other);
         return collection === undefined ? [] : store.view(collection, transaction).all();
@@ -139,7 +140,7 @@ function pipelineInput(
   transaction: Transaction | undefined,
   name: string | undefined,
   pipeline: Document[],
-): { documents: Iterable<Document>; pipeline: Document[] } {
+): { documents: Iterable<Document>; pipeline: Document[]; order?: Document } {
   const collection = name === undefined ? undefined : store.collection(context.db, name);
   if (collection === undefined) return { documents: [], pipeline };
   const view = store.view(collection, transaction);
@@ -148,7 +149,7 @@ function pipelineInput(
   const rest = pipeline.slice(leading.stages);
   // `$limit: 5, $skip: 10` leaves nothing (a find limit of 0 would mean "no limit")
   if (leading.limit === 0) return { documents: [], pipeline: rest };
-  return { documents: view.find(leading.filter, leading), pipeline: rest };
+  return { documents: view.find(leading.filter, leading), pipeline: rest, order: leading.sort };
 }
 
 /**

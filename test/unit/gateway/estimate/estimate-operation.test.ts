@@ -57,6 +57,23 @@ describe('estimateOperation: strategies', () => {
     expect(estimate('{ hosts(first: 0) { logs { message } } }')).toEqual({ roundTrips: 0, documents: 0, depth: 2 });
   });
 
+  it('a keyset page after an id on Post.comments (-createdAt) adds one anchor read per level; an _id-ordered page adds none', () => {
+    const id = '6955b9000500000000000020';
+    // posts, the anchor (shared by the 10 parents), one aggregate.
+    expect(estimate(`{ posts(first: 10) { comments(first: 3, after: "${id}") { id } } }`)).toEqual({ roundTrips: 3, documents: 10 + 1 + 10 * 3, depth: 2 });
+    // Two pages (two loaders) after the same id: each group counts its anchor read (the runtime shares it: 4).
+    expect(estimate(`{ posts(first: 10) { a: comments(first: 3, after: "${id}") { id } b: comments(first: 2, after: "${id}") { id } } }`).roundTrips).toBe(5);
+    // Two levels, each anchored: posts, anchor + aggregate, Comment.post (the posts may come from the root
+    // list's cache at once, or after the batch: two moments), anchor + an aggregate per moment.
+    expect(estimate(`{ posts(first: 5) { comments(first: 2, after: "${id}") { post { comments(first: 2, after: "${id}") { id } } } } }`).roundTrips).toBe(1 + 2 + 1 + 1 + 2);
+    expect(estimate(`{ books(first: 7, after: "${id}") { publisher { books(first: 7, after: "${id}") { name } } } }`)).toEqual({ roundTrips: 3, documents: 7 + 7 + 7 * 7, depth: 3 });
+    expect(estimate(`{ posts(first: 10) { comments(first: 3) { id } } }`).roundTrips).toBe(2);
+  });
+
+  it('an after that is no id sends nothing for the field', () => {
+    expect(estimate('{ posts(first: 10) { comments(first: 3, after: "bm90IGEgY3Vyc29y") { id } } }')).toEqual({ roundTrips: 1, documents: 10, depth: 2 });
+  });
+
   it('root fields default to 20 items and count one find each', () => {
     expect(estimate('{ books { name } authors { name } book(id: "x") { name } }')).toEqual({ roundTrips: 3, documents: 20 + 20 + 1, depth: 1 });
   });

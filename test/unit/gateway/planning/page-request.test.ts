@@ -1,7 +1,6 @@
 import { ObjectId } from 'bson';
 import { GraphQLError } from 'graphql';
-import { afterFilter, decodeCursor, encodeCursor } from '../../../../src/gateway/planning/cursor';
-import { planPage, validateFirst } from '../../../../src/gateway/planning/page-request';
+import { anchoredFilter, parseAfter, planPage, validateFirst } from '../../../../src/gateway/planning/page-request';
 import { parseSort } from '../../../../src/gateway/storage-map/parse-sort';
 import type { SortKey } from '../../../../src/gateway/storage-map/storage-map-types';
 
@@ -36,27 +35,65 @@ describe('first', () => {
   });
 });
 
-describe('cursors', () => {
+describe('after', () => {
   const id = new ObjectId('65a000000000000000000001');
   const createdAt = new Date('2026-01-02T03:04:05.000Z');
+  const byId = parseSort('_id') as SortKey[];
+  const message = (value: string) => `after must be the id of the last item you received (a 24-character hexadecimal ObjectId), got ${value}`;
 
-  it('round-trip typed sort values', () => {
-    const cursor = encodeCursor({ _id: id, createdAt }, newestFirst);
-    expect(decodeCursor(cursor, newestFirst)).toEqual([createdAt, id]);
+  it('is the 24-hex id of the last item received, any case', () => {
+    expect(parseAfter('65a000000000000000000001')).toEqual(id);
+    expect(parseAfter('65A000000000000000000001')).toEqual(id);
   });
 
-  it('reject garbage, wrong lengths and operator smuggling as BAD_USER_INPUT', () => {
-    const smuggled = Buffer.from(JSON.stringify([{ $gt: '' }, { o: id.toHexString() }])).toString('base64url');
-    for (const bad of ['nope', Buffer.from('[]').toString('base64url'), smuggled]) {
-      expect(codeOf(() => decodeCursor(bad, newestFirst))).toEqual(['BAD_USER_INPUT', `after: ${JSON.stringify(bad)} is not a cursor of this list`]);
+  it('is BAD_USER_INPUT naming the argument and the value otherwise (old opaque cursors, operators, wrong lengths)', () => {
+    for (const bad of ['', 'nope', '65a00000000000000000001', '65a0000000000000000000011', 'zza000000000000000000001', '{"$gt":""}', 'W3sibyI6IjY1YTAifV0']) {
+      expect(codeOf(() => parseAfter(bad))).toEqual(['BAD_USER_INPUT', message(JSON.stringify(bad))]);
+      expect(codeOf(() => planPage({ after: bad }, byId, { acceptsFirst: true }))).toEqual(['BAD_USER_INPUT', message(JSON.stringify(bad))]);
     }
   });
 
-  it('select strictly after the last item in sort order', () => {
-    expect(afterFilter(newestFirst, [createdAt, id])).toEqual({
+  it('pages a list ordered by _id with _id alone: $gt ascending, $lt descending, no anchor to read', () => {
+    expect(planPage({ first: 7, after: id.toHexString() }, byId, { acceptsFirst: true })).toEqual({
+      limit: 7,
+      filter: { _id: { $gt: id } },
+      anchor: undefined,
+      sort: byId,
+      signature: '65a000000000000000000001|',
+    });
+    const descending = parseSort('-_id') as SortKey[];
+    expect(planPage({ after: id.toHexString().toUpperCase() }, descending, { acceptsFirst: true })).toMatchObject({
+      limit: 20,
+      filter: { _id: { $lt: id } },
+      anchor: undefined,
+      signature: '65a000000000000000000001|',
+    });
+    // `_id` first makes any later key irrelevant.
+    expect(planPage({ after: id.toHexString() }, parseSort('-_id,name') as SortKey[], { acceptsFirst: false })).toMatchObject({ filter: { _id: { $lt: id } }, anchor: undefined });
+  });
+
+  it('on any other order, asks for the anchor with its sort paths, then selects strictly after its values', () => {
+    const page = planPage({ first: 3, after: id.toHexString() }, newestFirst, { acceptsFirst: true });
+    expect(page).toMatchObject({ limit: 3, filter: undefined, anchor: { id }, signature: '65a000000000000000000001|' });
+    expect([...page.anchor!.projection]).toEqual([['_id', 1], ['createdAt', 1]]);
+    expect(anchoredFilter(page, { _id: id, createdAt }, 'Comment')).toEqual({
       $or: [{ createdAt: { $lt: createdAt } }, { createdAt, _id: { $lt: id } }],
     });
-    expect(afterFilter(parseSort('_id') as SortKey[], [id])).toEqual({ _id: { $gt: id } });
+  });
+
+  it('combines the anchor with before, and an unknown anchor is BAD_USER_INPUT, not an empty page', () => {
+    const before = new Date('2026-01-01T00:00:00.000Z');
+    const page = planPage({ after: id.toHexString(), before }, newestFirst, { acceptsFirst: true });
+    expect(page.filter).toEqual({ createdAt: { $lt: before } });
+    expect(anchoredFilter(page, { _id: id, createdAt }, 'Comment')).toEqual({
+      $and: [{ $or: [{ createdAt: { $lt: createdAt } }, { createdAt, _id: { $lt: id } }] }, { createdAt: { $lt: before } }],
+    });
+    expect(codeOf(() => anchoredFilter(page, null, 'Comment'))).toEqual(['BAD_USER_INPUT', 'after: no Comment with id "65a000000000000000000001"']);
+  });
+
+  it('without an anchor, anchoredFilter is the plain filter', () => {
+    const page = planPage({ after: id.toHexString() }, byId, { acceptsFirst: true });
+    expect(anchoredFilter(page, null, 'Book')).toEqual({ _id: { $gt: id } });
   });
 });
 
@@ -66,9 +103,11 @@ describe('planPage', () => {
     expect(planPage({ first: 5, before }, newestFirst, { acceptsFirst: true, bound: 10 })).toEqual({
       limit: 5,
       filter: { createdAt: { $lt: before } },
+      anchor: undefined,
+      sort: newestFirst,
       signature: '|2026-01-01T00:00:00.000Z',
     });
-    expect(planPage({}, newestFirst, { acceptsFirst: false, bound: 3 })).toEqual({ limit: 3, filter: undefined, signature: '|' });
-    expect(planPage({}, newestFirst, { acceptsFirst: false })).toEqual({ limit: undefined, filter: undefined, signature: '|' });
+    expect(planPage({}, newestFirst, { acceptsFirst: false, bound: 3 })).toMatchObject({ limit: 3, filter: undefined, anchor: undefined, signature: '|' });
+    expect(planPage({}, newestFirst, { acceptsFirst: false })).toMatchObject({ limit: undefined, filter: undefined, anchor: undefined, signature: '|' });
   });
 });

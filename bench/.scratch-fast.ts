@@ -1,0 +1,12 @@
+import { serialize } from 'bson';
+import { storableDocument, ValueInterner } from '../src/embedded-mongo/storage/stored-document';
+import { decodeBsonDocument } from '../src/embedded-mongo/wire/bson-document';
+import { generateHostsLogMessages } from '../src/seed/generators/hosts-log-messages';
+const { logMessages } = generateHostsLogMessages({ hosts: 2 });
+const cmd = decodeBsonDocument(serialize({ documents: logMessages.slice(0, 10) }));
+const i = new ValueInterner();
+const docs = (cmd.documents as never[]).map((d) => storableDocument(d, i));
+const fast = new Function('o', 'return %HasFastProperties(o)') as (o: unknown) => boolean;
+console.log('stored fast?', fast(docs[0]), fast(docs[0]!.host), 'decoded fast?', fast((cmd.documents as never[])[0]), Object.isFrozen(docs[0]));
+const lit = Object.freeze({ _id: 1, time: 2, message: 'x', host: Object.freeze({ id: 1 }) });
+console.log('literal frozen fast?', fast(lit));

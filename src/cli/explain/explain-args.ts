@@ -1,0 +1,101 @@
+import { isUsageError, parseFlags, usageError, wantsHelp, type UsageError } from '../args/parse-flags';
+import { MONGO_TARGET_FLAGS } from '../args/mongo-target';
+
+/** Parses `docjoin explain …` arguments; no I/O (the --file is read by the command). */
+
+export type ExplainCommand =
+  | { kind: 'help' }
+  | {
+      kind: 'explain';
+      /** Exactly one of the two: the operation text, or a file to read it from. */
+      readonly operation: { readonly text: string } | { readonly file: string };
+      readonly operationName: string | undefined;
+      readonly variables: Readonly<Record<string, unknown>>;
+      /** An `x-docjoin-strategy` value, e.g. `Book.authors=join,Post.recentComments=join`. */
+      readonly strategy: string | undefined;
+      readonly run: boolean;
+      /** With --run: the serve flags that choose the MongoDB (checked by loadConfig). */
+      readonly mongoUri: string | undefined;
+      readonly db: string | undefined;
+      readonly seedScale: string | undefined;
+    }
+  | UsageError;
+
+export const EXPLAIN_FLAGS = [
+  { name: '--file', example: 'operations/books-with-authors.graphql' },
+  { name: '--operation', example: 'BooksWithAuthors' },
+  { name: '--variables', example: `'{"first": 5}'` },
+  { name: '--strategy', example: 'Book.authors=join' },
+  { name: '--run' },
+  ...MONGO_TARGET_FLAGS,
+  { name: '--seed-scale', example: '1' },
+] as const;
+
+export const EXPLAIN_USAGE = `Usage: docjoin explain '<operation>' [options]
+       docjoin explain --file F [options]
+       npm run explain -- '<operation>' [options]
+
+Prints the plan of a GraphQL operation without running it: per field its read strategy, the round trips
+the static estimator expects, and what the whole operation would cost with each other strategy the
+field declares. Also the operation's estimate against the cost limits (DOCJOIN_MAX_*).
+
+  --file F            read the operation from a file instead of the argument
+  --operation NAME    which operation to explain when the document holds several
+  --variables JSON    variable values, e.g. --variables '{"first": 5}'
+  --strategy LIST     switch strategies as the x-docjoin-strategy header does,
+                      e.g. --strategy Book.authors=join,Post.recentComments=join
+  --run               also run it and print the measured cost next to the estimate: on the embedded
+                      demo data (loaded first, a few seconds), or on --mongo-uri / $MONGODB_URI.
+                      A mutation really writes.
+  --mongo-uri URI     with --run: the MongoDB to run on (default: $MONGODB_URI, else embedded)
+  --db NAME           with --run: database name (default: $MONGODB_DB, else "docjoin")
+  --seed-scale N      with --run on the embedded server: demo dataset scale (default: $DOCJOIN_SEED_SCALE, else 1)
+  -h, --help          show this help
+
+Example: docjoin explain '{ books(first: 50) { name authors { name countOfBooks } } }' --strategy Book.authors=join
+Exit codes: 0 done, 1 the run failed or returned errors, 2 bad arguments or an invalid operation.`;
+
+export function parseExplainArgs(argv: readonly string[]): ExplainCommand {
+  if (wantsHelp(argv)) return { kind: 'help' };
+  const args = parseFlags(argv, { flags: EXPLAIN_FLAGS, positionals: 1 });
+  if (isUsageError(args)) return args;
+  const text = args.positionals[0];
+  const file = args.values.get('--file');
+  if (text !== undefined && file !== undefined) return usageError('give the operation either as an argument or with --file, not both');
+  if (text === undefined && file === undefined) return usageError(`no operation: pass it as an argument, e.g. docjoin explain '{ books { name } }', or use --file F`);
+  if (text !== undefined && text.trim() === '') return usageError('the operation is empty');
+
+  const variables = parseVariables(args.values.get('--variables'));
+  if (isUsageError(variables)) return variables;
+
+  const run = args.switches.has('--run');
+  for (const flag of ['--mongo-uri', '--db', '--seed-scale']) {
+    if (!run && args.values.has(flag)) return usageError(`${flag} only applies with --run`);
+  }
+  const mongoUri = args.values.get('--mongo-uri');
+  if (mongoUri !== undefined && args.values.has('--seed-scale')) return usageError('--seed-scale only applies to the embedded server; leave out --mongo-uri');
+
+  return {
+    kind: 'explain',
+    operation: text !== undefined ? { text } : { file: file! },
+    operationName: args.values.get('--operation'),
+    variables,
+    strategy: args.values.get('--strategy'),
+    run,
+    mongoUri,
+    db: args.values.get('--db'),
+    seedScale: args.values.get('--seed-scale'),
+  };
+}
+
+function parseVariables(json: string | undefined): Record<string, unknown> | UsageError {
+  if (json === undefined) return {};
+  let value: unknown;
+  try {
+    value = JSON.parse(json);
+  } catch (error) {
+    return usageError(`--variables must be a JSON object, e.g. '{"first": 5}': ${error instanceof Error ? error.message : String(error)}`);
+  }
+  if (typeof value !== 'object' || value === null || Array.isArray(value)) return usageError(`--variables must be a JSON object, e.g. '{"first": 5}', got ${json}`);
+  return value as Record<string, unknown>;
+}

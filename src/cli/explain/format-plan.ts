@@ -1,0 +1,103 @@
+import type { GraphQLFormattedError } from 'graphql';
+import type { CostLimits } from '../../config';
+import type { CostReport } from '../../gateway/cost/cost-ledger';
+import { findExceededLimit } from '../../gateway/cost/cost-limits';
+import type { FieldPlanRow, OperationPlan } from './plan-operation';
+
+/** What `explain --run` measured. */
+export interface MeasuredRun {
+  /** Where it ran, e.g. `embedded demo data, scale 1`. */
+  readonly where: string;
+  readonly cost: CostReport | undefined;
+  readonly errors: readonly GraphQLFormattedError[];
+}
+
+const LIMIT_VARIABLES = { roundTrips: 'DOCJOIN_MAX_ROUND_TRIPS', documents: 'DOCJOIN_MAX_DOCUMENTS', depth: 'DOCJOIN_MAX_DEPTH' } as const;
+
+/** The plan as the terminal shows it: a headline, the limits verdict, one row per field, then the run. */
+export function formatPlan(plan: OperationPlan, limits: CostLimits, measured?: MeasuredRun): string {
+  const { estimate } = plan;
+  const name = plan.operationName ? `${plan.operationType} ${plan.operationName}` : `${plan.operationType} (anonymous)`;
+  const lines = [
+    `${name}: estimated before execution ${count(estimate.roundTrips, 'round trip')}, at most ${count(estimate.documents, 'document')}, depth ${estimate.depth}`,
+    limitsLine(plan, limits),
+    '',
+  ];
+
+  const header = ['field', 'strategy', 'est. round trips', ...(measured ? ['measured'] : []), 'other strategies (whole operation)'];
+  const table = plan.rows.map((row) => [
+    `${'  '.repeat(row.depth)}${row.coordinate}`,
+    row.kind === 'root' ? (plan.operationType === 'mutation' ? 'write + read back' : 'root find') : `${row.strategy}${row.overridden ? ' (--strategy)' : ''}`,
+    String(row.estimatedRoundTrips),
+    ...(measured ? [measuredFor(row, measured.cost)] : []),
+    alternativesOf(row, estimate.roundTrips),
+  ]);
+  lines.push(...alignColumns([header, ...table]).map((line) => `  ${line}`));
+  lines.push('', '  est. round trips: what the field itself adds to the estimate (the fields below it are their own rows).');
+  if (measured) lines.push('  measured: the commands its loads took part in (extensions.cost.fields); a shared batch counts for each field.');
+  if (plan.operationType === 'mutation') lines.push('  Writes are not estimated; --run measures them.');
+
+  if (measured) lines.push('', ...measuredLines(measured, estimate.roundTrips));
+  return `${lines.join('\n')}\n`;
+}
+
+function limitsLine(plan: OperationPlan, limits: CostLimits): string {
+  const excess = findExceededLimit(plan.estimate, limits);
+  if (excess) {
+    return `over a limit: ${count(excess.estimated, excess.limit === 'depth' ? 'level' : excess.limit === 'roundTrips' ? 'round trip' : 'document')} > ${LIMIT_VARIABLES[excess.limit]}=${excess.max}; the server rejects it with COST_LIMIT_EXCEEDED before sending anything`;
+  }
+  return `within the limits (${limitValue(limits.maxRoundTrips)} round trips, ${limitValue(limits.maxDocuments)} documents, depth ${limitValue(limits.maxDepth)})`;
+}
+
+function alternativesOf(row: FieldPlanRow, total: number): string {
+  // The estimator charges nothing for a root list that cannot send a query: the resolver rejects it first.
+  if (row.kind === 'root') return row.estimatedRoundTrips === 0 ? 'sends nothing: first is 0, or an argument is rejected (BAD_USER_INPUT)' : '';
+  return row.alternatives.map((alternative) => `${alternative.strategy} → ${count(alternative.roundTrips, 'round trip')} (${signed(alternative.roundTrips - total)})`).join(', ');
+}
+
+function measuredFor(row: FieldPlanRow, cost: CostReport | undefined): string {
+  if (row.kind === 'root' || cost === undefined) return '-';
+  return String(cost.fields[row.coordinate]?.roundTrips ?? 0);
+}
+
+function measuredLines(measured: MeasuredRun, estimated: number): string[] {
+  const lines: string[] = [];
+  const { cost } = measured;
+  if (cost) {
+    lines.push(
+      `measured on ${measured.where}: ${count(cost.roundTrips, 'round trip')} (estimated ${estimated}), ${count(cost.documents, 'document')}, ` +
+        `${count(cost.bytes, 'byte')}, ${cost.durationMs.toFixed(1)} ms; one query per parent would have sent ${cost.naiveRoundTrips}`,
+    );
+    if (cost.writes) {
+      const fanOut = Object.entries(cost.writes.fanOut).map(([collection, modified]) => `${collection} ${modified}`).join(', ');
+      lines.push(
+        `writes: ${count(cost.writes.roundTrips, 'round trip')}, ${count(cost.writes.documentsModified, 'document')} modified (${fanOut}), ` +
+          `${cost.writes.atomic ? 'in one transaction' : 'NOT atomic (no transactions on this server)'}`,
+      );
+    }
+  } else {
+    lines.push(`measured on ${measured.where}: no cost report (the operation did not run)`);
+  }
+  for (const error of measured.errors) {
+    const code = typeof error.extensions?.code === 'string' ? `[${error.extensions.code}] ` : '';
+    lines.push(`error: ${code}${error.message}`);
+  }
+  return lines;
+}
+
+function alignColumns(rows: readonly (readonly string[])[]): string[] {
+  const widths = rows[0]!.map((_, column) => Math.max(...rows.map((row) => row[column]!.length)));
+  return rows.map((row) => row.map((cell, column) => (column === row.length - 1 ? cell : cell.padEnd(widths[column]! + 3))).join('').trimEnd());
+}
+
+function count(value: number, unit: string): string {
+  return `${value.toLocaleString('en-US')} ${unit}${value === 1 ? '' : 's'}`;
+}
+
+function signed(delta: number): string {
+  return delta > 0 ? `+${delta}` : delta < 0 ? `−${-delta}` : '±0';
+}
+
+function limitValue(value: number): string {
+  return Number.isFinite(value) ? value.toLocaleString('en-US') : 'none';
+}

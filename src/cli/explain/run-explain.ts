@@ -1,0 +1,149 @@
+import { readFile } from 'node:fs/promises';
+import { getOperationAST, getVariableValues, GraphQLError, parse, print, validate, type DocumentNode, type OperationDefinitionNode } from 'graphql';
+import { rootResolvers } from '../../../resolvers';
+import { ConfigError, loadConfig, redactUri, type DocjoinConfig } from '../../config';
+import { parseStrategyOverrides, STRATEGY_HEADER, type StrategyOverrides } from '../../gateway/context/strategy-overrides';
+import { buildGatewaySchema } from '../../gateway/schema/build-gateway-schema';
+import { loadSdl } from '../../gateway/schema/load-sdl';
+import { createProgressPrinter } from '../../seed/progress-printer';
+import { startServer } from '../../server/start-server';
+import type { CliEnv, CliIo } from '../cli-io';
+import { EXPLAIN_USAGE, parseExplainArgs, type ExplainCommand } from './explain-args';
+import { formatPlan, type MeasuredRun } from './format-plan';
+import { planOperation } from './plan-operation';
+import { withSiblingFragments } from './sibling-fragments';
+
+type Explain = Extract<ExplainCommand, { kind: 'explain' }>;
+
+/** `docjoin explain …`; returns the exit code (0 done, 1 the run failed, 2 bad arguments or operation). */
+export async function runExplainCli(argv: readonly string[], env: CliEnv, io: CliIo): Promise<number> {
+  const command = parseExplainArgs(argv);
+  switch (command.kind) {
+    case 'help':
+      io.out.write(`${EXPLAIN_USAGE}\n`);
+      return 0;
+    case 'usage-error':
+      io.err.write(`explain: ${command.message}\n`);
+      return 2;
+    case 'explain':
+      return explain(command, env, io);
+    default: {
+      const unhandled: never = command;
+      throw new Error(`unhandled command ${JSON.stringify(unhandled)}`);
+    }
+  }
+}
+
+/** A mistake in what the user gave: one line on stderr, exit 2. */
+class BadInput extends Error {}
+
+async function explain(command: Explain, env: CliEnv, io: CliIo): Promise<number> {
+  let prepared: Prepared;
+  let config: DocjoinConfig;
+  try {
+    config = loadConfig(env, { mongoUri: command.mongoUri, db: command.db, seedScale: command.seedScale });
+    prepared = await prepare(command);
+  } catch (error) {
+    if (error instanceof BadInput || error instanceof ConfigError) {
+      io.err.write(`explain: ${error.message}\n`);
+      return 2;
+    }
+    throw error;
+  }
+  const plan = planOperation({ ...prepared.gateway, document: prepared.document, operation: prepared.operation, variableValues: prepared.variables, overrides: prepared.overrides });
+  if (!command.run) {
+    io.out.write(formatPlan(plan, config.limits));
+    return 0;
+  }
+  const measured = await runOperation(command, prepared, config, io);
+  io.out.write(formatPlan(plan, config.limits, measured));
+  return measured.errors.length > 0 ? 1 : 0;
+}
+
+interface Prepared {
+  readonly gateway: ReturnType<typeof buildGatewaySchema>;
+  readonly text: string;
+  readonly document: DocumentNode;
+  readonly operation: OperationDefinitionNode;
+  readonly variables: Readonly<Record<string, unknown>>;
+  readonly overrides: StrategyOverrides;
+}
+
+/** Reads, parses and validates the operation, its variables and the strategies, as the server would. */
+async function prepare(command: Explain): Promise<Prepared> {
+  const source = 'text' in command.operation ? command.operation.text : await readOperationFile(command.operation.file);
+  const gateway = buildGatewaySchema({ typeDefs: loadSdl(), resolvers: rootResolvers });
+  let parsed: DocumentNode;
+  try {
+    parsed = parse(source);
+  } catch (error) {
+    throw new BadInput(oneLine(error));
+  }
+  const document = 'file' in command.operation ? await withSiblingFragments(parsed, command.operation.file) : parsed;
+  // What --run sends: the operation plus any fragment taken from a neighbouring file.
+  const text = document === parsed ? source : print(document);
+  const problems = validate(gateway.schema, document);
+  if (problems.length > 0) throw new BadInput(`${oneLine(problems[0])}${problems.length > 1 ? ` (and ${problems.length - 1} more)` : ''}`);
+  const operation = getOperationAST(document, command.operationName);
+  if (!operation) {
+    const names = document.definitions.flatMap((definition) => (definition.kind === 'OperationDefinition' && definition.name ? [definition.name.value] : []));
+    throw new BadInput(
+      command.operationName === undefined
+        ? `the document holds several operations; choose one with --operation (${names.join(', ')})`
+        : `no operation named "${command.operationName}" (the document has ${names.join(', ') || 'none with a name'})`,
+    );
+  }
+  const { coerced, errors } = getVariableValues(gateway.schema, operation.variableDefinitions ?? [], command.variables);
+  if (errors) throw new BadInput(`--variables: ${oneLine(errors[0])}`);
+  let overrides: StrategyOverrides;
+  try {
+    overrides = parseStrategyOverrides(command.strategy, gateway.storageMap);
+  } catch (error) {
+    // The header's message, naming the flag instead of the header.
+    throw new BadInput(oneLine(error).replace(`${STRATEGY_HEADER}:`, '--strategy:'));
+  }
+  return { gateway, text, document, operation, variables: coerced, overrides };
+}
+
+async function readOperationFile(file: string): Promise<string> {
+  try {
+    return await readFile(file, 'utf8');
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code;
+    throw new BadInput(`cannot read --file ${file}${code ? ` (${code})` : ''}`);
+  }
+}
+
+/** Starts the gateway in-process (embedded demo data or the given MongoDB), runs the operation once, stops. */
+async function runOperation(command: Explain, prepared: Prepared, config: DocjoinConfig, io: CliIo): Promise<MeasuredRun> {
+  const progress = createProgressPrinter(io.err);
+  const where = config.mongodbUri ? `${config.mongodbDb} on ${redactUri(config.mongodbUri)}` : `embedded demo data, scale ${config.seedScale}`;
+  // --strategy is honoured even where the server would ignore the header (NODE_ENV=production).
+  const server = await startServer(
+    { ...config, strategyOverrides: true },
+    {
+      listen: false,
+      onSeedProgress: progress.onProgress,
+      log: (message) => {
+        progress.finish();
+        io.err.write(`explain: ${message}\n`);
+      },
+    },
+  );
+  try {
+    const result = await server.gateway.execute(
+      { query: prepared.text, variables: { ...command.variables }, operationName: command.operationName },
+      { strategyHeader: command.strategy },
+    );
+    return { where, cost: result.cost, errors: result.errors ?? [] };
+  } finally {
+    await server.stop();
+  }
+}
+
+function oneLine(error: unknown): string {
+  const message = error instanceof Error ? error.message : String(error);
+  const first = message.split('\n').find((line) => line.trim() !== '') ?? message;
+  const at = error instanceof GraphQLError ? error.locations?.[0] : undefined;
+  return at ? `${first} (line ${at.line}, column ${at.column})` : first;
+}

@@ -1,0 +1,64 @@
+import { DatabaseMismatchError, StorageConfigError } from '../../gateway';
+import { createProgressPrinter } from '../../seed/progress-printer';
+import { startServer, type RunningServer } from '../../server/start-server';
+import type { CliEnv, CliIo } from '../cli-io';
+import { parseServeArgs, SERVE_USAGE } from './serve-args';
+
+/**
+ * `docjoin serve` (and `npm start`): starts the server and resolves with the exit code once a SIGINT or
+ * SIGTERM has stopped it; 1 when it cannot start, 2 on bad arguments or configuration.
+ */
+export async function runServeCli(argv: readonly string[], env: CliEnv, io: CliIo): Promise<number> {
+  const command = parseServeArgs(argv, env);
+  switch (command.kind) {
+    case 'help':
+      io.out.write(`${SERVE_USAGE}\n`);
+      return 0;
+    case 'usage-error':
+      io.err.write(`serve: ${command.message}\n`);
+      return 2;
+    case 'serve':
+      break;
+    default: {
+      const unhandled: never = command;
+      throw new Error(`unhandled command ${JSON.stringify(unhandled)}`);
+    }
+  }
+
+  const progress = createProgressPrinter(io.out);
+  const log = (message: string): void => {
+    progress.finish();
+    io.out.write(`docjoin: ${message}\n`);
+  };
+  let server: RunningServer;
+  try {
+    server = await startServer(command.config, { log, onSeedProgress: progress.onProgress });
+  } catch (error) {
+    progress.finish();
+    // Schema and database mismatches are written for people (they name Type.field and the fix): no stack.
+    const known = error instanceof StorageConfigError || error instanceof DatabaseMismatchError;
+    io.err.write(`docjoin: ${known ? error.message : error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`);
+    return 1;
+  }
+  const signal = await nextStopSignal();
+  log(`${signal}: shutting down`);
+  try {
+    await server.stop();
+    return 0;
+  } catch (error) {
+    io.err.write(`docjoin: stopping failed: ${error instanceof Error ? error.message : String(error)}\n`);
+    return 1;
+  }
+}
+
+function nextStopSignal(): Promise<NodeJS.Signals> {
+  return new Promise((resolve) => {
+    const stop = (signal: NodeJS.Signals): void => {
+      process.off('SIGINT', stop);
+      process.off('SIGTERM', stop);
+      resolve(signal);
+    };
+    process.on('SIGINT', stop);
+    process.on('SIGTERM', stop);
+  });
+}

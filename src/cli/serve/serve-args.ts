@@ -1,0 +1,44 @@
+import { ConfigError, loadConfig, type DocjoinConfig } from '../../config';
+import { isUsageError, parseFlags, usageError, wantsHelp, type UsageError } from '../args/parse-flags';
+import { MONGO_TARGET_FLAGS } from '../args/mongo-target';
+import type { CliEnv } from '../cli-io';
+
+/** Parses `docjoin serve …` / `npm start -- …` into the validated configuration; no I/O. */
+
+export type ServeCommand = { kind: 'help' } | { kind: 'serve'; config: DocjoinConfig } | UsageError;
+
+export const SERVE_FLAGS = [{ name: '--port', example: '4000' }, ...MONGO_TARGET_FLAGS, { name: '--seed-scale', example: '1' }] as const;
+
+export const SERVE_USAGE = `Usage: docjoin serve [--port N] [--mongo-uri URI] [--db NAME] [--seed-scale N]
+       npm start -- [same options]
+
+Serves GraphQL at http://localhost:<port>/graphql (Apollo Sandbox on GET in a browser) and /health.
+Without a MongoDB it starts the embedded server in this process and loads the demo dataset into it.
+
+  --port N          HTTP port, 0 for any free one (default: $PORT, else 4000)
+  --mongo-uri URI   use this MongoDB as it is, no seeding (default: $MONGODB_URI, else embedded)
+  --db NAME         database name (default: $MONGODB_DB, else "docjoin")
+  --seed-scale N    size of the demo dataset loaded into the embedded server, > 0 and <= 20
+                    (default: $DOCJOIN_SEED_SCALE, else 1)
+  -h, --help        show this help
+
+Other settings come from the environment (see the README's Configuration): DOCJOIN_STRATEGY_OVERRIDES,
+DOCJOIN_COST_COMMANDS, DOCJOIN_MAX_ROUND_TRIPS, DOCJOIN_MAX_DOCUMENTS, DOCJOIN_MAX_DEPTH, NODE_ENV.
+Stops on Ctrl-C (SIGINT) or SIGTERM. Exit codes: 1 failed to start, 2 bad arguments or configuration.`;
+
+export function parseServeArgs(argv: readonly string[], env: CliEnv): ServeCommand {
+  if (wantsHelp(argv)) return { kind: 'help' };
+  const args = parseFlags(argv, { flags: SERVE_FLAGS });
+  if (isUsageError(args)) return args;
+  const mongoUri = args.values.get('--mongo-uri');
+  const seedScale = args.values.get('--seed-scale');
+  if (mongoUri !== undefined && seedScale !== undefined) {
+    return usageError('--seed-scale only applies to the embedded server; seed your MongoDB with docjoin seed --mongo-uri URI --scale N');
+  }
+  try {
+    return { kind: 'serve', config: loadConfig(env, { port: args.values.get('--port'), mongoUri, db: args.values.get('--db'), seedScale }) };
+  } catch (error) {
+    if (error instanceof ConfigError) return usageError(error.message);
+    throw error;
+  }
+}

@@ -1,0 +1,170 @@
+import { spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
+import { join } from 'node:path';
+import { startTestMongo, type TestMongo } from '../../support/test-mongo';
+
+/**
+ * `npx docjoin …` as a user runs it: the bin shim (src/cli/bin/docjoin.cjs, TypeScript through tsx) in
+ * a child process, checking stdout, stderr and the exit code. Commands that need a MongoDB of yours get
+ * the test MongoDB (MONGODB_URI, or a fresh embedded server); `serve` and `explain --run` also start
+ * their own embedded server with a small demo dataset.
+ */
+const BIN = join(__dirname, '../../../src/cli/bin/docjoin.cjs');
+const BASE_ENV = { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '' };
+
+interface Finished {
+  readonly code: number | null;
+  readonly signal: NodeJS.Signals | null;
+  readonly stdout: string;
+  readonly stderr: string;
+}
+
+function start(args: readonly string[], env: Record<string, string> = {}): ChildProcessWithoutNullStreams {
+  // A clean environment: no MONGODB_URI or NODE_ENV=test leaking in from jest unless a test passes it.
+  return spawn(process.execPath, [BIN, ...args], { env: { ...BASE_ENV, ...env } });
+}
+
+function finish(child: ChildProcessWithoutNullStreams): Promise<Finished> {
+  let stdout = '';
+  let stderr = '';
+  child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
+  child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
+  return new Promise((resolve, reject) => {
+    child.on('error', reject);
+    child.on('close', (code, signal) => resolve({ code, signal, stdout, stderr }));
+  });
+}
+
+const docjoin = (args: readonly string[], env: Record<string, string> = {}): Promise<Finished> => finish(start(args, env));
+
+describe('docjoin without a database', () => {
+  it('explain prints the plan and exits 0', async () => {
+    const { code, stdout, stderr } = await docjoin(['explain', '{ hosts(first: 20) { name logs(first: 5) { message } } }']);
+    expect(stderr).toBe('');
+    expect(code).toBe(0);
+    expect(stdout.split('\n').slice(0, 6)).toEqual([
+      'query (anonymous): estimated before execution 2 round trips, at most 120 documents, depth 2',
+      'within the limits (50 round trips, 100,000 documents, depth 10)',
+      '',
+      '  field         strategy    est. round trips   other strategies (whole operation)',
+      '  Query.hosts   root find   1',
+      '    Host.logs   join        1',
+    ]);
+  });
+
+  it('serve --help prints its usage and exits 0', async () => {
+    const { code, stdout, stderr } = await docjoin(['serve', '--help']);
+    expect(code).toBe(0);
+    expect(stderr).toBe('');
+    expect(stdout.split('\n')[0]).toBe('Usage: docjoin serve [--port N] [--mongo-uri URI] [--db NAME] [--seed-scale N]');
+  });
+
+  it.each([
+    [['serve', '--port', 'eighty'], 'serve: --port must be an integer from 0 to 65535, got "eighty"'],
+    [['explain'], "explain: no operation: pass it as an argument, e.g. docjoin explain '{ books { name } }', or use --file F"],
+    [['explain', '{ books { title } }'], 'explain: Cannot query field "title" on type "Book". (line 1, column 11)'],
+    [['seed', '--scale', '0'], 'seed: --scale must be greater than 0, got "0"'],
+    [['reconcile', '--fix', '--mongo-uri', 'localhost'], 'reconcile: --mongo-uri must start with mongodb:// or mongodb+srv://, got "localhost"'],
+    [['deploy'], 'docjoin: unknown command "deploy"; the commands are serve, seed, explain, reconcile (try docjoin --help)'],
+  ])('%j exits 2 with a one-line reason', async (args, line) => {
+    const { code, stdout, stderr } = await docjoin(args, { MONGODB_URI: 'mongodb://127.0.0.1:1' });
+    expect(code).toBe(2);
+    expect(stderr).toBe(`${line}\n`);
+    expect(stdout).toBe('');
+  });
+
+  it('refuses an invalid environment at start, naming the variable', async () => {
+    const { code, stderr } = await docjoin(['serve'], { DOCJOIN_STRATEGY_OVERRIDES: 'sometimes' });
+    expect(code).toBe(2);
+    expect(stderr).toBe('serve: DOCJOIN_STRATEGY_OVERRIDES must be one of true/false/1/0/on/off/yes/no, got "sometimes"\n');
+  });
+});
+
+describe('docjoin explain --run on the embedded demo data', () => {
+  it('shows the measured cost next to the estimate, with the seeding progress on stderr', async () => {
+    const { code, stdout, stderr } = await docjoin([
+      'explain',
+      '{ books(first: 5) { name publisher { name } authors { name countOfBooks } } }',
+      '--strategy',
+      'Book.authors=join',
+      '--run',
+      '--seed-scale',
+      '0.1',
+    ]);
+    expect(code).toBe(0);
+    expect(stderr).toMatch(/^explain: embedded MongoDB at mongodb:\/\/127\.0\.0\.1:\d+\/\?directConnection=true; loading the demo dataset \(scale 0\.1\)…\n/);
+    expect(stderr).toMatch(/\nseeding books +100 \/ 100\n/);
+    expect(stderr).toMatch(/explain: loaded 11,587 documents in [\d.]+ s\n$/);
+    const lines = stdout.split('\n');
+    expect(lines.slice(3, 7)).toEqual([
+      '  field              strategy            est. round trips   measured   other strategies (whole operation)',
+      '  Query.books        root find           1                  -',
+      '    Book.publisher   join                1                  1',
+      '    Book.authors     join (--strategy)   1                  1          snapshot → 3 round trips (±0)',
+    ]);
+    expect(lines.find((line) => line.startsWith('measured on'))).toMatch(
+      /^measured on embedded demo data, scale 0\.1: 3 round trips \(estimated 3\), \d+ documents, [\d,]+ bytes, [\d.]+ ms; one query per parent would have sent 11$/,
+    );
+  }, 60_000);
+});
+
+describe('docjoin against a MongoDB of yours', () => {
+  let mongo: TestMongo;
+  beforeAll(async () => {
+    mongo = await startTestMongo();
+  });
+  afterAll(() => mongo?.stop());
+
+  it('seed loads it with progress, reconcile finds no drift, explain --run measures on it', async () => {
+    const dbName = mongo.freshDb('cli').databaseName;
+    const target = ['--mongo-uri', mongo.uri, '--db', dbName];
+
+    const seeded = await docjoin(['seed', '--scale', '0.05', ...target]);
+    expect(seeded.stderr).toBe('');
+    expect(seeded.code).toBe(0);
+    expect(seeded.stdout).toContain('seeding logMessages      5,000 / 5,000\n');
+    expect(seeded.stdout).toMatch(/Seeded .* at scale 0\.05 in [\d.]+s: 5,794 documents in 12 collections, 11 indexes\./);
+
+    const reconciled = await docjoin(['reconcile', ...target]);
+    expect(reconciled.code).toBe(0);
+    expect(reconciled.stdout).toMatch(/\nNo drift\.\n$/);
+
+    const explained = await docjoin(['explain', 'mutation { renameAuthor(id: "6955b9000800000000000001", firstName: "Ada", lastName: "Lovelace") { name } }', '--run', ...target]);
+    expect(explained.code).toBe(0);
+    const books = await mongo.client.db(dbName).collection('books').countDocuments({ 'authors.id': { $exists: true }, 'authors.name': 'Ada Lovelace' });
+    expect(explained.stdout).toContain(`writes: 3 round trips, ${books + 1} documents modified (authors 1, books ${books}), in one transaction\n`);
+    expect(books).toBeGreaterThan(0);
+
+    // The write went through the directives' fan-out, so there is still no drift.
+    const after = await docjoin(['reconcile', ...target]);
+    expect(after.code).toBe(0);
+    expect(after.stdout).toMatch(/\nNo drift\.\n$/);
+  }, 90_000);
+});
+
+describe('docjoin serve', () => {
+  it('serves GraphQL on the port it prints, then stops on SIGTERM', async () => {
+    const child = start(['serve', '--port', '0', '--seed-scale', '0.05']);
+    const done = finish(child);
+    let printed = '';
+    const url = await new Promise<string>((resolve, reject) => {
+      child.stdout.on('data', (chunk: Buffer) => {
+        printed += chunk.toString();
+        const match = /GraphQL at (http:\/\/localhost:\d+\/graphql)/.exec(printed);
+        if (match) resolve(match[1]!);
+      });
+      child.on('close', (code) => reject(new Error(`serve exited with ${code} before listening:\n${printed}`)));
+    });
+    const response = await fetch(url, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ query: '{ posts(first: 2) { title } }' }) });
+    const body = (await response.json()) as { data: { posts: { title: string }[] }; extensions: { cost: { roundTrips: number } } };
+    expect(body.data.posts).toHaveLength(2);
+    expect(body.extensions.cost.roundTrips).toBe(1);
+    child.kill('SIGTERM');
+    const { code, signal, stdout } = await done;
+    // Apollo Server stops itself on SIGTERM too and then re-raises the signal (outside NODE_ENV=test),
+    // so the process ends by the signal unless our own shutdown finished first.
+    expect([0, 'SIGTERM']).toContain(code ?? signal);
+    expect(stdout).toContain('docjoin: embedded MongoDB at mongodb://127.0.0.1:');
+    expect(stdout).toContain('seeding comments           500 / 500\n');
+    expect(stdout).toMatch(/docjoin: SIGTERM: shutting down\n$/);
+  }, 60_000);
+});

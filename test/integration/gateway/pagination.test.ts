@@ -1,0 +1,233 @@
+import { ObjectId, type Document } from 'mongodb';
+import { GraphQLScalarType, type GraphQLResolveInfo } from 'graphql';
+import { loadConfig } from '../../../src/config';
+import { connectMongo, createGateway, type Gateway, type GatewayContext, type MongoClient } from '../../../src/gateway';
+import { loadSdl } from '../../../src/gateway/schema/load-sdl';
+import { startDemoGateway, type DemoGateway } from './support/demo-gateway';
+
+/**
+ * Paging with `after` = the id of the last item received, on the demo data (scale 1): whole lists
+ * walked page by page, ties on the sort key, and the exact round trips of an anchored page.
+ */
+let demo: DemoGateway;
+/** A post whose comments include a run of equal createdAt values that straddles page boundaries. */
+let post: Document;
+/** Its comments in the order Post.comments promises: newest first, then _id descending. */
+let expectedComments: string[];
+/** Where the run of equal createdAt values sits in expectedComments: [start, end). */
+let ties: { start: number; end: number };
+
+beforeAll(async () => {
+  demo = await startDemoGateway();
+  post = (await db().collection('posts').findOne({ commentCount: { $gte: 10 } }, { sort: { _id: 1 } }))!;
+  const seeded = await db().collection('comments').find({ postId: post._id }, { sort: { createdAt: -1, _id: -1 } }).toArray();
+  // Four more comments at the 4th newest comment's exact time, with ids above and below the seeded one's
+  // (seeded ids start with 6955…): with pages of 3, a page boundary falls inside the run of ties.
+  const tieTime = seeded[3]!.createdAt as Date;
+  const tieIds = ['700000000000000000000001', '700000000000000000000002', '100000000000000000000001', '100000000000000000000002'].map((hex) => new ObjectId(hex));
+  await db().collection('comments').insertMany(tieIds.map((_id, i) => ({ _id, postId: post._id, author: `tie${i}`, comment: 'same instant', createdAt: tieTime })));
+  const all = await db().collection('comments').find({ postId: post._id }, { sort: { createdAt: -1, _id: -1 } }).toArray();
+  expectedComments = all.map((comment) => comment._id.toHexString());
+  const start = all.findIndex((comment) => (comment.createdAt as Date).getTime() === tieTime.getTime());
+  ties = { start, end: start + all.filter((comment) => (comment.createdAt as Date).getTime() === tieTime.getTime()).length };
+}, 120_000);
+afterAll(() => demo?.stop());
+
+const db = () => demo.mongo.client.db(demo.dbName);
+
+async function run(query: string, variables?: Record<string, unknown>) {
+  const result = await demo.gateway.execute({ query, ...(variables && { variables }) });
+  expect(result.errors).toBeUndefined();
+  return { data: result.data as Record<string, unknown>, cost: result.cost! };
+}
+
+/** Follows `after` = the last id of each page until a short page; returns the ids and each page's cost. */
+async function walk(pageSize: number, fetchPage: (after: string | null) => Promise<{ ids: string[]; roundTrips: number; estimated: number }>) {
+  const ids: string[] = [];
+  const costs: Array<[number, number]> = [];
+  let after: string | null = null;
+  for (;;) {
+    const page = await fetchPage(after);
+    ids.push(...page.ids);
+    costs.push([page.roundTrips, page.estimated]);
+    if (page.ids.length < pageSize) return { ids, costs };
+    after = page.ids[page.ids.length - 1]!;
+  }
+}
+
+describe('walking a whole list with the ids it returned', () => {
+  it("a post's comments, 3 at a time, newest first, ties on createdAt broken by _id", async () => {
+    const query = 'query ($id: ID!, $after: String) { post(id: $id) { comments(first: 3, after: $after) { id createdAt } } }';
+    const { ids, costs } = await walk(3, async (after) => {
+      const { data, cost } = await run(query, { id: post._id.toHexString(), after });
+      const comments = (data.post as { comments: Array<{ id: string }> }).comments;
+      return { ids: comments.map((comment) => comment.id), roundTrips: cost.roundTrips, estimated: cost.estimatedRoundTrips };
+    });
+    expect(ids).toEqual(expectedComments);
+    expect(new Set(ids).size).toBe(ids.length);
+    // The run of ties (the seeded comment and the four inserted) straddles a page boundary.
+    expect(ties.end - ties.start).toBeGreaterThanOrEqual(5);
+    expect(ties.start <= 3 && ties.end > 4).toBe(true);
+    // First page: the post, one aggregate. Every later page: the post, the anchor, one aggregate.
+    const pages = Math.floor(expectedComments.length / 3) + 1;
+    expect(costs).toEqual([[2, 2], ...Array.from({ length: pages - 1 }, () => [3, 3])]);
+  });
+
+  it('books, 7 at a time, in _id order: one find per page, no anchor to read', async () => {
+    const expected = (await db().collection('books').find({}, { sort: { _id: 1 }, projection: { _id: 1 } }).toArray()).map((book) => book._id.toHexString());
+    const { ids, costs } = await walk(7, async (after) => {
+      const { data, cost } = await run('query ($after: String) { books(first: 7, after: $after) { id } }', { after });
+      return { ids: (data.books as Array<{ id: string }>).map((book) => book.id), roundTrips: cost.roundTrips, estimated: cost.estimatedRoundTrips };
+    });
+    expect(ids).toEqual(expected);
+    expect(new Set(ids).size).toBe(expected.length);
+    expect(costs).toEqual(Array.from({ length: Math.floor(expected.length / 7) + 1 }, () => [1, 1]));
+  }, 60_000);
+
+  it("a publisher's books, 7 at a time (Publisher.books is ordered by _id: no anchor either)", async () => {
+    const publisher = (await db().collection('publishers').findOne({}, { sort: { _id: 1 } }))!;
+    const expected = (await db().collection('books').find({ publisherId: publisher._id }, { sort: { _id: 1 } }).toArray()).map((book) => book._id.toHexString());
+    expect(expected.length).toBeGreaterThan(14);
+    const { ids, costs } = await walk(7, async (after) => {
+      const { data, cost } = await run('query ($id: ID!, $after: String) { publisher(id: $id) { books(first: 7, after: $after) { id } } }', { id: publisher._id.toHexString(), after });
+      return { ids: (data.publisher as { books: Array<{ id: string }> }).books.map((book) => book.id), roundTrips: cost.roundTrips, estimated: cost.estimatedRoundTrips };
+    });
+    expect(ids).toEqual(expected);
+    expect(costs).toEqual(Array.from({ length: Math.floor(expected.length / 7) + 1 }, () => [2, 2]));
+  });
+});
+
+describe('round trips of an anchored page', () => {
+  /** The comments of `postId` strictly after `anchor` in (createdAt desc, _id desc), as the gateway should return them. */
+  async function commentsAfter(postId: ObjectId, anchor: Document, limit: number): Promise<string[]> {
+    const after = { $or: [{ createdAt: { $lt: anchor.createdAt } }, { createdAt: anchor.createdAt, _id: { $lt: anchor._id } }] };
+    const found = await db().collection('comments').find({ $and: [{ postId }, after] }, { sort: { createdAt: -1, _id: -1 }, limit }).toArray();
+    return found.map((comment) => comment._id.toHexString());
+  }
+
+  it('posts(first: 10) { comments(first: 3, after) }: exactly 3 — the posts, the anchor (read once for all 10), one aggregate', async () => {
+    const anchor = (await db().collection('comments').findOne({ postId: post._id }, { sort: { createdAt: -1, _id: -1 }, skip: 4 }))!;
+    const { data, cost } = await run(`{ posts(first: 10) { id comments(first: 3, after: "${anchor._id.toHexString()}") { id } } }`);
+    expect(cost).toMatchObject({ roundTrips: 3, estimatedRoundTrips: 3 });
+    const posts = data.posts as Array<{ id: string; comments: Array<{ id: string }> }>;
+    expect(posts).toHaveLength(10);
+    let returned = 0;
+    for (const each of posts) {
+      const expected = await commentsAfter(new ObjectId(each.id), anchor, 3);
+      expect([each.id, each.comments.map((comment) => comment.id)]).toEqual([each.id, expected]);
+      returned += expected.length;
+    }
+    expect(returned).toBeGreaterThan(0);
+    // The anchor, then the pages.
+    expect(cost.collections).toEqual({ posts: { roundTrips: 1, documents: 10 }, comments: { roundTrips: 2, documents: 1 + returned } });
+  });
+
+  it('the commands: a find by _id for the anchor, then the aggregate with the keyset condition', async () => {
+    const anchor = (await db().collection('comments').findOne({ postId: post._id }, { sort: { createdAt: -1, _id: -1 } }))!;
+    const result = await demo.gateway.execute({ query: `{ posts(first: 10) { comments(first: 3, after: "${anchor._id.toHexString()}") { id } } }` }, { costHeader: 'commands' });
+    expect(result.cost!.commands!.map((command) => [command.collection, command.command, command.filter, command.fields])).toEqual([
+      ['posts', 'find', {}, ['Query.posts']],
+      ['comments', 'find', { _id: { $in: '?' } }, ['Post.comments']],
+      [
+        'comments',
+        'aggregate',
+        { $and: [{ postId: { $in: '?' } }, { $or: [{ createdAt: { $lt: '?' } }, { createdAt: '?', _id: { $lt: '?' } }] }] },
+        ['Post.comments'],
+      ],
+    ]);
+  });
+
+  it('two aliases paging after the same comment share the anchor read: 1 + 1 + 2 aggregates', async () => {
+    const anchor = (await db().collection('comments').findOne({ postId: post._id }, { sort: { createdAt: -1, _id: -1 }, skip: 1 }))!;
+    const after = anchor._id.toHexString();
+    const { data, cost } = await run(`{ posts(first: 10) { id a: comments(first: 3, after: "${after}") { id } b: comments(first: 2, after: "${after}") { id author } } }`);
+    expect(cost).toMatchObject({ roundTrips: 4, estimatedRoundTrips: 5 });
+    const posts = data.posts as Array<{ id: string; a: Array<{ id: string }>; b: Array<{ id: string }> }>;
+    expect(posts.map((each) => each.id)).toContain(post._id.toHexString());
+    for (const each of posts) {
+      const a = each.a.map((comment) => comment.id);
+      const b = each.b.map((comment) => comment.id);
+      expect([each.id, a, b]).toEqual([each.id, await commentsAfter(new ObjectId(each.id), anchor, 3), await commentsAfter(new ObjectId(each.id), anchor, 2)]);
+      if (each.id === post._id.toHexString()) expect(a).toEqual(expectedComments.slice(2, 5));
+    }
+  });
+
+  it('the same page on one post: the post, the anchor, the aggregate', async () => {
+    const { data, cost } = await run(`{ post(id: "${post._id.toHexString()}") { comments(first: 3, after: "${expectedComments[2]}") { id } } }`);
+    expect(data).toEqual({ post: { comments: expectedComments.slice(3, 6).map((id) => ({ id })) } });
+    expect(cost).toMatchObject({ roundTrips: 3, estimatedRoundTrips: 3 });
+  });
+});
+
+describe('an anchor already in the loader cache costs nothing', () => {
+  /** An inline schema where a post also joins its newest comments by key, so their documents are cached by _id. */
+  const SDL = /* GraphQL */ `
+    scalar DateTime
+    type Query { post(id: ID!): Post commentsByTime(first: Int = 20, after: String): [Comment!]! }
+    type Post @collection(name: "posts") {
+      id: ID!
+      pinned: [Comment!]! @join(localField: "recentComments._id")
+      comments(first: Int = 20, after: String): [Comment!]! @join(localField: "_id", foreignField: "postId", sort: "-createdAt")
+    }
+    type Comment @collection(name: "comments") {
+      id: ID!
+      createdAt: DateTime!
+      post: Post @join(localField: "postId")
+    }
+  `;
+  let client: MongoClient;
+  let gateway: Gateway;
+  beforeAll(async () => {
+    client = await connectMongo(demo.mongo.uri);
+    const resolvers = {
+      DateTime: new GraphQLScalarType<Date, string>({ name: 'DateTime', serialize: (value) => (value as Date).toISOString() }),
+      Query: {
+        post: (_parent: unknown, args: { id: string }, context: GatewayContext, info: GraphQLResolveInfo) => context.documents.findOne(info, 'Post', { _id: new ObjectId(args.id) }),
+        commentsByTime: (_parent: unknown, args: { first?: number; after?: string }, context: GatewayContext, info: GraphQLResolveInfo) =>
+          context.documents.findMany(info, 'Comment', { sort: '-createdAt', first: args.first, after: args.after }),
+      },
+    };
+    gateway = await createGateway({
+      db: client.db(demo.dbName),
+      mongoClient: client,
+      mongoKind: 'embedded',
+      config: loadConfig({ PORT: '0' }),
+      typeDefs: [loadSdl()[0]!, SDL],
+      resolvers,
+      listen: false,
+      validateDatabase: false,
+    });
+  });
+  afterAll(async () => {
+    await gateway?.stop();
+    await client?.close();
+  });
+
+  it('a pinned comment fetched with its createdAt anchors the nested page without a read', async () => {
+    const pinned = (post.recentComments as Array<{ _id: ObjectId }>).map((comment) => comment._id.toHexString());
+    expect(pinned).toEqual(expectedComments.slice(0, 3));
+    const query = (anchor: string, selection: string) =>
+      `{ post(id: "${post._id.toHexString()}") { pinned { ${selection} post { comments(first: 2, after: "${anchor}") { id } } } } }`;
+    // The post, the pinned comments by _id (with createdAt), one aggregate: the anchor comes from the cache.
+    const cached = await gateway.execute({ query: query(pinned[0]!, 'id createdAt') });
+    expect(cached.errors).toBeUndefined();
+    expect(cached.cost).toMatchObject({ roundTrips: 3 });
+    const comments = (cached.data as { post: { pinned: Array<{ post: { comments: Array<{ id: string }> } }> } }).post.pinned.map((each) => each.post.comments.map((c) => c.id));
+    expect(comments).toEqual([expectedComments.slice(1, 3), expectedComments.slice(1, 3), expectedComments.slice(1, 3)]);
+    // Without createdAt in the cached copy, the anchor is read: one more round trip.
+    const uncached = await gateway.execute({ query: query(pinned[0]!, 'id') });
+    expect(uncached.errors).toBeUndefined();
+    expect(uncached.cost).toMatchObject({ roundTrips: 4 });
+    expect(uncached.data).toEqual({ post: { pinned: comments.map((ids, i) => ({ id: pinned[i], post: { comments: ids.map((id) => ({ id })) } })) } });
+  });
+
+  it('findMany refuses `after` on a root list ordered by anything but _id: the estimate counts a root list as one find', async () => {
+    const result = await gateway.execute({ query: `{ commentsByTime(first: 4, after: "${expectedComments[0]}") { id } }` });
+    expect(result.errors!.map((error) => [error.extensions?.code, error.message])).toEqual([
+      ['INTERNAL_SERVER_ERROR', 'findMany(Comment): `after` pages lists ordered by _id first; sort "-createdAt" would need an extra read'],
+    ]);
+    expect(result.cost!.roundTrips).toBe(0);
+    const firstPage = await gateway.execute({ query: '{ commentsByTime(first: 2) { id } }' });
+    expect(firstPage.errors).toBeUndefined();
+  });
+});

@@ -1,0 +1,65 @@
+import { getOperationAST, getVariableValues, parse } from 'graphql';
+import { rootResolvers } from '../../../../resolvers';
+import { planOperation, type OperationPlan } from '../../../../src/cli/explain/plan-operation';
+import type { ReadStrategy } from '../../../../src/gateway/storage-map/storage-map-types';
+import { buildGatewaySchema } from '../../../../src/gateway/schema/build-gateway-schema';
+import { loadSdl } from '../../../../src/gateway/schema/load-sdl';
+
+const { schema, storageMap } = buildGatewaySchema({ typeDefs: loadSdl(), resolvers: rootResolvers });
+
+function plan(query: string, overrides: Record<string, ReadStrategy> = {}, variables: Record<string, unknown> = {}): OperationPlan {
+  const document = parse(query);
+  const operation = getOperationAST(document)!;
+  const { coerced } = getVariableValues(schema, operation.variableDefinitions ?? [], variables);
+  return planOperation({ schema, storageMap, document, operation, variableValues: coerced!, overrides: new Map(Object.entries(overrides)) });
+}
+
+/** One line per row: `depth coordinate strategy estimate | alternatives`. */
+function rowsOf(result: OperationPlan): string[] {
+  return result.rows.map((row) =>
+    row.kind === 'root'
+      ? `${row.coordinate} root ${row.estimatedRoundTrips}`
+      : `${'  '.repeat(row.depth)}${row.coordinate} ${row.strategy}${row.overridden ? '*' : ''} ${row.estimatedRoundTrips}` +
+        (row.alternatives.length ? ` | ${row.alternatives.map((alternative) => `${alternative.strategy}=${alternative.roundTrips}`).join(' ')}` : ''),
+  );
+}
+
+describe('planOperation (static, no database)', () => {
+  it('books with publisher and snapshot authors: 2 round trips; joining the authors would make it 3', () => {
+    const result = plan('{ books(first: 50) { name publisher { name } authors { name thumbnailUrl } } }');
+    expect(result.estimate).toEqual({ roundTrips: 2, documents: 100, depth: 2 });
+    expect(rowsOf(result)).toEqual(['Query.books root 1', '  Book.publisher join 1', '  Book.authors snapshot 0 | join=3']);
+  });
+
+  it('a selection outside the snapshot: the snapshot field costs its fallback join', () => {
+    const result = plan('{ books(first: 50) { name publisher { name } authors { name countOfBooks } } }');
+    expect(result.estimate.roundTrips).toBe(3);
+    expect(rowsOf(result)).toEqual(['Query.books root 1', '  Book.publisher join 1', '  Book.authors snapshot 1 | join=3']);
+  });
+
+  it('marks overridden strategies and prices the schema default as the alternative', () => {
+    const result = plan('{ posts(first: 10) { recentComments { author } } }', { 'Post.recentComments': 'join' });
+    expect(result.estimate.roundTrips).toBe(2);
+    expect(rowsOf(result)).toEqual(['Query.posts root 1', '  Post.recentComments join* 1 | embedded=1']);
+  });
+
+  it('nests rows under the relation they hang from, through embedded fields and fragments', () => {
+    const result = plan(`
+      query P($id: ID!) { person(id: $id) { ...Holdings tasks { description owner { lastName } } } }
+      fragment Holdings on Person { holdings { numberHeld stock { symbol } } }`, {}, { id: '6955b9000100000000000001' });
+    expect(result.operationName).toBe('P');
+    expect(rowsOf(result)).toEqual([
+      'Query.person root 1',
+      '  Person.holdings embedded 0',
+      '    Holding.stock join 1',
+      '  Person.tasks join 1',
+      '    Task.owner join 1',
+    ]);
+    expect(result.estimate.roundTrips).toBe(4);
+  });
+
+  it('a root list the resolver will reject (first over 100) sends nothing', () => {
+    expect(rowsOf(plan('{ hosts(first: 500) { name logs(first: 5) { message } } }'))).toEqual(['Query.hosts root 0', '  Host.logs join 0']);
+    expect(plan('{ hosts(first: 20) { name logs(first: 5) { message } } }').estimate.roundTrips).toBe(2);
+  });
+});

@@ -1,0 +1,74 @@
+import { writeFileSync, mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { runExplainCli } from '../../../../src/cli/explain/run-explain';
+import { EXPLAIN_USAGE } from '../../../../src/cli/explain/explain-args';
+import { captureIo } from '../capture-io';
+
+/** `docjoin explain` without --run: the static plan only, so no database. */
+describe('runExplainCli without --run', () => {
+  it('prints the plan: estimate, limits, one row per field with the alternatives', async () => {
+    const { io, out, err } = captureIo();
+    const code = await runExplainCli(['{ books(first: 50) { name publisher { name } authors { name countOfBooks } } }'], {}, io);
+    expect(err()).toBe('');
+    expect(code).toBe(0);
+    expect(out()).toBe(
+      [
+        'query (anonymous): estimated before execution 3 round trips, at most 1,100 documents, depth 2',
+        'within the limits (50 round trips, 100,000 documents, depth 10)',
+        '',
+        '  field              strategy    est. round trips   other strategies (whole operation)',
+        '  Query.books        root find   1',
+        '    Book.publisher   join        1',
+        '    Book.authors     snapshot    1                  join → 3 round trips (±0)',
+        '',
+        '  est. round trips: what the field itself adds to the estimate (the fields below it are their own rows).',
+        '',
+      ].join('\n'),
+    );
+  });
+
+  it('applies --strategy and says when an operation is over a configured limit', async () => {
+    const { io, out } = captureIo();
+    const code = await runExplainCli(['{ books(first: 50) { name authors { name } } }', '--strategy', 'Book.authors=join'], { DOCJOIN_MAX_ROUND_TRIPS: '1' }, io);
+    expect(code).toBe(0);
+    expect(out()).toContain(
+      'over a limit: 2 round trips > DOCJOIN_MAX_ROUND_TRIPS=1; the server rejects it with COST_LIMIT_EXCEEDED before sending anything',
+    );
+    expect(out()).toContain('    Book.authors   join (--strategy)   1                  snapshot → 1 round trip (−1)');
+  });
+
+  it('reads --file and takes fragments it spreads from the files next to it, as codegen does', async () => {
+    const { io, out, err } = captureIo();
+    const code = await runExplainCli(['--file', join(__dirname, '../../../../operations/books-with-authors.graphql'), '--variables', '{"first": 10}'], {}, io);
+    expect(err()).toBe('');
+    expect(code).toBe(0);
+    expect(out().split('\n')[0]).toBe('query BooksWithAuthors: estimated before execution 2 round trips, at most 20 documents, depth 2');
+  });
+
+  it('--help prints the usage on stdout', async () => {
+    const { io, out } = captureIo();
+    expect(await runExplainCli(['--help'], {}, io)).toBe(0);
+    expect(out()).toBe(`${EXPLAIN_USAGE}\n`);
+  });
+
+  const folder = mkdtempSync(join(tmpdir(), 'docjoin-explain-'));
+  const twoOperations = join(folder, 'two.graphql');
+  writeFileSync(twoOperations, 'query A { posts { title } }\nquery B { hosts { name } }\n');
+
+  it.each([
+    [['{ books { nme } }'], 'explain: Cannot query field "nme" on type "Book". Did you mean "name"? (line 1, column 11)'],
+    [['{ books { name }'], 'explain: Syntax Error: Expected Name, found <EOF>. (line 1, column 17)'],
+    [['{ books { name } }', '--strategy', 'Book.name=join'], 'explain: --strategy: unknown field "Book.name". Fields with a choice of strategy: Post.recentComments=embedded|join, Book.authors=join|snapshot, Product.parts=join|snapshot, Host.recentLogs=embedded|join, LogMessage.host=join|snapshot'],
+    [['query Q($first: Int) { books(first: $first) { name } }', '--variables', '{"first": "ten"}'], 'explain: --variables: Variable "$first" got invalid value "ten"; Int cannot represent non-integer value: "ten" (line 1, column 9)'],
+    [['--file', twoOperations], 'explain: the document holds several operations; choose one with --operation (A, B)'],
+    [['--file', twoOperations, '--operation', 'C'], 'explain: no operation named "C" (the document has A, B)'],
+    [['--file', join(folder, 'missing.graphql')], `explain: cannot read --file ${join(folder, 'missing.graphql')} (ENOENT)`],
+    [['{ books { name } }', '--bogus'], 'explain: unknown option --bogus (try --help)'],
+  ])('%j exits 2 with one line on stderr', async (argv, line) => {
+    const { io, out, err } = captureIo();
+    expect(await runExplainCli(argv, {}, io)).toBe(2);
+    expect(err()).toBe(`${line}\n`);
+    expect(out()).toBe('');
+  });
+});
