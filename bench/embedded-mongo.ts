@@ -219,7 +219,7 @@ const MEMORY_CASES: readonly MemoryCase[] = [
     index: { 'host.id': 1, time: -1 },
   },
   {
-    label: 'people, no _id sent (~85 B BSON each)',
+    label: 'people, no _id sent (~100 B BSON each)',
     documents: () => makePeople(COLLECTION_SIZE).map(({ _id, ...rest }) => rest),
     index: { group: 1 },
   },

@@ -263,7 +263,7 @@ export type Post = {
 
 
 export type PostCommentsArgs = {
-  after?: InputMaybe<Scalars['String']['input']>;
+  after?: InputMaybe<Scalars['ID']['input']>;
   first?: InputMaybe<Scalars['Int']['input']>;
 };
 
@@ -297,7 +297,7 @@ export type Publisher = {
 
 
 export type PublisherBooksArgs = {
-  after?: InputMaybe<Scalars['String']['input']>;
+  after?: InputMaybe<Scalars['ID']['input']>;
   first?: InputMaybe<Scalars['Int']['input']>;
 };
 
@@ -327,7 +327,7 @@ export type QueryAuthorArgs = {
 
 
 export type QueryAuthorsArgs = {
-  after?: InputMaybe<Scalars['String']['input']>;
+  after?: InputMaybe<Scalars['ID']['input']>;
   first?: InputMaybe<Scalars['Int']['input']>;
 };
 
@@ -338,7 +338,7 @@ export type QueryBookArgs = {
 
 
 export type QueryBooksArgs = {
-  after?: InputMaybe<Scalars['String']['input']>;
+  after?: InputMaybe<Scalars['ID']['input']>;
   first?: InputMaybe<Scalars['Int']['input']>;
 };
 
@@ -349,13 +349,13 @@ export type QueryHostArgs = {
 
 
 export type QueryHostsArgs = {
-  after?: InputMaybe<Scalars['String']['input']>;
+  after?: InputMaybe<Scalars['ID']['input']>;
   first?: InputMaybe<Scalars['Int']['input']>;
 };
 
 
 export type QueryPeopleArgs = {
-  after?: InputMaybe<Scalars['String']['input']>;
+  after?: InputMaybe<Scalars['ID']['input']>;
   first?: InputMaybe<Scalars['Int']['input']>;
 };
 
@@ -371,7 +371,7 @@ export type QueryPostArgs = {
 
 
 export type QueryPostsArgs = {
-  after?: InputMaybe<Scalars['String']['input']>;
+  after?: InputMaybe<Scalars['ID']['input']>;
   first?: InputMaybe<Scalars['Int']['input']>;
 };
 
@@ -382,7 +382,7 @@ export type QueryProductArgs = {
 
 
 export type QueryProductsArgs = {
-  after?: InputMaybe<Scalars['String']['input']>;
+  after?: InputMaybe<Scalars['ID']['input']>;
   first?: InputMaybe<Scalars['Int']['input']>;
 };
 
@@ -398,7 +398,7 @@ export type QueryStockArgs = {
 
 
 export type QueryTasksArgs = {
-  after?: InputMaybe<Scalars['String']['input']>;
+  after?: InputMaybe<Scalars['ID']['input']>;
   dueBefore?: InputMaybe<Scalars['DateTime']['input']>;
   first?: InputMaybe<Scalars['Int']['input']>;
 };

@@ -1,4 +1,5 @@
 import { MongoClient } from 'mongodb';
+import { answerWithoutRunning } from '../cli/args/answer-without-running';
 import { loadSdl } from '../gateway/schema/load-sdl';
 import { buildWriteModelFromSdl } from '../gateway/writes/build-write-model';
 import { redactPassword } from '../seed/cli';
@@ -9,20 +10,8 @@ import { reconcile } from './reconcile';
 /** `npm run reconcile -- [--fix] [--mongo-uri URI] [--db NAME] [--batch-size N]`; returns the exit code. */
 export async function runReconcileCli(argv: readonly string[], env: Readonly<Record<string, string | undefined>>, io: { out: OutputStream; err: OutputStream }): Promise<number> {
   const command = parseReconcileArgs(argv, env);
-  switch (command.kind) {
-    case 'help':
-      io.out.write(`${RECONCILE_USAGE}\n`);
-      return 0;
-    case 'usage-error':
-      io.err.write(`reconcile: ${command.message}\n`);
-      return 2;
-    case 'reconcile':
-      return run(command, io);
-    default: {
-      const unhandled: never = command;
-      throw new Error(`unhandled command ${JSON.stringify(unhandled)}`);
-    }
-  }
+  if (command.kind !== 'reconcile') return answerWithoutRunning('reconcile', command, RECONCILE_USAGE, io);
+  return run(command, io);
 }
 
 async function run(command: { fix: boolean; mongoUri: string; dbName: string; batchSize: number }, io: { out: OutputStream; err: OutputStream }): Promise<number> {

@@ -1,4 +1,5 @@
 import { MongoClient } from 'mongodb';
+import { answerWithoutRunning } from '../cli/args/answer-without-running';
 import { parseSeedArgs, SEED_USAGE } from './cli-args';
 import { createProgressPrinter, formatSummary, type OutputStream } from './progress-printer';
 import { seedDemoData } from './seed-database';
@@ -10,20 +11,8 @@ export async function runSeedCli(
   io: { out: OutputStream; err: OutputStream },
 ): Promise<number> {
   const command = parseSeedArgs(argv, env);
-  switch (command.kind) {
-    case 'help':
-      io.out.write(`${SEED_USAGE}\n`);
-      return 0;
-    case 'usage-error':
-      io.err.write(`seed: ${command.message}\n`);
-      return 2;
-    case 'seed':
-      return seed(command.mongoUri, command.dbName, command.scale, io);
-    default: {
-      const unhandled: never = command;
-      throw new Error(`unhandled command ${JSON.stringify(unhandled)}`);
-    }
-  }
+  if (command.kind !== 'seed') return answerWithoutRunning('seed', command, SEED_USAGE, io);
+  return seed(command.mongoUri, command.dbName, command.scale, io);
 }
 
 async function seed(

@@ -7,6 +7,7 @@ import { buildGatewaySchema } from '../../gateway/schema/build-gateway-schema';
 import { loadSdl } from '../../gateway/schema/load-sdl';
 import { createProgressPrinter } from '../../seed/progress-printer';
 import { startServer } from '../../server/start-server';
+import { answerWithoutRunning } from '../args/answer-without-running';
 import type { CliEnv, CliIo } from '../cli-io';
 import { EXPLAIN_USAGE, parseExplainArgs, type ExplainCommand } from './explain-args';
 import { formatPlan, type MeasuredRun } from './format-plan';
@@ -18,20 +19,8 @@ type Explain = Extract<ExplainCommand, { kind: 'explain' }>;
 /** `docjoin explain …`; returns the exit code (0 done, 1 the run failed, 2 bad arguments or operation). */
 export async function runExplainCli(argv: readonly string[], env: CliEnv, io: CliIo): Promise<number> {
   const command = parseExplainArgs(argv);
-  switch (command.kind) {
-    case 'help':
-      io.out.write(`${EXPLAIN_USAGE}\n`);
-      return 0;
-    case 'usage-error':
-      io.err.write(`explain: ${command.message}\n`);
-      return 2;
-    case 'explain':
-      return explain(command, env, io);
-    default: {
-      const unhandled: never = command;
-      throw new Error(`unhandled command ${JSON.stringify(unhandled)}`);
-    }
-  }
+  if (command.kind !== 'explain') return answerWithoutRunning('explain', command, EXPLAIN_USAGE, io);
+  return explain(command, env, io);
 }
 
 /** A mistake in what the user gave: one line on stderr, exit 2. */

@@ -1,6 +1,7 @@
 import { DatabaseMismatchError, StorageConfigError } from '../../gateway';
 import { createProgressPrinter } from '../../seed/progress-printer';
 import { startServer, type RunningServer } from '../../server/start-server';
+import { answerWithoutRunning } from '../args/answer-without-running';
 import type { CliEnv, CliIo } from '../cli-io';
 import { parseServeArgs, SERVE_USAGE } from './serve-args';
 
@@ -10,20 +11,7 @@ import { parseServeArgs, SERVE_USAGE } from './serve-args';
  */
 export async function runServeCli(argv: readonly string[], env: CliEnv, io: CliIo): Promise<number> {
   const command = parseServeArgs(argv, env);
-  switch (command.kind) {
-    case 'help':
-      io.out.write(`${SERVE_USAGE}\n`);
-      return 0;
-    case 'usage-error':
-      io.err.write(`serve: ${command.message}\n`);
-      return 2;
-    case 'serve':
-      break;
-    default: {
-      const unhandled: never = command;
-      throw new Error(`unhandled command ${JSON.stringify(unhandled)}`);
-    }
-  }
+  if (command.kind !== 'serve') return answerWithoutRunning('serve', command, SERVE_USAGE, io);
 
   const progress = createProgressPrinter(io.out);
   const log = (message: string): void => {

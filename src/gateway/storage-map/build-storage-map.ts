@@ -213,7 +213,7 @@ function checkArguments(
       continue;
     }
     const name = arg.name as PageArgumentName;
-    const expected = name === 'first' ? 'Int' : name === 'after' ? 'String' : 'DateTime';
+    const expected = name === 'first' ? 'Int' : name === 'after' ? 'ID' : 'DateTime';
     if (getNamedType(arg.type).name !== expected) {
       ok = false;
       report(`argument "${name}" must be of type ${expected}`);

@@ -51,7 +51,7 @@ describe('bad input is BAD_USER_INPUT', () => {
     const message = (value: string) => `after must be the id of the last item you received (a 24-character hexadecimal ObjectId), got ${JSON.stringify(value)}`;
     expect(await errorOf('{ books(after: "bm90IGEgY3Vyc29y") { name } }')).toEqual({ code: 'BAD_USER_INPUT', message: message('bm90IGEgY3Vyc29y'), data: null });
     const post = await db().collection('posts').findOne({}, { sort: { _id: 1 } });
-    const query = `query ($after: String) { post(id: "${post!._id.toHexString()}") { comments(first: 3, after: $after) { id } } }`;
+    const query = `query ($after: ID) { post(id: "${post!._id.toHexString()}") { comments(first: 3, after: $after) { id } } }`;
     for (const after of ['', '65a00000000000000000001', '{"$gt":""}']) {
       const result = await demo.gateway.execute({ query, variables: { after } });
       expect(result.errors!.map((error) => [error.extensions?.code, error.message])).toEqual([['BAD_USER_INPUT', message(after)]]);

@@ -57,7 +57,7 @@ async function walk(pageSize: number, fetchPage: (after: string | null) => Promi
 
 describe('walking a whole list with the ids it returned', () => {
   it("a post's comments, 3 at a time, newest first, ties on createdAt broken by _id", async () => {
-    const query = 'query ($id: ID!, $after: String) { post(id: $id) { comments(first: 3, after: $after) { id createdAt } } }';
+    const query = 'query ($id: ID!, $after: ID) { post(id: $id) { comments(first: 3, after: $after) { id createdAt } } }';
     const { ids, costs } = await walk(3, async (after) => {
       const { data, cost } = await run(query, { id: post._id.toHexString(), after });
       const comments = (data.post as { comments: Array<{ id: string }> }).comments;
@@ -76,7 +76,7 @@ describe('walking a whole list with the ids it returned', () => {
   it('books, 7 at a time, in _id order: one find per page, no anchor to read', async () => {
     const expected = (await db().collection('books').find({}, { sort: { _id: 1 }, projection: { _id: 1 } }).toArray()).map((book) => book._id.toHexString());
     const { ids, costs } = await walk(7, async (after) => {
-      const { data, cost } = await run('query ($after: String) { books(first: 7, after: $after) { id } }', { after });
+      const { data, cost } = await run('query ($after: ID) { books(first: 7, after: $after) { id } }', { after });
       return { ids: (data.books as Array<{ id: string }>).map((book) => book.id), roundTrips: cost.roundTrips, estimated: cost.estimatedRoundTrips };
     });
     expect(ids).toEqual(expected);
@@ -89,7 +89,7 @@ describe('walking a whole list with the ids it returned', () => {
     const expected = (await db().collection('books').find({ publisherId: publisher._id }, { sort: { _id: 1 } }).toArray()).map((book) => book._id.toHexString());
     expect(expected.length).toBeGreaterThan(14);
     const { ids, costs } = await walk(7, async (after) => {
-      const { data, cost } = await run('query ($id: ID!, $after: String) { publisher(id: $id) { books(first: 7, after: $after) { id } } }', { id: publisher._id.toHexString(), after });
+      const { data, cost } = await run('query ($id: ID!, $after: ID) { publisher(id: $id) { books(first: 7, after: $after) { id } } }', { id: publisher._id.toHexString(), after });
       return { ids: (data.publisher as { books: Array<{ id: string }> }).books.map((book) => book.id), roundTrips: cost.roundTrips, estimated: cost.estimatedRoundTrips };
     });
     expect(ids).toEqual(expected);
@@ -163,11 +163,11 @@ describe('an anchor already in the loader cache costs nothing', () => {
   /** An inline schema where a post also joins its newest comments by key, so their documents are cached by _id. */
   const SDL = /* GraphQL */ `
     scalar DateTime
-    type Query { post(id: ID!): Post commentsByTime(first: Int = 20, after: String): [Comment!]! }
+    type Query { post(id: ID!): Post commentsByTime(first: Int = 20, after: ID): [Comment!]! }
     type Post @collection(name: "posts") {
       id: ID!
       pinned: [Comment!]! @join(localField: "recentComments._id")
-      comments(first: Int = 20, after: String): [Comment!]! @join(localField: "_id", foreignField: "postId", sort: "-createdAt")
+      comments(first: Int = 20, after: ID): [Comment!]! @join(localField: "_id", foreignField: "postId", sort: "-createdAt")
     }
     type Comment @collection(name: "comments") {
       id: ID!

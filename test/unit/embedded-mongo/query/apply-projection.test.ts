@@ -1,6 +1,7 @@
 import { Long } from 'bson';
 import { CommandError } from '../../../../src/embedded-mongo/commands/command-error';
 import { applyProjection } from '../../../../src/embedded-mongo/query';
+import { compileFieldProjection, projectionKeepsPaths } from '../../../../src/embedded-mongo/query/apply-projection';
 
 const doc = {
   _id: 1,
@@ -71,5 +72,48 @@ describe('applyProjection', () => {
     const out = applyProjection(doc, { size: 1 });
     expect(out.size).not.toBe(doc.size);
     expect(applyProjection(doc, {})).not.toBe(doc);
+  });
+});
+
+describe('applyProjection with only _id', () => {
+  // MongoDB docs: "Project Fields to Return from Query" — { _id: 1 } returns only the _id field
+  it('returns only _id for { _id: 1 } and everything but _id for { _id: 0 }', () => {
+    expect(applyProjection(doc, { _id: 1 })).toEqual({ _id: 1 });
+    expect(Object.keys(applyProjection(doc, { _id: 0 }))).toEqual(['name', 'size', 'items', 'grades']);
+  });
+});
+
+describe('compileFieldProjection ($project of plain fields)', () => {
+  it('includes paths with _id first, through subdocuments and arrays of documents', () => {
+    const project = compileFieldProjection({ 'size.h': 1, name: true, 'items.qty': 1 })!;
+    const out = project(doc);
+    expect(out).toEqual({ _id: 1, name: 'n', size: { h: 14 }, items: [{ qty: 1 }, { qty: 5 }] });
+    expect(Object.keys(out)).toEqual(['_id', 'name', 'size', 'items']);
+    expect(compileFieldProjection({ _id: 0, grades: 1 })!(doc)).toEqual({ grades: [80, 85, 90, 95] });
+  });
+
+  it('excludes paths, and shares the values it keeps instead of copying them', () => {
+    const out = compileFieldProjection({ 'size.uom': 0, items: 0, _id: 0 })!(doc);
+    expect(out).toEqual({ name: 'n', size: { h: 14, w: 21 }, grades: [80, 85, 90, 95] });
+    expect(out.grades).toBe(doc.grades);
+  });
+
+  it('declines expressions, $slice, $elemMatch, empty and invalid specs (left to mingo)', () => {
+    expect(compileFieldProjection({ total: { $add: ['$a', 1] } })).toBeUndefined();
+    expect(compileFieldProjection({ name: '$size.h' })).toBeUndefined();
+    expect(compileFieldProjection({ grades: { $slice: 2 } })).toBeUndefined();
+    expect(compileFieldProjection({})).toBeUndefined();
+    expect(compileFieldProjection({ a: 1, b: 0 })).toBeUndefined();
+  });
+
+  it('tells whether a projection passes sort paths through unchanged', () => {
+    expect(projectionKeepsPaths({ _id: 1, 'host.id': 1, time: 1 }, ['time', '_id'])).toBe(true);
+    expect(projectionKeepsPaths({ host: 1, time: 1 }, ['host.id', 'time', '_id'])).toBe(true);
+    expect(projectionKeepsPaths({ 'host.id': 1 }, ['time'])).toBe(false);
+    expect(projectionKeepsPaths({ _id: 0, time: 1 }, ['_id'])).toBe(false);
+    expect(projectionKeepsPaths({ message: 0 }, ['time', 'host.id'])).toBe(true);
+    expect(projectionKeepsPaths({ host: 0 }, ['host.id'])).toBe(false);
+    expect(projectionKeepsPaths({ 'host.id': 0 }, ['host'])).toBe(false);
+    expect(projectionKeepsPaths({ time: { $toLong: '$time' } }, ['time'])).toBe(false);
   });
 });

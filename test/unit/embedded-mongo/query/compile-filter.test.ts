@@ -1,4 +1,4 @@
-import { Decimal128, Long, ObjectId } from 'bson';
+import { BSONSymbol, Decimal128, Long, ObjectId } from 'bson';
 import { CommandError } from '../../../../src/embedded-mongo/commands/command-error';
 import { compileFilter } from '../../../../src/embedded-mongo/query';
 
@@ -142,5 +142,24 @@ describe('compileFilter', () => {
     } catch (error) {
       expect((error as CommandError).code).toBe(2);
     }
+  });
+});
+
+describe('compileFilter $in lookups', () => {
+  it('matches strings, BSON symbols and ObjectIds of an $in list by value, including array elements', () => {
+    const a = new ObjectId('65a1b2c3d4e5f60718293a4b');
+    const b = new ObjectId('65a1b2c3d4e5f60718293a4c');
+    const filter = { v: { $in: ['x', new BSONSymbol('y'), new ObjectId(a.toHexString()), 3] } };
+    expect(matches(filter, { v: 'x' })).toBe(true);
+    expect(matches(filter, { v: 'y' })).toBe(true);
+    expect(matches(filter, { v: new BSONSymbol('x') })).toBe(true);
+    expect(matches(filter, { v: a })).toBe(true);
+    expect(matches(filter, { v: [b, a] })).toBe(true);
+    expect(matches(filter, { v: b })).toBe(false);
+    expect(matches(filter, { v: 'z' })).toBe(false);
+    expect(matches(filter, { v: a.toHexString() })).toBe(false);
+    expect(matches(filter, { v: Long.fromNumber(3) })).toBe(true);
+    expect(matches({ v: { $nin: [a] } }, { v: b })).toBe(true);
+    expect(matches({ v: { $nin: [a] } }, { v: a })).toBe(false);
   });
 });

@@ -216,3 +216,97 @@ describe('runPipeline BSON types in expressions', () => {
     expect(runPipeline([{ a: 1 }], [{ $match: { a: 2 } }, { $count: 'n' }], none)).toEqual([]);
   });
 });
+
+/** Stored documents are deep-frozen; pipelines get them without a copy. */
+function deepFrozen<T>(value: T): T {
+  if (typeof value !== 'object' || value === null || Object.isFrozen(value)) return value;
+  if (Array.isArray(value) || Object.getPrototypeOf(value) === Object.prototype) {
+    for (const inner of Object.values(value)) deepFrozen(inner);
+    Object.freeze(value);
+  }
+  return value;
+}
+
+describe('runPipeline over stored (deep-frozen) documents', () => {
+  const stored = (): Record<string, unknown>[] =>
+    deepFrozen([
+      { _id: 1, host: { id: oid(1), name: 'a' }, tags: ['x', 'y'], time: new Date(30) },
+      { _id: 2, host: { id: oid(2), name: 'b' }, tags: [], time: new Date(20) },
+      { _id: 3, host: { id: oid(1), name: 'a' }, tags: ['z'], time: new Date(10) },
+    ]);
+
+  it('passes them through read-only stages without copying', () => {
+    const docs = stored();
+    const out = runPipeline(docs, [{ $sort: { time: 1 } }, { $limit: 2 }, { $unwind: '$tags' }, { $replaceRoot: { newRoot: '$host' } }], none);
+    expect(out).toEqual([{ id: oid(1), name: 'a' }]);
+    expect(out[0]).toBe(docs[2]!.host);
+    const projected = runPipeline(docs, [{ $project: { 'host.id': 1 } }], none);
+    expect(projected).toEqual([
+      { _id: 1, host: { id: oid(1) } },
+      { _id: 2, host: { id: oid(2) } },
+      { _id: 3, host: { id: oid(1) } },
+    ]);
+  });
+
+  it('gives stages that write into their input their own copies, and leaves the stored documents as they were', () => {
+    const docs = stored();
+    const out = runPipeline(
+      docs,
+      [
+        { $project: { host: 1, tags: 1 } },
+        { $set: { 'host.seen': true } },
+        { $unwind: { path: '$tags', includeArrayIndex: 'i', preserveNullAndEmptyArrays: true } },
+        { $unset: 'host.name' },
+      ],
+      none,
+    );
+    expect(out).toEqual([
+      { _id: 1, host: { id: oid(1), seen: true }, tags: 'x', i: 0 },
+      { _id: 1, host: { id: oid(1), seen: true }, tags: 'y', i: 1 },
+      { _id: 2, host: { id: oid(2), seen: true }, i: null },
+      { _id: 3, host: { id: oid(1), seen: true }, tags: 'z', i: 0 },
+    ]);
+    expect(docs).toEqual(stored());
+  });
+
+  it('groups by a plain field path directly and by a path through arrays as mingo evaluates it', () => {
+    const docs = deepFrozen([
+      { _id: 1, host: { id: oid(1) }, items: [{ k: 'a' }, { k: 'b' }] },
+      { _id: 2, host: { id: new ObjectId(oid(1).toHexString()) }, items: [{ k: 'a' }, { k: 'b' }] },
+      { _id: 3, items: [{ k: 'c' }] },
+    ]);
+    expect(runPipeline(docs, [{ $group: { _id: '$host.id', n: { $sum: 1 } } }], none)).toEqual([
+      { _id: oid(1), n: 2 },
+      { _id: null, n: 1 },
+    ]);
+    expect(runPipeline(docs, [{ $group: { _id: '$items.k', n: { $sum: 1 } } }], none)).toEqual([
+      { _id: ['a', 'b'], n: 2 },
+      { _id: ['c'], n: 1 },
+    ]);
+  });
+
+  // the gateway's reverse join: the $topN of each group reads members already sorted by its sortBy
+  it('takes $topN/$bottomN of input sorted on the same keys without sorting again, with the same results', () => {
+    const logs = deepFrozen(
+      Array.from({ length: 30 }, (_, i) => ({ _id: i, host: { id: oid(i % 3) }, time: new Date(1000 + ((i * 7) % 10)), message: `m${i}` })),
+    );
+    const sortBy = { time: -1, _id: -1 };
+    const grouped = (n: number): Record<string, unknown>[] => [
+      { $project: { _id: 1, 'host.id': 1, time: 1 } },
+      { $group: { _id: '$host.id', top: { $topN: { n, sortBy, output: '$_id' } }, last: { $bottom: { sortBy, output: '$_id' } } } },
+    ];
+    const expected = runPipeline(logs, grouped(4), none);
+    // group order follows the input order (MongoDB leaves it unspecified), group contents must not
+    const afterSort = runPipeline(logs, [{ $sort: sortBy }, ...grouped(4)], none);
+    expect(afterSort).toEqual(expect.arrayContaining(expected));
+    expect(afterSort).toHaveLength(3);
+    const presorted = runPipeline(
+      [...logs].sort((a, b) => b.time.getTime() - a.time.getTime() || b._id - a._id),
+      grouped(4),
+      { ...none, inputOrder: sortBy },
+    );
+    expect(presorted).toEqual(expect.arrayContaining(expected));
+    expect(presorted).toHaveLength(3);
+    expect(expected.find((g) => String(g._id) === String(oid(0)))).toEqual({ _id: oid(0), top: [27, 24, 21, 18], last: 0 });
+  });
+});

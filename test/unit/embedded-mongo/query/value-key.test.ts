@@ -45,3 +45,21 @@ describe('valueKey', () => {
     expect(valueKey(new Binary(Buffer.from('ab'), 0))).not.toBe(valueKey(new Binary(Buffer.from('ab'), 4)));
   });
 });
+
+describe('valueKey of ObjectIds', () => {
+  it('is equal exactly for equal bytes, also inside documents and arrays', () => {
+    const a = new ObjectId('65a1b2c3d4e5f60718293a4b');
+    expect(valueKey(new ObjectId(a.toHexString()))).toBe(valueKey(a));
+    expect(valueKey(new ObjectId('65a1b2c3d4e5f60718293a4c'))).not.toBe(valueKey(a));
+    expect(valueKey([a, 1])).toBe(valueKey([new ObjectId(a.toHexString()), 1]));
+    expect(valueKey({ x: a })).not.toBe(valueKey({ x: a.toHexString() }));
+  });
+
+  // the key holds the raw bytes, so bytes that look like separators must not make two values collide
+  it('stays unambiguous inside composite keys whatever the bytes are', () => {
+    const comma = new ObjectId('2c2c2c2c2c2c2c2c2c2c2c2c'); // twelve ',' bytes
+    const bracket = new ObjectId('5d2c5b5d2c5b5d2c5b5d2c5b'); // "],[" repeated
+    const keys = [valueKey([comma]), valueKey([comma, comma]), valueKey([bracket]), valueKey([bracket, 1]), valueKey([[bracket], 1])];
+    expect(new Set(keys).size).toBe(keys.length);
+  });
+});

@@ -1,5 +1,5 @@
-import { ObjectId } from 'bson';
-import { planQuery } from '../../../../src/embedded-mongo/storage/query-planner';
+import { Long, ObjectId } from 'bson';
+import { isExactPlan, planQuery } from '../../../../src/embedded-mongo/storage/query-planner';
 
 const indexed = new Map([
   ['email', 'email_1'],
@@ -51,5 +51,31 @@ describe('planQuery', () => {
 
   it('treats an empty $in as an index lookup with no values (no candidates at all)', () => {
     expect(planQuery({ _id: { $in: [] } }, indexed)).toEqual({ kind: 'id', values: [] });
+  });
+});
+
+describe('isExactPlan', () => {
+  const id = new ObjectId();
+  const plan = (filter: Record<string, unknown>) => planQuery(filter, indexed);
+
+  it('is exact for a lone equality or $in on the planned field with string, ObjectId, number, boolean or Date values', () => {
+    for (const filter of [{ email: 'a' }, { email: { $eq: 'a' } }, { 'authors.id': { $in: [id, 3, true, new Date(0)] } }, { _id: { $in: [1, 'x'] } }]) {
+      expect(isExactPlan(filter, plan(filter))).toBe(true);
+    }
+  });
+
+  it('is not exact when the filter checks more, or when values have looser equality', () => {
+    for (const filter of [
+      { email: 'a', name: 'b' },
+      { email: { $in: ['a'], $ne: 'b' } },
+      { email: { $in: [['a']] } },
+      { email: { $in: [{ a: 1 }] } },
+      { email: Long.fromNumber(1) },
+      { email: Number.NaN },
+      { 'authors.0': 1 },
+      { name: 'a' },
+    ]) {
+      expect(isExactPlan(filter, plan(filter))).toBe(false);
+    }
   });
 });

@@ -149,8 +149,8 @@ describe('buildStorageMap static validation', () => {
       type Query { b: Book }
       type Book @collection(name: "books") {
         id: ID!
-        authors(first: Int, after: String): [Author!]! @join(localField: "authorIds")
-        tags(after: String): [String!]! @embedded
+        authors(first: Int, after: ID): [Author!]! @join(localField: "authorIds")
+        tags(after: ID): [String!]! @embedded
       }
       ${authorSdl}
     `)).toEqual([

@@ -1,0 +1,94 @@
+import { ObjectId, type Document } from 'bson';
+import { dataCommands } from '../../../../../src/embedded-mongo/commands/data';
+import { sortDocuments } from '../../../../../src/embedded-mongo/query';
+import { Store } from '../../../../../src/embedded-mongo/storage/store';
+
+const context = { db: 'db', connectionId: 1 };
+const host = (n: number): ObjectId => new ObjectId(n.toString(16).padStart(24, '0'));
+
+/** 20 hosts × 50 log messages; times repeat so the sort needs its _id tie-breaker. */
+function setUp(): { store: Store; run: (command: Document) => Document; logs: Document[] } {
+  const store = new Store();
+  const commands = dataCommands(store);
+  const run = (command: Document): Document => commands[Object.keys(command)[0]!]!(command, context) as Document;
+  const logs = Array.from({ length: 1000 }, (_, i) => ({ _id: i, time: new Date(1_000 + (i % 37)), message: `m${i}`, host: { id: host(i % 20), name: `h${i % 20}` } }));
+  run({ insert: 'logs', documents: logs });
+  run({ createIndexes: 'logs', indexes: [{ key: { 'host.id': 1, time: -1 }, name: 'host.id_1_time_-1' }] });
+  return { store, run, logs };
+}
+
+function aggregate(run: (command: Document) => Document, pipeline: Document[]): Document[] {
+  return (run({ aggregate: 'logs', pipeline, cursor: { batchSize: 10_000 } }).cursor as { firstBatch: Document[] }).firstBatch;
+}
+
+describe('aggregate: the leading $match, $sort, $skip and $limit run in storage', () => {
+  it('looks the leading $match up in the index instead of scanning (docsExamined)', () => {
+    const { store, run } = setUp();
+    const collection = store.collection('db', 'logs')!;
+    const before = collection.docsExamined;
+    const docs = aggregate(run, [{ $match: { 'host.id': { $in: [host(1), host(2)] } } }, { $count: 'n' }]);
+    expect(docs).toEqual([{ n: 100 }]);
+    expect(collection.docsExamined - before).toBe(100);
+  });
+
+  // the gateway's reverse join (src/gateway/loaders/reverse-join-loader.ts)
+  it('answers the reverse join with the newest documents per parent, as a full sort would', () => {
+    const { run, logs } = setUp();
+    const sortBy = { time: -1, _id: -1 };
+    const parents = [host(3), host(11), host(19)];
+    const docs = aggregate(run, [
+      { $match: { 'host.id': { $in: parents } } },
+      { $sort: sortBy },
+      { $project: { _id: 1, 'host.id': 1, message: 1, time: 1 } },
+      { $group: { _id: '$host.id', docs: { $topN: { n: 3, sortBy, output: '$$ROOT' } } } },
+      { $unwind: '$docs' },
+      { $replaceRoot: { newRoot: '$docs' } },
+    ]);
+    const expected = parents.flatMap((parent) =>
+      sortDocuments(
+        logs.filter((log) => log.host.id.equals(parent)),
+        sortBy,
+      )
+        .slice(0, 3)
+        .map((log) => ({ _id: log._id, time: log.time, message: log.message, host: { id: parent } })),
+    );
+    // groups come out in any order (MongoDB leaves it unspecified); each parent's children newest first
+    const byParent = (list: Document[]): Map<string, unknown[]> => {
+      const map = new Map<string, unknown[]>();
+      for (const doc of list) map.set(String(doc.host.id), [...(map.get(String(doc.host.id)) ?? []), doc]);
+      return map;
+    };
+    expect(docs).toHaveLength(9);
+    expect(byParent(docs)).toEqual(byParent(expected));
+    expect(Object.keys(docs[0]!)).toEqual(['_id', 'time', 'message', 'host']);
+  });
+
+  it('applies $sort with $skip and $limit like a find with a bounded sort', () => {
+    const { run, logs } = setUp();
+    const sorted = sortDocuments(logs, { time: 1, _id: -1 }).map((log) => log._id);
+    const ids = (pipeline: Document[]): unknown[] => aggregate(run, pipeline).map((doc) => doc._id);
+    expect(ids([{ $sort: { time: 1, _id: -1 } }, { $skip: 5 }, { $limit: 4 }])).toEqual(sorted.slice(5, 9));
+    expect(ids([{ $sort: { time: 1, _id: -1 } }, { $limit: 9 }, { $skip: 5 }])).toEqual(sorted.slice(5, 9));
+    expect(ids([{ $match: { message: { $gte: 'm99' } } }, { $limit: 2 }])).toEqual([99, 990]);
+    expect(ids([{ $sort: { _id: -1 } }, { $limit: 3 }])).toEqual([999, 998, 997]);
+    expect(ids([{ $limit: 5 }, { $skip: 10 }])).toEqual([]);
+  });
+
+  it('rejects a bad $sort direction as the pipeline did (15975)', () => {
+    const { run } = setUp();
+    expect(() => aggregate(run, [{ $sort: { time: 2 } }])).toThrow(/must be 1/);
+    expect(() => aggregate(run, [{ $match: { 'host.id': host(1) } }, { $sort: { time: 1, _id: 'x' } }, { $limit: 1 }])).toThrow(/must be 1/);
+  });
+});
+
+describe('find', () => {
+  it('answers sort + limit from a bounded top-k and sort on _id from the _id order', () => {
+    const { store, run, logs } = setUp();
+    const collection = store.collection('db', 'logs')!;
+    const find = (command: Document): unknown[] => ((run({ find: 'logs', ...command }).cursor as { firstBatch: Document[] }).firstBatch).map((doc) => doc._id);
+    expect(find({ filter: {}, sort: { time: -1, _id: 1 }, skip: 3, limit: 4 })).toEqual(sortDocuments(logs, { time: -1, _id: 1 }).slice(3, 7).map((log) => log._id));
+    const before = collection.docsExamined;
+    expect(find({ filter: {}, sort: { _id: -1 }, limit: 20 })).toEqual(Array.from({ length: 20 }, (_, i) => 999 - i));
+    expect(collection.docsExamined - before).toBe(20);
+  });
+});

@@ -1,0 +1,106 @@
+import { Decimal128, Long, ObjectId, type Document } from 'bson';
+import type { Collection } from '../../../../src/embedded-mongo/storage/collection';
+import type { CollectionView } from '../../../../src/embedded-mongo/storage/collection-view';
+import { documentKey } from '../../../../src/embedded-mongo/storage/document-key';
+import { Store } from '../../../../src/embedded-mongo/storage/store';
+import { sortDocuments } from '../../../../src/embedded-mongo/query';
+import { storableDocument } from '../../../../src/embedded-mongo/storage/stored-document';
+
+function setUp(docs: Document[]): { store: Store; collection: Collection; view: CollectionView } {
+  const store = new Store();
+  const collection = store.ensureCollection('db', 'things');
+  const view = store.view(collection, undefined);
+  for (const doc of docs) view.insert(storableDocument(doc));
+  return { store, collection, view };
+}
+
+function examined<T>(collection: Collection, run: () => T): { result: T; examined: number } {
+  const before = collection.docsExamined;
+  const result = run();
+  return { result, examined: collection.docsExamined - before };
+}
+
+const ids = (docs: Document[]): unknown[] => docs.map((doc) => doc._id);
+
+// _ids inserted out of order, values with ties and mixed types
+const values = [3, 'x', null, Long.fromNumber(3), 2.5, new Decimal128('3'), undefined, 'a', 7];
+const docs = Array.from({ length: 300 }, (_, i) => {
+  const id = (i * 7919) % 300;
+  const value = values[id % values.length];
+  return value === undefined ? { _id: id, group: id % 4 } : { _id: id, group: id % 4, v: value };
+});
+
+describe('CollectionView.find', () => {
+  it('returns the same documents as a full sort for sort + skip + limit, with ties and mixed types', () => {
+    const { view } = setUp(docs);
+    for (const sort of [{ v: 1 }, { v: -1 }, { v: 1, _id: -1 }, { group: -1, v: 1 }]) {
+      const full = ids(sortDocuments(view.match({}), sort));
+      expect(ids(view.find({}, { sort, limit: 20 }))).toEqual(full.slice(0, 20));
+      expect(ids(view.find({}, { sort, skip: 15, limit: 10 }))).toEqual(full.slice(15, 25));
+      expect(ids(view.find({}, { sort, skip: 290 }))).toEqual(full.slice(290));
+      expect(ids(view.find({ group: 2 }, { sort, limit: 5 }))).toEqual(ids(sortDocuments(view.match({ group: 2 }), sort)).slice(0, 5));
+    }
+  });
+
+  it('walks the _id order for a sort on _id over a scan, stopping after skip + limit', () => {
+    const { collection, view } = setUp(docs);
+    expect(examined(collection, () => ids(view.find({}, { sort: { _id: 1 }, limit: 5 })))).toEqual({ result: [0, 1, 2, 3, 4], examined: 5 });
+    expect(examined(collection, () => ids(view.find({}, { sort: { _id: -1, v: 1 }, skip: 2, limit: 3 })))).toEqual({ result: [297, 296, 295], examined: 5 });
+    // a filter runs on each document walked; the walk stops once enough match
+    expect(examined(collection, () => ids(view.find({ group: 3 }, { sort: { _id: 1 }, limit: 2 })))).toEqual({ result: [3, 7], examined: 8 });
+    expect(() => view.find({}, { sort: { _id: 1, v: 2 }, limit: 1 })).toThrow(/must be 1/);
+  });
+
+  it('keeps the _id order up to date across inserts, updates and deletes', () => {
+    const { view } = setUp(docs);
+    expect(ids(view.find({}, { sort: { _id: 1 }, limit: 2 }))).toEqual([0, 1]);
+    view.insert(storableDocument({ _id: -1, group: 0 }));
+    view.remove(documentKey(0));
+    view.replace(documentKey(1), storableDocument({ _id: 1, group: 9 }));
+    const first = view.find({}, { sort: { _id: 1 }, limit: 3 });
+    expect(ids(first)).toEqual([-1, 1, 2]);
+    expect(first[1]!.group).toBe(9);
+    expect(ids(view.find({}, { sort: { _id: -1 }, limit: 1 }))).toEqual([299]);
+  });
+
+  it('uses index candidates for an indexed filter instead of the _id walk', () => {
+    const { collection, view } = setUp(docs);
+    collection.createIndex({ name: 'group_1', key: { group: 1 }, unique: false, sparse: false, options: {} });
+    expect(examined(collection, () => ids(view.find({ group: 1 }, { sort: { _id: -1 }, limit: 3 })))).toEqual({ result: [297, 293, 289], examined: 75 });
+  });
+
+  it('sorts inside a transaction by _id from its snapshot and own writes', () => {
+    const { store, collection } = setUp(docs);
+    const transaction = store.sessions.start('s1', 1n);
+    const inside = store.view(collection, transaction);
+    inside.insert(storableDocument({ _id: -5, group: 0 }));
+    inside.remove(documentKey(0));
+    store.view(collection, undefined).insert(storableDocument({ _id: -9, group: 0 })); // committed after the snapshot
+    expect(ids(inside.find({}, { sort: { _id: 1 }, limit: 3 }))).toEqual([-5, 1, 2]);
+    expect(ids(store.view(collection, undefined).find({}, { sort: { _id: 1 }, limit: 3 }))).toEqual([-9, 0, 1]);
+  });
+});
+
+describe('exact index lookups', () => {
+  const host = (n: number): ObjectId => new ObjectId(n.toString(16).padStart(24, '0'));
+  const logs = Array.from({ length: 200 }, (_, i) => ({ _id: i, host: { id: host(i % 10), name: `h${i % 10}` }, tags: [`t${i % 3}`] }));
+
+  it('returns exactly the matching documents without running the filter, and still counts them as examined', () => {
+    const { collection, view } = setUp(logs);
+    collection.createIndex({ name: 'host.id_1', key: { 'host.id': 1, time: -1 }, unique: false, sparse: false, options: {} });
+    const found = examined(collection, () => view.match({ 'host.id': { $in: [host(3), host(7), host(3), host(99)] } }));
+    expect(found.examined).toBe(40);
+    expect(found.result.map((doc) => doc._id).sort((a, b) => a - b)).toEqual(logs.filter((l) => l._id % 10 === 3 || l._id % 10 === 7).map((l) => l._id));
+  });
+
+  it('finds a multikey document once when several of its values are looked up', () => {
+    const { collection, view } = setUp([
+      { _id: 1, tags: ['a', 'b'] },
+      { _id: 2, tags: ['b'] },
+      { _id: 3, tags: 'c' },
+    ]);
+    collection.createIndex({ name: 'tags_1', key: { tags: 1 }, unique: false, sparse: false, options: {} });
+    expect(ids(view.match({ tags: { $in: ['a', 'b', 'c'] } }))).toEqual([1, 2, 3]);
+    expect(ids(view.match({ tags: ['a', 'b'] }))).toEqual([1]);
+  });
+});
