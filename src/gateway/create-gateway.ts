@@ -96,6 +96,8 @@ export async function createGateway(options: CreateGatewayOptions): Promise<Gate
     nodeEnv: config.nodeEnv,
     introspection: true,
     includeStacktraceInErrorResponses: !config.production,
+    // Whoever starts the gateway owns the process's signals and stops it (see src/server/start-server.ts).
+    stopOnTerminationSignals: false,
     formatError: createFormatError({ production: config.production }),
     plugins: [
       ApolloServerPluginDocjoinCost<GatewayContext>({
