@@ -4,7 +4,8 @@ import { loadSdl } from '../gateway/schema/load-sdl';
 import { buildWriteModelFromSdl } from '../gateway/writes/build-write-model';
 import { redactPassword } from '../seed/cli';
 import { parseReconcileArgs, RECONCILE_USAGE } from './cli-args';
-import { createProgressLine, formatReport, type OutputStream } from './format-report';
+import type { OutputStream } from '../cli/cli-io';
+import { createReconcileProgress, formatReport } from './format-report';
 import { reconcile } from './reconcile';
 
 /** `npm run reconcile -- [--fix] [--mongo-uri URI] [--db NAME] [--batch-size N]`; returns the exit code. */
@@ -19,7 +20,7 @@ async function run(command: { fix: boolean; mongoUri: string; dbName: string; ba
   const started = performance.now();
   const timeoutInUri = /[?&]serverSelectionTimeoutMS=/i.test(command.mongoUri);
   const client = new MongoClient(command.mongoUri, timeoutInUri ? {} : { serverSelectionTimeoutMS: 5_000 });
-  const progress = createProgressLine(io.out);
+  const progress = createReconcileProgress(io.out);
   try {
     const model = buildWriteModelFromSdl(loadSdl());
     await client.connect();

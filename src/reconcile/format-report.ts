@@ -1,25 +1,17 @@
+import type { OutputStream } from '../cli/cli-io';
+import { createProgressLine } from '../cli/progress-line';
 import type { ReconcileProgress, ReconcileReport } from './reconcile-types';
 
 /** Terminal output of `npm run reconcile`: one progress line, then one line per check and a verdict. */
 
-export interface OutputStream {
-  readonly isTTY?: boolean;
-  write(text: string): unknown;
-}
-
-/** On a TTY one line rewritten in place; elsewhere nothing (the per-check lines follow anyway). */
-export function createProgressLine(out: OutputStream): { onProgress: (progress: ReconcileProgress) => void; finish: () => void } {
-  let open = false;
+/** Reconcile progress: one step per check (see createProgressLine). */
+export function createReconcileProgress(out: OutputStream): { onProgress: (progress: ReconcileProgress) => void; finish: () => void } {
+  const progress = createProgressLine(out);
   return {
-    onProgress(progress) {
-      if (!out.isTTY) return;
-      out.write(`\r\x1b[2Kchecking ${progress.kind} ${progress.coordinate} ${count(progress.scanned)} / ${count(progress.total)}`);
-      open = true;
+    onProgress({ kind, coordinate, scanned, total }) {
+      progress.show(`checking ${kind} ${coordinate} ${count(scanned)} / ${count(total)}`, scanned === total);
     },
-    finish() {
-      if (open) out.write('\r\x1b[2K');
-      open = false;
-    },
+    finish: () => progress.finish(),
   };
 }
 

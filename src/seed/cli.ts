@@ -1,7 +1,8 @@
 import { MongoClient } from 'mongodb';
 import { answerWithoutRunning } from '../cli/args/answer-without-running';
 import { parseSeedArgs, SEED_USAGE } from './cli-args';
-import { createProgressPrinter, formatSummary, type OutputStream } from './progress-printer';
+import type { OutputStream } from '../cli/cli-io';
+import { createProgressPrinter, formatSummary } from './progress-printer';
 import { seedDemoData } from './seed-database';
 
 /** `npm run seed -- --scale N [--mongo-uri URI] [--db NAME]`; returns the exit code. */

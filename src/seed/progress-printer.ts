@@ -1,35 +1,19 @@
 import type { DemoCollectionName } from './demo-documents';
 import type { SeedSummary } from './seed-database';
+import type { OutputStream } from '../cli/cli-io';
+import { createProgressLine } from '../cli/progress-line';
 
-export interface OutputStream {
-  readonly isTTY?: boolean;
-  write(text: string): unknown;
-}
-
-/**
- * Seeding progress for a terminal: on a TTY one line rewritten in place; elsewhere (CI logs,
- * pipes) one plain line per finished collection, since carriage returns would garble them.
- */
+/** Seeding progress: one step per collection (see createProgressLine). */
 export function createProgressPrinter(out: OutputStream): {
   onProgress: (collection: DemoCollectionName, inserted: number, total: number) => void;
-  /** Clears the in-place line, if any, so the summary starts on a clean line. */
   finish: () => void;
 } {
-  let lineOpen = false;
+  const progress = createProgressLine(out);
   return {
     onProgress(collection, inserted, total) {
-      const line = `seeding ${collection.padEnd(12)} ${formatCount(inserted).padStart(9)} / ${formatCount(total)}`;
-      if (out.isTTY) {
-        out.write(`\r\x1b[2K${line}`);
-        lineOpen = true;
-      } else if (inserted === total) {
-        out.write(`${line}\n`);
-      }
+      progress.show(`seeding ${collection.padEnd(12)} ${formatCount(inserted).padStart(9)} / ${formatCount(total)}`, inserted === total);
     },
-    finish() {
-      if (lineOpen) out.write('\r\x1b[2K');
-      lineOpen = false;
-    },
+    finish: () => progress.finish(),
   };
 }
 
