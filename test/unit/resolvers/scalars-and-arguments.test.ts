@@ -1,17 +1,9 @@
-import { GraphQLError, Kind } from 'graphql';
+import { Kind } from 'graphql';
 import { DateTimeScalar } from '../../../resolvers/date-time-scalar';
 import { objectIdArgument } from '../../../resolvers/object-id-argument';
 import { ContactDetail, contactDetailTypeName } from '../../../resolvers/contact-detail';
 import type { ContactDetailDocument } from '../../../src/documents';
-
-function codeOf(run: () => unknown): unknown {
-  try {
-    run();
-  } catch (error) {
-    return error instanceof GraphQLError ? [error.extensions.code, error.message] : error;
-  }
-  return 'no error';
-}
+import { codeOf } from '../../support/graphql-error-code';
 
 describe('DateTime', () => {
   it('serializes Dates as ISO strings and parses ISO strings to Dates', () => {

@@ -1,19 +1,10 @@
 import { ObjectId } from 'bson';
-import { GraphQLError } from 'graphql';
 import { anchoredFilter, parseAfter, planPage, validateFirst } from '../../../../src/gateway/planning/page-request';
 import { parseSort } from '../../../../src/gateway/storage-map/parse-sort';
 import type { SortKey } from '../../../../src/gateway/storage-map/storage-map-types';
+import { codeOf } from '../../../support/graphql-error-code';
 
 const newestFirst = parseSort('-createdAt') as SortKey[];
-
-function codeOf(run: () => unknown): unknown {
-  try {
-    run();
-  } catch (error) {
-    return error instanceof GraphQLError ? [error.extensions.code, error.message] : error;
-  }
-  return 'no error';
-}
 
 describe('parseSort', () => {
   it('appends _id in the direction of the last key', () => {
