@@ -8,4 +8,6 @@ module.exports = {
   testMatch: ['**/*.test.ts'],
   transform: { '^.+\\.ts$': ['ts-jest', { diagnostics: false }] },
   testTimeout: 30000,
+  // Fails any test whose operations cost more than their static estimate (src/gateway/cost/estimate-check.ts).
+  setupFilesAfterEnv: ['<rootDir>/test/support/fail-on-estimate-violations.ts'],
 };

@@ -3,7 +3,6 @@ import { ObjectId } from 'bson';
 import type { GatewayContext } from '../src/gateway/context/request-context';
 import { badUserInput } from '../src/gateway/errors/public-error-code';
 import { isDuplicateKeyError } from '../src/gateway/mongo/mongo-funnel';
-import { writesOf } from '../src/gateway/writes/request-writes';
 import { notFound } from '../src/gateway/writes/write-errors';
 import type { MutationResolvers, ResolversParentTypes } from '../src/generated/resolvers-types';
 import { intArgument, ipaddrArgument, priceArgument, TEXT_LIMITS, textArgument } from './mutation-input';
@@ -26,14 +25,14 @@ const renameAuthor: MutationResolver<'renameAuthor'> = async (_parent, args, con
   const id = objectIdArgument(args.id);
   const firstName = textArgument(args.firstName, 'firstName', TEXT_LIMITS.name);
   const lastName = textArgument(args.lastName, 'lastName', TEXT_LIMITS.name);
-  await writesOf(context).run(info, (unit) => unit.updateSource('Author', { _id: id }, { firstName, lastName, name: `${firstName} ${lastName}` }));
+  await context.writes.run(info, (unit) => unit.updateSource('Author', { _id: id }, { firstName, lastName, name: `${firstName} ${lastName}` }));
   return readBack(context, info, 'Author', { _id: id });
 };
 
 const renamePart: MutationResolver<'renamePart'> = async (_parent, args, context, info) => {
   const id = objectIdArgument(args.id);
   const name = textArgument(args.name, 'name', TEXT_LIMITS.name);
-  await writesOf(context).run(info, (unit) => unit.updateSource('Part', { _id: id }, { name }));
+  await context.writes.run(info, (unit) => unit.updateSource('Part', { _id: id }, { name }));
   return readBack(context, info, 'Part', { _id: id });
 };
 
@@ -42,7 +41,7 @@ const updateHost: MutationResolver<'updateHost'> = async (_parent, args, context
   const name = textArgument(args.name, 'name', TEXT_LIMITS.name);
   const ipaddr = ipaddrArgument(args.ipaddr);
   await uniqueOr(`ipaddr ${ipaddr} is already used by another host`, 'ipaddr', () =>
-    writesOf(context).run(info, (unit) => unit.updateSource('Host', { _id: id }, { name, ipaddr })),
+    context.writes.run(info, (unit) => unit.updateSource('Host', { _id: id }, { name, ipaddr })),
   );
   return readBack(context, info, 'Host', { _id: id });
 };
@@ -53,7 +52,7 @@ const updateStockPrice: MutationResolver<'updateStockPrice'> = async (_parent, a
   const high = priceArgument(args.high, 'high');
   const low = priceArgument(args.low, 'low');
   if (low > high) throw badUserInput(`low (${low}) must not be above high (${high})`, { argumentName: 'low' });
-  await writesOf(context).run(info, (unit) => unit.updateSource('Stock', { symbol }, { open, high, low }));
+  await context.writes.run(info, (unit) => unit.updateSource('Stock', { symbol }, { open, high, low }));
   return readBack(context, info, 'Stock', { symbol });
 };
 
@@ -63,7 +62,7 @@ const addComment: MutationResolver<'addComment'> = async (_parent, args, context
   const comment = textArgument(args.comment, 'comment', TEXT_LIMITS.comment);
   // Made once, outside the unit: a transaction retry inserts the same comment, not a second one.
   const document = { _id: new ObjectId(), postId, author, comment, createdAt: new Date() };
-  await writesOf(context).run(info, (unit) => unit.insert('Comment', document));
+  await context.writes.run(info, (unit) => unit.insert('Comment', document));
   return readBack(context, info, 'Comment', { _id: document._id });
 };
 
@@ -72,7 +71,7 @@ const logMessage: MutationResolver<'logMessage'> = async (_parent, args, context
   const message = textArgument(args.message, 'message', TEXT_LIMITS.message);
   const id = new ObjectId();
   const time = new Date();
-  await writesOf(context).run(info, async (unit) => {
+  await context.writes.run(info, async (unit) => {
     // The host is named by its address; reading it here also gives the snapshot's fields.
     const host = await unit.requireOne('Host', { ipaddr }, ['_id', 'name', 'ipaddr'], `with ipaddr ${JSON.stringify(ipaddr)}`);
     await unit.insert('LogMessage', { _id: id, time, message, host: { id: host._id } }, [host]);
@@ -93,14 +92,14 @@ const publishBook: MutationResolver<'publishBook'> = async (_parent, { input }, 
     throw badUserInput('input.authorIds must not repeat an author', { argumentName: 'input.authorIds' });
   }
   const document = { _id: new ObjectId(), name, isbn, pages, publishedAt: input.publishedAt, publisherId, authors: authorIds.map((id) => ({ id })) };
-  await uniqueOr(`isbn ${isbn} is already used by another book`, 'input.isbn', () => writesOf(context).run(info, (unit) => unit.insert('Book', document)));
+  await uniqueOr(`isbn ${isbn} is already used by another book`, 'input.isbn', () => context.writes.run(info, (unit) => unit.insert('Book', document)));
   return readBack(context, info, 'Book', { _id: document._id });
 };
 
 const reassignTask: MutationResolver<'reassignTask'> = async (_parent, args, context, info) => {
   const taskId = objectIdArgument(args.taskId, 'taskId');
   const ownerId = objectIdArgument(args.ownerId, 'ownerId');
-  await writesOf(context).run(info, (unit) => unit.changeReference('Task.owner', taskId, ownerId));
+  await context.writes.run(info, (unit) => unit.changeReference('Task.owner', taskId, ownerId));
   return readBack(context, info, 'Task', { _id: taskId });
 };
 

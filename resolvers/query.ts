@@ -37,7 +37,7 @@ const host: ResolverFunction<QueryResolvers['host']> = (_parent, args, context, 
 
 const tasks: ResolverFunction<QueryResolvers['tasks']> = (_parent, args, context, info) =>
   context.documents.findMany<DocumentOf<'Task'>>(info, 'Task', {
-    filter: args.dueBefore ? { due: { lt: args.dueBefore } } : {},
+    filter: { ...(args.dueBefore && { due: { lt: args.dueBefore } }), ...(args.status && { done: args.status === 'DONE' }) },
     first: args.first,
     after: args.after,
   });

@@ -26,6 +26,11 @@ export interface DocjoinConfig {
   readonly costCommands: boolean;
   /** Operations whose static estimate exceeds a limit are rejected before execution (COST_LIMIT_EXCEEDED). */
   readonly limits: CostLimits;
+  /**
+   * DOCJOIN_ASSUMED_LIST_SIZE: entries the document estimate assumes in a list nothing bounds (an array
+   * of references, an embedded array without `first`). Unset: the estimate's default, 20.
+   */
+  readonly assumedListSize?: number;
   readonly nodeEnv: string;
   readonly production: boolean;
 }
@@ -65,6 +70,7 @@ export interface ConfigFlags {
 export function loadConfig(env: Env = process.env, flags: ConfigFlags = {}): DocjoinConfig {
   const nodeEnv = nonEmpty(env.NODE_ENV) ?? 'development';
   const production = nodeEnv === 'production';
+  const assumedListSize = parseCount('DOCJOIN_ASSUMED_LIST_SIZE', env.DOCJOIN_ASSUMED_LIST_SIZE);
   return {
     port: setting({ flag: ['--port', flags.port], env: ['PORT', env.PORT] }, portRule) ?? DEFAULT_PORT,
     mongodbUri: setting({ flag: ['--mongo-uri', flags.mongoUri], env: ['MONGODB_URI', env.MONGODB_URI] }, mongoUriSetting),
@@ -77,6 +83,8 @@ export function loadConfig(env: Env = process.env, flags: ConfigFlags = {}): Doc
       maxDocuments: parseLimit('DOCJOIN_MAX_DOCUMENTS', env.DOCJOIN_MAX_DOCUMENTS, DEFAULT_COST_LIMITS.maxDocuments),
       maxDepth: parseLimit('DOCJOIN_MAX_DEPTH', env.DOCJOIN_MAX_DEPTH, DEFAULT_COST_LIMITS.maxDepth),
     },
+    // Absent when unset, so the estimate's own default applies.
+    ...(assumedListSize !== undefined && { assumedListSize }),
     nodeEnv,
     production,
   };
@@ -109,6 +117,15 @@ function parseLimit(name: string, raw: string | undefined, fallback: number): nu
     throw new ConfigError(`${name} must be a whole number of at least 1 (or "none" for no limit), got ${JSON.stringify(raw)}`);
   }
   return limit;
+}
+
+/** A whole number of at least 1, or undefined when unset. */
+function parseCount(name: string, raw: string | undefined): number | undefined {
+  const value = nonEmpty(raw);
+  if (value === undefined) return undefined;
+  const count = Number(value.replace(/_/g, ''));
+  if (!/^\d[\d_]*$/.test(value) || !Number.isSafeInteger(count) || count < 1) throw new ConfigError(`${name} must be a whole number of at least 1, got ${JSON.stringify(raw)}`);
+  return count;
 }
 
 function parseBoolean(name: string, raw: string | undefined): boolean | undefined {

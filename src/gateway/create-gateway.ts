@@ -7,8 +7,10 @@ import { rootResolvers } from '../../resolvers';
 import { createRequestContext, type GatewayContext } from './context/request-context';
 import { NO_OVERRIDES, parseStrategyOverrides, STRATEGY_HEADER } from './context/strategy-overrides';
 import { ApolloServerPluginDocjoinCost, COST_HEADER } from './cost/cost-plugin';
+import { processEstimateViolations, type EstimateViolationRecorder } from './cost/estimate-check';
 import type { CostReport } from './cost/cost-ledger';
 import { createFormatError } from './errors/format-error';
+import { DEFAULT_ASSUMED_LIST_SIZE } from './estimate/estimate-operation';
 import { estimateRequest } from './estimate/estimate-request';
 import { checkHealth, type MongoKind } from './http/health';
 import { startHttpServer, type RunningHttpServer } from './http/http-server';
@@ -38,8 +40,22 @@ export interface CreateGatewayOptions {
   readonly listen?: boolean;
   /** How mutations write (default: a transaction when the server supports it). Tests force the other paths. */
   readonly writes?: WriteOptions;
-  /** Report an error when a query's measured round trips exceed its estimate (default: under jest, NODE_ENV=test). */
+  /**
+   * Check that each query's measured round trips and documents stay within its estimate, adding an error
+   * to the response otherwise (default: under jest, NODE_ENV=test). Mutations are exempt for now
+   * (ESTIMATE_CHECK_EXEMPT_OPERATIONS).
+   */
   readonly checkEstimates?: boolean;
+  /**
+   * Receives each violation the check finds. Default: `processEstimateViolations.record`, the log that
+   * jest's setup file (test/support/fail-on-estimate-violations.ts) asserts is empty after every test.
+   */
+  readonly onEstimateViolation?: EstimateViolationRecorder;
+  /**
+   * Entries the document estimate assumes in a list nothing bounds (reference arrays, embedded arrays
+   * without `first`). Default: `config.assumedListSize` (DOCJOIN_ASSUMED_LIST_SIZE), else 20.
+   */
+  readonly assumedListSize?: number;
 }
 
 /** One operation's result as tests want it. */
@@ -70,6 +86,7 @@ export interface Gateway {
  */
 export async function createGateway(options: CreateGatewayOptions): Promise<Gateway> {
   const { config } = options;
+  const assumedListSize = options.assumedListSize ?? config.assumedListSize ?? DEFAULT_ASSUMED_LIST_SIZE;
   const typeDefs = options.typeDefs ?? loadSdl();
   const { schema, storageMap } = buildGatewaySchema({ typeDefs, resolvers: options.resolvers ?? rootResolvers });
   const funnel = new MongoFunnel(options.mongoClient, options.db);
@@ -102,10 +119,11 @@ export async function createGateway(options: CreateGatewayOptions): Promise<Gate
     plugins: [
       ApolloServerPluginDocjoinCost<GatewayContext>({
         estimate: ({ schema: resolvedSchema, document, operation, request, contextValue }) =>
-          operation && estimateRequest({ schema: resolvedSchema, storageMap, document, operation, variables: request.variables, strategyFor: contextValue.strategyFor }),
+          operation && estimateRequest({ schema: resolvedSchema, storageMap, document, operation, variables: request.variables, strategyFor: contextValue.strategyFor, assumedListSize }),
         limits: config.limits,
         commandsView: ({ request }) => config.costCommands && request.http?.headers.get(COST_HEADER)?.trim().toLowerCase() === 'commands',
         checkEstimate: options.checkEstimates ?? process.env.NODE_ENV === 'test',
+        onEstimateViolation: options.onEstimateViolation ?? processEstimateViolations.record,
       }),
       config.production ? ApolloServerPluginLandingPageProductionDefault({ footer: false }) : ApolloServerPluginLandingPageLocalDefault({ embed: true, footer: false }),
     ],

@@ -10,7 +10,8 @@ export interface DemoIndexSpec {
 }
 
 /**
- * One index per join key and lookup key of the demo schema (the `_id` index always exists).
+ * One index per join key and lookup key of the demo schema (the `_id` index always exists), and the
+ * unique keys writes rely on.
  * Names are left to MongoDB's default (`postId_1_createdAt_-1`).
  */
 export const DEMO_INDEXES: readonly DemoIndexSpec[] = [
@@ -25,6 +26,7 @@ export const DEMO_INDEXES: readonly DemoIndexSpec[] = [
   { collection: 'books', key: { 'authors.id': 1 }, servesFor: 'renameAuthor snapshot fan-out' },
   { collection: 'products', key: { 'parts.id': 1 }, servesFor: 'renamePart snapshot fan-out' },
   { collection: 'authors', key: { bookIds: 1 }, servesFor: 'authors of a book (reconcile of countOfBooks)' },
+  { collection: 'books', key: { isbn: 1 }, unique: true, servesFor: 'publishBook: one book per ISBN (a duplicate is BAD_USER_INPUT on input.isbn)' },
 ];
 
 /** MongoDB's default index name: `field_direction` pairs joined by `_`. */

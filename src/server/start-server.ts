@@ -3,6 +3,7 @@ import { startEmbeddedMongo, type EmbeddedMongo } from '../embedded-mongo';
 import { connectMongo, createGateway, type Gateway, type MongoClient } from '../gateway';
 import type { DemoCollectionName } from '../seed/demo-documents';
 import { seedDemoData } from '../seed/seed-database';
+import { firstLineOf, MongoUnreachableError } from './mongo-unreachable-error';
 
 export interface StartServerOptions {
   /** One line per step (where MongoDB is, the URL); default: nothing. */
@@ -27,6 +28,7 @@ export interface RunningServer {
  * What `npm start` / `docjoin serve` run: with no MONGODB_URI, an embedded MongoDB server inside this
  * process seeded with the demo dataset (scale `config.seedScale`); otherwise the configured MongoDB as it
  * is. Then the gateway, validated against the database, on `config.port` (0 picks a free port).
+ * A MongoDB that cannot be connected to rejects with MongoUnreachableError (one line for the CLI).
  */
 export async function startServer(config: DocjoinConfig, options: StartServerOptions = {}): Promise<RunningServer> {
   const log = options.log ?? (() => undefined);
@@ -34,7 +36,11 @@ export async function startServer(config: DocjoinConfig, options: StartServerOpt
   const mongoUri = config.mongodbUri ?? embedded!.uri;
   let client: MongoClient | undefined;
   try {
-    client = await connectMongo(mongoUri);
+    try {
+      client = await connectMongo(mongoUri);
+    } catch (error) {
+      throw new MongoUnreachableError(redactUri(mongoUri), firstLineOf(error));
+    }
     const db = client.db(config.mongodbDb);
     if (embedded) {
       const started = Date.now();

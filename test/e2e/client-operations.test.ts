@@ -1,6 +1,6 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { Kind, parse } from 'graphql';
+import { buildClientSchema, getIntrospectionQuery, Kind, OperationTypeNode, parse, printSchema, type IntrospectionQuery } from 'graphql';
 import { Client, fetchExchange, type AnyVariables, type OperationResult, type TypedDocumentNode } from '@urql/core';
 import { loadConfig } from '../../src/config';
 import type { CostReport } from '../../src/gateway';
@@ -11,10 +11,12 @@ import {
   PersonProfileDocument,
   ProductPartsDocument,
   RecentPostsDocument,
+  RenameAuthorDocument,
   TasksDueBeforeDocument,
   type BooksWithAuthorsQuery,
 } from '../../src/generated/client/graphql';
 import { startServer, type RunningServer } from '../../src/server/start-server';
+import { PUBLIC_SCHEMA_HEADER } from '../../scripts/codegen/public-schema';
 
 /**
  * A frontend's view: the server started the way `npm start` starts it (embedded MongoDB, demo data at
@@ -38,8 +40,13 @@ async function run<Data, Variables extends AnyVariables>(
   variables: Variables,
   on: Client = client,
 ): Promise<{ data: Data; cost: CostReport }> {
-  for (const definition of document.definitions) if (definition.kind === Kind.OPERATION_DEFINITION && definition.name) sent.add(definition.name.value);
-  const result: OperationResult<Data, Variables> = await on.query(document, variables).toPromise();
+  let mutation = false;
+  for (const definition of document.definitions) {
+    if (definition.kind !== Kind.OPERATION_DEFINITION) continue;
+    if (definition.name) sent.add(definition.name.value);
+    mutation ||= definition.operation === OperationTypeNode.MUTATION;
+  }
+  const result: OperationResult<Data, Variables> = await (mutation ? on.mutation(document, variables) : on.query(document, variables)).toPromise();
   expect(result.error).toBeUndefined();
   return { data: result.data!, cost: result.extensions!.cost as CostReport };
 }
@@ -325,6 +332,31 @@ describe('the example operations over HTTP with @urql/core and the generated doc
       fields: { 'Task.owner': 'join 1' },
       collections: { tasks: { roundTrips: 1, documents: 3 }, people: { roundTrips: 1, documents: 3 } },
     });
+  });
+
+  // Last among the operations: it changes data the queries above read.
+  it('RenameAuthor: a mutation over HTTP; its writes fan out to the snapshot in each of the author\'s books', async () => {
+    const { data, cost } = await run(RenameAuthorDocument, { id: '6955b9000800000000000002', firstName: 'Barbara', lastName: 'Liskov' });
+    expect(data.renameAuthor).toEqual({ id: '6955b9000800000000000002', firstName: 'Barbara', lastName: 'Liskov', name: 'Barbara Liskov', countOfBooks: 8 });
+    // update authors, updateMany books (arrayFilters), commitTransaction; the embedded server runs transactions.
+    expect(cost.writes).toEqual({ roundTrips: 3, documentsModified: 9, fanOut: { authors: 1, books: 8 }, atomic: true, attempts: 1 });
+    // Plus the read back of the author.
+    expect(cost.roundTrips).toBe(4);
+
+    // The second book's snapshot names the author anew, still without a query to authors.
+    const after = await run(BooksWithAuthorsDocument, { first: 2 });
+    expect(after.data.books[1]?.authors[0]).toEqual({ id: '6955b9000800000000000002', name: 'Barbara Liskov', thumbnailUrl: 'https://images.example.com/authors/a2.png' });
+    expect(after.cost.fields['Book.authors']).toMatchObject({ strategy: 'snapshot', roundTrips: 0 });
+  });
+
+  it('introspection over HTTP prints exactly schema.public.graphql: clients see no storage directives', async () => {
+    const response = await fetch(server.gateway.url!, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ query: getIntrospectionQuery() }) });
+    expect(response.status).toBe(200);
+    const body = (await response.json()) as { data: IntrospectionQuery; errors?: unknown };
+    expect(body.errors).toBeUndefined();
+    const printed = printSchema(buildClientSchema(body.data));
+    expect(`${PUBLIC_SCHEMA_HEADER}${printed}\n`).toBe(readFileSync(join(__dirname, '../../schema.public.graphql'), 'utf8'));
+    expect(printed).not.toMatch(/@(collection|join|snapshot|embedded|read|counter|inverse)\b/);
   });
 
   it('ran every operation in operations/ (add a test here when you add one)', () => {

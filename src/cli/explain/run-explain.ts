@@ -6,6 +6,7 @@ import { parseStrategyOverrides, STRATEGY_HEADER, type StrategyOverrides } from 
 import { buildGatewaySchema } from '../../gateway/schema/build-gateway-schema';
 import { loadSdl } from '../../gateway/schema/load-sdl';
 import { createProgressPrinter } from '../../seed/progress-printer';
+import { MongoUnreachableError } from '../../server/mongo-unreachable-error';
 import { startServer } from '../../server/start-server';
 import { answerWithoutRunning } from '../args/answer-without-running';
 import type { CliEnv, CliIo } from '../cli-io';
@@ -44,7 +45,14 @@ async function explain(command: Explain, env: CliEnv, io: CliIo): Promise<number
     io.out.write(formatPlan(plan, config.limits));
     return 0;
   }
-  const measured = await runOperation(command, prepared, config, io);
+  let measured: MeasuredRun;
+  try {
+    measured = await runOperation(command, prepared, config, io);
+  } catch (error) {
+    if (!(error instanceof MongoUnreachableError)) throw error;
+    io.err.write(`docjoin: ${error.message}\n`);
+    return 1;
+  }
   io.out.write(formatPlan(plan, config.limits, measured));
   return measured.errors.length > 0 ? 1 : 0;
 }

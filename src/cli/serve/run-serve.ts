@@ -1,5 +1,6 @@
 import { DatabaseMismatchError, StorageConfigError } from '../../gateway';
 import { createProgressPrinter } from '../../seed/progress-printer';
+import { MongoUnreachableError } from '../../server/mongo-unreachable-error';
 import { startServer, type RunningServer } from '../../server/start-server';
 import { answerWithoutRunning } from '../args/answer-without-running';
 import type { CliEnv, CliIo } from '../cli-io';
@@ -23,8 +24,9 @@ export async function runServeCli(argv: readonly string[], env: CliEnv, io: CliI
     server = await startServer(command.config, { log, onSeedProgress: progress.onProgress });
   } catch (error) {
     progress.finish();
-    // Schema and database mismatches are written for people (they name Type.field and the fix): no stack.
-    const known = error instanceof StorageConfigError || error instanceof DatabaseMismatchError;
+    // Schema and database mismatches and an unreachable MongoDB are written for people (they name
+    // Type.field and the fix, or the URI and the reason): no stack.
+    const known = error instanceof StorageConfigError || error instanceof DatabaseMismatchError || error instanceof MongoUnreachableError;
     io.err.write(`docjoin: ${known ? error.message : error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`);
     return 1;
   }

@@ -165,6 +165,12 @@ function addExact(a: ExactNumber, b: ExactNumber): ExactNumber {
   };
 }
 
+function negateExact(n: ExactNumber): ExactNumber {
+  if (n.kind === 'nan') return n;
+  if (n.kind === 'infinity') return { kind: 'infinity', negative: !n.negative };
+  return { kind: 'finite', coefficient: -n.coefficient, exponent: n.exponent };
+}
+
 function multiplyExact(a: ExactNumber, b: ExactNumber): ExactNumber {
   if (a.kind === 'nan' || b.kind === 'nan') return NAN;
   if (a.kind === 'infinity' || b.kind === 'infinity') {
@@ -218,31 +224,34 @@ function decimalFrom(n: ExactNumber): Decimal128 {
  * are exact up to Decimal128's 34 digits. An integral JS number within int32 counts as an int32,
  * because that is how the serializer writes it.
  */
-export function arithmetic(operation: 'add' | 'multiply', a: unknown, b: unknown): unknown {
+export function arithmetic(operation: 'add' | 'subtract' | 'multiply', a: unknown, b: unknown): unknown {
   const wa = numericWidth(a);
   const wb = numericWidth(b);
   if (wa === undefined || wb === undefined) throw new TypeError('arithmetic needs two numbers');
   const width = widest(wa, wb);
+  const onBigInts = (x: bigint, y: bigint): bigint => (operation === 'add' ? x + y : operation === 'subtract' ? x - y : x * y);
   switch (width) {
     case 'int': {
       // int32 results that overflow become Long (and double beyond int64), as MongoDB promotes them
-      const exact = operation === 'add' ? BigInt(toNumber(a)) + BigInt(toNumber(b)) : BigInt(toNumber(a)) * BigInt(toNumber(b));
+      const exact = onBigInts(BigInt(toNumber(a)), BigInt(toNumber(b)));
       if (exact >= -0x80000000n && exact <= 0x7fffffffn) return Number(exact);
       return exact >= INT64_MIN && exact <= INT64_MAX ? Long.fromBigInt(exact) : Number(exact);
     }
-    case 'double':
-      return asDouble(operation === 'add' ? toNumber(a) + toNumber(b) : toNumber(a) * toNumber(b));
+    case 'double': {
+      const x = toNumber(a);
+      const y = toNumber(b);
+      return asDouble(operation === 'add' ? x + y : operation === 'subtract' ? x - y : x * y);
+    }
     case 'long': {
-      const x = toBigInt(a);
-      const y = toBigInt(b);
-      const result = operation === 'add' ? x + y : x * y;
+      const result = onBigInts(toBigInt(a), toBigInt(b));
       if (result < INT64_MIN || result > INT64_MAX) return Number(result);
       return Long.fromBigInt(result);
     }
     case 'decimal': {
       const x = toDecimalOperand(a);
       const y = toDecimalOperand(b);
-      return decimalFrom(operation === 'add' ? addExact(x, y) : multiplyExact(x, y));
+      if (operation === 'multiply') return decimalFrom(multiplyExact(x, y));
+      return decimalFrom(addExact(x, operation === 'add' ? y : negateExact(y)));
     }
     default: {
       const unreachable: never = width;
@@ -269,4 +278,69 @@ export function numberKey(value: unknown): string {
   if (exact.kind !== 'finite') return exact.kind === 'nan' ? 'nan' : exact.negative ? '-inf' : 'inf';
   if (exact.exponent >= 0) return `i${exact.coefficient * 10n ** BigInt(exact.exponent)}`;
   return `f${exact.coefficient}e${exact.exponent}`;
+}
+
+/**
+ * `$abs` with MongoDB's result type: int32 stays int32 (its minimum becomes a Long), Long stays Long
+ * (its minimum has no absolute value: error 28680), doubles stay doubles, Decimal128 drops its sign.
+ */
+export function absoluteValue(value: unknown): unknown {
+  const width = numericWidth(value);
+  switch (width) {
+    case undefined:
+      throw new TypeError('absoluteValue needs a number');
+    case 'int': {
+      const n = toNumber(value);
+      return n === -0x80000000 ? Long.fromNumber(0x80000000) : Math.abs(n);
+    }
+    case 'double':
+      return asDouble(Math.abs(toNumber(value)));
+    case 'long': {
+      const n = toBigInt(value);
+      if (n === INT64_MIN) throw new RangeError("can't take $abs of long long min");
+      return Long.fromBigInt(n < 0n ? -n : n);
+    }
+    case 'decimal': {
+      const text = (value as Decimal128).toString();
+      return text.startsWith('-') ? Decimal128.fromString(text.slice(1)) : value;
+    }
+    default: {
+      const unreachable: never = width;
+      return unreachable;
+    }
+  }
+}
+
+/**
+ * `$divide`: a double, or a Decimal128 when either operand is one (rounded to 34 digits); undefined
+ * for a zero divisor (MongoDB fails: "can't $divide by zero").
+ */
+export function divide(a: unknown, b: unknown): unknown {
+  const wa = numericWidth(a);
+  const wb = numericWidth(b);
+  if (wa === undefined || wb === undefined) throw new TypeError('divide needs two numbers');
+  if (wa !== 'decimal' && wb !== 'decimal') {
+    const divisor = toNumber(b);
+    if (divisor === 0) return undefined;
+    // Long operands beyond 2^53 lose precision here, as MongoDB's double division does too
+    return asDouble(toNumber(a) / divisor);
+  }
+  const x = toDecimalOperand(a);
+  const y = toDecimalOperand(b);
+  if (y.kind === 'finite' && y.coefficient === 0n) return undefined;
+  if (x.kind !== 'finite' || y.kind !== 'finite') return Decimal128.fromString(String(toNumber(a) / toNumber(b)));
+  // 40 extra digits, then Decimal128 rounds to its 34 significant digits; an exact quotient keeps
+  // the exponent IEEE 754-2008 prefers (dividend's minus divisor's: 6.0 / 2 = 3.0)
+  const digits = 40 + Math.max(0, y.coefficient.toString().length - x.coefficient.toString().length);
+  const scaled = x.coefficient * 10n ** BigInt(digits);
+  let coefficient = scaled / y.coefficient;
+  const preferred = x.exponent - y.exponent;
+  let exponent = preferred - digits;
+  if (scaled % y.coefficient === 0n) {
+    while (exponent < preferred && coefficient % 10n === 0n) {
+      coefficient /= 10n;
+      exponent += 1;
+    }
+  }
+  return decimalFrom({ kind: 'finite', coefficient, exponent });
 }

@@ -7,7 +7,8 @@ import * as mingoWindows from 'mingo/operators/window';
 import type { Iterator as MingoIterator } from 'mingo/lazy';
 import type { Options } from 'mingo/types';
 import { isNumeric } from './bson-kind';
-import { arithmetic, asDouble, exactToString, longToBigInt, normalize, numericWidth, plainNumber, toExact } from './bson-number';
+import { absoluteValue, arithmetic, asDouble, divide, exactToString, longToBigInt, normalize, numericWidth, plainNumber, toExact } from './bson-number';
+import { CommandError, ErrorCodes } from '../commands/command-error';
 import { Decimal128, Long } from 'bson';
 import { compareValues } from './compare-values';
 import { bsonTypeNumber, TYPE_ALIASES } from './bson-type-number';
@@ -224,6 +225,48 @@ const expressionOverrides: Record<string, ExpressionOperator> = {
     if (args.some((arg) => arg === null || arg === undefined)) return null;
     if (!args.every(isNumeric)) return mingoExpressionOps.$multiply?.(obj, expr, options);
     return args.reduce((total, arg) => arithmetic('multiply', total, arg), 1);
+  },
+  // MongoDB docs, "$subtract": numbers keep the wider type; date − date is a Long of milliseconds; date − number is a date
+  $subtract: (obj, expr, options) => {
+    const [a, b] = evalArgs(obj, expr, options);
+    if (a === null || a === undefined || b === null || b === undefined) return null;
+    if (isNumeric(a) && isNumeric(b)) return arithmetic('subtract', a, b);
+    if (a instanceof Date && b instanceof Date) return Long.fromNumber(a.getTime() - b.getTime());
+    if (a instanceof Date && isNumeric(b)) return new Date(a.getTime() - Math.round(Number(valueOf(b))));
+    return mingoExpressionOps.$subtract?.(obj, expr, options);
+  },
+  $abs: (obj, expr, options) => {
+    const [value] = evalArgs(obj, expr, options);
+    if (value === null || value === undefined) return null;
+    if (!isNumeric(value)) return mingoExpressionOps.$abs?.(obj, expr, options);
+    try {
+      return absoluteValue(value);
+    } catch (error) {
+      throw new CommandError(28680, 'Location28680', (error as Error).message);
+    }
+  },
+  $divide: (obj, expr, options) => {
+    const [a, b] = evalArgs(obj, expr, options);
+    if (a === null || a === undefined || b === null || b === undefined) return null;
+    if (!isNumeric(a) || !isNumeric(b)) return mingoExpressionOps.$divide?.(obj, expr, options);
+    const quotient = divide(a, b);
+    if (quotient === undefined) throw new CommandError(ErrorCodes.BadValue, 'BadValue', "can't $divide by zero");
+    return quotient;
+  },
+  // MongoDB docs, "$sortArray": elements sort in BSON order (sortBy 1/-1), or documents by fields
+  $sortArray: (obj, expr, options) => {
+    const spec = (expr ?? {}) as { input?: unknown; sortBy?: unknown };
+    const input = evalExpr(obj, spec.input, options);
+    if (input === null || input === undefined) return null;
+    if (!Array.isArray(input)) throw new CommandError(2, 'BadValue', 'The input argument to $sortArray must be an array');
+    const sortBy = spec.sortBy;
+    // wrapped as { v }, so values and documents both sort through sortDocuments (missing fields as null)
+    const wrapped = input.map((v: unknown) => ({ v }));
+    const bySort =
+      typeof sortBy === 'number'
+        ? { v: sortBy }
+        : Object.fromEntries(Object.entries((sortBy ?? {}) as Record<string, unknown>).map(([path, direction]) => [`v.${path}`, direction]));
+    return sortDocuments(wrapped, bySort).map((entry) => entry.v);
   },
 };
 

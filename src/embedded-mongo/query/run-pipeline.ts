@@ -12,7 +12,8 @@ import { compileFilter } from './compile-filter';
 import { resolvePath } from './document-path';
 import { createContext, withLocals, type StageOperator } from './mingo-context';
 import { markPresortedGroups } from './presorted-groups';
-import { sortDocuments } from './sort-documents';
+import { compileSort, sortDocuments } from './sort-documents';
+import { compareValues } from './compare-values';
 import { valueKey } from './value-key';
 
 /** Where `$lookup`/`$unionWith` find other collections of the same database. */
@@ -241,18 +242,99 @@ function onOwnedCopies(stage: StageOperator): StageOperator {
 /** mingo stages that never write into their input documents. */
 const READ_ONLY_MINGO_STAGES = new Set(['$limit', '$skip', '$replaceRoot', '$replaceWith']);
 
-/** Plain field inclusions/exclusions are ours (no copying); anything else is mingo's, on copies. */
+/** Plain field inclusions/exclusions are ours (no copying); anything else is mingo's, on copies, put in MongoDB's field order. */
 const $project: StageOperator = (coll, expr, options) => {
   const project = isPlainDocument(expr) ? compileFieldProjection(expr) : undefined;
-  if (project === undefined) return onOwnedCopies(mingoStages.$project as StageOperator)(coll, expr, options);
-  return coll.map((doc) => project(doc as Document));
+  if (project !== undefined) return coll.map((doc) => project(doc as Document));
+  const included = isPlainDocument(expr) ? Object.keys(expr).filter((key) => isInclusion(expr[key])) : [];
+  const sources: Document[] = [];
+  const projected = onOwnedCopies(mingoStages.$project as StageOperator)(
+    coll.map((doc) => {
+      sources.push(doc as Document);
+      return doc;
+    }),
+    expr,
+    options,
+  );
+  return projected.map((doc) => inProjectionOrder(doc as Document, sources.shift() ?? {}, included));
 };
+
+function isInclusion(value: unknown): boolean {
+  return value === true || (typeof value === 'number' && value !== 0);
+}
+
+/**
+ * MongoDB's order for an inclusion `$project` with computed fields: `_id` first, then the included
+ * fields in the order of the input document, then the computed ones in the order of the spec
+ * (mingo puts them in spec order, `_id` last).
+ */
+function inProjectionOrder(doc: Document, source: Document, included: readonly string[]): Document {
+  const fromSource = Object.keys(source).filter((key) => key !== '_id' && included.includes(key) && key in doc);
+  const out: Document = {};
+  if ('_id' in doc) out._id = doc._id;
+  for (const key of fromSource) out[key] = doc[key];
+  for (const key of Object.keys(doc)) if (!(key in out)) out[key] = doc[key];
+  return out;
+}
 
 /** mingo's `$unwind` writes into its input only for `includeArrayIndex` and preserved empty arrays. */
 const $unwind: StageOperator = (coll, expr, options) => {
   const unwind = mingoStages.$unwind as StageOperator;
   const readOnly = typeof expr === 'string' || (isPlainDocument(expr) && expr.includeArrayIndex === undefined && expr.preserveNullAndEmptyArrays !== true);
   return readOnly ? unwind(coll, expr, options) : onOwnedCopies(unwind)(coll, expr, options);
+};
+
+/** Hidden fields that carry our partition key and sort rank through mingo's `$setWindowFields`. */
+const WINDOW_PARTITION = '__docjoinWindowPartition';
+const WINDOW_RANK = '__docjoinWindowRank';
+
+/** Window operators that read sortBy values themselves (not only the order), so they keep the real sortBy. */
+const SORT_VALUE_WINDOW_OPERATORS = new Set(['$derivative', '$integral', '$linearFill']);
+
+/**
+ * mingo's `$setWindowFields` sorts and partitions with its own comparator and hashing (Long(1) ≠ 1,
+ * Decimal128 by string). So we sort each document once in MongoDB's order (partition value, then
+ * sortBy, stably) and hand mingo a dense rank and a `valueKey` partition instead: equal sortBy values
+ * share a rank, so `$rank`/`$denseRank` see the same ties MongoDB does. Range windows and operators
+ * that read sortBy values keep the real sortBy (numbers and dates, which mingo handles).
+ */
+const $setWindowFields: StageOperator = (coll, expr, options) => {
+  const mingoStage = onOwnedCopies(mingoStages.$setWindowFields as StageOperator);
+  if (!isPlainDocument(expr) || !isPlainDocument(expr.output)) return mingoStage(coll, expr, options);
+  const spec = expr;
+  const readsSortValues = Object.values(spec.output as Document).some(
+    (output) => isPlainDocument(output) && (Object.keys(output).some((key) => SORT_VALUE_WINDOW_OPERATORS.has(key)) || (isPlainDocument(output.window) && output.window.range !== undefined)),
+  );
+  const sortBy = isPlainDocument(spec.sortBy) ? spec.sortBy : undefined;
+  const compiled = compileSort(sortBy ?? {});
+  const ranked = coll.transform((items) => {
+    const entries = (items as Document[]).map((doc, index) => {
+      const owned = thawDocument(doc);
+      const partition = spec.partitionBy === undefined ? null : evalExpr(owned, spec.partitionBy, withLocals(options, { root: owned }));
+      return { doc: owned, partition: partition === undefined ? null : partition, key: compiled.keyOf(owned), index };
+    });
+    entries.sort((a, b) => compareValues(a.partition, b.partition) || compiled.compare(a.key, b.key) || a.index - b.index);
+    let rank = 0;
+    entries.forEach((entry, position) => {
+      const previous = entries[position - 1];
+      if (previous !== undefined && (compareValues(previous.partition, entry.partition) !== 0 || compiled.compare(previous.key, entry.key) !== 0)) rank += 1;
+      entry.doc[WINDOW_PARTITION] = valueKey(entry.partition);
+      entry.doc[WINDOW_RANK] = rank;
+    });
+    return Lazy(entries.map((entry) => entry.doc));
+  });
+  const rewritten = {
+    ...spec,
+    partitionBy: `$${WINDOW_PARTITION}`,
+    sortBy: readsSortValues ? sortBy : sortBy === undefined ? undefined : { [WINDOW_RANK]: 1 },
+  };
+  if (rewritten.sortBy === undefined) delete rewritten.sortBy;
+  return (mingoStages.$setWindowFields as StageOperator)(ranked, rewritten, options).map((doc) => {
+    const out = doc as Document;
+    delete out[WINDOW_PARTITION];
+    delete out[WINDOW_RANK];
+    return out;
+  });
 };
 
 const PIPELINE_OPERATORS: Record<string, StageOperator> = {
@@ -267,6 +349,7 @@ const PIPELINE_OPERATORS: Record<string, StageOperator> = {
   $group,
   $sortByCount,
   $lookup,
+  $setWindowFields,
 };
 
 const PIPELINE_CONTEXT = createContext(PIPELINE_OPERATORS);

@@ -25,6 +25,12 @@ export abstract class CollectionView {
   abstract insert(doc: Document): void;
   abstract replace(id: string, doc: Document): void;
   abstract remove(id: string): void;
+  /**
+   * What a write of `doc` (null: a delete) under `id` must wait for before it may run: an open
+   * transaction holding the document or a unique index entry the write changes (outside
+   * transactions only; inside one, such a write is a WriteConflict).
+   */
+  abstract writeBlocker(id: string, doc: Document | null): Promise<void> | undefined;
 
   /** All visible documents in natural order; the iterable can be walked more than once. */
   all(): Iterable<Document> {
@@ -110,6 +116,10 @@ export class LiveView extends CollectionView {
 
   remove(id: string): void {
     this.collection.write([{ id, doc: null }]);
+  }
+
+  writeBlocker(id: string, doc: Document | null): Promise<void> | undefined {
+    return this.collection.writeBlocker(id, doc);
   }
 }
 

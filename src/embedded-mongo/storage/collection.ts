@@ -1,7 +1,7 @@
 import { UUID, type Document } from 'bson';
 import { documentKey } from './document-key';
 import { duplicateKeyError } from './duplicate-key-error';
-import { EqualityIndex, type IndexDefinition } from './equality-index';
+import { EqualityIndex, type IndexDefinition, type UniqueKey } from './equality-index';
 import { IdOrder } from './id-order';
 import { planQuery, type QueryPlan } from './query-planner';
 import type { VersionClock } from './version-clock';
@@ -16,6 +16,18 @@ export interface DocumentWrite {
 interface HistoryRecord {
   readonly doc: Document | null;
   readonly supersededAt: number;
+}
+
+/** An open transaction as the holder of write claims; `ended` settles when it commits or aborts. */
+export interface ClaimHolder {
+  readonly id: number;
+  readonly ended: Promise<void>;
+}
+
+/** What one document write does to the unique indexes: keys it adds (to check) and every key it adds or removes (to claim). */
+export interface UniqueKeyChanges {
+  readonly added: readonly { readonly index: EqualityIndex; readonly unique: UniqueKey }[];
+  readonly claimKeys: readonly string[];
 }
 
 export const ID_INDEX: IndexDefinition = { name: '_id_', key: { _id: 1 }, unique: true, sparse: false, options: {} };
@@ -33,8 +45,10 @@ export class Collection {
   private readonly documents = new Map<string, Document>();
   private readonly indexes = new Map<string, EqualityIndex>();
   private readonly history = new Map<string, HistoryRecord[]>();
-  /** Document id → id of the open transaction that has a pending write to it. */
-  private readonly pendingWriters = new Map<string, number>();
+  /** Document id → the open transaction that has a pending write to it. */
+  private readonly pendingWriters = new Map<string, ClaimHolder>();
+  /** Unique index entry (`claimKey`) → the open transaction whose pending write adds or removes it. */
+  private readonly pendingKeys = new Map<string, ClaimHolder>();
   /** The documents in `_id` order, built by the first sort on `_id` and kept up to date from then on. */
   private idOrder: IdOrder | undefined;
 
@@ -233,15 +247,79 @@ export class Collection {
     }
   }
 
-  /** Marks a document as having a pending write of transaction `transactionId`; false if another holds it. */
-  claim(id: string, transactionId: number): boolean {
-    const holder = this.pendingWriters.get(id);
-    if (holder !== undefined && holder !== transactionId) return false;
-    this.pendingWriters.set(id, transactionId);
+  /** Marks a document as having a pending write of `holder`; false if another transaction holds it. */
+  claim(id: string, holder: ClaimHolder): boolean {
+    const current = this.pendingWriters.get(id);
+    if (current !== undefined && current !== holder) return false;
+    this.pendingWriters.set(id, holder);
     return true;
   }
 
-  release(id: string, transactionId: number): void {
-    if (this.pendingWriters.get(id) === transactionId) this.pendingWriters.delete(id);
+  /** The open transaction with a pending write to the document, if any. */
+  claimHolderOf(id: string): ClaimHolder | undefined {
+    return this.pendingWriters.get(id);
   }
+
+  release(id: string, holder: ClaimHolder): void {
+    if (this.pendingWriters.get(id) === holder) this.pendingWriters.delete(id);
+  }
+
+  /** The transaction holding a unique index entry, if any. */
+  keyHolder(claimKey: string): ClaimHolder | undefined {
+    return this.pendingKeys.get(claimKey);
+  }
+
+  /** Claims unique index entries for `holder`; call only after checking no other transaction holds them. */
+  claimKeys(claimKeys: readonly string[], holder: ClaimHolder): void {
+    for (const key of claimKeys) this.pendingKeys.set(key, holder);
+  }
+
+  releaseKeys(claimKeys: Iterable<string>, holder: ClaimHolder): void {
+    for (const key of claimKeys) if (this.pendingKeys.get(key) === holder) this.pendingKeys.delete(key);
+  }
+
+  /**
+   * The unique index entries a write from `before` to `after` adds or removes. Entries it leaves
+   * as they are are not written, so (as in MongoDB) they conflict with nobody.
+   */
+  uniqueKeyChanges(before: Document | null, after: Document | null): UniqueKeyChanges {
+    const added: { index: EqualityIndex; unique: UniqueKey }[] = [];
+    const claimKeys: string[] = [];
+    for (const index of this.indexes.values()) {
+      if (!index.definition.unique) continue;
+      const old = before === null ? [] : index.uniqueKeys(before);
+      const next = after === null ? [] : index.uniqueKeys(after);
+      const oldKeys = new Set(old.map((unique) => unique.key));
+      const nextKeys = new Set(next.map((unique) => unique.key));
+      for (const unique of next) {
+        if (oldKeys.has(unique.key)) continue;
+        added.push({ index, unique });
+        claimKeys.push(claimKeyOf(index, unique.key));
+      }
+      for (const unique of old) if (!nextKeys.has(unique.key)) claimKeys.push(claimKeyOf(index, unique.key));
+    }
+    return { added, claimKeys };
+  }
+
+  /**
+   * What a write outside any transaction must wait for: the open transaction that holds the
+   * document or one of the unique index entries the write changes (MongoDB: "the write waits
+   * until the transaction ends"). Undefined when nothing is held.
+   */
+  writeBlocker(id: string, after: Document | null): Promise<void> | undefined {
+    if (this.pendingWriters.size === 0 && this.pendingKeys.size === 0) return undefined;
+    const holder = this.pendingWriters.get(id);
+    if (holder !== undefined) return holder.ended;
+    if (this.pendingKeys.size === 0) return undefined;
+    for (const key of this.uniqueKeyChanges(this.documents.get(id) ?? null, after).claimKeys) {
+      const keyHolder = this.pendingKeys.get(key);
+      if (keyHolder !== undefined) return keyHolder.ended;
+    }
+    return undefined;
+  }
+}
+
+/** A unique index entry as a claim map key: the index name and the entry's key. */
+export function claimKeyOf(index: EqualityIndex, key: string): string {
+  return `${index.definition.name}\u0000${key}`;
 }

@@ -2,6 +2,8 @@ import { CommandError } from '../commands/command-error';
 import { noSuchTransaction, Transaction } from './transaction';
 import type { VersionClock } from './version-clock';
 
+export const DEFAULT_TRANSACTION_LIFETIME_MS = 60_000;
+
 interface SessionState {
   txnNumber: bigint;
   transaction: Transaction | undefined;
@@ -19,6 +21,11 @@ export class SessionRegistry {
     private readonly clock: VersionClock,
     /** Called whenever a transaction ends, so collections can drop history no snapshot needs. */
     private readonly onTransactionEnd: () => void,
+    /**
+     * MongoDB's `transactionLifetimeLimitSeconds` (default 60): an open transaction older than this is
+     * aborted, so a client that never commits cannot make writes outside transactions wait forever.
+     */
+    private readonly lifetimeLimitMs = DEFAULT_TRANSACTION_LIFETIME_MS,
   ) {}
 
   /** Starts the transaction `txnNumber` on a session (the command carries `startTransaction: true`). */
@@ -43,6 +50,9 @@ export class SessionRegistry {
     }
     const transaction = new Transaction(this.nextTransactionId++, txnNumber, this.clock);
     this.sessions.set(sessionKey, { txnNumber, transaction });
+    const expiry = setTimeout(() => this.abortAfterError(transaction), this.lifetimeLimitMs);
+    expiry.unref();
+    void transaction.ended.then(() => clearTimeout(expiry));
     return transaction;
   }
 

@@ -3,7 +3,7 @@ import { CommandError, ErrorCodes } from '../commands/command-error';
 import { Collection } from './collection';
 import { LiveView, type CollectionView } from './collection-view';
 import { CursorStore } from './cursor-store';
-import { SessionRegistry } from './session-registry';
+import { DEFAULT_TRANSACTION_LIFETIME_MS, SessionRegistry } from './session-registry';
 import type { Transaction } from './transaction';
 import { VersionClock } from './version-clock';
 
@@ -14,8 +14,12 @@ import { VersionClock } from './version-clock';
 export class Store {
   readonly clock = new VersionClock();
   readonly cursors = new CursorStore();
-  readonly sessions = new SessionRegistry(this.clock, () => this.trimHistory());
+  readonly sessions: SessionRegistry;
   private readonly databases = new Map<string, Map<string, Collection>>();
+
+  constructor(options: StoreOptions = {}) {
+    this.sessions = new SessionRegistry(this.clock, () => this.trimHistory(), options.transactionLifetimeLimitMs ?? DEFAULT_TRANSACTION_LIFETIME_MS);
+  }
 
   databaseNames(): string[] {
     return [...this.databases.keys()].sort();
@@ -71,6 +75,11 @@ export class Store {
     const oldest = this.clock.oldestOpenSnapshot();
     for (const collections of this.databases.values()) for (const collection of collections.values()) collection.trimHistory(oldest);
   }
+}
+
+export interface StoreOptions {
+  /** How long a transaction may stay open before the store aborts it (MongoDB: transactionLifetimeLimitSeconds, 60). */
+  readonly transactionLifetimeLimitMs?: number;
 }
 
 function assertCollectionName(name: string): void {

@@ -43,10 +43,38 @@ export function storableDocument(doc: Document, interner: ValueInterner = new Va
   const id: unknown = doc._id === undefined ? new ObjectId() : doc._id;
   assertStorableId(id);
   // the _id is copied but not interned: it is unique in the collection
-  const stored: Document = {};
+  const stored = newDocumentObject(Object.keys(doc).length + (doc._id === undefined ? 1 : 0));
   stored._id = isObjectId(id) ? id : storedValue(id, interner);
   for (const key of Object.keys(doc)) if (key !== '_id') setField(stored, key, storedValue(doc[key], interner));
   return Object.freeze(stored);
+}
+
+/**
+ * An empty object with room for `fieldCount` fields inside it. `{}` has 4 in-object slots, and a
+ * fifth field moves every further field into a separate property array (~40 B more per document).
+ * Objects built by a constructor get in-object slack that V8 shrinks to what the constructor's
+ * instances use; one constructor per field count makes that exactly `fieldCount` slots.
+ */
+function newDocumentObject(fieldCount: number): Document {
+  if (fieldCount <= 4 || fieldCount > MAX_SIZED_FIELDS) return {};
+  let construct = SIZED_CONSTRUCTORS[fieldCount];
+  if (construct === undefined) {
+    construct = sizedConstructor();
+    SIZED_CONSTRUCTORS[fieldCount] = construct;
+  }
+  return new construct();
+}
+
+/** V8 starts a constructor's instances with 8 spare in-object slots (then shrinks to what they used). */
+const MAX_SIZED_FIELDS = 8;
+const SIZED_CONSTRUCTORS: (new () => Document)[] = [];
+
+function sizedConstructor(): new () => Document {
+  // a fresh function per field count: each has its own initial map, so slack tracking sizes it alone
+  const construct = function StoredDocument(): void {} as unknown as new () => Document;
+  // plain objects in every way that matters (prototype, JSON, bson): only the allocation differs
+  (construct as unknown as { prototype: object }).prototype = Object.prototype;
+  return construct;
 }
 
 function storedValue(value: unknown, interner: ValueInterner): unknown {
@@ -58,8 +86,9 @@ function storedValue(value: unknown, interner: ValueInterner): unknown {
   // Date, RegExp, Binary and the other BSON classes: cloneDocument knows which ones to copy
   if (value instanceof Date || value instanceof RegExp || (value as { _bsontype?: unknown })._bsontype !== undefined) return cloneDocument(value);
   const source = value as Record<string, unknown>;
-  const stored: Record<string, unknown> = {};
-  for (const key of Object.keys(source)) setField(stored, key, storedValue(source[key], interner));
+  const keys = Object.keys(source);
+  const stored: Record<string, unknown> = newDocumentObject(keys.length);
+  for (const key of keys) setField(stored, key, storedValue(source[key], interner));
   return Object.freeze(stored);
 }
 

@@ -1,9 +1,10 @@
 import type { Document } from 'bson';
 import { CommandError, ErrorCodes } from '../commands/command-error';
-import type { Collection, DocumentWrite } from './collection';
+import { claimKeyOf, type ClaimHolder, type Collection, type DocumentWrite, type UniqueKeyChanges } from './collection';
 import { CollectionView, inKeyOrder } from './collection-view';
 import { documentKey } from './document-key';
 import { duplicateKeyError } from './duplicate-key-error';
+import type { EqualityIndex, UniqueKey } from './equality-index';
 import type { VersionClock } from './version-clock';
 
 export type TransactionState = 'active' | 'committed' | 'aborted';
@@ -13,10 +14,15 @@ export type TransactionState = 'active' | 'committed' | 'aborted';
  * its own pending writes; writes are buffered and claimed (first writer wins) until commit applies
  * them to every collection at one new version, or abort drops them.
  */
-export class Transaction {
+export class Transaction implements ClaimHolder {
   readonly snapshot: number;
+  /** Settles when the transaction commits or aborts; writes outside any transaction wait on it. */
+  readonly ended: Promise<void>;
   private currentState: TransactionState = 'active';
   private readonly pending = new Map<Collection, Map<string, Document | null>>();
+  /** Unique index entries this transaction's writes add or remove, per collection (released at the end). */
+  private readonly claimedKeys = new Map<Collection, Set<string>>();
+  private markEnded: () => void = () => undefined;
 
   constructor(
     /** Unique among transactions of the store; marks this transaction's claims on documents. */
@@ -25,6 +31,9 @@ export class Transaction {
     private readonly clock: VersionClock,
   ) {
     this.snapshot = clock.openSnapshot();
+    this.ended = new Promise((resolve) => {
+      this.markEnded = resolve;
+    });
   }
 
   get state(): TransactionState {
@@ -39,10 +48,37 @@ export class Transaction {
     return this.pending.get(collection);
   }
 
-  /** Buffers a write, failing with WriteConflict if the document changed since the snapshot or another open transaction is writing it. */
-  stage(collection: Collection, id: string, doc: Document | null): void {
+  /**
+   * First step of a write: fails with 251 when the transaction is over, and with 112 WriteConflict
+   * when the document changed since the snapshot or another open transaction is writing it
+   * (first writer wins), or when another open transaction adds or removes one of the unique index
+   * entries this write changes.
+   */
+  assertWritable(collection: Collection, id: string, changes: UniqueKeyChanges): void {
     this.assertActive();
-    if (collection.writtenSince(id, this.snapshot) || !collection.claim(id, this.id)) throw writeConflict();
+    const holder = collection.claimHolderOf(id);
+    if (collection.writtenSince(id, this.snapshot) || (holder !== undefined && holder !== this)) throw writeConflict();
+    for (const key of changes.claimKeys) {
+      const keyHolder = collection.keyHolder(key);
+      if (keyHolder !== undefined && keyHolder !== this) throw writeConflict();
+    }
+  }
+
+  /** Whether this transaction's own writes add or remove the unique index entry. */
+  holdsKey(collection: Collection, claimKey: string): boolean {
+    return this.claimedKeys.get(collection)?.has(claimKey) ?? false;
+  }
+
+  /** Buffers a checked write (`assertWritable`, unique indexes) and claims its document and index entries. */
+  stage(collection: Collection, id: string, doc: Document | null, changes: UniqueKeyChanges): void {
+    collection.claim(id, this);
+    collection.claimKeys(changes.claimKeys, this);
+    let keys = this.claimedKeys.get(collection);
+    if (keys === undefined) {
+      keys = new Set();
+      this.claimedKeys.set(collection, keys);
+    }
+    for (const key of changes.claimKeys) keys.add(key);
     let writes = this.pending.get(collection);
     if (writes === undefined) {
       writes = new Map();
@@ -78,8 +114,10 @@ export class Transaction {
 
   private finish(state: TransactionState): void {
     this.currentState = state;
-    for (const [collection, writes] of this.pending) for (const id of writes.keys()) collection.release(id, this.id);
+    for (const [collection, writes] of this.pending) for (const id of writes.keys()) collection.release(id, this);
+    for (const [collection, keys] of this.claimedKeys) collection.releaseKeys(keys, this);
     this.clock.releaseSnapshot(this.snapshot);
+    this.markEnded();
   }
 
   private assertActive(): void {
@@ -141,17 +179,28 @@ class TransactionView extends CollectionView {
   insert(doc: Document): void {
     const id = documentKey(doc._id);
     if (this.get(id) !== undefined) throw this.duplicateIdError(doc);
-    this.assertUnique(id, doc);
-    this.transaction.stage(this.collection, id, doc);
+    this.write(id, doc);
   }
 
   replace(id: string, doc: Document): void {
-    this.assertUnique(id, doc);
-    this.transaction.stage(this.collection, id, doc);
+    this.write(id, doc);
   }
 
   remove(id: string): void {
-    this.transaction.stage(this.collection, id, null);
+    this.write(id, null);
+  }
+
+  /** Transactions never wait: a held document or index entry is a WriteConflict instead. */
+  writeBlocker(): undefined {
+    return undefined;
+  }
+
+  /** A write in MongoDB's order: the document (conflicts), then its index entries (conflicts, then duplicates). */
+  private write(id: string, doc: Document | null): void {
+    const changes = this.collection.uniqueKeyChanges(this.get(id) ?? null, doc);
+    this.transaction.assertWritable(this.collection, id, changes);
+    for (const { index, unique } of changes.added) this.assertUnique(id, index, unique);
+    this.transaction.stage(this.collection, id, doc, changes);
   }
 
   private *unseen(seen: Set<string>): Iterable<Document> {
@@ -164,23 +213,30 @@ class TransactionView extends CollectionView {
     }
   }
 
-  /** Unique indexes as this transaction sees the collection (the committed index may be stale for it). */
-  private assertUnique(id: string, doc: Document): void {
-    for (const index of this.collection.uniqueIndexes()) {
-      for (const unique of index.uniqueKeys(doc)) {
-        const suspects = new Set([
-          ...index.holders(unique.key),
-          ...this.collection.changedSince(this.transaction.snapshot),
-          ...(this.transaction.pendingWrites(this.collection)?.keys() ?? []),
-        ]);
-        for (const other of suspects) {
-          if (other === id) continue;
-          const visible = this.get(other);
-          if (visible !== undefined && index.uniqueKeys(visible).some((key) => key.key === unique.key)) {
-            throw duplicateKeyError(this.collection.ns, index.definition.name, index.definition.key, unique.keyValue);
-          }
-        }
-      }
+  /**
+   * A unique index entry this write adds, checked as this transaction sees the collection: 11000 when
+   * a document it sees holds the key; 112 when a document committed after its snapshot holds the
+   * key or held it at the snapshot (the entry changed under it, as WiredTiger reports).
+   */
+  private assertUnique(id: string, index: EqualityIndex, unique: UniqueKey): void {
+    const pending = this.transaction.pendingWrites(this.collection);
+    const duplicate = () => duplicateKeyError(this.collection.ns, index.definition.name, index.definition.key, unique.keyValue);
+    const holdsKey = (doc: Document | null | undefined) => doc != null && index.uniqueKeys(doc).some((key) => key.key === unique.key);
+    for (const other of index.holders(unique.key)) {
+      if (other === id || pending?.has(other)) continue;
+      if (this.collection.writtenSince(other, this.transaction.snapshot)) throw writeConflict();
+      throw duplicate();
+    }
+    // own writes: only a document whose write added this entry can hold it beyond the committed holders
+    if (pending !== undefined && this.transaction.holdsKey(this.collection, claimKeyOf(index, unique.key))) {
+      for (const [other, doc] of pending) if (other !== id && holdsKey(doc)) throw duplicate();
+    }
+    if (pending !== undefined) {
+      for (const other of index.holders(unique.key)) if (other !== id && pending.has(other) && holdsKey(pending.get(other))) throw duplicate();
+    }
+    for (const other of this.collection.changedSince(this.transaction.snapshot)) {
+      if (other === id || pending?.has(other)) continue;
+      if (holdsKey(this.collection.visibleAt(other, this.transaction.snapshot))) throw writeConflict();
     }
   }
 }

@@ -13,10 +13,16 @@ export interface CommandRecord {
   readonly ok: boolean;
   /** The filter's keys and operators, values replaced by "?" (a getMore repeats its cursor's filter). */
   readonly filter?: FilterShape;
-  /** Sent by a mutation's write unit (its reads, writes and commit/abort). */
-  readonly writeUnit?: boolean;
+  /** Sent by a mutation's write unit (its reads, writes and commit/abort), during which attempt of it. */
+  readonly writeUnit?: WriteAttemptTag;
   /** Documents the command changed (`nModified` / `n` of its reply); write units only. */
   readonly documentsModified?: number;
+}
+
+/** Which write unit of the request sent a command, and in which of its attempts (1 = the first). */
+export interface WriteAttemptTag {
+  readonly unit: number;
+  readonly attempt: number;
 }
 
 /** `extensions.cost.writes`: what a mutation's write units sent and changed. */
@@ -28,6 +34,8 @@ export interface WriteCost {
   fanOut: Record<string, number>;
   /** Every write unit ran in one transaction. */
   atomic: boolean;
+  /** Times the units' work ran: 1 per unit, more when a transaction was retried (e.g. after a write conflict). */
+  attempts: number;
 }
 
 export interface FieldCost {
@@ -93,8 +101,8 @@ export class CostLedger {
   readonly #fields = new Map<string, FieldCost>();
   /** Per field: parents that resolved it with a query to make (what a naive resolver sends once per parent). */
   readonly #naiveQueries = new Map<string, { count: number }>();
-  /** One entry per write unit: whether it ran in a transaction. */
-  readonly #writeUnits: boolean[] = [];
+  /** One entry per write unit, in the order they started. */
+  readonly #writeUnits: WriteUnitRecord[] = [];
 
   recordCommand(command: CommandRecord): void {
     this.#commands.push(command);
@@ -117,9 +125,14 @@ export class CostLedger {
     return new FieldCostRecorder(entry, naive);
   }
 
-  /** Called by the writes module once per write unit (a mutation's writes), before its first command. */
-  recordWriteUnit(unit: { atomic: boolean }): void {
-    this.#writeUnits.push(unit.atomic);
+  /**
+   * Called by the writes module once per write unit (a mutation's writes), before its first command.
+   * The funnel tags the unit's commands with the record's current attempt and tells it how the unit ended.
+   */
+  recordWriteUnit(unit: { atomic: boolean }): WriteUnitRecord {
+    const record = new WriteUnitRecord(this.#writeUnits.length + 1, unit.atomic);
+    this.#writeUnits.push(record);
+    return record;
   }
 
   /** Every command so far, in order (the seam for issue 4's `x-docjoin-cost: commands` view). */
@@ -128,7 +141,7 @@ export class CostLedger {
   }
 
   #writesReport(): WriteCost {
-    return writesOf(this.#commands, this.#writeUnits.every((atomic) => atomic));
+    return writesOf(this.#commands, this.#writeUnits);
   }
 
   /**
@@ -177,18 +190,61 @@ export class CostLedger {
   }
 }
 
-function writesOf(commands: readonly CommandRecord[], atomic: boolean): WriteCost {
-  const writes: WriteCost = { roundTrips: 0, documentsModified: 0, fanOut: {}, atomic };
+/**
+ * Round trips count every command a unit sent, in every attempt. Documents count only changes that
+ * stand: in a transaction, those of the attempt that committed (a retried or rolled-back attempt's
+ * writes were undone); without one, every write (nothing is undone, even when the unit failed).
+ * fanOut lists each collection the counted attempt wrote to, 0 when its changes were undone.
+ */
+function writesOf(commands: readonly CommandRecord[], units: readonly WriteUnitRecord[]): WriteCost {
+  const writes: WriteCost = { roundTrips: 0, documentsModified: 0, fanOut: {}, atomic: units.every((unit) => unit.atomic), attempts: 0 };
+  for (const unit of units) writes.attempts += unit.attempts;
   for (const command of commands) {
     if (!command.writeUnit) continue;
     writes.roundTrips += 1;
-    const modified = command.documentsModified ?? 0;
+    const unit = units[command.writeUnit.unit - 1];
+    if (!unit || command.writeUnit.attempt !== unit.attempts) continue;
+    if (command.commandName !== 'insert' && command.commandName !== 'update' && command.commandName !== 'delete') continue;
+    const modified = unit.changesStand ? (command.documentsModified ?? 0) : 0;
     writes.documentsModified += modified;
-    if (command.commandName === 'insert' || command.commandName === 'update' || command.commandName === 'delete') {
-      writes.fanOut[command.collection] = (writes.fanOut[command.collection] ?? 0) + modified;
-    }
+    writes.fanOut[command.collection] = (writes.fanOut[command.collection] ?? 0) + modified;
   }
   return writes;
+}
+
+/** One write unit of a request: how many times its work ran, and whether its writes stand. */
+export class WriteUnitRecord {
+  #attempts = 0;
+  #outcome: 'running' | 'committed' | 'failed' = 'running';
+
+  constructor(
+    readonly unit: number,
+    readonly atomic: boolean,
+  ) {}
+
+  /** The unit's work starts (again, when a transaction is retried). */
+  startAttempt(): void {
+    this.#attempts += 1;
+  }
+
+  /** The unit ended: its transaction committed (or its ordered writes all ran), or it failed. */
+  finish(outcome: 'committed' | 'failed'): void {
+    this.#outcome = outcome;
+  }
+
+  get attempts(): number {
+    return this.#attempts;
+  }
+
+  /** The tag for a command sent now. */
+  get tag(): WriteAttemptTag {
+    return { unit: this.unit, attempt: this.#attempts };
+  }
+
+  /** A failed transaction was rolled back; writes outside a transaction stand whatever happened after them. */
+  get changesStand(): boolean {
+    return !this.atomic || this.#outcome === 'committed';
+  }
 }
 
 function roundMs(ms: number): number {

@@ -4,9 +4,12 @@ import type { CostEstimate } from '../estimate/estimate-operation';
 import { PublicErrorCode } from '../errors/public-error-code';
 import type { CostLedger } from './cost-ledger';
 import { costLimitExceeded, findExceededLimit, type CostLimits } from './cost-limits';
+import { ESTIMATE_CHECK_EXEMPT_OPERATIONS, findEstimateViolations, type EstimateViolationRecorder } from './estimate-check';
 
 /** `x-docjoin-cost: commands` asks for the per-command debug view. */
 export const COST_HEADER = 'x-docjoin-cost';
+
+const UNITS = { roundTrips: 'round trips', documents: 'documents' } as const;
 
 /** Options of ApolloServerPluginDocjoinCost. */
 export interface DocjoinCostOptions<TContext extends BaseContext> {
@@ -19,11 +22,14 @@ export interface DocjoinCostOptions<TContext extends BaseContext> {
   /** Whether this request gets `extensions.cost.commands` (decide from the header and the configuration). */
   readonly commandsView?: (request: GraphQLRequestContext<TContext>) => boolean;
   /**
-   * Add an error to any query whose measured round trips exceed its estimate (on under test, so every
-   * operation any test runs checks that the estimate is an upper bound). Mutations are exempt: their
-   * writes are measured in `writes`, not estimated.
+   * Compare every operation's measured round trips and documents with its estimate (on under test, so
+   * every operation any test runs checks that the estimate is an upper bound). A violation adds an
+   * INTERNAL_SERVER_ERROR to the response and goes to `onEstimateViolation`. Operation kinds in
+   * ESTIMATE_CHECK_EXEMPT_OPERATIONS (mutations, whose writes are not estimated yet) are skipped.
    */
   readonly checkEstimate?: boolean;
+  /** Told of each violation the check finds, so a test run fails even where no test reads `errors`. */
+  readonly onEstimateViolation?: EstimateViolationRecorder;
 }
 
 /**
@@ -50,11 +56,19 @@ export function ApolloServerPluginDocjoinCost<TContext extends { readonly ledger
           if (key in extensions) return;
           const report = contextValue.ledger.report({ estimatedRoundTrips: estimate?.roundTrips ?? 0, commands: options.commandsView?.(request) ?? false });
           extensions[key] = report;
-          if (options.checkEstimate && estimate && request.operation?.operation !== 'mutation' && report.roundTrips > estimate.roundTrips) {
-            const error = new GraphQLError(`docjoin: the static estimate (${estimate.roundTrips} round trips) is below the measured cost (${report.roundTrips})`, {
-              extensions: { code: PublicErrorCode.INTERNAL_SERVER_ERROR },
+          if (options.checkEstimate && request.operation && !ESTIMATE_CHECK_EXEMPT_OPERATIONS.has(request.operation.operation)) {
+            const violations = findEstimateViolations(report, estimate, {
+              operationName: request.operationName ?? undefined,
+              query: request.source,
+              variables: request.request.variables,
             });
-            result.errors = [...(result.errors ?? []), error.toJSON()];
+            for (const violation of violations) {
+              options.onEstimateViolation?.(violation);
+              const error = new GraphQLError(`docjoin: the static estimate (${violation.estimated} ${UNITS[violation.measure]}) is below the measured cost (${violation.measured})`, {
+                extensions: { code: PublicErrorCode.INTERNAL_SERVER_ERROR },
+              });
+              result.errors = [...(result.errors ?? []), error.toJSON()];
+            }
           }
         },
       };

@@ -14,6 +14,8 @@ export function estimateRequest(request: {
   readonly operation: OperationDefinitionNode;
   readonly variables: Readonly<Record<string, unknown>> | undefined;
   strategyFor(field: RelationField): ReadStrategy;
+  /** See EstimateInput.assumedListSize (default DEFAULT_ASSUMED_LIST_SIZE). */
+  readonly assumedListSize?: number;
 }): CostEstimate | undefined {
   const { coerced } = getVariableValues(request.schema, request.operation.variableDefinitions ?? [], request.variables ?? {});
   if (!coerced) return undefined;
@@ -28,5 +30,6 @@ export function estimateRequest(request: {
     fragments,
     variableValues: coerced,
     strategyFor: request.strategyFor,
+    ...(request.assumedListSize !== undefined && { assumedListSize: request.assumedListSize }),
   });
 }

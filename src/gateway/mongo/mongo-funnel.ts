@@ -12,7 +12,7 @@ import {
   type Db,
   type Document,
 } from 'mongodb';
-import type { CostLedger } from '../cost/cost-ledger';
+import type { CostLedger, WriteAttemptTag, WriteUnitRecord } from '../cost/cost-ledger';
 import { commandFilterShape, type FilterShape } from '../cost/filter-shape';
 import { DatabaseFailure } from '../errors/internal-errors';
 
@@ -23,8 +23,8 @@ export type StoredDocument = Record<string, unknown>;
 export interface CommandScope {
   readonly ledger: CostLedger;
   readonly fields: readonly string[];
-  /** The command belongs to a mutation's write unit (extensions.cost.writes). */
-  readonly writeUnit?: boolean;
+  /** The command belongs to this write unit of a mutation (extensions.cost.writes). */
+  readonly writeUnit?: WriteUnitRecord;
 }
 
 export interface FindOptions {
@@ -62,7 +62,7 @@ export class MongoFunnel {
   /** Write units by session id: commitTransaction/abortTransaction carry no comment, only the lsid. */
   readonly #sessions = new Map<string, InflightOperation>();
   /** Started commands by connection + wire request id, until they succeed or fail. */
-  readonly #started = new Map<string, { operation: InflightOperation; commandName: string }>();
+  readonly #started = new Map<string, StartedCommand>();
   /** Unique per funnel, so that several gateways can share one client without mixing their counts. */
   readonly #commentPrefix = `${COMMENT_PREFIX}${randomBytes(4).toString('hex')}:`;
   #nextOperation = 0;
@@ -135,21 +135,30 @@ export class MongoFunnel {
   }
 
   /**
-   * Runs `work` with a writer whose commands share one session and are attributed to `scope` (marked
-   * as write-unit commands). With `transaction`, `session.withTransaction` commits them together and
-   * retries the whole of `work` on transient errors, so `work` must be safe to run again. Driver errors
-   * reach the caller as DatabaseFailure; inside `work` the writer throws them raw, because
-   * withTransaction decides on retries from their error labels.
+   * Runs `work` with a writer whose commands share one session and are attributed to `scope` and to
+   * `unit`, the ledger's record of this write unit. With `transaction`, `session.withTransaction` commits
+   * them together and retries the whole of `work` on transient errors (a write conflict), so `work` must
+   * be safe to run again; each run is a new attempt of `unit`, and its commands carry that attempt, so
+   * the report counts only the documents of the attempt that committed. Driver errors reach the caller
+   * as DatabaseFailure; inside `work` the writer throws them raw, because withTransaction decides on
+   * retries from their error labels.
    */
-  async runWriteUnit<T>(scope: CommandScope, options: { transaction: boolean }, work: (writer: FunnelWriter) => Promise<T>): Promise<T> {
-    const unitScope: CommandScope = { ...scope, writeUnit: true };
+  async runWriteUnit<T>(scope: CommandScope, unit: WriteUnitRecord, options: { transaction: boolean }, work: (writer: FunnelWriter) => Promise<T>): Promise<T> {
+    const unitScope: CommandScope = { ...scope, writeUnit: unit };
     const session = this.#client.startSession();
     const sessionKey = lsidKey(session.id?.id);
     if (sessionKey !== undefined) this.#sessions.set(sessionKey, { scope: unitScope, collection: SESSION_COMMANDS });
     const writer = new FunnelWriter(this.#db, session, (collection, operation) => this.#attribute(unitScope, collection, operation));
+    const attempt = (): Promise<T> => {
+      unit.startAttempt();
+      return work(writer);
+    };
     try {
-      return options.transaction ? await session.withTransaction(() => work(writer)) : await work(writer);
+      const result = options.transaction ? await session.withTransaction(attempt) : await attempt();
+      unit.finish('committed');
+      return result;
     } catch (error) {
+      unit.finish('failed');
       throw error instanceof MongoError ? new DatabaseFailure(writer.lastCollection, error) : error;
     } finally {
       await session.endSession();
@@ -191,7 +200,7 @@ export class MongoFunnel {
     const operation = this.#inflight.get(comment);
     if (!operation) return;
     operation.filter ??= commandFilterShape(event.commandName, event.command);
-    this.#started.set(eventKey(event), { operation, commandName: event.commandName });
+    this.#started.set(eventKey(event), startedCommand(operation, event.commandName));
   };
 
   readonly #onSucceeded = (event: CommandSucceededEvent): void => {
@@ -206,7 +215,7 @@ export class MongoFunnel {
   #startSessionCommand(event: CommandStartedEvent): void {
     const key = lsidKey((event.command as { lsid?: { id?: unknown } }).lsid?.id);
     const unit = key === undefined ? undefined : this.#sessions.get(key);
-    if (unit) this.#started.set(eventKey(event), { operation: unit, commandName: event.commandName });
+    if (unit) this.#started.set(eventKey(event), startedCommand(unit, event.commandName));
   }
 
   #finish(event: CommandSucceededEvent | CommandFailedEvent, ok: boolean, documents: number, bytes: number): void {
@@ -222,10 +231,22 @@ export class MongoFunnel {
       bytes,
       durationMs: event.duration,
       ok,
-      ...(started.operation.scope.writeUnit && { writeUnit: true, documentsModified: ok ? documentsModified(started.commandName, (event as CommandSucceededEvent).reply) : 0 }),
+      ...(started.writeUnit && { writeUnit: started.writeUnit, documentsModified: ok ? documentsModified(started.commandName, (event as CommandSucceededEvent).reply) : 0 }),
       ...(started.operation.filter !== undefined && { filter: started.operation.filter }),
     });
   }
+}
+
+interface StartedCommand {
+  readonly operation: InflightOperation;
+  readonly commandName: string;
+  /** A write unit's command: the attempt it was sent in, fixed when it starts (a retry may begin before it is counted). */
+  readonly writeUnit?: WriteAttemptTag;
+}
+
+function startedCommand(operation: InflightOperation, commandName: string): StartedCommand {
+  const unit = operation.scope.writeUnit;
+  return { operation, commandName, ...(unit && { writeUnit: unit.tag }) };
 }
 
 /** See FindOptions.batchSize: one more than the answer can hold, so the first reply reaches the end. */

@@ -26,10 +26,11 @@ export function buildWriteModel(schema: GraphQLSchema, storageMap: StorageMap): 
   const inverses = readInverses(schema, storageMap, problems);
   const counters = readCounters(schema, storageMap, inverses, problems);
   if (problems.length > 0) throw new StorageConfigError(problems);
+  const boundedArrays = findBoundedArrays(storageMap);
   return Object.freeze({
     storageMap,
-    snapshots: Object.freeze(findSnapshotLocations(storageMap)),
-    boundedArrays: Object.freeze(findBoundedArrays(storageMap)),
+    snapshots: Object.freeze(findSnapshotLocations(storageMap, boundedArrays)),
+    boundedArrays: Object.freeze(boundedArrays),
     inverses: Object.freeze(inverses),
     counters: Object.freeze(counters),
   });
@@ -40,7 +41,7 @@ function collectionOf(storageMap: StorageMap, typeName: string): string | undefi
 }
 
 /** Walks every collection type and, through embedded shapes, the types embedded in it. */
-function findSnapshotLocations(storageMap: StorageMap): SnapshotLocation[] {
+function findSnapshotLocations(storageMap: StorageMap, boundedArrays: readonly BoundedArray[]): SnapshotLocation[] {
   const locations: SnapshotLocation[] = [];
   const walk = (typeName: string, collection: string, prefix: readonly PathSegment[], coordinatePrefix: string | undefined, seen: ReadonlySet<string>) => {
     const type = storageMap.types.get(typeName);
@@ -58,14 +59,16 @@ function findSnapshotLocations(storageMap: StorageMap): SnapshotLocation[] {
             const stored = source.fields.get(name);
             if (stored?.kind === 'stored' && !stored.isId && name !== snapshot.key) fields.push({ name, sourcePath: stored.path });
           }
+          const segments = [...prefix, { path: snapshot.path, isArray: field.isList }];
           locations.push({
             coordinate,
             collection,
             sourceType: field.targetType,
             sourceCollection,
-            segments: [...prefix, { path: snapshot.path, isArray: field.isList }],
+            segments,
             key: snapshot.key,
             fields,
+            inSourceDocument: copiesOnlyInSource(storageMap, boundedArrays, collection, field.targetType, segments, snapshot.key),
           });
         }
       }
@@ -79,6 +82,33 @@ function findSnapshotLocations(storageMap: StorageMap): SnapshotLocation[] {
     if (type.collection !== undefined) walk(type.typeName, type.collection, [], undefined, new Set([type.typeName]));
   }
   return locations;
+}
+
+/**
+ * Whether every copy at `segments` lives in the source document itself: the first segment is a bounded
+ * array of the source type's own children (`Host.recentLogs`: log messages whose `host.id` is the
+ * host), and the copy's key is that same back-reference (`recentLogs.$.host.id`). Each element then
+ * copies its own parent, so no other document holds a copy.
+ */
+function copiesOnlyInSource(
+  storageMap: StorageMap,
+  boundedArrays: readonly BoundedArray[],
+  collection: string,
+  sourceType: string,
+  segments: readonly PathSegment[],
+  key: string,
+): boolean {
+  const [first, ...below] = segments;
+  if (!first?.isArray || below.length === 0) return false;
+  const keyBelow = [...below.map((segment) => segment.path), key].join('.');
+  return boundedArrays.some(
+    (array) =>
+      array.collection === collection &&
+      array.path === first.path &&
+      array.parentKey === '_id' &&
+      array.childKey === keyBelow &&
+      storageMap.relations.get(array.coordinate)?.typeName === sourceType,
+  );
 }
 
 function findBoundedArrays(storageMap: StorageMap): BoundedArray[] {

@@ -1,19 +1,61 @@
+import type { StoredDocument, UpdateStatement } from '../mongo/mongo-funnel';
 import type { PlannedUpdate } from './write-steps';
 import type { SnapshotLocation, WriteModel } from './write-model-types';
 
 /**
+ * A source update and its snapshot fan-out. `source` is ONE statement on the source document: its own
+ * fields, plus the copies that live only inside it (`Host.recentLogs.host`), so one document is written
+ * by one statement. `fanOut` holds one updateMany per place copies live elsewhere.
+ */
+export interface SourceUpdatePlan {
+  readonly source: PlannedUpdate;
+  readonly fanOut: readonly PlannedUpdate[];
+}
+
+/**
+ * Plans setting `$set` (stored paths) on the `sourceType` document picked by `filter`. `changes` is the
+ * same change keyed by GraphQL field name, for the snapshots; with no `sourceId` (a selector other than
+ * `_id`) nothing may copy the changed fields (see hasFanOut), so there is nothing to fan out.
+ */
+export function planSourceUpdate(
+  model: WriteModel,
+  sourceType: string,
+  target: { readonly collection: string; readonly filter: StoredDocument; readonly sourceId: unknown },
+  $set: StoredDocument,
+  changes: Readonly<Record<string, unknown>>,
+): SourceUpdatePlan {
+  const sourceSet: Record<string, unknown> = { ...$set };
+  const arrayFilters: StoredDocument[] = [];
+  if (target.sourceId !== undefined) {
+    for (const { location, values } of copiesOf(model, sourceType, changes)) {
+      if (!location.inSourceDocument) continue;
+      const copy = copyUpdate(location, target.sourceId, values, arrayFilters.length);
+      Object.assign(sourceSet, copy.$set);
+      arrayFilters.push(...copy.arrayFilters);
+    }
+  }
+  const statement: UpdateStatement = { filter: target.filter, update: { $set: sourceSet }, ...(arrayFilters.length > 0 && { arrayFilters }), multi: false };
+  return {
+    source: { collection: target.collection, statement },
+    fanOut: target.sourceId === undefined ? [] : planSnapshotFanOut(model, sourceType, target.sourceId, changes),
+  };
+}
+
+/**
  * Snapshot fan-out: when fields of a `sourceType` document change, every copy of them must change too.
- * For each snapshot location whose source is `sourceType` and which copies a changed field, ONE
- * updateMany: a dotted `$set` for a single copy (`host.name`), `$[e0]` with arrayFilters for copies in
- * arrays (`authors.$[e0].name`, `recentLogs.$[e0].host.name`). `changes` is keyed by GraphQL field name.
+ * For each snapshot location outside the source document whose source is `sourceType` and which copies
+ * a changed field, ONE updateMany: a dotted `$set` for a single copy (`host.name`), `$[e0]` with
+ * arrayFilters for copies in arrays (`authors.$[e0].name`). `changes` is keyed by GraphQL field name.
  */
 export function planSnapshotFanOut(model: WriteModel, sourceType: string, sourceId: unknown, changes: Readonly<Record<string, unknown>>): PlannedUpdate[] {
   const planned: PlannedUpdate[] = [];
-  for (const location of model.snapshots) {
-    if (location.sourceType !== sourceType) continue;
-    const copied = location.fields.filter((field) => field.name in changes);
-    if (copied.length === 0) continue;
-    planned.push({ collection: location.collection, statement: fanOutStatement(location, sourceId, copied.map((field) => [field.name, changes[field.name]] as const)) });
+  for (const { location, values } of copiesOf(model, sourceType, changes)) {
+    if (location.inSourceDocument) continue;
+    const { $set, arrayFilters } = copyUpdate(location, sourceId, values, 0);
+    planned.push({
+      collection: location.collection,
+      statement: { filter: { [[...location.segments.map((s) => s.path), location.key].join('.')]: sourceId }, update: { $set }, ...(arrayFilters.length > 0 && { arrayFilters }), multi: true },
+    });
   }
   return planned;
 }
@@ -23,25 +65,34 @@ export function hasFanOut(model: WriteModel, sourceType: string, fieldNames: rea
   return model.snapshots.some((location) => location.sourceType === sourceType && location.fields.some((field) => fieldNames.includes(field.name)));
 }
 
-function fanOutStatement(location: SnapshotLocation, sourceId: unknown, values: ReadonlyArray<readonly [string, unknown]>) {
+type CopiedValues = ReadonlyArray<readonly [string, unknown]>;
+
+/** Every snapshot location of `sourceType` copying a changed field, with the new values it copies. */
+function copiesOf(model: WriteModel, sourceType: string, changes: Readonly<Record<string, unknown>>): Array<{ location: SnapshotLocation; values: CopiedValues }> {
+  const found: Array<{ location: SnapshotLocation; values: CopiedValues }> = [];
+  for (const location of model.snapshots) {
+    if (location.sourceType !== sourceType) continue;
+    const values = location.fields.filter((field) => field.name in changes).map((field) => [field.name, changes[field.name]] as const);
+    if (values.length > 0) found.push({ location, values });
+  }
+  return found;
+}
+
+/** The `$set` of one location's copies, and the arrayFilters it needs (identifiers from `e<firstIdentifier>`). */
+function copyUpdate(location: SnapshotLocation, sourceId: unknown, values: CopiedValues, firstIdentifier: number): { $set: StoredDocument; arrayFilters: StoredDocument[] } {
   const { segments, key } = location;
   const setPrefix: string[] = [];
-  const arrayFilters: Record<string, unknown>[] = [];
+  const arrayFilters: StoredDocument[] = [];
   segments.forEach((segment, index) => {
     setPrefix.push(segment.path);
     if (!segment.isArray) return;
-    const identifier = `e${arrayFilters.length}`;
+    const identifier = `e${firstIdentifier + arrayFilters.length}`;
     setPrefix.push(`$[${identifier}]`);
     // The element matches when the copy below it holds the source's id (dot paths reach through arrays).
     const below = [...segments.slice(index + 1).map((s) => s.path), key].join('.');
     arrayFilters.push({ [`${identifier}.${below}`]: sourceId });
   });
-  const $set: Record<string, unknown> = {};
+  const $set: StoredDocument = {};
   for (const [name, value] of values) $set[`${setPrefix.join('.')}.${name}`] = value;
-  return {
-    filter: { [[...segments.map((s) => s.path), key].join('.')]: sourceId },
-    update: { $set },
-    ...(arrayFilters.length > 0 && { arrayFilters }),
-    multi: true,
-  };
+  return { $set, arrayFilters };
 }

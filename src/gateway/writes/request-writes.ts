@@ -1,7 +1,6 @@
 import type { GraphQLResolveInfo } from 'graphql';
 import type { GatewayContext } from '../context/request-context';
 import type { CostLedger } from '../cost/cost-ledger';
-import { InvariantError } from '../errors/internal-errors';
 import type { MongoFunnel } from '../mongo/mongo-funnel';
 import type { WriteModel } from './write-model-types';
 import { WriteUnit, type WriteUnitOptions } from './write-unit';
@@ -31,19 +30,17 @@ export class RequestWrites {
    */
   async run<T>(info: GraphQLResolveInfo, work: (unit: WriteUnit) => Promise<T>): Promise<T> {
     const transaction = await this.transactions();
-    this.ledger.recordWriteUnit({ atomic: transaction });
+    const unit = this.ledger.recordWriteUnit({ atomic: transaction });
     const scope = { ledger: this.ledger, fields: [`${info.parentType.name}.${info.fieldName}`] };
-    return this.funnel.runWriteUnit(scope, { transaction }, (writer) => work(new WriteUnit(this.model, writer, this.options)));
+    return this.funnel.runWriteUnit(scope, unit, { transaction }, (writer) => work(new WriteUnit(this.model, writer, this.options)));
   }
 }
 
-/** A request context the gateway built with its writes attached (create-gateway.ts). */
+/**
+ * The request context as the gateway builds it (create-gateway.ts attaches `writes` to every
+ * GatewayContext), and the context type of the generated resolver types (codegen.yml), so mutation
+ * resolvers reach their write side as `context.writes`, checked by the compiler.
+ */
 export interface WritingContext extends GatewayContext {
   readonly writes: RequestWrites;
-}
-
-export function writesOf(context: GatewayContext): RequestWrites {
-  const writes = (context as Partial<WritingContext>).writes;
-  if (!writes) throw new InvariantError('this request context has no writes; build it with gateway.createContext()');
-  return writes;
 }

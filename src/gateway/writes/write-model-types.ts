@@ -36,6 +36,12 @@ export interface SnapshotLocation {
   readonly key: string;
   /** The copied fields other than the key. */
   readonly fields: readonly CopiedField[];
+  /**
+   * The copies live only in the source document itself: a snapshot of the parent inside its own
+   * bounded array of children (`Host.recentLogs.host`: a host's recentLogs hold only its own messages).
+   * The source update then sets them in the same statement instead of a second command.
+   */
+  readonly inSourceDocument: boolean;
 }
 
 /**

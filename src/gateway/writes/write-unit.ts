@@ -2,7 +2,7 @@ import { keyString } from '../documents/key-string';
 import { readPath } from '../documents/read-path';
 import { InvariantError } from '../errors/internal-errors';
 import type { FunnelWriter, StoredDocument } from '../mongo/mongo-funnel';
-import { planSnapshotFanOut, hasFanOut } from './fan-out-planner';
+import { hasFanOut, planSourceUpdate } from './fan-out-planner';
 import { fillSnapshot, forwardReferences, planInsertDerived, withInitialDerivedValues } from './insert-planner';
 import { planReferenceChange } from './reference-planner';
 import { InjectedWriteFailure, notFound } from './write-errors';
@@ -48,8 +48,9 @@ export class WriteUnit {
   }
 
   /**
-   * Sets `changes` (GraphQL field name → value) on the source document, then on every snapshot copy of
-   * those fields. NOT_FOUND, with nothing written, when the selector matches no document.
+   * Sets `changes` (GraphQL field name → value) on the source document (with the copies that live inside
+   * it, in the same statement), then on every other snapshot copy of those fields. NOT_FOUND, with
+   * nothing written, when the selector matches no document.
    */
   async updateSource(typeName: string, selector: SourceSelector, changes: Readonly<Record<string, unknown>>): Promise<void> {
     const storage = this.model.storageMap.types.get(typeName);
@@ -64,9 +65,10 @@ export class WriteUnit {
     if (id === undefined && hasFanOut(this.model, typeName, Object.keys(changes))) {
       id = (await this.requireOne(typeName, { ...selector }, ['_id'], described))._id;
     }
-    const source = await this.#apply({ kind: 'update', collection: this.#collectionOf(typeName), statements: [{ filter: id === undefined ? { ...selector } : { _id: id }, update: { $set }, multi: false }] });
+    const plan = planSourceUpdate(this.model, typeName, { collection: this.#collectionOf(typeName), filter: id === undefined ? { ...selector } : { _id: id }, sourceId: id }, $set, changes);
+    const source = await this.#apply({ kind: 'update', collection: plan.source.collection, statements: [plan.source.statement] });
     if (source.matched === 0) throw notFound(`${typeName} ${described} not found`, { typeName });
-    if (id !== undefined) await this.#applyAll(groupByCollection(planSnapshotFanOut(this.model, typeName, id, changes)));
+    await this.#applyAll(groupByCollection(plan.fanOut));
   }
 
   /**

@@ -21,6 +21,7 @@ type Documents = {
     "query PersonProfile($id: ID!) {\n  person(id: $id) {\n    id\n    firstName\n    lastName\n    addresses {\n      street\n      city\n      state\n      zip\n      country\n    }\n    contactDetails {\n      __typename\n      ... on EmailContact {\n        email\n      }\n      ... on PhoneContact {\n        phone\n        extension\n      }\n      ... on SocialContact {\n        network\n        handle\n      }\n    }\n    holdings {\n      numberHeld\n      stock {\n        symbol\n        open\n        high\n        low\n      }\n    }\n    tasks {\n      id\n      description\n      due\n      done\n    }\n  }\n}": typeof types.PersonProfileDocument,
     "query ProductParts($catalogNumber: String!) {\n  product(catalogNumber: $catalogNumber) {\n    id\n    catalogNumber\n    name\n    parts {\n      id\n      name\n      partno\n      qty\n      price\n    }\n  }\n}": typeof types.ProductPartsDocument,
     "query RecentPosts($first: Int = 3) {\n  posts(first: $first) {\n    id\n    title\n    author\n    createdAt\n    commentCount\n    recentComments {\n      id\n      author\n      comment\n      createdAt\n    }\n  }\n}": typeof types.RecentPostsDocument,
+    "mutation RenameAuthor($id: ID!, $firstName: String!, $lastName: String!) {\n  renameAuthor(id: $id, firstName: $firstName, lastName: $lastName) {\n    id\n    firstName\n    lastName\n    name\n    countOfBooks\n  }\n}": typeof types.RenameAuthorDocument,
     "query TasksDueBefore($dueBefore: DateTime!, $first: Int = 10) {\n  tasks(dueBefore: $dueBefore, first: $first) {\n    id\n    description\n    due\n    done\n    owner {\n      id\n      firstName\n      lastName\n    }\n  }\n}": typeof types.TasksDueBeforeDocument,
 };
 const documents: Documents = {
@@ -31,6 +32,7 @@ const documents: Documents = {
     "query PersonProfile($id: ID!) {\n  person(id: $id) {\n    id\n    firstName\n    lastName\n    addresses {\n      street\n      city\n      state\n      zip\n      country\n    }\n    contactDetails {\n      __typename\n      ... on EmailContact {\n        email\n      }\n      ... on PhoneContact {\n        phone\n        extension\n      }\n      ... on SocialContact {\n        network\n        handle\n      }\n    }\n    holdings {\n      numberHeld\n      stock {\n        symbol\n        open\n        high\n        low\n      }\n    }\n    tasks {\n      id\n      description\n      due\n      done\n    }\n  }\n}": types.PersonProfileDocument,
     "query ProductParts($catalogNumber: String!) {\n  product(catalogNumber: $catalogNumber) {\n    id\n    catalogNumber\n    name\n    parts {\n      id\n      name\n      partno\n      qty\n      price\n    }\n  }\n}": types.ProductPartsDocument,
     "query RecentPosts($first: Int = 3) {\n  posts(first: $first) {\n    id\n    title\n    author\n    createdAt\n    commentCount\n    recentComments {\n      id\n      author\n      comment\n      createdAt\n    }\n  }\n}": types.RecentPostsDocument,
+    "mutation RenameAuthor($id: ID!, $firstName: String!, $lastName: String!) {\n  renameAuthor(id: $id, firstName: $firstName, lastName: $lastName) {\n    id\n    firstName\n    lastName\n    name\n    countOfBooks\n  }\n}": types.RenameAuthorDocument,
     "query TasksDueBefore($dueBefore: DateTime!, $first: Int = 10) {\n  tasks(dueBefore: $dueBefore, first: $first) {\n    id\n    description\n    due\n    done\n    owner {\n      id\n      firstName\n      lastName\n    }\n  }\n}": types.TasksDueBeforeDocument,
 };
 
@@ -76,6 +78,10 @@ export function graphql(source: "query ProductParts($catalogNumber: String!) {\n
  * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
  */
 export function graphql(source: "query RecentPosts($first: Int = 3) {\n  posts(first: $first) {\n    id\n    title\n    author\n    createdAt\n    commentCount\n    recentComments {\n      id\n      author\n      comment\n      createdAt\n    }\n  }\n}"): (typeof documents)["query RecentPosts($first: Int = 3) {\n  posts(first: $first) {\n    id\n    title\n    author\n    createdAt\n    commentCount\n    recentComments {\n      id\n      author\n      comment\n      createdAt\n    }\n  }\n}"];
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(source: "mutation RenameAuthor($id: ID!, $firstName: String!, $lastName: String!) {\n  renameAuthor(id: $id, firstName: $firstName, lastName: $lastName) {\n    id\n    firstName\n    lastName\n    name\n    countOfBooks\n  }\n}"): (typeof documents)["mutation RenameAuthor($id: ID!, $firstName: String!, $lastName: String!) {\n  renameAuthor(id: $id, firstName: $firstName, lastName: $lastName) {\n    id\n    firstName\n    lastName\n    name\n    countOfBooks\n  }\n}"];
 /**
  * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
  */

@@ -4,10 +4,11 @@
  * create, drop, dropDatabase, and an unknown command. Runs unchanged against MONGODB_URI.
  */
 import { connect, type Socket } from 'node:net';
-import { MongoClient } from 'mongodb';
-import { expectServerError, recordCommands, singleHostAddress, useCompatDatabase } from './support/compat-helpers';
+import { MongoClient, type Document } from 'mongodb';
+import { expectServerError, recordCommands, singleHostAddress, useCompatDatabase, useReplicaSetGuard } from './support/compat-helpers';
 
 const ctx = useCompatDatabase('compat_admin');
+const { skipWithoutReplicaSet } = useReplicaSetGuard(() => ({ db: ctx.db, isEmbedded: ctx.mongo.isEmbedded }));
 
 describe('handshake commands', () => {
   test('hello reports a writable primary with MongoDB 7 wire limits', async () => {
@@ -71,6 +72,28 @@ describe('handshake commands', () => {
     await session.endSession();
     expect(lsid).toBeDefined();
     expect(await ctx.db.admin().command({ endSessions: [lsid!] })).toMatchObject({ ok: 1 });
+  });
+
+  test('endSessions ends the session\'s open transaction (the embedded server at once)', async () => {
+    if (skipWithoutReplicaSet()) return;
+    await ctx.db.createCollection('sessions_txn');
+    const session = ctx.mongo.client.startSession();
+    try {
+      session.startTransaction();
+      await ctx.db.collection('sessions_txn').insertOne({ _id: 'pending' } as Document, { session });
+      expect(await ctx.db.admin().command({ endSessions: [session.id!] })).toMatchObject({ ok: 1 });
+      if (!ctx.mongo.isEmbedded) {
+        // MongoDB docs, "endSessions": it marks the session expired; the server's session cache then
+        // kills it at its next refresh (logicalSessionRefreshMillis, 5 minutes), so a real server
+        // may still commit here. Nothing more is certain on a real server.
+        await session.abortTransaction();
+        return;
+      }
+      await expectServerError(session.commitTransaction(), 251, 'NoSuchTransaction');
+      expect(await ctx.db.collection('sessions_txn').countDocuments()).toBe(0);
+    } finally {
+      await session.endSession();
+    }
   });
 
   test('closing a client sends endSessions and the server keeps serving other clients', async () => {

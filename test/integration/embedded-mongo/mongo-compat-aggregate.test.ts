@@ -3,7 +3,7 @@
  * (incl. $topN) $sort $limit $skip $facet $count $replaceRoot $setWindowFields and common expressions.
  * Cursor batching over >101 results is covered in mongo-compat-cursors. Runs unchanged against MONGODB_URI.
  */
-import { type Document } from 'mongodb';
+import { Decimal128, Double, Long, type Document } from 'mongodb';
 import { useCompatDatabase } from './support/compat-helpers';
 
 const ctx = useCompatDatabase('compat_aggregate');
@@ -344,3 +344,111 @@ describe('$setWindowFields', () => {
     ]);
   });
 });
+
+describe('field order of computed stages (asserted with Object.keys: toEqual ignores order)', () => {
+  // MongoDB docs, "Document" > "Field Order": _id is always the first field. An inclusion $project
+  // keeps included fields in the input document's order and appends computed fields in spec order
+  // (see precog/quasar#598 for the observed behaviour); $addFields/$set append new fields after the
+  // existing ones and overwrite existing ones in place ("$addFields" docs).
+  beforeAll(async () => {
+    await ctx.db.collection('ordered').insertOne({ _id: 1, b: 2, a: 1, c: 3 } as Document);
+  });
+  const keysOf = async (pipeline: Document[]) => Object.keys((await run('ordered', pipeline))[0]!);
+
+  test('$project with a computed field keeps _id first', async () => {
+    expect(await keysOf([{ $project: { z: '$a' } }])).toEqual(['_id', 'z']);
+    expect(await keysOf([{ $project: { z: '$a', c: 1, a: 1 } }])).toEqual(['_id', 'a', 'c', 'z']);
+    expect(await keysOf([{ $project: { _id: 0, z: '$a', b: 1 } }])).toEqual(['b', 'z']);
+  });
+
+  test('$addFields and $set append new fields and overwrite existing ones where they are', async () => {
+    expect(await keysOf([{ $addFields: { z: 1, a: 5 } }])).toEqual(['_id', 'b', 'a', 'c', 'z']);
+    expect(await keysOf([{ $set: { y: 1, b: 0 } }])).toEqual(['_id', 'b', 'a', 'c', 'y']);
+  });
+});
+
+describe('Long and Decimal128 in window functions and expressions', () => {
+  // MongoDB docs, "Comparison/Sort Order": numbers compare by value whatever their BSON type;
+  // "$rank": equal sortBy values share a rank, leaving gaps; "$denseRank": no gaps.
+  beforeAll(async () => {
+    await ctx.db.collection('mixed_numbers').insertMany([
+      { _id: 1, g: 'x', v: Decimal128.fromString('-1') },
+      { _id: 2, g: 'x', v: 3 },
+      { _id: 3, g: 'x', v: new Double(2 ** 53) },
+      { _id: 4, g: 'x', v: Decimal128.fromString('9007199254740992.5') },
+      { _id: 5, g: 'x', v: Long.fromString('9007199254740993') },
+      { _id: 6, g: 'x', v: Long.fromNumber(3) },
+    ] as Document[]);
+  });
+
+  test('$setWindowFields sortBy ranks by numeric value across Int32, Double, Long and Decimal128', async () => {
+    const rows = await run('mixed_numbers', [
+      { $setWindowFields: { partitionBy: '$g', sortBy: { v: 1 }, output: { rank: { $rank: {} }, dense: { $denseRank: {} } } } },
+      { $sort: { rank: 1, _id: 1 } },
+      { $project: { _id: 1, rank: 1, dense: 1 } },
+    ]);
+    expect(rows.map((row) => [row._id, row.rank, row.dense])).toEqual([
+      [1, 1, 1],
+      [2, 2, 2],
+      [6, 2, 2],
+      [3, 4, 3],
+      [4, 5, 4],
+      [5, 6, 5],
+    ]);
+  });
+
+  test('$setWindowFields partitions by value: Long(1), 1 and Decimal128("1.0") are one partition', async () => {
+    await ctx.db.collection('partitions').insertMany([
+      { _id: 1, p: Long.fromNumber(1), n: 1 },
+      { _id: 2, p: 1, n: 2 },
+      { _id: 3, p: Decimal128.fromString('1.0'), n: 3 },
+      { _id: 4, p: 2, n: 4 },
+    ] as Document[]);
+    const rows = await run('partitions', [
+      { $setWindowFields: { partitionBy: '$p', output: { total: { $sum: '$n' } } } },
+      { $sort: { _id: 1 } },
+    ]);
+    expect(rows.map((row) => row.total)).toEqual([6, 6, 6, 4]);
+  });
+
+  test('$sortArray orders mixed numeric types by value', async () => {
+    const [row] = await run('mixed_numbers', [
+      { $group: { _id: null, all: { $push: '$v' } } },
+      { $project: { _id: 0, sorted: { $sortArray: { input: '$all', sortBy: -1 } } } },
+    ]);
+    expect(row!.sorted.map(String)).toEqual(['9007199254740993', '9007199254740992.5', '9007199254740992', '3', '3', '-1']);
+  });
+
+  test('$subtract on Long is exact and stays Long; $abs and $divide keep Decimal128', async () => {
+    await ctx.db.collection('arith').insertOne({ _id: 1, l: Long.fromString('9007199254740993'), d: Decimal128.fromString('-2.50'), i: 7 } as Document);
+    const [row] = await ctx.db
+      .collection('arith')
+      .aggregate([
+        {
+          $project: {
+            _id: 0,
+            sub: { $subtract: ['$l', 1] },
+            subType: { $type: { $subtract: ['$l', 1] } },
+            abs: { $abs: '$d' },
+            absType: { $type: { $abs: '$d' } },
+            div: { $divide: ['$d', 2] },
+            divType: { $type: { $divide: ['$d', 2] } },
+            intDiv: { $divide: ['$i', 2] },
+            sum: { $add: ['$l', '$d'] },
+          },
+        },
+      ])
+      .toArray();
+    expect({ ...row, sub: String(row!.sub), abs: String(row!.abs), div: String(row!.div), sum: String(row!.sum) }).toEqual({
+      sub: '9007199254740992',
+      subType: 'long',
+      abs: '2.50',
+      absType: 'decimal',
+      div: '-1.25',
+      divType: 'decimal',
+      intDiv: 3.5,
+      sum: '9007199254740990.50',
+    });
+  });
+});
+

@@ -193,6 +193,30 @@ describe('null and missing', () => {
   });
 });
 
+describe('a missing field stays missing through writes of other fields (never becomes null)', () => {
+  // MongoDB docs, "Query for Null or Missing Fields": `$exists: false` and aggregation `$type`
+  // ("missing") tell an absent field from a stored null; `$type: "null"` matches only stored nulls.
+  // Pipeline updates: `$set` to a path that resolves to nothing adds no field ("$addFields" docs:
+  // a missing value is not added).
+  test('after $set of another field, replaceOne, an upsert, a pipeline update and findOneAndUpdate', async () => {
+    const c = freshCollection();
+    await c.insertMany([{ _id: 1, a: 1 }, { _id: 2, a: 2 }, { _id: 4, a: 4 }, { _id: 5, a: 5, kept: null }] as Document[]);
+    await c.updateOne(byId(1), { $set: { a: 10 } });
+    await c.replaceOne(byId(2), { a: 20 });
+    await c.updateOne(byId(3), { $set: { a: 30 } }, { upsert: true });
+    await c.updateOne(byId(5), [{ $set: { a: 50, copy: '$absent' } }]);
+    const after = await c.findOneAndUpdate(byId(4), { $inc: { a: 1 } }, { returnDocument: 'after' });
+    expect(Object.keys(after!)).toEqual(['_id', 'a']);
+    expect(await storedTypes(c, 'absent')).toEqual({ '1': 'missing', '2': 'missing', '3': 'missing', '4': 'missing', '5': 'missing' });
+    expect(await storedTypes(c, 'copy')).toEqual({ '1': 'missing', '2': 'missing', '3': 'missing', '4': 'missing', '5': 'missing' });
+    expect(await idsOf(c, { absent: { $exists: false } })).toEqual([1, 2, 3, 4, 5]);
+    expect(await idsOf(c, { absent: { $type: 'null' } })).toEqual([]);
+    // and a stored null stays null through a write of another field
+    expect(await idsOf(c, { kept: { $type: 'null' } })).toEqual([5]);
+    expect(await c.findOne(byId(5))).toEqual({ _id: 5, a: 50, kept: null });
+  });
+});
+
 describe('numeric comparison and sort across types', () => {
   const values: [number, unknown][] = [
     [1, new Int32(3)],

@@ -5,18 +5,11 @@
  * tests return early with a printed reason (the embedded server always runs them).
  */
 import { MongoServerError, type ClientSession, type Document } from 'mongodb';
-import { replicaSetName, useCompatDatabase } from './support/compat-helpers';
+import { idsOf, useCompatDatabase, useReplicaSetGuard } from './support/compat-helpers';
 
 const ctx = useCompatDatabase('compat_txn');
-let transactionsSupported = false;
+const { skipWithoutReplicaSet } = useReplicaSetGuard(() => ({ db: ctx.db, isEmbedded: ctx.mongo.isEmbedded }));
 let counter = 0;
-
-beforeAll(async () => {
-  const setName = await replicaSetName(ctx.db);
-  // The embedded server must advertise a replica set, so it may never take the skip path.
-  if (ctx.mongo.isEmbedded) expect(setName).toBe('docjoin');
-  transactionsSupported = setName !== undefined;
-});
 
 /** A fresh, already created collection: real MongoDB prefers collections to exist before a transaction. */
 async function freshCollection(docs: Document[] = []) {
@@ -25,12 +18,6 @@ async function freshCollection(docs: Document[] = []) {
   const c = ctx.db.collection(name);
   if (docs.length > 0) await c.insertMany(docs);
   return c;
-}
-
-function skipWithoutReplicaSet(): boolean {
-  if (transactionsSupported) return false;
-  console.warn('skipped: MONGODB_URI is a standalone MongoDB (hello has no setName); transactions need a replica set');
-  return true;
 }
 
 /** The error `operation` fails with; fails the test if it succeeds. */
@@ -189,5 +176,209 @@ test('a write outside any transaction is visible to later transactions', async (
     await session.withTransaction(async () => {
       expect(await c.findOne({ _id: 1 } as Document, { session })).toEqual({ _id: 1, v: 'plain' });
     });
+  });
+});
+
+describe('write errors inside a transaction', () => {
+  // jstests/core/txns/transactions_write_errors.js: a failed statement is a `writeErrors` entry in an
+  // `ok: 1` reply without errorLabels, and the batch stops there even when unordered
+  // (`[good, good, bad, bad]` → n 2, one error at index 2).
+  // jstests/core/txns/multi_statement_transaction_abort.js: the error aborts the transaction, so
+  // commitTransaction fails with 251 NoSuchTransaction and nothing the transaction wrote is kept.
+  async function inTransaction(session: ClientSession, command: Document): Promise<Document> {
+    session.startTransaction();
+    return ctx.db.command(command, { session });
+  }
+
+  test('a duplicate _id in an unordered insert: ok 1, n 2, one write error, then commit fails with 251', async () => {
+    if (skipWithoutReplicaSet()) return;
+    const c = await freshCollection([{ _id: 5 }] as Document[]);
+    await withSessions(1, async (session) => {
+      const reply = await inTransaction(session, {
+        insert: c.collectionName,
+        documents: [{ _id: 1 }, { _id: 2 }, { _id: 5 }, { _id: 5 }, { _id: 6 }],
+        ordered: false,
+      });
+      expect(reply.ok).toBe(1);
+      expect(reply.n).toBe(2);
+      expect(reply.writeErrors).toHaveLength(1);
+      expect(reply.writeErrors[0]).toMatchObject({ index: 2, code: 11000, keyValue: { _id: 5 } });
+      expect(reply.errorLabels).toBeUndefined();
+      const commit = await failureOf(session.commitTransaction());
+      expect([commit.code, commit.codeName]).toEqual([251, 'NoSuchTransaction']);
+    });
+    expect(await idsOf(c)).toEqual([5]);
+  });
+
+  test('$inc on a string in an ordered update: write error 14 TypeMismatch at its index, and the transaction is gone', async () => {
+    if (skipWithoutReplicaSet()) return;
+    const c = await freshCollection([{ _id: 0, x: 'string' }] as Document[]);
+    await withSessions(1, async (session) => {
+      const reply = await inTransaction(session, {
+        update: c.collectionName,
+        updates: [
+          { q: { _id: 0 }, u: { $set: { x: 'STRING' } } },
+          { q: { _id: 0 }, u: { $inc: { x: 1 } } },
+          { q: { _id: 0 }, u: { $set: { y: 1 } } },
+        ],
+      });
+      expect(reply.ok).toBe(1);
+      expect(reply.n).toBe(1);
+      expect(reply.writeErrors.map((error: Document) => [error.index, error.code])).toEqual([[1, 14]]);
+      expect(reply.errorLabels).toBeUndefined();
+      expect((await failureOf(session.commitTransaction())).code).toBe(251);
+    });
+    expect(await c.findOne({ _id: 0 } as Document)).toEqual({ _id: 0, x: 'string' });
+  });
+
+  test('an unknown top-level operator in an unordered delete: write error 2 BadValue after the good one', async () => {
+    if (skipWithoutReplicaSet()) return;
+    const c = await freshCollection([{ _id: 1 }, { _id: 2 }, { _id: 3 }] as Document[]);
+    await withSessions(1, async (session) => {
+      const reply = await inTransaction(session, {
+        delete: c.collectionName,
+        deletes: [
+          { q: {}, limit: 1 },
+          { q: { $foo: 1 }, limit: 1 },
+          { q: {}, limit: 1 },
+        ],
+        ordered: false,
+      });
+      expect(reply.ok).toBe(1);
+      expect(reply.n).toBe(1);
+      expect(reply.writeErrors.map((error: Document) => [error.index, error.code])).toEqual([[1, 2]]);
+      expect((await failureOf(session.commitTransaction())).code).toBe(251);
+    });
+    expect(await idsOf(c)).toEqual([1, 2, 3]);
+  });
+
+  test('through the driver: insertOne throws 11000 without TransientTransactionError, and the commit fails', async () => {
+    if (skipWithoutReplicaSet()) return;
+    const c = await freshCollection([{ _id: 'taken' }] as Document[]);
+    await withSessions(1, async (session) => {
+      session.startTransaction();
+      await c.insertOne({ _id: 'fresh' } as Document, { session });
+      const error = await failureOf(c.insertOne({ _id: 'taken' } as Document, { session }));
+      expect(error.code).toBe(11000);
+      expect(error.hasErrorLabel('TransientTransactionError')).toBe(false);
+      expect((await failureOf(session.commitTransaction())).code).toBe(251);
+    });
+    expect(await idsOf(c)).toEqual(['taken']);
+  });
+});
+
+describe('unique index entries conflict like documents', () => {
+  // jstests/core/txns/transactions_write_conflicts_unique_indexes.js: two transactions adding the same
+  // unique key under different _ids conflict at the second write (112), whichever commits first;
+  // the loser's commit then fails with 251.
+  async function uniqueCollection() {
+    const c = await freshCollection();
+    await c.createIndex({ x: 1 }, { unique: true });
+    return c;
+  }
+
+  test('the second transaction to insert the key gets 112 WriteConflict, not 11000 at commit', async () => {
+    if (skipWithoutReplicaSet()) return;
+    const c = await uniqueCollection();
+    await withSessions(2, async (first, second) => {
+      first.startTransaction();
+      second.startTransaction();
+      await c.insertOne({ _id: 1, x: 1 } as Document, { session: first });
+      const error = await failureOf(c.insertOne({ _id: 2, x: 1 } as Document, { session: second }));
+      expect([error.code, error.codeName]).toEqual([112, 'WriteConflict']);
+      expect(error.hasErrorLabel('TransientTransactionError')).toBe(true);
+      await first.commitTransaction();
+      expect((await failureOf(second.commitTransaction())).code).toBe(251);
+    });
+    expect(await c.find().toArray()).toEqual([{ _id: 1, x: 1 }]);
+  });
+
+  test('a key committed by another transaction after this snapshot is a WriteConflict too', async () => {
+    if (skipWithoutReplicaSet()) return;
+    const c = await uniqueCollection();
+    await withSessions(2, async (first, second) => {
+      first.startTransaction();
+      second.startTransaction();
+      await c.find({}, { session: first }).toArray(); // starts the first transaction's snapshot
+      await c.insertOne({ _id: 2, x: 1 } as Document, { session: second });
+      await second.commitTransaction();
+      const error = await failureOf(c.insertOne({ _id: 1, x: 1 } as Document, { session: first }));
+      expect(error.code).toBe(112);
+      expect((await failureOf(first.commitTransaction())).code).toBe(251);
+    });
+    expect(await c.find().toArray()).toEqual([{ _id: 2, x: 1 }]);
+  });
+
+  test('updates that move two documents onto the same key conflict', async () => {
+    if (skipWithoutReplicaSet()) return;
+    const c = await uniqueCollection();
+    await c.insertMany([{ _id: 1, x: 1 }, { _id: 2, x: 2 }] as Document[]);
+    await withSessions(2, async (first, second) => {
+      first.startTransaction();
+      second.startTransaction();
+      await c.updateOne({ _id: 1 } as Document, { $set: { x: 3 } }, { session: first });
+      expect((await failureOf(c.updateOne({ _id: 2 } as Document, { $set: { x: 3 } }, { session: second }))).code).toBe(112);
+      await first.commitTransaction();
+      await second.abortTransaction();
+    });
+    expect(await c.find().sort({ _id: 1 }).toArray()).toEqual([
+      { _id: 1, x: 3 },
+      { _id: 2, x: 2 },
+    ]);
+  });
+});
+
+describe('a write outside any transaction to a document a transaction wrote', () => {
+  // MongoDB docs, Transactions > Production Considerations > "In-progress Transactions and Write
+  // Conflicts": "If a transaction is in progress and has taken a lock to modify a document, when a
+  // write outside the transaction tries to modify the same document, the write waits until the
+  // transaction ends." It then applies to whatever the transaction left.
+  const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+  test('waits for the commit, then applies on top of the committed document', async () => {
+    if (skipWithoutReplicaSet()) return;
+    const c = await freshCollection([{ _id: 'x', n: 0 }] as Document[]);
+    await withSessions(1, async (session) => {
+      session.startTransaction();
+      await c.updateOne({ _id: 'x' } as Document, { $inc: { n: 1 } }, { session });
+      let settled = false;
+      const outside = c.updateOne({ _id: 'x' } as Document, { $inc: { n: 10 } }).finally(() => (settled = true));
+      await sleep(300);
+      expect(settled).toBe(false);
+      await session.commitTransaction();
+      expect((await outside).modifiedCount).toBe(1);
+    });
+    expect(await c.findOne({ _id: 'x' } as Document)).toEqual({ _id: 'x', n: 11 });
+  });
+
+  test('waits for an abort, then applies to the document as it was', async () => {
+    if (skipWithoutReplicaSet()) return;
+    const c = await freshCollection([{ _id: 'x', n: 0 }] as Document[]);
+    await withSessions(1, async (session) => {
+      session.startTransaction();
+      await c.deleteOne({ _id: 'x' } as Document, { session });
+      let settled = false;
+      const outside = c.findOneAndUpdate({ _id: 'x' } as Document, { $set: { seen: true } }, { returnDocument: 'after' }).finally(() => (settled = true));
+      await sleep(300);
+      expect(settled).toBe(false);
+      await session.abortTransaction();
+      expect(await outside).toEqual({ _id: 'x', n: 0, seen: true });
+    });
+  });
+
+  test('an insert of an _id a transaction inserted waits, then fails with 11000 once it commits', async () => {
+    if (skipWithoutReplicaSet()) return;
+    const c = await freshCollection();
+    await withSessions(1, async (session) => {
+      session.startTransaction();
+      await c.insertOne({ _id: 'new', by: 'txn' } as Document, { session });
+      let settled = false;
+      const outside = c.insertOne({ _id: 'new', by: 'outside' } as Document).finally(() => (settled = true));
+      await sleep(300);
+      expect(settled).toBe(false);
+      await session.commitTransaction();
+      expect((await failureOf(outside)).code).toBe(11000);
+    });
+    expect(await c.find().toArray()).toEqual([{ _id: 'new', by: 'txn' }]);
   });
 });

@@ -2,6 +2,7 @@ import { spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
 import { once } from 'node:events';
 import path from 'node:path';
 import { MongoClient } from 'mongodb';
+import { freePort } from './support/free-port';
 
 /** `npm run mongo` = `tsx src/embedded-mongo/cli.ts`, run here as a real child process. */
 const root = path.resolve(__dirname, '../../..');
@@ -20,19 +21,24 @@ async function collect(child: ChildProcessWithoutNullStreams): Promise<{ code: n
   return { code, stdout, stderr };
 }
 
+/** Resolves with the first `mongodb://` line the CLI prints. */
+function printedUri(child: ChildProcessWithoutNullStreams): Promise<string> {
+  return new Promise<string>((resolve, reject) => {
+    let seen = '';
+    child.stdout.on('data', (chunk: Buffer) => {
+      seen += chunk.toString();
+      const line = seen.split('\n').find((candidate) => candidate.startsWith('mongodb://'));
+      if (line) resolve(line.trim());
+    });
+    child.once('exit', () => reject(new Error(`cli exited before printing a URI: ${seen}`)));
+  });
+}
+
 describe('npm run mongo (cli.ts)', () => {
   it('prints a URI the driver can use and exits 0 on SIGTERM', async () => {
     const child = startCli(['--latency-ms', '0']);
     const done = collect(child);
-    const uri = await new Promise<string>((resolve, reject) => {
-      let seen = '';
-      child.stdout.on('data', (chunk: Buffer) => {
-        seen += chunk.toString();
-        const line = seen.split('\n').find((candidate) => candidate.startsWith('mongodb://'));
-        if (line) resolve(line.trim());
-      });
-      child.once('exit', () => reject(new Error(`cli exited before printing a URI: ${seen}`)));
-    });
+    const uri = await printedUri(child);
     expect(uri).toMatch(/^mongodb:\/\/127\.0\.0\.1:\d+\/\?directConnection=true$/);
     const client = await MongoClient.connect(uri);
     try {
@@ -44,6 +50,24 @@ describe('npm run mongo (cli.ts)', () => {
     const { code, stdout } = await done;
     expect(code).toBe(0);
     expect(stdout.trim()).toBe(uri);
+  });
+
+  it('listens on --port and delays every reply by --latency-ms', async () => {
+    const port = await freePort();
+    const child = startCli(['--latency-ms', '50', '--port', String(port)]);
+    const done = collect(child);
+    const uri = await printedUri(child);
+    expect(uri).toBe(`mongodb://127.0.0.1:${port}/?directConnection=true`);
+    const client = await MongoClient.connect(uri);
+    try {
+      const started = performance.now();
+      expect(await client.db('admin').command({ ping: 1 })).toEqual({ ok: 1 });
+      expect(performance.now() - started).toBeGreaterThanOrEqual(49);
+    } finally {
+      await client.close();
+    }
+    child.kill('SIGTERM');
+    expect((await done).code).toBe(0);
   });
 
   it('rejects a bad flag with one line on stderr and exit code 2', async () => {

@@ -199,3 +199,35 @@ describe('large messages through the driver (needs the storage commands)', () =>
     }
   });
 });
+
+describe('connecting as a replica set (?replicaSet=docjoin)', () => {
+  // The issue: connect "with directConnection=true or replicaSet=…, whichever the server advertises".
+  it('discovers the one-member set "docjoin" and runs a transaction through it', async () => {
+    const server = await startEmbeddedMongo();
+    const client = new MongoClient(`mongodb://${new URL(server.uri).host}/?replicaSet=docjoin`, { serverSelectionTimeoutMS: 3000 });
+    let topologyType: string | undefined;
+    client.on('topologyDescriptionChanged', (event) => (topologyType = event.newDescription.type));
+    try {
+      await client.connect();
+      const items = client.db('rs').collection<{ _id: number; v: string }>('items');
+      await items.insertOne({ _id: 0, v: 'before' });
+      const session = client.startSession();
+      try {
+        await session.withTransaction(async () => {
+          await items.insertOne({ _id: 1, v: 'in txn' }, { session });
+          await items.updateOne({ _id: 0 }, { $set: { v: 'changed in txn' } }, { session });
+        });
+      } finally {
+        await session.endSession();
+      }
+      expect(topologyType).toBe('ReplicaSetWithPrimary');
+      expect(await items.find().sort({ _id: 1 }).toArray()).toEqual([
+        { _id: 0, v: 'changed in txn' },
+        { _id: 1, v: 'in txn' },
+      ]);
+    } finally {
+      await client.close();
+      await server.stop();
+    }
+  });
+});

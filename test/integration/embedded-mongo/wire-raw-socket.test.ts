@@ -1,6 +1,6 @@
 import { once } from 'node:events';
 import { Socket } from 'node:net';
-import { Long, ObjectId, type Document } from 'bson';
+import { Long, UUID, type Document } from 'bson';
 import { MongoClient } from 'mongodb';
 import { CommandError } from '../../../src/embedded-mongo/commands/command-error';
 import type { CommandTable } from '../../../src/embedded-mongo/commands/command-types';
@@ -11,6 +11,7 @@ import { decodeMessage, type WireMessage } from '../../../src/embedded-mongo/wir
 import { encodeOpMsg, encodeOpQuery } from '../../../src/embedded-mongo/wire/message-encoder';
 import { MessageFramer } from '../../../src/embedded-mongo/wire/message-framer';
 import { OpCode } from '../../../src/embedded-mongo/wire/wire-constants';
+import { freePort } from './support/free-port';
 
 /**
  * Raw TCP conversations with the server: framing, opcodes, flags and what a broken client can and
@@ -159,14 +160,28 @@ describe('raw wire protocol against startEmbeddedMongo', () => {
     expect([(await raw.next()).responseTo, (await raw.next()).responseTo, (await raw.next()).responseTo]).toEqual([11, 12, 13]);
   });
 
-  it('sends no reply to a moreToCome message', async () => {
+  it('sends no reply to a moreToCome endSessions, and still runs it: the session\'s transaction is aborted', async () => {
     const raw = await connect();
-    const lsid = { id: new ObjectId() };
+    const lsid = { id: new UUID() };
+    const txn = { lsid, txnNumber: Long.fromNumber(1), autocommit: false };
+    raw.send(
+      encodeOpMsg({
+        requestId: 499,
+        responseTo: 0,
+        body: { insert: 'ended', documents: [{ _id: 'pending' }], startTransaction: true, ...txn, $db: 'raw' },
+      }),
+    );
+    expect(opMsgBody(await raw.next())).toEqual({ n: 1, ok: 1 });
     raw.send(encodeOpMsg({ requestId: 500, responseTo: 0, body: { endSessions: [lsid], $db: 'admin' }, moreToCome: true }));
     raw.send(ping(501));
     const first = await raw.next();
     expect(first.responseTo).toBe(501);
     expect(opMsgBody(first)).toEqual({ ok: 1 });
+    // from another connection: the transaction is gone and its insert was never applied
+    const other = await connect();
+    other.send(encodeOpMsg({ requestId: 1, responseTo: 0, body: { commitTransaction: 1, ...txn, $db: 'admin' } }));
+    expect(opMsgBody(await other.next())).toMatchObject({ ok: 0, code: 251, codeName: 'NoSuchTransaction' });
+    expect(await client.db('raw').collection('ended').countDocuments()).toBe(0);
   });
 
   it('accepts a message with a CRC-32C checksum and closes the connection on a wrong one', async () => {
@@ -366,6 +381,49 @@ describe('latencyMs', () => {
     } finally {
       raw.end();
       await client.close();
+      await server.stop();
+    }
+  });
+
+  it('delays the legacy OP_REPLY handshake and every getMore too', async () => {
+    const latencyMs = 80;
+    const server = await startEmbeddedMongo({ latencyMs });
+    const client = await MongoClient.connect(server.uri);
+    const raw = await RawClient.connect(portOf(server.uri));
+    try {
+      const sentAt = performance.now();
+      raw.send(encodeOpQuery({ requestId: 7, fullCollectionName: 'admin.$cmd', query: { isMaster: 1 } }));
+      const reply = await raw.next();
+      expect(performance.now() - sentAt).toBeGreaterThanOrEqual(latencyMs - 1);
+      expect([reply.opCode, reply.responseTo]).toEqual([OpCode.Reply, 7]);
+
+      const items = client.db('lat').collection('items');
+      await items.insertMany(Array.from({ length: 30 }, (_, i) => ({ _id: i })) as Document[]);
+      const cursor = items.find({}, { batchSize: 10 });
+      for (let i = 0; i < 10; i += 1) await cursor.next(); // the first batch
+      const getMoreAt = performance.now();
+      expect((await cursor.next())?._id).toBe(10); // needs a getMore
+      expect(performance.now() - getMoreAt).toBeGreaterThanOrEqual(latencyMs - 1);
+      await cursor.close();
+    } finally {
+      raw.end();
+      await client.close();
+      await server.stop();
+    }
+  });
+});
+
+describe('startEmbeddedMongo({ port })', () => {
+  it('listens on the port it is given and puts it in the URI', async () => {
+    const port = await freePort();
+    const server = await startEmbeddedMongo({ port });
+    try {
+      expect(server.uri).toBe(`mongodb://127.0.0.1:${port}/?directConnection=true`);
+      const raw = await RawClient.connect(port);
+      raw.send(ping(1));
+      expect(opMsgBody(await raw.next())).toEqual({ ok: 1 });
+      raw.end();
+    } finally {
       await server.stop();
     }
   });

@@ -1,3 +1,4 @@
+import type { CommandStartedEvent } from 'mongodb';
 import { startDemoGateway, type DemoGateway } from './support/demo-gateway';
 
 let demo: DemoGateway;
@@ -7,6 +8,19 @@ beforeAll(async () => {
 afterAll(() => demo?.stop());
 
 const db = () => demo.mongo.client.db(demo.dbName);
+
+/** Runs `query` on the gateway and returns the result with the commands its own client sent meanwhile. */
+async function withCommands(query: string, variables?: Record<string, unknown>) {
+  const started: CommandStartedEvent[] = [];
+  const listener = (event: CommandStartedEvent) => started.push(event);
+  demo.client.on('commandStarted', listener);
+  try {
+    const result = await demo.gateway.execute({ query, ...(variables && { variables }) });
+    return { ...result, commands: started.map((event) => ({ name: event.commandName, command: event.command })) };
+  } finally {
+    demo.client.off('commandStarted', listener);
+  }
+}
 
 async function errorOf(query: string, options: { variables?: Record<string, unknown>; strategyHeader?: string } = {}) {
   const result = await demo.gateway.execute({ query, variables: options.variables }, { strategyHeader: options.strategyHeader });
@@ -74,6 +88,35 @@ describe('bad input is BAD_USER_INPUT', () => {
   });
 });
 
+describe('an unknown enum value (TaskStatus)', () => {
+  it('inline is rejected by validation: GRAPHQL_VALIDATION_FAILED, nothing sent', async () => {
+    const { errors, data, cost, commands } = await withCommands('{ tasks(status: PENDING) { id } }');
+    expect(errors!.map((error) => [error.extensions?.code, error.message])).toEqual([
+      ['GRAPHQL_VALIDATION_FAILED', 'Value "PENDING" does not exist in "TaskStatus" enum.'],
+    ]);
+    expect([data, cost!.roundTrips, commands]).toEqual([undefined, 0, []]);
+  });
+
+  it('as a variable is rejected by variable coercion: BAD_USER_INPUT, nothing sent', async () => {
+    const { errors, data, cost, commands } = await withCommands('query ($s: TaskStatus) { tasks(status: $s) { id } }', { s: 'PENDING' });
+    expect(errors!.map((error) => [error.extensions?.code, error.message])).toEqual([
+      ['BAD_USER_INPUT', 'Variable "$s" got invalid value "PENDING"; Value "PENDING" does not exist in "TaskStatus" enum.'],
+    ]);
+    expect([data, cost!.roundTrips, commands]).toEqual([undefined, 0, []]);
+  });
+
+  it('a known value filters on the stored done flag', async () => {
+    for (const [status, done] of [['DONE', true], ['OPEN', false]] as const) {
+      const expected = await db().collection('tasks').find({ done }, { sort: { _id: 1 }, limit: 30 }).toArray();
+      expect(expected).toHaveLength(30);
+      const { data, errors, commands } = await withCommands(`{ tasks(first: 30, status: ${status}) { id done } }`);
+      expect(errors).toBeUndefined();
+      expect(data).toEqual({ tasks: expected.map((task) => ({ id: task._id.toHexString(), done })) });
+      expect(commands.map((command) => command.command.filter)).toEqual([{ done }]);
+    }
+  });
+});
+
 describe('missing documents and inert operators', () => {
   it('a missing document is null, without an error', async () => {
     const result = await demo.gateway.execute({ query: '{ book(id: "000000000000000000000000") { name } stock(symbol: "NOPE") { symbol } }' });
@@ -88,6 +131,24 @@ describe('missing documents and inert operators', () => {
       expect(result.errors).toBeUndefined();
       expect(result.data).toEqual({ stock: null, product: null, host: null });
     }
+  });
+
+  it('an operator object sent as a String! or ID! variable fails variable coercion: BAD_USER_INPUT, nothing sent', async () => {
+    const cases: Array<[string, Record<string, unknown>, string]> = [
+      ['query ($s: String!) { stock(symbol: $s) { symbol } }', { s: { $gt: '' } }, 'Variable "$s" got invalid value { $gt: "" }; String cannot represent a non string value: { $gt: "" }'],
+      ['query ($id: ID!) { book(id: $id) { name } }', { id: { $ne: null } }, 'Variable "$id" got invalid value { $ne: null }; ID cannot represent value: { $ne: null }'],
+    ];
+    for (const [query, variables, message] of cases) {
+      const { errors, data, cost, commands } = await withCommands(query, variables);
+      expect(errors!.map((error) => [error.extensions?.code, error.message])).toEqual([['BAD_USER_INPUT', message]]);
+      expect([data, cost!.roundTrips, commands]).toEqual([undefined, 0, []]);
+    }
+  });
+
+  it('an operator-looking string is sent as a literal equality', async () => {
+    const { data, errors, commands } = await withCommands('query ($s: String!) { stock(symbol: $s) { symbol } }', { s: '{"$gt": ""}' });
+    expect([data, errors]).toEqual([{ stock: null }, undefined]);
+    expect(commands.map(({ name, command }) => [name, command.find, command.filter])).toEqual([['find', 'stocks', { symbol: '{"$gt": ""}' }]]);
   });
 
   it('finds a real document by its natural key', async () => {

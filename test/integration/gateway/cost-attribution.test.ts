@@ -96,10 +96,19 @@ describe('the mongo funnel', () => {
       const command = started.get(event.requestId)!.command as Record<string, unknown>;
       const collection = (event.commandName === 'getMore' ? command.collection : command[event.commandName]) as string;
       const cursor = (event.reply as { cursor: { firstBatch?: unknown[]; nextBatch?: unknown[] } }).cursor;
-      return { collection, command: event.commandName, documents: (cursor.firstBatch ?? cursor.nextBatch)!.length, bytes: BSON.calculateObjectSize(event.reply as Document) };
+      return {
+        collection,
+        command: event.commandName,
+        documents: (cursor.firstBatch ?? cursor.nextBatch)!.length,
+        bytes: BSON.calculateObjectSize(event.reply as Document),
+        durationMs: event.duration,
+      };
     });
-    const sorted = <T>(items: T[]) => items.map((item) => JSON.stringify(item)).sort();
-    expect(sorted(cost.commands!.map(({ collection, command, documents }) => ({ collection, command, documents })))).toEqual(sorted(raw.map(({ bytes: _bytes, ...rest }) => rest)));
+    // The ledger records each command when its reply's event fires, so its list is in raw's order, one to one.
+    const roundedMs = (ms: number) => Math.round(ms * 1000) / 1000;
+    expect(cost.commands!.map(({ collection, command, documents, durationMs }) => ({ collection, command, documents, durationMs }))).toEqual(
+      raw.map(({ collection, command, documents, durationMs }) => ({ collection, command, documents, durationMs: roundedMs(durationMs) })),
+    );
     expect(cost.roundTrips).toBe(raw.length);
     expect(cost.documents).toBe(raw.reduce((sum, command) => sum + command.documents, 0));
     expect(cost.bytes).toBe(raw.reduce((sum, command) => sum + command.bytes, 0));
@@ -110,6 +119,16 @@ describe('the mongo funnel', () => {
       entry.documents += command.documents;
     }
     expect(cost.collections).toEqual(collections);
+    // durationMs is the sum of the commands' own durations (the driver's `duration` of each reply, summed
+    // in reply order, rounded to µs): concurrent commands overlap, so it can exceed the wall-clock wait.
+    expect(cost.durationMs).toBe(roundedMs(raw.reduce((sum, command) => sum + command.durationMs, 0)));
+    // Each field's roundTrips is the number of those commands that served it (a shared batch counts for each).
+    const perField: Record<string, number> = {};
+    for (const command of cost.commands!) for (const field of command.fields) if (field in cost.fields) perField[field] = (perField[field] ?? 0) + 1;
+    expect(Object.fromEntries(Object.entries(cost.fields).map(([field, entry]) => [field, entry.roundTrips]))).toEqual(
+      Object.fromEntries(Object.keys(cost.fields).map((field) => [field, perField[field] ?? 0])),
+    );
+    expect(Object.keys(perField).length).toBeGreaterThan(0);
   });
 
   it('refuses a client that does not monitor commands', async () => {

@@ -4,6 +4,7 @@ import type { CommandStartedEvent } from 'mongodb';
 import { Kind, parse, type OperationDefinitionNode } from 'graphql';
 import { loadConfig } from '../../../src/config';
 import { connectMongo, createGateway, type Gateway, type MongoClient } from '../../../src/gateway';
+import { processEstimateViolations } from '../../../src/gateway/cost/estimate-check';
 import { estimateRequest } from '../../../src/gateway/estimate/estimate-request';
 import { startDemoGateway, type DemoGateway } from './support/demo-gateway';
 
@@ -146,6 +147,43 @@ describe('the estimate is an upper bound', () => {
       const { cost } = await measure(query, '');
       expect([query, cost.estimatedRoundTrips, cost.roundTrips]).toEqual([query, roundTrips, roundTrips]);
     }
+  });
+});
+
+describe('the assumed size of unbounded lists (DOCJOIN_ASSUMED_LIST_SIZE)', () => {
+  const query = '{ authors(first: 5) { name books { name } } }';
+
+  it('bounds the documents of an array of references; too small, and the suite-wide check catches it', async () => {
+    const authors = await db().collection('authors').find({}, { sort: { _id: 1 }, limit: 5 }).toArray();
+    const books = new Set(authors.flatMap((author) => author.bookIds.map((id: { toHexString(): string }) => id.toHexString())));
+    expect(Math.max(...authors.map((author) => author.bookIds.length))).toBeGreaterThan(1);
+
+    // Default 20 per author: 5 authors + 5 × 20 books.
+    const fine = await measure(query, '');
+    expect([fine.estimate, fine.cost.documents]).toEqual([{ roundTrips: 2, documents: 5 + 5 * 20, depth: 2 }, 5 + books.size]);
+
+    // Assuming 1 book per author is wrong for this data: the gateway's default recorder (the log that
+    // test/support/fail-on-estimate-violations.ts asserts is empty after each test) gets the violation.
+    const client = await connectMongo(demo.mongo.uri);
+    const config = loadConfig({ PORT: '0', DOCJOIN_ASSUMED_LIST_SIZE: '1' });
+    const tooSmall = await createGateway({ db: client.db(demo.dbName), mongoClient: client, mongoKind: 'embedded', config, listen: false, validateDatabase: false });
+    try {
+      const result = await tooSmall.execute({ query });
+      expect(result.cost).toMatchObject({ roundTrips: 2, documents: 5 + books.size, estimatedRoundTrips: 2 });
+      expect(result.errors).toEqual([
+        { message: `docjoin: the static estimate (10 documents) is below the measured cost (${5 + books.size})`, extensions: { code: 'INTERNAL_SERVER_ERROR' } },
+      ]);
+      expect(processEstimateViolations.take()).toEqual([{ measure: 'documents', estimated: 5 + 5 * 1, measured: 5 + books.size, operationName: undefined, query, variables: undefined }]);
+    } finally {
+      await tooSmall.stop();
+      await client.close();
+    }
+  });
+
+  it('must be a whole number of at least 1', () => {
+    expect(loadConfig({ DOCJOIN_ASSUMED_LIST_SIZE: '50' }).assumedListSize).toBe(50);
+    expect(loadConfig({}).assumedListSize).toBeUndefined();
+    expect(() => loadConfig({ DOCJOIN_ASSUMED_LIST_SIZE: '0' })).toThrow('DOCJOIN_ASSUMED_LIST_SIZE must be a whole number of at least 1, got "0"');
   });
 });
 

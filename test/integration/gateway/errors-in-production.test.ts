@@ -3,7 +3,7 @@ import { startDemoGateway, type DemoGateway } from './support/demo-gateway';
 /** NODE_ENV=production: overrides are off, errors carry public codes and no stack traces. */
 let demo: DemoGateway;
 beforeAll(async () => {
-  demo = await startDemoGateway({ env: { NODE_ENV: 'production' } });
+  demo = await startDemoGateway({ env: { NODE_ENV: 'production' }, listen: true });
 }, 120_000);
 afterAll(() => demo?.stop());
 
@@ -20,6 +20,47 @@ describe('in production', () => {
       { message: 'id must be a 24-character hexadecimal ObjectId, got "nope"', locations: [{ line: 1, column: 3 }], path: ['book'], extensions: { code: 'BAD_USER_INPUT', argumentName: 'id' } },
       { message: 'first must be between 0 and 100, got 1000', locations: [{ line: 1, column: 29 }], path: ['books'], extensions: { code: 'BAD_USER_INPUT', argumentName: 'first' } },
     ]);
+  });
+
+  it('reports a bad DateTime, as a literal or a variable, as BAD_USER_INPUT without a stack trace', async () => {
+    const literal = await demo.gateway.execute({ query: '{ tasks(dueBefore: "next tuesday") { description } }' });
+    // Rejected in validation (the scalar's parseLiteral): graphql-js reports the scalar's own error, without locations.
+    expect(literal.errors).toEqual([{ message: 'DateTime must be an ISO-8601 string like 2026-11-21T09:30:00.000Z, got "next tuesday"', extensions: { code: 'BAD_USER_INPUT' } }]);
+    const variable = await demo.gateway.execute({ query: 'query ($d: DateTime) { tasks(dueBefore: $d) { description } }', variables: { d: 'nope' } });
+    expect(variable.errors).toEqual([]);
+  });
+
+  it('reports an after that is not an id as BAD_USER_INPUT without a stack trace', async () => {
+    const result = await demo.gateway.execute({ query: '{ books(after: "bm90IGEgY3Vyc29y") { name } }' });
+    expect(result.errors).toEqual([
+      {
+        message: 'after must be the id of the last item you received (a 24-character hexadecimal ObjectId), got "bm90IGEgY3Vyc29y"',
+        locations: [{ line: 1, column: 3 }],
+        path: ['books'],
+        extensions: { code: 'BAD_USER_INPUT', argumentName: 'after' },
+      },
+    ]);
+    expect(result.cost!.roundTrips).toBe(0);
+  });
+
+  it('treats $ operators as data: an operator string is a literal, an operator object a BAD_USER_INPUT without a stack trace', async () => {
+    const literal = await demo.gateway.execute({ query: 'query ($s: String!) { stock(symbol: $s) { symbol } }', variables: { s: '{"$gt": ""}' } });
+    expect([literal.data, literal.errors]).toEqual([{ stock: null }, undefined]);
+    const object = await demo.gateway.execute({ query: 'query ($s: String!) { stock(symbol: $s) { symbol } }', variables: { s: { $gt: '' } } });
+    expect(object.errors).toEqual([
+      { message: 'Variable "$s" got invalid value { $gt: "" }; String cannot represent a non string value: { $gt: "" }', locations: [{ line: 1, column: 8 }], extensions: { code: 'BAD_USER_INPUT' } },
+    ]);
+    expect(object.cost!.roundTrips).toBe(0);
+  });
+
+  it('answers book(id: "x") over HTTP with the exact public error shape', async () => {
+    const response = await fetch(demo.gateway.url!, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ query: '{ book(id: "x") { name } }' }) });
+    expect(response.status).toBe(200);
+    expect(await response.json()).toEqual({
+      data: { book: null },
+      errors: [{ message: 'id must be a 24-character hexadecimal ObjectId, got "x"', locations: [{ line: 1, column: 3 }], path: ['book'], extensions: { code: 'BAD_USER_INPUT', argumentName: 'id' } }],
+      extensions: { cost: { roundTrips: 0, documents: 0, bytes: 0, durationMs: 0, estimatedRoundTrips: 1, naiveRoundTrips: 0, fields: {}, collections: {} } },
+    });
   });
 
   it('turns a database failure into DATABASE_UNAVAILABLE, and keeps serving', async () => {

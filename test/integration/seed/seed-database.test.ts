@@ -50,6 +50,7 @@ test('every join and lookup key is indexed, unique where the key is', async () =
   expect(described.sort()).toEqual([
     'authors.bookIds_1 {"bookIds":{"$numberInt":"1"}}',
     'books.authors.id_1 {"authors.id":{"$numberInt":"1"}}',
+    'books.isbn_1 {"isbn":{"$numberInt":"1"}} unique',
     'books.publisherId_1 {"publisherId":{"$numberInt":"1"}}',
     'comments.postId_1_createdAt_-1 {"postId":{"$numberInt":"1"},"createdAt":{"$numberInt":"-1"}}',
     'hosts.ipaddr_1 {"ipaddr":{"$numberInt":"1"}} unique',
@@ -62,7 +63,7 @@ test('every join and lookup key is indexed, unique where the key is', async () =
   ]);
   expect(summary.indexes).toEqual({
     comments: ['postId_1_createdAt_-1'],
-    books: ['publisherId_1', 'authors.id_1'],
+    books: ['publisherId_1', 'authors.id_1', 'isbn_1'],
     logMessages: ['host.id_1_time_-1'],
     tasks: ['ownerId_1', 'due_1'],
     stocks: ['symbol_1'],

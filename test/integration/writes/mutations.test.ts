@@ -1,17 +1,24 @@
 import type { Db, ObjectId } from 'mongodb';
+import { loadSdl } from '../../../src/gateway/schema/load-sdl';
+import { buildWriteModelFromSdl } from '../../../src/gateway/writes/build-write-model';
+import { reconcile } from '../../../src/reconcile/reconcile';
 import { startDemoGateway, type DemoGateway } from '../gateway/support/demo-gateway';
+import { expectedWrites, serverSupportsTransactions } from './support/expected-writes';
 import { readUnderEveryStrategy } from './support/write-gateways';
 
 /**
- * Every mutation against the embedded server (which runs transactions): the state it leaves (read
- * back with the driver), its exact `extensions.cost.writes`, and a read through every strategy of the
- * fields it touched showing the new value. Demo data at scale 0.1.
+ * Every mutation against the test MongoDB (the embedded server runs transactions; a standalone
+ * MONGODB_URI does not, and then each unit is `atomic: false` with no commit): the state it leaves
+ * (read back with the driver), its exact `extensions.cost.writes`, and a read through every strategy
+ * of the fields it touched showing the new value. Demo data at scale 0.1.
  */
 let demo: DemoGateway;
 let db: Db;
+let transactions: boolean;
 beforeAll(async () => {
   demo = await startDemoGateway({ scale: 0.1 });
   db = demo.mongo.client.db(demo.dbName);
+  transactions = await serverSupportsTransactions(demo.mongo.client);
 }, 60_000);
 afterAll(() => demo?.stop());
 
@@ -31,7 +38,7 @@ describe('renameAuthor', () => {
 
     const { data, cost } = await mutate(`mutation { renameAuthor(id: "${hex(author._id)}", firstName: "Ada", lastName: "Lovelace") { id firstName lastName name } }`);
     expect(data.renameAuthor).toEqual({ id: hex(author._id), firstName: 'Ada', lastName: 'Lovelace', name: 'Ada Lovelace' });
-    expect(cost.writes).toEqual({ roundTrips: 3, documentsModified: 1 + books.length, fanOut: { authors: 1, books: books.length }, atomic: true });
+    expect(cost.writes).toEqual(expectedWrites(transactions, { roundTrips: 3, documentsModified: 1 + books.length, fanOut: { authors: 1, books: books.length } }));
     // The read back is the only other command.
     expect(cost.roundTrips).toBe(4);
 
@@ -58,7 +65,7 @@ describe('renamePart', () => {
 
     const { data, cost } = await mutate(`mutation { renamePart(id: "${hex(part._id)}", name: "flux capacitor") { name partno } }`);
     expect(data.renamePart).toEqual({ name: 'flux capacitor', partno: part.partno });
-    expect(cost.writes).toEqual({ roundTrips: 3, documentsModified: 1 + products.length, fanOut: { parts: 1, products: products.length }, atomic: true });
+    expect(cost.writes).toEqual(expectedWrites(transactions, { roundTrips: 3, documentsModified: 1 + products.length, fanOut: { parts: 1, products: products.length } }));
     expect(await db.collection('products').countDocuments({ parts: { $elemMatch: { id: part._id, name: 'flux capacitor' } } })).toBe(products.length);
 
     const { data: read } = await readUnderEveryStrategy(demo.gateway, `{ product(catalogNumber: "${products[0]!.catalogNumber}") { parts { id name } } }`, ['Product.parts']);
@@ -67,15 +74,15 @@ describe('renamePart', () => {
 });
 
 describe('updateHost', () => {
-  it('updates the host, every LogMessage.host snapshot and the host snapshots inside recentLogs', async () => {
+  it('updates the host with the host snapshots inside its recentLogs in one statement, then every LogMessage.host snapshot', async () => {
     const host = (await db.collection('hosts').findOne({}, { sort: { _id: 1 } }))!;
     const messages = await db.collection('logMessages').countDocuments({ 'host.id': host._id });
     expect(messages).toBe(1000 * 0.1 * 10); // 100 per host at scale 0.1
 
     const { data, cost } = await mutate(`mutation { updateHost(id: "${hex(host._id)}", name: "renamed.example.com", ipaddr: "10.99.0.1") { name ipaddr } }`);
     expect(data.updateHost).toEqual({ name: 'renamed.example.com', ipaddr: '10.99.0.1' });
-    // hosts (the source), hosts (recentLogs copies), logMessages (the fan-out), commit.
-    expect(cost.writes).toEqual({ roundTrips: 4, documentsModified: 2 + messages, fanOut: { hosts: 2, logMessages: messages }, atomic: true });
+    // ONE update of the host (its fields and the host copies inside its recentLogs), logMessages (the fan-out), commit.
+    expect(cost.writes).toEqual(expectedWrites(transactions, { roundTrips: 3, documentsModified: 1 + messages, fanOut: { hosts: 1, logMessages: messages } }));
 
     expect(await db.collection('logMessages').countDocuments({ 'host.id': host._id, 'host.name': 'renamed.example.com', 'host.ipaddr': '10.99.0.1' })).toBe(messages);
     const stored = (await db.collection('hosts').findOne({ _id: host._id }))!;
@@ -106,7 +113,7 @@ describe('updateStockPrice', () => {
     const stock = (await db.collection('stocks').findOne({}, { sort: { _id: 1 } }))!;
     const { data, cost } = await mutate(`mutation { updateStockPrice(symbol: "${stock.symbol}", open: 10.5, high: 12, low: 9.25) { symbol open high low vol } }`);
     expect(data.updateStockPrice).toEqual({ symbol: stock.symbol, open: 10.5, high: 12, low: 9.25, vol: stock.vol });
-    expect(cost.writes).toEqual({ roundTrips: 2, documentsModified: 1, fanOut: { stocks: 1 }, atomic: true });
+    expect(cost.writes).toEqual(expectedWrites(transactions, { roundTrips: 2, documentsModified: 1, fanOut: { stocks: 1 } }));
 
     const holder = (await db.collection('people').findOne({ 'holdings.stockId': stock._id }))!;
     const { data: read } = await readUnderEveryStrategy(demo.gateway, `{ person(id: "${hex(holder._id)}") { holdings { stock { symbol open high low } } } }`, ['Holding.stock']);
@@ -121,7 +128,7 @@ describe('addComment', () => {
     const added = data.addComment as { id: string; author: string; comment: string; post: { id: string } };
     expect(added).toMatchObject({ author: 'Grace', comment: 'Nice read.', post: { id: hex(post._id) } });
     // find posts (the post must exist), insert comments, update posts ($push $each/$sort/$slice + $inc), commit.
-    expect(cost.writes).toEqual({ roundTrips: 4, documentsModified: 2, fanOut: { comments: 1, posts: 1 }, atomic: true });
+    expect(cost.writes).toEqual(expectedWrites(transactions, { roundTrips: 4, documentsModified: 2, fanOut: { comments: 1, posts: 1 } }));
 
     const stored = (await db.collection('posts').findOne({ _id: post._id }))!;
     expect(stored.commentCount).toBe(post.commentCount + 1);
@@ -146,7 +153,7 @@ describe('logMessage', () => {
     const logged = data.logMessage as { id: string };
     expect(data.logMessage).toMatchObject({ message: 'disk 91% full', host: { name: host.name, ipaddr: host.ipaddr } });
     // find hosts (by address), insert logMessages, update hosts, commit.
-    expect(cost.writes).toEqual({ roundTrips: 4, documentsModified: 2, fanOut: { logMessages: 1, hosts: 1 }, atomic: true });
+    expect(cost.writes).toEqual(expectedWrites(transactions, { roundTrips: 4, documentsModified: 2, fanOut: { logMessages: 1, hosts: 1 } }));
 
     const message = (await db.collection('logMessages').findOne({ message: 'disk 91% full' }))!;
     expect(hex(message._id)).toBe(logged.id);
@@ -172,7 +179,7 @@ describe('publishBook', () => {
     const book = data.publishBook as { id: string };
     expect(data.publishBook).toMatchObject({ name: 'Designing Data', publisher: { name: publisher.name }, authors: [{ name: authors[0]!.name }, { name: authors[1]!.name }] });
     // find publishers, find authors (the snapshot's source), insert books, update authors (one command, a statement per author), commit.
-    expect(cost.writes).toEqual({ roundTrips: 5, documentsModified: 3, fanOut: { books: 1, authors: 2 }, atomic: true });
+    expect(cost.writes).toEqual(expectedWrites(transactions, { roundTrips: 5, documentsModified: 3, fanOut: { books: 1, authors: 2 } }));
 
     const stored = (await db.collection('books').findOne({ isbn: '978-0-00-000000-1' }))!;
     expect(hex(stored._id)).toBe(book.id);
@@ -203,7 +210,7 @@ describe('reassignTask', () => {
     const { data, cost } = await mutate(`mutation { reassignTask(taskId: "${hex(task._id)}", ownerId: "${hex(newOwner._id)}") { id owner { id } } }`);
     expect(data.reassignTask).toEqual({ id: hex(task._id), owner: { id: hex(newOwner._id) } });
     // find tasks (old owner), find people (new owner exists), update tasks, update people ($pull + $push in one command), commit.
-    expect(cost.writes).toEqual({ roundTrips: 5, documentsModified: 3, fanOut: { tasks: 1, people: 2 }, atomic: true });
+    expect(cost.writes).toEqual(expectedWrites(transactions, { roundTrips: 5, documentsModified: 3, fanOut: { tasks: 1, people: 2 } }));
 
     expect((await db.collection('tasks').findOne({ _id: task._id }))!.ownerId).toEqual(newOwner._id);
     expect((await db.collection('people').findOne({ _id: task.ownerId }))!.taskIds).not.toContainEqual(task._id);
@@ -215,46 +222,141 @@ describe('reassignTask', () => {
 });
 
 describe('bad input', () => {
-  it('an unknown id is NOT_FOUND with nothing written', async () => {
-    const missing = '0123456789abcdef01234567';
-    const rename = await demo.gateway.execute({ query: `mutation { renameAuthor(id: "${missing}", firstName: "A", lastName: "B") { id } }` });
-    expect(rename.errors?.[0]?.extensions?.code).toBe('NOT_FOUND');
-    expect(rename.cost!.writes).toEqual({ roundTrips: 2, documentsModified: 0, fanOut: { authors: 0 }, atomic: true }); // the update matched nothing, then abortTransaction
+  const missing = '0123456789abcdef01234567';
 
-    const comments = await db.collection('comments').countDocuments();
-    const comment = await demo.gateway.execute({ query: `mutation { addComment(postId: "${missing}", author: "A", comment: "B") { id } }` });
-    expect(comment.errors?.[0]?.extensions?.code).toBe('NOT_FOUND');
-    expect(comment.errors?.[0]?.message).toBe(`Comment.post: ${missing} not found`);
-    expect(await db.collection('comments').countDocuments()).toBe(comments);
+  /** Runs a mutation that must fail with `code`; returns its first error and its writes. */
+  async function refused(query: string, code: string) {
+    const result = await demo.gateway.execute({ query });
+    expect(result.data).toBeNull();
+    expect(result.errors).toHaveLength(1);
+    const [error] = result.errors!;
+    expect(error!.extensions?.code).toBe(code);
+    return { error: error!, writes: result.cost!.writes, roundTrips: result.cost!.roundTrips };
+  }
 
-    const author = (await db.collection('authors').findOne({}))!;
-    const book = await demo.gateway.execute({
-      query: `mutation { publishBook(input: { name: "X", isbn: "1", pages: 1, publishedAt: "2026-01-01T00:00:00Z", publisherId: "${missing}", authorIds: ["${hex(author._id)}"] }) { id } }`,
+  describe('an unknown id is NOT_FOUND with nothing written', () => {
+    it('renameAuthor', async () => {
+      const { error, writes } = await refused(`mutation { renameAuthor(id: "${missing}", firstName: "A", lastName: "B") { id } }`, 'NOT_FOUND');
+      expect(error.message).toBe(`Author ${missing} not found`);
+      // the update matched nothing, then abortTransaction
+      expect(writes).toEqual(expectedWrites(transactions, { roundTrips: 2, documentsModified: 0, fanOut: { authors: 0 } }));
     });
-    expect(book.errors?.[0]?.extensions?.code).toBe('NOT_FOUND');
-    expect((await db.collection('authors').findOne({ _id: author._id }))!.countOfBooks).toBe(author.countOfBooks);
 
-    const task = (await db.collection('tasks').findOne({}))!;
-    const reassign = await demo.gateway.execute({ query: `mutation { reassignTask(taskId: "${hex(task._id)}", ownerId: "${missing}") { id } }` });
-    expect(reassign.errors?.[0]?.extensions?.code).toBe('NOT_FOUND');
-    expect((await db.collection('tasks').findOne({ _id: task._id }))!.ownerId).toEqual(task.ownerId);
+    it('renamePart', async () => {
+      const { error, writes } = await refused(`mutation { renamePart(id: "${missing}", name: "gear") { id } }`, 'NOT_FOUND');
+      expect(error.message).toBe(`Part ${missing} not found`);
+      expect(writes).toEqual(expectedWrites(transactions, { roundTrips: 2, documentsModified: 0, fanOut: { parts: 0 } }));
+    });
+
+    it('updateHost', async () => {
+      const hosts = await db.collection('hosts').find({}, { sort: { _id: 1 } }).toArray();
+      const { error, writes } = await refused(`mutation { updateHost(id: "${missing}", name: "ghost.example.com", ipaddr: "10.97.0.1") { id } }`, 'NOT_FOUND');
+      expect(error.message).toBe(`Host ${missing} not found`);
+      expect(writes).toEqual(expectedWrites(transactions, { roundTrips: 2, documentsModified: 0, fanOut: { hosts: 0 } }));
+      expect(await db.collection('hosts').find({}, { sort: { _id: 1 } }).toArray()).toEqual(hosts);
+    });
+
+    it('updateStockPrice', async () => {
+      const { error, writes } = await refused(`mutation { updateStockPrice(symbol: "NOPE", open: 1, high: 2, low: 0.5) { symbol } }`, 'NOT_FOUND');
+      expect(error.message).toBe('Stock with symbol "NOPE" not found');
+      expect(writes).toEqual(expectedWrites(transactions, { roundTrips: 2, documentsModified: 0, fanOut: { stocks: 0 } }));
+      expect(await db.collection('stocks').countDocuments({ symbol: 'NOPE' })).toBe(0);
+    });
+
+    it('addComment', async () => {
+      const comments = await db.collection('comments').countDocuments();
+      const { error, writes } = await refused(`mutation { addComment(postId: "${missing}", author: "A", comment: "B") { id } }`, 'NOT_FOUND');
+      expect(error.message).toBe(`Comment.post: ${missing} not found`);
+      // find posts, then abortTransaction
+      expect(writes).toEqual(expectedWrites(transactions, { roundTrips: 2, documentsModified: 0, fanOut: {} }));
+      expect(await db.collection('comments').countDocuments()).toBe(comments);
+    });
+
+    it('logMessage', async () => {
+      const messages = await db.collection('logMessages').countDocuments();
+      const { error, writes } = await refused(`mutation { logMessage(ipaddr: "10.255.255.254", message: "anyone there?") { id } }`, 'NOT_FOUND');
+      expect(error.message).toBe('Host with ipaddr "10.255.255.254" not found');
+      expect(writes).toEqual(expectedWrites(transactions, { roundTrips: 2, documentsModified: 0, fanOut: {} }));
+      expect(await db.collection('logMessages').countDocuments()).toBe(messages);
+    });
+
+    it('publishBook', async () => {
+      const author = (await db.collection('authors').findOne({}, { sort: { _id: 1 } }))!;
+      const books = await db.collection('books').countDocuments();
+      const { error, writes } = await refused(
+        `mutation { publishBook(input: { name: "X", isbn: "1", pages: 1, publishedAt: "2026-01-01T00:00:00Z", publisherId: "${missing}", authorIds: ["${hex(author._id)}"] }) { id } }`,
+        'NOT_FOUND',
+      );
+      expect(error.message).toBe(`Book.publisher: ${missing} not found`);
+      expect(writes).toEqual(expectedWrites(transactions, { roundTrips: 2, documentsModified: 0, fanOut: {} }));
+      expect(await db.collection('books').countDocuments()).toBe(books);
+      expect((await db.collection('authors').findOne({ _id: author._id }))!).toEqual(author);
+    });
+
+    it('reassignTask to an unknown owner, and of an unknown task', async () => {
+      const task = (await db.collection('tasks').findOne({}, { sort: { _id: -1 } }))!;
+      const owner = (await db.collection('people').findOne({ _id: task.ownerId }))!;
+      const other = (await db.collection('people').findOne({ _id: { $ne: task.ownerId } }, { sort: { _id: 1 } }))!;
+
+      const toNobody = await refused(`mutation { reassignTask(taskId: "${hex(task._id)}", ownerId: "${missing}") { id } }`, 'NOT_FOUND');
+      expect(toNobody.error.message).toBe(`Task.owner: ${missing} not found`);
+      // find tasks (the task and its owner), find people (the new owner), then abortTransaction
+      expect(toNobody.writes).toEqual(expectedWrites(transactions, { roundTrips: 3, documentsModified: 0, fanOut: {} }));
+
+      const unknownTask = await refused(`mutation { reassignTask(taskId: "${missing}", ownerId: "${hex(other._id)}") { id } }`, 'NOT_FOUND');
+      expect(unknownTask.error.message).toBe(`Task ${missing} not found`);
+      expect(unknownTask.writes).toEqual(expectedWrites(transactions, { roundTrips: 2, documentsModified: 0, fanOut: {} }));
+
+      expect((await db.collection('tasks').findOne({ _id: task._id }))!.ownerId).toEqual(task.ownerId);
+      expect((await db.collection('people').findOne({ _id: owner._id }))!.taskIds).toEqual(owner.taskIds);
+      expect((await db.collection('people').findOne({ _id: other._id }))!.taskIds).toEqual(other.taskIds);
+    });
   });
 
-  it('over-cap strings are BAD_USER_INPUT and send nothing', async () => {
+  it('a duplicate ISBN is BAD_USER_INPUT naming input.isbn, and no book is added', async () => {
+    const existing = (await db.collection('books').findOne({}, { sort: { _id: 1 } }))!;
+    const author = (await db.collection('authors').findOne({}, { sort: { _id: 1 } }))!;
+    const books = await db.collection('books').countDocuments();
+    const { error, writes } = await refused(
+      `mutation { publishBook(input: { name: "Copycat", isbn: "${existing.isbn}", pages: 10, publishedAt: "2026-01-01T00:00:00Z", publisherId: "${hex(existing.publisherId)}", authorIds: ["${hex(author._id)}"] }) { id } }`,
+      'BAD_USER_INPUT',
+    );
+    expect([error.message, error.extensions?.argumentName]).toEqual([`isbn ${existing.isbn} is already used by another book`, 'input.isbn']);
+    // find publishers, find authors, the refused insert, then abortTransaction
+    expect(writes).toEqual(expectedWrites(transactions, { roundTrips: 4, documentsModified: 0, fanOut: { books: 0 } }));
+    expect(await db.collection('books').countDocuments()).toBe(books);
+    expect(await db.collection('books').countDocuments({ isbn: existing.isbn })).toBe(1);
+    expect((await db.collection('authors').findOne({ _id: author._id }))!).toEqual(author);
+  });
+
+  it('blank and over-cap strings are BAD_USER_INPUT naming the argument, and send nothing', async () => {
     const author = (await db.collection('authors').findOne({}))!;
     const post = (await db.collection('posts').findOne({}))!;
     const host = (await db.collection('hosts').findOne({}))!;
-    const cases = [
-      `mutation { renameAuthor(id: "${hex(author._id)}", firstName: "${'a'.repeat(201)}", lastName: "B") { id } }`,
-      `mutation { addComment(postId: "${hex(post._id)}", author: "A", comment: "${'c'.repeat(5001)}") { id } }`,
-      `mutation { logMessage(ipaddr: "${host.ipaddr}", message: "${'m'.repeat(10_001)}") { id } }`,
-      `mutation { renamePart(id: "${hex(author._id)}", name: "   ") { id } }`,
+    const publisher = (await db.collection('publishers').findOne({}))!;
+    const book = (fields: string) =>
+      `mutation { publishBook(input: { ${fields}, pages: 1, publishedAt: "2026-01-01T00:00:00Z", publisherId: "${hex(publisher._id)}", authorIds: ["${hex(author._id)}"] }) { id } }`;
+    const cases: Array<[string, string, string]> = [
+      [`mutation { renameAuthor(id: "${hex(author._id)}", firstName: "${'a'.repeat(201)}", lastName: "B") { id } }`, 'firstName', 'firstName must be at most 200 characters, got 201'],
+      [`mutation { addComment(postId: "${hex(post._id)}", author: "A", comment: "${'c'.repeat(5001)}") { id } }`, 'comment', 'comment must be at most 5000 characters, got 5001'],
+      [`mutation { logMessage(ipaddr: "${host.ipaddr}", message: "${'m'.repeat(10_001)}") { id } }`, 'message', 'message must be at most 10000 characters, got 10001'],
+      [`mutation { renamePart(id: "${hex(author._id)}", name: "   ") { id } }`, 'name', 'name must not be blank'],
+      [`mutation { updateHost(id: "${hex(host._id)}", name: "${'h'.repeat(201)}", ipaddr: "10.1.2.3") { id } }`, 'name', 'name must be at most 200 characters, got 201'],
+      [book(`name: " ", isbn: "978-0-00-000000-9"`), 'input.name', 'input.name must not be blank'],
+      [book(`name: "Fine", isbn: "${'9'.repeat(21)}"`), 'input.isbn', 'input.isbn must be at most 20 characters, got 21'],
+      [`mutation { updateStockPrice(symbol: "  ", open: 1, high: 2, low: 0.5) { symbol } }`, 'symbol', 'symbol must not be blank'],
     ];
-    for (const query of cases) {
-      const result = await demo.gateway.execute({ query });
-      expect(result.errors?.[0]?.extensions?.code).toBe('BAD_USER_INPUT');
-      expect(result.cost!.roundTrips).toBe(0);
-      expect(result.cost!.writes).toBeUndefined();
+    for (const [query, argumentName, message] of cases) {
+      const { error, writes, roundTrips } = await refused(query, 'BAD_USER_INPUT');
+      expect([error.extensions?.argumentName, error.message]).toEqual([argumentName, message]);
+      expect(roundTrips).toBe(0);
+      expect(writes).toBeUndefined();
     }
   });
+});
+
+it('after every mutation above, reconcile finds no drift', async () => {
+  const report = await reconcile(db, buildWriteModelFromSdl(loadSdl()));
+  expect(report.checks.filter((check) => check.drifted > 0)).toEqual([]);
+  expect(report.drifted).toBe(0);
 });

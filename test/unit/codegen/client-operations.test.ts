@@ -17,8 +17,10 @@ function generatedDocument(name: string): DocumentNode {
 }
 
 describe('example operations', () => {
-  it('are the seven documented queries and one fragment', () => {
-    expect(queryNames).toEqual(['AuthorWithBooks', 'BooksWithAuthors', 'HostLogs', 'PersonProfile', 'ProductParts', 'RecentPosts', 'TasksDueBefore']);
+  it('are the seven documented queries, one mutation and one fragment', () => {
+    expect(queryNames).toEqual(['AuthorWithBooks', 'BooksWithAuthors', 'HostLogs', 'PersonProfile', 'ProductParts', 'RecentPosts', 'RenameAuthor', 'TasksDueBefore']);
+    const mutations = operations.definitions.flatMap((definition) => (definition.kind === Kind.OPERATION_DEFINITION && definition.operation === 'mutation' ? [definition.name?.value] : []));
+    expect(mutations).toEqual(['RenameAuthor']);
     expect(operations.definitions.filter((definition) => definition.kind === Kind.FRAGMENT_DEFINITION)).toHaveLength(1);
   });
 

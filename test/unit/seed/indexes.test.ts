@@ -11,7 +11,7 @@ function valuesAt(value: unknown, path: readonly string[]): unknown[] {
 
 const data = generateDemoData(0.1);
 
-test('the index list is exactly the join and lookup keys, with MongoDB default names', () => {
+test('the index list is exactly the join and lookup keys and the unique keys, with MongoDB default names', () => {
   expect(DEMO_INDEXES.map((spec) => `${spec.collection}.${defaultIndexName(spec.key)}${spec.unique ? ' unique' : ''}`)).toEqual([
     'comments.postId_1_createdAt_-1',
     'books.publisherId_1',
@@ -24,6 +24,7 @@ test('the index list is exactly the join and lookup keys, with MongoDB default n
     'books.authors.id_1',
     'products.parts.id_1',
     'authors.bookIds_1',
+    'books.isbn_1 unique',
   ]);
 });
 

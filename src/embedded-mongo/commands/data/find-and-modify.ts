@@ -13,7 +13,7 @@ import type { DataCommandHandler } from './transaction-scope';
  * change, or after it with `new: true`, projected by `fields`.
  */
 export function findAndModifyCommand(store: Store): DataCommandHandler {
-  return (command, context, transaction) => {
+  return async (command, context, transaction) => {
     const name = targetCollection(command, 'findAndModify' in command ? 'findAndModify' : 'findandmodify');
     const filter = optionalDocument(command, 'query') ?? {};
     const sort = optionalDocument(command, 'sort');
@@ -34,25 +34,41 @@ export function findAndModifyCommand(store: Store): DataCommandHandler {
     const view = store.view(store.ensureCollection(context.db, name), transaction);
     const project = (doc: Document | undefined): Document | null =>
       doc === undefined ? null : fields === undefined ? doc : applyProjection(doc, fields, filter);
-    const matched = view.find(filter, { sort, limit: 1 });
-    const target = matched[0];
-
-    if (spec === undefined) {
-      if (target === undefined) return { lastErrorObject: { n: 0 }, value: null };
-      view.remove(documentKey(target._id));
-      return { lastErrorObject: { n: 1 }, value: project(target) };
+    // a transaction holding the target makes this wait for its end; then the whole command runs again, as MongoDB retries it
+    for (;;) {
+      const target = view.find(filter, { sort, limit: 1 })[0];
+      if (spec === undefined) {
+        if (target === undefined) return { lastErrorObject: { n: 0 }, value: null };
+        const blocker = view.writeBlocker(documentKey(target._id), null);
+        if (blocker !== undefined) {
+          await blocker;
+          continue;
+        }
+        view.remove(documentKey(target._id));
+        return { lastErrorObject: { n: 1 }, value: project(target) };
+      }
+      if (target !== undefined) {
+        const next = updatedDocument(target, spec);
+        const blocker = next === undefined ? undefined : view.writeBlocker(documentKey(target._id), next);
+        if (blocker !== undefined) {
+          await blocker;
+          continue;
+        }
+        if (next !== undefined) view.replace(documentKey(target._id), next);
+        return { lastErrorObject: { n: 1, updatedExisting: true }, value: project(returnNew ? (next ?? target) : target) };
+      }
+      if (!upsert) return { lastErrorObject: { n: 0, updatedExisting: false }, value: null };
+      const inserted = upsertedDocument(spec);
+      const blocker = view.writeBlocker(documentKey(inserted._id), inserted);
+      if (blocker !== undefined) {
+        await blocker;
+        continue;
+      }
+      view.insert(inserted);
+      return {
+        lastErrorObject: { n: 1, updatedExisting: false, upserted: inserted._id },
+        value: returnNew ? project(inserted) : null,
+      };
     }
-    if (target !== undefined) {
-      const next = updatedDocument(target, spec);
-      if (next !== undefined) view.replace(documentKey(target._id), next);
-      return { lastErrorObject: { n: 1, updatedExisting: true }, value: project(returnNew ? (next ?? target) : target) };
-    }
-    if (!upsert) return { lastErrorObject: { n: 0, updatedExisting: false }, value: null };
-    const inserted = upsertedDocument(spec);
-    view.insert(inserted);
-    return {
-      lastErrorObject: { n: 1, updatedExisting: false, upserted: inserted._id },
-      value: returnNew ? project(inserted) : null,
-    };
   };
 }

@@ -5,23 +5,36 @@ import { CommandError } from '../command-error';
 import type { CommandContext, CommandHandler } from '../command-types';
 import { badValue, int64Value, isDocument } from './command-fields';
 
-/** A data command: like a CommandHandler, plus the transaction it runs in (undefined outside one). */
-export type DataCommandHandler = (command: Document, context: CommandContext, transaction: Transaction | undefined) => Document;
+/**
+ * A data command: like a CommandHandler, plus the transaction it runs in (undefined outside one).
+ * Writes outside a transaction may wait for one to end, so they answer with a promise.
+ */
+export type DataCommandHandler = (command: Document, context: CommandContext, transaction: Transaction | undefined) => Document | Promise<Document>;
 
 /**
  * Runs a data command inside the transaction its session fields name (`lsid`, `txnNumber`,
  * `startTransaction`, `autocommit: false`). A failed operation aborts the transaction, as in MongoDB;
  * the driver then retries the whole transaction when the error carries TransientTransactionError.
+ * A write error (`writeErrors` in an `ok: 1` reply) aborts it too: a later commit gets 251
+ * (jstests/core/txns/multi_statement_transaction_abort.js, "Abort transaction on duplicated key errors").
  */
 export function inTransactionScope(store: Store, handler: DataCommandHandler): CommandHandler {
   return (command, context) => {
     const transaction = transactionOf(store, command);
     if (transaction === undefined) return handler(command, context, undefined);
-    try {
-      return handler(command, context, transaction);
-    } catch (error) {
+    const settle = (reply: Document): Document => {
+      if (Array.isArray(reply.writeErrors) && reply.writeErrors.length > 0) store.sessions.abortAfterError(transaction);
+      return reply;
+    };
+    const fail = (error: unknown): never => {
       store.sessions.abortAfterError(transaction);
       throw error;
+    };
+    try {
+      const reply = handler(command, context, transaction);
+      return reply instanceof Promise ? reply.then(settle, fail) : settle(reply);
+    } catch (error) {
+      return fail(error);
     }
   };
 }

@@ -1,15 +1,20 @@
 import type { Document } from 'bson';
+import { compileFilter } from '../../query';
+import type { CollectionView } from '../../storage/collection-view';
 import { documentKey } from '../../storage/document-key';
 import type { Store } from '../../storage/store';
 import { storableDocument, ValueInterner } from '../../storage/stored-document';
 import { badValue, documentArray, optionalBoolean, optionalDocumentArray, optionalInteger, targetCollection, isDocument } from './command-fields';
-import { assertArrayFilterIdentifiers, updatedDocument, upsertedDocument } from './document-updates';
+import { assertArrayFilterIdentifiers, updatedDocument, upsertedDocument, type UpdateSpec } from './document-updates';
 import type { DataCommandHandler } from './transaction-scope';
-import { withWriteErrors, writeErrorOf } from './write-errors';
+import { stopsAfterError, withWriteErrors, writeErrorOf } from './write-errors';
 
-/** insert: `{ insert, documents, ordered }` → `{ n, writeErrors? }`. Ordered stops at the first error; unordered tries every document. */
+/**
+ * insert: `{ insert, documents, ordered }` → `{ n, writeErrors? }`. Ordered stops at the first error;
+ * unordered tries every document (except in a transaction, which stops at the first error too).
+ */
 export function insertCommand(store: Store): DataCommandHandler {
-  return (command, context, transaction) => {
+  return async (command, context, transaction) => {
     const name = targetCollection(command, 'insert');
     const documents = documentArray(command, 'documents');
     const ordered = optionalBoolean(command, 'ordered') ?? true;
@@ -19,11 +24,15 @@ export function insertCommand(store: Store): DataCommandHandler {
     const interner = new ValueInterner();
     for (const [index, doc] of documents.entries()) {
       try {
-        view.insert(storableDocument(doc, interner));
+        const stored = storableDocument(doc, interner);
+        const id = documentKey(stored._id);
+        // a transaction holding this _id or one of its unique keys makes the insert wait for its end
+        for (let blocker = view.writeBlocker(id, stored); blocker !== undefined; blocker = view.writeBlocker(id, stored)) await blocker;
+        view.insert(stored);
         n += 1;
       } catch (error) {
-        writeErrors.push(writeErrorOf(error, index, transaction));
-        if (ordered) break;
+        writeErrors.push(writeErrorOf(error, index));
+        if (stopsAfterError(ordered, transaction !== undefined)) break;
       }
     }
     return withWriteErrors({ n }, writeErrors);
@@ -35,7 +44,7 @@ export function insertCommand(store: Store): DataCommandHandler {
  * `{ n, nModified, upserted?: [{ index, _id }], writeErrors? }`, where n counts matched plus upserted documents.
  */
 export function updateCommand(store: Store): DataCommandHandler {
-  return (command, context, transaction) => {
+  return async (command, context, transaction) => {
     const name = targetCollection(command, 'update');
     const statements = documentArray(command, 'updates');
     const ordered = optionalBoolean(command, 'ordered') ?? true;
@@ -55,32 +64,64 @@ export function updateCommand(store: Store): DataCommandHandler {
         const spec = { filter, update, arrayFilters: optionalDocumentArray(statement, 'arrayFilters') };
         assertArrayFilterIdentifiers(spec);
         const multi = optionalBoolean(statement, 'multi') ?? false;
-        const matched = view.match(filter, multi ? undefined : 1);
-        for (const doc of matched) {
-          const next = updatedDocument(doc, spec);
-          n += 1;
-          if (next === undefined) continue;
-          view.replace(documentKey(doc._id), next);
-          nModified += 1;
-        }
-        if (matched.length === 0 && (optionalBoolean(statement, 'upsert') ?? false)) {
+        const upsert = optionalBoolean(statement, 'upsert') ?? false;
+        for (;;) {
+          const matched = view.match(filter, multi ? undefined : 1);
+          for (const doc of matched) {
+            const outcome = await updateMatched(view, doc, spec);
+            if (outcome === 'gone') continue;
+            n += 1;
+            if (outcome === 'modified') nModified += 1;
+          }
+          if (matched.length > 0 || !upsert) break;
           const inserted = upsertedDocument(spec);
+          const blocker = view.writeBlocker(documentKey(inserted._id), inserted);
+          // after the wait the filter may match what the transaction committed: run the statement again
+          if (blocker !== undefined) {
+            await blocker;
+            continue;
+          }
           view.insert(inserted);
           n += 1;
           upserted.push({ index, _id: inserted._id });
+          break;
         }
       } catch (error) {
-        writeErrors.push(writeErrorOf(error, index, transaction));
-        if (ordered) break;
+        writeErrors.push(writeErrorOf(error, index));
+        if (stopsAfterError(ordered, transaction !== undefined)) break;
       }
     }
     return withWriteErrors(upserted.length > 0 ? { n, nModified, upserted } : { n, nModified }, writeErrors);
   };
 }
 
+/**
+ * Updates one matched document. When an open transaction holds it, waits for that transaction to
+ * end, then re-reads the document and re-checks the filter, as MongoDB retries a write conflict
+ * outside transactions ('gone': it no longer matches).
+ */
+async function updateMatched(view: CollectionView, doc: Document, spec: UpdateSpec): Promise<'modified' | 'unchanged' | 'gone'> {
+  const id = documentKey(doc._id);
+  let current: Document | undefined = doc;
+  let matches: ((candidate: Document) => boolean) | undefined;
+  for (;;) {
+    const next = updatedDocument(current, spec);
+    if (next === undefined) return 'unchanged';
+    const blocker = view.writeBlocker(id, next);
+    if (blocker === undefined) {
+      view.replace(id, next);
+      return 'modified';
+    }
+    await blocker;
+    current = view.get(id);
+    matches ??= compileFilter(spec.filter);
+    if (current === undefined || !matches(current)) return 'gone';
+  }
+}
+
 /** delete: `{ delete, deletes: [{ q, limit }], ordered }` → `{ n, writeErrors? }`; limit 1 deletes one match, 0 all. */
 export function deleteCommand(store: Store): DataCommandHandler {
-  return (command, context, transaction) => {
+  return async (command, context, transaction) => {
     const name = targetCollection(command, 'delete');
     const statements = documentArray(command, 'deletes');
     const ordered = optionalBoolean(command, 'ordered') ?? true;
@@ -95,13 +136,27 @@ export function deleteCommand(store: Store): DataCommandHandler {
         if (!isDocument(filter)) throw badValue(`delete statement ${index} needs a 'q' document`);
         const limit = optionalInteger(statement, 'limit') ?? 0;
         if (limit !== 0 && limit !== 1) throw badValue(`The limit field in delete objects must be 0 or 1. Got ${limit}`);
+        let matches: ((candidate: Document) => boolean) | undefined;
         for (const doc of view.match(filter, limit === 1 ? 1 : undefined)) {
-          view.remove(documentKey(doc._id));
+          const id = documentKey(doc._id);
+          let blocker = view.writeBlocker(id, null);
+          while (blocker !== undefined) {
+            await blocker;
+            blocker = view.writeBlocker(id, null);
+          }
+          const current = view.get(id);
+          if (current === undefined) continue;
+          if (current !== doc) {
+            // it changed while this delete waited: delete it only if it still matches
+            matches ??= compileFilter(filter);
+            if (!matches(current)) continue;
+          }
+          view.remove(id);
           n += 1;
         }
       } catch (error) {
-        writeErrors.push(writeErrorOf(error, index, transaction));
-        if (ordered) break;
+        writeErrors.push(writeErrorOf(error, index));
+        if (stopsAfterError(ordered, transaction !== undefined)) break;
       }
     }
     return withWriteErrors({ n }, writeErrors);

@@ -107,6 +107,29 @@ export async function replicaSetName(db: Db): Promise<string | undefined> {
   return typeof hello.setName === 'string' ? hello.setName : undefined;
 }
 
+/**
+ * For test files with transaction tests. Call at the top level, after the server is started in an
+ * earlier `beforeAll`; `skipWithoutReplicaSet()` then returns true (printing why) when MONGODB_URI is a
+ * standalone MongoDB, so the test can return early. The embedded server must advertise "docjoin",
+ * so it never takes the skip path.
+ */
+export function useReplicaSetGuard(server: () => { readonly db: Db; readonly isEmbedded: boolean }): { skipWithoutReplicaSet(): boolean } {
+  let transactionsSupported = false;
+  beforeAll(async () => {
+    const { db, isEmbedded } = server();
+    const setName = await replicaSetName(db);
+    if (isEmbedded) expect(setName).toBe('docjoin');
+    transactionsSupported = setName !== undefined;
+  });
+  return {
+    skipWithoutReplicaSet() {
+      if (transactionsSupported) return false;
+      console.warn('skipped: MONGODB_URI is a standalone MongoDB (hello has no setName); transactions need a replica set');
+      return true;
+    },
+  };
+}
+
 /** Host and port of a single-host `mongodb://` URI, for raw-socket tests; undefined for anything else (SRV, several hosts). */
 export function singleHostAddress(uri: string): { host: string; port: number } | undefined {
   const match = /^mongodb:\/\/(?:[^@/]*@)?([^,/:?]+)(?::(\d+))?(?:[/?]|$)/.exec(uri);

@@ -109,6 +109,7 @@ describe('transactions', () => {
     expect(failure(() => store.view(accounts(store), second).remove(documentKey('a'))).code).toBe(112);
   });
 
+  // commands make such writes wait (writeBlocker, below); the commit-time check is storage's safety net
   it('fails at commit when a write outside any transaction changed a document it wrote, and applies nothing', () => {
     const store = seeded();
     const transaction = store.sessions.start('s1', 1n);
@@ -141,5 +142,49 @@ describe('transactions', () => {
     store.sessions.start('s1', 2n);
     expect(old.state).toBe('aborted');
     expect(failure(() => store.sessions.start('s1', 1n)).codeName).toBe('TransactionTooOld');
+  });
+
+  it('claims the unique index entries its writes add or remove: another transaction gets 112, not 11000 at commit', () => {
+    const store = seeded();
+    accounts(store).createIndex({ name: 'owner_1', key: { owner: 1 }, unique: true, sparse: false, options: {} });
+    const first = store.sessions.start('s1', 1n);
+    const second = store.sessions.start('s2', 1n);
+    store.view(accounts(store), first).insert(storableDocument({ _id: 'c', owner: 'cy' }));
+    expect(failure(() => store.view(accounts(store), second).insert(storableDocument({ _id: 'd', owner: 'cy' }))).code).toBe(112);
+    // 'ann' is freed by the first transaction's pending write: the entry is claimed until it ends
+    store.view(accounts(store), first).replace(documentKey('a'), storableDocument({ _id: 'a', owner: 'anna' }));
+    expect(failure(() => store.view(accounts(store), second).insert(storableDocument({ _id: 'e', owner: 'ann' }))).code).toBe(112);
+    // an update that leaves the key as it is writes no index entry, so it conflicts with nobody
+    store.view(accounts(store), second).replace(documentKey('b'), storableDocument({ _id: 'b', balance: 1, owner: 'bob' }));
+    store.sessions.commit('s1', 1n);
+    store.sessions.commit('s2', 1n);
+    expect(balances(store.view(accounts(store), undefined).all())).toEqual({ a: undefined, b: 1, c: undefined });
+  });
+
+  it('tells writes outside transactions what to wait for: the holder of the document or of a unique entry', async () => {
+    const store = seeded();
+    accounts(store).createIndex({ name: 'owner_1', key: { owner: 1 }, unique: true, sparse: false, options: {} });
+    const live = store.view(accounts(store), undefined);
+    const transaction = store.sessions.start('s1', 1n);
+    store.view(accounts(store), transaction).replace(documentKey('a'), storableDocument({ _id: 'a', balance: 1, owner: 'ann' }));
+    store.view(accounts(store), transaction).insert(storableDocument({ _id: 'c', owner: 'cy' }));
+    expect(live.writeBlocker(documentKey('a'), null)).toBe(transaction.ended);
+    expect(live.writeBlocker(documentKey('d'), storableDocument({ _id: 'd', owner: 'cy' }))).toBe(transaction.ended);
+    expect(live.writeBlocker(documentKey('d'), storableDocument({ _id: 'd', owner: 'dee' }))).toBeUndefined();
+    expect(live.writeBlocker(documentKey('b'), null)).toBeUndefined();
+    store.sessions.commit('s1', 1n);
+    await transaction.ended;
+    expect(live.writeBlocker(documentKey('a'), null)).toBeUndefined();
+    expect(live.writeBlocker(documentKey('d'), storableDocument({ _id: 'd', owner: 'cy' }))).toBeUndefined();
+  });
+
+  it('aborts a transaction left open longer than the lifetime limit (MongoDB: transactionLifetimeLimitSeconds)', async () => {
+    const store = new Store({ transactionLifetimeLimitMs: 20 });
+    const transaction = store.sessions.start('s1', 1n);
+    store.view(store.ensureCollection('db', 'c'), transaction).insert(storableDocument({ _id: 1 }));
+    await transaction.ended;
+    expect(transaction.state).toBe('aborted');
+    expect(failure(() => store.sessions.commit('s1', 1n)).code).toBe(251);
+    expect(store.sessions.openTransactions()).toBe(0);
   });
 });

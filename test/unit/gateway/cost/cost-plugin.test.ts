@@ -1,5 +1,9 @@
-import type { GraphQLRequestContextDidResolveOperation, GraphQLRequestContextWillSendResponse, GraphQLRequestListener } from '@apollo/server';
+import { ApolloServer, type GraphQLRequestContextDidResolveOperation, type GraphQLRequestContextWillSendResponse, type GraphQLRequestListener } from '@apollo/server';
+import { makeExecutableSchema } from '@graphql-tools/schema';
 import { GraphQLError } from 'graphql';
+import type { CostEstimate } from '../../../../src/gateway/estimate/estimate-operation';
+import { ESTIMATE_CHECK_EXEMPT_OPERATIONS, EstimateViolationLog, findEstimateViolations, type EstimateViolation } from '../../../../src/gateway/cost/estimate-check';
+import { assertNoEstimateViolations } from '../../../support/assert-no-estimate-violations';
 import { ApolloServerPluginDocjoinCost, type DocjoinCostOptions } from '../../../../src/gateway/cost/cost-plugin';
 import { CostLedger } from '../../../../src/gateway/cost/cost-ledger';
 
@@ -68,5 +72,108 @@ describe('ApolloServerPluginDocjoinCost', () => {
     ]);
     expect((await run({ estimate: estimate(2), checkEstimate: true }, { roundTrips: 2 })).result.errors).toBeUndefined();
     expect((await run({ estimate: estimate(1), checkEstimate: true }, { roundTrips: 2, operation: 'mutation' })).result.errors).toBeUndefined();
+  });
+
+  it('with checkEstimate, flags documents over the estimate too, and holds an operation without an estimate to zero', async () => {
+    // 2 commands of 3 documents each: 6 documents against an estimate of 5.
+    const documents = await run({ estimate: estimate(2, 5), checkEstimate: true }, { roundTrips: 2 });
+    expect(documents.result.errors).toEqual([
+      { message: 'docjoin: the static estimate (5 documents) is below the measured cost (6)', extensions: { code: 'INTERNAL_SERVER_ERROR' } },
+    ]);
+    const unestimated = await run({ checkEstimate: true }, { roundTrips: 1 });
+    expect(unestimated.result.errors).toEqual([
+      { message: 'docjoin: the static estimate (0 round trips) is below the measured cost (1)', extensions: { code: 'INTERNAL_SERVER_ERROR' } },
+      { message: 'docjoin: the static estimate (0 documents) is below the measured cost (3)', extensions: { code: 'INTERNAL_SERVER_ERROR' } },
+    ]);
+  });
+
+  it('passes each violation to onEstimateViolation, and nothing without checkEstimate', async () => {
+    const seen: EstimateViolation[] = [];
+    await run({ estimate: estimate(1, 2), checkEstimate: true, onEstimateViolation: (violation) => seen.push(violation) }, { roundTrips: 2 });
+    expect(seen.map(({ measure, estimated, measured }) => ({ measure, estimated, measured }))).toEqual([
+      { measure: 'roundTrips', estimated: 1, measured: 2 },
+      { measure: 'documents', estimated: 2, measured: 6 },
+    ]);
+    await run({ estimate: estimate(1, 2), onEstimateViolation: (violation) => seen.push(violation) }, { roundTrips: 2 });
+    await run({ estimate: estimate(1, 2), checkEstimate: true, onEstimateViolation: (violation) => seen.push(violation) }, { roundTrips: 2, operation: 'mutation' });
+    expect(seen).toHaveLength(2);
+  });
+});
+
+/**
+ * The check end to end through a real ApolloServer (no database): a resolver records the commands a
+ * request "sent" in its ledger, and a deliberately wrong estimator predicts too little.
+ */
+describe('the estimate check through ApolloServer', () => {
+  const typeDefs = /* GraphQL */ `
+    type Query { books(first: Int = 2): [Book!]! }
+    type Mutation { touch: Int! }
+    type Book { name: String! }
+  `;
+  const resolvers = {
+    Query: {
+      books: (_parent: unknown, args: { first: number }, context: Context) => {
+        // One find returning `first` documents, then one more command for a pretend join.
+        context.ledger.recordCommand({ collection: 'books', commandName: 'find', fields: ['Query.books'], documents: args.first, bytes: 10, durationMs: 1, ok: true });
+        context.ledger.recordCommand({ collection: 'publishers', commandName: 'find', fields: ['Book.publisher'], documents: 1, bytes: 10, durationMs: 1, ok: true });
+        return Array.from({ length: args.first }, (_, i) => ({ name: `b${i}` }));
+      },
+    },
+    Mutation: {
+      touch: (_parent: unknown, _args: unknown, context: Context) => {
+        context.ledger.recordCommand({ collection: 'books', commandName: 'update', fields: ['Mutation.touch'], documents: 0, bytes: 10, durationMs: 1, ok: true });
+        return 1;
+      },
+    },
+  };
+
+  async function serverWith(estimateOf: () => CostEstimate, recorder: (violation: EstimateViolation) => void) {
+    const server = new ApolloServer<Context>({
+      schema: makeExecutableSchema({ typeDefs, resolvers }),
+      plugins: [ApolloServerPluginDocjoinCost<Context>({ estimate: estimateOf, checkEstimate: true, onEstimateViolation: recorder })],
+    });
+    await server.start();
+    return server;
+  }
+
+  it('a wrong estimator is caught: the recorder gets the operation and both numbers', async () => {
+    const log = new EstimateViolationLog();
+    // Wrong on purpose: one round trip (ignores the join) and `first` documents (ignores the publisher).
+    const server = await serverWith(() => ({ roundTrips: 1, documents: 3, depth: 2 }), log.record);
+    try {
+      const query = 'query Shelf($n: Int) { books(first: $n) { name } }';
+      const response = await server.executeOperation({ query, variables: { n: 3 } }, { contextValue: { ledger: new CostLedger() } });
+      expect(response.body.kind === 'single' && response.body.singleResult.errors?.map((error) => error.message)).toEqual([
+        'docjoin: the static estimate (1 round trips) is below the measured cost (2)',
+        'docjoin: the static estimate (3 documents) is below the measured cost (4)',
+      ]);
+      expect(log.violations).toEqual([
+        { measure: 'roundTrips', estimated: 1, measured: 2, operationName: 'Shelf', query, variables: { n: 3 } },
+        { measure: 'documents', estimated: 3, measured: 4, operationName: 'Shelf', query, variables: { n: 3 } },
+      ]);
+      expect(() => assertNoEstimateViolations(log, 'the wrong estimator')).toThrow(
+        'The static cost estimate was below the measured cost in the wrong estimator (2 violations):\n' +
+          `  - roundTrips measured 2 > estimated 1 for Shelf: ${query} with variables {"n":3}\n` +
+          `  - documents measured 4 > estimated 3 for Shelf: ${query} with variables {"n":3}`,
+      );
+      expect(log.violations).toEqual([]); // the assertion empties the log, so one failure does not repeat
+    } finally {
+      await server.stop();
+    }
+  });
+
+  it('a right estimator records nothing; a mutation is exempt (ESTIMATE_CHECK_EXEMPT_OPERATIONS)', async () => {
+    const log = new EstimateViolationLog();
+    const server = await serverWith(() => ({ roundTrips: 2, documents: 3, depth: 2 }), log.record);
+    try {
+      await server.executeOperation({ query: '{ books { name } }' }, { contextValue: { ledger: new CostLedger() } });
+      await server.executeOperation({ query: 'mutation { touch }' }, { contextValue: { ledger: new CostLedger() } });
+      expect(log.violations).toEqual([]);
+      expect([...ESTIMATE_CHECK_EXEMPT_OPERATIONS]).toEqual(['mutation']);
+      // The same mutation against a zero estimate would be a violation if it were not exempt.
+      expect(findEstimateViolations({ roundTrips: 1, documents: 0 }, { roundTrips: 0, documents: 0 }, {})).toHaveLength(1);
+    } finally {
+      await server.stop();
+    }
   });
 });

@@ -22,7 +22,9 @@ describe('the demo write model', () => {
         { name: 'name', sourcePath: 'name' },
         { name: 'thumbnailUrl', sourcePath: 'thumbnailUrl' },
       ],
+      inSourceDocument: false,
     });
+    // A host's recentLogs hold only its own messages, so their host copies live in the host itself.
     expect(byCoordinate['Host.recentLogs.host']).toMatchObject({
       collection: 'hosts',
       sourceType: 'Host',
@@ -30,7 +32,9 @@ describe('the demo write model', () => {
         { path: 'recentLogs', isArray: true },
         { path: 'host', isArray: false },
       ],
+      inSourceDocument: true,
     });
+    expect([byCoordinate['LogMessage.host']!.inSourceDocument, byCoordinate['Product.parts']!.inSourceDocument]).toEqual([false, false]);
   });
 
   it('reads the bounds and sort of bounded arrays from their @join', () => {

@@ -1,11 +1,11 @@
 import { ObjectId } from 'bson';
 import { buildStorageMap } from '../../../../src/gateway/storage-map/build-storage-map';
-import { buildWriteModel } from '../../../../src/gateway/writes/build-write-model';
-import { planSnapshotFanOut } from '../../../../src/gateway/writes/fan-out-planner';
+import { buildWriteModel, buildWriteModelFromSdl } from '../../../../src/gateway/writes/build-write-model';
+import { planSnapshotFanOut, planSourceUpdate } from '../../../../src/gateway/writes/fan-out-planner';
 import { fillSnapshot, forwardReferences, planInsertDerived, withInitialDerivedValues } from '../../../../src/gateway/writes/insert-planner';
 import { planReferenceChange } from '../../../../src/gateway/writes/reference-planner';
 import { groupByCollection } from '../../../../src/gateway/writes/write-steps';
-import { demoSchema } from '../support/demo-schema';
+import { demoSchema, DIRECTIVES_SDL } from '../support/demo-schema';
 
 const schema = demoSchema();
 const model = buildWriteModel(schema, buildStorageMap(schema));
@@ -23,15 +23,61 @@ describe('snapshot fan-out', () => {
     expect(planSnapshotFanOut(model, 'Stock', id(1), { open: 1 })).toEqual([]);
   });
 
-  it('renaming a host: the copies inside embedded log messages, then every message (a dotted $set)', () => {
-    expect(groupByCollection(planSnapshotFanOut(model, 'Host', id(2), { name: 'h', ipaddr: '10.0.0.1' }))).toEqual([
-      {
-        kind: 'update',
-        collection: 'hosts',
-        statements: [{ filter: { 'recentLogs.host.id': id(2) }, update: { $set: { 'recentLogs.$[e0].host.name': 'h', 'recentLogs.$[e0].host.ipaddr': '10.0.0.1' } }, arrayFilters: [{ 'e0.host.id': id(2) }], multi: true }],
+  it('renaming a host: ONE statement on the host sets its fields and the copies inside its recentLogs; then every message (a dotted $set)', () => {
+    const plan = planSourceUpdate(model, 'Host', { collection: 'hosts', filter: { _id: id(2) }, sourceId: id(2) }, { name: 'h', ipaddr: '10.0.0.1' }, { name: 'h', ipaddr: '10.0.0.1' });
+    expect(plan.source).toEqual({
+      collection: 'hosts',
+      statement: {
+        filter: { _id: id(2) },
+        update: { $set: { name: 'h', ipaddr: '10.0.0.1', 'recentLogs.$[e0].host.name': 'h', 'recentLogs.$[e0].host.ipaddr': '10.0.0.1' } },
+        arrayFilters: [{ 'e0.host.id': id(2) }],
+        multi: false,
       },
+    });
+    expect(groupByCollection(plan.fanOut)).toEqual([
       { kind: 'update', collection: 'logMessages', statements: [{ filter: { 'host.id': id(2) }, update: { $set: { 'host.name': 'h', 'host.ipaddr': '10.0.0.1' } }, multi: true }] },
     ]);
+  });
+
+  it('a source picked by another key than _id has nothing to fold or fan out', () => {
+    expect(planSourceUpdate(model, 'Stock', { collection: 'stocks', filter: { symbol: 'ACME' }, sourceId: undefined }, { open: 1 }, { open: 1 })).toEqual({
+      source: { collection: 'stocks', statement: { filter: { symbol: 'ACME' }, update: { $set: { open: 1 } }, multi: false } },
+      fanOut: [],
+    });
+  });
+
+  it('a new snapshot needs no new code: its directives alone make the rename fan out to it, and reconcile checks it', () => {
+    const sdl = /* GraphQL */ `
+      type Query { book: Book }
+      type Author @collection(name: "authors") { id: ID! name: String! }
+      type Book @collection(name: "books") {
+        id: ID!
+        name: String!
+        authors: [Author!]! @snapshot(path: "authors", fields: ["id", "name"]) @join(localField: "authors.id") @read(strategy: SNAPSHOT)
+      }
+      type Review @collection(name: "reviews") {
+        id: ID!
+        stars: Int!
+        book: Book @snapshot(path: "book", fields: ["id", "name"]) @join(localField: "book.id") @read(strategy: SNAPSHOT)
+      }
+    `;
+    // The model the gateway's writes and `reconcile` (src/reconcile/cli.ts) both build from SDL.
+    const reviewModel = buildWriteModelFromSdl([DIRECTIVES_SDL, sdl]);
+    expect(planSnapshotFanOut(reviewModel, 'Book', id(40), { name: 'Renamed' })).toEqual([
+      { collection: 'reviews', statement: { filter: { 'book.id': id(40) }, update: { $set: { 'book.name': 'Renamed' } }, multi: true } },
+    ]);
+    // reconcile walks the same model: Review.book is one of its snapshot checks.
+    expect(reviewModel.snapshots.map((location) => location.coordinate).sort()).toEqual(['Book.authors', 'Review.book']);
+    expect(reviewModel.snapshots.find((location) => location.coordinate === 'Review.book')).toEqual({
+      coordinate: 'Review.book',
+      collection: 'reviews',
+      sourceType: 'Book',
+      sourceCollection: 'books',
+      segments: [{ path: 'book', isArray: false }],
+      key: 'id',
+      fields: [{ name: 'name', sourcePath: 'name' }],
+      inSourceDocument: false,
+    });
   });
 });
 

@@ -1,0 +1,58 @@
+import type { CommandStartedEvent, Document } from 'mongodb';
+import { startDemoGateway, type DemoGateway } from './support/demo-gateway';
+
+/**
+ * Projection pushdown as MongoDB receives it: each command asks for exactly the stored paths the
+ * selection reads plus the keys the next level joins on, and nothing the client did not select.
+ */
+let demo: DemoGateway;
+beforeAll(async () => {
+  demo = await startDemoGateway();
+}, 120_000);
+afterAll(() => demo?.stop());
+
+/** The commands the gateway's client sent for `query`, in order. */
+async function commandsFor(query: string, strategyHeader?: string): Promise<Document[]> {
+  const started: CommandStartedEvent[] = [];
+  const listener = (event: CommandStartedEvent) => started.push(event);
+  demo.client.on('commandStarted', listener);
+  try {
+    const result = await demo.gateway.execute({ query }, { strategyHeader });
+    expect(result.errors).toBeUndefined();
+  } finally {
+    demo.client.off('commandStarted', listener);
+  }
+  return started.map((event) => event.command);
+}
+
+describe('projections on the wire', () => {
+  it('a forward join: books send only the key the join reads, publishers only the selected name', async () => {
+    const [books, publishers, ...rest] = await commandsFor('{ books(first: 5) { publisher { name } } }');
+    expect(rest).toEqual([]);
+    expect([books!.find, books!.projection]).toEqual(['books', { _id: 1, publisherId: 1 }]);
+    expect([publishers!.find, publishers!.projection]).toEqual(['publishers', { _id: 1, name: 1 }]);
+  });
+
+  it('a reverse join: the aggregate projects the selected field, the parent key and the sort keys', async () => {
+    const [hosts, logs, ...rest] = await commandsFor('{ hosts(first: 2) { logs(first: 5) { message } } }');
+    expect(rest).toEqual([]);
+    expect([hosts!.find, hosts!.projection]).toEqual(['hosts', { _id: 1 }]);
+    expect(logs!.aggregate).toBe('logMessages');
+    const stages = (logs!.pipeline as Document[]).map((stage) => Object.keys(stage)[0]);
+    expect(stages).toEqual(['$match', '$sort', '$project', '$group', '$unwind', '$replaceRoot']);
+    expect(logs!.pipeline[2]).toEqual({ $project: { _id: 1, 'host.id': 1, message: 1, time: 1 } });
+  });
+
+  it('scalars read at their stored path, and a snapshot that fits is read from its copy only', async () => {
+    const [books, ...rest] = await commandsFor('{ books(first: 3) { name authors { name } } }');
+    expect(rest).toEqual([]);
+    expect(books!.projection).toEqual({ _id: 1, name: 1, authors: 1 });
+  });
+
+  it('a snapshot that misses reads the join keys instead of the copy', async () => {
+    const [books, authors, ...rest] = await commandsFor('{ books(first: 3) { authors { countOfBooks } } }');
+    expect(rest).toEqual([]);
+    expect(books!.projection).toEqual({ _id: 1, 'authors.id': 1 });
+    expect([authors!.find, authors!.projection]).toEqual(['authors', { _id: 1, countOfBooks: 1 }]);
+  });
+});

@@ -1,0 +1,56 @@
+import { CostLedger, type CommandRecord, type WriteUnitRecord } from '../../../../src/gateway/cost/cost-ledger';
+
+/** A write-unit command as the funnel records it: tagged with the unit's attempt at the time it is sent. */
+function send(ledger: CostLedger, unit: WriteUnitRecord, commandName: string, collection: string, documentsModified: number): void {
+  const command: CommandRecord = { collection, commandName, fields: ['Mutation.addComment'], documents: 0, bytes: 0, durationMs: 0, ok: true, writeUnit: unit.tag, documentsModified };
+  ledger.recordCommand(command);
+}
+
+/** One attempt of addComment: find the post, insert the comment, update the post, then commit or abort. */
+function addCommentAttempt(ledger: CostLedger, unit: WriteUnitRecord, end: 'commitTransaction' | 'abortTransaction'): void {
+  unit.startAttempt();
+  send(ledger, unit, 'find', 'posts', 0);
+  send(ledger, unit, 'insert', 'comments', 1);
+  send(ledger, unit, 'update', 'posts', end === 'commitTransaction' ? 1 : 0);
+  send(ledger, unit, end, '$cmd', 0);
+}
+
+describe('extensions.cost.writes', () => {
+  it('a retried transaction: every attempt\'s round trips, only the committed attempt\'s documents', () => {
+    const ledger = new CostLedger();
+    const unit = ledger.recordWriteUnit({ atomic: true });
+    addCommentAttempt(ledger, unit, 'abortTransaction');
+    addCommentAttempt(ledger, unit, 'abortTransaction');
+    addCommentAttempt(ledger, unit, 'commitTransaction');
+    unit.finish('committed');
+    expect(ledger.report().writes).toEqual({ roundTrips: 12, documentsModified: 2, fanOut: { comments: 1, posts: 1 }, atomic: true, attempts: 3 });
+  });
+
+  it('a rolled-back transaction: nothing modified stands', () => {
+    const ledger = new CostLedger();
+    const unit = ledger.recordWriteUnit({ atomic: true });
+    unit.startAttempt();
+    send(ledger, unit, 'update', 'authors', 1);
+    send(ledger, unit, 'abortTransaction', '$cmd', 0);
+    unit.finish('failed');
+    expect(ledger.report().writes).toEqual({ roundTrips: 2, documentsModified: 0, fanOut: { authors: 0 }, atomic: true, attempts: 1 });
+  });
+
+  it('without a transaction a failed unit\'s writes stand; several units add up', () => {
+    const ledger = new CostLedger();
+    const failed = ledger.recordWriteUnit({ atomic: false });
+    failed.startAttempt();
+    send(ledger, failed, 'update', 'authors', 1);
+    failed.finish('failed');
+    const done = ledger.recordWriteUnit({ atomic: false });
+    done.startAttempt();
+    send(ledger, done, 'update', 'authors', 1);
+    send(ledger, done, 'update', 'books', 4);
+    done.finish('committed');
+    expect(ledger.report().writes).toEqual({ roundTrips: 3, documentsModified: 6, fanOut: { authors: 2, books: 4 }, atomic: false, attempts: 2 });
+  });
+
+  it('a read-only operation has no writes entry', () => {
+    expect(new CostLedger().report().writes).toBeUndefined();
+  });
+});
