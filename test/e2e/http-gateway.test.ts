@@ -1,13 +1,24 @@
+import { loadConfig } from '../../src/config';
+import { connectMongo, createGateway, type Gateway, type MongoClient } from '../../src/gateway';
 import { startDemoGateway, type DemoGateway } from '../integration/gateway/support/demo-gateway';
 
 /** Over HTTP: POST/GET /graphql with extensions.cost, the override header, the landing page and /health. */
 let demo: DemoGateway;
 let url: string;
+/** The same data behind a NODE_ENV=production gateway (no Sandbox). */
+let production: { gateway: Gateway; client: MongoClient };
 beforeAll(async () => {
   demo = await startDemoGateway({ listen: true });
   url = demo.gateway.url!;
+  const client = await connectMongo(demo.mongo.uri);
+  const config = loadConfig({ PORT: '0', NODE_ENV: 'production' });
+  production = { client, gateway: await createGateway({ db: client.db(demo.dbName), mongoClient: client, mongoKind: 'embedded', config, validateDatabase: false }) };
 }, 120_000);
-afterAll(() => demo?.stop());
+afterAll(async () => {
+  await production?.gateway.stop();
+  await production?.client.close();
+  await demo?.stop();
+});
 
 async function post(body: unknown, headers: Record<string, string> = {}) {
   const response = await fetch(url, { method: 'POST', headers: { 'content-type': 'application/json', ...headers }, body: JSON.stringify(body) });
@@ -68,11 +79,39 @@ describe('errors during execution', () => {
   });
 });
 
+describe('input rejected before execution', () => {
+  it('an unknown enum value: inline is GRAPHQL_VALIDATION_FAILED, as a variable BAD_USER_INPUT, both HTTP 400', async () => {
+    const inline = await post({ query: '{ tasks(status: PENDING) { id } }' });
+    expect([inline.status, inline.json.errors.map((e: { extensions: { code: string } }) => e.extensions.code), inline.json.extensions.cost.roundTrips]).toEqual([400, ['GRAPHQL_VALIDATION_FAILED'], 0]);
+    const variable = await post({ query: 'query ($s: TaskStatus) { tasks(status: $s) { id } }', variables: { s: 'PENDING' } });
+    expect([variable.status, variable.json.errors.map((e: { extensions: { code: string } }) => e.extensions.code), variable.json.extensions.cost.roundTrips]).toEqual([400, ['BAD_USER_INPUT'], 0]);
+  });
+
+  it('an operator object for an ID! variable is BAD_USER_INPUT, HTTP 400', async () => {
+    const { status, json } = await post({ query: 'query ($id: ID!) { book(id: $id) { name } }', variables: { id: { $ne: null } } });
+    expect([status, json.errors[0].extensions.code, json.data]).toEqual([400, 'BAD_USER_INPUT', undefined]);
+  });
+});
+
 describe('other routes', () => {
-  it('serves the Apollo Sandbox landing page on GET with text/html', async () => {
+  it('serves the Apollo Sandbox landing page on GET with text/html, embedded and pointed at this endpoint', async () => {
     const response = await fetch(url, { headers: { accept: 'text/html' } });
     expect(response.status).toBe(200);
-    expect(await response.text()).toContain('embeddable-sandbox');
+    expect(response.headers.get('content-type')).toMatch(/^text\/html/);
+    const page = await response.text();
+    // Only the Sandbox page mounts the embedded Sandbox, pointed at the URL it was served from.
+    expect(page).toContain('new window.EmbeddedSandbox(');
+    expect(page).toContain('var initialEndpoint = window.location.href;');
+    expect(page).toContain('"endpointIsEditable":false');
+  });
+
+  it('does not serve the Sandbox in production (the production landing page instead)', async () => {
+    const response = await fetch(production.gateway.url!, { headers: { accept: 'text/html' } });
+    expect(response.status).toBe(200);
+    const page = await response.text();
+    expect(page).toContain('<html'); // a landing page, just not the Sandbox
+    expect(page).not.toContain('EmbeddedSandbox');
+    expect(page).not.toContain('initialEndpoint');
   });
 
   it('GET /health reports which MongoDB is in use, without credentials', async () => {

@@ -23,7 +23,7 @@ export function longToBigInt(value: Long): bigint {
 }
 
 export function numericWidth(value: unknown): NumericWidth | undefined {
-  if (typeof value === 'number') return Number.isInteger(value) && Math.abs(value) <= 0x7fffffff ? 'int' : 'double';
+  if (typeof value === 'number') return Number.isInteger(value) && value >= -0x80000000 && value <= 0x7fffffff ? 'int' : 'double';
   if (typeof value !== 'object' || value === null) return undefined;
   switch (bsonTag(value)) {
     case 'Int32':
@@ -265,7 +265,7 @@ export function arithmetic(operation: 'add' | 'subtract' | 'multiply', a: unknow
  * Double wrapper keeps its BSON type (`2.5 × 2` is the double 5 in MongoDB).
  */
 export function asDouble(value: number): number | Double {
-  return Number.isInteger(value) && Math.abs(value) <= 0x7fffffff ? new Double(value) : value;
+  return Number.isInteger(value) && value >= -0x80000000 && value <= 0x7fffffff ? new Double(value) : value;
 }
 
 /** Canonical text for equal numbers of any type: exact integers as digits, others by exact value. */

@@ -72,7 +72,7 @@ export function sumValues(values: Iterable<unknown>): unknown {
     }
   }
   let total: unknown;
-  if (!sawLong && !sawDouble && Number.isSafeInteger(plain) && Math.abs(plain) > 0x7fffffff) total = Long.fromNumber(plain);
+  if (!sawLong && !sawDouble && Number.isSafeInteger(plain) && (plain > 0x7fffffff || plain < -0x80000000)) total = Long.fromNumber(plain);
   else if (!sawLong) total = sawDouble ? asDouble(plain) : plain;
   else if (sawDouble) total = asDouble(Number(longs) + plain);
   else {

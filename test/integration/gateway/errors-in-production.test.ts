@@ -27,7 +27,13 @@ describe('in production', () => {
     // Rejected in validation (the scalar's parseLiteral): graphql-js reports the scalar's own error, without locations.
     expect(literal.errors).toEqual([{ message: 'DateTime must be an ISO-8601 string like 2026-11-21T09:30:00.000Z, got "next tuesday"', extensions: { code: 'BAD_USER_INPUT' } }]);
     const variable = await demo.gateway.execute({ query: 'query ($d: DateTime) { tasks(dueBefore: $d) { description } }', variables: { d: 'nope' } });
-    expect(variable.errors).toEqual([]);
+    expect(variable.errors).toEqual([
+      {
+        message: 'Variable "$d" got invalid value "nope"; DateTime must be an ISO-8601 string like 2026-11-21T09:30:00.000Z, got "nope"',
+        locations: [{ line: 1, column: 8 }],
+        extensions: { code: 'BAD_USER_INPUT' },
+      },
+    ]);
   });
 
   it('reports an after that is not an id as BAD_USER_INPUT without a stack trace', async () => {

@@ -78,10 +78,18 @@ describe('join by key', () => {
     });
   });
 
-  it('falls back from a snapshot to a join for the missing fields, dropping the dangling entry', async () => {
+  it('a snapshot is a copy: it keeps serving an entry whose target was deleted, where the join (and the snapshot\'s own fallback) drops and counts it', async () => {
+    // Shelf A's pinned copy lists `gone`, deleted from books without the copy being maintained (drift).
+    // Reading the copy sends no query, so it cannot know; the join sees the reference dangle.
     const fits = await gateway.execute({ query: '{ shelves { pinned { id title } } }' });
     expect(fits.data).toEqual({ shelves: [{ pinned: [{ id: b2!.toHexString(), title: 'Two' }, { id: gone!.toHexString(), title: 'Ghost' }] }, { pinned: [] }] });
     expect(fits.cost!.roundTrips).toBe(1);
+    expect(fits.cost!.fields['Shelf.pinned']).toEqual({ strategy: 'snapshot', roundTrips: 0, documents: 0, keys: 0, snapshotHits: 2, snapshotMisses: 0 });
+
+    const joined = await gateway.execute({ query: '{ shelves { pinned { id title } } }' }, { strategyHeader: 'Shelf.pinned=join' });
+    expect(joined.data).toEqual({ shelves: [{ pinned: [{ id: b2!.toHexString(), title: 'Two' }] }, { pinned: [] }] });
+    expect(joined.cost!.fields['Shelf.pinned']).toEqual({ strategy: 'join', roundTrips: 1, documents: 1, keys: 2, dangling: 1 });
+
     const misses = await gateway.execute({ query: '{ shelves { pinned { title year } } }' });
     expect(misses.data).toEqual({ shelves: [{ pinned: [{ title: 'Two', year: 2002 }] }, { pinned: [] }] });
     expect(misses.cost!.roundTrips).toBe(2);

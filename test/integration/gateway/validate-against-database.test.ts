@@ -32,10 +32,10 @@ afterAll(async () => {
   await mongo?.stop();
 });
 
-async function problems(dbName: string): Promise<readonly string[]> {
+async function problems(dbName: string, map = storageMap): Promise<readonly string[]> {
   const funnel = new MongoFunnel(client, client.db(dbName));
   try {
-    await validateAgainstDatabase(storageMap, funnel);
+    await validateAgainstDatabase(map, funnel);
     return [];
   } catch (error) {
     if (error instanceof DatabaseMismatchError) return error.problems;
@@ -75,6 +75,33 @@ describe('validateAgainstDatabase', () => {
     await db.collection('posts').insertOne({ files: [{ name: 'b.png', tagId: 1 }] });
     await db.collection('comments').insertOne({ postId: 1 });
     expect(await problems(db.databaseName)).toEqual([]);
+  });
+
+  it('names a @join(collection:) that does not exist, and reports a collection shared with the target type once', async () => {
+    const archiveSdl = /* GraphQL */ `
+      type Query { p: Post }
+      type Post @collection(name: "posts") {
+        id: ID!
+        "Joined from another collection than Comment's own."
+        archived: [Comment!]! @join(collection: "commentArchive", localField: "archivedIds")
+        "Names Comment's own collection: a missing one is reported for Comment only."
+        comments: [Comment!]! @join(collection: "comments", localField: "commentIds")
+      }
+      type Comment @collection(name: "comments") { id: ID! }
+    `;
+    const archiveMap = buildStorageMap(makeExecutableSchema({ typeDefs: [loadSdl()[0]!, archiveSdl] }));
+    const db = mongo.freshDb('validate');
+    await db.collection('posts').insertOne({ archivedIds: [], commentIds: [] });
+    const missing = `does not exist in database "${db.databaseName}"; load data (npm run seed) or fix the name`;
+    expect(await problems(db.databaseName, archiveMap)).toEqual([
+      `Comment: @collection(name: "comments") ${missing}`,
+      `Post.archived: @join(collection: "commentArchive") ${missing}`,
+    ]);
+
+    await db.createCollection('comments');
+    expect(await problems(db.databaseName, archiveMap)).toEqual([`Post.archived: @join(collection: "commentArchive") ${missing}`]);
+    await db.createCollection('commentArchive');
+    expect(await problems(db.databaseName, archiveMap)).toEqual([]);
   });
 
   it('makes createGateway fail before serving', async () => {

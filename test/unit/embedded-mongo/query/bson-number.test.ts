@@ -1,5 +1,5 @@
 import { Decimal128, Long } from 'bson';
-import { arithmetic, compareNumbers, exactFromDouble, exactToString, numberKey } from '../../../../src/embedded-mongo/query/bson-number';
+import { absoluteValue, arithmetic, compareNumbers, divide, exactFromDouble, exactToString, numberKey } from '../../../../src/embedded-mongo/query/bson-number';
 import { sumValues } from '../../../../src/embedded-mongo/query/mingo-context';
 
 describe('bson-number', () => {
@@ -32,4 +32,27 @@ describe('bson-number', () => {
     expect(numberKey(new Decimal128('2.50'))).toBe(numberKey(2.5));
     expect(numberKey(Long.fromNumber(-3))).toBe(numberKey(-3));
   });
+
+  it('subtracts exactly with the wider type: int32 overflow becomes Long, Long stays Long, Decimal128 keeps its scale', () => {
+    expect(arithmetic('subtract', -2147483648, 1)).toEqual(Long.fromNumber(-2147483649));
+    expect(arithmetic('subtract', Long.fromString('9007199254740993'), 1)).toEqual(Long.fromString('9007199254740992'));
+    expect(String(arithmetic('subtract', Decimal128.fromString('1.50'), 2))).toBe('-0.50');
+  });
+
+  it('takes absolute values in the same type (int32 minimum → Long; Long minimum fails)', () => {
+    expect(absoluteValue(-5)).toBe(5);
+    expect(absoluteValue(-2147483648)).toEqual(Long.fromNumber(2147483648));
+    expect(absoluteValue(Long.fromString('-9007199254740993'))).toEqual(Long.fromString('9007199254740993'));
+    expect(String(absoluteValue(Decimal128.fromString('-2.50')))).toBe('2.50');
+    expect(() => absoluteValue(Long.MIN_VALUE)).toThrow("can't take $abs of long long min");
+  });
+
+  it('divides into a double, or a Decimal128 with the preferred exponent when exact', () => {
+    expect(divide(7, 2)).toBe(3.5);
+    expect(divide(1, 0)).toBeUndefined();
+    expect(String(divide(Decimal128.fromString('6.0'), 2))).toBe('3.0');
+    expect(String(divide(Decimal128.fromString('1'), 3))).toBe('0.3333333333333333333333333333333333');
+    expect(divide(Decimal128.fromString('1'), Decimal128.fromString('0.00'))).toBeUndefined();
+  });
 });
+

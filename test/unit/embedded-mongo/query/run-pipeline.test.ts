@@ -310,3 +310,34 @@ describe('runPipeline over stored (deep-frozen) documents', () => {
     expect(expected.find((g) => String(g._id) === String(oid(0)))).toEqual({ _id: oid(0), top: [27, 24, 21, 18], last: 0 });
   });
 });
+
+describe('MongoDB order where mingo has its own', () => {
+  const none = contextWith({});
+  it('$setWindowFields ranks and partitions by BSON value, and leaves no hidden fields behind', () => {
+    const docs = [
+      { _id: 1, p: Long.fromNumber(1), v: Decimal128.fromString('2.0') },
+      { _id: 2, p: 1, v: 2 },
+      { _id: 3, p: Decimal128.fromString('1'), v: Long.fromNumber(1) },
+      { _id: 4, p: 2, v: 5 },
+    ];
+    const out = runPipeline(docs, [{ $setWindowFields: { partitionBy: '$p', sortBy: { v: 1 }, output: { r: { $rank: {} }, n: { $count: {} } } } }], none);
+    expect(out.map((doc) => [doc._id, doc.r, doc.n])).toEqual([
+      [3, 1, 3],
+      [1, 2, 3],
+      [2, 2, 3],
+      [4, 1, 1],
+    ]);
+    expect(Object.keys(out[0]!)).toEqual(['_id', 'p', 'v', 'r', 'n']);
+  });
+
+  it('$project with computed fields: _id first, included fields in input order, then computed ones', () => {
+    const out = runPipeline([{ _id: 1, b: 2, a: 1 }], [{ $project: { z: '$a', a: 1, b: 1 } }], none);
+    expect(Object.keys(out[0]!)).toEqual(['_id', 'b', 'a', 'z']);
+  });
+
+  it('$sortArray sorts numbers by value across types', () => {
+    const out = runPipeline([{ a: [Long.fromString('9007199254740993'), 9007199254740992, Decimal128.fromString('-2')] }], [{ $project: { _id: 0, s: { $sortArray: { input: '$a', sortBy: 1 } } } }], none);
+    expect((out[0]!.s as unknown[]).map(String)).toEqual(['-2', '9007199254740992', '9007199254740993']);
+  });
+});
+
