@@ -4,6 +4,7 @@ import type { GatewayContext } from '../src/gateway/context/request-context';
 import { badUserInput } from '../src/gateway/errors/public-error-code';
 import { isDuplicateKeyError } from '../src/gateway/mongo/mongo-funnel';
 import { notFound } from '../src/gateway/writes/write-errors';
+import type { WritePlan } from '../src/gateway/writes/write-plan';
 import type { MutationResolvers, ResolversParentTypes } from '../src/generated/resolvers-types';
 import { intArgument, ipaddrArgument, priceArgument, TEXT_LIMITS, textArgument } from './mutation-input';
 import { objectIdArgument } from './object-id-argument';
@@ -104,6 +105,25 @@ const reassignTask: MutationResolver<'reassignTask'> = async (_parent, args, con
 };
 
 export const Mutation = { renameAuthor, renamePart, updateHost, updateStockPrice, addComment, logMessage, publishBook, reassignTask } satisfies Required<MutationResolvers>;
+
+/**
+ * What each mutation's write unit above does, one entry per WriteUnit call (src/gateway/writes/write-plan.ts).
+ * The static estimate prices its writes from it before the mutation runs, and the unit fails rather than
+ * send more commands than it allows, so keep each in step with its resolver.
+ */
+export const mutationWritePlans = {
+  renameAuthor: [{ kind: 'updateSource', typeName: 'Author', by: '_id', fields: ['firstName', 'lastName', 'name'] }],
+  renamePart: [{ kind: 'updateSource', typeName: 'Part', by: '_id', fields: ['name'] }],
+  updateHost: [{ kind: 'updateSource', typeName: 'Host', by: '_id', fields: ['name', 'ipaddr'] }],
+  updateStockPrice: [{ kind: 'updateSource', typeName: 'Stock', by: 'symbol', fields: ['open', 'high', 'low'] }],
+  addComment: [{ kind: 'insert', typeName: 'Comment' }],
+  logMessage: [
+    { kind: 'requireOne', typeName: 'Host' },
+    { kind: 'insert', typeName: 'LogMessage', preloaded: ['LogMessage.host'] },
+  ],
+  publishBook: [{ kind: 'insert', typeName: 'Book', maxKeys: { 'Book.authors': MAX_AUTHORS_PER_BOOK } }],
+  reassignTask: [{ kind: 'changeReference', coordinate: 'Task.owner' }],
+} as const satisfies { readonly [Field in keyof MutationResolvers]-?: WritePlan };
 
 /** The written document, read with the projection the selection needs (and primed for joins). */
 async function readBack<TypeName extends WrittenTypeName>(

@@ -3,7 +3,7 @@ import { ApolloServerPluginLandingPageLocalDefault, ApolloServerPluginLandingPag
 import type { IResolvers } from '@graphql-tools/utils';
 import type { FormattedExecutionResult, GraphQLSchema } from 'graphql';
 import type { DocjoinConfig } from '../config';
-import { rootResolvers } from '../../resolvers';
+import { rootResolvers, rootWritePlans } from '../../resolvers';
 import { createRequestContext, type GatewayContext } from './context/request-context';
 import { NO_OVERRIDES, parseStrategyOverrides, STRATEGY_HEADER } from './context/strategy-overrides';
 import { ApolloServerPluginDocjoinCost, COST_HEADER } from './cost/cost-plugin';
@@ -20,6 +20,7 @@ import { loadSdl } from './schema/load-sdl';
 import type { StorageMap } from './storage-map/storage-map-types';
 import { validateAgainstDatabase } from './storage-map/validate-against-database';
 import type { WriteOptions } from './writes/request-writes';
+import type { MutationWritePlans } from './writes/write-plan';
 import { createWriteRuntime } from './writes/write-runtime';
 
 export interface CreateGatewayOptions {
@@ -41,9 +42,14 @@ export interface CreateGatewayOptions {
   /** How mutations write (default: a transaction when the server supports it). Tests force the other paths. */
   readonly writes?: WriteOptions;
   /**
-   * Check that each query's measured round trips and documents stay within its estimate, adding an error
-   * to the response otherwise (default: under jest, NODE_ENV=test). Mutations are exempt for now
-   * (ESTIMATE_CHECK_EXEMPT_OPERATIONS).
+   * What each Mutation field's write unit does (writes/write-plan.ts), to estimate its writes before it
+   * runs; default: resolvers/'s plans. Every Mutation field of the schema needs one (checked at startup).
+   */
+  readonly writePlans?: MutationWritePlans;
+  /**
+   * Check that each operation's measured round trips and documents stay within its estimate, adding an
+   * error to the response otherwise (default: under jest, NODE_ENV=test). Mutations included; commands
+   * of write attempts a transaction retried are left out (the estimate bounds one attempt).
    */
   readonly checkEstimates?: boolean;
   /**
@@ -90,7 +96,7 @@ export async function createGateway(options: CreateGatewayOptions): Promise<Gate
   const typeDefs = options.typeDefs ?? loadSdl();
   const { schema, storageMap } = buildGatewaySchema({ typeDefs, resolvers: options.resolvers ?? rootResolvers });
   const funnel = new MongoFunnel(options.mongoClient, options.db);
-  const writeRuntime = createWriteRuntime({ typeDefs, storageMap, funnel, writes: options.writes });
+  const writeRuntime = createWriteRuntime({ typeDefs, storageMap, funnel, plans: options.writePlans ?? rootWritePlans, writes: options.writes });
   try {
     if (options.validateDatabase ?? true) await validateAgainstDatabase(storageMap, funnel);
   } catch (error) {
@@ -99,13 +105,12 @@ export async function createGateway(options: CreateGatewayOptions): Promise<Gate
   }
 
   const createContext = (contextOptions: { strategyHeader?: string } = {}): GatewayContext => {
-    const context = createRequestContext({
+    return createRequestContext({
       storageMap,
       funnel,
       overrides: config.strategyOverrides ? parseStrategyOverrides(contextOptions.strategyHeader, storageMap) : NO_OVERRIDES,
+      writes: writeRuntime,
     });
-    // Mutations find their write side here (writes/request-writes.ts, writesOf).
-    return Object.assign(context, { writes: writeRuntime.forRequest(context.ledger) });
   };
 
   const apollo = new ApolloServer<GatewayContext>({
@@ -119,7 +124,17 @@ export async function createGateway(options: CreateGatewayOptions): Promise<Gate
     plugins: [
       ApolloServerPluginDocjoinCost<GatewayContext>({
         estimate: ({ schema: resolvedSchema, document, operation, request, contextValue }) =>
-          operation && estimateRequest({ schema: resolvedSchema, storageMap, document, operation, variables: request.variables, strategyFor: contextValue.strategyFor, assumedListSize }),
+          operation &&
+          estimateRequest({
+            schema: resolvedSchema,
+            storageMap,
+            document,
+            operation,
+            variables: request.variables,
+            strategyFor: contextValue.strategyFor,
+            assumedListSize,
+            writeEstimate: (field) => writeRuntime.estimates.get(field),
+          }),
         limits: config.limits,
         commandsView: ({ request }) => config.costCommands && request.http?.headers.get(COST_HEADER)?.trim().toLowerCase() === 'commands',
         checkEstimate: options.checkEstimates ?? process.env.NODE_ENV === 'test',

@@ -10,4 +10,6 @@ export { validateAgainstDatabase } from './storage-map/validate-against-database
 export { STRATEGY_HEADER } from './context/strategy-overrides';
 export type { GatewayContext } from './context/request-context';
 export type { MongoKind } from './http/health';
-export { estimateOperation, type CostEstimate, type EstimateInput } from './estimate/estimate-operation';
+export { estimateOperation, type CostEstimate, type EstimateInput, type WriteBound } from './estimate/estimate-operation';
+export type { MutationWritePlans, WriteOperation, WritePlan } from './writes/write-plan';
+export type { WriteUnitEstimate } from './writes/estimate-write-unit';

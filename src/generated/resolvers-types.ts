@@ -2,7 +2,7 @@
 /* eslint-disable */
 import type { GraphQLResolveInfo, GraphQLScalarType, GraphQLScalarTypeConfig } from 'graphql';
 import type { PersonDocument, AddressDocument, EmailContactDocument, PhoneContactDocument, SocialContactDocument, HoldingDocument, StockDocument, TaskDocument, PostDocument, CommentDocument, PublisherDocument, BookDocument, AuthorDocument, ProductDocument, PartDocument, HostDocument, LogMessageDocument } from '../documents/index';
-import type { WritingContext } from '../gateway/writes/request-writes';
+import type { GatewayContext } from '../gateway/context/request-context';
 export type Maybe<T> = T | null;
 export type InputMaybe<T> = Maybe<T>;
 export type RequireFields<T, K extends keyof T> = Omit<T, K> & { [P in K]-?: NonNullable<T[P]> };
@@ -578,7 +578,7 @@ export type ResolversParentTypes = {
   Task: TaskDocument;
 };
 
-export type AddressResolvers<ContextType = WritingContext, ParentType extends ResolversParentTypes['Address'] = ResolversParentTypes['Address']> = {
+export type AddressResolvers<ContextType = GatewayContext, ParentType extends ResolversParentTypes['Address'] = ResolversParentTypes['Address']> = {
   city?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
   country?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
   state?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
@@ -586,7 +586,7 @@ export type AddressResolvers<ContextType = WritingContext, ParentType extends Re
   zip?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
 };
 
-export type AuthorResolvers<ContextType = WritingContext, ParentType extends ResolversParentTypes['Author'] = ResolversParentTypes['Author']> = {
+export type AuthorResolvers<ContextType = GatewayContext, ParentType extends ResolversParentTypes['Author'] = ResolversParentTypes['Author']> = {
   books?: Resolver<Array<ResolversTypes['Book']>, ParentType, ContextType>;
   countOfBooks?: Resolver<ResolversTypes['Int'], ParentType, ContextType>;
   firstName?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
@@ -596,7 +596,7 @@ export type AuthorResolvers<ContextType = WritingContext, ParentType extends Res
   thumbnailUrl?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
 };
 
-export type BookResolvers<ContextType = WritingContext, ParentType extends ResolversParentTypes['Book'] = ResolversParentTypes['Book']> = {
+export type BookResolvers<ContextType = GatewayContext, ParentType extends ResolversParentTypes['Book'] = ResolversParentTypes['Book']> = {
   authors?: Resolver<Array<ResolversTypes['Author']>, ParentType, ContextType>;
   id?: Resolver<ResolversTypes['ID'], ParentType, ContextType>;
   isbn?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
@@ -606,7 +606,7 @@ export type BookResolvers<ContextType = WritingContext, ParentType extends Resol
   publisher?: Resolver<Maybe<ResolversTypes['Publisher']>, ParentType, ContextType>;
 };
 
-export type CommentResolvers<ContextType = WritingContext, ParentType extends ResolversParentTypes['Comment'] = ResolversParentTypes['Comment']> = {
+export type CommentResolvers<ContextType = GatewayContext, ParentType extends ResolversParentTypes['Comment'] = ResolversParentTypes['Comment']> = {
   author?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
   comment?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
   createdAt?: Resolver<ResolversTypes['DateTime'], ParentType, ContextType>;
@@ -614,7 +614,7 @@ export type CommentResolvers<ContextType = WritingContext, ParentType extends Re
   post?: Resolver<Maybe<ResolversTypes['Post']>, ParentType, ContextType>;
 };
 
-export type ContactDetailResolvers<ContextType = WritingContext, ParentType extends ResolversParentTypes['ContactDetail'] = ResolversParentTypes['ContactDetail']> = {
+export type ContactDetailResolvers<ContextType = GatewayContext, ParentType extends ResolversParentTypes['ContactDetail'] = ResolversParentTypes['ContactDetail']> = {
   __resolveType: TypeResolveFn<'EmailContact' | 'PhoneContact' | 'SocialContact', ParentType, ContextType>;
 };
 
@@ -622,17 +622,17 @@ export interface DateTimeScalarConfig extends GraphQLScalarTypeConfig<ResolversT
   name: 'DateTime';
 }
 
-export type EmailContactResolvers<ContextType = WritingContext, ParentType extends ResolversParentTypes['EmailContact'] = ResolversParentTypes['EmailContact']> = {
+export type EmailContactResolvers<ContextType = GatewayContext, ParentType extends ResolversParentTypes['EmailContact'] = ResolversParentTypes['EmailContact']> = {
   email?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
   __isTypeOf?: IsTypeOfResolverFn<ParentType, ContextType>;
 };
 
-export type HoldingResolvers<ContextType = WritingContext, ParentType extends ResolversParentTypes['Holding'] = ResolversParentTypes['Holding']> = {
+export type HoldingResolvers<ContextType = GatewayContext, ParentType extends ResolversParentTypes['Holding'] = ResolversParentTypes['Holding']> = {
   numberHeld?: Resolver<ResolversTypes['Int'], ParentType, ContextType>;
   stock?: Resolver<ResolversTypes['Stock'], ParentType, ContextType>;
 };
 
-export type HostResolvers<ContextType = WritingContext, ParentType extends ResolversParentTypes['Host'] = ResolversParentTypes['Host']> = {
+export type HostResolvers<ContextType = GatewayContext, ParentType extends ResolversParentTypes['Host'] = ResolversParentTypes['Host']> = {
   id?: Resolver<ResolversTypes['ID'], ParentType, ContextType>;
   ipaddr?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
   logs?: Resolver<Array<ResolversTypes['LogMessage']>, ParentType, ContextType, RequireFields<HostLogsArgs, 'first'>>;
@@ -640,14 +640,14 @@ export type HostResolvers<ContextType = WritingContext, ParentType extends Resol
   recentLogs?: Resolver<Array<ResolversTypes['LogMessage']>, ParentType, ContextType>;
 };
 
-export type LogMessageResolvers<ContextType = WritingContext, ParentType extends ResolversParentTypes['LogMessage'] = ResolversParentTypes['LogMessage']> = {
+export type LogMessageResolvers<ContextType = GatewayContext, ParentType extends ResolversParentTypes['LogMessage'] = ResolversParentTypes['LogMessage']> = {
   host?: Resolver<Maybe<ResolversTypes['Host']>, ParentType, ContextType>;
   id?: Resolver<ResolversTypes['ID'], ParentType, ContextType>;
   message?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
   time?: Resolver<ResolversTypes['DateTime'], ParentType, ContextType>;
 };
 
-export type MutationResolvers<ContextType = WritingContext, ParentType extends ResolversParentTypes['Mutation'] = ResolversParentTypes['Mutation']> = {
+export type MutationResolvers<ContextType = GatewayContext, ParentType extends ResolversParentTypes['Mutation'] = ResolversParentTypes['Mutation']> = {
   addComment?: Resolver<ResolversTypes['Comment'], ParentType, ContextType, RequireFields<MutationAddCommentArgs, 'author' | 'comment' | 'postId'>>;
   logMessage?: Resolver<ResolversTypes['LogMessage'], ParentType, ContextType, RequireFields<MutationLogMessageArgs, 'ipaddr' | 'message'>>;
   publishBook?: Resolver<ResolversTypes['Book'], ParentType, ContextType, RequireFields<MutationPublishBookArgs, 'input'>>;
@@ -658,7 +658,7 @@ export type MutationResolvers<ContextType = WritingContext, ParentType extends R
   updateStockPrice?: Resolver<ResolversTypes['Stock'], ParentType, ContextType, RequireFields<MutationUpdateStockPriceArgs, 'high' | 'low' | 'open' | 'symbol'>>;
 };
 
-export type PartResolvers<ContextType = WritingContext, ParentType extends ResolversParentTypes['Part'] = ResolversParentTypes['Part']> = {
+export type PartResolvers<ContextType = GatewayContext, ParentType extends ResolversParentTypes['Part'] = ResolversParentTypes['Part']> = {
   cost?: Resolver<ResolversTypes['Float'], ParentType, ContextType>;
   id?: Resolver<ResolversTypes['ID'], ParentType, ContextType>;
   name?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
@@ -667,7 +667,7 @@ export type PartResolvers<ContextType = WritingContext, ParentType extends Resol
   qty?: Resolver<ResolversTypes['Int'], ParentType, ContextType>;
 };
 
-export type PersonResolvers<ContextType = WritingContext, ParentType extends ResolversParentTypes['Person'] = ResolversParentTypes['Person']> = {
+export type PersonResolvers<ContextType = GatewayContext, ParentType extends ResolversParentTypes['Person'] = ResolversParentTypes['Person']> = {
   addresses?: Resolver<Array<ResolversTypes['Address']>, ParentType, ContextType>;
   contactDetails?: Resolver<Array<ResolversTypes['ContactDetail']>, ParentType, ContextType>;
   firstName?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
@@ -677,13 +677,13 @@ export type PersonResolvers<ContextType = WritingContext, ParentType extends Res
   tasks?: Resolver<Array<ResolversTypes['Task']>, ParentType, ContextType>;
 };
 
-export type PhoneContactResolvers<ContextType = WritingContext, ParentType extends ResolversParentTypes['PhoneContact'] = ResolversParentTypes['PhoneContact']> = {
+export type PhoneContactResolvers<ContextType = GatewayContext, ParentType extends ResolversParentTypes['PhoneContact'] = ResolversParentTypes['PhoneContact']> = {
   extension?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
   phone?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
   __isTypeOf?: IsTypeOfResolverFn<ParentType, ContextType>;
 };
 
-export type PostResolvers<ContextType = WritingContext, ParentType extends ResolversParentTypes['Post'] = ResolversParentTypes['Post']> = {
+export type PostResolvers<ContextType = GatewayContext, ParentType extends ResolversParentTypes['Post'] = ResolversParentTypes['Post']> = {
   author?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
   body?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
   commentCount?: Resolver<ResolversTypes['Int'], ParentType, ContextType>;
@@ -694,21 +694,21 @@ export type PostResolvers<ContextType = WritingContext, ParentType extends Resol
   title?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
 };
 
-export type ProductResolvers<ContextType = WritingContext, ParentType extends ResolversParentTypes['Product'] = ResolversParentTypes['Product']> = {
+export type ProductResolvers<ContextType = GatewayContext, ParentType extends ResolversParentTypes['Product'] = ResolversParentTypes['Product']> = {
   catalogNumber?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
   id?: Resolver<ResolversTypes['ID'], ParentType, ContextType>;
   name?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
   parts?: Resolver<Array<ResolversTypes['Part']>, ParentType, ContextType>;
 };
 
-export type PublisherResolvers<ContextType = WritingContext, ParentType extends ResolversParentTypes['Publisher'] = ResolversParentTypes['Publisher']> = {
+export type PublisherResolvers<ContextType = GatewayContext, ParentType extends ResolversParentTypes['Publisher'] = ResolversParentTypes['Publisher']> = {
   books?: Resolver<Array<ResolversTypes['Book']>, ParentType, ContextType, RequireFields<PublisherBooksArgs, 'first'>>;
   id?: Resolver<ResolversTypes['ID'], ParentType, ContextType>;
   location?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
   name?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
 };
 
-export type QueryResolvers<ContextType = WritingContext, ParentType extends ResolversParentTypes['Query'] = ResolversParentTypes['Query']> = {
+export type QueryResolvers<ContextType = GatewayContext, ParentType extends ResolversParentTypes['Query'] = ResolversParentTypes['Query']> = {
   author?: Resolver<Maybe<ResolversTypes['Author']>, ParentType, ContextType, RequireFields<QueryAuthorArgs, 'id'>>;
   authors?: Resolver<Array<ResolversTypes['Author']>, ParentType, ContextType, RequireFields<QueryAuthorsArgs, 'first'>>;
   book?: Resolver<Maybe<ResolversTypes['Book']>, ParentType, ContextType, RequireFields<QueryBookArgs, 'id'>>;
@@ -726,13 +726,13 @@ export type QueryResolvers<ContextType = WritingContext, ParentType extends Reso
   tasks?: Resolver<Array<ResolversTypes['Task']>, ParentType, ContextType, RequireFields<QueryTasksArgs, 'first'>>;
 };
 
-export type SocialContactResolvers<ContextType = WritingContext, ParentType extends ResolversParentTypes['SocialContact'] = ResolversParentTypes['SocialContact']> = {
+export type SocialContactResolvers<ContextType = GatewayContext, ParentType extends ResolversParentTypes['SocialContact'] = ResolversParentTypes['SocialContact']> = {
   handle?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
   network?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
   __isTypeOf?: IsTypeOfResolverFn<ParentType, ContextType>;
 };
 
-export type StockResolvers<ContextType = WritingContext, ParentType extends ResolversParentTypes['Stock'] = ResolversParentTypes['Stock']> = {
+export type StockResolvers<ContextType = GatewayContext, ParentType extends ResolversParentTypes['Stock'] = ResolversParentTypes['Stock']> = {
   high?: Resolver<ResolversTypes['Float'], ParentType, ContextType>;
   id?: Resolver<ResolversTypes['ID'], ParentType, ContextType>;
   low?: Resolver<ResolversTypes['Float'], ParentType, ContextType>;
@@ -743,7 +743,7 @@ export type StockResolvers<ContextType = WritingContext, ParentType extends Reso
   vol?: Resolver<ResolversTypes['Float'], ParentType, ContextType>;
 };
 
-export type TaskResolvers<ContextType = WritingContext, ParentType extends ResolversParentTypes['Task'] = ResolversParentTypes['Task']> = {
+export type TaskResolvers<ContextType = GatewayContext, ParentType extends ResolversParentTypes['Task'] = ResolversParentTypes['Task']> = {
   description?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
   done?: Resolver<ResolversTypes['Boolean'], ParentType, ContextType>;
   due?: Resolver<ResolversTypes['DateTime'], ParentType, ContextType>;
@@ -751,7 +751,7 @@ export type TaskResolvers<ContextType = WritingContext, ParentType extends Resol
   owner?: Resolver<Maybe<ResolversTypes['Person']>, ParentType, ContextType>;
 };
 
-export type Resolvers<ContextType = WritingContext> = {
+export type Resolvers<ContextType = GatewayContext> = {
   Address?: AddressResolvers<ContextType>;
   Author?: AuthorResolvers<ContextType>;
   Book?: BookResolvers<ContextType>;

@@ -35,6 +35,13 @@ describe('loadConfig', () => {
     });
   });
 
+  it('reads DOCJOIN_ASSUMED_LIST_SIZE; unset or blank, it is absent and the estimate keeps its default (20)', () => {
+    expect(loadConfig({ DOCJOIN_ASSUMED_LIST_SIZE: '50' }).assumedListSize).toBe(50);
+    expect(loadConfig({ DOCJOIN_ASSUMED_LIST_SIZE: '1_000' }).assumedListSize).toBe(1000);
+    expect('assumedListSize' in loadConfig({})).toBe(false);
+    expect('assumedListSize' in loadConfig({ DOCJOIN_ASSUMED_LIST_SIZE: ' ' })).toBe(false);
+  });
+
   it('reads PORT, MONGODB_URI, MONGODB_DB and DOCJOIN_SEED_SCALE', () => {
     expect(loadConfig({ PORT: '0', MONGODB_URI: 'mongodb://localhost:27017', MONGODB_DB: 'shop', DOCJOIN_SEED_SCALE: '0.5' })).toMatchObject({
       seedScale: 0.5,
@@ -57,6 +64,9 @@ describe('loadConfig', () => {
     [{ DOCJOIN_MAX_ROUND_TRIPS: '0' }, 'DOCJOIN_MAX_ROUND_TRIPS must be a whole number of at least 1 (or "none" for no limit), got "0"'],
     [{ DOCJOIN_MAX_DOCUMENTS: '1e6' }, 'DOCJOIN_MAX_DOCUMENTS must be a whole number of at least 1 (or "none" for no limit), got "1e6"'],
     [{ DOCJOIN_MAX_DEPTH: '-3' }, 'DOCJOIN_MAX_DEPTH must be a whole number of at least 1 (or "none" for no limit), got "-3"'],
+    [{ DOCJOIN_ASSUMED_LIST_SIZE: '0' }, 'DOCJOIN_ASSUMED_LIST_SIZE must be a whole number of at least 1, got "0"'],
+    [{ DOCJOIN_ASSUMED_LIST_SIZE: '2.5' }, 'DOCJOIN_ASSUMED_LIST_SIZE must be a whole number of at least 1, got "2.5"'],
+    [{ DOCJOIN_ASSUMED_LIST_SIZE: 'none' }, 'DOCJOIN_ASSUMED_LIST_SIZE must be a whole number of at least 1, got "none"'],
   ])('rejects %j', (env, message) => {
     expect(() => loadConfig(env)).toThrow(new ConfigError(message));
   });

@@ -35,10 +35,31 @@ export function formatPlan(plan: OperationPlan, limits: CostLimits, measured?: M
   lines.push(...alignColumns([header, ...table]).map((line) => `  ${line}`));
   lines.push('', '  est. round trips: what the field itself adds to the estimate (the fields below it are their own rows).');
   if (measured) lines.push('  measured: the commands its loads took part in (extensions.cost.fields); a shared batch counts for each field.');
-  if (plan.operationType === 'mutation') lines.push('  Writes are not estimated; --run measures them.');
+  lines.push(...writeLines(plan));
 
   if (measured) lines.push('', ...measuredLines(measured, estimate.roundTrips));
   return `${lines.join('\n')}\n`;
+}
+
+/** Per mutation field, the estimate of its write unit (included in its row and in the headline). */
+function writeLines(plan: OperationPlan): string[] {
+  const lines: string[] = [];
+  for (const row of plan.rows) {
+    if (row.kind !== 'root' || !row.writes) continue;
+    const { estimate, times } = row.writes;
+    const parts = [
+      ...(estimate.reads > 0 ? [count(estimate.reads, 'read')] : []),
+      `${count(estimate.writes.length, 'write')} (${estimate.writes.join(', ')})`,
+      ...(estimate.commit ? ['commit'] : []),
+    ];
+    const repeated = times > 1 ? ` ×${times}` : '';
+    lines.push(`  ${row.coordinate}${repeated} writes: ${count(estimate.roundTrips, 'round trip')}${times > 1 ? ' each' : ''} = ${parts.join(' + ')}, then the read back.`);
+  }
+  if (lines.length > 0) {
+    lines.push('  Writes are estimated for one attempt, with its commit (a server without transactions sends one fewer); a transaction');
+    lines.push('  retried after a conflict sends them again (extensions.cost.writes.attempts).');
+  }
+  return lines;
 }
 
 function limitsLine(plan: OperationPlan, limits: CostLimits): string {

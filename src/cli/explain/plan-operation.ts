@@ -4,6 +4,7 @@ import {
   isCompositeType,
   isObjectType,
   Kind,
+  OperationTypeNode,
   TypeInfo,
   visit,
   visitWithTypeInfo,
@@ -20,6 +21,7 @@ import { collectResponseFields, collectRootFields } from '../../gateway/estimate
 import { estimateOperation, type CostEstimate } from '../../gateway/estimate/estimate-operation';
 import type { SelectionSource } from '../../gateway/planning/collect-selection';
 import { declaredStrategies, type ReadStrategy, type RelationField, type StorageMap } from '../../gateway/storage-map/storage-map-types';
+import type { WriteUnitEstimate } from '../../gateway/writes/estimate-write-unit';
 
 /** One `Type.field` of the operation that costs (or could cost) MongoDB round trips. */
 export type FieldPlanRow =
@@ -30,6 +32,8 @@ export type FieldPlanRow =
       readonly depth: 0;
       /** Round trips this field itself adds to the estimate (its subfields are their own rows). */
       readonly estimatedRoundTrips: number;
+      /** A mutation field: the estimate of one attempt of its write unit, and how many times the operation runs it (aliases). */
+      readonly writes?: { readonly estimate: WriteUnitEstimate; readonly times: number };
     }
   | {
       readonly kind: 'relation';
@@ -58,6 +62,10 @@ export interface PlanInput {
   /** Coerced variable values (graphql's getVariableValues). */
   readonly variableValues: Readonly<Record<string, unknown>>;
   readonly overrides: StrategyOverrides;
+  /** Entries assumed in a list nothing bounds (DOCJOIN_ASSUMED_LIST_SIZE); default the estimate's own, 20. */
+  readonly assumedListSize?: number;
+  /** Mutations: the write estimate of each Mutation field (writes/write-runtime.ts, buildWriteEstimates). */
+  writeEstimate?(mutationField: string): WriteUnitEstimate | undefined;
 }
 
 /**
@@ -80,6 +88,8 @@ export function planOperation(input: PlanInput): OperationPlan {
       fragments: fragmentsOf(document),
       variableValues: input.variableValues,
       strategyFor: (field: RelationField) => overrides.get(field.coordinate) ?? field.defaultStrategy,
+      ...(input.assumedListSize !== undefined && { assumedListSize: input.assumedListSize }),
+      ...(input.writeEstimate && { writeEstimate: input.writeEstimate }),
     });
   };
   const total = estimate(input.document, input.overrides);
@@ -90,7 +100,10 @@ export function planOperation(input: PlanInput): OperationPlan {
   const rows = tree.map((node): FieldPlanRow => {
     const below = tree.filter((other) => other.parent === node.coordinate).reduce((sum, child) => sum + withSubfields(child.coordinate), 0);
     const estimatedRoundTrips = Math.max(0, withSubfields(node.coordinate) - below);
-    if (node.relation === undefined) return { kind: 'root', coordinate: node.coordinate, depth: 0, estimatedRoundTrips };
+    if (node.relation === undefined) {
+      const writes = input.operation.operation === OperationTypeNode.MUTATION ? input.writeEstimate?.(node.coordinate.slice(node.coordinate.indexOf('.') + 1)) : undefined;
+      return { kind: 'root', coordinate: node.coordinate, depth: 0, estimatedRoundTrips, ...(writes && { writes: { estimate: writes, times: node.times } }) };
+    }
     const field = node.relation;
     const strategy = input.overrides.get(field.coordinate) ?? field.defaultStrategy;
     const alternatives = declaredStrategies(field)
@@ -108,6 +121,8 @@ interface FieldTreeNode {
   readonly parent: string | undefined;
   /** Undefined for root fields. */
   readonly relation: RelationField | undefined;
+  /** Root fields: how many response keys select it (aliases each run it once). */
+  times: number;
 }
 
 /** Root fields and relation fields in the order they first appear (depth first), each once. */
@@ -125,7 +140,7 @@ function collectFieldTree(input: PlanInput): FieldTreeNode[] {
         if (!definition || !isCompositeType(getNamedType(definition.type))) continue;
         const coordinate = `${type.name}.${name}`;
         const relation = input.storageMap.relations.get(coordinate);
-        if (relation && !nodes.has(coordinate)) nodes.set(coordinate, { coordinate, depth, parent, relation });
+        if (relation && !nodes.has(coordinate)) nodes.set(coordinate, { coordinate, depth, parent, relation, times: 1 });
         walk(objectTypes(getNamedType(definition.type)), selected, depth + 1, relation ? coordinate : parent);
       }
     }
@@ -138,7 +153,9 @@ function collectFieldTree(input: PlanInput): FieldTreeNode[] {
       const definition = rootType.getFields()[name];
       if (!definition || name.startsWith('__')) continue;
       const coordinate = `${rootType.name}.${name}`;
-      if (!nodes.has(coordinate)) nodes.set(coordinate, { coordinate, depth: 0, parent: undefined, relation: undefined });
+      const seen = nodes.get(coordinate);
+      if (seen) seen.times += 1;
+      else nodes.set(coordinate, { coordinate, depth: 0, parent: undefined, relation: undefined, times: 1 });
       walk(objectTypes(getNamedType(definition.type)), selected, 1, coordinate);
     }
   }

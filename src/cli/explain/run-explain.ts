@@ -1,10 +1,12 @@
 import { readFile } from 'node:fs/promises';
 import { getOperationAST, getVariableValues, GraphQLError, parse, print, validate, type DocumentNode, type OperationDefinitionNode } from 'graphql';
-import { rootResolvers } from '../../../resolvers';
+import { rootResolvers, rootWritePlans } from '../../../resolvers';
 import { ConfigError, loadConfig, redactUri, type DocjoinConfig } from '../../config';
 import { parseStrategyOverrides, STRATEGY_HEADER, type StrategyOverrides } from '../../gateway/context/strategy-overrides';
 import { buildGatewaySchema } from '../../gateway/schema/build-gateway-schema';
 import { loadSdl } from '../../gateway/schema/load-sdl';
+import type { WriteUnitEstimate } from '../../gateway/writes/estimate-write-unit';
+import { buildWriteEstimates } from '../../gateway/writes/write-runtime';
 import { createProgressPrinter } from '../../seed/progress-printer';
 import { MongoUnreachableError } from '../../server/mongo-unreachable-error';
 import { startServer } from '../../server/start-server';
@@ -40,7 +42,15 @@ async function explain(command: Explain, env: CliEnv, io: CliIo): Promise<number
     }
     throw error;
   }
-  const plan = planOperation({ ...prepared.gateway, document: prepared.document, operation: prepared.operation, variableValues: prepared.variables, overrides: prepared.overrides });
+  const plan = planOperation({
+    ...prepared.gateway,
+    document: prepared.document,
+    operation: prepared.operation,
+    variableValues: prepared.variables,
+    overrides: prepared.overrides,
+    ...(config.assumedListSize !== undefined && { assumedListSize: config.assumedListSize }),
+    writeEstimate: (field) => prepared.writeEstimates.get(field),
+  });
   if (!command.run) {
     io.out.write(formatPlan(plan, config.limits));
     return 0;
@@ -64,12 +74,15 @@ interface Prepared {
   readonly operation: OperationDefinitionNode;
   readonly variables: Readonly<Record<string, unknown>>;
   readonly overrides: StrategyOverrides;
+  /** Per Mutation field, its write estimate (a commit counted: the server is assumed to run transactions). */
+  readonly writeEstimates: ReadonlyMap<string, WriteUnitEstimate>;
 }
 
 /** Reads, parses and validates the operation, its variables and the strategies, as the server would. */
 async function prepare(command: Explain): Promise<Prepared> {
   const source = 'text' in command.operation ? command.operation.text : await readOperationFile(command.operation.file);
-  const gateway = buildGatewaySchema({ typeDefs: loadSdl(), resolvers: rootResolvers });
+  const typeDefs = loadSdl();
+  const gateway = buildGatewaySchema({ typeDefs, resolvers: rootResolvers });
   let parsed: DocumentNode;
   try {
     parsed = parse(source);
@@ -99,7 +112,8 @@ async function prepare(command: Explain): Promise<Prepared> {
     // The header's message, naming the flag instead of the header.
     throw new BadInput(oneLine(error).replace(`${STRATEGY_HEADER}:`, '--strategy:'));
   }
-  return { gateway, text, document, operation, variables: coerced, overrides };
+  const { estimates } = buildWriteEstimates({ typeDefs, storageMap: gateway.storageMap, plans: rootWritePlans, transaction: true });
+  return { gateway, text, document, operation, variables: coerced, overrides, writeEstimates: estimates };
 }
 
 async function readOperationFile(file: string): Promise<string> {

@@ -5,12 +5,15 @@ import type { MongoFunnel } from '../mongo/mongo-funnel';
 import { planProjection, snapshotFits, type PlanningContext } from '../planning/plan-projection';
 import type { Projection } from '../planning/projection';
 import type { ReadStrategy, RelationField, SnapshotShape, StorageMap } from '../storage-map/storage-map-types';
+import type { RequestWrites } from '../writes/request-writes';
+import type { WriteRuntime } from '../writes/write-runtime';
 import { DocumentsApi } from './documents-api';
 import type { StrategyOverrides } from './strategy-overrides';
 
 /**
  * Everything one GraphQL request needs, built once per request and never shared: its loaders, its cost
- * ledger, the funnel to MongoDB and the strategies it reads with.
+ * ledger, the funnel to MongoDB, the strategies it reads with and its write side. Also the context type
+ * of the generated resolver types (codegen.yml).
  */
 export interface GatewayContext {
   readonly requestId: number;
@@ -21,6 +24,8 @@ export interface GatewayContext {
   readonly overrides: StrategyOverrides;
   /** Root-field API for hand-written resolvers (projection pushdown + loader priming). */
   readonly documents: DocumentsApi;
+  /** The request's write side: each mutation resolver runs its write unit through `writes.run`. */
+  readonly writes: RequestWrites;
   strategyFor(field: RelationField): ReadStrategy;
   /** The projection the selection under `info.fieldNodes` needs on `typeName` documents (memoized). */
   projectionFor(info: GraphQLResolveInfo, typeName: string): Projection;
@@ -30,7 +35,8 @@ export interface GatewayContext {
 
 let nextRequestId = 0;
 
-export function createRequestContext(options: { storageMap: StorageMap; funnel: MongoFunnel; overrides: StrategyOverrides }): GatewayContext {
+/** `writes`: the gateway's write runtime, which gives the request its write side on this request's ledger. */
+export function createRequestContext(options: { storageMap: StorageMap; funnel: MongoFunnel; overrides: StrategyOverrides; writes: WriteRuntime }): GatewayContext {
   const { storageMap, funnel, overrides } = options;
   const ledger = new CostLedger();
   const loaders = new LoaderRegistry(funnel, ledger);
@@ -53,6 +59,7 @@ export function createRequestContext(options: { storageMap: StorageMap; funnel: 
     storageMap,
     overrides,
     documents: undefined as unknown as DocumentsApi,
+    writes: options.writes.forRequest(ledger),
     strategyFor,
     projectionFor(info, typeName) {
       let byType = projections.get(info.fieldNodes);

@@ -135,6 +135,22 @@ export class CostLedger {
     return record;
   }
 
+  /**
+   * The commands, and the documents they returned, of write-unit attempts that ran again afterwards (a
+   * transaction retried after a transient error). The static estimate bounds one attempt per unit, so
+   * the estimate self-check leaves these out; `writes.attempts` reports the retries.
+   */
+  retriedAttempts(): { roundTrips: number; documents: number } {
+    const retried = { roundTrips: 0, documents: 0 };
+    for (const command of this.#commands) {
+      const unit = command.writeUnit && this.#writeUnits[command.writeUnit.unit - 1];
+      if (!unit || command.writeUnit!.attempt >= unit.attempts) continue;
+      retried.roundTrips += 1;
+      retried.documents += command.documents;
+    }
+    return retried;
+  }
+
   /** Every command so far, in order (the seam for issue 4's `x-docjoin-cost: commands` view). */
   get commands(): readonly CommandRecord[] {
     return this.#commands;

@@ -4,7 +4,7 @@ import type { CostEstimate } from '../estimate/estimate-operation';
 import { PublicErrorCode } from '../errors/public-error-code';
 import type { CostLedger } from './cost-ledger';
 import { costLimitExceeded, findExceededLimit, type CostLimits } from './cost-limits';
-import { ESTIMATE_CHECK_EXEMPT_OPERATIONS, findEstimateViolations, type EstimateViolationRecorder } from './estimate-check';
+import { findEstimateViolations, type EstimateViolationRecorder } from './estimate-check';
 
 /** `x-docjoin-cost: commands` asks for the per-command debug view. */
 export const COST_HEADER = 'x-docjoin-cost';
@@ -24,8 +24,8 @@ export interface DocjoinCostOptions<TContext extends BaseContext> {
   /**
    * Compare every operation's measured round trips and documents with its estimate (on under test, so
    * every operation any test runs checks that the estimate is an upper bound). A violation adds an
-   * INTERNAL_SERVER_ERROR to the response and goes to `onEstimateViolation`. Operation kinds in
-   * ESTIMATE_CHECK_EXEMPT_OPERATIONS (mutations, whose writes are not estimated yet) are skipped.
+   * INTERNAL_SERVER_ERROR to the response and goes to `onEstimateViolation`. Mutations too: their
+   * estimate bounds one attempt of each write unit, so commands of retried attempts are left out.
    */
   readonly checkEstimate?: boolean;
   /** Told of each violation the check finds, so a test run fails even where no test reads `errors`. */
@@ -56,8 +56,10 @@ export function ApolloServerPluginDocjoinCost<TContext extends { readonly ledger
           if (key in extensions) return;
           const report = contextValue.ledger.report({ estimatedRoundTrips: estimate?.roundTrips ?? 0, commands: options.commandsView?.(request) ?? false });
           extensions[key] = report;
-          if (options.checkEstimate && request.operation && !ESTIMATE_CHECK_EXEMPT_OPERATIONS.has(request.operation.operation)) {
-            const violations = findEstimateViolations(report, estimate, {
+          if (options.checkEstimate && request.operation) {
+            const retried = contextValue.ledger.retriedAttempts();
+            const measured = { roundTrips: report.roundTrips - retried.roundTrips, documents: report.documents - retried.documents };
+            const violations = findEstimateViolations(measured, estimate, {
               operationName: request.operationName ?? undefined,
               query: request.source,
               variables: request.request.variables,

@@ -6,6 +6,7 @@ import {
   isCompositeType,
   isListType,
   isObjectType,
+  OperationTypeNode,
   type FieldNode,
   type FragmentDefinitionNode,
   type GraphQLField,
@@ -33,6 +34,17 @@ export interface EstimateInput {
   strategyFor(field: RelationField): ReadStrategy;
   /** Entries assumed in a list nothing bounds (reference arrays, embedded arrays without `first`). Default 20 (like `first`). */
   readonly assumedListSize?: number;
+  /**
+   * Mutations: the most one attempt of a Mutation field's write unit sends, and the documents its reads
+   * return (writes/estimate-write-unit.ts, from the field's write plan). Required to estimate a mutation.
+   */
+  writeEstimate?(mutationField: string): WriteBound | undefined;
+}
+
+/** What a mutation field's write unit adds to the estimate, before its selection is read back. */
+export interface WriteBound {
+  readonly roundTrips: number;
+  readonly documents: number;
 }
 
 /** Upper bounds, computed before anything is sent to MongoDB. */
@@ -169,12 +181,24 @@ class EstimatePass {
       if (first === undefined || first === 0) return undefined;
       objects = first;
     }
+    if (this.input.operation.operation === OperationTypeNode.MUTATION) this.#write(rootType, node);
     this.#roundTrips = add(this.#roundTrips, 1);
     this.#documents = add(this.#documents, objects);
     const named = getNamedType(definition.type);
     const collection = this.input.storageMap.types.get(named.name)?.collection;
     if (collection !== undefined) this.#rootPrimed.add(keyLoader(collection, '_id'));
     return { scope: { types: this.#objectTypes(named), fieldNodes: nodes, objects, moments: 1, ancestors: [] } };
+  }
+
+  /**
+   * A mutation field's write unit, before it reads its result back: counted for every response key
+   * (mutation fields run one after the other, each with its own unit).
+   */
+  #write(rootType: GraphQLObjectType, node: FieldNode): void {
+    const writes = this.input.writeEstimate?.(node.name.value);
+    if (!writes) throw new InvariantError(`${rootType.name}.${node.name.value}: no write estimate (EstimateInput.writeEstimate)`);
+    this.#roundTrips = add(this.#roundTrips, writes.roundTrips);
+    this.#documents = add(this.#documents, writes.documents);
   }
 
   /** `first` as root lists read it (default 20, 0..100); undefined when the resolver will reject it. */

@@ -1,6 +1,6 @@
 import { getVariableValues, Kind, type DocumentNode, type FragmentDefinitionNode, type GraphQLSchema, type OperationDefinitionNode } from 'graphql';
 import type { ReadStrategy, RelationField, StorageMap } from '../storage-map/storage-map-types';
-import { estimateOperation, type CostEstimate } from './estimate-operation';
+import { estimateOperation, type CostEstimate, type WriteBound } from './estimate-operation';
 
 /**
  * The estimate of a resolved request (Apollo's didResolveOperation): coerces the variables the way
@@ -16,6 +16,8 @@ export function estimateRequest(request: {
   strategyFor(field: RelationField): ReadStrategy;
   /** See EstimateInput.assumedListSize (default DEFAULT_ASSUMED_LIST_SIZE). */
   readonly assumedListSize?: number;
+  /** See EstimateInput.writeEstimate (mutations). */
+  writeEstimate?(mutationField: string): WriteBound | undefined;
 }): CostEstimate | undefined {
   const { coerced } = getVariableValues(request.schema, request.operation.variableDefinitions ?? [], request.variables ?? {});
   if (!coerced) return undefined;
@@ -31,5 +33,6 @@ export function estimateRequest(request: {
     variableValues: coerced,
     strategyFor: request.strategyFor,
     ...(request.assumedListSize !== undefined && { assumedListSize: request.assumedListSize }),
+    ...(request.writeEstimate && { writeEstimate: request.writeEstimate }),
   });
 }

@@ -302,9 +302,11 @@ export class FunnelWriter {
     return this.#lastCollection;
   }
 
-  async find(collection: string, filter: StoredDocument, projection: Record<string, unknown>): Promise<StoredDocument[]> {
+  /** `limit` caps the documents returned (an existence check needs one). */
+  async find(collection: string, filter: StoredDocument, projection: Record<string, unknown>, options: { readonly limit?: number } = {}): Promise<StoredDocument[]> {
     this.#lastCollection = collection;
-    return this.attribute(collection, (comment) => this.db.collection(collection).find(filter, { projection, session: this.session, comment }).toArray());
+    const limit = options.limit === undefined ? {} : { limit: options.limit };
+    return this.attribute(collection, (comment) => this.db.collection(collection).find(filter, { projection, session: this.session, comment, ...limit }).toArray());
   }
 
   /** Every statement in ONE ordered `update` command; returns the matched and modified totals. */

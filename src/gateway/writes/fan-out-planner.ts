@@ -1,5 +1,5 @@
 import type { StoredDocument, UpdateStatement } from '../mongo/mongo-funnel';
-import type { PlannedUpdate } from './write-steps';
+import { distinct, type PlannedUpdate } from './write-steps';
 import type { SnapshotLocation, WriteModel } from './write-model-types';
 
 /**
@@ -58,6 +58,15 @@ export function planSnapshotFanOut(model: WriteModel, sourceType: string, source
     });
   }
   return planned;
+}
+
+/**
+ * The collections planSnapshotFanOut writes when `fieldNames` of a `sourceType` document change, each
+ * once: the unit sends one update command per collection (groupByCollection).
+ */
+export function fanOutCollections(model: WriteModel, sourceType: string, fieldNames: readonly string[]): string[] {
+  const changes = Object.fromEntries(fieldNames.map((name) => [name, undefined]));
+  return distinct(copiesOf(model, sourceType, changes).flatMap(({ location }) => (location.inSourceDocument ? [] : [location.collection])));
 }
 
 /** Whether some snapshot copies `fieldNames` of `sourceType` (the source update then needs the document's _id). */

@@ -2,9 +2,10 @@ import { keyString } from '../documents/key-string';
 import { readPath } from '../documents/read-path';
 import type { StoredDocument } from '../mongo/mongo-funnel';
 import { sortDocument } from '../storage-map/parse-sort';
-import { planReferenceChange } from './reference-planner';
-import { UpdateMerger, type PlannedUpdate } from './write-steps';
-import type { CopiedField, WriteModel } from './write-model-types';
+import type { RelationField } from '../storage-map/storage-map-types';
+import { collectionsOfReferenceChange, planReferenceChange } from './reference-planner';
+import { distinct, UpdateMerger, type PlannedUpdate } from './write-steps';
+import type { BoundedArray, CopiedField, CounterRule, CounterSource, WriteModel } from './write-model-types';
 
 /** A reference the new document holds: its targets must exist, and a snapshot of them is filled in. */
 export interface ForwardReference {
@@ -14,12 +15,19 @@ export interface ForwardReference {
   readonly snapshot?: { readonly path: string; readonly key: string; readonly isList: boolean; readonly fields: readonly CopiedField[] };
 }
 
+/**
+ * The by-key relations of `typeName` (`Book.publisher`, `Book.authors`, `Comment.post`): the references a
+ * new document may hold, each checked with one read when it does (see WriteUnit.insert).
+ */
+export function byKeyReferenceFields(model: WriteModel, typeName: string): RelationField[] {
+  return [...model.storageMap.relations.values()].filter((field) => field.typeName === typeName && field.shapes.join?.direction === 'byKey');
+}
+
 /** Every by-key reference of a new `typeName` document (`Book.publisher`, `Book.authors`, `Comment.post`). */
 export function forwardReferences(model: WriteModel, typeName: string, document: StoredDocument): ForwardReference[] {
   const references: ForwardReference[] = [];
-  for (const field of model.storageMap.relations.values()) {
-    const join = field.shapes.join;
-    if (field.typeName !== typeName || !join || join.direction !== 'byKey') continue;
+  for (const field of byKeyReferenceFields(model, typeName)) {
+    const join = field.shapes.join!;
     const snapshot = field.shapes.snapshot;
     const location = snapshot && model.snapshots.find((candidate) => candidate.coordinate === field.coordinate);
     const keys = toList(snapshot ? readPath(document, `${snapshot.path}.${snapshot.key}`) : readPath(document, join.localField));
@@ -58,32 +66,59 @@ export function withInitialDerivedValues(model: WriteModel, collection: string, 
   return { ...initial, ...document };
 }
 
+/** The rules an insert into `collection` feeds, whatever the document holds: see planInsertDerived. */
+interface InsertRules {
+  readonly arrays: readonly BoundedArray[];
+  readonly counters: ReadonlyArray<{ readonly counter: CounterRule; readonly source: Extract<CounterSource, { kind: 'children' }> }>;
+  /** The truth coordinates (`Book.authors`) of two-way references the new document holds, with their stored paths. */
+  readonly truths: ReadonlyArray<readonly [coordinate: string, truthPath: string]>;
+}
+
+function insertRules(model: WriteModel, typeName: string, collection: string): InsertRules {
+  return {
+    arrays: model.boundedArrays.filter((array) => array.childCollection === collection),
+    counters: model.counters.flatMap((counter) => (counter.source.kind === 'children' && counter.source.childCollection === collection ? [{ counter, source: counter.source }] : [])),
+    truths: [...new Map(model.inverses.filter((inverse) => inverse.truthType === typeName).map((inverse) => [inverse.of, inverse.truthPath] as const))],
+  };
+}
+
 /**
  * What inserting `document` into `collection` changes elsewhere: its copy pushed onto every bounded
  * array fed by the collection (sorted, sliced to the bound), the parents' counters of it, and the
  * inverse side of each two-way reference it holds.
  */
 export function planInsertDerived(model: WriteModel, typeName: string, collection: string, document: StoredDocument): PlannedUpdate[] {
+  const rules = insertRules(model, typeName, collection);
   const merger = new UpdateMerger();
-  for (const array of model.boundedArrays) {
-    if (array.childCollection !== collection) continue;
+  for (const array of rules.arrays) {
     const parent = { path: array.parentKey, value: readPath(document, array.childKey) };
     if (parent.value === undefined || parent.value === null) continue;
     const push = { $each: [document], $sort: sortDocument(array.sort), ...(array.limit !== undefined && { $slice: array.limit }) };
     merger.add(array.collection, parent, { [`${array.path}._id`]: { $ne: document._id } }, '$push', array.path, push, array.parentKey !== '_id');
   }
-  for (const counter of model.counters) {
-    if (counter.source.kind !== 'children' || counter.source.childCollection !== collection) continue;
-    const parent = { path: counter.source.parentKey, value: readPath(document, counter.source.childKey) };
+  for (const { counter, source } of rules.counters) {
+    const parent = { path: source.parentKey, value: readPath(document, source.childKey) };
     if (parent.value === undefined || parent.value === null) continue;
-    merger.add(counter.collection, parent, {}, '$inc', counter.path, 1, counter.source.parentKey !== '_id');
+    merger.add(counter.collection, parent, {}, '$inc', counter.path, 1, source.parentKey !== '_id');
   }
   const planned = merger.planned();
-  const truths = new Map(model.inverses.filter((inverse) => inverse.truthType === typeName).map((inverse) => [inverse.of, inverse.truthPath]));
-  for (const [coordinate, truthPath] of truths) {
+  for (const [coordinate, truthPath] of rules.truths) {
     planned.push(...planReferenceChange(model, coordinate, document._id, [], toList(readPath(document, truthPath))));
   }
   return planned;
+}
+
+/**
+ * The collections planInsertDerived may write after an insert into `collection`, each once: the unit
+ * sends one update command per collection (groupByCollection), so this is its most derived commands.
+ */
+export function collectionsDerivedFromInsert(model: WriteModel, typeName: string, collection: string): string[] {
+  const rules = insertRules(model, typeName, collection);
+  return distinct([
+    ...rules.arrays.map((array) => array.collection),
+    ...rules.counters.map(({ counter }) => counter.collection),
+    ...rules.truths.flatMap(([coordinate]) => collectionsOfReferenceChange(model, coordinate)),
+  ]);
 }
 
 function toList(value: unknown): unknown[] {

@@ -1,6 +1,6 @@
 import { keyString } from '../documents/key-string';
-import { UpdateMerger, type PlannedUpdate } from './write-steps';
-import type { WriteModel } from './write-model-types';
+import { distinct, UpdateMerger, type PlannedUpdate } from './write-steps';
+import type { CounterRule, InverseRule, WriteModel } from './write-model-types';
 
 /**
  * Two-way references: when the truth side `coordinate` (e.g. `Task.owner`) of `documentId` stops
@@ -12,9 +12,7 @@ export function planReferenceChange(model: WriteModel, coordinate: string, docum
   const removed = difference(oldKeys, newKeys);
   const added = difference(newKeys, oldKeys);
   const merger = new UpdateMerger();
-  for (const inverse of model.inverses) {
-    if (inverse.of !== coordinate) continue;
-    const counters = model.counters.filter((counter) => counter.source.kind === 'inverse' && counter.source.inverse.coordinate === inverse.coordinate);
+  for (const { inverse, counters } of referenceRules(model, coordinate)) {
     for (const key of removed) {
       const target = { path: '_id', value: key };
       merger.add(inverse.collection, target, { [inverse.path]: documentId }, '$pull', inverse.path, documentId, false);
@@ -27,6 +25,21 @@ export function planReferenceChange(model: WriteModel, coordinate: string, docum
     }
   }
   return merger.planned();
+}
+
+/**
+ * The collections planReferenceChange may write for `coordinate`, each once (the unit sends one update
+ * command per collection): every inverse array of it and every counter of those.
+ */
+export function collectionsOfReferenceChange(model: WriteModel, coordinate: string): string[] {
+  return distinct(referenceRules(model, coordinate).flatMap(({ inverse, counters }) => [inverse.collection, ...counters.map((counter) => counter.collection)]));
+}
+
+/** The inverse sides of `coordinate`, each with the counters counting it. */
+function referenceRules(model: WriteModel, coordinate: string): Array<{ inverse: InverseRule; counters: CounterRule[] }> {
+  return model.inverses
+    .filter((inverse) => inverse.of === coordinate)
+    .map((inverse) => ({ inverse, counters: model.counters.filter((counter) => counter.source.kind === 'inverse' && counter.source.inverse.coordinate === inverse.coordinate) }));
 }
 
 function difference(keys: readonly unknown[], minus: readonly unknown[]): unknown[] {

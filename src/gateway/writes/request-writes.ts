@@ -1,7 +1,8 @@
 import type { GraphQLResolveInfo } from 'graphql';
-import type { GatewayContext } from '../context/request-context';
 import type { CostLedger } from '../cost/cost-ledger';
+import { InvariantError } from '../errors/internal-errors';
 import type { MongoFunnel } from '../mongo/mongo-funnel';
+import type { WriteUnitEstimate } from './estimate-write-unit';
 import type { WriteModel } from './write-model-types';
 import { WriteUnit, type WriteUnitOptions } from './write-unit';
 
@@ -14,7 +15,7 @@ export interface WriteOptions extends WriteUnitOptions {
   readonly transactions?: 'auto' | 'never';
 }
 
-/** The write side of one request: each mutation field runs its writes through `run`. */
+/** The write side of one request (`context.writes`): each mutation field runs its writes through `run`. */
 export class RequestWrites {
   constructor(
     private readonly model: WriteModel,
@@ -22,25 +23,23 @@ export class RequestWrites {
     private readonly ledger: CostLedger,
     private readonly transactions: () => Promise<boolean>,
     private readonly options: WriteOptions,
+    /** Per Mutation field name, the bound its write plan gives one attempt (write-runtime.ts). */
+    private readonly estimates: ReadonlyMap<string, WriteUnitEstimate>,
   ) {}
 
   /**
    * Runs `work` as one write unit: in one transaction when the server supports it (the driver retries
    * it on transient errors), else in order, reported as `atomic: false` in `extensions.cost.writes`.
+   * Each attempt may send at most the commands the field's write plan allows.
    */
   async run<T>(info: GraphQLResolveInfo, work: (unit: WriteUnit) => Promise<T>): Promise<T> {
+    const coordinate = `${info.parentType.name}.${info.fieldName}`;
+    const estimate = info.parentType === info.schema.getMutationType() ? this.estimates.get(info.fieldName) : undefined;
+    if (!estimate) throw new InvariantError(`${coordinate} runs a write unit but has no write plan (only Mutation fields with one may write)`);
+    const budget = { coordinate, commands: estimate.reads + estimate.writes.length };
     const transaction = await this.transactions();
     const unit = this.ledger.recordWriteUnit({ atomic: transaction });
-    const scope = { ledger: this.ledger, fields: [`${info.parentType.name}.${info.fieldName}`] };
-    return this.funnel.runWriteUnit(scope, unit, { transaction }, (writer) => work(new WriteUnit(this.model, writer, this.options)));
+    const scope = { ledger: this.ledger, fields: [coordinate] };
+    return this.funnel.runWriteUnit(scope, unit, { transaction }, (writer) => work(new WriteUnit(this.model, writer, this.options, budget)));
   }
-}
-
-/**
- * The request context as the gateway builds it (create-gateway.ts attaches `writes` to every
- * GatewayContext), and the context type of the generated resolver types (codegen.yml), so mutation
- * resolvers reach their write side as `context.writes`, checked by the compiler.
- */
-export interface WritingContext extends GatewayContext {
-  readonly writes: RequestWrites;
 }

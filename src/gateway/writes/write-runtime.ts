@@ -1,26 +1,52 @@
 import { makeExecutableSchema } from '@graphql-tools/schema';
 import type { CostLedger } from '../cost/cost-ledger';
-import { DatabaseFailure } from '../errors/internal-errors';
+import { DatabaseFailure, StorageConfigError } from '../errors/internal-errors';
 import type { MongoFunnel } from '../mongo/mongo-funnel';
 import type { StorageMap } from '../storage-map/storage-map-types';
 import { buildWriteModel } from './build-write-model';
+import { estimateWriteUnit, type WriteUnitEstimate } from './estimate-write-unit';
 import { RequestWrites, type WriteOptions } from './request-writes';
 import type { WriteModel } from './write-model-types';
+import { findWritePlanProblems, type MutationWritePlans } from './write-plan';
 
 /** The gateway's write side, built once at startup. */
 export interface WriteRuntime {
   readonly model: WriteModel;
+  /** Per Mutation field name: the most one attempt of its write unit sends (see estimateWriteUnit). */
+  readonly estimates: ReadonlyMap<string, WriteUnitEstimate>;
   forRequest(ledger: CostLedger): RequestWrites;
 }
 
 /**
- * Builds (and validates) the write model at startup. Whether the server runs transactions is asked
- * once, on the first write, so a gateway that never writes never sends the `hello`.
+ * The write model and every Mutation field's write estimate, from the SDL (with its directives; the
+ * public schema has them removed) and the fields' write plans. A Mutation field without a valid plan
+ * stops the start (StorageConfigError naming `Mutation.field`). `transaction`: count the commit.
  */
-export function createWriteRuntime(options: { typeDefs: readonly string[]; storageMap: StorageMap; funnel: MongoFunnel; writes?: WriteOptions }): WriteRuntime {
-  // The write rules are read from the SDL with its directives (the public schema has them removed).
-  const model = buildWriteModel(makeExecutableSchema({ typeDefs: [...options.typeDefs] }), options.storageMap);
+export function buildWriteEstimates(options: { typeDefs: readonly string[]; storageMap: StorageMap; plans: MutationWritePlans; transaction: boolean }): {
+  readonly model: WriteModel;
+  readonly estimates: ReadonlyMap<string, WriteUnitEstimate>;
+} {
+  const schema = makeExecutableSchema({ typeDefs: [...options.typeDefs] });
+  const model = buildWriteModel(schema, options.storageMap);
+  const mutationType = schema.getMutationType();
+  const problems = findWritePlanProblems(model, mutationType, options.plans);
+  if (problems.length > 0) throw new StorageConfigError(problems);
+  const estimates = new Map<string, WriteUnitEstimate>();
+  for (const fieldName of Object.keys(mutationType?.getFields() ?? {})) {
+    estimates.set(fieldName, estimateWriteUnit(model, options.plans[fieldName]!, { transaction: options.transaction }));
+  }
+  return { model, estimates };
+}
+
+/**
+ * Builds (and validates) the write model and the write estimates at startup. Whether the server runs
+ * transactions is asked once, on the first write, so a gateway that never writes never sends the
+ * `hello`; until then the estimates count a commit unless `writes.transactions` is `never` (against a
+ * standalone server they are one above what is sent).
+ */
+export function createWriteRuntime(options: { typeDefs: readonly string[]; storageMap: StorageMap; funnel: MongoFunnel; plans: MutationWritePlans; writes?: WriteOptions }): WriteRuntime {
   const writeOptions = options.writes ?? {};
+  const { model, estimates } = buildWriteEstimates({ ...options, transaction: writeOptions.transactions !== 'never' });
   let supported: Promise<boolean> | undefined;
   const transactions = (): Promise<boolean> => {
     if (writeOptions.transactions === 'never') return Promise.resolve(false);
@@ -32,6 +58,7 @@ export function createWriteRuntime(options: { typeDefs: readonly string[]; stora
   };
   return {
     model,
-    forRequest: (ledger) => new RequestWrites(model, options.funnel, ledger, transactions, writeOptions),
+    estimates,
+    forRequest: (ledger) => new RequestWrites(model, options.funnel, ledger, transactions, writeOptions, estimates),
   };
 }

@@ -23,6 +23,11 @@ export function groupByCollection(planned: readonly PlannedUpdate[]): WriteStep[
   return [...steps].map(([collection, statements]) => ({ kind: 'update', collection, statements }));
 }
 
+/** Each value once, in the order of its first appearance. */
+export function distinct(values: readonly string[]): string[] {
+  return [...new Set(values)];
+}
+
 /**
  * Collects derived updates that target the same documents (same collection and filter) into one
  * statement: a bounded-array push and its parent's counter `$inc` share one filter, so they share one

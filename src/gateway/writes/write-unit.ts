@@ -14,6 +14,16 @@ export interface WriteUnitOptions {
   readonly failAfterWrites?: number;
 }
 
+/**
+ * The commands one attempt may send (its plan's reads and writes, estimate-write-unit.ts): the static
+ * estimate relies on it, so the unit fails rather than send more.
+ */
+export interface CommandBudget {
+  /** `Mutation.field`, for the error. */
+  readonly coordinate: string;
+  readonly commands: number;
+}
+
 /** How a source document is picked: by `_id` or by a unique stored field (`{ symbol: "ACME" }`). */
 export type SourceSelector = Readonly<Record<string, unknown>>;
 
@@ -28,21 +38,19 @@ export type SourceSelector = Readonly<Record<string, unknown>>;
  */
 export class WriteUnit {
   #writes = 0;
+  #commands = 0;
 
   constructor(
     private readonly model: WriteModel,
     private readonly writer: FunnelWriter,
     private readonly options: WriteUnitOptions = {},
+    private readonly budget?: CommandBudget,
   ) {}
 
-  /** Reads inside the unit (in its transaction, when it has one). */
-  async find(typeName: string, filter: StoredDocument, paths: readonly string[]): Promise<StoredDocument[]> {
-    return this.writer.find(this.#collectionOf(typeName), filter, Object.fromEntries(paths.map((path) => [path, 1])));
-  }
-
-  /** The one `typeName` document matching `filter`, or NOT_FOUND naming `what`. */
+  /** The first `typeName` document matching `filter` (one read of at most one document, in the unit's transaction), or NOT_FOUND naming `what`. */
   async requireOne(typeName: string, filter: StoredDocument, paths: readonly string[], what: string): Promise<StoredDocument> {
-    const [document] = await this.find(typeName, filter, paths);
+    this.#spend();
+    const [document] = await this.writer.find(this.#collectionOf(typeName), filter, Object.fromEntries(paths.map((path) => [path, 1])), { limit: 1 });
     if (!document) throw notFound(`${typeName} ${what} not found`, { typeName });
     return document;
   }
@@ -85,6 +93,7 @@ export class WriteUnit {
       const missing = reference.keys.filter((key) => !known.has(keyString(key)));
       if (missing.length > 0) {
         const paths = ['_id', ...(reference.snapshot?.fields.map((field) => field.sourcePath) ?? [])];
+        this.#spend();
         const found = await this.writer.find(reference.collection, { _id: { $in: missing } }, Object.fromEntries(paths.map((path) => [path, 1])));
         for (const source of found) known.set(keyString(source._id), source);
         const absent = missing.find((key) => !known.has(keyString(key)));
@@ -107,7 +116,8 @@ export class WriteUnit {
     const join = field?.shapes.join;
     if (!field || !join || join.direction !== 'byKey' || field.isList) throw new InvariantError(`changeReference: ${coordinate} is not a single by-key join`);
     const document = await this.requireOne(field.typeName, { _id: id }, [join.localField], describeKey(id));
-    const [target] = await this.writer.find(join.collection, { _id: newKey }, { _id: 1 });
+    this.#spend();
+    const [target] = await this.writer.find(join.collection, { _id: newKey }, { _id: 1 }, { limit: 1 });
     if (!target) throw notFound(`${coordinate}: ${describeKey(newKey)} not found`, { field: coordinate });
     const oldKey = readPath(document, join.localField);
     await this.#apply({ kind: 'update', collection: this.#collectionOf(field.typeName), statements: [{ filter: { _id: id }, update: { $set: { [join.localField]: newKey } }, multi: false }] });
@@ -120,6 +130,7 @@ export class WriteUnit {
   }
 
   async #apply(step: WriteStep): Promise<{ matched: number }> {
+    this.#spend();
     let matched: number;
     switch (step.kind) {
       case 'update':
@@ -136,6 +147,16 @@ export class WriteUnit {
     this.#writes += 1;
     if (this.options.failAfterWrites !== undefined && this.#writes >= this.options.failAfterWrites) throw new InjectedWriteFailure(this.#writes);
     return { matched };
+  }
+
+  /** Counts a command about to be sent; over the plan's budget, fails before sending it. */
+  #spend(): void {
+    if (this.budget && this.#commands >= this.budget.commands) {
+      throw new InvariantError(
+        `${this.budget.coordinate}: its write unit would send more than the ${this.budget.commands} command(s) its write plan allows; declare what it does in its plan (resolvers/mutation.ts) so the estimate stays an upper bound`,
+      );
+    }
+    this.#commands += 1;
   }
 
   #collectionOf(typeName: string): string {

@@ -23,11 +23,11 @@ describe('generated resolver types', () => {
     for (const type of objectTypes) expect([type.name, parents.get(type.name)]).toEqual([type.name, `${type.name}Document`]);
   });
 
-  it('import the documents from src/documents and the request context with its writes, and read DateTime as a Date', () => {
+  it('import the documents from src/documents and the one request context, and read DateTime as a Date', () => {
     expect(generated).toMatch(/^import type \{ [\w, ]+ \} from '\.\.\/documents\/index';$/m);
-    // The context create-gateway.ts builds: GatewayContext plus `writes`, so mutations need no cast.
-    expect(generated).toContain("import type { WritingContext } from '../gateway/writes/request-writes';");
-    expect(generated).toContain('export type MutationResolvers<ContextType = WritingContext,');
+    // The context createRequestContext builds, `writes` included, so mutations need no cast.
+    expect(generated).toContain("import type { GatewayContext } from '../gateway/context/request-context';");
+    expect(generated).toContain('export type MutationResolvers<ContextType = GatewayContext,');
     expect(generated).toContain('DateTime: { input: Date; output: Date; }');
   });
 });

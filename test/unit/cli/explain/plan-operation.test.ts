@@ -1,17 +1,29 @@
 import { getOperationAST, getVariableValues, parse } from 'graphql';
-import { rootResolvers } from '../../../../resolvers';
+import { rootResolvers, rootWritePlans } from '../../../../resolvers';
 import { planOperation, type OperationPlan } from '../../../../src/cli/explain/plan-operation';
 import type { ReadStrategy } from '../../../../src/gateway/storage-map/storage-map-types';
 import { buildGatewaySchema } from '../../../../src/gateway/schema/build-gateway-schema';
 import { loadSdl } from '../../../../src/gateway/schema/load-sdl';
+import { buildWriteEstimates } from '../../../../src/gateway/writes/write-runtime';
 
 const { schema, storageMap } = buildGatewaySchema({ typeDefs: loadSdl(), resolvers: rootResolvers });
 
-function plan(query: string, overrides: Record<string, ReadStrategy> = {}, variables: Record<string, unknown> = {}): OperationPlan {
+const { estimates: writeEstimates } = buildWriteEstimates({ typeDefs: loadSdl(), storageMap, plans: rootWritePlans, transaction: true });
+
+function plan(query: string, overrides: Record<string, ReadStrategy> = {}, variables: Record<string, unknown> = {}, options: { assumedListSize?: number } = {}): OperationPlan {
   const document = parse(query);
   const operation = getOperationAST(document)!;
   const { coerced } = getVariableValues(schema, operation.variableDefinitions ?? [], variables);
-  return planOperation({ schema, storageMap, document, operation, variableValues: coerced!, overrides: new Map(Object.entries(overrides)) });
+  return planOperation({
+    schema,
+    storageMap,
+    document,
+    operation,
+    variableValues: coerced!,
+    overrides: new Map(Object.entries(overrides)),
+    writeEstimate: (field) => writeEstimates.get(field),
+    ...options,
+  });
 }
 
 /** One line per row: `depth coordinate strategy estimate | alternatives`. */
@@ -61,5 +73,21 @@ describe('planOperation (static, no database)', () => {
   it('a root list the resolver will reject (first over 100) sends nothing', () => {
     expect(rowsOf(plan('{ hosts(first: 500) { name logs(first: 5) { message } } }'))).toEqual(['Query.hosts root 0', '  Host.logs join 0']);
     expect(plan('{ hosts(first: 20) { name logs(first: 5) { message } } }').estimate.roundTrips).toBe(2);
+  });
+
+  it('estimates documents with the assumed list size it is given (DOCJOIN_ASSUMED_LIST_SIZE), 20 by default', () => {
+    const query = '{ books(first: 50) { name publisher { name } authors { name countOfBooks } } }';
+    expect(plan(query).estimate).toEqual({ roundTrips: 3, documents: 50 + 50 + 50 * 20, depth: 2 });
+    expect(plan(query, {}, {}, { assumedListSize: 5 }).estimate).toEqual({ roundTrips: 3, documents: 50 + 50 + 50 * 5, depth: 2 });
+  });
+
+  it('a mutation: the root row is its write unit plus the read back, with the write estimate and how many times it runs', () => {
+    const id = '6955b9000800000000000001';
+    const result = plan(`mutation { a: publishBook(input: { name: "n", isbn: "1", pages: 1, publishedAt: "2024-01-01T00:00:00Z", publisherId: "${id}", authorIds: ["${id}"] }) { id }
+      b: publishBook(input: { name: "m", isbn: "2", pages: 1, publishedAt: "2024-01-01T00:00:00Z", publisherId: "${id}", authorIds: ["${id}"] }) { id publisher { name } } }`);
+    // Each: 5 (2 reads, 2 writes, commit) + 1 read back; b's publisher join 1.
+    expect(result.estimate).toEqual({ roundTrips: 13, documents: 2 * (1 + 10 + 1) + 1, depth: 2 });
+    expect(rowsOf(result)).toEqual(['Mutation.publishBook root 12', '  Book.publisher join 1']);
+    expect(result.rows[0]).toMatchObject({ writes: { times: 2, estimate: { roundTrips: 5, documents: 11, reads: 2, writes: ['books', 'authors'], commit: true } } });
   });
 });

@@ -28,6 +28,49 @@ describe('runExplainCli without --run', () => {
     );
   });
 
+  it('a mutation: its write unit\'s estimate per mutation field, included in its row and the headline', async () => {
+    const { io, out, err } = captureIo();
+    const code = await runExplainCli(['mutation Rename { renameAuthor(id: "6955b9000800000000000001", firstName: "Ada", lastName: "Lovelace") { name books { name } } }'], {}, io);
+    expect(err()).toBe('');
+    expect(code).toBe(0);
+    expect(out()).toBe(
+      [
+        // 3 writes + 1 read back + 1 join; documents: the author and up to 20 books.
+        'mutation Rename: estimated before execution 5 round trips, at most 21 documents, depth 2',
+        'within the limits (50 round trips, 100,000 documents, depth 10)',
+        '',
+        '  field                   strategy            est. round trips   other strategies (whole operation)',
+        '  Mutation.renameAuthor   write + read back   4',
+        '    Author.books          join                1',
+        '',
+        '  est. round trips: what the field itself adds to the estimate (the fields below it are their own rows).',
+        '  Mutation.renameAuthor writes: 3 round trips = 2 writes (authors, books) + commit, then the read back.',
+        '  Writes are estimated for one attempt, with its commit (a server without transactions sends one fewer); a transaction',
+        '  retried after a conflict sends them again (extensions.cost.writes.attempts).',
+        '',
+      ].join('\n'),
+    );
+  });
+
+  it('aliased mutations count each time; checks (reads) are listed', async () => {
+    const { io, out } = captureIo();
+    const post = '6955b9000800000000000001';
+    const comments = [1, 2, 3].map((n) => `c${n}: addComment(postId: "${post}", author: "a", comment: "${n}") { id }`).join(' ');
+    expect(await runExplainCli([`mutation { ${comments} }`], { DOCJOIN_MAX_ROUND_TRIPS: '14' }, io)).toBe(0);
+    expect(out().split('\n').slice(0, 2)).toEqual([
+      'mutation (anonymous): estimated before execution 15 round trips, at most 6 documents, depth 1',
+      'over a limit: 15 round trips > DOCJOIN_MAX_ROUND_TRIPS=14; the server rejects it with COST_LIMIT_EXCEEDED before sending anything',
+    ]);
+    expect(out()).toContain('  Mutation.addComment ×3 writes: 4 round trips each = 1 read + 2 writes (comments, posts) + commit, then the read back.\n');
+  });
+
+  it('estimates documents with DOCJOIN_ASSUMED_LIST_SIZE, as the server does', async () => {
+    const { io, out } = captureIo();
+    expect(await runExplainCli(['{ books(first: 50) { name publisher { name } authors { name countOfBooks } } }'], { DOCJOIN_ASSUMED_LIST_SIZE: '5' }, io)).toBe(0);
+    // 50 books + 50 publishers + 50 × 5 authors (20 each by default: 1,100).
+    expect(out().split('\n')[0]).toBe('query (anonymous): estimated before execution 3 round trips, at most 350 documents, depth 2');
+  });
+
   it('applies --strategy and says when an operation is over a configured limit', async () => {
     const { io, out } = captureIo();
     const code = await runExplainCli(['{ books(first: 50) { name authors { name } } }', '--strategy', 'Book.authors=join'], { DOCJOIN_MAX_ROUND_TRIPS: '1' }, io);

@@ -50,6 +50,33 @@ describe('extensions.cost.writes', () => {
     expect(ledger.report().writes).toEqual({ roundTrips: 3, documentsModified: 6, fanOut: { authors: 2, books: 4 }, atomic: false, attempts: 2 });
   });
 
+  it('retriedAttempts: the commands and documents of the attempts that ran again, which the estimate check leaves out', () => {
+    const ledger = new CostLedger();
+    ledger.recordCommand({ collection: 'posts', commandName: 'find', fields: ['Query.posts'], documents: 5, bytes: 0, durationMs: 0, ok: true });
+    const unit = ledger.recordWriteUnit({ atomic: true });
+    const read = (documents: number) => ledger.recordCommand({ collection: 'posts', commandName: 'find', fields: ['Mutation.addComment'], documents, bytes: 0, durationMs: 0, ok: true, writeUnit: unit.tag });
+    unit.startAttempt();
+    read(1);
+    send(ledger, unit, 'abortTransaction', '$cmd', 0);
+    unit.startAttempt();
+    read(1);
+    send(ledger, unit, 'insert', 'comments', 1);
+    send(ledger, unit, 'abortTransaction', '$cmd', 0);
+    addCommentAttempt(ledger, unit, 'commitTransaction');
+    unit.finish('committed');
+    // Attempts 1 and 2: 2 + 3 commands, 2 documents read; attempt 3 (4 commands) and the query's find stay measured.
+    expect(ledger.retriedAttempts()).toEqual({ roundTrips: 5, documents: 2 });
+    expect(ledger.report()).toMatchObject({ roundTrips: 10, documents: 7 });
+  });
+
+  it('retriedAttempts is zero when every unit ran once, and for a unit still on its first attempt', () => {
+    const ledger = new CostLedger();
+    const unit = ledger.recordWriteUnit({ atomic: true });
+    addCommentAttempt(ledger, unit, 'commitTransaction');
+    unit.finish('committed');
+    expect(ledger.retriedAttempts()).toEqual({ roundTrips: 0, documents: 0 });
+  });
+
   it('a read-only operation has no writes entry', () => {
     expect(new CostLedger().report().writes).toBeUndefined();
   });

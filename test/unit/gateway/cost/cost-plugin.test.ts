@@ -2,7 +2,7 @@ import { ApolloServer, type GraphQLRequestContextDidResolveOperation, type Graph
 import { makeExecutableSchema } from '@graphql-tools/schema';
 import { GraphQLError } from 'graphql';
 import type { CostEstimate } from '../../../../src/gateway/estimate/estimate-operation';
-import { ESTIMATE_CHECK_EXEMPT_OPERATIONS, EstimateViolationLog, findEstimateViolations, type EstimateViolation } from '../../../../src/gateway/cost/estimate-check';
+import { EstimateViolationLog, type EstimateViolation } from '../../../../src/gateway/cost/estimate-check';
 import { assertNoEstimateViolations } from '../../../support/assert-no-estimate-violations';
 import { ApolloServerPluginDocjoinCost, type DocjoinCostOptions } from '../../../../src/gateway/cost/cost-plugin';
 import { CostLedger } from '../../../../src/gateway/cost/cost-ledger';
@@ -65,13 +65,13 @@ describe('ApolloServerPluginDocjoinCost', () => {
     expect((await run({ estimate: estimate(5), limits: { maxDepth: 2, maxRoundTrips: 5, maxDocuments: 10 } })).rejected).toBeUndefined();
   });
 
-  it('with checkEstimate, flags a query whose measured round trips exceed the estimate (not a mutation)', async () => {
+  it('with checkEstimate, flags a query or a mutation whose measured round trips exceed the estimate', async () => {
     const below = await run({ estimate: estimate(1), checkEstimate: true }, { roundTrips: 2 });
     expect(below.result.errors).toEqual([
       { message: 'docjoin: the static estimate (1 round trips) is below the measured cost (2)', extensions: { code: 'INTERNAL_SERVER_ERROR' } },
     ]);
     expect((await run({ estimate: estimate(2), checkEstimate: true }, { roundTrips: 2 })).result.errors).toBeUndefined();
-    expect((await run({ estimate: estimate(1), checkEstimate: true }, { roundTrips: 2, operation: 'mutation' })).result.errors).toBeUndefined();
+    expect((await run({ estimate: estimate(1), checkEstimate: true }, { roundTrips: 2, operation: 'mutation' })).result.errors).toEqual(below.result.errors);
   });
 
   it('with checkEstimate, flags documents over the estimate too, and holds an operation without an estimate to zero', async () => {
@@ -95,8 +95,9 @@ describe('ApolloServerPluginDocjoinCost', () => {
       { measure: 'documents', estimated: 2, measured: 6 },
     ]);
     await run({ estimate: estimate(1, 2), onEstimateViolation: (violation) => seen.push(violation) }, { roundTrips: 2 });
-    await run({ estimate: estimate(1, 2), checkEstimate: true, onEstimateViolation: (violation) => seen.push(violation) }, { roundTrips: 2, operation: 'mutation' });
     expect(seen).toHaveLength(2);
+    await run({ estimate: estimate(1, 2), checkEstimate: true, onEstimateViolation: (violation) => seen.push(violation) }, { roundTrips: 2, operation: 'mutation' });
+    expect(seen).toHaveLength(4);
   });
 });
 
@@ -120,8 +121,19 @@ describe('the estimate check through ApolloServer', () => {
       },
     },
     Mutation: {
+      // A write unit whose transaction ran twice (a write conflict): a read and an update per attempt, then a commit.
       touch: (_parent: unknown, _args: unknown, context: Context) => {
-        context.ledger.recordCommand({ collection: 'books', commandName: 'update', fields: ['Mutation.touch'], documents: 0, bytes: 10, durationMs: 1, ok: true });
+        const unit = context.ledger.recordWriteUnit({ atomic: true });
+        const send = (commandName: string, documents: number) =>
+          context.ledger.recordCommand({ collection: 'books', commandName, fields: ['Mutation.touch'], documents, bytes: 10, durationMs: 1, ok: true, writeUnit: unit.tag });
+        unit.startAttempt();
+        send('find', 1);
+        send('update', 0);
+        unit.startAttempt();
+        send('find', 1);
+        send('update', 0);
+        send('commitTransaction', 0);
+        unit.finish('committed');
         return 1;
       },
     },
@@ -162,18 +174,35 @@ describe('the estimate check through ApolloServer', () => {
     }
   });
 
-  it('a right estimator records nothing; a mutation is exempt (ESTIMATE_CHECK_EXEMPT_OPERATIONS)', async () => {
+  it('a right estimator records nothing, for a query and for a mutation', async () => {
     const log = new EstimateViolationLog();
-    const server = await serverWith(() => ({ roundTrips: 2, documents: 3, depth: 2 }), log.record);
+    const server = await serverWith(() => ({ roundTrips: 3, documents: 3, depth: 2 }), log.record);
     try {
       await server.executeOperation({ query: '{ books { name } }' }, { contextValue: { ledger: new CostLedger() } });
       await server.executeOperation({ query: 'mutation { touch }' }, { contextValue: { ledger: new CostLedger() } });
       expect(log.violations).toEqual([]);
-      expect([...ESTIMATE_CHECK_EXEMPT_OPERATIONS]).toEqual(['mutation']);
-      // The same mutation against a zero estimate would be a violation if it were not exempt.
-      expect(findEstimateViolations({ roundTrips: 1, documents: 0 }, { roundTrips: 0, documents: 0 }, {})).toHaveLength(1);
     } finally {
       await server.stop();
+    }
+  });
+
+  it('a mutation is held to one attempt per write unit: the retried attempt is left out, the rest is checked', async () => {
+    const log = new EstimateViolationLog();
+    // touch sends 5 commands and reads 2 documents; its retried first attempt is 2 commands and 1 document.
+    const exact = await serverWith(() => ({ roundTrips: 3, documents: 1, depth: 0 }), log.record);
+    const below = await serverWith(() => ({ roundTrips: 2, documents: 0, depth: 0 }), log.record);
+    try {
+      const response = await exact.executeOperation({ query: 'mutation { touch }' }, { contextValue: { ledger: new CostLedger() } });
+      expect(response.body.kind === 'single' && response.body.singleResult.extensions?.cost).toMatchObject({ roundTrips: 5, documents: 2, estimatedRoundTrips: 3 });
+      expect(log.violations).toEqual([]);
+      await below.executeOperation({ query: 'mutation Touch { touch }' }, { contextValue: { ledger: new CostLedger() } });
+      expect(log.take().map(({ measure, estimated, measured, operationName }) => ({ measure, estimated, measured, operationName }))).toEqual([
+        { measure: 'roundTrips', estimated: 2, measured: 3, operationName: 'Touch' },
+        { measure: 'documents', estimated: 0, measured: 1, operationName: 'Touch' },
+      ]);
+    } finally {
+      await exact.stop();
+      await below.stop();
     }
   });
 });

@@ -171,3 +171,28 @@ describe('estimateOperation: moments (when batches can split)', () => {
     });
   });
 });
+
+describe('estimateOperation: mutations', () => {
+  const writes: Record<string, { roundTrips: number; documents: number }> = { updateHost: { roundTrips: 3, documents: 0 }, addComment: { roundTrips: 4, documents: 1 } };
+  function estimateMutation(query: string): CostEstimate {
+    const operation = parse(query).definitions[0] as OperationDefinitionNode;
+    return estimateOperation({ schema, storageMap, operation, fragments: {}, variableValues: {}, strategyFor: (field) => field.defaultStrategy, writeEstimate: (field) => writes[field] });
+  }
+  const id = '6955b9000800000000000001';
+
+  it('adds each mutation field\'s write unit to the read back of its selection', () => {
+    // 3 writes + the host read back (1 document); recentLogs are embedded.
+    expect(estimateMutation(`mutation { updateHost(id: "${id}", name: "h", ipaddr: "10.0.0.1") { name recentLogs { message } } }`)).toEqual({ roundTrips: 4, documents: 1, depth: 2 });
+    // 4 (1 check of one document) + the comment read back + its post joined.
+    expect(estimateMutation(`mutation { addComment(postId: "${id}", author: "a", comment: "c") { id post { title } } }`)).toEqual({ roundTrips: 6, documents: 3, depth: 2 });
+  });
+
+  it('counts aliased mutations each time: they run one after the other, each with its own write unit', () => {
+    const aliases = [1, 2, 3, 4, 5].map((n) => `h${n}: updateHost(id: "${id}", name: "h${n}", ipaddr: "10.0.0.${n}") { id }`).join(' ');
+    expect(estimateMutation(`mutation { ${aliases} }`)).toEqual({ roundTrips: 5 * (3 + 1), documents: 5, depth: 1 });
+  });
+
+  it('a mutation without a write estimate cannot be estimated (an internal error, not a silent 0)', () => {
+    expect(() => estimateMutation(`mutation { renamePart(id: "${id}", name: "p") { id } }`)).toThrow('Mutation.renamePart: no write estimate (EstimateInput.writeEstimate)');
+  });
+});

@@ -1,0 +1,90 @@
+import { InvariantError } from '../errors/internal-errors';
+import { fanOutCollections, hasFanOut } from './fan-out-planner';
+import { byKeyReferenceFields, collectionsDerivedFromInsert } from './insert-planner';
+import { collectionsOfReferenceChange } from './reference-planner';
+import type { WriteModel } from './write-model-types';
+import type { WriteOperation, WritePlan } from './write-plan';
+
+/**
+ * The most one attempt of a write unit sends, from its plan and the write model: the same rules the
+ * planners apply when it runs, without the values (a rule that might apply is counted).
+ */
+export interface WriteUnitEstimate {
+  /** `reads + writes.length + (commit ? 1 : 0)`. */
+  readonly roundTrips: number;
+  /** Documents its reads can return (writes return none; what they modify is `extensions.cost.writes`). */
+  readonly documents: number;
+  /** Checks before writing: existence reads, a source picked by another field than `_id`. */
+  readonly reads: number;
+  /** The collection of each write command, in order (a source update, then one command per collection it fans out to). */
+  readonly writes: readonly string[];
+  /** A commitTransaction (or, when the unit fails, an abortTransaction in its place). */
+  readonly commit: boolean;
+}
+
+/**
+ * Bounds one attempt of `plan`. Per operation: requireOne reads one document; updateSource writes its
+ * source (one statement, the copies inside it folded in) and one updateMany per collection holding
+ * copies of the changed fields, after a read when it is picked by another field than `_id` and has
+ * copies; insert reads each reference it holds but the preloaded ones (a list reference: up to its
+ * `maxKeys` documents in one find), inserts, then updates each collection whose bounded arrays,
+ * counters or inverse arrays it feeds; changeReference reads the document and its new target, sets the
+ * truth and updates each collection of the inverse side. With `transaction`, one commit.
+ *
+ * One attempt: `withTransaction` runs the unit again after a transient error (a write conflict), and
+ * those retries are not bounded here; they are reported in `extensions.cost.writes.attempts`.
+ */
+export function estimateWriteUnit(model: WriteModel, plan: WritePlan, options: { readonly transaction: boolean }): WriteUnitEstimate {
+  let reads = 0;
+  let documents = 0;
+  const writes: string[] = [];
+  const read = (count: number, found: number) => {
+    reads += count;
+    documents += found;
+  };
+  for (const operation of plan) {
+    switch (operation.kind) {
+      case 'requireOne':
+        read(1, 1);
+        break;
+      case 'updateSource':
+        if (operation.by !== '_id' && hasFanOut(model, operation.typeName, operation.fields)) read(1, 1);
+        writes.push(collectionOf(model, operation.typeName), ...fanOutCollections(model, operation.typeName, operation.fields));
+        break;
+      case 'insert': {
+        for (const field of byKeyReferenceFields(model, operation.typeName)) {
+          if (operation.preloaded?.includes(field.coordinate)) continue;
+          read(1, field.isList ? maxKeysOf(operation, field.coordinate) : 1);
+        }
+        const collection = collectionOf(model, operation.typeName);
+        writes.push(collection, ...collectionsDerivedFromInsert(model, operation.typeName, collection));
+        break;
+      }
+      case 'changeReference': {
+        const field = model.storageMap.relations.get(operation.coordinate);
+        if (!field) throw new InvariantError(`write plan: ${operation.coordinate} is no relation`);
+        read(2, 2);
+        writes.push(collectionOf(model, field.typeName), ...collectionsOfReferenceChange(model, operation.coordinate));
+        break;
+      }
+      default: {
+        const never: never = operation;
+        throw new InvariantError(`unknown write operation ${JSON.stringify(never)}`);
+      }
+    }
+  }
+  const commit = options.transaction;
+  return { roundTrips: reads + writes.length + (commit ? 1 : 0), documents, reads, writes, commit };
+}
+
+function maxKeysOf(operation: Extract<WriteOperation, { kind: 'insert' }>, coordinate: string): number {
+  const max = operation.maxKeys?.[coordinate];
+  if (max === undefined) throw new InvariantError(`write plan: insert(${operation.typeName}) declares no maxKeys for ${coordinate}`);
+  return max;
+}
+
+function collectionOf(model: WriteModel, typeName: string): string {
+  const collection = model.storageMap.types.get(typeName)?.collection;
+  if (collection === undefined) throw new InvariantError(`write plan: ${typeName} has no @collection`);
+  return collection;
+}

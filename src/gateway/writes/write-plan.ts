@@ -1,0 +1,103 @@
+import type { GraphQLObjectType } from 'graphql';
+import { byKeyReferenceFields } from './insert-planner';
+import type { WriteModel } from './write-model-types';
+
+/**
+ * What a mutation's write unit does, declared next to its resolver (resolvers/mutation.ts): one entry
+ * per WriteUnit call. The estimate prices it with the write model before the mutation runs
+ * (estimate-write-unit.ts), and the unit refuses to send more commands than it allows.
+ */
+export type WriteOperation =
+  /** `WriteUnit.requireOne`: one read of at most one document. */
+  | { readonly kind: 'requireOne'; readonly typeName: string }
+  /**
+   * `WriteUnit.updateSource`: `fields` (GraphQL names) set on the document picked by `by`, `_id` or a
+   * unique stored path (`symbol`); another path costs a read first when some snapshot copies the fields.
+   */
+  | { readonly kind: 'updateSource'; readonly typeName: string; readonly by: string; readonly fields: readonly string[] }
+  /**
+   * `WriteUnit.insert`: `preloaded` names the references whose sources the resolver passes in (no read);
+   * `maxKeys` bounds the keys of each list reference (`Book.authors`), which one read fetches.
+   */
+  | {
+      readonly kind: 'insert';
+      readonly typeName: string;
+      readonly preloaded?: readonly string[];
+      readonly maxKeys?: Readonly<Record<string, number>>;
+    }
+  /** `WriteUnit.changeReference` of a single by-key relation (`Task.owner`). */
+  | { readonly kind: 'changeReference'; readonly coordinate: string };
+
+export type WritePlan = readonly WriteOperation[];
+
+/** One plan per Mutation field, by field name. */
+export type MutationWritePlans = Readonly<Record<string, WritePlan>>;
+
+/**
+ * Problems with the plans of `mutationType`'s fields, each naming `Mutation.field` and the fix: a field
+ * without a plan, or a plan naming types and fields the write unit would refuse. Plans of fields the
+ * schema does not have are ignored (a schema without those mutations).
+ */
+export function findWritePlanProblems(model: WriteModel, mutationType: GraphQLObjectType | null | undefined, plans: MutationWritePlans): string[] {
+  const problems: string[] = [];
+  for (const fieldName of Object.keys(mutationType?.getFields() ?? {})) {
+    const coordinate = `${mutationType!.name}.${fieldName}`;
+    const plan = Object.hasOwn(plans, fieldName) ? plans[fieldName] : undefined;
+    if (!plan) {
+      problems.push(`${coordinate}: no write plan; declare what its write unit does next to its resolver (resolvers/mutation.ts, mutationWritePlans), so its cost can be estimated before it runs`);
+      continue;
+    }
+    for (const operation of plan) {
+      const problem = operationProblem(model, operation);
+      if (problem) problems.push(`${coordinate}: write plan ${describeOperation(operation)}: ${problem}`);
+    }
+  }
+  return problems;
+}
+
+function operationProblem(model: WriteModel, operation: WriteOperation): string | undefined {
+  switch (operation.kind) {
+    case 'requireOne':
+      return collectionProblem(model, operation.typeName);
+    case 'updateSource': {
+      const type = model.storageMap.types.get(operation.typeName);
+      if (type?.collection === undefined) return collectionProblem(model, operation.typeName);
+      const stored = [...type.fields.values()].flatMap((field) => (field.kind === 'stored' && !field.isId ? [field] : []));
+      const unknown = operation.fields.filter((name) => !stored.some((field) => field.fieldName === name));
+      if (unknown.length > 0) return `${unknown.join(', ')} ${unknown.length === 1 ? 'is not a stored field' : 'are not stored fields'} of ${operation.typeName}`;
+      if (operation.by !== '_id' && !stored.some((field) => field.path === operation.by)) return `by: "${operation.by}" is neither _id nor a stored path of ${operation.typeName}`;
+      return undefined;
+    }
+    case 'insert': {
+      const problem = collectionProblem(model, operation.typeName);
+      if (problem) return problem;
+      const references = byKeyReferenceFields(model, operation.typeName);
+      const stray = (operation.preloaded ?? []).filter((name) => !references.some((field) => field.coordinate === name));
+      if (stray.length > 0) return `preloaded ${stray.join(', ')}: not a by-key reference of ${operation.typeName}`;
+      for (const field of references) {
+        if (!field.isList || operation.preloaded?.includes(field.coordinate)) continue;
+        const max = operation.maxKeys?.[field.coordinate];
+        if (max === undefined || !Number.isSafeInteger(max) || max < 1) return `${field.coordinate} is a list of references read in one find; declare the most keys it can hold, maxKeys: { "${field.coordinate}": n }`;
+      }
+      return undefined;
+    }
+    case 'changeReference': {
+      const field = model.storageMap.relations.get(operation.coordinate);
+      if (!field || field.shapes.join?.direction !== 'byKey' || field.isList) return `${operation.coordinate} is not a single by-key @join`;
+      return collectionProblem(model, field.typeName);
+    }
+    default: {
+      const never: never = operation;
+      return `unknown operation ${JSON.stringify(never)}`;
+    }
+  }
+}
+
+function collectionProblem(model: WriteModel, typeName: string): string | undefined {
+  return model.storageMap.types.get(typeName)?.collection === undefined ? `${typeName} is not a @collection type` : undefined;
+}
+
+/** `updateSource(Author)`, `changeReference(Task.owner)`: for messages. */
+export function describeOperation(operation: WriteOperation): string {
+  return `${operation.kind}(${operation.kind === 'changeReference' ? operation.coordinate : operation.typeName})`;
+}

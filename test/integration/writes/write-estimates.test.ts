@@ -1,0 +1,147 @@
+import type { CommandStartedEvent, Db, ObjectId } from 'mongodb';
+import { loadConfig } from '../../../src/config';
+import { createGateway } from '../../../src/gateway';
+import { mutationWritePlans } from '../../../resolvers/mutation';
+import { startDemoGateway, type DemoGateway } from '../gateway/support/demo-gateway';
+import { serverSupportsTransactions } from './support/expected-writes';
+
+/**
+ * The static estimate of every mutation, pinned, against the round trips it really sends: its write
+ * unit (checks, writes, commit) plus the read back of `{ id }` (1 find). On a server with transactions
+ * (the embedded one) the bound is exact; a standalone MONGODB_URI sends no commit, one fewer.
+ */
+let demo: DemoGateway;
+let db: Db;
+let transactions: boolean;
+beforeAll(async () => {
+  demo = await startDemoGateway({ scale: 0.1 });
+  db = demo.mongo.client.db(demo.dbName);
+  transactions = await serverSupportsTransactions(demo.mongo.client);
+}, 60_000);
+afterAll(() => demo?.stop());
+
+const hex = (id: ObjectId) => id.toHexString();
+
+/** Each mutation's operation, built from the demo data. */
+const operations: Record<keyof typeof mutationWritePlans, () => Promise<string>> = {
+  renameAuthor: async () => {
+    const author = (await db.collection('authors').findOne({ countOfBooks: { $gte: 2 } }, { sort: { _id: 1 } }))!;
+    return `mutation { renameAuthor(id: "${hex(author._id)}", firstName: "Ada", lastName: "Lovelace") { id } }`;
+  },
+  renamePart: async () => {
+    const part = (await db.collection('parts').findOne({}, { sort: { _id: 1 } }))!;
+    return `mutation { renamePart(id: "${hex(part._id)}", name: "flux capacitor") { id } }`;
+  },
+  updateHost: async () => {
+    const host = (await db.collection('hosts').findOne({}, { sort: { _id: 1 } }))!;
+    return `mutation { updateHost(id: "${hex(host._id)}", name: "estimated.example.com", ipaddr: "10.98.0.1") { id } }`;
+  },
+  updateStockPrice: async () => {
+    const stock = (await db.collection('stocks').findOne({}, { sort: { _id: 1 } }))!;
+    return `mutation { updateStockPrice(symbol: "${stock.symbol}", open: 10.5, high: 12, low: 9.25) { id } }`;
+  },
+  addComment: async () => {
+    const post = (await db.collection('posts').findOne({}, { sort: { _id: 1 } }))!;
+    return `mutation { addComment(postId: "${hex(post._id)}", author: "Grace", comment: "Estimated.") { id } }`;
+  },
+  logMessage: async () => {
+    const host = (await db.collection('hosts').findOne({}, { sort: { _id: -1 } }))!;
+    return `mutation { logMessage(ipaddr: "${host.ipaddr}", message: "estimated") { id } }`;
+  },
+  publishBook: async () => {
+    const authors = await db.collection('authors').find({}, { sort: { _id: -1 }, limit: 2 }).toArray();
+    const publisher = (await db.collection('publishers').findOne({}, { sort: { _id: 1 } }))!;
+    const ids = authors.map((author) => `"${hex(author._id)}"`).join(', ');
+    return `mutation { publishBook(input: { name: "Estimates", isbn: "978-0-00-000099-9", pages: 120, publishedAt: "2024-05-01T00:00:00.000Z", publisherId: "${hex(publisher._id)}", authorIds: [${ids}] }) { id } }`;
+  },
+  reassignTask: async () => {
+    const task = (await db.collection('tasks').findOne({}, { sort: { _id: 1 } }))!;
+    const owner = (await db.collection('people').findOne({ _id: { $ne: task.ownerId } }, { sort: { _id: -1 } }))!;
+    return `mutation { reassignTask(taskId: "${hex(task._id)}", ownerId: "${hex(owner._id)}") { id } }`;
+  },
+};
+
+describe('the static estimate of each mutation (write unit + read back), against what it sends', () => {
+  it.each([
+    // mutation, estimated, measured with transactions: the bound is exact
+    ['renameAuthor', 4, 4], //      update authors, update books, commit; read back
+    ['renamePart', 4, 4], //        update parts, update products, commit; read back
+    ['updateHost', 4, 4], //        update hosts (recentLogs copies folded in), update logMessages, commit; read back
+    ['updateStockPrice', 3, 3], //  update stocks (nothing copies prices), commit; read back
+    ['addComment', 5, 5], //        read the post, insert, update posts (bounded push + counter), commit; read back
+    ['logMessage', 5, 5], //        read the host, insert (host preloaded), update hosts, commit; read back
+    ['publishBook', 6, 6], //       read the publisher, read the authors, insert, update authors, commit; read back
+    ['reassignTask', 6, 6], //      read the task, read the new owner, update tasks, update people, commit; read back
+  ] as const)('%s: estimated %i, measured %i', async (mutation, estimated, measured) => {
+    const result = await demo.gateway.execute({ query: await operations[mutation]() });
+    expect(result.errors).toBeUndefined();
+    expect(result.cost!.estimatedRoundTrips).toBe(estimated);
+    expect(result.cost!.roundTrips).toBe(transactions ? measured : measured - 1);
+    expect(result.cost!.writes!.attempts).toBe(1);
+  });
+});
+
+describe('aliased mutations', () => {
+  it('five updateHosts in one operation count five times and are rejected before anything is sent', async () => {
+    const limited = await startDemoGateway({ scale: 0.01, env: { DOCJOIN_MAX_ROUND_TRIPS: '12' } });
+    const commands: CommandStartedEvent[] = [];
+    const listen = (event: CommandStartedEvent) => commands.push(event);
+    limited.client.on('commandStarted', listen);
+    try {
+      const hosts = limited.mongo.client.db(limited.dbName).collection('hosts');
+      const host = (await hosts.findOne({}, { sort: { _id: 1 } }))!;
+      const aliases = [1, 2, 3, 4, 5].map((n) => `h${n}: updateHost(id: "${hex(host._id)}", name: "bomb-${n}.example.com", ipaddr: "10.97.0.${n}") { id }`);
+      const result = await limited.gateway.execute({ query: `mutation Bomb { ${aliases.join(' ')} }` });
+
+      expect(result.data).toBeUndefined();
+      expect(result.errors).toHaveLength(1);
+      expect(result.errors![0]!.extensions!.code).toBe('COST_LIMIT_EXCEEDED');
+      // Each alias: 3 write commands + 1 read back.
+      expect(result.errors![0]!.extensions!.cost).toEqual({ estimated: 20, max: 12, limit: 'roundTrips' });
+      expect(result.cost).toMatchObject({ roundTrips: 0, estimatedRoundTrips: 20 });
+      expect(commands).toEqual([]);
+      expect(await hosts.findOne({ _id: host._id })).toEqual(host);
+      // One of them alone is within the limit.
+      const one = await limited.gateway.execute({ query: `mutation { ${aliases[0]} }` });
+      expect(one.errors).toBeUndefined();
+      expect(one.cost!.estimatedRoundTrips).toBe(4);
+    } finally {
+      limited.client.off('commandStarted', listen);
+      await limited.stop();
+    }
+  }, 60_000);
+});
+
+describe('the write plan is a bound the write unit keeps', () => {
+  it('a plan that declares less than the resolver does: the unit fails before the extra command, and its transaction leaves nothing', async () => {
+    // Declares only firstName, which no snapshot copies: 1 write (+ commit). The resolver also sets `name`, copied into books.
+    const gateway = await createGateway({
+      db: demo.client.db(demo.dbName),
+      mongoClient: demo.client,
+      mongoKind: demo.mongo.isEmbedded ? 'embedded' : 'external',
+      config: loadConfig({ PORT: '0' }),
+      listen: false,
+      writePlans: { ...mutationWritePlans, renameAuthor: [{ kind: 'updateSource', typeName: 'Author', by: '_id', fields: ['firstName'] }] },
+    });
+    try {
+      const author = (await db.collection('authors').findOne({ countOfBooks: { $gte: 1 } }, { sort: { _id: -1 } }))!;
+      const books = await db.collection('books').find({ 'authors.id': author._id }, { sort: { _id: 1 } }).toArray();
+      const result = await gateway.execute({ query: `mutation { renameAuthor(id: "${hex(author._id)}", firstName: "Under", lastName: "Declared") { id } }` });
+      expect(result.errors?.map((error) => [error.extensions?.code, error.message])).toEqual([
+        [
+          'INTERNAL_SERVER_ERROR',
+          'Mutation.renameAuthor: its write unit would send more than the 1 command(s) its write plan allows; declare what it does in its plan (resolvers/mutation.ts) so the estimate stays an upper bound',
+        ],
+      ]);
+      expect(result.cost!.estimatedRoundTrips).toBe(transactions ? 3 : 2);
+      if (transactions) {
+        // The source update ran, then the abort: rolled back.
+        expect(result.cost!.writes).toMatchObject({ roundTrips: 2, documentsModified: 0, atomic: true });
+        expect(await db.collection('authors').findOne({ _id: author._id })).toEqual(author);
+      }
+      expect(await db.collection('books').find({ 'authors.id': author._id }, { sort: { _id: 1 } }).toArray()).toEqual(books);
+    } finally {
+      await gateway.stop();
+    }
+  });
+});

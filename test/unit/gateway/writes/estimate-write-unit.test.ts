@@ -1,0 +1,105 @@
+import { ObjectId } from 'bson';
+import { mutationWritePlans } from '../../../../resolvers/mutation';
+import { StorageConfigError } from '../../../../src/gateway/errors/internal-errors';
+import { loadSdl } from '../../../../src/gateway/schema/load-sdl';
+import { buildStorageMap } from '../../../../src/gateway/storage-map/build-storage-map';
+import { buildWriteModel } from '../../../../src/gateway/writes/build-write-model';
+import { estimateWriteUnit } from '../../../../src/gateway/writes/estimate-write-unit';
+import { collectionsDerivedFromInsert, planInsertDerived } from '../../../../src/gateway/writes/insert-planner';
+import { collectionsOfReferenceChange, planReferenceChange } from '../../../../src/gateway/writes/reference-planner';
+import { findWritePlanProblems, type MutationWritePlans } from '../../../../src/gateway/writes/write-plan';
+import { buildWriteEstimates } from '../../../../src/gateway/writes/write-runtime';
+import { groupByCollection } from '../../../../src/gateway/writes/write-steps';
+import { demoSchema, schemaOf } from '../support/demo-schema';
+
+const schema = demoSchema();
+const storageMap = buildStorageMap(schema);
+const model = buildWriteModel(schema, storageMap);
+const id = (n: number) => new ObjectId(n.toString(16).padStart(24, '0'));
+
+describe('estimateWriteUnit: one attempt of each demo mutation, from its plan and the write model', () => {
+  it.each([
+    // mutation, reads, documents read, write commands (collections), round trips with a commit
+    ['renameAuthor', 0, 0, ['authors', 'books'], 3],
+    ['renamePart', 0, 0, ['parts', 'products'], 3],
+    ['updateHost', 0, 0, ['hosts', 'logMessages'], 3],
+    ['updateStockPrice', 0, 0, ['stocks'], 2],
+    ['addComment', 1, 1, ['comments', 'posts'], 4],
+    ['logMessage', 1, 1, ['logMessages', 'hosts'], 4],
+    ['publishBook', 2, 11, ['books', 'authors'], 5],
+    ['reassignTask', 2, 2, ['tasks', 'people'], 5],
+  ] as const)('%s: %i read(s) of at most %i document(s), writes %j, %i round trips', (mutation, reads, documents, writes, roundTrips) => {
+    expect(estimateWriteUnit(model, mutationWritePlans[mutation], { transaction: true })).toEqual({ roundTrips, documents, reads, writes, commit: true });
+    // Without a transaction, no commit.
+    expect(estimateWriteUnit(model, mutationWritePlans[mutation], { transaction: false })).toEqual({ roundTrips: roundTrips - 1, documents, reads, writes, commit: false });
+  });
+
+  it('a source picked by another field than _id costs a read only when some snapshot copies the changed fields', () => {
+    expect(estimateWriteUnit(model, [{ kind: 'updateSource', typeName: 'Host', by: 'ipaddr', fields: ['name'] }], { transaction: false })).toMatchObject({ reads: 1, documents: 1, writes: ['hosts', 'logMessages'] });
+    expect(estimateWriteUnit(model, [{ kind: 'updateSource', typeName: 'Author', by: '_id', fields: ['firstName'] }], { transaction: false })).toMatchObject({ reads: 0, writes: ['authors'] });
+  });
+
+  it('operations add up in order (the unit runs them one after the other)', () => {
+    const plan = [...mutationWritePlans.renameAuthor, ...mutationWritePlans.reassignTask];
+    expect(estimateWriteUnit(model, plan, { transaction: true })).toEqual({ roundTrips: 7, documents: 2, reads: 2, writes: ['authors', 'books', 'tasks', 'people'], commit: true });
+  });
+
+  it('counts the same collections the planners write for a real document (one command per collection)', () => {
+    const comment = { _id: id(9), postId: id(1), author: 'a', comment: 'c', createdAt: new Date(0) };
+    expect(groupByCollection(planInsertDerived(model, 'Comment', 'comments', comment)).map((step) => step.collection)).toEqual(collectionsDerivedFromInsert(model, 'Comment', 'comments'));
+    const book = { _id: id(10), publisherId: id(2), authors: [{ id: id(3) }, { id: id(4) }] };
+    expect(groupByCollection(planInsertDerived(model, 'Book', 'books', book)).map((step) => step.collection)).toEqual(['authors']);
+    expect(collectionsDerivedFromInsert(model, 'Book', 'books')).toEqual(['authors']);
+    const message = { _id: id(11), host: { id: id(5) }, time: new Date(0), message: 'm' };
+    expect(groupByCollection(planInsertDerived(model, 'LogMessage', 'logMessages', message)).map((step) => step.collection)).toEqual(collectionsDerivedFromInsert(model, 'LogMessage', 'logMessages'));
+    expect(groupByCollection(planReferenceChange(model, 'Task.owner', id(6), [id(7)], [id(8)])).map((step) => step.collection)).toEqual(collectionsOfReferenceChange(model, 'Task.owner'));
+  });
+});
+
+describe('write plans checked at startup', () => {
+  const mutationType = schema.getMutationType();
+
+  it('the demo plans have no problems', () => {
+    expect(findWritePlanProblems(model, mutationType, mutationWritePlans)).toEqual([]);
+  });
+
+  it('names the Mutation field and the fix for each problem', () => {
+    const { renameAuthor: _missing, ...rest } = mutationWritePlans;
+    const plans: MutationWritePlans = {
+      ...rest,
+      renamePart: [{ kind: 'updateSource', typeName: 'Part', by: 'partno', fields: ['name', 'colour'] }],
+      updateHost: [{ kind: 'updateSource', typeName: 'Host', by: 'nickname', fields: ['name'] }],
+      addComment: [{ kind: 'insert', typeName: 'Comment', preloaded: ['Comment.author'] }],
+      publishBook: [{ kind: 'insert', typeName: 'Book' }],
+      reassignTask: [{ kind: 'changeReference', coordinate: 'Person.tasks' }],
+      logMessage: [{ kind: 'requireOne', typeName: 'Address' }],
+    };
+    expect(findWritePlanProblems(model, mutationType, plans)).toEqual([
+      'Mutation.renameAuthor: no write plan; declare what its write unit does next to its resolver (resolvers/mutation.ts, mutationWritePlans), so its cost can be estimated before it runs',
+      'Mutation.renamePart: write plan updateSource(Part): colour is not a stored field of Part',
+      'Mutation.updateHost: write plan updateSource(Host): by: "nickname" is neither _id nor a stored path of Host',
+      'Mutation.addComment: write plan insert(Comment): preloaded Comment.author: not a by-key reference of Comment',
+      'Mutation.logMessage: write plan requireOne(Address): Address is not a @collection type',
+      'Mutation.publishBook: write plan insert(Book): Book.authors is a list of references read in one find; declare the most keys it can hold, maxKeys: { "Book.authors": n }',
+      'Mutation.reassignTask: write plan changeReference(Person.tasks): Person.tasks is not a single by-key @join',
+    ]);
+  });
+
+  it('buildWriteEstimates refuses to start without them, and ignores plans of mutations the schema lacks', () => {
+    const sdl = /* GraphQL */ `
+      type Query { noop: Int }
+      type Mutation { renameThing(id: ID!, name: String!): Thing! }
+      type Thing @collection(name: "things") { id: ID! name: String! }
+    `;
+    const typeDefs = [loadSdl()[0]!, sdl];
+    const thingMap = buildStorageMap(schemaOf(sdl));
+    expect(() => buildWriteEstimates({ typeDefs, storageMap: thingMap, plans: mutationWritePlans, transaction: true })).toThrow(StorageConfigError);
+    const { estimates } = buildWriteEstimates({
+      typeDefs,
+      storageMap: thingMap,
+      plans: { ...mutationWritePlans, renameThing: [{ kind: 'updateSource', typeName: 'Thing', by: '_id', fields: ['name'] }] },
+      transaction: true,
+    });
+    expect([...estimates]).toEqual([['renameThing', { roundTrips: 2, documents: 0, reads: 0, writes: ['things'], commit: true }]]);
+  });
+});
