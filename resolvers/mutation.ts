@@ -2,7 +2,7 @@ import type { GraphQLResolveInfo } from 'graphql';
 import { ObjectId } from 'bson';
 import type { GatewayContext } from '../src/gateway/context/request-context';
 import { badUserInput } from '../src/gateway/errors/public-error-code';
-import { isDuplicateKeyError } from '../src/gateway/mongo/mongo-funnel';
+import { isDuplicateKeyError } from '../src/gateway/mongo/funnel-writer';
 import { notFound } from '../src/gateway/writes/write-errors';
 import type { WritePlan } from '../src/gateway/writes/write-plan';
 import type { MutationResolvers, ResolversParentTypes } from '../src/generated/resolvers-types';

@@ -3,9 +3,6 @@ import {
   BSON,
   MongoClient,
   MongoError,
-  MongoServerError,
-  type AnyBulkWriteOperation,
-  type ClientSession,
   type CommandFailedEvent,
   type CommandStartedEvent,
   type CommandSucceededEvent,
@@ -15,6 +12,7 @@ import {
 import type { CostLedger, WriteAttemptTag, WriteUnitRecord } from '../cost/cost-ledger';
 import { commandFilterShape, type FilterShape } from '../cost/filter-shape';
 import { DatabaseFailure } from '../errors/internal-errors';
+import { FunnelWriter, SESSION_COMMANDS } from './funnel-writer';
 
 /** A stored document as the gateway sees it. */
 export type StoredDocument = Record<string, unknown>;
@@ -49,7 +47,7 @@ interface InflightOperation {
 const COMMENT_PREFIX = 'docjoin:';
 
 /**
- * The mongo funnel: the only gateway module that imports `mongodb`. Every gateway command goes through it.
+ * The mongo funnel (with funnel-writer.ts, the only gateway code that imports `mongodb`). Every gateway command goes through it.
  *
  * Attribution: each operation gets a unique `comment` (`docjoin:<funnel>:<n>`); the driver copies it onto the
  * command and onto every `getMore` of its cursor. Command monitoring events carry the command, so the
@@ -274,65 +272,6 @@ export async function connectMongo(uri: string, options: { serverSelectionTimeou
 }
 
 export type { MongoClient, Db } from 'mongodb';
-
-/** A write unit's session commands (commit/abort) are not about one collection. */
-export const SESSION_COMMANDS = '$cmd';
-
-/** One `update` statement of a write unit. */
-export interface UpdateStatement {
-  readonly filter: StoredDocument;
-  readonly update: StoredDocument;
-  readonly arrayFilters?: readonly StoredDocument[];
-  /** updateMany (true) or updateOne. */
-  readonly multi: boolean;
-}
-
-/** The commands a write unit may send, all in its session. One method call is one command. */
-export class FunnelWriter {
-  #lastCollection = SESSION_COMMANDS;
-
-  constructor(
-    private readonly db: Db,
-    private readonly session: ClientSession,
-    private readonly attribute: <T>(collection: string, operation: (comment: string) => Promise<T>) => Promise<T>,
-  ) {}
-
-  /** The collection of the latest command, to name in a DatabaseFailure. */
-  get lastCollection(): string {
-    return this.#lastCollection;
-  }
-
-  /** `limit` caps the documents returned (an existence check needs one). */
-  async find(collection: string, filter: StoredDocument, projection: Record<string, unknown>, options: { readonly limit?: number } = {}): Promise<StoredDocument[]> {
-    this.#lastCollection = collection;
-    const limit = options.limit === undefined ? {} : { limit: options.limit };
-    return this.attribute(collection, (comment) => this.db.collection(collection).find(filter, { projection, session: this.session, comment, ...limit }).toArray());
-  }
-
-  /** Every statement in ONE ordered `update` command; returns the matched and modified totals. */
-  async update(collection: string, statements: readonly UpdateStatement[]): Promise<{ matched: number; modified: number }> {
-    this.#lastCollection = collection;
-    const operations = statements.map((statement): AnyBulkWriteOperation => {
-      const body = { filter: statement.filter, update: statement.update, ...(statement.arrayFilters && { arrayFilters: [...statement.arrayFilters] }) };
-      return statement.multi ? { updateMany: body } : { updateOne: body };
-    });
-    const result = await this.attribute(collection, (comment) => this.db.collection(collection).bulkWrite(operations, { ordered: true, session: this.session, comment }));
-    return { matched: result.matchedCount, modified: result.modifiedCount };
-  }
-
-  /** Every document in ONE `insert` command. */
-  async insert(collection: string, documents: readonly StoredDocument[]): Promise<number> {
-    this.#lastCollection = collection;
-    const result = await this.attribute(collection, (comment) => this.db.collection(collection).insertMany([...documents], { ordered: true, session: this.session, comment }));
-    return result.insertedCount;
-  }
-}
-
-/** A unique-index violation (E11000), which a write resolver may turn into BAD_USER_INPUT. */
-export function isDuplicateKeyError(error: unknown): boolean {
-  const cause = error instanceof DatabaseFailure ? error.cause : error;
-  return cause instanceof MongoServerError && cause.code === 11000;
-}
 
 /** Documents a write command changed, from its reply (`nModified` for update, `n` for insert/delete). */
 function documentsModified(commandName: string, reply: unknown): number {

@@ -1,4 +1,5 @@
-import type { StoredDocument, UpdateStatement } from '../mongo/mongo-funnel';
+import type { UpdateStatement } from '../mongo/funnel-writer';
+import type { StoredDocument } from '../mongo/mongo-funnel';
 import { distinct, type PlannedUpdate } from './write-steps';
 import type { SnapshotLocation, WriteModel } from './write-model-types';
 

@@ -1,7 +1,8 @@
 import { keyString } from '../documents/key-string';
 import { readPath } from '../documents/read-path';
 import { InvariantError } from '../errors/internal-errors';
-import type { FunnelWriter, StoredDocument } from '../mongo/mongo-funnel';
+import type { FunnelWriter } from '../mongo/funnel-writer';
+import type { StoredDocument } from '../mongo/mongo-funnel';
 import { hasFanOut, planSourceUpdate } from './fan-out-planner';
 import { fillSnapshot, forwardReferences, planInsertDerived, withInitialDerivedValues } from './insert-planner';
 import { planReferenceChange } from './reference-planner';
