@@ -1,9 +1,9 @@
 import type { Document } from 'bson';
 import { Aggregator } from 'mingo/aggregator';
 import { evalExpr } from 'mingo/core';
-import { Lazy } from 'mingo/lazy';
+import { concat, Lazy } from 'mingo/lazy';
 import * as mingoPipeline from 'mingo/operators/pipeline';
-import type { Options } from 'mingo/types';
+import type { CollectionResolver, Options } from 'mingo/types';
 import { CommandError, ErrorCodes } from '../commands/command-error';
 import { isPlainDocument } from './bson-kind';
 import { cloneDocument, thawDocument } from './clone-document';
@@ -21,7 +21,20 @@ export interface PipelineContext {
   collection(name: string): Iterable<Document>;
   /** The sort the input documents already arrive in, stably (e.g. a `$sort` that storage ran). */
   readonly inputOrder?: Document;
+  /**
+   * Runs one `$unionWith` branch: `pipeline` over the collection `name` of the same database, so the
+   * caller can run its leading stages in storage (index, top-k). Default: `runPipeline` over `collection(name)`.
+   */
+  unionWith?(name: string, pipeline: Document[]): Iterable<Document>;
 }
+
+type UnionBranch = (name: string, pipeline: Document[]) => Iterable<Document>;
+
+/**
+ * mingo hands a stage only its options; the collection resolver is the one per-run object it carries
+ * unchanged into nested pipelines, so `$unionWith` finds its run's branch runner through it.
+ */
+const UNION_BRANCHES = new WeakMap<CollectionResolver, UnionBranch>();
 
 /**
  * Runs an aggregation pipeline with mingo's stage implementations, except the stages that compare,
@@ -47,17 +60,20 @@ export function runPipeline(docs: Iterable<Document>, pipeline: Document[], cont
     start += 1;
   }
   const cache = new Map<string, Document[]>();
-  const options: Partial<Options> = {
-    context: PIPELINE_CONTEXT,
-    collectionResolver: (name) => {
-      let docsOfCollection = cache.get(name);
-      if (!docsOfCollection) {
-        docsOfCollection = [...context.collection(name)];
-        cache.set(name, docsOfCollection);
-      }
-      return docsOfCollection;
-    },
+  const collectionResolver: CollectionResolver = (name) => {
+    let docsOfCollection = cache.get(name);
+    if (!docsOfCollection) {
+      docsOfCollection = [...context.collection(name)];
+      cache.set(name, docsOfCollection);
+    }
+    return docsOfCollection;
   };
+  UNION_BRANCHES.set(
+    collectionResolver,
+    context.unionWith?.bind(context) ??
+      ((name, branch) => runPipeline(context.collection(name), branch, { collection: (other) => context.collection(other) })),
+  );
+  const options: Partial<Options> = { context: PIPELINE_CONTEXT, collectionResolver };
   try {
     const stages = markPresortedGroups(pipeline.slice(start), context.inputOrder);
     return new Aggregator(stages, options).run(borrowed(input)) as Document[];
@@ -204,6 +220,39 @@ const $lookup: StageOperator = (coll, expr, options) => {
   });
 };
 
+/**
+ * MongoDB docs: "$unionWith" — `"coll"` or `{ coll, pipeline }`: the input documents, then the
+ * results of the pipeline over `coll` (a collection of the same database; a missing one adds
+ * nothing). The branch runs only once the input is exhausted, through the run's `unionWith`.
+ */
+const $unionWith: StageOperator = (coll, expr, options) => {
+  const spec = unionWithSpec(expr);
+  const resolver = options.collectionResolver;
+  const branch = resolver === undefined ? undefined : UNION_BRANCHES.get(resolver);
+  if (branch === undefined) throw badValue('$unionWith is not available here');
+  return concat(coll, Lazy(unionBranchDocuments(() => branch(spec.coll, spec.pipeline))));
+};
+
+function* unionBranchDocuments(run: () => Iterable<Document>): Iterable<Document> {
+  yield* run();
+}
+
+function unionWithSpec(expr: unknown): { coll: string; pipeline: Document[] } {
+  if (typeof expr === 'string') return { coll: expr, pipeline: [] };
+  if (!isPlainDocument(expr)) {
+    throw new CommandError(9, 'FailedToParse', 'the $unionWith stage specification must be an object or string');
+  }
+  for (const key of Object.keys(expr)) {
+    if (key !== 'coll' && key !== 'pipeline') throw new CommandError(40415, 'Location40415', `BSON field '$unionWith.${key}' is an unknown field.`);
+  }
+  if (typeof expr.coll !== 'string' || expr.coll === '') {
+    throw new CommandError(9, 'FailedToParse', '$unionWith stage without explicit collection must have a pipeline with $documents as first stage');
+  }
+  const pipeline: unknown = expr.pipeline ?? [];
+  if (!Array.isArray(pipeline)) throw new CommandError(14, 'TypeMismatch', "$unionWith 'pipeline' must be an array");
+  return { coll: expr.coll, pipeline: pipeline as Document[] };
+}
+
 function joinKeys(values: unknown[]): string[] {
   const keys: string[] = [];
   for (const value of values) {
@@ -349,6 +398,7 @@ const PIPELINE_OPERATORS: Record<string, StageOperator> = {
   $group,
   $sortByCount,
   $lookup,
+  $unionWith,
   $setWindowFields,
 };
 

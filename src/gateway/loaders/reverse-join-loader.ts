@@ -34,9 +34,17 @@ export function reverseJoinSpecKey(spec: ReverseJoinSpec): string {
 }
 
 /**
- * Loads the children of many parents in ONE aggregate:
- * `$match {fk: {$in: keys}} → $sort → $project → $group {_id: "$fk", docs: {$topN: {n, sortBy, output: "$$ROOT"}}}
- *  → $unwind → $replaceRoot`, so the reply holds exactly the child documents, newest (or first) per parent.
+ * Loads the children of many parents in ONE aggregate on the child collection, whose reply holds
+ * exactly the child documents, each parent's in `sort` order:
+ * - with a per-parent limit n, one branch per parent key:
+ *   `$match {fk: k0} → $sort → $limit n → $project`, then `$unionWith {coll, pipeline: [the same for k1]}`
+ *   per further key, so each parent's page is an indexed, limited query (with an index on `{fk, …sort}`,
+ *   `_id` tie-breaker included, the server reads at most n children per parent), instead of one sort
+ *   and `$group $topN` over every child of every parent to keep n;
+ * - without one (every child): `$match {fk: {$in: keys}} → $sort → $project → $group {_id: "$fk",
+ *   docs: {$push: "$$ROOT"}} → $unwind → $replaceRoot`.
+ * The reply is regrouped by parent key here, so the order of the branches in it does not matter
+ * (MongoDB does not specify it); within a parent, documents keep the order its branch sorted them in.
  */
 export class ReverseJoinLoader {
   readonly #loader: DataLoader<ReferenceLoad, StoredDocument[], string>;
@@ -56,28 +64,17 @@ export class ReverseJoinLoader {
   }
 
   async #batch(loads: readonly ReferenceLoad[]): Promise<StoredDocument[][]> {
-    const { collection, foreignField, sort, perParent, pageFilter } = this.spec;
+    const { collection, foreignField, sort, perParent } = this.spec;
     const keys = new Map<string, unknown>();
     for (const load of loads) keys.set(keyString(load.parentKey), load.parentKey);
     const projection = mergeProjections([
       ...loads.map((load) => load.projection),
       projectionOf([[foreignField, 1], ...sort.map((key) => [key.path, 1] as const)]),
     ]);
-    const keyMatch = { [foreignField]: { $in: [...keys.values()] } };
-    const sortBy = sortDocument(sort);
-    const pipeline: StoredDocument[] = [
-      { $match: pageFilter ? { $and: [keyMatch, pageFilter] } : keyMatch },
-      { $sort: sortBy },
-      { $project: toProjectStage(projection) },
-      {
-        $group: {
-          _id: `$${foreignField}`,
-          docs: perParent === undefined ? { $push: '$$ROOT' } : { $topN: { n: perParent, sortBy, output: '$$ROOT' } },
-        },
-      },
-      { $unwind: '$docs' },
-      { $replaceRoot: { newRoot: '$docs' } },
-    ];
+    const pipeline =
+      perParent === undefined
+        ? this.#everyChildPipeline([...keys.values()], projection)
+        : this.#perParentPipeline([...keys.values()], perParent, projection);
     const fields = [...new Set(loads.map((load) => load.field))];
     const documents = await this.funnel.aggregate({ ledger: this.ledger, fields }, collection, pipeline, {
       batchSize: perParent === undefined ? 10_000 : keys.size * perParent,
@@ -94,5 +91,35 @@ export class ReverseJoinLoader {
       load.cost?.documents(children.length);
       return children;
     });
+  }
+
+  #match(keyMatch: StoredDocument): StoredDocument {
+    const { pageFilter } = this.spec;
+    return pageFilter ? { $and: [keyMatch, pageFilter] } : keyMatch;
+  }
+
+  /** The first key's branch leads; each further key is a `$unionWith` branch on the same collection. */
+  #perParentPipeline(keys: readonly unknown[], perParent: number, projection: Projection): StoredDocument[] {
+    const { collection, foreignField, sort } = this.spec;
+    const branch = (key: unknown): StoredDocument[] => [
+      { $match: this.#match({ [foreignField]: key }) },
+      { $sort: sortDocument(sort) },
+      { $limit: perParent },
+      { $project: toProjectStage(projection) },
+    ];
+    const [first, ...rest] = keys;
+    return [...branch(first), ...rest.map((key) => ({ $unionWith: { coll: collection, pipeline: branch(key) } }))];
+  }
+
+  #everyChildPipeline(keys: readonly unknown[], projection: Projection): StoredDocument[] {
+    const { foreignField, sort } = this.spec;
+    return [
+      { $match: this.#match({ [foreignField]: { $in: keys } }) },
+      { $sort: sortDocument(sort) },
+      { $project: toProjectStage(projection) },
+      { $group: { _id: `$${foreignField}`, docs: { $push: '$$ROOT' } } },
+      { $unwind: '$docs' },
+      { $replaceRoot: { newRoot: '$docs' } },
+    ];
   }
 }

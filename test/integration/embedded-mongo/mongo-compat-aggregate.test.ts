@@ -1,6 +1,6 @@
 /**
  * The aggregate command: $match $project $addFields $set $unset $lookup (both forms) $unwind $group
- * (incl. $topN) $sort $limit $skip $facet $count $replaceRoot $setWindowFields and common expressions.
+ * (incl. $topN) $sort $limit $skip $facet $count $replaceRoot $setWindowFields $unionWith and common expressions.
  * Cursor batching over >101 results is covered in mongo-compat-cursors. Runs unchanged against MONGODB_URI.
  */
 import { Decimal128, Double, Long, type Document } from 'mongodb';
@@ -172,6 +172,58 @@ describe('$lookup', () => {
       { _id: 'c2', none: [] },
       { _id: 'c3', none: [] },
     ]);
+  });
+});
+
+// MongoDB docs, "$unionWith": the input's documents, then each branch's, in stage order (a single
+// server streams them so; the docs leave the order unspecified, hence the explicit sorts in branches)
+describe('$unionWith', () => {
+  test('appends each branch after the input, in stage order, each branch with its own stages', async () => {
+    const rows = await run('customers', [
+      { $match: { tier: 'gold' } },
+      { $sort: { _id: 1 } },
+      { $project: { _id: 1 } },
+      { $unionWith: { coll: 'orders', pipeline: [{ $match: { customer: 'c1' } }, { $sort: { day: -1 } }, { $limit: 1 }, { $project: { _id: 1, day: 1 } }] } },
+      { $unionWith: { coll: 'orders', pipeline: [{ $match: { customer: 'c2' } }, { $project: { _id: 1, customer: 1 } }] } },
+      { $unionWith: { coll: 'orders', pipeline: [{ $match: { day: { $gte: 2 } } }, { $sort: { _id: -1 } }, { $skip: 1 }, { $limit: 2 }, { $project: { _id: 1 } }] } },
+    ]);
+    expect(rows).toEqual([{ _id: 'c1' }, { _id: 'c3' }, { _id: 3, day: 2 }, { _id: 2, customer: 'c2' }, { _id: 4 }, { _id: 3 }]);
+  });
+
+  test('the string form takes the whole collection; later stages see the union', async () => {
+    const rows = await run('customers', [
+      { $project: { _id: 0, key: '$_id' } },
+      { $unionWith: 'orders' },
+      { $group: { _id: { $type: '$key' }, n: { $sum: 1 } } },
+      { $sort: { _id: 1 } },
+    ]);
+    expect(rows).toEqual([
+      { _id: 'missing', n: 5 },
+      { _id: 'string', n: 3 },
+    ]);
+  });
+
+  test('a branch over a missing collection adds nothing; the input may be empty', async () => {
+    const rows = await run('orders', [
+      { $match: { customer: 'nobody' } },
+      { $unionWith: { coll: 'no_such_collection', pipeline: [{ $project: { _id: 1 } }] } },
+      { $unionWith: { coll: 'customers', pipeline: [{ $match: { _id: 'c2' } }] } },
+    ]);
+    expect(rows).toEqual([{ _id: 'c2', name: 'Bob', tier: 'silver' }]);
+  });
+
+  test('branches nest, and a collection can be unioned with itself', async () => {
+    const rows = await run('customers', [
+      { $match: { _id: 'c1' } },
+      { $project: { _id: 1 } },
+      { $unionWith: { coll: 'customers', pipeline: [{ $match: { _id: 'c2' } }, { $project: { _id: 1 } }, { $unionWith: { coll: 'orders', pipeline: [{ $match: { _id: 5 } }, { $project: { customer: 1 } }] } }] } },
+    ]);
+    expect(rows).toEqual([{ _id: 'c1' }, { _id: 'c2' }, { _id: 5, customer: 'cX' }]);
+  });
+
+  test('rejects a specification that is neither a collection name nor { coll, pipeline }', async () => {
+    await expect(run('customers', [{ $unionWith: 5 }])).rejects.toMatchObject({ code: 9 });
+    await expect(run('customers', [{ $unionWith: { coll: 'orders', pipeline: [], as: 'x' } }])).rejects.toMatchObject({ code: 40415 });
   });
 });
 

@@ -131,7 +131,8 @@ describe('round trips of an anchored page', () => {
       [
         'comments',
         'aggregate',
-        { $and: [{ postId: { $in: '?' } }, { $or: [{ createdAt: { $lt: '?' } }, { createdAt: '?', _id: { $lt: '?' } }] }] },
+        // the leading $match: the first post's branch (one indexed, limited branch per post)
+        { $and: [{ postId: '?' }, { $or: [{ createdAt: { $lt: '?' } }, { createdAt: '?', _id: { $lt: '?' } }] }] },
         ['Post.comments'],
       ],
     ]);

@@ -82,13 +82,13 @@ describe('pinned round trips (scale 1)', () => {
     expect(cost.fields['Task.owner']).toEqual({ strategy: 'join', roundTrips: 0, documents: 0, keys: tasks.length });
   });
 
-  it('hosts with logs(first: 5): 2 (one aggregate with $topN for all 20 hosts)', async () => {
+  it('hosts with logs(first: 5): 2 (one aggregate, a $unionWith branch per host, for all 20 hosts)', async () => {
     const { data, cost } = await run('{ hosts(first: 20) { name logs(first: 5) { message } } }');
     expect(cost.roundTrips).toBe(2);
     expect(cost.collections).toEqual({ hosts: { roundTrips: 1, documents: 20 }, logMessages: { roundTrips: 1, documents: 100 } });
     expect(cost.fields['Host.logs']).toEqual({ strategy: 'join', roundTrips: 1, documents: 100, keys: 20 });
 
-    // Every host gets its own newest 5, in order (the $topN per host, not 100 logs split arbitrarily).
+    // Every host gets its own newest 5, in order (each host's branch, not 100 logs split arbitrarily).
     const hosts = await db().collection('hosts').find({}, { sort: { _id: 1 }, limit: 20 }).toArray();
     const expected = [];
     for (const host of hosts) {

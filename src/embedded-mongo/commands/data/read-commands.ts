@@ -108,8 +108,8 @@ export function distinctCommand(store: Store): DataCommandHandler {
 
 /**
  * aggregate: `{ aggregate: collection | 1, pipeline, cursor: { batchSize } }` → a cursor reply.
- * A leading `$match` goes through the index planner; `$lookup` reads collections of the same database
- * through the same transaction.
+ * A leading `$match` goes through the index planner; `$lookup` and `$unionWith` read collections of
+ * the same database through the same transaction.
  */
 export function aggregateCommand(store: Store): DataCommandHandler {
   return (command, context, transaction) => {
@@ -122,16 +122,32 @@ export function aggregateCommand(store: Store): DataCommandHandler {
       throw badValue(`'aggregate' must be a collection name or 1`);
     }
     const ns = name === undefined ? `${context.db}.$cmd.aggregate` : `${context.db}.${name}`;
-    const input = pipelineInput(store, context, transaction, name, pipeline);
-    const results = runPipeline(input.documents, input.pipeline, {
-      inputOrder: input.order,
-      collection: (other) => {
-        const collection = store.collection(context.db, other);
-        return collection === undefined ? [] : store.view(collection, transaction).all();
-      },
-    });
+    const results = runPipelineOn(store, context, transaction, name, pipeline);
     return cursorReply(store.cursors.open(ns, results, { batchSize }), 'firstBatch');
   };
+}
+
+/**
+ * Runs `pipeline` over the collection `name` (none: no input), its leading stages in storage; each
+ * `$unionWith` branch is run the same way over its own collection, so `{ $match: { fk: k } },
+ * { $sort }, { $limit: n }` in a branch is an index lookup and a top-k, like a find.
+ */
+function runPipelineOn(
+  store: Store,
+  context: CommandContext,
+  transaction: Transaction | undefined,
+  name: string | undefined,
+  pipeline: Document[],
+): Document[] {
+  const input = pipelineInput(store, context, transaction, name, pipeline);
+  return runPipeline(input.documents, input.pipeline, {
+    inputOrder: input.order,
+    collection: (other) => {
+      const collection = store.collection(context.db, other);
+      return collection === undefined ? [] : store.view(collection, transaction).all();
+    },
+    unionWith: (other, branch) => runPipelineOn(store, context, transaction, other, branch),
+  });
 }
 
 function pipelineInput(

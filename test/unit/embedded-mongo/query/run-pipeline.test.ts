@@ -341,3 +341,34 @@ describe('MongoDB order where mingo has its own', () => {
   });
 });
 
+
+describe('$unionWith', () => {
+  const input = [{ _id: 1, k: 'a' }];
+  const other = [{ _id: 2, k: 'b' }, { _id: 3, k: 'c' }, { _id: 4, k: 'b' }];
+
+  it('appends the branch over collection(coll) after the input, without a unionWith hook', () => {
+    const context = contextWith({ other });
+    const pipeline = [{ $unionWith: { coll: 'other', pipeline: [{ $match: { k: 'b' } }, { $sort: { _id: -1 } }] } }, { $project: { _id: 1 } }];
+    expect(runPipeline(input, pipeline, context)).toEqual([{ _id: 1 }, { _id: 4 }, { _id: 2 }]);
+    expect(context.reads).toEqual(['other']);
+  });
+
+  it('hands each branch, nested ones included, to the context\'s unionWith hook, in order, after the input', () => {
+    const calls: Array<[string, unknown[]]> = [];
+    const context: PipelineContext = {
+      collection: () => [],
+      unionWith(name, branch) {
+        calls.push([name, branch]);
+        return runPipeline(name === 'other' ? other : [], branch, context);
+      },
+    };
+    const nested = { $unionWith: { coll: 'other', pipeline: [{ $match: { _id: 3 } }] } };
+    const pipeline = [{ $unionWith: 'missing' }, { $unionWith: { coll: 'other', pipeline: [{ $match: { _id: 2 } }, nested] } }];
+    expect(runPipeline(input, pipeline, context)).toEqual([input[0], other[0], other[1]]);
+    expect(calls).toEqual([
+      ['missing', []],
+      ['other', [{ $match: { _id: 2 } }, nested]],
+      ['other', [{ $match: { _id: 3 } }]],
+    ]);
+  });
+});

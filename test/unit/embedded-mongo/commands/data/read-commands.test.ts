@@ -63,6 +63,28 @@ describe('aggregate: the leading $match, $sort, $skip and $limit run in storage'
     expect(Object.keys(docs[0]!)).toEqual(['_id', 'time', 'message', 'host']);
   });
 
+  // the gateway's reverse join with a per-parent limit (src/gateway/loaders/reverse-join-loader.ts)
+  it('runs each $unionWith branch\'s leading $match, $sort and $limit in storage (index + top-k)', () => {
+    const { store, run, logs } = setUp();
+    const collection = store.collection('db', 'logs')!;
+    const sortBy = { time: -1, _id: -1 };
+    const branch = (parent: ObjectId): Document[] => [{ $match: { 'host.id': parent } }, { $sort: sortBy }, { $limit: 3 }, { $project: { _id: 1, time: 1 } }];
+    const parents = [host(3), host(11), host(19)];
+    const before = collection.docsExamined;
+    const docs = aggregate(run, [...branch(parents[0]!), ...parents.slice(1).map((parent) => ({ $unionWith: { coll: 'logs', pipeline: branch(parent) } }))]);
+    const expected = parents.flatMap((parent) =>
+      sortDocuments(
+        logs.filter((log) => log.host.id.equals(parent)),
+        sortBy,
+      )
+        .slice(0, 3)
+        .map((log) => ({ _id: log._id, time: log.time })),
+    );
+    expect(docs).toEqual(expected);
+    // 50 index candidates per parent, not 1,000 per branch
+    expect(collection.docsExamined - before).toBe(150);
+  });
+
   it('applies $sort with $skip and $limit like a find with a bounded sort', () => {
     const { run, logs } = setUp();
     const sorted = sortDocuments(logs, { time: 1, _id: -1 }).map((log) => log._id);
