@@ -15,9 +15,9 @@ export interface DemoIndexSpec {
  * Names are left to MongoDB's default (`postId_1_createdAt_-1`).
  */
 export const DEMO_INDEXES: readonly DemoIndexSpec[] = [
-  { collection: 'comments', key: { postId: 1, createdAt: -1 }, servesFor: 'Post.comments, newest first' },
+  { collection: 'comments', key: { postId: 1, createdAt: -1, _id: -1 }, servesFor: 'Post.comments, newest first (the sort with its _id tie-breaker)' },
   { collection: 'books', key: { publisherId: 1 }, servesFor: 'Publisher.books' },
-  { collection: 'logMessages', key: { 'host.id': 1, time: -1 }, servesFor: 'Host.logs, newest first' },
+  { collection: 'logMessages', key: { 'host.id': 1, time: -1, _id: -1 }, servesFor: 'Host.logs, newest first (the sort with its _id tie-breaker)' },
   { collection: 'tasks', key: { ownerId: 1 }, servesFor: 'tasks by owner (two-way reference checks)' },
   { collection: 'tasks', key: { due: 1 }, servesFor: 'Query.tasks(dueBefore)' },
   { collection: 'stocks', key: { symbol: 1 }, unique: true, servesFor: 'Query.stock(symbol)' },

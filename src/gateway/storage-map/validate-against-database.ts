@@ -52,7 +52,7 @@ async function unindexedReverseJoins(storageMap: StorageMap, existing: ReadonlyS
     let keys = indexes.get(join.collection);
     if (!keys) indexes.set(join.collection, (keys = await catalog.listIndexKeys(join.collection)));
     if (!keys.some((key) => Object.keys(key)[0] === join.foreignField)) {
-      const suggested = [`${join.foreignField}: 1`, ...join.sort.filter((key) => key.path !== '_id').map((key) => `${key.path}: ${key.direction}`)];
+      const suggested = [`${join.foreignField}: 1`, ...join.sort.map((key) => `${key.path}: ${key.direction}`)];
       problems.push(`${field.coordinate}: no index on ${join.collection}.${join.foreignField}; create one with db.${join.collection}.createIndex({ ${suggested.join(', ')} })`);
     }
   }

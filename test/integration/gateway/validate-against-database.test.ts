@@ -52,11 +52,11 @@ describe('validateAgainstDatabase', () => {
     await db.createCollection('comments');
     expect(await problems(db.databaseName)).toEqual([
       `Tag: @collection(name: "tags") does not exist in database "${db.databaseName}"; load data (npm run seed) or fix the name`,
-      'Post.comments: no index on comments.postId; create one with db.comments.createIndex({ postId: 1, createdAt: -1 })',
+      'Post.comments: no index on comments.postId; create one with db.comments.createIndex({ postId: 1, createdAt: -1, _id: -1 })',
     ]);
 
     await db.createCollection('tags');
-    await db.collection('comments').createIndex({ postId: 1, createdAt: -1 });
+    await db.collection('comments').createIndex({ postId: 1, createdAt: -1, _id: -1 });
     expect(await problems(db.databaseName)).toEqual([]);
   });
 

@@ -52,9 +52,9 @@ test('every join and lookup key is indexed, unique where the key is', async () =
     'books.authors.id_1 {"authors.id":{"$numberInt":"1"}}',
     'books.isbn_1 {"isbn":{"$numberInt":"1"}} unique',
     'books.publisherId_1 {"publisherId":{"$numberInt":"1"}}',
-    'comments.postId_1_createdAt_-1 {"postId":{"$numberInt":"1"},"createdAt":{"$numberInt":"-1"}}',
+    'comments.postId_1_createdAt_-1__id_-1 {"postId":{"$numberInt":"1"},"createdAt":{"$numberInt":"-1"},"_id":{"$numberInt":"-1"}}',
     'hosts.ipaddr_1 {"ipaddr":{"$numberInt":"1"}} unique',
-    'logMessages.host.id_1_time_-1 {"host.id":{"$numberInt":"1"},"time":{"$numberInt":"-1"}}',
+    'logMessages.host.id_1_time_-1__id_-1 {"host.id":{"$numberInt":"1"},"time":{"$numberInt":"-1"},"_id":{"$numberInt":"-1"}}',
     'products.catalogNumber_1 {"catalogNumber":{"$numberInt":"1"}} unique',
     'products.parts.id_1 {"parts.id":{"$numberInt":"1"}}',
     'stocks.symbol_1 {"symbol":{"$numberInt":"1"}} unique',
@@ -62,9 +62,9 @@ test('every join and lookup key is indexed, unique where the key is', async () =
     'tasks.ownerId_1 {"ownerId":{"$numberInt":"1"}}',
   ]);
   expect(summary.indexes).toEqual({
-    comments: ['postId_1_createdAt_-1'],
+    comments: ['postId_1_createdAt_-1__id_-1'],
     books: ['publisherId_1', 'authors.id_1', 'isbn_1'],
-    logMessages: ['host.id_1_time_-1'],
+    logMessages: ['host.id_1_time_-1__id_-1'],
     tasks: ['ownerId_1', 'due_1'],
     stocks: ['symbol_1'],
     products: ['catalogNumber_1', 'parts.id_1'],

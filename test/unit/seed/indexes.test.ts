@@ -13,9 +13,9 @@ const data = generateDemoData(0.1);
 
 test('the index list is exactly the join and lookup keys and the unique keys, with MongoDB default names', () => {
   expect(DEMO_INDEXES.map((spec) => `${spec.collection}.${defaultIndexName(spec.key)}${spec.unique ? ' unique' : ''}`)).toEqual([
-    'comments.postId_1_createdAt_-1',
+    'comments.postId_1_createdAt_-1__id_-1',
     'books.publisherId_1',
-    'logMessages.host.id_1_time_-1',
+    'logMessages.host.id_1_time_-1__id_-1',
     'tasks.ownerId_1',
     'tasks.due_1',
     'stocks.symbol_1 unique',
