@@ -1,5 +1,7 @@
 import type { Document } from 'bson';
 import { applyUpdate, upsertSeed } from '../../query';
+import type { CollectionView } from '../../storage/collection-view';
+import { documentKey } from '../../storage/document-key';
 import { storableDocument } from '../../storage/stored-document';
 import { CommandError } from '../command-error';
 import { sameBson } from './same-bson';
@@ -43,4 +45,20 @@ export function updatedDocument(doc: Document, spec: UpdateSpec): Document | und
 export function upsertedDocument(spec: UpdateSpec): Document {
   const next = applyUpdate(upsertSeed(spec.filter), spec.update, { arrayFilters: spec.arrayFilters, filter: spec.filter, isInsert: true });
   return storableDocument(next);
+}
+
+/**
+ * Inserts the document an upsert creates and returns it, unless an open transaction holds its `_id`:
+ * then waits for that transaction to end and returns undefined, and the caller runs its statement
+ * again (the filter may now match what the transaction committed).
+ */
+export async function insertUpserted(view: CollectionView, spec: UpdateSpec): Promise<Document | undefined> {
+  const inserted = upsertedDocument(spec);
+  const blocker = view.writeBlocker(documentKey(inserted._id), inserted);
+  if (blocker !== undefined) {
+    await blocker;
+    return undefined;
+  }
+  view.insert(inserted);
+  return inserted;
 }

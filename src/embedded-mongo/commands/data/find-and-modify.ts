@@ -4,7 +4,7 @@ import { documentKey } from '../../storage/document-key';
 import type { Store } from '../../storage/store';
 import { CommandError } from '../command-error';
 import { badValue, isDocument, optionalBoolean, optionalDocument, optionalDocumentArray, targetCollection } from './command-fields';
-import { assertArrayFilterIdentifiers, updatedDocument, upsertedDocument } from './document-updates';
+import { assertArrayFilterIdentifiers, insertUpserted, updatedDocument } from './document-updates';
 import type { DataCommandHandler } from './transaction-scope';
 
 /**
@@ -58,13 +58,8 @@ export function findAndModifyCommand(store: Store): DataCommandHandler {
         return { lastErrorObject: { n: 1, updatedExisting: true }, value: project(returnNew ? (next ?? target) : target) };
       }
       if (!upsert) return { lastErrorObject: { n: 0, updatedExisting: false }, value: null };
-      const inserted = upsertedDocument(spec);
-      const blocker = view.writeBlocker(documentKey(inserted._id), inserted);
-      if (blocker !== undefined) {
-        await blocker;
-        continue;
-      }
-      view.insert(inserted);
+      const inserted = await insertUpserted(view, spec);
+      if (inserted === undefined) continue;
       return {
         lastErrorObject: { n: 1, updatedExisting: false, upserted: inserted._id },
         value: returnNew ? project(inserted) : null,

@@ -5,7 +5,7 @@ import { documentKey } from '../../storage/document-key';
 import type { Store } from '../../storage/store';
 import { storableDocument, ValueInterner } from '../../storage/stored-document';
 import { badValue, documentArray, optionalBoolean, optionalDocumentArray, optionalInteger, targetCollection, isDocument } from './command-fields';
-import { assertArrayFilterIdentifiers, updatedDocument, upsertedDocument, type UpdateSpec } from './document-updates';
+import { assertArrayFilterIdentifiers, insertUpserted, updatedDocument, type UpdateSpec } from './document-updates';
 import type { DataCommandHandler } from './transaction-scope';
 import { stopsAfterError, withWriteErrors, writeErrorOf } from './write-errors';
 
@@ -74,14 +74,8 @@ export function updateCommand(store: Store): DataCommandHandler {
             if (outcome === 'modified') nModified += 1;
           }
           if (matched.length > 0 || !upsert) break;
-          const inserted = upsertedDocument(spec);
-          const blocker = view.writeBlocker(documentKey(inserted._id), inserted);
-          // after the wait the filter may match what the transaction committed: run the statement again
-          if (blocker !== undefined) {
-            await blocker;
-            continue;
-          }
-          view.insert(inserted);
+          const inserted = await insertUpserted(view, spec);
+          if (inserted === undefined) continue;
           n += 1;
           upserted.push({ index, _id: inserted._id });
           break;
