@@ -2,8 +2,8 @@ import type { Db } from 'mongodb';
 import { loadSdl } from '../../../src/gateway/schema/load-sdl';
 import { buildWriteModelFromSdl } from '../../../src/gateway/writes/build-write-model';
 import { reconcile } from '../../../src/reconcile/reconcile';
-import { startDemoGateway, type DemoGateway } from '../gateway/support/demo-gateway';
-import { serverSupportsTransactions } from './support/expected-writes';
+import type { DemoGateway } from '../gateway/support/demo-gateway';
+import { startWriteDemo } from './support/write-demo';
 
 /**
  * Concurrent mutations on one document. In transactions they conflict (WriteConflict, retried by the
@@ -14,9 +14,7 @@ let demo: DemoGateway;
 let db: Db;
 let transactions: boolean;
 beforeAll(async () => {
-  demo = await startDemoGateway({ scale: 0.1 });
-  db = demo.mongo.client.db(demo.dbName);
-  transactions = await serverSupportsTransactions(demo.mongo.client);
+  ({ demo, db, transactions } = await startWriteDemo());
 }, 60_000);
 afterAll(() => demo?.stop());
 

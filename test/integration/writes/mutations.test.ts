@@ -2,9 +2,10 @@ import type { Db, ObjectId } from 'mongodb';
 import { loadSdl } from '../../../src/gateway/schema/load-sdl';
 import { buildWriteModelFromSdl } from '../../../src/gateway/writes/build-write-model';
 import { reconcile } from '../../../src/reconcile/reconcile';
-import { startDemoGateway, type DemoGateway } from '../gateway/support/demo-gateway';
-import { expectedWrites, serverSupportsTransactions } from './support/expected-writes';
+import type { DemoGateway } from '../gateway/support/demo-gateway';
+import { expectedWrites } from './support/expected-writes';
 import { readUnderEveryStrategy } from './support/write-gateways';
+import { startWriteDemo } from './support/write-demo';
 
 /**
  * Every mutation against the test MongoDB (the embedded server runs transactions; a standalone
@@ -16,9 +17,7 @@ let demo: DemoGateway;
 let db: Db;
 let transactions: boolean;
 beforeAll(async () => {
-  demo = await startDemoGateway({ scale: 0.1 });
-  db = demo.mongo.client.db(demo.dbName);
-  transactions = await serverSupportsTransactions(demo.mongo.client);
+  ({ demo, db, transactions } = await startWriteDemo());
 }, 60_000);
 afterAll(() => demo?.stop());
 

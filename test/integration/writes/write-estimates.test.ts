@@ -3,7 +3,7 @@ import { loadConfig } from '../../../src/config';
 import { createGateway } from '../../../src/gateway';
 import { mutationWritePlans } from '../../../resolvers/mutation';
 import { startDemoGateway, type DemoGateway } from '../gateway/support/demo-gateway';
-import { serverSupportsTransactions } from './support/expected-writes';
+import { startWriteDemo } from './support/write-demo';
 
 /**
  * The static estimate of every mutation, pinned, against the round trips it really sends: its write
@@ -14,9 +14,7 @@ let demo: DemoGateway;
 let db: Db;
 let transactions: boolean;
 beforeAll(async () => {
-  demo = await startDemoGateway({ scale: 0.1 });
-  db = demo.mongo.client.db(demo.dbName);
-  transactions = await serverSupportsTransactions(demo.mongo.client);
+  ({ demo, db, transactions } = await startWriteDemo());
 }, 60_000);
 afterAll(() => demo?.stop());
 
