@@ -1,11 +1,12 @@
+import { demoProjectOptions } from '../test/support/demo-project';
 import os from 'node:os';
 import { MongoClient, ObjectId, type Collection, type Db, type Document, type Filter } from 'mongodb';
-import { loadConfig } from '../src/config';
+import { gatewaySettingsOf, loadConfig } from '../src/config';
 import { startEmbeddedMongo } from '../src/embedded-mongo';
-import { connectMongo, createGateway, type CostReport, type Gateway } from '../src/gateway';
+import { connectMongo, createGateway, type CostReport, type Gateway } from 'docjoin';
 import { declaredStrategies, type ReadStrategy, type RelationField } from '../src/gateway/storage-map/storage-map-types';
-import type { AuthorDoc, BookDoc, CommentDoc, HostDoc, LogMessageDoc, PersonDoc, PostDoc, PublisherDoc, StockDoc, TaskDoc } from '../src/seed/demo-documents';
-import { seedDemoData } from '../src/seed/seed-database';
+import type { AuthorDoc, BookDoc, CommentDoc, HostDoc, LogMessageDoc, PersonDoc, PostDoc, PublisherDoc, StockDoc, TaskDoc } from '../examples/demo/seed/demo-documents';
+import { seedDemoData } from '../examples/demo/seed/seed-database';
 
 /**
  * What the read strategies cost, side by side, on the demo data (scale 1) through the real driver:
@@ -373,7 +374,7 @@ async function benchTarget(label: string, uri: string, mongoKind: 'embedded' | '
       mongoKind,
       mongoUri: uri,
       // Fixed, not the caller's environment: overrides must be on, the limits the defaults.
-      config: loadConfig({ PORT: '0', DOCJOIN_STRATEGY_OVERRIDES: 'true' }),
+      ...demoProjectOptions(), ...gatewaySettingsOf(loadConfig({ PORT: '0', DOCJOIN_STRATEGY_OVERRIDES: 'true' })),
       listen: false,
     });
 

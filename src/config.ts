@@ -11,6 +11,10 @@ import {
 } from './setting-rules';
 
 export { redactUri } from './setting-rules';
+import { DEFAULT_COST_LIMITS, type CostLimits } from './gateway/cost/cost-limits';
+import type { CorsOption, GatewaySettings } from './gateway/gateway-options';
+import type { DocjoinProjectConfig } from './project/project-config';
+export type { CostLimits };
 
 /** Process configuration, read once from the environment and validated with messages that name the variable. */
 export interface DocjoinConfig {
@@ -31,20 +35,14 @@ export interface DocjoinConfig {
    * of references, an embedded array without `first`). Unset: the estimate's default, 20.
    */
   readonly assumedListSize?: number;
+  /** From the config file's `server` (createGateway's settings of the same names). */
+  readonly host?: string;
+  readonly cors?: CorsOption;
+  readonly landingPage?: 'sandbox' | 'none';
   readonly nodeEnv: string;
   readonly production: boolean;
 }
 
-export interface CostLimits {
-  /** DOCJOIN_MAX_ROUND_TRIPS: estimated MongoDB commands per operation. */
-  readonly maxRoundTrips: number;
-  /** DOCJOIN_MAX_DOCUMENTS: estimated documents fetched per operation. */
-  readonly maxDocuments: number;
-  /** DOCJOIN_MAX_DEPTH: nested selection sets (`{ books { publisher { name } } }` is 2). */
-  readonly maxDepth: number;
-}
-
-export const DEFAULT_COST_LIMITS: CostLimits = { maxRoundTrips: 50, maxDocuments: 100_000, maxDepth: 10 };
 
 export class ConfigError extends Error {
   override readonly name = 'ConfigError';
@@ -67,27 +65,50 @@ export interface ConfigFlags {
   readonly seedScale?: string;
 }
 
-export function loadConfig(env: Env = process.env, flags: ConfigFlags = {}): DocjoinConfig {
+/**
+ * Flags win over environment variables, which win over the project's config file (`project`), which
+ * wins over the defaults. The config file's own values are checked where they are used (createGateway).
+ */
+export function loadConfig(env: Env = process.env, flags: ConfigFlags = {}, project: DocjoinProjectConfig = {}): DocjoinConfig {
   const nodeEnv = nonEmpty(env.NODE_ENV) ?? 'development';
-  const production = nodeEnv === 'production';
-  const assumedListSize = parseCount('DOCJOIN_ASSUMED_LIST_SIZE', env.DOCJOIN_ASSUMED_LIST_SIZE);
+  const server = project.server ?? {};
+  const production = server.production ?? nodeEnv === 'production';
+  const assumedListSize = parseCount('DOCJOIN_ASSUMED_LIST_SIZE', env.DOCJOIN_ASSUMED_LIST_SIZE) ?? server.assumedListSize;
+  const projectLimits = { ...DEFAULT_COST_LIMITS, ...server.limits };
   return {
-    port: setting({ flag: ['--port', flags.port], env: ['PORT', env.PORT] }, portRule) ?? DEFAULT_PORT,
-    mongodbUri: setting({ flag: ['--mongo-uri', flags.mongoUri], env: ['MONGODB_URI', env.MONGODB_URI] }, mongoUriSetting),
-    mongodbDb: setting({ flag: ['--db', flags.db], env: ['MONGODB_DB', env.MONGODB_DB] }, dbNameRule) ?? DEFAULT_DB_NAME,
+    port: setting({ flag: ['--port', flags.port], env: ['PORT', env.PORT] }, portRule) ?? server.port ?? DEFAULT_PORT,
+    mongodbUri: setting({ flag: ['--mongo-uri', flags.mongoUri], env: ['MONGODB_URI', env.MONGODB_URI] }, mongoUriSetting) ?? projectSetting('mongodb.uri', project.mongodb?.uri, mongoUriSetting),
+    mongodbDb: setting({ flag: ['--db', flags.db], env: ['MONGODB_DB', env.MONGODB_DB] }, dbNameRule) ?? projectSetting('mongodb.db', project.mongodb?.db, dbNameRule) ?? DEFAULT_DB_NAME,
     seedScale: setting({ flag: ['--seed-scale', flags.seedScale], env: ['DOCJOIN_SEED_SCALE', env.DOCJOIN_SEED_SCALE] }, seedScaleRule) ?? 1,
-    strategyOverrides: parseBoolean('DOCJOIN_STRATEGY_OVERRIDES', env.DOCJOIN_STRATEGY_OVERRIDES) ?? !production,
-    costCommands: parseBoolean('DOCJOIN_COST_COMMANDS', env.DOCJOIN_COST_COMMANDS) ?? !production,
+    strategyOverrides: parseBoolean('DOCJOIN_STRATEGY_OVERRIDES', env.DOCJOIN_STRATEGY_OVERRIDES) ?? server.strategyOverrides ?? !production,
+    costCommands: parseBoolean('DOCJOIN_COST_COMMANDS', env.DOCJOIN_COST_COMMANDS) ?? server.costCommands ?? !production,
     limits: {
-      maxRoundTrips: parseLimit('DOCJOIN_MAX_ROUND_TRIPS', env.DOCJOIN_MAX_ROUND_TRIPS, DEFAULT_COST_LIMITS.maxRoundTrips),
-      maxDocuments: parseLimit('DOCJOIN_MAX_DOCUMENTS', env.DOCJOIN_MAX_DOCUMENTS, DEFAULT_COST_LIMITS.maxDocuments),
-      maxDepth: parseLimit('DOCJOIN_MAX_DEPTH', env.DOCJOIN_MAX_DEPTH, DEFAULT_COST_LIMITS.maxDepth),
+      maxRoundTrips: parseLimit('DOCJOIN_MAX_ROUND_TRIPS', env.DOCJOIN_MAX_ROUND_TRIPS, projectLimits.maxRoundTrips),
+      maxDocuments: parseLimit('DOCJOIN_MAX_DOCUMENTS', env.DOCJOIN_MAX_DOCUMENTS, projectLimits.maxDocuments),
+      maxDepth: parseLimit('DOCJOIN_MAX_DEPTH', env.DOCJOIN_MAX_DEPTH, projectLimits.maxDepth),
     },
     // Absent when unset, so the estimate's own default applies.
     ...(assumedListSize !== undefined && { assumedListSize }),
+    ...(server.host !== undefined && { host: server.host }),
+    ...(server.cors !== undefined && { cors: server.cors }),
+    ...(server.landingPage !== undefined && { landingPage: server.landingPage }),
     nodeEnv,
     production,
   };
+}
+
+/** What createGateway takes from the process configuration. */
+export function gatewaySettingsOf(config: DocjoinConfig): GatewaySettings {
+  const { port, host, cors, landingPage, production, strategyOverrides, costCommands, limits, assumedListSize } = config;
+  return { port, host, cors, landingPage, production, strategyOverrides, costCommands, limits, assumedListSize };
+}
+
+/** A string setting from the config file, checked by the same rule as its flag and variable. */
+function projectSetting<T>(name: string, raw: unknown, rule: (raw: string, name: string) => SettingResult<T>): T | undefined {
+  if (raw === undefined) return undefined;
+  const result = rule(typeof raw === 'string' ? raw : JSON.stringify(raw), `the config's ${name}`);
+  if (isProblem(result)) throw new ConfigError(result.problem);
+  return result;
 }
 
 /** The flag when given (even empty: `--port ""` is a mistake), else the non-blank variable, checked by `rule`. */

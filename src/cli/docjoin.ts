@@ -1,7 +1,8 @@
 import { runReconcileCli } from '../reconcile/cli';
-import { runSeedCli } from '../seed/cli';
 import type { CliEnv, CliIo } from './cli-io';
+import { runCodegenCli } from './codegen/run-codegen';
 import { runExplainCli } from './explain/run-explain';
+import { runSeedCli } from './seed/run-seed';
 import { runServeCli } from './serve/run-serve';
 
 /** `docjoin <command> …`: one entry point for the commands; each parses its own arguments. */
@@ -9,15 +10,17 @@ import { runServeCli } from './serve/run-serve';
 type CommandRunner = (argv: readonly string[], env: CliEnv, io: CliIo) => Promise<number>;
 
 const COMMANDS: Readonly<Record<string, { readonly summary: string; readonly run: CommandRunner }>> = {
-  serve: { summary: 'serve GraphQL (embedded demo data, or --mongo-uri)', run: runServeCli },
-  seed: { summary: 'load the deterministic demo dataset into a MongoDB', run: runSeedCli },
+  serve: { summary: "serve the project's GraphQL (embedded MongoDB filled by its seed, or --mongo-uri)", run: runServeCli },
   explain: { summary: "print an operation's plan and estimated cost; --run also measures it", run: runExplainCli },
   reconcile: { summary: 'find (and with --fix repair) drift in denormalized copies', run: runReconcileCli },
+  codegen: { summary: 'write the public schema and run the graphql-codegen config on it', run: runCodegenCli },
+  seed: { summary: "run the project's seed against a MongoDB", run: runSeedCli },
 };
 
 export const DOCJOIN_USAGE = `Usage: docjoin <command> [options]      (docjoin <command> --help for its options)
 
-A GraphQL gateway over MongoDB where each relation field picks its read strategy.
+A GraphQL gateway over MongoDB where each relation field picks its read strategy. Every command works
+on the project of docjoin.config.* in this folder (or --config FILE).
 
 Commands:
 ${Object.entries(COMMANDS)
@@ -26,9 +29,9 @@ ${Object.entries(COMMANDS)
 
 Examples:
   docjoin serve --port 4000
-  docjoin explain '{ books(first: 50) { name authors { name countOfBooks } } }'
-  docjoin seed --mongo-uri mongodb://localhost:27017 --scale 2
-  docjoin reconcile --mongo-uri mongodb://localhost:27017 --fix`;
+  docjoin explain '{ orders(first: 50) { total customer { name } } }'
+  docjoin reconcile --mongo-uri mongodb://localhost:27017 --db shop --fix
+  docjoin codegen --check`;
 
 export async function runDocjoinCli(argv: readonly string[], env: CliEnv, io: CliIo): Promise<number> {
   const [name, ...rest] = argv;
@@ -46,16 +49,4 @@ export async function runDocjoinCli(argv: readonly string[], env: CliEnv, io: Cl
     return 2;
   }
   return command.run(rest, env, io);
-}
-
-if (require.main === module) {
-  runDocjoinCli(process.argv.slice(2), process.env, { out: process.stdout, err: process.stderr }).then(
-    (code) => {
-      process.exitCode = code;
-    },
-    (error: unknown) => {
-      process.stderr.write(`docjoin: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`);
-      process.exitCode = 1;
-    },
-  );
 }

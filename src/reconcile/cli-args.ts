@@ -1,5 +1,6 @@
 import { MONGO_TARGET_FLAGS, readMongoTarget } from '../cli/args/mongo-target';
 import { isUsageError, parseFlags, usageError, wantsHelp, type UsageError } from '../cli/args/parse-flags';
+import { PROJECT_FLAGS, PROJECT_FLAGS_USAGE, readProjectTarget, type ProjectTarget } from '../cli/args/project-flags';
 import { DEFAULT_DB_NAME, integerRule, isProblem } from '../setting-rules';
 import { DEFAULT_BATCH_SIZE } from './reconcile-types';
 
@@ -7,30 +8,31 @@ import { DEFAULT_BATCH_SIZE } from './reconcile-types';
 
 export type ReconcileCliCommand =
   | { kind: 'help' }
-  | { kind: 'reconcile'; fix: boolean; mongoUri: string; dbName: string; batchSize: number }
+  /** `mongoUri` and `db` are the flags as given: loadConfig weighs them against the environment and the config file. */
+  | { kind: 'reconcile'; fix: boolean; mongoUri: string | undefined; db: string | undefined; batchSize: number; project: ProjectTarget }
   /** Bad or missing input: print `message` (one line) and exit with code 2. */
   | UsageError;
 
-export const RECONCILE_USAGE = `Usage: docjoin reconcile [--fix] [--mongo-uri URI] [--db NAME] [--batch-size N]
-       npm run reconcile -- [--fix] [--mongo-uri URI] [--db NAME] [--batch-size N]
+export const RECONCILE_USAGE = `Usage: docjoin reconcile [--fix] [--mongo-uri URI] [--db NAME] [--batch-size N] [--config FILE]
 
 Compares every denormalized copy the schema declares (snapshots, bounded arrays, two-way
 references, counters) with its sources and prints the drift per Type.field.
 
   --fix            repair the drift, in batches (default: report only)
-  --mongo-uri URI  MongoDB to check (default: $MONGODB_URI)
-  --db NAME        database name (default: $MONGODB_DB, else "${DEFAULT_DB_NAME}")
+  --mongo-uri URI  MongoDB to check (default: $MONGODB_URI, else the config's mongodb.uri)
+  --db NAME        database name (default: $MONGODB_DB, else the config's mongodb.db, else "${DEFAULT_DB_NAME}")
   --batch-size N   documents per read and per repair command (default ${DEFAULT_BATCH_SIZE})
+${PROJECT_FLAGS_USAGE}
   -h, --help       show this help
 
 Exit codes: 0 no drift (or all of it fixed), 1 the check failed, 2 bad arguments or no MongoDB,
 3 drift found and not fixed (run again with --fix).`;
 
 export const NO_MONGO_MESSAGE =
-  'No MongoDB to reconcile: pass --mongo-uri URI or set MONGODB_URI. (The embedded server lives inside ' +
-  "`npm start`'s process; to check a standalone one, start `npm run mongo`, seed it, and pass the URI it prints.)";
+  "No MongoDB to reconcile: pass --mongo-uri URI, set MONGODB_URI or the config's mongodb.uri. (The embedded server lives inside " +
+  "`docjoin serve`'s process; to check a standalone one, start `npm run mongo`, seed it, and pass the URI it prints.)";
 
-export const RECONCILE_FLAGS = [{ name: '--fix' }, ...MONGO_TARGET_FLAGS, { name: '--batch-size', example: String(DEFAULT_BATCH_SIZE) }] as const;
+export const RECONCILE_FLAGS = [{ name: '--fix' }, ...MONGO_TARGET_FLAGS, { name: '--batch-size', example: String(DEFAULT_BATCH_SIZE) }, ...PROJECT_FLAGS] as const;
 
 export function parseReconcileArgs(argv: readonly string[], env: Readonly<Record<string, string | undefined>>): ReconcileCliCommand {
   if (wantsHelp(argv)) return { kind: 'help' };
@@ -41,6 +43,5 @@ export function parseReconcileArgs(argv: readonly string[], env: Readonly<Record
   if (isProblem(batchSize)) return usageError(batchSize.problem);
   const target = readMongoTarget(args, env);
   if (isUsageError(target)) return target;
-  if (target.mongoUri === undefined) return usageError(NO_MONGO_MESSAGE);
-  return { kind: 'reconcile', fix: args.switches.has('--fix'), mongoUri: target.mongoUri, dbName: target.dbName, batchSize };
+  return { kind: 'reconcile', fix: args.switches.has('--fix'), mongoUri: args.values.get('--mongo-uri'), db: args.values.get('--db'), batchSize, project: readProjectTarget(args) };
 }

@@ -1,51 +1,52 @@
 import { MongoClient } from 'mongodb';
 import { answerWithoutRunning } from '../cli/args/answer-without-running';
-import { loadSdl } from '../gateway/schema/load-sdl';
+import { loadProjectTarget } from '../cli/args/project-flags';
+import { ConfigError, loadConfig, redactUri } from '../config';
+import { StorageConfigError } from '../gateway/errors/internal-errors';
 import { buildWriteModelFromSdl } from '../gateway/writes/build-write-model';
-import { redactPassword } from '../seed/cli';
-import { parseReconcileArgs, RECONCILE_USAGE } from './cli-args';
+import type { WriteModel } from '../gateway/writes/write-model-types';
+import { ProjectConfigError } from '../project/load-project';
+import { NO_MONGO_MESSAGE, parseReconcileArgs, RECONCILE_USAGE, type ReconcileCliCommand } from './cli-args';
 import type { OutputStream } from '../cli/cli-io';
 import { createReconcileProgress, formatReport } from './format-report';
 import { reconcile } from './reconcile';
 
-/** `npm run reconcile -- [--fix] [--mongo-uri URI] [--db NAME] [--batch-size N]`; returns the exit code. */
+/** `docjoin reconcile [--fix] [--mongo-uri URI] [--db NAME] [--batch-size N] [--config FILE]`; returns the exit code. */
 export async function runReconcileCli(argv: readonly string[], env: Readonly<Record<string, string | undefined>>, io: { out: OutputStream; err: OutputStream }): Promise<number> {
   const command = parseReconcileArgs(argv, env);
   if (command.kind !== 'reconcile') return answerWithoutRunning('reconcile', command, RECONCILE_USAGE, io);
-  return run(command, io);
+  let target: { uri: string; db: string; model: WriteModel };
+  try {
+    const project = await loadProjectTarget(command.project);
+    const config = loadConfig(env, { mongoUri: command.mongoUri, db: command.db }, project.config);
+    if (config.mongodbUri === undefined) throw new ConfigError(NO_MONGO_MESSAGE);
+    target = { uri: config.mongodbUri, db: config.mongodbDb, model: buildWriteModelFromSdl(project.typeDefs) };
+  } catch (error) {
+    if (!(error instanceof ConfigError || error instanceof ProjectConfigError || error instanceof StorageConfigError)) throw error;
+    io.err.write(`reconcile: ${error.message.replace(/\n\s*/g, ' ')}\n`);
+    return 2;
+  }
+  return run(command, target, io);
 }
 
-async function run(command: { fix: boolean; mongoUri: string; dbName: string; batchSize: number }, io: { out: OutputStream; err: OutputStream }): Promise<number> {
-  const target = `${command.dbName} on ${redactPassword(command.mongoUri)}`;
+async function run(command: Extract<ReconcileCliCommand, { kind: 'reconcile' }>, target: { uri: string; db: string; model: WriteModel }, io: { out: OutputStream; err: OutputStream }): Promise<number> {
+  const where = `${target.db} on ${redactUri(target.uri)}`;
   const started = performance.now();
-  const timeoutInUri = /[?&]serverSelectionTimeoutMS=/i.test(command.mongoUri);
-  const client = new MongoClient(command.mongoUri, timeoutInUri ? {} : { serverSelectionTimeoutMS: 5_000 });
+  const timeoutInUri = /[?&]serverSelectionTimeoutMS=/i.test(target.uri);
+  const client = new MongoClient(target.uri, timeoutInUri ? {} : { serverSelectionTimeoutMS: 5_000 });
   const progress = createReconcileProgress(io.out);
   try {
-    const model = buildWriteModelFromSdl(loadSdl());
     await client.connect();
-    const report = await reconcile(client.db(command.dbName), model, { fix: command.fix, batchSize: command.batchSize, onProgress: progress.onProgress });
+    const report = await reconcile(client.db(target.db), target.model, { fix: command.fix, batchSize: command.batchSize, onProgress: progress.onProgress });
     progress.finish();
-    io.out.write(formatReport(report, target, performance.now() - started));
+    io.out.write(formatReport(report, where, performance.now() - started));
     return report.drifted > report.fixed ? 3 : 0;
   } catch (error) {
     progress.finish();
     const reason = error instanceof Error ? error.message : String(error);
-    io.err.write(`reconcile: checking ${target} failed: ${reason.split('\n')[0]}\n`);
+    io.err.write(`reconcile: checking ${where} failed: ${reason.split('\n')[0]}\n`);
     return 1;
   } finally {
     await client.close();
   }
-}
-
-if (require.main === module) {
-  runReconcileCli(process.argv.slice(2), process.env, { out: process.stdout, err: process.stderr }).then(
-    (code) => {
-      process.exitCode = code;
-    },
-    (error: unknown) => {
-      process.stderr.write(`reconcile: ${error instanceof Error ? error.message : String(error)}\n`);
-      process.exitCode = 1;
-    },
-  );
 }

@@ -1,15 +1,16 @@
-import { redactUri, type DocjoinConfig } from '../config';
+import { gatewaySettingsOf, redactUri, type DocjoinConfig } from '../config';
 import { startEmbeddedMongo, type EmbeddedMongo } from '../embedded-mongo';
-import { connectMongo, createGateway, type Gateway, type MongoClient } from '../gateway';
-import type { DemoCollectionName } from '../seed/demo-documents';
-import { seedDemoData } from '../seed/seed-database';
+import { createGateway, type Gateway } from '../gateway/create-gateway';
+import { connectMongo, type MongoClient } from '../gateway/mongo/mongo-funnel';
+import type { Project } from '../project/load-project';
+import { describeDatabase } from './describe-database';
 import { firstLineOf, MongoUnreachableError } from './mongo-unreachable-error';
 
 export interface StartServerOptions {
   /** One line per step (where MongoDB is, the URL); default: nothing. */
   readonly log?: (message: string) => void;
-  /** Seeding progress of the embedded demo data (e.g. the seed CLI's progress printer). */
-  readonly onSeedProgress?: (collection: DemoCollectionName, inserted: number, total: number) => void;
+  /** Progress of the project's embedded seed (e.g. the CLI's progress printer). */
+  readonly onSeedProgress?: (collection: string, inserted: number, total: number) => void;
   /** Serve HTTP on `config.port` (default true). `docjoin explain --run` runs in-process only. */
   readonly listen?: boolean;
 }
@@ -25,12 +26,12 @@ export interface RunningServer {
 }
 
 /**
- * What `npm start` / `docjoin serve` run: with no MONGODB_URI, an embedded MongoDB server inside this
- * process seeded with the demo dataset (scale `config.seedScale`); otherwise the configured MongoDB as it
- * is. Then the gateway, validated against the database, on `config.port` (0 picks a free port).
- * A MongoDB that cannot be connected to rejects with MongoUnreachableError (one line for the CLI).
+ * What `docjoin serve` runs for `project`: with no MongoDB URI, an embedded MongoDB server inside this
+ * process, filled by the project's `embedded.seed` (scale `config.seedScale`); otherwise the configured
+ * MongoDB as it is. Then the gateway, validated against the database, on `config.port` (0 picks a free
+ * port). A MongoDB that cannot be connected to rejects with MongoUnreachableError (one line for the CLI).
  */
-export async function startServer(config: DocjoinConfig, options: StartServerOptions = {}): Promise<RunningServer> {
+export async function startServer(config: DocjoinConfig, project: Project, options: StartServerOptions = {}): Promise<RunningServer> {
   const log = options.log ?? (() => undefined);
   const embedded: EmbeddedMongo | undefined = config.mongodbUri === undefined ? await startEmbeddedMongo() : undefined;
   const mongoUri = config.mongodbUri ?? embedded!.uri;
@@ -42,22 +43,30 @@ export async function startServer(config: DocjoinConfig, options: StartServerOpt
       throw new MongoUnreachableError(redactUri(mongoUri), firstLineOf(error));
     }
     const db = client.db(config.mongodbDb);
-    if (embedded) {
+    const seed = project.config.seed;
+    if (embedded && seed) {
       const started = Date.now();
-      log(`embedded MongoDB at ${mongoUri}; loading the demo dataset (scale ${config.seedScale})…`);
-      const summary = await seedDemoData(db, { scale: config.seedScale, onProgress: options.onSeedProgress });
-      const total = Object.values(summary.counts).reduce((sum, count) => sum + count, 0);
-      log(`loaded ${total.toLocaleString('en')} documents in ${((Date.now() - started) / 1000).toFixed(1)} s`);
+      log(`embedded MongoDB at ${mongoUri}; seeding it (scale ${config.seedScale})…`);
+      await seed(db, { scale: config.seedScale, onProgress: options.onSeedProgress ?? (() => undefined) });
+      const { documents } = await describeDatabase(db);
+      log(`loaded ${documents.toLocaleString('en')} documents in ${((Date.now() - started) / 1000).toFixed(1)} s`);
+    } else if (embedded) {
+      log(`embedded MongoDB at ${mongoUri}, database "${config.mongodbDb}" (empty: the project's config has no seed)`);
     } else {
       log(`MongoDB at ${redactUri(mongoUri)}, database "${config.mongodbDb}"`);
     }
     const gateway = await createGateway({
+      ...gatewaySettingsOf(config),
+      typeDefs: project.typeDefs,
+      resolvers: project.resolvers,
+      writePlans: project.writePlans,
       db,
       mongoClient: client,
       mongoKind: embedded ? 'embedded' : 'external',
       mongoUri,
-      config,
       listen: options.listen ?? true,
+      // An unseeded embedded database starts empty: there is nothing yet to check the schema against.
+      validateDatabase: !(embedded && !seed),
     });
     if (gateway.url) log(`GraphQL at ${gateway.url} (open it in a browser for Apollo Sandbox); health at http://localhost:${gateway.port}/health`);
     const running = client;

@@ -1,9 +1,11 @@
+import { loadProject } from 'docjoin';
+import { DEMO_DIR } from '../support/demo-project';
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { buildClientSchema, getIntrospectionQuery, Kind, OperationTypeNode, parse, printSchema, type IntrospectionQuery } from 'graphql';
 import { Client, fetchExchange, type AnyVariables, type OperationResult, type TypedDocumentNode } from '@urql/core';
 import { loadConfig } from '../../src/config';
-import type { CostReport } from '../../src/gateway';
+import type { CostReport } from 'docjoin';
 import {
   AuthorWithBooksDocument,
   BooksWithAuthorsDocument,
@@ -14,9 +16,9 @@ import {
   RenameAuthorDocument,
   TasksDueBeforeDocument,
   type BooksWithAuthorsQuery,
-} from '../../src/generated/client/graphql';
+} from '../../examples/demo/generated/client/graphql';
 import { startServer, type RunningServer } from '../../src/server/start-server';
-import { PUBLIC_SCHEMA_HEADER } from '../../scripts/codegen/public-schema';
+import { PUBLIC_SCHEMA_HEADER } from '../../src/codegen/public-schema';
 
 /**
  * A frontend's view: the server started the way `npm start` starts it (embedded MongoDB, demo data at
@@ -26,7 +28,8 @@ import { PUBLIC_SCHEMA_HEADER } from '../../scripts/codegen/public-schema';
 let server: RunningServer;
 let client: Client;
 beforeAll(async () => {
-  server = await startServer(loadConfig({ PORT: '0' }));
+  const project = await loadProject({ cwd: DEMO_DIR });
+  server = await startServer(loadConfig({ PORT: '0' }, {}, project.config), project);
   // POST, as most clients send queries; a GET needs Apollo's CSRF preflight header (tested below).
   client = new Client({ url: server.gateway.url!, exchanges: [fetchExchange], preferGetMethod: false, requestPolicy: 'network-only' });
 }, 120_000);
@@ -355,12 +358,12 @@ describe('the example operations over HTTP with @urql/core and the generated doc
     const body = (await response.json()) as { data: IntrospectionQuery; errors?: unknown };
     expect(body.errors).toBeUndefined();
     const printed = printSchema(buildClientSchema(body.data));
-    expect(`${PUBLIC_SCHEMA_HEADER}${printed}\n`).toBe(readFileSync(join(__dirname, '../../schema.public.graphql'), 'utf8'));
+    expect(`${PUBLIC_SCHEMA_HEADER}${printed}\n`).toBe(readFileSync(join(DEMO_DIR, 'schema.public.graphql'), 'utf8'));
     expect(printed).not.toMatch(/@(collection|join|snapshot|embedded|read|counter|inverse)\b/);
   });
 
   it('ran every operation in operations/ (add a test here when you add one)', () => {
-    const folder = join(__dirname, '../../operations');
+    const folder = join(DEMO_DIR, 'operations');
     const declared = readdirSync(folder)
       .filter((name) => name.endsWith('.graphql'))
       .flatMap((name) => parse(readFileSync(join(folder, name), 'utf8')).definitions)

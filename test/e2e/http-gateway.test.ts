@@ -1,5 +1,6 @@
-import { loadConfig } from '../../src/config';
-import { connectMongo, createGateway, type Gateway, type MongoClient } from '../../src/gateway';
+import { demoProjectOptions } from '../support/demo-project';
+import { gatewaySettingsOf, loadConfig } from '../../src/config';
+import { connectMongo, createGateway, type Gateway, type MongoClient } from 'docjoin';
 import { startDemoGateway, type DemoGateway } from '../integration/gateway/support/demo-gateway';
 
 /** Over HTTP: POST/GET /graphql with extensions.cost, the override header, the landing page and /health. */
@@ -12,7 +13,7 @@ beforeAll(async () => {
   url = demo.gateway.url!;
   const client = await connectMongo(demo.mongo.uri);
   const config = loadConfig({ PORT: '0', NODE_ENV: 'production' });
-  production = { client, gateway: await createGateway({ db: client.db(demo.dbName), mongoClient: client, mongoKind: 'embedded', config, validateDatabase: false }) };
+  production = { client, gateway: await createGateway({ db: client.db(demo.dbName), mongoClient: client, mongoKind: 'embedded', ...demoProjectOptions(), ...gatewaySettingsOf(config), validateDatabase: false }) };
 }, 120_000);
 afterAll(async () => {
   await production?.gateway.stop();
@@ -105,13 +106,12 @@ describe('other routes', () => {
     expect(page).toContain('"endpointIsEditable":false');
   });
 
-  it('does not serve the Sandbox in production (the production landing page instead)', async () => {
+  it('serves no landing page in production: a browser GET is an ordinary GraphQL request without a query', async () => {
     const response = await fetch(production.gateway.url!, { headers: { accept: 'text/html' } });
-    expect(response.status).toBe(200);
+    expect(response.status).toBe(400);
     const page = await response.text();
-    expect(page).toContain('<html'); // a landing page, just not the Sandbox
     expect(page).not.toContain('EmbeddedSandbox');
-    expect(page).not.toContain('initialEndpoint');
+    expect(JSON.parse(page)).toMatchObject({ errors: [{ extensions: { code: 'BAD_REQUEST' } }] });
   });
 
   it('GET /health reports which MongoDB is in use, without credentials', async () => {

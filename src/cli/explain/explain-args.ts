@@ -1,5 +1,6 @@
 import { isUsageError, parseFlags, usageError, wantsHelp, type UsageError } from '../args/parse-flags';
 import { MONGO_TARGET_FLAGS } from '../args/mongo-target';
+import { PROJECT_FLAGS, PROJECT_FLAGS_USAGE, readProjectTarget, type ProjectTarget } from '../args/project-flags';
 
 /** Parses `docjoin explain …` arguments; no I/O (the --file is read by the command). */
 
@@ -18,6 +19,7 @@ export type ExplainCommand =
       readonly mongoUri: string | undefined;
       readonly db: string | undefined;
       readonly seedScale: string | undefined;
+      readonly project: ProjectTarget;
     }
   | UsageError;
 
@@ -29,11 +31,11 @@ export const EXPLAIN_FLAGS = [
   { name: '--run' },
   ...MONGO_TARGET_FLAGS,
   { name: '--seed-scale', example: '1' },
+  ...PROJECT_FLAGS,
 ] as const;
 
 export const EXPLAIN_USAGE = `Usage: docjoin explain '<operation>' [options]
        docjoin explain --file F [options]
-       npm run explain -- '<operation>' [options]
 
 Prints the plan of a GraphQL operation without running it: per field its read strategy, the round trips
 the static estimator expects, and what the whole operation would cost with each other strategy the
@@ -45,11 +47,12 @@ field declares. Also the operation's estimate against the cost limits (DOCJOIN_M
   --strategy LIST     switch strategies as the x-docjoin-strategy header does,
                       e.g. --strategy Book.authors=join,Post.recentComments=join
   --run               also run it and print the measured cost next to the estimate: on the embedded
-                      demo data (loaded first, a few seconds), or on --mongo-uri / $MONGODB_URI.
+                      server filled by the project's seed, or on --mongo-uri / $MONGODB_URI.
                       A mutation really writes.
   --mongo-uri URI     with --run: the MongoDB to run on (default: $MONGODB_URI, else embedded)
   --db NAME           with --run: database name (default: $MONGODB_DB, else "docjoin")
-  --seed-scale N      with --run on the embedded server: demo dataset scale (default: $DOCJOIN_SEED_SCALE, else 1)
+  --seed-scale N      with --run on the embedded server: the seed's scale (default: $DOCJOIN_SEED_SCALE, else 1)
+${PROJECT_FLAGS_USAGE}
   -h, --help          show this help
 
 Example: docjoin explain '{ books(first: 50) { name authors { name countOfBooks } } }' --strategy Book.authors=join
@@ -85,6 +88,7 @@ export function parseExplainArgs(argv: readonly string[]): ExplainCommand {
     mongoUri,
     db: args.values.get('--db'),
     seedScale: args.values.get('--seed-scale'),
+    project: readProjectTarget(args),
   };
 }
 

@@ -1,5 +1,5 @@
 import type { GraphQLFormattedError } from 'graphql';
-import type { CostLimits } from '../../config';
+import type { CostLimits } from '../../gateway/cost/cost-limits';
 import type { CostReport } from '../../gateway/cost/cost-ledger';
 import { findExceededLimit } from '../../gateway/cost/cost-limits';
 import type { FieldPlanRow, OperationPlan } from './plan-operation';

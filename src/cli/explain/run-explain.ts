@@ -1,13 +1,14 @@
 import { readFile } from 'node:fs/promises';
 import { getOperationAST, getVariableValues, GraphQLError, parse, print, validate, type DocumentNode, type OperationDefinitionNode } from 'graphql';
-import { rootResolvers, rootWritePlans } from '../../../resolvers';
 import { ConfigError, loadConfig, redactUri, type DocjoinConfig } from '../../config';
 import { parseStrategyOverrides, STRATEGY_HEADER, type StrategyOverrides } from '../../gateway/context/strategy-overrides';
 import { buildGatewaySchema } from '../../gateway/schema/build-gateway-schema';
-import { loadSdl } from '../../gateway/schema/load-sdl';
 import type { WriteUnitEstimate } from '../../gateway/writes/estimate-write-unit';
 import { buildWriteEstimates } from '../../gateway/writes/write-runtime';
-import { createProgressPrinter } from '../../seed/progress-printer';
+import { StorageConfigError } from '../../gateway/errors/internal-errors';
+import { ProjectConfigError, type Project } from '../../project/load-project';
+import { loadProjectTarget } from '../args/project-flags';
+import { createProgressPrinter } from '../seed/progress-printer';
 import { MongoUnreachableError } from '../../server/mongo-unreachable-error';
 import { startServer } from '../../server/start-server';
 import { answerWithoutRunning } from '../args/answer-without-running';
@@ -32,12 +33,14 @@ class BadInput extends Error {}
 async function explain(command: Explain, env: CliEnv, io: CliIo): Promise<number> {
   let prepared: Prepared;
   let config: DocjoinConfig;
+  let project: Project;
   try {
-    config = loadConfig(env, { mongoUri: command.mongoUri, db: command.db, seedScale: command.seedScale });
-    prepared = await prepare(command);
+    project = await loadProjectTarget(command.project);
+    config = loadConfig(env, { mongoUri: command.mongoUri, db: command.db, seedScale: command.seedScale }, project.config);
+    prepared = await prepare(command, project);
   } catch (error) {
-    if (error instanceof BadInput || error instanceof ConfigError) {
-      io.err.write(`explain: ${error.message}\n`);
+    if (error instanceof BadInput || error instanceof ConfigError || error instanceof ProjectConfigError || error instanceof StorageConfigError) {
+      io.err.write(`explain: ${error.message.replace(/\n\s*/g, ' ')}\n`);
       return 2;
     }
     throw error;
@@ -57,7 +60,7 @@ async function explain(command: Explain, env: CliEnv, io: CliIo): Promise<number
   }
   let measured: MeasuredRun;
   try {
-    measured = await runOperation(command, prepared, config, io);
+    measured = await runOperation(command, prepared, config, project, io);
   } catch (error) {
     if (!(error instanceof MongoUnreachableError)) throw error;
     io.err.write(`docjoin: ${error.message}\n`);
@@ -79,10 +82,10 @@ interface Prepared {
 }
 
 /** Reads, parses and validates the operation, its variables and the strategies, as the server would. */
-async function prepare(command: Explain): Promise<Prepared> {
+async function prepare(command: Explain, project: Project): Promise<Prepared> {
   const source = 'text' in command.operation ? command.operation.text : await readOperationFile(command.operation.file);
-  const typeDefs = loadSdl();
-  const gateway = buildGatewaySchema({ typeDefs, resolvers: rootResolvers });
+  const { typeDefs } = project;
+  const gateway = buildGatewaySchema({ typeDefs, resolvers: project.resolvers });
   let parsed: DocumentNode;
   try {
     parsed = parse(source);
@@ -112,7 +115,7 @@ async function prepare(command: Explain): Promise<Prepared> {
     // The header's message, naming the flag instead of the header.
     throw new BadInput(oneLine(error).replace(`${STRATEGY_HEADER}:`, '--strategy:'));
   }
-  const { estimates } = buildWriteEstimates({ typeDefs, storageMap: gateway.storageMap, plans: rootWritePlans, transaction: true });
+  const { estimates } = buildWriteEstimates({ typeDefs, storageMap: gateway.storageMap, plans: project.writePlans, transaction: true });
   return { gateway, text, document, operation, variables: coerced, overrides, writeEstimates: estimates };
 }
 
@@ -125,13 +128,14 @@ async function readOperationFile(file: string): Promise<string> {
   }
 }
 
-/** Starts the gateway in-process (embedded demo data or the given MongoDB), runs the operation once, stops. */
-async function runOperation(command: Explain, prepared: Prepared, config: DocjoinConfig, io: CliIo): Promise<MeasuredRun> {
+/** Starts the gateway in-process (the embedded server filled by the project's seed, or the given MongoDB), runs the operation once, stops. */
+async function runOperation(command: Explain, prepared: Prepared, config: DocjoinConfig, project: Project, io: CliIo): Promise<MeasuredRun> {
   const progress = createProgressPrinter(io.err);
-  const where = config.mongodbUri ? `${config.mongodbDb} on ${redactUri(config.mongodbUri)}` : `embedded demo data, scale ${config.seedScale}`;
+  const where = config.mongodbUri ? `${config.mongodbDb} on ${redactUri(config.mongodbUri)}` : `the embedded server, seed scale ${config.seedScale}`;
   // --strategy is honoured even where the server would ignore the header (NODE_ENV=production).
   const server = await startServer(
     { ...config, strategyOverrides: true },
+    project,
     {
       listen: false,
       onSeedProgress: progress.onProgress,

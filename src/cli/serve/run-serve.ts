@@ -1,5 +1,9 @@
-import { DatabaseMismatchError, StorageConfigError } from '../../gateway';
-import { createProgressPrinter } from '../../seed/progress-printer';
+import { ConfigError, loadConfig } from '../../config';
+import { DatabaseMismatchError, StorageConfigError } from '../../gateway/errors/internal-errors';
+import { GatewayOptionError } from '../../gateway/gateway-options';
+import { ProjectConfigError, type Project } from '../../project/load-project';
+import { loadProjectTarget } from '../args/project-flags';
+import { createProgressPrinter } from '../seed/progress-printer';
 import { MongoUnreachableError } from '../../server/mongo-unreachable-error';
 import { startServer, type RunningServer } from '../../server/start-server';
 import { answerWithoutRunning } from '../args/answer-without-running';
@@ -13,6 +17,16 @@ import { parseServeArgs, SERVE_USAGE } from './serve-args';
 export async function runServeCli(argv: readonly string[], env: CliEnv, io: CliIo): Promise<number> {
   const command = parseServeArgs(argv, env);
   if (command.kind !== 'serve') return answerWithoutRunning('serve', command, SERVE_USAGE, io);
+  let project: Project;
+  let config: typeof command.config;
+  try {
+    project = await loadProjectTarget(command.project);
+    config = loadConfig(env, command.flags, project.config);
+  } catch (error) {
+    if (!(error instanceof ProjectConfigError || error instanceof ConfigError || error instanceof StorageConfigError)) throw error;
+    io.err.write(`docjoin: ${error.message}\n`);
+    return 2;
+  }
 
   const progress = createProgressPrinter(io.out);
   const log = (message: string): void => {
@@ -21,12 +35,12 @@ export async function runServeCli(argv: readonly string[], env: CliEnv, io: CliI
   };
   let server: RunningServer;
   try {
-    server = await startServer(command.config, { log, onSeedProgress: progress.onProgress });
+    server = await startServer(config, project, { log, onSeedProgress: progress.onProgress });
   } catch (error) {
     progress.finish();
     // Schema and database mismatches and an unreachable MongoDB are written for people (they name
     // Type.field and the fix, or the URI and the reason): no stack.
-    const known = error instanceof StorageConfigError || error instanceof DatabaseMismatchError || error instanceof MongoUnreachableError;
+    const known = error instanceof StorageConfigError || error instanceof DatabaseMismatchError || error instanceof MongoUnreachableError || error instanceof GatewayOptionError;
     io.err.write(`docjoin: ${known ? error.message : error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`);
     return 1;
   }

@@ -1,25 +1,32 @@
-import { ConfigError, loadConfig, type DocjoinConfig } from '../../config';
+import { ConfigError, loadConfig, type ConfigFlags, type DocjoinConfig } from '../../config';
+import { PROJECT_FLAGS, PROJECT_FLAGS_USAGE, readProjectTarget, type ProjectTarget } from '../args/project-flags';
 import { isUsageError, parseFlags, usageError, wantsHelp, type UsageError } from '../args/parse-flags';
 import { MONGO_TARGET_FLAGS } from '../args/mongo-target';
 import type { CliEnv } from '../cli-io';
 
 /** Parses `docjoin serve …` / `npm start -- …` into the validated configuration; no I/O. */
 
-export type ServeCommand = { kind: 'help' } | { kind: 'serve'; config: DocjoinConfig } | UsageError;
+/**
+ * `config` is what the flags and the environment say (checked here, before any file is read); the
+ * command weighs `flags` again with the project's config file once it has loaded it.
+ */
+export type ServeCommand = { kind: 'help' } | { kind: 'serve'; config: DocjoinConfig; flags: ConfigFlags; project: ProjectTarget } | UsageError;
 
-export const SERVE_FLAGS = [{ name: '--port', example: '4000' }, ...MONGO_TARGET_FLAGS, { name: '--seed-scale', example: '1' }] as const;
+export const SERVE_FLAGS = [{ name: '--port', example: '4000' }, ...MONGO_TARGET_FLAGS, { name: '--seed-scale', example: '1' }, ...PROJECT_FLAGS] as const;
 
-export const SERVE_USAGE = `Usage: docjoin serve [--port N] [--mongo-uri URI] [--db NAME] [--seed-scale N]
-       npm start -- [same options]
+export const SERVE_USAGE = `Usage: docjoin serve [--port N] [--mongo-uri URI] [--db NAME] [--seed-scale N] [--config FILE]
 
-Serves GraphQL at http://localhost:<port>/graphql (Apollo Sandbox on GET in a browser) and /health.
-Without a MongoDB it starts the embedded server in this process and loads the demo dataset into it.
+Serves the project's GraphQL at http://localhost:<port>/graphql (Apollo Sandbox on GET in a browser)
+and /health. Without a MongoDB it starts the embedded server in this process and fills it with the
+project's seed.
 
-  --port N          HTTP port, 0 for any free one (default: $PORT, else 4000)
-  --mongo-uri URI   use this MongoDB as it is, no seeding (default: $MONGODB_URI, else embedded)
-  --db NAME         database name (default: $MONGODB_DB, else "docjoin")
-  --seed-scale N    size of the demo dataset loaded into the embedded server, > 0 and <= 20
+  --port N          HTTP port, 0 for any free one (default: $PORT, else the config's server.port, else 4000)
+  --mongo-uri URI   use this MongoDB as it is, no seeding (default: $MONGODB_URI, else the config's
+                    mongodb.uri, else embedded)
+  --db NAME         database name (default: $MONGODB_DB, else the config's mongodb.db, else "docjoin")
+  --seed-scale N    scale passed to the project's seed on the embedded server, > 0 and <= 20
                     (default: $DOCJOIN_SEED_SCALE, else 1)
+${PROJECT_FLAGS_USAGE}
   -h, --help        show this help
 
 Other settings come from the environment (see the README's Configuration): DOCJOIN_STRATEGY_OVERRIDES,
@@ -35,8 +42,9 @@ export function parseServeArgs(argv: readonly string[], env: CliEnv): ServeComma
   if (mongoUri !== undefined && seedScale !== undefined) {
     return usageError('--seed-scale only applies to the embedded server; seed your MongoDB with docjoin seed --mongo-uri URI --scale N');
   }
+  const flags = { port: args.values.get('--port'), mongoUri, db: args.values.get('--db'), seedScale };
   try {
-    return { kind: 'serve', config: loadConfig(env, { port: args.values.get('--port'), mongoUri, db: args.values.get('--db'), seedScale }) };
+    return { kind: 'serve', config: loadConfig(env, flags), flags, project: readProjectTarget(args) };
   } catch (error) {
     if (error instanceof ConfigError) return usageError(error.message);
     throw error;

@@ -1,9 +1,17 @@
 import { GraphQLError } from 'graphql';
-import type { CostLimits } from '../../config';
 import { PublicErrorCode } from '../errors/public-error-code';
 import type { CostEstimate } from '../estimate/estimate-operation';
 
-export type { CostLimits } from '../../config';
+export interface CostLimits {
+  /** Estimated MongoDB commands per operation (DOCJOIN_MAX_ROUND_TRIPS). */
+  readonly maxRoundTrips: number;
+  /** Estimated documents fetched per operation (DOCJOIN_MAX_DOCUMENTS). */
+  readonly maxDocuments: number;
+  /** Nested selection sets: `{ books { publisher { name } } }` is 2 (DOCJOIN_MAX_DEPTH). */
+  readonly maxDepth: number;
+}
+
+export const DEFAULT_COST_LIMITS: CostLimits = { maxRoundTrips: 50, maxDocuments: 100_000, maxDepth: 10 };
 export type CostLimitName = 'roundTrips' | 'documents' | 'depth';
 
 /** What a rejected operation reports in `errors[0].extensions.cost`. */

@@ -57,11 +57,13 @@ function oneLine(text: string): string {
 
 /**
  * The violations seen by gateways of this module instance: createGateway's default recorder while the
- * check is on (under jest). Jest gives every test file its own module registry, so this log is per test
+ * check is on (test/support turns it on for every gateway). Jest gives every test file its own module registry, so this log is per test
  * file; test/support/fail-on-estimate-violations.ts asserts it stays empty.
  */
 export class EstimateViolationLog {
   readonly #violations: EstimateViolation[] = [];
+  /** Whether gateways check estimates when their options do not say (a test setup file turns it on). */
+  checkByDefault = false;
 
   readonly record: EstimateViolationRecorder = (violation) => {
     this.#violations.push(violation);

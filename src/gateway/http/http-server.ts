@@ -1,6 +1,8 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { HeaderMap, type ApolloServer, type BaseContext } from '@apollo/server';
+import cors from 'cors';
+import type { CorsOption } from '../gateway-options';
 import type { HealthReport } from './health';
 import { readJsonBody, RequestBodyError } from './read-json-body';
 
@@ -11,6 +13,8 @@ export interface HttpServerOptions<TContext extends BaseContext> {
   readonly health: () => Promise<{ status: number; body: HealthReport }>;
   readonly port: number;
   readonly host?: string;
+  /** CORS headers on `/graphql` (default off). */
+  readonly cors?: CorsOption;
 }
 
 export interface RunningHttpServer {
@@ -22,11 +26,14 @@ export interface RunningHttpServer {
 
 /** Apollo Server on plain node:http: `/graphql` (POST, GET and the landing page) and `GET /health`. */
 export async function startHttpServer<TContext extends BaseContext>(options: HttpServerOptions<TContext>): Promise<RunningHttpServer> {
+  const withCors = corsMiddleware(options.cors ?? false);
   const server = createServer((request, response) => {
-    handle(options, request, response).catch((error: unknown) => {
-      if (!response.headersSent) sendJson(response, 500, { errors: [{ message: 'Internal server error', extensions: { code: 'INTERNAL_SERVER_ERROR' } }] });
-      else response.destroy(error instanceof Error ? error : undefined);
-    });
+    withCors(request, response)
+      .then((answered) => (answered ? undefined : handle(options, request, response)))
+      .catch((error: unknown) => {
+        if (!response.headersSent) sendJson(response, 500, { errors: [{ message: 'Internal server error', extensions: { code: 'INTERNAL_SERVER_ERROR' } }] });
+        else response.destroy(error instanceof Error ? error : undefined);
+      });
   });
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);
@@ -80,6 +87,24 @@ async function handle<TContext extends BaseContext>(options: HttpServerOptions<T
   }
   for await (const chunk of result.body.asyncIterator) response.write(chunk);
   response.end();
+}
+
+/**
+ * The `cors` package's headers for `/graphql`; resolves true when it answered the request itself (a
+ * preflight `OPTIONS`).
+ */
+function corsMiddleware(option: CorsOption): (request: IncomingMessage, response: ServerResponse) => Promise<boolean> {
+  if (option === false) return async () => false;
+  const middleware = cors(
+    option === true
+      ? { origin: true, methods: ['GET', 'POST'] }
+      : { origin: [...(typeof option.origin === 'string' ? [option.origin] : option.origin)], credentials: option.credentials ?? false, methods: ['GET', 'POST'] },
+  );
+  return (request, response) =>
+    new Promise((resolve, reject) => {
+      response.once('finish', () => resolve(true));
+      middleware(request, response, (error?: unknown) => (error ? reject(error) : resolve(false)));
+    });
 }
 
 function sendJson(response: ServerResponse, status: number, body: unknown): void {

@@ -18,11 +18,11 @@ const STORAGE_ONLY_TYPES = new Set(['ReadStrategy']);
  * SDL → storage map (parsed and validated once) → resolvers built from it, merged with the hand-written
  * root resolvers → public schema. Throws StorageConfigError on inconsistent directives.
  */
-export function buildGatewaySchema(options: { typeDefs: readonly string[]; resolvers: IResolvers }): GatewaySchema {
+export function buildGatewaySchema(options: { typeDefs: readonly string[]; resolvers: IResolvers | readonly IResolvers[] }): GatewaySchema {
   const typeDefs = [...options.typeDefs];
   const storageMap = buildStorageMap(makeExecutableSchema({ typeDefs }));
   const fieldResolvers = buildFieldResolvers(storageMap) as IResolvers;
-  const executable = makeExecutableSchema({ typeDefs, resolvers: [fieldResolvers, options.resolvers] });
+  const executable = makeExecutableSchema({ typeDefs, resolvers: [fieldResolvers, ...(Array.isArray(options.resolvers) ? options.resolvers : [options.resolvers])] });
   const config = executable.toConfig();
   const schema = new GraphQLSchema({
     ...config,

@@ -1,16 +1,19 @@
 import { spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
 import { join } from 'node:path';
 import { ObjectId } from 'mongodb';
+import { DEMO_DIR } from '../../support/demo-project';
 import { startTestMongo, type TestMongo } from '../../support/test-mongo';
 import { serverSupportsTransactions } from '../writes/support/expected-writes';
 
 /**
- * `npx docjoin …` as a user runs it: the bin shim (src/cli/bin/docjoin.cjs, TypeScript through tsx) in
- * a child process, checking stdout, stderr and the exit code. Commands that need a MongoDB of yours get
- * the test MongoDB (MONGODB_URI, or a fresh embedded server); `serve` and `explain --run` also start
- * their own embedded server with a small demo dataset.
+ * `docjoin …` as a user runs it in a project folder: the CLI entry (src/cli/bin/docjoin.ts, through tsx
+ * as the repository runs it; test/package checks the packed build) in a child process whose working
+ * folder is the demo example, so it finds examples/demo/docjoin.config.ts by itself. Commands that need
+ * a MongoDB of yours get the test MongoDB (MONGODB_URI, or a fresh embedded server); `serve` and
+ * `explain --run` also start their own embedded server filled by the demo's seed.
  */
-const BIN = join(__dirname, '../../../src/cli/bin/docjoin.cjs');
+const TSX = require.resolve('tsx/cli');
+const BIN = join(__dirname, '../../../src/cli/bin/docjoin.ts');
 const BASE_ENV = { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '' };
 
 interface Finished {
@@ -22,7 +25,7 @@ interface Finished {
 
 function start(args: readonly string[], env: Record<string, string> = {}): ChildProcessWithoutNullStreams {
   // A clean environment: no MONGODB_URI or NODE_ENV=test leaking in from jest unless a test passes it.
-  return spawn(process.execPath, [BIN, ...args], { env: { ...BASE_ENV, ...env } });
+  return spawn(process.execPath, [TSX, BIN, ...args], { env: { ...BASE_ENV, ...env }, cwd: DEMO_DIR });
 }
 
 function finish(child: ChildProcessWithoutNullStreams): Promise<Finished> {
@@ -57,7 +60,7 @@ describe('docjoin without a database', () => {
     const { code, stdout, stderr } = await docjoin(['serve', '--help']);
     expect(code).toBe(0);
     expect(stderr).toBe('');
-    expect(stdout.split('\n')[0]).toBe('Usage: docjoin serve [--port N] [--mongo-uri URI] [--db NAME] [--seed-scale N]');
+    expect(stdout.split('\n')[0]).toBe('Usage: docjoin serve [--port N] [--mongo-uri URI] [--db NAME] [--seed-scale N] [--config FILE]');
   });
 
   it.each([
@@ -66,7 +69,7 @@ describe('docjoin without a database', () => {
     [['explain', '{ books { title } }'], 'explain: Cannot query field "title" on type "Book". (line 1, column 11)'],
     [['seed', '--scale', '0'], 'seed: --scale must be greater than 0, got "0"'],
     [['reconcile', '--fix', '--mongo-uri', 'localhost'], 'reconcile: --mongo-uri must start with mongodb:// or mongodb+srv://, got "localhost"'],
-    [['deploy'], 'docjoin: unknown command "deploy"; the commands are serve, seed, explain, reconcile (try docjoin --help)'],
+    [['deploy'], 'docjoin: unknown command "deploy"; the commands are serve, explain, reconcile, codegen, seed (try docjoin --help)'],
   ])('%j exits 2 with a one-line reason', async (args, line) => {
     const { code, stdout, stderr } = await docjoin(args, { MONGODB_URI: 'mongodb://127.0.0.1:1' });
     expect(code).toBe(2);
@@ -103,7 +106,7 @@ describe('docjoin explain --run on the embedded demo data', () => {
       '0.1',
     ]);
     expect(code).toBe(0);
-    expect(stderr).toMatch(/^explain: embedded MongoDB at mongodb:\/\/127\.0\.0\.1:\d+\/\?directConnection=true; loading the demo dataset \(scale 0\.1\)…\n/);
+    expect(stderr).toMatch(/^explain: embedded MongoDB at mongodb:\/\/127\.0\.0\.1:\d+\/\?directConnection=true; seeding it \(scale 0\.1\)…\n/);
     expect(stderr).toMatch(/\nseeding books +100 \/ 100\n/);
     expect(stderr).toMatch(/explain: loaded 11,587 documents in [\d.]+ s\n$/);
     const lines = stdout.split('\n');
@@ -114,7 +117,7 @@ describe('docjoin explain --run on the embedded demo data', () => {
       '    Book.authors     join (--strategy)   1                  1          snapshot → 3 round trips (±0)',
     ]);
     expect(lines.find((line) => line.startsWith('measured on'))).toMatch(
-      /^measured on embedded demo data, scale 0\.1: 3 round trips \(estimated 3\), \d+ documents, [\d,]+ bytes, [\d.]+ ms; one query per parent would have sent 11$/,
+      /^measured on the embedded server, seed scale 0\.1: 3 round trips \(estimated 3\), \d+ documents, [\d,]+ bytes, [\d.]+ ms; one query per parent would have sent 11$/,
     );
   }, 60_000);
 });

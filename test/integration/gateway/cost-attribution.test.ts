@@ -1,8 +1,9 @@
+import { demoProjectOptions } from '../../support/demo-project';
 import { BSON, MongoClient, type CommandStartedEvent, type CommandSucceededEvent, type Document } from 'mongodb';
 import { CostLedger, type CostReport } from '../../../src/gateway/cost/cost-ledger';
 import { MongoFunnel } from '../../../src/gateway/mongo/mongo-funnel';
-import { loadConfig } from '../../../src/config';
-import { createGateway } from '../../../src/gateway';
+import { gatewaySettingsOf, loadConfig } from '../../../src/config';
+import { createGateway } from 'docjoin';
 import { startDemoGateway, type DemoGateway } from './support/demo-gateway';
 
 let demo: DemoGateway;
@@ -190,7 +191,7 @@ describe('two gateways sharing one MongoClient', () => {
       db: demo.client.db(demo.dbName),
       mongoClient: demo.client,
       mongoKind: 'embedded',
-      config: loadConfig({ PORT: '0' }),
+      ...demoProjectOptions(), ...gatewaySettingsOf(loadConfig({ PORT: '0' })),
       listen: false,
     });
     try {

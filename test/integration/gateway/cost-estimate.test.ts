@@ -1,9 +1,11 @@
+import { DEMO_DIR } from '../../support/demo-project';
+import { demoProjectOptions } from '../../support/demo-project';
 import { readdirSync, readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import type { CommandStartedEvent } from 'mongodb';
 import { Kind, parse, type OperationDefinitionNode } from 'graphql';
-import { loadConfig } from '../../../src/config';
-import { connectMongo, createGateway, type Gateway, type MongoClient } from '../../../src/gateway';
+import { gatewaySettingsOf, loadConfig } from '../../../src/config';
+import { connectMongo, createGateway, type Gateway, type MongoClient } from 'docjoin';
 import { processEstimateViolations } from '../../../src/gateway/cost/estimate-check';
 import { estimateRequest } from '../../../src/gateway/estimate/estimate-request';
 import { startDemoGateway, type DemoGateway } from './support/demo-gateway';
@@ -20,7 +22,7 @@ beforeAll(async () => {
   demo = await startDemoGateway();
   const client = await connectMongo(demo.mongo.uri);
   const config = loadConfig({ PORT: '0', DOCJOIN_MAX_ROUND_TRIPS: '12', DOCJOIN_MAX_DOCUMENTS: '50000', DOCJOIN_MAX_DEPTH: '5' });
-  const gateway = await createGateway({ db: client.db(demo.dbName), mongoClient: client, mongoKind: 'embedded', config, listen: false, validateDatabase: false });
+  const gateway = await createGateway({ db: client.db(demo.dbName), mongoClient: client, mongoKind: 'embedded', ...demoProjectOptions(), ...gatewaySettingsOf(config), listen: false, validateDatabase: false });
   limited = { gateway, client };
 }, 120_000);
 afterAll(async () => {
@@ -112,7 +114,7 @@ describe('the estimate is an upper bound', () => {
   }, 60_000);
 
   it('over the example operations in operations/, with real variables', async () => {
-    const dir = resolve(__dirname, '../../../operations');
+    const dir = resolve(DEMO_DIR, 'operations');
     const files = readdirSync(dir).filter((name) => name.endsWith('.graphql'));
     const fragments = files.map((name) => readFileSync(resolve(dir, name), 'utf8')).filter((text) => !/^\s*(#.*\n\s*)*(query|mutation)/m.test(text));
     const author = await db().collection('authors').findOne({}, { sort: { _id: 1 } });
@@ -166,7 +168,7 @@ describe('the assumed size of unbounded lists (DOCJOIN_ASSUMED_LIST_SIZE)', () =
     // test/support/fail-on-estimate-violations.ts asserts is empty after each test) gets the violation.
     const client = await connectMongo(demo.mongo.uri);
     const config = loadConfig({ PORT: '0', DOCJOIN_ASSUMED_LIST_SIZE: '1' });
-    const tooSmall = await createGateway({ db: client.db(demo.dbName), mongoClient: client, mongoKind: 'embedded', config, listen: false, validateDatabase: false });
+    const tooSmall = await createGateway({ db: client.db(demo.dbName), mongoClient: client, mongoKind: 'embedded', ...demoProjectOptions(), ...gatewaySettingsOf(config), listen: false, validateDatabase: false });
     try {
       const result = await tooSmall.execute({ query });
       expect(result.cost).toMatchObject({ roundTrips: 2, documents: 5 + books.size, estimatedRoundTrips: 2 });

@@ -1,8 +1,8 @@
+import { directiveTypeDefs } from 'docjoin';
 import { ObjectId, type CommandStartedEvent, type MongoClient } from 'mongodb';
 import type { GraphQLResolveInfo } from 'graphql';
-import { loadConfig } from '../../../src/config';
-import { connectMongo, createGateway, type Gateway, type GatewayContext } from '../../../src/gateway';
-import { loadSdl } from '../../../src/gateway/schema/load-sdl';
+import { gatewaySettingsOf, loadConfig } from '../../../src/config';
+import { connectMongo, createGateway, type Gateway, type GatewayContext } from 'docjoin';
 import { startTestMongo, type TestMongo } from '../../support/test-mongo';
 
 /** Join semantics on a tiny fixture with an inline schema: key order, dangling references, shared batches, $slice. */
@@ -47,8 +47,8 @@ beforeAll(async () => {
     db: client.db(db.databaseName),
     mongoClient: client,
     mongoKind: 'embedded',
-    config: loadConfig({ PORT: '0' }),
-    typeDefs: [loadSdl()[0]!, SDL],
+    ...gatewaySettingsOf(loadConfig({ PORT: '0' })),
+    typeDefs: [directiveTypeDefs, SDL],
     resolvers: { Query: { shelves: list('Shelf'), threads: list('Thread') } },
     listen: false,
   });

@@ -1,8 +1,8 @@
+import { directiveTypeDefs } from 'docjoin';
 import { ObjectId, type Document } from 'mongodb';
 import { GraphQLScalarType, type GraphQLResolveInfo } from 'graphql';
-import { loadConfig } from '../../../src/config';
-import { connectMongo, createGateway, type Gateway, type GatewayContext, type MongoClient } from '../../../src/gateway';
-import { loadSdl } from '../../../src/gateway/schema/load-sdl';
+import { gatewaySettingsOf, loadConfig } from '../../../src/config';
+import { connectMongo, createGateway, type Gateway, type GatewayContext, type MongoClient } from 'docjoin';
 import { startDemoGateway, type DemoGateway } from './support/demo-gateway';
 
 /**
@@ -192,8 +192,8 @@ describe('an anchor already in the loader cache costs nothing', () => {
       db: client.db(demo.dbName),
       mongoClient: client,
       mongoKind: 'embedded',
-      config: loadConfig({ PORT: '0' }),
-      typeDefs: [loadSdl()[0]!, SDL],
+      ...gatewaySettingsOf(loadConfig({ PORT: '0' })),
+      typeDefs: [directiveTypeDefs, SDL],
       resolvers,
       listen: false,
       validateDatabase: false,

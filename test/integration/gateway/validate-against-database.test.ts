@@ -1,10 +1,11 @@
+import { directiveTypeDefs } from 'docjoin';
 import { makeExecutableSchema } from '@graphql-tools/schema';
 import type { MongoClient } from 'mongodb';
-import { loadConfig } from '../../../src/config';
-import { connectMongo, createGateway, DatabaseMismatchError, MongoFunnel } from '../../../src/gateway';
+import { gatewaySettingsOf, loadConfig } from '../../../src/config';
+import { connectMongo, createGateway, DatabaseMismatchError } from 'docjoin';
+import { MongoFunnel } from '../../../src/gateway/mongo/mongo-funnel';
 import { buildStorageMap } from '../../../src/gateway/storage-map/build-storage-map';
 import { validateAgainstDatabase } from '../../../src/gateway/storage-map/validate-against-database';
-import { loadSdl } from '../../../src/gateway/schema/load-sdl';
 import { startTestMongo, type TestMongo } from '../../support/test-mongo';
 
 const SDL = /* GraphQL */ `
@@ -18,7 +19,7 @@ const SDL = /* GraphQL */ `
   type Comment @collection(name: "comments") { id: ID! }
   type Tag @collection(name: "tags") { id: ID! }
 `;
-const typeDefs = [loadSdl()[0]!, SDL];
+const typeDefs = [directiveTypeDefs, SDL];
 const storageMap = buildStorageMap(makeExecutableSchema({ typeDefs }));
 
 let mongo: TestMongo;
@@ -89,7 +90,7 @@ describe('validateAgainstDatabase', () => {
       }
       type Comment @collection(name: "comments") { id: ID! }
     `;
-    const archiveMap = buildStorageMap(makeExecutableSchema({ typeDefs: [loadSdl()[0]!, archiveSdl] }));
+    const archiveMap = buildStorageMap(makeExecutableSchema({ typeDefs: [directiveTypeDefs, archiveSdl] }));
     const db = mongo.freshDb('validate');
     await db.collection('posts').insertOne({ archivedIds: [], commentIds: [] });
     const missing = `does not exist in database "${db.databaseName}"; load data (npm run seed) or fix the name`;
@@ -107,7 +108,7 @@ describe('validateAgainstDatabase', () => {
   it('makes createGateway fail before serving', async () => {
     const db = mongo.freshDb('validate');
     await expect(
-      createGateway({ db: client.db(db.databaseName), mongoClient: client, mongoKind: 'embedded', config: loadConfig({ PORT: '0' }), typeDefs, resolvers: {}, listen: false }),
+      createGateway({ db: client.db(db.databaseName), mongoClient: client, mongoKind: 'embedded', ...gatewaySettingsOf(loadConfig({ PORT: '0' })), typeDefs, resolvers: {}, listen: false }),
     ).rejects.toThrow(`Post: @collection(name: "posts") does not exist in database "${db.databaseName}"`);
   });
 });

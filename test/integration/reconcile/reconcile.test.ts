@@ -1,16 +1,16 @@
 import type { Db, ObjectId } from 'mongodb';
-import { loadSdl } from '../../../src/gateway/schema/load-sdl';
+import { DEMO_CONFIG, demoTypeDefs } from '../../support/demo-project';
 import { buildWriteModelFromSdl } from '../../../src/gateway/writes/build-write-model';
 import { runReconcileCli } from '../../../src/reconcile/cli';
 import { reconcile } from '../../../src/reconcile/reconcile';
 import type { ReconcileProgress, ReconcileReport } from '../../../src/reconcile/reconcile-types';
-import { seedDemoData } from '../../../src/seed/seed-database';
+import { seedDemoData } from '../../../examples/demo/seed/seed-database';
 import { startTestMongo, type TestMongo } from '../../support/test-mongo';
 
 /** Data corrupted behind the gateway's back: reconcile finds each case exactly, fixes it, then finds nothing. */
 let mongo: TestMongo;
 let db: Db;
-const model = buildWriteModelFromSdl(loadSdl());
+const model = buildWriteModelFromSdl(demoTypeDefs());
 
 beforeAll(async () => {
   mongo = await startTestMongo();
@@ -95,7 +95,7 @@ describe('npm run reconcile', () => {
   const run = async (argv: string[]) => {
     let out = '';
     let err = '';
-    const code = await runReconcileCli(argv, {}, { out: { write: (text: string) => (out += text) }, err: { write: (text: string) => (err += text) } });
+    const code = await runReconcileCli([...argv, '--config', DEMO_CONFIG], {}, { out: { write: (text: string) => (out += text) }, err: { write: (text: string) => (err += text) } });
     return { code, out, err };
   };
 

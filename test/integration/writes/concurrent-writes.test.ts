@@ -1,5 +1,5 @@
 import type { Db } from 'mongodb';
-import { loadSdl } from '../../../src/gateway/schema/load-sdl';
+import { demoTypeDefs } from '../../support/demo-project';
 import { buildWriteModelFromSdl } from '../../../src/gateway/writes/build-write-model';
 import { reconcile } from '../../../src/reconcile/reconcile';
 import type { DemoGateway } from '../gateway/support/demo-gateway';
@@ -43,5 +43,5 @@ it('5 addComments on one post at once: each counts 2 documents, the post gains e
   expect(stored.recentComments).toEqual(newest);
   expect(newest.every((comment) => comment.author === 'racer')).toBe(true);
   expect(await db.collection('comments').countDocuments({ postId: post._id, author: 'racer' })).toBe(5);
-  expect((await reconcile(db, buildWriteModelFromSdl(loadSdl()))).drifted).toBe(0);
+  expect((await reconcile(db, buildWriteModelFromSdl(demoTypeDefs()))).drifted).toBe(0);
 });

@@ -1,9 +1,9 @@
 import type { Db, ObjectId } from 'mongodb';
-import type { Gateway } from '../../../src/gateway';
+import type { Gateway } from 'docjoin';
 import { reconcile } from '../../../src/reconcile/reconcile';
 import type { ReconcileReport } from '../../../src/reconcile/reconcile-types';
 import { buildWriteModelFromSdl } from '../../../src/gateway/writes/build-write-model';
-import { loadSdl } from '../../../src/gateway/schema/load-sdl';
+import { demoTypeDefs } from '../../support/demo-project';
 import { startDemoGateway, type DemoGateway } from '../gateway/support/demo-gateway';
 import { transactionsAtRegistration } from './support/expected-writes';
 import { gatewayWith } from './support/write-gateways';
@@ -18,7 +18,7 @@ const transactions = transactionsAtRegistration();
 let demo: DemoGateway;
 let db: Db;
 const gateways: Gateway[] = [];
-const model = buildWriteModelFromSdl(loadSdl());
+const model = buildWriteModelFromSdl(demoTypeDefs());
 beforeAll(async () => {
   demo = await startDemoGateway({ scale: 0.1 });
   db = demo.mongo.client.db(demo.dbName);

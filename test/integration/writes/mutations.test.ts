@@ -1,5 +1,5 @@
 import type { Db, ObjectId } from 'mongodb';
-import { loadSdl } from '../../../src/gateway/schema/load-sdl';
+import { demoTypeDefs } from '../../support/demo-project';
 import { buildWriteModelFromSdl } from '../../../src/gateway/writes/build-write-model';
 import { reconcile } from '../../../src/reconcile/reconcile';
 import type { DemoGateway } from '../gateway/support/demo-gateway';
@@ -355,7 +355,7 @@ describe('bad input', () => {
 });
 
 it('after every mutation above, reconcile finds no drift', async () => {
-  const report = await reconcile(db, buildWriteModelFromSdl(loadSdl()));
+  const report = await reconcile(db, buildWriteModelFromSdl(demoTypeDefs()));
   expect(report.checks.filter((check) => check.drifted > 0)).toEqual([]);
   expect(report.drifted).toBe(0);
 });

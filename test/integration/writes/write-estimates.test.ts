@@ -1,7 +1,8 @@
+import { demoProjectOptions } from '../../support/demo-project';
 import type { CommandStartedEvent, Db, ObjectId } from 'mongodb';
-import { loadConfig } from '../../../src/config';
-import { createGateway } from '../../../src/gateway';
-import { mutationWritePlans } from '../../../resolvers/mutation';
+import { gatewaySettingsOf, loadConfig } from '../../../src/config';
+import { createGateway } from 'docjoin';
+import { mutationWritePlans } from '../../../examples/demo/resolvers/mutation';
 import { startDemoGateway, type DemoGateway } from '../gateway/support/demo-gateway';
 import { startWriteDemo } from './support/write-demo';
 
@@ -117,7 +118,7 @@ describe('the write plan is a bound the write unit keeps', () => {
       db: demo.client.db(demo.dbName),
       mongoClient: demo.client,
       mongoKind: demo.mongo.isEmbedded ? 'embedded' : 'external',
-      config: loadConfig({ PORT: '0' }),
+      ...demoProjectOptions(), ...gatewaySettingsOf(loadConfig({ PORT: '0' })),
       listen: false,
       writePlans: { ...mutationWritePlans, renameAuthor: [{ kind: 'updateSource', typeName: 'Author', by: '_id', fields: ['firstName'] }] },
     });

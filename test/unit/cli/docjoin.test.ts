@@ -1,7 +1,8 @@
 import { DOCJOIN_USAGE, runDocjoinCli } from '../../../src/cli/docjoin';
-import { SEED_USAGE } from '../../../src/seed/cli-args';
+import { SEED_USAGE } from '../../../src/cli/seed/seed-args';
 import { RECONCILE_USAGE } from '../../../src/reconcile/cli-args';
 import { SERVE_USAGE } from '../../../src/cli/serve/serve-args';
+import { DEMO_CONFIG } from '../../support/demo-project';
 import { captureIo } from './capture-io';
 
 describe('docjoin <command>', () => {
@@ -9,7 +10,7 @@ describe('docjoin <command>', () => {
     const { io, out } = captureIo();
     expect(await runDocjoinCli(['--help'], {}, io)).toBe(0);
     expect(out()).toBe(`${DOCJOIN_USAGE}\n`);
-    for (const command of ['serve', 'seed', 'explain', 'reconcile']) expect(DOCJOIN_USAGE).toMatch(new RegExp(`^  ${command} `, 'm'));
+    for (const command of ['serve', 'seed', 'explain', 'reconcile', 'codegen']) expect(DOCJOIN_USAGE).toMatch(new RegExp(`^  ${command} `, 'm'));
   });
 
   it.each([
@@ -23,16 +24,17 @@ describe('docjoin <command>', () => {
   });
 
   it.each([
-    [[], 'docjoin: no command given; the commands are serve, seed, explain, reconcile (try docjoin --help)'],
-    [['start'], 'docjoin: unknown command "start"; the commands are serve, seed, explain, reconcile (try docjoin --help)'],
-    [['toString'], 'docjoin: unknown command "toString"; the commands are serve, seed, explain, reconcile (try docjoin --help)'],
+    [[], 'docjoin: no command given; the commands are serve, explain, reconcile, codegen, seed (try docjoin --help)'],
+    [['start'], 'docjoin: unknown command "start"; the commands are serve, explain, reconcile, codegen, seed (try docjoin --help)'],
+    [['toString'], 'docjoin: unknown command "toString"; the commands are serve, explain, reconcile, codegen, seed (try docjoin --help)'],
     [['seed', '--scale', 'lots'], 'seed: --scale must be a positive number, got "lots"'],
     [['reconcile', '--batch-size', '0'], 'reconcile: --batch-size must be an integer from 1 to 100000, got "0"'],
-    [['seed'], expect.stringMatching(/^seed: No MongoDB to seed: pass --mongo-uri URI or set MONGODB_URI\. /)],
+    [['seed', '--config', DEMO_CONFIG], expect.stringMatching(/^seed: No MongoDB to seed: pass --mongo-uri URI, set MONGODB_URI or the config's mongodb\.uri\. /)],
+    [['serve', '--config', 'nowhere/docjoin.config.mjs'], 'docjoin: --config: nowhere/docjoin.config.mjs does not exist'],
     [['serve', '--port', '-1'], 'serve: --port must be an integer from 0 to 65535, got "-1"'],
   ])('%j exits 2 with one line on stderr', async (argv, line) => {
     const { io, err } = captureIo();
-    expect(await runDocjoinCli(argv, { MONGODB_URI: argv[0] === 'seed' && argv.length === 1 ? '' : 'mongodb://localhost:1' }, io)).toBe(2);
+    expect(await runDocjoinCli(argv, { MONGODB_URI: argv[0] === 'seed' && argv.length === 3 ? '' : 'mongodb://localhost:1' }, io)).toBe(2);
     expect(err().split('\n')).toEqual([line, '']);
   });
 });

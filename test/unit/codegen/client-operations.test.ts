@@ -1,11 +1,11 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { buildSchema, getOperationAST, Kind, parse, print, validate, type DocumentNode } from 'graphql';
-import * as client from '../../../src/generated/client/graphql';
+import * as client from '../../../examples/demo/generated/client/graphql';
 
-const REPO_ROOT = resolve(__dirname, '../../..');
-const OPERATIONS_DIR = resolve(REPO_ROOT, 'operations');
-const schema = buildSchema(readFileSync(resolve(REPO_ROOT, 'schema.public.graphql'), 'utf8'));
+const DEMO_DIR = resolve(__dirname, '../../../examples/demo');
+const OPERATIONS_DIR = resolve(DEMO_DIR, 'operations');
+const schema = buildSchema(readFileSync(resolve(DEMO_DIR, 'schema.public.graphql'), 'utf8'));
 const operationFiles = readdirSync(OPERATIONS_DIR).filter((name) => name.endsWith('.graphql')).sort();
 const operations = parse(operationFiles.map((name) => readFileSync(resolve(OPERATIONS_DIR, name), 'utf8')).join('\n'));
 const queryNames = operations.definitions.flatMap((definition) => (definition.kind === Kind.OPERATION_DEFINITION && definition.name ? [definition.name.value] : []));

@@ -1,15 +1,15 @@
 import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { buildClientSchema, introspectionFromSchema, Kind, parse, printSchema, visit, type DocumentNode } from 'graphql';
-import { rootResolvers } from '../../../resolvers';
-import { PUBLIC_SCHEMA_HEADER, printPublicSchema, stripStorageDirectives } from '../../../scripts/codegen/public-schema';
+import { rootResolvers } from '../../../examples/demo/resolvers';
+import { PUBLIC_SCHEMA_HEADER, printPublicSchema, stripStorageDirectives } from '../../../src/codegen/public-schema';
 import { buildGatewaySchema } from '../../../src/gateway/schema/build-gateway-schema';
-import { loadSdl } from '../../../src/gateway/schema/load-sdl';
+import { demoTypeDefs } from '../../support/demo-project';
 
-const REPO_ROOT = resolve(__dirname, '../../..');
-const publicSchemaText = readFileSync(resolve(REPO_ROOT, 'schema.public.graphql'), 'utf8');
+const DEMO_DIR = resolve(__dirname, '../../../examples/demo');
+const publicSchemaText = readFileSync(resolve(DEMO_DIR, 'schema.public.graphql'), 'utf8');
 const publicSchema = parse(publicSchemaText);
-const domain = parse(readFileSync(resolve(REPO_ROOT, 'schema/domain.graphql'), 'utf8'));
+const domain = parse(readFileSync(resolve(DEMO_DIR, 'schema/domain.graphql'), 'utf8'));
 
 // The demo domain's types as of writing; the domain may grow, the comparison below covers whatever it has.
 const DEMO_TYPES = ['DateTime', 'Query', 'Person', 'Address', 'ContactDetail', 'EmailContact', 'PhoneContact', 'SocialContact', 'Holding', 'Stock',
@@ -64,10 +64,10 @@ describe('schema.public.graphql', () => {
   });
 
   it('is exactly what introspection of the running gateway schema prints', () => {
-    const { schema } = buildGatewaySchema({ typeDefs: loadSdl(), resolvers: rootResolvers });
+    const { schema } = buildGatewaySchema({ typeDefs: demoTypeDefs(), resolvers: rootResolvers });
     const introspected = printSchema(buildClientSchema(introspectionFromSchema(schema)));
     expect(`${PUBLIC_SCHEMA_HEADER}${introspected}\n`).toBe(publicSchemaText);
-    expect(printPublicSchema(loadSdl())).toBe(introspected);
+    expect(printPublicSchema(demoTypeDefs())).toBe(introspected);
   });
 });
 

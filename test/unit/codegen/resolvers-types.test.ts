@@ -2,9 +2,9 @@ import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { buildSchema, isObjectType } from 'graphql';
 
-const REPO_ROOT = resolve(__dirname, '../../..');
-const schema = buildSchema(readFileSync(resolve(REPO_ROOT, 'schema.public.graphql'), 'utf8'));
-const generated = readFileSync(resolve(REPO_ROOT, 'src/generated/resolvers-types.ts'), 'utf8');
+const DEMO_DIR = resolve(__dirname, '../../../examples/demo');
+const schema = buildSchema(readFileSync(resolve(DEMO_DIR, 'schema.public.graphql'), 'utf8'));
+const generated = readFileSync(resolve(DEMO_DIR, 'generated/resolvers-types.ts'), 'utf8');
 
 /** `Type: ParentType;` entries of the generated ResolversParentTypes map. */
 function parentTypes(): Map<string, string> {
@@ -26,7 +26,7 @@ describe('generated resolver types', () => {
   it('import the documents from src/documents and the one request context, and read DateTime as a Date', () => {
     expect(generated).toMatch(/^import type \{ [\w, ]+ \} from '\.\.\/documents\/index';$/m);
     // The context createRequestContext builds, `writes` included, so mutations need no cast.
-    expect(generated).toContain("import type { GatewayContext } from '../gateway/context/request-context';");
+    expect(generated).toContain("import type { GatewayContext } from 'docjoin';");
     expect(generated).toContain('export type MutationResolvers<ContextType = GatewayContext,');
     expect(generated).toContain('DateTime: { input: Date; output: Date; }');
   });

@@ -1,4 +1,4 @@
-import { describeStaleFiles, findStaleFiles } from '../../../scripts/codegen/stale-files';
+import { describeStaleFiles, findStaleFiles } from '../../../src/codegen/stale-files';
 
 describe('findStaleFiles', () => {
   const expected = new Map([
@@ -33,10 +33,10 @@ describe('describeStaleFiles', () => {
     ]);
     expect(message).toBe(
       [
-        'Generated files are out of date with schema/ and operations/ (2):',
+        'Generated files are out of date with the SDL and the operations (2):',
         '  changed  schema.public.graphql',
         '  orphaned src/generated/old-types.ts',
-        'Run `npm run codegen` and commit the result.',
+        'Run `docjoin codegen` and commit the result.',
       ].join('\n'),
     );
   });

@@ -1,8 +1,8 @@
 import { Kind } from 'graphql';
-import { DateTimeScalar } from '../../../resolvers/date-time-scalar';
-import { objectIdArgument } from '../../../resolvers/object-id-argument';
-import { ContactDetail, contactDetailTypeName } from '../../../resolvers/contact-detail';
-import type { ContactDetailDocument } from '../../../src/documents';
+import { DateTimeScalar } from '../../../examples/demo/resolvers/date-time-scalar';
+import { objectIdArgument } from '../../../examples/demo/resolvers/object-id-argument';
+import { ContactDetail, contactDetailTypeName } from '../../../examples/demo/resolvers/contact-detail';
+import type { ContactDetailDocument } from '../../../examples/demo/documents';
 import { codeOf } from '../../support/graphql-error-code';
 
 describe('DateTime', () => {

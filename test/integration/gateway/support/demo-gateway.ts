@@ -1,7 +1,8 @@
+import { demoProjectOptions } from '../../../support/demo-project';
 import type { MongoClient } from 'mongodb';
-import { loadConfig, type DocjoinConfig } from '../../../../src/config';
-import { connectMongo, createGateway, type Gateway } from '../../../../src/gateway';
-import { seedDemoData } from '../../../../src/seed/seed-database';
+import { gatewaySettingsOf, loadConfig, type DocjoinConfig } from '../../../../src/config';
+import { connectMongo, createGateway, type Gateway } from 'docjoin';
+import { seedDemoData } from '../../../../examples/demo/seed/seed-database';
 import { startTestMongo, type TestMongo } from '../../../support/test-mongo';
 
 export interface DemoGateway {
@@ -30,7 +31,7 @@ export async function startDemoGateway(options: { scale?: number; env?: Record<s
       mongoClient: client,
       mongoKind: mongo.isEmbedded ? 'embedded' : 'external',
       mongoUri: mongo.uri,
-      config,
+      ...demoProjectOptions(), ...gatewaySettingsOf(config),
       listen: options.listen ?? false,
       validateDatabase: options.seed ?? true,
     });

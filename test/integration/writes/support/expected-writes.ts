@@ -1,7 +1,7 @@
 import { execFileSync } from 'node:child_process';
 import { join } from 'node:path';
 import type { MongoClient } from 'mongodb';
-import type { CostReport } from '../../../../src/gateway';
+import type { CostReport } from 'docjoin';
 
 type WriteCost = NonNullable<CostReport['writes']>;
 

@@ -1,5 +1,6 @@
-import { loadConfig } from '../../../../src/config';
-import { createGateway, type Gateway } from '../../../../src/gateway';
+import { demoProjectOptions } from '../../../support/demo-project';
+import { gatewaySettingsOf, loadConfig } from '../../../../src/config';
+import { createGateway, type Gateway } from 'docjoin';
 import { declaredStrategies } from '../../../../src/gateway/storage-map/storage-map-types';
 import type { WriteOptions } from '../../../../src/gateway/writes/request-writes';
 import type { DemoGateway } from '../../gateway/support/demo-gateway';
@@ -10,7 +11,7 @@ export async function gatewayWith(demo: DemoGateway, writes: WriteOptions): Prom
     db: demo.client.db(demo.dbName),
     mongoClient: demo.client,
     mongoKind: demo.mongo.isEmbedded ? 'embedded' : 'external',
-    config: loadConfig({ PORT: '0' }),
+    ...demoProjectOptions(), ...gatewaySettingsOf(loadConfig({ PORT: '0' })),
     listen: false,
     writes,
   });

@@ -12,6 +12,7 @@ describe('parseExplainArgs', () => {
       mongoUri: undefined,
       db: undefined,
       seedScale: undefined,
+      project: { configPath: undefined, schemaPaths: undefined },
     });
   });
 
@@ -36,7 +37,7 @@ describe('parseExplainArgs', () => {
     [[], "no operation: pass it as an argument, e.g. docjoin explain '{ books { name } }', or use --file F"],
     [['{ a }', '--file', 'x.graphql'], 'give the operation either as an argument or with --file, not both'],
     [['  '], 'the operation is empty'],
-    [['{ a }', '{ b }'], 'unexpected argument "{ b }" (options are --file, --operation, --variables, --strategy, --run, --mongo-uri, --db, --seed-scale; try --help)'],
+    [['{ a }', '{ b }'], 'unexpected argument "{ b }" (options are --file, --operation, --variables, --strategy, --run, --mongo-uri, --db, --seed-scale, --config, --schema; try --help)'],
     [['{ a }', '--variables', '[1]'], `--variables must be a JSON object, e.g. '{"first": 5}', got [1]`],
     [['{ a }', '--variables', 'first=5'], expect.stringMatching(/^--variables must be a JSON object, e\.g\. '\{"first": 5\}': Unexpected token/)],
     [['{ a }', '--mongo-uri', 'mongodb://x'], '--mongo-uri only applies with --run'],

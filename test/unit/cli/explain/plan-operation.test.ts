@@ -1,14 +1,14 @@
 import { getOperationAST, getVariableValues, parse } from 'graphql';
-import { rootResolvers, rootWritePlans } from '../../../../resolvers';
+import { rootResolvers, rootWritePlans } from '../../../../examples/demo/resolvers';
 import { planOperation, type OperationPlan } from '../../../../src/cli/explain/plan-operation';
 import type { ReadStrategy } from '../../../../src/gateway/storage-map/storage-map-types';
 import { buildGatewaySchema } from '../../../../src/gateway/schema/build-gateway-schema';
-import { loadSdl } from '../../../../src/gateway/schema/load-sdl';
+import { demoTypeDefs } from '../../../support/demo-project';
 import { buildWriteEstimates } from '../../../../src/gateway/writes/write-runtime';
 
-const { schema, storageMap } = buildGatewaySchema({ typeDefs: loadSdl(), resolvers: rootResolvers });
+const { schema, storageMap } = buildGatewaySchema({ typeDefs: demoTypeDefs(), resolvers: rootResolvers });
 
-const { estimates: writeEstimates } = buildWriteEstimates({ typeDefs: loadSdl(), storageMap, plans: rootWritePlans, transaction: true });
+const { estimates: writeEstimates } = buildWriteEstimates({ typeDefs: demoTypeDefs(), storageMap, plans: rootWritePlans, transaction: true });
 
 function plan(query: string, overrides: Record<string, ReadStrategy> = {}, variables: Record<string, unknown> = {}, options: { assumedListSize?: number } = {}): OperationPlan {
   const document = parse(query);

@@ -3,13 +3,14 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { runExplainCli } from '../../../../src/cli/explain/run-explain';
 import { EXPLAIN_USAGE } from '../../../../src/cli/explain/explain-args';
+import { DEMO_CONFIG, DEMO_DIR } from '../../../support/demo-project';
 import { captureIo } from '../capture-io';
 
 /** `docjoin explain` without --run: the static plan only, so no database. */
 describe('runExplainCli without --run', () => {
   it('prints the plan: estimate, limits, one row per field with the alternatives', async () => {
     const { io, out, err } = captureIo();
-    const code = await runExplainCli(['{ books(first: 50) { name publisher { name } authors { name countOfBooks } } }'], {}, io);
+    const code = await runExplainCli(['--config', DEMO_CONFIG, '{ books(first: 50) { name publisher { name } authors { name countOfBooks } } }'], {}, io);
     expect(err()).toBe('');
     expect(code).toBe(0);
     expect(out()).toBe(
@@ -30,7 +31,7 @@ describe('runExplainCli without --run', () => {
 
   it('a mutation: its write unit\'s estimate per mutation field, included in its row and the headline', async () => {
     const { io, out, err } = captureIo();
-    const code = await runExplainCli(['mutation Rename { renameAuthor(id: "6955b9000800000000000001", firstName: "Ada", lastName: "Lovelace") { name books { name } } }'], {}, io);
+    const code = await runExplainCli(['--config', DEMO_CONFIG, 'mutation Rename { renameAuthor(id: "6955b9000800000000000001", firstName: "Ada", lastName: "Lovelace") { name books { name } } }'], {}, io);
     expect(err()).toBe('');
     expect(code).toBe(0);
     expect(out()).toBe(
@@ -56,7 +57,7 @@ describe('runExplainCli without --run', () => {
     const { io, out } = captureIo();
     const post = '6955b9000800000000000001';
     const comments = [1, 2, 3].map((n) => `c${n}: addComment(postId: "${post}", author: "a", comment: "${n}") { id }`).join(' ');
-    expect(await runExplainCli([`mutation { ${comments} }`], { DOCJOIN_MAX_ROUND_TRIPS: '14' }, io)).toBe(0);
+    expect(await runExplainCli(['--config', DEMO_CONFIG, `mutation { ${comments} }`], { DOCJOIN_MAX_ROUND_TRIPS: '14' }, io)).toBe(0);
     expect(out().split('\n').slice(0, 2)).toEqual([
       'mutation (anonymous): estimated before execution 15 round trips, at most 6 documents, depth 1',
       'over a limit: 15 round trips > DOCJOIN_MAX_ROUND_TRIPS=14; the server rejects it with COST_LIMIT_EXCEEDED before sending anything',
@@ -66,14 +67,14 @@ describe('runExplainCli without --run', () => {
 
   it('estimates documents with DOCJOIN_ASSUMED_LIST_SIZE, as the server does', async () => {
     const { io, out } = captureIo();
-    expect(await runExplainCli(['{ books(first: 50) { name publisher { name } authors { name countOfBooks } } }'], { DOCJOIN_ASSUMED_LIST_SIZE: '5' }, io)).toBe(0);
+    expect(await runExplainCli(['--config', DEMO_CONFIG, '{ books(first: 50) { name publisher { name } authors { name countOfBooks } } }'], { DOCJOIN_ASSUMED_LIST_SIZE: '5' }, io)).toBe(0);
     // 50 books + 50 publishers + 50 × 5 authors (20 each by default: 1,100).
     expect(out().split('\n')[0]).toBe('query (anonymous): estimated before execution 3 round trips, at most 350 documents, depth 2');
   });
 
   it('applies --strategy and says when an operation is over a configured limit', async () => {
     const { io, out } = captureIo();
-    const code = await runExplainCli(['{ books(first: 50) { name authors { name } } }', '--strategy', 'Book.authors=join'], { DOCJOIN_MAX_ROUND_TRIPS: '1' }, io);
+    const code = await runExplainCli(['--config', DEMO_CONFIG, '{ books(first: 50) { name authors { name } } }', '--strategy', 'Book.authors=join'], { DOCJOIN_MAX_ROUND_TRIPS: '1' }, io);
     expect(code).toBe(0);
     expect(out()).toContain(
       'over a limit: 2 round trips > DOCJOIN_MAX_ROUND_TRIPS=1; the server rejects it with COST_LIMIT_EXCEEDED before sending anything',
@@ -83,7 +84,7 @@ describe('runExplainCli without --run', () => {
 
   it('reads --file and takes fragments it spreads from the files next to it, as codegen does', async () => {
     const { io, out, err } = captureIo();
-    const code = await runExplainCli(['--file', join(__dirname, '../../../../operations/books-with-authors.graphql'), '--variables', '{"first": 10}'], {}, io);
+    const code = await runExplainCli(['--config', DEMO_CONFIG, '--file', join(DEMO_DIR, 'operations/books-with-authors.graphql'), '--variables', '{"first": 10}'], {}, io);
     expect(err()).toBe('');
     expect(code).toBe(0);
     expect(out().split('\n')[0]).toBe('query BooksWithAuthors: estimated before execution 2 round trips, at most 20 documents, depth 2');
@@ -91,7 +92,7 @@ describe('runExplainCli without --run', () => {
 
   it('--help prints the usage on stdout', async () => {
     const { io, out } = captureIo();
-    expect(await runExplainCli(['--help'], {}, io)).toBe(0);
+    expect(await runExplainCli(['--config', DEMO_CONFIG, '--help'], {}, io)).toBe(0);
     expect(out()).toBe(`${EXPLAIN_USAGE}\n`);
   });
 
@@ -110,7 +111,7 @@ describe('runExplainCli without --run', () => {
     [['{ books { name } }', '--bogus'], 'explain: unknown option --bogus (try --help)'],
   ])('%j exits 2 with one line on stderr', async (argv, line) => {
     const { io, out, err } = captureIo();
-    expect(await runExplainCli(argv, {}, io)).toBe(2);
+    expect(await runExplainCli(['--config', DEMO_CONFIG, ...argv], {}, io)).toBe(2);
     expect(err()).toBe(`${line}\n`);
     expect(out()).toBe('');
   });

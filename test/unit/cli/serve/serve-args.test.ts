@@ -29,7 +29,7 @@ describe('parseServeArgs', () => {
       '--seed-scale only applies to the embedded server; seed your MongoDB with docjoin seed --mongo-uri URI --scale N',
     ],
     [['--scale', '2'], {}, 'unknown option --scale (try --help)'],
-    [['4000'], {}, 'unexpected argument "4000" (options are --port, --mongo-uri, --db, --seed-scale; try --help)'],
+    [['4000'], {}, 'unexpected argument "4000" (options are --port, --mongo-uri, --db, --seed-scale, --config, --schema; try --help)'],
     // Invalid environment is refused at start too, naming the variable.
     [[], { DOCJOIN_MAX_DEPTH: 'deep' }, 'DOCJOIN_MAX_DEPTH must be a whole number of at least 1 (or "none" for no limit), got "deep"'],
     [[], { PORT: '99999' }, 'PORT must be an integer from 0 to 65535, got "99999"'],

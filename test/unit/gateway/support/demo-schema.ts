@@ -1,9 +1,10 @@
+import { directiveTypeDefs } from 'docjoin';
 import { makeExecutableSchema } from '@graphql-tools/schema';
 import { Kind, parse, type FieldNode, type FragmentDefinitionNode, type GraphQLSchema, type OperationDefinitionNode } from 'graphql';
-import { loadSdl } from '../../../../src/gateway/schema/load-sdl';
+import { demoTypeDefs } from '../../../support/demo-project';
 import type { SelectionSource } from '../../../../src/gateway/planning/collect-selection';
 
-export const DIRECTIVES_SDL = loadSdl()[0]!;
+export const DIRECTIVES_SDL = directiveTypeDefs;
 
 /** A schema from the repository's directives plus `sdl` (no resolvers: planning and validation only). */
 export function schemaOf(sdl: string): GraphQLSchema {
@@ -11,7 +12,7 @@ export function schemaOf(sdl: string): GraphQLSchema {
 }
 
 export function demoSchema(): GraphQLSchema {
-  return makeExecutableSchema({ typeDefs: loadSdl() });
+  return makeExecutableSchema({ typeDefs: demoTypeDefs() });
 }
 
 /** The field nodes at `path` (response keys from the root) of `query`, with what planning needs. */

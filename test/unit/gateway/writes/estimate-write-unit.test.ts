@@ -1,7 +1,7 @@
+import { directiveTypeDefs } from 'docjoin';
 import { ObjectId } from 'bson';
-import { mutationWritePlans } from '../../../../resolvers/mutation';
+import { mutationWritePlans } from '../../../../examples/demo/resolvers/mutation';
 import { StorageConfigError } from '../../../../src/gateway/errors/internal-errors';
-import { loadSdl } from '../../../../src/gateway/schema/load-sdl';
 import { buildStorageMap } from '../../../../src/gateway/storage-map/build-storage-map';
 import { buildWriteModel } from '../../../../src/gateway/writes/build-write-model';
 import { estimateWriteUnit } from '../../../../src/gateway/writes/estimate-write-unit';
@@ -91,7 +91,7 @@ describe('write plans checked at startup', () => {
       type Mutation { renameThing(id: ID!, name: String!): Thing! }
       type Thing @collection(name: "things") { id: ID! name: String! }
     `;
-    const typeDefs = [loadSdl()[0]!, sdl];
+    const typeDefs = [directiveTypeDefs, sdl];
     const thingMap = buildStorageMap(schemaOf(sdl));
     expect(() => buildWriteEstimates({ typeDefs, storageMap: thingMap, plans: mutationWritePlans, transaction: true })).toThrow(StorageConfigError);
     const { estimates } = buildWriteEstimates({

@@ -1,0 +1,13 @@
+#!/usr/bin/env node
+// `npx docjoin …`: the package's "bin".
+import { runDocjoinCli } from '../docjoin';
+
+runDocjoinCli(process.argv.slice(2), process.env, { out: process.stdout, err: process.stderr }).then(
+  (code) => {
+    process.exitCode = code;
+  },
+  (error: unknown) => {
+    process.stderr.write(`docjoin: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`);
+    process.exitCode = 1;
+  },
+);

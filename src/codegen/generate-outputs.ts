@@ -1,0 +1,56 @@
+import { relative, resolve } from 'node:path';
+import type { Project } from '../project/load-project';
+import { printPublicSchema, publicSchemaFile } from './public-schema';
+
+/** Generated file contents keyed by their path relative to the project root ('/'-separated). */
+export type GeneratedFiles = ReadonlyMap<string, string>;
+
+/** What `docjoin codegen` writes, and where codegen may write (for files it no longer produces). */
+export interface CodegenOutputs {
+  readonly files: GeneratedFiles;
+  /** Project-relative files and folders (ending in '/') that hold only generated files. */
+  readonly roots: readonly string[];
+}
+
+/** The part of `@graphql-codegen/cli` docjoin calls (an optional peer dependency). */
+interface CodegenCli {
+  loadCodegenConfig(options: { configFilePath: string }): Promise<{ config: { generates: Record<string, unknown> } & Record<string, unknown> }>;
+  executeCodegen(config: Record<string, unknown>): Promise<{ result: Array<{ filename: string; content: string }>; error: Error | null }>;
+}
+
+/**
+ * Everything `docjoin codegen` writes, computed in memory from the project's SDL: the public schema
+ * file, then the outputs of the project's graphql-codegen config generated from that public schema
+ * (not from the file, which may be the stale one under check). `codegen` writes these; `codegen --check`
+ * compares them with the tree, so the two cannot disagree.
+ */
+export async function generateOutputs(project: Project): Promise<CodegenOutputs> {
+  const publicSchema = projectPath(project, project.publicSchemaFile);
+  const files = new Map<string, string>([[publicSchema, publicSchemaFile(project.typeDefs)]]);
+  const roots = [publicSchema];
+  if (project.codegenConfigFile === undefined) return { files, roots };
+  const codegen = loadCodegenCli();
+  const { config } = await codegen.loadCodegenConfig({ configFilePath: project.codegenConfigFile });
+  const { result, error } = await codegen.executeCodegen({ ...config, schema: printPublicSchema(project.typeDefs), cwd: project.root, silent: true });
+  if (error) throw error;
+  for (const output of [...result].sort((a, b) => a.filename.localeCompare(b.filename))) {
+    files.set(projectPath(project, resolve(project.root, output.filename)), output.content);
+  }
+  for (const target of Object.keys(config.generates)) {
+    const path = projectPath(project, resolve(project.root, target));
+    roots.push(target.endsWith('/') ? `${path}/` : path);
+  }
+  return { files, roots };
+}
+
+function loadCodegenCli(): CodegenCli {
+  try {
+    return require('@graphql-codegen/cli') as CodegenCli;
+  } catch {
+    throw new Error('the config names a graphql-codegen config (codegen.config), but @graphql-codegen/cli is not installed; npm install -D @graphql-codegen/cli');
+  }
+}
+
+export function projectPath(project: Project, absolutePath: string): string {
+  return relative(project.root, absolutePath).split('\\').join('/');
+}

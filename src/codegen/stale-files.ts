@@ -1,0 +1,31 @@
+import type { GeneratedFiles } from './generate-outputs';
+
+export interface StaleFile {
+  readonly path: string;
+  /** missing: codegen would create it; changed: its content differs; orphaned: codegen no longer produces it. */
+  readonly reason: 'missing' | 'changed' | 'orphaned';
+}
+
+/** Compares what codegen produces with what is on disk (both keyed by repository path). */
+export function findStaleFiles(expected: GeneratedFiles, onDisk: GeneratedFiles): StaleFile[] {
+  const stale: StaleFile[] = [];
+  for (const [path, content] of expected) {
+    const actual = onDisk.get(path);
+    if (actual === undefined) stale.push({ path, reason: 'missing' });
+    else if (actual !== content) stale.push({ path, reason: 'changed' });
+  }
+  for (const path of onDisk.keys()) {
+    if (!expected.has(path)) stale.push({ path, reason: 'orphaned' });
+  }
+  return stale.sort((a, b) => a.path.localeCompare(b.path));
+}
+
+/** The failure message of `npm run codegen:check`: one line per stale file, then the fix. */
+export function describeStaleFiles(stale: readonly StaleFile[]): string {
+  const lines = stale.map(({ path, reason }) => `  ${reason.padEnd(8)} ${path}`);
+  return [
+    `Generated files are out of date with the SDL and the operations (${stale.length}):`,
+    ...lines,
+    'Run `docjoin codegen` and commit the result.',
+  ].join('\n');
+}

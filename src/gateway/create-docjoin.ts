@@ -1,0 +1,135 @@
+import type { ApolloServerOptions, ApolloServerPlugin } from '@apollo/server';
+import type { IResolvers } from '@graphql-tools/utils';
+import type { GraphQLSchema } from 'graphql';
+import { createRequestContext, type GatewayContext } from './context/request-context';
+import { NO_OVERRIDES, parseStrategyOverrides, STRATEGY_HEADER } from './context/strategy-overrides';
+import { ApolloServerPluginDocjoinCost, COST_HEADER } from './cost/cost-plugin';
+import { processEstimateViolations, type EstimateViolationRecorder } from './cost/estimate-check';
+import { createFormatError } from './errors/format-error';
+import { estimateRequest } from './estimate/estimate-request';
+import { resolveSettings, type GatewaySettings, type ResolvedSettings } from './gateway-options';
+import { checkHealth, type HealthReport, type MongoKind } from './http/health';
+import { MongoFunnel, type Db, type MongoClient } from './mongo/mongo-funnel';
+import { buildGatewaySchema } from './schema/build-gateway-schema';
+import { withDirectiveTypeDefs } from './schema/schema-sources';
+import type { StorageMap } from './storage-map/storage-map-types';
+import { validateAgainstDatabase } from './storage-map/validate-against-database';
+import type { WriteOptions } from './writes/request-writes';
+import type { MutationWritePlans } from './writes/write-plan';
+import { createWriteRuntime } from './writes/write-runtime';
+
+export interface DocjoinOptions extends GatewaySettings {
+  /** Your SDL, annotated with docjoin's directives (their definitions are added unless you include them). */
+  readonly typeDefs: string | readonly string[];
+  /** Resolvers for what the directives do not cover: root fields, scalars, abstract types. */
+  readonly resolvers?: IResolvers | readonly IResolvers[];
+  /** What each Mutation field's write unit does (one entry per WriteUnit call), by field name. */
+  readonly writePlans?: MutationWritePlans;
+  /** Created with `{ monitorCommands: true }` (connectMongo does); you own it and close it. */
+  readonly mongoClient: MongoClient;
+  /** The database, or its name on `mongoClient`. */
+  readonly db: Db | string;
+  /** Shown by /health: `embedded` for docjoin's embedded server (default `external`). */
+  readonly mongoKind?: MongoKind;
+  /** Shown (credentials hidden) by /health; defaults to the client's hosts. */
+  readonly mongoUri?: string;
+  /** Check collections, join indexes and a sample of documents before serving (default true). */
+  readonly validateDatabase?: boolean;
+  /** How mutations write (default: a transaction when the server supports it). */
+  readonly writes?: WriteOptions;
+  /** Add an error to a response whose measured cost exceeds its estimate (default off; the test suite turns it on). */
+  readonly checkEstimates?: boolean;
+  /** Receives each violation `checkEstimates` finds. */
+  readonly onEstimateViolation?: EstimateViolationRecorder;
+}
+
+/** Request headers as Node (`req.headers`) or Fetch/Apollo (`HeaderMap`) hold them. */
+export type RequestHeaders = { get(name: string): string | undefined | null } | Readonly<Record<string, string | readonly string[] | undefined>>;
+
+/**
+ * docjoin's parts for an Apollo Server you run yourself: give `schema`, `plugins` and `formatError` to
+ * `new ApolloServer(...)`, and build each request's context with `createContext({ headers })`.
+ */
+export interface Docjoin {
+  /** The executable public schema: your types with docjoin's resolvers, storage directives removed. */
+  readonly schema: GraphQLSchema;
+  readonly storageMap: StorageMap;
+  readonly settings: ResolvedSettings;
+  /** The cost plugin (`extensions.cost`, the estimate and its limits). */
+  readonly plugins: readonly ApolloServerPlugin<GatewayContext>[];
+  /** Maps docjoin's internal errors to public codes (stack traces hidden in production). */
+  readonly formatError: NonNullable<ApolloServerOptions<GatewayContext>['formatError']>;
+  /** A fresh per-request context; `headers` may switch strategies (`x-docjoin-strategy`) when that is enabled. */
+  createContext(options?: { headers?: RequestHeaders; strategyHeader?: string }): GatewayContext;
+  /** `GET /health`'s answer: 200 when MongoDB answers a ping, else 503. */
+  health(): Promise<{ status: number; body: HealthReport }>;
+  /** Stops listening to the client's command events; the client stays yours to close. */
+  close(): void;
+}
+
+/**
+ * Startup: SDL → storage map (static validation) → database validation → schema, plugin and context
+ * factory. A StorageConfigError or DatabaseMismatchError names `Type.field` and the fix; a bad option
+ * is a GatewayOptionError naming the option and its value.
+ */
+export async function createDocjoin(options: DocjoinOptions): Promise<Docjoin> {
+  const settings = resolveSettings(options, process.env.NODE_ENV);
+  const typeDefs = withDirectiveTypeDefs(options.typeDefs);
+  const { schema, storageMap } = buildGatewaySchema({ typeDefs, resolvers: options.resolvers ?? [] });
+  const db = typeof options.db === 'string' ? options.mongoClient.db(options.db) : options.db;
+  const funnel = new MongoFunnel(options.mongoClient, db);
+  const writeRuntime = createWriteRuntime({ typeDefs, storageMap, funnel, plans: options.writePlans ?? {}, writes: options.writes });
+  try {
+    if (options.validateDatabase ?? true) await validateAgainstDatabase(storageMap, funnel);
+  } catch (error) {
+    funnel.detach();
+    throw error;
+  }
+
+  const createContext = (contextOptions: { headers?: RequestHeaders; strategyHeader?: string } = {}): GatewayContext => {
+    const header = contextOptions.strategyHeader ?? (contextOptions.headers && headerValue(contextOptions.headers, STRATEGY_HEADER));
+    return createRequestContext({
+      storageMap,
+      funnel,
+      overrides: settings.strategyOverrides ? parseStrategyOverrides(header, storageMap) : NO_OVERRIDES,
+      writes: writeRuntime,
+    });
+  };
+
+  const costPlugin = ApolloServerPluginDocjoinCost<GatewayContext>({
+    estimate: ({ schema: resolvedSchema, document, operation, request, contextValue }) =>
+      operation &&
+      estimateRequest({
+        schema: resolvedSchema,
+        storageMap,
+        document,
+        operation,
+        variables: request.variables,
+        strategyFor: contextValue.strategyFor,
+        assumedListSize: settings.assumedListSize,
+        writeEstimate: (field) => writeRuntime.estimates.get(field),
+      }),
+    limits: settings.limits,
+    commandsView: ({ request }) => settings.costCommands && request.http?.headers.get(COST_HEADER)?.trim().toLowerCase() === 'commands',
+    checkEstimate: options.checkEstimates ?? processEstimateViolations.checkByDefault,
+    onEstimateViolation: options.onEstimateViolation ?? processEstimateViolations.record,
+  });
+
+  const mongoUri = options.mongoUri ?? `mongodb://${options.mongoClient.options.hosts.map((host) => host.toString()).join(',')}`;
+  return {
+    schema,
+    storageMap,
+    settings,
+    plugins: [costPlugin],
+    formatError: createFormatError({ production: settings.production }),
+    createContext,
+    health: () => checkHealth({ ping: () => funnel.ping(), kind: options.mongoKind ?? 'external', db: db.databaseName, uri: mongoUri }),
+    close: () => funnel.detach(),
+  };
+}
+
+function headerValue(headers: RequestHeaders, name: string): string | undefined {
+  if (typeof headers.get === 'function') return (headers as { get(name: string): string | undefined | null }).get(name) ?? undefined;
+  const value = (headers as Readonly<Record<string, string | readonly string[] | undefined>>)[name];
+  return Array.isArray(value) ? value.join(',') : (value as string | undefined);
+}

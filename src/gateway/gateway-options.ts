@@ -1,0 +1,127 @@
+import { DEFAULT_COST_LIMITS, type CostLimits } from './cost/cost-limits';
+import { DEFAULT_ASSUMED_LIST_SIZE } from './estimate/estimate-operation';
+import { DEFAULT_PORT } from '../setting-rules';
+
+/** Cross-origin requests: off, any origin, or the listed origins (an exact `Origin` header value each). */
+export type CorsOption = boolean | { readonly origin: string | readonly string[]; readonly credentials?: boolean };
+
+/** How the gateway serves and limits requests; every option has a default. */
+export interface GatewaySettings {
+  /** HTTP port of `/graphql` and `/health` (default 4000; 0 picks a free one). */
+  readonly port?: number;
+  /** Address to bind (default: every interface, as node:http does). */
+  readonly host?: string;
+  /** CORS headers on `/graphql` (default off: same-origin browsers and servers only). */
+  readonly cors?: CorsOption;
+  /** What a browser GET of `/graphql` shows: Apollo Sandbox, or nothing (default sandbox outside production). */
+  readonly landingPage?: 'sandbox' | 'none';
+  /** Hides stack traces and turns the debug headers off by default (default: NODE_ENV is production). */
+  readonly production?: boolean;
+  /** Honour the `x-docjoin-strategy` request header (default: not in production). */
+  readonly strategyOverrides?: boolean;
+  /** Honour `x-docjoin-cost: commands` (default: not in production). */
+  readonly costCommands?: boolean;
+  /** Operations whose static estimate exceeds one are rejected before execution (defaults 50, 100,000, 10). */
+  readonly limits?: Partial<CostLimits>;
+  /** Entries the document estimate assumes in a list nothing bounds (default 20). */
+  readonly assumedListSize?: number;
+}
+
+/** The settings with every default applied, as the gateway uses them. */
+export interface ResolvedSettings {
+  readonly port: number;
+  readonly host: string | undefined;
+  readonly cors: CorsOption;
+  readonly landingPage: 'sandbox' | 'none';
+  readonly production: boolean;
+  readonly strategyOverrides: boolean;
+  readonly costCommands: boolean;
+  readonly limits: CostLimits;
+  readonly assumedListSize: number;
+}
+
+
+/** A createGateway option with a wrong value; the message names the option and the value. */
+export class GatewayOptionError extends Error {
+  override readonly name = 'GatewayOptionError';
+}
+
+/**
+ * Checks `settings` once, at startup, and applies the defaults. `nodeEnv` decides `production` when
+ * the option is not given. Every problem names the option and the value it got.
+ */
+export function resolveSettings(settings: GatewaySettings, nodeEnv: string | undefined): ResolvedSettings {
+  const production = optionalBoolean(settings, 'production') ?? nodeEnv === 'production';
+  return {
+    port: optionalInteger(settings, 'port', 0, 65535) ?? DEFAULT_PORT,
+    host: optionalString(settings, 'host'),
+    cors: corsOption(settings.cors),
+    landingPage: landingPageOption(settings.landingPage) ?? (production ? 'none' : 'sandbox'),
+    production,
+    strategyOverrides: optionalBoolean(settings, 'strategyOverrides') ?? !production,
+    costCommands: optionalBoolean(settings, 'costCommands') ?? !production,
+    limits: limitsOption(settings.limits),
+    assumedListSize: optionalInteger(settings, 'assumedListSize', 1, Number.MAX_SAFE_INTEGER) ?? DEFAULT_ASSUMED_LIST_SIZE,
+  };
+}
+
+function describe(value: unknown): string {
+  return typeof value === 'string' ? JSON.stringify(value) : typeof value === 'object' && value !== null ? JSON.stringify(value) : String(value);
+}
+
+function optionalBoolean<K extends 'production' | 'strategyOverrides' | 'costCommands'>(settings: GatewaySettings, name: K): boolean | undefined {
+  const value: unknown = settings[name];
+  if (value === undefined) return undefined;
+  if (typeof value !== 'boolean') throw new GatewayOptionError(`option ${name} must be true or false, got ${describe(value)}`);
+  return value;
+}
+
+function optionalString(settings: GatewaySettings, name: 'host'): string | undefined {
+  const value: unknown = settings[name];
+  if (value === undefined) return undefined;
+  if (typeof value !== 'string' || value.trim() === '') throw new GatewayOptionError(`option ${name} must be a non-empty string such as "127.0.0.1", got ${describe(value)}`);
+  return value;
+}
+
+function optionalInteger(settings: GatewaySettings, name: 'port' | 'assumedListSize', min: number, max: number): number | undefined {
+  const value: unknown = settings[name];
+  if (value === undefined) return undefined;
+  if (typeof value !== 'number' || !Number.isInteger(value) || value < min || value > max) {
+    throw new GatewayOptionError(`option ${name} must be an integer from ${min} to ${max === Number.MAX_SAFE_INTEGER ? 'any size' : max}, got ${describe(value)}`);
+  }
+  return value;
+}
+
+function corsOption(value: unknown): CorsOption {
+  if (value === undefined) return false;
+  if (typeof value === 'boolean') return value;
+  const origin = (value as { origin?: unknown } | null)?.origin;
+  const credentials = (value as { credentials?: unknown } | null)?.credentials;
+  const origins = typeof origin === 'string' ? [origin] : Array.isArray(origin) ? origin : undefined;
+  const valid = origins !== undefined && origins.length > 0 && origins.every((entry) => typeof entry === 'string' && /^https?:\/\/[^/\s]+$/.test(entry));
+  if (!valid || (credentials !== undefined && typeof credentials !== 'boolean')) {
+    throw new GatewayOptionError(`option cors must be true, false or { origin: "https://app.example.com" | [origins], credentials?: boolean }, got ${describe(value)}`);
+  }
+  return { origin: origins as string[], ...(credentials !== undefined && { credentials: credentials as boolean }) };
+}
+
+function landingPageOption(value: unknown): 'sandbox' | 'none' | undefined {
+  if (value === undefined) return undefined;
+  if (value !== 'sandbox' && value !== 'none') throw new GatewayOptionError(`option landingPage must be "sandbox" or "none", got ${describe(value)}`);
+  return value;
+}
+
+function limitsOption(value: unknown): CostLimits {
+  if (value === undefined) return DEFAULT_COST_LIMITS;
+  if (typeof value !== 'object' || value === null) throw new GatewayOptionError(`option limits must be an object such as { maxRoundTrips: 50 }, got ${describe(value)}`);
+  const limits: Record<string, number> = { ...DEFAULT_COST_LIMITS };
+  for (const [name, limit] of Object.entries(value)) {
+    if (!(name in DEFAULT_COST_LIMITS)) throw new GatewayOptionError(`option limits.${name} is not a limit; the limits are ${Object.keys(DEFAULT_COST_LIMITS).join(', ')}`);
+    if (limit === undefined) continue;
+    if (typeof limit !== 'number' || !(limit === Number.POSITIVE_INFINITY || (Number.isSafeInteger(limit) && limit >= 1))) {
+      throw new GatewayOptionError(`option limits.${name} must be a whole number of at least 1 (or Infinity), got ${describe(limit)}`);
+    }
+    limits[name] = limit;
+  }
+  return limits as unknown as CostLimits;
+}

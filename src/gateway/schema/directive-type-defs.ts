@@ -1,0 +1,63 @@
+/**
+ * docjoin's storage directives and write rules, as SDL. They describe where each field's data lives;
+ * clients never see them (the public schema has them removed). createGateway adds them to a user's SDL
+ * unless it already defines them, so a project's schema files need no copy.
+ */
+export const directiveTypeDefs = /* GraphQL */ `
+"""The MongoDB collection that holds documents of this type. Its \`id: ID!\` field reads \`_id\`."""
+directive @collection(name: String!) on OBJECT
+
+"""Reads this field from another document path than its own name (dot notation allowed)."""
+directive @path(path: String!) on FIELD_DEFINITION
+
+"""
+Shape: the related data is embedded in the parent document at \`path\` (default: the field name).
+Read with no query; a \`first\` argument becomes a \`$slice\` projection.
+"""
+directive @embedded(path: String) on FIELD_DEFINITION
+
+"""
+Shape: the related documents live in their own collection and are joined in the application with
+one batched \`$in\` query per level. \`localField\` is the parent path holding the key (or an array of
+keys, whose order is kept); \`foreignField\` is the matching path in \`collection\` (default: \`_id\`).
+A reverse join (many children pointing at one parent) gives \`sort\` (\`"-createdAt"\`: newest first)
+and may bound each parent's list with \`limit\`; a \`first\` argument bounds it per request.
+"""
+directive @join(
+  collection: String
+  localField: String!
+  foreignField: String = "_id"
+  sort: String
+  limit: Int
+) on FIELD_DEFINITION
+
+"""
+Shape: a denormalized copy of some fields of the related document(s), kept in the parent at \`path\`.
+\`fields\` are the target type's fields present in the copy; \`key\` is the copy's field holding the
+related document's id. A selection that fits \`fields\` costs no query; otherwise the missing
+documents are fetched with the field's @join shape, which a snapshot field must also declare.
+"""
+directive @snapshot(path: String!, fields: [String!]!, key: String = "id") on FIELD_DEFINITION
+
+"""Which declared shape serves reads. Required when a field declares more than one shape."""
+directive @read(strategy: ReadStrategy!) on FIELD_DEFINITION
+
+enum ReadStrategy {
+  EMBEDDED
+  JOIN
+  SNAPSHOT
+}
+
+"""
+Write rule: this Int field is a precomputed count of what the relation field \`of\` ("Type.field", on
+this type) yields. The writes that add to that relation increment it; \`npm run reconcile\` recounts it.
+"""
+directive @counter(of: String!) on FIELD_DEFINITION
+
+"""
+Write rule: this relation is the derived side of a two-way reference. Its \`@join(localField:)\` array
+in this document lists the documents whose relation \`of\` ("Type.field", the side that is the truth)
+points back here. Writes that change \`of\` update this side too; \`npm run reconcile\` rebuilds it.
+"""
+directive @inverse(of: String!) on FIELD_DEFINITION
+`;

@@ -1,0 +1,115 @@
+import { existsSync, readFileSync } from 'node:fs';
+import { basename, dirname, resolve } from 'node:path';
+import type { IResolvers } from '@graphql-tools/utils';
+import { createJiti } from 'jiti';
+import { readSchemaFiles, withDirectiveTypeDefs } from '../gateway/schema/schema-sources';
+import type { MutationWritePlans } from '../gateway/writes/write-plan';
+import type { DocjoinProjectConfig } from './project-config';
+
+/** The names `docjoin` looks for in the working folder when no `--config` is given, in this order. */
+export const CONFIG_FILE_NAMES = ['docjoin.config.ts', 'docjoin.config.mts', 'docjoin.config.mjs', 'docjoin.config.js', 'docjoin.config.cjs', 'docjoin.config.json'] as const;
+
+/** A config file that cannot be found, loaded or understood; the message is one line naming the file and the fix. */
+export class ProjectConfigError extends Error {
+  override readonly name = 'ProjectConfigError';
+}
+
+/** A project as the commands use it: its config checked, its SDL read, its paths absolute. */
+export interface Project {
+  /** The config file, or undefined for a project given by flags alone (`--schema`). */
+  readonly configFile: string | undefined;
+  /** The folder paths are relative to. */
+  readonly root: string;
+  readonly config: DocjoinProjectConfig;
+  /** The SDL with docjoin's directive definitions. */
+  readonly typeDefs: string[];
+  readonly resolvers: IResolvers[];
+  readonly writePlans: MutationWritePlans;
+  /** Absolute path of the public schema `docjoin codegen` writes. */
+  readonly publicSchemaFile: string;
+  /** Absolute path of the project's graphql-codegen config, if it has one. */
+  readonly codegenConfigFile: string | undefined;
+}
+
+const KNOWN_KEYS: ReadonlySet<string> = new Set(['schema', 'resolvers', 'writePlans', 'mongodb', 'server', 'codegen', 'seed']);
+
+/**
+ * Finds and loads the project: `configPath` when given, else the first of CONFIG_FILE_NAMES in `cwd`.
+ * `schemaPaths` (the `--schema` flag) replace the config's `schema`; with them no config file is needed.
+ */
+export async function loadProject(options: { cwd: string; configPath?: string; schemaPaths?: readonly string[] }): Promise<Project> {
+  const configFile = options.configPath !== undefined ? resolve(options.cwd, options.configPath) : CONFIG_FILE_NAMES.map((name) => resolve(options.cwd, name)).find((path) => existsSync(path));
+  if (options.configPath !== undefined && !existsSync(configFile!)) throw new ProjectConfigError(`--config: ${options.configPath} does not exist`);
+  if (configFile === undefined && options.schemaPaths === undefined) {
+    throw new ProjectConfigError(`no docjoin.config.* in ${options.cwd}; run \`docjoin init\` to create one, or pass --config FILE or --schema PATH`);
+  }
+  const config = configFile === undefined ? {} : checkConfig(await importConfig(configFile), basename(configFile));
+  const root = configFile === undefined ? options.cwd : dirname(configFile);
+  const schemaPaths = options.schemaPaths ?? toList(config.schema ?? 'schema');
+  const schemaBase = options.schemaPaths !== undefined ? options.cwd : root;
+  return {
+    configFile,
+    root,
+    config,
+    typeDefs: withDirectiveTypeDefs(readSchemaFiles(schemaPaths, schemaBase)),
+    resolvers: config.resolvers === undefined ? [] : Array.isArray(config.resolvers) ? [...(config.resolvers as IResolvers[])] : [config.resolvers as IResolvers],
+    writePlans: config.writePlans ?? {},
+    publicSchemaFile: resolve(root, config.codegen?.publicSchema ?? 'schema.public.graphql'),
+    codegenConfigFile: config.codegen?.config === undefined ? undefined : resolve(root, config.codegen.config),
+  };
+}
+
+/**
+ * The config module's default export. `require` first (a TypeScript loader such as tsx may already be
+ * registered, and Node ≥ 20.19 requires ES modules); jiti for TypeScript without a loader and for ES
+ * modules `require` cannot load (top-level await).
+ */
+async function importConfig(file: string): Promise<unknown> {
+  const name = basename(file);
+  try {
+    if (file.endsWith('.json')) return JSON.parse(readFileSync(file, 'utf8'));
+    let loaded: unknown;
+    try {
+      loaded = require(file);
+    } catch (error) {
+      if (!needsJiti(file, error)) throw error;
+      loaded = await createJiti(__filename, { interopDefault: false }).import(file);
+    }
+    const exported = (loaded as { default?: unknown } | null)?.default ?? loaded;
+    return typeof exported === 'function' ? await (exported as () => unknown)() : exported;
+  } catch (error) {
+    if (error instanceof ProjectConfigError) throw error;
+    const reason = error instanceof Error ? error.message.split('\n')[0] : String(error);
+    throw new ProjectConfigError(`${name} could not be loaded: ${reason}`);
+  }
+}
+
+function needsJiti(file: string, error: unknown): boolean {
+  const code = (error as { code?: unknown } | null)?.code;
+  if (code === 'ERR_REQUIRE_ESM' || code === 'ERR_REQUIRE_ASYNC_MODULE' || code === 'ERR_UNKNOWN_FILE_EXTENSION') return true;
+  return /\.[mc]?ts$/.test(file) && error instanceof SyntaxError;
+}
+
+/** The export must be an object with known keys; the values' types are checked where they are used. */
+function checkConfig(exported: unknown, name: string): DocjoinProjectConfig {
+  if (typeof exported !== 'object' || exported === null || Array.isArray(exported)) {
+    throw new ProjectConfigError(`${name} must export an object (export default defineConfig({ schema: 'schema' })), got ${exported === null ? 'null' : typeof exported}`);
+  }
+  for (const key of Object.keys(exported)) {
+    if (!KNOWN_KEYS.has(key)) throw new ProjectConfigError(`${name}: unknown key "${key}"; the keys are ${[...KNOWN_KEYS].join(', ')}`);
+  }
+  const config = exported as DocjoinProjectConfig;
+  const schema: unknown = config.schema;
+  if (schema !== undefined && !(typeof schema === 'string' || (Array.isArray(schema) && schema.length > 0 && schema.every((path) => typeof path === 'string')))) {
+    throw new ProjectConfigError(`${name}: schema must be a path or a list of paths (files or folders of .graphql files), got ${JSON.stringify(schema)}`);
+  }
+  const mongodb: unknown = config.mongodb;
+  if (mongodb !== undefined && (typeof mongodb !== 'object' || mongodb === null)) throw new ProjectConfigError(`${name}: mongodb must be { uri?, db? }, got ${JSON.stringify(mongodb)}`);
+  const seed: unknown = config.seed;
+  if (seed !== undefined && typeof seed !== 'function') throw new ProjectConfigError(`${name}: seed must be a function (db, { scale, onProgress }) => Promise, got ${typeof seed}`);
+  return config;
+}
+
+function toList(value: string | readonly string[]): readonly string[] {
+  return typeof value === 'string' ? [value] : value;
+}

@@ -1,0 +1,41 @@
+import type { IResolvers } from '@graphql-tools/utils';
+import type { Db } from 'mongodb';
+import type { GatewaySettings } from '../gateway/gateway-options';
+import type { MutationWritePlans } from '../gateway/writes/write-plan';
+
+/** What a project's seed function is told. */
+export interface SeedOptions {
+  /** `--seed-scale` / DOCJOIN_SEED_SCALE (default 1), for seeds that can make more or less data. */
+  readonly scale: number;
+  /** Report progress per collection; the CLI prints it in place on a terminal. */
+  readonly onProgress: (collection: string, inserted: number, total: number) => void;
+}
+
+/**
+ * `docjoin.config.{ts,mts,mjs,js,cjs,json}`: one project's schema, resolvers, database and settings.
+ * Paths are relative to the config file. Flags and environment variables win over what it says.
+ */
+export interface DocjoinProjectConfig {
+  /** SDL files, or folders whose `*.graphql` files are all read (default: "schema"). */
+  readonly schema?: string | readonly string[];
+  /** Resolvers for root fields, scalars and abstract types (relation and stored fields need none). */
+  readonly resolvers?: IResolvers | readonly IResolvers[];
+  /** What each hand-written mutation's write unit does, by Mutation field name. */
+  readonly writePlans?: MutationWritePlans;
+  /** Where the data is. No `uri` (and no MONGODB_URI): docjoin starts its embedded server. */
+  readonly mongodb?: { readonly uri?: string; readonly db?: string };
+  /** How the gateway serves: port, host, cors, landingPage, limits, … (createGateway's settings). */
+  readonly server?: GatewaySettings;
+  /** `docjoin codegen`: where the public schema goes, and your graphql-codegen config (optional). */
+  readonly codegen?: { readonly publicSchema?: string; readonly config?: string };
+  /**
+   * Fills a database with sample data: docjoin runs it on its embedded server (no MongoDB URI) before
+   * serving, and `docjoin seed --mongo-uri URI` runs it against yours. It creates the indexes it needs.
+   */
+  readonly seed?: (db: Db, options: SeedOptions) => Promise<unknown>;
+}
+
+/** Types a config file's default export: `export default defineConfig({ schema: 'schema' })`. */
+export function defineConfig(config: DocjoinProjectConfig): DocjoinProjectConfig {
+  return config;
+}

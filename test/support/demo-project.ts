@@ -1,0 +1,17 @@
+import { resolve } from 'node:path';
+import { readSchemaFiles, withDirectiveTypeDefs } from 'docjoin';
+import { rootResolvers, rootWritePlans } from '../../examples/demo/resolvers';
+
+/** The demo example's folder and config, as the CLI is pointed at them. */
+export const DEMO_DIR = resolve(__dirname, '../../examples/demo');
+export const DEMO_CONFIG = resolve(DEMO_DIR, 'docjoin.config.ts');
+
+/** The demo's SDL with docjoin's directive definitions in front, as a gateway reads it. */
+export function demoTypeDefs(): string[] {
+  return withDirectiveTypeDefs(readSchemaFiles(['schema'], DEMO_DIR));
+}
+
+/** What createGateway needs to serve the demo: its SDL, resolvers and write plans. */
+export function demoProjectOptions(): { typeDefs: string[]; resolvers: typeof rootResolvers; writePlans: typeof rootWritePlans } {
+  return { typeDefs: demoTypeDefs(), resolvers: rootResolvers, writePlans: rootWritePlans };
+}
