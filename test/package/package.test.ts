@@ -1,0 +1,121 @@
+import { execFile } from 'node:child_process';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { promisify } from 'node:util';
+
+/**
+ * The package as a user gets it: `npm pack` (which builds dist/ first), installed from the tarball in a
+ * fresh folder outside the repository together with the peer dependencies a user adds, then imported
+ * from an ES module (serving a small schema on the embedded server), type-checked from TypeScript under
+ * `strict`, and run as `npx docjoin --help`. Nothing of the repository is visible there but the tarball.
+ */
+const run = promisify(execFile);
+const REPO = resolve(__dirname, '../..');
+const manifest = JSON.parse(readFileSync(join(REPO, 'package.json'), 'utf8')) as {
+  version: string;
+  devDependencies: Record<string, string>;
+  peerDependencies: Record<string, string>;
+};
+
+let workDir: string;
+let tarball: string;
+let project: string;
+
+beforeAll(async () => {
+  workDir = mkdtempSync(join(tmpdir(), 'docjoin-package-'));
+  const packed = await run('npm', ['pack', '--json', '--pack-destination', workDir], { cwd: REPO, maxBuffer: 64 * 1024 * 1024 });
+  const [info] = JSON.parse(packed.stdout) as Array<{ filename: string; files: Array<{ path: string }> }>;
+  tarball = join(workDir, info!.filename);
+  project = join(workDir, 'app');
+  await run('mkdir', ['-p', project]);
+  writeFileSync(join(project, 'package.json'), JSON.stringify({ name: 'app', version: '1.0.0', private: true }));
+  // The peers at the versions the repository tests with, and TypeScript for the strict check.
+  const peers = ['@apollo/server', 'graphql', 'mongodb'].map((name) => `${name}@${manifest.devDependencies[name]}`);
+  const typescript = ['typescript', '@types/node'].map((name) => `${name}@${manifest.devDependencies[name]}`);
+  await run('npm', ['install', '--no-audit', '--no-fund', '--prefer-offline', '--loglevel=error', tarball, ...peers, ...typescript], { cwd: project, maxBuffer: 64 * 1024 * 1024 });
+}, 300_000);
+
+afterAll(() => {
+  if (workDir) rmSync(workDir, { recursive: true, force: true });
+});
+
+it('the tarball holds compiled JavaScript and type declarations, not the sources, tests or examples', async () => {
+  const listed = await run('tar', ['-tzf', tarball]);
+  const files = listed.stdout.split('\n').filter((line) => line !== '');
+  expect(files).toEqual(expect.arrayContaining(['package/dist/index.js', 'package/dist/index.d.ts', 'package/dist/cli/bin/docjoin.js', 'package/dist/embedded-mongo/index.js', 'package/package.json', 'package/README.md']));
+  expect(files.filter((file) => /^package\/(src|test|examples|bench)\//.test(file))).toEqual([]);
+  expect(files.filter((file) => file.endsWith('.ts') && !file.endsWith('.d.ts'))).toEqual([]);
+});
+
+it('imports from an ES module and serves an SDL of its own, with tsx nowhere installed', async () => {
+  writeFileSync(
+    join(project, 'serve.mjs'),
+    `import { connectMongo, createGateway, directiveTypeDefs } from 'docjoin';
+import { startEmbeddedMongo } from 'docjoin/embedded-mongo';
+
+const mongo = await startEmbeddedMongo();
+const client = await connectMongo(mongo.uri);
+const db = client.db('shop');
+const { insertedId } = await db.collection('categories').insertOne({ name: 'Tea' });
+await db.collection('products').insertMany([{ name: 'Sencha', categoryId: insertedId }, { name: 'Matcha', categoryId: insertedId }]);
+const typeDefs = \`
+  type Query { products: [Product!]! }
+  type Category @collection(name: "categories") { id: ID! name: String! }
+  type Product @collection(name: "products") { id: ID! name: String! category: Category @join(localField: "categoryId") }
+\`;
+const resolvers = { Query: { products: (_p, _a, context, info) => context.documents.findMany(info, 'Product', { first: 10 }) } };
+const gateway = await createGateway({ typeDefs, resolvers, mongoClient: client, db, listen: false });
+const result = await gateway.execute({ query: '{ products { name category { name } } }' });
+console.log(JSON.stringify({ data: result.data, roundTrips: result.cost.roundTrips, directives: directiveTypeDefs.includes('directive @collection') }));
+await gateway.stop();
+await client.close();
+await mongo.stop();
+`,
+  );
+  const { stdout } = await run(process.execPath, ['serve.mjs'], { cwd: project });
+  expect(JSON.parse(stdout)).toEqual({
+    data: { products: [{ name: 'Sencha', category: { name: 'Tea' } }, { name: 'Matcha', category: { name: 'Tea' } }] },
+    roundTrips: 2,
+    directives: true,
+  });
+  await expect(run(process.execPath, ['-e', "require.resolve('tsx')"], { cwd: project })).rejects.toThrow();
+}, 60_000);
+
+it('type-checks from TypeScript under strict', async () => {
+  writeFileSync(
+    join(project, 'tsconfig.json'),
+    JSON.stringify({ compilerOptions: { strict: true, noEmit: true, module: 'node16', moduleResolution: 'node16', target: 'ES2022', types: ['node'], skipLibCheck: false } }),
+  );
+  writeFileSync(
+    join(project, 'app.ts'),
+    `import { ApolloServer } from '@apollo/server';
+import { connectMongo, createDocjoin, defineConfig, type GatewayContext, type MutationWritePlans, type CostReport } from 'docjoin';
+import { startEmbeddedMongo, type EmbeddedMongo } from 'docjoin/embedded-mongo';
+
+export const config = defineConfig({ schema: 'schema', server: { port: 4000, cors: { origin: 'https://app.example.com' } } });
+export const plans: MutationWritePlans = {};
+
+export async function mount(mongo: EmbeddedMongo): Promise<ApolloServer<GatewayContext>> {
+  const client = await connectMongo(mongo.uri);
+  const docjoin = await createDocjoin({ typeDefs: 'type Query { ok: Boolean }', mongoClient: client, db: 'app' });
+  const server = new ApolloServer<GatewayContext>({ schema: docjoin.schema, plugins: [...docjoin.plugins], formatError: docjoin.formatError });
+  const context: GatewayContext = docjoin.createContext({ headers: { 'x-docjoin-strategy': undefined } });
+  void context.ledger;
+  return server;
+}
+export const start: () => Promise<EmbeddedMongo> = () => startEmbeddedMongo();
+export function roundTrips(report: CostReport): number {
+  return report.roundTrips;
+}
+`,
+  );
+  const tsc = join(project, 'node_modules/typescript/bin/tsc');
+  await expect(run(process.execPath, [tsc, '-p', project], { cwd: project })).resolves.toMatchObject({ stdout: '' });
+}, 120_000);
+
+it('runs as `npx docjoin --help` from the folder it is installed in', async () => {
+  const { stdout } = await run('npx', ['--no-install', 'docjoin', '--help'], { cwd: project });
+  expect(stdout.split('\n')[0]).toBe('Usage: docjoin <command> [options]      (docjoin <command> --help for its options)');
+  expect(stdout).toMatch(/^ {2}serve /m);
+});
