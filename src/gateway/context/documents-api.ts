@@ -2,7 +2,7 @@ import type { GraphQLResolveInfo } from 'graphql';
 import { ObjectId } from 'bson';
 import { InvariantError } from '../errors/internal-errors';
 import type { StoredDocument } from '../mongo/mongo-funnel';
-import { planPage } from '../planning/page-request';
+import { anchoredFilter, planPage } from '../planning/page-request';
 import { toFindProjection } from '../planning/projection';
 import { parseSort, sortDocument } from '../storage-map/parse-sort';
 import type { SortKey } from '../storage-map/storage-map-types';
@@ -10,16 +10,31 @@ import type { GatewayContext } from './request-context';
 
 /** A value a root filter may compare against: typed, never an operator document. */
 export type FilterValue = string | number | boolean | Date | ObjectId | null;
-/** Equality, or a strict bound. Converted to `$lt`/`$gt` here, so callers never write MongoDB operators. */
-export type FieldCondition = FilterValue | { readonly lt: FilterValue } | { readonly gt: FilterValue };
+/**
+ * Equality, or one comparison. Converted to MongoDB operators here (`{ lt: d }` → `{ $lt: d }`, `prefix`
+ * → an anchored, escaped regular expression), so callers never write operators themselves.
+ */
+export type FieldCondition =
+  | FilterValue
+  | { readonly ne: FilterValue }
+  | { readonly lt: FilterValue }
+  | { readonly lte: FilterValue }
+  | { readonly gt: FilterValue }
+  | { readonly gte: FilterValue }
+  | { readonly in: readonly FilterValue[] }
+  | { readonly prefix: string };
 export type RootFilter = Readonly<Record<string, FieldCondition>>;
 
 export interface FindManyOptions {
-  readonly filter?: RootFilter;
+  /** Conditions every document must meet; a list when one path has several (a range: `{ gt }` and `{ lt }`). */
+  readonly filter?: RootFilter | readonly RootFilter[];
   /** `@join(sort:)` syntax, e.g. `"due"` or `"-createdAt"`; `_id` is always the final tie-breaker. Default `_id`. */
   readonly sort?: string;
   readonly first?: number | null;
-  /** The id of the last item the client received: the page holds the items after it. Needs a `sort` starting with `_id`. */
+  /**
+   * The id of the last item the client received: the page holds the items after it. With a sort that
+   * does not start with `_id`, that item's sort values are read first (one more round trip).
+   */
   readonly after?: string | null;
 }
 
@@ -35,24 +50,42 @@ export class DocumentsApi {
    * e.g. `findOne<BookDocument>(info, 'Book', …)`). It is asserted, not checked: the documents come from
    * MongoDB projected to the selection, so only the paths the selection reads are guaranteed.
    */
-  async findOne<TDocument = StoredDocument>(info: GraphQLResolveInfo, typeName: string, filter: RootFilter): Promise<TDocument | null> {
+  async findOne<TDocument = StoredDocument>(info: GraphQLResolveInfo, typeName: string, filter: RootFilter | readonly RootFilter[]): Promise<TDocument | null> {
     const [document] = await this.#find<TDocument>(info, typeName, toMongoFilter(filter), { limit: 1 });
     return document ?? null;
   }
 
   async findMany<TDocument = StoredDocument>(info: GraphQLResolveInfo, typeName: string, options: FindManyOptions = {}): Promise<TDocument[]> {
-    const sort = parseRootSort(options.sort ?? '_id');
-    const page = planPage({ first: options.first, after: options.after }, sort, { acceptsFirst: true });
+    return this.findPage<TDocument>(info, typeName, { ...options, sort: parseRootSort(options.sort ?? '_id') });
+  }
+
+  /** findMany with the order already parsed (generated `@list` fields keep theirs parsed). */
+  async findPage<TDocument = StoredDocument>(
+    info: GraphQLResolveInfo,
+    typeName: string,
+    options: Omit<FindManyOptions, 'sort'> & { readonly sort: readonly SortKey[] },
+  ): Promise<TDocument[]> {
+    const page = planPage({ first: options.first, after: options.after }, options.sort, { acceptsFirst: true });
     if (page.limit === 0) return [];
-    // A root list is one find (the cost estimate counts it so): paging another order would first read the anchor.
-    if (page.anchor !== undefined) throw new InvariantError(`findMany(${typeName}): \`after\` pages lists ordered by _id first; sort "${options.sort}" would need an extra read`);
     const filter = toMongoFilter(options.filter ?? {});
-    return this.#find<TDocument>(info, typeName, page.filter ? { $and: [filter, page.filter] } : filter, { limit: page.limit, sort: sortDocument(sort) });
+    let pageFilter = page.filter;
+    if (page.anchor !== undefined) {
+      const anchor = await this.context.loaders
+        .byKey(this.#collectionOf(typeName), '_id')
+        .load({ key: page.anchor.id, projection: page.anchor.projection, field: `${info.parentType.name}.${info.fieldName}` });
+      pageFilter = anchoredFilter(page, anchor, typeName);
+    }
+    return this.#find<TDocument>(info, typeName, pageFilter ? { $and: [filter, pageFilter] } : filter, { limit: page.limit, sort: sortDocument(options.sort) });
+  }
+
+  #collectionOf(typeName: string): string {
+    const collection = this.context.storageMap.types.get(typeName)?.collection;
+    if (collection === undefined) throw new InvariantError(`${typeName} has no @collection; root resolvers can only read collection types`);
+    return collection;
   }
 
   async #find<TDocument>(info: GraphQLResolveInfo, typeName: string, filter: StoredDocument, options: { limit?: number; sort?: Record<string, 1 | -1> }): Promise<TDocument[]> {
-    const collection = this.context.storageMap.types.get(typeName)?.collection;
-    if (collection === undefined) throw new InvariantError(`${typeName} has no @collection; root resolvers can only read collection types`);
+    const collection = this.#collectionOf(typeName);
     const projection = this.context.projectionFor(info, typeName);
     const documents = await this.context.funnel.find(
       { ledger: this.context.ledger, fields: [`${info.parentType.name}.${info.fieldName}`] },
@@ -74,7 +107,11 @@ function parseRootSort(sort: string): SortKey[] {
 }
 
 /** Typed conditions to a MongoDB filter. Any other object value is a bug in a resolver, not user input. */
-function toMongoFilter(filter: RootFilter): StoredDocument {
+function toMongoFilter(filter: RootFilter | readonly RootFilter[]): StoredDocument {
+  if (isFilterList(filter)) {
+    const parts = filter.map(toMongoFilter).filter((part) => Object.keys(part).length > 0);
+    return parts.length === 0 ? {} : parts.length === 1 ? parts[0]! : { $and: parts };
+  }
   const result: StoredDocument = {};
   for (const [path, condition] of Object.entries(filter)) {
     if (path.startsWith('$')) throw new InvariantError(`root filter path ${path} starts with $`);
@@ -83,11 +120,28 @@ function toMongoFilter(filter: RootFilter): StoredDocument {
   return result;
 }
 
+function isFilterList(filter: RootFilter | readonly RootFilter[]): filter is readonly RootFilter[] {
+  return Array.isArray(filter);
+}
+
+const COMPARISONS = ['ne', 'lt', 'lte', 'gt', 'gte'] as const;
+
 function toCondition(path: string, condition: FieldCondition): unknown {
   if (isFilterValue(condition)) return condition;
-  if ('lt' in condition && isFilterValue(condition.lt)) return { $lt: condition.lt };
-  if ('gt' in condition && isFilterValue(condition.gt)) return { $gt: condition.gt };
+  const keys = Object.keys(condition);
+  const [key] = keys;
+  if (keys.length === 1 && key !== undefined) {
+    const value = (condition as Readonly<Record<string, unknown>>)[key];
+    if ((COMPARISONS as readonly string[]).includes(key) && isFilterValue(value)) return { [`$${key}`]: value };
+    if (key === 'in' && Array.isArray(value) && value.every(isFilterValue)) return { $in: value };
+    if (key === 'prefix' && typeof value === 'string') return { $regex: `^${escapeRegExp(value)}` };
+  }
   throw new InvariantError(`root filter on ${path} has an unsupported condition`);
+}
+
+/** A literal prefix: every character a regular expression treats specially is escaped. */
+function escapeRegExp(text: string): string {
+  return text.replace(/[\\^$.*+?()[\]{}|\/-]/g, '\\$&');
 }
 
 function isFilterValue(value: unknown): value is FilterValue {

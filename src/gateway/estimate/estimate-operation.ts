@@ -19,7 +19,7 @@ import { InvariantError } from '../errors/internal-errors';
 import type { SelectionSource } from '../planning/collect-selection';
 import { planPage, validateFirst, type PageArgs } from '../planning/page-request';
 import { snapshotFits } from '../planning/plan-projection';
-import type { JoinShape, ReadStrategy, RelationField, StorageMap } from '../storage-map/storage-map-types';
+import { listSort, type JoinShape, type ReadStrategy, type RelationField, type StorageMap } from '../storage-map/storage-map-types';
 import { collectResponseFields, collectRootFields } from './collect-response-fields';
 import { selectionDepth } from './selection-depth';
 
@@ -184,6 +184,10 @@ class EstimatePass {
     if (this.input.operation.operation === OperationTypeNode.MUTATION) this.#write(rootType, node);
     this.#roundTrips = add(this.#roundTrips, 1);
     this.#documents = add(this.#documents, objects);
+    if (isList && this.#readsAnchor(rootType, definition, node)) {
+      this.#roundTrips = add(this.#roundTrips, 1);
+      this.#documents = add(this.#documents, 1);
+    }
     const named = getNamedType(definition.type);
     const collection = this.input.storageMap.types.get(named.name)?.collection;
     if (collection !== undefined) this.#rootPrimed.add(keyLoader(collection, '_id'));
@@ -199,6 +203,23 @@ class EstimatePass {
     if (!writes) throw new InvariantError(`${rootType.name}.${node.name.value}: no write estimate (EstimateInput.writeEstimate)`);
     this.#roundTrips = add(this.#roundTrips, writes.roundTrips);
     this.#documents = add(this.#documents, writes.documents);
+  }
+
+  /**
+   * Whether a root list given `after` first reads that item's sort values: a generated `@list` does when
+   * its order does not start with `_id`; a hand-written one may (findMany's sort is not known here).
+   */
+  #readsAnchor(rootType: GraphQLObjectType, definition: GraphQLField<unknown, unknown>, node: FieldNode): boolean {
+    let args: Record<string, unknown>;
+    try {
+      args = getArgumentValues(definition, node, this.input.variableValues as Record<string, unknown>);
+    } catch {
+      return false;
+    }
+    if (args.after === undefined || args.after === null) return false;
+    const root = this.input.storageMap.roots.get(`${rootType.name}.${definition.name}`);
+    if (root?.kind !== 'list') return true;
+    return listSort(root, args)?.[0]?.path !== '_id';
   }
 
   /** `first` as root lists read it (default 20, 0..100); undefined when the resolver will reject it. */

@@ -1,9 +1,12 @@
 import { makeExecutableSchema } from '@graphql-tools/schema';
 import type { IResolvers } from '@graphql-tools/utils';
-import { GraphQLSchema, specifiedDirectives, type GraphQLNamedType } from 'graphql';
+import { GraphQLSchema, Kind, parse, specifiedDirectives, type GraphQLNamedType } from 'graphql';
+import { StorageConfigError } from '../errors/internal-errors';
+import { buildRootResolvers } from '../roots/root-resolvers';
 import { buildStorageMap } from '../storage-map/build-storage-map';
 import type { StorageMap } from '../storage-map/storage-map-types';
 import { buildFieldResolvers } from '../strategies/build-field-resolvers';
+import { directiveTypeDefs } from './directive-type-defs';
 
 export interface GatewaySchema {
   /** The executable schema clients see: storage directives and their ReadStrategy enum removed. */
@@ -11,18 +14,27 @@ export interface GatewaySchema {
   readonly storageMap: StorageMap;
 }
 
-/** Storage-only SDL definitions hidden from the public schema. */
-const STORAGE_ONLY_TYPES = new Set(['ReadStrategy']);
+/** The types docjoin's directive definitions declare (ReadStrategy, FilterOp): storage-only, hidden from clients. */
+const STORAGE_ONLY_TYPES = new Set(
+  parse(directiveTypeDefs).definitions.flatMap((definition) => (definition.kind === Kind.ENUM_TYPE_DEFINITION ? [definition.name.value] : [])),
+);
 
 /**
- * SDL → storage map (parsed and validated once) → resolvers built from it, merged with the hand-written
- * root resolvers → public schema. Throws StorageConfigError on inconsistent directives.
+ * SDL → storage map (parsed and validated once) → resolvers built from it (relation and stored fields,
+ * generated root fields), merged with the hand-written ones → public schema. Throws StorageConfigError
+ * on inconsistent directives, and on a root field with no resolver or with both a generated and a
+ * hand-written one.
  */
 export function buildGatewaySchema(options: { typeDefs: readonly string[]; resolvers: IResolvers | readonly IResolvers[] }): GatewaySchema {
   const typeDefs = [...options.typeDefs];
-  const storageMap = buildStorageMap(makeExecutableSchema({ typeDefs }));
+  const sdlSchema = makeExecutableSchema({ typeDefs });
+  const storageMap = buildStorageMap(sdlSchema);
+  const handWritten = Array.isArray(options.resolvers) ? (options.resolvers as readonly IResolvers[]) : [options.resolvers as IResolvers];
+  const generated = buildRootResolvers(storageMap) as IResolvers;
+  const problems = rootResolverProblems(sdlSchema, handWritten, generated);
+  if (problems.length > 0) throw new StorageConfigError(problems);
   const fieldResolvers = buildFieldResolvers(storageMap) as IResolvers;
-  const executable = makeExecutableSchema({ typeDefs, resolvers: [fieldResolvers, ...(Array.isArray(options.resolvers) ? options.resolvers : [options.resolvers])] });
+  const executable = makeExecutableSchema({ typeDefs, resolvers: [fieldResolvers, generated, ...handWritten] });
   const config = executable.toConfig();
   const schema = new GraphQLSchema({
     ...config,
@@ -30,4 +42,30 @@ export function buildGatewaySchema(options: { typeDefs: readonly string[]; resol
     directives: [...specifiedDirectives],
   });
   return { schema, storageMap };
+}
+
+/**
+ * Every Query and Mutation field needs exactly one resolver: generated (`@find`, `@list`) or hand-written.
+ * Without one it would answer null (or fail as non-nullable) at request time; with both, which one runs
+ * would depend on merge order.
+ */
+function rootResolverProblems(schema: GraphQLSchema, handWritten: readonly IResolvers[], generated: IResolvers): string[] {
+  const problems: string[] = [];
+  for (const type of [schema.getQueryType(), schema.getMutationType()]) {
+    if (!type) continue;
+    for (const fieldName of Object.keys(type.getFields())) {
+      const coordinate = `${type.name}.${fieldName}`;
+      const written = handWritten.some((resolvers) => (resolvers[type.name] as Record<string, unknown> | undefined)?.[fieldName] !== undefined);
+      const isGenerated = (generated[type.name] as Record<string, unknown> | undefined)?.[fieldName] !== undefined;
+      if (written && isGenerated) problems.push(`${coordinate}: has a generated resolver (@find or @list) and a hand-written one; remove the directive or the resolver`);
+      else if (!written && !isGenerated) {
+        problems.push(
+          type === schema.getQueryType()
+            ? `${coordinate}: no resolver; add @find or @list to generate it, or pass a resolver for ${coordinate}`
+            : `${coordinate}: no resolver; pass a resolver for ${coordinate} with its write plan`,
+        );
+      }
+    }
+  }
+  return problems;
 }

@@ -50,14 +50,48 @@ enum ReadStrategy {
 
 """
 Write rule: this Int field is a precomputed count of what the relation field \`of\` ("Type.field", on
-this type) yields. The writes that add to that relation increment it; \`npm run reconcile\` recounts it.
+this type) yields. The writes that add to that relation increment it; \`docjoin reconcile\` recounts it.
 """
 directive @counter(of: String!) on FIELD_DEFINITION
 
 """
 Write rule: this relation is the derived side of a two-way reference. Its \`@join(localField:)\` array
 in this document lists the documents whose relation \`of\` ("Type.field", the side that is the truth)
-points back here. Writes that change \`of\` update this side too; \`npm run reconcile\` rebuilds it.
+points back here. Writes that change \`of\` update this side too; \`docjoin reconcile\` rebuilds it.
 """
 directive @inverse(of: String!) on FIELD_DEFINITION
+
+"""
+Generated root field: the one \`@collection\` document whose fields equal the arguments. Each argument
+names a field of the type (\`id\` reads \`_id\`), and together they must be unique: \`id\`, or fields
+with a unique index (checked at startup). One \`find\` with \`limit: 1\`; null when nothing matches.
+"""
+directive @find on FIELD_DEFINITION
+
+"""
+Generated root field: a page of \`@collection\` documents in \`sort\` order (\`"-placedAt"\`; \`_id\` is
+always the final tie-breaker). Arguments: \`first: Int\` (default 20, at most 100), \`after: ID\` (the id
+of the last item received), \`orderBy\` (an enum whose values carry \`@sort\`), and filters: an
+argument named like a field of the type is an equality filter on it, \`@filter\` maps any other.
+Every filtered field must lead an index (checked at startup). One \`find\`.
+"""
+directive @list(sort: String = "_id") on FIELD_DEFINITION
+
+"""A filter argument of a \`@list\` field: compares the type's \`field\` with the argument by \`op\`."""
+directive @filter(field: String!, op: FilterOp = EQ) on ARGUMENT_DEFINITION
+
+"""How a \`@filter\` argument compares: IN takes a list; PREFIX matches strings that start with the value."""
+enum FilterOp {
+  EQ
+  NE
+  LT
+  LTE
+  GT
+  GTE
+  IN
+  PREFIX
+}
+
+"""The order an \`orderBy\` enum value of a \`@list\` field stands for, in \`@list(sort:)\` syntax."""
+directive @sort(by: String!) on ENUM_VALUE
 `;

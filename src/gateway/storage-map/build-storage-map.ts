@@ -11,6 +11,7 @@ import {
   type GraphQLSchema,
 } from 'graphql';
 import { StorageConfigError } from '../errors/internal-errors';
+import { buildRootFields } from './build-root-fields';
 import { parseSort } from './parse-sort';
 import { readCollection, readEmbedded, readJoin, readPath, readRead, readSnapshot, type JoinDirective } from './read-directives';
 import type {
@@ -31,7 +32,8 @@ type PageArgumentName = (typeof PAGE_ARGUMENTS)[number];
 /**
  * Parses and statically validates every storage directive of `schema` into a StorageMap.
  * All problems are collected and thrown together as one StorageConfigError, each naming `Type.field`
- * and the fix. Root operation types are skipped: their fields are hand-written in resolvers/.
+ * and the fix. Root operation types are skipped here: their fields are hand-written resolvers, or
+ * generated from `@find` / `@list` (build-root-fields.ts).
  */
 export function buildStorageMap(schema: GraphQLSchema): StorageMap {
   const problems: string[] = [];
@@ -54,8 +56,9 @@ export function buildStorageMap(schema: GraphQLSchema): StorageMap {
     }
     types.set(type.name, Object.freeze({ typeName: type.name, collection: collections.get(type.name), fields }));
   }
+  const roots = buildRootFields(schema, types, problems);
   if (problems.length > 0) throw new StorageConfigError(problems);
-  return Object.freeze({ types, relations });
+  return Object.freeze({ types, relations, roots });
 }
 
 function readDirective<T>(problems: string[], where: string, read: () => T): T | undefined {
@@ -111,6 +114,17 @@ function buildField(
       const targetField = targetFields[name];
       if (!targetField) report(`@snapshot(fields:) names "${name}", which is not a field of ${target.name}; its fields are ${Object.keys(targetFields).join(', ')}`);
       else if (!isLeafType(getNamedType(targetField.type))) report(`@snapshot(fields:) names "${name}", a relation of ${target.name}; a snapshot can only copy scalar fields`);
+    }
+    const keyPath = `${snapshot.path}.${snapshot.key}`;
+    // A miss joins by the key read from inside the copy; so do fan-out and reconcile.
+    if (join.localField !== keyPath) {
+      return report(
+        `@snapshot keeps its key at "${keyPath}", but the fallback @join(localField: "${join.localField}") names another path; a snapshot miss joins by the key inside the copy, so use @join(localField: "${keyPath}") and keep the key in each copy (or set @snapshot(key:) to the copy's key field)`,
+      );
+    }
+    const idField = Object.values(targetFields).find((candidate) => candidate.name === 'id' && getNamedType(candidate.type).name === 'ID');
+    if (idField && !snapshot.fields.includes(idField.name)) {
+      return report(`@snapshot(fields:) must include "${idField.name}", the key each copy keeps at "${keyPath}"; add "${idField.name}" to fields`);
     }
     if (shapes.join) shapes.snapshot = Object.freeze({ kind: 'snapshot', path: snapshot.path, fields: Object.freeze([...snapshot.fields]), key: snapshot.key, fallback: shapes.join });
   }

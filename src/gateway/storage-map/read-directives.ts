@@ -1,5 +1,6 @@
 import { getDirective } from '@graphql-tools/utils';
-import type { GraphQLField, GraphQLObjectType, GraphQLSchema } from 'graphql';
+import type { GraphQLArgument, GraphQLEnumValue, GraphQLField, GraphQLObjectType, GraphQLSchema } from 'graphql';
+import type { FilterOp } from './storage-map-types';
 
 /**
  * Typed readers for the storage directives. `getDirective` coerces arguments against the declared
@@ -20,7 +21,11 @@ export interface JoinDirective {
 export interface SnapshotDirective { readonly path: string; readonly fields: readonly string[]; readonly key: string }
 export interface ReadDirective { readonly strategy: 'EMBEDDED' | 'JOIN' | 'SNAPSHOT' }
 
-type Directable = GraphQLObjectType | GraphQLField<unknown, unknown>;
+export interface ListDirective { readonly sort: string }
+export interface FilterDirective { readonly field: string; readonly op: FilterOp }
+export interface SortDirective { readonly by: string }
+
+type Directable = GraphQLObjectType | GraphQLField<unknown, unknown> | GraphQLArgument | GraphQLEnumValue;
 type Args = Readonly<Record<string, unknown>>;
 
 function readArgs(schema: GraphQLSchema, node: Directable, name: string): Args | undefined {
@@ -84,4 +89,28 @@ export function readRead(schema: GraphQLSchema, field: GraphQLField<unknown, unk
     throw new TypeError(`@read(strategy:) must be EMBEDDED, JOIN or SNAPSHOT, got ${JSON.stringify(strategy)}`);
   }
   return { strategy };
+}
+
+export function readFind(schema: GraphQLSchema, field: GraphQLField<unknown, unknown>): boolean {
+  return readArgs(schema, field, 'find') !== undefined;
+}
+
+export function readList(schema: GraphQLSchema, field: GraphQLField<unknown, unknown>): ListDirective | undefined {
+  const args = readArgs(schema, field, 'list');
+  return args && { sort: optionalString(args, 'sort', 'list') ?? '_id' };
+}
+
+const FILTER_OPS: readonly FilterOp[] = ['EQ', 'NE', 'LT', 'LTE', 'GT', 'GTE', 'IN', 'PREFIX'];
+
+export function readFilter(schema: GraphQLSchema, argument: GraphQLArgument): FilterDirective | undefined {
+  const args = readArgs(schema, argument, 'filter');
+  if (!args) return undefined;
+  const op = args.op ?? 'EQ';
+  if (!FILTER_OPS.includes(op as FilterOp)) throw new TypeError(`@filter(op:) must be one of ${FILTER_OPS.join(', ')}, got ${JSON.stringify(op)}`);
+  return { field: requiredString(args, 'field', 'filter'), op: op as FilterOp };
+}
+
+export function readSortValue(schema: GraphQLSchema, value: GraphQLEnumValue): SortDirective | undefined {
+  const args = readArgs(schema, value, 'sort');
+  return args && { by: requiredString(args, 'by', 'sort') };
 }

@@ -89,10 +89,51 @@ export interface TypeStorage {
   readonly fields: ReadonlyMap<string, FieldStorage>;
 }
 
+/** How a root filter argument compares the stored value with the argument (`@filter(op:)`). */
+export type FilterOp = 'EQ' | 'NE' | 'LT' | 'LTE' | 'GT' | 'GTE' | 'IN' | 'PREFIX';
+
+/** One argument of a generated root field that becomes a condition on a stored path. */
+export interface RootCondition {
+  readonly argumentName: string;
+  readonly path: string;
+  readonly op: FilterOp;
+  /** The argument is an `ID` compared with an ObjectId (`_id`, or an `ID` field holding references). */
+  readonly objectId: boolean;
+}
+
+/** `@find`: the one document whose fields equal the arguments (a unique key). */
+export interface FindRootField {
+  readonly kind: 'find';
+  readonly coordinate: string;
+  readonly fieldName: string;
+  readonly targetType: string;
+  readonly collection: string;
+  readonly conditions: readonly RootCondition[];
+}
+
+/** `@list`: a page of documents in a declared order, filtered by its arguments. */
+export interface ListRootField {
+  readonly kind: 'list';
+  readonly coordinate: string;
+  readonly fieldName: string;
+  readonly targetType: string;
+  readonly collection: string;
+  /** The order without `orderBy` (ends with `_id`). */
+  readonly sort: readonly SortKey[];
+  /** The `orderBy` argument and the order each of its enum values stands for. */
+  readonly orderBy: { readonly argumentName: string; readonly sorts: ReadonlyMap<string, readonly SortKey[]> } | undefined;
+  readonly conditions: readonly RootCondition[];
+}
+
+/** A Query field docjoin resolves itself. */
+export type RootField = FindRootField | ListRootField;
+
 export interface StorageMap {
   readonly types: ReadonlyMap<string, TypeStorage>;
   /** Relation fields by coordinate: every field a strategy can read. */
   readonly relations: ReadonlyMap<string, RelationField>;
+  /** Generated root fields (`@find`, `@list`) by coordinate. */
+  readonly roots: ReadonlyMap<string, RootField>;
 }
 
 export function shapeFor(field: RelationField, strategy: ReadStrategy): Shape | undefined {
@@ -101,4 +142,10 @@ export function shapeFor(field: RelationField, strategy: ReadStrategy): Shape | 
 
 export function declaredStrategies(field: RelationField): ReadStrategy[] {
   return READ_STRATEGIES.filter((strategy) => field.shapes[strategy] !== undefined);
+}
+
+/** The order a `@list` page is read in: the `orderBy` argument's, else the field's own; undefined for an unknown value. */
+export function listSort(root: ListRootField, args: Readonly<Record<string, unknown>>): readonly SortKey[] | undefined {
+  const chosen = root.orderBy && args[root.orderBy.argumentName];
+  return chosen === undefined || chosen === null ? root.sort : root.orderBy!.sorts.get(String(chosen));
 }

@@ -9,7 +9,7 @@ import { validateAgainstDatabase } from '../../../src/gateway/storage-map/valida
 import { startTestMongo, type TestMongo } from '../../support/test-mongo';
 
 const SDL = /* GraphQL */ `
-  type Query { p: Post }
+  type Query { p(id: ID!): Post @find }
   type Post @collection(name: "posts") {
     id: ID!
     comments: [Comment!]! @join(localField: "_id", foreignField: "postId", sort: "-createdAt")
@@ -80,7 +80,7 @@ describe('validateAgainstDatabase', () => {
 
   it('names a @join(collection:) that does not exist, and reports a collection shared with the target type once', async () => {
     const archiveSdl = /* GraphQL */ `
-      type Query { p: Post }
+      type Query { p(id: ID!): Post @find }
       type Post @collection(name: "posts") {
         id: ID!
         "Joined from another collection than Comment's own."

@@ -1,0 +1,128 @@
+import {
+  getNamedType,
+  getNullableType,
+  isEnumType,
+  isLeafType,
+  isListType,
+  isNonNullType,
+  type GraphQLArgument,
+  type GraphQLField,
+  type GraphQLSchema,
+} from 'graphql';
+import { parseSort } from './parse-sort';
+import { readFilter, readFind, readList, readSortValue } from './read-directives';
+import type { FilterOp, RootCondition, RootField, SortKey, TypeStorage } from './storage-map-types';
+
+type Report = (message: string) => undefined;
+
+/**
+ * The Query fields docjoin resolves itself (`@find`, `@list`), each checked against the storage of the
+ * type it returns. Problems go to `problems`, each naming `Query.field` and the fix.
+ */
+export function buildRootFields(schema: GraphQLSchema, types: ReadonlyMap<string, TypeStorage>, problems: string[]): Map<string, RootField> {
+  const roots = new Map<string, RootField>();
+  const queryType = schema.getQueryType();
+  for (const field of Object.values(queryType?.getFields() ?? {})) {
+    const coordinate = `${queryType!.name}.${field.name}`;
+    const report: Report = (message) => {
+      problems.push(`${coordinate}: ${message}`);
+      return undefined;
+    };
+    let root: RootField | undefined;
+    try {
+      root = buildRootField(schema, field, coordinate, types, report);
+    } catch (error) {
+      report((error as Error).message);
+    }
+    if (root) roots.set(coordinate, root);
+  }
+  return roots;
+}
+
+function buildRootField(schema: GraphQLSchema, field: GraphQLField<unknown, unknown>, coordinate: string, types: ReadonlyMap<string, TypeStorage>, report: Report): RootField | undefined {
+  const find = readFind(schema, field);
+  const list = readList(schema, field);
+  if (!find && !list) return undefined;
+  if (find && list) return report('declares both @find and @list; keep @find for one document, @list for a page');
+  const target = getNamedType(field.type);
+  const storage = types.get(target.name);
+  const directive = find ? '@find' : '@list';
+  if (storage?.collection === undefined) return report(`${directive} returns ${target.name}, which has no @collection; add @collection(name: "...") to type ${target.name}`);
+  const isList = isListType(getNullableType(field.type));
+  const base = { coordinate, fieldName: field.name, targetType: target.name, collection: storage.collection };
+
+  if (find) {
+    if (isList) return report(`@find returns one document, but the field is a list; use @list for a page of ${target.name}`);
+    if (isNonNullType(field.type)) return report(`@find returns null when nothing matches; make the field nullable (${target.name}, not ${target.name}!)`);
+    if (field.args.length === 0) return report(`@find needs arguments naming a unique key, e.g. ${field.name}(id: ID!)`);
+    const optional = field.args.find((argument) => !isNonNullType(argument.type));
+    if (optional) return report(`@find argument "${optional.name}" must be non-null (${String(optional.type)}!): every argument is part of the key`);
+    const conditions = collect(field.args.map((argument) => condition(schema, argument, storage, report)));
+    if (!conditions) return undefined;
+    const notEquality = conditions.find((entry) => entry.op !== 'EQ');
+    if (notEquality) return report(`@find compares by equality only; argument "${notEquality.argumentName}" asks for ${notEquality.op}`);
+    return Object.freeze({ kind: 'find', ...base, conditions: Object.freeze(conditions) });
+  }
+
+  if (!isList) return report(`@list returns a page, but the field is not a list; make it [${target.name}!]! or use @find`);
+  const sort = parseSort(list!.sort);
+  if (typeof sort === 'string') return report(`@list ${sort}`);
+  let orderBy: { argumentName: string; sorts: Map<string, readonly SortKey[]> } | undefined;
+  const conditions: Array<RootCondition | undefined> = [];
+  for (const argument of field.args) {
+    if (argument.name === 'first') {
+      if (getNamedType(argument.type).name !== 'Int' || isListType(getNullableType(argument.type))) report('argument "first" must be of type Int');
+    } else if (argument.name === 'after') {
+      if (getNamedType(argument.type).name !== 'ID' || isListType(getNullableType(argument.type))) report('argument "after" must be of type ID (the id of the last item received)');
+    } else if (argument.name === 'orderBy' && isEnumType(getNamedType(argument.type))) {
+      orderBy = orderByArgument(schema, argument, report);
+    } else {
+      conditions.push(condition(schema, argument, storage, report));
+    }
+  }
+  const checked = collect(conditions);
+  if (!checked) return undefined;
+  return Object.freeze({ kind: 'list', ...base, sort: Object.freeze(sort), orderBy: orderBy && Object.freeze(orderBy), conditions: Object.freeze(checked) });
+}
+
+/** An argument as a condition on the stored field it names (`@filter(field:)`, else its own name). */
+function condition(schema: GraphQLSchema, argument: GraphQLArgument, storage: TypeStorage, report: Report): RootCondition | undefined {
+  const filter = readFilter(schema, argument);
+  const fieldName = filter?.field ?? argument.name;
+  const field = storage.fields.get(fieldName);
+  const listArgument = isListType(getNullableType(argument.type));
+  const op: FilterOp = filter?.op ?? (listArgument ? 'IN' : 'EQ');
+  const named = getNamedType(argument.type);
+  if (field?.kind !== 'stored') {
+    return report(
+      filter
+        ? `argument "${argument.name}": @filter(field: "${fieldName}") is not a stored field of ${storage.typeName}`
+        : `argument "${argument.name}" is neither a field of ${storage.typeName} nor first, after or orderBy; rename it or add @filter(field: "...", op: ...)`,
+    );
+  }
+  if (!isLeafType(named)) return report(`argument "${argument.name}" must be a scalar or an enum to filter ${storage.typeName}.${fieldName}`);
+  if (op === 'IN' && !listArgument) return report(`argument "${argument.name}": @filter(op: IN) takes a list; make it [${named.name}!]`);
+  if (op !== 'IN' && listArgument) return report(`argument "${argument.name}" is a list, which only @filter(op: IN) compares`);
+  if (op === 'PREFIX' && named.name !== 'String') return report(`argument "${argument.name}": @filter(op: PREFIX) compares strings; make it String`);
+  return Object.freeze({ argumentName: argument.name, path: field.path, op, objectId: field.isId || named.name === 'ID' });
+}
+
+/** `orderBy: SomeEnum`: every value of the enum names its order with `@sort(by:)`. */
+function orderByArgument(schema: GraphQLSchema, argument: GraphQLArgument, report: Report): { argumentName: string; sorts: Map<string, readonly SortKey[]> } | undefined {
+  const type = getNamedType(argument.type);
+  if (!isEnumType(type)) return undefined;
+  const sorts = new Map<string, readonly SortKey[]>();
+  for (const value of type.getValues()) {
+    const by = readSortValue(schema, value);
+    if (!by) return report(`argument "orderBy": enum value ${type.name}.${value.name} has no @sort(by: "..."); add one, e.g. @sort(by: "-createdAt")`);
+    const parsed = parseSort(by.by);
+    if (typeof parsed === 'string') return report(`argument "orderBy": ${type.name}.${value.name} @sort ${parsed}`);
+    // GraphQL hands resolvers the enum value's internal value, which is its name unless a resolver maps it.
+    sorts.set(String(value.value), Object.freeze(parsed));
+  }
+  return { argumentName: argument.name, sorts };
+}
+
+function collect<T>(entries: ReadonlyArray<T | undefined>): T[] | undefined {
+  return entries.every((entry): entry is T => entry !== undefined) ? [...entries] : undefined;
+}
