@@ -35,6 +35,11 @@ export interface DocjoinOptions extends GatewaySettings {
   readonly mongoUri?: string;
   /** Check collections, join indexes and a sample of documents before serving (default true). */
   readonly validateDatabase?: boolean;
+  /**
+   * Receives each startup warning (a sampled document that disagrees with the schema, an order no index
+   * serves); the start goes on. Default: one `docjoin: warning: …` line on stderr.
+   */
+  readonly onWarning?: (message: string) => void;
   /** How mutations write (default: a transaction when the server supports it). */
   readonly writes?: WriteOptions;
   /** Add an error to a response whose measured cost exceeds its estimate (default off; the test suite turns it on). */
@@ -80,7 +85,11 @@ export async function createDocjoin(options: DocjoinOptions): Promise<Docjoin> {
   const funnel = new MongoFunnel(options.mongoClient, db);
   const writeRuntime = createWriteRuntime({ typeDefs, storageMap, funnel, plans: options.writePlans ?? {}, writes: options.writes });
   try {
-    if (options.validateDatabase ?? true) await validateAgainstDatabase(storageMap, funnel);
+    if (options.validateDatabase ?? true) {
+      const warnings = await validateAgainstDatabase(storageMap, funnel, { counters: writeRuntime.model.counters });
+      const warn = options.onWarning ?? ((message: string) => process.stderr.write(`docjoin: warning: ${message}\n`));
+      for (const warning of warnings) warn(warning);
+    }
   } catch (error) {
     funnel.detach();
     throw error;

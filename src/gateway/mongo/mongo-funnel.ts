@@ -15,6 +15,12 @@ import { DatabaseFailure } from '../errors/internal-errors';
 import { FunnelWriter, SESSION_COMMANDS } from './funnel-writer';
 
 /** A stored document as the gateway sees it. */
+/** An index as the startup check reads it: its key, and whether it is unique. */
+export interface IndexDescription {
+  readonly key: Readonly<Record<string, unknown>>;
+  readonly unique: boolean;
+}
+
 export type StoredDocument = Record<string, unknown>;
 
 /** Who a command is for: the request's ledger and the `Type.field`s whose loads it serves. */
@@ -110,9 +116,14 @@ export class MongoFunnel {
     return collections.map((collection) => collection.name);
   }
 
-  async listIndexKeys(collection: string): Promise<Array<Record<string, unknown>>> {
+  async listIndexes(collection: string): Promise<IndexDescription[]> {
     const indexes = await this.#db.collection(collection).listIndexes().toArray();
-    return indexes.map((index) => index.key as Record<string, unknown>);
+    return indexes.map((index) => ({ key: index.key as Record<string, unknown>, unique: index.unique === true }));
+  }
+
+  /** Up to `size` documents of `collection`, the first in `_id` order (a sample that is the same on every start). */
+  async sampleDocuments(collection: string, size: number): Promise<StoredDocument[]> {
+    return this.#db.collection(collection).find({}, { sort: { _id: 1 }, limit: size }).toArray();
   }
 
   /** Whether some document of `collection` has `path`; undefined when the collection is empty. */

@@ -5,6 +5,7 @@ import {
   isNonNullType,
   isObjectType,
   isCompositeType,
+  isEnumType,
   type GraphQLField,
   type GraphQLObjectType,
   type GraphQLOutputType,
@@ -96,7 +97,15 @@ function buildField(
       return report(`returns ${target.name} but declares no storage shape; add @embedded (the data is inside the parent document) or @join(localField: "...") (it lives in its own collection)`);
     }
     const isId = field.name === 'id' && target.name === 'ID' && collections.get(type.name) !== undefined && !path;
-    return Object.freeze({ kind: 'stored', typeName: type.name, fieldName: field.name, coordinate, path: path?.path ?? (isId ? '_id' : field.name), isId: isId || path?.path === '_id' });
+    return Object.freeze({
+      kind: 'stored',
+      typeName: type.name,
+      fieldName: field.name,
+      coordinate,
+      path: path?.path ?? (isId ? '_id' : field.name),
+      isId: isId || path?.path === '_id',
+      valueType: Object.freeze({ name: target.name, isEnum: isEnumType(target), isList: isList(field.type), nonNull: isNonNullType(field.type) }),
+    });
   }
   if (path) return report(`@path can't be combined with a storage shape; use @embedded(path: "${path.path}") or @snapshot(path: "${path.path}") instead`);
 

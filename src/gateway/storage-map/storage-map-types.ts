@@ -78,6 +78,8 @@ export interface StoredField {
   /** Stored path; `id: ID!` on a collection type reads `_id`. */
   readonly path: string;
   readonly isId: boolean;
+  /** The GraphQL type it is read as: the named type (`Int`, an enum), list and non-null wrappers. */
+  readonly valueType: { readonly name: string; readonly isEnum: boolean; readonly isList: boolean; readonly nonNull: boolean };
 }
 
 export type FieldStorage = RelationField | StoredField;

@@ -1,29 +1,55 @@
 import { DatabaseMismatchError } from '../errors/internal-errors';
+import type { IndexDescription, StoredDocument } from '../mongo/mongo-funnel';
+import { checkRootIndexes } from './check-root-indexes';
+import { checkSampledDocuments, type CountedField } from './check-sampled-documents';
 import type { RelationField, StorageMap } from './storage-map-types';
 
 /** What the check reads from the database (the mongo funnel provides it). */
 export interface DatabaseCatalog {
   readonly databaseName: string;
   listCollectionNames(): Promise<string[]>;
-  listIndexKeys(collection: string): Promise<Array<Record<string, unknown>>>;
+  listIndexes(collection: string): Promise<IndexDescription[]>;
   /** Whether some document of `collection` has `path`; undefined when the collection is empty. */
   someDocumentHas(collection: string, path: string): Promise<boolean | undefined>;
+  /** A few documents of `collection`, the same ones on every start. */
+  sampleDocuments(collection: string, size: number): Promise<StoredDocument[]>;
 }
 
 /**
  * The database-level half of validation, run at server start: every collection the storage map names
  * exists, every reverse join's foreignField leads an index (else each parent would scan the collection),
- * and every path a relation reads is present in at least one document (a typo would otherwise read as
- * "no data"). Throws DatabaseMismatchError listing every problem with what fixes it.
+ * every generated root field is served by an index (a `@find` by a unique one), every path a relation
+ * reads is present in at least one document (a typo would otherwise read as "no data"), and each snapshot
+ * copy in a sample of documents keeps its key. Throws DatabaseMismatchError listing every problem with
+ * what fixes it; returns warnings (a sampled document whose stored field is missing or of another type,
+ * a counter never computed, a sort no index serves) that do not stop the start.
  */
-export async function validateAgainstDatabase(storageMap: StorageMap, catalog: DatabaseCatalog): Promise<void> {
+export async function validateAgainstDatabase(storageMap: StorageMap, catalog: DatabaseCatalog, options: { counters?: readonly CountedField[] } = {}): Promise<string[]> {
   const existing = new Set(await catalog.listCollectionNames());
+  const indexes = new IndexCache(catalog);
+  const roots = await checkRootIndexes(storageMap, existing, (collection) => indexes.of(collection));
+  const sampled = await checkSampledDocuments(storageMap, existing, catalog, options.counters ?? []);
   const problems = [
     ...missingCollections(storageMap, existing, catalog.databaseName),
-    ...(await unindexedReverseJoins(storageMap, existing, catalog)),
+    ...(await unindexedReverseJoins(storageMap, existing, indexes)),
+    ...roots.problems,
     ...(await absentPaths(storageMap, existing, catalog)),
+    ...sampled.problems,
   ];
   if (problems.length > 0) throw new DatabaseMismatchError(problems);
+  return [...roots.warnings, ...sampled.warnings];
+}
+
+/** Each collection's indexes, listed once per check. */
+class IndexCache {
+  readonly #indexes = new Map<string, Promise<IndexDescription[]>>();
+  constructor(private readonly catalog: DatabaseCatalog) {}
+
+  of(collection: string): Promise<IndexDescription[]> {
+    let indexes = this.#indexes.get(collection);
+    if (!indexes) this.#indexes.set(collection, (indexes = this.catalog.listIndexes(collection)));
+    return indexes;
+  }
 }
 
 function missingCollections(storageMap: StorageMap, existing: ReadonlySet<string>, databaseName: string): string[] {
@@ -43,14 +69,12 @@ function missingCollections(storageMap: StorageMap, existing: ReadonlySet<string
   return problems;
 }
 
-async function unindexedReverseJoins(storageMap: StorageMap, existing: ReadonlySet<string>, catalog: DatabaseCatalog): Promise<string[]> {
+async function unindexedReverseJoins(storageMap: StorageMap, existing: ReadonlySet<string>, indexes: IndexCache): Promise<string[]> {
   const problems: string[] = [];
-  const indexes = new Map<string, Array<Record<string, unknown>>>();
   for (const field of storageMap.relations.values()) {
     const join = field.shapes.join;
     if (!join || join.foreignField === '_id' || !existing.has(join.collection)) continue;
-    let keys = indexes.get(join.collection);
-    if (!keys) indexes.set(join.collection, (keys = await catalog.listIndexKeys(join.collection)));
+    const keys = (await indexes.of(join.collection)).map((index) => index.key);
     if (!keys.some((key) => Object.keys(key)[0] === join.foreignField)) {
       const suggested = [`${join.foreignField}: 1`, ...join.sort.map((key) => `${key.path}: ${key.direction}`)];
       problems.push(`${field.coordinate}: no index on ${join.collection}.${join.foreignField}; create one with db.${join.collection}.createIndex({ ${suggested.join(', ')} })`);
@@ -97,7 +121,7 @@ function readPaths(storageMap: StorageMap, field: RelationField): ReadPath[] {
  * Where documents of `typeName` are stored: its own collection, or (for a type that only lives
  * embedded, such as Holding) the embedding paths inside its owners' collections.
  */
-function documentLocations(storageMap: StorageMap, typeName: string, seen: ReadonlySet<string> = new Set()): Array<{ collection: string; prefix: string }> {
+export function documentLocations(storageMap: StorageMap, typeName: string, seen: ReadonlySet<string> = new Set()): Array<{ collection: string; prefix: string }> {
   const own = storageMap.types.get(typeName)?.collection;
   if (own !== undefined) return [{ collection: own, prefix: '' }];
   if (seen.has(typeName)) return [];

@@ -1,0 +1,76 @@
+import type { IndexDescription } from '../mongo/mongo-funnel';
+import type { FindRootField, ListRootField, SortKey, StorageMap } from './storage-map-types';
+
+/**
+ * Generated root fields against the indexes: a `@find` not by `_id` needs a unique index over its
+ * arguments' fields (else it could match several documents and answer with an arbitrary one), and
+ * every field a `@list` filters on must lead an index (else every request scans the collection). Both
+ * refuse the start. A `@list` order no index serves is a warning: the page is sorted in memory.
+ */
+export async function checkRootIndexes(
+  storageMap: StorageMap,
+  existing: ReadonlySet<string>,
+  indexesOf: (collection: string) => Promise<IndexDescription[]>,
+): Promise<{ problems: string[]; warnings: string[] }> {
+  const problems: string[] = [];
+  const warnings: string[] = [];
+  for (const root of storageMap.roots.values()) {
+    if (!existing.has(root.collection)) continue;
+    const indexes = await indexesOf(root.collection);
+    if (root.kind === 'find') problems.push(...findProblems(root, indexes));
+    else {
+      problems.push(...filterProblems(root, indexes));
+      warnings.push(...sortWarnings(root, indexes));
+    }
+  }
+  return { problems, warnings };
+}
+
+function findProblems(root: FindRootField, indexes: readonly IndexDescription[]): string[] {
+  const paths = new Set(root.conditions.map((condition) => condition.path));
+  if (paths.has('_id')) return [];
+  const unique = indexes.some((index) => index.unique && Object.keys(index.key).every((path) => paths.has(path)));
+  if (unique) return [];
+  const key = [...paths].map((path) => `${quoteKey(path)}: 1`).join(', ');
+  return [
+    `${root.coordinate}: @find by ${[...paths].join(', ')} needs a unique index, else it could match several ${root.targetType}s; create one with db.${root.collection}.createIndex({ ${key} }, { unique: true })`,
+  ];
+}
+
+function filterProblems(root: ListRootField, indexes: readonly IndexDescription[]): string[] {
+  const problems: string[] = [];
+  const reported = new Set<string>();
+  for (const condition of root.conditions) {
+    if (condition.path === '_id' || reported.has(condition.path)) continue;
+    if (indexes.some((index) => Object.keys(index.key)[0] === condition.path)) continue;
+    reported.add(condition.path);
+    problems.push(
+      `${root.coordinate}: argument "${condition.argumentName}" filters ${root.collection}.${condition.path}, which no index leads; create one with db.${root.collection}.createIndex({ ${quoteKey(condition.path)}: 1 })`,
+    );
+  }
+  return problems;
+}
+
+function sortWarnings(root: ListRootField, indexes: readonly IndexDescription[]): string[] {
+  const sorts = [root.sort, ...(root.orderBy ? root.orderBy.sorts.values() : [])];
+  const warnings: string[] = [];
+  const seen = new Set<string>();
+  for (const sort of sorts) {
+    const spec = sort.map((key) => `${quoteKey(key.path)}: ${key.direction}`).join(', ');
+    if (sort[0]?.path === '_id' || seen.has(spec) || indexes.some((index) => servesSort(index, sort))) continue;
+    seen.add(spec);
+    warnings.push(`${root.coordinate}: no index serves the order { ${spec} }; each page sorts ${root.collection} in memory. Create one with db.${root.collection}.createIndex({ ${spec} })`);
+  }
+  return warnings;
+}
+
+/** An index serves a sort when its keys start with the sort's paths, all in its directions or all reversed. */
+function servesSort(index: IndexDescription, sort: readonly SortKey[]): boolean {
+  const keys = Object.entries(index.key);
+  const matches = (sign: 1 | -1) => sort.every((key, i) => keys[i]?.[0] === key.path && Number(keys[i]?.[1]) === key.direction * sign);
+  return matches(1) || matches(-1);
+}
+
+function quoteKey(path: string): string {
+  return /^[A-Za-z_$][\w$]*$/.test(path) ? path : JSON.stringify(path);
+}
