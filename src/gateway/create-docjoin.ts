@@ -27,7 +27,7 @@ export interface DocjoinOptions extends GatewaySettings {
   readonly writePlans?: MutationWritePlans;
   /** Created with `{ monitorCommands: true }` (connectMongo does); you own it and close it. */
   readonly mongoClient: MongoClient;
-  /** The database, or its name on `mongoClient`. */
+  /** The database, or its name; always read through `mongoClient` (a Db of another client is taken by name). */
   readonly db: Db | string;
   /** Shown by /health: `embedded` for docjoin's embedded server (default `external`). */
   readonly mongoKind?: MongoKind;
@@ -81,7 +81,8 @@ export async function createDocjoin(options: DocjoinOptions): Promise<Docjoin> {
   const settings = resolveSettings(options, process.env.NODE_ENV);
   const typeDefs = withDirectiveTypeDefs(options.typeDefs);
   const { schema, storageMap } = buildGatewaySchema({ typeDefs, resolvers: options.resolvers ?? [] });
-  const db = typeof options.db === 'string' ? options.mongoClient.db(options.db) : options.db;
+  // Commands are measured on mongoClient's event stream: a Db of another client would cost nothing.
+  const db = options.mongoClient.db(typeof options.db === 'string' ? options.db : options.db.databaseName);
   const funnel = new MongoFunnel(options.mongoClient, db);
   const writeRuntime = createWriteRuntime({ typeDefs, storageMap, funnel, plans: options.writePlans ?? {}, writes: options.writes });
   try {

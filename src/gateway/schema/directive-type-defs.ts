@@ -77,8 +77,11 @@ Every filtered field must lead an index (checked at startup). One \`find\`.
 """
 directive @list(sort: String = "_id") on FIELD_DEFINITION
 
-"""A filter argument of a \`@list\` field: compares the type's \`field\` with the argument by \`op\`."""
-directive @filter(field: String!, op: FilterOp = EQ) on ARGUMENT_DEFINITION
+"""
+A filter argument of a \`@list\` field: compares the type's \`field\` with the argument by \`op\`
+(default: IN for a list argument, EQ otherwise).
+"""
+directive @filter(field: String!, op: FilterOp) on ARGUMENT_DEFINITION
 
 """How a \`@filter\` argument compares: IN takes a list; PREFIX matches strings that start with the value."""
 enum FilterOp {

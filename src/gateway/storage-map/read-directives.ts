@@ -22,7 +22,7 @@ export interface SnapshotDirective { readonly path: string; readonly fields: rea
 export interface ReadDirective { readonly strategy: 'EMBEDDED' | 'JOIN' | 'SNAPSHOT' }
 
 export interface ListDirective { readonly sort: string }
-export interface FilterDirective { readonly field: string; readonly op: FilterOp }
+export interface FilterDirective { readonly field: string; readonly op: FilterOp | undefined }
 export interface SortDirective { readonly by: string }
 
 type Directable = GraphQLObjectType | GraphQLField<unknown, unknown> | GraphQLArgument | GraphQLEnumValue;
@@ -105,9 +105,9 @@ const FILTER_OPS: readonly FilterOp[] = ['EQ', 'NE', 'LT', 'LTE', 'GT', 'GTE', '
 export function readFilter(schema: GraphQLSchema, argument: GraphQLArgument): FilterDirective | undefined {
   const args = readArgs(schema, argument, 'filter');
   if (!args) return undefined;
-  const op = args.op ?? 'EQ';
-  if (!FILTER_OPS.includes(op as FilterOp)) throw new TypeError(`@filter(op:) must be one of ${FILTER_OPS.join(', ')}, got ${JSON.stringify(op)}`);
-  return { field: requiredString(args, 'field', 'filter'), op: op as FilterOp };
+  const op = args.op ?? undefined;
+  if (op !== undefined && !FILTER_OPS.includes(op as FilterOp)) throw new TypeError(`@filter(op:) must be one of ${FILTER_OPS.join(', ')}, got ${JSON.stringify(op)}`);
+  return { field: requiredString(args, 'field', 'filter'), op: op as FilterOp | undefined };
 }
 
 export function readSortValue(schema: GraphQLSchema, value: GraphQLEnumValue): SortDirective | undefined {

@@ -94,6 +94,21 @@ describe('buildStorageMap static validation', () => {
     ]);
   });
 
+  it('refuses a fallback @join that does not read the key inside the copy, and a copy whose fields leave the key out', () => {
+    expect(problemsOf(/* GraphQL */ `
+      type Query { b: Book }
+      type Book @collection(name: "books") {
+        id: ID!
+        authors: [Author!]! @snapshot(path: "authors", fields: ["id", "name"]) @join(localField: "authorIds") @read(strategy: SNAPSHOT)
+        editor: Author @snapshot(path: "editor", fields: ["name"]) @join(localField: "editor.id") @read(strategy: SNAPSHOT)
+      }
+      ${authorSdl}
+    `)).toEqual([
+      'Book.authors: @snapshot keeps its key at "authors.id", but the fallback @join(localField: "authorIds") names another path; a snapshot miss joins by the key inside the copy, so use @join(localField: "authors.id") and keep the key in each copy (or set @snapshot(key:) to the copy\'s key field)',
+      'Book.editor: @snapshot(fields:) must include "id", the key each copy keeps at "editor.id"; add "id" to fields',
+    ]);
+  });
+
   it('requires @read when a field declares two shapes', () => {
     expect(problemsOf(/* GraphQL */ `
       type Query { b: Book }

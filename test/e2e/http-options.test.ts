@@ -1,0 +1,64 @@
+import type { MongoClient } from 'mongodb';
+import { connectMongo, createGateway, GatewayOptionError, type Gateway } from 'docjoin';
+import { startTestMongo, type TestMongo } from '../support/test-mongo';
+
+/** The HTTP options of the standalone gateway: the address it binds, CORS, the landing page. */
+const SDL = /* GraphQL */ `
+  type Query { notes(first: Int = 20): [Note!]! @list }
+  type Note @collection(name: "notes") { id: ID! text: String! }
+`;
+
+let mongo: TestMongo;
+let client: MongoClient;
+let gateway: Gateway;
+let dbName: string;
+beforeAll(async () => {
+  mongo = await startTestMongo();
+  const db = mongo.freshDb('http');
+  dbName = db.databaseName;
+  await db.collection('notes').insertOne({ text: 'hello' });
+  client = await connectMongo(mongo.uri);
+  gateway = await createGateway({ typeDefs: SDL, mongoClient: client, db: dbName, port: 0, host: '127.0.0.1', cors: { origin: 'https://app.example.com' }, landingPage: 'none' });
+}, 60_000);
+afterAll(async () => {
+  await gateway?.stop();
+  await client?.close();
+  await mongo?.stop();
+});
+
+const endpoint = () => `http://127.0.0.1:${gateway.port}/graphql`;
+
+it('answers a CORS preflight from an allowed origin, and names that origin on the response', async () => {
+  const preflight = await fetch(endpoint(), {
+    method: 'OPTIONS',
+    headers: { origin: 'https://app.example.com', 'access-control-request-method': 'POST', 'access-control-request-headers': 'content-type' },
+  });
+  expect(preflight.status).toBe(204);
+  expect(preflight.headers.get('access-control-allow-origin')).toBe('https://app.example.com');
+  expect(preflight.headers.get('access-control-allow-methods')).toBe('GET,POST');
+  const response = await fetch(endpoint(), {
+    method: 'POST',
+    headers: { origin: 'https://app.example.com', 'content-type': 'application/json' },
+    body: JSON.stringify({ query: '{ notes { text } }' }),
+  });
+  expect(response.headers.get('access-control-allow-origin')).toBe('https://app.example.com');
+  expect(((await response.json()) as { data: unknown }).data).toEqual({ notes: [{ text: 'hello' }] });
+});
+
+it('gives another origin no CORS headers', async () => {
+  const response = await fetch(endpoint(), {
+    method: 'POST',
+    headers: { origin: 'https://evil.example.com', 'content-type': 'application/json' },
+    body: JSON.stringify({ query: '{ notes { text } }' }),
+  });
+  expect(response.headers.get('access-control-allow-origin')).toBeNull();
+});
+
+it('serves no landing page when told so', async () => {
+  const response = await fetch(endpoint(), { headers: { accept: 'text/html' } });
+  expect(await response.text()).not.toContain('EmbeddedSandbox');
+});
+
+it('refuses a bad option before connecting anything, naming it', async () => {
+  await expect(createGateway({ typeDefs: SDL, mongoClient: client, db: dbName, port: 99999 })).rejects.toThrow(new GatewayOptionError('option port must be an integer from 0 to 65535, got 99999'));
+});

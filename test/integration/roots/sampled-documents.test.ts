@@ -1,0 +1,76 @@
+import { ObjectId, type Db, type MongoClient } from 'mongodb';
+import { connectMongo, createGateway } from 'docjoin';
+import { startTestMongo, type TestMongo } from '../../support/test-mongo';
+
+/**
+ * The startup sample: documents that disagree with the schema warn (the start goes on), and snapshot
+ * copies kept without their key refuse it, since every miss, fan-out and reconcile goes by that key.
+ * The shape is the one a team first tried: the key beside the copy (`customerId`), not inside it.
+ */
+const SDL = /* GraphQL */ `
+  type Query { orders(first: Int = 20): [Order!]! @list customers(first: Int = 20): [Customer!]! @list }
+  type Customer @collection(name: "customers") {
+    id: ID!
+    name: String!
+    tier: String!
+    age: Int
+    orderCount: Int! @counter(of: "Customer.orders")
+    orders: [Order!]! @join(localField: "_id", foreignField: "customer.id")
+  }
+  type Order @collection(name: "orders") {
+    id: ID!
+    total: Float!
+    customer: Customer @snapshot(path: "customer", fields: ["id", "name", "tier"]) @join(localField: "customer.id") @read(strategy: SNAPSHOT)
+  }
+`;
+
+const ada = new ObjectId('66c000000000000000000001');
+const bob = new ObjectId('66c000000000000000000002');
+
+let mongo: TestMongo;
+let client: MongoClient;
+beforeAll(async () => {
+  mongo = await startTestMongo();
+  client = await connectMongo(mongo.uri);
+}, 60_000);
+afterAll(async () => {
+  await client?.close();
+  await mongo?.stop();
+});
+
+async function freshDb(orders: ReadonlyArray<Record<string, unknown>>): Promise<Db> {
+  const db = mongo.freshDb('sample');
+  await db.collection('customers').insertMany([
+    { _id: ada, name: 'Ada', tier: 'gold', age: 36, orderCount: 1 },
+    { _id: bob, name: 'Bob', tier: 'silver', age: 'forty' },
+    { _id: new ObjectId(), tier: 'bronze', orderCount: 0 },
+  ]);
+  await db.collection('orders').insertMany(orders.map((order) => ({ ...order })));
+  await db.collection('orders').createIndex({ 'customer.id': 1 });
+  return db;
+}
+
+const start = async (db: Db, warnings: string[] = []) => {
+  const gateway = await createGateway({ typeDefs: SDL, mongoClient: client, db, listen: false, onWarning: (message) => warnings.push(message) });
+  await gateway.stop();
+  return warnings;
+};
+
+it('warns about a missing non-null field, a value of another type, and a counter not computed yet', async () => {
+  const db = await freshDb([{ total: 10, customer: { id: ada, name: 'Ada', tier: 'gold' } }]);
+  expect(await start(db)).toEqual([
+    'Customer.name is non-null, but "name" is missing in 1 of 3 sampled customers documents; reading them fails with "Cannot return null"',
+    'Customer.age is Int, but "age" holds a string in 1 of 3 sampled customers documents',
+    'Customer.orderCount: the counter is missing in 1 of 3 sampled customers documents; run `docjoin reconcile --fix` to compute it',
+  ]);
+});
+
+it('refuses snapshot copies that keep their key beside the copy instead of inside it', async () => {
+  const db = await freshDb([
+    { total: 10, customerId: ada, customer: { name: 'Ada', tier: 'gold' } },
+    { total: 12, customer: { id: bob, name: 'Bob', tier: 'silver' } },
+  ]);
+  await expect(start(db)).rejects.toThrow(
+    'Order.customer: 1 of 2 sampled orders documents keep a snapshot at "customer" without its key "id"; snapshot misses, write fan-out and reconcile all go by "customer.id", so store the key inside each copy',
+  );
+});

@@ -1,0 +1,48 @@
+import { DEFAULT_COST_LIMITS, GatewayOptionError } from 'docjoin';
+import { resolveSettings, type GatewaySettings } from '../../../src/gateway/gateway-options';
+
+describe('resolveSettings', () => {
+  it('applies the defaults, production following NODE_ENV unless told', () => {
+    expect(resolveSettings({}, undefined)).toEqual({
+      port: 4000,
+      host: undefined,
+      cors: false,
+      landingPage: 'sandbox',
+      production: false,
+      strategyOverrides: true,
+      costCommands: true,
+      limits: DEFAULT_COST_LIMITS,
+      assumedListSize: 20,
+    });
+    expect(resolveSettings({}, 'production')).toMatchObject({ production: true, landingPage: 'none', strategyOverrides: false, costCommands: false });
+    expect(resolveSettings({ production: false }, 'production')).toMatchObject({ production: false, landingPage: 'sandbox' });
+  });
+
+  it('keeps what it is given', () => {
+    expect(
+      resolveSettings({ port: 0, host: '127.0.0.1', cors: { origin: ['https://a.example.com', 'http://localhost:3000'], credentials: true }, landingPage: 'none', limits: { maxDepth: 4, maxDocuments: Infinity } }, undefined),
+    ).toMatchObject({
+      port: 0,
+      host: '127.0.0.1',
+      cors: { origin: ['https://a.example.com', 'http://localhost:3000'], credentials: true },
+      landingPage: 'none',
+      limits: { maxRoundTrips: 50, maxDocuments: Infinity, maxDepth: 4 },
+    });
+    expect(resolveSettings({ cors: { origin: 'https://a.example.com' } }, undefined).cors).toEqual({ origin: ['https://a.example.com'] });
+  });
+
+  it.each<[GatewaySettings, string]>([
+    [{ port: 70000 }, 'option port must be an integer from 0 to 65535, got 70000'],
+    [{ port: '80' as unknown as number }, 'option port must be an integer from 0 to 65535, got "80"'],
+    [{ host: '' }, 'option host must be a non-empty string such as "127.0.0.1", got ""'],
+    [{ cors: { origin: 'app.example.com' } }, 'option cors must be true, false or { origin: "https://app.example.com" | [origins], credentials?: boolean }, got {"origin":"app.example.com"}'],
+    [{ cors: 'yes' as unknown as boolean }, 'option cors must be true, false or { origin: "https://app.example.com" | [origins], credentials?: boolean }, got "yes"'],
+    [{ landingPage: 'graphiql' as 'none' }, 'option landingPage must be "sandbox" or "none", got "graphiql"'],
+    [{ production: 1 as unknown as boolean }, 'option production must be true or false, got 1'],
+    [{ limits: { maxDepth: 0 } }, 'option limits.maxDepth must be a whole number of at least 1 (or Infinity), got 0'],
+    [{ limits: { maxRounds: 3 } as never }, 'option limits.maxRounds is not a limit; the limits are maxRoundTrips, maxDocuments, maxDepth'],
+    [{ assumedListSize: 0 }, 'option assumedListSize must be an integer from 1 to any size, got 0'],
+  ])('%j is refused naming the option and the value', (settings, message) => {
+    expect(() => resolveSettings(settings, undefined)).toThrow(new GatewayOptionError(message));
+  });
+});
