@@ -28,6 +28,7 @@ export type { MutationWritePlans, WritePlan, WriteOperation } from './gateway/wr
 export { PublicErrorCode, badUserInput } from './gateway/errors/public-error-code';
 export { notFound } from './gateway/writes/write-errors';
 export { isDuplicateKeyError } from './gateway/mongo/funnel-writer';
+export { objectIdArgument } from './gateway/documents/object-id-argument';
 export { StorageConfigError, DatabaseMismatchError } from './gateway/errors/internal-errors';
 
 // Cost: the plugin, the report, the headers, the estimate.

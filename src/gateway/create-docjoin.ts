@@ -80,11 +80,11 @@ export interface Docjoin {
 export async function createDocjoin(options: DocjoinOptions): Promise<Docjoin> {
   const settings = resolveSettings(options, process.env.NODE_ENV);
   const typeDefs = withDirectiveTypeDefs(options.typeDefs);
-  const { schema, storageMap } = buildGatewaySchema({ typeDefs, resolvers: options.resolvers ?? [] });
+  const { schema, storageMap, writeModel, writePlans } = buildGatewaySchema({ typeDefs, resolvers: options.resolvers ?? [], ...(options.writePlans && { writePlans: options.writePlans }) });
   // Commands are measured on mongoClient's event stream: a Db of another client would cost nothing.
   const db = options.mongoClient.db(typeof options.db === 'string' ? options.db : options.db.databaseName);
   const funnel = new MongoFunnel(options.mongoClient, db);
-  const writeRuntime = createWriteRuntime({ typeDefs, storageMap, funnel, plans: options.writePlans ?? {}, writes: options.writes });
+  const writeRuntime = createWriteRuntime({ model: writeModel, mutationType: schema.getMutationType(), funnel, plans: writePlans, writes: options.writes });
   try {
     if (options.validateDatabase ?? true) {
       const warnings = await validateAgainstDatabase(storageMap, funnel, { counters: writeRuntime.model.counters });

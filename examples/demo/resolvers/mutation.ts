@@ -1,9 +1,8 @@
 import type { GraphQLResolveInfo } from 'graphql';
 import { ObjectId } from 'bson';
-import { badUserInput, isDuplicateKeyError, notFound, type GatewayContext, type WritePlan } from 'docjoin';
+import { badUserInput, isDuplicateKeyError, notFound, objectIdArgument, type GatewayContext, type WritePlan } from 'docjoin';
 import type { MutationResolvers, ResolversParentTypes } from '../generated/resolvers-types';
 import { intArgument, ipaddrArgument, priceArgument, TEXT_LIMITS, textArgument } from './mutation-input';
-import { objectIdArgument } from './object-id-argument';
 import type { ResolverFunction } from './resolver-function';
 
 /**

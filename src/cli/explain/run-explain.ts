@@ -85,7 +85,7 @@ interface Prepared {
 async function prepare(command: Explain, project: Project): Promise<Prepared> {
   const source = 'text' in command.operation ? command.operation.text : await readOperationFile(command.operation.file);
   const { typeDefs } = project;
-  const gateway = buildGatewaySchema({ typeDefs, resolvers: project.resolvers });
+  const gateway = buildGatewaySchema({ typeDefs, resolvers: project.resolvers, writePlans: project.writePlans });
   let parsed: DocumentNode;
   try {
     parsed = parse(source);
@@ -115,7 +115,7 @@ async function prepare(command: Explain, project: Project): Promise<Prepared> {
     // The header's message, naming the flag instead of the header.
     throw new BadInput(oneLine(error).replace(`${STRATEGY_HEADER}:`, '--strategy:'));
   }
-  const { estimates } = buildWriteEstimates({ typeDefs, storageMap: gateway.storageMap, plans: project.writePlans, transaction: true });
+  const estimates = buildWriteEstimates({ model: gateway.writeModel, mutationType: gateway.schema.getMutationType(), plans: gateway.writePlans, transaction: true });
   return { gateway, text, document, operation, variables: coerced, overrides, writeEstimates: estimates };
 }
 

@@ -29,11 +29,17 @@ export class FunnelWriter {
     return this.#lastCollection;
   }
 
-  /** `limit` caps the documents returned (an existence check needs one). */
-  async find(collection: string, filter: StoredDocument, projection: Record<string, unknown>, options: { readonly limit?: number } = {}): Promise<StoredDocument[]> {
+  /** `limit` caps the documents returned (an existence check needs one); `sort` orders them. */
+  async find(
+    collection: string,
+    filter: StoredDocument,
+    projection: Record<string, unknown>,
+    options: { readonly limit?: number; readonly sort?: Record<string, 1 | -1> } = {},
+  ): Promise<StoredDocument[]> {
     this.#lastCollection = collection;
     const limit = options.limit === undefined ? {} : { limit: options.limit };
-    return this.attribute(collection, (comment) => this.db.collection(collection).find(filter, { projection, session: this.session, comment, ...limit }).toArray());
+    const sort = options.sort === undefined ? {} : { sort: options.sort };
+    return this.attribute(collection, (comment) => this.db.collection(collection).find(filter, { projection, session: this.session, comment, ...limit, ...sort }).toArray());
   }
 
   /** Every statement in ONE ordered `update` command; returns the matched and modified totals. */
@@ -45,6 +51,13 @@ export class FunnelWriter {
     });
     const result = await this.attribute(collection, (comment) => this.db.collection(collection).bulkWrite(operations, { ordered: true, session: this.session, comment }));
     return { matched: result.matchedCount, modified: result.modifiedCount };
+  }
+
+  /** ONE `delete` command of the first document matching `filter`; returns how many it deleted (0 or 1). */
+  async deleteOne(collection: string, filter: StoredDocument): Promise<number> {
+    this.#lastCollection = collection;
+    const result = await this.attribute(collection, (comment) => this.db.collection(collection).deleteOne(filter, { session: this.session, comment }));
+    return result.deletedCount;
   }
 
   /** Every document in ONE `insert` command. */

@@ -2,6 +2,7 @@ import type { GraphQLFieldResolver } from 'graphql';
 import { ObjectId } from 'bson';
 import type { FieldCondition, FilterValue, RootFilter } from '../context/documents-api';
 import type { GatewayContext } from '../context/request-context';
+import { objectIdArgument } from '../documents/object-id-argument';
 import { badUserInput } from '../errors/public-error-code';
 import { InvariantError } from '../errors/internal-errors';
 import { listSort, type FindRootField, type ListRootField, type RootCondition, type RootField, type StorageMap } from '../storage-map/storage-map-types';
@@ -90,12 +91,7 @@ function fieldCondition(condition: RootCondition, value: unknown): FieldConditio
 
 /** An argument value as MongoDB compares it: IDs of ObjectId fields become ObjectIds (BAD_USER_INPUT otherwise). */
 function filterValue(condition: RootCondition, value: unknown): FilterValue {
-  if (condition.objectId) {
-    if (typeof value !== 'string' || !/^[0-9a-fA-F]{24}$/.test(value)) {
-      throw badUserInput(`${condition.argumentName} must be a 24-character hexadecimal ObjectId, got ${JSON.stringify(value)}`, { argumentName: condition.argumentName });
-    }
-    return new ObjectId(value.toLowerCase());
-  }
+  if (condition.objectId) return objectIdArgument(value, condition.argumentName);
   if (value === null || ['string', 'number', 'boolean'].includes(typeof value) || value instanceof Date || value instanceof ObjectId) return value as FilterValue;
   throw badUserInput(`${condition.argumentName} must be a plain value, got ${JSON.stringify(value)}`, { argumentName: condition.argumentName });
 }

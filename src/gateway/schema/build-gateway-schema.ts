@@ -6,12 +6,20 @@ import { buildRootResolvers } from '../roots/root-resolvers';
 import { buildStorageMap } from '../storage-map/build-storage-map';
 import type { StorageMap } from '../storage-map/storage-map-types';
 import { buildFieldResolvers } from '../strategies/build-field-resolvers';
+import { buildWriteModel } from '../writes/build-write-model';
+import { buildMutationResolvers } from '../writes/generated-mutation-resolvers';
+import { buildGeneratedMutations } from '../writes/generated-mutations';
+import type { WriteModel } from '../writes/write-model-types';
+import type { MutationWritePlans } from '../writes/write-plan';
 import { directiveTypeDefs } from './directive-type-defs';
 
 export interface GatewaySchema {
   /** The executable schema clients see: storage directives and their ReadStrategy enum removed. */
   readonly schema: GraphQLSchema;
   readonly storageMap: StorageMap;
+  readonly writeModel: WriteModel;
+  /** Every Mutation field's write plan: the generated mutations' derived ones and the hand-written ones given. */
+  readonly writePlans: MutationWritePlans;
 }
 
 /** The types docjoin's directive definitions declare (ReadStrategy, FilterOp): storage-only, hidden from clients. */
@@ -25,13 +33,24 @@ const STORAGE_ONLY_TYPES = new Set(
  * on inconsistent directives, and on a root field with no resolver or with both a generated and a
  * hand-written one.
  */
-export function buildGatewaySchema(options: { typeDefs: readonly string[]; resolvers: IResolvers | readonly IResolvers[] }): GatewaySchema {
+export function buildGatewaySchema(options: { typeDefs: readonly string[]; resolvers: IResolvers | readonly IResolvers[]; writePlans?: MutationWritePlans }): GatewaySchema {
   const typeDefs = [...options.typeDefs];
   const sdlSchema = makeExecutableSchema({ typeDefs });
   const storageMap = buildStorageMap(sdlSchema);
+  const writeModel = buildWriteModel(sdlSchema, storageMap);
+  const mutations = buildGeneratedMutations(sdlSchema, writeModel);
+  if (mutations.problems.length > 0) throw new StorageConfigError(mutations.problems);
   const handWritten = Array.isArray(options.resolvers) ? (options.resolvers as readonly IResolvers[]) : [options.resolvers as IResolvers];
   const generated = buildRootResolvers(storageMap) as IResolvers;
-  const problems = rootResolverProblems(sdlSchema, handWritten, generated);
+  const mutationType = sdlSchema.getMutationType();
+  if (mutationType && mutations.mutations.size > 0) generated[mutationType.name] = buildMutationResolvers(mutations.mutations) as IResolvers[string];
+  const handPlans = options.writePlans ?? {};
+  const problems = [
+    ...rootResolverProblems(sdlSchema, handWritten, generated),
+    ...Object.keys(mutations.plans)
+      .filter((fieldName) => Object.hasOwn(handPlans, fieldName))
+      .map((fieldName) => `${mutationType!.name}.${fieldName}: its write plan is derived from its directive; remove the hand-written one`),
+  ];
   if (problems.length > 0) throw new StorageConfigError(problems);
   const fieldResolvers = buildFieldResolvers(storageMap) as IResolvers;
   const executable = makeExecutableSchema({ typeDefs, resolvers: [fieldResolvers, generated, ...handWritten] });
@@ -41,11 +60,12 @@ export function buildGatewaySchema(options: { typeDefs: readonly string[]; resol
     types: config.types.filter((type: GraphQLNamedType) => !STORAGE_ONLY_TYPES.has(type.name)),
     directives: [...specifiedDirectives],
   });
-  return { schema, storageMap };
+  return { schema, storageMap, writeModel, writePlans: { ...handPlans, ...mutations.plans } };
 }
 
 /**
- * Every Query and Mutation field needs exactly one resolver: generated (`@find`, `@list`) or hand-written.
+ * Every Query and Mutation field needs exactly one resolver: generated (`@find`, `@list`, `@create`,
+ * `@update`, `@delete`) or hand-written.
  * Without one it would answer null (or fail as non-nullable) at request time; with both, which one runs
  * would depend on merge order.
  */
@@ -57,12 +77,12 @@ function rootResolverProblems(schema: GraphQLSchema, handWritten: readonly IReso
       const coordinate = `${type.name}.${fieldName}`;
       const written = handWritten.some((resolvers) => (resolvers[type.name] as Record<string, unknown> | undefined)?.[fieldName] !== undefined);
       const isGenerated = (generated[type.name] as Record<string, unknown> | undefined)?.[fieldName] !== undefined;
-      if (written && isGenerated) problems.push(`${coordinate}: has a generated resolver (@find or @list) and a hand-written one; remove the directive or the resolver`);
+      if (written && isGenerated) problems.push(`${coordinate}: has a generated resolver (@find, @list, @create, @update or @delete) and a hand-written one; remove the directive or the resolver`);
       else if (!written && !isGenerated) {
         problems.push(
           type === schema.getQueryType()
             ? `${coordinate}: no resolver; add @find or @list to generate it, or pass a resolver for ${coordinate}`
-            : `${coordinate}: no resolver; pass a resolver for ${coordinate} with its write plan`,
+            : `${coordinate}: no resolver; add @create, @update or @delete to generate it, or pass a resolver for ${coordinate} with its write plan`,
         );
       }
     }

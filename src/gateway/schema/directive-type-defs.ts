@@ -97,4 +97,27 @@ enum FilterOp {
 
 """The order an \`orderBy\` enum value of a \`@list\` field stands for, in \`@list(sort:)\` syntax."""
 directive @sort(by: String!) on ENUM_VALUE
+
+"""
+Generated mutation: inserts one document of the returned \`@collection\` type from its \`input\` argument,
+an input object whose fields are named like the type's: scalars and enums are stored at their paths,
+a reference (a by-key \`@join\`, or a \`@snapshot\`) takes the referenced \`ID\` (a list: \`[ID!]\`) and is
+checked to exist, a snapshot is filled from its source, an \`@embedded\` field takes a nested input of
+the same kind (snapshots inside it are filled too). Counters, inverse arrays and bounded arrays the new
+document feeds are updated, all in one transaction where the server supports it.
+"""
+directive @create on FIELD_DEFINITION
+
+"""
+Generated mutation: \`(id: ID!, input: …)\` sets the given fields of one document (its own scalar and
+enum fields; a field left out is left alone) and every \`@snapshot\` copy of them elsewhere.
+"""
+directive @update on FIELD_DEFINITION
+
+"""
+Generated mutation: \`(id: ID!)\` deletes one document of the \`@collection\` type named by \`@delete(type:)\`,
+refused while other documents still reference it; its parents' counters, the bounded arrays it was in
+and the inverse arrays of its references follow. Returns the id (\`ID\`) or \`true\` (\`Boolean\`).
+"""
+directive @delete(type: String!) on FIELD_DEFINITION
 `;

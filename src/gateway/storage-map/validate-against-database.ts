@@ -2,6 +2,7 @@ import { DatabaseMismatchError } from '../errors/internal-errors';
 import type { IndexDescription, StoredDocument } from '../mongo/mongo-funnel';
 import { checkRootIndexes } from './check-root-indexes';
 import { checkSampledDocuments, type CountedField } from './check-sampled-documents';
+import { documentLocations } from './document-locations';
 import type { RelationField, StorageMap } from './storage-map-types';
 
 /** What the check reads from the database (the mongo funnel provides it). */
@@ -115,23 +116,4 @@ function readPaths(storageMap: StorageMap, field: RelationField): ReadPath[] {
   }
   if (join && join.foreignField !== '_id') reads.push({ collection: join.collection, path: join.foreignField, argument: '@join foreignField' });
   return reads;
-}
-
-/**
- * Where documents of `typeName` are stored: its own collection, or (for a type that only lives
- * embedded, such as Holding) the embedding paths inside its owners' collections.
- */
-export function documentLocations(storageMap: StorageMap, typeName: string, seen: ReadonlySet<string> = new Set()): Array<{ collection: string; prefix: string }> {
-  const own = storageMap.types.get(typeName)?.collection;
-  if (own !== undefined) return [{ collection: own, prefix: '' }];
-  if (seen.has(typeName)) return [];
-  const locations: Array<{ collection: string; prefix: string }> = [];
-  for (const owner of storageMap.relations.values()) {
-    const embedded = owner.shapes.embedded;
-    if (!embedded || owner.targetType !== typeName) continue;
-    for (const location of documentLocations(storageMap, owner.typeName, new Set([...seen, typeName]))) {
-      locations.push({ collection: location.collection, prefix: location.prefix === '' ? embedded.path : `${location.prefix}.${embedded.path}` });
-    }
-  }
-  return locations;
 }

@@ -1,6 +1,7 @@
 import { InvariantError } from '../errors/internal-errors';
 import { fanOutCollections, hasFanOut } from './fan-out-planner';
-import { byKeyReferenceFields, collectionsDerivedFromInsert } from './insert-planner';
+import { byKeyReferenceFields, collectionsDerivedFromInsert, nestedSnapshotLocations } from './insert-planner';
+import { boundedArraysOf, collectionsDerivedFromDelete, incomingReferences } from './delete-planner';
 import { collectionsOfReferenceChange } from './reference-planner';
 import type { WriteModel } from './write-model-types';
 import type { WriteOperation, WritePlan } from './write-plan';
@@ -29,7 +30,9 @@ export interface WriteUnitEstimate {
  * copies; insert reads each reference it holds but the preloaded ones (a list reference: up to its
  * `maxKeys` documents in one find), inserts, then updates each collection whose bounded arrays,
  * counters or inverse arrays it feeds; changeReference reads the document and its new target, sets the
- * truth and updates each collection of the inverse side. With `transaction`, one commit.
+ * truth and updates each collection of the inverse side; requireMany reads up to `maxKeys` documents in
+ * one find; delete reads the document, each place that could reference it and each bounded array it fed,
+ * deletes it and updates each collection it contributed to. With `transaction`, one commit.
  *
  * One attempt: `withTransaction` runs the unit again after a transient error (a write conflict), and
  * those retries are not bounded here; they are reported in `extensions.cost.writes.attempts`.
@@ -56,8 +59,21 @@ export function estimateWriteUnit(model: WriteModel, plan: WritePlan, options: {
           if (operation.preloaded?.includes(field.coordinate)) continue;
           read(1, field.isList ? maxKeysOf(operation, field.coordinate) : 1);
         }
+        for (const location of nestedSnapshotLocations(model, operation.typeName)) read(1, maxKeysOf(operation, location.coordinate));
         const collection = collectionOf(model, operation.typeName);
         writes.push(collection, ...collectionsDerivedFromInsert(model, operation.typeName, collection));
+        break;
+      }
+      case 'requireMany':
+        read(1, operation.maxKeys);
+        break;
+      case 'delete': {
+        const collection = collectionOf(model, operation.typeName);
+        read(1, 1);
+        const references = incomingReferences(model, operation.typeName).length;
+        read(references, references);
+        for (const array of boundedArraysOf(model, collection)) read(1, array.limit ?? Number.POSITIVE_INFINITY);
+        writes.push(collection, ...collectionsDerivedFromDelete(model, operation.typeName, collection));
         break;
       }
       case 'changeReference': {

@@ -5,14 +5,15 @@ import { sortDocument } from '../storage-map/parse-sort';
 import type { RelationField } from '../storage-map/storage-map-types';
 import { collectionsOfReferenceChange, planReferenceChange } from './reference-planner';
 import { distinct, UpdateMerger, type PlannedUpdate } from './write-steps';
-import type { BoundedArray, CopiedField, CounterRule, CounterSource, WriteModel } from './write-model-types';
+import type { BoundedArray, CopiedField, CounterRule, CounterSource, PathSegment, SnapshotLocation, WriteModel } from './write-model-types';
 
 /** A reference the new document holds: its targets must exist, and a snapshot of them is filled in. */
 export interface ForwardReference {
   readonly coordinate: string;
   readonly collection: string;
   readonly keys: readonly unknown[];
-  readonly snapshot?: { readonly path: string; readonly key: string; readonly isList: boolean; readonly fields: readonly CopiedField[] };
+  /** The copies to fill: where they are in the document, their key and the fields copied. */
+  readonly snapshot?: { readonly segments: readonly PathSegment[]; readonly key: string; readonly fields: readonly CopiedField[] };
 }
 
 /**
@@ -23,7 +24,16 @@ export function byKeyReferenceFields(model: WriteModel, typeName: string): Relat
   return [...model.storageMap.relations.values()].filter((field) => field.typeName === typeName && field.shapes.join?.direction === 'byKey');
 }
 
-/** Every by-key reference of a new `typeName` document (`Book.publisher`, `Book.authors`, `Comment.post`). */
+/**
+ * Snapshots inside the embedded copies of a new `typeName` document (`Order.lines.product`): each
+ * location is one more reference, read with one find for all its copies.
+ */
+export function nestedSnapshotLocations(model: WriteModel, typeName: string): SnapshotLocation[] {
+  const collection = model.storageMap.types.get(typeName)?.collection;
+  return model.snapshots.filter((location) => location.collection === collection && location.segments.length > 1 && !location.inSourceDocument);
+}
+
+/** Every reference of a new `typeName` document: its own by-key relations, then the snapshots inside its embedded copies. */
 export function forwardReferences(model: WriteModel, typeName: string, document: StoredDocument): ForwardReference[] {
   const references: ForwardReference[] = [];
   for (const field of byKeyReferenceFields(model, typeName)) {
@@ -36,25 +46,41 @@ export function forwardReferences(model: WriteModel, typeName: string, document:
       coordinate: field.coordinate,
       collection: join.collection,
       keys,
-      ...(snapshot && location && { snapshot: { path: snapshot.path, key: snapshot.key, isList: field.isList, fields: location.fields } }),
+      ...(snapshot && location && { snapshot: { segments: location.segments, key: snapshot.key, fields: location.fields } }),
     });
+  }
+  for (const location of nestedSnapshotLocations(model, typeName)) {
+    const keys = toList(readPath(document, `${location.segments.map((segment) => segment.path).join('.')}.${location.key}`));
+    if (keys.length === 0) continue;
+    references.push({ coordinate: location.coordinate, collection: location.sourceCollection, keys, snapshot: { segments: location.segments, key: location.key, fields: location.fields } });
   }
   return references;
 }
 
-/** The document with each snapshot entry completed from its source (`{id}` → `{id, name, thumbnailUrl}`). */
+/** The document with each snapshot copy completed from its source (`{id}` → `{id, name, thumbnailUrl}`), wherever the copies are. */
 export function fillSnapshot(document: StoredDocument, reference: ForwardReference, sources: ReadonlyMap<string, StoredDocument>): StoredDocument {
   const snapshot = reference.snapshot;
   if (!snapshot) return document;
-  const fill = (entry: unknown) => {
+  const fill = (entry: unknown): unknown => {
+    if (entry === null || typeof entry !== 'object') return entry;
     const id = (entry as Record<string, unknown>)[snapshot.key];
     const source = sources.get(keyString(id));
-    const copy: StoredDocument = { [snapshot.key]: id };
+    const copy: StoredDocument = { ...(entry as StoredDocument), [snapshot.key]: id };
     for (const field of snapshot.fields) copy[field.name] = source === undefined ? undefined : readPath(source, field.sourcePath);
     return copy;
   };
-  const value = document[snapshot.path];
-  return { ...document, [snapshot.path]: Array.isArray(value) ? value.map(fill) : fill(value) };
+  return mapAlong(document, snapshot.segments, fill) as StoredDocument;
+}
+
+/** `value` with `transform` applied to what lies at the end of `segments`, mapping over the arrays on the way. */
+function mapAlong(value: unknown, segments: readonly PathSegment[], transform: (copy: unknown) => unknown): unknown {
+  if (Array.isArray(value)) return value.map((element) => mapAlong(element, segments, transform));
+  const [segment, ...rest] = segments;
+  if (segment === undefined) return transform(value);
+  if (value === null || typeof value !== 'object') return value;
+  const container = value as StoredDocument;
+  if (!(segment.path in container)) return value;
+  return { ...container, [segment.path]: mapAlong(container[segment.path], rest, transform) };
 }
 
 /** A new document starts with its derived values true: counters 0, inverse and bounded arrays empty. */

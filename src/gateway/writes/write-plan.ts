@@ -1,5 +1,5 @@
 import type { GraphQLObjectType } from 'graphql';
-import { byKeyReferenceFields } from './insert-planner';
+import { byKeyReferenceFields, nestedSnapshotLocations } from './insert-planner';
 import type { WriteModel } from './write-model-types';
 
 /**
@@ -26,7 +26,14 @@ export type WriteOperation =
       readonly maxKeys?: Readonly<Record<string, number>>;
     }
   /** `WriteUnit.changeReference` of a single by-key relation (`Task.owner`). */
-  | { readonly kind: 'changeReference'; readonly coordinate: string };
+  | { readonly kind: 'changeReference'; readonly coordinate: string }
+  /** `WriteUnit.requireMany`: one read of up to `maxKeys` documents by `_id`. */
+  | { readonly kind: 'requireMany'; readonly typeName: string; readonly maxKeys: number }
+  /**
+   * `WriteUnit.delete`: reads the document and each place other documents could reference it, deletes
+   * it, reads each bounded array it fed again, and updates the collections it contributed to.
+   */
+  | { readonly kind: 'delete'; readonly typeName: string };
 
 export type WritePlan = readonly WriteOperation[];
 
@@ -74,13 +81,21 @@ function operationProblem(model: WriteModel, operation: WriteOperation): string 
       const references = byKeyReferenceFields(model, operation.typeName);
       const stray = (operation.preloaded ?? []).filter((name) => !references.some((field) => field.coordinate === name));
       if (stray.length > 0) return `preloaded ${stray.join(', ')}: not a by-key reference of ${operation.typeName}`;
-      for (const field of references) {
-        if (!field.isList || operation.preloaded?.includes(field.coordinate)) continue;
-        const max = operation.maxKeys?.[field.coordinate];
-        if (max === undefined || !Number.isSafeInteger(max) || max < 1) return `${field.coordinate} is a list of references read in one find; declare the most keys it can hold, maxKeys: { "${field.coordinate}": n }`;
+      const lists = [
+        ...references.filter((field) => field.isList && !operation.preloaded?.includes(field.coordinate)).map((field) => field.coordinate),
+        ...nestedSnapshotLocations(model, operation.typeName).map((location) => location.coordinate),
+      ];
+      for (const coordinate of lists) {
+        const max = operation.maxKeys?.[coordinate];
+        if (max === undefined || !Number.isSafeInteger(max) || max < 1) return `${coordinate} is a list of references read in one find; declare the most keys it can hold, maxKeys: { "${coordinate}": n }`;
       }
       return undefined;
     }
+    case 'requireMany':
+      if (!Number.isSafeInteger(operation.maxKeys) || operation.maxKeys < 1) return `maxKeys must be a whole number of at least 1, got ${operation.maxKeys}`;
+      return collectionProblem(model, operation.typeName);
+    case 'delete':
+      return collectionProblem(model, operation.typeName);
     case 'changeReference': {
       const field = model.storageMap.relations.get(operation.coordinate);
       if (!field || field.shapes.join?.direction !== 'byKey' || field.isList) return `${operation.coordinate} is not a single by-key @join`;

@@ -1,9 +1,7 @@
-import { makeExecutableSchema } from '@graphql-tools/schema';
+import type { GraphQLObjectType } from 'graphql';
 import type { CostLedger } from '../cost/cost-ledger';
 import { DatabaseFailure, StorageConfigError } from '../errors/internal-errors';
 import type { MongoFunnel } from '../mongo/mongo-funnel';
-import type { StorageMap } from '../storage-map/storage-map-types';
-import { buildWriteModel } from './build-write-model';
 import { estimateWriteUnit, type WriteUnitEstimate } from './estimate-write-unit';
 import { RequestWrites, type WriteOptions } from './request-writes';
 import type { WriteModel } from './write-model-types';
@@ -18,24 +16,19 @@ export interface WriteRuntime {
 }
 
 /**
- * The write model and every Mutation field's write estimate, from the SDL (with its directives; the
- * public schema has them removed) and the fields' write plans. A Mutation field without a valid plan
- * stops the start (StorageConfigError naming `Mutation.field`). `transaction`: count the commit.
+ * Every Mutation field's write estimate, from the write model and the fields' write plans. A Mutation
+ * field without a valid plan stops the start (StorageConfigError naming `Mutation.field`).
+ * `transaction`: count the commit.
  */
-export function buildWriteEstimates(options: { typeDefs: readonly string[]; storageMap: StorageMap; plans: MutationWritePlans; transaction: boolean }): {
-  readonly model: WriteModel;
-  readonly estimates: ReadonlyMap<string, WriteUnitEstimate>;
-} {
-  const schema = makeExecutableSchema({ typeDefs: [...options.typeDefs] });
-  const model = buildWriteModel(schema, options.storageMap);
-  const mutationType = schema.getMutationType();
+export function buildWriteEstimates(options: { model: WriteModel; mutationType: GraphQLObjectType | null | undefined; plans: MutationWritePlans; transaction: boolean }): ReadonlyMap<string, WriteUnitEstimate> {
+  const { model, mutationType } = options;
   const problems = findWritePlanProblems(model, mutationType, options.plans);
   if (problems.length > 0) throw new StorageConfigError(problems);
   const estimates = new Map<string, WriteUnitEstimate>();
   for (const fieldName of Object.keys(mutationType?.getFields() ?? {})) {
     estimates.set(fieldName, estimateWriteUnit(model, options.plans[fieldName]!, { transaction: options.transaction }));
   }
-  return { model, estimates };
+  return estimates;
 }
 
 /**
@@ -44,9 +37,16 @@ export function buildWriteEstimates(options: { typeDefs: readonly string[]; stor
  * `hello`; until then the estimates count a commit unless `writes.transactions` is `never` (against a
  * standalone server they are one above what is sent).
  */
-export function createWriteRuntime(options: { typeDefs: readonly string[]; storageMap: StorageMap; funnel: MongoFunnel; plans: MutationWritePlans; writes?: WriteOptions }): WriteRuntime {
+export function createWriteRuntime(options: {
+  model: WriteModel;
+  mutationType: GraphQLObjectType | null | undefined;
+  funnel: MongoFunnel;
+  plans: MutationWritePlans;
+  writes?: WriteOptions;
+}): WriteRuntime {
   const writeOptions = options.writes ?? {};
-  const { model, estimates } = buildWriteEstimates({ ...options, transaction: writeOptions.transactions !== 'never' });
+  const { model } = options;
+  const estimates = buildWriteEstimates({ ...options, transaction: writeOptions.transactions !== 'never' });
   let supported: Promise<boolean> | undefined;
   const transactions = (): Promise<boolean> => {
     if (writeOptions.transactions === 'never') return Promise.resolve(false);

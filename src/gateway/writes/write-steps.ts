@@ -5,7 +5,8 @@ import type { StoredDocument } from '../mongo/mongo-funnel';
 /** One command of a write plan: every statement of an `update` step goes out in ONE update command. */
 export type WriteStep =
   | { readonly kind: 'update'; readonly collection: string; readonly statements: readonly UpdateStatement[] }
-  | { readonly kind: 'insert'; readonly collection: string; readonly documents: readonly StoredDocument[] };
+  | { readonly kind: 'insert'; readonly collection: string; readonly documents: readonly StoredDocument[] }
+  | { readonly kind: 'delete'; readonly collection: string; readonly filter: StoredDocument };
 
 /** An update a planner wants, before statements are grouped into commands. */
 export interface PlannedUpdate {
@@ -37,7 +38,7 @@ export function distinct(values: readonly string[]): string[] {
 export class UpdateMerger {
   readonly #entries = new Map<string, { collection: string; filter: StoredDocument; update: Record<string, Record<string, unknown>>; multi: boolean }>();
 
-  add(collection: string, target: { path: string; value: unknown }, extraFilter: StoredDocument, operator: '$push' | '$inc' | '$pull', path: string, argument: unknown, multi: boolean): void {
+  add(collection: string, target: { path: string; value: unknown }, extraFilter: StoredDocument, operator: '$push' | '$inc' | '$pull' | '$set', path: string, argument: unknown, multi: boolean): void {
     const key = `${collection}|${target.path}|${keyString(target.value)}`;
     let entry = this.#entries.get(key);
     if (!entry) {

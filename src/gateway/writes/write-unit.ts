@@ -1,13 +1,16 @@
 import { keyString } from '../documents/key-string';
 import { readPath } from '../documents/read-path';
 import { InvariantError } from '../errors/internal-errors';
+import { badUserInput } from '../errors/public-error-code';
+import { sortDocument } from '../storage-map/parse-sort';
+import { boundedArraysOf, incomingReferences, planDeleteDerived } from './delete-planner';
 import type { FunnelWriter } from '../mongo/funnel-writer';
 import type { StoredDocument } from '../mongo/mongo-funnel';
 import { hasFanOut, planSourceUpdate } from './fan-out-planner';
 import { fillSnapshot, forwardReferences, planInsertDerived, withInitialDerivedValues } from './insert-planner';
 import { planReferenceChange } from './reference-planner';
 import { InjectedWriteFailure, notFound } from './write-errors';
-import type { WriteModel } from './write-model-types';
+import type { BoundedArray, WriteModel } from './write-model-types';
 import { groupByCollection, type WriteStep } from './write-steps';
 
 export interface WriteUnitOptions {
@@ -54,6 +57,47 @@ export class WriteUnit {
     const [document] = await this.writer.find(this.#collectionOf(typeName), filter, Object.fromEntries(paths.map((path) => [path, 1])), { limit: 1 });
     if (!document) throw notFound(`${typeName} ${what} not found`, { typeName });
     return document;
+  }
+
+  /**
+   * The `typeName` documents whose `_id` is in `ids`, in ONE find (the order of `ids`), or NOT_FOUND
+   * naming the first missing one; `paths` are the stored paths the caller needs.
+   */
+  async requireMany(typeName: string, ids: readonly unknown[], paths: readonly string[]): Promise<StoredDocument[]> {
+    this.#spend();
+    const found = await this.writer.find(this.#collectionOf(typeName), { _id: { $in: [...ids] } }, Object.fromEntries(['_id', ...paths].map((path) => [path, 1])));
+    const byId = new Map(found.map((document) => [keyString(document._id), document]));
+    const missing = ids.find((id) => !byId.has(keyString(id)));
+    if (missing !== undefined) throw notFound(`${typeName} ${describeKey(missing)} not found`, { typeName });
+    return ids.map((id) => byId.get(keyString(id))!);
+  }
+
+  /**
+   * Deletes the `typeName` document `id` and what it contributed to other documents: its parents'
+   * counters, the bounded arrays it was in (read again from their source), the inverse arrays of its
+   * references. Refused (BAD_USER_INPUT, nothing written) while other documents still reference it by
+   * key: their joins and snapshots would point at nothing. NOT_FOUND when there is no such document.
+   */
+  async delete(typeName: string, id: unknown): Promise<void> {
+    const collection = this.#collectionOf(typeName);
+    const [document] = await this.#read(collection, { _id: id }, {}, { limit: 1 });
+    if (!document) throw notFound(`${typeName} ${describeKey(id)} not found`, { typeName });
+    for (const reference of incomingReferences(this.model, typeName)) {
+      const [holder] = await this.#read(reference.collection, { [reference.path]: id }, { _id: 1 }, { limit: 1 });
+      if (holder) {
+        throw badUserInput(`${typeName} ${describeKey(id)} is still referenced by ${reference.collection} ${describeKey(holder._id)} (${reference.coordinate}); delete or re-point those first`, {
+          field: reference.coordinate,
+        });
+      }
+    }
+    await this.#apply({ kind: 'delete', collection, filter: { _id: id } });
+    const refills = new Map<BoundedArray, StoredDocument[]>();
+    for (const array of boundedArraysOf(this.model, collection)) {
+      const parentKey = readPath(document, array.childKey);
+      if (parentKey === undefined || parentKey === null) continue;
+      refills.set(array, await this.#read(array.childCollection, { [array.childKey]: parentKey }, {}, { sort: sortDocument(array.sort), limit: array.limit }));
+    }
+    await this.#applyAll(groupByCollection(planDeleteDerived(this.model, typeName, collection, document, refills)));
   }
 
   /**
@@ -126,6 +170,11 @@ export class WriteUnit {
     await this.#applyAll(groupByCollection(planReferenceChange(this.model, coordinate, id, oldKeys, [newKey])));
   }
 
+  async #read(collection: string, filter: StoredDocument, projection: Record<string, unknown>, options: { limit?: number; sort?: Record<string, 1 | -1> }): Promise<StoredDocument[]> {
+    this.#spend();
+    return this.writer.find(collection, filter, projection, options);
+  }
+
   async #applyAll(steps: readonly WriteStep[]): Promise<void> {
     for (const step of steps) await this.#apply(step);
   }
@@ -139,6 +188,9 @@ export class WriteUnit {
         break;
       case 'insert':
         matched = await this.writer.insert(step.collection, step.documents);
+        break;
+      case 'delete':
+        matched = await this.writer.deleteOne(step.collection, step.filter);
         break;
       default: {
         const never: never = step;

@@ -1,6 +1,6 @@
 import { Kind } from 'graphql';
 import { DateTimeScalar } from '../../../examples/demo/resolvers/date-time-scalar';
-import { objectIdArgument } from '../../../examples/demo/resolvers/object-id-argument';
+import { objectIdArgument } from 'docjoin';
 import { ContactDetail, contactDetailTypeName } from '../../../examples/demo/resolvers/contact-detail';
 import type { ContactDetailDocument } from '../../../examples/demo/documents';
 import { codeOf } from '../../support/graphql-error-code';

@@ -6,9 +6,9 @@ import { buildGatewaySchema } from '../../../../src/gateway/schema/build-gateway
 import { demoTypeDefs } from '../../../support/demo-project';
 import { buildWriteEstimates } from '../../../../src/gateway/writes/write-runtime';
 
-const { schema, storageMap } = buildGatewaySchema({ typeDefs: demoTypeDefs(), resolvers: rootResolvers });
+const { schema, storageMap, writeModel, writePlans } = buildGatewaySchema({ typeDefs: demoTypeDefs(), resolvers: rootResolvers, writePlans: rootWritePlans });
 
-const { estimates: writeEstimates } = buildWriteEstimates({ typeDefs: demoTypeDefs(), storageMap, plans: rootWritePlans, transaction: true });
+const writeEstimates = buildWriteEstimates({ model: writeModel, mutationType: schema.getMutationType(), plans: writePlans, transaction: true });
 
 function plan(query: string, overrides: Record<string, ReadStrategy> = {}, variables: Record<string, unknown> = {}, options: { assumedListSize?: number } = {}): OperationPlan {
   const document = parse(query);

@@ -14,9 +14,9 @@ describe('every root field has exactly one resolver', () => {
     expect(build({ Query: { order: () => null } })).toThrow(
       [
         'Invalid storage directives:',
-        '  - Query.order: has a generated resolver (@find or @list) and a hand-written one; remove the directive or the resolver',
+        '  - Query.order: has a generated resolver (@find, @list, @create, @update or @delete) and a hand-written one; remove the directive or the resolver',
         '  - Query.recent: no resolver; add @find or @list to generate it, or pass a resolver for Query.recent',
-        '  - Mutation.cancel: no resolver; pass a resolver for Mutation.cancel with its write plan',
+        '  - Mutation.cancel: no resolver; add @create, @update or @delete to generate it, or pass a resolver for Mutation.cancel with its write plan',
       ].join('\n'),
     );
   });

@@ -1,4 +1,3 @@
-import { directiveTypeDefs } from 'docjoin';
 import { ObjectId } from 'bson';
 import { mutationWritePlans } from '../../../../examples/demo/resolvers/mutation';
 import { StorageConfigError } from '../../../../src/gateway/errors/internal-errors';
@@ -91,12 +90,13 @@ describe('write plans checked at startup', () => {
       type Mutation { renameThing(id: ID!, name: String!): Thing! }
       type Thing @collection(name: "things") { id: ID! name: String! }
     `;
-    const typeDefs = [directiveTypeDefs, sdl];
-    const thingMap = buildStorageMap(schemaOf(sdl));
-    expect(() => buildWriteEstimates({ typeDefs, storageMap: thingMap, plans: mutationWritePlans, transaction: true })).toThrow(StorageConfigError);
-    const { estimates } = buildWriteEstimates({
-      typeDefs,
-      storageMap: thingMap,
+    const schema = schemaOf(sdl);
+    const model = buildWriteModel(schema, buildStorageMap(schema));
+    const mutationType = schema.getMutationType();
+    expect(() => buildWriteEstimates({ model, mutationType, plans: mutationWritePlans, transaction: true })).toThrow(StorageConfigError);
+    const estimates = buildWriteEstimates({
+      model,
+      mutationType,
       plans: { ...mutationWritePlans, renameThing: [{ kind: 'updateSource', typeName: 'Thing', by: '_id', fields: ['name'] }] },
       transaction: true,
     });

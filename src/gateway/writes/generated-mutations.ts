@@ -1,0 +1,213 @@
+import { getDirective } from '@graphql-tools/utils';
+import {
+  getNamedType,
+  getNullableType,
+  isInputObjectType,
+  isListType,
+  isNonNullType,
+  type GraphQLField,
+  type GraphQLInputObjectType,
+  type GraphQLNamedInputType,
+  type GraphQLSchema,
+} from 'graphql';
+import type { RelationField, StoredField } from '../storage-map/storage-map-types';
+import { nestedSnapshotLocations } from './insert-planner';
+import type { WriteModel } from './write-model-types';
+import type { MutationWritePlans, WritePlan } from './write-plan';
+
+/** The most entries one list of a generated mutation's input may hold (a reference list, an embedded array). */
+export const MAX_INPUT_LIST = 100;
+
+/** How one field of an input object becomes stored data. */
+export type InputFieldMapping =
+  /** A scalar or enum stored at `path`. */
+  | { readonly kind: 'value'; readonly name: string; readonly path: string }
+  /** Ids of referenced documents: at `path` as they are, or as `{ [key]: id }` copies a snapshot fills. */
+  | { readonly kind: 'reference'; readonly name: string; readonly path: string; readonly isList: boolean; readonly snapshotKey: string | undefined }
+  /** A nested input stored as an embedded document (or an array of them) at `path`. */
+  | { readonly kind: 'embedded'; readonly name: string; readonly path: string; readonly isList: boolean; readonly fields: readonly InputFieldMapping[] };
+
+/** A Mutation field docjoin resolves and plans itself. */
+export type GeneratedMutation =
+  | { readonly kind: 'create'; readonly coordinate: string; readonly typeName: string; readonly fields: readonly InputFieldMapping[] }
+  | { readonly kind: 'update'; readonly coordinate: string; readonly typeName: string; readonly fields: readonly InputFieldMapping[]; readonly nonNull: ReadonlySet<string> }
+  | { readonly kind: 'delete'; readonly coordinate: string; readonly typeName: string; readonly returns: 'ID' | 'Boolean' };
+
+type Report = (message: string) => undefined;
+
+/**
+ * The Mutation fields with `@create`, `@update` or `@delete`, each checked against the storage of the
+ * type it writes (every problem names `Mutation.field` or `Input.field` and the fix), with the write
+ * plan derived from it, so the estimate and the write unit agree by construction.
+ */
+export function buildGeneratedMutations(schema: GraphQLSchema, model: WriteModel): { mutations: Map<string, GeneratedMutation>; plans: MutationWritePlans; problems: string[] } {
+  const mutations = new Map<string, GeneratedMutation>();
+  const plans: Record<string, WritePlan> = {};
+  const problems: string[] = [];
+  const mutationType = schema.getMutationType();
+  for (const field of Object.values(mutationType?.getFields() ?? {})) {
+    const coordinate = `${mutationType!.name}.${field.name}`;
+    const report: Report = (message) => {
+      problems.push(`${coordinate}: ${message}`);
+      return undefined;
+    };
+    const mutation = buildMutation(schema, model, field, coordinate, report);
+    if (!mutation) continue;
+    mutations.set(field.name, mutation);
+    plans[field.name] = planOf(model, mutation);
+  }
+  return { mutations, plans, problems };
+}
+
+function buildMutation(schema: GraphQLSchema, model: WriteModel, field: GraphQLField<unknown, unknown>, coordinate: string, report: Report): GeneratedMutation | undefined {
+  const create = getDirective(schema, field, 'create')?.[0] !== undefined;
+  const update = getDirective(schema, field, 'update')?.[0] !== undefined;
+  const remove = getDirective(schema, field, 'delete')?.[0] as { type?: unknown } | undefined;
+  const declared = [create && '@create', update && '@update', remove && '@delete'].filter(Boolean);
+  if (declared.length === 0) return undefined;
+  if (declared.length > 1) return report(`declares ${declared.join(' and ')}; keep one`);
+
+  if (remove) {
+    const typeName = String(remove.type);
+    if (model.storageMap.types.get(typeName)?.collection === undefined) return report(`@delete(type: "${typeName}") names no @collection type`);
+    const returns = getNamedType(field.type).name;
+    if ((returns !== 'ID' && returns !== 'Boolean') || isListType(getNullableType(field.type))) return report(`@delete returns the deleted id (ID!) or true (Boolean!), not ${String(field.type)}`);
+    if (!idArgumentOnly(field, [])) return report('@delete takes exactly one argument, id: ID!');
+    return Object.freeze({ kind: 'delete', coordinate, typeName, returns });
+  }
+
+  const typeName = getNamedType(field.type).name;
+  const directive = create ? '@create' : '@update';
+  if (model.storageMap.types.get(typeName)?.collection === undefined) return report(`${directive} returns ${typeName}, which has no @collection; return the type it writes`);
+  if (isListType(getNullableType(field.type))) return report(`${directive} returns one ${typeName}, not a list`);
+  const input = field.args.find((argument) => argument.name === 'input');
+  const inputType = input && getNullableType(input.type);
+  if (!input || !isNonNullType(input.type) || !isInputObjectType(inputType)) return report(`${directive} takes its values in an argument input: SomeInput! (an input object)`);
+  if (!idArgumentOnly(field, ['input'], create)) return report(create ? '@create takes one argument, input' : '@update takes two arguments, id: ID! and input');
+  const fields = mapInput(model, inputType, typeName, create ? 'create' : 'update', report);
+  if (!fields) return undefined;
+  if (create) return Object.freeze({ kind: 'create', coordinate, typeName, fields });
+  const storage = model.storageMap.types.get(typeName)!;
+  const nonNull = new Set(fields.filter((mapping) => (storage.fields.get(mapping.name) as StoredField).valueType.nonNull).map((mapping) => mapping.name));
+  return Object.freeze({ kind: 'update', coordinate, typeName, fields, nonNull });
+}
+
+/** `id: ID!` (unless `withoutId`) and the `others`, nothing else. */
+function idArgumentOnly(field: GraphQLField<unknown, unknown>, others: readonly string[], withoutId = false): boolean {
+  const expected = withoutId ? others : ['id', ...others];
+  if (field.args.length !== expected.length || !field.args.every((argument) => expected.includes(argument.name))) return false;
+  const id = field.args.find((argument) => argument.name === 'id');
+  return withoutId || (id !== undefined && isNonNullType(id.type) && getNamedType(id.type).name === 'ID');
+}
+
+/**
+ * Each field of `inputType` against the field of the same name of `typeName`. An update sets the type's
+ * own scalars and enums only; a create also takes references and embedded documents, and must give
+ * every non-null stored field. Derived data (counters, inverse arrays, bounded arrays) is docjoin's.
+ */
+function mapInput(model: WriteModel, inputType: GraphQLInputObjectType, typeName: string, mode: 'create' | 'update', report: Report): InputFieldMapping[] | undefined {
+  const storage = model.storageMap.types.get(typeName)!;
+  const mappings: InputFieldMapping[] = [];
+  let ok = true;
+  const fail = (message: string) => {
+    ok = false;
+    report(message);
+  };
+  for (const inputField of Object.values(inputType.getFields())) {
+    const where = `${inputType.name}.${inputField.name}`;
+    const target = storage.fields.get(inputField.name);
+    const inputIsList = isListType(getNullableType(inputField.type));
+    const inputNamed = getNamedType(inputField.type);
+    if (!target) {
+      fail(`${where}: ${typeName} has no field ${inputField.name}; input fields are named like the fields they set`);
+      continue;
+    }
+    const derived = derivedRule(model, target.coordinate);
+    if (derived) {
+      fail(`${where}: ${target.coordinate} is ${derived} docjoin keeps true; remove it from the input`);
+      continue;
+    }
+    if (target.kind === 'stored') {
+      if (target.isId) fail(`${where}: ids are made by docjoin (and never changed); remove it from the input`);
+      else if (inputNamed.name !== target.valueType.name || inputIsList !== target.valueType.isList) fail(`${where} must have the type of ${target.coordinate} (${target.valueType.isList ? `[${target.valueType.name}]` : target.valueType.name})`);
+      else mappings.push(Object.freeze({ kind: 'value', name: inputField.name, path: target.path }));
+      continue;
+    }
+    if (mode === 'update') {
+      fail(`${where}: @update sets ${typeName}'s own scalar and enum fields; change ${target.coordinate} with a mutation of your own`);
+      continue;
+    }
+    const mapping = relationMapping(model, target, inputField.name, inputIsList, inputNamed, where, fail);
+    if (mapping) mappings.push(mapping);
+  }
+  if (mode === 'create') {
+    for (const field of storage.fields.values()) {
+      if (field.kind !== 'stored' || field.isId || !field.valueType.nonNull || derivedRule(model, field.coordinate)) continue;
+      if (!mappings.some((mapping) => mapping.name === field.fieldName)) fail(`${inputType.name} has no field for ${field.coordinate}, which is non-null; add ${field.fieldName}: ${field.valueType.name}!`);
+    }
+  }
+  return ok ? mappings : undefined;
+}
+
+function relationMapping(
+  model: WriteModel,
+  relation: RelationField,
+  name: string,
+  inputIsList: boolean,
+  inputNamed: GraphQLNamedInputType,
+  where: string,
+  fail: (message: string) => void,
+): InputFieldMapping | undefined {
+  const { embedded, join, snapshot } = relation.shapes;
+  if (inputIsList !== relation.isList) {
+    fail(`${where} must ${relation.isList ? '' : 'not '}be a list, as ${relation.coordinate} is${relation.isList ? '' : ' not'}`);
+    return undefined;
+  }
+  if (embedded) {
+    if (!isInputObjectType(inputNamed)) {
+      fail(`${where}: ${relation.coordinate} is embedded; give it an input object with fields named like ${relation.targetType}'s`);
+      return undefined;
+    }
+    const fields = mapInput(model, inputNamed, relation.targetType, 'create', (message) => (fail(message), undefined));
+    return fields && Object.freeze({ kind: 'embedded', name, path: embedded.path, isList: relation.isList, fields });
+  }
+  if (join?.direction === 'byKey') {
+    if (inputNamed.name !== 'ID') {
+      fail(`${where}: ${relation.coordinate} is a reference; give the referenced id${relation.isList ? 's ([ID!])' : ' (ID)'}`);
+      return undefined;
+    }
+    return Object.freeze({ kind: 'reference', name, path: snapshot ? snapshot.path : join.localField, isList: relation.isList, snapshotKey: snapshot?.key });
+  }
+  fail(`${where}: ${relation.coordinate} is read from the documents that point here (a reverse join); set it from their side`);
+  return undefined;
+}
+
+/** What keeps `coordinate` true when docjoin derives it, for messages; undefined when it is the source of truth. */
+function derivedRule(model: WriteModel, coordinate: string): string | undefined {
+  if (model.counters.some((counter) => counter.coordinate === coordinate)) return 'a @counter';
+  if (model.inverses.some((inverse) => inverse.coordinate === coordinate)) return 'the @inverse side of a two-way reference';
+  if (model.boundedArrays.some((array) => array.coordinate === coordinate)) return 'a bounded copy of a reverse join';
+  return undefined;
+}
+
+/** The write plan a generated mutation's unit keeps to. */
+function planOf(model: WriteModel, mutation: GeneratedMutation): WritePlan {
+  switch (mutation.kind) {
+    case 'create': {
+      const maxKeys: Record<string, number> = {};
+      for (const mapping of mutation.fields) if (mapping.kind === 'reference' && mapping.isList) maxKeys[`${mutation.typeName}.${mapping.name}`] = MAX_INPUT_LIST;
+      for (const location of nestedSnapshotLocations(model, mutation.typeName)) {
+        maxKeys[location.coordinate] = MAX_INPUT_LIST ** location.segments.filter((segment) => segment.isArray).length;
+      }
+      return [{ kind: 'insert', typeName: mutation.typeName, maxKeys }];
+    }
+    case 'update':
+      return [{ kind: 'updateSource', typeName: mutation.typeName, by: '_id', fields: mutation.fields.map((mapping) => mapping.name) }];
+    case 'delete':
+      return [{ kind: 'delete', typeName: mutation.typeName }];
+    default: {
+      const never: never = mutation;
+      throw new Error(`unknown generated mutation ${JSON.stringify(never)}`);
+    }
+  }
+}
