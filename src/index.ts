@@ -29,6 +29,7 @@ export { PublicErrorCode, badUserInput } from './gateway/errors/public-error-cod
 export { notFound } from './gateway/writes/write-errors';
 export { isDuplicateKeyError } from './gateway/mongo/funnel-writer';
 export { objectIdArgument } from './gateway/documents/object-id-argument';
+export { DateTimeScalar } from './gateway/scalars/date-time-scalar';
 export { StorageConfigError, DatabaseMismatchError } from './gateway/errors/internal-errors';
 
 // Cost: the plugin, the report, the headers, the estimate.

@@ -46,7 +46,9 @@ export async function generateOutputs(project: Project): Promise<CodegenOutputs>
 function loadCodegenCli(): CodegenCli {
   try {
     return require('@graphql-codegen/cli') as CodegenCli;
-  } catch {
+  } catch (error) {
+    const missing = (error as { code?: unknown }).code === 'MODULE_NOT_FOUND' && String((error as Error).message).includes("'@graphql-codegen/cli'");
+    if (!missing) throw error;
     throw new Error('the config names a graphql-codegen config (codegen.config), but @graphql-codegen/cli is not installed; npm install -D @graphql-codegen/cli');
   }
 }

@@ -1,7 +1,7 @@
 import type { MutationWritePlans } from 'docjoin';
 import type { Resolvers } from '../generated/resolvers-types';
 import { ContactDetail } from './contact-detail';
-import { DateTimeScalar } from './date-time-scalar';
+import { DateTimeScalar } from 'docjoin';
 import { Mutation, mutationWritePlans } from './mutation';
 import { Query } from './query';
 

@@ -4,6 +4,7 @@ import {
   getNullableType,
   isAbstractType,
   isCompositeType,
+  isLeafType,
   isListType,
   isObjectType,
   OperationTypeNode,
@@ -181,14 +182,18 @@ class EstimatePass {
       if (first === undefined || first === 0) return undefined;
       objects = first;
     }
-    if (this.input.operation.operation === OperationTypeNode.MUTATION) this.#write(rootType, node);
+    const named = getNamedType(definition.type);
+    if (this.input.operation.operation === OperationTypeNode.MUTATION) {
+      this.#write(rootType, node);
+      // A mutation that answers with a scalar (a deleted id, true) reads nothing back.
+      if (isLeafType(named)) return undefined;
+    }
     this.#roundTrips = add(this.#roundTrips, 1);
     this.#documents = add(this.#documents, objects);
     if (isList && this.#readsAnchor(rootType, definition, node)) {
       this.#roundTrips = add(this.#roundTrips, 1);
       this.#documents = add(this.#documents, 1);
     }
-    const named = getNamedType(definition.type);
     const collection = this.input.storageMap.types.get(named.name)?.collection;
     if (collection !== undefined) this.#rootPrimed.add(keyLoader(collection, '_id'));
     return { scope: { types: this.#objectTypes(named), fieldNodes: nodes, objects, moments: 1, ancestors: [] } };

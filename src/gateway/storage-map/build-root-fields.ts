@@ -93,10 +93,17 @@ function condition(schema: GraphQLSchema, argument: GraphQLArgument, storage: Ty
   const listArgument = isListType(getNullableType(argument.type));
   const op: FilterOp = filter?.op ?? (listArgument ? 'IN' : 'EQ');
   const named = getNamedType(argument.type);
+  const join = field?.kind === 'relation' && field.shapes.join?.direction === 'byKey' ? field.shapes.join : undefined;
+  if (join) {
+    // A reference filters by the key the document keeps (`category: ID` → `categoryId`, `customer.id`).
+    if (named.name !== 'ID') return report(`argument "${argument.name}" filters by the reference ${field!.coordinate}; make it ID (or [ID!] with IN)`);
+    if (op !== 'EQ' && op !== 'NE' && op !== 'IN') return report(`argument "${argument.name}": a reference compares by EQ, NE or IN, not ${op}`);
+    return Object.freeze({ argumentName: argument.name, path: join.localField, op, objectId: true });
+  }
   if (field?.kind !== 'stored') {
     return report(
       filter
-        ? `argument "${argument.name}": @filter(field: "${fieldName}") is not a stored field of ${storage.typeName}`
+        ? `argument "${argument.name}": @filter(field: "${fieldName}") is neither a stored field nor a reference of ${storage.typeName}`
         : `argument "${argument.name}" is neither a field of ${storage.typeName} nor first, after or orderBy; rename it or add @filter(field: "...", op: ...)`,
     );
   }

@@ -59,7 +59,9 @@ export function estimateWriteUnit(model: WriteModel, plan: WritePlan, options: {
           if (operation.preloaded?.includes(field.coordinate)) continue;
           read(1, field.isList ? maxKeysOf(operation, field.coordinate) : 1);
         }
-        for (const location of nestedSnapshotLocations(model, operation.typeName)) read(1, maxKeysOf(operation, location.coordinate));
+        for (const location of nestedSnapshotLocations(model, operation.typeName)) {
+          if (!operation.preloaded?.includes(location.coordinate)) read(1, maxKeysOf(operation, location.coordinate));
+        }
         const collection = collectionOf(model, operation.typeName);
         writes.push(collection, ...collectionsDerivedFromInsert(model, operation.typeName, collection));
         break;

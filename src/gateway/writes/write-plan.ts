@@ -17,7 +17,8 @@ export type WriteOperation =
   | { readonly kind: 'updateSource'; readonly typeName: string; readonly by: string; readonly fields: readonly string[] }
   /**
    * `WriteUnit.insert`: `preloaded` names the references whose sources the resolver passes in (no read);
-   * `maxKeys` bounds the keys of each list reference (`Book.authors`), which one read fetches.
+   * `maxKeys` bounds the keys of each list reference (`Book.authors`) and of each snapshot inside an
+   * embedded array (`Order.lines.product`), which one read fetches.
    */
   | {
       readonly kind: 'insert';
@@ -79,12 +80,10 @@ function operationProblem(model: WriteModel, operation: WriteOperation): string 
       const problem = collectionProblem(model, operation.typeName);
       if (problem) return problem;
       const references = byKeyReferenceFields(model, operation.typeName);
-      const stray = (operation.preloaded ?? []).filter((name) => !references.some((field) => field.coordinate === name));
+      const nested = nestedSnapshotLocations(model, operation.typeName).map((location) => location.coordinate);
+      const stray = (operation.preloaded ?? []).filter((name) => !references.some((field) => field.coordinate === name) && !nested.includes(name));
       if (stray.length > 0) return `preloaded ${stray.join(', ')}: not a by-key reference of ${operation.typeName}`;
-      const lists = [
-        ...references.filter((field) => field.isList && !operation.preloaded?.includes(field.coordinate)).map((field) => field.coordinate),
-        ...nestedSnapshotLocations(model, operation.typeName).map((location) => location.coordinate),
-      ];
+      const lists = [...references.filter((field) => field.isList).map((field) => field.coordinate), ...nested].filter((coordinate) => !operation.preloaded?.includes(coordinate));
       for (const coordinate of lists) {
         const max = operation.maxKeys?.[coordinate];
         if (max === undefined || !Number.isSafeInteger(max) || max < 1) return `${coordinate} is a list of references read in one find; declare the most keys it can hold, maxKeys: { "${coordinate}": n }`;

@@ -85,7 +85,7 @@ export class WriteUnit {
     for (const reference of incomingReferences(this.model, typeName)) {
       const [holder] = await this.#read(reference.collection, { [reference.path]: id }, { _id: 1 }, { limit: 1 });
       if (holder) {
-        throw badUserInput(`${typeName} ${describeKey(id)} is still referenced by ${reference.collection} ${describeKey(holder._id)} (${reference.coordinate}); delete or re-point those first`, {
+        throw badUserInput(`${typeName} ${describeKey(id)} is still referenced by ${reference.collection} ${describeKey(holder._id)} at ${reference.path}; delete or re-point those first`, {
           field: reference.coordinate,
         });
       }

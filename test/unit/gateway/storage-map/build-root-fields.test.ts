@@ -77,7 +77,7 @@ describe('@find and @list root fields', () => {
     ['orders(first: String): [Order!]! @list', 'Query.orders: argument "first" must be of type Int'],
     ['orders(after: Int): [Order!]! @list', 'Query.orders: argument "after" must be of type ID (the id of the last item received)'],
     ['orders(colour: String): [Order!]! @list', 'Query.orders: argument "colour" is neither a field of Order nor first, after or orderBy; rename it or add @filter(field: "...", op: ...)'],
-    ['orders(x: String @filter(field: "lines")): [Order!]! @list', 'Query.orders: argument "x": @filter(field: "lines") is not a stored field of Order'],
+    ['orders(x: String @filter(field: "lines")): [Order!]! @list', 'Query.orders: argument "x": @filter(field: "lines") is neither a stored field nor a reference of Order'],
     ['orders(number: String @filter(field: "number", op: IN)): [Order!]! @list', 'Query.orders: argument "number": @filter(op: IN) takes a list; make it [String!]'],
     ['orders(total: [Float!] @filter(field: "total", op: GT)): [Order!]! @list', 'Query.orders: argument "total" is a list, which only @filter(op: IN) compares'],
     ['orders(total: Float @filter(field: "total", op: PREFIX)): [Order!]! @list', 'Query.orders: argument "total": @filter(op: PREFIX) compares strings; make it String'],

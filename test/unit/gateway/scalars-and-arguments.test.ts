@@ -1,5 +1,5 @@
 import { Kind } from 'graphql';
-import { DateTimeScalar } from '../../../examples/demo/resolvers/date-time-scalar';
+import { DateTimeScalar } from 'docjoin';
 import { objectIdArgument } from 'docjoin';
 import { ContactDetail, contactDetailTypeName } from '../../../examples/demo/resolvers/contact-detail';
 import type { ContactDetailDocument } from '../../../examples/demo/documents';

@@ -1,5 +1,5 @@
 import { GraphQLScalarType, Kind, print } from 'graphql';
-import { badUserInput } from 'docjoin';
+import { badUserInput } from '../errors/public-error-code';
 
 /** ISO-8601 strings on the wire, BSON Dates in MongoDB. Unparseable input is BAD_USER_INPUT. */
 export const DateTimeScalar = new GraphQLScalarType<Date, string>({
