@@ -35,6 +35,7 @@ export function snapshotCheck(db: Db, location: SnapshotLocation) {
       const correct = (copies: Record<string, unknown>[], countDangling: boolean): boolean => {
         let changed = false;
         for (const copy of copies) {
+          if (countDangling) report.entries += 1;
           const source = sources.get(keyString(copy[location.key]));
           if (!source) {
             if (countDangling) report.dangling += 1;

@@ -25,7 +25,8 @@ references, counters) with its sources and prints the drift per Type.field.
 ${PROJECT_FLAGS_USAGE}
   -h, --help       show this help
 
-Exit codes: 0 no drift (or all of it fixed), 1 the check failed, 2 bad arguments or no MongoDB,
+Exit codes: 0 no drift (or all of it fixed), 1 the check failed or the database does not match the schema,
+2 bad arguments or no MongoDB,
 3 drift found and not fixed (run again with --fix).`;
 
 export const NO_MONGO_MESSAGE =

@@ -40,6 +40,10 @@ async function run(command: Extract<ReconcileCliCommand, { kind: 'reconcile' }>,
     const report = await reconcile(client.db(target.db), target.model, { fix: command.fix, batchSize: command.batchSize, onProgress: progress.onProgress });
     progress.finish();
     io.out.write(formatReport(report, where, performance.now() - started));
+    if (report.mismatches.length > 0) {
+      for (const mismatch of report.mismatches) io.err.write(`reconcile: ${mismatch}\n`);
+      return 1;
+    }
     return report.drifted > report.fixed ? 3 : 0;
   } catch (error) {
     progress.finish();

@@ -16,6 +16,8 @@ export interface DriftReport {
   fixed: number;
   /** Snapshot entries whose source document no longer exists (reported, never "fixed"). */
   dangling: number;
+  /** Snapshot entries checked (each copy once). */
+  entries: number;
   /** Up to SAMPLE_SIZE `_id`s (24-hex) of drifted documents. */
   readonly sampleIds: string[];
 }
@@ -26,6 +28,19 @@ export interface ReconcileReport {
   /** Drifted documents over every check. */
   readonly drifted: number;
   readonly fixed: number;
+  /**
+   * Why the data and the schema look like they disagree, one line each: snapshot checks every copy of
+   * which dangles (keys kept elsewhere, or another collection). Empty when they agree.
+   */
+  readonly mismatches: readonly string[];
+}
+
+/** The database lacks what the schema describes (a collection), so nothing it would check can be trusted. */
+export class ReconcileMismatchError extends Error {
+  override readonly name = 'ReconcileMismatchError';
+  constructor(readonly problems: readonly string[]) {
+    super(`the database does not match the schema: ${problems.join('; ')}`);
+  }
 }
 
 export interface ReconcileProgress {

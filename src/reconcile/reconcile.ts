@@ -5,7 +5,7 @@ import { counterCheck } from './check-counter';
 import { inverseCheck } from './check-inverse';
 import { snapshotCheck } from './check-snapshot';
 import { scanInBatches, type Repair } from './scan-batches';
-import { DEFAULT_BATCH_SIZE, type DriftKind, type DriftReport, type ReconcileOptions, type ReconcileReport } from './reconcile-types';
+import { DEFAULT_BATCH_SIZE, ReconcileMismatchError, type DriftKind, type DriftReport, type ReconcileOptions, type ReconcileReport } from './reconcile-types';
 
 interface Check {
   readonly coordinate: string;
@@ -25,6 +25,7 @@ export async function reconcile(db: Db, model: WriteModel, options: ReconcileOpt
   const batchSize = options.batchSize ?? DEFAULT_BATCH_SIZE;
   if (!Number.isInteger(batchSize) || batchSize < 1) throw new RangeError(`reconcile: batchSize must be a positive integer, got ${batchSize}`);
   const fix = options.fix ?? false;
+  await requireCollections(db, model);
   const checks: Check[] = [
     ...model.snapshots.map((location) => ({ coordinate: location.coordinate, kind: 'snapshot' as const, collection: location.collection, ...snapshotCheck(db, location) })),
     ...model.boundedArrays.map((array) => ({ coordinate: array.coordinate, kind: 'bounded-array' as const, collection: array.collection, ...boundedArrayCheck(db, array) })),
@@ -40,5 +41,28 @@ export async function reconcile(db: Db, model: WriteModel, options: ReconcileOpt
     checks: reports,
     drifted: reports.reduce((sum, report) => sum + report.drifted, 0),
     fixed: reports.reduce((sum, report) => sum + report.fixed, 0),
+    mismatches: reports
+      .filter((report) => report.kind === 'snapshot' && report.entries > 0 && report.dangling === report.entries)
+      .map((report) => {
+        const source = model.snapshots.find((location) => location.coordinate === report.coordinate)?.sourceCollection;
+        return `every one of the ${report.entries} ${report.coordinate} copies points at no ${source} document: are the keys kept inside the copies, and is this the database the schema describes?`;
+      }),
   };
+}
+
+/** Every collection a rule reads must exist: checking against a missing one would report "no drift". */
+async function requireCollections(db: Db, model: WriteModel): Promise<void> {
+  const existing = new Set((await db.listCollections({}, { nameOnly: true }).toArray()).map((collection) => collection.name));
+  // Each collection with the first rule that needs it, for the message.
+  const needed = new Map<string, string>();
+  const need = (collection: string, coordinate: string) => needed.has(collection) || needed.set(collection, coordinate);
+  for (const location of model.snapshots) {
+    need(location.collection, location.coordinate);
+    need(location.sourceCollection, location.coordinate);
+  }
+  for (const rule of [...model.boundedArrays, ...model.inverses, ...model.counters]) need(rule.collection, rule.coordinate);
+  const missing = [...needed].filter(([collection]) => !existing.has(collection));
+  if (missing.length > 0) {
+    throw new ReconcileMismatchError(missing.map(([collection, coordinate]) => `collection "${collection}" (${coordinate}) does not exist in database "${db.databaseName}"`));
+  }
 }

@@ -20,7 +20,7 @@ export async function scanInBatches(
   options: Required<Pick<ReconcileOptions, 'batchSize' | 'fix'>> & Pick<ReconcileOptions, 'onProgress'>,
   check: (batch: Document[], report: DriftReport) => Promise<Repair[]>,
 ): Promise<DriftReport> {
-  const report: DriftReport = { coordinate: target.coordinate, kind: target.kind, collection: target.collection, scanned: 0, drifted: 0, fixed: 0, dangling: 0, sampleIds: [] };
+  const report: DriftReport = { coordinate: target.coordinate, kind: target.kind, collection: target.collection, scanned: 0, drifted: 0, fixed: 0, dangling: 0, entries: 0, sampleIds: [] };
   const collection = db.collection(target.collection);
   const total = await collection.countDocuments({});
   const progress = () => options.onProgress?.({ coordinate: target.coordinate, kind: target.kind, scanned: report.scanned, total });

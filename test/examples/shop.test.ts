@@ -167,6 +167,36 @@ describe('generated writes keep every copy true', () => {
   });
 });
 
+describe('reconcile refuses a database that does not match the schema', () => {
+  const reconcileOn = async (target: Db) => {
+    const { io, out, err } = captureIo();
+    const code = await runReconcileCli(['--config', SHOP_CONFIG, '--mongo-uri', mongo.uri, '--db', target.databaseName], {}, io);
+    return { code, out: out(), err: err() };
+  };
+
+  it('fails when collections the schema names are missing (another database?)', async () => {
+    const other = mongo.freshDb('other');
+    await other.collection('products').insertOne({ name: 'Lonely' });
+    const result = await reconcileOn(other);
+    expect(result.code).toBe(1);
+    const name = other.databaseName;
+    expect(result.err).toBe(
+      `reconcile: checking ${name} on ${mongo.uri.replace(/\/\/[^@/]*@/, '//***@')} failed: the database does not match the schema: ` +
+        `collection "orders" (Order.customer) does not exist in database "${name}"; collection "customers" (Order.customer) does not exist in database "${name}"\n`,
+    );
+  });
+
+  it('fails, after its report, when every snapshot copy dangles (the keys are kept beside the copies)', async () => {
+    const keyless = mongo.freshDb('keyless');
+    await (await loadProject({ cwd: process.cwd(), configPath: SHOP_CONFIG })).config.seed!(keyless, { scale: 1, onProgress: () => undefined });
+    await keyless.collection('orders').updateMany({}, [{ $set: { customerId: '$customer.id', customer: { name: '$customer.name', tier: '$customer.tier' } } }]);
+    const result = await reconcileOn(keyless);
+    expect(result.code).toBe(1);
+    expect(result.out).toMatch(/Order\.customer +snapshot +1 scanned +0 drifted, 1 dangling/);
+    expect(result.err).toBe('reconcile: every one of the 1 Order.customer copies points at no customers document: are the keys kept inside the copies, and is this the database the schema describes?\n');
+  });
+});
+
 describe('the CLI on the shop', () => {
   it('explains an operation of the shop', async () => {
     const { io, out } = captureIo();
