@@ -2,6 +2,7 @@ import { runReconcileCli } from '../reconcile/cli';
 import type { CliEnv, CliIo } from './cli-io';
 import { runCodegenCli } from './codegen/run-codegen';
 import { runExplainCli } from './explain/run-explain';
+import { runInitCli } from './init/run-init';
 import { runSeedCli } from './seed/run-seed';
 import { runServeCli } from './serve/run-serve';
 
@@ -15,6 +16,7 @@ const COMMANDS: Readonly<Record<string, { readonly summary: string; readonly run
   reconcile: { summary: 'find (and with --fix repair) drift in denormalized copies', run: runReconcileCli },
   codegen: { summary: 'write the public schema and run the graphql-codegen config on it', run: runCodegenCli },
   seed: { summary: "run the project's seed against a MongoDB", run: runSeedCli },
+  init: { summary: 'scaffold a project: config, an example schema, a seed and npm scripts', run: runInitCli },
 };
 
 export const DOCJOIN_USAGE = `Usage: docjoin <command> [options]      (docjoin <command> --help for its options)
@@ -28,6 +30,7 @@ ${Object.entries(COMMANDS)
   .join('\n')}
 
 Examples:
+  docjoin init && npm start
   docjoin serve --port 4000
   docjoin explain '{ orders(first: 50) { total customer { name } } }'
   docjoin reconcile --mongo-uri mongodb://localhost:27017 --db shop --fix

@@ -1,8 +1,9 @@
-import { execFile } from 'node:child_process';
+import { execFile, spawn } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { promisify } from 'node:util';
+import { startEmbeddedMongo } from 'docjoin/embedded-mongo';
 
 /**
  * The package as a user gets it: `npm pack` (which builds dist/ first), installed from the tarball in a
@@ -118,4 +119,68 @@ it('runs as `npx docjoin --help` from the folder it is installed in', async () =
   const { stdout } = await run('npx', ['--no-install', 'docjoin', '--help'], { cwd: project });
   expect(stdout.split('\n')[0]).toBe('Usage: docjoin <command> [options]      (docjoin <command> --help for its options)');
   expect(stdout).toMatch(/^ {2}serve /m);
+});
+
+describe('the README quick start for your own project, in the folder the package is installed in', () => {
+  const docjoin = (args: readonly string[], env: Record<string, string> = {}) => run('npx', ['--no-install', 'docjoin', ...args], { cwd: project, env: { ...process.env, ...env } });
+
+  it('init scaffolds a config, an SDL, a seed and npm scripts, and refuses to do it twice', async () => {
+    const { stdout } = await docjoin(['init']);
+    expect(stdout.split('\n').slice(0, 4)).toEqual(['wrote docjoin.config.mjs', 'wrote schema/schema.graphql', 'wrote seed.mjs', 'added npm scripts start, explain, reconcile, codegen to package.json']);
+    expect(JSON.parse(readFileSync(join(project, 'package.json'), 'utf8')).scripts).toEqual({ start: 'docjoin serve', explain: 'docjoin explain', reconcile: 'docjoin reconcile', codegen: 'docjoin codegen' });
+    await expect(docjoin(['init'])).rejects.toMatchObject({ code: 2, stderr: expect.stringContaining('init: docjoin.config.mjs, schema/schema.graphql, seed.mjs already exist in .') });
+  });
+
+  it('serve runs it on the embedded server filled by the seed: generated reads and writes over HTTP', async () => {
+    // The bin itself (npx would not pass SIGTERM on), as `npm start` runs it.
+    const child = spawn(process.execPath, [join(project, 'node_modules/.bin/docjoin'), 'serve', '--port', '0'], { cwd: project, env: { ...process.env, MONGODB_URI: '' } });
+    const exited = new Promise<number | null>((resolveExit) => child.on('close', resolveExit));
+    let printed = '';
+    child.stderr.on('data', (chunk: Buffer) => (printed += chunk.toString()));
+    try {
+      const url = await new Promise<string>((resolveUrl, reject) => {
+        child.stdout.on('data', (chunk: Buffer) => {
+          printed += chunk.toString();
+          const match = /GraphQL at (http:\/\/localhost:\d+\/graphql)/.exec(printed);
+          if (match) resolveUrl(match[1]!);
+        });
+        child.on('close', (code) => reject(new Error(`serve exited with ${code}:\n${printed}`)));
+      });
+      const post = async (query: string) => {
+        const response = await fetch(url, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ query }) });
+        return (await response.json()) as { data: Record<string, unknown>; errors?: unknown[]; extensions: { cost: { roundTrips: number } } };
+      };
+      const authors = await post('{ authors { id name postCount } }');
+      expect(authors.data.authors).toEqual([expect.objectContaining({ name: 'Ada Lovelace', postCount: 2 }), expect.objectContaining({ name: 'Grace Hopper', postCount: 0 })]);
+      const grace = (authors.data.authors as Array<{ id: string }>)[1]!.id;
+      const created = await post(`mutation { createPost(input: { title: "COBOL", body: "A language.", author: "${grace}" }) { title author { name postCount } } }`);
+      expect(created.errors).toBeUndefined();
+      expect(created.data).toEqual({ createPost: { title: 'COBOL', author: { name: 'Grace Hopper', postCount: 1 } } });
+      const posts = await post('{ posts(first: 1) { title author { name } } }');
+      expect(posts).toMatchObject({ data: { posts: [{ title: 'COBOL', author: { name: 'Grace Hopper' } }] }, extensions: { cost: { roundTrips: 1 } } });
+    } finally {
+      child.kill('SIGTERM');
+    }
+    expect(await exited).toBe(0);
+  }, 60_000);
+
+  it('explain and codegen work on it', async () => {
+    const explained = await docjoin(['explain', '{ posts(first: 5) { title author { name postCount } } }']);
+    expect(explained.stdout.split('\n')[0]).toBe('query (anonymous): estimated before execution 2 round trips, at most 10 documents, depth 2');
+    await docjoin(['codegen']);
+    const published = readFileSync(join(project, 'schema.public.graphql'), 'utf8');
+    expect(published).toContain('type Post {');
+    expect(published).not.toMatch(/@(collection|snapshot|join|find|list|create)\b/);
+  });
+
+  it('seed and reconcile work on a MongoDB of yours', async () => {
+    const mongo = await startEmbeddedMongo();
+    try {
+      const target = ['--mongo-uri', mongo.uri, '--db', 'blog'];
+      expect((await docjoin(['seed', ...target])).stdout).toMatch(/^Seeded blog on .* at scale 1 in [\d.]+s: 4 documents in 2 collections, 2 indexes\.$/m);
+      expect((await docjoin(['reconcile', ...target])).stdout).toMatch(/\nNo drift\.\n$/);
+    } finally {
+      await mongo.stop();
+    }
+  }, 60_000);
 });
