@@ -1,5 +1,5 @@
-import { MongoClient } from 'mongodb';
 import { answerWithoutRunning } from '../cli/args/answer-without-running';
+import { clientForCommand } from '../cli/args/mongo-target';
 import { loadProjectTarget } from '../cli/args/project-flags';
 import { ConfigError, loadConfig, redactUri } from '../config';
 import { StorageConfigError } from '../gateway/errors/internal-errors';
@@ -32,8 +32,7 @@ export async function runReconcileCli(argv: readonly string[], env: Readonly<Rec
 async function run(command: Extract<ReconcileCliCommand, { kind: 'reconcile' }>, target: { uri: string; db: string; model: WriteModel }, io: { out: OutputStream; err: OutputStream }): Promise<number> {
   const where = `${target.db} on ${redactUri(target.uri)}`;
   const started = performance.now();
-  const timeoutInUri = /[?&]serverSelectionTimeoutMS=/i.test(target.uri);
-  const client = new MongoClient(target.uri, timeoutInUri ? {} : { serverSelectionTimeoutMS: 5_000 });
+  const client = clientForCommand(target.uri);
   const progress = createReconcileProgress(io.out);
   try {
     await client.connect();

@@ -1,3 +1,4 @@
+import { MongoClient } from 'mongodb';
 import { dbNameRule, DEFAULT_DB_NAME, isProblem, mongoUriRule, nonEmpty } from '../../setting-rules';
 import { usageError, type ParsedArgs, type UsageError } from './parse-flags';
 
@@ -25,4 +26,10 @@ export function readMongoTarget(args: ParsedArgs, env: Readonly<Record<string, s
     if (isProblem(uri)) return usageError(uri.problem);
   }
   return { mongoUri, dbName };
+}
+
+/** A client for a one-off command: it fails within seconds on an unreachable server (the driver waits 30 s), unless the URI says otherwise. */
+export function clientForCommand(uri: string): MongoClient {
+  const timeoutInUri = /[?&]serverSelectionTimeoutMS=/i.test(uri);
+  return new MongoClient(uri, timeoutInUri ? {} : { serverSelectionTimeoutMS: 5_000 });
 }

@@ -1,8 +1,8 @@
-import { MongoClient } from 'mongodb';
 import { ConfigError, loadConfig, redactUri } from '../../config';
 import { ProjectConfigError } from '../../project/load-project';
 import { describeDatabase } from '../../server/describe-database';
 import { answerWithoutRunning } from '../args/answer-without-running';
+import { clientForCommand } from '../args/mongo-target';
 import { loadProjectTarget } from '../args/project-flags';
 import type { CliEnv, CliIo } from '../cli-io';
 import { createProgressPrinter, formatSummary } from './progress-printer';
@@ -30,9 +30,7 @@ async function seed(command: Extract<SeedCliCommand, { kind: 'seed' }>, env: Cli
   }
   const where = `${target.db} on ${redactUri(target.uri)}`;
   const started = performance.now();
-  // Fail within seconds on an unreachable server (the driver's default is 30 s), unless the URI says otherwise.
-  const timeoutInUri = /[?&]serverSelectionTimeoutMS=/i.test(target.uri);
-  const client = new MongoClient(target.uri, timeoutInUri ? {} : { serverSelectionTimeoutMS: 5_000 });
+  const client = clientForCommand(target.uri);
   const progress = createProgressPrinter(io.out);
   try {
     await client.connect();
