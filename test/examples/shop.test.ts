@@ -138,6 +138,14 @@ describe('generated writes keep every copy true', () => {
     expect((await run(`{ product(id: "${hex(matcha)}") { reviewCount recentReviews { text } } }`)).data).toEqual({ product: { reviewCount: 1, recentReviews: [{ text: 'Bright and grassy.' }] } });
   });
 
+
+  it('updateReview changes the review and its copy in the product\'s recent reviews', async () => {
+    const result = await run(`mutation { updateReview(id: "${hex(SHOP_IDS.review)}", input: { text: "Bright, grassy, sweet." }) { text } }`);
+    expect(result.cost?.writes).toMatchObject({ roundTrips: 2 + commit, fanOut: { reviews: 1, products: 1 } });
+    expect(result.cost).toMatchObject({ estimatedRoundTrips: result.cost!.roundTrips });
+    expect((await run(`{ product(id: "${hex(matcha)}") { recentReviews { text } } }`)).data).toEqual({ product: { recentReviews: [{ text: 'Bright, grassy, sweet.' }] } });
+  });
+
   it('deleteProduct is refused while orders or reviews reference the product, and deletes one nothing references', async () => {
     const refused = await gateway.execute({ query: `mutation { deleteProduct(id: "${hex(matcha)}") }` });
     expect(refused.errors?.[0]?.extensions?.code).toBe('BAD_USER_INPUT');

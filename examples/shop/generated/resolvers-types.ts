@@ -90,6 +90,8 @@ export type Mutation = {
   placeOrder: Order;
   updateCustomer: Customer;
   updateProduct: Product;
+  /** Also updates the review's copy in its product's recentReviews. */
+  updateReview: Review;
 };
 
 
@@ -143,6 +145,12 @@ export type MutationUpdateCustomerArgs = {
 export type MutationUpdateProductArgs = {
   id: Scalars['ID']['input'];
   input: ProductPatch;
+};
+
+
+export type MutationUpdateReviewArgs = {
+  id: Scalars['ID']['input'];
+  input: ReviewPatch;
 };
 
 export type Order = {
@@ -309,6 +317,11 @@ export type ReviewInput = {
   text: Scalars['String']['input'];
 };
 
+export type ReviewPatch = {
+  rating?: InputMaybe<Scalars['Int']['input']>;
+  text?: InputMaybe<Scalars['String']['input']>;
+};
+
 export type Tier =
   | 'GOLD'
   | 'STANDARD';
@@ -412,6 +425,7 @@ export type ResolversTypes = {
   Query: ResolverTypeWrapper<Record<PropertyKey, never>>;
   Review: ResolverTypeWrapper<Record<string, unknown>>;
   ReviewInput: ResolverTypeWrapper<Record<string, unknown>>;
+  ReviewPatch: ResolverTypeWrapper<Record<string, unknown>>;
   String: ResolverTypeWrapper<Record<string, unknown>>;
   Tier: ResolverTypeWrapper<Record<string, unknown>>;
 };
@@ -442,6 +456,7 @@ export type ResolversParentTypes = {
   Query: Record<PropertyKey, never>;
   Review: Record<string, unknown>;
   ReviewInput: Record<string, unknown>;
+  ReviewPatch: Record<string, unknown>;
   String: Record<string, unknown>;
 };
 
@@ -482,6 +497,7 @@ export type MutationResolvers<ContextType = GatewayContext, ParentType extends R
   placeOrder?: Resolver<ResolversTypes['Order'], ParentType, ContextType, RequireFields<MutationPlaceOrderArgs, 'customerId' | 'lines'>>;
   updateCustomer?: Resolver<ResolversTypes['Customer'], ParentType, ContextType, RequireFields<MutationUpdateCustomerArgs, 'id' | 'input'>>;
   updateProduct?: Resolver<ResolversTypes['Product'], ParentType, ContextType, RequireFields<MutationUpdateProductArgs, 'id' | 'input'>>;
+  updateReview?: Resolver<ResolversTypes['Review'], ParentType, ContextType, RequireFields<MutationUpdateReviewArgs, 'id' | 'input'>>;
 };
 
 export type OrderResolvers<ContextType = GatewayContext, ParentType extends ResolversParentTypes['Order'] = ResolversParentTypes['Order']> = {

@@ -1,7 +1,7 @@
 import type { UpdateStatement } from '../mongo/funnel-writer';
 import type { StoredDocument } from '../mongo/mongo-funnel';
 import { distinct, type PlannedUpdate } from './write-steps';
-import type { SnapshotLocation, WriteModel } from './write-model-types';
+import type { BoundedArray, SnapshotLocation, WriteModel } from './write-model-types';
 
 /**
  * A source update and its snapshot fan-out. `source` is ONE statement on the source document: its own
@@ -38,8 +38,31 @@ export function planSourceUpdate(
   const statement: UpdateStatement = { filter: target.filter, update: { $set: sourceSet }, ...(arrayFilters.length > 0 && { arrayFilters }), multi: false };
   return {
     source: { collection: target.collection, statement },
-    fanOut: target.sourceId === undefined ? [] : planSnapshotFanOut(model, sourceType, target.sourceId, changes),
+    fanOut: target.sourceId === undefined ? [] : [...planSnapshotFanOut(model, sourceType, target.sourceId, changes), ...planBoundedCopyUpdates(model, sourceType, target.sourceId, $set)],
   };
+}
+
+/**
+ * A `sourceType` document may also sit, whole, in its parents' bounded arrays (`Post.recentComments`
+ * holds comments): its copy there changes with it, ONE updateMany per array with `$[e0]` on its `_id`.
+ * (A change of the array's sort or parent key would need the array rebuilt; generated updates refuse
+ * those fields, see generated-mutations.ts.)
+ */
+function planBoundedCopyUpdates(model: WriteModel, sourceType: string, sourceId: unknown, $set: StoredDocument): PlannedUpdate[] {
+  return boundedCopiesOf(model, sourceType).map((array) => ({
+    collection: array.collection,
+    statement: {
+      filter: { [`${array.path}._id`]: sourceId },
+      update: { $set: Object.fromEntries(Object.entries($set).map(([path, value]) => [`${array.path}.$[e0].${path}`, value])) },
+      arrayFilters: [{ 'e0._id': sourceId }],
+      multi: true,
+    },
+  }));
+}
+
+/** The bounded arrays holding whole copies of `sourceType` documents. */
+export function boundedCopiesOf(model: WriteModel, sourceType: string): BoundedArray[] {
+  return model.boundedArrays.filter((array) => array.childType === sourceType);
 }
 
 /**
@@ -67,12 +90,18 @@ export function planSnapshotFanOut(model: WriteModel, sourceType: string, source
  */
 export function fanOutCollections(model: WriteModel, sourceType: string, fieldNames: readonly string[]): string[] {
   const changes = Object.fromEntries(fieldNames.map((name) => [name, undefined]));
-  return distinct(copiesOf(model, sourceType, changes).flatMap(({ location }) => (location.inSourceDocument ? [] : [location.collection])));
+  return distinct([
+    ...copiesOf(model, sourceType, changes).flatMap(({ location }) => (location.inSourceDocument ? [] : [location.collection])),
+    ...boundedCopiesOf(model, sourceType).map((array) => array.collection),
+  ]);
 }
 
-/** Whether some snapshot copies `fieldNames` of `sourceType` (the source update then needs the document's _id). */
+/** Whether some copy of `fieldNames` of `sourceType` exists elsewhere (the source update then needs the document's _id). */
 export function hasFanOut(model: WriteModel, sourceType: string, fieldNames: readonly string[]): boolean {
-  return model.snapshots.some((location) => location.sourceType === sourceType && location.fields.some((field) => fieldNames.includes(field.name)));
+  return (
+    boundedCopiesOf(model, sourceType).length > 0 ||
+    model.snapshots.some((location) => location.sourceType === sourceType && location.fields.some((field) => fieldNames.includes(field.name)))
+  );
 }
 
 type CopiedValues = ReadonlyArray<readonly [string, unknown]>;

@@ -11,6 +11,7 @@ import {
   type GraphQLSchema,
 } from 'graphql';
 import type { RelationField, StoredField } from '../storage-map/storage-map-types';
+import { boundedCopiesOf } from './fan-out-planner';
 import { nestedSnapshotLocations } from './insert-planner';
 import type { WriteModel } from './write-model-types';
 import type { MutationWritePlans, WritePlan } from './write-plan';
@@ -128,7 +129,9 @@ function mapInput(model: WriteModel, inputType: GraphQLInputObjectType, typeName
       continue;
     }
     if (target.kind === 'stored') {
+      const reordered = mode === 'update' ? boundedCopiesOf(model, typeName).find((array) => array.childKey === target.path || array.sort.some((key) => key.path === target.path)) : undefined;
       if (target.isId) fail(`${where}: ids are made by docjoin (and never changed); remove it from the input`);
+      else if (reordered) fail(`${where}: ${target.coordinate} decides which ${typeName}s ${reordered.coordinate} keeps and in what order, so changing it would rebuild that array; remove it from the input (a custom mutation can change it, then \`docjoin reconcile --fix\` rebuilds the array)`);
       else if (inputNamed.name !== target.valueType.name || inputIsList !== target.valueType.isList) fail(`${where} must have the type of ${target.coordinate} (${target.valueType.isList ? `[${target.valueType.name}]` : target.valueType.name})`);
       else mappings.push(Object.freeze({ kind: 'value', name: inputField.name, path: target.path }));
       continue;
@@ -141,9 +144,12 @@ function mapInput(model: WriteModel, inputType: GraphQLInputObjectType, typeName
     if (mapping) mappings.push(mapping);
   }
   if (mode === 'create') {
+    const inputFields = inputType.getFields();
     for (const field of storage.fields.values()) {
       if (field.kind !== 'stored' || field.isId || !field.valueType.nonNull || derivedRule(model, field.coordinate)) continue;
-      if (!mappings.some((mapping) => mapping.name === field.fieldName)) fail(`${inputType.name} has no field for ${field.coordinate}, which is non-null; add ${field.fieldName}: ${field.valueType.name}!`);
+      const inputField = inputFields[field.fieldName];
+      if (!inputField) fail(`${inputType.name} has no field for ${field.coordinate}, which is non-null; add ${field.fieldName}: ${field.valueType.name}!`);
+      else if (!isNonNullType(inputField.type)) fail(`${inputType.name}.${field.fieldName} must be non-null (${String(inputField.type)}!), as ${field.coordinate} is`);
     }
   }
   return ok ? mappings : undefined;

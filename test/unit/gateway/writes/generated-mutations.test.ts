@@ -1,0 +1,77 @@
+import { buildStorageMap } from '../../../../src/gateway/storage-map/build-storage-map';
+import { buildWriteModel } from '../../../../src/gateway/writes/build-write-model';
+import { buildGeneratedMutations } from '../../../../src/gateway/writes/generated-mutations';
+import { schemaOf } from '../support/demo-schema';
+
+const TYPES = /* GraphQL */ `
+  type Query { noop: Int }
+  type Customer @collection(name: "customers") {
+    id: ID!
+    name: String!
+    orders: [Order!]! @join(localField: "_id", foreignField: "customer.id")
+    orderCount: Int! @counter(of: "Customer.orders")
+    recentOrders: [Order!]! @embedded @join(collection: "orders", localField: "_id", foreignField: "customer.id", sort: "-placedAt", limit: 2) @read(strategy: EMBEDDED)
+  }
+  type Order @collection(name: "orders") {
+    id: ID!
+    placedAt: String!
+    note: String
+    customer: Customer @snapshot(path: "customer", fields: ["id", "name"]) @join(localField: "customer.id") @read(strategy: SNAPSHOT)
+    lines: [Line!]! @embedded
+  }
+  type Line { sku: String! quantity: Int! }
+`;
+
+function generate(sdl: string) {
+  const schema = schemaOf(`${TYPES}\n${sdl}`);
+  return buildGeneratedMutations(schema, buildWriteModel(schema, buildStorageMap(schema)));
+}
+
+describe('generated mutations', () => {
+  it('map inputs onto the type and derive their write plans', () => {
+    const { mutations, plans, problems } = generate(/* GraphQL */ `
+      type Mutation {
+        createOrder(input: OrderInput!): Order! @create
+        updateOrder(id: ID!, input: OrderPatch!): Order @update
+        deleteOrder(id: ID!): Boolean! @delete(type: "Order")
+      }
+      input OrderInput { placedAt: String! customer: ID! lines: [LineInput!]! }
+      input LineInput { sku: String! quantity: Int! }
+      input OrderPatch { note: String }
+    `);
+    expect(problems).toEqual([]);
+    expect(mutations.get('createOrder')).toEqual({
+      kind: 'create',
+      coordinate: 'Mutation.createOrder',
+      typeName: 'Order',
+      fields: [
+        { kind: 'value', name: 'placedAt', path: 'placedAt' },
+        { kind: 'reference', name: 'customer', path: 'customer', isList: false, snapshotKey: 'id' },
+        { kind: 'embedded', name: 'lines', path: 'lines', isList: true, fields: [{ kind: 'value', name: 'sku', path: 'sku' }, { kind: 'value', name: 'quantity', path: 'quantity' }] },
+      ],
+    });
+    expect(plans).toEqual({
+      createOrder: [{ kind: 'insert', typeName: 'Order', maxKeys: {} }],
+      updateOrder: [{ kind: 'updateSource', typeName: 'Order', by: '_id', fields: ['note'] }],
+      deleteOrder: [{ kind: 'delete', typeName: 'Order' }],
+    });
+  });
+
+  it.each([
+    ['createOrder(input: OrderInput!): Order! @create', 'input OrderInput { placedAt: String! colour: String }', 'Mutation.createOrder: OrderInput.colour: Order has no field colour; input fields are named like the fields they set'],
+    ['createOrder(input: OrderInput!): Order! @create', 'input OrderInput { note: String }', 'Mutation.createOrder: OrderInput has no field for Order.placedAt, which is non-null; add placedAt: String!'],
+    ['createOrder(input: OrderInput!): Order! @create', 'input OrderInput { placedAt: String }', 'Mutation.createOrder: OrderInput.placedAt must be non-null (String!), as Order.placedAt is'],
+    ['createOrder(input: OrderInput!): Order! @create', 'input OrderInput { placedAt: Int! }', 'Mutation.createOrder: OrderInput.placedAt must have the type of Order.placedAt (String)'],
+    ['createOrder(input: OrderInput!): Order! @create', 'input OrderInput { placedAt: String! customer: String }', 'Mutation.createOrder: OrderInput.customer: Order.customer is a reference; give the referenced id (ID)'],
+    ['createCustomer(input: CustomerInput!): Customer! @create', 'input CustomerInput { name: String! orderCount: Int }', 'Mutation.createCustomer: CustomerInput.orderCount: Customer.orderCount is a @counter docjoin keeps true; remove it from the input'],
+    ['createCustomer(input: CustomerInput!): Customer! @create', 'input CustomerInput { name: String! orders: [ID!] }', 'Mutation.createCustomer: CustomerInput.orders: Customer.orders is read from the documents that point here (a reverse join); set it from their side'],
+    ['updateOrder(id: ID!, input: OrderPatch!): Order @update', 'input OrderPatch { placedAt: String }', 'Mutation.updateOrder: OrderPatch.placedAt: Order.placedAt decides which Orders Customer.recentOrders keeps and in what order, so changing it would rebuild that array; remove it from the input (a custom mutation can change it, then `docjoin reconcile --fix` rebuilds the array)'],
+    ['updateOrder(id: ID!, input: OrderPatch!): Order @update', 'input OrderPatch { customer: ID }', "Mutation.updateOrder: OrderPatch.customer: @update sets Order's own scalar and enum fields; change Order.customer with a mutation of your own"],
+    ['updateOrder(input: OrderPatch!): Order @update', 'input OrderPatch { note: String }', 'Mutation.updateOrder: @update takes two arguments, id: ID! and input'],
+    ['deleteOrder(id: ID!): Order @delete(type: "Order")', '', 'Mutation.deleteOrder: @delete returns the deleted id (ID!) or true (Boolean!), not Order'],
+    ['deleteOrder(id: ID!): ID! @delete(type: "Line")', '', 'Mutation.deleteOrder: @delete(type: "Line") names no @collection type'],
+    ['makeOrder(input: OrderInput!): Order! @create @update', 'input OrderInput { placedAt: String! }', 'Mutation.makeOrder: declares @create and @update; keep one'],
+  ])('%s with %s is refused', (field, inputs, problem) => {
+    expect(generate(`type Mutation { ${field} }\n${inputs}`).problems).toEqual([problem]);
+  });
+});
