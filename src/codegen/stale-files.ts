@@ -6,7 +6,7 @@ export interface StaleFile {
   readonly reason: 'missing' | 'changed' | 'orphaned';
 }
 
-/** Compares what codegen produces with what is on disk (both keyed by repository path). */
+/** Compares what codegen produces with what is on disk under its roots (both keyed by project-relative path). */
 export function findStaleFiles(expected: GeneratedFiles, onDisk: GeneratedFiles): StaleFile[] {
   const stale: StaleFile[] = [];
   for (const [path, content] of expected) {
@@ -20,7 +20,7 @@ export function findStaleFiles(expected: GeneratedFiles, onDisk: GeneratedFiles)
   return stale.sort((a, b) => a.path.localeCompare(b.path));
 }
 
-/** The failure message of `npm run codegen:check`: one line per stale file, then the fix. */
+/** The failure message of `docjoin codegen --check`: one line per stale file, then the fix. */
 export function describeStaleFiles(stale: readonly StaleFile[]): string {
   const lines = stale.map(({ path, reason }) => `  ${reason.padEnd(8)} ${path}`);
   return [

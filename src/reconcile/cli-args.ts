@@ -4,7 +4,10 @@ import { PROJECT_FLAGS, PROJECT_FLAGS_USAGE, readProjectTarget, type ProjectTarg
 import { DEFAULT_DB_NAME, integerRule, isProblem } from '../setting-rules';
 import { DEFAULT_BATCH_SIZE } from './reconcile-types';
 
-/** Parses `docjoin reconcile …` / `npm run reconcile -- …` arguments into a command; no I/O, so every case is unit-tested. */
+/**
+ * Parses `docjoin reconcile …` arguments (`npm run reconcile -- …` here: the demo's config) into a
+ * command; no I/O, so every case is unit-tested. The project and its database are resolved by cli.ts.
+ */
 
 export type ReconcileCliCommand =
   | { kind: 'help' }

@@ -2,7 +2,10 @@ import type { OutputStream } from '../cli/cli-io';
 import { createProgressLine } from '../cli/progress-line';
 import type { ReconcileProgress, ReconcileReport } from './reconcile-types';
 
-/** Terminal output of `npm run reconcile`: one progress line, then one line per check and a verdict. */
+/**
+ * Terminal output of `docjoin reconcile`: one progress line, then one line per check and a verdict.
+ * What makes the run fail (missing collections, snapshots that dangle everywhere) goes to stderr from cli.ts.
+ */
 
 /** Reconcile progress: one step per check (see createProgressLine). */
 export function createReconcileProgress(out: OutputStream): { onProgress: (progress: ReconcileProgress) => void; finish: () => void } {

@@ -1,7 +1,8 @@
 /**
- * The one command-line parser behind every docjoin command (and `npm run seed` / `npm run reconcile`):
- * `--flag value`, `--flag=value`, switches, positionals, `-h`/`--help`. Pure, so each command's parsing
- * is unit-tested without I/O. Flags only collect strings; each command checks their values.
+ * The one command-line parser behind every docjoin command (the npm scripts of this repository run the
+ * same CLI): `--flag value`, `--flag=value`, switches, positionals, `-h`/`--help`. Pure, so each
+ * command's parsing is unit-tested without I/O. Flags only collect strings; each command checks their
+ * values.
  */
 
 export interface FlagSpec {

@@ -1,4 +1,5 @@
 import { ConfigError, loadConfig, redactUri } from '../../config';
+import { StorageConfigError } from '../../gateway/errors/internal-errors';
 import { ProjectConfigError } from '../../project/load-project';
 import { describeDatabase } from '../../server/describe-database';
 import { answerWithoutRunning } from '../args/answer-without-running';
@@ -24,8 +25,8 @@ async function seed(command: Extract<SeedCliCommand, { kind: 'seed' }>, env: Cli
     if (project.config.seed === undefined) throw new ConfigError(`${project.configFile ?? 'the project'} has no seed function; add seed: async (db, { scale, onProgress }) => { … } to it`);
     target = { uri: config.mongodbUri, db: config.mongodbDb, seed: project.config.seed };
   } catch (error) {
-    if (!(error instanceof ConfigError || error instanceof ProjectConfigError)) throw error;
-    io.err.write(`seed: ${error.message}\n`);
+    if (!(error instanceof ConfigError || error instanceof ProjectConfigError || error instanceof StorageConfigError)) throw error;
+    io.err.write(`seed: ${error.message.replace(/\n\s*/g, ' ')}\n`);
     return 2;
   }
   const where = `${target.db} on ${redactUri(target.uri)}`;

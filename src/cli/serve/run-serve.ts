@@ -38,11 +38,13 @@ export async function runServeCli(argv: readonly string[], env: CliEnv, io: CliI
     server = await startServer(config, project, { log, onSeedProgress: progress.onProgress });
   } catch (error) {
     progress.finish();
-    // Schema and database mismatches and an unreachable MongoDB are written for people (they name
-    // Type.field and the fix, or the URI and the reason): no stack.
-    const known = error instanceof StorageConfigError || error instanceof DatabaseMismatchError || error instanceof MongoUnreachableError || error instanceof GatewayOptionError;
+    // Schema and option mistakes (exit 2, configuration), database mismatches and an unreachable
+    // MongoDB (exit 1) are written for people: they name Type.field and the fix, or the URI and the
+    // reason. Anything else is a bug: its stack helps.
+    const configuration = error instanceof StorageConfigError || error instanceof GatewayOptionError;
+    const known = configuration || error instanceof DatabaseMismatchError || error instanceof MongoUnreachableError;
     io.err.write(`docjoin: ${known ? error.message : error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`);
-    return 1;
+    return configuration ? 2 : 1;
   }
   const signal = await nextStopSignal();
   log(`${signal}: shutting down`);

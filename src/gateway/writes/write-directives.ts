@@ -2,8 +2,9 @@ import { getDirective } from '@graphql-tools/utils';
 import type { GraphQLField, GraphQLSchema } from 'graphql';
 
 /**
- * Typed readers for the write-rule directives (schema/directives.graphql): `@counter(of:)` and
- * `@inverse(of:)`. A schema that does not declare them simply has no rules of that kind.
+ * Typed readers for the write-rule directives `@counter(of:)` and `@inverse(of:)` (defined in
+ * schema/directive-type-defs.ts). A schema that does not define them (an SDL bringing its own older copy
+ * of the definitions) simply has no rules of that kind.
  */
 
 export interface CounterDirective { readonly of: string }

@@ -3,8 +3,10 @@ import { byKeyReferenceFields, nestedSnapshotLocations } from './insert-planner'
 import type { WriteModel } from './write-model-types';
 
 /**
- * What a mutation's write unit does, declared next to its resolver (resolvers/mutation.ts): one entry
- * per WriteUnit call. The estimate prices it with the write model before the mutation runs
+ * What a mutation's write unit does: one entry per WriteUnit call. A hand-written mutation declares it
+ * next to its resolver and passes it in `writePlans` (the project config's, or createDocjoin's); a
+ * generated one (`@create`, `@update`, `@delete`) has it derived from its directive
+ * (generated-mutations.ts). The estimate prices it with the write model before the mutation runs
  * (estimate-write-unit.ts), and the unit refuses to send more commands than it allows.
  */
 export type WriteOperation =
@@ -52,7 +54,7 @@ export function findWritePlanProblems(model: WriteModel, mutationType: GraphQLOb
     const coordinate = `${mutationType!.name}.${fieldName}`;
     const plan = Object.hasOwn(plans, fieldName) ? plans[fieldName] : undefined;
     if (!plan) {
-      problems.push(`${coordinate}: no write plan; declare what its write unit does next to its resolver (resolvers/mutation.ts, mutationWritePlans), so its cost can be estimated before it runs`);
+      problems.push(`${coordinate}: no write plan; declare what its write unit does next to its resolver (writePlans in the project config), so its cost can be estimated before it runs`);
       continue;
     }
     for (const operation of plan) {

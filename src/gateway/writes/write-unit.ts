@@ -206,7 +206,7 @@ export class WriteUnit {
   #spend(): void {
     if (this.budget && this.#commands >= this.budget.commands) {
       throw new InvariantError(
-        `${this.budget.coordinate}: its write unit would send more than the ${this.budget.commands} command(s) its write plan allows; declare what it does in its plan (resolvers/mutation.ts) so the estimate stays an upper bound`,
+        `${this.budget.coordinate}: its write unit would send more than the ${this.budget.commands} command(s) its write plan allows; declare what it does in its plan, next to its resolver (writePlans in the project config), so the estimate stays an upper bound`,
       );
     }
     this.#commands += 1;

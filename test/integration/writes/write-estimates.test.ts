@@ -129,7 +129,7 @@ describe('the write plan is a bound the write unit keeps', () => {
       expect(result.errors?.map((error) => [error.extensions?.code, error.message])).toEqual([
         [
           'INTERNAL_SERVER_ERROR',
-          'Mutation.renameAuthor: its write unit would send more than the 1 command(s) its write plan allows; declare what it does in its plan (resolvers/mutation.ts) so the estimate stays an upper bound',
+          'Mutation.renameAuthor: its write unit would send more than the 1 command(s) its write plan allows; declare what it does in its plan, next to its resolver (writePlans in the project config), so the estimate stays an upper bound',
         ],
       ]);
       expect(result.cost!.estimatedRoundTrips).toBe(transactions ? 3 : 2);

@@ -1,3 +1,6 @@
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { DOCJOIN_USAGE, runDocjoinCli } from '../../../src/cli/docjoin';
 import { SEED_USAGE } from '../../../src/cli/seed/seed-args';
 import { RECONCILE_USAGE } from '../../../src/reconcile/cli-args';
@@ -31,10 +34,19 @@ describe('docjoin <command>', () => {
     [['reconcile', '--batch-size', '0'], 'reconcile: --batch-size must be an integer from 1 to 100000, got "0"'],
     [['seed', '--config', DEMO_CONFIG], expect.stringMatching(/^seed: No MongoDB to seed: pass --mongo-uri URI, set MONGODB_URI or the config's mongodb\.uri\. /)],
     [['serve', '--config', 'nowhere/docjoin.config.mjs'], 'docjoin: --config: nowhere/docjoin.config.mjs does not exist'],
+    [['seed', '--schema', 'nowhere/'], 'seed: Invalid storage directives: - schema: nowhere does not exist; list your SDL files or folders in the config\'s "schema"'],
     [['serve', '--port', '-1'], 'serve: --port must be an integer from 0 to 65535, got "-1"'],
   ])('%j exits 2 with one line on stderr', async (argv, line) => {
     const { io, err } = captureIo();
     expect(await runDocjoinCli(argv, { MONGODB_URI: argv[0] === 'seed' && argv.length === 3 ? '' : 'mongodb://localhost:1' }, io)).toBe(2);
     expect(err().split('\n')).toEqual([line, '']);
+  });
+
+  it('serve refuses a schema mistake at start with exit 2, naming Type.field and the fix', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'docjoin-serve-'));
+    writeFileSync(join(dir, 'schema.graphql'), 'type Query { notes: [Note!]! }\ntype Note @collection(name: "notes") { id: ID! }\n');
+    const { io, err } = captureIo();
+    expect(await runDocjoinCli(['serve', '--port', '0', '--schema', join(dir, 'schema.graphql')], {}, io)).toBe(2);
+    expect(err()).toBe('docjoin: Invalid storage directives:\n  - Query.notes: no resolver; add @find or @list to generate it, or pass a resolver for Query.notes\n');
   });
 });

@@ -74,7 +74,7 @@ describe('write plans checked at startup', () => {
       logMessage: [{ kind: 'requireOne', typeName: 'Address' }],
     };
     expect(findWritePlanProblems(model, mutationType, plans)).toEqual([
-      'Mutation.renameAuthor: no write plan; declare what its write unit does next to its resolver (resolvers/mutation.ts, mutationWritePlans), so its cost can be estimated before it runs',
+      'Mutation.renameAuthor: no write plan; declare what its write unit does next to its resolver (writePlans in the project config), so its cost can be estimated before it runs',
       'Mutation.renamePart: write plan updateSource(Part): colour is not a stored field of Part',
       'Mutation.updateHost: write plan updateSource(Host): by: "nickname" is neither _id nor a stored path of Host',
       'Mutation.addComment: write plan insert(Comment): preloaded Comment.author: not a by-key reference of Comment',
