@@ -60,20 +60,26 @@ export async function loadProject(options: { cwd: string; configPath?: string; s
 }
 
 /**
- * The config module's default export. `require` first (a TypeScript loader such as tsx may already be
- * registered, and Node ≥ 20.19 requires ES modules); jiti for TypeScript without a loader and for ES
- * modules `require` cannot load (top-level await).
+ * The config module's default export (or what the function it exports returns). TypeScript goes through
+ * jiti unless a TypeScript loader already runs this process (tsx, ts-node and jest load `.ts` through
+ * `require`); JavaScript through `require` (Node ≥ 20.19 requires ES modules), and jiti for an ES module
+ * `require` cannot load (top-level await).
  */
 async function importConfig(file: string): Promise<unknown> {
   const name = basename(file);
   try {
     if (file.endsWith('.json')) return JSON.parse(readFileSync(file, 'utf8'));
     let loaded: unknown;
-    try {
-      loaded = require(file);
-    } catch (error) {
-      if (!needsJiti(file, error)) throw error;
+    if (/\.[mc]?ts$/.test(file) && !typeScriptLoaderRuns()) {
       loaded = await createJiti(__filename, { interopDefault: false }).import(file);
+    } else {
+      try {
+        loaded = require(file);
+      } catch (error) {
+        const code = (error as { code?: unknown } | null)?.code;
+        if (code !== 'ERR_REQUIRE_ESM' && code !== 'ERR_REQUIRE_ASYNC_MODULE') throw error;
+        loaded = await createJiti(__filename, { interopDefault: false }).import(file);
+      }
     }
     const exported = (loaded as { default?: unknown } | null)?.default ?? loaded;
     return typeof exported === 'function' ? await (exported as () => unknown)() : exported;
@@ -84,10 +90,13 @@ async function importConfig(file: string): Promise<unknown> {
   }
 }
 
-function needsJiti(file: string, error: unknown): boolean {
-  const code = (error as { code?: unknown } | null)?.code;
-  if (code === 'ERR_REQUIRE_ESM' || code === 'ERR_REQUIRE_ASYNC_MODULE' || code === 'ERR_UNKNOWN_FILE_EXTENSION') return true;
-  return /\.[mc]?ts$/.test(file) && error instanceof SyntaxError;
+/**
+ * Whether `require` already compiles TypeScript here: tsx and ts-node register `.ts`, and jest's module
+ * registry (which leaves `require.extensions` empty) transforms every file it loads.
+ */
+function typeScriptLoaderRuns(): boolean {
+  const extensions = require.extensions as Record<string, unknown> | undefined;
+  return extensions === undefined || '.ts' in extensions || Object.keys(extensions).length === 0;
 }
 
 /** The export must be an object with known keys; the values' types are checked where they are used. */

@@ -164,6 +164,19 @@ describe('the README quick start for your own project, in the folder the package
     expect(await exited).toBe(0);
   }, 60_000);
 
+  it('loads a docjoin.config.ts with no TypeScript loader installed', async () => {
+    const folder = join(project, 'ts-project');
+    await run('mkdir', ['-p', folder]);
+    writeFileSync(join(folder, 'schema.graphql'), 'type Query { hello: String! notes(first: Int = 20): [Note!]! @list }\ntype Note @collection(name: "notes") { id: ID! text: String! }\n');
+    writeFileSync(join(folder, 'resolvers.ts'), "export const resolvers = { Query: { hello: (): string => 'hi' } };\n");
+    writeFileSync(
+      join(folder, 'docjoin.config.ts'),
+      "import { defineConfig, type DocjoinProjectConfig } from 'docjoin';\nimport { resolvers } from './resolvers';\n\nconst config: DocjoinProjectConfig = defineConfig({ schema: 'schema.graphql', resolvers });\nexport default config;\n",
+    );
+    const explained = await docjoin(['explain', '--config', 'ts-project/docjoin.config.ts', '{ hello notes(first: 5) { text } }']);
+    expect(explained.stdout.split('\n')[0]).toBe('query (anonymous): estimated before execution 2 round trips, at most 6 documents, depth 1');
+  });
+
   it('explain and codegen work on it', async () => {
     const explained = await docjoin(['explain', '{ posts(first: 5) { title author { name postCount } } }']);
     expect(explained.stdout.split('\n')[0]).toBe('query (anonymous): estimated before execution 2 round trips, at most 10 documents, depth 2');
