@@ -55,12 +55,12 @@ export function estimateWriteUnit(model: WriteModel, plan: WritePlan, options: {
         writes.push(collectionOf(model, operation.typeName), ...fanOutCollections(model, operation.typeName, operation.fields));
         break;
       case 'insert': {
+        const reads = (coordinate: string) => !operation.preloaded?.includes(coordinate) && (operation.holds === undefined || operation.holds.includes(coordinate));
         for (const field of byKeyReferenceFields(model, operation.typeName)) {
-          if (operation.preloaded?.includes(field.coordinate)) continue;
-          read(1, field.isList ? maxKeysOf(operation, field.coordinate) : 1);
+          if (reads(field.coordinate)) read(1, field.isList ? maxKeysOf(operation, field.coordinate) : 1);
         }
         for (const location of nestedSnapshotLocations(model, operation.typeName)) {
-          if (!operation.preloaded?.includes(location.coordinate)) read(1, maxKeysOf(operation, location.coordinate));
+          if (reads(location.coordinate)) read(1, maxKeysOf(operation, location.coordinate));
         }
         const collection = collectionOf(model, operation.typeName);
         writes.push(collection, ...collectionsDerivedFromInsert(model, operation.typeName, collection));

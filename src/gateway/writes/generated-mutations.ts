@@ -200,12 +200,22 @@ function derivedRule(model: WriteModel, coordinate: string): string | undefined 
 function planOf(model: WriteModel, mutation: GeneratedMutation): WritePlan {
   switch (mutation.kind) {
     case 'create': {
+      // Only what the input can give is read: the references it names, the snapshots inside the embedded fields it names.
       const maxKeys: Record<string, number> = {};
-      for (const mapping of mutation.fields) if (mapping.kind === 'reference' && mapping.isList) maxKeys[`${mutation.typeName}.${mapping.name}`] = MAX_INPUT_LIST;
+      const holds: string[] = [];
+      for (const mapping of mutation.fields) {
+        if (mapping.kind !== 'reference') continue;
+        const coordinate = `${mutation.typeName}.${mapping.name}`;
+        holds.push(coordinate);
+        if (mapping.isList) maxKeys[coordinate] = MAX_INPUT_LIST;
+      }
+      const embedded = new Set(mutation.fields.filter((mapping) => mapping.kind === 'embedded').map((mapping) => mapping.path));
       for (const location of nestedSnapshotLocations(model, mutation.typeName)) {
+        if (!embedded.has(location.segments[0]!.path)) continue;
+        holds.push(location.coordinate);
         maxKeys[location.coordinate] = MAX_INPUT_LIST ** location.segments.filter((segment) => segment.isArray).length;
       }
-      return [{ kind: 'insert', typeName: mutation.typeName, maxKeys }];
+      return [{ kind: 'insert', typeName: mutation.typeName, maxKeys, holds }];
     }
     case 'update':
       return [{ kind: 'updateSource', typeName: mutation.typeName, by: '_id', fields: mutation.fields.map((mapping) => mapping.name) }];

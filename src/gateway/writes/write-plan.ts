@@ -27,6 +27,8 @@ export type WriteOperation =
       readonly typeName: string;
       readonly preloaded?: readonly string[];
       readonly maxKeys?: Readonly<Record<string, number>>;
+      /** The references the new document can hold (default: every one of the type); the others cost no read. */
+      readonly holds?: readonly string[];
     }
   /** `WriteUnit.changeReference` of a single by-key relation (`Task.owner`). */
   | { readonly kind: 'changeReference'; readonly coordinate: string }
@@ -85,7 +87,9 @@ function operationProblem(model: WriteModel, operation: WriteOperation): string 
       const nested = nestedSnapshotLocations(model, operation.typeName).map((location) => location.coordinate);
       const stray = (operation.preloaded ?? []).filter((name) => !references.some((field) => field.coordinate === name) && !nested.includes(name));
       if (stray.length > 0) return `preloaded ${stray.join(', ')}: not a by-key reference of ${operation.typeName}`;
-      const lists = [...references.filter((field) => field.isList).map((field) => field.coordinate), ...nested].filter((coordinate) => !operation.preloaded?.includes(coordinate));
+      const lists = [...references.filter((field) => field.isList).map((field) => field.coordinate), ...nested].filter(
+        (coordinate) => !operation.preloaded?.includes(coordinate) && (operation.holds === undefined || operation.holds.includes(coordinate)),
+      );
       for (const coordinate of lists) {
         const max = operation.maxKeys?.[coordinate];
         if (max === undefined || !Number.isSafeInteger(max) || max < 1) return `${coordinate} is a list of references read in one find; declare the most keys it can hold, maxKeys: { "${coordinate}": n }`;

@@ -51,7 +51,7 @@ describe('generated mutations', () => {
       ],
     });
     expect(plans).toEqual({
-      createOrder: [{ kind: 'insert', typeName: 'Order', maxKeys: {} }],
+      createOrder: [{ kind: 'insert', typeName: 'Order', maxKeys: {}, holds: ['Order.customer'] }],
       updateOrder: [{ kind: 'updateSource', typeName: 'Order', by: '_id', fields: ['note'] }],
       deleteOrder: [{ kind: 'delete', typeName: 'Order' }],
     });
