@@ -7,7 +7,7 @@ import { ApolloServerPluginDocjoinCost, COST_HEADER } from './cost/cost-plugin';
 import { processEstimateViolations, type EstimateViolationRecorder } from './cost/estimate-check';
 import { createFormatError } from './errors/format-error';
 import { estimateRequest } from './estimate/estimate-request';
-import { resolveSettings, type GatewaySettings, type ResolvedSettings } from './gateway-options';
+import { checkOptionNames, resolveSettings, type GatewaySettings, type ResolvedSettings } from './gateway-options';
 import { checkHealth, type HealthReport, type MongoKind } from './http/health';
 import { MongoFunnel, type Db, type MongoClient } from './mongo/mongo-funnel';
 import { buildGatewaySchema } from './schema/build-gateway-schema';
@@ -78,6 +78,7 @@ export interface Docjoin {
  * is a GatewayOptionError naming the option and its value.
  */
 export async function createDocjoin(options: DocjoinOptions): Promise<Docjoin> {
+  checkOptionNames({ ...options });
   const settings = resolveSettings(options, process.env.NODE_ENV);
   const typeDefs = withDirectiveTypeDefs(options.typeDefs);
   const { schema, storageMap, writeModel, writePlans } = buildGatewaySchema({ typeDefs, resolvers: options.resolvers ?? [], ...(options.writePlans && { writePlans: options.writePlans }) });

@@ -125,3 +125,25 @@ function limitsOption(value: unknown): CostLimits {
   }
   return limits as unknown as CostLimits;
 }
+
+/** Every option createDocjoin and createGateway take, for the typo check. */
+const OPTION_NAMES: ReadonlySet<string> = new Set([
+  'typeDefs', 'resolvers', 'writePlans', 'mongoClient', 'db', 'mongoKind', 'mongoUri', 'validateDatabase', 'onWarning', 'writes', 'checkEstimates', 'onEstimateViolation', 'listen',
+  'port', 'host', 'cors', 'landingPage', 'production', 'strategyOverrides', 'costCommands', 'limits', 'assumedListSize',
+]);
+
+/**
+ * The options docjoin cannot start without, and no option it does not know (a misspelt one would
+ * otherwise be ignored in silence). Undefined values count as not given.
+ */
+export function checkOptionNames(options: Readonly<Record<string, unknown>>): void {
+  const unknown = Object.keys(options).filter((name) => !OPTION_NAMES.has(name) && (options as Record<string, unknown>)[name] !== undefined);
+  if (unknown.length > 0) throw new GatewayOptionError(`unknown option ${unknown.map((name) => JSON.stringify(name)).join(', ')}; the options are ${[...OPTION_NAMES].join(', ')}`);
+  const typeDefs = options.typeDefs;
+  if (!(typeof typeDefs === 'string' || (Array.isArray(typeDefs) && typeDefs.length > 0 && typeDefs.every((source) => typeof source === 'string')))) {
+    throw new GatewayOptionError(`option typeDefs must be your SDL (a string, or a list of them), got ${describe(typeDefs)}`);
+  }
+  if (typeof (options.mongoClient as { db?: unknown } | undefined)?.db !== 'function') throw new GatewayOptionError('option mongoClient must be a MongoClient (connectMongo(uri) makes one with command monitoring on)');
+  const db = options.db as { databaseName?: unknown } | string | undefined;
+  if (!(typeof db === 'string' ? db.length > 0 : typeof db?.databaseName === 'string')) throw new GatewayOptionError(`option db must be a database name or a Db, got ${describe(db)}`);
+}

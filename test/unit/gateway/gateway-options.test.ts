@@ -1,5 +1,5 @@
 import { DEFAULT_COST_LIMITS, GatewayOptionError } from 'docjoin';
-import { resolveSettings, type GatewaySettings } from '../../../src/gateway/gateway-options';
+import { checkOptionNames, resolveSettings, type GatewaySettings } from '../../../src/gateway/gateway-options';
 
 describe('resolveSettings', () => {
   it('applies the defaults, production following NODE_ENV unless told', () => {
@@ -44,5 +44,22 @@ describe('resolveSettings', () => {
     [{ assumedListSize: 0 }, 'option assumedListSize must be an integer from 1 to any size, got 0'],
   ])('%j is refused naming the option and the value', (settings, message) => {
     expect(() => resolveSettings(settings, undefined)).toThrow(new GatewayOptionError(message));
+  });
+});
+
+describe('checkOptionNames', () => {
+  const client = { db: () => undefined };
+  it('refuses a misspelt option, and a missing SDL, client or database, naming them', () => {
+    expect(() => checkOptionNames({ typeDefs: 'type Query { a: Int }', mongoClient: client, db: 'app', validateDatabse: false })).toThrow(
+      new GatewayOptionError(
+        'unknown option "validateDatabse"; the options are typeDefs, resolvers, writePlans, mongoClient, db, mongoKind, mongoUri, validateDatabase, onWarning, writes, checkEstimates, onEstimateViolation, listen, port, host, cors, landingPage, production, strategyOverrides, costCommands, limits, assumedListSize',
+      ),
+    );
+    expect(() => checkOptionNames({ mongoClient: client, db: 'app' })).toThrow(new GatewayOptionError('option typeDefs must be your SDL (a string, or a list of them), got undefined'));
+    expect(() => checkOptionNames({ typeDefs: 'type Query { a: Int }', mongoClient: 'mongodb://x', db: 'app' })).toThrow(
+      new GatewayOptionError('option mongoClient must be a MongoClient (connectMongo(uri) makes one with command monitoring on)'),
+    );
+    expect(() => checkOptionNames({ typeDefs: ['type Query { a: Int }'], mongoClient: client, db: '' })).toThrow(new GatewayOptionError('option db must be a database name or a Db, got ""'));
+    expect(() => checkOptionNames({ typeDefs: 'type Query { a: Int }', mongoClient: client, db: 'app', port: undefined })).not.toThrow();
   });
 });
