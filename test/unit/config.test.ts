@@ -89,6 +89,33 @@ describe('loadConfig', () => {
     expect(() => loadConfig({}, { seedScale: '30' })).toThrow(new ConfigError('--seed-scale must be at most 20 (the dataset is generated in memory), got "30"'));
   });
 
+  it("falls back to the project's config file below flags and variables", () => {
+    const project = {
+      mongodb: { uri: 'mongodb://file-host', db: 'fromfile' },
+      server: { port: 4100, host: '127.0.0.1', cors: true, landingPage: 'none' as const, strategyOverrides: false, limits: { maxDepth: 4 } },
+    };
+    expect(loadConfig({}, {}, project)).toMatchObject({
+      port: 4100,
+      host: '127.0.0.1',
+      cors: true,
+      landingPage: 'none',
+      strategyOverrides: false,
+      mongodbUri: 'mongodb://file-host',
+      mongodbDb: 'fromfile',
+      limits: { maxRoundTrips: 50, maxDocuments: 100_000, maxDepth: 4 },
+    });
+    expect(loadConfig({ PORT: '5000', MONGODB_DB: 'fromenv', DOCJOIN_MAX_DEPTH: '6', DOCJOIN_STRATEGY_OVERRIDES: 'on' }, { mongoUri: 'mongodb://flag-host' }, project)).toMatchObject({
+      port: 5000,
+      mongodbUri: 'mongodb://flag-host',
+      mongodbDb: 'fromenv',
+      strategyOverrides: true,
+      limits: { maxDepth: 6 },
+    });
+    expect(() => loadConfig({}, {}, { mongodb: { uri: 'localhost' } })).toThrow(
+      new ConfigError('the config\'s mongodb.uri must start with mongodb:// or mongodb+srv://, got "localhost"; leave it out to use the embedded server'),
+    );
+  });
+
   it('redacts credentials', () => {
     expect(redactUri('mongodb://admin:hunter2@db.example.com:27017/x')).toBe('mongodb://***@db.example.com:27017/x');
     expect(redactUri('mongodb://db.example.com')).toBe('mongodb://db.example.com');
