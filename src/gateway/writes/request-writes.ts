@@ -4,10 +4,10 @@ import { InvariantError } from '../errors/internal-errors';
 import type { MongoFunnel } from '../mongo/mongo-funnel';
 import type { WriteUnitEstimate } from './estimate-write-unit';
 import type { WriteModel } from './write-model-types';
-import { WriteUnit, type WriteUnitOptions } from './write-unit';
+import { WriteUnit } from './write-unit';
 
 /** How write units run. */
-export interface WriteOptions extends WriteUnitOptions {
+export interface WriteOptions {
   /**
    * `auto` (default): one transaction per mutation when the server supports them (hello has setName,
    * or a mongos). `never`: the non-atomic ordered path, as against a standalone server (tests force it).
@@ -22,7 +22,6 @@ export class RequestWrites {
     private readonly funnel: MongoFunnel,
     private readonly ledger: CostLedger,
     private readonly transactions: () => Promise<boolean>,
-    private readonly options: WriteOptions,
     /** Per Mutation field name, the bound its write plan gives one attempt (write-runtime.ts). */
     private readonly estimates: ReadonlyMap<string, WriteUnitEstimate>,
   ) {}
@@ -40,6 +39,6 @@ export class RequestWrites {
     const transaction = await this.transactions();
     const unit = this.ledger.recordWriteUnit({ atomic: transaction });
     const scope = { ledger: this.ledger, fields: [coordinate] };
-    return this.funnel.runWriteUnit(scope, unit, { transaction }, (writer) => work(new WriteUnit(this.model, writer, this.options, budget)));
+    return this.funnel.runWriteUnit(scope, unit, { transaction }, (writer) => work(new WriteUnit(this.model, writer, budget)));
   }
 }

@@ -6,7 +6,13 @@ export function notFound(message: string, details: Record<string, unknown> = {})
   return new GraphQLError(message, { extensions: { code: PublicErrorCode.NOT_FOUND, ...details } });
 }
 
-/** Thrown by the test-only `failAfterWrites` hook: the process "dies" between two writes. */
+/**
+ * Test seam (not part of the package's API): the write units of the gateway whose storage map is a key
+ * throw after that many write commands, as if the process died between two writes.
+ */
+export const injectedWriteFailures = new WeakMap<object, number>();
+
+/** Thrown through `injectedWriteFailures`: the process "dies" between two writes. */
 export class InjectedWriteFailure extends Error {
   override readonly name = 'InjectedWriteFailure';
   constructor(readonly afterWrites: number) {

@@ -59,6 +59,6 @@ export function createWriteRuntime(options: {
   return {
     model,
     estimates,
-    forRequest: (ledger) => new RequestWrites(model, options.funnel, ledger, transactions, writeOptions, estimates),
+    forRequest: (ledger) => new RequestWrites(model, options.funnel, ledger, transactions, estimates),
   };
 }

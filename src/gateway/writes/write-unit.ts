@@ -9,14 +9,9 @@ import type { StoredDocument } from '../mongo/mongo-funnel';
 import { hasFanOut, planSourceUpdate } from './fan-out-planner';
 import { fillSnapshot, forwardReferences, planInsertDerived, withInitialDerivedValues } from './insert-planner';
 import { planReferenceChange } from './reference-planner';
-import { InjectedWriteFailure, notFound } from './write-errors';
+import { InjectedWriteFailure, injectedWriteFailures, notFound } from './write-errors';
 import type { BoundedArray, WriteModel } from './write-model-types';
 import { groupByCollection, type WriteStep } from './write-steps';
-
-export interface WriteUnitOptions {
-  /** Test hook: throw after this many write commands, as if the process died between two writes. */
-  readonly failAfterWrites?: number;
-}
 
 /**
  * The commands one attempt may send (its plan's reads and writes, estimate-write-unit.ts): the static
@@ -47,7 +42,6 @@ export class WriteUnit {
   constructor(
     private readonly model: WriteModel,
     private readonly writer: FunnelWriter,
-    private readonly options: WriteUnitOptions = {},
     private readonly budget?: CommandBudget,
   ) {}
 
@@ -198,7 +192,8 @@ export class WriteUnit {
       }
     }
     this.#writes += 1;
-    if (this.options.failAfterWrites !== undefined && this.#writes >= this.options.failAfterWrites) throw new InjectedWriteFailure(this.#writes);
+    const failAfter = injectedWriteFailures.get(this.model.storageMap);
+    if (failAfter !== undefined && this.#writes >= failAfter) throw new InjectedWriteFailure(this.#writes);
     return { matched };
   }
 

@@ -3,13 +3,14 @@ import type { Gateway } from 'docjoin';
 import { reconcile } from '../../../src/reconcile/reconcile';
 import type { ReconcileReport } from '../../../src/reconcile/reconcile-types';
 import { buildWriteModelFromSdl } from '../../../src/gateway/writes/build-write-model';
+import { injectedWriteFailures } from '../../../src/gateway/writes/write-errors';
 import { demoTypeDefs } from '../../support/demo-project';
 import { startDemoGateway, type DemoGateway } from '../gateway/support/demo-gateway';
 import { transactionsAtRegistration } from './support/expected-writes';
 import { gatewayWith } from './support/write-gateways';
 
 /**
- * A mutation killed between its writes (the test-only `failAfterWrites` hook). In a transaction
+ * A mutation killed between its writes (the test seam `injectedWriteFailures`). In a transaction
  * nothing stays; on the non-atomic path (as against a standalone server) the source is written, the
  * copies are stale, and reconcile finds exactly that drift and repairs it. The transaction tests need
  * a server that runs transactions (the embedded server, a replica set or a mongos).
@@ -28,8 +29,10 @@ afterAll(async () => {
   await demo?.stop();
 });
 
-async function gateway(writes: Parameters<typeof gatewayWith>[1]): Promise<Gateway> {
-  const created = await gatewayWith(demo, writes);
+/** A gateway whose write units die after `failAfterWrites` write commands, if given (the test seam injectedWriteFailures). */
+async function gateway(options: { transactions?: 'never'; failAfterWrites?: number }): Promise<Gateway> {
+  const created = await gatewayWith(demo, options.transactions ? { transactions: options.transactions } : {});
+  if (options.failAfterWrites !== undefined) injectedWriteFailures.set(created.storageMap, options.failAfterWrites);
   gateways.push(created);
   return created;
 }
