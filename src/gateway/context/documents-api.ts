@@ -1,5 +1,4 @@
 import type { GraphQLResolveInfo } from 'graphql';
-import { ObjectId } from 'bson';
 import { InvariantError } from '../errors/internal-errors';
 import type { StoredDocument } from '../mongo/mongo-funnel';
 import { anchoredFilter, planPage } from '../planning/page-request';
@@ -8,22 +7,9 @@ import { parseSort, sortDocument } from '../storage-map/parse-sort';
 import type { SortKey } from '../storage-map/storage-map-types';
 import type { GatewayContext } from './request-context';
 
-/** A value a root filter may compare against: typed, never an operator document. */
-export type FilterValue = string | number | boolean | Date | ObjectId | null;
-/**
- * Equality, or one comparison. Converted to MongoDB operators here (`{ lt: d }` → `{ $lt: d }`, `prefix`
- * → an anchored, escaped regular expression), so callers never write operators themselves.
- */
-export type FieldCondition =
-  | FilterValue
-  | { readonly ne: FilterValue }
-  | { readonly lt: FilterValue }
-  | { readonly lte: FilterValue }
-  | { readonly gt: FilterValue }
-  | { readonly gte: FilterValue }
-  | { readonly in: readonly FilterValue[] }
-  | { readonly prefix: string };
-export type RootFilter = Readonly<Record<string, FieldCondition>>;
+export type { FieldCondition, FilterValue, RootFilter } from '../planning/list-filter';
+import type { RootFilter } from '../planning/list-filter';
+import { toMongoFilter } from '../planning/list-filter';
 
 export interface FindManyOptions {
   /** Conditions every document must meet; a list when one path has several (a range: `{ gt }` and `{ lt }`). */
@@ -104,46 +90,4 @@ function parseRootSort(sort: string): SortKey[] {
   const parsed = parseSort(sort);
   if (typeof parsed === 'string') throw new InvariantError(`root sort: ${parsed}`);
   return parsed;
-}
-
-/** Typed conditions to a MongoDB filter. Any other object value is a bug in a resolver, not user input. */
-function toMongoFilter(filter: RootFilter | readonly RootFilter[]): StoredDocument {
-  if (isFilterList(filter)) {
-    const parts = filter.map(toMongoFilter).filter((part) => Object.keys(part).length > 0);
-    return parts.length === 0 ? {} : parts.length === 1 ? parts[0]! : { $and: parts };
-  }
-  const result: StoredDocument = {};
-  for (const [path, condition] of Object.entries(filter)) {
-    if (path.startsWith('$')) throw new InvariantError(`root filter path ${path} starts with $`);
-    result[path] = toCondition(path, condition);
-  }
-  return result;
-}
-
-function isFilterList(filter: RootFilter | readonly RootFilter[]): filter is readonly RootFilter[] {
-  return Array.isArray(filter);
-}
-
-const COMPARISONS = ['ne', 'lt', 'lte', 'gt', 'gte'] as const;
-
-function toCondition(path: string, condition: FieldCondition): unknown {
-  if (isFilterValue(condition)) return condition;
-  const keys = Object.keys(condition);
-  const [key] = keys;
-  if (keys.length === 1 && key !== undefined) {
-    const value = (condition as Readonly<Record<string, unknown>>)[key];
-    if ((COMPARISONS as readonly string[]).includes(key) && isFilterValue(value)) return { [`$${key}`]: value };
-    if (key === 'in' && Array.isArray(value) && value.every(isFilterValue)) return { $in: value };
-    if (key === 'prefix' && typeof value === 'string') return { $regex: `^${escapeRegExp(value)}` };
-  }
-  throw new InvariantError(`root filter on ${path} has an unsupported condition`);
-}
-
-/** A literal prefix: every character a regular expression treats specially is escaped. */
-function escapeRegExp(text: string): string {
-  return text.replace(/[\\^$.*+?()[\]{}|\/-]/g, '\\$&');
-}
-
-function isFilterValue(value: unknown): value is FilterValue {
-  return value === null || ['string', 'number', 'boolean'].includes(typeof value) || value instanceof Date || value instanceof ObjectId;
 }

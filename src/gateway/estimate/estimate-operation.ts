@@ -18,7 +18,9 @@ import {
 } from 'graphql';
 import { InvariantError } from '../errors/internal-errors';
 import type { SelectionSource } from '../planning/collect-selection';
-import { planPage, validateFirst, type PageArgs } from '../planning/page-request';
+import { validateFirst, type PageArgs } from '../planning/page-request';
+import { planReverseJoinPage } from '../planning/reverse-join-page';
+import { reverseJoinSpecKey } from '../loaders/reverse-join-loader';
 import { snapshotFits } from '../planning/plan-projection';
 import { listSort, type JoinShape, type ReadStrategy, type RelationField, type StorageMap } from '../storage-map/storage-map-types';
 import { collectResponseFields, collectRootFields } from './collect-response-fields';
@@ -265,9 +267,9 @@ class EstimatePass {
       free(isList ? this.#listSize : 1);
       return;
     }
-    let args: PageArgs;
+    let args: PageArgs & Readonly<Record<string, unknown>>;
     try {
-      args = getArgumentValues(definition, node, this.input.variableValues as Record<string, unknown>) as PageArgs;
+      args = getArgumentValues(definition, node, this.input.variableValues as Record<string, unknown>) as PageArgs & Readonly<Record<string, unknown>>;
     } catch {
       return; // the resolver fails before loading anything
     }
@@ -300,7 +302,7 @@ class EstimatePass {
     }
   }
 
-  #join(scope: Scope, field: RelationField, shape: JoinShape, args: PageArgs, nodes: FieldNode[], childTypes: readonly GraphQLObjectType[], groups: Map<string, QueryGroup>): void {
+  #join(scope: Scope, field: RelationField, shape: JoinShape, args: PageArgs & Readonly<Record<string, unknown>>, nodes: FieldNode[], childTypes: readonly GraphQLObjectType[], groups: Map<string, QueryGroup>): void {
     let loader: string;
     let perParent: number;
     let getMoresPerBatch = 0;
@@ -309,15 +311,16 @@ class EstimatePass {
       loader = keyLoader(shape.collection, shape.foreignField);
       perParent = field.isList ? this.#listSize : 1;
     } else {
-      let page;
+      let planned;
       try {
-        page = planPage(args, shape.sort, { acceptsFirst: field.pageArguments.first, bound: field.isList ? shape.limit : 1 });
+        planned = planReverseJoinPage(field, shape, args);
       } catch {
-        return; // BAD_USER_INPUT (first over the cap, an `after` that is no id): nothing is sent
+        return; // BAD_USER_INPUT (first over the cap, an `after` that is no id, a filter id that is none): nothing is sent
       }
+      const { page } = planned;
       if (page.limit === 0) return;
-      const sort = shape.sort.map((key) => `${key.direction === 1 ? '' : '-'}${key.path}`).join(',');
-      loader = `ref:${shape.collection}|${shape.foreignField}|${sort}|${page.limit ?? '*'}|${page.signature}`;
+      // The key the resolver's loader registry uses: same key, same command.
+      loader = `ref:${reverseJoinSpecKey({ collection: shape.collection, foreignField: shape.foreignField, sort: planned.sort, perParent: page.limit, pageSignature: planned.signature })}`;
       perParent = page.limit ?? this.#listSize;
       if (page.anchor !== undefined) anchorLoader = keyLoader(shape.collection, '_id');
       if (page.limit === undefined) {

@@ -28,7 +28,7 @@ export interface ReferenceLoad {
   readonly cost?: FieldCostRecorder;
 }
 
-export function reverseJoinSpecKey(spec: ReverseJoinSpec): string {
+export function reverseJoinSpecKey(spec: Omit<ReverseJoinSpec, 'pageFilter'>): string {
   const sort = spec.sort.map((key) => `${key.direction === 1 ? '' : '-'}${key.path}`).join(',');
   return `${spec.collection}|${spec.foreignField}|${sort}|${spec.perParent ?? '*'}|${spec.pageSignature}`;
 }

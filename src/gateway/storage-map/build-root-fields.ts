@@ -2,16 +2,15 @@ import {
   getNamedType,
   getNullableType,
   isEnumType,
-  isLeafType,
   isListType,
   isNonNullType,
-  type GraphQLArgument,
   type GraphQLField,
   type GraphQLSchema,
 } from 'graphql';
+import { condition, orderByArgument } from './list-arguments';
 import { parseSort } from './parse-sort';
-import { readFilter, readFind, readList, readSortValue } from './read-directives';
-import type { FilterOp, RootCondition, RootField, SortKey, TypeStorage } from './storage-map-types';
+import { readFind, readList } from './read-directives';
+import type { ListOrder, RootCondition, RootField, TypeStorage } from './storage-map-types';
 
 type Report = (message: string) => undefined;
 
@@ -67,7 +66,7 @@ function buildRootField(schema: GraphQLSchema, field: GraphQLField<unknown, unkn
   if (!isList) return report(`@list returns a page, but the field is not a list; make it [${target.name}!]! or use @find`);
   const sort = parseSort(list!.sort);
   if (typeof sort === 'string') return report(`@list ${sort}`);
-  let orderBy: { argumentName: string; sorts: Map<string, readonly SortKey[]> } | undefined;
+  let orderBy: ListOrder | undefined;
   const conditions: Array<RootCondition | undefined> = [];
   for (const argument of field.args) {
     if (argument.name === 'first') {
@@ -83,51 +82,6 @@ function buildRootField(schema: GraphQLSchema, field: GraphQLField<unknown, unkn
   const checked = collect(conditions);
   if (!checked) return undefined;
   return Object.freeze({ kind: 'list', ...base, sort: Object.freeze(sort), orderBy: orderBy && Object.freeze(orderBy), conditions: Object.freeze(checked) });
-}
-
-/** An argument as a condition on the stored field it names (`@filter(field:)`, else its own name). */
-function condition(schema: GraphQLSchema, argument: GraphQLArgument, storage: TypeStorage, report: Report): RootCondition | undefined {
-  const filter = readFilter(schema, argument);
-  const fieldName = filter?.field ?? argument.name;
-  const field = storage.fields.get(fieldName);
-  const listArgument = isListType(getNullableType(argument.type));
-  const op: FilterOp = filter?.op ?? (listArgument ? 'IN' : 'EQ');
-  const named = getNamedType(argument.type);
-  const join = field?.kind === 'relation' && field.shapes.join?.direction === 'byKey' ? field.shapes.join : undefined;
-  if (join) {
-    // A reference filters by the key the document keeps (`category: ID` → `categoryId`, `customer.id`).
-    if (named.name !== 'ID') return report(`argument "${argument.name}" filters by the reference ${field!.coordinate}; make it ID (or [ID!] with IN)`);
-    if (op !== 'EQ' && op !== 'NE' && op !== 'IN') return report(`argument "${argument.name}": a reference compares by EQ, NE or IN, not ${op}`);
-    return Object.freeze({ argumentName: argument.name, path: join.localField, op, objectId: true });
-  }
-  if (field?.kind !== 'stored') {
-    return report(
-      filter
-        ? `argument "${argument.name}": @filter(field: "${fieldName}") is neither a stored field nor a reference of ${storage.typeName}`
-        : `argument "${argument.name}" is neither a field of ${storage.typeName} nor first, after or orderBy; rename it or add @filter(field: "...", op: ...)`,
-    );
-  }
-  if (!isLeafType(named)) return report(`argument "${argument.name}" must be a scalar or an enum to filter ${storage.typeName}.${fieldName}`);
-  if (op === 'IN' && !listArgument) return report(`argument "${argument.name}": @filter(op: IN) takes a list; make it [${named.name}!]`);
-  if (op !== 'IN' && listArgument) return report(`argument "${argument.name}" is a list, which only @filter(op: IN) compares`);
-  if (op === 'PREFIX' && named.name !== 'String') return report(`argument "${argument.name}": @filter(op: PREFIX) compares strings; make it String`);
-  return Object.freeze({ argumentName: argument.name, path: field.path, op, objectId: field.isId || named.name === 'ID' });
-}
-
-/** `orderBy: SomeEnum`: every value of the enum names its order with `@sort(by:)`. */
-function orderByArgument(schema: GraphQLSchema, argument: GraphQLArgument, report: Report): { argumentName: string; sorts: Map<string, readonly SortKey[]> } | undefined {
-  const type = getNamedType(argument.type);
-  if (!isEnumType(type)) return undefined;
-  const sorts = new Map<string, readonly SortKey[]>();
-  for (const value of type.getValues()) {
-    const by = readSortValue(schema, value);
-    if (!by) return report(`argument "orderBy": enum value ${type.name}.${value.name} has no @sort(by: "..."); add one, e.g. @sort(by: "-createdAt")`);
-    const parsed = parseSort(by.by);
-    if (typeof parsed === 'string') return report(`argument "orderBy": ${type.name}.${value.name} @sort ${parsed}`);
-    // GraphQL hands resolvers the enum value's internal value, which is its name unless a resolver maps it.
-    sorts.set(String(value.value), Object.freeze(parsed));
-  }
-  return { argumentName: argument.name, sorts };
 }
 
 function collect<T>(entries: ReadonlyArray<T | undefined>): T[] | undefined {

@@ -6,6 +6,7 @@ import {
   isObjectType,
   isCompositeType,
   isEnumType,
+  type GraphQLArgument,
   type GraphQLField,
   type GraphQLObjectType,
   type GraphQLOutputType,
@@ -13,18 +14,22 @@ import {
 } from 'graphql';
 import { StorageConfigError } from '../errors/internal-errors';
 import { buildRootFields } from './build-root-fields';
+import { condition, orderByArgument } from './list-arguments';
 import { parseSort } from './parse-sort';
 import { readCollection, readEmbedded, readJoin, readPath, readRead, readSnapshot, type JoinDirective } from './read-directives';
-import type {
-  EmbeddedShape,
-  FieldStorage,
-  JoinShape,
-  PageArguments,
-  ReadStrategy,
-  RelationField,
-  SnapshotShape,
-  StorageMap,
-  TypeStorage,
+import {
+  NO_LIST_ARGUMENTS,
+  type EmbeddedShape,
+  type FieldStorage,
+  type JoinShape,
+  type ListOrder,
+  type PageArguments,
+  type ReadStrategy,
+  type RelationField,
+  type RootCondition,
+  type SnapshotShape,
+  type StorageMap,
+  type TypeStorage,
 } from './storage-map-types';
 
 const PAGE_ARGUMENTS = ['first', 'after', 'before'] as const;
@@ -47,15 +52,23 @@ export function buildStorageMap(schema: GraphQLSchema): StorageMap {
 
   const types = new Map<string, TypeStorage>();
   const relations = new Map<string, RelationField>();
+  // Reverse-join filters name the target's fields: read after every type's storage is built.
+  const pending = new Map<string, GraphQLArgument[]>();
   for (const type of objectTypes) {
     const fields = new Map<string, FieldStorage>();
     for (const field of Object.values(type.getFields())) {
-      const storage = buildField(schema, type, field, collections, problems);
+      const storage = buildField(schema, type, field, collections, problems, pending);
       if (!storage) continue;
       fields.set(field.name, storage);
       if (storage.kind === 'relation') relations.set(storage.coordinate, storage);
     }
     types.set(type.name, Object.freeze({ typeName: type.name, collection: collections.get(type.name), fields }));
+  }
+  for (const [coordinate, args] of pending) {
+    const field = withListArguments(schema, relations.get(coordinate)!, args, types, problems);
+    if (!field) continue;
+    relations.set(coordinate, field);
+    (types.get(field.typeName)!.fields as Map<string, FieldStorage>).set(field.fieldName, field);
   }
   const roots = buildRootFields(schema, types, problems);
   if (problems.length > 0) throw new StorageConfigError(problems);
@@ -77,6 +90,7 @@ function buildField(
   field: GraphQLField<unknown, unknown>,
   collections: ReadonlyMap<string, string | undefined>,
   problems: string[],
+  pending: Map<string, GraphQLArgument[]>,
 ): FieldStorage | undefined {
   const coordinate = `${type.name}.${field.name}`;
   const report = (message: string): undefined => {
@@ -153,9 +167,11 @@ function buildField(
     defaultStrategy = declared[0]!;
   }
 
-  const pageArguments = checkArguments(field, shapes, report);
+  const checked = checkArguments(field, shapes, report);
   // A shape that failed to build has already been reported.
-  if (!pageArguments || declared.some((strategy) => shapes[strategy] === undefined)) return undefined;
+  if (!checked || declared.some((strategy) => shapes[strategy] === undefined)) return undefined;
+  const { pageArguments } = checked;
+  if (checked.listArguments.length > 0) pending.set(coordinate, checked.listArguments);
   return Object.freeze({
     kind: 'relation',
     typeName: type.name,
@@ -166,6 +182,7 @@ function buildField(
     shapes: Object.freeze(shapes),
     defaultStrategy,
     pageArguments,
+    listArguments: NO_LIST_ARGUMENTS,
   });
 }
 
@@ -226,13 +243,21 @@ function checkArguments(
   field: GraphQLField<unknown, unknown>,
   shapes: { embedded?: EmbeddedShape; join?: JoinShape; snapshot?: SnapshotShape },
   report: (message: string) => undefined,
-): PageArguments | undefined {
+): { pageArguments: PageArguments; listArguments: GraphQLArgument[] } | undefined {
   const found: Record<PageArgumentName, boolean> = { first: false, after: false, before: false };
+  const listArguments: GraphQLArgument[] = [];
+  const filtersReverseJoin = isList(field.type) && shapes.join?.direction === 'byReference' && !shapes.embedded && !shapes.snapshot;
   let ok = true;
   for (const arg of field.args) {
     if (!(PAGE_ARGUMENTS as readonly string[]).includes(arg.name)) {
+      if (filtersReverseJoin) {
+        listArguments.push(arg);
+        continue;
+      }
       ok = false;
-      report(`argument "${arg.name}" is not understood by any storage shape; relation fields accept first, after and before`);
+      report(
+        `argument "${arg.name}" is not understood by any storage shape; relation fields accept first, after and before, and a list read only by a reverse @join also takes filters and orderBy`,
+      );
       continue;
     }
     const name = arg.name as PageArgumentName;
@@ -250,7 +275,41 @@ function checkArguments(
     }
     found[name] = true;
   }
-  return ok ? Object.freeze(found) : undefined;
+  return ok ? { pageArguments: Object.freeze(found), listArguments } : undefined;
+}
+
+/**
+ * A reverse join's filters and orderBy, read once every type's storage is known (they name the
+ * target's fields); the field is replaced by one that carries them.
+ */
+function withListArguments(
+  schema: GraphQLSchema,
+  field: RelationField,
+  args: readonly GraphQLArgument[],
+  types: ReadonlyMap<string, TypeStorage>,
+  problems: string[],
+): RelationField | undefined {
+  const report = (message: string): undefined => {
+    problems.push(`${field.coordinate}: ${message}`);
+    return undefined;
+  };
+  const target = types.get(field.targetType);
+  if (!target) return report(`filters need the fields of ${field.targetType}, which has no storage`);
+  const conditions: RootCondition[] = [];
+  let orderBy: ListOrder | undefined;
+  let ok = true;
+  for (const argument of args) {
+    if (argument.name === 'orderBy' && isEnumType(getNamedType(argument.type))) {
+      orderBy = orderByArgument(schema, argument, report);
+      ok &&= orderBy !== undefined;
+      continue;
+    }
+    const parsed = condition(schema, argument, target, report);
+    if (parsed) conditions.push(parsed);
+    else ok = false;
+  }
+  if (!ok) return undefined;
+  return Object.freeze({ ...field, listArguments: Object.freeze({ conditions: Object.freeze(conditions), orderBy: orderBy && Object.freeze(orderBy) }) });
 }
 
 function isList(type: GraphQLOutputType): boolean {

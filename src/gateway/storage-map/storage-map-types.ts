@@ -67,7 +67,17 @@ export interface RelationField {
   readonly shapes: Readonly<Partial<{ embedded: EmbeddedShape; join: JoinShape; snapshot: SnapshotShape }>>;
   readonly defaultStrategy: ReadStrategy;
   readonly pageArguments: PageArguments;
+  /** Filters on the target's fields and `orderBy`, for a list read by a reverse @join (none elsewhere yet). */
+  readonly listArguments: ListArguments;
 }
+
+/** A list field's arguments that are not paging: filters, and the choice of order. */
+export interface ListArguments {
+  readonly conditions: readonly RootCondition[];
+  readonly orderBy: ListOrder | undefined;
+}
+
+export const NO_LIST_ARGUMENTS: ListArguments = Object.freeze({ conditions: Object.freeze([]), orderBy: undefined });
 
 /** A field read straight from the parent document (scalar, enum, or a plain embedded value). */
 export interface StoredField {
@@ -123,8 +133,14 @@ export interface ListRootField {
   /** The order without `orderBy` (ends with `_id`). */
   readonly sort: readonly SortKey[];
   /** The `orderBy` argument and the order each of its enum values stands for. */
-  readonly orderBy: { readonly argumentName: string; readonly sorts: ReadonlyMap<string, readonly SortKey[]> } | undefined;
+  readonly orderBy: ListOrder | undefined;
   readonly conditions: readonly RootCondition[];
+}
+
+/** An `orderBy` argument: the order each of its enum values stands for (each ends with `_id`). */
+export interface ListOrder {
+  readonly argumentName: string;
+  readonly sorts: ReadonlyMap<string, readonly SortKey[]>;
 }
 
 /** A Query field docjoin resolves itself. */
@@ -146,8 +162,8 @@ export function declaredStrategies(field: RelationField): ReadStrategy[] {
   return READ_STRATEGIES.filter((strategy) => field.shapes[strategy] !== undefined);
 }
 
-/** The order a `@list` page is read in: the `orderBy` argument's, else the field's own; undefined for an unknown value. */
-export function listSort(root: ListRootField, args: Readonly<Record<string, unknown>>): readonly SortKey[] | undefined {
-  const chosen = root.orderBy && args[root.orderBy.argumentName];
-  return chosen === undefined || chosen === null ? root.sort : root.orderBy!.sorts.get(String(chosen));
+/** The order a list page is read in: the `orderBy` argument's, else the list's own; undefined for an unknown value. */
+export function listSort(list: { readonly sort: readonly SortKey[]; readonly orderBy: ListOrder | undefined }, args: Readonly<Record<string, unknown>>): readonly SortKey[] | undefined {
+  const chosen = list.orderBy && args[list.orderBy.argumentName];
+  return chosen === undefined || chosen === null ? list.sort : list.orderBy!.sorts.get(String(chosen));
 }

@@ -1,7 +1,8 @@
 import { isKeyValue } from '../documents/key-string';
 import { readPath } from '../documents/read-path';
 import type { StoredDocument } from '../mongo/mongo-funnel';
-import { anchoredFilter, planPage } from '../planning/page-request';
+import { anchoredFilter } from '../planning/page-request';
+import { planReverseJoinPage } from '../planning/reverse-join-page';
 import type { Projection } from '../planning/projection';
 import type { JoinShape } from '../storage-map/storage-map-types';
 import type { RelationRequest, RelationValue } from './resolver-types';
@@ -46,7 +47,7 @@ export function joinByKey(shape: JoinShape, request: RelationRequest, keyValue: 
  */
 function joinByReference(shape: JoinShape, request: RelationRequest, projection: Projection): RelationValue {
   const parentKey = readPath(request.parent, shape.localField);
-  const page = planPage(request.args, shape.sort, { acceptsFirst: request.field.pageArguments.first, bound: request.field.isList ? shape.limit : 1 });
+  const { page, sort, filter, signature } = planReverseJoinPage(request.field, shape, request.args);
   if (!isKeyValue(parentKey) || page.limit === 0) return request.field.isList ? [] : null;
   request.cost.keys(1);
   const loadChildren = (pageFilter: StoredDocument | undefined) =>
@@ -54,10 +55,10 @@ function joinByReference(shape: JoinShape, request: RelationRequest, projection:
       .byReference({
         collection: shape.collection,
         foreignField: shape.foreignField,
-        sort: shape.sort,
+        sort,
         perParent: page.limit,
-        pageFilter,
-        pageSignature: page.signature,
+        pageFilter: allOf([filter, pageFilter]),
+        pageSignature: signature,
       })
       .load({ parentKey, projection, field: request.field.coordinate, cost: request.cost });
   const children =
@@ -68,4 +69,10 @@ function joinByReference(shape: JoinShape, request: RelationRequest, projection:
           .load({ key: page.anchor.id, projection: page.anchor.projection, field: request.field.coordinate, cost: request.cost })
           .then((anchor) => loadChildren(anchoredFilter(page, anchor, shape.targetType)));
   return request.field.isList ? children : children.then((documents) => documents[0] ?? null);
+}
+
+/** Every defined condition at once. */
+function allOf(conditions: ReadonlyArray<StoredDocument | undefined>): StoredDocument | undefined {
+  const defined = conditions.filter((condition): condition is StoredDocument => condition !== undefined);
+  return defined.length === 0 ? undefined : defined.length === 1 ? defined[0] : { $and: defined };
 }

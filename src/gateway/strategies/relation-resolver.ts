@@ -10,7 +10,7 @@ import type { RelationRequest } from './resolver-types';
 import { resolveSnapshot } from './snapshot';
 
 /** The resolver of one relation field: picks the request's strategy and hands over to its module. */
-export function createRelationResolver(field: RelationField): GraphQLFieldResolver<StoredDocument, GatewayContext, PageArgs> {
+export function createRelationResolver(field: RelationField): GraphQLFieldResolver<StoredDocument, GatewayContext, PageArgs & Readonly<Record<string, unknown>>> {
   return (parent, args, context, info) => {
     const strategy = context.strategyFor(field);
     const request: RelationRequest = { field, parent, args, context, info, cost: context.ledger.field(field.coordinate, strategy) };

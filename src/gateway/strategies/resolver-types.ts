@@ -9,7 +9,8 @@ import type { RelationField } from '../storage-map/storage-map-types';
 export interface RelationRequest {
   readonly field: RelationField;
   readonly parent: StoredDocument;
-  readonly args: PageArgs;
+  /** Page arguments, and a reverse join's filters and orderBy. */
+  readonly args: PageArgs & Readonly<Record<string, unknown>>;
   readonly context: GatewayContext;
   readonly info: GraphQLResolveInfo;
   readonly cost: FieldCostRecorder;

@@ -1,0 +1,126 @@
+import { ObjectId, type MongoClient } from 'mongodb';
+import { connectMongo, createGateway, StorageConfigError, type Gateway } from 'docjoin';
+import { startTestMongo, type TestMongo } from '../../support/test-mongo';
+
+/**
+ * Filters and orderBy on reverse-join lists: they go into the batched aggregate the field already
+ * sends, so the round trips stay one per level and each parent gets exactly its own page.
+ */
+const SDL = /* GraphQL */ `
+  type Query { shelves(first: Int = 100): [Shelf!]! @list }
+  enum Genre { FICTION SCIENCE }
+  enum BookOrder { NEWEST @sort(by: "-year") TITLE @sort(by: "title") }
+  type Shelf @collection(name: "shelves") {
+    id: ID!
+    name: String!
+    books(first: Int = 10, after: ID, genre: Genre, minYear: Int @filter(field: "year", op: GTE), orderBy: BookOrder): [Book!]!
+      @join(localField: "_id", foreignField: "shelfId", sort: "title")
+  }
+  type Book @collection(name: "books") {
+    id: ID!
+    title: String!
+    year: Int!
+    genre: Genre!
+    notes(first: Int = 5, minStars: Int @filter(field: "stars", op: GTE)): [Note!]! @join(localField: "_id", foreignField: "bookId", sort: "-stars")
+  }
+  type Note @collection(name: "notes") { id: ID! stars: Int! }
+`;
+
+interface BookRow { _id: ObjectId; shelfId: ObjectId; title: string; year: number; genre: string }
+interface NoteRow { _id: ObjectId; bookId: ObjectId; stars: number }
+const shelves = Array.from({ length: 50 }, (_, i) => ({ _id: new ObjectId(), name: `Shelf ${String(i).padStart(2, '0')}` }));
+const books: BookRow[] = shelves.flatMap((shelf, i) =>
+  Array.from({ length: 4 }, (_, j) => ({ _id: new ObjectId(), shelfId: shelf._id, title: `Book ${String.fromCharCode(65 + ((i + j) % 4))}${j}`, year: 2000 + ((i * 3 + j) % 5), genre: j % 2 === 0 ? 'FICTION' : 'SCIENCE' })),
+);
+const notes: NoteRow[] = books.flatMap((book, i) => Array.from({ length: 3 }, (_, j) => ({ _id: new ObjectId(), bookId: book._id, stars: 1 + ((i + j * 2) % 5) })));
+
+let mongo: TestMongo;
+let client: MongoClient;
+let gateway: Gateway;
+let dbName: string;
+beforeAll(async () => {
+  mongo = await startTestMongo();
+  const db = mongo.freshDb('relation_filters');
+  dbName = db.databaseName;
+  await db.collection('shelves').insertMany(shelves);
+  await db.collection('books').insertMany(books);
+  await db.collection('notes').insertMany(notes);
+  await db.collection('books').createIndex({ shelfId: 1, title: 1, _id: 1 });
+  await db.collection('notes').createIndex({ bookId: 1, stars: -1, _id: -1 });
+  client = await connectMongo(mongo.uri);
+  gateway = await createGateway({ typeDefs: SDL, mongoClient: client, db: dbName, listen: false, onWarning: () => undefined });
+}, 60_000);
+afterAll(async () => {
+  await gateway?.stop();
+  await client?.close();
+  await mongo?.stop();
+});
+
+const byYearThenId = (a: BookRow, b: BookRow) => b.year - a.year || (b._id.toHexString() < a._id.toHexString() ? -1 : 1);
+const notesOf = (book: BookRow, minStars: number) =>
+  notes
+    .filter((note) => note.bookId.equals(book._id) && note.stars >= minStars)
+    .sort((a, b) => b.stars - a.stars || (b._id.toHexString() < a._id.toHexString() ? -1 : 1))
+    .slice(0, 5)
+    .map((note) => ({ stars: note.stars }));
+
+it('a filtered and sorted reverse join, two levels deep over 50 parents: one aggregate per level', async () => {
+  const result = await gateway.execute({
+    query: '{ shelves(first: 50) { name books(genre: FICTION, minYear: 2001, orderBy: NEWEST, first: 2) { title year notes(minStars: 3) { stars } } } }',
+  });
+  expect(result.errors).toBeUndefined();
+  expect(result.cost).toMatchObject({ roundTrips: 3, estimatedRoundTrips: 3 });
+  const expected = shelves.map((shelf) => ({
+    name: shelf.name,
+    books: books
+      .filter((book) => book.shelfId.equals(shelf._id) && book.genre === 'FICTION' && book.year >= 2001)
+      .sort(byYearThenId)
+      .slice(0, 2)
+      .map((book) => ({ title: book.title, year: book.year, notes: notesOf(book, 3) })),
+  }));
+  expect(result.data).toEqual({ shelves: expected });
+});
+
+it('two aliases of one relation with different filters: each parent gets exactly its own page of each', async () => {
+  const result = await gateway.execute({ query: '{ shelves(first: 50) { fiction: books(genre: FICTION) { title } science: books(genre: SCIENCE, orderBy: TITLE) { title } } }' });
+  expect(result.errors).toBeUndefined();
+  // The shelves, then one aggregate per distinct filter (the estimate counts the same).
+  expect(result.cost).toMatchObject({ roundTrips: 3, estimatedRoundTrips: 3 });
+  const titles = (shelf: { _id: ObjectId }, genre: string) =>
+    books
+      .filter((book) => book.shelfId.equals(shelf._id) && book.genre === genre)
+      .map((book) => book.title)
+      .sort()
+      .map((title) => ({ title }));
+  expect(result.data).toEqual({ shelves: shelves.map((shelf) => ({ fiction: titles(shelf, 'FICTION'), science: titles(shelf, 'SCIENCE') })) });
+});
+
+it('pages after an item in the chosen order, reading that item first', async () => {
+  const shelf = shelves[7]!;
+  const ordered = books.filter((book) => book.shelfId.equals(shelf._id)).sort(byYearThenId);
+  const query = (after: string) => `{ shelves(first: 50) { books(orderBy: NEWEST, first: 2, after: "${after}") { title } } }`;
+  const result = await gateway.execute({ query: query(ordered[0]!._id.toHexString()) });
+  expect(result.errors).toBeUndefined();
+  expect((result.data as { shelves: Array<{ books: unknown[] }> }).shelves[7]!.books).toEqual(ordered.slice(1, 3).map((book) => ({ title: book.title })));
+  expect(result.cost).toMatchObject({ roundTrips: 3, estimatedRoundTrips: 3 });
+});
+
+it('bad arguments are BAD_USER_INPUT with nothing sent for the field', async () => {
+  for (const args of ['first: 101', 'after: "nope"']) {
+    const result = await gateway.execute({ query: `{ shelves(first: 1) { books(genre: FICTION, ${args}) { title } } }` });
+    expect([args, result.errors?.[0]?.extensions?.code, result.cost?.roundTrips]).toEqual([args, 'BAD_USER_INPUT', 1]);
+  }
+});
+
+it('refuses filters where only a reverse join can honour them yet, naming the field', async () => {
+  const sdl = /* GraphQL */ `
+    type Query { shelves(first: Int = 100): [Shelf!]! @list }
+    type Shelf @collection(name: "shelves") { id: ID! books(year: Int): [Book!]! @join(localField: "bookIds") }
+    type Book @collection(name: "books") { id: ID! year: Int! }
+  `;
+  await expect(createGateway({ typeDefs: sdl, mongoClient: client, db: dbName, listen: false })).rejects.toThrow(
+    new StorageConfigError([
+      'Shelf.books: argument "year" is not understood by any storage shape; relation fields accept first, after and before, and a list read only by a reverse @join also takes filters and orderBy',
+    ]),
+  );
+});
