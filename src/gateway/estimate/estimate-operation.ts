@@ -20,6 +20,7 @@ import { InvariantError } from '../errors/internal-errors';
 import type { SelectionSource } from '../planning/collect-selection';
 import { validateFirst, type PageArgs } from '../planning/page-request';
 import { planReverseJoinPage } from '../planning/reverse-join-page';
+import { copiesServe, requestedList } from '../planning/requested-list';
 import { reverseJoinSpecKey } from '../loaders/reverse-join-loader';
 import { snapshotFits } from '../planning/plan-projection';
 import { listSort, type JoinShape, type ReadStrategy, type RelationField, type StorageMap } from '../storage-map/storage-map-types';
@@ -288,7 +289,13 @@ class EstimatePass {
       }
       case 'snapshot': {
         const shape = storage.shapes.snapshot!;
-        if (snapshotFits(this.source, shape, storage.targetType, nodes)) free(isList ? this.#listSize : 1);
+        let requested;
+        try {
+          requested = requestedList(storage, args);
+        } catch {
+          return; // a filter value the resolver refuses (BAD_USER_INPUT): nothing is sent
+        }
+        if (snapshotFits(this.source, shape, storage.targetType, nodes) && copiesServe(requested, shape, this.input.storageMap)) free(isList ? this.#listSize : 1);
         else this.#join(scope, storage, shape.fallback, args, nodes, childTypes, groups);
         return;
       }

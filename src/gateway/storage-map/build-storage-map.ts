@@ -246,17 +246,18 @@ function checkArguments(
 ): { pageArguments: PageArguments; listArguments: GraphQLArgument[] } | undefined {
   const found: Record<PageArgumentName, boolean> = { first: false, after: false, before: false };
   const listArguments: GraphQLArgument[] = [];
-  const filtersReverseJoin = isList(field.type) && shapes.join?.direction === 'byReference' && !shapes.embedded && !shapes.snapshot;
+  // A reverse join filters in its aggregate; a by-key join and a snapshot filter the documents they hold.
+  const takesListArguments = isList(field.type) && shapes.join !== undefined && !shapes.embedded;
   let ok = true;
   for (const arg of field.args) {
     if (!(PAGE_ARGUMENTS as readonly string[]).includes(arg.name)) {
-      if (filtersReverseJoin) {
+      if (takesListArguments) {
         listArguments.push(arg);
         continue;
       }
       ok = false;
       report(
-        `argument "${arg.name}" is not understood by any storage shape; relation fields accept first, after and before, and a list read only by a reverse @join also takes filters and orderBy`,
+        `argument "${arg.name}" is not understood by any storage shape; relation fields accept first, after and before, and lists read by a @join (and a @snapshot) also take filters and orderBy (not yet an @embedded list)`,
       );
       continue;
     }

@@ -3,7 +3,9 @@ import { readPath } from '../documents/read-path';
 import type { StoredDocument } from '../mongo/mongo-funnel';
 import { anchoredFilter } from '../planning/page-request';
 import { planReverseJoinPage } from '../planning/reverse-join-page';
-import type { Projection } from '../planning/projection';
+import { filterAndSort } from '../planning/in-memory-list';
+import { mergeProjections, projectionOf, type Projection } from '../planning/projection';
+import { asksForList, requestedList } from '../planning/requested-list';
 import type { JoinShape } from '../storage-map/storage-map-types';
 import type { RelationRequest, RelationValue } from './resolver-types';
 
@@ -31,10 +33,15 @@ export function joinByKey(shape: JoinShape, request: RelationRequest, keyValue: 
   }
   const keys = (Array.isArray(keyValue) ? keyValue : [keyValue]).filter(isKeyValue);
   request.cost.keys(keys.length);
-  return Promise.all(keys.map(load)).then((documents) => {
+  // Filters and an order apply to the documents the shared batch returns: the keys bound them, and the
+  // batch stays shared with every other load of the level.
+  const requested = requestedList(request.field, request.args);
+  const listProjection = requested.paths.length === 0 ? projection : mergeProjections([projection, projectionOf(requested.paths.map((path) => [path, 1] as const))]);
+  const loadListed = (key: unknown) => loader.load({ key, projection: listProjection, field: request.field.coordinate, cost: request.cost });
+  return Promise.all(keys.map(loadListed)).then((documents) => {
     const found = documents.filter((document): document is StoredDocument => document !== null);
     request.cost.dangling(documents.length - found.length);
-    return found;
+    return asksForList(requested) ? filterAndSort(found, requested.filters, requested.sort) : found;
   });
 }
 

@@ -1,6 +1,8 @@
 import { InvariantError } from '../errors/internal-errors';
 import { readPath, writePath } from '../documents/read-path';
 import type { StoredDocument } from '../mongo/mongo-funnel';
+import { filterAndSort } from '../planning/in-memory-list';
+import { asksForList, copiesServe, requestedList } from '../planning/requested-list';
 import type { SnapshotShape } from '../storage-map/storage-map-types';
 import { joinByKey } from './join';
 import type { RelationRequest, RelationValue } from './resolver-types';
@@ -13,9 +15,11 @@ export function resolveSnapshot(shape: SnapshotShape, request: RelationRequest):
   const copy = readPath(request.parent, shape.path);
   const entries = (copy === undefined || copy === null ? [] : Array.isArray(copy) ? copy : [copy]).filter(isEntry);
   const { context, info, field } = request;
-  if (context.snapshotFits(info, shape, field.targetType)) {
+  const requested = requestedList(field, request.args);
+  if (context.snapshotFits(info, shape, field.targetType) && copiesServe(requested, shape, context.storageMap)) {
     request.cost.snapshotHits(entries.length);
-    const documents = entries.map((entry) => toStoredDocument(request, shape, entry));
+    const copies = entries.map((entry) => toStoredDocument(request, shape, entry));
+    const documents = asksForList(requested) ? filterAndSort(copies, requested.filters, requested.sort) : copies;
     return field.isList ? documents : (documents[0] ?? null);
   }
   request.cost.snapshotMisses(entries.length);

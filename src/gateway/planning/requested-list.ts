@@ -1,0 +1,35 @@
+import type { RelationField, SnapshotShape, SortKey, StorageMap } from '../storage-map/storage-map-types';
+import { conditionFilters, type RootFilter } from './list-filter';
+
+/** The filters and the order a request asks of a relation list (none when it gives no such argument). */
+export interface RequestedList {
+  readonly filters: readonly RootFilter[];
+  /** The `orderBy` choice; undefined keeps the list's own order (a by-key join: the order of its keys). */
+  readonly sort: readonly SortKey[] | undefined;
+  /** The stored paths the filters and the order read. */
+  readonly paths: readonly string[];
+}
+
+export function requestedList(field: RelationField, args: Readonly<Record<string, unknown>>): RequestedList {
+  const filters = conditionFilters(field.listArguments.conditions, args);
+  const orderBy = field.listArguments.orderBy;
+  const chosen = orderBy && args[orderBy.argumentName];
+  const sort = chosen === undefined || chosen === null ? undefined : orderBy!.sorts.get(String(chosen));
+  const paths = [...new Set([...filters.flatMap((filter) => Object.keys(filter)), ...(sort ?? []).map((key) => key.path).filter((path) => path !== '_id')])];
+  return { filters, sort, paths };
+}
+
+export function asksForList(requested: RequestedList): boolean {
+  return requested.filters.length > 0 || requested.sort !== undefined;
+}
+
+/** Whether a snapshot's copies hold every path the request's filters and order read (else the join serves it). */
+export function copiesServe(requested: RequestedList, shape: SnapshotShape, storageMap: StorageMap): boolean {
+  if (!asksForList(requested)) return true;
+  const target = storageMap.types.get(shape.fallback.targetType);
+  const copied = new Set(shape.fields.flatMap((name) => {
+    const field = target?.fields.get(name);
+    return field?.kind === 'stored' ? [field.path] : [];
+  }));
+  return requested.paths.every((path) => copied.has(path));
+}
