@@ -70,6 +70,9 @@ describe('generated reads', () => {
     expect((await run('{ products(maxPrice: 15) { name } }')).data).toEqual({ products: [{ name: 'Mug' }, { name: 'Sencha' }] });
     expect((await run('{ customerByEmail(email: "grace@example.com") { name addresses { city } } }')).data).toEqual({ customerByEmail: { name: 'Grace Hopper', addresses: [] } });
     expect((await run('{ customers(tier: GOLD) { name orderCount orders { total } } }')).data).toEqual({ customers: [{ name: 'Ada Lovelace', orderCount: 1, orders: [{ total: 54 }] }] });
+    const filtered = await run('{ customers { name shipped: orders(status: SHIPPED) { total } placed: orders(status: PLACED) { total } } }');
+    expect(filtered.data).toEqual({ customers: [{ name: 'Ada Lovelace', shipped: [{ total: 54 }], placed: [] }, { name: 'Grace Hopper', shipped: [], placed: [] }] });
+    expect(filtered.cost).toMatchObject({ roundTrips: 3, estimatedRoundTrips: 3 });
   });
 
   it('runs the hand-written query through the same API', async () => {

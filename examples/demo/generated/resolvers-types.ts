@@ -237,8 +237,14 @@ export type Person = {
   holdings: Array<Holding>;
   id: Scalars['ID']['output'];
   lastName: Scalars['String']['output'];
-  /** Two-way reference: the person keeps task ids, each task keeps its owner's id. */
+  /** Two-way reference: the person keeps task ids, each task keeps its owner's id. Filtered and ordered in the one batched read of them. */
   tasks: Array<Task>;
+};
+
+
+export type PersonTasksArgs = {
+  done?: InputMaybe<Scalars['Boolean']['input']>;
+  orderBy?: InputMaybe<TaskOrder>;
 };
 
 export type PhoneContact = {
@@ -432,6 +438,11 @@ export type Task = {
   owner?: Maybe<Person>;
 };
 
+/** The orders a person's tasks can be listed in. */
+export type TaskOrder =
+  /** Soonest due first. */
+  | 'DUE';
+
 /** Whether a task is still to do (stored as the task's `done` flag). */
 export type TaskStatus =
   | 'DONE'
@@ -545,6 +556,7 @@ export type ResolversTypes = {
   Stock: ResolverTypeWrapper<StockDocument>;
   String: ResolverTypeWrapper<Scalars['String']['output']>;
   Task: ResolverTypeWrapper<TaskDocument>;
+  TaskOrder: TaskOrder;
   TaskStatus: TaskStatus;
 };
 
@@ -675,7 +687,7 @@ export type PersonResolvers<ContextType = GatewayContext, ParentType extends Res
   holdings?: Resolver<Array<ResolversTypes['Holding']>, ParentType, ContextType>;
   id?: Resolver<ResolversTypes['ID'], ParentType, ContextType>;
   lastName?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
-  tasks?: Resolver<Array<ResolversTypes['Task']>, ParentType, ContextType>;
+  tasks?: Resolver<Array<ResolversTypes['Task']>, ParentType, ContextType, Partial<PersonTasksArgs>>;
 };
 
 export type PhoneContactResolvers<ContextType = GatewayContext, ParentType extends ResolversParentTypes['PhoneContact'] = ResolversParentTypes['PhoneContact']> = {

@@ -62,6 +62,7 @@ export type Customer = {
 export type CustomerOrdersArgs = {
   after?: InputMaybe<Scalars['ID']['input']>;
   first?: InputMaybe<Scalars['Int']['input']>;
+  status?: InputMaybe<OrderStatus>;
 };
 
 export type CustomerInput = {

@@ -72,6 +72,7 @@ export async function seedShop(db: Db, options: Pick<SeedOptions, 'onProgress'>)
   await db.collection('orders').createIndex({ placedAt: -1, _id: -1 });
   await db.collection('orders').createIndex({ status: 1 });
   await db.collection('orders').createIndex({ 'customer.id': 1, placedAt: -1, _id: -1 });
+  await db.collection('orders').createIndex({ 'customer.id': 1, status: 1, placedAt: -1, _id: -1 });
   await db.collection('orders').createIndex({ 'lines.product.id': 1 });
   await db.collection('reviews').createIndex({ productId: 1, createdAt: -1, _id: -1 });
 }

@@ -7,6 +7,42 @@ import type { FindRootField, ListRootField, SortKey, StorageMap } from './storag
  * every field a `@list` filters on must lead an index (else every request scans the collection). Both
  * refuse the start. A `@list` order no index serves is a warning: the page is sorted in memory.
  */
+/**
+ * A reverse join's declared filters and orders: warns when no index starts with the join key and the
+ * order (each page then sorts in memory) or with the join key and a filtered field (each page reads
+ * every child of its parent), with the createIndex that would serve it.
+ */
+export async function checkRelationListIndexes(storageMap: StorageMap, existing: ReadonlySet<string>, indexesOf: (collection: string) => Promise<IndexDescription[]>): Promise<string[]> {
+  const warnings: string[] = [];
+  for (const field of storageMap.relations.values()) {
+    const join = field.shapes.join;
+    const { conditions, orderBy } = field.listArguments;
+    if (!join || join.direction !== 'byReference' || !existing.has(join.collection) || (conditions.length === 0 && !orderBy)) continue;
+    const indexes = await indexesOf(join.collection);
+    const keyOf = (paths: ReadonlyArray<readonly [string, number]>) => paths.map(([path, direction]) => `${quoteKey(path)}: ${direction}`).join(', ');
+    const sorts = [join.sort, ...(orderBy ? orderBy.sorts.values() : [])];
+    for (const sort of sorts) {
+      const wanted = [[join.foreignField, 1] as const, ...sort.map((key) => [key.path, key.direction] as const)];
+      if (!indexes.some((index) => startsWith(index, wanted))) {
+        warnings.push(`${field.coordinate}: no index serves its order { ${keyOf(wanted.slice(1))} } for each parent; create one with db.${join.collection}.createIndex({ ${keyOf(wanted)} })`);
+      }
+    }
+    for (const condition of conditions) {
+      if (indexes.some((index) => Object.keys(index.key)[0] === join.foreignField && Object.keys(index.key).includes(condition.path))) continue;
+      const wanted = [[join.foreignField, 1] as const, [condition.path, 1] as const, ...join.sort.filter((key) => key.path !== condition.path).map((key) => [key.path, key.direction] as const)];
+      warnings.push(`${field.coordinate}: argument "${condition.argumentName}" filters ${join.collection}.${condition.path}, which no index on ${join.foreignField} covers; create one with db.${join.collection}.createIndex({ ${keyOf(wanted)} })`);
+    }
+  }
+  return warnings;
+}
+
+/** Whether the index's keys begin with `paths`, in their directions or all reversed. */
+function startsWith(index: IndexDescription, paths: ReadonlyArray<readonly [string, number]>): boolean {
+  const keys = Object.entries(index.key);
+  const matches = (sign: 1 | -1) => paths.every(([path, direction], i) => keys[i]?.[0] === path && (i === 0 || Number(keys[i]?.[1]) === direction * sign));
+  return matches(1) || matches(-1);
+}
+
 export async function checkRootIndexes(
   storageMap: StorageMap,
   existing: ReadonlySet<string>,

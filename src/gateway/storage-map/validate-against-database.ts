@@ -1,6 +1,6 @@
 import { DatabaseMismatchError } from '../errors/internal-errors';
 import type { IndexDescription, StoredDocument } from '../mongo/mongo-funnel';
-import { checkRootIndexes } from './check-root-indexes';
+import { checkRelationListIndexes, checkRootIndexes } from './check-root-indexes';
 import { checkSampledDocuments, type CountedField } from './check-sampled-documents';
 import { documentLocations } from './document-locations';
 import type { RelationField, StorageMap } from './storage-map-types';
@@ -29,6 +29,7 @@ export async function validateAgainstDatabase(storageMap: StorageMap, catalog: D
   const existing = new Set(await catalog.listCollectionNames());
   const indexes = new IndexCache(catalog);
   const roots = await checkRootIndexes(storageMap, existing, (collection) => indexes.of(collection));
+  const relationLists = await checkRelationListIndexes(storageMap, existing, (collection) => indexes.of(collection));
   const sampled = await checkSampledDocuments(storageMap, existing, catalog, options.counters ?? []);
   const problems = [
     ...missingCollections(storageMap, existing, catalog.databaseName),
@@ -38,7 +39,7 @@ export async function validateAgainstDatabase(storageMap: StorageMap, catalog: D
     ...sampled.problems,
   ];
   if (problems.length > 0) throw new DatabaseMismatchError(problems);
-  return [...roots.warnings, ...sampled.warnings];
+  return [...roots.warnings, ...relationLists, ...sampled.warnings];
 }
 
 /** Each collection's indexes, listed once per check. */

@@ -44,6 +44,7 @@ let mongo: TestMongo;
 let client: MongoClient;
 let gateway: Gateway;
 let dbName: string;
+const warnings: string[] = [];
 beforeAll(async () => {
   mongo = await startTestMongo();
   const db = mongo.freshDb('relation_filters');
@@ -56,7 +57,7 @@ beforeAll(async () => {
   await db.collection('books').createIndex({ shelfId: 1, title: 1, _id: 1 });
   await db.collection('notes').createIndex({ bookId: 1, stars: -1, _id: -1 });
   client = await connectMongo(mongo.uri);
-  gateway = await createGateway({ typeDefs: SDL, mongoClient: client, db: dbName, listen: false, onWarning: () => undefined });
+  gateway = await createGateway({ typeDefs: SDL, mongoClient: client, db: dbName, listen: false, onWarning: (message) => warnings.push(message) });
 }, 60_000);
 afterAll(async () => {
   await gateway?.stop();
@@ -141,6 +142,14 @@ describe('by key and from a snapshot', () => {
     expect(fallback.cost).toMatchObject({ roundTrips: 2, estimatedRoundTrips: 2, fields: { 'Shelf.picks': { snapshotMisses: 200 } } });
     expect(fallback.data).toEqual({ shelves: shelves.map((_, i) => ({ picks: expectedFor(i, () => true, byYearThenId) })) });
   });
+});
+
+it('warns at startup about each declared order and filter of a reverse join that no index serves, with the index that would (Book.notes is served)', () => {
+  expect(warnings).toEqual([
+    'Shelf.books: no index serves its order { year: -1, _id: -1 } for each parent; create one with db.books.createIndex({ shelfId: 1, year: -1, _id: -1 })',
+    'Shelf.books: argument "genre" filters books.genre, which no index on shelfId covers; create one with db.books.createIndex({ shelfId: 1, genre: 1, title: 1, _id: 1 })',
+    'Shelf.books: argument "minYear" filters books.year, which no index on shelfId covers; create one with db.books.createIndex({ shelfId: 1, year: 1, title: 1, _id: 1 })',
+  ]);
 });
 
 it('bad arguments are BAD_USER_INPUT with nothing sent for the field', async () => {

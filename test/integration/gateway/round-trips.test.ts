@@ -133,4 +133,18 @@ describe('loader behaviour on the demo data', () => {
     expect(cost.fields['Post.recentComments']!.roundTrips).toBe(1);
     expect(cost.fields['Post.comments']!.roundTrips).toBe(1);
   });
+
+  it("people's open tasks, soonest due first (issue 10): the filter and the order apply to the one batched read, still 2", async () => {
+    const people = await db().collection('people').find({}, { sort: { _id: 1 }, limit: 100 }).toArray();
+    const tasks = await db().collection('tasks').find({ _id: { $in: people.flatMap((person) => person.taskIds) } }).toArray();
+    const { data, cost } = await run('{ people(first: 100) { tasks(done: false, orderBy: DUE) { description due } } }');
+    expect(cost).toMatchObject({ roundTrips: 2, estimatedRoundTrips: 2 });
+    const expected = people.map((person) => ({
+      tasks: tasks
+        .filter((task) => person.taskIds.some((id: ObjectId) => id.equals(task._id)) && task.done === false)
+        .sort((a, b) => a.due.getTime() - b.due.getTime() || (hex(a._id) < hex(b._id) ? -1 : 1))
+        .map((task) => ({ description: task.description, due: task.due.toISOString() })),
+    }));
+    expect(data).toEqual({ people: expected });
+  });
 });
