@@ -20,7 +20,7 @@ import { InvariantError } from '../errors/internal-errors';
 import type { SelectionSource } from '../planning/collect-selection';
 import { validateFirst, type PageArgs } from '../planning/page-request';
 import { planReverseJoinPage } from '../planning/reverse-join-page';
-import { copiesServe, requestedList } from '../planning/requested-list';
+import { copiesServe, requestedList, strategyForRequest } from '../planning/requested-list';
 import { reverseJoinSpecKey } from '../loaders/reverse-join-loader';
 import { snapshotFits } from '../planning/plan-projection';
 import { listSort, type JoinShape, type ReadStrategy, type RelationField, type StorageMap } from '../storage-map/storage-map-types';
@@ -274,7 +274,13 @@ class EstimatePass {
     } catch {
       return; // the resolver fails before loading anything
     }
-    const strategy = this.input.strategyFor(storage);
+    let requested;
+    try {
+      requested = requestedList(storage, args);
+    } catch {
+      return; // a filter value the resolver refuses (BAD_USER_INPUT): nothing is sent
+    }
+    const strategy = strategyForRequest(storage, this.input.strategyFor(storage), requested);
     switch (strategy) {
       case 'embedded': {
         let slice: number | undefined;
@@ -289,12 +295,6 @@ class EstimatePass {
       }
       case 'snapshot': {
         const shape = storage.shapes.snapshot!;
-        let requested;
-        try {
-          requested = requestedList(storage, args);
-        } catch {
-          return; // a filter value the resolver refuses (BAD_USER_INPUT): nothing is sent
-        }
         if (snapshotFits(this.source, shape, storage.targetType, nodes) && copiesServe(requested, shape, this.input.storageMap)) free(isList ? this.#listSize : 1);
         else this.#join(scope, storage, shape.fallback, args, nodes, childTypes, groups);
         return;

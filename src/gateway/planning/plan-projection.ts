@@ -1,9 +1,10 @@
-import { getArgumentValues, type FieldNode } from 'graphql';
+import { getArgumentValues, type FieldNode, type GraphQLField } from 'graphql';
 import { InvariantError } from '../errors/internal-errors';
 import type { ReadStrategy, RelationField, SnapshotShape, StorageMap } from '../storage-map/storage-map-types';
 import { collectSelection, type SelectionSource } from './collect-selection';
 import { MAX_FIRST } from './page-limits';
 import { projectionOf, type Projection, type ProjectionEntry } from './projection';
+import { asksForList, requestedList } from './requested-list';
 
 export interface PlanningContext extends SelectionSource {
   readonly storageMap: StorageMap;
@@ -26,11 +27,13 @@ export function planProjection(context: PlanningContext, typeName: string, field
       entries.push([storage.path, 1]);
       continue;
     }
-    const strategy = context.strategyFor(storage);
+    const asks = asksForListIn(context, storage, nodes);
+    const strategy = asks && storage.shapes.join && context.strategyFor(storage) === 'embedded' ? 'join' : context.strategyFor(storage);
     switch (strategy) {
       case 'embedded': {
         const shape = storage.shapes.embedded!;
-        const slice = embeddedSlice(context, storage, nodes);
+        // Filters and orders read the whole array; `first` then cuts it in the resolver.
+        const slice = asks ? undefined : embeddedSlice(context, storage, nodes);
         entries.push([shape.path, slice === undefined ? 1 : { slice }]);
         break;
       }
@@ -51,6 +54,19 @@ export function planProjection(context: PlanningContext, typeName: string, field
   return projectionOf(entries);
 }
 
+/** Whether any alias of the field asks for filters or an order (see strategyForRequest). */
+function asksForListIn(context: PlanningContext, field: RelationField, nodes: readonly FieldNode[]): boolean {
+  if (field.listArguments.conditions.length === 0 && !field.listArguments.orderBy) return false;
+  const fieldDefinition = fieldDefinitionOf(context, field);
+  return nodes.some((node) => {
+    try {
+      return asksForList(requestedList(field, getArgumentValues(fieldDefinition, node, context.variableValues as Record<string, unknown>)));
+    } catch {
+      return false; // the resolver refuses these arguments (BAD_USER_INPUT) before reading anything
+    }
+  });
+}
+
 /** Whether every field selected under a snapshot field is in the snapshot's copy. */
 export function snapshotFits(source: SelectionSource, shape: SnapshotShape, targetType: string, fieldNodes: readonly FieldNode[]): boolean {
   for (const fieldName of collectSelection(source, targetType, fieldNodes).keys()) {
@@ -62,9 +78,7 @@ export function snapshotFits(source: SelectionSource, shape: SnapshotShape, targ
 /** The largest `first` among the field's aliases, or undefined when the field has no `first`. */
 function embeddedSlice(context: PlanningContext, field: RelationField, nodes: readonly FieldNode[]): number | undefined {
   if (!field.pageArguments.first) return undefined;
-  const definition = context.schema.getType(field.typeName);
-  const fieldDefinition = definition && 'getFields' in definition ? definition.getFields()[field.fieldName] : undefined;
-  if (!fieldDefinition || !('args' in fieldDefinition)) throw new InvariantError(`no definition for ${field.coordinate}`);
+  const fieldDefinition = fieldDefinitionOf(context, field);
   let slice = 0;
   for (const node of nodes) {
     const first = getArgumentValues(fieldDefinition, node, context.variableValues as Record<string, unknown>).first;
@@ -73,4 +87,11 @@ function embeddedSlice(context: PlanningContext, field: RelationField, nodes: re
     slice = Math.max(slice, Math.min(Math.max(first, 0), MAX_FIRST));
   }
   return slice;
+}
+
+function fieldDefinitionOf(context: PlanningContext, field: RelationField): GraphQLField<unknown, unknown> {
+  const definition = context.schema.getType(field.typeName);
+  const fieldDefinition = definition && 'getFields' in definition ? definition.getFields()[field.fieldName] : undefined;
+  if (!fieldDefinition || !('args' in fieldDefinition)) throw new InvariantError(`no definition for ${field.coordinate}`);
+  return fieldDefinition as GraphQLField<unknown, unknown>;
 }

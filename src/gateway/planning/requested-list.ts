@@ -1,4 +1,4 @@
-import type { RelationField, SnapshotShape, SortKey, StorageMap } from '../storage-map/storage-map-types';
+import type { ReadStrategy, RelationField, SnapshotShape, SortKey, StorageMap } from '../storage-map/storage-map-types';
 import { conditionFilters, type RootFilter } from './list-filter';
 
 /** The filters and the order a request asks of a relation list (none when it gives no such argument). */
@@ -32,4 +32,12 @@ export function copiesServe(requested: RequestedList, shape: SnapshotShape, stor
     return field?.kind === 'stored' ? [field.path] : [];
   }));
   return requested.paths.every((path) => copied.has(path));
+}
+
+/**
+ * The strategy that answers this request: an embedded copy of a join (`Post.recentComments`, the newest
+ * few) cannot answer a filter or another order, which need every child, so its join does.
+ */
+export function strategyForRequest(field: RelationField, strategy: ReadStrategy, requested: RequestedList): ReadStrategy {
+  return strategy === 'embedded' && field.shapes.join !== undefined && asksForList(requested) ? 'join' : strategy;
 }

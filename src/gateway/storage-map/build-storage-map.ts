@@ -246,8 +246,9 @@ function checkArguments(
 ): { pageArguments: PageArguments; listArguments: GraphQLArgument[] } | undefined {
   const found: Record<PageArgumentName, boolean> = { first: false, after: false, before: false };
   const listArguments: GraphQLArgument[] = [];
-  // A reverse join filters in its aggregate; a by-key join and a snapshot filter the documents they hold.
-  const takesListArguments = isList(field.type) && shapes.join !== undefined && !shapes.embedded;
+  // A reverse join filters in its aggregate; a by-key join, a snapshot and an embedded array filter the
+  // documents they hold (an embedded copy of a join hands filters to its join).
+  const takesListArguments = isList(field.type);
   let ok = true;
   for (const arg of field.args) {
     if (!(PAGE_ARGUMENTS as readonly string[]).includes(arg.name)) {
@@ -257,7 +258,7 @@ function checkArguments(
       }
       ok = false;
       report(
-        `argument "${arg.name}" is not understood by any storage shape; relation fields accept first, after and before, and lists read by a @join (and a @snapshot) also take filters and orderBy (not yet an @embedded list)`,
+        `argument "${arg.name}" is not understood by any storage shape; a single-valued relation accepts first, after and before only (filters and orderBy are for lists)`,
       );
       continue;
     }

@@ -67,7 +67,7 @@ export interface RelationField {
   readonly shapes: Readonly<Partial<{ embedded: EmbeddedShape; join: JoinShape; snapshot: SnapshotShape }>>;
   readonly defaultStrategy: ReadStrategy;
   readonly pageArguments: PageArguments;
-  /** Filters on the target's fields and `orderBy`, for a list read by a @join or a @snapshot (not yet an @embedded one). */
+  /** Filters on the target's fields and `orderBy` (list fields). */
   readonly listArguments: ListArguments;
 }
 

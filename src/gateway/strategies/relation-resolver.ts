@@ -3,6 +3,7 @@ import type { GatewayContext } from '../context/request-context';
 import { InvariantError } from '../errors/internal-errors';
 import type { StoredDocument } from '../mongo/mongo-funnel';
 import type { PageArgs } from '../planning/page-request';
+import { requestedList, strategyForRequest } from '../planning/requested-list';
 import type { RelationField } from '../storage-map/storage-map-types';
 import { resolveEmbedded } from './embedded';
 import { resolveJoin } from './join';
@@ -12,7 +13,7 @@ import { resolveSnapshot } from './snapshot';
 /** The resolver of one relation field: picks the request's strategy and hands over to its module. */
 export function createRelationResolver(field: RelationField): GraphQLFieldResolver<StoredDocument, GatewayContext, PageArgs & Readonly<Record<string, unknown>>> {
   return (parent, args, context, info) => {
-    const strategy = context.strategyFor(field);
+    const strategy = strategyForRequest(field, context.strategyFor(field), requestedList(field, args));
     const request: RelationRequest = { field, parent, args, context, info, cost: context.ledger.field(field.coordinate, strategy) };
     switch (strategy) {
       case 'embedded':

@@ -1,5 +1,5 @@
 import { ObjectId, type MongoClient } from 'mongodb';
-import { connectMongo, createGateway, StorageConfigError, type Gateway } from 'docjoin';
+import { connectMongo, createGateway, type Gateway } from 'docjoin';
 import { startTestMongo, type TestMongo } from '../../support/test-mongo';
 
 /**
@@ -19,13 +19,19 @@ const SDL = /* GraphQL */ `
     featured(genre: Genre, minYear: Int @filter(field: "year", op: GTE), orderBy: BookOrder): [Book!]! @join(localField: "featuredIds")
     "A snapshot of title and genre: filters and orders on those are served from the copies."
     picks(genre: Genre, orderBy: BookOrder): [Book!]! @snapshot(path: "picks", fields: ["id", "title", "genre"]) @join(localField: "picks.id") @read(strategy: SNAPSHOT)
+    labels(first: Int = 2, text: String @filter(field: "text", op: PREFIX), orderBy: LabelOrder): [Label!]! @embedded
   }
+  type Label { text: String! rank: Int! }
+  enum LabelOrder { RANK @sort(by: "rank") }
   type Book @collection(name: "books") {
     id: ID!
     title: String!
     year: Int!
     genre: Genre!
     notes(first: Int = 5, minStars: Int @filter(field: "stars", op: GTE)): [Note!]! @join(localField: "_id", foreignField: "bookId", sort: "-stars")
+    "The two best notes, kept in the book: a filter needs them all, so it goes to the join."
+    topNotes(minStars: Int @filter(field: "stars", op: GTE)): [Note!]!
+      @embedded @join(collection: "notes", localField: "_id", foreignField: "bookId", sort: "-stars", limit: 2) @read(strategy: EMBEDDED)
   }
   type Note @collection(name: "notes") { id: ID! stars: Int! }
 `;
@@ -36,6 +42,11 @@ const shelves = Array.from({ length: 50 }, (_, i) => ({ _id: new ObjectId(), nam
 const books: BookRow[] = shelves.flatMap((shelf, i) =>
   Array.from({ length: 4 }, (_, j) => ({ _id: new ObjectId(), shelfId: shelf._id, title: `Book ${String.fromCharCode(65 + ((i + j) % 4))}${j}`, year: 2000 + ((i * 3 + j) % 5), genre: j % 2 === 0 ? 'FICTION' : 'SCIENCE' })),
 );
+const LABELS = [
+  { text: 'alpha', rank: 3 },
+  { text: 'beta', rank: 1 },
+  { text: 'alpine', rank: 2 },
+];
 // Each shelf features, and keeps a snapshot of, the four books of the next shelf, last first.
 const nextShelfBooks = (i: number) => books.filter((book) => book.shelfId.equals(shelves[(i + 1) % shelves.length]!._id)).reverse();
 const notes: NoteRow[] = books.flatMap((book, i) => Array.from({ length: 3 }, (_, j) => ({ _id: new ObjectId(), bookId: book._id, stars: 1 + ((i + j * 2) % 5) })));
@@ -50,9 +61,14 @@ beforeAll(async () => {
   const db = mongo.freshDb('relation_filters');
   dbName = db.databaseName;
   await db.collection('shelves').insertMany(
-    shelves.map((shelf, i) => ({ ...shelf, featuredIds: nextShelfBooks(i).map((book) => book._id), picks: nextShelfBooks(i).map((book) => ({ id: book._id, title: book.title, genre: book.genre })) })),
+    shelves.map((shelf, i) => ({ ...shelf, labels: LABELS, featuredIds: nextShelfBooks(i).map((book) => book._id), picks: nextShelfBooks(i).map((book) => ({ id: book._id, title: book.title, genre: book.genre })) })),
   );
-  await db.collection('books').insertMany(books);
+  const bestNotes = (book: BookRow) =>
+    notes
+      .filter((note) => note.bookId.equals(book._id))
+      .sort((a, b) => b.stars - a.stars || (b._id.toHexString() < a._id.toHexString() ? -1 : 1))
+      .slice(0, 2);
+  await db.collection('books').insertMany(books.map((book) => ({ ...book, topNotes: bestNotes(book) })));
   await db.collection('notes').insertMany(notes);
   await db.collection('books').createIndex({ shelfId: 1, title: 1, _id: 1 });
   await db.collection('notes').createIndex({ bookId: 1, stars: -1, _id: -1 });
@@ -159,15 +175,18 @@ it('bad arguments are BAD_USER_INPUT with nothing sent for the field', async () 
   }
 });
 
-it('refuses filters on an embedded list (not yet honoured there), naming the field', async () => {
-  const sdl = /* GraphQL */ `
-    type Query { shelves(first: Int = 100): [Shelf!]! @list }
-    type Shelf @collection(name: "shelves") { id: ID! labels(text: String): [Label!]! @embedded }
-    type Label { text: String! }
-  `;
-  await expect(createGateway({ typeDefs: sdl, mongoClient: client, db: dbName, listen: false })).rejects.toThrow(
-    new StorageConfigError([
-      'Shelf.labels: argument "text" is not understood by any storage shape; relation fields accept first, after and before, and lists read by a @join (and a @snapshot) also take filters and orderBy (not yet an @embedded list)',
-    ]),
-  );
+it('an embedded array is filtered, ordered and cut in place; an embedded copy of a join hands a filter to its join', async () => {
+  const labels = await gateway.execute({ query: '{ shelves(first: 2) { labels(text: "al", orderBy: RANK, first: 1) { text } all: labels { text } } }' });
+  expect(labels.errors).toBeUndefined();
+  expect(labels.cost).toMatchObject({ roundTrips: 1, estimatedRoundTrips: 1 });
+  expect(labels.data).toEqual({ shelves: [0, 1].map(() => ({ labels: [{ text: 'alpine' }], all: [{ text: 'alpha' }, { text: 'beta' }] })) });
+
+  const query = (args: string) => `{ shelves(first: 2) { books(first: 1) { topNotes${args} { stars } } } }`;
+  const embedded = await gateway.execute({ query: query('') });
+  expect(embedded.cost).toMatchObject({ roundTrips: 2, estimatedRoundTrips: 2, fields: { 'Book.topNotes': { strategy: 'embedded' } } });
+  const filtered = await gateway.execute({ query: query('(minStars: 4)') });
+  expect(filtered.errors).toBeUndefined();
+  expect(filtered.cost).toMatchObject({ roundTrips: 3, estimatedRoundTrips: 3, fields: { 'Book.topNotes': { strategy: 'join' } } });
+  const firstBook = (shelf: { _id: ObjectId }) => books.filter((book) => book.shelfId.equals(shelf._id)).sort((a, b) => (a.title < b.title ? -1 : a.title > b.title ? 1 : a._id.toHexString() < b._id.toHexString() ? -1 : 1))[0]!;
+  expect(filtered.data).toEqual({ shelves: shelves.slice(0, 2).map((shelf) => ({ books: [{ topNotes: notesOf(firstBook(shelf), 4).slice(0, 2) }] })) });
 });
