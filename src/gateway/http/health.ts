@@ -1,4 +1,4 @@
-import { redactUri } from '../../config';
+import { redactUri } from '../../setting-rules';
 
 export type MongoKind = 'embedded' | 'external';
 
