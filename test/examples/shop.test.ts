@@ -72,7 +72,8 @@ describe('generated reads', () => {
     expect((await run('{ customers(tier: GOLD) { name orderCount orders { total } } }')).data).toEqual({ customers: [{ name: 'Ada Lovelace', orderCount: 1, orders: [{ total: 54 }] }] });
     const filtered = await run('{ customers { name shipped: orders(status: SHIPPED) { total } placed: orders(status: PLACED) { total } } }');
     expect(filtered.data).toEqual({ customers: [{ name: 'Ada Lovelace', shipped: [{ total: 54 }], placed: [] }, { name: 'Grace Hopper', shipped: [], placed: [] }] });
-    expect(filtered.cost).toMatchObject({ roundTrips: 3, estimatedRoundTrips: 3 });
+    // The customers, then ONE aggregate for both filtered pages of every customer.
+    expect(filtered.cost).toMatchObject({ roundTrips: 2, estimatedRoundTrips: 2 });
   });
 
   it('runs the hand-written query through the same API', async () => {

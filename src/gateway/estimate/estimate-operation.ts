@@ -326,8 +326,13 @@ class EstimatePass {
       }
       const { page } = planned;
       if (page.limit === 0) return;
-      // The key the resolver's loader registry uses: same key, same command.
-      loader = `ref:${reverseJoinSpecKey({ collection: shape.collection, foreignField: shape.foreignField, sort: planned.sort, perParent: page.limit, pageSignature: planned.signature })}`;
+      // Bounded pages of one collection loaded together share one aggregate (aggregate-batcher.ts), whatever
+      // their filters and order; an anchored page waits for its anchor, and an unbounded one goes alone,
+      // each under the key of its own loader.
+      loader =
+        page.limit !== undefined && page.anchor === undefined
+          ? `ref:${shape.collection}|bounded`
+          : `ref:${reverseJoinSpecKey({ collection: shape.collection, foreignField: shape.foreignField, sort: planned.sort, perParent: page.limit, pageSignature: planned.signature })}`;
       perParent = page.limit ?? this.#listSize;
       if (page.anchor !== undefined) anchorLoader = keyLoader(shape.collection, '_id');
       if (page.limit === undefined) {

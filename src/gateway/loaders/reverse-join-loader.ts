@@ -1,5 +1,6 @@
 import DataLoader from 'dataloader';
 import type { CostLedger, FieldCostRecorder } from '../cost/cost-ledger';
+import type { AggregateBatcher } from './aggregate-batcher';
 import { keyString } from '../documents/key-string';
 import { readPath } from '../documents/read-path';
 import type { MongoFunnel, StoredDocument } from '../mongo/mongo-funnel';
@@ -53,6 +54,8 @@ export class ReverseJoinLoader {
     private readonly funnel: MongoFunnel,
     private readonly ledger: CostLedger,
     readonly spec: ReverseJoinSpec,
+    /** Combines this loader's bounded aggregates with those of other loaders of the collection. */
+    private readonly batcher: AggregateBatcher,
   ) {
     this.#loader = new DataLoader((loads) => this.#batch(loads), {
       cacheKeyFn: (load) => `${keyString(load.parentKey)}|${projectionSignature(load.projection)}|${load.field}`,
@@ -76,9 +79,10 @@ export class ReverseJoinLoader {
         ? this.#everyChildPipeline([...keys.values()], projection)
         : this.#perParentPipeline([...keys.values()], perParent, projection);
     const fields = [...new Set(loads.map((load) => load.field))];
-    const documents = await this.funnel.aggregate({ ledger: this.ledger, fields }, collection, pipeline, {
-      batchSize: perParent === undefined ? 10_000 : keys.size * perParent,
-    });
+    const documents =
+      perParent === undefined
+        ? await this.funnel.aggregate({ ledger: this.ledger, fields }, collection, pipeline, { batchSize: 10_000 })
+        : await this.batcher.submit(pipeline, fields, keys.size * perParent);
     const byParent = new Map<string, StoredDocument[]>();
     for (const document of documents) {
       const key = keyString(readPath(document, foreignField));

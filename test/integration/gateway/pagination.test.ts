@@ -138,11 +138,12 @@ describe('round trips of an anchored page', () => {
     ]);
   });
 
-  it('two aliases paging after the same comment share the anchor read: 1 + 1 + 2 aggregates', async () => {
+  it('two aliases paging after the same comment share the anchor read and one aggregate: 1 + 1 + 1', async () => {
     const anchor = (await db().collection('comments').findOne({ postId: post._id }, { sort: { createdAt: -1, _id: -1 }, skip: 1 }))!;
     const after = anchor._id.toHexString();
     const { data, cost } = await run(`{ posts(first: 10) { id a: comments(first: 3, after: "${after}") { id } b: comments(first: 2, after: "${after}") { id author } } }`);
-    expect(cost).toMatchObject({ roundTrips: 4, estimatedRoundTrips: 5 });
+    // The estimate counts each alias's anchor and aggregate apart (an upper bound): 5.
+    expect(cost).toMatchObject({ roundTrips: 3, estimatedRoundTrips: 5 });
     const posts = data.posts as Array<{ id: string; a: Array<{ id: string }>; b: Array<{ id: string }> }>;
     expect(posts.map((each) => each.id)).toContain(post._id.toHexString());
     for (const each of posts) {

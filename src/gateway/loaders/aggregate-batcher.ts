@@ -1,0 +1,64 @@
+import type { CostLedger } from '../cost/cost-ledger';
+import type { MongoFunnel, StoredDocument } from '../mongo/mongo-funnel';
+
+/** Marks which submission a document of a combined reply answers; removed before anyone sees it. */
+const BATCH_FIELD = '__docjoinBatch';
+
+interface Submission {
+  readonly pipeline: readonly StoredDocument[];
+  readonly fields: readonly string[];
+  readonly batchSize: number;
+  resolve(documents: StoredDocument[]): void;
+  reject(error: unknown): void;
+}
+
+/**
+ * Combines the aggregates that the reverse-join loaders of ONE collection send in the same turn of the
+ * event loop (two aliases of a relation with different filters, two relations to the same children):
+ * ONE aggregate, the first pipeline leading and each further one a `$unionWith` branch, every document
+ * tagged with its pipeline's number so the reply splits back exactly. A lone pipeline goes as it is.
+ * Only bounded pipelines (a per-parent limit) come here: their reply size is known.
+ */
+export class AggregateBatcher {
+  #pending: Submission[] = [];
+
+  constructor(
+    private readonly funnel: MongoFunnel,
+    private readonly ledger: CostLedger,
+    readonly collection: string,
+  ) {}
+
+  submit(pipeline: readonly StoredDocument[], fields: readonly string[], batchSize: number): Promise<StoredDocument[]> {
+    return new Promise((resolve, reject) => {
+      // DataLoader dispatches each loader's batch in its own tick of the same drain: wait for all of them.
+      if (this.#pending.length === 0) setImmediate(() => void this.#flush());
+      this.#pending.push({ pipeline, fields, batchSize, resolve, reject });
+    });
+  }
+
+  async #flush(): Promise<void> {
+    const submissions = this.#pending;
+    this.#pending = [];
+    const fields = [...new Set(submissions.flatMap((submission) => submission.fields))];
+    const batchSize = submissions.reduce((sum, submission) => sum + submission.batchSize, 0);
+    try {
+      if (submissions.length === 1) {
+        submissions[0]!.resolve(await this.funnel.aggregate({ ledger: this.ledger, fields }, this.collection, submissions[0]!.pipeline, { batchSize }));
+        return;
+      }
+      const tagged = submissions.map((submission, index) => [...submission.pipeline, { $addFields: { [BATCH_FIELD]: index } }]);
+      const [lead, ...rest] = tagged;
+      const pipeline = [...lead!, ...rest.map((branch) => ({ $unionWith: { coll: this.collection, pipeline: branch } }))];
+      const documents = await this.funnel.aggregate({ ledger: this.ledger, fields }, this.collection, pipeline, { batchSize });
+      const split: StoredDocument[][] = submissions.map(() => []);
+      for (const document of documents) {
+        const index = document[BATCH_FIELD] as number;
+        delete document[BATCH_FIELD];
+        split[index]!.push(document);
+      }
+      submissions.forEach((submission, index) => submission.resolve(split[index]!));
+    } catch (error) {
+      for (const submission of submissions) submission.reject(error);
+    }
+  }
+}
