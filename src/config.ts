@@ -1,5 +1,6 @@
 import {
   DEFAULT_DB_NAME,
+  DEFAULT_MONGO_TIMEOUT_MS,
   DEFAULT_PORT,
   dbNameRule,
   isProblem,
@@ -22,6 +23,8 @@ export interface DocjoinConfig {
   /** Unset: start the embedded MongoDB server and seed the demo data. */
   readonly mongodbUri: string | undefined;
   readonly mongodbDb: string;
+  /** DOCJOIN_MONGO_TIMEOUT_MS: how long a command waits for an unreachable MongoDB before it fails (default 5 s). */
+  readonly mongoTimeoutMs: number;
   /** Demo dataset scale loaded into the embedded server by `npm start` (DOCJOIN_SEED_SCALE, default 1). */
   readonly seedScale: number;
   /** Whether the `x-docjoin-strategy` request header is honoured. */
@@ -80,6 +83,7 @@ export function loadConfig(env: Env = process.env, flags: ConfigFlags = {}, proj
     mongodbUri: setting({ flag: ['--mongo-uri', flags.mongoUri], env: ['MONGODB_URI', env.MONGODB_URI] }, mongoUriSetting) ?? projectSetting('mongodb.uri', project.mongodb?.uri, mongoUriSetting),
     mongodbDb: setting({ flag: ['--db', flags.db], env: ['MONGODB_DB', env.MONGODB_DB] }, dbNameRule) ?? projectSetting('mongodb.db', project.mongodb?.db, dbNameRule) ?? DEFAULT_DB_NAME,
     seedScale: setting({ flag: ['--seed-scale', flags.seedScale], env: ['DOCJOIN_SEED_SCALE', env.DOCJOIN_SEED_SCALE] }, seedScaleRule) ?? 1,
+    mongoTimeoutMs: parseCount('DOCJOIN_MONGO_TIMEOUT_MS', env.DOCJOIN_MONGO_TIMEOUT_MS) ?? DEFAULT_MONGO_TIMEOUT_MS,
     strategyOverrides: parseBoolean('DOCJOIN_STRATEGY_OVERRIDES', env.DOCJOIN_STRATEGY_OVERRIDES) ?? server.strategyOverrides ?? !production,
     costCommands: parseBoolean('DOCJOIN_COST_COMMANDS', env.DOCJOIN_COST_COMMANDS) ?? server.costCommands ?? !production,
     limits: {

@@ -16,6 +16,13 @@ export function isProblem<T>(result: SettingResult<T>): result is SettingProblem
 
 export const DEFAULT_PORT = 4000;
 export const DEFAULT_DB_NAME = 'docjoin';
+/** How long a command waits for an unreachable MongoDB before it fails, unless the URI says otherwise. */
+export const DEFAULT_MONGO_TIMEOUT_MS = 5_000;
+
+/** The server-selection timeout to give a client of `uri`: none when the URI sets its own. */
+export function serverSelectionTimeout(uri: string, timeoutMs: number = DEFAULT_MONGO_TIMEOUT_MS): { serverSelectionTimeoutMS?: number } {
+  return /[?&]serverSelectionTimeoutMS=/i.test(uri) ? {} : { serverSelectionTimeoutMS: timeoutMs };
+}
 /** The demo dataset is generated in memory before it is inserted (~40 MB per unit of scale). */
 export const MAX_SEED_SCALE = 20;
 

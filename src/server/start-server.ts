@@ -38,7 +38,8 @@ export async function startServer(config: DocjoinConfig, project: Project, optio
   let client: MongoClient | undefined;
   try {
     try {
-      client = await connectMongo(mongoUri);
+      if (!embedded) log(`connecting to MongoDB at ${redactUri(mongoUri)}…`);
+      client = await connectMongo(mongoUri, { serverSelectionTimeoutMS: config.mongoTimeoutMs });
     } catch (error) {
       throw new MongoUnreachableError(redactUri(mongoUri), firstLineOf(error));
     }

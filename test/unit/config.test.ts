@@ -7,6 +7,7 @@ describe('loadConfig', () => {
       mongodbUri: undefined,
       mongodbDb: 'docjoin',
       seedScale: 1,
+      mongoTimeoutMs: 5000,
       strategyOverrides: true,
       costCommands: true,
       limits: { maxRoundTrips: 50, maxDocuments: 100_000, maxDepth: 10 },
@@ -114,6 +115,11 @@ describe('loadConfig', () => {
     expect(() => loadConfig({}, {}, { mongodb: { uri: 'localhost' } })).toThrow(
       new ConfigError('the config\'s mongodb.uri must start with mongodb:// or mongodb+srv://, got "localhost"; leave it out to use the embedded server'),
     );
+  });
+
+  it('reads how long a command waits for an unreachable MongoDB', () => {
+    expect(loadConfig({ DOCJOIN_MONGO_TIMEOUT_MS: '800' }).mongoTimeoutMs).toBe(800);
+    expect(() => loadConfig({ DOCJOIN_MONGO_TIMEOUT_MS: 'soon' })).toThrow(new ConfigError('DOCJOIN_MONGO_TIMEOUT_MS must be a whole number of at least 1, got "soon"'));
   });
 
   it('redacts credentials', () => {

@@ -1,5 +1,5 @@
 import { MongoClient } from 'mongodb';
-import { dbNameRule, DEFAULT_DB_NAME, isProblem, mongoUriRule, nonEmpty } from '../../setting-rules';
+import { dbNameRule, DEFAULT_DB_NAME, isProblem, mongoUriRule, nonEmpty, serverSelectionTimeout } from '../../setting-rules';
 import { usageError, type ParsedArgs, type UsageError } from './parse-flags';
 
 /** The `--mongo-uri` and `--db` flags every command that talks to a MongoDB of yours accepts. */
@@ -30,6 +30,5 @@ export function readMongoTarget(args: ParsedArgs, env: Readonly<Record<string, s
 
 /** A client for a one-off command: it fails within seconds on an unreachable server (the driver waits 30 s), unless the URI says otherwise. */
 export function clientForCommand(uri: string): MongoClient {
-  const timeoutInUri = /[?&]serverSelectionTimeoutMS=/i.test(uri);
-  return new MongoClient(uri, timeoutInUri ? {} : { serverSelectionTimeoutMS: 5_000 });
+  return new MongoClient(uri, serverSelectionTimeout(uri));
 }

@@ -11,6 +11,7 @@ import {
 } from 'mongodb';
 import type { CostLedger, WriteAttemptTag, WriteUnitRecord } from '../cost/cost-ledger';
 import { commandFilterShape, type FilterShape } from '../cost/filter-shape';
+import { serverSelectionTimeout } from '../../setting-rules';
 import { DatabaseFailure } from '../errors/internal-errors';
 import { FunnelWriter, SESSION_COMMANDS } from './funnel-writer';
 
@@ -278,8 +279,14 @@ function replyBytes(reply: unknown): number {
 }
 
 /** A client whose commands the funnel can count. The caller owns and closes it. */
+/**
+ * A MongoClient with command monitoring on (round trips are counted from it). It looks for a server for
+ * `serverSelectionTimeoutMS` (default 5 s, not the driver's 30 s; a URI that sets its own keeps it) before
+ * a command fails: during an outage each request ends with DATABASE_UNAVAILABLE within it, and a start
+ * fails within it.
+ */
 export async function connectMongo(uri: string, options: { serverSelectionTimeoutMS?: number } = {}): Promise<MongoClient> {
-  return MongoClient.connect(uri, { monitorCommands: true, ...options });
+  return MongoClient.connect(uri, { monitorCommands: true, ...serverSelectionTimeout(uri, options.serverSelectionTimeoutMS) });
 }
 
 export type { MongoClient, Db } from 'mongodb';

@@ -78,13 +78,13 @@ describe('docjoin without a database', () => {
   });
 
   it.each([
-    ['serve', ['serve', '--port', '0']],
-    ['explain --run', ['explain', '{ books(first: 1) { name } }', '--run']],
-  ])('%s with an unreachable MongoDB exits 1 with one line naming the (redacted) URI and the reason', async (_name, args) => {
+    ['serve', ['serve', '--port', '0'], { stdout: 'docjoin: connecting to MongoDB at mongodb://***@127.0.0.1:1/?serverSelectionTimeoutMS=300…\n', stderr: '' }],
+    ['explain --run', ['explain', '{ books(first: 1) { name } }', '--run'], { stdout: '', stderr: 'explain: connecting to MongoDB at mongodb://***@127.0.0.1:1/?serverSelectionTimeoutMS=300…\n' }],
+  ])('%s with an unreachable MongoDB says where it connects, then exits 1 with one line naming the (redacted) URI and the reason', async (_name, args, progress) => {
     const { code, stdout, stderr } = await docjoin([...args, '--mongo-uri', 'mongodb://reader:secret@127.0.0.1:1/?serverSelectionTimeoutMS=300']);
     expect(code).toBe(1);
-    expect(stderr).toBe('docjoin: cannot reach MongoDB at mongodb://***@127.0.0.1:1/?serverSelectionTimeoutMS=300: connect ECONNREFUSED 127.0.0.1:1\n');
-    expect(stdout).toBe('');
+    expect(stderr).toBe(`${progress.stderr}docjoin: cannot reach MongoDB at mongodb://***@127.0.0.1:1/?serverSelectionTimeoutMS=300: connect ECONNREFUSED 127.0.0.1:1\n`);
+    expect(stdout).toBe(progress.stdout);
   });
 
   it('refuses an invalid environment at start, naming the variable', async () => {
