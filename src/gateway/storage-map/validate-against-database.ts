@@ -1,6 +1,6 @@
 import { DatabaseMismatchError } from '../errors/internal-errors';
 import type { IndexDescription, StoredDocument } from '../mongo/mongo-funnel';
-import { checkRelationListIndexes, checkRootIndexes } from './check-root-indexes';
+import { checkRelationListIndexes, checkRootIndexes } from './check-list-indexes';
 import { checkSampledDocuments, type CountedField } from './check-sampled-documents';
 import { documentLocations } from './document-locations';
 import type { RelationField, StorageMap } from './storage-map-types';

@@ -1,5 +1,5 @@
 import type { IndexDescription } from '../mongo/mongo-funnel';
-import type { FindRootField, ListRootField, SortKey, StorageMap } from './storage-map-types';
+import type { FindRootField, ListRootField, StorageMap } from './storage-map-types';
 
 /**
  * Generated root fields against the indexes: a `@find` not by `_id` needs a unique index over its
@@ -23,7 +23,7 @@ export async function checkRelationListIndexes(storageMap: StorageMap, existing:
     const sorts = [join.sort, ...(orderBy ? orderBy.sorts.values() : [])];
     for (const sort of sorts) {
       const wanted = [[join.foreignField, 1] as const, ...sort.map((key) => [key.path, key.direction] as const)];
-      if (!indexes.some((index) => startsWith(index, wanted))) {
+      if (!indexes.some((index) => leadsWith(index, wanted, 1))) {
         warnings.push(`${field.coordinate}: no index serves its order { ${keyOf(wanted.slice(1))} } for each parent; create one with db.${join.collection}.createIndex({ ${keyOf(wanted)} })`);
       }
     }
@@ -34,13 +34,6 @@ export async function checkRelationListIndexes(storageMap: StorageMap, existing:
     }
   }
   return warnings;
-}
-
-/** Whether the index's keys begin with `paths`, in their directions or all reversed. */
-function startsWith(index: IndexDescription, paths: ReadonlyArray<readonly [string, number]>): boolean {
-  const keys = Object.entries(index.key);
-  const matches = (sign: 1 | -1) => paths.every(([path, direction], i) => keys[i]?.[0] === path && (i === 0 || Number(keys[i]?.[1]) === direction * sign));
-  return matches(1) || matches(-1);
 }
 
 export async function checkRootIndexes(
@@ -93,17 +86,21 @@ function sortWarnings(root: ListRootField, indexes: readonly IndexDescription[])
   const seen = new Set<string>();
   for (const sort of sorts) {
     const spec = sort.map((key) => `${quoteKey(key.path)}: ${key.direction}`).join(', ');
-    if (sort[0]?.path === '_id' || seen.has(spec) || indexes.some((index) => servesSort(index, sort))) continue;
+    if (sort[0]?.path === '_id' || seen.has(spec) || indexes.some((index) => leadsWith(index, sort.map((key) => [key.path, key.direction] as const)))) continue;
     seen.add(spec);
     warnings.push(`${root.coordinate}: no index serves the order { ${spec} }; each page sorts ${root.collection} in memory. Create one with db.${root.collection}.createIndex({ ${spec} })`);
   }
   return warnings;
 }
 
-/** An index serves a sort when its keys start with the sort's paths, all in its directions or all reversed. */
-function servesSort(index: IndexDescription, sort: readonly SortKey[]): boolean {
+/**
+ * Whether the index's keys begin with `paths`, their directions all as given or all reversed (a scan
+ * either way serves the order). Keys before `directionsFrom` match by path alone (an equality on them
+ * leaves the order to the rest).
+ */
+function leadsWith(index: IndexDescription, paths: ReadonlyArray<readonly [string, number]>, directionsFrom = 0): boolean {
   const keys = Object.entries(index.key);
-  const matches = (sign: 1 | -1) => sort.every((key, i) => keys[i]?.[0] === key.path && Number(keys[i]?.[1]) === key.direction * sign);
+  const matches = (sign: 1 | -1) => paths.every(([path, direction], i) => keys[i]?.[0] === path && (i < directionsFrom || Number(keys[i]?.[1]) === direction * sign));
   return matches(1) || matches(-1);
 }
 
