@@ -2,12 +2,6 @@ import type { IndexDescription } from '../mongo/mongo-funnel';
 import type { FindRootField, ListRootField, StorageMap } from './storage-map-types';
 
 /**
- * Generated root fields against the indexes: a `@find` not by `_id` needs a unique index over its
- * arguments' fields (else it could match several documents and answer with an arbitrary one), and
- * every field a `@list` filters on must lead an index (else every request scans the collection). Both
- * refuse the start. A `@list` order no index serves is a warning: the page is sorted in memory.
- */
-/**
  * A reverse join's declared filters and orders: warns when no index starts with the join key and the
  * order (each page then sorts in memory) or with the join key and a filtered field (each page reads
  * every child of its parent), with the createIndex that would serve it.
@@ -36,6 +30,12 @@ export async function checkRelationListIndexes(storageMap: StorageMap, existing:
   return warnings;
 }
 
+/**
+ * Generated root fields against the indexes: a `@find` not by `_id` needs a unique index over its
+ * arguments' fields (else it could match several documents and answer with an arbitrary one), and
+ * every field a `@list` filters on must lead an index (else every request scans the collection). Both
+ * refuse the start. A `@list` order no index serves is a warning: the page is sorted in memory.
+ */
 export async function checkRootIndexes(
   storageMap: StorageMap,
   existing: ReadonlySet<string>,
