@@ -1,4 +1,4 @@
-import type { ReadStrategy, RelationField, SnapshotShape, SortKey, StorageMap } from '../storage-map/storage-map-types';
+import { listSort, type ReadStrategy, type RelationField, type SnapshotShape, type SortKey, type StorageMap } from '../storage-map/storage-map-types';
 import { conditionFilters, type RootFilter } from './list-filter';
 
 /** The filters and the order a request asks of a relation list (none when it gives no such argument). */
@@ -12,9 +12,8 @@ export interface RequestedList {
 
 export function requestedList(field: RelationField, args: Readonly<Record<string, unknown>>): RequestedList {
   const filters = conditionFilters(field.listArguments.conditions, args);
-  const orderBy = field.listArguments.orderBy;
-  const chosen = orderBy && args[orderBy.argumentName];
-  const sort = chosen === undefined || chosen === null ? undefined : orderBy!.sorts.get(String(chosen));
+  // Without an orderBy choice the list keeps its own order (undefined: nothing to sort here).
+  const sort = listSort({ sort: undefined, orderBy: field.listArguments.orderBy }, args);
   const paths = [...new Set([...filters.flatMap((filter) => Object.keys(filter)), ...(sort ?? []).map((key) => key.path).filter((path) => path !== '_id')])];
   return { filters, sort, paths };
 }

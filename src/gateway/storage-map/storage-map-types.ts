@@ -163,7 +163,7 @@ export function declaredStrategies(field: RelationField): ReadStrategy[] {
 }
 
 /** The order a list page is read in: the `orderBy` argument's, else the list's own; undefined for an unknown value. */
-export function listSort(list: { readonly sort: readonly SortKey[]; readonly orderBy: ListOrder | undefined }, args: Readonly<Record<string, unknown>>): readonly SortKey[] | undefined {
+export function listSort(list: { readonly sort: readonly SortKey[] | undefined; readonly orderBy: ListOrder | undefined }, args: Readonly<Record<string, unknown>>): readonly SortKey[] | undefined {
   const chosen = list.orderBy && args[list.orderBy.argumentName];
   return chosen === undefined || chosen === null ? list.sort : list.orderBy!.sorts.get(String(chosen));
 }
