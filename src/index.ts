@@ -19,7 +19,8 @@ export type { StorageMap, RelationField, StoredField, TypeStorage, ReadStrategy 
 
 // Resolvers: the per-request context, its root-field API and its write side.
 export type { GatewayContext } from './gateway/context/request-context';
-export type { DocumentsApi, FindManyOptions, RootFilter, FieldCondition, FilterValue } from './gateway/context/documents-api';
+export type { DocumentsApi, FindManyOptions, FindConnectionOptions, RootFilter, FieldCondition, FilterValue } from './gateway/context/documents-api';
+export type { ConnectionValue } from './gateway/planning/connection-page';
 export type { RequestWrites, WriteOptions } from './gateway/writes/request-writes';
 export type { WriteUnit, SourceSelector } from './gateway/writes/write-unit';
 export type { MutationWritePlans, WritePlan, WriteOperation } from './gateway/writes/write-plan';

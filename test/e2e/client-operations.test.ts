@@ -10,12 +10,15 @@ import {
   AuthorWithBooksDocument,
   BooksWithAuthorsDocument,
   HostLogsDocument,
+  OpenTasksDocument,
   PersonProfileDocument,
+  PostCommentsPageDocument,
   ProductPartsDocument,
   RecentPostsDocument,
   RenameAuthorDocument,
   TasksDueBeforeDocument,
   type BooksWithAuthorsQuery,
+  type PostCommentsPageQueryVariables,
 } from '../../examples/demo/generated/client/graphql';
 import { startServer, type RunningServer } from '../../src/server/start-server';
 import { PUBLIC_SCHEMA_HEADER } from '../../src/codegen/public-schema';
@@ -288,6 +291,38 @@ describe('the example operations over HTTP with @urql/core and the generated doc
       fields: { 'Post.recentComments': 'embedded 0' },
       collections: { posts: { roundTrips: 1, documents: 2 } },
     });
+  });
+
+  it('PostCommentsPage: a pager over a post\'s 33 comments, cursor after cursor, with the total', async () => {
+    const postId = '6955b9000400000000000001';
+    const ids: string[] = [];
+    let after: string | null = null;
+    for (let page = 1; ; page++) {
+      const variables: PostCommentsPageQueryVariables = { id: postId, first: 10, after };
+      const { data, cost } = await run(PostCommentsPageDocument, variables);
+      const connection = data.post!.commentsConnection;
+      expect(connection.totalCount).toBe(33);
+      expect(connection.edges.length).toBe(page < 4 ? 10 : 3);
+      ids.push(...connection.edges.map((edge) => edge.node.id));
+      // The post, the page of comments, the count: a cursor costs no extra read.
+      expect(shapeOf(cost)).toMatchObject({ roundTrips: 3, estimatedRoundTrips: 3, fields: { 'Post.commentsConnection': 'join 2' }, collections: { posts: { roundTrips: 1, documents: 1 }, comments: expect.objectContaining({ roundTrips: 2 }) } });
+      if (!connection.pageInfo.hasNextPage) break;
+      after = connection.pageInfo.endCursor ?? null;
+    }
+    // The same comments, in the same order, as the plain list gives them.
+    const plain = await client.query<{ post: { comments: Array<{ id: string }> } }>(`query ($id: ID!) { post(id: $id) { comments(first: 100) { id } } }`, { id: postId }).toPromise();
+    expect(ids).toEqual(plain.data!.post.comments.map((comment) => comment.id));
+    expect(ids.slice(0, 3)).toEqual(['6955b9000500000000000021', '6955b9000500000000000020', '6955b900050000000000001f']);
+  });
+
+  it("OpenTasks: a person's open tasks, soonest due first, filtered and sorted in the one batched read", async () => {
+    const id = '6955b9000100000000000001';
+    const { data, cost } = await run(OpenTasksDocument, { id });
+    const all = (await run(PersonProfileDocument, { id })).data.person!.tasks;
+    const open = all.filter((task) => !task.done).sort((a, b) => (a.due < b.due ? -1 : a.due > b.due ? 1 : a.id < b.id ? -1 : 1));
+    expect(open.length).toBeGreaterThan(0);
+    expect(data.person!.tasks).toEqual(open);
+    expect(shapeOf(cost)).toMatchObject({ roundTrips: 2, estimatedRoundTrips: 2, fields: { 'Person.tasks': 'join 1' } });
   });
 
   it('RecentPosts over GET, as urql sends queries by default, with the CSRF preflight header Apollo asks for', async () => {

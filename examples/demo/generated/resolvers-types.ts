@@ -5,6 +5,7 @@ import type { PersonDocument, AddressDocument, EmailContactDocument, PhoneContac
 import type { GatewayContext } from 'docjoin';
 export type Maybe<T> = T | null;
 export type InputMaybe<T> = Maybe<T>;
+export type Omit<T, K extends keyof T> = Pick<T, Exclude<keyof T, K>>;
 export type RequireFields<T, K extends keyof T> = Omit<T, K> & { [P in K]-?: NonNullable<T[P]> };
 /** All built-in and custom scalars, mapped to their actual values */
 export type Scalars = {
@@ -57,6 +58,24 @@ export type Comment = {
   createdAt: Scalars['DateTime']['output'];
   id: Scalars['ID']['output'];
   post?: Maybe<Post>;
+};
+
+/** A page of comments (Relay connection). */
+export type CommentConnection = {
+  __typename?: 'CommentConnection';
+  edges: Array<CommentEdge>;
+  /** The edges' nodes, for clients that need no cursor per item. */
+  nodes: Array<Comment>;
+  pageInfo: PageInfo;
+  /** Every comment of the post, whatever the page. */
+  totalCount: Scalars['Int']['output'];
+};
+
+export type CommentEdge = {
+  __typename?: 'CommentEdge';
+  /** Opaque: pass it back as `after` to read the comments after this one. */
+  cursor: Scalars['String']['output'];
+  node: Comment;
 };
 
 export type ContactDetail = EmailContact | PhoneContact | SocialContact;
@@ -216,6 +235,16 @@ export type MutationUpdateStockPriceArgs = {
   symbol: Scalars['String']['input'];
 };
 
+/** Where a page sits in its list. */
+export type PageInfo = {
+  __typename?: 'PageInfo';
+  endCursor?: Maybe<Scalars['String']['output']>;
+  hasNextPage: Scalars['Boolean']['output'];
+  /** True when the page starts after a cursor. */
+  hasPreviousPage: Scalars['Boolean']['output'];
+  startCursor?: Maybe<Scalars['String']['output']>;
+};
+
 export type Part = {
   __typename?: 'Part';
   cost: Scalars['Float']['output'];
@@ -260,6 +289,8 @@ export type Post = {
   commentCount: Scalars['Int']['output'];
   /** Every comment, newest first, from the comments collection. */
   comments: Array<Comment>;
+  /** The same comments a page at a time, for a pager: cursors, pageInfo and the total. */
+  commentsConnection: CommentConnection;
   createdAt: Scalars['DateTime']['output'];
   id: Scalars['ID']['output'];
   /** The three newest comments, kept in the post (a bounded array). */
@@ -270,6 +301,12 @@ export type Post = {
 
 export type PostCommentsArgs = {
   after?: InputMaybe<Scalars['ID']['input']>;
+  first?: InputMaybe<Scalars['Int']['input']>;
+};
+
+
+export type PostCommentsConnectionArgs = {
+  after?: InputMaybe<Scalars['String']['input']>;
   first?: InputMaybe<Scalars['Int']['input']>;
 };
 
@@ -534,6 +571,8 @@ export type ResolversTypes = {
   Book: ResolverTypeWrapper<BookDocument>;
   Boolean: ResolverTypeWrapper<Scalars['Boolean']['output']>;
   Comment: ResolverTypeWrapper<CommentDocument>;
+  CommentConnection: ResolverTypeWrapper<Omit<CommentConnection, 'edges' | 'nodes'> & { edges: Array<ResolversTypes['CommentEdge']>, nodes: Array<ResolversTypes['Comment']> }>;
+  CommentEdge: ResolverTypeWrapper<Omit<CommentEdge, 'node'> & { node: ResolversTypes['Comment'] }>;
   ContactDetail: ResolverTypeWrapper<ResolversUnionTypes<ResolversTypes>['ContactDetail']>;
   DateTime: ResolverTypeWrapper<Scalars['DateTime']['output']>;
   EmailContact: ResolverTypeWrapper<EmailContactDocument>;
@@ -544,6 +583,7 @@ export type ResolversTypes = {
   Int: ResolverTypeWrapper<Scalars['Int']['output']>;
   LogMessage: ResolverTypeWrapper<LogMessageDocument>;
   Mutation: ResolverTypeWrapper<Record<PropertyKey, never>>;
+  PageInfo: ResolverTypeWrapper<PageInfo>;
   Part: ResolverTypeWrapper<PartDocument>;
   Person: ResolverTypeWrapper<PersonDocument>;
   PhoneContact: ResolverTypeWrapper<PhoneContactDocument>;
@@ -567,6 +607,8 @@ export type ResolversParentTypes = {
   Book: BookDocument;
   Boolean: Scalars['Boolean']['output'];
   Comment: CommentDocument;
+  CommentConnection: Omit<CommentConnection, 'edges' | 'nodes'> & { edges: Array<ResolversParentTypes['CommentEdge']>, nodes: Array<ResolversParentTypes['Comment']> };
+  CommentEdge: Omit<CommentEdge, 'node'> & { node: ResolversParentTypes['Comment'] };
   ContactDetail: ResolversUnionTypes<ResolversParentTypes>['ContactDetail'];
   DateTime: Scalars['DateTime']['output'];
   EmailContact: EmailContactDocument;
@@ -577,6 +619,7 @@ export type ResolversParentTypes = {
   Int: Scalars['Int']['output'];
   LogMessage: LogMessageDocument;
   Mutation: Record<PropertyKey, never>;
+  PageInfo: PageInfo;
   Part: PartDocument;
   Person: PersonDocument;
   PhoneContact: PhoneContactDocument;
@@ -627,6 +670,18 @@ export type CommentResolvers<ContextType = GatewayContext, ParentType extends Re
   post?: Resolver<Maybe<ResolversTypes['Post']>, ParentType, ContextType>;
 };
 
+export type CommentConnectionResolvers<ContextType = GatewayContext, ParentType extends ResolversParentTypes['CommentConnection'] = ResolversParentTypes['CommentConnection']> = {
+  edges?: Resolver<Array<ResolversTypes['CommentEdge']>, ParentType, ContextType>;
+  nodes?: Resolver<Array<ResolversTypes['Comment']>, ParentType, ContextType>;
+  pageInfo?: Resolver<ResolversTypes['PageInfo'], ParentType, ContextType>;
+  totalCount?: Resolver<ResolversTypes['Int'], ParentType, ContextType>;
+};
+
+export type CommentEdgeResolvers<ContextType = GatewayContext, ParentType extends ResolversParentTypes['CommentEdge'] = ResolversParentTypes['CommentEdge']> = {
+  cursor?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
+  node?: Resolver<ResolversTypes['Comment'], ParentType, ContextType>;
+};
+
 export type ContactDetailResolvers<ContextType = GatewayContext, ParentType extends ResolversParentTypes['ContactDetail'] = ResolversParentTypes['ContactDetail']> = {
   __resolveType: TypeResolveFn<'EmailContact' | 'PhoneContact' | 'SocialContact', ParentType, ContextType>;
 };
@@ -671,6 +726,13 @@ export type MutationResolvers<ContextType = GatewayContext, ParentType extends R
   updateStockPrice?: Resolver<ResolversTypes['Stock'], ParentType, ContextType, RequireFields<MutationUpdateStockPriceArgs, 'high' | 'low' | 'open' | 'symbol'>>;
 };
 
+export type PageInfoResolvers<ContextType = GatewayContext, ParentType extends ResolversParentTypes['PageInfo'] = ResolversParentTypes['PageInfo']> = {
+  endCursor?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
+  hasNextPage?: Resolver<ResolversTypes['Boolean'], ParentType, ContextType>;
+  hasPreviousPage?: Resolver<ResolversTypes['Boolean'], ParentType, ContextType>;
+  startCursor?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
+};
+
 export type PartResolvers<ContextType = GatewayContext, ParentType extends ResolversParentTypes['Part'] = ResolversParentTypes['Part']> = {
   cost?: Resolver<ResolversTypes['Float'], ParentType, ContextType>;
   id?: Resolver<ResolversTypes['ID'], ParentType, ContextType>;
@@ -701,6 +763,7 @@ export type PostResolvers<ContextType = GatewayContext, ParentType extends Resol
   body?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
   commentCount?: Resolver<ResolversTypes['Int'], ParentType, ContextType>;
   comments?: Resolver<Array<ResolversTypes['Comment']>, ParentType, ContextType, RequireFields<PostCommentsArgs, 'first'>>;
+  commentsConnection?: Resolver<ResolversTypes['CommentConnection'], ParentType, ContextType, RequireFields<PostCommentsConnectionArgs, 'first'>>;
   createdAt?: Resolver<ResolversTypes['DateTime'], ParentType, ContextType>;
   id?: Resolver<ResolversTypes['ID'], ParentType, ContextType>;
   recentComments?: Resolver<Array<ResolversTypes['Comment']>, ParentType, ContextType>;
@@ -769,6 +832,8 @@ export type Resolvers<ContextType = GatewayContext> = {
   Author?: AuthorResolvers<ContextType>;
   Book?: BookResolvers<ContextType>;
   Comment?: CommentResolvers<ContextType>;
+  CommentConnection?: CommentConnectionResolvers<ContextType>;
+  CommentEdge?: CommentEdgeResolvers<ContextType>;
   ContactDetail?: ContactDetailResolvers<ContextType>;
   DateTime?: GraphQLScalarType;
   EmailContact?: EmailContactResolvers<ContextType>;
@@ -776,6 +841,7 @@ export type Resolvers<ContextType = GatewayContext> = {
   Host?: HostResolvers<ContextType>;
   LogMessage?: LogMessageResolvers<ContextType>;
   Mutation?: MutationResolvers<ContextType>;
+  PageInfo?: PageInfoResolvers<ContextType>;
   Part?: PartResolvers<ContextType>;
   Person?: PersonResolvers<ContextType>;
   PhoneContact?: PhoneContactResolvers<ContextType>;

@@ -1,8 +1,9 @@
-import type { GraphQLResolveInfo } from 'graphql';
+import { getNamedType, type GraphQLResolveInfo } from 'graphql';
 import { InvariantError } from '../errors/internal-errors';
 import type { StoredDocument } from '../mongo/mongo-funnel';
 import { anchoredFilter, planPage } from '../planning/page-request';
-import { toFindProjection } from '../planning/projection';
+import { planConnectionPage, toConnection, type ConnectionValue } from '../planning/connection-page';
+import { mergeProjections, projectionOf, toFindProjection, type Projection } from '../planning/projection';
 import { parseSort, sortDocument } from '../storage-map/parse-sort';
 import type { SortKey } from '../storage-map/storage-map-types';
 import type { GatewayContext } from './request-context';
@@ -21,6 +22,16 @@ export interface FindManyOptions {
    * The id of the last item the client received: the page holds the items after it. With a sort that
    * does not start with `_id`, that item's sort values are read first (one more round trip).
    */
+  readonly after?: string | null;
+}
+
+export interface FindConnectionOptions {
+  readonly filter?: RootFilter | readonly RootFilter[];
+  /** `@join(sort:)` syntax, or parsed; `_id` is always the final tie-breaker. Default `_id`. */
+  readonly sort?: string | readonly SortKey[];
+  /** Items per page: default 20, at most 100. */
+  readonly first?: number | null;
+  /** A cursor this field returned (an edge's cursor, or pageInfo.endCursor). */
   readonly after?: string | null;
 }
 
@@ -64,20 +75,60 @@ export class DocumentsApi {
     return this.#find<TDocument>(info, typeName, pageFilter ? { $and: [filter, pageFilter] } : filter, { limit: page.limit, sort: sortDocument(options.sort) });
   }
 
+  /**
+   * A Relay connection page for a field returning a connection type (`edges { cursor node }`,
+   * `pageInfo`, `totalCount`): ONE find of `first + 1` documents after the cursor (the extra one answers
+   * hasNextPage), and, only when totalCount is selected, ONE count, sent at the same time. A cursor of
+   * another field or another order is BAD_USER_INPUT.
+   */
+  async findConnection(info: GraphQLResolveInfo, typeName: string, options: FindConnectionOptions = {}): Promise<ConnectionValue> {
+    const connection = this.context.storageMap.connections.get(getNamedType(info.returnType).name);
+    const coordinate = `${info.parentType.name}.${info.fieldName}`;
+    if (!connection) throw new InvariantError(`${coordinate}: findConnection answers a field that returns a connection type (edges, pageInfo); it returns ${String(info.returnType)}`);
+    const sort = typeof options.sort === 'string' || options.sort === undefined ? parseRootSort(options.sort ?? '_id') : options.sort;
+    const page = planConnectionPage(coordinate, sort, { first: options.first, after: options.after });
+    const selection = this.context.connectionSelection(info, connection);
+    const filter = toMongoFilter(options.filter ?? {});
+    const documents = selection.page
+      ? this.#find<StoredDocument>(info, typeName, page.request.filter ? { $and: [filter, page.request.filter] } : filter, {
+          limit: page.request.limit,
+          sort: sortDocument(sort),
+          // Cursors hold each item's sort values.
+          projection: mergeProjections([this.context.projectionFor(info, typeName), projectionOf(sort.map((key) => [key.path, 1] as const))]),
+        })
+      : Promise.resolve([]);
+    const totalCount = selection.totalCount ? this.#count(info, typeName, filter) : undefined;
+    const [found, count] = await Promise.all([documents, totalCount]);
+    return toConnection(page, found, undefined, count);
+  }
+
+  async #count(info: GraphQLResolveInfo, typeName: string, filter: StoredDocument): Promise<number> {
+    const [row] = await this.context.funnel.aggregate({ ledger: this.context.ledger, fields: [`${info.parentType.name}.${info.fieldName}`] }, this.#collectionOf(typeName), [
+      { $match: filter },
+      { $count: 'count' },
+    ]);
+    return row ? Number(row.count) : 0;
+  }
+
   #collectionOf(typeName: string): string {
     const collection = this.context.storageMap.types.get(typeName)?.collection;
     if (collection === undefined) throw new InvariantError(`${typeName} has no @collection; root resolvers can only read collection types`);
     return collection;
   }
 
-  async #find<TDocument>(info: GraphQLResolveInfo, typeName: string, filter: StoredDocument, options: { limit?: number; sort?: Record<string, 1 | -1> }): Promise<TDocument[]> {
+  async #find<TDocument>(
+    info: GraphQLResolveInfo,
+    typeName: string,
+    filter: StoredDocument,
+    options: { limit?: number; sort?: Record<string, 1 | -1>; projection?: Projection },
+  ): Promise<TDocument[]> {
     const collection = this.#collectionOf(typeName);
-    const projection = this.context.projectionFor(info, typeName);
+    const { projection = this.context.projectionFor(info, typeName), ...findOptions } = options;
     const documents = await this.context.funnel.find(
       { ledger: this.context.ledger, fields: [`${info.parentType.name}.${info.fieldName}`] },
       collection,
       filter,
-      { projection: toFindProjection(projection), ...options, ...(options.limit !== undefined && { batchSize: options.limit }) },
+      { projection: toFindProjection(projection), ...findOptions, ...(findOptions.limit !== undefined && { batchSize: findOptions.limit }) },
     );
     const loader = this.context.loaders.byKey(collection, '_id');
     for (const document of documents) loader.prime(document, projection);

@@ -1,10 +1,11 @@
-import type { FieldNode, GraphQLResolveInfo } from 'graphql';
+import { getNamedType, type FieldNode, type GraphQLResolveInfo } from 'graphql';
 import { CostLedger } from '../cost/cost-ledger';
 import { LoaderRegistry } from '../loaders/loader-registry';
 import type { MongoFunnel } from '../mongo/mongo-funnel';
+import { connectionSelection, type ConnectionSelection } from '../planning/connection-selection';
 import { planProjection, snapshotFits, type PlanningContext } from '../planning/plan-projection';
 import type { Projection } from '../planning/projection';
-import type { ReadStrategy, RelationField, SnapshotShape, StorageMap } from '../storage-map/storage-map-types';
+import type { ConnectionType, ReadStrategy, RelationField, SnapshotShape, StorageMap } from '../storage-map/storage-map-types';
 import type { RequestWrites } from '../writes/request-writes';
 import type { WriteRuntime } from '../writes/write-runtime';
 import { DocumentsApi } from './documents-api';
@@ -27,8 +28,13 @@ export interface GatewayContext {
   /** The request's write side: each mutation resolver runs its write unit through `writes.run`. */
   readonly writes: RequestWrites;
   strategyFor(field: RelationField): ReadStrategy;
-  /** The projection the selection under `info.fieldNodes` needs on `typeName` documents (memoized). */
+  /**
+   * The projection the selection under `info.fieldNodes` needs on `typeName` documents (memoized). For a
+   * field returning a connection, the selection is that of its nodes (`edges { node }`, `nodes`).
+   */
   projectionFor(info: GraphQLResolveInfo, typeName: string): Projection;
+  /** What the selection of a connection field asks for (memoized). */
+  connectionSelection(info: GraphQLResolveInfo, connection: ConnectionType): ConnectionSelection;
   /** Whether the selection under a snapshot field fits its copy (memoized). */
   snapshotFits(info: GraphQLResolveInfo, shape: SnapshotShape, targetType: string): boolean;
 }
@@ -43,6 +49,7 @@ export function createRequestContext(options: { storageMap: StorageMap; funnel: 
   // graphql-js reuses one fieldNodes array for every item of a list, so planning runs once per field, not per item.
   const projections = new WeakMap<readonly FieldNode[], Map<string, Projection>>();
   const fits = new WeakMap<readonly FieldNode[], boolean>();
+  const connections = new WeakMap<readonly FieldNode[], ConnectionSelection>();
   const strategyFor = (field: RelationField): ReadStrategy => overrides.get(field.coordinate) ?? field.defaultStrategy;
   const planning = (info: GraphQLResolveInfo): PlanningContext => ({
     schema: info.schema,
@@ -65,8 +72,17 @@ export function createRequestContext(options: { storageMap: StorageMap; funnel: 
       let byType = projections.get(info.fieldNodes);
       if (!byType) projections.set(info.fieldNodes, (byType = new Map()));
       let projection = byType.get(typeName);
-      if (!projection) byType.set(typeName, (projection = planProjection(planning(info), typeName, info.fieldNodes)));
+      if (!projection) {
+        const connection = storageMap.connections.get(getNamedType(info.returnType).name);
+        const fieldNodes = connection ? context.connectionSelection(info, connection).nodeFieldNodes : info.fieldNodes;
+        byType.set(typeName, (projection = planProjection(planning(info), typeName, fieldNodes)));
+      }
       return projection;
+    },
+    connectionSelection(info, connection) {
+      let selection = connections.get(info.fieldNodes);
+      if (!selection) connections.set(info.fieldNodes, (selection = connectionSelection(planning(info), connection, info.fieldNodes)));
+      return selection;
     },
     snapshotFits(info, shape, targetType) {
       let fit = fits.get(info.fieldNodes);

@@ -18,12 +18,15 @@ import {
 } from 'graphql';
 import { InvariantError } from '../errors/internal-errors';
 import type { SelectionSource } from '../planning/collect-selection';
+import { planConnectionPage, type ConnectionArgs } from '../planning/connection-page';
+import { connectionSelection } from '../planning/connection-selection';
 import { validateFirst, type PageArgs } from '../planning/page-request';
 import { planReverseJoinPage } from '../planning/reverse-join-page';
 import { copiesServe, requestedList, strategyForRequest } from '../planning/requested-list';
+import { countSpecKey } from '../loaders/count-loader';
 import { reverseJoinSpecKey } from '../loaders/reverse-join-loader';
 import { snapshotFits } from '../planning/plan-projection';
-import { listSort, type JoinShape, type ReadStrategy, type RelationField, type StorageMap } from '../storage-map/storage-map-types';
+import { listSort, type ConnectionType, type JoinShape, type ListRootField, type ReadStrategy, type RelationField, type StorageMap } from '../storage-map/storage-map-types';
 import { collectResponseFields, collectRootFields } from './collect-response-fields';
 import { selectionDepth } from './selection-depth';
 
@@ -114,7 +117,8 @@ interface QueryMember {
   readonly coordinate: string;
   /** Documents it can fetch = objects at the next level. */
   readonly objects: number;
-  readonly fieldNodes: readonly FieldNode[];
+  /** The selections on those objects: one, or for a connection one per `edges { node }` / `nodes` response key. */
+  readonly childSelections: readonly (readonly FieldNode[])[];
   readonly childTypes: readonly GraphQLObjectType[];
 }
 
@@ -155,13 +159,10 @@ class EstimatePass {
   run(): PassResult {
     const rootType = this.input.schema.getRootType(this.input.operation.operation);
     if (!rootType) throw new InvariantError(`the schema has no ${this.input.operation.operation} type`);
-    const roots: Array<{ scope: Scope }> = [];
+    const scopes: Scope[] = [];
     // Root fields first: their lists prime the `_id` loaders that later joins may hit.
-    for (const nodes of collectRootFields(this.source, rootType, this.input.operation.selectionSet).values()) {
-      const root = this.#rootField(rootType, nodes);
-      if (root) roots.push(root);
-    }
-    for (const root of roots) this.#visit(root.scope);
+    for (const nodes of collectRootFields(this.source, rootType, this.input.operation.selectionSet).values()) scopes.push(...this.#rootField(rootType, nodes));
+    for (const scope of scopes) this.#visit(scope);
     return {
       roundTrips: this.#visits > VISIT_BUDGET ? SATURATED : this.#roundTrips,
       documents: this.#visits > VISIT_BUDGET ? SATURATED : this.#documents,
@@ -172,24 +173,30 @@ class EstimatePass {
     };
   }
 
-  /** A root field is one find (findOne / findMany); `first: 0` and invalid arguments send nothing. */
-  #rootField(rootType: GraphQLObjectType, nodes: FieldNode[]): { scope: Scope } | undefined {
+  /**
+   * A root field is one find (findOne / findMany); `first: 0` and invalid arguments send nothing. Its
+   * result objects are the scopes below it (none when nothing is read).
+   */
+  #rootField(rootType: GraphQLObjectType, nodes: FieldNode[]): Scope[] {
     const node = nodes[0]!;
-    if (node.name.value.startsWith('__')) return undefined;
+    if (node.name.value.startsWith('__')) return [];
     const definition = rootType.getFields()[node.name.value];
-    if (!definition) return undefined;
+    if (!definition) return [];
+    const root = this.input.storageMap.roots.get(`${rootType.name}.${definition.name}`);
+    const connection = this.input.storageMap.connections.get(getNamedType(definition.type).name);
+    if (connection) return this.#rootConnection(root?.kind === 'list' ? root : undefined, connection, definition, nodes);
     const isList = isListType(getNullableType(definition.type));
     let objects = 1;
     if (isList) {
       const first = this.#first(definition, node);
-      if (first === undefined || first === 0) return undefined;
+      if (first === undefined || first === 0) return [];
       objects = first;
     }
     const named = getNamedType(definition.type);
     if (this.input.operation.operation === OperationTypeNode.MUTATION) {
       this.#write(rootType, node);
       // A mutation that answers with a scalar (a deleted id, true) reads nothing back.
-      if (isLeafType(named)) return undefined;
+      if (isLeafType(named)) return [];
     }
     this.#roundTrips = add(this.#roundTrips, 1);
     this.#documents = add(this.#documents, objects);
@@ -199,7 +206,35 @@ class EstimatePass {
     }
     const collection = this.input.storageMap.types.get(named.name)?.collection;
     if (collection !== undefined) this.#rootPrimed.add(keyLoader(collection, '_id'));
-    return { scope: { types: this.#objectTypes(named), fieldNodes: nodes, objects, moments: 1, ancestors: [] } };
+    return [{ types: this.#objectTypes(named), fieldNodes: nodes, objects, moments: 1, ancestors: [] }];
+  }
+
+  /**
+   * A root connection (generated by `@list`, or hand-written with documents.findConnection): one find of
+   * `first + 1` documents when anything needs the page, one count when totalCount is selected. Its
+   * documents are the nodes, under every `edges { node }` and `nodes`.
+   */
+  #rootConnection(root: ListRootField | undefined, connection: ConnectionType, definition: GraphQLField<unknown, unknown>, nodes: FieldNode[]): Scope[] {
+    let first: number | undefined;
+    try {
+      const args = getArgumentValues(definition, nodes[0]!, this.input.variableValues as Record<string, unknown>);
+      first = root ? planConnectionPage(root.coordinate, listSort(root, args) ?? root.sort, args as ConnectionArgs).size : validateFirst(args.first as number | null | undefined);
+    } catch {
+      return []; // BAD_USER_INPUT (first over the cap, a cursor of another list): nothing is sent
+    }
+    if (first === undefined) return [];
+    const selection = connectionSelection(this.source, connection, nodes);
+    if (selection.totalCount) {
+      this.#roundTrips = add(this.#roundTrips, 1);
+      this.#documents = add(this.#documents, 1);
+    }
+    if (!selection.page) return [];
+    this.#roundTrips = add(this.#roundTrips, 1);
+    this.#documents = add(this.#documents, first + 1);
+    const collection = this.input.storageMap.types.get(connection.nodeType)?.collection;
+    if (collection !== undefined) this.#rootPrimed.add(keyLoader(collection, '_id'));
+    const types = this.#objectTypes(this.input.schema.getType(connection.nodeType)!);
+    return selection.nodeSelections.map((fieldNodes) => ({ types, fieldNodes, objects: first, moments: 1, ancestors: [] }));
   }
 
   /**
@@ -280,6 +315,10 @@ class EstimatePass {
     } catch {
       return; // a filter value the resolver refuses (BAD_USER_INPUT): nothing is sent
     }
+    if (storage.connection) {
+      this.#connection(scope, storage, storage.connection, args, nodes, groups);
+      return;
+    }
     const strategy = strategyForRequest(storage, this.input.strategyFor(storage), requested);
     switch (strategy) {
       case 'embedded': {
@@ -296,11 +335,11 @@ class EstimatePass {
       case 'snapshot': {
         const shape = storage.shapes.snapshot!;
         if (snapshotFits(this.source, shape, storage.targetType, nodes) && copiesServe(requested, shape, this.input.storageMap)) free(isList ? this.#listSize : 1);
-        else this.#join(scope, storage, shape.fallback, args, nodes, childTypes, groups);
+        else this.#join(scope, storage, shape.fallback, args, [nodes], childTypes, groups);
         return;
       }
       case 'join':
-        this.#join(scope, storage, storage.shapes.join!, args, nodes, childTypes, groups);
+        this.#join(scope, storage, storage.shapes.join!, args, [nodes], childTypes, groups);
         return;
       default: {
         const never: never = strategy;
@@ -309,7 +348,39 @@ class EstimatePass {
     }
   }
 
-  #join(scope: Scope, field: RelationField, shape: JoinShape, args: PageArgs & Readonly<Record<string, unknown>>, nodes: FieldNode[], childTypes: readonly GraphQLObjectType[], groups: Map<string, QueryGroup>): void {
+  /**
+   * A relation returning a connection: its page is a reverse join of `first + 1` per parent (when edges,
+   * nodes or pageInfo are selected), and totalCount one count aggregate per batch of parents, on a loader
+   * of its own. Each `edges { node }` / `nodes` response key is a selection of the page's documents.
+   */
+  #connection(scope: Scope, field: RelationField, connection: ConnectionType, args: PageArgs & Readonly<Record<string, unknown>>, nodes: FieldNode[], groups: Map<string, QueryGroup>): void {
+    const shape = field.shapes.join!;
+    let planned;
+    try {
+      planned = planReverseJoinPage(field, shape, args);
+    } catch {
+      return; // a forged cursor, first over the cap: BAD_USER_INPUT before anything is sent
+    }
+    const selection = connectionSelection(this.source, connection, nodes);
+    if (selection.totalCount) {
+      const loader = `count:${countSpecKey({ collection: shape.collection, foreignField: shape.foreignField, filter: planned.filter, filterSignature: JSON.stringify(planned.filter ?? null) })}`;
+      let group = groups.get(loader);
+      if (!group) groups.set(loader, (group = { loader, byKey: false, getMoresPerBatch: 0, anchorLoader: undefined, members: [] }));
+      // One count document per parent; nothing below it.
+      group.members.push({ coordinate: `${field.coordinate}.totalCount`, objects: scope.objects, childSelections: [], childTypes: [] });
+    }
+    if (selection.page) this.#join(scope, field, shape, args, selection.nodeSelections, this.#objectTypes(this.input.schema.getType(field.targetType)!), groups);
+  }
+
+  #join(
+    scope: Scope,
+    field: RelationField,
+    shape: JoinShape,
+    args: PageArgs & Readonly<Record<string, unknown>>,
+    childSelections: readonly (readonly FieldNode[])[],
+    childTypes: readonly GraphQLObjectType[],
+    groups: Map<string, QueryGroup>,
+  ): void {
     let loader: string;
     let perParent: number;
     let getMoresPerBatch = 0;
@@ -342,7 +413,7 @@ class EstimatePass {
     }
     let group = groups.get(loader);
     if (!group) groups.set(loader, (group = { loader, byKey: shape.direction === 'byKey', getMoresPerBatch, anchorLoader, members: [] }));
-    group.members.push({ coordinate: field.coordinate, objects: mul(scope.objects, perParent), fieldNodes: nodes, childTypes });
+    group.members.push({ coordinate: field.coordinate, objects: mul(scope.objects, perParent), childSelections, childTypes });
   }
 
   /**
@@ -372,7 +443,7 @@ class EstimatePass {
       let shared = 0;
       for (const other of sameField) if (!(this.#isAncestor(other, id) && this.#previousBatches(other) <= 1)) shared = add(shared, this.#previousBatches(other));
       const moments = this.mode === 'perParent' ? member.objects : add(add(batches, cached ? scope.moments : 0), shared);
-      this.#visit({ types: member.childTypes, fieldNodes: member.fieldNodes, objects: member.objects, moments, ancestors });
+      for (const fieldNodes of member.childSelections) this.#visit({ types: member.childTypes, fieldNodes, objects: member.objects, moments, ancestors });
     }
   }
 

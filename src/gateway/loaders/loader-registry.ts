@@ -1,18 +1,21 @@
 import type { CostLedger } from '../cost/cost-ledger';
 import type { MongoFunnel } from '../mongo/mongo-funnel';
 import { AggregateBatcher } from './aggregate-batcher';
+import { CountLoader, countSpecKey, type CountSpec } from './count-loader';
 import { DocumentLoader } from './document-loader';
 import { ReverseJoinLoader, reverseJoinSpecKey, type ReverseJoinSpec } from './reverse-join-loader';
 
 /**
  * The DataLoaders of ONE request: one per (collection, key field), plus one per reverse-join query shape,
- * whose bounded aggregates on one collection go out together (aggregate-batcher.ts).
+ * whose bounded aggregates on one collection go out together (aggregate-batcher.ts), plus one per
+ * reverse-join count (a connection's totalCount).
  * Created lazily, so fields joining the same collection by the same key share a loader (and its batch).
  */
 export class LoaderRegistry {
   readonly #byKey = new Map<string, DocumentLoader>();
   readonly #byReference = new Map<string, ReverseJoinLoader>();
   readonly #aggregates = new Map<string, AggregateBatcher>();
+  readonly #counts = new Map<string, CountLoader>();
 
   constructor(
     private readonly funnel: MongoFunnel,
@@ -38,6 +41,14 @@ export class LoaderRegistry {
       loader = new ReverseJoinLoader(this.funnel, this.ledger, spec, batcher);
       this.#byReference.set(id, loader);
     }
+    return loader;
+  }
+
+  /** Children counts per parent (a connection's totalCount), one loader per collection, key path and filter. */
+  countByReference(spec: CountSpec): CountLoader {
+    const id = countSpecKey(spec);
+    let loader = this.#counts.get(id);
+    if (!loader) this.#counts.set(id, (loader = new CountLoader(this.funnel, this.ledger, spec)));
     return loader;
   }
 }

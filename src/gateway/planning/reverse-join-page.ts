@@ -1,5 +1,6 @@
 import type { StoredDocument } from '../mongo/mongo-funnel';
 import { listSort, type JoinShape, type RelationField, type SortKey } from '../storage-map/storage-map-types';
+import { planConnectionPage, type ConnectionArgs, type ConnectionPage } from './connection-page';
 import { conditionFilters, toMongoFilter } from './list-filter';
 import { planPage, type PageArgs, type PageRequest } from './page-request';
 
@@ -12,6 +13,8 @@ export interface ReverseJoinPage {
   readonly filter: StoredDocument | undefined;
   /** Tells pages apart in loader keys: same signature, same command (the resolver and the estimate agree on it). */
   readonly signature: string;
+  /** A connection field's page (its `page` reads one item more, for hasNextPage); else undefined. */
+  readonly connection: ConnectionPage | undefined;
 }
 
 /**
@@ -20,8 +23,9 @@ export interface ReverseJoinPage {
  */
 export function planReverseJoinPage(field: RelationField, shape: JoinShape, args: PageArgs & Readonly<Record<string, unknown>>): ReverseJoinPage {
   const sort = listSort({ sort: shape.sort, orderBy: field.listArguments.orderBy }, args) ?? shape.sort;
-  const page = planPage(args, sort, { acceptsFirst: field.pageArguments.first, bound: field.isList ? shape.limit : 1 });
+  const connection = field.connection ? planConnectionPage(field.coordinate, sort, args as ConnectionArgs) : undefined;
+  const page = connection?.request ?? planPage(args, sort, { acceptsFirst: field.pageArguments.first, bound: field.isList ? shape.limit : 1 });
   const filters = conditionFilters(field.listArguments.conditions, args);
   const filter = filters.length === 0 ? undefined : toMongoFilter(filters);
-  return { page, sort, filter, signature: filter === undefined ? page.signature : `${page.signature}|${JSON.stringify(filter)}` };
+  return { page, sort, filter, signature: filter === undefined ? page.signature : `${page.signature}|${JSON.stringify(filter)}`, connection };
 }

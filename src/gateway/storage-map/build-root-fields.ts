@@ -10,6 +10,7 @@ import {
 import { condition, orderByArgument } from './list-arguments';
 import { parseSort } from './parse-sort';
 import { readFind, readList } from './read-directives';
+import type { ConnectionTypes } from './connection-type';
 import type { ListOrder, RootCondition, RootField, TypeStorage } from './storage-map-types';
 
 type Report = (message: string) => undefined;
@@ -18,7 +19,12 @@ type Report = (message: string) => undefined;
  * The Query fields docjoin resolves itself (`@find`, `@list`), each checked against the storage of the
  * type it returns. Problems go to `problems`, each naming `Query.field` and the fix.
  */
-export function buildRootFields(schema: GraphQLSchema, types: ReadonlyMap<string, TypeStorage>, problems: string[]): Map<string, RootField> {
+export function buildRootFields(
+  schema: GraphQLSchema,
+  types: ReadonlyMap<string, TypeStorage>,
+  connectionTypes: ConnectionTypes,
+  problems: string[],
+): Map<string, RootField> {
   const roots = new Map<string, RootField>();
   const queryType = schema.getQueryType();
   for (const field of Object.values(queryType?.getFields() ?? {})) {
@@ -29,7 +35,7 @@ export function buildRootFields(schema: GraphQLSchema, types: ReadonlyMap<string
     };
     let root: RootField | undefined;
     try {
-      root = buildRootField(schema, field, coordinate, types, report);
+      root = buildRootField(schema, field, coordinate, { types, connectionTypes }, report);
     } catch (error) {
       report((error as Error).message);
     }
@@ -38,13 +44,25 @@ export function buildRootFields(schema: GraphQLSchema, types: ReadonlyMap<string
   return roots;
 }
 
-function buildRootField(schema: GraphQLSchema, field: GraphQLField<unknown, unknown>, coordinate: string, types: ReadonlyMap<string, TypeStorage>, report: Report): RootField | undefined {
+function buildRootField(
+  schema: GraphQLSchema,
+  field: GraphQLField<unknown, unknown>,
+  coordinate: string,
+  known: { readonly types: ReadonlyMap<string, TypeStorage>; readonly connectionTypes: ConnectionTypes },
+  report: Report,
+): RootField | undefined {
   const find = readFind(schema, field);
   const list = readList(schema, field);
   if (!find && !list) return undefined;
   if (find && list) return report('declares both @find and @list; keep @find for one document, @list for a page');
-  const target = getNamedType(field.type);
-  const storage = types.get(target.name);
+  const returned = getNamedType(field.type);
+  const connection = known.connectionTypes.connections.get(returned.name);
+  // A malformed connection type is reported on its own.
+  if (!connection && known.connectionTypes.plumbing.has(returned.name)) return undefined;
+  if (connection && find) return report(`@find returns one document, not the connection ${connection.typeName}; use @list for a connection`);
+  // A connection lists its node type.
+  const target = connection ? schema.getType(connection.nodeType)! : returned;
+  const storage = known.types.get(target.name);
   const directive = find ? '@find' : '@list';
   if (storage?.collection === undefined) return report(`${directive} returns ${target.name}, which has no @collection; add @collection(name: "...") to type ${target.name}`);
   const isList = isListType(getNullableType(field.type));
@@ -63,7 +81,8 @@ function buildRootField(schema: GraphQLSchema, field: GraphQLField<unknown, unkn
     return Object.freeze({ kind: 'find', ...base, conditions: Object.freeze(conditions) });
   }
 
-  if (!isList) return report(`@list returns a page, but the field is not a list; make it [${target.name}!]! or use @find`);
+  if (connection && isList) return report(`returns a list of ${connection.typeName}; a connection is one object, return ${connection.typeName}!`);
+  if (!isList && !connection) return report(`@list returns a page, but the field is not a list; make it [${target.name}!]! (or a connection) or use @find`);
   const sort = parseSort(list!.sort);
   if (typeof sort === 'string') return report(`@list ${sort}`);
   let orderBy: ListOrder | undefined;
@@ -72,7 +91,10 @@ function buildRootField(schema: GraphQLSchema, field: GraphQLField<unknown, unkn
     if (argument.name === 'first') {
       if (getNamedType(argument.type).name !== 'Int' || isListType(getNullableType(argument.type))) report('argument "first" must be of type Int');
     } else if (argument.name === 'after') {
-      if (getNamedType(argument.type).name !== 'ID' || isListType(getNullableType(argument.type))) report('argument "after" must be of type ID (the id of the last item received)');
+      const expected = connection ? 'String' : 'ID';
+      if (getNamedType(argument.type).name !== expected || isListType(getNullableType(argument.type))) {
+        report(connection ? 'argument "after" must be of type String (a cursor the connection returned)' : 'argument "after" must be of type ID (the id of the last item received)');
+      }
     } else if (argument.name === 'orderBy' && isEnumType(getNamedType(argument.type))) {
       orderBy = orderByArgument(schema, argument, report);
     } else {
@@ -81,7 +103,7 @@ function buildRootField(schema: GraphQLSchema, field: GraphQLField<unknown, unkn
   }
   const checked = collect(conditions);
   if (!checked) return undefined;
-  return Object.freeze({ kind: 'list', ...base, sort: Object.freeze(sort), orderBy: orderBy && Object.freeze(orderBy), conditions: Object.freeze(checked) });
+  return Object.freeze({ kind: 'list', ...base, sort: Object.freeze(sort), orderBy: orderBy && Object.freeze(orderBy), conditions: Object.freeze(checked), connection });
 }
 
 function collect<T>(entries: ReadonlyArray<T | undefined>): T[] | undefined {

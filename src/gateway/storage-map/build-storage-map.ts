@@ -14,6 +14,7 @@ import {
 } from 'graphql';
 import { StorageConfigError } from '../errors/internal-errors';
 import { buildRootFields } from './build-root-fields';
+import { readConnectionTypes, type ConnectionTypes } from './connection-type';
 import { condition, orderByArgument } from './list-arguments';
 import { parseSort } from './parse-sort';
 import { readCollection, readEmbedded, readJoin, readPath, readRead, readSnapshot, type JoinDirective } from './read-directives';
@@ -45,9 +46,12 @@ export function buildStorageMap(schema: GraphQLSchema): StorageMap {
   const problems: string[] = [];
   const rootTypes = new Set([schema.getQueryType(), schema.getMutationType(), schema.getSubscriptionType()].filter((t) => t));
   const collections = new Map<string, string | undefined>();
-  const objectTypes = Object.values(schema.getTypeMap()).filter(
+  const candidates = Object.values(schema.getTypeMap()).filter(
     (type): type is GraphQLObjectType => isObjectType(type) && !type.name.startsWith('__') && !rootTypes.has(type),
   );
+  // Connection, edge and page-info types are resolved by docjoin, not stored.
+  const connectionTypes = readConnectionTypes(candidates, problems);
+  const objectTypes = candidates.filter((type) => !connectionTypes.plumbing.has(type.name));
   for (const type of objectTypes) collections.set(type.name, readDirective(problems, type.name, () => readCollection(schema, type))?.name);
 
   const types = new Map<string, TypeStorage>();
@@ -57,7 +61,7 @@ export function buildStorageMap(schema: GraphQLSchema): StorageMap {
   for (const type of objectTypes) {
     const fields = new Map<string, FieldStorage>();
     for (const field of Object.values(type.getFields())) {
-      const storage = buildField(schema, type, field, collections, problems, pending);
+      const storage = buildField(schema, type, field, { collections, connectionTypes }, problems, pending);
       if (!storage) continue;
       fields.set(field.name, storage);
       if (storage.kind === 'relation') relations.set(storage.coordinate, storage);
@@ -70,9 +74,9 @@ export function buildStorageMap(schema: GraphQLSchema): StorageMap {
     relations.set(coordinate, field);
     (types.get(field.typeName)!.fields as Map<string, FieldStorage>).set(field.fieldName, field);
   }
-  const roots = buildRootFields(schema, types, problems);
+  const roots = buildRootFields(schema, types, connectionTypes, problems);
   if (problems.length > 0) throw new StorageConfigError(problems);
-  return Object.freeze({ types, relations, roots });
+  return Object.freeze({ types, relations, roots, connections: connectionTypes.connections });
 }
 
 function readDirective<T>(problems: string[], where: string, read: () => T): T | undefined {
@@ -88,10 +92,11 @@ function buildField(
   schema: GraphQLSchema,
   type: GraphQLObjectType,
   field: GraphQLField<unknown, unknown>,
-  collections: ReadonlyMap<string, string | undefined>,
+  known: { readonly collections: ReadonlyMap<string, string | undefined>; readonly connectionTypes: ConnectionTypes },
   problems: string[],
   pending: Map<string, GraphQLArgument[]>,
 ): FieldStorage | undefined {
+  const { collections } = known;
   const coordinate = `${type.name}.${field.name}`;
   const report = (message: string): undefined => {
     problems.push(`${coordinate}: ${message}`);
@@ -103,12 +108,17 @@ function buildField(
   const snapshot = read(() => readSnapshot(schema, field));
   const readStrategy = read(() => readRead(schema, field));
   const path = read(() => readPath(schema, field));
-  const target = getNamedType(field.type);
+  const returned = getNamedType(field.type);
+  const connection = known.connectionTypes.connections.get(returned.name);
+  // A malformed connection type is reported on its own.
+  if (!connection && known.connectionTypes.plumbing.has(returned.name)) return undefined;
+  // A connection lists its node type; the relation's target is that type.
+  const target = connection ? schema.getType(connection.nodeType)! : returned;
 
   if (!embedded && !join && !snapshot) {
     if (readStrategy) return report(`@read(strategy: ${readStrategy.strategy}) needs the shape it names; declare @${readStrategy.strategy.toLowerCase()}`);
     if (isCompositeType(target)) {
-      return report(`returns ${target.name} but declares no storage shape; add @embedded (the data is inside the parent document) or @join(localField: "...") (it lives in its own collection)`);
+      return report(`returns ${returned.name} but declares no storage shape; add @embedded (the data is inside the parent document) or @join(localField: "...") (it lives in its own collection)`);
     }
     const isId = field.name === 'id' && target.name === 'ID' && collections.get(type.name) !== undefined && !path;
     return Object.freeze({
@@ -167,7 +177,16 @@ function buildField(
     defaultStrategy = declared[0]!;
   }
 
-  const checked = checkArguments(field, shapes, report);
+  if (connection) {
+    if (isList(field.type)) return report(`returns a list of ${connection.typeName}; a connection is one object, return ${connection.typeName}!`);
+    const other = declared.find((strategy) => strategy !== 'join');
+    if (other) return report(`a connection pages a reverse @join; @${other} keeps the documents in the parent, so return [${target.name}!]! there instead`);
+    if (shapes.join?.direction === 'byKey') {
+      return report(`a connection pages a reverse @join (foreignField other than _id); a join by key reads the keys the parent holds, so return [${target.name}!]! instead`);
+    }
+    if (shapes.join?.limit !== undefined) return report(`@join(limit: ${shapes.join.limit}) bounds the list, but a connection pages through all of it; remove limit`);
+  }
+  const checked = checkArguments(field, shapes, connection !== undefined, report);
   // A shape that failed to build has already been reported.
   if (!checked || declared.some((strategy) => shapes[strategy] === undefined)) return undefined;
   const { pageArguments } = checked;
@@ -178,11 +197,12 @@ function buildField(
     fieldName: field.name,
     coordinate,
     targetType: target.name,
-    isList: isList(field.type),
+    isList: connection !== undefined || isList(field.type),
     shapes: Object.freeze(shapes),
     defaultStrategy,
     pageArguments,
     listArguments: NO_LIST_ARGUMENTS,
+    connection,
   });
 }
 
@@ -242,13 +262,14 @@ function honours(shape: EmbeddedShape | JoinShape | SnapshotShape, argument: Pag
 function checkArguments(
   field: GraphQLField<unknown, unknown>,
   shapes: { embedded?: EmbeddedShape; join?: JoinShape; snapshot?: SnapshotShape },
+  isConnection: boolean,
   report: (message: string) => undefined,
 ): { pageArguments: PageArguments; listArguments: GraphQLArgument[] } | undefined {
   const found: Record<PageArgumentName, boolean> = { first: false, after: false, before: false };
   const listArguments: GraphQLArgument[] = [];
   // A reverse join filters in its aggregate; a by-key join, a snapshot and an embedded array filter the
   // documents they hold (an embedded copy of a join hands filters to its join).
-  const takesListArguments = isList(field.type);
+  const takesListArguments = isConnection || isList(field.type);
   let ok = true;
   for (const arg of field.args) {
     if (!(PAGE_ARGUMENTS as readonly string[]).includes(arg.name)) {
@@ -263,7 +284,13 @@ function checkArguments(
       continue;
     }
     const name = arg.name as PageArgumentName;
-    const expected = name === 'first' ? 'Int' : name === 'after' ? 'ID' : 'DateTime';
+    if (isConnection && name === 'before') {
+      ok = false;
+      report('argument "before": a connection pages forward, with first and after (a cursor); remove before');
+      continue;
+    }
+    // A connection's `after` is an opaque cursor; a plain list's is the id of the last item received.
+    const expected = name === 'first' ? 'Int' : name === 'after' ? (isConnection ? 'String' : 'ID') : 'DateTime';
     if (getNamedType(arg.type).name !== expected) {
       ok = false;
       report(`argument "${name}" must be of type ${expected}`);

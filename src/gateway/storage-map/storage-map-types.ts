@@ -69,6 +69,21 @@ export interface RelationField {
   readonly pageArguments: PageArguments;
   /** Filters on the target's fields and `orderBy` (list fields). */
   readonly listArguments: ListArguments;
+  /** Set when the field returns a Relay connection of `targetType` (a reverse join, paged by cursor). */
+  readonly connection: ConnectionType | undefined;
+}
+
+/**
+ * A Relay connection type (connection-type.ts): `edges { cursor node }`, `pageInfo`, and optionally
+ * `totalCount` and `nodes`. A list declared with one pages by opaque keyset cursors.
+ */
+export interface ConnectionType {
+  readonly typeName: string;
+  readonly edgeType: string;
+  /** The listed `@collection` type. */
+  readonly nodeType: string;
+  readonly pageInfoType: string;
+  readonly totalCount: boolean;
 }
 
 /** A list field's arguments that are not paging: filters, and the choice of order. */
@@ -135,6 +150,8 @@ export interface ListRootField {
   /** The `orderBy` argument and the order each of its enum values stands for. */
   readonly orderBy: ListOrder | undefined;
   readonly conditions: readonly RootCondition[];
+  /** Set when the field returns a Relay connection of `targetType`. */
+  readonly connection: ConnectionType | undefined;
 }
 
 /** An `orderBy` argument: the order each of its enum values stands for (each ends with `_id`). */
@@ -152,6 +169,8 @@ export interface StorageMap {
   readonly relations: ReadonlyMap<string, RelationField>;
   /** Generated root fields (`@find`, `@list`) by coordinate. */
   readonly roots: ReadonlyMap<string, RootField>;
+  /** Relay connection types by name (their edge and page-info types have no storage). */
+  readonly connections: ReadonlyMap<string, ConnectionType>;
 }
 
 export function shapeFor(field: RelationField, strategy: ReadStrategy): Shape | undefined {

@@ -2,7 +2,7 @@ import { isKeyValue } from '../documents/key-string';
 import { readPath } from '../documents/read-path';
 import type { StoredDocument } from '../mongo/mongo-funnel';
 import { anchoredFilter } from '../planning/page-request';
-import { planReverseJoinPage } from '../planning/reverse-join-page';
+import { planReverseJoinPage, type ReverseJoinPage } from '../planning/reverse-join-page';
 import { filterAndSort } from '../planning/in-memory-list';
 import { mergeProjections, projectionOf, type Projection } from '../planning/projection';
 import { asksForList, requestedList } from '../planning/requested-list';
@@ -54,28 +54,39 @@ export function joinByKey(shape: JoinShape, request: RelationRequest, keyValue: 
  */
 function joinByReference(shape: JoinShape, request: RelationRequest, projection: Projection): RelationValue {
   const parentKey = readPath(request.parent, shape.localField);
-  const { page, sort, filter, signature } = planReverseJoinPage(request.field, shape, request.args);
+  const planned = planReverseJoinPage(request.field, shape, request.args);
+  const { page } = planned;
   if (!isKeyValue(parentKey) || page.limit === 0) return request.field.isList ? [] : null;
   request.cost.keys(1);
-  const loadChildren = (pageFilter: StoredDocument | undefined) =>
-    request.context.loaders
-      .byReference({
-        collection: shape.collection,
-        foreignField: shape.foreignField,
-        sort,
-        perParent: page.limit,
-        pageFilter: allOf([filter, pageFilter]),
-        pageSignature: signature,
-      })
-      .load({ parentKey, projection, field: request.field.coordinate, cost: request.cost });
   const children =
     page.anchor === undefined
-      ? loadChildren(page.filter)
+      ? loadChildren(shape, request, planned, parentKey, projection, page.filter)
       : request.context.loaders
           .byKey(shape.collection, '_id')
           .load({ key: page.anchor.id, projection: page.anchor.projection, field: request.field.coordinate, cost: request.cost })
-          .then((anchor) => loadChildren(anchoredFilter(page, anchor, shape.targetType)));
+          .then((anchor) => loadChildren(shape, request, planned, parentKey, projection, anchoredFilter(page, anchor, shape.targetType)));
   return request.field.isList ? children : children.then((documents) => documents[0] ?? null);
+}
+
+/** One parent's page of a reverse join, through the loader every parent of the level shares. */
+export function loadChildren(
+  shape: JoinShape,
+  request: RelationRequest,
+  planned: ReverseJoinPage,
+  parentKey: unknown,
+  projection: Projection,
+  pageFilter: StoredDocument | undefined,
+): Promise<StoredDocument[]> {
+  return request.context.loaders
+    .byReference({
+      collection: shape.collection,
+      foreignField: shape.foreignField,
+      sort: planned.sort,
+      perParent: planned.page.limit,
+      pageFilter: allOf([planned.filter, pageFilter]),
+      pageSignature: planned.signature,
+    })
+    .load({ parentKey, projection, field: request.field.coordinate, cost: request.cost });
 }
 
 /** Every defined condition at once. */

@@ -5,6 +5,7 @@ import type { StoredDocument } from '../mongo/mongo-funnel';
 import type { PageArgs } from '../planning/page-request';
 import { requestedList, strategyForRequest } from '../planning/requested-list';
 import type { RelationField } from '../storage-map/storage-map-types';
+import { resolveConnection } from './connection';
 import { resolveEmbedded } from './embedded';
 import { resolveJoin } from './join';
 import type { RelationRequest } from './resolver-types';
@@ -15,6 +16,8 @@ export function createRelationResolver(field: RelationField): GraphQLFieldResolv
   return (parent, args, context, info) => {
     const strategy = strategyForRequest(field, context.strategyFor(field), requestedList(field, args));
     const request: RelationRequest = { field, parent, args, context, info, cost: context.ledger.field(field.coordinate, strategy) };
+    // A connection is declared on a reverse join only (build-storage-map.ts).
+    if (field.connection) return resolveConnection(required(field, field.shapes.join), field.connection, request);
     switch (strategy) {
       case 'embedded':
         return resolveEmbedded(required(field, field.shapes.embedded), request);

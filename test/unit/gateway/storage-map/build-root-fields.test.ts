@@ -73,7 +73,7 @@ describe('@find and @list root fields', () => {
     ['order(since: String! @filter(field: "placedAt", op: GT)): Order @find', 'Query.order: @find compares by equality only; argument "since" asks for GT'],
     ['note(text: String!): Note @find', 'Query.note: @find returns Note, which has no @collection; add @collection(name: "...") to type Note'],
     ['order(id: ID!): Order @find @list', 'Query.order: declares both @find and @list; keep @find for one document, @list for a page'],
-    ['orders: Order @list', 'Query.orders: @list returns a page, but the field is not a list; make it [Order!]! or use @find'],
+    ['orders: Order @list', 'Query.orders: @list returns a page, but the field is not a list; make it [Order!]! (or a connection) or use @find'],
     ['orders(first: String): [Order!]! @list', 'Query.orders: argument "first" must be of type Int'],
     ['orders(after: Int): [Order!]! @list', 'Query.orders: argument "after" must be of type ID (the id of the last item received)'],
     ['orders(colour: String): [Order!]! @list', 'Query.orders: argument "colour" is neither a field of Order nor first, after or orderBy; rename it or add @filter(field: "...", op: ...)'],

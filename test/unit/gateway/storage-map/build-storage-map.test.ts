@@ -68,7 +68,7 @@ describe('buildStorageMap on the demo schema', () => {
     expect([...map.relations.keys()].sort()).toEqual([
       'Author.books', 'Book.authors', 'Book.publisher', 'Comment.post', 'Holding.stock', 'Host.logs', 'Host.recentLogs',
       'LogMessage.host', 'Person.addresses', 'Person.contactDetails', 'Person.holdings', 'Person.tasks', 'Post.comments',
-      'Post.recentComments', 'Product.parts', 'Publisher.books', 'Task.owner',
+      'Post.commentsConnection', 'Post.recentComments', 'Product.parts', 'Publisher.books', 'Task.owner',
     ]);
     expect(map.types.has('Query')).toBe(false);
   });

@@ -1,0 +1,57 @@
+import DataLoader from 'dataloader';
+import type { CostLedger } from '../cost/cost-ledger';
+import { keyString } from '../documents/key-string';
+import type { MongoFunnel, StoredDocument } from '../mongo/mongo-funnel';
+
+/** What every count of one loader shares: the children's collection, their parent-key path and filter. */
+export interface CountSpec {
+  readonly collection: string;
+  readonly foreignField: string;
+  /** The list's filter arguments as one condition (built from typed values only); undefined: none. */
+  readonly filter: StoredDocument | undefined;
+  /** Identifies `filter` in the registry key. */
+  readonly filterSignature: string;
+}
+
+export interface CountLoad {
+  readonly parentKey: unknown;
+  /** `Type.field` that asked (for attribution). */
+  readonly field: string;
+}
+
+export function countSpecKey(spec: CountSpec): string {
+  return `${spec.collection}|${spec.foreignField}|${spec.filterSignature}`;
+}
+
+/**
+ * Counts the children of many parents (a connection's `totalCount`) in ONE aggregate:
+ * `$match {fk: {$in: keys}, …filter} → $group {_id: "$fk", count: {$sum: 1}}`, one reply document per
+ * parent that has children; a parent missing from the reply has none.
+ */
+export class CountLoader {
+  readonly #loader: DataLoader<CountLoad, number, string>;
+
+  constructor(
+    private readonly funnel: MongoFunnel,
+    private readonly ledger: CostLedger,
+    readonly spec: CountSpec,
+  ) {
+    this.#loader = new DataLoader((loads) => this.#batch(loads), { cacheKeyFn: (load) => `${keyString(load.parentKey)}|${load.field}` });
+  }
+
+  load(load: CountLoad): Promise<number> {
+    return this.#loader.load(load);
+  }
+
+  async #batch(loads: readonly CountLoad[]): Promise<number[]> {
+    const { collection, foreignField, filter } = this.spec;
+    const keys = new Map<string, unknown>();
+    for (const load of loads) keys.set(keyString(load.parentKey), load.parentKey);
+    const keyMatch = { [foreignField]: { $in: [...keys.values()] } };
+    const pipeline = [{ $match: filter ? { $and: [keyMatch, filter] } : keyMatch }, { $group: { _id: `$${foreignField}`, count: { $sum: 1 } } }];
+    const fields = [...new Set(loads.map((load) => load.field))];
+    const counts = await this.funnel.aggregate({ ledger: this.ledger, fields }, collection, pipeline, { batchSize: keys.size });
+    const byParent = new Map(counts.map((row) => [keyString(row._id), Number(row.count)]));
+    return loads.map((load) => byParent.get(keyString(load.parentKey)) ?? 0);
+  }
+}
