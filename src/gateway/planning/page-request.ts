@@ -1,4 +1,5 @@
 import { ObjectId } from 'bson';
+import { keyString } from '../documents/key-string';
 import { readPath } from '../documents/read-path';
 import { badUserInput } from '../errors/public-error-code';
 import type { StoredDocument } from '../mongo/mongo-funnel';
@@ -21,8 +22,10 @@ export interface PageArgs {
  */
 export interface PageAnchor {
   readonly id: ObjectId;
-  /** The anchor's paths the condition reads: the sort paths. */
+  /** The anchor's paths the condition reads: the sort paths, and the owner path. */
   readonly projection: Projection;
+  /** A relation's list: the anchor's path holding its parent's key, which must be this parent's. */
+  readonly ownerPath: string | undefined;
 }
 
 export interface PageRequest {
@@ -58,10 +61,13 @@ export function parseAfter(after: string): ObjectId {
 
 /**
  * Turns page arguments into a limit and a condition over `sort` (which ends with `_id`). `bound` is a
- * limit the storage imposes regardless of `first` (a @join limit). A list ordered by `_id` pages with
- * `_id` alone; any other order needs the anchor's sort values (`anchor`, then anchoredFilter).
+ * limit the storage imposes regardless of `first` (a @join limit). A root list ordered by `_id` pages
+ * with `_id` alone; any other order needs the anchor's sort values (`anchor`, then anchoredFilter). A
+ * relation's list (`ownerPath`: the children's path holding the parent's key) always reads its anchor,
+ * to check that the item is this parent's: another parent's item is BAD_USER_INPUT, never a page of
+ * this parent's list cut at a foreign position.
  */
-export function planPage(args: PageArgs, sort: readonly SortKey[], options: { acceptsFirst: boolean; bound?: number }): PageRequest {
+export function planPage(args: PageArgs, sort: readonly SortKey[], options: { acceptsFirst: boolean; bound?: number; ownerPath?: string }): PageRequest {
   const first = options.acceptsFirst ? validateFirst(args.first) : undefined;
   const limit = first === undefined ? options.bound : options.bound === undefined ? first : Math.min(first, options.bound);
   const after = args.after === undefined || args.after === null ? undefined : parseAfter(args.after);
@@ -69,8 +75,11 @@ export function planPage(args: PageArgs, sort: readonly SortKey[], options: { ac
   let anchor: PageAnchor | undefined;
   if (after !== undefined) {
     const primary = sort[0] ?? { path: '_id', direction: 1 };
-    if (primary.path === '_id') conditions.push(afterFilter([primary], [after]));
-    else anchor = { id: after, projection: projectionOf(sort.map((key) => [key.path, 1] as const)) };
+    if (primary.path === '_id' && options.ownerPath === undefined) conditions.push(afterFilter([primary], [after]));
+    else {
+      const paths = [...sort.map((key) => key.path), ...(options.ownerPath === undefined ? [] : [options.ownerPath])];
+      anchor = { id: after, projection: projectionOf(paths.map((path) => [path, 1] as const)), ownerPath: options.ownerPath };
+    }
   }
   if (args.before !== undefined && args.before !== null) {
     const primary = sort[0];
@@ -81,11 +90,21 @@ export function planPage(args: PageArgs, sort: readonly SortKey[], options: { ac
 
 /**
  * The page's whole condition once its anchor has been read: strictly after the anchor's sort values.
- * An anchor that does not exist is BAD_USER_INPUT (an empty page would look like the end of the list).
+ * An anchor that does not exist is BAD_USER_INPUT (an empty page would look like the end of the list),
+ * and so is one of another parent (`owner`: the list's coordinate and this parent's key).
  */
-export function anchoredFilter(page: PageRequest, anchor: StoredDocument | null, typeName: string): Record<string, unknown> | undefined {
+export function anchoredFilter(
+  page: PageRequest,
+  anchor: StoredDocument | null,
+  typeName: string,
+  owner?: { readonly coordinate: string; readonly key: unknown },
+): Record<string, unknown> | undefined {
   if (page.anchor === undefined) return page.filter;
-  if (anchor === null) throw badUserInput(`after: no ${typeName} with id ${JSON.stringify(page.anchor.id.toHexString())}`, { argumentName: 'after' });
+  const id = JSON.stringify(page.anchor.id.toHexString());
+  if (anchor === null) throw badUserInput(`after: no ${typeName} with id ${id}`, { argumentName: 'after' });
+  if (page.anchor.ownerPath !== undefined && owner !== undefined && keyString(readPath(anchor, page.anchor.ownerPath)) !== keyString(owner.key)) {
+    throw badUserInput(`after: ${typeName} ${id} is not in this parent's ${owner.coordinate}; pass the id of an item this list returned for this parent`, { argumentName: 'after' });
+  }
   const keyset = afterFilter(page.sort, page.sort.map((key) => readPath(anchor, key.path)));
   return allOf(page.filter === undefined ? [keyset] : [keyset, page.filter]);
 }

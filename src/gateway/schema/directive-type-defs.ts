@@ -21,7 +21,12 @@ Shape: the related documents live in their own collection and are joined in the 
 one batched \`$in\` query per level. \`localField\` is the parent path holding the key (or an array of
 keys, whose order is kept); \`foreignField\` is the matching path in \`collection\` (default: \`_id\`).
 A reverse join (many children pointing at one parent) gives \`sort\` (\`"-createdAt"\`: newest first)
-and may bound each parent's list with \`limit\`; a \`first\` argument bounds it per request.
+and may bound each parent's list with \`limit\`; a \`first\` argument bounds it per request, and
+\`after: ID\` (the id of the last item received, which must be one of this parent's) pages it. A list
+field may also take filters on the target's fields and \`orderBy\` (as \`@list\` does). A reverse join
+may return a Relay connection type instead of a list (\`edges { cursor node }\`, \`pageInfo\`,
+optional \`totalCount\` and \`nodes\`): it then pages with \`first\` and \`after: String\`, an opaque
+cursor valid for this field, order and parent only.
 """
 directive @join(
   collection: String
@@ -73,7 +78,9 @@ Generated root field: a page of \`@collection\` documents in \`sort\` order (\`"
 always the final tie-breaker). Arguments: \`first: Int\` (default 20, at most 100), \`after: ID\` (the id
 of the last item received), \`orderBy\` (an enum whose values carry \`@sort\`), and filters: an
 argument named like a field of the type is an equality filter on it, \`@filter\` maps any other.
-Every filtered field must lead an index (checked at startup). One \`find\`.
+Every filtered field must lead an index (checked at startup). One \`find\`. Returning a Relay
+connection type instead of a list, it pages with \`after: String\` (a cursor it returned), and
+\`totalCount\` adds one count, only when selected.
 """
 directive @list(sort: String = "_id") on FIELD_DEFINITION
 

@@ -64,7 +64,7 @@ function joinByReference(shape: JoinShape, request: RelationRequest, projection:
       : request.context.loaders
           .byKey(shape.collection, '_id')
           .load({ key: page.anchor.id, projection: page.anchor.projection, field: request.field.coordinate, cost: request.cost })
-          .then((anchor) => loadChildren(shape, request, planned, parentKey, projection, anchoredFilter(page, anchor, shape.targetType)));
+          .then((anchor) => loadChildren(shape, request, planned, parentKey, projection, anchoredFilter(page, anchor, shape.targetType, { coordinate: request.field.coordinate, key: parentKey })));
   return request.field.isList ? children : children.then((documents) => documents[0] ?? null);
 }
 

@@ -2,7 +2,7 @@ import { DEMO_DIR } from '../../support/demo-project';
 import { demoProjectOptions } from '../../support/demo-project';
 import { readdirSync, readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
-import type { CommandStartedEvent } from 'mongodb';
+import type { CommandStartedEvent, ObjectId } from 'mongodb';
 import { Kind, parse, type OperationDefinitionNode } from 'graphql';
 import { gatewaySettingsOf, loadConfig } from '../../../src/config';
 import { connectMongo, createGateway, type Gateway, type MongoClient } from 'docjoin';
@@ -79,14 +79,16 @@ const DEMO_QUERIES: readonly string[] = [
 
 /** Pages `after` real ids: keyset pages whose anchor is read first (Post.comments) and `_id` pages (no read). */
 async function anchoredQueries(): Promise<string[]> {
+  // An item of a relation's list anchors that parent's list only (another parent's is BAD_USER_INPUT).
   const comment = await db().collection('comments').findOne({}, { sort: { createdAt: -1, _id: -1 }, skip: 40 });
   const book = await db().collection('books').findOne({}, { sort: { _id: 1 }, skip: 20 });
   const after = comment!._id.toHexString();
+  const post = `post(id: "${(comment!.postId as ObjectId).toHexString()}")`;
   return [
-    `{ posts(first: 10) { comments(first: 3, after: "${after}") { id author } } }`,
-    `{ posts(first: 5) { recentComments { id } comments(first: 3, after: "${after}") { post { title comments(first: 2, after: "${after}") { id } } } } }`,
-    `{ posts(first: 4) { a: comments(first: 3, after: "${after}") { id } b: comments(first: 1, after: "${after}") { author } c: comments(first: 2) { id } } }`,
-    `{ books(first: 7, after: "${book!._id.toHexString()}") { name publisher { name books(first: 7, after: "${book!._id.toHexString()}") { name } } } }`,
+    `{ ${post} { comments(first: 3, after: "${after}") { id author } } }`,
+    `{ ${post} { recentComments { id } comments(first: 3, after: "${after}") { post { title comments(first: 2, after: "${after}") { id } } } } }`,
+    `{ ${post} { a: comments(first: 3, after: "${after}") { id } b: comments(first: 1, after: "${after}") { author } c: comments(first: 2) { id } } }`,
+    `{ books(first: 7, after: "${book!._id.toHexString()}") { name } publisher(id: "${(book!.publisherId as ObjectId).toHexString()}") { name books(first: 7, after: "${book!._id.toHexString()}") { name } } }`,
   ];
 }
 
