@@ -13,7 +13,7 @@ import {
 
 export { redactUri } from './setting-rules';
 import { DEFAULT_COST_LIMITS, type CostLimits } from './gateway/cost/cost-limits';
-import type { CorsOption, GatewaySettings } from './gateway/gateway-options';
+import type { CorsOption, GatewaySettings, LandingPage } from './gateway/gateway-options';
 import type { DocjoinProjectConfig } from './project/project-config';
 export type { CostLimits };
 
@@ -41,7 +41,7 @@ export interface DocjoinConfig {
   /** From the config file's `server` (createGateway's settings of the same names). */
   readonly host?: string;
   readonly cors?: CorsOption;
-  readonly landingPage?: 'sandbox' | 'none';
+  readonly landingPage?: LandingPage;
   readonly nodeEnv: string;
   readonly production: boolean;
 }

@@ -1,6 +1,4 @@
 import { ApolloServer, HeaderMap, type GraphQLRequest } from '@apollo/server';
-import { ApolloServerPluginLandingPageDisabled } from '@apollo/server/plugin/disabled';
-import { ApolloServerPluginLandingPageLocalDefault } from '@apollo/server/plugin/landingPage/default';
 import type { FormattedExecutionResult, GraphQLSchema } from 'graphql';
 import type { GatewayContext } from './context/request-context';
 import { createDocjoin, type DocjoinOptions } from './create-docjoin';
@@ -8,6 +6,9 @@ import { COST_HEADER } from './cost/cost-plugin';
 import type { CostReport } from './cost/cost-ledger';
 import type { ResolvedSettings } from './gateway-options';
 import { startHttpServer, type RunningHttpServer } from './http/http-server';
+import { createIdeRoutes } from './http/ide';
+import { defaultIdeQuery } from './ide-default-query';
+import { landingPagePlugin } from './landing-page';
 import type { StorageMap } from './storage-map/storage-map-types';
 
 export interface CreateGatewayOptions extends DocjoinOptions {
@@ -40,11 +41,13 @@ export interface Gateway {
 
 /**
  * The standalone gateway: createDocjoin's schema, plugin and contexts in an Apollo Server, served over
- * node:http at `/graphql` (with the landing page) and `/health`.
+ * node:http at `/graphql` (with the landing page), `/health`, and docjoin's IDE at `/ide` (unless the
+ * landing page is "none").
  */
 export async function createGateway(options: CreateGatewayOptions): Promise<Gateway> {
   const docjoin = await createDocjoin(options);
   const { settings } = docjoin;
+  const ide = { endpoint: '/graphql', defaultQuery: defaultIdeQuery(docjoin.schema, docjoin.storageMap) };
   const apollo = new ApolloServer<GatewayContext>({
     schema: docjoin.schema,
     introspection: true,
@@ -54,7 +57,7 @@ export async function createGateway(options: CreateGatewayOptions): Promise<Gate
     formatError: docjoin.formatError,
     plugins: [
       ...docjoin.plugins,
-      settings.landingPage === 'sandbox' ? ApolloServerPluginLandingPageLocalDefault({ embed: true, footer: false }) : ApolloServerPluginLandingPageDisabled(),
+      landingPagePlugin(settings.landingPage, ide),
     ],
   });
   try {
@@ -74,6 +77,7 @@ export async function createGateway(options: CreateGatewayOptions): Promise<Gate
         cors: settings.cors,
         context: async (headers: HeaderMap) => docjoin.createContext({ headers }),
         health: () => docjoin.health(),
+        ...(settings.landingPage !== 'none' && { routes: createIdeRoutes(ide) }),
       });
     }
   } catch (error) {

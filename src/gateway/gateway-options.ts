@@ -2,6 +2,14 @@ import { DEFAULT_COST_LIMITS, type CostLimits } from './cost/cost-limits';
 import { DEFAULT_ASSUMED_LIST_SIZE } from './estimate/estimate-operation';
 import { DEFAULT_PORT } from '../setting-rules';
 
+/**
+ * What a browser sees at `/graphql`: Apollo Sandbox (loaded from Apollo's CDN, with a link to docjoin's
+ * IDE, which it falls back to offline), docjoin's IDE itself (GraphiQL served by docjoin, no internet
+ * needed), or nothing. Outside `none` the IDE is also at `/ide`.
+ */
+export type LandingPage = 'sandbox' | 'ide' | 'none';
+export const LANDING_PAGES: readonly LandingPage[] = ['sandbox', 'ide', 'none'];
+
 /** Cross-origin requests: off, any origin, or the listed origins (an exact `Origin` header value each). */
 export type CorsOption = boolean | { readonly origin: string | readonly string[]; readonly credentials?: boolean };
 
@@ -13,8 +21,8 @@ export interface GatewaySettings {
   readonly host?: string;
   /** CORS headers on `/graphql` (default off: same-origin browsers and servers only). */
   readonly cors?: CorsOption;
-  /** What a browser GET of `/graphql` shows: Apollo Sandbox, or nothing (default sandbox outside production). */
-  readonly landingPage?: 'sandbox' | 'none';
+  /** What a browser GET of `/graphql` shows (default sandbox outside production, none in it); see LandingPage. */
+  readonly landingPage?: LandingPage;
   /** Hides stack traces and turns the debug headers off by default (default: NODE_ENV is production). */
   readonly production?: boolean;
   /** Honour the `x-docjoin-strategy` request header (default: not in production). */
@@ -32,7 +40,7 @@ export interface ResolvedSettings {
   readonly port: number;
   readonly host: string | undefined;
   readonly cors: CorsOption;
-  readonly landingPage: 'sandbox' | 'none';
+  readonly landingPage: LandingPage;
   readonly production: boolean;
   readonly strategyOverrides: boolean;
   readonly costCommands: boolean;
@@ -105,10 +113,10 @@ function corsOption(value: unknown): CorsOption {
   return { origin: origins as string[], ...(credentials !== undefined && { credentials: credentials as boolean }) };
 }
 
-function landingPageOption(value: unknown): 'sandbox' | 'none' | undefined {
+function landingPageOption(value: unknown): LandingPage | undefined {
   if (value === undefined) return undefined;
-  if (value !== 'sandbox' && value !== 'none') throw new GatewayOptionError(`option landingPage must be "sandbox" or "none", got ${describe(value)}`);
-  return value;
+  if (!LANDING_PAGES.includes(value as LandingPage)) throw new GatewayOptionError(`option landingPage must be "sandbox", "ide" or "none", got ${describe(value)}`);
+  return value as LandingPage;
 }
 
 function limitsOption(value: unknown): CostLimits {

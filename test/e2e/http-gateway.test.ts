@@ -104,6 +104,25 @@ describe('other routes', () => {
     expect(page).toContain('new window.EmbeddedSandbox(');
     expect(page).toContain('var initialEndpoint = window.location.href;');
     expect(page).toContain('"endpointIsEditable":false');
+    // Offline, Sandbox cannot load: the page links to docjoin's IDE and moves there.
+    expect(page).toContain('<a href="/ide" id="docjoin-ide-link"');
+    expect(page).toContain('if (!window.EmbeddedSandbox) location.replace("/ide")');
+  });
+
+  it("serves docjoin's IDE at /ide, its assets from this server, and nothing outside them", async () => {
+    const origin = new URL(url).origin;
+    const page = await (await fetch(`${origin}/ide`)).text();
+    expect(page).toContain('<script type="module" src="/ide/assets/main.js"></script>');
+    expect(page).toContain('window.docjoinIde = {"endpoint":"/graphql","assets":"/ide/assets","defaultQuery":');
+    // The page names no other host: everything it loads is served here.
+    expect(page.match(/https?:\/\//g)).toBeNull();
+    const script = await fetch(`${origin}/ide/assets/main.js`);
+    expect([script.status, script.headers.get('content-type')]).toEqual([200, 'text/javascript; charset=utf-8']);
+    expect((await script.arrayBuffer()).byteLength).toBeGreaterThan(100_000);
+    for (const path of ['/ide/assets/missing.js', '/ide/assets/../../package.json', '/ide/assets/%2e%2e/%2e%2e/package.json']) {
+      const response = await fetch(`${origin}${path}`);
+      expect([path, response.status]).toEqual([path, 404]);
+    }
   });
 
   it('serves no landing page in production: a browser GET is an ordinary GraphQL request without a query', async () => {

@@ -54,9 +54,23 @@ it('gives another origin no CORS headers', async () => {
   expect(response.headers.get('access-control-allow-origin')).toBeNull();
 });
 
-it('serves no landing page when told so', async () => {
+it('serves no landing page and no IDE when told so', async () => {
   const response = await fetch(endpoint(), { headers: { accept: 'text/html' } });
   expect(await response.text()).not.toContain('EmbeddedSandbox');
+  expect((await fetch(endpoint().replace('/graphql', '/ide'))).status).toBe(404);
+});
+
+it("serves docjoin's IDE as the landing page with landingPage: 'ide', opening on the schema's first list", async () => {
+  const ide = await createGateway({ typeDefs: SDL, mongoClient: client, db: dbName, port: 0, host: '127.0.0.1', landingPage: 'ide' });
+  try {
+    const page = await (await fetch(ide.url!, { headers: { accept: 'text/html' } })).text();
+    expect(page).toContain('<script type="module" src="/ide/assets/main.js"></script>');
+    expect(page).not.toContain('EmbeddedSandbox');
+    const config = JSON.parse(/window\.docjoinIde = (.*);<\/script>/.exec(page)![1]!) as { defaultQuery: string };
+    expect(config.defaultQuery).toMatch(/\{\n {2}notes\(first: 3\) \{\n {4}id\n/);
+  } finally {
+    await ide.stop();
+  }
 });
 
 it('refuses a bad option before connecting anything, naming it', async () => {

@@ -15,6 +15,8 @@ export interface HttpServerOptions<TContext extends BaseContext> {
   readonly host?: string;
   /** CORS headers on `/graphql` (default off). */
   readonly cors?: CorsOption;
+  /** More routes (the IDE): resolves true when it answered the request. */
+  readonly routes?: (request: IncomingMessage, response: ServerResponse) => Promise<boolean>;
 }
 
 export interface RunningHttpServer {
@@ -24,7 +26,7 @@ export interface RunningHttpServer {
   close(): Promise<void>;
 }
 
-/** Apollo Server on plain node:http: `/graphql` (POST, GET and the landing page) and `GET /health`. */
+/** Apollo Server on plain node:http: `/graphql` (POST, GET and the landing page), `GET /health`, and `routes`. */
 export async function startHttpServer<TContext extends BaseContext>(options: HttpServerOptions<TContext>): Promise<RunningHttpServer> {
   const withCors = corsMiddleware(options.cors ?? false);
   const server = createServer((request, response) => {
@@ -59,6 +61,7 @@ async function handle<TContext extends BaseContext>(options: HttpServerOptions<T
     sendJson(response, status, body);
     return;
   }
+  if (options.routes && (await options.routes(request, response))) return;
   if (url.pathname !== '/graphql' && url.pathname !== '/graphql/') {
     sendJson(response, 404, { error: `no route ${url.pathname}; GraphQL is served at /graphql` });
     return;

@@ -37,7 +37,7 @@ describe('resolveSettings', () => {
     [{ host: '' }, 'option host must be a non-empty string such as "127.0.0.1", got ""'],
     [{ cors: { origin: 'app.example.com' } }, 'option cors must be true, false or { origin: "https://app.example.com" | [origins], credentials?: boolean }, got {"origin":"app.example.com"}'],
     [{ cors: 'yes' as unknown as boolean }, 'option cors must be true, false or { origin: "https://app.example.com" | [origins], credentials?: boolean }, got "yes"'],
-    [{ landingPage: 'graphiql' as 'none' }, 'option landingPage must be "sandbox" or "none", got "graphiql"'],
+    [{ landingPage: 'graphiql' as 'none' }, 'option landingPage must be "sandbox", "ide" or "none", got "graphiql"'],
     [{ production: 1 as unknown as boolean }, 'option production must be true or false, got 1'],
     [{ limits: { maxDepth: 0 } }, 'option limits.maxDepth must be a whole number of at least 1 (or Infinity), got 0'],
     [{ limits: { maxRounds: 3 } as never }, 'option limits.maxRounds is not a limit; the limits are maxRoundTrips, maxDocuments, maxDepth'],

@@ -1,0 +1,75 @@
+import { existsSync } from 'node:fs';
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import { resolve } from 'node:path';
+import serveStatic from 'serve-static';
+
+/**
+ * docjoin's offline IDE: GraphiQL bundled from npm into ide/dist (ide/build-ide.ts) and served from this
+ * process, so it works with no internet. The page is at `/ide` (and at `/graphql` with landingPage
+ * "ide"); its scripts, styles, fonts and Monaco workers at `/ide/assets/…`.
+ */
+
+export const IDE_PATH = '/ide';
+const ASSETS_PATH = `${IDE_PATH}/assets`;
+/** ide/dist at the package root: the same place from src/ (tsx) and from dist/ (the built package). */
+export const IDE_ASSETS_DIR = resolve(__dirname, '../../../ide/dist');
+
+export interface IdePageOptions {
+  /** Where the IDE sends operations (same origin). */
+  readonly endpoint: string;
+  /** The operation the editor opens with the first time. */
+  readonly defaultQuery: string;
+}
+
+/** The IDE's HTML page, or a page saying how to build the IDE when ide/dist is missing. */
+export function idePage(options: IdePageOptions): string {
+  if (!existsSync(resolve(IDE_ASSETS_DIR, 'main.js'))) {
+    return `<!doctype html><meta charset="utf-8"><title>docjoin IDE</title><p>The IDE is not built: run <code>npm run build:ide</code> in the docjoin package (npm install runs it), then reload.</p>`;
+  }
+  const config = { endpoint: options.endpoint, assets: ASSETS_PATH, defaultQuery: options.defaultQuery };
+  // `<` escaped, so that no value can close the script element.
+  const json = JSON.stringify(config).replace(/</g, '\\u003c');
+  return `<!doctype html>
+<html lang="en">
+<head>
+<meta charset="utf-8">
+<meta name="viewport" content="width=device-width, initial-scale=1">
+<title>docjoin IDE</title>
+<link rel="icon" href="data:,">
+<link rel="stylesheet" href="${ASSETS_PATH}/main.css">
+</head>
+<body>
+<div id="graphiql">Loading the IDE…</div>
+<script>window.docjoinIde = ${json};</script>
+<script type="module" src="${ASSETS_PATH}/main.js"></script>
+</body>
+</html>
+`;
+}
+
+/** Answers `/ide` and `/ide/assets/…`; resolves false for any other path. */
+export function createIdeRoutes(options: IdePageOptions): (request: IncomingMessage, response: ServerResponse) => Promise<boolean> {
+  const assets = serveStatic(IDE_ASSETS_DIR, { index: false, fallthrough: false, maxAge: '1h' });
+  const page = idePage(options);
+  return (request, response) => {
+    const path = new URL(request.url ?? '/', 'http://localhost').pathname;
+    if ((path === IDE_PATH || path === `${IDE_PATH}/`) && (request.method === 'GET' || request.method === 'HEAD')) {
+      response.setHeader('content-type', 'text/html; charset=utf-8');
+      response.end(request.method === 'HEAD' ? undefined : page);
+      return Promise.resolve(true);
+    }
+    if (!path.startsWith(`${ASSETS_PATH}/`)) return Promise.resolve(false);
+    // serve-static reads the path from request.url: strip the prefix, keep the query.
+    request.url = request.url!.slice(ASSETS_PATH.length);
+    return new Promise((done) => {
+      assets(request, response, (error?: unknown) => {
+        const status = (error as { status?: number } | undefined)?.status ?? 500;
+        response.statusCode = status;
+        response.setHeader('content-type', 'text/plain; charset=utf-8');
+        response.end(status === 404 ? 'no such IDE asset' : 'the IDE asset could not be read');
+        done(true);
+      });
+      response.once('finish', () => done(true));
+    });
+  };
+}
