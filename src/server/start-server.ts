@@ -69,7 +69,10 @@ export async function startServer(config: DocjoinConfig, project: Project, optio
       // An unseeded embedded database starts empty: there is nothing yet to check the schema against.
       validateDatabase: !(embedded && !seed),
     });
-    if (gateway.url) log(`GraphQL at ${gateway.url} (open it in a browser for Apollo Sandbox); health at http://localhost:${gateway.port}/health`);
+    if (gateway.url) {
+      const ide = gateway.settings.landingPage === 'none' ? '' : `; IDE at http://localhost:${gateway.port}/ide`;
+      log(`GraphQL at ${gateway.url}${ide}; health at http://localhost:${gateway.port}/health`);
+    }
     const running = client;
     return {
       gateway,

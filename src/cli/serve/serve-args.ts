@@ -16,8 +16,8 @@ export const SERVE_FLAGS = [{ name: '--port', example: '4000' }, ...MONGO_TARGET
 
 export const SERVE_USAGE = `Usage: docjoin serve [--port N] [--mongo-uri URI] [--db NAME] [--seed-scale N] [--config FILE]
 
-Serves the project's GraphQL at http://localhost:<port>/graphql (Apollo Sandbox on GET in a browser)
-and /health. Without a MongoDB it starts the embedded server in this process and fills it with the
+Serves the project's GraphQL at http://localhost:<port>/graphql, docjoin's IDE at /ide, and
+/health. Without a MongoDB it starts the embedded server in this process and fills it with the
 project's seed.
 
   --port N          HTTP port, 0 for any free one (default: $PORT, else the config's server.port, else 4000)
