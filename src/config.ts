@@ -15,6 +15,8 @@ export { redactUri } from './setting-rules';
 import { DEFAULT_COST_LIMITS, type CostLimits } from './gateway/cost/cost-limits';
 import type { CorsOption, GatewaySettings, LandingPage } from './gateway/gateway-options';
 import type { DocjoinProjectConfig } from './project/project-config';
+import { defaultLogFormat, LOG_FORMATS, LOG_LEVELS, type LogFormat } from './observability/logger';
+import { DEFAULT_SLOW_OPERATION_MS } from './gateway/gateway-options';
 export type { CostLimits };
 
 /** Process configuration, read once from the environment and validated with messages that name the variable. */
@@ -44,7 +46,19 @@ export interface DocjoinConfig {
   readonly landingPage?: LandingPage;
   readonly nodeEnv: string;
   readonly production: boolean;
+  /** DOCJOIN_LOG_LEVEL: fatal, error, warn, info (default), debug, trace or silent. */
+  readonly logLevel: LogLevel;
+  /** DOCJOIN_LOG_FORMAT: json or pretty (default: pretty on a terminal outside production, else json). */
+  readonly logFormat: LogFormat;
+  /** DOCJOIN_SLOW_MS: operations at least this long are logged as slow (default 1000). */
+  readonly slowOperationMs: number;
+  /** DOCJOIN_METRICS: serve Prometheus metrics at /metrics (default true). */
+  readonly metrics: boolean;
+  /** DOCJOIN_LOG_VARIABLES: put each request's variables in its log line (default false). */
+  readonly logVariables: boolean;
 }
+
+export type LogLevel = (typeof LOG_LEVELS)[number];
 
 
 export class ConfigError extends Error {
@@ -98,13 +112,18 @@ export function loadConfig(env: Env = process.env, flags: ConfigFlags = {}, proj
     ...(server.landingPage !== undefined && { landingPage: server.landingPage }),
     nodeEnv,
     production,
+    logLevel: parseChoice('DOCJOIN_LOG_LEVEL', env.DOCJOIN_LOG_LEVEL, LOG_LEVELS) ?? 'info',
+    logFormat: parseChoice('DOCJOIN_LOG_FORMAT', env.DOCJOIN_LOG_FORMAT, LOG_FORMATS) ?? defaultLogFormat(production, process.stdout.isTTY === true),
+    slowOperationMs: parseCount('DOCJOIN_SLOW_MS', env.DOCJOIN_SLOW_MS) ?? server.slowOperationMs ?? DEFAULT_SLOW_OPERATION_MS,
+    metrics: parseBoolean('DOCJOIN_METRICS', env.DOCJOIN_METRICS) ?? server.metrics ?? true,
+    logVariables: parseBoolean('DOCJOIN_LOG_VARIABLES', env.DOCJOIN_LOG_VARIABLES) ?? server.logVariables ?? false,
   };
 }
 
 /** What createGateway takes from the process configuration. */
 export function gatewaySettingsOf(config: DocjoinConfig): GatewaySettings {
-  const { port, host, cors, landingPage, production, strategyOverrides, costCommands, limits, assumedListSize } = config;
-  return { port, host, cors, landingPage, production, strategyOverrides, costCommands, limits, assumedListSize };
+  const { port, host, cors, landingPage, production, strategyOverrides, costCommands, limits, assumedListSize, metrics, slowOperationMs, logVariables } = config;
+  return { port, host, cors, landingPage, production, strategyOverrides, costCommands, limits, assumedListSize, metrics, slowOperationMs, logVariables };
 }
 
 /** A string setting from the config file, checked by the same rule as its flag and variable. */
@@ -151,6 +170,14 @@ function parseCount(name: string, raw: string | undefined): number | undefined {
   const count = Number(value.replace(/_/g, ''));
   if (!/^\d[\d_]*$/.test(value) || !Number.isSafeInteger(count) || count < 1) throw new ConfigError(`${name} must be a whole number of at least 1, got ${JSON.stringify(raw)}`);
   return count;
+}
+
+/** One of `choices`, case as written in them; anything else names the variable and the choices. */
+function parseChoice<T extends string>(name: string, raw: string | undefined, choices: readonly T[]): T | undefined {
+  const value = nonEmpty(raw)?.toLowerCase();
+  if (value === undefined) return undefined;
+  if (!choices.includes(value as T)) throw new ConfigError(`${name} must be one of ${choices.join(', ')}, got ${JSON.stringify(raw)}`);
+  return value as T;
 }
 
 function parseBoolean(name: string, raw: string | undefined): boolean | undefined {

@@ -17,6 +17,11 @@ import { validateAgainstDatabase } from './storage-map/validate-against-database
 import type { WriteOptions } from './writes/request-writes';
 import type { MutationWritePlans } from './writes/write-plan';
 import { createWriteRuntime } from './writes/write-runtime';
+import { redactUri } from '../setting-rules';
+import { silentLogger, type DocjoinLogger } from '../observability/logger';
+import { GatewayMetrics } from '../observability/metrics';
+import { MongoAvailability } from '../observability/mongo-availability';
+import { requestObserverPlugin } from '../observability/request-observer-plugin';
 
 export interface DocjoinOptions extends GatewaySettings {
   /** Your SDL, annotated with docjoin's directives (their definitions are added unless you include them). */
@@ -46,6 +51,11 @@ export interface DocjoinOptions extends GatewaySettings {
   readonly checkEstimates?: boolean;
   /** Receives each violation `checkEstimates` finds. */
   readonly onEstimateViolation?: EstimateViolationRecorder;
+  /**
+   * Where docjoin logs (a pino logger, or one with pino's methods): each request, slow operations,
+   * MongoDB outages and recoveries. Default: nothing (`docjoin serve` gives its own, see DOCJOIN_LOG_LEVEL).
+   */
+  readonly logger?: DocjoinLogger;
 }
 
 /** Request headers as Node (`req.headers`) or Fetch/Apollo (`HeaderMap`) hold them. */
@@ -60,8 +70,11 @@ export interface Docjoin {
   readonly schema: GraphQLSchema;
   readonly storageMap: StorageMap;
   readonly settings: ResolvedSettings;
-  /** The cost plugin (`extensions.cost`, the estimate and its limits). */
+  /** The cost plugin (`extensions.cost`, the estimate and its limits), then the request log and metrics. */
   readonly plugins: readonly ApolloServerPlugin<GatewayContext>[];
+  /** Prometheus metrics (serve `metrics.text()` with `metrics.contentType`); undefined with `metrics: false`. */
+  readonly metrics: GatewayMetrics | undefined;
+  readonly logger: DocjoinLogger;
   /** Maps docjoin's internal errors to public codes (stack traces hidden in production). */
   readonly formatError: NonNullable<ApolloServerOptions<GatewayContext>['formatError']>;
   /** A fresh per-request context; `headers` may switch strategies (`x-docjoin-strategy`) when that is enabled. */
@@ -127,15 +140,31 @@ export async function createDocjoin(options: DocjoinOptions): Promise<Docjoin> {
   });
 
   const mongoUri = options.mongoUri ?? `mongodb://${options.mongoClient.options.hosts.map((host) => host.toString()).join(',')}`;
+  const logger = options.logger ?? silentLogger();
+  const metrics = settings.metrics ? new GatewayMetrics() : undefined;
+  const availability = new MongoAvailability(options.mongoClient, logger, metrics, redactUri(mongoUri));
+  const observer = requestObserverPlugin({
+    logger,
+    metrics,
+    slowOperationMs: settings.slowOperationMs,
+    logVariables: settings.logVariables,
+    onDatabaseUnavailable: () => availability.unavailable('a request could not reach it'),
+    onDatabaseReached: () => availability.available(),
+  });
   return {
     schema,
     storageMap,
     settings,
-    plugins: [costPlugin],
+    plugins: [costPlugin, observer],
+    metrics,
+    logger,
     formatError: createFormatError({ production: settings.production }),
     createContext,
     health: () => checkHealth({ ping: () => funnel.ping(), kind: options.mongoKind ?? 'external', db: db.databaseName, uri: mongoUri }),
-    close: () => funnel.detach(),
+    close: () => {
+      funnel.detach();
+      availability.close();
+    },
   };
 }
 

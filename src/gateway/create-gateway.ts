@@ -78,6 +78,7 @@ export async function createGateway(options: CreateGatewayOptions): Promise<Gate
         context: async (headers: HeaderMap) => docjoin.createContext({ headers }),
         health: () => docjoin.health(),
         ...(settings.landingPage !== 'none' && { routes: createIdeRoutes(ide) }),
+        ...(docjoin.metrics && { metrics: async () => ({ contentType: docjoin.metrics!.contentType, body: await docjoin.metrics!.text() }) }),
       });
     }
   } catch (error) {

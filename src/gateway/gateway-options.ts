@@ -33,7 +33,15 @@ export interface GatewaySettings {
   readonly limits?: Partial<CostLimits>;
   /** Entries the document estimate assumes in a list nothing bounds (default 20). */
   readonly assumedListSize?: number;
+  /** Prometheus metrics at `/metrics` (default true). */
+  readonly metrics?: boolean;
+  /** Operations taking at least this many milliseconds are logged as slow (default 1000). */
+  readonly slowOperationMs?: number;
+  /** Put each request's variables in its log line (default false: they may hold personal data). */
+  readonly logVariables?: boolean;
 }
+
+export const DEFAULT_SLOW_OPERATION_MS = 1000;
 
 /** The settings with every default applied, as the gateway uses them. */
 export interface ResolvedSettings {
@@ -46,6 +54,9 @@ export interface ResolvedSettings {
   readonly costCommands: boolean;
   readonly limits: CostLimits;
   readonly assumedListSize: number;
+  readonly metrics: boolean;
+  readonly slowOperationMs: number;
+  readonly logVariables: boolean;
 }
 
 
@@ -70,6 +81,9 @@ export function resolveSettings(settings: GatewaySettings, nodeEnv: string | und
     costCommands: optionalBoolean(settings, 'costCommands') ?? !production,
     limits: limitsOption(settings.limits),
     assumedListSize: optionalInteger(settings, 'assumedListSize', 1, Number.MAX_SAFE_INTEGER) ?? DEFAULT_ASSUMED_LIST_SIZE,
+    metrics: optionalBoolean(settings, 'metrics') ?? true,
+    slowOperationMs: optionalInteger(settings, 'slowOperationMs', 0, Number.MAX_SAFE_INTEGER) ?? DEFAULT_SLOW_OPERATION_MS,
+    logVariables: optionalBoolean(settings, 'logVariables') ?? false,
   };
 }
 
@@ -77,7 +91,7 @@ function describe(value: unknown): string {
   return typeof value === 'string' ? JSON.stringify(value) : typeof value === 'object' && value !== null ? JSON.stringify(value) : String(value);
 }
 
-function optionalBoolean<K extends 'production' | 'strategyOverrides' | 'costCommands'>(settings: GatewaySettings, name: K): boolean | undefined {
+function optionalBoolean<K extends 'production' | 'strategyOverrides' | 'costCommands' | 'metrics' | 'logVariables'>(settings: GatewaySettings, name: K): boolean | undefined {
   const value: unknown = settings[name];
   if (value === undefined) return undefined;
   if (typeof value !== 'boolean') throw new GatewayOptionError(`option ${name} must be true or false, got ${describe(value)}`);
@@ -91,7 +105,7 @@ function optionalString(settings: GatewaySettings, name: 'host'): string | undef
   return value;
 }
 
-function optionalInteger(settings: GatewaySettings, name: 'port' | 'assumedListSize', min: number, max: number): number | undefined {
+function optionalInteger(settings: GatewaySettings, name: 'port' | 'assumedListSize' | 'slowOperationMs', min: number, max: number): number | undefined {
   const value: unknown = settings[name];
   if (value === undefined) return undefined;
   if (typeof value !== 'number' || !Number.isInteger(value) || value < min || value > max) {
@@ -137,7 +151,8 @@ function limitsOption(value: unknown): CostLimits {
 /** Every option createDocjoin and createGateway take, for the typo check. */
 const OPTION_NAMES: ReadonlySet<string> = new Set([
   'typeDefs', 'resolvers', 'writePlans', 'mongoClient', 'db', 'mongoKind', 'mongoUri', 'validateDatabase', 'onWarning', 'writes', 'checkEstimates', 'onEstimateViolation', 'listen',
-  'port', 'host', 'cors', 'landingPage', 'production', 'strategyOverrides', 'costCommands', 'limits', 'assumedListSize',
+  'port', 'host', 'cors', 'landingPage', 'production', 'strategyOverrides', 'costCommands', 'limits', 'assumedListSize', 'metrics', 'slowOperationMs',
+  'logVariables', 'logger',
 ]);
 
 /**

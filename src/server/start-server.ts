@@ -3,12 +3,15 @@ import { startEmbeddedMongo, type EmbeddedMongo } from '../embedded-mongo';
 import { createGateway, type Gateway } from '../gateway/create-gateway';
 import { connectMongo, type MongoClient } from '../gateway/mongo/mongo-funnel';
 import type { Project } from '../project/load-project';
+import type { DocjoinLogger } from '../observability/logger';
 import { describeDatabase } from './describe-database';
 import { firstLineOf, MongoUnreachableError } from './mongo-unreachable-error';
 
 export interface StartServerOptions {
   /** One line per step (where MongoDB is, the URL); default: nothing. */
   readonly log?: (message: string) => void;
+  /** The same steps as structured log lines, and the gateway's own logs (requests, outages). */
+  readonly logger?: DocjoinLogger;
   /** Progress of the project's embedded seed (e.g. the CLI's progress printer). */
   readonly onSeedProgress?: (collection: string, inserted: number, total: number) => void;
   /** Serve HTTP on `config.port` (default true). `docjoin explain --run` runs in-process only. */
@@ -32,13 +35,16 @@ export interface RunningServer {
  * port). A MongoDB that cannot be connected to rejects with MongoUnreachableError (one line for the CLI).
  */
 export async function startServer(config: DocjoinConfig, project: Project, options: StartServerOptions = {}): Promise<RunningServer> {
-  const log = options.log ?? (() => undefined);
+  const log = (message: string, fields: Record<string, unknown> = {}): void => {
+    options.log?.(message);
+    options.logger?.info(fields, message);
+  };
   const embedded: EmbeddedMongo | undefined = config.mongodbUri === undefined ? await startEmbeddedMongo() : undefined;
   const mongoUri = config.mongodbUri ?? embedded!.uri;
   let client: MongoClient | undefined;
   try {
     try {
-      if (!embedded) log(`connecting to MongoDB at ${redactUri(mongoUri)}…`);
+      if (!embedded) log(`connecting to MongoDB at ${redactUri(mongoUri)}…`, { mongo: redactUri(mongoUri) });
       client = await connectMongo(mongoUri, { serverSelectionTimeoutMS: config.mongoTimeoutMs });
     } catch (error) {
       throw new MongoUnreachableError(redactUri(mongoUri), firstLineOf(error));
@@ -47,14 +53,15 @@ export async function startServer(config: DocjoinConfig, project: Project, optio
     const seed = project.config.seed;
     if (embedded && seed) {
       const started = Date.now();
-      log(`embedded MongoDB at ${mongoUri}; seeding it (scale ${config.seedScale})…`);
+      log(`embedded MongoDB at ${mongoUri}; seeding it (scale ${config.seedScale})…`, { mongo: { kind: 'embedded', uri: mongoUri, db: config.mongodbDb }, seedScale: config.seedScale });
       await seed(db, { scale: config.seedScale, onProgress: options.onSeedProgress ?? (() => undefined) });
       const { documents } = await describeDatabase(db);
-      log(`loaded ${documents.toLocaleString('en')} documents in ${((Date.now() - started) / 1000).toFixed(1)} s`);
+      const seconds = (Date.now() - started) / 1000;
+      log(`loaded ${documents.toLocaleString('en')} documents in ${seconds.toFixed(1)} s`, { documents, seconds });
     } else if (embedded) {
-      log(`embedded MongoDB at ${mongoUri}, database "${config.mongodbDb}" (empty: the project's config has no seed)`);
+      log(`embedded MongoDB at ${mongoUri}, database "${config.mongodbDb}" (empty: the project's config has no seed)`, { mongo: { kind: 'embedded', uri: mongoUri, db: config.mongodbDb } });
     } else {
-      log(`MongoDB at ${redactUri(mongoUri)}, database "${config.mongodbDb}"`);
+      log(`MongoDB at ${redactUri(mongoUri)}, database "${config.mongodbDb}"`, { mongo: { kind: 'external', uri: redactUri(mongoUri), db: config.mongodbDb } });
     }
     const gateway = await createGateway({
       ...gatewaySettingsOf(config),
@@ -68,10 +75,24 @@ export async function startServer(config: DocjoinConfig, project: Project, optio
       listen: options.listen ?? true,
       // An unseeded embedded database starts empty: there is nothing yet to check the schema against.
       validateDatabase: !(embedded && !seed),
+      ...(options.logger && { logger: options.logger }),
+    });
+    const { storageMap } = gateway;
+    log(`schema of ${project.configFile ?? project.root}: ${storageMap.types.size} types, ${storageMap.relations.size} relation fields, ${storageMap.roots.size} generated root fields`, {
+      project: project.configFile ?? project.root,
+      types: storageMap.types.size,
+      relations: storageMap.relations.size,
+      roots: storageMap.roots.size,
     });
     if (gateway.url) {
-      const ide = gateway.settings.landingPage === 'none' ? '' : `; IDE at http://localhost:${gateway.port}/ide`;
-      log(`GraphQL at ${gateway.url}${ide}; health at http://localhost:${gateway.port}/health`);
+      const origin = `http://localhost:${gateway.port}`;
+      const urls = {
+        graphql: gateway.url,
+        ...(gateway.settings.landingPage !== 'none' && { ide: `${origin}/ide` }),
+        health: `${origin}/health`,
+        ...(gateway.settings.metrics && { metrics: `${origin}/metrics` }),
+      };
+      log(`GraphQL at ${urls.graphql}${urls.ide ? `; IDE at ${urls.ide}` : ''}; health at ${urls.health}${urls.metrics ? `; metrics at ${urls.metrics}` : ''}`, urls);
     }
     const running = client;
     return {

@@ -13,7 +13,26 @@ describe('loadConfig', () => {
       limits: { maxRoundTrips: 50, maxDocuments: 100_000, maxDepth: 10 },
       nodeEnv: 'development',
       production: false,
+      // Jest's stdout is no terminal: JSON lines.
+      logFormat: 'json',
+      logLevel: 'info',
+      logVariables: false,
+      metrics: true,
+      slowOperationMs: 1000,
     });
+  });
+
+  it('reads the log and metrics settings, refusing an unknown level or format', () => {
+    expect(loadConfig({ DOCJOIN_LOG_LEVEL: 'DEBUG', DOCJOIN_LOG_FORMAT: 'pretty', DOCJOIN_SLOW_MS: '250', DOCJOIN_METRICS: 'off', DOCJOIN_LOG_VARIABLES: 'yes' })).toMatchObject({
+      logLevel: 'debug',
+      logFormat: 'pretty',
+      slowOperationMs: 250,
+      metrics: false,
+      logVariables: true,
+    });
+    expect(() => loadConfig({ DOCJOIN_LOG_LEVEL: 'verbose' })).toThrow('DOCJOIN_LOG_LEVEL must be one of fatal, error, warn, info, debug, trace, silent, got "verbose"');
+    expect(() => loadConfig({ DOCJOIN_LOG_FORMAT: 'text' })).toThrow('DOCJOIN_LOG_FORMAT must be one of json, pretty, got "text"');
+    expect(loadConfig({ NODE_ENV: 'production' }).logFormat).toBe('json');
   });
 
   it('turns strategy overrides off in production unless explicitly enabled', () => {

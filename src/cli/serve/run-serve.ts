@@ -4,6 +4,7 @@ import { GatewayOptionError } from '../../gateway/gateway-options';
 import { ProjectConfigError, type Project } from '../../project/load-project';
 import { loadProjectTarget } from '../args/project-flags';
 import { createProgressPrinter } from '../seed/progress-printer';
+import { createLogger } from '../../observability/logger';
 import { MongoUnreachableError } from '../../server/mongo-unreachable-error';
 import { startServer, type RunningServer } from '../../server/start-server';
 import { answerWithoutRunning } from '../args/answer-without-running';
@@ -28,16 +29,20 @@ export async function runServeCli(argv: readonly string[], env: CliEnv, io: CliI
     return 2;
   }
 
-  const progress = createProgressPrinter(io.out);
-  const log = (message: string): void => {
-    progress.finish();
-    io.out.write(`docjoin: ${message}\n`);
-  };
+  // Pretty logs on a terminal keep the in-place seeding line; JSON logs get a line per seeded collection.
+  const progress = config.logFormat === 'pretty' ? createProgressPrinter(io.out) : undefined;
+  const out = { isTTY: io.out.isTTY, write: (text: string) => (progress?.finish(), io.out.write(text)) };
+  const logger = createLogger({ level: config.logLevel, format: config.logFormat, destination: out });
+  const onSeedProgress =
+    progress?.onProgress ??
+    ((collection: string, inserted: number, total: number) => {
+      if (inserted === total) logger.info({ collection, documents: total }, `seeded ${collection}`);
+    });
   let server: RunningServer;
   try {
-    server = await startServer(config, project, { log, onSeedProgress: progress.onProgress });
+    server = await startServer(config, project, { logger, onSeedProgress });
   } catch (error) {
-    progress.finish();
+    progress?.finish();
     // Schema and option mistakes (exit 2, configuration), database mismatches and an unreachable
     // MongoDB (exit 1) are written for people: they name Type.field and the fix, or the URI and the
     // reason. Anything else is a bug: its stack helps.
@@ -47,9 +52,10 @@ export async function runServeCli(argv: readonly string[], env: CliEnv, io: CliI
     return configuration ? 2 : 1;
   }
   const signal = await nextStopSignal();
-  log(`${signal}: shutting down`);
+  logger.info({ signal }, `${signal}: shutting down`);
   try {
     await server.stop();
+    logger.info('stopped');
     return 0;
   } catch (error) {
     io.err.write(`docjoin: stopping failed: ${error instanceof Error ? error.message : String(error)}\n`);

@@ -15,6 +15,8 @@ export interface HttpServerOptions<TContext extends BaseContext> {
   readonly host?: string;
   /** CORS headers on `/graphql` (default off). */
   readonly cors?: CorsOption;
+  /** `GET /metrics` (Prometheus text format); absent: no such route. */
+  readonly metrics?: () => Promise<{ contentType: string; body: string }>;
   /** More routes (the IDE): resolves true when it answered the request. */
   readonly routes?: (request: IncomingMessage, response: ServerResponse) => Promise<boolean>;
 }
@@ -26,7 +28,7 @@ export interface RunningHttpServer {
   close(): Promise<void>;
 }
 
-/** Apollo Server on plain node:http: `/graphql` (POST, GET and the landing page), `GET /health`, and `routes`. */
+/** Apollo Server on plain node:http: `/graphql` (POST, GET and the landing page), `GET /health`, `GET /metrics`, and `routes`. */
 export async function startHttpServer<TContext extends BaseContext>(options: HttpServerOptions<TContext>): Promise<RunningHttpServer> {
   const withCors = corsMiddleware(options.cors ?? false);
   const server = createServer((request, response) => {
@@ -59,6 +61,12 @@ async function handle<TContext extends BaseContext>(options: HttpServerOptions<T
   if (url.pathname === '/health' && (request.method === 'GET' || request.method === 'HEAD')) {
     const { status, body } = await options.health();
     sendJson(response, status, body);
+    return;
+  }
+  if (url.pathname === '/metrics' && options.metrics && (request.method === 'GET' || request.method === 'HEAD')) {
+    const { contentType, body } = await options.metrics();
+    response.setHeader('content-type', contentType);
+    response.end(request.method === 'HEAD' ? undefined : body);
     return;
   }
   if (options.routes && (await options.routes(request, response))) return;

@@ -78,13 +78,14 @@ describe('docjoin without a database', () => {
   });
 
   it.each([
-    ['serve', ['serve', '--port', '0'], { stdout: 'docjoin: connecting to MongoDB at mongodb://***@127.0.0.1:1/?serverSelectionTimeoutMS=300…\n', stderr: '' }],
-    ['explain --run', ['explain', '{ books(first: 1) { name } }', '--run'], { stdout: '', stderr: 'explain: connecting to MongoDB at mongodb://***@127.0.0.1:1/?serverSelectionTimeoutMS=300…\n' }],
+    ['serve', ['serve', '--port', '0'], { logged: ['connecting to MongoDB at mongodb://***@127.0.0.1:1/?serverSelectionTimeoutMS=300…'], stderr: '' }],
+    ['explain --run', ['explain', '{ books(first: 1) { name } }', '--run'], { logged: [], stderr: 'explain: connecting to MongoDB at mongodb://***@127.0.0.1:1/?serverSelectionTimeoutMS=300…\n' }],
   ])('%s with an unreachable MongoDB says where it connects, then exits 1 with one line naming the (redacted) URI and the reason', async (_name, args, progress) => {
     const { code, stdout, stderr } = await docjoin([...args, '--mongo-uri', 'mongodb://reader:secret@127.0.0.1:1/?serverSelectionTimeoutMS=300']);
     expect(code).toBe(1);
     expect(stderr).toBe(`${progress.stderr}docjoin: cannot reach MongoDB at mongodb://***@127.0.0.1:1/?serverSelectionTimeoutMS=300: connect ECONNREFUSED 127.0.0.1:1\n`);
-    expect(stdout).toBe(progress.stdout);
+    // serve logs JSON lines when its output is not a terminal.
+    expect(logLines(stdout).map((line) => line.msg)).toEqual(progress.logged);
   });
 
   it('refuses an invalid environment at start, naming the variable', async () => {
@@ -108,7 +109,7 @@ describe('docjoin explain --run on the embedded demo data', () => {
     expect(code).toBe(0);
     expect(stderr).toMatch(/^explain: embedded MongoDB at mongodb:\/\/127\.0\.0\.1:\d+\/\?directConnection=true; seeding it \(scale 0\.1\)…\n/);
     expect(stderr).toMatch(/\nseeding books +100 \/ 100\n/);
-    expect(stderr).toMatch(/explain: loaded 11,587 documents in [\d.]+ s\n$/);
+    expect(stderr).toMatch(/explain: loaded 11,587 documents in [\d.]+ s\nexplain: schema of \S+docjoin\.config\.ts: 17 types, 18 relation fields, 14 generated root fields\n$/);
     const lines = stdout.split('\n');
     expect(lines.slice(3, 7)).toEqual([
       '  field              strategy            est. round trips   measured   other strategies (whole operation)',
@@ -187,8 +188,19 @@ describe('docjoin serve', () => {
     child.kill('SIGTERM');
     const { code, stdout } = await done;
     expect(code).toBe(0);
-    expect(stdout).toContain('docjoin: embedded MongoDB at mongodb://127.0.0.1:');
-    expect(stdout).toContain('seeding comments           500 / 500\n');
-    expect(stdout).toMatch(/docjoin: SIGTERM: shutting down\n$/);
+    // Not a terminal: one JSON line per step, then one per request, then the shutdown.
+    const lines = logLines(stdout);
+    expect(lines[0]).toMatchObject({ level: 30, name: 'docjoin', mongo: { kind: 'embedded', db: 'docjoin' }, seedScale: 0.05 });
+    expect(lines).toContainEqual(expect.objectContaining({ collection: 'comments', documents: 500, msg: 'seeded comments' }));
+    expect(lines).toContainEqual(expect.objectContaining({ msg: 'operation', type: 'query', roundTrips: 1, estimatedRoundTrips: 1 }));
+    expect(lines.slice(-2).map((line) => line.msg)).toEqual(['SIGTERM: shutting down', 'stopped']);
   }, 60_000);
 });
+
+/** The JSON log lines of a command's output. */
+function logLines(stdout: string): Array<Record<string, unknown>> {
+  return stdout
+    .split('\n')
+    .filter((line) => line.startsWith('{'))
+    .map((line) => JSON.parse(line) as Record<string, unknown>);
+}

@@ -1,0 +1,46 @@
+import pino, { type BaseLogger, type DestinationStream, type Level } from 'pino';
+import { prettyFactory } from 'pino-pretty';
+
+/**
+ * docjoin's logs: pino, JSON lines in production and whenever stdout is not a terminal, pretty lines on
+ * a terminal. The level comes from DOCJOIN_LOG_LEVEL (default info). Log lines carry facts (names,
+ * counts, durations, error codes), never a request's variables or a document, unless DOCJOIN_LOG_VARIABLES
+ * asks for variables.
+ */
+
+/** What docjoin logs to: a pino logger, or anything with pino's methods (createGateway's `logger`). */
+export type DocjoinLogger = BaseLogger;
+
+export type LogFormat = 'json' | 'pretty';
+export const LOG_FORMATS: readonly LogFormat[] = ['json', 'pretty'];
+export const LOG_LEVELS: readonly (Level | 'silent')[] = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'];
+
+export interface LoggerOptions {
+  readonly level: Level | 'silent';
+  readonly format: LogFormat;
+  /** Where lines go (default stdout). */
+  readonly destination?: { write(text: string): unknown };
+}
+
+export function createLogger(options: LoggerOptions): DocjoinLogger {
+  const base = { level: options.level, base: { name: 'docjoin' }, timestamp: pino.stdTimeFunctions.isoTime };
+  const destination = options.destination as DestinationStream | undefined;
+  if (options.format === 'pretty') {
+    const target = options.destination ?? process.stdout;
+    const colorize = (target as { isTTY?: boolean }).isTTY === true;
+    const prettify = prettyFactory({ colorize, singleLine: true, ignore: 'pid,hostname,name', translateTime: 'SYS:HH:MM:ss.l' });
+    return pino(base, { write: (line: string) => void target.write(prettify(line)) });
+  }
+  // Synchronous, so that the last lines (shutdown) are written before the process exits.
+  return pino(base, destination ?? pino.destination({ dest: 1, sync: true }));
+}
+
+/** A logger that drops everything: createGateway's default, so a library user opts in to logs. */
+export function silentLogger(): DocjoinLogger {
+  return pino({ level: 'silent' });
+}
+
+/** JSON for machines (production, or output to a file or a pipe), pretty for a person at a terminal. */
+export function defaultLogFormat(production: boolean, stdoutIsTty: boolean): LogFormat {
+  return !production && stdoutIsTty ? 'pretty' : 'json';
+}

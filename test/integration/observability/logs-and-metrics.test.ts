@@ -1,0 +1,115 @@
+import type { MongoClient } from 'mongodb';
+import pino from 'pino';
+import { connectMongo, createGateway, type Gateway } from 'docjoin';
+import { startEmbeddedMongo, type EmbeddedMongo } from 'docjoin/embedded-mongo';
+
+/**
+ * The gateway's logs (pino, one JSON line per request; slow operations; MongoDB outages and recoveries)
+ * and its Prometheus metrics at /metrics, scraped over HTTP.
+ */
+const SDL = /* GraphQL */ `
+  type Query { shelves(first: Int = 20): [Shelf!]! @list shelf(id: ID!): Shelf @find }
+  type Shelf @collection(name: "shelves") {
+    id: ID!
+    name: String!
+    books: [Book!]! @snapshot(path: "books", fields: ["id", "title"]) @join(localField: "books.id") @read(strategy: SNAPSHOT)
+  }
+  type Book @collection(name: "books") { id: ID! title: String! year: Int! }
+`;
+
+let mongo: EmbeddedMongo;
+let client: MongoClient;
+let gateway: Gateway;
+let port: number;
+const lines: Array<Record<string, unknown>> = [];
+const logger = pino({ level: 'info' }, { write: (line: string) => void lines.push(JSON.parse(line) as Record<string, unknown>) });
+
+beforeAll(async () => {
+  mongo = await startEmbeddedMongo();
+  port = Number(new URL(mongo.uri).port);
+  client = await connectMongo(`${mongo.uri}&heartbeatFrequencyMS=500`, { serverSelectionTimeoutMS: 500 });
+  const db = client.db('observability');
+  const books = [{ title: 'A', year: 2001 }, { title: 'B', year: 2002 }];
+  const { insertedIds } = await db.collection('books').insertMany(books);
+  await db.collection('shelves').insertOne({ name: 'one', books: books.map((book, i) => ({ id: insertedIds[i], title: book.title })) });
+  gateway = await createGateway({ typeDefs: SDL, mongoClient: client, db: 'observability', port: 0, logger, slowOperationMs: 60_000, limits: { maxRoundTrips: 3 } });
+}, 60_000);
+afterAll(async () => {
+  await gateway?.stop();
+  await client?.close();
+  await mongo?.stop();
+});
+
+const post = async (body: Record<string, unknown>, headers: Record<string, string> = {}) => {
+  const response = await fetch(gateway.url!, { method: 'POST', headers: { 'content-type': 'application/json', ...headers }, body: JSON.stringify(body) });
+  return (await response.json()) as { errors?: Array<{ extensions: { code: string } }> };
+};
+const scrape = async () => (await fetch(gateway.url!.replace('/graphql', '/metrics'))).text();
+const metric = (text: string, series: string) => {
+  const line = text.split('\n').find((candidate) => candidate.startsWith(`${series} `));
+  return line === undefined ? undefined : Number(line.slice(series.length + 1));
+};
+
+it('logs one line per request: operation, duration, measured and estimated round trips, error codes; never variables', async () => {
+  lines.length = 0;
+  await post({ query: 'query Shelf($id: ID!) { shelf(id: $id) { name books { title year } } }', variables: { id: 'aaaaaaaaaaaaaaaaaaaaaaaa' }, operationName: 'Shelf' });
+  await post({ query: 'query Shelves { shelves { name books { title } } }', operationName: 'Shelves' });
+  await post({ query: 'query Bad { shelves(first: 1000) { name } }', operationName: 'Bad' });
+  expect(lines.map(({ msg, operation, type, roundTrips, estimatedRoundTrips, errorCodes }) => ({ msg, operation, type, roundTrips, estimatedRoundTrips, errorCodes }))).toEqual([
+    { msg: 'operation', operation: 'Shelf', type: 'query', roundTrips: 1, estimatedRoundTrips: 2, errorCodes: undefined },
+    { msg: 'operation', operation: 'Shelves', type: 'query', roundTrips: 1, estimatedRoundTrips: 1, errorCodes: undefined },
+    { msg: 'operation', operation: 'Bad', type: 'query', roundTrips: 0, estimatedRoundTrips: 0, errorCodes: ['BAD_USER_INPUT'] },
+  ]);
+  for (const line of lines) expect(typeof line.durationMs).toBe('number');
+  expect(JSON.stringify(lines)).not.toContain('aaaaaaaaaaaaaaaaaaaaaaaa');
+});
+
+it('serves Prometheus metrics: requests by operation and outcome, per field and strategy, snapshots, rejections, the process', async () => {
+  const before = await scrape();
+  await post({ query: 'query Shelves { shelves { name books { title } } }', operationName: 'Shelves' });
+  await post({ query: 'query Shelves { shelves { name books { title year } } }', operationName: 'Shelves' }, { 'x-docjoin-strategy': 'Shelf.books=join' });
+  const rejected = await post({ query: '{ a: shelves { books { year } } b: shelves { books { year } } c: shelves { books { year } } }' });
+  expect(rejected.errors?.[0]?.extensions.code).toBe('COST_LIMIT_EXCEEDED');
+  const after = await scrape();
+  const grew = (series: string) => (metric(after, series) ?? 0) - (metric(before, series) ?? 0);
+  expect(grew('docjoin_requests_total{operation="Shelves",outcome="ok"}')).toBe(2);
+  expect(grew('docjoin_requests_total{operation="anonymous",outcome="COST_LIMIT_EXCEEDED"}')).toBe(1);
+  expect(grew('docjoin_cost_limit_rejections_total{limit="roundTrips"}')).toBe(1);
+  expect(grew('docjoin_snapshot_hits_total{field="Shelf.books"}')).toBe(2);
+  expect(grew('docjoin_field_round_trips_total{field="Shelf.books",strategy="join"}')).toBe(1);
+  expect(grew('docjoin_field_documents_total{field="Shelf.books",strategy="join"}')).toBe(2);
+  expect(grew('docjoin_request_duration_seconds_count{operation="Shelves"}')).toBe(2);
+  expect(grew('docjoin_request_mongo_round_trips_sum{operation="Shelves"}')).toBe(1 + 2);
+  expect(grew('docjoin_request_estimated_round_trips_sum{operation="Shelves"}')).toBe(1 + 2);
+  expect(metric(after, 'docjoin_mongo_up')).toBe(1);
+  expect(after).toContain('# TYPE process_cpu_user_seconds_total counter');
+  expect(after).toContain('# TYPE nodejs_heap_size_used_bytes gauge');
+});
+
+it('logs a slow operation as a warning', async () => {
+  const slow = await createGateway({ typeDefs: SDL, mongoClient: client, db: 'observability', listen: false, logger, slowOperationMs: 0, metrics: false });
+  try {
+    lines.length = 0;
+    await slow.execute({ query: '{ shelves { name } }' });
+    expect(lines).toEqual([expect.objectContaining({ level: 40, msg: 'slow operation', slowOperationMs: 0, roundTrips: 1 })]);
+  } finally {
+    await slow.stop();
+  }
+});
+
+it('logs a MongoDB outage once and its recovery once, and docjoin_mongo_up follows', async () => {
+  lines.length = 0;
+  await mongo.stop();
+  const down = await post({ query: '{ shelves { name } }' });
+  expect(down.errors?.[0]?.extensions.code).toBe('DATABASE_UNAVAILABLE');
+  await post({ query: '{ shelves { name } }' });
+  expect(metric(await scrape(), 'docjoin_mongo_up')).toBe(0);
+  mongo = await startEmbeddedMongo({ port });
+  for (let attempt = 0; attempt < 40 && !lines.some((line) => line.msg === 'MongoDB is reachable again'); attempt++) await new Promise((resolve) => setTimeout(resolve, 100));
+  const outage = lines.filter((line) => typeof line.msg === 'string' && line.msg.startsWith('MongoDB is'));
+  expect(outage.map((line) => [line.level, line.msg])).toEqual([
+    [50, 'MongoDB is unreachable; requests fail with DATABASE_UNAVAILABLE until it is back'],
+    [30, 'MongoDB is reachable again'],
+  ]);
+  expect(metric(await scrape(), 'docjoin_mongo_up')).toBe(1);
+}, 30_000);
