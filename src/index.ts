@@ -32,6 +32,7 @@ export { isDuplicateKeyError } from './gateway/mongo/funnel-writer';
 export { objectIdArgument } from './gateway/documents/object-id-argument';
 export { DateTimeScalar } from './gateway/scalars/date-time-scalar';
 export { StorageConfigError, DatabaseMismatchError } from './gateway/errors/internal-errors';
+export { PortInUseError } from './gateway/http/port-in-use-error';
 
 // Cost: the plugin, the report, the headers, the estimate.
 export { ApolloServerPluginDocjoinCost, COST_HEADER, type DocjoinCostOptions } from './gateway/cost/cost-plugin';

@@ -19,9 +19,16 @@ export const DEFAULT_DB_NAME = 'docjoin';
 /** How long a command waits for an unreachable MongoDB before it fails, unless the URI says otherwise. */
 export const DEFAULT_MONGO_TIMEOUT_MS = 5_000;
 
-/** The server-selection timeout to give a client of `uri`: none when the URI sets its own. */
-export function serverSelectionTimeout(uri: string, timeoutMs: number = DEFAULT_MONGO_TIMEOUT_MS): { serverSelectionTimeoutMS?: number } {
-  return /[?&]serverSelectionTimeoutMS=/i.test(uri) ? {} : { serverSelectionTimeoutMS: timeoutMs };
+/**
+ * The timeouts to give a client of `uri`: how long it looks for a server, and how long one connection
+ * attempt may take (else a silent server holds a socket for the driver's 30 s after selection gave up).
+ * The URI's own values win.
+ */
+export function serverSelectionTimeout(uri: string, timeoutMs: number = DEFAULT_MONGO_TIMEOUT_MS): { serverSelectionTimeoutMS?: number; connectTimeoutMS?: number } {
+  return {
+    ...(!/[?&]serverSelectionTimeoutMS=/i.test(uri) && { serverSelectionTimeoutMS: timeoutMs }),
+    ...(!/[?&]connectTimeoutMS=/i.test(uri) && { connectTimeoutMS: timeoutMs }),
+  };
 }
 /** The demo dataset is generated in memory before it is inserted (~40 MB per unit of scale). */
 export const MAX_SEED_SCALE = 20;

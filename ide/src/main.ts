@@ -62,7 +62,7 @@ createRoot(document.getElementById('graphiql')!).render(
     plugins: [costPlugin],
     visiblePlugin: costPlugin,
     defaultQuery: config.defaultQuery,
-    defaultHeaders: JSON.stringify({ 'x-docjoin-cost': 'fields' }, null, 2),
+    defaultHeaders: JSON.stringify({ 'x-docjoin-cost': 'summary' }, null, 2),
     initialQuery: fromUrl('query'),
     initialVariables: fromUrl('variables'),
     initialHeaders: fromUrl('headers'),

@@ -3,7 +3,7 @@ import type { IResolvers } from '@graphql-tools/utils';
 import type { GraphQLSchema } from 'graphql';
 import { createRequestContext, type GatewayContext } from './context/request-context';
 import { NO_OVERRIDES, parseStrategyOverrides, STRATEGY_HEADER } from './context/strategy-overrides';
-import { ApolloServerPluginDocjoinCost, COST_HEADER } from './cost/cost-plugin';
+import { ApolloServerPluginDocjoinCost, COST_HEADER, parseCostHeader } from './cost/cost-plugin';
 import { processEstimateViolations, type EstimateViolationRecorder } from './cost/estimate-check';
 import { createFormatError } from './errors/format-error';
 import { estimateRequest } from './estimate/estimate-request';
@@ -99,10 +99,12 @@ export async function createDocjoin(options: DocjoinOptions): Promise<Docjoin> {
   const db = options.mongoClient.db(typeof options.db === 'string' ? options.db : options.db.databaseName);
   const funnel = new MongoFunnel(options.mongoClient, db);
   const writeRuntime = createWriteRuntime({ model: writeModel, mutationType: schema.getMutationType(), funnel, plans: writePlans, writes: options.writes });
+  const warn = options.onWarning ?? (options.logger ? (message: string) => options.logger!.warn(message) : (message: string) => process.stderr.write(`docjoin: warning: ${message}\n`));
+  const nodeEnvWarning = options.production === undefined ? unknownNodeEnv(process.env.NODE_ENV) : undefined;
+  if (nodeEnvWarning) warn(nodeEnvWarning);
   try {
     if (options.validateDatabase ?? true) {
       const warnings = await validateAgainstDatabase(storageMap, funnel, { counters: writeRuntime.model.counters });
-      const warn = options.onWarning ?? ((message: string) => process.stderr.write(`docjoin: warning: ${message}\n`));
       for (const warning of warnings) warn(warning);
     }
   } catch (error) {
@@ -112,6 +114,7 @@ export async function createDocjoin(options: DocjoinOptions): Promise<Docjoin> {
 
   const createContext = (contextOptions: { headers?: RequestHeaders; strategyHeader?: string } = {}): GatewayContext => {
     const header = contextOptions.strategyHeader ?? (contextOptions.headers && headerValue(contextOptions.headers, STRATEGY_HEADER));
+    if (contextOptions.headers) parseCostHeader(headerValue(contextOptions.headers, COST_HEADER));
     return createRequestContext({
       storageMap,
       funnel,
@@ -134,7 +137,7 @@ export async function createDocjoin(options: DocjoinOptions): Promise<Docjoin> {
         writeEstimate: (field) => writeRuntime.estimates.get(field),
       }),
     limits: settings.limits,
-    commandsView: ({ request }) => settings.costCommands && request.http?.headers.get(COST_HEADER)?.trim().toLowerCase() === 'commands',
+    commandsView: ({ request }) => settings.costCommands && parseCostHeader(request.http?.headers.get(COST_HEADER)) === 'commands',
     checkEstimate: options.checkEstimates ?? processEstimateViolations.checkByDefault,
     onEstimateViolation: options.onEstimateViolation ?? processEstimateViolations.record,
   });
@@ -166,6 +169,14 @@ export async function createDocjoin(options: DocjoinOptions): Promise<Docjoin> {
       availability.close();
     },
   };
+}
+
+/** NODE_ENV values whose meaning is known; any other (`prod`) runs as development, which deserves a word. */
+const KNOWN_NODE_ENVS: readonly string[] = ['production', 'development', 'test'];
+
+function unknownNodeEnv(nodeEnv: string | undefined): string | undefined {
+  if (nodeEnv === undefined || nodeEnv === '' || KNOWN_NODE_ENVS.includes(nodeEnv)) return undefined;
+  return `NODE_ENV=${JSON.stringify(nodeEnv)} is not production, development or test; docjoin runs as in development (stack traces in errors, debug headers on). Set NODE_ENV=production for production`;
 }
 
 function headerValue(headers: RequestHeaders, name: string): string | undefined {

@@ -3,6 +3,7 @@ import { startEmbeddedMongo, type EmbeddedMongo } from '../embedded-mongo';
 import { createGateway, type Gateway } from '../gateway/create-gateway';
 import { connectMongo, type MongoClient } from '../gateway/mongo/mongo-funnel';
 import type { Project } from '../project/load-project';
+import { assertPortFree } from '../gateway/http/port-in-use-error';
 import type { DocjoinLogger } from '../observability/logger';
 import { describeDatabase } from './describe-database';
 import { firstLineOf, MongoUnreachableError } from './mongo-unreachable-error';
@@ -39,13 +40,17 @@ export async function startServer(config: DocjoinConfig, project: Project, optio
     options.log?.(message);
     options.logger?.info(fields, message);
   };
+  // Before anything slow (the seed): a taken port is found in a second, not after the seeding.
+  if (options.listen ?? true) await assertPortFree(config.port, config.host);
   const embedded: EmbeddedMongo | undefined = config.mongodbUri === undefined ? await startEmbeddedMongo() : undefined;
   const mongoUri = config.mongodbUri ?? embedded!.uri;
   let client: MongoClient | undefined;
   try {
     try {
       if (!embedded) log(`connecting to MongoDB at ${redactUri(mongoUri)}…`, { mongo: redactUri(mongoUri) });
-      client = await connectMongo(mongoUri, { serverSelectionTimeoutMS: config.mongoTimeoutMs });
+      client = await whileWaiting(connectMongo(mongoUri, { serverSelectionTimeoutMS: config.mongoTimeoutMs }), (seconds) =>
+        log(`still waiting for MongoDB at ${redactUri(mongoUri)} (${seconds} s; gives up after ${config.mongoTimeoutMs / 1000} s, DOCJOIN_MONGO_TIMEOUT_MS)`, { mongo: redactUri(mongoUri), waitedSeconds: seconds }),
+      );
     } catch (error) {
       throw new MongoUnreachableError(redactUri(mongoUri), firstLineOf(error));
     }
@@ -110,5 +115,16 @@ export async function startServer(config: DocjoinConfig, project: Project, optio
     await client?.close();
     await embedded?.stop();
     throw error;
+  }
+}
+
+/** Calls `progress` with the seconds waited, once a second, until `work` settles. */
+async function whileWaiting<T>(work: Promise<T>, progress: (seconds: number) => void): Promise<T> {
+  let seconds = 0;
+  const timer = setInterval(() => progress(++seconds), 1000);
+  try {
+    return await work;
+  } finally {
+    clearInterval(timer);
   }
 }

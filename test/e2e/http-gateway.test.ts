@@ -56,6 +56,15 @@ describe('POST /graphql', () => {
     expect(json.errors[0].message).toContain('unknown field "Book.nope"');
   });
 
+  it('rejects an unknown x-docjoin-cost view with 400 BAD_USER_INPUT, and takes summary and commands', async () => {
+    const { status, json } = await post({ query: '{ books(first: 1) { name } }' }, { 'x-docjoin-cost': 'command' });
+    expect([status, json.errors[0].extensions.code, json.errors[0].message]).toEqual([400, 'BAD_USER_INPUT', 'x-docjoin-cost must be "summary" or "commands", got "command"']);
+    const summary = await post({ query: '{ books(first: 1) { name } }' }, { 'x-docjoin-cost': 'summary' });
+    expect([summary.status, summary.json.extensions.cost.commands]).toEqual([200, undefined]);
+    const commands = await post({ query: '{ books(first: 1) { name } }' }, { 'x-docjoin-cost': 'Commands' });
+    expect(commands.json.extensions.cost.commands).toHaveLength(1);
+  });
+
   it('serves GET queries', async () => {
     const response = await fetch(`${url}?query=${encodeURIComponent('{ posts(first: 2) { title } }')}`, { headers: { 'apollo-require-preflight': 'true' } });
     expect(response.status).toBe(200);

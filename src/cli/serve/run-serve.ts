@@ -1,6 +1,7 @@
 import { ConfigError, loadConfig } from '../../config';
 import { DatabaseMismatchError, StorageConfigError } from '../../gateway/errors/internal-errors';
 import { GatewayOptionError } from '../../gateway/gateway-options';
+import { PortInUseError } from '../../gateway/http/port-in-use-error';
 import { ProjectConfigError, type Project } from '../../project/load-project';
 import { loadProjectTarget } from '../args/project-flags';
 import { createProgressPrinter } from '../seed/progress-printer';
@@ -47,7 +48,7 @@ export async function runServeCli(argv: readonly string[], env: CliEnv, io: CliI
     // MongoDB (exit 1) are written for people: they name Type.field and the fix, or the URI and the
     // reason. Anything else is a bug: its stack helps.
     const configuration = error instanceof StorageConfigError || error instanceof GatewayOptionError;
-    const known = configuration || error instanceof DatabaseMismatchError || error instanceof MongoUnreachableError;
+    const known = configuration || error instanceof DatabaseMismatchError || error instanceof MongoUnreachableError || error instanceof PortInUseError;
     io.err.write(`docjoin: ${known ? error.message : error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`);
     return configuration ? 2 : 1;
   }

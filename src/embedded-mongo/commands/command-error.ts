@@ -24,6 +24,7 @@ export const ErrorCodes = {
   CursorNotFound: 43,
   NamespaceExists: 48,
   CommandNotFound: 59,
+  AuthenticationFailed: 18,
   WriteConflict: 112,
   NoSuchTransaction: 251,
   DuplicateKey: 11000,

@@ -52,6 +52,14 @@ export function handshakeCommands(server: ServerView): CommandTable {
   };
   const legacyHello: CommandHandler = (command, context) => helloReply(command, context, true);
   const buildInfo: CommandHandler = () => buildInfoReply();
+  // A URI with a user and password makes the driver authenticate first; say what to change.
+  const noAuthentication: CommandHandler = () => {
+    throw new CommandError(
+      ErrorCodes.AuthenticationFailed,
+      'AuthenticationFailed',
+      `docjoin's embedded MongoDB has no authentication: remove the user name and password from the URI (mongodb://${server.address}/)`,
+    );
+  };
 
   return {
     hello: (command, context) => helloReply(command, context, false),
@@ -73,6 +81,9 @@ export function handshakeCommands(server: ServerView): CommandTable {
     }),
     getLog: (command) => getLogReply(command),
     serverStatus: () => serverStatusReply(server),
+    saslStart: noAuthentication,
+    saslContinue: noAuthentication,
+    authenticate: noAuthentication,
   };
 }
 

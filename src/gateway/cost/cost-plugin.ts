@@ -1,13 +1,26 @@
 import type { ApolloServerPlugin, BaseContext, GraphQLRequestContext, GraphQLRequestContextDidResolveOperation } from '@apollo/server';
 import { GraphQLError } from 'graphql';
 import type { CostEstimate } from '../estimate/estimate-operation';
-import { PublicErrorCode } from '../errors/public-error-code';
+import { badUserInput, PublicErrorCode } from '../errors/public-error-code';
 import type { CostLedger } from './cost-ledger';
 import { costLimitExceeded, findExceededLimit, type CostLimits } from './cost-limits';
 import { findEstimateViolations, type EstimateViolationRecorder } from './estimate-check';
 
-/** `x-docjoin-cost: commands` asks for the per-command debug view. */
+/** `x-docjoin-cost: commands` asks for the per-command debug view; `summary` is the default view. */
 export const COST_HEADER = 'x-docjoin-cost';
+export type CostView = 'summary' | 'commands';
+const COST_VIEWS: readonly CostView[] = ['summary', 'commands'];
+
+/**
+ * The view an `x-docjoin-cost` value asks for (absent: summary). Any other value is BAD_USER_INPUT, as
+ * for `x-docjoin-strategy`: a misspelt `command` must not quietly give the summary.
+ */
+export function parseCostHeader(value: string | undefined): CostView {
+  const view = value?.trim().toLowerCase();
+  if (view === undefined || view === '') return 'summary';
+  if (COST_VIEWS.includes(view as CostView)) return view as CostView;
+  throw badUserInput(`${COST_HEADER} must be "summary" or "commands", got ${JSON.stringify(value)}`, { header: COST_HEADER }, { beforeExecution: true });
+}
 
 const UNITS = { roundTrips: 'round trips', documents: 'documents' } as const;
 

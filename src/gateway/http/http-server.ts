@@ -4,6 +4,7 @@ import { HeaderMap, type ApolloServer, type BaseContext } from '@apollo/server';
 import cors from 'cors';
 import type { CorsOption } from '../gateway-options';
 import type { HealthReport } from './health';
+import { PortInUseError } from './port-in-use-error';
 import { readJsonBody, RequestBodyError } from './read-json-body';
 
 export interface HttpServerOptions<TContext extends BaseContext> {
@@ -40,7 +41,7 @@ export async function startHttpServer<TContext extends BaseContext>(options: Htt
       });
   });
   await new Promise<void>((resolve, reject) => {
-    server.once('error', reject);
+    server.once('error', (error: NodeJS.ErrnoException) => reject(error.code === 'EADDRINUSE' ? new PortInUseError(options.port) : error));
     server.listen(options.port, options.host, () => resolve());
   });
   const port = (server.address() as AddressInfo).port;

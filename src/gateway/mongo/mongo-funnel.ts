@@ -286,7 +286,15 @@ function replyBytes(reply: unknown): number {
  * fails within it.
  */
 export async function connectMongo(uri: string, options: { serverSelectionTimeoutMS?: number } = {}): Promise<MongoClient> {
-  return MongoClient.connect(uri, { monitorCommands: true, ...serverSelectionTimeout(uri, options.serverSelectionTimeoutMS) });
+  const client = new MongoClient(uri, { monitorCommands: true, ...serverSelectionTimeout(uri, options.serverSelectionTimeoutMS) });
+  try {
+    await client.connect();
+  } catch (error) {
+    // A failed connect can leave a monitor waiting on a silent server, which would keep the process alive.
+    await client.close().catch(() => undefined);
+    throw error;
+  }
+  return client;
 }
 
 export type { MongoClient, Db } from 'mongodb';

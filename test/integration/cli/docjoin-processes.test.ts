@@ -1,3 +1,4 @@
+import { createServer, type AddressInfo } from 'node:net';
 import { spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
 import { join } from 'node:path';
 import { ObjectId } from 'mongodb';
@@ -86,6 +87,39 @@ describe('docjoin without a database', () => {
     expect(stderr).toBe(`${progress.stderr}docjoin: cannot reach MongoDB at mongodb://***@127.0.0.1:1/?serverSelectionTimeoutMS=300: connect ECONNREFUSED 127.0.0.1:1\n`);
     // serve logs JSON lines when its output is not a terminal.
     expect(logLines(stdout).map((line) => line.msg)).toEqual(progress.logged);
+  });
+
+  it('serve prints progress while a silent MongoDB keeps it waiting, then exits 1 with one line within DOCJOIN_MONGO_TIMEOUT_MS', async () => {
+    // Accepts connections and never answers: the handshake waits until server selection gives up.
+    const silent = createServer(() => undefined);
+    await new Promise<void>((resolve) => silent.listen(0, '127.0.0.1', resolve));
+    const uri = `mongodb://127.0.0.1:${(silent.address() as AddressInfo).port}/?directConnection=true`;
+    try {
+      const { code, stdout, stderr } = await docjoin(['serve', '--port', '0', '--mongo-uri', uri], { DOCJOIN_MONGO_TIMEOUT_MS: '2500' });
+      expect(code).toBe(1);
+      expect(logLines(stdout).map((line) => line.msg)).toEqual([
+        `connecting to MongoDB at ${uri}…`,
+        `still waiting for MongoDB at ${uri} (1 s; gives up after 2.5 s, DOCJOIN_MONGO_TIMEOUT_MS)`,
+        `still waiting for MongoDB at ${uri} (2 s; gives up after 2.5 s, DOCJOIN_MONGO_TIMEOUT_MS)`,
+      ]);
+      expect(stderr).toMatch(new RegExp(`^docjoin: cannot reach MongoDB at ${uri.replace(/[?.]/g, '\\$&')}: [^\\n]+\\n$`));
+    } finally {
+      silent.close();
+    }
+  });
+
+  it('serve on a taken port exits 1 with one line before seeding anything', async () => {
+    const taken = createServer();
+    await new Promise<void>((resolve) => taken.listen(0, resolve));
+    const port = (taken.address() as AddressInfo).port;
+    try {
+      const { code, stdout, stderr } = await docjoin(['serve', '--port', String(port)]);
+      expect(code).toBe(1);
+      expect(stderr).toBe(`docjoin: port ${port} is already in use by another process; stop that process or choose another port (PORT=… or --port …; 0 picks a free one)\n`);
+      expect(stdout).toBe('');
+    } finally {
+      taken.close();
+    }
   });
 
   it('refuses an invalid environment at start, naming the variable', async () => {

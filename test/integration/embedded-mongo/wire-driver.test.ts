@@ -96,6 +96,17 @@ describe('embedded server through the mongodb driver', () => {
     expect(error).toMatchObject({ code: 59, codeName: 'CommandNotFound', message: "no such command: 'definitelyNotACommand'" });
   });
 
+  it('answers a URI with a user and password by saying it has no authentication', async () => {
+    const withPassword = new MongoClient(server.uri.replace('mongodb://', 'mongodb://reader:secret@'), { serverSelectionTimeoutMS: 2000 });
+    try {
+      await expect(withPassword.connect()).rejects.toThrow(
+        `docjoin's embedded MongoDB has no authentication: remove the user name and password from the URI (mongodb://${host}/)`,
+      );
+    } finally {
+      await withPassword.close();
+    }
+  });
+
   it('does not resolve Object.prototype names as commands', async () => {
     await expect(client.db('test').command({ constructor: 1 })).rejects.toMatchObject({ code: 59 });
   });

@@ -113,3 +113,19 @@ it('logs a MongoDB outage once and its recovery once, and docjoin_mongo_up follo
   ]);
   expect(metric(await scrape(), 'docjoin_mongo_up')).toBe(1);
 }, 30_000);
+
+it('warns at startup about a NODE_ENV it does not know, which runs as development', async () => {
+  const nodeEnv = process.env.NODE_ENV;
+  process.env.NODE_ENV = 'prod';
+  lines.length = 0;
+  try {
+    const typo = await createGateway({ typeDefs: SDL, mongoClient: client, db: 'observability', listen: false, logger, validateDatabase: false, metrics: false });
+    expect(typo.settings.production).toBe(false);
+    await typo.stop();
+  } finally {
+    process.env.NODE_ENV = nodeEnv;
+  }
+  expect(lines.map((line) => [line.level, line.msg])).toEqual([
+    [40, 'NODE_ENV="prod" is not production, development or test; docjoin runs as in development (stack traces in errors, debug headers on). Set NODE_ENV=production for production'],
+  ]);
+});
