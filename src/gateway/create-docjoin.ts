@@ -163,7 +163,7 @@ export async function createDocjoin(options: DocjoinOptions): Promise<Docjoin> {
     logger,
     formatError: createFormatError({ production: settings.production }),
     createContext,
-    health: () => checkHealth({ ping: () => funnel.ping(), kind: options.mongoKind ?? 'external', db: db.databaseName, uri: mongoUri }),
+    health: () => checkHealth({ ping: () => funnel.ping(), kind: options.mongoKind ?? 'external', db: db.databaseName, uri: mongoUri, production: settings.production }),
     close: () => {
       funnel.detach();
       availability.close();

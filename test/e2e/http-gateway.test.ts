@@ -151,6 +151,12 @@ describe('other routes', () => {
     });
   });
 
+  it('GET /health in production names no host: the kind and the database only', async () => {
+    const response = await fetch(production.gateway.url!.replace('/graphql', '/health'));
+    expect(response.status).toBe(200);
+    expect(await response.json()).toEqual({ status: 'ok', mongo: { kind: 'embedded', db: demo.dbName } });
+  });
+
   it('answers 404 elsewhere', async () => {
     expect((await fetch(url.replace('/graphql', '/nope'))).status).toBe(404);
   });
