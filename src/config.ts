@@ -16,7 +16,7 @@ import { DEFAULT_COST_LIMITS, type CostLimits } from './gateway/cost/cost-limits
 import type { CorsOption, GatewaySettings, LandingPage } from './gateway/gateway-options';
 import type { DocjoinProjectConfig } from './project/project-config';
 import { defaultLogFormat, LOG_FORMATS, LOG_LEVELS, type LogFormat } from './observability/logger';
-import { DEFAULT_SLOW_OPERATION_MS } from './gateway/gateway-options';
+import { DEFAULT_SHUTDOWN_GRACE_MS, DEFAULT_SLOW_OPERATION_MS } from './gateway/gateway-options';
 export type { CostLimits };
 
 /** Process configuration, read once from the environment and validated with messages that name the variable. */
@@ -56,6 +56,8 @@ export interface DocjoinConfig {
   readonly metrics: boolean;
   /** DOCJOIN_LOG_VARIABLES: put each request's variables in its log line (default false). */
   readonly logVariables: boolean;
+  /** DOCJOIN_SHUTDOWN_GRACE_MS: on SIGTERM, how long requests in flight may take to finish (default 10,000). */
+  readonly shutdownGraceMs: number;
 }
 
 export type LogLevel = (typeof LOG_LEVELS)[number];
@@ -117,13 +119,14 @@ export function loadConfig(env: Env = process.env, flags: ConfigFlags = {}, proj
     slowOperationMs: parseCount('DOCJOIN_SLOW_MS', env.DOCJOIN_SLOW_MS) ?? server.slowOperationMs ?? DEFAULT_SLOW_OPERATION_MS,
     metrics: parseBoolean('DOCJOIN_METRICS', env.DOCJOIN_METRICS) ?? server.metrics ?? true,
     logVariables: parseBoolean('DOCJOIN_LOG_VARIABLES', env.DOCJOIN_LOG_VARIABLES) ?? server.logVariables ?? false,
+    shutdownGraceMs: parseWhole('DOCJOIN_SHUTDOWN_GRACE_MS', env.DOCJOIN_SHUTDOWN_GRACE_MS) ?? server.shutdownGraceMs ?? DEFAULT_SHUTDOWN_GRACE_MS,
   };
 }
 
 /** What createGateway takes from the process configuration. */
 export function gatewaySettingsOf(config: DocjoinConfig): GatewaySettings {
-  const { port, host, cors, landingPage, production, strategyOverrides, costCommands, limits, assumedListSize, metrics, slowOperationMs, logVariables } = config;
-  return { port, host, cors, landingPage, production, strategyOverrides, costCommands, limits, assumedListSize, metrics, slowOperationMs, logVariables };
+  const { port, host, cors, landingPage, production, strategyOverrides, costCommands, limits, assumedListSize, metrics, slowOperationMs, logVariables, shutdownGraceMs } = config;
+  return { port, host, cors, landingPage, production, strategyOverrides, costCommands, limits, assumedListSize, metrics, slowOperationMs, logVariables, shutdownGraceMs };
 }
 
 /** A string setting from the config file, checked by the same rule as its flag and variable. */
@@ -164,6 +167,15 @@ function parseLimit(name: string, raw: string | undefined, fallback: number): nu
 }
 
 /** A whole number of at least 1, or undefined when unset. */
+/** A whole number, 0 allowed (`_` separators accepted). */
+function parseWhole(name: string, raw: string | undefined): number | undefined {
+  const value = nonEmpty(raw);
+  if (value === undefined) return undefined;
+  const whole = Number(value.replace(/_/g, ''));
+  if (!/^\d[\d_]*$/.test(value) || !Number.isSafeInteger(whole)) throw new ConfigError(`${name} must be a whole number of milliseconds, got ${JSON.stringify(raw)}`);
+  return whole;
+}
+
 function parseCount(name: string, raw: string | undefined): number | undefined {
   const value = nonEmpty(raw);
   if (value === undefined) return undefined;

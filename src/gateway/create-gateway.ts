@@ -35,7 +35,10 @@ export interface Gateway {
   createContext(options?: { strategyHeader?: string }): GatewayContext;
   /** Runs an operation in-process through `apollo.executeOperation` with a fresh context (headers as over HTTP). */
   execute(request: Omit<GraphQLRequest, 'http'>, options?: { strategyHeader?: string; costHeader?: string }): Promise<ExecutedOperation>;
-  /** Stops HTTP and Apollo; the MongoDB client stays yours to close. */
+  /**
+   * Stops HTTP (no new connections; requests in flight get `shutdownGraceMs` to finish) and Apollo; the
+   * MongoDB client stays yours to close.
+   */
   stop(): Promise<void>;
 }
 
@@ -103,7 +106,11 @@ export async function createGateway(options: CreateGatewayOptions): Promise<Gate
       return { data, errors, cost: extensions?.cost as CostReport | undefined };
     },
     async stop() {
-      await http?.close();
+      if (http) {
+        docjoin.logger.info({ graceMs: settings.shutdownGraceMs }, 'stopping: finishing the requests in flight');
+        const cut = await http.close(settings.shutdownGraceMs);
+        if (cut > 0) docjoin.logger.warn({ cut, graceMs: settings.shutdownGraceMs }, `cut off ${cut} request(s) still running after the grace period`);
+      }
       await apollo.stop();
       docjoin.close();
     },

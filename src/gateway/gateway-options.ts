@@ -39,9 +39,12 @@ export interface GatewaySettings {
   readonly slowOperationMs?: number;
   /** Put each request's variables in its log line (default false: they may hold personal data). */
   readonly logVariables?: boolean;
+  /** On stop (SIGTERM), how long requests in flight may take to finish before they are cut off (default 10,000 ms). */
+  readonly shutdownGraceMs?: number;
 }
 
 export const DEFAULT_SLOW_OPERATION_MS = 1000;
+export const DEFAULT_SHUTDOWN_GRACE_MS = 10_000;
 
 /** The settings with every default applied, as the gateway uses them. */
 export interface ResolvedSettings {
@@ -57,6 +60,7 @@ export interface ResolvedSettings {
   readonly metrics: boolean;
   readonly slowOperationMs: number;
   readonly logVariables: boolean;
+  readonly shutdownGraceMs: number;
 }
 
 
@@ -84,6 +88,7 @@ export function resolveSettings(settings: GatewaySettings, nodeEnv: string | und
     metrics: optionalBoolean(settings, 'metrics') ?? true,
     slowOperationMs: optionalInteger(settings, 'slowOperationMs', 0, Number.MAX_SAFE_INTEGER) ?? DEFAULT_SLOW_OPERATION_MS,
     logVariables: optionalBoolean(settings, 'logVariables') ?? false,
+    shutdownGraceMs: optionalInteger(settings, 'shutdownGraceMs', 0, Number.MAX_SAFE_INTEGER) ?? DEFAULT_SHUTDOWN_GRACE_MS,
   };
 }
 
@@ -105,7 +110,7 @@ function optionalString(settings: GatewaySettings, name: 'host'): string | undef
   return value;
 }
 
-function optionalInteger(settings: GatewaySettings, name: 'port' | 'assumedListSize' | 'slowOperationMs', min: number, max: number): number | undefined {
+function optionalInteger(settings: GatewaySettings, name: 'port' | 'assumedListSize' | 'slowOperationMs' | 'shutdownGraceMs', min: number, max: number): number | undefined {
   const value: unknown = settings[name];
   if (value === undefined) return undefined;
   if (typeof value !== 'number' || !Number.isInteger(value) || value < min || value > max) {
@@ -152,7 +157,7 @@ function limitsOption(value: unknown): CostLimits {
 const OPTION_NAMES: ReadonlySet<string> = new Set([
   'typeDefs', 'resolvers', 'writePlans', 'mongoClient', 'db', 'mongoKind', 'mongoUri', 'validateDatabase', 'onWarning', 'writes', 'checkEstimates', 'onEstimateViolation', 'listen',
   'port', 'host', 'cors', 'landingPage', 'production', 'strategyOverrides', 'costCommands', 'limits', 'assumedListSize', 'metrics', 'slowOperationMs',
-  'logVariables', 'logger',
+  'logVariables', 'logger', 'shutdownGraceMs',
 ]);
 
 /**

@@ -127,7 +127,7 @@ describe('the README quick start for your own project, in the folder the package
   it('init scaffolds a config, an SDL, a seed and npm scripts, and refuses to do it twice', async () => {
     const { stdout } = await docjoin(['init']);
     expect(stdout.split('\n').slice(0, 4)).toEqual(['wrote docjoin.config.mjs', 'wrote schema/schema.graphql', 'wrote seed.mjs', 'added npm scripts start, explain, reconcile, codegen to package.json']);
-    expect(JSON.parse(readFileSync(join(project, 'package.json'), 'utf8')).scripts).toEqual({ start: 'docjoin serve', explain: 'docjoin explain', reconcile: 'docjoin reconcile', codegen: 'docjoin codegen' });
+    expect(JSON.parse(readFileSync(join(project, 'package.json'), 'utf8')).scripts).toEqual({ start: 'exec docjoin serve', explain: 'docjoin explain', reconcile: 'docjoin reconcile', codegen: 'docjoin codegen' });
     await expect(docjoin(['init'])).rejects.toMatchObject({ code: 2, stderr: expect.stringContaining('init: docjoin.config.mjs, schema/schema.graphql, seed.mjs already exist in .') });
   });
 

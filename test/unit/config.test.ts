@@ -19,6 +19,7 @@ describe('loadConfig', () => {
       logVariables: false,
       metrics: true,
       slowOperationMs: 1000,
+      shutdownGraceMs: 10_000,
     });
   });
 

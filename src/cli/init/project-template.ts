@@ -84,9 +84,13 @@ export async function seed(db, { onProgress }) {
 }
 `;
 
-/** npm scripts `init` adds to package.json, next to any the project has. */
+/**
+ * npm scripts `init` adds to package.json, next to any the project has. `exec`: npm runs a script
+ * through `sh`, which would die of npm's SIGTERM and leave the server running; exec'd, the server gets
+ * the signal and drains.
+ */
 export const SCRIPTS: Readonly<Record<string, string>> = {
-  start: 'docjoin serve',
+  start: 'exec docjoin serve',
   explain: 'docjoin explain',
   reconcile: 'docjoin reconcile',
   codegen: 'docjoin codegen',

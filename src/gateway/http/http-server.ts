@@ -26,13 +26,23 @@ export interface RunningHttpServer {
   readonly server: Server;
   readonly port: number;
   readonly url: string;
-  close(): Promise<void>;
+  /**
+   * Stops accepting connections and lets the requests in flight finish, for `graceMs` at most; then
+   * closes every connection. Resolves with the number of requests that were cut off.
+   */
+  close(graceMs?: number): Promise<number>;
 }
 
 /** Apollo Server on plain node:http: `/graphql` (POST, GET and the landing page), `GET /health`, `GET /metrics`, and `routes`. */
 export async function startHttpServer<TContext extends BaseContext>(options: HttpServerOptions<TContext>): Promise<RunningHttpServer> {
   const withCors = corsMiddleware(options.cors ?? false);
+  const inFlight = new Set<ServerResponse>();
+  let draining = false;
   const server = createServer((request, response) => {
+    inFlight.add(response);
+    response.once('close', () => inFlight.delete(response));
+    // While draining, tell keep-alive clients to reconnect elsewhere.
+    if (draining) response.setHeader('connection', 'close');
     withCors(request, response)
       .then((answered) => (answered ? undefined : handle(options, request, response)))
       .catch((error: unknown) => {
@@ -49,11 +59,17 @@ export async function startHttpServer<TContext extends BaseContext>(options: Htt
     server,
     port,
     url: `http://localhost:${port}/graphql`,
-    close: () =>
-      new Promise<void>((resolve, reject) => {
-        server.close((error) => (error ? reject(error) : resolve()));
-        server.closeAllConnections();
-      }),
+    async close(graceMs = 0) {
+      draining = true;
+      const closed = new Promise<void>((resolve, reject) => server.close((error) => (error ? reject(error) : resolve())));
+      server.closeIdleConnections();
+      const deadline = Date.now() + graceMs;
+      while (inFlight.size > 0 && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, Math.min(50, deadline - Date.now())));
+      const cut = inFlight.size;
+      server.closeAllConnections();
+      await closed;
+      return cut;
+    },
   };
 }
 

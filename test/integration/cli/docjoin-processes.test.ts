@@ -203,11 +203,10 @@ describe('docjoin against a MongoDB of yours', () => {
 });
 
 describe('docjoin serve', () => {
-  it('serves GraphQL on the port it prints, then stops on SIGTERM', async () => {
-    const child = start(['serve', '--port', '0', '--seed-scale', '0.05']);
-    const done = finish(child);
+  /** Resolves with the GraphQL URL the server logs once it listens. */
+  function listeningUrl(child: ChildProcessWithoutNullStreams): Promise<string> {
     let printed = '';
-    const url = await new Promise<string>((resolve, reject) => {
+    return new Promise<string>((resolve, reject) => {
       child.stdout.on('data', (chunk: Buffer) => {
         printed += chunk.toString();
         const match = /GraphQL at (http:\/\/localhost:\d+\/graphql)/.exec(printed);
@@ -215,6 +214,12 @@ describe('docjoin serve', () => {
       });
       child.on('close', (code) => reject(new Error(`serve exited with ${code} before listening:\n${printed}`)));
     });
+  }
+
+  it('serves GraphQL on the port it prints, then stops on SIGTERM', async () => {
+    const child = start(['serve', '--port', '0', '--seed-scale', '0.05']);
+    const done = finish(child);
+    const url = await listeningUrl(child);
     const response = await fetch(url, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ query: '{ posts(first: 2) { title } }' }) });
     const body = (await response.json()) as { data: { posts: { title: string }[] }; extensions: { cost: { roundTrips: number } } };
     expect(body.data.posts).toHaveLength(2);
@@ -227,9 +232,19 @@ describe('docjoin serve', () => {
     expect(lines[0]).toMatchObject({ level: 30, name: 'docjoin', mongo: { kind: 'embedded', db: 'docjoin' }, seedScale: 0.05 });
     expect(lines).toContainEqual(expect.objectContaining({ collection: 'comments', documents: 500, msg: 'seeded comments' }));
     expect(lines).toContainEqual(expect.objectContaining({ msg: 'operation', type: 'query', roundTrips: 1, estimatedRoundTrips: 1 }));
-    expect(lines.slice(-2).map((line) => line.msg)).toEqual(['SIGTERM: shutting down', 'stopped']);
+    expect(lines.slice(-3).map((line) => line.msg)).toEqual(['SIGTERM: shutting down', 'stopping: finishing the requests in flight', 'stopped']);
+  }, 60_000);
+
+  it('under npm (npm start), a SIGTERM to npm reaches the server, which drains and stops', async () => {
+    const child = spawn('npm', ['start', '--silent', '--', '--port', '0', '--seed-scale', '0.05'], { env: BASE_ENV, cwd: join(__dirname, '../../..') });
+    const done = finish(child);
+    await listeningUrl(child);
+    child.kill('SIGTERM');
+    const { stdout } = await done;
+    expect(logLines(stdout).slice(-3).map((line) => line.msg)).toEqual(['SIGTERM: shutting down', 'stopping: finishing the requests in flight', 'stopped']);
   }, 60_000);
 });
+
 
 /** The JSON log lines of a command's output. */
 function logLines(stdout: string): Array<Record<string, unknown>> {

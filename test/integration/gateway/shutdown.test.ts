@@ -1,0 +1,57 @@
+import type { MongoClient } from 'mongodb';
+import pino from 'pino';
+import { connectMongo, createGateway } from 'docjoin';
+import { startTestMongo, type TestMongo } from '../../support/test-mongo';
+
+/**
+ * Stopping a listening gateway (what SIGTERM does): no new connections, the requests in flight finish
+ * within shutdownGraceMs, and those still running after it are cut off and logged.
+ */
+const SDL = /* GraphQL */ `
+  type Query { wait(ms: Int!): String! }
+`;
+const resolvers = { Query: { wait: async (_parent: unknown, args: { ms: number }) => new Promise<string>((resolve) => setTimeout(() => resolve(`waited ${args.ms} ms`), args.ms)) } };
+
+let mongo: TestMongo;
+let client: MongoClient;
+const lines: Array<Record<string, unknown>> = [];
+const logger = pino({ level: 'info' }, { write: (line: string) => void lines.push(JSON.parse(line) as Record<string, unknown>) });
+beforeAll(async () => {
+  mongo = await startTestMongo();
+  client = await connectMongo(mongo.uri);
+}, 60_000);
+afterAll(async () => {
+  await client?.close();
+  await mongo?.stop();
+});
+
+const start = (shutdownGraceMs: number) => createGateway({ typeDefs: SDL, resolvers, mongoClient: client, db: 'shutdown', port: 0, logger, shutdownGraceMs, validateDatabase: false });
+const ask = (url: string, ms: number) =>
+  fetch(url, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ query: `{ wait(ms: ${ms}) }` }) }).then(async (response) => ({ status: response.status, body: (await response.json()) as unknown }));
+
+it('lets a request in flight finish, and takes no new connection meanwhile', async () => {
+  const gateway = await start(5000);
+  const url = gateway.url!;
+  const inFlight = ask(url, 400);
+  await new Promise((resolve) => setTimeout(resolve, 100));
+  lines.length = 0;
+  const stopped = gateway.stop();
+  await new Promise((resolve) => setTimeout(resolve, 50));
+  await expect(fetch(url, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{"query":"{ wait(ms: 1) }"}' })).rejects.toThrow();
+  expect(await inFlight).toEqual({ status: 200, body: { data: { wait: 'waited 400 ms' }, extensions: expect.anything() } });
+  await stopped;
+  expect(lines.map((line) => line.msg)).toEqual(['stopping: finishing the requests in flight', 'operation']);
+});
+
+it('cuts off a request still running after the grace period, and says so', async () => {
+  const gateway = await start(100);
+  const inFlight = ask(gateway.url!, 1000).catch((error: unknown) => error);
+  await new Promise((resolve) => setTimeout(resolve, 100));
+  lines.length = 0;
+  await gateway.stop();
+  expect(String(await inFlight)).toBe('TypeError: fetch failed');
+  expect(lines.map((line) => [line.level, line.msg, line.cut])).toEqual([
+    [30, 'stopping: finishing the requests in flight', undefined],
+    [40, 'cut off 1 request(s) still running after the grace period', 1],
+  ]);
+});
