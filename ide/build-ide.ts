@@ -35,7 +35,7 @@ async function main(): Promise<void> {
   const stamp = fingerprint();
   const stampFile = join(OUT_DIR, 'build.json');
   if (existsSync(stampFile) && (JSON.parse(readFileSync(stampFile, 'utf8')) as { fingerprint?: string }).fingerprint === stamp) {
-    console.log('ide/dist is up to date');
+    process.stderr.write('ide/dist is up to date\n');
     return;
   }
   const staging = `${OUT_DIR}.${process.pid}`;
@@ -55,7 +55,7 @@ async function main(): Promise<void> {
   writeFileSync(join(staging, 'build.json'), `${JSON.stringify({ fingerprint: stamp }, null, 2)}\n`);
   rmSync(OUT_DIR, { recursive: true, force: true });
   renameSync(staging, OUT_DIR);
-  console.log(`built the IDE into ${resolve(OUT_DIR)}`);
+  process.stderr.write(`built the IDE into ${resolve(OUT_DIR)}\n`);
 }
 
 main().catch((error: unknown) => {

@@ -44,7 +44,9 @@ afterAll(() => {
 it('the tarball holds compiled JavaScript and type declarations, not the sources, tests or examples', async () => {
   const listed = await run('tar', ['-tzf', tarball]);
   const files = listed.stdout.split('\n').filter((line) => line !== '');
-  expect(files).toEqual(expect.arrayContaining(['package/dist/index.js', 'package/dist/index.d.ts', 'package/dist/cli/bin/docjoin.js', 'package/dist/embedded-mongo/index.js', 'package/package.json', 'package/README.md']));
+  expect(files).toEqual(
+    expect.arrayContaining(['package/dist/index.js', 'package/dist/index.d.ts', 'package/dist/cli/bin/docjoin.js', 'package/dist/embedded-mongo/index.js', 'package/package.json', 'package/README.md', 'package/ide/dist/main.js', 'package/ide/dist/graphql.worker.js']),
+  );
   expect(files.filter((file) => /^package\/(src|test|examples|bench)\//.test(file))).toEqual([]);
   expect(files.filter((file) => file.endsWith('.ts') && !file.endsWith('.d.ts'))).toEqual([]);
 });

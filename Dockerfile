@@ -1,0 +1,26 @@
+# docjoin's demo server as a production image: compiled JavaScript only (no tsx, no TypeScript at run
+# time), the package installed from its own tarball as a user would, NODE_ENV=production.
+#
+#   docker build -t docjoin-demo .
+#   docker run --rm -p 4000:4000 docjoin-demo                                  # embedded MongoDB, demo seed
+#   docker run --rm -p 4000:4000 -e MONGODB_URI=mongodb://db:27017 docjoin-demo   # your MongoDB
+#
+# SIGTERM (docker stop) drains the requests in flight (DOCJOIN_SHUTDOWN_GRACE_MS), then exits.
+# test/package/dockerfile.test.ts runs these steps outside Docker.
+
+FROM node:20-bookworm-slim AS build
+WORKDIR /src
+COPY . .
+RUN npm ci --no-audit --no-fund
+RUN npm run build && npm run build:demo
+RUN mkdir -p /out && npm pack --pack-destination /out
+
+FROM node:20-bookworm-slim
+ENV NODE_ENV=production
+WORKDIR /app
+COPY --from=build /out /tmp/docjoin
+RUN npm init -y >/dev/null && npm install --omit=dev --no-audit --no-fund /tmp/docjoin/docjoin-*.tgz graphql@16 @apollo/server@5 mongodb@7 && rm -rf /tmp/docjoin
+COPY --from=build /src/build/demo /app
+EXPOSE 4000
+USER node
+CMD ["node", "node_modules/docjoin/dist/cli/bin/docjoin.js", "serve"]
