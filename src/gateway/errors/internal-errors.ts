@@ -14,7 +14,7 @@ export class StorageConfigError extends Error {
 export class DatabaseMismatchError extends Error {
   override readonly name = 'DatabaseMismatchError';
   constructor(readonly problems: readonly string[]) {
-    super(`The database does not match the schema:\n  - ${problems.join('\n  - ')}`);
+    super(problems.length === 1 ? `The database does not match the schema: ${problems[0]}` : `The database does not match the schema:\n  - ${problems.join('\n  - ')}`);
   }
 }
 

@@ -117,6 +117,16 @@ export class MongoFunnel {
     return collections.map((collection) => collection.name);
   }
 
+  /** Empty when the user may not list databases. */
+  async listDatabaseNames(): Promise<string[]> {
+    try {
+      const { databases } = await this.#db.admin().listDatabases({ nameOnly: true });
+      return databases.map((database) => database.name);
+    } catch {
+      return [];
+    }
+  }
+
   async listIndexes(collection: string): Promise<IndexDescription[]> {
     const indexes = await this.#db.collection(collection).listIndexes().toArray();
     return indexes.map((index) => ({ key: index.key as Record<string, unknown>, unique: index.unique === true }));

@@ -14,6 +14,8 @@ export interface DatabaseCatalog {
   someDocumentHas(collection: string, path: string): Promise<boolean | undefined>;
   /** A few documents of `collection`, the same ones on every start. */
   sampleDocuments(collection: string, size: number): Promise<StoredDocument[]>;
+  /** The server's databases, to name them when the configured one looks wrong (empty when not allowed). */
+  listDatabaseNames(): Promise<string[]>;
 }
 
 /**
@@ -27,6 +29,8 @@ export interface DatabaseCatalog {
  */
 export async function validateAgainstDatabase(storageMap: StorageMap, catalog: DatabaseCatalog, options: { counters?: readonly CountedField[] } = {}): Promise<string[]> {
   const existing = new Set(await catalog.listCollectionNames());
+  const wrongDatabase = await noneOfTheCollections(storageMap, existing, catalog);
+  if (wrongDatabase) throw new DatabaseMismatchError([wrongDatabase]);
   const indexes = new IndexCache(catalog);
   const roots = await checkRootIndexes(storageMap, existing, (collection) => indexes.of(collection));
   const relationLists = await checkRelationListIndexes(storageMap, existing, (collection) => indexes.of(collection));
@@ -52,6 +56,18 @@ class IndexCache {
     if (!indexes) this.#indexes.set(collection, (indexes = this.catalog.listIndexes(collection)));
     return indexes;
   }
+}
+
+/**
+ * A database holding none of the schema's collections is most likely the wrong one (a typo in the name):
+ * one problem naming it and the server's other databases, instead of one per missing collection.
+ */
+async function noneOfTheCollections(storageMap: StorageMap, existing: ReadonlySet<string>, catalog: DatabaseCatalog): Promise<string | undefined> {
+  const named = [...new Set([...storageMap.types.values()].flatMap((type) => (type.collection === undefined ? [] : [type.collection])))];
+  if (named.length === 0 || named.some((collection) => existing.has(collection))) return undefined;
+  const others = (await catalog.listDatabaseNames()).filter((name) => name !== catalog.databaseName && !['admin', 'config', 'local'].includes(name));
+  const hint = others.length > 0 ? ` This server has: ${others.join(', ')}.` : '';
+  return `database "${catalog.databaseName}" has none of the schema's ${named.length} collections (${named.join(', ')}).${hint} Set the database (MONGODB_DB, --db, or mongodb.db in the config), or load data (docjoin seed)`;
 }
 
 function missingCollections(storageMap: StorageMap, existing: ReadonlySet<string>, databaseName: string): string[] {

@@ -107,8 +107,19 @@ describe('validateAgainstDatabase', () => {
 
   it('makes createGateway fail before serving', async () => {
     const db = mongo.freshDb('validate');
+    await db.createCollection('posts');
     await expect(
       createGateway({ db: client.db(db.databaseName), mongoClient: client, mongoKind: 'embedded', ...gatewaySettingsOf(loadConfig({ PORT: '0' })), typeDefs, resolvers: {}, listen: false }),
-    ).rejects.toThrow(`Post: @collection(name: "posts") does not exist in database "${db.databaseName}"`);
+    ).rejects.toThrow(`Comment: @collection(name: "comments") does not exist in database "${db.databaseName}"`);
+  });
+
+  it('says in one line that a database with none of the collections is probably the wrong one, naming the others', async () => {
+    const right = mongo.freshDb('validate');
+    await right.createCollection('posts');
+    const wrong = `${right.databaseName}_typo`;
+    const found = await problems(wrong);
+    expect(found).toHaveLength(1);
+    expect(found[0]).toMatch(new RegExp(`^database "${wrong}" has none of the schema's 3 collections \\(posts, comments, tags\\)\\. This server has: [^.]*\\b${right.databaseName}\\b[^.]*\\. Set the database \\(MONGODB_DB, --db, or mongodb\\.db in the config\\), or load data \\(docjoin seed\\)$`));
+    await expect(createGateway({ db: wrong, mongoClient: client, typeDefs, listen: false })).rejects.toThrow(/^The database does not match the schema: database "[^"]+" has none/);
   });
 });
