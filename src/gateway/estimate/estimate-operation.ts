@@ -67,39 +67,19 @@ export const DEFAULT_ASSUMED_LIST_SIZE = 20;
 const UNBOUNDED_REVERSE_JOIN_BATCH = 10_000;
 /** Selections visited per pass before the estimate gives up and reports "too expensive to estimate". */
 const VISIT_BUDGET = 20_000;
-const MAX_PASSES = 12;
 const SATURATED = Number.MAX_SAFE_INTEGER;
 
 /**
  * The static cost estimate of one operation: see README.md in this folder for the model. In short, a
- * loader sends at most one batch per "moment" (the microtask drain after a command's reply, when the
- * parents of the next level appear), so a query-reading field costs at most min(moments of its parents,
- * number of its parents) commands; siblings sharing a loader share those batches.
+ * loader resolves every load of one "moment" (the microtask drain in which parents appear) at one time,
+ * so a field's results arrive at no more moments than its parents did, and a query-reading field costs at
+ * most min(moments of its parents, number of its parents) commands; siblings sharing a loader share them.
  */
 export function estimateOperation(input: EstimateInput): CostEstimate {
   const source: SelectionSource = { schema: input.schema, fragments: input.fragments, variableValues: input.variableValues };
   const depth = selectionDepth(source, input.operation.selectionSet);
-  let previous: PassResult | undefined;
-  for (let pass = 0; pass < MAX_PASSES; pass++) {
-    const result = new EstimatePass(input, source, previous, 'batched').run();
-    if (previous && sameBatches(previous.batches, result.batches)) return { roundTrips: result.roundTrips, documents: result.documents, depth };
-    previous = result;
-  }
-  // Fields repeated at several places feeding each other: fall back to "every parent its own batch".
-  const fallback = new EstimatePass(input, source, previous, 'perParent').run();
-  return { roundTrips: fallback.roundTrips, documents: fallback.documents, depth };
-}
-
-interface PassResult {
-  readonly roundTrips: number;
-  readonly documents: number;
-  /** Batches per query group, by group id (traversal order, stable across passes). */
-  readonly batches: readonly number[];
-  /** Group ids per loader identity and per `Type.field`, for cache and shared-promise reasoning. */
-  readonly groupsByLoader: ReadonlyMap<string, readonly number[]>;
-  readonly groupsByCoordinate: ReadonlyMap<string, readonly number[]>;
-  /** The query groups above each group (its ancestors in the result tree). */
-  readonly ancestors: readonly (readonly number[])[];
+  const { roundTrips, documents } = new EstimatePass(input, source).run();
+  return { roundTrips, documents, depth };
 }
 
 /** Objects at one level of the result: which types, under which field nodes, how many, arriving at how many moments. */
@@ -107,9 +87,8 @@ interface Scope {
   readonly types: readonly GraphQLObjectType[];
   readonly fieldNodes: readonly FieldNode[];
   readonly objects: number;
+  /** The distinct times these objects appear at (each the reply of a command, or the start). */
   readonly moments: number;
-  /** Query groups above this level. */
-  readonly ancestors: readonly number[];
 }
 
 /** One field whose values come from a query (a join, or a snapshot that misses). */
@@ -125,14 +104,10 @@ interface QueryMember {
 /** Members under one parent scope that use one loader: they load in the same moments, so share each batch. */
 interface QueryGroup {
   readonly loader: string;
-  readonly byKey: boolean;
   /** Extra getMores per batch (only a reverse join without a per-parent limit can overflow its reply). */
   readonly getMoresPerBatch: number;
-  /**
-   * A page `after` an item of a list not ordered by `_id`: the `_id` loader of this collection first reads
-   * the anchor. Every parent shares that load's promise, so it is one batch at most per group.
-   */
-  readonly anchorLoader: string | undefined;
+  /** A page `after` an item: the `_id` loader of the collection first reads that anchor. */
+  readonly readsAnchor: boolean;
   readonly members: QueryMember[];
 }
 
@@ -140,36 +115,24 @@ class EstimatePass {
   #roundTrips = 0;
   #documents = 0;
   #visits = 0;
-  readonly #batches: number[] = [];
-  readonly #groupsByLoader = new Map<string, number[]>();
-  readonly #groupsByCoordinate = new Map<string, number[]>();
-  readonly #ancestors: Array<readonly number[]> = [];
-  readonly #rootPrimed = new Set<string>();
   readonly #listSize: number;
 
   constructor(
     private readonly input: EstimateInput,
     private readonly source: SelectionSource,
-    private readonly previous: PassResult | undefined,
-    private readonly mode: 'batched' | 'perParent',
   ) {
     this.#listSize = input.assumedListSize ?? DEFAULT_ASSUMED_LIST_SIZE;
   }
 
-  run(): PassResult {
+  run(): { roundTrips: number; documents: number } {
     const rootType = this.input.schema.getRootType(this.input.operation.operation);
     if (!rootType) throw new InvariantError(`the schema has no ${this.input.operation.operation} type`);
     const scopes: Scope[] = [];
-    // Root fields first: their lists prime the `_id` loaders that later joins may hit.
     for (const nodes of collectRootFields(this.source, rootType, this.input.operation.selectionSet).values()) scopes.push(...this.#rootField(rootType, nodes));
     for (const scope of scopes) this.#visit(scope);
     return {
       roundTrips: this.#visits > VISIT_BUDGET ? SATURATED : this.#roundTrips,
       documents: this.#visits > VISIT_BUDGET ? SATURATED : this.#documents,
-      batches: this.#batches,
-      groupsByLoader: this.#groupsByLoader,
-      groupsByCoordinate: this.#groupsByCoordinate,
-      ancestors: this.#ancestors,
     };
   }
 
@@ -204,9 +167,7 @@ class EstimatePass {
       this.#roundTrips = add(this.#roundTrips, 1);
       this.#documents = add(this.#documents, 1);
     }
-    const collection = this.input.storageMap.types.get(named.name)?.collection;
-    if (collection !== undefined) this.#rootPrimed.add(keyLoader(collection, '_id'));
-    return [{ types: this.#objectTypes(named), fieldNodes: nodes, objects, moments: 1, ancestors: [] }];
+    return [{ types: this.#objectTypes(named), fieldNodes: nodes, objects, moments: 1 }];
   }
 
   /**
@@ -231,10 +192,8 @@ class EstimatePass {
     if (!selection.page) return [];
     this.#roundTrips = add(this.#roundTrips, 1);
     this.#documents = add(this.#documents, first + 1);
-    const collection = this.input.storageMap.types.get(connection.nodeType)?.collection;
-    if (collection !== undefined) this.#rootPrimed.add(keyLoader(collection, '_id'));
     const types = this.#objectTypes(this.input.schema.getType(connection.nodeType)!);
-    return selection.nodeSelections.map((fieldNodes) => ({ types, fieldNodes, objects: first, moments: 1, ancestors: [] }));
+    return selection.nodeSelections.map((fieldNodes) => ({ types, fieldNodes, objects: first, moments: 1 }));
   }
 
   /**
@@ -298,7 +257,7 @@ class EstimatePass {
     const isList = isListType(getNullableType(definition.type));
     const childTypes = this.#objectTypes(named);
     const storage = this.input.storageMap.types.get(type.name)?.fields.get(node.name.value);
-    const free = (perParent: number) => this.#visit({ types: childTypes, fieldNodes: nodes, objects: mul(scope.objects, perParent), moments: scope.moments, ancestors: scope.ancestors });
+    const free = (perParent: number) => this.#visit({ types: childTypes, fieldNodes: nodes, objects: mul(scope.objects, perParent), moments: scope.moments });
     if (storage?.kind !== 'relation') {
       free(isList ? this.#listSize : 1);
       return;
@@ -365,7 +324,7 @@ class EstimatePass {
     if (selection.totalCount) {
       const loader = `count:${countSpecKey({ collection: shape.collection, foreignField: shape.foreignField, filter: planned.filter, filterSignature: JSON.stringify(planned.filter ?? null) })}`;
       let group = groups.get(loader);
-      if (!group) groups.set(loader, (group = { loader, byKey: false, getMoresPerBatch: 0, anchorLoader: undefined, members: [] }));
+      if (!group) groups.set(loader, (group = { loader, getMoresPerBatch: 0, readsAnchor: false, members: [] }));
       // One count document per parent; nothing below it.
       group.members.push({ coordinate: `${field.coordinate}.totalCount`, objects: scope.objects, childSelections: [], childTypes: [] });
     }
@@ -384,9 +343,9 @@ class EstimatePass {
     let loader: string;
     let perParent: number;
     let getMoresPerBatch = 0;
-    let anchorLoader: string | undefined;
+    let readsAnchor = false;
     if (shape.direction === 'byKey') {
-      loader = keyLoader(shape.collection, shape.foreignField);
+      loader = `key:${shape.collection}|${shape.foreignField}`;
       perParent = field.isList ? this.#listSize : 1;
     } else {
       let planned;
@@ -405,76 +364,41 @@ class EstimatePass {
           ? `ref:${shape.collection}|bounded`
           : `ref:${reverseJoinSpecKey({ collection: shape.collection, foreignField: shape.foreignField, sort: planned.sort, perParent: page.limit, pageSignature: planned.signature })}`;
       perParent = page.limit ?? this.#listSize;
-      if (page.anchor !== undefined) anchorLoader = keyLoader(shape.collection, '_id');
+      readsAnchor = page.anchor !== undefined;
       if (page.limit === undefined) {
         const perBatch = mul(scope.objects, perParent);
         getMoresPerBatch = Math.floor(Math.max(0, perBatch - 1) / (UNBOUNDED_REVERSE_JOIN_BATCH + 1));
       }
     }
     let group = groups.get(loader);
-    if (!group) groups.set(loader, (group = { loader, byKey: shape.direction === 'byKey', getMoresPerBatch, anchorLoader, members: [] }));
+    if (!group) groups.set(loader, (group = { loader, getMoresPerBatch, readsAnchor, members: [] }));
     group.members.push({ coordinate: field.coordinate, objects: mul(scope.objects, perParent), childSelections, childTypes });
   }
 
   /**
    * One loader under one parent scope: at most one batch per moment the parents appear in (and never more
-   * than one per parent). The members' results then appear at the batch moments, plus the parents'
-   * moments when a cache can answer at once, plus the moments of batches elsewhere whose promises the
-   * DataLoader shares with this field (same `Type.field`, same key).
+   * than one per parent).
    */
   #sendGroup(scope: Scope, group: QueryGroup): void {
-    if (group.anchorLoader !== undefined) this.#sendAnchor(scope, group.anchorLoader);
-    const id = this.#batches.length;
-    const batches = this.mode === 'perParent' ? scope.objects : Math.min(scope.moments, scope.objects);
-    this.#batches.push(batches);
-    this.#ancestors.push(scope.ancestors);
-    push(this.#groupsByLoader, group.loader, id);
+    if (group.readsAnchor) this.#sendAnchor(scope);
+    const batches = Math.min(scope.moments, scope.objects);
     this.#roundTrips = add(this.#roundTrips, mul(batches, 1 + group.getMoresPerBatch));
+    for (const member of group.members) this.#documents = add(this.#documents, member.objects);
+    // Every load of one moment resolves at one time (the loaders answer cached documents inside the
+    // batch), so the results arrive at no more moments than the parents did.
     for (const member of group.members) {
-      push(this.#groupsByCoordinate, member.coordinate, id);
-      this.#documents = add(this.#documents, member.objects);
-    }
-    const ancestors = [...scope.ancestors, id];
-    for (const member of group.members) {
-      const sameField = this.#others(this.previous?.groupsByCoordinate.get(member.coordinate), id, batches);
-      const sameLoader = group.byKey ? this.#others(this.previous?.groupsByLoader.get(group.loader), id, batches) : [];
-      const cached = batches > 1 || [...sameField, ...sameLoader].some((other) => this.#previousBatches(other) > 0) || (group.byKey && this.#rootPrimed.has(group.loader));
-      // A batch of an ancestor that sent only one has completed before this field loads: a cache hit, not a new moment.
-      let shared = 0;
-      for (const other of sameField) if (!(this.#isAncestor(other, id) && this.#previousBatches(other) <= 1)) shared = add(shared, this.#previousBatches(other));
-      const moments = this.mode === 'perParent' ? member.objects : add(add(batches, cached ? scope.moments : 0), shared);
-      for (const fieldNodes of member.childSelections) this.#visit({ types: member.childTypes, fieldNodes, objects: member.objects, moments, ancestors });
+      for (const fieldNodes of member.childSelections) this.#visit({ types: member.childTypes, fieldNodes, objects: member.objects, moments: scope.moments });
     }
   }
 
   /**
-   * The anchor of a keyset page: one document read by `_id`, once per group (the loads share a promise).
-   * It is recorded as a group of its `_id` loader, since it leaves a document in that loader's cache.
-   * Its children load when it resolves, one batch per moment at most: their count is unchanged.
+   * The anchor of a keyset page: one document read by `_id` at each moment the parents appear (every
+   * parent of the moment asks for the same key in the same batch). Its children load when it resolves.
    */
-  #sendAnchor(scope: Scope, loader: string): void {
-    const id = this.#batches.length;
-    this.#batches.push(1);
-    this.#ancestors.push(scope.ancestors);
-    push(this.#groupsByLoader, loader, id);
-    this.#roundTrips = add(this.#roundTrips, 1);
-    this.#documents = add(this.#documents, 1);
-  }
-
-  /**
-   * Other groups that can answer this group's loads: all but its descendants when it sends a single batch
-   * (its loads are all made before any descendant exists).
-   */
-  #others(groups: readonly number[] | undefined, own: number, ownBatches: number): number[] {
-    return (groups ?? []).filter((other) => other !== own && !(ownBatches <= 1 && this.#isAncestor(own, other)));
-  }
-
-  #isAncestor(ancestor: number, of: number): boolean {
-    return this.previous?.ancestors[of]?.includes(ancestor) ?? false;
-  }
-
-  #previousBatches(group: number): number {
-    return this.previous?.batches[group] ?? 0;
+  #sendAnchor(scope: Scope): void {
+    const batches = Math.min(scope.moments, scope.objects);
+    this.#roundTrips = add(this.#roundTrips, batches);
+    this.#documents = add(this.#documents, batches);
   }
 
   #objectTypes(named: GraphQLNamedType): GraphQLObjectType[] {
@@ -482,20 +406,6 @@ class EstimatePass {
     if (isAbstractType(named)) return [...this.input.schema.getPossibleTypes(named)];
     return [];
   }
-}
-
-function keyLoader(collection: string, keyField: string): string {
-  return `key:${collection}|${keyField}`;
-}
-
-function push(map: Map<string, number[]>, key: string, id: number): void {
-  const list = map.get(key);
-  if (list) list.push(id);
-  else map.set(key, [id]);
-}
-
-function sameBatches(a: readonly number[], b: readonly number[]): boolean {
-  return a.length === b.length && a.every((value, index) => value === b[index]);
 }
 
 /** Saturating arithmetic: an alias bomb must not overflow into nonsense. */

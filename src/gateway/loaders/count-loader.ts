@@ -36,7 +36,8 @@ export class CountLoader {
     private readonly ledger: CostLedger,
     readonly spec: CountSpec,
   ) {
-    this.#loader = new DataLoader((loads) => this.#batch(loads), { cacheKeyFn: (load) => `${keyString(load.parentKey)}|${load.field}` });
+    // No promise cache: every load of a tick resolves with that tick's batch (estimate/README.md).
+    this.#loader = new DataLoader((loads) => this.#batch(loads), { cache: false });
   }
 
   load(load: CountLoad): Promise<number> {

@@ -4,7 +4,7 @@ import type { AggregateBatcher } from './aggregate-batcher';
 import { keyString } from '../documents/key-string';
 import { readPath } from '../documents/read-path';
 import type { MongoFunnel, StoredDocument } from '../mongo/mongo-funnel';
-import { mergeProjections, projectionOf, projectionSignature, toProjectStage, type Projection } from '../planning/projection';
+import { mergeProjections, projectionOf, toProjectStage, type Projection } from '../planning/projection';
 import { sortDocument } from '../storage-map/parse-sort';
 import type { SortKey } from '../storage-map/storage-map-types';
 
@@ -57,9 +57,9 @@ export class ReverseJoinLoader {
     /** Combines this loader's bounded aggregates with those of other loaders of the collection. */
     private readonly batcher: AggregateBatcher,
   ) {
-    this.#loader = new DataLoader((loads) => this.#batch(loads), {
-      cacheKeyFn: (load) => `${keyString(load.parentKey)}|${projectionSignature(load.projection)}|${load.field}`,
-    });
+    // No promise cache: a parent's children loaded again in a later tick are read again with that tick's
+    // batch, so that every load of a tick resolves at one time (estimate/README.md).
+    this.#loader = new DataLoader((loads) => this.#batch(loads), { cache: false });
   }
 
   load(load: ReferenceLoad): Promise<StoredDocument[]> {
