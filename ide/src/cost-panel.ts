@@ -28,7 +28,7 @@ export function CostPanel(): ReactElement {
 function CostTables({ cost }: { readonly cost: CostReport }): ReactElement {
   const totals: Array<[string, string]> = [
     ['Round trips', String(cost.roundTrips)],
-    ['Estimated before execution', String(cost.estimatedRoundTrips)],
+    ['Estimated before execution', `${cost.estimatedRoundTrips} round trips, ${cost.estimatedDocuments} documents at most`],
     ['One query per parent would send', String(cost.naiveRoundTrips)],
     ['Documents', String(cost.documents)],
     ['Bytes', String(cost.bytes)],

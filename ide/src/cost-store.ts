@@ -13,6 +13,7 @@ export interface FieldCost {
 export interface CostReport {
   readonly roundTrips: number;
   readonly estimatedRoundTrips: number;
+  readonly estimatedDocuments: number;
   readonly naiveRoundTrips: number;
   readonly documents: number;
   readonly bytes: number;

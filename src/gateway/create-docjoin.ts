@@ -6,6 +6,7 @@ import { NO_OVERRIDES, parseStrategyOverrides, STRATEGY_HEADER } from './context
 import { ApolloServerPluginDocjoinCost, COST_HEADER, parseCostHeader } from './cost/cost-plugin';
 import { processEstimateViolations, type EstimateViolationRecorder } from './cost/estimate-check';
 import { createFormatError } from './errors/format-error';
+import { CollectionSizes } from './estimate/collection-sizes';
 import { estimateRequest } from './estimate/estimate-request';
 import { checkOptionNames, resolveSettings, type GatewaySettings, type ResolvedSettings } from './gateway-options';
 import { checkHealth, type HealthReport, type MongoKind } from './http/health';
@@ -102,11 +103,14 @@ export async function createDocjoin(options: DocjoinOptions): Promise<Docjoin> {
   const warn = options.onWarning ?? (options.logger ? (message: string) => options.logger!.warn(message) : (message: string) => process.stderr.write(`docjoin: warning: ${message}\n`));
   const nodeEnvWarning = options.production === undefined ? unknownNodeEnv(process.env.NODE_ENV) : undefined;
   if (nodeEnvWarning) warn(nodeEnvWarning);
+  // The document estimate is bounded by collection sizes once the database is known to hold the schema's data.
+  const sizes = options.validateDatabase ?? true ? new CollectionSizes(storageMap, funnel) : undefined;
   try {
     if (options.validateDatabase ?? true) {
       const warnings = await validateAgainstDatabase(storageMap, funnel, { counters: writeRuntime.model.counters });
       for (const warning of warnings) warn(warning);
     }
+    await sizes?.start();
   } catch (error) {
     funnel.detach();
     throw error;
@@ -135,6 +139,7 @@ export async function createDocjoin(options: DocjoinOptions): Promise<Docjoin> {
         strategyFor: contextValue.strategyFor,
         assumedListSize: settings.assumedListSize,
         writeEstimate: (field) => writeRuntime.estimates.get(field),
+        ...(sizes && { collectionSize: (collection: string) => sizes.bound(collection), listLength: (coordinate: string) => sizes.listLength(coordinate) }),
       }),
     limits: settings.limits,
     commandsView: ({ request }) => settings.costCommands && parseCostHeader(request.http?.headers.get(COST_HEADER)) === 'commands',
@@ -167,6 +172,7 @@ export async function createDocjoin(options: DocjoinOptions): Promise<Docjoin> {
     close: () => {
       funnel.detach();
       availability.close();
+      sizes?.stop();
     },
   };
 }

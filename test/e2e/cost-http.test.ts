@@ -94,6 +94,6 @@ describe('limits over HTTP', () => {
         extensions: { code: 'COST_LIMIT_EXCEEDED', cost: { estimated: 4, max: 3, limit: 'roundTrips' } },
       },
     ]);
-    expect(json.extensions.cost).toEqual({ roundTrips: 0, documents: 0, bytes: 0, durationMs: 0, estimatedRoundTrips: 4, naiveRoundTrips: 0, fields: {}, collections: {} });
+    expect(json.extensions.cost).toEqual({ roundTrips: 0, documents: 0, bytes: 0, durationMs: 0, estimatedRoundTrips: 4, estimatedDocuments: 5 + 5 + 5 + 5, naiveRoundTrips: 0, fields: {}, collections: {} });
   });
 });

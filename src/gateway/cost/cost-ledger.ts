@@ -76,6 +76,8 @@ export interface CostReport {
   durationMs: number;
   /** The static upper bound computed before execution (0 when the operation never reached execution). */
   estimatedRoundTrips: number;
+  /** The same estimate's bound on documents. */
+  estimatedDocuments: number;
   /** Round trips one-query-per-parent resolvers would have sent for the same result. */
   naiveRoundTrips: number;
   fields: Record<string, FieldCost>;
@@ -88,6 +90,7 @@ export interface CostReport {
 
 export interface ReportOptions {
   readonly estimatedRoundTrips?: number;
+  readonly estimatedDocuments?: number;
   /** Include the per-command debug view. */
   readonly commands?: boolean;
 }
@@ -196,6 +199,7 @@ export class CostLedger {
       bytes,
       durationMs: roundMs(durationMs),
       estimatedRoundTrips: options.estimatedRoundTrips ?? 0,
+      estimatedDocuments: options.estimatedDocuments ?? 0,
       naiveRoundTrips: this.naiveRoundTrips(),
       fields,
       collections,

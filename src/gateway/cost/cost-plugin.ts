@@ -67,7 +67,7 @@ export function ApolloServerPluginDocjoinCost<TContext extends { readonly ledger
           const result = response.body.singleResult;
           const extensions = (result.extensions ??= {});
           if (key in extensions) return;
-          const report = contextValue.ledger.report({ estimatedRoundTrips: estimate?.roundTrips ?? 0, commands: options.commandsView?.(request) ?? false });
+          const report = contextValue.ledger.report({ estimatedRoundTrips: estimate?.roundTrips ?? 0, estimatedDocuments: estimate?.documents ?? 0, commands: options.commandsView?.(request) ?? false });
           extensions[key] = report;
           if (options.checkEstimate && request.operation) {
             const retried = contextValue.ledger.retriedAttempts();

@@ -41,6 +41,10 @@ export interface EstimateInput {
   strategyFor(field: RelationField): ReadStrategy;
   /** Entries assumed in a list nothing bounds (reference arrays, embedded arrays without `first`). Default 20 (like `first`). */
   readonly assumedListSize?: number;
+  /** The most documents of a collection one batch can return (collection-sizes.ts); undefined: no bound known. */
+  collectionSize?(collection: string): number | undefined;
+  /** The most entries a list field read from its parent's array holds (collection-sizes.ts); undefined: assumedListSize. */
+  listLength?(coordinate: string): number | undefined;
   /**
    * Mutations: the most one attempt of a Mutation field's write unit sends, and the documents its reads
    * return (writes/estimate-write-unit.ts, from the field's write plan). Required to estimate a mutation.
@@ -104,6 +108,10 @@ interface QueryMember {
 /** Members under one parent scope that use one loader: they load in the same moments, so share each batch. */
 interface QueryGroup {
   readonly loader: string;
+  /** The collection read, whose size bounds the documents of a batch; undefined for a count. */
+  readonly collection: string | undefined;
+  /** A join by key: the members' keys go into one `$in`, so the batch returns each document once. */
+  readonly byKey: boolean;
   /** Extra getMores per batch (only a reverse join without a per-parent limit can overflow its reply). */
   readonly getMoresPerBatch: number;
   /** A page `after` an item: the `_id` loader of the collection first reads that anchor. */
@@ -288,12 +296,12 @@ class EstimatePass {
         } catch {
           return;
         }
-        free(isList ? (slice ?? this.#listSize) : 1);
+        free(isList ? (slice ?? this.#listLength(storage)) : 1);
         return;
       }
       case 'snapshot': {
         const shape = storage.shapes.snapshot!;
-        if (snapshotFits(this.source, shape, storage.targetType, nodes) && copiesServe(requested, shape, this.input.storageMap)) free(isList ? this.#listSize : 1);
+        if (snapshotFits(this.source, shape, storage.targetType, nodes) && copiesServe(requested, shape, this.input.storageMap)) free(isList ? this.#listLength(storage) : 1);
         else this.#join(scope, storage, shape.fallback, args, [nodes], childTypes, groups);
         return;
       }
@@ -324,7 +332,7 @@ class EstimatePass {
     if (selection.totalCount) {
       const loader = `count:${countSpecKey({ collection: shape.collection, foreignField: shape.foreignField, filter: planned.filter, filterSignature: JSON.stringify(planned.filter ?? null) })}`;
       let group = groups.get(loader);
-      if (!group) groups.set(loader, (group = { loader, getMoresPerBatch: 0, readsAnchor: false, members: [] }));
+      if (!group) groups.set(loader, (group = { loader, collection: undefined, byKey: false, getMoresPerBatch: 0, readsAnchor: false, members: [] }));
       // One count document per parent; nothing below it.
       group.members.push({ coordinate: `${field.coordinate}.totalCount`, objects: scope.objects, childSelections: [], childTypes: [] });
     }
@@ -346,7 +354,7 @@ class EstimatePass {
     let readsAnchor = false;
     if (shape.direction === 'byKey') {
       loader = `key:${shape.collection}|${shape.foreignField}`;
-      perParent = field.isList ? this.#listSize : 1;
+      perParent = field.isList ? this.#listLength(field) : 1;
     } else {
       let planned;
       try {
@@ -371,7 +379,7 @@ class EstimatePass {
       }
     }
     let group = groups.get(loader);
-    if (!group) groups.set(loader, (group = { loader, getMoresPerBatch, readsAnchor, members: [] }));
+    if (!group) groups.set(loader, (group = { loader, collection: shape.collection, byKey: shape.direction === 'byKey', getMoresPerBatch, readsAnchor, members: [] }));
     group.members.push({ coordinate: field.coordinate, objects: mul(scope.objects, perParent), childSelections, childTypes });
   }
 
@@ -383,12 +391,23 @@ class EstimatePass {
     if (group.readsAnchor) this.#sendAnchor(scope);
     const batches = Math.min(scope.moments, scope.objects);
     this.#roundTrips = add(this.#roundTrips, mul(batches, 1 + group.getMoresPerBatch));
-    for (const member of group.members) this.#documents = add(this.#documents, member.objects);
+    this.#documents = add(this.#documents, mul(batches, this.#batchDocuments(group)));
     // Every load of one moment resolves at one time (the loaders answer cached documents inside the
     // batch), so the results arrive at no more moments than the parents did.
     for (const member of group.members) {
       for (const fieldNodes of member.childSelections) this.#visit({ types: member.childTypes, fieldNodes, objects: member.objects, moments: scope.moments });
     }
+  }
+
+  /**
+   * The documents one batch of the group can return: what its members ask for, and never more than the
+   * collection holds — once in all for a join by key (one `$in`), once per member for a reverse join.
+   */
+  #batchDocuments(group: QueryGroup): number {
+    const size = group.collection === undefined ? undefined : this.input.collectionSize?.(group.collection);
+    const cap = (documents: number) => (size === undefined ? documents : Math.min(documents, size));
+    if (group.byKey) return cap(group.members.reduce((sum, member) => add(sum, member.objects), 0));
+    return group.members.reduce((sum, member) => add(sum, cap(member.objects)), 0);
   }
 
   /**
@@ -399,6 +418,11 @@ class EstimatePass {
     const batches = Math.min(scope.moments, scope.objects);
     this.#roundTrips = add(this.#roundTrips, batches);
     this.#documents = add(this.#documents, batches);
+  }
+
+  /** Entries of a list read from its parent's array: as measured in the data, else the assumed size. */
+  #listLength(field: RelationField): number {
+    return this.input.listLength?.(field.coordinate) ?? this.#listSize;
   }
 
   #objectTypes(named: GraphQLNamedType): GraphQLObjectType[] {

@@ -18,6 +18,9 @@ export function estimateRequest(request: {
   readonly assumedListSize?: number;
   /** See EstimateInput.writeEstimate (mutations). */
   writeEstimate?(mutationField: string): WriteBound | undefined;
+  /** See EstimateInput.collectionSize and listLength. */
+  collectionSize?(collection: string): number | undefined;
+  listLength?(coordinate: string): number | undefined;
 }): CostEstimate | undefined {
   const { coerced } = getVariableValues(request.schema, request.operation.variableDefinitions ?? [], request.variables ?? {});
   if (!coerced) return undefined;
@@ -34,5 +37,7 @@ export function estimateRequest(request: {
     strategyFor: request.strategyFor,
     ...(request.assumedListSize !== undefined && { assumedListSize: request.assumedListSize }),
     ...(request.writeEstimate && { writeEstimate: request.writeEstimate }),
+    ...(request.collectionSize && { collectionSize: request.collectionSize }),
+    ...(request.listLength && { listLength: request.listLength }),
   });
 }

@@ -117,6 +117,16 @@ export class MongoFunnel {
     return collections.map((collection) => collection.name);
   }
 
+  /** The collection's size from its metadata (not attributed to any request). */
+  estimatedDocumentCount(collection: string): Promise<number> {
+    return this.#db.collection(collection).estimatedDocumentCount();
+  }
+
+  /** An aggregate for startup statistics (not attributed to any request). */
+  aggregateStatistics(collection: string, pipeline: readonly StoredDocument[]): Promise<StoredDocument[]> {
+    return this.#db.collection(collection).aggregate(pipeline as Document[]).toArray();
+  }
+
   /** Empty when the user may not list databases. */
   async listDatabaseNames(): Promise<string[]> {
     try {

@@ -65,7 +65,7 @@ describe('in production', () => {
     expect(await response.json()).toEqual({
       data: { book: null },
       errors: [{ message: 'id must be a 24-character hexadecimal ObjectId, got "x"', locations: [{ line: 1, column: 3 }], path: ['book'], extensions: { code: 'BAD_USER_INPUT', argumentName: 'id' } }],
-      extensions: { cost: { roundTrips: 0, documents: 0, bytes: 0, durationMs: 0, estimatedRoundTrips: 1, naiveRoundTrips: 0, fields: {}, collections: {} } },
+      extensions: { cost: { roundTrips: 0, documents: 0, bytes: 0, durationMs: 0, estimatedRoundTrips: 1, estimatedDocuments: 1, naiveRoundTrips: 0, fields: {}, collections: {} } },
     });
   });
 

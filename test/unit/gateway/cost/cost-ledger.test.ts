@@ -13,12 +13,13 @@ describe('CostLedger', () => {
     ledger.recordCommand({ collection: 'authors', commandName: 'find', fields: ['Book.authors', 'Book.publisher'], documents: 90, bytes: 5000, durationMs: 0.75, ok: true });
     ledger.field('Book.authors', 'snapshot').dangling(2);
 
-    expect(ledger.report({ estimatedRoundTrips: 4 })).toEqual({
+    expect(ledger.report({ estimatedRoundTrips: 4, estimatedDocuments: 200 })).toEqual({
       roundTrips: 3,
       documents: 160,
       bytes: 15000,
       durationMs: 2.5,
       estimatedRoundTrips: 4,
+      estimatedDocuments: 200,
       naiveRoundTrips: 1 + 1 + 1, // the root find + one parent per field that asked for keys
       fields: {
         'Book.authors': { strategy: 'snapshot', roundTrips: 1, documents: 0, keys: 120, snapshotHits: 0, snapshotMisses: 120, dangling: 2 },
@@ -34,7 +35,7 @@ describe('CostLedger', () => {
   });
 
   it('reports zero for a request that sent nothing', () => {
-    expect(new CostLedger().report()).toEqual({ roundTrips: 0, documents: 0, bytes: 0, durationMs: 0, estimatedRoundTrips: 0, naiveRoundTrips: 0, fields: {}, collections: {} });
+    expect(new CostLedger().report()).toEqual({ roundTrips: 0, documents: 0, bytes: 0, durationMs: 0, estimatedRoundTrips: 0, estimatedDocuments: 0, naiveRoundTrips: 0, fields: {}, collections: {} });
   });
 
   describe('naiveRoundTrips', () => {

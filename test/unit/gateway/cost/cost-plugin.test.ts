@@ -31,7 +31,7 @@ describe('ApolloServerPluginDocjoinCost', () => {
   it('writes the ledger report and the estimate to extensions.cost', async () => {
     const { result } = await run({ estimate: estimate(2) });
     expect(result.extensions).toEqual({
-      cost: { roundTrips: 1, documents: 3, bytes: 100, durationMs: 1, estimatedRoundTrips: 2, naiveRoundTrips: 1, fields: {}, collections: { books: { roundTrips: 1, documents: 3 } } },
+      cost: { roundTrips: 1, documents: 3, bytes: 100, durationMs: 1, estimatedRoundTrips: 2, estimatedDocuments: 10, naiveRoundTrips: 1, fields: {}, collections: { books: { roundTrips: 1, documents: 3 } } },
     });
   });
 
