@@ -47,10 +47,10 @@ export function joinByKey(shape: JoinShape, request: RelationRequest, keyValue: 
 
 /**
  * Reverse join: children point at the parent; one aggregate serves every parent of the level. A page
- * `after` an item of a list not ordered by `_id` first reads that item's sort values through the `_id`
- * loader: every parent asks for the same key, projection and field, so DataLoader gives them one promise
- * (one batched read, or none when the document is cached with those paths), and every parent's children
- * load resumes from it in the same microtask drain — still ONE aggregate for the level.
+ * `after` an item first reads that item (its sort values, and its parent key, which must be this
+ * parent's) through the `_id` loader: every parent of the level asks for it in the same batch (one read,
+ * or none when it is cached with those paths), and every parent's children load resumes when that batch
+ * answers, in the same microtask drain — still ONE aggregate for the level.
  */
 function joinByReference(shape: JoinShape, request: RelationRequest, projection: Projection): RelationValue {
   const parentKey = readPath(request.parent, shape.localField);
