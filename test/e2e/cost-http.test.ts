@@ -90,8 +90,8 @@ describe('limits over HTTP', () => {
     expect(json.errors).toEqual([
       {
         message:
-          'Operation rejected before execution: its estimated cost of 4 round trips exceeds the limit of 3 (DOCJOIN_MAX_ROUND_TRIPS). Ask for fewer items (first), fewer aliases or less nesting.',
-        extensions: { code: 'COST_LIMIT_EXCEEDED', cost: { estimated: 4, max: 3, limit: 'roundTrips' } },
+          'Operation rejected before execution: its estimated cost of 4 round trips exceeds the limit of 3 (DOCJOIN_MAX_ROUND_TRIPS). Query.books accounts for the most (2 round trips): select it in fewer places (aliases, repeated levels).',
+        extensions: { code: 'COST_LIMIT_EXCEEDED', cost: { estimated: 4, max: 3, limit: 'roundTrips', field: 'Query.books', fieldShare: 2 } },
       },
     ]);
     expect(json.extensions.cost).toEqual({ roundTrips: 0, documents: 0, bytes: 0, durationMs: 0, estimatedRoundTrips: 4, estimatedDocuments: 5 + 5 + 5 + 5, naiveRoundTrips: 0, fields: {}, collections: {} });

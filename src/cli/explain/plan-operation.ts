@@ -92,7 +92,7 @@ export function planOperation(input: PlanInput): OperationPlan {
       ...(input.writeEstimate && { writeEstimate: input.writeEstimate }),
     });
   };
-  const total = estimate(input.document, input.overrides);
+  const { heaviest: _heaviest, ...total } = estimate(input.document, input.overrides);
   const withSubfields = (coordinate: string): number =>
     Math.max(0, total.roundTrips - estimate(withoutField(input.schema, input.document, coordinate), input.overrides).roundTrips);
 

@@ -1,6 +1,6 @@
 import { GraphQLError } from 'graphql';
 import { PublicErrorCode } from '../errors/public-error-code';
-import type { CostEstimate } from '../estimate/estimate-operation';
+import type { CostEstimate, FieldShare } from '../estimate/estimate-operation';
 
 export interface CostLimits {
   /** Estimated MongoDB commands per operation (DOCJOIN_MAX_ROUND_TRIPS). */
@@ -42,12 +42,26 @@ export function findExceededLimit(estimate: CostEstimate, limits: Partial<CostLi
   return undefined;
 }
 
-/** Thrown from didResolveOperation, so nothing reaches MongoDB; HTTP 400 like other pre-execution rejections. */
-export function costLimitExceeded(excess: CostLimitExcess): GraphQLError {
+/**
+ * Thrown from didResolveOperation, so nothing reaches MongoDB; HTTP 400 like other pre-execution
+ * rejections. It names the field that accounts for the most of the exceeded measure, and advice that
+ * field allows.
+ */
+export function costLimitExceeded(excess: CostLimitExcess, estimate?: CostEstimate): GraphQLError {
   const { limit, estimated, max } = excess;
+  const heaviest = limit === 'depth' ? undefined : estimate?.heaviest?.[limit];
   return new GraphQLError(
-    `Operation rejected before execution: its estimated cost of ${estimated} ${UNITS[limit]} exceeds the limit of ${max} (${ENV_NAMES[limit]}). ` +
-      'Ask for fewer items (first), fewer aliases or less nesting.',
-    { extensions: { code: PublicErrorCode.COST_LIMIT_EXCEEDED, cost: { estimated, max, limit }, http: { status: 400 } } },
+    `Operation rejected before execution: its estimated cost of ${estimated} ${UNITS[limit]} exceeds the limit of ${max} (${ENV_NAMES[limit]}). ${advice(limit, heaviest)}`,
+    { extensions: { code: PublicErrorCode.COST_LIMIT_EXCEEDED, cost: { estimated, max, limit, ...(heaviest && { field: heaviest.coordinate, fieldShare: heaviest.amount }) }, http: { status: 400 } } },
   );
+}
+
+function advice(limit: CostLimitName, heaviest: FieldShare | undefined): string {
+  if (limit === 'depth') return 'Nest fewer levels.';
+  if (!heaviest) return 'Ask for fewer items, fewer aliases or less nesting.';
+  const share = `${heaviest.coordinate} accounts for the most (${heaviest.amount.toLocaleString('en')} ${UNITS[limit]})`;
+  if (limit === 'roundTrips') return `${share}: select it in fewer places (aliases, repeated levels).`;
+  return heaviest.takesFirst
+    ? `${share}: pass it a smaller first, or ask for fewer items above it.`
+    : `${share}: it takes no first, so ask for fewer items above it (a smaller first on a list above) or select it at fewer levels.`;
 }

@@ -59,7 +59,7 @@ export function ApolloServerPluginDocjoinCost<TContext extends { readonly ledger
         async didResolveOperation(request) {
           estimate = options.estimate?.(request);
           const excess = estimate && options.limits ? findExceededLimit(estimate, options.limits) : undefined;
-          if (excess) throw costLimitExceeded(excess);
+          if (excess) throw costLimitExceeded(excess, estimate);
         },
         async willSendResponse(request) {
           const { response, contextValue } = request;

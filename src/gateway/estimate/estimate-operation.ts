@@ -64,6 +64,16 @@ export interface CostEstimate {
   /** An upper bound provided no unbounded list holds more than `assumedListSize` entries. */
   readonly documents: number;
   readonly depth: number;
+  /** The field that accounts for the most of each measure (what a rejection names). */
+  readonly heaviest?: { readonly roundTrips: FieldShare | undefined; readonly documents: FieldShare | undefined };
+}
+
+/** What one `Type.field` adds to an estimate. */
+export interface FieldShare {
+  readonly coordinate: string;
+  readonly amount: number;
+  /** Whether the field takes a `first` argument (the advice a rejection can give). */
+  readonly takesFirst: boolean;
 }
 
 export const DEFAULT_ASSUMED_LIST_SIZE = 20;
@@ -82,8 +92,8 @@ const SATURATED = Number.MAX_SAFE_INTEGER;
 export function estimateOperation(input: EstimateInput): CostEstimate {
   const source: SelectionSource = { schema: input.schema, fragments: input.fragments, variableValues: input.variableValues };
   const depth = selectionDepth(source, input.operation.selectionSet);
-  const { roundTrips, documents } = new EstimatePass(input, source).run();
-  return { roundTrips, documents, depth };
+  const { roundTrips, documents, heaviest } = new EstimatePass(input, source).run();
+  return { roundTrips, documents, depth, heaviest };
 }
 
 /** Objects at one level of the result: which types, under which field nodes, how many, arriving at how many moments. */
@@ -123,6 +133,7 @@ class EstimatePass {
   #roundTrips = 0;
   #documents = 0;
   #visits = 0;
+  readonly #shares = new Map<string, { roundTrips: number; documents: number }>();
   readonly #listSize: number;
 
   constructor(
@@ -132,7 +143,7 @@ class EstimatePass {
     this.#listSize = input.assumedListSize ?? DEFAULT_ASSUMED_LIST_SIZE;
   }
 
-  run(): { roundTrips: number; documents: number } {
+  run(): { roundTrips: number; documents: number; heaviest: NonNullable<CostEstimate['heaviest']> } {
     const rootType = this.input.schema.getRootType(this.input.operation.operation);
     if (!rootType) throw new InvariantError(`the schema has no ${this.input.operation.operation} type`);
     const scopes: Scope[] = [];
@@ -141,7 +152,28 @@ class EstimatePass {
     return {
       roundTrips: this.#visits > VISIT_BUDGET ? SATURATED : this.#roundTrips,
       documents: this.#visits > VISIT_BUDGET ? SATURATED : this.#documents,
+      heaviest: { roundTrips: this.#heaviest('roundTrips'), documents: this.#heaviest('documents') },
     };
+  }
+
+  /** Adds to the totals, and to `coordinate`'s share of them. */
+  #charge(coordinate: string, roundTrips: number, documents: number): void {
+    this.#roundTrips = add(this.#roundTrips, roundTrips);
+    this.#documents = add(this.#documents, documents);
+    const share = this.#shares.get(coordinate) ?? { roundTrips: 0, documents: 0 };
+    this.#shares.set(coordinate, { roundTrips: add(share.roundTrips, roundTrips), documents: add(share.documents, documents) });
+  }
+
+  #heaviest(measure: 'roundTrips' | 'documents'): FieldShare | undefined {
+    let heaviest: FieldShare | undefined;
+    for (const [coordinate, share] of this.#shares) if (share[measure] > (heaviest?.amount ?? 0)) heaviest = { coordinate, amount: share[measure], takesFirst: this.#takesFirst(coordinate) };
+    return heaviest;
+  }
+
+  #takesFirst(coordinate: string): boolean {
+    const [typeName, fieldName] = coordinate.split('.') as [string, string];
+    const type = this.input.schema.getType(typeName);
+    return isObjectType(type) && (type.getFields()[fieldName]?.args.some((argument) => argument.name === 'first') ?? false);
   }
 
   /**
@@ -155,7 +187,7 @@ class EstimatePass {
     if (!definition) return [];
     const root = this.input.storageMap.roots.get(`${rootType.name}.${definition.name}`);
     const connection = this.input.storageMap.connections.get(getNamedType(definition.type).name);
-    if (connection) return this.#rootConnection(root?.kind === 'list' ? root : undefined, connection, definition, nodes);
+    if (connection) return this.#rootConnection(`${rootType.name}.${definition.name}`, root?.kind === 'list' ? root : undefined, connection, definition, nodes);
     const isList = isListType(getNullableType(definition.type));
     let objects = 1;
     if (isList) {
@@ -169,12 +201,9 @@ class EstimatePass {
       // A mutation that answers with a scalar (a deleted id, true) reads nothing back.
       if (isLeafType(named)) return [];
     }
-    this.#roundTrips = add(this.#roundTrips, 1);
-    this.#documents = add(this.#documents, objects);
-    if (isList && this.#readsAnchor(rootType, definition, node)) {
-      this.#roundTrips = add(this.#roundTrips, 1);
-      this.#documents = add(this.#documents, 1);
-    }
+    const coordinate = `${rootType.name}.${definition.name}`;
+    this.#charge(coordinate, 1, objects);
+    if (isList && this.#readsAnchor(rootType, definition, node)) this.#charge(coordinate, 1, 1);
     return [{ types: this.#objectTypes(named), fieldNodes: nodes, objects, moments: 1 }];
   }
 
@@ -183,7 +212,7 @@ class EstimatePass {
    * `first + 1` documents when anything needs the page, one count when totalCount is selected. Its
    * documents are the nodes, under every `edges { node }` and `nodes`.
    */
-  #rootConnection(root: ListRootField | undefined, connection: ConnectionType, definition: GraphQLField<unknown, unknown>, nodes: FieldNode[]): Scope[] {
+  #rootConnection(coordinate: string, root: ListRootField | undefined, connection: ConnectionType, definition: GraphQLField<unknown, unknown>, nodes: FieldNode[]): Scope[] {
     let first: number | undefined;
     try {
       const args = getArgumentValues(definition, nodes[0]!, this.input.variableValues as Record<string, unknown>);
@@ -193,13 +222,9 @@ class EstimatePass {
     }
     if (first === undefined) return [];
     const selection = connectionSelection(this.source, connection, nodes);
-    if (selection.totalCount) {
-      this.#roundTrips = add(this.#roundTrips, 1);
-      this.#documents = add(this.#documents, 1);
-    }
+    if (selection.totalCount) this.#charge(coordinate, 1, 1);
     if (!selection.page) return [];
-    this.#roundTrips = add(this.#roundTrips, 1);
-    this.#documents = add(this.#documents, first + 1);
+    this.#charge(coordinate, 1, first + 1);
     const types = this.#objectTypes(this.input.schema.getType(connection.nodeType)!);
     return selection.nodeSelections.map((fieldNodes) => ({ types, fieldNodes, objects: first, moments: 1 }));
   }
@@ -211,8 +236,7 @@ class EstimatePass {
   #write(rootType: GraphQLObjectType, node: FieldNode): void {
     const writes = this.input.writeEstimate?.(node.name.value);
     if (!writes) throw new InvariantError(`${rootType.name}.${node.name.value}: no write estimate (EstimateInput.writeEstimate)`);
-    this.#roundTrips = add(this.#roundTrips, writes.roundTrips);
-    this.#documents = add(this.#documents, writes.documents);
+    this.#charge(`${rootType.name}.${node.name.value}`, writes.roundTrips, writes.documents);
   }
 
   /**
@@ -334,7 +358,7 @@ class EstimatePass {
       let group = groups.get(loader);
       if (!group) groups.set(loader, (group = { loader, collection: undefined, byKey: false, getMoresPerBatch: 0, readsAnchor: false, members: [] }));
       // One count document per parent; nothing below it.
-      group.members.push({ coordinate: `${field.coordinate}.totalCount`, objects: scope.objects, childSelections: [], childTypes: [] });
+      group.members.push({ coordinate: field.coordinate, objects: scope.objects, childSelections: [], childTypes: [] });
     }
     if (selection.page) this.#join(scope, field, shape, args, selection.nodeSelections, this.#objectTypes(this.input.schema.getType(field.targetType)!), groups);
   }
@@ -388,10 +412,10 @@ class EstimatePass {
    * than one per parent).
    */
   #sendGroup(scope: Scope, group: QueryGroup): void {
-    if (group.readsAnchor) this.#sendAnchor(scope);
+    const coordinate = group.members[0]!.coordinate;
+    if (group.readsAnchor) this.#sendAnchor(scope, coordinate);
     const batches = Math.min(scope.moments, scope.objects);
-    this.#roundTrips = add(this.#roundTrips, mul(batches, 1 + group.getMoresPerBatch));
-    this.#documents = add(this.#documents, mul(batches, this.#batchDocuments(group)));
+    this.#charge(coordinate, mul(batches, 1 + group.getMoresPerBatch), mul(batches, this.#batchDocuments(group)));
     // Every load of one moment resolves at one time (the loaders answer cached documents inside the
     // batch), so the results arrive at no more moments than the parents did.
     for (const member of group.members) {
@@ -414,10 +438,9 @@ class EstimatePass {
    * The anchor of a keyset page: one document read by `_id` at each moment the parents appear (every
    * parent of the moment asks for the same key in the same batch). Its children load when it resolves.
    */
-  #sendAnchor(scope: Scope): void {
+  #sendAnchor(scope: Scope, coordinate: string): void {
     const batches = Math.min(scope.moments, scope.objects);
-    this.#roundTrips = add(this.#roundTrips, batches);
-    this.#documents = add(this.#documents, batches);
+    this.#charge(coordinate, batches, batches);
   }
 
   /** Entries of a list read from its parent's array: as measured in the data, else the assumed size. */

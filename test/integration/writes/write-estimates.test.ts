@@ -96,7 +96,7 @@ describe('aliased mutations', () => {
       expect(result.errors).toHaveLength(1);
       expect(result.errors![0]!.extensions!.code).toBe('COST_LIMIT_EXCEEDED');
       // Each alias: 3 write commands + 1 read back.
-      expect(result.errors![0]!.extensions!.cost).toEqual({ estimated: 20, max: 12, limit: 'roundTrips' });
+      expect(result.errors![0]!.extensions!.cost).toEqual({ estimated: 20, max: 12, limit: 'roundTrips', field: 'Mutation.updateHost', fieldShare: 20 });
       expect(result.cost).toMatchObject({ roundTrips: 0, estimatedRoundTrips: 20 });
       expect(commands).toEqual([]);
       expect(await hosts.findOne({ _id: host._id })).toEqual(host);

@@ -17,9 +17,15 @@ function estimate(query: string, options: { overrides?: Record<string, ReadStrat
   const operation = document.definitions.find((d): d is OperationDefinitionNode => d.kind === Kind.OPERATION_DEFINITION)!;
   const strategyFor = (field: RelationField) => options.overrides?.[field.coordinate] ?? field.defaultStrategy;
   if (options.variables) {
-    return estimateRequest({ schema, storageMap, document, operation, variables: options.variables, strategyFor })!;
+    const estimated = estimateRequest({ schema, storageMap, document, operation, variables: options.variables, strategyFor });
+    return (estimated && totals(estimated)) as CostEstimate;
   }
-  return estimateOperation({ schema, storageMap, operation, fragments, variableValues: {}, strategyFor, ...(options.assumedListSize && { assumedListSize: options.assumedListSize }) });
+  return totals(estimateOperation({ schema, storageMap, operation, fragments, variableValues: {}, strategyFor, ...(options.assumedListSize && { assumedListSize: options.assumedListSize }) }));
+}
+
+/** The three totals (the heaviest fields are checked on their own). */
+function totals({ roundTrips, documents, depth }: CostEstimate): CostEstimate {
+  return { roundTrips, documents, depth };
 }
 
 describe('estimateOperation: the operations issue 3 pins', () => {
@@ -129,6 +135,17 @@ describe('estimateOperation: aliases, fragments, directives, unions', () => {
   });
 });
 
+describe('estimateOperation: the heaviest fields', () => {
+  it('names the field that accounts for the most round trips and the most documents, and whether it takes first', () => {
+    const operation = parse('{ books(first: 10) { publisher { name } authors { countOfBooks books { name } } } }').definitions[0] as OperationDefinitionNode;
+    const { heaviest } = estimateOperation({ schema, storageMap, operation, fragments: {}, variableValues: {}, strategyFor: (field) => field.defaultStrategy });
+    expect(heaviest).toEqual({
+      roundTrips: { coordinate: 'Query.books', amount: 1, takesFirst: true },
+      documents: { coordinate: 'Author.books', amount: 10 * L * L, takesFirst: false },
+    });
+  });
+});
+
 describe('estimateOperation: one batch per loader and level', () => {
   // Every load of a moment resolves at one time (cached documents are answered inside the batch), so
   // each level's objects arrive together and each of its loaders sends one batch.
@@ -171,7 +188,7 @@ describe('estimateOperation: mutations', () => {
   const writes: Record<string, { roundTrips: number; documents: number }> = { updateHost: { roundTrips: 3, documents: 0 }, addComment: { roundTrips: 4, documents: 1 } };
   function estimateMutation(query: string): CostEstimate {
     const operation = parse(query).definitions[0] as OperationDefinitionNode;
-    return estimateOperation({ schema, storageMap, operation, fragments: {}, variableValues: {}, strategyFor: (field) => field.defaultStrategy, writeEstimate: (field) => writes[field] });
+    return totals(estimateOperation({ schema, storageMap, operation, fragments: {}, variableValues: {}, strategyFor: (field) => field.defaultStrategy, writeEstimate: (field) => writes[field] }));
   }
   const id = '6955b9000800000000000001';
 
