@@ -1,6 +1,6 @@
 import type { MongoClient } from 'mongodb';
-import pino from 'pino';
 import { connectMongo, createGateway } from 'docjoin';
+import { capturedLogger } from '../../support/captured-logger';
 import { startTestMongo, type TestMongo } from '../../support/test-mongo';
 
 /**
@@ -14,8 +14,7 @@ const resolvers = { Query: { wait: async (_parent: unknown, args: { ms: number }
 
 let mongo: TestMongo;
 let client: MongoClient;
-const lines: Array<Record<string, unknown>> = [];
-const logger = pino({ level: 'info' }, { write: (line: string) => void lines.push(JSON.parse(line) as Record<string, unknown>) });
+const { logger, lines } = capturedLogger();
 beforeAll(async () => {
   mongo = await startTestMongo();
   client = await connectMongo(mongo.uri);

@@ -1,7 +1,7 @@
 import type { MongoClient } from 'mongodb';
-import pino from 'pino';
 import { connectMongo, createGateway, type Gateway } from 'docjoin';
 import { startEmbeddedMongo, type EmbeddedMongo } from 'docjoin/embedded-mongo';
+import { capturedLogger } from '../../support/captured-logger';
 
 /**
  * The gateway's logs (pino, one JSON line per request; slow operations; MongoDB outages and recoveries)
@@ -21,8 +21,7 @@ let mongo: EmbeddedMongo;
 let client: MongoClient;
 let gateway: Gateway;
 let port: number;
-const lines: Array<Record<string, unknown>> = [];
-const logger = pino({ level: 'info' }, { write: (line: string) => void lines.push(JSON.parse(line) as Record<string, unknown>) });
+const { logger, lines } = capturedLogger();
 
 beforeAll(async () => {
   mongo = await startEmbeddedMongo();
