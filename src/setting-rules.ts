@@ -78,7 +78,32 @@ export function integerRule(raw: string, name: string, min: number, max: number)
   return value;
 }
 
-/** A URI safe to print or serve: any user:password is replaced by `***`. */
+/** URI options whose values are secrets (a password, a key file's password, AWS session credentials). */
+const SECRET_OPTION = /(password|secret|token|credential|authmechanismproperties)/i;
+
+/**
+ * A URI safe to print or serve: the user and password become `***` (up to the last `@` before the
+ * hosts, so a password with an unescaped `@` does not leak its tail), and secret options' values too.
+ */
 export function redactUri(uri: string): string {
-  return uri.replace(/^(mongodb(?:\+srv)?:\/\/)[^@/]*@/, '$1***@');
+  const scheme = /^mongodb(?:\+srv)?:\/\//i.exec(uri)?.[0];
+  if (!scheme) return uri;
+  let rest = uri.slice(scheme.length);
+  // The hosts follow the last `@` whose next part (up to `/`, `?` or the end) reads as a host list.
+  for (let at = rest.lastIndexOf('@'); at >= 0; at = rest.lastIndexOf('@', at - 1)) {
+    if (/^[\w.\-:,[\]%]+(?:[/?]|$)/.test(rest.slice(at + 1))) {
+      rest = `***@${rest.slice(at + 1)}`;
+      break;
+    }
+  }
+  const query = rest.indexOf('?');
+  if (query < 0) return `${scheme}${rest}`;
+  const options = rest
+    .slice(query + 1)
+    .split('&')
+    .map((option) => {
+      const [name] = option.split('=', 1);
+      return name && SECRET_OPTION.test(name) && option.includes('=') ? `${name}=***` : option;
+    });
+  return `${scheme}${rest.slice(0, query)}?${options.join('&')}`;
 }

@@ -65,6 +65,11 @@ describe('POST /graphql', () => {
     expect(commands.json.extensions.cost.commands).toHaveLength(1);
   });
 
+  it('answers a subscription with 400 OPERATION_NOT_SUPPORTED, not an internal error', async () => {
+    const { status, json } = await post({ query: 'subscription { books { name } }' });
+    expect([status, json.errors[0].extensions.code, json.errors[0].message]).toEqual([400, 'OPERATION_NOT_SUPPORTED', 'docjoin serves queries and mutations; a subscription is not supported']);
+  });
+
   it('serves GET queries', async () => {
     const response = await fetch(`${url}?query=${encodeURIComponent('{ posts(first: 2) { title } }')}`, { headers: { 'apollo-require-preflight': 'true' } });
     expect(response.status).toBe(200);

@@ -145,5 +145,12 @@ describe('loadConfig', () => {
   it('redacts credentials', () => {
     expect(redactUri('mongodb://admin:hunter2@db.example.com:27017/x')).toBe('mongodb://***@db.example.com:27017/x');
     expect(redactUri('mongodb://db.example.com')).toBe('mongodb://db.example.com');
+    // An unescaped @ in the password does not leak its tail.
+    expect(redactUri('mongodb://admin:p@ss@word@db.example.com:27017/x')).toBe('mongodb://***@db.example.com:27017/x');
+    expect(redactUri('mongodb+srv://u:pw@cluster0.example.net/?retryWrites=true')).toBe('mongodb+srv://***@cluster0.example.net/?retryWrites=true');
+    // Secret options: a key file's password, a proxy password, AWS session credentials.
+    expect(redactUri('mongodb://db:27017/?tls=true&tlsCertificateKeyFilePassword=s3cret&proxyPassword=pp&authMechanismProperties=AWS_SESSION_TOKEN:tok&appName=x')).toBe(
+      'mongodb://db:27017/?tls=true&tlsCertificateKeyFilePassword=***&proxyPassword=***&authMechanismProperties=***&appName=x',
+    );
   });
 });

@@ -57,6 +57,12 @@ export function ApolloServerPluginDocjoinCost<TContext extends { readonly ledger
       let estimate: CostEstimate | undefined;
       return {
         async didResolveOperation(request) {
+          const type = request.operation?.operation;
+          if (type !== undefined && type !== 'query' && type !== 'mutation') {
+            throw new GraphQLError(`docjoin serves queries and mutations; a ${type} is not supported`, {
+              extensions: { code: PublicErrorCode.OPERATION_NOT_SUPPORTED, http: { status: 400 } },
+            });
+          }
           estimate = options.estimate?.(request);
           const excess = estimate && options.limits ? findExceededLimit(estimate, options.limits) : undefined;
           if (excess) throw costLimitExceeded(excess, estimate);

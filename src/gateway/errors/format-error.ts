@@ -11,7 +11,12 @@ import { PublicErrorCode } from './public-error-code';
 export function createFormatError(options: { production: boolean }) {
   return (formatted: GraphQLFormattedError, error: unknown): GraphQLFormattedError => {
     const publicCode = findPublicCode(error);
-    if (publicCode === PublicErrorCode.BAD_USER_INPUT || publicCode === PublicErrorCode.NOT_FOUND || publicCode === PublicErrorCode.COST_LIMIT_EXCEEDED) {
+    if (
+      publicCode === PublicErrorCode.BAD_USER_INPUT ||
+      publicCode === PublicErrorCode.NOT_FOUND ||
+      publicCode === PublicErrorCode.COST_LIMIT_EXCEEDED ||
+      publicCode === PublicErrorCode.OPERATION_NOT_SUPPORTED
+    ) {
       return withCode(formatted, publicCode, options.production);
     }
     if (findCause(error, (e) => e instanceof DatabaseFailure)) {

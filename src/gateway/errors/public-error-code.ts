@@ -5,6 +5,8 @@ export enum PublicErrorCode {
   BAD_USER_INPUT = 'BAD_USER_INPUT',
   NOT_FOUND = 'NOT_FOUND',
   COST_LIMIT_EXCEEDED = 'COST_LIMIT_EXCEEDED',
+  /** A subscription (or an operation type the schema has no root for): docjoin serves queries and mutations. */
+  OPERATION_NOT_SUPPORTED = 'OPERATION_NOT_SUPPORTED',
   DATABASE_UNAVAILABLE = 'DATABASE_UNAVAILABLE',
   INTERNAL_SERVER_ERROR = 'INTERNAL_SERVER_ERROR',
 }
