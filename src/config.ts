@@ -16,7 +16,7 @@ import { DEFAULT_COST_LIMITS, type CostLimits } from './gateway/cost/cost-limits
 import type { CorsOption, GatewaySettings, LandingPage } from './gateway/gateway-options';
 import type { DocjoinProjectConfig } from './project/project-config';
 import { defaultLogFormat, LOG_FORMATS, LOG_LEVELS, type LogFormat } from './observability/logger';
-import { DEFAULT_SHUTDOWN_GRACE_MS, DEFAULT_SLOW_OPERATION_MS } from './gateway/gateway-options';
+import { DEFAULT_MAX_CONCURRENT_OPERATIONS, DEFAULT_MAX_QUEUED_OPERATIONS, DEFAULT_SHUTDOWN_GRACE_MS, DEFAULT_SLOW_OPERATION_MS } from './gateway/gateway-options';
 export type { CostLimits };
 
 /** Process configuration, read once from the environment and validated with messages that name the variable. */
@@ -58,6 +58,10 @@ export interface DocjoinConfig {
   readonly logVariables: boolean;
   /** DOCJOIN_SHUTDOWN_GRACE_MS: on SIGTERM, how long requests in flight may take to finish (default 10,000). */
   readonly shutdownGraceMs: number;
+  /** DOCJOIN_MAX_CONCURRENT: GraphQL requests run at once (default 32). */
+  readonly maxConcurrentOperations: number;
+  /** DOCJOIN_MAX_QUEUED: requests waiting for a slot (default 128); beyond, 503 with Retry-After. */
+  readonly maxQueuedOperations: number;
 }
 
 export type LogLevel = (typeof LOG_LEVELS)[number];
@@ -120,13 +124,15 @@ export function loadConfig(env: Env = process.env, flags: ConfigFlags = {}, proj
     metrics: parseBoolean('DOCJOIN_METRICS', env.DOCJOIN_METRICS) ?? server.metrics ?? true,
     logVariables: parseBoolean('DOCJOIN_LOG_VARIABLES', env.DOCJOIN_LOG_VARIABLES) ?? server.logVariables ?? false,
     shutdownGraceMs: parseWhole('DOCJOIN_SHUTDOWN_GRACE_MS', env.DOCJOIN_SHUTDOWN_GRACE_MS) ?? server.shutdownGraceMs ?? DEFAULT_SHUTDOWN_GRACE_MS,
+    maxConcurrentOperations: parseCount('DOCJOIN_MAX_CONCURRENT', env.DOCJOIN_MAX_CONCURRENT) ?? server.maxConcurrentOperations ?? DEFAULT_MAX_CONCURRENT_OPERATIONS,
+    maxQueuedOperations: parseWhole('DOCJOIN_MAX_QUEUED', env.DOCJOIN_MAX_QUEUED) ?? server.maxQueuedOperations ?? DEFAULT_MAX_QUEUED_OPERATIONS,
   };
 }
 
 /** What createGateway takes from the process configuration. */
 export function gatewaySettingsOf(config: DocjoinConfig): GatewaySettings {
-  const { port, host, cors, landingPage, production, strategyOverrides, costCommands, limits, assumedListSize, metrics, slowOperationMs, logVariables, shutdownGraceMs } = config;
-  return { port, host, cors, landingPage, production, strategyOverrides, costCommands, limits, assumedListSize, metrics, slowOperationMs, logVariables, shutdownGraceMs };
+  const { port, host, cors, landingPage, production, strategyOverrides, costCommands, limits, assumedListSize, metrics, slowOperationMs, logVariables, shutdownGraceMs, maxConcurrentOperations, maxQueuedOperations } = config;
+  return { port, host, cors, landingPage, production, strategyOverrides, costCommands, limits, assumedListSize, metrics, slowOperationMs, logVariables, shutdownGraceMs, maxConcurrentOperations, maxQueuedOperations };
 }
 
 /** A string setting from the config file, checked by the same rule as its flag and variable. */

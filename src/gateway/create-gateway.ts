@@ -6,6 +6,7 @@ import { COST_HEADER } from './cost/cost-plugin';
 import type { CostReport } from './cost/cost-ledger';
 import type { ResolvedSettings } from './gateway-options';
 import { startHttpServer, type RunningHttpServer } from './http/http-server';
+import { Admission } from './http/admission';
 import { createIdeRoutes } from './http/ide';
 import { defaultIdeQuery } from './ide-default-query';
 import { landingPagePlugin } from './landing-page';
@@ -80,6 +81,7 @@ export async function createGateway(options: CreateGatewayOptions): Promise<Gate
         cors: settings.cors,
         context: async (headers: HeaderMap) => docjoin.createContext({ headers }),
         health: () => docjoin.health(),
+        admission: new Admission(settings.maxConcurrentOperations, settings.maxQueuedOperations),
         ...(settings.landingPage !== 'none' && { routes: createIdeRoutes(ide) }),
         ...(docjoin.metrics && { metrics: async () => ({ contentType: docjoin.metrics!.contentType, body: await docjoin.metrics!.text() }) }),
       });

@@ -41,10 +41,16 @@ export interface GatewaySettings {
   readonly logVariables?: boolean;
   /** On stop (SIGTERM), how long requests in flight may take to finish before they are cut off (default 10,000 ms). */
   readonly shutdownGraceMs?: number;
+  /** GraphQL requests run at once over HTTP (default 32); more wait in a queue. */
+  readonly maxConcurrentOperations?: number;
+  /** Requests waiting for a slot (default 128); beyond, a request gets 503 OVERLOADED with Retry-After. */
+  readonly maxQueuedOperations?: number;
 }
 
 export const DEFAULT_SLOW_OPERATION_MS = 1000;
 export const DEFAULT_SHUTDOWN_GRACE_MS = 10_000;
+export const DEFAULT_MAX_CONCURRENT_OPERATIONS = 32;
+export const DEFAULT_MAX_QUEUED_OPERATIONS = 128;
 
 /** The settings with every default applied, as the gateway uses them. */
 export interface ResolvedSettings {
@@ -61,6 +67,8 @@ export interface ResolvedSettings {
   readonly slowOperationMs: number;
   readonly logVariables: boolean;
   readonly shutdownGraceMs: number;
+  readonly maxConcurrentOperations: number;
+  readonly maxQueuedOperations: number;
 }
 
 
@@ -89,6 +97,8 @@ export function resolveSettings(settings: GatewaySettings, nodeEnv: string | und
     slowOperationMs: optionalInteger(settings, 'slowOperationMs', 0, Number.MAX_SAFE_INTEGER) ?? DEFAULT_SLOW_OPERATION_MS,
     logVariables: optionalBoolean(settings, 'logVariables') ?? false,
     shutdownGraceMs: optionalInteger(settings, 'shutdownGraceMs', 0, Number.MAX_SAFE_INTEGER) ?? DEFAULT_SHUTDOWN_GRACE_MS,
+    maxConcurrentOperations: optionalInteger(settings, 'maxConcurrentOperations', 1, Number.MAX_SAFE_INTEGER) ?? DEFAULT_MAX_CONCURRENT_OPERATIONS,
+    maxQueuedOperations: optionalInteger(settings, 'maxQueuedOperations', 0, Number.MAX_SAFE_INTEGER) ?? DEFAULT_MAX_QUEUED_OPERATIONS,
   };
 }
 
@@ -110,7 +120,10 @@ function optionalString(settings: GatewaySettings, name: 'host'): string | undef
   return value;
 }
 
-function optionalInteger(settings: GatewaySettings, name: 'port' | 'assumedListSize' | 'slowOperationMs' | 'shutdownGraceMs', min: number, max: number): number | undefined {
+function optionalInteger(
+  settings: GatewaySettings,
+  name: 'port' | 'assumedListSize' | 'slowOperationMs' | 'shutdownGraceMs' | 'maxConcurrentOperations' | 'maxQueuedOperations',
+  min: number, max: number): number | undefined {
   const value: unknown = settings[name];
   if (value === undefined) return undefined;
   if (typeof value !== 'number' || !Number.isInteger(value) || value < min || value > max) {
@@ -157,7 +170,7 @@ function limitsOption(value: unknown): CostLimits {
 const OPTION_NAMES: ReadonlySet<string> = new Set([
   'typeDefs', 'resolvers', 'writePlans', 'mongoClient', 'db', 'mongoKind', 'mongoUri', 'validateDatabase', 'onWarning', 'writes', 'checkEstimates', 'onEstimateViolation', 'listen',
   'port', 'host', 'cors', 'landingPage', 'production', 'strategyOverrides', 'costCommands', 'limits', 'assumedListSize', 'metrics', 'slowOperationMs',
-  'logVariables', 'logger', 'shutdownGraceMs',
+  'logVariables', 'logger', 'shutdownGraceMs', 'maxConcurrentOperations', 'maxQueuedOperations',
 ]);
 
 /**

@@ -20,6 +20,8 @@ describe('loadConfig', () => {
       metrics: true,
       slowOperationMs: 1000,
       shutdownGraceMs: 10_000,
+      maxConcurrentOperations: 32,
+      maxQueuedOperations: 128,
     });
   });
 

@@ -4,6 +4,7 @@ import { HeaderMap, type ApolloServer, type BaseContext } from '@apollo/server';
 import cors from 'cors';
 import type { CorsOption } from '../gateway-options';
 import type { HealthReport } from './health';
+import type { Admission } from './admission';
 import { PortInUseError } from './port-in-use-error';
 import { readJsonBody, RequestBodyError } from './read-json-body';
 
@@ -18,6 +19,8 @@ export interface HttpServerOptions<TContext extends BaseContext> {
   readonly cors?: CorsOption;
   /** `GET /metrics` (Prometheus text format); absent: no such route. */
   readonly metrics?: () => Promise<{ contentType: string; body: string }>;
+  /** Bounds the GraphQL requests running and waiting; beyond them a request gets 503 with Retry-After. */
+  readonly admission?: Admission;
   /** More routes (the IDE): resolves true when it answered the request. */
   readonly routes?: (request: IncomingMessage, response: ServerResponse) => Promise<boolean>;
 }
@@ -91,6 +94,26 @@ async function handle<TContext extends BaseContext>(options: HttpServerOptions<T
     sendJson(response, 404, { error: `no route ${url.pathname}; GraphQL is served at /graphql` });
     return;
   }
+  if (!options.admission) return handleGraphql(options, request, response, url);
+  let gone = false;
+  response.once('close', () => (gone = !response.writableFinished));
+  const release = await options.admission.enter(() => gone);
+  if (!release) {
+    if (gone) return;
+    response.setHeader('retry-after', '1');
+    sendJson(response, 503, {
+      errors: [{ message: `docjoin is at capacity (${options.admission.maxConcurrent} operations running, ${options.admission.maxQueued} waiting); retry shortly`, extensions: { code: 'OVERLOADED' } }],
+    });
+    return;
+  }
+  try {
+    await handleGraphql(options, request, response, url);
+  } finally {
+    release();
+  }
+}
+
+async function handleGraphql<TContext extends BaseContext>(options: HttpServerOptions<TContext>, request: IncomingMessage, response: ServerResponse, url: URL): Promise<void> {
   let body: unknown;
   try {
     body = await readJsonBody(request);

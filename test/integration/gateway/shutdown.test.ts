@@ -5,7 +5,8 @@ import { startTestMongo, type TestMongo } from '../../support/test-mongo';
 
 /**
  * Stopping a listening gateway (what SIGTERM does): no new connections, the requests in flight finish
- * within shutdownGraceMs, and those still running after it are cut off and logged.
+ * within shutdownGraceMs, and those still running after it are cut off and logged. And admission: past
+ * maxConcurrentOperations running and maxQueuedOperations waiting, a request gets 503 at once.
  */
 const SDL = /* GraphQL */ `
   type Query { wait(ms: Int!): String! }
@@ -53,4 +54,23 @@ it('cuts off a request still running after the grace period, and says so', async
     [30, 'stopping: finishing the requests in flight', undefined],
     [40, 'cut off 1 request(s) still running after the grace period', 1],
   ]);
+});
+
+it('runs maxConcurrentOperations at once, queues maxQueuedOperations, refuses the rest with 503 and Retry-After; /health still answers', async () => {
+  const gateway = await createGateway({ typeDefs: SDL, resolvers, mongoClient: client, db: 'shutdown', port: 0, validateDatabase: false, maxConcurrentOperations: 1, maxQueuedOperations: 1 });
+  try {
+    const url = gateway.url!;
+    const running = ask(url, 400);
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    const queued = ask(url, 1);
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    const refused = await fetch(url, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ query: '{ wait(ms: 1) }' }) });
+    expect([refused.status, refused.headers.get('retry-after')]).toEqual([503, '1']);
+    expect(((await refused.json()) as { errors: Array<{ extensions: { code: string } }> }).errors[0]!.extensions.code).toBe('OVERLOADED');
+    expect((await fetch(url.replace('/graphql', '/health'))).status).toBe(200);
+    expect(await running).toMatchObject({ status: 200, body: { data: { wait: 'waited 400 ms' } } });
+    expect(await queued).toMatchObject({ status: 200, body: { data: { wait: 'waited 1 ms' } } });
+  } finally {
+    await gateway.stop();
+  }
 });

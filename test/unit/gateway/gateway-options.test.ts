@@ -17,6 +17,8 @@ describe('resolveSettings', () => {
       slowOperationMs: 1000,
       logVariables: false,
       shutdownGraceMs: 10_000,
+      maxConcurrentOperations: 32,
+      maxQueuedOperations: 128,
     });
     expect(resolveSettings({}, 'production')).toMatchObject({ production: true, landingPage: 'none', strategyOverrides: false, costCommands: false });
     expect(resolveSettings({ production: false }, 'production')).toMatchObject({ production: false, landingPage: 'sandbox' });
@@ -56,7 +58,7 @@ describe('checkOptionNames', () => {
   it('refuses a misspelt option, and a missing SDL, client or database, naming them', () => {
     expect(() => checkOptionNames({ typeDefs: 'type Query { a: Int }', mongoClient: client, db: 'app', validateDatabse: false })).toThrow(
       new GatewayOptionError(
-        'unknown option "validateDatabse"; the options are typeDefs, resolvers, writePlans, mongoClient, db, mongoKind, mongoUri, validateDatabase, onWarning, writes, checkEstimates, onEstimateViolation, listen, port, host, cors, landingPage, production, strategyOverrides, costCommands, limits, assumedListSize, metrics, slowOperationMs, logVariables, logger, shutdownGraceMs',
+        'unknown option "validateDatabse"; the options are typeDefs, resolvers, writePlans, mongoClient, db, mongoKind, mongoUri, validateDatabase, onWarning, writes, checkEstimates, onEstimateViolation, listen, port, host, cors, landingPage, production, strategyOverrides, costCommands, limits, assumedListSize, metrics, slowOperationMs, logVariables, logger, shutdownGraceMs, maxConcurrentOperations, maxQueuedOperations',
       ),
     );
     expect(() => checkOptionNames({ mongoClient: client, db: 'app' })).toThrow(new GatewayOptionError('option typeDefs must be your SDL (a string, or a list of them), got undefined'));
