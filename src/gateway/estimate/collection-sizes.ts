@@ -8,8 +8,10 @@ export interface SizeSource {
   aggregateStatistics(collection: string, pipeline: readonly StoredDocument[]): Promise<StoredDocument[]>;
 }
 
-/** How often the sizes are counted again while the gateway runs. */
+/** How often the sizes are counted again while the gateway runs (from collection metadata: cheap). */
 export const SIZE_REFRESH_MS = 30_000;
+/** How often the longest arrays are measured again (a pass over each collection holding such a list). */
+export const ARRAY_REFRESH_MS = 10 * 60_000;
 
 /** A list read from an array its parent document holds: references, an embedded array, snapshot copies. */
 interface ArrayList {
@@ -19,7 +21,8 @@ interface ArrayList {
 }
 
 /**
- * What the data holds, for the document estimate, measured at startup and then every SIZE_REFRESH_MS:
+ * What the data holds, for the document estimate, measured at startup and then periodically (sizes
+ * every SIZE_REFRESH_MS, arrays every ARRAY_REFRESH_MS):
  * - each collection's size: a batch never returns more documents of a collection than it holds (the
  *   loaders ask for each key once), so the estimate caps each batch by it;
  * - the longest array behind each list field of a collection type (`Author.books` reads `bookIds`), used
@@ -32,7 +35,7 @@ export class CollectionSizes {
   readonly #longest = new Map<string, number>();
   readonly #collections: readonly string[];
   readonly #arrays: readonly ArrayList[];
-  #timer: NodeJS.Timeout | undefined;
+  readonly #timers: NodeJS.Timeout[] = [];
 
   constructor(
     storageMap: StorageMap,
@@ -50,18 +53,28 @@ export class CollectionSizes {
 
   /** Counts every collection now, then keeps counting in the background until `stop`. */
   async start(): Promise<void> {
-    await this.refresh();
-    this.#timer = setInterval(() => void this.refresh().catch(() => undefined), SIZE_REFRESH_MS);
-    this.#timer.unref();
+    await this.countSizes();
+    await this.measureArrays();
+    this.#every(SIZE_REFRESH_MS, () => this.countSizes());
+    this.#every(ARRAY_REFRESH_MS, () => this.measureArrays());
   }
 
   stop(): void {
-    clearInterval(this.#timer);
+    for (const timer of this.#timers) clearInterval(timer);
   }
 
-  async refresh(): Promise<void> {
+  #every(ms: number, measure: () => Promise<void>): void {
+    const timer = setInterval(() => void measure().catch(() => undefined), ms);
+    timer.unref();
+    this.#timers.push(timer);
+  }
+
+  async countSizes(): Promise<void> {
     const counts = await Promise.all(this.#collections.map(async (collection) => [collection, await this.source.estimatedDocumentCount(collection)] as const));
     for (const [collection, count] of counts) this.#sizes.set(collection, count);
+  }
+
+  async measureArrays(): Promise<void> {
     for (const list of this.#arrays) {
       const [row] = await this.source.aggregateStatistics(list.collection, [
         { $project: { n: { $cond: [{ $isArray: `$${list.path}` }, { $size: `$${list.path}` }, 1] } } },
