@@ -85,9 +85,9 @@ const SATURATED = Number.MAX_SAFE_INTEGER;
 
 /**
  * The static cost estimate of one operation: see README.md in this folder for the model. In short, a
- * loader resolves every load of one "moment" (the microtask drain in which parents appear) at one time,
- * so a field's results arrive at no more moments than its parents did, and a query-reading field costs at
- * most min(moments of its parents, number of its parents) commands; siblings sharing a loader share them.
+ * loader resolves every load of one moment (the microtask drain in which parents appear) at one time, so
+ * each level's objects arrive together, and a query-reading field costs one command per loader and level;
+ * siblings sharing a loader share it.
  */
 export function estimateOperation(input: EstimateInput): CostEstimate {
   const source: SelectionSource = { schema: input.schema, fragments: input.fragments, variableValues: input.variableValues };
@@ -96,13 +96,11 @@ export function estimateOperation(input: EstimateInput): CostEstimate {
   return { roundTrips, documents, depth, heaviest };
 }
 
-/** Objects at one level of the result: which types, under which field nodes, how many, arriving at how many moments. */
+/** Objects at one level of the result (they appear together): which types, under which field nodes, how many. */
 interface Scope {
   readonly types: readonly GraphQLObjectType[];
   readonly fieldNodes: readonly FieldNode[];
   readonly objects: number;
-  /** The distinct times these objects appear at (each the reply of a command, or the start). */
-  readonly moments: number;
 }
 
 /** One field whose values come from a query (a join, or a snapshot that misses). */
@@ -115,9 +113,8 @@ interface QueryMember {
   readonly childTypes: readonly GraphQLObjectType[];
 }
 
-/** Members under one parent scope that use one loader: they load in the same moments, so share each batch. */
+/** Members under one parent scope that use one loader: they load in the same moment, so share its batch. */
 interface QueryGroup {
-  readonly loader: string;
   /** The collection read, whose size bounds the documents of a batch; undefined for a count. */
   readonly collection: string | undefined;
   /** A join by key: the members' keys go into one `$in`, so the batch returns each document once. */
@@ -204,7 +201,7 @@ class EstimatePass {
     const coordinate = `${rootType.name}.${definition.name}`;
     this.#charge(coordinate, 1, objects);
     if (isList && this.#readsAnchor(rootType, definition, node)) this.#charge(coordinate, 1, 1);
-    return [{ types: this.#objectTypes(named), fieldNodes: nodes, objects, moments: 1 }];
+    return [{ types: this.#objectTypes(named), fieldNodes: nodes, objects }];
   }
 
   /**
@@ -226,7 +223,7 @@ class EstimatePass {
     if (!selection.page) return [];
     this.#charge(coordinate, 1, first + 1);
     const types = this.#objectTypes(this.input.schema.getType(connection.nodeType)!);
-    return selection.nodeSelections.map((fieldNodes) => ({ types, fieldNodes, objects: first, moments: 1 }));
+    return selection.nodeSelections.map((fieldNodes) => ({ types, fieldNodes, objects: first }));
   }
 
   /**
@@ -275,7 +272,7 @@ class EstimatePass {
         this.#field(scope, type, nodes, groups);
       }
     }
-    for (const group of groups.values()) this.#sendGroup(scope, group);
+    for (const group of groups.values()) this.#sendGroup(group);
   }
 
   /** One response key on one parent type: free (embedded, snapshot hit, plain value) or a query member. */
@@ -289,7 +286,7 @@ class EstimatePass {
     const isList = isListType(getNullableType(definition.type));
     const childTypes = this.#objectTypes(named);
     const storage = this.input.storageMap.types.get(type.name)?.fields.get(node.name.value);
-    const free = (perParent: number) => this.#visit({ types: childTypes, fieldNodes: nodes, objects: mul(scope.objects, perParent), moments: scope.moments });
+    const free = (perParent: number) => this.#visit({ types: childTypes, fieldNodes: nodes, objects: mul(scope.objects, perParent) });
     if (storage?.kind !== 'relation') {
       free(isList ? this.#listSize : 1);
       return;
@@ -356,7 +353,7 @@ class EstimatePass {
     if (selection.totalCount) {
       const loader = `count:${countSpecKey({ collection: shape.collection, foreignField: shape.foreignField, filter: planned.filter, filterSignature: JSON.stringify(planned.filter ?? null) })}`;
       let group = groups.get(loader);
-      if (!group) groups.set(loader, (group = { loader, collection: undefined, byKey: false, getMoresPerBatch: 0, readsAnchor: false, members: [] }));
+      if (!group) groups.set(loader, (group = { collection: undefined, byKey: false, getMoresPerBatch: 0, readsAnchor: false, members: [] }));
       // One count document per parent; nothing below it.
       group.members.push({ coordinate: field.coordinate, objects: scope.objects, childSelections: [], childTypes: [] });
     }
@@ -403,23 +400,22 @@ class EstimatePass {
       }
     }
     let group = groups.get(loader);
-    if (!group) groups.set(loader, (group = { loader, collection: shape.collection, byKey: shape.direction === 'byKey', getMoresPerBatch, readsAnchor, members: [] }));
+    if (!group) groups.set(loader, (group = { collection: shape.collection, byKey: shape.direction === 'byKey', getMoresPerBatch, readsAnchor, members: [] }));
     group.members.push({ coordinate: field.coordinate, objects: mul(scope.objects, perParent), childSelections, childTypes });
   }
 
   /**
-   * One loader under one parent scope: at most one batch per moment the parents appear in (and never more
-   * than one per parent).
+   * One loader under one parent scope (which has objects: #visit skips empty ones): one batch. Every load
+   * of a moment resolves at one time (the loaders answer cached documents inside the batch), so the
+   * members' results appear together too.
    */
-  #sendGroup(scope: Scope, group: QueryGroup): void {
+  #sendGroup(group: QueryGroup): void {
     const coordinate = group.members[0]!.coordinate;
-    if (group.readsAnchor) this.#sendAnchor(scope, coordinate);
-    const batches = Math.min(scope.moments, scope.objects);
-    this.#charge(coordinate, mul(batches, 1 + group.getMoresPerBatch), mul(batches, this.#batchDocuments(group)));
-    // Every load of one moment resolves at one time (the loaders answer cached documents inside the
-    // batch), so the results arrive at no more moments than the parents did.
+    // A keyset page's anchor: every parent asks for the same key in one batch; the children load after it.
+    if (group.readsAnchor) this.#charge(coordinate, 1, 1);
+    this.#charge(coordinate, 1 + group.getMoresPerBatch, this.#batchDocuments(group));
     for (const member of group.members) {
-      for (const fieldNodes of member.childSelections) this.#visit({ types: member.childTypes, fieldNodes, objects: member.objects, moments: scope.moments });
+      for (const fieldNodes of member.childSelections) this.#visit({ types: member.childTypes, fieldNodes, objects: member.objects });
     }
   }
 
@@ -432,15 +428,6 @@ class EstimatePass {
     const cap = (documents: number) => (size === undefined ? documents : Math.min(documents, size));
     if (group.byKey) return cap(group.members.reduce((sum, member) => add(sum, member.objects), 0));
     return group.members.reduce((sum, member) => add(sum, cap(member.objects)), 0);
-  }
-
-  /**
-   * The anchor of a keyset page: one document read by `_id` at each moment the parents appear (every
-   * parent of the moment asks for the same key in the same batch). Its children load when it resolves.
-   */
-  #sendAnchor(scope: Scope, coordinate: string): void {
-    const batches = Math.min(scope.moments, scope.objects);
-    this.#charge(coordinate, batches, batches);
   }
 
   /** Entries of a list read from its parent's array: as measured in the data, else the assumed size. */

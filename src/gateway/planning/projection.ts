@@ -50,11 +50,6 @@ export function covers(fetched: Projection, needed: Projection): boolean {
   return true;
 }
 
-/** A stable string for cache keys. */
-export function projectionSignature(projection: Projection): string {
-  return [...projection].map(([path, entry]) => (entry === 1 ? path : `${path}:${entry.slice}`)).sort().join(',');
-}
-
 /** The `projection` option of `find`. */
 export function toFindProjection(projection: Projection): Record<string, 1 | { $slice: number }> {
   const result: Record<string, 1 | { $slice: number }> = {};

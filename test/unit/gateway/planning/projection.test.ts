@@ -1,4 +1,4 @@
-import { covers, mergeProjections, projectionOf, projectionSignature, toFindProjection, toProjectStage } from '../../../../src/gateway/planning/projection';
+import { covers, mergeProjections, projectionOf, toFindProjection, toProjectStage } from '../../../../src/gateway/planning/projection';
 
 describe('projection', () => {
   it('merges by union, whole beating a slice and the larger slice winning', () => {
@@ -20,8 +20,7 @@ describe('projection', () => {
     expect(covers(fetched, projectionOf([['lastName', 1]]))).toBe(false);
   });
 
-  it('gives order-independent signatures and aggregation $project stages', () => {
-    expect(projectionSignature(projectionOf([['b', 1], ['a', { slice: 2 }]]))).toBe(projectionSignature(projectionOf([['a', { slice: 2 }], ['b', 1]])));
+  it('gives aggregation $project stages', () => {
     expect(toProjectStage(projectionOf([['a', { slice: 2 }], ['b', 1]]))).toEqual({ a: { $slice: ['$a', 2] }, b: 1 });
   });
 });
