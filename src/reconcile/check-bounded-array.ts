@@ -2,15 +2,24 @@ import type { Db, Document } from 'mongodb';
 import { keyString } from '../gateway/documents/key-string';
 import { readPath } from '../gateway/documents/read-path';
 import { sortDocument } from '../gateway/storage-map/parse-sort';
-import type { BoundedArray } from '../gateway/writes/write-model-types';
-import { sameValue } from './canonical-value';
+import type { BoundedArray, SnapshotLocation } from '../gateway/writes/write-model-types';
+import { cloneValue, sameValue } from './canonical-value';
+import { fetchSnapshotSources } from './check-snapshot';
 import type { Repair } from './scan-batches';
 
 /**
  * A bounded array must hold exactly its parent's first `limit` children in `sort` order, each an exact
  * copy. One aggregate per batch of parents ($match $in → $sort → $group $topN), as the join read does.
+ *
+ * Snapshots inside the children (`LogMessage.host`) and inside the array's entries (`Host.recentLogs.host`)
+ * are snapshot drift, counted and repaired by the snapshot checks that run before this one. Both sides
+ * are therefore compared with those snapshots as their sources say (what the snapshot fix leaves), so a
+ * stale snapshot is never counted a second time here, and a report without `fix` finds exactly what
+ * `fix` repairs. After the snapshot fix the correction changes nothing.
  */
-export function boundedArrayCheck(db: Db, array: BoundedArray) {
+export function boundedArrayCheck(db: Db, array: BoundedArray, snapshots: readonly SnapshotLocation[]) {
+  const inChildren = snapshots.filter((location) => location.collection === array.childCollection);
+  const inEntries = snapshots.filter((location) => location.collection === array.collection && location.segments.length > 1 && location.segments[0]!.path === array.path);
   return {
     projection: { _id: 1, [array.parentKey]: 1, [array.path]: 1 },
     async check(batch: Document[]): Promise<Repair[]> {
@@ -24,14 +33,29 @@ export function boundedArrayCheck(db: Db, array: BoundedArray) {
           { $group: { _id: `$${array.childKey}`, docs: array.limit === undefined ? { $push: '$$ROOT' } : { $topN: { n: array.limit, sortBy, output: '$$ROOT' } } } },
         ])
         .toArray();
+      // The aggregate's documents are ours to correct in place.
+      await correctSnapshots(db, inChildren, groups.flatMap((group) => group.docs as Document[]));
+      // The stored arrays are corrected on clones: the repair's guard needs the values as read.
+      const corrected = inEntries.length === 0 ? batch : batch.map((parent) => cloneValue(parent));
+      await correctSnapshots(db, inEntries, corrected);
+
       const expected = new Map(groups.map((group) => [keyString(group._id), group.docs as Document[]]));
       const repairs: Repair[] = [];
-      for (const parent of batch) {
+      batch.forEach((parent, index) => {
         const want = expected.get(keyString(readPath(parent, array.parentKey))) ?? [];
-        const have = readPath(parent, array.path) ?? [];
+        const have = readPath(corrected[index], array.path) ?? [];
         if (!sameValue(have, want)) repairs.push({ id: parent._id, filter: { _id: parent._id, [array.path]: readPath(parent, array.path) ?? null }, update: { $set: { [array.path]: want } } });
-      }
+      });
       return repairs;
     },
   };
+}
+
+/** Sets every snapshot at `locations` in `documents` to its source's fields, in place (one find per location). */
+async function correctSnapshots(db: Db, locations: readonly SnapshotLocation[], documents: readonly Document[]): Promise<void> {
+  if (documents.length === 0) return;
+  for (const location of locations) {
+    const sources = await fetchSnapshotSources(db, location, documents);
+    for (const document of documents) sources.correct(document);
+  }
 }

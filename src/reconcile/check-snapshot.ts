@@ -16,53 +16,68 @@ export function snapshotCheck(db: Db, location: SnapshotLocation) {
   return {
     projection: { _id: 1, [top]: 1 },
     async check(batch: Document[], report: DriftReport): Promise<Repair[]> {
-      const copiesOf = (value: unknown) => collectCopies({ [top]: value }, location.segments);
-      const ids = new Map<string, unknown>();
-      for (const document of batch) {
-        for (const copy of copiesOf(readPath(document, top))) {
-          const id = copy[location.key];
-          if (id !== undefined && id !== null) ids.set(keyString(id), id);
-        }
-      }
-      const projection = Object.fromEntries([['_id', 1], ...location.fields.map((field) => [field.sourcePath, 1])]);
-      const sources = new Map<string, Document>();
-      if (ids.size > 0) {
-        for (const source of await db.collection(location.sourceCollection).find({ _id: { $in: [...ids.values()] } } as Document, { projection }).toArray()) {
-          sources.set(keyString(source._id), source);
-        }
-      }
-      // Corrects the copies in place; returns whether any field differed.
-      const correct = (copies: Record<string, unknown>[], countDangling: boolean): boolean => {
-        let changed = false;
-        for (const copy of copies) {
-          if (countDangling) report.entries += 1;
-          const source = sources.get(keyString(copy[location.key]));
-          if (!source) {
-            if (countDangling) report.dangling += 1;
-            continue;
-          }
-          for (const field of location.fields) {
-            const expected = readPath(source, field.sourcePath);
-            if (!sameValue(copy[field.name], expected)) {
-              copy[field.name] = expected;
-              changed = true;
-            }
-          }
-        }
-        return changed;
-      };
+      const sources = await fetchSnapshotSources(db, location, batch);
       const repairs: Repair[] = [];
       for (const document of batch) {
-        const original = readPath(document, top);
-        // Check on a throwaway view first; clone only the (rare) drifted values.
-        if (!correct(copiesOf(original).map((copy) => ({ ...copy })), true)) continue;
-        const value = cloneValue(original);
-        correct(copiesOf(value), false);
-        repairs.push({ id: document._id, filter: { _id: document._id, [top]: original ?? null }, update: { $set: { [top]: value } } });
+        if (!sources.drifted(document, report)) continue;
+        // Only the (rare) drifted documents are cloned.
+        const corrected = cloneValue(document);
+        sources.correct(corrected);
+        repairs.push({ id: document._id, filter: { _id: document._id, [top]: readPath(document, top) ?? null }, update: { $set: { [top]: readPath(corrected, top) } } });
       }
       return repairs;
     },
   };
+}
+
+/** The sources of a batch's copies at one snapshot location, and what they say about each document. */
+export interface SnapshotSources {
+  /** Whether any copy in `document` differs from its source; counts its copies (and dangling ones) into `tally`. */
+  drifted(document: Document, tally?: { entries: number; dangling: number }): boolean;
+  /** Sets every copy in `document` to its source's fields, in place, as the snapshot fix writes them. Dangling copies stay as they are. */
+  correct(document: Document): void;
+}
+
+/**
+ * Fetches the sources of every copy at `location` in `documents` (documents of `location.collection`,
+ * or anything shaped like them) with one `$in`. Shared by the snapshot check and the bounded-array
+ * check, so both decide a copy's true value the same way.
+ */
+export async function fetchSnapshotSources(db: Db, location: SnapshotLocation, documents: readonly Document[]): Promise<SnapshotSources> {
+  const ids = new Map<string, unknown>();
+  for (const document of documents) {
+    for (const copy of collectCopies(document, location.segments)) {
+      const id = copy[location.key];
+      if (id !== undefined && id !== null) ids.set(keyString(id), id);
+    }
+  }
+  const projection = Object.fromEntries([['_id', 1], ...location.fields.map((field) => [field.sourcePath, 1])]);
+  const sources = new Map<string, Document>();
+  if (ids.size > 0) {
+    for (const source of await db.collection(location.sourceCollection).find({ _id: { $in: [...ids.values()] } } as Document, { projection }).toArray()) {
+      sources.set(keyString(source._id), source);
+    }
+  }
+  // Walks the copies in `document`; with `apply`, corrects them in place. Returns whether any field differed.
+  const visit = (document: Document, apply: boolean, tally?: { entries: number; dangling: number }): boolean => {
+    let differs = false;
+    for (const copy of collectCopies(document, location.segments)) {
+      if (tally) tally.entries += 1;
+      const source = sources.get(keyString(copy[location.key]));
+      if (!source) {
+        if (tally) tally.dangling += 1;
+        continue;
+      }
+      for (const field of location.fields) {
+        const expected = readPath(source, field.sourcePath);
+        if (sameValue(copy[field.name], expected)) continue;
+        differs = true;
+        if (apply) copy[field.name] = expected;
+      }
+    }
+    return differs;
+  };
+  return { drifted: (document, tally) => visit(document, false, tally), correct: (document) => void visit(document, true) };
 }
 
 /** The copy objects at the end of `segments` (mutable references into `container`). */

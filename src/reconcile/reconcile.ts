@@ -19,7 +19,9 @@ interface Check {
  * Compares every copy the write model declares with its sources and, with `fix`, repairs the drift in
  * batches. Order matters when fixing: snapshots first (the copies inside children are then true), then
  * bounded arrays (rebuilt from those children), inverse arrays, and counters last (they count the
- * truth side, never a possibly stale id list). A second run after a fix reports zero drift.
+ * truth side, never a possibly stale id list). Each check judges the data as the checks before it
+ * leave it (a bounded array compares its snapshots as their sources say), so a report without `fix`
+ * lists exactly what `fix` repairs, and a second run after a fix reports zero drift.
  */
 export async function reconcile(db: Db, model: WriteModel, options: ReconcileOptions = {}): Promise<ReconcileReport> {
   const batchSize = options.batchSize ?? DEFAULT_BATCH_SIZE;
@@ -28,7 +30,7 @@ export async function reconcile(db: Db, model: WriteModel, options: ReconcileOpt
   await requireCollections(db, model);
   const checks: Check[] = [
     ...model.snapshots.map((location) => ({ coordinate: location.coordinate, kind: 'snapshot' as const, collection: location.collection, ...snapshotCheck(db, location) })),
-    ...model.boundedArrays.map((array) => ({ coordinate: array.coordinate, kind: 'bounded-array' as const, collection: array.collection, ...boundedArrayCheck(db, array) })),
+    ...model.boundedArrays.map((array) => ({ coordinate: array.coordinate, kind: 'bounded-array' as const, collection: array.collection, ...boundedArrayCheck(db, array, model.snapshots) })),
     ...model.inverses.map((rule) => ({ coordinate: rule.coordinate, kind: 'inverse' as const, collection: rule.collection, ...inverseCheck(db, rule) })),
     ...model.counters.map((counter) => ({ coordinate: counter.coordinate, kind: 'counter' as const, collection: counter.collection, ...counterCheck(db, counter) })),
   ];
