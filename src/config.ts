@@ -11,12 +11,21 @@ import {
   type SettingResult,
 } from './setting-rules';
 
-export { redactUri } from './setting-rules';
+export { redactSecrets, redactUri } from './observability/redact-secrets';
 import { DEFAULT_COST_LIMITS, type CostLimits } from './gateway/cost/cost-limits';
 import type { CorsOption, GatewaySettings, LandingPage } from './gateway/gateway-options';
 import type { DocjoinProjectConfig } from './project/project-config';
 import { defaultLogFormat, LOG_FORMATS, LOG_LEVELS, type LogFormat } from './observability/logger';
-import { DEFAULT_MAX_CONCURRENT_OPERATIONS, DEFAULT_MAX_QUEUED_OPERATIONS, DEFAULT_SHUTDOWN_GRACE_MS, DEFAULT_SLOW_OPERATION_MS } from './gateway/gateway-options';
+import {
+  DEFAULT_MAX_CONCURRENT_OPERATIONS,
+  DEFAULT_MAX_DOCUMENTS_IN_FLIGHT,
+  DEFAULT_MAX_QUEUED_OPERATIONS,
+  DEFAULT_MAX_RESPONSE_BYTES,
+  DEFAULT_OPERATION_TIMEOUT_MS,
+  DEFAULT_SHUTDOWN_GRACE_MS,
+  DEFAULT_SLOW_OPERATION_MS,
+} from './gateway/gateway-options';
+import { DEFAULT_MAX_TRANSACTION_ATTEMPTS, DEFAULT_TRANSACTION_RETRY_MS } from './gateway/writes/transaction-retries';
 export type { CostLimits };
 
 /** Process configuration, read once from the environment and validated with messages that name the variable. */
@@ -62,6 +71,18 @@ export interface DocjoinConfig {
   readonly maxConcurrentOperations: number;
   /** DOCJOIN_MAX_QUEUED: requests waiting for a slot (default 128); beyond, 503 with Retry-After. */
   readonly maxQueuedOperations: number;
+  /** DOCJOIN_MAX_TRANSACTION_ATTEMPTS: runs of a mutation's transaction after write conflicts, the first included (default 8). */
+  readonly maxTransactionAttempts: number;
+  /** DOCJOIN_TRANSACTION_RETRY_MS: no transaction retry starts later than this after the first attempt (default 2,000). */
+  readonly transactionRetryMs: number;
+  /** DOCJOIN_MAX_DOCUMENTS_IN_FLIGHT: estimated documents the running operations may fetch together (default 250,000). */
+  readonly maxDocumentsInFlight: number;
+  /** DOCJOIN_OPERATION_TIMEOUT_MS: how long an operation may take, queueing included (default 30,000). */
+  readonly operationTimeoutMs: number;
+  /** DOCJOIN_MAX_RESPONSE_BYTES: the largest response body served (default 32 MiB). */
+  readonly maxResponseBytes: number;
+  /** DOCJOIN_HEALTH_DETAIL: /health names the database (default: not in production). */
+  readonly healthDetail: boolean;
 }
 
 export type LogLevel = (typeof LOG_LEVELS)[number];
@@ -126,13 +147,25 @@ export function loadConfig(env: Env = process.env, flags: ConfigFlags = {}, proj
     shutdownGraceMs: parseWhole('DOCJOIN_SHUTDOWN_GRACE_MS', env.DOCJOIN_SHUTDOWN_GRACE_MS) ?? server.shutdownGraceMs ?? DEFAULT_SHUTDOWN_GRACE_MS,
     maxConcurrentOperations: parseCount('DOCJOIN_MAX_CONCURRENT', env.DOCJOIN_MAX_CONCURRENT) ?? server.maxConcurrentOperations ?? DEFAULT_MAX_CONCURRENT_OPERATIONS,
     maxQueuedOperations: parseWhole('DOCJOIN_MAX_QUEUED', env.DOCJOIN_MAX_QUEUED) ?? server.maxQueuedOperations ?? DEFAULT_MAX_QUEUED_OPERATIONS,
+    maxTransactionAttempts: parseCount('DOCJOIN_MAX_TRANSACTION_ATTEMPTS', env.DOCJOIN_MAX_TRANSACTION_ATTEMPTS) ?? server.maxTransactionAttempts ?? DEFAULT_MAX_TRANSACTION_ATTEMPTS,
+    transactionRetryMs: parseWhole('DOCJOIN_TRANSACTION_RETRY_MS', env.DOCJOIN_TRANSACTION_RETRY_MS) ?? server.transactionRetryMs ?? DEFAULT_TRANSACTION_RETRY_MS,
+    maxDocumentsInFlight: parseCount('DOCJOIN_MAX_DOCUMENTS_IN_FLIGHT', env.DOCJOIN_MAX_DOCUMENTS_IN_FLIGHT) ?? server.maxDocumentsInFlight ?? DEFAULT_MAX_DOCUMENTS_IN_FLIGHT,
+    operationTimeoutMs: parseCount('DOCJOIN_OPERATION_TIMEOUT_MS', env.DOCJOIN_OPERATION_TIMEOUT_MS) ?? server.operationTimeoutMs ?? DEFAULT_OPERATION_TIMEOUT_MS,
+    maxResponseBytes: parseCount('DOCJOIN_MAX_RESPONSE_BYTES', env.DOCJOIN_MAX_RESPONSE_BYTES) ?? server.maxResponseBytes ?? DEFAULT_MAX_RESPONSE_BYTES,
+    healthDetail: parseBoolean('DOCJOIN_HEALTH_DETAIL', env.DOCJOIN_HEALTH_DETAIL) ?? server.healthDetail ?? !production,
   };
 }
 
+/** The configuration's entries that are createGateway settings of the same name. */
+const GATEWAY_SETTING_NAMES = [
+  'port', 'host', 'cors', 'landingPage', 'production', 'strategyOverrides', 'costCommands', 'limits', 'assumedListSize', 'metrics', 'slowOperationMs',
+  'logVariables', 'shutdownGraceMs', 'maxConcurrentOperations', 'maxQueuedOperations', 'maxTransactionAttempts', 'transactionRetryMs', 'maxDocumentsInFlight', 'operationTimeoutMs', 'maxResponseBytes',
+  'healthDetail',
+] as const satisfies readonly (keyof GatewaySettings & keyof DocjoinConfig)[];
+
 /** What createGateway takes from the process configuration. */
 export function gatewaySettingsOf(config: DocjoinConfig): GatewaySettings {
-  const { port, host, cors, landingPage, production, strategyOverrides, costCommands, limits, assumedListSize, metrics, slowOperationMs, logVariables, shutdownGraceMs, maxConcurrentOperations, maxQueuedOperations } = config;
-  return { port, host, cors, landingPage, production, strategyOverrides, costCommands, limits, assumedListSize, metrics, slowOperationMs, logVariables, shutdownGraceMs, maxConcurrentOperations, maxQueuedOperations };
+  return Object.fromEntries(GATEWAY_SETTING_NAMES.map((name) => [name, config[name]])) as GatewaySettings;
 }
 
 /** A string setting from the config file, checked by the same rule as its flag and variable. */

@@ -3,6 +3,7 @@
  * (src/cli, the seed and reconcile CLIs). One rule per setting, so `PORT=x` and `--port x` are refused
  * with the same sentence; `name` is whichever the user typed. Each returns the value or the problem.
  */
+import { redactSecrets } from './observability/redact-secrets';
 
 export interface SettingProblem {
   readonly problem: string;
@@ -48,7 +49,7 @@ export function portRule(raw: string, name: string): SettingResult<number> {
 
 export function mongoUriRule(raw: string, name: string): SettingResult<string> {
   if (!/^mongodb(\+srv)?:\/\/.+/.test(raw)) {
-    return { problem: `${name} must start with mongodb:// or mongodb+srv://, got ${JSON.stringify(redactUri(raw))}` };
+    return { problem: `${name} must start with mongodb:// or mongodb+srv://, got ${JSON.stringify(redactSecrets(raw))}` };
   }
   return raw;
 }
@@ -78,32 +79,3 @@ export function integerRule(raw: string, name: string, min: number, max: number)
   return value;
 }
 
-/** URI options whose values are secrets (a password, a key file's password, AWS session credentials). */
-const SECRET_OPTION = /(password|secret|token|credential|authmechanismproperties)/i;
-
-/**
- * A URI safe to print or serve: the user and password become `***` (up to the last `@` before the
- * hosts, so a password with an unescaped `@` does not leak its tail), and secret options' values too.
- */
-export function redactUri(uri: string): string {
-  const scheme = /^mongodb(?:\+srv)?:\/\//i.exec(uri)?.[0];
-  if (!scheme) return uri;
-  let rest = uri.slice(scheme.length);
-  // The hosts follow the last `@` whose next part (up to `/`, `?` or the end) reads as a host list.
-  for (let at = rest.lastIndexOf('@'); at >= 0; at = rest.lastIndexOf('@', at - 1)) {
-    if (/^[\w.\-:,[\]%]+(?:[/?]|$)/.test(rest.slice(at + 1))) {
-      rest = `***@${rest.slice(at + 1)}`;
-      break;
-    }
-  }
-  const query = rest.indexOf('?');
-  if (query < 0) return `${scheme}${rest}`;
-  const options = rest
-    .slice(query + 1)
-    .split('&')
-    .map((option) => {
-      const [name] = option.split('=', 1);
-      return name && SECRET_OPTION.test(name) && option.includes('=') ? `${name}=***` : option;
-    });
-  return `${scheme}${rest.slice(0, query)}?${options.join('&')}`;
-}

@@ -1,3 +1,5 @@
+import { redactSecrets } from '../observability/redact-secrets';
+
 /** A stream a command writes to: process.stdout / stderr, or a buffer in tests. */
 export interface OutputStream {
   readonly isTTY?: boolean;
@@ -11,3 +13,16 @@ export interface CliIo {
 }
 
 export type CliEnv = Readonly<Record<string, string | undefined>>;
+
+/**
+ * `io` with everything written through redactSecrets: a command's output never shows a URI's
+ * credentials or secret options, nor the secrets of `knownUris` (the ones the command was given) where a
+ * driver message quotes them alone.
+ */
+export function redactingIo(io: CliIo, knownUris: readonly (string | undefined)[]): CliIo {
+  const redacting = (stream: OutputStream): OutputStream => ({
+    ...(stream.isTTY !== undefined && { isTTY: stream.isTTY }),
+    write: (text: string) => stream.write(redactSecrets(text, knownUris)),
+  });
+  return { out: redacting(io.out), err: redacting(io.err) };
+}

@@ -1,5 +1,5 @@
 import { runReconcileCli } from '../reconcile/cli';
-import type { CliEnv, CliIo } from './cli-io';
+import { redactingIo, type CliEnv, type CliIo } from './cli-io';
 import { runCodegenCli } from './codegen/run-codegen';
 import { runExplainCli } from './explain/run-explain';
 import { runInitCli } from './init/run-init';
@@ -36,7 +36,8 @@ Examples:
   docjoin reconcile --mongo-uri mongodb://localhost:27017 --db shop --fix
   docjoin codegen --check`;
 
-export async function runDocjoinCli(argv: readonly string[], env: CliEnv, io: CliIo): Promise<number> {
+export async function runDocjoinCli(argv: readonly string[], env: CliEnv, givenIo: CliIo): Promise<number> {
+  const io = redactingIo(givenIo, [env.MONGODB_URI, ...argv.map((arg) => arg.replace(/^--[\w-]+=/, ''))]);
   const [name, ...rest] = argv;
   if (name === undefined) {
     io.err.write(`docjoin: no command given; the commands are ${Object.keys(COMMANDS).join(', ')} (try docjoin --help)\n`);

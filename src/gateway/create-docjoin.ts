@@ -10,6 +10,9 @@ import { CollectionSizes } from './estimate/collection-sizes';
 import { estimateRequest } from './estimate/estimate-request';
 import { checkOptionNames, resolveSettings, type GatewaySettings, type ResolvedSettings } from './gateway-options';
 import { checkHealth, type HealthReport, type MongoKind } from './http/health';
+import { DocumentBudget } from './limits/document-budget';
+import { OperationDeadline } from './limits/operation-deadline';
+import { operationDeadlinePlugin } from './limits/operation-deadline-plugin';
 import { MongoFunnel, type Db, type MongoClient } from './mongo/mongo-funnel';
 import { buildGatewaySchema } from './schema/build-gateway-schema';
 import { withDirectiveTypeDefs } from './schema/schema-sources';
@@ -18,7 +21,7 @@ import { validateAgainstDatabase } from './storage-map/validate-against-database
 import type { WriteOptions } from './writes/request-writes';
 import type { MutationWritePlans } from './writes/write-plan';
 import { createWriteRuntime } from './writes/write-runtime';
-import { redactUri } from '../setting-rules';
+import { redactSecrets } from '../observability/redact-secrets';
 import { silentLogger, type DocjoinLogger } from '../observability/logger';
 import { GatewayMetrics } from '../observability/metrics';
 import { MongoAvailability } from '../observability/mongo-availability';
@@ -59,6 +62,12 @@ export interface DocjoinOptions extends GatewaySettings {
   readonly logger?: DocjoinLogger;
 }
 
+export interface ContextOptions {
+  readonly headers?: RequestHeaders;
+  readonly strategyHeader?: string;
+  readonly deadline?: OperationDeadline;
+}
+
 /** Request headers as Node (`req.headers`) or Fetch/Apollo (`HeaderMap`) hold them. */
 export type RequestHeaders = { get(name: string): string | undefined | null } | Readonly<Record<string, string | readonly string[] | undefined>>;
 
@@ -78,8 +87,12 @@ export interface Docjoin {
   readonly logger: DocjoinLogger;
   /** Maps docjoin's internal errors to public codes (stack traces hidden in production). */
   readonly formatError: NonNullable<ApolloServerOptions<GatewayContext>['formatError']>;
-  /** A fresh per-request context; `headers` may switch strategies (`x-docjoin-strategy`) when that is enabled. */
-  createContext(options?: { headers?: RequestHeaders; strategyHeader?: string }): GatewayContext;
+  /**
+   * A fresh per-request context; `headers` may switch strategies (`x-docjoin-strategy`) when that is
+   * enabled. Its deadline starts now (operationTimeoutMs) unless one is given (the HTTP server starts
+   * it when the request arrives, and stops it when the client goes away).
+   */
+  createContext(options?: ContextOptions): GatewayContext;
   /** `GET /health`'s answer: 200 when MongoDB answers a ping, else 503. */
   health(): Promise<{ status: number; body: HealthReport }>;
   /** Stops listening to the client's command events; the client stays yours to close. */
@@ -99,7 +112,14 @@ export async function createDocjoin(options: DocjoinOptions): Promise<Docjoin> {
   // Commands are measured on mongoClient's event stream: a Db of another client would cost nothing.
   const db = options.mongoClient.db(typeof options.db === 'string' ? options.db : options.db.databaseName);
   const funnel = new MongoFunnel(options.mongoClient, db);
-  const writeRuntime = createWriteRuntime({ model: writeModel, mutationType: schema.getMutationType(), funnel, plans: writePlans, writes: options.writes });
+  const writeRuntime = createWriteRuntime({
+    model: writeModel,
+    mutationType: schema.getMutationType(),
+    funnel,
+    plans: writePlans,
+    writes: options.writes,
+    retries: { maxAttempts: settings.maxTransactionAttempts, retryMs: settings.transactionRetryMs },
+  });
   const warn = options.onWarning ?? (options.logger ? (message: string) => options.logger!.warn(message) : (message: string) => process.stderr.write(`docjoin: warning: ${message}\n`));
   const nodeEnvWarning = options.production === undefined ? unknownNodeEnv(process.env.NODE_ENV) : undefined;
   if (nodeEnvWarning) warn(nodeEnvWarning);
@@ -116,7 +136,7 @@ export async function createDocjoin(options: DocjoinOptions): Promise<Docjoin> {
     throw error;
   }
 
-  const createContext = (contextOptions: { headers?: RequestHeaders; strategyHeader?: string } = {}): GatewayContext => {
+  const createContext = (contextOptions: ContextOptions = {}): GatewayContext => {
     const header = contextOptions.strategyHeader ?? (contextOptions.headers && headerValue(contextOptions.headers, STRATEGY_HEADER));
     if (contextOptions.headers) parseCostHeader(headerValue(contextOptions.headers, COST_HEADER));
     return createRequestContext({
@@ -124,8 +144,10 @@ export async function createDocjoin(options: DocjoinOptions): Promise<Docjoin> {
       funnel,
       overrides: settings.strategyOverrides ? parseStrategyOverrides(header, storageMap) : NO_OVERRIDES,
       writes: writeRuntime,
+      deadline: contextOptions.deadline ?? new OperationDeadline(settings.operationTimeoutMs),
     });
   };
+  const documentBudget = new DocumentBudget(settings.maxDocumentsInFlight);
 
   const costPlugin = ApolloServerPluginDocjoinCost<GatewayContext>({
     estimate: ({ schema: resolvedSchema, document, operation, request, contextValue }) =>
@@ -145,12 +167,13 @@ export async function createDocjoin(options: DocjoinOptions): Promise<Docjoin> {
     commandsView: ({ request }) => settings.costCommands && parseCostHeader(request.http?.headers.get(COST_HEADER)) === 'commands',
     checkEstimate: options.checkEstimates ?? processEstimateViolations.checkByDefault,
     onEstimateViolation: options.onEstimateViolation ?? processEstimateViolations.record,
+    admit: (estimate, context) => documentBudget.acquire(estimate.documents, context.deadline.signal),
   });
 
   const mongoUri = options.mongoUri ?? `mongodb://${options.mongoClient.options.hosts.map((host) => host.toString()).join(',')}`;
   const logger = options.logger ?? silentLogger();
   const metrics = settings.metrics ? new GatewayMetrics() : undefined;
-  const availability = new MongoAvailability(options.mongoClient, logger, metrics, redactUri(mongoUri));
+  const availability = new MongoAvailability(options.mongoClient, logger, metrics, redactSecrets(mongoUri));
   const observer = requestObserverPlugin({
     logger,
     metrics,
@@ -163,12 +186,13 @@ export async function createDocjoin(options: DocjoinOptions): Promise<Docjoin> {
     schema,
     storageMap,
     settings,
-    plugins: [costPlugin, observer],
+    plugins: [operationDeadlinePlugin(), costPlugin, observer],
     metrics,
     logger,
     formatError: createFormatError({ production: settings.production }),
     createContext,
-    health: () => checkHealth({ ping: () => funnel.ping(), kind: options.mongoKind ?? 'external', db: db.databaseName, uri: mongoUri, production: settings.production }),
+    // Under load, the answers to requests prove MongoDB is up: /health then sends nothing and waits for nothing.
+    health: () => checkHealth({ ping: () => (funnel.answeredWithin(HEALTH_PROOF_MS) ? Promise.resolve() : funnel.ping()), kind: options.mongoKind ?? 'external', db: db.databaseName, uri: mongoUri, detail: settings.healthDetail }),
     close: () => {
       funnel.detach();
       availability.close();
@@ -176,6 +200,9 @@ export async function createDocjoin(options: DocjoinOptions): Promise<Docjoin> {
     },
   };
 }
+
+/** How recent an answer from MongoDB must be to stand for /health's ping. */
+const HEALTH_PROOF_MS = 2_000;
 
 /** NODE_ENV values whose meaning is known; any other (`prod`) runs as development, which deserves a word. */
 const KNOWN_NODE_ENVS: readonly string[] = ['production', 'development', 'test'];

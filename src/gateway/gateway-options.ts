@@ -1,5 +1,6 @@
 import { DEFAULT_COST_LIMITS, type CostLimits } from './cost/cost-limits';
 import { DEFAULT_ASSUMED_LIST_SIZE } from './estimate/estimate-operation';
+import { DEFAULT_MAX_TRANSACTION_ATTEMPTS, DEFAULT_TRANSACTION_RETRY_MS } from './writes/transaction-retries';
 import { DEFAULT_PORT } from '../setting-rules';
 
 /**
@@ -45,12 +46,33 @@ export interface GatewaySettings {
   readonly maxConcurrentOperations?: number;
   /** Requests waiting for a slot (default 128); beyond, a request gets 503 OVERLOADED with Retry-After. */
   readonly maxQueuedOperations?: number;
+  /** Runs of a mutation's transaction after write conflicts, the first included (default 8); then WRITE_CONFLICT. */
+  readonly maxTransactionAttempts?: number;
+  /** No transaction retry starts later than this after the mutation's first attempt (default 2,000 ms). */
+  readonly transactionRetryMs?: number;
+  /**
+   * Estimated documents (the cost estimate's) that the operations running at once may fetch together
+   * (default 250,000); an operation that does not fit waits for others to finish. Bounds memory.
+   */
+  readonly maxDocumentsInFlight?: number;
+  /**
+   * How long an operation may take, queueing included (default 30,000 ms). Its reads carry the time left
+   * as `maxTimeMS`, none is sent after it, and the answer is 504 OPERATION_TIMEOUT.
+   */
+  readonly operationTimeoutMs?: number;
+  /** The largest response body served over HTTP (default 32 MiB); a larger one is replaced by RESPONSE_TOO_LARGE. */
+  readonly maxResponseBytes?: number;
+  /** `/health` names the database (kind, name, URI without secrets, a failed ping's error); default: not in production. */
+  readonly healthDetail?: boolean;
 }
 
 export const DEFAULT_SLOW_OPERATION_MS = 1000;
 export const DEFAULT_SHUTDOWN_GRACE_MS = 10_000;
 export const DEFAULT_MAX_CONCURRENT_OPERATIONS = 32;
 export const DEFAULT_MAX_QUEUED_OPERATIONS = 128;
+export const DEFAULT_MAX_DOCUMENTS_IN_FLIGHT = 250_000;
+export const DEFAULT_OPERATION_TIMEOUT_MS = 30_000;
+export const DEFAULT_MAX_RESPONSE_BYTES = 32 * 1024 * 1024;
 
 /** The settings with every default applied, as the gateway uses them. */
 export interface ResolvedSettings {
@@ -69,6 +91,12 @@ export interface ResolvedSettings {
   readonly shutdownGraceMs: number;
   readonly maxConcurrentOperations: number;
   readonly maxQueuedOperations: number;
+  readonly maxTransactionAttempts: number;
+  readonly transactionRetryMs: number;
+  readonly maxDocumentsInFlight: number;
+  readonly operationTimeoutMs: number;
+  readonly maxResponseBytes: number;
+  readonly healthDetail: boolean;
 }
 
 
@@ -99,6 +127,12 @@ export function resolveSettings(settings: GatewaySettings, nodeEnv: string | und
     shutdownGraceMs: optionalInteger(settings, 'shutdownGraceMs', 0, Number.MAX_SAFE_INTEGER) ?? DEFAULT_SHUTDOWN_GRACE_MS,
     maxConcurrentOperations: optionalInteger(settings, 'maxConcurrentOperations', 1, Number.MAX_SAFE_INTEGER) ?? DEFAULT_MAX_CONCURRENT_OPERATIONS,
     maxQueuedOperations: optionalInteger(settings, 'maxQueuedOperations', 0, Number.MAX_SAFE_INTEGER) ?? DEFAULT_MAX_QUEUED_OPERATIONS,
+    maxTransactionAttempts: optionalInteger(settings, 'maxTransactionAttempts', 1, Number.MAX_SAFE_INTEGER) ?? DEFAULT_MAX_TRANSACTION_ATTEMPTS,
+    transactionRetryMs: optionalInteger(settings, 'transactionRetryMs', 0, Number.MAX_SAFE_INTEGER) ?? DEFAULT_TRANSACTION_RETRY_MS,
+    maxDocumentsInFlight: optionalInteger(settings, 'maxDocumentsInFlight', 1, Number.MAX_SAFE_INTEGER) ?? DEFAULT_MAX_DOCUMENTS_IN_FLIGHT,
+    operationTimeoutMs: optionalInteger(settings, 'operationTimeoutMs', 1, Number.MAX_SAFE_INTEGER) ?? DEFAULT_OPERATION_TIMEOUT_MS,
+    maxResponseBytes: optionalInteger(settings, 'maxResponseBytes', 1, Number.MAX_SAFE_INTEGER) ?? DEFAULT_MAX_RESPONSE_BYTES,
+    healthDetail: optionalBoolean(settings, 'healthDetail') ?? !production,
   };
 }
 
@@ -106,7 +140,7 @@ function describe(value: unknown): string {
   return typeof value === 'string' ? JSON.stringify(value) : typeof value === 'object' && value !== null ? JSON.stringify(value) : String(value);
 }
 
-function optionalBoolean<K extends 'production' | 'strategyOverrides' | 'costCommands' | 'metrics' | 'logVariables'>(settings: GatewaySettings, name: K): boolean | undefined {
+function optionalBoolean<K extends 'production' | 'strategyOverrides' | 'costCommands' | 'metrics' | 'logVariables' | 'healthDetail'>(settings: GatewaySettings, name: K): boolean | undefined {
   const value: unknown = settings[name];
   if (value === undefined) return undefined;
   if (typeof value !== 'boolean') throw new GatewayOptionError(`option ${name} must be true or false, got ${describe(value)}`);
@@ -122,7 +156,7 @@ function optionalString(settings: GatewaySettings, name: 'host'): string | undef
 
 function optionalInteger(
   settings: GatewaySettings,
-  name: 'port' | 'assumedListSize' | 'slowOperationMs' | 'shutdownGraceMs' | 'maxConcurrentOperations' | 'maxQueuedOperations',
+  name: 'port' | 'assumedListSize' | 'slowOperationMs' | 'shutdownGraceMs' | 'maxConcurrentOperations' | 'maxQueuedOperations' | 'maxTransactionAttempts' | 'transactionRetryMs' | 'maxDocumentsInFlight' | 'operationTimeoutMs' | 'maxResponseBytes',
   min: number, max: number): number | undefined {
   const value: unknown = settings[name];
   if (value === undefined) return undefined;
@@ -170,7 +204,8 @@ function limitsOption(value: unknown): CostLimits {
 const OPTION_NAMES: ReadonlySet<string> = new Set([
   'typeDefs', 'resolvers', 'writePlans', 'mongoClient', 'db', 'mongoKind', 'mongoUri', 'validateDatabase', 'onWarning', 'writes', 'checkEstimates', 'onEstimateViolation', 'listen',
   'port', 'host', 'cors', 'landingPage', 'production', 'strategyOverrides', 'costCommands', 'limits', 'assumedListSize', 'metrics', 'slowOperationMs',
-  'logVariables', 'logger', 'shutdownGraceMs', 'maxConcurrentOperations', 'maxQueuedOperations',
+  'logVariables', 'logger', 'shutdownGraceMs', 'maxConcurrentOperations', 'maxQueuedOperations', 'maxTransactionAttempts', 'transactionRetryMs', 'maxDocumentsInFlight', 'operationTimeoutMs',
+  'maxResponseBytes', 'healthDetail',
 ]);
 
 /**

@@ -1,5 +1,6 @@
 import pino, { type BaseLogger, type DestinationStream, type Level } from 'pino';
 import { prettyFactory } from 'pino-pretty';
+import { redactSecrets } from './redact-secrets';
 
 /**
  * docjoin's logs: pino, JSON lines in production and whenever stdout is not a terminal, pretty lines on
@@ -20,10 +21,18 @@ export interface LoggerOptions {
   readonly format: LogFormat;
   /** Where lines go (default stdout). */
   readonly destination?: { write(text: string): unknown };
+  /** URIs whose secrets are removed from every line, even where a message quotes one alone (redactSecrets). */
+  readonly knownUris?: readonly (string | undefined)[];
 }
 
 export function createLogger(options: LoggerOptions): DocjoinLogger {
-  const base = { level: options.level, base: { name: 'docjoin' }, timestamp: pino.stdTimeFunctions.isoTime };
+  const knownUris = options.knownUris ?? [];
+  const base = {
+    level: options.level,
+    base: { name: 'docjoin' },
+    timestamp: pino.stdTimeFunctions.isoTime,
+    hooks: { streamWrite: (line: string) => redactSecrets(line, knownUris) },
+  };
   const destination = options.destination as DestinationStream | undefined;
   if (options.format === 'pretty') {
     const target = options.destination ?? process.stdout;

@@ -1,7 +1,7 @@
 import { answerWithoutRunning } from '../cli/args/answer-without-running';
 import { clientForCommand } from '../cli/args/mongo-target';
 import { loadProjectTarget } from '../cli/args/project-flags';
-import { ConfigError, loadConfig, redactUri } from '../config';
+import { ConfigError, loadConfig, redactSecrets } from '../config';
 import { StorageConfigError } from '../gateway/errors/internal-errors';
 import { buildWriteModelFromSdl } from '../gateway/writes/build-write-model';
 import type { WriteModel } from '../gateway/writes/write-model-types';
@@ -30,7 +30,7 @@ export async function runReconcileCli(argv: readonly string[], env: Readonly<Rec
 }
 
 async function run(command: Extract<ReconcileCliCommand, { kind: 'reconcile' }>, target: { uri: string; db: string; model: WriteModel }, io: { out: OutputStream; err: OutputStream }): Promise<number> {
-  const where = `${target.db} on ${redactUri(target.uri)}`;
+  const where = `${target.db} on ${redactSecrets(target.uri)}`;
   const started = performance.now();
   const client = clientForCommand(target.uri);
   const progress = createReconcileProgress(io.out);

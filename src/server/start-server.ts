@@ -1,4 +1,4 @@
-import { gatewaySettingsOf, redactUri, type DocjoinConfig } from '../config';
+import { gatewaySettingsOf, redactSecrets, type DocjoinConfig } from '../config';
 import { startEmbeddedMongo, type EmbeddedMongo } from '../embedded-mongo';
 import { createGateway, type Gateway } from '../gateway/create-gateway';
 import { connectMongo, type MongoClient } from '../gateway/mongo/mongo-funnel';
@@ -47,12 +47,12 @@ export async function startServer(config: DocjoinConfig, project: Project, optio
   let client: MongoClient | undefined;
   try {
     try {
-      if (!embedded) log(`connecting to MongoDB at ${redactUri(mongoUri)}…`, { mongo: redactUri(mongoUri) });
+      if (!embedded) log(`connecting to MongoDB at ${redactSecrets(mongoUri)}…`, { mongo: redactSecrets(mongoUri) });
       client = await whileWaiting(connectMongo(mongoUri, { serverSelectionTimeoutMS: config.mongoTimeoutMs }), (seconds) =>
-        log(`still waiting for MongoDB at ${redactUri(mongoUri)} (${seconds} s; gives up after ${config.mongoTimeoutMs / 1000} s, DOCJOIN_MONGO_TIMEOUT_MS)`, { mongo: redactUri(mongoUri), waitedSeconds: seconds }),
+        log(`still waiting for MongoDB at ${redactSecrets(mongoUri)} (${seconds} s; gives up after ${config.mongoTimeoutMs / 1000} s, DOCJOIN_MONGO_TIMEOUT_MS)`, { mongo: redactSecrets(mongoUri), waitedSeconds: seconds }),
       );
     } catch (error) {
-      throw new MongoUnreachableError(redactUri(mongoUri), firstLineOf(error));
+      throw new MongoUnreachableError(redactSecrets(mongoUri), redactSecrets(firstLineOf(error), [mongoUri]));
     }
     const db = client.db(config.mongodbDb);
     const seed = project.config.seed;
@@ -66,7 +66,7 @@ export async function startServer(config: DocjoinConfig, project: Project, optio
     } else if (embedded) {
       log(`embedded MongoDB at ${mongoUri}, database "${config.mongodbDb}" (empty: the project's config has no seed)`, { mongo: { kind: 'embedded', uri: mongoUri, db: config.mongodbDb } });
     } else {
-      log(`MongoDB at ${redactUri(mongoUri)}, database "${config.mongodbDb}"`, { mongo: { kind: 'external', uri: redactUri(mongoUri), db: config.mongodbDb } });
+      log(`MongoDB at ${redactSecrets(mongoUri)}, database "${config.mongodbDb}"`, { mongo: { kind: 'external', uri: redactSecrets(mongoUri), db: config.mongodbDb } });
     }
     const gateway = await createGateway({
       ...gatewaySettingsOf(config),

@@ -60,8 +60,8 @@ it('its CMD serves the demo, hides the MongoDB host from /health, and drains on 
     const body = (await response.json()) as { data: { books: Array<{ name: string }> }; extensions: { cost: { roundTrips: number } } };
     expect(body.data.books).toEqual([{ name: 'Indexing in Action', authors: [{ name: 'Yukihiro Hamilton' }, { name: 'Ida Kernighan' }, { name: 'Adele Goldwasser' }] }]);
     expect(body.extensions.cost.roundTrips).toBe(1);
-    const health = (await (await fetch(url.replace('/graphql', '/health'))).json()) as { mongo: Record<string, unknown> };
-    expect(health.mongo).toEqual({ kind: 'embedded', db: 'docjoin' });
+    // The image runs in production: /health answers the status only.
+    expect(await (await fetch(url.replace('/graphql', '/health'))).json()).toEqual({ status: 'ok' });
   } finally {
     child.kill('SIGTERM');
   }

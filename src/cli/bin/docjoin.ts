@@ -1,5 +1,6 @@
 #!/usr/bin/env node
 // `npx docjoin …`: the package's "bin".
+import { redactSecrets } from '../../observability/redact-secrets';
 import { runDocjoinCli } from '../docjoin';
 
 runDocjoinCli(process.argv.slice(2), process.env, { out: process.stdout, err: process.stderr }).then(
@@ -7,7 +8,7 @@ runDocjoinCli(process.argv.slice(2), process.env, { out: process.stdout, err: pr
     process.exitCode = code;
   },
   (error: unknown) => {
-    process.stderr.write(`docjoin: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`);
+    process.stderr.write(redactSecrets(`docjoin: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`, [process.env.MONGODB_URI]));
     process.exitCode = 1;
   },
 );

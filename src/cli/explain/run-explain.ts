@@ -1,6 +1,6 @@
 import { readFile } from 'node:fs/promises';
 import { getOperationAST, getVariableValues, GraphQLError, parse, print, validate, type DocumentNode, type OperationDefinitionNode } from 'graphql';
-import { ConfigError, loadConfig, redactUri, type DocjoinConfig } from '../../config';
+import { ConfigError, loadConfig, redactSecrets, type DocjoinConfig } from '../../config';
 import { parseStrategyOverrides, STRATEGY_HEADER, type StrategyOverrides } from '../../gateway/context/strategy-overrides';
 import { buildGatewaySchema } from '../../gateway/schema/build-gateway-schema';
 import type { WriteUnitEstimate } from '../../gateway/writes/estimate-write-unit';
@@ -131,7 +131,7 @@ async function readOperationFile(file: string): Promise<string> {
 /** Starts the gateway in-process (the embedded server filled by the project's seed, or the given MongoDB), runs the operation once, stops. */
 async function runOperation(command: Explain, prepared: Prepared, config: DocjoinConfig, project: Project, io: CliIo): Promise<MeasuredRun> {
   const progress = createProgressPrinter(io.err);
-  const where = config.mongodbUri ? `${config.mongodbDb} on ${redactUri(config.mongodbUri)}` : `the embedded server, seed scale ${config.seedScale}`;
+  const where = config.mongodbUri ? `${config.mongodbDb} on ${redactSecrets(config.mongodbUri)}` : `the embedded server, seed scale ${config.seedScale}`;
   // --strategy is honoured even where the server would ignore the header (NODE_ENV=production).
   const server = await startServer(
     { ...config, strategyOverrides: true },

@@ -1,4 +1,4 @@
-import { ConfigError, loadConfig, redactUri } from '../../config';
+import { ConfigError, loadConfig, redactSecrets } from '../../config';
 import { StorageConfigError } from '../../gateway/errors/internal-errors';
 import { ProjectConfigError } from '../../project/load-project';
 import { describeDatabase } from '../../server/describe-database';
@@ -29,7 +29,7 @@ async function seed(command: Extract<SeedCliCommand, { kind: 'seed' }>, env: Cli
     io.err.write(`seed: ${error.message.replace(/\n\s*/g, ' ')}\n`);
     return 2;
   }
-  const where = `${target.db} on ${redactUri(target.uri)}`;
+  const where = `${target.db} on ${redactSecrets(target.uri)}`;
   const started = performance.now();
   const client = clientForCommand(target.uri);
   const progress = createProgressPrinter(io.out);

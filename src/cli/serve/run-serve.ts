@@ -33,7 +33,7 @@ export async function runServeCli(argv: readonly string[], env: CliEnv, io: CliI
   // Pretty logs on a terminal keep the in-place seeding line; JSON logs get a line per seeded collection.
   const progress = config.logFormat === 'pretty' ? createProgressPrinter(io.out) : undefined;
   const out = { isTTY: io.out.isTTY, write: (text: string) => (progress?.finish(), io.out.write(text)) };
-  const logger = createLogger({ level: config.logLevel, format: config.logFormat, destination: out });
+  const logger = createLogger({ level: config.logLevel, format: config.logFormat, destination: out, knownUris: [config.mongodbUri] });
   const onSeedProgress =
     progress?.onProgress ??
     ((collection: string, inserted: number, total: number) => {

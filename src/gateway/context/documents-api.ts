@@ -69,7 +69,7 @@ export class DocumentsApi {
     if (page.anchor !== undefined) {
       const anchor = await this.context.loaders
         .byKey(this.#collectionOf(typeName), '_id')
-        .load({ key: page.anchor.id, projection: page.anchor.projection, field: `${info.parentType.name}.${info.fieldName}` });
+        .load({ key: page.anchor.id, projection: page.anchor.projection, path: info.path, field: `${info.parentType.name}.${info.fieldName}` });
       pageFilter = anchoredFilter(page, anchor, typeName);
     }
     return this.#find<TDocument>(info, typeName, pageFilter ? { $and: [filter, pageFilter] } : filter, { limit: page.limit, sort: sortDocument(options.sort) });
@@ -103,7 +103,7 @@ export class DocumentsApi {
   }
 
   async #count(info: GraphQLResolveInfo, typeName: string, filter: StoredDocument): Promise<number> {
-    const [row] = await this.context.funnel.aggregate({ ledger: this.context.ledger, fields: [`${info.parentType.name}.${info.fieldName}`] }, this.#collectionOf(typeName), [
+    const [row] = await this.context.funnel.aggregate({ ledger: this.context.ledger, deadline: this.context.deadline, fields: [`${info.parentType.name}.${info.fieldName}`] }, this.#collectionOf(typeName), [
       { $match: filter },
       { $count: 'count' },
     ]);
@@ -125,13 +125,12 @@ export class DocumentsApi {
     const collection = this.#collectionOf(typeName);
     const { projection = this.context.projectionFor(info, typeName), ...findOptions } = options;
     const documents = await this.context.funnel.find(
-      { ledger: this.context.ledger, fields: [`${info.parentType.name}.${info.fieldName}`] },
+      { ledger: this.context.ledger, deadline: this.context.deadline, fields: [`${info.parentType.name}.${info.fieldName}`] },
       collection,
       filter,
       { projection: toFindProjection(projection), ...findOptions, ...(findOptions.limit !== undefined && { batchSize: findOptions.limit }) },
     );
-    const loader = this.context.loaders.byKey(collection, '_id');
-    for (const document of documents) loader.prime(document, projection);
+    this.context.loaders.byKey(collection, '_id').prime(documents, projection, info.path);
     // The one place stored documents become the caller's mapper type (see findOne).
     return documents as unknown as TDocument[];
   }

@@ -1,6 +1,7 @@
 import { getNamedType, type FieldNode, type GraphQLResolveInfo } from 'graphql';
 import { CostLedger } from '../cost/cost-ledger';
 import { LoaderRegistry } from '../loaders/loader-registry';
+import type { OperationDeadline } from '../limits/operation-deadline';
 import type { MongoFunnel } from '../mongo/mongo-funnel';
 import { connectionSelection, type ConnectionSelection } from '../planning/connection-selection';
 import { planProjection, snapshotFits, type PlanningContext } from '../planning/plan-projection';
@@ -19,6 +20,8 @@ import type { StrategyOverrides } from './strategy-overrides';
 export interface GatewayContext {
   readonly requestId: number;
   readonly ledger: CostLedger;
+  /** When the operation must stop (its time limit, or its client gone): reads and relation resolvers check it. */
+  readonly deadline: OperationDeadline;
   readonly loaders: LoaderRegistry;
   readonly funnel: MongoFunnel;
   readonly storageMap: StorageMap;
@@ -42,10 +45,10 @@ export interface GatewayContext {
 let nextRequestId = 0;
 
 /** `writes`: the gateway's write runtime, which gives the request its write side on this request's ledger. */
-export function createRequestContext(options: { storageMap: StorageMap; funnel: MongoFunnel; overrides: StrategyOverrides; writes: WriteRuntime }): GatewayContext {
-  const { storageMap, funnel, overrides } = options;
+export function createRequestContext(options: { storageMap: StorageMap; funnel: MongoFunnel; overrides: StrategyOverrides; writes: WriteRuntime; deadline: OperationDeadline }): GatewayContext {
+  const { storageMap, funnel, overrides, deadline } = options;
   const ledger = new CostLedger();
-  const loaders = new LoaderRegistry(funnel, ledger);
+  const loaders = new LoaderRegistry(funnel, { ledger, deadline });
   // graphql-js reuses one fieldNodes array for every item of a list, so planning runs once per field, not per item.
   const projections = new WeakMap<readonly FieldNode[], Map<string, Projection>>();
   const fits = new WeakMap<readonly FieldNode[], boolean>();
@@ -61,6 +64,7 @@ export function createRequestContext(options: { storageMap: StorageMap; funnel: 
   const context: GatewayContext = {
     requestId: ++nextRequestId,
     ledger,
+    deadline,
     loaders,
     funnel,
     storageMap,

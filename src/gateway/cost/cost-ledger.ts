@@ -106,6 +106,8 @@ export class CostLedger {
   readonly #naiveQueries = new Map<string, { count: number }>();
   /** One entry per write unit, in the order they started. */
   readonly #writeUnits: WriteUnitRecord[] = [];
+  /** Round trips retried attempts may spend: the limit minus the estimate (limitRoundTrips). */
+  #retryRoundTrips = Number.POSITIVE_INFINITY;
 
   recordCommand(command: CommandRecord): void {
     this.#commands.push(command);
@@ -118,10 +120,13 @@ export class CostLedger {
   /** Called when a relation field resolves; later calls for the same field accumulate into one entry. */
   field(coordinate: string, strategy: ReadStrategy): FieldCostRecorder {
     let entry = this.#fields.get(coordinate);
-    if (!entry) {
-      entry = { strategy, roundTrips: 0, documents: 0, keys: 0 };
-      if (strategy === 'snapshot') Object.assign(entry, { snapshotHits: 0, snapshotMisses: 0 });
-      this.#fields.set(coordinate, entry);
+    if (!entry) this.#fields.set(coordinate, (entry = { strategy, roundTrips: 0, documents: 0, keys: 0 }));
+    // Aliases may resolve one field with different strategies (an embedded copy hands a filter to its
+    // join): the entry names the one that reads most, not whichever alias's parents arrived first.
+    else if (STRATEGY_RANK[strategy] > STRATEGY_RANK[entry.strategy]) entry.strategy = strategy;
+    if (strategy === 'snapshot') {
+      entry.snapshotHits ??= 0;
+      entry.snapshotMisses ??= 0;
     }
     let naive = this.#naiveQueries.get(coordinate);
     if (!naive) this.#naiveQueries.set(coordinate, (naive = { count: 0 }));
@@ -141,7 +146,8 @@ export class CostLedger {
   /**
    * The commands, and the documents they returned, of write-unit attempts that ran again afterwards (a
    * transaction retried after a transient error). The static estimate bounds one attempt per unit, so
-   * the estimate self-check leaves these out; `writes.attempts` reports the retries.
+   * the estimate self-check leaves these out; `writes.attempts` reports the retries, and mayRetry keeps
+   * them within the round-trip limit.
    */
   retriedAttempts(): { roundTrips: number; documents: number } {
     const retried = { roundTrips: 0, documents: 0 };
@@ -152,6 +158,26 @@ export class CostLedger {
       retried.documents += command.documents;
     }
     return retried;
+  }
+
+  /**
+   * Before execution (the cost plugin): the operation may send at most `max` round trips, and its
+   * estimate, which covers one attempt of each write unit, is `estimated`. Retried attempts may spend
+   * the difference (mayRetry). Without a call, retries are not limited by round trips.
+   */
+  limitRoundTrips(limit: { readonly estimated: number; readonly max: number }): void {
+    this.#retryRoundTrips = limit.max - limit.estimated;
+  }
+
+  /**
+   * Whether `unit` may run again within the round-trip limit. Once it does, its latest attempt counts as
+   * retried; the next attempt is within the estimate, which stays an upper bound for the commands of
+   * every unit's latest attempt. So the measure stays within the limit while the commands of all
+   * retried attempts, this one's included, fit in what the estimate leaves.
+   */
+  mayRetry(unit: WriteUnitRecord): boolean {
+    const latest = this.#commands.filter((command) => command.writeUnit?.unit === unit.unit && command.writeUnit.attempt === unit.attempts).length;
+    return this.retriedAttempts().roundTrips + latest <= this.#retryRoundTrips;
   }
 
   /** Every command so far, in order (the seam for issue 4's `x-docjoin-cost: commands` view). */
@@ -179,7 +205,7 @@ export class CostLedger {
   }
 
   report(options: ReportOptions = {}): CostReport {
-    const collections: Record<string, CollectionCost> = {};
+    const byCollection = new Map<string, CollectionCost>();
     let documents = 0;
     let bytes = 0;
     let durationMs = 0;
@@ -187,12 +213,16 @@ export class CostLedger {
       documents += command.documents;
       bytes += command.bytes;
       durationMs += command.durationMs;
-      const collection = (collections[command.collection] ??= { roundTrips: 0, documents: 0 });
+      let collection = byCollection.get(command.collection);
+      if (!collection) byCollection.set(command.collection, (collection = { roundTrips: 0, documents: 0 }));
       collection.roundTrips += 1;
       collection.documents += command.documents;
     }
+    // Keys in a fixed order, not in the order replies arrived: identical operations print identical reports.
+    const collections: Record<string, CollectionCost> = {};
+    for (const [name, collection] of [...byCollection].sort(([a], [b]) => a.localeCompare(b))) collections[name] = collection;
     const fields: Record<string, FieldCost> = {};
-    for (const [coordinate, entry] of [...this.#fields].sort(([a], [b]) => a.localeCompare(b))) fields[coordinate] = { ...entry };
+    for (const [coordinate, entry] of [...this.#fields].sort(([a], [b]) => a.localeCompare(b))) fields[coordinate] = fieldReport(entry);
     const report: CostReport = {
       roundTrips: this.#commands.length,
       documents,
@@ -265,6 +295,23 @@ export class WriteUnitRecord {
   get changesStand(): boolean {
     return !this.atomic || this.#outcome === 'committed';
   }
+}
+
+/** Which strategy a field's entry names when aliases resolved it with several: the one that reads most. */
+const STRATEGY_RANK: Readonly<Record<ReadStrategy, number>> = { embedded: 0, snapshot: 1, join: 2 };
+
+/** A field's entry with its keys in one order, whichever fact was recorded first. */
+function fieldReport(entry: FieldCost): FieldCost {
+  const { strategy, roundTrips, documents, keys, snapshotHits, snapshotMisses, dangling } = entry;
+  return {
+    strategy,
+    roundTrips,
+    documents,
+    keys,
+    ...(snapshotHits !== undefined && { snapshotHits }),
+    ...(snapshotMisses !== undefined && { snapshotMisses }),
+    ...(dangling !== undefined && { dangling }),
+  };
 }
 
 function roundMs(ms: number): number {

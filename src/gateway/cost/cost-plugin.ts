@@ -30,7 +30,10 @@ export interface DocjoinCostOptions<TContext extends BaseContext> {
   readonly extensionKey?: string;
   /** The static estimate, made once the operation is resolved; undefined skips the limits (e.g. bad variables). */
   readonly estimate?: (request: GraphQLRequestContextDidResolveOperation<TContext>) => CostEstimate | undefined;
-  /** Operations whose estimate exceeds a limit are rejected with COST_LIMIT_EXCEEDED before execution. */
+  /**
+   * Operations whose estimate exceeds a limit are rejected with COST_LIMIT_EXCEEDED before execution.
+   * `maxRoundTrips` also bounds a mutation's transaction retries at run time (CostLedger.mayRetry).
+   */
   readonly limits?: Partial<CostLimits>;
   /** Whether this request gets `extensions.cost.commands` (decide from the header and the configuration). */
   readonly commandsView?: (request: GraphQLRequestContext<TContext>) => boolean;
@@ -43,6 +46,11 @@ export interface DocjoinCostOptions<TContext extends BaseContext> {
   readonly checkEstimate?: boolean;
   /** Told of each violation the check finds, so a test run fails even where no test reads `errors`. */
   readonly onEstimateViolation?: EstimateViolationRecorder;
+  /**
+   * Admission by estimate, once the limits passed: resolves (with a release, called once the response
+   * is sent) when the operation may execute, e.g. when its documents fit the DocumentBudget.
+   */
+  readonly admit?: (estimate: CostEstimate, context: TContext) => Promise<() => void>;
 }
 
 /**
@@ -55,6 +63,7 @@ export function ApolloServerPluginDocjoinCost<TContext extends { readonly ledger
   return {
     async requestDidStart() {
       let estimate: CostEstimate | undefined;
+      let release: (() => void) | undefined;
       return {
         async didResolveOperation(request) {
           const type = request.operation?.operation;
@@ -66,8 +75,13 @@ export function ApolloServerPluginDocjoinCost<TContext extends { readonly ledger
           estimate = options.estimate?.(request);
           const excess = estimate && options.limits ? findExceededLimit(estimate, options.limits) : undefined;
           if (excess) throw costLimitExceeded(excess, estimate);
+          if (estimate && options.admit) release = await options.admit(estimate, request.contextValue);
+          // The estimate covers one attempt of each write unit; retries may spend what the limit leaves.
+          const maxRoundTrips = options.limits?.maxRoundTrips;
+          if (estimate && maxRoundTrips !== undefined) request.contextValue.ledger.limitRoundTrips({ estimated: estimate.roundTrips, max: maxRoundTrips });
         },
         async willSendResponse(request) {
+          release?.();
           const { response, contextValue } = request;
           if (response.body.kind !== 'single') return;
           const result = response.body.singleResult;

@@ -1,6 +1,6 @@
 import type { GraphQLFormattedError } from 'graphql';
 import { GraphQLError } from 'graphql';
-import { DatabaseFailure } from './internal-errors';
+import { DatabaseFailure, OperationStopped } from './internal-errors';
 import { PublicErrorCode } from './public-error-code';
 
 /**
@@ -15,9 +15,18 @@ export function createFormatError(options: { production: boolean }) {
       publicCode === PublicErrorCode.BAD_USER_INPUT ||
       publicCode === PublicErrorCode.NOT_FOUND ||
       publicCode === PublicErrorCode.COST_LIMIT_EXCEEDED ||
-      publicCode === PublicErrorCode.OPERATION_NOT_SUPPORTED
+      publicCode === PublicErrorCode.OPERATION_NOT_SUPPORTED ||
+      publicCode === PublicErrorCode.WRITE_CONFLICT ||
+      publicCode === PublicErrorCode.OVERLOADED ||
+      publicCode === PublicErrorCode.OPERATION_TIMEOUT
     ) {
       return withCode(formatted, publicCode, options.production);
+    }
+    // Before DatabaseFailure: a read MongoDB stopped at its maxTimeMS is a timeout, not an outage.
+    const stopped = findCause(error, (e) => e instanceof OperationStopped);
+    if (stopped instanceof OperationStopped) {
+      const code = stopped.reason === 'timeout' ? PublicErrorCode.OPERATION_TIMEOUT : PublicErrorCode.OPERATION_CANCELLED;
+      return { ...withCode(formatted, code, options.production), message: stopped.message };
     }
     if (findCause(error, (e) => e instanceof DatabaseFailure)) {
       return { ...withCode(formatted, PublicErrorCode.DATABASE_UNAVAILABLE, options.production), message: 'The database is unavailable; try again later' };

@@ -26,6 +26,34 @@ export class DatabaseFailure extends Error {
   }
 }
 
+/**
+ * A write unit's transaction failed with a transient server error (a write conflict) in each of its
+ * `attempts`, and its retries ran out; every attempt was aborted. writes/ reports it as WRITE_CONFLICT.
+ */
+export class TransactionConflict extends Error {
+  override readonly name = 'TransactionConflict';
+  constructor(readonly attempts: number, cause: unknown) {
+    super(`transaction still conflicting after ${attempts} attempt(s): ${cause instanceof Error ? cause.message : String(cause)}`, { cause });
+  }
+}
+
+/** Why an operation stopped before its end: its time limit, or its client went away. */
+export type StopReason = 'timeout' | 'client-gone';
+
+/**
+ * Thrown by the funnel and the relation resolvers once an operation's deadline has passed (public code
+ * OPERATION_TIMEOUT) or its client has gone (OPERATION_CANCELLED, which no client reads: it is logged).
+ */
+export class OperationStopped extends Error {
+  override readonly name = 'OperationStopped';
+  constructor(
+    readonly reason: StopReason,
+    readonly timeoutMs: number,
+  ) {
+    super(reason === 'timeout' ? `The operation did not finish within its time limit of ${timeoutMs} ms (DOCJOIN_OPERATION_TIMEOUT_MS); ask for less, or page through it` : 'The client closed the connection; the operation was stopped');
+  }
+}
+
 /** An impossible state: a bug in docjoin, never the caller's fault. */
 export class InvariantError extends Error {
   override readonly name = 'InvariantError';

@@ -8,6 +8,16 @@ export enum PublicErrorCode {
   /** A subscription (or an operation type the schema has no root for): docjoin serves queries and mutations. */
   OPERATION_NOT_SUPPORTED = 'OPERATION_NOT_SUPPORTED',
   DATABASE_UNAVAILABLE = 'DATABASE_UNAVAILABLE',
+  /** A mutation's transaction kept conflicting with other writes until its retries ran out; nothing was written. */
+  WRITE_CONFLICT = 'WRITE_CONFLICT',
+  /** The operation did not finish within its time limit (HTTP 504); its reads were stopped. */
+  OPERATION_TIMEOUT = 'OPERATION_TIMEOUT',
+  /** The client went away and the operation was stopped (only in logs: no one reads the answer). */
+  OPERATION_CANCELLED = 'OPERATION_CANCELLED',
+  /** Too many operations at once: HTTP 503 with Retry-After; nothing ran. */
+  OVERLOADED = 'OVERLOADED',
+  /** The response body would exceed maxResponseBytes; ask for less or page through it. */
+  RESPONSE_TOO_LARGE = 'RESPONSE_TOO_LARGE',
   INTERNAL_SERVER_ERROR = 'INTERNAL_SERVER_ERROR',
 }
 

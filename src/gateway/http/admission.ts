@@ -1,7 +1,8 @@
 /**
  * Admission control for GraphQL requests: at most `maxConcurrent` run at once, at most `maxQueued` wait
  * their turn (first come, first served), and any more are refused at once, so a burst costs a fast 503
- * instead of memory and time. A waiting request whose client goes away leaves the queue.
+ * instead of memory and time. A waiting request leaves the queue as soon as its signal aborts (its
+ * deadline passed, or its client went away).
  */
 export class Admission {
   #running = 0;
@@ -12,22 +13,28 @@ export class Admission {
     readonly maxQueued: number,
   ) {}
 
-  /**
-   * Resolves with a release function once the request may run; with undefined when the queue is full
-   * (refuse it) or the client left while it waited (`abandoned`).
-   */
-  async enter(abandoned: () => boolean): Promise<(() => void) | undefined> {
+  /** Resolves with a release function once the request may run; with undefined when the queue is full or `signal` aborted first. */
+  async enter(signal: AbortSignal): Promise<(() => void) | undefined> {
+    if (signal.aborted) return undefined;
     if (this.#running < this.maxConcurrent) {
       this.#running += 1;
       return this.#release();
     }
     if (this.#queue.length >= this.maxQueued) return undefined;
     // The slot is taken for it when it is admitted (#next), so no newcomer can slip in between.
-    await new Promise<void>((admit) => this.#queue.push(admit));
-    const release = this.#release();
-    if (!abandoned()) return release;
-    release();
-    return undefined;
+    const admitted = await new Promise<boolean>((resolve) => {
+      const admit = () => {
+        signal.removeEventListener('abort', leave);
+        resolve(true);
+      };
+      const leave = () => {
+        this.#queue.splice(this.#queue.indexOf(admit), 1);
+        resolve(false);
+      };
+      signal.addEventListener('abort', leave, { once: true });
+      this.#queue.push(admit);
+    });
+    return admitted ? this.#release() : undefined;
   }
 
   get running(): number {
@@ -48,7 +55,7 @@ export class Admission {
     };
   }
 
-  /** Hands the free slot to the first waiting request (which starts, or leaves if its client has gone). */
+  /** Hands the free slot to the first waiting request. */
   #next(): void {
     const admit = this.#queue.shift();
     if (!admit) return;

@@ -1,25 +1,25 @@
-import { redactUri } from '../../setting-rules';
+import { redactSecrets } from '../../observability/redact-secrets';
 
 export type MongoKind = 'embedded' | 'external';
 
 export interface HealthReport {
   readonly status: 'ok' | 'degraded';
-  /** `uri` and the ping's `error` only outside production: they name hosts. */
-  readonly mongo: { readonly kind: MongoKind; readonly db: string; readonly uri?: string; readonly error?: string };
+  /** Only with `detail` (healthDetail: by default not in production), since it names hosts. */
+  readonly mongo?: { readonly kind: MongoKind; readonly db: string; readonly uri: string; readonly error?: string };
 }
 
 /**
- * `GET /health`: a ping to MongoDB decides between ok (200) and degraded (503). Credentials never
- * appear; in production neither does the host (the URI, and a failed ping's message, which names it).
+ * `GET /health`: a ping to MongoDB decides between ok (200) and degraded (503). With `detail` it also
+ * names the database: its kind, name and URI, and a failed ping's message, all through redactSecrets.
  */
-export async function checkHealth(options: { ping: () => Promise<void>; kind: MongoKind; db: string; uri: string; production: boolean; timeoutMs?: number }): Promise<{ status: number; body: HealthReport }> {
-  const mongo = { kind: options.kind, db: options.db, ...(!options.production && { uri: redactUri(options.uri) }) };
+export async function checkHealth(options: { ping: () => Promise<void>; kind: MongoKind; db: string; uri: string; detail: boolean; timeoutMs?: number }): Promise<{ status: number; body: HealthReport }> {
+  const mongo = { kind: options.kind, db: options.db, uri: redactSecrets(options.uri) };
   try {
     await withTimeout(options.ping(), options.timeoutMs ?? 2000);
-    return { status: 200, body: { status: 'ok', mongo } };
+    return { status: 200, body: { status: 'ok', ...(options.detail && { mongo }) } };
   } catch (error) {
-    const detail = options.production ? {} : { error: error instanceof Error ? error.message : 'ping failed' };
-    return { status: 503, body: { status: 'degraded', mongo: { ...mongo, ...detail } } };
+    const reason = redactSecrets(error instanceof Error ? error.message : 'ping failed', [options.uri]);
+    return { status: 503, body: { status: 'degraded', ...(options.detail && { mongo: { ...mongo, error: reason } }) } };
   }
 }
 

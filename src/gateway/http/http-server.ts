@@ -5,13 +5,22 @@ import cors from 'cors';
 import type { CorsOption } from '../gateway-options';
 import type { HealthReport } from './health';
 import type { Admission } from './admission';
+import { PublicErrorCode } from '../errors/public-error-code';
+import { OperationDeadline } from '../limits/operation-deadline';
 import { PortInUseError } from './port-in-use-error';
 import { readJsonBody, RequestBodyError } from './read-json-body';
 
 export interface HttpServerOptions<TContext extends BaseContext> {
   readonly apollo: ApolloServer<TContext>;
-  /** Builds the per-request context from the request headers (may throw a GraphQLError, e.g. a bad override header). */
-  readonly context: (headers: HeaderMap) => Promise<TContext>;
+  /**
+   * Builds the per-request context from the request headers and its deadline (may throw a GraphQLError,
+   * e.g. a bad override header).
+   */
+  readonly context: (headers: HeaderMap, deadline: OperationDeadline) => Promise<TContext>;
+  /** How long a GraphQL request may take from its arrival, queueing included. */
+  readonly operationTimeoutMs: number;
+  /** The largest response body sent; a larger one is replaced by a RESPONSE_TOO_LARGE error. */
+  readonly maxResponseBytes: number;
   readonly health: () => Promise<{ status: number; body: HealthReport }>;
   readonly port: number;
   readonly host?: string;
@@ -94,26 +103,32 @@ async function handle<TContext extends BaseContext>(options: HttpServerOptions<T
     sendJson(response, 404, { error: `no route ${url.pathname}; GraphQL is served at /graphql` });
     return;
   }
-  if (!options.admission) return handleGraphql(options, request, response, url);
-  let gone = false;
-  response.once('close', () => (gone = !response.writableFinished));
-  const release = await options.admission.enter(() => gone);
-  if (!release) {
-    if (gone) return;
-    response.setHeader('retry-after', '1');
-    sendJson(response, 503, {
-      errors: [{ message: `docjoin is at capacity (${options.admission.maxConcurrent} operations running, ${options.admission.maxQueued} waiting); retry shortly`, extensions: { code: 'OVERLOADED' } }],
-    });
-    return;
-  }
+  const deadline = new OperationDeadline(options.operationTimeoutMs);
+  response.once('close', () => {
+    if (!response.writableFinished) deadline.stop('client-gone');
+  });
   try {
-    await handleGraphql(options, request, response, url);
+    const release = options.admission ? await options.admission.enter(deadline.signal) : () => undefined;
+    if (!release) {
+      if (deadline.stopReason === 'client-gone') return;
+      response.setHeader('retry-after', '1');
+      const { maxConcurrent, maxQueued } = options.admission!;
+      sendJson(response, 503, {
+        errors: [{ message: `docjoin is at capacity (${maxConcurrent} operations running, ${maxQueued} waiting); retry shortly`, extensions: { code: PublicErrorCode.OVERLOADED } }],
+      });
+      return;
+    }
+    try {
+      await handleGraphql(options, request, response, url, deadline);
+    } finally {
+      release();
+    }
   } finally {
-    release();
+    deadline.finish();
   }
 }
 
-async function handleGraphql<TContext extends BaseContext>(options: HttpServerOptions<TContext>, request: IncomingMessage, response: ServerResponse, url: URL): Promise<void> {
+async function handleGraphql<TContext extends BaseContext>(options: HttpServerOptions<TContext>, request: IncomingMessage, response: ServerResponse, url: URL, deadline: OperationDeadline): Promise<void> {
   let body: unknown;
   try {
     body = await readJsonBody(request);
@@ -128,8 +143,20 @@ async function handleGraphql<TContext extends BaseContext>(options: HttpServerOp
   }
   const result = await options.apollo.executeHTTPGraphQLRequest({
     httpGraphQLRequest: { method: request.method ?? 'GET', headers, search: url.search, body },
-    context: () => options.context(headers),
+    context: () => options.context(headers, deadline),
   });
+  if (result.body.kind === 'complete' && Buffer.byteLength(result.body.string) > options.maxResponseBytes) {
+    const bytes = Buffer.byteLength(result.body.string);
+    sendJson(response, 400, {
+      errors: [
+        {
+          message: `The response would be ${bytes.toLocaleString('en')} bytes, over the limit of ${options.maxResponseBytes.toLocaleString('en')} (DOCJOIN_MAX_RESPONSE_BYTES); select fewer fields or ask for smaller pages`,
+          extensions: { code: PublicErrorCode.RESPONSE_TOO_LARGE, bytes, maxBytes: options.maxResponseBytes },
+        },
+      ],
+    });
+    return;
+  }
   response.statusCode = result.status ?? 200;
   for (const [name, value] of result.headers) response.setHeader(name, value);
   if (result.body.kind === 'complete') {

@@ -1,5 +1,4 @@
-import type { CostLedger } from '../cost/cost-ledger';
-import type { MongoFunnel, StoredDocument } from '../mongo/mongo-funnel';
+import type { MongoFunnel, RequestScope, StoredDocument } from '../mongo/mongo-funnel';
 
 /** Marks which submission a document of a combined reply answers; removed before anyone sees it. */
 const BATCH_FIELD = '__docjoinBatch';
@@ -13,8 +12,9 @@ interface Submission {
 }
 
 /**
- * Combines the aggregates that the reverse-join loaders of ONE collection send in the same turn of the
- * event loop (two aliases of a relation with different filters, two relations to the same children):
+ * Combines the aggregates that the reverse-join loaders of ONE collection send in the same moment (the
+ * loads made in one microtask drain: two aliases of a relation with different filters, two relations to
+ * the same children under one parent level):
  * ONE aggregate, the first pipeline leading and each further one a `$unionWith` branch, every document
  * tagged with its pipeline's number so the reply splits back exactly. A lone pipeline goes as it is.
  * Only bounded pipelines (a per-parent limit) come here: their reply size is known.
@@ -24,14 +24,18 @@ export class AggregateBatcher {
 
   constructor(
     private readonly funnel: MongoFunnel,
-    private readonly ledger: CostLedger,
+    private readonly request: RequestScope,
     readonly collection: string,
   ) {}
 
   submit(pipeline: readonly StoredDocument[], fields: readonly string[], batchSize: number): Promise<StoredDocument[]> {
     return new Promise((resolve, reject) => {
-      // DataLoader dispatches each loader's batch in its own tick of the same drain: wait for all of them.
-      if (this.#pending.length === 0) setImmediate(() => void this.#flush());
+      // DataLoader dispatches each loader's batch in its own process.nextTick, all queued while the
+      // microtasks in which the loads were made ran; a flush queued behind them sees every one of them,
+      // and none of a later moment. (A setImmediate would also take in the batches of whatever other
+      // replies the same turn of the event loop delivered: two root fields' children merged or not,
+      // depending on how the network timed their replies.)
+      if (this.#pending.length === 0) process.nextTick(() => void this.#flush());
       this.#pending.push({ pipeline, fields, batchSize, resolve, reject });
     });
   }
@@ -43,13 +47,13 @@ export class AggregateBatcher {
     const batchSize = submissions.reduce((sum, submission) => sum + submission.batchSize, 0);
     try {
       if (submissions.length === 1) {
-        submissions[0]!.resolve(await this.funnel.aggregate({ ledger: this.ledger, fields }, this.collection, submissions[0]!.pipeline, { batchSize }));
+        submissions[0]!.resolve(await this.funnel.aggregate({ ...this.request, fields }, this.collection, submissions[0]!.pipeline, { batchSize }));
         return;
       }
       const tagged = submissions.map((submission, index) => [...submission.pipeline, { $addFields: { [BATCH_FIELD]: index } }]);
       const [lead, ...rest] = tagged;
       const pipeline = [...lead!, ...rest.map((branch) => ({ $unionWith: { coll: this.collection, pipeline: branch } }))];
-      const documents = await this.funnel.aggregate({ ledger: this.ledger, fields }, this.collection, pipeline, { batchSize });
+      const documents = await this.funnel.aggregate({ ...this.request, fields }, this.collection, pipeline, { batchSize });
       const split: StoredDocument[][] = submissions.map(() => []);
       for (const document of documents) {
         const index = document[BATCH_FIELD] as number;

@@ -1,7 +1,6 @@
 import DataLoader from 'dataloader';
-import type { CostLedger } from '../cost/cost-ledger';
 import { keyString } from '../documents/key-string';
-import type { MongoFunnel, StoredDocument } from '../mongo/mongo-funnel';
+import type { MongoFunnel, RequestScope, StoredDocument } from '../mongo/mongo-funnel';
 
 /** What every count of one loader shares: the children's collection, their parent-key path and filter. */
 export interface CountSpec {
@@ -33,7 +32,7 @@ export class CountLoader {
 
   constructor(
     private readonly funnel: MongoFunnel,
-    private readonly ledger: CostLedger,
+    private readonly request: RequestScope,
     readonly spec: CountSpec,
   ) {
     // No promise cache: every load of a tick resolves with that tick's batch (estimate/README.md).
@@ -51,7 +50,7 @@ export class CountLoader {
     const keyMatch = { [foreignField]: { $in: [...keys.values()] } };
     const pipeline = [{ $match: filter ? { $and: [keyMatch, filter] } : keyMatch }, { $group: { _id: `$${foreignField}`, count: { $sum: 1 } } }];
     const fields = [...new Set(loads.map((load) => load.field))];
-    const counts = await this.funnel.aggregate({ ledger: this.ledger, fields }, collection, pipeline, { batchSize: keys.size });
+    const counts = await this.funnel.aggregate({ ...this.request, fields }, collection, pipeline, { batchSize: keys.size });
     const byParent = new Map(counts.map((row) => [keyString(row._id), Number(row.count)]));
     return loads.map((load) => byParent.get(keyString(load.parentKey)) ?? 0);
   }

@@ -1,22 +1,31 @@
 import DataLoader from 'dataloader';
-import type { CostLedger, FieldCostRecorder } from '../cost/cost-ledger';
+import type { ResponsePath } from 'graphql';
+import type { FieldCostRecorder } from '../cost/cost-ledger';
 import { keyString } from '../documents/key-string';
 import { readPath } from '../documents/read-path';
-import type { MongoFunnel, StoredDocument } from '../mongo/mongo-funnel';
+import type { MongoFunnel, RequestScope, StoredDocument } from '../mongo/mongo-funnel';
 import { covers, mergeProjections, projectionOf, toFindProjection, type Projection } from '../planning/projection';
 
-/** One load: a key, the paths the caller needs, and who asked (for attribution). */
+/** One load: a key, the paths the caller needs, where in the response it is made, and who asked (for attribution). */
 export interface KeyLoad {
   readonly key: unknown;
   readonly projection: Projection;
+  /** The resolving field's `info.path`: the load may reuse only documents read for a field above it. */
+  readonly path: ResponsePath;
   /** `Type.field` that asked, or `Query.x` for root fields. */
   readonly field: string;
   readonly cost?: FieldCostRecorder;
 }
 
+/** One read that put documents in the cache: a batch's find, or a root find that primed the loader. */
+interface Read {
+  readonly sequence: number;
+}
+
 interface CachedDocument {
   readonly document: StoredDocument | null;
   readonly projection: Projection;
+  readonly read: Read;
 }
 
 /**
@@ -24,26 +33,32 @@ interface CachedDocument {
  * same tick into ONE `{ key: { $in: [...] } }` find whose projection is the union of the loads' projections.
  *
  * A document cache, filled by batches and by `prime` (root list results): a cached document satisfies a
- * later load only if it was fetched with every path that load needs; a missing document satisfies any
- * load (it stays missing). A key whose find is still in flight waits for that find. Both are answered
- * inside the batch, not before it, so every load made in one tick resolves at one time — at once when
- * all were cached, else when the finds reply — which keeps the moments a field's results arrive at no
- * more than its parents' (estimate/README.md).
+ * later load only if it was fetched with every path that load needs (a missing document satisfies any
+ * load: it stays missing), and only if it was read for a field **above** the load in the response —
+ * the root list or a join the load's parent object came from. Those reads have always replied before the
+ * load is made; a read of another branch (a sibling root field, a cousin join) may or may not have,
+ * depending on which reply the network delivered first, so reusing it would make the cost of identical
+ * operations differ from run to run. Such documents are read again. Cached answers are given inside the
+ * batch, not before it, so every load made in one tick resolves at one time — at once when all were
+ * cached, else when the find replies — which keeps the moments a field's results arrive at no more than
+ * its parents' (estimate/README.md).
  */
 export class DocumentLoader {
-  readonly #documents = new Map<string, CachedDocument>();
-  /** Keys a find has been sent for and not answered yet, with the paths it reads. */
-  readonly #inFlight = new Map<string, { readonly projection: Projection; readonly found: Promise<Map<string, StoredDocument>> }>();
+  /** Every copy read of each key, by its key string. */
+  readonly #documents = new Map<string, CachedDocument[]>();
+  /** This loader's reads, by the response path of each load (or root field) they answered. */
+  readonly #readsAt = new WeakMap<ResponsePath, Read[]>();
   readonly #loader: DataLoader<KeyLoad, StoredDocument | null, string>;
+  #reads = 0;
 
   constructor(
     private readonly funnel: MongoFunnel,
-    private readonly ledger: CostLedger,
+    private readonly request: RequestScope,
     readonly collection: string,
     readonly keyField: string,
   ) {
-    // No promise cache: every load reaches #batch, which answers from the document cache or from a find
-    // in flight, so that a tick's loads all resolve at one time.
+    // No promise cache: every load reaches #batch, which answers from the document cache, so that a
+    // tick's loads all resolve at one time.
     this.#loader = new DataLoader((loads) => this.#batch(loads), { cache: false });
   }
 
@@ -51,39 +66,34 @@ export class DocumentLoader {
     return this.#loader.load(load);
   }
 
-  #cached(load: KeyLoad): CachedDocument | undefined {
-    const cached = this.#documents.get(keyString(load.key));
-    return cached && (cached.document === null || covers(cached.projection, load.projection)) ? cached : undefined;
-  }
-
-  /** Records a document fetched elsewhere (a root list) so later loads that it satisfies cost nothing. */
-  prime(document: StoredDocument, projection: Projection): void {
-    const key = readPath(document, this.keyField);
-    if (key === undefined || key === null || Array.isArray(key)) return;
-    this.#remember(keyString(key), document, projection);
-  }
-
-  #remember(key: string, document: StoredDocument | null, projection: Projection): void {
-    const cached = this.#documents.get(key);
-    // Keep whichever copy has more: a narrower later fetch must not hide a wider earlier one.
-    if (cached && cached.document !== null && document !== null && covers(cached.projection, projection) && !covers(projection, cached.projection)) return;
-    this.#documents.set(key, { document, projection });
+  /**
+   * Records documents a root field (or a resolver) read at `path`, with `projection`, so that loads
+   * below that field which they satisfy cost nothing.
+   */
+  prime(documents: readonly StoredDocument[], projection: Projection, path: ResponsePath): void {
+    const read = this.#newRead([path]);
+    for (const document of documents) {
+      const key = readPath(document, this.keyField);
+      if (key === undefined || key === null || Array.isArray(key)) continue;
+      this.#remember(keyString(key), { document, projection, read });
+    }
   }
 
   async #batch(loads: readonly KeyLoad[]): Promise<Array<StoredDocument | null>> {
-    const cached = loads.map((load) => this.#cached(load));
-    const waiting = loads.map((load, index) => (cached[index] ? undefined : this.#inFlightFor(load)));
-    const missing = loads.filter((_load, index) => cached[index] === undefined && waiting[index] === undefined);
-    const own = missing.length === 0 ? undefined : this.#fetch(missing);
-    const [fetched, ...awaited] = await Promise.all([own, ...waiting]);
+    const above = new Map<ResponsePath, ReadonlySet<Read>>();
+    const cached = loads.map((load) => {
+      let reads = above.get(load.path);
+      if (!reads) above.set(load.path, (reads = this.#readsAbove(load.path)));
+      return this.#cached(load, reads);
+    });
+    const missing = loads.filter((_load, index) => cached[index] === undefined);
+    const fetched = missing.length === 0 ? undefined : await this.#fetch(missing, loads);
     // A document read for a field counts once for it, however many of its loads asked for it.
     const counted = new Set<string>();
     return loads.map((load, index) => {
       const answer = cached[index];
       if (answer) return answer.document;
       const key = keyString(load.key);
-      const other = awaited[index];
-      if (other) return other.get(key) ?? null;
       const document = fetched?.get(key) ?? null;
       if (document && !counted.has(`${load.field}|${key}`)) {
         counted.add(`${load.field}|${key}`);
@@ -93,33 +103,59 @@ export class DocumentLoader {
     });
   }
 
-  /** A find already sent for this key, reading every path the load needs. */
-  #inFlightFor(load: KeyLoad): Promise<Map<string, StoredDocument>> | undefined {
-    const flight = this.#inFlight.get(keyString(load.key));
-    return flight && covers(flight.projection, load.projection) ? flight.found : undefined;
+  #cached(load: KeyLoad, reads: ReadonlySet<Read>): CachedDocument | undefined {
+    return this.#documents
+      .get(keyString(load.key))
+      ?.find((copy) => reads.has(copy.read) && (copy.document === null || covers(copy.projection, load.projection)));
   }
 
-  /** ONE `{ key: { $in } }` find for the loads no cached document answers; remembers what it read. */
-  async #fetch(loads: readonly KeyLoad[]): Promise<Map<string, StoredDocument>> {
+  /** The reads of this loader made for the fields above `path` (its ancestors in the response). */
+  #readsAbove(path: ResponsePath): ReadonlySet<Read> {
+    const reads = new Set<Read>();
+    for (let above = path.prev; above !== undefined; above = above.prev) {
+      for (const read of this.#readsAt.get(above) ?? []) reads.add(read);
+    }
+    return reads;
+  }
+
+  #newRead(paths: readonly ResponsePath[]): Read {
+    const read: Read = { sequence: ++this.#reads };
+    for (const path of new Set(paths)) {
+      const reads = this.#readsAt.get(path);
+      if (reads) reads.push(read);
+      else this.#readsAt.set(path, [read]);
+    }
+    return read;
+  }
+
+  #remember(key: string, copy: CachedDocument): void {
+    const copies = this.#documents.get(key);
+    if (copies) copies.push(copy);
+    else this.#documents.set(key, [copy]);
+  }
+
+  /**
+   * ONE `{ key: { $in } }` find for the loads no cached document answers. What it read is remembered
+   * for the fields below every load of the `batch`: they are made once the batch has resolved.
+   */
+  async #fetch(loads: readonly KeyLoad[], batch: readonly KeyLoad[]): Promise<Map<string, StoredDocument>> {
     const keys = new Map<string, unknown>();
     for (const load of loads) keys.set(keyString(load.key), load.key);
     const projection = mergeProjections([...loads.map((load) => load.projection), projectionOf([[this.keyField, 1]])]);
     const fields = [...new Set(loads.map((load) => load.field))];
-    const found = this.funnel
-      .find({ ledger: this.ledger, fields }, this.collection, { [this.keyField]: { $in: [...keys.values()] } }, { projection: toFindProjection(projection), batchSize: keys.size })
-      .then((documents) => {
-        const byKey = new Map<string, StoredDocument>();
-        for (const document of documents) {
-          const key = keyString(readPath(document, this.keyField));
-          if (!byKey.has(key)) byKey.set(key, document);
-        }
-        for (const key of keys.keys()) this.#remember(key, byKey.get(key) ?? null, projection);
-        return byKey;
-      })
-      .finally(() => {
-        for (const key of keys.keys()) if (this.#inFlight.get(key)?.found === found) this.#inFlight.delete(key);
-      });
-    for (const key of keys.keys()) this.#inFlight.set(key, { projection, found });
-    return found;
+    const documents = await this.funnel.find(
+      { ...this.request, fields },
+      this.collection,
+      { [this.keyField]: { $in: [...keys.values()] } },
+      { projection: toFindProjection(projection), batchSize: keys.size },
+    );
+    const byKey = new Map<string, StoredDocument>();
+    for (const document of documents) {
+      const key = keyString(readPath(document, this.keyField));
+      if (!byKey.has(key)) byKey.set(key, document);
+    }
+    const read = this.#newRead(batch.map((load) => load.path));
+    for (const key of keys.keys()) this.#remember(key, { document: byKey.get(key) ?? null, projection, read });
+    return byKey;
   }
 }

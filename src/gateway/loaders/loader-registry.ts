@@ -1,5 +1,4 @@
-import type { CostLedger } from '../cost/cost-ledger';
-import type { MongoFunnel } from '../mongo/mongo-funnel';
+import type { MongoFunnel, RequestScope } from '../mongo/mongo-funnel';
 import { AggregateBatcher } from './aggregate-batcher';
 import { CountLoader, countSpecKey, type CountSpec } from './count-loader';
 import { DocumentLoader } from './document-loader';
@@ -19,14 +18,14 @@ export class LoaderRegistry {
 
   constructor(
     private readonly funnel: MongoFunnel,
-    private readonly ledger: CostLedger,
+    private readonly request: RequestScope,
   ) {}
 
   byKey(collection: string, keyField: string): DocumentLoader {
     const id = `${collection}|${keyField}`;
     let loader = this.#byKey.get(id);
     if (!loader) {
-      loader = new DocumentLoader(this.funnel, this.ledger, collection, keyField);
+      loader = new DocumentLoader(this.funnel, this.request, collection, keyField);
       this.#byKey.set(id, loader);
     }
     return loader;
@@ -37,8 +36,8 @@ export class LoaderRegistry {
     let loader = this.#byReference.get(id);
     if (!loader) {
       let batcher = this.#aggregates.get(spec.collection);
-      if (!batcher) this.#aggregates.set(spec.collection, (batcher = new AggregateBatcher(this.funnel, this.ledger, spec.collection)));
-      loader = new ReverseJoinLoader(this.funnel, this.ledger, spec, batcher);
+      if (!batcher) this.#aggregates.set(spec.collection, (batcher = new AggregateBatcher(this.funnel, this.request, spec.collection)));
+      loader = new ReverseJoinLoader(this.funnel, this.request, spec, batcher);
       this.#byReference.set(id, loader);
     }
     return loader;
@@ -48,7 +47,7 @@ export class LoaderRegistry {
   countByReference(spec: CountSpec): CountLoader {
     const id = countSpecKey(spec);
     let loader = this.#counts.get(id);
-    if (!loader) this.#counts.set(id, (loader = new CountLoader(this.funnel, this.ledger, spec)));
+    if (!loader) this.#counts.set(id, (loader = new CountLoader(this.funnel, this.request, spec)));
     return loader;
   }
 }

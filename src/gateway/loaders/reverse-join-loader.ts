@@ -1,9 +1,9 @@
 import DataLoader from 'dataloader';
-import type { CostLedger, FieldCostRecorder } from '../cost/cost-ledger';
+import type { FieldCostRecorder } from '../cost/cost-ledger';
 import type { AggregateBatcher } from './aggregate-batcher';
 import { keyString } from '../documents/key-string';
 import { readPath } from '../documents/read-path';
-import type { MongoFunnel, StoredDocument } from '../mongo/mongo-funnel';
+import type { MongoFunnel, RequestScope, StoredDocument } from '../mongo/mongo-funnel';
 import { mergeProjections, projectionOf, toProjectStage, type Projection } from '../planning/projection';
 import { sortDocument } from '../storage-map/parse-sort';
 import type { SortKey } from '../storage-map/storage-map-types';
@@ -52,7 +52,7 @@ export class ReverseJoinLoader {
 
   constructor(
     private readonly funnel: MongoFunnel,
-    private readonly ledger: CostLedger,
+    private readonly request: RequestScope,
     readonly spec: ReverseJoinSpec,
     /** Combines this loader's bounded aggregates with those of other loaders of the collection. */
     private readonly batcher: AggregateBatcher,
@@ -81,7 +81,7 @@ export class ReverseJoinLoader {
     const fields = [...new Set(loads.map((load) => load.field))];
     const documents =
       perParent === undefined
-        ? await this.funnel.aggregate({ ledger: this.ledger, fields }, collection, pipeline, { batchSize: 10_000 })
+        ? await this.funnel.aggregate({ ...this.request, fields }, collection, pipeline, { batchSize: 10_000 })
         : await this.batcher.submit(pipeline, fields, keys.size * perParent);
     const byParent = new Map<string, StoredDocument[]>();
     for (const document of documents) {

@@ -3,6 +3,9 @@ import {
   BSON,
   MongoClient,
   MongoError,
+  MongoServerError,
+  MongoErrorLabel,
+  type ClientSession,
   type CommandFailedEvent,
   type CommandStartedEvent,
   type CommandSucceededEvent,
@@ -12,7 +15,8 @@ import {
 import type { CostLedger, WriteAttemptTag, WriteUnitRecord } from '../cost/cost-ledger';
 import { commandFilterShape, type FilterShape } from '../cost/filter-shape';
 import { serverSelectionTimeout } from '../../setting-rules';
-import { DatabaseFailure } from '../errors/internal-errors';
+import { DatabaseFailure, TransactionConflict } from '../errors/internal-errors';
+import type { OperationDeadline } from '../limits/operation-deadline';
 import { FunnelWriter, SESSION_COMMANDS } from './funnel-writer';
 
 /** A stored document as the gateway sees it. */
@@ -24,9 +28,14 @@ export interface IndexDescription {
 
 export type StoredDocument = Record<string, unknown>;
 
-/** Who a command is for: the request's ledger and the `Type.field`s whose loads it serves. */
-export interface CommandScope {
+/** What every command of one request carries: its ledger, and for reads the deadline they must keep. */
+export interface RequestScope {
   readonly ledger: CostLedger;
+  readonly deadline?: OperationDeadline;
+}
+
+/** Who a command is for: the request (ledger, deadline) and the `Type.field`s whose loads it serves. */
+export interface CommandScope extends RequestScope {
   readonly fields: readonly string[];
   /** The command belongs to this write unit of a mutation (extensions.cost.writes). */
   readonly writeUnit?: WriteUnitRecord;
@@ -42,6 +51,12 @@ export interface FindOptions {
    * cursor open on MongoDB, costing an empty getMore).
    */
   readonly batchSize?: number;
+}
+
+/** Decides whether a write unit's transaction runs again after a transient error (writes/transaction-retries.ts). */
+export interface TransactionRetryGate {
+  /** `failedAttempts` attempts failed and were aborted: resolves true once the next may start (after its backoff), or false to stop. */
+  retryAfter(failedAttempts: number): Promise<boolean>;
 }
 
 interface InflightOperation {
@@ -71,6 +86,7 @@ export class MongoFunnel {
   /** Unique per funnel, so that several gateways can share one client without mixing their counts. */
   readonly #commentPrefix = `${COMMENT_PREFIX}${randomBytes(4).toString('hex')}:`;
   #nextOperation = 0;
+  #lastAnswerAt = 0;
 
   constructor(client: MongoClient, db: Db) {
     if (client.options.monitorCommands !== true) {
@@ -80,6 +96,8 @@ export class MongoFunnel {
     this.#db = db;
     client.on('commandStarted', this.#onStarted);
     client.on('commandSucceeded', this.#onSucceeded);
+    client.on('commandFailed', this.#forgetAnswers);
+    client.on('topologyClosed', this.#forgetAnswers);
     client.on('commandFailed', this.#onFailed);
   }
 
@@ -88,7 +106,7 @@ export class MongoFunnel {
   }
 
   async find(scope: CommandScope, collection: string, filter: StoredDocument, options: FindOptions): Promise<StoredDocument[]> {
-    return this.#run(scope, collection, (comment) =>
+    return this.#run(scope, collection, (comment, maxTimeMS) =>
       this.#db
         .collection(collection)
         .find(filter, {
@@ -96,6 +114,7 @@ export class MongoFunnel {
           ...(options.sort && { sort: options.sort }),
           ...(options.limit !== undefined && { limit: options.limit }),
           ...(options.batchSize !== undefined && { batchSize: replyBatchSize(options.batchSize) }),
+          ...(maxTimeMS !== undefined && { maxTimeMS }),
           comment,
         })
         .toArray(),
@@ -103,10 +122,10 @@ export class MongoFunnel {
   }
 
   async aggregate(scope: CommandScope, collection: string, pipeline: readonly StoredDocument[], options: { batchSize?: number } = {}): Promise<StoredDocument[]> {
-    return this.#run(scope, collection, (comment) =>
+    return this.#run(scope, collection, (comment, maxTimeMS) =>
       this.#db
         .collection(collection)
-        .aggregate(pipeline as Document[], { ...(options.batchSize !== undefined && { batchSize: replyBatchSize(options.batchSize) }), comment })
+        .aggregate(pipeline as Document[], { ...(options.batchSize !== undefined && { batchSize: replyBatchSize(options.batchSize) }), ...(maxTimeMS !== undefined && { maxTimeMS }), comment })
         .toArray(),
     );
   }
@@ -158,6 +177,14 @@ export class MongoFunnel {
     await this.#db.command({ ping: 1 });
   }
 
+  /**
+   * Whether the server answered a command of this client in the last `ms`, with no failure or close
+   * since (a ping need not be sent).
+   */
+  answeredWithin(ms: number): boolean {
+    return Date.now() - this.#lastAnswerAt <= ms;
+  }
+
   /** Whether the server runs transactions: a replica set member (hello has setName) or a mongos. */
   async supportsTransactions(): Promise<boolean> {
     const hello = await this.#db.command({ hello: 1 });
@@ -166,14 +193,20 @@ export class MongoFunnel {
 
   /**
    * Runs `work` with a writer whose commands share one session and are attributed to `scope` and to
-   * `unit`, the ledger's record of this write unit. With `transaction`, `session.withTransaction` commits
-   * them together and retries the whole of `work` on transient errors (a write conflict), so `work` must
-   * be safe to run again; each run is a new attempt of `unit`, and its commands carry that attempt, so
-   * the report counts only the documents of the attempt that committed. Driver errors reach the caller
-   * as DatabaseFailure; inside `work` the writer throws them raw, because withTransaction decides on
-   * retries from their error labels.
+   * `unit`, the ledger's record of this write unit. With `transaction`, they commit together, and the
+   * whole of `work` runs again after a transient error (a write conflict) while `retries` allows, so
+   * `work` must be safe to run again; each run is a new attempt of `unit`, and its commands carry that
+   * attempt, so the report counts only the documents of the attempt that committed. When the retries
+   * stop on a server's transient error, the unit fails with TransactionConflict. Other driver errors
+   * reach the caller as DatabaseFailure; inside `work` the writer throws them raw, because the retry
+   * decision reads their error labels.
    */
-  async runWriteUnit<T>(scope: CommandScope, unit: WriteUnitRecord, options: { transaction: boolean }, work: (writer: FunnelWriter) => Promise<T>): Promise<T> {
+  async runWriteUnit<T>(
+    scope: CommandScope,
+    unit: WriteUnitRecord,
+    options: { transaction: boolean; retries: TransactionRetryGate },
+    work: (writer: FunnelWriter) => Promise<T>,
+  ): Promise<T> {
     const unitScope: CommandScope = { ...scope, writeUnit: unit };
     const session = this.#client.startSession();
     const sessionKey = lsidKey(session.id?.id);
@@ -184,7 +217,7 @@ export class MongoFunnel {
       return work(writer);
     };
     try {
-      const result = options.transaction ? await session.withTransaction(attempt) : await attempt();
+      const result = options.transaction ? await inTransaction(session, options.retries, attempt) : await attempt();
       unit.finish('committed');
       return result;
     } catch (error) {
@@ -211,14 +244,26 @@ export class MongoFunnel {
   detach(): void {
     this.#client.off('commandStarted', this.#onStarted);
     this.#client.off('commandSucceeded', this.#onSucceeded);
+    this.#client.off('commandFailed', this.#forgetAnswers);
+    this.#client.off('topologyClosed', this.#forgetAnswers);
     this.#client.off('commandFailed', this.#onFailed);
   }
 
-  /** #attribute, with driver errors wrapped as DatabaseFailure for the read path. */
-  async #run<T>(scope: CommandScope, collection: string, operation: (comment: string) => Promise<T>): Promise<T> {
+  /**
+   * #attribute for the read path: nothing is sent once the request's deadline has passed, each read
+   * gets the time left as `maxTimeMS`, and driver errors become DatabaseFailure, except MongoDB's own
+   * "time limit exceeded", which stops the operation as a timeout.
+   */
+  async #run<T>(scope: CommandScope, collection: string, operation: (comment: string, maxTimeMS: number | undefined) => Promise<T>): Promise<T> {
+    const { deadline } = scope;
+    deadline?.throwIfStopped();
     try {
-      return await this.#attribute(scope, collection, operation);
+      return await this.#attribute(scope, collection, (comment) => operation(comment, deadline?.remainingMs()));
     } catch (error) {
+      if (deadline && error instanceof MongoServerError && error.codeName === 'MaxTimeMSExpired') {
+        deadline.stop('timeout');
+        deadline.throwIfStopped();
+      }
       throw new DatabaseFailure(collection, error);
     }
   }
@@ -233,7 +278,12 @@ export class MongoFunnel {
     this.#started.set(eventKey(event), startedCommand(operation, event.commandName));
   };
 
+  readonly #forgetAnswers = (): void => {
+    this.#lastAnswerAt = 0;
+  };
+
   readonly #onSucceeded = (event: CommandSucceededEvent): void => {
+    this.#lastAnswerAt = Date.now();
     this.#finish(event, true, countDocuments(event.reply), replyBytes(event.reply));
   };
 
@@ -277,6 +327,32 @@ interface StartedCommand {
 function startedCommand(operation: InflightOperation, commandName: string): StartedCommand {
   const unit = operation.scope.writeUnit;
   return { operation, commandName, ...(unit && { writeUnit: unit.tag }) };
+}
+
+/**
+ * `attempt` in a transaction, then the commit. After an error labelled TransientTransactionError (a
+ * write conflict, a connection lost mid-transaction) the transaction is aborted and `attempt` runs
+ * again in a new one when `retries` allows. This is session.withTransaction's loop with bounds: the
+ * driver's keeps retrying for 120 s, which against a transaction left open by a dead client meant
+ * hundreds of attempts. A commit whose outcome is unknown (UnknownTransactionCommitResult, after the
+ * driver's own retry of it) is not retried here; it fails the unit.
+ */
+async function inTransaction<T>(session: ClientSession, retries: TransactionRetryGate, attempt: () => Promise<T>): Promise<T> {
+  for (let attempts = 1; ; attempts++) {
+    session.startTransaction();
+    try {
+      const result = await attempt();
+      await session.commitTransaction();
+      return result;
+    } catch (error) {
+      // A failed commit has ended the transaction; anything else leaves it open on the server until aborted.
+      if (session.inTransaction()) await session.abortTransaction();
+      if (!(error instanceof MongoError && error.hasErrorLabel(MongoErrorLabel.TransientTransactionError))) throw error;
+      if (await retries.retryAfter(attempts)) continue;
+      // A server that keeps refusing is contention; a network error stays a DatabaseFailure.
+      throw error instanceof MongoServerError ? new TransactionConflict(attempts, error) : error;
+    }
+  }
 }
 
 /** See FindOptions.batchSize: one more than the answer can hold, so the first reply reaches the end. */

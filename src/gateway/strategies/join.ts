@@ -21,7 +21,7 @@ export function resolveJoin(shape: JoinShape, request: RelationRequest): Relatio
 /** Forward join: the parent holds the key, or an array of keys whose order the result keeps. */
 export function joinByKey(shape: JoinShape, request: RelationRequest, keyValue: unknown, projection: Projection): RelationValue {
   const loader = request.context.loaders.byKey(shape.collection, shape.foreignField);
-  const load = (key: unknown) => loader.load({ key, projection, field: request.field.coordinate, cost: request.cost });
+  const load = (key: unknown) => loader.load({ key, projection, path: request.info.path, field: request.field.coordinate, cost: request.cost });
   if (!request.field.isList) {
     const key = Array.isArray(keyValue) ? keyValue[0] : keyValue;
     if (!isKeyValue(key)) return null;
@@ -37,7 +37,7 @@ export function joinByKey(shape: JoinShape, request: RelationRequest, keyValue: 
   // batch stays shared with every other load of the level.
   const requested = requestedList(request.field, request.args);
   const listProjection = requested.paths.length === 0 ? projection : mergeProjections([projection, projectionOf(requested.paths.map((path) => [path, 1] as const))]);
-  const loadListed = (key: unknown) => loader.load({ key, projection: listProjection, field: request.field.coordinate, cost: request.cost });
+  const loadListed = (key: unknown) => loader.load({ key, projection: listProjection, path: request.info.path, field: request.field.coordinate, cost: request.cost });
   return Promise.all(keys.map(loadListed)).then((documents) => {
     const found = documents.filter((document): document is StoredDocument => document !== null);
     request.cost.dangling(documents.length - found.length);
@@ -63,7 +63,7 @@ function joinByReference(shape: JoinShape, request: RelationRequest, projection:
       ? loadChildren(shape, request, planned, parentKey, projection, page.filter)
       : request.context.loaders
           .byKey(shape.collection, '_id')
-          .load({ key: page.anchor.id, projection: page.anchor.projection, field: request.field.coordinate, cost: request.cost })
+          .load({ key: page.anchor.id, projection: page.anchor.projection, path: request.info.path, field: request.field.coordinate, cost: request.cost })
           .then((anchor) => loadChildren(shape, request, planned, parentKey, projection, anchoredFilter(page, anchor, shape.targetType, { coordinate: request.field.coordinate, key: parentKey })));
   return request.field.isList ? children : children.then((documents) => documents[0] ?? null);
 }

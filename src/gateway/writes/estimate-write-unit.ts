@@ -34,8 +34,9 @@ export interface WriteUnitEstimate {
  * one find; delete reads the document, each place that could reference it and each bounded array it fed,
  * deletes it and updates each collection it contributed to. With `transaction`, one commit.
  *
- * One attempt: `withTransaction` runs the unit again after a transient error (a write conflict), and
- * those retries are not bounded here; they are reported in `extensions.cost.writes.attempts`.
+ * One attempt: a transaction runs the unit again after a transient error (a write conflict); those
+ * retries are not counted here but kept within the operation's round-trip limit at run time
+ * (CostLedger.mayRetry), and reported in `extensions.cost.writes.attempts`.
  */
 export function estimateWriteUnit(model: WriteModel, plan: WritePlan, options: { readonly transaction: boolean }): WriteUnitEstimate {
   let reads = 0;

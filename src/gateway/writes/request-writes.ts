@@ -1,8 +1,10 @@
 import type { GraphQLResolveInfo } from 'graphql';
 import type { CostLedger } from '../cost/cost-ledger';
-import { InvariantError } from '../errors/internal-errors';
+import { invariant, InvariantError, TransactionConflict } from '../errors/internal-errors';
 import type { MongoFunnel } from '../mongo/mongo-funnel';
 import type { WriteUnitEstimate } from './estimate-write-unit';
+import { TransactionRetries, type TransactionRetryBounds } from './transaction-retries';
+import { writeConflict } from './write-errors';
 import type { WriteModel } from './write-model-types';
 import { WriteUnit } from './write-unit';
 
@@ -24,12 +26,15 @@ export class RequestWrites {
     private readonly transactions: () => Promise<boolean>,
     /** Per Mutation field name, the bound its write plan gives one attempt (write-runtime.ts). */
     private readonly estimates: ReadonlyMap<string, WriteUnitEstimate>,
+    private readonly retryBounds: TransactionRetryBounds,
   ) {}
 
   /**
-   * Runs `work` as one write unit: in one transaction when the server supports it (the driver retries
-   * it on transient errors), else in order, reported as `atomic: false` in `extensions.cost.writes`.
-   * Each attempt may send at most the commands the field's write plan allows.
+   * Runs `work` as one write unit: in one transaction when the server supports it, else in order,
+   * reported as `atomic: false` in `extensions.cost.writes`. Each attempt may send at most the commands
+   * the field's write plan allows. A transaction that fails on a transient error (a write conflict) runs
+   * again after a backoff, within `retryBounds` and the operation's round-trip limit; past them the
+   * mutation fails with WRITE_CONFLICT, nothing written.
    */
   async run<T>(info: GraphQLResolveInfo, work: (unit: WriteUnit) => Promise<T>): Promise<T> {
     const coordinate = `${info.parentType.name}.${info.fieldName}`;
@@ -39,6 +44,13 @@ export class RequestWrites {
     const transaction = await this.transactions();
     const unit = this.ledger.recordWriteUnit({ atomic: transaction });
     const scope = { ledger: this.ledger, fields: [coordinate] };
-    return this.funnel.runWriteUnit(scope, unit, { transaction }, (writer) => work(new WriteUnit(this.model, writer, budget)));
+    const retries = new TransactionRetries(this.retryBounds, () => this.ledger.mayRetry(unit));
+    try {
+      return await this.funnel.runWriteUnit(scope, unit, { transaction, retries }, (writer) => work(new WriteUnit(this.model, writer, budget)));
+    } catch (error) {
+      if (!(error instanceof TransactionConflict)) throw error;
+      invariant(retries.stoppedBy, 'a transaction conflict ends a write unit only once its retries stop');
+      throw writeConflict(coordinate, error.attempts, retries.stoppedBy, error);
+    }
   }
 }

@@ -4,6 +4,7 @@ import { DatabaseFailure, StorageConfigError } from '../errors/internal-errors';
 import type { MongoFunnel } from '../mongo/mongo-funnel';
 import { estimateWriteUnit, type WriteUnitEstimate } from './estimate-write-unit';
 import { RequestWrites, type WriteOptions } from './request-writes';
+import type { TransactionRetryBounds } from './transaction-retries';
 import type { WriteModel } from './write-model-types';
 import { findWritePlanProblems, type MutationWritePlans } from './write-plan';
 
@@ -43,6 +44,8 @@ export function createWriteRuntime(options: {
   funnel: MongoFunnel;
   plans: MutationWritePlans;
   writes?: WriteOptions;
+  /** How far a transaction is retried after a transient error (the gateway options). */
+  retries: TransactionRetryBounds;
 }): WriteRuntime {
   const writeOptions = options.writes ?? {};
   const { model } = options;
@@ -59,6 +62,6 @@ export function createWriteRuntime(options: {
   return {
     model,
     estimates,
-    forRequest: (ledger) => new RequestWrites(model, options.funnel, ledger, transactions, estimates),
+    forRequest: (ledger) => new RequestWrites(model, options.funnel, ledger, transactions, estimates, options.retries),
   };
 }

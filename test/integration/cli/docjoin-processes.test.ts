@@ -89,6 +89,16 @@ describe('docjoin without a database', () => {
     expect(logLines(stdout).map((line) => line.msg)).toEqual(progress.logged);
   });
 
+  it('serve shows no secret of its URI or of the environment in its logs or its startup error', async () => {
+    const secrets = ['ss-word', 'kf-secret-1', 'tok-secret-1', 'env-token-secret-1'];
+    const uri = 'mongodb://reader:p@ss-word@127.0.0.1:1/?serverSelectionTimeoutMS=300&tlsCertificateKeyFilePassword=kf-secret-1&authMechanismProperties=AWS_SESSION_TOKEN:tok-secret-1';
+    const { code, stdout, stderr } = await docjoin(['serve', '--port', '0', '--mongo-uri', uri], { AWS_SESSION_TOKEN: 'env-token-secret-1' });
+    expect(code).toBe(1);
+    expect(stderr).toMatch(/^docjoin: cannot reach MongoDB at mongodb:\/\/\*\*\*@127\.0\.0\.1:1\/\?serverSelectionTimeoutMS=300&tlsCertificateKeyFilePassword=\*\*\*&authMechanismProperties=\*\*\*: [^\n]+\n$/);
+    expect(logLines(stdout).map((line) => line.msg)).toHaveLength(1);
+    for (const secret of secrets) expect(`${stdout}${stderr}`).not.toContain(secret);
+  });
+
   it('serve prints progress while a silent MongoDB keeps it waiting, then exits 1 with one line within DOCJOIN_MONGO_TIMEOUT_MS', async () => {
     // Accepts connections and never answers: the handshake waits until server selection gives up.
     const silent = createServer(() => undefined);

@@ -6,8 +6,8 @@ import type { DemoGateway } from '../gateway/support/demo-gateway';
 import { startWriteDemo } from './support/write-demo';
 
 /**
- * Concurrent mutations on one document. In transactions they conflict (WriteConflict, retried by the
- * driver's withTransaction); `extensions.cost.writes` must count each mutation's documents once, from
+ * Concurrent mutations on one document. In transactions they conflict (WriteConflict, retried after a
+ * backoff, transaction-retries.ts); `extensions.cost.writes` must count each mutation's documents once, from
  * the attempt that committed, while its round trips include every attempt's commands.
  */
 let demo: DemoGateway;

@@ -19,8 +19,14 @@ describe('resolveSettings', () => {
       shutdownGraceMs: 10_000,
       maxConcurrentOperations: 32,
       maxQueuedOperations: 128,
+      maxTransactionAttempts: 8,
+      transactionRetryMs: 2000,
+      maxDocumentsInFlight: 250_000,
+      operationTimeoutMs: 30_000,
+      maxResponseBytes: 32 * 1024 * 1024,
+      healthDetail: true,
     });
-    expect(resolveSettings({}, 'production')).toMatchObject({ production: true, landingPage: 'none', strategyOverrides: false, costCommands: false });
+    expect(resolveSettings({}, 'production')).toMatchObject({ production: true, landingPage: 'none', strategyOverrides: false, costCommands: false, healthDetail: false });
     expect(resolveSettings({ production: false }, 'production')).toMatchObject({ production: false, landingPage: 'sandbox' });
   });
 
@@ -48,6 +54,14 @@ describe('resolveSettings', () => {
     [{ limits: { maxDepth: 0 } }, 'option limits.maxDepth must be a whole number of at least 1 (or Infinity), got 0'],
     [{ limits: { maxRounds: 3 } as never }, 'option limits.maxRounds is not a limit; the limits are maxRoundTrips, maxDocuments, maxDepth'],
     [{ assumedListSize: 0 }, 'option assumedListSize must be an integer from 1 to any size, got 0'],
+    [{ maxTransactionAttempts: 0 }, 'option maxTransactionAttempts must be an integer from 1 to any size, got 0'],
+    [{ maxTransactionAttempts: 2.5 }, 'option maxTransactionAttempts must be an integer from 1 to any size, got 2.5'],
+    [{ transactionRetryMs: -1 }, 'option transactionRetryMs must be an integer from 0 to any size, got -1'],
+    [{ operationTimeoutMs: 0 }, 'option operationTimeoutMs must be an integer from 1 to any size, got 0'],
+    [{ maxDocumentsInFlight: 1.5 }, 'option maxDocumentsInFlight must be an integer from 1 to any size, got 1.5'],
+    [{ maxResponseBytes: '1MB' as unknown as number }, 'option maxResponseBytes must be an integer from 1 to any size, got "1MB"'],
+    [{ healthDetail: 'yes' as unknown as boolean }, 'option healthDetail must be true or false, got "yes"'],
+    [{ transactionRetryMs: '100' as unknown as number }, 'option transactionRetryMs must be an integer from 0 to any size, got "100"'],
   ])('%j is refused naming the option and the value', (settings, message) => {
     expect(() => resolveSettings(settings, undefined)).toThrow(new GatewayOptionError(message));
   });
@@ -58,7 +72,7 @@ describe('checkOptionNames', () => {
   it('refuses a misspelt option, and a missing SDL, client or database, naming them', () => {
     expect(() => checkOptionNames({ typeDefs: 'type Query { a: Int }', mongoClient: client, db: 'app', validateDatabse: false })).toThrow(
       new GatewayOptionError(
-        'unknown option "validateDatabse"; the options are typeDefs, resolvers, writePlans, mongoClient, db, mongoKind, mongoUri, validateDatabase, onWarning, writes, checkEstimates, onEstimateViolation, listen, port, host, cors, landingPage, production, strategyOverrides, costCommands, limits, assumedListSize, metrics, slowOperationMs, logVariables, logger, shutdownGraceMs, maxConcurrentOperations, maxQueuedOperations',
+        'unknown option "validateDatabse"; the options are typeDefs, resolvers, writePlans, mongoClient, db, mongoKind, mongoUri, validateDatabase, onWarning, writes, checkEstimates, onEstimateViolation, listen, port, host, cors, landingPage, production, strategyOverrides, costCommands, limits, assumedListSize, metrics, slowOperationMs, logVariables, logger, shutdownGraceMs, maxConcurrentOperations, maxQueuedOperations, maxTransactionAttempts, transactionRetryMs, maxDocumentsInFlight, operationTimeoutMs, maxResponseBytes, healthDetail',
       ),
     );
     expect(() => checkOptionNames({ mongoClient: client, db: 'app' })).toThrow(new GatewayOptionError('option typeDefs must be your SDL (a string, or a list of them), got undefined'));

@@ -77,6 +77,36 @@ describe('extensions.cost.writes', () => {
     expect(ledger.retriedAttempts()).toEqual({ roundTrips: 0, documents: 0 });
   });
 
+  it('mayRetry: retried attempts may spend what the round-trip limit leaves above the estimate', () => {
+    const ledger = new CostLedger();
+    // Estimate 5 (one attempt of 4, a read back of 1), limit 13: 8 round trips for retried attempts.
+    ledger.limitRoundTrips({ estimated: 5, max: 13 });
+    const unit = ledger.recordWriteUnit({ atomic: true });
+    addCommentAttempt(ledger, unit, 'abortTransaction');
+    expect(ledger.mayRetry(unit)).toBe(true); // attempt 1 retried: 4
+    addCommentAttempt(ledger, unit, 'abortTransaction');
+    expect(ledger.mayRetry(unit)).toBe(true); // attempts 1 and 2: 8
+    addCommentAttempt(ledger, unit, 'abortTransaction');
+    expect(ledger.mayRetry(unit)).toBe(false); // 12 > 8
+  });
+
+  it('mayRetry: another unit\'s retried attempts spend from the same allowance; without a limit, always', () => {
+    const ledger = new CostLedger();
+    ledger.limitRoundTrips({ estimated: 10, max: 16 });
+    const first = ledger.recordWriteUnit({ atomic: true });
+    addCommentAttempt(ledger, first, 'abortTransaction');
+    addCommentAttempt(ledger, first, 'commitTransaction');
+    first.finish('committed');
+    const second = ledger.recordWriteUnit({ atomic: true });
+    addCommentAttempt(ledger, second, 'abortTransaction');
+    expect(ledger.mayRetry(second)).toBe(false); // 4 + 4 > 6
+
+    const unlimited = new CostLedger();
+    const unit = unlimited.recordWriteUnit({ atomic: true });
+    for (let attempt = 0; attempt < 20; attempt++) addCommentAttempt(unlimited, unit, 'abortTransaction');
+    expect(unlimited.mayRetry(unit)).toBe(true);
+  });
+
   it('a read-only operation has no writes entry', () => {
     expect(new CostLedger().report().writes).toBeUndefined();
   });

@@ -34,6 +34,45 @@ describe('CostLedger', () => {
     expect(ledger.commands.map((command) => command.collection)).toEqual(['books', 'publishers', 'authors']);
   });
 
+  describe('the same facts in another order give the same report (issue 15)', () => {
+    const command = (collection: string, documents: number) => ({ collection, commandName: 'find', fields: [`Query.${collection}`], documents, bytes: 10, durationMs: 0, ok: true });
+
+    it('collections are listed by name, not in the order their replies arrived', () => {
+      const early = new CostLedger();
+      early.recordCommand(command('books', 6));
+      early.recordCommand(command('authors', 4));
+      const late = new CostLedger();
+      late.recordCommand(command('authors', 4));
+      late.recordCommand(command('books', 6));
+      expect(JSON.stringify(early.report())).toBe(JSON.stringify(late.report()));
+      expect(Object.keys(late.report().collections)).toEqual(['authors', 'books']);
+    });
+
+    it('a field resolved by aliases with different strategies names the one that reads most, whichever resolved first', () => {
+      // An embedded copy hands a filter to its join (strategyForRequest): one alias embedded, the other join.
+      const reports = (['embedded', 'join'] as const).map((first) => {
+        const ledger = new CostLedger();
+        const second = first === 'embedded' ? 'join' : 'embedded';
+        ledger.field('Author.recentBooks', first).keys(first === 'join' ? 4 : 0);
+        ledger.field('Author.recentBooks', second).keys(second === 'join' ? 4 : 0);
+        return JSON.stringify(ledger.report());
+      });
+      expect(reports[0]).toBe(reports[1]);
+      expect(JSON.parse(reports[0]!).fields).toEqual({ 'Author.recentBooks': { strategy: 'join', roundTrips: 0, documents: 0, keys: 4 } });
+    });
+
+    it("a field entry's keys come in one order, whichever fact was recorded first", () => {
+      const danglingFirst = new CostLedger();
+      danglingFirst.field('Book.authors', 'join').dangling(1);
+      danglingFirst.field('Book.authors', 'snapshot').snapshotHits(3);
+      const snapshotFirst = new CostLedger();
+      snapshotFirst.field('Book.authors', 'snapshot').snapshotHits(3);
+      snapshotFirst.field('Book.authors', 'join').dangling(1);
+      expect(JSON.stringify(danglingFirst.report())).toBe(JSON.stringify(snapshotFirst.report()));
+      expect(snapshotFirst.report().fields['Book.authors']).toEqual({ strategy: 'join', roundTrips: 0, documents: 0, keys: 0, snapshotHits: 3, snapshotMisses: 0, dangling: 1 });
+    });
+  });
+
   it('reports zero for a request that sent nothing', () => {
     expect(new CostLedger().report()).toEqual({ roundTrips: 0, documents: 0, bytes: 0, durationMs: 0, estimatedRoundTrips: 0, estimatedDocuments: 0, naiveRoundTrips: 0, fields: {}, collections: {} });
   });

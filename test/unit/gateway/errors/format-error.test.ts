@@ -2,6 +2,7 @@ import { GraphQLError } from 'graphql';
 import { createFormatError } from '../../../../src/gateway/errors/format-error';
 import { DatabaseFailure } from '../../../../src/gateway/errors/internal-errors';
 import { badUserInput } from '../../../../src/gateway/errors/public-error-code';
+import { writeConflict } from '../../../../src/gateway/writes/write-errors';
 
 const production = createFormatError({ production: true });
 const development = createFormatError({ production: false });
@@ -22,6 +23,15 @@ describe('formatError', () => {
     expect(production({ message: error.message, extensions: { code: 'INTERNAL_SERVER_ERROR', ...stack } }, error)).toEqual({
       message: 'The database is unavailable; try again later',
       extensions: { code: 'DATABASE_UNAVAILABLE' },
+    });
+  });
+
+  it('keeps WRITE_CONFLICT, its message and attempts, in production', () => {
+    const original = writeConflict('Mutation.addComment', 5, 'attempts', new Error('WriteConflict'));
+    const error = new GraphQLError(original.message, { originalError: original, path: ['addComment'] });
+    expect(production({ message: error.message, extensions: { ...original.extensions, ...stack } }, error)).toEqual({
+      message: 'Mutation.addComment: its transaction conflicted with other writes in each of 5 attempt(s), and that is the most maxTransactionAttempts allows; nothing was written, try again later',
+      extensions: { code: 'WRITE_CONFLICT', attempts: 5, retryLimit: 'attempts' },
     });
   });
 

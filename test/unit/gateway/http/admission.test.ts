@@ -1,27 +1,32 @@
 import { Admission } from '../../../../src/gateway/http/admission';
 
 describe('Admission', () => {
-  it('runs up to the bound, queues first come first served, refuses past the queue, and skips a request whose client left', async () => {
+  it('runs up to the bound, queues first come first served, refuses past the queue, and drops a waiting request whose signal aborts', async () => {
     const admission = new Admission(1, 2);
-    const first = await admission.enter(() => false);
+    const never = new AbortController().signal;
+    const first = await admission.enter(never);
     expect(first).toBeDefined();
-    let clientGone = false;
-    const second = admission.enter(() => false);
-    const third = admission.enter(() => clientGone);
-    expect(await admission.enter(() => false)).toBeUndefined(); // the queue is full
+    const third = new AbortController();
+    const second = admission.enter(never);
+    const thirdEntry = admission.enter(third.signal);
+    expect(await admission.enter(never)).toBeUndefined(); // the queue is full
     expect([admission.running, admission.queued]).toEqual([1, 2]);
+
+    // Its deadline passes (or its client leaves) while it waits: it leaves the queue at once.
+    third.abort();
+    expect(await thirdEntry).toBeUndefined();
+    expect([admission.running, admission.queued]).toEqual([1, 1]);
 
     first!();
     const secondRelease = await second;
     expect(secondRelease).toBeDefined();
-    expect([admission.running, admission.queued]).toEqual([1, 1]);
-
-    clientGone = true;
+    expect([admission.running, admission.queued]).toEqual([1, 0]);
     secondRelease!();
-    expect(await third).toBeUndefined();
-    expect([admission.running, admission.queued]).toEqual([0, 0]);
+    expect(admission.running).toBe(0);
     // A release counts once.
     secondRelease!();
     expect(admission.running).toBe(0);
+    // An aborted signal is not admitted even with room.
+    expect(await admission.enter(AbortSignal.abort())).toBeUndefined();
   });
 });

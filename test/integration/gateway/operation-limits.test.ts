@@ -1,0 +1,164 @@
+import { ObjectId, type CommandStartedEvent, type MongoClient } from 'mongodb';
+import { connectMongo, createDocjoin, createGateway, type Gateway } from 'docjoin';
+import { ApolloServer } from '@apollo/server';
+import { OperationDeadline } from '../../../src/gateway/limits/operation-deadline';
+import { capturedLogger } from '../../support/captured-logger';
+import { startTestMongo, type TestMongo } from '../../support/test-mongo';
+
+/**
+ * The limits on one operation: its time limit (reads stop, MongoDB gets maxTimeMS, one error answers),
+ * its client leaving, and the response size.
+ */
+const SDL = /* GraphQL */ `
+  type Query { teams(first: Int = 10): [Team!]! @list }
+  type Team @collection(name: "teams") {
+    id: ID!
+    name: String!
+    players(first: Int = 10): [Player!]! @join(localField: "_id", foreignField: "teamId", sort: "name")
+  }
+  type Player @collection(name: "players") {
+    id: ID!
+    name: String!
+    team: Team @join(localField: "teamId")
+  }
+`;
+const QUERY = '{ teams { name players { name team { name players { name } } } } }';
+
+const teams = Array.from({ length: 3 }, (_, i) => ({ _id: new ObjectId(`65c00000000000000000000${i + 1}`), name: `Team ${i}` }));
+const players = Array.from({ length: 6 }, (_, i) => ({ _id: new ObjectId(`65d00000000000000000000${i + 1}`), name: `Player ${i}`, teamId: teams[i % 3]!._id }));
+
+let mongo: TestMongo;
+let client: MongoClient;
+let dbName: string;
+const started: CommandStartedEvent[] = [];
+beforeAll(async () => {
+  // Each command takes 30 ms on the embedded server, so a client's leaving is seen between two levels.
+  mongo = await startTestMongo({ latencyMs: 30 });
+  const db = mongo.freshDb('limits');
+  dbName = db.databaseName;
+  await db.collection('teams').insertMany(teams);
+  await db.collection('players').insertMany(players);
+  await db.collection('players').createIndex({ teamId: 1, name: 1, _id: 1 });
+  client = await connectMongo(mongo.uri);
+  client.on('commandStarted', (event) => started.push(event));
+}, 60_000);
+afterAll(async () => {
+  await client?.close();
+  await mongo?.stop();
+});
+
+async function gatewayWith(options: Record<string, unknown> = {}): Promise<Gateway> {
+  return createGateway({ typeDefs: SDL, db: dbName, mongoClient: client, mongoKind: 'embedded', port: 0, host: '127.0.0.1', ...options });
+}
+
+const post = (url: string, query: string, init: RequestInit = {}) =>
+  fetch(url, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ query }), ...init });
+
+describe('the time limit', () => {
+  it('sends each read with the time left as maxTimeMS', async () => {
+    const gateway = await gatewayWith({ listen: false, operationTimeoutMs: 20_000 });
+    try {
+      started.length = 0;
+      const { errors, cost } = await gateway.execute({ query: QUERY });
+      expect(errors).toBeUndefined();
+      const reads = started.filter((event) => event.commandName === 'find' || event.commandName === 'aggregate');
+      expect(reads).toHaveLength(cost!.roundTrips);
+      for (const read of reads) {
+        expect(read.command.maxTimeMS).toBeGreaterThan(0);
+        expect(read.command.maxTimeMS).toBeLessThanOrEqual(20_000);
+      }
+    } finally {
+      await gateway.stop();
+    }
+  });
+
+  it('stops a query whose deadline passes between two levels: no further read, one OPERATION_TIMEOUT error, data null, the cost so far', async () => {
+    const docjoin = await createDocjoin({ typeDefs: SDL, db: dbName, mongoClient: client, mongoKind: 'embedded' });
+    const apollo = new ApolloServer({ schema: docjoin.schema, plugins: [...docjoin.plugins], formatError: docjoin.formatError });
+    await apollo.start();
+    const deadline = new OperationDeadline(60_000);
+    // The deadline passes as soon as the root read is answered.
+    const stopAfterRoot = (event: { commandName: string }) => event.commandName === 'find' && deadline.stop('timeout');
+    client.on('commandSucceeded', stopAfterRoot);
+    try {
+      started.length = 0;
+      const response = await apollo.executeOperation({ query: QUERY }, { contextValue: docjoin.createContext({ deadline }) });
+      expect(response.http.status).toBe(504);
+      expect(response.body.kind).toBe('single');
+      const result = response.body.kind === 'single' ? response.body.singleResult : undefined;
+      expect(result?.data).toBeNull();
+      expect(result?.errors).toEqual([
+        {
+          message: 'The operation did not finish within its time limit of 60000 ms (DOCJOIN_OPERATION_TIMEOUT_MS); ask for less, or page through it',
+          extensions: expect.objectContaining({ code: 'OPERATION_TIMEOUT' }),
+        },
+      ]);
+      expect(started.map((event) => event.commandName)).toEqual(['find']);
+      expect(result?.extensions?.cost).toMatchObject({ roundTrips: 1, documents: 3 });
+    } finally {
+      client.off('commandSucceeded', stopAfterRoot);
+      await apollo.stop();
+      docjoin.close();
+    }
+  });
+
+  it('answers 504 over HTTP when the time limit passes, and keeps serving', async () => {
+    // Four levels at 30 ms a read cannot finish within 50 ms.
+    const gateway = await gatewayWith({ operationTimeoutMs: 50 });
+    try {
+      const response = await post(gateway.url!, QUERY);
+      expect(response.status).toBe(504);
+      const body = (await response.json()) as { data: unknown; errors: Array<{ extensions: { code: string } }> };
+      expect(body.data).toBeNull();
+      expect(body.errors.map((error) => error.extensions.code)).toEqual(['OPERATION_TIMEOUT']);
+      const quick = await post(gateway.url!, '{ __typename }');
+      expect(await quick.json()).toEqual({ data: { __typename: 'Query' }, extensions: expect.anything() });
+    } finally {
+      await gateway.stop();
+    }
+  });
+});
+
+describe('a client that goes away', () => {
+  it('stops its operation: no read after the client left, logged as OPERATION_CANCELLED', async () => {
+    const { logger, lines } = capturedLogger();
+    const gateway = await gatewayWith({ logger });
+    const controller = new AbortController();
+    // The client leaves while the root read runs.
+    const leave = (event: CommandStartedEvent) => event.commandName === 'find' && controller.abort();
+    client.on('commandStarted', leave);
+    try {
+      started.length = 0;
+      await expect(post(gateway.url!, QUERY, { signal: controller.signal })).rejects.toThrow();
+      client.off('commandStarted', leave);
+      while (!lines.some((line) => line.msg === 'operation' || line.msg === 'operation failed')) await new Promise((resolve) => setTimeout(resolve, 20));
+      // A client leaving is not the server's failure: an info line.
+      const line = lines.find((entry) => entry.msg === 'operation');
+      expect(line).toMatchObject({ errorCodes: ['OPERATION_CANCELLED'], roundTrips: 1 });
+      expect(started.map((event) => event.commandName)).toEqual(['find']);
+    } finally {
+      client.off('commandStarted', leave);
+      await gateway.stop();
+    }
+  });
+});
+
+describe('the response size limit', () => {
+  it('replaces a body over maxResponseBytes by RESPONSE_TOO_LARGE, and serves smaller ones', async () => {
+    const gateway = await gatewayWith({ maxResponseBytes: 600 });
+    try {
+      const large = await post(gateway.url!, QUERY);
+      expect(large.status).toBe(400);
+      const body = (await large.json()) as { errors: Array<{ message: string; extensions: { code: string; bytes: number; maxBytes: number } }> };
+      expect(body.errors).toHaveLength(1);
+      expect(body.errors[0]!.extensions).toMatchObject({ code: 'RESPONSE_TOO_LARGE', maxBytes: 600 });
+      expect(body.errors[0]!.extensions.bytes).toBeGreaterThan(600);
+      expect(body.errors[0]!.message).toMatch(/^The response would be [\d,]+ bytes, over the limit of 600 \(DOCJOIN_MAX_RESPONSE_BYTES\); select fewer fields or ask for smaller pages$/);
+      const small = await post(gateway.url!, '{ teams(first: 1) { name } }');
+      expect(small.status).toBe(200);
+      expect(((await small.json()) as { data: unknown }).data).toEqual({ teams: [{ name: 'Team 0' }] });
+    } finally {
+      await gateway.stop();
+    }
+  });
+});

@@ -1,0 +1,55 @@
+import { DocumentBudget } from '../../../../src/gateway/limits/document-budget';
+
+describe('DocumentBudget', () => {
+  it('admits while the estimates fit, then first come first served as documents are given back', async () => {
+    const budget = new DocumentBudget(100);
+    const never = new AbortController().signal;
+    const a = await budget.acquire(60, never);
+    const b = await budget.acquire(40, never);
+    expect(budget.inFlight).toBe(100);
+    const admitted: string[] = [];
+    const c = budget.acquire(50, never).then((release) => (admitted.push('c'), release));
+    // d would fit after a alone, but c came first: d waits behind it.
+    const d = budget.acquire(10, never).then((release) => (admitted.push('d'), release));
+    expect(budget.waiting).toBe(2);
+    b();
+    await Promise.resolve();
+    expect(admitted).toEqual([]);
+    a();
+    const [releaseC, releaseD] = await Promise.all([c, d]);
+    expect(admitted).toEqual(['c', 'd']);
+    expect(budget.inFlight).toBe(60);
+    releaseC();
+    releaseC(); // a release counts once
+    releaseD();
+    expect(budget.inFlight).toBe(0);
+  });
+
+  it('lets an estimate above the whole budget run alone, and Infinity too', async () => {
+    const budget = new DocumentBudget(100);
+    const never = new AbortController().signal;
+    const huge = await budget.acquire(Number.POSITIVE_INFINITY, never);
+    expect(budget.inFlight).toBe(100);
+    const small = budget.acquire(1, never);
+    expect(budget.waiting).toBe(1);
+    huge();
+    (await small)();
+    expect(budget.inFlight).toBe(0);
+  });
+
+  it("leaves the queue with the signal's reason when it aborts, and lets the next one in", async () => {
+    const budget = new DocumentBudget(100);
+    const never = new AbortController().signal;
+    const holder = await budget.acquire(90, never);
+    const timeout = new AbortController();
+    const big = budget.acquire(50, timeout.signal);
+    const next = budget.acquire(5, never);
+    timeout.abort(new Error('deadline passed'));
+    await expect(big).rejects.toThrow('deadline passed');
+    // With the big one gone, the small one behind it fits.
+    (await next)();
+    holder();
+    expect([budget.inFlight, budget.waiting]).toEqual([0, 0]);
+    await expect(budget.acquire(1, AbortSignal.abort(new Error('gone')))).rejects.toThrow('gone');
+  });
+});
