@@ -6,6 +6,9 @@ module.exports = {
   testEnvironment: 'node',
   roots: ['<rootDir>/test'],
   testMatch: ['**/*.test.ts'],
+  // The load test (test/load) runs alone after the rest (npm run test:load): it measures one server's
+  // memory and answers under a burst, which another suite running beside it would distort.
+  testPathIgnorePatterns: ['/node_modules/', '<rootDir>/test/load/'],
   transform: { '^.+\\.ts$': ['ts-jest', { diagnostics: false }] },
   testTimeout: 30000,
   // The examples import the package by name, as users do; here it is the source.

@@ -52,12 +52,12 @@ interface Answer {
 }
 
 async function sendHeavy(): Promise<Answer> {
-  // Past the time limit plus a margin for the last bytes, a missing answer is a failure, not a wait.
+  // Far past the time limit a missing answer is a hang, and fails the test rather than waiting forever.
   const response = await fetch(url, {
     method: 'POST',
     headers: { 'content-type': 'application/json' },
     body: JSON.stringify({ query: HEAVY }),
-    signal: AbortSignal.timeout(TIMEOUT_MS + 20_000),
+    signal: AbortSignal.timeout(TIMEOUT_MS + 60_000),
   });
   const body = (await response.json()) as { data?: Record<string, unknown[]> | null; errors?: Array<{ extensions?: { code?: string } }> };
   return { status: response.status, code: body.errors?.[0]?.extensions?.code, hostsAnswered: Object.values(body.data ?? {}).reduce((sum, hosts) => sum + hosts.length, 0) };
@@ -73,14 +73,19 @@ it(`answers ${CLIENTS} concurrent heaviest operations with data or a clear error
   let loading = true;
   const healthChecks = (async () => {
     while (loading) {
-      const response = await fetch(url.replace('/graphql', '/health'), { signal: AbortSignal.timeout(10_000) });
-      health.push(response.status);
+      // No answer within 10 s counts as a failed check (0).
+      const response = await fetch(url.replace('/graphql', '/health'), { signal: AbortSignal.timeout(10_000) }).catch(() => undefined);
+      health.push(response?.status ?? 0);
       await new Promise((resolve) => setTimeout(resolve, 250));
     }
   })();
-  const answers = await Promise.all(Array.from({ length: CLIENTS }, () => sendHeavy()));
-  loading = false;
-  await healthChecks;
+  let answers: Answer[];
+  try {
+    answers = await Promise.all(Array.from({ length: CLIENTS }, () => sendHeavy()));
+  } finally {
+    loading = false;
+    await healthChecks;
+  }
 
   const byOutcome = new Map<string, number>();
   for (const answer of answers) {
@@ -93,7 +98,7 @@ it(`answers ${CLIENTS} concurrent heaviest operations with data or a clear error
   expect(byOutcome.get('200 data') ?? 0).toBeGreaterThan(0);
 
   expect(health.length).toBeGreaterThan(0);
-  expect(health.every((status) => status === 200)).toBe(true);
+  expect(health.filter((status) => status !== 200)).toEqual([]);
   const peak = peakResidentBytes(server.pid!);
   process.stdout.write(`heavy burst: ${JSON.stringify(Object.fromEntries(byOutcome))}, ${health.length} health checks, peak RSS ${(peak / 1024 ** 2).toFixed(0)} MB\n`);
   expect(peak).toBeLessThan(MEMORY_CEILING_BYTES);
@@ -101,4 +106,4 @@ it(`answers ${CLIENTS} concurrent heaviest operations with data or a clear error
   // And it still serves.
   const after = await fetch(url, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ query: '{ hosts(first: 1) { name } }' }) });
   expect(((await after.json()) as { data: unknown }).data).toEqual({ hosts: [{ name: 'host-0.example.com' }] });
-}, 120_000);
+}, 180_000);

@@ -41,7 +41,7 @@ export class TransactionConflict extends Error {
 export type StopReason = 'timeout' | 'client-gone';
 
 /**
- * Thrown by the funnel and the relation resolvers once an operation's deadline has passed (public code
+ * Thrown by the funnel once an operation's deadline has passed (public code
  * OPERATION_TIMEOUT) or its client has gone (OPERATION_CANCELLED, which no client reads: it is logged).
  */
 export class OperationStopped extends Error {

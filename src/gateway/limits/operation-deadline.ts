@@ -2,8 +2,10 @@ import { OperationStopped, type StopReason } from '../errors/internal-errors';
 
 /**
  * When one operation must stop: `timeoutMs` after it arrived, or as soon as its client goes away. The
- * funnel sends no read after that and gives each read the time left as `maxTimeMS`, so MongoDB stops
- * too; relation resolvers stop at their next call. The timer does not keep the process alive.
+ * funnel sends no read after that (the loaders' next batches fail at once) and gives each read the time
+ * left as `maxTimeMS`, so MongoDB stops too. Work in memory (embedded and snapshot fields) is left to
+ * finish: it is bounded by the document budget, and stopping it field by field would cost an error
+ * per field. The timer does not keep the process alive.
  */
 export class OperationDeadline {
   readonly #controller = new AbortController();

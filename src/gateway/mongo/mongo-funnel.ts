@@ -96,7 +96,6 @@ export class MongoFunnel {
     this.#db = db;
     client.on('commandStarted', this.#onStarted);
     client.on('commandSucceeded', this.#onSucceeded);
-    client.on('commandFailed', this.#forgetAnswers);
     client.on('topologyClosed', this.#forgetAnswers);
     client.on('commandFailed', this.#onFailed);
   }
@@ -244,7 +243,6 @@ export class MongoFunnel {
   detach(): void {
     this.#client.off('commandStarted', this.#onStarted);
     this.#client.off('commandSucceeded', this.#onSucceeded);
-    this.#client.off('commandFailed', this.#forgetAnswers);
     this.#client.off('topologyClosed', this.#forgetAnswers);
     this.#client.off('commandFailed', this.#onFailed);
   }
@@ -288,6 +286,7 @@ export class MongoFunnel {
   };
 
   readonly #onFailed = (event: CommandFailedEvent): void => {
+    this.#lastAnswerAt = 0;
     this.#finish(event, false, 0, 0);
   };
 

@@ -14,8 +14,6 @@ import { resolveSnapshot } from './snapshot';
 /** The resolver of one relation field: picks the request's strategy and hands over to its module. */
 export function createRelationResolver(field: RelationField): GraphQLFieldResolver<StoredDocument, GatewayContext, PageArgs & Readonly<Record<string, unknown>>> {
   return (parent, args, context, info) => {
-    // A stopped operation (timed out, client gone) resolves nothing more: its answer is one error.
-    context.deadline.throwIfStopped();
     const strategy = strategyForRequest(field, context.strategyFor(field), requestedList(field, args));
     const request: RelationRequest = { field, parent, args, context, info, cost: context.ledger.field(field.coordinate, strategy) };
     // A connection is declared on a reverse join only (build-storage-map.ts).
