@@ -6,6 +6,7 @@ import { dataCommands } from '../src/embedded-mongo/commands/data';
 import { Store } from '../src/embedded-mongo/storage/store';
 import { decodeBsonDocument } from '../src/embedded-mongo/wire/bson-document';
 import { generateHostsLogMessages } from '../examples/demo/seed/generators/hosts-log-messages';
+import { median } from './support/bench-support';
 
 /**
  * The embedded server through the real driver (and MONGODB_URI when set):
@@ -50,12 +51,6 @@ function makePeople(count: number): Person[] {
     score: i * 1.5,
     tags: [`t${i % 7}`, `t${i % 11}`],
   }));
-}
-
-function median(values: readonly number[]): number {
-  const sorted = [...values].sort((a, b) => a - b);
-  const middle = Math.floor(sorted.length / 2);
-  return sorted.length % 2 === 1 ? sorted[middle]! : (sorted[middle - 1]! + sorted[middle]!) / 2;
 }
 
 async function measure(measurement: Measurement): Promise<{ opsPerSecond: number; msPerOp: number }> {

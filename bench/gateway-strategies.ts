@@ -7,6 +7,7 @@ import { connectMongo, createGateway, type CostReport, type Gateway } from 'docj
 import { declaredStrategies, type ReadStrategy, type RelationField } from '../src/gateway/storage-map/storage-map-types';
 import type { AuthorDoc, BookDoc, CommentDoc, HostDoc, LogMessageDoc, PersonDoc, PostDoc, PublisherDoc, StockDoc, TaskDoc } from '../examples/demo/seed/demo-documents';
 import { seedDemoData } from '../examples/demo/seed/seed-database';
+import { latencyFromEnv } from './support/bench-support';
 
 /**
  * What the read strategies cost, side by side, on the demo data (scale 1) through the real driver:
@@ -413,17 +414,9 @@ async function benchTarget(label: string, uri: string, mongoKind: 'embedded' | '
   }
 }
 
-function latencyFromEnv(): number {
-  const raw = process.env.BENCH_LATENCY_MS;
-  if (raw === undefined || raw.trim() === '') return DEFAULT_LATENCY_MS;
-  const latencyMs = Number(raw);
-  if (!Number.isFinite(latencyMs) || latencyMs < 0) throw new Error(`BENCH_LATENCY_MS must be a number ≥ 0, got "${raw}"`);
-  return latencyMs;
-}
-
 async function main(): Promise<void> {
   const started = performance.now();
-  const latencyMs = latencyFromEnv();
+  const latencyMs = latencyFromEnv(DEFAULT_LATENCY_MS);
   const embedded = await startEmbeddedMongo({ latencyMs });
   try {
     await benchTarget(`embedded server, every reply delayed ${latencyMs} ms (BENCH_LATENCY_MS)`, embedded.uri, 'embedded');

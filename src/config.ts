@@ -14,6 +14,7 @@ import {
 export { redactSecrets, redactUri } from './observability/redact-secrets';
 import { DEFAULT_COST_LIMITS, type CostLimits } from './gateway/cost/cost-limits';
 import type { CorsOption, GatewaySettings, LandingPage } from './gateway/gateway-options';
+import type { WorkloadOption } from './gateway/workload/workload-types';
 import type { DocjoinProjectConfig } from './project/project-config';
 import { defaultLogFormat, LOG_FORMATS, LOG_LEVELS, type LogFormat } from './observability/logger';
 import {
@@ -24,6 +25,8 @@ import {
   DEFAULT_OPERATION_TIMEOUT_MS,
   DEFAULT_SHUTDOWN_GRACE_MS,
   DEFAULT_SLOW_OPERATION_MS,
+  isCollectionName,
+  MIN_WORKLOAD_FLUSH_MS,
 } from './gateway/gateway-options';
 import { DEFAULT_MAX_TRANSACTION_ATTEMPTS, DEFAULT_TRANSACTION_RETRY_MS } from './gateway/writes/transaction-retries';
 export type { CostLimits };
@@ -83,6 +86,8 @@ export interface DocjoinConfig {
   readonly maxResponseBytes: number;
   /** DOCJOIN_HEALTH_DETAIL: /health names the database (default: not in production). */
   readonly healthDetail: boolean;
+  /** DOCJOIN_WORKLOAD (`file:PATH`, `collection:NAME` or `off`) and DOCJOIN_WORKLOAD_FLUSH_MS: workload capture (default off). */
+  readonly workload: WorkloadOption;
 }
 
 export type LogLevel = (typeof LOG_LEVELS)[number];
@@ -153,6 +158,7 @@ export function loadConfig(env: Env = process.env, flags: ConfigFlags = {}, proj
     operationTimeoutMs: parseCount('DOCJOIN_OPERATION_TIMEOUT_MS', env.DOCJOIN_OPERATION_TIMEOUT_MS) ?? server.operationTimeoutMs ?? DEFAULT_OPERATION_TIMEOUT_MS,
     maxResponseBytes: parseCount('DOCJOIN_MAX_RESPONSE_BYTES', env.DOCJOIN_MAX_RESPONSE_BYTES) ?? server.maxResponseBytes ?? DEFAULT_MAX_RESPONSE_BYTES,
     healthDetail: parseBoolean('DOCJOIN_HEALTH_DETAIL', env.DOCJOIN_HEALTH_DETAIL) ?? server.healthDetail ?? !production,
+    workload: parseWorkload(env.DOCJOIN_WORKLOAD, env.DOCJOIN_WORKLOAD_FLUSH_MS, server.workload),
   };
 }
 
@@ -160,7 +166,7 @@ export function loadConfig(env: Env = process.env, flags: ConfigFlags = {}, proj
 const GATEWAY_SETTING_NAMES = [
   'port', 'host', 'cors', 'landingPage', 'production', 'strategyOverrides', 'costCommands', 'limits', 'assumedListSize', 'metrics', 'slowOperationMs',
   'logVariables', 'shutdownGraceMs', 'maxConcurrentOperations', 'maxQueuedOperations', 'maxTransactionAttempts', 'transactionRetryMs', 'maxDocumentsInFlight', 'operationTimeoutMs', 'maxResponseBytes',
-  'healthDetail',
+  'healthDetail', 'workload',
 ] as const satisfies readonly (keyof GatewaySettings & keyof DocjoinConfig)[];
 
 /** What createGateway takes from the process configuration. */
@@ -203,6 +209,32 @@ function parseLimit(name: string, raw: string | undefined, fallback: number): nu
     throw new ConfigError(`${name} must be a whole number of at least 1 (or "none" for no limit), got ${JSON.stringify(raw)}`);
   }
   return limit;
+}
+
+/**
+ * DOCJOIN_WORKLOAD: `file:./workload.jsonl`, `collection:docjoin_workload`, or off (`off`, `false`, `0`,
+ * `no`); unset leaves the config file's `server.workload`. DOCJOIN_WORKLOAD_FLUSH_MS sets the flush
+ * interval of either (the gateway checks the config file's own values).
+ */
+function parseWorkload(raw: string | undefined, rawFlushMs: string | undefined, project: WorkloadOption | undefined): WorkloadOption {
+  const flushMs = nonEmpty(rawFlushMs);
+  const flushIntervalMs = flushMs === undefined ? undefined : Number(flushMs.replace(/_/g, ''));
+  if (flushMs !== undefined && (!/^\d[\d_]*$/.test(flushMs) || !Number.isSafeInteger(flushIntervalMs) || flushIntervalMs! < MIN_WORKLOAD_FLUSH_MS)) {
+    throw new ConfigError(`DOCJOIN_WORKLOAD_FLUSH_MS must be a whole number of milliseconds, at least ${MIN_WORKLOAD_FLUSH_MS}, got ${JSON.stringify(rawFlushMs)}`);
+  }
+  const value = nonEmpty(raw);
+  const target = value === undefined ? project : workloadTarget(value, raw);
+  // A config file's value that is not an object is the gateway's to refuse, naming the option.
+  if (typeof target !== 'object' || target === null || flushIntervalMs === undefined) return target ?? false;
+  return { ...target, flushIntervalMs };
+}
+
+function workloadTarget(value: string, raw: string | undefined): WorkloadOption {
+  if (['0', 'false', 'off', 'no'].includes(value.toLowerCase())) return false;
+  const [, kind, target] = /^(file|collection):(.*)$/.exec(value) ?? [];
+  if (kind === 'file' && target!.trim() !== '') return { file: target!.trim() };
+  if (kind === 'collection' && isCollectionName(target!.trim())) return { collection: target!.trim() };
+  throw new ConfigError(`DOCJOIN_WORKLOAD must be file:PATH (a JSON-lines file), collection:NAME (a collection of the database, no "$") or off, got ${JSON.stringify(raw)}`);
 }
 
 /** A whole number of at least 1, or undefined when unset. */

@@ -41,6 +41,27 @@ export { DEFAULT_COST_LIMITS, type CostLimits } from './gateway/cost/cost-limits
 export { STRATEGY_HEADER } from './gateway/context/strategy-overrides';
 export { estimateOperation, type CostEstimate, type EstimateInput } from './gateway/estimate/estimate-operation';
 
+// Workload capture: the plugin and recorder behind the `workload` option, and the reader of what it wrote.
+export { ApolloServerPluginDocjoinWorkload, type DocjoinWorkloadOptions } from './gateway/workload/workload-plugin';
+export { WorkloadRecorder, MAX_MISSING_SETS } from './gateway/workload/workload-recorder';
+export type { WorkloadCapture, WorkloadSink } from './gateway/workload/workload-capture';
+export { readWorkload, sumWorkload, type WorkloadSource } from './gateway/workload/read-workload';
+export { WorkloadFormatError } from './gateway/workload/parse-workload-window';
+export type {
+  WorkloadOption,
+  WorkloadFileOption,
+  WorkloadCollectionOption,
+  WorkloadWindow,
+  WorkloadSummary,
+  OperationCounts,
+  OperationTotals,
+  FieldWorkload,
+  MissingFields,
+  MissCounts,
+  MutationWorkload,
+  CollectionFanOut,
+} from './gateway/workload/workload-types';
+
 // Keeping copies true.
 export { reconcile } from './reconcile/reconcile';
 export type { ReconcileOptions, ReconcileReport } from './reconcile/reconcile-types';

@@ -1,3 +1,4 @@
+import { runAdviseCli } from '../advise/cli';
 import { runReconcileCli } from '../reconcile/cli';
 import { redactingIo, type CliEnv, type CliIo } from './cli-io';
 import { runCodegenCli } from './codegen/run-codegen';
@@ -14,9 +15,10 @@ const COMMANDS: Readonly<Record<string, { readonly summary: string; readonly run
   serve: { summary: "serve the project's GraphQL (embedded MongoDB filled by its seed, or --mongo-uri)", run: runServeCli },
   explain: { summary: "print an operation's plan and estimated cost; --run also measures it", run: runExplainCli },
   reconcile: { summary: 'find (and with --fix repair) drift in denormalized copies', run: runReconcileCli },
+  advise: { summary: "recommend each relation's storage shape from sampled data and the recorded workload", run: runAdviseCli },
   codegen: { summary: 'write the public schema and run the graphql-codegen config on it', run: runCodegenCli },
   seed: { summary: "run the project's seed against a MongoDB", run: runSeedCli },
-  init: { summary: 'scaffold a project: config, an example schema, a seed and npm scripts', run: runInitCli },
+  init: { summary: 'scaffold a project; with --from-mongo, draft its schema from an existing database', run: runInitCli },
 };
 
 export const DOCJOIN_USAGE = `Usage: docjoin <command> [options]      (docjoin <command> --help for its options)
@@ -31,6 +33,7 @@ ${Object.entries(COMMANDS)
 
 Examples:
   docjoin init && npm start
+  docjoin init --from-mongo mongodb://localhost:27017/blog
   docjoin serve --port 4000
   docjoin explain '{ orders(first: 50) { total customer { name } } }'
   docjoin reconcile --mongo-uri mongodb://localhost:27017 --db shop --fix

@@ -8,12 +8,13 @@ import { processEstimateViolations, type EstimateViolationRecorder } from './cos
 import { createFormatError } from './errors/format-error';
 import { CollectionSizes } from './estimate/collection-sizes';
 import { estimateRequest } from './estimate/estimate-request';
-import { checkOptionNames, resolveSettings, type GatewaySettings, type ResolvedSettings } from './gateway-options';
+import { checkOptionNames, GatewayOptionError, resolveSettings, type GatewaySettings, type ResolvedSettings } from './gateway-options';
 import { checkHealth, type HealthReport, type MongoKind } from './http/health';
 import { DocumentBudget } from './limits/document-budget';
 import { OperationDeadline } from './limits/operation-deadline';
 import { operationDeadlinePlugin } from './limits/operation-deadline-plugin';
 import { MongoFunnel, type Db, type MongoClient } from './mongo/mongo-funnel';
+import { WorkloadCollection } from './mongo/workload-collection';
 import { buildGatewaySchema } from './schema/build-gateway-schema';
 import { withDirectiveTypeDefs } from './schema/schema-sources';
 import type { StorageMap } from './storage-map/storage-map-types';
@@ -21,6 +22,9 @@ import { validateAgainstDatabase } from './storage-map/validate-against-database
 import type { WriteOptions } from './writes/request-writes';
 import type { MutationWritePlans } from './writes/write-plan';
 import { createWriteRuntime } from './writes/write-runtime';
+import { messageOf, WorkloadCapture } from './workload/workload-capture';
+import { WorkloadFile } from './workload/workload-file';
+import { ApolloServerPluginDocjoinWorkload } from './workload/workload-plugin';
 import { redactSecrets } from '../observability/redact-secrets';
 import { silentLogger, type DocjoinLogger } from '../observability/logger';
 import { GatewayMetrics } from '../observability/metrics';
@@ -80,8 +84,16 @@ export interface Docjoin {
   readonly schema: GraphQLSchema;
   readonly storageMap: StorageMap;
   readonly settings: ResolvedSettings;
-  /** The cost plugin (`extensions.cost`, the estimate and its limits), then the request log and metrics. */
+  /**
+   * The cost plugin (`extensions.cost`, the estimate and its limits), then the request log and metrics,
+   * and the workload capture's when it is on.
+   */
   readonly plugins: readonly ApolloServerPlugin<GatewayContext>[];
+  /**
+   * The workload capture (the `workload` option), undefined when off: `flush()` writes the counts now;
+   * call `stop()` before `close()` to write the last ones.
+   */
+  readonly workload: WorkloadCapture | undefined;
   /** Prometheus metrics (serve `metrics.text()` with `metrics.contentType`); undefined with `metrics: false`. */
   readonly metrics: GatewayMetrics | undefined;
   readonly logger: DocjoinLogger;
@@ -95,7 +107,7 @@ export interface Docjoin {
   createContext(options?: ContextOptions): GatewayContext;
   /** `GET /health`'s answer: 200 when MongoDB answers a ping, else 503. */
   health(): Promise<{ status: number; body: HealthReport }>;
-  /** Stops listening to the client's command events; the client stays yours to close. */
+  /** Stops listening to the client's command events (and the workload's flush timer); the client stays yours to close. */
   close(): void;
 }
 
@@ -125,13 +137,24 @@ export async function createDocjoin(options: DocjoinOptions): Promise<Docjoin> {
   if (nodeEnvWarning) warn(nodeEnvWarning);
   // The document estimate is bounded by collection sizes once the database is known to hold the schema's data.
   const sizes = options.validateDatabase ?? true ? new CollectionSizes(storageMap, funnel) : undefined;
+  const workload = settings.workload
+    ? new WorkloadCapture(
+        'file' in settings.workload ? new WorkloadFile(settings.workload.file) : new WorkloadCollection(db, settings.workload.collection),
+        settings.workload.flushIntervalMs,
+        (error) => warn(messageOf(error)),
+      )
+    : undefined;
   try {
     if (options.validateDatabase ?? true) {
       const warnings = await validateAgainstDatabase(storageMap, funnel, { counters: writeRuntime.model.counters });
       for (const warning of warnings) warn(warning);
     }
     await sizes?.start();
+    await workload?.start().catch((error: unknown) => {
+      throw new GatewayOptionError(`option workload: cannot write to ${workload.sink.target}: ${messageOf(error)}`);
+    });
   } catch (error) {
+    sizes?.stop();
     funnel.detach();
     throw error;
   }
@@ -186,7 +209,13 @@ export async function createDocjoin(options: DocjoinOptions): Promise<Docjoin> {
     schema,
     storageMap,
     settings,
-    plugins: [operationDeadlinePlugin(), costPlugin, observer],
+    plugins: [
+      operationDeadlinePlugin(),
+      costPlugin,
+      observer,
+      ...(workload ? [ApolloServerPluginDocjoinWorkload<GatewayContext>({ recorder: workload.recorder, onError: (error) => logger.error({ err: error }, 'workload capture failed') })] : []),
+    ],
+    workload,
     metrics,
     logger,
     formatError: createFormatError({ production: settings.production }),
@@ -197,6 +226,7 @@ export async function createDocjoin(options: DocjoinOptions): Promise<Docjoin> {
       funnel.detach();
       availability.close();
       sizes?.stop();
+      workload?.cancel();
     },
   };
 }

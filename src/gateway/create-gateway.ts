@@ -11,6 +11,7 @@ import { createIdeRoutes } from './http/ide';
 import { defaultIdeQuery } from './ide-default-query';
 import { landingPagePlugin } from './landing-page';
 import type { StorageMap } from './storage-map/storage-map-types';
+import type { WorkloadCapture } from './workload/workload-capture';
 
 export interface CreateGatewayOptions extends DocjoinOptions {
   /** Serve HTTP on `port` (default true); false to run operations in-process only (`execute`). */
@@ -32,13 +33,15 @@ export interface Gateway {
   readonly schema: GraphQLSchema;
   readonly storageMap: StorageMap;
   readonly settings: ResolvedSettings;
+  /** The workload capture (the `workload` option), undefined when off; `flush()` writes the counts now. */
+  readonly workload: WorkloadCapture | undefined;
   /** A fresh request context, honouring an `x-docjoin-strategy` value when overrides are enabled. */
   createContext(options?: { strategyHeader?: string }): GatewayContext;
   /** Runs an operation in-process through `apollo.executeOperation` with a fresh context (headers as over HTTP). */
   execute(request: Omit<GraphQLRequest, 'http'>, options?: { strategyHeader?: string; costHeader?: string }): Promise<ExecutedOperation>;
   /**
-   * Stops HTTP (no new connections; requests in flight get `shutdownGraceMs` to finish) and Apollo; the
-   * MongoDB client stays yours to close.
+   * Stops HTTP (no new connections; requests in flight get `shutdownGraceMs` to finish) and Apollo, then
+   * writes the workload's last counts; the MongoDB client stays yours to close.
    */
   stop(): Promise<void>;
 }
@@ -101,6 +104,7 @@ export async function createGateway(options: CreateGatewayOptions): Promise<Gate
     schema: docjoin.schema,
     storageMap: docjoin.storageMap,
     settings,
+    workload: docjoin.workload,
     createContext: (contextOptions) => docjoin.createContext(contextOptions),
     async execute(request, executeOptions = {}) {
       const http = executeOptions.costHeader === undefined ? undefined : { method: 'POST', headers: new HeaderMap([[COST_HEADER, executeOptions.costHeader]]), search: '', body: {} };
@@ -116,6 +120,8 @@ export async function createGateway(options: CreateGatewayOptions): Promise<Gate
         if (cut > 0) docjoin.logger.warn({ cut, graceMs: settings.shutdownGraceMs }, `cut off ${cut} request(s) still running after the grace period`);
       }
       await apollo.stop();
+      // After the requests in flight: their operations are in the last window.
+      await docjoin.workload?.stop();
       docjoin.close();
     },
   };

@@ -1,6 +1,8 @@
+import { resolve } from 'node:path';
 import { DEFAULT_COST_LIMITS, type CostLimits } from './cost/cost-limits';
 import { DEFAULT_ASSUMED_LIST_SIZE } from './estimate/estimate-operation';
 import { DEFAULT_MAX_TRANSACTION_ATTEMPTS, DEFAULT_TRANSACTION_RETRY_MS } from './writes/transaction-retries';
+import type { WorkloadOption } from './workload/workload-types';
 import { DEFAULT_PORT } from '../setting-rules';
 
 /**
@@ -64,6 +66,12 @@ export interface GatewaySettings {
   readonly maxResponseBytes?: number;
   /** `/health` names the database (kind, name, URI without secrets, a failed ping's error); default: not in production. */
   readonly healthDetail?: boolean;
+  /**
+   * Workload capture (default false): per relation field and strategy, reads, snapshot hits and misses
+   * with the fields that missed, documents and bytes; per mutation, its fan-out. Flushed every
+   * `flushIntervalMs` (default 60,000) and on stop to `{ file }` (JSON lines) or `{ collection }`.
+   */
+  readonly workload?: WorkloadOption;
 }
 
 export const DEFAULT_SLOW_OPERATION_MS = 1000;
@@ -73,6 +81,12 @@ export const DEFAULT_MAX_QUEUED_OPERATIONS = 128;
 export const DEFAULT_MAX_DOCUMENTS_IN_FLIGHT = 250_000;
 export const DEFAULT_OPERATION_TIMEOUT_MS = 30_000;
 export const DEFAULT_MAX_RESPONSE_BYTES = 32 * 1024 * 1024;
+export const DEFAULT_WORKLOAD_FLUSH_MS = 60_000;
+/** Below this a flush interval is a mistake (a write to the target every few milliseconds). */
+export const MIN_WORKLOAD_FLUSH_MS = 100;
+
+/** The workload option with its defaults: the file's absolute path, the flush interval. */
+export type ResolvedWorkload = false | { readonly file: string; readonly flushIntervalMs: number } | { readonly collection: string; readonly flushIntervalMs: number };
 
 /** The settings with every default applied, as the gateway uses them. */
 export interface ResolvedSettings {
@@ -97,6 +111,7 @@ export interface ResolvedSettings {
   readonly operationTimeoutMs: number;
   readonly maxResponseBytes: number;
   readonly healthDetail: boolean;
+  readonly workload: ResolvedWorkload;
 }
 
 
@@ -133,6 +148,7 @@ export function resolveSettings(settings: GatewaySettings, nodeEnv: string | und
     operationTimeoutMs: optionalInteger(settings, 'operationTimeoutMs', 1, Number.MAX_SAFE_INTEGER) ?? DEFAULT_OPERATION_TIMEOUT_MS,
     maxResponseBytes: optionalInteger(settings, 'maxResponseBytes', 1, Number.MAX_SAFE_INTEGER) ?? DEFAULT_MAX_RESPONSE_BYTES,
     healthDetail: optionalBoolean(settings, 'healthDetail') ?? !production,
+    workload: workloadOption(settings.workload),
   };
 }
 
@@ -200,12 +216,38 @@ function limitsOption(value: unknown): CostLimits {
   return limits as unknown as CostLimits;
 }
 
+const WORKLOAD_SHAPE = 'false, { file: "workload.jsonl" } or { collection: "docjoin_workload" }, with an optional flushIntervalMs';
+
+function workloadOption(value: unknown): ResolvedWorkload {
+  if (value === undefined || value === false) return false;
+  if (typeof value !== 'object' || value === null || Array.isArray(value)) throw new GatewayOptionError(`option workload must be ${WORKLOAD_SHAPE}, got ${describe(value)}`);
+  const { file, collection, flushIntervalMs, ...other } = value as { file?: unknown; collection?: unknown; flushIntervalMs?: unknown };
+  const unknown = Object.keys(other);
+  if (unknown.length > 0 || (file === undefined) === (collection === undefined)) throw new GatewayOptionError(`option workload must be ${WORKLOAD_SHAPE}, got ${describe(value)}`);
+  if (flushIntervalMs !== undefined && (typeof flushIntervalMs !== 'number' || !Number.isSafeInteger(flushIntervalMs) || flushIntervalMs < MIN_WORKLOAD_FLUSH_MS)) {
+    throw new GatewayOptionError(`option workload.flushIntervalMs must be an integer from ${MIN_WORKLOAD_FLUSH_MS} to any size, got ${describe(flushIntervalMs)}`);
+  }
+  const interval = (flushIntervalMs as number | undefined) ?? DEFAULT_WORKLOAD_FLUSH_MS;
+  if (file !== undefined) {
+    if (typeof file !== 'string' || file.trim() === '') throw new GatewayOptionError(`option workload.file must be a file path such as "workload.jsonl", got ${describe(file)}`);
+    return { file: resolve(file), flushIntervalMs: interval };
+  }
+  if (typeof collection !== 'string' || !isCollectionName(collection)) {
+    throw new GatewayOptionError(`option workload.collection must be a collection name such as "docjoin_workload" (no "$", not system.*), got ${describe(collection)}`);
+  }
+  return { collection, flushIntervalMs: interval };
+}
+
+export function isCollectionName(name: string): boolean {
+  return name.length > 0 && name.length <= 120 && !/[$\0]/.test(name) && !name.startsWith('system.') && !name.startsWith('.') && !name.endsWith('.');
+}
+
 /** Every option createDocjoin and createGateway take, for the typo check. */
 const OPTION_NAMES: ReadonlySet<string> = new Set([
   'typeDefs', 'resolvers', 'writePlans', 'mongoClient', 'db', 'mongoKind', 'mongoUri', 'validateDatabase', 'onWarning', 'writes', 'checkEstimates', 'onEstimateViolation', 'listen',
   'port', 'host', 'cors', 'landingPage', 'production', 'strategyOverrides', 'costCommands', 'limits', 'assumedListSize', 'metrics', 'slowOperationMs',
   'logVariables', 'logger', 'shutdownGraceMs', 'maxConcurrentOperations', 'maxQueuedOperations', 'maxTransactionAttempts', 'transactionRetryMs', 'maxDocumentsInFlight', 'operationTimeoutMs',
-  'maxResponseBytes', 'healthDetail',
+  'maxResponseBytes', 'healthDetail', 'workload',
 ]);
 
 /**

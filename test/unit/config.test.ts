@@ -28,7 +28,17 @@ describe('loadConfig', () => {
       maxQueuedOperations: 128,
       maxTransactionAttempts: 8,
       transactionRetryMs: 2000,
+      workload: false,
     });
+  });
+
+  it('reads DOCJOIN_WORKLOAD and DOCJOIN_WORKLOAD_FLUSH_MS, over the config file\'s server.workload', () => {
+    expect(loadConfig({ DOCJOIN_WORKLOAD: 'file:./workload.jsonl' }).workload).toEqual({ file: './workload.jsonl' });
+    expect(loadConfig({ DOCJOIN_WORKLOAD: 'collection:docjoin_workload', DOCJOIN_WORKLOAD_FLUSH_MS: '5_000' }).workload).toEqual({ collection: 'docjoin_workload', flushIntervalMs: 5000 });
+    expect(loadConfig({}, {}, { server: { workload: { collection: 'recorded' } } }).workload).toEqual({ collection: 'recorded' });
+    expect(loadConfig({ DOCJOIN_WORKLOAD_FLUSH_MS: '1000' }, {}, { server: { workload: { file: 'w.jsonl', flushIntervalMs: 9000 } } }).workload).toEqual({ file: 'w.jsonl', flushIntervalMs: 1000 });
+    expect(loadConfig({ DOCJOIN_WORKLOAD: 'off' }, {}, { server: { workload: { collection: 'recorded' } } }).workload).toBe(false);
+    expect(loadConfig({ DOCJOIN_WORKLOAD_FLUSH_MS: '1000' }).workload).toBe(false);
   });
 
   it('reads the log and metrics settings, refusing an unknown level or format', () => {
@@ -111,6 +121,11 @@ describe('loadConfig', () => {
     [{ DOCJOIN_ASSUMED_LIST_SIZE: '0' }, 'DOCJOIN_ASSUMED_LIST_SIZE must be a whole number of at least 1, got "0"'],
     [{ DOCJOIN_ASSUMED_LIST_SIZE: '2.5' }, 'DOCJOIN_ASSUMED_LIST_SIZE must be a whole number of at least 1, got "2.5"'],
     [{ DOCJOIN_ASSUMED_LIST_SIZE: 'none' }, 'DOCJOIN_ASSUMED_LIST_SIZE must be a whole number of at least 1, got "none"'],
+    [{ DOCJOIN_WORKLOAD: './workload.jsonl' }, 'DOCJOIN_WORKLOAD must be file:PATH (a JSON-lines file), collection:NAME (a collection of the database, no "$") or off, got "./workload.jsonl"'],
+    [{ DOCJOIN_WORKLOAD: 'collection:$w' }, 'DOCJOIN_WORKLOAD must be file:PATH (a JSON-lines file), collection:NAME (a collection of the database, no "$") or off, got "collection:$w"'],
+    [{ DOCJOIN_WORKLOAD: 'file:' }, 'DOCJOIN_WORKLOAD must be file:PATH (a JSON-lines file), collection:NAME (a collection of the database, no "$") or off, got "file:"'],
+    [{ DOCJOIN_WORKLOAD_FLUSH_MS: '50' }, 'DOCJOIN_WORKLOAD_FLUSH_MS must be a whole number of milliseconds, at least 100, got "50"'],
+    [{ DOCJOIN_WORKLOAD_FLUSH_MS: '1m' }, 'DOCJOIN_WORKLOAD_FLUSH_MS must be a whole number of milliseconds, at least 100, got "1m"'],
   ])('rejects %j', (env, message) => {
     expect(() => loadConfig(env)).toThrow(new ConfigError(message));
   });

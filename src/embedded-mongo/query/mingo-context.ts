@@ -6,10 +6,10 @@ import * as mingoQueries from 'mingo/operators/query';
 import * as mingoWindows from 'mingo/operators/window';
 import type { Iterator as MingoIterator } from 'mingo/lazy';
 import type { Options } from 'mingo/types';
-import { isNumeric } from './bson-kind';
+import { isNumeric, isPlainDocument } from './bson-kind';
 import { absoluteValue, arithmetic, asDouble, divide, exactToString, longToBigInt, normalize, numericWidth, plainNumber, toExact } from './bson-number';
 import { CommandError, ErrorCodes } from '../commands/command-error';
-import { Decimal128, Long } from 'bson';
+import { calculateObjectSize, Decimal128, Long } from 'bson';
 import { compareValues } from './compare-values';
 import { bsonTypeNumber, TYPE_ALIASES } from './bson-type-number';
 import { PRESORTED } from './presorted-groups';
@@ -193,6 +193,21 @@ const BSON_TYPE_ALIASES = new Map<number, string>(
   Object.entries(TYPE_ALIASES).map(([alias, code]) => [code, alias]),
 );
 
+/** MongoDB's type name of a value in error messages (`typeName`), with `missing` for an absent one. */
+function typeName(value: unknown): string {
+  return value === undefined ? 'missing' : (BSON_TYPE_ALIASES.get(bsonTypeNumber(value)) ?? 'object');
+}
+
+/**
+ * The one argument of a fixed-arity operator: MongoDB reads an array operand as the argument list,
+ * so `{ $size: ['$a'] }` is the size of `a` and `{ $size: [1, 2] }` is two arguments (16020).
+ */
+function singleArgument(name: string, expr: unknown): unknown {
+  if (!Array.isArray(expr)) return expr;
+  if (expr.length !== 1) throw new CommandError(16020, 'Location16020', `Expression ${name} takes exactly 1 arguments. ${expr.length} were passed in.`);
+  return expr[0];
+}
+
 const expressionOverrides: Record<string, ExpressionOperator> = {
   $eq: compareOp((c) => c === 0),
   $ne: compareOp((c) => c !== 0),
@@ -204,9 +219,20 @@ const expressionOverrides: Record<string, ExpressionOperator> = {
     const [a, b] = evalArgs(obj, expr, options);
     return compareValues(a, b);
   },
-  $type: (obj, expr, options) => {
-    const value = evalExpr(obj, expr, options);
-    return value === undefined ? 'missing' : (BSON_TYPE_ALIASES.get(bsonTypeNumber(value)) ?? 'object');
+  $type: (obj, expr, options) => typeName(evalExpr(obj, expr, options)),
+  // MongoDB docs, "$size": the length of an array; anything else, null and missing included, fails (17124)
+  $size: (obj, expr, options) => {
+    const value = evalExpr(obj, singleArgument('$size', expr), options);
+    if (!Array.isArray(value)) throw new CommandError(17124, 'Location17124', `The argument to $size must be an array, but was of type: ${typeName(value)}`);
+    return value.length;
+  },
+  // MongoDB docs, "$bsonSize": the encoded size in bytes of a document; null for null or missing. Stored
+  // documents keep the BSON number types they arrived with (wire/bson-document.ts), so bson measures them exactly.
+  $bsonSize: (obj, expr, options) => {
+    const value = evalExpr(obj, singleArgument('$bsonSize', expr), options);
+    if (value === null || value === undefined) return null;
+    if (!isPlainDocument(value)) throw new CommandError(31393, 'Location31393', `$bsonSize requires a document input, found: ${typeName(value)}`);
+    return calculateObjectSize(value, { ignoreUndefined: true });
   },
   $in: (obj, expr, options) => {
     const [needle, haystack] = evalArgs(obj, expr, options);

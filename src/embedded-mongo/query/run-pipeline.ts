@@ -5,13 +5,15 @@ import { concat, Lazy } from 'mingo/lazy';
 import * as mingoPipeline from 'mingo/operators/pipeline';
 import type { CollectionResolver, Options } from 'mingo/types';
 import { CommandError, ErrorCodes } from '../commands/command-error';
-import { isPlainDocument } from './bson-kind';
+import { isLong, isNumeric, isPlainDocument } from './bson-kind';
+import { longToBigInt, plainNumber } from './bson-number';
 import { cloneDocument, thawDocument } from './clone-document';
 import { compileFieldProjection } from './apply-projection';
 import { compileFilter } from './compile-filter';
 import { resolvePath } from './document-path';
 import { createContext, withLocals, type StageOperator } from './mingo-context';
 import { markPresortedGroups } from './presorted-groups';
+import { randomSample } from './random-sample';
 import { compileSort, sortDocuments } from './sort-documents';
 import { compareValues } from './compare-values';
 import { valueKey } from './value-key';
@@ -104,6 +106,38 @@ const $count: StageOperator = (coll, expr) => {
   }
   return coll.transform((items) => Lazy(items.length === 0 ? [] : [{ [expr]: items.length }]));
 };
+
+/**
+ * MongoDB docs: "$sample" — `size` documents chosen at random, each at most once (all of them, in
+ * random order, when there are fewer). mingo's own draws with replacement.
+ */
+const $sample: StageOperator = (coll, expr) => {
+  const size = sampleSize(expr);
+  return coll.transform((items) => Lazy(randomSample(items as Document[], size)));
+};
+
+/** The `size` of a `$sample` spec, checked as MongoDB's DocumentSourceSample::createFromBson does. */
+function sampleSize(expr: unknown): number {
+  if (!isPlainDocument(expr)) throw new CommandError(28745, 'Location28745', 'the $sample stage specification must be an object');
+  let size: number | undefined;
+  for (const [field, value] of Object.entries(expr)) {
+    if (field !== 'size') throw new CommandError(28748, 'Location28748', `unrecognized option to $sample: ${field}`);
+    if (!isNumeric(value)) throw new CommandError(28746, 'Location28746', 'size argument to $sample must be a number');
+    size = integralPart(value);
+    if (size < 0) throw new CommandError(28747, 'Location28747', 'size argument to $sample must not be negative');
+  }
+  if (size === undefined) throw new CommandError(28749, 'Location28749', '$sample stage must specify a size');
+  return size;
+}
+
+/** A numeric BSON value truncated toward zero, as MongoDB's `numberLong()` reads it (NaN is 0). */
+function integralPart(value: unknown): number {
+  const plain = plainNumber(value);
+  if (plain !== undefined) return Number.isNaN(plain) ? 0 : Math.trunc(plain);
+  if (isLong(value)) return Number(longToBigInt(value));
+  const decimal = Number(String(value));
+  return Number.isNaN(decimal) ? 0 : Math.trunc(decimal);
+}
 
 const $match: StageOperator = (coll, expr, options) => {
   const predicate = compileFilter(expr as Document, (doc, expression) => evalExpr(doc, expression, options));
@@ -393,6 +427,7 @@ const PIPELINE_OPERATORS: Record<string, StageOperator> = {
   $project,
   $unwind,
   $count,
+  $sample,
   $match,
   $sort,
   $group,

@@ -4,8 +4,9 @@ import { LoaderRegistry } from '../loaders/loader-registry';
 import type { OperationDeadline } from '../limits/operation-deadline';
 import type { MongoFunnel } from '../mongo/mongo-funnel';
 import { connectionSelection, type ConnectionSelection } from '../planning/connection-selection';
-import { planProjection, snapshotFits, type PlanningContext } from '../planning/plan-projection';
+import { planProjection, snapshotMissingFields, type PlanningContext } from '../planning/plan-projection';
 import type { Projection } from '../planning/projection';
+import { uncopiedFields, type RequestedList } from '../planning/requested-list';
 import type { ConnectionType, ReadStrategy, RelationField, SnapshotShape, StorageMap } from '../storage-map/storage-map-types';
 import type { RequestWrites } from '../writes/request-writes';
 import type { WriteRuntime } from '../writes/write-runtime';
@@ -20,7 +21,7 @@ import type { StrategyOverrides } from './strategy-overrides';
 export interface GatewayContext {
   readonly requestId: number;
   readonly ledger: CostLedger;
-  /** When the operation must stop (its time limit, or its client gone): reads and relation resolvers check it. */
+  /** When the operation must stop (its time limit, or its client gone): the funnel checks it before each read. */
   readonly deadline: OperationDeadline;
   readonly loaders: LoaderRegistry;
   readonly funnel: MongoFunnel;
@@ -38,8 +39,12 @@ export interface GatewayContext {
   projectionFor(info: GraphQLResolveInfo, typeName: string): Projection;
   /** What the selection of a connection field asks for (memoized). */
   connectionSelection(info: GraphQLResolveInfo, connection: ConnectionType): ConnectionSelection;
-  /** Whether the selection under a snapshot field fits its copy (memoized). */
-  snapshotFits(info: GraphQLResolveInfo, shape: SnapshotShape, targetType: string): boolean;
+  /**
+   * The fields that the selection under a snapshot field, and the filters and order it asks for
+   * (`requested`), need of its copy but the copy lacks, sorted and without repeats; empty when the copy
+   * serves it (memoized: the arguments, like the selection, are those of `info.fieldNodes`).
+   */
+  snapshotMissingFields(info: GraphQLResolveInfo, shape: SnapshotShape, targetType: string, requested: RequestedList): readonly string[];
 }
 
 let nextRequestId = 0;
@@ -51,7 +56,7 @@ export function createRequestContext(options: { storageMap: StorageMap; funnel: 
   const loaders = new LoaderRegistry(funnel, { ledger, deadline });
   // graphql-js reuses one fieldNodes array for every item of a list, so planning runs once per field, not per item.
   const projections = new WeakMap<readonly FieldNode[], Map<string, Projection>>();
-  const fits = new WeakMap<readonly FieldNode[], boolean>();
+  const missingFields = new WeakMap<readonly FieldNode[], readonly string[]>();
   const connections = new WeakMap<readonly FieldNode[], ConnectionSelection>();
   const strategyFor = (field: RelationField): ReadStrategy => overrides.get(field.coordinate) ?? field.defaultStrategy;
   const planning = (info: GraphQLResolveInfo): PlanningContext => ({
@@ -88,10 +93,13 @@ export function createRequestContext(options: { storageMap: StorageMap; funnel: 
       if (!selection) connections.set(info.fieldNodes, (selection = connectionSelection(planning(info), connection, info.fieldNodes)));
       return selection;
     },
-    snapshotFits(info, shape, targetType) {
-      let fit = fits.get(info.fieldNodes);
-      if (fit === undefined) fits.set(info.fieldNodes, (fit = snapshotFits(planning(info), shape, targetType, info.fieldNodes)));
-      return fit;
+    snapshotMissingFields(info, shape, targetType, requested) {
+      let missing = missingFields.get(info.fieldNodes);
+      if (!missing) {
+        const names = [...snapshotMissingFields(planning(info), shape, targetType, info.fieldNodes), ...uncopiedFields(requested, shape, storageMap)];
+        missingFields.set(info.fieldNodes, (missing = Object.freeze([...new Set(names)].sort())));
+      }
+      return missing;
     },
   };
   return Object.assign(context, { documents: new DocumentsApi(context) });

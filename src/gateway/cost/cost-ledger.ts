@@ -56,6 +56,33 @@ export interface CollectionCost {
   documents: number;
 }
 
+/**
+ * What workload capture (workload/) reads of one relation field in one request, beyond its report entry.
+ * Never part of `extensions.cost`.
+ */
+export interface FieldRead {
+  readonly coordinate: string;
+  /** The field's report entry. */
+  readonly cost: Readonly<FieldCost>;
+  /** Resolver calls: one per parent object, per alias. */
+  readonly resolves: number;
+  /** Reply bytes of the commands its loads took part in (a batch shared by two fields counts for both). */
+  readonly bytes: number;
+  /**
+   * Snapshot misses by the fields the copy lacked (the resolver's memoized list, so one array per
+   * selection): the copies fetched instead.
+   */
+  readonly missing: ReadonlyMap<readonly string[], number>;
+}
+
+/** One write unit's `writes`, and the Mutation field that ran it (workload capture). */
+export interface WriteUnitCost {
+  readonly field: string | undefined;
+  /** The unit ended in an error (its transaction, if any, was rolled back). */
+  readonly failed: boolean;
+  readonly writes: WriteCost;
+}
+
 /** One entry of the `x-docjoin-cost: commands` debug view. */
 export interface CommandCost {
   collection: string;
@@ -104,6 +131,8 @@ export class CostLedger {
   readonly #fields = new Map<string, FieldCost>();
   /** Per field: parents that resolved it with a query to make (what a naive resolver sends once per parent). */
   readonly #naiveQueries = new Map<string, { count: number }>();
+  /** Per field: what workload capture reads beyond the report. */
+  readonly #reads = new Map<string, FieldReadTally>();
   /** One entry per write unit, in the order they started. */
   readonly #writeUnits: WriteUnitRecord[] = [];
   /** Round trips retried attempts may spend: the limit minus the estimate (limitRoundTrips). */
@@ -114,6 +143,8 @@ export class CostLedger {
     for (const coordinate of command.fields) {
       const field = this.#fields.get(coordinate);
       if (field) field.roundTrips += 1;
+      const read = this.#reads.get(coordinate);
+      if (read) read.bytes += command.bytes;
     }
   }
 
@@ -130,17 +161,30 @@ export class CostLedger {
     }
     let naive = this.#naiveQueries.get(coordinate);
     if (!naive) this.#naiveQueries.set(coordinate, (naive = { count: 0 }));
-    return new FieldCostRecorder(entry, naive);
+    let read = this.#reads.get(coordinate);
+    if (!read) this.#reads.set(coordinate, (read = { coordinate, cost: entry, resolves: 0, bytes: 0, missing: new Map() }));
+    read.resolves += 1;
+    return new FieldCostRecorder(entry, naive, read);
+  }
+
+  /** Each relation field read so far, with what workload capture records of it. */
+  fieldReads(): IterableIterator<FieldRead> {
+    return this.#reads.values();
   }
 
   /**
    * Called by the writes module once per write unit (a mutation's writes), before its first command.
    * The funnel tags the unit's commands with the record's current attempt and tells it how the unit ended.
    */
-  recordWriteUnit(unit: { atomic: boolean }): WriteUnitRecord {
-    const record = new WriteUnitRecord(this.#writeUnits.length + 1, unit.atomic);
+  recordWriteUnit(unit: { atomic: boolean; field?: string }): WriteUnitRecord {
+    const record = new WriteUnitRecord(this.#writeUnits.length + 1, unit.atomic, unit.field);
     this.#writeUnits.push(record);
     return record;
+  }
+
+  /** Per write unit, in the order they started: `writes` as the report counts it, for that unit alone. */
+  writeUnitCosts(): WriteUnitCost[] {
+    return this.#writeUnits.map((unit) => ({ field: unit.field, failed: unit.outcome === 'failed', writes: writesOf(this.#commands, [unit]) }));
   }
 
   /**
@@ -249,11 +293,14 @@ export class CostLedger {
 function writesOf(commands: readonly CommandRecord[], units: readonly WriteUnitRecord[]): WriteCost {
   const writes: WriteCost = { roundTrips: 0, documentsModified: 0, fanOut: {}, atomic: units.every((unit) => unit.atomic), attempts: 0 };
   for (const unit of units) writes.attempts += unit.attempts;
+  // Usually every unit of the request (units[i] is unit i + 1); writeUnitCosts passes one.
+  const byNumber = new Map(units.map((unit) => [unit.unit, unit]));
   for (const command of commands) {
     if (!command.writeUnit) continue;
+    const unit = byNumber.get(command.writeUnit.unit);
+    if (!unit) continue;
     writes.roundTrips += 1;
-    const unit = units[command.writeUnit.unit - 1];
-    if (!unit || command.writeUnit.attempt !== unit.attempts) continue;
+    if (command.writeUnit.attempt !== unit.attempts) continue;
     if (command.commandName !== 'insert' && command.commandName !== 'update' && command.commandName !== 'delete') continue;
     const modified = unit.changesStand ? (command.documentsModified ?? 0) : 0;
     writes.documentsModified += modified;
@@ -270,6 +317,8 @@ export class WriteUnitRecord {
   constructor(
     readonly unit: number,
     readonly atomic: boolean,
+    /** The Mutation field (`Mutation.renameAuthor`) whose resolver ran the unit. */
+    readonly field?: string,
   ) {}
 
   /** The unit's work starts (again, when a transaction is retried). */
@@ -286,6 +335,10 @@ export class WriteUnitRecord {
     return this.#attempts;
   }
 
+  get outcome(): 'running' | 'committed' | 'failed' {
+    return this.#outcome;
+  }
+
   /** The tag for a command sent now. */
   get tag(): WriteAttemptTag {
     return { unit: this.unit, attempt: this.#attempts };
@@ -296,6 +349,8 @@ export class WriteUnitRecord {
     return !this.atomic || this.#outcome === 'committed';
   }
 }
+
+const NO_FIELDS: readonly string[] = Object.freeze([]);
 
 /** Which strategy a field's entry names when aliases resolved it with several: the one that reads most. */
 const STRATEGY_RANK: Readonly<Record<ReadStrategy, number>> = { embedded: 0, snapshot: 1, join: 2 };
@@ -329,11 +384,20 @@ function toCommandCost(command: CommandRecord): CommandCost {
   };
 }
 
+interface FieldReadTally {
+  readonly coordinate: string;
+  readonly cost: FieldCost;
+  resolves: number;
+  bytes: number;
+  readonly missing: Map<readonly string[], number>;
+}
+
 /** Adds one field's facts to its ledger entry. */
 export class FieldCostRecorder {
   constructor(
     readonly entry: FieldCost,
     private readonly naive: { count: number } = { count: 0 },
+    private readonly read?: FieldReadTally,
   ) {}
 
   /** Called once per parent that reads the field by a query (join or snapshot miss), with its key count. */
@@ -350,8 +414,10 @@ export class FieldCostRecorder {
     this.entry.snapshotHits = (this.entry.snapshotHits ?? 0) + count;
   }
 
-  snapshotMisses(count: number): void {
+  /** `missing`: the fields the copy lacked (pass the same array for the same selection; see FieldRead). */
+  snapshotMisses(count: number, missing: readonly string[] = NO_FIELDS): void {
     this.entry.snapshotMisses = (this.entry.snapshotMisses ?? 0) + count;
+    if (this.read) this.read.missing.set(missing, (this.read.missing.get(missing) ?? 0) + count);
   }
 
   dangling(count: number): void {

@@ -42,7 +42,10 @@ export function planProjection(context: PlanningContext, typeName: string, field
         break;
       case 'snapshot': {
         const shape = storage.shapes.snapshot!;
-        entries.push([snapshotFits(context, shape, storage.targetType, nodes) ? shape.path : shape.fallback.localField, 1]);
+        // Aliases resolve apart, each against its own selection: when one fits, the copy is read whole
+        // (the others' misses read their keys inside it).
+        const fits = nodes.some((node) => snapshotFits(context, shape, storage.targetType, [node]));
+        entries.push([fits ? shape.path : shape.fallback.localField, 1]);
         break;
       }
       default: {
@@ -69,10 +72,19 @@ function asksForListIn(context: PlanningContext, field: RelationField, nodes: re
 
 /** Whether every field selected under a snapshot field is in the snapshot's copy. */
 export function snapshotFits(source: SelectionSource, shape: SnapshotShape, targetType: string, fieldNodes: readonly FieldNode[]): boolean {
+  return snapshotMissingFields(source, shape, targetType, fieldNodes).length === 0;
+}
+
+/**
+ * The fields selected under a snapshot field that its copy lacks, in selection order: the ones that,
+ * had they been in the snapshot's `fields`, would have let the copy serve the selection.
+ */
+export function snapshotMissingFields(source: SelectionSource, shape: SnapshotShape, targetType: string, fieldNodes: readonly FieldNode[]): string[] {
+  const missing: string[] = [];
   for (const fieldName of collectSelection(source, targetType, fieldNodes).keys()) {
-    if (fieldName !== '__typename' && !shape.fields.includes(fieldName)) return false;
+    if (fieldName !== '__typename' && !shape.fields.includes(fieldName)) missing.push(fieldName);
   }
-  return true;
+  return missing;
 }
 
 /** The largest `first` among the field's aliases, or undefined when the field has no `first`. */

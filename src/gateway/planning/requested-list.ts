@@ -24,13 +24,25 @@ export function asksForList(requested: RequestedList): boolean {
 
 /** Whether a snapshot's copies hold every path the request's filters and order read (else the join serves it). */
 export function copiesServe(requested: RequestedList, shape: SnapshotShape, storageMap: StorageMap): boolean {
-  if (!asksForList(requested)) return true;
+  return uncopiedFields(requested, shape, storageMap).length === 0;
+}
+
+/**
+ * The target's fields that the request's filters and order read but a snapshot's copies lack (a path
+ * no stored field of the target reads is named by its path).
+ */
+export function uncopiedFields(requested: RequestedList, shape: SnapshotShape, storageMap: StorageMap): string[] {
+  if (!asksForList(requested)) return [];
   const target = storageMap.types.get(shape.fallback.targetType);
   const copied = new Set(shape.fields.flatMap((name) => {
     const field = target?.fields.get(name);
     return field?.kind === 'stored' ? [field.path] : [];
   }));
-  return requested.paths.every((path) => copied.has(path));
+  const names = requested.paths.filter((path) => !copied.has(path)).map((path) => {
+    for (const [name, field] of target?.fields ?? []) if (field.kind === 'stored' && field.path === path) return name;
+    return path;
+  });
+  return [...new Set(names)];
 }
 
 /**

@@ -2,7 +2,7 @@ import { InvariantError } from '../errors/internal-errors';
 import { readPath, writePath } from '../documents/read-path';
 import type { StoredDocument } from '../mongo/mongo-funnel';
 import { filterAndSort } from '../planning/in-memory-list';
-import { asksForList, copiesServe, requestedList } from '../planning/requested-list';
+import { asksForList, requestedList } from '../planning/requested-list';
 import type { SnapshotShape } from '../storage-map/storage-map-types';
 import { joinByKey } from './join';
 import type { RelationRequest, RelationValue } from './resolver-types';
@@ -16,13 +16,14 @@ export function resolveSnapshot(shape: SnapshotShape, request: RelationRequest):
   const entries = (copy === undefined || copy === null ? [] : Array.isArray(copy) ? copy : [copy]).filter(isEntry);
   const { context, info, field } = request;
   const requested = requestedList(field, request.args);
-  if (context.snapshotFits(info, shape, field.targetType) && copiesServe(requested, shape, context.storageMap)) {
+  const missing = context.snapshotMissingFields(info, shape, field.targetType, requested);
+  if (missing.length === 0) {
     request.cost.snapshotHits(entries.length);
     const copies = entries.map((entry) => toStoredDocument(request, shape, entry));
     const documents = asksForList(requested) ? filterAndSort(copies, requested.filters, requested.sort) : copies;
     return field.isList ? documents : (documents[0] ?? null);
   }
-  request.cost.snapshotMisses(entries.length);
+  request.cost.snapshotMisses(entries.length, missing);
   const keys = entries.map((entry) => entry[shape.key]);
   const projection = context.projectionFor(info, field.targetType);
   return joinByKey(shape.fallback, request, field.isList ? keys : keys[0], projection);

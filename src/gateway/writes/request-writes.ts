@@ -42,7 +42,7 @@ export class RequestWrites {
     if (!estimate) throw new InvariantError(`${coordinate} runs a write unit but has no write plan (only Mutation fields with one may write)`);
     const budget = { coordinate, commands: estimate.reads + estimate.writes.length };
     const transaction = await this.transactions();
-    const unit = this.ledger.recordWriteUnit({ atomic: transaction });
+    const unit = this.ledger.recordWriteUnit({ atomic: transaction, field: coordinate });
     const scope = { ledger: this.ledger, fields: [coordinate] };
     const retries = new TransactionRetries(this.retryBounds, () => this.ledger.mayRetry(unit));
     try {

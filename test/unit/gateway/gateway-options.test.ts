@@ -1,4 +1,5 @@
 import { DEFAULT_COST_LIMITS, GatewayOptionError } from 'docjoin';
+import { resolve } from 'node:path';
 import { checkOptionNames, resolveSettings, type GatewaySettings } from '../../../src/gateway/gateway-options';
 
 describe('resolveSettings', () => {
@@ -25,6 +26,7 @@ describe('resolveSettings', () => {
       operationTimeoutMs: 30_000,
       maxResponseBytes: 32 * 1024 * 1024,
       healthDetail: true,
+      workload: false,
     });
     expect(resolveSettings({}, 'production')).toMatchObject({ production: true, landingPage: 'none', strategyOverrides: false, costCommands: false, healthDetail: false });
     expect(resolveSettings({ production: false }, 'production')).toMatchObject({ production: false, landingPage: 'sandbox' });
@@ -41,6 +43,12 @@ describe('resolveSettings', () => {
       limits: { maxRoundTrips: 50, maxDocuments: Infinity, maxDepth: 4 },
     });
     expect(resolveSettings({ cors: { origin: 'https://a.example.com' } }, undefined).cors).toEqual({ origin: ['https://a.example.com'] });
+  });
+
+  it('resolves the workload option: the file from the working directory, the flush interval defaulted', () => {
+    expect(resolveSettings({ workload: { file: 'workload.jsonl' } }, undefined).workload).toEqual({ file: resolve('workload.jsonl'), flushIntervalMs: 60_000 });
+    expect(resolveSettings({ workload: { collection: 'docjoin_workload', flushIntervalMs: 1000 } }, undefined).workload).toEqual({ collection: 'docjoin_workload', flushIntervalMs: 1000 });
+    expect(resolveSettings({ workload: false }, undefined).workload).toBe(false);
   });
 
   it.each<[GatewaySettings, string]>([
@@ -62,6 +70,12 @@ describe('resolveSettings', () => {
     [{ maxResponseBytes: '1MB' as unknown as number }, 'option maxResponseBytes must be an integer from 1 to any size, got "1MB"'],
     [{ healthDetail: 'yes' as unknown as boolean }, 'option healthDetail must be true or false, got "yes"'],
     [{ transactionRetryMs: '100' as unknown as number }, 'option transactionRetryMs must be an integer from 0 to any size, got "100"'],
+    [{ workload: true as never }, 'option workload must be false, { file: "workload.jsonl" } or { collection: "docjoin_workload" }, with an optional flushIntervalMs, got true'],
+    [{ workload: { file: 'a.jsonl', collection: 'b' } as never }, 'option workload must be false, { file: "workload.jsonl" } or { collection: "docjoin_workload" }, with an optional flushIntervalMs, got {"file":"a.jsonl","collection":"b"}'],
+    [{ workload: { file: 'a.jsonl', flushMs: 10 } as never }, 'option workload must be false, { file: "workload.jsonl" } or { collection: "docjoin_workload" }, with an optional flushIntervalMs, got {"file":"a.jsonl","flushMs":10}'],
+    [{ workload: { file: '' } }, 'option workload.file must be a file path such as "workload.jsonl", got ""'],
+    [{ workload: { collection: 'system.profile' } }, 'option workload.collection must be a collection name such as "docjoin_workload" (no "$", not system.*), got "system.profile"'],
+    [{ workload: { collection: 'w', flushIntervalMs: 10 } }, 'option workload.flushIntervalMs must be an integer from 100 to any size, got 10'],
   ])('%j is refused naming the option and the value', (settings, message) => {
     expect(() => resolveSettings(settings, undefined)).toThrow(new GatewayOptionError(message));
   });
@@ -72,7 +86,7 @@ describe('checkOptionNames', () => {
   it('refuses a misspelt option, and a missing SDL, client or database, naming them', () => {
     expect(() => checkOptionNames({ typeDefs: 'type Query { a: Int }', mongoClient: client, db: 'app', validateDatabse: false })).toThrow(
       new GatewayOptionError(
-        'unknown option "validateDatabse"; the options are typeDefs, resolvers, writePlans, mongoClient, db, mongoKind, mongoUri, validateDatabase, onWarning, writes, checkEstimates, onEstimateViolation, listen, port, host, cors, landingPage, production, strategyOverrides, costCommands, limits, assumedListSize, metrics, slowOperationMs, logVariables, logger, shutdownGraceMs, maxConcurrentOperations, maxQueuedOperations, maxTransactionAttempts, transactionRetryMs, maxDocumentsInFlight, operationTimeoutMs, maxResponseBytes, healthDetail',
+        'unknown option "validateDatabse"; the options are typeDefs, resolvers, writePlans, mongoClient, db, mongoKind, mongoUri, validateDatabase, onWarning, writes, checkEstimates, onEstimateViolation, listen, port, host, cors, landingPage, production, strategyOverrides, costCommands, limits, assumedListSize, metrics, slowOperationMs, logVariables, logger, shutdownGraceMs, maxConcurrentOperations, maxQueuedOperations, maxTransactionAttempts, transactionRetryMs, maxDocumentsInFlight, operationTimeoutMs, maxResponseBytes, healthDetail, workload',
       ),
     );
     expect(() => checkOptionNames({ mongoClient: client, db: 'app' })).toThrow(new GatewayOptionError('option typeDefs must be your SDL (a string, or a list of them), got undefined'));

@@ -1,5 +1,5 @@
 import { buildStorageMap } from '../../../../src/gateway/storage-map/build-storage-map';
-import { planProjection, snapshotFits } from '../../../../src/gateway/planning/plan-projection';
+import { planProjection, snapshotFits, snapshotMissingFields } from '../../../../src/gateway/planning/plan-projection';
 import { toFindProjection } from '../../../../src/gateway/planning/projection';
 import type { ReadStrategy, RelationField } from '../../../../src/gateway/storage-map/storage-map-types';
 import { demoSchema, schemaOf, selectionAt } from '../support/demo-schema';
@@ -25,6 +25,10 @@ describe('planProjection', () => {
 
   it('fetches the fallback join key instead of the copy when the selection does not fit the snapshot', () => {
     expect(projection('{ books { authors { name countOfBooks } } }', ['books'], 'Book')).toEqual({ _id: 1, 'authors.id': 1 });
+  });
+
+  it('fetches the copy when one alias fits it, though another does not (each alias resolves against its own selection)', () => {
+    expect(projection('{ books { a: authors { name } b: authors { name countOfBooks } } }', ['books'], 'Book')).toEqual({ _id: 1, authors: 1 });
   });
 
   it('follows the request strategy: a join override fetches the key only', () => {
@@ -82,5 +86,14 @@ describe('snapshotFits', () => {
   it('does not fit a field outside the copy, nor a nested relation', () => {
     expect(fits('{ books { authors { name countOfBooks } } }')).toBe(false);
     expect(fits('{ books { authors { name books { name } } } }')).toBe(false);
+  });
+  it('names the selected fields the copy lacks (what workload capture records of a miss), through fragments and aliases', () => {
+    const missing = (query: string) => {
+      const { source, fieldNodes } = selectionAt(schema, query, ['books', 'authors']);
+      return snapshotMissingFields(source, shape, 'Author', fieldNodes);
+    };
+    expect(missing('{ books { authors { id name thumbnailUrl __typename } } }')).toEqual([]);
+    expect(missing('{ books { authors { name countOfBooks n: countOfBooks books { name } } } }')).toEqual(['countOfBooks', 'books']);
+    expect(missing('{ books { authors { ...A } } } fragment A on Author { thumbnailUrl countOfBooks }')).toEqual(['countOfBooks']);
   });
 });

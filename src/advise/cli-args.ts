@@ -1,0 +1,76 @@
+import { MONGO_TARGET_FLAGS, readMongoTarget } from '../cli/args/mongo-target';
+import { isUsageError, parseFlags, usageError, wantsHelp, type UsageError } from '../cli/args/parse-flags';
+import { PROJECT_FLAGS, PROJECT_FLAGS_USAGE, readProjectTarget, type ProjectTarget } from '../cli/args/project-flags';
+import { DEFAULT_DB_NAME, integerRule, isProblem } from '../setting-rules';
+import { DEFAULT_SAMPLE_SIZE } from './statistics/statistics-types';
+
+/** Parses `docjoin advise …` arguments into a command; no I/O, so every case is unit-tested. */
+
+/** Where the recorded workload is read from; `config`: the project's `server.workload`, if it has one. */
+export type WorkloadFlag = { readonly file: string } | { readonly collection: string } | 'config';
+
+export type AdviseCliCommand =
+  | { kind: 'help' }
+  | {
+      kind: 'advise';
+      mongoUri: string | undefined;
+      db: string | undefined;
+      workload: WorkloadFlag;
+      sampleSize: number;
+      /** Also write the report (advice, statistics, workload) as JSON to this file. */
+      json: string | undefined;
+      project: ProjectTarget;
+    }
+  | UsageError;
+
+export const ADVISE_USAGE = `Usage: docjoin advise [--workload FILE | --workload-collection NAME] [--sample N] [--json FILE]
+                      [--mongo-uri URI] [--db NAME] [--config FILE]
+
+Recommends a storage shape for every relation field: keep it, widen or drop a snapshot, bound an
+array, or stop embedding, with the rule of thumb behind it and the predicted effect on round trips,
+documents written and document size. It samples the data ($sample and index-served counts, never a
+whole collection) and reads the workload the gateway recorded (its "workload" option).
+
+  --workload FILE             the JSON-lines file the gateway recorded to
+  --workload-collection NAME  the collection of the database the gateway recorded to
+                              (default: the config's server.workload; without one, advice from the data alone)
+  --sample N                  documents sampled per collection (default ${DEFAULT_SAMPLE_SIZE})
+  --json FILE                 also write the report as JSON (advice, statistics and workload) for tooling
+  --mongo-uri URI             MongoDB to sample (default: $MONGODB_URI, else the config's mongodb.uri)
+  --db NAME                   database name (default: $MONGODB_DB, else the config's mongodb.db, else "${DEFAULT_DB_NAME}")
+${PROJECT_FLAGS_USAGE}
+  -h, --help                  show this help
+
+Exit codes: 0 advice printed, 1 MongoDB or the workload could not be read, 2 bad arguments or no MongoDB.`;
+
+export const ADVISE_FLAGS = [
+  { name: '--workload', example: 'workload.jsonl' },
+  { name: '--workload-collection', example: 'docjoin_workload' },
+  { name: '--sample', example: String(DEFAULT_SAMPLE_SIZE) },
+  { name: '--json', example: 'advice.json' },
+  ...MONGO_TARGET_FLAGS,
+  ...PROJECT_FLAGS,
+] as const;
+
+export function parseAdviseArgs(argv: readonly string[], env: Readonly<Record<string, string | undefined>>): AdviseCliCommand {
+  if (wantsHelp(argv)) return { kind: 'help' };
+  const args = parseFlags(argv, { flags: ADVISE_FLAGS });
+  if (isUsageError(args)) return args;
+  const file = args.values.get('--workload');
+  const collection = args.values.get('--workload-collection');
+  if (file !== undefined && collection !== undefined) return usageError('--workload and --workload-collection name two recordings; give one');
+  const sampleText = args.values.get('--sample');
+  const sampleSize = sampleText === undefined ? DEFAULT_SAMPLE_SIZE : integerRule(sampleText, '--sample', 1, 1_000_000);
+  if (isProblem(sampleSize)) return usageError(sampleSize.problem);
+  const target = readMongoTarget(args, env);
+  if (isUsageError(target)) return target;
+  return {
+    kind: 'advise',
+    mongoUri: args.values.get('--mongo-uri'),
+    db: args.values.get('--db'),
+    workload: file !== undefined ? { file } : collection !== undefined ? { collection } : 'config',
+    sampleSize,
+    json: args.values.get('--json'),
+    project: readProjectTarget(args),
+  };
+}

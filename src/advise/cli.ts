@@ -1,0 +1,81 @@
+import { writeFile } from 'node:fs/promises';
+import { answerWithoutRunning } from '../cli/args/answer-without-running';
+import { clientForCommand } from '../cli/args/mongo-target';
+import { loadProjectTarget } from '../cli/args/project-flags';
+import type { CliIo } from '../cli/cli-io';
+import { ConfigError, loadConfig, redactSecrets } from '../config';
+import { StorageConfigError } from '../gateway/errors/internal-errors';
+import { buildWriteModelFromSdl } from '../gateway/writes/build-write-model';
+import type { WriteModel } from '../gateway/writes/write-model-types';
+import { readWorkload, type WorkloadSource } from '../gateway/workload/read-workload';
+import type { WorkloadOption, WorkloadSummary } from '../gateway/workload/workload-types';
+import { ProjectConfigError } from '../project/load-project';
+import { ADVISE_USAGE, parseAdviseArgs, type AdviseCliCommand, type WorkloadFlag } from './cli-args';
+import { formatAdvice } from './format-advice';
+import { recommend } from './recommend/recommend';
+import { collectDataStatistics } from './statistics/collect-data-statistics';
+
+type AdviseCommand = Extract<AdviseCliCommand, { kind: 'advise' }>;
+
+interface AdviseTarget {
+  readonly uri: string;
+  readonly db: string;
+  readonly model: WriteModel;
+  /** Where the workload was recorded; undefined: advice from the data alone. */
+  readonly workload: { file: string } | { collection: string } | undefined;
+}
+
+const NO_MONGO_MESSAGE = "No MongoDB to advise on: pass --mongo-uri URI, set MONGODB_URI or the config's mongodb.uri.";
+
+/** `docjoin advise …`; returns the exit code. */
+export async function runAdviseCli(argv: readonly string[], env: Readonly<Record<string, string | undefined>>, io: CliIo): Promise<number> {
+  const command = parseAdviseArgs(argv, env);
+  if (command.kind !== 'advise') return answerWithoutRunning('advise', command, ADVISE_USAGE, io);
+  let target: AdviseTarget;
+  try {
+    const project = await loadProjectTarget(command.project);
+    const config = loadConfig(env, { mongoUri: command.mongoUri, db: command.db }, project.config);
+    if (config.mongodbUri === undefined) throw new ConfigError(NO_MONGO_MESSAGE);
+    target = { uri: config.mongodbUri, db: config.mongodbDb, model: buildWriteModelFromSdl(project.typeDefs), workload: workloadOf(command.workload, config.workload) };
+  } catch (error) {
+    if (!(error instanceof ConfigError || error instanceof ProjectConfigError || error instanceof StorageConfigError)) throw error;
+    io.err.write(`advise: ${error.message.replace(/\n\s*/g, ' ')}\n`);
+    return 2;
+  }
+  return run(command, target, io);
+}
+
+function workloadOf(flag: WorkloadFlag, configured: WorkloadOption): AdviseTarget['workload'] {
+  if (flag !== 'config') return flag;
+  if (configured === false) return undefined;
+  return 'file' in configured ? { file: configured.file } : { collection: configured.collection };
+}
+
+async function run(command: AdviseCommand, target: AdviseTarget, io: CliIo): Promise<number> {
+  const where = `${target.db} on ${redactSecrets(target.uri)}`;
+  const client = clientForCommand(target.uri);
+  try {
+    await client.connect();
+    const db = client.db(target.db);
+    const source: WorkloadSource | undefined = target.workload && ('file' in target.workload ? target.workload : { collection: target.workload.collection, db });
+    const workload = source ? await readWorkload(source) : undefined;
+    const statistics = await collectDataStatistics(db, target.model, { sampleSize: command.sampleSize });
+    const report = recommend({ storageMap: target.model.storageMap, statistics, ...(workload && { workload }) });
+    io.out.write(formatAdvice(report, heading(where, command.sampleSize, workload, target.workload)));
+    if (command.json !== undefined) await writeFile(command.json, `${JSON.stringify({ advice: report, statistics, workload: workload ?? null }, null, 2)}\n`);
+    return 0;
+  } catch (error) {
+    const reason = error instanceof Error ? error.message : String(error);
+    io.err.write(`advise: advising on ${where} failed: ${reason.split('\n')[0]}\n`);
+    return 1;
+  } finally {
+    await client.close();
+  }
+}
+
+function heading(where: string, sampleSize: number, workload: WorkloadSummary | undefined, source: AdviseTarget['workload']): string {
+  const recorded = !source
+    ? 'no workload recorded (set the gateway\'s "workload" option, or pass --workload): advice from the data alone'
+    : `workload from ${'file' in source ? source.file : `collection ${source.collection}`}: ${workload?.operations.query.count ?? 0} queries and ${workload?.operations.mutation.count ?? 0} mutations in ${workload?.windows ?? 0} window(s)`;
+  return `Advice for ${where} (up to ${sampleSize.toLocaleString('en')} documents sampled per collection; ${recorded})`;
+}

@@ -1,0 +1,37 @@
+import type { AdviceReport, EffectPair, FieldAdvice } from './recommend/advice-types';
+
+/** The report as a person reads it: the fields to change first, in full; the ones to keep, one line each. */
+export function formatAdvice(report: AdviceReport, heading: string): string {
+  const changes = report.fields.filter((field) => field.kind !== 'keep');
+  const kept = report.fields.filter((field) => field.kind === 'keep');
+  const width = Math.max(0, ...report.fields.map((field) => field.coordinate.length)) + 2;
+  const lines = [heading, ''];
+  for (const field of changes) lines.push(...formatChange(field), '');
+  for (const field of kept) {
+    const flags = field.antiPatterns.length > 0 ? `  [${field.antiPatterns.join(', ')}]` : '';
+    lines.push(`${field.coordinate.padEnd(width)}keep    ${field.current}${flags}`);
+  }
+  const counts = new Map<string, number>();
+  for (const field of report.fields) counts.set(field.kind, (counts.get(field.kind) ?? 0) + 1);
+  lines.push('', `${report.fields.length} relation fields: ${[...counts].map(([kind, count]) => `${count} ${kind}`).join(', ')}.`);
+  return `${lines.join('\n')}\n`;
+}
+
+function formatChange(field: FieldAdvice): string[] {
+  const { roundTripsPer1000Queries: roundTrips, documentsWrittenPer1000Mutations: writes, largestDocumentBytes: bytes } = field.effect;
+  return [
+    `${field.coordinate}: ${field.kind}`,
+    `  now:     ${field.current}`,
+    `  advice:  ${field.change}`,
+    `  why:     ${field.rule}`,
+    `  effect:  round trips per 1,000 queries ${pair(roundTrips)}; documents written per 1,000 mutations ${pair(writes)}; largest document ${pair(bytes, ' B')}`,
+    ...field.evidence.map((line, index) => `  ${index === 0 ? 'seen:   ' : '        '} ${line}`),
+    ...(field.antiPatterns.length > 0 ? [`  flags:   ${field.antiPatterns.join(', ')}`] : []),
+  ];
+}
+
+function pair(effect: EffectPair | undefined, unit = ''): string {
+  if (!effect) return 'n/a';
+  const number = (value: number) => `${value.toLocaleString('en')}${unit}`;
+  return effect.before === effect.after ? `${number(effect.before)} (unchanged)` : `${number(effect.before)} → ${number(effect.after)}`;
+}

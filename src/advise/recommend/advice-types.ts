@@ -1,0 +1,63 @@
+/**
+ * What `docjoin advise` says about each relation field: plain data, printed as a table by the CLI and
+ * written as JSON for tooling.
+ */
+
+/** What to do with a relation's storage shape. */
+export type AdviceKind =
+  /** Nothing in the data or the workload argues for a change. */
+  | 'keep'
+  /** Copy more fields into the snapshot: the misses the workload shows become hits. */
+  | 'widen-snapshot'
+  /** Stop copying: keeping the copies true costs more writes than the round trips they save. */
+  | 'drop-snapshot'
+  /** Bound the embedded array (the subset pattern): keep the newest entries, reference the rest. */
+  | 'bound-array'
+  /** Stop embedding: the children belong in their own collection, pointing at the parent. */
+  | 'stop-embedding';
+
+/** The anti-patterns MongoDB's Atlas advisor names, when the data shows them. */
+export type AntiPattern = 'unbounded-array' | 'oversized-documents' | 'join-on-every-request';
+
+/** Before and after a change, per 1,000 of what the workload recorded. */
+export interface EffectPair {
+  readonly before: number;
+  readonly after: number;
+}
+
+/** The predicted effect of the advice, measured from the recorded workload and the sampled data. */
+export interface PredictedEffect {
+  /** This field's MongoDB round trips per 1,000 queries. Undefined without a recorded workload. */
+  readonly roundTripsPer1000Queries: EffectPair | undefined;
+  /** Documents written per 1,000 mutations (write amplification), all mutations counted. Undefined without mutations recorded. */
+  readonly documentsWrittenPer1000Mutations: EffectPair | undefined;
+  /** The largest sampled document of the parent's collection, in bytes (after: estimated). */
+  readonly largestDocumentBytes: EffectPair | undefined;
+}
+
+export interface FieldAdvice {
+  /** `Type.field`. */
+  readonly coordinate: string;
+  /** The field's storage as its directives declare it, in one line. */
+  readonly current: string;
+  readonly kind: AdviceKind;
+  /** The change in words, e.g. `add countOfBooks to the snapshot's fields`. */
+  readonly change: string;
+  /** The rule of thumb behind the advice, in one line. */
+  readonly rule: string;
+  readonly effect: PredictedEffect;
+  readonly antiPatterns: readonly AntiPattern[];
+  /** The numbers the advice rests on, one line each. */
+  readonly evidence: readonly string[];
+  /** For a snapshot change: the `fields` the snapshot should copy. */
+  readonly snapshotFields?: readonly string[];
+  /** For `bound-array`: the suggested `@join(limit:)`. */
+  readonly suggestedLimit?: number;
+}
+
+export interface AdviceReport {
+  /** Queries and mutations the recorded workload holds (0 and 0 without one). */
+  readonly workload: { readonly queries: number; readonly mutations: number };
+  /** Every relation field, in coordinate order. */
+  readonly fields: readonly FieldAdvice[];
+}

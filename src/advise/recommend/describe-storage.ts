@@ -1,0 +1,18 @@
+import type { JoinShape, RelationField } from '../../gateway/storage-map/storage-map-types';
+
+/** A relation field's storage in one line: each shape it declares, the default one first. */
+export function describeStorage(field: RelationField): string {
+  const { embedded, join, snapshot } = field.shapes;
+  const parts: Array<[string, string]> = [];
+  if (embedded) parts.push(['embedded', `embedded at ${embedded.path}${join?.limit !== undefined ? ` (the first ${join.limit})` : ''}`]);
+  if (snapshot) parts.push(['snapshot', `snapshot at ${snapshot.path} of [${snapshot.fields.join(', ')}]`]);
+  if (join) parts.push(['join', describeJoin(join)]);
+  parts.sort(([a], [b]) => Number(b === field.defaultStrategy) - Number(a === field.defaultStrategy));
+  return parts.map(([strategy, text]) => (strategy === field.defaultStrategy ? `${text} (read by default)` : text)).join('; ');
+}
+
+function describeJoin(join: JoinShape): string {
+  return join.direction === 'byKey'
+    ? `join ${join.localField} → ${join.collection}.${join.foreignField}`
+    : `reverse join ${join.collection}.${join.foreignField} → ${join.localField}`;
+}

@@ -1,0 +1,91 @@
+import type { RelationField, StorageMap } from '../../gateway/storage-map/storage-map-types';
+import type { WorkloadSummary } from '../../gateway/workload/workload-types';
+import type { DataStatistics } from '../statistics/statistics-types';
+import { DEFAULT_ADVICE_THRESHOLDS, type AdviceThresholds } from './advice-thresholds';
+import type { AdviceReport, AntiPattern, FieldAdvice } from './advice-types';
+import { arrayAdvice, isUnboundedArray } from './array-advice';
+import { describeStorage } from './describe-storage';
+import { RULES } from './rules-of-thumb';
+import { snapshotAdvice } from './snapshot-advice';
+import { WorkloadView } from './workload-view';
+
+export interface AdviceInput {
+  readonly storageMap: StorageMap;
+  /** What `collectDataStatistics` sampled; undefined advises from the workload alone. */
+  readonly statistics?: DataStatistics;
+  /** What the gateway recorded (`readWorkload`); undefined advises from the data alone. */
+  readonly workload?: WorkloadSummary;
+  readonly thresholds?: Partial<AdviceThresholds>;
+}
+
+/**
+ * One piece of advice per relation field. The data speaks first (an array that grows without bound
+ * must change whatever the reads), then the workload (a snapshot's reads against its writes); a field
+ * nothing argues about is `keep`. Pure: the same input gives the same report.
+ */
+export function recommend(input: AdviceInput): AdviceReport {
+  const thresholds = { ...DEFAULT_ADVICE_THRESHOLDS, ...input.thresholds };
+  const workload = new WorkloadView(input.workload);
+  const fields = [...input.storageMap.relations.values()]
+    .sort((a, b) => a.coordinate.localeCompare(b.coordinate))
+    .map((field) => adviseField(field, input, workload, thresholds));
+  return { workload: { queries: workload.queries, mutations: workload.mutations }, fields };
+}
+
+function adviseField(field: RelationField, input: AdviceInput, workload: WorkloadView, thresholds: AdviceThresholds): FieldAdvice {
+  const relation = input.statistics?.relations[field.coordinate];
+  const collectionName = input.storageMap.types.get(field.typeName)?.collection;
+  const collection = collectionName === undefined ? undefined : input.statistics?.collections[collectionName];
+  const base = {
+    coordinate: field.coordinate,
+    current: describeStorage(field),
+    antiPatterns: antiPatterns(field, input, workload, thresholds),
+  };
+  const roundTrips = workload.roundTripsPer1000Queries(field.coordinate);
+  const unchangedRoundTrips = roundTrips === undefined ? undefined : { before: roundTrips, after: roundTrips };
+  const writes = workload.documentsWrittenPer1000Mutations();
+  const largest = collection?.documentBytes?.max;
+
+  const array = arrayAdvice(field, relation, collection, thresholds);
+  if (array) {
+    const { largestDocumentBytes, ...advice } = array;
+    return { ...base, ...advice, effect: { roundTripsPer1000Queries: unchangedRoundTrips, documentsWrittenPer1000Mutations: undefined, largestDocumentBytes } };
+  }
+  const snapshot = snapshotAdvice(field, input.storageMap, workload, relation, thresholds);
+  if (snapshot) {
+    const { effect, ...advice } = snapshot;
+    return {
+      ...base,
+      ...advice,
+      effect: {
+        roundTripsPer1000Queries: effect.roundTripsPer1000Queries ?? unchangedRoundTrips,
+        documentsWrittenPer1000Mutations: effect.documentsWrittenPer1000Mutations,
+        // Dropping copies shrinks the parent a little and widening grows it: neither is predicted.
+        largestDocumentBytes: undefined,
+      },
+    };
+  }
+  return {
+    ...base,
+    kind: 'keep',
+    change: 'keep the current shape',
+    rule: RULES.keep,
+    effect: {
+      roundTripsPer1000Queries: unchangedRoundTrips,
+      documentsWrittenPer1000Mutations: writes === undefined ? undefined : { before: writes, after: writes },
+      largestDocumentBytes: largest === undefined ? undefined : { before: largest, after: largest },
+    },
+    evidence: [],
+  };
+}
+
+function antiPatterns(field: RelationField, input: AdviceInput, workload: WorkloadView, thresholds: AdviceThresholds): AntiPattern[] {
+  const found: AntiPattern[] = [];
+  const relation = input.statistics?.relations[field.coordinate];
+  if (isUnboundedArray(relation, thresholds)) found.push('unbounded-array');
+  const collection = relation?.collection === undefined ? undefined : input.statistics?.collections[relation.collection];
+  if ((collection?.nearLimit.documents ?? 0) > 0) found.push('oversized-documents');
+  const joined = workload.entry(field.coordinate, 'join');
+  if (joined && workload.queries > 0 && joined.operations >= thresholds.everyRequestShare * workload.queries) found.push('join-on-every-request');
+  return found;
+}

@@ -1,0 +1,11 @@
+/**
+ * The rules of thumb behind each piece of advice, after the modeling articles docjoin comes from
+ * (MongoDB's "6 rules of thumb", the Cosmos DB and Couchbase modeling guides), in one line each.
+ */
+export const RULES = {
+  keep: 'the data and the workload show nothing the current shape handles badly',
+  widenSnapshot: 'denormalize the fields reads need when reads far outnumber writes: a copy that holds them saves the join',
+  dropSnapshot: 'denormalize only when the read-to-write ratio is high: here each read saved costs many copies rewritten',
+  boundArray: 'arrays must not grow without bound: keep the newest entries embedded (the subset pattern), reference the rest',
+  stopEmbedding: 'high-cardinality children reference their parent: embedding them bloats the parent toward the 16 MB limit',
+} as const;

@@ -1,0 +1,66 @@
+import type { RelationField, StorageMap } from '../../gateway/storage-map/storage-map-types';
+import type { RelationStatistics } from '../statistics/statistics-types';
+import type { AdviceThresholds } from './advice-thresholds';
+import type { FieldAdvice } from './advice-types';
+import { RULES } from './rules-of-thumb';
+import { count, coveredBy, missOperations, round, type WorkloadView } from './workload-view';
+
+type SnapshotAdvice = Omit<FieldAdvice, 'coordinate' | 'current' | 'antiPatterns' | 'effect'> & { readonly effect: Partial<FieldAdvice['effect']> };
+
+/**
+ * Advice on a field that declares a snapshot, from the recorded workload: drop it when each round trip
+ * it saved cost at least `dropSnapshotAmplification` copies rewritten; else widen it when reads missed
+ * it for fields it could copy. Undefined when neither applies (or nothing was recorded).
+ */
+export function snapshotAdvice(field: RelationField, storageMap: StorageMap, workload: WorkloadView, statistics: RelationStatistics | undefined, thresholds: AdviceThresholds): SnapshotAdvice | undefined {
+  const snapshot = field.shapes.snapshot;
+  const entry = workload.entry(field.coordinate, 'snapshot');
+  const copies = storageMap.types.get(field.typeName)?.collection;
+  if (!snapshot || !entry || !copies) return undefined;
+  const missed = missOperations(entry);
+  // Operations the copy answered alone: each saved the join's round trip.
+  const served = Math.max(0, entry.operations - missed);
+  const written = workload.copiesWritten(snapshot.fallback.collection, copies);
+  const amplification = written.documents / Math.max(1, served);
+  const fanIn = statistics?.snapshots.find((location) => location.coordinate === field.coordinate)?.copiesPerSource;
+  const before = workload.roundTripsPer1000Queries(field.coordinate) ?? 0;
+
+  if (written.documents > 0 && amplification >= thresholds.dropSnapshotAmplification) {
+    const writesBefore = workload.documentsWrittenPer1000Mutations() ?? 0;
+    return {
+      kind: 'drop-snapshot',
+      change: `remove the @snapshot and read ${field.coordinate} by its join`,
+      rule: RULES.dropSnapshot,
+      effect: {
+        roundTripsPer1000Queries: { before, after: round(before + (workload.perQueries(served) ?? 0)) },
+        documentsWrittenPer1000Mutations: { before: writesBefore, after: round(writesBefore - (workload.perMutations(written.documents) ?? 0)) },
+      },
+      evidence: [
+        `${count(written.runs)} mutation(s) rewrote ${count(written.documents)} ${copies} copies of ${snapshot.fallback.collection} documents (${count(round(written.documents / Math.max(1, written.runs)))} per mutation)`,
+        `the copy answered ${count(served)} of ${count(entry.operations)} queries reading it alone: ${count(round(amplification))} copies rewritten per round trip saved (threshold ${thresholds.dropSnapshotAmplification})`,
+        ...(fanIn ? [`sampled sources are copied by ${count(fanIn.p50)} documents (p50), ${count(fanIn.max)} at most`] : []),
+      ],
+    };
+  }
+
+  const target = storageMap.types.get(field.targetType);
+  const copyable = (name: string) => target?.fields.get(name)?.kind === 'stored';
+  const coverable = entry.missing.filter((set) => coveredBy(set, copyable));
+  const coveredOperations = coverable.reduce((sum, set) => sum + set.operations, 0);
+  if (coverable.length === 0 || coveredOperations < thresholds.widenMinMissShare * entry.operations) return undefined;
+  const added = [...new Set(coverable.flatMap((set) => set.fields))].filter((name) => !snapshot.fields.includes(name)).sort();
+  const coveredMisses = coverable.reduce((sum, set) => sum + set.misses, 0);
+  // The join round trips the misses cost, in the share of the operations the new fields turn into hits.
+  const saved = missed === 0 ? 0 : (entry.roundTrips * coveredOperations) / missed;
+  return {
+    kind: 'widen-snapshot',
+    change: `add ${added.join(', ')} to the snapshot's fields`,
+    rule: RULES.widenSnapshot,
+    snapshotFields: [...snapshot.fields, ...added],
+    effect: { roundTripsPer1000Queries: { before, after: round(before - (workload.perQueries(saved) ?? 0)) } },
+    evidence: [
+      `${count(coveredOperations)} of ${count(entry.operations)} queries reading ${field.coordinate} missed the snapshot for ${added.join(', ')} (${count(coveredMisses)} copies fetched by the join)`,
+      ...(written.runs > 0 ? [`${count(written.runs)} mutation(s) rewrote ${count(written.documents)} copies meanwhile`] : []),
+    ],
+  };
+}

@@ -1,0 +1,76 @@
+import type { FieldWorkload, MissingFields, WorkloadSummary } from '../../gateway/workload/workload-types';
+
+/**
+ * The recorded workload as the advice reads it: per field and per 1,000 queries or mutations. Without
+ * a recorded workload every count is 0 and every rate undefined.
+ */
+export class WorkloadView {
+  readonly queries: number;
+  readonly mutations: number;
+
+  constructor(private readonly workload: WorkloadSummary | undefined) {
+    this.queries = workload?.operations.query.count ?? 0;
+    this.mutations = workload?.operations.mutation.count ?? 0;
+  }
+
+  /** The field's entries, one per strategy it was read with. */
+  entries(coordinate: string): readonly FieldWorkload[] {
+    return this.workload?.fields.filter((entry) => entry.field === coordinate) ?? [];
+  }
+
+  entry(coordinate: string, strategy: FieldWorkload['strategy']): FieldWorkload | undefined {
+    return this.entries(coordinate).find((entry) => entry.strategy === strategy);
+  }
+
+  /** The field's round trips, all strategies, per 1,000 queries. */
+  roundTripsPer1000Queries(coordinate: string): number | undefined {
+    return this.perQueries(this.entries(coordinate).reduce((sum, entry) => sum + entry.roundTrips, 0));
+  }
+
+  perQueries(count: number): number | undefined {
+    return this.queries === 0 ? undefined : round((count / this.queries) * 1000);
+  }
+
+  /** Documents every recorded mutation modified, per 1,000 mutations. */
+  documentsWrittenPer1000Mutations(): number | undefined {
+    return this.perMutations(this.workload?.mutations.reduce((sum, mutation) => sum + mutation.documentsModified, 0) ?? 0);
+  }
+
+  perMutations(count: number): number | undefined {
+    return this.mutations === 0 ? undefined : round((count / this.mutations) * 1000);
+  }
+
+  /**
+   * Copies rewritten in `copies` by the mutations that also wrote `source`: what keeping a snapshot of
+   * `source` documents true in `copies` cost. A mutation writing both for another reason counts too.
+   */
+  copiesWritten(source: string, copies: string): { documents: number; runs: number } {
+    let documents = 0;
+    let runs = 0;
+    for (const mutation of this.workload?.mutations ?? []) {
+      const modified = (collection: string) => mutation.fanOut.find((entry) => entry.collection === collection)?.documentsModified ?? 0;
+      if (modified(source) === 0 || modified(copies) === 0) continue;
+      documents += modified(copies);
+      runs += mutation.runs - mutation.failed;
+    }
+    return { documents, runs };
+  }
+}
+
+/** Operations in which the field missed its snapshot, over all sets of missing fields (an operation may count under several). */
+export function missOperations(entry: FieldWorkload): number {
+  return entry.missing.reduce((sum, set) => sum + set.operations, entry.missingOther.operations);
+}
+
+export function coveredBy(set: MissingFields, copyable: (field: string) => boolean): boolean {
+  return set.fields.every(copyable);
+}
+
+/** A count as the advice prints it: 10,000. */
+export function count(value: number): string {
+  return value.toLocaleString('en');
+}
+
+export function round(value: number): number {
+  return Math.round(value * 10) / 10;
+}

@@ -1,0 +1,36 @@
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { CONFIG_FILE_NAMES } from '../../project/load-project';
+import type { CliIo } from '../cli-io';
+import { SCRIPTS } from './project-template';
+
+/** Writing a project's files, as both forms of `docjoin init` do: never over a file that exists. */
+
+/** Whether any `docjoin.config.*` or any of `paths` exists in `folder`; if so, says which (one line on stderr). */
+export function refuseTaken(folder: string, paths: readonly string[], io: CliIo): boolean {
+  const taken = [...CONFIG_FILE_NAMES.filter((name) => existsSync(join(folder, name))), ...paths.filter((path) => existsSync(join(folder, path)))];
+  if (taken.length === 0) return false;
+  io.err.write(`init: ${[...new Set(taken)].join(', ')} already exist${taken.length === 1 ? 's' : ''} in ${folder}; run init in an empty folder, or remove ${taken.length === 1 ? 'it' : 'them'} first\n`);
+  return true;
+}
+
+/** Writes `files` (paths relative to `folder`, in `schema/` or at the top), then the npm scripts the project lacks. */
+export function writeProjectFiles(folder: string, files: ReadonlyArray<readonly [string, string]>, io: CliIo, describe: (path: string) => string = () => ''): void {
+  mkdirSync(join(folder, 'schema'), { recursive: true });
+  for (const [path, content] of files) {
+    writeFileSync(join(folder, path), content);
+    io.out.write(`wrote ${path}${describe(path)}\n`);
+  }
+  const added = addScripts(join(folder, 'package.json'));
+  io.out.write(`${added.length > 0 ? `added npm scripts ${added.join(', ')} to package.json` : 'package.json already has the npm scripts'}\n`);
+}
+
+/** Adds the scripts the project lacks to package.json (creating it, ES modules, when there is none); returns their names. */
+function addScripts(path: string): string[] {
+  const manifest: { scripts?: Record<string, string> } = existsSync(path) ? JSON.parse(readFileSync(path, 'utf8')) : { name: 'docjoin-project', private: true, type: 'module' };
+  const scripts = { ...manifest.scripts };
+  const added = Object.keys(SCRIPTS).filter((name) => scripts[name] === undefined);
+  for (const name of added) scripts[name] = SCRIPTS[name]!;
+  writeFileSync(path, `${JSON.stringify({ ...manifest, scripts }, null, 2)}\n`);
+  return added;
+}

@@ -1,0 +1,108 @@
+import { READ_STRATEGIES, type ReadStrategy } from '../storage-map/storage-map-types';
+import { WORKLOAD_FORMAT, type CollectionFanOut, type FieldWorkload, type MissCounts, type MissingFields, type MutationWorkload, type OperationTotals, type WorkloadWindow } from './workload-types';
+
+/** A stored flush that is not a workload window of this format; the message says where it is. */
+export class WorkloadFormatError extends Error {
+  override readonly name = 'WorkloadFormatError';
+}
+
+/**
+ * A window read back from a file line (dates as ISO strings) or a collection document (dates as
+ * dates), checked field by field: `where` (`workload.jsonl:3`) and the path name what is wrong.
+ */
+export function parseWorkloadWindow(value: unknown, where: string): WorkloadWindow {
+  const window = object(value, where, 'the window');
+  if (window.docjoinWorkload !== WORKLOAD_FORMAT) throw new WorkloadFormatError(`${where}: not a docjoin workload window of format ${WORKLOAD_FORMAT} (docjoinWorkload is ${JSON.stringify(window.docjoinWorkload)})`);
+  const operations = object(window.operations, where, 'operations');
+  return {
+    docjoinWorkload: WORKLOAD_FORMAT,
+    start: date(window.start, where, 'start'),
+    end: date(window.end, where, 'end'),
+    operations: { query: totals(operations.query, where, 'operations.query'), mutation: totals(operations.mutation, where, 'operations.mutation') },
+    fields: list(window.fields, where, 'fields').map((entry, index) => field(entry, where, `fields[${index}]`)),
+    mutations: list(window.mutations, where, 'mutations').map((entry, index) => mutation(entry, where, `mutations[${index}]`)),
+  };
+}
+
+function field(value: unknown, where: string, path: string): FieldWorkload {
+  const entry = object(value, where, path);
+  const strategy = entry.strategy;
+  if (!READ_STRATEGIES.includes(strategy as ReadStrategy)) throw new WorkloadFormatError(`${where}: ${path}.strategy must be ${READ_STRATEGIES.join(', ')}, got ${JSON.stringify(strategy)}`);
+  return {
+    field: string(entry.field, where, `${path}.field`),
+    strategy: strategy as ReadStrategy,
+    operations: count(entry.operations, where, `${path}.operations`),
+    resolves: count(entry.resolves, where, `${path}.resolves`),
+    roundTrips: count(entry.roundTrips, where, `${path}.roundTrips`),
+    documents: count(entry.documents, where, `${path}.documents`),
+    bytes: count(entry.bytes, where, `${path}.bytes`),
+    keys: count(entry.keys, where, `${path}.keys`),
+    snapshotHits: count(entry.snapshotHits, where, `${path}.snapshotHits`),
+    snapshotMisses: count(entry.snapshotMisses, where, `${path}.snapshotMisses`),
+    dangling: count(entry.dangling, where, `${path}.dangling`),
+    missing: list(entry.missing, where, `${path}.missing`).map((set, index) => missingFields(set, where, `${path}.missing[${index}]`)),
+    missingOther: missCounts(entry.missingOther, where, `${path}.missingOther`),
+  };
+}
+
+function missingFields(value: unknown, where: string, path: string): MissingFields {
+  const set = object(value, where, path);
+  return { fields: list(set.fields, where, `${path}.fields`).map((name, index) => string(name, where, `${path}.fields[${index}]`)), ...missCounts(set, where, path) };
+}
+
+function missCounts(value: unknown, where: string, path: string): MissCounts {
+  const counts = object(value, where, path);
+  return { operations: count(counts.operations, where, `${path}.operations`), misses: count(counts.misses, where, `${path}.misses`) };
+}
+
+function mutation(value: unknown, where: string, path: string): MutationWorkload {
+  const entry = object(value, where, path);
+  return {
+    field: string(entry.field, where, `${path}.field`),
+    runs: count(entry.runs, where, `${path}.runs`),
+    failed: count(entry.failed, where, `${path}.failed`),
+    attempts: count(entry.attempts, where, `${path}.attempts`),
+    roundTrips: count(entry.roundTrips, where, `${path}.roundTrips`),
+    documentsModified: count(entry.documentsModified, where, `${path}.documentsModified`),
+    fanOut: list(entry.fanOut, where, `${path}.fanOut`).map((value, index): CollectionFanOut => {
+      const collection = object(value, where, `${path}.fanOut[${index}]`);
+      return { collection: string(collection.collection, where, `${path}.fanOut[${index}].collection`), documentsModified: count(collection.documentsModified, where, `${path}.fanOut[${index}].documentsModified`) };
+    }),
+  };
+}
+
+function totals(value: unknown, where: string, path: string): OperationTotals {
+  const entry = object(value, where, path);
+  return {
+    count: count(entry.count, where, `${path}.count`),
+    roundTrips: count(entry.roundTrips, where, `${path}.roundTrips`),
+    documents: count(entry.documents, where, `${path}.documents`),
+    bytes: count(entry.bytes, where, `${path}.bytes`),
+  };
+}
+
+function object(value: unknown, where: string, path: string): Record<string, unknown> {
+  if (typeof value !== 'object' || value === null || Array.isArray(value)) throw new WorkloadFormatError(`${where}: ${path} must be an object, got ${JSON.stringify(value)}`);
+  return value as Record<string, unknown>;
+}
+
+function list(value: unknown, where: string, path: string): unknown[] {
+  if (!Array.isArray(value)) throw new WorkloadFormatError(`${where}: ${path} must be a list, got ${JSON.stringify(value)}`);
+  return value;
+}
+
+function string(value: unknown, where: string, path: string): string {
+  if (typeof value !== 'string') throw new WorkloadFormatError(`${where}: ${path} must be a string, got ${JSON.stringify(value)}`);
+  return value;
+}
+
+function count(value: unknown, where: string, path: string): number {
+  if (typeof value !== 'number' || !Number.isSafeInteger(value) || value < 0) throw new WorkloadFormatError(`${where}: ${path} must be a whole number, got ${JSON.stringify(value)}`);
+  return value;
+}
+
+function date(value: unknown, where: string, path: string): Date {
+  const parsed = value instanceof Date ? value : typeof value === 'string' ? new Date(value) : undefined;
+  if (parsed === undefined || Number.isNaN(parsed.getTime())) throw new WorkloadFormatError(`${where}: ${path} must be a date, got ${JSON.stringify(value)}`);
+  return parsed;
+}

@@ -1,0 +1,125 @@
+import type { ReadStrategy } from '../storage-map/storage-map-types';
+
+/**
+ * The workload a gateway recorded (workload capture, see README.md): plain data, as stored in a flush
+ * and as `readWorkload` sums the flushes. Lists are sorted (fields by coordinate then strategy, missing
+ * sets by their names, mutations by coordinate, fan-out by collection), so equal workloads are equal JSON.
+ */
+
+/** Where recording goes: `createGateway({ workload })`, DOCJOIN_WORKLOAD. */
+export type WorkloadOption = false | WorkloadFileOption | WorkloadCollectionOption;
+
+export interface WorkloadFileOption {
+  /** A JSON-lines file, appended one line per flush (relative paths from the working directory). */
+  readonly file: string;
+  /** How often the counters are written (default 60,000 ms); the last ones on stop. */
+  readonly flushIntervalMs?: number;
+}
+
+export interface WorkloadCollectionOption {
+  /** A collection of the gateway's database, one document per flush. */
+  readonly collection: string;
+  readonly flushIntervalMs?: number;
+}
+
+/** What a flush holds: the counts of the operations that finished between `start` and `end`. */
+export interface WorkloadWindow {
+  /** The format of the stored window (1). */
+  readonly docjoinWorkload: typeof WORKLOAD_FORMAT;
+  readonly start: Date;
+  readonly end: Date;
+  readonly operations: OperationCounts;
+  readonly fields: readonly FieldWorkload[];
+  readonly mutations: readonly MutationWorkload[];
+}
+
+export const WORKLOAD_FORMAT = 1;
+
+/** Every flush of a file or a collection, summed. */
+export interface WorkloadSummary {
+  /** Flushes read. */
+  readonly windows: number;
+  /** The earliest window's start and the latest window's end; undefined when nothing was recorded. */
+  readonly start: Date | undefined;
+  readonly end: Date | undefined;
+  readonly operations: OperationCounts;
+  readonly fields: readonly FieldWorkload[];
+  readonly mutations: readonly MutationWorkload[];
+}
+
+/** Operations that executed (one rejected before execution, by a limit or bad variables, is not counted). */
+export interface OperationCounts {
+  readonly query: OperationTotals;
+  readonly mutation: OperationTotals;
+}
+
+/** Totals of the operations of one type, as their `extensions.cost` says. */
+export interface OperationTotals {
+  readonly count: number;
+  readonly roundTrips: number;
+  readonly documents: number;
+  readonly bytes: number;
+}
+
+/**
+ * One relation field read with one strategy: the sum of its `extensions.cost.fields` entries over the
+ * operations where that entry named this strategy.
+ */
+export interface FieldWorkload {
+  /** `Type.field`. */
+  readonly field: string;
+  readonly strategy: ReadStrategy;
+  /** Operations that read the field. */
+  readonly operations: number;
+  /** Resolver calls: parent objects that read it, per alias. */
+  readonly resolves: number;
+  readonly roundTrips: number;
+  readonly documents: number;
+  /** Reply bytes of the commands its loads took part in (a batch shared with another field counts for both, as roundTrips). */
+  readonly bytes: number;
+  readonly keys: number;
+  /** Copies served from the snapshot, and copies fetched by its join instead (snapshot strategy only; else 0). */
+  readonly snapshotHits: number;
+  readonly snapshotMisses: number;
+  readonly dangling: number;
+  /** Why the snapshot missed: one entry per set of fields the copy lacked, at most 64 (see missingOther). */
+  readonly missing: readonly MissingFields[];
+  /** Misses whose set came after the first 64 distinct ones of a window. */
+  readonly missingOther: MissCounts;
+}
+
+export interface MissCounts {
+  /** Operations in which the field missed for these fields. */
+  readonly operations: number;
+  /** Copies fetched by the join instead (summing to snapshotMisses with the other sets). */
+  readonly misses: number;
+}
+
+export interface MissingFields extends MissCounts {
+  /**
+   * The fields selected (or filtered or ordered by) that the snapshot's `fields` lacked, sorted: had
+   * they been copied, these misses would have been hits.
+   */
+  readonly fields: readonly string[];
+}
+
+/** One Mutation field's write units: what they wrote, copies included. */
+export interface MutationWorkload {
+  /** `Mutation.field`. */
+  readonly field: string;
+  /** Write units run (one per call of the field, per alias). */
+  readonly runs: number;
+  /** Units whose changes do not stand (a transaction that failed and was rolled back). */
+  readonly failed: number;
+  /** Runs of the units' work, retries of a transaction included. */
+  readonly attempts: number;
+  readonly roundTrips: number;
+  readonly documentsModified: number;
+  /** Documents modified per collection: the source and every copy it kept true (`extensions.cost.writes.fanOut`). */
+  readonly fanOut: readonly CollectionFanOut[];
+}
+
+export interface CollectionFanOut {
+  readonly collection: string;
+  readonly documentsModified: number;
+}

@@ -1,0 +1,133 @@
+import { recommend } from '../../../../src/advise/recommend/recommend';
+import type { DataStatistics, RelationStatistics } from '../../../../src/advise/statistics/statistics-types';
+import { withDirectiveTypeDefs } from '../../../../src/gateway/schema/schema-sources';
+import { buildWriteModelFromSdl } from '../../../../src/gateway/writes/build-write-model';
+import type { FieldWorkload, WorkloadSummary } from '../../../../src/gateway/workload/workload-types';
+
+const SDL = /* GraphQL */ `
+  type Query { books: [Book!]! @list hosts: [Host!]! @list }
+  type Book @collection(name: "books") {
+    id: ID!
+    title: String!
+    authors: [Author!]! @snapshot(path: "authors", fields: ["id", "name"]) @join(localField: "authors.id") @read(strategy: SNAPSHOT)
+    notes: [Note!]! @embedded
+  }
+  type Note { text: String! }
+  type Author @collection(name: "authors") {
+    id: ID!
+    name: String!
+    born: Int!
+    countOfBooks: Int!
+    books: [Book!]! @join(localField: "_id", foreignField: "authors.id", sort: "title")
+  }
+  type Host @collection(name: "hosts") { id: ID! name: String! }
+  type LogMessage @collection(name: "logMessages") {
+    id: ID!
+    message: String!
+    host: Host @snapshot(path: "host", fields: ["id", "name"]) @join(localField: "host.id") @read(strategy: SNAPSHOT)
+  }
+`;
+const { storageMap } = buildWriteModelFromSdl(withDirectiveTypeDefs(SDL));
+
+function field(entry: Partial<FieldWorkload> & Pick<FieldWorkload, 'field' | 'strategy'>): FieldWorkload {
+  return { operations: 0, resolves: 0, roundTrips: 0, documents: 0, bytes: 0, keys: 0, snapshotHits: 0, snapshotMisses: 0, dangling: 0, missing: [], missingOther: { operations: 0, misses: 0 }, ...entry };
+}
+
+function workload({ queries, mutationCount, ...parts }: Partial<WorkloadSummary> & { queries: number; mutationCount: number }): WorkloadSummary {
+  const totals = (count: number) => ({ count, roundTrips: 0, documents: 0, bytes: 0 });
+  return { windows: 1, start: new Date(0), end: new Date(1000), fields: [], mutations: [], ...parts, operations: { query: totals(queries), mutation: totals(mutationCount) } };
+}
+
+const advice = (report: ReturnType<typeof recommend>, coordinate: string) => report.fields.find((entry) => entry.coordinate === coordinate)!;
+
+describe('recommend', () => {
+  it('widens a snapshot by exactly the copyable fields reads missed, predicting the round trips saved', () => {
+    const report = recommend({
+      storageMap,
+      workload: workload({
+        queries: 1000,
+        mutationCount: 0,
+        fields: [
+          field({
+            field: 'Book.authors',
+            strategy: 'snapshot',
+            operations: 1000,
+            roundTrips: 400,
+            snapshotHits: 6000,
+            snapshotMisses: 1200,
+            // 300 operations missed for countOfBooks (copyable), 100 for books (a relation: it cannot be copied).
+            missing: [
+              { fields: ['books'], operations: 100, misses: 300 },
+              { fields: ['countOfBooks'], operations: 300, misses: 900 },
+            ],
+          }),
+        ],
+      }),
+    });
+    const authors = advice(report, 'Book.authors');
+    expect(authors).toMatchObject({
+      kind: 'widen-snapshot',
+      change: "add countOfBooks to the snapshot's fields",
+      snapshotFields: ['id', 'name', 'countOfBooks'],
+      current: 'snapshot at authors of [id, name] (read by default); join authors.id → authors._id',
+    });
+    // 400 round trips over 400 missing operations; the 300 the new field covers are saved.
+    expect(authors.effect.roundTripsPer1000Queries).toEqual({ before: 400, after: 100 });
+    expect(authors.evidence[0]).toBe('300 of 1,000 queries reading Book.authors missed the snapshot for countOfBooks (900 copies fetched by the join)');
+  });
+
+  it('drops a snapshot whose copies cost far more writes than the round trips they save, with the write amplification', () => {
+    const report = recommend({
+      storageMap,
+      workload: workload({
+        queries: 50,
+        mutationCount: 20,
+        fields: [field({ field: 'LogMessage.host', strategy: 'snapshot', operations: 50, snapshotHits: 5000 })],
+        mutations: [{ field: 'Mutation.renameHost', runs: 20, failed: 0, attempts: 20, roundTrips: 60, documentsModified: 20_020, fanOut: [{ collection: 'hosts', documentsModified: 20 }, { collection: 'logMessages', documentsModified: 20_000 }] }],
+      }),
+    });
+    const host = advice(report, 'LogMessage.host');
+    expect(host.kind).toBe('drop-snapshot');
+    // 1,001 documents written per rename before; 1 after.
+    expect(host.effect.documentsWrittenPer1000Mutations).toEqual({ before: 1_001_000, after: 1000 });
+    // Each of the 50 queries the copy answered alone needs the join's round trip instead.
+    expect(host.effect.roundTripsPer1000Queries).toEqual({ before: 0, after: 1000 });
+    expect(host.evidence[0]).toBe('20 mutation(s) rewrote 20,000 logMessages copies of hosts documents (1,000 per mutation)');
+  });
+
+  it('keeps a snapshot whose reads outnumber the copies written, and a field nothing was recorded for', () => {
+    const report = recommend({
+      storageMap,
+      workload: workload({
+        queries: 10_000,
+        mutationCount: 2,
+        fields: [field({ field: 'LogMessage.host', strategy: 'snapshot', operations: 10_000, snapshotHits: 90_000 })],
+        mutations: [{ field: 'Mutation.renameHost', runs: 2, failed: 0, attempts: 2, roundTrips: 6, documentsModified: 2002, fanOut: [{ collection: 'hosts', documentsModified: 2 }, { collection: 'logMessages', documentsModified: 2000 }] }],
+      }),
+    });
+    expect(advice(report, 'LogMessage.host').kind).toBe('keep');
+    expect(advice(report, 'Author.books')).toMatchObject({ kind: 'keep', antiPatterns: [], effect: { roundTripsPer1000Queries: { before: 0, after: 0 } } });
+  });
+
+  it('flags an unbounded embedded array and bounds it, or stops embedding it when it is very long', () => {
+    const notes = (max: number): RelationStatistics => ({
+      coordinate: 'Book.notes',
+      collection: 'books',
+      array: { path: 'notes', holds: 'embedded', limit: undefined, lengths: { count: 10, p50: max / 2, p99: max, max, mean: max / 2 }, growth: undefined },
+      reverseJoin: undefined,
+      snapshots: [],
+      skipped: [],
+    });
+    const statistics = (max: number): DataStatistics => ({
+      settings: { sampleSize: 1000, keySampleSize: 200, nearLimitBytes: 8 * 1024 * 1024, fullScan: false },
+      collections: { books: { collection: 'books', exists: true, estimatedCount: 10, sampled: 10, documentBytes: { count: 10, p50: 5000, p99: 10_100, max: 10_100, mean: 5050 }, nearLimit: { thresholdBytes: 8 * 1024 * 1024, documents: 0, share: 0 } } },
+      relations: { 'Book.notes': notes(max) },
+    });
+    const bounded = advice(recommend({ storageMap, statistics: statistics(200) }), 'Book.notes');
+    expect(bounded).toMatchObject({ kind: 'bound-array', suggestedLimit: 20, antiPatterns: ['unbounded-array'] });
+    // The largest document holds 5,100 bytes and 100 entries more than the median one: 51 bytes an entry; 180 entries fewer.
+    expect(bounded.effect.largestDocumentBytes).toEqual({ before: 10_100, after: 920 });
+    expect(advice(recommend({ storageMap, statistics: statistics(2000) }), 'Book.notes').kind).toBe('stop-embedding');
+    expect(advice(recommend({ storageMap, statistics: statistics(50) }), 'Book.notes')).toMatchObject({ kind: 'keep', antiPatterns: [] });
+  });
+});

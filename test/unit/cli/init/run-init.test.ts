@@ -1,0 +1,33 @@
+import { existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { runInitCli } from '../../../../src/cli/init/run-init';
+import { captureIo } from '../capture-io';
+
+describe('docjoin init (the scaffold)', () => {
+  let folder: string;
+  beforeEach(() => {
+    folder = mkdtempSync(join(tmpdir(), 'docjoin-scaffold-'));
+  });
+  afterEach(() => rmSync(folder, { recursive: true, force: true }));
+
+  test('writes the example project once, then refuses to overwrite it', async () => {
+    const first = captureIo();
+    expect(await runInitCli([folder], {}, first.io)).toBe(0);
+    expect(first.out().split('\n').slice(0, 4)).toEqual(['wrote docjoin.config.mjs', 'wrote schema/schema.graphql', 'wrote seed.mjs', 'added npm scripts start, explain, reconcile, codegen to package.json']);
+    for (const path of ['docjoin.config.mjs', 'schema/schema.graphql', 'seed.mjs', 'package.json']) expect(existsSync(join(folder, path))).toBe(true);
+
+    const second = captureIo();
+    expect(await runInitCli([folder], {}, second.io)).toBe(2);
+    expect(second.err()).toBe(`init: docjoin.config.mjs, schema/schema.graphql, seed.mjs already exist in ${folder}; run init in an empty folder, or remove them first\n`);
+  });
+
+  test('--help prints both forms; a stray option is one line, exit 2', async () => {
+    const help = captureIo();
+    expect(await runInitCli(['--help'], {}, help.io)).toBe(0);
+    expect(help.out()).toContain('docjoin init --from-mongo URI [--db NAME] [--sample N] [folder]');
+    const stray = captureIo();
+    expect(await runInitCli(['--fix'], {}, stray.io)).toBe(2);
+    expect(stray.err()).toBe('init: unknown option --fix (try --help)\n');
+  });
+});
