@@ -1,4 +1,5 @@
 import { runAdviseCli } from '../advise/cli';
+import { runMigrateCli } from '../migrate/cli';
 import { runReconcileCli } from '../reconcile/cli';
 import { redactingIo, type CliEnv, type CliIo } from './cli-io';
 import { runCodegenCli } from './codegen/run-codegen';
@@ -16,6 +17,7 @@ const COMMANDS: Readonly<Record<string, { readonly summary: string; readonly run
   explain: { summary: "print an operation's plan and estimated cost; --run also measures it", run: runExplainCli },
   reconcile: { summary: 'find (and with --fix repair) drift in denormalized copies', run: runReconcileCli },
   advise: { summary: "recommend each relation's storage shape from sampled data and the recorded workload", run: runAdviseCli },
+  migrate: { summary: 'apply a snapshot change: print the SDL diff, backfill the copies in resumable batches', run: runMigrateCli },
   codegen: { summary: 'write the public schema and run the graphql-codegen config on it', run: runCodegenCli },
   seed: { summary: "run the project's seed against a MongoDB", run: runSeedCli },
   init: { summary: 'scaffold a project; with --from-mongo, draft its schema from an existing database', run: runInitCli },

@@ -8,6 +8,7 @@ import { processEstimateViolations, type EstimateViolationRecorder } from './cos
 import { createFormatError } from './errors/format-error';
 import { CollectionSizes } from './estimate/collection-sizes';
 import { estimateRequest } from './estimate/estimate-request';
+import { SnapshotBackfills } from './estimate/snapshot-backfills';
 import { checkOptionNames, GatewayOptionError, resolveSettings, type GatewaySettings, type ResolvedSettings } from './gateway-options';
 import { checkHealth, type HealthReport, type MongoKind } from './http/health';
 import { DocumentBudget } from './limits/document-budget';
@@ -137,6 +138,8 @@ export async function createDocjoin(options: DocjoinOptions): Promise<Docjoin> {
   if (nodeEnvWarning) warn(nodeEnvWarning);
   // The document estimate is bounded by collection sizes once the database is known to hold the schema's data.
   const sizes = options.validateDatabase ?? true ? new CollectionSizes(storageMap, funnel) : undefined;
+  // Copies a backfill has not reached yet are joined; the estimate counts that join while it runs.
+  const backfills = options.validateDatabase ?? true ? new SnapshotBackfills(storageMap, funnel) : undefined;
   const workload = settings.workload
     ? new WorkloadCapture(
         'file' in settings.workload ? new WorkloadFile(settings.workload.file) : new WorkloadCollection(db, settings.workload.collection),
@@ -150,11 +153,13 @@ export async function createDocjoin(options: DocjoinOptions): Promise<Docjoin> {
       for (const warning of warnings) warn(warning);
     }
     await sizes?.start();
+    await backfills?.start();
     await workload?.start().catch((error: unknown) => {
       throw new GatewayOptionError(`option workload: cannot write to ${workload.sink.target}: ${messageOf(error)}`);
     });
   } catch (error) {
     sizes?.stop();
+    backfills?.stop();
     funnel.detach();
     throw error;
   }
@@ -185,6 +190,7 @@ export async function createDocjoin(options: DocjoinOptions): Promise<Docjoin> {
         assumedListSize: settings.assumedListSize,
         writeEstimate: (field) => writeRuntime.estimates.get(field),
         ...(sizes && { collectionSize: (collection: string) => sizes.bound(collection), listLength: (coordinate: string) => sizes.listLength(coordinate) }),
+        ...(backfills && { snapshotBackfilling: (coordinate: string) => backfills.backfilling(coordinate) }),
       }),
     limits: settings.limits,
     commandsView: ({ request }) => settings.costCommands && parseCostHeader(request.http?.headers.get(COST_HEADER)) === 'commands',
@@ -226,6 +232,7 @@ export async function createDocjoin(options: DocjoinOptions): Promise<Docjoin> {
       funnel.detach();
       availability.close();
       sizes?.stop();
+      backfills?.stop();
       workload?.cancel();
     },
   };

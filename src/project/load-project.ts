@@ -2,7 +2,7 @@ import { existsSync, readFileSync } from 'node:fs';
 import { basename, dirname, resolve } from 'node:path';
 import type { IResolvers } from '@graphql-tools/utils';
 import { createJiti } from 'jiti';
-import { readSchemaFiles, withDirectiveTypeDefs } from '../gateway/schema/schema-sources';
+import { schemaFilePaths, withDirectiveTypeDefs } from '../gateway/schema/schema-sources';
 import type { MutationWritePlans } from '../gateway/writes/write-plan';
 import type { DocjoinProjectConfig } from './project-config';
 
@@ -23,6 +23,8 @@ export interface Project {
   readonly config: DocjoinProjectConfig;
   /** The SDL with docjoin's directive definitions. */
   readonly typeDefs: string[];
+  /** The absolute paths of the project's SDL files, in the order their text is in `typeDefs`. */
+  readonly schemaFiles: readonly string[];
   readonly resolvers: IResolvers[];
   readonly writePlans: MutationWritePlans;
   /** Absolute path of the public schema `docjoin codegen` writes. */
@@ -47,11 +49,13 @@ export async function loadProject(options: { cwd: string; configPath?: string; s
   const root = configFile === undefined ? options.cwd : dirname(configFile);
   const schemaPaths = options.schemaPaths ?? toList(config.schema ?? 'schema');
   const schemaBase = options.schemaPaths !== undefined ? options.cwd : root;
+  const schemaFiles = schemaFilePaths(schemaPaths, schemaBase);
   return {
     configFile,
     root,
     config,
-    typeDefs: withDirectiveTypeDefs(readSchemaFiles(schemaPaths, schemaBase)),
+    typeDefs: withDirectiveTypeDefs(schemaFiles.map((file) => readFileSync(file, 'utf8'))),
+    schemaFiles,
     resolvers: config.resolvers === undefined ? [] : Array.isArray(config.resolvers) ? [...(config.resolvers as IResolvers[])] : [config.resolvers as IResolvers],
     writePlans: config.writePlans ?? {},
     publicSchemaFile: resolve(root, config.codegen?.publicSchema ?? 'schema.public.graphql'),

@@ -53,7 +53,7 @@ export async function reconcile(db: Db, model: WriteModel, options: ReconcileOpt
 }
 
 /** Every collection a rule reads must exist: checking against a missing one would report "no drift". */
-async function requireCollections(db: Db, model: WriteModel): Promise<void> {
+export async function requireCollections(db: Db, model: Pick<WriteModel, 'snapshots' | 'boundedArrays' | 'inverses' | 'counters'>): Promise<void> {
   const existing = new Set((await db.listCollections({}, { nameOnly: true }).toArray()).map((collection) => collection.name));
   // Each collection with the first rule that needs it, for the message.
   const needed = new Map<string, string>();

@@ -9,6 +9,14 @@ export interface Repair {
   readonly update: Document;
 }
 
+/** Where a scan starts and what it is told after each batch (`docjoin migrate` resumes a backfill with them). */
+export interface ScanResume {
+  /** Scan only the documents whose `_id` is greater than this (the last one an interrupted run finished). */
+  readonly after?: unknown;
+  /** Called after each batch's repairs are written, with the batch's last `_id`; a throw stops the scan there. */
+  readonly onBatch?: (lastId: unknown, report: DriftReport) => Promise<void> | void;
+}
+
 /**
  * Reads `collection` in `_id` order, `batchSize` documents at a time, hands each batch to `check`
  * (which returns the repairs it wants) and, with `fix`, applies each batch's repairs in ONE bulk write
@@ -17,15 +25,16 @@ export interface Repair {
 export async function scanInBatches(
   db: Db,
   target: { coordinate: string; kind: DriftKind; collection: string; projection: Document },
-  options: Required<Pick<ReconcileOptions, 'batchSize' | 'fix'>> & Pick<ReconcileOptions, 'onProgress'>,
+  options: Required<Pick<ReconcileOptions, 'batchSize' | 'fix'>> & Pick<ReconcileOptions, 'onProgress'> & ScanResume,
   check: (batch: Document[], report: DriftReport) => Promise<Repair[]>,
 ): Promise<DriftReport> {
   const report: DriftReport = { coordinate: target.coordinate, kind: target.kind, collection: target.collection, scanned: 0, drifted: 0, fixed: 0, dangling: 0, entries: 0, sampleIds: [] };
   const collection = db.collection(target.collection);
-  const total = await collection.countDocuments({});
+  const filter: Document = options.after === undefined ? {} : { _id: { $gt: options.after } };
+  const total = await collection.countDocuments(filter);
   const progress = () => options.onProgress?.({ coordinate: target.coordinate, kind: target.kind, scanned: report.scanned, total });
   progress();
-  const cursor = collection.find({}, { projection: target.projection, sort: { _id: 1 }, batchSize: options.batchSize });
+  const cursor = collection.find(filter, { projection: target.projection, sort: { _id: 1 }, batchSize: options.batchSize });
   let batch: Document[] = [];
   const flush = async () => {
     if (batch.length === 0) return;
@@ -37,8 +46,10 @@ export async function scanInBatches(
       const operations: AnyBulkWriteOperation[] = repairs.map((repair) => ({ updateOne: { filter: repair.filter, update: repair.update } }));
       report.fixed += (await collection.bulkWrite(operations, { ordered: false })).modifiedCount;
     }
+    const lastId = batch[batch.length - 1]!._id;
     batch = [];
     progress();
+    await options.onBatch?.(lastId, report);
   };
   for await (const document of cursor) {
     batch.push(document);

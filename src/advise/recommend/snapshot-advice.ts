@@ -48,7 +48,9 @@ export function snapshotAdvice(field: RelationField, storageMap: StorageMap, wor
   const coverable = entry.missing.filter((set) => coveredBy(set, copyable));
   const coveredOperations = coverable.reduce((sum, set) => sum + set.operations, 0);
   if (coverable.length === 0 || coveredOperations < thresholds.widenMinMissShare * entry.operations) return undefined;
+  // A copy that lacks a declared field (a backfill under way) misses for it too: that is no reason to widen.
   const added = [...new Set(coverable.flatMap((set) => set.fields))].filter((name) => !snapshot.fields.includes(name)).sort();
+  if (added.length === 0) return undefined;
   const coveredMisses = coverable.reduce((sum, set) => sum + set.misses, 0);
   // The join round trips the misses cost, in the share of the operations the new fields turn into hits.
   const saved = missed === 0 ? 0 : (entry.roundTrips * coveredOperations) / missed;

@@ -4,9 +4,9 @@ import { LoaderRegistry } from '../loaders/loader-registry';
 import type { OperationDeadline } from '../limits/operation-deadline';
 import type { MongoFunnel } from '../mongo/mongo-funnel';
 import { connectionSelection, type ConnectionSelection } from '../planning/connection-selection';
-import { planProjection, snapshotMissingFields, type PlanningContext } from '../planning/plan-projection';
+import { planProjection, snapshotMissingFields, snapshotSelectedFields, type PlanningContext } from '../planning/plan-projection';
 import type { Projection } from '../planning/projection';
-import { uncopiedFields, type RequestedList } from '../planning/requested-list';
+import { copiedFieldsRead, uncopiedFields, type RequestedList } from '../planning/requested-list';
 import type { ConnectionType, ReadStrategy, RelationField, SnapshotShape, StorageMap } from '../storage-map/storage-map-types';
 import type { RequestWrites } from '../writes/request-writes';
 import type { WriteRuntime } from '../writes/write-runtime';
@@ -45,6 +45,12 @@ export interface GatewayContext {
    * serves it (memoized: the arguments, like the selection, are those of `info.fieldNodes`).
    */
   snapshotMissingFields(info: GraphQLResolveInfo, shape: SnapshotShape, targetType: string, requested: RequestedList): readonly string[];
+  /**
+   * The snapshot's fields that the selection and `requested` read from each copy, sorted and without
+   * repeats: a copy lacking one (written before the field joined the snapshot) is joined instead
+   * (memoized like snapshotMissingFields).
+   */
+  snapshotCopiedFields(info: GraphQLResolveInfo, shape: SnapshotShape, targetType: string, requested: RequestedList): readonly string[];
 }
 
 let nextRequestId = 0;
@@ -57,6 +63,7 @@ export function createRequestContext(options: { storageMap: StorageMap; funnel: 
   // graphql-js reuses one fieldNodes array for every item of a list, so planning runs once per field, not per item.
   const projections = new WeakMap<readonly FieldNode[], Map<string, Projection>>();
   const missingFields = new WeakMap<readonly FieldNode[], readonly string[]>();
+  const copiedFields = new WeakMap<readonly FieldNode[], readonly string[]>();
   const connections = new WeakMap<readonly FieldNode[], ConnectionSelection>();
   const strategyFor = (field: RelationField): ReadStrategy => overrides.get(field.coordinate) ?? field.defaultStrategy;
   const planning = (info: GraphQLResolveInfo): PlanningContext => ({
@@ -100,6 +107,14 @@ export function createRequestContext(options: { storageMap: StorageMap; funnel: 
         missingFields.set(info.fieldNodes, (missing = Object.freeze([...new Set(names)].sort())));
       }
       return missing;
+    },
+    snapshotCopiedFields(info, shape, targetType, requested) {
+      let copied = copiedFields.get(info.fieldNodes);
+      if (!copied) {
+        const names = [...snapshotSelectedFields(planning(info), shape, targetType, info.fieldNodes), ...copiedFieldsRead(requested, shape, storageMap)];
+        copiedFields.set(info.fieldNodes, (copied = Object.freeze([...new Set(names)].sort())));
+      }
+      return copied;
     },
   };
   return Object.assign(context, { documents: new DocumentsApi(context) });

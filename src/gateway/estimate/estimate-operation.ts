@@ -46,6 +46,11 @@ export interface EstimateInput {
   /** The most entries a list field read from its parent's array holds (collection-sizes.ts); undefined: assumedListSize. */
   listLength?(coordinate: string): number | undefined;
   /**
+   * Whether the snapshot of the relation `coordinate` is being backfilled (snapshot-backfills.ts): some
+   * copies may lack fields it declares, and the resolver joins those. Undefined: none is.
+   */
+  snapshotBackfilling?(coordinate: string): boolean;
+  /**
    * Mutations: the most one attempt of a Mutation field's write unit sends, and the documents its reads
    * return (writes/estimate-write-unit.ts, from the field's write plan). Required to estimate a mutation.
    */
@@ -322,8 +327,14 @@ class EstimatePass {
       }
       case 'snapshot': {
         const shape = storage.shapes.snapshot!;
-        if (snapshotFits(this.source, shape, storage.targetType, nodes) && copiesServe(requested, shape, this.input.storageMap)) free(isList ? this.#listLength(storage) : 1);
-        else this.#join(scope, storage, shape.fallback, args, [nodes], childTypes, groups);
+        if (!snapshotFits(this.source, shape, storage.targetType, nodes) || !copiesServe(requested, shape, this.input.storageMap)) {
+          this.#join(scope, storage, shape.fallback, args, [nodes], childTypes, groups);
+          return;
+        }
+        free(isList ? this.#listLength(storage) : 1);
+        // While backfilling, the copies that lack a field are joined: their documents arrive a moment
+        // after the copies served, so both are counted, each with what it selects below.
+        if (this.input.snapshotBackfilling?.(storage.coordinate)) this.#join(scope, storage, shape.fallback, args, [nodes], childTypes, groups);
         return;
       }
       case 'join':

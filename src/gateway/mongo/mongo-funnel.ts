@@ -145,6 +145,14 @@ export class MongoFunnel {
     return this.#db.collection(collection).aggregate(pipeline as Document[]).toArray();
   }
 
+  /**
+   * Documents of one of docjoin's own collections (`docjoin_migrations`), read at startup and then
+   * periodically (not attributed to any request); none when the collection does not exist.
+   */
+  readMetadata(collection: string, filter: StoredDocument): Promise<StoredDocument[]> {
+    return this.#db.collection(collection).find(filter as Document).toArray();
+  }
+
   /** Empty when the user may not list databases. */
   async listDatabaseNames(): Promise<string[]> {
     try {

@@ -87,6 +87,20 @@ export function snapshotMissingFields(source: SelectionSource, shape: SnapshotSh
   return missing;
 }
 
+/**
+ * The snapshot's fields that the selection under a snapshot field reads from each copy, in selection
+ * order. A field stored at `_id` is left out: it is read from the copy's key, which every copy holds.
+ */
+export function snapshotSelectedFields(context: PlanningContext, shape: SnapshotShape, targetType: string, fieldNodes: readonly FieldNode[]): string[] {
+  const target = context.storageMap.types.get(targetType);
+  const selected: string[] = [];
+  for (const fieldName of collectSelection(context, targetType, fieldNodes).keys()) {
+    const storage = target?.fields.get(fieldName);
+    if (shape.fields.includes(fieldName) && !(storage?.kind === 'stored' && storage.path === '_id')) selected.push(fieldName);
+  }
+  return selected;
+}
+
 /** The largest `first` among the field's aliases, or undefined when the field has no `first`. */
 function embeddedSlice(context: PlanningContext, field: RelationField, nodes: readonly FieldNode[]): number | undefined {
   if (!field.pageArguments.first) return undefined;

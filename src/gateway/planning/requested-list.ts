@@ -46,6 +46,19 @@ export function uncopiedFields(requested: RequestedList, shape: SnapshotShape, s
 }
 
 /**
+ * The snapshot's fields whose stored paths the request's filters and order read from each copy (none
+ * stored at `_id`: the copy's key).
+ */
+export function copiedFieldsRead(requested: RequestedList, shape: SnapshotShape, storageMap: StorageMap): string[] {
+  if (!asksForList(requested)) return [];
+  const target = storageMap.types.get(shape.fallback.targetType);
+  return shape.fields.filter((name) => {
+    const field = target?.fields.get(name);
+    return field?.kind === 'stored' && field.path !== '_id' && requested.paths.includes(field.path);
+  });
+}
+
+/**
  * The strategy that answers this request: an embedded copy of a join (`Post.recentComments`, the newest
  * few) cannot answer a filter or another order, which need every child, so its join does.
  */

@@ -10,7 +10,12 @@ import { directiveTypeDefs } from './directive-type-defs';
  * StorageConfigError naming it.
  */
 export function readSchemaFiles(paths: readonly string[], baseDir: string): string[] {
-  const sources: string[] = [];
+  return schemaFilePaths(paths, baseDir).map((file) => readFileSync(file, 'utf8'));
+}
+
+/** The absolute paths of the files readSchemaFiles reads, in the same order (`docjoin migrate` edits them). */
+export function schemaFilePaths(paths: readonly string[], baseDir: string): string[] {
+  const files: string[] = [];
   for (const path of paths) {
     const absolute = resolve(baseDir, path);
     let isFolder: boolean;
@@ -20,14 +25,14 @@ export function readSchemaFiles(paths: readonly string[], baseDir: string): stri
       throw new StorageConfigError([`schema: ${relative(process.cwd(), absolute) || absolute} does not exist; list your SDL files or folders in the config's "schema"`]);
     }
     if (!isFolder) {
-      sources.push(readFileSync(absolute, 'utf8'));
+      files.push(absolute);
       continue;
     }
-    const files = readdirSync(absolute).filter((name) => name.endsWith('.graphql') || name.endsWith('.gql')).sort();
-    if (files.length === 0) throw new StorageConfigError([`schema: the folder ${relative(process.cwd(), absolute) || absolute} has no .graphql file`]);
-    for (const name of files) sources.push(readFileSync(join(absolute, name), 'utf8'));
+    const names = readdirSync(absolute).filter((name) => name.endsWith('.graphql') || name.endsWith('.gql')).sort();
+    if (names.length === 0) throw new StorageConfigError([`schema: the folder ${relative(process.cwd(), absolute) || absolute} has no .graphql file`]);
+    for (const name of names) files.push(join(absolute, name));
   }
-  return sources;
+  return files;
 }
 
 /**

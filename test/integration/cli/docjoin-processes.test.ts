@@ -70,7 +70,7 @@ describe('docjoin without a database', () => {
     [['explain', '{ books { title } }'], 'explain: Cannot query field "title" on type "Book". (line 1, column 11)'],
     [['seed', '--scale', '0'], 'seed: --scale must be greater than 0, got "0"'],
     [['reconcile', '--fix', '--mongo-uri', 'localhost'], 'reconcile: --mongo-uri must start with mongodb:// or mongodb+srv://, got "localhost"'],
-    [['deploy'], 'docjoin: unknown command "deploy"; the commands are serve, explain, reconcile, advise, codegen, seed, init (try docjoin --help)'],
+    [['deploy'], 'docjoin: unknown command "deploy"; the commands are serve, explain, reconcile, advise, migrate, codegen, seed, init (try docjoin --help)'],
   ])('%j exits 2 with a one-line reason', async (args, line) => {
     const { code, stdout, stderr } = await docjoin(args, { MONGODB_URI: 'mongodb://127.0.0.1:1' });
     expect(code).toBe(2);

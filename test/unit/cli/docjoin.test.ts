@@ -3,6 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { DOCJOIN_USAGE, runDocjoinCli } from '../../../src/cli/docjoin';
 import { SEED_USAGE } from '../../../src/cli/seed/seed-args';
+import { MIGRATE_USAGE } from '../../../src/migrate/migrate-args';
 import { RECONCILE_USAGE } from '../../../src/reconcile/cli-args';
 import { SERVE_USAGE } from '../../../src/cli/serve/serve-args';
 import { DEMO_CONFIG } from '../../support/demo-project';
@@ -13,13 +14,14 @@ describe('docjoin <command>', () => {
     const { io, out } = captureIo();
     expect(await runDocjoinCli(['--help'], {}, io)).toBe(0);
     expect(out()).toBe(`${DOCJOIN_USAGE}\n`);
-    for (const command of ['serve', 'seed', 'explain', 'reconcile', 'codegen', 'init']) expect(DOCJOIN_USAGE).toMatch(new RegExp(`^  ${command} `, 'm'));
+    for (const command of ['serve', 'seed', 'explain', 'reconcile', 'advise', 'migrate', 'codegen', 'init']) expect(DOCJOIN_USAGE).toMatch(new RegExp(`^  ${command} `, 'm'));
   });
 
   it.each([
     [['serve', '--help'], SERVE_USAGE],
     [['seed', '-h'], SEED_USAGE],
     [['reconcile', '--help'], RECONCILE_USAGE],
+    [['migrate', '--help'], MIGRATE_USAGE],
   ])('%j hands the arguments to the command', async (argv, usage) => {
     const { io, out } = captureIo();
     expect(await runDocjoinCli(argv, {}, io)).toBe(0);
@@ -27,11 +29,12 @@ describe('docjoin <command>', () => {
   });
 
   it.each([
-    [[], 'docjoin: no command given; the commands are serve, explain, reconcile, advise, codegen, seed, init (try docjoin --help)'],
-    [['start'], 'docjoin: unknown command "start"; the commands are serve, explain, reconcile, advise, codegen, seed, init (try docjoin --help)'],
-    [['toString'], 'docjoin: unknown command "toString"; the commands are serve, explain, reconcile, advise, codegen, seed, init (try docjoin --help)'],
+    [[], 'docjoin: no command given; the commands are serve, explain, reconcile, advise, migrate, codegen, seed, init (try docjoin --help)'],
+    [['start'], 'docjoin: unknown command "start"; the commands are serve, explain, reconcile, advise, migrate, codegen, seed, init (try docjoin --help)'],
+    [['toString'], 'docjoin: unknown command "toString"; the commands are serve, explain, reconcile, advise, migrate, codegen, seed, init (try docjoin --help)'],
     [['seed', '--scale', 'lots'], 'seed: --scale must be a positive number, got "lots"'],
     [['reconcile', '--batch-size', '0'], 'reconcile: --batch-size must be an integer from 1 to 100000, got "0"'],
+    [['migrate', '--widen', 'Book'], 'migrate: --widen must be Type.field, e.g. --widen Book.authors, got "Book"'],
     [['seed', '--config', DEMO_CONFIG], expect.stringMatching(/^seed: No MongoDB to seed: pass --mongo-uri URI, set MONGODB_URI or the config's mongodb\.uri\. /)],
     [['serve', '--config', 'nowhere/docjoin.config.mjs'], 'docjoin: --config: nowhere/docjoin.config.mjs does not exist'],
     [['seed', '--schema', 'nowhere/'], 'seed: Invalid storage directives: - schema: nowhere does not exist; list your SDL files or folders in the config\'s "schema"'],

@@ -76,6 +76,18 @@ describe('recommend', () => {
     expect(authors.evidence[0]).toBe('300 of 1,000 queries reading Book.authors missed the snapshot for countOfBooks (900 copies fetched by the join)');
   });
 
+  it('does not widen a snapshot for fields it already declares (copies a backfill has not reached yet)', () => {
+    const report = recommend({
+      storageMap,
+      workload: workload({
+        queries: 100,
+        mutationCount: 0,
+        fields: [field({ field: 'Book.authors', strategy: 'snapshot', operations: 100, roundTrips: 50, snapshotMisses: 80, missing: [{ fields: ['name'], operations: 50, misses: 80 }] })],
+      }),
+    });
+    expect(advice(report, 'Book.authors').kind).toBe('keep');
+  });
+
   it('drops a snapshot whose copies cost far more writes than the round trips they save, with the write amplification', () => {
     const report = recommend({
       storageMap,

@@ -48,6 +48,18 @@ describe('estimateOperation: strategies', () => {
     expect(estimate(query, { overrides: { 'Book.authors': 'join' } })).toEqual({ roundTrips: 2, documents: 10 + 10 * L, depth: 2 });
   });
 
+  it('a fitting snapshot being backfilled counts its fallback join too (copies not yet reached are joined)', () => {
+    const query = '{ books(first: 10) { authors { name } } }';
+    const estimated = (snapshotBackfilling?: (coordinate: string) => boolean) => {
+      const operation = parse(query).definitions[0] as OperationDefinitionNode;
+      const strategyFor = (field: RelationField) => field.defaultStrategy;
+      return totals(estimateOperation({ schema, storageMap, operation, fragments: {}, variableValues: {}, strategyFor, ...(snapshotBackfilling && { snapshotBackfilling }) }));
+    };
+    expect(estimated()).toEqual({ roundTrips: 1, documents: 10, depth: 2 });
+    expect(estimated((coordinate) => coordinate === 'Book.authors')).toEqual({ roundTrips: 2, documents: 10 + 10 * L, depth: 2 });
+    expect(estimated((coordinate) => coordinate === 'Book.publisher')).toEqual({ roundTrips: 1, documents: 10, depth: 2 });
+  });
+
   it('an embedded field with first bounds the documents below it by first', () => {
     expect(estimate('{ posts(first: 10) { recentComments { post { title } } } }')).toEqual({ roundTrips: 2, documents: 10 + 10 * L, depth: 3 });
     expect(estimate('{ posts(first: 10) { recentComments { author } } }', { overrides: { 'Post.recentComments': 'join' } })).toEqual({

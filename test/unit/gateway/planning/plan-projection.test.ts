@@ -1,5 +1,5 @@
 import { buildStorageMap } from '../../../../src/gateway/storage-map/build-storage-map';
-import { planProjection, snapshotFits, snapshotMissingFields } from '../../../../src/gateway/planning/plan-projection';
+import { planProjection, snapshotFits, snapshotMissingFields, snapshotSelectedFields } from '../../../../src/gateway/planning/plan-projection';
 import { toFindProjection } from '../../../../src/gateway/planning/projection';
 import type { ReadStrategy, RelationField } from '../../../../src/gateway/storage-map/storage-map-types';
 import { demoSchema, schemaOf, selectionAt } from '../support/demo-schema';
@@ -95,5 +95,14 @@ describe('snapshotFits', () => {
     expect(missing('{ books { authors { id name thumbnailUrl __typename } } }')).toEqual([]);
     expect(missing('{ books { authors { name countOfBooks n: countOfBooks books { name } } } }')).toEqual(['countOfBooks', 'books']);
     expect(missing('{ books { authors { ...A } } } fragment A on Author { thumbnailUrl countOfBooks }')).toEqual(['countOfBooks']);
+  });
+  it('names the copied fields the selection reads from each copy, leaving out the key (what a copy must hold to serve it)', () => {
+    const selected = (query: string) => {
+      const { source, fieldNodes } = selectionAt(schema, query, ['books', 'authors']);
+      return snapshotSelectedFields({ ...source, storageMap, strategyFor: (field) => field.defaultStrategy }, shape, 'Author', fieldNodes);
+    };
+    expect(selected('{ books { authors { id __typename } } }')).toEqual([]);
+    expect(selected('{ books { authors { thumbnailUrl id name n: name } } }')).toEqual(['thumbnailUrl', 'name']);
+    expect(selected('{ books { authors { ...A countOfBooks } } } fragment A on Author { name }')).toEqual(['name']);
   });
 });

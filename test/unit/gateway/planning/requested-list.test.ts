@@ -1,5 +1,5 @@
 import { buildStorageMap } from '../../../../src/gateway/storage-map/build-storage-map';
-import { copiesServe, requestedList, uncopiedFields } from '../../../../src/gateway/planning/requested-list';
+import { copiedFieldsRead, copiesServe, requestedList, uncopiedFields } from '../../../../src/gateway/planning/requested-list';
 import { schemaOf } from '../support/demo-schema';
 
 const storageMap = buildStorageMap(
@@ -28,5 +28,16 @@ describe('uncopiedFields', () => {
     expect(missing({ minYear: 2000 })).toEqual(['year']);
     expect(copiesServe(requestedList(picks, { orderBy: 'NEWEST' }), shape, storageMap)).toBe(false);
     expect(copiesServe(requestedList(picks, { orderBy: 'TITLE' }), shape, storageMap)).toBe(true);
+  });
+});
+
+describe('copiedFieldsRead', () => {
+  it('names the copied fields a filter or an order reads from each copy (a copy lacking one is joined)', () => {
+    const read = (args: Record<string, unknown>) => copiedFieldsRead(requestedList(picks, args), shape, storageMap);
+    expect(read({})).toEqual([]);
+    expect(read({ orderBy: 'TITLE' })).toEqual(['title']);
+    expect(read({ genre: 'FICTION', orderBy: 'TITLE' })).toEqual(['title', 'genre']);
+    // year is not copied: uncopiedFields names it, and the join serves the request.
+    expect(read({ minYear: 2000 })).toEqual([]);
   });
 });

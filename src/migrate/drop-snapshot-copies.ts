@@ -1,0 +1,41 @@
+import type { Db, Document } from 'mongodb';
+import type { DriftReport, ReconcileProgress } from '../reconcile/reconcile-types';
+import { scanInBatches, type Repair } from '../reconcile/scan-batches';
+
+/** Where the copies of a dropped snapshot live, read from the join that now serves the field (`authors.id`). */
+export interface DroppedSnapshot {
+  readonly coordinate: string;
+  readonly collection: string;
+  /** The top-level field holding the copies (`authors`): an object or an array of them. */
+  readonly path: string;
+  /** The copies' field the join reads (`id`): the only one kept. */
+  readonly key: string;
+}
+
+/**
+ * Reduces every copy at `path` to its key, in `_id` batches, each batch one bulk write whose updates are
+ * guarded by the value read (reconcile's scan), so a write that raced the scan is never overwritten.
+ * `drifted`/`fixed` in the report count documents that still held copied fields / were rewritten.
+ */
+export async function dropSnapshotCopies(db: Db, dropped: DroppedSnapshot, options: { batchSize: number; onProgress?: (progress: ReconcileProgress) => void }): Promise<DriftReport> {
+  const target = { coordinate: dropped.coordinate, kind: 'snapshot' as const, collection: dropped.collection, projection: { _id: 1, [dropped.path]: 1 } };
+  return scanInBatches(db, target, { batchSize: options.batchSize, fix: true, onProgress: options.onProgress }, async (batch: Document[]) => {
+    const repairs: Repair[] = [];
+    for (const document of batch) {
+      const value: unknown = document[dropped.path];
+      const copies: unknown[] = Array.isArray(value) ? value : [value];
+      if (copies.every((copy) => keyOnly(copy, dropped.key) === copy)) continue;
+      const reduced = Array.isArray(value) ? value.map((copy) => keyOnly(copy, dropped.key)) : keyOnly(value, dropped.key);
+      repairs.push({ id: document._id, filter: { _id: document._id, [dropped.path]: value ?? null }, update: { $set: { [dropped.path]: reduced } } });
+    }
+    return repairs;
+  });
+}
+
+/** `{ [key]: copy[key] }` for a copy holding more than its key; anything else (no key: not a copy) as it is, same reference. */
+function keyOnly(copy: unknown, key: string): unknown {
+  if (copy === null || typeof copy !== 'object' || Array.isArray(copy)) return copy;
+  const record = copy as Record<string, unknown>;
+  if (Object.keys(record).every((name) => name === key)) return copy;
+  return key in record ? { [key]: record[key] } : copy;
+}

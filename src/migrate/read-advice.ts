@@ -1,0 +1,34 @@
+import { readFileSync } from 'node:fs';
+import type { FieldAdvice } from '../advise/recommend/advice-types';
+import type { MigrationRequest } from './migrate-args';
+
+/** An advice file that cannot be read, or holds no migration for the field; one line naming the file. */
+export class AdviceFileError extends Error {
+  override readonly name = 'AdviceFileError';
+}
+
+/**
+ * The change `docjoin advise --json FILE` recommends for `coordinate`: widen-snapshot (to its
+ * `snapshotFields`) or drop-snapshot. Any other advice changes nothing this command migrates.
+ */
+export function readAdvice(file: string, coordinate: string): Exclude<MigrationRequest, { kind: 'advice' }> {
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(readFileSync(file, 'utf8'));
+  } catch (error) {
+    throw new AdviceFileError(`--advice ${file} could not be read: ${error instanceof Error ? error.message.split('\n')[0] : String(error)}`);
+  }
+  const fields = (parsed as { advice?: { fields?: unknown } } | null)?.advice?.fields;
+  if (!Array.isArray(fields)) throw new AdviceFileError(`--advice ${file} holds no advice.fields; write it with docjoin advise --json ${file}`);
+  const advice = (fields as FieldAdvice[]).find((candidate) => candidate?.coordinate === coordinate);
+  if (!advice) throw new AdviceFileError(`--advice ${file} has no advice for ${coordinate}`);
+  switch (advice.kind) {
+    case 'widen-snapshot':
+      if (!Array.isArray(advice.snapshotFields) || !advice.snapshotFields.every((name) => typeof name === 'string')) throw new AdviceFileError(`--advice ${file}: the widen-snapshot advice for ${coordinate} has no snapshotFields`);
+      return { kind: 'widen', coordinate, fields: advice.snapshotFields };
+    case 'drop-snapshot':
+      return { kind: 'drop-snapshot', coordinate };
+    default:
+      throw new AdviceFileError(`--advice ${file}: the advice for ${coordinate} is ${advice.kind} (${advice.change}); migrate applies widen-snapshot and drop-snapshot`);
+  }
+}

@@ -1,0 +1,206 @@
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { ObjectId, type Db } from 'mongodb';
+import { runDocjoinCli } from '../../../src/cli/docjoin';
+import { withDirectiveTypeDefs } from '../../../src/gateway/schema/schema-sources';
+import { buildWriteModelFromSdl } from '../../../src/gateway/writes/build-write-model';
+import { backfillSnapshot } from '../../../src/migrate/backfill-snapshot';
+import { MIGRATIONS_COLLECTION } from '../../../src/migrate/migration-marker';
+import { redactUri } from '../../../src/observability/redact-secrets';
+import { reconcile } from '../../../src/reconcile/reconcile';
+import { startTestMongo, type TestMongo } from '../../support/test-mongo';
+import { captureIo } from '../../unit/cli/capture-io';
+
+/**
+ * `docjoin migrate` on a small project in a temp folder: 3 authors, 5 books copying their authors'
+ * id and name. Widening the snapshot with thumbnailUrl, resuming an interrupted backfill, dropping it.
+ */
+const SDL = /* GraphQL */ `type Query {
+  books: [Book!]! @list
+}
+
+type Book @collection(name: "books") {
+  id: ID!
+  title: String!
+  authors: [Author!]!
+    @snapshot(path: "authors", fields: ["id", "name"])
+    @join(localField: "authors.id")
+    @read(strategy: SNAPSHOT)
+}
+
+type Author @collection(name: "authors") {
+  id: ID!
+  name: String!
+  thumbnailUrl: String!
+}
+`;
+const WIDENED = SDL.replace('fields: ["id", "name"]', 'fields: ["id", "name", "thumbnailUrl"]');
+
+const authorIds = [1, 2, 3].map((n) => new ObjectId(`6955b90000000000000000a${n}`));
+const bookIds = [1, 2, 3, 4, 5].map((n) => new ObjectId(`6955b90000000000000000b${n}`));
+const authorOf = (n: number) => ({ _id: authorIds[n]!, name: `Author ${n}`, thumbnailUrl: `https://img.example/${n}.png` });
+
+let mongo: TestMongo;
+const folders: string[] = [];
+beforeAll(async () => {
+  mongo = await startTestMongo();
+});
+afterAll(async () => {
+  for (const folder of folders) rmSync(folder, { recursive: true, force: true });
+  await mongo?.stop();
+});
+
+/** A fresh database with the 5 books (book i copies authors i mod 3 and (i+1) mod 3) and a project folder with SDL. */
+async function setUp(sdl: string): Promise<{ db: Db; folder: string; schemaFile: string; args: string[] }> {
+  const db = mongo.freshDb('migrate');
+  await db.collection('authors').insertMany([0, 1, 2].map(authorOf));
+  await db.collection('books').insertMany(
+    bookIds.map((_id, i) => ({ _id, title: `Book ${i}`, authors: [i % 3, (i + 1) % 3].map((n) => ({ id: authorIds[n]!, name: `Author ${n}` })) })),
+  );
+  const folder = mkdtempSync(join(tmpdir(), 'docjoin-migrate-'));
+  folders.push(folder);
+  mkdirSync(join(folder, 'schema'));
+  const schemaFile = join(folder, 'schema', 'schema.graphql');
+  writeFileSync(schemaFile, sdl);
+  writeFileSync(join(folder, 'docjoin.config.json'), JSON.stringify({ schema: 'schema' }));
+  return { db, folder, schemaFile, args: ['--config', join(folder, 'docjoin.config.json'), '--mongo-uri', mongo.uri, '--db', db.databaseName] };
+}
+
+async function migrate(argv: string[]): Promise<{ code: number; out: string; err: string }> {
+  const { io, out, err } = captureIo();
+  const code = await runDocjoinCli(['migrate', ...argv], {}, io);
+  return { code, out: out(), err: err() };
+}
+
+async function snapshotDrift(db: Db, sdl: string): Promise<number> {
+  const model = buildWriteModelFromSdl(withDirectiveTypeDefs(sdl));
+  return (await reconcile(db, model)).drifted;
+}
+
+describe('docjoin migrate --widen', () => {
+  it('prints the SDL diff, writes it, fills every copy in batches and reconciles with no drift', async () => {
+    const { db, schemaFile, args } = await setUp(SDL);
+    const where = `${db.databaseName} on ${redactUri(mongo.uri)}`;
+    const run = await migrate(['--widen', 'Book.authors', '--fields', 'thumbnailUrl', '--write', '--batch-size', '2', ...args]);
+    expect(run.err).toBe('');
+    expect(run.out).toBe(`schema/schema.graphql:9
+-    @snapshot(path: "authors", fields: ["id", "name"])
++    @snapshot(path: "authors", fields: ["id", "name", "thumbnailUrl"])
+wrote schema/schema.graphql
+backfilling Book.authors (thumbnailUrl) in ${where}, batches of 2…
+snapshot Book.authors 5 / 5
+backfilled Book.authors: 5 scanned, 5 rewritten
+reconcile Book.authors: 5 scanned, 0 drifted
+`);
+    expect(run.code).toBe(0);
+    expect(readFileSync(schemaFile, 'utf8')).toBe(WIDENED);
+    const books = await db.collection('books').find({}, { sort: { _id: 1 } }).toArray();
+    expect(books.map((book) => book.authors)).toEqual(bookIds.map((_, i) => [i % 3, (i + 1) % 3].map((n) => ({ id: authorIds[n], name: `Author ${n}`, thumbnailUrl: `https://img.example/${n}.png` }))));
+    expect(await snapshotDrift(db, WIDENED)).toBe(0);
+    const marker = await db.collection(MIGRATIONS_COLLECTION).findOne({ _id: 'Book.authors' as never });
+    expect(marker).toEqual({ _id: 'Book.authors', kind: 'snapshot-backfill', fields: ['thumbnailUrl'], startedAt: expect.any(Date), resumeAfter: bookIds[4], finishedAt: expect.any(Date) });
+
+    // Run again: the schema already copies it, nothing left to fill.
+    const again = await migrate(['--widen', 'Book.authors', '--fields', 'thumbnailUrl', ...args]);
+    expect(again.out).toBe(`schema/schema.graphql: Book.authors already copies thumbnailUrl; no SDL change
+backfilling Book.authors (thumbnailUrl) in ${where}, batches of 500…
+snapshot Book.authors 5 / 5
+backfilled Book.authors: 5 scanned, 0 rewritten
+reconcile Book.authors: 5 scanned, 0 drifted
+`);
+    expect(again.code).toBe(0);
+  });
+
+  it('without --write prints the change only; a field the target lacks is one line, exit 2', async () => {
+    const { schemaFile, args } = await setUp(SDL);
+    const bad = await migrate(['--widen', 'Book.authors', '--fields', 'avatar', ...args]);
+    expect(bad.code).toBe(2);
+    expect(bad.err).toBe('migrate: Invalid storage directives: - Book.authors: @snapshot(fields:) names "avatar", which is not a field of Author; its fields are id, name, thumbnailUrl\n');
+    expect(readFileSync(schemaFile, 'utf8')).toBe(SDL);
+    const unreachable = await migrate(['--widen', 'Book.authors', '--fields', 'thumbnailUrl', ...args.slice(0, 2), '--mongo-uri', 'mongodb://127.0.0.1:9/?serverSelectionTimeoutMS=200']);
+    expect(unreachable.out).toContain('(not written: pass --write to apply it)\n');
+    expect(unreachable.err).toMatch(/^migrate: backfilling Book.authors in docjoin on mongodb:\/\/127\.0\.0\.1:9\/\?serverSelectionTimeoutMS=200 failed: .+\n$/);
+    expect(unreachable.code).toBe(1);
+    expect(readFileSync(schemaFile, 'utf8')).toBe(SDL);
+  });
+
+  it('resumes after a kill: the rerun reads on after resumeAfter and finishes', async () => {
+    const { db, args } = await setUp(WIDENED);
+    const model = buildWriteModelFromSdl(withDirectiveTypeDefs(WIDENED));
+    const backfill = { coordinate: 'Book.authors', fields: ['thumbnailUrl'], locations: model.snapshots };
+    const killed = new Error('killed');
+    const seen: number[] = [];
+    await expect(
+      backfillSnapshot(db, backfill, {
+        batchSize: 2,
+        onBatch: (_lastId, report) => {
+          seen.push(report.scanned);
+          throw killed;
+        },
+      }),
+    ).rejects.toBe(killed);
+    expect(seen).toEqual([2]);
+    const marker = await db.collection(MIGRATIONS_COLLECTION).findOne({ _id: 'Book.authors' as never });
+    expect(marker).toEqual({ _id: 'Book.authors', kind: 'snapshot-backfill', fields: ['thumbnailUrl'], startedAt: expect.any(Date), resumeAfter: bookIds[1] });
+    expect(await db.collection('books').countDocuments({ 'authors.thumbnailUrl': { $exists: true } })).toBe(2);
+    expect(await snapshotDrift(db, WIDENED)).toBe(3);
+
+    // The rerun through the command: the schema already copies thumbnailUrl, the marker says where to go on.
+    const rerun = await migrate(['--widen', 'Book.authors', '--fields', 'thumbnailUrl', '--batch-size', '2', ...args]);
+    expect(rerun.err).toBe('');
+    expect(rerun.out).toContain(`resumed after _id ${bookIds[1]!.toHexString()}
+backfilled Book.authors: 3 scanned, 3 rewritten
+reconcile Book.authors: 5 scanned, 0 drifted
+`);
+    expect(rerun.code).toBe(0);
+    const finished = await db.collection(MIGRATIONS_COLLECTION).findOne({ _id: 'Book.authors' as never });
+    expect(finished).toEqual({ ...marker, resumeAfter: bookIds[4], finishedAt: expect.any(Date) });
+    expect(await snapshotDrift(db, WIDENED)).toBe(0);
+  });
+
+  it('takes the change from docjoin advise --json', async () => {
+    const { db, folder, args } = await setUp(SDL);
+    const adviceFile = join(folder, 'advice.json');
+    writeFileSync(adviceFile, JSON.stringify({ advice: { workload: { queries: 10, mutations: 0 }, fields: [{ coordinate: 'Book.authors', kind: 'widen-snapshot', change: 'add thumbnailUrl', snapshotFields: ['id', 'name', 'thumbnailUrl'] }] } }));
+    const run = await migrate(['--advice', adviceFile, '--field', 'Book.authors', ...args]);
+    expect(run.out).toContain('+    @snapshot(path: "authors", fields: ["id", "name", "thumbnailUrl"])\n');
+    expect(run.out).toContain('backfilling Book.authors (thumbnailUrl)');
+    expect(run.out).toContain('backfilled Book.authors: 5 scanned, 5 rewritten\n');
+    expect(run.code).toBe(0);
+    expect(await snapshotDrift(db, WIDENED)).toBe(0);
+    const keep = await migrate(['--advice', adviceFile, '--field', 'Book.title', ...args]);
+    expect(keep).toEqual({ code: 2, out: '', err: `migrate: --advice ${adviceFile} has no advice for Book.title\n` });
+  });
+});
+
+describe('docjoin migrate --drop-snapshot', () => {
+  it('refuses while the schema declares the snapshot, and drops the copied fields once it is gone', async () => {
+    const { db, schemaFile, args } = await setUp(SDL);
+    const refused = await migrate(['--drop-snapshot', 'Book.authors', '--write', ...args]);
+    expect(refused.out).toBe(`schema/schema.graphql:9
+-    @snapshot(path: "authors", fields: ["id", "name"])
+-    @join(localField: "authors.id")
+-    @read(strategy: SNAPSHOT)
++    @join(localField: "authors.id")
+wrote schema/schema.graphql
+`);
+    expect(refused.err).toBe('migrate: Book.authors still declares @snapshot in schema/schema.graphql; apply the SDL change, deploy it, then run this again to drop the copied fields\n');
+    expect(refused.code).toBe(2);
+    expect(await db.collection('books').countDocuments({ 'authors.name': { $exists: true } })).toBe(5);
+
+    // The schema file no longer declares it (the change above was written): the copies go.
+    const dropped = await migrate(['--drop-snapshot', 'Book.authors', '--batch-size', '2', ...args]);
+    expect(dropped.err).toBe('');
+    expect(dropped.out).toBe(`schema/schema.graphql: Book.authors declares no @snapshot; no SDL change
+dropping Book.authors's copied fields in ${db.databaseName} on ${redactUri(mongo.uri)}, batches of 2…
+snapshot Book.authors 5 / 5
+dropped Book.authors's copied fields: 5 scanned, 5 rewritten
+`);
+    expect(dropped.code).toBe(0);
+    const books = await db.collection('books').find({}, { sort: { _id: 1 } }).toArray();
+    expect(books.map((book) => book.authors)).toEqual(bookIds.map((_, i) => [i % 3, (i + 1) % 3].map((n) => ({ id: authorIds[n] }))));
+    expect(readFileSync(schemaFile, 'utf8')).not.toContain('@snapshot');
+    expect(await snapshotDrift(db, readFileSync(schemaFile, 'utf8'))).toBe(0);
+  });
+});
