@@ -73,8 +73,9 @@ const lackedSets = new WeakMap<readonly string[], Map<string, readonly string[]>
 
 /** The fields of `copied` the entry lacks (a copy written before they joined the snapshot); undefined when none. */
 function lackedFields(copied: readonly string[], entry: Record<string, unknown>): readonly string[] | undefined {
+  // The common case (every copy complete) allocates nothing.
+  if (copied.every((name) => entry[name] !== undefined)) return undefined;
   const lacked = copied.filter((name) => entry[name] === undefined);
-  if (lacked.length === 0) return undefined;
   let sets = lackedSets.get(copied);
   if (!sets) lackedSets.set(copied, (sets = new Map()));
   const key = lacked.join(',');
