@@ -12,6 +12,8 @@ export interface AdviceThresholds {
   readonly dropSnapshotAmplification: number;
   /** A snapshot is widened when reads missed it, for fields it could copy, in at least this share of its reads. */
   readonly widenMinMissShare: number;
+  /** A join switches to its snapshot, or gains one, when at least this share of its reads fit the copy. */
+  readonly switchDefaultShare: number;
   /** A join read by at least this share of the queries is a join on every request. */
   readonly everyRequestShare: number;
   /** The `@join(limit:)` suggested for an array to bound: docjoin's page size. */
@@ -24,6 +26,7 @@ export const DEFAULT_ADVICE_THRESHOLDS: AdviceThresholds = {
   stopEmbeddingLength: 1000,
   dropSnapshotAmplification: 100,
   widenMinMissShare: 0.05,
+  switchDefaultShare: 0.5,
   everyRequestShare: 0.9,
   suggestedLimit: DEFAULT_ASSUMED_LIST_SIZE,
 };

@@ -11,6 +11,10 @@ export type AdviceKind =
   | 'widen-snapshot'
   /** Stop copying: keeping the copies true costs more writes than the round trips they save. */
   | 'drop-snapshot'
+  /** Copy the fields join reads select into the parent: reads far outnumber the writes the copies cost. */
+  | 'add-snapshot'
+  /** Read by default with the shape that serves most reads without a query (`@read(strategy:)`). */
+  | 'switch-default'
   /** Bound the embedded array (the subset pattern): keep the newest entries, reference the rest. */
   | 'bound-array'
   /** Stop embedding: the children belong in their own collection, pointing at the parent. */

@@ -5,6 +5,7 @@ import { DEFAULT_ADVICE_THRESHOLDS, type AdviceThresholds } from './advice-thres
 import type { AdviceReport, AntiPattern, FieldAdvice } from './advice-types';
 import { arrayAdvice, isUnboundedArray } from './array-advice';
 import { describeStorage } from './describe-storage';
+import { joinAdvice } from './join-advice';
 import { RULES } from './rules-of-thumb';
 import { snapshotAdvice } from './snapshot-advice';
 import { WorkloadView } from './workload-view';
@@ -64,6 +65,11 @@ function adviseField(field: RelationField, input: AdviceInput, workload: Workloa
         largestDocumentBytes: undefined,
       },
     };
+  }
+  const joined = joinAdvice(field, input.storageMap, workload, input.statistics, thresholds);
+  if (joined) {
+    const { effect, ...advice } = joined;
+    return { ...base, ...advice, effect: { ...effect, largestDocumentBytes: undefined } };
   }
   return {
     ...base,

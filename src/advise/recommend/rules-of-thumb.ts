@@ -5,6 +5,8 @@
 export const RULES = {
   keep: 'the data and the workload show nothing the current shape handles badly',
   widenSnapshot: 'denormalize the fields reads need when reads far outnumber writes: a copy that holds them saves the join',
+  addSnapshot: 'denormalize when the read-to-write ratio is high: a copy of the few fields reads select saves a join on every read',
+  switchDefault: 'read from the copy you already keep: a join whose selections the snapshot holds spends a round trip for nothing',
   dropSnapshot: 'denormalize only when the read-to-write ratio is high: here each read saved costs many copies rewritten',
   boundArray: 'arrays must not grow without bound: keep the newest entries embedded (the subset pattern), reference the rest',
   stopEmbedding: 'high-cardinality children reference their parent: embedding them bloats the parent toward the 16 MB limit',

@@ -4,9 +4,9 @@ import { LoaderRegistry } from '../loaders/loader-registry';
 import type { OperationDeadline } from '../limits/operation-deadline';
 import type { MongoFunnel } from '../mongo/mongo-funnel';
 import { connectionSelection, type ConnectionSelection } from '../planning/connection-selection';
-import { planProjection, snapshotMissingFields, snapshotSelectedFields, type PlanningContext } from '../planning/plan-projection';
+import { planProjection, selectedFieldNames, snapshotMissingFields, snapshotSelectedFields, type PlanningContext } from '../planning/plan-projection';
 import type { Projection } from '../planning/projection';
-import { copiedFieldsRead, uncopiedFields, type RequestedList } from '../planning/requested-list';
+import { copiedFieldsRead, fieldNamesRead, uncopiedFields, type RequestedList } from '../planning/requested-list';
 import type { ConnectionType, ReadStrategy, RelationField, SnapshotShape, StorageMap } from '../storage-map/storage-map-types';
 import type { RequestWrites } from '../writes/request-writes';
 import type { WriteRuntime } from '../writes/write-runtime';
@@ -51,6 +51,11 @@ export interface GatewayContext {
    * (memoized like snapshotMissingFields).
    */
   snapshotCopiedFields(info: GraphQLResolveInfo, shape: SnapshotShape, targetType: string, requested: RequestedList): readonly string[];
+  /**
+   * The target fields a join read's selection and `requested` read, sorted and without repeats: what
+   * a snapshot would have to copy to serve it (memoized like snapshotMissingFields; workload capture).
+   */
+  selectedFields(info: GraphQLResolveInfo, targetType: string, requested: RequestedList): readonly string[];
 }
 
 let nextRequestId = 0;
@@ -64,6 +69,7 @@ export function createRequestContext(options: { storageMap: StorageMap; funnel: 
   const projections = new WeakMap<readonly FieldNode[], Map<string, Projection>>();
   const missingFields = new WeakMap<readonly FieldNode[], readonly string[]>();
   const copiedFields = new WeakMap<readonly FieldNode[], readonly string[]>();
+  const joinSelections = new WeakMap<readonly FieldNode[], readonly string[]>();
   const connections = new WeakMap<readonly FieldNode[], ConnectionSelection>();
   const strategyFor = (field: RelationField): ReadStrategy => overrides.get(field.coordinate) ?? field.defaultStrategy;
   const planning = (info: GraphQLResolveInfo): PlanningContext => ({
@@ -107,6 +113,14 @@ export function createRequestContext(options: { storageMap: StorageMap; funnel: 
         missingFields.set(info.fieldNodes, (missing = Object.freeze([...new Set(names)].sort())));
       }
       return missing;
+    },
+    selectedFields(info, targetType, requested) {
+      let selected = joinSelections.get(info.fieldNodes);
+      if (!selected) {
+        const names = [...selectedFieldNames(planning(info), targetType, info.fieldNodes), ...fieldNamesRead(requested, targetType, storageMap)];
+        joinSelections.set(info.fieldNodes, (selected = Object.freeze([...new Set(names)].sort())));
+      }
+      return selected;
     },
     snapshotCopiedFields(info, shape, targetType, requested) {
       let copied = copiedFields.get(info.fieldNodes);

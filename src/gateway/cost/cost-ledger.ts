@@ -73,6 +73,11 @@ export interface FieldRead {
    * selection): the copies fetched instead.
    */
   readonly missing: ReadonlyMap<readonly string[], number>;
+  /**
+   * Join reads by the target fields their selection, filters and order read (one memoized array per
+   * selection): the resolves that read each set. What a snapshot would have to copy to serve them.
+   */
+  readonly selections: ReadonlyMap<readonly string[], number>;
 }
 
 /** One write unit's `writes`, and the Mutation field that ran it (workload capture). */
@@ -162,7 +167,7 @@ export class CostLedger {
     let naive = this.#naiveQueries.get(coordinate);
     if (!naive) this.#naiveQueries.set(coordinate, (naive = { count: 0 }));
     let read = this.#reads.get(coordinate);
-    if (!read) this.#reads.set(coordinate, (read = { coordinate, cost: entry, resolves: 0, bytes: 0, missing: new Map() }));
+    if (!read) this.#reads.set(coordinate, (read = { coordinate, cost: entry, resolves: 0, bytes: 0, missing: new Map(), selections: new Map() }));
     read.resolves += 1;
     return new FieldCostRecorder(entry, naive, read);
   }
@@ -390,6 +395,7 @@ interface FieldReadTally {
   resolves: number;
   bytes: number;
   readonly missing: Map<readonly string[], number>;
+  readonly selections: Map<readonly string[], number>;
 }
 
 /** Adds one field's facts to its ledger entry. */
@@ -418,6 +424,11 @@ export class FieldCostRecorder {
   snapshotMisses(count: number, missing: readonly string[] = NO_FIELDS): void {
     this.entry.snapshotMisses = (this.entry.snapshotMisses ?? 0) + count;
     if (this.read) this.read.missing.set(missing, (this.read.missing.get(missing) ?? 0) + count);
+  }
+
+  /** A join read's target fields (the request context's memoized array for its selection). */
+  selection(fields: readonly string[]): void {
+    if (this.read) this.read.selections.set(fields, (this.read.selections.get(fields) ?? 0) + 1);
   }
 
   dangling(count: number): void {

@@ -80,11 +80,12 @@ export function snapshotFits(source: SelectionSource, shape: SnapshotShape, targ
  * had they been in the snapshot's `fields`, would have let the copy serve the selection.
  */
 export function snapshotMissingFields(source: SelectionSource, shape: SnapshotShape, targetType: string, fieldNodes: readonly FieldNode[]): string[] {
-  const missing: string[] = [];
-  for (const fieldName of collectSelection(source, targetType, fieldNodes).keys()) {
-    if (fieldName !== '__typename' && !shape.fields.includes(fieldName)) missing.push(fieldName);
-  }
-  return missing;
+  return selectedFieldNames(source, targetType, fieldNodes).filter((fieldName) => !shape.fields.includes(fieldName));
+}
+
+/** The fields of `targetType` the selection reads (aliases and fragments merged, `__typename` left out), in selection order. */
+export function selectedFieldNames(source: SelectionSource, targetType: string, fieldNodes: readonly FieldNode[]): string[] {
+  return [...collectSelection(source, targetType, fieldNodes).keys()].filter((fieldName) => fieldName !== '__typename');
 }
 
 /**

@@ -32,13 +32,14 @@ export function copiesServe(requested: RequestedList, shape: SnapshotShape, stor
  * no stored field of the target reads is named by its path).
  */
 export function uncopiedFields(requested: RequestedList, shape: SnapshotShape, storageMap: StorageMap): string[] {
+  return fieldNamesRead(requested, shape.fallback.targetType, storageMap).filter((name) => !shape.fields.includes(name));
+}
+
+/** The target's fields whose stored paths the filters and the order read (a path no field stores: the path itself). */
+export function fieldNamesRead(requested: RequestedList, targetType: string, storageMap: StorageMap): string[] {
   if (!asksForList(requested)) return [];
-  const target = storageMap.types.get(shape.fallback.targetType);
-  const copied = new Set(shape.fields.flatMap((name) => {
-    const field = target?.fields.get(name);
-    return field?.kind === 'stored' ? [field.path] : [];
-  }));
-  const names = requested.paths.filter((path) => !copied.has(path)).map((path) => {
+  const target = storageMap.types.get(targetType);
+  const names = requested.paths.map((path) => {
     for (const [name, field] of target?.fields ?? []) if (field.kind === 'stored' && field.path === path) return name;
     return path;
   });

@@ -14,7 +14,9 @@ import type { RelationRequest, RelationValue } from './resolver-types';
  * parent of a level lands in the same batch (one round trip per level).
  */
 export function resolveJoin(shape: JoinShape, request: RelationRequest): RelationValue {
-  const projection = request.context.projectionFor(request.info, shape.targetType);
+  const { context, info, field } = request;
+  request.cost.selection(context.selectedFields(info, shape.targetType, requestedList(field, request.args)));
+  const projection = context.projectionFor(info, shape.targetType);
   return shape.direction === 'byKey' ? joinByKey(shape, request, readPath(request.parent, shape.localField), projection) : joinByReference(shape, request, projection);
 }
 

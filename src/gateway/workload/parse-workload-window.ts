@@ -1,5 +1,5 @@
 import { READ_STRATEGIES, type ReadStrategy } from '../storage-map/storage-map-types';
-import { WORKLOAD_FORMAT, type CollectionFanOut, type FieldWorkload, type MissCounts, type MissingFields, type MutationWorkload, type OperationTotals, type WorkloadWindow } from './workload-types';
+import { WORKLOAD_FORMAT, type CollectionFanOut, type FieldWorkload, type MissCounts, type MissingFields, type MutationWorkload, type OperationTotals, type SelectedFields, type WorkloadWindow } from './workload-types';
 
 /** A stored flush that is not a workload window of this format; the message says where it is. */
 export class WorkloadFormatError extends Error {
@@ -42,7 +42,15 @@ function field(value: unknown, where: string, path: string): FieldWorkload {
     dangling: count(entry.dangling, where, `${path}.dangling`),
     missing: list(entry.missing, where, `${path}.missing`).map((set, index) => missingFields(set, where, `${path}.missing[${index}]`)),
     missingOther: missCounts(entry.missingOther, where, `${path}.missingOther`),
+    // Windows recorded before selections were recorded have none.
+    selections: entry.selections === undefined ? [] : list(entry.selections, where, `${path}.selections`).map((set, index) => selectedFields(set, where, `${path}.selections[${index}]`)),
+    selectionsOther: entry.selectionsOther === undefined ? 0 : count(entry.selectionsOther, where, `${path}.selectionsOther`),
   };
+}
+
+function selectedFields(value: unknown, where: string, path: string): SelectedFields {
+  const set = object(value, where, path);
+  return { fields: list(set.fields, where, `${path}.fields`).map((name, index) => string(name, where, `${path}.fields[${index}]`)), operations: count(set.operations, where, `${path}.operations`) };
 }
 
 function missingFields(value: unknown, where: string, path: string): MissingFields {

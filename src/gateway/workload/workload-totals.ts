@@ -1,6 +1,6 @@
 import type { CostLedger } from '../cost/cost-ledger';
 import type { ReadStrategy } from '../storage-map/storage-map-types';
-import type { CollectionFanOut, FieldWorkload, MissCounts, MissingFields, MutationWorkload, OperationCounts, OperationTotals } from './workload-types';
+import type { CollectionFanOut, FieldWorkload, MissCounts, MissingFields, MutationWorkload, OperationCounts, OperationTotals, SelectedFields } from './workload-types';
 
 export type RecordedOperation = keyof OperationCounts;
 
@@ -57,6 +57,7 @@ export class WorkloadTotals {
         counted?.add(key);
         this.#miss(field, key, names, first ? 1 : 0, misses);
       }
+      for (const names of read.selections.keys()) this.#select(field, names, 1);
     }
     for (const unit of ledger.writeUnitCosts()) {
       const mutation = this.#mutation(unit.field ?? 'Mutation.(unknown)');
@@ -85,6 +86,8 @@ export class WorkloadTotals {
       for (const missing of added.missing) this.#miss(field, missing.fields.join(','), missing.fields, missing.operations, missing.misses);
       field.missingOther.operations += added.missingOther.operations;
       field.missingOther.misses += added.missingOther.misses;
+      for (const selection of added.selections) this.#select(field, selection.fields, selection.operations);
+      field.selectionsOther += added.selectionsOther;
     }
     for (const added of counts.mutations) {
       const mutation = this.#mutation(added.field);
@@ -99,13 +102,15 @@ export class WorkloadTotals {
     for (const coordinate of [...this.#fields.keys()].sort()) {
       const byStrategy = this.#fields.get(coordinate)!;
       for (const strategy of [...byStrategy.keys()].sort()) {
-        const { missing, missingOther, ...counts } = byStrategy.get(strategy)!;
+        const { missing, missingOther, selections, selectionsOther, ...counts } = byStrategy.get(strategy)!;
         fields.push({
           field: coordinate,
           strategy,
           ...counts,
           missing: [...missing.entries()].sort(([a], [b]) => compare(a, b)).map(([, set]) => ({ ...set })),
           missingOther: { ...missingOther },
+          selections: [...selections.entries()].sort(([a], [b]) => compare(a, b)).map(([, set]) => ({ ...set })),
+          selectionsOther,
         });
       }
     }
@@ -122,7 +127,7 @@ export class WorkloadTotals {
     if (!byStrategy) this.#fields.set(coordinate, (byStrategy = new Map()));
     let field = byStrategy.get(strategy);
     if (!field) {
-      field = { operations: 0, resolves: 0, roundTrips: 0, documents: 0, bytes: 0, keys: 0, snapshotHits: 0, snapshotMisses: 0, dangling: 0, missing: new Map(), missingOther: { operations: 0, misses: 0 } };
+      field = { operations: 0, resolves: 0, roundTrips: 0, documents: 0, bytes: 0, keys: 0, snapshotHits: 0, snapshotMisses: 0, dangling: 0, missing: new Map(), missingOther: { operations: 0, misses: 0 }, selections: new Map(), selectionsOther: 0 };
       byStrategy.set(strategy, field);
     }
     return field;
@@ -142,6 +147,20 @@ export class WorkloadTotals {
     set.misses += misses;
   }
 
+  /** Operations that read the field with the set `names` of target fields (sets past the cap counted together). */
+  #select(field: FieldCounters, names: readonly string[], operations: number): void {
+    const key = names.join(',');
+    let set = field.selections.get(key);
+    if (!set) {
+      if (field.selections.size >= this.maxMissingSets) {
+        field.selectionsOther += operations;
+        return;
+      }
+      field.selections.set(key, (set = { fields: [...names], operations: 0 }));
+    }
+    set.operations += operations;
+  }
+
   #mutation(coordinate: string): MutationCounters {
     let mutation = this.#mutations.get(coordinate);
     if (!mutation) this.#mutations.set(coordinate, (mutation = { runs: 0, failed: 0, attempts: 0, roundTrips: 0, documentsModified: 0, fanOut: new Map() }));
@@ -156,6 +175,8 @@ const FIELD_COUNTS: readonly FieldCount[] = ['operations', 'resolves', 'roundTri
 type FieldCounters = Mutable<Pick<FieldWorkload, FieldCount>> & {
   readonly missing: Map<string, Mutable<MissingFields>>;
   readonly missingOther: Mutable<MissCounts>;
+  readonly selections: Map<string, Mutable<SelectedFields>>;
+  selectionsOther: number;
 };
 
 type MutationCount = 'runs' | 'failed' | 'attempts' | 'roundTrips' | 'documentsModified';

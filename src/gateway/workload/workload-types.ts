@@ -86,6 +86,21 @@ export interface FieldWorkload {
   readonly missing: readonly MissingFields[];
   /** Misses whose set came after the first 64 distinct ones of a window. */
   readonly missingOther: MissCounts;
+  /**
+   * What join reads selected (join strategy only; else empty): one entry per set of target fields the
+   * selection, filters and order read, at most 64 (see selectionsOther). A snapshot copying a set's
+   * fields would have served its operations.
+   */
+  readonly selections: readonly SelectedFields[];
+  /** Operations whose set came after the first 64 distinct ones of a window. */
+  readonly selectionsOther: number;
+}
+
+export interface SelectedFields {
+  /** The target's fields read, sorted. */
+  readonly fields: readonly string[];
+  /** Operations that read the field with this set (an operation may count under several, one per alias). */
+  readonly operations: number;
 }
 
 export interface MissCounts {

@@ -126,10 +126,10 @@ function sum(costs: readonly CostReport[], type: 'query' | 'mutation') {
 function expectedWorkload(first: Run, second: Run): Omit<WorkloadSummary, 'start' | 'end'> {
   const costs = [...first.costs, ...second.costs];
   const writes = costs.flatMap((cost) => (cost.writes ? [cost.writes] : []));
-  const none = { missing: [], missingOther: { operations: 0, misses: 0 }, snapshotHits: 0, snapshotMisses: 0, dangling: 0 };
+  const none = { missing: [], missingOther: { operations: 0, misses: 0 }, snapshotHits: 0, snapshotMisses: 0, dangling: 0, selections: [], selectionsOther: 0 };
   const fields: FieldWorkload[] = [
-    // The header's join: 2 books, 3 references, 2 distinct authors in one $in.
-    { field: 'Book.authors', strategy: 'join', operations: 1, resolves: 2, roundTrips: 1, documents: 2, bytes: first.joinBytes.join, keys: 3, ...none },
+    // The header's join: 2 books, 3 references, 2 distinct authors in one $in; its selection read `name`.
+    { field: 'Book.authors', strategy: 'join', operations: 1, resolves: 2, roundTrips: 1, documents: 2, bytes: first.joinBytes.join, keys: 3, ...none, selections: [{ fields: ['name'], operations: 1 }] },
     {
       field: 'Book.authors',
       strategy: 'snapshot',
@@ -145,6 +145,8 @@ function expectedWorkload(first: Run, second: Run): Omit<WorkloadSummary, 'start
       dangling: 0,
       missing: [{ fields: ['born'], operations: 2, misses: 6 }],
       missingOther: { operations: 0, misses: 0 },
+      selections: [],
+      selectionsOther: 0,
     },
   ];
   return {

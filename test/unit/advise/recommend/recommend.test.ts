@@ -11,6 +11,13 @@ const SDL = /* GraphQL */ `
     title: String!
     authors: [Author!]! @snapshot(path: "authors", fields: ["id", "name"]) @join(localField: "authors.id") @read(strategy: SNAPSHOT)
     notes: [Note!]! @embedded
+    publisher: Publisher @join(localField: "publisherId")
+  }
+  type Publisher @collection(name: "publishers") { id: ID! name: String! founded: Int! books: [Book!]! @join(localField: "_id", foreignField: "publisherId", sort: "title") }
+  type Review @collection(name: "reviews") {
+    id: ID!
+    stars: Int!
+    book: Book @snapshot(path: "book", fields: ["id", "title"]) @join(localField: "book.id") @read(strategy: JOIN)
   }
   type Note { text: String! }
   type Author @collection(name: "authors") {
@@ -30,7 +37,7 @@ const SDL = /* GraphQL */ `
 const { storageMap } = buildWriteModelFromSdl(withDirectiveTypeDefs(SDL));
 
 function field(entry: Partial<FieldWorkload> & Pick<FieldWorkload, 'field' | 'strategy'>): FieldWorkload {
-  return { operations: 0, resolves: 0, roundTrips: 0, documents: 0, bytes: 0, keys: 0, snapshotHits: 0, snapshotMisses: 0, dangling: 0, missing: [], missingOther: { operations: 0, misses: 0 }, ...entry };
+  return { operations: 0, resolves: 0, roundTrips: 0, documents: 0, bytes: 0, keys: 0, snapshotHits: 0, snapshotMisses: 0, dangling: 0, missing: [], missingOther: { operations: 0, misses: 0 }, selections: [], selectionsOther: 0, ...entry };
 }
 
 function workload({ queries, mutationCount, ...parts }: Partial<WorkloadSummary> & { queries: number; mutationCount: number }): WorkloadSummary {
@@ -141,5 +148,62 @@ describe('recommend', () => {
     expect(bounded.effect.largestDocumentBytes).toEqual({ before: 10_100, after: 920 });
     expect(advice(recommend({ storageMap, statistics: statistics(2000) }), 'Book.notes').kind).toBe('stop-embedding');
     expect(advice(recommend({ storageMap, statistics: statistics(50) }), 'Book.notes')).toMatchObject({ kind: 'keep', antiPatterns: [] });
+  });
+});
+
+describe('recommend, from the selections of join reads', () => {
+  const collection = (name: string, estimatedCount: number) => ({ collection: name, exists: true, estimatedCount, sampled: estimatedCount, documentBytes: undefined, nearLimit: { thresholdBytes: 8 * 1024 * 1024, documents: 0, share: 0 } });
+  const statistics: DataStatistics = {
+    settings: { sampleSize: 1000, keySampleSize: 200, nearLimitBytes: 8 * 1024 * 1024, fullScan: false },
+    collections: { books: collection('books', 1000), publishers: collection('publishers', 20), reviews: collection('reviews', 500) },
+    relations: {},
+  };
+
+  it('switches a join to the snapshot it declares when most reads select only copied fields', () => {
+    const report = recommend({
+      storageMap,
+      statistics,
+      workload: workload({
+        queries: 100,
+        mutationCount: 0,
+        fields: [field({ field: 'Review.book', strategy: 'join', operations: 80, roundTrips: 80, selections: [{ fields: ['title'], operations: 60 }, { fields: ['pages', 'title'], operations: 20 }] })],
+      }),
+    });
+    const book = advice(report, 'Review.book');
+    expect(book).toMatchObject({ kind: 'switch-default', change: 'read Review.book from its snapshot by default (@read(strategy: SNAPSHOT))' });
+    // 60 of the 80 joins fit the copy: 600 of the 800 round trips per 1,000 queries go.
+    expect(book.effect.roundTripsPer1000Queries).toEqual({ before: 800, after: 200 });
+  });
+
+  it('adds a snapshot to a forward join read far more than its targets are written, with the copies it would cost', () => {
+    const report = recommend({
+      storageMap,
+      statistics,
+      workload: workload({
+        queries: 100,
+        mutationCount: 2,
+        fields: [field({ field: 'Book.publisher', strategy: 'join', operations: 100, roundTrips: 100, selections: [{ fields: ['name'], operations: 90 }, { fields: ['books', 'name'], operations: 10 }] })],
+        mutations: [{ field: 'Mutation.renamePublisher', runs: 2, failed: 0, attempts: 2, roundTrips: 2, documentsModified: 2, fanOut: [{ collection: 'publishers', documentsModified: 2 }] }],
+      }),
+    });
+    const publisher = advice(report, 'Book.publisher');
+    expect(publisher).toMatchObject({ kind: 'add-snapshot', snapshotFields: ['id', 'name'] });
+    expect(publisher.effect.roundTripsPer1000Queries).toEqual({ before: 1000, after: 100 });
+    // 2 publishers renamed, each copied by 1,000 books / 20 publishers = 50: 100 copies over 2 mutations.
+    expect(publisher.effect.documentsWrittenPer1000Mutations).toEqual({ before: 1000, after: 51_000 });
+  });
+
+  it('adds no snapshot when its targets are written as often as they are read', () => {
+    const report = recommend({
+      storageMap,
+      statistics,
+      workload: workload({
+        queries: 10,
+        mutationCount: 50,
+        fields: [field({ field: 'Book.publisher', strategy: 'join', operations: 10, roundTrips: 10, selections: [{ fields: ['name'], operations: 10 }] })],
+        mutations: [{ field: 'Mutation.renamePublisher', runs: 50, failed: 0, attempts: 50, roundTrips: 50, documentsModified: 50, fanOut: [{ collection: 'publishers', documentsModified: 50 }] }],
+      }),
+    });
+    expect(advice(report, 'Book.publisher').kind).toBe('keep');
   });
 });

@@ -32,7 +32,7 @@ function booksLedger(): CostLedger {
   return ledger;
 }
 
-const noMisses = { missing: [], missingOther: { operations: 0, misses: 0 } };
+const noMisses = { missing: [], missingOther: { operations: 0, misses: 0 }, selections: [], selectionsOther: 0 };
 const zeros = { operations: 0, resolves: 0, roundTrips: 0, documents: 0, bytes: 0, keys: 0, snapshotHits: 0, snapshotMisses: 0, dangling: 0 };
 
 function field(entry: Partial<FieldWorkload> & Pick<FieldWorkload, 'field' | 'strategy'>): FieldWorkload {
