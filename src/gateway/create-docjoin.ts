@@ -8,7 +8,7 @@ import { processEstimateViolations, type EstimateViolationRecorder } from './cos
 import { createFormatError } from './errors/format-error';
 import { CollectionSizes } from './estimate/collection-sizes';
 import { estimateRequest } from './estimate/estimate-request';
-import { SnapshotBackfills } from './estimate/snapshot-backfills';
+import { CopyBackfills } from './estimate/copy-backfills';
 import { checkOptionNames, GatewayOptionError, resolveSettings, type GatewaySettings, type ResolvedSettings } from './gateway-options';
 import { checkHealth, type HealthReport, type MongoKind } from './http/health';
 import { DocumentBudget } from './limits/document-budget';
@@ -139,7 +139,7 @@ export async function createDocjoin(options: DocjoinOptions): Promise<Docjoin> {
   // The document estimate is bounded by collection sizes once the database is known to hold the schema's data.
   const sizes = options.validateDatabase ?? true ? new CollectionSizes(storageMap, funnel) : undefined;
   // Copies a backfill has not reached yet are joined; the estimate counts that join while it runs.
-  const backfills = options.validateDatabase ?? true ? new SnapshotBackfills(storageMap, funnel) : undefined;
+  const backfills = options.validateDatabase ?? true ? new CopyBackfills(storageMap, funnel) : undefined;
   const workload = settings.workload
     ? new WorkloadCapture(
         'file' in settings.workload ? new WorkloadFile(settings.workload.file) : new WorkloadCollection(db, settings.workload.collection),
@@ -190,7 +190,7 @@ export async function createDocjoin(options: DocjoinOptions): Promise<Docjoin> {
         assumedListSize: settings.assumedListSize,
         writeEstimate: (field) => writeRuntime.estimates.get(field),
         ...(sizes && { collectionSize: (collection: string) => sizes.bound(collection), listLength: (coordinate: string) => sizes.listLength(coordinate) }),
-        ...(backfills && { snapshotBackfilling: (coordinate: string) => backfills.backfilling(coordinate) }),
+        ...(backfills && { copyBackfilling: (coordinate: string) => backfills.backfilling(coordinate) }),
       }),
     limits: settings.limits,
     commandsView: ({ request }) => settings.costCommands && parseCostHeader(request.http?.headers.get(COST_HEADER)) === 'commands',

@@ -5,7 +5,7 @@ import { requireCollections } from '../reconcile/reconcile';
 import type { DriftReport, ReconcileProgress } from '../reconcile/reconcile-types';
 import { scanInBatches } from '../reconcile/scan-batches';
 import { migrationsCollection, type SnapshotBackfillMarker } from './migration-marker';
-import { SNAPSHOT_BACKFILL } from '../gateway/estimate/snapshot-backfills';
+import { SNAPSHOT_BACKFILL } from '../gateway/estimate/copy-backfills';
 
 export interface SnapshotBackfill {
   /** `Type.field`: the marker's `_id`. */

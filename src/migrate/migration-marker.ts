@@ -1,9 +1,9 @@
 import type { Db } from 'mongodb';
-import { MIGRATIONS_COLLECTION, SNAPSHOT_BACKFILL } from '../gateway/estimate/snapshot-backfills';
+import { MIGRATIONS_COLLECTION, SNAPSHOT_BACKFILL } from '../gateway/estimate/copy-backfills';
 
 /**
  * The marker of a snapshot backfill, one document per `Type.field` in `docjoin_migrations` of the
- * migrated database (the gateway's snapshot-backfills.ts owns the names, as it reads the markers). While `finishedAt` is unset, copies may lack `fields`: the gateway reads the marker
+ * migrated database (the gateway's copy-backfills.ts owns the names, as it reads the markers). While `finishedAt` is unset, copies may lack `fields`: the gateway reads the marker
  * to keep its estimate an upper bound, and a rerun of `docjoin migrate` continues after `resumeAfter`.
  */
 export { MIGRATIONS_COLLECTION };

@@ -46,10 +46,11 @@ export interface EstimateInput {
   /** The most entries a list field read from its parent's array holds (collection-sizes.ts); undefined: assumedListSize. */
   listLength?(coordinate: string): number | undefined;
   /**
-   * Whether the snapshot of the relation `coordinate` is being backfilled (snapshot-backfills.ts): some
-   * copies may lack fields it declares, and the resolver joins those. Undefined: none is.
+   * Whether the copy of the relation `coordinate` is being backfilled (copy-backfills.ts): some snapshot
+   * copies may lack fields it declares, or some parents its embedded copy; the resolver joins those.
+   * Undefined: none is.
    */
-  snapshotBackfilling?(coordinate: string): boolean;
+  copyBackfilling?(coordinate: string): boolean;
   /**
    * Mutations: the most one attempt of a Mutation field's write unit sends, and the documents its reads
    * return (writes/estimate-write-unit.ts, from the field's write plan). Required to estimate a mutation.
@@ -323,6 +324,8 @@ class EstimatePass {
           return;
         }
         free(isList ? (slice ?? this.#listLength(storage)) : 1);
+        // While an embedded copy is backfilled, parents without it read their children by the join.
+        if (storage.shapes.join && this.input.copyBackfilling?.(storage.coordinate)) this.#join(scope, storage, storage.shapes.join, args, [nodes], childTypes, groups);
         return;
       }
       case 'snapshot': {
@@ -334,7 +337,7 @@ class EstimatePass {
         free(isList ? this.#listLength(storage) : 1);
         // While backfilling, the copies that lack a field are joined: their documents arrive a moment
         // after the copies served, so both are counted, each with what it selects below.
-        if (this.input.snapshotBackfilling?.(storage.coordinate)) this.#join(scope, storage, shape.fallback, args, [nodes], childTypes, groups);
+        if (this.input.copyBackfilling?.(storage.coordinate)) this.#join(scope, storage, shape.fallback, args, [nodes], childTypes, groups);
         return;
       }
       case 'join':

@@ -21,8 +21,8 @@ export function estimateRequest(request: {
   /** See EstimateInput.collectionSize and listLength. */
   collectionSize?(collection: string): number | undefined;
   listLength?(coordinate: string): number | undefined;
-  /** See EstimateInput.snapshotBackfilling. */
-  snapshotBackfilling?(coordinate: string): boolean;
+  /** See EstimateInput.copyBackfilling. */
+  copyBackfilling?(coordinate: string): boolean;
 }): CostEstimate | undefined {
   const { coerced } = getVariableValues(request.schema, request.operation.variableDefinitions ?? [], request.variables ?? {});
   if (!coerced) return undefined;
@@ -41,6 +41,6 @@ export function estimateRequest(request: {
     ...(request.writeEstimate && { writeEstimate: request.writeEstimate }),
     ...(request.collectionSize && { collectionSize: request.collectionSize }),
     ...(request.listLength && { listLength: request.listLength }),
-    ...(request.snapshotBackfilling && { snapshotBackfilling: request.snapshotBackfilling }),
+    ...(request.copyBackfilling && { copyBackfilling: request.copyBackfilling }),
   });
 }

@@ -4,7 +4,8 @@ import { InvariantError } from '../errors/internal-errors';
 import type { StoredDocument } from '../mongo/mongo-funnel';
 import type { PageArgs } from '../planning/page-request';
 import { requestedList, strategyForRequest } from '../planning/requested-list';
-import type { RelationField } from '../storage-map/storage-map-types';
+import type { ReadStrategy, RelationField } from '../storage-map/storage-map-types';
+import { readPath } from '../documents/read-path';
 import { resolveConnection } from './connection';
 import { resolveEmbedded } from './embedded';
 import { resolveJoin } from './join';
@@ -14,7 +15,7 @@ import { resolveSnapshot } from './snapshot';
 /** The resolver of one relation field: picks the request's strategy and hands over to its module. */
 export function createRelationResolver(field: RelationField): GraphQLFieldResolver<StoredDocument, GatewayContext, PageArgs & Readonly<Record<string, unknown>>> {
   return (parent, args, context, info) => {
-    const strategy = strategyForRequest(field, context.strategyFor(field), requestedList(field, args));
+    const strategy = strategyForParent(field, strategyForRequest(field, context.strategyFor(field), requestedList(field, args)), parent);
     const request: RelationRequest = { field, parent, args, context, info, cost: context.ledger.field(field.coordinate, strategy) };
     // A connection is declared on a reverse join only (build-storage-map.ts).
     if (field.connection) return resolveConnection(required(field, field.shapes.join), field.connection, request);
@@ -31,6 +32,17 @@ export function createRelationResolver(field: RelationField): GraphQLFieldResolv
       }
     }
   };
+}
+
+/**
+ * A parent written before its embedded copy was declared (a bounded array not yet backfilled) has no
+ * copy at all, which is not an empty one: its children are read by the join the copy stands for. Only a
+ * reverse join, whose key (the parent's `_id`) every projection holds.
+ */
+function strategyForParent(field: RelationField, strategy: ReadStrategy, parent: StoredDocument): ReadStrategy {
+  const { embedded, join } = field.shapes;
+  if (strategy !== 'embedded' || !embedded || join?.direction !== 'byReference' || join.localField !== '_id') return strategy;
+  return readPath(parent, embedded.path) === undefined ? 'join' : strategy;
 }
 
 /** Overrides are validated against declared shapes, so a missing shape here is a bug. */

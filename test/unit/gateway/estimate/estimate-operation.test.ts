@@ -50,10 +50,10 @@ describe('estimateOperation: strategies', () => {
 
   it('a fitting snapshot being backfilled counts its fallback join too (copies not yet reached are joined)', () => {
     const query = '{ books(first: 10) { authors { name } } }';
-    const estimated = (snapshotBackfilling?: (coordinate: string) => boolean) => {
+    const estimated = (copyBackfilling?: (coordinate: string) => boolean) => {
       const operation = parse(query).definitions[0] as OperationDefinitionNode;
       const strategyFor = (field: RelationField) => field.defaultStrategy;
-      return totals(estimateOperation({ schema, storageMap, operation, fragments: {}, variableValues: {}, strategyFor, ...(snapshotBackfilling && { snapshotBackfilling }) }));
+      return totals(estimateOperation({ schema, storageMap, operation, fragments: {}, variableValues: {}, strategyFor, ...(copyBackfilling && { copyBackfilling }) }));
     };
     expect(estimated()).toEqual({ roundTrips: 1, documents: 10, depth: 2 });
     expect(estimated((coordinate) => coordinate === 'Book.authors')).toEqual({ roundTrips: 2, documents: 10 + 10 * L, depth: 2 });

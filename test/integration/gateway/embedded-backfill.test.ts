@@ -1,0 +1,104 @@
+import { ObjectId, type Db, type MongoClient } from 'mongodb';
+import { connectMongo, createGateway, type Gateway } from 'docjoin';
+import { withDirectiveTypeDefs } from '../../../src/gateway/schema/schema-sources';
+import { buildWriteModelFromSdl } from '../../../src/gateway/writes/build-write-model';
+import { reconcile } from '../../../src/reconcile/reconcile';
+import { startTestMongo, type TestMongo } from '../../support/test-mongo';
+
+/**
+ * A bounded array declared before it was backfilled: a post with no `recentComments` at all (not an
+ * empty one) reads its newest comments by the join the copy stands for, in one aggregate for the level;
+ * while the `docjoin_migrations` marker says the backfill runs, the estimate counts that join.
+ */
+const SDL = /* GraphQL */ `
+  type Query { posts(first: Int = 100): [Post!]! @list }
+  type Post @collection(name: "posts") {
+    id: ID!
+    title: String!
+    recentComments: [Comment!]!
+      @embedded
+      @join(localField: "_id", foreignField: "postId", sort: "-at", limit: 2)
+      @read(strategy: EMBEDDED)
+  }
+  type Comment @collection(name: "comments") { id: ID! text: String! at: Int! }
+`;
+const QUERY = '{ posts { title recentComments { text } } }';
+
+const posts = ['first', 'second', 'third'].map((title) => ({ _id: new ObjectId(), title }));
+const comments = posts.flatMap((post, p) => [1, 2, 3].map((at) => ({ _id: new ObjectId(), postId: post._id, text: `${post.title} #${at}`, at: p * 10 + at })));
+/** The newest two of a post's comments, newest first, as the copy holds them. */
+const newest = (post: (typeof posts)[number]) =>
+  comments
+    .filter((comment) => comment.postId.equals(post._id))
+    .sort((a, b) => b.at - a.at)
+    .slice(0, 2);
+const EXPECTED = { posts: posts.map((post) => ({ title: post.title, recentComments: newest(post).map((comment) => ({ text: comment.text })) })) };
+const MARKER = { _id: 'Post.recentComments', kind: 'embedded-backfill', startedAt: new Date('2024-01-01T00:00:00Z'), resumeAfter: null };
+
+let mongo: TestMongo;
+let client: MongoClient;
+beforeAll(async () => {
+  mongo = await startTestMongo();
+  client = await connectMongo(mongo.uri);
+}, 60_000);
+afterAll(async () => {
+  await client?.close();
+  await mongo?.stop();
+});
+
+/** The posts, the first holding its copy (exact copies of its newest comments) and the others (unless `backfilled`) none; with these markers. */
+async function seed(options: { backfilled: boolean; markers: readonly object[] }): Promise<Db> {
+  const db = mongo.freshDb('embedded_backfill');
+  await db.collection('comments').insertMany(comments);
+  await db.collection('comments').createIndex({ postId: 1, at: -1, _id: 1 });
+  await db.collection('posts').insertMany(
+    posts.map((post, index) => (index === 0 || options.backfilled ? { ...post, recentComments: newest(post) } : post)),
+  );
+  if (options.markers.length > 0) await db.collection('docjoin_migrations').insertMany(options.markers.map((marker) => ({ ...marker })));
+  return db;
+}
+
+async function serve(db: Db): Promise<Gateway> {
+  return createGateway({ typeDefs: SDL, db: db.databaseName, mongoClient: client, listen: false, onWarning: () => undefined });
+}
+
+it('reads the newest comments of the posts without a copy by the join, in one aggregate, with the estimate counting it', async () => {
+  const gateway = await serve(await seed({ backfilled: false, markers: [MARKER] }));
+  try {
+    const { data, errors, cost } = await gateway.execute({ query: QUERY });
+    expect(errors).toBeUndefined();
+    expect(data).toEqual(EXPECTED);
+    // The posts, then one aggregate for the two posts without a copy.
+    expect(cost).toMatchObject({ roundTrips: 2, estimatedRoundTrips: 2 });
+    expect(cost!.fields['Post.recentComments']).toMatchObject({ strategy: 'join', roundTrips: 1, documents: 4, keys: 2 });
+  } finally {
+    await gateway.stop();
+  }
+});
+
+it('reads every copy from its post once all are filled, and the finished marker no longer counts the join', async () => {
+  const gateway = await serve(await seed({ backfilled: true, markers: [{ ...MARKER, finishedAt: new Date('2024-01-02T00:00:00Z') }] }));
+  try {
+    const { data, cost } = await gateway.execute({ query: QUERY });
+    expect(data).toEqual(EXPECTED);
+    expect(cost).toMatchObject({ roundTrips: 1, estimatedRoundTrips: 1 });
+    expect(cost!.fields['Post.recentComments']).toMatchObject({ strategy: 'embedded', roundTrips: 0 });
+  } finally {
+    await gateway.stop();
+  }
+});
+
+it('is backfilled by reconcile --fix, after which every post reads its own copy', async () => {
+  const db = await seed({ backfilled: false, markers: [MARKER] });
+  const report = await reconcile(db, buildWriteModelFromSdl(withDirectiveTypeDefs(SDL)), { fix: true });
+  expect(report.checks.find((check) => check.coordinate === 'Post.recentComments')).toMatchObject({ drifted: 2, fixed: 2 });
+  await db.collection('docjoin_migrations').updateOne({ _id: MARKER._id as never }, { $set: { finishedAt: new Date() } });
+  const gateway = await serve(db);
+  try {
+    const { data, cost } = await gateway.execute({ query: QUERY });
+    expect(data).toEqual(EXPECTED);
+    expect(cost).toMatchObject({ roundTrips: 1, estimatedRoundTrips: 1 });
+  } finally {
+    await gateway.stop();
+  }
+});
