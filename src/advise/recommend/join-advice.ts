@@ -48,7 +48,7 @@ export function joinAdvice(field: RelationField, storageMap: StorageMap, workloa
   const parents = storageMap.types.get(field.typeName)?.collection;
   const copiesPerTarget = fanIn(field, parents, join.collection, statistics);
   if (copiesPerTarget === undefined) return undefined;
-  const targetWrites = workload.documentsWrittenTo(join.collection);
+  const targetWrites = workload.documentsWritten(join.collection);
   const rewrites = targetWrites.documents * copiesPerTarget;
   const saved = (entry.roundTrips * coveredOperations) / entry.operations;
   if (rewrites / Math.max(1, saved) >= thresholds.dropSnapshotAmplification) return undefined;

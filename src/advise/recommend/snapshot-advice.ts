@@ -20,7 +20,7 @@ export function snapshotAdvice(field: RelationField, storageMap: StorageMap, wor
   const missed = missOperations(entry);
   // Operations the copy answered alone: each saved the join's round trip.
   const served = Math.max(0, entry.operations - missed);
-  const written = workload.copiesWritten(snapshot.fallback.collection, copies);
+  const written = workload.documentsWritten(copies, snapshot.fallback.collection);
   const amplification = written.documents / Math.max(1, served);
   const fanIn = statistics?.snapshots.find((location) => location.coordinate === field.coordinate)?.copiesPerSource;
   const before = workload.roundTripsPer1000Queries(field.coordinate) ?? 0;

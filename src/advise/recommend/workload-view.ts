@@ -40,30 +40,19 @@ export class WorkloadView {
     return this.mutations === 0 ? undefined : round((count / this.mutations) * 1000);
   }
 
-  /** Documents of `collection` the recorded mutations modified, and the mutation runs that did. */
-  documentsWrittenTo(collection: string): { documents: number; runs: number } {
-    let documents = 0;
-    let runs = 0;
-    for (const mutation of this.workload?.mutations ?? []) {
-      const modified = mutation.fanOut.find((entry) => entry.collection === collection)?.documentsModified ?? 0;
-      if (modified === 0) continue;
-      documents += modified;
-      runs += mutation.runs - mutation.failed;
-    }
-    return { documents, runs };
-  }
-
   /**
-   * Copies rewritten in `copies` by the mutations that also wrote `source`: what keeping a snapshot of
-   * `source` documents true in `copies` cost. A mutation writing both for another reason counts too.
+   * Documents of `collection` the recorded mutations modified, and the runs that did; with
+   * `alsoWriting`, only by the mutations that also wrote that collection (the source of a snapshot in
+   * `collection`: what keeping its copies true cost, counting a mutation that wrote both for another
+   * reason too).
    */
-  copiesWritten(source: string, copies: string): { documents: number; runs: number } {
+  documentsWritten(collection: string, alsoWriting: string = collection): { documents: number; runs: number } {
     let documents = 0;
     let runs = 0;
     for (const mutation of this.workload?.mutations ?? []) {
-      const modified = (collection: string) => mutation.fanOut.find((entry) => entry.collection === collection)?.documentsModified ?? 0;
-      if (modified(source) === 0 || modified(copies) === 0) continue;
-      documents += modified(copies);
+      const modified = (name: string) => mutation.fanOut.find((entry) => entry.collection === name)?.documentsModified ?? 0;
+      if (modified(collection) === 0 || modified(alsoWriting) === 0) continue;
+      documents += modified(collection);
       runs += mutation.runs - mutation.failed;
     }
     return { documents, runs };

@@ -1,7 +1,7 @@
 import type { StoredDocument } from '../mongo/mongo-funnel';
 import { filterAndSort } from '../planning/in-memory-list';
 import { validateFirst } from '../planning/page-request';
-import { asksForList, requestedList } from '../planning/requested-list';
+import { asksForList } from '../planning/requested-list';
 import type { EmbeddedShape } from '../storage-map/storage-map-types';
 import { readPath } from '../documents/read-path';
 import type { RelationRequest, RelationValue } from './resolver-types';
@@ -14,7 +14,7 @@ export function resolveEmbedded(shape: EmbeddedShape, request: RelationRequest):
   const value = readPath(request.parent, shape.path);
   if (!request.field.isList) return value ?? null;
   const stored = value === undefined || value === null ? [] : Array.isArray(value) ? value : [value];
-  const requested = requestedList(request.field, request.args);
+  const { requested } = request;
   const list = asksForList(requested) ? filterAndSort(stored as StoredDocument[], requested.filters, requested.sort) : stored;
   if (!request.field.pageArguments.first) return list;
   const first = validateFirst(request.args.first);

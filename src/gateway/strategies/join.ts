@@ -5,7 +5,7 @@ import { anchoredFilter } from '../planning/page-request';
 import { planReverseJoinPage, type ReverseJoinPage } from '../planning/reverse-join-page';
 import { filterAndSort } from '../planning/in-memory-list';
 import { mergeProjections, projectionOf, type Projection } from '../planning/projection';
-import { asksForList, requestedList } from '../planning/requested-list';
+import { asksForList } from '../planning/requested-list';
 import type { JoinShape } from '../storage-map/storage-map-types';
 import type { RelationRequest, RelationValue } from './resolver-types';
 
@@ -14,8 +14,8 @@ import type { RelationRequest, RelationValue } from './resolver-types';
  * parent of a level lands in the same batch (one round trip per level).
  */
 export function resolveJoin(shape: JoinShape, request: RelationRequest): RelationValue {
-  const { context, info, field } = request;
-  request.cost.selection(context.selectedFields(info, shape.targetType, requestedList(field, request.args)));
+  const { context, info } = request;
+  request.cost.selection(context.selectedFields(info, shape.targetType, request.requested));
   const projection = context.projectionFor(info, shape.targetType);
   return shape.direction === 'byKey' ? joinByKey(shape, request, readPath(request.parent, shape.localField), projection) : joinByReference(shape, request, projection);
 }
@@ -37,7 +37,7 @@ export function joinByKey(shape: JoinShape, request: RelationRequest, keyValue: 
   request.cost.keys(keys.length);
   // Filters and an order apply to the documents the shared batch returns: the keys bound them, and the
   // batch stays shared with every other load of the level.
-  const requested = requestedList(request.field, request.args);
+  const { requested } = request;
   const listProjection = requested.paths.length === 0 ? projection : mergeProjections([projection, projectionOf(requested.paths.map((path) => [path, 1] as const))]);
   const loadListed = (key: unknown) => loader.load({ key, projection: listProjection, path: request.info.path, field: request.field.coordinate, cost: request.cost });
   return Promise.all(keys.map(loadListed)).then((documents) => {

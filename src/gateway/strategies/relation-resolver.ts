@@ -15,8 +15,9 @@ import { resolveSnapshot } from './snapshot';
 /** The resolver of one relation field: picks the request's strategy and hands over to its module. */
 export function createRelationResolver(field: RelationField): GraphQLFieldResolver<StoredDocument, GatewayContext, PageArgs & Readonly<Record<string, unknown>>> {
   return (parent, args, context, info) => {
-    const strategy = strategyForParent(field, strategyForRequest(field, context.strategyFor(field), requestedList(field, args)), parent);
-    const request: RelationRequest = { field, parent, args, context, info, cost: context.ledger.field(field.coordinate, strategy) };
+    const requested = requestedList(field, args);
+    const strategy = strategyForParent(field, strategyForRequest(field, context.strategyFor(field), requested), parent);
+    const request: RelationRequest = { field, parent, args, requested, context, info, cost: context.ledger.field(field.coordinate, strategy) };
     // A connection is declared on a reverse join only (build-storage-map.ts).
     if (field.connection) return resolveConnection(required(field, field.shapes.join), field.connection, request);
     switch (strategy) {

@@ -3,6 +3,7 @@ import type { GatewayContext } from '../context/request-context';
 import type { FieldCostRecorder } from '../cost/cost-ledger';
 import type { StoredDocument } from '../mongo/mongo-funnel';
 import type { PageArgs } from '../planning/page-request';
+import type { RequestedList } from '../planning/requested-list';
 import type { RelationField } from '../storage-map/storage-map-types';
 
 /** What a strategy gets to resolve one relation field of one parent document. */
@@ -11,6 +12,8 @@ export interface RelationRequest {
   readonly parent: StoredDocument;
   /** Page arguments, and a reverse join's filters and orderBy. */
   readonly args: PageArgs & Readonly<Record<string, unknown>>;
+  /** The filters and order `args` ask for (read once per resolve, shared by every strategy). */
+  readonly requested: RequestedList;
   readonly context: GatewayContext;
   readonly info: GraphQLResolveInfo;
   readonly cost: FieldCostRecorder;

@@ -3,7 +3,7 @@ import { keyString } from '../documents/key-string';
 import { readPath, writePath } from '../documents/read-path';
 import type { StoredDocument } from '../mongo/mongo-funnel';
 import { filterAndSort } from '../planning/in-memory-list';
-import { asksForList, requestedList } from '../planning/requested-list';
+import { asksForList } from '../planning/requested-list';
 import type { SnapshotShape } from '../storage-map/storage-map-types';
 import { joinByKey } from './join';
 import type { RelationRequest, RelationValue } from './resolver-types';
@@ -20,7 +20,7 @@ export function resolveSnapshot(shape: SnapshotShape, request: RelationRequest):
   const stored = (copy === undefined || copy === null ? [] : Array.isArray(copy) ? copy : [copy]).filter(isEntry);
   // A single reference reads its first copy only.
   const entries = field.isList ? stored : stored.slice(0, 1);
-  const requested = requestedList(field, request.args);
+  const { requested } = request;
   const missing = context.snapshotMissingFields(info, shape, field.targetType, requested);
   if (missing.length === 0) {
     const copied = context.snapshotCopiedFields(info, shape, field.targetType, requested);

@@ -143,6 +143,42 @@ describe('a client that goes away', () => {
   });
 });
 
+describe('the document budget', () => {
+  it('runs two operations one after the other when their estimates do not fit the budget together', async () => {
+    // Each estimate takes the whole budget of 1 document: the second waits for the first's answer.
+    const gateway = await gatewayWith({ listen: false, maxDocumentsInFlight: 1 });
+    const events: Array<{ kind: 'started' | 'done'; small: boolean }> = [];
+    const small = (command: Record<string, unknown>) => command.limit === 2 || command.limit === 3;
+    const ids = new Map<number, boolean>();
+    const onStarted = (event: CommandStartedEvent) => {
+      if (event.commandName !== 'find' && event.commandName !== 'aggregate') return;
+      ids.set(event.requestId, small(event.command));
+      events.push({ kind: 'started', small: small(event.command) });
+    };
+    const onDone = (event: { requestId: number }) => {
+      const isSmall = ids.get(event.requestId);
+      if (isSmall !== undefined) events.push({ kind: 'done', small: isSmall });
+    };
+    client.on('commandStarted', onStarted);
+    client.on('commandSucceeded', onDone);
+    try {
+      const [large, smallOne] = await Promise.all([gateway.execute({ query: QUERY }), gateway.execute({ query: '{ teams(first: 2) { name } }' })]);
+      expect(large.errors).toBeUndefined();
+      expect(smallOne.data).toEqual({ teams: [{ name: 'Team 0' }, { name: 'Team 1' }] });
+      expect(events.filter((event) => event.small)).toHaveLength(2);
+      expect(events.filter((event) => !event.small)).toHaveLength(2 * large.cost!.roundTrips);
+      // No overlap: the small operation's read runs entirely before or entirely after the large one's reads.
+      const smallAt = events.findIndex((event) => event.small);
+      expect(events[smallAt + 1]).toEqual({ kind: 'done', small: true });
+      expect(smallAt === 0 || smallAt === events.length - 2).toBe(true);
+    } finally {
+      client.off('commandStarted', onStarted);
+      client.off('commandSucceeded', onDone);
+      await gateway.stop();
+    }
+  });
+});
+
 describe('the response size limit', () => {
   it('replaces a body over maxResponseBytes by RESPONSE_TOO_LARGE, and serves smaller ones', async () => {
     const gateway = await gatewayWith({ maxResponseBytes: 600 });
