@@ -106,30 +106,22 @@ export function createRequestContext(options: { storageMap: StorageMap; funnel: 
       if (!selection) connections.set(info.fieldNodes, (selection = connectionSelection(planning(info), connection, info.fieldNodes)));
       return selection;
     },
-    snapshotMissingFields(info, shape, targetType, requested) {
-      let missing = missingFields.get(info.fieldNodes);
-      if (!missing) {
-        const names = [...snapshotMissingFields(planning(info), shape, targetType, info.fieldNodes), ...uncopiedFields(requested, shape, storageMap)];
-        missingFields.set(info.fieldNodes, (missing = Object.freeze([...new Set(names)].sort())));
-      }
-      return missing;
-    },
-    selectedFields(info, targetType, requested) {
-      let selected = joinSelections.get(info.fieldNodes);
-      if (!selected) {
-        const names = [...selectedFieldNames(planning(info), targetType, info.fieldNodes), ...fieldNamesRead(requested, targetType, storageMap)];
-        joinSelections.set(info.fieldNodes, (selected = Object.freeze([...new Set(names)].sort())));
-      }
-      return selected;
-    },
-    snapshotCopiedFields(info, shape, targetType, requested) {
-      let copied = copiedFields.get(info.fieldNodes);
-      if (!copied) {
-        const names = [...snapshotSelectedFields(planning(info), shape, targetType, info.fieldNodes), ...copiedFieldsRead(requested, shape, storageMap)];
-        copiedFields.set(info.fieldNodes, (copied = Object.freeze([...new Set(names)].sort())));
-      }
-      return copied;
-    },
+    snapshotMissingFields: (info, shape, targetType, requested) =>
+      memoizedNames(missingFields, info.fieldNodes, () => [...snapshotMissingFields(planning(info), shape, targetType, info.fieldNodes), ...uncopiedFields(requested, shape, storageMap)]),
+    selectedFields: (info, targetType, requested) =>
+      memoizedNames(joinSelections, info.fieldNodes, () => [...selectedFieldNames(planning(info), targetType, info.fieldNodes), ...fieldNamesRead(requested, targetType, storageMap)]),
+    snapshotCopiedFields: (info, shape, targetType, requested) =>
+      memoizedNames(copiedFields, info.fieldNodes, () => [...snapshotSelectedFields(planning(info), shape, targetType, info.fieldNodes), ...copiedFieldsRead(requested, shape, storageMap)]),
   };
   return Object.assign(context, { documents: new DocumentsApi(context) });
+}
+
+/**
+ * The field names `names()` lists for a selection, sorted and without repeats, computed once per
+ * `fieldNodes` and frozen: the same array for the same selection, which workload capture counts by.
+ */
+function memoizedNames(memo: WeakMap<readonly FieldNode[], readonly string[]>, fieldNodes: readonly FieldNode[], names: () => readonly string[]): readonly string[] {
+  let sorted = memo.get(fieldNodes);
+  if (!sorted) memo.set(fieldNodes, (sorted = Object.freeze([...new Set(names())].sort())));
+  return sorted;
 }
