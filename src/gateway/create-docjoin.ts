@@ -9,6 +9,7 @@ import { createFormatError } from './errors/format-error';
 import { CollectionSizes } from './estimate/collection-sizes';
 import { estimateRequest } from './estimate/estimate-request';
 import { CopyBackfills } from './estimate/copy-backfills';
+import { counterCount } from './loaders/counter-count';
 import { checkOptionNames, GatewayOptionError, resolveSettings, type GatewaySettings, type ResolvedSettings } from './gateway-options';
 import { checkHealth, type HealthReport, type MongoKind } from './http/health';
 import { DocumentBudget } from './limits/document-budget';
@@ -139,7 +140,8 @@ export async function createDocjoin(options: DocjoinOptions): Promise<Docjoin> {
   // The document estimate is bounded by collection sizes once the database is known to hold the schema's data.
   const sizes = options.validateDatabase ?? true ? new CollectionSizes(storageMap, funnel) : undefined;
   // Copies a backfill has not reached yet are joined; the estimate counts that join while it runs.
-  const backfills = options.validateDatabase ?? true ? new CopyBackfills(storageMap, funnel) : undefined;
+  const backfills = options.validateDatabase ?? true ? new CopyBackfills(storageMap, writeModel.counters, funnel) : undefined;
+  const counters = new Map(writeModel.counters.map((rule) => [rule.coordinate, counterCount(rule)]));
   const workload = settings.workload
     ? new WorkloadCapture(
         'file' in settings.workload ? new WorkloadFile(settings.workload.file) : new WorkloadCollection(db, settings.workload.collection),
@@ -173,6 +175,7 @@ export async function createDocjoin(options: DocjoinOptions): Promise<Docjoin> {
       overrides: settings.strategyOverrides ? parseStrategyOverrides(header, storageMap) : NO_OVERRIDES,
       writes: writeRuntime,
       deadline: contextOptions.deadline ?? new OperationDeadline(settings.operationTimeoutMs),
+      ...(backfills && { copyBackfilling: (coordinate: string) => backfills.backfilling(coordinate) }),
     });
   };
   const documentBudget = new DocumentBudget(settings.maxDocumentsInFlight);
@@ -190,7 +193,7 @@ export async function createDocjoin(options: DocjoinOptions): Promise<Docjoin> {
         assumedListSize: settings.assumedListSize,
         writeEstimate: (field) => writeRuntime.estimates.get(field),
         ...(sizes && { collectionSize: (collection: string) => sizes.bound(collection), listLength: (coordinate: string) => sizes.listLength(coordinate) }),
-        ...(backfills && { copyBackfilling: (coordinate: string) => backfills.backfilling(coordinate) }),
+        ...(backfills && { copyBackfilling: (coordinate: string) => backfills.backfilling(coordinate), counters }),
       }),
     limits: settings.limits,
     commandsView: ({ request }) => settings.costCommands && parseCostHeader(request.http?.headers.get(COST_HEADER)) === 'commands',

@@ -1,6 +1,6 @@
 import { readFileSync, writeFileSync } from 'node:fs';
 import { relative } from 'node:path';
-import type { Db } from 'mongodb';
+import type { Db, Document } from 'mongodb';
 import { answerWithoutRunning } from '../cli/args/answer-without-running';
 import { clientForCommand } from '../cli/args/mongo-target';
 import { loadProjectTarget } from '../cli/args/project-flags';
@@ -12,14 +12,18 @@ import { withDirectiveTypeDefs } from '../gateway/schema/schema-sources';
 import { buildWriteModelFromSdl } from '../gateway/writes/build-write-model';
 import type { SnapshotLocation, WriteModel } from '../gateway/writes/write-model-types';
 import { ProjectConfigError, type Project } from '../project/load-project';
-import { reconcile } from '../reconcile/reconcile';
+import { COUNTER_BACKFILL, EMBEDDED_BACKFILL, SNAPSHOT_BACKFILL } from '../gateway/estimate/copy-backfills';
+import { reconcileChecks } from '../reconcile/reconcile';
 import type { ReconcileProgress } from '../reconcile/reconcile-types';
+import { addSnapshotSdl } from './add-snapshot-sdl';
+import { backfillCopies, checkBackfill, reconcileBackfill, type CopyBackfill } from './backfill-copies';
+import { addBoundedArraySdl, addCounterSdl } from './derived-field-sdl';
 import { readAdvice, AdviceFileError } from './read-advice';
-import { backfillSnapshot } from './backfill-snapshot';
 import { dropSnapshotCopies, type DroppedSnapshot } from './drop-snapshot-copies';
 import { formatSdlDiff } from './format-sdl-diff';
-import { MIGRATE_USAGE, parseMigrateArgs, type MigrateCliCommand } from './migrate-args';
-import { migrationsCollection } from './migration-marker';
+import { MIGRATE_USAGE, parseMigrateArgs, type MigrateCliCommand, type MigrationRequest } from './migrate-args';
+import { migrationsCollection, MIGRATIONS_COLLECTION } from './migration-marker';
+import { indexMovedKey, keyMoveCheck } from './move-key-into-copy';
 import { dropSnapshotSdl, SdlChangeError, widenSnapshotSdl, type SchemaFile } from './snapshot-sdl-change';
 
 type Io = { out: OutputStream; err: OutputStream };
@@ -27,7 +31,12 @@ type Migrate = Extract<MigrateCliCommand, { kind: 'migrate' }>;
 
 /** What to do once connected, decided (and the SDL change printed) before connecting. */
 type Work =
-  | { kind: 'backfill'; coordinate: string; requested: readonly string[]; added: readonly string[]; locations: readonly SnapshotLocation[]; model: WriteModel }
+  /** Fill new fields into a snapshot's copies (widened, or added where its key already sits in them). */
+  | { kind: 'widen'; coordinate: string; requested: readonly string[]; added: readonly string[]; model: WriteModel; copies: readonly string[] }
+  /** Fill a new derived field: a counter or a bounded array. */
+  | { kind: 'fill'; backfill: CopyBackfill }
+  /** Add a snapshot to a plain join: the key moves into the copies; the SDL is written once they are all there. */
+  | { kind: 'move-key'; coordinate: string; fields: readonly string[]; from: string | undefined; model: WriteModel; copyIsTruth: boolean; deferred: readonly SchemaFile[]; shown: string }
   | { kind: 'drop'; dropped: DroppedSnapshot };
 
 export const NO_MONGO_MESSAGE = "No MongoDB to migrate: pass --mongo-uri URI, set MONGODB_URI or the config's mongodb.uri.";
@@ -55,41 +64,118 @@ export async function runMigrateCli(argv: readonly string[], env: Readonly<Recor
   return run(command, planned, io);
 }
 
+/** The SDL change of a request: the files it changes, and what the database is left to do. */
+interface Plan {
+  readonly edits: readonly SchemaFile[];
+  /** Printed when nothing changes, e.g. `Book.authors already copies thumbnailUrl`. */
+  readonly unchanged: string;
+  /** Write the edits with --write before touching the data (else after: a key move). */
+  readonly writeFirst: boolean;
+  readonly work: (model: WriteModel) => Work | string;
+}
+
 /**
  * Computes the SDL change, checks the schema after it with the startup check, prints it (and writes it
- * with --write). Returns the work left for the database, or the one-line reason to refuse.
+ * with --write, unless it must wait for the data). Returns the work left for the database, or the
+ * one-line reason to refuse.
  */
 function planSchemaChange(command: Migrate, project: Project, io: Io): Work | string {
   const request = command.request.kind === 'advice' ? readAdvice(command.request.file, command.request.coordinate) : command.request;
-  const { coordinate } = request;
   const files: SchemaFile[] = project.schemaFiles.map((file) => ({ file, text: readFileSync(file, 'utf8') }));
-  const change = request.kind === 'widen' ? widenSnapshotSdl(files, coordinate, request.fields) : dropSnapshotSdl(files, coordinate);
-  const before = files.find((source) => source.file === change.file)!.text;
-  const model = buildWriteModelFromSdl(withDirectiveTypeDefs(files.map((source) => (source.file === change.file ? change.text : source.text))));
-  const shown = relative(project.root, change.file) || change.file;
-  const diff = formatSdlDiff(shown, before, change.text);
-  if (diff === '') {
-    io.out.write(request.kind === 'widen' ? `${shown}: ${coordinate} already copies ${request.fields.join(', ')}; no SDL change\n` : `${shown}: ${coordinate} declares no @snapshot; no SDL change\n`);
+  const shown = (file: string) => relative(project.root, file) || file;
+  const plan = planRequest(request, files, { write: command.write, shown });
+  const model = buildWriteModelFromSdl(withDirectiveTypeDefs(files.map((source) => plan.edits.find((edit) => edit.file === source.file)?.text ?? source.text)));
+  const diffs = plan.edits.map((edit) => formatSdlDiff(shown(edit.file), files.find((source) => source.file === edit.file)!.text, edit.text)).filter((diff) => diff !== '');
+  if (diffs.length === 0) {
+    io.out.write(`${shown(files.find((source) => source.text.length > 0)?.file ?? files[0]!.file)}: ${plan.unchanged}; no SDL change\n`);
   } else {
-    io.out.write(diff);
-    if (command.write) writeFileSync(change.file, change.text);
-    io.out.write(command.write ? `wrote ${shown}\n` : `(not written: pass --write to apply it)\n`);
+    io.out.write(diffs.join(''));
+    if (!plan.writeFirst) io.out.write(command.write ? `(written once every parent holds its copy)\n` : `(not written: pass --write to apply it once every parent holds its copy)\n`);
+    else if (command.write) {
+      for (const edit of plan.edits) writeFileSync(edit.file, edit.text);
+      io.out.write(`wrote ${plan.edits.map((edit) => shown(edit.file)).join(', ')}\n`);
+    } else io.out.write(`(not written: pass --write to apply it)\n`);
   }
+  return plan.work(model);
+}
 
-  if (request.kind === 'drop-snapshot') {
-    // The copies go only once the loaded schema (what is deployed) stops reading them.
-    if (diff !== '') return `${coordinate} still declares @snapshot in ${shown}; apply the SDL change${command.write ? '' : ' (--write)'}, deploy it, then run this again to drop the copied fields`;
-    return { kind: 'drop', dropped: droppedSnapshot(model, coordinate) };
+function planRequest(request: Exclude<MigrationRequest, { kind: 'advice' }>, files: readonly SchemaFile[], options: { write: boolean; shown: (file: string) => string }): Plan {
+  const { coordinate } = request;
+  switch (request.kind) {
+    case 'widen': {
+      const change = widenSnapshotSdl(files, coordinate, request.fields);
+      return {
+        edits: [change],
+        unchanged: `${coordinate} already copies ${request.fields.join(', ')}`,
+        writeFirst: true,
+        work: (model) => widenWork(model, coordinate, request.fields, change.fieldsBefore),
+      };
+    }
+    case 'drop-snapshot': {
+      const change = dropSnapshotSdl(files, coordinate);
+      return {
+        edits: [change],
+        unchanged: `${coordinate} declares no @snapshot`,
+        writeFirst: true,
+        // The copies go only once the loaded schema (what is deployed) stops reading them.
+        work: (model) =>
+          change.text !== files.find((source) => source.file === change.file)!.text
+            ? `${coordinate} still declares @snapshot in ${options.shown(change.file)}; apply the SDL change${options.write ? '' : ' (--write)'}, deploy it, then run this again to drop the copied fields`
+            : { kind: 'drop', dropped: droppedSnapshot(model, coordinate) },
+      };
+    }
+    case 'add-counter':
+    case 'add-bounded-array': {
+      const change = request.kind === 'add-counter' ? addCounterSdl(files, coordinate, request.of) : addBoundedArraySdl(files, coordinate, request.of, request.limit);
+      const kind = request.kind === 'add-counter' ? COUNTER_BACKFILL : EMBEDDED_BACKFILL;
+      return {
+        edits: [change],
+        unchanged: `${coordinate} is already declared`,
+        writeFirst: true,
+        work: (model) => ({ kind: 'fill', backfill: reconcileBackfill(coordinate, kind, model, [coordinate]) }),
+      };
+    }
+    case 'add-snapshot': {
+      const before = buildWriteModelFromSdl(withDirectiveTypeDefs(files.map((source) => source.text)));
+      const change = addSnapshotSdl(files, before.storageMap, coordinate, request.fields, request.path);
+      const copiedBefore = change.existed ? (before.storageMap.relations.get(coordinate)!.shapes.snapshot?.fields ?? []) : ['id'];
+      if (change.from === undefined && !change.existed) {
+        // The key already sits in the copies: fill the fields beside it, as a widening does.
+        return { edits: change.edits, unchanged: '', writeFirst: true, work: (model) => widenWork(model, coordinate, change.fields, copiedBefore) };
+      }
+      return {
+        edits: change.edits,
+        unchanged: `${coordinate} already declares @snapshot(path: "${change.path}")`,
+        writeFirst: false,
+        work: (model) => ({
+          kind: 'move-key',
+          coordinate,
+          fields: change.fields,
+          from: change.from,
+          model,
+          copyIsTruth: change.existed,
+          deferred: change.edits,
+          shown: change.edits.map((edit) => options.shown(edit.file)).join(', '),
+        }),
+      };
+    }
+    default: {
+      const unhandled: never = request;
+      throw new Error(`unhandled request ${JSON.stringify(unhandled)}`);
+    }
   }
+}
+
+function widenWork(model: WriteModel, coordinate: string, fields: readonly string[], copiedBefore: readonly string[]): Work {
   const relation = model.storageMap.relations.get(coordinate)!;
   const targetFields = model.storageMap.types.get(relation.targetType)?.fields;
   // The key (`id`) is never copied as a field: the copies keep it already.
-  const requested = request.fields.filter((name) => {
+  const requested = fields.filter((name) => {
     const field = targetFields?.get(name);
     return field?.kind === 'stored' && !field.isId;
   });
-  const added = requested.filter((name) => !change.fieldsBefore.includes(name));
-  return { kind: 'backfill', coordinate, requested, added, locations: snapshotLocations(model, coordinate), model };
+  const added = requested.filter((name) => !copiedBefore.includes(name));
+  return { kind: 'widen', coordinate, requested, added, model, copies: snapshotLocations(model, coordinate).map((location) => location.coordinate) };
 }
 
 /** The snapshot's locations: its own, and its copies inside embedded copies of its type (same field, same target, same fields). */
@@ -126,7 +212,7 @@ async function run(command: Migrate, target: { uri: string; db: string; work: Wo
   const line = createProgressLine(io.out);
   const onProgress = ({ kind, coordinate, scanned, total }: ReconcileProgress) => line.show(`${kind} ${coordinate} ${count(scanned)} / ${count(total)}`, scanned === total);
   const { work } = target;
-  const coordinate = work.kind === 'backfill' ? work.coordinate : work.dropped.coordinate;
+  const coordinate = work.kind === 'fill' ? work.backfill.coordinate : work.kind === 'drop' ? work.dropped.coordinate : work.coordinate;
   try {
     await client.connect();
     const db = client.db(target.db);
@@ -137,17 +223,34 @@ async function run(command: Migrate, target: { uri: string; db: string; work: Wo
       io.out.write(`dropped ${coordinate}'s copied fields: ${count(report.scanned)} scanned, ${count(report.fixed)} rewritten\n`);
       return 0;
     }
-    const fields = work.added.length > 0 ? work.added : await pendingFields(db, work);
-    io.out.write(`backfilling ${coordinate} (${fields.join(', ')}) in ${where}, batches of ${count(command.batchSize)}…\n`);
-    const result = await backfillSnapshot(db, { coordinate, fields, locations: work.locations }, { batchSize: command.batchSize, onProgress });
+    const backfill = await backfillOf(db, work);
+    if (typeof backfill === 'string') {
+      io.err.write(`migrate: ${backfill}\n`);
+      return 2;
+    }
+    if (work.kind === 'move-key' && backfill.from !== undefined) {
+      for (const key of await indexMovedKeys(db, work.model, backfill)) io.out.write(`created index ${JSON.stringify(key)} on ${backfill.rules.snapshots[0]!.collection}\n`);
+    }
+    io.out.write(`backfilling ${coordinate}${backfill.fields ? ` (${backfill.fields.join(', ')})` : ''} in ${where}, batches of ${count(command.batchSize)}…\n`);
+    const result = await backfillCopies(db, backfill, { batchSize: command.batchSize, onProgress });
     line.finish();
     if (result.resumedAfter !== undefined) io.out.write(`resumed after _id ${String(result.resumedAfter)}\n`);
     for (const report of result.reports) io.out.write(`backfilled ${report.coordinate}: ${count(report.scanned)} scanned, ${count(report.fixed)} rewritten\n`);
-    const check = await reconcile(db, { ...work.model, snapshots: work.locations, boundedArrays: [], inverses: [], counters: [] }, { batchSize: command.batchSize });
-    for (const report of check.checks) io.out.write(`reconcile ${report.coordinate}: ${count(report.scanned)} scanned, ${count(report.drifted)} drifted\n`);
-    if (check.drifted > 0) {
-      io.err.write(`migrate: ${count(check.drifted)} documents drifted during the backfill (writes of a gateway on the old schema?); deploy the schema change, then run docjoin reconcile --fix\n`);
+    // A new counter or bounded array is trusted only after a clean pass once every gateway keeps it.
+    const finish = work.kind !== 'fill' || command.deployed;
+    const checks = await checkBackfill(db, backfill, { batchSize: command.batchSize, finish });
+    for (const report of checks) io.out.write(`reconcile ${report.coordinate}: ${count(report.scanned)} scanned, ${count(report.drifted)} drifted\n`);
+    const drifted = checks.reduce((sum, report) => sum + report.drifted, 0);
+    if (drifted > 0) {
+      const next = work.kind === 'move-key' ? 'run this command again (the SDL change waits until none is left)' : 'deploy the schema change, then run this command again';
+      io.err.write(`migrate: ${count(drifted)} documents were written meanwhile by a gateway that does not keep the new copies (the old schema?); ${next}\n`);
       return 3;
+    }
+    if (!finish) io.out.write(`filled ${coordinate}; gateways still count or join it: deploy the schema change, then run this again with --deployed\n`);
+    if (work.kind === 'move-key' && work.deferred.length > 0) {
+      if (!command.write) return 0;
+      for (const edit of work.deferred) writeFileSync(edit.file, edit.text);
+      io.out.write(`wrote ${work.shown}: deploy it, then run this command again to give a copy to parents the old schema wrote meanwhile\n`);
     }
     return 0;
   } catch (error) {
@@ -160,14 +263,56 @@ async function run(command: Migrate, target: { uri: string; db: string; work: Wo
   }
 }
 
+/** The backfill the work asks for, with what only the database tells: the fields left to fill, the path a key moves from. */
+async function backfillOf(db: Db, work: Exclude<Work, { kind: 'drop' }>): Promise<CopyBackfill | string> {
+  switch (work.kind) {
+    case 'fill':
+      return work.backfill;
+    case 'widen': {
+      const fields = work.added.length > 0 ? work.added : await pendingFields(db, work);
+      return reconcileBackfill(work.coordinate, SNAPSHOT_BACKFILL, work.model, work.copies, fields);
+    }
+    case 'move-key': {
+      const marker = await migrationsCollection(db).findOne({ _id: work.coordinate });
+      const from = work.from ?? marker?.from;
+      if (from === undefined) return `${work.coordinate} already declares its @snapshot and no key move of it is recorded in ${MIGRATIONS_COLLECTION}; use --widen to copy more fields`;
+      const location = work.model.snapshots.find((candidate) => candidate.coordinate === work.coordinate)!;
+      // Whole copies of the parents in other parents' bounded arrays take the new copy too.
+      const arrays = work.model.boundedArrays.filter((array) => array.childCollection === location.collection);
+      const copies = new Set(arrays.map((array) => array.coordinate));
+      const fields = work.fields.slice(1);
+      return {
+        coordinate: work.coordinate,
+        kind: SNAPSHOT_BACKFILL,
+        fields,
+        from,
+        rules: { snapshots: [location], boundedArrays: arrays, counters: [] },
+        checks: (database) => [keyMoveCheck(database, { location, from, copyIsTruth: work.copyIsTruth }), ...reconcileChecks(database, work.model).filter((check) => copies.has(check.coordinate))],
+      };
+    }
+    default: {
+      const unhandled: never = work;
+      throw new Error(`unhandled work ${JSON.stringify(unhandled)}`);
+    }
+  }
+}
+
+/** Indexes on the moved key for the reverse joins that now read it (`Publisher.books` on `publisher.id`). */
+async function indexMovedKeys(db: Db, model: WriteModel, backfill: CopyBackfill): Promise<Document[]> {
+  const location = backfill.rules.snapshots[0]!;
+  const movedTo = `${location.segments[0]!.path}.${location.key}`;
+  const readers = [...model.storageMap.relations.values()].some((field) => field.shapes.join?.direction === 'byReference' && field.shapes.join.collection === location.collection && field.shapes.join.foreignField === movedTo);
+  return readers ? indexMovedKey(db, location.collection, backfill.from!, movedTo) : [];
+}
+
 /**
  * The fields to backfill when the schema already copies every requested one (a rerun after --write):
  * those of an unfinished marker the schema copies now, so the run resumes; else the requested ones.
  */
-async function pendingFields(db: Db, work: Extract<Work, { kind: 'backfill' }>): Promise<readonly string[]> {
+async function pendingFields(db: Db, work: Extract<Work, { kind: 'widen' }>): Promise<readonly string[]> {
   const marker = await migrationsCollection(db).findOne({ _id: work.coordinate });
-  const copied = new Set(work.locations.flatMap((location) => location.fields.map((field) => field.name)));
-  if (marker && marker.finishedAt === undefined && marker.fields.every((name) => copied.has(name))) return marker.fields;
+  const copied = new Set(work.model.snapshots.filter((location) => work.copies.includes(location.coordinate)).flatMap((location) => location.fields.map((field) => field.name)));
+  if (marker && marker.kind === SNAPSHOT_BACKFILL && marker.finishedAt === undefined && marker.fields !== undefined && marker.fields.every((name) => copied.has(name))) return marker.fields;
   return work.requested;
 }
 

@@ -10,7 +10,10 @@ import { DEFAULT_DB_NAME, integerRule, isProblem } from '../setting-rules';
 export type MigrationRequest =
   | { readonly kind: 'widen'; readonly coordinate: string; readonly fields: readonly string[] }
   | { readonly kind: 'advice'; readonly file: string; readonly coordinate: string }
-  | { readonly kind: 'drop-snapshot'; readonly coordinate: string };
+  | { readonly kind: 'drop-snapshot'; readonly coordinate: string }
+  | { readonly kind: 'add-snapshot'; readonly coordinate: string; readonly fields: readonly string[]; readonly path: string | undefined }
+  | { readonly kind: 'add-counter'; readonly coordinate: string; readonly of: string }
+  | { readonly kind: 'add-bounded-array'; readonly coordinate: string; readonly of: string; readonly limit: number };
 
 export type MigrateCliCommand =
   | { kind: 'help' }
@@ -19,6 +22,8 @@ export type MigrateCliCommand =
       request: MigrationRequest;
       /** Write the SDL change to the schema file (default: print it only). */
       write: boolean;
+      /** Every gateway serves the schema change: a clean pass lets gateways trust a new counter or bounded array. */
+      deployed: boolean;
       batchSize: number;
       /** The flags as given: loadConfig weighs them against the environment and the config file. */
       mongoUri: string | undefined;
@@ -28,33 +33,58 @@ export type MigrateCliCommand =
   | UsageError;
 
 export const MIGRATE_USAGE = `Usage: docjoin migrate --widen Type.field --fields a,b [--write] [--batch-size N] [--mongo-uri URI] [--db NAME] [--config FILE]
+       docjoin migrate --add-snapshot Type.field --fields a,b [--path p] [--write] [...]
+       docjoin migrate --add-counter Type.field --of Type.list [--write] [--deployed] [...]
+       docjoin migrate --add-bounded-array Type.field --of Type.list --limit N [--write] [--deployed] [...]
        docjoin migrate --advice advice.json --field Type.field [--write] [...]
        docjoin migrate --drop-snapshot Type.field [--write] [...]
 
-Applies a storage change to the schema and the data. Widening a snapshot prints the SDL change (a diff
-with file and line; --write applies it), then copies the new fields from their sources into every copy,
-in _id batches, resumable: a rerun after a kill continues after the last finished batch (the marker in
-the docjoin_migrations collection). It ends with reconcile's check of that snapshot. Dropping a snapshot
-prints the SDL change, and removes the copied fields from the documents only once the schema no longer
-declares the snapshot (apply the change, deploy it, then run it again).
+Applies a storage change to the schema and the data: prints the SDL change (a diff with file and line;
+--write applies it), then fills the new copies from their sources in _id batches, resumable: a rerun
+after a kill continues after the last finished batch (the marker in the docjoin_migrations collection).
+It ends with reconcile's check of what it filled; no drift finishes the marker.
+
+Widening a snapshot: deploy the schema change, then run it; until a copy holds the new fields the
+gateway joins it. Adding a counter or a bounded array: run it first (with --write), deploy the schema
+change, then run it again with --deployed. Until a pass that clean after the deploy finishes the marker,
+gateways do not trust the new values (a write may start one from nothing): they count, or join, every
+parent, so answers stay right at the cost of a query per level. Adding a snapshot to a plain join moves
+its key into the copy (publisherId → publisher.id), which a gateway on the old schema does not write:
+the backfill runs first, with the old schema deployed, and --write writes the SDL change only once every
+parent holds its copy; deploy it, then run the command again to fill parents the old schema wrote
+meanwhile. Dropping a snapshot removes the copied fields only once the schema no longer declares it
+(apply, deploy, then run it again).
 
   --widen Type.field    the @snapshot field to widen, with
   --fields a,b          the fields of its target to add to the copies
+  --add-snapshot Type.field
+                        copy --fields of the target of this plain forward @join into its parent,
+  --path p              at this path (default: the field's name)
+  --add-counter Type.field
+                        declare Type.field: Int! @counter(of: --of) and set it in every parent
+  --add-bounded-array Type.field
+                        declare Type.field as the first --limit children of --of (a reverse @join
+                        with a sort), embedded in every parent (the subset pattern)
+  --of Type.list        the relation the new field derives from
+  --limit N             the bounded array's size (1 to 1,000)
   --advice FILE         take the change from \`docjoin advise --json FILE\`'s advice for
-  --field Type.field    this field (widen-snapshot or drop-snapshot)
+  --field Type.field    this field (widen-snapshot, add-snapshot or drop-snapshot)
   --drop-snapshot Type.field
                         stop copying: the field reads by its @join
   --write               write the SDL change to the schema file (default: print it only)
+  --deployed            (--add-counter, --add-bounded-array) every gateway serves the change: a clean
+                        pass now finishes the backfill, and gateways read the stored values
   --batch-size N        documents per read and per write command (default ${DEFAULT_BATCH_SIZE})
   --mongo-uri URI       MongoDB to migrate (default: $MONGODB_URI, else the config's mongodb.uri)
   --db NAME             database name (default: $MONGODB_DB, else the config's mongodb.db, else "${DEFAULT_DB_NAME}")
 ${PROJECT_FLAGS_USAGE}
   -h, --help            show this help
 
-Exit codes: 0 done (the snapshot reconciles with no drift); 1 the migration failed (MongoDB unreachable,
-the database does not match the schema); 2 bad arguments, a config, schema or advice that cannot be
-used, no MongoDB, or --drop-snapshot while the schema still declares the snapshot; 3 drift left after
-the backfill (writes of a gateway still on the old schema: deploy it, then docjoin reconcile --fix).`;
+Exit codes: 0 done (what it filled reconciles with no drift); 1 the migration failed (MongoDB
+unreachable, the database does not match the schema); 2 bad arguments, a config, schema or advice that
+cannot be used, no MongoDB, or --drop-snapshot while the schema still declares the snapshot; 3 drift
+left after the backfill (writes of a gateway still on the old schema: deploy the change, then run the
+command again).`;
 
 export const MIGRATE_FLAGS = [
   { name: '--widen', example: 'Book.authors' },
@@ -62,7 +92,14 @@ export const MIGRATE_FLAGS = [
   { name: '--advice', example: 'advice.json' },
   { name: '--field', example: 'Book.authors' },
   { name: '--drop-snapshot', example: 'Book.authors' },
+  { name: '--add-snapshot', example: 'Book.publisher' },
+  { name: '--path', example: 'publisher' },
+  { name: '--add-counter', example: 'Post.commentCount' },
+  { name: '--add-bounded-array', example: 'Post.recentComments' },
+  { name: '--of', example: 'Post.comments' },
+  { name: '--limit', example: '3' },
   { name: '--write' },
+  { name: '--deployed' },
   { name: '--batch-size', example: String(DEFAULT_BATCH_SIZE) },
   ...MONGO_TARGET_FLAGS,
   ...PROJECT_FLAGS,
@@ -82,30 +119,60 @@ export function parseMigrateArgs(argv: readonly string[], env: Readonly<Record<s
   if (isProblem(batchSize)) return usageError(batchSize.problem);
   const target = readMongoTarget(args, env);
   if (isUsageError(target)) return target;
-  return { kind: 'migrate', request, write: args.switches.has('--write'), batchSize, mongoUri: args.values.get('--mongo-uri'), db: args.values.get('--db'), project: readProjectTarget(args) };
+  const deployed = args.switches.has('--deployed');
+  if (deployed && request.kind !== 'add-counter' && request.kind !== 'add-bounded-array') return usageError('--deployed goes with --add-counter or --add-bounded-array');
+  return { kind: 'migrate', request, write: args.switches.has('--write'), deployed, batchSize, mongoUri: args.values.get('--mongo-uri'), db: args.values.get('--db'), project: readProjectTarget(args) };
 }
 
+const MODES = ['--widen', '--add-snapshot', '--add-counter', '--add-bounded-array', '--advice', '--drop-snapshot'] as const;
+type Mode = (typeof MODES)[number];
+/** The flags that only go with some modes. */
+const BELONGS_TO: ReadonlyArray<readonly [flag: string, modes: readonly Mode[]]> = [
+  ['--fields', ['--widen', '--add-snapshot']],
+  ['--path', ['--add-snapshot']],
+  ['--field', ['--advice']],
+  ['--of', ['--add-counter', '--add-bounded-array']],
+  ['--limit', ['--add-bounded-array']],
+];
+export const MAX_BOUNDED_ARRAY_LIMIT = 1000;
+
 function readRequest(values: ReadonlyMap<string, string>): MigrationRequest | UsageError {
-  const modes = (['--widen', '--advice', '--drop-snapshot'] as const).filter((flag) => values.has(flag));
+  const modes = MODES.filter((flag) => values.has(flag));
   if (modes.length !== 1) {
-    return usageError(modes.length === 0 ? 'say what to migrate: --widen Type.field --fields a,b, --advice FILE --field Type.field, or --drop-snapshot Type.field' : `${modes.join(' and ')} cannot be combined; migrate one change at a time`);
+    return usageError(
+      modes.length === 0
+        ? 'say what to migrate: --widen Type.field --fields a,b, --add-snapshot Type.field --fields a,b, --add-counter Type.field --of Type.list, --add-bounded-array Type.field --of Type.list --limit N, --advice FILE --field Type.field, or --drop-snapshot Type.field'
+        : `${modes.join(' and ')} cannot be combined; migrate one change at a time`,
+    );
   }
   const mode = modes[0]!;
-  const misplaced = (flag: string, belongsTo: string) => values.has(flag) && mode !== belongsTo ? usageError(`${flag} goes with ${belongsTo}, not ${mode}`) : undefined;
-  const wrong = misplaced('--fields', '--widen') ?? misplaced('--field', '--advice');
-  if (wrong) return wrong;
+  const misplaced = BELONGS_TO.find(([flag, belongsTo]) => values.has(flag) && !belongsTo.includes(mode));
+  if (misplaced) return usageError(`${misplaced[0]} goes with ${misplaced[1].join(' or ')}, not ${mode}`);
   const coordinate = mode === '--advice' ? values.get('--field') : values.get(mode)!;
   if (coordinate === undefined) return usageError('--advice needs --field Type.field: the field whose advice to apply');
   const flag = mode === '--advice' ? '--field' : mode;
   if (!COORDINATE.test(coordinate)) return usageError(`${flag} must be Type.field, e.g. ${flag} Book.authors, got "${coordinate}"`);
   switch (mode) {
-    case '--widen': {
-      const text = values.get('--fields');
-      if (text === undefined) return usageError('--widen needs --fields a,b: the fields to add to the snapshot');
-      const fields = [...new Set(text.split(',').map((name) => name.trim()).filter((name) => name !== ''))];
-      const bad = fields.find((name) => !FIELD_NAME.test(name));
-      if (fields.length === 0 || bad !== undefined) return usageError(`--fields must be field names separated by commas, e.g. --fields name,thumbnailUrl, got "${text}"`);
-      return { kind: 'widen', coordinate, fields };
+    case '--widen':
+    case '--add-snapshot': {
+      const fields = readFields(values, mode);
+      if (isUsageError(fields)) return fields;
+      if (mode === '--widen') return { kind: 'widen', coordinate, fields };
+      const path = values.get('--path');
+      if (path !== undefined && !FIELD_NAME.test(path)) return usageError(`--path must be a top-level field name, e.g. --path publisher, got "${path}"`);
+      return { kind: 'add-snapshot', coordinate, fields, path };
+    }
+    case '--add-counter':
+    case '--add-bounded-array': {
+      const of = values.get('--of');
+      if (of === undefined) return usageError(`${mode} needs --of Type.list: the list relation the new field derives from`);
+      if (!COORDINATE.test(of)) return usageError(`--of must be Type.field, e.g. --of Post.comments, got "${of}"`);
+      if (mode === '--add-counter') return { kind: 'add-counter', coordinate, of };
+      const text = values.get('--limit');
+      if (text === undefined) return usageError('--add-bounded-array needs --limit N: how many children the parent keeps');
+      const limit = integerRule(text, '--limit', 1, MAX_BOUNDED_ARRAY_LIMIT);
+      if (isProblem(limit)) return usageError(limit.problem);
+      return { kind: 'add-bounded-array', coordinate, of, limit };
     }
     case '--advice':
       return { kind: 'advice', file: values.get('--advice')!, coordinate };
@@ -116,4 +183,13 @@ function readRequest(values: ReadonlyMap<string, string>): MigrationRequest | Us
       throw new Error(`unhandled mode ${String(unhandled)}`);
     }
   }
+}
+
+function readFields(values: ReadonlyMap<string, string>, mode: Mode): readonly string[] | UsageError {
+  const text = values.get('--fields');
+  if (text === undefined) return usageError(`${mode} needs --fields a,b: the fields to ${mode === '--widen' ? 'add to the snapshot' : 'copy'}`);
+  const fields = [...new Set(text.split(',').map((name) => name.trim()).filter((name) => name !== ''))];
+  const bad = fields.find((name) => !FIELD_NAME.test(name));
+  if (fields.length === 0 || bad !== undefined) return usageError(`--fields must be field names separated by commas, e.g. --fields name,thumbnailUrl, got "${text}"`);
+  return fields;
 }

@@ -1,25 +1,31 @@
 import type { Db } from 'mongodb';
-import { MIGRATIONS_COLLECTION, SNAPSHOT_BACKFILL } from '../gateway/estimate/copy-backfills';
+import { COUNTER_BACKFILL, EMBEDDED_BACKFILL, MIGRATIONS_COLLECTION, SNAPSHOT_BACKFILL } from '../gateway/estimate/copy-backfills';
 
 /**
- * The marker of a snapshot backfill, one document per `Type.field` in `docjoin_migrations` of the
- * migrated database (the gateway's copy-backfills.ts owns the names, as it reads the markers). While `finishedAt` is unset, copies may lack `fields`: the gateway reads the marker
- * to keep its estimate an upper bound, and a rerun of `docjoin migrate` continues after `resumeAfter`.
+ * The marker of a backfill, one document per `Type.field` in `docjoin_migrations` of the migrated
+ * database (the gateway's copy-backfills.ts owns the names, as it reads the markers). While `finishedAt`
+ * is unset the copies are not to be trusted: the gateway joins (or counts) where they may be incomplete
+ * and counts that in its estimate, and a rerun of `docjoin migrate` continues after `resumeAfter`.
  */
 export { MIGRATIONS_COLLECTION };
 
-export interface SnapshotBackfillMarker {
-  /** `Type.field` of the snapshot. */
+export type BackfillKind = typeof SNAPSHOT_BACKFILL | typeof EMBEDDED_BACKFILL | typeof COUNTER_BACKFILL;
+
+export interface MigrationMarker {
+  /** `Type.field` of the copy: a snapshot, a bounded array or a counter. */
   readonly _id: string;
-  readonly kind: typeof SNAPSHOT_BACKFILL;
-  /** The fields being added to the copies. */
-  readonly fields: readonly string[];
+  readonly kind: BackfillKind;
+  /** A snapshot's: the fields being added to its copies. */
+  readonly fields?: readonly string[];
+  /** A snapshot added to a plain join: the path its key moves from (`publisherId` for `publisher.id`). */
+  readonly from?: string;
   readonly startedAt: Date;
-  /** The `_id` of the last copy-holding document done (in `_id` order); null before the first batch. */
+  /** The `_id` of the last copy-holding document done (in `_id` order); null before the first batch, and again after a pass that left drift. */
   readonly resumeAfter: unknown;
+  /** Set once a pass ends with the copy's check finding no drift. */
   readonly finishedAt?: Date;
 }
 
 export function migrationsCollection(db: Db) {
-  return db.collection<SnapshotBackfillMarker>(MIGRATIONS_COLLECTION);
+  return db.collection<MigrationMarker>(MIGRATIONS_COLLECTION);
 }

@@ -8,8 +8,8 @@ export class AdviceFileError extends Error {
 }
 
 /**
- * The change `docjoin advise --json FILE` recommends for `coordinate`: widen-snapshot (to its
- * `snapshotFields`) or drop-snapshot. Any other advice changes nothing this command migrates.
+ * The change `docjoin advise --json FILE` recommends for `coordinate`: widen-snapshot or add-snapshot
+ * (to its `snapshotFields`), or drop-snapshot. Any other advice changes nothing this command migrates.
  */
 export function readAdvice(file: string, coordinate: string): Exclude<MigrationRequest, { kind: 'advice' }> {
   let parsed: unknown;
@@ -24,11 +24,13 @@ export function readAdvice(file: string, coordinate: string): Exclude<MigrationR
   if (!advice) throw new AdviceFileError(`--advice ${file} has no advice for ${coordinate}`);
   switch (advice.kind) {
     case 'widen-snapshot':
-      if (!Array.isArray(advice.snapshotFields) || !advice.snapshotFields.every((name) => typeof name === 'string')) throw new AdviceFileError(`--advice ${file}: the widen-snapshot advice for ${coordinate} has no snapshotFields`);
-      return { kind: 'widen', coordinate, fields: advice.snapshotFields };
+    case 'add-snapshot': {
+      if (!Array.isArray(advice.snapshotFields) || !advice.snapshotFields.every((name) => typeof name === 'string')) throw new AdviceFileError(`--advice ${file}: the ${advice.kind} advice for ${coordinate} has no snapshotFields`);
+      return advice.kind === 'widen-snapshot' ? { kind: 'widen', coordinate, fields: advice.snapshotFields } : { kind: 'add-snapshot', coordinate, fields: advice.snapshotFields, path: undefined };
+    }
     case 'drop-snapshot':
       return { kind: 'drop-snapshot', coordinate };
     default:
-      throw new AdviceFileError(`--advice ${file}: the advice for ${coordinate} is ${advice.kind} (${advice.change}); migrate applies widen-snapshot and drop-snapshot`);
+      throw new AdviceFileError(`--advice ${file}: the advice for ${coordinate} is ${advice.kind} (${advice.change}); migrate applies widen-snapshot, add-snapshot and drop-snapshot`);
   }
 }

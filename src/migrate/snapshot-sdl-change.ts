@@ -69,7 +69,8 @@ function requireSnapshot(files: readonly SchemaFile[], coordinate: string, verb:
   return { source, field, snapshot };
 }
 
-function findField(files: readonly SchemaFile[], coordinate: string): { source: SchemaFile; field: FieldDefinitionNode } {
+/** The file declaring `coordinate`, and its definition there. */
+export function findField(files: readonly SchemaFile[], coordinate: string): { source: SchemaFile; field: FieldDefinitionNode } {
   const [typeName, fieldName] = coordinate.split('.') as [string, string];
   for (const source of files) {
     for (const definition of parse(source.text).definitions) {

@@ -43,8 +43,9 @@ export function boundedArrayCheck(db: Db, array: BoundedArray, snapshots: readon
       const repairs: Repair[] = [];
       batch.forEach((parent, index) => {
         const want = expected.get(keyString(readPath(parent, array.parentKey))) ?? [];
-        const have = readPath(corrected[index], array.path) ?? [];
-        if (!sameValue(have, want)) repairs.push({ id: parent._id, filter: { _id: parent._id, [array.path]: readPath(parent, array.path) ?? null }, update: { $set: { [array.path]: want } } });
+        // A parent with no array at all (declared after it was written) lacks even an empty one.
+        const have = readPath(corrected[index], array.path);
+        if (have === undefined || !sameValue(have, want)) repairs.push({ id: parent._id, filter: { _id: parent._id, [array.path]: readPath(parent, array.path) ?? null }, update: { $set: { [array.path]: want } } });
       });
       return repairs;
     },

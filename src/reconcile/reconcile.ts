@@ -7,7 +7,8 @@ import { snapshotCheck } from './check-snapshot';
 import { scanInBatches, type Repair } from './scan-batches';
 import { DEFAULT_BATCH_SIZE, ReconcileMismatchError, type DriftKind, type DriftReport, type ReconcileOptions, type ReconcileReport } from './reconcile-types';
 
-interface Check {
+/** One rule's check: what to scan, and the repairs a batch needs. */
+export interface Check {
   readonly coordinate: string;
   readonly kind: DriftKind;
   readonly collection: string;
@@ -28,14 +29,8 @@ export async function reconcile(db: Db, model: WriteModel, options: ReconcileOpt
   if (!Number.isInteger(batchSize) || batchSize < 1) throw new RangeError(`reconcile: batchSize must be a positive integer, got ${batchSize}`);
   const fix = options.fix ?? false;
   await requireCollections(db, model);
-  const checks: Check[] = [
-    ...model.snapshots.map((location) => ({ coordinate: location.coordinate, kind: 'snapshot' as const, collection: location.collection, ...snapshotCheck(db, location) })),
-    ...model.boundedArrays.map((array) => ({ coordinate: array.coordinate, kind: 'bounded-array' as const, collection: array.collection, ...boundedArrayCheck(db, array, model.snapshots) })),
-    ...model.inverses.map((rule) => ({ coordinate: rule.coordinate, kind: 'inverse' as const, collection: rule.collection, ...inverseCheck(db, rule) })),
-    ...model.counters.map((counter) => ({ coordinate: counter.coordinate, kind: 'counter' as const, collection: counter.collection, ...counterCheck(db, counter) })),
-  ];
   const reports: DriftReport[] = [];
-  for (const check of checks) {
+  for (const check of reconcileChecks(db, model)) {
     reports.push(await scanInBatches(db, check, { batchSize, fix, onProgress: options.onProgress }, (batch, report) => check.check(batch, report)));
   }
   return {
@@ -50,6 +45,16 @@ export async function reconcile(db: Db, model: WriteModel, options: ReconcileOpt
         return `every one of the ${report.entries} ${report.coordinate} copies points at no ${source} document: are the keys kept inside the copies, and is this the database the schema describes?`;
       }),
   };
+}
+
+/** The checks of every rule of `model`, in the order reconcile runs them (see reconcile). */
+export function reconcileChecks(db: Db, model: Pick<WriteModel, 'snapshots' | 'boundedArrays' | 'inverses' | 'counters'>): Check[] {
+  return [
+    ...model.snapshots.map((location) => ({ coordinate: location.coordinate, kind: 'snapshot' as const, collection: location.collection, ...snapshotCheck(db, location) })),
+    ...model.boundedArrays.map((array) => ({ coordinate: array.coordinate, kind: 'bounded-array' as const, collection: array.collection, ...boundedArrayCheck(db, array, model.snapshots) })),
+    ...model.inverses.map((rule) => ({ coordinate: rule.coordinate, kind: 'inverse' as const, collection: rule.collection, ...inverseCheck(db, rule) })),
+    ...model.counters.map((counter) => ({ coordinate: counter.coordinate, kind: 'counter' as const, collection: counter.collection, ...counterCheck(db, counter) })),
+  ];
 }
 
 /** Every collection a rule reads must exist: checking against a missing one would report "no drift". */

@@ -33,6 +33,11 @@ export interface GatewayContext {
   readonly writes: RequestWrites;
   strategyFor(field: RelationField): ReadStrategy;
   /**
+   * Whether `docjoin migrate` is backfilling the derived copy `coordinate` (a bounded array or a counter,
+   * its marker in docjoin_migrations, copy-backfills.ts): its stored values are not yet to be trusted.
+   */
+  copyBackfilling(coordinate: string): boolean;
+  /**
    * The projection the selection under `info.fieldNodes` needs on `typeName` documents (memoized). For a
    * field returning a connection, the selection is that of its nodes (`edges { node }`, `nodes`).
    */
@@ -61,7 +66,14 @@ export interface GatewayContext {
 let nextRequestId = 0;
 
 /** `writes`: the gateway's write runtime, which gives the request its write side on this request's ledger. */
-export function createRequestContext(options: { storageMap: StorageMap; funnel: MongoFunnel; overrides: StrategyOverrides; writes: WriteRuntime; deadline: OperationDeadline }): GatewayContext {
+export function createRequestContext(options: {
+  storageMap: StorageMap;
+  funnel: MongoFunnel;
+  overrides: StrategyOverrides;
+  writes: WriteRuntime;
+  deadline: OperationDeadline;
+  copyBackfilling?: (coordinate: string) => boolean;
+}): GatewayContext {
   const { storageMap, funnel, overrides, deadline } = options;
   const ledger = new CostLedger();
   const loaders = new LoaderRegistry(funnel, { ledger, deadline });
@@ -90,6 +102,7 @@ export function createRequestContext(options: { storageMap: StorageMap; funnel: 
     documents: undefined as unknown as DocumentsApi,
     writes: options.writes.forRequest(ledger),
     strategyFor,
+    copyBackfilling: options.copyBackfilling ?? (() => false),
     projectionFor(info, typeName) {
       let byType = projections.get(info.fieldNodes);
       if (!byType) projections.set(info.fieldNodes, (byType = new Map()));

@@ -1,5 +1,6 @@
 import type { StoredDocument } from '../mongo/mongo-funnel';
 import type { StorageMap } from '../storage-map/storage-map-types';
+import type { CounterRule } from '../writes/write-model-types';
 
 /** Where `docjoin migrate` records its backfills, in the gateway's database. */
 export const MIGRATIONS_COLLECTION = 'docjoin_migrations';
@@ -7,6 +8,9 @@ export const MIGRATIONS_COLLECTION = 'docjoin_migrations';
 export const SNAPSHOT_BACKFILL = 'snapshot-backfill';
 /** The kind of a migration that fills a newly declared embedded copy of a reverse join (a bounded array). */
 export const EMBEDDED_BACKFILL = 'embedded-backfill';
+/** The kind of a migration that sets a newly declared `@counter`. */
+export const COUNTER_BACKFILL = 'counter-backfill';
+const BACKFILL_KINDS = [SNAPSHOT_BACKFILL, EMBEDDED_BACKFILL, COUNTER_BACKFILL];
 /** How often the backfills are read again while the gateway runs (one small find). */
 export const BACKFILL_REFRESH_MS = 30_000;
 
@@ -19,9 +23,10 @@ export interface MigrationSource {
  * Which copies are being backfilled, read at startup and then every BACKFILL_REFRESH_MS from
  * MIGRATIONS_COLLECTION: a document `{ _id: 'Type.field', kind, startedAt, resumeAfter?, finishedAt? }`
  * without `finishedAt` names one. `snapshot-backfill` (with the `fields` added): some copies may lack
- * them. `embedded-backfill`: some parents may have no embedded copy yet (a bounded array just declared).
- * Until it finishes the resolver joins those, and the estimate counts that join. An absent collection,
- * or a document naming no such copy of the schema, means none.
+ * them. `embedded-backfill`: some parents may have no embedded copy yet (a bounded array just declared),
+ * or one a write started from nothing. `counter-backfill`: likewise for a `@counter`. Until it finishes
+ * the resolver joins (or counts) those, and the estimate counts that query. An absent collection, or a
+ * document naming no such copy of the schema, means none.
  */
 export class CopyBackfills {
   /** Each copy a marker may name, with the kind of marker that names it. */
@@ -31,14 +36,16 @@ export class CopyBackfills {
 
   constructor(
     storageMap: StorageMap,
+    counters: readonly CounterRule[],
     private readonly source: MigrationSource,
   ) {
-    this.#copies = new Map(
-      [...storageMap.relations.values()].flatMap((field): Array<[string, string]> => [
+    this.#copies = new Map([
+      ...[...storageMap.relations.values()].flatMap((field): Array<[string, string]> => [
         ...(field.shapes.snapshot ? [[field.coordinate, SNAPSHOT_BACKFILL] as [string, string]] : []),
         ...(field.shapes.embedded && field.shapes.join?.direction === 'byReference' ? [[field.coordinate, EMBEDDED_BACKFILL] as [string, string]] : []),
       ]),
-    );
+      ...counters.map((counter): [string, string] => [counter.coordinate, COUNTER_BACKFILL]),
+    ]);
   }
 
   /** Reads the backfills now, then again in the background until `stop`. */
@@ -53,7 +60,7 @@ export class CopyBackfills {
   }
 
   async refresh(): Promise<void> {
-    const migrations = await this.source.readMetadata(MIGRATIONS_COLLECTION, { kind: { $in: [SNAPSHOT_BACKFILL, EMBEDDED_BACKFILL] } });
+    const migrations = await this.source.readMetadata(MIGRATIONS_COLLECTION, { kind: { $in: BACKFILL_KINDS } });
     this.#running = new Set(
       migrations.flatMap((migration) =>
         typeof migration._id === 'string' && this.#copies.get(migration._id) === migration.kind && (migration.finishedAt === undefined || migration.finishedAt === null) ? [migration._id] : [],
@@ -61,7 +68,7 @@ export class CopyBackfills {
     );
   }
 
-  /** Whether the copy of the relation `coordinate` (its snapshot, or its embedded copy) was being backfilled when last read. */
+  /** Whether the copy `coordinate` (a relation's snapshot or embedded copy, or a counter) was being backfilled when last read. */
   backfilling(coordinate: string): boolean {
     return this.#running.has(coordinate);
   }

@@ -23,7 +23,8 @@ import { connectionSelection } from '../planning/connection-selection';
 import { validateFirst, type PageArgs } from '../planning/page-request';
 import { planReverseJoinPage } from '../planning/reverse-join-page';
 import { copiesServe, requestedList, strategyForRequest } from '../planning/requested-list';
-import { countSpecKey } from '../loaders/count-loader';
+import { countSpecKey, type CountSpec } from '../loaders/count-loader';
+import type { CounterCount } from '../loaders/counter-count';
 import { reverseJoinSpecKey } from '../loaders/reverse-join-loader';
 import { snapshotFits } from '../planning/plan-projection';
 import { listSort, type ConnectionType, type JoinShape, type ListRootField, type ReadStrategy, type RelationField, type StorageMap } from '../storage-map/storage-map-types';
@@ -51,6 +52,8 @@ export interface EstimateInput {
    * Undefined: none is.
    */
   copyBackfilling?(coordinate: string): boolean;
+  /** The `@counter` fields by coordinate, with the count each stands for (counted while backfilled). */
+  readonly counters?: ReadonlyMap<string, CounterCount>;
   /**
    * Mutations: the most one attempt of a Mutation field's write unit sends, and the documents its reads
    * return (writes/estimate-write-unit.ts, from the field's write plan). Required to estimate a mutation.
@@ -288,7 +291,10 @@ class EstimatePass {
     const definition = type.getFields()[node.name.value];
     if (!definition) return;
     const named = getNamedType(definition.type);
-    if (!isCompositeType(named)) return;
+    if (!isCompositeType(named)) {
+      this.#counter(scope, `${type.name}.${node.name.value}`, groups);
+      return;
+    }
     const isList = isListType(getNullableType(definition.type));
     const childTypes = this.#objectTypes(named);
     const storage = this.input.storageMap.types.get(type.name)?.fields.get(node.name.value);
@@ -365,13 +371,24 @@ class EstimatePass {
     }
     const selection = connectionSelection(this.source, connection, nodes);
     if (selection.totalCount) {
-      const loader = `count:${countSpecKey({ collection: shape.collection, foreignField: shape.foreignField, filter: planned.filter, filterSignature: JSON.stringify(planned.filter ?? null) })}`;
-      let group = groups.get(loader);
-      if (!group) groups.set(loader, (group = { collection: undefined, byKey: false, getMoresPerBatch: 0, readsAnchor: false, members: [] }));
-      // One count document per parent; nothing below it.
-      group.members.push({ coordinate: field.coordinate, objects: scope.objects, childSelections: [], childTypes: [] });
+      this.#count(scope, field.coordinate, { collection: shape.collection, foreignField: shape.foreignField, filter: planned.filter, filterSignature: JSON.stringify(planned.filter ?? null) }, groups);
     }
     if (selection.page) this.#join(scope, field, shape, args, selection.nodeSelections, this.#objectTypes(this.input.schema.getType(field.targetType)!), groups);
+  }
+
+  /** A counter is counted by query, for every parent, while `docjoin migrate` backfills it (counter-field-resolver.ts). */
+  #counter(scope: Scope, coordinate: string, groups: Map<string, QueryGroup>): void {
+    const counter = this.input.counters?.get(coordinate);
+    if (counter && this.input.copyBackfilling?.(coordinate)) this.#count(scope, coordinate, counter.spec, groups);
+  }
+
+  /** One count aggregate per batch of parents, on the loader of its spec (shared, as the count loaders are). */
+  #count(scope: Scope, coordinate: string, spec: CountSpec, groups: Map<string, QueryGroup>): void {
+    const loader = `count:${countSpecKey(spec)}`;
+    let group = groups.get(loader);
+    if (!group) groups.set(loader, (group = { collection: undefined, byKey: false, getMoresPerBatch: 0, readsAnchor: false, members: [] }));
+    // One count document per parent; nothing below it.
+    group.members.push({ coordinate, objects: scope.objects, childSelections: [], childTypes: [] });
   }
 
   #join(

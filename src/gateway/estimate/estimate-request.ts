@@ -1,4 +1,5 @@
 import { getVariableValues, Kind, type DocumentNode, type FragmentDefinitionNode, type GraphQLSchema, type OperationDefinitionNode } from 'graphql';
+import type { CounterCount } from '../loaders/counter-count';
 import type { ReadStrategy, RelationField, StorageMap } from '../storage-map/storage-map-types';
 import { estimateOperation, type CostEstimate, type WriteBound } from './estimate-operation';
 
@@ -21,8 +22,9 @@ export function estimateRequest(request: {
   /** See EstimateInput.collectionSize and listLength. */
   collectionSize?(collection: string): number | undefined;
   listLength?(coordinate: string): number | undefined;
-  /** See EstimateInput.copyBackfilling. */
+  /** See EstimateInput.copyBackfilling and counters. */
   copyBackfilling?(coordinate: string): boolean;
+  readonly counters?: ReadonlyMap<string, CounterCount>;
 }): CostEstimate | undefined {
   const { coerced } = getVariableValues(request.schema, request.operation.variableDefinitions ?? [], request.variables ?? {});
   if (!coerced) return undefined;
@@ -42,5 +44,6 @@ export function estimateRequest(request: {
     ...(request.collectionSize && { collectionSize: request.collectionSize }),
     ...(request.listLength && { listLength: request.listLength }),
     ...(request.copyBackfilling && { copyBackfilling: request.copyBackfilling }),
+    ...(request.counters && { counters: request.counters }),
   });
 }

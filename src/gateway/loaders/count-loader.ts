@@ -10,6 +10,11 @@ export interface CountSpec {
   readonly filter: StoredDocument | undefined;
   /** Identifies `filter` in the registry key. */
   readonly filterSignature: string;
+  /**
+   * The key path may hold several parents' keys (an array, or a path through an array: `authors.id`):
+   * each key listed counts once for its parent. Default false: one scalar key per child.
+   */
+  readonly multikey?: boolean;
 }
 
 export interface CountLoad {
@@ -19,13 +24,14 @@ export interface CountLoad {
 }
 
 export function countSpecKey(spec: CountSpec): string {
-  return `${spec.collection}|${spec.foreignField}|${spec.filterSignature}`;
+  return `${spec.collection}|${spec.foreignField}|${spec.filterSignature}${spec.multikey ? '|multikey' : ''}`;
 }
 
 /**
  * Counts the children of many parents (a connection's `totalCount`) in ONE aggregate:
  * `$match {fk: {$in: keys}, …filter} → $group {_id: "$fk", count: {$sum: 1}}`, one reply document per
- * parent that has children; a parent missing from the reply has none.
+ * parent that has children; a parent missing from the reply has none. A multikey path is unwound first,
+ * so a child listing several parents counts for each.
  */
 export class CountLoader {
   readonly #loader: DataLoader<CountLoad, number, string>;
@@ -44,11 +50,15 @@ export class CountLoader {
   }
 
   async #batch(loads: readonly CountLoad[]): Promise<number[]> {
-    const { collection, foreignField, filter } = this.spec;
+    const { collection, foreignField, filter, multikey } = this.spec;
     const keys = new Map<string, unknown>();
     for (const load of loads) keys.set(keyString(load.parentKey), load.parentKey);
-    const keyMatch = { [foreignField]: { $in: [...keys.values()] } };
-    const pipeline = [{ $match: filter ? { $and: [keyMatch, filter] } : keyMatch }, { $group: { _id: `$${foreignField}`, count: { $sum: 1 } } }];
+    const inKeys = { $in: [...keys.values()] };
+    const keyMatch = { [foreignField]: inKeys };
+    const match = { $match: filter ? { $and: [keyMatch, filter] } : keyMatch };
+    const pipeline = multikey
+      ? [match, { $project: { _id: 0, key: `$${foreignField}` } }, { $unwind: '$key' }, { $match: { key: inKeys } }, { $group: { _id: '$key', count: { $sum: 1 } } }]
+      : [match, { $group: { _id: `$${foreignField}`, count: { $sum: 1 } } }];
     const fields = [...new Set(loads.map((load) => load.field))];
     const counts = await this.funnel.aggregate({ ...this.request, fields }, collection, pipeline, { batchSize: keys.size });
     const byParent = new Map(counts.map((row) => [keyString(row._id), Number(row.count)]));

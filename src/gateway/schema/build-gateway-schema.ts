@@ -52,7 +52,7 @@ export function buildGatewaySchema(options: { typeDefs: readonly string[]; resol
       .map((fieldName) => `${mutationType!.name}.${fieldName}: its write plan is derived from its directive; remove the hand-written one`),
   ];
   if (problems.length > 0) throw new StorageConfigError(problems);
-  const fieldResolvers = buildFieldResolvers(storageMap) as IResolvers;
+  const fieldResolvers = buildFieldResolvers(storageMap, writeModel.counters) as IResolvers;
   const executable = makeExecutableSchema({ typeDefs, resolvers: [fieldResolvers, generated, ...handWritten] });
   const config = executable.toConfig();
   const schema = new GraphQLSchema({

@@ -16,7 +16,7 @@ import { resolveSnapshot } from './snapshot';
 export function createRelationResolver(field: RelationField): GraphQLFieldResolver<StoredDocument, GatewayContext, PageArgs & Readonly<Record<string, unknown>>> {
   return (parent, args, context, info) => {
     const requested = requestedList(field, args);
-    const strategy = strategyForParent(field, strategyForRequest(field, context.strategyFor(field), requested), parent);
+    const strategy = strategyForParent(field, strategyForRequest(field, context.strategyFor(field), requested), parent, context);
     const request: RelationRequest = { field, parent, args, requested, context, info, cost: context.ledger.field(field.coordinate, strategy) };
     // A connection is declared on a reverse join only (build-storage-map.ts).
     if (field.connection) return resolveConnection(required(field, field.shapes.join), field.connection, request);
@@ -37,13 +37,14 @@ export function createRelationResolver(field: RelationField): GraphQLFieldResolv
 
 /**
  * A parent written before its embedded copy was declared (a bounded array not yet backfilled) has no
- * copy at all, which is not an empty one: its children are read by the join the copy stands for. Only a
- * reverse join, whose key (the parent's `_id`) every projection holds.
+ * copy at all, which is not an empty one: its children are read by the join the copy stands for. So is
+ * every parent while `docjoin migrate` backfills the copy: a write may have started one from nothing.
+ * Only a reverse join, whose key (the parent's `_id`) every projection holds.
  */
-function strategyForParent(field: RelationField, strategy: ReadStrategy, parent: StoredDocument): ReadStrategy {
+function strategyForParent(field: RelationField, strategy: ReadStrategy, parent: StoredDocument, context: GatewayContext): ReadStrategy {
   const { embedded, join } = field.shapes;
   if (strategy !== 'embedded' || !embedded || join?.direction !== 'byReference' || join.localField !== '_id') return strategy;
-  return readPath(parent, embedded.path) === undefined ? 'join' : strategy;
+  return readPath(parent, embedded.path) === undefined || context.copyBackfilling(field.coordinate) ? 'join' : strategy;
 }
 
 /** Overrides are validated against declared shapes, so a missing shape here is a bug. */

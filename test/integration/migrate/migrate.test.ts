@@ -1,16 +1,14 @@
-import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { ObjectId, type Db } from 'mongodb';
-import { runDocjoinCli } from '../../../src/cli/docjoin';
 import { withDirectiveTypeDefs } from '../../../src/gateway/schema/schema-sources';
 import { buildWriteModelFromSdl } from '../../../src/gateway/writes/build-write-model';
-import { backfillSnapshot } from '../../../src/migrate/backfill-snapshot';
+import { backfillCopies, reconcileBackfill } from '../../../src/migrate/backfill-copies';
 import { MIGRATIONS_COLLECTION } from '../../../src/migrate/migration-marker';
 import { redactUri } from '../../../src/observability/redact-secrets';
 import { reconcile } from '../../../src/reconcile/reconcile';
 import { startTestMongo, type TestMongo } from '../../support/test-mongo';
-import { captureIo } from '../../unit/cli/capture-io';
+import { migrate, MigrateProjects, type MigrateProject } from './migrate-project';
 
 /**
  * `docjoin migrate` on a small project in a temp folder: 3 authors, 5 books copying their authors'
@@ -42,35 +40,24 @@ const bookIds = [1, 2, 3, 4, 5].map((n) => new ObjectId(`6955b90000000000000000b
 const authorOf = (n: number) => ({ _id: authorIds[n]!, name: `Author ${n}`, thumbnailUrl: `https://img.example/${n}.png` });
 
 let mongo: TestMongo;
-const folders: string[] = [];
+let projects: MigrateProjects;
 beforeAll(async () => {
   mongo = await startTestMongo();
+  projects = new MigrateProjects(mongo);
 });
 afterAll(async () => {
-  for (const folder of folders) rmSync(folder, { recursive: true, force: true });
+  projects?.removeAll();
   await mongo?.stop();
 });
 
 /** A fresh database with the 5 books (book i copies authors i mod 3 and (i+1) mod 3) and a project folder with SDL. */
-async function setUp(sdl: string): Promise<{ db: Db; folder: string; schemaFile: string; args: string[] }> {
-  const db = mongo.freshDb('migrate');
-  await db.collection('authors').insertMany([0, 1, 2].map(authorOf));
-  await db.collection('books').insertMany(
-    bookIds.map((_id, i) => ({ _id, title: `Book ${i}`, authors: [i % 3, (i + 1) % 3].map((n) => ({ id: authorIds[n]!, name: `Author ${n}` })) })),
-  );
-  const folder = mkdtempSync(join(tmpdir(), 'docjoin-migrate-'));
-  folders.push(folder);
-  mkdirSync(join(folder, 'schema'));
-  const schemaFile = join(folder, 'schema', 'schema.graphql');
-  writeFileSync(schemaFile, sdl);
-  writeFileSync(join(folder, 'docjoin.config.json'), JSON.stringify({ schema: 'schema' }));
-  return { db, folder, schemaFile, args: ['--config', join(folder, 'docjoin.config.json'), '--mongo-uri', mongo.uri, '--db', db.databaseName] };
-}
-
-async function migrate(argv: string[]): Promise<{ code: number; out: string; err: string }> {
-  const { io, out, err } = captureIo();
-  const code = await runDocjoinCli(['migrate', ...argv], {}, io);
-  return { code, out: out(), err: err() };
+async function setUp(sdl: string): Promise<MigrateProject> {
+  return projects.create(sdl, async (db) => {
+    await db.collection('authors').insertMany([0, 1, 2].map(authorOf));
+    await db.collection('books').insertMany(
+      bookIds.map((_id, i) => ({ _id, title: `Book ${i}`, authors: [i % 3, (i + 1) % 3].map((n) => ({ id: authorIds[n]!, name: `Author ${n}` })) })),
+    );
+  });
 }
 
 async function snapshotDrift(db: Db, sdl: string): Promise<number> {
@@ -128,11 +115,11 @@ reconcile Book.authors: 5 scanned, 0 drifted
   it('resumes after a kill: the rerun reads on after resumeAfter and finishes', async () => {
     const { db, args } = await setUp(WIDENED);
     const model = buildWriteModelFromSdl(withDirectiveTypeDefs(WIDENED));
-    const backfill = { coordinate: 'Book.authors', fields: ['thumbnailUrl'], locations: model.snapshots };
+    const backfill = reconcileBackfill('Book.authors', 'snapshot-backfill', model, ['Book.authors'], ['thumbnailUrl']);
     const killed = new Error('killed');
     const seen: number[] = [];
     await expect(
-      backfillSnapshot(db, backfill, {
+      backfillCopies(db, backfill, {
         batchSize: 2,
         onBatch: (_lastId, report) => {
           seen.push(report.scanned);
@@ -180,9 +167,8 @@ describe('docjoin migrate --drop-snapshot', () => {
     const refused = await migrate(['--drop-snapshot', 'Book.authors', '--write', ...args]);
     expect(refused.out).toBe(`schema/schema.graphql:9
 -    @snapshot(path: "authors", fields: ["id", "name"])
--    @join(localField: "authors.id")
+schema/schema.graphql:10
 -    @read(strategy: SNAPSHOT)
-+    @join(localField: "authors.id")
 wrote schema/schema.graphql
 `);
     expect(refused.err).toBe('migrate: Book.authors still declares @snapshot in schema/schema.graphql; apply the SDL change, deploy it, then run this again to drop the copied fields\n');

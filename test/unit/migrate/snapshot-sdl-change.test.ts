@@ -27,9 +27,8 @@ describe('the SDL change of a snapshot', () => {
     expect(change.text).toBe(SDL.replace('    @snapshot(path: "authors", fields: ["id", "name"])\n', '').replace('    @read(strategy: SNAPSHOT)\n', ''));
     expect(formatSdlDiff('schema.graphql', SDL, change.text)).toBe(`schema.graphql:4
 -    @snapshot(path: "authors", fields: ["id", "name"])
--    @join(localField: "authors.id")
+schema.graphql:5
 -    @read(strategy: SNAPSHOT)
-+    @join(localField: "authors.id")
 `);
     expect(dropSnapshotSdl([{ file: 'schema.graphql', text: change.text }], 'Book.authors').text).toBe(change.text);
     const inline = 'type Book { authors: [Author!]! @snapshot(path: "authors", fields: ["id"]) @join(localField: "authors.id") @read(strategy: SNAPSHOT) }';

@@ -1,0 +1,117 @@
+import type { Db } from 'mongodb';
+import type { WriteModel } from '../gateway/writes/write-model-types';
+import { reconcileChecks, requireCollections, type Check } from '../reconcile/reconcile';
+import type { DriftReport, ReconcileProgress } from '../reconcile/reconcile-types';
+import { scanInBatches } from '../reconcile/scan-batches';
+import { migrationsCollection, type BackfillKind, type MigrationMarker } from './migration-marker';
+
+export interface CopyBackfill {
+  /** `Type.field` of the copy: the marker's `_id`. */
+  readonly coordinate: string;
+  readonly kind: BackfillKind;
+  /** A snapshot's: the fields added to its copies (the marker's `fields`). */
+  readonly fields?: readonly string[];
+  /** A snapshot added to a plain join: the path its key moves from (the marker's `from`). */
+  readonly from?: string;
+  /** The rules filled, whose collections must exist. */
+  readonly rules: Pick<WriteModel, 'snapshots' | 'boundedArrays' | 'counters'>;
+  /** The checks that fill the copies, `coordinate`'s own first (resumable; the others are rescanned whole). */
+  checks(db: Db): Check[];
+}
+
+/**
+ * The backfill of `copies` by reconcile's own checks of the write model after the change: `coordinate`
+ * itself and, for a snapshot, its copies inside embedded copies of its type (`Host.recentLogs.host` for
+ * `LogMessage.host`). Each check judges with the whole model (a bounded array compares its entries'
+ * snapshots as their sources say).
+ */
+export function reconcileBackfill(coordinate: string, kind: BackfillKind, model: WriteModel, copies: readonly string[], fields?: readonly string[]): CopyBackfill {
+  const copied = (rule: { coordinate: string }) => copies.includes(rule.coordinate);
+  return {
+    coordinate,
+    kind,
+    ...(fields && { fields }),
+    rules: { snapshots: model.snapshots.filter(copied), boundedArrays: model.boundedArrays.filter(copied), counters: model.counters.filter(copied) },
+    checks: (db) => ownFirst(coordinate, reconcileChecks(db, model).filter(copied)),
+  };
+}
+
+export function ownFirst(coordinate: string, checks: Check[]): Check[] {
+  return checks.sort((a, b) => Number(b.coordinate === coordinate) - Number(a.coordinate === coordinate));
+}
+
+export interface BackfillOptions {
+  readonly batchSize: number;
+  readonly onProgress?: (progress: ReconcileProgress) => void;
+  /** After each batch of `coordinate`'s collection is written and the marker moved past it; a throw stops the backfill there. */
+  readonly onBatch?: (lastId: unknown, report: DriftReport) => Promise<void> | void;
+}
+
+export interface BackfillResult {
+  /** Where this run started: the `resumeAfter` of an unfinished marker for the same change. */
+  readonly resumedAfter: unknown;
+  /** One report per copy, `coordinate`'s first: documents scanned and copies rewritten (`fixed`) by this run. */
+  readonly reports: readonly DriftReport[];
+}
+
+/**
+ * Fills the copies from their sources: reconcile's fix of those rules, in `_id` batches, each batch one
+ * guarded bulk write (a document changed since it was read is left for the next pass). The marker records
+ * the last `_id` done after each batch of `coordinate`'s own collection, so a rerun after a kill reads on
+ * from there; copies inside embedded copies (other collections, usually few) are rescanned whole, which
+ * is harmless: only documents that still differ from their sources are written.
+ */
+export async function backfillCopies(db: Db, backfill: CopyBackfill, options: BackfillOptions): Promise<BackfillResult> {
+  const checks = backfill.checks(db);
+  await requireCollections(db, { ...backfill.rules, inverses: [] });
+  const markers = migrationsCollection(db);
+  const marker = await markers.findOne({ _id: backfill.coordinate });
+  const resuming = marker !== null && marker.kind === backfill.kind && marker.finishedAt === undefined && sameSet(marker.fields ?? [], backfill.fields ?? []);
+  const resumedAfter = resuming ? (marker.resumeAfter ?? undefined) : undefined;
+  if (!resuming) {
+    const fresh: MigrationMarker = {
+      _id: backfill.coordinate,
+      kind: backfill.kind,
+      ...(backfill.fields && { fields: [...backfill.fields] }),
+      ...(backfill.from !== undefined && { from: backfill.from }),
+      startedAt: new Date(),
+      resumeAfter: null,
+    };
+    await markers.replaceOne({ _id: backfill.coordinate }, fresh, { upsert: true });
+  }
+  const reports: DriftReport[] = [];
+  for (const check of checks) {
+    const own = check.coordinate === backfill.coordinate;
+    const scan = {
+      batchSize: options.batchSize,
+      fix: true,
+      onProgress: options.onProgress,
+      ...(own && {
+        after: resumedAfter,
+        onBatch: async (lastId: unknown, report: DriftReport) => {
+          await markers.updateOne({ _id: backfill.coordinate }, { $set: { resumeAfter: lastId } });
+          await options.onBatch?.(lastId, report);
+        },
+      }),
+    };
+    reports.push(await scanInBatches(db, check, scan, (batch, report) => check.check(batch, report)));
+  }
+  return { resumedAfter, reports };
+}
+
+/**
+ * The closing check of the copies (no fix). No drift finishes the marker when `finish` says so: from
+ * then on gateways trust the copies. Else (drift: writes of a gateway that does not yet keep them, or
+ * no word yet that every gateway does) it stays unfinished, and the next run starts a whole new pass.
+ */
+export async function checkBackfill(db: Db, backfill: CopyBackfill, options: { batchSize: number; finish: boolean }): Promise<readonly DriftReport[]> {
+  const reports: DriftReport[] = [];
+  for (const check of backfill.checks(db)) reports.push(await scanInBatches(db, check, { batchSize: options.batchSize, fix: false }, (batch, report) => check.check(batch, report)));
+  const clean = reports.every((report) => report.drifted === 0);
+  await migrationsCollection(db).updateOne({ _id: backfill.coordinate }, { $set: clean && options.finish ? { finishedAt: new Date() } : { resumeAfter: null } });
+  return reports;
+}
+
+function sameSet(a: readonly string[], b: readonly string[]): boolean {
+  return a.length === b.length && a.every((name) => b.includes(name));
+}

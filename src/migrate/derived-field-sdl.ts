@@ -1,0 +1,76 @@
+import { Kind, type FieldDefinitionNode } from 'graphql';
+import { findField, SdlChangeError, type SchemaFile } from './snapshot-sdl-change';
+
+/**
+ * The text edit that declares a new derived field beside the relation it derives from: a `@counter`,
+ * or a bounded array (the subset pattern: the first `limit` children, in the relation's order, kept in
+ * the parent). Pure: files in, the changed file's new text out, the rest of the text byte for byte.
+ */
+
+export interface NewFieldChange {
+  readonly file: string;
+  readonly text: string;
+  /** The field was already declared as asked (a rerun after --write): the text is unchanged. */
+  readonly existed: boolean;
+}
+
+/** `coordinate: Int! @counter(of: "<of>")`, declared on the line after `of`. */
+export function addCounterSdl(files: readonly SchemaFile[], coordinate: string, of: string): NewFieldChange {
+  const { source, field, name, indent } = relationBeside(files, coordinate, of);
+  const existing = declared(files, coordinate);
+  if (existing) {
+    const counts = directive(existing, 'counter')?.arguments?.find((argument) => argument.name.value === 'of')?.value;
+    if (counts?.kind === Kind.STRING && counts.value === of) return { file: source.file, text: source.text, existed: true };
+    throw new SdlChangeError(`${coordinate} is already declared, and not as @counter(of: "${of}"); pick another field name`);
+  }
+  return insertAfter(source, field, `\n${indent}${name}: Int! @counter(of: ${JSON.stringify(of)})`);
+}
+
+/**
+ * `coordinate: [Child!]! @embedded @join(<of's join arguments>, limit: N) @read(strategy: EMBEDDED)`,
+ * declared after `of`, which must be a reverse join with a sort (the order that picks the first N).
+ */
+export function addBoundedArraySdl(files: readonly SchemaFile[], coordinate: string, of: string, limit: number): NewFieldChange {
+  const { source, field, name, indent } = relationBeside(files, coordinate, of);
+  const join = directive(field, 'join');
+  const argument = (argumentName: string) => join?.arguments?.find((candidate) => candidate.name.value === argumentName);
+  if (!join || !argument('foreignField')) throw new SdlChangeError(`${of} is not a reverse @join (children pointing at the parent, with foreignField); a bounded array copies such children`);
+  if (!argument('sort')) throw new SdlChangeError(`${of}'s @join has no sort; a bounded array keeps the first ${limit} children in an order, so give the join a sort (e.g. sort: "-createdAt")`);
+  const existing = declared(files, coordinate);
+  if (existing) {
+    if (directive(existing, 'embedded') && directive(existing, 'join')) return { file: source.file, text: source.text, existed: true };
+    throw new SdlChangeError(`${coordinate} is already declared, and not as an @embedded copy of ${of}; pick another field name`);
+  }
+  const copied = join.arguments!.filter((candidate) => candidate.name.value !== 'limit').map((candidate) => source.text.slice(candidate.loc!.start, candidate.loc!.end));
+  const type = source.text.slice(field.type.loc!.start, field.type.loc!.end);
+  const lines = [`${name}: ${type}`, `  @embedded`, `  @join(${[...copied, `limit: ${limit}`].join(', ')})`, `  @read(strategy: EMBEDDED)`];
+  return insertAfter(source, field, lines.map((line) => `\n${indent}${line}`).join(''));
+}
+
+/** The relation `of` and where the new field goes: both of one type, `of` declared in the schema files. */
+function relationBeside(files: readonly SchemaFile[], coordinate: string, of: string): { source: SchemaFile; field: FieldDefinitionNode; name: string; indent: string } {
+  const [typeName, name] = coordinate.split('.') as [string, string];
+  if (of.split('.')[0] !== typeName) throw new SdlChangeError(`${coordinate} must derive from a relation of ${typeName} itself; got ${of}`);
+  const { source, field } = findField(files, of);
+  const lineStart = source.text.lastIndexOf('\n', field.loc!.start - 1) + 1;
+  const indent = /^[ \t]*/.exec(source.text.slice(lineStart, field.loc!.start))![0];
+  return { source, field, name, indent };
+}
+
+function declared(files: readonly SchemaFile[], coordinate: string): FieldDefinitionNode | undefined {
+  try {
+    return findField(files, coordinate).field;
+  } catch (error) {
+    if (error instanceof SdlChangeError) return undefined;
+    throw error;
+  }
+}
+
+function directive(field: FieldDefinitionNode, name: string) {
+  return field.directives?.find((candidate) => candidate.name.value === name);
+}
+
+function insertAfter(source: SchemaFile, field: FieldDefinitionNode, insertion: string): NewFieldChange {
+  const end = field.loc!.end;
+  return { file: source.file, text: source.text.slice(0, end) + insertion + source.text.slice(end), existed: false };
+}

@@ -1,0 +1,148 @@
+import { readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { ObjectId, type Db, type MongoClient } from 'mongodb';
+import { connectMongo, createGateway } from 'docjoin';
+import { withDirectiveTypeDefs } from '../../../src/gateway/schema/schema-sources';
+import { buildWriteModelFromSdl } from '../../../src/gateway/writes/build-write-model';
+import { MIGRATIONS_COLLECTION } from '../../../src/migrate/migration-marker';
+import { redactUri } from '../../../src/observability/redact-secrets';
+import { reconcile } from '../../../src/reconcile/reconcile';
+import { startTestMongo, type TestMongo } from '../../support/test-mongo';
+import { migrate, MigrateProjects, type MigrateProject } from './migrate-project';
+
+/**
+ * `docjoin migrate --add-snapshot` on a plain join: 5 books referencing 2 publishers by `publisherId`
+ * (one book none), and the reverse join `Publisher.books` reading that reference. The key moves into
+ * the copy (`publisher.id`), the reverse join with it (and its index); the SDL is written only once
+ * every book holds its copy; a book the old schema writes afterwards gets its copy on the next run.
+ */
+const SDL = /* GraphQL */ `type Query {
+  books(first: Int = 100): [Book!]! @list
+  publishers(first: Int = 100): [Publisher!]! @list
+}
+
+type Book @collection(name: "books") {
+  id: ID!
+  title: String!
+  publisher: Publisher
+    @join(localField: "publisherId")
+}
+
+type Publisher @collection(name: "publishers") {
+  id: ID!
+  name: String!
+  books: [Book!]! @join(localField: "_id", foreignField: "publisherId", sort: "_id")
+}
+`;
+const MOVED = SDL.replace('    @join(localField: "publisherId")\n', '    @snapshot(path: "publisher", fields: ["id", "name"])\n    @join(localField: "publisher.id")\n    @read(strategy: SNAPSHOT)\n').replace(
+  'foreignField: "publisherId"',
+  'foreignField: "publisher.id"',
+);
+
+const publisherIds = [1, 2].map((n) => new ObjectId(`6955b90000000000000000d${n}`));
+const bookIds = [1, 2, 3, 4, 5].map((n) => new ObjectId(`6955b90000000000000000e${n}`));
+const publisherOf = (book: number) => (book === 4 ? undefined : publisherIds[book % 2]!);
+
+let mongo: TestMongo;
+let projects: MigrateProjects;
+let client: MongoClient;
+beforeAll(async () => {
+  mongo = await startTestMongo();
+  projects = new MigrateProjects(mongo);
+  client = await connectMongo(mongo.uri);
+}, 60_000);
+afterAll(async () => {
+  projects?.removeAll();
+  await client?.close();
+  await mongo?.stop();
+});
+
+async function setUp(): Promise<MigrateProject> {
+  return projects.create(SDL, async (db) => {
+    await db.collection('publishers').insertMany(publisherIds.map((_id, n) => ({ _id, name: `Press ${n}` })));
+    await db.collection('books').insertMany(bookIds.map((_id, n) => ({ _id, title: `Book ${n}`, ...(publisherOf(n) && { publisherId: publisherOf(n) }) })));
+    await db.collection('books').createIndex({ publisherId: 1, _id: 1 });
+  });
+}
+
+async function read(db: Db, sdl: string, query: string) {
+  const gateway = await createGateway({ typeDefs: sdl, db: db.databaseName, mongoClient: client, listen: false, onWarning: () => undefined });
+  try {
+    return await gateway.execute({ query });
+  } finally {
+    await gateway.stop();
+  }
+}
+
+const BOOKS = '{ books { title publisher { name } } }';
+const booksRead = (count: number) => ({ books: bookIds.slice(0, count).map((_, n) => ({ title: `Book ${n}`, publisher: n === 4 ? null : { name: `Press ${n % 2}` } })) });
+const PUBLISHERS = '{ publishers { name books { title } } }';
+
+describe('docjoin migrate --add-snapshot', () => {
+  it('moves the key into the copies, indexes it for the reverse join, then writes the SDL; reads stay the same, from the copy', async () => {
+    const { db, schemaFile, args } = await setUp();
+    const before = { books: await read(db, SDL, BOOKS), publishers: await read(db, SDL, PUBLISHERS) };
+    expect(before.books.data).toEqual(booksRead(5));
+    expect(before.books.cost).toMatchObject({ roundTrips: 2 });
+
+    const run = await migrate(['--add-snapshot', 'Book.publisher', '--fields', 'name', '--write', '--batch-size', '2', ...args]);
+    expect(run.err).toBe('');
+    expect(run.out).toBe(`schema/schema.graphql:10
+-    @join(localField: "publisherId")
++    @snapshot(path: "publisher", fields: ["id", "name"])
++    @join(localField: "publisher.id")
++    @read(strategy: SNAPSHOT)
+schema/schema.graphql:18
+-  books: [Book!]! @join(localField: "_id", foreignField: "publisherId", sort: "_id")
++  books: [Book!]! @join(localField: "_id", foreignField: "publisher.id", sort: "_id")
+(written once every parent holds its copy)
+created index {"publisher.id":1,"_id":1} on books
+backfilling Book.publisher (name) in ${db.databaseName} on ${redactUri(mongo.uri)}, batches of 2…
+snapshot Book.publisher 5 / 5
+backfilled Book.publisher: 5 scanned, 4 rewritten
+reconcile Book.publisher: 5 scanned, 0 drifted
+wrote schema/schema.graphql: deploy it, then run this command again to give a copy to parents the old schema wrote meanwhile
+`);
+    expect(run.code).toBe(0);
+    expect(readFileSync(schemaFile, 'utf8')).toBe(MOVED);
+    // The old reference stays for a gateway on the old schema.
+    expect(await db.collection('books').findOne({ _id: bookIds[1] })).toEqual({ _id: bookIds[1], title: 'Book 1', publisherId: publisherIds[1], publisher: { id: publisherIds[1], name: 'Press 1' } });
+    expect(await db.collection('books').findOne({ _id: bookIds[4] })).toEqual({ _id: bookIds[4], title: 'Book 4' });
+    expect(await db.collection(MIGRATIONS_COLLECTION).findOne({ _id: 'Book.publisher' as never })).toMatchObject({ kind: 'snapshot-backfill', fields: ['name'], from: 'publisherId', finishedAt: expect.any(Date) });
+
+    const after = { books: await read(db, MOVED, BOOKS), publishers: await read(db, MOVED, PUBLISHERS) };
+    expect(after.books.data).toEqual(before.books.data);
+    expect(after.books.cost).toMatchObject({ roundTrips: 1, estimatedRoundTrips: 1 });
+    expect(after.publishers.data).toEqual(before.publishers.data);
+    expect((await reconcile(db, buildWriteModelFromSdl(withDirectiveTypeDefs(MOVED)))).drifted).toBe(0);
+  });
+
+  it('gives a copy to a book the old schema wrote after the SDL change, on the run after the deploy', async () => {
+    const { db, args } = await setUp();
+    expect((await migrate(['--add-snapshot', 'Book.publisher', '--fields', 'name', '--write', ...args])).code).toBe(0);
+    const late = { _id: new ObjectId(), title: 'Late', publisherId: publisherIds[0] };
+    await db.collection('books').insertOne(late);
+    // A book whose publisher the new schema changed: its copy, not its old reference, is the truth now.
+    await db.collection('books').updateOne({ _id: bookIds[0] }, { $set: { publisher: { id: publisherIds[1], name: 'Press 1' } } });
+
+    const rerun = await migrate(['--add-snapshot', 'Book.publisher', '--fields', 'name', '--write', ...args]);
+    expect(rerun.err).toBe('');
+    expect(rerun.out).toContain('schema/schema.graphql: Book.publisher already declares @snapshot(path: "publisher"); no SDL change\n');
+    expect(rerun.out).toContain('backfilled Book.publisher: 6 scanned, 1 rewritten\nreconcile Book.publisher: 6 scanned, 0 drifted\n');
+    expect(rerun.code).toBe(0);
+    expect((await db.collection('books').findOne({ _id: late._id }))!.publisher).toEqual({ id: publisherIds[0], name: 'Press 0' });
+    expect((await db.collection('books').findOne({ _id: bookIds[0] }))!.publisher).toEqual({ id: publisherIds[1], name: 'Press 1' });
+  });
+
+  it("takes the change from advise's add-snapshot advice; without --write it fills the copies, leaving the schema file as it is", async () => {
+    const { db, folder, schemaFile, args } = await setUp();
+    const adviceFile = join(folder, 'advice.json');
+    writeFileSync(adviceFile, JSON.stringify({ advice: { fields: [{ coordinate: 'Book.publisher', kind: 'add-snapshot', change: 'copy [id, name]', snapshotFields: ['id', 'name'] }] } }));
+    const run = await migrate(['--advice', adviceFile, '--field', 'Book.publisher', ...args]);
+    expect(run.out).toContain('+    @snapshot(path: "publisher", fields: ["id", "name"])\n');
+    expect(run.out).toContain('(not written: pass --write to apply it once every parent holds its copy)\n');
+    expect(run.code).toBe(0);
+    expect(readFileSync(schemaFile, 'utf8')).toBe(SDL);
+    expect(await db.collection('books').countDocuments({ 'publisher.name': { $exists: true } })).toBe(4);
+  });
+});

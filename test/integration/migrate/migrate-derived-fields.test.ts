@@ -1,0 +1,186 @@
+import { readFileSync } from 'node:fs';
+import { ObjectId, type Db, type MongoClient } from 'mongodb';
+import { connectMongo, createGateway } from 'docjoin';
+import { withDirectiveTypeDefs } from '../../../src/gateway/schema/schema-sources';
+import { buildWriteModelFromSdl } from '../../../src/gateway/writes/build-write-model';
+import { backfillCopies, reconcileBackfill } from '../../../src/migrate/backfill-copies';
+import { MIGRATIONS_COLLECTION } from '../../../src/migrate/migration-marker';
+import { redactUri } from '../../../src/observability/redact-secrets';
+import { reconcile } from '../../../src/reconcile/reconcile';
+import { startTestMongo, type TestMongo } from '../../support/test-mongo';
+import { migrate, MigrateProjects, type MigrateProject } from './migrate-project';
+
+/**
+ * `docjoin migrate --add-counter` and `--add-bounded-array` on 3 posts with 0, 1 and 3 comments: the
+ * SDL change, the backfill in batches, a kill and the resumed run, writes of a gateway on the old
+ * schema meanwhile (drift: the marker stays unfinished until a pass is clean), and a gateway on the new
+ * schema answering correctly throughout, then from the stored copies once the marker is finished.
+ */
+const SDL = /* GraphQL */ `type Query {
+  posts(first: Int = 100): [Post!]! @list
+}
+
+type Post @collection(name: "posts") {
+  id: ID!
+  title: String!
+  comments(first: Int = 20): [Comment!]!
+    @join(localField: "_id", foreignField: "postId", sort: "-at")
+}
+
+type Comment @collection(name: "comments") {
+  id: ID!
+  text: String!
+  at: Int!
+}
+`;
+const WITH_COUNTER = SDL.replace('sort: "-at")\n', 'sort: "-at")\n  commentCount: Int! @counter(of: "Post.comments")\n');
+const WITH_ARRAY = SDL.replace('sort: "-at")\n', 'sort: "-at")\n  recentComments: [Comment!]!\n    @embedded\n    @join(localField: "_id", foreignField: "postId", sort: "-at", limit: 2)\n    @read(strategy: EMBEDDED)\n');
+
+const postIds = [1, 2, 3].map((n) => new ObjectId(`6955b90000000000000000c${n}`));
+const comment = (post: number, at: number) => ({ _id: new ObjectId(), postId: postIds[post]!, text: `post ${post} #${at}`, at });
+const COMMENTS = [comment(1, 1), comment(2, 1), comment(2, 2), comment(2, 3)];
+
+let mongo: TestMongo;
+let projects: MigrateProjects;
+let client: MongoClient;
+beforeAll(async () => {
+  mongo = await startTestMongo();
+  projects = new MigrateProjects(mongo);
+  client = await connectMongo(mongo.uri);
+}, 60_000);
+afterAll(async () => {
+  projects?.removeAll();
+  await client?.close();
+  await mongo?.stop();
+});
+
+async function setUp(): Promise<MigrateProject> {
+  return projects.create(SDL, async (db) => {
+    await db.collection('posts').insertMany(postIds.map((_id, n) => ({ _id, title: `Post ${n}` })));
+    await db.collection('comments').insertMany(COMMENTS.map((entry) => ({ ...entry })));
+    await db.collection('comments').createIndex({ postId: 1, at: -1, _id: 1 });
+  });
+}
+
+/** What a gateway on `sdl` answers to `query`, with its cost. */
+async function read(db: Db, sdl: string, query: string) {
+  const gateway = await createGateway({ typeDefs: sdl, db: db.databaseName, mongoClient: client, listen: false, onWarning: () => undefined });
+  try {
+    return await gateway.execute({ query });
+  } finally {
+    await gateway.stop();
+  }
+}
+
+const COUNTS = '{ posts { title commentCount } }';
+const COUNTED = { posts: [{ title: 'Post 0', commentCount: 0 }, { title: 'Post 1', commentCount: 1 }, { title: 'Post 2', commentCount: 3 }] };
+const marker = (db: Db, id: string) => db.collection(MIGRATIONS_COLLECTION).findOne({ _id: id as never });
+
+describe('docjoin migrate --add-counter', () => {
+  it('declares the counter, sets it in every parent in batches, and is trusted after a clean pass once deployed', async () => {
+    const { db, schemaFile, args } = await setUp();
+    const run = await migrate(['--add-counter', 'Post.commentCount', '--of', 'Post.comments', '--write', '--batch-size', '2', ...args]);
+    expect(run.err).toBe('');
+    expect(run.out).toBe(`schema/schema.graphql:10
++  commentCount: Int! @counter(of: "Post.comments")
+wrote schema/schema.graphql
+backfilling Post.commentCount in ${db.databaseName} on ${redactUri(mongo.uri)}, batches of 2…
+counter Post.commentCount 3 / 3
+backfilled Post.commentCount: 3 scanned, 3 rewritten
+reconcile Post.commentCount: 3 scanned, 0 drifted
+filled Post.commentCount; gateways still count or join it: deploy the schema change, then run this again with --deployed
+`);
+    expect(run.code).toBe(0);
+    expect(readFileSync(schemaFile, 'utf8')).toBe(WITH_COUNTER);
+    expect((await db.collection('posts').find({}, { sort: { _id: 1 } }).toArray()).map((post) => post.commentCount)).toEqual([0, 1, 3]);
+    expect(await marker(db, 'Post.commentCount')).toEqual({ _id: 'Post.commentCount', kind: 'counter-backfill', startedAt: expect.any(Date), resumeAfter: null });
+    // Until then the old schema may still be writing: every post is counted.
+    const counting = await read(db, WITH_COUNTER, COUNTS);
+    expect(counting.data).toEqual(COUNTED);
+    expect(counting.cost).toMatchObject({ roundTrips: 2, estimatedRoundTrips: 2 });
+
+    const deployed = await migrate(['--add-counter', 'Post.commentCount', '--of', 'Post.comments', '--deployed', ...args]);
+    expect(deployed.out).toContain('schema/schema.graphql: Post.commentCount is already declared; no SDL change\n');
+    expect(deployed.out).toContain('backfilled Post.commentCount: 3 scanned, 0 rewritten\nreconcile Post.commentCount: 3 scanned, 0 drifted\n');
+    expect(deployed.out).not.toContain('filled Post.commentCount;');
+    expect(deployed.code).toBe(0);
+    expect(await marker(db, 'Post.commentCount')).toMatchObject({ finishedAt: expect.any(Date) });
+    const counted = await read(db, WITH_COUNTER, COUNTS);
+    expect(counted.data).toEqual(COUNTED);
+    expect(counted.cost).toMatchObject({ roundTrips: 1, estimatedRoundTrips: 1 });
+  });
+
+  it('answers correctly while killed half way and while the old schema writes, and finishes only on a clean pass', async () => {
+    const { db, args } = await setUp();
+    const model = buildWriteModelFromSdl(withDirectiveTypeDefs(WITH_COUNTER));
+    const killed = new Error('killed');
+    await expect(
+      backfillCopies(db, reconcileBackfill('Post.commentCount', 'counter-backfill', model, ['Post.commentCount']), {
+        batchSize: 2,
+        onBatch: () => {
+          throw killed;
+        },
+      }),
+    ).rejects.toBe(killed);
+    // The first two posts hold counters; a comment on post 0 by the old schema adds none, and a new
+    // one of post 2 by the new schema starts its counter from nothing.
+    await db.collection('comments').insertOne(comment(0, 5));
+    await db.collection('posts').updateOne({ _id: postIds[2] }, { $inc: { commentCount: 1 } });
+    const meanwhile = await read(db, WITH_COUNTER, COUNTS);
+    expect(meanwhile.data).toEqual({ posts: [{ title: 'Post 0', commentCount: 1 }, COUNTED.posts[1], COUNTED.posts[2]] });
+    // Every post counted by one aggregate, which the estimate counts.
+    expect(meanwhile.cost).toMatchObject({ roundTrips: 2, estimatedRoundTrips: 2 });
+
+    // The resumed run fixes post 2 but not post 0 (behind it): drift, exit 3, the marker stays unfinished.
+    const resumed = await migrate(['--add-counter', 'Post.commentCount', '--of', 'Post.comments', '--write', '--batch-size', '2', ...args]);
+    expect(resumed.out).toContain(`resumed after _id ${postIds[1]!.toHexString()}\nbackfilled Post.commentCount: 1 scanned, 1 rewritten\nreconcile Post.commentCount: 3 scanned, 1 drifted\n`);
+    expect(resumed.err).toBe(
+      'migrate: 1 documents were written meanwhile by a gateway that does not keep the new copies (the old schema?); deploy the schema change, then run this command again\n',
+    );
+    expect(resumed.code).toBe(3);
+    expect(await marker(db, 'Post.commentCount')).toMatchObject({ resumeAfter: null });
+    expect((await marker(db, 'Post.commentCount'))!.finishedAt).toBeUndefined();
+    expect((await read(db, WITH_COUNTER, COUNTS)).cost).toMatchObject({ roundTrips: 2, estimatedRoundTrips: 2 });
+
+    // A whole pass, then a clean check: finished, and the stored counters are read.
+    const finished = await migrate(['--add-counter', 'Post.commentCount', '--of', 'Post.comments', '--deployed', '--batch-size', '2', ...args]);
+    expect(finished.out).toContain('backfilled Post.commentCount: 3 scanned, 1 rewritten\nreconcile Post.commentCount: 3 scanned, 0 drifted\n');
+    expect(finished.code).toBe(0);
+    const after = await read(db, WITH_COUNTER, COUNTS);
+    expect(after.data).toEqual(meanwhile.data);
+    expect(after.cost).toMatchObject({ roundTrips: 1, estimatedRoundTrips: 1 });
+    expect((await reconcile(db, model)).drifted).toBe(0);
+  });
+});
+
+describe('docjoin migrate --add-bounded-array', () => {
+  it('declares the array from the relation join, fills each post with its newest children, and reads them embedded', async () => {
+    const { db, schemaFile, args } = await setUp();
+    const run = await migrate(['--add-bounded-array', 'Post.recentComments', '--of', 'Post.comments', '--limit', '2', '--write', '--deployed', ...args]);
+    expect(run.err).toBe('');
+    expect(run.out).toBe(`schema/schema.graphql:10
++  recentComments: [Comment!]!
++    @embedded
++    @join(localField: "_id", foreignField: "postId", sort: "-at", limit: 2)
++    @read(strategy: EMBEDDED)
+wrote schema/schema.graphql
+backfilling Post.recentComments in ${db.databaseName} on ${redactUri(mongo.uri)}, batches of 500…
+bounded-array Post.recentComments 3 / 3
+backfilled Post.recentComments: 3 scanned, 3 rewritten
+reconcile Post.recentComments: 3 scanned, 0 drifted
+`);
+    expect(run.code).toBe(0);
+    expect(readFileSync(schemaFile, 'utf8')).toBe(WITH_ARRAY);
+    expect(await marker(db, 'Post.recentComments')).toMatchObject({ kind: 'embedded-backfill', finishedAt: expect.any(Date) });
+    const recent = await read(db, WITH_ARRAY, '{ posts { recentComments { text } } }');
+    expect(recent.data).toEqual({ posts: [{ recentComments: [] }, { recentComments: [{ text: 'post 1 #1' }] }, { recentComments: [{ text: 'post 2 #3' }, { text: 'post 2 #2' }] }] });
+    expect(recent.cost).toMatchObject({ roundTrips: 1, estimatedRoundTrips: 1 });
+    expect((await reconcile(db, buildWriteModelFromSdl(withDirectiveTypeDefs(WITH_ARRAY)))).drifted).toBe(0);
+  });
+
+  it('refuses a relation with no order to pick the first entries by, exit 2', async () => {
+    const { args } = await setUp();
+    const refused = await migrate(['--add-bounded-array', 'Post.recent', '--of', 'Post.title', '--limit', '2', ...args]);
+    expect(refused).toEqual({ code: 2, out: '', err: 'migrate: Post.title is not a reverse @join (children pointing at the parent, with foreignField); a bounded array copies such children\n' });
+  });
+});
