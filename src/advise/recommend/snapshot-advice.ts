@@ -1,7 +1,7 @@
 import type { RelationField, StorageMap } from '../../gateway/storage-map/storage-map-types';
 import type { RelationStatistics } from '../statistics/statistics-types';
 import type { AdviceThresholds } from './advice-thresholds';
-import type { FieldAdvice } from './advice-types';
+import type { EffectPair, FieldAdvice } from './advice-types';
 import { RULES } from './rules-of-thumb';
 import { count, coveredBy, missOperations, round, type WorkloadView } from './workload-view';
 
@@ -54,15 +54,43 @@ export function snapshotAdvice(field: RelationField, storageMap: StorageMap, wor
   const coveredMisses = coverable.reduce((sum, set) => sum + set.misses, 0);
   // The join round trips the misses cost, in the share of the operations the new fields turn into hits.
   const saved = missed === 0 ? 0 : (entry.roundTrips * coveredOperations) / missed;
+  const writes = addedWrites(workload, copies, snapshot.fallback.collection, fanIn?.mean);
   return {
     kind: 'widen-snapshot',
     change: `add ${added.join(', ')} to the snapshot's fields`,
     rule: RULES.widenSnapshot,
     snapshotFields: [...snapshot.fields, ...added],
-    effect: { roundTripsPer1000Queries: { before, after: round(before - (workload.perQueries(saved) ?? 0)) } },
+    effect: { roundTripsPer1000Queries: { before, after: round(before - (workload.perQueries(saved) ?? 0)) }, documentsWrittenPer1000Mutations: writes.effect },
     evidence: [
       `${count(coveredOperations)} of ${count(entry.operations)} queries reading ${field.coordinate} missed the snapshot for ${added.join(', ')} (${count(coveredMisses)} copies fetched by the join)`,
       ...(written.runs > 0 ? [`${count(written.runs)} mutation(s) rewrote ${count(written.documents)} copies meanwhile`] : []),
+      ...writes.evidence.map((line) => line.replace('{fields}', added.join(', '))),
+    ],
+  };
+}
+
+/**
+ * The copies a widening adds to the writes, estimated per recorded mutation that wrote source documents:
+ * had it changed an added field (a counter is changed by every counted write), it would rewrite about
+ * `copiesPerSource` copies of each; the documents it already wrote where the copies live (copies it
+ * rewrote for the fields copied today, which the same statements now also set) are not added again.
+ * Undefined without mutations, or without the sampled fan-in.
+ */
+function addedWrites(workload: WorkloadView, copies: string, sources: string, copiesPerSource: number | undefined): { effect: EffectPair | undefined; evidence: string[] } {
+  const writesBefore = workload.documentsWrittenPer1000Mutations();
+  const writers = workload.mutationsWriting(sources);
+  if (writesBefore === undefined) return { effect: undefined, evidence: [] };
+  if (writers.length === 0) return { effect: { before: writesBefore, after: writesBefore }, evidence: [] };
+  const written = writers.reduce((sum, mutation) => sum + mutation.modified(sources), 0);
+  const runs = writers.reduce((sum, mutation) => sum + mutation.runs, 0);
+  if (copiesPerSource === undefined) {
+    return { effect: undefined, evidence: [`${count(runs)} mutation(s) wrote ${count(written)} ${sources} document(s); sample the data to predict the copies copying {fields} adds`] };
+  }
+  const added = writers.reduce((sum, mutation) => sum + Math.max(0, mutation.modified(sources) * copiesPerSource - mutation.modified(copies)), 0);
+  return {
+    effect: { before: writesBefore, after: round(writesBefore + (workload.perMutations(added) ?? 0)) },
+    evidence: [
+      `${count(runs)} mutation(s) wrote ${count(written)} ${sources} document(s), each copied by about ${count(round(copiesPerSource))} ${copies} document(s): about ${count(round(added))} copies more to rewrite if they change {fields}`,
     ],
   };
 }

@@ -4,6 +4,7 @@ import { StorageConfigError } from '../errors/internal-errors';
 import { buildStorageMap } from '../storage-map/build-storage-map';
 import type { JoinShape, RelationField, StorageMap } from '../storage-map/storage-map-types';
 import { readCounter, readInverse } from './write-directives';
+import { counterCopies } from './fan-out-planner';
 import type { BoundedArray, CounterRule, CopiedField, InverseRule, PathSegment, SnapshotLocation, WriteModel } from './write-model-types';
 
 /** Embedded copies nest rarely; the walk stops here so a recursive type cannot loop. */
@@ -27,13 +28,22 @@ export function buildWriteModel(schema: GraphQLSchema, storageMap: StorageMap): 
   const counters = readCounters(schema, storageMap, inverses, problems);
   if (problems.length > 0) throw new StorageConfigError(problems);
   const boundedArrays = findBoundedArrays(storageMap);
-  return Object.freeze({
+  const model: WriteModel = Object.freeze({
     storageMap,
     snapshots: Object.freeze(findSnapshotLocations(storageMap, boundedArrays)),
     boundedArrays: Object.freeze(boundedArrays),
     inverses: Object.freeze(inverses),
     counters: Object.freeze(counters),
   });
+  // Copies of a counter take its increments by the parent's _id (planCounterCopyUpdates).
+  for (const counter of counters) {
+    if (counter.source.kind !== 'children' || counter.source.parentKey === '_id') continue;
+    for (const { location } of counterCopies(model, counter)) {
+      problems.push(`${location.coordinate}: @snapshot copies ${counter.coordinate}, a counter of children keyed by "${counter.source.parentKey}", not _id; its copies cannot follow its increments, so leave it out of the snapshot's fields`);
+    }
+  }
+  if (problems.length > 0) throw new StorageConfigError(problems);
+  return model;
 }
 
 function collectionOf(storageMap: StorageMap, typeName: string): string | undefined {

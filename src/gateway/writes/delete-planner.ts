@@ -3,6 +3,7 @@ import type { StoredDocument } from '../mongo/mongo-funnel';
 import { documentLocations } from '../storage-map/document-locations';
 import { collectionsOfReferenceChange, planReferenceChange } from './reference-planner';
 import type { BoundedArray, CounterRule, WriteModel } from './write-model-types';
+import { counterCopies, planCounterCopyUpdates } from './fan-out-planner';
 import { distinct, UpdateMerger, type PlannedUpdate } from './write-steps';
 
 /** A stored path where other documents keep references to a type (`orders.customer.id` for Order.customer). */
@@ -70,13 +71,15 @@ export function planDeleteDerived(
     if (parent.value === undefined || parent.value === null || !children) continue;
     merger.add(array.collection, parent, {}, '$set', array.path, children, array.parentKey !== '_id');
   }
+  const copies: PlannedUpdate[] = [];
   for (const counter of rules.counters) {
     if (counter.source.kind !== 'children') continue;
     const parent = { path: counter.source.parentKey, value: readPath(document, counter.source.childKey) };
     if (parent.value === undefined || parent.value === null) continue;
     merger.add(counter.collection, parent, {}, '$inc', counter.path, -1, counter.source.parentKey !== '_id');
+    copies.push(...planCounterCopyUpdates(model, counter, parent.value, -1));
   }
-  const planned = merger.planned();
+  const planned = [...merger.planned(), ...copies];
   for (const coordinate of rules.truths) {
     const truth = model.inverses.find((inverse) => inverse.of === coordinate)!;
     const keys = readPath(document, truth.truthPath);
@@ -88,5 +91,9 @@ export function planDeleteDerived(
 /** The collections planDeleteDerived may write after a delete from `collection`, each once. */
 export function collectionsDerivedFromDelete(model: WriteModel, typeName: string, collection: string): string[] {
   const rules = deleteRules(model, typeName, collection);
-  return distinct([...rules.arrays.map((array) => array.collection), ...rules.counters.map((counter) => counter.collection), ...rules.truths.flatMap((coordinate) => collectionsOfReferenceChange(model, coordinate))]);
+  return distinct([
+    ...rules.arrays.map((array) => array.collection),
+    ...rules.counters.flatMap((counter) => [counter.collection, ...counterCopies(model, counter).map(({ location }) => location.collection)]),
+    ...rules.truths.flatMap((coordinate) => collectionsOfReferenceChange(model, coordinate)),
+  ]);
 }

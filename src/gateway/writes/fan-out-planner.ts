@@ -1,7 +1,7 @@
 import type { UpdateStatement } from '../mongo/funnel-writer';
 import type { StoredDocument } from '../mongo/mongo-funnel';
 import { distinct, type PlannedUpdate } from './write-steps';
-import type { BoundedArray, SnapshotLocation, WriteModel } from './write-model-types';
+import type { BoundedArray, CounterRule, SnapshotLocation, WriteModel } from './write-model-types';
 
 /**
  * A source update and its snapshot fan-out. `source` is ONE statement on the source document: its own
@@ -119,19 +119,57 @@ function copiesOf(model: WriteModel, sourceType: string, changes: Readonly<Recor
 
 /** The `$set` of one location's copies, and the arrayFilters it needs (identifiers from `e<firstIdentifier>`). */
 function copyUpdate(location: SnapshotLocation, sourceId: unknown, values: CopiedValues, firstIdentifier: number): { $set: StoredDocument; arrayFilters: StoredDocument[] } {
+  const { prefix, arrayFilters } = copyPlace(location, sourceId, firstIdentifier);
+  const $set: StoredDocument = {};
+  for (const [name, value] of values) $set[`${prefix}.${name}`] = value;
+  return { $set, arrayFilters };
+}
+
+/**
+ * Where one location's copies of `sourceId` are, as an update path: the dotted prefix, with `$[e<n>]`
+ * for each array crossed, and the arrayFilters that pick the elements holding the source's id.
+ */
+function copyPlace(location: SnapshotLocation, sourceId: unknown, firstIdentifier: number): { prefix: string; arrayFilters: StoredDocument[] } {
   const { segments, key } = location;
-  const setPrefix: string[] = [];
+  const prefix: string[] = [];
   const arrayFilters: StoredDocument[] = [];
   segments.forEach((segment, index) => {
-    setPrefix.push(segment.path);
+    prefix.push(segment.path);
     if (!segment.isArray) return;
     const identifier = `e${firstIdentifier + arrayFilters.length}`;
-    setPrefix.push(`$[${identifier}]`);
+    prefix.push(`$[${identifier}]`);
     // The element matches when the copy below it holds the source's id (dot paths reach through arrays).
     const below = [...segments.slice(index + 1).map((s) => s.path), key].join('.');
     arrayFilters.push({ [`${identifier}.${below}`]: sourceId });
   });
-  const $set: StoredDocument = {};
-  for (const [name, value] of values) $set[`${setPrefix.join('.')}.${name}`] = value;
-  return { $set, arrayFilters };
+  return { prefix: prefix.join('.'), arrayFilters };
+}
+
+/** The snapshot locations copying `counter` (`Book.authors` copying `Author.countOfBooks`), with the copied field's name. */
+export function counterCopies(model: WriteModel, counter: CounterRule): Array<{ location: SnapshotLocation; name: string }> {
+  const typeName = counter.coordinate.slice(0, counter.coordinate.indexOf('.'));
+  return model.snapshots.flatMap((location) => {
+    const copied = location.sourceType === typeName ? location.fields.find((field) => field.sourcePath === counter.path) : undefined;
+    return copied ? [{ location, name: copied.name }] : [];
+  });
+}
+
+/**
+ * A counter copied by snapshots changes with every counted write, not by an update of its document:
+ * each copy of the parent's takes the same `$inc`, ONE updateMany per place. A copy lacking the field (a
+ * snapshot widened with it, its backfill under way) is left without it, so it is still joined rather
+ * than read as a count started from nothing.
+ */
+export function planCounterCopyUpdates(model: WriteModel, counter: CounterRule, parentId: unknown, delta: number): PlannedUpdate[] {
+  return counterCopies(model, counter).map(({ location, name }) => {
+    const { prefix, arrayFilters } = copyPlace(location, parentId, 0);
+    const filter: StoredDocument = { [[...location.segments.map((segment) => segment.path), location.key].join('.')]: parentId };
+    const innermost = arrayFilters[arrayFilters.length - 1];
+    const lastArray = location.segments.map((segment) => segment.isArray).lastIndexOf(true);
+    if (innermost) {
+      const below = location.segments.slice(lastArray + 1).map((segment) => segment.path);
+      innermost[[`e${arrayFilters.length - 1}`, ...below, name].join('.')] = { $exists: true };
+    } else filter[`${prefix}.${name}`] = { $exists: true };
+    return { collection: location.collection, statement: { filter, update: { $inc: { [`${prefix}.${name}`]: delta } }, ...(arrayFilters.length > 0 && { arrayFilters }), multi: true } };
+  });
 }

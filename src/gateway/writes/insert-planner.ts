@@ -4,6 +4,7 @@ import type { StoredDocument } from '../mongo/mongo-funnel';
 import { sortDocument } from '../storage-map/parse-sort';
 import type { RelationField } from '../storage-map/storage-map-types';
 import { collectionsOfReferenceChange, planReferenceChange } from './reference-planner';
+import { counterCopies, planCounterCopyUpdates } from './fan-out-planner';
 import { distinct, UpdateMerger, type PlannedUpdate } from './write-steps';
 import type { BoundedArray, CopiedField, CounterRule, CounterSource, PathSegment, SnapshotLocation, WriteModel } from './write-model-types';
 
@@ -122,12 +123,14 @@ export function planInsertDerived(model: WriteModel, typeName: string, collectio
     const push = { $each: [document], $sort: sortDocument(array.sort), ...(array.limit !== undefined && { $slice: array.limit }) };
     merger.add(array.collection, parent, { [`${array.path}._id`]: { $ne: document._id } }, '$push', array.path, push, array.parentKey !== '_id');
   }
+  const copies: PlannedUpdate[] = [];
   for (const { counter, source } of rules.counters) {
     const parent = { path: source.parentKey, value: readPath(document, source.childKey) };
     if (parent.value === undefined || parent.value === null) continue;
     merger.add(counter.collection, parent, {}, '$inc', counter.path, 1, source.parentKey !== '_id');
+    copies.push(...planCounterCopyUpdates(model, counter, parent.value, 1));
   }
-  const planned = merger.planned();
+  const planned = [...merger.planned(), ...copies];
   for (const [coordinate, truthPath] of rules.truths) {
     planned.push(...planReferenceChange(model, coordinate, document._id, [], toList(readPath(document, truthPath))));
   }
@@ -142,7 +145,7 @@ export function collectionsDerivedFromInsert(model: WriteModel, typeName: string
   const rules = insertRules(model, typeName, collection);
   return distinct([
     ...rules.arrays.map((array) => array.collection),
-    ...rules.counters.map(({ counter }) => counter.collection),
+    ...rules.counters.flatMap(({ counter }) => [counter.collection, ...counterCopies(model, counter).map(({ location }) => location.collection)]),
     ...rules.truths.flatMap(([coordinate]) => collectionsOfReferenceChange(model, coordinate)),
   ]);
 }

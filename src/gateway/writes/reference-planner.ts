@@ -1,4 +1,5 @@
 import { keyString } from '../documents/key-string';
+import { counterCopies, planCounterCopyUpdates } from './fan-out-planner';
 import { distinct, UpdateMerger, type PlannedUpdate } from './write-steps';
 import type { CounterRule, InverseRule, WriteModel } from './write-model-types';
 
@@ -12,19 +13,24 @@ export function planReferenceChange(model: WriteModel, coordinate: string, docum
   const removed = difference(oldKeys, newKeys);
   const added = difference(newKeys, oldKeys);
   const merger = new UpdateMerger();
+  const copies: PlannedUpdate[] = [];
+  const count = (counter: CounterRule, target: { path: string; value: unknown }, delta: number) => {
+    merger.add(counter.collection, target, {}, '$inc', counter.path, delta, false);
+    copies.push(...planCounterCopyUpdates(model, counter, target.value, delta));
+  };
   for (const { inverse, counters } of referenceRules(model, coordinate)) {
     for (const key of removed) {
       const target = { path: '_id', value: key };
       merger.add(inverse.collection, target, { [inverse.path]: documentId }, '$pull', inverse.path, documentId, false);
-      for (const counter of counters) merger.add(counter.collection, target, {}, '$inc', counter.path, -1, false);
+      for (const counter of counters) count(counter, target, -1);
     }
     for (const key of added) {
       const target = { path: '_id', value: key };
       merger.add(inverse.collection, target, { [inverse.path]: { $ne: documentId } }, '$push', inverse.path, { $each: [documentId], $sort: 1 }, false);
-      for (const counter of counters) merger.add(counter.collection, target, {}, '$inc', counter.path, 1, false);
+      for (const counter of counters) count(counter, target, 1);
     }
   }
-  return merger.planned();
+  return [...merger.planned(), ...copies];
 }
 
 /**
@@ -32,7 +38,12 @@ export function planReferenceChange(model: WriteModel, coordinate: string, docum
  * command per collection): every inverse array of it and every counter of those.
  */
 export function collectionsOfReferenceChange(model: WriteModel, coordinate: string): string[] {
-  return distinct(referenceRules(model, coordinate).flatMap(({ inverse, counters }) => [inverse.collection, ...counters.map((counter) => counter.collection)]));
+  return distinct(
+    referenceRules(model, coordinate).flatMap(({ inverse, counters }) => [
+      inverse.collection,
+      ...counters.flatMap((counter) => [counter.collection, ...counterCopies(model, counter).map(({ location }) => location.collection)]),
+    ]),
+  );
 }
 
 /** The inverse sides of `coordinate`, each with the counters counting it. */

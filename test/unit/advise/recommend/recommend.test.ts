@@ -83,6 +83,32 @@ describe('recommend', () => {
     expect(authors.evidence[0]).toBe('300 of 1,000 queries reading Book.authors missed the snapshot for countOfBooks (900 copies fetched by the join)');
   });
 
+  it('predicts the copies a widening adds to the writes: source writes that rewrote no copy, times the sampled fan-in', () => {
+    const missing = [{ fields: ['countOfBooks'], operations: 300, misses: 900 }];
+    const statistics = { collections: {}, relations: { 'Book.authors': { coordinate: 'Book.authors', snapshots: [{ coordinate: 'Book.authors', collection: 'books', sourceCollection: 'authors', copiesPerSource: { count: 20, p50: 3, p99: 9, max: 9, mean: 4 } }] } as unknown as RelationStatistics }, snapshots: [] } as unknown as DataStatistics;
+    const report = recommend({
+      storageMap,
+      statistics,
+      workload: workload({
+        queries: 1000,
+        mutationCount: 100,
+        fields: [field({ field: 'Book.authors', strategy: 'snapshot', operations: 1000, roundTrips: 300, snapshotMisses: 900, missing })],
+        mutations: [
+          // Each new book counts for 2 authors, and rewrites none of their copies today (its 50 books are the new ones).
+          { field: 'Mutation.addBook', runs: 50, failed: 0, attempts: 50, roundTrips: 150, documentsModified: 150, fanOut: [{ collection: 'authors', documentsModified: 100 }, { collection: 'books', documentsModified: 50 }] },
+          // A rename already rewrites the copies: copying countOfBooks too adds nothing to it.
+          { field: 'Mutation.renameAuthor', runs: 50, failed: 0, attempts: 50, roundTrips: 100, documentsModified: 250, fanOut: [{ collection: 'authors', documentsModified: 50 }, { collection: 'books', documentsModified: 200 }] },
+        ],
+      }),
+    });
+    const authors = advice(report, 'Book.authors');
+    expect(authors.kind).toBe('widen-snapshot');
+    // 400 documents per 100 mutations before; 100 author writes × 4 copies, less the 50 books the new
+    // books' writes already count; the renames already rewrite 200 copies of 50 authors: none more.
+    expect(authors.effect.documentsWrittenPer1000Mutations).toEqual({ before: 4000, after: 7500 });
+    expect(authors.evidence).toContain('100 mutation(s) wrote 150 authors document(s), each copied by about 4 books document(s): about 350 copies more to rewrite if they change countOfBooks');
+  });
+
   it('does not widen a snapshot for fields it already declares (copies a backfill has not reached yet)', () => {
     const report = recommend({
       storageMap,
