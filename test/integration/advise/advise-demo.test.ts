@@ -8,7 +8,7 @@ import { gatewaySettingsOf, loadConfig } from '../../../src/config';
 import { buildWriteModelFromSdl } from '../../../src/gateway/writes/build-write-model';
 import { readWorkload } from '../../../src/gateway/workload/read-workload';
 import type { WorkloadSummary } from '../../../src/gateway/workload/workload-types';
-import { reconcile } from '../../../src/reconcile/reconcile';
+import { backfillCopies, checkBackfill, reconcileBackfill } from '../../../src/migrate/backfill-copies';
 import type { AdviceReport, FieldAdvice } from '../../../src/advise/recommend/advice-types';
 import { DEMO_CONFIG, demoProjectOptions } from '../../support/demo-project';
 import { startDemoGateway, type DemoGateway } from '../gateway/support/demo-gateway';
@@ -115,13 +115,15 @@ it('predicts within 20% the query round trips measured once Book.authors copies 
   const authors = field('Book.authors');
   const before = (recorded.operations.query.roundTrips / recorded.operations.query.count) * 1000;
   const predicted = before - (authors.effect.roundTripsPer1000Queries!.before - authors.effect.roundTripsPer1000Queries!.after);
-  // The change applied: the SDL copies the advised fields, and reconcile --fix backfills the copies.
+  // The change applied as docjoin migrate applies it: the SDL copies the advised fields, and its backfill fills the copies.
   const { typeDefs, ...project } = demoProjectOptions();
   const widened = typeDefs.map((sdl) => sdl.replace('@snapshot(path: "authors", fields: ["id", "name", "thumbnailUrl"])', `@snapshot(path: "authors", fields: ${JSON.stringify(authors.snapshotFields)})`));
   expect(widened).not.toEqual(typeDefs);
   const db = demo.client.db(demo.dbName);
-  const backfill = await reconcile(db, buildWriteModelFromSdl(widened), { fix: true });
-  expect(backfill.checks.find((check) => check.coordinate === 'Book.authors')).toMatchObject({ drifted: 100, fixed: 100 });
+  const migration = reconcileBackfill('Book.authors', 'snapshot-backfill', buildWriteModelFromSdl(widened), ['Book.authors'], ['countOfBooks']);
+  const backfill = await backfillCopies(db, migration, { batchSize: 500 });
+  expect(backfill.reports[0]).toMatchObject({ coordinate: 'Book.authors', scanned: 100, fixed: 100 });
+  expect(await checkBackfill(db, migration, { batchSize: 500, finish: true })).toEqual([expect.objectContaining({ coordinate: 'Book.authors', drifted: 0 })]);
   // The same reads again, recorded by a gateway serving the widened schema.
   const workload = join(folder, 'after.jsonl');
   const client = await connectMongo(demo.mongo.uri);
