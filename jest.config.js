@@ -6,9 +6,10 @@ module.exports = {
   testEnvironment: 'node',
   roots: ['<rootDir>/test'],
   testMatch: ['**/*.test.ts'],
-  // The load test (test/load) runs alone after the rest (npm run test:load): it measures one server's
-  // memory and answers under a burst, which another suite running beside it would distort.
-  testPathIgnorePatterns: ['/node_modules/', '<rootDir>/test/load/'],
+  // The load test (test/load) and the fault scenarios (test/faults) run alone after the rest (npm run
+  // test:load, test:faults): they measure real processes under load, which other suites beside them
+  // would distort.
+  testPathIgnorePatterns: ['/node_modules/', '<rootDir>/test/load/', '<rootDir>/test/faults/'],
   transform: { '^.+\\.ts$': ['ts-jest', { diagnostics: false }] },
   testTimeout: 30000,
   // The examples import the package by name, as users do; here it is the source.

@@ -33,7 +33,7 @@ export interface Project {
   readonly codegenConfigFile: string | undefined;
 }
 
-const KNOWN_KEYS: ReadonlySet<string> = new Set(['schema', 'resolvers', 'writePlans', 'mongodb', 'server', 'codegen', 'seed']);
+const KNOWN_KEYS: ReadonlySet<string> = new Set(['schema', 'resolvers', 'writePlans', 'writes', 'mongodb', 'server', 'codegen', 'seed']);
 
 /**
  * Finds and loads the project: `configPath` when given, else the first of CONFIG_FILE_NAMES in `cwd`.
@@ -118,6 +118,11 @@ function checkConfig(exported: unknown, name: string): DocjoinProjectConfig {
   }
   const mongodb: unknown = config.mongodb;
   if (mongodb !== undefined && (typeof mongodb !== 'object' || mongodb === null)) throw new ProjectConfigError(`${name}: mongodb must be { uri?, db? }, got ${JSON.stringify(mongodb)}`);
+  const writes: unknown = config.writes;
+  const transactions = (writes as { transactions?: unknown } | null | undefined)?.transactions;
+  if (writes !== undefined && (typeof writes !== 'object' || writes === null || Object.keys(writes).some((key) => key !== 'transactions') || ![undefined, 'auto', 'never'].includes(transactions as string))) {
+    throw new ProjectConfigError(`${name}: writes must be { transactions?: 'auto' | 'never' }, got ${JSON.stringify(writes)}`);
+  }
   const seed: unknown = config.seed;
   if (seed !== undefined && typeof seed !== 'function') throw new ProjectConfigError(`${name}: seed must be a function (db, { scale, onProgress }) => Promise, got ${typeof seed}`);
   return config;

@@ -1,6 +1,7 @@
 import type { IResolvers } from '@graphql-tools/utils';
 import type { Db } from 'mongodb';
 import type { GatewaySettings } from '../gateway/gateway-options';
+import type { WriteOptions } from '../gateway/writes/request-writes';
 import type { MutationWritePlans } from '../gateway/writes/write-plan';
 
 /** What a project's seed function is told. */
@@ -22,6 +23,12 @@ export interface DocjoinProjectConfig {
   readonly resolvers?: IResolvers | readonly IResolvers[];
   /** What each hand-written mutation's write unit does, by Mutation field name. */
   readonly writePlans?: MutationWritePlans;
+  /**
+   * How mutations write: `transactions: 'auto'` (default) runs each mutation's writes in one transaction
+   * when MongoDB supports them; `'never'` writes them in order without one (faster, not atomic: a crash
+   * mid-way leaves drift that `docjoin reconcile --fix` repairs).
+   */
+  readonly writes?: WriteOptions;
   /** Where the data is. No `uri` (and no MONGODB_URI): docjoin starts its embedded server. */
   readonly mongodb?: { readonly uri?: string; readonly db?: string };
   /** How the gateway serves: port, host, cors, landingPage, limits, … (createGateway's settings). */

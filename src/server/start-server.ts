@@ -73,6 +73,7 @@ export async function startServer(config: DocjoinConfig, project: Project, optio
       typeDefs: project.typeDefs,
       resolvers: project.resolvers,
       writePlans: project.writePlans,
+      ...(project.config.writes && { writes: project.config.writes }),
       db,
       mongoClient: client,
       mongoKind: embedded ? 'embedded' : 'external',

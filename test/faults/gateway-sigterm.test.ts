@@ -1,0 +1,65 @@
+import { MongoClient } from 'mongodb';
+import { seedDemoData } from '../../examples/demo/seed/seed-database';
+import { DEMO_CONFIG } from '../support/demo-project';
+import { report } from './support/fault-run';
+import { figures, runLoad, send, type PlannedRequest } from './support/load';
+import { startGateway, startMongo, type MongoProcess } from './support/processes';
+
+/**
+ * Gateway SIGTERM under load, started directly and through npm: the requests in flight when the signal
+ * comes complete with their data; the ones sent after it are refused at once (no answer, or a 503),
+ * never cut mid-answer or left hanging; the process exits 0 within its grace period.
+ */
+const GRACE_MS = 10_000;
+/** A request sent this long before the signal has reached the server: it must be answered. */
+const IN_FLIGHT_MARGIN_MS = 200;
+const SLOW_READ: PlannedRequest = { name: 'read hosts and logs', query: '{ hosts(first: 20) { name logs(first: 50) { message time } } }' };
+
+let mongo: MongoProcess;
+let client: MongoClient;
+beforeAll(async () => {
+  mongo = await startMongo();
+  client = await MongoClient.connect(mongo.uri);
+  await seedDemoData(client.db('faults'), { scale: 1 });
+}, 180_000);
+afterAll(async () => {
+  await client?.close();
+  await mongo?.stop();
+});
+
+it.each([
+  ['directly', false],
+  ['through npm', true],
+])('drains the requests in flight and exits 0 on SIGTERM, started %s', async (_how, viaNpm) => {
+  const gateway = await startGateway({ config: DEMO_CONFIG, mongoUri: mongo.uri, db: 'faults', viaNpm, env: { DOCJOIN_SHUTDOWN_GRACE_MS: String(GRACE_MS) } });
+  expect((await send(gateway.url, SLOW_READ)).outcome).toBe('acked');
+  const load = runLoad({ url: gateway.url, clients: 16, durationMs: 6_000, next: () => SLOW_READ, requestTimeoutMs: GRACE_MS + 20_000 });
+  await new Promise((resolve) => setTimeout(resolve, 2_000));
+  const signalledAt = Date.now();
+  const exitCode = gateway.stop('SIGTERM');
+  const records = await load;
+  const code = await exitCode;
+  const exitedAfterMs = Date.now() - signalledAt;
+
+  const inFlight = records.filter((record) => record.startedAt < signalledAt - IN_FLIGHT_MARGIN_MS && record.finishedAt >= signalledAt);
+  const after = records.filter((record) => record.startedAt >= signalledAt);
+  report(`gateway SIGTERM (${_how})`, {
+    ...figures(records, 6_000),
+    inFlightAtSignal: inFlight.length,
+    inFlightAnswered: inFlight.filter((record) => record.outcome === 'acked').length,
+    sentAfter: after.length,
+    sentAfterRefusedMsMax: Math.max(0, ...after.map((record) => record.finishedAt - record.startedAt)),
+    exitCode: code,
+    exitedAfterMs,
+  });
+  expect(inFlight.length).toBeGreaterThan(0);
+  expect(inFlight.filter((record) => record.outcome !== 'acked')).toEqual([]);
+  // Refused at once: no answer (the port is closed) or 503, well before any request timeout.
+  for (const record of after) {
+    if (record.outcome === 'acked') continue;
+    expect(record.status === undefined || record.status === 503).toBe(true);
+    expect(record.finishedAt - record.startedAt).toBeLessThan(2_000);
+  }
+  expect(code).toBe(0);
+  expect(exitedAfterMs).toBeLessThan(GRACE_MS + 5_000);
+}, 120_000);
