@@ -1,10 +1,9 @@
-import { MongoClient, type Db, type ObjectId } from 'mongodb';
-import { seedDemoData } from '../../examples/demo/seed/seed-database';
-import { DEMO_CONFIG } from '../support/demo-project';
+import type { Db, ObjectId } from 'mongodb';
 import { demoDrift } from './support/demo-workload';
 import { report } from './support/fault-run';
 import { send, type RequestRecord } from './support/load';
-import { startGateway, startMongo, type GatewayProcess, type MongoProcess } from './support/processes';
+import { startDemoStack, type DemoStack } from './support/demo-stack';
+import type { GatewayProcess } from './support/processes';
 
 /**
  * Concurrent conflicting writes, with transactions: 16 clients rename ONE author at once (its copies in
@@ -17,21 +16,15 @@ import { startGateway, startMongo, type GatewayProcess, type MongoProcess } from
 const CLIENTS = 16;
 const WRITES_PER_CLIENT = 5;
 
-let mongo: MongoProcess;
-let client: MongoClient;
+let stack: DemoStack;
 let db: Db;
 let gateway: GatewayProcess;
 beforeAll(async () => {
-  mongo = await startMongo();
-  client = await MongoClient.connect(mongo.uri);
-  db = client.db('faults');
-  await seedDemoData(db, { scale: 1 });
-  gateway = await startGateway({ config: DEMO_CONFIG, mongoUri: mongo.uri, db: 'faults' });
+  stack = await startDemoStack();
+  ({ db, gateway } = stack);
 }, 180_000);
 afterAll(async () => {
-  await gateway?.stop();
-  await client?.close();
-  await mongo?.stop();
+  await stack?.stop();
 });
 
 /** `write(client, n)` from every client at once, each client's writes one after another. */

@@ -1,42 +1,31 @@
-import { MongoClient, type Db } from 'mongodb';
-import { seedDemoData } from '../../examples/demo/seed/seed-database';
-import { DEMO_CONFIG } from '../support/demo-project';
 import { checkWrites, demoDrift, initialValues, mixedRequest, readDemoIds } from './support/demo-workload';
 import { figures, runLoad } from './support/load';
 import { memoryGrowth, sampleMemory } from './support/memory';
-import { startGateway, startMongo, type GatewayProcess, type MongoProcess } from './support/processes';
+import { startDemoStack, type DemoStack } from './support/demo-stack';
 import { FAULT_RUN, report } from './support/fault-run';
 
 /**
  * Mixed load: 16 clients send the demo's reads and, in one request of ten, its mutations (comments,
  * renames, task reassignments) to `docjoin serve` over HTTP, with the embedded MongoDB in its own
- * process, for FAULT_RUN.loadMs after a warm-up of reads. Afterwards every acknowledged write is in the database, every final
- * value traces to a write that was acknowledged or unanswered, reconcile finds no drift, no request
- * failed, and the gateway's memory did not grow by 10% from the first 10 s to the last.
+ * process, for FAULT_RUN.loadMs after a warm-up of the same load. Afterwards every acknowledged write
+ * is in the database, every final value traces to a write that was acknowledged or unanswered,
+ * reconcile finds no drift, no request failed, and the gateway's memory did not grow by 10% from the
+ * first 10 s to the last.
  */
-let mongo: MongoProcess;
-let gateway: GatewayProcess;
-let client: MongoClient;
-let db: Db;
-
+let stack: DemoStack;
 beforeAll(async () => {
-  mongo = await startMongo();
-  client = await MongoClient.connect(mongo.uri);
-  db = client.db('faults');
-  await seedDemoData(db, { scale: 1 });
-  gateway = await startGateway({ config: DEMO_CONFIG, mongoUri: mongo.uri, db: 'faults' });
+  stack = await startDemoStack();
 }, 180_000);
-
 afterAll(async () => {
-  await gateway?.stop();
-  await client?.close();
-  await mongo?.stop();
+  await stack?.stop();
 });
 
 it('loses no acknowledged write, leaves no drift, answers every request, and holds its memory flat', async () => {
+  const { db, gateway } = stack;
   const ids = await readDemoIds(db);
+  // The warm-up's clients are numbered apart, so its writes' values are unlike any of the measured run's.
+  await runLoad({ url: gateway.url, clients: 16, durationMs: FAULT_RUN.warmupMs, next: (c, n) => mixedRequest(ids, c + 1000, n) });
   const initial = await initialValues(db);
-  await runLoad({ url: gateway.url, clients: 16, durationMs: FAULT_RUN.warmupMs, next: (c, n) => mixedRequest(ids, c, n, 0) });
   const memory = sampleMemory(gateway.child.pid!);
   const records = await runLoad({ url: gateway.url, clients: 16, durationMs: FAULT_RUN.loadMs, next: (c, n) => mixedRequest(ids, c, n) });
   const samples = memory.stop();

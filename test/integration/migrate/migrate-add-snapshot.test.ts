@@ -1,7 +1,6 @@
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { ObjectId, type Db, type MongoClient } from 'mongodb';
-import { connectMongo, createGateway } from 'docjoin';
+import { ObjectId } from 'mongodb';
 import { withDirectiveTypeDefs } from '../../../src/gateway/schema/schema-sources';
 import { buildWriteModelFromSdl } from '../../../src/gateway/writes/build-write-model';
 import { MIGRATIONS_COLLECTION } from '../../../src/migrate/migration-marker';
@@ -45,15 +44,12 @@ const publisherOf = (book: number) => (book === 4 ? undefined : publisherIds[boo
 
 let mongo: TestMongo;
 let projects: MigrateProjects;
-let client: MongoClient;
 beforeAll(async () => {
   mongo = await startTestMongo();
   projects = new MigrateProjects(mongo);
-  client = await connectMongo(mongo.uri);
 }, 60_000);
 afterAll(async () => {
-  projects?.removeAll();
-  await client?.close();
+  await projects?.close();
   await mongo?.stop();
 });
 
@@ -65,14 +61,6 @@ async function setUp(): Promise<MigrateProject> {
   });
 }
 
-async function read(db: Db, sdl: string, query: string) {
-  const gateway = await createGateway({ typeDefs: sdl, db: db.databaseName, mongoClient: client, listen: false, onWarning: () => undefined });
-  try {
-    return await gateway.execute({ query });
-  } finally {
-    await gateway.stop();
-  }
-}
 
 const BOOKS = '{ books { title publisher { name } } }';
 const booksRead = (count: number) => ({ books: bookIds.slice(0, count).map((_, n) => ({ title: `Book ${n}`, publisher: n === 4 ? null : { name: `Press ${n % 2}` } })) });
@@ -81,7 +69,7 @@ const PUBLISHERS = '{ publishers { name books { title } } }';
 describe('docjoin migrate --add-snapshot', () => {
   it('moves the key into the copies, indexes it for the reverse join, then writes the SDL; reads stay the same, from the copy', async () => {
     const { db, schemaFile, args } = await setUp();
-    const before = { books: await read(db, SDL, BOOKS), publishers: await read(db, SDL, PUBLISHERS) };
+    const before = { books: await projects.read(db, SDL, BOOKS), publishers: await projects.read(db, SDL, PUBLISHERS) };
     expect(before.books.data).toEqual(booksRead(5));
     expect(before.books.cost).toMatchObject({ roundTrips: 2 });
 
@@ -110,7 +98,7 @@ wrote schema/schema.graphql: deploy it, then run this command again to give a co
     expect(await db.collection('books').findOne({ _id: bookIds[4] })).toEqual({ _id: bookIds[4], title: 'Book 4' });
     expect(await db.collection(MIGRATIONS_COLLECTION).findOne({ _id: 'Book.publisher' as never })).toMatchObject({ kind: 'snapshot-backfill', fields: ['name'], from: 'publisherId', finishedAt: expect.any(Date) });
 
-    const after = { books: await read(db, MOVED, BOOKS), publishers: await read(db, MOVED, PUBLISHERS) };
+    const after = { books: await projects.read(db, MOVED, BOOKS), publishers: await projects.read(db, MOVED, PUBLISHERS) };
     expect(after.books.data).toEqual(before.books.data);
     expect(after.books.cost).toMatchObject({ roundTrips: 1, estimatedRoundTrips: 1 });
     expect(after.publishers.data).toEqual(before.publishers.data);

@@ -1,6 +1,5 @@
 import { readFileSync } from 'node:fs';
-import { ObjectId, type Db, type MongoClient } from 'mongodb';
-import { connectMongo, createGateway } from 'docjoin';
+import { ObjectId, type Db } from 'mongodb';
 import { withDirectiveTypeDefs } from '../../../src/gateway/schema/schema-sources';
 import { buildWriteModelFromSdl } from '../../../src/gateway/writes/build-write-model';
 import { backfillCopies, reconcileBackfill } from '../../../src/migrate/backfill-copies';
@@ -42,15 +41,12 @@ const COMMENTS = [comment(1, 1), comment(2, 1), comment(2, 2), comment(2, 3)];
 
 let mongo: TestMongo;
 let projects: MigrateProjects;
-let client: MongoClient;
 beforeAll(async () => {
   mongo = await startTestMongo();
   projects = new MigrateProjects(mongo);
-  client = await connectMongo(mongo.uri);
 }, 60_000);
 afterAll(async () => {
-  projects?.removeAll();
-  await client?.close();
+  await projects?.close();
   await mongo?.stop();
 });
 
@@ -62,15 +58,6 @@ async function setUp(): Promise<MigrateProject> {
   });
 }
 
-/** What a gateway on `sdl` answers to `query`, with its cost. */
-async function read(db: Db, sdl: string, query: string) {
-  const gateway = await createGateway({ typeDefs: sdl, db: db.databaseName, mongoClient: client, listen: false, onWarning: () => undefined });
-  try {
-    return await gateway.execute({ query });
-  } finally {
-    await gateway.stop();
-  }
-}
 
 const COUNTS = '{ posts { title commentCount } }';
 const COUNTED = { posts: [{ title: 'Post 0', commentCount: 0 }, { title: 'Post 1', commentCount: 1 }, { title: 'Post 2', commentCount: 3 }] };
@@ -95,7 +82,7 @@ filled Post.commentCount; gateways still count or join it: deploy the schema cha
     expect((await db.collection('posts').find({}, { sort: { _id: 1 } }).toArray()).map((post) => post.commentCount)).toEqual([0, 1, 3]);
     expect(await marker(db, 'Post.commentCount')).toEqual({ _id: 'Post.commentCount', kind: 'counter-backfill', startedAt: expect.any(Date), resumeAfter: null });
     // Until then the old schema may still be writing: every post is counted.
-    const counting = await read(db, WITH_COUNTER, COUNTS);
+    const counting = await projects.read(db, WITH_COUNTER, COUNTS);
     expect(counting.data).toEqual(COUNTED);
     expect(counting.cost).toMatchObject({ roundTrips: 2, estimatedRoundTrips: 2 });
 
@@ -105,7 +92,7 @@ filled Post.commentCount; gateways still count or join it: deploy the schema cha
     expect(deployed.out).not.toContain('filled Post.commentCount;');
     expect(deployed.code).toBe(0);
     expect(await marker(db, 'Post.commentCount')).toMatchObject({ finishedAt: expect.any(Date) });
-    const counted = await read(db, WITH_COUNTER, COUNTS);
+    const counted = await projects.read(db, WITH_COUNTER, COUNTS);
     expect(counted.data).toEqual(COUNTED);
     expect(counted.cost).toMatchObject({ roundTrips: 1, estimatedRoundTrips: 1 });
   });
@@ -126,7 +113,7 @@ filled Post.commentCount; gateways still count or join it: deploy the schema cha
     // one of post 2 by the new schema starts its counter from nothing.
     await db.collection('comments').insertOne(comment(0, 5));
     await db.collection('posts').updateOne({ _id: postIds[2] }, { $inc: { commentCount: 1 } });
-    const meanwhile = await read(db, WITH_COUNTER, COUNTS);
+    const meanwhile = await projects.read(db, WITH_COUNTER, COUNTS);
     expect(meanwhile.data).toEqual({ posts: [{ title: 'Post 0', commentCount: 1 }, COUNTED.posts[1], COUNTED.posts[2]] });
     // Every post counted by one aggregate, which the estimate counts.
     expect(meanwhile.cost).toMatchObject({ roundTrips: 2, estimatedRoundTrips: 2 });
@@ -140,13 +127,13 @@ filled Post.commentCount; gateways still count or join it: deploy the schema cha
     expect(resumed.code).toBe(3);
     expect(await marker(db, 'Post.commentCount')).toMatchObject({ resumeAfter: null });
     expect((await marker(db, 'Post.commentCount'))!.finishedAt).toBeUndefined();
-    expect((await read(db, WITH_COUNTER, COUNTS)).cost).toMatchObject({ roundTrips: 2, estimatedRoundTrips: 2 });
+    expect((await projects.read(db, WITH_COUNTER, COUNTS)).cost).toMatchObject({ roundTrips: 2, estimatedRoundTrips: 2 });
 
     // A whole pass, then a clean check: finished, and the stored counters are read.
     const finished = await migrate(['--add-counter', 'Post.commentCount', '--of', 'Post.comments', '--deployed', '--batch-size', '2', ...args]);
     expect(finished.out).toContain('backfilled Post.commentCount: 3 scanned, 1 rewritten\nreconcile Post.commentCount: 3 scanned, 0 drifted\n');
     expect(finished.code).toBe(0);
-    const after = await read(db, WITH_COUNTER, COUNTS);
+    const after = await projects.read(db, WITH_COUNTER, COUNTS);
     expect(after.data).toEqual(meanwhile.data);
     expect(after.cost).toMatchObject({ roundTrips: 1, estimatedRoundTrips: 1 });
     expect((await reconcile(db, model)).drifted).toBe(0);
@@ -172,7 +159,7 @@ reconcile Post.recentComments: 3 scanned, 0 drifted
     expect(run.code).toBe(0);
     expect(readFileSync(schemaFile, 'utf8')).toBe(WITH_ARRAY);
     expect(await marker(db, 'Post.recentComments')).toMatchObject({ kind: 'embedded-backfill', finishedAt: expect.any(Date) });
-    const recent = await read(db, WITH_ARRAY, '{ posts { recentComments { text } } }');
+    const recent = await projects.read(db, WITH_ARRAY, '{ posts { recentComments { text } } }');
     expect(recent.data).toEqual({ posts: [{ recentComments: [] }, { recentComments: [{ text: 'post 1 #1' }] }, { recentComments: [{ text: 'post 2 #3' }, { text: 'post 2 #2' }] }] });
     expect(recent.cost).toMatchObject({ roundTrips: 1, estimatedRoundTrips: 1 });
     expect((await reconcile(db, buildWriteModelFromSdl(withDirectiveTypeDefs(WITH_ARRAY)))).drifted).toBe(0);

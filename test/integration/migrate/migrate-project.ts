@@ -1,7 +1,8 @@
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import type { Db } from 'mongodb';
+import type { Db, MongoClient } from 'mongodb';
+import { connectMongo, createGateway } from 'docjoin';
 import { runDocjoinCli } from '../../../src/cli/docjoin';
 import type { TestMongo } from '../../support/test-mongo';
 import { captureIo } from '../../unit/cli/capture-io';
@@ -14,9 +15,10 @@ export interface MigrateProject {
   readonly args: string[];
 }
 
-/** Makes projects in temp folders (removed by `removeAll`). */
+/** Makes projects in temp folders, and serves their schemas to see what a gateway answers; `close` removes and closes it all. */
 export class MigrateProjects {
   readonly #folders: string[] = [];
+  #client: MongoClient | undefined;
 
   constructor(private readonly mongo: TestMongo) {}
 
@@ -32,8 +34,20 @@ export class MigrateProjects {
     return { db, folder, schemaFile, args: ['--config', join(folder, 'docjoin.config.json'), '--mongo-uri', this.mongo.uri, '--db', db.databaseName] };
   }
 
-  removeAll(): void {
+  /** What a gateway serving `sdl` on `db` answers to `query`, with its cost (one gateway per call). */
+  async read(db: Db, sdl: string, query: string) {
+    this.#client ??= await connectMongo(this.mongo.uri);
+    const gateway = await createGateway({ typeDefs: sdl, db: db.databaseName, mongoClient: this.#client, listen: false, onWarning: () => undefined });
+    try {
+      return await gateway.execute({ query });
+    } finally {
+      await gateway.stop();
+    }
+  }
+
+  async close(): Promise<void> {
     for (const folder of this.#folders.splice(0)) rmSync(folder, { recursive: true, force: true });
+    await this.#client?.close();
   }
 }
 

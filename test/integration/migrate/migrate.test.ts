@@ -46,7 +46,7 @@ beforeAll(async () => {
   projects = new MigrateProjects(mongo);
 });
 afterAll(async () => {
-  projects?.removeAll();
+  await projects?.close();
   await mongo?.stop();
 });
 
