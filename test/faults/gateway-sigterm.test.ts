@@ -48,16 +48,17 @@ it.each([
     inFlightAtSignal: inFlight.length,
     inFlightAnswered: inFlight.filter((record) => record.outcome === 'acked').length,
     sentAfter: after.length,
-    sentAfterRefusedMsMax: Math.max(0, ...after.map((record) => record.finishedAt - record.startedAt)),
+    sentAfterFailures: [...new Set(after.map((record) => record.failure ?? record.status))],
+    sentAfterRefusedMsMax: Math.max(0, ...after.filter((record) => record.outcome !== 'acked').map((record) => record.finishedAt - record.startedAt)),
     exitCode: code,
     exitedAfterMs,
   });
   expect(inFlight.length).toBeGreaterThan(0);
   expect(inFlight.filter((record) => record.outcome !== 'acked')).toEqual([]);
-  // Refused at once: no answer (the port is closed) or 503, well before any request timeout.
+  // Refused at once: the port is closed (or a 503), well before any request timeout; never a reset.
   for (const record of after) {
     if (record.outcome === 'acked') continue;
-    expect(record.status === undefined || record.status === 503).toBe(true);
+    expect(record.status === 503 || record.failure === 'ECONNREFUSED' ? 'refused' : `${record.status} ${record.failure}`).toBe('refused');
     expect(record.finishedAt - record.startedAt).toBeLessThan(2_000);
   }
   expect(code).toBe(0);

@@ -3,9 +3,10 @@ import { CommandError, ErrorCodes } from '../commands/command-error';
 import { isNumeric, isPlainDocument } from './bson-kind';
 import { arithmetic, longToBigInt, numericWidth, plainNumber } from './bson-number';
 import { bsonTypeNumber } from './bson-type-number';
+import type { Collation } from './collation';
 import { compileFilter, compileValueMatcher } from './compile-filter';
 import { cloneDocument } from './clone-document';
-import { compareValues } from './compare-values';
+import { valueComparator } from './compare-values';
 import { isArrayIndex } from './document-path';
 import { runPipeline } from './run-pipeline';
 import { sortDocuments } from './sort-documents';
@@ -18,6 +19,10 @@ export interface UpdateOptions {
   readonly filter?: Document;
   /** True when the update seeds an upserted document: `$setOnInsert` applies. */
   readonly isInsert?: boolean;
+  /** The operation's collation: array filters, the positional `$`, `$pull`, `$pullAll`, `$addToSet`, `$min`/`$max` and `$push`'s `$sort` compare strings under it. */
+  readonly collation?: Collation;
+  /** The operation's `let` variables, for pipeline updates. */
+  readonly variables?: Readonly<Record<string, unknown>>;
 }
 
 const OPERATORS = [
@@ -47,7 +52,7 @@ const PIPELINE_STAGES = new Set(['$set', '$addFields', '$project', '$unset', '$r
  * Operators", "Updates with Aggregation Pipeline"). Errors carry MongoDB's codes.
  */
 export function applyUpdate(doc: Document, update: Document | Document[], options: UpdateOptions = {}): Document {
-  if (Array.isArray(update)) return applyPipelineUpdate(doc, update);
+  if (Array.isArray(update)) return applyPipelineUpdate(doc, update, options);
   if (!isPlainDocument(update)) throw failedToParse('Update argument must be either an object or an array');
   const keys = Object.keys(update);
   if (keys.length === 0 || !(keys[0] as string).startsWith('$')) return applyReplacement(doc, update);
@@ -68,14 +73,14 @@ function applyReplacement(doc: Document, replacement: Document): Document {
   return cloneDocument(result);
 }
 
-function applyPipelineUpdate(doc: Document, stages: Document[]): Document {
+function applyPipelineUpdate(doc: Document, stages: Document[], options: UpdateOptions): Document {
   for (const stage of stages) {
     const name = isPlainDocument(stage) ? Object.keys(stage)[0] : undefined;
     if (name === undefined || !PIPELINE_STAGES.has(name)) {
       throw new CommandError(ErrorCodes.BadValue, 'BadValue', `${name ?? 'stage'} is not allowed to be used within an update`);
     }
   }
-  const [result] = runPipeline([doc], stages, { collection: () => [] });
+  const [result] = runPipeline([doc], stages, { collection: () => [], collation: options.collation, variables: options.variables });
   if (!result) throw new CommandError(ErrorCodes.BadValue, 'BadValue', 'pipeline update produced no document');
   if (doc._id !== undefined) {
     if ('_id' in result && !valuesEqual(result._id, doc._id)) throw immutableId();
@@ -115,7 +120,7 @@ function applyOperators(doc: Document, update: Document, options: UpdateOptions)
   const result = cloneDocument(doc);
   for (const entry of updates) {
     if (entry.operator === '$setOnInsert' && !options.isInsert) continue;
-    applyOne(result, entry, walker);
+    applyOne(result, entry, walker, options);
   }
   walker.checkAllFiltersUsed();
   if (doc._id !== undefined && !valuesEqual(result._id, doc._id)) throw immutableId();
@@ -180,7 +185,7 @@ class PathWalker {
       if (!isPlainDocument(arrayFilter)) throw failedToParse('arrayFilters entries must be objects');
       const identifier = filterIdentifier(arrayFilter);
       if (this.elementFilters.has(identifier)) throw failedToParse(`Found multiple array filters with the same top-level field name ${identifier}`);
-      const predicate = compileFilter(renameIdentifier(arrayFilter, identifier));
+      const predicate = compileFilter(renameIdentifier(arrayFilter, identifier), scopeOf(options));
       this.elementFilters.set(identifier, (element) => predicate({ [ELEMENT]: element }));
     }
   }
@@ -264,7 +269,7 @@ class PathWalker {
     const filter = this.options.filter ?? {};
     const relevant = relevantConditions(filter, prefix);
     if (relevant.length > 0) {
-      const predicate = compileFilter({ $and: relevant });
+      const predicate = compileFilter({ $and: relevant }, scopeOf(this.options));
       const prefixParts = prefix.split('.');
       for (let i = 0; i < array.length; i++) {
         if (predicate(nestUnder(prefixParts, [array[i]]))) return i;
@@ -275,6 +280,11 @@ class PathWalker {
 }
 
 const ELEMENT = '__element__';
+
+/** The filter scope of an update: its collation (`let` variables reach only pipeline updates). */
+function scopeOf(options: UpdateOptions): { collation?: Collation } {
+  return options.collation === undefined ? {} : { collation: options.collation };
+}
 
 function filterIdentifier(arrayFilter: Document): string {
   const identifiers = new Set<string>();
@@ -351,7 +361,7 @@ function remove(container: Container, key: string): void {
   delete container[key];
 }
 
-function applyOne(result: Document, entry: PathUpdate, walker: PathWalker): void {
+function applyOne(result: Document, entry: PathUpdate, walker: PathWalker, options: UpdateOptions): void {
   const { operator, argument, parts, path } = entry;
   switch (operator) {
     case '$set':
@@ -383,7 +393,7 @@ function applyOne(result: Document, entry: PathUpdate, walker: PathWalker): void
     case '$max':
       walker.visit(result, parts, true, (c, k) => {
         const current = read(c, k);
-        const c0 = current === undefined ? undefined : compareValues(argument, current);
+        const c0 = current === undefined ? undefined : valueComparator(options.collation)(argument, current);
         if (c0 === undefined || (operator === '$min' ? c0 < 0 : c0 > 0)) write(c, k, cloneDocument(argument));
       });
       return;
@@ -417,7 +427,7 @@ function applyOne(result: Document, entry: PathUpdate, walker: PathWalker): void
     }
     case '$push':
     case '$addToSet':
-      walker.visit(result, parts, true, (c, k) => write(c, k, pushInto(arrayAt(c, k, path, result), argument, operator)));
+      walker.visit(result, parts, true, (c, k) => write(c, k, pushInto(arrayAt(c, k, path, result), argument, operator, options.collation)));
       return;
     case '$pop': {
       const direction = plainNumber(argument);
@@ -430,7 +440,7 @@ function applyOne(result: Document, entry: PathUpdate, walker: PathWalker): void
       return;
     }
     case '$pull': {
-      const matches = pullMatcher(argument);
+      const matches = pullMatcher(argument, options.collation);
       walker.visit(result, parts, false, (c, k) => {
         if (read(c, k) === undefined) return;
         write(c, k, arrayAt(c, k, path, result).filter((element) => !matches(element)));
@@ -439,10 +449,10 @@ function applyOne(result: Document, entry: PathUpdate, walker: PathWalker): void
     }
     case '$pullAll': {
       if (!Array.isArray(argument)) throw badValue(`$pullAll requires an array argument but was given a ${typeName(argument)}`);
-      const keys = new Set(argument.map(valueKey));
+      const removed = inList(argument, options.collation);
       walker.visit(result, parts, false, (c, k) => {
         if (read(c, k) === undefined) return;
-        write(c, k, arrayAt(c, k, path, result).filter((element) => !keys.has(valueKey(element))));
+        write(c, k, arrayAt(c, k, path, result).filter((element) => !removed(element)));
       });
       return;
     }
@@ -486,13 +496,28 @@ function arrayAt(container: Container, key: string, path: string, doc: Document)
   return current;
 }
 
-function pushInto(array: unknown[], argument: unknown, operator: '$push' | '$addToSet'): unknown[] {
+/** Membership in `list` by MongoDB equality, or by the collation's equality when there is one. */
+function inList(list: readonly unknown[], collation: Collation | undefined): (value: unknown) => boolean {
+  if (collation !== undefined) {
+    const compare = valueComparator(collation);
+    return (value) => list.some((item) => compare(item, value) === 0);
+  }
+  const keys = new Set(list.map(valueKey));
+  return (value) => keys.has(valueKey(value));
+}
+
+function pushInto(array: unknown[], argument: unknown, operator: '$push' | '$addToSet', collation: Collation | undefined): unknown[] {
   const withEach = isPlainDocument(argument) && '$each' in argument;
   const items: unknown[] = withEach ? (argument.$each as unknown[]) : [argument];
   if (!Array.isArray(items)) throw badValue(`The argument to $each in ${operator} must be an array but it was of type: ${typeName(items)}`);
   if (operator === '$addToSet') {
     if (withEach && Object.keys(argument).length > 1) throw badValue('Found unexpected fields after $each in $addToSet');
     const out = [...array];
+    if (collation !== undefined) {
+      const compare = valueComparator(collation);
+      for (const item of items) if (!out.some((present) => compare(present, item) === 0)) out.push(cloneDocument(item));
+      return out;
+    }
     const keys = new Set(array.map(valueKey));
     for (const item of items) {
       const key = valueKey(item);
@@ -517,7 +542,7 @@ function pushInto(array: unknown[], argument: unknown, operator: '$push' | '$add
   } else {
     out.push(...copies);
   }
-  if (modifiers.$sort !== undefined) out = sortArray(out, modifiers.$sort);
+  if (modifiers.$sort !== undefined) out = sortArray(out, modifiers.$sort, collation);
   if (modifiers.$slice !== undefined) {
     const slice = plainNumber(modifiers.$slice);
     if (slice === undefined || !Number.isInteger(slice)) throw badValue('The value for $slice must be an integer value');
@@ -527,30 +552,32 @@ function pushInto(array: unknown[], argument: unknown, operator: '$push' | '$add
 }
 
 /** `$push`'s `$sort`: 1/-1 sorts the elements themselves; a document sorts element documents by fields. */
-function sortArray(array: unknown[], spec: unknown): unknown[] {
+function sortArray(array: unknown[], spec: unknown, collation: Collation | undefined): unknown[] {
   const direction = plainNumber(spec);
   if (direction === 1 || direction === -1) {
+    const compare = valueComparator(collation);
     return array
       .map((value, index) => ({ value, index }))
-      .sort((a, b) => direction * compareValues(a.value, b.value) || a.index - b.index)
+      .sort((a, b) => direction * compare(a.value, b.value) || a.index - b.index)
       .map((entry) => entry.value);
   }
   if (!isPlainDocument(spec) || Object.keys(spec).length === 0) throw badValue('The $sort is invalid: use 1/-1 to sort the whole element, or {field:1/-1} to sort embedded fields');
   const wrapped = array.map((value) => (isPlainDocument(value) ? value : { [ELEMENT]: value }));
-  const sorted = sortDocuments(wrapped, spec);
+  const sorted = sortDocuments(wrapped, spec, collation);
   return sorted.map((value) => (ELEMENT in value ? value[ELEMENT] : value));
 }
 
 /** MongoDB docs: "$pull" — a document condition is a query on element documents; an operator document tests element values. */
-function pullMatcher(condition: unknown): (element: unknown) => boolean {
+function pullMatcher(condition: unknown, collation: Collation | undefined): (element: unknown) => boolean {
+  const scope = collation === undefined ? undefined : { collation };
   if (isPlainDocument(condition)) {
     const keys = Object.keys(condition);
     if (keys.length > 0 && !(keys[0] as string).startsWith('$')) {
-      const predicate = compileFilter(condition);
+      const predicate = compileFilter(condition, scope);
       return (element) => isPlainDocument(element) && predicate(element);
     }
   }
-  return compileValueMatcher(condition);
+  return compileValueMatcher(condition, scope);
 }
 
 function applyBit(current: unknown, argument: unknown, path: string): unknown {

@@ -123,6 +123,15 @@ export function stringValue(value: unknown): string | undefined {
   return undefined;
 }
 
+/** Whether a value is or holds (in a document or array, at any depth) a string: what a collation can change the comparison of. */
+export function containsString(value: unknown): boolean {
+  if (typeof value === 'string') return true;
+  if (typeof value !== 'object' || value === null) return false;
+  if (Array.isArray(value)) return value.some(containsString);
+  if (isPlainDocument(value)) return Object.values(value).some(containsString);
+  return bsonTag(value) === 'BSONSymbol';
+}
+
 /** Pattern and flags of a JS RegExp or a BSONRegExp. */
 export function regexParts(value: unknown): { pattern: string; flags: string } | undefined {
   if (value instanceof RegExp) return { pattern: value.source, flags: value.flags };

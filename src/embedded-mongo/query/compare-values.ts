@@ -1,6 +1,7 @@
 import type { Binary, ObjectId, Timestamp } from 'bson';
 import { regexParts, stringValue, TypeRank, typeRank } from './bson-kind';
 import { compareNumbers } from './bson-number';
+import type { Collation } from './collation';
 import { packedObjectId } from './packed-object-id';
 
 /**
@@ -14,6 +15,48 @@ export function compareValues(a: unknown, b: unknown): number {
   const rb = typeRank(b);
   if (ra !== rb) return ra < rb ? -1 : 1;
   return compareSameRank(ra, a, b);
+}
+
+export type ValueComparator = (a: unknown, b: unknown) => number;
+type SameRankComparator = (rank: TypeRank, a: unknown, b: unknown) => number;
+
+const COLLATED = new WeakMap<Collation, ValueComparator>();
+
+/**
+ * MongoDB's order with strings compared under `collation` (MongoDB docs: "Collation" — it applies to
+ * string values at any depth, never to field names or regexes); plain `compareValues` without one,
+ * so binary comparisons pay nothing for collation support.
+ */
+export function valueComparator(collation: Collation | undefined): ValueComparator {
+  if (collation === undefined) return compareValues;
+  let compare = COLLATED.get(collation);
+  if (compare === undefined) {
+    compare = collatedComparator(collation.compare);
+    COLLATED.set(collation, compare);
+  }
+  return compare;
+}
+
+function collatedComparator(strings: (a: string, b: string) => number): ValueComparator {
+  const sameRank: SameRankComparator = (rank, a, b) => {
+    switch (rank) {
+      case TypeRank.String:
+        return Math.sign(strings(stringValue(a) ?? '', stringValue(b) ?? ''));
+      case TypeRank.Object:
+        return compareDocuments(a as Record<string, unknown>, b as Record<string, unknown>, sameRank);
+      case TypeRank.Array:
+        return compareArrays(a as unknown[], b as unknown[], compare);
+      default:
+        return compareSameRank(rank, a, b);
+    }
+  };
+  const compare: ValueComparator = (a, b) => {
+    const ra = typeRank(a);
+    const rb = typeRank(b);
+    if (ra !== rb) return ra < rb ? -1 : 1;
+    return sameRank(ra, a, b);
+  };
+  return compare;
 }
 
 function compareSameRank(rank: TypeRank, a: unknown, b: unknown): number {
@@ -71,7 +114,7 @@ export function compareStrings(a: string, b: string): number {
   return a.length < b.length ? -1 : 1;
 }
 
-function compareDocuments(a: Record<string, unknown>, b: Record<string, unknown>): number {
+function compareDocuments(a: Record<string, unknown>, b: Record<string, unknown>, sameRank: SameRankComparator = compareSameRank): number {
   const ka = Object.keys(a);
   const kb = Object.keys(b);
   const length = Math.min(ka.length, kb.length);
@@ -85,16 +128,16 @@ function compareDocuments(a: Record<string, unknown>, b: Record<string, unknown>
     if (ra !== rb) return ra < rb ? -1 : 1;
     const byName = compareStrings(fa, fb);
     if (byName !== 0) return byName;
-    const byValue = compareSameRank(ra, va, vb);
+    const byValue = sameRank(ra, va, vb);
     if (byValue !== 0) return byValue;
   }
   return Math.sign(ka.length - kb.length);
 }
 
-function compareArrays(a: unknown[], b: unknown[]): number {
+function compareArrays(a: unknown[], b: unknown[], compare: ValueComparator = compareValues): number {
   const length = Math.min(a.length, b.length);
   for (let i = 0; i < length; i++) {
-    const c = compareValues(a[i], b[i]);
+    const c = compare(a[i], b[i]);
     if (c !== 0) return c;
   }
   return Math.sign(a.length - b.length);

@@ -1,12 +1,13 @@
 import type { Document, Long } from 'bson';
 import { CommandError, ErrorCodes } from '../commands/command-error';
-import { bsonTag, isObjectId, isPlainDocument, regexParts, stringValue, TypeRank, typeRank } from './bson-kind';
+import { bsonTag, containsString, isObjectId, isPlainDocument, regexParts, stringValue, TypeRank, typeRank } from './bson-kind';
 import { longToBigInt, numericWidth, plainNumber } from './bson-number';
 import { bsonTypeNumber, TYPE_ALIASES } from './bson-type-number';
-import { compareValues } from './compare-values';
+import { compareValues, valueComparator, type ValueComparator } from './compare-values';
 import { resolvePath } from './document-path';
-import { evaluateExpression } from './mingo-context';
+import { expressionEvaluator } from './mingo-context';
 import { packedObjectId, PackedObjectIdSet } from './packed-object-id';
+import type { QueryScope } from './query-scope';
 import { valueKey } from './value-key';
 
 export type DocumentPredicate = (doc: Document) => boolean;
@@ -17,28 +18,46 @@ export type ExpressionEvaluator = (doc: Document, expression: unknown) => unknow
 type FieldMatcher = (values: unknown[]) => boolean;
 type ValueTest = (value: unknown) => boolean;
 
+/** What compiling one filter needs besides the filter: `$expr`'s evaluator and, under a collation, its comparator. */
+interface FilterContext {
+  readonly evaluate: ExpressionEvaluator;
+  /** Set only under a non-simple collation: conditions on strings compare through it. */
+  readonly collated?: ValueComparator;
+}
+
 /**
  * Compiles a query filter once into a predicate reused for every document. Our own matcher rather
  * than mingo's Query: BSON-aware equality and ordering (Long, Decimal128, ObjectId, Date), MongoDB's
  * type brackets for `$gt`/`$lt`, and `$in` as a hash-set lookup (MongoDB docs: "Query Predicates").
+ * Under `scope.collation`, conditions whose operand holds a string compare through the collation
+ * (MongoDB docs: "Collation"); every other condition compiles exactly as without one.
+ * `evaluate` runs `$expr` (default: mingo's evaluator with `scope`'s collation and `let` variables).
  */
-export function compileFilter(filter: Document | null | undefined, evaluate: ExpressionEvaluator = evaluateExpression): DocumentPredicate {
+export function compileFilter(
+  filter: Document | null | undefined,
+  scope?: QueryScope,
+  evaluate: ExpressionEvaluator = expressionEvaluator(scope),
+): DocumentPredicate {
   if (filter === null || filter === undefined) return () => true;
   if (!isPlainDocument(filter)) throw badValue('filter must be an object');
-  return compileDocument(filter, evaluate);
+  return compileDocument(filter, filterContext(scope, evaluate));
 }
 
-function compileDocument(filter: Document, evaluate: ExpressionEvaluator): DocumentPredicate {
+function filterContext(scope: QueryScope | undefined, evaluate: ExpressionEvaluator): FilterContext {
+  return scope?.collation === undefined ? { evaluate } : { evaluate, collated: valueComparator(scope.collation) };
+}
+
+function compileDocument(filter: Document, context: FilterContext): DocumentPredicate {
   const predicates: DocumentPredicate[] = [];
   for (const key of Object.keys(filter)) {
     const spec: unknown = filter[key];
     if (key.startsWith('$')) {
-      const predicate = compileTopLevel(key, spec, evaluate);
+      const predicate = compileTopLevel(key, spec, context);
       if (predicate) predicates.push(predicate);
       continue;
     }
     const parts = key.split('.');
-    const matcher = compileFieldSpec(spec, evaluate);
+    const matcher = compileFieldSpec(spec, context);
     predicates.push((doc) => matcher(resolvePath(doc, parts)));
   }
   return allOf(predicates);
@@ -53,7 +72,7 @@ function allOf(predicates: DocumentPredicate[]): DocumentPredicate {
   };
 }
 
-function compileTopLevel(operator: string, spec: unknown, evaluate: ExpressionEvaluator): DocumentPredicate | undefined {
+function compileTopLevel(operator: string, spec: unknown, context: FilterContext): DocumentPredicate | undefined {
   switch (operator) {
     case '$and':
     case '$or':
@@ -61,14 +80,16 @@ function compileTopLevel(operator: string, spec: unknown, evaluate: ExpressionEv
       if (!Array.isArray(spec) || spec.length === 0) throw badValue(`${operator} must be a nonempty array`);
       const branches = spec.map((branch: unknown) => {
         if (!isPlainDocument(branch)) throw badValue(`${operator} argument's entries must be objects`);
-        return compileDocument(branch, evaluate);
+        return compileDocument(branch, context);
       });
       if (operator === '$and') return allOf(branches);
       if (operator === '$or') return (doc) => branches.some((branch) => branch(doc));
       return (doc) => !branches.some((branch) => branch(doc));
     }
-    case '$expr':
+    case '$expr': {
+      const evaluate = context.evaluate;
       return (doc) => isTruthy(evaluate(doc, spec));
+    }
     case '$comment':
       return undefined;
     default:
@@ -90,23 +111,23 @@ function isOperatorDocument(spec: unknown): spec is Document {
 }
 
 /** `{ path: spec }`: an operator document, or an implicit equality (a regex value matches by pattern). */
-function compileFieldSpec(spec: unknown, evaluate: ExpressionEvaluator): FieldMatcher {
-  if (isOperatorDocument(spec)) return compileOperators(spec, evaluate);
+function compileFieldSpec(spec: unknown, context: FilterContext): FieldMatcher {
+  if (isOperatorDocument(spec)) return compileOperators(spec, context);
   if (regexParts(spec)) return anyLeaf(regexTest(spec));
-  return anyLeaf(equalityTest(spec));
+  return anyLeaf(equalityTest(spec, context));
 }
 
-function compileOperators(spec: Document, evaluate: ExpressionEvaluator): FieldMatcher {
+function compileOperators(spec: Document, context: FilterContext): FieldMatcher {
   const matchers: FieldMatcher[] = [];
   const keys = Object.keys(spec);
   for (const operator of keys) {
     const argument: unknown = spec[operator];
     switch (operator) {
       case '$eq':
-        matchers.push(anyLeaf(equalityTest(argument)));
+        matchers.push(anyLeaf(equalityTest(argument, context)));
         break;
       case '$ne': {
-        const eq = anyLeaf(equalityTest(argument));
+        const eq = anyLeaf(equalityTest(argument, context));
         matchers.push((values) => !eq(values));
         break;
       }
@@ -114,13 +135,13 @@ function compileOperators(spec: Document, evaluate: ExpressionEvaluator): FieldM
       case '$gte':
       case '$lt':
       case '$lte':
-        matchers.push(anyLeaf(comparisonTest(operator, argument)));
+        matchers.push(anyLeaf(comparisonTest(operator, argument, context)));
         break;
       case '$in':
-        matchers.push(anyLeaf(membershipTest(operator, argument)));
+        matchers.push(anyLeaf(membershipTest(operator, argument, context)));
         break;
       case '$nin': {
-        const inSet = anyLeaf(membershipTest(operator, argument));
+        const inSet = anyLeaf(membershipTest(operator, argument, context));
         matchers.push((values) => !inSet(values));
         break;
       }
@@ -140,12 +161,12 @@ function compileOperators(spec: Document, evaluate: ExpressionEvaluator): FieldM
         break;
       case '$not': {
         if (!regexParts(argument) && !isOperatorDocument(argument)) throw badValue('$not needs a regex or a document');
-        const inner = compileFieldSpec(argument, evaluate);
+        const inner = compileFieldSpec(argument, context);
         matchers.push((values) => !inner(values));
         break;
       }
       case '$elemMatch': {
-        const test = elemMatchTest(argument, evaluate);
+        const test = elemMatchTest(argument, context);
         matchers.push((values) => values.some((value) => Array.isArray(value) && value.some(test)));
         break;
       }
@@ -156,7 +177,7 @@ function compileOperators(spec: Document, evaluate: ExpressionEvaluator): FieldM
         break;
       }
       case '$all':
-        matchers.push(allTest(argument, evaluate));
+        matchers.push(allTest(argument, context));
         break;
       case '$mod':
         matchers.push(anyLeaf(modTest(argument)));
@@ -187,8 +208,10 @@ function anyLeaf(test: ValueTest): FieldMatcher {
   };
 }
 
-function equalityTest(expected: unknown): ValueTest {
+function equalityTest(expected: unknown, context: FilterContext): ValueTest {
   if (expected === null || expected === undefined) return (value) => value === null || value === undefined;
+  const collated = context.collated;
+  if (collated !== undefined && containsString(expected)) return (value) => collated(value, expected) === 0;
   if (typeof expected === 'string') return (value) => value === expected || stringValue(value) === expected;
   if (typeof expected === 'boolean') return (value) => value === expected;
   if (isObjectId(expected)) return (value) => isObjectId(value) && value.equals(expected);
@@ -203,7 +226,7 @@ function equalityTest(expected: unknown): ValueTest {
   return (value) => typeRank(value) === rank && valueKey(value) === key;
 }
 
-function comparisonTest(operator: '$gt' | '$gte' | '$lt' | '$lte', bound: unknown): ValueTest {
+function comparisonTest(operator: '$gt' | '$gte' | '$lt' | '$lte', bound: unknown, context: FilterContext): ValueTest {
   const rank = typeRank(bound);
   // MinKey/MaxKey bounds compare across types; otherwise only values of the same type bracket match
   const crossType = rank === TypeRank.MinKey || rank === TypeRank.MaxKey;
@@ -229,11 +252,16 @@ function comparisonTest(operator: '$gt' | '$gte' | '$lt' | '$lte', bound: unknow
       return typeRank(value) === TypeRank.Number && accept(compareValues(value, bound));
     };
   }
+  const collated = context.collated;
+  if (collated !== undefined && containsString(bound)) {
+    return (value) => (crossType || typeRank(value) === rank) && accept(collated(value, bound));
+  }
   return (value) => (crossType || typeRank(value) === rank) && accept(compareValues(value, bound));
 }
 
-function membershipTest(operator: string, list: unknown): ValueTest {
+function membershipTest(operator: string, list: unknown, context: FilterContext): ValueTest {
   if (!Array.isArray(list)) throw badValue(`${operator} needs an array`);
+  if (context.collated !== undefined && list.some(containsString)) return collatedMembershipTest(operator, list, context.collated);
   const keys = new Set<string>();
   // strings and ObjectIds, the usual join keys, are also looked up without building a valueKey
   const strings = new Set<string>();
@@ -258,6 +286,35 @@ function membershipTest(operator: string, list: unknown): ValueTest {
       if (packed !== undefined) return objectIds.has(packed) || (!allPacked && keys.has(valueKey(value)));
     }
     return keys.has(valueKey(value));
+  };
+  if (regexes.length === 0) return member;
+  return (value) => member(value) || regexes.some((test) => test(value));
+}
+
+/**
+ * `$in` under a collation: the list's values sorted by the collated order and found by binary
+ * search (a collator gives no hash key: 'a' and 'A' are one value at strength 2).
+ */
+function collatedMembershipTest(operator: string, list: unknown[], compare: ValueComparator): ValueTest {
+  const regexes: ValueTest[] = [];
+  const values: unknown[] = [];
+  for (const item of list) {
+    if (regexParts(item)) regexes.push(regexTest(item));
+    else if (isOperatorDocument(item)) throw badValue(`cannot nest $ operators inside ${operator}`);
+    else values.push(item === undefined ? null : item);
+  }
+  values.sort(compare);
+  const member = (value: unknown): boolean => {
+    let low = 0;
+    let high = values.length - 1;
+    while (low <= high) {
+      const middle = (low + high) >> 1;
+      const c = compare(values[middle], value);
+      if (c === 0) return true;
+      if (c < 0) low = middle + 1;
+      else high = middle - 1;
+    }
+    return false;
   };
   if (regexes.length === 0) return member;
   return (value) => member(value) || regexes.some((test) => test(value));
@@ -325,28 +382,28 @@ function modTest(argument: unknown): ValueTest {
   };
 }
 
-function elemMatchTest(argument: unknown, evaluate: ExpressionEvaluator): ValueTest {
+function elemMatchTest(argument: unknown, context: FilterContext): ValueTest {
   if (!isPlainDocument(argument)) throw badValue('$elemMatch needs an Object');
   const keys = Object.keys(argument);
   const logical = new Set(['$and', '$or', '$nor', '$expr']);
   const valueOperators = keys.length > 0 && keys.every((key) => key.startsWith('$') && !logical.has(key));
   if (valueOperators) {
     // `{ $elemMatch: { $gte: 80, $lt: 85 } }`: every operator applies to the same element
-    const matcher = compileOperators(argument, evaluate);
+    const matcher = compileOperators(argument, context);
     return (element) => matcher([element]);
   }
-  const predicate = compileDocument(argument, evaluate);
+  const predicate = compileDocument(argument, context);
   return (element) => isPlainDocument(element) && predicate(element);
 }
 
-function allTest(argument: unknown, evaluate: ExpressionEvaluator): FieldMatcher {
+function allTest(argument: unknown, context: FilterContext): FieldMatcher {
   if (!Array.isArray(argument)) throw badValue('$all needs an array');
   if (argument.length === 0) return () => false;
   const matchers = argument.map((item: unknown): FieldMatcher => {
-    if (isPlainDocument(item) && '$elemMatch' in item) return compileOperators(item, evaluate);
+    if (isPlainDocument(item) && '$elemMatch' in item) return compileOperators(item, context);
     if (isOperatorDocument(item)) throw badValue('no $ expressions in $all');
     if (regexParts(item)) return anyLeaf(regexTest(item));
-    return anyLeaf(equalityTest(item));
+    return anyLeaf(equalityTest(item, context));
   });
   return (values) => matchers.every((matcher) => matcher(values));
 }
@@ -359,7 +416,7 @@ function badValue(message: string): CommandError {
  * A test for one value against a condition as `$pull` and `$elemMatch` use it: an operator document
  * (`{ $gte: 6 }`) applies to the value itself, anything else is MongoDB equality.
  */
-export function compileValueMatcher(condition: unknown, evaluate: ExpressionEvaluator = evaluateExpression): (value: unknown) => boolean {
-  const matcher = compileFieldSpec(condition, evaluate);
+export function compileValueMatcher(condition: unknown, scope?: QueryScope): (value: unknown) => boolean {
+  const matcher = compileFieldSpec(condition, filterContext(scope, expressionEvaluator(scope)));
   return (value) => matcher([value]);
 }

@@ -2,7 +2,13 @@
  * The query layer of the embedded server: BSON-correct filter, projection, sort, update and
  * aggregation. Pure functions over documents; see README.md for which parts are mingo and which are ours.
  */
-export { compareValues } from './compare-values';
+export { compareValues, valueComparator } from './compare-values';
+export type { ValueComparator } from './compare-values';
+export { Collation, parseCollation } from './collation';
+export type { QueryScope } from './query-scope';
+export { distinctValues } from './collated-groups';
+export { containsString } from './bson-kind';
+export { evaluateExpression, evaluateLetVariables } from './mingo-context';
 export { valueKey } from './value-key';
 export { packedObjectId } from './packed-object-id';
 export { cloneDocument } from './clone-document';
@@ -13,5 +19,5 @@ export type { CompiledSort } from './sort-documents';
 export { applyUpdate } from './apply-update';
 export type { UpdateOptions } from './apply-update';
 export { upsertSeed } from './upsert-seed';
-export { runPipeline } from './run-pipeline';
+export { OUTPUT_STAGES, runPipeline } from './run-pipeline';
 export type { PipelineContext } from './run-pipeline';

@@ -5,12 +5,15 @@ import * as mingoProjections from 'mingo/operators/projection';
 import * as mingoQueries from 'mingo/operators/query';
 import * as mingoWindows from 'mingo/operators/window';
 import type { Iterator as MingoIterator } from 'mingo/lazy';
-import type { Options } from 'mingo/types';
+import type { CollationSpec, Options } from 'mingo/types';
 import { isNumeric, isPlainDocument } from './bson-kind';
 import { absoluteValue, arithmetic, asDouble, divide, exactToString, longToBigInt, normalize, numericWidth, plainNumber, toExact } from './bson-number';
-import { CommandError, ErrorCodes } from '../commands/command-error';
-import { calculateObjectSize, Decimal128, Long } from 'bson';
-import { compareValues } from './compare-values';
+import { CommandError, ErrorCodes, LocationCodes, locationError } from '../commands/command-error';
+import { calculateObjectSize, Decimal128, Long, type Document } from 'bson';
+import { Collation } from './collation';
+import { distinctValues } from './collated-groups';
+import { compareValues, valueComparator } from './compare-values';
+import type { QueryScope } from './query-scope';
 import { bsonTypeNumber, TYPE_ALIASES } from './bson-type-number';
 import { PRESORTED } from './presorted-groups';
 import { firstSorted, lastSorted, sortDocuments } from './sort-documents';
@@ -44,11 +47,25 @@ function evalArgs(obj: unknown, expr: unknown, options: Options): Args {
   return Array.isArray(value) ? value : [value];
 }
 
+/**
+ * The collation a pipeline or `$expr` runs under. It travels in mingo's own `collation` option,
+ * which only mingo's `$sort` reads (ours replaces it), so every nested pipeline inherits it.
+ */
+export function collationOf(options: Options): Collation | undefined {
+  const collation: unknown = options.collation;
+  return collation instanceof Collation ? collation : undefined;
+}
+
+/** mingo options carrying `collation` (see collationOf). */
+export function withCollation<T extends Partial<Options>>(options: T, collation: Collation | undefined): T {
+  return collation === undefined ? options : { ...options, collation: collation as unknown as CollationSpec };
+}
+
 const compareOp =
   (accept: (c: number) => boolean): ExpressionOperator =>
   (obj, expr, options) => {
     const [a, b] = evalArgs(obj, expr, options);
-    return accept(compareValues(a, b));
+    return accept(valueComparator(collationOf(options))(a, b));
   };
 
 /** `$sum`-style addition: non-numbers are ignored, the result widens like MongoDB's. */
@@ -113,12 +130,12 @@ function valueOf(value: unknown): number {
   return exact ? Number(exactToString(exact)) : Number.NaN;
 }
 
-function extreme(values: Iterable<unknown>, sign: 1 | -1): unknown {
+function extreme(values: Iterable<unknown>, sign: 1 | -1, compare = compareValues): unknown {
   let best: unknown;
   let found = false;
   for (const value of values) {
     if (value === null || value === undefined) continue; // $min/$max ignore null and missing
-    if (!found || sign * compareValues(value, best) > 0) {
+    if (!found || sign * compare(value, best) > 0) {
       best = value;
       found = true;
     }
@@ -144,12 +161,14 @@ const pushValues: AccumulatorOperator = (coll, expr, options) => {
 const accumulatorOverrides: Record<string, AccumulatorOperator> = {
   $sum: (coll, expr, options) => sumValues(pushValues(coll, expr, options) as unknown[]),
   $avg: (coll, expr, options) => averageValues(pushValues(coll, expr, options) as unknown[]),
-  $min: (coll, expr, options) => extreme(pushValues(coll, expr, options) as unknown[], -1),
-  $max: (coll, expr, options) => extreme(pushValues(coll, expr, options) as unknown[], 1),
+  $min: (coll, expr, options) => extreme(pushValues(coll, expr, options) as unknown[], -1, valueComparator(collationOf(options))),
+  $max: (coll, expr, options) => extreme(pushValues(coll, expr, options) as unknown[], 1, valueComparator(collationOf(options))),
   $addToSet: (coll, expr, options) => {
+    const values = (pushValues(coll, expr, options) as unknown[]).filter((value) => value !== undefined);
+    const collation = collationOf(options);
+    if (collation !== undefined) return distinctValues(values, valueComparator(collation));
     const seen = new Map<string, unknown>();
-    for (const value of pushValues(coll, expr, options) as unknown[]) {
-      if (value === undefined) continue;
+    for (const value of values) {
       const key = valueKey(value);
       if (!seen.has(key)) seen.set(key, value);
     }
@@ -174,15 +193,16 @@ function pickSorted(coll: unknown[], expr: unknown, options: Options, end: 'top'
   const n = many ? Number(valueOf(evalExpr(groupId ?? {}, spec.n, options))) : 1;
   const sortBy = spec.sortBy as Record<string, unknown>;
   const docs = coll as Record<string, unknown>[];
+  const collation = collationOf(options);
   let picked: Record<string, unknown>[];
   if ((spec as { [PRESORTED]?: boolean })[PRESORTED] === true && Number.isInteger(n) && n > 0) {
     // the members arrive stably sorted by sortBy already (see presorted-groups.ts)
     picked = end === 'top' ? docs.slice(0, n) : docs.slice(Math.max(0, docs.length - n));
   } else if (Number.isInteger(n) && n > 0) {
     // a bounded heap: a group of m documents costs O(m log n), not a full sort
-    picked = end === 'top' ? firstSorted(docs, sortBy, n) : lastSorted(docs, sortBy, n);
+    picked = end === 'top' ? firstSorted(docs, sortBy, n, collation) : lastSorted(docs, sortBy, n, collation);
   } else {
-    const sorted = sortDocuments(docs, sortBy);
+    const sorted = sortDocuments(docs, sortBy, collation);
     picked = end === 'top' ? sorted.slice(0, n) : sorted.slice(Math.max(0, sorted.length - n));
   }
   const outputs = picked.map((doc) => evalExpr(doc, spec.output, withLocals(options, { root: doc })));
@@ -217,7 +237,7 @@ const expressionOverrides: Record<string, ExpressionOperator> = {
   $lte: compareOp((c) => c <= 0),
   $cmp: (obj, expr, options) => {
     const [a, b] = evalArgs(obj, expr, options);
-    return compareValues(a, b);
+    return valueComparator(collationOf(options))(a, b);
   },
   $type: (obj, expr, options) => typeName(evalExpr(obj, expr, options)),
   // MongoDB docs, "$size": the length of an array; anything else, null and missing included, fails (17124)
@@ -237,6 +257,11 @@ const expressionOverrides: Record<string, ExpressionOperator> = {
   $in: (obj, expr, options) => {
     const [needle, haystack] = evalArgs(obj, expr, options);
     if (!Array.isArray(haystack)) throw new Error('$in requires an array as a second argument');
+    const collation = collationOf(options);
+    if (collation !== undefined) {
+      const compare = valueComparator(collation);
+      return haystack.some((item) => compare(needle, item) === 0);
+    }
     const key = valueKey(needle);
     return haystack.some((item) => valueKey(item) === key);
   },
@@ -292,7 +317,7 @@ const expressionOverrides: Record<string, ExpressionOperator> = {
       typeof sortBy === 'number'
         ? { v: sortBy }
         : Object.fromEntries(Object.entries((sortBy ?? {}) as Record<string, unknown>).map(([path, direction]) => [`v.${path}`, direction]));
-    return sortDocuments(wrapped, bySort).map((entry) => entry.v);
+    return sortDocuments(wrapped, bySort, collationOf(options)).map((entry) => entry.v);
   },
 };
 
@@ -328,5 +353,83 @@ const preparedOptions: Options = (() => {
 
 /** Evaluates an aggregation expression against one document (used by `$expr` in find filters). */
 export function evaluateExpression(doc: unknown, expression: unknown): unknown {
-  return evalExpr(doc, expression, withLocals(preparedOptions, { root: doc }));
+  try {
+    return evalExpr(doc, expression, withLocals(preparedOptions, { root: doc }));
+  } catch (error) {
+    throw undefinedVariableError(error) ?? error;
+  }
+}
+
+/**
+ * An evaluator for `$expr` in one operation's filters: `evaluateExpression` itself when the
+ * operation has no collation and no `let` variables, else one whose options carry them.
+ */
+export function expressionEvaluator(scope: QueryScope | undefined): (doc: unknown, expression: unknown) => unknown {
+  const collation = scope?.collation;
+  const variables = scope?.variables;
+  if (collation === undefined && variables === undefined) return evaluateExpression;
+  const base = collation === undefined ? preparedOptions : optionsWithCollation(collation);
+  return (doc, expression) => {
+    try {
+      return evalExpr(doc, expression, withLocals(base, variables === undefined ? { root: doc } : { root: doc, variables: { ...variables } }));
+    } catch (error) {
+      throw undefinedVariableError(error) ?? error;
+    }
+  };
+}
+
+/** A fresh copy of the prepared options with `collation` (copies mingo's context once per operation). */
+function optionsWithCollation(collation: Collation): Options {
+  const computeOptions = preparedOptions.constructor as unknown as { init(o: Partial<Options>): Options };
+  const inner = (preparedOptions as unknown as { options: Options }).options;
+  return computeOptions.init(withCollation({ ...inner }, collation));
+}
+
+/** mingo's "Use of undefined variable: x" as MongoDB's 17276, or undefined for any other error. */
+export function undefinedVariableError(error: unknown): CommandError | undefined {
+  if (!(error instanceof Error) || error instanceof CommandError) return undefined;
+  const match = /^Use of undefined variable: (.*)$/.exec(error.message);
+  return match === null ? undefined : locationError(LocationCodes.undefinedVariable, `Use of undefined variable: ${match[1]}`);
+}
+
+/**
+ * Evaluates a command's `let` document (MongoDB docs: "let" of find, aggregate, update, delete):
+ * each value is an expression evaluated once, without a document; names must be valid user
+ * variable names (16866–16868).
+ */
+export function evaluateLetVariables(spec: Document): Record<string, unknown> {
+  const variables: Record<string, unknown> = {};
+  for (const [name, expression] of Object.entries(spec)) {
+    if (readsField(expression)) {
+      throw locationError(
+        LocationCodes.letReadsField,
+        'Command let Expression tried to access a field, but this is not allowed because Command let Expressions run before the query examines any documents.',
+      );
+    }
+    assertUserVariableName(name);
+    variables[name] = evaluateExpression({}, expression);
+  }
+  return variables;
+}
+
+/** Whether an expression holds a field path (`"$qty"`, not `"$$var"`), outside `$literal`. */
+function readsField(expression: unknown): boolean {
+  if (typeof expression === 'string') return expression.startsWith('$') && !expression.startsWith('$$');
+  if (Array.isArray(expression)) return expression.some(readsField);
+  if (!isPlainDocument(expression)) return false;
+  return Object.entries(expression).some(([key, value]) => key !== '$literal' && readsField(value));
+}
+
+/** MongoDB's variable_validation: a lowercase ASCII letter or non-ASCII first, then letters, digits, `_` or non-ASCII. */
+function assertUserVariableName(name: string): void {
+  if (name === '') throw locationError(LocationCodes.emptyVariableName, 'empty variable names are not allowed');
+  const first = name.charCodeAt(0);
+  if (!((first >= 0x61 && first <= 0x7a) || first > 0x7f)) {
+    throw locationError(LocationCodes.variableNameStart, `'${name}' starts with an invalid character for a user variable name`);
+  }
+  for (const char of name) {
+    if (!/^[A-Za-z0-9_]$/.test(char) && char.charCodeAt(0) <= 0x7f) {
+      throw locationError(LocationCodes.variableNameCharacter, `'${name}' contains an invalid character for a variable name: '${char}'`);
+    }
+  }
 }

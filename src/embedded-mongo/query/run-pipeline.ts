@@ -4,18 +4,20 @@ import { evalExpr } from 'mingo/core';
 import { concat, Lazy } from 'mingo/lazy';
 import * as mingoPipeline from 'mingo/operators/pipeline';
 import type { CollectionResolver, Options } from 'mingo/types';
-import { CommandError, ErrorCodes } from '../commands/command-error';
+import { CommandError, ErrorCodes, LocationCodes, locationError } from '../commands/command-error';
 import { isLong, isNumeric, isPlainDocument } from './bson-kind';
 import { longToBigInt, plainNumber } from './bson-number';
 import { cloneDocument, thawDocument } from './clone-document';
 import { compileFieldProjection } from './apply-projection';
+import type { Collation } from './collation';
+import { groupByComparator } from './collated-groups';
 import { compileFilter } from './compile-filter';
 import { resolvePath } from './document-path';
-import { createContext, withLocals, type StageOperator } from './mingo-context';
+import { collationOf, createContext, undefinedVariableError, withCollation, withLocals, type StageOperator } from './mingo-context';
 import { markPresortedGroups } from './presorted-groups';
 import { randomSample } from './random-sample';
 import { compileSort, sortDocuments } from './sort-documents';
-import { compareValues } from './compare-values';
+import { valueComparator, type ValueComparator } from './compare-values';
 import { valueKey } from './value-key';
 
 /** Where `$lookup`/`$unionWith` find other collections of the same database. */
@@ -28,7 +30,14 @@ export interface PipelineContext {
    * caller can run its leading stages in storage (index, top-k). Default: `runPipeline` over `collection(name)`.
    */
   unionWith?(name: string, pipeline: Document[]): Iterable<Document>;
+  /** The operation's collation: every stage that compares strings (`$match $sort $group $lookup` …) uses it. */
+  readonly collation?: Collation;
+  /** The operation's `let` variables, read as `$$name` in every stage (nested pipelines included). */
+  readonly variables?: Readonly<Record<string, unknown>>;
 }
+
+/** Stages that write to a collection: the aggregate command runs them (aggregate-output.ts), only as the last stage. */
+export const OUTPUT_STAGES: ReadonlySet<string> = new Set(['$out', '$merge']);
 
 type UnionBranch = (name: string, pipeline: Document[]) => Iterable<Document>;
 
@@ -53,11 +62,15 @@ export function runPipeline(docs: Iterable<Document>, pipeline: Document[], cont
     if (names.length !== 1) throw new CommandError(40323, 'Location40323', 'A pipeline stage specification object must contain exactly one field.');
     const name = names[0] as string;
     if (!(name in PIPELINE_OPERATORS)) throw new CommandError(40324, 'Location40324', `Unrecognized pipeline stage name: '${name}'`);
+    if (OUTPUT_STAGES.has(name) && stage !== pipeline[pipeline.length - 1]) {
+      throw locationError(LocationCodes.writeStageNotLast, `${name} can only be the final stage in the pipeline`);
+    }
   }
+  const scope = { collation: context.collation, variables: context.variables };
   let start = 0;
   let input: Iterable<Document> = docs;
   while (start < pipeline.length && '$match' in (pipeline[start] as Document)) {
-    const predicate = compileFilter((pipeline[start] as Document).$match as Document);
+    const predicate = compileFilter((pipeline[start] as Document).$match as Document, scope);
     input = filterIterable(input, predicate);
     start += 1;
   }
@@ -73,15 +86,15 @@ export function runPipeline(docs: Iterable<Document>, pipeline: Document[], cont
   UNION_BRANCHES.set(
     collectionResolver,
     context.unionWith?.bind(context) ??
-      ((name, branch) => runPipeline(context.collection(name), branch, { collection: (other) => context.collection(other) })),
+      ((name, branch) => runPipeline(context.collection(name), branch, { ...scope, collection: (other) => context.collection(other) })),
   );
-  const options: Partial<Options> = { context: PIPELINE_CONTEXT, collectionResolver };
+  const options: Partial<Options> = withCollation({ context: PIPELINE_CONTEXT, collectionResolver, variables: context.variables }, context.collation);
   try {
     const stages = markPresortedGroups(pipeline.slice(start), context.inputOrder);
     return new Aggregator(stages, options).run(borrowed(input)) as Document[];
   } catch (error) {
     if (error instanceof CommandError) throw error;
-    throw badValue((error as Error).message);
+    throw undefinedVariableError(error) ?? badValue((error as Error).message);
   }
 }
 
@@ -140,12 +153,19 @@ function integralPart(value: unknown): number {
 }
 
 const $match: StageOperator = (coll, expr, options) => {
-  const predicate = compileFilter(expr as Document, (doc, expression) => evalExpr(doc, expression, options));
+  const predicate = compileFilter(expr as Document, { collation: collationOf(options) }, (doc, expression) => evalExpr(doc, expression, options));
   return coll.filter((doc) => predicate(doc as Document));
 };
 
-const $sort: StageOperator = (coll, expr) =>
-  coll.transform((items) => Lazy(sortDocuments(items as Document[], expr as Document)));
+const $sort: StageOperator = (coll, expr, options) =>
+  coll.transform((items) => Lazy(sortDocuments(items as Document[], expr as Document, collationOf(options))));
+
+/** `$out`/`$merge` reached inside a pipeline the aggregate command does not run itself ($facet, $lookup, updates). */
+const outputStageNotAllowed =
+  (name: string): StageOperator =>
+  () => {
+    throw badValue(`${name} is only allowed as the last stage of an aggregate command's pipeline`);
+  };
 
 /** MongoDB docs: "$group" — documents whose `_id` values are equal (by BSON equality) form one group. */
 const $group: StageOperator = (coll, expr, options) => {
@@ -155,19 +175,19 @@ const $group: StageOperator = (coll, expr, options) => {
   }
   const fields = Object.keys(spec).filter((key) => key !== '_id');
   const idPath = plainFieldPath(spec._id);
+  const collation = collationOf(options);
   return coll.transform((items) => {
-    const groups = new Map<string, { id: unknown; members: unknown[] }>();
     const itemOptions = withLocals(options, {}) as Options & { update(locals: Record<string, unknown>): Options };
-    for (const item of items) {
-      let id: unknown = idPath === undefined ? NOT_PLAIN : readPlainPath(item, idPath);
-      if (id === NOT_PLAIN) id = evalExpr(item, spec._id, itemOptions.update({ root: item }));
-      const key = valueKey(id);
-      const group = groups.get(key);
-      if (group) group.members.push(item);
-      else groups.set(key, { id: id === undefined ? null : id, members: [item] });
-    }
+    const idOf = (item: unknown): unknown => {
+      const id: unknown = idPath === undefined ? NOT_PLAIN : readPlainPath(item, idPath);
+      return id === NOT_PLAIN ? evalExpr(item, spec._id, itemOptions.update({ root: item })) : id;
+    };
+    const groups =
+      collation === undefined
+        ? groupByKey(items, idOf)
+        : groupByComparator(items, (item) => idOf(item) ?? null, valueComparator(collation)).map(({ key, members }) => ({ id: key, members }));
     const out: Document[] = [];
-    for (const { id, members } of groups.values()) {
+    for (const { id, members } of groups) {
       const result: Document = { _id: id };
       const groupOptions = withLocals(options, { root: null, groupId: id });
       for (const field of fields) result[field] = evalExpr(members, spec[field], groupOptions);
@@ -176,6 +196,19 @@ const $group: StageOperator = (coll, expr, options) => {
     return Lazy(out);
   });
 };
+
+/** Documents grouped by the `valueKey` of their `_id` (binary equality), groups in first-seen order. */
+function groupByKey(items: readonly unknown[], idOf: (item: unknown) => unknown): Iterable<{ id: unknown; members: unknown[] }> {
+  const groups = new Map<string, { id: unknown; members: unknown[] }>();
+  for (const item of items) {
+    const id = idOf(item);
+    const key = valueKey(id);
+    const group = groups.get(key);
+    if (group) group.members.push(item);
+    else groups.set(key, { id: id === undefined ? null : id, members: [item] });
+  }
+  return groups.values();
+}
 
 /** Marks a field path that crossed an array, which only mingo's evaluator resolves (into an array of values). */
 const NOT_PLAIN = Symbol('not a plain path');
@@ -228,21 +261,15 @@ const $lookup: StageOperator = (coll, expr, options) => {
   const foreign = resolver ? resolver(spec.from) : [];
   const localParts = spec.localField.split('.');
   const foreignParts = spec.foreignField.split('.');
-  const index = new Map<string, number[]>();
-  foreign.forEach((doc, position) => {
-    for (const key of new Set(joinKeys(resolvePath(doc, foreignParts)))) {
-      const positions = index.get(key);
-      if (positions) positions.push(position);
-      else index.set(key, [position]);
-    }
-  });
+  const collation = collationOf(options);
+  const lookup = collation === undefined ? hashedPositions(foreign, foreignParts) : collatedPositions(foreign, foreignParts, valueComparator(collation));
   const as = spec.as;
   const subPipeline = Array.isArray(spec.pipeline) ? (spec.pipeline as Document[]) : undefined;
   return coll.map((item) => {
     const doc = item as Document;
     const positions = new Set<number>();
-    for (const key of joinKeys(resolvePath(doc, localParts))) {
-      for (const position of index.get(key) ?? []) positions.add(position);
+    for (const value of joinValues(resolvePath(doc, localParts))) {
+      for (const position of lookup(value)) positions.add(position);
     }
     const matched = [...positions].sort((a, b) => a - b).map((position) => cloneDocument(foreign[position] as Document));
     if (subPipeline && subPipeline.length > 0) {
@@ -287,14 +314,48 @@ function unionWithSpec(expr: unknown): { coll: string; pipeline: Document[] } {
   return { coll: expr.coll, pipeline: pipeline as Document[] };
 }
 
-function joinKeys(values: unknown[]): string[] {
-  const keys: string[] = [];
+/** The values a join path contributes: each element of an array, anything else as it is (missing as null). */
+function joinValues(values: unknown[]): unknown[] {
+  const out: unknown[] = [];
   for (const value of values) {
-    if (Array.isArray(value)) {
-      for (const element of value) keys.push(valueKey(element));
-    } else keys.push(valueKey(value));
+    if (Array.isArray(value)) out.push(...value);
+    else out.push(value === undefined ? null : value);
   }
-  return keys;
+  return out;
+}
+
+/** Foreign positions by the `valueKey` of their join values: one hash lookup per local value. */
+function hashedPositions(foreign: readonly Document[], foreignParts: readonly string[]): (value: unknown) => readonly number[] {
+  const index = new Map<string, number[]>();
+  foreign.forEach((doc, position) => {
+    for (const key of new Set(joinValues(resolvePath(doc, foreignParts)).map(valueKey))) {
+      const positions = index.get(key);
+      if (positions) positions.push(position);
+      else index.set(key, [position]);
+    }
+  });
+  return (value) => index.get(valueKey(value)) ?? [];
+}
+
+/** Under a collation: foreign join values sorted by it, each local value found by binary search. */
+function collatedPositions(foreign: readonly Document[], foreignParts: readonly string[], compare: ValueComparator): (value: unknown) => readonly number[] {
+  const entries: { value: unknown; position: number }[] = [];
+  foreign.forEach((doc, position) => {
+    for (const value of joinValues(resolvePath(doc, foreignParts))) entries.push({ value, position });
+  });
+  entries.sort((a, b) => compare(a.value, b.value) || a.position - b.position);
+  return (value) => {
+    let low = 0;
+    let high = entries.length;
+    while (low < high) {
+      const middle = (low + high) >> 1;
+      if (compare(entries[middle]!.value, value) < 0) low = middle + 1;
+      else high = middle;
+    }
+    const positions: number[] = [];
+    for (let at = low; at < entries.length && compare(entries[at]!.value, value) === 0; at++) positions.push(entries[at]!.position);
+    return positions;
+  };
 }
 
 function setField(doc: Document, path: string, value: unknown): Document {
@@ -377,7 +438,8 @@ const SORT_VALUE_WINDOW_OPERATORS = new Set(['$derivative', '$integral', '$linea
 /**
  * mingo's `$setWindowFields` sorts and partitions with its own comparator and hashing (Long(1) ≠ 1,
  * Decimal128 by string). So we sort each document once in MongoDB's order (partition value, then
- * sortBy, stably) and hand mingo a dense rank and a `valueKey` partition instead: equal sortBy values
+ * sortBy, stably, under the operation's collation) and hand mingo a dense rank and a partition
+ * number instead (equal partition values, under the collation too, share one): equal sortBy values
  * share a rank, so `$rank`/`$denseRank` see the same ties MongoDB does. Range windows and operators
  * that read sortBy values keep the real sortBy (numbers and dates, which mingo handles).
  */
@@ -389,19 +451,25 @@ const $setWindowFields: StageOperator = (coll, expr, options) => {
     (output) => isPlainDocument(output) && (Object.keys(output).some((key) => SORT_VALUE_WINDOW_OPERATORS.has(key)) || (isPlainDocument(output.window) && output.window.range !== undefined)),
   );
   const sortBy = isPlainDocument(spec.sortBy) ? spec.sortBy : undefined;
-  const compiled = compileSort(sortBy ?? {});
+  const collation = collationOf(options);
+  const compiled = compileSort(sortBy ?? {}, collation);
+  const comparePartitions = valueComparator(collation);
   const ranked = coll.transform((items) => {
     const entries = (items as Document[]).map((doc, index) => {
       const owned = thawDocument(doc);
       const partition = spec.partitionBy === undefined ? null : evalExpr(owned, spec.partitionBy, withLocals(options, { root: owned }));
       return { doc: owned, partition: partition === undefined ? null : partition, key: compiled.keyOf(owned), index };
     });
-    entries.sort((a, b) => compareValues(a.partition, b.partition) || compiled.compare(a.key, b.key) || a.index - b.index);
+    entries.sort((a, b) => comparePartitions(a.partition, b.partition) || compiled.compare(a.key, b.key) || a.index - b.index);
     let rank = 0;
+    // partitions are numbered in sorted order, so values equal under the collation share one
+    let partition = 0;
     entries.forEach((entry, position) => {
       const previous = entries[position - 1];
-      if (previous !== undefined && (compareValues(previous.partition, entry.partition) !== 0 || compiled.compare(previous.key, entry.key) !== 0)) rank += 1;
-      entry.doc[WINDOW_PARTITION] = valueKey(entry.partition);
+      const newPartition = previous !== undefined && comparePartitions(previous.partition, entry.partition) !== 0;
+      if (newPartition) partition += 1;
+      if (newPartition || (previous !== undefined && compiled.compare(previous.key, entry.key) !== 0)) rank += 1;
+      entry.doc[WINDOW_PARTITION] = partition;
       entry.doc[WINDOW_RANK] = rank;
     });
     return Lazy(entries.map((entry) => entry.doc));
@@ -435,6 +503,8 @@ const PIPELINE_OPERATORS: Record<string, StageOperator> = {
   $lookup,
   $unionWith,
   $setWindowFields,
+  $out: outputStageNotAllowed('$out'),
+  $merge: outputStageNotAllowed('$merge'),
 };
 
 const PIPELINE_CONTEXT = createContext(PIPELINE_OPERATORS);

@@ -2,7 +2,8 @@ import type { Document, Long, ObjectId } from 'bson';
 import { CommandError } from '../commands/command-error';
 import { bsonTag, isPlainDocument, TypeRank, typeRank } from './bson-kind';
 import { plainNumber } from './bson-number';
-import { compareObjectIds, compareValues } from './compare-values';
+import type { Collation } from './collation';
+import { compareObjectIds, compareValues, valueComparator, type ValueComparator } from './compare-values';
 import { resolvePath } from './document-path';
 import { BoundedHeap } from './top-k';
 
@@ -53,8 +54,9 @@ export interface CompiledSort {
  * its smallest element ascending and its largest descending; a dotted path through an array of
  * documents considers every value it reaches. Bad directions fail with 15975.
  */
-export function compileSort(sort: Document | undefined | null): CompiledSort {
+export function compileSort(sort: Document | undefined | null, collation?: Collation): CompiledSort {
   const keys = parseSort(sort);
+  if (collation !== undefined && keys.length > 0) return compileCollatedSort(keys, valueComparator(collation));
   const directions = keys.map((key) => key.direction);
   const docSlot = keys.length * 3;
   const decorated = (values: SortKeyValues, i: number): void => {
@@ -75,6 +77,29 @@ export function compileSort(sort: Document | undefined | null): CompiledSort {
         }
         const c = compareSlots(a, b, i * 3);
         if (c !== 0) return directions[i] === 1 ? c : -c;
+      }
+      return 0;
+    },
+  };
+}
+
+/**
+ * A sort under a collation: strings have no primitive whose JS order is the collation's, so each
+ * key holds the raw values (arrays already reduced to their min/max under the collation) and
+ * every comparison goes through the collated comparator. Only built when a collation is given.
+ */
+function compileCollatedSort(keys: readonly SortKey[], compare: ValueComparator): CompiledSort {
+  const compareValuesOrEmpty = (a: unknown, b: unknown): number => {
+    if (a === EMPTY_ARRAY || b === EMPTY_ARRAY) return a === b ? 0 : a === EMPTY_ARRAY ? -1 : 1;
+    return compare(a, b);
+  };
+  return {
+    isEmpty: false,
+    keyOf: (doc) => keys.map((key) => sortValue(doc, key, compareValuesOrEmpty)),
+    compare: (a, b) => {
+      for (let i = 0; i < keys.length; i++) {
+        const c = compareValuesOrEmpty(a[i], b[i]);
+        if (c !== 0) return keys[i]!.direction === 1 ? c : -c;
       }
       return 0;
     },
@@ -106,8 +131,8 @@ class Decorated<T> {
 }
 
 /** A stable multi-key sort in MongoDB's order. Returns a new array; the input is not reordered. */
-export function sortDocuments<T extends Document>(docs: readonly T[], sort: Document | undefined | null): T[] {
-  const compiled = compileSort(sort);
+export function sortDocuments<T extends Document>(docs: readonly T[], sort: Document | undefined | null, collation?: Collation): T[] {
+  const compiled = compileSort(sort, collation);
   if (compiled.isEmpty) return [...docs];
   const decorated = decorate(docs, compiled);
   decorated.sort(stableOrder(compiled));
@@ -120,15 +145,15 @@ export function sortDocuments<T extends Document>(docs: readonly T[], sort: Docu
  * The first `count` documents of the stable sort of `docs`, without sorting them all (a bounded
  * heap: O(n log count)). Equal to `sortDocuments(docs, sort).slice(0, count)`.
  */
-export function firstSorted<T extends Document>(docs: Iterable<T>, sort: Document | undefined | null, count: number): T[] {
-  const compiled = compileSort(sort);
+export function firstSorted<T extends Document>(docs: Iterable<T>, sort: Document | undefined | null, count: number, collation?: Collation): T[] {
+  const compiled = compileSort(sort, collation);
   if (compiled.isEmpty) return takeFirst(docs, count);
   return select(docs, compiled, stableOrder(compiled), count).map((entry) => entry.item);
 }
 
 /** The last `count` documents of the stable sort, in sorted order: `sortDocuments(docs, sort).slice(-count)`. */
-export function lastSorted<T extends Document>(docs: Iterable<T>, sort: Document | undefined | null, count: number): T[] {
-  const compiled = compileSort(sort);
+export function lastSorted<T extends Document>(docs: Iterable<T>, sort: Document | undefined | null, count: number, collation?: Collation): T[] {
+  const compiled = compileSort(sort, collation);
   const order = stableOrder<T>(compiled);
   return select(docs, compiled, (a, b) => order(b, a), count)
     .reverse()
@@ -184,23 +209,23 @@ function parseSort(sort: Document | undefined | null): SortKey[] {
   });
 }
 
-function sortValue(doc: Document, key: SortKey): unknown {
+function sortValue(doc: Document, key: SortKey, compare: ValueComparator = compareSortValues): unknown {
   // the common case: a path through documents to a non-array value
   let value: unknown = doc;
   for (const part of key.parts) {
-    if (Array.isArray(value)) return extremeValue(resolvePath(doc, key.parts), key.direction);
+    if (Array.isArray(value)) return extremeValue(resolvePath(doc, key.parts), key.direction, compare);
     if (!isPlainDocument(value)) return undefined;
     value = value[part];
   }
-  return Array.isArray(value) ? extremeValue(resolvePath(doc, key.parts), key.direction) : value;
+  return Array.isArray(value) ? extremeValue(resolvePath(doc, key.parts), key.direction, compare) : value;
 }
 
 /** The smallest (ascending) or largest (descending) of the values a path reaches, arrays expanded. */
-function extremeValue(reached: unknown[], direction: 1 | -1): unknown {
+function extremeValue(reached: unknown[], direction: 1 | -1, compare: ValueComparator): unknown {
   let best: unknown;
   let found = false;
   const consider = (value: unknown): void => {
-    if (!found || direction * compareSortValues(value, best) < 0) {
+    if (!found || direction * compare(value, best) < 0) {
       best = value;
       found = true;
     }

@@ -1,6 +1,6 @@
 import type { Document } from 'bson';
-import { compareValues, compileFilter, compileSort, firstSorted, sortDocuments } from '../query';
-import type { Collection } from './collection';
+import { compareValues, compileFilter, compileSort, firstSorted, sortDocuments, type QueryScope } from '../query';
+import type { Collection, CommitWrites, DocumentWrite } from './collection';
 import { documentKey } from './document-key';
 import { duplicateKeyError } from './duplicate-key-error';
 import { ID_INDEX } from './collection';
@@ -16,10 +16,13 @@ export abstract class CollectionView {
 
   /** The visible document stored under an `_id` key. */
   abstract get(id: string): Document | undefined;
-  /** Visible documents that may match `filter`: an index's candidates or everything. */
-  protected abstract candidates(filter: Document): Iterable<Document>;
-  /** Whether `candidates(filter)` are exactly the matches, so the filter need not run on them. */
-  protected abstract candidatesAreExact(filter: Document): boolean;
+  /**
+   * Visible documents that may match `filter`: an index's candidates or everything. `collated`: the
+   * operation compares strings under a collation, which binary index keys cannot look up.
+   */
+  protected abstract candidates(filter: Document, collated?: boolean): Iterable<Document>;
+  /** Whether `candidates(filter, collated)` are exactly the matches, so the filter need not run on them. */
+  protected abstract candidatesAreExact(filter: Document, collated?: boolean): boolean;
   abstract count(): number;
   /** Inserts a new document; E11000 on `_id_` when its `_id` exists. */
   abstract insert(doc: Document): void;
@@ -37,9 +40,13 @@ export abstract class CollectionView {
     return { [Symbol.iterator]: () => this.candidates({})[Symbol.iterator]() };
   }
 
-  /** Visible documents matching `filter`, at most `limit` of them (no limit when undefined or 0). */
-  match(filter: Document, limit?: number): Document[] {
-    return takeFirst(this.matching(filter, this.candidates(filter), this.candidatesAreExact(filter)), limit);
+  /**
+   * Visible documents matching `filter`, at most `limit` of them (no limit when undefined or 0);
+   * `scope`: the operation's collation and `let` variables.
+   */
+  match(filter: Document, limit?: number, scope?: QueryScope): Document[] {
+    const collated = scope?.collation !== undefined;
+    return takeFirst(this.matching(filter, this.candidates(filter, collated), this.candidatesAreExact(filter, collated), scope), limit);
   }
 
   /**
@@ -51,13 +58,17 @@ export abstract class CollectionView {
     const skip = options.skip ?? 0;
     const wanted = options.limit !== undefined && options.limit > 0 ? skip + options.limit : undefined;
     const sort = options.sort !== undefined && Object.keys(options.sort).length > 0 ? options.sort : undefined;
-    if (sort === undefined) return this.match(filter, wanted).slice(skip);
+    const scope = options.scope;
+    if (sort === undefined) return this.match(filter, wanted, scope).slice(skip);
+    const collation = scope?.collation;
     compileSort(sort); // rejects bad directions (15975) even where the `_id` order answers
-    const direction = idSortDirection(sort);
+    // the `_id` order is binary: under a collation, string `_id`s may sort differently
+    const direction = collation === undefined ? idSortDirection(sort) : undefined;
     const byId = direction === undefined ? undefined : this.inIdOrder(filter, direction);
-    if (byId !== undefined) return takeFirst(this.matching(filter, byId, false), wanted).slice(skip);
-    const matches = this.matching(filter, this.candidates(filter), this.candidatesAreExact(filter));
-    return (wanted === undefined ? sortDocuments([...matches], sort) : firstSorted(matches, sort, wanted)).slice(skip);
+    if (byId !== undefined) return takeFirst(this.matching(filter, byId, false, scope), wanted).slice(skip);
+    const collated = collation !== undefined;
+    const matches = this.matching(filter, this.candidates(filter, collated), this.candidatesAreExact(filter, collated), scope);
+    return (wanted === undefined ? sortDocuments([...matches], sort, collation) : firstSorted(matches, sort, wanted, collation)).slice(skip);
   }
 
   /**
@@ -68,8 +79,8 @@ export abstract class CollectionView {
   protected abstract inIdOrder(filter: Document, direction: 1 | -1): Iterable<Document> | undefined;
 
   /** The candidates that match; each counts in `docsExamined` (as MongoDB counts documents fetched). */
-  private *matching(filter: Document, candidates: Iterable<Document>, exact: boolean): Iterable<Document> {
-    const matches = exact ? undefined : compileFilter(filter);
+  private *matching(filter: Document, candidates: Iterable<Document>, exact: boolean, scope: QueryScope | undefined): Iterable<Document> {
+    const matches = exact ? undefined : compileFilter(filter, scope);
     for (const doc of candidates) {
       this.collection.docsExamined += 1;
       if (matches === undefined || matches(doc)) yield doc;
@@ -83,6 +94,13 @@ export abstract class CollectionView {
 
 /** Outside a transaction: reads the committed state and commits each write at once. */
 export class LiveView extends CollectionView {
+  constructor(
+    collection: Collection,
+    private readonly commitWrites: CommitWrites,
+  ) {
+    super(collection);
+  }
+
   get(id: string): Document | undefined {
     return this.collection.current(id);
   }
@@ -91,13 +109,13 @@ export class LiveView extends CollectionView {
     return this.collection.size;
   }
 
-  protected candidates(filter: Document): Iterable<Document> {
-    const plan = this.collection.plan(filter);
+  protected candidates(filter: Document, collated = false): Iterable<Document> {
+    const plan = this.collection.plan(filter, collated);
     return plan.kind === 'scan' ? this.collection.currentDocuments() : this.collection.candidates(inKeyOrder(plan));
   }
 
-  protected candidatesAreExact(filter: Document): boolean {
-    return isExactPlan(filter, this.collection.plan(filter));
+  protected candidatesAreExact(filter: Document, collated = false): boolean {
+    return isExactPlan(filter, this.collection.plan(filter, collated));
   }
 
   protected inIdOrder(filter: Document, direction: 1 | -1): Iterable<Document> | undefined {
@@ -107,15 +125,19 @@ export class LiveView extends CollectionView {
   insert(doc: Document): void {
     const id = documentKey(doc._id);
     if (this.collection.current(id) !== undefined) throw this.duplicateIdError(doc);
-    this.collection.write([{ id, doc }]);
+    this.commit({ id, doc });
   }
 
   replace(id: string, doc: Document): void {
-    this.collection.write([{ id, doc }]);
+    this.commit({ id, doc });
   }
 
   remove(id: string): void {
-    this.collection.write([{ id, doc: null }]);
+    this.commit({ id, doc: null });
+  }
+
+  private commit(write: DocumentWrite): void {
+    this.commitWrites([{ collection: this.collection, writes: [write] }]);
   }
 
   writeBlocker(id: string, doc: Document | null): Promise<void> | undefined {
@@ -128,6 +150,8 @@ export interface FindOptions {
   readonly skip?: number;
   /** 0 or undefined: no limit. */
   readonly limit?: number;
+  /** The operation's collation (filter and sort) and `let` variables (`$expr`). */
+  readonly scope?: QueryScope;
 }
 
 /** The first `limit` items (all when undefined or 0). */

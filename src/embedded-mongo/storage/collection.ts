@@ -1,4 +1,5 @@
 import { UUID, type Document } from 'bson';
+import { parseCollation, type Collation } from '../query';
 import { documentKey } from './document-key';
 import { duplicateKeyError } from './duplicate-key-error';
 import { EqualityIndex, type IndexDefinition, type UniqueKey } from './equality-index';
@@ -11,6 +12,15 @@ export interface DocumentWrite {
   readonly id: string;
   readonly doc: Document | null;
 }
+
+/** Writes to one collection; the batches of one commit are applied at one version. */
+export interface WriteBatch {
+  readonly collection: Collection;
+  readonly writes: readonly DocumentWrite[];
+}
+
+/** Commits write batches (Store.commitWrites): unique indexes checked, journaled when durable, applied. */
+export type CommitWrites = (batches: readonly WriteBatch[]) => void;
 
 /** The value a document had until a commit at version `supersededAt` replaced it (null: did not exist). */
 interface HistoryRecord {
@@ -51,13 +61,17 @@ export class Collection {
   private readonly pendingKeys = new Map<string, ClaimHolder>();
   /** The documents in `_id` order, built by the first sort on `_id` and kept up to date from then on. */
   private idOrder: IdOrder | undefined;
+  /** The collation of operations that give none (`create`'s `collation` option); undefined: binary. */
+  readonly defaultCollation: Collation | undefined;
 
   constructor(
     readonly database: string,
     readonly name: string,
     readonly options: Document,
     private readonly clock: VersionClock,
-  ) {}
+  ) {
+    this.defaultCollation = options.collation === undefined ? undefined : parseCollation(options.collation);
+  }
 
   get ns(): string {
     return `${this.database}.${this.name}`;
@@ -102,10 +116,11 @@ export class Collection {
     return ids;
   }
 
-  plan(filter: Document): QueryPlan {
+  /** How to find `filter`'s candidates; `collated`: the operation compares strings under a collation. */
+  plan(filter: Document, collated = false): QueryPlan {
     const fields = new Map<string, string>();
     for (const index of this.indexes.values()) if (!fields.has(index.firstField)) fields.set(index.firstField, index.definition.name);
-    return planQuery(filter, fields);
+    return planQuery(filter, fields, collated);
   }
 
   /** Committed documents that may match an id or index plan, each once, in the order of the plan's values. */
@@ -161,8 +176,11 @@ export class Collection {
     return name === ID_INDEX.name || this.indexes.has(name);
   }
 
-  /** Builds an index over the committed documents; fails with E11000 when a unique index meets duplicates. */
-  createIndex(definition: IndexDefinition): void {
+  /**
+   * An index over the committed documents, not yet in use (`addIndex`); fails with E11000 when a
+   * unique index meets duplicates. Store.createIndexes builds, journals, then adds.
+   */
+  buildIndex(definition: IndexDefinition): EqualityIndex {
     const index = new EqualityIndex(definition);
     for (const [id, doc] of this.documents) {
       for (const unique of index.uniqueKeys(doc)) {
@@ -172,21 +190,16 @@ export class Collection {
       }
       index.add(doc);
     }
-    this.indexes.set(definition.name, index);
+    return index;
+  }
+
+  /** Puts an index from `buildIndex` in use; no write may come between the two. */
+  addIndex(index: EqualityIndex): void {
+    this.indexes.set(index.definition.name, index);
   }
 
   dropIndex(name: string): boolean {
     return this.indexes.delete(name);
-  }
-
-  dropAllIndexes(): void {
-    this.indexes.clear();
-  }
-
-  /** Commits writes now, as one version (a write outside any transaction). */
-  write(writes: readonly DocumentWrite[]): void {
-    this.validate(writes);
-    this.apply(writes, this.clock.advance());
   }
 
   /** Throws E11000 if applying `writes` would break a unique index. Changes nothing. */

@@ -1,4 +1,5 @@
 import type { Document } from 'bson';
+import { containsString } from '../query';
 
 /** How a filter's candidate documents are found; the full filter always runs on the candidates. */
 export type QueryPlan =
@@ -9,10 +10,12 @@ export type QueryPlan =
 /**
  * Picks an index for `filter`: an equality or `$in` on `_id` or on the first field of a secondary
  * index, at the top level or inside `$and`. Among several, the one with the fewest values wins.
- * `indexedFields` maps a first field to the name of an index on it.
+ * `indexedFields` maps a first field to the name of an index on it. Under a collation (`collated`)
+ * index keys, which are binary, cannot find strings equal under it, so values holding strings are
+ * not looked up (MongoDB too uses an index for strings only when its collation matches).
  */
-export function planQuery(filter: Document, indexedFields: ReadonlyMap<string, string>): QueryPlan {
-  const constraints = equalityConstraints(filter);
+export function planQuery(filter: Document, indexedFields: ReadonlyMap<string, string>, collated = false): QueryPlan {
+  const constraints = equalityConstraints(filter, collated);
   const onId = constraints.get('_id');
   if (onId !== undefined) return { kind: 'id', values: onId };
   let best: QueryPlan = { kind: 'scan' };
@@ -27,7 +30,7 @@ export function planQuery(filter: Document, indexedFields: ReadonlyMap<string, s
 }
 
 /** For each field the filter pins to a finite set of values, those values (intersecting nothing; any one set is a sound superset). */
-export function equalityConstraints(filter: Document): Map<string, unknown[]> {
+export function equalityConstraints(filter: Document, collated = false): Map<string, unknown[]> {
   const constraints = new Map<string, unknown[]>();
   const note = (field: string, values: unknown[] | undefined) => {
     if (values === undefined) return;
@@ -37,12 +40,13 @@ export function equalityConstraints(filter: Document): Map<string, unknown[]> {
   for (const [field, condition] of Object.entries(filter)) {
     if (field === '$and' && Array.isArray(condition)) {
       for (const clause of condition) {
-        if (isDocument(clause)) for (const [inner, values] of equalityConstraints(clause)) note(inner, values);
+        if (isDocument(clause)) for (const [inner, values] of equalityConstraints(clause, collated)) note(inner, values);
       }
       continue;
     }
     if (field.startsWith('$')) continue;
-    note(field, valuesOf(condition));
+    const values = valuesOf(condition);
+    note(field, collated && values?.some(containsString) ? undefined : values);
   }
   return constraints;
 }

@@ -1,4 +1,5 @@
 import { CommandError } from '../commands/command-error';
+import type { CommitWrites } from './collection';
 import { noSuchTransaction, Transaction } from './transaction';
 import type { VersionClock } from './version-clock';
 
@@ -19,6 +20,8 @@ export class SessionRegistry {
 
   constructor(
     private readonly clock: VersionClock,
+    /** How a transaction's writes are committed (Store.commitWrites). */
+    private readonly commitWrites: CommitWrites,
     /** Called whenever a transaction ends, so collections can drop history no snapshot needs. */
     private readonly onTransactionEnd: () => void,
     /**
@@ -48,7 +51,7 @@ export class SessionRegistry {
       }
       this.end(session);
     }
-    const transaction = new Transaction(this.nextTransactionId++, txnNumber, this.clock);
+    const transaction = new Transaction(this.nextTransactionId++, txnNumber, this.clock, this.commitWrites);
     this.sessions.set(sessionKey, { txnNumber, transaction });
     const expiry = setTimeout(() => this.abortAfterError(transaction), this.lifetimeLimitMs);
     expiry.unref();

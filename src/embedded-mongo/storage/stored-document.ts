@@ -1,5 +1,5 @@
 import { ObjectId, type Document } from 'bson';
-import { CommandError, ErrorCodes } from '../commands/command-error';
+import { CommandError, ErrorCodes, namedError } from '../commands/command-error';
 import { cloneDocument } from '../query';
 
 /**
@@ -107,4 +107,28 @@ function assertStorableId(id: unknown): void {
   if (id instanceof RegExp || (typeof id === 'object' && id !== null && (id as { _bsontype?: unknown })._bsontype === 'BSONRegExp')) {
     throw new CommandError(ErrorCodes.BadValue, 'BadValue', `can't use a regex for _id`);
   }
+  const dollarField = dollarPrefixedField(id);
+  if (dollarField !== undefined) {
+    // MongoDB's storage_validation::storageValidIdField, for inserts and upserts alike (5.0+)
+    throw namedError('DollarPrefixedFieldName', `_id fields may not contain '$'-prefixed fields: ${dollarField} is not valid for storage.`);
+  }
+}
+
+/** The first `$`-prefixed field name inside a document `_id`, at any depth (arrays included). */
+function dollarPrefixedField(value: unknown): string | undefined {
+  if (typeof value !== 'object' || value === null || value instanceof Date) return undefined;
+  if (Array.isArray(value)) {
+    for (const element of value) {
+      const found = dollarPrefixedField(element);
+      if (found !== undefined) return found;
+    }
+    return undefined;
+  }
+  if ((value as { _bsontype?: unknown })._bsontype !== undefined) return undefined;
+  for (const [key, child] of Object.entries(value)) {
+    if (key.startsWith('$')) return key;
+    const found = dollarPrefixedField(child);
+    if (found !== undefined) return found;
+  }
+  return undefined;
 }

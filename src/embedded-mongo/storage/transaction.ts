@@ -1,6 +1,6 @@
 import type { Document } from 'bson';
 import { CommandError, ErrorCodes } from '../commands/command-error';
-import { claimKeyOf, type ClaimHolder, type Collection, type DocumentWrite, type UniqueKeyChanges } from './collection';
+import { claimKeyOf, type ClaimHolder, type Collection, type CommitWrites, type UniqueKeyChanges, type WriteBatch } from './collection';
 import { CollectionView, inKeyOrder } from './collection-view';
 import { documentKey } from './document-key';
 import { duplicateKeyError } from './duplicate-key-error';
@@ -29,6 +29,7 @@ export class Transaction implements ClaimHolder {
     readonly id: number,
     readonly txnNumber: bigint,
     private readonly clock: VersionClock,
+    private readonly commitWrites: CommitWrites,
   ) {
     this.snapshot = clock.openSnapshot();
     this.ended = new Promise((resolve) => {
@@ -87,25 +88,25 @@ export class Transaction implements ClaimHolder {
     writes.set(id, doc);
   }
 
-  /** Applies every buffered write at one new version, or changes nothing and aborts. */
+  /**
+   * Commits every buffered write as one commit (one version, one journal record), or changes
+   * nothing and aborts.
+   */
   commit(): void {
     this.assertActive();
-    const batches: [Collection, DocumentWrite[]][] = [];
+    const batches: WriteBatch[] = [];
     try {
       for (const [collection, writes] of this.pending) {
         // a write outside any transaction may have committed to a document this one claimed
         for (const id of writes.keys()) if (collection.writtenSince(id, this.snapshot)) throw writeConflict();
-        const batch = [...writes].map(([id, doc]) => ({ id, doc }));
-        collection.validate(batch);
-        batches.push([collection, batch]);
+        batches.push({ collection, writes: [...writes].map(([id, doc]) => ({ id, doc })) });
       }
+      this.commitWrites(batches);
     } catch (error) {
       this.abort();
       throw error;
     }
     this.finish('committed');
-    const version = this.clock.advance();
-    for (const [collection, batch] of batches) collection.apply(batch, version);
   }
 
   abort(): void {
@@ -146,8 +147,8 @@ class TransactionView extends CollectionView {
     return count;
   }
 
-  protected *candidates(filter: Document): Iterable<Document> {
-    const plan = this.collection.plan(filter);
+  protected *candidates(filter: Document, collated = false): Iterable<Document> {
+    const plan = this.collection.plan(filter, collated);
     const seen = new Set<string>();
     if (plan.kind === 'scan') {
       for (const id of this.collection.currentIds()) {

@@ -1,5 +1,5 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
-import type { AddressInfo } from 'node:net';
+import { Server as NetServer, type AddressInfo } from 'node:net';
 import { HeaderMap, type ApolloServer, type BaseContext } from '@apollo/server';
 import cors from 'cors';
 import type { CorsOption } from '../gateway-options';
@@ -73,8 +73,10 @@ export async function startHttpServer<TContext extends BaseContext>(options: Htt
     url: `http://localhost:${port}/graphql`,
     async close(graceMs = 0) {
       draining = true;
-      const closed = new Promise<void>((resolve, reject) => server.close((error) => (error ? reject(error) : resolve())));
-      server.closeIdleConnections();
+      // Stop accepting connections, but leave the open ones (http's own close would end the idle ones
+      // at once): a request a client is sending on an idle keep-alive connection right now is answered,
+      // with `connection: close`, instead of reset. Each connection is closed after its next answer.
+      const closed = new Promise<void>((resolve, reject) => NetServer.prototype.close.call(server, (error) => (error ? reject(error) : resolve())));
       const deadline = Date.now() + graceMs;
       while (inFlight.size > 0 && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, Math.min(50, deadline - Date.now())));
       const cut = inFlight.size;

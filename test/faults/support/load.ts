@@ -30,6 +30,8 @@ export interface RequestRecord {
   readonly data: unknown;
   /** `extensions.cost.writes.attempts` of a write (runs of its transaction, retries included). */
   readonly attempts: number | undefined;
+  /** Why no answer came: the socket error's code (`ECONNREFUSED`, `ECONNRESET`, …) or the error's name (`TimeoutError`). */
+  readonly failure?: string;
 }
 
 export interface LoadOptions {
@@ -83,8 +85,9 @@ export async function send(url: string, request: PlannedRequest, timeoutMs = 30_
       data: body.data,
       attempts: body.extensions?.cost?.writes?.attempts,
     };
-  } catch {
-    return { request, startedAt, finishedAt: Date.now(), status: undefined, outcome: 'unknown', codes: [], messages: [], data: undefined, attempts: undefined };
+  } catch (error) {
+    const failure = (error as { cause?: { code?: string } }).cause?.code ?? (error as Error).name;
+    return { request, startedAt, finishedAt: Date.now(), status: undefined, outcome: 'unknown', codes: [], messages: [], data: undefined, attempts: undefined, failure };
   }
 }
 

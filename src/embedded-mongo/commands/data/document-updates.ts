@@ -1,5 +1,5 @@
 import type { Document } from 'bson';
-import { applyUpdate, upsertSeed } from '../../query';
+import { applyUpdate, upsertSeed, type QueryScope } from '../../query';
 import type { CollectionView } from '../../storage/collection-view';
 import { documentKey } from '../../storage/document-key';
 import { storableDocument } from '../../storage/stored-document';
@@ -10,6 +10,8 @@ export interface UpdateSpec {
   readonly filter: Document;
   readonly update: Document | Document[];
   readonly arrayFilters?: Document[];
+  /** The statement's collation and the command's `let` variables. */
+  readonly scope?: QueryScope;
 }
 
 /**
@@ -33,7 +35,7 @@ export function assertArrayFilterIdentifiers(spec: UpdateSpec): void {
 
 /** The document to store after updating `doc`, or undefined when the update changes nothing (it then does not count in nModified). */
 export function updatedDocument(doc: Document, spec: UpdateSpec): Document | undefined {
-  const next = applyUpdate(doc, spec.update, { arrayFilters: spec.arrayFilters, filter: spec.filter });
+  const next = applyUpdate(doc, spec.update, { arrayFilters: spec.arrayFilters, filter: spec.filter, ...spec.scope });
   if (next._id === undefined) next._id = doc._id;
   else if (!sameBson({ _id: next._id }, { _id: doc._id })) {
     throw new CommandError(66, 'ImmutableField', `Performing an update on the path '_id' would modify the immutable field '_id'`);
@@ -43,7 +45,7 @@ export function updatedDocument(doc: Document, spec: UpdateSpec): Document | und
 
 /** The document an upsert inserts: the filter's equality fields, then the update with `$setOnInsert` applied. */
 export function upsertedDocument(spec: UpdateSpec): Document {
-  const next = applyUpdate(upsertSeed(spec.filter), spec.update, { arrayFilters: spec.arrayFilters, filter: spec.filter, isInsert: true });
+  const next = applyUpdate(upsertSeed(spec.filter), spec.update, { arrayFilters: spec.arrayFilters, filter: spec.filter, isInsert: true, ...spec.scope });
   return storableDocument(next);
 }
 

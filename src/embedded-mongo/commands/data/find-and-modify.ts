@@ -5,10 +5,11 @@ import type { Store } from '../../storage/store';
 import { CommandError } from '../command-error';
 import { badValue, isDocument, optionalBoolean, optionalDocument, optionalDocumentArray, targetCollection } from './command-fields';
 import { assertArrayFilterIdentifiers, insertUpserted, updatedDocument } from './document-updates';
+import { collectionScope, requestedScope } from './operation-scope';
 import type { DataCommandHandler } from './transaction-scope';
 
 /**
- * findAndModify: `{ findAndModify, query, sort, remove | update, new, fields, upsert, arrayFilters }` →
+ * findAndModify: `{ findAndModify, query, sort, remove | update, new, fields, upsert, arrayFilters, collation, let }` →
  * `{ lastErrorObject: { n, updatedExisting?, upserted? }, value }`. `value` is the document before the
  * change, or after it with `new: true`, projected by `fields`.
  */
@@ -29,14 +30,17 @@ export function findAndModifyCommand(store: Store): DataCommandHandler {
       throw badValue(`'update' must be a document or a pipeline`);
     }
 
-    const spec = remove ? undefined : { filter, update: update as Document | Document[], arrayFilters: optionalDocumentArray(command, 'arrayFilters') };
-    if (spec !== undefined) assertArrayFilterIdentifiers(spec);
+    const requested = requestedScope(command);
+    // a view's name fails here with 166 CommandNotSupportedOnView
     const view = store.view(store.ensureCollection(context.db, name), transaction);
+    const scope = collectionScope(requested, view.collection.defaultCollation);
+    const spec = remove ? undefined : { filter, update: update as Document | Document[], arrayFilters: optionalDocumentArray(command, 'arrayFilters'), scope };
+    if (spec !== undefined) assertArrayFilterIdentifiers(spec);
     const project = (doc: Document | undefined): Document | null =>
       doc === undefined ? null : fields === undefined ? doc : applyProjection(doc, fields, filter);
     // a transaction holding the target makes this wait for its end; then the whole command runs again, as MongoDB retries it
     for (;;) {
-      const target = view.find(filter, { sort, limit: 1 })[0];
+      const target = view.find(filter, { sort, limit: 1, scope })[0];
       if (spec === undefined) {
         if (target === undefined) return { lastErrorObject: { n: 0 }, value: null };
         const blocker = view.writeBlocker(documentKey(target._id), null);

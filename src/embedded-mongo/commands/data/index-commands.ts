@@ -2,7 +2,7 @@ import type { Document } from 'bson';
 import type { Collection } from '../../storage/collection';
 import { ID_INDEX } from '../../storage/collection';
 import type { IndexDefinition } from '../../storage/equality-index';
-import type { Store } from '../../storage/store';
+import { assertNotView, type Store } from '../../storage/store';
 import { CommandError, ErrorCodes } from '../command-error';
 import { badValue, documentArray, isDocument, optionalInteger, optionalDocument, targetCollection } from './command-fields';
 import { cursorReply } from './read-commands';
@@ -23,17 +23,12 @@ export function createIndexesCommand(store: Store): DataCommandHandler {
     const existed = store.collection(context.db, name) !== undefined;
     const collection = store.ensureCollection(context.db, name);
     const numIndexesBefore = collection.indexDefinitions().length;
-    const created: string[] = [];
-    try {
-      for (const definition of definitions) {
-        if (alreadyExists(collection, definition)) continue;
-        collection.createIndex(definition);
-        created.push(definition.name);
-      }
-    } catch (error) {
-      for (const indexName of created) collection.dropIndex(indexName);
-      throw error;
+    const created: IndexDefinition[] = [];
+    for (const definition of definitions) {
+      // an index named twice in one command is created once
+      if (!alreadyExists([...collection.indexDefinitions(), ...created], definition)) created.push(definition);
     }
+    store.createIndexes(collection, created);
     const reply: Document = {
       numIndexesBefore,
       numIndexesAfter: collection.indexDefinitions().length,
@@ -67,7 +62,8 @@ export function dropIndexesCommand(store: Store): DataCommandHandler {
     const nIndexesWas = collection.indexDefinitions().length;
     const target: unknown = command.index;
     if (target === '*') {
-      collection.dropAllIndexes();
+      const names = collection.indexDefinitions().map((definition) => definition.name);
+      store.dropIndexes(collection, names.filter((indexName) => indexName !== ID_INDEX.name));
       return { nIndexesWas, msg: 'non-_id indexes dropped for collection' };
     }
     const names = Array.isArray(target) ? target : [target];
@@ -75,7 +71,7 @@ export function dropIndexesCommand(store: Store): DataCommandHandler {
     for (const indexName of resolved) {
       if (indexName === ID_INDEX.name) throw new CommandError(72, 'InvalidOptions', 'cannot drop _id index');
     }
-    for (const indexName of resolved) collection.dropIndex(indexName);
+    store.dropIndexes(collection, [...new Set(resolved)]);
     return { nIndexesWas };
   };
 }
@@ -96,9 +92,9 @@ function defaultIndexName(key: Document): string {
     .join('_');
 }
 
-/** True when an identical index exists; 85/86 when one clashes by key or by name. */
-function alreadyExists(collection: Collection, definition: IndexDefinition): boolean {
-  for (const existing of collection.indexDefinitions()) {
+/** True when an identical index is among `existing`; 85/86 when one clashes by key or by name. */
+function alreadyExists(indexes: readonly IndexDefinition[], definition: IndexDefinition): boolean {
+  for (const existing of indexes) {
     const sameKey = sameKeyPattern(existing.key, definition.key);
     const sameName = existing.name === definition.name;
     if (sameKey && sameName) {
@@ -139,8 +135,10 @@ function indexNameOf(collection: Collection, target: unknown): string {
   throw badValue(`'index' must be an index name, a key pattern or an array of names`);
 }
 
+/** The collection an index command names: 166 on a view, 26 NamespaceNotFound when missing. */
 function existingCollection(store: Store, database: string, name: string): Collection {
   const collection = store.collection(database, name);
+  if (collection === undefined) assertNotView(store.viewCatalog, database, name);
   if (collection === undefined) throw new CommandError(ErrorCodes.NamespaceNotFound, 'NamespaceNotFound', `ns does not exist: ${database}.${name}`);
   return collection;
 }

@@ -13,10 +13,11 @@ import { deleteCommand, insertCommand, updateCommand } from './write-commands';
  * transaction its session fields name (or none).
  */
 export function dataCommands(store: Store): CommandTable {
-  const scoped = (build: (store: Store) => DataCommandHandler): CommandHandler => inTransactionScope(store, build(store));
+  const synced = (handler: CommandHandler): CommandHandler => (store.durable ? syncJournalAfter(store, handler) : handler);
+  const scoped = (build: (store: Store) => DataCommandHandler): CommandHandler => synced(inTransactionScope(store, build(store)));
   const unscoped = (build: (store: Store) => DataCommandHandler): CommandHandler => {
     const handler = build(store);
-    return (command, context) => handler(command, context, undefined);
+    return synced((command, context) => handler(command, context, undefined));
   };
   const findAndModify = scoped(findAndModifyCommand);
   return {
@@ -42,5 +43,24 @@ export function dataCommands(store: Store): CommandTable {
     commitTransaction: unscoped(commitTransactionCommand),
     abortTransaction: unscoped(abortTransactionCommand),
     endSessions: unscoped(endSessionsCommand),
+  };
+}
+
+/**
+ * A durable store's journal is synced (when set to fsync) once a command is done and before its
+ * reply, failed or not: one disk flush per command rather than one per document it wrote.
+ */
+function syncJournalAfter(store: Store, handler: CommandHandler): CommandHandler {
+  return (command, context) => {
+    let reply: ReturnType<CommandHandler>;
+    try {
+      reply = handler(command, context);
+    } catch (error) {
+      store.syncJournal();
+      throw error;
+    }
+    if (reply instanceof Promise) return reply.finally(() => store.syncJournal());
+    store.syncJournal();
+    return reply;
   };
 }

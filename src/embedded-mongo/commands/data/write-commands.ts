@@ -2,10 +2,12 @@ import type { Document } from 'bson';
 import { compileFilter } from '../../query';
 import type { CollectionView } from '../../storage/collection-view';
 import { documentKey } from '../../storage/document-key';
-import type { Store } from '../../storage/store';
+import { viewIsNotACollection, type Store } from '../../storage/store';
 import { storableDocument, ValueInterner } from '../../storage/stored-document';
 import { badValue, documentArray, optionalBoolean, optionalDocumentArray, optionalInteger, targetCollection, isDocument } from './command-fields';
 import { assertArrayFilterIdentifiers, insertUpserted, updatedDocument, type UpdateSpec } from './document-updates';
+import { collectionScope, letVariables, requestedScope } from './operation-scope';
+import { assertKnownStatementFields } from './statement-fields';
 import type { DataCommandHandler } from './transaction-scope';
 import { stopsAfterError, withWriteErrors, writeErrorOf } from './write-errors';
 
@@ -18,12 +20,15 @@ export function insertCommand(store: Store): DataCommandHandler {
     const name = targetCollection(command, 'insert');
     const documents = documentArray(command, 'documents');
     const ordered = optionalBoolean(command, 'ordered') ?? true;
-    const view = store.view(store.ensureCollection(context.db, name), transaction);
+    // a view fails each statement (writeErrors), as MongoDB does
+    const isView = store.viewCatalog.get(context.db, name) !== undefined;
+    const view = isView ? undefined : store.view(store.ensureCollection(context.db, name), transaction);
     let n = 0;
     const writeErrors: Document[] = [];
     const interner = new ValueInterner();
     for (const [index, doc] of documents.entries()) {
       try {
+        if (view === undefined) throw viewIsNotACollection(context.db, name);
         const stored = storableDocument(doc, interner);
         const id = documentKey(stored._id);
         // a transaction holding this _id or one of its unique keys makes the insert wait for its end
@@ -40,15 +45,20 @@ export function insertCommand(store: Store): DataCommandHandler {
 }
 
 /**
- * update: `{ update, updates: [{ q, u, upsert, multi, arrayFilters }], ordered }` →
+ * update: `{ update, updates: [{ q, u, upsert, multi, arrayFilters, collation }], ordered, let }` →
  * `{ n, nModified, upserted?: [{ index, _id }], writeErrors? }`, where n counts matched plus upserted documents.
+ * A statement's collation (else the collection's default) applies to its filter and update; `let`
+ * variables reach `$expr` in filters and pipeline updates.
  */
 export function updateCommand(store: Store): DataCommandHandler {
   return async (command, context, transaction) => {
     const name = targetCollection(command, 'update');
     const statements = documentArray(command, 'updates');
+    assertKnownStatementFields('update', statements);
     const ordered = optionalBoolean(command, 'ordered') ?? true;
-    const view = store.view(store.ensureCollection(context.db, name), transaction);
+    const variables = letVariables(command);
+    const isView = store.viewCatalog.get(context.db, name) !== undefined;
+    const view = isView ? undefined : store.view(store.ensureCollection(context.db, name), transaction);
     let n = 0;
     let nModified = 0;
     const upserted: Document[] = [];
@@ -61,12 +71,15 @@ export function updateCommand(store: Store): DataCommandHandler {
         if (!isDocument(update) && !(Array.isArray(update) && update.every(isDocument))) {
           throw badValue(`update statement ${index} needs a 'u' document or pipeline`);
         }
-        const spec = { filter, update, arrayFilters: optionalDocumentArray(statement, 'arrayFilters') };
+        const requested = requestedScope(statement, variables);
+        if (view === undefined) throw viewIsNotACollection(context.db, name);
+        const scope = collectionScope(requested, view.collection.defaultCollation);
+        const spec = { filter, update, arrayFilters: optionalDocumentArray(statement, 'arrayFilters'), scope };
         assertArrayFilterIdentifiers(spec);
         const multi = optionalBoolean(statement, 'multi') ?? false;
         const upsert = optionalBoolean(statement, 'upsert') ?? false;
         for (;;) {
-          const matched = view.match(filter, multi ? undefined : 1);
+          const matched = view.match(filter, multi ? undefined : 1, scope);
           for (const doc of matched) {
             const outcome = await updateMatched(view, doc, spec);
             if (outcome === 'gone') continue;
@@ -108,20 +121,26 @@ async function updateMatched(view: CollectionView, doc: Document, spec: UpdateSp
     }
     await blocker;
     current = view.get(id);
-    matches ??= compileFilter(spec.filter);
+    matches ??= compileFilter(spec.filter, spec.scope);
     if (current === undefined || !matches(current)) return 'gone';
   }
 }
 
-/** delete: `{ delete, deletes: [{ q, limit }], ordered }` → `{ n, writeErrors? }`; limit 1 deletes one match, 0 all. */
+/**
+ * delete: `{ delete, deletes: [{ q, limit, collation }], ordered, let }` → `{ n, writeErrors? }`;
+ * limit 1 deletes one match, 0 all.
+ */
 export function deleteCommand(store: Store): DataCommandHandler {
   return async (command, context, transaction) => {
     const name = targetCollection(command, 'delete');
     const statements = documentArray(command, 'deletes');
+    assertKnownStatementFields('delete', statements);
     const ordered = optionalBoolean(command, 'ordered') ?? true;
+    const variables = letVariables(command);
+    const isView = store.viewCatalog.get(context.db, name) !== undefined;
     const collection = store.collection(context.db, name);
-    if (collection === undefined) return { n: 0 };
-    const view = store.view(collection, transaction);
+    if (collection === undefined && !isView) return { n: 0 };
+    const view = collection === undefined ? undefined : store.view(collection, transaction);
     let n = 0;
     const writeErrors: Document[] = [];
     for (const [index, statement] of statements.entries()) {
@@ -130,8 +149,11 @@ export function deleteCommand(store: Store): DataCommandHandler {
         if (!isDocument(filter)) throw badValue(`delete statement ${index} needs a 'q' document`);
         const limit = optionalInteger(statement, 'limit') ?? 0;
         if (limit !== 0 && limit !== 1) throw badValue(`The limit field in delete objects must be 0 or 1. Got ${limit}`);
+        const requested = requestedScope(statement, variables);
+        if (view === undefined) throw viewIsNotACollection(context.db, name);
+        const scope = collectionScope(requested, view.collection.defaultCollation);
         let matches: ((candidate: Document) => boolean) | undefined;
-        for (const doc of view.match(filter, limit === 1 ? 1 : undefined)) {
+        for (const doc of view.match(filter, limit === 1 ? 1 : undefined, scope)) {
           const id = documentKey(doc._id);
           let blocker = view.writeBlocker(id, null);
           while (blocker !== undefined) {
@@ -142,7 +164,7 @@ export function deleteCommand(store: Store): DataCommandHandler {
           if (current === undefined) continue;
           if (current !== doc) {
             // it changed while this delete waited: delete it only if it still matches
-            matches ??= compileFilter(filter);
+            matches ??= compileFilter(filter, scope);
             if (!matches(current)) continue;
           }
           view.remove(id);
@@ -156,3 +178,4 @@ export function deleteCommand(store: Store): DataCommandHandler {
     return withWriteErrors({ n }, writeErrors);
   };
 }
+

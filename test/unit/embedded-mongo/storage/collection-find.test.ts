@@ -64,8 +64,8 @@ describe('CollectionView.find', () => {
   });
 
   it('uses index candidates for an indexed filter instead of the _id walk', () => {
-    const { collection, view } = setUp(docs);
-    collection.createIndex({ name: 'group_1', key: { group: 1 }, unique: false, sparse: false, options: {} });
+    const { store, collection, view } = setUp(docs);
+    store.createIndexes(collection, [{ name: 'group_1', key: { group: 1 }, unique: false, sparse: false, options: {} }]);
     expect(examined(collection, () => ids(view.find({ group: 1 }, { sort: { _id: -1 }, limit: 3 })))).toEqual({ result: [297, 293, 289], examined: 75 });
   });
 
@@ -86,20 +86,20 @@ describe('exact index lookups', () => {
   const logs = Array.from({ length: 200 }, (_, i) => ({ _id: i, host: { id: host(i % 10), name: `h${i % 10}` }, tags: [`t${i % 3}`] }));
 
   it('returns exactly the matching documents without running the filter, and still counts them as examined', () => {
-    const { collection, view } = setUp(logs);
-    collection.createIndex({ name: 'host.id_1', key: { 'host.id': 1, time: -1 }, unique: false, sparse: false, options: {} });
+    const { store, collection, view } = setUp(logs);
+    store.createIndexes(collection, [{ name: 'host.id_1', key: { 'host.id': 1, time: -1 }, unique: false, sparse: false, options: {} }]);
     const found = examined(collection, () => view.match({ 'host.id': { $in: [host(3), host(7), host(3), host(99)] } }));
     expect(found.examined).toBe(40);
     expect(found.result.map((doc) => doc._id).sort((a, b) => a - b)).toEqual(logs.filter((l) => l._id % 10 === 3 || l._id % 10 === 7).map((l) => l._id));
   });
 
   it('finds a multikey document once when several of its values are looked up', () => {
-    const { collection, view } = setUp([
+    const { store, collection, view } = setUp([
       { _id: 1, tags: ['a', 'b'] },
       { _id: 2, tags: ['b'] },
       { _id: 3, tags: 'c' },
     ]);
-    collection.createIndex({ name: 'tags_1', key: { tags: 1 }, unique: false, sparse: false, options: {} });
+    store.createIndexes(collection, [{ name: 'tags_1', key: { tags: 1 }, unique: false, sparse: false, options: {} }]);
     expect(ids(view.match({ tags: { $in: ['a', 'b', 'c'] } }))).toEqual([1, 2, 3]);
     expect(ids(view.match({ tags: ['a', 'b'] }))).toEqual([1]);
   });

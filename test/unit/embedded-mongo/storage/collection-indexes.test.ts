@@ -6,12 +6,12 @@ import { documentKey } from '../../../../src/embedded-mongo/storage/document-key
 import { Store } from '../../../../src/embedded-mongo/storage/store';
 import { storableDocument } from '../../../../src/embedded-mongo/storage/stored-document';
 
-function setUp(docs: Document[]): { collection: Collection; view: CollectionView } {
+function setUp(docs: Document[]): { store: Store; collection: Collection; view: CollectionView } {
   const store = new Store();
   const collection = store.ensureCollection('db', 'things');
   const view = store.view(collection, undefined);
   for (const doc of docs) view.insert(storableDocument(doc));
-  return { collection, view };
+  return { store, collection, view };
 }
 
 /** Runs `view.match` and reports how many documents the filter was evaluated on. */
@@ -49,17 +49,17 @@ describe('Collection indexes and the planner', () => {
   });
 
   it('uses a single-field index for equality and $in, and the full filter still applies to candidates', () => {
-    const { collection, view } = setUp(many);
-    collection.createIndex({ name: 'group_1', key: { group: 1 }, unique: false, sparse: false, options: {} });
+    const { store, collection, view } = setUp(many);
+    store.createIndexes(collection, [{ name: 'group_1', key: { group: 1 }, unique: false, sparse: false, options: {} }]);
     const found = examined(collection, () => view.match({ group: { $in: [2, 4] }, _id: { $lt: 30 } }));
     // _id has a range, not an equality, so the group index drives: 200 candidates, 6 matches
     expect(found).toEqual({ ids: [2, 12, 22, 4, 14, 24], examined: 200 });
   });
 
   it('indexes every element of an array (multikey) and dotted paths through arrays of subdocuments', () => {
-    const { collection, view } = setUp(many);
-    collection.createIndex({ name: 'tags_1', key: { tags: 1 }, unique: false, sparse: false, options: {} });
-    collection.createIndex({ name: 'authors.id_1', key: { 'authors.id': 1 }, unique: false, sparse: false, options: {} });
+    const { store, collection, view } = setUp(many);
+    store.createIndexes(collection, [{ name: 'tags_1', key: { tags: 1 }, unique: false, sparse: false, options: {} }]);
+    store.createIndexes(collection, [{ name: 'authors.id_1', key: { 'authors.id': 1 }, unique: false, sparse: false, options: {} }]);
     expect(examined(collection, () => view.match({ 'authors.id': { $in: [10, 500] } }))).toEqual({ ids: [9, 10, 499, 500], examined: 4 });
     const tagged = examined(collection, () => view.match({ tags: 't3', _id: { $lt: 40 } }));
     expect(tagged.ids).toEqual([3, 10, 17, 24, 31, 38]);
@@ -67,23 +67,23 @@ describe('Collection indexes and the planner', () => {
   });
 
   it('finds a whole-array equality through a multikey index', () => {
-    const { collection, view } = setUp([
+    const { store, collection, view } = setUp([
       { _id: 1, tags: ['a', 'b'] },
       { _id: 2, tags: ['b', 'a'] },
       { _id: 3, tags: [['a', 'b'], 'c'] },
     ]);
-    collection.createIndex({ name: 'tags_1', key: { tags: 1 }, unique: false, sparse: false, options: {} });
+    store.createIndexes(collection, [{ name: 'tags_1', key: { tags: 1 }, unique: false, sparse: false, options: {} }]);
     const found = examined(collection, () => view.match({ tags: ['a', 'b'] }));
     expect(found.ids.sort()).toEqual([1, 3]);
     expect(found.examined).toBe(2);
   });
 
   it('keeps indexes current through replace and remove', () => {
-    const { collection, view } = setUp([
+    const { store, collection, view } = setUp([
       { _id: 1, group: 'a' },
       { _id: 2, group: 'a' },
     ]);
-    collection.createIndex({ name: 'group_1', key: { group: 1 }, unique: false, sparse: false, options: {} });
+    store.createIndexes(collection, [{ name: 'group_1', key: { group: 1 }, unique: false, sparse: false, options: {} }]);
     view.replace(documentKey(1), storableDocument({ _id: 1, group: 'b' }));
     expect(view.match({ group: 'a' }).map((doc) => doc._id)).toEqual([2]);
     expect(view.match({ group: 'b' }).map((doc) => doc._id)).toEqual([1]);
@@ -92,16 +92,16 @@ describe('Collection indexes and the planner', () => {
   });
 
   it('uses the first field of a compound index', () => {
-    const { collection, view } = setUp(many);
-    collection.createIndex({ name: 'group_1__id_-1', key: { group: 1, _id: -1 }, unique: false, sparse: false, options: {} });
+    const { store, collection, view } = setUp(many);
+    store.createIndexes(collection, [{ name: 'group_1__id_-1', key: { group: 1, _id: -1 }, unique: false, sparse: false, options: {} }]);
     expect(examined(collection, () => view.match({ group: 9, tags: 'u4' })).examined).toBe(100);
   });
 });
 
 describe('unique indexes', () => {
   it('rejects a second document with the same key, with MongoDB error fields', () => {
-    const { collection, view } = setUp([{ _id: 1, email: 'a@x' }]);
-    collection.createIndex({ name: 'email_1', key: { email: 1 }, unique: true, sparse: false, options: {} });
+    const { store, collection, view } = setUp([{ _id: 1, email: 'a@x' }]);
+    store.createIndexes(collection, [{ name: 'email_1', key: { email: 1 }, unique: true, sparse: false, options: {} }]);
     const error = duplicateKey(() => view.insert(storableDocument({ _id: 2, email: 'a@x' })));
     expect(error.code).toBe(11000);
     expect(error.message).toBe('E11000 duplicate key error collection: db.things index: email_1 dup key: { email: "a@x" }');
@@ -117,8 +117,8 @@ describe('unique indexes', () => {
   });
 
   it('is multikey: array elements are unique across documents but may repeat inside one document', () => {
-    const { collection, view } = setUp([{ _id: 1, codes: ['a', 'b', 'b'] }]);
-    collection.createIndex({ name: 'codes_1', key: { codes: 1 }, unique: true, sparse: false, options: {} });
+    const { store, collection, view } = setUp([{ _id: 1, codes: ['a', 'b', 'b'] }]);
+    store.createIndexes(collection, [{ name: 'codes_1', key: { codes: 1 }, unique: true, sparse: false, options: {} }]);
     const error = duplicateKey(() => view.insert(storableDocument({ _id: 2, codes: ['c', 'b'] })));
     expect(error.extra).toEqual({ keyPattern: { codes: 1 }, keyValue: { codes: 'b' } });
     view.insert(storableDocument({ _id: 3, codes: ['c', 'd'] }));
@@ -129,12 +129,12 @@ describe('unique indexes', () => {
 
   it('treats missing fields as null unless the index is sparse', () => {
     const plain = setUp([{ _id: 1 }]);
-    plain.collection.createIndex({ name: 'email_1', key: { email: 1 }, unique: true, sparse: false, options: {} });
+    plain.store.createIndexes(plain.collection, [{ name: 'email_1', key: { email: 1 }, unique: true, sparse: false, options: {} }]);
     const error = duplicateKey(() => plain.view.insert(storableDocument({ _id: 2 })));
     expect(error.message).toBe('E11000 duplicate key error collection: db.things index: email_1 dup key: { email: null }');
 
     const sparse = setUp([{ _id: 1 }]);
-    sparse.collection.createIndex({ name: 'email_1', key: { email: 1 }, unique: true, sparse: true, options: {} });
+    sparse.store.createIndexes(sparse.collection, [{ name: 'email_1', key: { email: 1 }, unique: true, sparse: true, options: {} }]);
     sparse.view.insert(storableDocument({ _id: 2 }));
     sparse.view.insert(storableDocument({ _id: 3, email: 'a' }));
     expect(() => sparse.view.insert(storableDocument({ _id: 4, email: 'a' }))).toThrow('dup key: { email: "a" }');
@@ -142,19 +142,19 @@ describe('unique indexes', () => {
   });
 
   it('enforces a compound unique index on the whole key tuple', () => {
-    const { collection, view } = setUp([{ _id: 1, postId: 1, userId: 1 }]);
-    collection.createIndex({ name: 'postId_1_userId_1', key: { postId: 1, userId: 1 }, unique: true, sparse: false, options: {} });
+    const { store, collection, view } = setUp([{ _id: 1, postId: 1, userId: 1 }]);
+    store.createIndexes(collection, [{ name: 'postId_1_userId_1', key: { postId: 1, userId: 1 }, unique: true, sparse: false, options: {} }]);
     view.insert(storableDocument({ _id: 2, postId: 1, userId: 2 }));
     const error = duplicateKey(() => view.insert(storableDocument({ _id: 3, postId: 1, userId: 2 })));
     expect(error.extra).toEqual({ keyPattern: { postId: 1, userId: 1 }, keyValue: { postId: 1, userId: 2 } });
   });
 
   it('refuses to build a unique index over duplicate data', () => {
-    const { collection } = setUp([
+    const { store, collection } = setUp([
       { _id: 1, email: 'same' },
       { _id: 2, email: 'same' },
     ]);
-    const error = duplicateKey(() => collection.createIndex({ name: 'email_1', key: { email: 1 }, unique: true, sparse: false, options: {} }));
+    const error = duplicateKey(() => store.createIndexes(collection, [{ name: 'email_1', key: { email: 1 }, unique: true, sparse: false, options: {} }]));
     expect(error.message).toBe('E11000 duplicate key error collection: db.things index: email_1 dup key: { email: "same" }');
     expect(collection.indexDefinitions().map((definition) => definition.name)).toEqual(['_id_']);
   });

@@ -64,7 +64,7 @@ describe('transactions', () => {
 
   it('reads from the snapshot taken at its start, whatever commits later (including deletes and index lookups)', () => {
     const store = seeded();
-    accounts(store).createIndex({ name: 'owner_1', key: { owner: 1 }, unique: false, sparse: false, options: {} });
+    store.createIndexes(accounts(store), [{ name: 'owner_1', key: { owner: 1 }, unique: false, sparse: false, options: {} }]);
     const transaction = store.sessions.start('s1', 1n);
     const live = store.view(accounts(store), undefined);
     live.replace(documentKey('a'), storableDocument({ _id: 'a', balance: 1, owner: 'zed' }));
@@ -124,7 +124,7 @@ describe('transactions', () => {
 
   it('checks unique indexes against its own view', () => {
     const store = seeded();
-    accounts(store).createIndex({ name: 'owner_1', key: { owner: 1 }, unique: true, sparse: false, options: {} });
+    store.createIndexes(accounts(store), [{ name: 'owner_1', key: { owner: 1 }, unique: true, sparse: false, options: {} }]);
     const transaction = store.sessions.start('s1', 1n);
     const inside = store.view(accounts(store), transaction);
     expect(failure(() => inside.insert(storableDocument({ _id: 'c', owner: 'ann' }))).code).toBe(11000);
@@ -146,7 +146,7 @@ describe('transactions', () => {
 
   it('claims the unique index entries its writes add or remove: another transaction gets 112, not 11000 at commit', () => {
     const store = seeded();
-    accounts(store).createIndex({ name: 'owner_1', key: { owner: 1 }, unique: true, sparse: false, options: {} });
+    store.createIndexes(accounts(store), [{ name: 'owner_1', key: { owner: 1 }, unique: true, sparse: false, options: {} }]);
     const first = store.sessions.start('s1', 1n);
     const second = store.sessions.start('s2', 1n);
     store.view(accounts(store), first).insert(storableDocument({ _id: 'c', owner: 'cy' }));
@@ -163,7 +163,7 @@ describe('transactions', () => {
 
   it('tells writes outside transactions what to wait for: the holder of the document or of a unique entry', async () => {
     const store = seeded();
-    accounts(store).createIndex({ name: 'owner_1', key: { owner: 1 }, unique: true, sparse: false, options: {} });
+    store.createIndexes(accounts(store), [{ name: 'owner_1', key: { owner: 1 }, unique: true, sparse: false, options: {} }]);
     const live = store.view(accounts(store), undefined);
     const transaction = store.sessions.start('s1', 1n);
     store.view(accounts(store), transaction).replace(documentKey('a'), storableDocument({ _id: 'a', balance: 1, owner: 'ann' }));
