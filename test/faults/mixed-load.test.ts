@@ -9,8 +9,8 @@ import { FAULT_RUN, report } from './support/fault-run';
  * renames, task reassignments) to `docjoin serve` over HTTP, with the embedded MongoDB in its own
  * process, for FAULT_RUN.loadMs after a warm-up of the same load. Afterwards every acknowledged write
  * is in the database, every final value traces to a write that was acknowledged or unanswered,
- * reconcile finds no drift, no request failed, and the gateway's memory did not grow by 10% from the
- * first 10 s to the last.
+ * reconcile finds no drift, and no request failed. Resident memory is recorded every second; over the
+ * soak (FAULTS_SOAK=1) it must not grow by 10% from the first 10 s to the last.
  */
 let stack: DemoStack;
 beforeAll(async () => {
@@ -20,7 +20,7 @@ afterAll(async () => {
   await stack?.stop();
 });
 
-it('loses no acknowledged write, leaves no drift, answers every request, and holds its memory flat', async () => {
+it('loses no acknowledged write, leaves no drift, answers every request, and (soak) holds its memory flat', async () => {
   const { db, gateway } = stack;
   const ids = await readDemoIds(db);
   // The warm-up's clients are numbered apart, so its writes' values are unlike any of the measured run's.
@@ -41,6 +41,7 @@ it('loses no acknowledged write, leaves no drift, answers every request, and hol
     rssFirstMiB: Math.round(rss.firstBytes / 2 ** 20),
     rssLastMiB: Math.round(rss.lastBytes / 2 ** 20),
     rssGrowthPercent: Math.round(rss.growth * 1000) / 10,
+    rssMiBEvery10s: samples.filter((_, index) => index % 10 === 0).map((sample) => Math.round(sample.rssBytes / 2 ** 20)),
     drifted: drift.drifted,
     violations: violations.length,
   });
@@ -48,6 +49,8 @@ it('loses no acknowledged write, leaves no drift, answers every request, and hol
   expect(drift.checks.filter((check) => check.drifted > 0)).toEqual([]);
   expect(load).toMatchObject({ refused: 0, unknown: 0 });
   expect(writes.length).toBeGreaterThan(0);
-  expect(rss.growth).toBeLessThan(0.1);
+  // Resident memory also moves with the garbage V8 lets pile up between collections (its heap settles
+  // over minutes): judged over the soak; memory-retention.test.ts judges what requests leave behind.
+  if (FAULT_RUN.soak) expect(rss.growth).toBeLessThan(0.1);
   expect(await gateway.stop('SIGTERM')).toBe(0);
-});
+}, FAULT_RUN.warmupMs + FAULT_RUN.loadMs + 120_000);

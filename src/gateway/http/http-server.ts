@@ -78,7 +78,13 @@ export async function startHttpServer<TContext extends BaseContext>(options: Htt
       // with `connection: close`, instead of reset. Each connection is closed after its next answer.
       const closed = new Promise<void>((resolve, reject) => NetServer.prototype.close.call(server, (error) => (error ? reject(error) : resolve())));
       const deadline = Date.now() + graceMs;
-      while (inFlight.size > 0 && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, Math.min(50, deadline - Date.now())));
+      const waitWhileInFlight = async () => {
+        while (inFlight.size > 0 && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, Math.min(50, deadline - Date.now())));
+      };
+      await waitWhileInFlight();
+      // Idle connections end now; one whose request is still arriving ends after its answer.
+      server.closeIdleConnections();
+      await waitWhileInFlight();
       const cut = inFlight.size;
       server.closeAllConnections();
       await closed;

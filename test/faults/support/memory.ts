@@ -24,13 +24,14 @@ export function sampleMemory(pid: number, intervalMs = 1000): { stop(): Array<{ 
 }
 
 /**
- * Growth of resident memory from the first `windowMs` to the last: the median of each window, so one
- * garbage collection's peak does not decide it. A fraction (0.1 is 10% more).
+ * Growth of resident memory from the first `windowMs` to the last, each window judged by its lowest
+ * sample: memory right after a collection, which a leak raises and garbage between collections does
+ * not. A fraction (0.1 is 10% more).
  */
 export function memoryGrowth(samples: ReadonlyArray<{ atMs: number; rssBytes: number }>, windowMs: number): { firstBytes: number; lastBytes: number; growth: number } {
   const end = samples[samples.length - 1]?.atMs ?? 0;
-  const median = (values: number[]) => values.sort((a, b) => a - b)[Math.floor(values.length / 2)] ?? 0;
-  const firstBytes = median(samples.filter((sample) => sample.atMs <= windowMs).map((sample) => sample.rssBytes));
-  const lastBytes = median(samples.filter((sample) => sample.atMs >= end - windowMs).map((sample) => sample.rssBytes));
+  const lowest = (values: number[]) => (values.length === 0 ? 0 : Math.min(...values));
+  const firstBytes = lowest(samples.filter((sample) => sample.atMs <= windowMs).map((sample) => sample.rssBytes));
+  const lastBytes = lowest(samples.filter((sample) => sample.atMs >= end - windowMs).map((sample) => sample.rssBytes));
   return { firstBytes, lastBytes, growth: firstBytes === 0 ? 0 : lastBytes / firstBytes - 1 };
 }
