@@ -1,0 +1,64 @@
+import path from 'node:path';
+import { connectMongo, createGateway, loadProject, type GatewaySettings } from 'docjoin';
+import { gatewaySettingsOf, loadConfig } from '../../src/config';
+import type { HttpPeer, PeerStartOptions } from './peer-implementation';
+
+/**
+ * docjoin as `docjoin serve` runs the demo project against a MongoDB URI: the project loaded from
+ * examples/demo/docjoin.config.ts, the settings of a production process (NODE_ENV=production: no
+ * strategy or commands headers, no stack traces) with every other default, its own HTTP server.
+ */
+const DEMO_CONFIG = path.resolve(__dirname, '../../examples/demo/docjoin.config.ts');
+
+/** What can be turned off by an option: the estimate's limits (and the document budget they feed) and the metrics. */
+export const FEATURES_OFF: GatewaySettings = {
+  limits: { maxRoundTrips: Number.POSITIVE_INFINITY, maxDocuments: Number.POSITIVE_INFINITY, maxDepth: Number.POSITIVE_INFINITY },
+  maxDocumentsInFlight: Number.MAX_SAFE_INTEGER,
+  metrics: false,
+};
+
+async function startDocjoin(options: PeerStartOptions, overrides: GatewaySettings): Promise<HttpPeer> {
+  const project = await loadProject({ cwd: path.dirname(DEMO_CONFIG), configPath: DEMO_CONFIG });
+  const config = loadConfig({ NODE_ENV: 'production', PORT: '0', MONGODB_URI: options.mongoUri, MONGODB_DB: options.dbName }, {}, project.config);
+  // docjoin always monitors commands: its cost report is built from them.
+  const client = await connectMongo(options.mongoUri);
+  options.commands?.attach(client);
+  try {
+    const gateway = await createGateway({
+      ...gatewaySettingsOf(config),
+      ...overrides,
+      host: '127.0.0.1',
+      typeDefs: project.typeDefs,
+      resolvers: project.resolvers,
+      writePlans: project.writePlans,
+      db: config.mongodbDb,
+      mongoClient: client,
+      mongoKind: 'external',
+      mongoUri: options.mongoUri,
+      listen: true,
+    });
+    return {
+      kind: 'http',
+      port: gateway.port!,
+      async stop() {
+        await gateway.stop();
+        await client.close();
+      },
+    };
+  } catch (error) {
+    await client.close();
+    throw error;
+  }
+}
+
+export function start(options: PeerStartOptions): Promise<HttpPeer> {
+  return startDocjoin(options, {});
+}
+
+/**
+ * The same with FEATURES_OFF. `extensions.cost` and the static estimate behind it have no option:
+ * they stay on in both (see bench/README.md).
+ */
+export function startWithFeaturesOff(options: PeerStartOptions): Promise<HttpPeer> {
+  return startDocjoin(options, FEATURES_OFF);
+}

@@ -1,0 +1,125 @@
+import { fork, spawn, type ChildProcess } from 'node:child_process';
+import path from 'node:path';
+import { createInterface } from 'node:readline';
+import type { PeerCall, PeerMessage, PeerName, PeerRequest, ProcessStats } from './peer-protocol';
+
+/** The runner's handles on its child processes: the embedded MongoDB server, and one process per implementation. */
+const REPO_ROOT = path.resolve(__dirname, '../..');
+const START_TIMEOUT_MS = 120_000;
+const STOP_TIMEOUT_MS = 15_000;
+
+function exited(child: ChildProcess): Promise<void> {
+  return child.exitCode !== null || child.signalCode !== null ? Promise.resolve() : new Promise((resolve) => child.once('exit', () => resolve()));
+}
+
+/** Waits for the child to exit by itself for STOP_TIMEOUT_MS, then kills it (by its own pid). */
+async function waitOrKill(child: ChildProcess): Promise<void> {
+  const timer = setTimeout(() => child.kill('SIGKILL'), STOP_TIMEOUT_MS);
+  await exited(child);
+  clearTimeout(timer);
+}
+
+/** `npm run mongo -- --port 0 --latency-ms N` (src/embedded-mongo/cli.ts), run directly with node so its pid is the server's. */
+export class EmbeddedMongoProcess {
+  private constructor(
+    readonly uri: string,
+    readonly latencyMs: number,
+    readonly child: ChildProcess,
+  ) {}
+
+  static async start(latencyMs: number): Promise<EmbeddedMongoProcess> {
+    const child = spawn(process.execPath, ['--import', 'tsx', path.join(REPO_ROOT, 'src/embedded-mongo/cli.ts'), '--port', '0', '--latency-ms', String(latencyMs)], {
+      cwd: REPO_ROOT,
+      stdio: ['ignore', 'pipe', 'inherit'],
+    });
+    const uri = await new Promise<string>((resolve, reject) => {
+      const lines = createInterface({ input: child.stdout! });
+      const timer = setTimeout(() => reject(new Error(`the embedded MongoDB server printed no URI in ${START_TIMEOUT_MS / 1000} s`)), START_TIMEOUT_MS);
+      lines.once('line', (line) => {
+        clearTimeout(timer);
+        resolve(line.trim());
+      });
+      child.once('exit', (code) => reject(new Error(`the embedded MongoDB server exited (${String(code)}) before printing its URI`)));
+    });
+    return new EmbeddedMongoProcess(uri, latencyMs, child);
+  }
+
+  async stop(): Promise<void> {
+    this.child.kill('SIGTERM');
+    await waitOrKill(this.child);
+  }
+}
+
+/** One implementation in its own process (peer-process.ts), driven over its IPC channel. */
+export class PeerChild {
+  #nextId = 0;
+  readonly #pending = new Map<number, { resolve: (value: unknown) => void; reject: (error: Error) => void }>();
+
+  private constructor(
+    readonly name: PeerName,
+    readonly child: ChildProcess,
+    /** The GraphQL server's port; undefined for the in-process floor. */
+    readonly port: number | undefined,
+  ) {
+    child.on('message', (message: PeerMessage) => {
+      if (message.type === 'ready' || message.id === undefined) return;
+      const pending = this.#pending.get(message.id);
+      this.#pending.delete(message.id);
+      if (message.type === 'reply') pending?.resolve(message.result);
+      else pending?.reject(new Error(`${name}: ${message.message}`));
+    });
+    child.once('exit', (code, signal) => {
+      for (const pending of this.#pending.values()) pending.reject(new Error(`${name} exited (${String(code ?? signal)}) during a call`));
+      this.#pending.clear();
+    });
+  }
+
+  /** `monitored`: with command monitoring on, counting round trips (for the check; the timed processes run without). */
+  static async start(name: PeerName, mongoUri: string, dbName: string, monitoring: 'monitored' | 'plain'): Promise<PeerChild> {
+    const child = fork(path.join(__dirname, 'peer-process.ts'), [name, mongoUri, dbName, monitoring], {
+      cwd: REPO_ROOT,
+      execArgv: ['--import', 'tsx'],
+      // Every server runs as in production (Apollo and docjoin alike).
+      env: { ...process.env, NODE_ENV: 'production' },
+      stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
+    });
+    const port = await new Promise<number | undefined>((resolve, reject) => {
+      const timer = setTimeout(() => reject(new Error(`${name} did not start in ${START_TIMEOUT_MS / 1000} s`)), START_TIMEOUT_MS);
+      const onMessage = (message: PeerMessage): void => {
+        if (message.type === 'ready') {
+          clearTimeout(timer);
+          child.off('message', onMessage);
+          resolve(message.port);
+        } else if (message.type === 'failed' && message.id === undefined) {
+          clearTimeout(timer);
+          reject(new Error(`${name} failed to start: ${message.message}`));
+        }
+      };
+      child.on('message', onMessage);
+      child.once('exit', (code) => {
+        clearTimeout(timer);
+        reject(new Error(`${name} exited (${String(code)}) while starting`));
+      });
+    });
+    return new PeerChild(name, child, port);
+  }
+
+  call<T>(request: PeerRequest): Promise<T> {
+    const id = this.#nextId++;
+    return new Promise<T>((resolve, reject) => {
+      this.#pending.set(id, { resolve: resolve as (value: unknown) => void, reject });
+      const call: PeerCall = { type: 'call', id, request };
+      this.child.send(call);
+    });
+  }
+
+  stats(): Promise<ProcessStats> {
+    return this.call<ProcessStats>({ kind: 'stats' });
+  }
+
+  /** Closing the IPC channel tells the child to stop its server and exit. */
+  async stop(): Promise<void> {
+    if (this.child.connected) this.child.disconnect();
+    await waitOrKill(this.child);
+  }
+}

@@ -1,0 +1,139 @@
+import { median } from '../support/bench-support';
+import { operationNamed, type OperationName } from './peer-operations';
+import { GRAPHQL_PEERS } from './peer-protocol';
+import { measurementOf, type Measurement, type PeersRun, type PhaseResult } from './peer-results';
+
+/**
+ * The ratios the report shows and the issue's targets, judged (reported, not enforced). Best peer: the
+ * best of the hand-written GraphQL servers (DataLoader, Mongoose, naive) on that operation and measure;
+ * floor: the raw driver's figure.
+ */
+
+/** The latency the targets are judged at. */
+export const TARGET_LATENCY_MS = 1;
+/** RSS is flat when its trend over the run gains at most this share of its median. */
+export const FLAT_RSS_GROWTH = 0.1;
+
+export function bestPeerThroughput(phase: PhaseResult, operation: OperationName): Measurement | undefined {
+  return peers(phase, operation).reduce<Measurement | undefined>((best, measurement) => (best === undefined || measurement.throughput > best.throughput ? measurement : best), undefined);
+}
+
+export function bestPeerP50(phase: PhaseResult, operation: OperationName): Measurement | undefined {
+  return peers(phase, operation).reduce<Measurement | undefined>((best, measurement) => (best === undefined || measurement.p50Ms < best.p50Ms ? measurement : best), undefined);
+}
+
+function peers(phase: PhaseResult, operation: OperationName): Measurement[] {
+  return GRAPHQL_PEERS.map((peer) => measurementOf(phase, peer, operation)).filter((measurement): measurement is Measurement => measurement !== undefined);
+}
+
+export interface Ratios {
+  /** Throughput ÷ the best peer's (higher is better). */
+  readonly throughputVsBestPeer: number | undefined;
+  readonly throughputVsFloor: number | undefined;
+  /** p50 ÷ the best peer's p50 (lower is better). */
+  readonly p50VsBestPeer: number | undefined;
+  readonly p50VsFloor: number | undefined;
+}
+
+export function ratiosOf(phase: PhaseResult, measurement: Measurement): Ratios {
+  const bestThroughput = bestPeerThroughput(phase, measurement.operation);
+  const bestP50 = bestPeerP50(phase, measurement.operation);
+  const floor = measurementOf(phase, 'raw', measurement.operation);
+  return {
+    throughputVsBestPeer: bestThroughput && measurement.throughput / bestThroughput.throughput,
+    throughputVsFloor: floor && measurement.throughput / floor.throughput,
+    p50VsBestPeer: bestP50 && measurement.p50Ms / bestP50.p50Ms,
+    p50VsFloor: floor && measurement.p50Ms / floor.p50Ms,
+  };
+}
+
+export interface TargetCheck {
+  readonly target: string;
+  /** The operation, or what else the row is about. */
+  readonly subject: string;
+  readonly measured: string;
+  /** undefined: could not be measured (the row says why). */
+  readonly pass: boolean | undefined;
+}
+
+const times = (value: number): string => `${value.toFixed(2)}×`;
+
+export function checkTargets(run: PeersRun): TargetCheck[] {
+  const phase = run.phases.find((candidate) => candidate.latencyMs === TARGET_LATENCY_MS);
+  if (phase === undefined) return [{ target: `targets are judged at ${TARGET_LATENCY_MS} ms latency`, subject: 'all', measured: 'that latency was not run (PEERS_LATENCIES_MS)', pass: undefined }];
+  const checks: TargetCheck[] = [];
+  const docjoin = (operation: OperationName) => measurementOf(phase, 'docjoin', operation);
+  for (const operation of run.settings.operations) {
+    const own = docjoin(operation);
+    const best = bestPeerThroughput(phase, operation);
+    if (own && best) {
+      const ratio = own.throughput / best.throughput;
+      checks.push({ target: 'throughput ≥ 1.0× best GraphQL peer', subject: operation, measured: `${times(ratio)} (${fixed(own.throughput)} vs ${best.peer} ${fixed(best.throughput)} req/s)`, pass: ratio >= 1 });
+    }
+  }
+  for (const operation of run.settings.operations) {
+    const own = docjoin(operation);
+    const best = bestPeerP50(phase, operation);
+    if (own && best) {
+      const ratio = own.p50Ms / best.p50Ms;
+      checks.push({ target: 'p50 ≤ 1.0× best GraphQL peer', subject: operation, measured: `${times(ratio)} (${own.p50Ms.toFixed(2)} vs ${best.peer} ${best.p50Ms.toFixed(2)} ms)`, pass: ratio <= 1 });
+    }
+  }
+  for (const operation of run.settings.operations.filter((name) => operationNamed(name).nested)) {
+    const own = docjoin(operation);
+    const floor = measurementOf(phase, 'raw', operation);
+    if (own && floor) {
+      const ratio = own.throughput / floor.throughput;
+      checks.push({ target: 'nested: throughput ≥ 0.5× raw floor', subject: operation, measured: `${times(ratio)} (${fixed(own.throughput)} vs ${fixed(floor.throughput)} req/s)`, pass: ratio >= 0.5 });
+    }
+  }
+  const ownRss = phase.rss.docjoin;
+  const handWritten = phase.rss.dataloader;
+  if (ownRss && handWritten) {
+    const ratio = ownRss.medianMb / handWritten.medianMb;
+    checks.push({
+      target: 'RSS ≤ 1.2× hand-written (median of the samples)',
+      subject: 'whole latency phase',
+      measured: `${times(ratio)} (${ownRss.medianMb.toFixed(0)} vs ${handWritten.medianMb.toFixed(0)} MB; peaks ${ownRss.peakMb.toFixed(0)} vs ${handWritten.peakMb.toFixed(0)})`,
+      pass: ratio <= 1.2,
+    });
+  }
+  if (ownRss) {
+    const growth = ownRss.trendGrowthMb / ownRss.medianMb;
+    checks.push({
+      target: `RSS flat over the run (trend gains ≤ ${FLAT_RSS_GROWTH * 100}% of the median)`,
+      subject: 'whole latency phase',
+      measured: `${growth >= 0 ? '+' : ''}${(growth * 100).toFixed(0)}% (${ownRss.trendGrowthMb >= 0 ? '+' : ''}${ownRss.trendGrowthMb.toFixed(0)} MB by the least-squares line over ${ownRss.samples} samples; ${ownRss.afterWarmupMb.toFixed(0)} → ${ownRss.endMb.toFixed(0)} MB, peak ${ownRss.peakMb.toFixed(0)})`,
+      pass: growth <= FLAT_RSS_GROWTH,
+    });
+  }
+  for (const operation of run.settings.operations) {
+    const on = docjoin(operation);
+    const off = measurementOf(phase, 'docjoin-features-off', operation);
+    if (on && off) {
+      // Each round's two runs were near each other in time: the median of their ratios is steadier than the ratio of the medians.
+      const paired = Math.min(on.throughputRounds.length, off.throughputRounds.length);
+      const rounds = on.throughputRounds.slice(0, paired).map((value, index) => value / off.throughputRounds[index]!);
+      const ratio = median(rounds);
+      checks.push({
+        target: 'features on ÷ off: throughput within 5%',
+        subject: operation,
+        measured: `${times(ratio)}, the median of the rounds' ratios (${rounds.map((round) => round.toFixed(2)).join(', ')}; medians ${fixed(on.throughput)} vs ${fixed(off.throughput)} req/s)`,
+        pass: ratio >= 0.95,
+      });
+    }
+  }
+  checks.push({
+    target: 'features on ÷ off: cost report and estimate',
+    subject: 'extensions.cost, estimate',
+    measured: 'no option turns them off: both variants run them (only the limits, the document budget and the metrics were off)',
+    pass: undefined,
+  });
+  return checks;
+}
+
+/** Requests per second as the tables print them. */
+export function fixed(value: number): string {
+  if (!Number.isFinite(value)) return '–';
+  return value >= 100 ? Math.round(value).toLocaleString('en') : value.toFixed(1);
+}

@@ -1,0 +1,486 @@
+import { readFileSync, writeFileSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { MongoClient, type ObjectId } from 'mongodb';
+import { loadProject, printPublicSchema } from 'docjoin';
+import { median } from '../support/bench-support';
+import { GraphQLHttpClient, throughput, type GraphQLResponse, type SampleLimits } from './http-load';
+import { EmbeddedMongoProcess, PeerChild } from './peer-children';
+import { operationNamed, PEER_OPERATIONS, type OperationName, type OperationVariables, type PeerOperation } from './peer-operations';
+import { isPeerName, PEER_LABELS, PEER_NAMES, requestsPerSecond, type PeerName, type SequentialResult, type ThroughputWindow } from './peer-protocol';
+import type { Measurement, PeersRun, PeersSettings, PhaseResult, RssTrace } from './peer-results';
+import { PUBLIC_SCHEMA_FILE } from './peer-schema';
+import { resultsChart } from './results-chart';
+import { resultsReport } from './results-report';
+
+/**
+ * `npm run bench -- peers` (bench/README.md): docjoin next to the GraphQL servers people write by hand,
+ * and next to the raw driver floor, on the demo data, in one run. Per latency (the embedded MongoDB
+ * server in its own process, every reply delayed 1 ms, then 0 ms; seeded once with the demo project's
+ * seed), each implementation runs in its own child process: first with command monitoring on, to check
+ * that every one answers docjoin's `data` and to count round trips (first latency only), then without
+ * it for the timing (their data checked again). Per operation, in rounds (the implementations in a
+ * rotating order, so a noisy neighbour slows them alike): sequential requests (p50, p99, CPU per
+ * request), then `concurrency` in flight (autocannon; the floor runs its own loop), RSS after each.
+ * Writes bench/RESULTS.md and bench/peers-throughput.svg. Settings: PEERS_* variables (settingsFromEnv).
+ */
+const DB_NAME = 'docjoin';
+const SEED_SCALE = 1;
+/** posts(first: 10) reads the first ten posts: the mutation comments on the others. */
+const READ_POSTS = 10;
+const BENCH_DIR = path.resolve(__dirname, '..');
+const RESULTS_FILE = path.join(BENCH_DIR, 'RESULTS.md');
+const CHART_FILE = path.join(BENCH_DIR, 'peers-throughput.svg');
+
+function numberFromEnv(name: string, fallback: number, valid: (value: number) => boolean, rule: string): number {
+  const raw = process.env[name];
+  if (raw === undefined || raw.trim() === '') return fallback;
+  const value = Number(raw);
+  if (!Number.isFinite(value) || !valid(value)) throw new Error(`${name} must be ${rule}, got "${raw}"`);
+  return value;
+}
+
+function listFromEnv<T extends string>(name: string, all: readonly T[], isMember: (value: string) => value is T): T[] {
+  const raw = process.env[name];
+  if (raw === undefined || raw.trim() === '') return [...all];
+  const chosen = raw.split(',').map((entry) => entry.trim());
+  const unknown = chosen.filter((entry) => !isMember(entry));
+  if (unknown.length > 0) throw new Error(`${name}: unknown ${unknown.join(', ')}; the choices are ${all.join(', ')}`);
+  return all.filter((entry) => chosen.includes(entry));
+}
+
+const isOperationName = (value: string): value is OperationName => PEER_OPERATIONS.some((operation) => operation.name === value);
+
+/** Every setting, from PEERS_* variables (the defaults keep the whole run near 10 minutes on 2 cores). */
+function settingsFromEnv(): PeersSettings {
+  const positive = (value: number) => value > 0;
+  const whole = (value: number) => Number.isInteger(value) && value >= 1;
+  const latencies = (process.env.PEERS_LATENCIES_MS ?? '1,0').split(',').map((entry) => Number(entry.trim()));
+  if (latencies.length === 0 || latencies.some((latency) => !Number.isFinite(latency) || latency < 0)) {
+    throw new Error(`PEERS_LATENCIES_MS must list latencies ≥ 0 in ms, e.g. "1,0", got "${process.env.PEERS_LATENCIES_MS ?? ''}"`);
+  }
+  const peers = listFromEnv('PEERS_ONLY', PEER_NAMES, isPeerName);
+  if (!peers.includes('docjoin')) throw new Error('PEERS_ONLY must include docjoin: every other implementation is checked against its data');
+  return {
+    latenciesMs: latencies,
+    rounds: numberFromEnv('PEERS_ROUNDS', 3, whole, 'a whole number ≥ 1'),
+    durationSeconds: numberFromEnv('PEERS_DURATION_S', 1, positive, 'a number of seconds > 0'),
+    // docjoin's mutation path takes seconds of load to reach its pace (addComment went from 120 to 300 req/s over its first 5 s).
+    warmupSeconds: numberFromEnv('PEERS_WARMUP_S', 1, positive, 'a number of seconds > 0'),
+    concurrency: numberFromEnv('PEERS_CONCURRENCY', 16, whole, 'a whole number ≥ 1'),
+    minSamples: numberFromEnv('PEERS_MIN_SAMPLES', 5, whole, 'a whole number ≥ 1'),
+    maxSamples: numberFromEnv('PEERS_MAX_SAMPLES', 40, whole, 'a whole number ≥ 1'),
+    maxSampleMs: numberFromEnv('PEERS_SAMPLE_MS', 250, positive, 'a number of ms > 0'),
+    peers,
+    operations: listFromEnv('PEERS_OPERATIONS', PEER_OPERATIONS.map((operation) => operation.name), isOperationName),
+  };
+}
+
+/** Nearest rank (p99 of fewer than 100 samples is the slowest). */
+function percentile(values: readonly number[], fraction: number): number {
+  if (fraction === 0.5) return median(values);
+  const sorted = [...values].sort((a, b) => a - b);
+  return sorted[Math.max(0, Math.ceil(fraction * sorted.length) - 1)]!;
+}
+
+const MB = 1024 * 1024;
+
+/** The path of the first difference between two JSON values, for the abort message. */
+function firstDifference(a: unknown, b: unknown, where = 'data'): string | undefined {
+  if (Array.isArray(a) && Array.isArray(b)) {
+    if (a.length !== b.length) return `${where}: ${a.length} items ≠ ${b.length}`;
+    for (let index = 0; index < a.length; index++) {
+      const difference = firstDifference(a[index], b[index], `${where}[${index}]`);
+      if (difference !== undefined) return difference;
+    }
+    return undefined;
+  }
+  if (typeof a === 'object' && typeof b === 'object' && a !== null && b !== null && !Array.isArray(a) && !Array.isArray(b)) {
+    const left = a as Record<string, unknown>;
+    const right = b as Record<string, unknown>;
+    const leftKeys = Object.keys(left);
+    const rightKeys = Object.keys(right);
+    if (leftKeys.join() !== rightKeys.join()) return `${where}: keys ${leftKeys.join(',')} ≠ ${rightKeys.join(',')}`;
+    for (const key of leftKeys) {
+      const difference = firstDifference(left[key], right[key], `${where}.${key}`);
+      if (difference !== undefined) return difference;
+    }
+    return undefined;
+  }
+  return Object.is(a, b) ? undefined : `${where}: ${JSON.stringify(a)} ≠ ${JSON.stringify(b)}`;
+}
+
+/** One implementation's process with what the runner needs to drive it. */
+interface Contender {
+  readonly name: PeerName;
+  readonly child: PeerChild;
+  readonly http: GraphQLHttpClient | undefined;
+}
+
+/**
+ * The post the next addComment comments on: one cursor for the whole phase over the posts that
+ * posts(first: 10) does not read, so a run never comments on a post an earlier run just wrote to.
+ */
+class PostCursor {
+  #next = 0;
+
+  constructor(readonly posts: readonly OperationVariables[]) {}
+
+  next(): OperationVariables {
+    return this.posts[this.#next++ % this.posts.length]!;
+  }
+
+  /** The posts from the cursor on, for the floor's process; `skip` moves past the ones it used. */
+  upcoming(): OperationVariables[] {
+    return rotated(this.posts, this.#next);
+  }
+
+  skip(count: number): void {
+    this.#next += count;
+  }
+}
+
+/** Each request's body: a query's is always the same; the mutation's names the next post. */
+function bodies(operation: PeerOperation, posts: PostCursor): () => string {
+  if (operation.kind === 'query') {
+    const body = JSON.stringify({ query: operation.query });
+    return () => body;
+  }
+  return () => JSON.stringify({ query: operation.query, variables: posts.next() });
+}
+
+/** One run's data and round trips: counted by a monitored process's command events (docjoin: its cost report); NaN for a plain process. */
+async function runOnce(contender: Contender, operation: PeerOperation, variables: OperationVariables): Promise<{ data: unknown; roundTrips: number }> {
+  const before = await contender.child.stats();
+  let data: unknown;
+  let reported: number | undefined;
+  if (contender.http) {
+    const response: GraphQLResponse = await contender.http.post(JSON.stringify({ query: operation.query, ...(operation.kind === 'mutation' && { variables }) }));
+    data = response.data;
+    reported = response.extensions?.cost?.roundTrips;
+  } else {
+    data = await contender.child.call({ kind: 'once', operation: operation.name, variables });
+  }
+  const after = await contender.child.stats();
+  const counted = after.commands === undefined || before.commands === undefined ? Number.NaN : after.commands - before.commands;
+  return { data, roundTrips: reported ?? counted };
+}
+
+/** Aborts unless every implementation answers the reference's data; returns each one's round trips. */
+async function checkSameData(contenders: readonly Contender[], operation: PeerOperation, variables: OperationVariables): Promise<Map<PeerName, number>> {
+  const roundTrips = new Map<PeerName, number>();
+  let reference: { name: PeerName; json: string; data: unknown } | undefined;
+  for (const contender of contenders) {
+    const { data, roundTrips: sent } = await runOnce(contender, operation, variables);
+    roundTrips.set(contender.name, sent);
+    const json = JSON.stringify(data);
+    if (reference === undefined) {
+      reference = { name: contender.name, json, data };
+      continue;
+    }
+    if (json !== reference.json) {
+      const where = firstDifference(reference.data, JSON.parse(json)) ?? 'the same values, serialized differently';
+      throw new Error(`${operation.name}: ${contender.name} answered other data than ${reference.name} (${where})`);
+    }
+  }
+  return roundTrips;
+}
+
+interface RoundSample {
+  readonly latenciesMs: readonly number[];
+  readonly cpuMsPerRequest: number;
+  readonly throughput: number;
+  readonly rssMb: number;
+  readonly failed: number;
+}
+
+/** A warm-up round's sequential requests. */
+const WARMUP_SAMPLES: SampleLimits = { minSamples: 3, maxSamples: 10, maxMs: 200 };
+/** The longest throughput run, whatever the operation. */
+const MAX_THROUGHPUT_SECONDS = 10;
+/** An operation whose requests take longer than this under load is measured in one round (a run must outlast a request). */
+const SLOW_SECONDS = 2;
+
+/** How long a request takes with `concurrency` in flight, about: they share the server's one thread. */
+function underLoadSeconds(p50Ms: number, concurrency: number): number {
+  return (concurrency * p50Ms) / 1000;
+}
+
+/** A throughput run long enough for every request in flight to be answered at least once. */
+function throughputSeconds(baseSeconds: number, p50Ms: number, concurrency: number): number {
+  return Math.max(baseSeconds, Math.min(MAX_THROUGHPUT_SECONDS, 1.3 * underLoadSeconds(p50Ms, concurrency) + 0.5));
+}
+
+function sleep(ms: number): Promise<void> {
+  return new Promise((resolve) => setTimeout(resolve, ms));
+}
+
+/** Below this share of one core over SETTLE_MS, a server is idle. */
+const IDLE_CPU_SHARE = 0.1;
+const SETTLE_MS = 100;
+
+/**
+ * Waits until the server process is idle: autocannon stops at its deadline, but the server finishes the
+ * requests it had, and they must not run into the next measurement.
+ */
+async function settled(child: PeerChild): Promise<void> {
+  let last = (await child.stats()).cpuMicros;
+  for (const started = performance.now(); performance.now() - started < 30_000; ) {
+    await sleep(SETTLE_MS);
+    const now = (await child.stats()).cpuMicros;
+    if (now - last < IDLE_CPU_SHARE * SETTLE_MS * 1000) return;
+    last = now;
+  }
+}
+
+/**
+ * One round of one implementation on one operation: sequential requests (latency, and the server's
+ * CPU time per request: no other request runs during them), then the throughput run.
+ */
+async function measureRound(contender: Contender, operation: PeerOperation, posts: PostCursor, settings: PeersSettings, phase: 'warmup' | 'timed'): Promise<RoundSample> {
+  const limits = phase === 'warmup' ? WARMUP_SAMPLES : { minSamples: settings.minSamples, maxSamples: settings.maxSamples, maxMs: settings.maxSampleMs };
+  const beforeSequential = await contender.child.stats();
+  let latenciesMs: readonly number[];
+  if (contender.http) {
+    latenciesMs = await contender.http.sequential(bodies(operation, posts), limits);
+  } else {
+    latenciesMs = (await contender.child.call<SequentialResult>({ kind: 'sequential', operation: operation.name, variables: posts.upcoming(), ...limits })).latenciesMs;
+    posts.skip(latenciesMs.length);
+  }
+  const afterSequential = await contender.child.stats();
+
+  const seconds = phase === 'warmup' ? settings.warmupSeconds : throughputSeconds(settings.durationSeconds, median(latenciesMs), settings.concurrency);
+  let window: ThroughputWindow;
+  let failed = 0;
+  if (contender.http) {
+    const result = await throughput(contender.http.port, bodies(operation, posts), settings.concurrency, seconds);
+    window = result;
+    failed = result.failed;
+    await settled(contender.child);
+  } else {
+    window = await contender.child.call<ThroughputWindow>({ kind: 'concurrent', operation: operation.name, variables: posts.upcoming(), concurrency: settings.concurrency, durationMs: seconds * 1000 });
+    posts.skip(window.completed + settings.concurrency);
+  }
+  const after = await contender.child.stats();
+  return {
+    latenciesMs,
+    cpuMsPerRequest: (afterSequential.cpuMicros - beforeSequential.cpuMicros) / 1000 / latenciesMs.length,
+    throughput: requestsPerSecond(window),
+    rssMb: after.rssBytes / MB,
+    failed,
+  };
+}
+
+function rssTrace(afterStartMb: number, samples: ReadonlyArray<{ seconds: number; mb: number }>): RssTrace {
+  const values = samples.map((sample) => sample.mb);
+  const meanSeconds = samples.reduce((sum, sample) => sum + sample.seconds, 0) / samples.length;
+  const meanMb = values.reduce((sum, value) => sum + value, 0) / values.length;
+  const spread = samples.reduce((sum, sample) => sum + (sample.seconds - meanSeconds) ** 2, 0);
+  const slope = spread === 0 ? 0 : samples.reduce((sum, sample) => sum + (sample.seconds - meanSeconds) * (sample.mb - meanMb), 0) / spread;
+  return {
+    afterStartMb,
+    afterWarmupMb: values[0]!,
+    medianMb: median(values),
+    peakMb: Math.max(...values),
+    endMb: values[values.length - 1]!,
+    trendGrowthMb: slope * (samples[samples.length - 1]!.seconds - samples[0]!.seconds),
+    samples: samples.length,
+  };
+}
+
+function rotated<T>(items: readonly T[], by: number): T[] {
+  const shift = by % items.length;
+  return [...items.slice(shift), ...items.slice(0, shift)];
+}
+
+async function seed(uri: string): Promise<{ seconds: number; mutationPosts: OperationVariables[]; checkPost: OperationVariables }> {
+  const project = await loadProject({ cwd: path.resolve(BENCH_DIR, '..'), configPath: 'examples/demo/docjoin.config.ts' });
+  const client = await MongoClient.connect(uri);
+  try {
+    const db = client.db(DB_NAME);
+    const started = performance.now();
+    await project.config.seed!(db, { scale: SEED_SCALE, onProgress: () => undefined });
+    const seconds = (performance.now() - started) / 1000;
+    // In natural order, as the root lists read them: the first READ_POSTS are the ones posts(first: 10) returns.
+    const posts = await db.collection<{ _id: ObjectId }>('posts').find({}, { projection: { _id: 1 } }).toArray();
+    const commented = posts.slice(READ_POSTS).map((post) => ({ postId: post._id.toHexString() }));
+    return { seconds, mutationPosts: commented.slice(0, -1), checkPost: commented[commented.length - 1]! };
+  } finally {
+    await client.close();
+  }
+}
+
+function log(line: string): void {
+  process.stdout.write(`${line}\n`);
+}
+
+function formatRow(measurement: Measurement): string {
+  const cells = [
+    measurement.p50Ms.toFixed(2),
+    measurement.p99Ms.toFixed(2),
+    measurement.throughput.toFixed(0),
+    String(measurement.roundTrips),
+    measurement.cpuMsPerRequest.toFixed(2),
+    measurement.rssMb.toFixed(0),
+    measurement.failed > 0 ? `${measurement.failed} failed` : '',
+  ];
+  return `    ${PEER_LABELS[measurement.peer].padEnd(42)}${cells.map((cell) => cell.padStart(11)).join('')}`;
+}
+
+/**
+ * Each implementation in a monitored process (command monitoring on, counting commands): the same data
+ * from all, and each one's round trips per operation. Then they stop: command monitoring deserializes
+ * every reply a second time, so the timed processes of the peers run without it (docjoin always has it).
+ */
+async function countRoundTrips(mongoUri: string, peers: readonly PeerName[], operations: readonly PeerOperation[], checkPost: OperationVariables): Promise<Map<OperationName, Map<PeerName, number>>> {
+  const contenders: Contender[] = [];
+  try {
+    contenders.push(...(await startAll(peers, mongoUri, 'monitored')));
+    const roundTrips = new Map<OperationName, Map<PeerName, number>>();
+    for (const operation of operations) roundTrips.set(operation.name, await checkSameData(contenders, operation, checkPost));
+    return roundTrips;
+  } finally {
+    await stopAll(contenders);
+  }
+}
+
+/** All at once (each compiles its own modules: in parallel it takes a fraction of the time). */
+async function startAll(peers: readonly PeerName[], mongoUri: string, monitoring: 'monitored' | 'plain'): Promise<Contender[]> {
+  const started = await Promise.allSettled(peers.map((name) => PeerChild.start(name, mongoUri, DB_NAME, monitoring)));
+  const children = started.filter((result): result is PromiseFulfilledResult<PeerChild> => result.status === 'fulfilled').map((result) => result.value);
+  const failure = started.find((result): result is PromiseRejectedResult => result.status === 'rejected');
+  if (failure) {
+    for (const child of children) await child.stop();
+    throw failure.reason;
+  }
+  return children.map((child) => ({ name: child.name, child, http: child.port === undefined ? undefined : new GraphQLHttpClient(child.port) }));
+}
+
+async function stopAll(contenders: readonly Contender[]): Promise<void> {
+  for (const contender of contenders) {
+    contender.http?.close();
+    await contender.child.stop();
+  }
+}
+
+/** Round trips per operation and implementation: they do not depend on the latency, so the first phase counts them for all. */
+type RoundTrips = Map<OperationName, Map<PeerName, number>>;
+
+async function runPhase(latencyMs: number, settings: PeersSettings, counted: RoundTrips | undefined): Promise<PhaseResult & { roundTrips: RoundTrips }> {
+  const phaseStarted = performance.now();
+  log(`\n--- embedded MongoDB server in its own process, every reply delayed ${latencyMs} ms ---`);
+  const mongo = await EmbeddedMongoProcess.start(latencyMs);
+  const contenders: Contender[] = [];
+  try {
+    const seeded = await seed(mongo.uri);
+    log(`demo data at scale ${SEED_SCALE} seeded in ${seeded.seconds.toFixed(1)} s (${mongo.uri})`);
+    const operations = settings.operations.map(operationNamed);
+    const roundTrips = counted ?? (await countRoundTrips(mongo.uri, settings.peers, operations, seeded.checkPost));
+    if (counted === undefined) log(`monitored processes: the same data from every implementation, round trips counted`);
+    contenders.push(...(await startAll(settings.peers, mongo.uri, 'plain')));
+    log(`timed processes: ${contenders.map((contender) => `${contender.name} (pid ${String(contender.child.child.pid)})`).join(', ')}`);
+    const afterStart = new Map<PeerName, number>();
+    for (const contender of contenders) afterStart.set(contender.name, (await contender.child.stats()).rssBytes / MB);
+    for (const operation of operations) await checkSameData(contenders, operation, seeded.checkPost);
+    log(`timed processes: the same data from every implementation on ${operations.map((operation) => operation.name).join(', ')}`);
+    const posts = new PostCursor(seeded.mutationPosts);
+
+    // Warm every implementation up on every operation before timing any (JIT, connection pools).
+    for (const operation of operations) {
+      for (const contender of contenders) await measureRound(contender, operation, posts, settings, 'warmup');
+    }
+    // Every RSS sample from here on, with when it was taken (s).
+    const timedStarted = performance.now();
+    const rssSamples = new Map<PeerName, Array<{ seconds: number; mb: number }>>();
+    for (const contender of contenders) rssSamples.set(contender.name, [{ seconds: 0, mb: (await contender.child.stats()).rssBytes / MB }]);
+
+    log(`  ${'operation / implementation'.padEnd(44)}${['p50 ms', 'p99 ms', 'req/s', 'trips', 'CPU ms/req', 'RSS MB'].map((cell) => cell.padStart(11)).join('')}`);
+    const measurements: Measurement[] = [];
+    for (const operation of operations) {
+      const rounds = new Map<PeerName, RoundSample[]>(contenders.map((contender) => [contender.name, []]));
+      for (let round = 0; round < settings.rounds; round++) {
+        for (const contender of rotated(contenders, round)) {
+          const first = rounds.get(contender.name)![0];
+          if (first && underLoadSeconds(median(first.latenciesMs), settings.concurrency) > SLOW_SECONDS) continue;
+          const sample = await measureRound(contender, operation, posts, settings, 'timed');
+          rounds.get(contender.name)!.push(sample);
+          rssSamples.get(contender.name)!.push({ seconds: (performance.now() - timedStarted) / 1000, mb: sample.rssMb });
+        }
+      }
+      log(`  ${operation.query}`);
+      for (const contender of contenders) {
+        const samples = rounds.get(contender.name)!;
+        const latencies = samples.flatMap((sample) => sample.latenciesMs);
+        const measurement: Measurement = {
+          peer: contender.name,
+          operation: operation.name,
+          p50Ms: percentile(latencies, 0.5),
+          p99Ms: percentile(latencies, 0.99),
+          samples: latencies.length,
+          throughput: median(samples.map((sample) => sample.throughput)),
+          throughputRounds: samples.map((sample) => sample.throughput),
+          roundTrips: roundTrips.get(operation.name)!.get(contender.name)!,
+          cpuMsPerRequest: median(samples.map((sample) => sample.cpuMsPerRequest)),
+          rssMb: Math.max(...samples.map((sample) => sample.rssMb)),
+          failed: samples.reduce((sum, sample) => sum + sample.failed, 0),
+        };
+        measurements.push(measurement);
+        log(formatRow(measurement));
+      }
+    }
+    const traces: Partial<Record<PeerName, RssTrace>> = Object.fromEntries(contenders.map((contender) => [contender.name, rssTrace(afterStart.get(contender.name)!, rssSamples.get(contender.name)!)]));
+    return { latencyMs, seedSeconds: seeded.seconds, measurements, rss: traces, seconds: (performance.now() - phaseStarted) / 1000, roundTrips };
+  } finally {
+    await stopAll(contenders);
+    await mongo.stop();
+  }
+}
+
+/** The peers serve the public schema file; it must be what docjoin serves from the demo's SDL. */
+async function checkPublicSchema(): Promise<void> {
+  const project = await loadProject({ cwd: path.resolve(BENCH_DIR, '..'), configPath: 'examples/demo/docjoin.config.ts' });
+  const printed = printPublicSchema(project.typeDefs);
+  if (!readFileSync(PUBLIC_SCHEMA_FILE, 'utf8').includes(printed)) {
+    throw new Error(`${path.relative(process.cwd(), PUBLIC_SCHEMA_FILE)} is not the demo's public schema; run npm run codegen`);
+  }
+}
+
+async function main(): Promise<void> {
+  const started = performance.now();
+  const startedAt = new Date().toISOString();
+  const startLoad = os.loadavg()[0]!;
+  const settings = settingsFromEnv();
+  await checkPublicSchema();
+  const cpus = os.cpus();
+  log(
+    `peers: ${settings.peers.join(', ')}; ${settings.rounds} rounds per operation of ${settings.durationSeconds} s at ${settings.concurrency} in flight ` +
+      `and ${settings.minSamples}–${settings.maxSamples} sequential requests (≤ ${settings.maxSampleMs} ms once ${settings.minSamples} are in)`,
+  );
+  const phases: PhaseResult[] = [];
+  let roundTrips: RoundTrips | undefined;
+  for (const latencyMs of settings.latenciesMs) {
+    const { roundTrips: counted, ...phase } = await runPhase(latencyMs, settings, roundTrips);
+    phases.push(phase);
+    roundTrips = counted;
+  }
+  const run: PeersRun = {
+    settings,
+    phases,
+    startedAt,
+    node: process.version,
+    cpu: `${cpus.length} × ${cpus[0]?.model ?? 'unknown CPU'}`,
+    loadAverage: { start: startLoad, end: os.loadavg()[0]! },
+    seconds: (performance.now() - started) / 1000,
+  };
+  // The raw measurements too, outside the repository, for whoever wants other views of the same run.
+  const rawFile = path.join(os.tmpdir(), 'docjoin-peers-results.json');
+  writeFileSync(rawFile, `${JSON.stringify(run, null, 2)}\n`);
+  writeFileSync(RESULTS_FILE, resultsReport(run, path.basename(CHART_FILE)));
+  writeFileSync(CHART_FILE, resultsChart(run));
+  log(`\nwrote ${path.relative(process.cwd(), RESULTS_FILE)} and ${path.relative(process.cwd(), CHART_FILE)} (raw: ${rawFile}); total ${run.seconds.toFixed(0)} s`);
+}
+
+main().catch((error: unknown) => {
+  process.stderr.write(`${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`);
+  process.exit(1);
+});
