@@ -24,7 +24,7 @@ import { formatSdlDiff } from './format-sdl-diff';
 import { MIGRATE_USAGE, parseMigrateArgs, type MigrateCliCommand, type MigrationRequest } from './migrate-args';
 import { migrationsCollection, MIGRATIONS_COLLECTION } from './migration-marker';
 import { indexMovedKey, keyMoveCheck } from './move-key-into-copy';
-import { dropSnapshotSdl, SdlChangeError, widenSnapshotSdl, type SchemaFile } from './snapshot-sdl-change';
+import { dropSnapshotSdl, findField, SdlChangeError, widenSnapshotSdl, type SchemaFile } from './snapshot-sdl-change';
 
 type Io = { out: OutputStream; err: OutputStream };
 type Migrate = Extract<MigrateCliCommand, { kind: 'migrate' }>;
@@ -87,7 +87,7 @@ function planSchemaChange(command: Migrate, project: Project, io: Io): Work | st
   const model = buildWriteModelFromSdl(withDirectiveTypeDefs(files.map((source) => plan.edits.find((edit) => edit.file === source.file)?.text ?? source.text)));
   const diffs = plan.edits.map((edit) => formatSdlDiff(shown(edit.file), files.find((source) => source.file === edit.file)!.text, edit.text)).filter((diff) => diff !== '');
   if (diffs.length === 0) {
-    io.out.write(`${shown(files.find((source) => source.text.length > 0)?.file ?? files[0]!.file)}: ${plan.unchanged}; no SDL change\n`);
+    io.out.write(`${shown(plan.edits[0]?.file ?? files[0]!.file)}: ${plan.unchanged}; no SDL change\n`);
   } else {
     io.out.write(diffs.join(''));
     if (!plan.writeFirst) io.out.write(command.write ? `(written once every parent holds its copy)\n` : `(not written: pass --write to apply it once every parent holds its copy)\n`);
@@ -144,7 +144,8 @@ function planRequest(request: Exclude<MigrationRequest, { kind: 'advice' }>, fil
         return { edits: change.edits, unchanged: '', writeFirst: true, work: (model) => widenWork(model, coordinate, change.fields, copiedBefore) };
       }
       return {
-        edits: change.edits,
+        // Already declared: no edit, but the file to name is the one declaring the field.
+        edits: change.existed ? [findField(files, coordinate).source] : change.edits,
         unchanged: `${coordinate} already declares @snapshot(path: "${change.path}")`,
         writeFirst: false,
         work: (model) => ({
