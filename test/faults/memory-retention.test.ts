@@ -1,4 +1,4 @@
-import { connectMongo, createGateway, type Gateway } from 'docjoin';
+import { connectMongo, createGateway, type Gateway, type MongoClient } from 'docjoin';
 import { demoProjectOptions } from '../support/demo-project';
 import { mixedRequest, readDemoIds, type DemoIds } from './support/demo-workload';
 import { report } from './support/fault-run';
@@ -15,15 +15,18 @@ import { startDemoStack, type DemoStack } from './support/demo-stack';
 const ROUNDS = 8;
 
 let stack: DemoStack;
+let client: MongoClient;
 let gateway: Gateway;
 let ids: DemoIds;
 beforeAll(async () => {
   stack = await startDemoStack();
   ids = await readDemoIds(stack.db);
-  gateway = await createGateway({ ...demoProjectOptions(), db: 'faults', mongoClient: await connectMongo(stack.mongo.uri), listen: false, onWarning: () => undefined });
+  client = await connectMongo(stack.mongo.uri);
+  gateway = await createGateway({ ...demoProjectOptions(), db: 'faults', mongoClient: client, listen: false, onWarning: () => undefined });
 }, 180_000);
 afterAll(async () => {
   await gateway?.stop();
+  await client?.close();
   await stack?.stop();
 });
 
