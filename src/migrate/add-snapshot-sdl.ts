@@ -96,9 +96,13 @@ function refuseOtherReaders(storageMap: StorageMap, coordinate: string, referenc
       throw new SdlChangeError(`${field.coordinate} already stores data at "${copyPath}"; pass --path to put the copies elsewhere`);
     }
   }
-  for (const root of storageMap.roots.values()) {
-    if (root.collection === type.collection && root.conditions.some((condition) => condition.path === reference)) {
-      throw new SdlChangeError(`${root.coordinate} filters on "${reference}", which the copy replaces; filter on the relation's copy instead before adding the snapshot`);
+  const filters = [
+    ...[...storageMap.roots.values()].filter((root) => root.collection === type.collection).map((root) => ({ coordinate: root.coordinate, conditions: root.conditions })),
+    ...[...storageMap.relations.values()].filter((relation) => relation.targetType === typeName).map((relation) => ({ coordinate: relation.coordinate, conditions: relation.listArguments.conditions })),
+  ];
+  for (const { coordinate: filtering, conditions } of filters) {
+    if (conditions.some((condition) => condition.path === reference)) {
+      throw new SdlChangeError(`${filtering} filters on "${reference}", which the copy replaces; filter on the relation's copy instead before adding the snapshot`);
     }
   }
 }

@@ -71,6 +71,10 @@ describe('the SDL change that adds a snapshot to a plain join', () => {
       'Book.publisherId reads "publisherId", which the copy replaces; remove it (or read it from Book.publisher) before adding the snapshot',
     );
     expect(() => addSnapshotSdl(files, storageMap(files), 'Book.publisher', ['name'], 'title')).toThrow('Book.title already stores data at "title"; pass --path to put the copies elsewhere');
+    const filtered = [...files, { file: 'query.graphql', text: 'type Query { books(publisher: ID @filter(field: "publisher")): [Book!]! @list(sort: "title") }' }];
+    expect(() => addSnapshotSdl(filtered, storageMap(filtered), 'Book.publisher', ['name'], undefined)).toThrow(
+      'Query.books filters on "publisherId", which the copy replaces; filter on the relation\'s copy instead before adding the snapshot',
+    );
     expect(() => addSnapshotSdl(files, storageMap(files), 'Publisher.books', ['title'], undefined)).toThrow(
       'Publisher.books must be read by a plain @join to the _id of its target (localField only) to add a snapshot to it',
     );
