@@ -291,13 +291,13 @@ class EstimatePass {
     const definition = type.getFields()[node.name.value];
     if (!definition) return;
     const named = getNamedType(definition.type);
+    const storage = this.input.storageMap.types.get(type.name)?.fields.get(node.name.value);
     if (!isCompositeType(named)) {
-      this.#counter(scope, `${type.name}.${node.name.value}`, groups);
+      if (storage?.kind === 'stored') this.#counter(scope, storage.coordinate, groups);
       return;
     }
     const isList = isListType(getNullableType(definition.type));
     const childTypes = this.#objectTypes(named);
-    const storage = this.input.storageMap.types.get(type.name)?.fields.get(node.name.value);
     const free = (perParent: number) => this.#visit({ types: childTypes, fieldNodes: nodes, objects: mul(scope.objects, perParent) });
     if (storage?.kind !== 'relation') {
       free(isList ? this.#listSize : 1);
