@@ -1,6 +1,5 @@
-import { ObjectId, type Db, type MongoClient } from 'mongodb';
-import { connectMongo, createGateway, type Gateway } from 'docjoin';
-import { startTestMongo, type TestMongo } from '../../support/test-mongo';
+import { ObjectId, type Db } from 'mongodb';
+import { backfillFixture } from './support/backfill-fixture';
 
 /**
  * A `@counter` declared before it was backfilled: a parent without one is counted by query, in one
@@ -47,38 +46,26 @@ const AUTHORS = '{ authors { name countOfBooks } }';
 const AUTHORS_EXPECTED = { authors: [{ name: 'Ann', countOfBooks: 2 }, { name: 'Bo', countOfBooks: 1 }] };
 const marker = (id: string, finished: boolean) => ({ _id: id, kind: 'counter-backfill', startedAt: new Date('2024-01-01T00:00:00Z'), resumeAfter: null, ...(finished && { finishedAt: new Date('2024-01-02T00:00:00Z') }) });
 
-let mongo: TestMongo;
-let client: MongoClient;
-beforeAll(async () => {
-  mongo = await startTestMongo();
-  client = await connectMongo(mongo.uri);
-}, 60_000);
-afterAll(async () => {
-  await client?.close();
-  await mongo?.stop();
-});
+const fixture = backfillFixture(SDL);
 
 /** Posts and authors with `counters` (by index, undefined: none stored), and these markers. */
 async function seed(counters: { posts: ReadonlyArray<number | undefined>; authors: ReadonlyArray<number | undefined> }, markers: readonly object[]): Promise<Db> {
-  const db = mongo.freshDb('counter_backfill');
+  const db = fixture.freshDb('counter_backfill');
   await db.collection('comments').insertMany(comments.map((comment) => ({ ...comment })));
   await db.collection('comments').createIndex({ postId: 1, _id: 1 });
   await db.collection('books').insertMany(books.map((book) => ({ ...book })));
   await db.collection('books').createIndex({ 'authors.id': 1 });
   await db.collection('posts').insertMany(posts.map((post, i) => ({ ...post, ...(counters.posts[i] !== undefined && { commentCount: counters.posts[i] }) })));
   await db.collection('authors').insertMany(authors.map((author, i) => ({ ...author, bookIds: bookIdsOf(author), ...(counters.authors[i] !== undefined && { countOfBooks: counters.authors[i] }) })));
-  if (markers.length > 0) await db.collection('docjoin_migrations').insertMany(markers.map((entry) => ({ ...entry })));
+  await fixture.addMarkers(db, markers);
   return db;
 }
 
-async function serve(db: Db): Promise<Gateway> {
-  return createGateway({ typeDefs: SDL, db: db.databaseName, mongoClient: client, listen: false, onWarning: () => undefined });
-}
 
 it('counts every parent by query while the backfill runs, in one aggregate per level, with the estimate counting it', async () => {
   // Post "three" holds 1: a new comment's $inc started its counter from nothing before the backfill came.
   const db = await seed({ posts: [undefined, 1, 1], authors: [1, undefined] }, [marker('Post.commentCount', false), marker('Author.countOfBooks', false)]);
-  const gateway = await serve(db);
+  const gateway = await fixture.serve(db);
   try {
     const posted = await gateway.execute({ query: POSTS });
     expect(posted.errors).toBeUndefined();
@@ -98,7 +85,7 @@ it('counts every parent by query while the backfill runs, in one aggregate per l
 
 it('reads the stored counters once the marker is finished', async () => {
   const db = await seed({ posts: [0, 1, 3], authors: [2, 1] }, [marker('Post.commentCount', true)]);
-  const gateway = await serve(db);
+  const gateway = await fixture.serve(db);
   try {
     const posted = await gateway.execute({ query: POSTS });
     expect(posted.data).toEqual(POSTS_EXPECTED);

@@ -1,9 +1,8 @@
-import { ObjectId, type Db, type MongoClient } from 'mongodb';
-import { connectMongo, createGateway, type Gateway } from 'docjoin';
+import { ObjectId, type Db } from 'mongodb';
 import { withDirectiveTypeDefs } from '../../../src/gateway/schema/schema-sources';
 import { buildWriteModelFromSdl } from '../../../src/gateway/writes/build-write-model';
 import { reconcile } from '../../../src/reconcile/reconcile';
-import { startTestMongo, type TestMongo } from '../../support/test-mongo';
+import { backfillFixture } from './support/backfill-fixture';
 
 /**
  * A bounded array declared before it was backfilled: a post with no `recentComments` at all (not an
@@ -36,32 +35,20 @@ const newest = (post: (typeof posts)[number]) =>
 const EXPECTED = { posts: posts.map((post) => ({ title: post.title, recentComments: newest(post).map((comment) => ({ text: comment.text })) })) };
 const MARKER = { _id: 'Post.recentComments', kind: 'embedded-backfill', startedAt: new Date('2024-01-01T00:00:00Z'), resumeAfter: null };
 
-let mongo: TestMongo;
-let client: MongoClient;
-beforeAll(async () => {
-  mongo = await startTestMongo();
-  client = await connectMongo(mongo.uri);
-}, 60_000);
-afterAll(async () => {
-  await client?.close();
-  await mongo?.stop();
-});
+const fixture = backfillFixture(SDL);
 
 /** The posts, the first holding its copy (exact copies of its newest comments) and the others (unless `backfilled`) none; with these markers. */
 async function seed(options: { backfilled: boolean; markers: readonly object[] }): Promise<Db> {
-  const db = mongo.freshDb('embedded_backfill');
+  const db = fixture.freshDb('embedded_backfill');
   await db.collection('comments').insertMany(comments);
   await db.collection('comments').createIndex({ postId: 1, at: -1, _id: 1 });
   await db.collection('posts').insertMany(
     posts.map((post, index) => (index === 0 || options.backfilled ? { ...post, recentComments: newest(post) } : post)),
   );
-  if (options.markers.length > 0) await db.collection('docjoin_migrations').insertMany(options.markers.map((marker) => ({ ...marker })));
+  await fixture.addMarkers(db, options.markers);
   return db;
 }
 
-async function serve(db: Db): Promise<Gateway> {
-  return createGateway({ typeDefs: SDL, db: db.databaseName, mongoClient: client, listen: false, onWarning: () => undefined });
-}
 
 it('while the marker says the backfill runs, reads every post by the join (a copy a write started from nothing is not trusted), and the estimate counts it', async () => {
   const db = await seed({ backfilled: false, markers: [MARKER] });
@@ -69,7 +56,7 @@ it('while the marker says the backfill runs, reads every post by the join (a cop
   // push starts the array with that one comment, though the post has three.
   const third = posts[2]!;
   await db.collection('posts').updateOne({ _id: third._id }, { $set: { recentComments: newest(third).slice(0, 1) } });
-  const gateway = await serve(db);
+  const gateway = await fixture.serve(db);
   try {
     const { data, errors, cost } = await gateway.execute({ query: QUERY });
     expect(errors).toBeUndefined();
@@ -82,7 +69,7 @@ it('while the marker says the backfill runs, reads every post by the join (a cop
 });
 
 it('reads every copy from its post once all are filled, and the finished marker no longer counts the join', async () => {
-  const gateway = await serve(await seed({ backfilled: true, markers: [{ ...MARKER, finishedAt: new Date('2024-01-02T00:00:00Z') }] }));
+  const gateway = await fixture.serve(await seed({ backfilled: true, markers: [{ ...MARKER, finishedAt: new Date('2024-01-02T00:00:00Z') }] }));
   try {
     const { data, cost } = await gateway.execute({ query: QUERY });
     expect(data).toEqual(EXPECTED);
@@ -98,7 +85,7 @@ it('is backfilled by reconcile --fix, after which every post reads its own copy'
   const report = await reconcile(db, buildWriteModelFromSdl(withDirectiveTypeDefs(SDL)), { fix: true });
   expect(report.checks.find((check) => check.coordinate === 'Post.recentComments')).toMatchObject({ drifted: 2, fixed: 2 });
   await db.collection('docjoin_migrations').updateOne({ _id: MARKER._id as never }, { $set: { finishedAt: new Date() } });
-  const gateway = await serve(db);
+  const gateway = await fixture.serve(db);
   try {
     const { data, cost } = await gateway.execute({ query: QUERY });
     expect(data).toEqual(EXPECTED);

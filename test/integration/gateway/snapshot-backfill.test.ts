@@ -1,6 +1,6 @@
-import { ObjectId, type Db, type MongoClient } from 'mongodb';
-import { connectMongo, createGateway, type Gateway } from 'docjoin';
-import { startTestMongo, type TestMongo } from '../../support/test-mongo';
+import { ObjectId, type Db } from 'mongodb';
+import type { Gateway } from 'docjoin';
+import { backfillFixture } from './support/backfill-fixture';
 
 /**
  * A snapshot widened to `year` before its copies were backfilled: the copies that lack it are joined
@@ -39,20 +39,11 @@ const MARKER = { _id: 'Shelf.picks', kind: 'snapshot-backfill', fields: ['year']
 const PIN_MARKER = { ...MARKER, _id: 'Shelf.pinned' };
 const expectedPicks = SHELVES.map((shelf) => ({ name: shelf.name, picks: shelf.picks.map(([book]) => ({ title: book.title, year: book.year })) }));
 
-let mongo: TestMongo;
-let client: MongoClient;
-beforeAll(async () => {
-  mongo = await startTestMongo();
-  client = await connectMongo(mongo.uri);
-}, 60_000);
-afterAll(async () => {
-  await client?.close();
-  await mongo?.stop();
-});
+const fixture = backfillFixture(SDL);
 
 /** A database of the shelves above (every copy backfilled when `backfilled`), with these migration markers. */
 async function seed(options: { backfilled: boolean; markers: readonly object[] }): Promise<Db> {
-  const db = mongo.freshDb('snapshot_backfill');
+  const db = fixture.freshDb('snapshot_backfill');
   await db.collection('books').insertMany(books);
   await db.collection('shelves').insertMany(
     SHELVES.map((shelf) => ({
@@ -61,12 +52,12 @@ async function seed(options: { backfilled: boolean; markers: readonly object[] }
       pinned: copyOf(shelf.pinned[0], shelf.pinned[1] || options.backfilled),
     })),
   );
-  if (options.markers.length > 0) await db.collection('docjoin_migrations').insertMany(options.markers.map((marker) => ({ ...marker })));
+  await fixture.addMarkers(db, options.markers);
   return db;
 }
 
 async function withGateway(db: Db, run: (gateway: Gateway) => Promise<void>): Promise<void> {
-  const gateway = await createGateway({ typeDefs: SDL, mongoClient: client, db: db.databaseName, listen: false, onWarning: () => undefined });
+  const gateway = await fixture.serve(db);
   try {
     await run(gateway);
   } finally {

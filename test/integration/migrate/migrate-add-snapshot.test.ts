@@ -6,8 +6,7 @@ import { buildWriteModelFromSdl } from '../../../src/gateway/writes/build-write-
 import { MIGRATIONS_COLLECTION } from '../../../src/migrate/migration-marker';
 import { redactUri } from '../../../src/observability/redact-secrets';
 import { reconcile } from '../../../src/reconcile/reconcile';
-import { startTestMongo, type TestMongo } from '../../support/test-mongo';
-import { migrate, MigrateProjects, type MigrateProject } from './migrate-project';
+import { migrate, migrateProjects, type MigrateProject } from './migrate-project';
 
 /**
  * `docjoin migrate --add-snapshot` on a plain join: 5 books referencing 2 publishers by `publisherId`
@@ -42,16 +41,7 @@ const publisherIds = [1, 2].map((n) => new ObjectId(`6955b90000000000000000d${n}
 const bookIds = [1, 2, 3, 4, 5].map((n) => new ObjectId(`6955b90000000000000000e${n}`));
 const publisherOf = (book: number) => (book === 4 ? undefined : publisherIds[book % 2]!);
 
-let mongo: TestMongo;
-let projects: MigrateProjects;
-beforeAll(async () => {
-  mongo = await startTestMongo();
-  projects = new MigrateProjects(mongo);
-}, 60_000);
-afterAll(async () => {
-  await projects?.close();
-  await mongo?.stop();
-});
+const projects = migrateProjects();
 
 async function setUp(): Promise<MigrateProject> {
   return projects.create(SDL, async (db) => {
@@ -85,7 +75,7 @@ schema/schema.graphql:18
 +  books: [Book!]! @join(localField: "_id", foreignField: "publisher.id", sort: "_id")
 (written once every parent holds its copy)
 created index {"publisher.id":1,"_id":1} on books
-backfilling Book.publisher (name) in ${db.databaseName} on ${redactUri(mongo.uri)}, batches of 2…
+backfilling Book.publisher (name) in ${db.databaseName} on ${redactUri(projects.uri)}, batches of 2…
 snapshot Book.publisher 5 / 5
 backfilled Book.publisher: 5 scanned, 4 rewritten
 reconcile Book.publisher: 5 scanned, 0 drifted

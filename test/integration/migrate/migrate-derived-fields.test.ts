@@ -6,8 +6,7 @@ import { backfillCopies, reconcileBackfill } from '../../../src/migrate/backfill
 import { MIGRATIONS_COLLECTION } from '../../../src/migrate/migration-marker';
 import { redactUri } from '../../../src/observability/redact-secrets';
 import { reconcile } from '../../../src/reconcile/reconcile';
-import { startTestMongo, type TestMongo } from '../../support/test-mongo';
-import { migrate, MigrateProjects, type MigrateProject } from './migrate-project';
+import { migrate, migrateProjects, type MigrateProject } from './migrate-project';
 
 /**
  * `docjoin migrate --add-counter` and `--add-bounded-array` on 3 posts with 0, 1 and 3 comments: the
@@ -39,16 +38,7 @@ const postIds = [1, 2, 3].map((n) => new ObjectId(`6955b90000000000000000c${n}`)
 const comment = (post: number, at: number) => ({ _id: new ObjectId(), postId: postIds[post]!, text: `post ${post} #${at}`, at });
 const COMMENTS = [comment(1, 1), comment(2, 1), comment(2, 2), comment(2, 3)];
 
-let mongo: TestMongo;
-let projects: MigrateProjects;
-beforeAll(async () => {
-  mongo = await startTestMongo();
-  projects = new MigrateProjects(mongo);
-}, 60_000);
-afterAll(async () => {
-  await projects?.close();
-  await mongo?.stop();
-});
+const projects = migrateProjects();
 
 async function setUp(): Promise<MigrateProject> {
   return projects.create(SDL, async (db) => {
@@ -71,7 +61,7 @@ describe('docjoin migrate --add-counter', () => {
     expect(run.out).toBe(`schema/schema.graphql:10
 +  commentCount: Int! @counter(of: "Post.comments")
 wrote schema/schema.graphql
-backfilling Post.commentCount in ${db.databaseName} on ${redactUri(mongo.uri)}, batches of 2…
+backfilling Post.commentCount in ${db.databaseName} on ${redactUri(projects.uri)}, batches of 2…
 counter Post.commentCount 3 / 3
 backfilled Post.commentCount: 3 scanned, 3 rewritten
 reconcile Post.commentCount: 3 scanned, 0 drifted
@@ -151,7 +141,7 @@ describe('docjoin migrate --add-bounded-array', () => {
 +    @join(localField: "_id", foreignField: "postId", sort: "-at", limit: 2)
 +    @read(strategy: EMBEDDED)
 wrote schema/schema.graphql
-backfilling Post.recentComments in ${db.databaseName} on ${redactUri(mongo.uri)}, batches of 500…
+backfilling Post.recentComments in ${db.databaseName} on ${redactUri(projects.uri)}, batches of 500…
 bounded-array Post.recentComments 3 / 3
 backfilled Post.recentComments: 3 scanned, 3 rewritten
 reconcile Post.recentComments: 3 scanned, 0 drifted

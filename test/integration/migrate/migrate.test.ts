@@ -7,8 +7,7 @@ import { backfillCopies, reconcileBackfill } from '../../../src/migrate/backfill
 import { MIGRATIONS_COLLECTION } from '../../../src/migrate/migration-marker';
 import { redactUri } from '../../../src/observability/redact-secrets';
 import { reconcile } from '../../../src/reconcile/reconcile';
-import { startTestMongo, type TestMongo } from '../../support/test-mongo';
-import { migrate, MigrateProjects, type MigrateProject } from './migrate-project';
+import { migrate, migrateProjects, type MigrateProject } from './migrate-project';
 
 /**
  * `docjoin migrate` on a small project in a temp folder: 3 authors, 5 books copying their authors'
@@ -39,16 +38,7 @@ const authorIds = [1, 2, 3].map((n) => new ObjectId(`6955b90000000000000000a${n}
 const bookIds = [1, 2, 3, 4, 5].map((n) => new ObjectId(`6955b90000000000000000b${n}`));
 const authorOf = (n: number) => ({ _id: authorIds[n]!, name: `Author ${n}`, thumbnailUrl: `https://img.example/${n}.png` });
 
-let mongo: TestMongo;
-let projects: MigrateProjects;
-beforeAll(async () => {
-  mongo = await startTestMongo();
-  projects = new MigrateProjects(mongo);
-});
-afterAll(async () => {
-  await projects?.close();
-  await mongo?.stop();
-});
+const projects = migrateProjects();
 
 /** A fresh database with the 5 books (book i copies authors i mod 3 and (i+1) mod 3) and a project folder with SDL. */
 async function setUp(sdl: string): Promise<MigrateProject> {
@@ -68,7 +58,7 @@ async function snapshotDrift(db: Db, sdl: string): Promise<number> {
 describe('docjoin migrate --widen', () => {
   it('prints the SDL diff, writes it, fills every copy in batches and reconciles with no drift', async () => {
     const { db, schemaFile, args } = await setUp(SDL);
-    const where = `${db.databaseName} on ${redactUri(mongo.uri)}`;
+    const where = `${db.databaseName} on ${redactUri(projects.uri)}`;
     const run = await migrate(['--widen', 'Book.authors', '--fields', 'thumbnailUrl', '--write', '--batch-size', '2', ...args]);
     expect(run.err).toBe('');
     expect(run.out).toBe(`schema/schema.graphql:9
@@ -179,7 +169,7 @@ wrote schema/schema.graphql
     const dropped = await migrate(['--drop-snapshot', 'Book.authors', '--batch-size', '2', ...args]);
     expect(dropped.err).toBe('');
     expect(dropped.out).toBe(`schema/schema.graphql: Book.authors declares no @snapshot; no SDL change
-dropping Book.authors's copied fields in ${db.databaseName} on ${redactUri(mongo.uri)}, batches of 2…
+dropping Book.authors's copied fields in ${db.databaseName} on ${redactUri(projects.uri)}, batches of 2…
 snapshot Book.authors 5 / 5
 dropped Book.authors's copied fields: 5 scanned, 5 rewritten
 `);
