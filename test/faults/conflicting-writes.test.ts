@@ -85,4 +85,5 @@ it('a reassignTask race: the task and exactly one person agree on its owner', as
   expect(records.filter((record) => record.outcome === 'acked').map((record) => record.request.write!.value)).toContain(owner);
   expect(holders).toEqual([owner]);
   expect(drift.drifted).toBe(0);
+  expect(attemptsOf(records)).toBeGreaterThanOrEqual(records.length);
 }, 180_000);
