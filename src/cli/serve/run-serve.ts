@@ -39,6 +39,10 @@ export async function runServeCli(argv: readonly string[], env: CliEnv, io: CliI
     ((collection: string, inserted: number, total: number) => {
       if (inserted === total) logger.info({ collection, documents: total }, `seeded ${collection}`);
     });
+  // Listening before the start: a signal once the URL is printed, before startServer returns, must still
+  // drain rather than kill. One that comes during the start stops the server as soon as it is up; a
+  // second one (the listeners are gone by then) ends the process at once.
+  const stopSignal = nextStopSignal();
   let server: RunningServer;
   try {
     server = await startServer(config, project, { logger, onSeedProgress });
@@ -50,9 +54,10 @@ export async function runServeCli(argv: readonly string[], env: CliEnv, io: CliI
     const configuration = error instanceof StorageConfigError || error instanceof GatewayOptionError;
     const known = configuration || error instanceof DatabaseMismatchError || error instanceof MongoUnreachableError || error instanceof PortInUseError;
     io.err.write(`docjoin: ${known ? error.message : error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`);
+    stopSignal.cancel();
     return configuration ? 2 : 1;
   }
-  const signal = await nextStopSignal();
+  const signal = await stopSignal.signal;
   logger.info({ signal }, `${signal}: shutting down`);
   try {
     await server.stop();
@@ -64,14 +69,20 @@ export async function runServeCli(argv: readonly string[], env: CliEnv, io: CliI
   }
 }
 
-function nextStopSignal(): Promise<NodeJS.Signals> {
-  return new Promise((resolve) => {
-    const stop = (signal: NodeJS.Signals): void => {
-      process.off('SIGINT', stop);
-      process.off('SIGTERM', stop);
-      resolve(signal);
+/** The next SIGINT or SIGTERM; `cancel` stops listening (a start that failed). */
+function nextStopSignal(): { signal: Promise<NodeJS.Signals>; cancel(): void } {
+  let stop!: (signal: NodeJS.Signals) => void;
+  const cancel = () => {
+    process.off('SIGINT', stop);
+    process.off('SIGTERM', stop);
+  };
+  const signal = new Promise<NodeJS.Signals>((resolve) => {
+    stop = (received) => {
+      cancel();
+      resolve(received);
     };
-    process.on('SIGINT', stop);
-    process.on('SIGTERM', stop);
   });
+  process.on('SIGINT', stop);
+  process.on('SIGTERM', stop);
+  return { signal, cancel };
 }
