@@ -1,4 +1,5 @@
 import { ApolloServer, HeaderMap, type GraphQLRequest } from '@apollo/server';
+import { ApolloServerPluginCacheControlDisabled } from '@apollo/server/plugin/disabled';
 import type { FormattedExecutionResult, GraphQLSchema } from 'graphql';
 import type { GatewayContext } from './context/request-context';
 import { createDocjoin, type DocjoinOptions } from './create-docjoin';
@@ -8,6 +9,7 @@ import type { ResolvedSettings } from './gateway-options';
 import { startHttpServer, type RunningHttpServer } from './http/http-server';
 import { Admission } from './http/admission';
 import { createIdeRoutes } from './http/ide';
+import { compiledExecution } from './execution/compiled-execution';
 import { defaultIdeQuery } from './ide-default-query';
 import { landingPagePlugin } from './landing-page';
 import type { StorageMap } from './storage-map/storage-map-types';
@@ -56,13 +58,17 @@ export async function createGateway(options: CreateGatewayOptions): Promise<Gate
   const { settings } = docjoin;
   const ide = { endpoint: '/graphql', defaultQuery: defaultIdeQuery(docjoin.schema, docjoin.storageMap) };
   const apollo = new ApolloServer<GatewayContext>({
-    schema: docjoin.schema,
+    gateway: compiledExecution(docjoin.schema),
     introspection: true,
     includeStacktraceInErrorResponses: !settings.production,
     // Whoever starts the gateway owns the process's signals and stops it.
     stopOnTerminationSignals: false,
     formatError: docjoin.formatError,
+    // Pretty-printed JSON is for people reading responses; production sends it compact.
+    ...(settings.production && { stringifyResult: (result: FormattedExecutionResult) => JSON.stringify(result) }),
     plugins: [
+      // docjoin sets no cache hints; the default cache-control plugin would wrap every field's resolver to collect them.
+      ApolloServerPluginCacheControlDisabled(),
       ...docjoin.plugins,
       landingPagePlugin(settings.landingPage, ide),
     ],

@@ -52,9 +52,10 @@ function stripStack(formatted: GraphQLFormattedError, production: boolean): Grap
   return { ...formatted, extensions };
 }
 
+/** graphql-jit wraps a resolver's error in a GraphQLError without extensions: they are optional here. */
 function findPublicCode(error: unknown): PublicErrorCode | undefined {
-  const found = findCause(error, (e) => e instanceof GraphQLError && isPublicCode(e.extensions.code));
-  return found instanceof GraphQLError ? (found.extensions.code as PublicErrorCode) : undefined;
+  const found = findCause(error, (e) => e instanceof GraphQLError && isPublicCode(e.extensions?.code));
+  return found instanceof GraphQLError ? (found.extensions?.code as PublicErrorCode) : undefined;
 }
 
 function isPublicCode(code: unknown): code is PublicErrorCode {

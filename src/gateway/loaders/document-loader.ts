@@ -3,6 +3,7 @@ import type { ResponsePath } from 'graphql';
 import type { FieldCostRecorder } from '../cost/cost-ledger';
 import { keyString } from '../documents/key-string';
 import { readPath } from '../documents/read-path';
+import { ancestorPathKeys, responsePathKey } from '../documents/response-path-key';
 import type { MongoFunnel, RequestScope, StoredDocument } from '../mongo/mongo-funnel';
 import { covers, mergeProjections, projectionOf, toFindProjection, type Projection } from '../planning/projection';
 
@@ -46,8 +47,11 @@ interface CachedDocument {
 export class DocumentLoader {
   /** Every copy read of each key, by its key string. */
   readonly #documents = new Map<string, CachedDocument[]>();
-  /** This loader's reads, by the response path of each load (or root field) they answered. */
-  readonly #readsAt = new WeakMap<ResponsePath, Read[]>();
+  /**
+   * This loader's reads, by the response path (as a string: an executor may build a new path object
+   * for every resolver call, so identity says nothing) of each load or root field they answered.
+   */
+  readonly #readsAt = new Map<string, Read[]>();
   readonly #loader: DataLoader<KeyLoad, StoredDocument | null, string>;
   #reads = 0;
 
@@ -112,7 +116,7 @@ export class DocumentLoader {
   /** The reads of this loader made for the fields above `path` (its ancestors in the response). */
   #readsAbove(path: ResponsePath): ReadonlySet<Read> {
     const reads = new Set<Read>();
-    for (let above = path.prev; above !== undefined; above = above.prev) {
+    for (const above of ancestorPathKeys(path)) {
       for (const read of this.#readsAt.get(above) ?? []) reads.add(read);
     }
     return reads;
@@ -120,7 +124,7 @@ export class DocumentLoader {
 
   #newRead(paths: readonly ResponsePath[]): Read {
     const read: Read = { sequence: ++this.#reads };
-    for (const path of new Set(paths)) {
+    for (const path of new Set(paths.map(responsePathKey))) {
       const reads = this.#readsAt.get(path);
       if (reads) reads.push(read);
       else this.#readsAt.set(path, [read]);
