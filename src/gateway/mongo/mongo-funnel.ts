@@ -115,8 +115,10 @@ export class MongoFunnel {
           ...(options.batchSize !== undefined && { batchSize: replyBatchSize(options.batchSize) }),
           ...(maxTimeMS !== undefined && { maxTimeMS }),
           comment,
+          raw: true,
         })
-        .toArray(),
+        .toArray()
+        .then(decodeDocuments),
     );
   }
 
@@ -124,8 +126,9 @@ export class MongoFunnel {
     return this.#run(scope, collection, (comment, maxTimeMS) =>
       this.#db
         .collection(collection)
-        .aggregate(pipeline as Document[], { ...(options.batchSize !== undefined && { batchSize: replyBatchSize(options.batchSize) }), ...(maxTimeMS !== undefined && { maxTimeMS }), comment })
-        .toArray(),
+        .aggregate(pipeline as Document[], { ...(options.batchSize !== undefined && { batchSize: replyBatchSize(options.batchSize) }), ...(maxTimeMS !== undefined && { maxTimeMS }), comment, raw: true })
+        .toArray()
+        .then(decodeDocuments),
     );
   }
 
@@ -290,7 +293,8 @@ export class MongoFunnel {
 
   readonly #onSucceeded = (event: CommandSucceededEvent): void => {
     this.#lastAnswerAt = Date.now();
-    this.#finish(event, true, countDocuments(event.reply), replyBytes(event.reply));
+    const { documents, bytes } = measureReply(event.reply);
+    this.#finish(event, true, documents, bytes);
   };
 
   readonly #onFailed = (event: CommandFailedEvent): void => {
@@ -371,14 +375,46 @@ function eventKey(event: { connectionId?: string | number; requestId: number }):
   return `${String(event.connectionId)}#${event.requestId}`;
 }
 
-function countDocuments(reply: unknown): number {
-  const cursor = (reply as { cursor?: { firstBatch?: unknown; nextBatch?: unknown } } | undefined)?.cursor;
-  const batch = cursor?.firstBatch ?? cursor?.nextBatch;
-  return Array.isArray(batch) ? batch.length : 0;
+/**
+ * Reads ask the driver for raw documents (`raw: true`) and decode each once, here: with command
+ * monitoring on, the driver decodes every reply for its event, and a decoded reply would be decoded
+ * a second time for the cursor. The event's reply then holds the documents undecoded.
+ */
+function decodeDocuments(documents: readonly unknown[]): StoredDocument[] {
+  return documents.map((document) => BSON.deserialize(document as Uint8Array));
 }
 
-function replyBytes(reply: unknown): number {
-  return reply !== null && typeof reply === 'object' ? BSON.calculateObjectSize(reply as Document) : 0;
+/** A Buffer is sized as BSON binary: its int32 length and subtype byte more than the document it holds. */
+const RAW_DOCUMENT_OVERHEAD = 5;
+
+/**
+ * The documents of a reply and its BSON size. A raw read's reply holds its batch's documents as
+ * Buffers (an aggregate's: its whole cursor), so counting them decodes nothing but the cursor's
+ * envelope; the size takes off what sizing each Buffer as binary adds, which makes a read's reply
+ * size the one that came over the wire. Other replies are sized as the driver decoded them.
+ */
+function measureReply(reply: unknown): { documents: number; bytes: number } {
+  if (reply === null || typeof reply !== 'object') return { documents: 0, bytes: 0 };
+  const bytes = BSON.calculateObjectSize(reply as Document);
+  const cursor = (reply as { cursor?: unknown }).cursor;
+  if (cursor instanceof Uint8Array) {
+    const batch = batchOf(BSON.deserialize(cursor, { fieldsAsRaw: { firstBatch: true, nextBatch: true } }));
+    return { documents: batch.length, bytes: bytes - RAW_DOCUMENT_OVERHEAD };
+  }
+  const batch = batchOf(cursor);
+  const rawDocuments = batch.filter((document) => document instanceof Uint8Array).length;
+  return { documents: batch.length, bytes: bytes - RAW_DOCUMENT_OVERHEAD * rawDocuments + promotedCursorIdBytes(cursor) };
+}
+
+/** A cursor id is an int64 on the wire; decoded into a number, it would be sized as an int32. */
+function promotedCursorIdBytes(cursor: unknown): number {
+  return typeof (cursor as { id?: unknown } | undefined)?.id === 'number' ? 4 : 0;
+}
+
+function batchOf(cursor: unknown): readonly unknown[] {
+  const { firstBatch, nextBatch } = (cursor ?? {}) as { firstBatch?: unknown; nextBatch?: unknown };
+  const batch = firstBatch ?? nextBatch;
+  return Array.isArray(batch) ? batch : [];
 }
 
 /** A client whose commands the funnel can count. The caller owns and closes it. */
