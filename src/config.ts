@@ -64,6 +64,8 @@ export interface DocjoinConfig {
   readonly logFormat: LogFormat;
   /** DOCJOIN_SLOW_MS: operations at least this long are logged as slow (default 1000). */
   readonly slowOperationMs: number;
+  /** DOCJOIN_COST_REPORT: extensions.cost on every response (default true). */
+  readonly costReport: boolean;
   /** DOCJOIN_METRICS: serve Prometheus metrics at /metrics (default true). */
   readonly metrics: boolean;
   /** DOCJOIN_LOG_VARIABLES: put each request's variables in its log line (default false). */
@@ -147,6 +149,7 @@ export function loadConfig(env: Env = process.env, flags: ConfigFlags = {}, proj
     logLevel: parseChoice('DOCJOIN_LOG_LEVEL', env.DOCJOIN_LOG_LEVEL, LOG_LEVELS) ?? 'info',
     logFormat: parseChoice('DOCJOIN_LOG_FORMAT', env.DOCJOIN_LOG_FORMAT, LOG_FORMATS) ?? defaultLogFormat(production, process.stdout.isTTY === true),
     slowOperationMs: parseCount('DOCJOIN_SLOW_MS', env.DOCJOIN_SLOW_MS) ?? server.slowOperationMs ?? DEFAULT_SLOW_OPERATION_MS,
+    costReport: parseBoolean('DOCJOIN_COST_REPORT', env.DOCJOIN_COST_REPORT) ?? server.costReport ?? true,
     metrics: parseBoolean('DOCJOIN_METRICS', env.DOCJOIN_METRICS) ?? server.metrics ?? true,
     logVariables: parseBoolean('DOCJOIN_LOG_VARIABLES', env.DOCJOIN_LOG_VARIABLES) ?? server.logVariables ?? false,
     shutdownGraceMs: parseWhole('DOCJOIN_SHUTDOWN_GRACE_MS', env.DOCJOIN_SHUTDOWN_GRACE_MS) ?? server.shutdownGraceMs ?? DEFAULT_SHUTDOWN_GRACE_MS,
@@ -164,7 +167,7 @@ export function loadConfig(env: Env = process.env, flags: ConfigFlags = {}, proj
 
 /** The configuration's entries that are createGateway settings of the same name. */
 const GATEWAY_SETTING_NAMES = [
-  'port', 'host', 'cors', 'landingPage', 'production', 'strategyOverrides', 'costCommands', 'limits', 'assumedListSize', 'metrics', 'slowOperationMs',
+  'port', 'host', 'cors', 'landingPage', 'production', 'strategyOverrides', 'costCommands', 'costReport', 'limits', 'assumedListSize', 'metrics', 'slowOperationMs',
   'logVariables', 'shutdownGraceMs', 'maxConcurrentOperations', 'maxQueuedOperations', 'maxTransactionAttempts', 'transactionRetryMs', 'maxDocumentsInFlight', 'operationTimeoutMs', 'maxResponseBytes',
   'healthDetail', 'workload',
 ] as const satisfies readonly (keyof GatewaySettings & keyof DocjoinConfig)[];

@@ -10,8 +10,12 @@ import type { HttpPeer, PeerStartOptions } from './peer-implementation';
  */
 const DEMO_CONFIG = path.resolve(__dirname, '../../examples/demo/docjoin.config.ts');
 
-/** What can be turned off by an option: the estimate's limits (and the document budget they feed) and the metrics. */
+/**
+ * Every feature an option turns off: the cost report, the estimate's limits and the document budget
+ * (with all three off, no operation is estimated), and the metrics.
+ */
 export const FEATURES_OFF: GatewaySettings = {
+  costReport: false,
   limits: { maxRoundTrips: Number.POSITIVE_INFINITY, maxDocuments: Number.POSITIVE_INFINITY, maxDepth: Number.POSITIVE_INFINITY },
   maxDocumentsInFlight: Number.MAX_SAFE_INTEGER,
   metrics: false,
@@ -55,10 +59,7 @@ export function start(options: PeerStartOptions): Promise<HttpPeer> {
   return startDocjoin(options, {});
 }
 
-/**
- * The same with FEATURES_OFF. `extensions.cost` and the static estimate behind it have no option:
- * they stay on in both (see bench/README.md).
- */
+/** The same with FEATURES_OFF: what the features cost is the difference between the two. */
 export function startWithFeaturesOff(options: PeerStartOptions): Promise<HttpPeer> {
   return startDocjoin(options, FEATURES_OFF);
 }

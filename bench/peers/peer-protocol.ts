@@ -9,7 +9,7 @@ export const GRAPHQL_PEERS: readonly PeerName[] = ['dataloader', 'mongoose', 'na
 
 export const PEER_LABELS: Readonly<Record<PeerName, string>> = {
   docjoin: 'docjoin',
-  'docjoin-features-off': 'docjoin, limits and metrics off',
+  'docjoin-features-off': 'docjoin, features off',
   dataloader: 'Apollo + DataLoader (hand-written)',
   mongoose: 'Apollo + Mongoose populate/lean',
   naive: 'Apollo, one query per parent',

@@ -123,12 +123,6 @@ export function checkTargets(run: PeersRun): TargetCheck[] {
       });
     }
   }
-  checks.push({
-    target: 'features on ÷ off: cost report and estimate',
-    subject: 'extensions.cost, estimate',
-    measured: 'no option turns them off: both variants run them (only the limits, the document budget and the metrics were off)',
-    pass: undefined,
-  });
   return checks;
 }
 

@@ -50,7 +50,7 @@ export function resultsReport(run: PeersRun, chartFile: string): string {
 const PEER_DESCRIPTIONS: Readonly<Record<PeersRun['settings']['peers'][number], string>> = {
   docjoin: 'the demo project as `docjoin serve` runs it (bench/peers/docjoin-server.ts): production settings and every default — cost report, estimate, limits, document budget, metrics.',
   'docjoin-features-off':
-    'the same with every feature an option can turn off turned off: the limits (Infinity), the document budget, the metrics. There is no option for the cost report or the estimate.',
+    'the same with every feature an option turns off turned off: the cost report (`costReport: false`), the limits (Infinity) and the document budget, so no operation is estimated, and the metrics.',
   dataloader: 'Apollo Server (standalone HTTP), a DataLoader per collection and projection per request, projections from the selection (bench/peers/dataloader-server.ts).',
   mongoose: 'Apollo Server, root resolvers that look ahead and run one Mongoose query with `select`, nested `populate` and `lean()` (bench/peers/mongoose-server.ts).',
   naive: 'Apollo Server, one query per parent and relation field, whole documents, no batching (bench/peers/naive-server.ts).',

@@ -180,8 +180,10 @@ export async function createDocjoin(options: DocjoinOptions): Promise<Docjoin> {
   };
   const documentBudget = new DocumentBudget(settings.maxDocumentsInFlight);
 
+  const checkEstimate = options.checkEstimates ?? processEstimateViolations.checkByDefault;
   const costPlugin = ApolloServerPluginDocjoinCost<GatewayContext>({
-    estimate: ({ schema: resolvedSchema, document, operation, request, contextValue }) =>
+    report: settings.costReport,
+    estimate: !estimateRead(settings, checkEstimate) ? undefined : (({ schema: resolvedSchema, document, operation, request, contextValue }) =>
       operation &&
       estimateRequest({
         schema: resolvedSchema,
@@ -194,10 +196,10 @@ export async function createDocjoin(options: DocjoinOptions): Promise<Docjoin> {
         writeEstimate: (field) => writeRuntime.estimates.get(field),
         ...(sizes && { collectionSize: (collection: string) => sizes.bound(collection), listLength: (coordinate: string) => sizes.listLength(coordinate) }),
         ...(backfills && { copyBackfilling: (coordinate: string) => backfills.backfilling(coordinate), counters }),
-      }),
+      })),
     limits: settings.limits,
     commandsView: ({ request }) => settings.costCommands && parseCostHeader(request.http?.headers.get(COST_HEADER)) === 'commands',
-    checkEstimate: options.checkEstimates ?? processEstimateViolations.checkByDefault,
+    checkEstimate,
     onEstimateViolation: options.onEstimateViolation ?? processEstimateViolations.record,
     admit: (estimate, context) => documentBudget.acquire(estimate.documents, context.deadline.signal),
   });
@@ -239,6 +241,16 @@ export async function createDocjoin(options: DocjoinOptions): Promise<Docjoin> {
       workload?.cancel();
     },
   };
+}
+
+/**
+ * Whether anything reads the static estimate: the cost report, a finite limit, the document budget
+ * (whose largest value admits everything) or the self-check. Nothing does with all of them off, and
+ * then no operation is estimated.
+ */
+function estimateRead(settings: ResolvedSettings, checkEstimate: boolean): boolean {
+  const finiteLimit = Object.values(settings.limits).some((limit) => Number.isFinite(limit));
+  return settings.costReport || checkEstimate || finiteLimit || settings.maxDocumentsInFlight < Number.MAX_SAFE_INTEGER;
 }
 
 /** How recent an answer from MongoDB must be to stand for /health's ping. */

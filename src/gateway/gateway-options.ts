@@ -32,6 +32,11 @@ export interface GatewaySettings {
   readonly strategyOverrides?: boolean;
   /** Honour `x-docjoin-cost: commands` (default: not in production). */
   readonly costCommands?: boolean;
+  /**
+   * `extensions.cost` on every response (default true). Off, it is left out, and the static estimate
+   * is made only when something else reads it: a finite limit, the document budget, checkEstimates.
+   */
+  readonly costReport?: boolean;
   /** Operations whose static estimate exceeds one are rejected before execution (defaults 50, 100,000, 10). */
   readonly limits?: Partial<CostLimits>;
   /** Entries the document estimate assumes in a list nothing bounds (default 20). */
@@ -97,6 +102,7 @@ export interface ResolvedSettings {
   readonly production: boolean;
   readonly strategyOverrides: boolean;
   readonly costCommands: boolean;
+  readonly costReport: boolean;
   readonly limits: CostLimits;
   readonly assumedListSize: number;
   readonly metrics: boolean;
@@ -134,6 +140,7 @@ export function resolveSettings(settings: GatewaySettings, nodeEnv: string | und
     production,
     strategyOverrides: optionalBoolean(settings, 'strategyOverrides') ?? !production,
     costCommands: optionalBoolean(settings, 'costCommands') ?? !production,
+    costReport: optionalBoolean(settings, 'costReport') ?? true,
     limits: limitsOption(settings.limits),
     assumedListSize: optionalInteger(settings, 'assumedListSize', 1, Number.MAX_SAFE_INTEGER) ?? DEFAULT_ASSUMED_LIST_SIZE,
     metrics: optionalBoolean(settings, 'metrics') ?? true,
@@ -156,7 +163,7 @@ function describe(value: unknown): string {
   return typeof value === 'string' ? JSON.stringify(value) : typeof value === 'object' && value !== null ? JSON.stringify(value) : String(value);
 }
 
-function optionalBoolean<K extends 'production' | 'strategyOverrides' | 'costCommands' | 'metrics' | 'logVariables' | 'healthDetail'>(settings: GatewaySettings, name: K): boolean | undefined {
+function optionalBoolean<K extends 'production' | 'strategyOverrides' | 'costCommands' | 'costReport' | 'metrics' | 'logVariables' | 'healthDetail'>(settings: GatewaySettings, name: K): boolean | undefined {
   const value: unknown = settings[name];
   if (value === undefined) return undefined;
   if (typeof value !== 'boolean') throw new GatewayOptionError(`option ${name} must be true or false, got ${describe(value)}`);
@@ -245,7 +252,7 @@ export function isCollectionName(name: string): boolean {
 /** Every option createDocjoin and createGateway take, for the typo check. */
 const OPTION_NAMES: ReadonlySet<string> = new Set([
   'typeDefs', 'resolvers', 'writePlans', 'mongoClient', 'db', 'mongoKind', 'mongoUri', 'validateDatabase', 'onWarning', 'writes', 'checkEstimates', 'onEstimateViolation', 'listen',
-  'port', 'host', 'cors', 'landingPage', 'production', 'strategyOverrides', 'costCommands', 'limits', 'assumedListSize', 'metrics', 'slowOperationMs',
+  'port', 'host', 'cors', 'landingPage', 'production', 'strategyOverrides', 'costCommands', 'costReport', 'limits', 'assumedListSize', 'metrics', 'slowOperationMs',
   'logVariables', 'logger', 'shutdownGraceMs', 'maxConcurrentOperations', 'maxQueuedOperations', 'maxTransactionAttempts', 'transactionRetryMs', 'maxDocumentsInFlight', 'operationTimeoutMs',
   'maxResponseBytes', 'healthDetail', 'workload',
 ]);

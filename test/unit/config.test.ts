@@ -10,6 +10,7 @@ describe('loadConfig', () => {
       mongoTimeoutMs: 5000,
       strategyOverrides: true,
       costCommands: true,
+      costReport: true,
       limits: { maxRoundTrips: 50, maxDocuments: 100_000, maxDepth: 10 },
       nodeEnv: 'development',
       production: false,
@@ -79,6 +80,11 @@ describe('loadConfig', () => {
     expect(loadConfig({ NODE_ENV: 'production' }).costCommands).toBe(false);
     expect(loadConfig({ NODE_ENV: 'production', DOCJOIN_COST_COMMANDS: 'on' }).costCommands).toBe(true);
     expect(loadConfig({ DOCJOIN_COST_COMMANDS: '0' }).costCommands).toBe(false);
+  });
+
+  it('reports extensions.cost unless DOCJOIN_COST_REPORT turns it off, in production too', () => {
+    expect(loadConfig({ NODE_ENV: 'production' }).costReport).toBe(true);
+    expect(loadConfig({ DOCJOIN_COST_REPORT: 'off' }).costReport).toBe(false);
   });
 
   it('reads the cost limits; "none" turns one off', () => {

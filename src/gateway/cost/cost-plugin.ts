@@ -28,6 +28,8 @@ const UNITS = { roundTrips: 'round trips', documents: 'documents' } as const;
 export interface DocjoinCostOptions<TContext extends BaseContext> {
   /** The `extensions` key to write (default `cost`). */
   readonly extensionKey?: string;
+  /** Write the report to `extensions` (default true); false leaves only the estimate's limits and admission. */
+  readonly report?: boolean;
   /** The static estimate, made once the operation is resolved; undefined skips the limits (e.g. bad variables). */
   readonly estimate?: (request: GraphQLRequestContextDidResolveOperation<TContext>) => CostEstimate | undefined;
   /**
@@ -83,7 +85,7 @@ export function ApolloServerPluginDocjoinCost<TContext extends { readonly ledger
         async willSendResponse(request) {
           release?.();
           const { response, contextValue } = request;
-          if (response.body.kind !== 'single') return;
+          if (response.body.kind !== 'single' || options.report === false) return;
           const result = response.body.singleResult;
           const extensions = (result.extensions ??= {});
           if (key in extensions) return;

@@ -3,7 +3,23 @@
  * array maps over its elements (`authors.id` on `{authors: [{id: 1}, {id: 2}]}` is `[1, 2]`).
  */
 export function readPath(document: unknown, path: string): unknown {
-  return readSegments(document, path.split('.'), 0);
+  return readSegments(document, segmentsOf(path), 0);
+}
+
+/**
+ * The gateway's paths come from the schema and the storage map, so each is split once; the cache is
+ * bounded for callers that read paths found in data (schema inference).
+ */
+const splitPaths = new Map<string, readonly string[]>();
+const MAX_SPLIT_PATHS = 10_000;
+
+function segmentsOf(path: string): readonly string[] {
+  let segments = splitPaths.get(path);
+  if (!segments) {
+    segments = path.split('.');
+    if (splitPaths.size < MAX_SPLIT_PATHS) splitPaths.set(path, segments);
+  }
+  return segments;
 }
 
 function readSegments(value: unknown, segments: readonly string[], index: number): unknown {

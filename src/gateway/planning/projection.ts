@@ -12,8 +12,11 @@ export function projectionOf(entries: Iterable<readonly [string, ProjectionEntry
 }
 
 export function mergeProjections(projections: Iterable<Projection>): Projection {
+  // The loads of one batch mostly share one projection object: merge each distinct one once.
+  const distinct = new Set(projections);
+  if (distinct.size === 1) return distinct.values().next().value!;
   const all: Array<readonly [string, ProjectionEntry]> = [];
-  for (const projection of projections) all.push(...projection);
+  for (const projection of distinct) all.push(...projection);
   return projectionOf(all);
 }
 

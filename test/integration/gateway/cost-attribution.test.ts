@@ -5,6 +5,7 @@ import { MongoFunnel } from '../../../src/gateway/mongo/mongo-funnel';
 import { gatewaySettingsOf, loadConfig } from '../../../src/config';
 import { createGateway } from 'docjoin';
 import { startDemoGateway, type DemoGateway } from './support/demo-gateway';
+import { asOnTheWire } from '../../support/reply-on-the-wire';
 
 let demo: DemoGateway;
 beforeAll(async () => {
@@ -96,12 +97,13 @@ describe('the mongo funnel', () => {
     const raw = succeeded.map((event) => {
       const command = started.get(event.requestId)!.command as Record<string, unknown>;
       const collection = (event.commandName === 'getMore' ? command.collection : command[event.commandName]) as string;
-      const cursor = (event.reply as { cursor: { firstBatch?: unknown[]; nextBatch?: unknown[] } }).cursor;
+      const reply = asOnTheWire(event.reply as Document);
+      const cursor = reply.cursor as { firstBatch?: unknown[]; nextBatch?: unknown[] };
       return {
         collection,
         command: event.commandName,
         documents: (cursor.firstBatch ?? cursor.nextBatch)!.length,
-        bytes: BSON.calculateObjectSize(event.reply as Document),
+        bytes: BSON.calculateObjectSize(reply),
         durationMs: event.duration,
       };
     });
@@ -205,3 +207,4 @@ describe('two gateways sharing one MongoClient', () => {
     }
   });
 });
+

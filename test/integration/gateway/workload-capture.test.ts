@@ -6,6 +6,7 @@ import { BSON, ObjectId, type CommandStartedEvent, type CommandSucceededEvent, t
 import { gatewaySettingsOf, loadConfig } from '../../../src/config';
 import { connectMongo, createGateway, readWorkload, STRATEGY_HEADER, type CostReport, type FieldWorkload, type Gateway, type GatewaySettings, type WorkloadSummary } from 'docjoin';
 import { startTestMongo, type TestMongo } from '../../support/test-mongo';
+import { asOnTheWire } from '../../support/reply-on-the-wire';
 
 /** Workload capture (issue 11, item 1) on a small inline schema: what a sequence of operations records, in a file and in a collection. */
 const SDL = /* GraphQL */ `
@@ -67,7 +68,7 @@ beforeAll(async () => {
     if (command.find === 'authors' && command.filter?._id?.$in !== undefined) joins.add(`${event.connectionId}:${event.requestId}`);
   });
   client.on('commandSucceeded', (event: CommandSucceededEvent) => {
-    if (joins.delete(`${event.connectionId}:${event.requestId}`)) joinBytes.current += BSON.calculateObjectSize(event.reply as BSON.Document);
+    if (joins.delete(`${event.connectionId}:${event.requestId}`)) joinBytes.current += BSON.calculateObjectSize(asOnTheWire(event.reply as BSON.Document));
   });
   folder = mkdtempSync(join(tmpdir(), 'docjoin-workload-'));
 }, 60_000);
