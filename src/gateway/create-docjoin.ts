@@ -8,6 +8,7 @@ import { processEstimateViolations, type EstimateViolationRecorder } from './cos
 import { createFormatError } from './errors/format-error';
 import { CollectionSizes } from './estimate/collection-sizes';
 import { estimateRequest } from './estimate/estimate-request';
+import { EstimateCache } from './estimate/estimate-cache';
 import { CopyBackfills } from './estimate/copy-backfills';
 import { counterCount } from './loaders/counter-count';
 import { checkOptionNames, GatewayOptionError, resolveSettings, type GatewaySettings, type ResolvedSettings } from './gateway-options';
@@ -181,22 +182,29 @@ export async function createDocjoin(options: DocjoinOptions): Promise<Docjoin> {
   const documentBudget = new DocumentBudget(settings.maxDocumentsInFlight);
 
   const checkEstimate = options.checkEstimates ?? processEstimateViolations.checkByDefault;
+  const estimates = new EstimateCache();
   const costPlugin = ApolloServerPluginDocjoinCost<GatewayContext>({
     report: settings.costReport,
-    estimate: !estimateRead(settings, checkEstimate) ? undefined : (({ schema: resolvedSchema, document, operation, request, contextValue }) =>
-      operation &&
-      estimateRequest({
-        schema: resolvedSchema,
-        storageMap,
-        document,
-        operation,
-        variables: request.variables,
-        strategyFor: contextValue.strategyFor,
-        assumedListSize: settings.assumedListSize,
-        writeEstimate: (field) => writeRuntime.estimates.get(field),
-        ...(sizes && { collectionSize: (collection: string) => sizes.bound(collection), listLength: (coordinate: string) => sizes.listLength(coordinate) }),
-        ...(backfills && { copyBackfilling: (coordinate: string) => backfills.backfilling(coordinate), counters }),
-      })),
+    estimate: !estimateRead(settings, checkEstimate)
+      ? undefined
+      : ({ schema: resolvedSchema, document, operation, request, contextValue }) => {
+          if (!operation) return undefined;
+          const estimate = () =>
+            estimateRequest({
+              schema: resolvedSchema,
+              storageMap,
+              document,
+              operation,
+              variables: request.variables,
+              strategyFor: contextValue.strategyFor,
+              assumedListSize: settings.assumedListSize,
+              writeEstimate: (field) => writeRuntime.estimates.get(field),
+              ...(sizes && { collectionSize: (collection: string) => sizes.bound(collection), listLength: (coordinate: string) => sizes.listLength(coordinate) }),
+              ...(backfills && { copyBackfilling: (coordinate: string) => backfills.backfilling(coordinate), counters }),
+            });
+          // A request that switches strategies is estimated for itself.
+          return contextValue.overrides === NO_OVERRIDES ? estimates.estimate(operation, request.variables, `${sizes?.version ?? 0}:${backfills?.version ?? 0}`, estimate) : estimate();
+        },
     limits: settings.limits,
     commandsView: ({ request }) => settings.costCommands && parseCostHeader(request.http?.headers.get(COST_HEADER)) === 'commands',
     checkEstimate,

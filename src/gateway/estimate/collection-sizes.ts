@@ -36,6 +36,7 @@ export class CollectionSizes {
   readonly #collections: readonly string[];
   readonly #arrays: readonly ArrayList[];
   readonly #timers: NodeJS.Timeout[] = [];
+  #version = 0;
 
   constructor(
     storageMap: StorageMap,
@@ -69,9 +70,14 @@ export class CollectionSizes {
     this.#timers.push(timer);
   }
 
+  /** Changes whenever a measure does, so that what was estimated from the old measures is estimated again. */
+  get version(): number {
+    return this.#version;
+  }
+
   async countSizes(): Promise<void> {
     const counts = await Promise.all(this.#collections.map(async (collection) => [collection, await this.source.estimatedDocumentCount(collection)] as const));
-    for (const [collection, count] of counts) this.#sizes.set(collection, count);
+    for (const [collection, count] of counts) this.#measured(this.#sizes, collection, count);
   }
 
   async measureArrays(): Promise<void> {
@@ -80,8 +86,14 @@ export class CollectionSizes {
         { $project: { n: { $cond: [{ $isArray: `$${list.path}` }, { $size: `$${list.path}` }, 1] } } },
         { $group: { _id: null, longest: { $max: '$n' } } },
       ]);
-      this.#longest.set(list.coordinate, typeof row?.longest === 'number' ? row.longest : 0);
+      this.#measured(this.#longest, list.coordinate, typeof row?.longest === 'number' ? row.longest : 0);
     }
+  }
+
+  #measured(measures: Map<string, number>, name: string, value: number): void {
+    if (measures.get(name) === value) return;
+    measures.set(name, value);
+    this.#version++;
   }
 
   /** The most documents of `collection` one batch can return; undefined when not counted. */

@@ -33,6 +33,7 @@ export class CopyBackfills {
   readonly #copies: ReadonlyMap<string, string>;
   #running: ReadonlySet<string> = new Set();
   #timer: NodeJS.Timeout | undefined;
+  #version = 0;
 
   constructor(
     storageMap: StorageMap,
@@ -61,11 +62,19 @@ export class CopyBackfills {
 
   async refresh(): Promise<void> {
     const migrations = await this.source.readMetadata(MIGRATIONS_COLLECTION, { kind: { $in: BACKFILL_KINDS } });
-    this.#running = new Set(
+    const running = new Set(
       migrations.flatMap((migration) =>
         typeof migration._id === 'string' && this.#copies.get(migration._id) === migration.kind && (migration.finishedAt === undefined || migration.finishedAt === null) ? [migration._id] : [],
       ),
     );
+    if (running.size === this.#running.size && [...running].every((coordinate) => this.#running.has(coordinate))) return;
+    this.#running = running;
+    this.#version++;
+  }
+
+  /** Changes whenever the running backfills do (estimate-cache.ts). */
+  get version(): number {
+    return this.#version;
   }
 
   /** Whether the copy `coordinate` (a relation's snapshot or embedded copy, or a counter) was being backfilled when last read. */
