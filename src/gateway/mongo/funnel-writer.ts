@@ -45,11 +45,22 @@ export class FunnelWriter {
   /** Every statement in ONE ordered `update` command; returns the matched and modified totals. */
   async update(collection: string, statements: readonly UpdateStatement[]): Promise<{ matched: number; modified: number }> {
     this.#lastCollection = collection;
+    // One statement goes out as updateOne/updateMany: the same command, without the driver's bulk machinery.
+    if (statements.length === 1) return this.#updateAlone(collection, statements[0]!);
     const operations = statements.map((statement): AnyBulkWriteOperation => {
       const body = { filter: statement.filter, update: statement.update, ...(statement.arrayFilters && { arrayFilters: [...statement.arrayFilters] }) };
       return statement.multi ? { updateMany: body } : { updateOne: body };
     });
     const result = await this.attribute(collection, (comment) => this.db.collection(collection).bulkWrite(operations, { ordered: true, session: this.session, comment }));
+    return { matched: result.matchedCount, modified: result.modifiedCount };
+  }
+
+  async #updateAlone(collection: string, statement: UpdateStatement): Promise<{ matched: number; modified: number }> {
+    const options = { session: this.session, ...(statement.arrayFilters && { arrayFilters: [...statement.arrayFilters] }) };
+    const result = await this.attribute(collection, (comment) => {
+      const documents = this.db.collection(collection);
+      return statement.multi ? documents.updateMany(statement.filter, statement.update, { ...options, comment }) : documents.updateOne(statement.filter, statement.update, { ...options, comment });
+    });
     return { matched: result.matchedCount, modified: result.modifiedCount };
   }
 
@@ -63,6 +74,10 @@ export class FunnelWriter {
   /** Every document in ONE `insert` command. */
   async insert(collection: string, documents: readonly StoredDocument[]): Promise<number> {
     this.#lastCollection = collection;
+    if (documents.length === 1) {
+      await this.attribute(collection, (comment) => this.db.collection(collection).insertOne(documents[0]!, { session: this.session, comment }));
+      return 1;
+    }
     const result = await this.attribute(collection, (comment) => this.db.collection(collection).insertMany([...documents], { ordered: true, session: this.session, comment }));
     return result.insertedCount;
   }

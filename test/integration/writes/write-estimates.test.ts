@@ -62,12 +62,12 @@ const operations: Record<keyof typeof mutationWritePlans, () => Promise<string>>
 
 describe('the static estimate of each mutation (write unit + read back), against what it sends', () => {
   it.each([
-    // mutation, estimated, measured with transactions: the bound is exact
+    // mutation, estimated, measured with transactions: the bound is exact, except where a resolver reads nothing back
     ['renameAuthor', 4, 4], //      update authors, update books, commit; read back
     ['renamePart', 4, 4], //        update parts, update products, commit; read back
     ['updateHost', 4, 4], //        update hosts (recentLogs copies folded in), update logMessages, commit; read back
     ['updateStockPrice', 3, 3], //  update stocks (nothing copies prices), commit; read back
-    ['addComment', 5, 5], //        read the post, insert, update posts (bounded push + counter), commit; read back
+    ['addComment', 5, 4], //        read the post, insert, update posts (bounded push + counter), commit; the estimate counts a read back the resolver skips (it returns the comment it inserted)
     ['logMessage', 5, 5], //        read the host, insert (host preloaded), update hosts, commit; read back
     ['publishBook', 6, 6], //       read the publisher, read the authors, insert, update authors, commit; read back
     ['reassignTask', 6, 6], //      read the task, read the new owner, update tasks, update people, commit; read back
