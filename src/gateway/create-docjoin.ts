@@ -6,6 +6,7 @@ import { NO_OVERRIDES, parseStrategyOverrides, STRATEGY_HEADER } from './context
 import { ApolloServerPluginDocjoinCost, COST_HEADER, parseCostHeader } from './cost/cost-plugin';
 import { processEstimateViolations, type EstimateViolationRecorder } from './cost/estimate-check';
 import { createFormatError } from './errors/format-error';
+import { compiledExecution, type CompiledExecutionGateway } from './execution/compiled-execution';
 import { CollectionSizes } from './estimate/collection-sizes';
 import { estimateRequest } from './estimate/estimate-request';
 import { EstimateCache } from './estimate/estimate-cache';
@@ -85,6 +86,11 @@ export type RequestHeaders = { get(name: string): string | undefined | null } | 
 export interface Docjoin {
   /** The executable public schema: your types with docjoin's resolvers, storage directives removed. */
   readonly schema: GraphQLSchema;
+  /**
+   * The same schema for Apollo's `gateway` option (instead of `schema`): each operation is compiled once
+   * by graphql-jit and run compiled, as `docjoin serve` does (execution/compiled-execution.ts).
+   */
+  readonly compiledExecution: CompiledExecutionGateway;
   readonly storageMap: StorageMap;
   readonly settings: ResolvedSettings;
   /**
@@ -226,6 +232,7 @@ export async function createDocjoin(options: DocjoinOptions): Promise<Docjoin> {
   });
   return {
     schema,
+    compiledExecution: compiledExecution(schema),
     storageMap,
     settings,
     plugins: [

@@ -9,7 +9,6 @@ import type { ResolvedSettings } from './gateway-options';
 import { startHttpServer, type RunningHttpServer } from './http/http-server';
 import { Admission } from './http/admission';
 import { createIdeRoutes } from './http/ide';
-import { compiledExecution } from './execution/compiled-execution';
 import { defaultIdeQuery } from './ide-default-query';
 import { landingPagePlugin } from './landing-page';
 import type { StorageMap } from './storage-map/storage-map-types';
@@ -58,7 +57,7 @@ export async function createGateway(options: CreateGatewayOptions): Promise<Gate
   const { settings } = docjoin;
   const ide = { endpoint: '/graphql', defaultQuery: defaultIdeQuery(docjoin.schema, docjoin.storageMap) };
   const apollo = new ApolloServer<GatewayContext>({
-    gateway: compiledExecution(docjoin.schema),
+    gateway: docjoin.compiledExecution,
     introspection: true,
     includeStacktraceInErrorResponses: !settings.production,
     // Whoever starts the gateway owns the process's signals and stops it.

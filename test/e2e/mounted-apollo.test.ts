@@ -42,8 +42,8 @@ afterAll(async () => {
   await mongo?.stop();
 });
 
-async function post(query: string, headers: Record<string, string> = {}): Promise<{ data: unknown; extensions: { cost: CostReport } }> {
-  const response = await fetch(url, { method: 'POST', headers: { 'content-type': 'application/json', ...headers }, body: JSON.stringify({ query }) });
+async function post(query: string, headers: Record<string, string> = {}, at = url): Promise<{ data: unknown; extensions: { cost: CostReport } }> {
+  const response = await fetch(at, { method: 'POST', headers: { 'content-type': 'application/json', ...headers }, body: JSON.stringify({ query }) });
   return (await response.json()) as { data: unknown; extensions: { cost: CostReport } };
 }
 
@@ -59,4 +59,27 @@ it('serves the schema with extensions.cost, and the strategy header switches a f
 
 it('answers GET /health through the Docjoin it was given', async () => {
   expect(await docjoin.health()).toMatchObject({ status: 200, body: { status: 'ok' } });
+});
+
+it('runs the same operations compiled when given to Apollo as its gateway (docjoin.compiledExecution)', async () => {
+  const compiled = new ApolloServer<GatewayContext>({ gateway: docjoin.compiledExecution, plugins: [...docjoin.plugins], formatError: docjoin.formatError });
+  const { url: compiledUrl } = await startStandaloneServer(compiled, { listen: { port: 0 }, context: async ({ req }) => docjoin.createContext({ headers: req.headers }) });
+  try {
+    const query = `{ book(id: "${bookId}") { title authors { name } } }`;
+    for (const headers of [{}, { [STRATEGY_HEADER]: 'Book.authors=join' }]) {
+      const [interpreted, fromCompiled] = await Promise.all([post(query, headers), post(query, headers, compiledUrl)]);
+      expect(fromCompiled.data).toEqual(interpreted.data);
+      expect(fromCompiled.extensions.cost).toMatchObject({ roundTrips: interpreted.extensions.cost.roundTrips, estimatedRoundTrips: interpreted.extensions.cost.estimatedRoundTrips });
+    }
+    // A resolver's error: the same message, path, locations and code from both executors.
+    const errorsFrom = async (at: string) => {
+      const response = await fetch(at, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ query: '{\n  book(id: "nope") { title }\n}' }) });
+      return ((await response.json()) as { errors: Array<{ path: unknown; extensions: { code: string } }> }).errors;
+    };
+    const [interpretedErrors, compiledErrors] = await Promise.all([errorsFrom(url), errorsFrom(compiledUrl)]);
+    expect(compiledErrors.map((error) => [error.path, error.extensions.code])).toEqual([[['book'], 'BAD_USER_INPUT']]);
+    expect(compiledErrors).toEqual(interpretedErrors);
+  } finally {
+    await compiled.stop();
+  }
 });
