@@ -40,9 +40,10 @@ function readSegments(value: unknown, segments: readonly string[], index: number
 
 /** Writes `value` at a dot-notation path, creating plain objects on the way (no arrays). */
 export function writePath(target: Record<string, unknown>, path: string, value: unknown): void {
-  const segments = path.split('.');
+  const segments = segmentsOf(path);
   let current = target;
-  for (const segment of segments.slice(0, -1)) {
+  for (let index = 0; index < segments.length - 1; index++) {
+    const segment = segments[index]!;
     const next = current[segment];
     if (next === null || typeof next !== 'object' || Array.isArray(next)) current[segment] = {};
     current = current[segment] as Record<string, unknown>;

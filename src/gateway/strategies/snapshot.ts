@@ -24,6 +24,13 @@ export function resolveSnapshot(shape: SnapshotShape, request: RelationRequest):
   const missing = context.snapshotMissingFields(info, shape, field.targetType, requested);
   if (missing.length === 0) {
     const copied = context.snapshotCopiedFields(info, shape, field.targetType, requested);
+    if (entries.every((entry) => lackedFields(copied, entry) === undefined)) {
+      // Every copy is complete (the common case): no slots, nothing to merge.
+      request.cost.snapshotHits(entries.length);
+      const copies = entries.map((entry) => toStoredDocument(request, shape, entry));
+      const documents = asksForList(requested) ? filterAndSort(copies, requested.filters, requested.sort) : copies;
+      return field.isList ? documents : (documents[0] ?? null);
+    }
     const slots = entries.map((entry): SnapshotSlot => {
       const lacked = lackedFields(copied, entry);
       if (lacked === undefined) return { copy: toStoredDocument(request, shape, entry) };
@@ -90,13 +97,24 @@ function isEntry(value: unknown): value is Record<string, unknown> {
 
 /** Rebuilds a copy as the target document would be stored, so the target's field resolvers read it unchanged. */
 function toStoredDocument(request: RelationRequest, shape: SnapshotShape, entry: Record<string, unknown>): StoredDocument {
+  const document: StoredDocument = { _id: entry[shape.key] };
+  for (const { name, path } of storedPathsOf(request, shape)) writePath(document, path, entry[name]);
+  return document;
+}
+
+/** Each copied field's stored path in the target document (`_id` left out: the key gives it), worked out once per shape. */
+const storedPaths = new WeakMap<SnapshotShape, ReadonlyArray<{ readonly name: string; readonly path: string }>>();
+
+function storedPathsOf(request: RelationRequest, shape: SnapshotShape): ReadonlyArray<{ readonly name: string; readonly path: string }> {
+  let paths = storedPaths.get(shape);
+  if (paths) return paths;
   const target = request.context.storageMap.types.get(shape.fallback.targetType);
   if (!target) throw new InvariantError(`no storage for ${shape.fallback.targetType}`);
-  const document: StoredDocument = { _id: entry[shape.key] };
-  for (const name of shape.fields) {
+  paths = shape.fields.flatMap((name) => {
     const storage = target.fields.get(name);
     if (storage?.kind !== 'stored') throw new InvariantError(`${request.field.coordinate}: snapshot field ${name} is not stored`);
-    if (storage.path !== '_id') writePath(document, storage.path, entry[name]);
-  }
-  return document;
+    return storage.path === '_id' ? [] : [{ name, path: storage.path }];
+  });
+  storedPaths.set(shape, paths);
+  return paths;
 }
