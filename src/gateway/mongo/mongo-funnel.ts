@@ -104,6 +104,16 @@ export class MongoFunnel {
     return this.#db.databaseName;
   }
 
+  /**
+   * Reads ask the driver for raw documents (`raw: true`) and decode each once, here, with the client's
+   * own BSON options (useBigInt64, promoteValues…): with command monitoring on, the driver decodes
+   * every reply for its event, and a decoded reply would be decoded a second time for the cursor.
+   */
+  readonly #decode = (documents: readonly unknown[]): StoredDocument[] => {
+    const options = { ...this.#db.bsonOptions, raw: false };
+    return documents.map((document) => BSON.deserialize(document as Uint8Array, options));
+  };
+
   async find(scope: CommandScope, collection: string, filter: StoredDocument, options: FindOptions): Promise<StoredDocument[]> {
     return this.#run(scope, collection, (comment, maxTimeMS) =>
       this.#db
@@ -118,7 +128,7 @@ export class MongoFunnel {
           raw: true,
         })
         .toArray()
-        .then(decodeDocuments),
+        .then(this.#decode),
     );
   }
 
@@ -128,7 +138,7 @@ export class MongoFunnel {
         .collection(collection)
         .aggregate(pipeline as Document[], { ...(options.batchSize !== undefined && { batchSize: replyBatchSize(options.batchSize) }), ...(maxTimeMS !== undefined && { maxTimeMS }), comment, raw: true })
         .toArray()
-        .then(decodeDocuments),
+        .then(this.#decode),
     );
   }
 
@@ -373,15 +383,6 @@ function replyBatchSize(expected: number): number {
 
 function eventKey(event: { connectionId?: string | number; requestId: number }): string {
   return `${String(event.connectionId)}#${event.requestId}`;
-}
-
-/**
- * Reads ask the driver for raw documents (`raw: true`) and decode each once, here: with command
- * monitoring on, the driver decodes every reply for its event, and a decoded reply would be decoded
- * a second time for the cursor. The event's reply then holds the documents undecoded.
- */
-function decodeDocuments(documents: readonly unknown[]): StoredDocument[] {
-  return documents.map((document) => BSON.deserialize(document as Uint8Array));
 }
 
 /** A Buffer is sized as BSON binary: its int32 length and subtype byte more than the document it holds. */

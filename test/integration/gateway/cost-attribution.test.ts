@@ -52,6 +52,23 @@ describe('the mongo funnel', () => {
     expect(ledger.report()).toMatchObject({ roundTrips: 3, documents: 5, collections: { funnelProbe: { roundTrips: 3, documents: 5 } } });
   });
 
+  it("decodes the raw documents it reads with the client's own BSON options", async () => {
+    const client = new MongoClient(demo.mongo.uri, { monitorCommands: true, useBigInt64: true });
+    await client.connect();
+    const db = client.db(demo.dbName);
+    const funnel = new MongoFunnel(client, db);
+    try {
+      await db.collection('funnelLongs').insertOne({ n: BSON.Long.fromString('9007199254740993') });
+      const ledger = new CostLedger();
+      const [found] = await funnel.find({ ledger, fields: ['Probe.n'] }, 'funnelLongs', {}, { projection: { n: 1 } });
+      const [aggregated] = await funnel.aggregate({ ledger, fields: ['Probe.n'] }, 'funnelLongs', [{ $project: { n: 1 } }]);
+      expect([found!.n, aggregated!.n]).toEqual([9007199254740993n, 9007199254740993n]);
+    } finally {
+      funnel.detach();
+      await client.close();
+    }
+  });
+
   it('asks for one more document than the answer can hold, so an exactly full answer needs no getMore', async () => {
     const db = demo.client.db(demo.dbName);
     const started: CommandStartedEvent[] = [];
