@@ -11,7 +11,17 @@ import { startTestMongo, type TestMongo } from '../../support/test-mongo';
 const SDL = /* GraphQL */ `
   type Query { wait(ms: Int!): String! }
 `;
-const resolvers = { Query: { wait: async (_parent: unknown, args: { ms: number }) => new Promise<string>((resolve) => setTimeout(() => resolve(`waited ${args.ms} ms`), args.ms)) } };
+/** Told when a `wait` starts: the request is then in flight (a fixed pause before stopping could pass before it even connects on a loaded machine). */
+let waitStarted: () => void = () => undefined;
+const resolvers = {
+  Query: {
+    wait: async (_parent: unknown, args: { ms: number }) => {
+      waitStarted();
+      return new Promise<string>((resolve) => setTimeout(() => resolve(`waited ${args.ms} ms`), args.ms));
+    },
+  },
+};
+const nextWaitStarts = () => new Promise<void>((resolve) => (waitStarted = resolve));
 
 let mongo: TestMongo;
 let client: MongoClient;
@@ -32,8 +42,9 @@ const ask = (url: string, ms: number) =>
 it('lets a request in flight finish, and takes no new connection meanwhile', async () => {
   const gateway = await start(5000);
   const url = gateway.url!;
+  const started = nextWaitStarts();
   const inFlight = ask(url, 400);
-  await new Promise((resolve) => setTimeout(resolve, 100));
+  await started;
   lines.length = 0;
   const stopped = gateway.stop();
   await new Promise((resolve) => setTimeout(resolve, 50));
@@ -45,8 +56,9 @@ it('lets a request in flight finish, and takes no new connection meanwhile', asy
 
 it('cuts off a request still running after the grace period, and says so', async () => {
   const gateway = await start(100);
+  const started = nextWaitStarts();
   const inFlight = ask(gateway.url!, 1000).catch((error: unknown) => error);
-  await new Promise((resolve) => setTimeout(resolve, 100));
+  await started;
   lines.length = 0;
   await gateway.stop();
   expect(String(await inFlight)).toBe('TypeError: fetch failed');
