@@ -24,6 +24,11 @@ export class FunnelWriter {
     private readonly attribute: <T>(collection: string, operation: (comment: string) => Promise<T>) => Promise<T>,
   ) {}
 
+  /** Whether its commands run in a transaction (a failure then takes back every write of the attempt). */
+  get inTransaction(): boolean {
+    return this.session.inTransaction();
+  }
+
   /** The collection of the latest command, to name in a DatabaseFailure. */
   get lastCollection(): string {
     return this.#lastCollection;

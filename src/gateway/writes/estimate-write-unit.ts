@@ -1,6 +1,6 @@
 import { InvariantError } from '../errors/internal-errors';
 import { fanOutCollections, hasFanOut } from './fan-out-planner';
-import { byKeyReferenceFields, collectionsDerivedFromInsert, nestedSnapshotLocations } from './insert-planner';
+import { byKeyReferenceFields, collectionsDerivedFromInsert, nestedSnapshotLocations, provedByDerivedUpdate } from './insert-planner';
 import { boundedArraysOf, collectionsDerivedFromDelete, incomingReferences } from './delete-planner';
 import { collectionsOfReferenceChange } from './reference-planner';
 import type { WriteModel } from './write-model-types';
@@ -28,7 +28,8 @@ export interface WriteUnitEstimate {
  * source (one statement, the copies inside it folded in) and one updateMany per collection holding
  * copies of the changed fields, after a read when it is picked by another field than `_id` and has
  * copies; insert reads each reference it holds but the preloaded ones (a list reference: up to its
- * `maxKeys` documents in one find), inserts, then updates each collection whose bounded arrays,
+ * `maxKeys` documents in one find) and, with `transaction`, those its derived update proves
+ * (provedByDerivedUpdate), inserts, then updates each collection whose bounded arrays,
  * counters or inverse arrays it feeds; changeReference reads the document and its new target, sets the
  * truth and updates each collection of the inverse side; requireMany reads up to `maxKeys` documents in
  * one find; delete reads the document, each place that could reference it and each bounded array it fed,
@@ -58,7 +59,10 @@ export function estimateWriteUnit(model: WriteModel, plan: WritePlan, options: {
       case 'insert': {
         const reads = (coordinate: string) => !operation.preloaded?.includes(coordinate) && (operation.holds === undefined || operation.holds.includes(coordinate));
         for (const field of byKeyReferenceFields(model, operation.typeName)) {
-          if (reads(field.coordinate)) read(1, field.isList ? maxKeysOf(operation, field.coordinate) : 1);
+          if (!reads(field.coordinate)) continue;
+          // Proved by its derived update in a transaction: no read. Its document stays counted, for a server without transactions.
+          if (options.transaction && provedByDerivedUpdate(model, field)) read(0, 1);
+          else read(1, field.isList ? maxKeysOf(operation, field.coordinate) : 1);
         }
         for (const location of nestedSnapshotLocations(model, operation.typeName)) {
           if (reads(location.coordinate)) read(1, maxKeysOf(operation, location.coordinate));

@@ -5,7 +5,7 @@ import { sortDocument } from '../storage-map/parse-sort';
 import type { RelationField } from '../storage-map/storage-map-types';
 import { collectionsOfReferenceChange, planReferenceChange } from './reference-planner';
 import { counterCopies, planCounterCopyUpdates } from './fan-out-planner';
-import { distinct, UpdateMerger, type PlannedUpdate } from './write-steps';
+import { distinct, UpdateMerger, type PlannedUpdate, type WriteStep } from './write-steps';
 import type { BoundedArray, CopiedField, CounterRule, CounterSource, PathSegment, SnapshotLocation, WriteModel } from './write-model-types';
 
 /** A reference the new document holds: its targets must exist, and a snapshot of them is filled in. */
@@ -13,6 +13,8 @@ export interface ForwardReference {
   readonly coordinate: string;
   readonly collection: string;
   readonly keys: readonly unknown[];
+  /** Inside a transaction, the derived update of its one target proves the target exists: no read (see provedByDerivedUpdate). */
+  readonly provable: boolean;
   /** The copies to fill: where they are in the document, their key and the fields copied. */
   readonly snapshot?: { readonly segments: readonly PathSegment[]; readonly key: string; readonly fields: readonly CopiedField[] };
 }
@@ -34,6 +36,44 @@ export function nestedSnapshotLocations(model: WriteModel, typeName: string): Sn
   return model.snapshots.filter((location) => location.collection === collection && location.segments.length > 1 && !location.inSourceDocument);
 }
 
+/**
+ * Whether inserting a `field.typeName` document always updates the one document its by-key relation
+ * `field` points at, picked by `_id`, in a statement of its own: the target's collection is written
+ * only by bounded arrays and counters of the children keyed by the relation's local field
+ * (`Comment.post`: `Post.recentComments` and `Post.commentCount` follow `postId`, one merged
+ * statement). Inside a transaction that statement's matched count proves the target exists, so the
+ * insert needs no read for it; a snapshot reference still reads its target for the copied fields.
+ */
+export function provedByDerivedUpdate(model: WriteModel, field: RelationField): boolean {
+  const join = field.shapes.join;
+  const collection = model.storageMap.types.get(field.typeName)?.collection;
+  if (field.isList || field.shapes.snapshot || join?.direction !== 'byKey' || collection === undefined) return false;
+  const rules = insertRules(model, field.typeName, collection);
+  const keyedByField = (rule: { parentKey: string; childKey: string }) => rule.parentKey === '_id' && rule.childKey === join.localField;
+  const arrays = rules.arrays.filter((array) => array.collection === join.collection);
+  const counters = rules.counters.filter(({ counter }) => counter.collection === join.collection);
+  const otherWriters = [
+    ...rules.counters.flatMap(({ counter }) => counterCopies(model, counter).map(({ location }) => location.collection)),
+    ...rules.truths.flatMap(([coordinate]) => collectionsOfReferenceChange(model, coordinate)),
+  ];
+  return (
+    arrays.length + counters.length > 0 &&
+    arrays.every(keyedByField) &&
+    counters.every(({ source }) => keyedByField(source)) &&
+    !otherWriters.includes(join.collection)
+  );
+}
+
+/**
+ * The one statement of `step` when it updates exactly the document `key` of its collection (one
+ * statement, updateOne, filtered by that `_id`): its matched count then answers whether `key` exists.
+ */
+export function soleUpdateOf(step: WriteStep | undefined, key: unknown): boolean {
+  if (step?.kind !== 'update' || step.statements.length !== 1) return false;
+  const [statement] = step.statements;
+  return !statement!.multi && statement!.filter._id !== undefined && keyString(statement!.filter._id) === keyString(key);
+}
+
 /** Every reference of a new `typeName` document: its own by-key relations, then the snapshots inside its embedded copies. */
 export function forwardReferences(model: WriteModel, typeName: string, document: StoredDocument): ForwardReference[] {
   const references: ForwardReference[] = [];
@@ -47,13 +87,14 @@ export function forwardReferences(model: WriteModel, typeName: string, document:
       coordinate: field.coordinate,
       collection: join.collection,
       keys,
+      provable: keys.length === 1 && provedByDerivedUpdate(model, field),
       ...(snapshot && location && { snapshot: { segments: location.segments, key: snapshot.key, fields: location.fields } }),
     });
   }
   for (const location of nestedSnapshotLocations(model, typeName)) {
     const keys = toList(readPath(document, `${location.segments.map((segment) => segment.path).join('.')}.${location.key}`));
     if (keys.length === 0) continue;
-    references.push({ coordinate: location.coordinate, collection: location.sourceCollection, keys, snapshot: { segments: location.segments, key: location.key, fields: location.fields } });
+    references.push({ coordinate: location.coordinate, collection: location.sourceCollection, keys, provable: false, snapshot: { segments: location.segments, key: location.key, fields: location.fields } });
   }
   return references;
 }

@@ -7,7 +7,7 @@ import { boundedArraysOf, incomingReferences, planDeleteDerived } from './delete
 import type { FunnelWriter } from '../mongo/funnel-writer';
 import type { StoredDocument } from '../mongo/mongo-funnel';
 import { hasFanOut, planSourceUpdate } from './fan-out-planner';
-import { fillSnapshot, forwardReferences, planInsertDerived, withInitialDerivedValues } from './insert-planner';
+import { fillSnapshot, forwardReferences, planInsertDerived, soleUpdateOf, withInitialDerivedValues, type ForwardReference } from './insert-planner';
 import { planReferenceChange } from './reference-planner';
 import { InjectedWriteFailure, injectedWriteFailures, notFound } from './write-errors';
 import type { BoundedArray, WriteModel } from './write-model-types';
@@ -122,28 +122,50 @@ export class WriteUnit {
    * Inserts a new `typeName` document: its references must exist (NOT_FOUND otherwise, nothing
    * written), its snapshots are filled from their sources (`preloaded` sources save the read), its
    * derived values start true, and every bounded array, counter and inverse it feeds is updated.
-   * Returns the document as inserted.
+   * Inside a transaction, a reference whose target the derived update alone picks by `_id`
+   * (provedByDerivedUpdate) is not read: that update matching nothing is the NOT_FOUND, and the
+   * transaction takes the insert back. Returns the document as inserted.
    */
   async insert(typeName: string, document: StoredDocument, preloaded: readonly StoredDocument[] = []): Promise<StoredDocument> {
     const collection = this.#collectionOf(typeName);
     let complete = document;
     const known = new Map(preloaded.map((source) => [keyString(source._id), source]));
-    for (const reference of forwardReferences(this.model, typeName, document)) {
-      const missing = reference.keys.filter((key) => !known.has(keyString(key)));
-      if (missing.length > 0) {
-        const paths = ['_id', ...(reference.snapshot?.fields.map((field) => field.sourcePath) ?? [])];
-        this.#spend();
-        const found = await this.writer.find(reference.collection, { _id: { $in: missing } }, Object.fromEntries(paths.map((path) => [path, 1])));
-        for (const source of found) known.set(keyString(source._id), source);
-        const absent = missing.find((key) => !known.has(keyString(key)));
-        if (absent !== undefined) throw notFound(`${reference.coordinate}: ${describeKey(absent)} not found`, { field: reference.coordinate });
+    const proofs = new Map<string, ForwardReference>();
+    const references = forwardReferences(this.model, typeName, document);
+    for (const reference of references) {
+      if (reference.provable && this.writer.inTransaction && !proofs.has(reference.collection) && !known.has(keyString(reference.keys[0]))) {
+        proofs.set(reference.collection, reference);
+        continue;
       }
+      await this.#requireSources(reference, known);
       complete = fillSnapshot(complete, reference, known);
     }
     complete = withInitialDerivedValues(this.model, collection, complete);
+    const derived = groupByCollection(planInsertDerived(this.model, typeName, collection, complete));
+    for (const [target, reference] of proofs) {
+      if (soleUpdateOf(derived.find((step) => step.collection === target), reference.keys[0])) continue;
+      proofs.delete(target);
+      await this.#requireSources(reference, known);
+    }
     await this.#apply({ kind: 'insert', collection, documents: [complete] });
-    await this.#applyAll(groupByCollection(planInsertDerived(this.model, typeName, collection, complete)));
+    for (const step of derived) {
+      const { matched } = await this.#apply(step);
+      const reference = proofs.get(step.collection);
+      if (reference && matched === 0) throw referenceNotFound(reference, reference.keys[0]);
+    }
     return complete;
+  }
+
+  /** Reads the targets of `reference` not `known` yet, in ONE find, into `known`; NOT_FOUND naming the first missing one. */
+  async #requireSources(reference: ForwardReference, known: Map<string, StoredDocument>): Promise<void> {
+    const missing = reference.keys.filter((key) => !known.has(keyString(key)));
+    if (missing.length === 0) return;
+    const paths = ['_id', ...(reference.snapshot?.fields.map((field) => field.sourcePath) ?? [])];
+    this.#spend();
+    const found = await this.writer.find(reference.collection, { _id: { $in: missing } }, Object.fromEntries(paths.map((path) => [path, 1])));
+    for (const source of found) known.set(keyString(source._id), source);
+    const absent = missing.find((key) => !known.has(keyString(key)));
+    if (absent !== undefined) throw referenceNotFound(reference, absent);
   }
 
   /**
@@ -212,6 +234,10 @@ export class WriteUnit {
     if (collection === undefined) throw new InvariantError(`${typeName} has no @collection`);
     return collection;
   }
+}
+
+function referenceNotFound(reference: ForwardReference, key: unknown): Error {
+  return notFound(`${reference.coordinate}: ${describeKey(key)} not found`, { field: reference.coordinate });
 }
 
 function describe(selector: SourceSelector): string {

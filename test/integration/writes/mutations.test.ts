@@ -126,8 +126,9 @@ describe('addComment', () => {
     const { data, cost } = await mutate(`mutation { addComment(postId: "${hex(post._id)}", author: "Grace", comment: "Nice read.") { id author comment post { id } } }`);
     const added = data.addComment as { id: string; author: string; comment: string; post: { id: string } };
     expect(added).toMatchObject({ author: 'Grace', comment: 'Nice read.', post: { id: hex(post._id) } });
-    // find posts (the post must exist), insert comments, update posts ($push $each/$sort/$slice + $inc), commit.
-    expect(cost.writes).toEqual(expectedWrites(transactions, { roundTrips: 4, documentsModified: 2, fanOut: { comments: 1, posts: 1 } }));
+    // insert comments, update posts ($push $each/$sort/$slice + $inc: its matched count proves the post exists), commit.
+    // Without a transaction: find posts (the post must exist), insert, update.
+    expect(cost.writes).toEqual(expectedWrites(transactions, { roundTrips: transactions ? 3 : 4, documentsModified: 2, fanOut: { comments: 1, posts: 1 } }));
 
     const stored = (await db.collection('posts').findOne({ _id: post._id }))!;
     expect(stored.commentCount).toBe(post.commentCount + 1);
@@ -266,8 +267,12 @@ describe('bad input', () => {
       const comments = await db.collection('comments').countDocuments();
       const { error, writes } = await refused(`mutation { addComment(postId: "${missing}", author: "A", comment: "B") { id } }`, 'NOT_FOUND');
       expect(error.message).toBe(`Comment.post: ${missing} not found`);
-      // find posts, then abortTransaction
-      expect(writes).toEqual(expectedWrites(transactions, { roundTrips: 2, documentsModified: 0, fanOut: {} }));
+      // In a transaction: insert comments, update posts (matched nothing: the post is missing), abortTransaction, which
+      // takes the insert back. Without one: find posts, nothing written.
+      const expected = transactions
+        ? expectedWrites(true, { roundTrips: 3, documentsModified: 0, fanOut: { comments: 0, posts: 0 } })
+        : expectedWrites(false, { roundTrips: 2, documentsModified: 0, fanOut: {} });
+      expect(writes).toEqual(expected);
       expect(await db.collection('comments').countDocuments()).toBe(comments);
     });
 

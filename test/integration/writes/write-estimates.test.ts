@@ -62,20 +62,22 @@ const operations: Record<keyof typeof mutationWritePlans, () => Promise<string>>
 
 describe('the static estimate of each mutation (write unit + read back), against what it sends', () => {
   it.each([
-    // mutation, estimated, measured with transactions: the bound is exact, except where a resolver reads nothing back
-    ['renameAuthor', 4, 4], //      update authors, update books, commit; read back
-    ['renamePart', 4, 4], //        update parts, update products, commit; read back
-    ['updateHost', 4, 4], //        update hosts (recentLogs copies folded in), update logMessages, commit; read back
-    ['updateStockPrice', 3, 3], //  update stocks (nothing copies prices), commit; read back
-    ['addComment', 5, 4], //        read the post, insert, update posts (bounded push + counter), commit; the estimate counts a read back the resolver skips (it returns the comment it inserted)
-    ['logMessage', 5, 5], //        read the host, insert (host preloaded), update hosts, commit; read back
-    ['publishBook', 6, 6], //       read the publisher, read the authors, insert, update authors, commit; read back
-    ['reassignTask', 6, 6], //      read the task, read the new owner, update tasks, update people, commit; read back
-  ] as const)('%s: estimated %i, measured %i', async (mutation, estimated, measured) => {
+    // mutation, estimated, measured with transactions (the bound is exact, except where a resolver reads nothing back), measured without
+    ['renameAuthor', 4, 4, 3], //      update authors, update books, commit; read back
+    ['renamePart', 4, 4, 3], //        update parts, update products, commit; read back
+    ['updateHost', 4, 4, 3], //        update hosts (recentLogs copies folded in), update logMessages, commit; read back
+    ['updateStockPrice', 3, 3, 2], //  update stocks (nothing copies prices), commit; read back
+    // insert, update posts (bounded push + counter: its matched count proves the post exists), commit; the estimate
+    // counts a read back the resolver skips (it returns the comment it inserted). Without a transaction, the post is read first.
+    ['addComment', 4, 3, 3],
+    ['logMessage', 5, 5, 4], //        read the host, insert (host preloaded), update hosts, commit; read back
+    ['publishBook', 6, 6, 5], //       read the publisher, read the authors, insert, update authors, commit; read back
+    ['reassignTask', 6, 6, 5], //      read the task, read the new owner, update tasks, update people, commit; read back
+  ] as const)('%s: estimated %i, measured %i (%i without transactions)', async (mutation, estimated, measured, measuredAlone) => {
     const result = await demo.gateway.execute({ query: await operations[mutation]() });
     expect(result.errors).toBeUndefined();
     expect(result.cost!.estimatedRoundTrips).toBe(estimated);
-    expect(result.cost!.roundTrips).toBe(transactions ? measured : measured - 1);
+    expect(result.cost!.roundTrips).toBe(transactions ? measured : measuredAlone);
     expect(result.cost!.writes!.attempts).toBe(1);
   });
 });

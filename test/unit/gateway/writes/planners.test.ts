@@ -2,7 +2,7 @@ import { ObjectId } from 'bson';
 import { buildStorageMap } from '../../../../src/gateway/storage-map/build-storage-map';
 import { buildWriteModel, buildWriteModelFromSdl } from '../../../../src/gateway/writes/build-write-model';
 import { planSnapshotFanOut, planSourceUpdate } from '../../../../src/gateway/writes/fan-out-planner';
-import { fillSnapshot, forwardReferences, planInsertDerived, withInitialDerivedValues } from '../../../../src/gateway/writes/insert-planner';
+import { fillSnapshot, forwardReferences, planInsertDerived, provedByDerivedUpdate, soleUpdateOf, withInitialDerivedValues } from '../../../../src/gateway/writes/insert-planner';
 import { planReferenceChange } from '../../../../src/gateway/writes/reference-planner';
 import { groupByCollection } from '../../../../src/gateway/writes/write-steps';
 import { demoSchema, DIRECTIVES_SDL } from '../support/demo-schema';
@@ -84,7 +84,7 @@ describe('snapshot fan-out', () => {
 describe('inserts', () => {
   it('a comment: one statement on its post pushes the copy ($each/$sort/$slice from the @join) and counts it, guarded against a repeat', () => {
     const comment = { _id: id(10), postId: id(3), author: 'A', comment: 'B', createdAt: new Date(0) };
-    expect(forwardReferences(model, 'Comment', comment)).toEqual([{ coordinate: 'Comment.post', collection: 'posts', keys: [id(3)] }]);
+    expect(forwardReferences(model, 'Comment', comment)).toEqual([{ coordinate: 'Comment.post', collection: 'posts', keys: [id(3)], provable: true }]);
     expect(planInsertDerived(model, 'Comment', 'comments', comment)).toEqual([
       {
         collection: 'posts',
@@ -122,6 +122,46 @@ describe('inserts', () => {
 
   it('a new author starts with true derived values', () => {
     expect(withInitialDerivedValues(model, 'authors', { _id: id(1), name: 'A' })).toEqual({ countOfBooks: 0, bookIds: [], _id: id(1), name: 'A' });
+  });
+});
+
+describe('references an insert need not read in a transaction (provedByDerivedUpdate)', () => {
+  const relation = (writeModel: ReturnType<typeof buildWriteModel>, coordinate: string) => writeModel.storageMap.relations.get(coordinate)!;
+
+  it('Comment.post: the post update alone (push + counter, one statement by _id) proves the post', () => {
+    expect(provedByDerivedUpdate(model, relation(model, 'Comment.post'))).toBe(true);
+    const steps = groupByCollection(planInsertDerived(model, 'Comment', 'comments', { _id: id(10), postId: id(3), createdAt: new Date(0) }));
+    expect(soleUpdateOf(steps.find((step) => step.collection === 'posts'), id(3))).toBe(true);
+    expect(soleUpdateOf(steps.find((step) => step.collection === 'posts'), id(4))).toBe(false);
+  });
+
+  it('a snapshot (its fields are read), a list, or a target no derived update touches: read', () => {
+    expect(provedByDerivedUpdate(model, relation(model, 'LogMessage.host'))).toBe(false);
+    expect(provedByDerivedUpdate(model, relation(model, 'Book.authors'))).toBe(false);
+    expect(provedByDerivedUpdate(model, relation(model, 'Book.publisher'))).toBe(false);
+  });
+
+  it('another rule writing the target collection by another key: its statement could match nothing, so read', () => {
+    const sdl = `
+      type Post @collection(name: "posts") {
+        id: ID!
+        commentCount: Int! @counter(of: "Post.comments")
+        replyCount: Int! @counter(of: "Post.replies")
+        comments: [Comment!]! @join(collection: "comments", localField: "_id", foreignField: "postId")
+        replies: [Comment!]! @join(collection: "comments", localField: "_id", foreignField: "replyToPostId")
+      }
+      type Comment @collection(name: "comments") {
+        id: ID!
+        post: Post @join(localField: "postId")
+        replyTo: Post @join(localField: "replyToPostId")
+      }
+    `;
+    const twoCounters = buildWriteModelFromSdl([DIRECTIVES_SDL, sdl]);
+    expect(provedByDerivedUpdate(twoCounters, relation(twoCounters, 'Comment.post'))).toBe(false);
+    expect(provedByDerivedUpdate(twoCounters, relation(twoCounters, 'Comment.replyTo'))).toBe(false);
+    const steps = groupByCollection(planInsertDerived(twoCounters, 'Comment', 'comments', { _id: id(10), postId: id(3), replyToPostId: id(4) }));
+    expect(steps).toEqual([{ kind: 'update', collection: 'posts', statements: [expect.anything(), expect.anything()] }]);
+    expect(soleUpdateOf(steps[0], id(3))).toBe(false);
   });
 });
 
