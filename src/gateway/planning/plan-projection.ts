@@ -34,7 +34,10 @@ export function planProjection(context: PlanningContext, typeName: string, field
         const shape = storage.shapes.embedded!;
         // Filters and orders read the whole array; `first` then cuts it in the resolver.
         const slice = asks ? undefined : embeddedSlice(context, storage, nodes);
-        entries.push([shape.path, slice === undefined ? 1 : { slice }]);
+        if (slice !== undefined) entries.push([shape.path, { slice }]);
+        else if (asks || !context.storageMap.types.has(storage.targetType)) entries.push([shape.path, 1]);
+        // Only what the selection reads of each embedded document (MongoDB projects inside arrays).
+        else for (const [path, entry] of planProjection(context, storage.targetType, nodes)) entries.push([`${shape.path}.${path}`, entry]);
         break;
       }
       case 'join':

@@ -33,7 +33,8 @@ describe('planProjection', () => {
 
   it('follows the request strategy: a join override fetches the key only', () => {
     expect(projection('{ books { authors { name } } }', ['books'], 'Book', { 'Book.authors': 'join' })).toEqual({ _id: 1, 'authors.id': 1 });
-    expect(projection('{ posts { recentComments { author } } }', ['posts'], 'Post')).toEqual({ _id: 1, recentComments: 1 });
+    // Embedded: only the selected fields of each embedded document.
+    expect(projection('{ posts { recentComments { author } } }', ['posts'], 'Post')).toEqual({ _id: 1, 'recentComments._id': 1, 'recentComments.author': 1 });
     expect(projection('{ posts { recentComments { author } } }', ['posts'], 'Post', { 'Post.recentComments': 'join' })).toEqual({ _id: 1 });
   });
 
@@ -49,8 +50,25 @@ describe('planProjection', () => {
       }
       fragment names on Person { lastName }
     `;
-    expect(projection(query, ['people'], 'Person', {}, { skip: true })).toEqual({ _id: 1, holdings: 1, lastName: 1, taskIds: 1 });
-    expect(projection(query, ['people'], 'Person', {}, { skip: false })).toEqual({ _id: 1, firstName: 1, holdings: 1, lastName: 1, taskIds: 1 });
+    expect(projection(query, ['people'], 'Person', {}, { skip: true })).toEqual({ _id: 1, 'holdings._id': 1, 'holdings.numberHeld': 1, lastName: 1, taskIds: 1 });
+    expect(projection(query, ['people'], 'Person', {}, { skip: false })).toEqual({ _id: 1, firstName: 1, 'holdings._id': 1, 'holdings.numberHeld': 1, lastName: 1, taskIds: 1 });
+  });
+
+  it('reads only the selected fields of embedded documents, with the keys of the joins inside them', () => {
+    expect(projection('{ people { holdings { numberHeld stock { symbol } } } }', ['people'], 'Person')).toEqual({
+      _id: 1,
+      'holdings._id': 1,
+      'holdings.numberHeld': 1,
+      'holdings.stockId': 1,
+    });
+    // Aliases: the union of what each reads.
+    expect(projection('{ posts { a: recentComments { author } b: recentComments { comment post { title } } } }', ['posts'], 'Post')).toEqual({
+      _id: 1,
+      'recentComments._id': 1,
+      'recentComments.author': 1,
+      'recentComments.comment': 1,
+      'recentComments.postId': 1,
+    });
   });
 
   it('pushes an embedded field\'s first down as $slice, the largest over aliases', () => {
