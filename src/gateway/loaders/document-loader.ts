@@ -52,6 +52,7 @@ export class DocumentLoader {
    * for every resolver call, so identity says nothing) of each load or root field they answered.
    */
   readonly #readsAt = new Map<string, Read[]>();
+  #unindexed: Array<{ readonly read: Read; readonly paths: readonly ResponsePath[] }> = [];
   readonly #loader: DataLoader<KeyLoad, StoredDocument | null, string>;
   #reads = 0;
 
@@ -84,37 +85,56 @@ export class DocumentLoader {
   }
 
   async #batch(loads: readonly KeyLoad[]): Promise<Array<StoredDocument | null>> {
+    const keys = loads.map((load) => keyString(load.key));
+    // A list join's loads share one path: its reads above are gathered once.
     const above = new Map<ResponsePath, ReadonlySet<Read>>();
-    const cached = loads.map((load) => {
-      let reads = above.get(load.path);
-      if (!reads) above.set(load.path, (reads = this.#readsAbove(load.path)));
-      return this.#cached(load, reads);
+    const readsAbove = (path: ResponsePath) => {
+      let reads = above.get(path);
+      if (!reads) above.set(path, (reads = this.#readsAbove(path)));
+      return reads;
+    };
+    const cached = loads.map((load, index) => this.#cached(load, keys[index]!, readsAbove));
+    const missing: KeyLoad[] = [];
+    const missingKeys = new Map<string, unknown>();
+    loads.forEach((load, index) => {
+      if (cached[index] !== undefined) return;
+      missing.push(load);
+      missingKeys.set(keys[index]!, load.key);
     });
-    const missing = loads.filter((_load, index) => cached[index] === undefined);
-    const fetched = missing.length === 0 ? undefined : await this.#fetch(missing, loads);
+    const fetched = missing.length === 0 ? undefined : await this.#fetch(missing, missingKeys, loads);
     // A document read for a field counts once for it, however many of its loads asked for it.
-    const counted = new Set<string>();
+    const counted = new Map<string, Set<string>>();
     return loads.map((load, index) => {
       const answer = cached[index];
       if (answer) return answer.document;
-      const key = keyString(load.key);
+      const key = keys[index]!;
       const document = fetched?.get(key) ?? null;
-      if (document && !counted.has(`${load.field}|${key}`)) {
-        counted.add(`${load.field}|${key}`);
-        load.cost?.documents(1);
+      if (document) {
+        let keysOfField = counted.get(load.field);
+        if (!keysOfField) counted.set(load.field, (keysOfField = new Set()));
+        if (!keysOfField.has(key)) {
+          keysOfField.add(key);
+          load.cost?.documents(1);
+        }
       }
       return document;
     });
   }
 
-  #cached(load: KeyLoad, reads: ReadonlySet<Read>): CachedDocument | undefined {
-    return this.#documents
-      .get(keyString(load.key))
-      ?.find((copy) => reads.has(copy.read) && (copy.document === null || covers(copy.projection, load.projection)));
+  /** A copy of `key` read above the load with every path it needs; the reads above are only gathered when some copy has those paths. */
+  #cached(load: KeyLoad, key: string, readsAbove: (path: ResponsePath) => ReadonlySet<Read>): CachedDocument | undefined {
+    const copies = this.#documents.get(key);
+    if (!copies) return undefined;
+    for (const copy of copies) {
+      if (copy.document !== null && !covers(copy.projection, load.projection)) continue;
+      if (readsAbove(load.path).has(copy.read)) return copy;
+    }
+    return undefined;
   }
 
   /** The reads of this loader made for the fields above `path` (its ancestors in the response). */
   #readsAbove(path: ResponsePath): ReadonlySet<Read> {
+    this.#indexReads();
     const reads = new Set<Read>();
     for (const above of ancestorPathKeys(path)) {
       for (const read of this.#readsAt.get(above) ?? []) reads.add(read);
@@ -122,14 +142,22 @@ export class DocumentLoader {
     return reads;
   }
 
+  /** A new read, made for the fields at `paths`; they are indexed only once some load asks what lies above it (#indexReads). */
   #newRead(paths: readonly ResponsePath[]): Read {
     const read: Read = { sequence: ++this.#reads };
-    for (const path of new Set(paths.map(responsePathKey))) {
-      const reads = this.#readsAt.get(path);
-      if (reads) reads.push(read);
-      else this.#readsAt.set(path, [read]);
-    }
+    this.#unindexed.push({ read, paths });
     return read;
+  }
+
+  #indexReads(): void {
+    for (const { read, paths } of this.#unindexed) {
+      for (const path of new Set(paths.map(responsePathKey))) {
+        const reads = this.#readsAt.get(path);
+        if (reads) reads.push(read);
+        else this.#readsAt.set(path, [read]);
+      }
+    }
+    this.#unindexed = [];
   }
 
   #remember(key: string, copy: CachedDocument): void {
@@ -139,12 +167,10 @@ export class DocumentLoader {
   }
 
   /**
-   * ONE `{ key: { $in } }` find for the loads no cached document answers. What it read is remembered
-   * for the fields below every load of the `batch`: they are made once the batch has resolved.
+   * ONE `{ key: { $in } }` find for the loads no cached document answers (`keys`: theirs, each once). What it read is
+   * remembered for the fields below every load of the `batch`: they are made once the batch has resolved.
    */
-  async #fetch(loads: readonly KeyLoad[], batch: readonly KeyLoad[]): Promise<Map<string, StoredDocument>> {
-    const keys = new Map<string, unknown>();
-    for (const load of loads) keys.set(keyString(load.key), load.key);
+  async #fetch(loads: readonly KeyLoad[], keys: ReadonlyMap<string, unknown>, batch: readonly KeyLoad[]): Promise<Map<string, StoredDocument>> {
     const projection = mergeProjections([...loads.map((load) => load.projection), projectionOf([[this.keyField, 1]])]);
     const fields = [...new Set(loads.map((load) => load.field))];
     const documents = await this.funnel.find(

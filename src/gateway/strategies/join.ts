@@ -23,12 +23,13 @@ export function resolveJoin(shape: JoinShape, request: RelationRequest): Relatio
 /** Forward join: the parent holds the key, or an array of keys whose order the result keeps. */
 export function joinByKey(shape: JoinShape, request: RelationRequest, keyValue: unknown, projection: Projection): RelationValue {
   const loader = request.context.loaders.byKey(shape.collection, shape.foreignField);
-  const load = (key: unknown) => loader.load({ key, projection, path: request.info.path, field: request.field.coordinate, cost: request.cost });
+  const { path } = request.info;
+  const field = request.field.coordinate;
   if (!request.field.isList) {
     const key = Array.isArray(keyValue) ? keyValue[0] : keyValue;
     if (!isKeyValue(key)) return null;
     request.cost.keys(1);
-    return load(key).then((document) => {
+    return loader.load({ key, projection, path, field, cost: request.cost }).then((document) => {
       if (document === null) request.cost.dangling(1);
       return document;
     });
@@ -38,9 +39,11 @@ export function joinByKey(shape: JoinShape, request: RelationRequest, keyValue: 
   // Filters and an order apply to the documents the shared batch returns: the keys bound them, and the
   // batch stays shared with every other load of the level.
   const { requested } = request;
-  const listProjection = requested.paths.length === 0 ? projection : mergeProjections([projection, projectionOf(requested.paths.map((path) => [path, 1] as const))]);
-  const loadListed = (key: unknown) => loader.load({ key, projection: listProjection, path: request.info.path, field: request.field.coordinate, cost: request.cost });
-  return Promise.all(keys.map(loadListed)).then((documents) => {
+  const listProjection = requested.paths.length === 0 ? projection : mergeProjections([projection, projectionOf(requested.paths.map((listPath) => [listPath, 1] as const))]);
+  // A loop, not a closure per parent: this runs once for every parent of the level.
+  const loads: Array<Promise<StoredDocument | null>> = [];
+  for (const key of keys) loads.push(loader.load({ key, projection: listProjection, path, field, cost: request.cost }));
+  return Promise.all(loads).then((documents) => {
     const found = documents.filter((document): document is StoredDocument => document !== null);
     request.cost.dangling(documents.length - found.length);
     return asksForList(requested) ? filterAndSort(found, requested.filters, requested.sort) : found;
