@@ -8,7 +8,7 @@ import { processEstimateViolations, type EstimateViolationRecorder } from './cos
 import { createFormatError } from './errors/format-error';
 import { compiledExecution, type CompiledExecutionGateway } from './execution/compiled-execution';
 import { CollectionSizes } from './estimate/collection-sizes';
-import { estimateRequest } from './estimate/estimate-request';
+import { coerceVariables, estimateWithVariables } from './estimate/estimate-request';
 import { EstimateCache } from './estimate/estimate-cache';
 import { CopyBackfills } from './estimate/copy-backfills';
 import { counterCount } from './loaders/counter-count';
@@ -195,21 +195,25 @@ export async function createDocjoin(options: DocjoinOptions): Promise<Docjoin> {
       ? undefined
       : ({ schema: resolvedSchema, document, operation, request, contextValue }) => {
           if (!operation) return undefined;
-          const estimate = () =>
-            estimateRequest({
-              schema: resolvedSchema,
-              storageMap,
-              document,
-              operation,
-              variables: request.variables,
-              strategyFor: contextValue.strategyFor,
-              assumedListSize: settings.assumedListSize,
-              writeEstimate: (field) => writeRuntime.estimates.get(field),
-              ...(sizes && { collectionSize: (collection: string) => sizes.bound(collection), listLength: (coordinate: string) => sizes.listLength(coordinate) }),
-              ...(backfills && { copyBackfilling: (coordinate: string) => backfills.backfilling(coordinate), counters }),
-            });
+          const variables = coerceVariables(resolvedSchema, operation, request.variables);
+          if (!variables) return undefined;
+          const estimate = (read: Readonly<Record<string, unknown>>) =>
+            estimateWithVariables(
+              {
+                schema: resolvedSchema,
+                storageMap,
+                document,
+                operation,
+                strategyFor: contextValue.strategyFor,
+                assumedListSize: settings.assumedListSize,
+                writeEstimate: (field) => writeRuntime.estimates.get(field),
+                ...(sizes && { collectionSize: (collection: string) => sizes.bound(collection), listLength: (coordinate: string) => sizes.listLength(coordinate) }),
+                ...(backfills && { copyBackfilling: (coordinate: string) => backfills.backfilling(coordinate), counters }),
+              },
+              read,
+            );
           // A request that switches strategies is estimated for itself.
-          return contextValue.overrides === NO_OVERRIDES ? estimates.estimate(operation, request.variables, `${sizes?.version ?? 0}:${backfills?.version ?? 0}`, estimate) : estimate();
+          return contextValue.overrides === NO_OVERRIDES ? estimates.estimate(operation, variables, `${sizes?.version ?? 0}:${backfills?.version ?? 0}`, estimate) : estimate(variables);
         },
     limits: settings.limits,
     commandsView: ({ request }) => settings.costCommands && parseCostHeader(request.http?.headers.get(COST_HEADER)) === 'commands',

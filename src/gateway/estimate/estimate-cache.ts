@@ -1,27 +1,74 @@
 import type { OperationDefinitionNode } from 'graphql';
 import type { CostEstimate } from './estimate-operation';
 
-/** Variable sets remembered per operation; past it, the operation's entries start over. */
+/** Estimates remembered per operation; past it, the operation's entries start over. */
 const MAX_ENTRIES_PER_OPERATION = 64;
 
+type Variables = Readonly<Record<string, unknown>>;
+
+interface OperationEstimates {
+  /** Each set of variable names an estimate of the operation read (sorted): the only values its key holds. */
+  readonly readSets: Array<readonly string[]>;
+  readonly byKey: Map<string, CostEstimate>;
+}
+
 /**
- * The estimates of operations sent again: an estimate depends only on the operation, its variables,
- * the strategies it reads with and the data's measures (collection sizes, longest arrays, running
- * backfills). A request with no strategy overrides reuses the estimate made for the same operation
- * (the parsed document Apollo keeps), the same variables and the same `measures` (the measures'
- * versions): one walk of the operation per distinct request, not one per request.
+ * The estimates of operations sent again: an estimate depends only on the operation, the variables it
+ * reads, the strategies it reads with and the data's measures (collection sizes, longest arrays,
+ * running backfills). A request with no strategy overrides reuses the estimate made for the same
+ * operation (the parsed document Apollo keeps), the same `measures` (their versions) and the same
+ * values of the variables that estimate read: `addComment(postId: $postId)` is estimated once, not
+ * once per post, while `books(first: $n)` is estimated per `n`. The estimate is a function of what it
+ * reads, so equal values of those variables give the same estimate.
  */
 export class EstimateCache {
-  readonly #byOperation = new WeakMap<OperationDefinitionNode, Map<string, CostEstimate | undefined>>();
+  readonly #byOperation = new WeakMap<OperationDefinitionNode, OperationEstimates>();
 
-  estimate(operation: OperationDefinitionNode, variables: Readonly<Record<string, unknown>> | undefined, measures: string, compute: () => CostEstimate | undefined): CostEstimate | undefined {
-    const key = `${measures}|${variables === undefined ? '' : JSON.stringify(variables)}`;
-    let estimates = this.#byOperation.get(operation);
-    if (!estimates) this.#byOperation.set(operation, (estimates = new Map()));
-    if (estimates.has(key)) return estimates.get(key);
-    if (estimates.size >= MAX_ENTRIES_PER_OPERATION) estimates.clear();
-    const estimate = compute();
-    estimates.set(key, estimate);
+  /** `variables`: coerced; `compute` estimates with the view of them it is given (its reads are recorded). */
+  estimate(operation: OperationDefinitionNode, variables: Variables, measures: string, compute: (variables: Variables) => CostEstimate): CostEstimate {
+    let entry = this.#byOperation.get(operation);
+    if (!entry) this.#byOperation.set(operation, (entry = { readSets: [], byKey: new Map() }));
+    for (const names of entry.readSets) {
+      const known = entry.byKey.get(keyOf(measures, names, variables));
+      if (known) return known;
+    }
+    if (entry.byKey.size >= MAX_ENTRIES_PER_OPERATION) {
+      entry.byKey.clear();
+      entry.readSets.length = 0;
+    }
+    const read = new Set<string>();
+    const estimate = compute(recordingReads(variables, read));
+    const names = [...read].sort();
+    if (!entry.readSets.some((known) => known.length === names.length && known.every((name, index) => name === names[index]))) entry.readSets.push(names);
+    entry.byKey.set(keyOf(measures, names, variables), estimate);
     return estimate;
   }
+}
+
+function keyOf(measures: string, names: readonly string[], variables: Variables): string {
+  let key = measures;
+  for (const name of names) key += `|${name}=${Object.hasOwn(variables, name) ? JSON.stringify(variables[name]) : ''}`;
+  return key;
+}
+
+/** `variables`, read through a view that adds the name of every variable looked at (or listed) to `read`. */
+function recordingReads(variables: Variables, read: Set<string>): Variables {
+  return new Proxy(variables, {
+    get(target, name, receiver) {
+      if (typeof name === 'string') read.add(name);
+      return Reflect.get(target, name, receiver);
+    },
+    has(target, name) {
+      if (typeof name === 'string') read.add(name);
+      return Reflect.has(target, name);
+    },
+    getOwnPropertyDescriptor(target, name) {
+      if (typeof name === 'string') read.add(name);
+      return Reflect.getOwnPropertyDescriptor(target, name);
+    },
+    ownKeys(target) {
+      for (const name of Object.keys(target)) read.add(name);
+      return Reflect.ownKeys(target);
+    },
+  });
 }

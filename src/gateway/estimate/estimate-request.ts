@@ -3,17 +3,12 @@ import type { CounterCount } from '../loaders/counter-count';
 import type { ReadStrategy, RelationField, StorageMap } from '../storage-map/storage-map-types';
 import { estimateOperation, type CostEstimate, type WriteBound } from './estimate-operation';
 
-/**
- * The estimate of a resolved request (Apollo's didResolveOperation): coerces the variables the way
- * execution will, then estimates. Undefined when the variables don't coerce (execution reports that error
- * and sends nothing to MongoDB).
- */
-export function estimateRequest(request: {
+/** What estimateRequest needs besides the variables: the request and the data's measures. */
+export interface EstimatedRequest {
   readonly schema: GraphQLSchema;
   readonly storageMap: StorageMap;
   readonly document: DocumentNode;
   readonly operation: OperationDefinitionNode;
-  readonly variables: Readonly<Record<string, unknown>> | undefined;
   strategyFor(field: RelationField): ReadStrategy;
   /** See EstimateInput.assumedListSize (default DEFAULT_ASSUMED_LIST_SIZE). */
   readonly assumedListSize?: number;
@@ -25,9 +20,25 @@ export function estimateRequest(request: {
   /** See EstimateInput.copyBackfilling and counters. */
   copyBackfilling?(coordinate: string): boolean;
   readonly counters?: ReadonlyMap<string, CounterCount>;
-}): CostEstimate | undefined {
-  const { coerced } = getVariableValues(request.schema, request.operation.variableDefinitions ?? [], request.variables ?? {});
-  if (!coerced) return undefined;
+}
+
+/**
+ * The estimate of a resolved request (Apollo's didResolveOperation): coerces the variables the way
+ * execution will, then estimates. Undefined when the variables don't coerce (execution reports that error
+ * and sends nothing to MongoDB).
+ */
+export function estimateRequest(request: EstimatedRequest & { readonly variables: Readonly<Record<string, unknown>> | undefined }): CostEstimate | undefined {
+  const coerced = coerceVariables(request.schema, request.operation, request.variables);
+  return coerced && estimateWithVariables(request, coerced);
+}
+
+/** The operation's variables coerced as execution coerces them; undefined when they don't coerce. */
+export function coerceVariables(schema: GraphQLSchema, operation: OperationDefinitionNode, variables: Readonly<Record<string, unknown>> | undefined): Readonly<Record<string, unknown>> | undefined {
+  return getVariableValues(schema, operation.variableDefinitions ?? [], variables ?? {}).coerced;
+}
+
+/** The estimate of the request with its variables already coerced (coerceVariables). */
+export function estimateWithVariables(request: EstimatedRequest, coerced: Readonly<Record<string, unknown>>): CostEstimate {
   const fragments: Record<string, FragmentDefinitionNode> = {};
   for (const definition of request.document.definitions) {
     if (definition.kind === Kind.FRAGMENT_DEFINITION) fragments[definition.name.value] = definition;
