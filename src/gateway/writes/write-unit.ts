@@ -133,9 +133,11 @@ export class WriteUnit {
     const proofs = new Map<string, ForwardReference>();
     const references = forwardReferences(this.model, typeName, document);
     for (const reference of references) {
-      if (reference.provable && this.writer.inTransaction && !proofs.has(reference.collection) && !known.has(keyString(reference.keys[0]))) {
-        proofs.set(reference.collection, reference);
-        continue;
+      if (reference.provable && this.writer.inTransaction && !known.has(keyString(reference.keys[0]))) {
+        const proof = proofs.get(reference.collection);
+        // Two relations on one local field point at one target: the same statement proves both.
+        if (!proof) proofs.set(reference.collection, reference);
+        if (!proof || keyString(proof.keys[0]) === keyString(reference.keys[0])) continue;
       }
       await this.#requireSources(reference, known);
       complete = fillSnapshot(complete, reference, known);

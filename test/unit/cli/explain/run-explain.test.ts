@@ -53,16 +53,20 @@ describe('runExplainCli without --run', () => {
     );
   });
 
-  it('aliased mutations count each time; checks (reads) are listed', async () => {
+  it('aliased mutations count each time; checks (reads) are listed, and reads a transaction saves', async () => {
     const { io, out } = captureIo();
     const post = '6955b9000800000000000001';
     const comments = [1, 2, 3].map((n) => `c${n}: addComment(postId: "${post}", author: "a", comment: "${n}") { id }`).join(' ');
-    expect(await runExplainCli(['--config', DEMO_CONFIG, `mutation { ${comments} }`], { DOCJOIN_MAX_ROUND_TRIPS: '14' }, io)).toBe(0);
+    expect(await runExplainCli(['--config', DEMO_CONFIG, `mutation { ${comments} }`], { DOCJOIN_MAX_ROUND_TRIPS: '11' }, io)).toBe(0);
     expect(out().split('\n').slice(0, 2)).toEqual([
-      'mutation (anonymous): estimated before execution 15 round trips, at most 6 documents, depth 1',
-      'over a limit: 15 round trips > DOCJOIN_MAX_ROUND_TRIPS=14; the server rejects it with COST_LIMIT_EXCEEDED before sending anything',
+      'mutation (anonymous): estimated before execution 12 round trips, at most 6 documents, depth 1',
+      'over a limit: 12 round trips > DOCJOIN_MAX_ROUND_TRIPS=11; the server rejects it with COST_LIMIT_EXCEEDED before sending anything',
     ]);
-    expect(out()).toContain('  Mutation.addComment ×3 writes: 4 round trips each = 1 read + 2 writes (comments, posts) + commit, then the read back.\n');
+    // In a transaction the post's update proves the post exists: no read.
+    expect(out()).toContain('  Mutation.addComment ×3 writes: 3 round trips each = 2 writes (comments, posts) + commit, then the read back.\n');
+    const logged = captureIo();
+    expect(await runExplainCli(['--config', DEMO_CONFIG, 'mutation { logMessage(ipaddr: "10.0.0.1", message: "m") { id } }'], {}, logged.io)).toBe(0);
+    expect(logged.out()).toContain('  Mutation.logMessage writes: 4 round trips = 1 read + 2 writes (logMessages, hosts) + commit, then the read back.\n');
   });
 
   it('estimates documents with DOCJOIN_ASSUMED_LIST_SIZE, as the server does', async () => {
