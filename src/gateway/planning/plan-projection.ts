@@ -30,16 +30,9 @@ export function planProjection(context: PlanningContext, typeName: string, field
     const asks = asksForListIn(context, storage, nodes);
     const strategy = asks && storage.shapes.join && context.strategyFor(storage) === 'embedded' ? 'join' : context.strategyFor(storage);
     switch (strategy) {
-      case 'embedded': {
-        const shape = storage.shapes.embedded!;
-        // Filters and orders read the whole array; `first` then cuts it in the resolver.
-        const slice = asks ? undefined : embeddedSlice(context, storage, nodes);
-        if (slice !== undefined) entries.push([shape.path, { slice }]);
-        else if (asks || !context.storageMap.types.has(storage.targetType)) entries.push([shape.path, 1]);
-        // Only what the selection reads of each embedded document (MongoDB projects inside arrays).
-        else for (const [path, entry] of planProjection(context, storage.targetType, nodes)) entries.push([`${shape.path}.${path}`, entry]);
+      case 'embedded':
+        entries.push(...embeddedEntries(context, storage, nodes, asks));
         break;
-      }
       case 'join':
         entries.push([storage.shapes.join!.localField, 1]);
         break;
@@ -58,6 +51,22 @@ export function planProjection(context: PlanningContext, typeName: string, field
     }
   }
   return projectionOf(entries);
+}
+
+/**
+ * What an embedded field reads of its parent: the first `n` elements (`first`), else only the selected
+ * fields of each element (MongoDB projects inside arrays), else the whole array: filters and orders read
+ * all of it (`first` then cuts it in the resolver), an interface or union element has no storage of its
+ * own, and a `$slice` of an array inside the elements is not pushed down.
+ */
+function embeddedEntries(context: PlanningContext, field: RelationField, nodes: readonly FieldNode[], asks: boolean): Array<readonly [string, ProjectionEntry]> {
+  const { path } = field.shapes.embedded!;
+  const slice = asks ? undefined : embeddedSlice(context, field, nodes);
+  if (slice !== undefined) return [[path, { slice }]];
+  if (asks || !context.storageMap.types.has(field.targetType)) return [[path, 1]];
+  const inner = [...planProjection(context, field.targetType, nodes)];
+  if (inner.some(([, entry]) => entry !== 1)) return [[path, 1]];
+  return inner.map(([innerPath, entry]) => [`${path}.${innerPath}`, entry] as const);
 }
 
 /** Whether any alias of the field asks for filters or an order (see strategyForRequest). */

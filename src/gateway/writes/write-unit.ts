@@ -131,8 +131,7 @@ export class WriteUnit {
     let complete = document;
     const known = new Map(preloaded.map((source) => [keyString(source._id), source]));
     const proofs = new Map<string, ForwardReference>();
-    const references = forwardReferences(this.model, typeName, document);
-    for (const reference of references) {
+    for (const reference of forwardReferences(this.model, typeName, document)) {
       if (reference.provable && this.writer.inTransaction && !known.has(keyString(reference.keys[0]))) {
         const proof = proofs.get(reference.collection);
         // Two relations on one local field point at one target: the same statement proves both.

@@ -1,5 +1,5 @@
 import type { Db, MongoClient } from 'mongodb';
-import { connectMongo, createGateway, type ExecutedOperation, type Gateway } from 'docjoin';
+import { connectMongo, createGateway, type Gateway } from 'docjoin';
 import { serverSupportsTransactions } from './support/expected-writes';
 import { startTestMongo, type TestMongo } from '../../support/test-mongo';
 
@@ -51,14 +51,10 @@ afterAll(async () => {
   await mongo?.stop();
 });
 
-async function run(query: string): Promise<ExecutedOperation> {
-  return gateway.execute({ query });
-}
-
 it('a comment on an existing post: insert, the post counter update, commit; no read, the estimate exact', async () => {
-  const created = await run('mutation { createPost(input: { title: "T" }) { id } }');
+  const created = await gateway.execute({ query: 'mutation { createPost(input: { title: "T" }) { id } }' });
   const { id: post } = (created.data as { createPost: { id: string } }).createPost;
-  const comment = await run(`mutation { createComment(input: { text: "hi", post: "${post}" }) { id } }`);
+  const comment = await gateway.execute({ query: `mutation { createComment(input: { text: "hi", post: "${post}" }) { id } }` });
   expect(comment.errors).toBeUndefined();
   // With transactions: insert comments, update posts (its matched count proves the post), commit.
   // Without: find posts, insert, update.
@@ -70,7 +66,7 @@ it('a comment on an existing post: insert, the post counter update, commit; no r
 it('a comment on a missing post: NOT_FOUND naming the relation, nothing written', async () => {
   const missing = '0000000000000000000000aa';
   const before = await db.collection('comments').countDocuments();
-  const result = await run(`mutation { createComment(input: { text: "lost", post: "${missing}" }) { id } }`);
+  const result = await gateway.execute({ query: `mutation { createComment(input: { text: "lost", post: "${missing}" }) { id } }` });
   expect(result.errors?.[0]?.extensions?.code).toBe('NOT_FOUND');
   expect(result.errors?.[0]?.message).toMatch(/^Comment\.(post|thread): .*not found/);
   expect(result.cost?.writes).toMatchObject(transactions ? { roundTrips: 3, documentsModified: 0 } : { roundTrips: 1, documentsModified: 0 });

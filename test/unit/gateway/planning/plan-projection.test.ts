@@ -90,6 +90,22 @@ describe('planProjection', () => {
       msgs: { $slice: 20 },
     });
   });
+
+  it('reads an embedded array whole when its elements slice an array of their own', () => {
+    const nested = schemaOf(/* GraphQL */ `
+      type Query { f: Forum }
+      type Forum @collection(name: "forums") { id: ID! threads: [Thread!]! @embedded }
+      type Thread { title: String! messages(first: Int = 20): [Message!]! @embedded(path: "msgs") }
+      type Message { text: String! }
+    `);
+    const map = buildStorageMap(nested);
+    const plan = (query: string) => {
+      const { source, fieldNodes } = selectionAt(nested, query, ['f']);
+      return toFindProjection(planProjection({ ...source, storageMap: map, strategyFor: (f) => f.defaultStrategy }, 'Forum', fieldNodes));
+    };
+    expect(plan('{ f { threads { title messages { text } } } }')).toEqual({ _id: 1, threads: 1 });
+    expect(plan('{ f { threads { title } } }')).toEqual({ _id: 1, 'threads._id': 1, 'threads.title': 1 });
+  });
 });
 
 describe('snapshotFits', () => {
