@@ -134,8 +134,8 @@ export interface ReportOptions {
 export class CostLedger {
   readonly #commands: CommandRecord[] = [];
   readonly #fields = new Map<string, FieldCost>();
-  /** Per field: parents that resolved it with a query to make (what a naive resolver sends once per parent). */
-  readonly #naiveQueries = new Map<string, { count: number }>();
+  /** Per field: its recorder, which also counts the parents that resolved it with a query to make (what a naive resolver sends once per parent). */
+  readonly #recorders = new Map<string, FieldCostRecorder>();
   /** Per field: what workload capture reads beyond the report. */
   readonly #reads = new Map<string, FieldReadTally>();
   /** One entry per write unit, in the order they started. */
@@ -153,23 +153,28 @@ export class CostLedger {
     }
   }
 
-  /** Called when a relation field resolves; later calls for the same field accumulate into one entry. */
+  /** Called when a relation field resolves; later calls for the same field accumulate into one entry (and get one recorder). */
   field(coordinate: string, strategy: ReadStrategy): FieldCostRecorder {
-    let entry = this.#fields.get(coordinate);
-    if (!entry) this.#fields.set(coordinate, (entry = { strategy, roundTrips: 0, documents: 0, keys: 0 }));
+    let recorder = this.#recorders.get(coordinate);
+    if (!recorder) this.#recorders.set(coordinate, (recorder = this.#newRecorder(coordinate, strategy)));
+    const { entry } = recorder;
     // Aliases may resolve one field with different strategies (an embedded copy hands a filter to its
     // join): the entry names the one that reads most, not whichever alias's parents arrived first.
-    else if (STRATEGY_RANK[strategy] > STRATEGY_RANK[entry.strategy]) entry.strategy = strategy;
+    if (STRATEGY_RANK[strategy] > STRATEGY_RANK[entry.strategy]) entry.strategy = strategy;
     if (strategy === 'snapshot') {
       entry.snapshotHits ??= 0;
       entry.snapshotMisses ??= 0;
     }
-    let naive = this.#naiveQueries.get(coordinate);
-    if (!naive) this.#naiveQueries.set(coordinate, (naive = { count: 0 }));
-    let read = this.#reads.get(coordinate);
-    if (!read) this.#reads.set(coordinate, (read = { coordinate, cost: entry, resolves: 0, bytes: 0, missing: new Map(), selections: new Map() }));
-    read.resolves += 1;
-    return new FieldCostRecorder(entry, naive, read);
+    this.#reads.get(coordinate)!.resolves += 1;
+    return recorder;
+  }
+
+  #newRecorder(coordinate: string, strategy: ReadStrategy): FieldCostRecorder {
+    const entry: FieldCost = { strategy, roundTrips: 0, documents: 0, keys: 0 };
+    const read: FieldReadTally = { coordinate, cost: entry, resolves: 0, bytes: 0, missing: new Map(), selections: new Map() };
+    this.#fields.set(coordinate, entry);
+    this.#reads.set(coordinate, read);
+    return new FieldCostRecorder(entry, { count: 0 }, read);
   }
 
   /** Each relation field read so far, with what workload capture records of it. */
@@ -249,7 +254,7 @@ export class CostLedger {
     for (const command of this.#commands) {
       if (command.commandName !== 'getMore' && !command.fields.some((field) => this.#fields.has(field))) naive += 1;
     }
-    for (const queries of this.#naiveQueries.values()) naive += queries.count;
+    for (const recorder of this.#recorders.values()) naive += recorder.naiveQueries;
     return naive;
   }
 
@@ -405,6 +410,11 @@ export class FieldCostRecorder {
     private readonly naive: { count: number } = { count: 0 },
     private readonly read?: FieldReadTally,
   ) {}
+
+  /** The parents that read the field by a query: what a naive resolver sends, one query per parent. */
+  get naiveQueries(): number {
+    return this.naive.count;
+  }
 
   /** Called once per parent that reads the field by a query (join or snapshot miss), with its key count. */
   keys(count: number): void {

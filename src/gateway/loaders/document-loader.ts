@@ -16,6 +16,8 @@ export interface KeyLoad {
   /** `Type.field` that asked, or `Query.x` for root fields. */
   readonly field: string;
   readonly cost?: FieldCostRecorder;
+  /** The key is a reference the parent holds: when no document has it, `cost` counts it dangling. */
+  readonly isReference?: boolean;
 }
 
 /** One read that put documents in the cache: a batch's find, or a root find that primed the loader. */
@@ -106,10 +108,11 @@ export class DocumentLoader {
     const counted = new Map<string, Set<string>>();
     return loads.map((load, index) => {
       const answer = cached[index];
-      if (answer) return answer.document;
       const key = keys[index]!;
-      const document = fetched?.get(key) ?? null;
-      if (document) {
+      const document = answer ? answer.document : (fetched?.get(key) ?? null);
+      if (document === null) {
+        if (load.isReference) load.cost?.dangling(1);
+      } else if (!answer) {
         let keysOfField = counted.get(load.field);
         if (!keysOfField) counted.set(load.field, (keysOfField = new Set()));
         if (!keysOfField.has(key)) {
@@ -171,8 +174,15 @@ export class DocumentLoader {
    * remembered for the fields below every load of the `batch`: they are made once the batch has resolved.
    */
   async #fetch(loads: readonly KeyLoad[], keys: ReadonlyMap<string, unknown>, batch: readonly KeyLoad[]): Promise<Map<string, StoredDocument>> {
-    const projection = mergeProjections([...loads.map((load) => load.projection), projectionOf([[this.keyField, 1]])]);
-    const fields = [...new Set(loads.map((load) => load.field))];
+    // A level's loads mostly share one projection and one field: each is merged or named once.
+    const projections = new Set<Projection>();
+    const askedBy = new Set<string>();
+    for (const load of loads) {
+      projections.add(load.projection);
+      askedBy.add(load.field);
+    }
+    const projection = mergeProjections([...projections, projectionOf([[this.keyField, 1]])]);
+    const fields = [...askedBy];
     const documents = await this.funnel.find(
       { ...this.request, fields },
       this.collection,

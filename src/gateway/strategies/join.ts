@@ -29,10 +29,7 @@ export function joinByKey(shape: JoinShape, request: RelationRequest, keyValue: 
     const key = Array.isArray(keyValue) ? keyValue[0] : keyValue;
     if (!isKeyValue(key)) return null;
     request.cost.keys(1);
-    return loader.load({ key, projection, path, field, cost: request.cost }).then((document) => {
-      if (document === null) request.cost.dangling(1);
-      return document;
-    });
+    return loader.load({ key, projection, path, field, cost: request.cost, isReference: true });
   }
   const keys = (Array.isArray(keyValue) ? keyValue : [keyValue]).filter(isKeyValue);
   request.cost.keys(keys.length);
@@ -42,10 +39,9 @@ export function joinByKey(shape: JoinShape, request: RelationRequest, keyValue: 
   const listProjection = requested.paths.length === 0 ? projection : mergeProjections([projection, projectionOf(requested.paths.map((listPath) => [listPath, 1] as const))]);
   // A loop, not a closure per parent: this runs once for every parent of the level.
   const loads: Array<Promise<StoredDocument | null>> = [];
-  for (const key of keys) loads.push(loader.load({ key, projection: listProjection, path, field, cost: request.cost }));
+  for (const key of keys) loads.push(loader.load({ key, projection: listProjection, path, field, cost: request.cost, isReference: true }));
   return Promise.all(loads).then((documents) => {
     const found = documents.filter((document): document is StoredDocument => document !== null);
-    request.cost.dangling(documents.length - found.length);
     return asksForList(requested) ? filterAndSort(found, requested.filters, requested.sort) : found;
   });
 }
