@@ -4,6 +4,7 @@ import { LoaderRegistry } from '../loaders/loader-registry';
 import type { OperationDeadline } from '../limits/operation-deadline';
 import type { MongoFunnel } from '../mongo/mongo-funnel';
 import { connectionSelection, type ConnectionSelection } from '../planning/connection-selection';
+import { joinsById } from '../planning/joins-by-id';
 import { planProjection, selectedFieldNames, snapshotMissingFields, snapshotSelectedFields, type PlanningContext } from '../planning/plan-projection';
 import type { Projection } from '../planning/projection';
 import { copiedFieldsRead, fieldNamesRead, uncopiedFields, type RequestedList } from '../planning/requested-list';
@@ -100,7 +101,12 @@ export function createRequestContext(options: {
     storageMap,
     overrides,
     documents: undefined as unknown as DocumentsApi,
-    writes: options.writes.forRequest(ledger),
+    writes: options.writes.forRequest(ledger, {
+      joinsById: (info) => joinsById(planning(info), info),
+      remember(returned, path) {
+        for (const { collection, document, projection } of returned) loaders.byKey(collection, '_id').prime([document], projection, path);
+      },
+    }),
     strategyFor,
     copyBackfilling: options.copyBackfilling ?? (() => false),
     projectionFor(info, typeName) {

@@ -300,6 +300,9 @@ export class CostLedger {
  * writes were undone); without one, every write (nothing is undone, even when the unit failed).
  * fanOut lists each collection the counted attempt wrote to, 0 when its changes were undone.
  */
+/** The commands that change documents (a write unit also reads, and commits). */
+const WRITE_COMMANDS: ReadonlySet<string> = new Set(['insert', 'update', 'delete', 'findAndModify']);
+
 function writesOf(commands: readonly CommandRecord[], units: readonly WriteUnitRecord[]): WriteCost {
   const writes: WriteCost = { roundTrips: 0, documentsModified: 0, fanOut: {}, atomic: units.every((unit) => unit.atomic), attempts: 0 };
   for (const unit of units) writes.attempts += unit.attempts;
@@ -311,7 +314,7 @@ function writesOf(commands: readonly CommandRecord[], units: readonly WriteUnitR
     if (!unit) continue;
     writes.roundTrips += 1;
     if (command.writeUnit.attempt !== unit.attempts) continue;
-    if (command.commandName !== 'insert' && command.commandName !== 'update' && command.commandName !== 'delete') continue;
+    if (!WRITE_COMMANDS.has(command.commandName)) continue;
     const modified = unit.changesStand ? (command.documentsModified ?? 0) : 0;
     writes.documentsModified += modified;
     writes.fanOut[command.collection] = (writes.fanOut[command.collection] ?? 0) + modified;

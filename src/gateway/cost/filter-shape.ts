@@ -6,7 +6,7 @@
  */
 export type FilterShape = '?' | readonly FilterShape[] | { readonly [key: string]: FilterShape };
 
-/** The filter a command selected with: `filter` of a find, the leading `$match` of an aggregate. */
+/** The filter a command selected with: `filter` of a find, `query` of a findAndModify, the leading `$match` of an aggregate. */
 export function commandFilterShape(commandName: string, command: Readonly<Record<string, unknown>>): FilterShape | undefined {
   switch (commandName) {
     case 'find':
@@ -14,6 +14,8 @@ export function commandFilterShape(commandName: string, command: Readonly<Record
     case 'delete':
     case 'update':
       return isPlainObject(command.filter) ? shapeOf(command.filter) : undefined;
+    case 'findAndModify':
+      return isPlainObject(command.query) ? shapeOf(command.query) : undefined;
     case 'aggregate': {
       const first: unknown = Array.isArray(command.pipeline) ? command.pipeline[0] : undefined;
       return isPlainObject(first) && isPlainObject(first.$match) ? shapeOf(first.$match) : undefined;

@@ -69,6 +69,17 @@ export class FunnelWriter {
     return { matched: result.matchedCount, modified: result.modifiedCount };
   }
 
+  /**
+   * ONE `findAndModify` of the single-document `statement`: what it matched (0 or 1), and the document
+   * as the update left it, with the paths of `projection` (null when nothing matched).
+   */
+  async updateOneReturning(collection: string, statement: UpdateStatement, projection: Record<string, unknown>): Promise<{ matched: number; document: StoredDocument | null }> {
+    this.#lastCollection = collection;
+    const options = { session: this.session, projection, returnDocument: 'after' as const, includeResultMetadata: true as const, ...(statement.arrayFilters && { arrayFilters: [...statement.arrayFilters] }) };
+    const result = await this.attribute(collection, (comment) => this.db.collection(collection).findOneAndUpdate(statement.filter, statement.update, { ...options, comment }));
+    return { matched: result.lastErrorObject?.n ?? 0, document: result.value };
+  }
+
   /** ONE `delete` command of the first document matching `filter`; returns how many it deleted (0 or 1). */
   async deleteOne(collection: string, filter: StoredDocument): Promise<number> {
     this.#lastCollection = collection;

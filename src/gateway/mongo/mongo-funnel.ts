@@ -303,7 +303,7 @@ export class MongoFunnel {
 
   readonly #onSucceeded = (event: CommandSucceededEvent): void => {
     this.#lastAnswerAt = Date.now();
-    const { documents, bytes } = measureReply(event.reply);
+    const { documents, bytes } = measureReply(event.commandName, event.reply);
     this.#finish(event, true, documents, bytes);
   };
 
@@ -392,9 +392,10 @@ const RAW_DOCUMENT_OVERHEAD = 5;
  * The documents of a reply and its BSON size. A raw read's reply holds its batch's documents as
  * Buffers (an aggregate's: its whole cursor), so counting them decodes nothing but the cursor's
  * envelope; the size takes off what sizing each Buffer as binary adds, which makes a read's reply
- * size the one that came over the wire. Other replies are sized as the driver decoded them.
+ * size the one that came over the wire. Other replies are sized as the driver decoded them. A
+ * findAndModify returns its one document as `value`.
  */
-function measureReply(reply: unknown): { documents: number; bytes: number } {
+function measureReply(commandName: string, reply: unknown): { documents: number; bytes: number } {
   if (reply === null || typeof reply !== 'object') return { documents: 0, bytes: 0 };
   const bytes = BSON.calculateObjectSize(reply as Document);
   const cursor = (reply as { cursor?: unknown }).cursor;
@@ -402,6 +403,7 @@ function measureReply(reply: unknown): { documents: number; bytes: number } {
     const batch = batchOf(BSON.deserialize(cursor, { fieldsAsRaw: { firstBatch: true, nextBatch: true } }));
     return { documents: batch.length, bytes: bytes - RAW_DOCUMENT_OVERHEAD };
   }
+  if (commandName === 'findAndModify') return { documents: isDocument((reply as { value?: unknown }).value) ? 1 : 0, bytes };
   const batch = batchOf(cursor);
   const rawDocuments = batch.filter((document) => document instanceof Uint8Array).length;
   return { documents: batch.length, bytes: bytes - RAW_DOCUMENT_OVERHEAD * rawDocuments + promotedCursorIdBytes(cursor) };
@@ -410,6 +412,10 @@ function measureReply(reply: unknown): { documents: number; bytes: number } {
 /** A cursor id is an int64 on the wire; decoded into a number, it would be sized as an int32. */
 function promotedCursorIdBytes(cursor: unknown): number {
   return typeof (cursor as { id?: unknown } | undefined)?.id === 'number' ? 4 : 0;
+}
+
+function isDocument(value: unknown): boolean {
+  return typeof value === 'object' && value !== null;
 }
 
 function batchOf(cursor: unknown): readonly unknown[] {
@@ -439,10 +445,17 @@ export async function connectMongo(uri: string, options: { serverSelectionTimeou
 
 export type { MongoClient, Db } from 'mongodb';
 
-/** Documents a write command changed, from its reply (`nModified` for update, `n` for insert/delete). */
+/**
+ * Documents a write command changed, from its reply (`nModified` for update, `n` for insert/delete).
+ * A findAndModify reports only what it matched (`lastErrorObject.n`): write units send one only for a
+ * statement that changes what it matches (write-unit.ts).
+ */
 function documentsModified(commandName: string, reply: unknown): number {
-  const counts = (reply ?? {}) as { n?: unknown; nModified?: unknown };
-  const value = commandName === 'update' ? counts.nModified : commandName === 'insert' || commandName === 'delete' ? counts.n : 0;
+  const counts = (reply ?? {}) as { n?: unknown; nModified?: unknown; lastErrorObject?: { n?: unknown } };
+  let value: unknown = 0;
+  if (commandName === 'update') value = counts.nModified;
+  else if (commandName === 'insert' || commandName === 'delete') value = counts.n;
+  else if (commandName === 'findAndModify') value = counts.lastErrorObject?.n;
   return typeof value === 'number' ? value : 0;
 }
 

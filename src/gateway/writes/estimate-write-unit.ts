@@ -68,7 +68,7 @@ export function estimateWriteUnit(model: WriteModel, plan: WritePlan, options: {
           if (reads(location.coordinate)) read(1, maxKeysOf(operation, location.coordinate));
         }
         const collection = collectionOf(model, operation.typeName);
-        writes.push(collection, ...collectionsDerivedFromInsert(model, operation.typeName, collection));
+        writes.push(collection, ...collectionsDerivedFromInsert(model, operation.typeName));
         break;
       }
       case 'requireMany':

@@ -23,8 +23,21 @@ export interface ForwardReference {
  * The by-key relations of `typeName` (`Book.publisher`, `Book.authors`, `Comment.post`): the references a
  * new document may hold, each checked with one read when it does (see WriteUnit.insert).
  */
-export function byKeyReferenceFields(model: WriteModel, typeName: string): RelationField[] {
-  return [...model.storageMap.relations.values()].filter((field) => field.typeName === typeName && field.shapes.join?.direction === 'byKey');
+export function byKeyReferenceFields(model: WriteModel, typeName: string): readonly RelationField[] {
+  return referenceFieldsOf(model, typeName);
+}
+
+const referenceFieldsOf = oncePerModel((model, typeName) => [...model.storageMap.relations.values()].filter((field) => field.typeName === typeName && field.shapes.join?.direction === 'byKey'));
+
+/** A rule read from the write model, which does not change once built: computed once per model and key. */
+function oncePerModel<T>(compute: (model: WriteModel, key: string) => T): (model: WriteModel, key: string) => T {
+  const computed = new WeakMap<WriteModel, Map<string, T>>();
+  return (model, key) => {
+    let byKey = computed.get(model);
+    if (!byKey) computed.set(model, (byKey = new Map()));
+    if (!byKey.has(key)) byKey.set(key, compute(model, key));
+    return byKey.get(key)!;
+  };
 }
 
 /**
@@ -45,10 +58,19 @@ export function nestedSnapshotLocations(model: WriteModel, typeName: string): Sn
  * insert needs no read for it; a snapshot reference still reads its target for the copied fields.
  */
 export function provedByDerivedUpdate(model: WriteModel, field: RelationField): boolean {
+  return proved(model, field.coordinate);
+}
+
+const proved = oncePerModel((model, coordinate) => {
+  const field = model.storageMap.relations.get(coordinate);
+  return field !== undefined && provedByItsDerivedUpdate(model, field);
+});
+
+function provedByItsDerivedUpdate(model: WriteModel, field: RelationField): boolean {
   const join = field.shapes.join;
   const collection = model.storageMap.types.get(field.typeName)?.collection;
   if (field.isList || field.shapes.snapshot || join?.direction !== 'byKey' || collection === undefined) return false;
-  const rules = insertRules(model, field.typeName, collection);
+  const rules = insertRules(model, field.typeName);
   const keyedByField = (rule: { parentKey: string; childKey: string }) => rule.parentKey === '_id' && rule.childKey === join.localField;
   const arrays = rules.arrays.filter((array) => array.collection === join.collection);
   const counters = rules.counters.filter(({ counter }) => counter.collection === join.collection);
@@ -142,21 +164,23 @@ interface InsertRules {
   readonly truths: ReadonlyArray<readonly [coordinate: string, truthPath: string]>;
 }
 
-function insertRules(model: WriteModel, typeName: string, collection: string): InsertRules {
+/** The insert rules of a `typeName` document, stored in its type's collection. */
+const insertRules = oncePerModel((model, typeName): InsertRules => {
+  const collection = model.storageMap.types.get(typeName)?.collection;
   return {
     arrays: model.boundedArrays.filter((array) => array.childCollection === collection),
     counters: model.counters.flatMap((counter) => (counter.source.kind === 'children' && counter.source.childCollection === collection ? [{ counter, source: counter.source }] : [])),
     truths: [...new Map(model.inverses.filter((inverse) => inverse.truthType === typeName).map((inverse) => [inverse.of, inverse.truthPath] as const))],
   };
-}
+});
 
 /**
- * What inserting `document` into `collection` changes elsewhere: its copy pushed onto every bounded
+ * What inserting `document` (a `typeName`) changes elsewhere: its copy pushed onto every bounded
  * array fed by the collection (sorted, sliced to the bound), the parents' counters of it, and the
  * inverse side of each two-way reference it holds.
  */
-export function planInsertDerived(model: WriteModel, typeName: string, collection: string, document: StoredDocument): PlannedUpdate[] {
-  const rules = insertRules(model, typeName, collection);
+export function planInsertDerived(model: WriteModel, typeName: string, document: StoredDocument): PlannedUpdate[] {
+  const rules = insertRules(model, typeName);
   const merger = new UpdateMerger();
   for (const array of rules.arrays) {
     const parent = { path: array.parentKey, value: readPath(document, array.childKey) };
@@ -179,11 +203,11 @@ export function planInsertDerived(model: WriteModel, typeName: string, collectio
 }
 
 /**
- * The collections planInsertDerived may write after an insert into `collection`, each once: the unit
+ * The collections planInsertDerived may write after inserting a `typeName`, each once: the unit
  * sends one update command per collection (groupByCollection), so this is its most derived commands.
  */
-export function collectionsDerivedFromInsert(model: WriteModel, typeName: string, collection: string): string[] {
-  const rules = insertRules(model, typeName, collection);
+export function collectionsDerivedFromInsert(model: WriteModel, typeName: string): string[] {
+  const rules = insertRules(model, typeName);
   return distinct([
     ...rules.arrays.map((array) => array.collection),
     ...rules.counters.flatMap(({ counter }) => [counter.collection, ...counterCopies(model, counter).map(({ location }) => location.collection)]),

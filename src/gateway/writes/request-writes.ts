@@ -1,4 +1,4 @@
-import type { GraphQLResolveInfo } from 'graphql';
+import type { GraphQLResolveInfo, ResponsePath } from 'graphql';
 import type { CostLedger } from '../cost/cost-ledger';
 import { invariant, InvariantError, TransactionConflict } from '../errors/internal-errors';
 import type { MongoFunnel } from '../mongo/mongo-funnel';
@@ -6,7 +6,8 @@ import type { WriteUnitEstimate } from './estimate-write-unit';
 import { TransactionRetries, type TransactionRetryBounds } from './transaction-retries';
 import { writeConflict } from './write-errors';
 import type { WriteModel } from './write-model-types';
-import { WriteUnit } from './write-unit';
+import type { Projection } from '../planning/projection';
+import { WriteUnit, type ReturnedDocument } from './write-unit';
 
 /** How write units run. */
 export interface WriteOptions {
@@ -17,9 +18,18 @@ export interface WriteOptions {
   readonly transactions?: 'auto' | 'never';
 }
 
+/** What the request reads after a mutation: the joins under its field, and where the documents its writes returned go. */
+export interface MutationReadBack {
+  /** Per collection, the paths the joins right under the mutation field `info` read of documents they load by `_id` (joinsById). */
+  joinsById(info: GraphQLResolveInfo): ReadonlyMap<string, Projection>;
+  /** Documents a committed write unit returned: the loads under the mutation field at `path` find them read. */
+  remember(returned: readonly ReturnedDocument[], path: ResponsePath): void;
+}
+
 /** The write side of one request (`context.writes`): each mutation field runs its writes through `run`. */
 export class RequestWrites {
   constructor(
+    private readonly readBack: MutationReadBack,
     private readonly model: WriteModel,
     private readonly funnel: MongoFunnel,
     private readonly ledger: CostLedger,
@@ -34,7 +44,8 @@ export class RequestWrites {
    * reported as `atomic: false` in `extensions.cost.writes`. Each attempt may send at most the commands
    * the field's write plan allows. A transaction that fails on a transient error (a write conflict) runs
    * again after a backoff, within `retryBounds` and the operation's round-trip limit; past them the
-   * mutation fails with WRITE_CONFLICT, nothing written.
+   * mutation fails with WRITE_CONFLICT, nothing written. The documents the committed attempt's updates
+   * returned for the selection's joins (WriteUnit `returning`) are handed to them.
    */
   async run<T>(info: GraphQLResolveInfo, work: (unit: WriteUnit) => Promise<T>): Promise<T> {
     const coordinate = `${info.parentType.name}.${info.fieldName}`;
@@ -45,8 +56,12 @@ export class RequestWrites {
     const unit = this.ledger.recordWriteUnit({ atomic: transaction, field: coordinate });
     const scope = { ledger: this.ledger, fields: [coordinate] };
     const retries = new TransactionRetries(this.retryBounds, () => this.ledger.mayRetry(unit));
+    const returning = this.readBack.joinsById(info);
+    let attempt: WriteUnit | undefined;
     try {
-      return await this.funnel.runWriteUnit(scope, unit, { transaction, retries }, (writer) => work(new WriteUnit(this.model, writer, budget)));
+      const result = await this.funnel.runWriteUnit(scope, unit, { transaction, retries }, (writer) => work((attempt = new WriteUnit(this.model, writer, budget, returning))));
+      if (attempt) this.readBack.remember(attempt.returned, info.path);
+      return result;
     } catch (error) {
       if (!(error instanceof TransactionConflict)) throw error;
       invariant(retries.stoppedBy, 'a transaction conflict ends a write unit only once its retries stop');

@@ -3,7 +3,7 @@ import type { CostLedger } from '../cost/cost-ledger';
 import { DatabaseFailure, StorageConfigError } from '../errors/internal-errors';
 import type { MongoFunnel } from '../mongo/mongo-funnel';
 import { estimateWriteUnit, type WriteUnitEstimate } from './estimate-write-unit';
-import { RequestWrites, type WriteOptions } from './request-writes';
+import { RequestWrites, type MutationReadBack, type WriteOptions } from './request-writes';
 import type { TransactionRetryBounds } from './transaction-retries';
 import type { WriteModel } from './write-model-types';
 import { findWritePlanProblems, type MutationWritePlans } from './write-plan';
@@ -13,7 +13,7 @@ export interface WriteRuntime {
   readonly model: WriteModel;
   /** Per Mutation field name: the most one attempt of its write unit sends (see estimateWriteUnit). */
   readonly estimates: ReadonlyMap<string, WriteUnitEstimate>;
-  forRequest(ledger: CostLedger): RequestWrites;
+  forRequest(ledger: CostLedger, readBack: MutationReadBack): RequestWrites;
 }
 
 /**
@@ -62,6 +62,6 @@ export function createWriteRuntime(options: {
   return {
     model,
     estimates,
-    forRequest: (ledger) => new RequestWrites(model, options.funnel, ledger, transactions, estimates, options.retries),
+    forRequest: (ledger, readBack) => new RequestWrites(readBack, model, options.funnel, ledger, transactions, estimates, options.retries),
   };
 }

@@ -4,7 +4,8 @@ import { InvariantError } from '../errors/internal-errors';
 import { badUserInput } from '../errors/public-error-code';
 import { sortDocument } from '../storage-map/parse-sort';
 import { boundedArraysOf, incomingReferences, planDeleteDerived } from './delete-planner';
-import type { FunnelWriter } from '../mongo/funnel-writer';
+import type { FunnelWriter, UpdateStatement } from '../mongo/funnel-writer';
+import { toFindProjection, type Projection } from '../planning/projection';
 import type { StoredDocument } from '../mongo/mongo-funnel';
 import { hasFanOut, planSourceUpdate } from './fan-out-planner';
 import { fillSnapshot, forwardReferences, planInsertDerived, soleUpdateOf, withInitialDerivedValues, type ForwardReference } from './insert-planner';
@@ -38,12 +39,24 @@ export type SourceSelector = Readonly<Record<string, unknown>>;
 export class WriteUnit {
   #writes = 0;
   #commands = 0;
+  #returned: ReturnedDocument[] = [];
 
+  /**
+   * `returning`: per collection, the paths the mutation's selection will read of documents it loads by
+   * `_id` (joinsById). A single-document update of one of them that changes what it matches goes out as
+   * findAndModify and returns that document (`returned`), which saves the selection its read.
+   */
   constructor(
     private readonly model: WriteModel,
     private readonly writer: FunnelWriter,
     private readonly budget?: CommandBudget,
+    private readonly returning: ReadonlyMap<string, Projection> = new Map(),
   ) {}
+
+  /** The documents this unit's updates returned, as they left them. */
+  get returned(): readonly ReturnedDocument[] {
+    return this.#returned;
+  }
 
   /** The first `typeName` document matching `filter` (one read of at most one document, in the unit's transaction), or NOT_FOUND naming `what`. */
   async requireOne(typeName: string, filter: StoredDocument, paths: readonly string[], what: string): Promise<StoredDocument> {
@@ -142,7 +155,7 @@ export class WriteUnit {
       complete = fillSnapshot(complete, reference, known);
     }
     complete = withInitialDerivedValues(this.model, collection, complete);
-    const derived = groupByCollection(planInsertDerived(this.model, typeName, collection, complete));
+    const derived = groupByCollection(planInsertDerived(this.model, typeName, complete));
     for (const [target, reference] of proofs) {
       if (soleUpdateOf(derived.find((step) => step.collection === target), reference.keys[0])) continue;
       proofs.delete(target);
@@ -198,10 +211,12 @@ export class WriteUnit {
 
   async #apply(step: WriteStep): Promise<{ matched: number }> {
     this.#spend();
+    // A document returned earlier may not be what this write leaves.
+    if (this.#returned.some((returned) => returned.collection === step.collection)) this.#returned = this.#returned.filter((returned) => returned.collection !== step.collection);
     let matched: number;
     switch (step.kind) {
       case 'update':
-        matched = (await this.writer.update(step.collection, step.statements)).matched;
+        matched = await this.#update(step.collection, step.statements);
         break;
       case 'insert':
         matched = await this.writer.insert(step.collection, step.documents);
@@ -218,6 +233,16 @@ export class WriteUnit {
     const failAfter = injectedWriteFailures.get(this.model.storageMap);
     if (failAfter !== undefined && this.#writes >= failAfter) throw new InjectedWriteFailure(this.#writes);
     return { matched };
+  }
+
+  /** One update command; a statement whose document the selection will read returns it (see `returning`). */
+  async #update(collection: string, statements: readonly UpdateStatement[]): Promise<number> {
+    const projection = this.returning.get(collection);
+    const [statement] = statements;
+    if (!projection || statements.length !== 1 || !changesWhatItMatches(statement!)) return (await this.writer.update(collection, statements)).matched;
+    const { matched, document } = await this.writer.updateOneReturning(collection, statement!, toFindProjection(projection));
+    if (document) this.#returned.push({ collection, document, projection });
+    return matched;
   }
 
   /** Counts a command about to be sent; over the plan's budget, fails before sending it. */
@@ -250,4 +275,22 @@ function describe(selector: SourceSelector): string {
 function describeKey(key: unknown): string {
   const hex = (key as { toHexString?: () => string } | null)?.toHexString?.();
   return hex ?? JSON.stringify(key);
+}
+
+/** A document an update of the unit returned, with the paths it was read with. */
+export interface ReturnedDocument {
+  readonly collection: string;
+  readonly document: StoredDocument;
+  readonly projection: Projection;
+}
+
+/**
+ * Whether `statement` changes every document it matches: one document by `_id`, some counter
+ * incremented by a non-zero amount. findAndModify reports what it matched, not what it changed; for
+ * such a statement they are the same, so the cost report's modified count stays exact.
+ */
+function changesWhatItMatches(statement: UpdateStatement): boolean {
+  if (statement.multi || statement.filter._id === undefined) return false;
+  const increments = statement.update.$inc;
+  return typeof increments === 'object' && increments !== null && Object.values(increments).some((amount) => typeof amount === 'number' && amount !== 0);
 }

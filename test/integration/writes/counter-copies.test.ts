@@ -1,9 +1,9 @@
-import { ObjectId, type Db, type MongoClient } from 'mongodb';
-import { connectMongo, createGateway, type Gateway } from 'docjoin';
+import { ObjectId, type Db } from 'mongodb';
+import type { Gateway } from 'docjoin';
 import { withDirectiveTypeDefs } from '../../../src/gateway/schema/schema-sources';
 import { buildWriteModelFromSdl } from '../../../src/gateway/writes/build-write-model';
 import { reconcile } from '../../../src/reconcile/reconcile';
-import { startTestMongo, type TestMongo } from '../../support/test-mongo';
+import { startSdlGateway, type SdlGateway } from '../../support/sdl-gateway';
 
 /**
  * A snapshot that copies a `@counter` (`reviewCount` in an order's product and in a bundle's items):
@@ -37,34 +37,33 @@ const SDL = /* GraphQL */ `
 const products = ['Lamp', 'Desk'].map((name) => ({ _id: new ObjectId(), name, reviewCount: 0 }));
 const copyOf = (product: (typeof products)[number], fields: { reviewCount?: number } = { reviewCount: 0 }) => ({ id: product._id, name: product.name, ...fields });
 
-let mongo: TestMongo;
-let client: MongoClient;
+let fixture: SdlGateway;
 let db: Db;
 let gateway: Gateway;
 beforeAll(async () => {
-  mongo = await startTestMongo();
-  client = await connectMongo(mongo.uri);
-  db = mongo.freshDb('counter_copies');
-  await db.collection('products').insertMany(products.map((product) => ({ ...product })));
-  await db.collection('reviews').createIndex({ productId: 1, _id: 1 });
-  await db.collection('orders').insertMany([
-    { _id: new ObjectId(), product: copyOf(products[0]!) },
-    // Written before reviewCount joined the snapshot.
-    { _id: new ObjectId(), product: copyOf(products[0]!, {}) },
-    { _id: new ObjectId(), product: copyOf(products[1]!) },
-  ]);
-  await db.collection('bundles').insertOne({ _id: new ObjectId(), items: [copyOf(products[1]!), copyOf(products[0]!), copyOf(products[0]!, {})] });
-  // The widening's backfill is under way, as docjoin migrate records it.
-  await db.collection('docjoin_migrations').insertMany(
-    ['Order.product', 'Bundle.items'].map((id) => ({ _id: id as never, kind: 'snapshot-backfill', fields: ['reviewCount'], startedAt: new Date(), resumeAfter: null })),
-  );
-  gateway = await createGateway({ typeDefs: SDL, db: db.databaseName, mongoClient: client, listen: false, onWarning: () => undefined });
+  fixture = await startSdlGateway({
+    typeDefs: SDL,
+    dbPrefix: 'counter_copies',
+    async prepare(fresh) {
+      await fresh.collection('products').insertMany(products.map((product) => ({ ...product })));
+      await fresh.collection('reviews').createIndex({ productId: 1, _id: 1 });
+      await fresh.collection('orders').insertMany([
+        { _id: new ObjectId(), product: copyOf(products[0]!) },
+        // Written before reviewCount joined the snapshot.
+        { _id: new ObjectId(), product: copyOf(products[0]!, {}) },
+        { _id: new ObjectId(), product: copyOf(products[1]!) },
+      ]);
+      await fresh.collection('bundles').insertOne({ _id: new ObjectId(), items: [copyOf(products[1]!), copyOf(products[0]!), copyOf(products[0]!, {})] });
+      // The widening's backfill is under way, as docjoin migrate records it.
+      await fresh.collection('docjoin_migrations').insertMany(
+        ['Order.product', 'Bundle.items'].map((id) => ({ _id: id as never, kind: 'snapshot-backfill', fields: ['reviewCount'], startedAt: new Date(), resumeAfter: null })),
+      );
+    },
+    gateway: { onWarning: () => undefined },
+  });
+  ({ db, gateway } = fixture);
 }, 60_000);
-afterAll(async () => {
-  await gateway?.stop();
-  await client?.close();
-  await mongo?.stop();
-});
+afterAll(() => fixture?.stop());
 
 const lampCounts = async () => ({
   orders: (await db.collection('orders').find({}, { sort: { _id: 1 } }).toArray()).map((order) => order.product.reviewCount),

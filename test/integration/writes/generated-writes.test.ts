@@ -1,7 +1,7 @@
-import type { Db, MongoClient } from 'mongodb';
-import { buildWriteModel, connectMongo, createGateway, reconcile, withDirectiveTypeDefs, type ExecutedOperation, type Gateway } from 'docjoin';
+import type { Db } from 'mongodb';
+import { buildWriteModel, reconcile, withDirectiveTypeDefs, type ExecutedOperation, type Gateway } from 'docjoin';
 import { serverSupportsTransactions } from './support/expected-writes';
-import { startTestMongo, type TestMongo } from '../../support/test-mongo';
+import { startSdlGateway, type SdlGateway } from '../../support/sdl-gateway';
 
 /** Generated writes on a two-way reference with a counter of it: the inverse array and the count follow creates and deletes. */
 const SDL = /* GraphQL */ `
@@ -23,32 +23,34 @@ const SDL = /* GraphQL */ `
   input TaskInput { title: String! owner: ID }
 `;
 
-let mongo: TestMongo;
-let client: MongoClient;
+let fixture: SdlGateway;
 let db: Db;
 let gateway: Gateway;
 let commit: number;
 beforeAll(async () => {
-  mongo = await startTestMongo();
-  db = mongo.freshDb('generated_writes');
-  await db.createCollection('people');
-  await db.createCollection('tasks');
-  await db.collection('tasks').createIndex({ ownerId: 1 });
-  client = await connectMongo(mongo.uri);
-  gateway = await createGateway({ typeDefs: SDL, mongoClient: client, db: db.databaseName, listen: false });
-  commit = (await serverSupportsTransactions(mongo.client)) ? 1 : 0;
+  fixture = await startSdlGateway({
+    typeDefs: SDL,
+    dbPrefix: 'generated_writes',
+    async prepare(fresh) {
+      await fresh.createCollection('people');
+      await fresh.createCollection('tasks');
+      await fresh.collection('tasks').createIndex({ ownerId: 1 });
+    },
+  });
+  ({ db, gateway } = fixture);
+  commit = (await serverSupportsTransactions(fixture.mongo.client)) ? 1 : 0;
 }, 60_000);
-afterAll(async () => {
-  await gateway?.stop();
-  await client?.close();
-  await mongo?.stop();
-});
+afterAll(() => fixture?.stop());
 
-/** Runs `query`; a mutation's estimate must equal what it sent (its selections below read nothing the estimate cannot know). */
-async function run(query: string): Promise<ExecutedOperation> {
-  const result = await gateway.execute({ query });
+/**
+ * Runs `query`; a mutation sends what its estimate counts, less one read for each join under it whose
+ * document a write returned (`answeredByWrites`): the estimate cannot know which document a resolver
+ * returns, so it counts that join's read.
+ */
+async function run(query: string, answeredByWrites = 0): Promise<ExecutedOperation> {
+  const result = await gateway.execute({ query }, { costHeader: 'commands' });
   expect(result.errors).toBeUndefined();
-  if (query.startsWith('mutation')) expect([query, result.cost?.estimatedRoundTrips]).toEqual([query, result.cost?.roundTrips]);
+  if (query.startsWith('mutation')) expect([query, result.cost!.estimatedRoundTrips - answeredByWrites]).toEqual([query, result.cost?.roundTrips]);
   return result;
 }
 
@@ -59,10 +61,14 @@ it('a create starts the derived values true and feeds the inverse side and its c
   expect((await run(`{ person(id: "${ada}") { tasks { title } } }`)).data).toEqual({ person: { tasks: [] } });
   expect(person.cost?.writes).toMatchObject({ roundTrips: 1 + commit, documentsModified: 1 });
 
-  const task = await run(`mutation { createTask(input: { title: "Notes", owner: "${ada}" }) { id owner { name taskCount } } }`);
+  const task = await run(`mutation { createTask(input: { title: "Notes", owner: "${ada}" }) { id owner { name taskCount } } }`, 1);
   const { id: notes } = (task.data as { createTask: { id: string } }).createTask;
-  // The owner read, the insert, the owner's taskIds and taskCount in one statement, the commit.
+  expect(task.data).toEqual({ createTask: { id: notes, owner: { name: 'Ada', taskCount: 1 } } });
+  // The owner read, the insert, the owner's taskIds and taskCount in one statement (a findAndModify
+  // returning the owner's name and taskCount, so the owner join reads nothing), the commit.
   expect(task.cost?.writes).toMatchObject({ roundTrips: 3 + commit, documentsModified: 2, fanOut: { tasks: 1, people: 1 } });
+  expect(task.cost?.fields['Task.owner']).toMatchObject({ strategy: 'join', roundTrips: 0, documents: 0 });
+  expect(task.cost!.commands!.find((command) => command.command === 'findAndModify')).toMatchObject({ collection: 'people', filter: { _id: '?' }, fields: ['Mutation.createTask'], documents: 1 });
   expect((await run(`{ person(id: "${ada}") { taskCount tasks { title } } }`)).data).toEqual({ person: { taskCount: 1, tasks: [{ title: 'Notes' }] } });
 
   const refused = await gateway.execute({ query: `mutation { deletePerson(id: "${ada}") }` });

@@ -1,7 +1,7 @@
-import type { Db, MongoClient } from 'mongodb';
-import { connectMongo, createGateway, type Gateway } from 'docjoin';
+import type { Db } from 'mongodb';
+import type { Gateway } from 'docjoin';
 import { serverSupportsTransactions } from './support/expected-writes';
-import { startTestMongo, type TestMongo } from '../../support/test-mongo';
+import { startSdlGateway, type SdlGateway } from '../../support/sdl-gateway';
 
 /**
  * A created comment's post is proved by the counter update in the same transaction, not read first
@@ -30,26 +30,24 @@ const SDL = /* GraphQL */ `
   input CommentInput { text: String! post: ID }
 `;
 
-let mongo: TestMongo;
-let client: MongoClient;
+let fixture: SdlGateway;
 let db: Db;
 let gateway: Gateway;
 let transactions: boolean;
 beforeAll(async () => {
-  mongo = await startTestMongo();
-  db = mongo.freshDb('proved_references');
-  await db.createCollection('posts');
-  await db.createCollection('comments');
-  await db.collection('comments').createIndex({ postId: 1 });
-  client = await connectMongo(mongo.uri);
-  gateway = await createGateway({ typeDefs: SDL, mongoClient: client, db: db.databaseName, listen: false });
-  transactions = await serverSupportsTransactions(mongo.client);
+  fixture = await startSdlGateway({
+    typeDefs: SDL,
+    dbPrefix: 'proved_references',
+    async prepare(fresh) {
+      await fresh.createCollection('posts');
+      await fresh.createCollection('comments');
+      await fresh.collection('comments').createIndex({ postId: 1 });
+    },
+  });
+  ({ db, gateway } = fixture);
+  transactions = await serverSupportsTransactions(fixture.mongo.client);
 }, 60_000);
-afterAll(async () => {
-  await gateway?.stop();
-  await client?.close();
-  await mongo?.stop();
-});
+afterAll(() => fixture?.stop());
 
 it('a comment on an existing post: insert, the post counter update, commit; no read, the estimate exact', async () => {
   const created = await gateway.execute({ query: 'mutation { createPost(input: { title: "T" }) { id } }' });

@@ -52,12 +52,12 @@ describe('estimateWriteUnit: one attempt of each demo mutation, from its plan an
 
   it('counts the same collections the planners write for a real document (one command per collection)', () => {
     const comment = { _id: id(9), postId: id(1), author: 'a', comment: 'c', createdAt: new Date(0) };
-    expect(groupByCollection(planInsertDerived(model, 'Comment', 'comments', comment)).map((step) => step.collection)).toEqual(collectionsDerivedFromInsert(model, 'Comment', 'comments'));
+    expect(groupByCollection(planInsertDerived(model, 'Comment', comment)).map((step) => step.collection)).toEqual(collectionsDerivedFromInsert(model, 'Comment'));
     const book = { _id: id(10), publisherId: id(2), authors: [{ id: id(3) }, { id: id(4) }] };
-    expect(groupByCollection(planInsertDerived(model, 'Book', 'books', book)).map((step) => step.collection)).toEqual(['authors']);
-    expect(collectionsDerivedFromInsert(model, 'Book', 'books')).toEqual(['authors']);
+    expect(groupByCollection(planInsertDerived(model, 'Book', book)).map((step) => step.collection)).toEqual(['authors']);
+    expect(collectionsDerivedFromInsert(model, 'Book')).toEqual(['authors']);
     const message = { _id: id(11), host: { id: id(5) }, time: new Date(0), message: 'm' };
-    expect(groupByCollection(planInsertDerived(model, 'LogMessage', 'logMessages', message)).map((step) => step.collection)).toEqual(collectionsDerivedFromInsert(model, 'LogMessage', 'logMessages'));
+    expect(groupByCollection(planInsertDerived(model, 'LogMessage', message)).map((step) => step.collection)).toEqual(collectionsDerivedFromInsert(model, 'LogMessage'));
     expect(groupByCollection(planReferenceChange(model, 'Task.owner', id(6), [id(7)], [id(8)])).map((step) => step.collection)).toEqual(collectionsOfReferenceChange(model, 'Task.owner'));
   });
 });

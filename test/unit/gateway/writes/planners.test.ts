@@ -85,7 +85,7 @@ describe('inserts', () => {
   it('a comment: one statement on its post pushes the copy ($each/$sort/$slice from the @join) and counts it, guarded against a repeat', () => {
     const comment = { _id: id(10), postId: id(3), author: 'A', comment: 'B', createdAt: new Date(0) };
     expect(forwardReferences(model, 'Comment', comment)).toEqual([{ coordinate: 'Comment.post', collection: 'posts', keys: [id(3)], provable: true }]);
-    expect(planInsertDerived(model, 'Comment', 'comments', comment)).toEqual([
+    expect(planInsertDerived(model, 'Comment', comment)).toEqual([
       {
         collection: 'posts',
         statement: {
@@ -112,7 +112,7 @@ describe('inserts', () => {
       { id: id(6), name: 'Six', thumbnailUrl: 's.png' },
       { id: id(7), name: 'Seven', thumbnailUrl: 'v.png' },
     ]);
-    expect(planInsertDerived(model, 'Book', 'books', book)).toEqual(
+    expect(planInsertDerived(model, 'Book', book)).toEqual(
       [6, 7].map((n) => ({
         collection: 'authors',
         statement: { filter: { _id: id(n), bookIds: { $ne: id(20) } }, update: { $push: { bookIds: { $each: [id(20)], $sort: 1 } }, $inc: { countOfBooks: 1 } }, multi: false },
@@ -130,7 +130,7 @@ describe('references an insert need not read in a transaction (provedByDerivedUp
 
   it('Comment.post: the post update alone (push + counter, one statement by _id) proves the post', () => {
     expect(provedByDerivedUpdate(model, relation(model, 'Comment.post'))).toBe(true);
-    const steps = groupByCollection(planInsertDerived(model, 'Comment', 'comments', { _id: id(10), postId: id(3), createdAt: new Date(0) }));
+    const steps = groupByCollection(planInsertDerived(model, 'Comment', { _id: id(10), postId: id(3), createdAt: new Date(0) }));
     expect(soleUpdateOf(steps.find((step) => step.collection === 'posts'), id(3))).toBe(true);
     expect(soleUpdateOf(steps.find((step) => step.collection === 'posts'), id(4))).toBe(false);
   });
@@ -159,7 +159,7 @@ describe('references an insert need not read in a transaction (provedByDerivedUp
     const twoCounters = buildWriteModelFromSdl([DIRECTIVES_SDL, sdl]);
     expect(provedByDerivedUpdate(twoCounters, relation(twoCounters, 'Comment.post'))).toBe(false);
     expect(provedByDerivedUpdate(twoCounters, relation(twoCounters, 'Comment.replyTo'))).toBe(false);
-    const steps = groupByCollection(planInsertDerived(twoCounters, 'Comment', 'comments', { _id: id(10), postId: id(3), replyToPostId: id(4) }));
+    const steps = groupByCollection(planInsertDerived(twoCounters, 'Comment', { _id: id(10), postId: id(3), replyToPostId: id(4) }));
     expect(steps).toEqual([{ kind: 'update', collection: 'posts', statements: [expect.anything(), expect.anything()] }]);
     expect(soleUpdateOf(steps[0], id(3))).toBe(false);
   });

@@ -1,0 +1,31 @@
+import { getNamedType, isObjectType, type GraphQLResolveInfo } from 'graphql';
+import { collectSelection } from './collect-selection';
+import { planProjection, type PlanningContext } from './plan-projection';
+import { mergeProjections, type Projection } from './projection';
+
+const NONE: ReadonlyMap<string, Projection> = new Map();
+
+/**
+ * The documents that joins right under the field `info` resolves (a mutation field) will load by `_id`,
+ * per collection, with every path those joins read of them: single by-key relations that this request
+ * reads with their join. A write that changes one of those documents can have MongoDB return it, and
+ * the join then finds it read.
+ */
+export function joinsById(planning: PlanningContext, info: GraphQLResolveInfo): ReadonlyMap<string, Projection> {
+  const type = getNamedType(info.returnType);
+  const storage = isObjectType(type) ? planning.storageMap.types.get(type.name) : undefined;
+  if (!storage) return NONE;
+  const projections = new Map<string, Projection[]>();
+  for (const [fieldName, nodes] of collectSelection(planning, type.name, info.fieldNodes)) {
+    const field = storage.fields.get(fieldName);
+    if (field?.kind !== 'relation' || field.isList || field.connection || planning.strategyFor(field) !== 'join') continue;
+    const join = field.shapes.join;
+    if (join?.direction !== 'byKey' || join.foreignField !== '_id') continue;
+    const projection = planProjection(planning, join.targetType, nodes);
+    const list = projections.get(join.collection);
+    if (list) list.push(projection);
+    else projections.set(join.collection, [projection]);
+  }
+  if (projections.size === 0) return NONE;
+  return new Map([...projections].map(([collection, list]) => [collection, mergeProjections(list)]));
+}

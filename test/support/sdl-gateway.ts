@@ -1,0 +1,49 @@
+import type { Db, MongoClient } from 'mongodb';
+import { connectMongo, createGateway, type CreateGatewayOptions, type Gateway } from 'docjoin';
+import { startTestMongo, type TestMongo } from './test-mongo';
+
+/** A gateway over a test file's own SDL, on a fresh database of the test MongoDB. */
+export interface SdlGateway {
+  readonly mongo: TestMongo;
+  /** The gateway's client (command monitoring on); `mongo.client` is a plain one for the test's own reads. */
+  readonly client: MongoClient;
+  readonly db: Db;
+  readonly gateway: Gateway;
+  stop(): Promise<void>;
+}
+
+/**
+ * Starts the test MongoDB, makes a fresh database named after `dbPrefix`, lets `prepare` create its
+ * collections, indexes and documents, then starts a gateway on it (no HTTP listener) with `options`.
+ */
+export async function startSdlGateway(options: {
+  readonly typeDefs: string;
+  readonly dbPrefix: string;
+  readonly prepare?: (db: Db) => Promise<void>;
+  readonly gateway?: Omit<CreateGatewayOptions, 'typeDefs' | 'mongoClient' | 'db' | 'listen'>;
+}): Promise<SdlGateway> {
+  const mongo = await startTestMongo();
+  let client: MongoClient | undefined;
+  try {
+    const db = mongo.freshDb(options.dbPrefix);
+    await options.prepare?.(db);
+    client = await connectMongo(mongo.uri);
+    const gateway = await createGateway({ ...options.gateway, typeDefs: options.typeDefs, mongoClient: client, db: db.databaseName, listen: false });
+    const started = client;
+    return {
+      mongo,
+      client: started,
+      db,
+      gateway,
+      async stop() {
+        await gateway.stop();
+        await started.close();
+        await mongo.stop();
+      },
+    };
+  } catch (error) {
+    await client?.close();
+    await mongo.stop();
+    throw error;
+  }
+}
