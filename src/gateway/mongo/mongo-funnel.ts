@@ -397,7 +397,7 @@ const RAW_DOCUMENT_OVERHEAD = 5;
  */
 function measureReply(commandName: string, reply: unknown): { documents: number; bytes: number } {
   if (reply === null || typeof reply !== 'object') return { documents: 0, bytes: 0 };
-  const bytes = BSON.calculateObjectSize(reply as Document);
+  const bytes = replySize(reply as Document);
   const cursor = (reply as { cursor?: unknown }).cursor;
   if (cursor instanceof Uint8Array) {
     const batch = batchOf(BSON.deserialize(cursor, { fieldsAsRaw: { firstBatch: true, nextBatch: true } }));
@@ -407,6 +407,23 @@ function measureReply(commandName: string, reply: unknown): { documents: number;
   const batch = batchOf(cursor);
   const rawDocuments = batch.filter((document) => document instanceof Uint8Array).length;
   return { documents: batch.length, bytes: bytes - RAW_DOCUMENT_OVERHEAD * rawDocuments + promotedCursorIdBytes(cursor) };
+}
+
+/**
+ * BSON.calculateObjectSize of a reply (a raw document sized as binary), without walking a raw batch:
+ * each of its elements is a type byte, its index as a C string, and the Buffer as binary (its int32
+ * length, subtype byte and bytes).
+ */
+function replySize(reply: Document): number {
+  const cursor = reply.cursor as { firstBatch?: unknown; nextBatch?: unknown } | undefined;
+  const key = cursor?.firstBatch !== undefined ? 'firstBatch' : 'nextBatch';
+  const batch = cursor?.[key];
+  if (!Array.isArray(batch) || batch.length === 0 || !batch.every((document) => document instanceof Uint8Array)) return BSON.calculateObjectSize(reply);
+  let elements = 0;
+  batch.forEach((document: Uint8Array, index) => {
+    elements += 2 + String(index).length + document.byteLength;
+  });
+  return BSON.calculateObjectSize({ ...reply, cursor: { ...cursor, [key]: [] } }) + elements + RAW_DOCUMENT_OVERHEAD * batch.length;
 }
 
 /** A cursor id is an int64 on the wire; decoded into a number, it would be sized as an int32. */
