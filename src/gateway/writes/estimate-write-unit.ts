@@ -13,7 +13,7 @@ import type { WriteOperation, WritePlan } from './write-plan';
 export interface WriteUnitEstimate {
   /** `reads + writes.length + (commit ? 1 : 0)`. */
   readonly roundTrips: number;
-  /** Documents its reads can return (writes return none; what they modify is `extensions.cost.writes`). */
+  /** Documents its reads can return, and one per derived update (which may return the document it bumps a counter of); what writes modify is `extensions.cost.writes`. */
   readonly documents: number;
   /** Checks before writing: existence reads, a source picked by another field than `_id`. */
   readonly reads: number;
@@ -33,7 +33,8 @@ export interface WriteUnitEstimate {
  * counters or inverse arrays it feeds; changeReference reads the document and its new target, sets the
  * truth and updates each collection of the inverse side; requireMany reads up to `maxKeys` documents in
  * one find; delete reads the document, each place that could reference it and each bounded array it fed,
- * deletes it and updates each collection it contributed to. With `transaction`, one commit.
+ * deletes it and updates each collection it contributed to. With `transaction`, one commit. Each derived
+ * update of an insert, a delete or a reference change counts one document: the one it may return.
  *
  * One attempt: a transaction runs the unit again after a transient error (a write conflict); those
  * retries are not counted here but kept within the operation's round-trip limit at run time
@@ -46,6 +47,12 @@ export function estimateWriteUnit(model: WriteModel, plan: WritePlan, options: {
   const read = (count: number, found: number) => {
     reads += count;
     documents += found;
+  };
+  // A derived update that bumps a counter on a document the selection joins returns it (WriteUnit
+  // `returning`): one document per derived update command.
+  const returning = (collections: readonly string[]) => {
+    documents += collections.length;
+    return collections;
   };
   for (const operation of plan) {
     switch (operation.kind) {
@@ -68,7 +75,7 @@ export function estimateWriteUnit(model: WriteModel, plan: WritePlan, options: {
           if (reads(location.coordinate)) read(1, maxKeysOf(operation, location.coordinate));
         }
         const collection = collectionOf(model, operation.typeName);
-        writes.push(collection, ...collectionsDerivedFromInsert(model, operation.typeName));
+        writes.push(collection, ...returning(collectionsDerivedFromInsert(model, operation.typeName)));
         break;
       }
       case 'requireMany':
@@ -80,14 +87,14 @@ export function estimateWriteUnit(model: WriteModel, plan: WritePlan, options: {
         const references = incomingReferences(model, operation.typeName).length;
         read(references, references);
         for (const array of boundedArraysOf(model, collection)) read(1, array.limit ?? Number.POSITIVE_INFINITY);
-        writes.push(collection, ...collectionsDerivedFromDelete(model, operation.typeName, collection));
+        writes.push(collection, ...returning(collectionsDerivedFromDelete(model, operation.typeName, collection)));
         break;
       }
       case 'changeReference': {
         const field = model.storageMap.relations.get(operation.coordinate);
         if (!field) throw new InvariantError(`write plan: ${operation.coordinate} is no relation`);
         read(2, 2);
-        writes.push(collectionOf(model, field.typeName), ...collectionsOfReferenceChange(model, operation.coordinate));
+        writes.push(collectionOf(model, field.typeName), ...returning(collectionsOfReferenceChange(model, operation.coordinate)));
         break;
       }
       default: {

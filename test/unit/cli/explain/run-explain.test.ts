@@ -59,7 +59,7 @@ describe('runExplainCli without --run', () => {
     const comments = [1, 2, 3].map((n) => `c${n}: addComment(postId: "${post}", author: "a", comment: "${n}") { id }`).join(' ');
     expect(await runExplainCli(['--config', DEMO_CONFIG, `mutation { ${comments} }`], { DOCJOIN_MAX_ROUND_TRIPS: '11' }, io)).toBe(0);
     expect(out().split('\n').slice(0, 2)).toEqual([
-      'mutation (anonymous): estimated before execution 12 round trips, at most 6 documents, depth 1',
+      'mutation (anonymous): estimated before execution 12 round trips, at most 9 documents, depth 1',
       'over a limit: 12 round trips > DOCJOIN_MAX_ROUND_TRIPS=11; the server rejects it with COST_LIMIT_EXCEEDED before sending anything',
     ]);
     // In a transaction the post's update proves the post exists: no read.
