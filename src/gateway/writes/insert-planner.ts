@@ -23,19 +23,19 @@ export interface ForwardReference {
  * The by-key relations of `typeName` (`Book.publisher`, `Book.authors`, `Comment.post`): the references a
  * new document may hold, each checked with one read when it does (see WriteUnit.insert).
  */
-export function byKeyReferenceFields(model: WriteModel, typeName: string): readonly RelationField[] {
-  return referenceFieldsOf(model, typeName);
-}
+export const byKeyReferenceFields = oncePerModel(
+  (typeName: string) => typeName,
+  (model, typeName): readonly RelationField[] => [...model.storageMap.relations.values()].filter((field) => field.typeName === typeName && field.shapes.join?.direction === 'byKey'),
+);
 
-const referenceFieldsOf = oncePerModel((model, typeName) => [...model.storageMap.relations.values()].filter((field) => field.typeName === typeName && field.shapes.join?.direction === 'byKey'));
-
-/** A rule read from the write model, which does not change once built: computed once per model and key. */
-function oncePerModel<T>(compute: (model: WriteModel, key: string) => T): (model: WriteModel, key: string) => T {
+/** A rule read from the write model, which does not change once built: computed once per model and `keyOf` its argument. */
+function oncePerModel<A, T>(keyOf: (argument: A) => string, compute: (model: WriteModel, argument: A) => T): (model: WriteModel, argument: A) => T {
   const computed = new WeakMap<WriteModel, Map<string, T>>();
-  return (model, key) => {
+  return (model, argument) => {
     let byKey = computed.get(model);
     if (!byKey) computed.set(model, (byKey = new Map()));
-    if (!byKey.has(key)) byKey.set(key, compute(model, key));
+    const key = keyOf(argument);
+    if (!byKey.has(key)) byKey.set(key, compute(model, argument));
     return byKey.get(key)!;
   };
 }
@@ -57,34 +57,28 @@ export function nestedSnapshotLocations(model: WriteModel, typeName: string): Sn
  * statement). Inside a transaction that statement's matched count proves the target exists, so the
  * insert needs no read for it; a snapshot reference still reads its target for the copied fields.
  */
-export function provedByDerivedUpdate(model: WriteModel, field: RelationField): boolean {
-  return proved(model, field.coordinate);
-}
-
-const proved = oncePerModel((model, coordinate) => {
-  const field = model.storageMap.relations.get(coordinate);
-  return field !== undefined && provedByItsDerivedUpdate(model, field);
-});
-
-function provedByItsDerivedUpdate(model: WriteModel, field: RelationField): boolean {
-  const join = field.shapes.join;
-  const collection = model.storageMap.types.get(field.typeName)?.collection;
-  if (field.isList || field.shapes.snapshot || join?.direction !== 'byKey' || collection === undefined) return false;
-  const rules = insertRules(model, field.typeName);
-  const keyedByField = (rule: { parentKey: string; childKey: string }) => rule.parentKey === '_id' && rule.childKey === join.localField;
-  const arrays = rules.arrays.filter((array) => array.collection === join.collection);
-  const counters = rules.counters.filter(({ counter }) => counter.collection === join.collection);
-  const otherWriters = [
-    ...rules.counters.flatMap(({ counter }) => counterCopies(model, counter).map(({ location }) => location.collection)),
-    ...rules.truths.flatMap(([coordinate]) => collectionsOfReferenceChange(model, coordinate)),
-  ];
-  return (
-    arrays.length + counters.length > 0 &&
-    arrays.every(keyedByField) &&
-    counters.every(({ source }) => keyedByField(source)) &&
-    !otherWriters.includes(join.collection)
-  );
-}
+export const provedByDerivedUpdate = oncePerModel(
+  (field: RelationField) => field.coordinate,
+  (model, field): boolean => {
+    const join = field.shapes.join;
+    const collection = model.storageMap.types.get(field.typeName)?.collection;
+    if (field.isList || field.shapes.snapshot || join?.direction !== 'byKey' || collection === undefined) return false;
+    const rules = insertRules(model, field.typeName);
+    const keyedByField = (rule: { parentKey: string; childKey: string }) => rule.parentKey === '_id' && rule.childKey === join.localField;
+    const arrays = rules.arrays.filter((array) => array.collection === join.collection);
+    const counters = rules.counters.filter(({ counter }) => counter.collection === join.collection);
+    const otherWriters = [
+      ...rules.counters.flatMap(({ counter }) => counterCopies(model, counter).map(({ location }) => location.collection)),
+      ...rules.truths.flatMap(([coordinate]) => collectionsOfReferenceChange(model, coordinate)),
+    ];
+    return (
+      arrays.length + counters.length > 0 &&
+      arrays.every(keyedByField) &&
+      counters.every(({ source }) => keyedByField(source)) &&
+      !otherWriters.includes(join.collection)
+    );
+  },
+);
 
 /**
  * The one statement of `step` when it updates exactly the document `key` of its collection (one
@@ -92,8 +86,8 @@ function provedByItsDerivedUpdate(model: WriteModel, field: RelationField): bool
  */
 export function soleUpdateOf(step: WriteStep | undefined, key: unknown): boolean {
   if (step?.kind !== 'update' || step.statements.length !== 1) return false;
-  const [statement] = step.statements;
-  return !statement!.multi && statement!.filter._id !== undefined && keyString(statement!.filter._id) === keyString(key);
+  const statement = step.statements[0]!;
+  return !statement.multi && statement.filter._id !== undefined && keyString(statement.filter._id) === keyString(key);
 }
 
 /** Every reference of a new `typeName` document: its own by-key relations, then the snapshots inside its embedded copies. */
@@ -165,7 +159,7 @@ interface InsertRules {
 }
 
 /** The insert rules of a `typeName` document, stored in its type's collection. */
-const insertRules = oncePerModel((model, typeName): InsertRules => {
+const insertRules = oncePerModel((typeName: string) => typeName, (model, typeName): InsertRules => {
   const collection = model.storageMap.types.get(typeName)?.collection;
   return {
     arrays: model.boundedArrays.filter((array) => array.childCollection === collection),

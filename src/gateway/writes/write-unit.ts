@@ -212,7 +212,7 @@ export class WriteUnit {
   async #apply(step: WriteStep): Promise<{ matched: number }> {
     this.#spend();
     // A document returned earlier may not be what this write leaves.
-    if (this.#returned.some((returned) => returned.collection === step.collection)) this.#returned = this.#returned.filter((returned) => returned.collection !== step.collection);
+    this.#returned = this.#returned.filter((returned) => returned.collection !== step.collection);
     let matched: number;
     switch (step.kind) {
       case 'update':
@@ -238,9 +238,9 @@ export class WriteUnit {
   /** One update command; a statement whose document the selection will read returns it (see `returning`). */
   async #update(collection: string, statements: readonly UpdateStatement[]): Promise<number> {
     const projection = this.returning.get(collection);
-    const [statement] = statements;
-    if (!projection || statements.length !== 1 || !changesWhatItMatches(statement!)) return (await this.writer.update(collection, statements)).matched;
-    const { matched, document } = await this.writer.updateOneReturning(collection, statement!, toFindProjection(projection));
+    const statement = statements.length === 1 ? statements[0]! : undefined;
+    if (!projection || !statement || !changesWhatItMatches(statement)) return (await this.writer.update(collection, statements)).matched;
+    const { matched, document } = await this.writer.updateOneReturning(collection, statement, toFindProjection(projection));
     if (document) this.#returned.push({ collection, document, projection });
     return matched;
   }
