@@ -72,7 +72,7 @@ export class DocumentsApi {
         .load({ key: page.anchor.id, projection: page.anchor.projection, path: info.path, field: `${info.parentType.name}.${info.fieldName}` });
       pageFilter = anchoredFilter(page, anchor, typeName);
     }
-    return this.#find<TDocument>(info, typeName, pageFilter ? { $and: [filter, pageFilter] } : filter, { limit: page.limit, sort: sortDocument(options.sort) });
+    return this.#find<TDocument>(info, typeName, pageFilter ? { $and: [filter, pageFilter] } : filter, { limit: page.limit, ...(options.sort.length > 0 && { sort: sortDocument(options.sort) }) });
   }
 
   /**

@@ -78,6 +78,8 @@ const COMMENT_PREFIX = 'docjoin:';
 export class MongoFunnel {
   readonly #client: MongoClient;
   readonly #db: Db;
+  /** The client's own BSON options (useBigInt64, promoteValues…), for the documents of raw reads. */
+  readonly #decodeOptions: BSON.DeserializeOptions;
   readonly #inflight = new Map<string, InflightOperation>();
   /** Write units by session id: commitTransaction/abortTransaction carry no comment, only the lsid. */
   readonly #sessions = new Map<string, InflightOperation>();
@@ -94,6 +96,7 @@ export class MongoFunnel {
     }
     this.#client = client;
     this.#db = db;
+    this.#decodeOptions = { ...db.bsonOptions, raw: false };
     client.on('commandStarted', this.#onStarted);
     client.on('commandSucceeded', this.#onSucceeded);
     client.on('topologyClosed', this.#forgetAnswers);
@@ -110,7 +113,7 @@ export class MongoFunnel {
    * every reply for its event, and a decoded reply would be decoded a second time for the cursor.
    */
   readonly #decode = (documents: readonly unknown[]): StoredDocument[] => {
-    const options = { ...this.#db.bsonOptions, raw: false };
+    const options = this.#decodeOptions;
     return documents.map((document) => BSON.deserialize(document as Uint8Array, options));
   };
 
