@@ -7,6 +7,7 @@ import { ApolloServerPluginDocjoinCost, COST_HEADER, parseCostHeader } from './c
 import { processEstimateViolations, type EstimateViolationRecorder } from './cost/estimate-check';
 import { createFormatError } from './errors/format-error';
 import { compiledExecution, type CompiledExecutionGateway } from './execution/compiled-execution';
+import { releaseDocumentsPlugin } from './context/release-documents-plugin';
 import { CollectionSizes } from './estimate/collection-sizes';
 import { coerceVariables, estimateWithVariables } from './estimate/estimate-request';
 import { EstimateCache } from './estimate/estimate-cache';
@@ -95,7 +96,8 @@ export interface Docjoin {
   readonly settings: ResolvedSettings;
   /**
    * The cost plugin (`extensions.cost`, the estimate and its limits), then the request log and metrics,
-   * and the workload capture's when it is on.
+   * the release of each request's documents once its response is built, and the workload capture's
+   * when it is on.
    */
   readonly plugins: readonly ApolloServerPlugin<GatewayContext>[];
   /**
@@ -243,6 +245,7 @@ export async function createDocjoin(options: DocjoinOptions): Promise<Docjoin> {
       operationDeadlinePlugin(),
       costPlugin,
       observer,
+      releaseDocumentsPlugin(),
       ...(workload ? [ApolloServerPluginDocjoinWorkload<GatewayContext>({ recorder: workload.recorder, onError: (error) => logger.error({ err: error }, 'workload capture failed') })] : []),
     ],
     workload,
