@@ -51,7 +51,7 @@ function listFromEnv<T extends string>(name: string, all: readonly T[], isMember
 
 const isOperationName = (value: string): value is OperationName => PEER_OPERATIONS.some((operation) => operation.name === value);
 
-/** Every setting, from PEERS_* variables (the defaults keep the whole run near 12 minutes on 2 cores). */
+/** Every setting, from PEERS_* variables (the defaults keep the whole run near 20 minutes on 2 cores). */
 function settingsFromEnv(): PeersSettings {
   const positive = (value: number) => value > 0;
   const whole = (value: number) => Number.isInteger(value) && value >= 1;
@@ -64,7 +64,8 @@ function settingsFromEnv(): PeersSettings {
   return {
     latenciesMs: latencies,
     rounds: numberFromEnv('PEERS_ROUNDS', 5, whole, 'a whole number ≥ 1'),
-    durationSeconds: numberFromEnv('PEERS_DURATION_S', 1, positive, 'a number of seconds > 0'),
+    // 1 s windows swung docjoin's features-on ÷ off ratio between 0.54 and 1.36 across rounds; 2 s halve the swing.
+    durationSeconds: numberFromEnv('PEERS_DURATION_S', 2, positive, 'a number of seconds > 0'),
     // docjoin's mutation path takes seconds of load to reach its pace (addComment went from 120 to 300 req/s over its first 5 s).
     warmupSeconds: numberFromEnv('PEERS_WARMUP_S', 1, positive, 'a number of seconds > 0'),
     concurrency: numberFromEnv('PEERS_CONCURRENCY', 16, whole, 'a whole number ≥ 1'),
