@@ -2,13 +2,14 @@ import path from 'node:path';
 import { connectMongo, createGateway, loadProject, type GatewaySettings } from 'docjoin';
 import { gatewaySettingsOf, loadConfig } from '../../src/config';
 import type { HttpPeer, PeerStartOptions } from './peer-implementation';
+import { DEMO_CONFIG_FILE } from './peer-schema';
 
 /**
  * docjoin as `docjoin serve` runs the demo project against a MongoDB URI: the project loaded from
  * examples/demo/docjoin.config.ts, the settings of a production process (NODE_ENV=production: no
- * strategy or commands headers, no stack traces) with every other default, its own HTTP server.
+ * strategy or commands headers, no stack traces) with every other default, its own HTTP server. Compiled
+ * (compilePeers), `docjoin` is the package's build, dist/, as the docker image runs it.
  */
-const DEMO_CONFIG = path.resolve(__dirname, '../../examples/demo/docjoin.config.ts');
 
 /**
  * Every feature an option turns off: the cost report, the estimate's limits and the document budget
@@ -22,7 +23,7 @@ export const FEATURES_OFF: GatewaySettings = {
 };
 
 async function startDocjoin(options: PeerStartOptions, overrides: GatewaySettings): Promise<HttpPeer> {
-  const project = await loadProject({ cwd: path.dirname(DEMO_CONFIG), configPath: DEMO_CONFIG });
+  const project = await loadProject({ cwd: path.dirname(DEMO_CONFIG_FILE), configPath: DEMO_CONFIG_FILE });
   const config = loadConfig({ NODE_ENV: 'production', PORT: '0', MONGODB_URI: options.mongoUri, MONGODB_DB: options.dbName }, {}, project.config);
   // docjoin always monitors commands: its cost report is built from them.
   const client = await connectMongo(options.mongoUri);

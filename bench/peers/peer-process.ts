@@ -3,8 +3,8 @@ import type { OperationVariables } from './peer-operations';
 import { isPeerName, type ConcurrentRequest, type PeerCall, type PeerMessage, type PeerName, type PeerRequest, type ProcessStats, type SequentialRequest, type SequentialResult, type ThroughputWindow } from './peer-protocol';
 
 /**
- * One implementation in its own process: `node --import tsx bench/peers/peer-process.ts <name> <mongoUri> <db> monitored|plain`,
- * forked by the runner (peer-children.ts) with an IPC channel. It starts the implementation, says
+ * One implementation in its own process: `node build/bench-peers/bench/peers/peer-process.js <name> <mongoUri> <db> monitored|plain`
+ * (compiled by compilePeers, peer-children.ts), forked by the runner with an IPC channel. It starts the implementation, says
  * `ready` (with the HTTP port of a GraphQL server), then answers the runner's calls: its own CPU time,
  * RSS and (monitored) command count, and for the in-process floor, runs of its operations. Only the implementation
  * asked for is imported, so no process carries another's modules in its RSS.

@@ -3,12 +3,18 @@ import path from 'node:path';
 import { GraphQLError, GraphQLScalarType, Kind } from 'graphql';
 import { ObjectId } from 'mongodb';
 
+/** The repository, found through the package: a compiled peer runs from build/bench-peers, not from bench/peers. */
+const REPO_ROOT = path.dirname(require.resolve('docjoin/package.json'));
+
+/** The demo project's config: the data and SDL docjoin serves. */
+export const DEMO_CONFIG_FILE = path.join(REPO_ROOT, 'examples/demo/docjoin.config.ts');
+
 /**
  * What the hand-written GraphQL peers share: the SDL docjoin serves (its public schema, storage
  * directives removed: examples/demo/schema.public.graphql, which `npm run codegen:check` keeps true and
  * the runner compares with the project's SDL before starting), its DateTime scalar and its argument rules.
  */
-export const PUBLIC_SCHEMA_FILE = path.resolve(__dirname, '../../examples/demo/schema.public.graphql');
+export const PUBLIC_SCHEMA_FILE = path.join(REPO_ROOT, 'examples/demo/schema.public.graphql');
 
 export function publicTypeDefs(): string {
   return readFileSync(PUBLIC_SCHEMA_FILE, 'utf8');

@@ -5,7 +5,7 @@ import { MongoClient, type ObjectId } from 'mongodb';
 import { loadProject, printPublicSchema } from 'docjoin';
 import { median } from '../support/bench-support';
 import { GraphQLHttpClient, throughput, type GraphQLResponse, type SampleLimits } from './http-load';
-import { EmbeddedMongoProcess, PeerChild } from './peer-children';
+import { compilePeers, EmbeddedMongoProcess, PeerChild } from './peer-children';
 import { operationNamed, PEER_OPERATIONS, type OperationName, type OperationVariables, type PeerOperation } from './peer-operations';
 import { isPeerName, PEER_LABELS, PEER_NAMES, requestsPerSecond, type PeerName, type SequentialResult, type ThroughputWindow } from './peer-protocol';
 import type { Measurement, PeersRun, PeersSettings, PhaseResult, RssTrace } from './peer-results';
@@ -51,7 +51,7 @@ function listFromEnv<T extends string>(name: string, all: readonly T[], isMember
 
 const isOperationName = (value: string): value is OperationName => PEER_OPERATIONS.some((operation) => operation.name === value);
 
-/** Every setting, from PEERS_* variables (the defaults keep the whole run near 20 minutes on 2 cores). */
+/** Every setting, from PEERS_* variables (the defaults keep the whole run near 22 minutes on 2 cores). */
 function settingsFromEnv(): PeersSettings {
   const positive = (value: number) => value > 0;
   const whole = (value: number) => Number.isInteger(value) && value >= 1;
@@ -66,8 +66,8 @@ function settingsFromEnv(): PeersSettings {
     rounds: numberFromEnv('PEERS_ROUNDS', 5, whole, 'a whole number ≥ 1'),
     // 1 s windows swung docjoin's features-on ÷ off ratio between 0.54 and 1.36 across rounds; 2 s halve the swing.
     durationSeconds: numberFromEnv('PEERS_DURATION_S', 2, positive, 'a number of seconds > 0'),
-    // docjoin's mutation path takes seconds of load to reach its pace (addComment went from 120 to 300 req/s over its first 5 s).
-    warmupSeconds: numberFromEnv('PEERS_WARMUP_S', 1, positive, 'a number of seconds > 0'),
+    // docjoin's mutation path takes seconds of load to reach its pace (compiled, addComment went from 470 to 790 req/s over its first 12 s).
+    warmupSeconds: numberFromEnv('PEERS_WARMUP_S', 3, positive, 'a number of seconds > 0'),
     concurrency: numberFromEnv('PEERS_CONCURRENCY', 16, whole, 'a whole number ≥ 1'),
     minSamples: numberFromEnv('PEERS_MIN_SAMPLES', 5, whole, 'a whole number ≥ 1'),
     maxSamples: numberFromEnv('PEERS_MAX_SAMPLES', 40, whole, 'a whole number ≥ 1'),
@@ -455,6 +455,8 @@ async function main(): Promise<void> {
   const startLoad = os.loadavg()[0]!;
   const settings = settingsFromEnv();
   await checkPublicSchema();
+  log('compiling docjoin (npm run build: dist/) and the peers (bench/tsconfig.peers.json: build/bench-peers/)');
+  compilePeers();
   const cpus = os.cpus();
   log(
     `peers: ${settings.peers.join(', ')}; ${settings.rounds} rounds per operation of ${settings.durationSeconds} s at ${settings.concurrency} in flight ` +
