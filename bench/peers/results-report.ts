@@ -14,7 +14,7 @@ export function resultsReport(run: PeersRun, chartFile: string): string {
       `(the machine is shared: read the ratios, which the rotating rounds keep fairer, rather than the absolute numbers); ` +
       `the whole run took ${Math.round(run.seconds)} s. Do not edit: the next run rewrites it.`,
     '',
-    `Each implementation runs in its own process, over the same embedded MongoDB server (its own process too, seeded once per latency ` +
+    `Each implementation runs compiled, as it ships (docjoin from its package build, dist/), in its own process, over the same embedded MongoDB server (its own process too, seeded once per latency ` +
       `with the demo data at scale 1). Per operation, ${settings.rounds} rounds, the implementations in a rotating order: ` +
       `${settings.minSamples}–${settings.maxSamples} sequential requests per round (at most ${settings.maxSampleMs} ms once ${settings.minSamples} are in), ` +
       `then ${settings.concurrency} in flight for ${settings.durationSeconds} s (autocannon; the floor runs its own loop). ` +
@@ -48,7 +48,7 @@ export function resultsReport(run: PeersRun, chartFile: string): string {
 }
 
 const PEER_DESCRIPTIONS: Readonly<Record<PeersRun['settings']['peers'][number], string>> = {
-  docjoin: 'the demo project as `docjoin serve` runs it (bench/peers/docjoin-server.ts): production settings and every default — cost report, estimate, limits, document budget, metrics.',
+  docjoin: 'the demo project as `docjoin serve` runs it from the package build (bench/peers/docjoin-server.ts): production settings and every default — cost report, estimate, limits, document budget, metrics.',
   'docjoin-features-off':
     'the same with every feature an option turns off turned off: the cost report (`costReport: false`), the limits (Infinity) and the document budget, so no operation is estimated, and the metrics.',
   dataloader: 'Apollo Server (standalone HTTP), a DataLoader per collection and projection per request, projections from the selection (bench/peers/dataloader-server.ts).',
