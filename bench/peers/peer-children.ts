@@ -53,7 +53,7 @@ export class EmbeddedMongoProcess {
 }
 
 /**
- * Compiles every implementation with tsc, as a project ships: docjoin's package (`npm run build`,
+ * Compiles every implementation with tsc, as a project ships: docjoin's package (tsconfig.build.json:
  * dist/, what the docker image's `docjoin serve` runs; the compiled servers import `docjoin` from it)
  * and the bench's servers. Run from TypeScript through tsx, each function would also pay tsx's
  * `keepNames` wrapper every time a closure is made, which weighs on docjoin, with many more of them
