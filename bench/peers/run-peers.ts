@@ -455,7 +455,7 @@ async function main(): Promise<void> {
   const startLoad = os.loadavg()[0]!;
   const settings = settingsFromEnv();
   await checkPublicSchema();
-  log('compiling docjoin (npm run build: dist/) and the peers (bench/tsconfig.peers.json: build/bench-peers/)');
+  log('compiling docjoin (tsconfig.build.json: dist/) and the peers (bench/tsconfig.peers.json: build/bench-peers/)');
   compilePeers();
   const cpus = os.cpus();
   log(
