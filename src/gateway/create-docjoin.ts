@@ -221,7 +221,7 @@ export async function createDocjoin(options: DocjoinOptions): Promise<Docjoin> {
     commandsView: ({ request }) => settings.costCommands && parseCostHeader(request.http?.headers.get(COST_HEADER)) === 'commands',
     checkEstimate,
     onEstimateViolation: options.onEstimateViolation ?? processEstimateViolations.record,
-    admit: (estimate, context) => documentBudget.acquire(estimate.documents, context.deadline.signal),
+    admit: (estimate, context) => documentBudget.acquire(estimate.documents, context.deadline),
   });
 
   const mongoUri = options.mongoUri ?? `mongodb://${options.mongoClient.options.hosts.map((host) => host.toString()).join(',')}`;

@@ -1,8 +1,10 @@
+import type { OperationDeadline } from '../limits/operation-deadline';
+
 /**
  * Admission control for GraphQL requests: at most `maxConcurrent` run at once, at most `maxQueued` wait
  * their turn (first come, first served), and any more are refused at once, so a burst costs a fast 503
- * instead of memory and time. A waiting request leaves the queue as soon as its signal aborts (its
- * deadline passed, or its client went away).
+ * instead of memory and time. A waiting request leaves the queue as soon as its deadline stops it (its
+ * time is up, or its client went away).
  */
 export class Admission {
   #running = 0;
@@ -13,9 +15,9 @@ export class Admission {
     readonly maxQueued: number,
   ) {}
 
-  /** Resolves with a release function once the request may run; with undefined when the queue is full or `signal` aborted first. */
-  async enter(signal: AbortSignal): Promise<(() => void) | undefined> {
-    if (signal.aborted) return undefined;
+  /** Resolves with a release function once the request may run; with undefined when the queue is full or `deadline` stopped first. */
+  async enter(deadline: OperationDeadline): Promise<(() => void) | undefined> {
+    if (deadline.stopped) return undefined;
     if (this.#running < this.maxConcurrent) {
       this.#running += 1;
       return this.#release();
@@ -23,6 +25,7 @@ export class Admission {
     if (this.#queue.length >= this.maxQueued) return undefined;
     // The slot is taken for it when it is admitted (#next), so no newcomer can slip in between.
     const admitted = await new Promise<boolean>((resolve) => {
+      const { signal } = deadline;
       const admit = () => {
         signal.removeEventListener('abort', leave);
         resolve(true);

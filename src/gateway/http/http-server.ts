@@ -30,8 +30,8 @@ export interface HttpServerOptions<TContext extends BaseContext> {
   readonly metrics?: () => Promise<{ contentType: string; body: string }>;
   /** Bounds the GraphQL requests running and waiting; beyond them a request gets 503 with Retry-After. */
   readonly admission?: Admission;
-  /** More routes (the IDE): resolves true when it answered the request. */
-  readonly routes?: (request: IncomingMessage, response: ServerResponse) => Promise<boolean>;
+  /** More routes (the IDE), given the request's path: resolves true when it answered the request. */
+  readonly routes?: (request: IncomingMessage, response: ServerResponse, path: string) => Promise<boolean>;
 }
 
 export interface RunningHttpServer {
@@ -94,29 +94,40 @@ export async function startHttpServer<TContext extends BaseContext>(options: Htt
 }
 
 async function handle<TContext extends BaseContext>(options: HttpServerOptions<TContext>, request: IncomingMessage, response: ServerResponse): Promise<void> {
-  const url = new URL(request.url ?? '/', 'http://localhost');
-  if (url.pathname === '/health' && (request.method === 'GET' || request.method === 'HEAD')) {
+  const { path, search } = requestTarget(request.url);
+  if (path === '/graphql' || path === '/graphql/') return handleAdmitted(options, request, response, search);
+  if (path === '/health' && (request.method === 'GET' || request.method === 'HEAD')) {
     const { status, body } = await options.health();
     sendJson(response, status, body);
     return;
   }
-  if (url.pathname === '/metrics' && options.metrics && (request.method === 'GET' || request.method === 'HEAD')) {
+  if (path === '/metrics' && options.metrics && (request.method === 'GET' || request.method === 'HEAD')) {
     const { contentType, body } = await options.metrics();
     response.setHeader('content-type', contentType);
     response.end(request.method === 'HEAD' ? undefined : body);
     return;
   }
-  if (options.routes && (await options.routes(request, response))) return;
-  if (url.pathname !== '/graphql' && url.pathname !== '/graphql/') {
-    sendJson(response, 404, { error: `no route ${url.pathname}; GraphQL is served at /graphql` });
-    return;
-  }
+  if (options.routes && (await options.routes(request, response, path))) return;
+  sendJson(response, 404, { error: `no route ${path}; GraphQL is served at /graphql` });
+}
+
+/** The path and the query string (with its `?`, or empty) of a request's target. */
+function requestTarget(url: string | undefined): { path: string; search: string } {
+  const target = url ?? '/';
+  const queryAt = target.indexOf('?');
+  if (queryAt < 0) return { path: target, search: '' };
+  const search = target.slice(queryAt);
+  return { path: target.slice(0, queryAt), search: search === '?' ? '' : search };
+}
+
+/** A GraphQL request, once admission lets it run, within its deadline. */
+async function handleAdmitted<TContext extends BaseContext>(options: HttpServerOptions<TContext>, request: IncomingMessage, response: ServerResponse, search: string): Promise<void> {
   const deadline = new OperationDeadline(options.operationTimeoutMs);
   response.once('close', () => {
     if (!response.writableFinished) deadline.stop('client-gone');
   });
   try {
-    const release = options.admission ? await options.admission.enter(deadline.signal) : () => undefined;
+    const release = options.admission ? await options.admission.enter(deadline) : () => undefined;
     if (!release) {
       if (deadline.stopReason === 'client-gone') return;
       response.setHeader('retry-after', '1');
@@ -127,7 +138,7 @@ async function handle<TContext extends BaseContext>(options: HttpServerOptions<T
       return;
     }
     try {
-      await handleGraphql(options, request, response, url, deadline);
+      await handleGraphql(options, request, response, search, deadline);
     } finally {
       release();
     }
@@ -136,7 +147,7 @@ async function handle<TContext extends BaseContext>(options: HttpServerOptions<T
   }
 }
 
-async function handleGraphql<TContext extends BaseContext>(options: HttpServerOptions<TContext>, request: IncomingMessage, response: ServerResponse, url: URL, deadline: OperationDeadline): Promise<void> {
+async function handleGraphql<TContext extends BaseContext>(options: HttpServerOptions<TContext>, request: IncomingMessage, response: ServerResponse, search: string, deadline: OperationDeadline): Promise<void> {
   let body: unknown;
   try {
     body = await readJsonBody(request);
@@ -150,7 +161,7 @@ async function handleGraphql<TContext extends BaseContext>(options: HttpServerOp
     if (value !== undefined) headers.set(name, Array.isArray(value) ? value.join(', ') : value);
   }
   const result = await options.apollo.executeHTTPGraphQLRequest({
-    httpGraphQLRequest: { method: request.method ?? 'GET', headers, search: url.search, body },
+    httpGraphQLRequest: { method: request.method ?? 'GET', headers, search, body },
     context: () => options.context(headers, deadline),
   });
   if (result.body.kind === 'complete' && Buffer.byteLength(result.body.string) > options.maxResponseBytes) {

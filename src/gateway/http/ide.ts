@@ -48,11 +48,10 @@ export function idePage(options: IdePageOptions): string {
 }
 
 /** Answers `/ide` and `/ide/assets/…`; resolves false for any other path. */
-export function createIdeRoutes(options: IdePageOptions): (request: IncomingMessage, response: ServerResponse) => Promise<boolean> {
+export function createIdeRoutes(options: IdePageOptions): (request: IncomingMessage, response: ServerResponse, path: string) => Promise<boolean> {
   const assets = serveStatic(IDE_ASSETS_DIR, { index: false, fallthrough: false, maxAge: '1h' });
   const page = idePage(options);
-  return (request, response) => {
-    const path = new URL(request.url ?? '/', 'http://localhost').pathname;
+  return (request, response, path) => {
     if ((path === IDE_PATH || path === `${IDE_PATH}/`) && (request.method === 'GET' || request.method === 'HEAD')) {
       response.setHeader('content-type', 'text/html; charset=utf-8');
       response.end(request.method === 'HEAD' ? undefined : page);

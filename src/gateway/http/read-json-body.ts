@@ -9,19 +9,39 @@ export class RequestBodyError extends Error {
   }
 }
 
-/** The request body parsed as JSON when it is JSON, else undefined; Apollo validates its shape. */
-export async function readJsonBody(request: IncomingMessage): Promise<unknown> {
-  const chunks: Buffer[] = [];
-  let size = 0;
-  for await (const chunk of request) {
-    size += (chunk as Buffer).length;
-    if (size > MAX_BODY_BYTES) throw new RequestBodyError(413, `request body over ${MAX_BODY_BYTES} bytes`);
-    chunks.push(chunk as Buffer);
-  }
-  const text = Buffer.concat(chunks).toString('utf8');
+/**
+ * The request body parsed as JSON when it is JSON, else its text (undefined when empty); Apollo
+ * validates its shape. A body over the limit is refused as soon as it passes it, and the rest is read
+ * and dropped.
+ */
+export function readJsonBody(request: IncomingMessage): Promise<unknown> {
+  return new Promise((resolve, reject) => {
+    const chunks: Buffer[] = [];
+    let size = 0;
+    const onData = (chunk: Buffer) => {
+      size += chunk.length;
+      if (size <= MAX_BODY_BYTES) {
+        chunks.push(chunk);
+        return;
+      }
+      request.off('data', onData).off('end', onEnd);
+      request.resume();
+      reject(new RequestBodyError(413, `request body over ${MAX_BODY_BYTES} bytes`));
+    };
+    const onEnd = () => {
+      try {
+        resolve(parseBody(chunks.length === 1 ? chunks[0]!.toString('utf8') : Buffer.concat(chunks).toString('utf8'), request.headers['content-type']));
+      } catch (error) {
+        reject(error);
+      }
+    };
+    request.on('data', onData).on('end', onEnd).on('error', reject);
+  });
+}
+
+function parseBody(text: string, contentType: string | undefined): unknown {
   if (text === '') return undefined;
-  const contentType = request.headers['content-type'] ?? '';
-  if (!contentType.includes('json')) return text;
+  if (!(contentType ?? '').includes('json')) return text;
   try {
     return JSON.parse(text);
   } catch {

@@ -1,8 +1,10 @@
+import type { OperationDeadline } from './operation-deadline';
+
 /**
  * Bounds the documents the operations running at once may fetch, by their estimates: an operation
  * takes its estimated documents from the budget before it executes and gives them back when its
  * response is sent. One that does not fit waits, first come first served (a large operation is not
- * overtaken forever by small ones), until it fits or its deadline aborts the wait. An estimate above
+ * overtaken forever by small ones), until it fits or its deadline stops the wait. An estimate above
  * the whole budget takes all of it, so it runs alone rather than never.
  */
 export class DocumentBudget {
@@ -21,12 +23,13 @@ export class DocumentBudget {
     return this.#waiting.length;
   }
 
-  /** Resolves with the release function once `estimatedDocuments` fit; rejects with `signal.reason` if it aborts first. */
-  async acquire(estimatedDocuments: number, signal: AbortSignal): Promise<() => void> {
+  /** Resolves with the release function once `estimatedDocuments` fit; rejects with the OperationStopped error if `deadline` stops first. */
+  async acquire(estimatedDocuments: number, deadline: OperationDeadline): Promise<() => void> {
     const documents = Math.min(Math.max(0, estimatedDocuments), this.capacity);
-    signal.throwIfAborted();
+    deadline.throwIfStopped();
     if (this.#waiting.length > 0 || this.#inFlight + documents > this.capacity) {
       await new Promise<void>((resolve, reject) => {
+        const { signal } = deadline;
         const entry = {
           documents,
           admit: () => {

@@ -1,19 +1,20 @@
 import { Admission } from '../../../../src/gateway/http/admission';
+import { OperationDeadline } from '../../../../src/gateway/limits/operation-deadline';
 
 describe('Admission', () => {
-  it('runs up to the bound, queues first come first served, refuses past the queue, and drops a waiting request whose signal aborts', async () => {
+  it('runs up to the bound, queues first come first served, refuses past the queue, and drops a waiting request whose deadline stops it', async () => {
     const admission = new Admission(1, 2);
-    const never = new AbortController().signal;
+    const never = new OperationDeadline(60_000);
     const first = await admission.enter(never);
     expect(first).toBeDefined();
-    const third = new AbortController();
+    const third = new OperationDeadline(60_000);
     const second = admission.enter(never);
-    const thirdEntry = admission.enter(third.signal);
+    const thirdEntry = admission.enter(third);
     expect(await admission.enter(never)).toBeUndefined(); // the queue is full
     expect([admission.running, admission.queued]).toEqual([1, 2]);
 
     // Its deadline passes (or its client leaves) while it waits: it leaves the queue at once.
-    third.abort();
+    third.stop('timeout');
     expect(await thirdEntry).toBeUndefined();
     expect([admission.running, admission.queued]).toEqual([1, 1]);
 
@@ -26,7 +27,9 @@ describe('Admission', () => {
     // A release counts once.
     secondRelease!();
     expect(admission.running).toBe(0);
-    // An aborted signal is not admitted even with room.
-    expect(await admission.enter(AbortSignal.abort())).toBeUndefined();
+    // A stopped operation is not admitted even with room.
+    const stopped = new OperationDeadline(60_000);
+    stopped.stop('client-gone');
+    expect(await admission.enter(stopped)).toBeUndefined();
   });
 });

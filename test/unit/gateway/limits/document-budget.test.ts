@@ -1,9 +1,10 @@
 import { DocumentBudget } from '../../../../src/gateway/limits/document-budget';
+import { OperationDeadline } from '../../../../src/gateway/limits/operation-deadline';
 
 describe('DocumentBudget', () => {
   it('admits while the estimates fit, then first come first served as documents are given back', async () => {
     const budget = new DocumentBudget(100);
-    const never = new AbortController().signal;
+    const never = new OperationDeadline(60_000);
     const a = await budget.acquire(60, never);
     const b = await budget.acquire(40, never);
     expect(budget.inFlight).toBe(100);
@@ -27,7 +28,7 @@ describe('DocumentBudget', () => {
 
   it('lets an estimate above the whole budget run alone, and Infinity too', async () => {
     const budget = new DocumentBudget(100);
-    const never = new AbortController().signal;
+    const never = new OperationDeadline(60_000);
     const huge = await budget.acquire(Number.POSITIVE_INFINITY, never);
     expect(budget.inFlight).toBe(100);
     const small = budget.acquire(1, never);
@@ -37,19 +38,21 @@ describe('DocumentBudget', () => {
     expect(budget.inFlight).toBe(0);
   });
 
-  it("leaves the queue with the signal's reason when it aborts, and lets the next one in", async () => {
+  it("leaves the queue with the deadline's error when it stops, and lets the next one in", async () => {
     const budget = new DocumentBudget(100);
-    const never = new AbortController().signal;
+    const never = new OperationDeadline(60_000);
     const holder = await budget.acquire(90, never);
-    const timeout = new AbortController();
-    const big = budget.acquire(50, timeout.signal);
+    const timeout = new OperationDeadline(60_000);
+    const big = budget.acquire(50, timeout);
     const next = budget.acquire(5, never);
-    timeout.abort(new Error('deadline passed'));
-    await expect(big).rejects.toThrow('deadline passed');
+    timeout.stop('timeout');
+    await expect(big).rejects.toThrow('did not finish within its time limit of 60000 ms');
     // With the big one gone, the small one behind it fits.
     (await next)();
     holder();
     expect([budget.inFlight, budget.waiting]).toEqual([0, 0]);
-    await expect(budget.acquire(1, AbortSignal.abort(new Error('gone')))).rejects.toThrow('gone');
+    const gone = new OperationDeadline(60_000);
+    gone.stop('client-gone');
+    await expect(budget.acquire(1, gone)).rejects.toThrow('The client closed the connection');
   });
 });
