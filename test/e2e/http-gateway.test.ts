@@ -163,7 +163,22 @@ describe('other routes', () => {
   });
 
   it('answers 404 elsewhere', async () => {
-    expect((await fetch(url.replace('/graphql', '/nope'))).status).toBe(404);
+    const response = await fetch(url.replace('/graphql', '/nope?x=1'));
+    expect(response.status).toBe(404);
+    expect(await response.json()).toEqual({ error: 'no route /nope; GraphQL is served at /graphql' });
+  });
+
+  it('refuses a body over 1 MB with 413 BAD_REQUEST and keeps serving', async () => {
+    const response = await fetch(url, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ query: `{ __typename }${' '.repeat(1_100_000)}` }) });
+    expect(response.status).toBe(413);
+    expect(await response.json()).toEqual({ errors: [{ message: 'request body over 1000000 bytes', extensions: { code: 'BAD_REQUEST' } }] });
+    expect((await post({ query: '{ __typename }' })).json).toEqual({ data: { __typename: 'Query' }, extensions: expect.anything() });
+  });
+
+  it('refuses a body that is not JSON with 400 BAD_REQUEST', async () => {
+    const response = await fetch(url, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{"query": ' });
+    expect(response.status).toBe(400);
+    expect(await response.json()).toEqual({ errors: [{ message: 'request body is not valid JSON', extensions: { code: 'BAD_REQUEST' } }] });
   });
 
   it('GET /health is degraded (503) when MongoDB does not answer', async () => {
