@@ -6,7 +6,7 @@ import { NO_OVERRIDES, parseStrategyOverrides, STRATEGY_HEADER } from './context
 import { ApolloServerPluginDocjoinCost, COST_HEADER, parseCostHeader } from './cost/cost-plugin';
 import { processEstimateViolations, type EstimateViolationRecorder } from './cost/estimate-check';
 import { createFormatError } from './errors/format-error';
-import { compiledExecution, type CompiledExecutionGateway } from './execution/compiled-execution';
+import { compiledExecutionPlugin, type ErrorShaping } from './execution/compiled-execution';
 import { releaseDocumentsPlugin } from './context/release-documents-plugin';
 import { CollectionSizes } from './estimate/collection-sizes';
 import { coerceVariables, estimateWithVariables } from './estimate/estimate-request';
@@ -88,10 +88,13 @@ export interface Docjoin {
   /** The executable public schema: your types with docjoin's resolvers, storage directives removed. */
   readonly schema: GraphQLSchema;
   /**
-   * The same schema for Apollo's `gateway` option (instead of `schema`): each operation is compiled once
-   * by graphql-jit and run compiled, as `docjoin serve` does (execution/compiled-execution.ts).
+   * A plugin that runs each operation compiled by graphql-jit, as `docjoin serve` does
+   * (execution/compiled-execution.ts): add it to your Apollo's plugins, after any plugin of yours that
+   * answers operations itself. Its errors are shaped as your server shapes the others when it uses
+   * docjoin's `formatError` and Apollo's default for stack traces (none when NODE_ENV is production or
+   * test); give it yours when they differ.
    */
-  readonly compiledExecution: CompiledExecutionGateway;
+  compiledExecution(shaping?: Partial<ErrorShaping<GatewayContext>>): ApolloServerPlugin<GatewayContext>;
   readonly storageMap: StorageMap;
   readonly settings: ResolvedSettings;
   /**
@@ -236,9 +239,10 @@ export async function createDocjoin(options: DocjoinOptions): Promise<Docjoin> {
     onDatabaseUnavailable: () => availability.unavailable('a request could not reach it'),
     onDatabaseReached: () => availability.available(),
   });
+  const formatError = createFormatError({ production: settings.production });
   return {
     schema,
-    compiledExecution: compiledExecution(schema),
+    compiledExecution: (shaping = {}) => compiledExecutionPlugin(schema, { formatError, includeStacktraceInErrorResponses: apolloIncludesStacktraces(), ...shaping }),
     storageMap,
     settings,
     plugins: [
@@ -251,7 +255,7 @@ export async function createDocjoin(options: DocjoinOptions): Promise<Docjoin> {
     workload,
     metrics,
     logger,
-    formatError: createFormatError({ production: settings.production }),
+    formatError,
     createContext,
     // Under load, the answers to requests prove MongoDB is up: /health then sends nothing and waits for nothing.
     health: () => checkHealth({ ping: () => (funnel.answeredWithin(HEALTH_PROOF_MS) ? Promise.resolve() : funnel.ping()), kind: options.mongoKind ?? 'external', db: db.databaseName, uri: mongoUri, detail: settings.healthDetail }),
@@ -263,6 +267,12 @@ export async function createDocjoin(options: DocjoinOptions): Promise<Docjoin> {
       workload?.cancel();
     },
   };
+}
+
+/** Apollo Server's default for `includeStacktraceInErrorResponses`. */
+function apolloIncludesStacktraces(): boolean {
+  const nodeEnv = process.env.NODE_ENV;
+  return nodeEnv !== 'production' && nodeEnv !== 'test';
 }
 
 /**

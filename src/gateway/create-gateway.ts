@@ -57,7 +57,7 @@ export async function createGateway(options: CreateGatewayOptions): Promise<Gate
   const { settings } = docjoin;
   const ide = { endpoint: '/graphql', defaultQuery: defaultIdeQuery(docjoin.schema, docjoin.storageMap) };
   const apollo = new ApolloServer<GatewayContext>({
-    gateway: docjoin.compiledExecution,
+    schema: docjoin.schema,
     introspection: true,
     includeStacktraceInErrorResponses: !settings.production,
     // Whoever starts the gateway owns the process's signals and stops it.
@@ -69,6 +69,7 @@ export async function createGateway(options: CreateGatewayOptions): Promise<Gate
       // docjoin sets no cache hints; the default cache-control plugin would wrap every field's resolver to collect them.
       ApolloServerPluginCacheControlDisabled(),
       ...docjoin.plugins,
+      docjoin.compiledExecution({ formatError: docjoin.formatError, includeStacktraceInErrorResponses: !settings.production }),
       landingPagePlugin(settings.landingPage, ide),
     ],
   });

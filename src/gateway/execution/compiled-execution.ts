@@ -1,20 +1,30 @@
-import type { ApolloServerOptionsWithGateway, BaseContext } from '@apollo/server';
-import { execute, getVariableValues, GraphQLError, type DocumentNode, type ExecutionResult, type GraphQLSchema, type OperationDefinitionNode, type SourceLocation } from 'graphql';
+import { HeaderMap, type ApolloServerOptions, type ApolloServerPlugin, type BaseContext, type GraphQLRequestContextResponseForOperation, type GraphQLResponse } from '@apollo/server';
+import { execute, getVariableValues, GraphQLError, type DocumentNode, type ExecutionResult, type GraphQLFormattedError, type GraphQLSchema, type SourceLocation } from 'graphql';
 import { compileQuery, isCompiledQuery, type CompiledQuery } from 'graphql-jit';
 
-/** What Apollo Server takes as `gateway`: its one seam for running operations with an executor of one's own. */
-export type CompiledExecutionGateway = ApolloServerOptionsWithGateway<BaseContext>['gateway'];
+/** How Apollo Server is configured to shape errors; the compiled answers are shaped the same way. */
+export interface ErrorShaping<TContext extends BaseContext> {
+  /** The server's `formatError`, if any. */
+  readonly formatError?: ApolloServerOptions<TContext>['formatError'];
+  /** The server's `includeStacktraceInErrorResponses`. */
+  readonly includeStacktraceInErrorResponses: boolean;
+}
 
 /**
- * Serves `schema` through Apollo Server's gateway seam, executing each operation with graphql-jit: the
- * operation is compiled once into a JavaScript function (field lookups, argument values, list and null
- * handling written out for that selection) and run for every request that sends it. Apollo keeps each
- * query string's parsed document in its document store, so the compiled form is cached per document
- * and lives as long as Apollo keeps it. Parsing, validation, the plugins and error formatting stay
- * Apollo's; variables are coerced by graphql-js first, so a bad one is refused exactly as without this.
+ * A plugin that executes each operation with graphql-jit instead of graphql-js, in Apollo Server's
+ * `responseForOperation` hook: the operation is compiled once into a JavaScript function (field lookups,
+ * argument values, list and null handling written out for that selection) and run for every request
+ * that sends it. Apollo keeps each query string's parsed document in its document store, so the compiled
+ * form is cached per document and lives as long as Apollo keeps it.
+ *
+ * Parsing, validation and the other plugins stay Apollo's. Variables that do not coerce are left to
+ * Apollo, which refuses them as it always does (BAD_USER_INPUT, HTTP 400) without executing anything.
+ * Errors are shaped as Apollo shapes them (`errors` below): a code on each, `extensions.http` moved to
+ * the response's status and headers, the stack trace when asked, then `formatError`. The hook skips
+ * Apollo's execution hooks: `executionDidStart` and `didEncounterErrors` do not run for these operations.
  * An operation graphql-jit cannot compile runs on graphql-js.
  */
-export function compiledExecution(schema: GraphQLSchema): CompiledExecutionGateway {
+export function compiledExecutionPlugin<TContext extends BaseContext>(schema: GraphQLSchema, shaping: ErrorShaping<TContext>): ApolloServerPlugin<TContext> {
   const compiled = new WeakMap<DocumentNode, Map<string, CompiledQuery | undefined>>();
   const compiledFor = (document: DocumentNode, operationName: string | null): CompiledQuery | undefined => {
     let byOperation = compiled.get(document);
@@ -26,24 +36,61 @@ export function compiledExecution(schema: GraphQLSchema): CompiledExecutionGatew
     byOperation.set(key, query);
     return query;
   };
-  const run = async (document: DocumentNode, operation: OperationDefinitionNode, operationName: string | null, context: unknown, variables: Record<string, unknown>): Promise<ExecutionResult> => {
-    if (operation.variableDefinitions?.length) {
-      const coerced = getVariableValues(schema, operation.variableDefinitions, variables, { maxErrors: 50 });
-      if (coerced.errors) return { errors: coerced.errors };
-    }
+  const answer = async ({ document, operation, operationName, contextValue, request }: GraphQLRequestContextResponseForOperation<TContext>): Promise<GraphQLResponse | null> => {
+    const variables = request.variables ?? {};
+    if (operation.variableDefinitions?.length && getVariableValues(schema, operation.variableDefinitions, variables, { maxErrors: 1 }).errors) return null;
     const query = compiledFor(document, operationName);
-    if (!query) return execute({ schema, document, contextValue: context, variableValues: variables, ...(operationName !== null && { operationName }) });
-    const result = await query.query(undefined, context, variables);
-    return result.errors ? { ...result, errors: result.errors.map((error) => asGraphqlJsError(error, document)) } : result;
+    const result: ExecutionResult = query
+      ? await query.query(undefined, contextValue, variables)
+      : await execute({ schema, document, contextValue, variableValues: variables, ...(operationName !== null && { operationName }) });
+    const http = { status: undefined as number | undefined, headers: new HeaderMap() };
+    const errors = result.errors?.map((error) => shapeError(query ? asGraphqlJsError(error, document) : error, shaping, http));
+    return { http, body: { kind: 'single', singleResult: { ...(errors && { errors }), data: result.data, ...(result.extensions && { extensions: result.extensions }) } } };
   };
   return {
-    onSchemaLoadOrUpdate(callback) {
-      callback({ apiSchema: schema, coreSupergraphSdl: '' });
-      return () => undefined;
+    async requestDidStart() {
+      return { responseForOperation: answer };
     },
-    load: () => Promise.resolve({ executor: ({ document, operation, operationName, context, request }) => run(document, operation, operationName, context, request.variables ?? {}) }),
-    stop: () => Promise.resolve(),
   };
+}
+
+/**
+ * One execution error as Apollo Server shapes it: `extensions.code` (INTERNAL_SERVER_ERROR when the
+ * error has none), `extensions.http` taken out into the response's status and headers, the stack trace
+ * when the server includes them, then the server's `formatError`; a formatError that throws gives an
+ * internal error instead.
+ */
+function shapeError<TContext extends BaseContext>(error: GraphQLError, shaping: ErrorShaping<TContext>, http: { status: number | undefined; headers: HeaderMap }): GraphQLFormattedError {
+  const enrich = (from: GraphQLError): GraphQLFormattedError => {
+    const { http: httpExtension, ...extensions } = { ...from.extensions, code: from.extensions.code ?? 'INTERNAL_SERVER_ERROR' } as Record<string, unknown>;
+    if (isHttpHead(httpExtension)) {
+      if (httpExtension.status !== undefined) http.status = httpExtension.status;
+      for (const [name, value] of httpExtension.headers ?? []) http.headers.set(name, value);
+    } else if (httpExtension !== undefined) extensions.http = httpExtension;
+    if (shaping.includeStacktraceInErrorResponses) extensions.stacktrace = from.stack?.split('\n');
+    return { ...from.toJSON(), extensions };
+  };
+  if (!shaping.formatError) return enrich(error);
+  try {
+    return shaping.formatError(enrich(error), error);
+  } catch (formatError) {
+    if (shaping.includeStacktraceInErrorResponses) return enrich(asGraphQLError(formatError));
+    return { message: 'Internal server error', extensions: { code: 'INTERNAL_SERVER_ERROR' } };
+  }
+}
+
+/** What a throw gave, as a GraphQLError. */
+function asGraphQLError(thrown: unknown): GraphQLError {
+  if (thrown instanceof GraphQLError) return thrown;
+  if (thrown instanceof Error) return new GraphQLError(thrown.message, { originalError: thrown });
+  return new GraphQLError(`Unexpected error value: ${String(thrown)}`);
+}
+
+/** `extensions.http` as Apollo reads it: a status number and/or a Map of headers. */
+function isHttpHead(value: unknown): value is { status?: number; headers?: Map<string, string> } {
+  if (value === null || typeof value !== 'object') return false;
+  const head = value as { status?: unknown; headers?: unknown };
+  return (!('status' in head) || typeof head.status === 'number') && (!('headers' in head) || head.headers instanceof Map);
 }
 
 /**

@@ -7,8 +7,9 @@ const STOPPED_CODES: readonly unknown[] = [PublicErrorCode.OPERATION_TIMEOUT, Pu
 
 /**
  * The answer of an operation its deadline stopped: one error instead of one per field that was cut off
- * (a large query would list thousands), HTTP 504 for a timeout. A query answers `data: null` (its
- * partial data has holes anywhere); a mutation keeps its data, since its writes may have committed.
+ * (a large query would list thousands), HTTP 504 for a timeout. A query that was executing answers
+ * `data: null` (its partial data has holes anywhere); one stopped before it executed (waiting for the
+ * document budget) has no `data`; a mutation keeps its data, since its writes may have committed.
  * Comes before the cost plugin, so the answer still reports what the operation cost.
  */
 export function operationDeadlinePlugin<TContext extends { readonly deadline: OperationDeadline }>(): ApolloServerPlugin<TContext> {
@@ -24,7 +25,7 @@ export function operationDeadlinePlugin<TContext extends { readonly deadline: Op
           const others = result.errors.filter((error) => !STOPPED_CODES.includes(error.extensions?.code));
           const { path: _path, locations: _locations, ...single }: GraphQLFormattedError = stopped;
           result.errors = [single, ...others];
-          if (operation?.operation !== 'mutation') result.data = null;
+          if (operation?.operation !== 'mutation' && result.data !== undefined) result.data = null;
           if (stopped.extensions?.code === PublicErrorCode.OPERATION_TIMEOUT) response.http.status = 504;
         },
       };

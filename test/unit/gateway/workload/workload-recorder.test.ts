@@ -199,8 +199,9 @@ describe('ApolloServerPluginDocjoinWorkload', () => {
   async function respond(recorder: WorkloadRecorder, options: { executed: boolean; operation: 'query' | 'mutation' | 'subscription' }): Promise<void> {
     const plugin = ApolloServerPluginDocjoinWorkload<Context>({ recorder });
     const listener = (await plugin.requestDidStart!({} as never)) as GraphQLRequestListener<Context>;
-    if (options.executed) await listener.executionDidStart!({} as never);
-    const request = { operation: { operation: options.operation }, contextValue: { ledger: booksLedger() } };
+    // A response has data (null included) exactly when execution started.
+    const singleResult = options.executed ? { data: null } : { errors: [{ message: 'rejected' }] };
+    const request = { operation: { operation: options.operation }, contextValue: { ledger: booksLedger() }, response: { body: { kind: 'single', singleResult } } };
     await listener.willSendResponse!(request as unknown as GraphQLRequestContextWillSendResponse<Context>);
   }
 
@@ -218,8 +219,7 @@ describe('ApolloServerPluginDocjoinWorkload', () => {
     const errors: unknown[] = [];
     const plugin = ApolloServerPluginDocjoinWorkload<Context>({ recorder: new WorkloadRecorder(), onError: (error) => errors.push(error) });
     const listener = (await plugin.requestDidStart!({} as never)) as GraphQLRequestListener<Context>;
-    await listener.executionDidStart!({} as never);
-    const request = { operation: { operation: 'query' }, contextValue: { ledger: undefined } };
+    const request = { operation: { operation: 'query' }, contextValue: { ledger: undefined }, response: { body: { kind: 'single', singleResult: { data: {} } } } };
     await expect(listener.willSendResponse!(request as unknown as GraphQLRequestContextWillSendResponse<Context>)).resolves.toBeUndefined();
     expect(errors).toHaveLength(1);
   });
