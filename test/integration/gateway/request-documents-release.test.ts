@@ -4,9 +4,9 @@ import { startSdlGateway, type SdlGateway } from '../../support/sdl-gateway';
 
 /**
  * A request's loaders, and the documents they hold, are dropped once its response is built
- * (context/release-documents-plugin.ts): Apollo's gateway mode keeps each request context reachable
- * until V8's next full collection, and documents still held by it would be copied by every
- * young-generation collection. The proof: after the response, the same key loads from MongoDB again.
+ * (context/release-documents-plugin.ts): a context that outlives its response (kept by a plugin, or by
+ * Apollo's `gateway` seam until V8's next full collection) keeps no documents. The proof: after the
+ * response, the same key loads from MongoDB again.
  */
 const SDL = /* GraphQL */ `
   type Query { posts(first: Int = 10): [Post!]! @list }
