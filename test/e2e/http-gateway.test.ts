@@ -1,3 +1,4 @@
+import { request as httpRequest } from 'node:http';
 import { demoProjectOptions } from '../support/demo-project';
 import { gatewaySettingsOf, loadConfig } from '../../src/config';
 import { connectMongo, createGateway, type Gateway, type MongoClient } from 'docjoin';
@@ -76,6 +77,21 @@ describe('POST /graphql', () => {
     const json = (await response.json()) as Record<string, any>;
     expect(json.data.posts).toHaveLength(2);
     expect(json.extensions.cost.roundTrips).toBe(1);
+  });
+
+  it('serves a request whose target is absolute (as sent to a proxy)', async () => {
+    const target = `${url}?query=${encodeURIComponent('{ posts(first: 2) { title } }')}`;
+    const { status, body } = await new Promise<{ status: number | undefined; body: string }>((resolve, reject) => {
+      const request = httpRequest({ host: '127.0.0.1', port: new URL(url).port, path: target, headers: { 'apollo-require-preflight': 'true' } }, (response) => {
+        let body = '';
+        response.on('data', (chunk) => (body += chunk));
+        response.on('end', () => resolve({ status: response.statusCode, body }));
+      });
+      request.on('error', reject);
+      request.end();
+    });
+    expect(status).toBe(200);
+    expect((JSON.parse(body) as { data: { posts: unknown[] } }).data.posts).toHaveLength(2);
   });
 });
 

@@ -111,9 +111,16 @@ async function handle<TContext extends BaseContext>(options: HttpServerOptions<T
   sendJson(response, 404, { error: `no route ${path}; GraphQL is served at /graphql` });
 }
 
-/** The path and the query string (with its `?`, or empty) of a request's target. */
+/**
+ * The path and the query string (with its `?`, or empty) of a request's target. Nearly every target is
+ * a path (`/graphql?…`), split here; an absolute one (`http://host/graphql`, as sent to a proxy) is parsed.
+ */
 function requestTarget(url: string | undefined): { path: string; search: string } {
   const target = url ?? '/';
+  if (!target.startsWith('/')) {
+    const parsed = new URL(target, 'http://localhost');
+    return { path: parsed.pathname, search: parsed.search };
+  }
   const queryAt = target.indexOf('?');
   if (queryAt < 0) return { path: target, search: '' };
   const search = target.slice(queryAt);
