@@ -177,6 +177,29 @@ describe('the document budget', () => {
       await gateway.stop();
     }
   });
+
+  it('answers a query whose time runs out while it waits for the budget with OPERATION_TIMEOUT, no data and no read', async () => {
+    const docjoin = await createDocjoin({ typeDefs: SDL, db: dbName, mongoClient: client, mongoKind: 'embedded', maxDocumentsInFlight: 1 });
+    const apollo = new ApolloServer({ schema: docjoin.schema, plugins: [...docjoin.plugins, docjoin.compiledExecution()], formatError: docjoin.formatError });
+    await apollo.start();
+    try {
+      // The first takes the whole budget for its four levels of reads; the second's 20 ms run out in the queue.
+      const waiting = docjoin.createContext({ deadline: new OperationDeadline(20) });
+      const [first, second] = await Promise.all([
+        apollo.executeOperation({ query: QUERY }, { contextValue: docjoin.createContext() }),
+        apollo.executeOperation({ query: '{ teams(first: 2) { name } }' }, { contextValue: waiting }),
+      ]);
+      expect(first.body.kind === 'single' && first.body.singleResult.errors).toBeUndefined();
+      expect(second.http.status).toBe(504);
+      const result = second.body.kind === 'single' ? second.body.singleResult : undefined;
+      expect(result && 'data' in result).toBe(false);
+      expect(result?.errors?.map((error) => error.extensions?.code)).toEqual(['OPERATION_TIMEOUT']);
+      expect(result?.extensions?.cost).toMatchObject({ roundTrips: 0 });
+    } finally {
+      await apollo.stop();
+      docjoin.close();
+    }
+  });
 });
 
 describe('the response size limit', () => {
