@@ -7,7 +7,6 @@ import { ApolloServerPluginDocjoinCost, COST_HEADER, parseCostHeader } from './c
 import { processEstimateViolations, type EstimateViolationRecorder } from './cost/estimate-check';
 import { createFormatError } from './errors/format-error';
 import { compiledExecutionPlugin, type ErrorShaping } from './execution/compiled-execution';
-import { releaseDocumentsPlugin } from './context/release-documents-plugin';
 import { CollectionSizes } from './estimate/collection-sizes';
 import { coerceVariables, estimateWithVariables } from './estimate/estimate-request';
 import { EstimateCache } from './estimate/estimate-cache';
@@ -99,8 +98,7 @@ export interface Docjoin {
   readonly settings: ResolvedSettings;
   /**
    * The cost plugin (`extensions.cost`, the estimate and its limits), then the request log and metrics,
-   * the release of each request's documents once its response is built, and the workload capture's
-   * when it is on.
+   * and the workload capture's when it is on.
    */
   readonly plugins: readonly ApolloServerPlugin<GatewayContext>[];
   /**
@@ -249,7 +247,6 @@ export async function createDocjoin(options: DocjoinOptions): Promise<Docjoin> {
       operationDeadlinePlugin(),
       costPlugin,
       observer,
-      releaseDocumentsPlugin(),
       ...(workload ? [ApolloServerPluginDocjoinWorkload<GatewayContext>({ recorder: workload.recorder, onError: (error) => logger.error({ err: error }, 'workload capture failed') })] : []),
     ],
     workload,

@@ -56,20 +56,20 @@ export async function createGateway(options: CreateGatewayOptions): Promise<Gate
   const docjoin = await createDocjoin(options);
   const { settings } = docjoin;
   const ide = { endpoint: '/graphql', defaultQuery: defaultIdeQuery(docjoin.schema, docjoin.storageMap) };
+  const errorShaping = { formatError: docjoin.formatError, includeStacktraceInErrorResponses: !settings.production };
   const apollo = new ApolloServer<GatewayContext>({
     schema: docjoin.schema,
     introspection: true,
-    includeStacktraceInErrorResponses: !settings.production,
+    ...errorShaping,
     // Whoever starts the gateway owns the process's signals and stops it.
     stopOnTerminationSignals: false,
-    formatError: docjoin.formatError,
     // Pretty-printed JSON is for people reading responses; production sends it compact.
     ...(settings.production && { stringifyResult: (result: FormattedExecutionResult) => JSON.stringify(result) }),
     plugins: [
       // docjoin sets no cache hints; the default cache-control plugin would wrap every field's resolver to collect them.
       ApolloServerPluginCacheControlDisabled(),
       ...docjoin.plugins,
-      docjoin.compiledExecution({ formatError: docjoin.formatError, includeStacktraceInErrorResponses: !settings.production }),
+      docjoin.compiledExecution(errorShaping),
       landingPagePlugin(settings.landingPage, ide),
     ],
   });

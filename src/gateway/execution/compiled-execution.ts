@@ -47,9 +47,11 @@ export function compiledExecutionPlugin<TContext extends BaseContext>(schema: Gr
     const errors = result.errors?.map((error) => shapeError(query ? asGraphqlJsError(error, document) : error, shaping, http));
     return { http, body: { kind: 'single', singleResult: { ...(errors && { errors }), data: result.data, ...(result.extensions && { extensions: result.extensions }) } } };
   };
+  // The hook keeps nothing per request: every request shares one listener.
+  const listener = { responseForOperation: answer };
   return {
     async requestDidStart() {
-      return { responseForOperation: answer };
+      return listener;
     },
   };
 }

@@ -21,14 +21,6 @@ export class LoaderRegistry {
     private readonly request: RequestScope,
   ) {}
 
-  /** Forgets every loader, and with them the documents the request loaded (its response is built). */
-  clear(): void {
-    this.#byKey.clear();
-    this.#byReference.clear();
-    this.#aggregates.clear();
-    this.#counts.clear();
-  }
-
   byKey(collection: string, keyField: string): DocumentLoader {
     const id = `${collection}|${keyField}`;
     let loader = this.#byKey.get(id);
