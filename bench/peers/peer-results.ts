@@ -9,6 +9,7 @@ export interface PeersSettings {
   readonly rounds: number;
   /** Seconds of each throughput measurement (one per round). */
   readonly durationSeconds: number;
+  /** The longest warm-up of one implementation on one operation. */
   readonly warmupSeconds: number;
   readonly concurrency: number;
   /** Sequential samples per round: at least min, at most max, no longer than maxMs once min are in. */

@@ -18,7 +18,7 @@ export function resultsReport(run: PeersRun, chartFile: string): string {
       `with the demo data at scale 1). Per operation, ${settings.rounds} rounds, the implementations in a rotating order: ` +
       `${settings.minSamples}–${settings.maxSamples} sequential requests per round (at most ${settings.maxSampleMs} ms once ${settings.minSamples} are in), ` +
       `then ${settings.concurrency} in flight for ${settings.durationSeconds} s (autocannon; the floor runs its own loop). ` +
-      `Every operation was warmed up (${settings.warmupSeconds} s) before any was timed, and every implementation answered the same \`data\` as docjoin first.`,
+      `Right before an operation's rounds, each implementation was warmed up on it until its throughput stopped rising (at least 3 windows of 1 s or more at the same concurrency, at most ${settings.warmupSeconds} s), and every implementation answered the same \`data\` as docjoin first.`,
     '',
     ...settings.peers.map((peer) => `- **${PEER_LABELS[peer]}**: ${PEER_DESCRIPTIONS[peer]}`),
     '',

@@ -19,7 +19,8 @@ import { resultsReport } from './results-report';
  * server in its own process, every reply delayed 1 ms, then 0 ms; seeded once with the demo project's
  * seed), each implementation runs in its own child process: first with command monitoring on, to check
  * that every one answers docjoin's `data` and to count round trips (first latency only), then without
- * it for the timing (their data checked again). Per operation, in rounds (the implementations in a
+ * it for the timing (their data checked again). Per operation, each implementation is first warmed up on
+ * it until its pace stops rising (warmUp), then timed in rounds (the implementations in a
  * rotating order, so a noisy neighbour slows them alike): sequential requests (p50, p99, CPU per
  * request), then `concurrency` in flight (autocannon; the floor runs its own loop), RSS after each.
  * Writes bench/RESULTS.md and bench/peers-throughput.svg. Settings: PEERS_* variables (settingsFromEnv).
@@ -66,8 +67,8 @@ function settingsFromEnv(): PeersSettings {
     rounds: numberFromEnv('PEERS_ROUNDS', 5, whole, 'a whole number ≥ 1'),
     // 1 s windows swung docjoin's features-on ÷ off ratio between 0.54 and 1.36 across rounds; 2 s halve the swing.
     durationSeconds: numberFromEnv('PEERS_DURATION_S', 2, positive, 'a number of seconds > 0'),
-    // docjoin's mutation path takes seconds of load to reach its pace (compiled, addComment went from 470 to 790 req/s over its first 12 s).
-    warmupSeconds: numberFromEnv('PEERS_WARMUP_S', 3, positive, 'a number of seconds > 0'),
+    // The longest warm-up per implementation and operation (warmUp).
+    warmupSeconds: numberFromEnv('PEERS_WARMUP_S', 12, positive, 'a number of seconds > 0'),
     concurrency: numberFromEnv('PEERS_CONCURRENCY', 16, whole, 'a whole number ≥ 1'),
     minSamples: numberFromEnv('PEERS_MIN_SAMPLES', 5, whole, 'a whole number ≥ 1'),
     maxSamples: numberFromEnv('PEERS_MAX_SAMPLES', 40, whole, 'a whole number ≥ 1'),
@@ -198,8 +199,6 @@ interface RoundSample {
   readonly failed: number;
 }
 
-/** A warm-up round's sequential requests. */
-const WARMUP_SAMPLES: SampleLimits = { minSamples: 3, maxSamples: 10, maxMs: 200 };
 /** The longest throughput run, whatever the operation. */
 const MAX_THROUGHPUT_SECONDS = 10;
 /** An operation whose requests take longer than this under load is measured in one round (a run must outlast a request). */
@@ -237,13 +236,21 @@ async function settled(child: PeerChild): Promise<void> {
   }
 }
 
-/**
- * One round of one implementation on one operation: sequential requests (latency, and the server's
- * CPU time per request: no other request runs during them), then the throughput run.
- */
-async function measureRound(contender: Contender, operation: PeerOperation, posts: PostCursor, settings: PeersSettings, phase: 'warmup' | 'timed'): Promise<RoundSample> {
-  const limits = phase === 'warmup' ? WARMUP_SAMPLES : { minSamples: settings.minSamples, maxSamples: settings.maxSamples, maxMs: settings.maxSampleMs };
-  const beforeSequential = await contender.child.stats();
+/** One throughput run of `seconds` at `settings.concurrency` in flight (autocannon; the floor runs its own loop). */
+async function throughputRun(contender: Contender, operation: PeerOperation, posts: PostCursor, settings: PeersSettings, seconds: number): Promise<{ throughput: number; failed: number }> {
+  if (contender.http) {
+    const result = await throughput(contender.http.port, bodies(operation, posts), settings.concurrency, seconds);
+    await settled(contender.child);
+    return { throughput: requestsPerSecond(result), failed: result.failed };
+  }
+  const window = await contender.child.call<ThroughputWindow>({ kind: 'concurrent', operation: operation.name, variables: posts.upcoming(), concurrency: settings.concurrency, durationMs: seconds * 1000 });
+  posts.skip(window.completed + settings.concurrency);
+  return { throughput: requestsPerSecond(window), failed: 0 };
+}
+
+/** Sequential requests: their latencies, and the server's CPU time per request (no other request runs during them). */
+async function sequentialRun(contender: Contender, operation: PeerOperation, posts: PostCursor, limits: SampleLimits): Promise<{ latenciesMs: readonly number[]; cpuMsPerRequest: number }> {
+  const before = await contender.child.stats();
   let latenciesMs: readonly number[];
   if (contender.http) {
     latenciesMs = await contender.http.sequential(bodies(operation, posts), limits);
@@ -251,28 +258,43 @@ async function measureRound(contender: Contender, operation: PeerOperation, post
     latenciesMs = (await contender.child.call<SequentialResult>({ kind: 'sequential', operation: operation.name, variables: posts.upcoming(), ...limits })).latenciesMs;
     posts.skip(latenciesMs.length);
   }
-  const afterSequential = await contender.child.stats();
-
-  const seconds = phase === 'warmup' ? settings.warmupSeconds : throughputSeconds(settings.durationSeconds, median(latenciesMs), settings.concurrency);
-  let window: ThroughputWindow;
-  let failed = 0;
-  if (contender.http) {
-    const result = await throughput(contender.http.port, bodies(operation, posts), settings.concurrency, seconds);
-    window = result;
-    failed = result.failed;
-    await settled(contender.child);
-  } else {
-    window = await contender.child.call<ThroughputWindow>({ kind: 'concurrent', operation: operation.name, variables: posts.upcoming(), concurrency: settings.concurrency, durationMs: seconds * 1000 });
-    posts.skip(window.completed + settings.concurrency);
-  }
   const after = await contender.child.stats();
-  return {
-    latenciesMs,
-    cpuMsPerRequest: (afterSequential.cpuMicros - beforeSequential.cpuMicros) / 1000 / latenciesMs.length,
-    throughput: requestsPerSecond(window),
-    rssMb: after.rssBytes / MB,
-    failed,
-  };
+  return { latenciesMs, cpuMsPerRequest: (after.cpuMicros - before.cpuMicros) / 1000 / latenciesMs.length };
+}
+
+/** One timed round of one implementation on one operation: sequential requests, then the throughput run. */
+async function measureRound(contender: Contender, operation: PeerOperation, posts: PostCursor, settings: PeersSettings): Promise<RoundSample> {
+  const { latenciesMs, cpuMsPerRequest } = await sequentialRun(contender, operation, posts, { minSamples: settings.minSamples, maxSamples: settings.maxSamples, maxMs: settings.maxSampleMs });
+  const { throughput: requestsPerSecondUnderLoad, failed } = await throughputRun(contender, operation, posts, settings, throughputSeconds(settings.durationSeconds, median(latenciesMs), settings.concurrency));
+  return { latenciesMs, cpuMsPerRequest, throughput: requestsPerSecondUnderLoad, rssMb: (await contender.child.stats()).rssBytes / MB, failed };
+}
+
+/** A warm-up's sequential requests (they size its windows). */
+const WARMUP_SAMPLES: SampleLimits = { minSamples: 3, maxSamples: 10, maxMs: 200 };
+/** Warm-up windows before the pace may count as reached. */
+const MIN_WARMUP_WINDOWS = 3;
+/** A window faster than every earlier one by more than this share means the pace is still rising. */
+const STILL_RISING = 0.05;
+
+/**
+ * Runs the operation under load, in windows, until its throughput stops rising (or `settings.warmupSeconds`
+ * have passed). Compiled GraphQL servers sharing two cores with the database and the load generator take
+ * 5–8 s of load to reach their pace (addComment 211 → 1,010 req/s over 8 s for docjoin, 175 → 1,002 for
+ * the DataLoader server), and lose part of it after minutes on other operations: each implementation is
+ * warmed up on an operation right before that operation's rounds. Returns the seconds it took.
+ */
+async function warmUp(contender: Contender, operation: PeerOperation, posts: PostCursor, settings: PeersSettings): Promise<number> {
+  const { latenciesMs } = await sequentialRun(contender, operation, posts, WARMUP_SAMPLES);
+  const windowSeconds = throughputSeconds(1, median(latenciesMs), settings.concurrency);
+  let best = 0;
+  let seconds = 0;
+  for (let windows = 1; seconds < settings.warmupSeconds; windows++) {
+    const { throughput: pace } = await throughputRun(contender, operation, posts, settings, windowSeconds);
+    seconds += windowSeconds;
+    if (windows >= MIN_WARMUP_WINDOWS && pace <= best * (1 + STILL_RISING)) break;
+    best = Math.max(best, pace);
+  }
+  return seconds;
 }
 
 function rssTrace(afterStartMb: number, samples: ReadonlyArray<{ seconds: number; mb: number }>): RssTrace {
@@ -389,10 +411,6 @@ async function runPhase(latencyMs: number, settings: PeersSettings, counted: Rou
     log(`timed processes: the same data from every implementation on ${operations.map((operation) => operation.name).join(', ')}`);
     const posts = new PostCursor(seeded.mutationPosts);
 
-    // Warm every implementation up on every operation before timing any (JIT, connection pools).
-    for (const operation of operations) {
-      for (const contender of contenders) await measureRound(contender, operation, posts, settings, 'warmup');
-    }
     // Every RSS sample from here on, with when it was taken (s).
     const timedStarted = performance.now();
     const rssSamples = new Map<PeerName, Array<{ seconds: number; mb: number }>>();
@@ -401,12 +419,15 @@ async function runPhase(latencyMs: number, settings: PeersSettings, counted: Rou
     log(`  ${'operation / implementation'.padEnd(44)}${['p50 ms', 'p99 ms', 'req/s', 'trips', 'CPU ms/req', 'RSS MB'].map((cell) => cell.padStart(11)).join('')}`);
     const measurements: Measurement[] = [];
     for (const operation of operations) {
+      const warmedSeconds: string[] = [];
+      for (const contender of contenders) warmedSeconds.push(`${contender.name} ${(await warmUp(contender, operation, posts, settings)).toFixed(0)} s`);
+      log(`  warmed up on ${operation.name} until its pace stopped rising: ${warmedSeconds.join(', ')}`);
       const rounds = new Map<PeerName, RoundSample[]>(contenders.map((contender) => [contender.name, []]));
       for (let round = 0; round < settings.rounds; round++) {
         for (const contender of rotated(contenders, round)) {
           const first = rounds.get(contender.name)![0];
           if (first && underLoadSeconds(median(first.latenciesMs), settings.concurrency) > SLOW_SECONDS) continue;
-          const sample = await measureRound(contender, operation, posts, settings, 'timed');
+          const sample = await measureRound(contender, operation, posts, settings);
           rounds.get(contender.name)!.push(sample);
           rssSamples.get(contender.name)!.push({ seconds: (performance.now() - timedStarted) / 1000, mb: sample.rssMb });
         }
