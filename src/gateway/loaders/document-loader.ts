@@ -7,9 +7,8 @@ import { ancestorPathKeys, responsePathKey } from '../documents/response-path-ke
 import type { MongoFunnel, RequestScope, StoredDocument } from '../mongo/mongo-funnel';
 import { covers, mergeProjections, projectionOf, toFindProjection, type Projection } from '../planning/projection';
 
-/** One load: a key, the paths the caller needs, where in the response it is made, and who asked (for attribution). */
-export interface KeyLoad {
-  readonly key: unknown;
+/** What every load carries: the paths the caller needs, where in the response it is made, and who asked (for attribution). */
+interface LoadScope {
   readonly projection: Projection;
   /** The resolving field's `info.path`: the load may reuse only documents read for a field above it. */
   readonly path: ResponsePath;
@@ -19,6 +18,19 @@ export interface KeyLoad {
   /** The key is a reference the parent holds: when no document has it, `cost` counts it dangling. */
   readonly isReference?: boolean;
 }
+
+/** One key's load. */
+export interface KeyLoad extends LoadScope {
+  readonly key: unknown;
+}
+
+/** One parent's list of keys, loaded together: one entry in the batch, one promise, however many keys. */
+export interface KeysLoad extends LoadScope {
+  readonly keys: readonly unknown[];
+}
+
+type AnyLoad = KeyLoad | KeysLoad;
+type Answer = StoredDocument | null;
 
 /** One read that put documents in the cache: a batch's find, or a root find that primed the loader. */
 interface Read {
@@ -55,7 +67,7 @@ export class DocumentLoader {
    */
   readonly #readsAt = new Map<string, Read[]>();
   #unindexed: Array<{ readonly read: Read; readonly paths: readonly ResponsePath[] }> = [];
-  readonly #loader: DataLoader<KeyLoad, StoredDocument | null, string>;
+  readonly #loader: DataLoader<AnyLoad, Answer | Answer[], string>;
   #reads = 0;
 
   constructor(
@@ -69,8 +81,13 @@ export class DocumentLoader {
     this.#loader = new DataLoader((loads) => this.#batch(loads), { cache: false });
   }
 
-  load(load: KeyLoad): Promise<StoredDocument | null> {
-    return this.#loader.load(load);
+  load(load: KeyLoad): Promise<Answer> {
+    return this.#loader.load(load) as Promise<Answer>;
+  }
+
+  /** The documents of `load.keys`, in their order (null where none has the key), in the same batch as single loads. */
+  loadMany(load: KeysLoad): Promise<Answer[]> {
+    return this.#loader.load(load) as Promise<Answer[]>;
   }
 
   /**
@@ -86,8 +103,22 @@ export class DocumentLoader {
     }
   }
 
-  async #batch(loads: readonly KeyLoad[]): Promise<Array<StoredDocument | null>> {
-    const keys = loads.map((load) => keyString(load.key));
+  async #batch(loads: readonly AnyLoad[]): Promise<Array<Answer | Answer[]>> {
+    // Every key of every load, flattened: entry i is key values[i] of load owners[i].
+    const owners: AnyLoad[] = [];
+    const values: unknown[] = [];
+    for (const load of loads) {
+      if ('keys' in load) {
+        for (const key of load.keys) {
+          owners.push(load);
+          values.push(key);
+        }
+      } else {
+        owners.push(load);
+        values.push(load.key);
+      }
+    }
+    const keys = values.map(keyString);
     // A list join's loads share one path: its reads above are gathered once.
     const above = new Map<ResponsePath, ReadonlySet<Read>>();
     const readsAbove = (path: ResponsePath) => {
@@ -95,24 +126,25 @@ export class DocumentLoader {
       if (!reads) above.set(path, (reads = this.#readsAbove(path)));
       return reads;
     };
-    const cached = loads.map((load, index) => this.#cached(load, keys[index]!, readsAbove));
-    const missing: KeyLoad[] = [];
+    const cached = owners.map((load, index) => this.#cached(load, keys[index]!, readsAbove));
+    const missing = new Set<AnyLoad>();
     const missingKeys = new Map<string, unknown>();
-    loads.forEach((load, index) => {
+    owners.forEach((load, index) => {
       if (cached[index] !== undefined) return;
-      missing.push(load);
-      missingKeys.set(keys[index]!, load.key);
+      missing.add(load);
+      missingKeys.set(keys[index]!, values[index]);
     });
-    const fetched = missing.length === 0 ? undefined : await this.#fetch(missing, missingKeys, loads);
+    const fetched = missing.size === 0 ? undefined : await this.#fetch([...missing], missingKeys, loads);
     // A document read for a field counts once for it, however many of its loads asked for it.
     const counted = new Map<string, Set<string>>();
-    return loads.map((load, index) => {
-      const answer = cached[index];
+    const answer = (index: number): Answer => {
+      const load = owners[index]!;
+      const copy = cached[index];
       const key = keys[index]!;
-      const document = answer ? answer.document : (fetched?.get(key) ?? null);
+      const document = copy ? copy.document : (fetched?.get(key) ?? null);
       if (document === null) {
         if (load.isReference) load.cost?.dangling(1);
-      } else if (!answer) {
+      } else if (!copy) {
         let keysOfField = counted.get(load.field);
         if (!keysOfField) counted.set(load.field, (keysOfField = new Set()));
         if (!keysOfField.has(key)) {
@@ -121,11 +153,18 @@ export class DocumentLoader {
         }
       }
       return document;
+    };
+    let next = 0;
+    return loads.map((load) => {
+      if (!('keys' in load)) return answer(next++);
+      const documents: Answer[] = [];
+      for (let count = load.keys.length; count > 0; count--) documents.push(answer(next++));
+      return documents;
     });
   }
 
   /** A copy of `key` read above the load with every path it needs; the reads above are only gathered when some copy has those paths. */
-  #cached(load: KeyLoad, key: string, readsAbove: (path: ResponsePath) => ReadonlySet<Read>): CachedDocument | undefined {
+  #cached(load: AnyLoad, key: string, readsAbove: (path: ResponsePath) => ReadonlySet<Read>): CachedDocument | undefined {
     const copies = this.#documents.get(key);
     if (!copies) return undefined;
     for (const copy of copies) {
@@ -173,7 +212,7 @@ export class DocumentLoader {
    * ONE `{ key: { $in } }` find for the loads no cached document answers (`keys`: theirs, each once). What it read is
    * remembered for the fields below every load of the `batch`: they are made once the batch has resolved.
    */
-  async #fetch(loads: readonly KeyLoad[], keys: ReadonlyMap<string, unknown>, batch: readonly KeyLoad[]): Promise<Map<string, StoredDocument>> {
+  async #fetch(loads: readonly AnyLoad[], keys: ReadonlyMap<string, unknown>, batch: readonly AnyLoad[]): Promise<Map<string, StoredDocument>> {
     // A level's loads mostly share one projection and one field: each is merged or named once.
     const projections = new Set<Projection>();
     const askedBy = new Set<string>();

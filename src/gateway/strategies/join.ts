@@ -37,10 +37,8 @@ export function joinByKey(shape: JoinShape, request: RelationRequest, keyValue: 
   // batch stays shared with every other load of the level.
   const { requested } = request;
   const listProjection = requested.paths.length === 0 ? projection : mergeProjections([projection, projectionOf(requested.paths.map((listPath) => [listPath, 1] as const))]);
-  // A loop, not a closure per parent: this runs once for every parent of the level.
-  const loads: Array<Promise<StoredDocument | null>> = [];
-  for (const key of keys) loads.push(loader.load({ key, projection: listProjection, path, field, cost: request.cost, isReference: true }));
-  return Promise.all(loads).then((documents) => {
+  if (keys.length === 0) return [];
+  return loader.loadMany({ keys, projection: listProjection, path, field, cost: request.cost, isReference: true }).then((documents) => {
     const found = documents.filter((document): document is StoredDocument => document !== null);
     return asksForList(requested) ? filterAndSort(found, requested.filters, requested.sort) : found;
   });

@@ -25,4 +25,11 @@ describe('keyString', () => {
     expect(keyString('1')).not.toBe(keyString(1));
     expect(keyString(new Date(5))).toBe('d:5');
   });
+
+  it("spells an ObjectId's key with its hex string, as cursors issued before carry it", () => {
+    for (const hex of ['65a000000000000000000001', '00ff10a9b8c7d6e5f4030201', 'ffffffffffffffffffffffff']) {
+      expect(keyString(new ObjectId(hex))).toBe(`o:${hex}`);
+    }
+    expect(keyString({ _bsontype: 'ObjectId', toHexString: () => '65a000000000000000000002' })).toBe('o:65a000000000000000000002');
+  });
 });
