@@ -124,7 +124,7 @@ function rssSection(run: PeersRun): string[] {
   return [
     '## RSS of each process over each latency\'s runs',
     '',
-    'Sampled once started (before any request: the code and data it loads), after the warm-up, then after every throughput run. ' +
+    'Sampled once started (before any request: the code and data it loads), after the first operation\'s warm-up, then after every timed throughput run. ' +
       'A single sample moves by half with the garbage collector\'s timing, so a leak is judged by the trend: what the least-squares line through the samples ' +
       `gains from the first to the last (flat: at most ${FLAT_RSS_GROWTH * 100}% of the median).`,
     '',

@@ -411,10 +411,9 @@ async function runPhase(latencyMs: number, settings: PeersSettings, counted: Rou
     log(`timed processes: the same data from every implementation on ${operations.map((operation) => operation.name).join(', ')}`);
     const posts = new PostCursor(seeded.mutationPosts);
 
-    // Every RSS sample from here on, with when it was taken (s).
-    const timedStarted = performance.now();
+    // Every RSS sample from the end of the first warm-up on, with when it was taken (s).
+    let timedStarted = 0;
     const rssSamples = new Map<PeerName, Array<{ seconds: number; mb: number }>>();
-    for (const contender of contenders) rssSamples.set(contender.name, [{ seconds: 0, mb: (await contender.child.stats()).rssBytes / MB }]);
 
     log(`  ${'operation / implementation'.padEnd(44)}${['p50 ms', 'p99 ms', 'req/s', 'trips', 'CPU ms/req', 'RSS MB'].map((cell) => cell.padStart(11)).join('')}`);
     const measurements: Measurement[] = [];
@@ -422,6 +421,10 @@ async function runPhase(latencyMs: number, settings: PeersSettings, counted: Rou
       const warmedSeconds: string[] = [];
       for (const contender of contenders) warmedSeconds.push(`${contender.name} ${(await warmUp(contender, operation, posts, settings)).toFixed(0)} s`);
       log(`  warmed up on ${operation.name} until its pace stopped rising: ${warmedSeconds.join(', ')}`);
+      if (rssSamples.size === 0) {
+        timedStarted = performance.now();
+        for (const contender of contenders) rssSamples.set(contender.name, [{ seconds: 0, mb: (await contender.child.stats()).rssBytes / MB }]);
+      }
       const rounds = new Map<PeerName, RoundSample[]>(contenders.map((contender) => [contender.name, []]));
       for (let round = 0; round < settings.rounds; round++) {
         for (const contender of rotated(contenders, round)) {
