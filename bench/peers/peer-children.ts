@@ -1,4 +1,5 @@
 import { execFileSync, fork, spawn, type ChildProcess } from 'node:child_process';
+import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { createInterface } from 'node:readline';
 import type { PeerCall, PeerMessage, PeerName, PeerRequest, ProcessStats } from './peer-protocol';
@@ -19,6 +20,22 @@ async function waitOrKill(child: ChildProcess): Promise<void> {
   const timer = setTimeout(() => child.kill('SIGKILL'), STOP_TIMEOUT_MS);
   await exited(child);
   clearTimeout(timer);
+}
+
+/** Linux reports a process's CPU times in /proc in ticks of 1/100 s (USER_HZ). */
+const MICROS_PER_TICK = 10_000;
+
+/** The process's CPU time so far (user + system, µs), from /proc/<pid>/stat; undefined where there is none. */
+function processCpuMicros(pid: number | undefined): number | undefined {
+  if (pid === undefined) return undefined;
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+    // After the command name, in parentheses: the fields from the 3rd (state) on; utime and stime are the 14th and 15th.
+    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+    return (Number(fields[11]) + Number(fields[12])) * MICROS_PER_TICK;
+  } catch {
+    return undefined;
+  }
 }
 
 /** `npm run mongo -- --port 0 --latency-ms N` (src/embedded-mongo/cli.ts), run directly with node so its pid is the server's. */
@@ -44,6 +61,11 @@ export class EmbeddedMongoProcess {
       child.once('exit', (code) => reject(new Error(`the embedded MongoDB server exited (${String(code)}) before printing its URI`)));
     });
     return new EmbeddedMongoProcess(uri, latencyMs, child);
+  }
+
+  /** Its CPU time so far (µs, 10 ms steps), or undefined where /proc does not tell it. */
+  cpuMicros(): number | undefined {
+    return processCpuMicros(this.child.pid);
   }
 
   async stop(): Promise<void> {

@@ -12,6 +12,8 @@ export interface PeersSettings {
   /** The longest warm-up of one implementation on one operation. */
   readonly warmupSeconds: number;
   readonly concurrency: number;
+  /** At the target latency, per operation: alternating runs of docjoin with its features on and off, paired. */
+  readonly featurePairs: number;
   /** Sequential samples per round: at least min, at most max, no longer than maxMs once min are in. */
   readonly minSamples: number;
   readonly maxSamples: number;
@@ -63,6 +65,8 @@ export interface PhaseResult {
   readonly seedSeconds: number;
   readonly measurements: readonly Measurement[];
   readonly rss: Readonly<Partial<Record<PeerName, RssTrace>>>;
+  /** Per operation, each pair's throughput ratio, docjoin with its features on ÷ off (at the target latency only). */
+  readonly featureRatios: Readonly<Partial<Record<OperationName, readonly number[]>>>;
   readonly seconds: number;
 }
 

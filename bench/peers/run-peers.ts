@@ -10,6 +10,7 @@ import { operationNamed, PEER_OPERATIONS, type OperationName, type OperationVari
 import { isPeerName, PEER_LABELS, PEER_NAMES, requestsPerSecond, type PeerName, type SequentialResult, type ThroughputWindow } from './peer-protocol';
 import type { Measurement, PeersRun, PeersSettings, PhaseResult, RssTrace } from './peer-results';
 import { PUBLIC_SCHEMA_FILE } from './peer-schema';
+import { TARGET_LATENCY_MS } from './peer-targets';
 import { resultsChart } from './results-chart';
 import { resultsReport } from './results-report';
 
@@ -21,7 +22,7 @@ import { resultsReport } from './results-report';
  * that every one answers docjoin's `data` and to count round trips (first latency only), then without
  * it for the timing (their data checked again). Per operation, each implementation is first warmed up on
  * it until its pace stops rising (warmUp), then timed in rounds (the implementations in a
- * rotating order, so a noisy neighbour slows them alike): sequential requests (p50, p99, CPU per
+ * balanced order, so a noisy neighbour slows them alike): sequential requests (p50, p99, CPU per
  * request), then `concurrency` in flight (autocannon; the floor runs its own loop), RSS after each.
  * Writes bench/RESULTS.md and bench/peers-throughput.svg. Settings: PEERS_* variables (settingsFromEnv).
  */
@@ -70,6 +71,8 @@ function settingsFromEnv(): PeersSettings {
     // The longest warm-up per implementation and operation (warmUp).
     warmupSeconds: numberFromEnv('PEERS_WARMUP_S', 12, positive, 'a number of seconds > 0'),
     concurrency: numberFromEnv('PEERS_CONCURRENCY', 16, whole, 'a whole number ≥ 1'),
+    // A run's throughput moves by ±15% on this machine; the features target asks for 5%, hence many short pairs.
+    featurePairs: numberFromEnv('PEERS_FEATURE_PAIRS', 12, (value) => Number.isInteger(value) && value >= 0, 'a whole number ≥ 0'),
     minSamples: numberFromEnv('PEERS_MIN_SAMPLES', 5, whole, 'a whole number ≥ 1'),
     maxSamples: numberFromEnv('PEERS_MAX_SAMPLES', 40, whole, 'a whole number ≥ 1'),
     maxSampleMs: numberFromEnv('PEERS_SAMPLE_MS', 250, positive, 'a number of ms > 0'),
@@ -117,6 +120,8 @@ interface Contender {
   readonly name: PeerName;
   readonly child: PeerChild;
   readonly http: GraphQLHttpClient | undefined;
+  /** The embedded server it reads. */
+  readonly database: EmbeddedMongoProcess;
 }
 
 /**
@@ -218,33 +223,43 @@ function sleep(ms: number): Promise<void> {
   return new Promise((resolve) => setTimeout(resolve, ms));
 }
 
-/** Below this share of one core over SETTLE_MS, a server is idle. */
+/** Below this share of one core over SETTLE_MS, a process is idle. */
 const IDLE_CPU_SHARE = 0.1;
 const SETTLE_MS = 100;
+const SETTLE_TIMEOUT_MS = 30_000;
 
-/**
- * Waits until the server process is idle: autocannon stops at its deadline, but the server finishes the
- * requests it had, and they must not run into the next measurement.
- */
-async function settled(child: PeerChild): Promise<void> {
-  let last = (await child.stats()).cpuMicros;
-  for (const started = performance.now(); performance.now() - started < 30_000; ) {
+/** Waits until a process whose CPU time `cpuMicros` reads uses less than IDLE_CPU_SHARE of a core. */
+async function idle(cpuMicros: () => Promise<number | undefined>): Promise<void> {
+  let last = await cpuMicros();
+  for (const started = performance.now(); last !== undefined && performance.now() - started < SETTLE_TIMEOUT_MS; ) {
     await sleep(SETTLE_MS);
-    const now = (await child.stats()).cpuMicros;
-    if (now - last < IDLE_CPU_SHARE * SETTLE_MS * 1000) return;
+    const now = await cpuMicros();
+    if (now === undefined || now - last < IDLE_CPU_SHARE * SETTLE_MS * 1000) return;
     last = now;
   }
+}
+
+/**
+ * Waits until the implementation's process and the database are idle: autocannon stops at its deadline,
+ * but the server finishes the requests it had, and the database what they sent (and collects its
+ * garbage); neither may run into the next measurement. Without the database's wait, whichever
+ * implementation ran right after the floor (4,000 requests/s into the database at 0 ms) was slowed.
+ */
+async function settled(contender: Contender): Promise<void> {
+  await idle(async () => (await contender.child.stats()).cpuMicros);
+  await idle(async () => contender.database.cpuMicros());
 }
 
 /** One throughput run of `seconds` at `settings.concurrency` in flight (autocannon; the floor runs its own loop). */
 async function throughputRun(contender: Contender, operation: PeerOperation, posts: PostCursor, settings: PeersSettings, seconds: number): Promise<{ throughput: number; failed: number }> {
   if (contender.http) {
     const result = await throughput(contender.http.port, bodies(operation, posts), settings.concurrency, seconds);
-    await settled(contender.child);
+    await settled(contender);
     return { throughput: requestsPerSecond(result), failed: result.failed };
   }
   const window = await contender.child.call<ThroughputWindow>({ kind: 'concurrent', operation: operation.name, variables: posts.upcoming(), concurrency: settings.concurrency, durationMs: seconds * 1000 });
   posts.skip(window.completed + settings.concurrency);
+  await settled(contender);
   return { throughput: requestsPerSecond(window), failed: 0 };
 }
 
@@ -297,6 +312,23 @@ async function warmUp(contender: Contender, operation: PeerOperation, posts: Pos
   return seconds;
 }
 
+/**
+ * The features target compares two builds of one server, so it needs a finer measure than the rounds:
+ * `settings.featurePairs` pairs of runs of the same length, docjoin with its features on and off back
+ * to back (which goes first alternates), each pair's ratio on ÷ off.
+ */
+async function featureRatios(on: Contender, off: Contender, operation: PeerOperation, posts: PostCursor, settings: PeersSettings, p50Ms: number): Promise<number[]> {
+  const seconds = throughputSeconds(1, p50Ms, settings.concurrency);
+  const ratios: number[] = [];
+  for (let pair = 0; pair < settings.featurePairs; pair++) {
+    const first = pair % 2 === 0 ? on : off;
+    const firstPace = (await throughputRun(first, operation, posts, settings, seconds)).throughput;
+    const secondPace = (await throughputRun(first === on ? off : on, operation, posts, settings, seconds)).throughput;
+    ratios.push(first === on ? firstPace / secondPace : secondPace / firstPace);
+  }
+  return ratios;
+}
+
 function rssTrace(afterStartMb: number, samples: ReadonlyArray<{ seconds: number; mb: number }>): RssTrace {
   const values = samples.map((sample) => sample.mb);
   const meanSeconds = samples.reduce((sum, sample) => sum + sample.seconds, 0) / samples.length;
@@ -312,6 +344,17 @@ function rssTrace(afterStartMb: number, samples: ReadonlyArray<{ seconds: number
     trendGrowthMb: slope * (samples[samples.length - 1]!.seconds - samples[0]!.seconds),
     samples: samples.length,
   };
+}
+
+/**
+ * Round `round`'s order of `items`: a row of a balanced Latin square (Williams), so that over as many
+ * rounds as items each runs once in every position and, for an even count, right after each other
+ * item once (a plain rotation always runs the same item after the floor, the database's heaviest user).
+ */
+function balancedOrder<T>(items: readonly T[], round: number): T[] {
+  const count = items.length;
+  const firstRow = Array.from({ length: count }, (_, position) => (position % 2 === 1 ? (position + 1) / 2 : (count - position / 2) % count));
+  return firstRow.map((index) => items[(index + round) % count]!);
 }
 
 function rotated<T>(items: readonly T[], by: number): T[] {
@@ -358,10 +401,10 @@ function formatRow(measurement: Measurement): string {
  * from all, and each one's round trips per operation. Then they stop: command monitoring deserializes
  * every reply a second time, so the timed processes of the peers run without it (docjoin always has it).
  */
-async function countRoundTrips(mongoUri: string, peers: readonly PeerName[], operations: readonly PeerOperation[], checkPost: OperationVariables): Promise<Map<OperationName, Map<PeerName, number>>> {
+async function countRoundTrips(database: EmbeddedMongoProcess, peers: readonly PeerName[], operations: readonly PeerOperation[], checkPost: OperationVariables): Promise<Map<OperationName, Map<PeerName, number>>> {
   const contenders: Contender[] = [];
   try {
-    contenders.push(...(await startAll(peers, mongoUri, 'monitored')));
+    contenders.push(...(await startAll(peers, database, 'monitored')));
     const roundTrips = new Map<OperationName, Map<PeerName, number>>();
     for (const operation of operations) roundTrips.set(operation.name, await checkSameData(contenders, operation, checkPost));
     return roundTrips;
@@ -371,15 +414,15 @@ async function countRoundTrips(mongoUri: string, peers: readonly PeerName[], ope
 }
 
 /** All at once (each compiles its own modules: in parallel it takes a fraction of the time). */
-async function startAll(peers: readonly PeerName[], mongoUri: string, monitoring: 'monitored' | 'plain'): Promise<Contender[]> {
-  const started = await Promise.allSettled(peers.map((name) => PeerChild.start(name, mongoUri, DB_NAME, monitoring)));
+async function startAll(peers: readonly PeerName[], database: EmbeddedMongoProcess, monitoring: 'monitored' | 'plain'): Promise<Contender[]> {
+  const started = await Promise.allSettled(peers.map((name) => PeerChild.start(name, database.uri, DB_NAME, monitoring)));
   const children = started.filter((result): result is PromiseFulfilledResult<PeerChild> => result.status === 'fulfilled').map((result) => result.value);
   const failure = started.find((result): result is PromiseRejectedResult => result.status === 'rejected');
   if (failure) {
     for (const child of children) await child.stop();
     throw failure.reason;
   }
-  return children.map((child) => ({ name: child.name, child, http: child.port === undefined ? undefined : new GraphQLHttpClient(child.port) }));
+  return children.map((child) => ({ name: child.name, child, http: child.port === undefined ? undefined : new GraphQLHttpClient(child.port), database }));
 }
 
 async function stopAll(contenders: readonly Contender[]): Promise<void> {
@@ -401,9 +444,9 @@ async function runPhase(latencyMs: number, settings: PeersSettings, counted: Rou
     const seeded = await seed(mongo.uri);
     log(`demo data at scale ${SEED_SCALE} seeded in ${seeded.seconds.toFixed(1)} s (${mongo.uri})`);
     const operations = settings.operations.map(operationNamed);
-    const roundTrips = counted ?? (await countRoundTrips(mongo.uri, settings.peers, operations, seeded.checkPost));
+    const roundTrips = counted ?? (await countRoundTrips(mongo, settings.peers, operations, seeded.checkPost));
     if (counted === undefined) log(`monitored processes: the same data from every implementation, round trips counted`);
-    contenders.push(...(await startAll(settings.peers, mongo.uri, 'plain')));
+    contenders.push(...(await startAll(settings.peers, mongo, 'plain')));
     log(`timed processes: ${contenders.map((contender) => `${contender.name} (pid ${String(contender.child.child.pid)})`).join(', ')}`);
     const afterStart = new Map<PeerName, number>();
     for (const contender of contenders) afterStart.set(contender.name, (await contender.child.stats()).rssBytes / MB);
@@ -417,6 +460,7 @@ async function runPhase(latencyMs: number, settings: PeersSettings, counted: Rou
 
     log(`  ${'operation / implementation'.padEnd(44)}${['p50 ms', 'p99 ms', 'req/s', 'trips', 'CPU ms/req', 'RSS MB'].map((cell) => cell.padStart(11)).join('')}`);
     const measurements: Measurement[] = [];
+    const featureRatiosByOperation: Partial<Record<OperationName, number[]>> = {};
     for (const operation of operations) {
       const warmedSeconds: string[] = [];
       for (const contender of contenders) warmedSeconds.push(`${contender.name} ${(await warmUp(contender, operation, posts, settings)).toFixed(0)} s`);
@@ -427,7 +471,7 @@ async function runPhase(latencyMs: number, settings: PeersSettings, counted: Rou
       }
       const rounds = new Map<PeerName, RoundSample[]>(contenders.map((contender) => [contender.name, []]));
       for (let round = 0; round < settings.rounds; round++) {
-        for (const contender of rotated(contenders, round)) {
+        for (const contender of balancedOrder(contenders, round)) {
           const first = rounds.get(contender.name)![0];
           if (first && underLoadSeconds(median(first.latenciesMs), settings.concurrency) > SLOW_SECONDS) continue;
           const sample = await measureRound(contender, operation, posts, settings);
@@ -455,9 +499,17 @@ async function runPhase(latencyMs: number, settings: PeersSettings, counted: Rou
         measurements.push(measurement);
         log(formatRow(measurement));
       }
+      const on = contenders.find((contender) => contender.name === 'docjoin');
+      const off = contenders.find((contender) => contender.name === 'docjoin-features-off');
+      if (on && off && latencyMs === TARGET_LATENCY_MS && settings.featurePairs > 0) {
+        const onLatencies = rounds.get('docjoin')!.flatMap((sample) => sample.latenciesMs);
+        const ratios = await featureRatios(on, off, operation, posts, settings, median(onLatencies));
+        featureRatiosByOperation[operation.name] = ratios;
+        log(`    features on ÷ off, ${ratios.length} pairs of runs: median ${median(ratios).toFixed(2)} (${ratios.map((ratio) => ratio.toFixed(2)).join(' ')})`);
+      }
     }
     const traces: Partial<Record<PeerName, RssTrace>> = Object.fromEntries(contenders.map((contender) => [contender.name, rssTrace(afterStart.get(contender.name)!, rssSamples.get(contender.name)!)]));
-    return { latencyMs, seedSeconds: seeded.seconds, measurements, rss: traces, seconds: (performance.now() - phaseStarted) / 1000, roundTrips };
+    return { latencyMs, seedSeconds: seeded.seconds, measurements, rss: traces, featureRatios: featureRatiosByOperation, seconds: (performance.now() - phaseStarted) / 1000, roundTrips };
   } finally {
     await stopAll(contenders);
     await mongo.stop();
