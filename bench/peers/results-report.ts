@@ -19,7 +19,7 @@ export function resultsReport(run: PeersRun, chartFile: string): string {
       `${settings.minSamples}–${settings.maxSamples} sequential requests per round (at most ${settings.maxSampleMs} ms once ${settings.minSamples} are in), ` +
       `then ${settings.concurrency} in flight for ${settings.durationSeconds} s (autocannon; the floor runs its own loop), then a pause until the server and the database are idle. ` +
       `After an operation's rounds, at ${TARGET_LATENCY_MS} ms, ${settings.featurePairs} pairs of back-to-back runs of docjoin with its features on and off (which goes first alternates) measure what they cost. ` +
-      `Right before an operation's rounds, each implementation was warmed up on it until its throughput stopped rising (at least 3 windows of 1 s or more at the same concurrency, at most ${settings.warmupSeconds} s), and every implementation answered the same \`data\` as docjoin first.`,
+      `Before anything was timed, every implementation ran every operation under load once; right before an operation's rounds, each implementation was warmed up on it until its throughput stopped rising (at least 3 windows of 1 s or more at the same concurrency, at most ${settings.warmupSeconds} s), and every implementation answered the same \`data\` as docjoin first.`,
     '',
     ...settings.peers.map((peer) => `- **${PEER_LABELS[peer]}**: ${PEER_DESCRIPTIONS[peer]}`),
     '',
@@ -125,7 +125,7 @@ function rssSection(run: PeersRun): string[] {
   return [
     '## RSS of each process over each latency\'s runs',
     '',
-    'Sampled once started (before any request: the code and data it loads), after the first operation\'s warm-up, then after every timed throughput run. ' +
+    'Sampled once started (before any request: the code and data it loads), once every implementation had run every operation under load, then after every timed throughput run. ' +
       'A single sample moves by half with the garbage collector\'s timing, so a leak is judged by the trend: what the least-squares line through the samples ' +
       `gains from the first to the last (flat: at most ${FLAT_RSS_GROWTH * 100}% of the median).`,
     '',

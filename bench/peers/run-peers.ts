@@ -454,9 +454,18 @@ async function runPhase(latencyMs: number, settings: PeersSettings, counted: Rou
     log(`timed processes: the same data from every implementation on ${operations.map((operation) => operation.name).join(', ')}`);
     const posts = new PostCursor(seeded.mutationPosts);
 
-    // Every RSS sample from the end of the first warm-up on, with when it was taken (s).
-    let timedStarted = 0;
+    // Every implementation runs every operation under load once before anything is timed, so that each
+    // process holds its whole working set (code, caches, pools) when the RSS samples start.
+    for (const operation of operations) {
+      for (const contender of contenders) {
+        const { latenciesMs } = await sequentialRun(contender, operation, posts, WARMUP_SAMPLES);
+        await throughputRun(contender, operation, posts, settings, throughputSeconds(settings.durationSeconds, median(latenciesMs), settings.concurrency));
+      }
+    }
+    // Every RSS sample from here on, with when it was taken (s).
+    const timedStarted = performance.now();
     const rssSamples = new Map<PeerName, Array<{ seconds: number; mb: number }>>();
+    for (const contender of contenders) rssSamples.set(contender.name, [{ seconds: 0, mb: (await contender.child.stats()).rssBytes / MB }]);
 
     log(`  ${'operation / implementation'.padEnd(44)}${['p50 ms', 'p99 ms', 'req/s', 'trips', 'CPU ms/req', 'RSS MB'].map((cell) => cell.padStart(11)).join('')}`);
     const measurements: Measurement[] = [];
@@ -465,10 +474,6 @@ async function runPhase(latencyMs: number, settings: PeersSettings, counted: Rou
       const warmedSeconds: string[] = [];
       for (const contender of contenders) warmedSeconds.push(`${contender.name} ${(await warmUp(contender, operation, posts, settings)).toFixed(0)} s`);
       log(`  warmed up on ${operation.name} until its pace stopped rising: ${warmedSeconds.join(', ')}`);
-      if (rssSamples.size === 0) {
-        timedStarted = performance.now();
-        for (const contender of contenders) rssSamples.set(contender.name, [{ seconds: 0, mb: (await contender.child.stats()).rssBytes / MB }]);
-      }
       const rounds = new Map<PeerName, RoundSample[]>(contenders.map((contender) => [contender.name, []]));
       for (let round = 0; round < settings.rounds; round++) {
         for (const contender of balancedOrder(contenders, round)) {
