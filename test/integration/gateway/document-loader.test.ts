@@ -2,32 +2,23 @@ import type { ResponsePath } from 'graphql';
 import { CostLedger } from '../../../src/gateway/cost/cost-ledger';
 import { DocumentLoader } from '../../../src/gateway/loaders/document-loader';
 import { projectionOf } from '../../../src/gateway/planning/projection';
-import { connectMongo, MongoFunnel, type MongoClient } from '../../../src/gateway/mongo/mongo-funnel';
-import { startTestMongo, type TestMongo } from '../../support/test-mongo';
+import { MongoFunnel } from '../../../src/gateway/mongo/mongo-funnel';
+import { mongoForFile } from '../../support/test-mongo';
 
-let mongo: TestMongo;
-let client: MongoClient;
-beforeAll(async () => {
-  mongo = await startTestMongo();
-  client = await connectMongo(mongo.uri);
-}, 60_000);
-afterAll(async () => {
-  await client?.close();
-  await mongo?.stop();
-});
+const file = mongoForFile();
 
 const ROOT: ResponsePath = { prev: undefined, key: 'probes', typename: 'Query' };
 const at = (index: number, key: string): ResponsePath => ({ prev: { prev: ROOT, key: index, typename: undefined }, key, typename: 'Probe' });
 
 describe('DocumentLoader', () => {
   it("serves one key's loads and one parent's list of keys from the same find, in key order, null where none has the key", async () => {
-    const db = client.db(mongo.freshDb('loader').databaseName);
+    const db = file.client.db(file.mongo.freshDb('loader').databaseName);
     await db.collection('loaderProbe').insertMany([
       { _id: 'a', name: 'A' },
       { _id: 'b', name: 'B' },
       { _id: 'c', name: 'C' },
     ] as never[]);
-    const funnel = new MongoFunnel(client, db);
+    const funnel = new MongoFunnel(file.client, db);
     const ledger = new CostLedger();
     try {
       const loader = new DocumentLoader(funnel, { ledger }, 'loaderProbe', '_id');

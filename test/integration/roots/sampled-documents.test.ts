@@ -1,6 +1,6 @@
-import { ObjectId, type Db, type MongoClient } from 'mongodb';
-import { connectMongo, createGateway } from 'docjoin';
-import { startTestMongo, type TestMongo } from '../../support/test-mongo';
+import { ObjectId, type Db } from 'mongodb';
+import { createGateway } from 'docjoin';
+import { mongoForFile } from '../../support/test-mongo';
 
 /**
  * The startup sample: documents that disagree with the schema warn (the start goes on), and snapshot
@@ -27,19 +27,10 @@ const SDL = /* GraphQL */ `
 const ada = new ObjectId('66c000000000000000000001');
 const bob = new ObjectId('66c000000000000000000002');
 
-let mongo: TestMongo;
-let client: MongoClient;
-beforeAll(async () => {
-  mongo = await startTestMongo();
-  client = await connectMongo(mongo.uri);
-}, 60_000);
-afterAll(async () => {
-  await client?.close();
-  await mongo?.stop();
-});
+const file = mongoForFile();
 
 async function freshDb(orders: ReadonlyArray<Record<string, unknown>>): Promise<Db> {
-  const db = mongo.freshDb('sample');
+  const db = file.mongo.freshDb('sample');
   await db.collection('customers').insertMany([
     { _id: ada, name: 'Ada', tier: 'gold', age: 36, orderCount: 1 },
     { _id: bob, name: 'Bob', tier: 'silver', age: 'forty' },
@@ -51,7 +42,7 @@ async function freshDb(orders: ReadonlyArray<Record<string, unknown>>): Promise<
 }
 
 const start = async (db: Db, warnings: string[] = []) => {
-  const gateway = await createGateway({ typeDefs: SDL, mongoClient: client, db, listen: false, onWarning: (message) => warnings.push(message) });
+  const gateway = await createGateway({ typeDefs: SDL, mongoClient: file.client, db, listen: false, onWarning: (message) => warnings.push(message) });
   await gateway.stop();
   return warnings;
 };

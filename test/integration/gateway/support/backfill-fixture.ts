@@ -1,7 +1,7 @@
-import type { Db, MongoClient } from 'mongodb';
-import { connectMongo, createGateway, type Gateway } from 'docjoin';
+import type { Db } from 'mongodb';
+import { createGateway, type Gateway } from 'docjoin';
 import { MIGRATIONS_COLLECTION } from '../../../../src/gateway/estimate/copy-backfills';
-import { startTestMongo, type TestMongo } from '../../../support/test-mongo';
+import { mongoForFile } from '../../../support/test-mongo';
 
 /** What a backfill test file works with: fresh databases, the migration markers in them, and gateways serving its SDL. */
 export interface BackfillFixture {
@@ -13,21 +13,12 @@ export interface BackfillFixture {
 
 /** One MongoDB and one client for the file (its beforeAll/afterAll are registered by this call). */
 export function backfillFixture(sdl: string): BackfillFixture {
-  let mongo: TestMongo;
-  let client: MongoClient;
-  beforeAll(async () => {
-    mongo = await startTestMongo();
-    client = await connectMongo(mongo.uri);
-  }, 60_000);
-  afterAll(async () => {
-    await client?.close();
-    await mongo?.stop();
-  });
+  const file = mongoForFile();
   return {
-    freshDb: (prefix) => mongo.freshDb(prefix),
+    freshDb: (prefix) => file.mongo.freshDb(prefix),
     async addMarkers(db, markers) {
       if (markers.length > 0) await db.collection(MIGRATIONS_COLLECTION).insertMany(markers.map((marker) => ({ ...marker })));
     },
-    serve: (db) => createGateway({ typeDefs: sdl, db: db.databaseName, mongoClient: client, listen: false, onWarning: () => undefined }),
+    serve: (db) => createGateway({ typeDefs: sdl, db: db.databaseName, mongoClient: file.client, listen: false, onWarning: () => undefined }),
   };
 }
