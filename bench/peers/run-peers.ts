@@ -242,8 +242,8 @@ async function idle(cpuMicros: () => Promise<number | undefined>): Promise<void>
 /**
  * Waits until the implementation's process and the database are idle: autocannon stops at its deadline,
  * but the server finishes the requests it had, and the database what they sent (and collects its
- * garbage); neither may run into the next measurement. Without the database's wait, whichever
- * implementation ran right after the floor (4,000 requests/s into the database at 0 ms) was slowed.
+ * garbage); neither may run into the next measurement, least of all after the floor, which sends the
+ * database several thousand requests a second.
  */
 async function settled(contender: Contender): Promise<void> {
   await idle(async () => (await contender.child.stats()).cpuMicros);
