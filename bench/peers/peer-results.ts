@@ -14,6 +14,8 @@ export interface PeersSettings {
   readonly concurrency: number;
   /** At the target latency, per operation: alternating runs of docjoin with its features on and off, paired. */
   readonly featurePairs: number;
+  /** At the target latency, the RSS run's length after its warm-up (0: no RSS run). */
+  readonly rssSeconds: number;
   /** Sequential samples per round: at least min, at most max, no longer than maxMs once min are in. */
   readonly minSamples: number;
   readonly maxSamples: number;
@@ -43,28 +45,27 @@ export interface Measurement {
   readonly failed: number;
 }
 
-/** A process's RSS over a phase (MB). */
-export interface RssTrace {
+/** A server's resident set over the RSS run: every operation in turn, under load, sampled every second (MB). */
+export interface SteadyRss {
   /** Once started, before any request: the code and data it loads. */
-  readonly afterStartMb: number;
-  readonly afterWarmupMb: number;
-  /** Over the samples taken after the warm-up and after every throughput run. */
+  readonly startedMb: number;
   readonly medianMb: number;
   readonly peakMb: number;
-  readonly endMb: number;
-  /**
-   * What the least-squares line through those samples gains from the first sample to the last (MB): a
-   * leak shows as growth whatever the garbage collector's timing, which moves single samples by half.
-   */
-  readonly trendGrowthMb: number;
+  /** The means of the samples of the run's first and last RSS_WINDOW_SECONDS. */
+  readonly firstWindowMb: number;
+  readonly lastWindowMb: number;
   readonly samples: number;
+  /** Requests answered per second over the run, the operations mixed. */
+  readonly throughput: number;
+  readonly failed: number;
 }
 
 export interface PhaseResult {
   readonly latencyMs: number;
   readonly seedSeconds: number;
   readonly measurements: readonly Measurement[];
-  readonly rss: Readonly<Partial<Record<PeerName, RssTrace>>>;
+  /** At the target latency, each HTTP server's RSS run (the floor has no server); empty at other latencies. */
+  readonly rss: Readonly<Partial<Record<PeerName, SteadyRss>>>;
   /** Per operation, each pair's throughput ratio, docjoin with its features on ÷ off (at the target latency only). */
   readonly featureRatios: Readonly<Partial<Record<OperationName, readonly number[]>>>;
   readonly seconds: number;

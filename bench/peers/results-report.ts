@@ -1,7 +1,7 @@
 import { operationNamed } from './peer-operations';
 import { PEER_LABELS } from './peer-protocol';
 import { measurementOf, type PeersRun, type PhaseResult } from './peer-results';
-import { checkTargets, fixed, FLAT_RSS_GROWTH, ratiosOf, TARGET_LATENCY_MS } from './peer-targets';
+import { checkTargets, fixed, FLAT_RSS_GROWTH, ratiosOf, RSS_WARMUP_SECONDS, RSS_WINDOW_SECONDS, TARGET_LATENCY_MS } from './peer-targets';
 
 /** bench/RESULTS.md: the targets judged, then every measurement with its ratios, per latency. */
 export function resultsReport(run: PeersRun, chartFile: string): string {
@@ -19,7 +19,7 @@ export function resultsReport(run: PeersRun, chartFile: string): string {
       `${settings.minSamples}–${settings.maxSamples} sequential requests per round (at most ${settings.maxSampleMs} ms once ${settings.minSamples} are in), ` +
       `then ${settings.concurrency} in flight for ${settings.durationSeconds} s (autocannon; the floor runs its own loop), then a pause until the server and the database are idle. ` +
       `After an operation's rounds, at ${TARGET_LATENCY_MS} ms, ${settings.featurePairs} pairs of back-to-back runs of docjoin with its features on and off (which goes first alternates) measure what they cost. ` +
-      `Before anything was timed, every implementation ran every operation under load once; right before an operation's rounds, each implementation was warmed up on it until its throughput stopped rising (at least 3 windows of 1 s or more at the same concurrency, at most ${settings.warmupSeconds} s), and every implementation answered the same \`data\` as docjoin first.`,
+      `Right before an operation's rounds, each implementation was warmed up on it until its throughput stopped rising (at least 3 windows of 1 s or more at the same concurrency, at most ${settings.warmupSeconds} s), and every implementation answered the same \`data\` as docjoin first.`,
     '',
     ...settings.peers.map((peer) => `- **${PEER_LABELS[peer]}**: ${PEER_DESCRIPTIONS[peer]}`),
     '',
@@ -40,7 +40,7 @@ export function resultsReport(run: PeersRun, chartFile: string): string {
       'which deserializes every reply a second time; docjoin always monitors (its cost report is built from the events).',
     '- **CPU ms/req**: the server process\'s CPU time (user + system, `process.cpuUsage`) over the sequential requests, per request (nothing else runs in it ' +
       'then); the median of the rounds. The embedded MongoDB server\'s CPU is not in it.',
-    '- **RSS MB**: the server process\'s resident set after the operation\'s runs (the largest sample); the whole phase is in the last section.',
+    '- **RSS MB**: the server process\'s resident set after the operation\'s runs (the largest sample); the RSS targets are judged on the run under steady load (its own section).',
     '- **× best peer**: the value ÷ the best hand-written GraphQL server\'s (DataLoader, Mongoose, naive) on that operation: for req/s higher is better, for p50 lower is. ' +
       '**× floor**: the same against the raw driver floor.',
     '',
@@ -115,22 +115,23 @@ function rssSection(run: PeersRun): string[] {
   const rows: string[] = [];
   for (const phase of run.phases) {
     for (const peer of run.settings.peers) {
-      const trace = phase.rss[peer];
-      if (trace === undefined) continue;
-      const cells = [trace.afterStartMb, trace.afterWarmupMb, trace.medianMb, trace.peakMb, trace.endMb].map((mb) => mb.toFixed(0));
-      const growth = `${trace.trendGrowthMb >= 0 ? '+' : ''}${trace.trendGrowthMb.toFixed(0)} (${((trace.trendGrowthMb / trace.medianMb) * 100).toFixed(0)}%)`;
-      rows.push(`| ${phase.latencyMs} ms | ${PEER_LABELS[peer]} | ${cells.join(' | ')} | ${growth} |`);
+      const rss = phase.rss[peer];
+      if (rss === undefined) continue;
+      const growth = rss.lastWindowMb / rss.firstWindowMb - 1;
+      const cells = [rss.startedMb, rss.medianMb, rss.peakMb, rss.firstWindowMb, rss.lastWindowMb].map((mb) => mb.toFixed(0));
+      rows.push(`| ${phase.latencyMs} ms | ${PEER_LABELS[peer]} | ${cells.join(' | ')} | ${growth >= 0 ? '+' : ''}${(growth * 100).toFixed(0)}% | ${fixed(rss.throughput)} |`);
     }
   }
+  if (rows.length === 0) return [];
   return [
-    '## RSS of each process over each latency\'s runs',
+    '## RSS under steady load',
     '',
-    'Sampled once started (before any request: the code and data it loads), once every implementation had run every operation under load, then after every timed throughput run. ' +
-      'A single sample moves by half with the garbage collector\'s timing, so a leak is judged by the trend: what the least-squares line through the samples ' +
-      `gains from the first to the last (flat: at most ${FLAT_RSS_GROWTH * 100}% of the median).`,
+    `At ${TARGET_LATENCY_MS} ms, after every operation's rounds, each server in turn answers every operation in turn (the mutation too) with ${run.settings.concurrency} in flight: ` +
+      `${RSS_WARMUP_SECONDS} s to grow its heap back after the idle pauses (V8 shrinks an idle heap), then ${run.settings.rssSeconds} s with its RSS sampled every second. ` +
+      `Flat: the mean of the last ${RSS_WINDOW_SECONDS} samples at most ${FLAT_RSS_GROWTH * 100}% above the mean of the first ${RSS_WINDOW_SECONDS}. The floor has no server and is not run.`,
     '',
-    '| Latency | Implementation | started MB | after warm-up MB | median MB | peak MB | end MB | trend over the run, MB |',
-    '|---|---|--:|--:|--:|--:|--:|--:|',
+    `| Latency | Implementation | started MB | median MB | peak MB | first ${RSS_WINDOW_SECONDS} s MB | last ${RSS_WINDOW_SECONDS} s MB | growth | req/s, mixed |`,
+    '|---|---|--:|--:|--:|--:|--:|--:|--:|',
     ...rows,
     '',
   ];

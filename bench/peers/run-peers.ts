@@ -8,9 +8,9 @@ import { GraphQLHttpClient, throughput, type GraphQLResponse, type SampleLimits 
 import { compilePeers, EmbeddedMongoProcess, PeerChild } from './peer-children';
 import { operationNamed, PEER_OPERATIONS, type OperationName, type OperationVariables, type PeerOperation } from './peer-operations';
 import { isPeerName, PEER_LABELS, PEER_NAMES, requestsPerSecond, type PeerName, type SequentialResult, type ThroughputWindow } from './peer-protocol';
-import type { Measurement, PeersRun, PeersSettings, PhaseResult, RssTrace } from './peer-results';
+import type { Measurement, PeersRun, PeersSettings, PhaseResult, SteadyRss } from './peer-results';
 import { PUBLIC_SCHEMA_FILE } from './peer-schema';
-import { TARGET_LATENCY_MS } from './peer-targets';
+import { RSS_WARMUP_SECONDS, RSS_WINDOW_SECONDS, TARGET_LATENCY_MS } from './peer-targets';
 import { resultsChart } from './results-chart';
 import { resultsReport } from './results-report';
 
@@ -23,7 +23,9 @@ import { resultsReport } from './results-report';
  * it for the timing (their data checked again). Per operation, each implementation is first warmed up on
  * it until its pace stops rising (warmUp), then timed in rounds (the implementations in a
  * balanced order, so a noisy neighbour slows them alike): sequential requests (p50, p99, CPU per
- * request), then `concurrency` in flight (autocannon; the floor runs its own loop), RSS after each.
+ * request), then `concurrency` in flight (autocannon; the floor runs its own loop), RSS after each. At
+ * the target latency, the features' cost is measured in pairs of runs (featureRatios) and each server's
+ * RSS over a run of every operation in turn (steadyRss).
  * Writes bench/RESULTS.md and bench/peers-throughput.svg. Settings: PEERS_* variables (settingsFromEnv).
  */
 const DB_NAME = 'docjoin';
@@ -73,6 +75,8 @@ function settingsFromEnv(): PeersSettings {
     concurrency: numberFromEnv('PEERS_CONCURRENCY', 16, whole, 'a whole number ≥ 1'),
     // A run's throughput moves by ±15% on this machine; the features target asks for 5%, hence many short pairs.
     featurePairs: numberFromEnv('PEERS_FEATURE_PAIRS', 12, (value) => Number.isInteger(value) && value >= 0, 'a whole number ≥ 0'),
+    // The issue asks for RSS flat over a 60 s run; 0 skips the run.
+    rssSeconds: numberFromEnv('PEERS_RSS_S', 60, (value) => value === 0 || value >= 2 * RSS_WINDOW_SECONDS, `0 or a number of seconds ≥ ${2 * RSS_WINDOW_SECONDS}`),
     minSamples: numberFromEnv('PEERS_MIN_SAMPLES', 5, whole, 'a whole number ≥ 1'),
     maxSamples: numberFromEnv('PEERS_MAX_SAMPLES', 40, whole, 'a whole number ≥ 1'),
     maxSampleMs: numberFromEnv('PEERS_SAMPLE_MS', 250, positive, 'a number of ms > 0'),
@@ -318,7 +322,7 @@ async function warmUp(contender: Contender, operation: PeerOperation, posts: Pos
  * to back (which goes first alternates), each pair's ratio on ÷ off.
  */
 async function featureRatios(on: Contender, off: Contender, operation: PeerOperation, posts: PostCursor, settings: PeersSettings, p50Ms: number): Promise<number[]> {
-  const seconds = throughputSeconds(1, p50Ms, settings.concurrency);
+  const seconds = throughputSeconds(settings.durationSeconds, p50Ms, settings.concurrency);
   const ratios: number[] = [];
   for (let pair = 0; pair < settings.featurePairs; pair++) {
     const first = pair % 2 === 0 ? on : off;
@@ -329,20 +333,36 @@ async function featureRatios(on: Contender, off: Contender, operation: PeerOpera
   return ratios;
 }
 
-function rssTrace(afterStartMb: number, samples: ReadonlyArray<{ seconds: number; mb: number }>): RssTrace {
-  const values = samples.map((sample) => sample.mb);
-  const meanSeconds = samples.reduce((sum, sample) => sum + sample.seconds, 0) / samples.length;
-  const meanMb = values.reduce((sum, value) => sum + value, 0) / values.length;
-  const spread = samples.reduce((sum, sample) => sum + (sample.seconds - meanSeconds) ** 2, 0);
-  const slope = spread === 0 ? 0 : samples.reduce((sum, sample) => sum + (sample.seconds - meanSeconds) * (sample.mb - meanMb), 0) / spread;
+/**
+ * The RSS targets' run for one HTTP server: every operation in turn (one request each, the mutation too)
+ * at `settings.concurrency` in flight for RSS_WARMUP_SECONDS, then `settings.rssSeconds` more with its RSS
+ * sampled every second. One load throughout: an idle pause would let V8 shrink the heap again.
+ */
+async function steadyRss(contender: Contender, port: number, operations: readonly PeerOperation[], posts: PostCursor, settings: PeersSettings, startedMb: number): Promise<SteadyRss> {
+  const nextBodies = operations.map((operation) => bodies(operation, posts));
+  let turn = 0;
+  const nextBody = () => nextBodies[turn++ % nextBodies.length]!();
+  const lastSecond = RSS_WARMUP_SECONDS + settings.rssSeconds;
+  const samplesMb: number[] = [];
+  const loadStarted = performance.now();
+  const sampling = (async () => {
+    for (let second = RSS_WARMUP_SECONDS + 1; second <= lastSecond; second++) {
+      await sleep(loadStarted + second * 1000 - performance.now());
+      samplesMb.push((await contender.child.stats()).rssBytes / MB);
+    }
+  })();
+  const [load] = await Promise.all([throughput(port, nextBody, settings.concurrency, lastSecond), sampling]);
+  await settled(contender);
+  const mean = (values: readonly number[]) => values.reduce((sum, value) => sum + value, 0) / values.length;
   return {
-    afterStartMb,
-    afterWarmupMb: values[0]!,
-    medianMb: median(values),
-    peakMb: Math.max(...values),
-    endMb: values[values.length - 1]!,
-    trendGrowthMb: slope * (samples[samples.length - 1]!.seconds - samples[0]!.seconds),
-    samples: samples.length,
+    startedMb,
+    medianMb: median(samplesMb),
+    peakMb: Math.max(...samplesMb),
+    firstWindowMb: mean(samplesMb.slice(0, RSS_WINDOW_SECONDS)),
+    lastWindowMb: mean(samplesMb.slice(-RSS_WINDOW_SECONDS)),
+    samples: samplesMb.length,
+    throughput: requestsPerSecond(load),
+    failed: load.failed,
   };
 }
 
@@ -454,19 +474,6 @@ async function runPhase(latencyMs: number, settings: PeersSettings, counted: Rou
     log(`timed processes: the same data from every implementation on ${operations.map((operation) => operation.name).join(', ')}`);
     const posts = new PostCursor(seeded.mutationPosts);
 
-    // Every implementation runs every operation under load once before anything is timed, so that each
-    // process holds its whole working set (code, caches, pools) when the RSS samples start.
-    for (const operation of operations) {
-      for (const contender of contenders) {
-        const { latenciesMs } = await sequentialRun(contender, operation, posts, WARMUP_SAMPLES);
-        await throughputRun(contender, operation, posts, settings, throughputSeconds(settings.durationSeconds, median(latenciesMs), settings.concurrency));
-      }
-    }
-    // Every RSS sample from here on, with when it was taken (s).
-    const timedStarted = performance.now();
-    const rssSamples = new Map<PeerName, Array<{ seconds: number; mb: number }>>();
-    for (const contender of contenders) rssSamples.set(contender.name, [{ seconds: 0, mb: (await contender.child.stats()).rssBytes / MB }]);
-
     log(`  ${'operation / implementation'.padEnd(44)}${['p50 ms', 'p99 ms', 'req/s', 'trips', 'CPU ms/req', 'RSS MB'].map((cell) => cell.padStart(11)).join('')}`);
     const measurements: Measurement[] = [];
     const featureRatiosByOperation: Partial<Record<OperationName, number[]>> = {};
@@ -481,7 +488,6 @@ async function runPhase(latencyMs: number, settings: PeersSettings, counted: Rou
           if (first && underLoadSeconds(median(first.latenciesMs), settings.concurrency) > SLOW_SECONDS) continue;
           const sample = await measureRound(contender, operation, posts, settings);
           rounds.get(contender.name)!.push(sample);
-          rssSamples.get(contender.name)!.push({ seconds: (performance.now() - timedStarted) / 1000, mb: sample.rssMb });
         }
       }
       log(`  ${operation.query}`);
@@ -513,8 +519,16 @@ async function runPhase(latencyMs: number, settings: PeersSettings, counted: Rou
         log(`    features on ÷ off, ${ratios.length} pairs of runs: median ${median(ratios).toFixed(2)} (${ratios.map((ratio) => ratio.toFixed(2)).join(' ')})`);
       }
     }
-    const traces: Partial<Record<PeerName, RssTrace>> = Object.fromEntries(contenders.map((contender) => [contender.name, rssTrace(afterStart.get(contender.name)!, rssSamples.get(contender.name)!)]));
-    return { latencyMs, seedSeconds: seeded.seconds, measurements, rss: traces, featureRatios: featureRatiosByOperation, seconds: (performance.now() - phaseStarted) / 1000, roundTrips };
+    const rss: Partial<Record<PeerName, SteadyRss>> = {};
+    if (latencyMs === TARGET_LATENCY_MS && settings.rssSeconds > 0) {
+      for (const contender of contenders) {
+        if (contender.http === undefined) continue;
+        const steady = await steadyRss(contender, contender.http.port, operations, posts, settings, afterStart.get(contender.name)!);
+        rss[contender.name] = steady;
+        log(`  RSS under steady load, ${contender.name}: median ${steady.medianMb.toFixed(0)} MB, first ${RSS_WINDOW_SECONDS} s ${steady.firstWindowMb.toFixed(0)} → last ${RSS_WINDOW_SECONDS} s ${steady.lastWindowMb.toFixed(0)} MB, peak ${steady.peakMb.toFixed(0)}, ${steady.throughput.toFixed(0)} req/s${steady.failed > 0 ? `, ${steady.failed} failed` : ''}`);
+      }
+    }
+    return { latencyMs, seedSeconds: seeded.seconds, measurements, rss, featureRatios: featureRatiosByOperation, seconds: (performance.now() - phaseStarted) / 1000, roundTrips };
   } finally {
     await stopAll(contenders);
     await mongo.stop();
