@@ -126,16 +126,11 @@ it('runs as `npx docjoin --help` from the folder it is installed in', async () =
 describe('the README quick start for your own project, in the folder the package is installed in', () => {
   const docjoin = (args: readonly string[], env: Record<string, string> = {}) => run('npx', ['--no-install', 'docjoin', ...args], { cwd: project, env: { ...process.env, ...env } });
 
-  it('init scaffolds a config, an SDL, a seed and npm scripts, and refuses to do it twice', async () => {
-    const { stdout } = await docjoin(['init']);
-    expect(stdout.split('\n').slice(0, 4)).toEqual(['wrote docjoin.config.mjs', 'wrote schema/schema.graphql', 'wrote seed.mjs', 'added npm scripts start, explain, reconcile, codegen to package.json']);
-    expect(JSON.parse(readFileSync(join(project, 'package.json'), 'utf8')).scripts).toEqual({ start: 'exec docjoin serve', explain: 'docjoin explain', reconcile: 'docjoin reconcile', codegen: 'docjoin codegen' });
-    await expect(docjoin(['init'])).rejects.toMatchObject({ code: 2, stderr: expect.stringContaining('init: docjoin.config.mjs, schema/schema.graphql, seed.mjs already exist in .') });
-  });
+  type Post = (query: string) => Promise<{ data: Record<string, unknown>; errors?: unknown[]; extensions: { cost: { roundTrips: number } } }>;
 
-  it('serve runs it on the embedded server filled by the seed: generated reads and writes over HTTP', async () => {
-    // The bin itself (npx would not pass SIGTERM on), as `npm start` runs it.
-    const child = spawn(process.execPath, [join(project, 'node_modules/.bin/docjoin'), 'serve', '--port', '0'], { cwd: project, env: { ...process.env, MONGODB_URI: '' } });
+  /** `docjoin serve` (the bin itself, as `npm start` runs it: npx would not pass SIGTERM on) on the embedded server while `use` runs. */
+  async function serving(args: readonly string[], use: (post: Post) => Promise<void>): Promise<void> {
+    const child = spawn(process.execPath, [join(project, 'node_modules/.bin/docjoin'), 'serve', '--port', '0', ...args], { cwd: project, env: { ...process.env, MONGODB_URI: '' } });
     const exited = new Promise<number | null>((resolveExit) => child.on('close', resolveExit));
     let printed = '';
     child.stderr.on('data', (chunk: Buffer) => (printed += chunk.toString()));
@@ -148,10 +143,25 @@ describe('the README quick start for your own project, in the folder the package
         });
         child.on('close', (code) => reject(new Error(`serve exited with ${code}:\n${printed}`)));
       });
-      const post = async (query: string) => {
+      await use(async (query) => {
         const response = await fetch(url, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ query }) });
-        return (await response.json()) as { data: Record<string, unknown>; errors?: unknown[]; extensions: { cost: { roundTrips: number } } };
-      };
+        return (await response.json()) as Awaited<ReturnType<Post>>;
+      });
+    } finally {
+      child.kill('SIGTERM');
+    }
+    expect(await exited).toBe(0);
+  }
+
+  it('init scaffolds a config, an SDL, a seed and npm scripts, and refuses to do it twice', async () => {
+    const { stdout } = await docjoin(['init']);
+    expect(stdout.split('\n').slice(0, 4)).toEqual(['wrote docjoin.config.mjs', 'wrote schema/schema.graphql', 'wrote seed.mjs', 'added npm scripts start, explain, reconcile, codegen to package.json']);
+    expect(JSON.parse(readFileSync(join(project, 'package.json'), 'utf8')).scripts).toEqual({ start: 'exec docjoin serve', explain: 'docjoin explain', reconcile: 'docjoin reconcile', codegen: 'docjoin codegen' });
+    await expect(docjoin(['init'])).rejects.toMatchObject({ code: 2, stderr: expect.stringContaining('init: docjoin.config.mjs, schema/schema.graphql, seed.mjs already exist in .') });
+  });
+
+  it('serve runs it on the embedded server filled by the seed: generated reads and writes over HTTP', async () => {
+    await serving([], async (post) => {
       const authors = await post('{ authors { id name postCount } }');
       expect(authors.data.authors).toEqual([expect.objectContaining({ name: 'Ada Lovelace', postCount: 2 }), expect.objectContaining({ name: 'Grace Hopper', postCount: 0 })]);
       const grace = (authors.data.authors as Array<{ id: string }>)[1]!.id;
@@ -160,10 +170,7 @@ describe('the README quick start for your own project, in the folder the package
       expect(created.data).toEqual({ createPost: { title: 'COBOL', author: { name: 'Grace Hopper', postCount: 1 } } });
       const posts = await post('{ posts(first: 1) { title author { name } } }');
       expect(posts).toMatchObject({ data: { posts: [{ title: 'COBOL', author: { name: 'Grace Hopper' } }] }, extensions: { cost: { roundTrips: 1 } } });
-    } finally {
-      child.kill('SIGTERM');
-    }
-    expect(await exited).toBe(0);
+    });
   }, 60_000);
 
   it('loads a docjoin.config.ts with no TypeScript loader installed', async () => {
@@ -178,6 +185,27 @@ describe('the README quick start for your own project, in the folder the package
     const explained = await docjoin(['explain', '--config', 'ts-project/docjoin.config.ts', '{ hello notes(first: 5) { text } }']);
     expect(explained.stdout.split('\n')[0]).toBe('query (anonymous): estimated before execution 2 round trips, at most 6 documents, depth 1');
   });
+
+  it('serves a TypeScript project whose resolvers make ObjectIds from their own import of bson', async () => {
+    // jiti loads bson's ES module build for the project: another ObjectId class than docjoin's.
+    const folder = join(project, 'bson-project');
+    await run('mkdir', ['-p', folder]);
+    writeFileSync(join(folder, 'schema.graphql'), 'type Query { note(id: ID!): Note sample: Note! }\ntype Note @collection(name: "notes") { id: ID! text: String! }\n');
+    writeFileSync(
+      join(folder, 'resolvers.ts'),
+      "import { ObjectId } from 'bson';\nimport type { GraphQLResolveInfo } from 'graphql';\nimport type { GatewayContext } from 'docjoin';\n\n" +
+        'export const resolvers = {\n  Query: {\n' +
+        "    note: (_parent: unknown, args: { id: string }, context: GatewayContext, info: GraphQLResolveInfo) => context.documents.findOne(info, 'Note', { _id: new ObjectId(args.id) }),\n" +
+        "    sample: () => ({ _id: new ObjectId('65a000000000000000000001'), text: 'made here' }),\n" +
+        '  },\n};\n',
+    );
+    writeFileSync(join(folder, 'docjoin.config.ts'), "import { defineConfig } from 'docjoin';\nimport { resolvers } from './resolvers';\n\nexport default defineConfig({ schema: 'schema.graphql', resolvers });\n");
+    await serving(['--config', 'bson-project/docjoin.config.ts'], async (post) => {
+      const read = await post('{ note(id: "65a000000000000000000002") { text } sample { id text } }');
+      expect(read.errors).toBeUndefined();
+      expect(read.data).toEqual({ note: null, sample: { id: '65a000000000000000000001', text: 'made here' } });
+    });
+  }, 60_000);
 
   it('explain and codegen work on it', async () => {
     const explained = await docjoin(['explain', '{ posts(first: 5) { title author { name postCount } } }']);

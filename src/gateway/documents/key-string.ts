@@ -1,4 +1,5 @@
 import { ObjectId } from 'bson';
+import { isObjectId } from './bson-type';
 
 /**
  * A string that identifies a stored key value, so keys can index Maps and DataLoader caches:
@@ -6,7 +7,7 @@ import { ObjectId } from 'bson';
  */
 export function keyString(value: unknown): string {
   if (value instanceof ObjectId) return objectIdKey(value.id);
-  if (isObjectIdLike(value)) return `o:${(value as ObjectId).toHexString()}`;
+  if (isObjectId(value)) return `o:${value.toHexString()}`;
   if (value instanceof Date) return `d:${value.getTime()}`;
   switch (typeof value) {
     case 'string':
@@ -42,10 +43,6 @@ function objectIdKey(b: Uint8Array): string {
     highDigit(b, 4), lowDigit(b, 4), highDigit(b, 5), lowDigit(b, 5), highDigit(b, 6), lowDigit(b, 6), highDigit(b, 7), lowDigit(b, 7),
     highDigit(b, 8), lowDigit(b, 8), highDigit(b, 9), lowDigit(b, 9), highDigit(b, 10), lowDigit(b, 10), highDigit(b, 11), lowDigit(b, 11),
   );
-}
-
-function isObjectIdLike(value: unknown): boolean {
-  return typeof value === 'object' && value !== null && (value as { _bsontype?: unknown })._bsontype === 'ObjectId';
 }
 
 /** Whether a value can be a join key (null/undefined references are skipped, never queried). */

@@ -1,5 +1,6 @@
 import { createHash } from 'node:crypto';
-import { Decimal128, EJSON, Long, ObjectId } from 'bson';
+import { EJSON } from 'bson';
+import { bsonType } from '../documents/bson-type';
 import { badUserInput } from '../errors/public-error-code';
 import type { SortKey } from '../storage-map/storage-map-types';
 
@@ -66,12 +67,14 @@ export function checkCursorParent(cursor: DecodedCursor | undefined, parent: str
   }
 }
 
+const PLAIN_BSON_TYPES: ReadonlySet<string | undefined> = new Set(['ObjectId', 'Decimal128', 'Long']);
+
 /** A value a sort key can hold that compares as itself in a query (no objects, no arrays). */
 function isPlainValue(value: unknown): boolean {
   if (value === null || typeof value === 'string' || typeof value === 'boolean') return true;
   if (typeof value === 'number') return Number.isFinite(value);
   if (value instanceof Date) return !Number.isNaN(value.getTime());
-  return value instanceof ObjectId || value instanceof Decimal128 || value instanceof Long;
+  return PLAIN_BSON_TYPES.has(bsonType(value));
 }
 
 function truncate(text: string): string {

@@ -1,3 +1,4 @@
+import { isObjectId } from '../documents/bson-type';
 import { keyString } from '../documents/key-string';
 import { readPath } from '../documents/read-path';
 import type { StoredDocument } from '../mongo/mongo-funnel';
@@ -34,7 +35,7 @@ function matches(stored: unknown, condition: FieldCondition): boolean {
 }
 
 function isOperator(condition: FieldCondition): condition is Exclude<FieldCondition, FilterValue> {
-  return condition !== null && typeof condition === 'object' && !(condition instanceof Date) && (condition as { _bsontype?: unknown })._bsontype !== 'ObjectId';
+  return condition !== null && typeof condition === 'object' && !(condition instanceof Date) && !isObjectId(condition);
 }
 
 function equal(value: unknown, expected: unknown): boolean {
@@ -55,7 +56,7 @@ function rank(value: unknown): number {
   if (value === null || value === undefined) return 0;
   if (typeof value === 'number' || typeof value === 'bigint') return 1;
   if (typeof value === 'string') return 2;
-  if ((value as { _bsontype?: unknown })._bsontype === 'ObjectId') return 4;
+  if (isObjectId(value)) return 4;
   if (typeof value === 'boolean') return 5;
   if (value instanceof Date) return 6;
   return 3;

@@ -1,4 +1,5 @@
-import { ObjectId } from 'bson';
+import type { ObjectId } from 'bson';
+import { isObjectId } from '../documents/bson-type';
 import { objectIdArgument } from '../documents/object-id-argument';
 import { InvariantError } from '../errors/internal-errors';
 import { badUserInput } from '../errors/public-error-code';
@@ -66,7 +67,7 @@ function fieldCondition(condition: RootCondition, value: unknown): FieldConditio
 /** An argument value as MongoDB compares it: IDs of ObjectId fields become ObjectIds (BAD_USER_INPUT otherwise). */
 function filterValue(condition: RootCondition, value: unknown): FilterValue {
   if (condition.objectId) return objectIdArgument(value, condition.argumentName);
-  if (value === null || ['string', 'number', 'boolean'].includes(typeof value) || value instanceof Date || value instanceof ObjectId) return value as FilterValue;
+  if (value === null || ['string', 'number', 'boolean'].includes(typeof value) || value instanceof Date || isObjectId(value)) return value as FilterValue;
   throw badUserInput(`${condition.argumentName} must be a plain value, got ${JSON.stringify(value)}`, { argumentName: condition.argumentName });
 }
 
@@ -109,5 +110,5 @@ function escapeRegExp(text: string): string {
 }
 
 function isFilterValue(value: unknown): value is FilterValue {
-  return value === null || ['string', 'number', 'boolean'].includes(typeof value) || value instanceof Date || value instanceof ObjectId;
+  return value === null || ['string', 'number', 'boolean'].includes(typeof value) || value instanceof Date || isObjectId(value);
 }

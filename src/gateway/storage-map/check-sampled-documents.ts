@@ -1,3 +1,4 @@
+import { bsonType } from '../documents/bson-type';
 import { readPath } from '../documents/read-path';
 import type { StoredDocument } from '../mongo/mongo-funnel';
 import type { StorageMap, StoredField } from './storage-map-types';
@@ -107,11 +108,6 @@ function matches(value: unknown, kind: Kind, isList: boolean): boolean {
       throw new Error(`unknown kind ${String(never)}`);
     }
   }
-}
-
-function bsonType(value: unknown): string | undefined {
-  const tag = (value as { _bsontype?: unknown } | null)?._bsontype;
-  return typeof tag === 'string' ? tag : undefined;
 }
 
 function describeKind(value: unknown): string {

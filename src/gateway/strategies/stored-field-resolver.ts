@@ -1,5 +1,5 @@
 import type { GraphQLFieldResolver } from 'graphql';
-import { ObjectId } from 'bson';
+import { isObjectId } from '../documents/bson-type';
 import { readPath } from '../documents/read-path';
 import type { StoredDocument } from '../mongo/mongo-funnel';
 import type { StoredField } from '../storage-map/storage-map-types';
@@ -12,7 +12,7 @@ export function createStoredFieldResolver(field: StoredField): GraphQLFieldResol
   if (field.isId) {
     return (parent) => {
       const value = readPath(parent, field.path);
-      return value instanceof ObjectId ? value.toHexString() : value;
+      return isObjectId(value) ? value.toHexString() : value;
     };
   }
   if (field.path === field.fieldName) return undefined;
