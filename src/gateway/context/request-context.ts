@@ -7,8 +7,10 @@ import { connectionSelection, type ConnectionSelection } from '../planning/conne
 import { joinsById } from '../planning/joins-by-id';
 import { planProjection, selectedFieldNames, snapshotMissingFields, snapshotSelectedFields, type PlanningContext } from '../planning/plan-projection';
 import type { Projection } from '../planning/projection';
+import { planReverseJoinPage, type ReverseJoinPage } from '../planning/reverse-join-page';
 import { copiedFieldsRead, fieldNamesRead, uncopiedFields, type RequestedList } from '../planning/requested-list';
-import type { ConnectionType, ReadStrategy, RelationField, SnapshotShape, StorageMap } from '../storage-map/storage-map-types';
+import type { PageArgs } from '../planning/page-request';
+import type { ConnectionType, JoinShape, ReadStrategy, RelationField, SnapshotShape, StorageMap } from '../storage-map/storage-map-types';
 import type { RequestWrites } from '../writes/request-writes';
 import type { WriteRuntime } from '../writes/write-runtime';
 import { DocumentsApi } from './documents-api';
@@ -45,6 +47,11 @@ export interface GatewayContext {
   projectionFor(info: GraphQLResolveInfo, typeName: string): Projection;
   /** What the selection of a connection field asks for (memoized). */
   connectionSelection(info: GraphQLResolveInfo, connection: ConnectionType): ConnectionSelection;
+  /**
+   * The page of `field`'s reverse join that `args` ask for (planReverseJoinPage), memoized per field
+   * and `info.fieldNodes`, whose arguments `args` are: every parent of a level asks for the same page.
+   */
+  reverseJoinPage(info: GraphQLResolveInfo, field: RelationField, shape: JoinShape, args: PageArgs & Readonly<Record<string, unknown>>): ReverseJoinPage;
   /**
    * The fields that the selection under a snapshot field, and the filters and order it asks for
    * (`requested`), need of its copy but the copy lacks, sorted and without repeats; empty when the copy
@@ -84,6 +91,7 @@ export function createRequestContext(options: {
   const copiedFields = new WeakMap<readonly FieldNode[], readonly string[]>();
   const joinSelections = new WeakMap<readonly FieldNode[], readonly string[]>();
   const connections = new WeakMap<readonly FieldNode[], ConnectionSelection>();
+  const reverseJoinPages = new WeakMap<readonly FieldNode[], Map<RelationField, ReverseJoinPage>>();
   const strategyFor = (field: RelationField): ReadStrategy => overrides.get(field.coordinate) ?? field.defaultStrategy;
   const planning = (info: GraphQLResolveInfo): PlanningContext => ({
     schema: info.schema,
@@ -124,6 +132,13 @@ export function createRequestContext(options: {
       let selection = connections.get(info.fieldNodes);
       if (!selection) connections.set(info.fieldNodes, (selection = connectionSelection(planning(info), connection, info.fieldNodes)));
       return selection;
+    },
+    reverseJoinPage(info, field, shape, args) {
+      let byField = reverseJoinPages.get(info.fieldNodes);
+      if (!byField) reverseJoinPages.set(info.fieldNodes, (byField = new Map()));
+      let page = byField.get(field);
+      if (!page) byField.set(field, (page = planReverseJoinPage(field, shape, args)));
+      return page;
     },
     snapshotMissingFields: (info, shape, targetType, requested) =>
       memoizedNames(missingFields, info.fieldNodes, () => [...snapshotMissingFields(planning(info), shape, targetType, info.fieldNodes), ...uncopiedFields(requested, shape, storageMap)]),

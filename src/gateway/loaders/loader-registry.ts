@@ -13,6 +13,7 @@ import { ReverseJoinLoader, reverseJoinSpecKey, type ReverseJoinSpec } from './r
 export class LoaderRegistry {
   readonly #byKey = new Map<string, DocumentLoader>();
   readonly #byReference = new Map<string, ReverseJoinLoader>();
+  readonly #decided = new WeakMap<object, ReverseJoinLoader>();
   readonly #aggregates = new Map<string, AggregateBatcher>();
   readonly #counts = new Map<string, CountLoader>();
 
@@ -40,6 +41,16 @@ export class LoaderRegistry {
       loader = new ReverseJoinLoader(this.funnel, this.request, spec, batcher);
       this.#byReference.set(id, loader);
     }
+    return loader;
+  }
+
+  /**
+   * byReference for a spec that `decidedBy` (an object made once per request, such as a planned page)
+   * fixes on its own: the spec and its key are built once, not once per parent.
+   */
+  byReferenceOnce(decidedBy: object, spec: () => ReverseJoinSpec): ReverseJoinLoader {
+    let loader = this.#decided.get(decidedBy);
+    if (!loader) this.#decided.set(decidedBy, (loader = this.byReference(spec())));
     return loader;
   }
 

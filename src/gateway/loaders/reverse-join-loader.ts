@@ -68,8 +68,9 @@ export class ReverseJoinLoader {
 
   async #batch(loads: readonly ReferenceLoad[]): Promise<StoredDocument[][]> {
     const { collection, foreignField, sort, perParent } = this.spec;
+    const parentKeys = loads.map((load) => keyString(load.parentKey));
     const keys = new Map<string, unknown>();
-    for (const load of loads) keys.set(keyString(load.parentKey), load.parentKey);
+    for (let index = 0; index < loads.length; index++) keys.set(parentKeys[index]!, loads[index]!.parentKey);
     const projection = mergeProjections([
       ...loads.map((load) => load.projection),
       projectionOf([[foreignField, 1], ...sort.map((key) => [key.path, 1] as const)]),
@@ -90,8 +91,8 @@ export class ReverseJoinLoader {
       if (list) list.push(document);
       else byParent.set(key, [document]);
     }
-    return loads.map((load) => {
-      const children = byParent.get(keyString(load.parentKey)) ?? [];
+    return loads.map((load, index) => {
+      const children = byParent.get(parentKeys[index]!) ?? [];
       load.cost?.documents(children.length);
       return children;
     });

@@ -2,7 +2,6 @@ import { isKeyValue, keyString } from '../documents/key-string';
 import { readPath } from '../documents/read-path';
 import { toConnection, type ConnectionValue } from '../planning/connection-page';
 import { checkCursorParent } from '../planning/cursor';
-import { planReverseJoinPage } from '../planning/reverse-join-page';
 import type { ConnectionType, JoinShape } from '../storage-map/storage-map-types';
 import { loadChildren } from './join';
 import type { RelationRequest } from './resolver-types';
@@ -14,7 +13,7 @@ import type { RelationRequest } from './resolver-types';
  * the parents, sent in the same tick as the page. Nothing reads the page when only totalCount is asked.
  */
 export function resolveConnection(shape: JoinShape, connection: ConnectionType, request: RelationRequest): Promise<ConnectionValue> | ConnectionValue {
-  const planned = planReverseJoinPage(request.field, shape, request.args);
+  const planned = request.context.reverseJoinPage(request.info, request.field, shape, request.args);
   const page = planned.connection!;
   const parentKey = readPath(request.parent, shape.localField);
   if (!isKeyValue(parentKey)) return toConnection(page, [], undefined, 0);

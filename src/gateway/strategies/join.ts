@@ -2,7 +2,7 @@ import { isKeyValue } from '../documents/key-string';
 import { readPath } from '../documents/read-path';
 import type { StoredDocument } from '../mongo/mongo-funnel';
 import { anchoredFilter } from '../planning/page-request';
-import { planReverseJoinPage, type ReverseJoinPage } from '../planning/reverse-join-page';
+import type { ReverseJoinPage } from '../planning/reverse-join-page';
 import { filterAndSort } from '../planning/in-memory-list';
 import { mergeProjections, projectionOf, type Projection } from '../planning/projection';
 import { asksForList } from '../planning/requested-list';
@@ -53,7 +53,7 @@ export function joinByKey(shape: JoinShape, request: RelationRequest, keyValue: 
  */
 function joinByReference(shape: JoinShape, request: RelationRequest, projection: Projection): RelationValue {
   const parentKey = readPath(request.parent, shape.localField);
-  const planned = planReverseJoinPage(request.field, shape, request.args);
+  const planned = request.context.reverseJoinPage(request.info, request.field, shape, request.args);
   const { page } = planned;
   if (!isKeyValue(parentKey) || page.limit === 0) return request.field.isList ? [] : null;
   request.cost.keys(1);
@@ -76,16 +76,18 @@ export function loadChildren(
   projection: Projection,
   pageFilter: StoredDocument | undefined,
 ): Promise<StoredDocument[]> {
-  return request.context.loaders
-    .byReference({
-      collection: shape.collection,
-      foreignField: shape.foreignField,
-      sort: planned.sort,
-      perParent: planned.page.limit,
-      pageFilter: allOf([planned.filter, pageFilter]),
-      pageSignature: planned.signature,
-    })
-    .load({ parentKey, projection, field: request.field.coordinate, cost: request.cost });
+  const spec = () => ({
+    collection: shape.collection,
+    foreignField: shape.foreignField,
+    sort: planned.sort,
+    perParent: planned.page.limit,
+    pageFilter: allOf([planned.filter, pageFilter]),
+    pageSignature: planned.signature,
+  });
+  const { loaders } = request.context;
+  // Without a parent's own page filter, the planned page (one per field and request) decides the spec.
+  const loader = pageFilter === undefined ? loaders.byReferenceOnce(planned, spec) : loaders.byReference(spec());
+  return loader.load({ parentKey, projection, field: request.field.coordinate, cost: request.cost });
 }
 
 /** Every defined condition at once. */
