@@ -55,7 +55,7 @@ function listFromEnv<T extends string>(name: string, all: readonly T[], isMember
 
 const isOperationName = (value: string): value is OperationName => PEER_OPERATIONS.some((operation) => operation.name === value);
 
-/** Every setting, from PEERS_* variables (the defaults keep the whole run near 32 minutes on 2 cores). */
+/** Every setting, from PEERS_* variables (the defaults keep the whole run near 38 minutes on 2 cores). */
 function settingsFromEnv(): PeersSettings {
   const positive = (value: number) => value > 0;
   const whole = (value: number) => Number.isInteger(value) && value >= 1;
