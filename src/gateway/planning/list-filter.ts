@@ -67,7 +67,7 @@ function fieldCondition(condition: RootCondition, value: unknown): FieldConditio
 /** An argument value as MongoDB compares it: IDs of ObjectId fields become ObjectIds (BAD_USER_INPUT otherwise). */
 function filterValue(condition: RootCondition, value: unknown): FilterValue {
   if (condition.objectId) return objectIdArgument(value, condition.argumentName);
-  if (value === null || ['string', 'number', 'boolean'].includes(typeof value) || value instanceof Date || isObjectId(value)) return value as FilterValue;
+  if (isFilterValue(value)) return value;
   throw badUserInput(`${condition.argumentName} must be a plain value, got ${JSON.stringify(value)}`, { argumentName: condition.argumentName });
 }
 
