@@ -54,7 +54,6 @@ export interface SteadyRss {
   /** The means of the samples of the run's first and last RSS_WINDOW_SECONDS. */
   readonly firstWindowMb: number;
   readonly lastWindowMb: number;
-  readonly samples: number;
   /** Requests answered per second over the run, the operations mixed. */
   readonly throughput: number;
   readonly failed: number;

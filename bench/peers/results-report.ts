@@ -119,7 +119,7 @@ function rssSection(run: PeersRun): string[] {
       if (rss === undefined) continue;
       const growth = rss.lastWindowMb / rss.firstWindowMb - 1;
       const cells = [rss.startedMb, rss.medianMb, rss.peakMb, rss.firstWindowMb, rss.lastWindowMb].map((mb) => mb.toFixed(0));
-      rows.push(`| ${phase.latencyMs} ms | ${PEER_LABELS[peer]} | ${cells.join(' | ')} | ${growth >= 0 ? '+' : ''}${(growth * 100).toFixed(0)}% | ${fixed(rss.throughput)} |`);
+      rows.push(`| ${phase.latencyMs} ms | ${PEER_LABELS[peer]} | ${cells.join(' | ')} | ${growth >= 0 ? '+' : ''}${(growth * 100).toFixed(0)}% | ${fixed(rss.throughput)}${rss.failed > 0 ? ` (${rss.failed} failed)` : ''} |`);
     }
   }
   if (rows.length === 0) return [];

@@ -360,7 +360,6 @@ async function steadyRss(contender: Contender, port: number, operations: readonl
     peakMb: Math.max(...samplesMb),
     firstWindowMb: mean(samplesMb.slice(0, RSS_WINDOW_SECONDS)),
     lastWindowMb: mean(samplesMb.slice(-RSS_WINDOW_SECONDS)),
-    samples: samplesMb.length,
     throughput: requestsPerSecond(load),
     failed: load.failed,
   };
