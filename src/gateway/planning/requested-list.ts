@@ -14,11 +14,9 @@ export interface RequestedList {
 const NOTHING_REQUESTED: RequestedList = Object.freeze({ filters: Object.freeze([]), sort: undefined, paths: Object.freeze([]) });
 
 export function requestedList(field: RelationField, args: Readonly<Record<string, unknown>>): RequestedList {
-  const { conditions, orderBy } = field.listArguments;
-  if (conditions.length === 0 && orderBy === undefined) return NOTHING_REQUESTED;
-  const filters = conditionFilters(conditions, args);
+  const filters = conditionFilters(field.listArguments.conditions, args);
   // Without an orderBy choice the list keeps its own order (undefined: nothing to sort here).
-  const sort = listSort({ sort: undefined, orderBy }, args);
+  const sort = listSort({ sort: undefined, orderBy: field.listArguments.orderBy }, args);
   if (filters.length === 0 && sort === undefined) return NOTHING_REQUESTED;
   const paths = [...new Set([...filters.flatMap((filter) => Object.keys(filter)), ...(sort ?? []).map((key) => key.path).filter((path) => path !== '_id')])];
   return { filters, sort, paths };
