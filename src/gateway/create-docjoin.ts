@@ -91,9 +91,12 @@ export interface Docjoin {
    * (execution/compiled-execution.ts): add it to your Apollo's plugins, after any plugin of yours that
    * answers operations itself. Its errors are shaped as your server shapes the others when it uses
    * docjoin's `formatError` and Apollo's default for stack traces (none when NODE_ENV is production or
-   * test); give it yours when they differ.
+   * test); give it yours when they differ. A query docjoin owns end to end (only generated root fields,
+   * and below them only fields docjoin resolves) runs straight from docjoin's plan, level by level
+   * (execution/owned-execution.ts); `runOwnedOperations: false` compiles it with graphql-jit like any other:
+   * the same `data`, errors and cost, more work per parent.
    */
-  compiledExecution(shaping?: Partial<ErrorShaping<GatewayContext>>): ApolloServerPlugin<GatewayContext>;
+  compiledExecution(options?: Partial<ErrorShaping<GatewayContext>> & { readonly runOwnedOperations?: boolean }): ApolloServerPlugin<GatewayContext>;
   readonly storageMap: StorageMap;
   readonly settings: ResolvedSettings;
   /**
@@ -132,7 +135,7 @@ export async function createDocjoin(options: DocjoinOptions): Promise<Docjoin> {
   checkOptionNames({ ...options });
   const settings = resolveSettings(options, process.env.NODE_ENV);
   const typeDefs = withDirectiveTypeDefs(options.typeDefs);
-  const { schema, storageMap, writeModel, writePlans } = buildGatewaySchema({ typeDefs, resolvers: options.resolvers ?? [], ...(options.writePlans && { writePlans: options.writePlans }) });
+  const { schema, storageMap, writeModel, writePlans, ownership } = buildGatewaySchema({ typeDefs, resolvers: options.resolvers ?? [], ...(options.writePlans && { writePlans: options.writePlans }) });
   // Commands are measured on mongoClient's event stream: a Db of another client would cost nothing.
   const db = options.mongoClient.db(typeof options.db === 'string' ? options.db : options.db.databaseName);
   const funnel = new MongoFunnel(options.mongoClient, db);
@@ -240,7 +243,8 @@ export async function createDocjoin(options: DocjoinOptions): Promise<Docjoin> {
   const formatError = createFormatError({ production: settings.production });
   return {
     schema,
-    compiledExecution: (shaping = {}) => compiledExecutionPlugin(schema, { formatError, includeStacktraceInErrorResponses: apolloIncludesStacktraces(), ...shaping }),
+    compiledExecution: ({ runOwnedOperations = true, ...shaping } = {}) =>
+      compiledExecutionPlugin(schema, { formatError, includeStacktraceInErrorResponses: apolloIncludesStacktraces(), ...shaping }, runOwnedOperations ? ownership : undefined),
     storageMap,
     settings,
     plugins: [

@@ -1,6 +1,8 @@
 import { HeaderMap, type ApolloServerOptions, type ApolloServerPlugin, type BaseContext, type GraphQLRequestContextResponseForOperation, type GraphQLResponse } from '@apollo/server';
 import { execute, getVariableValues, GraphQLError, type DocumentNode, type ExecutionResult, type GraphQLFormattedError, type GraphQLSchema, type SourceLocation } from 'graphql';
 import { compileQuery, isCompiledQuery, type CompiledQuery } from 'graphql-jit';
+import { executeOwnedOperation } from './owned-execution';
+import { planOwnedOperation, type OwnedOperation, type Ownership } from './owned-plan';
 
 /** How Apollo Server is configured to shape errors; the compiled answers are shaped the same way. */
 export interface ErrorShaping<TContext extends BaseContext> {
@@ -23,26 +25,39 @@ export interface ErrorShaping<TContext extends BaseContext> {
  * the response's status and headers, the stack trace when asked, then `formatError`. The hook skips
  * Apollo's execution hooks: `executionDidStart` and `didEncounterErrors` do not run for these operations.
  * An operation graphql-jit cannot compile runs on graphql-js.
+ *
+ * With `ownership`, a query docjoin owns end to end (owned-plan.ts) is not compiled: it runs straight
+ * from its plan (owned-execution.ts), the same resolvers with the same arguments and paths, without a
+ * resolver call per parent and leaf.
  */
-export function compiledExecutionPlugin<TContext extends BaseContext>(schema: GraphQLSchema, shaping: ErrorShaping<TContext>): ApolloServerPlugin<TContext> {
-  const compiled = new WeakMap<DocumentNode, Map<string, CompiledQuery | undefined>>();
-  const compiledFor = (document: DocumentNode, operationName: string | null): CompiledQuery | undefined => {
-    let byOperation = compiled.get(document);
-    if (!byOperation) compiled.set(document, (byOperation = new Map()));
+export function compiledExecutionPlugin<TContext extends BaseContext>(schema: GraphQLSchema, shaping: ErrorShaping<TContext>, ownership?: Ownership): ApolloServerPlugin<TContext> {
+  const plans = new WeakMap<DocumentNode, Map<string, OperationPlan>>();
+  const planFor = (document: DocumentNode, operationName: string | null): OperationPlan => {
+    let byOperation = plans.get(document);
+    if (!byOperation) plans.set(document, (byOperation = new Map()));
     const key = operationName ?? '';
-    if (byOperation.has(key)) return byOperation.get(key);
-    const result = compileQuery(schema, document, operationName ?? undefined);
-    const query = isCompiledQuery(result) ? result : undefined;
-    byOperation.set(key, query);
-    return query;
+    let plan = byOperation.get(key);
+    if (plan) return plan;
+    const owned = ownership && planOwnedOperation(schema, document, operationName, ownership);
+    if (owned) {
+      plan = { owned };
+    } else {
+      const result = compileQuery(schema, document, operationName ?? undefined);
+      plan = isCompiledQuery(result) ? { query: result } : {};
+    }
+    byOperation.set(key, plan);
+    return plan;
   };
   const answer = async ({ document, operation, operationName, contextValue, request }: GraphQLRequestContextResponseForOperation<TContext>): Promise<GraphQLResponse | null> => {
     const variables = request.variables ?? {};
-    if (operation.variableDefinitions?.length && getVariableValues(schema, operation.variableDefinitions, variables, { maxErrors: 1 }).errors) return null;
-    const query = compiledFor(document, operationName);
-    const result: ExecutionResult = query
-      ? await query.query(undefined, contextValue, variables)
-      : await execute({ schema, document, contextValue, variableValues: variables, ...(operationName !== null && { operationName }) });
+    const coerced = operation.variableDefinitions?.length ? getVariableValues(schema, operation.variableDefinitions, variables, { maxErrors: 1 }) : { coerced: {} };
+    if (coerced.errors) return null;
+    const { owned, query } = planFor(document, operationName);
+    const result: ExecutionResult = owned
+      ? await executeOwnedOperation({ schema, owned, contextValue, variableValues: coerced.coerced })
+      : query
+        ? await query.query(undefined, contextValue, variables)
+        : await execute({ schema, document, contextValue, variableValues: variables, ...(operationName !== null && { operationName }) });
     const http = { status: undefined as number | undefined, headers: new HeaderMap() };
     const errors = result.errors?.map((error) => shapeError(query ? asGraphqlJsError(error, document) : error, shaping, http));
     return { http, body: { kind: 'single', singleResult: { ...(errors && { errors }), data: result.data, ...(result.extensions && { extensions: result.extensions }) } } };
@@ -54,6 +69,12 @@ export function compiledExecutionPlugin<TContext extends BaseContext>(schema: Gr
       return listener;
     },
   };
+}
+
+/** How one operation runs: from docjoin's own plan, compiled by graphql-jit, or (neither) on graphql-js. */
+interface OperationPlan {
+  readonly owned?: OwnedOperation;
+  readonly query?: CompiledQuery;
 }
 
 /**

@@ -11,6 +11,7 @@ import { buildMutationResolvers } from '../writes/generated-mutation-resolvers';
 import { buildGeneratedMutations } from '../writes/generated-mutations';
 import type { WriteModel } from '../writes/write-model-types';
 import type { MutationWritePlans } from '../writes/write-plan';
+import type { AnyResolver, Ownership } from '../execution/owned-plan';
 import { directiveTypeDefs } from './directive-type-defs';
 
 export interface GatewaySchema {
@@ -20,6 +21,8 @@ export interface GatewaySchema {
   readonly writeModel: WriteModel;
   /** Every Mutation field's write plan: the generated mutations' derived ones and the hand-written ones given. */
   readonly writePlans: MutationWritePlans;
+  /** The resolvers docjoin built: what decides which queries it runs from its own plan (execution/owned-plan.ts). */
+  readonly ownership: Ownership;
 }
 
 /** The types docjoin's directive definitions declare (ReadStrategy, FilterOp): storage-only, hidden from clients. */
@@ -41,7 +44,11 @@ export function buildGatewaySchema(options: { typeDefs: readonly string[]; resol
   const mutations = buildGeneratedMutations(sdlSchema, writeModel);
   if (mutations.problems.length > 0) throw new StorageConfigError(mutations.problems);
   const handWritten = Array.isArray(options.resolvers) ? (options.resolvers as readonly IResolvers[]) : [options.resolvers as IResolvers];
-  const generated = buildRootResolvers(storageMap) as IResolvers;
+  const rootResolvers = buildRootResolvers(storageMap);
+  // As `{ resolve }`: graphql-tools binds a bare function, and ownership is known by the function itself.
+  const generated = Object.fromEntries(
+    Object.entries(rootResolvers).map(([typeName, fields]) => [typeName, Object.fromEntries(Object.entries(fields).map(([fieldName, resolve]) => [fieldName, { resolve }]))]),
+  ) as IResolvers;
   const mutationType = sdlSchema.getMutationType();
   if (mutationType && mutations.mutations.size > 0) generated[mutationType.name] = buildMutationResolvers(mutations.mutations) as IResolvers[string];
   const handPlans = options.writePlans ?? {};
@@ -52,15 +59,20 @@ export function buildGatewaySchema(options: { typeDefs: readonly string[]; resol
       .map((fieldName) => `${mutationType!.name}.${fieldName}: its write plan is derived from its directive; remove the hand-written one`),
   ];
   if (problems.length > 0) throw new StorageConfigError(problems);
-  const fieldResolvers = buildFieldResolvers(storageMap, writeModel.counters) as IResolvers;
-  const executable = makeExecutableSchema({ typeDefs, resolvers: [fieldResolvers, generated, ...handWritten] });
+  const fieldResolvers = buildFieldResolvers(storageMap, writeModel.counters);
+  const executable = makeExecutableSchema({ typeDefs, resolvers: [fieldResolvers as IResolvers, generated, ...handWritten] });
   const config = executable.toConfig();
   const schema = new GraphQLSchema({
     ...config,
     types: config.types.filter((type: GraphQLNamedType) => !STORAGE_ONLY_TYPES.has(type.name)),
     directives: [...specifiedDirectives],
   });
-  return { schema, storageMap, writeModel, writePlans: { ...handPlans, ...mutations.plans } };
+  const ownership: Ownership = {
+    storageMap,
+    fieldResolvers: new Set(Object.values(fieldResolvers).flatMap((fields) => Object.values(fields).map((field) => field.resolve as AnyResolver))),
+    rootResolvers: new Set(Object.values(rootResolvers).flatMap((fields) => Object.values(fields) as AnyResolver[])),
+  };
+  return { schema, storageMap, writeModel, writePlans: { ...handPlans, ...mutations.plans }, ownership };
 }
 
 /**

@@ -1,0 +1,208 @@
+import { ApolloServer } from '@apollo/server';
+import { parse, type GraphQLFormattedError } from 'graphql';
+import { ObjectId } from 'mongodb';
+import { connectMongo, createDocjoin, directiveTypeDefs, type Docjoin, type GatewayContext, type MongoClient } from 'docjoin';
+import { planOwnedOperation } from '../../../src/gateway/execution/owned-plan';
+import { buildGatewaySchema } from '../../../src/gateway/schema/build-gateway-schema';
+import { demoProjectOptions } from '../../support/demo-project';
+import { startDemoGateway, type DemoGateway } from './support/demo-gateway';
+import { startTestMongo, type TestMongo } from '../../support/test-mongo';
+
+/**
+ * A query docjoin owns end to end runs straight from its plan (execution/owned-execution.ts). It must
+ * answer exactly as graphql-js and graphql-jit do with the same resolvers: the same `data`, the same
+ * errors (message, path, locations, code) and the same `extensions.cost`, round trips included.
+ */
+interface Executors {
+  readonly docjoin: Docjoin;
+  readonly servers: Readonly<Record<'owned' | 'compiled' | 'interpreted', ApolloServer<GatewayContext>>>;
+}
+
+async function startExecutors(docjoin: Docjoin): Promise<Executors> {
+  const make = (plugins: ApolloServer<GatewayContext>['internals']['plugins']) => new ApolloServer<GatewayContext>({ schema: docjoin.schema, plugins, formatError: docjoin.formatError });
+  const servers = {
+    owned: make([...docjoin.plugins, docjoin.compiledExecution()]),
+    compiled: make([...docjoin.plugins, docjoin.compiledExecution({ runOwnedOperations: false })]),
+    interpreted: make([...docjoin.plugins]),
+  };
+  for (const server of Object.values(servers)) await server.start();
+  return { docjoin, servers };
+}
+
+async function stopExecutors(executors: Executors | undefined): Promise<void> {
+  if (!executors) return;
+  for (const server of Object.values(executors.servers)) await server.stop();
+  executors.docjoin.close();
+}
+
+interface Answer {
+  readonly data: unknown;
+  readonly errors: Array<{ message: string; path: unknown; locations: unknown; code: unknown }> | undefined;
+  readonly cost: unknown;
+}
+
+async function answer(executors: Executors, server: keyof Executors['servers'], query: string, variables?: Record<string, unknown>, strategyHeader?: string): Promise<Answer> {
+  const response = await executors.servers[server].executeOperation(
+    { query, ...(variables && { variables }) },
+    { contextValue: executors.docjoin.createContext(strategyHeader === undefined ? {} : { strategyHeader }) },
+  );
+  if (response.body.kind !== 'single') throw new Error('expected a single result');
+  const { data, errors, extensions } = response.body.singleResult;
+  const { durationMs: _durationMs, ...cost } = (extensions?.cost ?? {}) as Record<string, unknown>;
+  return {
+    data: JSON.parse(JSON.stringify(data ?? null)) as unknown,
+    errors: errors
+      ?.map((error: GraphQLFormattedError) => ({ message: error.message, path: error.path, locations: error.locations, code: error.extensions?.code }))
+      .sort((a, b) => JSON.stringify(a.path).localeCompare(JSON.stringify(b.path))),
+    cost,
+  };
+}
+
+async function expectSameAnswers(executors: Executors, query: string, variables?: Record<string, unknown>, strategyHeader?: string): Promise<Answer> {
+  const owned = await answer(executors, 'owned', query, variables, strategyHeader);
+  expect(owned).toEqual(await answer(executors, 'compiled', query, variables, strategyHeader));
+  const interpreted = await answer(executors, 'interpreted', query, variables, strategyHeader);
+  expect({ data: owned.data, errors: owned.errors }).toEqual({ data: interpreted.data, errors: interpreted.errors });
+  // graphql-js stops resolving an object's other fields once a non-null one has failed; graphql-jit and
+  // docjoin resolve them all, so only then does the cost differ.
+  if (!owned.errors) expect(owned.cost).toEqual(interpreted.cost);
+  return owned;
+}
+
+describe('on the demo data', () => {
+  let demo: DemoGateway;
+  let executors: Executors;
+  const { typeDefs, resolvers } = demoProjectOptions();
+  const built = buildGatewaySchema({ typeDefs, resolvers });
+  const isOwned = (query: string) => planOwnedOperation(built.schema, parse(query), null, built.ownership) !== undefined;
+
+  beforeAll(async () => {
+    demo = await startDemoGateway();
+    executors = await startExecutors(await createDocjoin({ ...demoProjectOptions(), db: demo.dbName, mongoClient: demo.client, mongoKind: demo.mongo.isEmbedded ? 'embedded' : 'external' }));
+  }, 120_000);
+  afterAll(async () => {
+    await stopExecutors(executors);
+    await demo?.stop();
+  });
+
+  const OWNED = [
+    '{ books(first: 50) { name publisher { name } authors { name thumbnailUrl } } }',
+    '{ people(first: 100) { firstName holdings { numberHeld stock { symbol open } } tasks { description owner { lastName } } } }',
+    '{ hosts(first: 20) { name logs(first: 5) { message time } } }',
+    '{ posts(first: 10) { title recentComments { author comment } } }',
+    '{ authors(first: 50) { name books { name publisher { name books(first: 3) { name } } } } }',
+    '{ people(first: 5) { id lastName addresses { city state } tasks(done: false, orderBy: DUE) { id due done owner { id firstName } } } }',
+    '{ posts(first: 4) { id createdAt commentCount comments(first: 2) { id author createdAt } } }',
+    '{ hosts(first: 3) { name recentLogs { id message host { name ipaddr } } logs(first: 2) { id } } }',
+    '{ first: books(first: 3) { ...Shelf } second: books(first: 2) { __typename name p: publisher { name } q: publisher { id books(first: 1) { name } } } } fragment Shelf on Book { id name publisher { id name books(first: 2) { id } } authors { id name } }',
+    '{ __typename products(first: 5) { catalogNumber name parts { id name } } }',
+  ];
+
+  it.each(OWNED)('owns %s and answers it as graphql-js and graphql-jit do', async (query) => {
+    expect(isOwned(query)).toBe(true);
+    const owned = await expectSameAnswers(executors, query);
+    expect(owned.errors).toBeUndefined();
+    expect(JSON.stringify(owned.data).length).toBeGreaterThan(100);
+  });
+
+  it('reads variables, a later page and a single document', async () => {
+    const query = 'query Page($n: Int!, $after: ID) { posts(first: $n, after: $after) { id title comments(first: $n) { id } } }';
+    expect(isOwned(query)).toBe(true);
+    const firstPage = (await expectSameAnswers(executors, query, { n: 2 })).data as { posts: Array<{ id: string }> };
+    const secondPage = (await expectSameAnswers(executors, query, { n: 2, after: firstPage.posts[1]!.id })).data as { posts: Array<{ id: string }> };
+    expect(secondPage.posts.map((post) => post.id)).not.toContain(firstPage.posts[0]!.id);
+    const single = 'query One($id: ID!) { author(id: $id) { id name books { name } } }';
+    expect(isOwned(single)).toBe(true);
+    const { authors } = (await expectSameAnswers(executors, '{ authors(first: 1) { id } }')).data as { authors: Array<{ id: string }> };
+    expect(((await expectSameAnswers(executors, single, { id: authors[0]!.id })).data as { author: { id: string } }).author.id).toBe(authors[0]!.id);
+    expect((await expectSameAnswers(executors, single, { id: new ObjectId().toHexString() })).data).toEqual({ author: null });
+  });
+
+  it.each([
+    ['{ books(first: 30) { id name authors { id name thumbnailUrl } } }', 'Book.authors=join'],
+    ['{ posts(first: 10) { title recentComments { id author comment createdAt } } }', 'Post.recentComments=join'],
+    ['{ hosts(first: 10) { name recentLogs { id time message host { name } } } }', 'Host.recentLogs=join,LogMessage.host=join'],
+  ])('runs %s under the strategies of %s at the same cost', async (query, header) => {
+    const owned = await expectSameAnswers(executors, query, undefined, header);
+    expect(owned.errors).toBeUndefined();
+    expect((owned.cost as { roundTrips: number }).roundTrips).toBe(2);
+  });
+
+  it.each([
+    ['a hand-written root field', '{ tasks(first: 3) { description owner { firstName } } }'],
+    ['an abstract type', '{ people(first: 2) { contactDetails { __typename ... on EmailContact { email } } } }'],
+    ['a connection', '{ posts(first: 2) { commentsConnection(first: 2) { edges { node { id } } } } }'],
+    ['@include', 'query ($x: Boolean!) { books(first: 2) { name @include(if: $x) } }'],
+    ['introspection', '{ __schema { queryType { name } } }'],
+    ['a mutation', 'mutation { renameAuthor(id: "000000000000000000000000", firstName: "A", lastName: "B") { id } }'],
+  ])('leaves an operation with %s to graphql-jit', (_what, query) => {
+    expect(isOwned(query)).toBe(false);
+  });
+
+  it('answers an operation it does not own as before', async () => {
+    const owned = await expectSameAnswers(executors, 'query ($x: Boolean!) { books(first: 2) { name @include(if: $x) publisher { name } } }', { x: true });
+    expect(owned.errors).toBeUndefined();
+  });
+});
+
+describe('on documents that break the schema', () => {
+  const SDL = /* GraphQL */ `
+    type Query {
+      items(first: Int = 10): [Item]! @list
+      strictItems(first: Int = 10): [Item!]! @list
+    }
+    type Item @collection(name: "items") {
+      id: ID!
+      name: String!
+      count: Int
+      tags: [String!]
+      owner: Owner! @join(localField: "ownerId")
+      friend: Owner @join(localField: "friendId")
+    }
+    type Owner @collection(name: "owners") { id: ID! name: String! }
+  `;
+  const [o1, o2, gone] = ['65e000000000000000000001', '65e000000000000000000002', '65e0000000000000000000ff'].map((hex) => new ObjectId(hex));
+  let mongo: TestMongo;
+  let client: MongoClient | undefined;
+  let executors: Executors | undefined;
+
+  beforeAll(async () => {
+    mongo = await startTestMongo();
+    const db = mongo.freshDb('owned');
+    await db.collection('owners').insertMany([{ _id: o1!, name: 'Ann' }, { _id: o2! }]);
+    await db.collection('items').insertMany([
+      { _id: new ObjectId('65f000000000000000000001'), name: 'whole', count: 1, tags: ['a'], ownerId: o1, friendId: o2 },
+      { _id: new ObjectId('65f000000000000000000002'), count: 2, ownerId: o1 },
+      { _id: new ObjectId('65f000000000000000000003'), name: 'bad count', count: 'many', ownerId: o1 },
+      { _id: new ObjectId('65f000000000000000000004'), name: 'null tag', tags: ['x', null], ownerId: o1 },
+      { _id: new ObjectId('65f000000000000000000005'), name: 'dangling', ownerId: gone },
+    ]);
+    client = await connectMongo(mongo.uri);
+    executors = await startExecutors(await createDocjoin({ typeDefs: [directiveTypeDefs, SDL], db: db.databaseName, mongoClient: client, mongoKind: mongo.isEmbedded ? 'embedded' : 'external', validateDatabase: false }));
+  }, 60_000);
+  afterAll(async () => {
+    await stopExecutors(executors);
+    await client?.close();
+    await mongo?.stop();
+  });
+
+  it('reports each error at its path and nulls the nearest nullable parent, as graphql-js does', async () => {
+    const query = '{ items { id name count tags owner { name } friend { name } } }';
+    const owned = await expectSameAnswers(executors!, query);
+    expect((owned.data as { items: unknown[] }).items).toHaveLength(5);
+    expect((owned.data as { items: unknown[] }).items.filter((item) => item === null)).toHaveLength(2);
+    expect(owned.errors?.map((error) => error.path)).toEqual([
+      ['items', 0, 'friend', 'name'],
+      ['items', 1, 'name'],
+      ['items', 2, 'count'],
+      ['items', 3, 'tags', 1],
+      ['items', 4, 'owner'],
+    ]);
+  });
+
+  it('nulls the whole answer when the null reaches a non-null root field', async () => {
+    const owned = await expectSameAnswers(executors!, '{ strictItems { name } }');
+    expect(owned.data).toBeNull();
+    expect(owned.errors?.map((error) => error.message)).toEqual(['Cannot return null for non-nullable field Item.name.']);
+  });
+});
