@@ -141,21 +141,25 @@ export function createRequestContext(options: {
       return page;
     },
     snapshotMissingFields: (info, shape, targetType, requested) =>
-      memoizedNames(missingFields, info.fieldNodes, () => [...snapshotMissingFields(planning(info), shape, targetType, info.fieldNodes), ...uncopiedFields(requested, shape, storageMap)]),
+      missingFields.get(info.fieldNodes) ??
+      memoizeNames(missingFields, info.fieldNodes, [...snapshotMissingFields(planning(info), shape, targetType, info.fieldNodes), ...uncopiedFields(requested, shape, storageMap)]),
     selectedFields: (info, targetType, requested) =>
-      memoizedNames(joinSelections, info.fieldNodes, () => [...selectedFieldNames(planning(info), targetType, info.fieldNodes), ...fieldNamesRead(requested, targetType, storageMap)]),
+      joinSelections.get(info.fieldNodes) ??
+      memoizeNames(joinSelections, info.fieldNodes, [...selectedFieldNames(planning(info), targetType, info.fieldNodes), ...fieldNamesRead(requested, targetType, storageMap)]),
     snapshotCopiedFields: (info, shape, targetType, requested) =>
-      memoizedNames(copiedFields, info.fieldNodes, () => [...snapshotSelectedFields(planning(info), shape, targetType, info.fieldNodes), ...copiedFieldsRead(requested, shape, storageMap)]),
+      copiedFields.get(info.fieldNodes) ??
+      memoizeNames(copiedFields, info.fieldNodes, [...snapshotSelectedFields(planning(info), shape, targetType, info.fieldNodes), ...copiedFieldsRead(requested, shape, storageMap)]),
   };
   return Object.assign(context, { documents: new DocumentsApi(context) });
 }
 
 /**
- * The field names `names()` lists for a selection, sorted and without repeats, computed once per
- * `fieldNodes` and frozen: the same array for the same selection, which workload capture counts by.
+ * The field names of a selection, sorted and without repeats, remembered for its `fieldNodes` and
+ * frozen: the same array for the same selection, which workload capture counts by. Callers look the
+ * memo up first, so a resolve that finds it allocates nothing.
  */
-function memoizedNames(memo: WeakMap<readonly FieldNode[], readonly string[]>, fieldNodes: readonly FieldNode[], names: () => readonly string[]): readonly string[] {
-  let sorted = memo.get(fieldNodes);
-  if (!sorted) memo.set(fieldNodes, (sorted = Object.freeze([...new Set(names())].sort())));
+function memoizeNames(memo: WeakMap<readonly FieldNode[], readonly string[]>, fieldNodes: readonly FieldNode[], names: readonly string[]): readonly string[] {
+  const sorted = Object.freeze([...new Set(names)].sort());
+  memo.set(fieldNodes, sorted);
   return sorted;
 }

@@ -11,7 +11,7 @@ import { ReverseJoinLoader, reverseJoinSpecKey, type ReverseJoinSpec } from './r
  * Created lazily, so fields joining the same collection by the same key share a loader (and its batch).
  */
 export class LoaderRegistry {
-  readonly #byKey = new Map<string, DocumentLoader>();
+  readonly #byKey = new Map<string, Map<string, DocumentLoader>>();
   readonly #byReference = new Map<string, ReverseJoinLoader>();
   readonly #decided = new WeakMap<object, ReverseJoinLoader>();
   readonly #aggregates = new Map<string, AggregateBatcher>();
@@ -23,12 +23,11 @@ export class LoaderRegistry {
   ) {}
 
   byKey(collection: string, keyField: string): DocumentLoader {
-    const id = `${collection}|${keyField}`;
-    let loader = this.#byKey.get(id);
-    if (!loader) {
-      loader = new DocumentLoader(this.funnel, this.request, collection, keyField);
-      this.#byKey.set(id, loader);
-    }
+    // By collection, then key field: asked once per parent, so no key string is built for it.
+    let byField = this.#byKey.get(collection);
+    if (!byField) this.#byKey.set(collection, (byField = new Map()));
+    let loader = byField.get(keyField);
+    if (!loader) byField.set(keyField, (loader = new DocumentLoader(this.funnel, this.request, collection, keyField)));
     return loader;
   }
 

@@ -3,7 +3,7 @@ import type { GatewayContext } from '../context/request-context';
 import { InvariantError } from '../errors/internal-errors';
 import type { StoredDocument } from '../mongo/mongo-funnel';
 import type { PageArgs } from '../planning/page-request';
-import { requestedList, strategyForRequest } from '../planning/requested-list';
+import { requestedList, strategyForRequest, type RequestedList } from '../planning/requested-list';
 import type { ReadStrategy, RelationField } from '../storage-map/storage-map-types';
 import { readPath } from '../documents/read-path';
 import { resolveConnection } from './connection';
@@ -14,8 +14,11 @@ import { resolveSnapshot } from './snapshot';
 
 /** The resolver of one relation field: picks the request's strategy and hands over to its module. */
 export function createRelationResolver(field: RelationField): GraphQLFieldResolver<StoredDocument, GatewayContext, PageArgs & Readonly<Record<string, unknown>>> {
+  // docjoin's own execution hands every parent of a level the same arguments object: read them once.
+  const requestedByArgs = new WeakMap<object, RequestedList>();
   return (parent, args, context, info) => {
-    const requested = requestedList(field, args);
+    let requested = requestedByArgs.get(args);
+    if (!requested) requestedByArgs.set(args, (requested = requestedList(field, args)));
     const strategy = strategyForParent(field, strategyForRequest(field, context.strategyFor(field), requested), parent, context);
     const request: RelationRequest = { field, parent, args, requested, context, info, cost: context.ledger.field(field.coordinate, strategy) };
     // A connection is declared on a reverse join only (build-storage-map.ts).

@@ -1,0 +1,58 @@
+import { parse } from 'graphql';
+import { planOwnedOperation, type OwnedOperation } from '../../../../src/gateway/execution/owned-plan';
+import { buildGatewaySchema } from '../../../../src/gateway/schema/build-gateway-schema';
+import { withDirectiveTypeDefs } from '../../../../src/gateway/schema/schema-sources';
+
+const SDL = /* GraphQL */ `
+  type Query { orders(first: Int = 10): [Order!]! @list recent: [Order!]! }
+  type Order @collection(name: "orders") {
+    id: ID!
+    label: String! @path(path: "meta.label")
+    total: Float
+    customer: Customer @join(localField: "customerId")
+    lines: [Line!]! @embedded
+  }
+  type Line { sku: String! quantity: Int! }
+  type Customer @collection(name: "customers") { id: ID! name: String! vip: Boolean }
+`;
+
+function planner(resolvers: Record<string, Record<string, unknown>> = {}) {
+  const { schema, ownership } = buildGatewaySchema({ typeDefs: withDirectiveTypeDefs(SDL), resolvers: { Query: { recent: () => [] }, ...resolvers } });
+  return (query: string, operationName: string | null = null) => planOwnedOperation(schema, parse(query), operationName, ownership);
+}
+
+/** Each field of a selection plan by response key, as kind (and child plan) for a compact comparison. */
+function shape(plan: OwnedOperation['root']): unknown {
+  return Object.fromEntries(plan.fields.map((field) => [field.responseKey, field.kind === 'relation' ? shape(field.child) : field.kind]));
+}
+
+describe('planOwnedOperation', () => {
+  it('plans every field of a query below generated root fields, in response order, fragments merged', () => {
+    const plan = planner()(`
+      { __typename orders(first: 2) { ...Head customer { name } mine: customer { id vip } lines { sku quantity } } }
+      fragment Head on Order { id label total customer { id } }
+    `);
+    expect(plan && shape(plan.root)).toEqual({
+      __typename: 'typename',
+      orders: { id: 'resolved', label: 'resolved', total: 'stored', customer: { id: 'resolved', name: 'stored' }, mine: { id: 'resolved', vip: 'stored' }, lines: { sku: 'stored', quantity: 'stored' } },
+    });
+  });
+
+  it('picks the named operation of a document with several', () => {
+    const plan = planner()('query A { orders { id } } query B { orders { total } }', 'B');
+    expect(plan && shape(plan.root)).toEqual({ orders: { total: 'stored' } });
+  });
+
+  it.each([
+    ['a hand-written root field', '{ recent { id } }', {}],
+    ['a hand-written resolver below', '{ orders { customer { name } } }', { Order: { customer: () => null } }],
+    ['a hand-written leaf resolver', '{ orders { total } }', { Order: { total: () => 1 } }],
+    ['@skip', '{ orders { id @skip(if: true) } }', {}],
+    ['@include on a fragment', '{ orders { ... on Order @include(if: true) { id } } }', {}],
+    ['introspection', '{ orders { id } __schema { queryType { name } } }', {}],
+    ['a mutation', 'mutation { noSuchField }', {}],
+    ['an unknown operation name', 'query A { orders { id } }', {}],
+  ])('leaves an operation with %s to graphql-jit', (_what, query, resolvers) => {
+    expect(planner(resolvers)(query, query.startsWith('query A') ? 'B' : null)).toBeUndefined();
+  });
+});
