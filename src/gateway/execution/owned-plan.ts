@@ -81,8 +81,9 @@ export interface RelationPlan extends SelectedField {
 
 /**
  * The plan of a query docjoin owns end to end; undefined when some part of it is not docjoin's to run:
- * a root field without a generated resolver, a hand-written resolver below, a connection, an abstract
- * type, `@skip` / `@include`, introspection, or a mutation or subscription. Those run on graphql-jit.
+ * a root field without a generated resolver, a hand-written resolver (or isTypeOf) below, a connection,
+ * an abstract type, `@skip` / `@include`, introspection, or a mutation or subscription. Those run on
+ * graphql-jit.
  */
 export function planOwnedOperation(schema: GraphQLSchema, document: DocumentNode, operationName: string | null, ownership: Ownership): OwnedOperation | undefined {
   const operation = findOperation(document, operationName);
@@ -148,7 +149,8 @@ class SelectionPlanner {
   }
 
   #child(type: GraphQLObjectType, fieldNodes: readonly FieldNode[]): SelectionPlan | undefined {
-    if (!this.ownership.storageMap.types.has(type.name)) return undefined;
+    // A hand-written isTypeOf would check each object: graphql-jit runs it.
+    if (!this.ownership.storageMap.types.has(type.name) || type.isTypeOf) return undefined;
     return this.plan(
       type,
       fieldNodes.flatMap((fieldNode) => (fieldNode.selectionSet ? [fieldNode.selectionSet] : [])),

@@ -47,6 +47,7 @@ describe('planOwnedOperation', () => {
     ['a hand-written root field', '{ recent { id } }', {}],
     ['a hand-written resolver below', '{ orders { customer { name } } }', { Order: { customer: () => null } }],
     ['a hand-written leaf resolver', '{ orders { total } }', { Order: { total: () => 1 } }],
+    ['a hand-written isTypeOf', '{ orders { customer { name } } }', { Customer: { __isTypeOf: () => true } }],
     ['@skip', '{ orders { id @skip(if: true) } }', {}],
     ['@include on a fragment', '{ orders { ... on Order @include(if: true) { id } } }', {}],
     ['introspection', '{ orders { id } __schema { queryType { name } } }', {}],
