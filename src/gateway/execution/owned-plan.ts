@@ -149,8 +149,8 @@ class SelectionPlanner {
   }
 
   #child(type: GraphQLObjectType, fieldNodes: readonly FieldNode[]): SelectionPlan | undefined {
-    // A hand-written isTypeOf would check each object: graphql-jit runs it.
-    if (!this.ownership.storageMap.types.has(type.name) || type.isTypeOf) return undefined;
+    // A hand-written isTypeOf would check each object: graphql-jit runs it. (plan() refuses a type without storage.)
+    if (type.isTypeOf) return undefined;
     return this.plan(
       type,
       fieldNodes.flatMap((fieldNode) => (fieldNode.selectionSet ? [fieldNode.selectionSet] : [])),

@@ -14,11 +14,16 @@ import { resolveSnapshot } from './snapshot';
 
 /** The resolver of one relation field: picks the request's strategy and hands over to its module. */
 export function createRelationResolver(field: RelationField): GraphQLFieldResolver<StoredDocument, GatewayContext, PageArgs & Readonly<Record<string, unknown>>> {
-  // docjoin's own execution hands every parent of a level the same arguments object: read them once.
-  const requestedByArgs = new WeakMap<object, RequestedList>();
+  // docjoin's own execution hands every parent of a level the same arguments object: read it once.
+  // graphql-jit makes one per call, so only the last one is kept (no table to fill per parent).
+  let lastArgs: object | undefined;
+  let lastRequested: RequestedList | undefined;
   return (parent, args, context, info) => {
-    let requested = requestedByArgs.get(args);
-    if (!requested) requestedByArgs.set(args, (requested = requestedList(field, args)));
+    if (args !== lastArgs || !lastRequested) {
+      lastRequested = requestedList(field, args);
+      lastArgs = args;
+    }
+    const requested = lastRequested;
     const strategy = strategyForParent(field, strategyForRequest(field, context.strategyFor(field), requested), parent, context);
     const request: RelationRequest = { field, parent, args, requested, context, info, cost: context.ledger.field(field.coordinate, strategy) };
     // A connection is declared on a reverse join only (build-storage-map.ts).
