@@ -17,6 +17,7 @@ export interface RequestObserverOptions {
 }
 
 const FAILURES = new Set(['INTERNAL_SERVER_ERROR', 'DATABASE_UNAVAILABLE']);
+const NO_CODES: readonly string[] = [];
 
 /**
  * One log line per GraphQL request (operation name and type, duration, round trips measured and
@@ -33,8 +34,9 @@ export function requestObserverPlugin(options: RequestObserverOptions): ApolloSe
           const body = request.response.body;
           const result = body.kind === 'single' ? body.singleResult : undefined;
           const cost = result?.extensions?.cost as CostReport | undefined;
-          const codes = [...new Set((result?.errors ?? []).map((error) => String(error.extensions?.code ?? 'INTERNAL_SERVER_ERROR')))];
-          const rejection = result?.errors?.find((error) => error.extensions?.code === 'COST_LIMIT_EXCEEDED')?.extensions?.cost as { limit?: string } | undefined;
+          const errors = result?.errors;
+          const codes = errors ? [...new Set(errors.map((error) => String(error.extensions?.code ?? 'INTERNAL_SERVER_ERROR')))] : NO_CODES;
+          const rejection = errors?.find((error) => error.extensions?.code === 'COST_LIMIT_EXCEEDED')?.extensions?.cost as { limit?: string } | undefined;
           options.metrics?.observe({ operationName: request.operationName ?? undefined, durationSeconds: durationMs / 1000, errorCode: codes[0], cost, rejectedLimit: rejection?.limit });
           if (codes.includes('DATABASE_UNAVAILABLE')) options.onDatabaseUnavailable?.();
           else if ((cost?.roundTrips ?? 0) > 0) options.onDatabaseReached?.();

@@ -272,11 +272,8 @@ export class CostLedger {
       collection.roundTrips += 1;
       collection.documents += command.documents;
     }
-    // Keys in a fixed order, not in the order replies arrived: identical operations print identical reports.
-    const collections: Record<string, CollectionCost> = {};
-    for (const [name, collection] of [...byCollection].sort(([a], [b]) => a.localeCompare(b))) collections[name] = collection;
-    const fields: Record<string, FieldCost> = {};
-    for (const [coordinate, entry] of [...this.#fields].sort(([a], [b]) => a.localeCompare(b))) fields[coordinate] = fieldReport(entry);
+    const collections = inKeyOrder(byCollection, (collection) => collection);
+    const fields = inKeyOrder(this.#fields, fieldReport);
     const report: CostReport = {
       roundTrips: this.#commands.length,
       documents,
@@ -371,15 +368,20 @@ const STRATEGY_RANK: Readonly<Record<ReadStrategy, number>> = { embedded: 0, sna
 /** A field's entry with its keys in one order, whichever fact was recorded first. */
 function fieldReport(entry: FieldCost): FieldCost {
   const { strategy, roundTrips, documents, keys, snapshotHits, snapshotMisses, dangling } = entry;
-  return {
-    strategy,
-    roundTrips,
-    documents,
-    keys,
-    ...(snapshotHits !== undefined && { snapshotHits }),
-    ...(snapshotMisses !== undefined && { snapshotMisses }),
-    ...(dangling !== undefined && { dangling }),
-  };
+  const report: FieldCost = { strategy, roundTrips, documents, keys };
+  if (snapshotHits !== undefined) report.snapshotHits = snapshotHits;
+  if (snapshotMisses !== undefined) report.snapshotMisses = snapshotMisses;
+  if (dangling !== undefined) report.dangling = dangling;
+  return report;
+}
+
+/** The map as an object with its keys in a fixed order, not in the order replies arrived: identical operations print identical reports. */
+function inKeyOrder<V, R>(map: ReadonlyMap<string, V>, reported: (value: V) => R): Record<string, R> {
+  const keys = [...map.keys()];
+  if (keys.length > 1) keys.sort((a, b) => a.localeCompare(b));
+  const record: Record<string, R> = {};
+  for (const key of keys) record[key] = reported(map.get(key)!);
+  return record;
 }
 
 function roundMs(ms: number): number {
