@@ -74,7 +74,7 @@ function settingsFromEnv(): PeersSettings {
     warmupSeconds: numberFromEnv('PEERS_WARMUP_S', 12, positive, 'a number of seconds > 0'),
     concurrency: numberFromEnv('PEERS_CONCURRENCY', 16, whole, 'a whole number ≥ 1'),
     // A run's throughput moves by ±15% on this machine; the features target asks for 5%, hence many short pairs.
-    featurePairs: numberFromEnv('PEERS_FEATURE_PAIRS', 12, (value) => Number.isInteger(value) && value >= 0, 'a whole number ≥ 0'),
+    featurePairs: numberFromEnv('PEERS_FEATURE_PAIRS', 20, (value) => Number.isInteger(value) && value >= 0, 'a whole number ≥ 0'),
     // The issue asks for RSS flat over a 60 s run; 0 skips the run.
     rssSeconds: numberFromEnv('PEERS_RSS_S', 60, (value) => value === 0 || value >= 2 * RSS_WINDOW_SECONDS, `0 or a number of seconds ≥ ${2 * RSS_WINDOW_SECONDS}`),
     minSamples: numberFromEnv('PEERS_MIN_SAMPLES', 5, whole, 'a whole number ≥ 1'),

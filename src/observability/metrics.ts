@@ -63,6 +63,7 @@ export class GatewayMetrics {
   /** Operation names past the first MAX_OPERATION_NAMES, all labelled `other`. */
   #otherOperations: OperationSeries | undefined;
   readonly #fields = new Map<string, Map<string, FieldSeries>>();
+  readonly #fanOutSeries = new Map<string, CounterSeries>();
 
   constructor() {
     const registry = this.registry;
@@ -116,7 +117,12 @@ export class GatewayMetrics {
       if (fieldCost.snapshotHits) (series.snapshotHits ??= this.#snapshotHits.series({ field })).inc(fieldCost.snapshotHits);
       if (fieldCost.snapshotMisses) (series.snapshotMisses ??= this.#snapshotMisses.series({ field })).inc(fieldCost.snapshotMisses);
     }
-    for (const [collection, modified] of Object.entries(cost.writes?.fanOut ?? {})) this.#fanOut.series({ collection }).inc(modified);
+    const fanOut = cost.writes?.fanOut;
+    for (const collection in fanOut) {
+      let series = this.#fanOutSeries.get(collection);
+      if (!series) this.#fanOutSeries.set(collection, (series = this.#fanOut.series({ collection })));
+      series.inc(fanOut[collection]!);
+    }
   }
 
   mongoReachable(up: boolean): void {

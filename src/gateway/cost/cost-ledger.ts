@@ -378,7 +378,7 @@ function fieldReport(entry: FieldCost): FieldCost {
 /** The map as an object with its keys in a fixed order, not in the order replies arrived: identical operations print identical reports. */
 function inKeyOrder<V, R>(map: ReadonlyMap<string, V>, reported: (value: V) => R): Record<string, R> {
   const keys = [...map.keys()];
-  if (keys.length > 1) keys.sort((a, b) => a.localeCompare(b));
+  if (keys.length > 1) keys.sort();
   const record: Record<string, R> = {};
   for (const key of keys) record[key] = reported(map.get(key)!);
   return record;
