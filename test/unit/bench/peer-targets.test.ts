@@ -1,0 +1,79 @@
+import { checkTargets, ratiosOf } from '../../../bench/peers/peer-targets';
+import type { Measurement, PeersRun, PhaseResult, SteadyRss } from '../../../bench/peers/peer-results';
+import type { OperationName } from '../../../bench/peers/peer-operations';
+import type { PeerName } from '../../../bench/peers/peer-protocol';
+
+function measured(peer: PeerName, operation: OperationName, throughput: number, p50Ms: number): Measurement {
+  return { peer, operation, p50Ms, p99Ms: p50Ms * 3, samples: 40, throughput, throughputRounds: [throughput], roundTrips: 2, cpuMsPerRequest: 1, rssMb: 150, failed: 0 };
+}
+
+function steady(firstWindowMb: number, lastWindowMb: number, medianMb: number): SteadyRss {
+  return { startedMb: 100, medianMb, peakMb: lastWindowMb + 5, firstWindowMb, lastWindowMb, throughput: 100, failed: 0 };
+}
+
+const PHASE: PhaseResult = {
+  latencyMs: 1,
+  seedSeconds: 2,
+  seconds: 100,
+  measurements: [
+    measured('docjoin', 'books', 450, 6.8),
+    measured('docjoin-features-off', 'books', 460, 6.7),
+    measured('dataloader', 'books', 260, 8.1),
+    measured('mongoose', 'books', 300, 7.5),
+    measured('naive', 'books', 70, 16),
+    measured('raw', 'books', 800, 4),
+    measured('docjoin', 'posts', 1000, 3.8),
+    measured('dataloader', 'posts', 1100, 3.9),
+    measured('naive', 'posts', 900, 3.7),
+    measured('raw', 'posts', 3600, 1.7),
+  ],
+  rss: { docjoin: steady(200, 225, 230), dataloader: steady(180, 185, 200) },
+  featureRatios: { books: [0.9, 0.96, 1.1, 0.94, 0.97] },
+};
+
+const RUN: PeersRun = {
+  settings: { latenciesMs: [1], rounds: 5, durationSeconds: 2, warmupSeconds: 12, concurrency: 16, featurePairs: 5, rssSeconds: 60, minSamples: 5, maxSamples: 40, maxSampleMs: 250, peers: ['docjoin', 'docjoin-features-off', 'dataloader', 'mongoose', 'naive', 'raw'], operations: ['books', 'posts'] },
+  phases: [PHASE],
+  startedAt: '2026-11-28T00:00:00Z',
+  node: 'v20',
+  cpu: 'test',
+  loadAverage: { start: 0, end: 0 },
+  seconds: 100,
+};
+
+describe('peer benchmark targets', () => {
+  it('compares with the best hand-written GraphQL peer per measure, never with docjoin itself or the floor', () => {
+    const books = ratiosOf(PHASE, PHASE.measurements[0]!);
+    expect(books.throughputVsBestPeer).toBeCloseTo(450 / 300, 10);
+    expect(books.p50VsBestPeer).toBeCloseTo(6.8 / 7.5, 10);
+    expect(books.throughputVsFloor).toBeCloseTo(450 / 800, 10);
+    expect(books.p50VsFloor).toBeCloseTo(6.8 / 4, 10);
+  });
+
+  it('judges every target at 1 ms, with its pass or fail, and the nested floor only for nested operations', () => {
+    const checks = checkTargets(RUN).map((check) => [check.target, check.subject, check.pass]);
+    expect(checks).toEqual([
+      ['throughput ≥ 1.0× best GraphQL peer', 'books', true],
+      ['throughput ≥ 1.0× best GraphQL peer', 'posts', false],
+      ['p50 ≤ 1.0× best GraphQL peer', 'books', true],
+      ['p50 ≤ 1.0× best GraphQL peer', 'posts', false],
+      ['nested: throughput ≥ 0.5× raw floor', 'books', true],
+      ['RSS ≤ 1.2× hand-written (median of the samples)', '60 s of every operation in turn', true],
+      ['RSS flat (last 10 s ≤ 10% above the first 10 s)', '60 s of every operation in turn', false],
+      ['features on ÷ off: throughput within 5%', 'books', true],
+    ]);
+  });
+
+  it('reads the features target from the median pair, and says what it measured', () => {
+    const features = checkTargets(RUN).find((check) => check.target.startsWith('features'))!;
+    expect(features.measured).toBe("0.96×, the median of 5 pairs of back-to-back runs (0.90, 0.96, 1.10, 0.94, 0.97; the rounds' medians 450 vs 460 req/s)");
+    const slower = checkTargets({ ...RUN, phases: [{ ...PHASE, featureRatios: { books: [0.9, 0.94, 1.1, 0.93, 0.97] } }] }).find((check) => check.target.startsWith('features'))!;
+    expect(slower.pass).toBe(false);
+  });
+
+  it('says so when the target latency was not run', () => {
+    expect(checkTargets({ ...RUN, phases: [{ ...PHASE, latencyMs: 0 }] })).toEqual([
+      { target: 'targets are judged at 1 ms latency', subject: 'all', measured: 'that latency was not run (PEERS_LATENCIES_MS)', pass: undefined },
+    ]);
+  });
+});
