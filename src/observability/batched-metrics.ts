@@ -21,26 +21,21 @@ export class CounterSeries {
 /** A prom-client Counter whose increments are added up per series and reach it at scrape time. */
 export class BatchedCounter<L extends string = never> {
   readonly #counter: Counter<L>;
-  readonly #series = new Map<string, { readonly labels: Labels<L>; readonly series: CounterSeries }>();
-  readonly #labelNames: readonly L[];
+  readonly #series: SeriesByLabels<L, CounterSeries>;
 
   constructor(config: { name: string; help: string; labelNames?: readonly L[]; registry: Registry }) {
-    this.#labelNames = config.labelNames ?? [];
-    this.#counter = new Counter<L>({ name: config.name, help: config.help, labelNames: this.#labelNames, registers: [config.registry], collect: () => this.#flush() });
+    const labelNames = config.labelNames ?? [];
+    this.#series = new SeriesByLabels(labelNames, () => new CounterSeries());
+    this.#counter = new Counter<L>({ name: config.name, help: config.help, labelNames, registers: [config.registry], collect: () => this.#flush() });
   }
 
   /** The series of one label set; keep it, it is the same object on every call. */
   series(labels: Labels<L>): CounterSeries {
-    const key = seriesKey(this.#labelNames, labels);
-    const known = this.#series.get(key);
-    if (known) return known.series;
-    const series = new CounterSeries();
-    this.#series.set(key, { labels: { ...labels }, series });
-    return series;
+    return this.#series.get(labels);
   }
 
   #flush(): void {
-    for (const { labels, series } of this.#series.values()) {
+    for (const { labels, series } of this.#series.all()) {
       // An increment of 0 still makes the series appear, as a direct inc would.
       this.#counter.inc(labels as Partial<Record<L, string>>, series.pending);
       series.pending = 0;
@@ -91,34 +86,29 @@ export class BatchedHistogram<L extends string = never> {
   readonly name: string;
   readonly help: string;
   readonly #bounds: readonly number[];
-  readonly #labelNames: readonly L[];
-  readonly #series = new Map<string, { readonly labels: Labels<L>; readonly series: HistogramSeries }>();
+  readonly #series: SeriesByLabels<L, HistogramSeries>;
 
   constructor(config: { name: string; help: string; buckets: readonly number[]; labelNames?: readonly L[]; registry: Registry }) {
     const ascending = config.buckets.every((bound, index) => Number.isFinite(bound) && (index === 0 || bound > config.buckets[index - 1]!));
     if (config.buckets.length === 0 || !ascending) throw new Error(`Histogram ${config.name}: buckets must be finite numbers in ascending order, got [${config.buckets.join(', ')}]`);
     this.name = config.name;
     this.help = config.help;
-    this.#bounds = [...config.buckets];
-    this.#labelNames = config.labelNames ?? [];
+    const bounds = [...config.buckets];
+    this.#bounds = bounds;
+    this.#series = new SeriesByLabels(config.labelNames ?? [], () => new HistogramSeries(bounds));
     // The registry reads a metric through get(), which this class has in the shape prom-client's Histogram gives.
     config.registry.registerMetric(this as unknown as Histogram<L>);
   }
 
   /** The series of one label set; keep it, it is the same object on every call. */
   series(labels: Labels<L>): HistogramSeries {
-    const key = seriesKey(this.#labelNames, labels);
-    const known = this.#series.get(key);
-    if (known) return known.series;
-    const series = new HistogramSeries(this.#bounds);
-    this.#series.set(key, { labels: { ...labels }, series });
-    return series;
+    return this.#series.get(labels);
   }
 
   async get(): Promise<ScrapedMetric> {
     const bucketName = `${this.name}_bucket`;
     const values: ScrapedMetric['values'] = [];
-    for (const { labels, series } of this.#series.values()) {
+    for (const { labels, series } of this.#series.all()) {
       let cumulative = 0;
       this.#bounds.forEach((bound, bucket) => {
         cumulative += series.counts[bucket]!;
@@ -133,7 +123,7 @@ export class BatchedHistogram<L extends string = never> {
 
   /** Zeroes every series (prom-client's registry calls it from `resetMetrics()`). */
   reset(): void {
-    for (const { series } of this.#series.values()) {
+    for (const { series } of this.#series.all()) {
       series.counts.fill(0);
       series.sum = 0;
       series.count = 0;
@@ -141,9 +131,28 @@ export class BatchedHistogram<L extends string = never> {
   }
 }
 
-function seriesKey<L extends string>(labelNames: readonly L[], labels: Labels<L>): string {
-  for (const name of Object.keys(labels)) {
-    if (!labelNames.includes(name as L)) throw new Error(`Unknown label ${name}; the metric's labels are ${labelNames.join(', ') || 'none'}`);
+/** A metric's series by label set, each made once, on the first ask for its labels. */
+class SeriesByLabels<L extends string, S> {
+  readonly #entries = new Map<string, { readonly labels: Labels<L>; readonly series: S }>();
+
+  constructor(
+    private readonly labelNames: readonly L[],
+    private readonly create: () => S,
+  ) {}
+
+  get(labels: Labels<L>): S {
+    for (const name of Object.keys(labels)) {
+      if (!this.labelNames.includes(name as L)) throw new Error(`Unknown label ${name}; the metric's labels are ${this.labelNames.join(', ') || 'none'}`);
+    }
+    const key = this.labelNames.map((name) => labels[name]).join('\u0000');
+    const known = this.#entries.get(key);
+    if (known) return known.series;
+    const series = this.create();
+    this.#entries.set(key, { labels: { ...labels }, series });
+    return series;
   }
-  return labelNames.map((name) => labels[name]).join('\u0000');
+
+  all(): Iterable<{ readonly labels: Labels<L>; readonly series: S }> {
+    return this.#entries.values();
+  }
 }

@@ -59,6 +59,7 @@ export class GatewayMetrics {
   readonly #fanOut: BatchedCounter<'collection'>;
   readonly #rejections: BatchedCounter<'limit'>;
   readonly #mongoUp: Gauge;
+  // The series a request records into, found by plain label values: a request builds no series key.
   readonly #operations = new Map<string, OperationSeries>();
   /** Operation names past the first MAX_OPERATION_NAMES, all labelled `other`. */
   #otherOperations: OperationSeries | undefined;
