@@ -67,6 +67,9 @@ export abstract class CollectionView {
     const byId = direction === undefined ? undefined : this.inIdOrder(filter, direction);
     if (byId !== undefined) return takeFirst(this.matching(filter, byId, false, scope), wanted).slice(skip);
     const collated = collation !== undefined;
+    // index keys are binary: under a collation, strings may sort differently
+    const byIndex = collated ? undefined : this.inIndexOrder(filter, sort);
+    if (byIndex !== undefined) return takeFirst(this.matching(filter, byIndex, this.candidatesAreExact(filter), scope), wanted).slice(skip);
     const matches = this.matching(filter, this.candidates(filter, collated), this.candidatesAreExact(filter, collated), scope);
     return (wanted === undefined ? sortDocuments([...matches], sort, collation) : firstSorted(matches, sort, wanted, collation)).slice(skip);
   }
@@ -77,6 +80,13 @@ export abstract class CollectionView {
    * cannot keep the order.
    */
   protected abstract inIdOrder(filter: Document, direction: 1 | -1): Iterable<Document> | undefined;
+
+  /**
+   * The candidates of `filter` already in `sort` order, when its plan is one equality on the first
+   * field of a compound index whose later fields give that order; undefined otherwise. The order is
+   * the stable sort of the candidates, so the results are those of sorting them.
+   */
+  protected abstract inIndexOrder(filter: Document, sort: Document): Iterable<Document> | undefined;
 
   /** The candidates that match; each counts in `docsExamined` (as MongoDB counts documents fetched). */
   private *matching(filter: Document, candidates: Iterable<Document>, exact: boolean, scope: QueryScope | undefined): Iterable<Document> {
@@ -120,6 +130,12 @@ export class LiveView extends CollectionView {
 
   protected inIdOrder(filter: Document, direction: 1 | -1): Iterable<Document> | undefined {
     return this.collection.plan(filter).kind === 'scan' ? this.collection.inIdOrder(direction) : undefined;
+  }
+
+  protected inIndexOrder(filter: Document, sort: Document): Iterable<Document> | undefined {
+    const plan = this.collection.plan(filter);
+    if (plan.kind !== 'index' || plan.values.length !== 1) return undefined;
+    return this.collection.inIndexOrder(plan.field, plan.values[0], sort);
   }
 
   insert(doc: Document): void {

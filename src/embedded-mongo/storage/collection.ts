@@ -158,6 +158,20 @@ export class Collection {
     return ids;
   }
 
+  /**
+   * The committed documents whose `field` equals `value`, in `sort` order, when an index led by
+   * `field` keeps that order (`EqualityIndex.orderSignature`); undefined when none does.
+   */
+  inIndexOrder(field: string, value: unknown, sort: Document): readonly Document[] | undefined {
+    if (Array.isArray(value)) return undefined; // an array also finds documents holding it whole
+    for (const index of this.indexes.values()) {
+      if (index.firstField !== field) continue;
+      const signature = index.orderSignature(sort);
+      if (signature !== undefined) return index.ordered(value, sort, signature);
+    }
+    return undefined;
+  }
+
   /** Committed documents by ascending (1) or descending (-1) `_id`; the first call builds the order. */
   inIdOrder(direction: 1 | -1): Iterable<Document> {
     this.idOrder ??= new IdOrder(this.documents.values());

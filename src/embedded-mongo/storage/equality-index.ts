@@ -1,4 +1,5 @@
 import type { Document } from 'bson';
+import { sortDocuments } from '../query';
 import { documentKey, indexKey } from './document-key';
 import { valuesAtPath } from './path-values';
 
@@ -38,6 +39,11 @@ export class EqualityIndex {
   private readonly byTuple: Map<string, Posting> | undefined;
   /** Whether some document has ever had more than one key here (an array value): lookups must then dedupe. */
   private multikey = false;
+  /**
+   * Per first-field key, its documents in the order of a sort this index provides (by the sort's
+   * signature), built on first use: the B-tree order a compound index keeps. A write to the key drops them.
+   */
+  private readonly orderedPostings = new Map<string, Map<string, readonly Document[]>>();
 
   constructor(readonly definition: IndexDefinition) {
     this.paths = Object.keys(definition.key).map((field) => field.split('.'));
@@ -75,6 +81,41 @@ export class EqualityIndex {
     }
   }
 
+  /**
+   * The signature of `sort` when, after an equality on the first field, this index's order answers
+   * it: the sort names the fields after the first, in order (a prefix of them is enough), each in
+   * the key pattern's direction or each reversed. Undefined when it does not.
+   */
+  orderSignature(sort: Document): string | undefined {
+    const fields = this.fields;
+    const sortFields = Object.keys(sort);
+    if (sortFields.length === 0 || sortFields.length >= fields.length) return undefined;
+    let reversed: boolean | undefined;
+    for (let i = 0; i < sortFields.length; i++) {
+      const field = sortFields[i]!;
+      const direction: unknown = sort[field];
+      const pattern: unknown = this.definition.key[field];
+      if (field !== fields[i + 1] || (direction !== 1 && direction !== -1) || (pattern !== 1 && pattern !== -1)) return undefined;
+      const opposite = direction !== pattern;
+      if (reversed !== undefined && reversed !== opposite) return undefined;
+      reversed = opposite;
+    }
+    return sortFields.map((field) => `${field}:${String(sort[field])}`).join(',');
+  }
+
+  /**
+   * The documents whose first indexed field equals `value` (not an array), in the stable `sort` order
+   * of `lookup([value])`: what a walk of the compound index yields. `signature` is `orderSignature(sort)`.
+   */
+  ordered(value: unknown, sort: Document, signature: string): readonly Document[] {
+    const key = indexKey(value);
+    let bySort = this.orderedPostings.get(key);
+    if (bySort === undefined) this.orderedPostings.set(key, (bySort = new Map()));
+    let docs = bySort.get(signature);
+    if (docs === undefined) bySort.set(signature, (docs = sortDocuments([...postingDocuments(this.byValue.get(key), undefined)], sort)));
+    return docs;
+  }
+
   /** The unique-constraint keys of `doc`, or none when the index is not unique or skips the document. */
   uniqueKeys(doc: Document): UniqueKey[] {
     if (!this.definition.unique) return [];
@@ -106,7 +147,10 @@ export class EqualityIndex {
     if (first === undefined) return;
     const keys = first[0]!;
     if (keys.length > 1) this.multikey = true;
-    for (const { key } of keys) change(this.byValue, key, doc);
+    for (const { key } of keys) {
+      change(this.byValue, key, doc);
+      this.orderedPostings.delete(key);
+    }
     for (const array of valuesAtPath(doc, this.paths[0]!).arrays) change(this.byWholeArray, indexKey(array), doc);
     if (this.byTuple) for (const { key } of this.uniqueKeys(doc)) change(this.byTuple, key, doc);
   }

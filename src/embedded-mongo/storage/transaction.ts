@@ -177,6 +177,11 @@ class TransactionView extends CollectionView {
     return undefined;
   }
 
+  /** Nor does the committed index order: sorts sort the matches. */
+  protected inIndexOrder(): undefined {
+    return undefined;
+  }
+
   insert(doc: Document): void {
     const id = documentKey(doc._id);
     if (this.get(id) !== undefined) throw this.duplicateIdError(doc);

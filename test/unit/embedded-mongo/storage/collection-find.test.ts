@@ -81,6 +81,60 @@ describe('CollectionView.find', () => {
   });
 });
 
+describe('compound index order', () => {
+  const logs = Array.from({ length: 60 }, (_, i) => ({ _id: i, host: i % 3, time: (i * 37) % 20, level: i % 2 ? 'info' : 'error' }));
+  const compound = { name: 'host_1_time_-1__id_-1', key: { host: 1, time: -1, _id: -1 }, unique: false, sparse: false, options: {} };
+
+  function indexed(): ReturnType<typeof setUp> {
+    const set = setUp(logs);
+    set.store.createIndexes(set.collection, [{ name: 'host_1', key: { host: 1 }, unique: false, sparse: false, options: {} }, compound]);
+    return set;
+  }
+
+  it('walks the index for an equality on its first field and a sort on the rest, stopping after skip + limit', () => {
+    const { collection, view } = indexed();
+    const expected = (filter: Document, sort: Document) => ids(sortDocuments(view.match(filter), sort));
+    for (const sort of [{ time: -1, _id: -1 }, { time: 1, _id: 1 }, { time: -1 }, { time: 1 }]) {
+      expect(examined(collection, () => ids(view.find({ host: 1 }, { sort, limit: 4 })))).toEqual({ result: expected({ host: 1 }, sort).slice(0, 4), examined: 4 });
+      expect(examined(collection, () => ids(view.find({ host: 2 }, { sort, skip: 3, limit: 2 })))).toEqual({ result: expected({ host: 2 }, sort).slice(3, 5), examined: 5 });
+      expect(ids(view.find({ host: 0 }, { sort }))).toEqual(expected({ host: 0 }, sort));
+    }
+    // the rest of the filter runs on each document walked; the walk stops once enough match
+    const errors = expected({ host: 1, level: 'error' }, { time: -1, _id: -1 });
+    expect(ids(view.find({ host: 1, level: 'error' }, { sort: { time: -1, _id: -1 }, limit: 2 }))).toEqual(errors.slice(0, 2));
+  });
+
+  it('sorts the candidates when the sort is not the index order', () => {
+    const { collection, view } = indexed();
+    for (const sort of [{ time: -1, _id: 1 }, { _id: -1 }, { level: 1 }, { time: -1, _id: -1, level: 1 }]) {
+      expect(examined(collection, () => ids(view.find({ host: 1 }, { sort, limit: 3 })))).toEqual({ result: ids(sortDocuments(view.match({ host: 1 }), sort)).slice(0, 3), examined: 20 });
+    }
+    expect(examined(collection, () => view.find({ host: { $in: [1, 2] } }, { sort: { time: -1 }, limit: 1 })).examined).toBe(40);
+  });
+
+  it('keeps the order true across inserts, updates and deletes', () => {
+    const { view } = indexed();
+    const newest = () => ids(view.find({ host: 1 }, { sort: { time: -1, _id: -1 }, limit: 2 }));
+    const before = newest();
+    view.insert(storableDocument({ _id: 100, host: 1, time: 99 }));
+    expect(newest()).toEqual([100, before[0]]);
+    view.replace(documentKey(100), storableDocument({ _id: 100, host: 2, time: 99 }));
+    expect(newest()).toEqual(before);
+    view.remove(documentKey(before[0]));
+    expect(newest()).toEqual([before[1], ids(sortDocuments(view.match({ host: 1 }), { time: -1, _id: -1 }))[1]]);
+  });
+
+  it('reads a transaction through its snapshot, not the committed index order', () => {
+    const { store, collection } = indexed();
+    const transaction = store.sessions.start('s1', 1n);
+    const inside = store.view(collection, transaction);
+    inside.insert(storableDocument({ _id: 200, host: 1, time: 98 }));
+    store.view(collection, undefined).insert(storableDocument({ _id: 201, host: 1, time: 99 })); // committed after the snapshot
+    expect(ids(inside.find({ host: 1 }, { sort: { time: -1 }, limit: 1 }))).toEqual([200]);
+    expect(ids(store.view(collection, undefined).find({ host: 1 }, { sort: { time: -1 }, limit: 1 }))).toEqual([201]);
+  });
+});
+
 describe('exact index lookups', () => {
   const host = (n: number): ObjectId => new ObjectId(n.toString(16).padStart(24, '0'));
   const logs = Array.from({ length: 200 }, (_, i) => ({ _id: i, host: { id: host(i % 10), name: `h${i % 10}` }, tags: [`t${i % 3}`] }));
