@@ -28,17 +28,28 @@ interface ParsedProjection {
  */
 export function applyProjection(doc: Document, projection?: Document | null, filter?: Document): Document {
   if (!projection || Object.keys(projection).length === 0) return cloneDocument(doc);
-  let parsed = parsedProjections.get(projection);
-  if (!parsed) {
-    parsed = parseProjection(projection);
-    parsedProjections.set(projection, parsed);
-  }
-  let result = parsed.mode === 'inclusion' ? include(doc, buildTree(parsed.paths), true) : exclude(doc, buildTree(parsed.paths));
-  if (parsed.mode === 'inclusion' && parsed.includeId && doc._id !== undefined) result = { _id: doc._id, ...result };
-  if (!parsed.includeId) delete result._id;
-  result = cloneDocument(result);
-  for (const { path, special } of parsed.specials) applySpecial(result, doc, path, special, filter);
-  return result;
+  let project = compiledProjections.get(projection);
+  if (!project) compiledProjections.set(projection, (project = compileProjection(projection)));
+  return project(doc, filter);
+}
+
+/** A cursor projects every document with the same projection object: compile it once. */
+const compiledProjections = new WeakMap<Document, (doc: Document, filter: Document | undefined) => Document>();
+
+/**
+ * A find projection as a function. Plain inclusions and exclusions share the values they keep with
+ * the stored document (which is frozen), as `compileFieldProjection` does; specials write into the
+ * result, so it is a deep copy before they run.
+ */
+function compileProjection(projection: Document): (doc: Document, filter: Document | undefined) => Document {
+  const parsed = parseProjection(projection);
+  const plain = fieldProjection(parsed);
+  if (parsed.specials.length === 0) return plain;
+  return (doc, filter) => {
+    const result = cloneDocument(plain(doc));
+    for (const { path, special } of parsed.specials) applySpecial(result, doc, path, special, filter);
+    return result;
+  };
 }
 
 /**
@@ -56,13 +67,16 @@ export function compileFieldProjection(spec: Document): ((doc: Document) => Docu
   } catch {
     return undefined;
   }
-  if (parsed.specials.length > 0) return undefined;
-  const { includeId } = parsed;
-  if (parsed.mode === 'exclusion') {
-    const excluded = buildTree(includeId ? parsed.paths : [...parsed.paths, '_id']);
+  return parsed.specials.length > 0 ? undefined : fieldProjection(parsed);
+}
+
+/** The inclusions or exclusions of a parsed projection (its specials aside), `_id` first when kept. */
+function fieldProjection({ mode, includeId, paths }: ParsedProjection): (doc: Document) => Document {
+  if (mode === 'exclusion') {
+    const excluded = buildTree(includeId ? paths : [...paths, '_id']);
     return (doc) => exclude(doc, excluded);
   }
-  const tree = buildTree(parsed.paths);
+  const tree = buildTree(paths);
   return (doc) => include(doc, tree, true, includeId ? doc._id : undefined);
 }
 
@@ -81,9 +95,6 @@ export function projectionKeepsPaths(spec: Document, paths: readonly string[]): 
     return !parsed.paths.some((dropped) => within(path, dropped) || within(dropped, path));
   });
 }
-
-/** A cursor projects every document with the same projection object: parse it once. */
-const parsedProjections = new WeakMap<Document, ParsedProjection>();
 
 function parseProjection(projection: Document): ParsedProjection {
   let includeId = true;

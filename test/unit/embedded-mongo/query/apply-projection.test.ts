@@ -68,10 +68,19 @@ describe('applyProjection', () => {
     expect(() => applyProjection(doc, { name: 1, grades: 0 })).toThrow(/Cannot do exclusion/);
   });
 
-  it('returns copies, never the stored objects', () => {
+  it('builds new documents along the kept paths and shares the (frozen) values it keeps', () => {
     const out = applyProjection(doc, { size: 1 });
-    expect(out.size).not.toBe(doc.size);
+    expect(out).not.toBe(doc);
+    expect(out.size).toBe(doc.size);
     expect(applyProjection(doc, {})).not.toBe(doc);
+  });
+
+  it('copies the result before specials write into it, leaving the stored document as it was', () => {
+    const before = structuredClone(doc);
+    const out = applyProjection(doc, { size: 1, grades: { $slice: 1 } });
+    expect(out.grades).toEqual(doc.grades.slice(0, 1));
+    expect(out.size).not.toBe(doc.size);
+    expect(doc).toEqual(before);
   });
 });
 
