@@ -14,7 +14,7 @@ export { packedObjectId } from './packed-object-id';
 export { cloneDocument } from './clone-document';
 export { compileFilter } from './compile-filter';
 export { applyProjection } from './apply-projection';
-export { compileSort, firstSorted, lastSorted, sortDocuments } from './sort-documents';
+export { compileSort, documentComparator, firstSorted, lastSorted, sortDocuments } from './sort-documents';
 export type { CompiledSort } from './sort-documents';
 export { applyUpdate } from './apply-update';
 export type { UpdateOptions } from './apply-update';

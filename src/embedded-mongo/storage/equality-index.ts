@@ -1,5 +1,5 @@
 import type { Document } from 'bson';
-import { sortDocuments } from '../query';
+import { documentComparator, sortDocuments } from '../query';
 import { documentKey, indexKey } from './document-key';
 import { valuesAtPath } from './path-values';
 
@@ -28,6 +28,15 @@ export interface UniqueKey {
 type Posting = Document | Set<Document>;
 
 /**
+ * One key's documents in a sort's order: the stable sort of its posting (in posting order), kept so
+ * by each write, which appends to the posting (so goes after its equals) or removes from it.
+ */
+interface OrderedPosting {
+  readonly compare: (a: Document, b: Document) => number;
+  readonly docs: Document[];
+}
+
+/**
  * An equality index over the first field of a key pattern: value key → document ids. Multikey: an
  * array contributes each element, plus the whole array so that equality on an array value finds it.
  * Compound unique indexes also keep a map over the full key tuple to enforce uniqueness.
@@ -41,9 +50,9 @@ export class EqualityIndex {
   private multikey = false;
   /**
    * Per first-field key, its documents in the order of a sort this index provides (by the sort's
-   * signature), built on first use: the B-tree order a compound index keeps. A write to the key drops them.
+   * signature): the B-tree order a compound index keeps, built on first use, then kept by writes.
    */
-  private readonly orderedPostings = new Map<string, Map<string, readonly Document[]>>();
+  private readonly orderedPostings = new Map<string, Map<string, OrderedPosting>>();
 
   constructor(readonly definition: IndexDefinition) {
     this.paths = Object.keys(definition.key).map((field) => field.split('.'));
@@ -59,11 +68,11 @@ export class EqualityIndex {
   }
 
   add(doc: Document): void {
-    this.update(doc, addPosting);
+    this.update(doc, true);
   }
 
   remove(doc: Document): void {
-    this.update(doc, removePosting);
+    this.update(doc, false);
   }
 
   /** Documents whose first indexed field may equal one of `values`, each once, in the order of `values`. */
@@ -106,14 +115,18 @@ export class EqualityIndex {
   /**
    * The documents whose first indexed field equals `value` (not an array), in the stable `sort` order
    * of `lookup([value])`: what a walk of the compound index yields. `signature` is `orderSignature(sort)`.
+   * The array is live (writes keep it in order): read it before the next write.
    */
   ordered(value: unknown, sort: Document, signature: string): readonly Document[] {
     const key = indexKey(value);
     let bySort = this.orderedPostings.get(key);
     if (bySort === undefined) this.orderedPostings.set(key, (bySort = new Map()));
-    let docs = bySort.get(signature);
-    if (docs === undefined) bySort.set(signature, (docs = sortDocuments([...postingDocuments(this.byValue.get(key), undefined)], sort)));
-    return docs;
+    let order = bySort.get(signature);
+    if (order === undefined) {
+      order = { compare: documentComparator(sort), docs: sortDocuments([...postingDocuments(this.byValue.get(key), undefined)], sort) };
+      bySort.set(signature, order);
+    }
+    return order.docs;
   }
 
   /** The unique-constraint keys of `doc`, or none when the index is not unique or skips the document. */
@@ -142,14 +155,16 @@ export class EqualityIndex {
     return posting instanceof Set ? [...posting].map((doc) => documentKey(doc._id)) : [documentKey(posting._id)];
   }
 
-  private update(doc: Document, change: (map: Map<string, Posting>, key: string, doc: Document) => void): void {
+  private update(doc: Document, adding: boolean): void {
+    const change = adding ? addPosting : removePosting;
     const first = this.fieldKeys(doc);
     if (first === undefined) return;
     const keys = first[0]!;
     if (keys.length > 1) this.multikey = true;
     for (const { key } of keys) {
       change(this.byValue, key, doc);
-      this.orderedPostings.delete(key);
+      const orders = this.orderedPostings.get(key);
+      if (orders !== undefined) for (const order of orders.values()) (adding ? insertOrdered : removeOrdered)(order, doc);
     }
     for (const array of valuesAtPath(doc, this.paths[0]!).arrays) change(this.byWholeArray, indexKey(array), doc);
     if (this.byTuple) for (const { key } of this.uniqueKeys(doc)) change(this.byTuple, key, doc);
@@ -188,6 +203,23 @@ function removePosting(map: Map<string, Posting>, key: string, doc: Document): v
   posting.delete(doc);
   if (posting.size === 1) map.set(key, posting.values().next().value!);
   else if (posting.size === 0) map.delete(key);
+}
+
+/** After its equals, as the document goes last in the posting. */
+function insertOrdered({ compare, docs }: OrderedPosting, doc: Document): void {
+  let low = 0;
+  let high = docs.length;
+  while (low < high) {
+    const middle = (low + high) >>> 1;
+    if (compare(docs[middle]!, doc) <= 0) low = middle + 1;
+    else high = middle;
+  }
+  docs.splice(low, 0, doc);
+}
+
+function removeOrdered({ docs }: OrderedPosting, doc: Document): void {
+  const at = docs.indexOf(doc);
+  if (at >= 0) docs.splice(at, 1);
 }
 
 function* postingDocuments(posting: Posting | undefined, seen: Set<Document> | undefined): Iterable<Document> {

@@ -124,6 +124,19 @@ describe('compound index order', () => {
     expect(newest()).toEqual([before[1], ids(sortDocuments(view.match({ host: 1 }), { time: -1, _id: -1 }))[1]]);
   });
 
+  it('keeps the stable order of ties through a long run of writes to one key', () => {
+    const { view } = indexed();
+    const sort = { time: -1 };
+    let next = 1000;
+    for (let step = 0; step < 150; step++) {
+      const hostOne = view.match({ host: 1 });
+      if (step % 3 === 0) view.insert(storableDocument({ _id: next++, host: 1, time: step % 4 }));
+      else if (step % 3 === 1) view.replace(documentKey(hostOne[step % hostOne.length]!._id), storableDocument({ _id: hostOne[step % hostOne.length]!._id, host: 1, time: step % 5 }));
+      else view.remove(documentKey(hostOne[(step * 7) % hostOne.length]!._id));
+      expect(ids(view.find({ host: 1 }, { sort }))).toEqual(ids(sortDocuments(view.match({ host: 1 }), sort)));
+    }
+  });
+
   it('reads a transaction through its snapshot, not the committed index order', () => {
     const { store, collection } = indexed();
     const transaction = store.sessions.start('s1', 1n);
