@@ -32,9 +32,13 @@ export function estimateRequest(request: EstimatedRequest & { readonly variables
   return coerced && estimateWithVariables(request, coerced);
 }
 
+const NO_VARIABLES: Readonly<Record<string, unknown>> = Object.freeze({});
+
 /** The operation's variables coerced as execution coerces them; undefined when they don't coerce. */
 export function coerceVariables(schema: GraphQLSchema, operation: OperationDefinitionNode, variables: Readonly<Record<string, unknown>> | undefined): Readonly<Record<string, unknown>> | undefined {
-  return getVariableValues(schema, operation.variableDefinitions ?? [], variables ?? {}).coerced;
+  // An operation without variables reads none of those sent.
+  if (!operation.variableDefinitions?.length) return NO_VARIABLES;
+  return getVariableValues(schema, operation.variableDefinitions, variables ?? {}).coerced;
 }
 
 /** The estimate of the request with its variables already coerced (coerceVariables). */
