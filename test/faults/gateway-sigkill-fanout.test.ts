@@ -6,7 +6,7 @@ import { demoDrift } from './support/demo-workload';
 import { report } from './support/fault-run';
 import { send } from './support/load';
 import { startGateway, startMongo, type MongoProcess } from './support/processes';
-import { startWireProxy } from './support/wire-proxy';
+import { startWireProxy } from '../support/wire-proxy';
 
 /**
  * Gateway SIGKILL during a large fan-out: `updateHost` rewrites a host and its 1,000 log messages'

@@ -89,6 +89,8 @@ export class MongoFunnel {
   readonly #commentPrefix = `${COMMENT_PREFIX}${randomBytes(4).toString('hex')}:`;
   #nextOperation = 0;
   #lastAnswerAt = 0;
+  /** Each told once of the next answer to any command of this client (pingOrAnyAnswer). */
+  readonly #answerWaiters = new Set<() => void>();
 
   constructor(client: MongoClient, db: Db) {
     if (client.options.monitorCommands !== true) {
@@ -201,6 +203,25 @@ export class MongoFunnel {
   }
 
   /**
+   * A ping that also settles, successfully, as soon as the server answers any other command of this
+   * client: under load the ping may wait behind the requests' commands, whose answers prove as much.
+   * It fails when the ping fails before anything is answered.
+   */
+  pingOrAnyAnswer(): Promise<void> {
+    return new Promise<void>((resolve, reject) => {
+      const answered = (): void => {
+        this.#answerWaiters.delete(answered);
+        resolve();
+      };
+      this.#answerWaiters.add(answered);
+      this.ping().then(answered, (error: unknown) => {
+        this.#answerWaiters.delete(answered);
+        reject(error);
+      });
+    });
+  }
+
+  /**
    * Whether the server answered a command of this client in the last `ms`, with no failure or close
    * since (a ping need not be sent).
    */
@@ -306,6 +327,7 @@ export class MongoFunnel {
 
   readonly #onSucceeded = (event: CommandSucceededEvent): void => {
     this.#lastAnswerAt = Date.now();
+    if (this.#answerWaiters.size > 0) for (const answered of this.#answerWaiters) answered();
     const { documents, bytes } = measureReply(event.commandName, event.reply);
     this.#finish(event, true, documents, bytes);
   };
