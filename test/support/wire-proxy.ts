@@ -11,7 +11,7 @@ import { OpCode } from '../../src/embedded-mongo/wire/wire-constants';
  * commands of one mutation), which no timing can reach reliably.
  */
 export interface WireProxy {
-  /** `mongodb://127.0.0.1:<port>/…`: the upstream URI with the proxy's port. */
+  /** `mongodb://127.0.0.1:<port>/…`: the upstream URI with the proxy's port, as a direct connection. */
   readonly uri: string;
   readonly held: Promise<Document>;
   close(): Promise<void>;
@@ -54,6 +54,9 @@ export async function startWireProxy(upstreamUri: string, hold: (command: Docume
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   const proxied = new URL(upstreamUri);
   proxied.port = String((server.address() as AddressInfo).port);
+  // One host, the proxy: replica-set discovery would send the client to the members around it.
+  proxied.searchParams.delete('replicaSet');
+  proxied.searchParams.set('directConnection', 'true');
   return {
     uri: proxied.toString(),
     held,
