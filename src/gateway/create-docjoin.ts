@@ -87,16 +87,15 @@ export interface Docjoin {
   /** The executable public schema: your types with docjoin's resolvers, storage directives removed. */
   readonly schema: GraphQLSchema;
   /**
-   * A plugin that runs each operation compiled by graphql-jit, as `docjoin serve` does
-   * (execution/compiled-execution.ts): add it to your Apollo's plugins, after any plugin of yours that
-   * answers operations itself. Its errors are shaped as your server shapes the others when it uses
-   * docjoin's `formatError` and Apollo's default for stack traces (none when NODE_ENV is production or
-   * test); give it yours when they differ. A query docjoin owns end to end (only generated root fields,
-   * and below them only fields docjoin resolves) runs straight from docjoin's plan, level by level
-   * (execution/owned-execution.ts); `runOwnedOperations: false` compiles it with graphql-jit like any other:
-   * the same `data`, errors and cost, more work per parent.
+   * A plugin that runs each query docjoin owns end to end (only generated root fields, and below them
+   * only fields docjoin resolves) straight from docjoin's plan, level by level, as `docjoin serve` does
+   * (execution/compiled-execution.ts): the same `data`, errors and cost as graphql-js, less work per
+   * parent. Every other operation runs on Apollo's graphql-js. Add it to your Apollo's plugins, after
+   * any plugin of yours that answers operations itself. Its errors are shaped as your server shapes the
+   * others when it uses docjoin's `formatError` and Apollo's default for stack traces (none when
+   * NODE_ENV is production or test); give it yours when they differ.
    */
-  compiledExecution(options?: Partial<ErrorShaping<GatewayContext>> & { readonly runOwnedOperations?: boolean }): ApolloServerPlugin<GatewayContext>;
+  compiledExecution(options?: Partial<ErrorShaping<GatewayContext>>): ApolloServerPlugin<GatewayContext>;
   readonly storageMap: StorageMap;
   readonly settings: ResolvedSettings;
   /**
@@ -243,8 +242,7 @@ export async function createDocjoin(options: DocjoinOptions): Promise<Docjoin> {
   const formatError = createFormatError({ production: settings.production });
   return {
     schema,
-    compiledExecution: ({ runOwnedOperations = true, ...shaping } = {}) =>
-      compiledExecutionPlugin(schema, { formatError, includeStacktraceInErrorResponses: apolloIncludesStacktraces(), ...shaping }, runOwnedOperations ? ownership : undefined),
+    compiledExecution: (shaping = {}) => compiledExecutionPlugin(schema, { formatError, includeStacktraceInErrorResponses: apolloIncludesStacktraces(), ...shaping }, ownership),
     storageMap,
     settings,
     plugins: [

@@ -52,7 +52,7 @@ function stripStack(formatted: GraphQLFormattedError, production: boolean): Grap
   return { ...formatted, extensions };
 }
 
-/** graphql-jit wraps a resolver's error in a GraphQLError without extensions: they are optional here. */
+/** The first public code on the error or its causes. */
 function findPublicCode(error: unknown): PublicErrorCode | undefined {
   const found = findCause(error, (e) => e instanceof GraphQLError && isPublicCode(e.extensions?.code));
   return found instanceof GraphQLError ? (found.extensions?.code as PublicErrorCode) : undefined;

@@ -1,9 +1,10 @@
 import {
   getNamedType,
-  isAbstractType,
+  GraphQLError,
   isLeafType,
   isObjectType,
   Kind,
+  visit,
   type DocumentNode,
   type FieldNode,
   type FragmentDefinitionNode,
@@ -15,6 +16,8 @@ import {
   type OperationDefinitionNode,
   type SelectionSetNode,
 } from 'graphql';
+import { collectFields, subSelections, type InclusionRule, type SelectionSource } from '../planning/collect-selection';
+import { isIncludedStrictly } from '../planning/selection-rules';
 import type { StorageMap } from '../storage-map/storage-map-types';
 
 export type AnyResolver = GraphQLFieldResolver<unknown, unknown, unknown>;
@@ -80,20 +83,49 @@ export interface RelationPlan extends SelectedField {
 }
 
 /**
- * The plan of a query docjoin owns end to end; undefined when some part of it is not docjoin's to run:
- * a root field without a generated resolver, a hand-written resolver (or isTypeOf) below, a connection,
- * an abstract type, `@skip` / `@include`, introspection, or a mutation or subscription. Those run on
- * graphql-jit.
+ * The plan of a query docjoin owns end to end, for the values of the variables its `@skip` / `@include`
+ * read (ownedPlanKey); undefined when some part of it is not docjoin's to run: a root field without a
+ * generated resolver, a hand-written resolver (or isTypeOf) below, a connection, an abstract type,
+ * introspection, a directive whose `if` has no boolean value, or a mutation or subscription. Those run
+ * on graphql-js.
  */
-export function planOwnedOperation(schema: GraphQLSchema, document: DocumentNode, operationName: string | null, ownership: Ownership): OwnedOperation | undefined {
+export function planOwnedOperation(schema: GraphQLSchema, document: DocumentNode, operationName: string | null, variableValues: Readonly<Record<string, unknown>>, ownership: Ownership): OwnedOperation | undefined {
   const operation = findOperation(document, operationName);
   const queryType = schema.getQueryType();
   if (!operation || operation.operation !== 'query' || !queryType) return undefined;
   const fragments: Record<string, FragmentDefinitionNode> = Object.create(null) as Record<string, FragmentDefinitionNode>;
   for (const definition of document.definitions) if (definition.kind === Kind.FRAGMENT_DEFINITION) fragments[definition.name.value] = definition;
-  const planner = new SelectionPlanner(schema, fragments, ownership);
-  const root = planner.plan(queryType, [operation.selectionSet], true);
-  return root && { operation, fragments, root };
+  const planner = new SelectionPlanner({ schema, fragments, variableValues }, ownership);
+  try {
+    const root = planner.plan(queryType, [operation.selectionSet], true);
+    return root && { operation, fragments, root };
+  } catch (error) {
+    // graphql-js's own error for a directive without a boolean `if`: graphql-js reports it at its path.
+    if (error instanceof GraphQLError) return undefined;
+    throw error;
+  }
+}
+
+/**
+ * The part of a request that decides its owned plan besides the document: the values of the variables
+ * that `@skip` / `@include` read anywhere in the document (booleans, or null and absent, which fail).
+ */
+export function ownedPlanKey(directiveVariables: readonly string[], variableValues: Readonly<Record<string, unknown>>): string {
+  let key = '';
+  for (const name of directiveVariables) key += Object.hasOwn(variableValues, name) ? `${String(variableValues[name])},` : 'absent,';
+  return key;
+}
+
+/** The variables that some `@skip` / `@include` of `document` reads, sorted. */
+export function directiveVariables(document: DocumentNode): string[] {
+  const names = new Set<string>();
+  visit(document, {
+    Directive(directive) {
+      if (directive.name.value !== 'skip' && directive.name.value !== 'include') return;
+      for (const argument of directive.arguments ?? []) if (argument.value.kind === Kind.VARIABLE) names.add(argument.value.name.value);
+    },
+  });
+  return [...names].sort();
 }
 
 function findOperation(document: DocumentNode, operationName: string | null): OperationDefinitionNode | undefined {
@@ -104,16 +136,15 @@ function findOperation(document: DocumentNode, operationName: string | null): Op
 
 class SelectionPlanner {
   constructor(
-    private readonly schema: GraphQLSchema,
-    private readonly fragments: Readonly<Record<string, FragmentDefinitionNode>>,
+    private readonly source: SelectionSource,
     private readonly ownership: Ownership,
   ) {}
 
   /** The plan of `selectionSets` on `type` (the query type when `isRoot`), or undefined when docjoin does not own all of it. */
   plan(type: GraphQLObjectType, selectionSets: readonly SelectionSetNode[], isRoot = false): SelectionPlan | undefined {
-    const collected = this.collect(type, selectionSets, new Map(), new Set());
+    const collected = collectFields(this.source, type, selectionSets, 'responseKey', strictly);
     const storage = this.ownership.storageMap.types.get(type.name);
-    if (!collected || (!isRoot && !storage)) return undefined;
+    if (!isRoot && !storage) return undefined;
     const fields: FieldPlan[] = [];
     for (const [responseKey, fieldNodes] of collected) {
       const fieldName = fieldNodes[0]!.name.value;
@@ -121,6 +152,7 @@ class SelectionPlanner {
         fields.push({ kind: 'typename', responseKey });
         continue;
       }
+      if (fieldName.startsWith('__')) return undefined;
       const definition = type.getFields()[fieldName] as GraphQLField<unknown, unknown> | undefined;
       if (!definition) return undefined;
       const resolve = definition.resolve as AnyResolver | undefined;
@@ -149,51 +181,11 @@ class SelectionPlanner {
   }
 
   #child(type: GraphQLObjectType, fieldNodes: readonly FieldNode[]): SelectionPlan | undefined {
-    // A hand-written isTypeOf would check each object: graphql-jit runs it. (plan() refuses a type without storage.)
+    // A hand-written isTypeOf would check each object: graphql-js runs it. (plan() refuses a type without storage.)
     if (type.isTypeOf) return undefined;
-    return this.plan(
-      type,
-      fieldNodes.flatMap((fieldNode) => (fieldNode.selectionSet ? [fieldNode.selectionSet] : [])),
-    );
-  }
-
-  /** The fields of `selectionSets` on `type`, by response key in response order, fragments merged; undefined on a directive. */
-  private collect(type: GraphQLObjectType, selectionSets: readonly SelectionSetNode[], into: Map<string, FieldNode[]>, visited: Set<string>): Map<string, FieldNode[]> | undefined {
-    for (const selectionSet of selectionSets) {
-      for (const selection of selectionSet.selections) {
-        if (selection.directives && selection.directives.length > 0) return undefined;
-        switch (selection.kind) {
-          case Kind.FIELD: {
-            const key = selection.alias?.value ?? selection.name.value;
-            if (selection.name.value.startsWith('__') && selection.name.value !== '__typename') return undefined;
-            const nodes = into.get(key);
-            if (nodes) nodes.push(selection);
-            else into.set(key, [selection]);
-            break;
-          }
-          case Kind.INLINE_FRAGMENT:
-            if (selection.typeCondition && !this.applies(selection.typeCondition.name.value, type)) break;
-            if (!this.collect(type, [selection.selectionSet], into, visited)) return undefined;
-            break;
-          case Kind.FRAGMENT_SPREAD: {
-            const name = selection.name.value;
-            if (visited.has(name)) break;
-            visited.add(name);
-            const fragment = this.fragments[name];
-            if (!fragment) return undefined;
-            if (!this.applies(fragment.typeCondition.name.value, type)) break;
-            if (!this.collect(type, [fragment.selectionSet], into, visited)) return undefined;
-            break;
-          }
-        }
-      }
-    }
-    return into;
-  }
-
-  private applies(conditionName: string, type: GraphQLObjectType): boolean {
-    const condition = this.schema.getType(conditionName);
-    if (condition === type) return true;
-    return condition !== undefined && isAbstractType(condition) && this.schema.isSubType(condition, type);
+    return this.plan(type, subSelections(fieldNodes));
   }
 }
+
+/** Execution's rule: a directive without a boolean `if` throws, and the operation is not owned. */
+const strictly: InclusionRule = (source, node) => isIncludedStrictly(source.variableValues, node);

@@ -1,4 +1,4 @@
-import { isObjectType, Kind, type FieldNode, type FragmentDefinitionNode, type GraphQLObjectType, type GraphQLSchema, type SelectionSetNode } from 'graphql';
+import { isObjectType, Kind, type FieldNode, type FragmentDefinitionNode, type FragmentSpreadNode, type GraphQLObjectType, type GraphQLSchema, type InlineFragmentNode, type SelectionSetNode } from 'graphql';
 import { InvariantError } from '../errors/internal-errors';
 import { fragmentApplies, isIncluded } from './selection-rules';
 
@@ -16,22 +16,27 @@ export interface SelectionSource {
  */
 export type FieldGrouping = 'fieldName' | 'responseKey';
 
+/** Whether a selection executes (selection-rules.ts): planning's lenient rule, or execution's strict one. */
+export type InclusionRule = (source: SelectionSource, node: FieldNode | InlineFragmentNode | FragmentSpreadNode) => boolean;
+
 /**
  * The fields selected in `selectionSets` on object type `type`, with fragments expanded and
- * @skip/@include applied. (Written here because @graphql-tools' collectSubFields expects graphql 17's
- * variable values.)
+ * @skip/@include applied, in graphql-js's order: a key's first appearance places it, and a fragment
+ * spread is expanded where it is first included. (Written here because @graphql-tools' collectSubFields
+ * expects graphql 17's variable values.)
  */
 export function collectFields(
   source: SelectionSource,
   type: GraphQLObjectType,
   selectionSets: readonly SelectionSetNode[],
   grouping: FieldGrouping,
+  included: InclusionRule = isIncluded,
 ): Map<string, FieldNode[]> {
   const groups = new Map<string, FieldNode[]>();
   const visitedFragments = new Set<string>();
   const collect = (selectionSet: SelectionSetNode): void => {
     for (const selection of selectionSet.selections) {
-      if (!isIncluded(source, selection)) continue;
+      if (!included(source, selection)) continue;
       switch (selection.kind) {
         case Kind.FIELD: {
           const key = grouping === 'responseKey' ? (selection.alias?.value ?? selection.name.value) : selection.name.value;

@@ -10,11 +10,31 @@ import {
 } from 'graphql';
 import type { SelectionSource } from './collect-selection';
 
-/** graphql-js's rules for which selections execute: @skip/@include with the request's variables, type conditions. */
-export function isIncluded(source: SelectionSource, node: FieldNode | InlineFragmentNode | FragmentSpreadNode): boolean {
-  const variables = source.variableValues as Record<string, unknown>;
-  if (getDirectiveValues(GraphQLSkipDirective, node, variables)?.if === true) return false;
-  return getDirectiveValues(GraphQLIncludeDirective, node, variables)?.if !== false;
+type SelectionNode = FieldNode | InlineFragmentNode | FragmentSpreadNode;
+
+/**
+ * graphql-js's rule for which selections execute: @skip, then @include, with the request's variables.
+ * Throws graphql-js's own GraphQLError when a directive's `if` has no boolean value (a variable sent as
+ * null or not sent): execution then fails at that selection set.
+ */
+export function isIncludedStrictly(variables: Readonly<Record<string, unknown>>, node: SelectionNode): boolean {
+  if (!node.directives || node.directives.length === 0) return true;
+  const values = variables as Record<string, unknown>;
+  if (getDirectiveValues(GraphQLSkipDirective, node, values)?.if === true) return false;
+  return getDirectiveValues(GraphQLIncludeDirective, node, values)?.if !== false;
+}
+
+/**
+ * The same rule for planning and estimating: a selection whose directive cannot be evaluated counts as
+ * skipped. graphql-js refuses its whole selection set with an error, so nothing in it is read; the
+ * estimate stays an upper bound, and execution, not planning, reports the error at its path.
+ */
+export function isIncluded(source: SelectionSource, node: SelectionNode): boolean {
+  try {
+    return isIncludedStrictly(source.variableValues, node);
+  } catch {
+    return false;
+  }
 }
 
 export function fragmentApplies(source: SelectionSource, type: GraphQLObjectType, condition: string | undefined): boolean {

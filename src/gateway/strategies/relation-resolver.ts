@@ -15,7 +15,7 @@ import { resolveSnapshot } from './snapshot';
 /** The resolver of one relation field: picks the request's strategy and hands over to its module. */
 export function createRelationResolver(field: RelationField): GraphQLFieldResolver<StoredDocument, GatewayContext, PageArgs & Readonly<Record<string, unknown>>> {
   // docjoin's own execution hands every parent of a level the same arguments object: read it once.
-  // graphql-jit makes one per call, so only the last one is kept (no table to fill per parent).
+  // graphql-js makes one per call, so only the last one is kept (no table to fill per parent).
   let lastArgs: object | undefined;
   let lastRequested: RequestedList | undefined;
   return (parent, args, context, info) => {

@@ -1,5 +1,5 @@
 import { ApolloServer } from '@apollo/server';
-import { parse, type GraphQLFormattedError } from 'graphql';
+import { getOperationAST, getVariableValues, parse, type GraphQLFormattedError } from 'graphql';
 import { ObjectId } from 'mongodb';
 import { connectMongo, createDocjoin, directiveTypeDefs, type Docjoin, type GatewayContext, type MongoClient } from 'docjoin';
 import { planOwnedOperation } from '../../../src/gateway/execution/owned-plan';
@@ -10,19 +10,18 @@ import { startTestMongo, type TestMongo } from '../../support/test-mongo';
 
 /**
  * A query docjoin owns end to end runs straight from its plan (execution/owned-execution.ts). It must
- * answer exactly as graphql-js and graphql-jit do with the same resolvers: the same `data`, the same
- * errors (message, path, locations, code) and the same `extensions.cost`, round trips included.
+ * answer exactly as graphql-js does with the same resolvers: the same `data`, the same errors (message,
+ * path, locations, code) and the same `extensions.cost`, round trips included.
  */
 interface Executors {
   readonly docjoin: Docjoin;
-  readonly servers: Readonly<Record<'owned' | 'compiled' | 'interpreted', ApolloServer<GatewayContext>>>;
+  readonly servers: Readonly<Record<'owned' | 'interpreted', ApolloServer<GatewayContext>>>;
 }
 
 async function startExecutors(docjoin: Docjoin): Promise<Executors> {
   const make = (plugins: ApolloServer<GatewayContext>['internals']['plugins']) => new ApolloServer<GatewayContext>({ schema: docjoin.schema, plugins, formatError: docjoin.formatError });
   const servers = {
     owned: make([...docjoin.plugins, docjoin.compiledExecution()]),
-    compiled: make([...docjoin.plugins, docjoin.compiledExecution({ runOwnedOperations: false })]),
     interpreted: make([...docjoin.plugins]),
   };
   for (const server of Object.values(servers)) await server.start();
@@ -60,11 +59,10 @@ async function answer(executors: Executors, server: keyof Executors['servers'], 
 
 async function expectSameAnswers(executors: Executors, query: string, variables?: Record<string, unknown>, strategyHeader?: string): Promise<Answer> {
   const owned = await answer(executors, 'owned', query, variables, strategyHeader);
-  expect(owned).toEqual(await answer(executors, 'compiled', query, variables, strategyHeader));
   const interpreted = await answer(executors, 'interpreted', query, variables, strategyHeader);
   expect({ data: owned.data, errors: owned.errors }).toEqual({ data: interpreted.data, errors: interpreted.errors });
-  // graphql-js stops resolving an object's other fields once a non-null one has failed; graphql-jit and
-  // docjoin resolve them all, so only then does the cost differ.
+  // graphql-js stops resolving an object's other fields once a non-null one has failed; docjoin
+  // resolves them all, so only then does the cost differ.
   if (!owned.errors) expect(owned.cost).toEqual(interpreted.cost);
   return owned;
 }
@@ -74,7 +72,13 @@ describe('on the demo data', () => {
   let executors: Executors;
   const { typeDefs, resolvers } = demoProjectOptions();
   const built = buildGatewaySchema({ typeDefs, resolvers });
-  const isOwned = (query: string) => planOwnedOperation(built.schema, parse(query), null, built.ownership) !== undefined;
+  // Planned, as the plugin plans it, with the variables coerced (defaults in).
+  const isOwned = (query: string, variables: Record<string, unknown> = {}) => {
+    const document = parse(query);
+    const operation = getOperationAST(document);
+    const coerced = getVariableValues(built.schema, operation?.variableDefinitions ?? [], variables).coerced;
+    return coerced !== undefined && planOwnedOperation(built.schema, document, null, coerced, built.ownership) !== undefined;
+  };
 
   beforeAll(async () => {
     demo = await startDemoGateway();
@@ -98,7 +102,7 @@ describe('on the demo data', () => {
     '{ __typename products(first: 5) { catalogNumber name parts { id name } } }',
   ];
 
-  it.each(OWNED)('owns %s and answers it as graphql-js and graphql-jit do', async (query) => {
+  it.each(OWNED)('owns %s and answers it as graphql-js does', async (query) => {
     expect(isOwned(query)).toBe(true);
     const owned = await expectSameAnswers(executors, query);
     expect(owned.errors).toBeUndefined();
@@ -107,12 +111,12 @@ describe('on the demo data', () => {
 
   it('reads variables, a later page and a single document', async () => {
     const query = 'query Page($n: Int!, $after: ID) { posts(first: $n, after: $after) { id title comments(first: $n) { id } } }';
-    expect(isOwned(query)).toBe(true);
+    expect(isOwned(query, { n: 2 })).toBe(true);
     const firstPage = (await expectSameAnswers(executors, query, { n: 2 })).data as { posts: Array<{ id: string }> };
     const secondPage = (await expectSameAnswers(executors, query, { n: 2, after: firstPage.posts[1]!.id })).data as { posts: Array<{ id: string }> };
     expect(secondPage.posts.map((post) => post.id)).not.toContain(firstPage.posts[0]!.id);
     const single = 'query One($id: ID!) { author(id: $id) { id name books { name } } }';
-    expect(isOwned(single)).toBe(true);
+    expect(isOwned(single, { id: new ObjectId().toHexString() })).toBe(true);
     const { authors } = (await expectSameAnswers(executors, '{ authors(first: 1) { id } }')).data as { authors: Array<{ id: string }> };
     expect(((await expectSameAnswers(executors, single, { id: authors[0]!.id })).data as { author: { id: string } }).author.id).toBe(authors[0]!.id);
     expect((await expectSameAnswers(executors, single, { id: new ObjectId().toHexString() })).data).toEqual({ author: null });
@@ -132,16 +136,36 @@ describe('on the demo data', () => {
     ['a hand-written root field', '{ tasks(first: 3) { description owner { firstName } } }'],
     ['an abstract type', '{ people(first: 2) { contactDetails { __typename ... on EmailContact { email } } } }'],
     ['a connection', '{ posts(first: 2) { commentsConnection(first: 2) { edges { node { id } } } } }'],
-    ['@include', 'query ($x: Boolean!) { books(first: 2) { name @include(if: $x) } }'],
     ['introspection', '{ __schema { queryType { name } } }'],
     ['a mutation', 'mutation { renameAuthor(id: "000000000000000000000000", firstName: "A", lastName: "B") { id } }'],
-  ])('leaves an operation with %s to graphql-jit', (_what, query) => {
-    expect(isOwned(query)).toBe(false);
+    ['@skip whose variable is null', 'query ($x: Boolean) { books(first: 2) { name @skip(if: $x) } }'],
+  ])('leaves an operation with %s to graphql-js', (_what, query) => {
+    expect(isOwned(query, { x: null })).toBe(false);
   });
 
-  it('answers an operation it does not own as before', async () => {
-    const owned = await expectSameAnswers(executors, 'query ($x: Boolean!) { books(first: 2) { name @include(if: $x) publisher { name } } }', { x: true });
+  it('answers an operation it does not own as graphql-js does', async () => {
+    const owned = await expectSameAnswers(executors, '{ tasks(first: 3) { description owner { firstName } } }');
     expect(owned.errors).toBeUndefined();
+  });
+
+  // Each of these once answered otherwise than graphql-js (graphql-jit 0.8.9 did): the field order, a
+  // field leaking from a skipped occurrence, a parent nulled by that leak, a fragment spread twice.
+  it.each([
+    ['{ books(first: 1) { id @skip(if: true) name id } }', {}],
+    ['{ posts(first: 1) { a2: recentComments { comment } a2: recentComments @include(if: false) { ... { id } } } }', {}],
+    ['{ books(first: 1) { ...F @skip(if: true) ...F } } fragment F on Book { name }', {}],
+    ['query ($x: Boolean!, $y: Boolean = false) { books(first: 2) { name @include(if: $x) publisher @skip(if: $y) { name } ... @include(if: $y) { id } } }', { x: true }],
+    ['query ($x: Boolean!, $y: Boolean = false) { books(first: 2) { name @include(if: $x) publisher @skip(if: $y) { name } ... @include(if: $y) { id } } }', { x: false, y: true }],
+  ])('owns %s with %j and answers it as graphql-js does', async (query, variables) => {
+    expect(isOwned(query, variables)).toBe(true);
+    const owned = await expectSameAnswers(executors, query, variables);
+    expect(owned.errors).toBeUndefined();
+  });
+
+  it('answers a directive variable sent as null with graphql-js\'s error, at the selection it reads', async () => {
+    const owned = await expectSameAnswers(executors, 'query Q($b: Boolean = true) { books(first: 1) { id @skip(if: $b) name } }', { b: null });
+    expect(owned.data).toBeNull();
+    expect(owned.errors?.map((error) => error.message)).toEqual(['Argument "if" of non-null type "Boolean!" must not be null.']);
   });
 });
 

@@ -18,7 +18,7 @@ const SDL = /* GraphQL */ `
 
 function planner(resolvers: Record<string, Record<string, unknown>> = {}) {
   const { schema, ownership } = buildGatewaySchema({ typeDefs: withDirectiveTypeDefs(SDL), resolvers: { Query: { recent: () => [] }, ...resolvers } });
-  return (query: string, operationName: string | null = null) => planOwnedOperation(schema, parse(query), operationName, ownership);
+  return (query: string, operationName: string | null = null, variables: Record<string, unknown> = {}) => planOwnedOperation(schema, parse(query), operationName, variables, ownership);
 }
 
 /** Each field of a selection plan by response key, as kind (and child plan) for a compact comparison. */
@@ -43,17 +43,27 @@ describe('planOwnedOperation', () => {
     expect(plan && shape(plan.root)).toEqual({ orders: { total: 'stored' } });
   });
 
+  it('applies @skip and @include as graphql-js does: a key placed where it is first included', () => {
+    const plan = planner()(
+      `query ($s: Boolean!) { orders { id @skip(if: true) total id ...F @include(if: $s) ... on Order @skip(if: $s) { label } ...F } }
+       fragment F on Order { customer { name } }`,
+      null,
+      { s: false },
+    );
+    expect(plan && shape(plan.root)).toEqual({ orders: { total: 'stored', id: 'resolved', label: 'resolved', customer: { name: 'stored' } } });
+    expect(Object.keys(plan ? (shape(plan.root) as { orders: object }).orders : {})).toEqual(['total', 'id', 'label', 'customer']);
+  });
+
   it.each([
     ['a hand-written root field', '{ recent { id } }', {}],
     ['a hand-written resolver below', '{ orders { customer { name } } }', { Order: { customer: () => null } }],
     ['a hand-written leaf resolver', '{ orders { total } }', { Order: { total: () => 1 } }],
     ['a hand-written isTypeOf', '{ orders { customer { name } } }', { Customer: { __isTypeOf: () => true } }],
-    ['@skip', '{ orders { id @skip(if: true) } }', {}],
-    ['@include on a fragment', '{ orders { ... on Order @include(if: true) { id } } }', {}],
+    ['@skip on a variable that is not sent', 'query ($s: Boolean) { orders { id @skip(if: $s) } }', {}],
     ['introspection', '{ orders { id } __schema { queryType { name } } }', {}],
     ['a mutation', 'mutation { noSuchField }', {}],
     ['an unknown operation name', 'query A { orders { id } }', {}],
-  ])('leaves an operation with %s to graphql-jit', (_what, query, resolvers) => {
+  ])('leaves an operation with %s to graphql-js', (_what, query, resolvers) => {
     expect(planner(resolvers)(query, query.startsWith('query A') ? 'B' : null)).toBeUndefined();
   });
 });

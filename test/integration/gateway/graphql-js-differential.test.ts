@@ -1,0 +1,307 @@
+import { ApolloServer, HeaderMap } from '@apollo/server';
+import { parse, validate, type GraphQLNamedType } from 'graphql';
+import { ObjectId, type Db, type MongoClient } from 'mongodb';
+import { connectMongo, createDocjoin, createGateway, loadProject, type Docjoin, type Gateway, type GatewayContext, type StorageMap } from 'docjoin';
+import { resolve } from 'node:path';
+import { seedDemoData } from '../../../examples/demo/seed/seed-database';
+import { demoProjectOptions } from '../../support/demo-project';
+import { randomOperation, Random, type RandomOperation, type ValuePools } from '../../support/random-operations';
+import { startTestMongo, type TestMongo } from '../../support/test-mongo';
+
+/**
+ * docjoin answers every operation exactly as plain Apollo Server on graphql-js does over the same data:
+ * the same HTTP status, `data`, and errors (message, path, locations, code), whichever strategy each
+ * relation reads with. Thousands of seeded random operations over the demo's and the shop's schemas
+ * (random-operations.ts), then a fixed list of edge cases, over HTTP as clients send them.
+ *
+ * The reference runs the schema's resolvers on graphql-js with Apollo's own execution and no docjoin
+ * plugin, every relation with its default strategy; docjoin runs as `docjoin serve` does (its plan,
+ * its plugins) with the limits off, once with the default strategies and once with a random strategy
+ * per relation (x-docjoin-strategy). Replay a failure with DIFFERENTIAL_SEED=<seed printed>.
+ *
+ * The one difference allowed: docjoin reports every field error. graphql-js stops waiting for an
+ * object once a non-null field of it has failed, and reports only the first error that nulls it (which
+ * one depends on timing when they come from MongoDB): so docjoin may report more errors, each under a
+ * null that `data` already shows. Every error graphql-js reports, docjoin reports too.
+ */
+const DEMO_OPERATIONS = 1_400;
+const SHOP_OPERATIONS = 700;
+const SEED = process.env.DIFFERENTIAL_SEED ? Number(process.env.DIFFERENTIAL_SEED) : Math.floor(Math.random() * 2 ** 31);
+const SHOP_CONFIG = resolve(__dirname, '../../../examples/shop/docjoin.config.ts');
+const NO_LIMITS = { maxRoundTrips: Infinity, maxDocuments: Infinity, maxDepth: Infinity };
+
+interface Request {
+  readonly method: 'GET' | 'POST';
+  readonly body?: unknown;
+  readonly search?: string;
+  readonly headers?: Readonly<Record<string, string>>;
+}
+
+/** What the comparison reads of a response. */
+interface Answer {
+  readonly status: number;
+  readonly data: unknown;
+  readonly errors: ReadonlyArray<{ message: string; path: unknown; locations: unknown; code: unknown }> | undefined;
+}
+
+interface Subject {
+  readonly gateway: Gateway;
+  readonly reference: ApolloServer<GatewayContext>;
+  readonly referenceDocjoin: Docjoin;
+  readonly referenceClient: MongoClient;
+  readonly pools: ValuePools;
+}
+
+async function startSubject(mongo: TestMongo, db: Db, project: Pick<Parameters<typeof createDocjoin>[0], 'typeDefs' | 'resolvers' | 'writePlans'>): Promise<Subject> {
+  const client = await connectMongo(mongo.uri);
+  const referenceClient = await connectMongo(mongo.uri);
+  const mongoKind = mongo.isEmbedded ? ('embedded' as const) : ('external' as const);
+  const gateway = await createGateway({ ...project, mongoClient: client, db: db.databaseName, mongoKind, port: 0, limits: NO_LIMITS, strategyOverrides: true, onWarning: () => undefined });
+  const referenceDocjoin = await createDocjoin({ ...project, mongoClient: referenceClient, db: db.databaseName, mongoKind, limits: NO_LIMITS, onWarning: () => undefined });
+  const reference = new ApolloServer<GatewayContext>({ schema: referenceDocjoin.schema, formatError: referenceDocjoin.formatError, includeStacktraceInErrorResponses: false });
+  await reference.start();
+  const stopGateway = gateway.stop.bind(gateway);
+  const pools = await valuePools(db, gateway.storageMap);
+  return {
+    gateway: { ...gateway, stop: async () => { await stopGateway(); await client.close(); } },
+    reference,
+    referenceDocjoin,
+    referenceClient,
+    pools,
+  };
+}
+
+async function stopSubject(subject: Subject | undefined): Promise<void> {
+  if (!subject) return;
+  await subject.gateway.stop();
+  await subject.reference.stop();
+  subject.referenceDocjoin.close();
+  await subject.referenceClient.close();
+}
+
+/** Argument values from the database: ids per collection, strings and dates by field name. */
+async function valuePools(db: Db, storageMap: StorageMap): Promise<ValuePools> {
+  const idsByType = new Map<string, string[]>();
+  const allIds: string[] = [];
+  const byName = new Map<string, unknown[]>();
+  const dates: string[] = [];
+  for (const type of storageMap.types.values()) {
+    if (!type.collection) continue;
+    const documents = await db.collection(type.collection).find({}, { limit: 12 }).toArray();
+    const ids = documents.map((document) => (document._id instanceof ObjectId ? document._id.toHexString() : String(document._id)));
+    idsByType.set(type.typeName, ids);
+    allIds.push(...ids);
+    for (const document of documents) {
+      for (const [name, value] of Object.entries(document)) {
+        if (typeof value === 'string' || typeof value === 'number') (byName.get(name) ?? byName.set(name, []).get(name)!).push(value);
+        else if (value instanceof Date) dates.push(value.toISOString());
+      }
+    }
+  }
+  return {
+    valuesFor(argument: string, type: GraphQLNamedType, fieldType: GraphQLNamedType) {
+      if (type.name === 'ID') return [...(idsByType.get(fieldType.name) ?? []), ...allIds.slice(0, 6)];
+      if (type.name === 'DateTime') return dates.slice(0, 8);
+      const named = (byName.get(argument) ?? []).filter((value) => (type.name === 'String' ? typeof value === 'string' : type.name === 'Int' ? Number.isInteger(value) : type.name === 'Float' ? typeof value === 'number' : false));
+      return named.slice(0, 12);
+    },
+  };
+}
+
+async function viaDocjoin(gateway: Gateway, request: Request): Promise<Answer> {
+  const url = `${gateway.url!}${request.search ?? ''}`;
+  const response = await fetch(url, {
+    method: request.method,
+    headers: { ...(request.method === 'POST' && { 'content-type': 'application/json' }), ...request.headers },
+    ...(request.body !== undefined && { body: typeof request.body === 'string' ? request.body : JSON.stringify(request.body) }),
+  });
+  return answerOf(response.status, await response.text());
+}
+
+async function viaReference(subject: Subject, request: Request): Promise<Answer> {
+  const headers = new HeaderMap(Object.entries({ ...(request.method === 'POST' && { 'content-type': 'application/json' }), ...request.headers }));
+  const response = await subject.reference.executeHTTPGraphQLRequest({
+    httpGraphQLRequest: { method: request.method, headers, search: request.search ?? '', body: typeof request.body === 'string' ? JSON.parse(request.body) : request.body },
+    context: async () => subject.referenceDocjoin.createContext(),
+  });
+  if (response.body.kind !== 'complete') throw new Error('expected a complete body');
+  return answerOf(response.status ?? 200, response.body.string);
+}
+
+function answerOf(status: number, text: string): Answer {
+  let body: { data?: unknown; errors?: Array<{ message: string; path?: unknown; locations?: unknown; extensions?: { code?: unknown } }> };
+  try {
+    body = JSON.parse(text) as typeof body;
+  } catch {
+    return { status, data: `not JSON: ${text.slice(0, 200)}`, errors: undefined };
+  }
+  return {
+    status,
+    data: body.data,
+    errors: body.errors
+      ?.map((error) => ({ message: error.message, path: error.path, locations: error.locations, code: error.extensions?.code }))
+      .sort((a, b) => `${JSON.stringify(a.path)} ${a.message}`.localeCompare(`${JSON.stringify(b.path)} ${b.message}`)),
+  };
+}
+
+/** A strategy for every relation that declares more than one, drawn at random. */
+function randomStrategies(storageMap: StorageMap, random: Random): string {
+  const choices: string[] = [];
+  for (const relation of storageMap.relations.values()) {
+    const declared = Object.keys(relation.shapes);
+    if (declared.length > 1) choices.push(`${relation.coordinate}=${random.pick(declared)}`);
+  }
+  return choices.join(',');
+}
+
+interface Mismatch {
+  readonly seed: number;
+  readonly operation: RandomOperation;
+  readonly strategies: string;
+  readonly docjoin: Answer;
+  readonly reference: Answer;
+}
+
+/** Runs `count` random operations; returns the mismatches and how many were valid GraphQL. */
+async function runRandomOperations(subject: Subject, firstSeed: number, count: number): Promise<{ mismatches: Mismatch[]; valid: number; statuses: Map<number, number> }> {
+  const mismatches: Mismatch[] = [];
+  const statuses = new Map<number, number>();
+  const { schema, storageMap } = subject.gateway;
+  let valid = 0;
+  for (let index = 0; index < count; index++) {
+    const seed = firstSeed + index;
+    const operation = randomOperation(schema, subject.pools, seed);
+    if (validate(schema, parse(operation.query)).length === 0) valid++;
+    const request: Request = { method: 'POST', body: operation };
+    const reference = await viaReference(subject, request);
+    statuses.set(reference.status, (statuses.get(reference.status) ?? 0) + 1);
+    const strategies = randomStrategies(storageMap, new Random(seed));
+    for (const header of ['', strategies]) {
+      const docjoin = await viaDocjoin(subject.gateway, { ...request, ...(header && { headers: { 'x-docjoin-strategy': header } }) });
+      if (!sameAnswer(docjoin, reference)) mismatches.push({ seed, operation, strategies: header, docjoin, reference });
+    }
+  }
+  return { mismatches, valid, statuses };
+}
+
+/** Equal, but for the errors graphql-js leaves out under a null (see the top of this file). */
+function sameAnswer(docjoin: Answer, reference: Answer): boolean {
+  if (!isEqual({ status: docjoin.status, data: docjoin.data }, { status: reference.status, data: reference.data })) return false;
+  const extra = [...(docjoin.errors ?? [])];
+  for (const error of reference.errors ?? []) {
+    const at = extra.findIndex((candidate) => isEqual(candidate, error));
+    if (at < 0) return false;
+    extra.splice(at, 1);
+  }
+  return extra.every((error) => Array.isArray(error.path) && underNull(docjoin.data, error.path as ReadonlyArray<string | number>));
+}
+
+/** Whether `data` is null, or holds null at a proper prefix of `path`. */
+function underNull(data: unknown, path: ReadonlyArray<string | number>): boolean {
+  let value = data;
+  for (let depth = 0; depth < path.length; depth++) {
+    if (value === null) return true;
+    if (typeof value !== 'object' || value === undefined) return false;
+    value = (value as Record<string | number, unknown>)[path[depth]!];
+  }
+  return false;
+}
+
+function isEqual(a: unknown, b: unknown): boolean {
+  try {
+    expect(a).toEqual(b);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+function describeMismatches(mismatches: readonly Mismatch[]): string {
+  return mismatches
+    .slice(0, 3)
+    .map((mismatch) => `seed ${mismatch.seed} (DIFFERENTIAL_SEED=${mismatch.seed}), strategies "${mismatch.strategies}":\n${JSON.stringify(mismatch.operation)}\ndocjoin:   ${JSON.stringify(mismatch.docjoin).slice(0, 1500)}\nreference: ${JSON.stringify(mismatch.reference).slice(0, 1500)}`)
+    .join('\n\n');
+}
+
+let mongo: TestMongo;
+let demo: Subject | undefined;
+let shop: Subject | undefined;
+
+beforeAll(async () => {
+  process.stdout.write(`graphql-js differential: seed ${SEED} (replay with DIFFERENTIAL_SEED=${SEED})\n`);
+  mongo = await startTestMongo();
+  const demoDb = mongo.freshDb('differential');
+  await seedDemoData(demoDb, { scale: 0.02 });
+  demo = await startSubject(mongo, demoDb, demoProjectOptions());
+  const shopDb = mongo.freshDb('differential_shop');
+  const project = await loadProject({ cwd: process.cwd(), configPath: SHOP_CONFIG });
+  await project.config.seed!(shopDb, { scale: 1, onProgress: () => undefined });
+  shop = await startSubject(mongo, shopDb, { typeDefs: project.typeDefs, resolvers: project.resolvers, writePlans: project.writePlans });
+}, 120_000);
+
+afterAll(async () => {
+  await stopSubject(demo);
+  await stopSubject(shop);
+  await mongo?.stop();
+});
+
+describe.each([
+  ['demo', () => demo!, DEMO_OPERATIONS, 0],
+  ['shop', () => shop!, SHOP_OPERATIONS, 1_000_000],
+])('random operations over the %s schema', (_name, subject, count, offset) => {
+  it(`answers ${count} of them as plain graphql-js does, under random strategies too`, async () => {
+    const { mismatches, valid, statuses } = await runRandomOperations(subject(), SEED + offset, count);
+    expect(describeMismatches(mismatches)).toBe('');
+    // Most operations are valid and executed; some are refused (HTTP 400) as graphql-js refuses them.
+    expect(valid).toBeGreaterThan(count * 0.7);
+    expect(statuses.get(200)).toBeGreaterThan(count * 0.6);
+  }, 600_000);
+});
+
+describe('a fixed list of edge cases', () => {
+  const post = (body: unknown, headers?: Record<string, string>): Request => ({ method: 'POST', body, ...(headers && { headers }) });
+  const get = (params: Record<string, string>): Request => ({ method: 'GET', search: `?${new URLSearchParams(params).toString()}`, headers: { 'apollo-require-preflight': 'true' } });
+  const CASES: Array<[string, Request]> = [
+    ['an unknown operationName', post({ query: '{ __typename }', operationName: 'A' })],
+    ['two operations, none named', post({ query: 'query A { __typename } query B { __typename }' })],
+    ['two operations, one named that is not there', post({ query: 'query A { __typename } query B { __typename }', operationName: 'C' })],
+    ['duplicate operation names', post({ query: 'query A { __typename } query A { books(first: 1) { name } }', operationName: 'A' })],
+    ['a missing required variable', post({ query: 'query ($n: Int!) { books(first: $n) { name } }' })],
+    ['a mistyped variable', post({ query: 'query ($n: Int!) { books(first: $n) { name } }', variables: { n: 'two' } })],
+    ['an undeclared variable', post({ query: '{ books(first: $n) { name } }', variables: { n: 1 } })],
+    ['a null @skip variable', post({ query: 'query Q($b: Boolean = true) { books(first: 1) { id @skip(if: $b) name } }', variables: { b: null } })],
+    ['a null @include variable below the root', post({ query: 'query Q($b: Boolean) { books(first: 2) { name publisher { name @include(if: $b) } } }', variables: { b: null } })],
+    ['@skip(if: true) on every field', post({ query: '{ books(first: 2) @skip(if: true) { name } __typename @skip(if: true) }' })],
+    ['@skip(if: true) on every field below the root', post({ query: '{ books(first: 2) { name @skip(if: true) publisher @skip(if: true) { name } } }' })],
+    ['a fragment cycle', post({ query: '{ books(first: 1) { ...A } } fragment A on Book { publisher { books { ...B } } } fragment B on Book { ...A }' })],
+    ['an unknown fragment', post({ query: '{ books(first: 1) { ...Nope } }' })],
+    ['a fragment on a type that cannot apply', post({ query: '{ books(first: 1) { ... on Person { firstName } } }' })],
+    ['introspection pieces', post({ query: '{ __schema { queryType { name } } __type(name: "Book") { name fields { name } } books(first: 1) { __typename } }' })],
+    ['an unknown field', post({ query: '{ books(first: 1) { nope } }' })],
+    ['a syntax error', post({ query: '{ books(first: 1) { name }' })],
+    ['an empty query', post({ query: '' })],
+    ['no query at all', post({ variables: {} })],
+    ['a query that is not a string', post({ query: 42 })],
+    ['variables that are not an object', post({ query: '{ __typename }', variables: [1] })],
+    ['a leaf with a selection', post({ query: '{ books(first: 1) { name { x } } }' })],
+    ['a negative first', post({ query: '{ books(first: -1) { name } }' })],
+    ['an id that is not an ObjectId', post({ query: '{ book(id: "not-an-id") { name } }' })],
+    ['a GET query', get({ query: '{ books(first: 2) { name publisher { name } } }' })],
+    ['a GET query with variables', get({ query: 'query ($n: Int!) { books(first: $n) { name } }', variables: '{"n":2}' })],
+    ['a GET with an unknown operationName', get({ query: '{ __typename }', operationName: 'A' })],
+    ['a GET mutation', get({ query: 'mutation { renameAuthor(id: "000000000000000000000000", firstName: "A", lastName: "B") { id } }' })],
+    ['a GET with variables that are not JSON', get({ query: 'query ($n: Int!) { books(first: $n) { name } }', variables: '{n:2' })],
+  ];
+
+  it.each(CASES)('answers %s as plain graphql-js does, never with a 500', async (_what, request) => {
+    const docjoin = await viaDocjoin(demo!.gateway, request);
+    expect(docjoin.status).toBeLessThan(500);
+    expect(docjoin).toEqual(await viaReference(demo!, request));
+  });
+
+  it('refuses a subscription with 400 OPERATION_NOT_SUPPORTED, where graphql-js answers 200 and an internal error', async () => {
+    const request = post({ query: 'subscription { books { name } }' });
+    expect(await viaDocjoin(demo!.gateway, request)).toEqual({ status: 400, data: undefined, errors: [expect.objectContaining({ code: 'OPERATION_NOT_SUPPORTED' })] });
+    expect(await viaReference(demo!, request)).toMatchObject({ status: 200, data: null, errors: [{ code: 'INTERNAL_SERVER_ERROR' }] });
+  });
+});
