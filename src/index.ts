@@ -40,6 +40,7 @@ export type { CostReport, FieldCost } from './gateway/cost/cost-ledger';
 export { DEFAULT_COST_LIMITS, type CostLimits } from './gateway/cost/cost-limits';
 export { STRATEGY_HEADER } from './gateway/context/strategy-overrides';
 export { estimateOperation, type CostEstimate, type EstimateInput } from './gateway/estimate/estimate-operation';
+export { describeEstimateViolation, type EstimateViolation, type EstimateViolationRecorder } from './gateway/cost/estimate-check';
 
 // Workload capture: the plugin and recorder behind the `workload` option, and the reader of what it wrote.
 export { ApolloServerPluginDocjoinWorkload, type DocjoinWorkloadOptions } from './gateway/workload/workload-plugin';

@@ -4,7 +4,7 @@ import type { GraphQLSchema } from 'graphql';
 import { createRequestContext, type GatewayContext } from './context/request-context';
 import { NO_OVERRIDES, parseStrategyOverrides, STRATEGY_HEADER } from './context/strategy-overrides';
 import { ApolloServerPluginDocjoinCost, COST_HEADER, parseCostHeader } from './cost/cost-plugin';
-import { processEstimateViolations, type EstimateViolationRecorder } from './cost/estimate-check';
+import type { EstimateViolationRecorder } from './cost/estimate-check';
 import { createFormatError } from './errors/format-error';
 import { compiledExecutionPlugin, type ErrorShaping } from './execution/compiled-execution';
 import { CollectionSizes } from './estimate/collection-sizes';
@@ -59,7 +59,7 @@ export interface DocjoinOptions extends GatewaySettings {
   readonly onWarning?: (message: string) => void;
   /** How mutations write (default: a transaction when the server supports it). */
   readonly writes?: WriteOptions;
-  /** Add an error to a response whose measured cost exceeds its estimate (default off; the test suite turns it on). */
+  /** Add an error to a response whose measured cost exceeds its estimate (default off). */
   readonly checkEstimates?: boolean;
   /** Receives each violation `checkEstimates` finds. */
   readonly onEstimateViolation?: EstimateViolationRecorder;
@@ -192,7 +192,7 @@ export async function createDocjoin(options: DocjoinOptions): Promise<Docjoin> {
   };
   const documentBudget = new DocumentBudget(settings.maxDocumentsInFlight);
 
-  const checkEstimate = options.checkEstimates ?? processEstimateViolations.checkByDefault;
+  const checkEstimate = options.checkEstimates ?? false;
   const estimates = new EstimateCache();
   const costPlugin = ApolloServerPluginDocjoinCost<GatewayContext>({
     report: settings.costReport,
@@ -223,7 +223,7 @@ export async function createDocjoin(options: DocjoinOptions): Promise<Docjoin> {
     limits: settings.limits,
     commandsView: ({ request }) => settings.costCommands && parseCostHeader(request.http?.headers.get(COST_HEADER)) === 'commands',
     checkEstimate,
-    onEstimateViolation: options.onEstimateViolation ?? processEstimateViolations.record,
+    ...(options.onEstimateViolation && { onEstimateViolation: options.onEstimateViolation }),
     admit: (estimate, context) => documentBudget.acquire(estimate.documents, context.deadline),
   });
 

@@ -1,5 +1,6 @@
 import { gatewaySettingsOf, redactSecrets, type DocjoinConfig } from '../config';
 import { startEmbeddedMongo, type EmbeddedMongo } from '../embedded-mongo';
+import type { EstimateViolationRecorder } from '../gateway/cost/estimate-check';
 import { createGateway, type Gateway } from '../gateway/create-gateway';
 import { connectMongo, type MongoClient } from '../gateway/mongo/mongo-funnel';
 import type { Project } from '../project/load-project';
@@ -17,6 +18,8 @@ export interface StartServerOptions {
   readonly onSeedProgress?: (collection: string, inserted: number, total: number) => void;
   /** Serve HTTP on `config.port` (default true). `docjoin explain --run` runs in-process only. */
   readonly listen?: boolean;
+  /** Check every operation's cost against its estimate, telling this of each violation (createGateway's checkEstimates). */
+  readonly onEstimateViolation?: EstimateViolationRecorder;
 }
 
 export interface RunningServer {
@@ -82,6 +85,7 @@ export async function startServer(config: DocjoinConfig, project: Project, optio
       // An unseeded embedded database starts empty: there is nothing yet to check the schema against.
       validateDatabase: !(embedded && !seed),
       ...(options.logger && { logger: options.logger }),
+      ...(options.onEstimateViolation && { checkEstimates: true, onEstimateViolation: options.onEstimateViolation }),
     });
     const { storageMap } = gateway;
     log(`schema of ${project.configFile ?? project.root}: ${storageMap.types.size} types, ${storageMap.relations.size} relation fields, ${storageMap.roots.size} generated root fields`, {

@@ -6,6 +6,7 @@ import { loadProject } from 'docjoin';
 import { loadConfig } from '../../src/config';
 import { startServer, type RunningServer } from '../../src/server/start-server';
 import { DEMO_DIR } from '../support/demo-project';
+import { testEstimateViolations } from '../support/checked-gateway';
 
 /**
  * docjoin's offline IDE in a real headless Chromium (Debian's `chromium` package, driven by
@@ -28,7 +29,7 @@ describeWithChromium('the IDE in headless Chromium', () => {
 
   beforeAll(async () => {
     const project = await loadProject({ cwd: DEMO_DIR });
-    server = await startServer(loadConfig({ PORT: '0' }, {}, project.config), project);
+    server = await startServer(loadConfig({ PORT: '0' }, {}, project.config), project, { onEstimateViolation: testEstimateViolations.record });
     browser = await puppeteer.launch({ executablePath: CHROMIUM!, headless: true, args: ['--no-sandbox', '--disable-gpu', '--disable-dev-shm-usage'] });
     page = await browser.newPage();
     await page.setViewport({ width: 1400, height: 900 });

@@ -22,6 +22,7 @@ import {
 } from '../../examples/demo/generated/client/graphql';
 import { startServer, type RunningServer } from '../../src/server/start-server';
 import { PUBLIC_SCHEMA_HEADER } from '../../src/codegen/public-schema';
+import { testEstimateViolations } from '../support/checked-gateway';
 
 /**
  * A frontend's view: the server started the way `npm start` starts it (embedded MongoDB, demo data at
@@ -32,7 +33,7 @@ let server: RunningServer;
 let client: Client;
 beforeAll(async () => {
   const project = await loadProject({ cwd: DEMO_DIR });
-  server = await startServer(loadConfig({ PORT: '0' }, {}, project.config), project);
+  server = await startServer(loadConfig({ PORT: '0' }, {}, project.config), project, { onEstimateViolation: testEstimateViolations.record });
   // POST, as most clients send queries; a GET needs Apollo's CSRF preflight header (tested below).
   client = new Client({ url: server.gateway.url!, exchanges: [fetchExchange], preferGetMethod: false, requestPolicy: 'network-only' });
 }, 120_000);

@@ -1,7 +1,8 @@
 import { demoProjectOptions } from '../support/demo-project';
 import { gatewaySettingsOf, loadConfig } from '../../src/config';
-import { connectMongo, createGateway, type CostReport, type Gateway, type MongoClient } from 'docjoin';
+import { connectMongo, type CostReport, type Gateway, type MongoClient } from 'docjoin';
 import { startDemoGateway, type DemoGateway } from '../integration/gateway/support/demo-gateway';
+import { createCheckedGateway } from '../support/checked-gateway';
 
 /** extensions.cost over HTTP: the same numbers as executeOperation, the debug view, and the limits. */
 let demo: DemoGateway;
@@ -11,7 +12,7 @@ beforeAll(async () => {
   demo = await startDemoGateway({ listen: true });
   const client = await connectMongo(demo.mongo.uri);
   const config = loadConfig({ PORT: '0', NODE_ENV: 'production', DOCJOIN_MAX_ROUND_TRIPS: '3' });
-  production = { client, gateway: await createGateway({ db: client.db(demo.dbName), mongoClient: client, mongoKind: 'embedded', ...demoProjectOptions(), ...gatewaySettingsOf(config), validateDatabase: false }) };
+  production = { client, gateway: await createCheckedGateway({ db: client.db(demo.dbName), mongoClient: client, mongoKind: 'embedded', ...demoProjectOptions(), ...gatewaySettingsOf(config), validateDatabase: false }) };
 }, 120_000);
 afterAll(async () => {
   await production?.gateway.stop();

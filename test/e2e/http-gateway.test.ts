@@ -1,8 +1,9 @@
 import { request as httpRequest } from 'node:http';
 import { demoProjectOptions } from '../support/demo-project';
 import { gatewaySettingsOf, loadConfig } from '../../src/config';
-import { connectMongo, createGateway, type Gateway, type MongoClient } from 'docjoin';
+import { connectMongo, type Gateway, type MongoClient } from 'docjoin';
 import { startDemoGateway, type DemoGateway } from '../integration/gateway/support/demo-gateway';
+import { createCheckedGateway } from '../support/checked-gateway';
 
 /** Over HTTP: POST/GET /graphql with extensions.cost, the override header, the landing page and /health. */
 let demo: DemoGateway;
@@ -14,7 +15,7 @@ beforeAll(async () => {
   url = demo.gateway.url!;
   const client = await connectMongo(demo.mongo.uri);
   const config = loadConfig({ PORT: '0', NODE_ENV: 'production' });
-  production = { client, gateway: await createGateway({ db: client.db(demo.dbName), mongoClient: client, mongoKind: 'embedded', ...demoProjectOptions(), ...gatewaySettingsOf(config), validateDatabase: false }) };
+  production = { client, gateway: await createCheckedGateway({ db: client.db(demo.dbName), mongoClient: client, mongoKind: 'embedded', ...demoProjectOptions(), ...gatewaySettingsOf(config), validateDatabase: false }) };
 }, 120_000);
 afterAll(async () => {
   await production?.gateway.stop();

@@ -1,6 +1,7 @@
 import type { MongoClient } from 'mongodb';
-import { connectMongo, createGateway, GatewayOptionError, type Gateway } from 'docjoin';
+import { connectMongo, GatewayOptionError, type Gateway } from 'docjoin';
 import { startTestMongo, type TestMongo } from '../support/test-mongo';
+import { createCheckedGateway } from '../support/checked-gateway';
 
 /** The HTTP options of the standalone gateway: the address it binds, CORS, the landing page. */
 const SDL = /* GraphQL */ `
@@ -18,7 +19,7 @@ beforeAll(async () => {
   dbName = db.databaseName;
   await db.collection('notes').insertOne({ text: 'hello' });
   client = await connectMongo(mongo.uri);
-  gateway = await createGateway({ typeDefs: SDL, mongoClient: client, db: dbName, port: 0, host: '127.0.0.1', cors: { origin: 'https://app.example.com' }, landingPage: 'none' });
+  gateway = await createCheckedGateway({ typeDefs: SDL, mongoClient: client, db: dbName, port: 0, host: '127.0.0.1', cors: { origin: 'https://app.example.com' }, landingPage: 'none' });
 }, 60_000);
 afterAll(async () => {
   await gateway?.stop();
@@ -61,7 +62,7 @@ it('serves no landing page and no IDE when told so', async () => {
 });
 
 it("serves docjoin's IDE as the landing page with landingPage: 'ide', opening on the schema's first list", async () => {
-  const ide = await createGateway({ typeDefs: SDL, mongoClient: client, db: dbName, port: 0, host: '127.0.0.1', landingPage: 'ide' });
+  const ide = await createCheckedGateway({ typeDefs: SDL, mongoClient: client, db: dbName, port: 0, host: '127.0.0.1', landingPage: 'ide' });
   try {
     const page = await (await fetch(ide.url!, { headers: { accept: 'text/html' } })).text();
     expect(page).toContain('<script type="module" src="/ide/assets/main.js"></script>');
@@ -74,5 +75,5 @@ it("serves docjoin's IDE as the landing page with landingPage: 'ide', opening on
 });
 
 it('refuses a bad option before connecting anything, naming it', async () => {
-  await expect(createGateway({ typeDefs: SDL, mongoClient: client, db: dbName, port: 99999 })).rejects.toThrow(new GatewayOptionError('option port must be an integer from 0 to 65535, got 99999'));
+  await expect(createCheckedGateway({ typeDefs: SDL, mongoClient: client, db: dbName, port: 99999 })).rejects.toThrow(new GatewayOptionError('option port must be an integer from 0 to 65535, got 99999'));
 });

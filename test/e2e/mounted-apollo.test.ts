@@ -1,8 +1,9 @@
 import { ApolloServer } from '@apollo/server';
 import { startStandaloneServer } from '@apollo/server/standalone';
 import type { MongoClient } from 'mongodb';
-import { connectMongo, createDocjoin, STRATEGY_HEADER, type CostReport, type Docjoin, type GatewayContext } from 'docjoin';
+import { connectMongo, STRATEGY_HEADER, type CostReport, type Docjoin, type GatewayContext } from 'docjoin';
 import { startTestMongo, type TestMongo } from '../support/test-mongo';
+import { createCheckedDocjoin } from '../support/checked-gateway';
 
 /**
  * docjoin added to an Apollo Server a team already runs: its schema, plugins and formatError in the
@@ -31,7 +32,7 @@ beforeAll(async () => {
   const { insertedId } = await db.collection('books').insertOne({ title: 'Notes', authors: [{ id: authorId, name: 'Ada' }] });
   bookId = insertedId.toHexString();
   client = await connectMongo(mongo.uri);
-  docjoin = await createDocjoin({ typeDefs: SDL, mongoClient: client, db });
+  docjoin = await createCheckedDocjoin({ typeDefs: SDL, mongoClient: client, db });
   server = new ApolloServer<GatewayContext>({ schema: docjoin.schema, plugins: [...docjoin.plugins], formatError: docjoin.formatError });
   ({ url } = await startStandaloneServer(server, { listen: { port: 0 }, context: async ({ req }) => docjoin.createContext({ headers: req.headers }) }));
 }, 60_000);

@@ -6,6 +6,7 @@ import { loadProject } from 'docjoin';
 import { loadConfig } from '../../src/config';
 import { startServer, type RunningServer } from '../../src/server/start-server';
 import { DEMO_DIR } from '../support/demo-project';
+import { testEstimateViolations } from '../support/checked-gateway';
 
 /**
  * The README's curl commands (Try it, and each step of the tour), run as written against the demo
@@ -19,7 +20,7 @@ const CURLS = [...README.matchAll(/```sh\n(curl [\s\S]*?)```/g)].map((match) => 
 let server: RunningServer;
 beforeAll(async () => {
   const project = await loadProject({ cwd: DEMO_DIR });
-  server = await startServer(loadConfig({ PORT: '0' }, {}, project.config), project);
+  server = await startServer(loadConfig({ PORT: '0' }, {}, project.config), project, { onEstimateViolation: testEstimateViolations.record });
 }, 120_000);
 afterAll(() => server?.stop());
 

@@ -2,13 +2,14 @@ import { execFile } from 'node:child_process';
 import { resolve } from 'node:path';
 import { promisify } from 'node:util';
 import { ObjectId, type Db, type MongoClient } from 'mongodb';
-import { connectMongo, createGateway, loadProject, type ExecutedOperation, type Gateway } from 'docjoin';
+import { connectMongo, loadProject, type ExecutedOperation, type Gateway } from 'docjoin';
 import { SHOP_IDS } from '../../examples/shop/seed/seed-shop';
 import { runExplainCli } from '../../src/cli/explain/run-explain';
 import { runReconcileCli } from '../../src/reconcile/cli';
 import { captureIo } from '../unit/cli/capture-io';
 import { serverSupportsTransactions } from '../integration/writes/support/expected-writes';
 import { startTestMongo, type TestMongo } from '../support/test-mongo';
+import { createCheckedGateway } from '../support/checked-gateway';
 
 /**
  * The second example, which is not the demo: examples/shop, loaded through its docjoin.config.ts as the
@@ -31,7 +32,7 @@ beforeAll(async () => {
   const project = await loadProject({ cwd: process.cwd(), configPath: SHOP_CONFIG });
   await project.config.seed!(db, { scale: 1, onProgress: () => undefined });
   client = await connectMongo(mongo.uri);
-  gateway = await createGateway({ typeDefs: project.typeDefs, resolvers: project.resolvers, writePlans: project.writePlans, mongoClient: client, db: db.databaseName, listen: false, onWarning: (message) => { throw new Error(message); } });
+  gateway = await createCheckedGateway({ typeDefs: project.typeDefs, resolvers: project.resolvers, writePlans: project.writePlans, mongoClient: client, db: db.databaseName, listen: false, onWarning: (message) => { throw new Error(message); } });
   commit = (await serverSupportsTransactions(mongo.client)) ? 1 : 0;
 }, 60_000);
 afterAll(async () => {

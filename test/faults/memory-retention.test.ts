@@ -1,8 +1,9 @@
-import { connectMongo, createGateway, type Gateway, type MongoClient } from 'docjoin';
+import { connectMongo, type Gateway, type MongoClient } from 'docjoin';
 import { demoProjectOptions } from '../support/demo-project';
 import { mixedRequest, readDemoIds, type DemoIds } from './support/demo-workload';
 import { report } from './support/fault-run';
 import { startDemoStack, type DemoStack } from './support/demo-stack';
+import { createCheckedGateway } from '../support/checked-gateway';
 
 /**
  * What the gateway keeps after serving: rounds of the mixed load (16 clients, 150 requests each,
@@ -22,7 +23,7 @@ beforeAll(async () => {
   stack = await startDemoStack();
   ids = await readDemoIds(stack.db);
   client = await connectMongo(stack.mongo.uri);
-  gateway = await createGateway({ ...demoProjectOptions(), db: 'faults', mongoClient: client, listen: false, onWarning: () => undefined });
+  gateway = await createCheckedGateway({ ...demoProjectOptions(), db: 'faults', mongoClient: client, listen: false, onWarning: () => undefined });
 }, 180_000);
 afterAll(async () => {
   await gateway?.stop();

@@ -1,4 +1,5 @@
-import { describeEstimateViolation, type EstimateViolationLog } from '../../src/gateway/cost/estimate-check';
+import { describeEstimateViolation } from 'docjoin';
+import type { EstimateViolationLog } from './estimate-violation-log';
 
 /** Throws (and empties the log) when anything was recorded, listing each operation and its numbers. */
 export function assertNoEstimateViolations(log: EstimateViolationLog, where: string): void {

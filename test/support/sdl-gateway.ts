@@ -1,6 +1,7 @@
 import type { Db, MongoClient } from 'mongodb';
-import { connectMongo, createGateway, type CreateGatewayOptions, type Gateway } from 'docjoin';
+import { connectMongo, type CreateGatewayOptions, type Gateway } from 'docjoin';
 import { startTestMongo, type TestMongo } from './test-mongo';
+import { createCheckedGateway } from './checked-gateway';
 
 /** A gateway over a test file's own SDL, on a fresh database of the test MongoDB. */
 export interface SdlGateway {
@@ -28,7 +29,7 @@ export async function startSdlGateway(options: {
     const db = mongo.freshDb(options.dbPrefix);
     await options.prepare?.(db);
     client = await connectMongo(mongo.uri);
-    const gateway = await createGateway({ ...options.gateway, typeDefs: options.typeDefs, mongoClient: client, db: db.databaseName, listen: false });
+    const gateway = await createCheckedGateway({ ...options.gateway, typeDefs: options.typeDefs, mongoClient: client, db: db.databaseName, listen: false });
     const started = client;
     return {
       mongo,

@@ -1,4 +1,4 @@
-import type { Binary, BSONRegExp, Decimal128, Double, Int32, Long, ObjectId, Timestamp } from 'bson';
+import type { BSONRegExp, Int32, Long, ObjectId } from 'bson';
 
 /**
  * The canonical BSON type groups, numbered in MongoDB's comparison order
@@ -30,23 +30,11 @@ export function bsonTag(value: object): string | undefined {
 export function isLong(value: unknown): value is Long {
   return typeof value === 'object' && value !== null && bsonTag(value) === 'Long';
 }
-export function isDecimal128(value: unknown): value is Decimal128 {
-  return typeof value === 'object' && value !== null && bsonTag(value) === 'Decimal128';
-}
 export function isInt32(value: unknown): value is Int32 {
   return typeof value === 'object' && value !== null && bsonTag(value) === 'Int32';
 }
-export function isDouble(value: unknown): value is Double {
-  return typeof value === 'object' && value !== null && bsonTag(value) === 'Double';
-}
 export function isObjectId(value: unknown): value is ObjectId {
   return typeof value === 'object' && value !== null && bsonTag(value) === 'ObjectId';
-}
-export function isBinary(value: unknown): value is Binary {
-  return typeof value === 'object' && value !== null && bsonTag(value) === 'Binary';
-}
-export function isTimestamp(value: unknown): value is Timestamp {
-  return typeof value === 'object' && value !== null && bsonTag(value) === 'Timestamp';
 }
 export function isBsonRegExp(value: unknown): value is BSONRegExp {
   return typeof value === 'object' && value !== null && bsonTag(value) === 'BSONRegExp';

@@ -41,13 +41,3 @@ export function isArrayIndex(part: string): boolean {
   return /^\d+$/.test(part);
 }
 
-/** Reads a dotted path without array traversal semantics beyond numeric indexes (for sort keys, projections). */
-export function getPath(doc: unknown, path: string): unknown {
-  let current: unknown = doc;
-  for (const part of path.split('.')) {
-    if (Array.isArray(current) && isArrayIndex(part)) current = current[Number(part)];
-    else if (isPlainDocument(current)) current = current[part];
-    else return undefined;
-  }
-  return current;
-}

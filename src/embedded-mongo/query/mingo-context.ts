@@ -15,7 +15,7 @@ import { distinctValues } from './collated-groups';
 import { compareValues, valueComparator } from './compare-values';
 import type { QueryScope } from './query-scope';
 import { bsonTypeNumber, TYPE_ALIASES } from './bson-type-number';
-import { PRESORTED } from './presorted-groups';
+import { PRESORTED } from './presorted-mark';
 import { firstSorted, lastSorted, sortDocuments } from './sort-documents';
 import { valueKey } from './value-key';
 

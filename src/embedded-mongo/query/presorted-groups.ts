@@ -2,13 +2,7 @@ import type { Document } from 'bson';
 import { projectionKeepsPaths } from './apply-projection';
 import { isPlainDocument } from './bson-kind';
 import { plainNumber } from './bson-number';
-
-/**
- * Marks a `$topN`/`$bottomN`/`$top`/`$bottom` accumulator spec whose group members already arrive
- * in its `sortBy` order (stably sorted), so it can take the first or last n members instead of
- * sorting them again. A symbol, so no client-sent spec can carry it.
- */
-export const PRESORTED = Symbol('presorted');
+import { PRESORTED } from './presorted-mark';
 
 const PICK_ACCUMULATORS = new Set(['$topN', '$bottomN', '$top', '$bottom']);
 

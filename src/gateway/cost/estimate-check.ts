@@ -54,29 +54,3 @@ export function describeEstimateViolation(violation: EstimateViolation): string 
 function oneLine(text: string): string {
   return text.replace(/\s+/g, ' ').trim();
 }
-
-/**
- * The violations seen by gateways of this module instance: createGateway's default recorder while the
- * check is on (test/support turns it on for every gateway). Jest gives every test file its own module registry, so this log is per test
- * file; test/support/fail-on-estimate-violations.ts asserts it stays empty.
- */
-export class EstimateViolationLog {
-  readonly #violations: EstimateViolation[] = [];
-  /** Whether gateways check estimates when their options do not say (a test setup file turns it on). */
-  checkByDefault = false;
-
-  readonly record: EstimateViolationRecorder = (violation) => {
-    this.#violations.push(violation);
-  };
-
-  get violations(): readonly EstimateViolation[] {
-    return this.#violations;
-  }
-
-  /** Returns what was recorded and empties the log. */
-  take(): EstimateViolation[] {
-    return this.#violations.splice(0, this.#violations.length);
-  }
-}
-
-export const processEstimateViolations = new EstimateViolationLog();

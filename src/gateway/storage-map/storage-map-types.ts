@@ -173,10 +173,6 @@ export interface StorageMap {
   readonly connections: ReadonlyMap<string, ConnectionType>;
 }
 
-export function shapeFor(field: RelationField, strategy: ReadStrategy): Shape | undefined {
-  return field.shapes[strategy];
-}
-
 export function declaredStrategies(field: RelationField): ReadStrategy[] {
   return READ_STRATEGIES.filter((strategy) => field.shapes[strategy] !== undefined);
 }

@@ -11,7 +11,6 @@ export interface TransactionRetryBounds {
 
 export const DEFAULT_MAX_TRANSACTION_ATTEMPTS = 8;
 export const DEFAULT_TRANSACTION_RETRY_MS = 2_000;
-export const DEFAULT_TRANSACTION_RETRY_BOUNDS: TransactionRetryBounds = { maxAttempts: DEFAULT_MAX_TRANSACTION_ATTEMPTS, retryMs: DEFAULT_TRANSACTION_RETRY_MS };
 
 export const BACKOFF_BASE_MS = 15;
 export const BACKOFF_CAP_MS = 500;

@@ -2,7 +2,7 @@ import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { ObjectId } from 'mongodb';
-import { connectMongo, createGateway } from 'docjoin';
+import { connectMongo } from 'docjoin';
 import { runAdviseCli } from '../../../src/advise/cli';
 import { gatewaySettingsOf, loadConfig } from '../../../src/config';
 import { buildWriteModelFromSdl } from '../../../src/gateway/writes/build-write-model';
@@ -12,6 +12,7 @@ import { backfillCopies, checkBackfill, reconcileBackfill } from '../../../src/m
 import type { AdviceReport, FieldAdvice } from '../../../src/advise/recommend/advice-types';
 import { DEMO_CONFIG, demoProjectOptions } from '../../support/demo-project';
 import { startDemoGateway, type DemoGateway } from '../gateway/support/demo-gateway';
+import { createCheckedGateway } from '../../support/checked-gateway';
 
 /**
  * `docjoin advise` on the demo after a recorded workload (issue 11's proof on real shapes): reads that
@@ -127,7 +128,7 @@ it('predicts within 20% the query round trips measured once Book.authors copies 
   // The same reads again, recorded by a gateway serving the widened schema.
   const workload = join(folder, 'after.jsonl');
   const client = await connectMongo(demo.mongo.uri);
-  const gateway = await createGateway({ ...project, typeDefs: widened, db: demo.dbName, mongoClient: client, ...gatewaySettingsOf(loadConfig({ PORT: '0', DOCJOIN_WORKLOAD: `file:${workload}` })), listen: false });
+  const gateway = await createCheckedGateway({ ...project, typeDefs: widened, db: demo.dbName, mongoClient: client, ...gatewaySettingsOf(loadConfig({ PORT: '0', DOCJOIN_WORKLOAD: `file:${workload}` })), listen: false });
   try {
     for (let i = 0; i < BOOK_READS; i++) expect((await gateway.execute({ query: BOOK_QUERY })).errors).toBeUndefined();
     for (let i = 0; i < HOST_READS; i++) await gateway.execute({ query: HOST_QUERY });

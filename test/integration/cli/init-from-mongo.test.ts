@@ -2,12 +2,13 @@ import { spawn } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { connectMongo, createGateway, DateTimeScalar } from 'docjoin';
+import { connectMongo, DateTimeScalar } from 'docjoin';
 import { runDocjoinCli } from '../../../src/cli/docjoin';
 import { redactUri } from '../../../src/observability/redact-secrets';
 import { startTestMongo, type TestMongo } from '../../support/test-mongo';
 import { captureIo } from '../../unit/cli/capture-io';
 import { blogDraft, seedBlog } from '../infer-schema/support/blog-fixture';
+import { createCheckedGateway } from '../../support/checked-gateway';
 
 /**
  * `docjoin init --from-mongo`: in-process through the CLI's runner with captured output, and once as a
@@ -119,7 +120,7 @@ describe('docjoin init --from-mongo, as a user runs it', () => {
     const client = await connectMongo(mongo.uri);
     const warnings: string[] = [];
     try {
-      const gateway = await createGateway({ typeDefs: sdl, resolvers: { DateTime: DateTimeScalar }, mongoClient: client, db: dbName, listen: false, onWarning: (warning) => warnings.push(warning) });
+      const gateway = await createCheckedGateway({ typeDefs: sdl, resolvers: { DateTime: DateTimeScalar }, mongoClient: client, db: dbName, listen: false, onWarning: (warning) => warnings.push(warning) });
       const result = await gateway.execute({ query: '{ posts(first: 1) { author { lastName } comments(first: 1) { comment post { title } } } }' });
       await gateway.stop();
       expect(result.data).toEqual({ posts: [{ author: { lastName: 'Lovelace' }, comments: [{ comment: 'Indeed.', post: { title: 'Notes' } }] }] });

@@ -1,7 +1,8 @@
 import { ObjectId, type MongoClient } from 'mongodb';
-import { buildStorageMap, connectMongo, createGateway, StorageConfigError, withDirectiveTypeDefs, type Gateway } from 'docjoin';
+import { buildStorageMap, connectMongo, StorageConfigError, withDirectiveTypeDefs, type Gateway } from 'docjoin';
 import { buildSchema } from 'graphql';
 import { startTestMongo, type TestMongo } from '../../support/test-mongo';
+import { createCheckedGateway } from '../../support/checked-gateway';
 
 /**
  * Relay connections, at the root (`@list`) and on a reverse join: opaque keyset cursors valid for one
@@ -57,7 +58,7 @@ beforeAll(async () => {
   await db.collection('books').createIndex({ shelfId: 1, year: -1, _id: -1 });
   await db.collection('books').createIndex({ title: 1, _id: 1 });
   client = await connectMongo(mongo.uri);
-  gateway = await createGateway({ typeDefs: SDL, mongoClient: client, db: db.databaseName, listen: false, onWarning: () => undefined });
+  gateway = await createCheckedGateway({ typeDefs: SDL, mongoClient: client, db: db.databaseName, listen: false, onWarning: () => undefined });
 }, 60_000);
 afterAll(async () => {
   await gateway?.stop();

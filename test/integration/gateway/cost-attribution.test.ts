@@ -3,9 +3,9 @@ import { BSON, MongoClient, type CommandStartedEvent, type CommandSucceededEvent
 import { CostLedger, type CostReport } from '../../../src/gateway/cost/cost-ledger';
 import { MongoFunnel } from '../../../src/gateway/mongo/mongo-funnel';
 import { gatewaySettingsOf, loadConfig } from '../../../src/config';
-import { createGateway } from 'docjoin';
 import { startDemoGateway, type DemoGateway } from './support/demo-gateway';
 import { asOnTheWire } from '../../support/reply-on-the-wire';
+import { createCheckedGateway } from '../../support/checked-gateway';
 
 let demo: DemoGateway;
 beforeAll(async () => {
@@ -206,7 +206,7 @@ describe('attribution under concurrency', () => {
 
 describe('two gateways sharing one MongoClient', () => {
   it('keep their ledgers apart: each reports exactly its own round trips', async () => {
-    const second = await createGateway({
+    const second = await createCheckedGateway({
       db: demo.client.db(demo.dbName),
       mongoClient: demo.client,
       mongoKind: 'embedded',

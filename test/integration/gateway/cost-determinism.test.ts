@@ -1,8 +1,9 @@
 import { ObjectId, type MongoClient } from 'mongodb';
-import { connectMongo, createGateway, directiveTypeDefs, type Gateway } from 'docjoin';
+import { connectMongo, directiveTypeDefs, type Gateway } from 'docjoin';
 import { gatewaySettingsOf, loadConfig } from '../../../src/config';
 import type { CostReport } from '../../../src/gateway/cost/cost-ledger';
 import { startTestMongo, type TestMongo } from '../../support/test-mongo';
+import { createCheckedGateway } from '../../support/checked-gateway';
 
 /**
  * Issue 15: identical operations on identical data report identical `extensions.cost`. Two root fields
@@ -53,7 +54,7 @@ beforeAll(async () => {
   await db.collection('books').createIndex({ authorId: 1, title: 1, _id: 1 });
   await db.collection('books').createIndex({ authorId: 1, year: -1, _id: -1 });
   client = await connectMongo(mongo.uri);
-  gateway = await createGateway({
+  gateway = await createCheckedGateway({
     db: client.db(db.databaseName),
     mongoClient: client,
     mongoKind: 'embedded',

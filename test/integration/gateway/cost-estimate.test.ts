@@ -5,10 +5,10 @@ import { resolve } from 'node:path';
 import type { CommandStartedEvent, ObjectId } from 'mongodb';
 import { Kind, parse, type OperationDefinitionNode } from 'graphql';
 import { gatewaySettingsOf, loadConfig } from '../../../src/config';
-import { connectMongo, createGateway, type Gateway, type MongoClient } from 'docjoin';
-import { processEstimateViolations } from '../../../src/gateway/cost/estimate-check';
+import { connectMongo, type Gateway, type MongoClient } from 'docjoin';
 import { estimateRequest } from '../../../src/gateway/estimate/estimate-request';
 import { startDemoGateway, type DemoGateway } from './support/demo-gateway';
+import { createCheckedGateway, testEstimateViolations } from '../../support/checked-gateway';
 
 /**
  * The static estimate against what the driver really sent, on the demo data (scale 1): never below the
@@ -22,7 +22,7 @@ beforeAll(async () => {
   demo = await startDemoGateway();
   const client = await connectMongo(demo.mongo.uri);
   const config = loadConfig({ PORT: '0', DOCJOIN_MAX_ROUND_TRIPS: '12', DOCJOIN_MAX_DOCUMENTS: '50000', DOCJOIN_MAX_DEPTH: '5' });
-  const gateway = await createGateway({ db: client.db(demo.dbName), mongoClient: client, mongoKind: 'embedded', ...demoProjectOptions(), ...gatewaySettingsOf(config), listen: false, validateDatabase: false });
+  const gateway = await createCheckedGateway({ db: client.db(demo.dbName), mongoClient: client, mongoKind: 'embedded', ...demoProjectOptions(), ...gatewaySettingsOf(config), listen: false, validateDatabase: false });
   limited = { gateway, client };
 }, 120_000);
 afterAll(async () => {
@@ -168,18 +168,18 @@ describe('the assumed size of unbounded lists (DOCJOIN_ASSUMED_LIST_SIZE)', () =
     const fine = await measure(query, '');
     expect([fine.estimate, fine.cost.documents]).toEqual([expect.objectContaining({ roundTrips: 2, documents: 5 + 5 * 20, depth: 2 }), 5 + books.size]);
 
-    // Assuming 1 book per author is wrong for this data: the gateway's default recorder (the log that
+    // Assuming 1 book per author is wrong for this data: the checked gateway's recorder (the log that
     // test/support/fail-on-estimate-violations.ts asserts is empty after each test) gets the violation.
     const client = await connectMongo(demo.mongo.uri);
     const config = loadConfig({ PORT: '0', DOCJOIN_ASSUMED_LIST_SIZE: '1' });
-    const tooSmall = await createGateway({ db: client.db(demo.dbName), mongoClient: client, mongoKind: 'embedded', ...demoProjectOptions(), ...gatewaySettingsOf(config), listen: false, validateDatabase: false });
+    const tooSmall = await createCheckedGateway({ db: client.db(demo.dbName), mongoClient: client, mongoKind: 'embedded', ...demoProjectOptions(), ...gatewaySettingsOf(config), listen: false, validateDatabase: false });
     try {
       const result = await tooSmall.execute({ query });
       expect(result.cost).toMatchObject({ roundTrips: 2, documents: 5 + books.size, estimatedRoundTrips: 2 });
       expect(result.errors).toEqual([
         { message: `docjoin: the static estimate (10 documents) is below the measured cost (${5 + books.size})`, extensions: { code: 'INTERNAL_SERVER_ERROR' } },
       ]);
-      expect(processEstimateViolations.take()).toEqual([{ measure: 'documents', estimated: 5 + 5 * 1, measured: 5 + books.size, operationName: undefined, query, variables: undefined }]);
+      expect(testEstimateViolations.take()).toEqual([{ measure: 'documents', estimated: 5 + 5 * 1, measured: 5 + books.size, operationName: undefined, query, variables: undefined }]);
     } finally {
       await tooSmall.stop();
       await client.close();

@@ -2,8 +2,9 @@ import { directiveTypeDefs } from 'docjoin';
 import { ObjectId, type CommandStartedEvent, type MongoClient } from 'mongodb';
 import type { GraphQLResolveInfo } from 'graphql';
 import { gatewaySettingsOf, loadConfig } from '../../../src/config';
-import { connectMongo, createGateway, type Gateway, type GatewayContext } from 'docjoin';
+import { connectMongo, type Gateway, type GatewayContext } from 'docjoin';
 import { startTestMongo, type TestMongo } from '../../support/test-mongo';
+import { createCheckedGateway } from '../../support/checked-gateway';
 
 /** Join semantics on a tiny fixture with an inline schema: key order, dangling references, shared batches, $slice. */
 const SDL = /* GraphQL */ `
@@ -43,7 +44,7 @@ beforeAll(async () => {
   ]);
   await db.collection('threads').insertOne({ _id: new ObjectId('65d000000000000000000001'), msgs: [{ text: 'a' }, { text: 'b' }, { text: 'c' }] });
   client = await connectMongo(mongo.uri);
-  gateway = await createGateway({
+  gateway = await createCheckedGateway({
     db: client.db(db.databaseName),
     mongoClient: client,
     mongoKind: 'embedded',

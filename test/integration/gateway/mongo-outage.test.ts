@@ -1,6 +1,7 @@
 import type { MongoClient } from 'mongodb';
-import { connectMongo, createGateway, type Gateway } from 'docjoin';
+import { connectMongo, type Gateway } from 'docjoin';
 import { startEmbeddedMongo, type EmbeddedMongo } from 'docjoin/embedded-mongo';
+import { createCheckedGateway } from '../../support/checked-gateway';
 
 /**
  * A MongoDB that goes away and comes back: while it is away a request fails with DATABASE_UNAVAILABLE
@@ -22,7 +23,7 @@ beforeAll(async () => {
   port = Number(new URL(mongo.uri).port);
   client = await connectMongo(mongo.uri, { serverSelectionTimeoutMS: 500 });
   await client.db('outage').collection('notes').insertOne({ text: 'before' });
-  gateway = await createGateway({ typeDefs: SDL, mongoClient: client, db: 'outage', listen: false });
+  gateway = await createCheckedGateway({ typeDefs: SDL, mongoClient: client, db: 'outage', listen: false });
 }, 60_000);
 afterAll(async () => {
   await gateway?.stop();

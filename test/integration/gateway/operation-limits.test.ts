@@ -1,9 +1,10 @@
 import { ObjectId, type CommandStartedEvent, type MongoClient } from 'mongodb';
-import { connectMongo, createDocjoin, createGateway, type Gateway } from 'docjoin';
+import { connectMongo, type Gateway } from 'docjoin';
 import { ApolloServer } from '@apollo/server';
 import { OperationDeadline } from '../../../src/gateway/limits/operation-deadline';
 import { capturedLogger } from '../../support/captured-logger';
 import { startTestMongo, type TestMongo } from '../../support/test-mongo';
+import { createCheckedGateway, createCheckedDocjoin } from '../../support/checked-gateway';
 
 /**
  * The limits on one operation: its time limit (reads stop, MongoDB gets maxTimeMS, one error answers),
@@ -48,7 +49,7 @@ afterAll(async () => {
 });
 
 async function gatewayWith(options: Record<string, unknown> = {}): Promise<Gateway> {
-  return createGateway({ typeDefs: SDL, db: dbName, mongoClient: client, mongoKind: 'embedded', port: 0, host: '127.0.0.1', ...options });
+  return createCheckedGateway({ typeDefs: SDL, db: dbName, mongoClient: client, mongoKind: 'embedded', port: 0, host: '127.0.0.1', ...options });
 }
 
 const post = (url: string, query: string, init: RequestInit = {}) =>
@@ -73,7 +74,7 @@ describe('the time limit', () => {
   });
 
   it('stops a query whose deadline passes between two levels: no further read, one OPERATION_TIMEOUT error, data null, the cost so far', async () => {
-    const docjoin = await createDocjoin({ typeDefs: SDL, db: dbName, mongoClient: client, mongoKind: 'embedded' });
+    const docjoin = await createCheckedDocjoin({ typeDefs: SDL, db: dbName, mongoClient: client, mongoKind: 'embedded' });
     const apollo = new ApolloServer({ schema: docjoin.schema, plugins: [...docjoin.plugins], formatError: docjoin.formatError });
     await apollo.start();
     const deadline = new OperationDeadline(60_000);
@@ -179,7 +180,7 @@ describe('the document budget', () => {
   });
 
   it('answers a query whose time runs out while it waits for the budget with OPERATION_TIMEOUT, no data and no read', async () => {
-    const docjoin = await createDocjoin({ typeDefs: SDL, db: dbName, mongoClient: client, mongoKind: 'embedded', maxDocumentsInFlight: 1 });
+    const docjoin = await createCheckedDocjoin({ typeDefs: SDL, db: dbName, mongoClient: client, mongoKind: 'embedded', maxDocumentsInFlight: 1 });
     const apollo = new ApolloServer({ schema: docjoin.schema, plugins: [...docjoin.plugins, docjoin.compiledExecution()], formatError: docjoin.formatError });
     await apollo.start();
     try {

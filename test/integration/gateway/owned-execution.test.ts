@@ -1,12 +1,13 @@
 import { ApolloServer } from '@apollo/server';
 import { getOperationAST, getVariableValues, parse, type GraphQLFormattedError } from 'graphql';
 import { ObjectId } from 'mongodb';
-import { connectMongo, createDocjoin, directiveTypeDefs, type Docjoin, type GatewayContext, type MongoClient } from 'docjoin';
+import { connectMongo, directiveTypeDefs, type Docjoin, type GatewayContext, type MongoClient } from 'docjoin';
 import { planOwnedOperation } from '../../../src/gateway/execution/owned-plan';
 import { buildGatewaySchema } from '../../../src/gateway/schema/build-gateway-schema';
 import { demoProjectOptions } from '../../support/demo-project';
 import { startDemoGateway, type DemoGateway } from './support/demo-gateway';
 import { startTestMongo, type TestMongo } from '../../support/test-mongo';
+import { createCheckedDocjoin } from '../../support/checked-gateway';
 
 /**
  * A query docjoin owns end to end runs straight from its plan (execution/owned-execution.ts). It must
@@ -82,7 +83,7 @@ describe('on the demo data', () => {
 
   beforeAll(async () => {
     demo = await startDemoGateway();
-    executors = await startExecutors(await createDocjoin({ ...demoProjectOptions(), db: demo.dbName, mongoClient: demo.client, mongoKind: demo.mongo.isEmbedded ? 'embedded' : 'external' }));
+    executors = await startExecutors(await createCheckedDocjoin({ ...demoProjectOptions(), db: demo.dbName, mongoClient: demo.client, mongoKind: demo.mongo.isEmbedded ? 'embedded' : 'external' }));
   }, 120_000);
   afterAll(async () => {
     await stopExecutors(executors);
@@ -202,7 +203,7 @@ describe('on documents that break the schema', () => {
       { _id: new ObjectId('65f000000000000000000005'), name: 'dangling', ownerId: gone },
     ]);
     client = await connectMongo(mongo.uri);
-    executors = await startExecutors(await createDocjoin({ typeDefs: [directiveTypeDefs, SDL], db: db.databaseName, mongoClient: client, mongoKind: mongo.isEmbedded ? 'embedded' : 'external', validateDatabase: false }));
+    executors = await startExecutors(await createCheckedDocjoin({ typeDefs: [directiveTypeDefs, SDL], db: db.databaseName, mongoClient: client, mongoKind: mongo.isEmbedded ? 'embedded' : 'external', validateDatabase: false }));
   }, 60_000);
   afterAll(async () => {
     await stopExecutors(executors);

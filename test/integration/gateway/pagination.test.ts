@@ -2,8 +2,9 @@ import { directiveTypeDefs } from 'docjoin';
 import { ObjectId, type Document } from 'mongodb';
 import { GraphQLScalarType, type GraphQLResolveInfo } from 'graphql';
 import { gatewaySettingsOf, loadConfig } from '../../../src/config';
-import { connectMongo, createGateway, type Gateway, type GatewayContext, type MongoClient } from 'docjoin';
+import { connectMongo, type Gateway, type GatewayContext, type MongoClient } from 'docjoin';
 import { startDemoGateway, type DemoGateway } from './support/demo-gateway';
+import { createCheckedGateway } from '../../support/checked-gateway';
 
 /**
  * Paging with `after` = the id of the last item received, on the demo data (scale 1): whole lists
@@ -164,7 +165,7 @@ describe('an anchor already in the loader cache costs nothing', () => {
           context.documents.findMany(info, 'Comment', { sort: '-createdAt', first: args.first, after: args.after }),
       },
     };
-    gateway = await createGateway({
+    gateway = await createCheckedGateway({
       db: client.db(demo.dbName),
       mongoClient: client,
       mongoKind: 'embedded',

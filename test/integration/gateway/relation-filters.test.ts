@@ -1,6 +1,7 @@
 import { ObjectId, type MongoClient } from 'mongodb';
-import { connectMongo, createGateway, type Gateway } from 'docjoin';
+import { connectMongo, type Gateway } from 'docjoin';
 import { startTestMongo, type TestMongo } from '../../support/test-mongo';
+import { createCheckedGateway } from '../../support/checked-gateway';
 
 /**
  * Filters and orderBy on reverse-join lists: they go into the batched aggregate the field already
@@ -73,7 +74,7 @@ beforeAll(async () => {
   await db.collection('books').createIndex({ shelfId: 1, title: 1, _id: 1 });
   await db.collection('notes').createIndex({ bookId: 1, stars: -1, _id: -1 });
   client = await connectMongo(mongo.uri);
-  gateway = await createGateway({ typeDefs: SDL, mongoClient: client, db: dbName, listen: false, onWarning: (message) => warnings.push(message) });
+  gateway = await createCheckedGateway({ typeDefs: SDL, mongoClient: client, db: dbName, listen: false, onWarning: (message) => warnings.push(message) });
 }, 60_000);
 afterAll(async () => {
   await gateway?.stop();

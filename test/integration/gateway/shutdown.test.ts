@@ -1,6 +1,6 @@
-import { createGateway } from 'docjoin';
 import { capturedLogger } from '../../support/captured-logger';
 import { mongoForFile } from '../../support/test-mongo';
+import { createCheckedGateway } from '../../support/checked-gateway';
 
 /**
  * Stopping a listening gateway (what SIGTERM does): no new connections, the requests in flight finish
@@ -25,7 +25,7 @@ const nextWaitStarts = () => new Promise<void>((resolve) => (waitStarted = resol
 const file = mongoForFile();
 const { logger, lines } = capturedLogger();
 
-const start = (shutdownGraceMs: number) => createGateway({ typeDefs: SDL, resolvers, mongoClient: file.client, db: 'shutdown', port: 0, logger, shutdownGraceMs, validateDatabase: false });
+const start = (shutdownGraceMs: number) => createCheckedGateway({ typeDefs: SDL, resolvers, mongoClient: file.client, db: 'shutdown', port: 0, logger, shutdownGraceMs, validateDatabase: false });
 const ask = (url: string, ms: number) =>
   fetch(url, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ query: `{ wait(ms: ${ms}) }` }) }).then(async (response) => ({ status: response.status, body: (await response.json()) as unknown }));
 
@@ -59,7 +59,7 @@ it('cuts off a request still running after the grace period, and says so', async
 });
 
 it('runs maxConcurrentOperations at once, queues maxQueuedOperations, refuses the rest with 503 and Retry-After; /health still answers', async () => {
-  const gateway = await createGateway({ typeDefs: SDL, resolvers, mongoClient: file.client, db: 'shutdown', port: 0, validateDatabase: false, maxConcurrentOperations: 1, maxQueuedOperations: 1 });
+  const gateway = await createCheckedGateway({ typeDefs: SDL, resolvers, mongoClient: file.client, db: 'shutdown', port: 0, validateDatabase: false, maxConcurrentOperations: 1, maxQueuedOperations: 1 });
   try {
     const url = gateway.url!;
     const running = ask(url, 400);

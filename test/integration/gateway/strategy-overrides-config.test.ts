@@ -1,7 +1,8 @@
 import { demoProjectOptions } from '../../support/demo-project';
 import { gatewaySettingsOf, loadConfig } from '../../../src/config';
-import { connectMongo, createGateway, type CostReport, type Gateway, type MongoClient } from 'docjoin';
+import { connectMongo, type CostReport, type Gateway, type MongoClient } from 'docjoin';
 import { startDemoGateway, type DemoGateway } from './support/demo-gateway';
+import { createCheckedGateway } from '../../support/checked-gateway';
 
 /**
  * DOCJOIN_STRATEGY_OVERRIDES decides whether x-docjoin-strategy is read at all, whatever NODE_ENV says:
@@ -15,7 +16,7 @@ beforeAll(async () => {
   off = await startDemoGateway({ listen: true, env: { NODE_ENV: 'development', DOCJOIN_STRATEGY_OVERRIDES: 'off' } });
   const client = await connectMongo(off.mongo.uri);
   const config = loadConfig({ PORT: '0', NODE_ENV: 'production', DOCJOIN_STRATEGY_OVERRIDES: 'true' });
-  productionOn = { client, gateway: await createGateway({ db: client.db(off.dbName), mongoClient: client, mongoKind: 'embedded', ...demoProjectOptions(), ...gatewaySettingsOf(config), validateDatabase: false }) };
+  productionOn = { client, gateway: await createCheckedGateway({ db: client.db(off.dbName), mongoClient: client, mongoKind: 'embedded', ...demoProjectOptions(), ...gatewaySettingsOf(config), validateDatabase: false }) };
 }, 120_000);
 afterAll(async () => {
   await productionOn?.gateway.stop();

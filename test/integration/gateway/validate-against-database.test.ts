@@ -2,11 +2,12 @@ import { directiveTypeDefs } from 'docjoin';
 import { makeExecutableSchema } from '@graphql-tools/schema';
 import type { MongoClient } from 'mongodb';
 import { gatewaySettingsOf, loadConfig } from '../../../src/config';
-import { connectMongo, createGateway, DatabaseMismatchError } from 'docjoin';
+import { connectMongo, DatabaseMismatchError } from 'docjoin';
 import { MongoFunnel } from '../../../src/gateway/mongo/mongo-funnel';
 import { buildStorageMap } from '../../../src/gateway/storage-map/build-storage-map';
 import { validateAgainstDatabase } from '../../../src/gateway/storage-map/validate-against-database';
 import { startTestMongo, type TestMongo } from '../../support/test-mongo';
+import { createCheckedGateway } from '../../support/checked-gateway';
 
 const SDL = /* GraphQL */ `
   type Query { p(id: ID!): Post @find }
@@ -109,7 +110,7 @@ describe('validateAgainstDatabase', () => {
     const db = mongo.freshDb('validate');
     await db.createCollection('posts');
     await expect(
-      createGateway({ db: client.db(db.databaseName), mongoClient: client, mongoKind: 'embedded', ...gatewaySettingsOf(loadConfig({ PORT: '0' })), typeDefs, resolvers: {}, listen: false }),
+      createCheckedGateway({ db: client.db(db.databaseName), mongoClient: client, mongoKind: 'embedded', ...gatewaySettingsOf(loadConfig({ PORT: '0' })), typeDefs, resolvers: {}, listen: false }),
     ).rejects.toThrow(`Comment: @collection(name: "comments") does not exist in database "${db.databaseName}"`);
   });
 
@@ -120,6 +121,6 @@ describe('validateAgainstDatabase', () => {
     const found = await problems(wrong);
     expect(found).toHaveLength(1);
     expect(found[0]).toMatch(new RegExp(`^database "${wrong}" has none of the schema's 3 collections \\(posts, comments, tags\\)\\. This server has: [^.]*\\b${right.databaseName}\\b[^.]*\\. Set the database \\(MONGODB_DB, --db, or mongodb\\.db in the config\\), or load data \\(docjoin seed\\)$`));
-    await expect(createGateway({ db: wrong, mongoClient: client, typeDefs, listen: false })).rejects.toThrow(/^The database does not match the schema: database "[^"]+" has none/);
+    await expect(createCheckedGateway({ db: wrong, mongoClient: client, typeDefs, listen: false })).rejects.toThrow(/^The database does not match the schema: database "[^"]+" has none/);
   });
 });

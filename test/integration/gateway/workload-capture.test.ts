@@ -4,9 +4,10 @@ import { join } from 'node:path';
 import { HeaderMap } from '@apollo/server';
 import { BSON, ObjectId, type CommandStartedEvent, type CommandSucceededEvent, type Db, type MongoClient } from 'mongodb';
 import { gatewaySettingsOf, loadConfig } from '../../../src/config';
-import { connectMongo, createGateway, readWorkload, STRATEGY_HEADER, type CostReport, type FieldWorkload, type Gateway, type GatewaySettings, type WorkloadSummary } from 'docjoin';
+import { connectMongo, readWorkload, STRATEGY_HEADER, type CostReport, type FieldWorkload, type Gateway, type GatewaySettings, type WorkloadSummary } from 'docjoin';
 import { startTestMongo, type TestMongo } from '../../support/test-mongo';
 import { asOnTheWire } from '../../support/reply-on-the-wire';
+import { createCheckedGateway } from '../../support/checked-gateway';
 
 /** Workload capture (issue 11, item 1) on a small inline schema: what a sequence of operations records, in a file and in a collection. */
 const SDL = /* GraphQL */ `
@@ -79,7 +80,7 @@ afterAll(async () => {
 });
 
 async function gatewayWith(workload: GatewaySettings['workload']): Promise<Gateway> {
-  return createGateway({
+  return createCheckedGateway({
     db: db.databaseName,
     mongoClient: client,
     ...gatewaySettingsOf(loadConfig({ PORT: '0' })),

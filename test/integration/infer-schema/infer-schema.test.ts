@@ -1,10 +1,11 @@
-import { connectMongo, createGateway, DateTimeScalar, type Gateway } from 'docjoin';
+import { connectMongo, DateTimeScalar, type Gateway } from 'docjoin';
 import { MongoClient, type CommandStartedEvent, type Document } from 'mongodb';
 import { checkDraft } from '../../../src/infer-schema/check-draft';
 import { inferSchema } from '../../../src/infer-schema/infer-schema';
 import { sampleDatabase } from '../../../src/infer-schema/sample-database';
 import { startTestMongo, type TestMongo } from '../../support/test-mongo';
 import { blogDraft, ids, seedBlog } from './support/blog-fixture';
+import { createCheckedGateway } from '../../support/checked-gateway';
 
 /**
  * `inferSchema` on a small database shaped like the demo: the exact draft, the reads it took, and the
@@ -91,7 +92,7 @@ describe('the draft against the database it came from', () => {
   const warnings: string[] = [];
   beforeAll(async () => {
     client = await connectMongo(mongo.uri);
-    gateway = await createGateway({
+    gateway = await createCheckedGateway({
       typeDefs: blogDraft(dbName),
       resolvers: { DateTime: DateTimeScalar },
       mongoClient: client,

@@ -2,10 +2,11 @@ import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Db, MongoClient } from 'mongodb';
-import { connectMongo, createGateway } from 'docjoin';
+import { connectMongo } from 'docjoin';
 import { runDocjoinCli } from '../../../src/cli/docjoin';
 import { startTestMongo, type TestMongo } from '../../support/test-mongo';
 import { captureIo } from '../../unit/cli/capture-io';
+import { createCheckedGateway } from '../../support/checked-gateway';
 
 /** A project folder with one schema file, a fresh database seeded by `seed`, and the flags that point `docjoin migrate` at both. */
 export interface MigrateProject {
@@ -56,7 +57,7 @@ export class MigrateProjects {
   /** What a gateway serving `sdl` on `db` answers to `query`, with its cost (one gateway per call). */
   async read(db: Db, sdl: string, query: string) {
     this.#client ??= await connectMongo(this.uri);
-    const gateway = await createGateway({ typeDefs: sdl, db: db.databaseName, mongoClient: this.#client, listen: false, onWarning: () => undefined });
+    const gateway = await createCheckedGateway({ typeDefs: sdl, db: db.databaseName, mongoClient: this.#client, listen: false, onWarning: () => undefined });
     try {
       return await gateway.execute({ query });
     } finally {

@@ -1,7 +1,8 @@
 import type { MongoClient } from 'mongodb';
-import { connectMongo, createGateway, type Gateway } from 'docjoin';
+import { connectMongo, type Gateway } from 'docjoin';
 import { startEmbeddedMongo, type EmbeddedMongo } from 'docjoin/embedded-mongo';
 import { capturedLogger } from '../../support/captured-logger';
+import { createCheckedGateway } from '../../support/checked-gateway';
 
 /**
  * The gateway's logs (pino, one JSON line per request; slow operations; MongoDB outages and recoveries)
@@ -31,7 +32,7 @@ beforeAll(async () => {
   const books = [{ title: 'A', year: 2001 }, { title: 'B', year: 2002 }];
   const { insertedIds } = await db.collection('books').insertMany(books);
   await db.collection('shelves').insertOne({ name: 'one', books: books.map((book, i) => ({ id: insertedIds[i], title: book.title })) });
-  gateway = await createGateway({ typeDefs: SDL, mongoClient: client, db: 'observability', port: 0, logger, slowOperationMs: 60_000, limits: { maxRoundTrips: 3 } });
+  gateway = await createCheckedGateway({ typeDefs: SDL, mongoClient: client, db: 'observability', port: 0, logger, slowOperationMs: 60_000, limits: { maxRoundTrips: 3 } });
 }, 60_000);
 afterAll(async () => {
   await gateway?.stop();
@@ -86,7 +87,7 @@ it('serves Prometheus metrics: requests by operation and outcome, per field and 
 });
 
 it('logs a slow operation as a warning', async () => {
-  const slow = await createGateway({ typeDefs: SDL, mongoClient: client, db: 'observability', listen: false, logger, slowOperationMs: 0, metrics: false });
+  const slow = await createCheckedGateway({ typeDefs: SDL, mongoClient: client, db: 'observability', listen: false, logger, slowOperationMs: 0, metrics: false });
   try {
     lines.length = 0;
     await slow.execute({ query: '{ shelves { name } }' });
@@ -118,7 +119,7 @@ it('warns at startup about a NODE_ENV it does not know, which runs as developmen
   process.env.NODE_ENV = 'prod';
   lines.length = 0;
   try {
-    const typo = await createGateway({ typeDefs: SDL, mongoClient: client, db: 'observability', listen: false, logger, validateDatabase: false, metrics: false });
+    const typo = await createCheckedGateway({ typeDefs: SDL, mongoClient: client, db: 'observability', listen: false, logger, validateDatabase: false, metrics: false });
     expect(typo.settings.production).toBe(false);
     await typo.stop();
   } finally {

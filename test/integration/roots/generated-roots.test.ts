@@ -1,6 +1,7 @@
 import { ObjectId, type Db, type MongoClient } from 'mongodb';
-import { connectMongo, createGateway, type Gateway } from 'docjoin';
+import { connectMongo, type Gateway } from 'docjoin';
 import { startTestMongo, type TestMongo } from '../../support/test-mongo';
+import { createCheckedGateway } from '../../support/checked-gateway';
 
 /** `@find` and `@list` root fields with no hand-written resolver, on a handful of documents. */
 const SDL = /* GraphQL */ `
@@ -61,7 +62,7 @@ beforeAll(async () => {
   await db.collection('products').createIndex({ name: 1, _id: 1 });
   await db.collection('products').createIndex({ status: 1 });
   client = await connectMongo(mongo.uri);
-  gateway = await createGateway({ typeDefs: SDL, mongoClient: client, db: db.databaseName, listen: false, onWarning: (message) => warnings.push(message) });
+  gateway = await createCheckedGateway({ typeDefs: SDL, mongoClient: client, db: db.databaseName, listen: false, onWarning: (message) => warnings.push(message) });
 }, 60_000);
 afterAll(async () => {
   await gateway?.stop();
@@ -156,7 +157,7 @@ describe('startup', () => {
   });
 
   const start = (typeDefs: string, onWarning?: (message: string) => void) =>
-    createGateway({ typeDefs, mongoClient: client, db: db.databaseName, listen: false, ...(onWarning && { onWarning }) }).then((started) => started.stop());
+    createCheckedGateway({ typeDefs, mongoClient: client, db: db.databaseName, listen: false, ...(onWarning && { onWarning }) }).then((started) => started.stop());
 
   it('refuses a @find whose arguments no unique index covers, naming the index that fixes it', async () => {
     const sdl = SDL.replace('productBySku(sku: String!): Product @find', 'productByName(name: String!): Product @find');

@@ -1,6 +1,6 @@
 import { ObjectId, type Db } from 'mongodb';
-import { createGateway } from 'docjoin';
 import { mongoForFile } from '../../support/test-mongo';
+import { createCheckedGateway } from '../../support/checked-gateway';
 
 /**
  * The startup sample: documents that disagree with the schema warn (the start goes on), and snapshot
@@ -42,7 +42,7 @@ async function freshDb(orders: ReadonlyArray<Record<string, unknown>>): Promise<
 }
 
 const start = async (db: Db, warnings: string[] = []) => {
-  const gateway = await createGateway({ typeDefs: SDL, mongoClient: file.client, db, listen: false, onWarning: (message) => warnings.push(message) });
+  const gateway = await createCheckedGateway({ typeDefs: SDL, mongoClient: file.client, db, listen: false, onWarning: (message) => warnings.push(message) });
   await gateway.stop();
   return warnings;
 };

@@ -1,9 +1,10 @@
 import { ObjectId, type ClientSession, type Db } from 'mongodb';
-import { createGateway, type Gateway, type GatewaySettings } from 'docjoin';
+import { type Gateway, type GatewaySettings } from 'docjoin';
 import { gatewaySettingsOf, loadConfig } from '../../../src/config';
 import { demoProjectOptions } from '../../support/demo-project';
 import { startDemoGateway, type DemoGateway } from '../gateway/support/demo-gateway';
 import { transactionsAtRegistration } from './support/expected-writes';
+import { createCheckedGateway } from '../../support/checked-gateway';
 
 /**
  * Issue 15: a gateway killed mid-transaction leaves the transaction open, holding the documents it
@@ -35,7 +36,7 @@ afterAll(async () => {
 
 /** A gateway over the test's database with `settings` over the defaults. */
 async function gatewayWith(settings: GatewaySettings): Promise<Gateway> {
-  const gateway = await createGateway({
+  const gateway = await createCheckedGateway({
     db: demo.dbName,
     mongoClient: demo.client,
     ...demoProjectOptions(),

@@ -1,10 +1,10 @@
 import { demoProjectOptions } from '../../support/demo-project';
 import type { CommandStartedEvent, Db, ObjectId } from 'mongodb';
 import { gatewaySettingsOf, loadConfig } from '../../../src/config';
-import { createGateway } from 'docjoin';
 import { mutationWritePlans } from '../../../examples/demo/resolvers/mutation';
 import { startDemoGateway, type DemoGateway } from '../gateway/support/demo-gateway';
 import { startWriteDemo } from './support/write-demo';
+import { createCheckedGateway } from '../../support/checked-gateway';
 
 /**
  * The static estimate of every mutation, pinned, against the round trips it really sends: its write
@@ -116,7 +116,7 @@ describe('aliased mutations', () => {
 describe('the write plan is a bound the write unit keeps', () => {
   it('a plan that declares less than the resolver does: the unit fails before the extra command, and its transaction leaves nothing', async () => {
     // Declares only firstName, which no snapshot copies: 1 write (+ commit). The resolver also sets `name`, copied into books.
-    const gateway = await createGateway({
+    const gateway = await createCheckedGateway({
       db: demo.client.db(demo.dbName),
       mongoClient: demo.client,
       mongoKind: demo.mongo.isEmbedded ? 'embedded' : 'external',

@@ -1,7 +1,8 @@
 import type { Db } from 'mongodb';
-import { createGateway, type Gateway } from 'docjoin';
+import { type Gateway } from 'docjoin';
 import { MIGRATIONS_COLLECTION } from '../../../../src/gateway/estimate/copy-backfills';
 import { mongoForFile } from '../../../support/test-mongo';
+import { createCheckedGateway } from '../../../support/checked-gateway';
 
 /** What a backfill test file works with: fresh databases, the migration markers in them, and gateways serving its SDL. */
 export interface BackfillFixture {
@@ -19,6 +20,6 @@ export function backfillFixture(sdl: string): BackfillFixture {
     async addMarkers(db, markers) {
       if (markers.length > 0) await db.collection(MIGRATIONS_COLLECTION).insertMany(markers.map((marker) => ({ ...marker })));
     },
-    serve: (db) => createGateway({ typeDefs: sdl, db: db.databaseName, mongoClient: file.client, listen: false, onWarning: () => undefined }),
+    serve: (db) => createCheckedGateway({ typeDefs: sdl, db: db.databaseName, mongoClient: file.client, listen: false, onWarning: () => undefined }),
   };
 }

@@ -1,9 +1,10 @@
 import { demoProjectOptions } from '../../../support/demo-project';
 import type { MongoClient } from 'mongodb';
 import { gatewaySettingsOf, loadConfig, type DocjoinConfig } from '../../../../src/config';
-import { connectMongo, createGateway, type Gateway } from 'docjoin';
+import { connectMongo, type Gateway } from 'docjoin';
 import { seedDemoData } from '../../../../examples/demo/seed/seed-database';
 import { startTestMongo, type TestMongo } from '../../../support/test-mongo';
+import { createCheckedGateway } from '../../../support/checked-gateway';
 
 export interface DemoGateway {
   readonly gateway: Gateway;
@@ -26,7 +27,7 @@ export async function startDemoGateway(options: { scale?: number; env?: Record<s
   const config: DocjoinConfig = loadConfig({ PORT: '0', ...options.env });
   let gateway: Gateway;
   try {
-    gateway = await createGateway({
+    gateway = await createCheckedGateway({
       db: client.db(seedDb.databaseName),
       mongoClient: client,
       mongoKind: mongo.isEmbedded ? 'embedded' : 'external',

@@ -1,13 +1,14 @@
 import { demoProjectOptions } from '../../../support/demo-project';
 import { gatewaySettingsOf, loadConfig } from '../../../../src/config';
-import { createGateway, type Gateway } from 'docjoin';
+import { type Gateway } from 'docjoin';
 import { declaredStrategies } from '../../../../src/gateway/storage-map/storage-map-types';
 import type { WriteOptions } from '../../../../src/gateway/writes/request-writes';
 import type { DemoGateway } from '../../gateway/support/demo-gateway';
+import { createCheckedGateway } from '../../../support/checked-gateway';
 
 /** Another gateway over the demo gateway's database and client, with other write options (no reseed). */
 export async function gatewayWith(demo: DemoGateway, writes: WriteOptions): Promise<Gateway> {
-  return createGateway({
+  return createCheckedGateway({
     db: demo.client.db(demo.dbName),
     mongoClient: demo.client,
     mongoKind: demo.mongo.isEmbedded ? 'embedded' : 'external',

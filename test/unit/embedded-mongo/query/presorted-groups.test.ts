@@ -1,4 +1,5 @@
-import { markPresortedGroups, PRESORTED } from '../../../../src/embedded-mongo/query/presorted-groups';
+import { markPresortedGroups } from '../../../../src/embedded-mongo/query/presorted-groups';
+import { PRESORTED } from '../../../../src/embedded-mongo/query/presorted-mark';
 
 const sortBy = { time: -1, _id: -1 };
 const group = { $group: { _id: '$host.id', docs: { $topN: { n: 5, sortBy, output: '$$ROOT' } }, count: { $sum: 1 } } };

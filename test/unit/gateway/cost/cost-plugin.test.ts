@@ -2,7 +2,8 @@ import { ApolloServer, type GraphQLRequestContextDidResolveOperation, type Graph
 import { makeExecutableSchema } from '@graphql-tools/schema';
 import { GraphQLError } from 'graphql';
 import type { CostEstimate } from '../../../../src/gateway/estimate/estimate-operation';
-import { EstimateViolationLog, type EstimateViolation } from '../../../../src/gateway/cost/estimate-check';
+import type { EstimateViolation } from '../../../../src/gateway/cost/estimate-check';
+import { EstimateViolationLog } from '../../../support/estimate-violation-log';
 import { assertNoEstimateViolations } from '../../../support/assert-no-estimate-violations';
 import { ApolloServerPluginDocjoinCost, type DocjoinCostOptions } from '../../../../src/gateway/cost/cost-plugin';
 import { CostLedger } from '../../../../src/gateway/cost/cost-ledger';
