@@ -8,7 +8,8 @@ import type { EstimateViolationRecorder } from './cost/estimate-check';
 import { createFormatError } from './errors/format-error';
 import { compiledExecutionPlugin, type ErrorShaping } from './execution/compiled-execution';
 import { CollectionSizes } from './estimate/collection-sizes';
-import { coerceVariables, estimateWithVariables } from './estimate/estimate-request';
+import { estimateWithVariables } from './estimate/estimate-request';
+import { OperationPlanner } from './plan/operation-planner';
 import { EstimateCache } from './estimate/estimate-cache';
 import { CopyBackfills } from './estimate/copy-backfills';
 import { counterCount } from './loaders/counter-count';
@@ -193,22 +194,25 @@ export async function createDocjoin(options: DocjoinOptions): Promise<Docjoin> {
   const documentBudget = new DocumentBudget(settings.maxDocumentsInFlight);
 
   const checkEstimate = options.checkEstimates ?? false;
+  const metrics = settings.metrics ? new GatewayMetrics() : undefined;
+  const planner = new OperationPlanner(schema, ownership, metrics ? { onLookup: (hit) => metrics.planLookup(hit) } : {});
+  metrics?.watchPlans(() => planner.size);
   const estimates = new EstimateCache();
   const costPlugin = ApolloServerPluginDocjoinCost<GatewayContext>({
     report: settings.costReport,
     estimate: !estimateRead(settings, checkEstimate)
       ? undefined
-      : ({ schema: resolvedSchema, document, operation, request, contextValue }) => {
-          if (!operation) return undefined;
-          const variables = coerceVariables(resolvedSchema, operation, request.variables);
-          if (!variables) return undefined;
+      : (request) => {
+          const prepared = planner.prepare(request);
+          if (!prepared) return undefined;
+          const { plan, variables } = prepared;
+          const { contextValue } = request;
           const estimate = (read: Readonly<Record<string, unknown>>) =>
             estimateWithVariables(
               {
-                schema: resolvedSchema,
+                schema,
                 storageMap,
-                document,
-                operation,
+                plan,
                 strategyFor: contextValue.strategyFor,
                 assumedListSize: settings.assumedListSize,
                 writeEstimate: (field) => writeRuntime.estimates.get(field),
@@ -218,7 +222,7 @@ export async function createDocjoin(options: DocjoinOptions): Promise<Docjoin> {
               read,
             );
           // A request that switches strategies is estimated for itself.
-          return contextValue.overrides === NO_OVERRIDES ? estimates.estimate(operation, variables, `${sizes?.version ?? 0}:${backfills?.version ?? 0}`, estimate) : estimate(variables);
+          return contextValue.overrides === NO_OVERRIDES ? estimates.estimate(plan.operation, variables, `${sizes?.version ?? 0}:${backfills?.version ?? 0}`, estimate) : estimate(variables);
         },
     limits: settings.limits,
     commandsView: ({ request }) => settings.costCommands && parseCostHeader(request.http?.headers.get(COST_HEADER)) === 'commands',
@@ -229,7 +233,6 @@ export async function createDocjoin(options: DocjoinOptions): Promise<Docjoin> {
 
   const mongoUri = options.mongoUri ?? `mongodb://${options.mongoClient.options.hosts.map((host) => host.toString()).join(',')}`;
   const logger = options.logger ?? silentLogger();
-  const metrics = settings.metrics ? new GatewayMetrics() : undefined;
   const availability = new MongoAvailability(options.mongoClient, logger, metrics, redactSecrets(mongoUri));
   const observer = requestObserverPlugin({
     logger,
@@ -242,7 +245,7 @@ export async function createDocjoin(options: DocjoinOptions): Promise<Docjoin> {
   const formatError = createFormatError({ production: settings.production });
   return {
     schema,
-    compiledExecution: (shaping = {}) => compiledExecutionPlugin(schema, { formatError, includeStacktraceInErrorResponses: apolloIncludesStacktraces(), ...shaping }, ownership),
+    compiledExecution: (shaping = {}) => compiledExecutionPlugin(schema, planner, { formatError, includeStacktraceInErrorResponses: apolloIncludesStacktraces(), ...shaping }),
     storageMap,
     settings,
     plugins: [

@@ -59,6 +59,10 @@ export class GatewayMetrics {
   readonly #fanOut: BatchedCounter<'collection'>;
   readonly #rejections: BatchedCounter<'limit'>;
   readonly #mongoUp: Gauge;
+  readonly #planLookups: BatchedCounter<'outcome'>;
+  readonly #planHits: CounterSeries;
+  readonly #planMisses: CounterSeries;
+  #cachedPlans: () => number = () => 0;
   // The series a request records into, found by plain label values: a request builds no series key.
   readonly #operations = new Map<string, OperationSeries>();
   /** Operation names past the first MAX_OPERATION_NAMES, all labelled `other`. */
@@ -82,6 +86,18 @@ export class GatewayMetrics {
     this.#fanOut = new BatchedCounter({ name: 'docjoin_write_fan_out_documents_total', help: 'Documents modified by writes, per collection (a write and every copy it kept true)', labelNames: ['collection'], registry });
     this.#rejections = new BatchedCounter({ name: 'docjoin_cost_limit_rejections_total', help: 'Operations rejected before execution by a cost limit (COST_LIMIT_EXCEEDED)', labelNames: ['limit'], registry });
     this.#mongoUp = new Gauge({ name: 'docjoin_mongo_up', help: '1 while MongoDB answers its heartbeats, 0 during an outage', registers: [registry] });
+    this.#planLookups = new BatchedCounter({ name: 'docjoin_plan_cache_lookups_total', help: 'Operation plans looked up in the plan cache: hit (planned before) or miss (planned now)', labelNames: ['outcome'], registry });
+    this.#planHits = this.#planLookups.series({ outcome: 'hit' });
+    this.#planMisses = this.#planLookups.series({ outcome: 'miss' });
+    const cachedPlans = () => this.#cachedPlans();
+    new Gauge({
+      name: 'docjoin_plan_cache_plans',
+      help: 'Operation plans in the plan cache (bounded; the least recently used goes first)',
+      registers: [registry],
+      collect() {
+        this.set(cachedPlans());
+      },
+    });
     collectDefaultMetrics({ register: registry });
     this.#mongoUp.set(1);
   }
@@ -124,6 +140,16 @@ export class GatewayMetrics {
       if (!series) this.#fanOutSeries.set(collection, (series = this.#fanOut.series({ collection })));
       series.inc(fanOut[collection]!);
     }
+  }
+
+  /** One lookup in the plan cache (plan/operation-planner.ts). */
+  planLookup(hit: boolean): void {
+    (hit ? this.#planHits : this.#planMisses).inc();
+  }
+
+  /** Where docjoin_plan_cache_plans reads the number of cached plans at each scrape. */
+  watchPlans(count: () => number): void {
+    this.#cachedPlans = count;
   }
 
   mongoReachable(up: boolean): void {

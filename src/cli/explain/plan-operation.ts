@@ -3,14 +3,12 @@ import {
   isAbstractType,
   isCompositeType,
   isObjectType,
-  Kind,
   OperationTypeNode,
   TypeInfo,
   visit,
   visitWithTypeInfo,
   type DocumentNode,
   type FieldNode,
-  type FragmentDefinitionNode,
   type GraphQLNamedType,
   type GraphQLObjectType,
   type GraphQLSchema,
@@ -19,6 +17,7 @@ import {
 import type { StrategyOverrides } from '../../gateway/context/strategy-overrides';
 import { collectResponseFields, collectRootFields } from '../../gateway/estimate/collect-response-fields';
 import { estimateOperation, type CostEstimate } from '../../gateway/estimate/estimate-operation';
+import { fragmentsOf } from '../../gateway/plan/operation-plan';
 import type { SelectionSource } from '../../gateway/planning/collect-selection';
 import { declaredStrategies, type ReadStrategy, type RelationField, type StorageMap } from '../../gateway/storage-map/storage-map-types';
 import type { WriteUnitEstimate } from '../../gateway/writes/estimate-write-unit';
@@ -174,12 +173,4 @@ function withoutField(schema: GraphQLSchema, document: DocumentNode, coordinate:
       },
     }),
   );
-}
-
-function fragmentsOf(document: DocumentNode): Record<string, FragmentDefinitionNode> {
-  const fragments: Record<string, FragmentDefinitionNode> = {};
-  for (const definition of document.definitions) {
-    if (definition.kind === Kind.FRAGMENT_DEFINITION) fragments[definition.name.value] = definition;
-  }
-  return fragments;
 }

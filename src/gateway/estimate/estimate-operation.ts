@@ -38,6 +38,8 @@ export interface EstimateInput {
   readonly fragments: Readonly<Record<string, FragmentDefinitionNode>>;
   /** Coerced variable values (graphql's getVariableValues). */
   readonly variableValues: Readonly<Record<string, unknown>>;
+  /** How deeply the operation nests, as its plan measured it (plan/operation-plan.ts); measured here when absent. */
+  readonly depth?: number;
   /** The strategy this request reads each relation with (default or overridden). */
   strategyFor(field: RelationField): ReadStrategy;
   /** Entries assumed in a list nothing bounds (reference arrays, embedded arrays without `first`). Default 20 (like `first`). */
@@ -100,7 +102,7 @@ const SATURATED = Number.MAX_SAFE_INTEGER;
  */
 export function estimateOperation(input: EstimateInput): CostEstimate {
   const source: SelectionSource = { schema: input.schema, fragments: input.fragments, variableValues: input.variableValues };
-  const depth = selectionDepth(source, input.operation.selectionSet);
+  const depth = input.depth ?? selectionDepth(source, input.operation.selectionSet);
   const { roundTrips, documents, heaviest } = new EstimatePass(input, source).run();
   return { roundTrips, documents, depth, heaviest };
 }

@@ -1,14 +1,16 @@
-import { getVariableValues, Kind, type DocumentNode, type FragmentDefinitionNode, type GraphQLSchema, type OperationDefinitionNode } from 'graphql';
+import type { DocumentNode, GraphQLSchema, OperationDefinitionNode } from 'graphql';
 import type { CounterCount } from '../loaders/counter-count';
+import { buildOperationPlan, type OperationPlan } from '../plan/operation-plan';
+import { coerceVariables } from '../plan/operation-planner';
 import type { ReadStrategy, RelationField, StorageMap } from '../storage-map/storage-map-types';
 import { estimateOperation, type CostEstimate, type WriteBound } from './estimate-operation';
 
-/** What estimateRequest needs besides the variables: the request and the data's measures. */
+/** What an estimate needs besides the variables: the operation's plan and the data's measures. */
 export interface EstimatedRequest {
   readonly schema: GraphQLSchema;
   readonly storageMap: StorageMap;
-  readonly document: DocumentNode;
-  readonly operation: OperationDefinitionNode;
+  /** The operation's plan (plan/operation-plan.ts): its operation, fragments and depth. */
+  readonly plan: Pick<OperationPlan, 'operation' | 'fragments' | 'depth'>;
   strategyFor(field: RelationField): ReadStrategy;
   /** See EstimateInput.assumedListSize (default DEFAULT_ASSUMED_LIST_SIZE). */
   readonly assumedListSize?: number;
@@ -23,35 +25,23 @@ export interface EstimatedRequest {
 }
 
 /**
- * The estimate of a resolved request (Apollo's didResolveOperation): coerces the variables the way
- * execution will, then estimates. Undefined when the variables don't coerce (execution reports that error
- * and sends nothing to MongoDB).
+ * The estimate of one operation of `document` with raw `variables` (as a client sends them), planned
+ * and coerced as a request of it would be; undefined when the variables don't coerce (execution
+ * reports that error and sends nothing to MongoDB).
  */
-export function estimateRequest(request: EstimatedRequest & { readonly variables: Readonly<Record<string, unknown>> | undefined }): CostEstimate | undefined {
+export function estimateRequest(request: Omit<EstimatedRequest, 'plan'> & { readonly document: DocumentNode; readonly operation: OperationDefinitionNode; readonly variables: Readonly<Record<string, unknown>> | undefined }): CostEstimate | undefined {
   const coerced = coerceVariables(request.schema, request.operation, request.variables);
-  return coerced && estimateWithVariables(request, coerced);
+  return coerced && estimateWithVariables({ ...request, plan: buildOperationPlan(request.schema, request.document, request.operation, coerced) }, coerced);
 }
 
-const NO_VARIABLES: Readonly<Record<string, unknown>> = Object.freeze({});
-
-/** The operation's variables coerced as execution coerces them; undefined when they don't coerce. */
-export function coerceVariables(schema: GraphQLSchema, operation: OperationDefinitionNode, variables: Readonly<Record<string, unknown>> | undefined): Readonly<Record<string, unknown>> | undefined {
-  // An operation without variables reads none of those sent.
-  if (!operation.variableDefinitions?.length) return NO_VARIABLES;
-  return getVariableValues(schema, operation.variableDefinitions, variables ?? {}).coerced;
-}
-
-/** The estimate of the request with its variables already coerced (coerceVariables). */
+/** The estimate of a planned request whose variables are coerced. */
 export function estimateWithVariables(request: EstimatedRequest, coerced: Readonly<Record<string, unknown>>): CostEstimate {
-  const fragments: Record<string, FragmentDefinitionNode> = {};
-  for (const definition of request.document.definitions) {
-    if (definition.kind === Kind.FRAGMENT_DEFINITION) fragments[definition.name.value] = definition;
-  }
   return estimateOperation({
     schema: request.schema,
     storageMap: request.storageMap,
-    operation: request.operation,
-    fragments,
+    operation: request.plan.operation,
+    fragments: request.plan.fragments,
+    depth: request.plan.depth,
     variableValues: coerced,
     strategyFor: request.strategyFor,
     ...(request.assumedListSize !== undefined && { assumedListSize: request.assumedListSize }),

@@ -1,7 +1,8 @@
 import { HeaderMap, type ApolloServerOptions, type ApolloServerPlugin, type BaseContext, type GraphQLRequestContextResponseForOperation, type GraphQLResponse } from '@apollo/server';
-import { getVariableValues, GraphQLError, type DocumentNode, type GraphQLFormattedError, type GraphQLSchema } from 'graphql';
+import { GraphQLError, type GraphQLFormattedError, type GraphQLSchema } from 'graphql';
+import type { StrategyOverrides } from '../context/strategy-overrides';
+import type { OperationPlanner } from '../plan/operation-planner';
 import { executeOwnedOperation } from './owned-execution';
-import { directiveVariables, ownedPlanKey, planOwnedOperation, type OwnedOperation, type Ownership } from './owned-plan';
 
 /** How Apollo Server is configured to shape errors; the compiled answers are shaped the same way. */
 export interface ErrorShaping<TContext extends BaseContext> {
@@ -19,33 +20,18 @@ export interface ErrorShaping<TContext extends BaseContext> {
  * connections, introspection), and every request Apollo must refuse (no operation to pick, variables
  * that do not coerce), is left to Apollo's own execution on graphql-js.
  *
- * A plan is made once per parsed document (Apollo's document store keeps it), operation and values of
- * the variables its `@skip` / `@include` read. Errors are shaped as Apollo shapes them (`shapeError`
- * below): a code on each, `extensions.http` moved to the response's status and headers, the stack trace
- * when asked, then `formatError`. The hook skips Apollo's execution hooks: `executionDidStart` and
- * `didEncounterErrors` do not run for owned operations.
+ * The plan and the coerced variables come from the planner (plan/operation-planner.ts), which made them
+ * once for the request. Errors are shaped as Apollo shapes them (`shapeError` below): a code on each,
+ * `extensions.http` moved to the response's status and headers, the stack trace when asked, then
+ * `formatError`. The hook skips Apollo's execution hooks: `executionDidStart` and `didEncounterErrors`
+ * do not run for owned operations.
  */
-export function compiledExecutionPlugin<TContext extends BaseContext>(schema: GraphQLSchema, shaping: ErrorShaping<TContext>, ownership: Ownership): ApolloServerPlugin<TContext> {
-  const plans = new WeakMap<DocumentNode, Map<string | null, DocumentPlans>>();
-  const planFor = (document: DocumentNode, operationName: string | null, variables: Readonly<Record<string, unknown>>): OwnedOperation | undefined => {
-    let byOperation = plans.get(document);
-    if (!byOperation) plans.set(document, (byOperation = new Map()));
-    let entry = byOperation.get(operationName);
-    if (!entry) byOperation.set(operationName, (entry = { directiveVariables: directiveVariables(document), byKey: new Map() }));
-    const key = ownedPlanKey(entry.directiveVariables, variables);
-    if (entry.byKey.has(key)) return entry.byKey.get(key);
-    if (entry.byKey.size >= MAX_PLANS_PER_OPERATION) entry.byKey.clear();
-    const plan = planOwnedOperation(schema, document, operationName, variables, ownership);
-    entry.byKey.set(key, plan);
-    return plan;
-  };
-  const answer = async ({ document, operation, operationName, contextValue, request }: GraphQLRequestContextResponseForOperation<TContext>): Promise<GraphQLResponse | null> => {
-    if (operation?.operation !== 'query') return null;
-    const variableValues = operation.variableDefinitions?.length ? getVariableValues(schema, operation.variableDefinitions, request.variables ?? {}, { maxErrors: 1 }).coerced : NO_VARIABLES;
-    if (!variableValues) return null;
-    const owned = planFor(document, operationName, variableValues);
+export function compiledExecutionPlugin<TContext extends BaseContext & { readonly overrides: StrategyOverrides }>(schema: GraphQLSchema, planner: OperationPlanner, shaping: ErrorShaping<TContext>): ApolloServerPlugin<TContext> {
+  const answer = async (request: GraphQLRequestContextResponseForOperation<TContext>): Promise<GraphQLResponse | null> => {
+    const prepared = planner.prepare(request);
+    const owned = prepared?.plan.owned;
     if (!owned) return null;
-    const result = await executeOwnedOperation({ schema, owned, contextValue, variableValues });
+    const result = await executeOwnedOperation({ schema, owned, contextValue: request.contextValue, variableValues: prepared.variables });
     const http = { status: undefined as number | undefined, headers: new HeaderMap() };
     const errors = result.errors?.map((error) => shapeError(error, shaping, http));
     return { http, body: { kind: 'single', singleResult: { ...(errors && { errors }), data: result.data, ...(result.extensions && { extensions: result.extensions }) } } };
@@ -57,17 +43,6 @@ export function compiledExecutionPlugin<TContext extends BaseContext>(schema: Gr
       return listener;
     },
   };
-}
-
-/** Plans remembered per operation (one per combination of its directives' values); past it, they start over. */
-const MAX_PLANS_PER_OPERATION = 64;
-
-const NO_VARIABLES: Readonly<Record<string, unknown>> = Object.freeze({});
-
-/** One operation's plans: undefined where docjoin does not own it for those values. */
-interface DocumentPlans {
-  readonly directiveVariables: readonly string[];
-  readonly byKey: Map<string, OwnedOperation | undefined>;
 }
 
 /**

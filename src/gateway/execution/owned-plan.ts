@@ -3,9 +3,6 @@ import {
   GraphQLError,
   isLeafType,
   isObjectType,
-  Kind,
-  visit,
-  type DocumentNode,
   type FieldNode,
   type FragmentDefinitionNode,
   type GraphQLField,
@@ -84,17 +81,18 @@ export interface RelationPlan extends SelectedField {
 
 /**
  * The plan of a query docjoin owns end to end, for the values of the variables its `@skip` / `@include`
- * read (ownedPlanKey); undefined when some part of it is not docjoin's to run: a root field without a
- * generated resolver, a hand-written resolver (or isTypeOf) below, a connection, an abstract type,
- * introspection, a directive whose `if` has no boolean value, or a mutation or subscription. Those run
- * on graphql-js.
+ * read; undefined when some part of it is not docjoin's to run: a root field without a generated
+ * resolver, a hand-written resolver (or isTypeOf) below, a connection, an abstract type, introspection,
+ * a directive whose `if` has no boolean value, or a mutation or subscription. Those run on graphql-js.
  */
-export function planOwnedOperation(schema: GraphQLSchema, document: DocumentNode, operationName: string | null, variableValues: Readonly<Record<string, unknown>>, ownership: Ownership): OwnedOperation | undefined {
-  const operation = findOperation(document, operationName);
+export function planOwnedOperation(
+  schema: GraphQLSchema,
+  { operation, fragments }: { readonly operation: OperationDefinitionNode; readonly fragments: Readonly<Record<string, FragmentDefinitionNode>> },
+  variableValues: Readonly<Record<string, unknown>>,
+  ownership: Ownership,
+): OwnedOperation | undefined {
   const queryType = schema.getQueryType();
-  if (!operation || operation.operation !== 'query' || !queryType) return undefined;
-  const fragments: Record<string, FragmentDefinitionNode> = Object.create(null) as Record<string, FragmentDefinitionNode>;
-  for (const definition of document.definitions) if (definition.kind === Kind.FRAGMENT_DEFINITION) fragments[definition.name.value] = definition;
+  if (operation.operation !== 'query' || !queryType) return undefined;
   const planner = new SelectionPlanner({ schema, fragments, variableValues }, ownership);
   try {
     const root = planner.plan(queryType, [operation.selectionSet], true);
@@ -104,34 +102,6 @@ export function planOwnedOperation(schema: GraphQLSchema, document: DocumentNode
     if (error instanceof GraphQLError) return undefined;
     throw error;
   }
-}
-
-/**
- * The part of a request that decides its owned plan besides the document: the values of the variables
- * that `@skip` / `@include` read anywhere in the document (booleans, or null and absent, which fail).
- */
-export function ownedPlanKey(directiveVariables: readonly string[], variableValues: Readonly<Record<string, unknown>>): string {
-  let key = '';
-  for (const name of directiveVariables) key += Object.hasOwn(variableValues, name) ? `${String(variableValues[name])},` : 'absent,';
-  return key;
-}
-
-/** The variables that some `@skip` / `@include` of `document` reads, sorted. */
-export function directiveVariables(document: DocumentNode): string[] {
-  const names = new Set<string>();
-  visit(document, {
-    Directive(directive) {
-      if (directive.name.value !== 'skip' && directive.name.value !== 'include') return;
-      for (const argument of directive.arguments ?? []) if (argument.value.kind === Kind.VARIABLE) names.add(argument.value.name.value);
-    },
-  });
-  return [...names].sort();
-}
-
-function findOperation(document: DocumentNode, operationName: string | null): OperationDefinitionNode | undefined {
-  const operations = document.definitions.filter((definition): definition is OperationDefinitionNode => definition.kind === Kind.OPERATION_DEFINITION);
-  if (operationName === null) return operations.length === 1 ? operations[0] : undefined;
-  return operations.find((operation) => operation.name?.value === operationName);
 }
 
 class SelectionPlanner {

@@ -1,8 +1,9 @@
 import { ApolloServer } from '@apollo/server';
-import { getOperationAST, getVariableValues, parse, type GraphQLFormattedError } from 'graphql';
+import { getOperationAST, parse, type GraphQLFormattedError } from 'graphql';
 import { ObjectId } from 'mongodb';
 import { connectMongo, directiveTypeDefs, type Docjoin, type GatewayContext, type MongoClient } from 'docjoin';
-import { planOwnedOperation } from '../../../src/gateway/execution/owned-plan';
+import { buildOperationPlan } from '../../../src/gateway/plan/operation-plan';
+import { coerceVariables } from '../../../src/gateway/plan/operation-planner';
 import { buildGatewaySchema } from '../../../src/gateway/schema/build-gateway-schema';
 import { demoProjectOptions } from '../../support/demo-project';
 import { startDemoGateway, type DemoGateway } from './support/demo-gateway';
@@ -77,8 +78,9 @@ describe('on the demo data', () => {
   const isOwned = (query: string, variables: Record<string, unknown> = {}) => {
     const document = parse(query);
     const operation = getOperationAST(document);
-    const coerced = getVariableValues(built.schema, operation?.variableDefinitions ?? [], variables).coerced;
-    return coerced !== undefined && planOwnedOperation(built.schema, document, null, coerced, built.ownership) !== undefined;
+    if (!operation) return false;
+    const coerced = coerceVariables(built.schema, operation, variables);
+    return coerced !== undefined && buildOperationPlan(built.schema, document, operation, coerced, built.ownership).owned !== undefined;
   };
 
   beforeAll(async () => {

@@ -83,6 +83,21 @@ it('serves Prometheus metrics: requests by operation and outcome, per field and 
   expect(grew('docjoin_request_estimated_round_trips_sum{operation="Shelves"}')).toBe(1 + 2);
   expect(metric(after, 'docjoin_mongo_up')).toBe(1);
   expect(after).toContain('# TYPE process_cpu_user_seconds_total counter');
+});
+
+it('counts the plan cache: a query sent again is planned once, another strategy or directive value is planned anew', async () => {
+  const query = 'query Titles($withYear: Boolean!) { shelves { name books { title year @include(if: $withYear) } } }';
+  const before = await scrape();
+  await post({ query, variables: { withYear: true } });
+  await post({ query, variables: { withYear: true } });
+  await post({ query, variables: { withYear: false } });
+  await post({ query, variables: { withYear: false } }, { 'x-docjoin-strategy': 'Shelf.books=join' });
+  await post({ query, variables: { withYear: true } });
+  const after = await scrape();
+  const grew = (series: string) => (metric(after, series) ?? 0) - (metric(before, series) ?? 0);
+  expect(grew('docjoin_plan_cache_lookups_total{outcome="miss"}')).toBe(3);
+  expect(grew('docjoin_plan_cache_lookups_total{outcome="hit"}')).toBe(2);
+  expect(grew('docjoin_plan_cache_plans')).toBe(3);
   expect(after).toContain('# TYPE nodejs_heap_size_used_bytes gauge');
 });
 

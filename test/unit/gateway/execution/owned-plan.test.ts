@@ -1,5 +1,6 @@
-import { parse } from 'graphql';
-import { planOwnedOperation, type OwnedOperation } from '../../../../src/gateway/execution/owned-plan';
+import { getOperationAST, parse } from 'graphql';
+import type { OwnedOperation } from '../../../../src/gateway/execution/owned-plan';
+import { buildOperationPlan } from '../../../../src/gateway/plan/operation-plan';
 import { buildGatewaySchema } from '../../../../src/gateway/schema/build-gateway-schema';
 import { withDirectiveTypeDefs } from '../../../../src/gateway/schema/schema-sources';
 
@@ -18,7 +19,12 @@ const SDL = /* GraphQL */ `
 
 function planner(resolvers: Record<string, Record<string, unknown>> = {}) {
   const { schema, ownership } = buildGatewaySchema({ typeDefs: withDirectiveTypeDefs(SDL), resolvers: { Query: { recent: () => [] }, ...resolvers } });
-  return (query: string, operationName: string | null = null, variables: Record<string, unknown> = {}) => planOwnedOperation(schema, parse(query), operationName, variables, ownership);
+  // The operation as Apollo picks it (none for an unknown name), planned as the planner plans it.
+  return (query: string, operationName: string | null = null, variables: Record<string, unknown> = {}) => {
+    const document = parse(query);
+    const operation = getOperationAST(document, operationName);
+    return operation ? buildOperationPlan(schema, document, operation, variables, ownership).owned : undefined;
+  };
 }
 
 /** Each field of a selection plan by response key, as kind (and child plan) for a compact comparison. */

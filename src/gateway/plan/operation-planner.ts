@@ -1,0 +1,100 @@
+import { getNamedType, getVariableValues, GraphQLBoolean, typeFromAST, type DocumentNode, type GraphQLSchema, type OperationDefinitionNode } from 'graphql';
+import { LRUCache } from 'lru-cache';
+import type { StrategyOverrides } from '../context/strategy-overrides';
+import type { Ownership } from '../execution/owned-plan';
+import { buildOperationPlan, type OperationPlan } from './operation-plan';
+
+/** Plans kept at most; the least recently used goes first. */
+export const MAX_CACHED_PLANS = 1_000;
+
+/** What a request has once its operation is resolved: its plan, and its variables coerced (once). */
+export interface PreparedRequest {
+  readonly plan: OperationPlan;
+  readonly variables: Readonly<Record<string, unknown>>;
+}
+
+/** The parts of Apollo's request context (from didResolveOperation on) that planning reads. */
+export interface ResolvedRequest {
+  readonly document: DocumentNode;
+  readonly operation?: OperationDefinitionNode | undefined;
+  readonly operationName: string | null;
+  /** Apollo's hash of the query text: with the operation name, it names the document (unset: not cached). */
+  readonly queryHash?: string | undefined;
+  readonly request: { readonly variables?: Readonly<Record<string, unknown>> };
+  readonly contextValue: { readonly overrides: StrategyOverrides };
+}
+
+const NO_VARIABLES: Readonly<Record<string, unknown>> = Object.freeze({});
+
+/**
+ * Prepares each request once, whichever of docjoin's plugins asks first (the estimate before
+ * execution, then the executor): its variables coerced as graphql-js coerces them, and its operation's
+ * plan, from a bounded LRU cache keyed by the query's hash, the operation name, the strategy overrides
+ * and the values of the operation's Boolean variables (what `@skip` / `@include` read).
+ */
+export class OperationPlanner {
+  readonly #plans: LRUCache<string, OperationPlan>;
+  readonly #prepared = new WeakMap<object, PreparedRequest | null>();
+  readonly #onLookup: (hit: boolean) => void;
+
+  /** `maxPlans`: the cache's bound (default MAX_CACHED_PLANS); `onLookup`: told of each hit or miss (metrics). */
+  constructor(
+    private readonly schema: GraphQLSchema,
+    private readonly ownership: Ownership,
+    options: { readonly maxPlans?: number; readonly onLookup?: (hit: boolean) => void } = {},
+  ) {
+    this.#plans = new LRUCache({ max: options.maxPlans ?? MAX_CACHED_PLANS });
+    this.#onLookup = options.onLookup ?? (() => undefined);
+  }
+
+  /** Plans in the cache now. */
+  get size(): number {
+    return this.#plans.size;
+  }
+
+  /** The request's plan and variables; null when no operation was resolved or its variables do not coerce (Apollo refuses those). */
+  prepare(request: ResolvedRequest): PreparedRequest | null {
+    const known = this.#prepared.get(request);
+    if (known !== undefined) return known;
+    const prepared = this.#prepare(request);
+    this.#prepared.set(request, prepared);
+    return prepared;
+  }
+
+  #prepare({ document, operation, operationName, queryHash, request, contextValue }: ResolvedRequest): PreparedRequest | null {
+    if (!operation) return null;
+    const variables = coerceVariables(this.schema, operation, request.variables);
+    if (!variables) return null;
+    const build = () => buildOperationPlan(this.schema, document, operation, variables, this.ownership);
+    if (queryHash === undefined) return { plan: build(), variables };
+    const key = `${queryHash}\0${operationName ?? ''}\0${overridesKey(contextValue.overrides)}\0${this.#booleanValues(operation, variables)}`;
+    let plan = this.#plans.get(key);
+    this.#onLookup(plan !== undefined);
+    if (!plan) this.#plans.set(key, (plan = build()));
+    return { plan, variables };
+  }
+
+  /** The values of the operation's Boolean variables, in their order: all that can change the plan's shape. */
+  #booleanValues(operation: OperationDefinitionNode, variables: Readonly<Record<string, unknown>>): string {
+    let key = '';
+    for (const definition of operation.variableDefinitions ?? []) {
+      const type = typeFromAST(this.schema, definition.type);
+      if (!type || getNamedType(type) !== GraphQLBoolean) continue;
+      const name = definition.variable.name.value;
+      key += Object.hasOwn(variables, name) ? `${String(variables[name])},` : 'absent,';
+    }
+    return key;
+  }
+}
+
+/** The operation's variables coerced as graphql-js coerces them; undefined when they don't coerce. */
+export function coerceVariables(schema: GraphQLSchema, operation: OperationDefinitionNode, variables: Readonly<Record<string, unknown>> | undefined): Readonly<Record<string, unknown>> | undefined {
+  // An operation without variables reads none of those sent.
+  if (!operation.variableDefinitions?.length) return NO_VARIABLES;
+  return getVariableValues(schema, operation.variableDefinitions, variables ?? {}, { maxErrors: 1 }).coerced;
+}
+
+function overridesKey(overrides: StrategyOverrides): string {
+  if (overrides.size === 0) return '';
+  return [...overrides].map(([coordinate, strategy]) => `${coordinate}=${strategy}`).sort().join(',');
+}

@@ -1,0 +1,62 @@
+import { getOperationAST, parse } from 'graphql';
+import { NO_OVERRIDES, type StrategyOverrides } from '../../../../src/gateway/context/strategy-overrides';
+import { OperationPlanner, type ResolvedRequest } from '../../../../src/gateway/plan/operation-planner';
+import { buildGatewaySchema } from '../../../../src/gateway/schema/build-gateway-schema';
+import { withDirectiveTypeDefs } from '../../../../src/gateway/schema/schema-sources';
+
+const SDL = /* GraphQL */ `
+  type Query { orders(first: Int = 10): [Order!]! @list }
+  type Order @collection(name: "orders") { id: ID! total: Float note: String lines: [Line!]! @embedded(path: "lines") }
+  type Line { sku: String! }
+`;
+const { schema, ownership } = buildGatewaySchema({ typeDefs: withDirectiveTypeDefs(SDL), resolvers: {} });
+
+/** A resolved request as Apollo hands it to the plugins (the query's hash stands for its text). */
+function request(query: string, variables: Record<string, unknown> = {}, overrides: StrategyOverrides = NO_OVERRIDES, operationName: string | null = null): ResolvedRequest {
+  const document = parse(query);
+  return { document, operation: getOperationAST(document, operationName) ?? undefined, operationName, queryHash: query, request: { variables }, contextValue: { overrides } };
+}
+
+describe('OperationPlanner', () => {
+  const QUERY = 'query Q($n: Int, $withTotal: Boolean!) { orders(first: $n) { id total @include(if: $withTotal) lines { sku } } }';
+
+  it('prepares a request once, whoever asks: the same plan and the same coerced variables', () => {
+    const planner = new OperationPlanner(schema, ownership);
+    const sent = request(QUERY, { n: 2, withTotal: true });
+    const first = planner.prepare(sent);
+    expect(first).not.toBeNull();
+    expect(planner.prepare(sent)).toBe(first);
+    expect(first!.variables).toEqual({ n: 2, withTotal: true });
+    expect(first!.plan.depth).toBe(2);
+    expect(first!.plan.owned?.root.fields.map((field) => field.responseKey)).toEqual(['orders']);
+  });
+
+  it('plans a query once per shape: other values of its Boolean variables, or other strategies, are planned anew', () => {
+    const lookups: boolean[] = [];
+    const planner = new OperationPlanner(schema, ownership, { onLookup: (hit) => lookups.push(hit) });
+    const withTotal = planner.prepare(request(QUERY, { n: 2, withTotal: true }))!.plan;
+    expect(planner.prepare(request(QUERY, { n: 5, withTotal: true }))!.plan).toBe(withTotal);
+    const withoutTotal = planner.prepare(request(QUERY, { n: 2, withTotal: false }))!.plan;
+    expect(withoutTotal).not.toBe(withTotal);
+    const shape = (plan: typeof withTotal) => plan.owned?.root.fields[0]?.kind === 'relation' && plan.owned.root.fields[0].child.fields.map((field) => field.responseKey);
+    expect([shape(withTotal), shape(withoutTotal)]).toEqual([['id', 'total', 'lines'], ['id', 'lines']]);
+    planner.prepare(request(QUERY, { n: 2, withTotal: true }, new Map([['Order.lines', 'embedded']])));
+    expect(lookups).toEqual([false, true, false, false]);
+    expect(planner.size).toBe(3);
+  });
+
+  it('keeps at most maxPlans, dropping the least recently used', () => {
+    const lookups: boolean[] = [];
+    const planner = new OperationPlanner(schema, ownership, { maxPlans: 2, onLookup: (hit) => lookups.push(hit) });
+    for (const query of ['{ orders { id } }', '{ orders { total } }', '{ orders { id } }', '{ orders { note } }', '{ orders { total } }']) planner.prepare(request(query));
+    expect(lookups).toEqual([false, false, true, false, false]);
+    expect(planner.size).toBe(2);
+  });
+
+  it('prepares nothing when no operation was resolved or the variables do not coerce', () => {
+    const planner = new OperationPlanner(schema, ownership);
+    expect(planner.prepare(request('query A { orders { id } }', {}, NO_OVERRIDES, 'B'))).toBeNull();
+    expect(planner.prepare(request(QUERY, { n: 'two', withTotal: true }))).toBeNull();
+    expect(planner.size).toBe(0);
+  });
+});
