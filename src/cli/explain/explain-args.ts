@@ -15,6 +15,8 @@ export type ExplainCommand =
       /** An `x-docjoin-strategy` value, e.g. `Book.authors=join,Post.recentComments=join`. */
       readonly strategy: string | undefined;
       readonly run: boolean;
+      /** Print the operation's plan tree (who runs it, and each field's step) before the estimate. */
+      readonly plan: boolean;
       /** With --run: the serve flags that choose the MongoDB (checked by loadConfig). */
       readonly mongoUri: string | undefined;
       readonly db: string | undefined;
@@ -29,6 +31,7 @@ export const EXPLAIN_FLAGS = [
   { name: '--variables', example: `'{"first": 5}'` },
   { name: '--strategy', example: 'Book.authors=join' },
   { name: '--run' },
+  { name: '--plan' },
   ...MONGO_TARGET_FLAGS,
   { name: '--seed-scale', example: '1' },
   ...PROJECT_FLAGS,
@@ -46,6 +49,8 @@ field declares. Also the operation's estimate against the cost limits (DOCJOIN_M
   --variables JSON    variable values, e.g. --variables '{"first": 5}'
   --strategy LIST     switch strategies as the x-docjoin-strategy header does,
                       e.g. --strategy Book.authors=join,Post.recentComments=join
+  --plan              first print the operation's plan: whether docjoin runs it from its own tree
+                      (and each field's step, level by level) or graphql-js runs it, and why
   --run               also run it and print the measured cost next to the estimate: on the embedded
                       server filled by the project's seed, or on --mongo-uri / $MONGODB_URI.
                       A mutation really writes.
@@ -85,6 +90,7 @@ export function parseExplainArgs(argv: readonly string[]): ExplainCommand {
     variables,
     strategy: args.values.get('--strategy'),
     run,
+    plan: args.switches.has('--plan'),
     mongoUri,
     db: args.values.get('--db'),
     seedScale: args.values.get('--seed-scale'),

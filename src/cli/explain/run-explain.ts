@@ -2,6 +2,8 @@ import { readFile } from 'node:fs/promises';
 import { getOperationAST, getVariableValues, GraphQLError, parse, print, validate, type DocumentNode, type OperationDefinitionNode } from 'graphql';
 import { ConfigError, loadConfig, redactSecrets, type DocjoinConfig } from '../../config';
 import { parseStrategyOverrides, STRATEGY_HEADER, type StrategyOverrides } from '../../gateway/context/strategy-overrides';
+import { buildOperationPlan } from '../../gateway/plan/operation-plan';
+import { printOperationPlan } from '../../gateway/plan/print-plan';
 import { buildGatewaySchema } from '../../gateway/schema/build-gateway-schema';
 import type { WriteUnitEstimate } from '../../gateway/writes/estimate-write-unit';
 import { buildWriteEstimates } from '../../gateway/writes/write-runtime';
@@ -54,6 +56,11 @@ async function explain(command: Explain, env: CliEnv, io: CliIo): Promise<number
     ...(config.assumedListSize !== undefined && { assumedListSize: config.assumedListSize }),
     writeEstimate: (field) => prepared.writeEstimates.get(field),
   });
+  if (command.plan) {
+    const operationPlan = buildOperationPlan(prepared.gateway.schema, prepared.document, prepared.operation, prepared.variables, prepared.gateway.ownership);
+    const { storageMap } = prepared.gateway;
+    io.out.write(`${printOperationPlan(operationPlan, { storageMap, strategyFor: (field) => prepared.overrides.get(field.coordinate) ?? field.defaultStrategy })}\n`);
+  }
   if (!command.run) {
     io.out.write(formatPlan(plan, config.limits));
     return 0;

@@ -1,12 +1,14 @@
 import {
   getNamedType,
   GraphQLError,
+  isAbstractType,
   isLeafType,
   isObjectType,
   type FieldNode,
   type FragmentDefinitionNode,
   type GraphQLField,
   type GraphQLFieldResolver,
+  type GraphQLNamedType,
   type GraphQLObjectType,
   type GraphQLOutputType,
   type GraphQLSchema,
@@ -79,9 +81,12 @@ export interface RelationPlan extends SelectedField {
   readonly child: SelectionPlan;
 }
 
+/** Whether docjoin runs an operation from its own tree, or why graphql-js runs it instead. */
+export type OwnedPlanning = { readonly owned: OwnedOperation; readonly refusal?: undefined } | { readonly owned?: undefined; readonly refusal: string };
+
 /**
  * The plan of a query docjoin owns end to end, for the values of the variables its `@skip` / `@include`
- * read; undefined when some part of it is not docjoin's to run: a root field without a generated
+ * read; a refusal when some part of it is not docjoin's to run: a root field without a generated
  * resolver, a hand-written resolver (or isTypeOf) below, a connection, an abstract type, introspection,
  * a directive whose `if` has no boolean value, or a mutation or subscription. Those run on graphql-js.
  */
@@ -90,19 +95,22 @@ export function planOwnedOperation(
   { operation, fragments }: { readonly operation: OperationDefinitionNode; readonly fragments: Readonly<Record<string, FragmentDefinitionNode>> },
   variableValues: Readonly<Record<string, unknown>>,
   ownership: Ownership,
-): OwnedOperation | undefined {
+): OwnedPlanning {
   const queryType = schema.getQueryType();
-  if (operation.operation !== 'query' || !queryType) return undefined;
+  if (operation.operation !== 'query' || !queryType) return { refusal: `a ${operation.operation}` };
   const planner = new SelectionPlanner({ schema, fragments, variableValues }, ownership);
   try {
-    const root = planner.plan(queryType, [operation.selectionSet], true);
-    return root && { operation, fragments, root };
+    return { owned: { operation, fragments, root: planner.plan(queryType, [operation.selectionSet], true) } };
   } catch (error) {
+    if (error instanceof NotOwned) return { refusal: error.message };
     // graphql-js's own error for a directive without a boolean `if`: graphql-js reports it at its path.
-    if (error instanceof GraphQLError) return undefined;
+    if (error instanceof GraphQLError) return { refusal: `@skip / @include without a boolean value (${error.message})` };
     throw error;
   }
 }
+
+/** Thrown by the planner at the first part of the operation docjoin does not run itself. */
+class NotOwned extends Error {}
 
 class SelectionPlanner {
   constructor(
@@ -110,11 +118,11 @@ class SelectionPlanner {
     private readonly ownership: Ownership,
   ) {}
 
-  /** The plan of `selectionSets` on `type` (the query type when `isRoot`), or undefined when docjoin does not own all of it. */
-  plan(type: GraphQLObjectType, selectionSets: readonly SelectionSetNode[], isRoot = false): SelectionPlan | undefined {
+  /** The plan of `selectionSets` on `type` (the query type when `isRoot`); throws NotOwned where docjoin does not own it. */
+  plan(type: GraphQLObjectType, selectionSets: readonly SelectionSetNode[], isRoot = false): SelectionPlan {
     const collected = collectFields(this.source, type, selectionSets, 'responseKey', strictly);
     const storage = this.ownership.storageMap.types.get(type.name);
-    if (!isRoot && !storage) return undefined;
+    if (!isRoot && !storage) throw new NotOwned(`${type.name}: a type without storage`);
     const fields: FieldPlan[] = [];
     for (const [responseKey, fieldNodes] of collected) {
       const fieldName = fieldNodes[0]!.name.value;
@@ -122,37 +130,37 @@ class SelectionPlanner {
         fields.push({ kind: 'typename', responseKey });
         continue;
       }
-      if (fieldName.startsWith('__')) return undefined;
+      const coordinate = `${type.name}.${fieldName}`;
+      if (fieldName.startsWith('__')) throw new NotOwned(`${fieldName}: introspection`);
       const definition = type.getFields()[fieldName] as GraphQLField<unknown, unknown> | undefined;
-      if (!definition) return undefined;
+      if (!definition) throw new NotOwned(`${coordinate}: not in the schema`);
       const resolve = definition.resolve as AnyResolver | undefined;
       const selected: SelectedField = { responseKey, fieldName, parentType: type, definition, type: definition.type, fieldNodes };
       const target = getNamedType(definition.type);
       if (isRoot) {
-        if (!resolve || !this.ownership.rootResolvers.has(resolve) || !isObjectType(target)) return undefined;
-        const child = this.#child(target, fieldNodes);
-        if (!child) return undefined;
-        fields.push({ ...selected, kind: 'relation', resolve, child });
+        if (!resolve || !this.ownership.rootResolvers.has(resolve)) throw new NotOwned(`${coordinate}: a hand-written root field`);
+        fields.push({ ...selected, kind: 'relation', resolve, child: this.#child(coordinate, target, fieldNodes) });
         continue;
       }
       const stored = storage?.fields.get(fieldName);
-      if (!stored || (resolve && !this.ownership.fieldResolvers.has(resolve))) return undefined;
+      if (!stored) throw new NotOwned(`${coordinate}: a field without storage`);
+      if (resolve && !this.ownership.fieldResolvers.has(resolve)) throw new NotOwned(`${coordinate}: a hand-written resolver`);
       if (stored.kind === 'relation') {
-        if (!resolve || stored.connection || !isObjectType(target)) return undefined;
-        const child = this.#child(target, fieldNodes);
-        if (!child) return undefined;
-        fields.push({ ...selected, kind: 'relation', resolve, child });
+        if (!resolve) throw new NotOwned(`${coordinate}: a relation without docjoin's resolver`);
+        if (stored.connection) throw new NotOwned(`${coordinate}: a connection`);
+        fields.push({ ...selected, kind: 'relation', resolve, child: this.#child(coordinate, target, fieldNodes) });
       } else {
-        if (!isLeafType(target)) return undefined;
+        if (!isLeafType(target)) throw new NotOwned(`${coordinate}: an object stored in place`);
         fields.push(resolve ? { ...selected, kind: 'resolved', resolve } : { ...selected, kind: 'stored' });
       }
     }
     return { type, fields };
   }
 
-  #child(type: GraphQLObjectType, fieldNodes: readonly FieldNode[]): SelectionPlan | undefined {
-    // A hand-written isTypeOf would check each object: graphql-js runs it. (plan() refuses a type without storage.)
-    if (type.isTypeOf) return undefined;
+  #child(coordinate: string, type: GraphQLNamedType, fieldNodes: readonly FieldNode[]): SelectionPlan {
+    if (!isObjectType(type)) throw new NotOwned(`${coordinate}: ${isAbstractType(type) ? 'an abstract type' : 'not an object type'}`);
+    // A hand-written isTypeOf would check each object: graphql-js runs it.
+    if (type.isTypeOf) throw new NotOwned(`${type.name}: a hand-written isTypeOf`);
     return this.plan(type, subSelections(fieldNodes));
   }
 }

@@ -16,6 +16,8 @@ export interface OperationPlan {
   readonly depth: number;
   /** The tree docjoin runs the operation from (execution/owned-plan.ts); undefined when graphql-js runs it. */
   readonly owned: OwnedOperation | undefined;
+  /** Why graphql-js runs it (the first part docjoin does not run itself); undefined when docjoin does. */
+  readonly refusal: string | undefined;
 }
 
 /**
@@ -24,11 +26,13 @@ export interface OperationPlan {
  */
 export function buildOperationPlan(schema: GraphQLSchema, document: DocumentNode, operation: OperationDefinitionNode, variableValues: Readonly<Record<string, unknown>>, ownership?: Ownership): OperationPlan {
   const fragments = fragmentsOf(document);
+  const planning = ownership ? planOwnedOperation(schema, { operation, fragments }, variableValues, ownership) : { refusal: 'nothing is owned without the gateway' };
   return {
     operation,
     fragments,
     depth: selectionDepth({ schema, fragments, variableValues }, operation.selectionSet),
-    owned: ownership && planOwnedOperation(schema, { operation, fragments }, variableValues, ownership),
+    owned: planning.owned,
+    refusal: planning.refusal,
   };
 }
 

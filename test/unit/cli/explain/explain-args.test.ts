@@ -9,6 +9,7 @@ describe('parseExplainArgs', () => {
       variables: { first: 5 },
       strategy: 'Book.authors=join',
       run: false,
+      plan: false,
       mongoUri: undefined,
       db: undefined,
       seedScale: undefined,
@@ -27,6 +28,7 @@ describe('parseExplainArgs', () => {
       db: 'shop',
     });
     expect(parseExplainArgs(['{ a }', '--run', '--seed-scale', '0.1'])).toMatchObject({ run: true, seedScale: '0.1' });
+    expect(parseExplainArgs(['{ a }', '--plan'])).toMatchObject({ run: false, plan: true });
   });
 
   it('--help wins', () => {
@@ -37,7 +39,7 @@ describe('parseExplainArgs', () => {
     [[], "no operation: pass it as an argument, e.g. docjoin explain '{ books { name } }', or use --file F"],
     [['{ a }', '--file', 'x.graphql'], 'give the operation either as an argument or with --file, not both'],
     [['  '], 'the operation is empty'],
-    [['{ a }', '{ b }'], 'unexpected argument "{ b }" (options are --file, --operation, --variables, --strategy, --run, --mongo-uri, --db, --seed-scale, --config, --schema; try --help)'],
+    [['{ a }', '{ b }'], 'unexpected argument "{ b }" (options are --file, --operation, --variables, --strategy, --run, --plan, --mongo-uri, --db, --seed-scale, --config, --schema; try --help)'],
     [['{ a }', '--variables', '[1]'], `--variables must be a JSON object, e.g. '{"first": 5}', got [1]`],
     [['{ a }', '--variables', 'first=5'], expect.stringMatching(/^--variables must be a JSON object, e\.g\. '\{"first": 5\}': Unexpected token/)],
     [['{ a }', '--mongo-uri', 'mongodb://x'], '--mongo-uri only applies with --run'],

@@ -29,6 +29,32 @@ describe('runExplainCli without --run', () => {
     );
   });
 
+  it('--plan prints the tree docjoin runs first: each field in response order with its step, the strategies of --strategy', async () => {
+    const { io, out, err } = captureIo();
+    const query = 'query Shelf($full: Boolean!) { __typename books(first: 2) { name title: name @include(if: $full) publisher { name } authors { name } } }';
+    const code = await runExplainCli(['--config', DEMO_CONFIG, '--plan', '--strategy', 'Book.authors=join', '--variables', '{"full": false}', query], {}, io);
+    expect(err()).toBe('');
+    expect(code).toBe(0);
+    expect(out().split('\n\n')[0]).toBe(
+      [
+        'query Shelf: depth 2; docjoin runs it level by level from this tree',
+        '  __typename',
+        '  books  Query.books, generated root: one find',
+        '    name  stored value',
+        '    publisher  Book.publisher, join (declared: join)',
+        '      name  stored value',
+        '    authors  Book.authors, join (declared: join, snapshot)',
+        '      name  stored value',
+      ].join('\n'),
+    );
+  });
+
+  it('--plan names why graphql-js runs an operation docjoin does not own', async () => {
+    const { io, out } = captureIo();
+    expect(await runExplainCli(['--config', DEMO_CONFIG, '--plan', '{ books(first: 1) { name } tasks(first: 2) { description } }'], {}, io)).toBe(0);
+    expect(out().split('\n')[0]).toBe('query: depth 1; graphql-js runs it (Query.tasks: a hand-written root field)');
+  });
+
   it('a mutation: its write unit\'s estimate per mutation field, included in its row and the headline', async () => {
     const { io, out, err } = captureIo();
     const code = await runExplainCli(['--config', DEMO_CONFIG, 'mutation Rename { renameAuthor(id: "6955b9000800000000000001", firstName: "Ada", lastName: "Lovelace") { name books { name } } }'], {}, io);
