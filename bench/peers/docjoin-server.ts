@@ -1,14 +1,18 @@
+import { closeSync, openSync, writeSync } from 'node:fs';
 import path from 'node:path';
 import { connectMongo, createGateway, loadProject, type GatewaySettings } from 'docjoin';
 import { gatewaySettingsOf, loadConfig } from '../../src/config';
+import { createLogger } from '../../src/observability/logger';
 import type { HttpPeer, PeerStartOptions } from './peer-implementation';
 import { DEMO_CONFIG_FILE } from './peer-schema';
 
 /**
  * docjoin as `docjoin serve` runs the demo project against a MongoDB URI: the project loaded from
  * examples/demo/docjoin.config.ts, the settings of a production process (NODE_ENV=production: no
- * strategy or commands headers, no stack traces) with every other default, its own HTTP server. Compiled
- * (compilePeers), `docjoin` is the package's build, dist/, as the docker image runs it.
+ * strategy or commands headers, no stack traces) with every other default, its own HTTP server, and
+ * serve's default logging (one JSON line per request at info, written synchronously; to /dev/null here,
+ * where serve writes to stdout). Compiled (compilePeers), `docjoin` is the package's build, dist/, as
+ * the docker image runs it.
  */
 
 /**
@@ -28,10 +32,13 @@ async function startDocjoin(options: PeerStartOptions, overrides: GatewaySetting
   // docjoin always monitors commands: its cost report is built from them.
   const client = await connectMongo(options.mongoUri);
   options.commands?.attach(client);
+  const devNull = openSync('/dev/null', 'w');
+  const logger = createLogger({ level: config.logLevel, format: config.logFormat, destination: { write: (line: string) => writeSync(devNull, line) } });
   try {
     const gateway = await createGateway({
       ...gatewaySettingsOf(config),
       ...overrides,
+      logger,
       host: '127.0.0.1',
       typeDefs: project.typeDefs,
       resolvers: project.resolvers,
@@ -48,10 +55,12 @@ async function startDocjoin(options: PeerStartOptions, overrides: GatewaySetting
       async stop() {
         await gateway.stop();
         await client.close();
+        closeSync(devNull);
       },
     };
   } catch (error) {
     await client.close();
+    closeSync(devNull);
     throw error;
   }
 }

@@ -49,7 +49,7 @@ export function resultsReport(run: PeersRun, chartFile: string): string {
 }
 
 const PEER_DESCRIPTIONS: Readonly<Record<PeersRun['settings']['peers'][number], string>> = {
-  docjoin: 'the demo project as `docjoin serve` runs it from the package build (bench/peers/docjoin-server.ts): production settings and every default — cost report, estimate, limits, document budget, metrics.',
+  docjoin: 'the demo project as `docjoin serve` runs it from the package build (bench/peers/docjoin-server.ts): production settings and every default — cost report, estimate, limits, document budget, metrics, a log line per request.',
   'docjoin-features-off':
     'the same with every feature an option turns off turned off: the cost report (`costReport: false`), the limits (Infinity) and the document budget, so no operation is estimated, and the metrics.',
   dataloader: 'Apollo Server (standalone HTTP), a DataLoader per collection and projection per request, projections from the selection (bench/peers/dataloader-server.ts).',
