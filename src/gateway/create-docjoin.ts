@@ -222,7 +222,7 @@ export async function createDocjoin(options: DocjoinOptions): Promise<Docjoin> {
               read,
             );
           // A request that switches strategies is estimated for itself.
-          return contextValue.overrides === NO_OVERRIDES ? estimates.estimate(plan.operation, variables, `${sizes?.version ?? 0}:${backfills?.version ?? 0}`, estimate) : estimate(variables);
+          return contextValue.overrides === NO_OVERRIDES ? estimates.estimate(plan, variables, `${sizes?.version ?? 0}:${backfills?.version ?? 0}`, estimate) : estimate(variables);
         },
     limits: settings.limits,
     commandsView: ({ request }) => settings.costCommands && parseCostHeader(request.http?.headers.get(COST_HEADER)) === 'commands',

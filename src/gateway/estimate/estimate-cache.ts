@@ -1,7 +1,7 @@
-import type { OperationDefinitionNode } from 'graphql';
+import type { OperationPlan } from '../plan/operation-plan';
 import type { CostEstimate } from './estimate-operation';
 
-/** Estimates remembered per operation; past it, the operation's entries start over. */
+/** Estimates remembered per operation plan; past it, the plan's entries start over. */
 const MAX_ENTRIES_PER_OPERATION = 64;
 
 type Variables = Readonly<Record<string, unknown>>;
@@ -16,18 +16,19 @@ interface OperationEstimates {
  * The estimates of operations sent again: an estimate depends only on the operation, the variables it
  * reads, the strategies it reads with and the data's measures (collection sizes, longest arrays,
  * running backfills). A request with no strategy overrides reuses the estimate made for the same
- * operation (the parsed document Apollo keeps), the same `measures` (their versions) and the same
+ * operation plan (plan/operation-plan.ts: the depth it carries was measured with the values of the
+ * Boolean variables its key holds), the same `measures` (their versions) and the same
  * values of the variables that estimate read: `addComment(postId: $postId)` is estimated once, not
  * once per post, while `books(first: $n)` is estimated per `n`. The estimate is a function of what it
  * reads, so equal values of those variables give the same estimate.
  */
 export class EstimateCache {
-  readonly #byOperation = new WeakMap<OperationDefinitionNode, OperationEstimates>();
+  readonly #byOperation = new WeakMap<OperationPlan, OperationEstimates>();
 
   /** `variables`: coerced; `compute` estimates with the view of them it is given (its reads are recorded). */
-  estimate(operation: OperationDefinitionNode, variables: Variables, measures: string, compute: (variables: Variables) => CostEstimate): CostEstimate {
-    let entry = this.#byOperation.get(operation);
-    if (!entry) this.#byOperation.set(operation, (entry = { readSets: [], byKey: new Map() }));
+  estimate(plan: OperationPlan, variables: Variables, measures: string, compute: (variables: Variables) => CostEstimate): CostEstimate {
+    let entry = this.#byOperation.get(plan);
+    if (!entry) this.#byOperation.set(plan, (entry = { readSets: [], byKey: new Map() }));
     for (const names of entry.readSets) {
       const known = entry.byKey.get(keyOf(measures, names, variables));
       if (known) return known;

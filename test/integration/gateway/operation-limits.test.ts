@@ -222,3 +222,19 @@ describe('the response size limit', () => {
     }
   });
 });
+
+describe('the depth limit', () => {
+  it('judges each request by its own @include values, whatever was estimated before', async () => {
+    const gateway = await gatewayWith({ listen: false, limits: { maxDepth: 3 } });
+    try {
+      // With first: 0 nothing is read, so the estimate reads only $n; the depth still depends on $deep.
+      const query = 'query ($n: Int!, $deep: Boolean!) { teams(first: $n) { name ... @include(if: $deep) { players { team { players { name } } } } } }';
+      const run = async (deep: boolean) => (await gateway.execute({ query, variables: { n: 0, deep } })).errors?.map((error) => error.extensions?.code);
+      expect(await run(true)).toEqual(['COST_LIMIT_EXCEEDED']);
+      expect(await run(false)).toBeUndefined();
+      expect(await run(true)).toEqual(['COST_LIMIT_EXCEEDED']);
+    } finally {
+      await gateway.stop();
+    }
+  });
+});

@@ -1,9 +1,11 @@
 import { parse, type OperationDefinitionNode } from 'graphql';
 import { EstimateCache } from '../../../../src/gateway/estimate/estimate-cache';
 import type { CostEstimate } from '../../../../src/gateway/estimate/estimate-operation';
+import type { OperationPlan } from '../../../../src/gateway/plan/operation-plan';
 
-function operationOf(query: string): OperationDefinitionNode {
-  return parse(query).definitions[0] as OperationDefinitionNode;
+/** The cache keys by the operation's plan (one per shape): a plan of the query's operation. */
+function operationOf(query: string): OperationPlan {
+  return { operation: parse(query).definitions[0] as OperationDefinitionNode, fragments: {}, depth: 1, owned: undefined, refusal: 'not planned here' };
 }
 
 describe('EstimateCache', () => {
