@@ -30,7 +30,7 @@ export interface Ownership {
   readonly rootResolvers: ReadonlySet<AnyResolver>;
 }
 
-/** A query docjoin owns end to end, planned once per document and operation name. */
+/** A query docjoin owns end to end: the tree its operation plan (plan/operation-plan.ts) runs it from. */
 export interface OwnedOperation {
   readonly operation: OperationDefinitionNode;
   readonly fragments: Readonly<Record<string, FragmentDefinitionNode>>;
