@@ -1,24 +1,8 @@
-import {
-  getNamedType,
-  isAbstractType,
-  isCompositeType,
-  isObjectType,
-  OperationTypeNode,
-  TypeInfo,
-  visit,
-  visitWithTypeInfo,
-  type DocumentNode,
-  type FieldNode,
-  type GraphQLNamedType,
-  type GraphQLObjectType,
-  type GraphQLSchema,
-  type OperationDefinitionNode,
-} from 'graphql';
+import { getNamedType, isCompositeType, OperationTypeNode, type GraphQLSchema, type OperationDefinitionNode } from 'graphql';
 import type { StrategyOverrides } from '../../gateway/context/strategy-overrides';
-import { collectResponseFields, collectRootFields } from '../../gateway/estimate/collect-response-fields';
-import { estimateOperation, type CostEstimate } from '../../gateway/estimate/estimate-operation';
-import { fragmentsOf } from '../../gateway/plan/operation-plan';
-import type { SelectionSource } from '../../gateway/planning/collect-selection';
+import { estimateByField, type CostEstimate } from '../../gateway/estimate/estimate-operation';
+import type { OperationPlan as GatewayOperationPlan } from '../../gateway/plan/operation-plan';
+import type { SelectionStep } from '../../gateway/plan/selection-tree';
 import { declaredStrategies, type ReadStrategy, type RelationField, type StorageMap } from '../../gateway/storage-map/storage-map-types';
 import type { WriteUnitEstimate } from '../../gateway/writes/estimate-write-unit';
 
@@ -56,8 +40,8 @@ export interface OperationPlan {
 export interface PlanInput {
   readonly schema: GraphQLSchema;
   readonly storageMap: StorageMap;
-  readonly document: DocumentNode;
-  readonly operation: OperationDefinitionNode;
+  /** The operation's plan, as the server makes it (gateway/plan/operation-plan.ts). */
+  readonly plan: GatewayOperationPlan;
   /** Coerced variable values (graphql's getVariableValues). */
   readonly variableValues: Readonly<Record<string, unknown>>;
   readonly overrides: StrategyOverrides;
@@ -68,109 +52,69 @@ export interface PlanInput {
 }
 
 /**
- * The plan `docjoin explain` prints, from the static estimator alone (nothing is sent to MongoDB):
- * the operation's estimate, and per field its strategy, the round trips it adds, and the operation's
- * estimate under each alternative strategy the field declares.
- *
- * The estimator answers for whole operations, so per-field numbers are differences: "what the field
- * and everything below it add" is the estimate minus the estimate without that field, and a field's own
- * share subtracts the same for the fields right below it.
+ * What `docjoin explain` prints, read from the operation's plan alone (nothing is sent to MongoDB): the
+ * operation's estimate; per field its strategy and the round trips it adds (its figure in the estimate,
+ * where a batch several fields share counts for the first of them); and the operation's estimate under
+ * each alternative strategy the field declares (the plan estimated again with that one field switched).
  */
 export function planOperation(input: PlanInput): OperationPlan {
-  const operationIndex = input.document.definitions.indexOf(input.operation);
-  const estimate = (document: DocumentNode, overrides: StrategyOverrides): CostEstimate => {
-    const operation = document.definitions[operationIndex] as OperationDefinitionNode;
-    return estimateOperation({
+  const { plan } = input;
+  const estimate = (overrides: StrategyOverrides) =>
+    estimateByField({
       schema: input.schema,
       storageMap: input.storageMap,
-      operation,
-      fragments: fragmentsOf(document),
+      plan,
       variableValues: input.variableValues,
       strategyFor: (field: RelationField) => overrides.get(field.coordinate) ?? field.defaultStrategy,
       ...(input.assumedListSize !== undefined && { assumedListSize: input.assumedListSize }),
       ...(input.writeEstimate && { writeEstimate: input.writeEstimate }),
     });
-  };
-  const { heaviest: _heaviest, ...total } = estimate(input.document, input.overrides);
-  const withSubfields = (coordinate: string): number =>
-    Math.max(0, total.roundTrips - estimate(withoutField(input.schema, input.document, coordinate), input.overrides).roundTrips);
-
-  const tree = collectFieldTree(input);
-  const rows = tree.map((node): FieldPlanRow => {
-    const below = tree.filter((other) => other.parent === node.coordinate).reduce((sum, child) => sum + withSubfields(child.coordinate), 0);
-    const estimatedRoundTrips = Math.max(0, withSubfields(node.coordinate) - below);
+  const { estimate: whole, byField } = estimate(input.overrides);
+  const { heaviest: _heaviest, ...total } = whole;
+  const rows = (plan.root ? firstAppearances(plan.root, input.storageMap) : []).map((node): FieldPlanRow => {
+    const estimatedRoundTrips = byField.get(node.coordinate)?.roundTrips ?? 0;
     if (node.relation === undefined) {
-      const writes = input.operation.operation === OperationTypeNode.MUTATION ? input.writeEstimate?.(node.coordinate.slice(node.coordinate.indexOf('.') + 1)) : undefined;
+      const writes = plan.operation.operation === OperationTypeNode.MUTATION ? input.writeEstimate?.(node.coordinate.slice(node.coordinate.indexOf('.') + 1)) : undefined;
       return { kind: 'root', coordinate: node.coordinate, depth: 0, estimatedRoundTrips, ...(writes && { writes: { estimate: writes, times: node.times } }) };
     }
     const field = node.relation;
     const strategy = input.overrides.get(field.coordinate) ?? field.defaultStrategy;
     const alternatives = declaredStrategies(field)
       .filter((other) => other !== strategy)
-      .map((other) => ({ strategy: other, roundTrips: estimate(input.document, new Map([...input.overrides, [field.coordinate, other]])).roundTrips }));
+      .map((other) => ({ strategy: other, roundTrips: estimate(new Map([...input.overrides, [field.coordinate, other]])).estimate.roundTrips }));
     return { kind: 'relation', coordinate: node.coordinate, depth: node.depth, strategy, overridden: input.overrides.has(field.coordinate), estimatedRoundTrips, alternatives };
   });
-  return { operationType: input.operation.operation, operationName: input.operation.name?.value, estimate: total, rows };
+  return { operationType: plan.operation.operation, operationName: plan.operation.name?.value, estimate: total, rows };
 }
 
 interface FieldTreeNode {
   readonly coordinate: string;
   readonly depth: number;
-  /** The row above it at its first appearance. */
-  readonly parent: string | undefined;
   /** Undefined for root fields. */
   readonly relation: RelationField | undefined;
   /** Root fields: how many response keys select it (aliases each run it once). */
   times: number;
 }
 
-/** Root fields and relation fields in the order they first appear (depth first), each once. */
-function collectFieldTree(input: PlanInput): FieldTreeNode[] {
-  const source: SelectionSource = { schema: input.schema, fragments: fragmentsOf(input.document), variableValues: input.variableValues };
+/** Root fields and relation fields of the plan's tree in the order they first appear (depth first), each once. */
+function firstAppearances(root: SelectionStep, storageMap: StorageMap): FieldTreeNode[] {
   const nodes = new Map<string, FieldTreeNode>();
-  const objectTypes = (named: GraphQLNamedType): readonly GraphQLObjectType[] =>
-    isObjectType(named) ? [named] : isAbstractType(named) ? input.schema.getPossibleTypes(named) : [];
-
-  const walk = (types: readonly GraphQLObjectType[], fieldNodes: readonly FieldNode[], depth: number, parent: string | undefined): void => {
-    for (const type of types) {
-      for (const selected of collectResponseFields(source, type, fieldNodes).values()) {
-        const name = selected[0]!.name.value;
-        const definition = type.getFields()[name];
-        if (!definition || !isCompositeType(getNamedType(definition.type))) continue;
-        const coordinate = `${type.name}.${name}`;
-        const relation = input.storageMap.relations.get(coordinate);
-        if (relation && !nodes.has(coordinate)) nodes.set(coordinate, { coordinate, depth, parent, relation, times: 1 });
-        walk(objectTypes(getNamedType(definition.type)), selected, depth + 1, relation ? coordinate : parent);
+  const walk = (selections: readonly SelectionStep[], depth: number): void => {
+    for (const selection of selections) {
+      for (const step of selection.fields) {
+        if (!step.definition || !isCompositeType(getNamedType(step.definition.type))) continue;
+        const relation = storageMap.relations.get(step.coordinate);
+        if (relation && !nodes.has(step.coordinate)) nodes.set(step.coordinate, { coordinate: step.coordinate, depth, relation, times: 1 });
+        walk(step.children, depth + 1);
       }
     }
   };
-
-  const rootType = input.schema.getRootType(input.operation.operation);
-  if (rootType) {
-    for (const selected of collectRootFields(source, rootType, input.operation.selectionSet).values()) {
-      const name = selected[0]!.name.value;
-      const definition = rootType.getFields()[name];
-      if (!definition || name.startsWith('__')) continue;
-      const coordinate = `${rootType.name}.${name}`;
-      const seen = nodes.get(coordinate);
-      if (seen) seen.times += 1;
-      else nodes.set(coordinate, { coordinate, depth: 0, parent: undefined, relation: undefined, times: 1 });
-      walk(objectTypes(getNamedType(definition.type)), selected, 1, coordinate);
-    }
+  for (const step of root.fields) {
+    if (!step.definition) continue;
+    const seen = nodes.get(step.coordinate);
+    if (seen) seen.times += 1;
+    else nodes.set(step.coordinate, { coordinate: step.coordinate, depth: 0, relation: undefined, times: 1 });
+    walk(step.children, 1);
   }
   return [...nodes.values()];
-}
-
-/** The document with every selection of `coordinate` removed (in the operation and in fragments). */
-function withoutField(schema: GraphQLSchema, document: DocumentNode, coordinate: string): DocumentNode {
-  const typeInfo = new TypeInfo(schema);
-  return visit(
-    document,
-    visitWithTypeInfo(typeInfo, {
-      Field(node) {
-        const parent = typeInfo.getParentType();
-        return parent && `${parent.name}.${node.name.value}` === coordinate ? null : undefined;
-      },
-    }),
-  );
 }

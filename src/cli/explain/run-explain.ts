@@ -47,17 +47,16 @@ async function explain(command: Explain, env: CliEnv, io: CliIo): Promise<number
     }
     throw error;
   }
+  const operationPlan = buildOperationPlan(prepared.gateway.schema, prepared.document, prepared.operation, prepared.variables, prepared.gateway.ownership);
   const plan = planOperation({
     ...prepared.gateway,
-    document: prepared.document,
-    operation: prepared.operation,
+    plan: operationPlan,
     variableValues: prepared.variables,
     overrides: prepared.overrides,
     ...(config.assumedListSize !== undefined && { assumedListSize: config.assumedListSize }),
     writeEstimate: (field) => prepared.writeEstimates.get(field),
   });
   if (command.plan) {
-    const operationPlan = buildOperationPlan(prepared.gateway.schema, prepared.document, prepared.operation, prepared.variables, prepared.gateway.ownership);
     const { storageMap } = prepared.gateway;
     io.out.write(`${printOperationPlan(operationPlan, { storageMap, strategyFor: (field) => prepared.overrides.get(field.coordinate) ?? field.defaultStrategy })}\n`);
   }

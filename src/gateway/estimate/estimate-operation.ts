@@ -1,45 +1,23 @@
-import {
-  getArgumentValues,
-  getNamedType,
-  getNullableType,
-  isAbstractType,
-  isCompositeType,
-  isLeafType,
-  isListType,
-  isObjectType,
-  OperationTypeNode,
-  type FieldNode,
-  type FragmentDefinitionNode,
-  type GraphQLField,
-  type GraphQLNamedType,
-  type GraphQLObjectType,
-  type GraphQLSchema,
-  type OperationDefinitionNode,
-} from 'graphql';
+import { getArgumentValues, getNamedType, getNullableType, isCompositeType, isLeafType, isListType, isObjectType, OperationTypeNode, type GraphQLField, type GraphQLSchema } from 'graphql';
 import { InvariantError } from '../errors/internal-errors';
-import type { SelectionSource } from '../planning/collect-selection';
+import type { OperationPlan } from '../plan/operation-plan';
+import { connectionSteps, selectedFieldNamesOf, type FieldStep, type SelectionStep } from '../plan/selection-tree';
 import { planConnectionPage, type ConnectionArgs } from '../planning/connection-page';
-import { connectionSelection } from '../planning/connection-selection';
 import { validateFirst, type PageArgs } from '../planning/page-request';
 import { planReverseJoinPage } from '../planning/reverse-join-page';
 import { copiesServe, requestedList, strategyForRequest } from '../planning/requested-list';
 import { countSpecKey, type CountSpec } from '../loaders/count-loader';
 import type { CounterCount } from '../loaders/counter-count';
 import { reverseJoinSpecKey } from '../loaders/reverse-join-loader';
-import { snapshotFits } from '../planning/plan-projection';
-import { listSort, type ConnectionType, type JoinShape, type ListRootField, type ReadStrategy, type RelationField, type StorageMap } from '../storage-map/storage-map-types';
-import { collectResponseFields, collectRootFields } from './collect-response-fields';
-import { selectionDepth } from './selection-depth';
+import { listSort, type JoinShape, type ListRootField, type ReadStrategy, type RelationField, type StorageMap } from '../storage-map/storage-map-types';
 
 export interface EstimateInput {
   readonly schema: GraphQLSchema;
   readonly storageMap: StorageMap;
-  readonly operation: OperationDefinitionNode;
-  readonly fragments: Readonly<Record<string, FragmentDefinitionNode>>;
-  /** Coerced variable values (graphql's getVariableValues). */
+  /** The operation's plan (plan/operation-plan.ts): the selection tree the estimate reads, and the depth. */
+  readonly plan: Pick<OperationPlan, 'operation' | 'root' | 'depth'>;
+  /** Coerced variable values (graphql's getVariableValues): what the arguments read. */
   readonly variableValues: Readonly<Record<string, unknown>>;
-  /** How deeply the operation nests, as its plan measured it (plan/operation-plan.ts); measured here when absent. */
-  readonly depth?: number;
   /** The strategy this request reads each relation with (default or overridden). */
   strategyFor(field: RelationField): ReadStrategy;
   /** Entries assumed in a list nothing bounds (reference arrays, embedded arrays without `first`). Default 20 (like `first`). */
@@ -90,27 +68,34 @@ export interface FieldShare {
 export const DEFAULT_ASSUMED_LIST_SIZE = 20;
 /** reverse-join-loader.ts asks for this many children per reply when a reverse join has no per-parent limit. */
 const UNBOUNDED_REVERSE_JOIN_BATCH = 10_000;
-/** Selections visited per pass before the estimate gives up and reports "too expensive to estimate". */
-const VISIT_BUDGET = 20_000;
 const SATURATED = Number.MAX_SAFE_INTEGER;
 
 /**
- * The static cost estimate of one operation: see README.md in this folder for the model. In short, a
- * loader resolves every load of one moment (the microtask drain in which parents appear) at one time, so
- * each level's objects arrive together, and a query-reading field costs one command per loader and level;
- * siblings sharing a loader share it.
+ * The static cost estimate of one operation, read from its plan's selection tree: see README.md in this
+ * folder for the model. In short, a loader resolves every load of one moment (the microtask drain in
+ * which parents appear) at one time, so each level's objects arrive together, and a query-reading field
+ * costs one command per loader and level; siblings sharing a loader share it. An operation too large to
+ * plan saturates every measure.
  */
 export function estimateOperation(input: EstimateInput): CostEstimate {
-  const source: SelectionSource = { schema: input.schema, fragments: input.fragments, variableValues: input.variableValues };
-  const depth = input.depth ?? selectionDepth(source, input.operation.selectionSet);
-  const { roundTrips, documents, heaviest } = new EstimatePass(input, source).run();
-  return { roundTrips, documents, depth, heaviest };
+  return estimateByField(input).estimate;
 }
 
-/** Objects at one level of the result (they appear together): which types, under which field nodes, how many. */
+/** What each `Type.field` of the plan adds to an estimate (a batch shared by siblings counts for the first). */
+export type FieldFigures = ReadonlyMap<string, { readonly roundTrips: number; readonly documents: number }>;
+
+/** The estimate, and the per-field figures it adds up (explain prints them). */
+export function estimateByField(input: EstimateInput): { readonly estimate: CostEstimate; readonly byField: FieldFigures } {
+  const { root, depth } = input.plan;
+  if (!root) return { estimate: { roundTrips: SATURATED, documents: SATURATED, depth }, byField: new Map() };
+  const pass = new EstimatePass(input);
+  const { roundTrips, documents, heaviest } = pass.run(root);
+  return { estimate: { roundTrips, documents, depth, heaviest }, byField: pass.shares };
+}
+
+/** Objects at one level of the result (they appear together): their selection on each type they can be, and how many. */
 interface Scope {
-  readonly types: readonly GraphQLObjectType[];
-  readonly fieldNodes: readonly FieldNode[];
+  readonly selections: readonly SelectionStep[];
   readonly objects: number;
 }
 
@@ -119,9 +104,8 @@ interface QueryMember {
   readonly coordinate: string;
   /** Documents it can fetch = objects at the next level. */
   readonly objects: number;
-  /** The selections on those objects: one, or for a connection one per `edges { node }` / `nodes` response key. */
-  readonly childSelections: readonly (readonly FieldNode[])[];
-  readonly childTypes: readonly GraphQLObjectType[];
+  /** The selections on those objects: one, or for a connection one per `edges { node }` / `nodes` response key (each on every type the objects can be). */
+  readonly childSelections: readonly (readonly SelectionStep[])[];
 }
 
 /** Members under one parent scope that use one loader: they load in the same moment, so share its batch. */
@@ -140,41 +124,31 @@ interface QueryGroup {
 class EstimatePass {
   #roundTrips = 0;
   #documents = 0;
-  #visits = 0;
-  readonly #shares = new Map<string, { roundTrips: number; documents: number }>();
+  readonly shares = new Map<string, { roundTrips: number; documents: number }>();
   readonly #listSize: number;
 
-  constructor(
-    private readonly input: EstimateInput,
-    private readonly source: SelectionSource,
-  ) {
+  constructor(private readonly input: EstimateInput) {
     this.#listSize = input.assumedListSize ?? DEFAULT_ASSUMED_LIST_SIZE;
   }
 
-  run(): { roundTrips: number; documents: number; heaviest: NonNullable<CostEstimate['heaviest']> } {
-    const rootType = this.input.schema.getRootType(this.input.operation.operation);
-    if (!rootType) throw new InvariantError(`the schema has no ${this.input.operation.operation} type`);
+  run(root: SelectionStep): { roundTrips: number; documents: number; heaviest: NonNullable<CostEstimate['heaviest']> } {
     const scopes: Scope[] = [];
-    for (const nodes of collectRootFields(this.source, rootType, this.input.operation.selectionSet).values()) scopes.push(...this.#rootField(rootType, nodes));
+    for (const step of root.fields) scopes.push(...this.#rootField(step));
     for (const scope of scopes) this.#visit(scope);
-    return {
-      roundTrips: this.#visits > VISIT_BUDGET ? SATURATED : this.#roundTrips,
-      documents: this.#visits > VISIT_BUDGET ? SATURATED : this.#documents,
-      heaviest: { roundTrips: this.#heaviest('roundTrips'), documents: this.#heaviest('documents') },
-    };
+    return { roundTrips: this.#roundTrips, documents: this.#documents, heaviest: { roundTrips: this.#heaviest('roundTrips'), documents: this.#heaviest('documents') } };
   }
 
   /** Adds to the totals, and to `coordinate`'s share of them. */
   #charge(coordinate: string, roundTrips: number, documents: number): void {
     this.#roundTrips = add(this.#roundTrips, roundTrips);
     this.#documents = add(this.#documents, documents);
-    const share = this.#shares.get(coordinate) ?? { roundTrips: 0, documents: 0 };
-    this.#shares.set(coordinate, { roundTrips: add(share.roundTrips, roundTrips), documents: add(share.documents, documents) });
+    const share = this.shares.get(coordinate) ?? { roundTrips: 0, documents: 0 };
+    this.shares.set(coordinate, { roundTrips: add(share.roundTrips, roundTrips), documents: add(share.documents, documents) });
   }
 
   #heaviest(measure: 'roundTrips' | 'documents'): FieldShare | undefined {
     let heaviest: FieldShare | undefined;
-    for (const [coordinate, share] of this.#shares) if (share[measure] > (heaviest?.amount ?? 0)) heaviest = { coordinate, amount: share[measure], takesFirst: this.#takesFirst(coordinate) };
+    for (const [coordinate, share] of this.shares) if (share[measure] > (heaviest?.amount ?? 0)) heaviest = { coordinate, amount: share[measure], takesFirst: this.#takesFirst(coordinate) };
     return heaviest;
   }
 
@@ -188,31 +162,26 @@ class EstimatePass {
    * A root field is one find (findOne / findMany); `first: 0` and invalid arguments send nothing. Its
    * result objects are the scopes below it (none when nothing is read).
    */
-  #rootField(rootType: GraphQLObjectType, nodes: FieldNode[]): Scope[] {
-    const node = nodes[0]!;
-    if (node.name.value.startsWith('__')) return [];
-    const definition = rootType.getFields()[node.name.value];
+  #rootField(step: FieldStep): Scope[] {
+    const { definition, coordinate } = step;
     if (!definition) return [];
-    const root = this.input.storageMap.roots.get(`${rootType.name}.${definition.name}`);
-    const connection = this.input.storageMap.connections.get(getNamedType(definition.type).name);
-    if (connection) return this.#rootConnection(`${rootType.name}.${definition.name}`, root?.kind === 'list' ? root : undefined, connection, definition, nodes);
+    const root = this.input.storageMap.roots.get(coordinate);
+    if (this.input.storageMap.connections.has(getNamedType(definition.type).name)) return this.#rootConnection(step, definition, root?.kind === 'list' ? root : undefined);
     const isList = isListType(getNullableType(definition.type));
     let objects = 1;
     if (isList) {
-      const first = this.#first(definition, node);
+      const first = this.#first(step, definition);
       if (first === undefined || first === 0) return [];
       objects = first;
     }
-    const named = getNamedType(definition.type);
-    if (this.input.operation.operation === OperationTypeNode.MUTATION) {
-      this.#write(rootType, node);
+    if (this.input.plan.operation.operation === OperationTypeNode.MUTATION) {
+      this.#write(step);
       // A mutation that answers with a scalar (a deleted id, true) reads nothing back.
-      if (isLeafType(named)) return [];
+      if (isLeafType(getNamedType(definition.type))) return [];
     }
-    const coordinate = `${rootType.name}.${definition.name}`;
     this.#charge(coordinate, 1, objects);
-    if (isList && this.#readsAnchor(rootType, definition, node)) this.#charge(coordinate, 1, 1);
-    return [{ types: this.#objectTypes(named), fieldNodes: nodes, objects }];
+    if (isList && this.#readsAnchor(step, definition)) this.#charge(coordinate, 1, 1);
+    return [{ selections: step.children, objects }];
   }
 
   /**
@@ -220,94 +189,88 @@ class EstimatePass {
    * `first + 1` documents when anything needs the page, one count when totalCount is selected. Its
    * documents are the nodes, under every `edges { node }` and `nodes`.
    */
-  #rootConnection(coordinate: string, root: ListRootField | undefined, connection: ConnectionType, definition: GraphQLField<unknown, unknown>, nodes: FieldNode[]): Scope[] {
+  #rootConnection(step: FieldStep, definition: GraphQLField<unknown, unknown>, root: ListRootField | undefined): Scope[] {
     let first: number | undefined;
     try {
-      const args = getArgumentValues(definition, nodes[0]!, this.input.variableValues as Record<string, unknown>);
+      const args = this.#argsOf(step, definition);
       first = root ? planConnectionPage(root.coordinate, listSort(root, args) ?? root.sort, args as ConnectionArgs).size : validateFirst(args.first as number | null | undefined);
     } catch {
       return []; // BAD_USER_INPUT (first over the cap, a cursor of another list): nothing is sent
     }
     if (first === undefined) return [];
-    const selection = connectionSelection(this.source, connection, nodes);
-    if (selection.totalCount) this.#charge(coordinate, 1, 1);
+    const selection = connectionSteps(step);
+    if (selection.totalCount) this.#charge(step.coordinate, 1, 1);
     if (!selection.page) return [];
-    this.#charge(coordinate, 1, first + 1);
-    const types = this.#objectTypes(this.input.schema.getType(connection.nodeType)!);
-    return selection.nodeSelections.map((fieldNodes) => ({ types, fieldNodes, objects: first }));
+    this.#charge(step.coordinate, 1, first + 1);
+    return selection.nodeSelections.map((selections) => ({ selections, objects: first }));
   }
 
   /**
    * A mutation field's write unit, before it reads its result back: counted for every response key
    * (mutation fields run one after the other, each with its own unit).
    */
-  #write(rootType: GraphQLObjectType, node: FieldNode): void {
-    const writes = this.input.writeEstimate?.(node.name.value);
-    if (!writes) throw new InvariantError(`${rootType.name}.${node.name.value}: no write estimate (EstimateInput.writeEstimate)`);
-    this.#charge(`${rootType.name}.${node.name.value}`, writes.roundTrips, writes.documents);
+  #write(step: FieldStep): void {
+    const writes = this.input.writeEstimate?.(step.fieldName);
+    if (!writes) throw new InvariantError(`${step.coordinate}: no write estimate (EstimateInput.writeEstimate)`);
+    this.#charge(step.coordinate, writes.roundTrips, writes.documents);
   }
 
   /**
    * Whether a root list given `after` first reads that item's sort values: a generated `@list` does when
    * its order does not start with `_id`; a hand-written one may (findMany's sort is not known here).
    */
-  #readsAnchor(rootType: GraphQLObjectType, definition: GraphQLField<unknown, unknown>, node: FieldNode): boolean {
+  #readsAnchor(step: FieldStep, definition: GraphQLField<unknown, unknown>): boolean {
     let args: Record<string, unknown>;
     try {
-      args = getArgumentValues(definition, node, this.input.variableValues as Record<string, unknown>);
+      args = this.#argsOf(step, definition);
     } catch {
       return false;
     }
     if (args.after === undefined || args.after === null) return false;
-    const root = this.input.storageMap.roots.get(`${rootType.name}.${definition.name}`);
+    const root = this.input.storageMap.roots.get(step.coordinate);
     if (root?.kind !== 'list') return true;
     return listSort(root, args)?.[0]?.path !== '_id';
   }
 
   /** `first` as root lists read it (default 20, 0..100); undefined when the resolver will reject it. */
-  #first(definition: GraphQLField<unknown, unknown>, node: FieldNode): number | undefined {
+  #first(step: FieldStep, definition: GraphQLField<unknown, unknown>): number | undefined {
     try {
-      const args = getArgumentValues(definition, node, this.input.variableValues as Record<string, unknown>) as PageArgs;
-      return validateFirst(args.first);
+      return validateFirst((this.#argsOf(step, definition) as PageArgs).first);
     } catch {
       return undefined;
     }
   }
 
+  /** The step's arguments with this request's variables (graphql-js reads them from its first node); throws what graphql-js would. */
+  #argsOf(step: FieldStep, definition: GraphQLField<unknown, unknown>): Record<string, unknown> {
+    return getArgumentValues(definition, step.fieldNodes[0]!, this.input.variableValues as Record<string, unknown>);
+  }
+
   #visit(scope: Scope): void {
     if (scope.objects === 0) return;
     const groups = new Map<string, QueryGroup>();
-    for (const type of scope.types) {
-      for (const nodes of collectResponseFields(this.source, type, scope.fieldNodes).values()) {
-        if (++this.#visits > VISIT_BUDGET) return;
-        this.#field(scope, type, nodes, groups);
-      }
-    }
+    for (const selection of scope.selections) for (const step of selection.fields) this.#field(scope, step, groups);
     for (const group of groups.values()) this.#sendGroup(group);
   }
 
   /** One response key on one parent type: free (embedded, snapshot hit, plain value) or a query member. */
-  #field(scope: Scope, type: GraphQLObjectType, nodes: FieldNode[], groups: Map<string, QueryGroup>): void {
-    const node = nodes[0]!;
-    if (node.name.value.startsWith('__')) return;
-    const definition = type.getFields()[node.name.value];
+  #field(scope: Scope, step: FieldStep, groups: Map<string, QueryGroup>): void {
+    const { definition } = step;
     if (!definition) return;
-    const named = getNamedType(definition.type);
-    const storage = this.input.storageMap.types.get(type.name)?.fields.get(node.name.value);
-    if (!isCompositeType(named)) {
+    const storage = this.input.storageMap.types.get(step.parentType.name)?.fields.get(step.fieldName);
+    if (!isCompositeType(getNamedType(definition.type))) {
       if (storage?.kind === 'stored') this.#counter(scope, storage.coordinate, groups);
       return;
     }
     const isList = isListType(getNullableType(definition.type));
-    const childTypes = this.#objectTypes(named);
-    const free = (perParent: number) => this.#visit({ types: childTypes, fieldNodes: nodes, objects: mul(scope.objects, perParent) });
+    const free = (perParent: number) => this.#visit({ selections: step.children, objects: mul(scope.objects, perParent) });
     if (storage?.kind !== 'relation') {
       free(isList ? this.#listSize : 1);
       return;
     }
     let args: PageArgs & Readonly<Record<string, unknown>>;
     try {
-      args = getArgumentValues(definition, node, this.input.variableValues as Record<string, unknown>) as PageArgs & Readonly<Record<string, unknown>>;
+      args = this.#argsOf(step, definition) as PageArgs & Readonly<Record<string, unknown>>;
     } catch {
       return; // the resolver fails before loading anything
     }
@@ -318,7 +281,7 @@ class EstimatePass {
       return; // a filter value the resolver refuses (BAD_USER_INPUT): nothing is sent
     }
     if (storage.connection) {
-      this.#connection(scope, storage, storage.connection, args, nodes, groups);
+      this.#connection(scope, storage, args, step, groups);
       return;
     }
     const strategy = strategyForRequest(storage, this.input.strategyFor(storage), requested);
@@ -333,23 +296,24 @@ class EstimatePass {
         }
         free(isList ? (slice ?? this.#listLength(storage)) : 1);
         // While an embedded copy is backfilled, parents without it read their children by the join.
-        if (storage.shapes.join && this.input.copyBackfilling?.(storage.coordinate)) this.#join(scope, storage, storage.shapes.join, args, [nodes], childTypes, groups);
+        if (storage.shapes.join && this.input.copyBackfilling?.(storage.coordinate)) this.#join(scope, storage, storage.shapes.join, args, [step.children], groups);
         return;
       }
       case 'snapshot': {
         const shape = storage.shapes.snapshot!;
-        if (!snapshotFits(this.source, shape, storage.targetType, nodes) || !copiesServe(requested, shape, this.input.storageMap)) {
-          this.#join(scope, storage, shape.fallback, args, [nodes], childTypes, groups);
+        const fits = selectedFieldNamesOf(step, storage.targetType).every((fieldName) => shape.fields.includes(fieldName));
+        if (!fits || !copiesServe(requested, shape, this.input.storageMap)) {
+          this.#join(scope, storage, shape.fallback, args, [step.children], groups);
           return;
         }
         free(isList ? this.#listLength(storage) : 1);
         // While backfilling, the copies that lack a field are joined: their documents arrive a moment
         // after the copies served, so both are counted, each with what it selects below.
-        if (this.input.copyBackfilling?.(storage.coordinate)) this.#join(scope, storage, shape.fallback, args, [nodes], childTypes, groups);
+        if (this.input.copyBackfilling?.(storage.coordinate)) this.#join(scope, storage, shape.fallback, args, [step.children], groups);
         return;
       }
       case 'join':
-        this.#join(scope, storage, storage.shapes.join!, args, [nodes], childTypes, groups);
+        this.#join(scope, storage, storage.shapes.join!, args, [step.children], groups);
         return;
       default: {
         const never: never = strategy;
@@ -363,7 +327,7 @@ class EstimatePass {
    * nodes or pageInfo are selected), and totalCount one count aggregate per batch of parents, on a loader
    * of its own. Each `edges { node }` / `nodes` response key is a selection of the page's documents.
    */
-  #connection(scope: Scope, field: RelationField, connection: ConnectionType, args: PageArgs & Readonly<Record<string, unknown>>, nodes: FieldNode[], groups: Map<string, QueryGroup>): void {
+  #connection(scope: Scope, field: RelationField, args: PageArgs & Readonly<Record<string, unknown>>, step: FieldStep, groups: Map<string, QueryGroup>): void {
     const shape = field.shapes.join!;
     let planned;
     try {
@@ -371,11 +335,11 @@ class EstimatePass {
     } catch {
       return; // a forged cursor, first over the cap: BAD_USER_INPUT before anything is sent
     }
-    const selection = connectionSelection(this.source, connection, nodes);
+    const selection = connectionSteps(step);
     if (selection.totalCount) {
       this.#count(scope, field.coordinate, { collection: shape.collection, foreignField: shape.foreignField, filter: planned.filter, filterSignature: JSON.stringify(planned.filter ?? null) }, groups);
     }
-    if (selection.page) this.#join(scope, field, shape, args, selection.nodeSelections, this.#objectTypes(this.input.schema.getType(field.targetType)!), groups);
+    if (selection.page) this.#join(scope, field, shape, args, selection.nodeSelections, groups);
   }
 
   /** A counter is counted by query, for every parent, while `docjoin migrate` backfills it (counter-field-resolver.ts). */
@@ -390,7 +354,7 @@ class EstimatePass {
     let group = groups.get(loader);
     if (!group) groups.set(loader, (group = { collection: undefined, byKey: false, getMoresPerBatch: 0, readsAnchor: false, members: [] }));
     // One count document per parent; nothing below it.
-    group.members.push({ coordinate, objects: scope.objects, childSelections: [], childTypes: [] });
+    group.members.push({ coordinate, objects: scope.objects, childSelections: [] });
   }
 
   #join(
@@ -398,8 +362,7 @@ class EstimatePass {
     field: RelationField,
     shape: JoinShape,
     args: PageArgs & Readonly<Record<string, unknown>>,
-    childSelections: readonly (readonly FieldNode[])[],
-    childTypes: readonly GraphQLObjectType[],
+    childSelections: readonly (readonly SelectionStep[])[],
     groups: Map<string, QueryGroup>,
   ): void {
     let loader: string;
@@ -434,7 +397,7 @@ class EstimatePass {
     }
     let group = groups.get(loader);
     if (!group) groups.set(loader, (group = { collection: shape.collection, byKey: shape.direction === 'byKey', getMoresPerBatch, readsAnchor, members: [] }));
-    group.members.push({ coordinate: field.coordinate, objects: mul(scope.objects, perParent), childSelections, childTypes });
+    group.members.push({ coordinate: field.coordinate, objects: mul(scope.objects, perParent), childSelections });
   }
 
   /**
@@ -448,7 +411,7 @@ class EstimatePass {
     if (group.readsAnchor) this.#charge(coordinate, 1, 1);
     this.#charge(coordinate, 1 + group.getMoresPerBatch, this.#batchDocuments(group));
     for (const member of group.members) {
-      for (const fieldNodes of member.childSelections) this.#visit({ types: member.childTypes, fieldNodes, objects: member.objects });
+      for (const selections of member.childSelections) this.#visit({ selections, objects: member.objects });
     }
   }
 
@@ -466,12 +429,6 @@ class EstimatePass {
   /** Entries of a list read from its parent's array: as measured in the data, else the assumed size. */
   #listLength(field: RelationField): number {
     return this.input.listLength?.(field.coordinate) ?? this.#listSize;
-  }
-
-  #objectTypes(named: GraphQLNamedType): GraphQLObjectType[] {
-    if (isObjectType(named)) return [named];
-    if (isAbstractType(named)) return [...this.input.schema.getPossibleTypes(named)];
-    return [];
   }
 }
 

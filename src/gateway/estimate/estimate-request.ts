@@ -9,8 +9,8 @@ import { estimateOperation, type CostEstimate, type WriteBound } from './estimat
 export interface EstimatedRequest {
   readonly schema: GraphQLSchema;
   readonly storageMap: StorageMap;
-  /** The operation's plan (plan/operation-plan.ts): its operation, fragments and depth. */
-  readonly plan: Pick<OperationPlan, 'operation' | 'fragments' | 'depth'>;
+  /** The operation's plan (plan/operation-plan.ts): its operation, selection tree and depth. */
+  readonly plan: Pick<OperationPlan, 'operation' | 'root' | 'depth'>;
   strategyFor(field: RelationField): ReadStrategy;
   /** See EstimateInput.assumedListSize (default DEFAULT_ASSUMED_LIST_SIZE). */
   readonly assumedListSize?: number;
@@ -39,9 +39,7 @@ export function estimateWithVariables(request: EstimatedRequest, coerced: Readon
   return estimateOperation({
     schema: request.schema,
     storageMap: request.storageMap,
-    operation: request.plan.operation,
-    fragments: request.plan.fragments,
-    depth: request.plan.depth,
+    plan: request.plan,
     variableValues: coerced,
     strategyFor: request.strategyFor,
     ...(request.assumedListSize !== undefined && { assumedListSize: request.assumedListSize }),

@@ -1,17 +1,22 @@
 import { Kind, type DocumentNode, type FragmentDefinitionNode, type GraphQLSchema, type OperationDefinitionNode } from 'graphql';
 import { selectionDepth } from '../estimate/selection-depth';
 import { planOwnedOperation, type OwnedOperation, type Ownership } from '../execution/owned-plan';
+import { buildSelectionTree, TooLargeToPlan, type SelectionStep } from './selection-tree';
 
 export type Fragments = Readonly<Record<string, FragmentDefinitionNode>>;
 
 /**
  * What docjoin decides once per operation and shape, before any request of it runs: the operation and
- * its fragments, how deeply it nests (the depth limit reads it), and the tree docjoin runs it from when
- * it owns it end to end. Made by OperationPlanner, cached, and read by the estimate and the executor.
+ * its fragments, its selections collected once per object type (the tree the estimate, explain and the
+ * executor read), how deeply it nests (the depth limit reads it), and the tree docjoin runs it from when
+ * it owns it end to end. Made by OperationPlanner, cached.
  */
 export interface OperationPlan {
   readonly operation: OperationDefinitionNode;
   readonly fragments: Fragments;
+  /** The root type's selection (plan/selection-tree.ts); undefined when the operation is too large to plan (`tooLarge` says why) or the schema lacks its root type. */
+  readonly root: SelectionStep | undefined;
+  readonly tooLarge: string | undefined;
   /** Nested selection sets: `{ books { publisher { name } } }` is 2 (skipped selections and introspection don't count). */
   readonly depth: number;
   /** The tree docjoin runs the operation from (execution/owned-plan.ts); undefined when graphql-js runs it. */
@@ -26,14 +31,20 @@ export interface OperationPlan {
  */
 export function buildOperationPlan(schema: GraphQLSchema, document: DocumentNode, operation: OperationDefinitionNode, variableValues: Readonly<Record<string, unknown>>, ownership?: Ownership): OperationPlan {
   const fragments = fragmentsOf(document);
-  const planning = ownership ? planOwnedOperation(schema, { operation, fragments }, variableValues, ownership) : { refusal: 'nothing is owned without the gateway' };
-  return {
-    operation,
-    fragments,
-    depth: selectionDepth({ schema, fragments, variableValues }, operation.selectionSet),
-    owned: planning.owned,
-    refusal: planning.refusal,
-  };
+  const source = { schema, fragments, variableValues };
+  const rootType = schema.getRootType(operation.operation);
+  // Validation refuses such a document before any plan is made; a plan of it anyway reads nothing.
+  if (!rootType) return { operation, fragments, root: undefined, tooLarge: undefined, depth: 0, owned: undefined, refusal: `the schema has no ${operation.operation} type` };
+  let tree;
+  try {
+    tree = buildSelectionTree(source, rootType, operation.selectionSet);
+  } catch (error) {
+    if (!(error instanceof TooLargeToPlan)) throw error;
+    // Its estimate saturates (every limit rejects it); the depth is still measured, on the document.
+    return { operation, fragments, root: undefined, tooLarge: error.message, depth: selectionDepth(source, operation.selectionSet), owned: undefined, refusal: `too large to plan: ${error.message}` };
+  }
+  const planning = ownership ? planOwnedOperation({ operation, fragments }, tree, ownership) : { refusal: 'nothing is owned without the gateway' };
+  return { operation, fragments, root: tree.root, tooLarge: undefined, depth: tree.depth, owned: planning.owned, refusal: planning.refusal };
 }
 
 /** The document's fragments by name. */

@@ -2,6 +2,7 @@ import { getOperationAST, getVariableValues, parse } from 'graphql';
 import { rootResolvers, rootWritePlans } from '../../../../examples/demo/resolvers';
 import { planOperation, type OperationPlan } from '../../../../src/cli/explain/plan-operation';
 import type { ReadStrategy } from '../../../../src/gateway/storage-map/storage-map-types';
+import { buildOperationPlan } from '../../../../src/gateway/plan/operation-plan';
 import { buildGatewaySchema } from '../../../../src/gateway/schema/build-gateway-schema';
 import { demoTypeDefs } from '../../../support/demo-project';
 import { buildWriteEstimates } from '../../../../src/gateway/writes/write-runtime';
@@ -17,8 +18,7 @@ function plan(query: string, overrides: Record<string, ReadStrategy> = {}, varia
   return planOperation({
     schema,
     storageMap,
-    document,
-    operation,
+    plan: buildOperationPlan(schema, document, operation, coerced!),
     variableValues: coerced!,
     overrides: new Map(Object.entries(overrides)),
     writeEstimate: (field) => writeEstimates.get(field),

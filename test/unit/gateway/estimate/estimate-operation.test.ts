@@ -1,6 +1,7 @@
-import { Kind, parse, type FragmentDefinitionNode, type OperationDefinitionNode } from 'graphql';
+import { Kind, parse, type OperationDefinitionNode } from 'graphql';
 import { estimateOperation, type CostEstimate } from '../../../../src/gateway/estimate/estimate-operation';
 import { estimateRequest } from '../../../../src/gateway/estimate/estimate-request';
+import { buildOperationPlan, type OperationPlan } from '../../../../src/gateway/plan/operation-plan';
 import { buildStorageMap } from '../../../../src/gateway/storage-map/build-storage-map';
 import type { ReadStrategy, RelationField } from '../../../../src/gateway/storage-map/storage-map-types';
 import { demoSchema } from '../support/demo-schema';
@@ -10,17 +11,20 @@ const schema = demoSchema();
 const L = 20;
 const storageMap = buildStorageMap(schema);
 
+/** The plan of a lone operation without variables. */
+function planOf(operation: OperationDefinitionNode): OperationPlan {
+  return buildOperationPlan(schema, { kind: Kind.DOCUMENT, definitions: [operation] }, operation, {});
+}
+
 function estimate(query: string, options: { overrides?: Record<string, ReadStrategy>; variables?: Record<string, unknown>; assumedListSize?: number } = {}): CostEstimate {
   const document = parse(query);
-  const fragments: Record<string, FragmentDefinitionNode> = {};
-  for (const definition of document.definitions) if (definition.kind === Kind.FRAGMENT_DEFINITION) fragments[definition.name.value] = definition;
   const operation = document.definitions.find((d): d is OperationDefinitionNode => d.kind === Kind.OPERATION_DEFINITION)!;
   const strategyFor = (field: RelationField) => options.overrides?.[field.coordinate] ?? field.defaultStrategy;
   if (options.variables) {
     const estimated = estimateRequest({ schema, storageMap, document, operation, variables: options.variables, strategyFor });
     return (estimated && totals(estimated)) as CostEstimate;
   }
-  return totals(estimateOperation({ schema, storageMap, operation, fragments, variableValues: {}, strategyFor, ...(options.assumedListSize && { assumedListSize: options.assumedListSize }) }));
+  return totals(estimateOperation({ schema, storageMap, plan: buildOperationPlan(schema, document, operation, {}), variableValues: {}, strategyFor, ...(options.assumedListSize && { assumedListSize: options.assumedListSize }) }));
 }
 
 /** The three totals (the heaviest fields are checked on their own). */
@@ -53,7 +57,7 @@ describe('estimateOperation: strategies', () => {
     const estimated = (copyBackfilling?: (coordinate: string) => boolean) => {
       const operation = parse(query).definitions[0] as OperationDefinitionNode;
       const strategyFor = (field: RelationField) => field.defaultStrategy;
-      return totals(estimateOperation({ schema, storageMap, operation, fragments: {}, variableValues: {}, strategyFor, ...(copyBackfilling && { copyBackfilling }) }));
+      return totals(estimateOperation({ schema, storageMap, plan: planOf(operation), variableValues: {}, strategyFor, ...(copyBackfilling && { copyBackfilling }) }));
     };
     expect(estimated()).toEqual({ roundTrips: 1, documents: 10, depth: 2 });
     expect(estimated((coordinate) => coordinate === 'Book.authors')).toEqual({ roundTrips: 2, documents: 10 + 10 * L, depth: 2 });
@@ -150,7 +154,7 @@ describe('estimateOperation: aliases, fragments, directives, unions', () => {
 describe('estimateOperation: the heaviest fields', () => {
   it('names the field that accounts for the most round trips and the most documents, and whether it takes first', () => {
     const operation = parse('{ books(first: 10) { publisher { name } authors { countOfBooks books { name } } } }').definitions[0] as OperationDefinitionNode;
-    const { heaviest } = estimateOperation({ schema, storageMap, operation, fragments: {}, variableValues: {}, strategyFor: (field) => field.defaultStrategy });
+    const { heaviest } = estimateOperation({ schema, storageMap, plan: planOf(operation), variableValues: {}, strategyFor: (field) => field.defaultStrategy });
     expect(heaviest).toEqual({
       roundTrips: { coordinate: 'Query.books', amount: 1, takesFirst: true },
       documents: { coordinate: 'Author.books', amount: 10 * L * L, takesFirst: false },
@@ -200,7 +204,7 @@ describe('estimateOperation: mutations', () => {
   const writes: Record<string, { roundTrips: number; documents: number }> = { updateHost: { roundTrips: 3, documents: 0 }, addComment: { roundTrips: 4, documents: 1 } };
   function estimateMutation(query: string): CostEstimate {
     const operation = parse(query).definitions[0] as OperationDefinitionNode;
-    return totals(estimateOperation({ schema, storageMap, operation, fragments: {}, variableValues: {}, strategyFor: (field) => field.defaultStrategy, writeEstimate: (field) => writes[field] }));
+    return totals(estimateOperation({ schema, storageMap, plan: planOf(operation), variableValues: {}, strategyFor: (field) => field.defaultStrategy, writeEstimate: (field) => writes[field] }));
   }
   const id = '6955b9000800000000000001';
 

@@ -1,18 +1,24 @@
-import { Kind, parse, type FragmentDefinitionNode, type OperationDefinitionNode } from 'graphql';
+import { Kind, parse, type OperationDefinitionNode } from 'graphql';
 import { selectionDepth } from '../../../../src/gateway/estimate/selection-depth';
+import { buildOperationPlan } from '../../../../src/gateway/plan/operation-plan';
 import { demoSchema } from '../support/demo-schema';
 
 const schema = demoSchema();
 
+/**
+ * The depth the plan measures on its selection tree, checked against selectionDepth, which measures it
+ * on the document (for operations too large to plan): both must agree.
+ */
 function depth(query: string, variableValues: Record<string, unknown> = {}): number {
   const document = parse(query);
-  const fragments: Record<string, FragmentDefinitionNode> = {};
-  for (const definition of document.definitions) if (definition.kind === Kind.FRAGMENT_DEFINITION) fragments[definition.name.value] = definition;
   const operation = document.definitions.find((d): d is OperationDefinitionNode => d.kind === Kind.OPERATION_DEFINITION)!;
-  return selectionDepth({ schema, fragments, variableValues }, operation.selectionSet);
+  const plan = buildOperationPlan(schema, document, operation, variableValues);
+  expect(plan.root).toBeDefined();
+  expect(selectionDepth({ schema, fragments: plan.fragments, variableValues }, operation.selectionSet)).toBe(plan.depth);
+  return plan.depth;
 }
 
-describe('selectionDepth', () => {
+describe('the depth of a plan, and selectionDepth on the document', () => {
   it('counts nested selection sets', () => {
     expect(depth('{ books { name } }')).toBe(1);
     expect(depth('{ books { publisher { name } } }')).toBe(2);

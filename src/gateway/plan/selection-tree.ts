@@ -1,0 +1,159 @@
+import {
+  getNamedType,
+  GraphQLError,
+  isAbstractType,
+  isCompositeType,
+  isObjectType,
+  type FieldNode,
+  type GraphQLField,
+  type GraphQLNamedType,
+  type GraphQLObjectType,
+  type SelectionSetNode,
+} from 'graphql';
+import { collectFields, subSelections, type InclusionRule, type SelectionSource } from '../planning/collect-selection';
+import { isIncludedStrictly } from '../planning/selection-rules';
+
+/** The fields selected on one object type, in response order, as graphql-js collects them. */
+export interface SelectionStep {
+  readonly type: GraphQLObjectType;
+  readonly fields: readonly FieldStep[];
+}
+
+/** One response key on one object type: the field, the nodes that select it, and what is selected below it. */
+export interface FieldStep {
+  readonly responseKey: string;
+  readonly fieldName: string;
+  readonly parentType: GraphQLObjectType;
+  /** `Type.field`. */
+  readonly coordinate: string;
+  /** Undefined for `__typename` and introspection (`__schema`, `__type`), whose selections are not planned. */
+  readonly definition: GraphQLField<unknown, unknown> | undefined;
+  readonly fieldNodes: readonly FieldNode[];
+  /** The selection below it on each object type its values can be: one for an object type, one per possible type of an interface or union, none for a leaf. */
+  readonly children: readonly SelectionStep[];
+}
+
+/** The operation's selections, collected once per object type (plan/operation-plan.ts holds it). */
+export interface SelectionTree {
+  readonly root: SelectionStep;
+  /** Nested selection sets: `{ books { publisher { name } } }` is 2 (introspection doesn't count). */
+  readonly depth: number;
+  /**
+   * graphql-js's error for the first `@skip` / `@include` whose `if` has no boolean value (a variable
+   * sent as null). The tree counts that selection as skipped (nothing in it is read, so an estimate made
+   * from the tree stays an upper bound); execution reports the error, and docjoin does not run it itself.
+   */
+  readonly directiveError: string | undefined;
+}
+
+/** Field steps a tree may hold: past it (aliases and fragments multiplied out), the operation is too large to plan. */
+export const MAX_FIELD_STEPS = 20_000;
+
+/** Thrown by buildSelectionTree past MAX_FIELD_STEPS. */
+export class TooLargeToPlan extends Error {
+  constructor() {
+    super(`more than ${MAX_FIELD_STEPS.toLocaleString('en')} fields once its aliases and fragments are multiplied out`);
+  }
+}
+
+/**
+ * The one walk over an operation's selections: fields collected as graphql-js collects them (@skip and
+ * @include applied with the variables' values, each response key placed where it first appears, each
+ * fragment expanded once per selection set), on every object type a value can be.
+ */
+export function buildSelectionTree(source: SelectionSource, rootType: GraphQLObjectType, selectionSet: SelectionSetNode): SelectionTree {
+  const builder = new TreeBuilder(source);
+  const root = builder.selection(rootType, [selectionSet]);
+  return { root, depth: depthOf(root), directiveError: builder.directiveError };
+}
+
+class TreeBuilder {
+  directiveError: string | undefined;
+  #steps = 0;
+  readonly #included: InclusionRule = (source, node) => {
+    try {
+      return isIncludedStrictly(source.variableValues, node);
+    } catch (error) {
+      if (!(error instanceof GraphQLError)) throw error;
+      this.directiveError ??= error.message;
+      return false;
+    }
+  };
+
+  constructor(private readonly source: SelectionSource) {}
+
+  selection(type: GraphQLObjectType, selectionSets: readonly SelectionSetNode[]): SelectionStep {
+    const fields: FieldStep[] = [];
+    for (const [responseKey, fieldNodes] of collectFields(this.source, type, selectionSets, 'responseKey', this.#included)) {
+      if (++this.#steps > MAX_FIELD_STEPS) throw new TooLargeToPlan();
+      const fieldName = fieldNodes[0]!.name.value;
+      const definition = fieldName.startsWith('__') ? undefined : (type.getFields()[fieldName] as GraphQLField<unknown, unknown> | undefined);
+      const children = definition ? this.#children(getNamedType(definition.type), fieldNodes) : [];
+      fields.push({ responseKey, fieldName, parentType: type, coordinate: `${type.name}.${fieldName}`, definition, fieldNodes, children });
+    }
+    return { type, fields };
+  }
+
+  #children(named: GraphQLNamedType, fieldNodes: readonly FieldNode[]): SelectionStep[] {
+    const selectionSets = subSelections(fieldNodes);
+    if (isObjectType(named)) return [this.selection(named, selectionSets)];
+    if (isAbstractType(named)) return this.source.schema.getPossibleTypes(named).map((type) => this.selection(type, selectionSets));
+    return [];
+  }
+}
+
+/** The deepest nesting below a selection: a field with a selection set is one level more than its deepest child. */
+function depthOf(selection: SelectionStep): number {
+  let deepest = 0;
+  for (const field of selection.fields) {
+    if (!field.definition || !isCompositeType(getNamedType(field.definition.type))) continue;
+    let below = 0;
+    for (const child of field.children) below = Math.max(below, depthOf(child));
+    deepest = Math.max(deepest, 1 + below);
+  }
+  return deepest;
+}
+
+/** What a connection field's selection asks for, read from its step. */
+export interface ConnectionSteps {
+  /** The selections of the listed documents, one per response key of `edges { node }` and of `nodes` (each on every node type). */
+  readonly nodeSelections: readonly (readonly SelectionStep[])[];
+  /** Whether anything needs the page's documents: edges, nodes or pageInfo. */
+  readonly page: boolean;
+  readonly totalCount: boolean;
+}
+
+/** The connection step's page, count and node selections (its child is the connection type's selection). */
+export function connectionSteps(step: FieldStep): ConnectionSteps {
+  const nodeSelections: (readonly SelectionStep[])[] = [];
+  let page = false;
+  let totalCount = false;
+  for (const field of step.children[0]?.fields ?? []) {
+    switch (field.fieldName) {
+      case 'edges':
+        page = true;
+        for (const edge of field.children[0]?.fields ?? []) if (edge.fieldName === 'node') nodeSelections.push(edge.children);
+        break;
+      case 'nodes':
+        page = true;
+        nodeSelections.push(field.children);
+        break;
+      case 'pageInfo':
+        page = true;
+        break;
+      case 'totalCount':
+        totalCount = true;
+        break;
+      default:
+        break; // __typename
+    }
+  }
+  return { nodeSelections, page, totalCount };
+}
+
+/** The distinct fields of the child selection on `typeName` (aliases merged, `__typename` left out), in selection order. */
+export function selectedFieldNamesOf(step: FieldStep, typeName: string): string[] {
+  const names = new Set<string>();
+  for (const field of step.children.find((child) => child.type.name === typeName)?.fields ?? []) if (field.fieldName !== '__typename') names.add(field.fieldName);
+  return [...names];
+}
