@@ -1,6 +1,6 @@
-import type { RelationField, StorageMap } from '../../gateway/storage-map/storage-map-types';
+import type { StorageMap } from '../../gateway/storage-map/storage-map-types';
 import type { SnapshotLocation, WriteModel } from '../../gateway/writes/write-model-types';
-import type { ArrayContent } from './statistics-types';
+import { listArrayOf, type ListArrayContent } from '../../gateway/storage-map/list-array';
 import { timePathOf } from './time-field';
 
 /**
@@ -28,7 +28,7 @@ export interface RelationPlan {
 export interface ArrayPlan {
   readonly collection: string;
   readonly path: string;
-  readonly holds: ArrayContent;
+  readonly holds: ListArrayContent;
   readonly limit: number | undefined;
   /** The sample field holding the array's length. */
   readonly lengthField: string;
@@ -107,7 +107,7 @@ export function planMeasurements(model: WriteModel, timeFields: Readonly<Record<
     const skipped: string[] = [];
     const holder = `${field.typeName} has no collection of its own (it is stored inside other documents)`;
     let array: ArrayPlan | undefined;
-    const arrayShape = arrayOf(field);
+    const arrayShape = listArrayOf(field);
     if (arrayShape && collection === undefined) skipped.push(`array lengths: ${holder}`);
     else if (arrayShape && collection !== undefined) {
       const sample = sampleOf(collection);
@@ -158,19 +158,6 @@ export function planMeasurements(model: WriteModel, timeFields: Readonly<Record<
 
 function noTimeField(typeName: string): string {
   return `${typeName} has no creation time field; name one with the timeFields option`;
-}
-
-/**
- * The array in the parent a list field reads whole: its snapshot copies, its embedded array (bounded when
- * it is an embedded copy of a limited reverse join), or its by-key references.
- */
-function arrayOf(field: RelationField): { path: string; holds: ArrayContent; limit: number | undefined } | undefined {
-  if (!field.isList) return undefined;
-  const { embedded, join, snapshot } = field.shapes;
-  if (snapshot) return { path: snapshot.path, holds: 'snapshots', limit: undefined };
-  if (embedded) return { path: embedded.path, holds: 'embedded', limit: join?.direction === 'byReference' ? join.limit : undefined };
-  if (join?.direction === 'byKey') return { path: join.localField, holds: 'references', limit: undefined };
-  return undefined;
 }
 
 /**

@@ -1,3 +1,5 @@
+import type { ListArrayContent } from '../../gateway/storage-map/list-array';
+
 /**
  * What `collectDataStatistics` measures: per collection and per relation field (`Type.field`), from a
  * `$sample` of each collection and index-served counts for a sample of keys. Plain data (records, not
@@ -65,13 +67,10 @@ export interface CollectionStatistics {
   readonly nearLimit: { readonly thresholdBytes: number; readonly documents: number; readonly share: number };
 }
 
-/** What the array in the parent holds. */
-export type ArrayContent = 'embedded' | 'references' | 'snapshots';
-
 export interface ArrayStatistics {
   /** The array's stored path in the parent document. */
   readonly path: string;
-  readonly holds: ArrayContent;
+  readonly holds: ListArrayContent;
   /** The declared bound (`@join(limit:)` of an embedded copy); undefined when nothing bounds the array. */
   readonly limit: number | undefined;
   /** `$size` of the array in each sampled parent; a parent without it counts as 0. */

@@ -58,7 +58,7 @@ async function explain(command: Explain, env: CliEnv, io: CliIo): Promise<number
   });
   if (command.plan) {
     const { storageMap } = prepared.gateway;
-    io.out.write(`${printOperationPlan(operationPlan, { storageMap, strategyFor: (field) => prepared.overrides.get(field.coordinate) ?? field.defaultStrategy })}\n`);
+    io.out.write(`${printOperationPlan(operationPlan, { storageMap, strategyFor: (field) => prepared.overrides.get(field.coordinate) ?? field.defaultStrategy, generatedRoots: prepared.gateway.ownership.rootResolvers })}\n`);
   }
   if (!command.run) {
     io.out.write(formatPlan(plan, config.limits));

@@ -35,12 +35,15 @@ export interface FindConnectionOptions {
   readonly after?: string | null;
 }
 
+/** What the API reads of its request's context. */
+export type DocumentsReads = Pick<GatewayContext, 'loaders' | 'storageMap' | 'funnel' | 'ledger' | 'deadline' | 'projectionFor' | 'connectionSelection'>;
+
 /**
  * The small API root resolvers use: it pushes the selection down as a projection, attributes the command
  * to `Query.field`, and primes the request's `_id` loader so later joins to these documents cost nothing.
  */
 export class DocumentsApi {
-  constructor(private readonly context: GatewayContext) {}
+  constructor(private readonly context: DocumentsReads) {}
 
   /**
    * `TDocument` is the stored shape the caller expects for `typeName` (resolvers pass the codegen mapper,

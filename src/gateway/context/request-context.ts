@@ -100,7 +100,23 @@ export function createRequestContext(options: {
     storageMap,
     strategyFor,
   });
-  const context: GatewayContext = {
+  const connectionSelectionOf = (info: GraphQLResolveInfo, connection: ConnectionType): ConnectionSelection => {
+    let selection = connections.get(info.fieldNodes);
+    if (!selection) connections.set(info.fieldNodes, (selection = connectionSelection(planning(info), connection, info.fieldNodes)));
+    return selection;
+  };
+  const projectionFor = (info: GraphQLResolveInfo, typeName: string): Projection => {
+    let byType = projections.get(info.fieldNodes);
+    if (!byType) projections.set(info.fieldNodes, (byType = new Map()));
+    let projection = byType.get(typeName);
+    if (!projection) {
+      const connection = storageMap.connections.get(getNamedType(info.returnType).name);
+      const fieldNodes = connection ? connectionSelectionOf(info, connection).nodeFieldNodes : info.fieldNodes;
+      byType.set(typeName, (projection = planProjection(planning(info), typeName, fieldNodes)));
+    }
+    return projection;
+  };
+  return {
     requestId: ++nextRequestId,
     ledger,
     deadline,
@@ -108,7 +124,7 @@ export function createRequestContext(options: {
     funnel,
     storageMap,
     overrides,
-    documents: undefined as unknown as DocumentsApi,
+    documents: new DocumentsApi({ loaders, storageMap, funnel, ledger, deadline, projectionFor, connectionSelection: connectionSelectionOf }),
     writes: options.writes.forRequest(ledger, {
       joinsById: (info) => joinsById(planning(info), info),
       remember(returned, path) {
@@ -117,22 +133,8 @@ export function createRequestContext(options: {
     }),
     strategyFor,
     copyBackfilling: options.copyBackfilling ?? (() => false),
-    projectionFor(info, typeName) {
-      let byType = projections.get(info.fieldNodes);
-      if (!byType) projections.set(info.fieldNodes, (byType = new Map()));
-      let projection = byType.get(typeName);
-      if (!projection) {
-        const connection = storageMap.connections.get(getNamedType(info.returnType).name);
-        const fieldNodes = connection ? context.connectionSelection(info, connection).nodeFieldNodes : info.fieldNodes;
-        byType.set(typeName, (projection = planProjection(planning(info), typeName, fieldNodes)));
-      }
-      return projection;
-    },
-    connectionSelection(info, connection) {
-      let selection = connections.get(info.fieldNodes);
-      if (!selection) connections.set(info.fieldNodes, (selection = connectionSelection(planning(info), connection, info.fieldNodes)));
-      return selection;
-    },
+    projectionFor,
+    connectionSelection: connectionSelectionOf,
     reverseJoinPage(info, field, shape, args) {
       let byField = reverseJoinPages.get(info.fieldNodes);
       if (!byField) reverseJoinPages.set(info.fieldNodes, (byField = new Map()));
@@ -150,7 +152,6 @@ export function createRequestContext(options: {
       copiedFields.get(info.fieldNodes) ??
       memoizeNames(copiedFields, info.fieldNodes, [...snapshotSelectedFields(planning(info), shape, targetType, info.fieldNodes), ...copiedFieldsRead(requested, shape, storageMap)]),
   };
-  return Object.assign(context, { documents: new DocumentsApi(context) });
 }
 
 /**

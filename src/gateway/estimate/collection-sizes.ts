@@ -1,5 +1,6 @@
 import type { StoredDocument } from '../mongo/mongo-funnel';
-import type { RelationField, StorageMap } from '../storage-map/storage-map-types';
+import { listArrayOf } from '../storage-map/list-array';
+import type { StorageMap } from '../storage-map/storage-map-types';
 
 /** What the sizes are read from (the mongo funnel). */
 export interface SizeSource {
@@ -47,7 +48,7 @@ export class CollectionSizes {
     this.#collections = [...new Set([...named, ...joined])];
     this.#arrays = [...storageMap.relations.values()].flatMap((field) => {
       const collection = storageMap.types.get(field.typeName)?.collection;
-      const path = arrayPath(field);
+      const path = listArrayOf(field)?.path;
       return collection !== undefined && path !== undefined ? [{ coordinate: field.coordinate, collection, path }] : [];
     });
   }
@@ -107,12 +108,4 @@ export class CollectionSizes {
     const longest = this.#longest.get(coordinate);
     return longest === undefined ? undefined : Math.ceil(longest * 1.25) + 2;
   }
-}
-
-/** The parent's array a list field reads whole: its by-key references, its embedded array, its copies. */
-function arrayPath(field: RelationField): string | undefined {
-  if (!field.isList) return undefined;
-  const join = field.shapes.join;
-  if (join?.direction === 'byKey') return join.localField;
-  return field.shapes.snapshot?.path ?? field.shapes.embedded?.path;
 }

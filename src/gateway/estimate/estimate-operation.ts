@@ -8,7 +8,7 @@ import { planReverseJoinPage } from '../planning/reverse-join-page';
 import { copiesServe, requestedList, strategyForRequest } from '../planning/requested-list';
 import { countSpecKey, type CountSpec } from '../loaders/count-loader';
 import type { CounterCount } from '../loaders/counter-count';
-import { reverseJoinSpecKey } from '../loaders/reverse-join-loader';
+import { reverseJoinSpecKey, UNBOUNDED_REVERSE_JOIN_BATCH } from '../loaders/reverse-join-loader';
 import { listSort, type JoinShape, type ListRootField, type ReadStrategy, type RelationField, type StorageMap } from '../storage-map/storage-map-types';
 
 export interface EstimateInput {
@@ -66,8 +66,6 @@ export interface FieldShare {
 }
 
 export const DEFAULT_ASSUMED_LIST_SIZE = 20;
-/** reverse-join-loader.ts asks for this many children per reply when a reverse join has no per-parent limit. */
-const UNBOUNDED_REVERSE_JOIN_BATCH = 10_000;
 const SATURATED = Number.MAX_SAFE_INTEGER;
 
 /**

@@ -13,10 +13,10 @@ export interface ErrorShaping<TContext extends BaseContext> {
 }
 
 /**
- * A plugin that runs each query docjoin owns end to end (owned-plan.ts) straight from its plan
+ * A plugin that runs each query or mutation docjoin owns end to end (owned-plan.ts) straight from its plan
  * (owned-execution.ts), in Apollo Server's `responseForOperation` hook: the same resolvers with the
  * arguments, paths and infos graphql-js gives them, without a resolver call per leaf or a promise per
- * object. Every other operation (mutations, hand-written resolvers below the root, abstract types,
+ * object. Every other operation (hand-written resolvers below the root, abstract types,
  * connections, introspection), and every request Apollo must refuse (no operation to pick, variables
  * that do not coerce), is left to Apollo's own execution on graphql-js.
  *

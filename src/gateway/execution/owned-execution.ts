@@ -1,4 +1,5 @@
 import {
+  defaultFieldResolver,
   getArgumentValues,
   isListType,
   isNonNullType,
@@ -20,7 +21,8 @@ type ResponseObject = Record<string, unknown>;
 const AWAITED = Symbol('awaited object');
 
 /**
- * Runs a query docjoin owns end to end (owned-plan.ts) straight from its plan, level by level: for each
+ * Runs a query or mutation docjoin owns end to end (owned-plan.ts) straight from its plan, level by level (a
+ * mutation's root fields one after the other): for each
  * relation, docjoin's resolver runs once per parent, with the arguments, `info.fieldNodes` and
  * `info.path` graphql-js would give it, so the loads, their batches and the cost recorded are the same;
  * then the documents of every parent become the next level's response objects in one pass. Leaves are
@@ -46,16 +48,44 @@ class OwnedRun {
   readonly #args = new Map<FieldPlan, Record<string, unknown>>();
   /** Whether some null stands where the type forbids one: its parents are nulled once everything has settled. */
   #forbiddenNull = false;
+  /** Deferred work awaited so far. */
+  #settled = 0;
 
   constructor(private readonly options: OwnedRunOptions) {}
 
   async run(): Promise<ExecutionResult> {
-    const { root } = this.options.owned;
+    const { root, operation } = this.options.owned;
     const data: ResponseObject = {};
+    if (operation.operation === 'mutation') return this.#runSerially(root, data);
     this.#fill(root, [data], [undefined], [undefined]);
-    for (let settled = 0; settled < this.#pending.length; settled++) await this.#pending[settled];
-    const answer = this.#forbiddenNull ? withoutForbiddenNulls(root, data) : data;
-    return this.#errors.length > 0 ? { errors: this.#errors, data: answer } : { data: answer };
+    await this.#settle();
+    return this.#result(this.#forbiddenNull ? withoutForbiddenNulls(root, data) : data);
+  }
+
+  /**
+   * A mutation's root fields as graphql-js runs them: one after the other, each with everything below
+   * it settled before the next starts; a null its type forbids ends the operation with `data: null`,
+   * and the fields after it do not run.
+   */
+  async #runSerially(root: SelectionPlan, data: ResponseObject): Promise<ExecutionResult> {
+    for (const field of root.fields) {
+      const alone: SelectionPlan = { type: root.type, fields: [field] };
+      this.#fill(alone, [data], [undefined], [undefined]);
+      await this.#settle();
+      if (!this.#forbiddenNull) continue;
+      this.#forbiddenNull = false;
+      if (withoutForbiddenNulls(alone, data) === null) return this.#result(null);
+    }
+    return this.#result(data);
+  }
+
+  /** Awaits every piece of work deferred so far, and what those add while they settle. */
+  async #settle(): Promise<void> {
+    for (; this.#settled < this.#pending.length; this.#settled++) await this.#pending[this.#settled];
+  }
+
+  #result(data: ResponseObject | null): ExecutionResult {
+    return this.#errors.length > 0 ? { errors: this.#errors, data } : { data };
   }
 
   /** The response objects of `documents` (a non-object document is read as one without fields). */
@@ -76,8 +106,10 @@ class OwnedRun {
         case 'stored':
           for (let index = 0; index < objects.length; index++) {
             const document = documents[index];
-            const value = document !== null && typeof document === 'object' ? (document as ResponseObject)[field.fieldName] : undefined;
-            objects[index]![field.responseKey] = value === undefined || value === null ? this.#nullLeaf(field, paths[index]) : this.#leaf(field.type, value, field, paths[index]);
+            const value = document !== null && typeof document === 'object' ? readProperty(document as ResponseObject, field.fieldName) : undefined;
+            // graphql-js's default resolver calls a method (an object a hand-written root resolver returned may have one).
+            if (typeof value === 'function') this.#resolvedLeaf({ ...field, kind: 'resolved', resolve: defaultFieldResolver }, objects[index]!, document, paths[index]);
+            else objects[index]![field.responseKey] = value === undefined || value === null ? this.#nullLeaf(field, paths[index]) : this.#leaf(field.type, value, field, paths[index]);
           }
           break;
         case 'resolved':
@@ -95,16 +127,16 @@ class OwnedRun {
   }
 
   #resolvedLeaves(field: ResolvedLeaf, objects: readonly ResponseObject[], documents: readonly unknown[], paths: ReadonlyArray<ResponsePath | undefined>): void {
-    for (let index = 0; index < objects.length; index++) {
-      const object = objects[index]!;
-      const parentPath = paths[index];
-      const value = this.#call(field, documents[index], fieldPath(field, parentPath));
-      if (isPromise(value)) {
-        object[field.responseKey] = null;
-        this.#defer(value.then((resolved) => (object[field.responseKey] = this.#leaf(field.type, resolved, field, parentPath)), (error: unknown) => (object[field.responseKey] = this.#leaf(field.type, asError(error), field, parentPath))));
-      } else {
-        object[field.responseKey] = this.#leaf(field.type, value, field, parentPath);
-      }
+    for (let index = 0; index < objects.length; index++) this.#resolvedLeaf(field, objects[index]!, documents[index], paths[index]);
+  }
+
+  #resolvedLeaf(field: ResolvedLeaf, object: ResponseObject, document: unknown, parentPath: ResponsePath | undefined): void {
+    const value = this.#call(field, document, fieldPath(field, parentPath));
+    if (isPromise(value)) {
+      object[field.responseKey] = null;
+      this.#defer(value.then((resolved) => (object[field.responseKey] = this.#leaf(field.type, resolved, field, parentPath)), (error: unknown) => (object[field.responseKey] = this.#leaf(field.type, asError(error), field, parentPath))));
+    } else {
+      object[field.responseKey] = this.#leaf(field.type, value, field, parentPath);
     }
   }
 
@@ -316,6 +348,15 @@ function nullMessage(field: { readonly parentType: { readonly name: string }; re
 
 function notIterableMessage(field: { readonly parentType: { readonly name: string }; readonly fieldName: string }): string {
   return `Expected Iterable, but did not find one for field "${field.parentType.name}.${field.fieldName}".`;
+}
+
+/** A document's property; a getter that throws gives its error, which graphql-js reports at the field. */
+function readProperty(document: ResponseObject, name: string): unknown {
+  try {
+    return document[name];
+  } catch (error) {
+    return asError(error);
+  }
 }
 
 function isPromise(value: unknown): value is Promise<unknown> {

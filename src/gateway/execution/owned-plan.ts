@@ -21,15 +21,15 @@ export interface Ownership {
   readonly storageMap: StorageMap;
   /** The resolvers docjoin built for relation, stored and counter fields (a hand-written one replaces its field's). */
   readonly fieldResolvers: ReadonlySet<AnyResolver>;
-  /** The generated root resolvers (`@find`, `@list`). */
+  /** The generated root resolvers (`@find`, `@list`, `@create`, `@update`, `@delete`); the others are hand-written. */
   readonly rootResolvers: ReadonlySet<AnyResolver>;
 }
 
-/** A query docjoin owns end to end: the tree its operation plan (plan/operation-plan.ts) runs it from. */
+/** A query or mutation docjoin owns end to end: the tree its operation plan (plan/operation-plan.ts) runs it from. */
 export interface OwnedOperation {
   readonly operation: OperationDefinitionNode;
   readonly fragments: Readonly<Record<string, FragmentDefinitionNode>>;
-  /** The root fields, each a relation whose resolver is a generated root resolver. */
+  /** The root fields, each with its resolver (a relation, or a leaf such as a deleted id). */
   readonly root: SelectionPlan;
 }
 
@@ -80,17 +80,18 @@ export interface RelationPlan extends SelectedField {
 export type OwnedPlanning = { readonly owned: OwnedOperation; readonly refusal?: undefined } | { readonly owned?: undefined; readonly refusal: string };
 
 /**
- * The tree of a query docjoin owns end to end, read from the operation's selection tree; a refusal when
- * some part of it is not docjoin's to run: a root field without a generated resolver, a hand-written
- * resolver (or isTypeOf) below, a connection, an abstract type, introspection, a directive whose `if`
- * has no boolean value, or a mutation or subscription. Those run on graphql-js.
+ * The tree of a query or mutation docjoin owns end to end, read from the operation's selection tree; a
+ * refusal when some part of it is not docjoin's to run: a root field without a resolver, a hand-written
+ * resolver (or isTypeOf) below the root, a connection, an abstract type, introspection, a directive
+ * whose `if` has no boolean value, or a subscription. Those run on graphql-js. A root field's resolver
+ * may be generated or hand-written: docjoin calls it as graphql-js does.
  */
 export function planOwnedOperation(
   { operation, fragments }: { readonly operation: OperationDefinitionNode; readonly fragments: Readonly<Record<string, FragmentDefinitionNode>> },
   tree: SelectionTree,
   ownership: Ownership,
 ): OwnedPlanning {
-  if (operation.operation !== 'query') return { refusal: `a ${operation.operation}` };
+  if (operation.operation === 'subscription') return { refusal: 'a subscription' };
   // graphql-js reports the error at its selection set's path.
   if (tree.directiveError !== undefined) return { refusal: `@skip / @include without a boolean value (${tree.directiveError})` };
   try {
@@ -121,8 +122,8 @@ function ownedSelection(selection: SelectionStep, ownership: Ownership, isRoot =
     const resolve = definition.resolve as AnyResolver | undefined;
     const selected: SelectedField = { responseKey, fieldName, parentType: type, definition, type: definition.type, fieldNodes };
     if (isRoot) {
-      if (!resolve || !ownership.rootResolvers.has(resolve)) throw new NotOwned(`${coordinate}: a hand-written root field`);
-      fields.push({ ...selected, kind: 'relation', resolve, child: ownedChild(step, ownership) });
+      if (!resolve) throw new NotOwned(`${coordinate}: a root field without a resolver`);
+      fields.push(isLeafType(getNamedType(definition.type)) ? { ...selected, kind: 'resolved', resolve } : { ...selected, kind: 'relation', resolve, child: ownedChild(step, ownership) });
       continue;
     }
     const stored = storage?.fields.get(fieldName);

@@ -8,6 +8,9 @@ import { mergeProjections, projectionOf, toProjectStage, type Projection } from 
 import { sortDocument } from '../storage-map/parse-sort';
 import type { SortKey } from '../storage-map/storage-map-types';
 
+/** Children per reply of a reverse join without a per-parent limit: more come by getMore (the estimate counts those). */
+export const UNBOUNDED_REVERSE_JOIN_BATCH = 10_000;
+
 /** What every load of one reverse-join loader shares: the query except the parent keys. */
 export interface ReverseJoinSpec {
   readonly collection: string;
@@ -82,7 +85,7 @@ export class ReverseJoinLoader {
     const fields = [...new Set(loads.map((load) => load.field))];
     const documents =
       perParent === undefined
-        ? await this.funnel.aggregate({ ...this.request, fields }, collection, pipeline, { batchSize: 10_000 })
+        ? await this.funnel.aggregate({ ...this.request, fields }, collection, pipeline, { batchSize: UNBOUNDED_REVERSE_JOIN_BATCH })
         : await this.batcher.submit(pipeline, fields, keys.size * perParent);
     const byParent = new Map<string, StoredDocument[]>();
     for (const document of documents) {

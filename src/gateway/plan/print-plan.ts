@@ -1,4 +1,4 @@
-import type { FieldPlan, SelectionPlan } from '../execution/owned-plan';
+import type { AnyResolver, FieldPlan, SelectionPlan } from '../execution/owned-plan';
 import type { ReadStrategy, RelationField, StorageMap } from '../storage-map/storage-map-types';
 import type { OperationPlan } from './operation-plan';
 
@@ -6,6 +6,8 @@ import type { OperationPlan } from './operation-plan';
 export interface PlanPrinting {
   readonly storageMap: StorageMap;
   strategyFor(field: RelationField): ReadStrategy;
+  /** The root resolvers docjoin generated (Ownership.rootResolvers); the others are hand-written. */
+  readonly generatedRoots: ReadonlySet<AnyResolver>;
 }
 
 /**
@@ -17,28 +19,32 @@ export function printOperationPlan(plan: OperationPlan, printing: PlanPrinting):
   const name = plan.operation.name ? ` ${plan.operation.name.value}` : '';
   const runner = plan.owned ? "docjoin runs it level by level from this tree" : `graphql-js runs it (${plan.refusal ?? 'not owned'})`;
   const lines = [`${plan.operation.operation}${name}: depth ${plan.depth}; ${runner}`];
-  if (plan.owned) printSelection(plan.owned.root, 1, printing, lines, true);
+  if (plan.owned) printSelection(plan.owned.root, 1, printing, lines, plan.operation.operation);
   return `${lines.join('\n')}\n`;
 }
 
-function printSelection(selection: SelectionPlan, level: number, printing: PlanPrinting, lines: string[], isRoot = false): void {
+/** `root`: the operation type, when `selection` is the root type's. */
+function printSelection(selection: SelectionPlan, level: number, printing: PlanPrinting, lines: string[], root?: string): void {
   for (const field of selection.fields) {
-    lines.push(`${'  '.repeat(level)}${describeField(field, printing, isRoot)}`);
+    lines.push(`${'  '.repeat(level)}${describeField(field, printing, root)}`);
     if (field.kind === 'relation') printSelection(field.child, level + 1, printing, lines);
   }
 }
 
-function describeField(field: FieldPlan, printing: PlanPrinting, isRoot: boolean): string {
+function describeField(field: FieldPlan, printing: PlanPrinting, root: string | undefined): string {
   if (field.kind === 'typename') return field.responseKey === '__typename' ? '__typename' : `${field.responseKey}: __typename`;
   const key = field.responseKey === field.fieldName ? field.fieldName : `${field.responseKey}: ${field.fieldName}`;
   const coordinate = `${field.parentType.name}.${field.fieldName}`;
+  if (root !== undefined && field.kind !== 'stored') {
+    if (!printing.generatedRoots.has(field.resolve)) return `${key}  ${coordinate}, hand-written resolver`;
+    return `${key}  ${coordinate}, ${root === 'mutation' ? 'generated mutation: its write unit, then a read back' : 'generated root: one find'}`;
+  }
   switch (field.kind) {
     case 'stored':
       return `${key}  stored value`;
     case 'resolved':
       return `${key}  ${coordinate}, read by docjoin's resolver`;
     case 'relation': {
-      if (isRoot) return `${key}  ${coordinate}, generated root: one find`;
       const relation = printing.storageMap.relations.get(coordinate);
       return relation ? `${key}  ${coordinate}, ${printing.strategyFor(relation)} (declared: ${Object.keys(relation.shapes).join(', ')})` : `${key}  ${coordinate}`;
     }

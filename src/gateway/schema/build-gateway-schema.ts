@@ -44,13 +44,13 @@ export function buildGatewaySchema(options: { typeDefs: readonly string[]; resol
   const mutations = buildGeneratedMutations(sdlSchema, writeModel);
   if (mutations.problems.length > 0) throw new StorageConfigError(mutations.problems);
   const handWritten = Array.isArray(options.resolvers) ? (options.resolvers as readonly IResolvers[]) : [options.resolvers as IResolvers];
-  const rootResolvers = buildRootResolvers(storageMap);
-  // As `{ resolve }`: graphql-tools binds a bare function, and ownership is known by the function itself.
+  const rootResolvers: Record<string, Record<string, unknown>> = { ...buildRootResolvers(storageMap) };
+  const mutationType = sdlSchema.getMutationType();
+  if (mutationType && mutations.mutations.size > 0) rootResolvers[mutationType.name] = buildMutationResolvers(mutations.mutations);
+  // As `{ resolve }`: graphql-tools binds a bare function, and a plan knows a generated root by the function itself.
   const generated = Object.fromEntries(
     Object.entries(rootResolvers).map(([typeName, fields]) => [typeName, Object.fromEntries(Object.entries(fields).map(([fieldName, resolve]) => [fieldName, { resolve }]))]),
   ) as IResolvers;
-  const mutationType = sdlSchema.getMutationType();
-  if (mutationType && mutations.mutations.size > 0) generated[mutationType.name] = buildMutationResolvers(mutations.mutations) as IResolvers[string];
   const handPlans = options.writePlans ?? {};
   const problems = [
     ...rootResolverProblems(sdlSchema, handWritten, generated),

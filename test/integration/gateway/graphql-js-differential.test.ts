@@ -354,6 +354,26 @@ describe('a fixed list of edge cases', () => {
     expect(docjoin).toEqual(await viaReference(demo!, request));
   });
 
+  it('runs mutations as graphql-js does: one field after the other, and a failing non-null field ends the operation', async () => {
+    const found = await viaReference(demo!, post({ query: '{ authors(first: 1) { id } posts(first: 1) { id } }' }));
+    const { authors, posts } = found.data as { authors: Array<{ id: string }>; posts: Array<{ id: string }> };
+    const variables = { id: authors[0]!.id, postId: posts[0]!.id };
+    // Each is sent to docjoin, then to the reference: the renames leave the data as they found it the second time.
+    const mutations = [
+      'mutation ($id: ID!) { a: renameAuthor(id: $id, firstName: "Ann", lastName: "Able") { firstName books { name publisher { name } } } b: renameAuthor(id: $id, firstName: "Bea", lastName: "Best") { __typename name } }',
+      'mutation ($id: ID!) { a: renameAuthor(id: "000000000000000000000000", firstName: "No", lastName: "One") { name } b: renameAuthor(id: $id, firstName: "Cy", lastName: "Cole") { name } }',
+      'mutation ($id: ID!) { a: renameAuthor(id: $id, firstName: "Dee", lastName: "Dunn") { name } b: renameAuthor(id: "not-an-id", firstName: "E", lastName: "F") { name } }',
+      'mutation ($postId: ID!) { addComment(postId: $postId, author: "Tess", comment: "") { author } }',
+      'mutation ($postId: ID!) { addComment(postId: $postId, author: "Tess", comment: "Same") { author comment post { title } } }',
+    ];
+    for (const query of mutations) {
+      const request = post({ query, variables });
+      const docjoin = await viaDocjoin(demo!.gateway, request);
+      expect(docjoin.status).toBeLessThan(500);
+      expect({ query, ...docjoin }).toEqual({ query, ...(await viaReference(demo!, request)) });
+    }
+  });
+
   it('refuses a subscription with 400 OPERATION_NOT_SUPPORTED, where graphql-js answers 200 and an internal error', async () => {
     const request = post({ query: 'subscription { books { name } }' });
     expect(await viaDocjoin(demo!.gateway, request)).toEqual({ status: 400, data: undefined, errors: [expect.objectContaining({ code: 'OPERATION_NOT_SUPPORTED' })] });

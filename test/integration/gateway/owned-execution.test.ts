@@ -138,18 +138,25 @@ describe('on the demo data', () => {
   });
 
   it.each([
-    ['a hand-written root field', '{ tasks(first: 3) { description owner { firstName } } }'],
     ['an abstract type', '{ people(first: 2) { contactDetails { __typename ... on EmailContact { email } } } }'],
     ['a connection', '{ posts(first: 2) { commentsConnection(first: 2) { edges { node { id } } } } }'],
     ['introspection', '{ __schema { queryType { name } } }'],
-    ['a mutation', 'mutation { renameAuthor(id: "000000000000000000000000", firstName: "A", lastName: "B") { id } }'],
     ['@skip whose variable is null', 'query ($x: Boolean) { books(first: 2) { name @skip(if: $x) } }'],
   ])('leaves an operation with %s to graphql-js', (_what, query) => {
     expect(isOwned(query, { x: null })).toBe(false);
   });
 
   it('answers an operation it does not own as graphql-js does', async () => {
-    const owned = await expectSameAnswers(executors, '{ tasks(first: 3) { description owner { firstName } } }');
+    const query = '{ people(first: 3) { firstName contactDetails { __typename ... on EmailContact { email } } } }';
+    expect(isOwned(query)).toBe(false);
+    const owned = await expectSameAnswers(executors, query);
+    expect(owned.errors).toBeUndefined();
+  });
+
+  it('owns a hand-written root field and answers it as graphql-js does', async () => {
+    const query = '{ tasks(first: 3) { description owner { firstName } } }';
+    expect(isOwned(query)).toBe(true);
+    const owned = await expectSameAnswers(executors, query);
     expect(owned.errors).toBeUndefined();
   });
 
@@ -167,6 +174,48 @@ describe('on the demo data', () => {
     expect(owned.errors).toBeUndefined();
   });
 
+  describe('mutations, one root field after the other', () => {
+    const firstAuthor = async () => ((await expectSameAnswers(executors, '{ authors(first: 1) { id } }')).data as { authors: Array<{ id: string }> }).authors[0]!.id;
+    const nameOf = async (id: string) => ((await answer(executors, 'interpreted', 'query ($id: ID!) { author(id: $id) { firstName } }', { id })).data as { author: { firstName: string } }).author.firstName;
+
+    it('owns them, runs each field with its read back before the next starts, at the cost graphql-js has', async () => {
+      const id = await firstAuthor();
+      const query = `mutation ($id: ID!) {
+        a: renameAuthor(id: $id, firstName: "Ann", lastName: "Able") { firstName books { name publisher { name } } }
+        b: renameAuthor(id: $id, firstName: "Bea", lastName: "Best") { __typename firstName }
+      }`;
+      expect(isOwned(query, { id })).toBe(true);
+      const owned = await expectSameAnswers(executors, query, { id });
+      expect(owned.errors).toBeUndefined();
+      // a's read back ran before b's write: it sees its own name.
+      expect(owned.data).toMatchObject({ a: { firstName: 'Ann' }, b: { __typename: 'Author', firstName: 'Bea' } });
+      expect(await nameOf(id)).toBe('Bea');
+    });
+
+    it('a field whose non-null answer fails ends the operation with data null, and the fields after it do not run', async () => {
+      const id = await firstAuthor();
+      await answer(executors, 'owned', 'mutation ($id: ID!) { renameAuthor(id: $id, firstName: "Dee", lastName: "Dunn") { id } }', { id });
+      const query = `mutation ($id: ID!) {
+        a: renameAuthor(id: "000000000000000000000000", firstName: "Nobody", lastName: "None") { firstName }
+        b: renameAuthor(id: $id, firstName: "Eve", lastName: "Ebb") { firstName }
+      }`;
+      expect(isOwned(query, { id })).toBe(true);
+      const owned = await expectSameAnswers(executors, query, { id });
+      expect(owned.data).toBeNull();
+      expect(owned.errors?.map((error) => [error.path, error.code])).toEqual([[['a'], 'NOT_FOUND']]);
+      expect(await nameOf(id)).toBe('Dee');
+    });
+
+    it('runs a hand-written mutation resolver whose answer is the inserted document', async () => {
+      const { posts } = (await expectSameAnswers(executors, '{ posts(first: 1) { id } }')).data as { posts: Array<{ id: string }> };
+      const query = 'mutation ($postId: ID!) { addComment(postId: $postId, author: "Tess", comment: "Same answer") { author comment post { title } } }';
+      expect(isOwned(query, { postId: posts[0]!.id })).toBe(true);
+      const owned = await expectSameAnswers(executors, query, { postId: posts[0]!.id });
+      expect(owned.errors).toBeUndefined();
+      expect(owned.data).toMatchObject({ addComment: { author: 'Tess', comment: 'Same answer' } });
+    });
+  });
+
   it('answers a directive variable sent as null with graphql-js\'s error, at the selection it reads', async () => {
     const owned = await expectSameAnswers(executors, 'query Q($b: Boolean = true) { books(first: 1) { id @skip(if: $b) name } }', { b: null });
     expect(owned.data).toBeNull();
@@ -179,6 +228,8 @@ describe('on documents that break the schema', () => {
     type Query {
       items(first: Int = 10): [Item]! @list
       strictItems(first: Int = 10): [Item!]! @list
+      "Hand-written: objects that are no stored documents."
+      odd: [Item]!
     }
     type Item @collection(name: "items") {
       id: ID!
@@ -207,7 +258,14 @@ describe('on documents that break the schema', () => {
       { _id: new ObjectId('65f000000000000000000005'), name: 'dangling', ownerId: gone },
     ]);
     client = await connectMongo(mongo.uri);
-    executors = await startExecutors(await createCheckedDocjoin({ typeDefs: [directiveTypeDefs, SDL], db: db.databaseName, mongoClient: client, mongoKind: mongo.isEmbedded ? 'embedded' : 'external', validateDatabase: false }));
+    // A method for a stored field (graphql-js's default resolver calls it with the arguments, context and
+    // info), a getter that throws, a promise from a method, and a plain value.
+    const odd = () => [
+      { _id: o1, name: () => 'from a method', count: 1, ownerId: o1 },
+      { _id: o2, get name(): string { throw new Error('the getter failed'); }, ownerId: o1 },
+      { _id: gone, name: async (_args: unknown, _context: unknown, info: { fieldName: string }) => `async ${info.fieldName}`, count: () => null, ownerId: o1 },
+    ];
+    executors = await startExecutors(await createCheckedDocjoin({ typeDefs: [directiveTypeDefs, SDL], resolvers: { Query: { odd } }, db: db.databaseName, mongoClient: client, mongoKind: mongo.isEmbedded ? 'embedded' : 'external', validateDatabase: false }));
   }, 60_000);
   afterAll(async () => {
     await stopExecutors(executors);
@@ -227,6 +285,12 @@ describe('on documents that break the schema', () => {
       ['items', 3, 'tags', 1],
       ['items', 4, 'owner'],
     ]);
+  });
+
+  it('reads what a hand-written root field answers as graphql-js\'s default resolver does: methods called, a throwing getter an error', async () => {
+    const owned = await expectSameAnswers(executors!, '{ odd { name count owner { name } } }');
+    expect(owned.data).toEqual({ odd: [{ name: 'from a method', count: 1, owner: { name: 'Ann' } }, null, { name: 'async name', count: null, owner: { name: 'Ann' } }] });
+    expect(owned.errors?.map((error) => [error.path, error.message])).toEqual([[['odd', 1, 'name'], 'the getter failed']]);
   });
 
   it('nulls the whole answer when the null reaches a non-null root field', async () => {

@@ -51,8 +51,21 @@ describe('runExplainCli without --run', () => {
 
   it('--plan names why graphql-js runs an operation docjoin does not own', async () => {
     const { io, out } = captureIo();
-    expect(await runExplainCli(['--config', DEMO_CONFIG, '--plan', '{ books(first: 1) { name } tasks(first: 2) { description } }'], {}, io)).toBe(0);
-    expect(out().split('\n')[0]).toBe('query: depth 1; graphql-js runs it (Query.tasks: a hand-written root field)');
+    expect(await runExplainCli(['--config', DEMO_CONFIG, '--plan', '{ books(first: 1) { name } people(first: 1) { contactDetails { __typename } } }'], {}, io)).toBe(0);
+    expect(out().split('\n')[0]).toBe('query: depth 2; graphql-js runs it (Person.contactDetails: an abstract type)');
+  });
+
+  it('--plan runs a mutation and a hand-written root field from the tree, one root field after the other', async () => {
+    const { io, out } = captureIo();
+    const mutation = 'mutation { renameAuthor(id: "6955b9000800000000000001", firstName: "A", lastName: "B") { name } addComment(postId: "6955b9000800000000000001", author: "a", comment: "c") { author } }';
+    expect(await runExplainCli(['--config', DEMO_CONFIG, '--plan', mutation], {}, io)).toBe(0);
+    expect(out().split('\n').slice(0, 5)).toEqual([
+      'mutation: depth 1; docjoin runs it level by level from this tree',
+      '  renameAuthor  Mutation.renameAuthor, hand-written resolver',
+      '    name  stored value',
+      '  addComment  Mutation.addComment, hand-written resolver',
+      '    author  stored value',
+    ]);
   });
 
   it('a mutation: its write unit\'s estimate per mutation field, included in its row and the headline', async () => {
