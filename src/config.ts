@@ -1,7 +1,6 @@
 import {
   DEFAULT_DB_NAME,
   DEFAULT_MONGO_TIMEOUT_MS,
-  DEFAULT_PORT,
   dbNameRule,
   isProblem,
   mongoUriRule,
@@ -12,28 +11,31 @@ import {
 } from './setting-rules';
 
 export { redactSecrets, redactUri } from './observability/redact-secrets';
-import { DEFAULT_COST_LIMITS, type CostLimits } from './gateway/cost/cost-limits';
-import type { CorsOption, GatewaySettings, LandingPage } from './gateway/gateway-options';
+import type { CostLimits } from './gateway/cost/cost-limits';
+import { GATEWAY_SETTING_NAMES, GatewayOptionError, isCollectionName, MIN_WORKLOAD_FLUSH_MS, resolveSettings, type GatewaySettings, type ResolvedSettings } from './gateway/gateway-options';
 import type { WorkloadOption } from './gateway/workload/workload-types';
 import type { DocjoinProjectConfig } from './project/project-config';
 import { defaultLogFormat, LOG_FORMATS, LOG_LEVELS, type LogFormat } from './observability/logger';
-import {
-  DEFAULT_MAX_CONCURRENT_OPERATIONS,
-  DEFAULT_MAX_DOCUMENTS_IN_FLIGHT,
-  DEFAULT_MAX_QUEUED_OPERATIONS,
-  DEFAULT_MAX_RESPONSE_BYTES,
-  DEFAULT_OPERATION_TIMEOUT_MS,
-  DEFAULT_SHUTDOWN_GRACE_MS,
-  DEFAULT_SLOW_OPERATION_MS,
-  isCollectionName,
-  MIN_WORKLOAD_FLUSH_MS,
-} from './gateway/gateway-options';
-import { DEFAULT_MAX_TRANSACTION_ATTEMPTS, DEFAULT_TRANSACTION_RETRY_MS } from './gateway/writes/transaction-retries';
 export type { CostLimits };
 
-/** Process configuration, read once from the environment and validated with messages that name the variable. */
-export interface DocjoinConfig {
-  readonly port: number;
+/**
+ * Process configuration, read once from the flags, the environment and the config file, and validated
+ * with messages that name the flag, the variable or the config's entry. Besides the process's own
+ * settings, it holds createGateway's settings (gateway-options.ts declares them and their defaults)
+ * with the defaults applied. The variables that set them:
+ *
+ * PORT (--port) · DOCJOIN_STRATEGY_OVERRIDES · DOCJOIN_COST_COMMANDS · DOCJOIN_COST_REPORT ·
+ * DOCJOIN_MAX_ROUND_TRIPS, DOCJOIN_MAX_DOCUMENTS, DOCJOIN_MAX_DEPTH (limits) · DOCJOIN_ASSUMED_LIST_SIZE ·
+ * DOCJOIN_METRICS · DOCJOIN_SLOW_MS · DOCJOIN_LOG_VARIABLES · DOCJOIN_SHUTDOWN_GRACE_MS ·
+ * DOCJOIN_MAX_CONCURRENT · DOCJOIN_MAX_QUEUED · DOCJOIN_MAX_TRANSACTION_ATTEMPTS ·
+ * DOCJOIN_TRANSACTION_RETRY_MS · DOCJOIN_MAX_DOCUMENTS_IN_FLIGHT · DOCJOIN_OPERATION_TIMEOUT_MS ·
+ * DOCJOIN_MAX_RESPONSE_BYTES · DOCJOIN_HEALTH_DETAIL · DOCJOIN_WORKLOAD and DOCJOIN_WORKLOAD_FLUSH_MS.
+ * host, cors, landingPage and production come from the config file's `server` (production also from NODE_ENV).
+ */
+export type DocjoinConfig = ProcessConfig & ResolvedSettings;
+
+/** The settings of the process itself, which createGateway does not take. */
+export interface ProcessConfig {
   /** Unset: start the embedded MongoDB server and seed the demo data. */
   readonly mongodbUri: string | undefined;
   readonly mongodbDb: string;
@@ -41,55 +43,11 @@ export interface DocjoinConfig {
   readonly mongoTimeoutMs: number;
   /** Demo dataset scale loaded into the embedded server by `npm start` (DOCJOIN_SEED_SCALE, default 1). */
   readonly seedScale: number;
-  /** Whether the `x-docjoin-strategy` request header is honoured. */
-  readonly strategyOverrides: boolean;
-  /** Whether `x-docjoin-cost: commands` adds the per-command debug view (DOCJOIN_COST_COMMANDS; off in production). */
-  readonly costCommands: boolean;
-  /** Operations whose static estimate exceeds a limit are rejected before execution (COST_LIMIT_EXCEEDED). */
-  readonly limits: CostLimits;
-  /**
-   * DOCJOIN_ASSUMED_LIST_SIZE: entries the document estimate assumes in a list nothing bounds (an array
-   * of references, an embedded array without `first`). Unset: the estimate's default, 20.
-   */
-  readonly assumedListSize?: number;
-  /** From the config file's `server` (createGateway's settings of the same names). */
-  readonly host?: string;
-  readonly cors?: CorsOption;
-  readonly landingPage?: LandingPage;
   readonly nodeEnv: string;
-  readonly production: boolean;
   /** DOCJOIN_LOG_LEVEL: fatal, error, warn, info (default), debug, trace or silent. */
   readonly logLevel: LogLevel;
   /** DOCJOIN_LOG_FORMAT: json or pretty (default: pretty on a terminal outside production, else json). */
   readonly logFormat: LogFormat;
-  /** DOCJOIN_SLOW_MS: operations at least this long are logged as slow (default 1000). */
-  readonly slowOperationMs: number;
-  /** DOCJOIN_COST_REPORT: extensions.cost on every response (default true). */
-  readonly costReport: boolean;
-  /** DOCJOIN_METRICS: serve Prometheus metrics at /metrics (default true). */
-  readonly metrics: boolean;
-  /** DOCJOIN_LOG_VARIABLES: put each request's variables in its log line (default false). */
-  readonly logVariables: boolean;
-  /** DOCJOIN_SHUTDOWN_GRACE_MS: on SIGTERM, how long requests in flight may take to finish (default 10,000). */
-  readonly shutdownGraceMs: number;
-  /** DOCJOIN_MAX_CONCURRENT: GraphQL requests run at once (default 32). */
-  readonly maxConcurrentOperations: number;
-  /** DOCJOIN_MAX_QUEUED: requests waiting for a slot (default 128); beyond, 503 with Retry-After. */
-  readonly maxQueuedOperations: number;
-  /** DOCJOIN_MAX_TRANSACTION_ATTEMPTS: runs of a mutation's transaction after write conflicts, the first included (default 8). */
-  readonly maxTransactionAttempts: number;
-  /** DOCJOIN_TRANSACTION_RETRY_MS: no transaction retry starts later than this after the first attempt (default 2,000). */
-  readonly transactionRetryMs: number;
-  /** DOCJOIN_MAX_DOCUMENTS_IN_FLIGHT: estimated documents the running operations may fetch together (default 250,000). */
-  readonly maxDocumentsInFlight: number;
-  /** DOCJOIN_OPERATION_TIMEOUT_MS: how long an operation may take, queueing included (default 30,000). */
-  readonly operationTimeoutMs: number;
-  /** DOCJOIN_MAX_RESPONSE_BYTES: the largest response body served (default 32 MiB). */
-  readonly maxResponseBytes: number;
-  /** DOCJOIN_HEALTH_DETAIL: /health names the database (default: not in production). */
-  readonly healthDetail: boolean;
-  /** DOCJOIN_WORKLOAD (`file:PATH`, `collection:NAME` or `off`) and DOCJOIN_WORKLOAD_FLUSH_MS: workload capture (default off). */
-  readonly workload: WorkloadOption;
 }
 
 export type LogLevel = (typeof LOG_LEVELS)[number];
@@ -118,59 +76,69 @@ export interface ConfigFlags {
 
 /**
  * Flags win over environment variables, which win over the project's config file (`project`), which
- * wins over the defaults. The config file's own values are checked where they are used (createGateway).
+ * wins over the defaults (resolveSettings applies them, and checks the config file's values: a ConfigError names the entry).
  */
 export function loadConfig(env: Env = process.env, flags: ConfigFlags = {}, project: DocjoinProjectConfig = {}): DocjoinConfig {
   const nodeEnv = nonEmpty(env.NODE_ENV) ?? 'development';
-  const server = project.server ?? {};
-  const production = server.production ?? nodeEnv === 'production';
-  const assumedListSize = parseCount('DOCJOIN_ASSUMED_LIST_SIZE', env.DOCJOIN_ASSUMED_LIST_SIZE) ?? server.assumedListSize;
-  const projectLimits = { ...DEFAULT_COST_LIMITS, ...server.limits };
+  const settings = resolveProjectSettings({ ...(project.server ?? {}), ...definedOnly(gatewaySettingsFromEnv(env, flags, project.server ?? {})) }, nodeEnv);
   return {
-    port: setting({ flag: ['--port', flags.port], env: ['PORT', env.PORT] }, portRule) ?? server.port ?? DEFAULT_PORT,
+    ...settings,
     mongodbUri: setting({ flag: ['--mongo-uri', flags.mongoUri], env: ['MONGODB_URI', env.MONGODB_URI] }, mongoUriSetting) ?? projectSetting('mongodb.uri', project.mongodb?.uri, mongoUriSetting),
     mongodbDb: setting({ flag: ['--db', flags.db], env: ['MONGODB_DB', env.MONGODB_DB] }, dbNameRule) ?? projectSetting('mongodb.db', project.mongodb?.db, dbNameRule) ?? DEFAULT_DB_NAME,
     seedScale: setting({ flag: ['--seed-scale', flags.seedScale], env: ['DOCJOIN_SEED_SCALE', env.DOCJOIN_SEED_SCALE] }, seedScaleRule) ?? 1,
     mongoTimeoutMs: parseCount('DOCJOIN_MONGO_TIMEOUT_MS', env.DOCJOIN_MONGO_TIMEOUT_MS) ?? DEFAULT_MONGO_TIMEOUT_MS,
-    strategyOverrides: parseBoolean('DOCJOIN_STRATEGY_OVERRIDES', env.DOCJOIN_STRATEGY_OVERRIDES) ?? server.strategyOverrides ?? !production,
-    costCommands: parseBoolean('DOCJOIN_COST_COMMANDS', env.DOCJOIN_COST_COMMANDS) ?? server.costCommands ?? !production,
-    limits: {
-      maxRoundTrips: parseLimit('DOCJOIN_MAX_ROUND_TRIPS', env.DOCJOIN_MAX_ROUND_TRIPS, projectLimits.maxRoundTrips),
-      maxDocuments: parseLimit('DOCJOIN_MAX_DOCUMENTS', env.DOCJOIN_MAX_DOCUMENTS, projectLimits.maxDocuments),
-      maxDepth: parseLimit('DOCJOIN_MAX_DEPTH', env.DOCJOIN_MAX_DEPTH, projectLimits.maxDepth),
-    },
-    // Absent when unset, so the estimate's own default applies.
-    ...(assumedListSize !== undefined && { assumedListSize }),
-    ...(server.host !== undefined && { host: server.host }),
-    ...(server.cors !== undefined && { cors: server.cors }),
-    ...(server.landingPage !== undefined && { landingPage: server.landingPage }),
     nodeEnv,
-    production,
     logLevel: parseChoice('DOCJOIN_LOG_LEVEL', env.DOCJOIN_LOG_LEVEL, LOG_LEVELS) ?? 'info',
-    logFormat: parseChoice('DOCJOIN_LOG_FORMAT', env.DOCJOIN_LOG_FORMAT, LOG_FORMATS) ?? defaultLogFormat(production, process.stdout.isTTY === true),
-    slowOperationMs: parseCount('DOCJOIN_SLOW_MS', env.DOCJOIN_SLOW_MS) ?? server.slowOperationMs ?? DEFAULT_SLOW_OPERATION_MS,
-    costReport: parseBoolean('DOCJOIN_COST_REPORT', env.DOCJOIN_COST_REPORT) ?? server.costReport ?? true,
-    metrics: parseBoolean('DOCJOIN_METRICS', env.DOCJOIN_METRICS) ?? server.metrics ?? true,
-    logVariables: parseBoolean('DOCJOIN_LOG_VARIABLES', env.DOCJOIN_LOG_VARIABLES) ?? server.logVariables ?? false,
-    shutdownGraceMs: parseWhole('DOCJOIN_SHUTDOWN_GRACE_MS', env.DOCJOIN_SHUTDOWN_GRACE_MS) ?? server.shutdownGraceMs ?? DEFAULT_SHUTDOWN_GRACE_MS,
-    maxConcurrentOperations: parseCount('DOCJOIN_MAX_CONCURRENT', env.DOCJOIN_MAX_CONCURRENT) ?? server.maxConcurrentOperations ?? DEFAULT_MAX_CONCURRENT_OPERATIONS,
-    maxQueuedOperations: parseWhole('DOCJOIN_MAX_QUEUED', env.DOCJOIN_MAX_QUEUED) ?? server.maxQueuedOperations ?? DEFAULT_MAX_QUEUED_OPERATIONS,
-    maxTransactionAttempts: parseCount('DOCJOIN_MAX_TRANSACTION_ATTEMPTS', env.DOCJOIN_MAX_TRANSACTION_ATTEMPTS) ?? server.maxTransactionAttempts ?? DEFAULT_MAX_TRANSACTION_ATTEMPTS,
-    transactionRetryMs: parseWhole('DOCJOIN_TRANSACTION_RETRY_MS', env.DOCJOIN_TRANSACTION_RETRY_MS) ?? server.transactionRetryMs ?? DEFAULT_TRANSACTION_RETRY_MS,
-    maxDocumentsInFlight: parseCount('DOCJOIN_MAX_DOCUMENTS_IN_FLIGHT', env.DOCJOIN_MAX_DOCUMENTS_IN_FLIGHT) ?? server.maxDocumentsInFlight ?? DEFAULT_MAX_DOCUMENTS_IN_FLIGHT,
-    operationTimeoutMs: parseCount('DOCJOIN_OPERATION_TIMEOUT_MS', env.DOCJOIN_OPERATION_TIMEOUT_MS) ?? server.operationTimeoutMs ?? DEFAULT_OPERATION_TIMEOUT_MS,
-    maxResponseBytes: parseCount('DOCJOIN_MAX_RESPONSE_BYTES', env.DOCJOIN_MAX_RESPONSE_BYTES) ?? server.maxResponseBytes ?? DEFAULT_MAX_RESPONSE_BYTES,
-    healthDetail: parseBoolean('DOCJOIN_HEALTH_DETAIL', env.DOCJOIN_HEALTH_DETAIL) ?? server.healthDetail ?? !production,
+    logFormat: parseChoice('DOCJOIN_LOG_FORMAT', env.DOCJOIN_LOG_FORMAT, LOG_FORMATS) ?? defaultLogFormat(settings.production, process.stdout.isTTY === true),
+  };
+}
+
+/** The gateway settings the flags and the environment give (undefined where they give none: the config file's, then the default, apply). */
+function gatewaySettingsFromEnv(env: Env, flags: ConfigFlags, server: GatewaySettings): GatewaySettings {
+  const limits = { ...server.limits };
+  return {
+    port: setting({ flag: ['--port', flags.port], env: ['PORT', env.PORT] }, portRule),
+    strategyOverrides: parseBoolean('DOCJOIN_STRATEGY_OVERRIDES', env.DOCJOIN_STRATEGY_OVERRIDES),
+    costCommands: parseBoolean('DOCJOIN_COST_COMMANDS', env.DOCJOIN_COST_COMMANDS),
+    limits: {
+      ...limits,
+      ...definedOnly({
+        maxRoundTrips: parseLimit('DOCJOIN_MAX_ROUND_TRIPS', env.DOCJOIN_MAX_ROUND_TRIPS),
+        maxDocuments: parseLimit('DOCJOIN_MAX_DOCUMENTS', env.DOCJOIN_MAX_DOCUMENTS),
+        maxDepth: parseLimit('DOCJOIN_MAX_DEPTH', env.DOCJOIN_MAX_DEPTH),
+      }),
+    },
+    assumedListSize: parseCount('DOCJOIN_ASSUMED_LIST_SIZE', env.DOCJOIN_ASSUMED_LIST_SIZE),
+    slowOperationMs: parseCount('DOCJOIN_SLOW_MS', env.DOCJOIN_SLOW_MS),
+    costReport: parseBoolean('DOCJOIN_COST_REPORT', env.DOCJOIN_COST_REPORT),
+    metrics: parseBoolean('DOCJOIN_METRICS', env.DOCJOIN_METRICS),
+    logVariables: parseBoolean('DOCJOIN_LOG_VARIABLES', env.DOCJOIN_LOG_VARIABLES),
+    shutdownGraceMs: parseWhole('DOCJOIN_SHUTDOWN_GRACE_MS', env.DOCJOIN_SHUTDOWN_GRACE_MS),
+    maxConcurrentOperations: parseCount('DOCJOIN_MAX_CONCURRENT', env.DOCJOIN_MAX_CONCURRENT),
+    maxQueuedOperations: parseWhole('DOCJOIN_MAX_QUEUED', env.DOCJOIN_MAX_QUEUED),
+    maxTransactionAttempts: parseCount('DOCJOIN_MAX_TRANSACTION_ATTEMPTS', env.DOCJOIN_MAX_TRANSACTION_ATTEMPTS),
+    transactionRetryMs: parseWhole('DOCJOIN_TRANSACTION_RETRY_MS', env.DOCJOIN_TRANSACTION_RETRY_MS),
+    maxDocumentsInFlight: parseCount('DOCJOIN_MAX_DOCUMENTS_IN_FLIGHT', env.DOCJOIN_MAX_DOCUMENTS_IN_FLIGHT),
+    operationTimeoutMs: parseCount('DOCJOIN_OPERATION_TIMEOUT_MS', env.DOCJOIN_OPERATION_TIMEOUT_MS),
+    maxResponseBytes: parseCount('DOCJOIN_MAX_RESPONSE_BYTES', env.DOCJOIN_MAX_RESPONSE_BYTES),
+    healthDetail: parseBoolean('DOCJOIN_HEALTH_DETAIL', env.DOCJOIN_HEALTH_DETAIL),
     workload: parseWorkload(env.DOCJOIN_WORKLOAD, env.DOCJOIN_WORKLOAD_FLUSH_MS, server.workload),
   };
 }
 
-/** The configuration's entries that are createGateway settings of the same name. */
-const GATEWAY_SETTING_NAMES = [
-  'port', 'host', 'cors', 'landingPage', 'production', 'strategyOverrides', 'costCommands', 'costReport', 'limits', 'assumedListSize', 'metrics', 'slowOperationMs',
-  'logVariables', 'shutdownGraceMs', 'maxConcurrentOperations', 'maxQueuedOperations', 'maxTransactionAttempts', 'transactionRetryMs', 'maxDocumentsInFlight', 'operationTimeoutMs', 'maxResponseBytes',
-  'healthDetail', 'workload',
-] as const satisfies readonly (keyof GatewaySettings & keyof DocjoinConfig)[];
+/** The settings with their defaults (resolveSettings); a config file's value it refuses is a ConfigError naming the entry. */
+function resolveProjectSettings(settings: GatewaySettings, nodeEnv: string): ResolvedSettings {
+  try {
+    return resolveSettings(settings, nodeEnv);
+  } catch (error) {
+    if (!(error instanceof GatewayOptionError)) throw error;
+    throw new ConfigError(`the config's server: ${error.message}`);
+  }
+}
+
+function definedOnly<T extends object>(values: T): Partial<T> {
+  return Object.fromEntries(Object.entries(values).filter(([, value]) => value !== undefined)) as Partial<T>;
+}
 
 /** What createGateway takes from the process configuration. */
 export function gatewaySettingsOf(config: DocjoinConfig): GatewaySettings {
@@ -203,9 +171,9 @@ function mongoUriSetting(raw: string, name: string): SettingResult<string> {
 }
 
 /** A positive whole number; `Infinity` (or `none`) turns the limit off. */
-function parseLimit(name: string, raw: string | undefined, fallback: number): number {
+function parseLimit(name: string, raw: string | undefined): number | undefined {
   const value = nonEmpty(raw);
-  if (value === undefined) return fallback;
+  if (value === undefined) return undefined;
   if (/^(infinity|none)$/i.test(value)) return Number.POSITIVE_INFINITY;
   const limit = Number(value.replace(/_/g, ''));
   if (!/^\d[\d_]*$/.test(value) || !Number.isSafeInteger(limit) || limit < 1) {

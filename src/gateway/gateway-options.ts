@@ -93,33 +93,18 @@ export const MIN_WORKLOAD_FLUSH_MS = 100;
 /** The workload option with its defaults: the file's absolute path, the flush interval. */
 export type ResolvedWorkload = false | { readonly file: string; readonly flushIntervalMs: number } | { readonly collection: string; readonly flushIntervalMs: number };
 
-/** The settings with every default applied, as the gateway uses them. */
-export interface ResolvedSettings {
-  readonly port: number;
-  readonly host: string | undefined;
-  readonly cors: CorsOption;
-  readonly landingPage: LandingPage;
-  readonly production: boolean;
-  readonly strategyOverrides: boolean;
-  readonly costCommands: boolean;
-  readonly costReport: boolean;
-  readonly limits: CostLimits;
-  readonly assumedListSize: number;
-  readonly metrics: boolean;
-  readonly slowOperationMs: number;
-  readonly logVariables: boolean;
-  readonly shutdownGraceMs: number;
-  readonly maxConcurrentOperations: number;
-  readonly maxQueuedOperations: number;
-  readonly maxTransactionAttempts: number;
-  readonly transactionRetryMs: number;
-  readonly maxDocumentsInFlight: number;
-  readonly operationTimeoutMs: number;
-  readonly maxResponseBytes: number;
-  readonly healthDetail: boolean;
-  readonly workload: ResolvedWorkload;
-}
+/** The settings with every default applied, as the gateway uses them (resolveSettings makes them). */
+export type ResolvedSettings = ReturnType<typeof resolveSettings>;
 
+/**
+ * The name of every setting (checked against GatewaySettings by the compiler): the options createGateway
+ * knows, and what `docjoin serve` hands it from its configuration.
+ */
+export const GATEWAY_SETTING_NAMES = Object.keys({
+  port: true, host: true, cors: true, landingPage: true, production: true, strategyOverrides: true, costCommands: true, costReport: true, limits: true,
+  assumedListSize: true, metrics: true, slowOperationMs: true, logVariables: true, shutdownGraceMs: true, maxConcurrentOperations: true, maxQueuedOperations: true,
+  maxTransactionAttempts: true, transactionRetryMs: true, maxDocumentsInFlight: true, operationTimeoutMs: true, maxResponseBytes: true, healthDetail: true, workload: true,
+} satisfies Record<keyof GatewaySettings, true>) as ReadonlyArray<keyof GatewaySettings>;
 
 /** A createGateway option with a wrong value; the message names the option and the value. */
 export class GatewayOptionError extends Error {
@@ -130,13 +115,13 @@ export class GatewayOptionError extends Error {
  * Checks `settings` once, at startup, and applies the defaults. `nodeEnv` decides `production` when
  * the option is not given. Every problem names the option and the value it got.
  */
-export function resolveSettings(settings: GatewaySettings, nodeEnv: string | undefined): ResolvedSettings {
+export function resolveSettings(settings: GatewaySettings, nodeEnv: string | undefined) {
   const production = optionalBoolean(settings, 'production') ?? nodeEnv === 'production';
   return {
     port: optionalInteger(settings, 'port', 0, 65535) ?? DEFAULT_PORT,
     host: optionalString(settings, 'host'),
     cors: corsOption(settings.cors),
-    landingPage: landingPageOption(settings.landingPage) ?? (production ? 'none' : 'sandbox'),
+    landingPage: landingPageOption(settings.landingPage) ?? ((production ? 'none' : 'sandbox') as LandingPage),
     production,
     strategyOverrides: optionalBoolean(settings, 'strategyOverrides') ?? !production,
     costCommands: optionalBoolean(settings, 'costCommands') ?? !production,
@@ -156,7 +141,7 @@ export function resolveSettings(settings: GatewaySettings, nodeEnv: string | und
     maxResponseBytes: optionalInteger(settings, 'maxResponseBytes', 1, Number.MAX_SAFE_INTEGER) ?? DEFAULT_MAX_RESPONSE_BYTES,
     healthDetail: optionalBoolean(settings, 'healthDetail') ?? !production,
     workload: workloadOption(settings.workload),
-  };
+  } as const satisfies Readonly<Record<keyof GatewaySettings, unknown>>;
 }
 
 function describe(value: unknown): string {
@@ -251,10 +236,8 @@ export function isCollectionName(name: string): boolean {
 
 /** Every option createDocjoin and createGateway take, for the typo check. */
 const OPTION_NAMES: ReadonlySet<string> = new Set([
-  'typeDefs', 'resolvers', 'writePlans', 'mongoClient', 'db', 'mongoKind', 'mongoUri', 'validateDatabase', 'onWarning', 'writes', 'checkEstimates', 'onEstimateViolation', 'listen',
-  'port', 'host', 'cors', 'landingPage', 'production', 'strategyOverrides', 'costCommands', 'costReport', 'limits', 'assumedListSize', 'metrics', 'slowOperationMs',
-  'logVariables', 'logger', 'shutdownGraceMs', 'maxConcurrentOperations', 'maxQueuedOperations', 'maxTransactionAttempts', 'transactionRetryMs', 'maxDocumentsInFlight', 'operationTimeoutMs',
-  'maxResponseBytes', 'healthDetail', 'workload',
+  'typeDefs', 'resolvers', 'writePlans', 'mongoClient', 'db', 'mongoKind', 'mongoUri', 'validateDatabase', 'onWarning', 'writes', 'checkEstimates', 'onEstimateViolation', 'listen', 'logger',
+  ...GATEWAY_SETTING_NAMES,
 ]);
 
 /**

@@ -1,3 +1,4 @@
+import { resolve } from 'node:path';
 import { ConfigError, loadConfig } from '../../src/config';
 
 describe('loadConfig', () => {
@@ -12,6 +13,10 @@ describe('loadConfig', () => {
       costCommands: true,
       costReport: true,
       limits: { maxRoundTrips: 50, maxDocuments: 100_000, maxDepth: 10 },
+      assumedListSize: 20,
+      host: undefined,
+      cors: false,
+      landingPage: 'sandbox',
       nodeEnv: 'development',
       production: false,
       // Jest's stdout is no terminal: JSON lines.
@@ -34,10 +39,11 @@ describe('loadConfig', () => {
   });
 
   it('reads DOCJOIN_WORKLOAD and DOCJOIN_WORKLOAD_FLUSH_MS, over the config file\'s server.workload', () => {
-    expect(loadConfig({ DOCJOIN_WORKLOAD: 'file:./workload.jsonl' }).workload).toEqual({ file: './workload.jsonl' });
+    // The file's path made absolute, the flush interval's default (60 s) applied.
+    expect(loadConfig({ DOCJOIN_WORKLOAD: 'file:./workload.jsonl' }).workload).toEqual({ file: resolve('workload.jsonl'), flushIntervalMs: 60_000 });
     expect(loadConfig({ DOCJOIN_WORKLOAD: 'collection:docjoin_workload', DOCJOIN_WORKLOAD_FLUSH_MS: '5_000' }).workload).toEqual({ collection: 'docjoin_workload', flushIntervalMs: 5000 });
-    expect(loadConfig({}, {}, { server: { workload: { collection: 'recorded' } } }).workload).toEqual({ collection: 'recorded' });
-    expect(loadConfig({ DOCJOIN_WORKLOAD_FLUSH_MS: '1000' }, {}, { server: { workload: { file: 'w.jsonl', flushIntervalMs: 9000 } } }).workload).toEqual({ file: 'w.jsonl', flushIntervalMs: 1000 });
+    expect(loadConfig({}, {}, { server: { workload: { collection: 'recorded' } } }).workload).toEqual({ collection: 'recorded', flushIntervalMs: 60_000 });
+    expect(loadConfig({ DOCJOIN_WORKLOAD_FLUSH_MS: '1000' }, {}, { server: { workload: { file: 'w.jsonl', flushIntervalMs: 9000 } } }).workload).toEqual({ file: resolve('w.jsonl'), flushIntervalMs: 1000 });
     expect(loadConfig({ DOCJOIN_WORKLOAD: 'off' }, {}, { server: { workload: { collection: 'recorded' } } }).workload).toBe(false);
     expect(loadConfig({ DOCJOIN_WORKLOAD_FLUSH_MS: '1000' }).workload).toBe(false);
   });
@@ -95,11 +101,16 @@ describe('loadConfig', () => {
     });
   });
 
-  it('reads DOCJOIN_ASSUMED_LIST_SIZE; unset or blank, it is absent and the estimate keeps its default (20)', () => {
+  it('reads DOCJOIN_ASSUMED_LIST_SIZE; unset or blank, the estimate\'s default (20)', () => {
     expect(loadConfig({ DOCJOIN_ASSUMED_LIST_SIZE: '50' }).assumedListSize).toBe(50);
     expect(loadConfig({ DOCJOIN_ASSUMED_LIST_SIZE: '1_000' }).assumedListSize).toBe(1000);
-    expect('assumedListSize' in loadConfig({})).toBe(false);
-    expect('assumedListSize' in loadConfig({ DOCJOIN_ASSUMED_LIST_SIZE: ' ' })).toBe(false);
+    expect(loadConfig({}).assumedListSize).toBe(20);
+    expect(loadConfig({ DOCJOIN_ASSUMED_LIST_SIZE: ' ' }, {}, { server: { assumedListSize: 7 } }).assumedListSize).toBe(7);
+  });
+
+  it('checks the config file\'s server settings as createGateway does, naming the entry', () => {
+    expect(() => loadConfig({}, {}, { server: { slowOperationMs: -1 } })).toThrow(new ConfigError("the config's server: option slowOperationMs must be an integer from 0 to any size, got -1"));
+    expect(() => loadConfig({}, {}, { server: { limits: { maxDepth: 0 } } })).toThrow(new ConfigError("the config's server: option limits.maxDepth must be a whole number of at least 1 (or Infinity), got 0"));
   });
 
   it('reads PORT, MONGODB_URI, MONGODB_DB and DOCJOIN_SEED_SCALE', () => {

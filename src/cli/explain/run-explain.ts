@@ -53,7 +53,7 @@ async function explain(command: Explain, env: CliEnv, io: CliIo): Promise<number
     plan: operationPlan,
     variableValues: prepared.variables,
     overrides: prepared.overrides,
-    ...(config.assumedListSize !== undefined && { assumedListSize: config.assumedListSize }),
+    assumedListSize: config.assumedListSize,
     writeEstimate: (field) => prepared.writeEstimates.get(field),
   });
   if (command.plan) {

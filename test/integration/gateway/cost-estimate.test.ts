@@ -188,7 +188,7 @@ describe('the assumed size of unbounded lists (DOCJOIN_ASSUMED_LIST_SIZE)', () =
 
   it('must be a whole number of at least 1', () => {
     expect(loadConfig({ DOCJOIN_ASSUMED_LIST_SIZE: '50' }).assumedListSize).toBe(50);
-    expect(loadConfig({}).assumedListSize).toBeUndefined();
+    expect(loadConfig({}).assumedListSize).toBe(20);
     expect(() => loadConfig({ DOCJOIN_ASSUMED_LIST_SIZE: '0' })).toThrow('DOCJOIN_ASSUMED_LIST_SIZE must be a whole number of at least 1, got "0"');
   });
 });
