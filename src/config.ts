@@ -11,9 +11,7 @@ import {
 } from './setting-rules';
 
 export { redactSecrets, redactUri } from './observability/redact-secrets';
-import type { CostLimits } from './gateway/cost/cost-limits';
-import { GATEWAY_SETTING_NAMES, GatewayOptionError, isCollectionName, MIN_WORKLOAD_FLUSH_MS, resolveSettings, type GatewaySettings, type ResolvedSettings } from './gateway/gateway-options';
-import type { WorkloadOption } from './gateway/workload/workload-types';
+import { type CostLimits, GATEWAY_SETTING_NAMES, GatewayOptionError, isCollectionName, MIN_WORKLOAD_FLUSH_MS, resolveSettings, type GatewaySettings, type ResolvedSettings, type WorkloadOption } from './gateway';
 import type { DocjoinProjectConfig } from './project/project-config';
 import { defaultLogFormat, LOG_FORMATS, LOG_LEVELS, type LogFormat } from './observability/logger';
 export type { CostLimits };

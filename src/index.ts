@@ -4,50 +4,50 @@
  */
 
 // Serving: standalone, or mounted in an Apollo Server you run.
-export { createGateway, type CreateGatewayOptions, type Gateway, type ExecutedOperation } from './gateway/create-gateway';
-export { createDocjoin, type Docjoin, type DocjoinOptions, type RequestHeaders } from './gateway/create-docjoin';
-export { GatewayOptionError, type GatewaySettings, type ResolvedSettings, type CorsOption } from './gateway/gateway-options';
-export { connectMongo, type MongoClient, type Db } from './gateway/mongo/mongo-funnel';
-export type { MongoKind, HealthReport } from './gateway/http/health';
+export { createGateway, type CreateGatewayOptions, type Gateway, type ExecutedOperation } from './gateway';
+export { createDocjoin, type Docjoin, type DocjoinOptions, type RequestHeaders } from './gateway';
+export { GatewayOptionError, type GatewaySettings, type ResolvedSettings, type CorsOption } from './gateway';
+export { connectMongo, type MongoClient, type Db } from './gateway';
+export type { MongoKind, HealthReport } from './gateway';
 
 // Schema: the directive definitions, reading SDL files, the public schema codegen sees.
-export { directiveTypeDefs } from './gateway/schema/directive-type-defs';
-export { readSchemaFiles, withDirectiveTypeDefs } from './gateway/schema/schema-sources';
+export { directiveTypeDefs } from './gateway';
+export { readSchemaFiles, withDirectiveTypeDefs } from './gateway';
 export { printPublicSchema } from './codegen/public-schema';
-export { buildStorageMap } from './gateway/storage-map/build-storage-map';
-export type { StorageMap, RelationField, StoredField, TypeStorage, ReadStrategy } from './gateway/storage-map/storage-map-types';
+export { buildStorageMap } from './gateway';
+export type { StorageMap, RelationField, StoredField, TypeStorage, ReadStrategy } from './gateway';
 
 // Resolvers: the per-request context, its root-field API and its write side.
-export type { GatewayContext } from './gateway/context/request-context';
-export type { DocumentsApi, FindManyOptions, FindConnectionOptions, RootFilter, FieldCondition, FilterValue } from './gateway/context/documents-api';
-export type { ConnectionValue } from './gateway/planning/connection-page';
-export type { RequestWrites, WriteOptions } from './gateway/writes/request-writes';
-export type { WriteUnit, SourceSelector } from './gateway/writes/write-unit';
-export type { MutationWritePlans, WritePlan, WriteOperation } from './gateway/writes/write-plan';
+export type { GatewayContext } from './gateway';
+export type { DocumentsApi, FindManyOptions, FindConnectionOptions, RootFilter, FieldCondition, FilterValue } from './gateway';
+export type { ConnectionValue } from './gateway';
+export type { RequestWrites, WriteOptions } from './gateway';
+export type { WriteUnit, SourceSelector } from './gateway';
+export type { MutationWritePlans, WritePlan, WriteOperation } from './gateway';
 
 // Errors: public codes for clients, startup errors for operators.
-export { PublicErrorCode, badUserInput } from './gateway/errors/public-error-code';
-export { notFound } from './gateway/writes/write-errors';
-export { isDuplicateKeyError } from './gateway/mongo/funnel-writer';
-export { objectIdArgument } from './gateway/documents/object-id-argument';
-export { DateTimeScalar } from './gateway/scalars/date-time-scalar';
-export { StorageConfigError, DatabaseMismatchError } from './gateway/errors/internal-errors';
-export { PortInUseError } from './gateway/http/port-in-use-error';
+export { PublicErrorCode, badUserInput } from './gateway';
+export { notFound } from './gateway';
+export { isDuplicateKeyError } from './gateway';
+export { objectIdArgument } from './gateway';
+export { DateTimeScalar } from './gateway';
+export { StorageConfigError, DatabaseMismatchError } from './gateway';
+export { PortInUseError } from './gateway';
 
 // Cost: the plugin, the report, the headers, the estimate.
-export { ApolloServerPluginDocjoinCost, COST_HEADER, type DocjoinCostOptions } from './gateway/cost/cost-plugin';
-export type { CostReport, FieldCost } from './gateway/cost/cost-ledger';
-export { DEFAULT_COST_LIMITS, type CostLimits } from './gateway/cost/cost-limits';
-export { STRATEGY_HEADER } from './gateway/context/strategy-overrides';
-export { estimateOperation, type CostEstimate, type EstimateInput } from './gateway/estimate/estimate-operation';
-export { describeEstimateViolation, type EstimateViolation, type EstimateViolationRecorder } from './gateway/cost/estimate-check';
+export { ApolloServerPluginDocjoinCost, COST_HEADER, type DocjoinCostOptions } from './gateway';
+export type { CostReport, FieldCost } from './gateway';
+export { DEFAULT_COST_LIMITS, type CostLimits } from './gateway';
+export { STRATEGY_HEADER } from './gateway';
+export { estimateRequest, type EstimatedRequest, type CostEstimate } from './gateway';
+export { describeEstimateViolation, type EstimateViolation, type EstimateViolationRecorder } from './gateway';
 
 // Workload capture: the plugin and recorder behind the `workload` option, and the reader of what it wrote.
-export { ApolloServerPluginDocjoinWorkload, type DocjoinWorkloadOptions } from './gateway/workload/workload-plugin';
-export { WorkloadRecorder, MAX_MISSING_SETS } from './gateway/workload/workload-recorder';
-export type { WorkloadCapture, WorkloadSink } from './gateway/workload/workload-capture';
-export { readWorkload, sumWorkload, type WorkloadSource } from './gateway/workload/read-workload';
-export { WorkloadFormatError } from './gateway/workload/parse-workload-window';
+export { ApolloServerPluginDocjoinWorkload, type DocjoinWorkloadOptions } from './gateway';
+export { WorkloadRecorder, MAX_MISSING_SETS } from './gateway';
+export type { WorkloadCapture, WorkloadSink } from './gateway';
+export { readWorkload, sumWorkload, type WorkloadSource } from './gateway';
+export { WorkloadFormatError } from './gateway';
 export type {
   WorkloadOption,
   WorkloadFileOption,
@@ -61,12 +61,12 @@ export type {
   MissCounts,
   MutationWorkload,
   CollectionFanOut,
-} from './gateway/workload/workload-types';
+} from './gateway';
 
 // Keeping copies true.
 export { reconcile } from './reconcile/reconcile';
 export type { ReconcileOptions, ReconcileReport } from './reconcile/reconcile-types';
-export { buildWriteModelFromSdl as buildWriteModel } from './gateway/writes/build-write-model';
+export { buildWriteModelFromSdl as buildWriteModel } from './gateway';
 
 // Projects: docjoin.config.*.
 export { defineConfig, type DocjoinProjectConfig, type SeedOptions } from './project/project-config';

@@ -1,10 +1,6 @@
 import { makeExecutableSchema } from '@graphql-tools/schema';
 import type { MongoClient } from 'mongodb';
-import { DatabaseMismatchError, StorageConfigError } from '../gateway/errors/internal-errors';
-import { MongoFunnel } from '../gateway/mongo/mongo-funnel';
-import { withDirectiveTypeDefs } from '../gateway/schema/schema-sources';
-import { buildStorageMap } from '../gateway/storage-map/build-storage-map';
-import { validateAgainstDatabase } from '../gateway/storage-map/validate-against-database';
+import { DatabaseMismatchError, StorageConfigError, MongoFunnel, withDirectiveTypeDefs, buildStorageMap, validateAgainstDatabase } from '../gateway';
 
 export interface DraftCheck {
   /** What would stop `docjoin serve` on this draft: each names `Type.field` and the fix. */

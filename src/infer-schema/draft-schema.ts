@@ -1,5 +1,5 @@
 import type { Document } from 'mongodb';
-import { parseSort } from '../gateway/storage-map/parse-sort';
+import { parseSort } from '../gateway';
 import { compareCopies, isCopied, type FieldComparison } from './compare-copies';
 import type { Reference } from './find-references';
 import { camelCase, fieldNameOf, isGraphqlName, pascalCase, relationNameOf, RESERVED_TYPE_NAMES, singularOfName, typeNameOf, uniqueName } from './names';

@@ -1,5 +1,5 @@
 import type { Document } from 'mongodb';
-import { readPath } from '../gateway/documents/read-path';
+import { readPath } from '../gateway';
 import { relationNameOf, singularOfName, camelCase } from './names';
 import { idKey } from './sample-database';
 import { kindsOf, kindOf, type ObjectShape } from './value-shape';

@@ -1,6 +1,6 @@
 import { EJSON } from 'bson';
 import { MongoServerError, type Collection, type Db, type Document } from 'mongodb';
-import { SAMPLE_SIZE as STARTUP_SAMPLE_SIZE } from '../gateway/storage-map/check-sampled-documents';
+import { SAMPLE_SIZE as STARTUP_SAMPLE_SIZE } from '../gateway';
 
 /** One index as the draft reads it: its keys in order, and whether it makes them unique. */
 export interface IndexInfo {

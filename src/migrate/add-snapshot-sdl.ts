@@ -1,5 +1,5 @@
 import { type ConstDirectiveNode, type FieldDefinitionNode } from 'graphql';
-import type { StorageMap } from '../gateway/storage-map/storage-map-types';
+import type { StorageMap } from '../gateway';
 import { findField, SdlChangeError, type SchemaFile } from './snapshot-sdl-change';
 
 /**

@@ -1,5 +1,5 @@
 import type { Db } from 'mongodb';
-import type { WriteModel } from '../gateway/writes/write-model-types';
+import type { WriteModel } from '../gateway';
 import { reconcileChecks, requireCollections, type Check } from '../reconcile/reconcile';
 import type { DriftReport, ReconcileProgress } from '../reconcile/reconcile-types';
 import { scanInBatches } from '../reconcile/scan-batches';

@@ -1,5 +1,5 @@
 import type { Db } from 'mongodb';
-import { COUNTER_BACKFILL, EMBEDDED_BACKFILL, MIGRATIONS_COLLECTION, SNAPSHOT_BACKFILL } from '../gateway/estimate/copy-backfills';
+import { COUNTER_BACKFILL, EMBEDDED_BACKFILL, MIGRATIONS_COLLECTION, SNAPSHOT_BACKFILL } from '../gateway';
 
 /**
  * The marker of a backfill, one document per `Type.field` in `docjoin_migrations` of the migrated

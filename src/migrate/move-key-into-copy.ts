@@ -1,6 +1,5 @@
 import type { Db, Document } from 'mongodb';
-import { readPath } from '../gateway/documents/read-path';
-import type { SnapshotLocation } from '../gateway/writes/write-model-types';
+import { readPath, type SnapshotLocation } from '../gateway';
 import { cloneValue, sameValue } from '../reconcile/canonical-value';
 import { fetchSnapshotSources } from '../reconcile/check-snapshot';
 import type { Check } from '../reconcile/reconcile';

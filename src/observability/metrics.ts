@@ -1,5 +1,5 @@
 import { collectDefaultMetrics, Gauge, Registry } from 'prom-client';
-import type { CostReport } from '../gateway/cost/cost-ledger';
+import type { CostReport } from '../gateway';
 import { BatchedCounter, BatchedHistogram, type CounterSeries, type HistogramSeries } from './batched-metrics';
 
 /**

@@ -1,6 +1,6 @@
 import { performance } from 'node:perf_hooks';
 import type { ApolloServerPlugin, BaseContext } from '@apollo/server';
-import type { CostReport } from '../gateway/cost/cost-ledger';
+import type { CostReport } from '../gateway';
 import type { DocjoinLogger } from './logger';
 import type { GatewayMetrics } from './metrics';
 

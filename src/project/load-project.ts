@@ -2,8 +2,7 @@ import { existsSync, readFileSync } from 'node:fs';
 import { basename, dirname, resolve } from 'node:path';
 import type { IResolvers } from '@graphql-tools/utils';
 import { createJiti } from 'jiti';
-import { schemaFilePaths, withDirectiveTypeDefs } from '../gateway/schema/schema-sources';
-import type { MutationWritePlans } from '../gateway/writes/write-plan';
+import { schemaFilePaths, withDirectiveTypeDefs, type MutationWritePlans } from '../gateway';
 import type { DocjoinProjectConfig } from './project-config';
 
 /** The names `docjoin` looks for in the working folder when no `--config` is given, in this order. */

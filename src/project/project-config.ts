@@ -1,8 +1,6 @@
 import type { IResolvers } from '@graphql-tools/utils';
 import type { Db } from 'mongodb';
-import type { GatewaySettings } from '../gateway/gateway-options';
-import type { WriteOptions } from '../gateway/writes/request-writes';
-import type { MutationWritePlans } from '../gateway/writes/write-plan';
+import type { GatewaySettings, WriteOptions, MutationWritePlans } from '../gateway';
 
 /** What a project's seed function is told. */
 export interface SeedOptions {

@@ -1,8 +1,5 @@
 import type { Db, Document } from 'mongodb';
-import { keyString } from '../gateway/documents/key-string';
-import { readPath } from '../gateway/documents/read-path';
-import { sortDocument } from '../gateway/storage-map/parse-sort';
-import type { BoundedArray, SnapshotLocation } from '../gateway/writes/write-model-types';
+import { keyString, readPath, sortDocument, type BoundedArray, type SnapshotLocation } from '../gateway';
 import { cloneValue, sameValue } from './canonical-value';
 import { fetchSnapshotSources } from './check-snapshot';
 import type { Repair } from './scan-batches';

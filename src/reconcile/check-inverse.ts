@@ -1,7 +1,5 @@
 import type { Db, Document } from 'mongodb';
-import { keyString } from '../gateway/documents/key-string';
-import { readPath } from '../gateway/documents/read-path';
-import type { InverseRule } from '../gateway/writes/write-model-types';
+import { keyString, readPath, type InverseRule } from '../gateway';
 import { expectedInverse } from './expected-inverse';
 import type { Repair } from './scan-batches';
 

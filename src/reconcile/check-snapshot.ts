@@ -1,7 +1,5 @@
 import type { Db, Document } from 'mongodb';
-import { keyString } from '../gateway/documents/key-string';
-import { readPath } from '../gateway/documents/read-path';
-import type { SnapshotLocation } from '../gateway/writes/write-model-types';
+import { keyString, readPath, type SnapshotLocation } from '../gateway';
 import { cloneValue, sameValue } from './canonical-value';
 import type { Repair } from './scan-batches';
 import type { DriftReport } from './reconcile-types';

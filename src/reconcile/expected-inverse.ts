@@ -1,7 +1,5 @@
 import type { Db } from 'mongodb';
-import { keyString } from '../gateway/documents/key-string';
-import { readPath } from '../gateway/documents/read-path';
-import type { InverseRule } from '../gateway/writes/write-model-types';
+import { keyString, readPath, type InverseRule } from '../gateway';
 
 /**
  * The truth of an inverse rule for a batch of parents: for each parent id (keyString), the `_id`s of

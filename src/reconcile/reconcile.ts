@@ -1,5 +1,5 @@
 import type { Db, Document } from 'mongodb';
-import type { WriteModel } from '../gateway/writes/write-model-types';
+import type { WriteModel } from '../gateway';
 import { boundedArrayCheck } from './check-bounded-array';
 import { counterCheck } from './check-counter';
 import { inverseCheck } from './check-inverse';

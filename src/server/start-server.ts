@@ -1,10 +1,7 @@
 import { gatewaySettingsOf, redactSecrets, type DocjoinConfig } from '../config';
 import { startEmbeddedMongo, type EmbeddedMongo } from '../embedded-mongo';
-import type { EstimateViolationRecorder } from '../gateway/cost/estimate-check';
-import { createGateway, type Gateway } from '../gateway/create-gateway';
-import { connectMongo, type MongoClient } from '../gateway/mongo/mongo-funnel';
+import { type EstimateViolationRecorder, createGateway, type Gateway, connectMongo, type MongoClient, assertPortFree } from '../gateway';
 import type { Project } from '../project/load-project';
-import { assertPortFree } from '../gateway/http/port-in-use-error';
 import type { DocjoinLogger } from '../observability/logger';
 import { describeDatabase } from './describe-database';
 import { firstLineOf, MongoUnreachableError } from './mongo-unreachable-error';

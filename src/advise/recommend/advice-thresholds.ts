@@ -1,4 +1,4 @@
-import { DEFAULT_ASSUMED_LIST_SIZE } from '../../gateway/estimate/estimate-operation';
+import { DEFAULT_ASSUMED_LIST_SIZE } from '../../gateway';
 
 /** Where the advice draws its lines; every one can be changed (`docjoin advise --help`). */
 export interface AdviceThresholds {

@@ -1,4 +1,4 @@
-import type { RelationField } from '../../gateway/storage-map/storage-map-types';
+import type { RelationField } from '../../gateway';
 import type { CollectionStatistics, Distribution, RelationStatistics } from '../statistics/statistics-types';
 import type { AdviceThresholds } from './advice-thresholds';
 import type { FieldAdvice } from './advice-types';

@@ -1,4 +1,4 @@
-import type { JoinShape, RelationField } from '../../gateway/storage-map/storage-map-types';
+import type { JoinShape, RelationField } from '../../gateway';
 
 /** A relation field's storage in one line: each shape it declares, the default one first. */
 export function describeStorage(field: RelationField): string {

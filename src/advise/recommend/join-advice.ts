@@ -1,5 +1,4 @@
-import type { RelationField, StorageMap } from '../../gateway/storage-map/storage-map-types';
-import type { FieldWorkload } from '../../gateway/workload/workload-types';
+import type { RelationField, StorageMap, FieldWorkload } from '../../gateway';
 import type { DataStatistics } from '../statistics/statistics-types';
 import type { AdviceThresholds } from './advice-thresholds';
 import type { FieldAdvice } from './advice-types';

@@ -1,5 +1,4 @@
-import type { RelationField, StorageMap } from '../../gateway/storage-map/storage-map-types';
-import type { WorkloadSummary } from '../../gateway/workload/workload-types';
+import type { RelationField, StorageMap, WorkloadSummary } from '../../gateway';
 import type { DataStatistics } from '../statistics/statistics-types';
 import { DEFAULT_ADVICE_THRESHOLDS, type AdviceThresholds } from './advice-thresholds';
 import type { AdviceReport, AntiPattern, FieldAdvice } from './advice-types';

@@ -1,4 +1,4 @@
-import type { RelationField, StorageMap } from '../../gateway/storage-map/storage-map-types';
+import type { RelationField, StorageMap } from '../../gateway';
 import type { RelationStatistics } from '../statistics/statistics-types';
 import type { AdviceThresholds } from './advice-thresholds';
 import type { EffectPair, FieldAdvice } from './advice-types';

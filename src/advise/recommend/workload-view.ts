@@ -1,4 +1,4 @@
-import type { FieldWorkload, MissingFields, WorkloadSummary } from '../../gateway/workload/workload-types';
+import type { FieldWorkload, MissingFields, WorkloadSummary } from '../../gateway';
 
 /**
  * The recorded workload as the advice reads it: per field and per 1,000 queries or mutations. Without

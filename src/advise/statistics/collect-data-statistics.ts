@@ -1,5 +1,5 @@
 import type { Db, Document } from 'mongodb';
-import type { WriteModel } from '../../gateway/writes/write-model-types';
+import type { WriteModel } from '../../gateway';
 import { distributionOf } from './distribution';
 import { arrayGrowth, childGrowth } from './growth';
 import { IndexCatalog } from './index-catalog';

@@ -1,6 +1,4 @@
-import type { StorageMap } from '../../gateway/storage-map/storage-map-types';
-import type { SnapshotLocation, WriteModel } from '../../gateway/writes/write-model-types';
-import { listArrayOf, type ListArrayContent } from '../../gateway/storage-map/list-array';
+import { type StorageMap, type SnapshotLocation, type WriteModel, listArrayOf, type ListArrayContent } from '../../gateway';
 import { timePathOf } from './time-field';
 
 /**

@@ -1,5 +1,5 @@
 import type { Document } from 'mongodb';
-import { keyString } from '../../gateway/documents/key-string';
+import { keyString } from '../../gateway';
 
 /** The distinct non-null values of `field` in `rows`, array values contributing their elements, in row order. */
 export function distinctValues(rows: readonly Document[], field: string): unknown[] {

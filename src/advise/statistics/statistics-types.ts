@@ -1,4 +1,4 @@
-import type { ListArrayContent } from '../../gateway/storage-map/list-array';
+import type { ListArrayContent } from '../../gateway';
 
 /**
  * What `collectDataStatistics` measures: per collection and per relation field (`Type.field`), from a

@@ -1,5 +1,5 @@
 import type { ObjectId } from 'bson';
-import type { StorageMap } from '../../gateway/storage-map/storage-map-types';
+import type { StorageMap } from '../../gateway';
 
 /** Field names taken for a creation time when the caller names none (`createdAt`, `created_on`, `time`, …). */
 const CREATION_TIME_NAME = /^(?:(?:created|inserted|added)(?:_?(?:at|on|time|date))?|time|timestamp)$/i;

@@ -3,7 +3,7 @@ import { dirname, resolve } from 'node:path';
 import { generateOutputs } from '../../codegen/generate-outputs';
 import { readGeneratedTree } from '../../codegen/read-generated-tree';
 import { describeStaleFiles, findStaleFiles } from '../../codegen/stale-files';
-import { StorageConfigError } from '../../gateway/errors/internal-errors';
+import { StorageConfigError } from '../../gateway';
 import { ProjectConfigError } from '../../project/load-project';
 import { answerWithoutRunning } from '../args/answer-without-running';
 import { isUsageError, parseFlags, wantsHelp } from '../args/parse-flags';

@@ -1,7 +1,5 @@
 import type { GraphQLFormattedError } from 'graphql';
-import type { CostLimits } from '../../gateway/cost/cost-limits';
-import type { CostReport } from '../../gateway/cost/cost-ledger';
-import { findExceededLimit } from '../../gateway/cost/cost-limits';
+import { type CostLimits, type CostReport, findExceededLimit } from '../../gateway';
 import type { FieldPlanRow, OperationPlan } from './plan-operation';
 
 /** What `explain --run` measured. */

@@ -1,10 +1,5 @@
 import { getNamedType, isCompositeType, OperationTypeNode, type GraphQLSchema, type OperationDefinitionNode } from 'graphql';
-import type { StrategyOverrides } from '../../gateway/context/strategy-overrides';
-import { estimateByField, type CostEstimate } from '../../gateway/estimate/estimate-operation';
-import type { OperationPlan as GatewayOperationPlan } from '../../gateway/plan/operation-plan';
-import type { SelectionStep } from '../../gateway/plan/selection-tree';
-import { declaredStrategies, type ReadStrategy, type RelationField, type StorageMap } from '../../gateway/storage-map/storage-map-types';
-import type { WriteUnitEstimate } from '../../gateway/writes/estimate-write-unit';
+import { type StrategyOverrides, estimateByField, type CostEstimate, type OperationPlan as GatewayOperationPlan, type SelectionStep, declaredStrategies, type ReadStrategy, type RelationField, type StorageMap, type WriteUnitEstimate } from '../../gateway';
 
 /** One `Type.field` of the operation that costs (or could cost) MongoDB round trips. */
 export type FieldPlanRow =

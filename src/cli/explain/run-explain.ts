@@ -1,13 +1,7 @@
 import { readFile } from 'node:fs/promises';
 import { getOperationAST, getVariableValues, GraphQLError, parse, print, validate, type DocumentNode, type OperationDefinitionNode } from 'graphql';
 import { ConfigError, loadConfig, redactSecrets, type DocjoinConfig } from '../../config';
-import { parseStrategyOverrides, STRATEGY_HEADER, type StrategyOverrides } from '../../gateway/context/strategy-overrides';
-import { buildOperationPlan } from '../../gateway/plan/operation-plan';
-import { printOperationPlan } from '../../gateway/plan/print-plan';
-import { buildGatewaySchema } from '../../gateway/schema/build-gateway-schema';
-import type { WriteUnitEstimate } from '../../gateway/writes/estimate-write-unit';
-import { buildWriteEstimates } from '../../gateway/writes/write-runtime';
-import { StorageConfigError } from '../../gateway/errors/internal-errors';
+import { parseStrategyOverrides, STRATEGY_HEADER, type StrategyOverrides, buildOperationPlan, printOperationPlan, buildGatewaySchema, type WriteUnitEstimate, buildWriteEstimates, StorageConfigError } from '../../gateway';
 import { ProjectConfigError, type Project } from '../../project/load-project';
 import { loadProjectTarget } from '../args/project-flags';
 import { createProgressPrinter } from '../seed/progress-printer';

@@ -1,5 +1,5 @@
 import { ConfigError, loadConfig, redactSecrets } from '../../config';
-import { StorageConfigError } from '../../gateway/errors/internal-errors';
+import { StorageConfigError } from '../../gateway';
 import { ProjectConfigError } from '../../project/load-project';
 import { describeDatabase } from '../../server/describe-database';
 import { answerWithoutRunning } from '../args/answer-without-running';

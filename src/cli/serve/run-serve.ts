@@ -1,7 +1,5 @@
 import { ConfigError, loadConfig } from '../../config';
-import { DatabaseMismatchError, StorageConfigError } from '../../gateway/errors/internal-errors';
-import { GatewayOptionError } from '../../gateway/gateway-options';
-import { PortInUseError } from '../../gateway/http/port-in-use-error';
+import { DatabaseMismatchError, StorageConfigError, GatewayOptionError, PortInUseError } from '../../gateway';
 import { ProjectConfigError, type Project } from '../../project/load-project';
 import { loadProjectTarget } from '../args/project-flags';
 import { createProgressPrinter } from '../seed/progress-printer';

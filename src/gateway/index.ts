@@ -1,0 +1,54 @@
+/**
+ * What the rest of docjoin (the CLI, the server, advise, migrate, reconcile, the package entry) uses of the
+ * gateway: code outside src/gateway imports it from here, never from a file inside.
+ */
+export { type DocumentsApi, type FieldCondition, type FilterValue, type FindConnectionOptions, type FindManyOptions, type RootFilter } from './context/documents-api';
+export { type GatewayContext } from './context/request-context';
+export { parseStrategyOverrides, STRATEGY_HEADER, type StrategyOverrides } from './context/strategy-overrides';
+export { type CostReport, type FieldCost } from './cost/cost-ledger';
+export { type CostLimits, DEFAULT_COST_LIMITS, findExceededLimit } from './cost/cost-limits';
+export { ApolloServerPluginDocjoinCost, COST_HEADER, type DocjoinCostOptions } from './cost/cost-plugin';
+export { describeEstimateViolation, type EstimateViolation, type EstimateViolationRecorder } from './cost/estimate-check';
+export { createDocjoin, type Docjoin, type DocjoinOptions, type RequestHeaders } from './create-docjoin';
+export { createGateway, type CreateGatewayOptions, type ExecutedOperation, type Gateway } from './create-gateway';
+export { keyString } from './documents/key-string';
+export { objectIdArgument } from './documents/object-id-argument';
+export { readPath } from './documents/read-path';
+export { DatabaseMismatchError, StorageConfigError } from './errors/internal-errors';
+export { badUserInput, PublicErrorCode } from './errors/public-error-code';
+export { COUNTER_BACKFILL, EMBEDDED_BACKFILL, MIGRATIONS_COLLECTION, SNAPSHOT_BACKFILL } from './estimate/copy-backfills';
+export { type CostEstimate, DEFAULT_ASSUMED_LIST_SIZE, estimateByField } from './estimate/estimate-operation';
+export { estimateRequest, type EstimatedRequest } from './estimate/estimate-request';
+export { type CorsOption, GATEWAY_SETTING_NAMES, GatewayOptionError, type GatewaySettings, isCollectionName, MIN_WORKLOAD_FLUSH_MS, type ResolvedSettings, resolveSettings } from './gateway-options';
+export { type HealthReport, type MongoKind } from './http/health';
+export { assertPortFree, PortInUseError } from './http/port-in-use-error';
+export { isDuplicateKeyError } from './mongo/funnel-writer';
+export { connectMongo, type Db, type MongoClient, MongoFunnel } from './mongo/mongo-funnel';
+export { buildOperationPlan, type OperationPlan } from './plan/operation-plan';
+export { printOperationPlan } from './plan/print-plan';
+export { type SelectionStep } from './plan/selection-tree';
+export { type ConnectionValue } from './planning/connection-page';
+export { DateTimeScalar } from './scalars/date-time-scalar';
+export { buildGatewaySchema } from './schema/build-gateway-schema';
+export { directiveTypeDefs } from './schema/directive-type-defs';
+export { readSchemaFiles, schemaFilePaths, withDirectiveTypeDefs } from './schema/schema-sources';
+export { buildStorageMap } from './storage-map/build-storage-map';
+export { SAMPLE_SIZE } from './storage-map/check-sampled-documents';
+export { type ListArrayContent, listArrayOf } from './storage-map/list-array';
+export { parseSort, sortDocument } from './storage-map/parse-sort';
+export { declaredStrategies, type JoinShape, type ReadStrategy, type RelationField, type StorageMap, type StoredField, type TypeStorage } from './storage-map/storage-map-types';
+export { validateAgainstDatabase } from './storage-map/validate-against-database';
+export { WorkloadFormatError } from './workload/parse-workload-window';
+export { readWorkload, sumWorkload, type WorkloadSource } from './workload/read-workload';
+export { type WorkloadCapture, type WorkloadSink } from './workload/workload-capture';
+export { ApolloServerPluginDocjoinWorkload, type DocjoinWorkloadOptions } from './workload/workload-plugin';
+export { MAX_MISSING_SETS, WorkloadRecorder } from './workload/workload-recorder';
+export { type CollectionFanOut, type FieldWorkload, type MissCounts, type MissingFields, type MutationWorkload, type OperationCounts, type OperationTotals, type WorkloadCollectionOption, type WorkloadFileOption, type WorkloadOption, type WorkloadSummary, type WorkloadWindow } from './workload/workload-types';
+export { buildWriteModelFromSdl } from './writes/build-write-model';
+export { type WriteUnitEstimate } from './writes/estimate-write-unit';
+export { type RequestWrites, type WriteOptions } from './writes/request-writes';
+export { notFound } from './writes/write-errors';
+export { type BoundedArray, type CounterRule, type InverseRule, type SnapshotLocation, type WriteModel } from './writes/write-model-types';
+export { type MutationWritePlans, type WriteOperation, type WritePlan } from './writes/write-plan';
+export { buildWriteEstimates } from './writes/write-runtime';
+export { type SourceSelector, type WriteUnit } from './writes/write-unit';
