@@ -93,19 +93,18 @@ export function loadConfig(env: Env = process.env, flags: ConfigFlags = {}, proj
 
 /** The gateway settings the flags and the environment give (undefined where they give none: the config file's, then the default, apply). */
 function gatewaySettingsFromEnv(env: Env, flags: ConfigFlags, server: GatewaySettings): GatewaySettings {
-  const limits = { ...server.limits };
+  const limits = definedOnly({
+    maxRoundTrips: parseLimit('DOCJOIN_MAX_ROUND_TRIPS', env.DOCJOIN_MAX_ROUND_TRIPS),
+    maxDocuments: parseLimit('DOCJOIN_MAX_DOCUMENTS', env.DOCJOIN_MAX_DOCUMENTS),
+    maxDepth: parseLimit('DOCJOIN_MAX_DEPTH', env.DOCJOIN_MAX_DEPTH),
+  });
+  const fileLimits: unknown = server.limits;
   return {
     port: setting({ flag: ['--port', flags.port], env: ['PORT', env.PORT] }, portRule),
     strategyOverrides: parseBoolean('DOCJOIN_STRATEGY_OVERRIDES', env.DOCJOIN_STRATEGY_OVERRIDES),
     costCommands: parseBoolean('DOCJOIN_COST_COMMANDS', env.DOCJOIN_COST_COMMANDS),
-    limits: {
-      ...limits,
-      ...definedOnly({
-        maxRoundTrips: parseLimit('DOCJOIN_MAX_ROUND_TRIPS', env.DOCJOIN_MAX_ROUND_TRIPS),
-        maxDocuments: parseLimit('DOCJOIN_MAX_DOCUMENTS', env.DOCJOIN_MAX_DOCUMENTS),
-        maxDepth: parseLimit('DOCJOIN_MAX_DEPTH', env.DOCJOIN_MAX_DEPTH),
-      }),
-    },
+    // Each variable replaces one of the file's limits; a file value that is no object is resolveSettings's to refuse.
+    limits: typeof fileLimits === 'object' && fileLimits !== null && !Array.isArray(fileLimits) ? { ...fileLimits, ...limits } : fileLimits === undefined ? limits : (fileLimits as CostLimits),
     assumedListSize: parseCount('DOCJOIN_ASSUMED_LIST_SIZE', env.DOCJOIN_ASSUMED_LIST_SIZE),
     slowOperationMs: parseCount('DOCJOIN_SLOW_MS', env.DOCJOIN_SLOW_MS),
     costReport: parseBoolean('DOCJOIN_COST_REPORT', env.DOCJOIN_COST_REPORT),
@@ -183,7 +182,7 @@ function parseLimit(name: string, raw: string | undefined): number | undefined {
 /**
  * DOCJOIN_WORKLOAD: `file:./workload.jsonl`, `collection:docjoin_workload`, or off (`off`, `false`, `0`,
  * `no`); unset leaves the config file's `server.workload`. DOCJOIN_WORKLOAD_FLUSH_MS sets the flush
- * interval of either (the gateway checks the config file's own values).
+ * interval of either (resolveSettings checks the config file's own values).
  */
 function parseWorkload(raw: string | undefined, rawFlushMs: string | undefined, project: WorkloadOption | undefined): WorkloadOption {
   const flushMs = nonEmpty(rawFlushMs);

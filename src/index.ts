@@ -5,7 +5,7 @@
 
 // Serving: standalone, or mounted in an Apollo Server you run.
 export { createGateway, type CreateGatewayOptions, type Gateway, type ExecutedOperation } from './gateway';
-export { createDocjoin, type Docjoin, type DocjoinOptions, type RequestHeaders } from './gateway';
+export { createDocjoin, type Docjoin, type DocjoinOptions, type RequestHeaders, type ExecutionScope } from './gateway';
 export { GatewayOptionError, type GatewaySettings, type ResolvedSettings, type CorsOption } from './gateway';
 export { connectMongo, type MongoClient, type Db } from './gateway';
 export type { MongoKind, HealthReport } from './gateway';

@@ -6,7 +6,7 @@ import { NO_OVERRIDES, parseStrategyOverrides, STRATEGY_HEADER } from './context
 import { ApolloServerPluginDocjoinCost, COST_HEADER, parseCostHeader } from './cost/cost-plugin';
 import type { EstimateViolationRecorder } from './cost/estimate-check';
 import { createFormatError } from './errors/format-error';
-import { compiledExecutionPlugin, type ErrorShaping } from './execution/compiled-execution';
+import { compiledExecutionPlugin, type ErrorShaping, type ExecutionScope } from './execution/compiled-execution';
 import { CollectionSizes } from './estimate/collection-sizes';
 import { estimateWithVariables } from './estimate/estimate-request';
 import { OperationPlanner } from './plan/operation-planner';
@@ -88,15 +88,17 @@ export interface Docjoin {
   /** The executable public schema: your types with docjoin's resolvers, storage directives removed. */
   readonly schema: GraphQLSchema;
   /**
-   * A plugin that runs each query docjoin owns end to end (only generated root fields, and below them
-   * only fields docjoin resolves) straight from docjoin's plan, level by level, as `docjoin serve` does
+   * A plugin that runs each query docjoin owns end to end (generated root fields, and below them only
+   * fields docjoin resolves) straight from docjoin's plan, level by level, as `docjoin serve` does
    * (execution/compiled-execution.ts): the same `data`, errors and cost as graphql-js, less work per
-   * parent. Every other operation runs on Apollo's graphql-js. Add it to your Apollo's plugins, after
-   * any plugin of yours that answers operations itself. Its errors are shaped as your server shapes the
-   * others when it uses docjoin's `formatError` and Apollo's default for stack traces (none when
-   * NODE_ENV is production or test); give it yours when they differ.
+   * parent. Mutations and hand-written root fields too with `mutationsAndHandWrittenRoots: true`, when
+   * no plugin of yours needs Apollo's execution hooks for them (willResolveField, `info.cacheControl`).
+   * Every other operation runs on Apollo's graphql-js. Add it to your Apollo's plugins, after any plugin
+   * of yours that answers operations itself. Its errors are shaped as your server shapes the others when
+   * it uses docjoin's `formatError` and Apollo's default for stack traces (none when NODE_ENV is
+   * production or test); give it yours when they differ.
    */
-  compiledExecution(options?: Partial<ErrorShaping<GatewayContext>>): ApolloServerPlugin<GatewayContext>;
+  compiledExecution(options?: Partial<ErrorShaping<GatewayContext>> & ExecutionScope): ApolloServerPlugin<GatewayContext>;
   readonly storageMap: StorageMap;
   readonly settings: ResolvedSettings;
   /**
@@ -245,7 +247,8 @@ export async function createDocjoin(options: DocjoinOptions): Promise<Docjoin> {
   const formatError = createFormatError({ production: settings.production });
   return {
     schema,
-    compiledExecution: (shaping = {}) => compiledExecutionPlugin(schema, planner, { formatError, includeStacktraceInErrorResponses: apolloIncludesStacktraces(), ...shaping }),
+    compiledExecution: ({ mutationsAndHandWrittenRoots, ...shaping } = {}) =>
+      compiledExecutionPlugin(schema, planner, { formatError, includeStacktraceInErrorResponses: apolloIncludesStacktraces(), ...shaping }, { mutationsAndHandWrittenRoots: mutationsAndHandWrittenRoots ?? false }),
     storageMap,
     settings,
     plugins: [

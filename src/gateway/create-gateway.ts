@@ -69,7 +69,8 @@ export async function createGateway(options: CreateGatewayOptions): Promise<Gate
       // docjoin sets no cache hints; the default cache-control plugin would wrap every field's resolver to collect them.
       ApolloServerPluginCacheControlDisabled(),
       ...docjoin.plugins,
-      docjoin.compiledExecution(errorShaping),
+      // No other plugin here needs Apollo's execution hooks: docjoin runs mutations and hand-written roots too.
+      docjoin.compiledExecution({ ...errorShaping, mutationsAndHandWrittenRoots: true }),
       landingPagePlugin(settings.landingPage, ide),
     ],
   });

@@ -10,6 +10,7 @@ export { type CostLimits, DEFAULT_COST_LIMITS, findExceededLimit } from './cost/
 export { ApolloServerPluginDocjoinCost, COST_HEADER, type DocjoinCostOptions } from './cost/cost-plugin';
 export { describeEstimateViolation, type EstimateViolation, type EstimateViolationRecorder } from './cost/estimate-check';
 export { createDocjoin, type Docjoin, type DocjoinOptions, type RequestHeaders } from './create-docjoin';
+export { type ExecutionScope } from './execution/compiled-execution';
 export { createGateway, type CreateGatewayOptions, type ExecutedOperation, type Gateway } from './create-gateway';
 export { keyString } from './documents/key-string';
 export { objectIdArgument } from './documents/object-id-argument';

@@ -111,6 +111,8 @@ describe('loadConfig', () => {
   it('checks the config file\'s server settings as createGateway does, naming the entry', () => {
     expect(() => loadConfig({}, {}, { server: { slowOperationMs: -1 } })).toThrow(new ConfigError("the config's server: option slowOperationMs must be an integer from 0 to any size, got -1"));
     expect(() => loadConfig({}, {}, { server: { limits: { maxDepth: 0 } } })).toThrow(new ConfigError("the config's server: option limits.maxDepth must be a whole number of at least 1 (or Infinity), got 0"));
+    expect(() => loadConfig({ DOCJOIN_MAX_DEPTH: '4' }, {}, { server: { limits: 'strict' as never } })).toThrow(new ConfigError('the config\'s server: option limits must be an object such as { maxRoundTrips: 50 }, got "strict"'));
+    expect(loadConfig({ DOCJOIN_MAX_DEPTH: '4' }, {}, { server: { limits: { maxRoundTrips: 9 } } }).limits).toEqual({ maxRoundTrips: 9, maxDocuments: 100_000, maxDepth: 4 });
   });
 
   it('reads PORT, MONGODB_URI, MONGODB_DB and DOCJOIN_SEED_SCALE', () => {

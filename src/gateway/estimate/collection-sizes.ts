@@ -1,5 +1,5 @@
 import type { StoredDocument } from '../mongo/mongo-funnel';
-import { listArrayOf } from '../storage-map/list-array';
+import { listArrayPathsOf } from '../storage-map/list-array';
 import type { StorageMap } from '../storage-map/storage-map-types';
 
 /** What the sizes are read from (the mongo funnel). */
@@ -18,7 +18,8 @@ export const ARRAY_REFRESH_MS = 10 * 60_000;
 interface ArrayList {
   readonly coordinate: string;
   readonly collection: string;
-  readonly path: string;
+  /** The arrays a read of it can take (list-array.ts): the longest bounds its entries. */
+  readonly paths: readonly string[];
 }
 
 /**
@@ -48,8 +49,8 @@ export class CollectionSizes {
     this.#collections = [...new Set([...named, ...joined])];
     this.#arrays = [...storageMap.relations.values()].flatMap((field) => {
       const collection = storageMap.types.get(field.typeName)?.collection;
-      const path = listArrayOf(field)?.path;
-      return collection !== undefined && path !== undefined ? [{ coordinate: field.coordinate, collection, path }] : [];
+      const paths = listArrayPathsOf(field);
+      return collection !== undefined && paths.length > 0 ? [{ coordinate: field.coordinate, collection, paths }] : [];
     });
   }
 
@@ -83,8 +84,9 @@ export class CollectionSizes {
 
   async measureArrays(): Promise<void> {
     for (const list of this.#arrays) {
+      const sizes = list.paths.map((path) => ({ $cond: [{ $isArray: `$${path}` }, { $size: `$${path}` }, 1] }));
       const [row] = await this.source.aggregateStatistics(list.collection, [
-        { $project: { n: { $cond: [{ $isArray: `$${list.path}` }, { $size: `$${list.path}` }, 1] } } },
+        { $project: { n: sizes.length === 1 ? sizes[0] : { $max: sizes } } },
         { $group: { _id: null, longest: { $max: '$n' } } },
       ]);
       this.#measured(this.#longest, list.coordinate, typeof row?.longest === 'number' ? row.longest : 0);

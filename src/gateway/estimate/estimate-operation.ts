@@ -1,7 +1,7 @@
 import { getArgumentValues, getNamedType, getNullableType, isCompositeType, isLeafType, isListType, isObjectType, OperationTypeNode, type GraphQLField, type GraphQLSchema } from 'graphql';
 import { InvariantError } from '../errors/internal-errors';
 import type { OperationPlan } from '../plan/operation-plan';
-import { connectionSteps, selectedFieldNamesOf, type FieldStep, type SelectionStep } from '../plan/selection-tree';
+import { connectionSteps, MAX_FIELD_STEPS, selectedFieldNamesOf, type FieldStep, type SelectionStep } from '../plan/selection-tree';
 import { planConnectionPage, type ConnectionArgs } from '../planning/connection-page';
 import { validateFirst, type PageArgs } from '../planning/page-request';
 import { planReverseJoinPage } from '../planning/reverse-join-page';
@@ -67,13 +67,19 @@ export interface FieldShare {
 
 export const DEFAULT_ASSUMED_LIST_SIZE = 20;
 const SATURATED = Number.MAX_SAFE_INTEGER;
+/**
+ * Field steps the estimate visits before it gives up and saturates. A tree holds at most MAX_FIELD_STEPS,
+ * each visited once, except below a copy being backfilled, which is read both ways (its copies and its
+ * join): nested backfilled fields would double the walk at every level.
+ */
+const VISIT_BUDGET = 2 * MAX_FIELD_STEPS;
 
 /**
  * The static cost estimate of one operation, read from its plan's selection tree: see README.md in this
  * folder for the model. In short, a loader resolves every load of one moment (the microtask drain in
  * which parents appear) at one time, so each level's objects arrive together, and a query-reading field
  * costs one command per loader and level; siblings sharing a loader share it. An operation too large to
- * plan saturates every measure.
+ * plan (or to walk) saturates its round trips and documents.
  */
 export function estimateOperation(input: EstimateInput): CostEstimate {
   return estimateByField(input).estimate;
@@ -122,6 +128,7 @@ interface QueryGroup {
 class EstimatePass {
   #roundTrips = 0;
   #documents = 0;
+  #visits = 0;
   readonly shares = new Map<string, { roundTrips: number; documents: number }>();
   readonly #listSize: number;
 
@@ -133,7 +140,9 @@ class EstimatePass {
     const scopes: Scope[] = [];
     for (const step of root.fields) scopes.push(...this.#rootField(step));
     for (const scope of scopes) this.#visit(scope);
-    return { roundTrips: this.#roundTrips, documents: this.#documents, heaviest: { roundTrips: this.#heaviest('roundTrips'), documents: this.#heaviest('documents') } };
+    const heaviest = { roundTrips: this.#heaviest('roundTrips'), documents: this.#heaviest('documents') };
+    if (this.#visits > VISIT_BUDGET) return { roundTrips: SATURATED, documents: SATURATED, heaviest };
+    return { roundTrips: this.#roundTrips, documents: this.#documents, heaviest };
   }
 
   /** Adds to the totals, and to `coordinate`'s share of them. */
@@ -247,7 +256,12 @@ class EstimatePass {
   #visit(scope: Scope): void {
     if (scope.objects === 0) return;
     const groups = new Map<string, QueryGroup>();
-    for (const selection of scope.selections) for (const step of selection.fields) this.#field(scope, step, groups);
+    for (const selection of scope.selections) {
+      for (const step of selection.fields) {
+        if (++this.#visits > VISIT_BUDGET) return;
+        this.#field(scope, step, groups);
+      }
+    }
     for (const group of groups.values()) this.#sendGroup(group);
   }
 

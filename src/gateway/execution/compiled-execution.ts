@@ -13,12 +13,13 @@ export interface ErrorShaping<TContext extends BaseContext> {
 }
 
 /**
- * A plugin that runs each query or mutation docjoin owns end to end (owned-plan.ts) straight from its plan
- * (owned-execution.ts), in Apollo Server's `responseForOperation` hook: the same resolvers with the
- * arguments, paths and infos graphql-js gives them, without a resolver call per leaf or a promise per
- * object. Every other operation (hand-written resolvers below the root, abstract types,
- * connections, introspection), and every request Apollo must refuse (no operation to pick, variables
- * that do not coerce), is left to Apollo's own execution on graphql-js.
+ * A plugin that runs each operation docjoin owns end to end (owned-plan.ts; mutations and hand-written
+ * root fields only within `scope`) straight from its plan (owned-execution.ts), in Apollo Server's
+ * `responseForOperation` hook: the same resolvers with the arguments, paths and infos graphql-js gives
+ * them, without a resolver call per leaf or a promise per object. Every other operation (hand-written
+ * resolvers below the root, abstract types, connections, introspection), and every request Apollo must
+ * refuse (no operation to pick, variables that do not coerce), is left to Apollo's own execution on
+ * graphql-js.
  *
  * The plan and the coerced variables come from the planner (plan/operation-planner.ts), which made them
  * once for the request. Errors are shaped as Apollo shapes them (`shapeError` below): a code on each,
@@ -26,11 +27,17 @@ export interface ErrorShaping<TContext extends BaseContext> {
  * `formatError`. The hook skips Apollo's execution hooks: `executionDidStart` and `didEncounterErrors`
  * do not run for owned operations.
  */
-export function compiledExecutionPlugin<TContext extends BaseContext & { readonly overrides: StrategyOverrides }>(schema: GraphQLSchema, planner: OperationPlanner, shaping: ErrorShaping<TContext>): ApolloServerPlugin<TContext> {
+export function compiledExecutionPlugin<TContext extends BaseContext & { readonly overrides: StrategyOverrides }>(
+  schema: GraphQLSchema,
+  planner: OperationPlanner,
+  shaping: ErrorShaping<TContext>,
+  scope: ExecutionScope = {},
+): ApolloServerPlugin<TContext> {
   const answer = async (request: GraphQLRequestContextResponseForOperation<TContext>): Promise<GraphQLResponse | null> => {
     const prepared = planner.prepare(request);
     const owned = prepared?.plan.owned;
     if (!owned) return null;
+    if (!scope.mutationsAndHandWrittenRoots && (owned.operation.operation === 'mutation' || owned.handWrittenRoots)) return null;
     const result = await executeOwnedOperation({ schema, owned, contextValue: request.contextValue, variableValues: prepared.variables });
     const http = { status: undefined as number | undefined, headers: new HeaderMap() };
     const errors = result.errors?.map((error) => shapeError(error, shaping, http));
@@ -43,6 +50,17 @@ export function compiledExecutionPlugin<TContext extends BaseContext & { readonl
       return listener;
     },
   };
+}
+
+/**
+ * Which owned operations the plugin runs. Queries below generated root fields run only docjoin's own
+ * resolvers; a mutation or a hand-written root resolver runs code the server's other plugins may
+ * expect to see through Apollo's execution hooks (willResolveField: tracing, authorization,
+ * `info.cacheControl`), which this hook skips. createGateway runs them all (its Apollo has no other
+ * plugin and cache control off); an Apollo of yours runs them on graphql-js unless you ask.
+ */
+export interface ExecutionScope {
+  readonly mutationsAndHandWrittenRoots?: boolean;
 }
 
 /**

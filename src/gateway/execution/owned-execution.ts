@@ -1,5 +1,4 @@
 import {
-  defaultFieldResolver,
   getArgumentValues,
   isListType,
   isNonNullType,
@@ -106,10 +105,8 @@ class OwnedRun {
         case 'stored':
           for (let index = 0; index < objects.length; index++) {
             const document = documents[index];
-            const value = document !== null && typeof document === 'object' ? readProperty(document as ResponseObject, field.fieldName) : undefined;
-            // graphql-js's default resolver calls a method (an object a hand-written root resolver returned may have one).
-            if (typeof value === 'function') this.#resolvedLeaf({ ...field, kind: 'resolved', resolve: defaultFieldResolver }, objects[index]!, document, paths[index]);
-            else objects[index]![field.responseKey] = value === undefined || value === null ? this.#nullLeaf(field, paths[index]) : this.#leaf(field.type, value, field, paths[index]);
+            const value = document !== null && typeof document === 'object' ? (document as ResponseObject)[field.fieldName] : undefined;
+            objects[index]![field.responseKey] = value === undefined || value === null ? this.#nullLeaf(field, paths[index]) : this.#leaf(field.type, value, field, paths[index]);
           }
           break;
         case 'resolved':
@@ -131,7 +128,8 @@ class OwnedRun {
   }
 
   #resolvedLeaf(field: ResolvedLeaf, object: ResponseObject, document: unknown, parentPath: ResponsePath | undefined): void {
-    const value = this.#call(field, document, fieldPath(field, parentPath));
+    const answer = this.#call(field, document, fieldPath(field, parentPath));
+    const value = field.handWritten ? settleItems(answer) : answer;
     if (isPromise(value)) {
       object[field.responseKey] = null;
       this.#defer(value.then((resolved) => (object[field.responseKey] = this.#leaf(field.type, resolved, field, parentPath)), (error: unknown) => (object[field.responseKey] = this.#leaf(field.type, asError(error), field, parentPath))));
@@ -149,7 +147,8 @@ class OwnedRun {
     for (let index = 0; index < objects.length; index++) {
       const path = fieldPath(field, paths[index]);
       fieldPaths[index] = path;
-      const value = this.#call(field, documents[index], path);
+      const answer = this.#call(field, documents[index], path);
+      const value = field.handWritten ? settleItems(answer) : answer;
       values[index] = value;
       objects[index]![field.responseKey] = null;
       (isPromise(value) ? waiting : ready).push(index);
@@ -350,13 +349,15 @@ function notIterableMessage(field: { readonly parentType: { readonly name: strin
   return `Expected Iterable, but did not find one for field "${field.parentType.name}.${field.fieldName}".`;
 }
 
-/** A document's property; a getter that throws gives its error, which graphql-js reports at the field. */
-function readProperty(document: ResponseObject, name: string): unknown {
-  try {
-    return document[name];
-  } catch (error) {
-    return asError(error);
-  }
+/**
+ * A hand-written resolver's answer with the promises in its lists settled, as graphql-js awaits each
+ * item: a rejected item becomes that item's error. Lists without a promise are returned as they are.
+ */
+function settleItems(value: unknown): unknown {
+  if (isPromise(value)) return value.then(settleItems);
+  if (!Array.isArray(value) || !value.some((item) => isPromise(item) || Array.isArray(item))) return value;
+  const items = value.map((item) => (isPromise(item) ? item.then(settleItems, asError) : settleItems(item)));
+  return items.some(isPromise) ? Promise.all(items) : items;
 }
 
 function isPromise(value: unknown): value is Promise<unknown> {

@@ -1,4 +1,5 @@
 import {
+  defaultFieldResolver,
   getNamedType,
   isAbstractType,
   isLeafType,
@@ -19,6 +20,8 @@ export type AnyResolver = GraphQLFieldResolver<unknown, unknown, unknown>;
 /** What decides whether docjoin owns a selection: its storage map and the resolvers it built itself. */
 export interface Ownership {
   readonly storageMap: StorageMap;
+  /** Each field's resolver as the schema was built, before Apollo may wrap it in place (fields without one are absent). */
+  readonly builtResolvers: ReadonlyMap<GraphQLField<unknown, unknown>, AnyResolver>;
   /** The resolvers docjoin built for relation, stored and counter fields (a hand-written one replaces its field's). */
   readonly fieldResolvers: ReadonlySet<AnyResolver>;
   /** The generated root resolvers (`@find`, `@list`, `@create`, `@update`, `@delete`); the others are hand-written. */
@@ -31,6 +34,8 @@ export interface OwnedOperation {
   readonly fragments: Readonly<Record<string, FragmentDefinitionNode>>;
   /** The root fields, each with its resolver (a relation, or a leaf such as a deleted id). */
   readonly root: SelectionPlan;
+  /** Whether some root field's resolver is hand-written (compiled-execution.ts runs those only when asked). */
+  readonly handWrittenRoots: boolean;
 }
 
 /** A selection on one object type: its fields in response order. */
@@ -63,16 +68,24 @@ export interface StoredLeaf extends SelectedField {
   readonly kind: 'stored';
 }
 
-/** A scalar or enum docjoin's resolver answers: an id as hex, a value at another stored path, a counter. */
+/**
+ * A scalar or enum a resolver answers: docjoin's (an id as hex, a value at another stored path, a
+ * counter), a root field's, or graphql-js's default resolver on an object a hand-written root resolver
+ * returned (which may hold a method, a promise or a getter where a document holds a value).
+ */
 export interface ResolvedLeaf extends SelectedField {
   readonly kind: 'resolved';
   readonly resolve: AnyResolver;
+  /** Its resolver is not docjoin's: a list it answers may hold promises, which graphql-js awaits item by item. */
+  readonly handWritten: boolean;
 }
 
-/** A relation (or a root field): docjoin's resolver per parent, then its documents' own selection. */
+/** A relation (or a root field): its resolver per parent, then its documents' own selection. */
 export interface RelationPlan extends SelectedField {
   readonly kind: 'relation';
   readonly resolve: AnyResolver;
+  /** Its resolver is not docjoin's: a list it answers may hold promises, which graphql-js awaits item by item. */
+  readonly handWritten: boolean;
   readonly child: SelectionPlan;
 }
 
@@ -95,7 +108,9 @@ export function planOwnedOperation(
   // graphql-js reports the error at its selection set's path.
   if (tree.directiveError !== undefined) return { refusal: `@skip / @include without a boolean value (${tree.directiveError})` };
   try {
-    return { owned: { operation, fragments, root: ownedSelection(tree.root, ownership, true) } };
+    const root = ownedSelection(tree.root, ownership, 'root');
+    const handWrittenRoots = root.fields.some((field) => field.kind !== 'typename' && field.kind !== 'stored' && field.handWritten);
+    return { owned: { operation, fragments, root, handWrittenRoots } };
   } catch (error) {
     if (error instanceof NotOwned) return { refusal: error.message };
     throw error;
@@ -105,11 +120,17 @@ export function planOwnedOperation(
 /** Thrown at the first part of the operation docjoin does not run itself. */
 class NotOwned extends Error {}
 
-/** The owned plan of one selection (the query type's when `isRoot`); throws NotOwned where docjoin does not own it. */
-function ownedSelection(selection: SelectionStep, ownership: Ownership, isRoot = false): SelectionPlan {
+/**
+ * What a selection's objects are: the root value, objects a hand-written root resolver returned, or
+ * documents docjoin read (whose stored fields are plain values under the field's name).
+ */
+type Objects = 'root' | 'hand-written' | 'documents';
+
+/** The owned plan of one selection; throws NotOwned where docjoin does not own it. */
+function ownedSelection(selection: SelectionStep, ownership: Ownership, objects: Objects): SelectionPlan {
   const { type } = selection;
   const storage = ownership.storageMap.types.get(type.name);
-  if (!isRoot && !storage) throw new NotOwned(`${type.name}: a type without storage`);
+  if (objects !== 'root' && !storage) throw new NotOwned(`${type.name}: a type without storage`);
   const fields: FieldPlan[] = [];
   for (const step of selection.fields) {
     const { responseKey, fieldName, coordinate, definition, fieldNodes } = step;
@@ -119,11 +140,16 @@ function ownedSelection(selection: SelectionStep, ownership: Ownership, isRoot =
     }
     if (fieldName.startsWith('__')) throw new NotOwned(`${fieldName}: introspection`);
     if (!definition) throw new NotOwned(`${coordinate}: not in the schema`);
-    const resolve = definition.resolve as AnyResolver | undefined;
+    const resolve = ownership.builtResolvers.get(definition);
     const selected: SelectedField = { responseKey, fieldName, parentType: type, definition, type: definition.type, fieldNodes };
-    if (isRoot) {
+    if (objects === 'root') {
       if (!resolve) throw new NotOwned(`${coordinate}: a root field without a resolver`);
-      fields.push(isLeafType(getNamedType(definition.type)) ? { ...selected, kind: 'resolved', resolve } : { ...selected, kind: 'relation', resolve, child: ownedChild(step, ownership) });
+      const handWritten = !ownership.rootResolvers.has(resolve);
+      fields.push(
+        isLeafType(getNamedType(definition.type))
+          ? { ...selected, kind: 'resolved', resolve, handWritten }
+          : { ...selected, kind: 'relation', resolve, handWritten, child: ownedChild(step, ownership, handWritten ? 'hand-written' : 'documents') },
+      );
       continue;
     }
     const stored = storage?.fields.get(fieldName);
@@ -132,19 +158,22 @@ function ownedSelection(selection: SelectionStep, ownership: Ownership, isRoot =
     if (stored.kind === 'relation') {
       if (!resolve) throw new NotOwned(`${coordinate}: a relation without docjoin's resolver`);
       if (stored.connection) throw new NotOwned(`${coordinate}: a connection`);
-      fields.push({ ...selected, kind: 'relation', resolve, child: ownedChild(step, ownership) });
+      fields.push({ ...selected, kind: 'relation', resolve, handWritten: false, child: ownedChild(step, ownership, 'documents') });
     } else {
       if (!isLeafType(getNamedType(definition.type))) throw new NotOwned(`${coordinate}: an object stored in place`);
-      fields.push(resolve ? { ...selected, kind: 'resolved', resolve } : { ...selected, kind: 'stored' });
+      if (resolve) fields.push({ ...selected, kind: 'resolved', resolve, handWritten: false });
+      // graphql-js's default resolver calls a method and awaits a promise; a document holds neither.
+      else if (objects === 'hand-written') fields.push({ ...selected, kind: 'resolved', resolve: defaultFieldResolver as AnyResolver, handWritten: true });
+      else fields.push({ ...selected, kind: 'stored' });
     }
   }
   return { type, fields };
 }
 
-function ownedChild(step: FieldStep, ownership: Ownership): SelectionPlan {
+function ownedChild(step: FieldStep, ownership: Ownership, objects: Objects): SelectionPlan {
   const type = getNamedType(step.definition!.type);
   if (!isObjectType(type)) throw new NotOwned(`${step.coordinate}: ${isAbstractType(type) ? 'an abstract type' : 'not an object type'}`);
   // A hand-written isTypeOf would check each object: graphql-js runs it.
   if (type.isTypeOf) throw new NotOwned(`${type.name}: a hand-written isTypeOf`);
-  return ownedSelection(step.children[0]!, ownership);
+  return ownedSelection(step.children[0]!, ownership, objects);
 }

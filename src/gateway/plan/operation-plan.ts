@@ -14,9 +14,8 @@ export type Fragments = Readonly<Record<string, FragmentDefinitionNode>>;
 export interface OperationPlan {
   readonly operation: OperationDefinitionNode;
   readonly fragments: Fragments;
-  /** The root type's selection (plan/selection-tree.ts); undefined when the operation is too large to plan (`tooLarge` says why) or the schema lacks its root type. */
+  /** The root type's selection (plan/selection-tree.ts); undefined when the operation is too large to plan (`refusal` says so) or the schema lacks its root type. */
   readonly root: SelectionStep | undefined;
-  readonly tooLarge: string | undefined;
   /** Nested selection sets: `{ books { publisher { name } } }` is 2 (skipped selections and introspection don't count). */
   readonly depth: number;
   /** The tree docjoin runs the operation from (execution/owned-plan.ts); undefined when graphql-js runs it. */
@@ -34,17 +33,17 @@ export function buildOperationPlan(schema: GraphQLSchema, document: DocumentNode
   const source = { schema, fragments, variableValues };
   const rootType = schema.getRootType(operation.operation);
   // Validation refuses such a document before any plan is made; a plan of it anyway reads nothing.
-  if (!rootType) return { operation, fragments, root: undefined, tooLarge: undefined, depth: 0, owned: undefined, refusal: `the schema has no ${operation.operation} type` };
+  if (!rootType) return { operation, fragments, root: undefined, depth: 0, owned: undefined, refusal: `the schema has no ${operation.operation} type` };
   let tree;
   try {
     tree = buildSelectionTree(source, rootType, operation.selectionSet);
   } catch (error) {
     if (!(error instanceof TooLargeToPlan)) throw error;
     // Its estimate saturates (every limit rejects it); the depth is still measured, on the document.
-    return { operation, fragments, root: undefined, tooLarge: error.message, depth: selectionDepth(source, operation.selectionSet), owned: undefined, refusal: `too large to plan: ${error.message}` };
+    return { operation, fragments, root: undefined, depth: selectionDepth(source, operation.selectionSet), owned: undefined, refusal: `too large to plan: ${error.message}` };
   }
   const planning = ownership ? planOwnedOperation({ operation, fragments }, tree, ownership) : { refusal: 'nothing is owned without the gateway' };
-  return { operation, fragments, root: tree.root, tooLarge: undefined, depth: tree.depth, owned: planning.owned, refusal: planning.refusal };
+  return { operation, fragments, root: tree.root, depth: tree.depth, owned: planning.owned, refusal: planning.refusal };
 }
 
 /** The document's fragments by name. */

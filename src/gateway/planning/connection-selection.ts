@@ -5,12 +5,7 @@ import { collectFields, subSelections, type SelectionSource } from './collect-se
 
 /** What a selection of a connection field asks for. */
 export interface ConnectionSelection {
-  /**
-   * The selections of the listed documents: one entry per response key of `edges { node }` and of
-   * `nodes` (graphql-js resolves each separately, which is what a cost estimate counts).
-   */
-  readonly nodeSelections: readonly (readonly FieldNode[])[];
-  /** All of them together: what the documents' projection needs. */
+  /** The field nodes that select the listed documents (every `edges { node }` and `nodes`): what their projection needs. */
   readonly nodeFieldNodes: readonly FieldNode[];
   /** Whether anything needs the page's documents: edges, nodes or pageInfo. */
   readonly page: boolean;
@@ -18,7 +13,7 @@ export interface ConnectionSelection {
 }
 
 export function connectionSelection(source: SelectionSource, connection: ConnectionType, fieldNodes: readonly FieldNode[]): ConnectionSelection {
-  const nodeSelections: FieldNode[][] = [];
+  const nodeFieldNodes: FieldNode[] = [];
   let page = false;
   let totalCount = false;
   for (const [, nodes] of collectFields(source, objectType(source, connection.typeName), subSelections(fieldNodes), 'responseKey')) {
@@ -26,12 +21,12 @@ export function connectionSelection(source: SelectionSource, connection: Connect
       case 'edges':
         page = true;
         for (const [, edgeNodes] of collectFields(source, objectType(source, connection.edgeType), subSelections(nodes), 'responseKey')) {
-          if (edgeNodes[0]!.name.value === 'node') nodeSelections.push(edgeNodes);
+          if (edgeNodes[0]!.name.value === 'node') nodeFieldNodes.push(...edgeNodes);
         }
         break;
       case 'nodes':
         page = true;
-        nodeSelections.push(nodes);
+        nodeFieldNodes.push(...nodes);
         break;
       case 'pageInfo':
         page = true;
@@ -43,7 +38,7 @@ export function connectionSelection(source: SelectionSource, connection: Connect
         break; // __typename
     }
   }
-  return { nodeSelections, nodeFieldNodes: nodeSelections.flat(), page, totalCount };
+  return { nodeFieldNodes, page, totalCount };
 }
 
 function objectType(source: SelectionSource, name: string) {

@@ -1,6 +1,6 @@
 import { makeExecutableSchema } from '@graphql-tools/schema';
 import type { IResolvers } from '@graphql-tools/utils';
-import { GraphQLSchema, Kind, parse, specifiedDirectives, type GraphQLNamedType } from 'graphql';
+import { GraphQLSchema, isObjectType, Kind, parse, specifiedDirectives, type GraphQLField, type GraphQLNamedType } from 'graphql';
 import { StorageConfigError } from '../errors/internal-errors';
 import { buildRootResolvers } from '../roots/root-resolvers';
 import { buildStorageMap } from '../storage-map/build-storage-map';
@@ -69,10 +69,25 @@ export function buildGatewaySchema(options: { typeDefs: readonly string[]; resol
   });
   const ownership: Ownership = {
     storageMap,
+    builtResolvers: builtResolversOf(schema),
     fieldResolvers: new Set(Object.values(fieldResolvers).flatMap((fields) => Object.values(fields).map((field) => field.resolve as AnyResolver))),
     rootResolvers: new Set(Object.values(rootResolvers).flatMap((fields) => Object.values(fields) as AnyResolver[])),
   };
   return { schema, storageMap, writeModel, writePlans: { ...handPlans, ...mutations.plans }, ownership };
+}
+
+/**
+ * Each field's resolver as the schema was built. Apollo Server wraps every resolver of a schema in place
+ * the first time graphql-js runs an operation for a plugin with `willResolveField` (its default cache
+ * control has one); docjoin still knows its own resolvers by what they were.
+ */
+function builtResolversOf(schema: GraphQLSchema): ReadonlyMap<GraphQLField<unknown, unknown>, AnyResolver> {
+  const resolvers = new Map<GraphQLField<unknown, unknown>, AnyResolver>();
+  for (const type of Object.values(schema.getTypeMap())) {
+    if (!isObjectType(type) || type.name.startsWith('__')) continue;
+    for (const field of Object.values(type.getFields())) if (field.resolve) resolvers.set(field, field.resolve as AnyResolver);
+  }
+  return resolvers;
 }
 
 /**

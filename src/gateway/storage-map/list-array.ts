@@ -24,3 +24,15 @@ export function listArrayOf(field: RelationField): ListArray | undefined {
   if (join?.direction === 'byKey') return { path: join.localField, holds: 'references', limit: undefined };
   return undefined;
 }
+
+/**
+ * Every array in the parent that a read of the list field can take, whichever strategy reads it: its
+ * copies (snapshot, embedded) and its by-key references. They may differ in length while a copy is
+ * being backfilled, so what bounds the field's entries is the longest of them.
+ */
+export function listArrayPathsOf(field: RelationField): string[] {
+  if (!field.isList) return [];
+  const { embedded, join, snapshot } = field.shapes;
+  const paths = [snapshot?.path, embedded?.path, join?.direction === 'byKey' ? join.localField : undefined];
+  return [...new Set(paths.filter((path): path is string => path !== undefined))];
+}

@@ -23,7 +23,7 @@ interface Executors {
 async function startExecutors(docjoin: Docjoin): Promise<Executors> {
   const make = (plugins: ApolloServer<GatewayContext>['internals']['plugins']) => new ApolloServer<GatewayContext>({ schema: docjoin.schema, plugins, formatError: docjoin.formatError });
   const servers = {
-    owned: make([...docjoin.plugins, docjoin.compiledExecution()]),
+    owned: make([...docjoin.plugins, docjoin.compiledExecution({ mutationsAndHandWrittenRoots: true })]),
     interpreted: make([...docjoin.plugins]),
   };
   for (const server of Object.values(servers)) await server.start();
@@ -216,6 +216,31 @@ describe('on the demo data', () => {
     });
   });
 
+  // By now the interpreted server's default cache control has had Apollo wrap every resolver of the
+  // schema in place: docjoin still knows its own, so it still owns what it owned.
+  it('in an Apollo of yours, runs mutations and hand-written root fields on graphql-js unless asked (their execution hooks run)', async () => {
+    const { docjoin } = executors;
+    let executions = 0;
+    const counting = { async requestDidStart() { return { async executionDidStart() { executions += 1; } }; } };
+    const run = async (plugin: ReturnType<Docjoin['compiledExecution']>, query: string) => {
+      const server = new ApolloServer<GatewayContext>({ schema: docjoin.schema, plugins: [...docjoin.plugins, counting, plugin], formatError: docjoin.formatError });
+      await server.start();
+      executions = 0;
+      const response = await server.executeOperation({ query }, { contextValue: docjoin.createContext() });
+      await server.stop();
+      expect(response.body.kind === 'single' && response.body.singleResult.errors).toBeFalsy();
+      return executions;
+    };
+    const generated = '{ books(first: 2) { name } }';
+    const handWritten = '{ tasks(first: 2) { description } }';
+    const mutation = 'mutation { __typename }';
+    expect(await run(docjoin.compiledExecution(), generated)).toBe(0);
+    expect(await run(docjoin.compiledExecution(), handWritten)).toBe(1);
+    expect(await run(docjoin.compiledExecution(), mutation)).toBe(1);
+    expect(await run(docjoin.compiledExecution({ mutationsAndHandWrittenRoots: true }), handWritten)).toBe(0);
+    expect(await run(docjoin.compiledExecution({ mutationsAndHandWrittenRoots: true }), mutation)).toBe(0);
+  });
+
   it('answers a directive variable sent as null with graphql-js\'s error, at the selection it reads', async () => {
     const owned = await expectSameAnswers(executors, 'query Q($b: Boolean = true) { books(first: 1) { id @skip(if: $b) name } }', { b: null });
     expect(owned.data).toBeNull();
@@ -264,6 +289,9 @@ describe('on documents that break the schema', () => {
       { _id: o1, name: () => 'from a method', count: 1, ownerId: o1 },
       { _id: o2, get name(): string { throw new Error('the getter failed'); }, ownerId: o1 },
       { _id: gone, name: async (_args: unknown, _context: unknown, info: { fieldName: string }) => `async ${info.fieldName}`, count: () => null, ownerId: o1 },
+      // A promised item, a promised value, a promised list of promises, and an item that fails.
+      Promise.resolve({ _id: o1, name: 'promised item', count: Promise.resolve(4), tags: Promise.resolve([Promise.resolve('t'), 'u']), ownerId: o1 }),
+      Promise.reject(new Error('the item failed')),
     ];
     executors = await startExecutors(await createCheckedDocjoin({ typeDefs: [directiveTypeDefs, SDL], resolvers: { Query: { odd } }, db: db.databaseName, mongoClient: client, mongoKind: mongo.isEmbedded ? 'embedded' : 'external', validateDatabase: false }));
   }, 60_000);
@@ -288,9 +316,20 @@ describe('on documents that break the schema', () => {
   });
 
   it('reads what a hand-written root field answers as graphql-js\'s default resolver does: methods called, a throwing getter an error', async () => {
-    const owned = await expectSameAnswers(executors!, '{ odd { name count owner { name } } }');
-    expect(owned.data).toEqual({ odd: [{ name: 'from a method', count: 1, owner: { name: 'Ann' } }, null, { name: 'async name', count: null, owner: { name: 'Ann' } }] });
-    expect(owned.errors?.map((error) => [error.path, error.message])).toEqual([[['odd', 1, 'name'], 'the getter failed']]);
+    const owned = await expectSameAnswers(executors!, '{ odd { name count tags owner { name } } }');
+    expect(owned.data).toEqual({
+      odd: [
+        { name: 'from a method', count: 1, tags: null, owner: { name: 'Ann' } },
+        null,
+        { name: 'async name', count: null, tags: null, owner: { name: 'Ann' } },
+        { name: 'promised item', count: 4, tags: ['t', 'u'], owner: { name: 'Ann' } },
+        null,
+      ],
+    });
+    expect(owned.errors?.map((error) => [error.path, error.message])).toEqual([
+      [['odd', 1, 'name'], 'the getter failed'],
+      [['odd', 4], 'the item failed'],
+    ]);
   });
 
   it('nulls the whole answer when the null reaches a non-null root field', async () => {

@@ -5,7 +5,7 @@ import type { OperationPlan } from '../../../../src/gateway/plan/operation-plan'
 
 /** The cache keys by the operation's plan (one per shape): a plan of the query's operation. */
 function operationOf(query: string): OperationPlan {
-  return { operation: parse(query).definitions[0] as OperationDefinitionNode, fragments: {}, root: undefined, tooLarge: undefined, depth: 1, owned: undefined, refusal: 'not planned here' };
+  return { operation: parse(query).definitions[0] as OperationDefinitionNode, fragments: {}, root: undefined, depth: 1, owned: undefined, refusal: 'not planned here' };
 }
 
 describe('EstimateCache', () => {

@@ -64,6 +64,17 @@ describe('estimateOperation: strategies', () => {
     expect(estimated((coordinate) => coordinate === 'Book.publisher')).toEqual({ roundTrips: 1, documents: 10, depth: 2 });
   });
 
+  it('saturates rather than walk on when backfilled copies double the walk at every level', () => {
+    // Post.recentComments being backfilled is read both ways (the copies, and the join for posts without
+    // them), so each level walks what is below it twice: 2^22 walks here, stopped at the budget.
+    const nested = (levels: number): string => (levels === 0 ? 'title' : `recentComments { post { ${nested(levels - 1)} } }`);
+    const operation = parse(`{ posts(first: 1) { ${nested(22)} } }`).definitions[0] as OperationDefinitionNode;
+    const estimated = (copyBackfilling: (coordinate: string) => boolean) =>
+      totals(estimateOperation({ schema, storageMap, plan: planOf(operation), variableValues: {}, strategyFor: (field) => field.defaultStrategy, copyBackfilling }));
+    expect(estimated(() => false).roundTrips).toBe(1 + 22);
+    expect(estimated((coordinate) => coordinate === 'Post.recentComments')).toEqual({ roundTrips: Number.MAX_SAFE_INTEGER, documents: Number.MAX_SAFE_INTEGER, depth: 1 + 2 * 22 });
+  });
+
   it('an embedded field with first bounds the documents below it by first', () => {
     expect(estimate('{ posts(first: 10) { recentComments { post { title } } } }')).toEqual({ roundTrips: 2, documents: 10 + 10 * L, depth: 3 });
     expect(estimate('{ posts(first: 10) { recentComments { author } } }', { overrides: { 'Post.recentComments': 'join' } })).toEqual({

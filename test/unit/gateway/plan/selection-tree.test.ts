@@ -1,7 +1,11 @@
 import { getOperationAST, parse } from 'graphql';
 import { estimateOperation } from '../../../../src/gateway/estimate/estimate-operation';
 import { buildOperationPlan } from '../../../../src/gateway/plan/operation-plan';
-import { connectionSteps, MAX_FIELD_STEPS, type SelectionStep } from '../../../../src/gateway/plan/selection-tree';
+import { connectionSteps, MAX_FIELD_STEPS, selectedFieldNamesOf, type FieldStep, type SelectionStep } from '../../../../src/gateway/plan/selection-tree';
+import { connectionSelection } from '../../../../src/gateway/planning/connection-selection';
+import { selectedFieldNames } from '../../../../src/gateway/planning/plan-projection';
+import { buildStorageMap } from '../../../../src/gateway/storage-map/build-storage-map';
+import { demoSchema } from '../support/demo-schema';
 import { buildGatewaySchema } from '../../../../src/gateway/schema/build-gateway-schema';
 import { withDirectiveTypeDefs } from '../../../../src/gateway/schema/schema-sources';
 
@@ -17,6 +21,11 @@ const { schema, storageMap, ownership } = buildGatewaySchema({ typeDefs: withDir
 function planOf(query: string, variables: Record<string, unknown> = {}) {
   const document = parse(query);
   return buildOperationPlan(schema, document, getOperationAST(document)!, variables, ownership);
+}
+
+/** Every field step of a tree, depth first. */
+function stepsOf(selection: SelectionStep): FieldStep[] {
+  return selection.fields.flatMap((field) => [field, ...field.children.flatMap(stepsOf)]);
 }
 
 /** The tree as lines: `responseKey (Type.field)` indented by level, each child selection under its type. */
@@ -69,7 +78,7 @@ describe('the selection tree of a plan', () => {
     expect(countSteps(planOf(`{ ${roots(98)} } ${fragment}`).root!)).toBe(98 * 203);
     const plan = planOf(`{ ${roots(99)} } ${fragment}`);
     expect(plan.root).toBeUndefined();
-    expect(plan.tooLarge).toBe(`more than ${MAX_FIELD_STEPS.toLocaleString('en')} fields once its aliases and fragments are multiplied out`);
+    expect(plan.refusal).toBe(`too large to plan: more than ${MAX_FIELD_STEPS.toLocaleString('en')} fields once its aliases and fragments are multiplied out`);
     expect(plan.owned).toBeUndefined();
     expect(plan.depth).toBe(2);
     const estimate = estimateOperation({ schema, storageMap, plan, variableValues: {}, strategyFor: (field) => field.defaultStrategy });
@@ -104,3 +113,37 @@ describe('the selection tree of a plan', () => {
 function countSteps(selection: SelectionStep): number {
   return selection.fields.reduce((sum, field) => sum + 1 + field.children.reduce((below, child) => below + countSteps(child), 0), 0);
 }
+
+describe('the tree and the request-time planning read a selection alike', () => {
+  // The estimate reads the tree; the resolvers' projections and snapshot decisions still read the field
+  // nodes (planning/). Where they disagreed, the estimate would not bound what runs.
+  const demo = demoSchema();
+  const demoStorage = buildStorageMap(demo);
+  it.each([
+    '{ books(first: 2) { name authors { name thumbnailUrl } a: authors { ... on Author { countOfBooks } } } }',
+    'query ($x: Boolean!) { posts(first: 2) { c: commentsConnection(first: 2) { totalCount edges { node { author } } nodes @include(if: $x) { comment post { title } } } d: commentsConnection { pageInfo { hasNextPage } } } }',
+    'query ($x: Boolean!) { people(first: 2) { holdings { stock { symbol } } ...P tasks @skip(if: $x) { description } } } fragment P on Person { tasks { owner { firstName } } addresses { city } }',
+  ])('%s', (query) => {
+    const document = parse(query);
+    const variableValues = { x: false };
+    const plan = buildOperationPlan(demo, document, getOperationAST(document)!, variableValues);
+    const source = { schema: demo, fragments: plan.fragments, variableValues };
+    let compared = 0;
+    for (const step of stepsOf(plan.root!)) {
+      const connection = step.definition && demoStorage.connections.get(step.definition.type.toString().replace(/[[\]!]/g, ''));
+      if (connection) {
+        const steps = connectionSteps(step);
+        const selection = connectionSelection(source, connection, step.fieldNodes);
+        expect({ page: steps.page, totalCount: steps.totalCount }).toEqual({ page: selection.page, totalCount: selection.totalCount });
+        const treeNames = new Set(steps.nodeSelections.flatMap((selections) => selections.flatMap((node) => node.fields.flatMap((field) => (field.fieldName === '__typename' ? [] : [field.fieldName])))));
+        expect([...treeNames].sort()).toEqual([...new Set([...selectedFieldNames(source, connection.nodeType, selection.nodeFieldNodes)])].sort());
+        compared += 1;
+      } else if (step.children.length === 1) {
+        const type = step.children[0]!.type.name;
+        expect(selectedFieldNamesOf(step, type)).toEqual(selectedFieldNames(source, type, step.fieldNodes));
+        compared += 1;
+      }
+    }
+    expect(compared).toBeGreaterThan(2);
+  });
+});

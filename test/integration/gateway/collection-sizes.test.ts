@@ -1,0 +1,37 @@
+import { makeExecutableSchema } from '@graphql-tools/schema';
+import { CollectionSizes } from '../../../src/gateway/estimate/collection-sizes';
+import { MongoFunnel } from '../../../src/gateway/mongo/mongo-funnel';
+import { directiveTypeDefs } from '../../../src/gateway/schema/directive-type-defs';
+import { buildStorageMap } from '../../../src/gateway/storage-map/build-storage-map';
+import { mongoForFile } from '../../support/test-mongo';
+
+const file = mongoForFile();
+
+describe('CollectionSizes', () => {
+  it('bounds a list field by the longest array a read of it can take: its copy or its references', async () => {
+    // Order.items is an embedded copy of the items its ids reference; while the copy is backfilled, the
+    // join reads `itemIds`, which can be longer than `items`.
+    const storageMap = buildStorageMap(
+      makeExecutableSchema({
+        typeDefs: [
+          directiveTypeDefs,
+          `type Query { orders: [Order!]! @list }
+           type Order @collection(name: "orders") { id: ID! items: [Item!]! @embedded(path: "items") @join(localField: "itemIds") @read(strategy: EMBEDDED) }
+           type Item @collection(name: "items") { id: ID! name: String! }`,
+        ],
+      }),
+    );
+    const db = file.client.db(file.mongo.freshDb('sizes').databaseName);
+    await db.collection('orders').insertMany([
+      { items: [{ name: 'a' }], itemIds: [1, 2, 3, 4, 5, 6, 7, 8] },
+      { items: [{ name: 'a' }, { name: 'b' }, { name: 'c' }], itemIds: [1] },
+      { itemIds: [] },
+    ]);
+    const sizes = new CollectionSizes(storageMap, new MongoFunnel(file.client, db));
+    await sizes.countSizes();
+    await sizes.measureArrays();
+    // The longest, 8, with the headroom of every measure (×1.25 + 2).
+    expect(sizes.listLength('Order.items')).toBe(Math.ceil(8 * 1.25) + 2);
+    expect(sizes.bound('orders')).toBe(Math.ceil(3 * 1.25) + 100);
+  });
+});
