@@ -84,7 +84,7 @@ class OwnedRun {
   }
 
   #result(data: ResponseObject | null): ExecutionResult {
-    return this.#errors.length > 0 ? { errors: this.#errors, data } : { data };
+    return this.#errors.length > 0 ? { errors: reportedErrors(this.options.owned.root, this.#errors), data } : { data };
   }
 
   /** The response objects of `documents` (a non-object document is read as one without fields). */
@@ -339,6 +339,56 @@ function withoutForbiddenNulls(root: SelectionPlan, data: ResponseObject): Respo
     return child ? objectOrNull(child, value as ResponseObject) : value;
   };
   return objectOrNull(root, data);
+}
+
+type PathSegment = string | number;
+
+/**
+ * The errors graphql-js reports of those that happened, in order: it records each where its null lands
+ * (the nearest nullable position at or above it; the whole `data` when none is), and leaves out an
+ * error whose landing position, or a position above it, already holds an earlier error's null
+ * (graphql-js 16.15's CollectedErrors).
+ */
+function reportedErrors(root: SelectionPlan, errors: readonly GraphQLError[]): GraphQLError[] {
+  const nulled = new Set<string>();
+  const reported: GraphQLError[] = [];
+  for (const error of errors) {
+    const landing = landingPosition(root, error.path ?? []);
+    let under = nulled.has('');
+    for (let length = landing.length; !under && length > 0; length--) under = nulled.has(positionKey(landing, length));
+    if (under) continue;
+    nulled.add(positionKey(landing, landing.length));
+    reported.push(error);
+  }
+  return reported;
+}
+
+/** Where the null of an error at `path` lands: up from it while the type there forbids null. */
+function landingPosition(root: SelectionPlan, path: readonly PathSegment[]): readonly PathSegment[] {
+  const types: GraphQLOutputType[] = [];
+  let selection: SelectionPlan | undefined = root;
+  let type: GraphQLOutputType | undefined;
+  for (const segment of path) {
+    if (typeof segment === 'number') {
+      const list = type && (isNonNullType(type) ? type.ofType : type);
+      type = list && isListType(list) ? (list.ofType as GraphQLOutputType) : undefined;
+    } else {
+      const field: SchemaFieldPlan | undefined = selection?.fields.find((candidate): candidate is SchemaFieldPlan => candidate.kind !== 'typename' && candidate.responseKey === segment);
+      type = field?.type;
+      selection = field?.kind === 'relation' ? field.child : undefined;
+    }
+    if (!type) return path;
+    types.push(type);
+  }
+  let length = path.length;
+  while (length > 0 && isNonNullType(types[length - 1])) length--;
+  return path.slice(0, length);
+}
+
+function positionKey(path: readonly PathSegment[], length: number): string {
+  let key = '';
+  for (let index = 0; index < length; index++) key += `${String(path[index])}\u0000`;
+  return key;
 }
 
 function nullMessage(field: { readonly parentType: { readonly name: string }; readonly fieldName: string }): string {
