@@ -23,11 +23,11 @@ import { createCheckedGateway } from '../../support/checked-gateway';
  * its plugins) with the limits off, once with the default strategies and once with a random strategy
  * per relation (x-docjoin-strategy). Replay a failure with DIFFERENTIAL_SEED=<seed printed>.
  *
- * The one difference allowed: which errors explain a null. graphql-js stops waiting for an object once
- * a non-null field of it has failed, and reports only the first error to arrive that nulls it: which one
- * depends on timing (a join answers later than an embedded read), and docjoin's own executor reports
- * them all. So an error only one side reports must lie under a null that `data` shows on both sides,
- * and the other side must report an error under that same null.
+ * The one difference allowed: which error explains a null. Both report only the first error to arrive
+ * under a position a null has taken (graphql-js 16.15's CollectedErrors), but which one arrives first
+ * depends on timing (a join answers later than an embedded read, graphql-js stops an object's other
+ * fields after a synchronous failure). So an error only one side reports must lie under a null that
+ * `data` shows on both sides, and the other side must report an error under that same null.
  */
 /** DIFFERENTIAL_COUNT runs fewer (DIFFERENTIAL_SEED=<seed> DIFFERENTIAL_COUNT=1 replays one operation). */
 const REPLAY_COUNT = process.env.DIFFERENTIAL_COUNT ? Number(process.env.DIFFERENTIAL_COUNT) : undefined;
