@@ -57,6 +57,14 @@ describe('docjoin without a database', () => {
     ]);
   });
 
+  it('stops quietly, exit 0, when its reader closes the pipe before it has written (`docjoin explain … | head`)', async () => {
+    const child = start(['explain', '{ hosts(first: 20) { name logs(first: 5) { message } } }']);
+    child.stdout.destroy();
+    const { code, stderr } = await finish(child);
+    expect(stderr).toBe('');
+    expect(code).toBe(0);
+  });
+
   it('serve --help prints its usage and exits 0', async () => {
     const { code, stdout, stderr } = await docjoin(['serve', '--help']);
     expect(code).toBe(0);
