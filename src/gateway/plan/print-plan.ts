@@ -43,7 +43,8 @@ function describeField(field: FieldPlan, printing: PlanPrinting, root: string | 
     case 'stored':
       return `${key}  stored value`;
     case 'resolved':
-      return `${key}  ${coordinate}, read by docjoin's resolver`;
+      // Below the root, only a field of an object a hand-written resolver returned has a resolver that is not docjoin's.
+      return field.handWritten ? `${key}  stored value, read as graphql-js reads it (an object from a hand-written resolver)` : `${key}  ${coordinate}, read by docjoin's resolver`;
     case 'relation': {
       const relation = printing.storageMap.relations.get(coordinate);
       return relation ? `${key}  ${coordinate}, ${printing.strategyFor(relation)} (declared: ${Object.keys(relation.shapes).join(', ')})` : `${key}  ${coordinate}`;

@@ -62,9 +62,9 @@ describe('runExplainCli without --run', () => {
     expect(out().split('\n').slice(0, 5)).toEqual([
       'mutation: depth 1; docjoin runs it level by level from this tree',
       '  renameAuthor  Mutation.renameAuthor, hand-written resolver',
-      '    name  stored value',
+      '    name  stored value, read as graphql-js reads it (an object from a hand-written resolver)',
       '  addComment  Mutation.addComment, hand-written resolver',
-      '    author  stored value',
+      '    author  stored value, read as graphql-js reads it (an object from a hand-written resolver)',
     ]);
   });
 
