@@ -15,7 +15,8 @@ const GRACE_MS = 10_000;
 const IN_FLIGHT_MARGIN_MS = 200;
 /** How a client sees a connection refused: the port closed, or a kept-alive connection ended as it sent. */
 const REFUSALS = new Set(['ECONNREFUSED', 'ECONNRESET', 'UND_ERR_SOCKET']);
-const SLOW_READ: PlannedRequest = { name: 'read hosts and logs', query: '{ hosts(first: 20) { name logs(first: 50) { message time } } }' };
+// Slow enough (10,000 log messages) that requests sent well before the signal are still running when it comes.
+const SLOW_READ: PlannedRequest = { name: 'read hosts and logs', query: '{ hosts(first: 100) { name logs(first: 100) { message time } } }' };
 
 let mongo: MongoProcess;
 let client: MongoClient;
