@@ -181,6 +181,9 @@ export async function createDocjoin(options: DocjoinOptions): Promise<Docjoin> {
     throw error;
   }
 
+  const metrics = settings.metrics ? new GatewayMetrics() : undefined;
+  const planner = new OperationPlanner(schema, ownership, metrics ? { onLookup: (hit) => metrics.planLookup(hit) } : {});
+  metrics?.watchPlans(() => planner.size);
   const createContext = (contextOptions: ContextOptions = {}): GatewayContext => {
     const header = contextOptions.strategyHeader ?? (contextOptions.headers && headerValue(contextOptions.headers, STRATEGY_HEADER));
     if (contextOptions.headers) parseCostHeader(headerValue(contextOptions.headers, COST_HEADER));
@@ -190,15 +193,13 @@ export async function createDocjoin(options: DocjoinOptions): Promise<Docjoin> {
       overrides: settings.strategyOverrides ? parseStrategyOverrides(header, storageMap) : NO_OVERRIDES,
       writes: writeRuntime,
       deadline: contextOptions.deadline ?? new OperationDeadline(settings.operationTimeoutMs),
+      plans: planner,
       ...(backfills && { copyBackfilling: (coordinate: string) => backfills.backfilling(coordinate) }),
     });
   };
   const documentBudget = new DocumentBudget(settings.maxDocumentsInFlight);
 
   const checkEstimate = options.checkEstimates ?? false;
-  const metrics = settings.metrics ? new GatewayMetrics() : undefined;
-  const planner = new OperationPlanner(schema, ownership, metrics ? { onLookup: (hit) => metrics.planLookup(hit) } : {});
-  metrics?.watchPlans(() => planner.size);
   const estimates = new EstimateCache();
   const costPlugin = ApolloServerPluginDocjoinCost<GatewayContext>({
     report: settings.costReport,

@@ -90,7 +90,7 @@ export class DocumentsApi {
     if (!connection) throw new InvariantError(`${coordinate}: findConnection answers a field that returns a connection type (edges, pageInfo); it returns ${String(info.returnType)}`);
     const sort = typeof options.sort === 'string' || options.sort === undefined ? parseRootSort(options.sort ?? '_id') : options.sort;
     const page = planConnectionPage(coordinate, sort, { first: options.first, after: options.after });
-    const selection = this.context.connectionSelection(info, connection);
+    const selection = this.context.connectionSelection(info);
     const filter = toMongoFilter(options.filter ?? {});
     const documents = selection.page
       ? this.#find<StoredDocument>(info, typeName, page.request.filter ? { $and: [filter, page.request.filter] } : filter, {

@@ -1,16 +1,19 @@
-import { getNamedType, type FieldNode, type GraphQLResolveInfo } from 'graphql';
+import { getNamedType, GraphQLError, type FieldNode, type GraphQLResolveInfo } from 'graphql';
 import { CostLedger } from '../cost/cost-ledger';
 import { LoaderRegistry } from '../loaders/loader-registry';
 import type { OperationDeadline } from '../limits/operation-deadline';
 import type { MongoFunnel } from '../mongo/mongo-funnel';
-import { connectionSelection, type ConnectionSelection } from '../planning/connection-selection';
+import { PublicErrorCode } from '../errors/public-error-code';
+import type { OperationPlan } from '../plan/operation-plan';
+import { buildFieldStep, connectionSteps, selectedFieldNamesOf, TooLargeToPlan, type ConnectionSteps, type FieldStep } from '../plan/selection-tree';
+import { planStepOf } from '../plan/step-index';
 import { joinsById } from '../planning/joins-by-id';
-import { planProjection, selectedFieldNames, snapshotMissingFields, snapshotSelectedFields, type PlanningContext } from '../planning/plan-projection';
+import { planProjection, snapshotMissingFields, snapshotSelectedFields, type PlanningContext } from '../planning/plan-projection';
 import type { Projection } from '../planning/projection';
 import { planReverseJoinPage, type ReverseJoinPage } from '../planning/reverse-join-page';
 import { copiedFieldsRead, fieldNamesRead, uncopiedFields, type RequestedList } from '../planning/requested-list';
 import type { PageArgs } from '../planning/page-request';
-import type { ConnectionType, JoinShape, ReadStrategy, RelationField, SnapshotShape, StorageMap } from '../storage-map/storage-map-types';
+import type { JoinShape, ReadStrategy, RelationField, SnapshotShape, StorageMap } from '../storage-map/storage-map-types';
 import type { RequestWrites } from '../writes/request-writes';
 import type { WriteRuntime } from '../writes/write-runtime';
 import { DocumentsApi } from './documents-api';
@@ -41,12 +44,13 @@ export interface GatewayContext {
    */
   copyBackfilling(coordinate: string): boolean;
   /**
-   * The projection the selection under `info.fieldNodes` needs on `typeName` documents (memoized). For a
-   * field returning a connection, the selection is that of its nodes (`edges { node }`, `nodes`).
+   * The projection the selection under the field `info` resolves needs on `typeName` documents, read
+   * from the operation's plan (memoized). For a field returning a connection, the selection is that of
+   * its nodes (`edges { node }`, `nodes`).
    */
   projectionFor(info: GraphQLResolveInfo, typeName: string): Projection;
   /** What the selection of a connection field asks for (memoized). */
-  connectionSelection(info: GraphQLResolveInfo, connection: ConnectionType): ConnectionSelection;
+  connectionSelection(info: GraphQLResolveInfo): ConnectionSteps;
   /**
    * The page of `field`'s reverse join that `args` ask for (planReverseJoinPage), memoized per field
    * and `info.fieldNodes`, whose arguments `args` are: every parent of a level asks for the same page.
@@ -71,51 +75,51 @@ export interface GatewayContext {
   selectedFields(info: GraphQLResolveInfo, targetType: string, requested: RequestedList): readonly string[];
 }
 
+/** Where a request's resolvers find its operation's plan (plan/operation-planner.ts). */
+export interface PlanSource {
+  planOf(info: Pick<GraphQLResolveInfo, 'operation' | 'fragments' | 'variableValues'>, overrides: StrategyOverrides): OperationPlan;
+}
+
 let nextRequestId = 0;
 
-/** `writes`: the gateway's write runtime, which gives the request its write side on this request's ledger. */
+/**
+ * `writes`: the gateway's write runtime, which gives the request its write side on this request's
+ * ledger; `plans`: where resolvers find the plan of the operation they run in.
+ */
 export function createRequestContext(options: {
   storageMap: StorageMap;
   funnel: MongoFunnel;
   overrides: StrategyOverrides;
   writes: WriteRuntime;
   deadline: OperationDeadline;
+  plans: PlanSource;
   copyBackfilling?: (coordinate: string) => boolean;
 }): GatewayContext {
-  const { storageMap, funnel, overrides, deadline } = options;
+  const { storageMap, funnel, overrides, deadline, plans } = options;
   const ledger = new CostLedger();
   const loaders = new LoaderRegistry(funnel, { ledger, deadline });
-  // graphql-js reuses one fieldNodes array for every item of a list, so planning runs once per field, not per item.
-  const projections = new WeakMap<readonly FieldNode[], Map<string, Projection>>();
-  const missingFields = new WeakMap<readonly FieldNode[], readonly string[]>();
-  const copiedFields = new WeakMap<readonly FieldNode[], readonly string[]>();
-  const joinSelections = new WeakMap<readonly FieldNode[], readonly string[]>();
-  const connections = new WeakMap<readonly FieldNode[], ConnectionSelection>();
-  const reverseJoinPages = new WeakMap<readonly FieldNode[], Map<RelationField, ReverseJoinPage>>();
   const strategyFor = (field: RelationField): ReadStrategy => overrides.get(field.coordinate) ?? field.defaultStrategy;
-  const planning = (info: GraphQLResolveInfo): PlanningContext => ({
-    schema: info.schema,
-    fragments: info.fragments,
-    variableValues: info.variableValues,
-    storageMap,
-    strategyFor,
-  });
-  const connectionSelectionOf = (info: GraphQLResolveInfo, connection: ConnectionType): ConnectionSelection => {
-    let selection = connections.get(info.fieldNodes);
-    if (!selection) connections.set(info.fieldNodes, (selection = connectionSelection(planning(info), connection, info.fieldNodes)));
-    return selection;
-  };
-  const projectionFor = (info: GraphQLResolveInfo, typeName: string): Projection => {
-    let byType = projections.get(info.fieldNodes);
-    if (!byType) projections.set(info.fieldNodes, (byType = new Map()));
-    let projection = byType.get(typeName);
-    if (!projection) {
-      const connection = storageMap.connections.get(getNamedType(info.returnType).name);
-      const fieldNodes = connection ? connectionSelectionOf(info, connection).nodeFieldNodes : info.fieldNodes;
-      byType.set(typeName, (projection = planProjection(planning(info), typeName, fieldNodes)));
+  // graphql-js reuses one fieldNodes array for every item of a list, so each field's step is found once per level, not per item.
+  const fieldReads = new WeakMap<readonly FieldNode[], FieldReads>();
+  let plan: OperationPlan | undefined;
+  let planned: { readonly operation: unknown; readonly variables: unknown } = { operation: undefined, variables: undefined };
+  const planOf = (info: GraphQLResolveInfo): OperationPlan => {
+    if (!plan || planned.operation !== info.operation || planned.variables !== info.variableValues) {
+      plan = plans.planOf(info, overrides);
+      planned = { operation: info.operation, variables: info.variableValues };
     }
-    return projection;
+    return plan;
   };
+  const readsOf = (info: GraphQLResolveInfo): FieldReads => {
+    let reads = fieldReads.get(info.fieldNodes);
+    if (!reads) {
+      const planning: PlanningContext = { schema: info.schema, fragments: info.fragments, variableValues: info.variableValues, storageMap, strategyFor };
+      fieldReads.set(info.fieldNodes, (reads = new FieldReads(planning, planStepOf(planOf(info), info.parentType, info.fieldNodes) ?? fieldStepOutsidePlan(planning, info))));
+    }
+    return reads;
+  };
+  const projectionFor = (info: GraphQLResolveInfo, typeName: string): Projection => readsOf(info).projection(typeName);
+  const connectionSelection = (info: GraphQLResolveInfo): ConnectionSteps => readsOf(info).connection();
   return {
     requestId: ++nextRequestId,
     ledger,
@@ -124,9 +128,9 @@ export function createRequestContext(options: {
     funnel,
     storageMap,
     overrides,
-    documents: new DocumentsApi({ loaders, storageMap, funnel, ledger, deadline, projectionFor, connectionSelection: connectionSelectionOf }),
+    documents: new DocumentsApi({ loaders, storageMap, funnel, ledger, deadline, projectionFor, connectionSelection }),
     writes: options.writes.forRequest(ledger, {
-      joinsById: (info) => joinsById(planning(info), info),
+      joinsById: (info) => readsOf(info).joinsById(),
       remember(returned, path) {
         for (const { collection, document, projection } of returned) loaders.byKey(collection, '_id').prime([document], projection, path);
       },
@@ -134,33 +138,86 @@ export function createRequestContext(options: {
     strategyFor,
     copyBackfilling: options.copyBackfilling ?? (() => false),
     projectionFor,
-    connectionSelection: connectionSelectionOf,
-    reverseJoinPage(info, field, shape, args) {
-      let byField = reverseJoinPages.get(info.fieldNodes);
-      if (!byField) reverseJoinPages.set(info.fieldNodes, (byField = new Map()));
-      let page = byField.get(field);
-      if (!page) byField.set(field, (page = planReverseJoinPage(field, shape, args)));
-      return page;
-    },
-    snapshotMissingFields: (info, shape, targetType, requested) =>
-      missingFields.get(info.fieldNodes) ??
-      memoizeNames(missingFields, info.fieldNodes, [...snapshotMissingFields(planning(info), shape, targetType, info.fieldNodes), ...uncopiedFields(requested, shape, storageMap)]),
-    selectedFields: (info, targetType, requested) =>
-      joinSelections.get(info.fieldNodes) ??
-      memoizeNames(joinSelections, info.fieldNodes, [...selectedFieldNames(planning(info), targetType, info.fieldNodes), ...fieldNamesRead(requested, targetType, storageMap)]),
-    snapshotCopiedFields: (info, shape, targetType, requested) =>
-      copiedFields.get(info.fieldNodes) ??
-      memoizeNames(copiedFields, info.fieldNodes, [...snapshotSelectedFields(planning(info), shape, targetType, info.fieldNodes), ...copiedFieldsRead(requested, shape, storageMap)]),
+    connectionSelection,
+    reverseJoinPage: (info, field, shape, args) => readsOf(info).reverseJoinPage(field, shape, args),
+    snapshotMissingFields: (info, shape, targetType, requested) => readsOf(info).snapshotMissingFields(shape, targetType, requested),
+    snapshotCopiedFields: (info, shape, targetType, requested) => readsOf(info).snapshotCopiedFields(shape, targetType, requested),
+    selectedFields: (info, targetType, requested) => readsOf(info).selectedFields(targetType, requested),
   };
 }
 
 /**
- * The field names of a selection, sorted and without repeats, remembered for its `fieldNodes` and
- * frozen: the same array for the same selection, which workload capture counts by. Callers look the
- * memo up first, so a resolve that finds it allocates nothing.
+ * The step of a field the plan does not hold (its operation is too large to plan), built for it alone;
+ * past the plan's bound, the field fails as the estimate would have refused its operation.
  */
-function memoizeNames(memo: WeakMap<readonly FieldNode[], readonly string[]>, fieldNodes: readonly FieldNode[], names: readonly string[]): readonly string[] {
-  const sorted = Object.freeze([...new Set(names)].sort());
-  memo.set(fieldNodes, sorted);
-  return sorted;
+function fieldStepOutsidePlan(planning: PlanningContext, info: GraphQLResolveInfo): FieldStep {
+  try {
+    return buildFieldStep(planning, info.parentType, info.fieldNodes);
+  } catch (error) {
+    if (!(error instanceof TooLargeToPlan)) throw error;
+    throw new GraphQLError(`The operation is too large to run: ${error.message}`, { extensions: { code: PublicErrorCode.COST_LIMIT_EXCEEDED } });
+  }
+}
+
+/**
+ * What one field's resolvers read of its step, worked out once per request the first time a resolver
+ * asks (the arguments, like the selection, are those of the step's nodes: every parent of a level asks
+ * the same).
+ */
+class FieldReads {
+  #projections: Map<string, Projection> | undefined;
+  #connection: ConnectionSteps | undefined;
+  #reverseJoinPages: Map<RelationField, ReverseJoinPage> | undefined;
+  #missing: readonly string[] | undefined;
+  #copied: readonly string[] | undefined;
+  #selected: readonly string[] | undefined;
+  #joinsById: ReadonlyMap<string, Projection> | undefined;
+
+  constructor(
+    private readonly planning: PlanningContext,
+    private readonly step: FieldStep,
+  ) {}
+
+  projection(typeName: string): Projection {
+    this.#projections ??= new Map();
+    let projection = this.#projections.get(typeName);
+    if (!projection) {
+      const connection = this.step.definition && this.planning.storageMap.connections.get(getNamedType(this.step.definition.type).name);
+      const selections = connection ? this.connection().nodeSelections.flat() : this.step.children;
+      this.#projections.set(typeName, (projection = planProjection(this.planning, typeName, selections)));
+    }
+    return projection;
+  }
+
+  connection(): ConnectionSteps {
+    return (this.#connection ??= connectionSteps(this.step));
+  }
+
+  reverseJoinPage(field: RelationField, shape: JoinShape, args: PageArgs & Readonly<Record<string, unknown>>): ReverseJoinPage {
+    this.#reverseJoinPages ??= new Map();
+    let page = this.#reverseJoinPages.get(field);
+    if (!page) this.#reverseJoinPages.set(field, (page = planReverseJoinPage(field, shape, args)));
+    return page;
+  }
+
+  snapshotMissingFields(shape: SnapshotShape, targetType: string, requested: RequestedList): readonly string[] {
+    return (this.#missing ??= sortedNames([...snapshotMissingFields(shape, targetType, this.step), ...uncopiedFields(requested, shape, this.planning.storageMap)]));
+  }
+
+  snapshotCopiedFields(shape: SnapshotShape, targetType: string, requested: RequestedList): readonly string[] {
+    return (this.#copied ??= sortedNames([...snapshotSelectedFields(this.planning.storageMap, shape, targetType, this.step), ...copiedFieldsRead(requested, shape, this.planning.storageMap)]));
+  }
+
+  selectedFields(targetType: string, requested: RequestedList): readonly string[] {
+    return (this.#selected ??= sortedNames([...selectedFieldNamesOf(this.step, targetType), ...fieldNamesRead(requested, targetType, this.planning.storageMap)]));
+  }
+
+  joinsById(): ReadonlyMap<string, Projection> {
+    return (this.#joinsById ??= joinsById(this.planning, this.step));
+  }
+}
+
+/** Field names sorted, without repeats, and frozen: the same array for the same selection, which workload capture counts by. */
+function sortedNames(names: readonly string[]): readonly string[] {
+  return Object.freeze([...new Set(names)].sort());
 }

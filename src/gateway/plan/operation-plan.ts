@@ -29,7 +29,11 @@ export interface OperationPlan {
  * read them). Without `ownership` (what docjoin resolves itself), nothing is owned.
  */
 export function buildOperationPlan(schema: GraphQLSchema, document: DocumentNode, operation: OperationDefinitionNode, variableValues: Readonly<Record<string, unknown>>, ownership?: Ownership): OperationPlan {
-  const fragments = fragmentsOf(document);
+  return planOperation(schema, operation, fragmentsOf(document), variableValues, ownership);
+}
+
+/** buildOperationPlan with the document's fragments already gathered (a resolver's `info.fragments`). */
+export function planOperation(schema: GraphQLSchema, operation: OperationDefinitionNode, fragments: Fragments, variableValues: Readonly<Record<string, unknown>>, ownership?: Ownership): OperationPlan {
   const source = { schema, fragments, variableValues };
   const rootType = schema.getRootType(operation.operation);
   // Validation refuses such a document before any plan is made; a plan of it anyway reads nothing.

@@ -1,8 +1,8 @@
-import { getNamedType, getVariableValues, GraphQLBoolean, typeFromAST, type DocumentNode, type GraphQLSchema, type OperationDefinitionNode } from 'graphql';
+import { getNamedType, getVariableValues, GraphQLBoolean, typeFromAST, type DocumentNode, type GraphQLResolveInfo, type GraphQLSchema, type OperationDefinitionNode } from 'graphql';
 import { LRUCache } from 'lru-cache';
 import type { StrategyOverrides } from '../context/strategy-overrides';
 import type { Ownership } from '../execution/owned-plan';
-import { buildOperationPlan, type OperationPlan } from './operation-plan';
+import { planOperation, fragmentsOf, type OperationPlan } from './operation-plan';
 
 /** Plans kept at most; the least recently used goes first. */
 export const MAX_CACHED_PLANS = 1_000;
@@ -35,6 +35,8 @@ const NO_VARIABLES: Readonly<Record<string, unknown>> = Object.freeze({});
 export class OperationPlanner {
   readonly #plans: LRUCache<string, OperationPlan>;
   readonly #prepared = new WeakMap<object, PreparedRequest | null>();
+  /** The plans made for each parsed operation, by overrides and Boolean values: where a resolver finds its request's plan. */
+  readonly #byOperation = new WeakMap<OperationDefinitionNode, Map<string, OperationPlan>>();
   readonly #onLookup: (hit: boolean) => void;
 
   /** `maxPlans`: the cache's bound (default MAX_CACHED_PLANS); `onLookup`: told of each hit or miss (metrics). */
@@ -65,13 +67,38 @@ export class OperationPlanner {
     if (!operation) return null;
     const variables = coerceVariables(this.schema, operation, request.variables);
     if (!variables) return null;
-    const build = () => buildOperationPlan(this.schema, document, operation, variables, this.ownership);
-    if (queryHash === undefined) return { plan: build(), variables };
-    const key = `${queryHash}\0${operationName ?? ''}\0${overridesKey(contextValue.overrides)}\0${this.#booleanValues(operation, variables)}`;
+    const variant = this.#variantOf(operation, variables, contextValue.overrides);
+    if (queryHash === undefined) return { plan: this.#planFor(operation, fragmentsOf(document), variables, variant), variables };
+    const key = `${queryHash}\0${operationName ?? ''}\0${variant}`;
     let plan = this.#plans.get(key);
-    this.#onLookup(plan !== undefined);
-    if (!plan) this.#plans.set(key, (plan = build()));
-    return { plan, variables };
+    // A plan of another parse of the same text (Apollo's document cache evicted it, or is off) plans the
+    // same, but resolvers find their steps by the nodes of the document they run.
+    const cached = plan !== undefined && plan.operation === operation;
+    this.#onLookup(cached);
+    if (!cached) this.#plans.set(key, (plan = this.#planFor(operation, fragmentsOf(document), variables, variant)));
+    return { plan: plan!, variables };
+  }
+
+  /**
+   * The plan of the operation a resolver runs in: the one prepared for its request, else one made now
+   * (an operation executed without Apollo, or without a plugin that prepares it). `info.variableValues`
+   * are coerced already.
+   */
+  planOf(info: Pick<GraphQLResolveInfo, 'operation' | 'fragments' | 'variableValues'>, overrides: StrategyOverrides): OperationPlan {
+    return this.#planFor(info.operation, info.fragments, info.variableValues, this.#variantOf(info.operation, info.variableValues, overrides));
+  }
+
+  #planFor(operation: OperationDefinitionNode, fragments: OperationPlan['fragments'], variables: Readonly<Record<string, unknown>>, variant: string): OperationPlan {
+    let byVariant = this.#byOperation.get(operation);
+    if (!byVariant) this.#byOperation.set(operation, (byVariant = new Map()));
+    let plan = byVariant.get(variant);
+    if (!plan) byVariant.set(variant, (plan = planOperation(this.schema, operation, fragments, variables, this.ownership)));
+    return plan;
+  }
+
+  /** What, besides the document, shapes a plan: the strategy overrides and the Boolean variables' values. */
+  #variantOf(operation: OperationDefinitionNode, variables: Readonly<Record<string, unknown>>, overrides: StrategyOverrides): string {
+    return `${overridesKey(overrides)}\0${this.#booleanValues(operation, variables)}`;
   }
 
   /** The values of the operation's Boolean variables, in their order: all that can change the plan's shape. */

@@ -67,6 +67,15 @@ export function buildSelectionTree(source: SelectionSource, rootType: GraphQLObj
   return { root, depth: depthOf(root), directiveError: builder.directiveError };
 }
 
+/**
+ * The step of one field selected with `fieldNodes` on `parentType`, built by the same walk as a tree:
+ * for a field resolved outside any plan (an operation too large to plan, or one executed without a
+ * planner).
+ */
+export function buildFieldStep(source: SelectionSource, parentType: GraphQLObjectType, fieldNodes: readonly FieldNode[]): FieldStep {
+  return new TreeBuilder(source).field(parentType, fieldNodes[0]!.alias?.value ?? fieldNodes[0]!.name.value, fieldNodes);
+}
+
 class TreeBuilder {
   directiveError: string | undefined;
   #steps = 0;
@@ -84,14 +93,18 @@ class TreeBuilder {
 
   selection(type: GraphQLObjectType, selectionSets: readonly SelectionSetNode[]): SelectionStep {
     const fields: FieldStep[] = [];
-    for (const [responseKey, fieldNodes] of collectFields(this.source, type, selectionSets, 'responseKey', this.#included)) {
-      if (++this.#steps > MAX_FIELD_STEPS) throw new TooLargeToPlan();
-      const fieldName = fieldNodes[0]!.name.value;
-      const definition = fieldName.startsWith('__') ? undefined : (type.getFields()[fieldName] as GraphQLField<unknown, unknown> | undefined);
-      const children = definition ? this.#children(getNamedType(definition.type), fieldNodes) : [];
-      fields.push({ responseKey, fieldName, parentType: type, coordinate: `${type.name}.${fieldName}`, definition, fieldNodes, children });
+    for (const [responseKey, fieldNodes] of collectFields(this.source, type, selectionSets, this.#included)) {
+      fields.push(this.field(type, responseKey, fieldNodes));
     }
     return { type, fields };
+  }
+
+  field(parentType: GraphQLObjectType, responseKey: string, fieldNodes: readonly FieldNode[]): FieldStep {
+    if (++this.#steps > MAX_FIELD_STEPS) throw new TooLargeToPlan();
+    const fieldName = fieldNodes[0]!.name.value;
+    const definition = fieldName.startsWith('__') ? undefined : (parentType.getFields()[fieldName] as GraphQLField<unknown, unknown> | undefined);
+    const children = definition ? this.#children(getNamedType(definition.type), fieldNodes) : [];
+    return { responseKey, fieldName, parentType, coordinate: `${parentType.name}.${fieldName}`, definition, fieldNodes, children };
   }
 
   #children(named: GraphQLNamedType, fieldNodes: readonly FieldNode[]): SelectionStep[] {
@@ -153,7 +166,23 @@ export function connectionSteps(step: FieldStep): ConnectionSteps {
 
 /** The distinct fields of the child selection on `typeName` (aliases merged, `__typename` left out), in selection order. */
 export function selectedFieldNamesOf(step: FieldStep, typeName: string): string[] {
-  const names = new Set<string>();
-  for (const field of step.children.find((child) => child.type.name === typeName)?.fields ?? []) if (field.fieldName !== '__typename') names.add(field.fieldName);
-  return [...names];
+  return [...stepsByFieldName(step.children, typeName).keys()];
+}
+
+/**
+ * The fields of `selections` on `typeName` grouped by field name, in selection order, `__typename` left
+ * out: each alias of a field is one step of its group (what a projection reads is their union).
+ */
+export function stepsByFieldName(selections: readonly SelectionStep[], typeName: string): Map<string, FieldStep[]> {
+  const groups = new Map<string, FieldStep[]>();
+  for (const selection of selections) {
+    if (selection.type.name !== typeName) continue;
+    for (const field of selection.fields) {
+      if (field.fieldName === '__typename') continue;
+      const group = groups.get(field.fieldName);
+      if (group) group.push(field);
+      else groups.set(field.fieldName, [field]);
+    }
+  }
+  return groups;
 }

@@ -1,4 +1,4 @@
-import { isObjectType, Kind, type FieldNode, type FragmentDefinitionNode, type FragmentSpreadNode, type GraphQLObjectType, type GraphQLSchema, type InlineFragmentNode, type SelectionSetNode } from 'graphql';
+import { Kind, type FieldNode, type FragmentDefinitionNode, type FragmentSpreadNode, type GraphQLObjectType, type GraphQLSchema, type InlineFragmentNode, type SelectionSetNode } from 'graphql';
 import { InvariantError } from '../errors/internal-errors';
 import { fragmentApplies, isIncluded } from './selection-rules';
 
@@ -9,18 +9,11 @@ export interface SelectionSource {
   readonly variableValues: Readonly<Record<string, unknown>>;
 }
 
-/**
- * How selected fields are grouped. `fieldName`: aliases of one field are one entry with several nodes
- * (what a projection needs). `responseKey`: as graphql-js executes them, each alias its own entry
- * (one resolver call per alias and object, which is what a cost estimate counts).
- */
-export type FieldGrouping = 'fieldName' | 'responseKey';
-
 /** Whether a selection executes (selection-rules.ts): planning's lenient rule, or execution's strict one. */
 export type InclusionRule = (source: SelectionSource, node: FieldNode | InlineFragmentNode | FragmentSpreadNode) => boolean;
 
 /**
- * The fields selected in `selectionSets` on object type `type`, with fragments expanded and
+ * The fields selected in `selectionSets` on object type `type` by response key, with fragments expanded and
  * @skip/@include applied, in graphql-js's order: a key's first appearance places it, and a fragment
  * spread is expanded where it is first included. (Written here because @graphql-tools' collectSubFields
  * expects graphql 17's variable values.)
@@ -29,7 +22,6 @@ export function collectFields(
   source: SelectionSource,
   type: GraphQLObjectType,
   selectionSets: readonly SelectionSetNode[],
-  grouping: FieldGrouping,
   included: InclusionRule = isIncluded,
 ): Map<string, FieldNode[]> {
   const groups = new Map<string, FieldNode[]>();
@@ -39,7 +31,7 @@ export function collectFields(
       if (!included(source, selection)) continue;
       switch (selection.kind) {
         case Kind.FIELD: {
-          const key = grouping === 'responseKey' ? (selection.alias?.value ?? selection.name.value) : selection.name.value;
+          const key = selection.alias?.value ?? selection.name.value;
           const group = groups.get(key);
           if (group) group.push(selection);
           else groups.set(key, [selection]);
@@ -70,11 +62,4 @@ export function collectFields(
 /** The selection sets under `fieldNodes` (several when a field is selected more than once). */
 export function subSelections(fieldNodes: readonly FieldNode[]): SelectionSetNode[] {
   return fieldNodes.flatMap((node) => (node.selectionSet ? [node.selectionSet] : []));
-}
-
-/** The fields selected under `fieldNodes` on object type `typeName`, grouped by field name. */
-export function collectSelection(source: SelectionSource, typeName: string, fieldNodes: readonly FieldNode[]): Map<string, FieldNode[]> {
-  const type = source.schema.getType(typeName);
-  if (!isObjectType(type)) throw new InvariantError(`collectSelection: ${typeName} is not an object type`);
-  return collectFields(source, type, subSelections(fieldNodes), 'fieldName');
 }

@@ -2,7 +2,7 @@ import { isKeyValue, keyString } from '../documents/key-string';
 import { readPath } from '../documents/read-path';
 import { toConnection, type ConnectionValue } from '../planning/connection-page';
 import { checkCursorParent } from '../planning/cursor';
-import type { ConnectionType, JoinShape } from '../storage-map/storage-map-types';
+import type { JoinShape } from '../storage-map/storage-map-types';
 import { loadChildren } from './join';
 import type { RelationRequest } from './resolver-types';
 
@@ -12,14 +12,14 @@ import type { RelationRequest } from './resolver-types';
  * per level. `totalCount`, when selected, goes to the level's count loader: ONE more aggregate for all
  * the parents, sent in the same tick as the page. Nothing reads the page when only totalCount is asked.
  */
-export function resolveConnection(shape: JoinShape, connection: ConnectionType, request: RelationRequest): Promise<ConnectionValue> | ConnectionValue {
+export function resolveConnection(shape: JoinShape, request: RelationRequest): Promise<ConnectionValue> | ConnectionValue {
   const planned = request.context.reverseJoinPage(request.info, request.field, shape, request.args);
   const page = planned.connection!;
   const parentKey = readPath(request.parent, shape.localField);
   if (!isKeyValue(parentKey)) return toConnection(page, [], undefined, 0);
   const parent = keyString(parentKey);
   checkCursorParent(page.after, parent, request.field.coordinate);
-  const selection = request.context.connectionSelection(request.info, connection);
+  const selection = request.context.connectionSelection(request.info);
   request.cost.keys(1);
   const projection = request.context.projectionFor(request.info, shape.targetType);
   const documents = selection.page ? loadChildren(shape, request, planned, parentKey, projection, page.request.filter) : Promise.resolve([]);

@@ -27,7 +27,7 @@ export function createRelationResolver(field: RelationField): GraphQLFieldResolv
     const strategy = strategyForParent(field, strategyForRequest(field, context.strategyFor(field), requested), parent, context);
     const request: RelationRequest = { field, parent, args, requested, context, info, cost: context.ledger.field(field.coordinate, strategy) };
     // A connection is declared on a reverse join only (build-storage-map.ts).
-    if (field.connection) return resolveConnection(required(field, field.shapes.join), field.connection, request);
+    if (field.connection) return resolveConnection(required(field, field.shapes.join), request);
     switch (strategy) {
       case 'embedded':
         return resolveEmbedded(required(field, field.shapes.embedded), request);

@@ -1,4 +1,4 @@
-import { getOperationAST, parse } from 'graphql';
+import { getOperationAST, parse, type DocumentNode } from 'graphql';
 import { NO_OVERRIDES, type StrategyOverrides } from '../../../../src/gateway/context/strategy-overrides';
 import { OperationPlanner, type ResolvedRequest } from '../../../../src/gateway/plan/operation-planner';
 import { buildGatewaySchema } from '../../../../src/gateway/schema/build-gateway-schema';
@@ -11,9 +11,12 @@ const SDL = /* GraphQL */ `
 `;
 const { schema, ownership } = buildGatewaySchema({ typeDefs: withDirectiveTypeDefs(SDL), resolvers: {} });
 
-/** A resolved request as Apollo hands it to the plugins (the query's hash stands for its text). */
+const parsed = new Map<string, DocumentNode>();
+
+/** A resolved request as Apollo hands it to the plugins (the query's hash stands for its text; its document cache parses each text once). */
 function request(query: string, variables: Record<string, unknown> = {}, overrides: StrategyOverrides = NO_OVERRIDES, operationName: string | null = null): ResolvedRequest {
-  const document = parse(query);
+  let document = parsed.get(query);
+  if (!document) parsed.set(query, (document = parse(query)));
   return { document, operation: getOperationAST(document, operationName) ?? undefined, operationName, queryHash: query, request: { variables }, contextValue: { overrides } };
 }
 
@@ -43,6 +46,34 @@ describe('OperationPlanner', () => {
     planner.prepare(request(QUERY, { n: 2, withTotal: true }, new Map([['Order.lines', 'embedded']])));
     expect(lookups).toEqual([false, true, false, false]);
     expect(planner.size).toBe(3);
+  });
+
+  it('plans another parse of the same text anew: resolvers find their steps by the nodes of the document they run', () => {
+    const lookups: boolean[] = [];
+    const planner = new OperationPlanner(schema, ownership, { onLookup: (hit) => lookups.push(hit) });
+    const first = request(QUERY, { n: 2, withTotal: true });
+    const document = parse(QUERY);
+    const operation = getOperationAST(document)!;
+    const firstPlan = planner.prepare(first)!.plan;
+    const reparsedPlan = planner.prepare({ ...first, document, operation })!.plan;
+    expect(reparsedPlan).not.toBe(firstPlan);
+    expect(reparsedPlan.operation).toBe(operation);
+    expect(lookups).toEqual([false, false]);
+    expect(planner.size).toBe(1);
+  });
+
+  it('gives a resolver the plan prepared for its request, and plans an operation executed without Apollo', () => {
+    const planner = new OperationPlanner(schema, ownership);
+    const sent = request(QUERY, { n: 2, withTotal: false });
+    const prepared = planner.prepare(sent)!;
+    const info = { operation: sent.operation!, fragments: {}, variableValues: prepared.variables };
+    expect(planner.planOf(info, NO_OVERRIDES)).toBe(prepared.plan);
+    const unprepared = parse('{ orders { note } }');
+    const plan = planner.planOf({ operation: getOperationAST(unprepared)!, fragments: {}, variableValues: {} }, NO_OVERRIDES);
+    expect(plan.operation).toBe(getOperationAST(unprepared));
+    expect(planner.planOf({ operation: getOperationAST(unprepared)!, fragments: {}, variableValues: {} }, NO_OVERRIDES)).toBe(plan);
+    // Other strategies are another plan.
+    expect(planner.planOf(info, new Map([['Order.lines', 'join']]))).not.toBe(prepared.plan);
   });
 
   it('keeps at most maxPlans, dropping the least recently used', () => {

@@ -2,15 +2,15 @@ import { buildStorageMap } from '../../../../src/gateway/storage-map/build-stora
 import { planProjection, snapshotFits, snapshotMissingFields, snapshotSelectedFields } from '../../../../src/gateway/planning/plan-projection';
 import { toFindProjection } from '../../../../src/gateway/planning/projection';
 import type { ReadStrategy, RelationField } from '../../../../src/gateway/storage-map/storage-map-types';
-import { demoSchema, schemaOf, selectionAt } from '../support/demo-schema';
+import { demoSchema, schemaOf, stepAt } from '../support/demo-schema';
 
 const schema = demoSchema();
 const storageMap = buildStorageMap(schema);
 
 function projection(query: string, path: string[], typeName: string, overrides: Record<string, ReadStrategy> = {}, variables: Record<string, unknown> = {}) {
-  const { source, fieldNodes } = selectionAt(schema, query, path, variables);
+  const { source, step } = stepAt(schema, query, path, variables);
   const strategyFor = (field: RelationField) => overrides[field.coordinate] ?? field.defaultStrategy;
-  return toFindProjection(planProjection({ ...source, storageMap, strategyFor }, typeName, fieldNodes));
+  return toFindProjection(planProjection({ ...source, storageMap, strategyFor }, typeName, step.children));
 }
 
 describe('planProjection', () => {
@@ -78,14 +78,14 @@ describe('planProjection', () => {
       type Message { text: String! }
     `);
     const map = buildStorageMap(sliced);
-    const { source, fieldNodes } = selectionAt(sliced, '{ t { title a: messages(first: 2) { text } b: messages(first: 5) { text } } }', ['t']);
-    expect(toFindProjection(planProjection({ ...source, storageMap: map, strategyFor: (f) => f.defaultStrategy }, 'Thread', fieldNodes))).toEqual({
+    const { source, step } = stepAt(sliced, '{ t { title a: messages(first: 2) { text } b: messages(first: 5) { text } } }', ['t']);
+    expect(toFindProjection(planProjection({ ...source, storageMap: map, strategyFor: (f) => f.defaultStrategy }, 'Thread', step.children))).toEqual({
       _id: 1,
       msgs: { $slice: 5 },
       title: 1,
     });
-    const defaulted = selectionAt(sliced, '{ t { messages { text } } }', ['t']);
-    expect(toFindProjection(planProjection({ ...defaulted.source, storageMap: map, strategyFor: (f) => f.defaultStrategy }, 'Thread', defaulted.fieldNodes))).toEqual({
+    const defaulted = stepAt(sliced, '{ t { messages { text } } }', ['t']);
+    expect(toFindProjection(planProjection({ ...defaulted.source, storageMap: map, strategyFor: (f) => f.defaultStrategy }, 'Thread', defaulted.step.children))).toEqual({
       _id: 1,
       msgs: { $slice: 20 },
     });
@@ -100,8 +100,8 @@ describe('planProjection', () => {
     `);
     const map = buildStorageMap(nested);
     const plan = (query: string) => {
-      const { source, fieldNodes } = selectionAt(nested, query, ['f']);
-      return toFindProjection(planProjection({ ...source, storageMap: map, strategyFor: (f) => f.defaultStrategy }, 'Forum', fieldNodes));
+      const { source, step } = stepAt(nested, query, ['f']);
+      return toFindProjection(planProjection({ ...source, storageMap: map, strategyFor: (f) => f.defaultStrategy }, 'Forum', step.children));
     };
     expect(plan('{ f { threads { title messages { text } } } }')).toEqual({ _id: 1, threads: 1 });
     expect(plan('{ f { threads { title } } }')).toEqual({ _id: 1, 'threads._id': 1, 'threads.title': 1 });
@@ -111,8 +111,7 @@ describe('planProjection', () => {
 describe('snapshotFits', () => {
   const shape = storageMap.relations.get('Book.authors')!.shapes.snapshot!;
   const fits = (query: string) => {
-    const { source, fieldNodes } = selectionAt(schema, query, ['books', 'authors']);
-    return snapshotFits(source, shape, 'Author', fieldNodes);
+    return snapshotFits(shape, 'Author', stepAt(schema, query, ['books', 'authors']).step);
   };
   it('fits when every selected field is copied (and __typename)', () => {
     expect(fits('{ books { authors { id name thumbnailUrl __typename } } }')).toBe(true);
@@ -123,8 +122,7 @@ describe('snapshotFits', () => {
   });
   it('names the selected fields the copy lacks (what workload capture records of a miss), through fragments and aliases', () => {
     const missing = (query: string) => {
-      const { source, fieldNodes } = selectionAt(schema, query, ['books', 'authors']);
-      return snapshotMissingFields(source, shape, 'Author', fieldNodes);
+      return snapshotMissingFields(shape, 'Author', stepAt(schema, query, ['books', 'authors']).step);
     };
     expect(missing('{ books { authors { id name thumbnailUrl __typename } } }')).toEqual([]);
     expect(missing('{ books { authors { name countOfBooks n: countOfBooks books { name } } } }')).toEqual(['countOfBooks', 'books']);
@@ -132,8 +130,7 @@ describe('snapshotFits', () => {
   });
   it('names the copied fields the selection reads from each copy, leaving out the key (what a copy must hold to serve it)', () => {
     const selected = (query: string) => {
-      const { source, fieldNodes } = selectionAt(schema, query, ['books', 'authors']);
-      return snapshotSelectedFields({ ...source, storageMap, strategyFor: (field) => field.defaultStrategy }, shape, 'Author', fieldNodes);
+      return snapshotSelectedFields(storageMap, shape, 'Author', stepAt(schema, query, ['books', 'authors']).step);
     };
     expect(selected('{ books { authors { id __typename } } }')).toEqual([]);
     expect(selected('{ books { authors { thumbnailUrl id name n: name } } }')).toEqual(['thumbnailUrl', 'name']);

@@ -1,8 +1,10 @@
 import { directiveTypeDefs } from 'docjoin';
 import { makeExecutableSchema } from '@graphql-tools/schema';
-import { Kind, parse, type FieldNode, type FragmentDefinitionNode, type GraphQLSchema, type OperationDefinitionNode } from 'graphql';
+import { getOperationAST, parse, type GraphQLSchema } from 'graphql';
 import { demoTypeDefs } from '../../../support/demo-project';
 import type { SelectionSource } from '../../../../src/gateway/planning/collect-selection';
+import { buildOperationPlan } from '../../../../src/gateway/plan/operation-plan';
+import type { FieldStep } from '../../../../src/gateway/plan/selection-tree';
 
 export const DIRECTIVES_SDL = directiveTypeDefs;
 
@@ -15,22 +17,16 @@ export function demoSchema(): GraphQLSchema {
   return makeExecutableSchema({ typeDefs: demoTypeDefs() });
 }
 
-/** The field nodes at `path` (response keys from the root) of `query`, with what planning needs. */
-export function selectionAt(schema: GraphQLSchema, query: string, path: readonly string[], variableValues: Record<string, unknown> = {}) {
+/** The plan's step at `path` (response keys from the root, each on its field's object type) of `query`, with what planning needs. */
+export function stepAt(schema: GraphQLSchema, query: string, path: readonly string[], variableValues: Record<string, unknown> = {}): { source: SelectionSource; step: FieldStep } {
   const document = parse(query);
-  const fragments: Record<string, FragmentDefinitionNode> = {};
-  let operation: OperationDefinitionNode | undefined;
-  for (const definition of document.definitions) {
-    if (definition.kind === Kind.FRAGMENT_DEFINITION) fragments[definition.name.value] = definition;
-    if (definition.kind === Kind.OPERATION_DEFINITION) operation = definition;
-  }
-  let nodes: FieldNode[] = operation!.selectionSet.selections.filter((s): s is FieldNode => s.kind === Kind.FIELD);
-  let found: FieldNode[] = [];
+  const plan = buildOperationPlan(schema, document, getOperationAST(document)!, variableValues);
+  let selection = plan.root!;
+  let step: FieldStep | undefined;
   for (const key of path) {
-    found = nodes.filter((node) => (node.alias?.value ?? node.name.value) === key);
-    if (found.length === 0) throw new Error(`no field ${key} in query`);
-    nodes = found.flatMap((node) => (node.selectionSet?.selections ?? []).filter((s): s is FieldNode => s.kind === Kind.FIELD));
+    step = selection.fields.find((field) => field.responseKey === key);
+    if (!step) throw new Error(`no field ${key} in query`);
+    selection = step.children[0]!;
   }
-  const source: SelectionSource = { schema, fragments, variableValues };
-  return { source, fieldNodes: found };
+  return { source: { schema, fragments: plan.fragments, variableValues }, step: step! };
 }
