@@ -7,6 +7,7 @@ import { PublicErrorCode } from '../errors/public-error-code';
 import type { OperationPlan } from '../plan/operation-plan';
 import { buildFieldStep, connectionSteps, selectedFieldNamesOf, TooLargeToPlan, type ConnectionSteps, type FieldStep } from '../plan/selection-tree';
 import { planStepOf } from '../plan/step-index';
+import { stepReadsVariables } from '../plan/step-variables';
 import { joinsById } from '../planning/joins-by-id';
 import { planProjection, snapshotMissingFields, snapshotSelectedFields, type PlanningContext } from '../planning/plan-projection';
 import type { Projection } from '../planning/projection';
@@ -160,6 +161,12 @@ function fieldStepOutsidePlan(planning: PlanningContext, info: GraphQLResolveInf
 }
 
 /**
+ * The projections of plan steps whose arguments hold no variable: the same for every request of the
+ * plan (which is made for one set of strategies), so each is planned once.
+ */
+const planProjections = new WeakMap<FieldStep, Map<string, Projection>>();
+
+/**
  * What one field's resolvers read of its step, worked out once per request the first time a resolver
  * asks (the arguments, like the selection, are those of the step's nodes: every parent of a level asks
  * the same).
@@ -179,7 +186,7 @@ class FieldReads {
   ) {}
 
   projection(typeName: string): Projection {
-    this.#projections ??= new Map();
+    this.#projections ??= this.#projectionMemo();
     let projection = this.#projections.get(typeName);
     if (!projection) {
       const connection = this.step.definition && this.planning.storageMap.connections.get(getNamedType(this.step.definition.type).name);
@@ -187,6 +194,14 @@ class FieldReads {
       this.#projections.set(typeName, (projection = planProjection(this.planning, typeName, selections)));
     }
     return projection;
+  }
+
+  /** The plan's memo when the step's arguments hold no variable, else this request's. */
+  #projectionMemo(): Map<string, Projection> {
+    if (stepReadsVariables(this.step)) return new Map();
+    let shared = planProjections.get(this.step);
+    if (!shared) planProjections.set(this.step, (shared = new Map()));
+    return shared;
   }
 
   connection(): ConnectionSteps {

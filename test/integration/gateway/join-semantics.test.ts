@@ -112,6 +112,24 @@ describe('embedded with first', () => {
     expect(started.map((event) => event.command.projection)).toEqual([{ _id: 1, msgs: { $slice: 2 } }]);
   });
 
+  it('plans the $slice of a variable anew for each request of the same document (a literal one is planned once per plan)', async () => {
+    const query = 'query ($n: Int) { threads { messages(first: $n) { text } } }';
+    const projections = async (variables: Record<string, unknown>) => {
+      const started: CommandStartedEvent[] = [];
+      const listener = (event: CommandStartedEvent) => started.push(event);
+      client.on('commandStarted', listener);
+      try {
+        const result = await gateway.execute({ query, variables });
+        return { texts: (result.data as { threads: Array<{ messages: Array<{ text: string }> }> }).threads[0]!.messages.map((message) => message.text), projections: started.map((event) => event.command.projection) };
+      } finally {
+        client.off('commandStarted', listener);
+      }
+    };
+    expect(await projections({ n: 1 })).toEqual({ texts: ['a'], projections: [{ _id: 1, msgs: { $slice: 1 } }] });
+    expect(await projections({ n: 3 })).toEqual({ texts: ['a', 'b', 'c'], projections: [{ _id: 1, msgs: { $slice: 3 } }] });
+    expect(await projections({ n: 1 })).toEqual({ texts: ['a'], projections: [{ _id: 1, msgs: { $slice: 1 } }] });
+  });
+
   it('rejects first over the cap', async () => {
     const result = await gateway.execute({ query: '{ threads { messages(first: 101) { text } } }' });
     expect(result.errors![0]).toMatchObject({ message: 'first must be between 0 and 100, got 101', extensions: { code: 'BAD_USER_INPUT' } });
