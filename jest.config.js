@@ -14,6 +14,6 @@ module.exports = {
   testTimeout: 30000,
   // The examples import the package by name, as users do; here it is the source.
   moduleNameMapper: { '^docjoin$': '<rootDir>/src/index.ts', '^docjoin/embedded-mongo$': '<rootDir>/src/embedded-mongo/index.ts' },
-  // Fails any test whose operations cost more than their static estimate (src/gateway/cost/estimate-check.ts).
+  // Fails any test whose operations cost more than their static estimate (src/gateway/operation/cost/estimate-check.ts).
   setupFilesAfterEnv: ['<rootDir>/test/support/fail-on-estimate-violations.ts'],
 };

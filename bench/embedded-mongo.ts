@@ -80,7 +80,7 @@ async function seedDemoLogs(db: Db): Promise<ObjectId[]> {
   return hosts.map((host) => host._id);
 }
 
-/** What src/gateway/loaders/reverse-join-loader.ts sends for `{ hosts(first: 20) { name logs(first: 5) { message } } }`. */
+/** What src/gateway/request/loaders/reverse-join-loader.ts sends for `{ hosts(first: 20) { name logs(first: 5) { message } } }`. */
 function reverseJoinPipeline(hostIds: readonly ObjectId[]): Document[] {
   const sortBy = { time: -1, _id: -1 };
   return [

@@ -1,18 +1,10 @@
 import { createServer, type Server, type Socket } from 'node:net';
-import type { CommandTable } from './commands/command-types';
+import type { CommandTable, ServerView } from './commands/command-types';
+
+export type { ServerView };
 import { MAX_MESSAGE_SIZE_BYTES } from './wire/wire-constants';
 import { WireConnection } from './wire/wire-connection';
 import type { WireProtocolError } from './wire/wire-protocol-error';
-
-/** What command handlers may ask about the server they run in (hello's `me`, whatsmyuri, serverStatus). */
-export interface ServerView {
-  /** `host:port` the server listens on. */
-  readonly address: string;
-  readonly startedAt: Date;
-  clientAddress(connectionId: number): string | undefined;
-  readonly connectionCount: number;
-  readonly totalConnections: number;
-}
 
 export interface WireServerOptions {
   /** 0 (the default) picks a free port. */

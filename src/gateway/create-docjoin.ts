@@ -1,29 +1,29 @@
 import type { ApolloServerOptions, ApolloServerPlugin } from '@apollo/server';
 import type { IResolvers } from '@graphql-tools/utils';
 import type { GraphQLSchema } from 'graphql';
-import { createRequestContext, type GatewayContext } from './context/request-context';
-import { NO_OVERRIDES, parseStrategyOverrides, STRATEGY_HEADER } from './context/strategy-overrides';
-import { ApolloServerPluginDocjoinCost, COST_HEADER, parseCostHeader } from './cost/cost-plugin';
-import type { EstimateViolationRecorder } from './cost/estimate-check';
+import { createRequestContext, type GatewayContext } from './request/context/request-context';
+import { NO_OVERRIDES, parseStrategyOverrides, STRATEGY_HEADER } from './operation/plan/strategy-overrides';
+import { ApolloServerPluginDocjoinCost, COST_HEADER, parseCostHeader } from './operation/cost/cost-plugin';
+import type { EstimateViolationRecorder } from './operation/cost/estimate-check';
 import { createFormatError } from './errors/format-error';
-import { compiledExecutionPlugin, type ErrorShaping, type ExecutionScope } from './execution/compiled-execution';
-import { CollectionSizes } from './estimate/collection-sizes';
-import { estimateWithVariables } from './estimate/estimate-request';
-import { OperationPlanner } from './plan/operation-planner';
-import { EstimateCache } from './estimate/estimate-cache';
-import { CopyBackfills } from './estimate/copy-backfills';
-import { counterCount } from './loaders/counter-count';
+import { compiledExecutionPlugin, type ErrorShaping, type ExecutionScope } from './request/execution/compiled-execution';
+import { CollectionSizes } from './operation/estimate/collection-sizes';
+import { estimateWithVariables } from './operation/estimate/estimate-request';
+import { OperationPlanner } from './operation/plan/operation-planner';
+import { EstimateCache } from './operation/estimate/estimate-cache';
+import { CopyBackfills } from './operation/estimate/copy-backfills';
+import { counterCount } from './request/loaders/counter-count';
 import { checkOptionNames, GatewayOptionError, resolveSettings, type GatewaySettings, type ResolvedSettings } from './gateway-options';
 import { checkHealth, type HealthReport, type MongoKind } from './http/health';
-import { DocumentBudget } from './limits/document-budget';
-import { OperationDeadline } from './limits/operation-deadline';
-import { operationDeadlinePlugin } from './limits/operation-deadline-plugin';
-import { MongoFunnel, type Db, type MongoClient } from './mongo/mongo-funnel';
-import { WorkloadCollection } from './mongo/workload-collection';
-import { buildGatewaySchema } from './schema/build-gateway-schema';
-import { withDirectiveTypeDefs } from './schema/schema-sources';
-import type { StorageMap } from './storage-map/storage-map-types';
-import { validateAgainstDatabase } from './storage-map/validate-against-database';
+import { DocumentBudget } from './operation/limits/document-budget';
+import { OperationDeadline } from './operation/limits/operation-deadline';
+import { operationDeadlinePlugin } from './operation/limits/operation-deadline-plugin';
+import { MongoFunnel, type Db, type MongoClient } from './request/mongo/mongo-funnel';
+import { WorkloadCollection } from './request/mongo/workload-collection';
+import { buildGatewaySchema } from './startup/schema/build-gateway-schema';
+import { withDirectiveTypeDefs } from './startup/schema/schema-sources';
+import type { StorageMap } from './startup/storage-map/storage-map-types';
+import { validateAgainstDatabase } from './startup/storage-map/validate-against-database';
 import type { WriteOptions } from './writes/request-writes';
 import type { MutationWritePlans } from './writes/write-plan';
 import { createWriteRuntime } from './writes/write-runtime';
@@ -32,9 +32,9 @@ import { WorkloadFile } from './workload/workload-file';
 import { ApolloServerPluginDocjoinWorkload } from './workload/workload-plugin';
 import { redactSecrets } from '../observability/redact-secrets';
 import { silentLogger, type DocjoinLogger } from '../observability/logger';
-import { GatewayMetrics } from '../observability/metrics';
-import { MongoAvailability } from '../observability/mongo-availability';
-import { requestObserverPlugin } from '../observability/request-observer-plugin';
+import { GatewayMetrics } from './observability/metrics';
+import { MongoAvailability } from './observability/mongo-availability';
+import { requestObserverPlugin } from './observability/request-observer-plugin';
 
 export interface DocjoinOptions extends GatewaySettings {
   /** Your SDL, annotated with docjoin's directives (their definitions are added unless you include them). */
@@ -90,7 +90,7 @@ export interface Docjoin {
   /**
    * A plugin that runs each query docjoin owns end to end (generated root fields, and below them only
    * fields docjoin resolves) straight from docjoin's plan, level by level, as `docjoin serve` does
-   * (execution/compiled-execution.ts): the same `data`, errors and cost as graphql-js, less work per
+   * (request/execution/compiled-execution.ts): the same `data`, errors and cost as graphql-js, less work per
    * parent. Mutations and hand-written root fields too with `mutationsAndHandWrittenRoots: true`, when
    * no plugin of yours needs Apollo's execution hooks for them (willResolveField, `info.cacheControl`).
    * Every other operation runs on Apollo's graphql-js. Add it to your Apollo's plugins, after any plugin

@@ -1,6 +1,6 @@
 import { resolve } from 'node:path';
-import { DEFAULT_COST_LIMITS, type CostLimits } from './cost/cost-limits';
-import { DEFAULT_ASSUMED_LIST_SIZE } from './estimate/estimate-operation';
+import { DEFAULT_COST_LIMITS, type CostLimits } from './operation/cost/cost-limits';
+import { DEFAULT_ASSUMED_LIST_SIZE } from './operation/estimate/estimate-operation';
 import { DEFAULT_MAX_TRANSACTION_ATTEMPTS, DEFAULT_TRANSACTION_RETRY_MS } from './writes/transaction-retries';
 import type { WorkloadOption } from './workload/workload-types';
 import { DEFAULT_PORT } from '../setting-rules';

@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { MongoClient, type Db } from 'mongodb';
 import { startEmbeddedMongo } from '../../src/embedded-mongo';
-import { connectMongo } from '../../src/gateway/mongo/mongo-funnel';
+import { connectMongo } from '../../src/gateway/request/mongo/mongo-funnel';
 
 /** A MongoDB for one test file: the real one at MONGODB_URI when set, else a fresh embedded server. */
 export interface TestMongo {

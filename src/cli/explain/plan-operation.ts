@@ -35,7 +35,7 @@ export interface OperationPlan {
 export interface PlanInput {
   readonly schema: GraphQLSchema;
   readonly storageMap: StorageMap;
-  /** The operation's plan, as the server makes it (gateway/plan/operation-plan.ts). */
+  /** The operation's plan, as the server makes it (gateway/operation/plan/operation-plan.ts). */
   readonly plan: GatewayOperationPlan;
   /** Coerced variable values (graphql's getVariableValues). */
   readonly variableValues: Readonly<Record<string, unknown>>;

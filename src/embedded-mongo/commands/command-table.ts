@@ -1,8 +1,7 @@
 import type { Document } from 'bson';
-import type { ServerView } from '../server';
 import { Store } from '../storage/store';
 import { CommandError, ErrorCodes } from './command-error';
-import type { CommandContext, CommandHandler, CommandTable } from './command-types';
+import type { CommandContext, CommandHandler, CommandTable, ServerView } from './command-types';
 import { dataCommands } from './data';
 import { handshakeCommands } from './handshake';
 

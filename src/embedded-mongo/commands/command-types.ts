@@ -17,3 +17,13 @@ export type CommandHandler = (command: Document, context: CommandContext) => Doc
 
 /** Command names are matched case-sensitively, except the legacy `ismaster`/`isMaster` pair. */
 export type CommandTable = Readonly<Record<string, CommandHandler>>;
+
+/** What command handlers may ask about the server they run in (hello's `me`, whatsmyuri, serverStatus). */
+export interface ServerView {
+  /** `host:port` the server listens on. */
+  readonly address: string;
+  readonly startedAt: Date;
+  clientAddress(connectionId: number): string | undefined;
+  readonly connectionCount: number;
+  readonly totalConnections: number;
+}

@@ -1,4 +1,4 @@
-import type { OperationDeadline } from '../limits/operation-deadline';
+import type { OperationDeadline } from '../operation/limits/operation-deadline';
 
 /**
  * Admission control for GraphQL requests: at most `maxConcurrent` run at once, at most `maxQueued` wait

@@ -6,7 +6,7 @@ import type { CorsOption } from '../gateway-options';
 import type { HealthReport } from './health';
 import type { Admission } from './admission';
 import { PublicErrorCode } from '../errors/public-error-code';
-import { OperationDeadline } from '../limits/operation-deadline';
+import { OperationDeadline } from '../operation/limits/operation-deadline';
 import { PortInUseError } from './port-in-use-error';
 import { readJsonBody, RequestBodyError } from './read-json-body';
 

@@ -1,4 +1,4 @@
-import { READ_STRATEGIES, type ReadStrategy } from '../storage-map/storage-map-types';
+import { READ_STRATEGIES, type ReadStrategy } from '../startup/storage-map/storage-map-types';
 import { WORKLOAD_FORMAT, type CollectionFanOut, type FieldWorkload, type MissCounts, type MissingFields, type MutationWorkload, type OperationTotals, type SelectedFields, type WorkloadWindow } from './workload-types';
 
 /** A stored flush that is not a workload window of this format; the message says where it is. */

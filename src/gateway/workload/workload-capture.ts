@@ -1,7 +1,7 @@
 import { WorkloadRecorder } from './workload-recorder';
 import type { WorkloadWindow } from './workload-types';
 
-/** Where flushes go: a JSON-lines file (workload-file.ts) or a collection (mongo/workload-collection.ts). */
+/** Where flushes go: a JSON-lines file (workload-file.ts) or a collection (request/mongo/workload-collection.ts). */
 export interface WorkloadSink {
   /** `file /abs/path.jsonl` or `collection docjoin_workload`, for messages. */
   readonly target: string;

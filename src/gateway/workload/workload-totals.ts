@@ -1,5 +1,5 @@
-import type { CostLedger } from '../cost/cost-ledger';
-import type { ReadStrategy } from '../storage-map/storage-map-types';
+import type { CostLedger } from '../operation/cost/cost-ledger';
+import type { ReadStrategy } from '../startup/storage-map/storage-map-types';
 import type { CollectionFanOut, FieldWorkload, MissCounts, MissingFields, MutationWorkload, OperationCounts, OperationTotals, SelectedFields } from './workload-types';
 
 export type RecordedOperation = keyof OperationCounts;

@@ -1,4 +1,4 @@
-import type { ReadStrategy } from '../storage-map/storage-map-types';
+import type { ReadStrategy } from '../startup/storage-map/storage-map-types';
 
 /**
  * The workload a gateway recorded (workload capture, see README.md): plain data, as stored in a flush

@@ -1,8 +1,8 @@
 import { makeExecutableSchema } from '@graphql-tools/schema';
 import { getNamedType, isObjectType, type GraphQLObjectType, type GraphQLSchema } from 'graphql';
 import { StorageConfigError } from '../errors/internal-errors';
-import { buildStorageMap } from '../storage-map/build-storage-map';
-import type { JoinShape, RelationField, StorageMap } from '../storage-map/storage-map-types';
+import { buildStorageMap } from '../startup/storage-map/build-storage-map';
+import type { JoinShape, RelationField, StorageMap } from '../startup/storage-map/storage-map-types';
 import { readCounter, readInverse } from './write-directives';
 import { counterCopies } from './fan-out-planner';
 import type { BoundedArray, CounterRule, CopiedField, InverseRule, PathSegment, SnapshotLocation, WriteModel } from './write-model-types';

@@ -1,6 +1,6 @@
 import { readPath } from '../documents/read-path';
-import type { StoredDocument } from '../mongo/mongo-funnel';
-import { documentLocations } from '../storage-map/document-locations';
+import type { StoredDocument } from '../request/mongo/mongo-funnel';
+import { documentLocations } from '../startup/storage-map/document-locations';
 import { collectionsOfReferenceChange, planReferenceChange } from './reference-planner';
 import type { BoundedArray, CounterRule, WriteModel } from './write-model-types';
 import { counterCopies, planCounterCopyUpdates } from './fan-out-planner';

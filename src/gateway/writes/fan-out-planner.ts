@@ -1,5 +1,5 @@
-import type { UpdateStatement } from '../mongo/funnel-writer';
-import type { StoredDocument } from '../mongo/mongo-funnel';
+import type { UpdateStatement } from '../request/mongo/funnel-writer';
+import type { StoredDocument } from '../request/mongo/mongo-funnel';
 import { distinct, type PlannedUpdate } from './write-steps';
 import type { BoundedArray, CounterRule, SnapshotLocation, WriteModel } from './write-model-types';
 

@@ -10,7 +10,7 @@ import {
   type GraphQLNamedInputType,
   type GraphQLSchema,
 } from 'graphql';
-import type { RelationField, StoredField } from '../storage-map/storage-map-types';
+import type { RelationField, StoredField } from '../startup/storage-map/storage-map-types';
 import { boundedCopiesOf } from './fan-out-planner';
 import { nestedSnapshotLocations } from './insert-planner';
 import type { WriteModel } from './write-model-types';

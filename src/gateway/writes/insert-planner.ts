@@ -1,8 +1,8 @@
 import { keyString } from '../documents/key-string';
 import { readPath } from '../documents/read-path';
-import type { StoredDocument } from '../mongo/mongo-funnel';
-import { sortDocument } from '../storage-map/parse-sort';
-import type { RelationField } from '../storage-map/storage-map-types';
+import type { StoredDocument } from '../request/mongo/mongo-funnel';
+import { sortDocument } from '../startup/storage-map/parse-sort';
+import type { RelationField } from '../startup/storage-map/storage-map-types';
 import { collectionsOfReferenceChange, planReferenceChange } from './reference-planner';
 import { counterCopies, planCounterCopyUpdates } from './fan-out-planner';
 import { distinct, UpdateMerger, type PlannedUpdate, type WriteStep } from './write-steps';

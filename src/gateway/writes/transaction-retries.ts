@@ -1,5 +1,5 @@
 import { setTimeout as sleep } from 'node:timers/promises';
-import type { TransactionRetryGate } from '../mongo/mongo-funnel';
+import type { TransactionRetryGate } from '../request/mongo/mongo-funnel';
 
 /** How far a write unit's transaction may be retried (gateway options maxTransactionAttempts, transactionRetryMs). */
 export interface TransactionRetryBounds {

@@ -3,7 +3,7 @@ import type { GraphQLField, GraphQLSchema } from 'graphql';
 
 /**
  * Typed readers for the write-rule directives `@counter(of:)` and `@inverse(of:)` (defined in
- * schema/directive-type-defs.ts). A schema that does not define them (an SDL bringing its own older copy
+ * startup/schema/directive-type-defs.ts). A schema that does not define them (an SDL bringing its own older copy
  * of the definitions) simply has no rules of that kind.
  */
 

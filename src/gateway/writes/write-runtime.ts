@@ -1,7 +1,7 @@
 import type { GraphQLObjectType } from 'graphql';
-import type { CostLedger } from '../cost/cost-ledger';
+import type { CostLedger } from '../operation/cost/cost-ledger';
 import { DatabaseFailure, StorageConfigError } from '../errors/internal-errors';
-import type { MongoFunnel } from '../mongo/mongo-funnel';
+import type { MongoFunnel } from '../request/mongo/mongo-funnel';
 import { estimateWriteUnit, type WriteUnitEstimate } from './estimate-write-unit';
 import { RequestWrites, type MutationReadBack, type WriteOptions } from './request-writes';
 import type { TransactionRetryBounds } from './transaction-retries';

@@ -1,8 +1,8 @@
 import { makeExecutableSchema } from '@graphql-tools/schema';
-import { CollectionSizes } from '../../../src/gateway/estimate/collection-sizes';
-import { MongoFunnel } from '../../../src/gateway/mongo/mongo-funnel';
-import { directiveTypeDefs } from '../../../src/gateway/schema/directive-type-defs';
-import { buildStorageMap } from '../../../src/gateway/storage-map/build-storage-map';
+import { CollectionSizes } from '../../../src/gateway/operation/estimate/collection-sizes';
+import { MongoFunnel } from '../../../src/gateway/request/mongo/mongo-funnel';
+import { directiveTypeDefs } from '../../../src/gateway/startup/schema/directive-type-defs';
+import { buildStorageMap } from '../../../src/gateway/startup/storage-map/build-storage-map';
 import { mongoForFile } from '../../support/test-mongo';
 
 const file = mongoForFile();

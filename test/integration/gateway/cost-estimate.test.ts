@@ -6,7 +6,7 @@ import type { CommandStartedEvent, ObjectId } from 'mongodb';
 import { Kind, parse, type OperationDefinitionNode } from 'graphql';
 import { gatewaySettingsOf, loadConfig } from '../../../src/config';
 import { connectMongo, type Gateway, type MongoClient } from 'docjoin';
-import { estimateRequest } from '../../../src/gateway/estimate/estimate-request';
+import { estimateRequest } from '../../../src/gateway/operation/estimate/estimate-request';
 import { startDemoGateway, type DemoGateway } from './support/demo-gateway';
 import { createCheckedGateway, testEstimateViolations } from '../../support/checked-gateway';
 

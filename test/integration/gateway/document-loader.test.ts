@@ -1,8 +1,8 @@
 import type { ResponsePath } from 'graphql';
-import { CostLedger } from '../../../src/gateway/cost/cost-ledger';
-import { DocumentLoader } from '../../../src/gateway/loaders/document-loader';
-import { projectionOf } from '../../../src/gateway/planning/projection';
-import { MongoFunnel } from '../../../src/gateway/mongo/mongo-funnel';
+import { CostLedger } from '../../../src/gateway/operation/cost/cost-ledger';
+import { DocumentLoader } from '../../../src/gateway/request/loaders/document-loader';
+import { projectionOf } from '../../../src/gateway/operation/planning/projection';
+import { MongoFunnel } from '../../../src/gateway/request/mongo/mongo-funnel';
 import { mongoForFile } from '../../support/test-mongo';
 
 const file = mongoForFile();

@@ -1,5 +1,5 @@
 import { ObjectId, type Db } from 'mongodb';
-import { withDirectiveTypeDefs } from '../../../src/gateway/schema/schema-sources';
+import { withDirectiveTypeDefs } from '../../../src/gateway/startup/schema/schema-sources';
 import { buildWriteModelFromSdl } from '../../../src/gateway/writes/build-write-model';
 import { reconcile } from '../../../src/reconcile/reconcile';
 import { backfillFixture } from './support/backfill-fixture';

@@ -1,6 +1,6 @@
 import { Kind, parse, type OperationDefinitionNode } from 'graphql';
 import { DEFAULT_COST_LIMITS } from 'docjoin';
-import { estimateRequest } from '../../../src/gateway/estimate/estimate-request';
+import { estimateRequest } from '../../../src/gateway/operation/estimate/estimate-request';
 import { startDemoGateway, type DemoGateway } from './support/demo-gateway';
 
 /**

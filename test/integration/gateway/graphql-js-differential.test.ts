@@ -6,7 +6,7 @@ import { request as httpRequest } from 'node:http';
 import { resolve } from 'node:path';
 import { isDeepStrictEqual } from 'node:util';
 import { seedDemoData } from '../../../examples/demo/seed/seed-database';
-import { estimateRequest } from '../../../src/gateway/estimate/estimate-request';
+import { estimateRequest } from '../../../src/gateway/operation/estimate/estimate-request';
 import { demoProjectOptions } from '../../support/demo-project';
 import { randomOperation, Random, type RandomOperation, type ValuePools } from '../../support/random-operations';
 import { startTestMongo, type TestMongo } from '../../support/test-mongo';

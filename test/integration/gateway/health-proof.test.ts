@@ -1,5 +1,5 @@
-import { CostLedger } from '../../../src/gateway/cost/cost-ledger';
-import { connectMongo, MongoFunnel, type MongoClient } from '../../../src/gateway/mongo/mongo-funnel';
+import { CostLedger } from '../../../src/gateway/operation/cost/cost-ledger';
+import { connectMongo, MongoFunnel, type MongoClient } from '../../../src/gateway/request/mongo/mongo-funnel';
 import { startTestMongo, type TestMongo } from '../../support/test-mongo';
 import { startWireProxy, type WireProxy } from '../../support/wire-proxy';
 

@@ -1,7 +1,7 @@
 import { ObjectId, type CommandStartedEvent, type MongoClient } from 'mongodb';
 import { connectMongo, type Gateway } from 'docjoin';
 import { ApolloServer } from '@apollo/server';
-import { OperationDeadline } from '../../../src/gateway/limits/operation-deadline';
+import { OperationDeadline } from '../../../src/gateway/operation/limits/operation-deadline';
 import { capturedLogger } from '../../support/captured-logger';
 import { startTestMongo, type TestMongo } from '../../support/test-mongo';
 import { createCheckedGateway, createCheckedDocjoin } from '../../support/checked-gateway';

@@ -3,9 +3,9 @@ import { makeExecutableSchema } from '@graphql-tools/schema';
 import type { MongoClient } from 'mongodb';
 import { gatewaySettingsOf, loadConfig } from '../../../src/config';
 import { connectMongo, DatabaseMismatchError } from 'docjoin';
-import { MongoFunnel } from '../../../src/gateway/mongo/mongo-funnel';
-import { buildStorageMap } from '../../../src/gateway/storage-map/build-storage-map';
-import { validateAgainstDatabase } from '../../../src/gateway/storage-map/validate-against-database';
+import { MongoFunnel } from '../../../src/gateway/request/mongo/mongo-funnel';
+import { buildStorageMap } from '../../../src/gateway/startup/storage-map/build-storage-map';
+import { validateAgainstDatabase } from '../../../src/gateway/startup/storage-map/validate-against-database';
 import { startTestMongo, type TestMongo } from '../../support/test-mongo';
 import { createCheckedGateway } from '../../support/checked-gateway';
 

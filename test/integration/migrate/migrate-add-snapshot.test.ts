@@ -1,7 +1,7 @@
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { ObjectId } from 'mongodb';
-import { withDirectiveTypeDefs } from '../../../src/gateway/schema/schema-sources';
+import { withDirectiveTypeDefs } from '../../../src/gateway/startup/schema/schema-sources';
 import { buildWriteModelFromSdl } from '../../../src/gateway/writes/build-write-model';
 import { MIGRATIONS_COLLECTION } from '../../../src/migrate/migration-marker';
 import { redactUri } from '../../../src/observability/redact-secrets';

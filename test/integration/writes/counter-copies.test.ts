@@ -1,6 +1,6 @@
 import { ObjectId, type Db } from 'mongodb';
 import type { Gateway } from 'docjoin';
-import { withDirectiveTypeDefs } from '../../../src/gateway/schema/schema-sources';
+import { withDirectiveTypeDefs } from '../../../src/gateway/startup/schema/schema-sources';
 import { buildWriteModelFromSdl } from '../../../src/gateway/writes/build-write-model';
 import { reconcile } from '../../../src/reconcile/reconcile';
 import { startSdlGateway, type SdlGateway } from '../../support/sdl-gateway';

@@ -3,7 +3,7 @@ import { resolve } from 'node:path';
 import { buildClientSchema, introspectionFromSchema, Kind, parse, printSchema, visit, type DocumentNode } from 'graphql';
 import { rootResolvers } from '../../../examples/demo/resolvers';
 import { PUBLIC_SCHEMA_HEADER, printPublicSchema, stripStorageDirectives } from '../../../src/codegen/public-schema';
-import { buildGatewaySchema } from '../../../src/gateway/schema/build-gateway-schema';
+import { buildGatewaySchema } from '../../../src/gateway/startup/schema/build-gateway-schema';
 import { demoTypeDefs } from '../../support/demo-project';
 
 const DEMO_DIR = resolve(__dirname, '../../../examples/demo');

@@ -1,4 +1,4 @@
-import { withDirectiveTypeDefs } from '../../../src/gateway/schema/schema-sources';
+import { withDirectiveTypeDefs } from '../../../src/gateway/startup/schema/schema-sources';
 import { buildWriteModelFromSdl } from '../../../src/gateway/writes/build-write-model';
 import { addSnapshotSdl } from '../../../src/migrate/add-snapshot-sdl';
 import type { SchemaFile } from '../../../src/migrate/snapshot-sdl-change';

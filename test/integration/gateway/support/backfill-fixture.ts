@@ -1,6 +1,6 @@
 import type { Db } from 'mongodb';
 import { type Gateway } from 'docjoin';
-import { MIGRATIONS_COLLECTION } from '../../../../src/gateway/estimate/copy-backfills';
+import { MIGRATIONS_COLLECTION } from '../../../../src/gateway/operation/estimate/copy-backfills';
 import { mongoForFile } from '../../../support/test-mongo';
 import { createCheckedGateway } from '../../../support/checked-gateway';
 

@@ -1,7 +1,7 @@
 import { demoProjectOptions } from '../../../support/demo-project';
 import { gatewaySettingsOf, loadConfig } from '../../../../src/config';
 import { type Gateway } from 'docjoin';
-import { declaredStrategies } from '../../../../src/gateway/storage-map/storage-map-types';
+import { declaredStrategies } from '../../../../src/gateway/startup/storage-map/storage-map-types';
 import type { WriteOptions } from '../../../../src/gateway/writes/request-writes';
 import type { DemoGateway } from '../../gateway/support/demo-gateway';
 import { createCheckedGateway } from '../../../support/checked-gateway';

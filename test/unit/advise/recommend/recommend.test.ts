@@ -1,6 +1,6 @@
 import { recommend } from '../../../../src/advise/recommend/recommend';
 import type { DataStatistics, RelationStatistics } from '../../../../src/advise/statistics/statistics-types';
-import { withDirectiveTypeDefs } from '../../../../src/gateway/schema/schema-sources';
+import { withDirectiveTypeDefs } from '../../../../src/gateway/startup/schema/schema-sources';
 import { buildWriteModelFromSdl } from '../../../../src/gateway/writes/build-write-model';
 import type { FieldWorkload, WorkloadSummary } from '../../../../src/gateway/workload/workload-types';
 

@@ -1,9 +1,9 @@
 import { getOperationAST, getVariableValues, parse } from 'graphql';
 import { rootResolvers, rootWritePlans } from '../../../../examples/demo/resolvers';
 import { planOperation, type OperationPlan } from '../../../../src/cli/explain/plan-operation';
-import type { ReadStrategy } from '../../../../src/gateway/storage-map/storage-map-types';
-import { buildOperationPlan } from '../../../../src/gateway/plan/operation-plan';
-import { buildGatewaySchema } from '../../../../src/gateway/schema/build-gateway-schema';
+import type { ReadStrategy } from '../../../../src/gateway/startup/storage-map/storage-map-types';
+import { buildOperationPlan } from '../../../../src/gateway/operation/plan/operation-plan';
+import { buildGatewaySchema } from '../../../../src/gateway/startup/schema/build-gateway-schema';
 import { demoTypeDefs } from '../../../support/demo-project';
 import { buildWriteEstimates } from '../../../../src/gateway/writes/write-runtime';
 

@@ -2,9 +2,9 @@ import { Long, ObjectId } from 'bson';
 import type { GraphQLResolveInfo } from 'graphql';
 import { bsonType, isObjectId } from '../../../../src/gateway/documents/bson-type';
 import { keyString } from '../../../../src/gateway/documents/key-string';
-import { filterAndSort } from '../../../../src/gateway/planning/in-memory-list';
-import { toMongoFilter } from '../../../../src/gateway/planning/list-filter';
-import { createStoredFieldResolver } from '../../../../src/gateway/strategies/stored-field-resolver';
+import { filterAndSort } from '../../../../src/gateway/operation/planning/in-memory-list';
+import { toMongoFilter } from '../../../../src/gateway/operation/planning/list-filter';
+import { createStoredFieldResolver } from '../../../../src/gateway/request/strategies/stored-field-resolver';
 
 /**
  * A project's resolvers can hold a second copy of bson (under `docjoin serve`, a TypeScript config that

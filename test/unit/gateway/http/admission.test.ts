@@ -1,5 +1,5 @@
 import { Admission } from '../../../../src/gateway/http/admission';
-import { OperationDeadline } from '../../../../src/gateway/limits/operation-deadline';
+import { OperationDeadline } from '../../../../src/gateway/operation/limits/operation-deadline';
 
 describe('Admission', () => {
   it('runs up to the bound, queues first come first served, refuses past the queue, and drops a waiting request whose deadline stops it', async () => {

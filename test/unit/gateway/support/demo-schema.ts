@@ -2,9 +2,9 @@ import { directiveTypeDefs } from 'docjoin';
 import { makeExecutableSchema } from '@graphql-tools/schema';
 import { getOperationAST, parse, type GraphQLSchema } from 'graphql';
 import { demoTypeDefs } from '../../../support/demo-project';
-import type { SelectionSource } from '../../../../src/gateway/planning/collect-selection';
-import { buildOperationPlan } from '../../../../src/gateway/plan/operation-plan';
-import type { FieldStep } from '../../../../src/gateway/plan/selection-tree';
+import type { SelectionSource } from '../../../../src/gateway/operation/plan/selection-source';
+import { buildOperationPlan } from '../../../../src/gateway/operation/plan/operation-plan';
+import type { FieldStep } from '../../../../src/gateway/operation/plan/selection-tree';
 
 export const DIRECTIVES_SDL = directiveTypeDefs;
 

@@ -1,7 +1,7 @@
 import { ObjectId } from 'bson';
 import { mutationWritePlans } from '../../../../examples/demo/resolvers/mutation';
 import { StorageConfigError } from '../../../../src/gateway/errors/internal-errors';
-import { buildStorageMap } from '../../../../src/gateway/storage-map/build-storage-map';
+import { buildStorageMap } from '../../../../src/gateway/startup/storage-map/build-storage-map';
 import { buildWriteModel } from '../../../../src/gateway/writes/build-write-model';
 import { estimateWriteUnit } from '../../../../src/gateway/writes/estimate-write-unit';
 import { collectionsDerivedFromInsert, planInsertDerived } from '../../../../src/gateway/writes/insert-planner';

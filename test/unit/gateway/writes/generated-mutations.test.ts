@@ -1,4 +1,4 @@
-import { buildStorageMap } from '../../../../src/gateway/storage-map/build-storage-map';
+import { buildStorageMap } from '../../../../src/gateway/startup/storage-map/build-storage-map';
 import { buildWriteModel } from '../../../../src/gateway/writes/build-write-model';
 import { buildGeneratedMutations } from '../../../../src/gateway/writes/generated-mutations';
 import { schemaOf } from '../support/demo-schema';

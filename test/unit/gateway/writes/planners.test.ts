@@ -1,5 +1,5 @@
 import { ObjectId } from 'bson';
-import { buildStorageMap } from '../../../../src/gateway/storage-map/build-storage-map';
+import { buildStorageMap } from '../../../../src/gateway/startup/storage-map/build-storage-map';
 import { buildWriteModel, buildWriteModelFromSdl } from '../../../../src/gateway/writes/build-write-model';
 import { planSnapshotFanOut, planSourceUpdate } from '../../../../src/gateway/writes/fan-out-planner';
 import { fillSnapshot, forwardReferences, planInsertDerived, provedByDerivedUpdate, soleUpdateOf, withInitialDerivedValues } from '../../../../src/gateway/writes/insert-planner';

@@ -1,0 +1,135 @@
+import { ApolloServer, HeaderMap, type GraphQLRequest } from '@apollo/server';
+import { ApolloServerPluginCacheControlDisabled } from '@apollo/server/plugin/disabled';
+import type { FormattedExecutionResult, GraphQLSchema } from 'graphql';
+import type { GatewayContext } from '../request/context/request-context';
+import { createDocjoin, type DocjoinOptions } from '../create-docjoin';
+import { COST_HEADER } from '../operation/cost/cost-plugin';
+import type { CostReport } from '../operation/cost/cost-ledger';
+import type { ResolvedSettings } from '../gateway-options';
+import { startHttpServer, type RunningHttpServer } from './http-server';
+import { Admission } from './admission';
+import { createIdeRoutes } from './ide';
+import { defaultIdeQuery } from './ide-default-query';
+import { landingPagePlugin } from './landing-page';
+import type { StorageMap } from '../startup/storage-map/storage-map-types';
+import type { WorkloadCapture } from '../workload/workload-capture';
+
+export interface CreateGatewayOptions extends DocjoinOptions {
+  /** Serve HTTP on `port` (default true); false to run operations in-process only (`execute`). */
+  readonly listen?: boolean;
+}
+
+/** One operation's result as tests want it. */
+export interface ExecutedOperation {
+  readonly data: FormattedExecutionResult['data'];
+  readonly errors: FormattedExecutionResult['errors'];
+  readonly cost: CostReport | undefined;
+}
+
+export interface Gateway {
+  /** `http://localhost:<port>/graphql`, or undefined when not listening. */
+  readonly url: string | undefined;
+  readonly port: number | undefined;
+  readonly apollo: ApolloServer<GatewayContext>;
+  readonly schema: GraphQLSchema;
+  readonly storageMap: StorageMap;
+  readonly settings: ResolvedSettings;
+  /** The workload capture (the `workload` option), undefined when off; `flush()` writes the counts now. */
+  readonly workload: WorkloadCapture | undefined;
+  /** A fresh request context, honouring an `x-docjoin-strategy` value when overrides are enabled. */
+  createContext(options?: { strategyHeader?: string }): GatewayContext;
+  /** Runs an operation in-process through `apollo.executeOperation` with a fresh context (headers as over HTTP). */
+  execute(request: Omit<GraphQLRequest, 'http'>, options?: { strategyHeader?: string; costHeader?: string }): Promise<ExecutedOperation>;
+  /**
+   * Stops HTTP (no new connections; requests in flight get `shutdownGraceMs` to finish) and Apollo, then
+   * writes the workload's last counts; the MongoDB client stays yours to close.
+   */
+  stop(): Promise<void>;
+}
+
+/**
+ * The standalone gateway: createDocjoin's schema, plugin and contexts in an Apollo Server, served over
+ * node:http at `/graphql` (with the landing page), `/health`, and docjoin's IDE at `/ide` (unless the
+ * landing page is "none").
+ */
+export async function createGateway(options: CreateGatewayOptions): Promise<Gateway> {
+  const docjoin = await createDocjoin(options);
+  const { settings } = docjoin;
+  const ide = { endpoint: '/graphql', defaultQuery: defaultIdeQuery(docjoin.schema, docjoin.storageMap) };
+  const errorShaping = { formatError: docjoin.formatError, includeStacktraceInErrorResponses: !settings.production };
+  const apollo = new ApolloServer<GatewayContext>({
+    schema: docjoin.schema,
+    introspection: true,
+    ...errorShaping,
+    // Whoever starts the gateway owns the process's signals and stops it.
+    stopOnTerminationSignals: false,
+    // Pretty-printed JSON is for people reading responses; production sends it compact.
+    ...(settings.production && { stringifyResult: (result: FormattedExecutionResult) => JSON.stringify(result) }),
+    plugins: [
+      // docjoin sets no cache hints; the default cache-control plugin would wrap every field's resolver to collect them.
+      ApolloServerPluginCacheControlDisabled(),
+      ...docjoin.plugins,
+      // No other plugin here needs Apollo's execution hooks: docjoin runs mutations and hand-written roots too.
+      docjoin.compiledExecution({ ...errorShaping, mutationsAndHandWrittenRoots: true }),
+      landingPagePlugin(settings.landingPage, ide),
+    ],
+  });
+  try {
+    await apollo.start();
+  } catch (error) {
+    docjoin.close();
+    throw error;
+  }
+
+  let http: RunningHttpServer | undefined;
+  try {
+    if (options.listen ?? true) {
+      http = await startHttpServer({
+        apollo,
+        port: settings.port,
+        host: settings.host,
+        cors: settings.cors,
+        context: async (headers: HeaderMap, deadline) => docjoin.createContext({ headers, deadline }),
+        operationTimeoutMs: settings.operationTimeoutMs,
+        maxResponseBytes: settings.maxResponseBytes,
+        health: () => docjoin.health(),
+        admission: new Admission(settings.maxConcurrentOperations, settings.maxQueuedOperations),
+        ...(settings.landingPage !== 'none' && { routes: createIdeRoutes(ide) }),
+        ...(docjoin.metrics && { metrics: async () => ({ contentType: docjoin.metrics!.contentType, body: await docjoin.metrics!.text() }) }),
+      });
+    }
+  } catch (error) {
+    await apollo.stop();
+    docjoin.close();
+    throw error;
+  }
+
+  return {
+    url: http?.url,
+    port: http?.port,
+    apollo,
+    schema: docjoin.schema,
+    storageMap: docjoin.storageMap,
+    settings,
+    workload: docjoin.workload,
+    createContext: (contextOptions) => docjoin.createContext(contextOptions),
+    async execute(request, executeOptions = {}) {
+      const http = executeOptions.costHeader === undefined ? undefined : { method: 'POST', headers: new HeaderMap([[COST_HEADER, executeOptions.costHeader]]), search: '', body: {} };
+      const response = await apollo.executeOperation({ ...request, ...(http && { http }) }, { contextValue: docjoin.createContext(executeOptions) });
+      if (response.body.kind !== 'single') throw new Error('execute() does not support incremental delivery');
+      const { data, errors, extensions } = response.body.singleResult;
+      return { data, errors, cost: extensions?.cost as CostReport | undefined };
+    },
+    async stop() {
+      if (http) {
+        docjoin.logger.info({ graceMs: settings.shutdownGraceMs }, 'stopping: finishing the requests in flight');
+        const cut = await http.close(settings.shutdownGraceMs);
+        if (cut > 0) docjoin.logger.warn({ cut, graceMs: settings.shutdownGraceMs }, `cut off ${cut} request(s) still running after the grace period`);
+      }
+      await apollo.stop();
+      // After the requests in flight: their operations are in the last window.
+      await docjoin.workload?.stop();
+      docjoin.close();
+    },
+  };
+}

@@ -1,0 +1,58 @@
+import { performance } from 'node:perf_hooks';
+import type { ApolloServerPlugin, BaseContext } from '@apollo/server';
+import type { CostReport } from '../operation/cost/cost-ledger';
+import type { DocjoinLogger } from '../../observability/logger';
+import type { GatewayMetrics } from './metrics';
+
+export interface RequestObserverOptions {
+  readonly logger: DocjoinLogger;
+  readonly metrics: GatewayMetrics | undefined;
+  /** Operations at least this long are logged as slow (warn). */
+  readonly slowOperationMs: number;
+  /** Include the request's variables in its log line (off by default: they may hold personal data). */
+  readonly logVariables: boolean;
+  /** Told when a request failed because MongoDB could not be reached, and when one reached it. */
+  readonly onDatabaseUnavailable?: () => void;
+  readonly onDatabaseReached?: () => void;
+}
+
+const FAILURES = new Set(['INTERNAL_SERVER_ERROR', 'DATABASE_UNAVAILABLE']);
+const NO_CODES: readonly string[] = [];
+
+/**
+ * One log line per GraphQL request (operation name and type, duration, round trips measured and
+ * estimated, documents, error codes), a warning for a slow one, and the request's metrics. It reads
+ * `extensions.cost`, so it goes after the cost plugin. Never the query's values or the response's data.
+ */
+export function requestObserverPlugin(options: RequestObserverOptions): ApolloServerPlugin<BaseContext> {
+  return {
+    async requestDidStart() {
+      const started = performance.now();
+      return {
+        async willSendResponse(request) {
+          const durationMs = performance.now() - started;
+          const body = request.response.body;
+          const result = body.kind === 'single' ? body.singleResult : undefined;
+          const cost = result?.extensions?.cost as CostReport | undefined;
+          const errors = result?.errors;
+          const codes = errors ? [...new Set(errors.map((error) => String(error.extensions?.code ?? 'INTERNAL_SERVER_ERROR')))] : NO_CODES;
+          const rejection = errors?.find((error) => error.extensions?.code === 'COST_LIMIT_EXCEEDED')?.extensions?.cost as { limit?: string } | undefined;
+          options.metrics?.observe({ operationName: request.operationName ?? undefined, durationSeconds: durationMs / 1000, errorCode: codes[0], cost, rejectedLimit: rejection?.limit });
+          if (codes.includes('DATABASE_UNAVAILABLE')) options.onDatabaseUnavailable?.();
+          else if ((cost?.roundTrips ?? 0) > 0) options.onDatabaseReached?.();
+          const line = {
+            operation: request.operationName ?? undefined,
+            type: request.operation?.operation,
+            durationMs: Math.round(durationMs * 10) / 10,
+            ...(cost && { roundTrips: cost.roundTrips, estimatedRoundTrips: cost.estimatedRoundTrips, documents: cost.documents }),
+            ...(codes.length > 0 && { errorCodes: codes }),
+            ...(options.logVariables && request.request.variables && { variables: request.request.variables }),
+          };
+          if (durationMs >= options.slowOperationMs) options.logger.warn({ ...line, slowOperationMs: options.slowOperationMs }, 'slow operation');
+          else if (codes.some((code) => FAILURES.has(code))) options.logger.error(line, 'operation failed');
+          else options.logger.info(line, 'operation');
+        },
+      };
+    },
+  };
+}

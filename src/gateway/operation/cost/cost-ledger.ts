@@ -1,0 +1,452 @@
+import type { ReadStrategy } from '../../startup/storage-map/storage-map-types';
+import type { FilterShape } from './filter-shape';
+
+/** One MongoDB command as command monitoring saw it, attributed to the request and fields that caused it. */
+export interface CommandRecord {
+  readonly collection: string;
+  readonly commandName: string;
+  /** `Type.field` coordinates whose loads this command served (several when fields shared a batch). */
+  readonly fields: readonly string[];
+  readonly documents: number;
+  readonly bytes: number;
+  readonly durationMs: number;
+  readonly ok: boolean;
+  /** The filter's keys and operators, values replaced by "?" (a getMore repeats its cursor's filter). */
+  readonly filter?: FilterShape;
+  /** Sent by a mutation's write unit (its reads, writes and commit/abort), during which attempt of it. */
+  readonly writeUnit?: WriteAttemptTag;
+  /** Documents the command changed (`nModified` / `n` of its reply); write units only. */
+  readonly documentsModified?: number;
+}
+
+/** Which write unit of the request sent a command, and in which of its attempts (1 = the first). */
+export interface WriteAttemptTag {
+  readonly unit: number;
+  readonly attempt: number;
+}
+
+/** `extensions.cost.writes`: what a mutation's write units sent and changed. */
+export interface WriteCost {
+  /** Commands of the write units: their checks, writes and commit/abort. */
+  roundTrips: number;
+  documentsModified: number;
+  /** Documents modified per collection written. */
+  fanOut: Record<string, number>;
+  /** Every write unit ran in one transaction. */
+  atomic: boolean;
+  /** Times the units' work ran: 1 per unit, more when a transaction was retried (e.g. after a write conflict). */
+  attempts: number;
+}
+
+export interface FieldCost {
+  strategy: ReadStrategy;
+  /** Commands this field's loads took part in (a batch shared by two fields counts for both). */
+  roundTrips: number;
+  /** Documents fetched from MongoDB for this field (0 when served embedded, from a snapshot or from cache). */
+  documents: number;
+  /** Keys (parent ids or references) this field asked for. */
+  keys: number;
+  snapshotHits?: number;
+  snapshotMisses?: number;
+  dangling?: number;
+}
+
+export interface CollectionCost {
+  roundTrips: number;
+  documents: number;
+}
+
+/**
+ * What workload capture (workload/) reads of one relation field in one request, beyond its report entry.
+ * Never part of `extensions.cost`.
+ */
+export interface FieldRead {
+  readonly coordinate: string;
+  /** The field's report entry. */
+  readonly cost: Readonly<FieldCost>;
+  /** Resolver calls: one per parent object, per alias. */
+  readonly resolves: number;
+  /** Reply bytes of the commands its loads took part in (a batch shared by two fields counts for both). */
+  readonly bytes: number;
+  /**
+   * Snapshot misses by the fields the copy lacked (the resolver's memoized list, so one array per
+   * selection): the copies fetched instead.
+   */
+  readonly missing: ReadonlyMap<readonly string[], number>;
+  /**
+   * Join reads by the target fields their selection, filters and order read (one memoized array per
+   * selection): the resolves that read each set. What a snapshot would have to copy to serve them.
+   */
+  readonly selections: ReadonlyMap<readonly string[], number>;
+}
+
+/** One write unit's `writes`, and the Mutation field that ran it (workload capture). */
+export interface WriteUnitCost {
+  readonly field: string | undefined;
+  /** The unit ended in an error (its transaction, if any, was rolled back). */
+  readonly failed: boolean;
+  readonly writes: WriteCost;
+}
+
+/** One entry of the `x-docjoin-cost: commands` debug view. */
+export interface CommandCost {
+  collection: string;
+  command: string;
+  /** Keys and operators only (see filter-shape.ts); absent for commands without a filter. */
+  filter?: FilterShape;
+  /** The `Type.field`s (or root fields) the command served. */
+  fields: string[];
+  documents: number;
+  durationMs: number;
+}
+
+/** The `extensions.cost` payload (see src/gateway/README.md, "extensions.cost"). */
+export interface CostReport {
+  roundTrips: number;
+  documents: number;
+  bytes: number;
+  durationMs: number;
+  /** The static upper bound computed before execution (0 when the operation never reached execution). */
+  estimatedRoundTrips: number;
+  /** The same estimate's bound on documents. */
+  estimatedDocuments: number;
+  /** Round trips one-query-per-parent resolvers would have sent for the same result. */
+  naiveRoundTrips: number;
+  fields: Record<string, FieldCost>;
+  collections: Record<string, CollectionCost>;
+  /** Only with `x-docjoin-cost: commands`. */
+  commands?: CommandCost[];
+  /** Only for operations that ran a write unit (mutations). */
+  writes?: WriteCost;
+}
+
+export interface ReportOptions {
+  readonly estimatedRoundTrips?: number;
+  readonly estimatedDocuments?: number;
+  /** Include the per-command debug view. */
+  readonly commands?: boolean;
+}
+
+/**
+ * Per-request cost accounting. The mongo funnel feeds it commands (from monitoring events); strategy
+ * resolvers feed it per-field facts (keys, snapshot hits, dangling references). One ledger per request.
+ */
+export class CostLedger {
+  readonly #commands: CommandRecord[] = [];
+  readonly #fields = new Map<string, FieldCost>();
+  /** Per field: its recorder, which also counts the parents that resolved it with a query to make (what a naive resolver sends once per parent). */
+  readonly #recorders = new Map<string, FieldCostRecorder>();
+  /** Per field: what workload capture reads beyond the report. */
+  readonly #reads = new Map<string, FieldReadTally>();
+  /** One entry per write unit, in the order they started. */
+  readonly #writeUnits: WriteUnitRecord[] = [];
+  /** Round trips retried attempts may spend: the limit minus the estimate (limitRoundTrips). */
+  #retryRoundTrips = Number.POSITIVE_INFINITY;
+
+  recordCommand(command: CommandRecord): void {
+    this.#commands.push(command);
+    for (const coordinate of command.fields) {
+      const field = this.#fields.get(coordinate);
+      if (field) field.roundTrips += 1;
+      const read = this.#reads.get(coordinate);
+      if (read) read.bytes += command.bytes;
+    }
+  }
+
+  /** Called when a relation field resolves; later calls for the same field accumulate into one entry (and get one recorder). */
+  field(coordinate: string, strategy: ReadStrategy): FieldCostRecorder {
+    let recorder = this.#recorders.get(coordinate);
+    if (!recorder) this.#recorders.set(coordinate, (recorder = this.#newRecorder(coordinate, strategy)));
+    const { entry } = recorder;
+    // Aliases may resolve one field with different strategies (an embedded copy hands a filter to its
+    // join): the entry names the one that reads most, not whichever alias's parents arrived first.
+    if (STRATEGY_RANK[strategy] > STRATEGY_RANK[entry.strategy]) entry.strategy = strategy;
+    if (strategy === 'snapshot') {
+      entry.snapshotHits ??= 0;
+      entry.snapshotMisses ??= 0;
+    }
+    this.#reads.get(coordinate)!.resolves += 1;
+    return recorder;
+  }
+
+  #newRecorder(coordinate: string, strategy: ReadStrategy): FieldCostRecorder {
+    const entry: FieldCost = { strategy, roundTrips: 0, documents: 0, keys: 0 };
+    const read: FieldReadTally = { coordinate, cost: entry, resolves: 0, bytes: 0, missing: new Map(), selections: new Map() };
+    this.#fields.set(coordinate, entry);
+    this.#reads.set(coordinate, read);
+    return new FieldCostRecorder(entry, { count: 0 }, read);
+  }
+
+  /** Each relation field read so far, with what workload capture records of it. */
+  fieldReads(): IterableIterator<FieldRead> {
+    return this.#reads.values();
+  }
+
+  /**
+   * Called by the writes module once per write unit (a mutation's writes), before its first command.
+   * The funnel tags the unit's commands with the record's current attempt and tells it how the unit ended.
+   */
+  recordWriteUnit(unit: { atomic: boolean; field?: string }): WriteUnitRecord {
+    const record = new WriteUnitRecord(this.#writeUnits.length + 1, unit.atomic, unit.field);
+    this.#writeUnits.push(record);
+    return record;
+  }
+
+  /** Per write unit, in the order they started: `writes` as the report counts it, for that unit alone. */
+  writeUnitCosts(): WriteUnitCost[] {
+    return this.#writeUnits.map((unit) => ({ field: unit.field, failed: unit.outcome === 'failed', writes: writesOf(this.#commands, [unit]) }));
+  }
+
+  /**
+   * The commands, and the documents they returned, of write-unit attempts that ran again afterwards (a
+   * transaction retried after a transient error). The static estimate bounds one attempt per unit, so
+   * the estimate self-check leaves these out; `writes.attempts` reports the retries, and mayRetry keeps
+   * them within the round-trip limit.
+   */
+  retriedAttempts(): { roundTrips: number; documents: number } {
+    const retried = { roundTrips: 0, documents: 0 };
+    for (const command of this.#commands) {
+      const unit = command.writeUnit && this.#writeUnits[command.writeUnit.unit - 1];
+      if (!unit || command.writeUnit!.attempt >= unit.attempts) continue;
+      retried.roundTrips += 1;
+      retried.documents += command.documents;
+    }
+    return retried;
+  }
+
+  /**
+   * Before execution (the cost plugin): the operation may send at most `max` round trips, and its
+   * estimate, which covers one attempt of each write unit, is `estimated`. Retried attempts may spend
+   * the difference (mayRetry). Without a call, retries are not limited by round trips.
+   */
+  limitRoundTrips(limit: { readonly estimated: number; readonly max: number }): void {
+    this.#retryRoundTrips = limit.max - limit.estimated;
+  }
+
+  /**
+   * Whether `unit` may run again within the round-trip limit. Once it does, its latest attempt counts as
+   * retried; the next attempt is within the estimate, which stays an upper bound for the commands of
+   * every unit's latest attempt. So the measure stays within the limit while the commands of all
+   * retried attempts, this one's included, fit in what the estimate leaves.
+   */
+  mayRetry(unit: WriteUnitRecord): boolean {
+    const latest = this.#commands.filter((command) => command.writeUnit?.unit === unit.unit && command.writeUnit.attempt === unit.attempts).length;
+    return this.retriedAttempts().roundTrips + latest <= this.#retryRoundTrips;
+  }
+
+  /** Every command so far, in order (the seam for issue 4's `x-docjoin-cost: commands` view). */
+  get commands(): readonly CommandRecord[] {
+    return this.#commands;
+  }
+
+  #writesReport(): WriteCost {
+    return writesOf(this.#commands, this.#writeUnits);
+  }
+
+  /**
+   * What one-query-per-parent resolvers would send for the same result: one per root command (a find,
+   * a mutation's write, or any command not made for a relation field; getMores excluded) plus, for
+   * every relation field, one per parent that had something to look up (a join or a snapshot miss with
+   * at least one key).
+   */
+  naiveRoundTrips(): number {
+    let naive = 0;
+    for (const command of this.#commands) {
+      if (command.commandName !== 'getMore' && !command.fields.some((field) => this.#fields.has(field))) naive += 1;
+    }
+    for (const recorder of this.#recorders.values()) naive += recorder.naiveQueries;
+    return naive;
+  }
+
+  report(options: ReportOptions = {}): CostReport {
+    const byCollection = new Map<string, CollectionCost>();
+    let documents = 0;
+    let bytes = 0;
+    let durationMs = 0;
+    for (const command of this.#commands) {
+      documents += command.documents;
+      bytes += command.bytes;
+      durationMs += command.durationMs;
+      let collection = byCollection.get(command.collection);
+      if (!collection) byCollection.set(command.collection, (collection = { roundTrips: 0, documents: 0 }));
+      collection.roundTrips += 1;
+      collection.documents += command.documents;
+    }
+    const collections = inKeyOrder(byCollection, (collection) => collection);
+    const fields = inKeyOrder(this.#fields, fieldReport);
+    const report: CostReport = {
+      roundTrips: this.#commands.length,
+      documents,
+      bytes,
+      durationMs: roundMs(durationMs),
+      estimatedRoundTrips: options.estimatedRoundTrips ?? 0,
+      estimatedDocuments: options.estimatedDocuments ?? 0,
+      naiveRoundTrips: this.naiveRoundTrips(),
+      fields,
+      collections,
+    };
+    if (this.#writeUnits.length > 0) report.writes = this.#writesReport();
+    if (options.commands) report.commands = this.#commands.map(toCommandCost);
+    return report;
+  }
+}
+
+/**
+ * Round trips count every command a unit sent, in every attempt. Documents count only changes that
+ * stand: in a transaction, those of the attempt that committed (a retried or rolled-back attempt's
+ * writes were undone); without one, every write (nothing is undone, even when the unit failed).
+ * fanOut lists each collection the counted attempt wrote to, 0 when its changes were undone.
+ */
+/** The commands that change documents (a write unit also reads, and commits). */
+const WRITE_COMMANDS: ReadonlySet<string> = new Set(['insert', 'update', 'delete', 'findAndModify']);
+
+function writesOf(commands: readonly CommandRecord[], units: readonly WriteUnitRecord[]): WriteCost {
+  const writes: WriteCost = { roundTrips: 0, documentsModified: 0, fanOut: {}, atomic: units.every((unit) => unit.atomic), attempts: 0 };
+  for (const unit of units) writes.attempts += unit.attempts;
+  // Usually every unit of the request (units[i] is unit i + 1); writeUnitCosts passes one.
+  const byNumber = new Map(units.map((unit) => [unit.unit, unit]));
+  for (const command of commands) {
+    if (!command.writeUnit) continue;
+    const unit = byNumber.get(command.writeUnit.unit);
+    if (!unit) continue;
+    writes.roundTrips += 1;
+    if (command.writeUnit.attempt !== unit.attempts) continue;
+    if (!WRITE_COMMANDS.has(command.commandName)) continue;
+    const modified = unit.changesStand ? (command.documentsModified ?? 0) : 0;
+    writes.documentsModified += modified;
+    writes.fanOut[command.collection] = (writes.fanOut[command.collection] ?? 0) + modified;
+  }
+  return writes;
+}
+
+/** One write unit of a request: how many times its work ran, and whether its writes stand. */
+export class WriteUnitRecord {
+  #attempts = 0;
+  #outcome: 'running' | 'committed' | 'failed' = 'running';
+
+  constructor(
+    readonly unit: number,
+    readonly atomic: boolean,
+    /** The Mutation field (`Mutation.renameAuthor`) whose resolver ran the unit. */
+    readonly field?: string,
+  ) {}
+
+  /** The unit's work starts (again, when a transaction is retried). */
+  startAttempt(): void {
+    this.#attempts += 1;
+  }
+
+  /** The unit ended: its transaction committed (or its ordered writes all ran), or it failed. */
+  finish(outcome: 'committed' | 'failed'): void {
+    this.#outcome = outcome;
+  }
+
+  get attempts(): number {
+    return this.#attempts;
+  }
+
+  get outcome(): 'running' | 'committed' | 'failed' {
+    return this.#outcome;
+  }
+
+  /** The tag for a command sent now. */
+  get tag(): WriteAttemptTag {
+    return { unit: this.unit, attempt: this.#attempts };
+  }
+
+  /** A failed transaction was rolled back; writes outside a transaction stand whatever happened after them. */
+  get changesStand(): boolean {
+    return !this.atomic || this.#outcome === 'committed';
+  }
+}
+
+const NO_FIELDS: readonly string[] = Object.freeze([]);
+
+/** Which strategy a field's entry names when aliases resolved it with several: the one that reads most. */
+const STRATEGY_RANK: Readonly<Record<ReadStrategy, number>> = { embedded: 0, snapshot: 1, join: 2 };
+
+/** A field's entry with its keys in one order, whichever fact was recorded first. */
+function fieldReport(entry: FieldCost): FieldCost {
+  const { strategy, roundTrips, documents, keys, snapshotHits, snapshotMisses, dangling } = entry;
+  const report: FieldCost = { strategy, roundTrips, documents, keys };
+  if (snapshotHits !== undefined) report.snapshotHits = snapshotHits;
+  if (snapshotMisses !== undefined) report.snapshotMisses = snapshotMisses;
+  if (dangling !== undefined) report.dangling = dangling;
+  return report;
+}
+
+/** The map as an object with its keys in a fixed order, not in the order replies arrived: identical operations print identical reports. */
+function inKeyOrder<V, R>(map: ReadonlyMap<string, V>, reported: (value: V) => R): Record<string, R> {
+  const keys = [...map.keys()];
+  if (keys.length > 1) keys.sort();
+  const record: Record<string, R> = {};
+  for (const key of keys) record[key] = reported(map.get(key)!);
+  return record;
+}
+
+function roundMs(ms: number): number {
+  return Math.round(ms * 1000) / 1000;
+}
+
+function toCommandCost(command: CommandRecord): CommandCost {
+  return {
+    collection: command.collection,
+    command: command.commandName,
+    ...(command.filter !== undefined && { filter: command.filter }),
+    fields: [...command.fields],
+    documents: command.documents,
+    durationMs: roundMs(command.durationMs),
+  };
+}
+
+interface FieldReadTally {
+  readonly coordinate: string;
+  readonly cost: FieldCost;
+  resolves: number;
+  bytes: number;
+  readonly missing: Map<readonly string[], number>;
+  readonly selections: Map<readonly string[], number>;
+}
+
+/** Adds one field's facts to its ledger entry. */
+export class FieldCostRecorder {
+  constructor(
+    readonly entry: FieldCost,
+    private readonly naive: { count: number } = { count: 0 },
+    private readonly read?: FieldReadTally,
+  ) {}
+
+  /** The parents that read the field by a query: what a naive resolver sends, one query per parent. */
+  get naiveQueries(): number {
+    return this.naive.count;
+  }
+
+  /** Called once per parent that reads the field by a query (join or snapshot miss), with its key count. */
+  keys(count: number): void {
+    this.entry.keys += count;
+    if (count > 0) this.naive.count += 1;
+  }
+
+  documents(count: number): void {
+    this.entry.documents += count;
+  }
+
+  snapshotHits(count: number): void {
+    this.entry.snapshotHits = (this.entry.snapshotHits ?? 0) + count;
+  }
+
+  /** `missing`: the fields the copy lacked (pass the same array for the same selection; see FieldRead). */
+  snapshotMisses(count: number, missing: readonly string[] = NO_FIELDS): void {
+    this.entry.snapshotMisses = (this.entry.snapshotMisses ?? 0) + count;
+    if (this.read) this.read.missing.set(missing, (this.read.missing.get(missing) ?? 0) + count);
+  }
+
+  /** A join read's target fields (the request context's memoized array for its selection). */
+  selection(fields: readonly string[]): void {
+    if (this.read) this.read.selections.set(fields, (this.read.selections.get(fields) ?? 0) + 1);
+  }
+
+  dangling(count: number): void {
+    if (count > 0) this.entry.dangling = (this.entry.dangling ?? 0) + count;
+  }
+}

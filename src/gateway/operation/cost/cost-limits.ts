@@ -1,0 +1,67 @@
+import { GraphQLError } from 'graphql';
+import { PublicErrorCode } from '../../errors/public-error-code';
+import type { CostEstimate, FieldShare } from '../estimate/estimate-operation';
+
+export interface CostLimits {
+  /** Estimated MongoDB commands per operation (DOCJOIN_MAX_ROUND_TRIPS). */
+  readonly maxRoundTrips: number;
+  /** Estimated documents fetched per operation (DOCJOIN_MAX_DOCUMENTS). */
+  readonly maxDocuments: number;
+  /** Nested selection sets: `{ books { publisher { name } } }` is 2 (DOCJOIN_MAX_DEPTH). */
+  readonly maxDepth: number;
+}
+
+export const DEFAULT_COST_LIMITS: CostLimits = { maxRoundTrips: 50, maxDocuments: 100_000, maxDepth: 10 };
+export type CostLimitName = 'roundTrips' | 'documents' | 'depth';
+
+/** What a rejected operation reports in `errors[0].extensions.cost`. */
+export interface CostLimitExcess {
+  readonly limit: CostLimitName;
+  readonly estimated: number;
+  readonly max: number;
+}
+
+const ENV_NAMES: Record<CostLimitName, string> = {
+  depth: 'DOCJOIN_MAX_DEPTH',
+  roundTrips: 'DOCJOIN_MAX_ROUND_TRIPS',
+  documents: 'DOCJOIN_MAX_DOCUMENTS',
+};
+
+const UNITS: Record<CostLimitName, string> = { depth: 'levels of nesting', roundTrips: 'round trips', documents: 'documents' };
+
+/** The first limit the estimate exceeds, checking depth, then round trips, then documents. */
+export function findExceededLimit(estimate: CostEstimate, limits: Partial<CostLimits>): CostLimitExcess | undefined {
+  const checks: Array<[CostLimitName, number, number | undefined]> = [
+    ['depth', estimate.depth, limits.maxDepth],
+    ['roundTrips', estimate.roundTrips, limits.maxRoundTrips],
+    ['documents', estimate.documents, limits.maxDocuments],
+  ];
+  for (const [limit, estimated, max] of checks) {
+    if (max !== undefined && estimated > max) return { limit, estimated, max };
+  }
+  return undefined;
+}
+
+/**
+ * Thrown from didResolveOperation, so nothing reaches MongoDB; HTTP 400 like other pre-execution
+ * rejections. It names the field that accounts for the most of the exceeded measure, and advice that
+ * field allows.
+ */
+export function costLimitExceeded(excess: CostLimitExcess, estimate?: CostEstimate): GraphQLError {
+  const { limit, estimated, max } = excess;
+  const heaviest = limit === 'depth' ? undefined : estimate?.heaviest?.[limit];
+  return new GraphQLError(
+    `Operation rejected before execution: its estimated cost of ${estimated} ${UNITS[limit]} exceeds the limit of ${max} (${ENV_NAMES[limit]}). ${advice(limit, heaviest)}`,
+    { extensions: { code: PublicErrorCode.COST_LIMIT_EXCEEDED, cost: { estimated, max, limit, ...(heaviest && { field: heaviest.coordinate, fieldShare: heaviest.amount }) }, http: { status: 400 } } },
+  );
+}
+
+function advice(limit: CostLimitName, heaviest: FieldShare | undefined): string {
+  if (limit === 'depth') return 'Nest fewer levels.';
+  if (!heaviest) return 'Ask for fewer items, fewer aliases or less nesting.';
+  const share = `${heaviest.coordinate} accounts for the most (${heaviest.amount.toLocaleString('en')} ${UNITS[limit]})`;
+  if (limit === 'roundTrips') return `${share}: select it in fewer places (aliases, repeated levels).`;
+  return heaviest.takesFirst
+    ? `${share}: pass it a smaller first, or ask for fewer items above it.`
+    : `${share}: it takes no first, so ask for fewer items above it (a smaller first on a list above) or select it at fewer levels.`;
+}

@@ -1,0 +1,114 @@
+import type { ApolloServerPlugin, BaseContext, GraphQLRequestContext, GraphQLRequestContextDidResolveOperation } from '@apollo/server';
+import { GraphQLError } from 'graphql';
+import type { CostEstimate } from '../estimate/estimate-operation';
+import { badUserInput, PublicErrorCode } from '../../errors/public-error-code';
+import type { CostLedger } from './cost-ledger';
+import { costLimitExceeded, findExceededLimit, type CostLimits } from './cost-limits';
+import { findEstimateViolations, type EstimateViolationRecorder } from './estimate-check';
+
+/** `x-docjoin-cost: commands` asks for the per-command debug view; `summary` is the default view. */
+export const COST_HEADER = 'x-docjoin-cost';
+export type CostView = 'summary' | 'commands';
+const COST_VIEWS: readonly CostView[] = ['summary', 'commands'];
+
+/**
+ * The view an `x-docjoin-cost` value asks for (absent: summary). Any other value is BAD_USER_INPUT, as
+ * for `x-docjoin-strategy`: a misspelt `command` must not quietly give the summary.
+ */
+export function parseCostHeader(value: string | undefined): CostView {
+  const view = value?.trim().toLowerCase();
+  if (view === undefined || view === '') return 'summary';
+  if (COST_VIEWS.includes(view as CostView)) return view as CostView;
+  throw badUserInput(`${COST_HEADER} must be "summary" or "commands", got ${JSON.stringify(value)}`, { header: COST_HEADER }, { beforeExecution: true });
+}
+
+const UNITS = { roundTrips: 'round trips', documents: 'documents' } as const;
+
+/** Options of ApolloServerPluginDocjoinCost. */
+export interface DocjoinCostOptions<TContext extends BaseContext> {
+  /** The `extensions` key to write (default `cost`). */
+  readonly extensionKey?: string;
+  /** Write the report to `extensions` (default true); false leaves only the estimate's limits and admission. */
+  readonly report?: boolean;
+  /** The static estimate, made once the operation is resolved; undefined skips the limits (e.g. bad variables). */
+  readonly estimate?: (request: GraphQLRequestContextDidResolveOperation<TContext>) => CostEstimate | undefined;
+  /**
+   * Operations whose estimate exceeds a limit are rejected with COST_LIMIT_EXCEEDED before execution.
+   * `maxRoundTrips` also bounds a mutation's transaction retries at run time (CostLedger.mayRetry).
+   */
+  readonly limits?: Partial<CostLimits>;
+  /** Whether this request gets `extensions.cost.commands` (decide from the header and the configuration). */
+  readonly commandsView?: (request: GraphQLRequestContext<TContext>) => boolean;
+  /**
+   * Compare every operation's measured round trips and documents with its estimate (on under test, so
+   * every operation any test runs checks that the estimate is an upper bound). A violation adds an
+   * INTERNAL_SERVER_ERROR to the response and goes to `onEstimateViolation`. Mutations too: their
+   * estimate bounds one attempt of each write unit, so commands of retried attempts are left out.
+   */
+  readonly checkEstimate?: boolean;
+  /** Told of each violation the check finds, so a test run fails even where no test reads `errors`. */
+  readonly onEstimateViolation?: EstimateViolationRecorder;
+  /**
+   * Admission by estimate, once the limits passed: resolves (with a release, called once the response
+   * is sent) when the operation may execute, e.g. when its documents fit the DocumentBudget.
+   */
+  readonly admit?: (estimate: CostEstimate, context: TContext) => Promise<() => void>;
+}
+
+/**
+ * Before execution: estimates the operation and enforces the limits. After: writes the request ledger's
+ * report plus the estimate to `extensions.cost` of every single-result response. It never overwrites an
+ * existing key: another plugin that got there first keeps its value.
+ */
+export function ApolloServerPluginDocjoinCost<TContext extends { readonly ledger: CostLedger }>(options: DocjoinCostOptions<TContext> = {}): ApolloServerPlugin<TContext> {
+  const key = options.extensionKey ?? 'cost';
+  return {
+    async requestDidStart() {
+      let estimate: CostEstimate | undefined;
+      let release: (() => void) | undefined;
+      return {
+        async didResolveOperation(request) {
+          const type = request.operation?.operation;
+          if (type !== undefined && type !== 'query' && type !== 'mutation') {
+            throw new GraphQLError(`docjoin serves queries and mutations; a ${type} is not supported`, {
+              extensions: { code: PublicErrorCode.OPERATION_NOT_SUPPORTED, http: { status: 400 } },
+            });
+          }
+          estimate = options.estimate?.(request);
+          const excess = estimate && options.limits ? findExceededLimit(estimate, options.limits) : undefined;
+          if (excess) throw costLimitExceeded(excess, estimate);
+          if (estimate && options.admit) release = await options.admit(estimate, request.contextValue);
+          // The estimate covers one attempt of each write unit; retries may spend what the limit leaves.
+          const maxRoundTrips = options.limits?.maxRoundTrips;
+          if (estimate && maxRoundTrips !== undefined) request.contextValue.ledger.limitRoundTrips({ estimated: estimate.roundTrips, max: maxRoundTrips });
+        },
+        async willSendResponse(request) {
+          release?.();
+          const { response, contextValue } = request;
+          if (response.body.kind !== 'single' || options.report === false) return;
+          const result = response.body.singleResult;
+          const extensions = (result.extensions ??= {});
+          if (key in extensions) return;
+          const report = contextValue.ledger.report({ estimatedRoundTrips: estimate?.roundTrips ?? 0, estimatedDocuments: estimate?.documents ?? 0, commands: options.commandsView?.(request) ?? false });
+          extensions[key] = report;
+          if (options.checkEstimate && request.operation) {
+            const retried = contextValue.ledger.retriedAttempts();
+            const measured = { roundTrips: report.roundTrips - retried.roundTrips, documents: report.documents - retried.documents };
+            const violations = findEstimateViolations(measured, estimate, {
+              operationName: request.operationName ?? undefined,
+              query: request.source,
+              variables: request.request.variables,
+            });
+            for (const violation of violations) {
+              options.onEstimateViolation?.(violation);
+              const error = new GraphQLError(`docjoin: the static estimate (${violation.estimated} ${UNITS[violation.measure]}) is below the measured cost (${violation.measured})`, {
+                extensions: { code: PublicErrorCode.INTERNAL_SERVER_ERROR },
+              });
+              result.errors = [...(result.errors ?? []), error.toJSON()];
+            }
+          }
+        },
+      };
+    },
+  };
+}

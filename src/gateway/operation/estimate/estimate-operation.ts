@@ -1,0 +1,454 @@
+import { getArgumentValues, getNamedType, getNullableType, isCompositeType, isLeafType, isListType, isObjectType, OperationTypeNode, type GraphQLField, type GraphQLSchema } from 'graphql';
+import { InvariantError } from '../../errors/internal-errors';
+import type { OperationPlan } from '../plan/operation-plan';
+import { connectionSteps, MAX_FIELD_STEPS, selectedFieldNamesOf, type FieldStep, type SelectionStep } from '../plan/selection-tree';
+import { planConnectionPage, type ConnectionArgs } from '../planning/connection-page';
+import { validateFirst, type PageArgs } from '../planning/page-request';
+import { planReverseJoinPage } from '../planning/reverse-join-page';
+import { copiesServe, requestedList, strategyForRequest } from '../planning/requested-list';
+import { countSpecKey, type CountSpec } from '../../request/loaders/count-loader';
+import type { CounterCount } from '../../request/loaders/counter-count';
+import { reverseJoinSpecKey, UNBOUNDED_REVERSE_JOIN_BATCH } from '../../request/loaders/reverse-join-loader';
+import { listSort, type JoinShape, type ListRootField, type ReadStrategy, type RelationField, type StorageMap } from '../../startup/storage-map/storage-map-types';
+
+export interface EstimateInput {
+  readonly schema: GraphQLSchema;
+  readonly storageMap: StorageMap;
+  /** The operation's plan (plan/operation-plan.ts): the selection tree the estimate reads, and the depth. */
+  readonly plan: Pick<OperationPlan, 'operation' | 'root' | 'depth'>;
+  /** Coerced variable values (graphql's getVariableValues): what the arguments read. */
+  readonly variableValues: Readonly<Record<string, unknown>>;
+  /** The strategy this request reads each relation with (default or overridden). */
+  strategyFor(field: RelationField): ReadStrategy;
+  /** Entries assumed in a list nothing bounds (reference arrays, embedded arrays without `first`). Default 20 (like `first`). */
+  readonly assumedListSize?: number;
+  /** The most documents of a collection one batch can return (collection-sizes.ts); undefined: no bound known. */
+  collectionSize?(collection: string): number | undefined;
+  /** The most entries a list field read from its parent's array holds (collection-sizes.ts); undefined: assumedListSize. */
+  listLength?(coordinate: string): number | undefined;
+  /**
+   * Whether the copy of the relation `coordinate` is being backfilled (copy-backfills.ts): some snapshot
+   * copies may lack fields it declares, or some parents its embedded copy; the resolver joins those.
+   * Undefined: none is.
+   */
+  copyBackfilling?(coordinate: string): boolean;
+  /** The `@counter` fields by coordinate, with the count each stands for (counted while backfilled). */
+  readonly counters?: ReadonlyMap<string, CounterCount>;
+  /**
+   * Mutations: the most one attempt of a Mutation field's write unit sends, and the documents its reads
+   * return (writes/estimate-write-unit.ts, from the field's write plan). Required to estimate a mutation.
+   */
+  writeEstimate?(mutationField: string): WriteBound | undefined;
+}
+
+/** What a mutation field's write unit adds to the estimate, before its selection is read back. */
+export interface WriteBound {
+  readonly roundTrips: number;
+  readonly documents: number;
+}
+
+/** Upper bounds, computed before anything is sent to MongoDB. */
+export interface CostEstimate {
+  readonly roundTrips: number;
+  /** An upper bound provided no unbounded list holds more than `assumedListSize` entries. */
+  readonly documents: number;
+  readonly depth: number;
+  /** The field that accounts for the most of each measure (what a rejection names). */
+  readonly heaviest?: { readonly roundTrips: FieldShare | undefined; readonly documents: FieldShare | undefined };
+}
+
+/** What one `Type.field` adds to an estimate. */
+export interface FieldShare {
+  readonly coordinate: string;
+  readonly amount: number;
+  /** Whether the field takes a `first` argument (the advice a rejection can give). */
+  readonly takesFirst: boolean;
+}
+
+export const DEFAULT_ASSUMED_LIST_SIZE = 20;
+const SATURATED = Number.MAX_SAFE_INTEGER;
+/**
+ * Field steps the estimate visits before it gives up and saturates. A tree holds at most MAX_FIELD_STEPS,
+ * each visited once, except below a copy being backfilled, which is read both ways (its copies and its
+ * join): nested backfilled fields would double the walk at every level.
+ */
+const VISIT_BUDGET = 2 * MAX_FIELD_STEPS;
+
+/**
+ * The static cost estimate of one operation, read from its plan's selection tree: see README.md in this
+ * folder for the model. In short, a loader resolves every load of one moment (the microtask drain in
+ * which parents appear) at one time, so each level's objects arrive together, and a query-reading field
+ * costs one command per loader and level; siblings sharing a loader share it. An operation too large to
+ * plan (or to walk) saturates its round trips and documents.
+ */
+export function estimateOperation(input: EstimateInput): CostEstimate {
+  return estimateByField(input).estimate;
+}
+
+/** What each `Type.field` of the plan adds to an estimate (a batch shared by siblings counts for the first). */
+export type FieldFigures = ReadonlyMap<string, { readonly roundTrips: number; readonly documents: number }>;
+
+/** The estimate, and the per-field figures it adds up (explain prints them). */
+export function estimateByField(input: EstimateInput): { readonly estimate: CostEstimate; readonly byField: FieldFigures } {
+  const { root, depth } = input.plan;
+  if (!root) return { estimate: { roundTrips: SATURATED, documents: SATURATED, depth }, byField: new Map() };
+  const pass = new EstimatePass(input);
+  const { roundTrips, documents, heaviest } = pass.run(root);
+  return { estimate: { roundTrips, documents, depth, heaviest }, byField: pass.shares };
+}
+
+/** Objects at one level of the result (they appear together): their selection on each type they can be, and how many. */
+interface Scope {
+  readonly selections: readonly SelectionStep[];
+  readonly objects: number;
+}
+
+/** One field whose values come from a query (a join, or a snapshot that misses). */
+interface QueryMember {
+  readonly coordinate: string;
+  /** Documents it can fetch = objects at the next level. */
+  readonly objects: number;
+  /** The selections on those objects: one, or for a connection one per `edges { node }` / `nodes` response key (each on every type the objects can be). */
+  readonly childSelections: readonly (readonly SelectionStep[])[];
+}
+
+/** Members under one parent scope that use one loader: they load in the same moment, so share its batch. */
+interface QueryGroup {
+  /** The collection read, whose size bounds the documents of a batch; undefined for a count. */
+  readonly collection: string | undefined;
+  /** A join by key: the members' keys go into one `$in`, so the batch returns each document once. */
+  readonly byKey: boolean;
+  /** Extra getMores per batch (only a reverse join without a per-parent limit can overflow its reply). */
+  readonly getMoresPerBatch: number;
+  /** A page `after` an item: the `_id` loader of the collection first reads that anchor. */
+  readonly readsAnchor: boolean;
+  readonly members: QueryMember[];
+}
+
+class EstimatePass {
+  #roundTrips = 0;
+  #documents = 0;
+  #visits = 0;
+  readonly shares = new Map<string, { roundTrips: number; documents: number }>();
+  readonly #listSize: number;
+
+  constructor(private readonly input: EstimateInput) {
+    this.#listSize = input.assumedListSize ?? DEFAULT_ASSUMED_LIST_SIZE;
+  }
+
+  run(root: SelectionStep): { roundTrips: number; documents: number; heaviest: NonNullable<CostEstimate['heaviest']> } {
+    const scopes: Scope[] = [];
+    for (const step of root.fields) scopes.push(...this.#rootField(step));
+    for (const scope of scopes) this.#visit(scope);
+    const heaviest = { roundTrips: this.#heaviest('roundTrips'), documents: this.#heaviest('documents') };
+    if (this.#visits > VISIT_BUDGET) return { roundTrips: SATURATED, documents: SATURATED, heaviest };
+    return { roundTrips: this.#roundTrips, documents: this.#documents, heaviest };
+  }
+
+  /** Adds to the totals, and to `coordinate`'s share of them. */
+  #charge(coordinate: string, roundTrips: number, documents: number): void {
+    this.#roundTrips = add(this.#roundTrips, roundTrips);
+    this.#documents = add(this.#documents, documents);
+    const share = this.shares.get(coordinate) ?? { roundTrips: 0, documents: 0 };
+    this.shares.set(coordinate, { roundTrips: add(share.roundTrips, roundTrips), documents: add(share.documents, documents) });
+  }
+
+  #heaviest(measure: 'roundTrips' | 'documents'): FieldShare | undefined {
+    let heaviest: FieldShare | undefined;
+    for (const [coordinate, share] of this.shares) if (share[measure] > (heaviest?.amount ?? 0)) heaviest = { coordinate, amount: share[measure], takesFirst: this.#takesFirst(coordinate) };
+    return heaviest;
+  }
+
+  #takesFirst(coordinate: string): boolean {
+    const [typeName, fieldName] = coordinate.split('.') as [string, string];
+    const type = this.input.schema.getType(typeName);
+    return isObjectType(type) && (type.getFields()[fieldName]?.args.some((argument) => argument.name === 'first') ?? false);
+  }
+
+  /**
+   * A root field is one find (findOne / findMany); `first: 0` and invalid arguments send nothing. Its
+   * result objects are the scopes below it (none when nothing is read).
+   */
+  #rootField(step: FieldStep): Scope[] {
+    const { definition, coordinate } = step;
+    if (!definition) return [];
+    const root = this.input.storageMap.roots.get(coordinate);
+    if (this.input.storageMap.connections.has(getNamedType(definition.type).name)) return this.#rootConnection(step, definition, root?.kind === 'list' ? root : undefined);
+    const isList = isListType(getNullableType(definition.type));
+    let objects = 1;
+    if (isList) {
+      const first = this.#first(step, definition);
+      if (first === undefined || first === 0) return [];
+      objects = first;
+    }
+    if (this.input.plan.operation.operation === OperationTypeNode.MUTATION) {
+      this.#write(step);
+      // A mutation that answers with a scalar (a deleted id, true) reads nothing back.
+      if (isLeafType(getNamedType(definition.type))) return [];
+    }
+    this.#charge(coordinate, 1, objects);
+    if (isList && this.#readsAnchor(step, definition)) this.#charge(coordinate, 1, 1);
+    return [{ selections: step.children, objects }];
+  }
+
+  /**
+   * A root connection (generated by `@list`, or hand-written with documents.findConnection): one find of
+   * `first + 1` documents when anything needs the page, one count when totalCount is selected. Its
+   * documents are the nodes, under every `edges { node }` and `nodes`.
+   */
+  #rootConnection(step: FieldStep, definition: GraphQLField<unknown, unknown>, root: ListRootField | undefined): Scope[] {
+    let first: number | undefined;
+    try {
+      const args = this.#argsOf(step, definition);
+      first = root ? planConnectionPage(root.coordinate, listSort(root, args) ?? root.sort, args as ConnectionArgs).size : validateFirst(args.first as number | null | undefined);
+    } catch {
+      return []; // BAD_USER_INPUT (first over the cap, a cursor of another list): nothing is sent
+    }
+    if (first === undefined) return [];
+    const selection = connectionSteps(step);
+    if (selection.totalCount) this.#charge(step.coordinate, 1, 1);
+    if (!selection.page) return [];
+    this.#charge(step.coordinate, 1, first + 1);
+    return selection.nodeSelections.map((selections) => ({ selections, objects: first }));
+  }
+
+  /**
+   * A mutation field's write unit, before it reads its result back: counted for every response key
+   * (mutation fields run one after the other, each with its own unit).
+   */
+  #write(step: FieldStep): void {
+    const writes = this.input.writeEstimate?.(step.fieldName);
+    if (!writes) throw new InvariantError(`${step.coordinate}: no write estimate (EstimateInput.writeEstimate)`);
+    this.#charge(step.coordinate, writes.roundTrips, writes.documents);
+  }
+
+  /**
+   * Whether a root list given `after` first reads that item's sort values: a generated `@list` does when
+   * its order does not start with `_id`; a hand-written one may (findMany's sort is not known here).
+   */
+  #readsAnchor(step: FieldStep, definition: GraphQLField<unknown, unknown>): boolean {
+    let args: Record<string, unknown>;
+    try {
+      args = this.#argsOf(step, definition);
+    } catch {
+      return false;
+    }
+    if (args.after === undefined || args.after === null) return false;
+    const root = this.input.storageMap.roots.get(step.coordinate);
+    if (root?.kind !== 'list') return true;
+    return listSort(root, args)?.[0]?.path !== '_id';
+  }
+
+  /** `first` as root lists read it (default 20, 0..100); undefined when the resolver will reject it. */
+  #first(step: FieldStep, definition: GraphQLField<unknown, unknown>): number | undefined {
+    try {
+      return validateFirst((this.#argsOf(step, definition) as PageArgs).first);
+    } catch {
+      return undefined;
+    }
+  }
+
+  /** The step's arguments with this request's variables (graphql-js reads them from its first node); throws what graphql-js would. */
+  #argsOf(step: FieldStep, definition: GraphQLField<unknown, unknown>): Record<string, unknown> {
+    return getArgumentValues(definition, step.fieldNodes[0]!, this.input.variableValues as Record<string, unknown>);
+  }
+
+  #visit(scope: Scope): void {
+    if (scope.objects === 0) return;
+    const groups = new Map<string, QueryGroup>();
+    for (const selection of scope.selections) {
+      for (const step of selection.fields) {
+        if (++this.#visits > VISIT_BUDGET) return;
+        this.#field(scope, step, groups);
+      }
+    }
+    for (const group of groups.values()) this.#sendGroup(group);
+  }
+
+  /** One response key on one parent type: free (embedded, snapshot hit, plain value) or a query member. */
+  #field(scope: Scope, step: FieldStep, groups: Map<string, QueryGroup>): void {
+    const { definition } = step;
+    if (!definition) return;
+    const storage = this.input.storageMap.types.get(step.parentType.name)?.fields.get(step.fieldName);
+    if (!isCompositeType(getNamedType(definition.type))) {
+      if (storage?.kind === 'stored') this.#counter(scope, storage.coordinate, groups);
+      return;
+    }
+    const isList = isListType(getNullableType(definition.type));
+    const free = (perParent: number) => this.#visit({ selections: step.children, objects: mul(scope.objects, perParent) });
+    if (storage?.kind !== 'relation') {
+      free(isList ? this.#listSize : 1);
+      return;
+    }
+    let args: PageArgs & Readonly<Record<string, unknown>>;
+    try {
+      args = this.#argsOf(step, definition) as PageArgs & Readonly<Record<string, unknown>>;
+    } catch {
+      return; // the resolver fails before loading anything
+    }
+    let requested;
+    try {
+      requested = requestedList(storage, args);
+    } catch {
+      return; // a filter value the resolver refuses (BAD_USER_INPUT): nothing is sent
+    }
+    if (storage.connection) {
+      this.#connection(scope, storage, args, step, groups);
+      return;
+    }
+    const strategy = strategyForRequest(storage, this.input.strategyFor(storage), requested);
+    switch (strategy) {
+      case 'embedded': {
+        let slice: number | undefined;
+        try {
+          // The embedded resolver slices to `first` (default 20) whenever the field takes `first`.
+          slice = storage.pageArguments.first ? validateFirst(args.first) : undefined;
+        } catch {
+          return;
+        }
+        free(isList ? (slice ?? this.#listLength(storage)) : 1);
+        // While an embedded copy is backfilled, parents without it read their children by the join.
+        if (storage.shapes.join && this.input.copyBackfilling?.(storage.coordinate)) this.#join(scope, storage, storage.shapes.join, args, [step.children], groups);
+        return;
+      }
+      case 'snapshot': {
+        const shape = storage.shapes.snapshot!;
+        const fits = selectedFieldNamesOf(step, storage.targetType).every((fieldName) => shape.fields.includes(fieldName));
+        if (!fits || !copiesServe(requested, shape, this.input.storageMap)) {
+          this.#join(scope, storage, shape.fallback, args, [step.children], groups);
+          return;
+        }
+        free(isList ? this.#listLength(storage) : 1);
+        // While backfilling, the copies that lack a field are joined: their documents arrive a moment
+        // after the copies served, so both are counted, each with what it selects below.
+        if (this.input.copyBackfilling?.(storage.coordinate)) this.#join(scope, storage, shape.fallback, args, [step.children], groups);
+        return;
+      }
+      case 'join':
+        this.#join(scope, storage, storage.shapes.join!, args, [step.children], groups);
+        return;
+      default: {
+        const never: never = strategy;
+        throw new InvariantError(`unknown strategy ${String(never)}`);
+      }
+    }
+  }
+
+  /**
+   * A relation returning a connection: its page is a reverse join of `first + 1` per parent (when edges,
+   * nodes or pageInfo are selected), and totalCount one count aggregate per batch of parents, on a loader
+   * of its own. Each `edges { node }` / `nodes` response key is a selection of the page's documents.
+   */
+  #connection(scope: Scope, field: RelationField, args: PageArgs & Readonly<Record<string, unknown>>, step: FieldStep, groups: Map<string, QueryGroup>): void {
+    const shape = field.shapes.join!;
+    let planned;
+    try {
+      planned = planReverseJoinPage(field, shape, args);
+    } catch {
+      return; // a forged cursor, first over the cap: BAD_USER_INPUT before anything is sent
+    }
+    const selection = connectionSteps(step);
+    if (selection.totalCount) {
+      this.#count(scope, field.coordinate, { collection: shape.collection, foreignField: shape.foreignField, filter: planned.filter, filterSignature: JSON.stringify(planned.filter ?? null) }, groups);
+    }
+    if (selection.page) this.#join(scope, field, shape, args, selection.nodeSelections, groups);
+  }
+
+  /** A counter is counted by query, for every parent, while `docjoin migrate` backfills it (counter-field-resolver.ts). */
+  #counter(scope: Scope, coordinate: string, groups: Map<string, QueryGroup>): void {
+    const counter = this.input.counters?.get(coordinate);
+    if (counter && this.input.copyBackfilling?.(coordinate)) this.#count(scope, coordinate, counter.spec, groups);
+  }
+
+  /** One count aggregate per batch of parents, on the loader of its spec (shared, as the count loaders are). */
+  #count(scope: Scope, coordinate: string, spec: CountSpec, groups: Map<string, QueryGroup>): void {
+    const loader = `count:${countSpecKey(spec)}`;
+    let group = groups.get(loader);
+    if (!group) groups.set(loader, (group = { collection: undefined, byKey: false, getMoresPerBatch: 0, readsAnchor: false, members: [] }));
+    // One count document per parent; nothing below it.
+    group.members.push({ coordinate, objects: scope.objects, childSelections: [] });
+  }
+
+  #join(
+    scope: Scope,
+    field: RelationField,
+    shape: JoinShape,
+    args: PageArgs & Readonly<Record<string, unknown>>,
+    childSelections: readonly (readonly SelectionStep[])[],
+    groups: Map<string, QueryGroup>,
+  ): void {
+    let loader: string;
+    let perParent: number;
+    let getMoresPerBatch = 0;
+    let readsAnchor = false;
+    if (shape.direction === 'byKey') {
+      loader = `key:${shape.collection}|${shape.foreignField}`;
+      perParent = field.isList ? this.#listLength(field) : 1;
+    } else {
+      let planned;
+      try {
+        planned = planReverseJoinPage(field, shape, args);
+      } catch {
+        return; // BAD_USER_INPUT (first over the cap, an `after` that is no id, a filter id that is none): nothing is sent
+      }
+      const { page } = planned;
+      if (page.limit === 0) return;
+      // Bounded pages of one collection loaded together share one aggregate (aggregate-batcher.ts), whatever
+      // their filters and order; an anchored page waits for its anchor, and an unbounded one goes alone,
+      // each under the key of its own loader.
+      loader =
+        page.limit !== undefined && page.anchor === undefined
+          ? `ref:${shape.collection}|bounded`
+          : `ref:${reverseJoinSpecKey({ collection: shape.collection, foreignField: shape.foreignField, sort: planned.sort, perParent: page.limit, pageSignature: planned.signature })}`;
+      perParent = page.limit ?? this.#listSize;
+      readsAnchor = page.anchor !== undefined;
+      if (page.limit === undefined) {
+        const perBatch = mul(scope.objects, perParent);
+        getMoresPerBatch = Math.floor(Math.max(0, perBatch - 1) / (UNBOUNDED_REVERSE_JOIN_BATCH + 1));
+      }
+    }
+    let group = groups.get(loader);
+    if (!group) groups.set(loader, (group = { collection: shape.collection, byKey: shape.direction === 'byKey', getMoresPerBatch, readsAnchor, members: [] }));
+    group.members.push({ coordinate: field.coordinate, objects: mul(scope.objects, perParent), childSelections });
+  }
+
+  /**
+   * One loader under one parent scope (which has objects: #visit skips empty ones): one batch. Every load
+   * of a moment resolves at one time (the loaders answer cached documents inside the batch), so the
+   * members' results appear together too.
+   */
+  #sendGroup(group: QueryGroup): void {
+    const coordinate = group.members[0]!.coordinate;
+    // A keyset page's anchor: every parent asks for the same key in one batch; the children load after it.
+    if (group.readsAnchor) this.#charge(coordinate, 1, 1);
+    this.#charge(coordinate, 1 + group.getMoresPerBatch, this.#batchDocuments(group));
+    for (const member of group.members) {
+      for (const selections of member.childSelections) this.#visit({ selections, objects: member.objects });
+    }
+  }
+
+  /**
+   * The documents one batch of the group can return: what its members ask for, and never more than the
+   * collection holds — once in all for a join by key (one `$in`), once per member for a reverse join.
+   */
+  #batchDocuments(group: QueryGroup): number {
+    const size = group.collection === undefined ? undefined : this.input.collectionSize?.(group.collection);
+    const cap = (documents: number) => (size === undefined ? documents : Math.min(documents, size));
+    if (group.byKey) return cap(group.members.reduce((sum, member) => add(sum, member.objects), 0));
+    return group.members.reduce((sum, member) => add(sum, cap(member.objects)), 0);
+  }
+
+  /** Entries of a list read from its parent's array: as measured in the data, else the assumed size. */
+  #listLength(field: RelationField): number {
+    return this.input.listLength?.(field.coordinate) ?? this.#listSize;
+  }
+}
+
+/** Saturating arithmetic: an alias bomb must not overflow into nonsense. */
+function add(a: number, b: number): number {
+  return Math.min(SATURATED, a + b);
+}
+
+function mul(a: number, b: number): number {
+  return Math.min(SATURATED, a * b);
+}

@@ -1,0 +1,34 @@
+import type { ApolloServerPlugin } from '@apollo/server';
+import type { GraphQLFormattedError } from 'graphql';
+import { PublicErrorCode } from '../../errors/public-error-code';
+import type { OperationDeadline } from './operation-deadline';
+
+const STOPPED_CODES: readonly unknown[] = [PublicErrorCode.OPERATION_TIMEOUT, PublicErrorCode.OPERATION_CANCELLED];
+
+/**
+ * The answer of an operation its deadline stopped: one error instead of one per field that was cut off
+ * (a large query would list thousands), HTTP 504 for a timeout. A query that was executing answers
+ * `data: null` (its partial data has holes anywhere); one stopped before it executed (waiting for the
+ * document budget) has no `data`; a mutation keeps its data, since its writes may have committed.
+ * Comes before the cost plugin, so the answer still reports what the operation cost.
+ */
+export function operationDeadlinePlugin<TContext extends { readonly deadline: OperationDeadline }>(): ApolloServerPlugin<TContext> {
+  return {
+    async requestDidStart() {
+      return {
+        async willSendResponse({ response, contextValue, operation }) {
+          contextValue.deadline.finish();
+          if (response.body.kind !== 'single') return;
+          const result = response.body.singleResult;
+          const stopped = result.errors?.find((error) => STOPPED_CODES.includes(error.extensions?.code));
+          if (!stopped || !result.errors) return;
+          const others = result.errors.filter((error) => !STOPPED_CODES.includes(error.extensions?.code));
+          const { path: _path, locations: _locations, ...single }: GraphQLFormattedError = stopped;
+          result.errors = [single, ...others];
+          if (operation?.operation !== 'mutation' && result.data !== undefined) result.data = null;
+          if (stopped.extensions?.code === PublicErrorCode.OPERATION_TIMEOUT) response.http.status = 504;
+        },
+      };
+    },
+  };
+}

@@ -1,0 +1,71 @@
+import { OperationStopped, type StopReason } from '../../errors/internal-errors';
+
+/**
+ * When one operation must stop: `timeoutMs` after it arrived, or as soon as its client goes away. The
+ * funnel sends no read after that (the loaders' next batches fail at once) and gives each read the time
+ * left as `maxTimeMS`, so MongoDB stops too. Work in memory (embedded and snapshot fields) is left to
+ * finish: it is bounded by the document budget, and stopping it field by field would cost an error
+ * per field.
+ *
+ * Most operations only ever ask whether they must stop, so the clock is read then; the AbortSignal and
+ * its timer exist only once something waits on them (a queue for admission or for the document
+ * budget). The timer does not keep the process alive.
+ */
+export class OperationDeadline {
+  readonly #expiresAt: number;
+  #stopped: OperationStopped | undefined;
+  #controller: AbortController | undefined;
+  #timer: NodeJS.Timeout | undefined;
+  #finished = false;
+
+  constructor(readonly timeoutMs: number) {
+    if (!Number.isSafeInteger(timeoutMs) || timeoutMs < 1) throw new RangeError(`OperationDeadline needs a timeout of at least 1 ms, got ${timeoutMs}`);
+    this.#expiresAt = Date.now() + timeoutMs;
+  }
+
+  /** Aborts when the operation must stop; its reason is the OperationStopped error. */
+  get signal(): AbortSignal {
+    if (!this.#controller) {
+      this.#controller = new AbortController();
+      if (this.stopped) this.#controller.abort(this.#stopped);
+      else if (!this.#finished) {
+        this.#timer = setTimeout(() => this.stop('timeout'), this.#expiresAt - Date.now());
+        this.#timer.unref();
+      }
+    }
+    return this.#controller.signal;
+  }
+
+  /** Whether the operation must stop (its time is up, or it was stopped). */
+  get stopped(): boolean {
+    if (this.#stopped === undefined && !this.#finished && Date.now() >= this.#expiresAt) this.stop('timeout');
+    return this.#stopped !== undefined;
+  }
+
+  get stopReason(): StopReason | undefined {
+    return this.stopped ? this.#stopped!.reason : undefined;
+  }
+
+  /** Milliseconds left, at least 1 (a MongoDB `maxTimeMS` of 0 means no limit). */
+  remainingMs(): number {
+    return Math.max(1, this.#expiresAt - Date.now());
+  }
+
+  /** The first reason wins: a timed-out operation whose client then leaves stays timed out. */
+  stop(reason: StopReason): void {
+    clearTimeout(this.#timer);
+    if (this.#stopped) return;
+    this.#stopped = new OperationStopped(!this.#finished && Date.now() >= this.#expiresAt ? 'timeout' : reason, this.timeoutMs);
+    this.#controller?.abort(this.#stopped);
+  }
+
+  throwIfStopped(): void {
+    if (this.stopped) throw this.#stopped!;
+  }
+
+  /** The operation finished: its time no longer runs out. */
+  finish(): void {
+    this.#finished = true;
+    clearTimeout(this.#timer);
+  }
+}

@@ -1,0 +1,127 @@
+import { getNamedType, getVariableValues, GraphQLBoolean, typeFromAST, type DocumentNode, type GraphQLResolveInfo, type GraphQLSchema, type OperationDefinitionNode } from 'graphql';
+import { LRUCache } from 'lru-cache';
+import type { StrategyOverrides } from './strategy-overrides';
+import type { Ownership } from './owned-plan';
+import { planOperation, fragmentsOf, type OperationPlan } from './operation-plan';
+
+/** Plans kept at most; the least recently used goes first. */
+export const MAX_CACHED_PLANS = 1_000;
+
+/** What a request has once its operation is resolved: its plan, and its variables coerced (once). */
+export interface PreparedRequest {
+  readonly plan: OperationPlan;
+  readonly variables: Readonly<Record<string, unknown>>;
+}
+
+/** The parts of Apollo's request context (from didResolveOperation on) that planning reads. */
+export interface ResolvedRequest {
+  readonly document: DocumentNode;
+  readonly operation?: OperationDefinitionNode | undefined;
+  readonly operationName: string | null;
+  /** Apollo's hash of the query text: with the operation name, it names the document (unset: not cached). */
+  readonly queryHash?: string | undefined;
+  readonly request: { readonly variables?: Readonly<Record<string, unknown>> };
+  readonly contextValue: { readonly overrides: StrategyOverrides };
+}
+
+const NO_VARIABLES: Readonly<Record<string, unknown>> = Object.freeze({});
+
+/**
+ * Prepares each request once, whichever of docjoin's plugins asks first (the estimate before
+ * execution, then the executor): its variables coerced as graphql-js coerces them, and its operation's
+ * plan, from a bounded LRU cache keyed by the query's hash, the operation name, the strategy overrides
+ * and the values of the operation's Boolean variables (what `@skip` / `@include` read).
+ */
+export class OperationPlanner {
+  readonly #plans: LRUCache<string, OperationPlan>;
+  readonly #prepared = new WeakMap<object, PreparedRequest | null>();
+  /** The plans made for each parsed operation, by overrides and Boolean values: where a resolver finds its request's plan. */
+  readonly #byOperation = new WeakMap<OperationDefinitionNode, Map<string, OperationPlan>>();
+  readonly #onLookup: (hit: boolean) => void;
+
+  /** `maxPlans`: the cache's bound (default MAX_CACHED_PLANS); `onLookup`: told of each hit or miss (metrics). */
+  constructor(
+    private readonly schema: GraphQLSchema,
+    private readonly ownership: Ownership,
+    options: { readonly maxPlans?: number; readonly onLookup?: (hit: boolean) => void } = {},
+  ) {
+    this.#plans = new LRUCache({ max: options.maxPlans ?? MAX_CACHED_PLANS });
+    this.#onLookup = options.onLookup ?? (() => undefined);
+  }
+
+  /** Plans in the cache now. */
+  get size(): number {
+    return this.#plans.size;
+  }
+
+  /** The request's plan and variables; null when no operation was resolved or its variables do not coerce (Apollo refuses those). */
+  prepare(request: ResolvedRequest): PreparedRequest | null {
+    const known = this.#prepared.get(request);
+    if (known !== undefined) return known;
+    const prepared = this.#prepare(request);
+    this.#prepared.set(request, prepared);
+    return prepared;
+  }
+
+  #prepare({ document, operation, operationName, queryHash, request, contextValue }: ResolvedRequest): PreparedRequest | null {
+    if (!operation) return null;
+    const variables = coerceVariables(this.schema, operation, request.variables);
+    if (!variables) return null;
+    const variant = this.#variantOf(operation, variables, contextValue.overrides);
+    if (queryHash === undefined) return { plan: this.#planFor(operation, fragmentsOf(document), variables, variant), variables };
+    const key = `${queryHash}\0${operationName ?? ''}\0${variant}`;
+    let plan = this.#plans.get(key);
+    // A plan of another parse of the same text (Apollo's document cache evicted it, or is off) plans the
+    // same, but resolvers find their steps by the nodes of the document they run.
+    const cached = plan !== undefined && plan.operation === operation;
+    this.#onLookup(cached);
+    if (!cached) this.#plans.set(key, (plan = this.#planFor(operation, fragmentsOf(document), variables, variant)));
+    return { plan: plan!, variables };
+  }
+
+  /**
+   * The plan of the operation a resolver runs in: the one prepared for its request, else one made now
+   * (an operation executed without Apollo, or without a plugin that prepares it). `info.variableValues`
+   * are coerced already.
+   */
+  planOf(info: Pick<GraphQLResolveInfo, 'operation' | 'fragments' | 'variableValues'>, overrides: StrategyOverrides): OperationPlan {
+    return this.#planFor(info.operation, info.fragments, info.variableValues, this.#variantOf(info.operation, info.variableValues, overrides));
+  }
+
+  #planFor(operation: OperationDefinitionNode, fragments: OperationPlan['fragments'], variables: Readonly<Record<string, unknown>>, variant: string): OperationPlan {
+    let byVariant = this.#byOperation.get(operation);
+    if (!byVariant) this.#byOperation.set(operation, (byVariant = new Map()));
+    let plan = byVariant.get(variant);
+    if (!plan) byVariant.set(variant, (plan = planOperation(this.schema, operation, fragments, variables, this.ownership)));
+    return plan;
+  }
+
+  /** What, besides the document, shapes a plan: the strategy overrides and the Boolean variables' values. */
+  #variantOf(operation: OperationDefinitionNode, variables: Readonly<Record<string, unknown>>, overrides: StrategyOverrides): string {
+    return `${overridesKey(overrides)}\0${this.#booleanValues(operation, variables)}`;
+  }
+
+  /** The values of the operation's Boolean variables, in their order: all that can change the plan's shape. */
+  #booleanValues(operation: OperationDefinitionNode, variables: Readonly<Record<string, unknown>>): string {
+    let key = '';
+    for (const definition of operation.variableDefinitions ?? []) {
+      const type = typeFromAST(this.schema, definition.type);
+      if (!type || getNamedType(type) !== GraphQLBoolean) continue;
+      const name = definition.variable.name.value;
+      key += Object.hasOwn(variables, name) ? `${String(variables[name])},` : 'absent,';
+    }
+    return key;
+  }
+}
+
+/** The operation's variables coerced as graphql-js coerces them; undefined when they don't coerce. */
+export function coerceVariables(schema: GraphQLSchema, operation: OperationDefinitionNode, variables: Readonly<Record<string, unknown>> | undefined): Readonly<Record<string, unknown>> | undefined {
+  // An operation without variables reads none of those sent.
+  if (!operation.variableDefinitions?.length) return NO_VARIABLES;
+  return getVariableValues(schema, operation.variableDefinitions, variables ?? {}, { maxErrors: 1 }).coerced;
+}
+
+function overridesKey(overrides: StrategyOverrides): string {
+  if (overrides.size === 0) return '';
+  return [...overrides].map(([coordinate, strategy]) => `${coordinate}=${strategy}`).sort().join(',');
+}

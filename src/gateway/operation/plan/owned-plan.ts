@@ -1,0 +1,179 @@
+import {
+  defaultFieldResolver,
+  getNamedType,
+  isAbstractType,
+  isLeafType,
+  isObjectType,
+  type FieldNode,
+  type FragmentDefinitionNode,
+  type GraphQLField,
+  type GraphQLFieldResolver,
+  type GraphQLObjectType,
+  type GraphQLOutputType,
+  type OperationDefinitionNode,
+} from 'graphql';
+import type { FieldStep, SelectionStep, SelectionTree } from './selection-tree';
+import type { StorageMap } from '../../startup/storage-map/storage-map-types';
+
+export type AnyResolver = GraphQLFieldResolver<unknown, unknown, unknown>;
+
+/** What decides whether docjoin owns a selection: its storage map and the resolvers it built itself. */
+export interface Ownership {
+  readonly storageMap: StorageMap;
+  /** Each field's resolver as the schema was built, before Apollo may wrap it in place (fields without one are absent). */
+  readonly builtResolvers: ReadonlyMap<GraphQLField<unknown, unknown>, AnyResolver>;
+  /** The resolvers docjoin built for relation, stored and counter fields (a hand-written one replaces its field's). */
+  readonly fieldResolvers: ReadonlySet<AnyResolver>;
+  /** The generated root resolvers (`@find`, `@list`, `@create`, `@update`, `@delete`); the others are hand-written. */
+  readonly rootResolvers: ReadonlySet<AnyResolver>;
+}
+
+/** A query or mutation docjoin owns end to end: the tree its operation plan (plan/operation-plan.ts) runs it from. */
+export interface OwnedOperation {
+  readonly operation: OperationDefinitionNode;
+  readonly fragments: Readonly<Record<string, FragmentDefinitionNode>>;
+  /** The root fields, each with its resolver (a relation, or a leaf such as a deleted id). */
+  readonly root: SelectionPlan;
+  /** Whether some root field's resolver is hand-written (compiled-execution.ts runs those only when asked). */
+  readonly handWrittenRoots: boolean;
+}
+
+/** A selection on one object type: its fields in response order. */
+export interface SelectionPlan {
+  readonly type: GraphQLObjectType;
+  readonly fields: readonly FieldPlan[];
+}
+
+export type FieldPlan = TypenameField | StoredLeaf | ResolvedLeaf | RelationPlan;
+export type LeafPlan = StoredLeaf | ResolvedLeaf;
+/** A field of the schema (not `__typename`): it has a type, field nodes and a path. */
+export type SchemaFieldPlan = LeafPlan | RelationPlan;
+
+export interface TypenameField {
+  readonly kind: 'typename';
+  readonly responseKey: string;
+}
+
+interface SelectedField {
+  readonly responseKey: string;
+  readonly fieldName: string;
+  readonly parentType: GraphQLObjectType;
+  readonly definition: GraphQLField<unknown, unknown>;
+  readonly type: GraphQLOutputType;
+  readonly fieldNodes: readonly FieldNode[];
+}
+
+/** A scalar or enum read from the document under the field's own name (graphql's default resolver). */
+export interface StoredLeaf extends SelectedField {
+  readonly kind: 'stored';
+}
+
+/**
+ * A scalar or enum a resolver answers: docjoin's (an id as hex, a value at another stored path, a
+ * counter), a root field's, or graphql-js's default resolver on an object a hand-written root resolver
+ * returned (which may hold a method, a promise or a getter where a document holds a value).
+ */
+export interface ResolvedLeaf extends SelectedField {
+  readonly kind: 'resolved';
+  readonly resolve: AnyResolver;
+  /** Its resolver is not docjoin's: a list it answers may hold promises, which graphql-js awaits item by item. */
+  readonly handWritten: boolean;
+}
+
+/** A relation (or a root field): its resolver per parent, then its documents' own selection. */
+export interface RelationPlan extends SelectedField {
+  readonly kind: 'relation';
+  readonly resolve: AnyResolver;
+  /** Its resolver is not docjoin's: a list it answers may hold promises, which graphql-js awaits item by item. */
+  readonly handWritten: boolean;
+  readonly child: SelectionPlan;
+}
+
+/** Whether docjoin runs an operation from its own tree, or why graphql-js runs it instead. */
+export type OwnedPlanning = { readonly owned: OwnedOperation; readonly refusal?: undefined } | { readonly owned?: undefined; readonly refusal: string };
+
+/**
+ * The tree of a query or mutation docjoin owns end to end, read from the operation's selection tree; a
+ * refusal when some part of it is not docjoin's to run: a root field without a resolver, a hand-written
+ * resolver (or isTypeOf) below the root, a connection, an abstract type, introspection, a directive
+ * whose `if` has no boolean value, or a subscription. Those run on graphql-js. A root field's resolver
+ * may be generated or hand-written: docjoin calls it as graphql-js does.
+ */
+export function planOwnedOperation(
+  { operation, fragments }: { readonly operation: OperationDefinitionNode; readonly fragments: Readonly<Record<string, FragmentDefinitionNode>> },
+  tree: SelectionTree,
+  ownership: Ownership,
+): OwnedPlanning {
+  if (operation.operation === 'subscription') return { refusal: 'a subscription' };
+  // graphql-js reports the error at its selection set's path.
+  if (tree.directiveError !== undefined) return { refusal: `@skip / @include without a boolean value (${tree.directiveError})` };
+  try {
+    const root = ownedSelection(tree.root, ownership, 'root');
+    const handWrittenRoots = root.fields.some((field) => field.kind !== 'typename' && field.kind !== 'stored' && field.handWritten);
+    return { owned: { operation, fragments, root, handWrittenRoots } };
+  } catch (error) {
+    if (error instanceof NotOwned) return { refusal: error.message };
+    throw error;
+  }
+}
+
+/** Thrown at the first part of the operation docjoin does not run itself. */
+class NotOwned extends Error {}
+
+/**
+ * What a selection's objects are: the root value, objects a hand-written root resolver returned, or
+ * documents docjoin read (whose stored fields are plain values under the field's name).
+ */
+type Objects = 'root' | 'hand-written' | 'documents';
+
+/** The owned plan of one selection; throws NotOwned where docjoin does not own it. */
+function ownedSelection(selection: SelectionStep, ownership: Ownership, objects: Objects): SelectionPlan {
+  const { type } = selection;
+  const storage = ownership.storageMap.types.get(type.name);
+  if (objects !== 'root' && !storage) throw new NotOwned(`${type.name}: a type without storage`);
+  const fields: FieldPlan[] = [];
+  for (const step of selection.fields) {
+    const { responseKey, fieldName, coordinate, definition, fieldNodes } = step;
+    if (fieldName === '__typename') {
+      fields.push({ kind: 'typename', responseKey });
+      continue;
+    }
+    if (fieldName.startsWith('__')) throw new NotOwned(`${fieldName}: introspection`);
+    if (!definition) throw new NotOwned(`${coordinate}: not in the schema`);
+    const resolve = ownership.builtResolvers.get(definition);
+    const selected: SelectedField = { responseKey, fieldName, parentType: type, definition, type: definition.type, fieldNodes };
+    if (objects === 'root') {
+      if (!resolve) throw new NotOwned(`${coordinate}: a root field without a resolver`);
+      const handWritten = !ownership.rootResolvers.has(resolve);
+      fields.push(
+        isLeafType(getNamedType(definition.type))
+          ? { ...selected, kind: 'resolved', resolve, handWritten }
+          : { ...selected, kind: 'relation', resolve, handWritten, child: ownedChild(step, ownership, handWritten ? 'hand-written' : 'documents') },
+      );
+      continue;
+    }
+    const stored = storage?.fields.get(fieldName);
+    if (!stored) throw new NotOwned(`${coordinate}: a field without storage`);
+    if (resolve && !ownership.fieldResolvers.has(resolve)) throw new NotOwned(`${coordinate}: a hand-written resolver`);
+    if (stored.kind === 'relation') {
+      if (!resolve) throw new NotOwned(`${coordinate}: a relation without docjoin's resolver`);
+      if (stored.connection) throw new NotOwned(`${coordinate}: a connection`);
+      fields.push({ ...selected, kind: 'relation', resolve, handWritten: false, child: ownedChild(step, ownership, 'documents') });
+    } else {
+      if (!isLeafType(getNamedType(definition.type))) throw new NotOwned(`${coordinate}: an object stored in place`);
+      if (resolve) fields.push({ ...selected, kind: 'resolved', resolve, handWritten: false });
+      // graphql-js's default resolver calls a method and awaits a promise; a document holds neither.
+      else if (objects === 'hand-written') fields.push({ ...selected, kind: 'resolved', resolve: defaultFieldResolver as AnyResolver, handWritten: true });
+      else fields.push({ ...selected, kind: 'stored' });
+    }
+  }
+  return { type, fields };
+}
+
+function ownedChild(step: FieldStep, ownership: Ownership, objects: Objects): SelectionPlan {
+  const type = getNamedType(step.definition!.type);
+  if (!isObjectType(type)) throw new NotOwned(`${step.coordinate}: ${isAbstractType(type) ? 'an abstract type' : 'not an object type'}`);
+  // A hand-written isTypeOf would check each object: graphql-js runs it.
+  if (type.isTypeOf) throw new NotOwned(`${type.name}: a hand-written isTypeOf`);
+  return ownedSelection(step.children[0]!, ownership, objects);
+}

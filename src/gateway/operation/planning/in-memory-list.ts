@@ -1,0 +1,73 @@
+import { isObjectId } from '../../documents/bson-type';
+import { keyString } from '../../documents/key-string';
+import { readPath } from '../../documents/read-path';
+import type { StoredDocument } from '../../request/mongo/mongo-funnel';
+import type { SortKey } from '../../startup/storage-map/storage-map-types';
+import type { FieldCondition, FilterValue, RootFilter } from './list-filter';
+
+/**
+ * Filters and orders documents already at hand (a by-key join's batch, a snapshot's copies) the way
+ * MongoDB would for the conditions a list argument can express: a value compares with values of its
+ * own kind (numbers, strings, dates, ids), an array matches when one element does, and order follows
+ * MongoDB's ranking of kinds, nulls first.
+ */
+export function filterAndSort(documents: readonly StoredDocument[], filters: readonly RootFilter[], sort: readonly SortKey[] | undefined): StoredDocument[] {
+  const kept = filters.length === 0 ? [...documents] : documents.filter((document) => filters.every((filter) => Object.entries(filter).every(([path, condition]) => matches(readPath(document, path), condition))));
+  return sort === undefined ? kept : kept.sort((a, b) => compareBySort(a, b, sort));
+}
+
+function matches(stored: unknown, condition: FieldCondition): boolean {
+  const values = Array.isArray(stored) ? stored : [stored];
+  if (!isOperator(condition)) return values.some((value) => equal(value, condition));
+  const [operator, operand] = Object.entries(condition)[0]!;
+  switch (operator) {
+    case 'ne':
+      return !values.some((value) => equal(value, operand as FilterValue));
+    case 'in':
+      return values.some((value) => (operand as FilterValue[]).some((candidate) => equal(value, candidate)));
+    case 'prefix':
+      return values.some((value) => typeof value === 'string' && value.startsWith(operand as string));
+    default: {
+      const sign = { lt: (c: number) => c < 0, lte: (c: number) => c <= 0, gt: (c: number) => c > 0, gte: (c: number) => c >= 0 }[operator as 'lt'];
+      return values.some((value) => rank(value) === rank(operand) && value !== null && value !== undefined && sign(compareValues(value, operand)));
+    }
+  }
+}
+
+function isOperator(condition: FieldCondition): condition is Exclude<FieldCondition, FilterValue> {
+  return condition !== null && typeof condition === 'object' && !(condition instanceof Date) && !isObjectId(condition);
+}
+
+function equal(value: unknown, expected: unknown): boolean {
+  if ((value === null || value === undefined) && expected === null) return true;
+  return value !== undefined && value !== null && keyString(value) === keyString(expected);
+}
+
+function compareBySort(a: StoredDocument, b: StoredDocument, sort: readonly SortKey[]): number {
+  for (const key of sort) {
+    const order = compareValues(readPath(a, key.path), readPath(b, key.path));
+    if (order !== 0) return order * key.direction;
+  }
+  return 0;
+}
+
+/** MongoDB's order of kinds: null and missing, numbers, strings, objects, ids, booleans, dates. */
+function rank(value: unknown): number {
+  if (value === null || value === undefined) return 0;
+  if (typeof value === 'number' || typeof value === 'bigint') return 1;
+  if (typeof value === 'string') return 2;
+  if (isObjectId(value)) return 4;
+  if (typeof value === 'boolean') return 5;
+  if (value instanceof Date) return 6;
+  return 3;
+}
+
+function compareValues(a: unknown, b: unknown): number {
+  const kinds = rank(a) - rank(b);
+  if (kinds !== 0) return Math.sign(kinds);
+  if (a instanceof Date && b instanceof Date) return Math.sign(a.getTime() - b.getTime());
+  if (typeof a === 'number' && typeof b === 'number') return Math.sign(a - b);
+  const left = rank(a) === 4 ? (a as { toHexString(): string }).toHexString() : String(a);
+  const right = rank(b) === 4 ? (b as { toHexString(): string }).toHexString() : String(b);
+  return left < right ? -1 : left > right ? 1 : 0;
+}

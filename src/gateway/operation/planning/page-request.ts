@@ -1,0 +1,114 @@
+import { ObjectId } from 'bson';
+import { keyString } from '../../documents/key-string';
+import { readPath } from '../../documents/read-path';
+import { badUserInput } from '../../errors/public-error-code';
+import type { StoredDocument } from '../../request/mongo/mongo-funnel';
+import type { SortKey } from '../../startup/storage-map/storage-map-types';
+import { afterFilter } from './keyset-filter';
+import { DEFAULT_FIRST, MAX_FIRST } from './page-limits';
+import { projectionOf, type Projection } from './projection';
+
+/** Page arguments as GraphQL passes them (after scalar parsing). */
+export interface PageArgs {
+  readonly first?: number | null;
+  /** The id of the last item the client received. */
+  readonly after?: string | null;
+  readonly before?: Date | null;
+}
+
+/**
+ * `after` on a list sorted by more than `_id`: the page starts after the anchor item's sort values, so
+ * the anchor must be read (by `_id`, with `projection`) before the page's condition exists.
+ */
+export interface PageAnchor {
+  readonly id: ObjectId;
+  /** The anchor's paths the condition reads: the sort paths, and the owner path. */
+  readonly projection: Projection;
+  /** A relation's list: the anchor's path holding its parent's key, which must be this parent's. */
+  readonly ownerPath: string | undefined;
+}
+
+export interface PageRequest {
+  /** Items to return; undefined: no bound. */
+  readonly limit: number | undefined;
+  /** Condition selecting the page; undefined: from the start. With an anchor, only the part known without it (see anchoredFilter). */
+  readonly filter: Record<string, unknown> | undefined;
+  /** Set when the condition needs the anchor's sort values. */
+  readonly anchor: PageAnchor | undefined;
+  readonly sort: readonly SortKey[];
+  /** Distinguishes page conditions in loader keys. */
+  readonly signature: string;
+}
+
+/** Validates `first` (0..100; over the cap is an error, not a clamp). */
+export function validateFirst(first: number | null | undefined, fallback: number | undefined = DEFAULT_FIRST): number | undefined {
+  if (first === undefined || first === null) return fallback;
+  if (!Number.isInteger(first) || first < 0 || first > MAX_FIRST) {
+    throw badUserInput(`first must be between 0 and ${MAX_FIRST}, got ${first}`, { argumentName: 'first' });
+  }
+  return first;
+}
+
+/** `after` as the ObjectId of the last item received; anything else is BAD_USER_INPUT naming the value. */
+export function parseAfter(after: string): ObjectId {
+  if (!/^[0-9a-fA-F]{24}$/.test(after)) {
+    throw badUserInput(`after must be the id of the last item you received (a 24-character hexadecimal ObjectId), got ${JSON.stringify(after)}`, {
+      argumentName: 'after',
+    });
+  }
+  return new ObjectId(after.toLowerCase());
+}
+
+/**
+ * Turns page arguments into a limit and a condition over `sort` (which ends with `_id`). `bound` is a
+ * limit the storage imposes regardless of `first` (a @join limit). A root list ordered by `_id` pages
+ * with `_id` alone; any other order needs the anchor's sort values (`anchor`, then anchoredFilter). A
+ * relation's list (`ownerPath`: the children's path holding the parent's key) always reads its anchor,
+ * to check that the item is this parent's: another parent's item is BAD_USER_INPUT, never a page of
+ * this parent's list cut at a foreign position.
+ */
+export function planPage(args: PageArgs, sort: readonly SortKey[], options: { acceptsFirst: boolean; bound?: number; ownerPath?: string }): PageRequest {
+  const first = options.acceptsFirst ? validateFirst(args.first) : undefined;
+  const limit = first === undefined ? options.bound : options.bound === undefined ? first : Math.min(first, options.bound);
+  const after = args.after === undefined || args.after === null ? undefined : parseAfter(args.after);
+  const conditions: Array<Record<string, unknown>> = [];
+  let anchor: PageAnchor | undefined;
+  if (after !== undefined) {
+    const primary = sort[0] ?? { path: '_id', direction: 1 };
+    if (primary.path === '_id' && options.ownerPath === undefined) conditions.push(afterFilter([primary], [after]));
+    else {
+      const paths = [...sort.map((key) => key.path), ...(options.ownerPath === undefined ? [] : [options.ownerPath])];
+      anchor = { id: after, projection: projectionOf(paths.map((path) => [path, 1] as const)), ownerPath: options.ownerPath };
+    }
+  }
+  if (args.before !== undefined && args.before !== null) {
+    const primary = sort[0];
+    if (primary) conditions.push({ [primary.path]: { $lt: args.before } });
+  }
+  return { limit, filter: allOf(conditions), anchor, sort, signature: `${after?.toHexString() ?? ''}|${args.before?.toISOString() ?? ''}` };
+}
+
+/**
+ * The page's whole condition once its anchor has been read: strictly after the anchor's sort values.
+ * An anchor that does not exist is BAD_USER_INPUT (an empty page would look like the end of the list),
+ * and so is one of another parent (`owner`: the list's coordinate and this parent's key).
+ */
+export function anchoredFilter(
+  page: PageRequest,
+  anchor: StoredDocument | null,
+  typeName: string,
+  owner?: { readonly coordinate: string; readonly key: unknown },
+): Record<string, unknown> | undefined {
+  if (page.anchor === undefined) return page.filter;
+  const id = JSON.stringify(page.anchor.id.toHexString());
+  if (anchor === null) throw badUserInput(`after: no ${typeName} with id ${id}`, { argumentName: 'after' });
+  if (page.anchor.ownerPath !== undefined && owner !== undefined && keyString(readPath(anchor, page.anchor.ownerPath)) !== keyString(owner.key)) {
+    throw badUserInput(`after: ${typeName} ${id} is not in this parent's ${owner.coordinate}; pass the id of an item this list returned for this parent`, { argumentName: 'after' });
+  }
+  const keyset = afterFilter(page.sort, page.sort.map((key) => readPath(anchor, key.path)));
+  return allOf(page.filter === undefined ? [keyset] : [keyset, page.filter]);
+}
+
+function allOf(conditions: ReadonlyArray<Record<string, unknown>>): Record<string, unknown> | undefined {
+  return conditions.length === 0 ? undefined : conditions.length === 1 ? conditions[0] : { $and: conditions };
+}

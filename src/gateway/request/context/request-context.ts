@@ -1,0 +1,224 @@
+import { getNamedType, GraphQLError, type FieldNode, type GraphQLResolveInfo } from 'graphql';
+import { CostLedger } from '../../operation/cost/cost-ledger';
+import { LoaderRegistry } from '../loaders/loader-registry';
+import type { OperationDeadline } from '../../operation/limits/operation-deadline';
+import type { MongoFunnel } from '../mongo/mongo-funnel';
+import { PublicErrorCode } from '../../errors/public-error-code';
+import type { OperationPlan } from '../../operation/plan/operation-plan';
+import { buildFieldStep, connectionSteps, selectedFieldNamesOf, TooLargeToPlan, type ConnectionSteps, type FieldStep } from '../../operation/plan/selection-tree';
+import { planStepOf } from '../../operation/plan/step-index';
+import { stepReadsVariables } from '../../operation/plan/step-variables';
+import { joinsById } from '../../operation/planning/joins-by-id';
+import { planProjection, snapshotMissingFields, snapshotSelectedFields, type PlanningContext } from '../../operation/planning/plan-projection';
+import type { Projection } from '../../operation/planning/projection';
+import { planReverseJoinPage, type ReverseJoinPage } from '../../operation/planning/reverse-join-page';
+import { copiedFieldsRead, fieldNamesRead, uncopiedFields, type RequestedList } from '../../operation/planning/requested-list';
+import type { PageArgs } from '../../operation/planning/page-request';
+import type { JoinShape, ReadStrategy, RelationField, SnapshotShape, StorageMap } from '../../startup/storage-map/storage-map-types';
+import type { RequestWrites } from '../../writes/request-writes';
+import type { WriteRuntime } from '../../writes/write-runtime';
+import { DocumentsApi, type DocumentsReads } from './documents-api';
+import type { StrategyOverrides } from '../../operation/plan/strategy-overrides';
+
+/**
+ * Everything one GraphQL request needs, built once per request and never shared: its loaders, its cost
+ * ledger, the funnel to MongoDB, the strategies it reads with and its write side. Also the context type
+ * of the generated resolver types (codegen.yml).
+ */
+export interface GatewayContext extends DocumentsReads {
+  readonly requestId: number;
+  readonly overrides: StrategyOverrides;
+  /** Root-field API for hand-written resolvers (projection pushdown + loader priming). */
+  readonly documents: DocumentsApi;
+  /** The request's write side: each mutation resolver runs its write unit through `writes.run`. */
+  readonly writes: RequestWrites;
+  strategyFor(field: RelationField): ReadStrategy;
+  /**
+   * Whether `docjoin migrate` is backfilling the derived copy `coordinate` (a bounded array or a counter,
+   * its marker in docjoin_migrations, copy-backfills.ts): its stored values are not yet to be trusted.
+   */
+  copyBackfilling(coordinate: string): boolean;
+  /**
+   * The page of `field`'s reverse join that `args` ask for (planReverseJoinPage), memoized per field
+   * and `info.fieldNodes`, whose arguments `args` are: every parent of a level asks for the same page.
+   */
+  reverseJoinPage(info: GraphQLResolveInfo, field: RelationField, shape: JoinShape, args: PageArgs & Readonly<Record<string, unknown>>): ReverseJoinPage;
+  /**
+   * The fields that the selection under a snapshot field, and the filters and order it asks for
+   * (`requested`), need of its copy but the copy lacks, sorted and without repeats; empty when the copy
+   * serves it (memoized: the arguments, like the selection, are those of `info.fieldNodes`).
+   */
+  snapshotMissingFields(info: GraphQLResolveInfo, shape: SnapshotShape, targetType: string, requested: RequestedList): readonly string[];
+  /**
+   * The snapshot's fields that the selection and `requested` read from each copy, sorted and without
+   * repeats: a copy lacking one (written before the field joined the snapshot) is joined instead
+   * (memoized like snapshotMissingFields).
+   */
+  snapshotCopiedFields(info: GraphQLResolveInfo, shape: SnapshotShape, targetType: string, requested: RequestedList): readonly string[];
+  /**
+   * The target fields a join read's selection and `requested` read, sorted and without repeats: what
+   * a snapshot would have to copy to serve it (memoized like snapshotMissingFields; workload capture).
+   */
+  selectedFields(info: GraphQLResolveInfo, targetType: string, requested: RequestedList): readonly string[];
+}
+
+/** Where a request's resolvers find its operation's plan (plan/operation-planner.ts). */
+export interface PlanSource {
+  planOf(info: Pick<GraphQLResolveInfo, 'operation' | 'fragments' | 'variableValues'>, overrides: StrategyOverrides): OperationPlan;
+}
+
+let nextRequestId = 0;
+
+/**
+ * `writes`: the gateway's write runtime, which gives the request its write side on this request's
+ * ledger; `plans`: where resolvers find the plan of the operation they run in.
+ */
+export function createRequestContext(options: {
+  storageMap: StorageMap;
+  funnel: MongoFunnel;
+  overrides: StrategyOverrides;
+  writes: WriteRuntime;
+  deadline: OperationDeadline;
+  plans: PlanSource;
+  copyBackfilling?: (coordinate: string) => boolean;
+}): GatewayContext {
+  const { storageMap, funnel, overrides, deadline, plans } = options;
+  const ledger = new CostLedger();
+  const loaders = new LoaderRegistry(funnel, { ledger, deadline });
+  const strategyFor = (field: RelationField): ReadStrategy => overrides.get(field.coordinate) ?? field.defaultStrategy;
+  // graphql-js reuses one fieldNodes array for every item of a list, so each field's step is found once per level, not per item.
+  const fieldReads = new WeakMap<readonly FieldNode[], FieldReads>();
+  let plan: OperationPlan | undefined;
+  let planned: { readonly operation: unknown; readonly variables: unknown } = { operation: undefined, variables: undefined };
+  const planOf = (info: GraphQLResolveInfo): OperationPlan => {
+    if (!plan || planned.operation !== info.operation || planned.variables !== info.variableValues) {
+      plan = plans.planOf(info, overrides);
+      planned = { operation: info.operation, variables: info.variableValues };
+    }
+    return plan;
+  };
+  const readsOf = (info: GraphQLResolveInfo): FieldReads => {
+    let reads = fieldReads.get(info.fieldNodes);
+    if (!reads) {
+      const planning: PlanningContext = { schema: info.schema, fragments: info.fragments, variableValues: info.variableValues, storageMap, strategyFor };
+      fieldReads.set(info.fieldNodes, (reads = new FieldReads(planning, planStepOf(planOf(info), info.parentType, info.fieldNodes) ?? fieldStepOutsidePlan(planning, info))));
+    }
+    return reads;
+  };
+  const projectionFor = (info: GraphQLResolveInfo, typeName: string): Projection => readsOf(info).projection(typeName);
+  const connectionSelection = (info: GraphQLResolveInfo): ConnectionSteps => readsOf(info).connection();
+  return {
+    requestId: ++nextRequestId,
+    ledger,
+    deadline,
+    loaders,
+    funnel,
+    storageMap,
+    overrides,
+    documents: new DocumentsApi({ loaders, storageMap, funnel, ledger, deadline, projectionFor, connectionSelection }),
+    writes: options.writes.forRequest(ledger, {
+      joinsById: (info) => readsOf(info).joinsById(),
+      remember(returned, path) {
+        for (const { collection, document, projection } of returned) loaders.byKey(collection, '_id').prime([document], projection, path);
+      },
+    }),
+    strategyFor,
+    copyBackfilling: options.copyBackfilling ?? (() => false),
+    projectionFor,
+    connectionSelection,
+    reverseJoinPage: (info, field, shape, args) => readsOf(info).reverseJoinPage(field, shape, args),
+    snapshotMissingFields: (info, shape, targetType, requested) => readsOf(info).snapshotMissingFields(shape, targetType, requested),
+    snapshotCopiedFields: (info, shape, targetType, requested) => readsOf(info).snapshotCopiedFields(shape, targetType, requested),
+    selectedFields: (info, targetType, requested) => readsOf(info).selectedFields(targetType, requested),
+  };
+}
+
+/**
+ * The step of a field the plan does not hold (its operation is too large to plan), built for it alone;
+ * past the plan's bound, the field fails as the estimate would have refused its operation.
+ */
+function fieldStepOutsidePlan(planning: PlanningContext, info: GraphQLResolveInfo): FieldStep {
+  try {
+    return buildFieldStep(planning, info.parentType, info.fieldNodes);
+  } catch (error) {
+    if (!(error instanceof TooLargeToPlan)) throw error;
+    throw new GraphQLError(`The operation is too large to run: ${error.message}`, { extensions: { code: PublicErrorCode.COST_LIMIT_EXCEEDED } });
+  }
+}
+
+/**
+ * The projections of plan steps whose arguments hold no variable: the same for every request of the
+ * plan (which is made for one set of strategies), so each is planned once.
+ */
+const planProjections = new WeakMap<FieldStep, Map<string, Projection>>();
+
+/**
+ * What one field's resolvers read of its step, worked out once per request the first time a resolver
+ * asks (the arguments, like the selection, are those of the step's nodes: every parent of a level asks
+ * the same).
+ */
+class FieldReads {
+  #projections: Map<string, Projection> | undefined;
+  #connection: ConnectionSteps | undefined;
+  #reverseJoinPages: Map<RelationField, ReverseJoinPage> | undefined;
+  #missing: readonly string[] | undefined;
+  #copied: readonly string[] | undefined;
+  #selected: readonly string[] | undefined;
+  #joinsById: ReadonlyMap<string, Projection> | undefined;
+
+  constructor(
+    private readonly planning: PlanningContext,
+    private readonly step: FieldStep,
+  ) {}
+
+  projection(typeName: string): Projection {
+    this.#projections ??= this.#projectionMemo();
+    let projection = this.#projections.get(typeName);
+    if (!projection) {
+      const connection = this.step.definition && this.planning.storageMap.connections.get(getNamedType(this.step.definition.type).name);
+      const selections = connection ? this.connection().nodeSelections.flat() : this.step.children;
+      this.#projections.set(typeName, (projection = planProjection(this.planning, typeName, selections)));
+    }
+    return projection;
+  }
+
+  /** The plan's memo when the step's arguments hold no variable, else this request's. */
+  #projectionMemo(): Map<string, Projection> {
+    if (stepReadsVariables(this.step)) return new Map();
+    let shared = planProjections.get(this.step);
+    if (!shared) planProjections.set(this.step, (shared = new Map()));
+    return shared;
+  }
+
+  connection(): ConnectionSteps {
+    return (this.#connection ??= connectionSteps(this.step));
+  }
+
+  reverseJoinPage(field: RelationField, shape: JoinShape, args: PageArgs & Readonly<Record<string, unknown>>): ReverseJoinPage {
+    this.#reverseJoinPages ??= new Map();
+    let page = this.#reverseJoinPages.get(field);
+    if (!page) this.#reverseJoinPages.set(field, (page = planReverseJoinPage(field, shape, args)));
+    return page;
+  }
+
+  snapshotMissingFields(shape: SnapshotShape, targetType: string, requested: RequestedList): readonly string[] {
+    return (this.#missing ??= sortedNames([...snapshotMissingFields(shape, targetType, this.step), ...uncopiedFields(requested, shape, this.planning.storageMap)]));
+  }
+
+  snapshotCopiedFields(shape: SnapshotShape, targetType: string, requested: RequestedList): readonly string[] {
+    return (this.#copied ??= sortedNames([...snapshotSelectedFields(this.planning.storageMap, shape, targetType, this.step), ...copiedFieldsRead(requested, shape, this.planning.storageMap)]));
+  }
+
+  selectedFields(targetType: string, requested: RequestedList): readonly string[] {
+    return (this.#selected ??= sortedNames([...selectedFieldNamesOf(this.step, targetType), ...fieldNamesRead(requested, targetType, this.planning.storageMap)]));
+  }
+
+  joinsById(): ReadonlyMap<string, Projection> {
+    return (this.#joinsById ??= joinsById(this.planning, this.step));
+  }
+}
+
+/** Field names sorted, without repeats, and frozen: the same array for the same selection, which workload capture counts by. */
+function sortedNames(names: readonly string[]): readonly string[] {
+  return Object.freeze([...new Set(names)].sort());
+}

@@ -1,0 +1,67 @@
+import DataLoader from 'dataloader';
+import { keyString } from '../../documents/key-string';
+import type { MongoFunnel, RequestScope, StoredDocument } from '../mongo/mongo-funnel';
+
+/** What every count of one loader shares: the children's collection, their parent-key path and filter. */
+export interface CountSpec {
+  readonly collection: string;
+  readonly foreignField: string;
+  /** The list's filter arguments as one condition (built from typed values only); undefined: none. */
+  readonly filter: StoredDocument | undefined;
+  /** Identifies `filter` in the registry key. */
+  readonly filterSignature: string;
+  /**
+   * The key path may hold several parents' keys (an array, or a path through an array: `authors.id`):
+   * each key listed counts once for its parent. Default false: one scalar key per child.
+   */
+  readonly multikey?: boolean;
+}
+
+export interface CountLoad {
+  readonly parentKey: unknown;
+  /** `Type.field` that asked (for attribution). */
+  readonly field: string;
+}
+
+export function countSpecKey(spec: CountSpec): string {
+  return `${spec.collection}|${spec.foreignField}|${spec.filterSignature}${spec.multikey ? '|multikey' : ''}`;
+}
+
+/**
+ * Counts the children of many parents (a connection's `totalCount`) in ONE aggregate:
+ * `$match {fk: {$in: keys}, …filter} → $group {_id: "$fk", count: {$sum: 1}}`, one reply document per
+ * parent that has children; a parent missing from the reply has none. A multikey path is unwound first,
+ * so a child listing several parents counts for each.
+ */
+export class CountLoader {
+  readonly #loader: DataLoader<CountLoad, number, string>;
+
+  constructor(
+    private readonly funnel: MongoFunnel,
+    private readonly request: RequestScope,
+    readonly spec: CountSpec,
+  ) {
+    // No promise cache: every load of a tick resolves with that tick's batch (estimate/README.md).
+    this.#loader = new DataLoader((loads) => this.#batch(loads), { cache: false });
+  }
+
+  load(load: CountLoad): Promise<number> {
+    return this.#loader.load(load);
+  }
+
+  async #batch(loads: readonly CountLoad[]): Promise<number[]> {
+    const { collection, foreignField, filter, multikey } = this.spec;
+    const keys = new Map<string, unknown>();
+    for (const load of loads) keys.set(keyString(load.parentKey), load.parentKey);
+    const inKeys = { $in: [...keys.values()] };
+    const keyMatch = { [foreignField]: inKeys };
+    const match = { $match: filter ? { $and: [keyMatch, filter] } : keyMatch };
+    const pipeline = multikey
+      ? [match, { $project: { _id: 0, key: `$${foreignField}` } }, { $unwind: '$key' }, { $match: { key: inKeys } }, { $group: { _id: '$key', count: { $sum: 1 } } }]
+      : [match, { $group: { _id: `$${foreignField}`, count: { $sum: 1 } } }];
+    const fields = [...new Set(loads.map((load) => load.field))];
+    const counts = await this.funnel.aggregate({ ...this.request, fields }, collection, pipeline, { batchSize: keys.size });
+    const byParent = new Map(counts.map((row) => [keyString(row._id), Number(row.count)]));
+    return loads.map((load) => byParent.get(keyString(load.parentKey)) ?? 0);
+  }
+}

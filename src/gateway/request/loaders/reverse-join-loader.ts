@@ -1,0 +1,133 @@
+import DataLoader from 'dataloader';
+import type { FieldCostRecorder } from '../../operation/cost/cost-ledger';
+import type { AggregateBatcher } from './aggregate-batcher';
+import { keyString } from '../../documents/key-string';
+import { readPath } from '../../documents/read-path';
+import type { MongoFunnel, RequestScope, StoredDocument } from '../mongo/mongo-funnel';
+import { mergeProjections, projectionOf, toProjectStage, type Projection } from '../../operation/planning/projection';
+import { sortDocument } from '../../startup/storage-map/parse-sort';
+import type { SortKey } from '../../startup/storage-map/storage-map-types';
+
+/** Children per reply of a reverse join without a per-parent limit: more come by getMore (the estimate counts those). */
+export const UNBOUNDED_REVERSE_JOIN_BATCH = 10_000;
+
+/** What every load of one reverse-join loader shares: the query except the parent keys. */
+export interface ReverseJoinSpec {
+  readonly collection: string;
+  /** The children's path holding the parent's key (single-valued). */
+  readonly foreignField: string;
+  readonly sort: readonly SortKey[];
+  /** Children per parent; undefined: all of them. */
+  readonly perParent: number | undefined;
+  /** Extra condition on children (a page: after a cursor, before a time); built from typed values only. */
+  readonly pageFilter: StoredDocument | undefined;
+  /** Identifies `pageFilter` in the registry key. */
+  readonly pageSignature: string;
+}
+
+export interface ReferenceLoad {
+  readonly parentKey: unknown;
+  readonly projection: Projection;
+  readonly field: string;
+  readonly cost?: FieldCostRecorder;
+}
+
+export function reverseJoinSpecKey(spec: Omit<ReverseJoinSpec, 'pageFilter'>): string {
+  const sort = spec.sort.map((key) => `${key.direction === 1 ? '' : '-'}${key.path}`).join(',');
+  return `${spec.collection}|${spec.foreignField}|${sort}|${spec.perParent ?? '*'}|${spec.pageSignature}`;
+}
+
+/**
+ * Loads the children of many parents in ONE aggregate on the child collection, whose reply holds
+ * exactly the child documents, each parent's in `sort` order:
+ * - with a per-parent limit n, one branch per parent key:
+ *   `$match {fk: k0} → $sort → $limit n → $project`, then `$unionWith {coll, pipeline: [the same for k1]}`
+ *   per further key, so each parent's page is an indexed, limited query (with an index on `{fk, …sort}`,
+ *   `_id` tie-breaker included, the server reads at most n children per parent), instead of one sort
+ *   and `$group $topN` over every child of every parent to keep n;
+ * - without one (every child): `$match {fk: {$in: keys}} → $sort → $project → $group {_id: "$fk",
+ *   docs: {$push: "$$ROOT"}} → $unwind → $replaceRoot`.
+ * The reply is regrouped by parent key here, so the order of the branches in it does not matter
+ * (MongoDB does not specify it); within a parent, documents keep the order its branch sorted them in.
+ */
+export class ReverseJoinLoader {
+  readonly #loader: DataLoader<ReferenceLoad, StoredDocument[], string>;
+
+  constructor(
+    private readonly funnel: MongoFunnel,
+    private readonly request: RequestScope,
+    readonly spec: ReverseJoinSpec,
+    /** Combines this loader's bounded aggregates with those of other loaders of the collection. */
+    private readonly batcher: AggregateBatcher,
+  ) {
+    // No promise cache: a parent's children loaded again in a later tick are read again with that tick's
+    // batch, so that every load of a tick resolves at one time (estimate/README.md).
+    this.#loader = new DataLoader((loads) => this.#batch(loads), { cache: false });
+  }
+
+  load(load: ReferenceLoad): Promise<StoredDocument[]> {
+    return this.#loader.load(load);
+  }
+
+  async #batch(loads: readonly ReferenceLoad[]): Promise<StoredDocument[][]> {
+    const { collection, foreignField, sort, perParent } = this.spec;
+    const parentKeys = loads.map((load) => keyString(load.parentKey));
+    const keys = new Map<string, unknown>();
+    for (let index = 0; index < loads.length; index++) keys.set(parentKeys[index]!, loads[index]!.parentKey);
+    const projection = mergeProjections([
+      ...loads.map((load) => load.projection),
+      projectionOf([[foreignField, 1], ...sort.map((key) => [key.path, 1] as const)]),
+    ]);
+    const pipeline =
+      perParent === undefined
+        ? this.#everyChildPipeline([...keys.values()], projection)
+        : this.#perParentPipeline([...keys.values()], perParent, projection);
+    const fields = [...new Set(loads.map((load) => load.field))];
+    const documents =
+      perParent === undefined
+        ? await this.funnel.aggregate({ ...this.request, fields }, collection, pipeline, { batchSize: UNBOUNDED_REVERSE_JOIN_BATCH })
+        : await this.batcher.submit(pipeline, fields, keys.size * perParent);
+    const byParent = new Map<string, StoredDocument[]>();
+    for (const document of documents) {
+      const key = keyString(readPath(document, foreignField));
+      const list = byParent.get(key);
+      if (list) list.push(document);
+      else byParent.set(key, [document]);
+    }
+    return loads.map((load, index) => {
+      const children = byParent.get(parentKeys[index]!) ?? [];
+      load.cost?.documents(children.length);
+      return children;
+    });
+  }
+
+  #match(keyMatch: StoredDocument): StoredDocument {
+    const { pageFilter } = this.spec;
+    return pageFilter ? { $and: [keyMatch, pageFilter] } : keyMatch;
+  }
+
+  /** The first key's branch leads; each further key is a `$unionWith` branch on the same collection. */
+  #perParentPipeline(keys: readonly unknown[], perParent: number, projection: Projection): StoredDocument[] {
+    const { collection, foreignField, sort } = this.spec;
+    const branch = (key: unknown): StoredDocument[] => [
+      { $match: this.#match({ [foreignField]: key }) },
+      { $sort: sortDocument(sort) },
+      { $limit: perParent },
+      { $project: toProjectStage(projection) },
+    ];
+    const [first, ...rest] = keys;
+    return [...branch(first), ...rest.map((key) => ({ $unionWith: { coll: collection, pipeline: branch(key) } }))];
+  }
+
+  #everyChildPipeline(keys: readonly unknown[], projection: Projection): StoredDocument[] {
+    const { foreignField, sort } = this.spec;
+    return [
+      { $match: this.#match({ [foreignField]: { $in: keys } }) },
+      { $sort: sortDocument(sort) },
+      { $project: toProjectStage(projection) },
+      { $group: { _id: `$${foreignField}`, docs: { $push: '$$ROOT' } } },
+      { $unwind: '$docs' },
+      { $replaceRoot: { newRoot: '$docs' } },
+    ];
+  }
+}

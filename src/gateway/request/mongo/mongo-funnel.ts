@@ -1,0 +1,507 @@
+import { randomBytes } from 'node:crypto';
+import {
+  BSON,
+  MongoClient,
+  MongoError,
+  MongoServerError,
+  MongoErrorLabel,
+  type ClientSession,
+  type CommandFailedEvent,
+  type CommandStartedEvent,
+  type CommandSucceededEvent,
+  type Db,
+  type Document,
+} from 'mongodb';
+import type { CostLedger, WriteAttemptTag, WriteUnitRecord } from '../../operation/cost/cost-ledger';
+import { commandFilterShape, type FilterShape } from '../../operation/cost/filter-shape';
+import { serverSelectionTimeout } from '../../../setting-rules';
+import { DatabaseFailure, TransactionConflict } from '../../errors/internal-errors';
+import type { OperationDeadline } from '../../operation/limits/operation-deadline';
+import { FunnelWriter, SESSION_COMMANDS } from './funnel-writer';
+import type { StoredDocument } from './stored-document';
+
+/** An index as the startup check reads it: its key, and whether it is unique. */
+export interface IndexDescription {
+  readonly key: Readonly<Record<string, unknown>>;
+  readonly unique: boolean;
+}
+
+export type { StoredDocument };
+
+/** What every command of one request carries: its ledger, and for reads the deadline they must keep. */
+export interface RequestScope {
+  readonly ledger: CostLedger;
+  readonly deadline?: OperationDeadline;
+}
+
+/** Who a command is for: the request (ledger, deadline) and the `Type.field`s whose loads it serves. */
+export interface CommandScope extends RequestScope {
+  readonly fields: readonly string[];
+  /** The command belongs to this write unit of a mutation (extensions.cost.writes). */
+  readonly writeUnit?: WriteUnitRecord;
+}
+
+export interface FindOptions {
+  readonly projection: Record<string, unknown>;
+  readonly sort?: Record<string, 1 | -1>;
+  readonly limit?: number;
+  /**
+   * The most documents the answer can hold; the funnel asks the server for one more per reply so the
+   * first reply also tells it the cursor is exhausted (a reply that exactly fills its batch leaves the
+   * cursor open on MongoDB, costing an empty getMore).
+   */
+  readonly batchSize?: number;
+}
+
+/** Decides whether a write unit's transaction runs again after a transient error (writes/transaction-retries.ts). */
+export interface TransactionRetryGate {
+  /** `failedAttempts` attempts failed and were aborted: resolves true once the next may start (after its backoff), or false to stop. */
+  retryAfter(failedAttempts: number): Promise<boolean>;
+}
+
+interface InflightOperation {
+  readonly scope: CommandScope;
+  readonly collection: string;
+  /** Set by the operation's first command; its getMores repeat it in the debug view. */
+  filter?: FilterShape;
+}
+
+const COMMENT_PREFIX = 'docjoin:';
+
+/**
+ * The mongo funnel (with funnel-writer.ts, the only gateway code that imports `mongodb`). Every gateway command goes through it.
+ *
+ * Attribution: each operation gets a unique `comment` (`docjoin:<funnel>:<n>`); the driver copies it onto the
+ * command and onto every `getMore` of its cursor. Command monitoring events carry the command, so the
+ * listener maps comment → operation → request ledger, whatever interleaving concurrent requests cause.
+ */
+export class MongoFunnel {
+  readonly #client: MongoClient;
+  readonly #db: Db;
+  /** The client's own BSON options (useBigInt64, promoteValues…), for the documents of raw reads. */
+  readonly #decodeOptions: BSON.DeserializeOptions;
+  readonly #inflight = new Map<string, InflightOperation>();
+  /** Write units by session id: commitTransaction/abortTransaction carry no comment, only the lsid. */
+  readonly #sessions = new Map<string, InflightOperation>();
+  /** Started commands by connection + wire request id, until they succeed or fail. */
+  readonly #started = new Map<string, StartedCommand>();
+  /** Unique per funnel, so that several gateways can share one client without mixing their counts. */
+  readonly #commentPrefix = `${COMMENT_PREFIX}${randomBytes(4).toString('hex')}:`;
+  #nextOperation = 0;
+  #lastAnswerAt = 0;
+  /** Each told once of the next answer to any command of this client (pingOrAnyAnswer). */
+  readonly #answerWaiters = new Set<() => void>();
+
+  constructor(client: MongoClient, db: Db) {
+    if (client.options.monitorCommands !== true) {
+      throw new TypeError('MongoFunnel needs a MongoClient created with { monitorCommands: true } (use connectMongo(uri)); without it round trips cannot be counted');
+    }
+    this.#client = client;
+    this.#db = db;
+    this.#decodeOptions = { ...db.bsonOptions, raw: false };
+    client.on('commandStarted', this.#onStarted);
+    client.on('commandSucceeded', this.#onSucceeded);
+    client.on('topologyClosed', this.#forgetAnswers);
+    client.on('commandFailed', this.#onFailed);
+  }
+
+  get databaseName(): string {
+    return this.#db.databaseName;
+  }
+
+  /**
+   * Reads ask the driver for raw documents (`raw: true`) and decode each once, here, with the client's
+   * own BSON options (useBigInt64, promoteValues…): with command monitoring on, the driver decodes
+   * every reply for its event, and a decoded reply would be decoded a second time for the cursor.
+   */
+  readonly #decode = (documents: readonly unknown[]): StoredDocument[] => {
+    const options = this.#decodeOptions;
+    return documents.map((document) => BSON.deserialize(document as Uint8Array, options));
+  };
+
+  async find(scope: CommandScope, collection: string, filter: StoredDocument, options: FindOptions): Promise<StoredDocument[]> {
+    return this.#run(scope, collection, (comment, maxTimeMS) =>
+      this.#db
+        .collection(collection)
+        .find(filter, {
+          projection: options.projection,
+          ...(options.sort && { sort: options.sort }),
+          ...(options.limit !== undefined && { limit: options.limit }),
+          ...(options.batchSize !== undefined && { batchSize: replyBatchSize(options.batchSize) }),
+          ...(maxTimeMS !== undefined && { maxTimeMS }),
+          comment,
+          raw: true,
+        })
+        .toArray()
+        .then(this.#decode),
+    );
+  }
+
+  async aggregate(scope: CommandScope, collection: string, pipeline: readonly StoredDocument[], options: { batchSize?: number } = {}): Promise<StoredDocument[]> {
+    return this.#run(scope, collection, (comment, maxTimeMS) =>
+      this.#db
+        .collection(collection)
+        .aggregate(pipeline as Document[], { ...(options.batchSize !== undefined && { batchSize: replyBatchSize(options.batchSize) }), ...(maxTimeMS !== undefined && { maxTimeMS }), comment, raw: true })
+        .toArray()
+        .then(this.#decode),
+    );
+  }
+
+  /** Startup checks (not attributed to any request). */
+  async listCollectionNames(): Promise<string[]> {
+    const collections = await this.#db.listCollections({}, { nameOnly: true }).toArray();
+    return collections.map((collection) => collection.name);
+  }
+
+  /** The collection's size from its metadata (not attributed to any request). */
+  estimatedDocumentCount(collection: string): Promise<number> {
+    return this.#db.collection(collection).estimatedDocumentCount();
+  }
+
+  /** An aggregate for startup statistics (not attributed to any request). */
+  aggregateStatistics(collection: string, pipeline: readonly StoredDocument[]): Promise<StoredDocument[]> {
+    return this.#db.collection(collection).aggregate(pipeline as Document[]).toArray();
+  }
+
+  /**
+   * Documents of one of docjoin's own collections (`docjoin_migrations`), read at startup and then
+   * periodically (not attributed to any request); none when the collection does not exist.
+   */
+  readMetadata(collection: string, filter: StoredDocument): Promise<StoredDocument[]> {
+    return this.#db.collection(collection).find(filter as Document).toArray();
+  }
+
+  /** Empty when the user may not list databases. */
+  async listDatabaseNames(): Promise<string[]> {
+    try {
+      const { databases } = await this.#db.admin().listDatabases({ nameOnly: true });
+      return databases.map((database) => database.name);
+    } catch {
+      return [];
+    }
+  }
+
+  async listIndexes(collection: string): Promise<IndexDescription[]> {
+    const indexes = await this.#db.collection(collection).listIndexes().toArray();
+    return indexes.map((index) => ({ key: index.key as Record<string, unknown>, unique: index.unique === true }));
+  }
+
+  /** Up to `size` documents of `collection`, the first in `_id` order (a sample that is the same on every start). */
+  async sampleDocuments(collection: string, size: number): Promise<StoredDocument[]> {
+    return this.#db.collection(collection).find({}, { sort: { _id: 1 }, limit: size }).toArray();
+  }
+
+  /** Whether some document of `collection` has `path`; undefined when the collection is empty. */
+  async someDocumentHas(collection: string, path: string): Promise<boolean | undefined> {
+    const documents = this.#db.collection(collection);
+    if (await documents.findOne({ [path]: { $exists: true } }, { projection: { _id: 1 } })) return true;
+    return (await documents.findOne({}, { projection: { _id: 1 } })) ? false : undefined;
+  }
+
+  async ping(): Promise<void> {
+    await this.#db.command({ ping: 1 });
+  }
+
+  /**
+   * A ping that also settles, successfully, as soon as the server answers any other command of this
+   * client: under load the ping may wait behind the requests' commands, whose answers prove as much.
+   * It fails when the ping fails before anything is answered.
+   */
+  pingOrAnyAnswer(): Promise<void> {
+    return new Promise<void>((resolve, reject) => {
+      const answered = (): void => {
+        this.#answerWaiters.delete(answered);
+        resolve();
+      };
+      this.#answerWaiters.add(answered);
+      this.ping().then(answered, (error: unknown) => {
+        this.#answerWaiters.delete(answered);
+        reject(error);
+      });
+    });
+  }
+
+  /**
+   * Whether the server answered a command of this client in the last `ms`, with no failure or close
+   * since (a ping need not be sent).
+   */
+  answeredWithin(ms: number): boolean {
+    return Date.now() - this.#lastAnswerAt <= ms;
+  }
+
+  /** Whether the server runs transactions: a replica set member (hello has setName) or a mongos. */
+  async supportsTransactions(): Promise<boolean> {
+    const hello = await this.#db.command({ hello: 1 });
+    return typeof hello.setName === 'string' || hello.msg === 'isdbgrid';
+  }
+
+  /**
+   * Runs `work` with a writer whose commands share one session and are attributed to `scope` and to
+   * `unit`, the ledger's record of this write unit. With `transaction`, they commit together, and the
+   * whole of `work` runs again after a transient error (a write conflict) while `retries` allows, so
+   * `work` must be safe to run again; each run is a new attempt of `unit`, and its commands carry that
+   * attempt, so the report counts only the documents of the attempt that committed. When the retries
+   * stop on a server's transient error, the unit fails with TransactionConflict. Other driver errors
+   * reach the caller as DatabaseFailure; inside `work` the writer throws them raw, because the retry
+   * decision reads their error labels.
+   */
+  async runWriteUnit<T>(
+    scope: CommandScope,
+    unit: WriteUnitRecord,
+    options: { transaction: boolean; retries: TransactionRetryGate },
+    work: (writer: FunnelWriter) => Promise<T>,
+  ): Promise<T> {
+    const unitScope: CommandScope = { ...scope, writeUnit: unit };
+    const session = this.#client.startSession();
+    const sessionKey = lsidKey(session.id?.id);
+    if (sessionKey !== undefined) this.#sessions.set(sessionKey, { scope: unitScope, collection: SESSION_COMMANDS });
+    const writer = new FunnelWriter(this.#db, session, (collection, operation) => this.#attribute(unitScope, collection, operation));
+    const attempt = (): Promise<T> => {
+      unit.startAttempt();
+      return work(writer);
+    };
+    try {
+      const result = options.transaction ? await inTransaction(session, options.retries, attempt) : await attempt();
+      unit.finish('committed');
+      return result;
+    } catch (error) {
+      unit.finish('failed');
+      throw error instanceof MongoError ? new DatabaseFailure(writer.lastCollection, error) : error;
+    } finally {
+      await session.endSession();
+      if (sessionKey !== undefined) this.#sessions.delete(sessionKey);
+    }
+  }
+
+  /** Tags the operation's commands with a fresh comment for attribution; driver errors pass through as they are. */
+  async #attribute<T>(scope: CommandScope, collection: string, operation: (comment: string) => Promise<T>): Promise<T> {
+    const comment = `${this.#commentPrefix}${++this.#nextOperation}`;
+    this.#inflight.set(comment, { scope, collection });
+    try {
+      return await operation(comment);
+    } finally {
+      this.#inflight.delete(comment);
+    }
+  }
+
+  /** Stops listening; the client belongs to the caller, who closes it. */
+  detach(): void {
+    this.#client.off('commandStarted', this.#onStarted);
+    this.#client.off('commandSucceeded', this.#onSucceeded);
+    this.#client.off('topologyClosed', this.#forgetAnswers);
+    this.#client.off('commandFailed', this.#onFailed);
+  }
+
+  /**
+   * #attribute for the read path: nothing is sent once the request's deadline has passed, each read
+   * gets the time left as `maxTimeMS`, and driver errors become DatabaseFailure, except MongoDB's own
+   * "time limit exceeded", which stops the operation as a timeout.
+   */
+  async #run<T>(scope: CommandScope, collection: string, operation: (comment: string, maxTimeMS: number | undefined) => Promise<T>): Promise<T> {
+    const { deadline } = scope;
+    deadline?.throwIfStopped();
+    try {
+      return await this.#attribute(scope, collection, (comment) => operation(comment, deadline?.remainingMs()));
+    } catch (error) {
+      if (deadline && error instanceof MongoServerError && error.codeName === 'MaxTimeMSExpired') {
+        deadline.stop('timeout');
+        deadline.throwIfStopped();
+      }
+      throw new DatabaseFailure(collection, error);
+    }
+  }
+
+  readonly #onStarted = (event: CommandStartedEvent): void => {
+    const comment = (event.command as { comment?: unknown }).comment;
+    if (comment === undefined) return this.#startSessionCommand(event);
+    if (typeof comment !== 'string' || !comment.startsWith(this.#commentPrefix)) return;
+    const operation = this.#inflight.get(comment);
+    if (!operation) return;
+    operation.filter ??= commandFilterShape(event.commandName, event.command);
+    this.#started.set(eventKey(event), startedCommand(operation, event.commandName));
+  };
+
+  readonly #forgetAnswers = (): void => {
+    this.#lastAnswerAt = 0;
+  };
+
+  readonly #onSucceeded = (event: CommandSucceededEvent): void => {
+    this.#lastAnswerAt = Date.now();
+    if (this.#answerWaiters.size > 0) for (const answered of this.#answerWaiters) answered();
+    const { documents, bytes } = measureReply(event.commandName, event.reply);
+    this.#finish(event, true, documents, bytes);
+  };
+
+  readonly #onFailed = (event: CommandFailedEvent): void => {
+    this.#lastAnswerAt = 0;
+    this.#finish(event, false, 0, 0);
+  };
+
+  /** A write unit's commitTransaction / abortTransaction, recognised by its session id. */
+  #startSessionCommand(event: CommandStartedEvent): void {
+    const key = lsidKey((event.command as { lsid?: { id?: unknown } }).lsid?.id);
+    const unit = key === undefined ? undefined : this.#sessions.get(key);
+    if (unit) this.#started.set(eventKey(event), startedCommand(unit, event.commandName));
+  }
+
+  #finish(event: CommandSucceededEvent | CommandFailedEvent, ok: boolean, documents: number, bytes: number): void {
+    const key = eventKey(event);
+    const started = this.#started.get(key);
+    if (!started) return;
+    this.#started.delete(key);
+    started.operation.scope.ledger.recordCommand({
+      collection: started.operation.collection,
+      commandName: started.commandName,
+      fields: started.operation.scope.fields,
+      documents,
+      bytes,
+      durationMs: event.duration,
+      ok,
+      ...(started.writeUnit && { writeUnit: started.writeUnit, documentsModified: ok ? documentsModified(started.commandName, (event as CommandSucceededEvent).reply) : 0 }),
+      ...(started.operation.filter !== undefined && { filter: started.operation.filter }),
+    });
+  }
+}
+
+interface StartedCommand {
+  readonly operation: InflightOperation;
+  readonly commandName: string;
+  /** A write unit's command: the attempt it was sent in, fixed when it starts (a retry may begin before it is counted). */
+  readonly writeUnit?: WriteAttemptTag;
+}
+
+function startedCommand(operation: InflightOperation, commandName: string): StartedCommand {
+  const unit = operation.scope.writeUnit;
+  return { operation, commandName, ...(unit && { writeUnit: unit.tag }) };
+}
+
+/**
+ * `attempt` in a transaction, then the commit. After an error labelled TransientTransactionError (a
+ * write conflict, a connection lost mid-transaction) the transaction is aborted and `attempt` runs
+ * again in a new one when `retries` allows. This is session.withTransaction's loop with bounds: the
+ * driver's keeps retrying for 120 s, which against a transaction left open by a dead client meant
+ * hundreds of attempts. A commit whose outcome is unknown (UnknownTransactionCommitResult, after the
+ * driver's own retry of it) is not retried here; it fails the unit.
+ */
+async function inTransaction<T>(session: ClientSession, retries: TransactionRetryGate, attempt: () => Promise<T>): Promise<T> {
+  for (let attempts = 1; ; attempts++) {
+    session.startTransaction();
+    try {
+      const result = await attempt();
+      await session.commitTransaction();
+      return result;
+    } catch (error) {
+      // A failed commit has ended the transaction; anything else leaves it open on the server until aborted.
+      if (session.inTransaction()) await session.abortTransaction();
+      if (!(error instanceof MongoError && error.hasErrorLabel(MongoErrorLabel.TransientTransactionError))) throw error;
+      if (await retries.retryAfter(attempts)) continue;
+      // A server that keeps refusing is contention; a network error stays a DatabaseFailure.
+      throw error instanceof MongoServerError ? new TransactionConflict(attempts, error) : error;
+    }
+  }
+}
+
+/** See FindOptions.batchSize: one more than the answer can hold, so the first reply reaches the end. */
+function replyBatchSize(expected: number): number {
+  return Math.max(0, expected) + 1;
+}
+
+function eventKey(event: { connectionId?: string | number; requestId: number }): string {
+  return `${String(event.connectionId)}#${event.requestId}`;
+}
+
+/** A Buffer is sized as BSON binary: its int32 length and subtype byte more than the document it holds. */
+const RAW_DOCUMENT_OVERHEAD = 5;
+
+/**
+ * The documents of a reply and its BSON size. A raw read's reply holds its batch's documents as
+ * Buffers (an aggregate's: its whole cursor), so counting them decodes nothing but the cursor's
+ * envelope; the size takes off what sizing each Buffer as binary adds, which makes a read's reply
+ * size the one that came over the wire. Other replies are sized as the driver decoded them. A
+ * findAndModify returns its one document as `value`.
+ */
+function measureReply(commandName: string, reply: unknown): { documents: number; bytes: number } {
+  if (reply === null || typeof reply !== 'object') return { documents: 0, bytes: 0 };
+  const bytes = replySize(reply as Document);
+  const cursor = (reply as { cursor?: unknown }).cursor;
+  if (cursor instanceof Uint8Array) {
+    const batch = batchOf(BSON.deserialize(cursor, { fieldsAsRaw: { firstBatch: true, nextBatch: true } }));
+    return { documents: batch.length, bytes: bytes - RAW_DOCUMENT_OVERHEAD };
+  }
+  if (commandName === 'findAndModify') return { documents: isDocument((reply as { value?: unknown }).value) ? 1 : 0, bytes };
+  const batch = batchOf(cursor);
+  const rawDocuments = batch.filter((document) => document instanceof Uint8Array).length;
+  return { documents: batch.length, bytes: bytes - RAW_DOCUMENT_OVERHEAD * rawDocuments + promotedCursorIdBytes(cursor) };
+}
+
+/**
+ * BSON.calculateObjectSize of a reply (a raw document sized as binary), without walking a raw batch:
+ * each of its elements is a type byte, its index as a C string, and the Buffer as binary (its int32
+ * length, subtype byte and bytes).
+ */
+function replySize(reply: Document): number {
+  const cursor = reply.cursor as { firstBatch?: unknown; nextBatch?: unknown } | undefined;
+  const key = cursor?.firstBatch !== undefined ? 'firstBatch' : 'nextBatch';
+  const batch = cursor?.[key];
+  if (!Array.isArray(batch) || batch.length === 0 || !batch.every((document) => document instanceof Uint8Array)) return BSON.calculateObjectSize(reply);
+  let elements = 0;
+  batch.forEach((document: Uint8Array, index) => {
+    elements += 2 + String(index).length + document.byteLength;
+  });
+  return BSON.calculateObjectSize({ ...reply, cursor: { ...cursor, [key]: [] } }) + elements + RAW_DOCUMENT_OVERHEAD * batch.length;
+}
+
+/** A cursor id is an int64 on the wire; decoded into a number, it would be sized as an int32. */
+function promotedCursorIdBytes(cursor: unknown): number {
+  return typeof (cursor as { id?: unknown } | undefined)?.id === 'number' ? 4 : 0;
+}
+
+function isDocument(value: unknown): boolean {
+  return typeof value === 'object' && value !== null;
+}
+
+function batchOf(cursor: unknown): readonly unknown[] {
+  const { firstBatch, nextBatch } = (cursor ?? {}) as { firstBatch?: unknown; nextBatch?: unknown };
+  const batch = firstBatch ?? nextBatch;
+  return Array.isArray(batch) ? batch : [];
+}
+
+/** A client whose commands the funnel can count. The caller owns and closes it. */
+/**
+ * A MongoClient with command monitoring on (round trips are counted from it). It looks for a server for
+ * `serverSelectionTimeoutMS` (default 5 s, not the driver's 30 s; a URI that sets its own keeps it) before
+ * a command fails: during an outage each request ends with DATABASE_UNAVAILABLE within it, and a start
+ * fails within it.
+ */
+export async function connectMongo(uri: string, options: { serverSelectionTimeoutMS?: number } = {}): Promise<MongoClient> {
+  const client = new MongoClient(uri, { monitorCommands: true, ...serverSelectionTimeout(uri, options.serverSelectionTimeoutMS) });
+  try {
+    await client.connect();
+  } catch (error) {
+    // A failed connect can leave a monitor waiting on a silent server, which would keep the process alive.
+    await client.close().catch(() => undefined);
+    throw error;
+  }
+  return client;
+}
+
+export type { MongoClient, Db } from 'mongodb';
+
+/**
+ * Documents a write command changed, from its reply (`nModified` for update, `n` for insert/delete).
+ * A findAndModify reports only what it matched (`lastErrorObject.n`): write units send one only for a
+ * statement that changes what it matches (write-unit.ts).
+ */
+function documentsModified(commandName: string, reply: unknown): number {
+  const counts = (reply ?? {}) as { n?: unknown; nModified?: unknown; lastErrorObject?: { n?: unknown } };
+  let value: unknown = 0;
+  if (commandName === 'update') value = counts.nModified;
+  else if (commandName === 'insert' || commandName === 'delete') value = counts.n;
+  else if (commandName === 'findAndModify') value = counts.lastErrorObject?.n;
+  return typeof value === 'number' ? value : 0;
+}
+
+/** A session id (`lsid.id`, a BSON Binary) as a map key. */
+function lsidKey(id: unknown): string | undefined {
+  return id instanceof BSON.Binary ? Buffer.from(id.buffer).toString('hex') : undefined;
+}

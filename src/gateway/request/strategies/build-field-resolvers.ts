@@ -1,0 +1,23 @@
+import type { GraphQLFieldResolver } from 'graphql';
+import { counterCount } from '../loaders/counter-count';
+import type { StorageMap } from '../../startup/storage-map/storage-map-types';
+import type { CounterRule } from '../../writes/write-model-types';
+import { createCounterFieldResolver } from './counter-field-resolver';
+import { createRelationResolver } from './relation-resolver';
+import { createStoredFieldResolver } from './stored-field-resolver';
+
+export type FieldResolverMap = Record<string, Record<string, { resolve: GraphQLFieldResolver<never, never, never> }>>;
+
+/** Resolvers for every non-root field the storage map describes (`@counter` fields by their rules), in graphql-tools' resolver map shape. */
+export function buildFieldResolvers(storageMap: StorageMap, counters: readonly CounterRule[]): FieldResolverMap {
+  const resolvers: FieldResolverMap = {};
+  const counterRules = new Map(counters.map((rule) => [rule.coordinate, rule]));
+  for (const type of storageMap.types.values()) {
+    for (const field of type.fields.values()) {
+      const counter = counterRules.get(field.coordinate);
+      const resolve = field.kind === 'relation' ? createRelationResolver(field) : counter ? createCounterFieldResolver(counterCount(counter)) : createStoredFieldResolver(field);
+      if (resolve) (resolvers[type.typeName] ??= {})[field.fieldName] = { resolve: resolve as GraphQLFieldResolver<never, never, never> };
+    }
+  }
+  return resolvers;
+}

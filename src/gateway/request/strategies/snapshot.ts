@@ -1,0 +1,120 @@
+import { InvariantError } from '../../errors/internal-errors';
+import { keyString } from '../../documents/key-string';
+import { readPath, writePath } from '../../documents/read-path';
+import type { StoredDocument } from '../mongo/mongo-funnel';
+import { filterAndSort } from '../../operation/planning/in-memory-list';
+import { asksForList } from '../../operation/planning/requested-list';
+import type { SnapshotShape } from '../../startup/storage-map/storage-map-types';
+import { joinByKey } from './join';
+import type { RelationRequest, RelationValue } from './resolver-types';
+
+/**
+ * Serves the field from the parent's copy when the selection fits it (no query); otherwise joins the
+ * documents through the field's @join shape (batched, and free for documents already loaded). A copy
+ * written before a field joined the snapshot (a widened snapshot not yet backfilled) lacks it: that
+ * copy alone is joined, in the same batch as the level's other loads, and keeps its place.
+ */
+export function resolveSnapshot(shape: SnapshotShape, request: RelationRequest): RelationValue {
+  const copy = readPath(request.parent, shape.path);
+  const { context, info, field } = request;
+  const stored = (copy === undefined || copy === null ? [] : Array.isArray(copy) ? copy : [copy]).filter(isEntry);
+  // A single reference reads its first copy only.
+  const entries = field.isList ? stored : stored.slice(0, 1);
+  const { requested } = request;
+  const missing = context.snapshotMissingFields(info, shape, field.targetType, requested);
+  if (missing.length === 0) {
+    const copied = context.snapshotCopiedFields(info, shape, field.targetType, requested);
+    if (entries.every((entry) => lackedFields(copied, entry) === undefined)) {
+      // Every copy is complete (the common case): no slots, nothing to merge.
+      request.cost.snapshotHits(entries.length);
+      const copies = entries.map((entry) => toStoredDocument(request, shape, entry));
+      const documents = asksForList(requested) ? filterAndSort(copies, requested.filters, requested.sort) : copies;
+      return field.isList ? documents : (documents[0] ?? null);
+    }
+    const slots = entries.map((entry): SnapshotSlot => {
+      const lacked = lackedFields(copied, entry);
+      if (lacked === undefined) return { copy: toStoredDocument(request, shape, entry) };
+      request.cost.snapshotMisses(1, lacked);
+      return { key: entry[shape.key] };
+    });
+    const staleKeys = slots.flatMap((slot) => ('key' in slot ? [slot.key] : []));
+    request.cost.snapshotHits(entries.length - staleKeys.length);
+    const serve = (joined: readonly (StoredDocument | null)[]) => {
+      const merged = mergeCopiesAndJoined(slots, joined, shape.fallback.foreignField);
+      return asksForList(requested) ? filterAndSort(merged, requested.filters, requested.sort) : merged;
+    };
+    if (staleKeys.length === 0) {
+      const documents = serve([]);
+      return field.isList ? documents : (documents[0] ?? null);
+    }
+    const projection = context.projectionFor(info, field.targetType);
+    if (!field.isList) return joinByKey(shape.fallback, request, staleKeys[0], projection);
+    return Promise.resolve(joinByKey(shape.fallback, request, staleKeys, projection)).then((joined) => serve(joined as StoredDocument[]));
+  }
+  request.cost.snapshotMisses(entries.length, missing);
+  const keys = entries.map((entry) => entry[shape.key]);
+  const projection = context.projectionFor(info, field.targetType);
+  return joinByKey(shape.fallback, request, field.isList ? keys : keys[0], projection);
+}
+
+/** One entry of a snapshot list: its copy, or the key of the document the join reads in its place. */
+export type SnapshotSlot = { readonly copy: StoredDocument } | { readonly key: unknown };
+
+/**
+ * The list in the entries' order: each copy as is, each joined entry as the document found for its key
+ * (`keyPath` of a joined document), left out when the join found none (a dangling key, or one its
+ * filters dropped).
+ */
+export function mergeCopiesAndJoined(slots: readonly SnapshotSlot[], joined: readonly (StoredDocument | null)[], keyPath: string): StoredDocument[] {
+  const byKey = new Map<string, StoredDocument>();
+  for (const document of joined) if (document) byKey.set(keyString(readPath(document, keyPath)), document);
+  return slots.flatMap((slot) => {
+    if ('copy' in slot) return [slot.copy];
+    const document = byKey.get(keyString(slot.key));
+    return document ? [document] : [];
+  });
+}
+
+/** Sets of lacked fields, one array per set and selection, so the workload counts misses per set (FieldRead.missing). */
+const lackedSets = new WeakMap<readonly string[], Map<string, readonly string[]>>();
+
+/** The fields of `copied` the entry lacks (a copy written before they joined the snapshot); undefined when none. */
+function lackedFields(copied: readonly string[], entry: Record<string, unknown>): readonly string[] | undefined {
+  // The common case (every copy complete) allocates nothing.
+  if (copied.every((name) => entry[name] !== undefined)) return undefined;
+  const lacked = copied.filter((name) => entry[name] === undefined);
+  let sets = lackedSets.get(copied);
+  if (!sets) lackedSets.set(copied, (sets = new Map()));
+  const key = lacked.join(',');
+  let set = sets.get(key);
+  if (!set) sets.set(key, (set = Object.freeze(lacked)));
+  return set;
+}
+
+function isEntry(value: unknown): value is Record<string, unknown> {
+  return value !== null && typeof value === 'object' && !Array.isArray(value);
+}
+
+/** Rebuilds a copy as the target document would be stored, so the target's field resolvers read it unchanged. */
+function toStoredDocument(request: RelationRequest, shape: SnapshotShape, entry: Record<string, unknown>): StoredDocument {
+  const document: StoredDocument = { _id: entry[shape.key] };
+  for (const { name, path } of storedPathsOf(request, shape)) writePath(document, path, entry[name]);
+  return document;
+}
+
+/** Each copied field's stored path in the target document (`_id` left out: the key gives it), worked out once per shape. */
+const storedPaths = new WeakMap<SnapshotShape, ReadonlyArray<{ readonly name: string; readonly path: string }>>();
+
+function storedPathsOf(request: RelationRequest, shape: SnapshotShape): ReadonlyArray<{ readonly name: string; readonly path: string }> {
+  let paths = storedPaths.get(shape);
+  if (paths) return paths;
+  const target = request.context.storageMap.types.get(shape.fallback.targetType);
+  if (!target) throw new InvariantError(`no storage for ${shape.fallback.targetType}`);
+  paths = shape.fields.flatMap((name) => {
+    const storage = target.fields.get(name);
+    if (storage?.kind !== 'stored') throw new InvariantError(`${request.field.coordinate}: snapshot field ${name} is not stored`);
+    return storage.path === '_id' ? [] : [{ name, path: storage.path }];
+  });
+  storedPaths.set(shape, paths);
+  return paths;
+}

@@ -1,0 +1,29 @@
+import { GraphQLScalarType, Kind, print } from 'graphql';
+import { badUserInput } from '../../errors/public-error-code';
+
+/** ISO-8601 strings on the wire, BSON Dates in MongoDB. Unparseable input is BAD_USER_INPUT. */
+export const DateTimeScalar = new GraphQLScalarType<Date, string>({
+  name: 'DateTime',
+  description: 'An ISO-8601 date-time, e.g. `2026-11-21T09:30:00.000Z`.',
+  serialize(value) {
+    const date = value instanceof Date ? value : typeof value === 'string' || typeof value === 'number' ? new Date(value) : undefined;
+    if (!date || Number.isNaN(date.getTime())) throw new TypeError(`DateTime cannot represent ${JSON.stringify(value)}`);
+    return date.toISOString();
+  },
+  parseValue(value) {
+    return parseDateTime(value);
+  },
+  parseLiteral(ast) {
+    if (ast.kind !== Kind.STRING) throw badUserInput(`DateTime must be an ISO-8601 string, got ${print(ast)}`);
+    return parseDateTime(ast.value);
+  },
+});
+
+/** Full ISO-8601 date-times only (a date, a time, an offset); `Date.parse` alone accepts too much. */
+const ISO_DATE_TIME = /^\d{4}-\d{2}-\d{2}(T\d{2}:\d{2}(:\d{2}(\.\d{1,9})?)?(Z|[+-]\d{2}:\d{2}))?$/;
+
+function parseDateTime(value: unknown): Date {
+  const date = typeof value === 'string' && ISO_DATE_TIME.test(value) ? new Date(value) : undefined;
+  if (!date || Number.isNaN(date.getTime())) throw badUserInput(`DateTime must be an ISO-8601 string like 2026-11-21T09:30:00.000Z, got ${JSON.stringify(value)}`);
+  return date;
+}

@@ -1,0 +1,118 @@
+import { makeExecutableSchema } from '@graphql-tools/schema';
+import type { IResolvers } from '@graphql-tools/utils';
+import { GraphQLSchema, isObjectType, Kind, parse, specifiedDirectives, type GraphQLField, type GraphQLNamedType } from 'graphql';
+import { StorageConfigError } from '../../errors/internal-errors';
+import { buildRootResolvers } from '../../request/roots/root-resolvers';
+import { buildStorageMap } from '../storage-map/build-storage-map';
+import type { StorageMap } from '../storage-map/storage-map-types';
+import { buildFieldResolvers } from '../../request/strategies/build-field-resolvers';
+import { buildWriteModel } from '../../writes/build-write-model';
+import { buildMutationResolvers } from '../../writes/generated-mutation-resolvers';
+import { buildGeneratedMutations } from '../../writes/generated-mutations';
+import type { WriteModel } from '../../writes/write-model-types';
+import type { MutationWritePlans } from '../../writes/write-plan';
+import type { AnyResolver, Ownership } from '../../operation/plan/owned-plan';
+import { directiveTypeDefs } from './directive-type-defs';
+
+export interface GatewaySchema {
+  /** The executable schema clients see: storage directives and their ReadStrategy enum removed. */
+  readonly schema: GraphQLSchema;
+  readonly storageMap: StorageMap;
+  readonly writeModel: WriteModel;
+  /** Every Mutation field's write plan: the generated mutations' derived ones and the hand-written ones given. */
+  readonly writePlans: MutationWritePlans;
+  /** The resolvers docjoin built: what decides which queries it runs from its own plan (operation/plan/owned-plan.ts). */
+  readonly ownership: Ownership;
+}
+
+/** The types docjoin's directive definitions declare (ReadStrategy, FilterOp): storage-only, hidden from clients. */
+const STORAGE_ONLY_TYPES = new Set(
+  parse(directiveTypeDefs).definitions.flatMap((definition) => (definition.kind === Kind.ENUM_TYPE_DEFINITION ? [definition.name.value] : [])),
+);
+
+/**
+ * SDL → storage map (parsed and validated once) → resolvers built from it (relation and stored fields,
+ * generated root fields), merged with the hand-written ones → public schema. Throws StorageConfigError
+ * on inconsistent directives, and on a root field with no resolver or with both a generated and a
+ * hand-written one.
+ */
+export function buildGatewaySchema(options: { typeDefs: readonly string[]; resolvers: IResolvers | readonly IResolvers[]; writePlans?: MutationWritePlans }): GatewaySchema {
+  const typeDefs = [...options.typeDefs];
+  const sdlSchema = makeExecutableSchema({ typeDefs });
+  const storageMap = buildStorageMap(sdlSchema);
+  const writeModel = buildWriteModel(sdlSchema, storageMap);
+  const mutations = buildGeneratedMutations(sdlSchema, writeModel);
+  if (mutations.problems.length > 0) throw new StorageConfigError(mutations.problems);
+  const handWritten = Array.isArray(options.resolvers) ? (options.resolvers as readonly IResolvers[]) : [options.resolvers as IResolvers];
+  const rootResolvers: Record<string, Record<string, unknown>> = { ...buildRootResolvers(storageMap) };
+  const mutationType = sdlSchema.getMutationType();
+  if (mutationType && mutations.mutations.size > 0) rootResolvers[mutationType.name] = buildMutationResolvers(mutations.mutations);
+  // As `{ resolve }`: graphql-tools binds a bare function, and a plan knows a generated root by the function itself.
+  const generated = Object.fromEntries(
+    Object.entries(rootResolvers).map(([typeName, fields]) => [typeName, Object.fromEntries(Object.entries(fields).map(([fieldName, resolve]) => [fieldName, { resolve }]))]),
+  ) as IResolvers;
+  const handPlans = options.writePlans ?? {};
+  const problems = [
+    ...rootResolverProblems(sdlSchema, handWritten, generated),
+    ...Object.keys(mutations.plans)
+      .filter((fieldName) => Object.hasOwn(handPlans, fieldName))
+      .map((fieldName) => `${mutationType!.name}.${fieldName}: its write plan is derived from its directive; remove the hand-written one`),
+  ];
+  if (problems.length > 0) throw new StorageConfigError(problems);
+  const fieldResolvers = buildFieldResolvers(storageMap, writeModel.counters);
+  const executable = makeExecutableSchema({ typeDefs, resolvers: [fieldResolvers as IResolvers, generated, ...handWritten] });
+  const config = executable.toConfig();
+  const schema = new GraphQLSchema({
+    ...config,
+    types: config.types.filter((type: GraphQLNamedType) => !STORAGE_ONLY_TYPES.has(type.name)),
+    directives: [...specifiedDirectives],
+  });
+  const ownership: Ownership = {
+    storageMap,
+    builtResolvers: builtResolversOf(schema),
+    fieldResolvers: new Set(Object.values(fieldResolvers).flatMap((fields) => Object.values(fields).map((field) => field.resolve as AnyResolver))),
+    rootResolvers: new Set(Object.values(rootResolvers).flatMap((fields) => Object.values(fields) as AnyResolver[])),
+  };
+  return { schema, storageMap, writeModel, writePlans: { ...handPlans, ...mutations.plans }, ownership };
+}
+
+/**
+ * Each field's resolver as the schema was built. Apollo Server wraps every resolver of a schema in place
+ * the first time graphql-js runs an operation for a plugin with `willResolveField` (its default cache
+ * control has one); docjoin still knows its own resolvers by what they were.
+ */
+function builtResolversOf(schema: GraphQLSchema): ReadonlyMap<GraphQLField<unknown, unknown>, AnyResolver> {
+  const resolvers = new Map<GraphQLField<unknown, unknown>, AnyResolver>();
+  for (const type of Object.values(schema.getTypeMap())) {
+    if (!isObjectType(type) || type.name.startsWith('__')) continue;
+    for (const field of Object.values(type.getFields())) if (field.resolve) resolvers.set(field, field.resolve as AnyResolver);
+  }
+  return resolvers;
+}
+
+/**
+ * Every Query and Mutation field needs exactly one resolver: generated (`@find`, `@list`, `@create`,
+ * `@update`, `@delete`) or hand-written.
+ * Without one it would answer null (or fail as non-nullable) at request time; with both, which one runs
+ * would depend on merge order.
+ */
+function rootResolverProblems(schema: GraphQLSchema, handWritten: readonly IResolvers[], generated: IResolvers): string[] {
+  const problems: string[] = [];
+  for (const type of [schema.getQueryType(), schema.getMutationType()]) {
+    if (!type) continue;
+    for (const fieldName of Object.keys(type.getFields())) {
+      const coordinate = `${type.name}.${fieldName}`;
+      const written = handWritten.some((resolvers) => (resolvers[type.name] as Record<string, unknown> | undefined)?.[fieldName] !== undefined);
+      const isGenerated = (generated[type.name] as Record<string, unknown> | undefined)?.[fieldName] !== undefined;
+      if (written && isGenerated) problems.push(`${coordinate}: has a generated resolver (@find, @list, @create, @update or @delete) and a hand-written one; remove the directive or the resolver`);
+      else if (!written && !isGenerated) {
+        problems.push(
+          type === schema.getQueryType()
+            ? `${coordinate}: no resolver; add @find or @list to generate it, or pass a resolver for ${coordinate}`
+            : `${coordinate}: no resolver; add @create, @update or @delete to generate it, or pass a resolver for ${coordinate} with its write plan`,
+        );
+      }
+    }
+  }
+  return problems;
+}

@@ -1,0 +1,136 @@
+import { DatabaseMismatchError } from '../../errors/internal-errors';
+import type { IndexDescription, StoredDocument } from '../../request/mongo/mongo-funnel';
+import { checkRelationListIndexes, checkRootIndexes } from './check-list-indexes';
+import { checkSampledDocuments, type CountedField } from './check-sampled-documents';
+import { documentLocations } from './document-locations';
+import type { RelationField, StorageMap } from './storage-map-types';
+
+/** What the check reads from the database (the mongo funnel provides it). */
+export interface DatabaseCatalog {
+  readonly databaseName: string;
+  listCollectionNames(): Promise<string[]>;
+  listIndexes(collection: string): Promise<IndexDescription[]>;
+  /** Whether some document of `collection` has `path`; undefined when the collection is empty. */
+  someDocumentHas(collection: string, path: string): Promise<boolean | undefined>;
+  /** A few documents of `collection`, the same ones on every start. */
+  sampleDocuments(collection: string, size: number): Promise<StoredDocument[]>;
+  /** The server's databases, to name them when the configured one looks wrong (empty when not allowed). */
+  listDatabaseNames(): Promise<string[]>;
+}
+
+/**
+ * The database-level half of validation, run at server start: every collection the storage map names
+ * exists, every reverse join's foreignField leads an index (else each parent would scan the collection),
+ * every generated root field is served by an index (a `@find` by a unique one), every path a relation
+ * reads is present in at least one document (a typo would otherwise read as "no data"), and each snapshot
+ * copy in a sample of documents keeps its key. Throws DatabaseMismatchError listing every problem with
+ * what fixes it; returns warnings (a sampled document whose stored field is missing or of another type,
+ * a counter never computed, a sort no index serves) that do not stop the start.
+ */
+export async function validateAgainstDatabase(storageMap: StorageMap, catalog: DatabaseCatalog, options: { counters?: readonly CountedField[] } = {}): Promise<string[]> {
+  const existing = new Set(await catalog.listCollectionNames());
+  const wrongDatabase = await noneOfTheCollections(storageMap, existing, catalog);
+  if (wrongDatabase) throw new DatabaseMismatchError([wrongDatabase]);
+  const indexes = new IndexCache(catalog);
+  const roots = await checkRootIndexes(storageMap, existing, (collection) => indexes.of(collection));
+  const relationLists = await checkRelationListIndexes(storageMap, existing, (collection) => indexes.of(collection));
+  const sampled = await checkSampledDocuments(storageMap, existing, catalog, options.counters ?? []);
+  const problems = [
+    ...missingCollections(storageMap, existing, catalog.databaseName),
+    ...(await unindexedReverseJoins(storageMap, existing, indexes)),
+    ...roots.problems,
+    ...(await absentPaths(storageMap, existing, catalog)),
+    ...sampled.problems,
+  ];
+  if (problems.length > 0) throw new DatabaseMismatchError(problems);
+  return [...roots.warnings, ...relationLists, ...sampled.warnings];
+}
+
+/** Each collection's indexes, listed once per check. */
+class IndexCache {
+  readonly #indexes = new Map<string, Promise<IndexDescription[]>>();
+  constructor(private readonly catalog: DatabaseCatalog) {}
+
+  of(collection: string): Promise<IndexDescription[]> {
+    let indexes = this.#indexes.get(collection);
+    if (!indexes) this.#indexes.set(collection, (indexes = this.catalog.listIndexes(collection)));
+    return indexes;
+  }
+}
+
+/**
+ * A database holding none of the schema's collections is most likely the wrong one (a typo in the name):
+ * one problem naming it and the server's other databases, instead of one per missing collection.
+ */
+async function noneOfTheCollections(storageMap: StorageMap, existing: ReadonlySet<string>, catalog: DatabaseCatalog): Promise<string | undefined> {
+  const named = [...new Set([...storageMap.types.values()].flatMap((type) => (type.collection === undefined ? [] : [type.collection])))];
+  if (named.length === 0 || named.some((collection) => existing.has(collection))) return undefined;
+  const others = (await catalog.listDatabaseNames()).filter((name) => name !== catalog.databaseName && !['admin', 'config', 'local'].includes(name));
+  const hint = others.length > 0 ? ` This server has: ${others.join(', ')}.` : '';
+  return `database "${catalog.databaseName}" has none of the schema's ${named.length} collections (${named.join(', ')}).${hint} Set the database (MONGODB_DB, --db, or mongodb.db in the config), or load data (docjoin seed)`;
+}
+
+function missingCollections(storageMap: StorageMap, existing: ReadonlySet<string>, databaseName: string): string[] {
+  const problems: string[] = [];
+  const missing = `does not exist in database "${databaseName}"; load data (npm run seed) or fix the name`;
+  for (const type of storageMap.types.values()) {
+    if (type.collection !== undefined && !existing.has(type.collection)) {
+      problems.push(`${type.typeName}: @collection(name: "${type.collection}") ${missing}`);
+    }
+  }
+  for (const field of storageMap.relations.values()) {
+    const join = field.shapes.join;
+    if (join && !existing.has(join.collection) && join.collection !== storageMap.types.get(join.targetType)?.collection) {
+      problems.push(`${field.coordinate}: @join(collection: "${join.collection}") ${missing}`);
+    }
+  }
+  return problems;
+}
+
+async function unindexedReverseJoins(storageMap: StorageMap, existing: ReadonlySet<string>, indexes: IndexCache): Promise<string[]> {
+  const problems: string[] = [];
+  for (const field of storageMap.relations.values()) {
+    const join = field.shapes.join;
+    if (!join || join.foreignField === '_id' || !existing.has(join.collection)) continue;
+    const keys = (await indexes.of(join.collection)).map((index) => index.key);
+    if (!keys.some((key) => Object.keys(key)[0] === join.foreignField)) {
+      const suggested = [`${join.foreignField}: 1`, ...join.sort.map((key) => `${key.path}: ${key.direction}`)];
+      problems.push(`${field.coordinate}: no index on ${join.collection}.${join.foreignField}; create one with db.${join.collection}.createIndex({ ${suggested.join(', ')} })`);
+    }
+  }
+  return problems;
+}
+
+/** A stored path a relation reads, and the directive argument that names it. */
+interface ReadPath {
+  readonly collection: string;
+  readonly path: string;
+  readonly argument: string;
+}
+
+async function absentPaths(storageMap: StorageMap, existing: ReadonlySet<string>, catalog: DatabaseCatalog): Promise<string[]> {
+  const problems: string[] = [];
+  for (const field of storageMap.relations.values()) {
+    for (const read of readPaths(storageMap, field)) {
+      if (!existing.has(read.collection)) continue;
+      // An empty collection proves nothing either way.
+      if ((await catalog.someDocumentHas(read.collection, read.path)) === false) {
+        problems.push(`${field.coordinate}: no document in ${read.collection} has "${read.path}" (${read.argument}); fix the path or the data`);
+      }
+    }
+  }
+  return problems;
+}
+
+function readPaths(storageMap: StorageMap, field: RelationField): ReadPath[] {
+  const reads: ReadPath[] = [];
+  const { embedded, join, snapshot } = field.shapes;
+  for (const owner of documentLocations(storageMap, field.typeName)) {
+    const at = (path: string) => (owner.prefix === '' ? path : `${owner.prefix}.${path}`);
+    if (embedded) reads.push({ collection: owner.collection, path: at(embedded.path), argument: '@embedded path' });
+    if (snapshot) reads.push({ collection: owner.collection, path: at(snapshot.path), argument: '@snapshot path' });
+    if (join && join.localField !== '_id') reads.push({ collection: owner.collection, path: at(join.localField), argument: '@join localField' });
+  }
+  if (join && join.foreignField !== '_id') reads.push({ collection: join.collection, path: join.foreignField, argument: '@join foreignField' });
+  return reads;
+}

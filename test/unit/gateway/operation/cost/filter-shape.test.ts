@@ -1,0 +1,31 @@
+import { ObjectId } from 'bson';
+import { commandFilterShape, shapeOf } from '../../../../../src/gateway/operation/cost/filter-shape';
+
+describe('filter shapes (keys and operators, never values)', () => {
+  it('replaces values and operator operands by "?"', () => {
+    const ids = [new ObjectId(), new ObjectId()];
+    expect(shapeOf({ _id: { $in: ids } })).toEqual({ _id: { $in: '?' } });
+    expect(shapeOf({ 'host.id': ids[0], name: 'db-1', n: 3 })).toEqual({ 'host.id': '?', name: '?', n: '?' });
+    expect(shapeOf({ due: { $lt: new Date(0), $gte: new Date(0) } })).toEqual({ due: { $lt: '?', $gte: '?' } });
+  });
+
+  it('keeps the branches of $and / $or / $nor, and nested operator documents', () => {
+    expect(shapeOf({ $and: [{ postId: { $in: [1] } }, { $or: [{ createdAt: { $lt: 1 } }, { createdAt: 1, _id: { $lt: 2 } }] }] })).toEqual({
+      $and: [{ postId: { $in: '?' } }, { $or: [{ createdAt: { $lt: '?' } }, { createdAt: '?', _id: { $lt: '?' } }] }],
+    });
+    expect(shapeOf({ tags: { $elemMatch: { kind: 'x' } } })).toEqual({ tags: { $elemMatch: { kind: '?' } } });
+  });
+
+  it('treats an embedded document value as a value, not as operators', () => {
+    expect(shapeOf({ address: { city: 'Lyon' } })).toEqual({ address: '?' });
+  });
+
+  it('reads the filter of a find and the leading $match of an aggregate', () => {
+    expect(commandFilterShape('find', { find: 'books', filter: { _id: { $in: [1] } } })).toEqual({ _id: { $in: '?' } });
+    expect(commandFilterShape('aggregate', { aggregate: 'logMessages', pipeline: [{ $match: { 'host.id': { $in: [1] } } }, { $sort: { time: -1 } }] })).toEqual({
+      'host.id': { $in: '?' },
+    });
+    expect(commandFilterShape('aggregate', { aggregate: 'x', pipeline: [{ $sort: { a: 1 } }] })).toBeUndefined();
+    expect(commandFilterShape('getMore', { getMore: 1, collection: 'books' })).toBeUndefined();
+  });
+});

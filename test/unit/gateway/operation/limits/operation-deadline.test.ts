@@ -1,0 +1,71 @@
+import { OperationStopped } from '../../../../../src/gateway/errors/internal-errors';
+import { OperationDeadline } from '../../../../../src/gateway/operation/limits/operation-deadline';
+
+describe('OperationDeadline', () => {
+  beforeEach(() => jest.useFakeTimers());
+  afterEach(() => jest.useRealTimers());
+
+  it('stops when its time is up, read from the clock when nobody listens', () => {
+    const deadline = new OperationDeadline(50);
+    jest.advanceTimersByTime(49);
+    expect(deadline.stopped).toBe(false);
+    expect(() => deadline.throwIfStopped()).not.toThrow();
+    expect(deadline.remainingMs()).toBe(1);
+    jest.advanceTimersByTime(1);
+    expect(deadline.stopReason).toBe('timeout');
+    expect(() => deadline.throwIfStopped()).toThrow(OperationStopped);
+    expect(deadline.remainingMs()).toBe(1);
+  });
+
+  it('aborts its signal at the deadline once something listens, with the OperationStopped error as reason', () => {
+    const deadline = new OperationDeadline(50);
+    const { signal } = deadline;
+    const aborted = jest.fn();
+    signal.addEventListener('abort', aborted);
+    jest.advanceTimersByTime(50);
+    expect(aborted).toHaveBeenCalledTimes(1);
+    expect(signal.reason).toBeInstanceOf(OperationStopped);
+    expect((signal.reason as OperationStopped).reason).toBe('timeout');
+    expect(deadline.signal).toBe(signal);
+  });
+
+  it('hands an aborted signal to whoever asks after it stopped', () => {
+    const deadline = new OperationDeadline(50);
+    deadline.stop('client-gone');
+    expect(deadline.signal.aborted).toBe(true);
+    expect((deadline.signal.reason as OperationStopped).reason).toBe('client-gone');
+  });
+
+  it('keeps the first reason: a client leaving after the time is up leaves it timed out, even unobserved', () => {
+    const timedOut = new OperationDeadline(50);
+    jest.advanceTimersByTime(60);
+    timedOut.stop('client-gone');
+    expect(timedOut.stopReason).toBe('timeout');
+
+    const left = new OperationDeadline(50);
+    left.stop('client-gone');
+    jest.advanceTimersByTime(60);
+    expect(left.stopReason).toBe('client-gone');
+  });
+
+  it('no longer runs out once finished, and its signal then never aborts by time', () => {
+    const deadline = new OperationDeadline(50);
+    deadline.finish();
+    const { signal } = deadline;
+    jest.advanceTimersByTime(100);
+    expect(deadline.stopped).toBe(false);
+    expect(signal.aborted).toBe(false);
+    expect(jest.getTimerCount()).toBe(0);
+    // A client gone after the answer still counts as gone.
+    deadline.stop('client-gone');
+    expect(deadline.stopReason).toBe('client-gone');
+  });
+
+  it('clears its timer when it finishes', () => {
+    const deadline = new OperationDeadline(50);
+    void deadline.signal;
+    expect(jest.getTimerCount()).toBe(1);
+    deadline.finish();
+    expect(jest.getTimerCount()).toBe(0);
+  });
+});

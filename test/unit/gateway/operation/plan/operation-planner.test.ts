@@ -1,0 +1,93 @@
+import { getOperationAST, parse, type DocumentNode } from 'graphql';
+import { NO_OVERRIDES, type StrategyOverrides } from '../../../../../src/gateway/operation/plan/strategy-overrides';
+import { OperationPlanner, type ResolvedRequest } from '../../../../../src/gateway/operation/plan/operation-planner';
+import { buildGatewaySchema } from '../../../../../src/gateway/startup/schema/build-gateway-schema';
+import { withDirectiveTypeDefs } from '../../../../../src/gateway/startup/schema/schema-sources';
+
+const SDL = /* GraphQL */ `
+  type Query { orders(first: Int = 10): [Order!]! @list }
+  type Order @collection(name: "orders") { id: ID! total: Float note: String lines: [Line!]! @embedded(path: "lines") }
+  type Line { sku: String! }
+`;
+const { schema, ownership } = buildGatewaySchema({ typeDefs: withDirectiveTypeDefs(SDL), resolvers: {} });
+
+const parsed = new Map<string, DocumentNode>();
+
+/** A resolved request as Apollo hands it to the plugins (the query's hash stands for its text; its document cache parses each text once). */
+function request(query: string, variables: Record<string, unknown> = {}, overrides: StrategyOverrides = NO_OVERRIDES, operationName: string | null = null): ResolvedRequest {
+  let document = parsed.get(query);
+  if (!document) parsed.set(query, (document = parse(query)));
+  return { document, operation: getOperationAST(document, operationName) ?? undefined, operationName, queryHash: query, request: { variables }, contextValue: { overrides } };
+}
+
+describe('OperationPlanner', () => {
+  const QUERY = 'query Q($n: Int, $withTotal: Boolean!) { orders(first: $n) { id total @include(if: $withTotal) lines { sku } } }';
+
+  it('prepares a request once, whoever asks: the same plan and the same coerced variables', () => {
+    const planner = new OperationPlanner(schema, ownership);
+    const sent = request(QUERY, { n: 2, withTotal: true });
+    const first = planner.prepare(sent);
+    expect(first).not.toBeNull();
+    expect(planner.prepare(sent)).toBe(first);
+    expect(first!.variables).toEqual({ n: 2, withTotal: true });
+    expect(first!.plan.depth).toBe(2);
+    expect(first!.plan.owned?.root.fields.map((field) => field.responseKey)).toEqual(['orders']);
+  });
+
+  it('plans a query once per shape: other values of its Boolean variables, or other strategies, are planned anew', () => {
+    const lookups: boolean[] = [];
+    const planner = new OperationPlanner(schema, ownership, { onLookup: (hit) => lookups.push(hit) });
+    const withTotal = planner.prepare(request(QUERY, { n: 2, withTotal: true }))!.plan;
+    expect(planner.prepare(request(QUERY, { n: 5, withTotal: true }))!.plan).toBe(withTotal);
+    const withoutTotal = planner.prepare(request(QUERY, { n: 2, withTotal: false }))!.plan;
+    expect(withoutTotal).not.toBe(withTotal);
+    const shape = (plan: typeof withTotal) => plan.owned?.root.fields[0]?.kind === 'relation' && plan.owned.root.fields[0].child.fields.map((field) => field.responseKey);
+    expect([shape(withTotal), shape(withoutTotal)]).toEqual([['id', 'total', 'lines'], ['id', 'lines']]);
+    planner.prepare(request(QUERY, { n: 2, withTotal: true }, new Map([['Order.lines', 'embedded']])));
+    expect(lookups).toEqual([false, true, false, false]);
+    expect(planner.size).toBe(3);
+  });
+
+  it('plans another parse of the same text anew: resolvers find their steps by the nodes of the document they run', () => {
+    const lookups: boolean[] = [];
+    const planner = new OperationPlanner(schema, ownership, { onLookup: (hit) => lookups.push(hit) });
+    const first = request(QUERY, { n: 2, withTotal: true });
+    const document = parse(QUERY);
+    const operation = getOperationAST(document)!;
+    const firstPlan = planner.prepare(first)!.plan;
+    const reparsedPlan = planner.prepare({ ...first, document, operation })!.plan;
+    expect(reparsedPlan).not.toBe(firstPlan);
+    expect(reparsedPlan.operation).toBe(operation);
+    expect(lookups).toEqual([false, false]);
+    expect(planner.size).toBe(1);
+  });
+
+  it('gives a resolver the plan prepared for its request, and plans an operation executed without Apollo', () => {
+    const planner = new OperationPlanner(schema, ownership);
+    const sent = request(QUERY, { n: 2, withTotal: false });
+    const prepared = planner.prepare(sent)!;
+    const info = { operation: sent.operation!, fragments: {}, variableValues: prepared.variables };
+    expect(planner.planOf(info, NO_OVERRIDES)).toBe(prepared.plan);
+    const unprepared = parse('{ orders { note } }');
+    const plan = planner.planOf({ operation: getOperationAST(unprepared)!, fragments: {}, variableValues: {} }, NO_OVERRIDES);
+    expect(plan.operation).toBe(getOperationAST(unprepared));
+    expect(planner.planOf({ operation: getOperationAST(unprepared)!, fragments: {}, variableValues: {} }, NO_OVERRIDES)).toBe(plan);
+    // Other strategies are another plan.
+    expect(planner.planOf(info, new Map([['Order.lines', 'join']]))).not.toBe(prepared.plan);
+  });
+
+  it('keeps at most maxPlans, dropping the least recently used', () => {
+    const lookups: boolean[] = [];
+    const planner = new OperationPlanner(schema, ownership, { maxPlans: 2, onLookup: (hit) => lookups.push(hit) });
+    for (const query of ['{ orders { id } }', '{ orders { total } }', '{ orders { id } }', '{ orders { note } }', '{ orders { total } }']) planner.prepare(request(query));
+    expect(lookups).toEqual([false, false, true, false, false]);
+    expect(planner.size).toBe(2);
+  });
+
+  it('prepares nothing when no operation was resolved or the variables do not coerce', () => {
+    const planner = new OperationPlanner(schema, ownership);
+    expect(planner.prepare(request('query A { orders { id } }', {}, NO_OVERRIDES, 'B'))).toBeNull();
+    expect(planner.prepare(request(QUERY, { n: 'two', withTotal: true }))).toBeNull();
+    expect(planner.size).toBe(0);
+  });
+});

@@ -1,0 +1,27 @@
+import { buildGatewaySchema } from '../../../../../src/gateway/startup/schema/build-gateway-schema';
+import { withDirectiveTypeDefs } from '../../../../../src/gateway/startup/schema/schema-sources';
+
+const SDL = /* GraphQL */ `
+  type Query { order(id: ID!): Order @find orders: [Order!]! @list recent: [Order!]! }
+  type Mutation { cancel(id: ID!): Order }
+  type Order @collection(name: "orders") { id: ID! }
+`;
+
+const build = (resolvers: Record<string, Record<string, unknown>>) => () => buildGatewaySchema({ typeDefs: withDirectiveTypeDefs(SDL), resolvers });
+
+describe('every root field has exactly one resolver', () => {
+  it('refuses a field with none, and one with both a generated and a hand-written resolver', () => {
+    expect(build({ Query: { order: () => null } })).toThrow(
+      [
+        'Invalid storage directives:',
+        '  - Query.order: has a generated resolver (@find, @list, @create, @update or @delete) and a hand-written one; remove the directive or the resolver',
+        '  - Query.recent: no resolver; add @find or @list to generate it, or pass a resolver for Query.recent',
+        '  - Mutation.cancel: no resolver; add @create, @update or @delete to generate it, or pass a resolver for Mutation.cancel with its write plan',
+      ].join('\n'),
+    );
+  });
+
+  it('accepts generated fields next to hand-written ones', () => {
+    expect(build({ Query: { recent: () => [] }, Mutation: { cancel: () => null } })).not.toThrow();
+  });
+});

@@ -1,0 +1,211 @@
+import { buildStorageMap } from '../../../../../src/gateway/startup/storage-map/build-storage-map';
+import { StorageConfigError } from '../../../../../src/gateway/errors/internal-errors';
+import { demoSchema, schemaOf } from '../../support/demo-schema';
+
+function problemsOf(sdl: string): readonly string[] {
+  try {
+    buildStorageMap(schemaOf(sdl));
+  } catch (error) {
+    if (error instanceof StorageConfigError) return error.problems;
+    throw error;
+  }
+  throw new Error('expected a StorageConfigError');
+}
+
+describe('buildStorageMap on the demo schema', () => {
+  const map = buildStorageMap(demoSchema());
+
+  it('reads Book.authors as a snapshot that falls back to a join by authors.id', () => {
+    const field = map.relations.get('Book.authors')!;
+    expect(field.defaultStrategy).toBe('snapshot');
+    expect(field.isList).toBe(true);
+    expect(field.shapes.snapshot).toEqual({
+      kind: 'snapshot',
+      path: 'authors',
+      fields: ['id', 'name', 'thumbnailUrl'],
+      key: 'id',
+      fallback: field.shapes.join,
+    });
+    expect(field.shapes.join).toEqual({
+      kind: 'join',
+      collection: 'authors',
+      targetType: 'Author',
+      localField: 'authors.id',
+      foreignField: '_id',
+      direction: 'byKey',
+      sort: [],
+      limit: undefined,
+    });
+  });
+
+  it('reads Post.recentComments embedded by default, with a reverse join of the newest 3 as the alternative', () => {
+    const field = map.relations.get('Post.recentComments')!;
+    expect(field.defaultStrategy).toBe('embedded');
+    expect(field.shapes.embedded).toEqual({ kind: 'embedded', path: 'recentComments' });
+    expect(field.shapes.join).toMatchObject({
+      collection: 'comments',
+      localField: '_id',
+      foreignField: 'postId',
+      direction: 'byReference',
+      sort: [{ path: 'createdAt', direction: -1 }, { path: '_id', direction: -1 }],
+      limit: 3,
+    });
+  });
+
+  it('lets reverse joins page: Host.logs takes first and before, Post.comments first and after', () => {
+    expect(map.relations.get('Host.logs')!.pageArguments).toEqual({ first: true, after: false, before: true });
+    expect(map.relations.get('Post.comments')!.pageArguments).toEqual({ first: true, after: true, before: false });
+  });
+
+  it('maps id of collection types to _id and leaves other scalars at their names', () => {
+    expect(map.types.get('Book')!.fields.get('id')).toMatchObject({ kind: 'stored', path: '_id', isId: true });
+    expect(map.types.get('Book')!.fields.get('isbn')).toMatchObject({ kind: 'stored', path: 'isbn', isId: false });
+    expect(map.types.get('Book')!.collection).toBe('books');
+    expect(map.types.get('Address')!.collection).toBeUndefined();
+  });
+
+  it('has exactly the demo relation fields and skips Query', () => {
+    expect([...map.relations.keys()].sort()).toEqual([
+      'Author.books', 'Book.authors', 'Book.publisher', 'Comment.post', 'Holding.stock', 'Host.logs', 'Host.recentLogs',
+      'LogMessage.host', 'Person.addresses', 'Person.contactDetails', 'Person.holdings', 'Person.tasks', 'Post.comments',
+      'Post.commentsConnection', 'Post.recentComments', 'Product.parts', 'Publisher.books', 'Task.owner',
+    ]);
+    expect(map.types.has('Query')).toBe(false);
+  });
+
+  it('is frozen', () => {
+    expect(Object.isFrozen(map.relations.get('Book.authors'))).toBe(true);
+    expect(Object.isFrozen(map.relations.get('Book.authors')!.shapes.join)).toBe(true);
+  });
+});
+
+describe('buildStorageMap static validation', () => {
+  const authorSdl = /* GraphQL */ `
+    type Author @collection(name: "authors") { id: ID! name: String! thumbnailUrl: String! books: [Book!]! @join(localField: "bookIds") }
+  `;
+
+  it('requires a @join next to a @snapshot, suggesting the localField', () => {
+    expect(problemsOf(/* GraphQL */ `
+      type Query { b: Book }
+      type Book @collection(name: "books") { id: ID! authors: [Author!]! @snapshot(path: "authors", fields: ["id", "name"]) }
+      ${authorSdl}
+    `)).toEqual([
+      'Book.authors: @snapshot requires a @join shape to fall back to when the selection asks for fields outside the snapshot; add @join(localField: "authors.id")',
+    ]);
+  });
+
+  it('refuses a fallback @join that does not read the key inside the copy, and a copy whose fields leave the key out', () => {
+    expect(problemsOf(/* GraphQL */ `
+      type Query { b: Book }
+      type Book @collection(name: "books") {
+        id: ID!
+        authors: [Author!]! @snapshot(path: "authors", fields: ["id", "name"]) @join(localField: "authorIds") @read(strategy: SNAPSHOT)
+        editor: Author @snapshot(path: "editor", fields: ["name"]) @join(localField: "editor.id") @read(strategy: SNAPSHOT)
+      }
+      ${authorSdl}
+    `)).toEqual([
+      'Book.authors: @snapshot keeps its key at "authors.id", but the fallback @join(localField: "authorIds") names another path; a snapshot miss joins by the key inside the copy, so use @join(localField: "authors.id") and keep the key in each copy (or set @snapshot(key:) to the copy\'s key field)',
+      'Book.editor: @snapshot(fields:) must include "id", the key each copy keeps at "editor.id"; add "id" to fields',
+    ]);
+  });
+
+  it('requires @read when a field declares two shapes', () => {
+    expect(problemsOf(/* GraphQL */ `
+      type Query { b: Book }
+      type Book @collection(name: "books") {
+        id: ID!
+        authors: [Author!]! @snapshot(path: "authors", fields: ["id"]) @join(localField: "authors.id")
+      }
+      ${authorSdl}
+    `)).toEqual(['Book.authors: declares 2 shapes (@join, @snapshot) but no @read; add @read(strategy: JOIN) to say which one serves reads']);
+  });
+
+  it('rejects @read naming a shape the field does not declare', () => {
+    expect(problemsOf(/* GraphQL */ `
+      type Query { b: Book }
+      type Book @collection(name: "books") { id: ID! authors: [Author!]! @join(localField: "authorIds") @read(strategy: EMBEDDED) }
+      ${authorSdl}
+    `)).toEqual(['Book.authors: @read(strategy: EMBEDDED) names a shape the field does not declare; declared: @join']);
+  });
+
+  it('rejects snapshot fields that are not scalar fields of the target', () => {
+    expect(problemsOf(/* GraphQL */ `
+      type Query { b: Book }
+      type Book @collection(name: "books") {
+        id: ID!
+        authors: [Author!]! @snapshot(path: "authors", fields: ["id", "nickname", "books"]) @join(localField: "authors.id") @read(strategy: SNAPSHOT)
+      }
+      ${authorSdl}
+    `)).toEqual([
+      'Book.authors: @snapshot(fields:) names "nickname", which is not a field of Author; its fields are id, name, thumbnailUrl, books',
+      'Book.authors: @snapshot(fields:) names "books", a relation of Author; a snapshot can only copy scalar fields',
+    ]);
+  });
+
+  it('requires a collection for join targets', () => {
+    expect(problemsOf(/* GraphQL */ `
+      type Query { b: Book }
+      type Book @collection(name: "books") { id: ID! label: Label @join(localField: "labelId") }
+      type Label { id: ID! text: String! }
+    `)).toEqual(['Book.label: @join target Label has no @collection; add @collection(name: "...") to type Label or collection: "..." to the @join']);
+  });
+
+  it('accepts a join target without @collection when the join names the collection', () => {
+    const map = buildStorageMap(schemaOf(/* GraphQL */ `
+      type Query { b: Book }
+      type Book @collection(name: "books") { id: ID! label: Label @join(collection: "labels", localField: "labelId") }
+      type Label { id: ID! text: String! }
+    `));
+    expect(map.relations.get('Book.label')!.shapes.join!.collection).toBe('labels');
+  });
+
+  it('rejects page arguments on shapes that cannot page', () => {
+    expect(problemsOf(/* GraphQL */ `
+      type Query { b: Book }
+      type Book @collection(name: "books") {
+        id: ID!
+        authors(first: Int, after: ID): [Author!]! @join(localField: "authorIds")
+        tags(after: ID): [String!]! @embedded
+      }
+      ${authorSdl}
+    `)).toEqual([
+      'Book.authors: argument "first" can\'t be honoured by its @join shape (only a reverse @join, with foreignField other than _id, can page); remove the argument or the shape',
+      'Book.authors: argument "after" can\'t be honoured by its @join shape (only a reverse @join, with foreignField other than _id, can page); remove the argument or the shape',
+      'Book.tags: argument "after" can\'t be honoured by its @embedded shape (an embedded array pages with first only); remove the argument or the shape',
+    ]);
+  });
+
+  it('rejects object fields with no storage shape, and @path combined with a shape', () => {
+    expect(problemsOf(/* GraphQL */ `
+      type Query { b: Book }
+      type Book @collection(name: "books") { id: ID! cover: Image place: Image @embedded @path(path: "x") }
+      type Image { url: String! }
+    `)).toEqual([
+      'Book.cover: returns Image but declares no storage shape; add @embedded (the data is inside the parent document) or @join(localField: "...") (it lives in its own collection)',
+      'Book.place: @path can\'t be combined with a storage shape; use @embedded(path: "x") or @snapshot(path: "x") instead',
+    ]);
+  });
+
+  it('rejects an invalid sort and sort/limit on a join by _id', () => {
+    expect(problemsOf(/* GraphQL */ `
+      type Query { b: Book }
+      type Book @collection(name: "books") {
+        id: ID!
+        a: [Author!]! @join(localField: "_id", foreignField: "bookId", sort: "-created at")
+        b: [Author!]! @join(localField: "authorIds", sort: "name")
+      }
+      ${authorSdl}
+    `)).toEqual([
+      'Book.a: @join sort "-created at" has an invalid path "-created at"; use paths like "-createdAt" or "name,-_id"',
+      'Book.b: @join(sort:, limit:) apply to reverse joins (foreignField other than _id); a join by _id keeps the order of the keys in "authorIds"',
+    ]);
+  });
+
+  it('reads @path into the stored path', () => {
+    const map = buildStorageMap(schemaOf(/* GraphQL */ `
+      type Query { b: Book }
+      type Book @collection(name: "books") { id: ID! city: String @path(path: "address.city") }
+    `));
+    expect(map.types.get('Book')!.fields.get('city')).toMatchObject({ kind: 'stored', path: 'address.city', isId: false });
+  });
+});
