@@ -1,7 +1,7 @@
 import { demoProjectOptions } from '../test/support/demo-project';
 import os from 'node:os';
 import { MongoClient, ObjectId, type Collection, type Db, type Document, type Filter } from 'mongodb';
-import { gatewaySettingsOf, loadConfig } from '../src/config';
+import { gatewaySettingsOf, loadConfig } from '../src/config/config';
 import { startEmbeddedMongo } from '../src/embedded-mongo';
 import { connectMongo, createGateway, type CostReport, type Gateway } from 'docjoin';
 import { declaredStrategies, type ReadStrategy, type RelationField } from '../src/gateway';

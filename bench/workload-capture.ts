@@ -3,7 +3,7 @@ import os from 'node:os';
 import { join } from 'node:path';
 import { ObjectId } from 'mongodb';
 import { demoProjectOptions } from '../test/support/demo-project';
-import { gatewaySettingsOf, loadConfig } from '../src/config';
+import { gatewaySettingsOf, loadConfig } from '../src/config/config';
 import { startEmbeddedMongo } from '../src/embedded-mongo';
 import { connectMongo, createGateway, readWorkload, WorkloadRecorder, type Gateway } from 'docjoin';
 import type { CostLedger } from '../src/gateway/operation/cost/cost-ledger';

@@ -1,7 +1,7 @@
 import { closeSync, openSync, writeSync } from 'node:fs';
 import path from 'node:path';
 import { connectMongo, createGateway, loadProject, type GatewaySettings } from 'docjoin';
-import { gatewaySettingsOf, loadConfig } from '../../src/config';
+import { gatewaySettingsOf, loadConfig } from '../../src/config/config';
 import { createLogger } from '../../src/observability/logger';
 import type { HttpPeer, PeerStartOptions } from './peer-implementation';
 import { DEMO_CONFIG_FILE } from './peer-schema';

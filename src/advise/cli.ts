@@ -1,9 +1,9 @@
 import { writeFile } from 'node:fs/promises';
-import { answerWithoutRunning } from '../cli/args/answer-without-running';
-import { clientForCommand } from '../cli/args/mongo-target';
-import { loadProjectTarget } from '../cli/args/project-flags';
-import type { CliIo } from '../cli/cli-io';
-import { ConfigError, loadConfig, redactSecrets } from '../config';
+import { answerWithoutRunning } from '../command-line/answer-without-running';
+import { clientForCommand } from '../command-line/mongo-target';
+import { loadProjectTarget } from '../command-line/project-flags';
+import type { CliIo } from '../command-line/cli-io';
+import { ConfigError, loadConfig, redactSecrets } from '../config/config';
 import { StorageConfigError, buildWriteModelFromSdl, type WriteModel, readWorkload, type WorkloadSource, type WorkloadOption, type WorkloadSummary } from '../gateway';
 import { ProjectConfigError } from '../project/load-project';
 import { ADVISE_USAGE, parseAdviseArgs, type AdviseCliCommand, type WorkloadFlag } from './cli-args';

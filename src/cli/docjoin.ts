@@ -1,7 +1,7 @@
 import { runAdviseCli } from '../advise/cli';
 import { runMigrateCli } from '../migrate/cli';
 import { runReconcileCli } from '../reconcile/cli';
-import { redactingIo, type CliEnv, type CliIo } from './cli-io';
+import { redactingIo, type CliEnv, type CliIo } from '../command-line/cli-io';
 import { runCodegenCli } from './codegen/run-codegen';
 import { runExplainCli } from './explain/run-explain';
 import { runInitCli } from './init/run-init';

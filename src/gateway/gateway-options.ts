@@ -3,7 +3,7 @@ import { DEFAULT_COST_LIMITS, type CostLimits } from './operation/cost/cost-limi
 import { DEFAULT_ASSUMED_LIST_SIZE } from './operation/estimate/estimate-operation';
 import { DEFAULT_MAX_TRANSACTION_ATTEMPTS, DEFAULT_TRANSACTION_RETRY_MS } from './writes/transaction-retries';
 import type { WorkloadOption } from './workload/workload-types';
-import { DEFAULT_PORT } from '../setting-rules';
+import { DEFAULT_PORT } from '../settings/setting-rules';
 
 /**
  * What a browser sees at `/graphql`: Apollo Sandbox (loaded from Apollo's CDN, with a link to docjoin's

@@ -11,7 +11,7 @@ export { ApolloServerPluginDocjoinCost, COST_HEADER, type DocjoinCostOptions } f
 export { describeEstimateViolation, type EstimateViolation, type EstimateViolationRecorder } from './operation/cost/estimate-check';
 export { createDocjoin, type Docjoin, type DocjoinOptions, type RequestHeaders } from './create-docjoin';
 export { type ExecutionScope } from './request/execution/compiled-execution';
-export { createGateway, type CreateGatewayOptions, type ExecutedOperation, type Gateway } from './http/create-gateway';
+export { createGateway, type CreateGatewayOptions, type ExecutedOperation, type Gateway } from './create-gateway';
 export { keyString } from './documents/key-string';
 export { objectIdArgument } from './documents/object-id-argument';
 export { readPath } from './documents/read-path';

@@ -1,12 +1,12 @@
 import { readFileSync, writeFileSync } from 'node:fs';
 import { relative } from 'node:path';
 import type { Db, Document } from 'mongodb';
-import { answerWithoutRunning } from '../cli/args/answer-without-running';
-import { clientForCommand } from '../cli/args/mongo-target';
-import { loadProjectTarget } from '../cli/args/project-flags';
-import type { OutputStream } from '../cli/cli-io';
-import { createProgressLine } from '../cli/progress-line';
-import { ConfigError, loadConfig, redactSecrets } from '../config';
+import { answerWithoutRunning } from '../command-line/answer-without-running';
+import { clientForCommand } from '../command-line/mongo-target';
+import { loadProjectTarget } from '../command-line/project-flags';
+import type { OutputStream } from '../command-line/cli-io';
+import { createProgressLine } from '../command-line/progress-line';
+import { ConfigError, loadConfig, redactSecrets } from '../config/config';
 import { StorageConfigError, withDirectiveTypeDefs, buildWriteModelFromSdl, type SnapshotLocation, type WriteModel, COUNTER_BACKFILL, EMBEDDED_BACKFILL, SNAPSHOT_BACKFILL } from '../gateway';
 import { ProjectConfigError, type Project } from '../project/load-project';
 import { reconcileChecks } from '../reconcile/reconcile';

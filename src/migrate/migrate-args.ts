@@ -1,8 +1,8 @@
-import { MONGO_TARGET_FLAGS, readMongoTarget } from '../cli/args/mongo-target';
-import { isUsageError, parseFlags, usageError, wantsHelp, type UsageError } from '../cli/args/parse-flags';
-import { PROJECT_FLAGS, PROJECT_FLAGS_USAGE, readProjectTarget, type ProjectTarget } from '../cli/args/project-flags';
+import { MONGO_TARGET_FLAGS, readMongoTarget } from '../command-line/mongo-target';
+import { isUsageError, parseFlags, usageError, wantsHelp, type UsageError } from '../command-line/parse-flags';
+import { PROJECT_FLAGS, PROJECT_FLAGS_USAGE, readProjectTarget, type ProjectTarget } from '../command-line/project-flags';
 import { DEFAULT_BATCH_SIZE } from '../reconcile/reconcile-types';
-import { DEFAULT_DB_NAME, integerRule, isProblem } from '../setting-rules';
+import { DEFAULT_DB_NAME, integerRule, isProblem } from '../settings/setting-rules';
 
 /** Parses `docjoin migrate …` arguments into a command; no I/O, so every case is unit-tested. */
 

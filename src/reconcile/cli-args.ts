@@ -1,7 +1,7 @@
-import { MONGO_TARGET_FLAGS, readMongoTarget } from '../cli/args/mongo-target';
-import { isUsageError, parseFlags, usageError, wantsHelp, type UsageError } from '../cli/args/parse-flags';
-import { PROJECT_FLAGS, PROJECT_FLAGS_USAGE, readProjectTarget, type ProjectTarget } from '../cli/args/project-flags';
-import { DEFAULT_DB_NAME, integerRule, isProblem } from '../setting-rules';
+import { MONGO_TARGET_FLAGS, readMongoTarget } from '../command-line/mongo-target';
+import { isUsageError, parseFlags, usageError, wantsHelp, type UsageError } from '../command-line/parse-flags';
+import { PROJECT_FLAGS, PROJECT_FLAGS_USAGE, readProjectTarget, type ProjectTarget } from '../command-line/project-flags';
+import { DEFAULT_DB_NAME, integerRule, isProblem } from '../settings/setting-rules';
 import { DEFAULT_BATCH_SIZE } from './reconcile-types';
 
 /**

@@ -1,11 +1,11 @@
-import { answerWithoutRunning } from '../cli/args/answer-without-running';
-import { clientForCommand } from '../cli/args/mongo-target';
-import { loadProjectTarget } from '../cli/args/project-flags';
-import { ConfigError, loadConfig, redactSecrets } from '../config';
+import { answerWithoutRunning } from '../command-line/answer-without-running';
+import { clientForCommand } from '../command-line/mongo-target';
+import { loadProjectTarget } from '../command-line/project-flags';
+import { ConfigError, loadConfig, redactSecrets } from '../config/config';
 import { StorageConfigError, buildWriteModelFromSdl, type WriteModel } from '../gateway';
 import { ProjectConfigError } from '../project/load-project';
 import { NO_MONGO_MESSAGE, parseReconcileArgs, RECONCILE_USAGE, type ReconcileCliCommand } from './cli-args';
-import type { OutputStream } from '../cli/cli-io';
+import type { OutputStream } from '../command-line/cli-io';
 import { createReconcileProgress, formatReport } from './format-report';
 import { reconcile } from './reconcile';
 

@@ -1,5 +1,5 @@
-import type { OutputStream } from '../cli/cli-io';
-import { createProgressLine } from '../cli/progress-line';
+import type { OutputStream } from '../command-line/cli-io';
+import { createProgressLine } from '../command-line/progress-line';
 import type { ReconcileProgress, ReconcileReport } from './reconcile-types';
 
 /**

@@ -1,4 +1,4 @@
-import { gatewaySettingsOf, redactSecrets, type DocjoinConfig } from '../config';
+import { gatewaySettingsOf, redactSecrets, type DocjoinConfig } from '../config/config';
 import { startEmbeddedMongo, type EmbeddedMongo } from '../embedded-mongo';
 import { type EstimateViolationRecorder, createGateway, type Gateway, connectMongo, type MongoClient, assertPortFree } from '../gateway';
 import type { Project } from '../project/load-project';

@@ -3,7 +3,7 @@ import { existsSync, mkdirSync } from 'node:fs';
 import { resolve } from 'node:path';
 import puppeteer, { type Browser, type Page } from 'puppeteer-core';
 import { loadProject } from 'docjoin';
-import { loadConfig } from '../../src/config';
+import { loadConfig } from '../../src/config/config';
 import { startServer, type RunningServer } from '../../src/server/start-server';
 import { DEMO_DIR } from '../support/demo-project';
 import { testEstimateViolations } from '../support/checked-gateway';

@@ -4,7 +4,7 @@ import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { buildClientSchema, getIntrospectionQuery, Kind, OperationTypeNode, parse, printSchema, type IntrospectionQuery } from 'graphql';
 import { Client, fetchExchange, type AnyVariables, type OperationResult, type TypedDocumentNode } from '@urql/core';
-import { loadConfig } from '../../src/config';
+import { loadConfig } from '../../src/config/config';
 import type { CostReport } from 'docjoin';
 import {
   AuthorWithBooksDocument,

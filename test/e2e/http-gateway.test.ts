@@ -1,6 +1,6 @@
 import { request as httpRequest } from 'node:http';
 import { demoProjectOptions } from '../support/demo-project';
-import { gatewaySettingsOf, loadConfig } from '../../src/config';
+import { gatewaySettingsOf, loadConfig } from '../../src/config/config';
 import { connectMongo, type Gateway, type MongoClient } from 'docjoin';
 import { startDemoGateway, type DemoGateway } from '../integration/gateway/support/demo-gateway';
 import { createCheckedGateway } from '../support/checked-gateway';

@@ -3,7 +3,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { loadProject } from 'docjoin';
-import { loadConfig } from '../../src/config';
+import { loadConfig } from '../../src/config/config';
 import { startServer, type RunningServer } from '../../src/server/start-server';
 import { DEMO_DIR } from '../support/demo-project';
 import { testEstimateViolations } from '../support/checked-gateway';

@@ -5,10 +5,10 @@ import { readGeneratedTree } from '../../codegen/read-generated-tree';
 import { describeStaleFiles, findStaleFiles } from '../../codegen/stale-files';
 import { StorageConfigError } from '../../gateway';
 import { ProjectConfigError } from '../../project/load-project';
-import { answerWithoutRunning } from '../args/answer-without-running';
-import { isUsageError, parseFlags, wantsHelp } from '../args/parse-flags';
-import { loadProjectTarget, PROJECT_FLAGS, PROJECT_FLAGS_USAGE, readProjectTarget } from '../args/project-flags';
-import type { CliEnv, CliIo } from '../cli-io';
+import { answerWithoutRunning } from '../../command-line/answer-without-running';
+import { isUsageError, parseFlags, wantsHelp } from '../../command-line/parse-flags';
+import { loadProjectTarget, PROJECT_FLAGS, PROJECT_FLAGS_USAGE, readProjectTarget } from '../../command-line/project-flags';
+import type { CliEnv, CliIo } from '../../command-line/cli-io';
 
 export const CODEGEN_USAGE = `Usage: docjoin codegen [--check] [--config FILE]
 

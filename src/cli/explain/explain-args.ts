@@ -1,6 +1,6 @@
-import { isUsageError, parseFlags, usageError, wantsHelp, type UsageError } from '../args/parse-flags';
-import { MONGO_TARGET_FLAGS } from '../args/mongo-target';
-import { PROJECT_FLAGS, PROJECT_FLAGS_USAGE, readProjectTarget, type ProjectTarget } from '../args/project-flags';
+import { isUsageError, parseFlags, usageError, wantsHelp, type UsageError } from '../../command-line/parse-flags';
+import { MONGO_TARGET_FLAGS } from '../../command-line/mongo-target';
+import { PROJECT_FLAGS, PROJECT_FLAGS_USAGE, readProjectTarget, type ProjectTarget } from '../../command-line/project-flags';
 
 /** Parses `docjoin explain …` arguments; no I/O (the --file is read by the command). */
 

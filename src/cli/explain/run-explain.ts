@@ -1,14 +1,14 @@
 import { readFile } from 'node:fs/promises';
 import { getOperationAST, getVariableValues, GraphQLError, parse, print, validate, type DocumentNode, type OperationDefinitionNode } from 'graphql';
-import { ConfigError, loadConfig, redactSecrets, type DocjoinConfig } from '../../config';
+import { ConfigError, loadConfig, redactSecrets, type DocjoinConfig } from '../../config/config';
 import { parseStrategyOverrides, STRATEGY_HEADER, type StrategyOverrides, buildOperationPlan, printOperationPlan, buildGatewaySchema, type WriteUnitEstimate, buildWriteEstimates, StorageConfigError } from '../../gateway';
 import { ProjectConfigError, type Project } from '../../project/load-project';
-import { loadProjectTarget } from '../args/project-flags';
+import { loadProjectTarget } from '../../command-line/project-flags';
 import { createProgressPrinter } from '../seed/progress-printer';
 import { MongoUnreachableError } from '../../server/mongo-unreachable-error';
 import { startServer } from '../../server/start-server';
-import { answerWithoutRunning } from '../args/answer-without-running';
-import type { CliEnv, CliIo } from '../cli-io';
+import { answerWithoutRunning } from '../../command-line/answer-without-running';
+import type { CliEnv, CliIo } from '../../command-line/cli-io';
 import { EXPLAIN_USAGE, parseExplainArgs, type ExplainCommand } from './explain-args';
 import { formatPlan, type MeasuredRun } from './format-plan';
 import { planOperation } from './plan-operation';

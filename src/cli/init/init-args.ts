@@ -1,6 +1,6 @@
 import { DEFAULT_SAMPLE_SIZE, MAX_SAMPLE_SIZE } from '../../infer-schema/infer-schema';
-import { dbNameRule, integerRule, isProblem, mongoUriRule, nonEmpty } from '../../setting-rules';
-import { isUsageError, parseFlags, usageError, wantsHelp, type UsageError } from '../args/parse-flags';
+import { dbNameRule, integerRule, isProblem, mongoUriRule, nonEmpty } from '../../settings/setting-rules';
+import { isUsageError, parseFlags, usageError, wantsHelp, type UsageError } from '../../command-line/parse-flags';
 
 /** Parses `docjoin init …` arguments into a command; no I/O, so every case is unit-tested. */
 

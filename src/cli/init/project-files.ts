@@ -1,7 +1,7 @@
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { CONFIG_FILE_NAMES } from '../../project/load-project';
-import type { CliIo } from '../cli-io';
+import type { CliIo } from '../../command-line/cli-io';
 import { SCRIPTS } from './project-template';
 
 /** Writing a project's files, as both forms of `docjoin init` do: never over a file that exists. */

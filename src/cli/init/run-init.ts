@@ -1,6 +1,6 @@
 import { join } from 'node:path';
-import { answerWithoutRunning } from '../args/answer-without-running';
-import type { CliEnv, CliIo } from '../cli-io';
+import { answerWithoutRunning } from '../../command-line/answer-without-running';
+import type { CliEnv, CliIo } from '../../command-line/cli-io';
 import { INIT_USAGE, parseInitArgs } from './init-args';
 import { refuseTaken, writeProjectFiles } from './project-files';
 import { CONFIG_FILE, SCHEMA_FILE, SEED_FILE } from './project-template';

@@ -1,6 +1,6 @@
 import type { DatabaseSummary } from '../../server/describe-database';
-import type { OutputStream } from '../cli-io';
-import { createProgressLine } from '../progress-line';
+import type { OutputStream } from '../../command-line/cli-io';
+import { createProgressLine } from '../../command-line/progress-line';
 
 /** Seeding progress: one step per collection (see createProgressLine). */
 export function createProgressPrinter(out: OutputStream): {

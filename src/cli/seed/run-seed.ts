@@ -1,11 +1,11 @@
-import { ConfigError, loadConfig, redactSecrets } from '../../config';
+import { ConfigError, loadConfig, redactSecrets } from '../../config/config';
 import { StorageConfigError } from '../../gateway';
 import { ProjectConfigError } from '../../project/load-project';
 import { describeDatabase } from '../../server/describe-database';
-import { answerWithoutRunning } from '../args/answer-without-running';
-import { clientForCommand } from '../args/mongo-target';
-import { loadProjectTarget } from '../args/project-flags';
-import type { CliEnv, CliIo } from '../cli-io';
+import { answerWithoutRunning } from '../../command-line/answer-without-running';
+import { clientForCommand } from '../../command-line/mongo-target';
+import { loadProjectTarget } from '../../command-line/project-flags';
+import type { CliEnv, CliIo } from '../../command-line/cli-io';
 import { createProgressPrinter, formatSummary } from './progress-printer';
 import { NO_MONGO_MESSAGE, parseSeedArgs, SEED_USAGE, type SeedCliCommand } from './seed-args';
 

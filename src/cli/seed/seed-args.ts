@@ -1,11 +1,11 @@
-import { isUsageError, parseFlags, usageError, wantsHelp, type UsageError } from '../args/parse-flags';
-import { MONGO_TARGET_FLAGS, readMongoTarget } from '../args/mongo-target';
-import { PROJECT_FLAGS, PROJECT_FLAGS_USAGE, readProjectTarget, type ProjectTarget } from '../args/project-flags';
-import { DEFAULT_DB_NAME, isProblem, MAX_SEED_SCALE, seedScaleRule } from '../../setting-rules';
+import { isUsageError, parseFlags, usageError, wantsHelp, type UsageError } from '../../command-line/parse-flags';
+import { MONGO_TARGET_FLAGS, readMongoTarget } from '../../command-line/mongo-target';
+import { PROJECT_FLAGS, PROJECT_FLAGS_USAGE, readProjectTarget, type ProjectTarget } from '../../command-line/project-flags';
+import { DEFAULT_DB_NAME, isProblem, MAX_SEED_SCALE, seedScaleRule } from '../../settings/setting-rules';
 
 /** Parses `docjoin seed …` / `npm run seed -- …` arguments into a command; no I/O, so every case is unit-tested. */
 
-export { DEFAULT_DB_NAME } from '../../setting-rules';
+export { DEFAULT_DB_NAME } from '../../settings/setting-rules';
 export const MAX_SCALE = MAX_SEED_SCALE;
 
 export type SeedCliCommand =

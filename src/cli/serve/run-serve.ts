@@ -1,13 +1,13 @@
-import { ConfigError, loadConfig } from '../../config';
+import { ConfigError, loadConfig } from '../../config/config';
 import { DatabaseMismatchError, StorageConfigError, GatewayOptionError, PortInUseError } from '../../gateway';
 import { ProjectConfigError, type Project } from '../../project/load-project';
-import { loadProjectTarget } from '../args/project-flags';
+import { loadProjectTarget } from '../../command-line/project-flags';
 import { createProgressPrinter } from '../seed/progress-printer';
 import { createLogger } from '../../observability/logger';
 import { MongoUnreachableError } from '../../server/mongo-unreachable-error';
 import { startServer, type RunningServer } from '../../server/start-server';
-import { answerWithoutRunning } from '../args/answer-without-running';
-import type { CliEnv, CliIo } from '../cli-io';
+import { answerWithoutRunning } from '../../command-line/answer-without-running';
+import type { CliEnv, CliIo } from '../../command-line/cli-io';
 import { parseServeArgs, SERVE_USAGE } from './serve-args';
 
 /**

@@ -1,8 +1,8 @@
-import { ConfigError, loadConfig, type ConfigFlags, type DocjoinConfig } from '../../config';
-import { PROJECT_FLAGS, PROJECT_FLAGS_USAGE, readProjectTarget, type ProjectTarget } from '../args/project-flags';
-import { isUsageError, parseFlags, usageError, wantsHelp, type UsageError } from '../args/parse-flags';
-import { MONGO_TARGET_FLAGS } from '../args/mongo-target';
-import type { CliEnv } from '../cli-io';
+import { ConfigError, loadConfig, type ConfigFlags, type DocjoinConfig } from '../../config/config';
+import { PROJECT_FLAGS, PROJECT_FLAGS_USAGE, readProjectTarget, type ProjectTarget } from '../../command-line/project-flags';
+import { isUsageError, parseFlags, usageError, wantsHelp, type UsageError } from '../../command-line/parse-flags';
+import { MONGO_TARGET_FLAGS } from '../../command-line/mongo-target';
+import type { CliEnv } from '../../command-line/cli-io';
 
 /** Parses `docjoin serve …` / `npm start -- …` into the validated configuration; no I/O. */
 

@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import type { ObjectId } from 'mongodb';
 import { connectMongo } from 'docjoin';
 import { runAdviseCli } from '../../../src/advise/cli';
-import { gatewaySettingsOf, loadConfig } from '../../../src/config';
+import { gatewaySettingsOf, loadConfig } from '../../../src/config/config';
 import { buildWriteModelFromSdl } from '../../../src/gateway/writes/build-write-model';
 import { readWorkload } from '../../../src/gateway/workload/read-workload';
 import type { WorkloadSummary } from '../../../src/gateway/workload/workload-types';

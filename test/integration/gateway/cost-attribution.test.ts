@@ -2,7 +2,7 @@ import { demoProjectOptions } from '../../support/demo-project';
 import { BSON, MongoClient, type CommandStartedEvent, type CommandSucceededEvent, type Document } from 'mongodb';
 import { CostLedger, type CostReport } from '../../../src/gateway/operation/cost/cost-ledger';
 import { MongoFunnel } from '../../../src/gateway/request/mongo/mongo-funnel';
-import { gatewaySettingsOf, loadConfig } from '../../../src/config';
+import { gatewaySettingsOf, loadConfig } from '../../../src/config/config';
 import { startDemoGateway, type DemoGateway } from './support/demo-gateway';
 import { asOnTheWire } from '../../support/reply-on-the-wire';
 import { createCheckedGateway } from '../../support/checked-gateway';

@@ -1,6 +1,6 @@
 import { ObjectId, type MongoClient } from 'mongodb';
 import { connectMongo, directiveTypeDefs, type Gateway } from 'docjoin';
-import { gatewaySettingsOf, loadConfig } from '../../../src/config';
+import { gatewaySettingsOf, loadConfig } from '../../../src/config/config';
 import type { CostReport } from '../../../src/gateway/operation/cost/cost-ledger';
 import { startTestMongo, type TestMongo } from '../../support/test-mongo';
 import { createCheckedGateway } from '../../support/checked-gateway';

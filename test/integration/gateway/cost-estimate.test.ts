@@ -4,7 +4,7 @@ import { readdirSync, readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import type { CommandStartedEvent, ObjectId } from 'mongodb';
 import { Kind, parse, type OperationDefinitionNode } from 'graphql';
-import { gatewaySettingsOf, loadConfig } from '../../../src/config';
+import { gatewaySettingsOf, loadConfig } from '../../../src/config/config';
 import { connectMongo, type Gateway, type MongoClient } from 'docjoin';
 import { estimateRequest } from '../../../src/gateway/operation/estimate/estimate-request';
 import { startDemoGateway, type DemoGateway } from './support/demo-gateway';

@@ -1,7 +1,7 @@
 import { directiveTypeDefs } from 'docjoin';
 import { ObjectId, type CommandStartedEvent, type MongoClient } from 'mongodb';
 import type { GraphQLResolveInfo } from 'graphql';
-import { gatewaySettingsOf, loadConfig } from '../../../src/config';
+import { gatewaySettingsOf, loadConfig } from '../../../src/config/config';
 import { connectMongo, type Gateway, type GatewayContext } from 'docjoin';
 import { startTestMongo, type TestMongo } from '../../support/test-mongo';
 import { createCheckedGateway } from '../../support/checked-gateway';

@@ -1,7 +1,7 @@
 import { directiveTypeDefs } from 'docjoin';
 import { ObjectId, type Document } from 'mongodb';
 import { GraphQLScalarType, type GraphQLResolveInfo } from 'graphql';
-import { gatewaySettingsOf, loadConfig } from '../../../src/config';
+import { gatewaySettingsOf, loadConfig } from '../../../src/config/config';
 import { connectMongo, type Gateway, type GatewayContext, type MongoClient } from 'docjoin';
 import { startDemoGateway, type DemoGateway } from './support/demo-gateway';
 import { createCheckedGateway } from '../../support/checked-gateway';

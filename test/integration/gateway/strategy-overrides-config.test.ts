@@ -1,5 +1,5 @@
 import { demoProjectOptions } from '../../support/demo-project';
-import { gatewaySettingsOf, loadConfig } from '../../../src/config';
+import { gatewaySettingsOf, loadConfig } from '../../../src/config/config';
 import { connectMongo, type CostReport, type Gateway, type MongoClient } from 'docjoin';
 import { startDemoGateway, type DemoGateway } from './support/demo-gateway';
 import { createCheckedGateway } from '../../support/checked-gateway';

@@ -1,7 +1,7 @@
 import { directiveTypeDefs } from 'docjoin';
 import { makeExecutableSchema } from '@graphql-tools/schema';
 import type { MongoClient } from 'mongodb';
-import { gatewaySettingsOf, loadConfig } from '../../../src/config';
+import { gatewaySettingsOf, loadConfig } from '../../../src/config/config';
 import { connectMongo, DatabaseMismatchError } from 'docjoin';
 import { MongoFunnel } from '../../../src/gateway/request/mongo/mongo-funnel';
 import { buildStorageMap } from '../../../src/gateway/startup/storage-map/build-storage-map';

@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { HeaderMap } from '@apollo/server';
 import { BSON, ObjectId, type CommandStartedEvent, type CommandSucceededEvent, type Db, type MongoClient } from 'mongodb';
-import { gatewaySettingsOf, loadConfig } from '../../../src/config';
+import { gatewaySettingsOf, loadConfig } from '../../../src/config/config';
 import { connectMongo, readWorkload, STRATEGY_HEADER, type CostReport, type FieldWorkload, type Gateway, type GatewaySettings, type WorkloadSummary } from 'docjoin';
 import { startTestMongo, type TestMongo } from '../../support/test-mongo';
 import { asOnTheWire } from '../../support/reply-on-the-wire';

@@ -1,6 +1,6 @@
 import { ObjectId, type ClientSession, type Db } from 'mongodb';
 import { type Gateway, type GatewaySettings } from 'docjoin';
-import { gatewaySettingsOf, loadConfig } from '../../../src/config';
+import { gatewaySettingsOf, loadConfig } from '../../../src/config/config';
 import { demoProjectOptions } from '../../support/demo-project';
 import { startDemoGateway, type DemoGateway } from '../gateway/support/demo-gateway';
 import { transactionsAtRegistration } from './support/expected-writes';

@@ -1,6 +1,6 @@
 import { demoProjectOptions } from '../../support/demo-project';
 import type { CommandStartedEvent, Db, ObjectId } from 'mongodb';
-import { gatewaySettingsOf, loadConfig } from '../../../src/config';
+import { gatewaySettingsOf, loadConfig } from '../../../src/config/config';
 import { mutationWritePlans } from '../../../examples/demo/resolvers/mutation';
 import { startDemoGateway, type DemoGateway } from '../gateway/support/demo-gateway';
 import { startWriteDemo } from './support/write-demo';

@@ -1,4 +1,4 @@
-import type { CliIo } from '../../../src/cli/cli-io';
+import type { CliIo } from '../../../src/command-line/cli-io';
 
 /** Buffers standing in for stdout and stderr (not a TTY, so progress prints plain lines). */
 export function captureIo(): { io: CliIo; out: () => string; err: () => string } {

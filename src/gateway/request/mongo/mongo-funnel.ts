@@ -14,7 +14,7 @@ import {
 } from 'mongodb';
 import type { CostLedger, WriteAttemptTag, WriteUnitRecord } from '../../operation/cost/cost-ledger';
 import { commandFilterShape, type FilterShape } from '../../operation/cost/filter-shape';
-import { serverSelectionTimeout } from '../../../setting-rules';
+import { serverSelectionTimeout } from '../../../settings/setting-rules';
 import { DatabaseFailure, TransactionConflict } from '../../errors/internal-errors';
 import type { OperationDeadline } from '../../operation/limits/operation-deadline';
 import { FunnelWriter, SESSION_COMMANDS } from './funnel-writer';

@@ -1,6 +1,6 @@
 import { demoProjectOptions } from '../../../support/demo-project';
 import type { MongoClient } from 'mongodb';
-import { gatewaySettingsOf, loadConfig, type DocjoinConfig } from '../../../../src/config';
+import { gatewaySettingsOf, loadConfig, type DocjoinConfig } from '../../../../src/config/config';
 import { connectMongo, type Gateway } from 'docjoin';
 import { seedDemoData } from '../../../../examples/demo/seed/seed-database';
 import { startTestMongo, type TestMongo } from '../../../support/test-mongo';

@@ -1,5 +1,5 @@
 import { demoProjectOptions } from '../../../support/demo-project';
-import { gatewaySettingsOf, loadConfig } from '../../../../src/config';
+import { gatewaySettingsOf, loadConfig } from '../../../../src/config/config';
 import { type Gateway } from 'docjoin';
 import { declaredStrategies } from '../../../../src/gateway/startup/storage-map/storage-map-types';
 import type { WriteOptions } from '../../../../src/gateway/writes/request-writes';

@@ -1,18 +1,18 @@
 import { ApolloServer, HeaderMap, type GraphQLRequest } from '@apollo/server';
 import { ApolloServerPluginCacheControlDisabled } from '@apollo/server/plugin/disabled';
 import type { FormattedExecutionResult, GraphQLSchema } from 'graphql';
-import type { GatewayContext } from '../request/context/request-context';
-import { createDocjoin, type DocjoinOptions } from '../create-docjoin';
-import { COST_HEADER } from '../operation/cost/cost-plugin';
-import type { CostReport } from '../operation/cost/cost-ledger';
-import type { ResolvedSettings } from '../gateway-options';
-import { startHttpServer, type RunningHttpServer } from './http-server';
-import { Admission } from './admission';
-import { createIdeRoutes } from './ide';
-import { defaultIdeQuery } from './ide-default-query';
-import { landingPagePlugin } from './landing-page';
-import type { StorageMap } from '../startup/storage-map/storage-map-types';
-import type { WorkloadCapture } from '../workload/workload-capture';
+import type { GatewayContext } from './request/context/request-context';
+import { createDocjoin, type DocjoinOptions } from './create-docjoin';
+import { COST_HEADER } from './operation/cost/cost-plugin';
+import type { CostReport } from './operation/cost/cost-ledger';
+import type { ResolvedSettings } from './gateway-options';
+import { startHttpServer, type RunningHttpServer } from './http/http-server';
+import { Admission } from './http/admission';
+import { createIdeRoutes } from './http/ide';
+import { defaultIdeQuery } from './http/ide-default-query';
+import { landingPagePlugin } from './http/landing-page';
+import type { StorageMap } from './startup/storage-map/storage-map-types';
+import type { WorkloadCapture } from './workload/workload-capture';
 
 export interface CreateGatewayOptions extends DocjoinOptions {
   /** Serve HTTP on `port` (default true); false to run operations in-process only (`execute`). */

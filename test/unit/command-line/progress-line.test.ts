@@ -1,4 +1,4 @@
-import { createProgressLine } from '../../../src/cli/progress-line';
+import { createProgressLine } from '../../../src/command-line/progress-line';
 import { createReconcileProgress } from '../../../src/reconcile/format-report';
 
 function buffer(isTTY: boolean) {

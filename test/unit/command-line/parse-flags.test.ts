@@ -1,4 +1,4 @@
-import { parseFlags, wantsHelp, type ArgsSpec } from '../../../../src/cli/args/parse-flags';
+import { parseFlags, wantsHelp, type ArgsSpec } from '../../../src/command-line/parse-flags';
 
 const spec: ArgsSpec = { flags: [{ name: '--scale', example: '2' }, { name: '--fix' }], positionals: 1 };
 

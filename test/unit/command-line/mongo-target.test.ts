@@ -1,5 +1,5 @@
-import { readMongoTarget } from '../../../../src/cli/args/mongo-target';
-import { parseFlags, type ParsedArgs } from '../../../../src/cli/args/parse-flags';
+import { readMongoTarget } from '../../../src/command-line/mongo-target';
+import { parseFlags, type ParsedArgs } from '../../../src/command-line/parse-flags';
 
 function args(argv: string[]): ParsedArgs {
   const parsed = parseFlags(argv, { flags: [{ name: '--mongo-uri', example: 'mongodb://localhost' }, { name: '--db', example: 'docjoin' }] });

@@ -1,5 +1,5 @@
 import { MongoClient } from 'mongodb';
-import { dbNameRule, DEFAULT_DB_NAME, isProblem, mongoUriRule, nonEmpty, serverSelectionTimeout } from '../../setting-rules';
+import { dbNameRule, DEFAULT_DB_NAME, isProblem, mongoUriRule, nonEmpty, serverSelectionTimeout } from '../settings/setting-rules';
 import { usageError, type ParsedArgs, type UsageError } from './parse-flags';
 
 /** The `--mongo-uri` and `--db` flags every command that talks to a MongoDB of yours accepts. */

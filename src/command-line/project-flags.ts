@@ -1,4 +1,4 @@
-import { loadProject, type Project } from '../../project/load-project';
+import { loadProject, type Project } from '../project/load-project';
 import type { ParsedArgs } from './parse-flags';
 
 /** The flags that say which project a command works on; without them, docjoin.config.* in the working folder. */

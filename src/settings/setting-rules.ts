@@ -3,7 +3,7 @@
  * (src/cli, the seed and reconcile CLIs). One rule per setting, so `PORT=x` and `--port x` are refused
  * with the same sentence; `name` is whichever the user typed. Each returns the value or the problem.
  */
-import { redactSecrets } from './observability/redact-secrets';
+import { redactSecrets } from '../observability/redact-secrets';
 
 export interface SettingProblem {
   readonly problem: string;

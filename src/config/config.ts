@@ -8,12 +8,12 @@ import {
   portRule,
   seedScaleRule,
   type SettingResult,
-} from './setting-rules';
+} from '../settings/setting-rules';
 
-export { redactSecrets, redactUri } from './observability/redact-secrets';
-import { type CostLimits, GATEWAY_SETTING_NAMES, GatewayOptionError, isCollectionName, MIN_WORKLOAD_FLUSH_MS, resolveSettings, type GatewaySettings, type ResolvedSettings, type WorkloadOption } from './gateway';
-import type { DocjoinProjectConfig } from './project/project-config';
-import { defaultLogFormat, LOG_FORMATS, LOG_LEVELS, type LogFormat } from './observability/logger';
+export { redactSecrets, redactUri } from '../observability/redact-secrets';
+import { type CostLimits, GATEWAY_SETTING_NAMES, GatewayOptionError, isCollectionName, MIN_WORKLOAD_FLUSH_MS, resolveSettings, type GatewaySettings, type ResolvedSettings, type WorkloadOption } from '../gateway';
+import type { DocjoinProjectConfig } from '../project/project-config';
+import { defaultLogFormat, LOG_FORMATS, LOG_LEVELS, type LogFormat } from '../observability/logger';
 export type { CostLimits };
 
 /**

@@ -1,4 +1,4 @@
-import type { CliIo } from '../cli-io';
+import type { CliIo } from './cli-io';
 import type { UsageError } from './parse-flags';
 
 export interface HelpRequest {
