@@ -1,7 +1,7 @@
 import type { OperationName, OperationVariables } from './peer-operations';
 
 /** The implementations side by side, in the order the report lists them. */
-export const PEER_NAMES = ['docjoin', 'docjoin-features-off', 'dataloader', 'mongoose', 'naive', 'raw'] as const;
+export const PEER_NAMES = ['docjoin', 'docjoin-features-off', 'docjoin-baseline', 'dataloader', 'mongoose', 'naive', 'raw'] as const;
 export type PeerName = (typeof PEER_NAMES)[number];
 
 /** The GraphQL servers docjoin is compared with ("best peer" is the best of these). */
@@ -10,11 +10,15 @@ export const GRAPHQL_PEERS: readonly PeerName[] = ['dataloader', 'mongoose', 'na
 export const PEER_LABELS: Readonly<Record<PeerName, string>> = {
   docjoin: 'docjoin',
   'docjoin-features-off': 'docjoin, features off',
+  'docjoin-baseline': 'docjoin at the baseline commit',
   dataloader: 'Apollo + DataLoader (hand-written)',
   mongoose: 'Apollo + Mongoose populate/lean',
   naive: 'Apollo, one query per parent',
   raw: 'raw driver floor (no GraphQL, no HTTP)',
 };
+
+/** The environment variable the runner gives the children: the baseline's worktree (bench/peers/baseline-build.ts). */
+export const BASELINE_DIRECTORY_VARIABLE = 'PEERS_BASELINE_DIRECTORY';
 
 export function isPeerName(value: string): value is PeerName {
   return (PEER_NAMES as readonly string[]).includes(value);

@@ -22,6 +22,8 @@ export interface PeersSettings {
   readonly maxSampleMs: number;
   readonly peers: readonly PeerName[];
   readonly operations: readonly OperationName[];
+  /** The commit docjoin-baseline was built from (PEERS_BASELINE); undefined without one. */
+  readonly baseline?: { readonly ref: string; readonly commit: string; readonly subject: string } | undefined;
 }
 
 /** One implementation on one operation at one latency. */
@@ -67,6 +69,8 @@ export interface PhaseResult {
   readonly rss: Readonly<Partial<Record<PeerName, SteadyRss>>>;
   /** Per operation, each pair's throughput ratio, docjoin with its features on ÷ off (at the target latency only). */
   readonly featureRatios: Readonly<Partial<Record<OperationName, readonly number[]>>>;
+  /** Per operation, each pair's throughput ratio, docjoin ÷ docjoin at the baseline commit (at the target latency, with PEERS_BASELINE). */
+  readonly baselineRatios: Readonly<Partial<Record<OperationName, readonly number[]>>>;
   readonly seconds: number;
 }
 

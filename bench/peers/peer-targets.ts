@@ -126,6 +126,25 @@ export function checkTargets(run: PeersRun): TargetCheck[] {
       });
     }
   }
+  const baseline = run.settings.baseline;
+  for (const operation of baseline ? run.settings.operations : []) {
+    const own = docjoin(operation);
+    const before = measurementOf(phase, 'docjoin-baseline', operation);
+    const pairs = phase.baselineRatios[operation];
+    if (own && before && pairs && pairs.length > 0) {
+      const ratio = median(pairs);
+      checks.push({
+        target: `throughput within 5% of ${baseline!.ref} (${baseline!.commit.slice(0, 7)}) or better`,
+        subject: operation,
+        measured: `${times(ratio)}, the median of ${pairs.length} pairs of back-to-back runs (the rounds' medians ${fixed(own.throughput)} vs ${fixed(before.throughput)} req/s)`,
+        pass: ratio >= 0.95,
+      });
+    }
+    if (own && before) {
+      const ratio = own.p50Ms / before.p50Ms;
+      checks.push({ target: `p50 within 5% of ${baseline!.ref} or better`, subject: operation, measured: `${times(ratio)} (${own.p50Ms.toFixed(2)} vs ${before.p50Ms.toFixed(2)} ms)`, pass: ratio <= 1.05 });
+    }
+  }
   return checks;
 }
 

@@ -12,6 +12,7 @@ import { bestPeerThroughput, fixed, ratiosOf } from './peer-targets';
 const COLORS: Readonly<Record<PeerName, string>> = {
   docjoin: '#e8590c',
   'docjoin-features-off': '#ffc078',
+  'docjoin-baseline': '#a9746e',
   dataloader: '#1971c2',
   mongoose: '#2f9e44',
   naive: '#adb5bd',

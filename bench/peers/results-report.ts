@@ -18,7 +18,8 @@ export function resultsReport(run: PeersRun, chartFile: string): string {
       `with the demo data at scale 1). Per operation, ${settings.rounds} rounds, the implementations in a balanced order (each runs once in every position and right after each other one once over as many rounds as implementations): ` +
       `${settings.minSamples}–${settings.maxSamples} sequential requests per round (at most ${settings.maxSampleMs} ms once ${settings.minSamples} are in), ` +
       `then ${settings.concurrency} in flight for ${settings.durationSeconds} s (autocannon; the floor runs its own loop), then a pause until the server and the database are idle. ` +
-      `After an operation's rounds, at ${TARGET_LATENCY_MS} ms, ${settings.featurePairs} pairs of back-to-back runs of docjoin with its features on and off (which goes first alternates) measure what they cost. ` +
+      `After an operation's rounds, at ${TARGET_LATENCY_MS} ms, ${settings.featurePairs} pairs of back-to-back runs of docjoin with its features on and off (which goes first alternates) measure what they cost` +
+      (settings.baseline ? `, and as many pairs of docjoin and the baseline build, ${settings.baseline.subject}, how it compares with that commit. ` : '. ') +
       `Right before an operation's rounds, each implementation was warmed up on it until its throughput stopped rising (at least 3 windows of 1 s or more at the same concurrency, at most ${settings.warmupSeconds} s), and every implementation answered the same \`data\` as docjoin first.`,
     '',
     ...settings.peers.map((peer) => `- **${PEER_LABELS[peer]}**: ${PEER_DESCRIPTIONS[peer]}`),
@@ -52,6 +53,7 @@ const PEER_DESCRIPTIONS: Readonly<Record<PeersRun['settings']['peers'][number], 
   docjoin: 'the demo project as `docjoin serve` runs it from the package build (bench/peers/docjoin-server.ts): production settings and every default — cost report, estimate, limits, document budget, metrics, a log line per request.',
   'docjoin-features-off':
     'the same with every feature an option turns off turned off: the cost report (`costReport: false`), the limits (Infinity) and the document budget, so no operation is estimated, and the metrics.',
+  'docjoin-baseline': 'the same as docjoin, built from the commit PEERS_BASELINE names (in a git worktree of its own, with the same dependencies): what this build is compared with in the same run.',
   dataloader: 'Apollo Server (standalone HTTP), a DataLoader per collection and projection per request, projections from the selection (bench/peers/dataloader-server.ts).',
   mongoose: 'Apollo Server, root resolvers that look ahead and run one Mongoose query with `select`, nested `populate` and `lean()` (bench/peers/mongoose-server.ts).',
   naive: 'Apollo Server, one query per parent and relation field, whole documents, no batching (bench/peers/naive-server.ts).',

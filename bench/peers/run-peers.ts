@@ -5,9 +5,10 @@ import { MongoClient, type ObjectId } from 'mongodb';
 import { loadProject, printPublicSchema } from 'docjoin';
 import { median } from '../support/bench-support';
 import { GraphQLHttpClient, throughput, type GraphQLResponse, type SampleLimits } from './http-load';
+import { buildBaseline } from './baseline-build';
 import { compilePeers, EmbeddedMongoProcess, PeerChild } from './peer-children';
 import { operationNamed, PEER_OPERATIONS, type OperationName, type OperationVariables, type PeerOperation } from './peer-operations';
-import { isPeerName, PEER_LABELS, PEER_NAMES, requestsPerSecond, type PeerName, type SequentialResult, type ThroughputWindow } from './peer-protocol';
+import { BASELINE_DIRECTORY_VARIABLE, isPeerName, PEER_LABELS, PEER_NAMES, requestsPerSecond, type PeerName, type SequentialResult, type ThroughputWindow } from './peer-protocol';
 import type { Measurement, PeersRun, PeersSettings, PhaseResult, SteadyRss } from './peer-results';
 import { PUBLIC_SCHEMA_FILE } from './peer-schema';
 import { RSS_WARMUP_SECONDS, RSS_WINDOW_SECONDS, TARGET_LATENCY_MS } from './peer-targets';
@@ -24,7 +25,8 @@ import { resultsReport } from './results-report';
  * it until its pace stops rising (warmUp), then timed in rounds (the implementations in a
  * balanced order, so a noisy neighbour slows them alike): sequential requests (p50, p99, CPU per
  * request), then `concurrency` in flight (autocannon; the floor runs its own loop), RSS after each. At
- * the target latency, the features' cost is measured in pairs of runs (featureRatios) and each server's
+ * the target latency, the features' cost (and, with PEERS_BASELINE, this build against that commit's) is
+ * measured in pairs of runs (pairedRatios) and each server's
  * RSS over a run of every operation in turn (steadyRss).
  * Writes bench/RESULTS.md and bench/peers-throughput.svg. Settings: PEERS_* variables (settingsFromEnv).
  */
@@ -33,6 +35,7 @@ const SEED_SCALE = 1;
 /** posts(first: 10) reads the first ten posts: the mutation comments on the others. */
 const READ_POSTS = 10;
 const BENCH_DIR = path.resolve(__dirname, '..');
+const REPO_ROOT = path.resolve(BENCH_DIR, '..');
 const RESULTS_FILE = path.join(BENCH_DIR, 'RESULTS.md');
 const CHART_FILE = path.join(BENCH_DIR, 'peers-throughput.svg');
 
@@ -63,8 +66,13 @@ function settingsFromEnv(): PeersSettings {
   if (latencies.length === 0 || latencies.some((latency) => !Number.isFinite(latency) || latency < 0)) {
     throw new Error(`PEERS_LATENCIES_MS must list latencies ≥ 0 in ms, e.g. "1,0", got "${process.env.PEERS_LATENCIES_MS ?? ''}"`);
   }
-  const peers = listFromEnv('PEERS_ONLY', PEER_NAMES, isPeerName);
+  const baseline = process.env.PEERS_BASELINE?.trim() || undefined;
+  const chosen = listFromEnv('PEERS_ONLY', PEER_NAMES, isPeerName);
+  // Without a baseline commit, the default list leaves the baseline out.
+  const peers = baseline === undefined && !process.env.PEERS_ONLY?.trim() ? chosen.filter((peer) => peer !== 'docjoin-baseline') : chosen;
   if (!peers.includes('docjoin')) throw new Error('PEERS_ONLY must include docjoin: every other implementation is checked against its data');
+  if (peers.includes('docjoin-baseline') && baseline === undefined) throw new Error('PEERS_ONLY lists docjoin-baseline: name its commit in PEERS_BASELINE (e.g. PEERS_BASELINE=HEAD~3)');
+  if (baseline !== undefined && !peers.includes('docjoin-baseline')) throw new Error('PEERS_BASELINE is set but PEERS_ONLY leaves docjoin-baseline out');
   return {
     latenciesMs: latencies,
     rounds: numberFromEnv('PEERS_ROUNDS', 5, whole, 'a whole number ≥ 1'),
@@ -320,18 +328,18 @@ async function warmUp(contender: Contender, operation: PeerOperation, posts: Pos
 }
 
 /**
- * The features target compares two builds of one server, so it needs a finer measure than the rounds:
- * `settings.featurePairs` pairs of runs of the same length, docjoin with its features on and off back
- * to back (which goes first alternates), each pair's ratio on ÷ off.
+ * The features and baseline targets compare two builds of one server, so they need a finer measure
+ * than the rounds: `settings.featurePairs` pairs of runs of the same length, `subject` and `reference`
+ * back to back (which goes first alternates), each pair's ratio subject ÷ reference.
  */
-async function featureRatios(on: Contender, off: Contender, operation: PeerOperation, posts: PostCursor, settings: PeersSettings, p50Ms: number): Promise<number[]> {
+async function pairedRatios(subject: Contender, reference: Contender, operation: PeerOperation, posts: PostCursor, settings: PeersSettings, p50Ms: number): Promise<number[]> {
   const seconds = throughputSeconds(settings.durationSeconds, p50Ms, settings.concurrency);
   const ratios: number[] = [];
   for (let pair = 0; pair < settings.featurePairs; pair++) {
-    const first = pair % 2 === 0 ? on : off;
+    const first = pair % 2 === 0 ? subject : reference;
     const firstPace = (await throughputRun(first, operation, posts, settings, seconds)).throughput;
-    const secondPace = (await throughputRun(first === on ? off : on, operation, posts, settings, seconds)).throughput;
-    ratios.push(first === on ? firstPace / secondPace : secondPace / firstPace);
+    const secondPace = (await throughputRun(first === subject ? reference : subject, operation, posts, settings, seconds)).throughput;
+    ratios.push(first === subject ? firstPace / secondPace : secondPace / firstPace);
   }
   return ratios;
 }
@@ -479,6 +487,7 @@ async function runPhase(latencyMs: number, settings: PeersSettings, counted: Rou
     log(`  ${'operation / implementation'.padEnd(44)}${['p50 ms', 'p99 ms', 'req/s', 'trips', 'CPU ms/req', 'RSS MB'].map((cell) => cell.padStart(11)).join('')}`);
     const measurements: Measurement[] = [];
     const featureRatiosByOperation: Partial<Record<OperationName, number[]>> = {};
+    const baselineRatiosByOperation: Partial<Record<OperationName, number[]>> = {};
     for (const operation of operations) {
       const warmedSeconds: string[] = [];
       for (const contender of contenders) warmedSeconds.push(`${contender.name} ${(await warmUp(contender, operation, posts, settings)).toFixed(0)} s`);
@@ -512,13 +521,18 @@ async function runPhase(latencyMs: number, settings: PeersSettings, counted: Rou
         measurements.push(measurement);
         log(formatRow(measurement));
       }
-      const on = contenders.find((contender) => contender.name === 'docjoin');
-      const off = contenders.find((contender) => contender.name === 'docjoin-features-off');
-      if (on && off && latencyMs === TARGET_LATENCY_MS && settings.featurePairs > 0) {
-        const onLatencies = rounds.get('docjoin')!.flatMap((sample) => sample.latenciesMs);
-        const ratios = await featureRatios(on, off, operation, posts, settings, median(onLatencies));
-        featureRatiosByOperation[operation.name] = ratios;
-        log(`    features on ÷ off, ${ratios.length} pairs of runs: median ${median(ratios).toFixed(2)} (${ratios.map((ratio) => ratio.toFixed(2)).join(' ')})`);
+      const docjoin = contenders.find((contender) => contender.name === 'docjoin');
+      const pairs: ReadonlyArray<readonly [PeerName, string, Partial<Record<OperationName, number[]>>]> = [
+        ['docjoin-features-off', 'features on ÷ off', featureRatiosByOperation],
+        ['docjoin-baseline', `this build ÷ ${settings.baseline?.ref ?? 'baseline'}`, baselineRatiosByOperation],
+      ];
+      for (const [name, label, byOperation] of pairs) {
+        const reference = contenders.find((contender) => contender.name === name);
+        if (!docjoin || !reference || latencyMs !== TARGET_LATENCY_MS || settings.featurePairs === 0) continue;
+        const docjoinLatencies = rounds.get('docjoin')!.flatMap((sample) => sample.latenciesMs);
+        const ratios = await pairedRatios(docjoin, reference, operation, posts, settings, median(docjoinLatencies));
+        byOperation[operation.name] = ratios;
+        log(`    ${label}, ${ratios.length} pairs of runs: median ${median(ratios).toFixed(2)} (${ratios.map((ratio) => ratio.toFixed(2)).join(' ')})`);
       }
     }
     const rss: Partial<Record<PeerName, SteadyRss>> = {};
@@ -530,7 +544,7 @@ async function runPhase(latencyMs: number, settings: PeersSettings, counted: Rou
         log(`  RSS under steady load, ${contender.name}: median ${steady.medianMb.toFixed(0)} MB, first ${RSS_WINDOW_SECONDS} s ${steady.firstWindowMb.toFixed(0)} → last ${RSS_WINDOW_SECONDS} s ${steady.lastWindowMb.toFixed(0)} MB, peak ${steady.peakMb.toFixed(0)}, ${steady.throughput.toFixed(0)} req/s${steady.failed > 0 ? `, ${steady.failed} failed` : ''}`);
       }
     }
-    return { latencyMs, seedSeconds: seeded.seconds, measurements, rss, featureRatios: featureRatiosByOperation, seconds: (performance.now() - phaseStarted) / 1000, roundTrips };
+    return { latencyMs, seedSeconds: seeded.seconds, measurements, rss, featureRatios: featureRatiosByOperation, baselineRatios: baselineRatiosByOperation, seconds: (performance.now() - phaseStarted) / 1000, roundTrips };
   } finally {
     await stopAll(contenders);
     await mongo.stop();
@@ -550,10 +564,18 @@ async function main(): Promise<void> {
   const started = performance.now();
   const startedAt = new Date().toISOString();
   const startLoad = os.loadavg()[0]!;
-  const settings = settingsFromEnv();
+  let settings = settingsFromEnv();
   await checkPublicSchema();
   log('compiling docjoin (tsconfig.build.json: dist/) and the peers (bench/tsconfig.peers.json: build/bench-peers/)');
   compilePeers();
+  const baselineRef = process.env.PEERS_BASELINE?.trim();
+  if (baselineRef) {
+    log(`building the baseline, ${baselineRef}, in a git worktree of its own`);
+    const { directory, ...baseline } = buildBaseline(REPO_ROOT, baselineRef);
+    process.env[BASELINE_DIRECTORY_VARIABLE] = directory;
+    settings = { ...settings, baseline };
+    log(`baseline: ${baseline.subject} (${directory})`);
+  }
   const cpus = os.cpus();
   log(
     `peers: ${settings.peers.join(', ')}; ${settings.rounds} rounds per operation of ${settings.durationSeconds} s at ${settings.concurrency} in flight ` +

@@ -29,6 +29,7 @@ const PHASE: PhaseResult = {
   ],
   rss: { docjoin: steady(200, 225, 230), dataloader: steady(180, 185, 200) },
   featureRatios: { books: [0.9, 0.96, 1.1, 0.94, 0.97] },
+  baselineRatios: {},
 };
 
 const RUN: PeersRun = {
@@ -69,6 +70,30 @@ describe('peer benchmark targets', () => {
     expect(features.measured).toBe("0.96×, the median of 5 pairs of back-to-back runs (0.90, 0.96, 1.10, 0.94, 0.97; the rounds' medians 450 vs 460 req/s)");
     const slower = checkTargets({ ...RUN, phases: [{ ...PHASE, featureRatios: { books: [0.9, 0.94, 1.1, 0.93, 0.97] } }] }).find((check) => check.target.startsWith('features'))!;
     expect(slower.pass).toBe(false);
+  });
+
+  it('with a baseline commit, judges throughput (median pair) and p50 within 5% of that build, per operation', () => {
+    const withBaseline: PeersRun = {
+      ...RUN,
+      settings: { ...RUN.settings, peers: [...RUN.settings.peers, 'docjoin-baseline'], baseline: { ref: 'HEAD~3', commit: 'abcdef1234567890', subject: 'abcdef1 before' } },
+      phases: [
+        {
+          ...PHASE,
+          measurements: [...PHASE.measurements, measured('docjoin-baseline', 'books', 440, 6.9), measured('docjoin-baseline', 'posts', 1100, 3.5)],
+          baselineRatios: { books: [1.01, 0.99, 1.03], posts: [0.9, 0.93, 0.96] },
+        },
+      ],
+    };
+    const checks = checkTargets(withBaseline).filter((check) => check.target.includes('HEAD~3'));
+    expect(checks.map((check) => [check.target, check.subject, check.pass])).toEqual([
+      ['throughput within 5% of HEAD~3 (abcdef1) or better', 'books', true],
+      ['p50 within 5% of HEAD~3 or better', 'books', true],
+      ['throughput within 5% of HEAD~3 (abcdef1) or better', 'posts', false],
+      ['p50 within 5% of HEAD~3 or better', 'posts', false],
+    ]);
+    expect(checks[2]!.measured).toBe("0.93×, the median of 3 pairs of back-to-back runs (the rounds' medians 1,000 vs 1,100 req/s)");
+    // Without a baseline commit there is no such row.
+    expect(checkTargets(RUN).some((check) => check.target.includes('within 5% of'))).toBe(false);
   });
 
   it('says so when the target latency was not run', () => {

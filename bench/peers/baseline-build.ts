@@ -1,0 +1,40 @@
+import { execFileSync } from 'node:child_process';
+import { existsSync, readFileSync, symlinkSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { compileInto } from './peer-children';
+
+/** The commit docjoin is compared with in the same run (PEERS_BASELINE), and where it was built. */
+export interface Baseline {
+  /** What PEERS_BASELINE named (`HEAD~3`, a tag, a hash). */
+  readonly ref: string;
+  readonly commit: string;
+  /** `git log --oneline -1` of it. */
+  readonly subject: string;
+  /** Its worktree, with its package (dist/) and its bench servers (build/bench-peers/) compiled. */
+  readonly directory: string;
+}
+
+/**
+ * Checks out `ref` in a git worktree outside the repository (reused when it exists), gives it this
+ * checkout's node_modules (its package-lock.json must be the same: otherwise the comparison would
+ * measure other dependencies too), and compiles it as compilePeers compiles this one.
+ */
+export function buildBaseline(repoRoot: string, ref: string): Baseline {
+  const git = (...args: string[]) => execFileSync('git', args, { cwd: repoRoot, encoding: 'utf8' }).trim();
+  let commit: string;
+  try {
+    commit = git('rev-parse', '--verify', `${ref}^{commit}`);
+  } catch {
+    throw new Error(`PEERS_BASELINE: ${ref} is not a commit of this repository`);
+  }
+  const directory = path.join(os.tmpdir(), `docjoin-baseline-${commit.slice(0, 12)}`);
+  if (!existsSync(directory)) git('worktree', 'add', '--detach', directory, commit);
+  const lockOf = (root: string) => readFileSync(path.join(root, 'package-lock.json'), 'utf8');
+  if (lockOf(directory) !== lockOf(repoRoot)) {
+    throw new Error(`PEERS_BASELINE: ${ref}'s package-lock.json differs from this checkout's; compare builds with the same dependencies`);
+  }
+  if (!existsSync(path.join(directory, 'node_modules'))) symlinkSync(path.join(repoRoot, 'node_modules'), path.join(directory, 'node_modules'), 'dir');
+  compileInto(directory);
+  return { ref, commit, subject: git('log', '--oneline', '-1', commit), directory };
+}
