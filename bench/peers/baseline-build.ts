@@ -16,9 +16,9 @@ export interface Baseline {
 }
 
 /**
- * Checks out `ref` in a git worktree outside the repository (reused when it exists), gives it this
- * checkout's node_modules (its package-lock.json must be the same: otherwise the comparison would
- * measure other dependencies too), and compiles it as compilePeers compiles this one.
+ * Checks out `ref` in a git worktree outside the repository (reused when it exists), gives it its
+ * dependencies (this checkout's node_modules when its package-lock.json is the same, else `npm ci` of
+ * its own), and compiles it as compilePeers compiles this one.
  */
 export function buildBaseline(repoRoot: string, ref: string): Baseline {
   const git = (...args: string[]) => execFileSync('git', args, { cwd: repoRoot, encoding: 'utf8' }).trim();
@@ -30,11 +30,11 @@ export function buildBaseline(repoRoot: string, ref: string): Baseline {
   }
   const directory = path.join(os.tmpdir(), `docjoin-baseline-${commit.slice(0, 12)}`);
   if (!existsSync(directory)) git('worktree', 'add', '--detach', directory, commit);
-  const lockOf = (root: string) => readFileSync(path.join(root, 'package-lock.json'), 'utf8');
-  if (lockOf(directory) !== lockOf(repoRoot)) {
-    throw new Error(`PEERS_BASELINE: ${ref}'s package-lock.json differs from this checkout's; compare builds with the same dependencies`);
+  if (!existsSync(path.join(directory, 'node_modules'))) {
+    const lockOf = (root: string) => readFileSync(path.join(root, 'package-lock.json'), 'utf8');
+    if (lockOf(directory) === lockOf(repoRoot)) symlinkSync(path.join(repoRoot, 'node_modules'), path.join(directory, 'node_modules'), 'dir');
+    else execFileSync('npm', ['ci', '--no-audit', '--no-fund'], { cwd: directory, stdio: 'inherit' });
   }
-  if (!existsSync(path.join(directory, 'node_modules'))) symlinkSync(path.join(repoRoot, 'node_modules'), path.join(directory, 'node_modules'), 'dir');
   compileInto(directory);
   return { ref, commit, subject: git('log', '--oneline', '-1', commit), directory };
 }
