@@ -1,10 +1,27 @@
-import { closeSync, openSync, writeSync } from 'node:fs';
+import { closeSync, existsSync, openSync, writeSync } from 'node:fs';
 import path from 'node:path';
-import { connectMongo, createGateway, loadProject, type GatewaySettings } from 'docjoin';
-import { gatewaySettingsOf, loadConfig } from '../../src/config/config';
-import { createLogger } from '../../src/observability/logger';
+import type * as docjoinPackage from 'docjoin';
+import type { GatewaySettings } from 'docjoin';
+import type * as processConfig from '../../src/config/config';
+import type * as logging from '../../src/observability/logger';
 import type { HttpPeer, PeerStartOptions } from './peer-implementation';
 import { DEMO_CONFIG_FILE } from './peer-schema';
+
+/** What the harness calls of docjoin: this build's modules, or a baseline build's (startBaseline). */
+interface DocjoinModules {
+  readonly docjoin: Pick<typeof docjoinPackage, 'connectMongo' | 'createGateway' | 'loadProject'>;
+  readonly config: Pick<typeof processConfig, 'loadConfig' | 'gatewaySettingsOf'>;
+  readonly logging: Pick<typeof logging, 'createLogger'>;
+}
+
+/** This build's modules, loaded only by the process that runs it (a baseline's process loads only the baseline's). */
+function thisBuild(): DocjoinModules {
+  return {
+    docjoin: require('docjoin') as DocjoinModules['docjoin'],
+    config: require('../../src/config/config') as DocjoinModules['config'],
+    logging: require('../../src/observability/logger') as DocjoinModules['logging'],
+  };
+}
 
 /**
  * docjoin as `docjoin serve` runs the demo project against a MongoDB URI: the project loaded from
@@ -26,7 +43,10 @@ export const FEATURES_OFF: GatewaySettings = {
   metrics: false,
 };
 
-async function startDocjoin(options: PeerStartOptions, overrides: GatewaySettings): Promise<HttpPeer> {
+async function startDocjoin(options: PeerStartOptions, overrides: GatewaySettings, { docjoin, config: configModule, logging: loggingModule }: DocjoinModules = thisBuild()): Promise<HttpPeer> {
+  const { connectMongo, createGateway, loadProject } = docjoin;
+  const { gatewaySettingsOf, loadConfig } = configModule;
+  const { createLogger } = loggingModule;
   const project = await loadProject({ cwd: path.dirname(DEMO_CONFIG_FILE), configPath: DEMO_CONFIG_FILE });
   const config = loadConfig({ NODE_ENV: 'production', PORT: '0', MONGODB_URI: options.mongoUri, MONGODB_DB: options.dbName }, {}, project.config);
   // docjoin always monitors commands: its cost report is built from them.
@@ -72,4 +92,21 @@ export function start(options: PeerStartOptions): Promise<HttpPeer> {
 /** The same with FEATURES_OFF: what the features cost is the difference between the two. */
 export function startWithFeaturesOff(options: PeerStartOptions): Promise<HttpPeer> {
   return startDocjoin(options, FEATURES_OFF);
+}
+
+/**
+ * The same harness on the package build of another commit, checked out and compiled in `directory`
+ * (baseline-build.ts): its dist/ for docjoin, its configuration and its logger (the configuration
+ * moved from dist/config.js to dist/config/config.js along the way).
+ */
+export function startBaseline(options: PeerStartOptions, directory: string): Promise<HttpPeer> {
+  const dist = path.join(directory, 'dist');
+  const configFile = [path.join(dist, 'config/config.js'), path.join(dist, 'config.js')].find((file) => existsSync(file));
+  if (!configFile) throw new Error(`no configuration module in ${dist}`);
+  const modules: DocjoinModules = {
+    docjoin: require(path.join(dist, 'index.js')) as DocjoinModules['docjoin'],
+    config: require(configFile) as DocjoinModules['config'],
+    logging: require(path.join(dist, 'observability/logger.js')) as DocjoinModules['logging'],
+  };
+  return startDocjoin(options, {}, modules);
 }

@@ -1,4 +1,3 @@
-import path from 'node:path';
 import { CommandCounter, type InProcessPeer, type PeerStartOptions, type RunningPeer } from './peer-implementation';
 import type { OperationVariables } from './peer-operations';
 import { BASELINE_DIRECTORY_VARIABLE, isPeerName, type ConcurrentRequest, type PeerCall, type PeerMessage, type PeerName, type PeerRequest, type ProcessStats, type SequentialRequest, type SequentialResult, type ThroughputWindow } from './peer-protocol';
@@ -16,8 +15,11 @@ async function startPeer(name: PeerName, options: PeerStartOptions): Promise<Run
       return (require('./docjoin-server') as typeof import('./docjoin-server')).start(options);
     case 'docjoin-features-off':
       return (require('./docjoin-server') as typeof import('./docjoin-server')).startWithFeaturesOff(options);
-    case 'docjoin-baseline':
-      return baselineServer().start(options);
+    case 'docjoin-baseline': {
+      const directory = process.env[BASELINE_DIRECTORY_VARIABLE];
+      if (!directory) throw new Error(`docjoin-baseline runs only with PEERS_BASELINE (${BASELINE_DIRECTORY_VARIABLE} is unset)`);
+      return (require('./docjoin-server') as typeof import('./docjoin-server')).startBaseline(options, directory);
+    }
     case 'dataloader':
       return (require('./dataloader-server') as typeof import('./dataloader-server')).start(options);
     case 'mongoose':
@@ -31,13 +33,6 @@ async function startPeer(name: PeerName, options: PeerStartOptions): Promise<Run
       throw new Error(`unknown peer ${String(never)}`);
     }
   }
-}
-
-/** The baseline's own compiled docjoin-server.js, which loads the baseline's package (baseline-build.ts). */
-function baselineServer(): typeof import('./docjoin-server') {
-  const directory = process.env[BASELINE_DIRECTORY_VARIABLE];
-  if (!directory) throw new Error(`docjoin-baseline runs only with PEERS_BASELINE (${BASELINE_DIRECTORY_VARIABLE} is unset)`);
-  return require(path.join(directory, 'build/bench-peers/bench/peers/docjoin-server.js')) as typeof import('./docjoin-server');
 }
 
 function send(message: PeerMessage): void {

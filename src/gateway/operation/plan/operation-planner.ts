@@ -21,7 +21,8 @@ export interface ResolvedRequest {
   /** Apollo's hash of the query text: with the operation name, it names the document (unset: not cached). */
   readonly queryHash?: string | undefined;
   readonly request: { readonly variables?: Readonly<Record<string, unknown>> };
-  readonly contextValue: { readonly overrides: StrategyOverrides };
+  /** The request's context: its overrides, and its ledger, which Apollo's shallow copy of the context shares (planOf). */
+  readonly contextValue: { readonly overrides: StrategyOverrides; readonly ledger: object };
 }
 
 const NO_VARIABLES: Readonly<Record<string, unknown>> = Object.freeze({});
@@ -35,8 +36,8 @@ const NO_VARIABLES: Readonly<Record<string, unknown>> = Object.freeze({});
 export class OperationPlanner {
   readonly #plans: LRUCache<string, OperationPlan>;
   readonly #prepared = new WeakMap<object, PreparedRequest | null>();
-  /** The plans made for each parsed operation, by overrides and Boolean values: where a resolver finds its request's plan. */
-  readonly #byOperation = new WeakMap<OperationDefinitionNode, Map<string, OperationPlan>>();
+  /** Each prepared request's plan by its ledger: where the request's resolvers find it. */
+  readonly #byRequest = new WeakMap<object, OperationPlan>();
   readonly #onLookup: (hit: boolean) => void;
 
   /** `maxPlans`: the cache's bound (default MAX_CACHED_PLANS); `onLookup`: told of each hit or miss (metrics). */
@@ -67,33 +68,33 @@ export class OperationPlanner {
     if (!operation) return null;
     const variables = coerceVariables(this.schema, operation, request.variables);
     if (!variables) return null;
-    const variant = this.#variantOf(operation, variables, contextValue.overrides);
-    if (queryHash === undefined) return { plan: this.#planFor(operation, fragmentsOf(document), variables, variant), variables };
-    const key = `${queryHash}\0${operationName ?? ''}\0${variant}`;
-    let plan = this.#plans.get(key);
-    // A plan of another parse of the same text (Apollo's document cache evicted it, or is off) plans the
-    // same, but resolvers find their steps by the nodes of the document they run.
-    const cached = plan !== undefined && plan.operation === operation;
-    this.#onLookup(cached);
-    if (!cached) this.#plans.set(key, (plan = this.#planFor(operation, fragmentsOf(document), variables, variant)));
+    const build = () => planOperation(this.schema, operation, fragmentsOf(document), variables, this.ownership);
+    let plan: OperationPlan | undefined;
+    if (queryHash === undefined) plan = build();
+    else {
+      const key = `${queryHash}\0${operationName ?? ''}\0${this.#variantOf(operation, variables, contextValue.overrides)}`;
+      plan = this.#plans.get(key);
+      // A plan of another parse of the same text (Apollo's document cache evicted it, or is off) plans the
+      // same, but resolvers find their steps by the nodes of the document they run.
+      const cached = plan !== undefined && plan.operation === operation;
+      this.#onLookup(cached);
+      if (!cached) this.#plans.set(key, (plan = build()));
+    }
+    this.#byRequest.set(contextValue.ledger, plan!);
     return { plan: plan!, variables };
   }
 
   /**
-   * The plan of the operation a resolver runs in: the one prepared for its request, else one made now
-   * (an operation executed without Apollo, or without a plugin that prepares it). `info.variableValues`
-   * are coerced already.
+   * The plan of the operation a resolver runs in, for the request whose context holds `ledger` (Apollo
+   * runs a request on a shallow copy of the context it was given, so the context object itself differs;
+   * its ledger does not): the one prepared for it, else one made now and not kept (an operation executed
+   * without Apollo, or without a plugin that prepares it: the request context keeps it for its own
+   * resolvers). `info.variableValues` are coerced already.
    */
-  planOf(info: Pick<GraphQLResolveInfo, 'operation' | 'fragments' | 'variableValues'>, overrides: StrategyOverrides): OperationPlan {
-    return this.#planFor(info.operation, info.fragments, info.variableValues, this.#variantOf(info.operation, info.variableValues, overrides));
-  }
-
-  #planFor(operation: OperationDefinitionNode, fragments: OperationPlan['fragments'], variables: Readonly<Record<string, unknown>>, variant: string): OperationPlan {
-    let byVariant = this.#byOperation.get(operation);
-    if (!byVariant) this.#byOperation.set(operation, (byVariant = new Map()));
-    let plan = byVariant.get(variant);
-    if (!plan) byVariant.set(variant, (plan = planOperation(this.schema, operation, fragments, variables, this.ownership)));
-    return plan;
+  planOf(info: Pick<GraphQLResolveInfo, 'operation' | 'fragments' | 'variableValues'>, ledger: object): OperationPlan {
+    const prepared = this.#byRequest.get(ledger);
+    if (prepared?.operation === info.operation) return prepared;
+    return planOperation(this.schema, info.operation, info.fragments, info.variableValues, this.ownership);
   }
 
   /** What, besides the document, shapes a plan: the strategy overrides and the Boolean variables' values. */

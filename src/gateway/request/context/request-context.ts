@@ -3,6 +3,7 @@ import { CostLedger } from '../../operation/cost/cost-ledger';
 import { LoaderRegistry } from '../loaders/loader-registry';
 import type { OperationDeadline } from '../../operation/limits/operation-deadline';
 import type { MongoFunnel } from '../mongo/mongo-funnel';
+import { InvariantError } from '../../errors/internal-errors';
 import { PublicErrorCode } from '../../errors/public-error-code';
 import type { OperationPlan } from '../../operation/plan/operation-plan';
 import { buildFieldStep, connectionSteps, selectedFieldNamesOf, TooLargeToPlan, type ConnectionSteps, type FieldStep } from '../../operation/plan/selection-tree';
@@ -62,9 +63,9 @@ export interface GatewayContext extends DocumentsReads {
   selectedFields(info: GraphQLResolveInfo, targetType: string, requested: RequestedList): readonly string[];
 }
 
-/** Where a request's resolvers find its operation's plan (plan/operation-planner.ts). */
+/** Where a request's resolvers find its operation's plan (operation/plan/operation-planner.ts), by the request's ledger. */
 export interface PlanSource {
-  planOf(info: Pick<GraphQLResolveInfo, 'operation' | 'fragments' | 'variableValues'>, overrides: StrategyOverrides): OperationPlan;
+  planOf(info: Pick<GraphQLResolveInfo, 'operation' | 'fragments' | 'variableValues'>, ledger: object): OperationPlan;
 }
 
 let nextRequestId = 0;
@@ -86,22 +87,18 @@ export function createRequestContext(options: {
   const ledger = new CostLedger();
   const loaders = new LoaderRegistry(funnel, { ledger, deadline });
   const strategyFor = (field: RelationField): ReadStrategy => overrides.get(field.coordinate) ?? field.defaultStrategy;
-  // graphql-js reuses one fieldNodes array for every item of a list, so each field's step is found once per level, not per item.
-  const fieldReads = new WeakMap<readonly FieldNode[], FieldReads>();
-  let plan: OperationPlan | undefined;
-  let planned: { readonly operation: unknown; readonly variables: unknown } = { operation: undefined, variables: undefined };
-  const planOf = (info: GraphQLResolveInfo): OperationPlan => {
-    if (!plan || planned.operation !== info.operation || planned.variables !== info.variableValues) {
-      plan = plans.planOf(info, overrides);
-      planned = { operation: info.operation, variables: info.variableValues };
-    }
-    return plan;
-  };
+  // The operation being executed, its plan, and its fields' reads by their nodes (graphql-js reuses one
+  // fieldNodes array for every item of a list, so each field's step is found once per level, not per
+  // item). Another operation, or other variables, on this context start afresh.
+  let execution: { readonly operation: unknown; readonly variables: unknown; readonly plan: OperationPlan; readonly fields: WeakMap<readonly FieldNode[], FieldReads> } | undefined;
   const readsOf = (info: GraphQLResolveInfo): FieldReads => {
-    let reads = fieldReads.get(info.fieldNodes);
+    if (execution?.operation !== info.operation || execution.variables !== info.variableValues) {
+      execution = { operation: info.operation, variables: info.variableValues, plan: plans.planOf(info, ledger), fields: new WeakMap() };
+    }
+    let reads = execution.fields.get(info.fieldNodes);
     if (!reads) {
       const planning: PlanningContext = { schema: info.schema, fragments: info.fragments, variableValues: info.variableValues, storageMap, strategyFor };
-      fieldReads.set(info.fieldNodes, (reads = new FieldReads(planning, planStepOf(planOf(info), info.parentType, info.fieldNodes) ?? fieldStepOutsidePlan(planning, info))));
+      execution.fields.set(info.fieldNodes, (reads = new FieldReads(planning, planStepOf(execution.plan, info.parentType, info.fieldNodes) ?? fieldStepOutsidePlan(planning, info))));
     }
     return reads;
   };
@@ -177,6 +174,9 @@ class FieldReads {
     if (!projection) {
       const connection = this.step.definition && this.planning.storageMap.connections.get(getNamedType(this.step.definition.type).name);
       const selections = connection ? this.connection().nodeSelections.flat() : this.step.children;
+      if (selections.length > 0 && !selections.some((selection) => selection.type.name === typeName)) {
+        throw new InvariantError(`${this.step.coordinate} selects ${[...new Set(selections.map((selection) => selection.type.name))].join(' | ')}, not ${typeName}: a projection for ${typeName} documents would read none of its fields`);
+      }
       this.#projections.set(typeName, (projection = planProjection(this.planning, typeName, selections)));
     }
     return projection;

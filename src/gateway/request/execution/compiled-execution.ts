@@ -27,7 +27,7 @@ export interface ErrorShaping<TContext extends BaseContext> {
  * `formatError`. The hook skips Apollo's execution hooks: `executionDidStart` and `didEncounterErrors`
  * do not run for owned operations.
  */
-export function compiledExecutionPlugin<TContext extends BaseContext & { readonly overrides: StrategyOverrides }>(
+export function compiledExecutionPlugin<TContext extends BaseContext & { readonly overrides: StrategyOverrides; readonly ledger: object }>(
   schema: GraphQLSchema,
   planner: OperationPlanner,
   shaping: ErrorShaping<TContext>,

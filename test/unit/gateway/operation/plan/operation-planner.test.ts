@@ -17,7 +17,7 @@ const parsed = new Map<string, DocumentNode>();
 function request(query: string, variables: Record<string, unknown> = {}, overrides: StrategyOverrides = NO_OVERRIDES, operationName: string | null = null): ResolvedRequest {
   let document = parsed.get(query);
   if (!document) parsed.set(query, (document = parse(query)));
-  return { document, operation: getOperationAST(document, operationName) ?? undefined, operationName, queryHash: query, request: { variables }, contextValue: { overrides } };
+  return { document, operation: getOperationAST(document, operationName) ?? undefined, operationName, queryHash: query, request: { variables }, contextValue: { overrides, ledger: {} } };
 }
 
 describe('OperationPlanner', () => {
@@ -62,18 +62,23 @@ describe('OperationPlanner', () => {
     expect(planner.size).toBe(1);
   });
 
-  it('gives a resolver the plan prepared for its request, and plans an operation executed without Apollo', () => {
+  it('gives a resolver the plan prepared for its request, and plans an operation executed without Apollo anew each time', () => {
     const planner = new OperationPlanner(schema, ownership);
     const sent = request(QUERY, { n: 2, withTotal: false });
     const prepared = planner.prepare(sent)!;
     const info = { operation: sent.operation!, fragments: {}, variableValues: prepared.variables };
-    expect(planner.planOf(info, NO_OVERRIDES)).toBe(prepared.plan);
-    const unprepared = parse('{ orders { note } }');
-    const plan = planner.planOf({ operation: getOperationAST(unprepared)!, fragments: {}, variableValues: {} }, NO_OVERRIDES);
-    expect(plan.operation).toBe(getOperationAST(unprepared));
-    expect(planner.planOf({ operation: getOperationAST(unprepared)!, fragments: {}, variableValues: {} }, NO_OVERRIDES)).toBe(plan);
-    // Other strategies are another plan.
-    expect(planner.planOf(info, new Map([['Order.lines', 'join']]))).not.toBe(prepared.plan);
+    // Apollo runs the request on a shallow copy of its context: the ledger is the same object.
+    expect(planner.planOf(info, { ...sent.contextValue }.ledger)).toBe(prepared.plan);
+    // Another request (not prepared) gets a plan of its own, kept by nobody.
+    const other = {};
+    const unprepared = planner.planOf(info, other);
+    expect(unprepared).not.toBe(prepared.plan);
+    expect(unprepared.operation).toBe(sent.operation);
+    expect(planner.planOf(info, other)).not.toBe(unprepared);
+    // A prepared context running another operation gets that operation's plan.
+    const elsewhere = getOperationAST(parse('{ orders { note } }'))!;
+    expect(planner.planOf({ operation: elsewhere, fragments: {}, variableValues: {} }, sent.contextValue.ledger).operation).toBe(elsewhere);
+    expect(planner.size).toBe(1);
   });
 
   it('keeps at most maxPlans, dropping the least recently used', () => {
