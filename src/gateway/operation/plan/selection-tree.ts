@@ -171,13 +171,14 @@ export function selectedFieldNamesOf(step: FieldStep, typeName: string): string[
 }
 
 /**
- * The fields of `selections` on `typeName` grouped by field name, in selection order, `__typename` left
- * out: each alias of a field is one step of its group (what a projection reads is their union).
+ * The fields of `selections` on `typeName` (on any type when undefined) grouped by field name, in
+ * selection order, `__typename` left out: each alias of a field is one step of its group (what a
+ * projection reads is their union).
  */
-export function stepsByFieldName(selections: readonly SelectionStep[], typeName: string): Map<string, FieldStep[]> {
+export function stepsByFieldName(selections: readonly SelectionStep[], typeName: string | undefined): Map<string, FieldStep[]> {
   const groups = new Map<string, FieldStep[]>();
   for (const selection of selections) {
-    if (selection.type.name !== typeName) continue;
+    if (typeName !== undefined && selection.type.name !== typeName) continue;
     for (const field of selection.fields) {
       if (field.fieldName === '__typename') continue;
       const group = groups.get(field.fieldName);

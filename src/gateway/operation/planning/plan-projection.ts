@@ -16,13 +16,16 @@ export interface PlanningContext extends SelectionSource {
 /**
  * Projection pushdown: the stored paths of `typeName` documents that `selections` (a field's child
  * selections, or a connection's node selections, read from the plan) need — selected fields mapped to
- * their stored paths, plus the keys the next level's joins read. Selections on other types are ignored.
+ * their stored paths, plus the keys the next level's joins read. Selections on other types are ignored,
+ * unless none is on `typeName`: a hand-written resolver that answers a field of another type (a summary
+ * type with the same field names) from `typeName` documents has its selection read by field name.
  */
 export function planProjection(context: PlanningContext, typeName: string, selections: readonly SelectionStep[]): Projection {
   const typeStorage = context.storageMap.types.get(typeName);
   if (!typeStorage) throw new InvariantError(`planProjection: no storage for type ${typeName}`);
   const entries: Array<readonly [string, ProjectionEntry]> = [['_id', 1]];
-  for (const [fieldName, steps] of stepsByFieldName(selections, typeName)) {
+  const onType = selections.some((selection) => selection.type.name === typeName) ? typeName : undefined;
+  for (const [fieldName, steps] of stepsByFieldName(selections, onType)) {
     const storage = typeStorage.fields.get(fieldName);
     if (!storage) continue; // introspection
     if (storage.kind === 'stored') {

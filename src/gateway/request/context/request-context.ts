@@ -3,7 +3,6 @@ import { CostLedger } from '../../operation/cost/cost-ledger';
 import { LoaderRegistry } from '../loaders/loader-registry';
 import type { OperationDeadline } from '../../operation/limits/operation-deadline';
 import type { MongoFunnel } from '../mongo/mongo-funnel';
-import { InvariantError } from '../../errors/internal-errors';
 import { PublicErrorCode } from '../../errors/public-error-code';
 import type { OperationPlan } from '../../operation/plan/operation-plan';
 import { buildFieldStep, connectionSteps, selectedFieldNamesOf, TooLargeToPlan, type ConnectionSteps, type FieldStep } from '../../operation/plan/selection-tree';
@@ -174,9 +173,6 @@ class FieldReads {
     if (!projection) {
       const connection = this.step.definition && this.planning.storageMap.connections.get(getNamedType(this.step.definition.type).name);
       const selections = connection ? this.connection().nodeSelections.flat() : this.step.children;
-      if (selections.length > 0 && !selections.some((selection) => selection.type.name === typeName)) {
-        throw new InvariantError(`${this.step.coordinate} selects ${[...new Set(selections.map((selection) => selection.type.name))].join(' | ')}, not ${typeName}: a projection for ${typeName} documents would read none of its fields`);
-      }
       this.#projections.set(typeName, (projection = planProjection(this.planning, typeName, selections)));
     }
     return projection;

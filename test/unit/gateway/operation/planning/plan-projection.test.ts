@@ -91,6 +91,17 @@ describe('planProjection', () => {
     });
   });
 
+  it('reads a selection on another type by field name (a hand-written resolver answering a summary type from stored documents)', () => {
+    const summaries = schemaOf(/* GraphQL */ `
+      type Query { summaries: [BookSummary!]! }
+      type BookSummary { title: String! blurb: String }
+      type Book @collection(name: "books") { id: ID! title: String! @path(path: "meta.title") year: Int! }
+    `);
+    const map = buildStorageMap(summaries);
+    const { source, step } = stepAt(summaries, '{ summaries { title blurb } }', ['summaries']);
+    expect(toFindProjection(planProjection({ ...source, storageMap: map, strategyFor: (f) => f.defaultStrategy }, 'Book', step.children))).toEqual({ _id: 1, 'meta.title': 1 });
+  });
+
   it('reads an embedded array whole when its elements slice an array of their own', () => {
     const nested = schemaOf(/* GraphQL */ `
       type Query { f: Forum }
