@@ -2,7 +2,7 @@ import { execFileSync } from 'node:child_process';
 import { existsSync, readFileSync, symlinkSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { compileInto } from './peer-children';
+import { compilePackage } from './peer-children';
 
 /** The commit docjoin is compared with in the same run (PEERS_BASELINE), and where it was built. */
 export interface Baseline {
@@ -11,14 +11,14 @@ export interface Baseline {
   readonly commit: string;
   /** `git log --oneline -1` of it. */
   readonly subject: string;
-  /** Its worktree, with its package (dist/) and its bench servers (build/bench-peers/) compiled. */
+  /** Its worktree, with its package (dist/) built. */
   readonly directory: string;
 }
 
 /**
  * Checks out `ref` in a git worktree outside the repository (reused when it exists), gives it its
  * dependencies (this checkout's node_modules when its package-lock.json is the same, else `npm ci` of
- * its own), and compiles it as compilePeers compiles this one.
+ * its own), and builds its package (dist/), which this checkout's harness runs (docjoin-server.ts startBaseline).
  */
 export function buildBaseline(repoRoot: string, ref: string): Baseline {
   const git = (...args: string[]) => execFileSync('git', args, { cwd: repoRoot, encoding: 'utf8' }).trim();
@@ -35,6 +35,6 @@ export function buildBaseline(repoRoot: string, ref: string): Baseline {
     if (lockOf(directory) === lockOf(repoRoot)) symlinkSync(path.join(repoRoot, 'node_modules'), path.join(directory, 'node_modules'), 'dir');
     else execFileSync('npm', ['ci', '--no-audit', '--no-fund'], { cwd: directory, stdio: 'inherit' });
   }
-  compileInto(directory);
+  compilePackage(directory);
   return { ref, commit, subject: git('log', '--oneline', '-1', commit), directory };
 }
