@@ -33,6 +33,7 @@ export { objectIdArgument } from './gateway';
 export { DateTimeScalar } from './gateway';
 export { StorageConfigError, DatabaseMismatchError } from './gateway';
 export { PortInUseError } from './gateway';
+export { guardDroppedFieldErrors, isDroppedFieldError } from './gateway';
 
 // Cost: the plugin, the report, the headers, the estimate.
 export { ApolloServerPluginDocjoinCost, COST_HEADER, type DocjoinCostOptions } from './gateway';

@@ -8,6 +8,7 @@ import type { CostReport } from './operation/cost/cost-ledger';
 import type { ResolvedSettings } from './gateway-options';
 import { startHttpServer, type RunningHttpServer } from './http/http-server';
 import { Admission } from './http/admission';
+import { guardDroppedFieldErrors } from './errors/dropped-field-errors';
 import { createIdeRoutes } from './http/ide';
 import { defaultIdeQuery } from './http/ide-default-query';
 import { landingPagePlugin } from './http/landing-page';
@@ -82,6 +83,7 @@ export async function createGateway(options: CreateGatewayOptions): Promise<Gate
   }
 
   let http: RunningHttpServer | undefined;
+  const releaseGuard = guardDroppedFieldErrors(docjoin.logger);
   try {
     if (options.listen ?? true) {
       http = await startHttpServer({
@@ -99,6 +101,7 @@ export async function createGateway(options: CreateGatewayOptions): Promise<Gate
       });
     }
   } catch (error) {
+    releaseGuard();
     await apollo.stop();
     docjoin.close();
     throw error;
@@ -130,6 +133,7 @@ export async function createGateway(options: CreateGatewayOptions): Promise<Gate
       // After the requests in flight: their operations are in the last window.
       await docjoin.workload?.stop();
       docjoin.close();
+      releaseGuard();
     },
   };
 }

@@ -17,6 +17,7 @@ export { objectIdArgument } from './documents/object-id-argument';
 export { readPath } from './documents/read-path';
 export { DatabaseMismatchError, StorageConfigError } from './errors/internal-errors';
 export { badUserInput, PublicErrorCode } from './errors/public-error-code';
+export { guardDroppedFieldErrors, isDroppedFieldError } from './errors/dropped-field-errors';
 export { COUNTER_BACKFILL, EMBEDDED_BACKFILL, MIGRATIONS_COLLECTION, SNAPSHOT_BACKFILL } from './operation/estimate/copy-backfills';
 export { type CostEstimate, DEFAULT_ASSUMED_LIST_SIZE, estimateByField } from './operation/estimate/estimate-operation';
 export { estimateRequest, type EstimatedRequest } from './operation/estimate/estimate-request';

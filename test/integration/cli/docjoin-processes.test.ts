@@ -218,22 +218,48 @@ describe('docjoin against a MongoDB of yours', () => {
     expect(after.code).toBe(0);
     expect(after.stdout).toMatch(/\nNo drift\.\n$/);
   }, 90_000);
+
+  it('serve keeps serving through a field error graphql-js 16 leaves unhandled, and logs it', async () => {
+    // Two posts: the first one's comments fail after a read (no comment has the `after` id), the second
+    // fails at once (no title, which is non-null). graphql-js drops the first post's promise when the
+    // second fails, and its rejection reaches the process unhandled (graphql/graphql-js#3528). Both sort
+    // before the seeded posts.
+    const db = mongo.freshDb('dropped');
+    expect((await docjoin(['seed', '--scale', '0.05', '--mongo-uri', mongo.uri, '--db', db.databaseName])).code).toBe(0);
+    const createdAt = new Date('2026-01-01T00:00:00Z');
+    await db.collection('posts').insertMany([
+      { _id: new ObjectId('000000000000000000000a01'), title: 'first', body: 'b', author: 'a', createdAt, commentCount: 0, recentComments: [] },
+      { _id: new ObjectId('000000000000000000000a02'), body: 'b', author: 'a', createdAt, commentCount: 0, recentComments: [] },
+    ]);
+    const child = start(['serve', '--port', '0', '--mongo-uri', mongo.uri, '--db', db.databaseName], { NODE_ENV: 'production' });
+    const done = finish(child);
+    try {
+      const url = await listeningUrl(child);
+      const post = async (query: string) => {
+        const response = await fetch(url, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ query }) });
+        return { status: response.status, body: (await response.json()) as { data: unknown; errors?: Array<{ path: unknown; extensions: { code: string } }> } };
+      };
+      // Introspection is graphql-js's to run, so the whole operation runs there.
+      const query = '{ __schema { queryType { name } } posts(first: 2) { title comments(after: "000000000000000000000bff") { id } } }';
+      const failing = await post(query);
+      expect(failing.status).toBe(200);
+      expect(failing.body.data).toBeNull();
+      expect(failing.body.errors).toEqual([expect.objectContaining({ path: ['posts', 1, 'title'], extensions: { code: 'INTERNAL_SERVER_ERROR' } })]);
+      // Still serving, with the same answer.
+      expect(await post(query)).toEqual(failing);
+      expect((await post('{ posts(first: 1) { title } }')).body.data).toEqual({ posts: [{ title: 'first' }] });
+    } finally {
+      child.kill('SIGTERM');
+    }
+    const { code, stdout } = await done;
+    expect(code).toBe(0);
+    const dropped = logLines(stdout).filter((line) => String(line.msg).startsWith('graphql-js left a field error unhandled'));
+    expect(dropped).toHaveLength(2);
+    expect(dropped[0]).toMatchObject({ level: 40, path: ['posts', 0, 'comments'], code: 'BAD_USER_INPUT' });
+  }, 60_000);
 });
 
 describe('docjoin serve', () => {
-  /** Resolves with the GraphQL URL the server logs once it listens. */
-  function listeningUrl(child: ChildProcessWithoutNullStreams): Promise<string> {
-    let printed = '';
-    return new Promise<string>((resolve, reject) => {
-      child.stdout.on('data', (chunk: Buffer) => {
-        printed += chunk.toString();
-        const match = /GraphQL at (http:\/\/localhost:\d+\/graphql)/.exec(printed);
-        if (match) resolve(match[1]!);
-      });
-      child.on('close', (code) => reject(new Error(`serve exited with ${code} before listening:\n${printed}`)));
-    });
-  }
-
   it('serves GraphQL on the port it prints, then stops on SIGTERM', async () => {
     const child = start(['serve', '--port', '0', '--seed-scale', '0.05']);
     const done = finish(child);
@@ -263,11 +289,24 @@ describe('docjoin serve', () => {
   }, 60_000);
 });
 
-
 /** The JSON log lines of a command's output. */
 function logLines(stdout: string): Array<Record<string, unknown>> {
   return stdout
     .split('\n')
     .filter((line) => line.startsWith('{'))
     .map((line) => JSON.parse(line) as Record<string, unknown>);
+}
+
+/** Resolves with the GraphQL URL the server logs once it listens. */
+function listeningUrl(child: ChildProcessWithoutNullStreams): Promise<string> {
+  let printed = '';
+  return new Promise<string>((resolve, reject) => {
+    child.stdout.on('data', (chunk: Buffer) => {
+      printed += chunk.toString();
+      const match = /GraphQL at (http:\/\/localhost:\d+\/graphql)/.exec(printed);
+      if (match) resolve(match[1]!);
+    });
+    child.stderr.on('data', (chunk: Buffer) => (printed += chunk.toString()));
+    child.on('close', (code) => reject(new Error(`serve exited with ${code} before listening:\n${printed}`)));
+  });
 }
