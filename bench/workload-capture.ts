@@ -6,7 +6,7 @@ import { demoProjectOptions } from '../test/support/demo-project';
 import { gatewaySettingsOf, loadConfig } from '../src/config/config';
 import { startEmbeddedMongo } from '../src/embedded-mongo';
 import { connectMongo, createGateway, readWorkload, WorkloadRecorder, type Gateway } from 'docjoin';
-import type { CostLedger } from '../src/gateway/operation/cost/cost-ledger';
+import type { CostLedger } from '../src/gateway/request/cost/cost-ledger';
 import { seedDemoData } from '../examples/demo/seed/seed-database';
 import { latencyFromEnv, median } from './support/bench-support';
 

@@ -4,7 +4,7 @@ import type { FormattedExecutionResult, GraphQLSchema } from 'graphql';
 import type { GatewayContext } from './request/context/request-context';
 import { createDocjoin, type DocjoinOptions } from './create-docjoin';
 import { COST_HEADER } from './operation/cost/cost-plugin';
-import type { CostReport } from './operation/cost/cost-ledger';
+import type { CostReport } from './request/cost/cost-ledger';
 import type { ResolvedSettings } from './gateway-options';
 import { startHttpServer, type RunningHttpServer } from './http/http-server';
 import { Admission } from './http/admission';

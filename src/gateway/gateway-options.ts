@@ -4,17 +4,10 @@ import { DEFAULT_ASSUMED_LIST_SIZE } from './operation/estimate/estimate-operati
 import { DEFAULT_MAX_TRANSACTION_ATTEMPTS, DEFAULT_TRANSACTION_RETRY_MS } from './writes/transaction-retries';
 import type { WorkloadOption } from './workload/workload-types';
 import { DEFAULT_PORT } from '../settings/setting-rules';
+import { LANDING_PAGES, type LandingPage } from './http/landing-page';
+import type { CorsOption } from './http/http-server';
 
-/**
- * What a browser sees at `/graphql`: Apollo Sandbox (loaded from Apollo's CDN, with a link to docjoin's
- * IDE, which it falls back to offline), docjoin's IDE itself (GraphiQL served by docjoin, no internet
- * needed), or nothing. Outside `none` the IDE is also at `/ide`.
- */
-export type LandingPage = 'sandbox' | 'ide' | 'none';
-export const LANDING_PAGES: readonly LandingPage[] = ['sandbox', 'ide', 'none'];
 
-/** Cross-origin requests: off, any origin, or the listed origins (an exact `Origin` header value each). */
-export type CorsOption = boolean | { readonly origin: string | readonly string[]; readonly credentials?: boolean };
 
 /** How the gateway serves and limits requests; every option has a default. */
 export interface GatewaySettings {

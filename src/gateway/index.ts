@@ -5,7 +5,7 @@
 export { type DocumentsApi, type FieldCondition, type FilterValue, type FindConnectionOptions, type FindManyOptions, type RootFilter } from './request/context/documents-api';
 export { type GatewayContext } from './request/context/request-context';
 export { parseStrategyOverrides, STRATEGY_HEADER, type StrategyOverrides } from './operation/plan/strategy-overrides';
-export { type CostReport, type FieldCost } from './operation/cost/cost-ledger';
+export { type CostReport, type FieldCost } from './request/cost/cost-ledger';
 export { type CostLimits, DEFAULT_COST_LIMITS, findExceededLimit } from './operation/cost/cost-limits';
 export { ApolloServerPluginDocjoinCost, COST_HEADER, type DocjoinCostOptions } from './operation/cost/cost-plugin';
 export { describeEstimateViolation, type EstimateViolation, type EstimateViolationRecorder } from './operation/cost/estimate-check';
@@ -21,7 +21,8 @@ export { guardDroppedFieldErrors, isDroppedFieldError } from './errors/dropped-f
 export { COUNTER_BACKFILL, EMBEDDED_BACKFILL, MIGRATIONS_COLLECTION, SNAPSHOT_BACKFILL } from './operation/estimate/copy-backfills';
 export { type CostEstimate, DEFAULT_ASSUMED_LIST_SIZE, estimateByField } from './operation/estimate/estimate-operation';
 export { estimateRequest, type EstimatedRequest } from './operation/estimate/estimate-request';
-export { type CorsOption, GATEWAY_SETTING_NAMES, GatewayOptionError, type GatewaySettings, isCollectionName, MIN_WORKLOAD_FLUSH_MS, type ResolvedSettings, resolveSettings } from './gateway-options';
+export { type CorsOption } from './http/http-server';
+export { GATEWAY_SETTING_NAMES, GatewayOptionError, type GatewaySettings, isCollectionName, MIN_WORKLOAD_FLUSH_MS, type ResolvedSettings, resolveSettings } from './gateway-options';
 export { type HealthReport, type MongoKind } from './http/health';
 export { assertPortFree, PortInUseError } from './http/port-in-use-error';
 export { isDuplicateKeyError } from './request/mongo/funnel-writer';
@@ -46,11 +47,11 @@ export { type WorkloadCapture, type WorkloadSink } from './workload/workload-cap
 export { ApolloServerPluginDocjoinWorkload, type DocjoinWorkloadOptions } from './workload/workload-plugin';
 export { MAX_MISSING_SETS, WorkloadRecorder } from './workload/workload-recorder';
 export { type CollectionFanOut, type FieldWorkload, type MissCounts, type MissingFields, type MutationWorkload, type OperationCounts, type OperationTotals, type WorkloadCollectionOption, type WorkloadFileOption, type WorkloadOption, type WorkloadSummary, type WorkloadWindow } from './workload/workload-types';
-export { buildWriteModelFromSdl } from './writes/build-write-model';
+export { buildWriteModelFromSdl } from './startup/write-model/build-write-model';
 export { type WriteUnitEstimate } from './writes/estimate-write-unit';
 export { type RequestWrites, type WriteOptions } from './writes/request-writes';
 export { notFound } from './writes/write-errors';
-export { type BoundedArray, type CounterRule, type InverseRule, type SnapshotLocation, type WriteModel } from './writes/write-model-types';
+export { type BoundedArray, type CounterRule, type InverseRule, type SnapshotLocation, type WriteModel } from './startup/write-model/write-model-types';
 export { type MutationWritePlans, type WriteOperation, type WritePlan } from './writes/write-plan';
 export { buildWriteEstimates } from './writes/write-runtime';
 export { type SourceSelector, type WriteUnit } from './writes/write-unit';

@@ -2,13 +2,15 @@ import { createServer, type IncomingMessage, type Server, type ServerResponse } 
 import { Server as NetServer, type AddressInfo } from 'node:net';
 import { HeaderMap, type ApolloServer, type BaseContext } from '@apollo/server';
 import cors from 'cors';
-import type { CorsOption } from '../gateway-options';
 import type { HealthReport } from './health';
 import type { Admission } from './admission';
 import { PublicErrorCode } from '../errors/public-error-code';
 import { OperationDeadline } from '../operation/limits/operation-deadline';
 import { PortInUseError } from './port-in-use-error';
 import { readJsonBody, RequestBodyError } from './read-json-body';
+
+/** Cross-origin requests: off, any origin, or the listed origins (an exact `Origin` header value each). */
+export type CorsOption = boolean | { readonly origin: string | readonly string[]; readonly credentials?: boolean };
 
 export interface HttpServerOptions<TContext extends BaseContext> {
   readonly apollo: ApolloServer<TContext>;
@@ -44,6 +46,7 @@ export interface RunningHttpServer {
    */
   close(graceMs?: number): Promise<number>;
 }
+
 
 /** Apollo Server on plain node:http: `/graphql` (POST, GET and the landing page), `GET /health`, `GET /metrics`, and `routes`. */
 export async function startHttpServer<TContext extends BaseContext>(options: HttpServerOptions<TContext>): Promise<RunningHttpServer> {

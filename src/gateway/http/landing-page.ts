@@ -1,8 +1,15 @@
 import type { ApolloServerPlugin, BaseContext } from '@apollo/server';
 import { ApolloServerPluginLandingPageDisabled } from '@apollo/server/plugin/disabled';
 import { ApolloServerPluginLandingPageLocalDefault } from '@apollo/server/plugin/landingPage/default';
-import type { LandingPage } from '../gateway-options';
 import { IDE_PATH, idePage, type IdePageOptions } from './ide';
+
+/**
+ * What a browser sees at `/graphql`: Apollo Sandbox (loaded from Apollo's CDN, with a link to docjoin's
+ * IDE, which it falls back to offline), docjoin's IDE itself (GraphiQL served by docjoin, no internet
+ * needed), or nothing. Outside `none` the IDE is also at `/ide`.
+ */
+export type LandingPage = 'sandbox' | 'ide' | 'none';
+export const LANDING_PAGES: readonly LandingPage[] = ['sandbox', 'ide', 'none'];
 
 /**
  * What a browser GET of `/graphql` shows. `sandbox`: Apollo Sandbox, which loads from Apollo's CDN, with

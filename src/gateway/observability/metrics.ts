@@ -1,5 +1,5 @@
 import { collectDefaultMetrics, Gauge, Registry } from 'prom-client';
-import type { CostReport } from '../operation/cost/cost-ledger';
+import type { CostReport } from '../request/cost/cost-ledger';
 import { BatchedCounter, BatchedHistogram, type CounterSeries, type HistogramSeries } from '../../observability/batched-metrics';
 
 /**

@@ -1,6 +1,6 @@
 import { performance } from 'node:perf_hooks';
 import type { ApolloServerPlugin, BaseContext } from '@apollo/server';
-import type { CostReport } from '../operation/cost/cost-ledger';
+import type { CostReport } from '../request/cost/cost-ledger';
 import type { DocjoinLogger } from '../../observability/logger';
 import type { GatewayMetrics } from './metrics';
 

@@ -1,5 +1,5 @@
 import type { Db } from '../request/mongo/mongo-funnel';
-import { WorkloadCollection } from '../request/mongo/workload-collection';
+import { WorkloadCollection } from './workload-collection';
 import { readWorkloadFile } from './workload-file';
 import { WorkloadTotals } from './workload-totals';
 import type { WorkloadSummary, WorkloadWindow } from './workload-types';

@@ -1,5 +1,5 @@
 import type { ApolloServerPlugin } from '@apollo/server';
-import type { CostLedger } from '../operation/cost/cost-ledger';
+import type { CostLedger } from '../request/cost/cost-ledger';
 import type { WorkloadRecorder } from './workload-recorder';
 
 /** Options of ApolloServerPluginDocjoinWorkload. */

@@ -1,4 +1,4 @@
-import type { CostLedger } from '../operation/cost/cost-ledger';
+import type { CostLedger } from '../request/cost/cost-ledger';
 import { WorkloadTotals, type RecordedOperation } from './workload-totals';
 import { WORKLOAD_FORMAT, type WorkloadWindow } from './workload-types';
 

@@ -1,4 +1,4 @@
-import type { CostLedger } from '../operation/cost/cost-ledger';
+import type { CostLedger } from '../request/cost/cost-ledger';
 import type { ReadStrategy } from '../startup/storage-map/storage-map-types';
 import type { CollectionFanOut, FieldWorkload, MissCounts, MissingFields, MutationWorkload, OperationCounts, OperationTotals, SelectedFields } from './workload-types';
 

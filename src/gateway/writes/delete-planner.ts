@@ -1,9 +1,10 @@
 import { readPath } from '../documents/read-path';
-import type { StoredDocument } from '../request/mongo/mongo-funnel';
+import type { StoredDocument } from '../documents/stored-document';
 import { documentLocations } from '../startup/storage-map/document-locations';
 import { collectionsOfReferenceChange, planReferenceChange } from './reference-planner';
-import type { BoundedArray, CounterRule, WriteModel } from './write-model-types';
-import { counterCopies, planCounterCopyUpdates } from './fan-out-planner';
+import type { BoundedArray, CounterRule, WriteModel } from '../startup/write-model/write-model-types';
+import { planCounterCopyUpdates } from './fan-out-planner';
+import { counterCopies } from '../startup/write-model/build-write-model';
 import { distinct, UpdateMerger, type PlannedUpdate } from './write-steps';
 
 /** A stored path where other documents keep references to a type (`orders.customer.id` for Order.customer). */

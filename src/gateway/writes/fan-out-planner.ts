@@ -1,7 +1,8 @@
 import type { UpdateStatement } from '../request/mongo/funnel-writer';
-import type { StoredDocument } from '../request/mongo/mongo-funnel';
+import type { StoredDocument } from '../documents/stored-document';
+import { counterCopies } from '../startup/write-model/build-write-model';
 import { distinct, type PlannedUpdate } from './write-steps';
-import type { BoundedArray, CounterRule, SnapshotLocation, WriteModel } from './write-model-types';
+import type { BoundedArray, CounterRule, SnapshotLocation, WriteModel } from '../startup/write-model/write-model-types';
 
 /**
  * A source update and its snapshot fan-out. `source` is ONE statement on the source document: its own
@@ -143,15 +144,6 @@ function copyPlace(location: SnapshotLocation, sourceId: unknown, firstIdentifie
     arrayFilters.push({ [`${identifier}.${below}`]: sourceId });
   });
   return { prefix: prefix.join('.'), arrayFilters };
-}
-
-/** The snapshot locations copying `counter` (`Book.authors` copying `Author.countOfBooks`), with the copied field's name. */
-export function counterCopies(model: WriteModel, counter: CounterRule): Array<{ location: SnapshotLocation; name: string }> {
-  const typeName = counter.coordinate.slice(0, counter.coordinate.indexOf('.'));
-  return model.snapshots.flatMap((location) => {
-    const copied = location.sourceType === typeName ? location.fields.find((field) => field.sourcePath === counter.path) : undefined;
-    return copied ? [{ location, name: copied.name }] : [];
-  });
 }
 
 /**

@@ -13,7 +13,7 @@ import {
 import type { RelationField, StoredField } from '../startup/storage-map/storage-map-types';
 import { boundedCopiesOf } from './fan-out-planner';
 import { nestedSnapshotLocations } from './insert-planner';
-import type { WriteModel } from './write-model-types';
+import type { WriteModel } from '../startup/write-model/write-model-types';
 import type { MutationWritePlans, WritePlan } from './write-plan';
 
 /** The most entries one list of a generated mutation's input may hold (a reference list, an embedded array). */

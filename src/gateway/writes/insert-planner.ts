@@ -1,12 +1,13 @@
 import { keyString } from '../documents/key-string';
 import { readPath } from '../documents/read-path';
-import type { StoredDocument } from '../request/mongo/mongo-funnel';
+import type { StoredDocument } from '../documents/stored-document';
 import { sortDocument } from '../startup/storage-map/parse-sort';
 import type { RelationField } from '../startup/storage-map/storage-map-types';
 import { collectionsOfReferenceChange, planReferenceChange } from './reference-planner';
-import { counterCopies, planCounterCopyUpdates } from './fan-out-planner';
+import { planCounterCopyUpdates } from './fan-out-planner';
+import { counterCopies } from '../startup/write-model/build-write-model';
 import { distinct, UpdateMerger, type PlannedUpdate, type WriteStep } from './write-steps';
-import type { BoundedArray, CopiedField, CounterRule, CounterSource, PathSegment, SnapshotLocation, WriteModel } from './write-model-types';
+import type { BoundedArray, CopiedField, CounterRule, CounterSource, PathSegment, SnapshotLocation, WriteModel } from '../startup/write-model/write-model-types';
 
 /** A reference the new document holds: its targets must exist, and a snapshot of them is filled in. */
 export interface ForwardReference {

@@ -1,7 +1,8 @@
 import { keyString } from '../documents/key-string';
-import { counterCopies, planCounterCopyUpdates } from './fan-out-planner';
+import { planCounterCopyUpdates } from './fan-out-planner';
+import { counterCopies } from '../startup/write-model/build-write-model';
 import { distinct, UpdateMerger, type PlannedUpdate } from './write-steps';
-import type { CounterRule, InverseRule, WriteModel } from './write-model-types';
+import type { CounterRule, InverseRule, WriteModel } from '../startup/write-model/write-model-types';
 
 /**
  * Two-way references: when the truth side `coordinate` (e.g. `Task.owner`) of `documentId` stops

@@ -1,11 +1,11 @@
 import type { GraphQLResolveInfo, ResponsePath } from 'graphql';
-import type { CostLedger } from '../operation/cost/cost-ledger';
+import type { CostLedger } from '../request/cost/cost-ledger';
 import { invariant, InvariantError, TransactionConflict } from '../errors/internal-errors';
 import type { MongoFunnel } from '../request/mongo/mongo-funnel';
 import type { WriteUnitEstimate } from './estimate-write-unit';
 import { TransactionRetries, type TransactionRetryBounds } from './transaction-retries';
 import { writeConflict } from './write-errors';
-import type { WriteModel } from './write-model-types';
+import type { WriteModel } from '../startup/write-model/write-model-types';
 import type { Projection } from '../operation/planning/projection';
 import { WriteUnit, type ReturnedDocument } from './write-unit';
 

@@ -1,6 +1,6 @@
 import type { GraphQLObjectType } from 'graphql';
 import { byKeyReferenceFields, nestedSnapshotLocations } from './insert-planner';
-import type { WriteModel } from './write-model-types';
+import type { WriteModel } from '../startup/write-model/write-model-types';
 
 /**
  * What a mutation's write unit does: one entry per WriteUnit call. A hand-written mutation declares it

@@ -1,11 +1,11 @@
 import type { GraphQLObjectType } from 'graphql';
-import type { CostLedger } from '../operation/cost/cost-ledger';
+import type { CostLedger } from '../request/cost/cost-ledger';
 import { DatabaseFailure, StorageConfigError } from '../errors/internal-errors';
 import type { MongoFunnel } from '../request/mongo/mongo-funnel';
 import { estimateWriteUnit, type WriteUnitEstimate } from './estimate-write-unit';
 import { RequestWrites, type MutationReadBack, type WriteOptions } from './request-writes';
 import type { TransactionRetryBounds } from './transaction-retries';
-import type { WriteModel } from './write-model-types';
+import type { WriteModel } from '../startup/write-model/write-model-types';
 import { findWritePlanProblems, type MutationWritePlans } from './write-plan';
 
 /** The gateway's write side, built once at startup. */

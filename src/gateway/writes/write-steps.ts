@@ -1,6 +1,6 @@
 import { keyString } from '../documents/key-string';
 import type { UpdateStatement } from '../request/mongo/funnel-writer';
-import type { StoredDocument } from '../request/mongo/mongo-funnel';
+import type { StoredDocument } from '../documents/stored-document';
 
 /** One command of a write plan: every statement of an `update` step goes out in ONE update command. */
 export type WriteStep =

@@ -6,12 +6,12 @@ import { sortDocument } from '../startup/storage-map/parse-sort';
 import { boundedArraysOf, incomingReferences, planDeleteDerived } from './delete-planner';
 import type { FunnelWriter, UpdateStatement } from '../request/mongo/funnel-writer';
 import { toFindProjection, type Projection } from '../operation/planning/projection';
-import type { StoredDocument } from '../request/mongo/mongo-funnel';
+import type { StoredDocument } from '../documents/stored-document';
 import { hasFanOut, planSourceUpdate } from './fan-out-planner';
 import { fillSnapshot, forwardReferences, planInsertDerived, soleUpdateOf, withInitialDerivedValues, type ForwardReference } from './insert-planner';
 import { planReferenceChange } from './reference-planner';
 import { InjectedWriteFailure, injectedWriteFailures, notFound } from './write-errors';
-import type { BoundedArray, WriteModel } from './write-model-types';
+import type { BoundedArray, WriteModel } from '../startup/write-model/write-model-types';
 import { groupByCollection, type WriteStep } from './write-steps';
 
 /**

@@ -1,5 +1,5 @@
 import type { Db, ObjectId } from 'mongodb';
-import { buildWriteModelFromSdl } from '../../../src/gateway/writes/build-write-model';
+import { buildWriteModelFromSdl } from '../../../src/gateway/startup/write-model/build-write-model';
 import { reconcile } from '../../../src/reconcile/reconcile';
 import type { ReconcileReport } from '../../../src/reconcile/reconcile-types';
 import { demoTypeDefs } from '../../support/demo-project';

@@ -5,7 +5,7 @@ import type { ObjectId } from 'mongodb';
 import { connectMongo } from 'docjoin';
 import { runAdviseCli } from '../../../src/advise/cli';
 import { gatewaySettingsOf, loadConfig } from '../../../src/config/config';
-import { buildWriteModelFromSdl } from '../../../src/gateway/writes/build-write-model';
+import { buildWriteModelFromSdl } from '../../../src/gateway/startup/write-model/build-write-model';
 import { readWorkload } from '../../../src/gateway/workload/read-workload';
 import type { WorkloadSummary } from '../../../src/gateway/workload/workload-types';
 import { backfillCopies, checkBackfill, reconcileBackfill } from '../../../src/migrate/backfill-copies';

@@ -2,7 +2,7 @@ import { BSON, MongoClient, ObjectId, type CommandStartedEvent, type Db, type Do
 import { withDirectiveTypeDefs } from 'docjoin';
 import { collectDataStatistics } from '../../../src/advise/statistics/collect-data-statistics';
 import type { DataStatistics, Distribution } from '../../../src/advise/statistics/statistics-types';
-import { buildWriteModelFromSdl } from '../../../src/gateway/writes/build-write-model';
+import { buildWriteModelFromSdl } from '../../../src/gateway/startup/write-model/build-write-model';
 import { startTestMongo, type TestMongo } from '../../support/test-mongo';
 
 /**

@@ -1,6 +1,6 @@
 import { demoProjectOptions } from '../../support/demo-project';
 import { BSON, MongoClient, type CommandStartedEvent, type CommandSucceededEvent, type Document } from 'mongodb';
-import { CostLedger, type CostReport } from '../../../src/gateway/operation/cost/cost-ledger';
+import { CostLedger, type CostReport } from '../../../src/gateway/request/cost/cost-ledger';
 import { MongoFunnel } from '../../../src/gateway/request/mongo/mongo-funnel';
 import { gatewaySettingsOf, loadConfig } from '../../../src/config/config';
 import { startDemoGateway, type DemoGateway } from './support/demo-gateway';

@@ -1,7 +1,7 @@
 import { ObjectId, type MongoClient } from 'mongodb';
 import { connectMongo, directiveTypeDefs, type Gateway } from 'docjoin';
 import { gatewaySettingsOf, loadConfig } from '../../../src/config/config';
-import type { CostReport } from '../../../src/gateway/operation/cost/cost-ledger';
+import type { CostReport } from '../../../src/gateway/request/cost/cost-ledger';
 import { startTestMongo, type TestMongo } from '../../support/test-mongo';
 import { createCheckedGateway } from '../../support/checked-gateway';
 

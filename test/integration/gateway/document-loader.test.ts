@@ -1,5 +1,5 @@
 import type { ResponsePath } from 'graphql';
-import { CostLedger } from '../../../src/gateway/operation/cost/cost-ledger';
+import { CostLedger } from '../../../src/gateway/request/cost/cost-ledger';
 import { DocumentLoader } from '../../../src/gateway/request/loaders/document-loader';
 import { projectionOf } from '../../../src/gateway/operation/planning/projection';
 import { MongoFunnel } from '../../../src/gateway/request/mongo/mongo-funnel';

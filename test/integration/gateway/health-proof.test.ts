@@ -1,4 +1,4 @@
-import { CostLedger } from '../../../src/gateway/operation/cost/cost-ledger';
+import { CostLedger } from '../../../src/gateway/request/cost/cost-ledger';
 import { connectMongo, MongoFunnel, type MongoClient } from '../../../src/gateway/request/mongo/mongo-funnel';
 import { startTestMongo, type TestMongo } from '../../support/test-mongo';
 import { startWireProxy, type WireProxy } from '../../support/wire-proxy';

@@ -1,6 +1,6 @@
 import type { Db, ObjectId } from 'mongodb';
 import { DEMO_CONFIG, demoTypeDefs } from '../../support/demo-project';
-import { buildWriteModelFromSdl } from '../../../src/gateway/writes/build-write-model';
+import { buildWriteModelFromSdl } from '../../../src/gateway/startup/write-model/build-write-model';
 import { runReconcileCli } from '../../../src/reconcile/cli';
 import { reconcile } from '../../../src/reconcile/reconcile';
 import type { ReconcileProgress, ReconcileReport } from '../../../src/reconcile/reconcile-types';

@@ -1,6 +1,6 @@
 import { ObjectId, type Db, type Document } from 'mongodb';
 import { withDirectiveTypeDefs } from 'docjoin';
-import { buildWriteModelFromSdl } from '../../../src/gateway/writes/build-write-model';
+import { buildWriteModelFromSdl } from '../../../src/gateway/startup/write-model/build-write-model';
 import { reconcile } from '../../../src/reconcile/reconcile';
 import type { ReconcileReport } from '../../../src/reconcile/reconcile-types';
 import { startTestMongo, type TestMongo } from '../../support/test-mongo';

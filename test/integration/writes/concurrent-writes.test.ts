@@ -1,6 +1,6 @@
 import type { Db } from 'mongodb';
 import { demoTypeDefs } from '../../support/demo-project';
-import { buildWriteModelFromSdl } from '../../../src/gateway/writes/build-write-model';
+import { buildWriteModelFromSdl } from '../../../src/gateway/startup/write-model/build-write-model';
 import { reconcile } from '../../../src/reconcile/reconcile';
 import type { DemoGateway } from '../gateway/support/demo-gateway';
 import { startWriteDemo } from './support/write-demo';

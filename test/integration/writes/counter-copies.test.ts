@@ -1,7 +1,7 @@
 import { ObjectId, type Db } from 'mongodb';
 import type { Gateway } from 'docjoin';
 import { withDirectiveTypeDefs } from '../../../src/gateway/startup/schema/schema-sources';
-import { buildWriteModelFromSdl } from '../../../src/gateway/writes/build-write-model';
+import { buildWriteModelFromSdl } from '../../../src/gateway/startup/write-model/build-write-model';
 import { reconcile } from '../../../src/reconcile/reconcile';
 import { startSdlGateway, type SdlGateway } from '../../support/sdl-gateway';
 

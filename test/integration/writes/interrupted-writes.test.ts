@@ -2,7 +2,7 @@ import type { Db, ObjectId } from 'mongodb';
 import type { Gateway } from 'docjoin';
 import { reconcile } from '../../../src/reconcile/reconcile';
 import type { ReconcileReport } from '../../../src/reconcile/reconcile-types';
-import { buildWriteModelFromSdl } from '../../../src/gateway/writes/build-write-model';
+import { buildWriteModelFromSdl } from '../../../src/gateway/startup/write-model/build-write-model';
 import { injectedWriteFailures } from '../../../src/gateway/writes/write-errors';
 import { demoTypeDefs } from '../../support/demo-project';
 import { startDemoGateway, type DemoGateway } from '../gateway/support/demo-gateway';

@@ -1,5 +1,5 @@
 import { withDirectiveTypeDefs } from '../../../src/gateway/startup/schema/schema-sources';
-import { buildWriteModelFromSdl } from '../../../src/gateway/writes/build-write-model';
+import { buildWriteModelFromSdl } from '../../../src/gateway/startup/write-model/build-write-model';
 import { addSnapshotSdl } from '../../../src/migrate/add-snapshot-sdl';
 import type { SchemaFile } from '../../../src/migrate/snapshot-sdl-change';
 

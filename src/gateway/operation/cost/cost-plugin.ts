@@ -2,7 +2,7 @@ import type { ApolloServerPlugin, BaseContext, GraphQLRequestContext, GraphQLReq
 import { GraphQLError } from 'graphql';
 import type { CostEstimate } from '../estimate/estimate-operation';
 import { badUserInput, PublicErrorCode } from '../../errors/public-error-code';
-import type { CostLedger } from './cost-ledger';
+import type { CostLedger } from '../../request/cost/cost-ledger';
 import { costLimitExceeded, findExceededLimit, type CostLimits } from './cost-limits';
 import { findEstimateViolations, type EstimateViolationRecorder } from './estimate-check';
 

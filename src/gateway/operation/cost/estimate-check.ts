@@ -1,5 +1,5 @@
 import type { CostEstimate } from '../estimate/estimate-operation';
-import type { CostReport } from './cost-ledger';
+import type { CostReport } from '../../request/cost/cost-ledger';
 
 /**
  * The self-check "the static estimate is an upper bound": after an operation ran, its measured round

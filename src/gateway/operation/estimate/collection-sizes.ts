@@ -1,4 +1,4 @@
-import type { StoredDocument } from '../../request/mongo/mongo-funnel';
+import type { StoredDocument } from '../../documents/stored-document';
 import { listArrayPathsOf } from '../../startup/storage-map/list-array';
 import type { StorageMap } from '../../startup/storage-map/storage-map-types';
 

@@ -1,6 +1,6 @@
-import type { StoredDocument } from '../../request/mongo/mongo-funnel';
+import type { StoredDocument } from '../../documents/stored-document';
 import type { StorageMap } from '../../startup/storage-map/storage-map-types';
-import type { CounterRule } from '../../writes/write-model-types';
+import type { CounterRule } from '../../startup/write-model/write-model-types';
 
 /** Where `docjoin migrate` records its backfills, in the gateway's database. */
 export const MIGRATIONS_COLLECTION = 'docjoin_migrations';

@@ -6,9 +6,10 @@ import { planConnectionPage, type ConnectionArgs } from '../planning/connection-
 import { validateFirst, type PageArgs } from '../planning/page-request';
 import { planReverseJoinPage } from '../planning/reverse-join-page';
 import { copiesServe, requestedList, strategyForRequest } from '../planning/requested-list';
-import { countSpecKey, type CountSpec } from '../../request/loaders/count-loader';
-import type { CounterCount } from '../../request/loaders/counter-count';
-import { reverseJoinSpecKey, UNBOUNDED_REVERSE_JOIN_BATCH } from '../../request/loaders/reverse-join-loader';
+import { countSpecKey } from '../planning/batch-specs';
+import { type CountSpec } from '../planning/batch-specs';
+import type { CounterCount } from '../../operation/planning/batch-specs';
+import { reverseJoinSpecKey, UNBOUNDED_REVERSE_JOIN_BATCH } from '../planning/batch-specs';
 import { listSort, type JoinShape, type ListRootField, type ReadStrategy, type RelationField, type StorageMap } from '../../startup/storage-map/storage-map-types';
 
 export interface EstimateInput {

@@ -1,5 +1,5 @@
 import type { DocumentNode, GraphQLSchema, OperationDefinitionNode } from 'graphql';
-import type { CounterCount } from '../../request/loaders/counter-count';
+import type { CounterCount } from '../../operation/planning/batch-specs';
 import { buildOperationPlan, type OperationPlan } from '../plan/operation-plan';
 import { coerceVariables } from '../plan/operation-planner';
 import type { ReadStrategy, RelationField, StorageMap } from '../../startup/storage-map/storage-map-types';

@@ -1,5 +1,5 @@
 import { readPath } from '../../documents/read-path';
-import type { StoredDocument } from '../../request/mongo/mongo-funnel';
+import type { StoredDocument } from '../../documents/stored-document';
 import type { SortKey } from '../../startup/storage-map/storage-map-types';
 import { cursorList, decodeCursor, encodeCursor, type DecodedCursor } from './cursor';
 import { afterFilter } from './keyset-filter';

@@ -1,7 +1,7 @@
 import { isObjectId } from '../../documents/bson-type';
 import { keyString } from '../../documents/key-string';
 import { readPath } from '../../documents/read-path';
-import type { StoredDocument } from '../../request/mongo/mongo-funnel';
+import type { StoredDocument } from '../../documents/stored-document';
 import type { SortKey } from '../../startup/storage-map/storage-map-types';
 import type { FieldCondition, FilterValue, RootFilter } from './list-filter';
 

@@ -3,7 +3,7 @@ import { isObjectId } from '../../documents/bson-type';
 import { objectIdArgument } from '../../documents/object-id-argument';
 import { InvariantError } from '../../errors/internal-errors';
 import { badUserInput } from '../../errors/public-error-code';
-import type { StoredDocument } from '../../request/mongo/mongo-funnel';
+import type { StoredDocument } from '../../documents/stored-document';
 import type { RootCondition } from '../../startup/storage-map/storage-map-types';
 
 /**

@@ -2,7 +2,7 @@ import { ObjectId } from 'bson';
 import { keyString } from '../../documents/key-string';
 import { readPath } from '../../documents/read-path';
 import { badUserInput } from '../../errors/public-error-code';
-import type { StoredDocument } from '../../request/mongo/mongo-funnel';
+import type { StoredDocument } from '../../documents/stored-document';
 import type { SortKey } from '../../startup/storage-map/storage-map-types';
 import { afterFilter } from './keyset-filter';
 import { DEFAULT_FIRST, MAX_FIRST } from './page-limits';

@@ -1,4 +1,4 @@
-import type { StoredDocument } from '../../request/mongo/mongo-funnel';
+import type { StoredDocument } from '../../documents/stored-document';
 import { listSort, type JoinShape, type RelationField, type SortKey } from '../../startup/storage-map/storage-map-types';
 import { planConnectionPage, type ConnectionArgs, type ConnectionPage } from './connection-page';
 import { conditionFilters, toMongoFilter } from './list-filter';

@@ -1,8 +1,9 @@
 import { getNamedType, type GraphQLResolveInfo } from 'graphql';
 import { InvariantError } from '../../errors/internal-errors';
-import type { MongoFunnel, StoredDocument } from '../mongo/mongo-funnel';
+import type { MongoFunnel } from '../mongo/mongo-funnel';
+import type { StoredDocument } from '../../documents/stored-document';
 import type { LoaderRegistry } from '../loaders/loader-registry';
-import type { CostLedger } from '../../operation/cost/cost-ledger';
+import type { CostLedger } from '../cost/cost-ledger';
 import type { OperationDeadline } from '../../operation/limits/operation-deadline';
 import type { ConnectionSteps } from '../../operation/plan/selection-tree';
 import { anchoredFilter, planPage } from '../../operation/planning/page-request';

@@ -1,5 +1,5 @@
 import { getNamedType, GraphQLError, type FieldNode, type GraphQLResolveInfo } from 'graphql';
-import { CostLedger } from '../../operation/cost/cost-ledger';
+import { CostLedger } from '../cost/cost-ledger';
 import { LoaderRegistry } from '../loaders/loader-registry';
 import type { OperationDeadline } from '../../operation/limits/operation-deadline';
 import type { MongoFunnel } from '../mongo/mongo-funnel';

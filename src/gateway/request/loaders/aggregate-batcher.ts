@@ -1,4 +1,5 @@
-import type { MongoFunnel, RequestScope, StoredDocument } from '../mongo/mongo-funnel';
+import type { MongoFunnel, RequestScope } from '../mongo/mongo-funnel';
+import type { StoredDocument } from '../../documents/stored-document';
 
 /** Marks which submission a document of a combined reply answers; removed before anyone sees it. */
 const BATCH_FIELD = '__docjoinBatch';

@@ -1,30 +1,11 @@
 import DataLoader from 'dataloader';
 import { keyString } from '../../documents/key-string';
-import type { MongoFunnel, RequestScope, StoredDocument } from '../mongo/mongo-funnel';
-
-/** What every count of one loader shares: the children's collection, their parent-key path and filter. */
-export interface CountSpec {
-  readonly collection: string;
-  readonly foreignField: string;
-  /** The list's filter arguments as one condition (built from typed values only); undefined: none. */
-  readonly filter: StoredDocument | undefined;
-  /** Identifies `filter` in the registry key. */
-  readonly filterSignature: string;
-  /**
-   * The key path may hold several parents' keys (an array, or a path through an array: `authors.id`):
-   * each key listed counts once for its parent. Default false: one scalar key per child.
-   */
-  readonly multikey?: boolean;
-}
-
+import type { MongoFunnel, RequestScope } from '../mongo/mongo-funnel';
+import type { CountSpec } from '../../operation/planning/batch-specs';
 export interface CountLoad {
   readonly parentKey: unknown;
   /** `Type.field` that asked (for attribution). */
   readonly field: string;
-}
-
-export function countSpecKey(spec: CountSpec): string {
-  return `${spec.collection}|${spec.foreignField}|${spec.filterSignature}${spec.multikey ? '|multikey' : ''}`;
 }
 
 /**

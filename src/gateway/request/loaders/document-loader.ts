@@ -1,10 +1,11 @@
 import DataLoader from 'dataloader';
 import type { ResponsePath } from 'graphql';
-import type { FieldCostRecorder } from '../../operation/cost/cost-ledger';
+import type { FieldCostRecorder } from '../cost/cost-ledger';
 import { keyString } from '../../documents/key-string';
 import { readPath } from '../../documents/read-path';
 import { ancestorPathKeys, responsePathKey } from '../../documents/response-path-key';
-import type { MongoFunnel, RequestScope, StoredDocument } from '../mongo/mongo-funnel';
+import type { MongoFunnel, RequestScope } from '../mongo/mongo-funnel';
+import type { StoredDocument } from '../../documents/stored-document';
 import { covers, mergeProjections, projectionOf, toFindProjection, type Projection } from '../../operation/planning/projection';
 
 /** What every load carries: the paths the caller needs, where in the response it is made, and who asked (for attribution). */

@@ -1,8 +1,11 @@
 import type { MongoFunnel, RequestScope } from '../mongo/mongo-funnel';
 import { AggregateBatcher } from './aggregate-batcher';
-import { CountLoader, countSpecKey, type CountSpec } from './count-loader';
+import { CountLoader } from './count-loader';
+import { countSpecKey } from '../../operation/planning/batch-specs';
+import { type CountSpec } from '../../operation/planning/batch-specs';
 import { DocumentLoader } from './document-loader';
-import { ReverseJoinLoader, reverseJoinSpecKey, type ReverseJoinSpec } from './reverse-join-loader';
+import { ReverseJoinLoader } from './reverse-join-loader';
+import { reverseJoinSpecKey, type ReverseJoinSpec } from '../../operation/planning/batch-specs';
 
 /**
  * The DataLoaders of ONE request: one per (collection, key field), plus one per reverse-join query shape,

@@ -1,40 +1,19 @@
 import DataLoader from 'dataloader';
-import type { FieldCostRecorder } from '../../operation/cost/cost-ledger';
+import type { FieldCostRecorder } from '../cost/cost-ledger';
 import type { AggregateBatcher } from './aggregate-batcher';
 import { keyString } from '../../documents/key-string';
 import { readPath } from '../../documents/read-path';
-import type { MongoFunnel, RequestScope, StoredDocument } from '../mongo/mongo-funnel';
+import type { MongoFunnel, RequestScope } from '../mongo/mongo-funnel';
+import type { StoredDocument } from '../../documents/stored-document';
 import { mergeProjections, projectionOf, toProjectStage, type Projection } from '../../operation/planning/projection';
 import { sortDocument } from '../../startup/storage-map/parse-sort';
-import type { SortKey } from '../../startup/storage-map/storage-map-types';
-
-/** Children per reply of a reverse join without a per-parent limit: more come by getMore (the estimate counts those). */
-export const UNBOUNDED_REVERSE_JOIN_BATCH = 10_000;
-
-/** What every load of one reverse-join loader shares: the query except the parent keys. */
-export interface ReverseJoinSpec {
-  readonly collection: string;
-  /** The children's path holding the parent's key (single-valued). */
-  readonly foreignField: string;
-  readonly sort: readonly SortKey[];
-  /** Children per parent; undefined: all of them. */
-  readonly perParent: number | undefined;
-  /** Extra condition on children (a page: after a cursor, before a time); built from typed values only. */
-  readonly pageFilter: StoredDocument | undefined;
-  /** Identifies `pageFilter` in the registry key. */
-  readonly pageSignature: string;
-}
+import { UNBOUNDED_REVERSE_JOIN_BATCH, type ReverseJoinSpec } from '../../operation/planning/batch-specs';
 
 export interface ReferenceLoad {
   readonly parentKey: unknown;
   readonly projection: Projection;
   readonly field: string;
   readonly cost?: FieldCostRecorder;
-}
-
-export function reverseJoinSpecKey(spec: Omit<ReverseJoinSpec, 'pageFilter'>): string {
-  const sort = spec.sort.map((key) => `${key.direction === 1 ? '' : '-'}${key.path}`).join(',');
-  return `${spec.collection}|${spec.foreignField}|${sort}|${spec.perParent ?? '*'}|${spec.pageSignature}`;
 }
 
 /**

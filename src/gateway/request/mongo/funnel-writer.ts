@@ -1,6 +1,6 @@
 import { MongoServerError, type AnyBulkWriteOperation, type ClientSession, type Db } from 'mongodb';
 import { DatabaseFailure } from '../../errors/internal-errors';
-import type { StoredDocument } from './stored-document';
+import type { StoredDocument } from '../../documents/stored-document';
 
 /** A write unit's session commands (commit/abort) are not about one collection. */
 export const SESSION_COMMANDS = '$cmd';

@@ -12,21 +12,14 @@ import {
   type Db,
   type Document,
 } from 'mongodb';
-import type { CostLedger, WriteAttemptTag, WriteUnitRecord } from '../../operation/cost/cost-ledger';
-import { commandFilterShape, type FilterShape } from '../../operation/cost/filter-shape';
+import type { CostLedger, WriteAttemptTag, WriteUnitRecord } from '../cost/cost-ledger';
+import { commandFilterShape, type FilterShape } from '../cost/filter-shape';
 import { serverSelectionTimeout } from '../../../settings/setting-rules';
 import { DatabaseFailure, TransactionConflict } from '../../errors/internal-errors';
 import type { OperationDeadline } from '../../operation/limits/operation-deadline';
 import { FunnelWriter, SESSION_COMMANDS } from './funnel-writer';
-import type { StoredDocument } from './stored-document';
-
-/** An index as the startup check reads it: its key, and whether it is unique. */
-export interface IndexDescription {
-  readonly key: Readonly<Record<string, unknown>>;
-  readonly unique: boolean;
-}
-
-export type { StoredDocument };
+import type { IndexDescription } from '../../documents/index-description';
+import type { StoredDocument } from '../../documents/stored-document';
 
 /** What every command of one request carries: its ledger, and for reads the deadline they must keep. */
 export interface RequestScope {

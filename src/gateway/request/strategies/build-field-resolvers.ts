@@ -1,7 +1,7 @@
 import type { GraphQLFieldResolver } from 'graphql';
-import { counterCount } from '../loaders/counter-count';
+import { counterCount } from '../../operation/planning/batch-specs';
 import type { StorageMap } from '../../startup/storage-map/storage-map-types';
-import type { CounterRule } from '../../writes/write-model-types';
+import type { CounterRule } from '../../startup/write-model/write-model-types';
 import { createCounterFieldResolver } from './counter-field-resolver';
 import { createRelationResolver } from './relation-resolver';
 import { createStoredFieldResolver } from './stored-field-resolver';

@@ -2,8 +2,8 @@ import type { GraphQLFieldResolver } from 'graphql';
 import type { GatewayContext } from '../context/request-context';
 import { isKeyValue } from '../../documents/key-string';
 import { readPath } from '../../documents/read-path';
-import type { CounterCount } from '../loaders/counter-count';
-import type { StoredDocument } from '../mongo/mongo-funnel';
+import type { CounterCount } from '../../operation/planning/batch-specs';
+import type { StoredDocument } from '../../documents/stored-document';
 
 /**
  * A `@counter` field: its stored value, except where that cannot be trusted. A parent written before the

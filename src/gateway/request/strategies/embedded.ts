@@ -1,4 +1,4 @@
-import type { StoredDocument } from '../mongo/mongo-funnel';
+import type { StoredDocument } from '../../documents/stored-document';
 import { filterAndSort } from '../../operation/planning/in-memory-list';
 import { validateFirst } from '../../operation/planning/page-request';
 import { asksForList } from '../../operation/planning/requested-list';

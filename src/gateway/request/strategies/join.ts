@@ -1,6 +1,6 @@
 import { isKeyValue } from '../../documents/key-string';
 import { readPath } from '../../documents/read-path';
-import type { StoredDocument } from '../mongo/mongo-funnel';
+import type { StoredDocument } from '../../documents/stored-document';
 import { anchoredFilter } from '../../operation/planning/page-request';
 import type { ReverseJoinPage } from '../../operation/planning/reverse-join-page';
 import { filterAndSort } from '../../operation/planning/in-memory-list';

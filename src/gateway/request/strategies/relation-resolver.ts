@@ -1,7 +1,7 @@
 import type { GraphQLFieldResolver } from 'graphql';
 import type { GatewayContext } from '../context/request-context';
 import { InvariantError } from '../../errors/internal-errors';
-import type { StoredDocument } from '../mongo/mongo-funnel';
+import type { StoredDocument } from '../../documents/stored-document';
 import type { PageArgs } from '../../operation/planning/page-request';
 import { requestedList, strategyForRequest, type RequestedList } from '../../operation/planning/requested-list';
 import type { ReadStrategy, RelationField } from '../../startup/storage-map/storage-map-types';

@@ -1,7 +1,7 @@
 import type { GraphQLResolveInfo } from 'graphql';
 import type { GatewayContext } from '../context/request-context';
-import type { FieldCostRecorder } from '../../operation/cost/cost-ledger';
-import type { StoredDocument } from '../mongo/mongo-funnel';
+import type { FieldCostRecorder } from '../cost/cost-ledger';
+import type { StoredDocument } from '../../documents/stored-document';
 import type { PageArgs } from '../../operation/planning/page-request';
 import type { RequestedList } from '../../operation/planning/requested-list';
 import type { RelationField } from '../../startup/storage-map/storage-map-types';

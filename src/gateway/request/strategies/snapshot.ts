@@ -1,7 +1,7 @@
 import { InvariantError } from '../../errors/internal-errors';
 import { keyString } from '../../documents/key-string';
 import { readPath, writePath } from '../../documents/read-path';
-import type { StoredDocument } from '../mongo/mongo-funnel';
+import type { StoredDocument } from '../../documents/stored-document';
 import { filterAndSort } from '../../operation/planning/in-memory-list';
 import { asksForList } from '../../operation/planning/requested-list';
 import type { SnapshotShape } from '../../startup/storage-map/storage-map-types';

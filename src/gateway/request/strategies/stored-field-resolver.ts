@@ -1,7 +1,7 @@
 import type { GraphQLFieldResolver } from 'graphql';
 import { isObjectId } from '../../documents/bson-type';
 import { readPath } from '../../documents/read-path';
-import type { StoredDocument } from '../mongo/mongo-funnel';
+import type { StoredDocument } from '../../documents/stored-document';
 import type { StoredField } from '../../startup/storage-map/storage-map-types';
 
 /**

@@ -1,4 +1,4 @@
-import type { IndexDescription } from '../../request/mongo/mongo-funnel';
+import type { IndexDescription } from '../../documents/index-description';
 import type { FindRootField, ListRootField, StorageMap } from './storage-map-types';
 
 /**

@@ -1,6 +1,6 @@
 import { bsonType } from '../../documents/bson-type';
 import { readPath } from '../../documents/read-path';
-import type { StoredDocument } from '../../request/mongo/mongo-funnel';
+import type { StoredDocument } from '../../documents/stored-document';
 import type { StorageMap, StoredField } from './storage-map-types';
 
 /** How many documents of each collection the startup check reads. */

@@ -1,5 +1,6 @@
 import { DatabaseMismatchError } from '../../errors/internal-errors';
-import type { IndexDescription, StoredDocument } from '../../request/mongo/mongo-funnel';
+import type { IndexDescription } from '../../documents/index-description';
+import type { StoredDocument } from '../../documents/stored-document';
 import { checkRelationListIndexes, checkRootIndexes } from './check-list-indexes';
 import { checkSampledDocuments, type CountedField } from './check-sampled-documents';
 import { documentLocations } from './document-locations';

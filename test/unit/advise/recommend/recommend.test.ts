@@ -1,7 +1,7 @@
 import { recommend } from '../../../../src/advise/recommend/recommend';
 import type { DataStatistics, RelationStatistics } from '../../../../src/advise/statistics/statistics-types';
 import { withDirectiveTypeDefs } from '../../../../src/gateway/startup/schema/schema-sources';
-import { buildWriteModelFromSdl } from '../../../../src/gateway/writes/build-write-model';
+import { buildWriteModelFromSdl } from '../../../../src/gateway/startup/write-model/build-write-model';
 import type { FieldWorkload, WorkloadSummary } from '../../../../src/gateway/workload/workload-types';
 
 const SDL = /* GraphQL */ `

@@ -1,6 +1,6 @@
 import { withDirectiveTypeDefs } from 'docjoin';
 import { planMeasurements } from '../../../../src/advise/statistics/plan-measurements';
-import { buildWriteModelFromSdl } from '../../../../src/gateway/writes/build-write-model';
+import { buildWriteModelFromSdl } from '../../../../src/gateway/startup/write-model/build-write-model';
 
 const SDL = /* GraphQL */ `
   scalar DateTime

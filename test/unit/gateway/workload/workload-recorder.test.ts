@@ -1,5 +1,5 @@
 import type { GraphQLRequestContextWillSendResponse, GraphQLRequestListener } from '@apollo/server';
-import { CostLedger, type CommandRecord } from '../../../../src/gateway/operation/cost/cost-ledger';
+import { CostLedger, type CommandRecord } from '../../../../src/gateway/request/cost/cost-ledger';
 import { parseWorkloadWindow, WorkloadFormatError } from '../../../../src/gateway/workload/parse-workload-window';
 import { sumWorkload } from '../../../../src/gateway/workload/read-workload';
 import { WorkloadCapture, type WorkloadSink } from '../../../../src/gateway/workload/workload-capture';

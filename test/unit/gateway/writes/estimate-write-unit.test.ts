@@ -2,7 +2,7 @@ import { ObjectId } from 'bson';
 import { mutationWritePlans } from '../../../../examples/demo/resolvers/mutation';
 import { StorageConfigError } from '../../../../src/gateway/errors/internal-errors';
 import { buildStorageMap } from '../../../../src/gateway/startup/storage-map/build-storage-map';
-import { buildWriteModel } from '../../../../src/gateway/writes/build-write-model';
+import { buildWriteModel } from '../../../../src/gateway/startup/write-model/build-write-model';
 import { estimateWriteUnit } from '../../../../src/gateway/writes/estimate-write-unit';
 import { collectionsDerivedFromInsert, planInsertDerived } from '../../../../src/gateway/writes/insert-planner';
 import { collectionsOfReferenceChange, planReferenceChange } from '../../../../src/gateway/writes/reference-planner';

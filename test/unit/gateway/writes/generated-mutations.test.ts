@@ -1,5 +1,5 @@
 import { buildStorageMap } from '../../../../src/gateway/startup/storage-map/build-storage-map';
-import { buildWriteModel } from '../../../../src/gateway/writes/build-write-model';
+import { buildWriteModel } from '../../../../src/gateway/startup/write-model/build-write-model';
 import { buildGeneratedMutations } from '../../../../src/gateway/writes/generated-mutations';
 import { schemaOf } from '../support/demo-schema';
 

@@ -1,6 +1,6 @@
 import { ObjectId } from 'bson';
 import { buildStorageMap } from '../../../../src/gateway/startup/storage-map/build-storage-map';
-import { buildWriteModel, buildWriteModelFromSdl } from '../../../../src/gateway/writes/build-write-model';
+import { buildWriteModel, buildWriteModelFromSdl } from '../../../../src/gateway/startup/write-model/build-write-model';
 import { planSnapshotFanOut, planSourceUpdate } from '../../../../src/gateway/writes/fan-out-planner';
 import { fillSnapshot, forwardReferences, planInsertDerived, provedByDerivedUpdate, soleUpdateOf, withInitialDerivedValues } from '../../../../src/gateway/writes/insert-planner';
 import { planReferenceChange } from '../../../../src/gateway/writes/reference-planner';

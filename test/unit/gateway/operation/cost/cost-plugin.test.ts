@@ -6,7 +6,7 @@ import type { EstimateViolation } from '../../../../../src/gateway/operation/cos
 import { EstimateViolationLog } from '../../../../support/estimate-violation-log';
 import { assertNoEstimateViolations } from '../../../../support/assert-no-estimate-violations';
 import { ApolloServerPluginDocjoinCost, type DocjoinCostOptions } from '../../../../../src/gateway/operation/cost/cost-plugin';
-import { CostLedger } from '../../../../../src/gateway/operation/cost/cost-ledger';
+import { CostLedger } from '../../../../../src/gateway/request/cost/cost-ledger';
 
 type Context = { ledger: CostLedger };
 

@@ -1,7 +1,7 @@
 import type { Db } from 'mongodb';
-import { parseWorkloadWindow } from '../../workload/parse-workload-window';
-import type { WorkloadSink } from '../../workload/workload-capture';
-import type { WorkloadWindow } from '../../workload/workload-types';
+import { parseWorkloadWindow } from './parse-workload-window';
+import type { WorkloadSink } from './workload-capture';
+import type { WorkloadWindow } from './workload-types';
 
 /**
  * Flushes as documents of one collection, one per window (`start` and `end` as dates). Its commands

@@ -1,5 +1,5 @@
 import { ObjectId } from 'bson';
-import { commandFilterShape, shapeOf } from '../../../../../src/gateway/operation/cost/filter-shape';
+import { commandFilterShape, shapeOf } from '../../../../../src/gateway/request/cost/filter-shape';
 
 describe('filter shapes (keys and operators, never values)', () => {
   it('replaces values and operator operands by "?"', () => {

@@ -1,10 +1,9 @@
 import { makeExecutableSchema } from '@graphql-tools/schema';
 import { getNamedType, isObjectType, type GraphQLObjectType, type GraphQLSchema } from 'graphql';
-import { StorageConfigError } from '../errors/internal-errors';
-import { buildStorageMap } from '../startup/storage-map/build-storage-map';
-import type { JoinShape, RelationField, StorageMap } from '../startup/storage-map/storage-map-types';
+import { StorageConfigError } from '../../errors/internal-errors';
+import { buildStorageMap } from '../storage-map/build-storage-map';
+import type { JoinShape, RelationField, StorageMap } from '../storage-map/storage-map-types';
 import { readCounter, readInverse } from './write-directives';
-import { counterCopies } from './fan-out-planner';
 import type { BoundedArray, CounterRule, CopiedField, InverseRule, PathSegment, SnapshotLocation, WriteModel } from './write-model-types';
 
 /** Embedded copies nest rarely; the walk stops here so a recursive type cannot loop. */
@@ -229,4 +228,13 @@ function tryRead<T>(problems: string[], coordinate: string, read: () => T): T | 
     problems.push(`${coordinate}: ${(error as Error).message}`);
     return undefined;
   }
+}
+
+/** The snapshot locations copying `counter` (`Book.authors` copying `Author.countOfBooks`), with the copied field's name. */
+export function counterCopies(model: WriteModel, counter: CounterRule): Array<{ location: SnapshotLocation; name: string }> {
+  const typeName = counter.coordinate.slice(0, counter.coordinate.indexOf('.'));
+  return model.snapshots.flatMap((location) => {
+    const copied = location.sourceType === typeName ? location.fields.find((field) => field.sourcePath === counter.path) : undefined;
+    return copied ? [{ location, name: copied.name }] : [];
+  });
 }

@@ -1,6 +1,6 @@
-import { buildStorageMap } from '../../../../src/gateway/startup/storage-map/build-storage-map';
-import { buildWriteModel } from '../../../../src/gateway/writes/build-write-model';
-import { demoSchema, schemaOf } from '../support/demo-schema';
+import { buildStorageMap } from '../../../../../src/gateway/startup/storage-map/build-storage-map';
+import { buildWriteModel } from '../../../../../src/gateway/startup/write-model/build-write-model';
+import { demoSchema, schemaOf } from '../../support/demo-schema';
 
 const demo = () => {
   const schema = demoSchema();

@@ -1,4 +1,4 @@
-import { CostLedger, type CommandRecord, type WriteUnitRecord } from '../../../../../src/gateway/operation/cost/cost-ledger';
+import { CostLedger, type CommandRecord, type WriteUnitRecord } from '../../../../../src/gateway/request/cost/cost-ledger';
 
 /** A write-unit command as the funnel records it: tagged with the unit's attempt at the time it is sent. */
 function send(ledger: CostLedger, unit: WriteUnitRecord, commandName: string, collection: string, documentsModified: number): void {

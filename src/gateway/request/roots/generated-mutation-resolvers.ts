@@ -1,14 +1,14 @@
 import type { GraphQLFieldResolver } from 'graphql';
 import { ObjectId } from 'bson';
-import type { GatewayContext } from '../request/context/request-context';
-import { objectIdArgument } from '../documents/object-id-argument';
-import { writePath } from '../documents/read-path';
-import { InvariantError } from '../errors/internal-errors';
-import { badUserInput } from '../errors/public-error-code';
-import { isDuplicateKeyError } from '../request/mongo/funnel-writer';
-import type { StoredDocument } from '../request/mongo/mongo-funnel';
-import { MAX_INPUT_LIST, type GeneratedMutation, type InputFieldMapping } from './generated-mutations';
-import { notFound } from './write-errors';
+import type { GatewayContext } from '../context/request-context';
+import { objectIdArgument } from '../../documents/object-id-argument';
+import { writePath } from '../../documents/read-path';
+import { InvariantError } from '../../errors/internal-errors';
+import { badUserInput } from '../../errors/public-error-code';
+import { isDuplicateKeyError } from '../mongo/funnel-writer';
+import type { StoredDocument } from '../../documents/stored-document';
+import { MAX_INPUT_LIST, type GeneratedMutation, type InputFieldMapping } from '../../writes/generated-mutations';
+import { notFound } from '../../writes/write-errors';
 
 type MutationResolver = GraphQLFieldResolver<unknown, GatewayContext, Readonly<Record<string, unknown>>>;
 

@@ -1,4 +1,4 @@
-import { CostLedger } from '../../../../../src/gateway/operation/cost/cost-ledger';
+import { CostLedger } from '../../../../../src/gateway/request/cost/cost-ledger';
 
 describe('CostLedger', () => {
   it('sums commands per request and per collection, and attributes them to the fields that took part', () => {

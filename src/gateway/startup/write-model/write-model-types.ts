@@ -1,4 +1,4 @@
-import type { SortKey, StorageMap } from '../startup/storage-map/storage-map-types';
+import type { SortKey, StorageMap } from '../storage-map/storage-map-types';
 
 /**
  * The write model: every denormalized copy the schema declares and the rule that keeps it true.

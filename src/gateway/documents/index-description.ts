@@ -1,0 +1,5 @@
+/** An index as the startup check reads it: its key, and whether it is unique. */
+export interface IndexDescription {
+  readonly key: Readonly<Record<string, unknown>>;
+  readonly unique: boolean;
+}
