@@ -1,8 +1,8 @@
 import { createServer, type Server, type Socket } from 'node:net';
-import type { CommandTable, ServerView } from './commands/command-types';
+import type { CommandTable, ServerView } from './protocol/command-types';
 
 export type { ServerView };
-import { MAX_MESSAGE_SIZE_BYTES } from './wire/wire-constants';
+import { MAX_MESSAGE_SIZE_BYTES } from './protocol/wire-constants';
 import { WireConnection } from './wire/wire-connection';
 import type { WireProtocolError } from './wire/wire-protocol-error';
 

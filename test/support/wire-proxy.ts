@@ -2,7 +2,7 @@ import { createServer, connect, type AddressInfo, type Server, type Socket } fro
 import type { Document } from 'bson';
 import { decodeMessage } from '../../src/embedded-mongo/wire/message-decoder';
 import { MessageFramer } from '../../src/embedded-mongo/wire/message-framer';
-import { OpCode } from '../../src/embedded-mongo/wire/wire-constants';
+import { OpCode } from '../../src/embedded-mongo/protocol/wire-constants';
 
 /**
  * A TCP proxy between a client and MongoDB that can hold one command: the first client message whose

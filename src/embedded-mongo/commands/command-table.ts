@@ -1,7 +1,7 @@
 import type { Document } from 'bson';
 import { Store } from '../storage/store';
-import { CommandError, ErrorCodes } from './command-error';
-import type { CommandContext, CommandHandler, CommandTable, ServerView } from './command-types';
+import { CommandError, ErrorCodes } from '../protocol/command-error';
+import type { CommandContext, CommandHandler, CommandTable, ServerView } from '../protocol/command-types';
 import { dataCommands } from './data';
 import { handshakeCommands } from './handshake';
 

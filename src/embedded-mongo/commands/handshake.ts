@@ -1,8 +1,8 @@
 import os from 'node:os';
 import { Long, ObjectId, Timestamp, type Document } from 'bson';
-import { MAX_BSON_OBJECT_SIZE, MAX_MESSAGE_SIZE_BYTES, MAX_WRITE_BATCH_SIZE } from '../wire/wire-constants';
-import { CommandError, ErrorCodes } from './command-error';
-import type { CommandContext, CommandHandler, CommandTable, ServerView } from './command-types';
+import { MAX_BSON_OBJECT_SIZE, MAX_MESSAGE_SIZE_BYTES, MAX_WRITE_BATCH_SIZE } from '../protocol/wire-constants';
+import { CommandError, ErrorCodes } from '../protocol/command-error';
+import type { CommandContext, CommandHandler, CommandTable, ServerView } from '../protocol/command-types';
 
 export const REPLICA_SET_NAME = 'docjoin';
 export const SERVER_VERSION = '7.0.0';

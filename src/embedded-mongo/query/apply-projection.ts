@@ -1,5 +1,5 @@
 import type { Document } from 'bson';
-import { CommandError, ErrorCodes } from '../commands/command-error';
+import { CommandError, ErrorCodes } from '../protocol/command-error';
 import { isNumeric, isPlainDocument } from './bson-kind';
 import { plainNumber } from './bson-number';
 import { cloneDocument } from './clone-document';

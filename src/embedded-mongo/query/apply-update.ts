@@ -1,5 +1,5 @@
 import { Decimal128, Long, Timestamp, type Document } from 'bson';
-import { CommandError, ErrorCodes } from '../commands/command-error';
+import { CommandError, ErrorCodes } from '../protocol/command-error';
 import { isNumeric, isPlainDocument } from './bson-kind';
 import { arithmetic, longToBigInt, numericWidth, plainNumber } from './bson-number';
 import { bsonTypeNumber } from './bson-type-number';

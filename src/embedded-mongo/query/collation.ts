@@ -1,5 +1,5 @@
 import type { Document } from 'bson';
-import { LocationCodes, locationError, namedError } from '../commands/command-error';
+import { LocationCodes, locationError, namedError } from '../protocol/command-error';
 import { compareStrings } from './compare-strings';
 
 /** The ICU version MongoDB 7.0 is built with; a stored collation spec names it. */

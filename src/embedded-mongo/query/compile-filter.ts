@@ -1,5 +1,5 @@
 import type { Document, Long } from 'bson';
-import { CommandError, ErrorCodes } from '../commands/command-error';
+import { CommandError, ErrorCodes } from '../protocol/command-error';
 import { bsonTag, containsString, isObjectId, isPlainDocument, regexParts, stringValue, TypeRank, typeRank } from './bson-kind';
 import { longToBigInt, numericWidth, plainNumber } from './bson-number';
 import { bsonTypeNumber, TYPE_ALIASES } from './bson-type-number';

@@ -4,7 +4,7 @@ import { evalExpr } from 'mingo/core';
 import { concat, Lazy } from 'mingo/lazy';
 import * as mingoPipeline from 'mingo/operators/pipeline';
 import type { CollectionResolver, Options } from 'mingo/types';
-import { CommandError, ErrorCodes, LocationCodes, locationError } from '../commands/command-error';
+import { CommandError, ErrorCodes, LocationCodes, locationError } from '../protocol/command-error';
 import { isLong, isNumeric, isPlainDocument } from './bson-kind';
 import { longToBigInt, plainNumber } from './bson-number';
 import { cloneDocument, thawDocument } from './clone-document';

@@ -1,5 +1,5 @@
 import type { Document, Long, ObjectId } from 'bson';
-import { CommandError } from '../commands/command-error';
+import { CommandError } from '../protocol/command-error';
 import { bsonTag, isPlainDocument, TypeRank, typeRank } from './bson-kind';
 import { plainNumber } from './bson-number';
 import type { Collation } from './collation';

@@ -1,5 +1,5 @@
 import type { Document } from 'bson';
-import { CommandError } from '../commands/command-error';
+import { CommandError } from '../protocol/command-error';
 import { isPlainDocument, regexParts } from './bson-kind';
 import { cloneDocument } from './clone-document';
 

@@ -1,5 +1,5 @@
 import { calculateObjectSize, Long, type Document } from 'bson';
-import { CommandError, ErrorCodes } from '../commands/command-error';
+import { CommandError, ErrorCodes } from '../protocol/command-error';
 
 /** MongoDB's reply size limit; a batch stops before crossing it. */
 const MAX_BATCH_BYTES = 16 * 1024 * 1024;

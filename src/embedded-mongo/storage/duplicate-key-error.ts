@@ -1,5 +1,5 @@
 import type { Document } from 'bson';
-import { CommandError, ErrorCodes } from '../commands/command-error';
+import { CommandError, ErrorCodes } from '../protocol/command-error';
 
 /**
  * MongoDB's E11000 error, with the message format of MongoDB 7

@@ -1,4 +1,4 @@
-import { CommandError } from '../commands/command-error';
+import { CommandError } from '../protocol/command-error';
 import type { CommitWrites } from './collection';
 import { noSuchTransaction, Transaction } from './transaction';
 import type { VersionClock } from './version-clock';

@@ -1,5 +1,5 @@
 import type { Document } from 'bson';
-import { CommandError, ErrorCodes } from '../commands/command-error';
+import { CommandError, ErrorCodes } from '../protocol/command-error';
 import { Collection, ID_INDEX, type CommitWrites, type DocumentWrite, type WriteBatch } from './collection';
 import { LiveView, type CollectionView } from './collection-view';
 import { CursorStore } from './cursor-store';

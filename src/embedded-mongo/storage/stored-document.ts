@@ -1,5 +1,5 @@
 import { ObjectId, type Document } from 'bson';
-import { CommandError, ErrorCodes, namedError } from '../commands/command-error';
+import { CommandError, ErrorCodes, namedError } from '../protocol/command-error';
 import { cloneDocument } from '../query';
 
 /**

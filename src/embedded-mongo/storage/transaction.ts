@@ -1,5 +1,5 @@
 import type { Document } from 'bson';
-import { CommandError, ErrorCodes } from '../commands/command-error';
+import { CommandError, ErrorCodes } from '../protocol/command-error';
 import { claimKeyOf, type ClaimHolder, type Collection, type CommitWrites, type UniqueKeyChanges, type WriteBatch } from './collection';
 import { CollectionView, inKeyOrder } from './collection-view';
 import { documentKey } from './document-key';

@@ -1,5 +1,5 @@
 import type { Document } from 'bson';
-import { namedError } from '../commands/command-error';
+import { namedError } from '../protocol/command-error';
 import type { Collation } from '../query';
 
 /** A read-only view (MongoDB docs: "Views"): `pipeline` run over `viewOn`, a collection or another view. */

@@ -1,5 +1,5 @@
 import type { Document } from 'bson';
-import { CommandError } from '../commands/command-error';
+import { CommandError } from '../protocol/command-error';
 
 /** A handler's result as sent: `ok: 1` is appended unless the handler set `ok` itself. */
 export function successReply(result: Document): Document {

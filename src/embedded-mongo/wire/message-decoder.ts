@@ -1,7 +1,7 @@
 import type { Document } from 'bson';
 import { decodeBsonDocument } from './bson-document';
 import { crc32c } from './crc32c';
-import { HEADER_SIZE, OpCode, OpMsgFlag } from './wire-constants';
+import { HEADER_SIZE, OpCode, OpMsgFlag } from '../protocol/wire-constants';
 import { WireProtocolError } from './wire-protocol-error';
 
 export interface OpMsgMessage {

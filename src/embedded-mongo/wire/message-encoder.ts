@@ -1,7 +1,7 @@
 import type { Document } from 'bson';
 import { encodeBsonDocument } from './bson-document';
 import { crc32c } from './crc32c';
-import { HEADER_SIZE, OpCode, OpMsgFlag } from './wire-constants';
+import { HEADER_SIZE, OpCode, OpMsgFlag } from '../protocol/wire-constants';
 
 /**
  * Builds whole messages. The server writes OP_MSG and OP_REPLY; OP_QUERY and the request side of

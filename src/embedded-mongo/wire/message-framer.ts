@@ -1,4 +1,4 @@
-import { HEADER_SIZE, MAX_MESSAGE_SIZE_BYTES } from './wire-constants';
+import { HEADER_SIZE, MAX_MESSAGE_SIZE_BYTES } from '../protocol/wire-constants';
 import { WireProtocolError } from './wire-protocol-error';
 
 /**

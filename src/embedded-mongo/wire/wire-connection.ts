@@ -1,14 +1,14 @@
 import type { Socket } from 'node:net';
 import type { Document } from 'bson';
-import { CommandError } from '../commands/command-error';
+import { CommandError } from '../protocol/command-error';
 import { commandName, runCommand } from '../commands/command-table';
-import type { CommandTable } from '../commands/command-types';
+import type { CommandTable } from '../protocol/command-types';
 import { awaitableHelloIntervalMs } from './awaitable-hello';
 import { errorReply, successReply } from './command-reply';
 import { decodeMessage, type OpMsgMessage, type OpQueryMessage } from './message-decoder';
 import { encodeOpMsg, encodeOpReply } from './message-encoder';
 import { MessageFramer } from './message-framer';
-import { OpCode } from './wire-constants';
+import { OpCode } from '../protocol/wire-constants';
 import { WireProtocolError } from './wire-protocol-error';
 
 export interface WireConnectionOptions {

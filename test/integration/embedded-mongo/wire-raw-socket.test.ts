@@ -2,15 +2,15 @@ import { once } from 'node:events';
 import { Socket } from 'node:net';
 import { Long, UUID, type Document } from 'bson';
 import { MongoClient } from 'mongodb';
-import { CommandError } from '../../../src/embedded-mongo/commands/command-error';
-import type { CommandTable } from '../../../src/embedded-mongo/commands/command-types';
+import { CommandError } from '../../../src/embedded-mongo/protocol/command-error';
+import type { CommandTable } from '../../../src/embedded-mongo/protocol/command-types';
 import { handshakeCommands } from '../../../src/embedded-mongo/commands/handshake';
 import { startEmbeddedMongo, type EmbeddedMongo } from '../../../src/embedded-mongo';
 import { startWireServer, type WireServer } from '../../../src/embedded-mongo/server';
 import { decodeMessage, type WireMessage } from '../../../src/embedded-mongo/wire/message-decoder';
 import { encodeOpMsg, encodeOpQuery } from '../../../src/embedded-mongo/wire/message-encoder';
 import { MessageFramer } from '../../../src/embedded-mongo/wire/message-framer';
-import { OpCode } from '../../../src/embedded-mongo/wire/wire-constants';
+import { OpCode } from '../../../src/embedded-mongo/protocol/wire-constants';
 import { freePort } from './support/free-port';
 
 /**

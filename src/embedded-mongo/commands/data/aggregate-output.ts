@@ -7,7 +7,7 @@ import { documentKey } from '../../storage/document-key';
 import { duplicateKeyError } from '../../storage/duplicate-key-error';
 import { assertNotView, type Store } from '../../storage/store';
 import { storableDocument } from '../../storage/stored-document';
-import { CommandError, LocationCodes, locationError, namedError } from '../command-error';
+import { CommandError, LocationCodes, locationError, namedError } from '../../protocol/command-error';
 import { isDocument } from './command-fields';
 import { updatedDocument, type UpdateSpec } from './document-updates';
 

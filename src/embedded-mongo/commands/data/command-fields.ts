@@ -1,5 +1,5 @@
 import type { Document } from 'bson';
-import { CommandError, ErrorCodes } from '../command-error';
+import { CommandError, ErrorCodes } from '../../protocol/command-error';
 
 /**
  * Typed readers for command fields. Numbers may arrive as JS numbers or as Int32 / Double / Long /

@@ -3,7 +3,7 @@ import { applyUpdate, upsertSeed, type QueryScope } from '../../query';
 import type { CollectionView } from '../../storage/collection-view';
 import { documentKey } from '../../storage/document-key';
 import { storableDocument } from '../../storage/stored-document';
-import { CommandError } from '../command-error';
+import { CommandError } from '../../protocol/command-error';
 import { sameBson } from './same-bson';
 
 export interface UpdateSpec {

@@ -2,7 +2,7 @@ import type { Document } from 'bson';
 import { applyProjection } from '../../query';
 import { documentKey } from '../../storage/document-key';
 import type { Store } from '../../storage/store';
-import { CommandError } from '../command-error';
+import { CommandError } from '../../protocol/command-error';
 import { badValue, isDocument, optionalBoolean, optionalDocument, optionalDocumentArray, targetCollection } from './command-fields';
 import { assertArrayFilterIdentifiers, insertUpserted, updatedDocument } from './document-updates';
 import { collectionScope, requestedScope } from './operation-scope';

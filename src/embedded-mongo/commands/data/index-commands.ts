@@ -3,7 +3,7 @@ import type { Collection } from '../../storage/collection';
 import { ID_INDEX } from '../../storage/collection';
 import type { IndexDefinition } from '../../storage/equality-index';
 import { assertNotView, type Store } from '../../storage/store';
-import { CommandError, ErrorCodes } from '../command-error';
+import { CommandError, ErrorCodes } from '../../protocol/command-error';
 import { badValue, documentArray, isDocument, optionalInteger, optionalDocument, targetCollection } from './command-fields';
 import { cursorReply } from './read-commands';
 import type { DataCommandHandler } from './transaction-scope';

@@ -1,5 +1,5 @@
 import type { Store } from '../../storage/store';
-import type { CommandHandler, CommandTable } from '../command-types';
+import type { CommandHandler, CommandTable } from '../../protocol/command-types';
 import { findAndModifyCommand } from './find-and-modify';
 import { createIndexesCommand, dropIndexesCommand, listIndexesCommand } from './index-commands';
 import { createCommand, dropCommand, dropDatabaseCommand, listCollectionsCommand, listDatabasesCommand } from './namespace-commands';

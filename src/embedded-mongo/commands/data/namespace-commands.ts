@@ -4,7 +4,7 @@ import type { Collection } from '../../storage/collection';
 import { ID_INDEX } from '../../storage/collection';
 import type { Store } from '../../storage/store';
 import type { ViewDefinition } from '../../storage/view-catalog';
-import { CommandError, ErrorCodes, namedError } from '../command-error';
+import { CommandError, ErrorCodes, namedError } from '../../protocol/command-error';
 import { isDocument, optionalBoolean, optionalDocument, optionalInteger, targetCollection } from './command-fields';
 import { cursorReply } from './read-commands';
 import { sameBson } from './same-bson';

@@ -1,7 +1,7 @@
 import type { Document } from 'bson';
 import { evaluateLetVariables, parseCollation, type Collation, type QueryScope } from '../../query';
 import type { ResolvedView } from '../../storage/view-catalog';
-import { namedError } from '../command-error';
+import { namedError } from '../../protocol/command-error';
 import { optionalDocument } from './command-fields';
 
 /** What a command (or one write statement) asks for before its target is known. */

@@ -4,7 +4,7 @@ import type { CursorBatch } from '../../storage/cursor-store';
 import { valuesAtPath } from '../../storage/path-values';
 import type { Store } from '../../storage/store';
 import type { Transaction } from '../../storage/transaction';
-import type { CommandContext } from '../command-types';
+import type { CommandContext } from '../../protocol/command-types';
 import { splitOutputStage, writeOutput } from './aggregate-output';
 import {
   badValue,

@@ -1,5 +1,5 @@
 import type { Document } from 'bson';
-import { namedError } from '../command-error';
+import { namedError } from '../../protocol/command-error';
 
 /**
  * The fields MongoDB 7.0's IDL accepts in one statement of `update.updates` (UpdateOpEntry) and

@@ -1,8 +1,8 @@
 import type { Document } from 'bson';
 import type { Store } from '../../storage/store';
 import type { Transaction } from '../../storage/transaction';
-import { CommandError } from '../command-error';
-import type { CommandContext, CommandHandler } from '../command-types';
+import { CommandError } from '../../protocol/command-error';
+import type { CommandContext, CommandHandler } from '../../protocol/command-types';
 import { badValue, int64Value, isDocument } from './command-fields';
 
 /**

@@ -1,5 +1,5 @@
 import type { Document } from 'bson';
-import { CommandError } from '../command-error';
+import { CommandError } from '../../protocol/command-error';
 
 /**
  * One failed statement of insert/update/delete as a `writeErrors` entry:

@@ -1,5 +1,5 @@
 import { Long } from 'bson';
-import { CommandError } from '../../../../src/embedded-mongo/commands/command-error';
+import { CommandError } from '../../../../src/embedded-mongo/protocol/command-error';
 import { applyProjection } from '../../../../src/embedded-mongo/query';
 import { compileFieldProjection, projectionKeepsPaths } from '../../../../src/embedded-mongo/query/apply-projection';
 

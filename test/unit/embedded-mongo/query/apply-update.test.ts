@@ -1,5 +1,5 @@
 import { Decimal128, Double, Long, ObjectId, Timestamp } from 'bson';
-import { CommandError } from '../../../../src/embedded-mongo/commands/command-error';
+import { CommandError } from '../../../../src/embedded-mongo/protocol/command-error';
 import { applyUpdate } from '../../../../src/embedded-mongo/query';
 
 function codeOf(run: () => unknown): number | undefined {

@@ -1,5 +1,5 @@
 import { Int32 } from 'bson';
-import { CommandError } from '../../../../src/embedded-mongo/commands/command-error';
+import { CommandError } from '../../../../src/embedded-mongo/protocol/command-error';
 import {
   compileFilter,
   distinctValues,

@@ -1,5 +1,5 @@
 import { BSONSymbol, Decimal128, Long, ObjectId } from 'bson';
-import { CommandError } from '../../../../src/embedded-mongo/commands/command-error';
+import { CommandError } from '../../../../src/embedded-mongo/protocol/command-error';
 import { compileFilter } from '../../../../src/embedded-mongo/query';
 
 const matches = (filter: Record<string, unknown>, doc: Record<string, unknown>): boolean => compileFilter(filter)(doc);

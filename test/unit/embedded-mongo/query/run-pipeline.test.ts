@@ -1,5 +1,5 @@
 import { Decimal128, Long, ObjectId } from 'bson';
-import { CommandError } from '../../../../src/embedded-mongo/commands/command-error';
+import { CommandError } from '../../../../src/embedded-mongo/protocol/command-error';
 import { runPipeline, type PipelineContext } from '../../../../src/embedded-mongo/query';
 
 const oid = (n: number): ObjectId => new ObjectId(n.toString(16).padStart(24, '0'));

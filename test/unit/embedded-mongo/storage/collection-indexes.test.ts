@@ -1,5 +1,5 @@
 import { Decimal128, Int32, Long, type Document } from 'bson';
-import { CommandError } from '../../../../src/embedded-mongo/commands/command-error';
+import { CommandError } from '../../../../src/embedded-mongo/protocol/command-error';
 import type { Collection } from '../../../../src/embedded-mongo/storage/collection';
 import type { CollectionView } from '../../../../src/embedded-mongo/storage/collection-view';
 import { documentKey } from '../../../../src/embedded-mongo/storage/document-key';

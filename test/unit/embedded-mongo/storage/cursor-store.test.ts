@@ -1,5 +1,5 @@
 import { Long } from 'bson';
-import { CommandError } from '../../../../src/embedded-mongo/commands/command-error';
+import { CommandError } from '../../../../src/embedded-mongo/protocol/command-error';
 import { CursorStore } from '../../../../src/embedded-mongo/storage/cursor-store';
 
 const docs = Array.from({ length: 250 }, (_, i) => ({ _id: i }));

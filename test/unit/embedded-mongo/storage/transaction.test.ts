@@ -1,5 +1,5 @@
 import type { Document } from 'bson';
-import { CommandError } from '../../../../src/embedded-mongo/commands/command-error';
+import { CommandError } from '../../../../src/embedded-mongo/protocol/command-error';
 import { documentKey } from '../../../../src/embedded-mongo/storage/document-key';
 import { Store } from '../../../../src/embedded-mongo/storage/store';
 import { storableDocument } from '../../../../src/embedded-mongo/storage/stored-document';

@@ -1,4 +1,4 @@
-import { CommandError } from '../../../../src/embedded-mongo/commands/command-error';
+import { CommandError } from '../../../../src/embedded-mongo/protocol/command-error';
 import { errorReply, successReply } from '../../../../src/embedded-mongo/wire/command-reply';
 
 describe('successReply', () => {

@@ -1,7 +1,7 @@
 import { Binary, Decimal128, Double, Int32, Long, ObjectId, serialize, type Document } from 'bson';
 import { decodeMessage, type OpMsgMessage, type WireMessage } from '../../../../src/embedded-mongo/wire/message-decoder';
 import { encodeOpMsg, encodeOpQuery, encodeOpReply } from '../../../../src/embedded-mongo/wire/message-encoder';
-import { OpCode } from '../../../../src/embedded-mongo/wire/wire-constants';
+import { OpCode } from '../../../../src/embedded-mongo/protocol/wire-constants';
 import { WireProtocolError } from '../../../../src/embedded-mongo/wire/wire-protocol-error';
 
 function asOpMsg(message: WireMessage): OpMsgMessage {
