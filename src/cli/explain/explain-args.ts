@@ -50,7 +50,8 @@ field declares. Also the operation's estimate against the cost limits (DOCJOIN_M
   --strategy LIST     switch strategies as the x-docjoin-strategy header does,
                       e.g. --strategy Book.authors=join,Post.recentComments=join
   --plan              first print the operation's plan: whether docjoin runs it from its own tree
-                      (and each field's step, level by level) or graphql-js runs it, and why
+                      (and each field's step, level by level: its command, batch, projection and
+                      estimate) or graphql-js runs it, and why
   --run               also run it and print the measured cost next to the estimate: on the embedded
                       server filled by the project's seed, or on --mongo-uri / $MONGODB_URI.
                       A mutation really writes.

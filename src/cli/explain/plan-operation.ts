@@ -1,5 +1,5 @@
 import { getNamedType, isCompositeType, OperationTypeNode, type GraphQLSchema, type OperationDefinitionNode } from 'graphql';
-import { type StrategyOverrides, estimateByField, type CostEstimate, type OperationPlan as GatewayOperationPlan, type SelectionStep, declaredStrategies, type ReadStrategy, type RelationField, type StorageMap, type WriteUnitEstimate } from '../../gateway';
+import { type StrategyOverrides, estimateByField, type CostEstimate, type FieldStep, type StepFigures, type OperationPlan as GatewayOperationPlan, type SelectionStep, declaredStrategies, type ReadStrategy, type RelationField, type StorageMap, type WriteUnitEstimate } from '../../gateway';
 
 /** One `Type.field` of the operation that costs (or could cost) MongoDB round trips. */
 export type FieldPlanRow =
@@ -30,6 +30,8 @@ export interface OperationPlan {
   readonly operationName: string | undefined;
   readonly estimate: CostEstimate;
   readonly rows: readonly FieldPlanRow[];
+  /** Per step of the plan's tree, how it is read and what it adds (explain --plan prints them). */
+  readonly steps: ReadonlyMap<FieldStep, StepFigures>;
 }
 
 export interface PlanInput {
@@ -64,7 +66,7 @@ export function planOperation(input: PlanInput): OperationPlan {
       ...(input.assumedListSize !== undefined && { assumedListSize: input.assumedListSize }),
       ...(input.writeEstimate && { writeEstimate: input.writeEstimate }),
     });
-  const { estimate: whole, byField } = estimate(input.overrides);
+  const { estimate: whole, byField, bySteps } = estimate(input.overrides);
   const { heaviest: _heaviest, ...total } = whole;
   const rows = (plan.root ? firstAppearances(plan.root, input.storageMap) : []).map((node): FieldPlanRow => {
     const estimatedRoundTrips = byField.get(node.coordinate)?.roundTrips ?? 0;
@@ -79,7 +81,7 @@ export function planOperation(input: PlanInput): OperationPlan {
       .map((other) => ({ strategy: other, roundTrips: estimate(new Map([...input.overrides, [field.coordinate, other]])).estimate.roundTrips }));
     return { kind: 'relation', coordinate: node.coordinate, depth: node.depth, strategy, overridden: input.overrides.has(field.coordinate), estimatedRoundTrips, alternatives };
   });
-  return { operationType: plan.operation.operation, operationName: plan.operation.name?.value, estimate: total, rows };
+  return { operationType: plan.operation.operation, operationName: plan.operation.name?.value, estimate: total, rows, steps: bySteps };
 }
 
 interface FieldTreeNode {

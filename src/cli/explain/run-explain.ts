@@ -1,7 +1,7 @@
 import { readFile } from 'node:fs/promises';
 import { getOperationAST, getVariableValues, GraphQLError, parse, print, validate, type DocumentNode, type OperationDefinitionNode } from 'graphql';
 import { ConfigError, loadConfig, redactSecrets, type DocjoinConfig } from '../../config/config';
-import { parseStrategyOverrides, STRATEGY_HEADER, type StrategyOverrides, buildOperationPlan, printOperationPlan, buildGatewaySchema, type WriteUnitEstimate, buildWriteEstimates, StorageConfigError } from '../../gateway';
+import { parseStrategyOverrides, STRATEGY_HEADER, type StrategyOverrides, buildOperationPlan, printOperationPlan, buildGatewaySchema, type WriteUnitEstimate, buildWriteEstimates, StorageConfigError, type RelationField } from '../../gateway';
 import { ProjectConfigError, type Project } from '../../project/load-project';
 import { loadProjectTarget } from '../../command-line/project-flags';
 import { createProgressPrinter } from '../seed/progress-printer';
@@ -52,7 +52,9 @@ async function explain(command: Explain, env: CliEnv, io: CliIo): Promise<number
   });
   if (command.plan) {
     const { storageMap } = prepared.gateway;
-    io.out.write(`${printOperationPlan(operationPlan, { storageMap, strategyFor: (field) => prepared.overrides.get(field.coordinate) ?? field.defaultStrategy, generatedRoots: prepared.gateway.ownership.rootResolvers })}\n`);
+    const strategyFor = (field: RelationField) => prepared.overrides.get(field.coordinate) ?? field.defaultStrategy;
+    const printing = { schema: prepared.gateway.schema, storageMap, variableValues: prepared.variables, strategyFor, generatedRoots: prepared.gateway.ownership.rootResolvers, figures: plan.steps };
+    io.out.write(`${printOperationPlan(operationPlan, printing)}\n`);
   }
   if (!command.run) {
     io.out.write(formatPlan(plan, config.limits));

@@ -89,13 +89,25 @@ export function estimateOperation(input: EstimateInput): CostEstimate {
 /** What each `Type.field` of the plan adds to an estimate (a batch shared by siblings counts for the first). */
 export type FieldFigures = ReadonlyMap<string, { readonly roundTrips: number; readonly documents: number }>;
 
-/** The estimate, and the per-field figures it adds up (explain prints them). */
-export function estimateByField(input: EstimateInput): { readonly estimate: CostEstimate; readonly byField: FieldFigures } {
+/** How one step of the plan is read for this request, and what it adds to the estimate. */
+export interface StepFigures {
+  /** The MongoDB command that reads it (`find {authorId: {$in: keys}} on books`), or how it is read without one. */
+  readonly read: string;
+  /** The loader key of the batch it shares with the other reads of its level; undefined when it sends nothing or alone. */
+  readonly batch: string | undefined;
+  /** The steps before it in that batch: its round trips count for the first of them. */
+  readonly sharesWith: string | undefined;
+  readonly roundTrips: number;
+  readonly documents: number;
+}
+
+/** The estimate, and the figures it adds up: per field (explain's table) and per plan step (explain --plan). */
+export function estimateByField(input: EstimateInput): { readonly estimate: CostEstimate; readonly byField: FieldFigures; readonly bySteps: ReadonlyMap<FieldStep, StepFigures> } {
   const { root, depth } = input.plan;
-  if (!root) return { estimate: { roundTrips: SATURATED, documents: SATURATED, depth }, byField: new Map() };
+  if (!root) return { estimate: { roundTrips: SATURATED, documents: SATURATED, depth }, byField: new Map(), bySteps: new Map() };
   const pass = new EstimatePass(input);
   const { roundTrips, documents, heaviest } = pass.run(root);
-  return { estimate: { roundTrips, documents, depth, heaviest }, byField: pass.shares };
+  return { estimate: { roundTrips, documents, depth, heaviest }, byField: pass.shares, bySteps: pass.steps };
 }
 
 /** Objects at one level of the result (they appear together): their selection on each type they can be, and how many. */
@@ -106,6 +118,7 @@ interface Scope {
 
 /** One field whose values come from a query (a join, or a snapshot that misses). */
 interface QueryMember {
+  readonly step: FieldStep;
   readonly coordinate: string;
   /** Documents it can fetch = objects at the next level. */
   readonly objects: number;
@@ -115,6 +128,10 @@ interface QueryMember {
 
 /** Members under one parent scope that use one loader: they load in the same moment, so share its batch. */
 interface QueryGroup {
+  /** The loader's key: the batch. */
+  readonly batch: string;
+  /** The command the batch sends (StepFigures.read). */
+  readonly read: string;
   /** The collection read, whose size bounds the documents of a batch; undefined for a count. */
   readonly collection: string | undefined;
   /** A join by key: the members' keys go into one `$in`, so the batch returns each document once. */
@@ -131,6 +148,7 @@ class EstimatePass {
   #documents = 0;
   #visits = 0;
   readonly shares = new Map<string, { roundTrips: number; documents: number }>();
+  readonly steps = new Map<FieldStep, StepFigures>();
   readonly #listSize: number;
 
   constructor(private readonly input: EstimateInput) {
@@ -152,6 +170,15 @@ class EstimatePass {
     this.#documents = add(this.#documents, documents);
     const share = this.shares.get(coordinate) ?? { roundTrips: 0, documents: 0 };
     this.shares.set(coordinate, { roundTrips: add(share.roundTrips, roundTrips), documents: add(share.documents, documents) });
+  }
+
+  /**
+   * Records how `step` is read and what it adds (already charged). A step met again (under another
+   * parent type, or another connection node) adds up; the description of its first meeting stays.
+   */
+  #note(step: FieldStep, figures: StepFigures): void {
+    const seen = this.steps.get(step);
+    this.steps.set(step, seen ? { ...seen, roundTrips: add(seen.roundTrips, figures.roundTrips), documents: add(seen.documents, figures.documents) } : figures);
   }
 
   #heaviest(measure: 'roundTrips' | 'documents'): FieldShare | undefined {
@@ -182,13 +209,24 @@ class EstimatePass {
       if (first === undefined || first === 0) return [];
       objects = first;
     }
-    if (this.input.plan.operation.operation === OperationTypeNode.MUTATION) {
-      this.#write(step);
-      // A mutation that answers with a scalar (a deleted id, true) reads nothing back.
-      if (isLeafType(getNamedType(definition.type))) return [];
+    const mutation = this.input.plan.operation.operation === OperationTypeNode.MUTATION;
+    const writes = mutation ? this.#write(step) : undefined;
+    // A mutation that answers with a scalar (a deleted id, true) reads nothing back.
+    if (writes && isLeafType(getNamedType(definition.type))) {
+      this.#note(step, { read: 'its write unit', batch: undefined, sharesWith: undefined, ...writes });
+      return [];
     }
+    const anchor = isList && this.#readsAnchor(step, definition);
     this.#charge(coordinate, 1, objects);
-    if (isList && this.#readsAnchor(step, definition)) this.#charge(coordinate, 1, 1);
+    if (anchor) this.#charge(coordinate, 1, 1);
+    const command = `${isList ? 'find' : 'findOne'} on ${root?.collection ?? 'what its resolver reads'}${anchor ? ', after a findOne of the `after` item' : ''}`;
+    this.#note(step, {
+      read: writes ? `its write unit, then a read back: ${command}` : command,
+      batch: undefined,
+      sharesWith: undefined,
+      roundTrips: (writes?.roundTrips ?? 0) + 1 + (anchor ? 1 : 0),
+      documents: (writes?.documents ?? 0) + objects + (anchor ? 1 : 0),
+    });
     return [{ selections: step.children, objects }];
   }
 
@@ -207,9 +245,13 @@ class EstimatePass {
     }
     if (first === undefined) return [];
     const selection = connectionSteps(step);
+    const collection = root?.collection ?? 'what its resolver reads';
     if (selection.totalCount) this.#charge(step.coordinate, 1, 1);
+    if (selection.page) this.#charge(step.coordinate, 1, first + 1);
+    const commands = [...(selection.page ? [`find of ${first + 1} on ${collection}`] : []), ...(selection.totalCount ? [`countDocuments on ${collection}`] : [])];
+    const roundTrips = commands.length;
+    this.#note(step, { read: commands.join(', then ') || 'nothing', batch: undefined, sharesWith: undefined, roundTrips, documents: (selection.page ? first + 1 : 0) + (selection.totalCount ? 1 : 0) });
     if (!selection.page) return [];
-    this.#charge(step.coordinate, 1, first + 1);
     return selection.nodeSelections.map((selections) => ({ selections, objects: first }));
   }
 
@@ -217,10 +259,11 @@ class EstimatePass {
    * A mutation field's write unit, before it reads its result back: counted for every response key
    * (mutation fields run one after the other, each with its own unit).
    */
-  #write(step: FieldStep): void {
+  #write(step: FieldStep): WriteBound {
     const writes = this.input.writeEstimate?.(step.fieldName);
     if (!writes) throw new InvariantError(`${step.coordinate}: no write estimate (EstimateInput.writeEstimate)`);
     this.#charge(step.coordinate, writes.roundTrips, writes.documents);
+    return writes;
   }
 
   /**
@@ -272,12 +315,13 @@ class EstimatePass {
     if (!definition) return;
     const storage = this.input.storageMap.types.get(step.parentType.name)?.fields.get(step.fieldName);
     if (!isCompositeType(getNamedType(definition.type))) {
-      if (storage?.kind === 'stored') this.#counter(scope, storage.coordinate, groups);
+      if (storage?.kind === 'stored') this.#counter(scope, step, storage.coordinate, groups);
       return;
     }
     const isList = isListType(getNullableType(definition.type));
     const free = (perParent: number) => this.#visit({ selections: step.children, objects: mul(scope.objects, perParent) });
     if (storage?.kind !== 'relation') {
+      this.#note(step, { read: 'in its parent: no command', batch: undefined, sharesWith: undefined, roundTrips: 0, documents: 0 });
       free(isList ? this.#listSize : 1);
       return;
     }
@@ -307,26 +351,28 @@ class EstimatePass {
         } catch {
           return;
         }
+        this.#note(step, { read: `read from its parent's ${storage.shapes.embedded!.path}, no command`, batch: undefined, sharesWith: undefined, roundTrips: 0, documents: 0 });
         free(isList ? (slice ?? this.#listLength(storage)) : 1);
         // While an embedded copy is backfilled, parents without it read their children by the join.
-        if (storage.shapes.join && this.input.copyBackfilling?.(storage.coordinate)) this.#join(scope, storage, storage.shapes.join, args, [step.children], groups);
+        if (storage.shapes.join && this.input.copyBackfilling?.(storage.coordinate)) this.#join(scope, step, storage, storage.shapes.join, args, [step.children], groups);
         return;
       }
       case 'snapshot': {
         const shape = storage.shapes.snapshot!;
         const fits = selectedFieldNamesOf(step, storage.targetType).every((fieldName) => shape.fields.includes(fieldName));
         if (!fits || !copiesServe(requested, shape, this.input.storageMap)) {
-          this.#join(scope, storage, shape.fallback, args, [step.children], groups);
+          this.#join(scope, step, storage, shape.fallback, args, [step.children], groups);
           return;
         }
+        this.#note(step, { read: `read from the copy in its parent's ${shape.path}, no command`, batch: undefined, sharesWith: undefined, roundTrips: 0, documents: 0 });
         free(isList ? this.#listLength(storage) : 1);
         // While backfilling, the copies that lack a field are joined: their documents arrive a moment
         // after the copies served, so both are counted, each with what it selects below.
-        if (this.input.copyBackfilling?.(storage.coordinate)) this.#join(scope, storage, shape.fallback, args, [step.children], groups);
+        if (this.input.copyBackfilling?.(storage.coordinate)) this.#join(scope, step, storage, shape.fallback, args, [step.children], groups);
         return;
       }
       case 'join':
-        this.#join(scope, storage, storage.shapes.join!, args, [step.children], groups);
+        this.#join(scope, step, storage, storage.shapes.join!, args, [step.children], groups);
         return;
       default: {
         const never: never = strategy;
@@ -350,28 +396,30 @@ class EstimatePass {
     }
     const selection = connectionSteps(step);
     if (selection.totalCount) {
-      this.#count(scope, field.coordinate, { collection: shape.collection, foreignField: shape.foreignField, filter: planned.filter, filterSignature: JSON.stringify(planned.filter ?? null) }, groups);
+      this.#count(scope, step, field.coordinate, { collection: shape.collection, foreignField: shape.foreignField, filter: planned.filter, filterSignature: JSON.stringify(planned.filter ?? null) }, groups);
     }
-    if (selection.page) this.#join(scope, field, shape, args, selection.nodeSelections, groups);
+    if (selection.page) this.#join(scope, step, field, shape, args, selection.nodeSelections, groups);
   }
 
   /** A counter is counted by query, for every parent, while `docjoin migrate` backfills it (counter-field-resolver.ts). */
-  #counter(scope: Scope, coordinate: string, groups: Map<string, QueryGroup>): void {
+  #counter(scope: Scope, step: FieldStep, coordinate: string, groups: Map<string, QueryGroup>): void {
     const counter = this.input.counters?.get(coordinate);
-    if (counter && this.input.copyBackfilling?.(coordinate)) this.#count(scope, coordinate, counter.spec, groups);
+    if (counter && this.input.copyBackfilling?.(coordinate)) this.#count(scope, step, coordinate, counter.spec, groups);
   }
 
   /** One count aggregate per batch of parents, on the loader of its spec (shared, as the count loaders are). */
-  #count(scope: Scope, coordinate: string, spec: CountSpec, groups: Map<string, QueryGroup>): void {
+  #count(scope: Scope, step: FieldStep, coordinate: string, spec: CountSpec, groups: Map<string, QueryGroup>): void {
     const loader = `count:${countSpecKey(spec)}`;
     let group = groups.get(loader);
-    if (!group) groups.set(loader, (group = { collection: undefined, byKey: false, getMoresPerBatch: 0, readsAnchor: false, members: [] }));
+    const read = `aggregate on ${spec.collection}: $match ${spec.foreignField} $in keys, $group by it, $count`;
+    if (!group) groups.set(loader, (group = { batch: loader, read, collection: undefined, byKey: false, getMoresPerBatch: 0, readsAnchor: false, members: [] }));
     // One count document per parent; nothing below it.
-    group.members.push({ coordinate, objects: scope.objects, childSelections: [] });
+    group.members.push({ step, coordinate, objects: scope.objects, childSelections: [] });
   }
 
   #join(
     scope: Scope,
+    step: FieldStep,
     field: RelationField,
     shape: JoinShape,
     args: PageArgs & Readonly<Record<string, unknown>>,
@@ -379,11 +427,13 @@ class EstimatePass {
     groups: Map<string, QueryGroup>,
   ): void {
     let loader: string;
+    let read: string;
     let perParent: number;
     let getMoresPerBatch = 0;
     let readsAnchor = false;
     if (shape.direction === 'byKey') {
       loader = `key:${shape.collection}|${shape.foreignField}`;
+      read = `find on ${shape.collection}: ${shape.foreignField} $in keys`;
       perParent = field.isList ? this.#listLength(field) : 1;
     } else {
       let planned;
@@ -403,14 +453,15 @@ class EstimatePass {
           : `ref:${reverseJoinSpecKey({ collection: shape.collection, foreignField: shape.foreignField, sort: planned.sort, perParent: page.limit, pageSignature: planned.signature })}`;
       perParent = page.limit ?? this.#listSize;
       readsAnchor = page.anchor !== undefined;
+      read = `aggregate on ${shape.collection}: ${page.limit === undefined ? 'every child' : `${page.limit} per parent`} by ${shape.foreignField}${planned.sort.length > 0 ? `, sorted ${planned.sort.map((key) => `${key.direction === 1 ? '' : '-'}${key.path}`).join(',')}` : ''}${readsAnchor ? ', after a find of the `after` item' : ''}`;
       if (page.limit === undefined) {
         const perBatch = mul(scope.objects, perParent);
         getMoresPerBatch = Math.floor(Math.max(0, perBatch - 1) / (UNBOUNDED_REVERSE_JOIN_BATCH + 1));
       }
     }
     let group = groups.get(loader);
-    if (!group) groups.set(loader, (group = { collection: shape.collection, byKey: shape.direction === 'byKey', getMoresPerBatch, readsAnchor, members: [] }));
-    group.members.push({ coordinate: field.coordinate, objects: mul(scope.objects, perParent), childSelections });
+    if (!group) groups.set(loader, (group = { batch: loader, read, collection: shape.collection, byKey: shape.direction === 'byKey', getMoresPerBatch, readsAnchor, members: [] }));
+    group.members.push({ step, coordinate: field.coordinate, objects: mul(scope.objects, perParent), childSelections });
   }
 
   /**
@@ -419,10 +470,16 @@ class EstimatePass {
    * members' results appear together too.
    */
   #sendGroup(group: QueryGroup): void {
-    const coordinate = group.members[0]!.coordinate;
+    const [first] = group.members;
+    const coordinate = first!.coordinate;
     // A keyset page's anchor: every parent asks for the same key in one batch; the children load after it.
-    if (group.readsAnchor) this.#charge(coordinate, 1, 1);
-    this.#charge(coordinate, 1 + group.getMoresPerBatch, this.#batchDocuments(group));
+    const roundTrips = 1 + group.getMoresPerBatch + (group.readsAnchor ? 1 : 0);
+    const documents = this.#batchDocuments(group) + (group.readsAnchor ? 1 : 0);
+    this.#charge(coordinate, roundTrips, documents);
+    for (const member of group.members) {
+      const shared = member === first ? undefined : first!.step.responseKey === member.step.responseKey ? first!.coordinate : `${first!.coordinate} (${first!.step.responseKey})`;
+      this.#note(member.step, { read: group.read, batch: group.batch, sharesWith: shared, roundTrips: shared ? 0 : roundTrips, documents: shared ? 0 : documents });
+    }
     for (const member of group.members) {
       for (const selections of member.childSelections) this.#visit({ selections, objects: member.objects });
     }

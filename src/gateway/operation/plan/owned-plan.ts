@@ -61,6 +61,8 @@ interface SelectedField {
   readonly definition: GraphQLField<unknown, unknown>;
   readonly type: GraphQLOutputType;
   readonly fieldNodes: readonly FieldNode[];
+  /** The selection tree's step it was planned from (explain --plan reads its figures by it). */
+  readonly step: FieldStep;
 }
 
 /** A scalar or enum read from the document under the field's own name (graphql's default resolver). */
@@ -141,7 +143,7 @@ function ownedSelection(selection: SelectionStep, ownership: Ownership, objects:
     if (fieldName.startsWith('__')) throw new NotOwned(`${fieldName}: introspection`);
     if (!definition) throw new NotOwned(`${coordinate}: not in the schema`);
     const resolve = ownership.builtResolvers.get(definition);
-    const selected: SelectedField = { responseKey, fieldName, parentType: type, definition, type: definition.type, fieldNodes };
+    const selected: SelectedField = { responseKey, fieldName, parentType: type, definition, type: definition.type, fieldNodes, step };
     if (objects === 'root') {
       if (!resolve) throw new NotOwned(`${coordinate}: a root field without a resolver`);
       const handWritten = !ownership.rootResolvers.has(resolve);

@@ -40,11 +40,42 @@ describe('runExplainCli without --run', () => {
         'query Shelf: depth 2; docjoin runs it level by level from this tree',
         '  __typename',
         '  books  Query.books, generated root: one find',
+        '    ↳ find on books; selection\'s projection { _id: 1, authors.id: 1, name: 1, publisherId: 1 }; est. 1 round trip, ≤ 2 documents',
         '    name  stored value',
         '    publisher  Book.publisher, join (declared: join)',
+        '      ↳ find on publishers: _id $in keys; batch key:publishers|_id; selection\'s projection { _id: 1, name: 1 }; est. 1 round trip, ≤ 2 documents',
         '      name  stored value',
         '    authors  Book.authors, join (declared: join, snapshot)',
+        '      ↳ find on authors: _id $in keys; batch key:authors|_id; selection\'s projection { _id: 1, name: 1 }; est. 1 round trip, ≤ 40 documents',
         '      name  stored value',
+      ].join('\n'),
+    );
+  });
+
+  it('--plan shows each step\'s read: no command for an embedded or copied one, one batch shared by two aliases, a page per parent', async () => {
+    const { io, out } = captureIo();
+    const query = '{ posts(first: 10) { recentComments { author } comments(first: 2) { comment } } books(first: 2) { authors { name } publisher { name } p2: publisher { location } } }';
+    expect(await runExplainCli(['--config', DEMO_CONFIG, '--plan', query], {}, io)).toBe(0);
+    expect(out().split('\n\n')[0]).toBe(
+      [
+        'query: depth 2; docjoin runs it level by level from this tree',
+        '  posts  Query.posts, generated root: one find',
+        '    ↳ find on posts; selection\'s projection { _id: 1, recentComments._id: 1, recentComments.author: 1 }; est. 1 round trip, ≤ 10 documents',
+        '    recentComments  Post.recentComments, embedded (declared: embedded, join): read from its parent\'s recentComments, no command',
+        '      author  stored value',
+        '    comments  Post.comments, join (declared: join)',
+        '      ↳ aggregate on comments: 2 per parent by postId, sorted -createdAt,-_id; batch ref:comments|bounded; selection\'s projection { _id: 1, comment: 1 }; est. 1 round trip, ≤ 20 documents',
+        '      comment  stored value',
+        '  books  Query.books, generated root: one find',
+        '    ↳ find on books; selection\'s projection { _id: 1, authors: 1, publisherId: 1 }; est. 1 round trip, ≤ 2 documents',
+        '    authors  Book.authors, snapshot (declared: join, snapshot): read from the copy in its parent\'s authors, no command',
+        '      name  stored value',
+        '    publisher  Book.publisher, join (declared: join)',
+        '      ↳ find on publishers: _id $in keys; batch key:publishers|_id; selection\'s projection { _id: 1, name: 1 }; est. 1 round trip, ≤ 4 documents',
+        '      name  stored value',
+        '    p2: publisher  Book.publisher, join (declared: join)',
+        '      ↳ find on publishers: _id $in keys; in the batch of Book.publisher (publisher); selection\'s projection { _id: 1, location: 1 }',
+        '      location  stored value',
       ].join('\n'),
     );
   });
@@ -59,11 +90,13 @@ describe('runExplainCli without --run', () => {
     const { io, out } = captureIo();
     const mutation = 'mutation { renameAuthor(id: "6955b9000800000000000001", firstName: "A", lastName: "B") { name } addComment(postId: "6955b9000800000000000001", author: "a", comment: "c") { author } }';
     expect(await runExplainCli(['--config', DEMO_CONFIG, '--plan', mutation], {}, io)).toBe(0);
-    expect(out().split('\n').slice(0, 5)).toEqual([
+    expect(out().split('\n').slice(0, 7)).toEqual([
       'mutation: depth 1; docjoin runs it level by level from this tree',
       '  renameAuthor  Mutation.renameAuthor, hand-written resolver',
+      '    ↳ its write unit, then a read back: findOne on what its resolver reads; selection\'s projection { _id: 1, name: 1 }; est. 4 round trips, ≤ 1 document',
       '    name  stored value, read as graphql-js reads it (an object from a hand-written resolver)',
       '  addComment  Mutation.addComment, hand-written resolver',
+      '    ↳ its write unit, then a read back: findOne on what its resolver reads; selection\'s projection { _id: 1, author: 1 }; est. 4 round trips, ≤ 3 documents',
       '    author  stored value, read as graphql-js reads it (an object from a hand-written resolver)',
     ]);
   });

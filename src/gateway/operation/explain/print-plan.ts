@@ -1,0 +1,98 @@
+import { getNamedType, type GraphQLSchema } from 'graphql';
+import type { AnyResolver, FieldPlan, SelectionPlan } from '../plan/owned-plan';
+import type { OperationPlan } from '../plan/operation-plan';
+import type { FieldStep } from '../plan/selection-tree';
+import type { StepFigures } from '../estimate/estimate-operation';
+import { planProjection, type PlanningContext } from '../planning/plan-projection';
+import { toFindProjection } from '../planning/projection';
+import type { ReadStrategy, RelationField, StorageMap } from '../../startup/storage-map/storage-map-types';
+
+/** What printing a plan reads besides it: where each field lives, the request's strategies and variables, and the estimate's figures. */
+export interface PlanPrinting {
+  readonly schema: GraphQLSchema;
+  readonly storageMap: StorageMap;
+  readonly variableValues: Readonly<Record<string, unknown>>;
+  strategyFor(field: RelationField): ReadStrategy;
+  /** The root resolvers docjoin generated (Ownership.rootResolvers); the others are hand-written. */
+  readonly generatedRoots: ReadonlySet<AnyResolver>;
+  /** Per step, how it is read and what it adds to the estimate (estimateByField's bySteps). */
+  readonly figures: ReadonlyMap<FieldStep, StepFigures>;
+}
+
+/**
+ * The plan as text, one line per step, indented by level (`docjoin explain --plan`): who runs the
+ * operation (docjoin from this tree, or graphql-js and why), its depth, then each field in response
+ * order with what reads it. A step that reads from MongoDB gets a second line: its command, the batch it
+ * shares, the projection sent, and its round trips and documents in the estimate.
+ */
+export function printOperationPlan(plan: OperationPlan, printing: PlanPrinting): string {
+  const name = plan.operation.name ? ` ${plan.operation.name.value}` : '';
+  const runner = plan.owned ? 'docjoin runs it level by level from this tree' : `graphql-js runs it (${plan.refusal ?? 'not owned'})`;
+  const lines = [`${plan.operation.operation}${name}: depth ${plan.depth}; ${runner}`];
+  const planning: PlanningContext = { schema: printing.schema, fragments: plan.fragments, variableValues: printing.variableValues, storageMap: printing.storageMap, strategyFor: (field) => printing.strategyFor(field) };
+  if (plan.owned) printSelection(plan.owned.root, 1, { ...printing, planning }, lines, plan.operation.operation);
+  return `${lines.join('\n')}\n`;
+}
+
+type Printing = PlanPrinting & { readonly planning: PlanningContext };
+
+/** `root`: the operation type, when `selection` is the root type's. */
+function printSelection(selection: SelectionPlan, level: number, printing: Printing, lines: string[], root?: string): void {
+  for (const field of selection.fields) {
+    const indent = '  '.repeat(level);
+    lines.push(`${indent}${describeField(field, printing, root)}`);
+    const figures = field.kind === 'typename' ? undefined : printing.figures.get(field.step);
+    if (field.kind !== 'typename' && figures && (figures.roundTrips > 0 || figures.batch !== undefined)) lines.push(`${indent}  ↳ ${describeRead(field.step, figures, printing)}`);
+    if (field.kind === 'relation') printSelection(field.child, level + 1, printing, lines);
+  }
+}
+
+function describeField(field: FieldPlan, printing: PlanPrinting, root: string | undefined): string {
+  if (field.kind === 'typename') return field.responseKey === '__typename' ? '__typename' : `${field.responseKey}: __typename`;
+  const key = field.responseKey === field.fieldName ? field.fieldName : `${field.responseKey}: ${field.fieldName}`;
+  const coordinate = `${field.parentType.name}.${field.fieldName}`;
+  if (root !== undefined && field.kind !== 'stored') {
+    if (!printing.generatedRoots.has(field.resolve)) return `${key}  ${coordinate}, hand-written resolver`;
+    return `${key}  ${coordinate}, ${root === 'mutation' ? 'generated mutation: its write unit, then a read back' : 'generated root: one find'}`;
+  }
+  switch (field.kind) {
+    case 'stored':
+      return `${key}  stored value`;
+    case 'resolved':
+      // Below the root, only a field of an object a hand-written resolver returned has a resolver that is not docjoin's.
+      return field.handWritten ? `${key}  stored value, read as graphql-js reads it (an object from a hand-written resolver)` : `${key}  ${coordinate}, read by docjoin's resolver`;
+    case 'relation': {
+      const relation = printing.storageMap.relations.get(coordinate);
+      const strategy = relation ? `, ${printing.strategyFor(relation)} (declared: ${Object.keys(relation.shapes).join(', ')})` : '';
+      const read = printing.figures.get(field.step)?.read;
+      return `${key}  ${coordinate}${strategy}${read && read.endsWith('no command') ? `: ${read}` : ''}`;
+    }
+    default: {
+      const never: never = field;
+      throw new Error(`unknown field plan ${JSON.stringify(never)}`);
+    }
+  }
+}
+
+/** The command a step sends, its batch, the projection of the documents it reads, and its figures. */
+function describeRead(step: FieldStep, figures: StepFigures, printing: Printing): string {
+  const parts = [figures.read];
+  if (figures.batch !== undefined) parts.push(figures.sharesWith ? `in the batch of ${figures.sharesWith}` : `batch ${figures.batch}`);
+  const projection = projectionOf(step, printing);
+  if (projection) parts.push(`selection's projection ${projection}`);
+  if (!figures.sharesWith) parts.push(`est. ${count(figures.roundTrips, 'round trip')}, ≤ ${count(figures.documents, 'document')}`);
+  return parts.join('; ');
+}
+
+/** The projection the selection below a step needs of its documents (a loader adds its key); undefined for a leaf. */
+function projectionOf(step: FieldStep, printing: Printing): string | undefined {
+  const [selection] = step.children;
+  if (!step.definition || !selection) return undefined;
+  const typeName = getNamedType(step.definition.type).name;
+  const projection = toFindProjection(planProjection(printing.planning, typeName, step.children));
+  return `{ ${Object.entries(projection).map(([path, value]) => `${path}: ${JSON.stringify(value)}`).join(', ')} }`;
+}
+
+function count(amount: number, unit: string): string {
+  return `${amount.toLocaleString('en')} ${unit}${amount === 1 ? '' : 's'}`;
+}
