@@ -8,7 +8,7 @@ import type { CostReport } from './request/cost/cost-ledger';
 import type { ResolvedSettings } from './gateway-options';
 import { startHttpServer, type RunningHttpServer } from './http/http-server';
 import { Admission } from './http/admission';
-import { guardDroppedFieldErrors } from './errors/dropped-field-errors';
+import { guardDroppedFieldErrors, unhandledRejectionsMode } from './errors/dropped-field-errors';
 import { createIdeRoutes } from './http/ide';
 import { defaultIdeQuery } from './http/ide-default-query';
 import { landingPagePlugin } from './http/landing-page';
@@ -83,7 +83,8 @@ export async function createGateway(options: CreateGatewayOptions): Promise<Gate
   }
 
   let http: RunningHttpServer | undefined;
-  const releaseGuard = guardDroppedFieldErrors(docjoin.logger);
+  const releaseGuard = guardDroppedFieldErrors(docjoin.logger) ?? (() => undefined);
+  if (unhandledRejectionsMode() === 'strict') docjoin.logger.warn('node runs with --unhandled-rejections=strict: a field error graphql-js 16 leaves unhandled (graphql/graphql-js#3528) will end the process');
   try {
     if (options.listen ?? true) {
       http = await startHttpServer({
@@ -124,16 +125,19 @@ export async function createGateway(options: CreateGatewayOptions): Promise<Gate
       return { data, errors, cost: extensions?.cost as CostReport | undefined };
     },
     async stop() {
-      if (http) {
-        docjoin.logger.info({ graceMs: settings.shutdownGraceMs }, 'stopping: finishing the requests in flight');
-        const cut = await http.close(settings.shutdownGraceMs);
-        if (cut > 0) docjoin.logger.warn({ cut, graceMs: settings.shutdownGraceMs }, `cut off ${cut} request(s) still running after the grace period`);
+      try {
+        if (http) {
+          docjoin.logger.info({ graceMs: settings.shutdownGraceMs }, 'stopping: finishing the requests in flight');
+          const cut = await http.close(settings.shutdownGraceMs);
+          if (cut > 0) docjoin.logger.warn({ cut, graceMs: settings.shutdownGraceMs }, `cut off ${cut} request(s) still running after the grace period`);
+        }
+        await apollo.stop();
+        // After the requests in flight: their operations are in the last window.
+        await docjoin.workload?.stop();
+        docjoin.close();
+      } finally {
+        releaseGuard();
       }
-      await apollo.stop();
-      // After the requests in flight: their operations are in the last window.
-      await docjoin.workload?.stop();
-      docjoin.close();
-      releaseGuard();
     },
   };
 }

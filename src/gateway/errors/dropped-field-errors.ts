@@ -1,47 +1,108 @@
-import { GraphQLError } from 'graphql';
+import { inspect } from 'node:util';
 import type { DocjoinLogger } from '../../observability/logger';
 
 /**
  * graphql-js 16 can leave a field error unhandled. A list of non-null items completes its items one by
  * one. When one item fails synchronously, graphql-js drops the promises of the items before it. When one
  * of those rejects later, its rejection has no handler (graphql/graphql-js#3528; the fix, #4643, is in
- * 17). Node's default for an unhandled rejection is to end the process, so one malformed operation that
- * runs on graphql-js would stop the server.
+ * 17). Node's default for an unhandled rejection (`--unhandled-rejections=throw`) is to end the process,
+ * so one malformed operation that runs on graphql-js would stop the server.
  *
  * The response is not affected: the list is already null, with the synchronous failure as its error,
  * and graphql-js reports one error per null. So a rejection with a located GraphQLError (one with a
- * path) is logged and dropped. Any other unhandled rejection keeps Node's default when nothing else
- * listens for it: it ends the process.
+ * path) is counted and dropped. Any other unhandled rejection keeps Node's default when nothing else
+ * listens for it: it ends the process. Under another `--unhandled-rejections` mode the guard stands
+ * aside: `warn` and `none` do not end the process, and `strict` ends it before any listener is asked.
  */
 
-/** Whether an unhandled rejection is a field error graphql-js dropped. */
-export function isDroppedFieldError(reason: unknown): reason is GraphQLError {
-  return reason instanceof GraphQLError && reason.path !== undefined;
+/** Whether an unhandled rejection is a field error graphql-js dropped: a GraphQLError (of any copy of graphql) located at a path. */
+export function isDroppedFieldError(reason: unknown): boolean {
+  return reason instanceof Error && Object.prototype.toString.call(reason) === '[object GraphQLError]' && Array.isArray((reason as { path?: unknown }).path);
 }
 
-/** One per running gateway; the first one logs (a rejection does not say whose operation it came from). */
-const holders = new Set<{ readonly logger: DocjoinLogger }>();
+/** At most one log line per this long; the next one says how many were dropped meanwhile. */
+export const DROPPED_LOG_INTERVAL_MS = 60_000;
 
-function onUnhandledRejection(reason: unknown): void {
-  if (isDroppedFieldError(reason)) {
-    const [first] = holders;
-    first?.logger.warn({ path: reason.path, code: reason.extensions.code }, `graphql-js left a field error unhandled under a null it had already answered: ${reason.message}`);
-    return;
-  }
-  // Another listener (the application's) decides; alone, this one does what Node would have done.
-  if (process.listenerCount('unhandledRejection') === 1) throw reason;
+interface Holder {
+  readonly logger: DocjoinLogger;
 }
+
+/** Shared by every copy of docjoin loaded in the process, so that two copies install one listener. */
+interface Guard {
+  readonly holders: Set<Holder>;
+  readonly listener: (reason: unknown) => void;
+  dropped: number;
+  loggedAt: number | undefined;
+}
+
+const GUARD = Symbol.for('docjoin.droppedFieldErrors');
+type GuardedProcess = NodeJS.Process & { [GUARD]?: Guard };
 
 /**
  * Keeps the process serving through dropped field errors while the returned function has not been
- * called. Every running gateway holds one; the listener goes when the last one is released.
+ * called. Every running gateway holds one; the listener goes when the last one is released. Returns
+ * undefined when Node runs in another `--unhandled-rejections` mode (see above).
  */
-export function guardDroppedFieldErrors(logger: DocjoinLogger): () => void {
-  if (holders.size === 0) process.on('unhandledRejection', onUnhandledRejection);
+export function guardDroppedFieldErrors(logger: DocjoinLogger): (() => void) | undefined {
+  if (unhandledRejectionsMode() !== 'throw') return undefined;
+  const host = process as GuardedProcess;
+  let guard = host[GUARD];
+  if (!guard) {
+    const created: Guard = { holders: new Set(), listener: (reason) => onUnhandledRejection(created, reason), dropped: 0, loggedAt: undefined };
+    host[GUARD] = guard = created;
+    process.on('unhandledRejection', created.listener);
+  }
   const holder = { logger };
-  holders.add(holder);
+  guard.holders.add(holder);
+  const held = guard;
   return () => {
-    holders.delete(holder);
-    if (holders.size === 0) process.off('unhandledRejection', onUnhandledRejection);
+    held.holders.delete(holder);
+    if (held.holders.size > 0) return;
+    process.off('unhandledRejection', held.listener);
+    if (host[GUARD] === held) delete host[GUARD];
   };
+}
+
+/** The `--unhandled-rejections` mode this process runs in (the last flag given wins; default `throw`). */
+export function unhandledRejectionsMode(): string {
+  const flags = [...(process.env.NODE_OPTIONS ?? '').split(/\s+/), ...process.execArgv];
+  let mode = 'throw';
+  for (const flag of flags) {
+    const match = /^--unhandled-rejections=(\S+)$/.exec(flag);
+    if (match) mode = match[1]!;
+  }
+  return mode;
+}
+
+function onUnhandledRejection(guard: Guard, reason: unknown): void {
+  if (isDroppedFieldError(reason)) {
+    guard.dropped++;
+    const now = Date.now();
+    if (guard.loggedAt !== undefined && now - guard.loggedAt < DROPPED_LOG_INTERVAL_MS) return;
+    guard.loggedAt = now;
+    const { path, extensions } = reason as { path: unknown; extensions?: { code?: unknown } };
+    const [first] = guard.holders;
+    try {
+      // No message: it may quote the client's arguments or stored values.
+      first?.logger.warn({ dropped: guard.dropped, path, code: extensions?.code }, `graphql-js left ${guard.dropped} field error(s) unhandled under nulls it had already answered (graphql/graphql-js#3528)`);
+    } catch {
+      // A logger that fails must not turn a dropped error into a crash.
+    }
+    guard.dropped = 0;
+    return;
+  }
+  // Another listener (the application's) decides; alone, this one does what Node would have done.
+  if (process.listeners('unhandledRejection').some((listener) => listener !== guard.listener)) return;
+  process.nextTick(() => {
+    throw reason instanceof Error ? reason : unhandledRejectionError(reason);
+  });
+}
+
+/** The error Node's default throws for a rejection whose reason is not an Error. */
+function unhandledRejectionError(reason: unknown): Error {
+  const error = new Error(
+    `This error originated either by throwing inside of an async function without a catch block, or by rejecting a promise which was not handled with .catch(). The promise rejected with the reason "${inspect(reason)}".`,
+  );
+  (error as Error & { code: string }).code = 'ERR_UNHANDLED_REJECTION';
+  return error;
 }

@@ -219,7 +219,7 @@ describe('docjoin against a MongoDB of yours', () => {
     expect(after.stdout).toMatch(/\nNo drift\.\n$/);
   }, 90_000);
 
-  it('serve keeps serving through a field error graphql-js 16 leaves unhandled, and logs it', async () => {
+  it('serve keeps serving through a field error graphql-js 16 leaves unhandled, and logs it once', async () => {
     // Two posts: the first one's comments fail after a read (no comment has the `after` id), the second
     // fails at once (no title, which is non-null). graphql-js drops the first post's promise when the
     // second fails, and its rejection reaches the process unhandled (graphql/graphql-js#3528). Both sort
@@ -237,25 +237,26 @@ describe('docjoin against a MongoDB of yours', () => {
       const url = await listeningUrl(child);
       const post = async (query: string) => {
         const response = await fetch(url, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ query }) });
-        return { status: response.status, body: (await response.json()) as { data: unknown; errors?: Array<{ path: unknown; extensions: { code: string } }> } };
+        const { data, errors } = (await response.json()) as { data: unknown; errors?: Array<{ path: unknown; extensions: { code: string } }> };
+        return { status: response.status, data, errors };
       };
       // Introspection is graphql-js's to run, so the whole operation runs there.
       const query = '{ __schema { queryType { name } } posts(first: 2) { title comments(after: "000000000000000000000bff") { id } } }';
       const failing = await post(query);
       expect(failing.status).toBe(200);
-      expect(failing.body.data).toBeNull();
-      expect(failing.body.errors).toEqual([expect.objectContaining({ path: ['posts', 1, 'title'], extensions: { code: 'INTERNAL_SERVER_ERROR' } })]);
+      expect(failing.data).toBeNull();
+      expect(failing.errors).toEqual([expect.objectContaining({ path: ['posts', 1, 'title'], extensions: { code: 'INTERNAL_SERVER_ERROR' } })]);
       // Still serving, with the same answer.
       expect(await post(query)).toEqual(failing);
-      expect((await post('{ posts(first: 1) { title } }')).body.data).toEqual({ posts: [{ title: 'first' }] });
+      expect((await post('{ posts(first: 1) { title } }')).data).toEqual({ posts: [{ title: 'first' }] });
     } finally {
       child.kill('SIGTERM');
     }
     const { code, stdout } = await done;
     expect(code).toBe(0);
-    const dropped = logLines(stdout).filter((line) => String(line.msg).startsWith('graphql-js left a field error unhandled'));
-    expect(dropped).toHaveLength(2);
-    expect(dropped[0]).toMatchObject({ level: 40, path: ['posts', 0, 'comments'], code: 'BAD_USER_INPUT' });
+    // The second request's comes within the minute: counted, not logged on its own.
+    const dropped = logLines(stdout).filter((line) => String(line.msg).startsWith('graphql-js left'));
+    expect(dropped).toEqual([expect.objectContaining({ level: 40, dropped: 1, path: ['posts', 0, 'comments'], code: 'BAD_USER_INPUT' })]);
   }, 60_000);
 });
 
