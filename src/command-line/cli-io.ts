@@ -1,4 +1,4 @@
-import { redactSecrets } from '../observability/redact-secrets';
+import { createRedactor } from '../observability/redact-secrets';
 
 /** A stream a command writes to: process.stdout / stderr, or a buffer in tests. */
 export interface OutputStream {
@@ -20,9 +20,10 @@ export type CliEnv = Readonly<Record<string, string | undefined>>;
  * driver message quotes them alone.
  */
 export function redactingIo(io: CliIo, knownUris: readonly (string | undefined)[]): CliIo {
+  const redact = createRedactor(knownUris);
   const redacting = (stream: OutputStream): OutputStream => ({
     ...(stream.isTTY !== undefined && { isTTY: stream.isTTY }),
-    write: (text: string) => stream.write(redactSecrets(text, knownUris)),
+    write: (text: string) => stream.write(redact(text)),
   });
   return { out: redacting(io.out), err: redacting(io.err) };
 }

@@ -1,6 +1,6 @@
 import pino, { type BaseLogger, type DestinationStream, type Level } from 'pino';
 import { prettyFactory } from 'pino-pretty';
-import { redactSecrets } from './redact-secrets';
+import { createRedactor } from './redact-secrets';
 
 /**
  * docjoin's logs: pino, JSON lines in production and whenever stdout is not a terminal, pretty lines on
@@ -26,12 +26,12 @@ export interface LoggerOptions {
 }
 
 export function createLogger(options: LoggerOptions): DocjoinLogger {
-  const knownUris = options.knownUris ?? [];
+  const redact = createRedactor(options.knownUris ?? []);
   const base = {
     level: options.level,
     base: { name: 'docjoin' },
     timestamp: pino.stdTimeFunctions.isoTime,
-    hooks: { streamWrite: (line: string) => redactSecrets(line, knownUris) },
+    hooks: { streamWrite: redact },
   };
   const destination = options.destination as DestinationStream | undefined;
   if (options.format === 'pretty') {

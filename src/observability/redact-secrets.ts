@@ -49,20 +49,33 @@ export function redactUri(uri: string): string {
  * value without its URI).
  */
 export function redactSecrets(text: string, knownUris: readonly (string | undefined)[] = [], env: Readonly<Record<string, string | undefined>> = process.env): string {
-  let redacted = text.replace(URI_IN_TEXT, (match) => {
-    // Punctuation that ends a sentence or a clause belongs to the text, not to the URI.
-    const uri = match.replace(/[.,;:)\]]+$/, '');
-    return `${redactUri(uri)}${match.slice(uri.length)}`;
-  });
-  redacted = redacted.replace(USER_INFO_IN_TEXT, (_match, scheme: string) => (/^mongodb/i.test(scheme) ? _match : `${scheme}${MASK}@`));
+  return createRedactor(knownUris, env)(text);
+}
+
+/**
+ * redactSecrets with `knownUris` and `env` read once: what a log line or a stream of output passes
+ * through (the secrets are worked out when it is made, not once per line).
+ */
+export function createRedactor(knownUris: readonly (string | undefined)[] = [], env: Readonly<Record<string, string | undefined>> = process.env): (text: string) => string {
   const secrets = new Set<string>();
   for (const uri of knownUris) if (uri) for (const secret of secretsOfUri(uri)) secrets.add(secret);
   for (const name of SECRET_ENV) if (env[name]) secrets.add(env[name]);
   // Longest first, so a secret that contains another is replaced whole.
-  for (const secret of [...secrets].sort((a, b) => b.length - a.length)) {
-    if (secret.length >= MIN_STANDALONE_SECRET) redacted = redacted.split(secret).join(MASK);
-  }
-  return redacted;
+  const standalone = [...secrets].filter((secret) => secret.length >= MIN_STANDALONE_SECRET).sort((a, b) => b.length - a.length);
+  return (text) => {
+    let redacted = text;
+    // Both patterns need a scheme's `://`.
+    if (redacted.includes('://')) {
+      redacted = redacted.replace(URI_IN_TEXT, (match) => {
+        // Punctuation that ends a sentence or a clause belongs to the text, not to the URI.
+        const uri = match.replace(/[.,;:)\]]+$/, '');
+        return `${redactUri(uri)}${match.slice(uri.length)}`;
+      });
+      redacted = redacted.replace(USER_INFO_IN_TEXT, (_match, scheme: string) => (/^mongodb/i.test(scheme) ? _match : `${scheme}${MASK}@`));
+    }
+    for (const secret of standalone) if (redacted.includes(secret)) redacted = redacted.split(secret).join(MASK);
+    return redacted;
+  };
 }
 
 /** The password and the secret options' values of `uri`, as written and percent-decoded. */

@@ -1,4 +1,4 @@
-import { redactSecrets, redactUri } from '../../../src/observability/redact-secrets';
+import { createRedactor, redactSecrets, redactUri } from '../../../src/observability/redact-secrets';
 
 describe('redactUri', () => {
   it('hides the user and password', () => {
@@ -47,5 +47,18 @@ describe('redactSecrets on other schemes', () => {
   it('hides the credentials of a URI that is not MongoDB (a misconfigured MONGODB_URI, a proxy)', () => {
     expect(redactSecrets('MONGODB_URI must start with mongodb://, got "postgres://app:pg-secret@db:5432/x"', [], {})).toBe('MONGODB_URI must start with mongodb://, got "postgres://***@db:5432/x"');
     expect(redactSecrets('see https://example.com/users/@alice', [], {})).toBe('see https://example.com/users/@alice');
+  });
+});
+
+describe('createRedactor', () => {
+  it('works the secrets out once and redacts every text it is given as redactSecrets does', () => {
+    const uri = 'mongodb://app:s3cret-pass@db:27017/x?authMechanismProperties=AWS_SESSION_TOKEN:sess-token';
+    const env: Record<string, string> = { AWS_SECRET_ACCESS_KEY: 'wJalrXUtnFEMI' };
+    const redact = createRedactor([uri], env);
+    env.AWS_SECRET_ACCESS_KEY = 'changed-later';
+    for (const text of ['{"msg":"operation","durationMs":1.2}', `connecting to ${uri}.`, 'auth failed: s3cret-pass, sess-token, wJalrXUtnFEMI', 'proxy https://u:pw@proxy:3128 down']) {
+      expect(redact(text)).toBe(redactSecrets(text, [uri], { AWS_SECRET_ACCESS_KEY: 'wJalrXUtnFEMI' }));
+    }
+    expect(redact('auth failed: s3cret-pass, sess-token, wJalrXUtnFEMI')).toBe('auth failed: ***, ***, ***');
   });
 });
