@@ -174,11 +174,23 @@ class EstimatePass {
 
   /**
    * Records how `step` is read and what it adds (already charged). A step met again (under another
-   * parent type, or another connection node) adds up; the description of its first meeting stays.
+   * parent type) adds up; one read two ways (a connection's page and its count, a copy being backfilled
+   * and its join) lists both.
    */
   #note(step: FieldStep, figures: StepFigures): void {
     const seen = this.steps.get(step);
-    this.steps.set(step, seen ? { ...seen, roundTrips: add(seen.roundTrips, figures.roundTrips), documents: add(seen.documents, figures.documents) } : figures);
+    if (!seen) {
+      this.steps.set(step, figures);
+      return;
+    }
+    const also = (a: string | undefined, b: string | undefined) => (a === undefined || b === undefined || a === b ? (a ?? b) : `${a}, and ${b}`);
+    this.steps.set(step, {
+      read: also(seen.read, figures.read)!,
+      batch: also(seen.batch, figures.batch),
+      sharesWith: seen.sharesWith !== undefined && figures.sharesWith !== undefined ? seen.sharesWith : undefined,
+      roundTrips: add(seen.roundTrips, figures.roundTrips),
+      documents: add(seen.documents, figures.documents),
+    });
   }
 
   #heaviest(measure: 'roundTrips' | 'documents'): FieldShare | undefined {

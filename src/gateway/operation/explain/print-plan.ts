@@ -1,7 +1,7 @@
 import { getNamedType, type GraphQLSchema } from 'graphql';
 import type { AnyResolver, FieldPlan, SelectionPlan } from '../plan/owned-plan';
 import type { OperationPlan } from '../plan/operation-plan';
-import type { FieldStep } from '../plan/selection-tree';
+import { connectionSteps, type FieldStep, type SelectionStep } from '../plan/selection-tree';
 import type { StepFigures } from '../estimate/estimate-operation';
 import { planProjection, type PlanningContext } from '../planning/plan-projection';
 import { toFindProjection } from '../planning/projection';
@@ -31,7 +31,23 @@ export function printOperationPlan(plan: OperationPlan, printing: PlanPrinting):
   const lines = [`${plan.operation.operation}${name}: depth ${plan.depth}; ${runner}`];
   const planning: PlanningContext = { schema: printing.schema, fragments: plan.fragments, variableValues: printing.variableValues, storageMap: printing.storageMap, strategyFor: (field) => printing.strategyFor(field) };
   if (plan.owned) printSelection(plan.owned.root, 1, { ...printing, planning }, lines, plan.operation.operation);
+  else if (plan.root) printSteps([plan.root], 1, { ...printing, planning }, lines);
   return `${lines.join('\n')}\n`;
+}
+
+/** The selection tree of an operation graphql-js runs: each step with the type it is on when the field's type is abstract, and what reads it. */
+function printSteps(selections: readonly SelectionStep[], level: number, printing: Printing, lines: string[]): void {
+  const indent = '  '.repeat(level);
+  for (const selection of selections) {
+    const on = selections.length > 1 ? ` (on ${selection.type.name})` : '';
+    for (const step of selection.fields) {
+      const key = step.responseKey === step.fieldName ? step.fieldName : `${step.responseKey}: ${step.fieldName}`;
+      const figures = printing.figures.get(step);
+      lines.push(`${indent}${key}  ${step.coordinate}${on}${describeRelation(step, printing)}`);
+      if (figures && (figures.roundTrips > 0 || figures.batch !== undefined)) lines.push(`${indent}  ↳ ${describeRead(step, figures, printing)}`);
+      printSteps(step.children, level + 1, printing, lines);
+    }
+  }
 }
 
 type Printing = PlanPrinting & { readonly planning: PlanningContext };
@@ -61,17 +77,21 @@ function describeField(field: FieldPlan, printing: PlanPrinting, root: string | 
     case 'resolved':
       // Below the root, only a field of an object a hand-written resolver returned has a resolver that is not docjoin's.
       return field.handWritten ? `${key}  stored value, read as graphql-js reads it (an object from a hand-written resolver)` : `${key}  ${coordinate}, read by docjoin's resolver`;
-    case 'relation': {
-      const relation = printing.storageMap.relations.get(coordinate);
-      const strategy = relation ? `, ${printing.strategyFor(relation)} (declared: ${Object.keys(relation.shapes).join(', ')})` : '';
-      const read = printing.figures.get(field.step)?.read;
-      return `${key}  ${coordinate}${strategy}${read && read.endsWith('no command') ? `: ${read}` : ''}`;
-    }
+    case 'relation':
+      return `${key}  ${coordinate}${describeRelation(field.step, printing)}`;
     default: {
       const never: never = field;
       throw new Error(`unknown field plan ${JSON.stringify(never)}`);
     }
   }
+}
+
+/** A relation's strategy and the ones it declares, and how it is read when that needs no command; empty for other fields. */
+function describeRelation(step: FieldStep, printing: PlanPrinting): string {
+  const relation = printing.storageMap.relations.get(step.coordinate);
+  if (!relation) return '';
+  const read = printing.figures.get(step)?.read;
+  return `, ${printing.strategyFor(relation)} (declared: ${Object.keys(relation.shapes).join(', ')})${read?.endsWith('no command') ? `: ${read}` : ''}`;
 }
 
 /** The command a step sends, its batch, the projection of the documents it reads, and its figures. */
@@ -84,12 +104,18 @@ function describeRead(step: FieldStep, figures: StepFigures, printing: Printing)
   return parts.join('; ');
 }
 
-/** The projection the selection below a step needs of its documents (a loader adds its key); undefined for a leaf. */
+/**
+ * The projection the selection below a step needs of its documents (a loader adds its key): of a
+ * connection's nodes for a connection; undefined for a leaf, or a type docjoin does not store.
+ */
 function projectionOf(step: FieldStep, printing: Printing): string | undefined {
-  const [selection] = step.children;
-  if (!step.definition || !selection) return undefined;
-  const typeName = getNamedType(step.definition.type).name;
-  const projection = toFindProjection(planProjection(printing.planning, typeName, step.children));
+  if (!step.definition || step.children.length === 0) return undefined;
+  const named = getNamedType(step.definition.type).name;
+  const connection = printing.storageMap.connections.get(named);
+  const typeName = connection?.nodeType ?? named;
+  if (!printing.storageMap.types.has(typeName)) return undefined;
+  const selections = connection ? connectionSteps(step).nodeSelections.flat() : step.children;
+  const projection = toFindProjection(planProjection(printing.planning, typeName, selections));
   return `{ ${Object.entries(projection).map(([path, value]) => `${path}: ${JSON.stringify(value)}`).join(', ')} }`;
 }
 

@@ -86,6 +86,29 @@ describe('runExplainCli without --run', () => {
     expect(out().split('\n')[0]).toBe('query: depth 2; graphql-js runs it (Person.contactDetails: an abstract type)');
   });
 
+  it('--plan prints the steps of an operation graphql-js runs too: a connection read two ways, the members of a union', async () => {
+    const { io, out } = captureIo();
+    const query = '{ people(first: 1) { contactDetails { ... on EmailContact { email } } } posts(first: 2) { commentsConnection(first: 3) { totalCount edges { node { comment } } } } }';
+    expect(await runExplainCli(['--config', DEMO_CONFIG, '--plan', query], {}, io)).toBe(0);
+    expect(out().split('\n\n')[0]).toBe(
+      [
+        'query: depth 4; graphql-js runs it (Person.contactDetails: an abstract type)',
+        '  people  Query.people',
+        "    ↳ find on people; selection's projection { _id: 1, contactDetails: 1 }; est. 1 round trip, ≤ 1 document",
+        "    contactDetails  Person.contactDetails, embedded (declared: embedded): read from its parent's contactDetails, no command",
+        '      email  EmailContact.email (on EmailContact)',
+        '  posts  Query.posts',
+        "    ↳ find on posts; selection's projection { _id: 1 }; est. 1 round trip, ≤ 2 documents",
+        '    commentsConnection  Post.commentsConnection, join (declared: join)',
+        "      ↳ aggregate on comments: $match postId $in keys, $group by it, $count, and aggregate on comments: 4 per parent by postId, sorted -createdAt,-_id; batch count:comments|postId|null, and ref:comments|bounded; selection's projection { _id: 1, comment: 1 }; est. 2 round trips, ≤ 10 documents",
+        '      totalCount  CommentConnection.totalCount',
+        '      edges  CommentConnection.edges',
+        '        node  CommentEdge.node',
+        '          comment  Comment.comment',
+      ].join('\n'),
+    );
+  });
+
   it('--plan runs a mutation and a hand-written root field from the tree, one root field after the other', async () => {
     const { io, out } = captureIo();
     const mutation = 'mutation { renameAuthor(id: "6955b9000800000000000001", firstName: "A", lastName: "B") { name } addComment(postId: "6955b9000800000000000001", author: "a", comment: "c") { author } }';
