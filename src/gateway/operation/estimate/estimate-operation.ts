@@ -6,10 +6,7 @@ import { planConnectionPage, type ConnectionArgs } from '../planning/connection-
 import { validateFirst, type PageArgs } from '../planning/page-request';
 import { planReverseJoinPage } from '../planning/reverse-join-page';
 import { copiesServe, requestedList, strategyForRequest } from '../planning/requested-list';
-import { countSpecKey } from '../planning/batch-specs';
-import { type CountSpec } from '../planning/batch-specs';
-import type { CounterCount } from '../../operation/planning/batch-specs';
-import { reverseJoinSpecKey, UNBOUNDED_REVERSE_JOIN_BATCH } from '../planning/batch-specs';
+import { countSpecKey, reverseJoinSpecKey, UNBOUNDED_REVERSE_JOIN_BATCH, type CounterCount, type CountSpec } from '../planning/batch-specs';
 import { listSort, type JoinShape, type ListRootField, type ReadStrategy, type RelationField, type StorageMap } from '../../startup/storage-map/storage-map-types';
 
 export interface EstimateInput {
@@ -119,7 +116,6 @@ interface Scope {
 /** One field whose values come from a query (a join, or a snapshot that misses). */
 interface QueryMember {
   readonly step: FieldStep;
-  readonly coordinate: string;
   /** Documents it can fetch = objects at the next level. */
   readonly objects: number;
   /** The selections on those objects: one, or for a connection one per `edges { node }` / `nodes` response key (each on every type the objects can be). */
@@ -164,20 +160,16 @@ class EstimatePass {
     return { roundTrips: this.#roundTrips, documents: this.#documents, heaviest };
   }
 
-  /** Adds to the totals, and to `coordinate`'s share of them. */
-  #charge(coordinate: string, roundTrips: number, documents: number): void {
-    this.#roundTrips = add(this.#roundTrips, roundTrips);
-    this.#documents = add(this.#documents, documents);
-    const share = this.shares.get(coordinate) ?? { roundTrips: 0, documents: 0 };
-    this.shares.set(coordinate, { roundTrips: add(share.roundTrips, roundTrips), documents: add(share.documents, documents) });
-  }
-
   /**
-   * Records how `step` is read and what it adds (already charged). A step met again (under another
-   * parent type) adds up; one read two ways (a connection's page and its count, a copy being backfilled
-   * and its join) lists both.
+   * Adds what `step` sends to the totals and to its field's share of them, and records how it is read.
+   * A step met again (under another parent type) adds up; one read two ways (a connection's page and its
+   * count, a copy being backfilled and its join) lists both.
    */
-  #note(step: FieldStep, figures: StepFigures): void {
+  #account(step: FieldStep, figures: StepFigures): void {
+    this.#roundTrips = add(this.#roundTrips, figures.roundTrips);
+    this.#documents = add(this.#documents, figures.documents);
+    const share = this.shares.get(step.coordinate) ?? { roundTrips: 0, documents: 0 };
+    this.shares.set(step.coordinate, { roundTrips: add(share.roundTrips, figures.roundTrips), documents: add(share.documents, figures.documents) });
     const seen = this.steps.get(step);
     if (!seen) {
       this.steps.set(step, figures);
@@ -225,14 +217,12 @@ class EstimatePass {
     const writes = mutation ? this.#write(step) : undefined;
     // A mutation that answers with a scalar (a deleted id, true) reads nothing back.
     if (writes && isLeafType(getNamedType(definition.type))) {
-      this.#note(step, { read: 'its write unit', batch: undefined, sharesWith: undefined, ...writes });
+      this.#account(step, { read: 'its write unit', batch: undefined, sharesWith: undefined, ...writes });
       return [];
     }
     const anchor = isList && this.#readsAnchor(step, definition);
-    this.#charge(coordinate, 1, objects);
-    if (anchor) this.#charge(coordinate, 1, 1);
     const command = `${isList ? 'find' : 'findOne'} on ${root?.collection ?? 'what its resolver reads'}${anchor ? ', after a findOne of the `after` item' : ''}`;
-    this.#note(step, {
+    this.#account(step, {
       read: writes ? `its write unit, then a read back: ${command}` : command,
       batch: undefined,
       sharesWith: undefined,
@@ -258,11 +248,9 @@ class EstimatePass {
     if (first === undefined) return [];
     const selection = connectionSteps(step);
     const collection = root?.collection ?? 'what its resolver reads';
-    if (selection.totalCount) this.#charge(step.coordinate, 1, 1);
-    if (selection.page) this.#charge(step.coordinate, 1, first + 1);
     const commands = [...(selection.page ? [`find of ${first + 1} on ${collection}`] : []), ...(selection.totalCount ? [`countDocuments on ${collection}`] : [])];
     const roundTrips = commands.length;
-    this.#note(step, { read: commands.join(', then ') || 'nothing', batch: undefined, sharesWith: undefined, roundTrips, documents: (selection.page ? first + 1 : 0) + (selection.totalCount ? 1 : 0) });
+    this.#account(step, { read: commands.join(', then ') || 'nothing', batch: undefined, sharesWith: undefined, roundTrips, documents: (selection.page ? first + 1 : 0) + (selection.totalCount ? 1 : 0) });
     if (!selection.page) return [];
     return selection.nodeSelections.map((selections) => ({ selections, objects: first }));
   }
@@ -274,7 +262,6 @@ class EstimatePass {
   #write(step: FieldStep): WriteBound {
     const writes = this.input.writeEstimate?.(step.fieldName);
     if (!writes) throw new InvariantError(`${step.coordinate}: no write estimate (EstimateInput.writeEstimate)`);
-    this.#charge(step.coordinate, writes.roundTrips, writes.documents);
     return writes;
   }
 
@@ -333,7 +320,7 @@ class EstimatePass {
     const isList = isListType(getNullableType(definition.type));
     const free = (perParent: number) => this.#visit({ selections: step.children, objects: mul(scope.objects, perParent) });
     if (storage?.kind !== 'relation') {
-      this.#note(step, { read: 'in its parent: no command', batch: undefined, sharesWith: undefined, roundTrips: 0, documents: 0 });
+      this.#account(step, { read: 'in its parent: no command', batch: undefined, sharesWith: undefined, roundTrips: 0, documents: 0 });
       free(isList ? this.#listSize : 1);
       return;
     }
@@ -363,7 +350,7 @@ class EstimatePass {
         } catch {
           return;
         }
-        this.#note(step, { read: `read from its parent's ${storage.shapes.embedded!.path}, no command`, batch: undefined, sharesWith: undefined, roundTrips: 0, documents: 0 });
+        this.#account(step, { read: `read from its parent's ${storage.shapes.embedded!.path}, no command`, batch: undefined, sharesWith: undefined, roundTrips: 0, documents: 0 });
         free(isList ? (slice ?? this.#listLength(storage)) : 1);
         // While an embedded copy is backfilled, parents without it read their children by the join.
         if (storage.shapes.join && this.input.copyBackfilling?.(storage.coordinate)) this.#join(scope, step, storage, storage.shapes.join, args, [step.children], groups);
@@ -376,7 +363,7 @@ class EstimatePass {
           this.#join(scope, step, storage, shape.fallback, args, [step.children], groups);
           return;
         }
-        this.#note(step, { read: `read from the copy in its parent's ${shape.path}, no command`, batch: undefined, sharesWith: undefined, roundTrips: 0, documents: 0 });
+        this.#account(step, { read: `read from the copy in its parent's ${shape.path}, no command`, batch: undefined, sharesWith: undefined, roundTrips: 0, documents: 0 });
         free(isList ? this.#listLength(storage) : 1);
         // While backfilling, the copies that lack a field are joined: their documents arrive a moment
         // after the copies served, so both are counted, each with what it selects below.
@@ -408,7 +395,7 @@ class EstimatePass {
     }
     const selection = connectionSteps(step);
     if (selection.totalCount) {
-      this.#count(scope, step, field.coordinate, { collection: shape.collection, foreignField: shape.foreignField, filter: planned.filter, filterSignature: JSON.stringify(planned.filter ?? null) }, groups);
+      this.#count(scope, step, { collection: shape.collection, foreignField: shape.foreignField, filter: planned.filter, filterSignature: JSON.stringify(planned.filter ?? null) }, groups);
     }
     if (selection.page) this.#join(scope, step, field, shape, args, selection.nodeSelections, groups);
   }
@@ -416,17 +403,17 @@ class EstimatePass {
   /** A counter is counted by query, for every parent, while `docjoin migrate` backfills it (counter-field-resolver.ts). */
   #counter(scope: Scope, step: FieldStep, coordinate: string, groups: Map<string, QueryGroup>): void {
     const counter = this.input.counters?.get(coordinate);
-    if (counter && this.input.copyBackfilling?.(coordinate)) this.#count(scope, step, coordinate, counter.spec, groups);
+    if (counter && this.input.copyBackfilling?.(coordinate)) this.#count(scope, step, counter.spec, groups);
   }
 
   /** One count aggregate per batch of parents, on the loader of its spec (shared, as the count loaders are). */
-  #count(scope: Scope, step: FieldStep, coordinate: string, spec: CountSpec, groups: Map<string, QueryGroup>): void {
+  #count(scope: Scope, step: FieldStep, spec: CountSpec, groups: Map<string, QueryGroup>): void {
     const loader = `count:${countSpecKey(spec)}`;
     let group = groups.get(loader);
     const read = `aggregate on ${spec.collection}: $match ${spec.foreignField} $in keys, $group by it, $count`;
     if (!group) groups.set(loader, (group = { batch: loader, read, collection: undefined, byKey: false, getMoresPerBatch: 0, readsAnchor: false, members: [] }));
     // One count document per parent; nothing below it.
-    group.members.push({ step, coordinate, objects: scope.objects, childSelections: [] });
+    group.members.push({ step, objects: scope.objects, childSelections: [] });
   }
 
   #join(
@@ -473,7 +460,7 @@ class EstimatePass {
     }
     let group = groups.get(loader);
     if (!group) groups.set(loader, (group = { batch: loader, read, collection: shape.collection, byKey: shape.direction === 'byKey', getMoresPerBatch, readsAnchor, members: [] }));
-    group.members.push({ step, coordinate: field.coordinate, objects: mul(scope.objects, perParent), childSelections });
+    group.members.push({ step, objects: mul(scope.objects, perParent), childSelections });
   }
 
   /**
@@ -482,15 +469,13 @@ class EstimatePass {
    * members' results appear together too.
    */
   #sendGroup(group: QueryGroup): void {
-    const [first] = group.members;
-    const coordinate = first!.coordinate;
+    const first = group.members[0]!;
     // A keyset page's anchor: every parent asks for the same key in one batch; the children load after it.
     const roundTrips = 1 + group.getMoresPerBatch + (group.readsAnchor ? 1 : 0);
     const documents = this.#batchDocuments(group) + (group.readsAnchor ? 1 : 0);
-    this.#charge(coordinate, roundTrips, documents);
     for (const member of group.members) {
-      const shared = member === first ? undefined : first!.step.responseKey === member.step.responseKey ? first!.coordinate : `${first!.coordinate} (${first!.step.responseKey})`;
-      this.#note(member.step, { read: group.read, batch: group.batch, sharesWith: shared, roundTrips: shared ? 0 : roundTrips, documents: shared ? 0 : documents });
+      const shared = member === first ? undefined : first.step.responseKey === member.step.responseKey ? first.step.coordinate : `${first.step.coordinate} (${first.step.responseKey})`;
+      this.#account(member.step, { read: group.read, batch: group.batch, sharesWith: shared, roundTrips: shared ? 0 : roundTrips, documents: shared ? 0 : documents });
     }
     for (const member of group.members) {
       for (const selections of member.childSelections) this.#visit({ selections, objects: member.objects });
