@@ -42,9 +42,7 @@ function printSteps(selections: readonly SelectionStep[], level: number, printin
     const on = selections.length > 1 ? ` (on ${selection.type.name})` : '';
     for (const step of selection.fields) {
       const key = step.responseKey === step.fieldName ? step.fieldName : `${step.responseKey}: ${step.fieldName}`;
-      const figures = printing.figures.get(step);
-      lines.push(`${indent}${key}  ${step.coordinate}${on}${describeRelation(step, printing)}`);
-      if (figures && (figures.roundTrips > 0 || figures.batch !== undefined)) lines.push(`${indent}  ↳ ${describeRead(step, figures, printing)}`);
+      lines.push(`${indent}${key}  ${step.coordinate}${on}${describeRelation(step, printing)}`, ...readLines(step, indent, printing));
       printSteps(step.children, level + 1, printing, lines);
     }
   }
@@ -56,9 +54,7 @@ type Printing = PlanPrinting & { readonly planning: PlanningContext };
 function printSelection(selection: SelectionPlan, level: number, printing: Printing, lines: string[], root?: string): void {
   for (const field of selection.fields) {
     const indent = '  '.repeat(level);
-    lines.push(`${indent}${describeField(field, printing, root)}`);
-    const figures = field.kind === 'typename' ? undefined : printing.figures.get(field.step);
-    if (field.kind !== 'typename' && figures && (figures.roundTrips > 0 || figures.batch !== undefined)) lines.push(`${indent}  ↳ ${describeRead(field.step, figures, printing)}`);
+    lines.push(`${indent}${describeField(field, printing, root)}`, ...(field.kind === 'typename' ? [] : readLines(field.step, indent, printing)));
     if (field.kind === 'relation') printSelection(field.child, level + 1, printing, lines);
   }
 }
@@ -92,6 +88,12 @@ function describeRelation(step: FieldStep, printing: PlanPrinting): string {
   if (!relation) return '';
   const read = printing.figures.get(step)?.read;
   return `, ${printing.strategyFor(relation)} (declared: ${Object.keys(relation.shapes).join(', ')})${read?.endsWith('no command') ? `: ${read}` : ''}`;
+}
+
+/** The `↳` line under a step that sends a command or rides a batch; none for the others. */
+function readLines(step: FieldStep, indent: string, printing: Printing): string[] {
+  const figures = printing.figures.get(step);
+  return figures && (figures.roundTrips > 0 || figures.batch !== undefined) ? [`${indent}  ↳ ${describeRead(step, figures, printing)}`] : [];
 }
 
 /** The command a step sends, its batch, the projection of the documents it reads, and its figures. */
