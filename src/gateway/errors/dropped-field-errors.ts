@@ -25,6 +25,7 @@ export const DROPPED_LOG_INTERVAL_MS = 60_000;
 
 interface Holder {
   readonly logger: DocjoinLogger;
+  readonly onDropped: (() => void) | undefined;
 }
 
 /** Shared by every copy of docjoin loaded in the process, so that two copies install one listener. */
@@ -43,7 +44,7 @@ type GuardedProcess = NodeJS.Process & { [GUARD]?: Guard };
  * called. Every running gateway holds one; the listener goes when the last one is released. Returns
  * undefined when Node runs in another `--unhandled-rejections` mode (see above).
  */
-export function guardDroppedFieldErrors(logger: DocjoinLogger): (() => void) | undefined {
+export function guardDroppedFieldErrors(logger: DocjoinLogger, options: { readonly onDropped?: () => void } = {}): (() => void) | undefined {
   if (unhandledRejectionsMode() !== 'throw') return undefined;
   const host = process as GuardedProcess;
   let guard = host[GUARD];
@@ -52,7 +53,7 @@ export function guardDroppedFieldErrors(logger: DocjoinLogger): (() => void) | u
     host[GUARD] = guard = created;
     process.on('unhandledRejection', created.listener);
   }
-  const holder = { logger };
+  const holder: Holder = { logger, onDropped: options.onDropped };
   guard.holders.add(holder);
   const held = guard;
   return () => {
@@ -77,18 +78,20 @@ export function unhandledRejectionsMode(): string {
 function onUnhandledRejection(guard: Guard, reason: unknown): void {
   if (isDroppedFieldError(reason)) {
     guard.dropped++;
-    const now = Date.now();
-    if (guard.loggedAt !== undefined && now - guard.loggedAt < DROPPED_LOG_INTERVAL_MS) return;
-    guard.loggedAt = now;
-    const { path, extensions } = reason as { path: unknown; extensions?: { code?: unknown } };
+    // A rejection does not say whose operation it came from: the first holder counts and logs it.
     const [first] = guard.holders;
+    const now = Date.now();
     try {
+      first?.onDropped?.();
+      if (guard.loggedAt !== undefined && now - guard.loggedAt < DROPPED_LOG_INTERVAL_MS) return;
+      guard.loggedAt = now;
+      const { path, extensions } = reason as { path: unknown; extensions?: { code?: unknown } };
       // No message: it may quote the client's arguments or stored values.
       first?.logger.warn({ dropped: guard.dropped, path, code: extensions?.code }, `graphql-js left ${guard.dropped} field error(s) unhandled under nulls it had already answered (graphql/graphql-js#3528)`);
+      guard.dropped = 0;
     } catch {
-      // A logger that fails must not turn a dropped error into a crash.
+      // A logger or a metric that fails must not turn a dropped error into a crash.
     }
-    guard.dropped = 0;
     return;
   }
   // Another listener (the application's) decides; alone, this one does what Node would have done.

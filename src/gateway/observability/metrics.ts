@@ -1,4 +1,4 @@
-import { collectDefaultMetrics, Gauge, Registry } from 'prom-client';
+import { collectDefaultMetrics, Counter, Gauge, Registry } from 'prom-client';
 import type { CostReport } from '../request/cost/cost-ledger';
 import { BatchedCounter, BatchedHistogram, type CounterSeries, type HistogramSeries } from '../../observability/batched-metrics';
 
@@ -59,6 +59,7 @@ export class GatewayMetrics {
   readonly #fanOut: BatchedCounter<'collection'>;
   readonly #rejections: BatchedCounter<'limit'>;
   readonly #mongoUp: Gauge;
+  readonly #droppedFieldErrors: Counter;
   readonly #planLookups: BatchedCounter<'outcome'>;
   readonly #planHits: CounterSeries;
   readonly #planMisses: CounterSeries;
@@ -86,6 +87,7 @@ export class GatewayMetrics {
     this.#fanOut = new BatchedCounter({ name: 'docjoin_write_fan_out_documents_total', help: 'Documents modified by writes, per collection (a write and every copy it kept true)', labelNames: ['collection'], registry });
     this.#rejections = new BatchedCounter({ name: 'docjoin_cost_limit_rejections_total', help: 'Operations rejected before execution by a cost limit (COST_LIMIT_EXCEEDED)', labelNames: ['limit'], registry });
     this.#mongoUp = new Gauge({ name: 'docjoin_mongo_up', help: '1 while MongoDB answers its heartbeats, 0 during an outage', registers: [registry] });
+    this.#droppedFieldErrors = new Counter({ name: 'docjoin_dropped_field_errors_total', help: 'Field errors graphql-js 16 left unhandled under a null it had already answered (graphql/graphql-js#3528), kept from ending the process', registers: [registry] });
     this.#planLookups = new BatchedCounter({ name: 'docjoin_plan_cache_lookups_total', help: 'Operation plans looked up in the plan cache: hit (planned before) or miss (planned now)', labelNames: ['outcome'], registry });
     this.#planHits = this.#planLookups.series({ outcome: 'hit' });
     this.#planMisses = this.#planLookups.series({ outcome: 'miss' });
@@ -150,6 +152,11 @@ export class GatewayMetrics {
   /** Where docjoin_plan_cache_plans reads the number of cached plans at each scrape. */
   watchPlans(count: () => number): void {
     this.#cachedPlans = count;
+  }
+
+  /** One field error graphql-js left unhandled (errors/dropped-field-errors.ts). */
+  droppedFieldError(): void {
+    this.#droppedFieldErrors.inc();
   }
 
   mongoReachable(up: boolean): void {

@@ -249,6 +249,8 @@ describe('docjoin against a MongoDB of yours', () => {
       // Still serving, with the same answer.
       expect(await post(query)).toEqual(failing);
       expect((await post('{ posts(first: 1) { title } }')).data).toEqual({ posts: [{ title: 'first' }] });
+      const metrics = await (await fetch(url.replace(/\/graphql$/, '/metrics'))).text();
+      expect(metrics).toMatch(/^docjoin_dropped_field_errors_total 2$/m);
     } finally {
       child.kill('SIGTERM');
     }
