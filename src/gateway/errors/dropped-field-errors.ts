@@ -21,7 +21,7 @@ export function isDroppedFieldError(reason: unknown): boolean {
 }
 
 /** At most one log line per this long; the next one says how many were dropped meanwhile. */
-export const DROPPED_LOG_INTERVAL_MS = 60_000;
+const DROPPED_LOG_INTERVAL_MS = 60_000;
 
 interface Holder {
   readonly logger: DocjoinLogger;
