@@ -7,7 +7,7 @@ import { validateFirst, type PageArgs } from '../planning/page-request';
 import { planReverseJoinPage } from '../planning/reverse-join-page';
 import { copiesServe, requestedList, strategyForRequest } from '../planning/requested-list';
 import { countSpecKey, reverseJoinSpecKey, UNBOUNDED_REVERSE_JOIN_BATCH, type CounterCount, type CountSpec } from '../planning/batch-specs';
-import { listSort, type JoinShape, type ListRootField, type ReadStrategy, type RelationField, type StorageMap } from '../../startup/storage-map/storage-map-types';
+import { declaredStrategies, listSort, type JoinShape, type ListRootField, type ReadStrategy, type RelationField, type StorageMap } from '../../startup/storage-map/storage-map-types';
 
 export interface EstimateInput {
   readonly schema: GraphQLSchema;
@@ -37,6 +37,8 @@ export interface EstimateInput {
    * return (writes/estimate-write-unit.ts, from the field's write plan). Required to estimate a mutation.
    */
   writeEstimate?(mutationField: string): WriteBound | undefined;
+  /** Also work out each relation field's what-ifs (StepFigures.whatIfs): only `docjoin explain` asks. */
+  readonly whatIfs?: boolean;
 }
 
 /** What a mutation field's write unit adds to the estimate, before its selection is read back. */
@@ -96,6 +98,13 @@ export interface StepFigures {
   readonly sharesWith: string | undefined;
   readonly roundTrips: number;
   readonly documents: number;
+  /**
+   * With EstimateInput.whatIfs, on a relation field's first step in each scope: for every other strategy
+   * the field declares, the round trips the operation gains (or, negative, saves) where this scope reads
+   * the field that way: its batches, and what its children send at the level below. The operation's
+   * estimate with the field switched everywhere is its round trips plus these, summed over the field's steps.
+   */
+  readonly whatIfs?: ReadonlyMap<ReadStrategy, number>;
 }
 
 /** The estimate, and the figures it adds up: per field (explain's table) and per plan step (explain --plan). */
@@ -122,8 +131,13 @@ interface QueryMember {
   readonly childSelections: readonly (readonly SelectionStep[])[];
 }
 
-/** Members under one parent scope that use one loader: they load in the same moment, so share its batch. */
-interface QueryGroup {
+/** How one response key is read in its scope: with no command (and its children in a scope of their own), or in a batch. */
+type StepRead =
+  | { readonly kind: 'free'; readonly step: FieldStep; readonly figures: StepFigures; readonly children: Scope | undefined }
+  | { readonly kind: 'batched'; readonly batch: BatchSpec; readonly member: QueryMember };
+
+/** A loader's batch, as its first member opens it. */
+interface BatchSpec {
   /** The loader's key: the batch. */
   readonly batch: string;
   /** The command the batch sends (StepFigures.read). */
@@ -136,8 +150,14 @@ interface QueryGroup {
   readonly getMoresPerBatch: number;
   /** A page `after` an item: the `_id` loader of the collection first reads that anchor. */
   readonly readsAnchor: boolean;
+}
+
+/** Members under one parent scope that use one loader: they load in the same moment, so share its batch. */
+interface QueryGroup extends BatchSpec {
   readonly members: QueryMember[];
 }
+
+type StrategyChoice = EstimateInput['strategyFor'];
 
 class EstimatePass {
   #roundTrips = 0;
@@ -146,6 +166,9 @@ class EstimatePass {
   readonly shares = new Map<string, { roundTrips: number; documents: number }>();
   readonly steps = new Map<FieldStep, StepFigures>();
   readonly #listSize: number;
+  readonly #whatIfsByStep = new Map<FieldStep, Map<ReadStrategy, number>>();
+  /** What-ifs a side pass counted for a whole subtree this pass is inside (by whatIfKey): not counted again below. */
+  readonly #settled = new Map<string, number>();
 
   constructor(private readonly input: EstimateInput) {
     this.#listSize = input.assumedListSize ?? DEFAULT_ASSUMED_LIST_SIZE;
@@ -155,6 +178,10 @@ class EstimatePass {
     const scopes: Scope[] = [];
     for (const step of root.fields) scopes.push(...this.#rootField(step));
     for (const scope of scopes) this.#visit(scope);
+    for (const [step, whatIfs] of this.#whatIfsByStep) {
+      const figures = this.steps.get(step);
+      if (figures) this.steps.set(step, { ...figures, whatIfs });
+    }
     const heaviest = { roundTrips: this.#heaviest('roundTrips'), documents: this.#heaviest('documents') };
     if (this.#visits > VISIT_BUDGET) return { roundTrips: SATURATED, documents: SATURATED, heaviest };
     return { roundTrips: this.#roundTrips, documents: this.#documents, heaviest };
@@ -298,49 +325,65 @@ class EstimatePass {
 
   #visit(scope: Scope): void {
     if (scope.objects === 0) return;
-    const groups = new Map<string, QueryGroup>();
+    const readsByStep = new Map<FieldStep, readonly StepRead[]>();
     for (const selection of scope.selections) {
       for (const step of selection.fields) {
         if (++this.#visits > VISIT_BUDGET) return;
-        this.#field(scope, step, groups);
+        readsByStep.set(step, this.#reads(scope, step, this.input.strategyFor));
       }
     }
-    for (const group of groups.values()) this.#sendGroup(group);
+    const whatIfsBelow = this.input.whatIfs ? this.#whatIfs(scope, readsByStep) : undefined;
+    const groups = new Map<string, QueryGroup>();
+    for (const reads of readsByStep.values()) {
+      for (const read of reads) {
+        if (read.kind === 'batched') {
+          joinBatch(groups, read);
+        } else {
+          this.#account(read.step, read.figures);
+          if (read.children) this.#visitChildren(read.step, [read.children], whatIfsBelow);
+        }
+      }
+    }
+    for (const group of groups.values()) this.#sendGroup(group, whatIfsBelow);
   }
 
-  /** One response key on one parent type: free (embedded, snapshot hit, plain value) or a query member. */
-  #field(scope: Scope, step: FieldStep, groups: Map<string, QueryGroup>): void {
+  /** Visits a step's children; `settledBelow` names the what-ifs a side pass already counted for their whole subtree. */
+  #visitChildren(step: FieldStep, scopes: readonly Scope[], settledBelow: ReadonlyMap<FieldStep, readonly string[]> | undefined): void {
+    const settled = settledBelow?.get(step) ?? [];
+    for (const key of settled) this.#settled.set(key, (this.#settled.get(key) ?? 0) + 1);
+    for (const scope of scopes) this.#visit(scope);
+    for (const key of settled) this.#settled.set(key, this.#settled.get(key)! - 1);
+  }
+
+  /** How one response key on one parent type is read: free (embedded, snapshot hit, plain value), in batches, or not at all. */
+  #reads(scope: Scope, step: FieldStep, strategyFor: StrategyChoice): StepRead[] {
     const { definition } = step;
-    if (!definition) return;
+    if (!definition) return [];
     const storage = this.input.storageMap.types.get(step.parentType.name)?.fields.get(step.fieldName);
-    if (!isCompositeType(getNamedType(definition.type))) {
-      if (storage?.kind === 'stored') this.#counter(scope, step, storage.coordinate, groups);
-      return;
-    }
+    if (!isCompositeType(getNamedType(definition.type))) return storage?.kind === 'stored' ? this.#counter(scope, step, storage.coordinate) : [];
     const isList = isListType(getNullableType(definition.type));
-    const free = (perParent: number) => this.#visit({ selections: step.children, objects: mul(scope.objects, perParent) });
-    if (storage?.kind !== 'relation') {
-      this.#account(step, { read: 'in its parent: no command', batch: undefined, sharesWith: undefined, roundTrips: 0, documents: 0 });
-      free(isList ? this.#listSize : 1);
-      return;
-    }
+    const free = (read: string, perParent: number): StepRead => ({
+      kind: 'free',
+      step,
+      figures: { read, batch: undefined, sharesWith: undefined, roundTrips: 0, documents: 0 },
+      children: { selections: step.children, objects: mul(scope.objects, perParent) },
+    });
+    if (storage?.kind !== 'relation') return [free('in its parent: no command', isList ? this.#listSize : 1)];
     let args: PageArgs & Readonly<Record<string, unknown>>;
     try {
       args = this.#argsOf(step, definition) as PageArgs & Readonly<Record<string, unknown>>;
     } catch {
-      return; // the resolver fails before loading anything
+      return []; // the resolver fails before loading anything
     }
     let requested;
     try {
       requested = requestedList(storage, args);
     } catch {
-      return; // a filter value the resolver refuses (BAD_USER_INPUT): nothing is sent
+      return []; // a filter value the resolver refuses (BAD_USER_INPUT): nothing is sent
     }
-    if (storage.connection) {
-      this.#connection(scope, storage, args, step, groups);
-      return;
-    }
-    const strategy = strategyForRequest(storage, this.input.strategyFor(storage), requested);
+    if (storage.connection) return this.#connection(scope, storage, args, step);
+    const join = (shape: JoinShape) => this.#join(scope, step, storage, shape, args, [step.children]);
+    const strategy = strategyForRequest(storage, strategyFor(storage), requested);
     switch (strategy) {
       case 'embedded': {
         let slice: number | undefined;
@@ -348,31 +391,23 @@ class EstimatePass {
           // The embedded resolver slices to `first` (default 20) whenever the field takes `first`.
           slice = storage.pageArguments.first ? validateFirst(args.first) : undefined;
         } catch {
-          return;
+          return [];
         }
-        this.#account(step, { read: `read from its parent's ${storage.shapes.embedded!.path}, no command`, batch: undefined, sharesWith: undefined, roundTrips: 0, documents: 0 });
-        free(isList ? (slice ?? this.#listLength(storage)) : 1);
+        const embedded = free(`read from its parent's ${storage.shapes.embedded!.path}, no command`, isList ? (slice ?? this.#listLength(storage)) : 1);
         // While an embedded copy is backfilled, parents without it read their children by the join.
-        if (storage.shapes.join && this.input.copyBackfilling?.(storage.coordinate)) this.#join(scope, step, storage, storage.shapes.join, args, [step.children], groups);
-        return;
+        return storage.shapes.join && this.input.copyBackfilling?.(storage.coordinate) ? [embedded, ...join(storage.shapes.join)] : [embedded];
       }
       case 'snapshot': {
         const shape = storage.shapes.snapshot!;
         const fits = selectedFieldNamesOf(step, storage.targetType).every((fieldName) => shape.fields.includes(fieldName));
-        if (!fits || !copiesServe(requested, shape, this.input.storageMap)) {
-          this.#join(scope, step, storage, shape.fallback, args, [step.children], groups);
-          return;
-        }
-        this.#account(step, { read: `read from the copy in its parent's ${shape.path}, no command`, batch: undefined, sharesWith: undefined, roundTrips: 0, documents: 0 });
-        free(isList ? this.#listLength(storage) : 1);
+        if (!fits || !copiesServe(requested, shape, this.input.storageMap)) return join(shape.fallback);
+        const copies = free(`read from the copy in its parent's ${shape.path}, no command`, isList ? this.#listLength(storage) : 1);
         // While backfilling, the copies that lack a field are joined: their documents arrive a moment
         // after the copies served, so both are counted, each with what it selects below.
-        if (this.input.copyBackfilling?.(storage.coordinate)) this.#join(scope, step, storage, shape.fallback, args, [step.children], groups);
-        return;
+        return this.input.copyBackfilling?.(storage.coordinate) ? [copies, ...join(shape.fallback)] : [copies];
       }
       case 'join':
-        this.#join(scope, step, storage, storage.shapes.join!, args, [step.children], groups);
-        return;
+        return join(storage.shapes.join!);
       default: {
         const never: never = strategy;
         throw new InvariantError(`unknown strategy ${String(never)}`);
@@ -381,50 +416,108 @@ class EstimatePass {
   }
 
   /**
+   * The what-ifs of the scope's relation fields (StepFigures.whatIfs): each field read another way it
+   * declares, in this scope, changes the batches the scope sends (the field may open one, or join or
+   * leave one a sibling keeps); and where that way reads a different number of children per parent, a
+   * side pass estimates the children's levels both ways, with the field switched below too. Those
+   * what-ifs are then settled for the whole subtree: the main pass skips them below (the result).
+   */
+  #whatIfs(scope: Scope, readsByStep: ReadonlyMap<FieldStep, readonly StepRead[]>): ReadonlyMap<FieldStep, readonly string[]> {
+    const settledBelow = new Map<FieldStep, string[]>();
+    const stepsByField = new Map<string, { field: RelationField; steps: FieldStep[] }>();
+    for (const step of readsByStep.keys()) {
+      const field = this.#relationOf(step);
+      if (!field || declaredStrategies(field).length < 2) continue;
+      const entry = stepsByField.get(field.coordinate);
+      if (entry) entry.steps.push(step);
+      else stepsByField.set(field.coordinate, { field, steps: [step] });
+    }
+    if (stepsByField.size === 0) return settledBelow;
+    const sent = batchRoundTrips(readsByStep.values());
+    for (const { field, steps } of stepsByField.values()) {
+      const current = this.input.strategyFor(field);
+      const whatIfs = new Map<ReadStrategy, number>();
+      for (const strategy of declaredStrategies(field)) {
+        const key = whatIfKey(field.coordinate, strategy);
+        if (strategy === current || this.#settled.get(key)) continue;
+        const strategyFor: StrategyChoice = (other) => (other.coordinate === field.coordinate ? strategy : this.input.strategyFor(other));
+        const switched = new Map(readsByStep);
+        for (const step of steps) switched.set(step, this.#reads(scope, step, strategyFor));
+        let roundTrips = add(batchRoundTrips(switched.values()), -sent);
+        const before = steps.flatMap((step) => childScopes(readsByStep.get(step)!));
+        const after = steps.flatMap((step) => childScopes(switched.get(step)!));
+        if (!sameScopes(before, after)) {
+          const [was, would] = [this.#sideRoundTrips(before, this.input.strategyFor), this.#sideRoundTrips(after, strategyFor)];
+          roundTrips = was === SATURATED || would === SATURATED ? SATURATED : add(roundTrips, would - was);
+          for (const step of steps) settledBelow.set(step, [...(settledBelow.get(step) ?? []), key]);
+        }
+        whatIfs.set(strategy, roundTrips);
+      }
+      if (whatIfs.size > 0) this.#addWhatIfs(steps[0]!, whatIfs);
+    }
+    return settledBelow;
+  }
+
+  /** The round trips `scopes` send, read with `strategyFor` (no what-ifs of their own). */
+  #sideRoundTrips(scopes: readonly Scope[], strategyFor: StrategyChoice): number {
+    const pass = new EstimatePass({ ...this.input, strategyFor, whatIfs: false });
+    for (const scope of scopes) pass.#visit(scope);
+    return pass.#visits > VISIT_BUDGET ? SATURATED : pass.#roundTrips;
+  }
+
+  #addWhatIfs(step: FieldStep, whatIfs: ReadonlyMap<ReadStrategy, number>): void {
+    const seen = this.#whatIfsByStep.get(step);
+    if (!seen) {
+      this.#whatIfsByStep.set(step, new Map(whatIfs));
+      return;
+    }
+    for (const [strategy, roundTrips] of whatIfs) seen.set(strategy, seen.has(strategy) ? add(seen.get(strategy)!, roundTrips) : roundTrips);
+  }
+
+  /** A relation field read by a strategy (not a connection: it has only its join). */
+  #relationOf(step: FieldStep): RelationField | undefined {
+    const storage = this.input.storageMap.types.get(step.parentType.name)?.fields.get(step.fieldName);
+    return storage?.kind === 'relation' && !storage.connection ? storage : undefined;
+  }
+
+  /**
    * A relation returning a connection: its page is a reverse join of `first + 1` per parent (when edges,
    * nodes or pageInfo are selected), and totalCount one count aggregate per batch of parents, on a loader
    * of its own. Each `edges { node }` / `nodes` response key is a selection of the page's documents.
    */
-  #connection(scope: Scope, field: RelationField, args: PageArgs & Readonly<Record<string, unknown>>, step: FieldStep, groups: Map<string, QueryGroup>): void {
+  #connection(scope: Scope, field: RelationField, args: PageArgs & Readonly<Record<string, unknown>>, step: FieldStep): StepRead[] {
     const shape = field.shapes.join!;
     let planned;
     try {
       planned = planReverseJoinPage(field, shape, args);
     } catch {
-      return; // a forged cursor, first over the cap: BAD_USER_INPUT before anything is sent
+      return []; // a forged cursor, first over the cap: BAD_USER_INPUT before anything is sent
     }
     const selection = connectionSteps(step);
-    if (selection.totalCount) {
-      this.#count(scope, step, { collection: shape.collection, foreignField: shape.foreignField, filter: planned.filter, filterSignature: JSON.stringify(planned.filter ?? null) }, groups);
-    }
-    if (selection.page) this.#join(scope, step, field, shape, args, selection.nodeSelections, groups);
+    return [
+      ...(selection.totalCount ? [this.#count(scope, step, { collection: shape.collection, foreignField: shape.foreignField, filter: planned.filter, filterSignature: JSON.stringify(planned.filter ?? null) })] : []),
+      ...(selection.page ? this.#join(scope, step, field, shape, args, selection.nodeSelections) : []),
+    ];
   }
 
   /** A counter is counted by query, for every parent, while `docjoin migrate` backfills it (counter-field-resolver.ts). */
-  #counter(scope: Scope, step: FieldStep, coordinate: string, groups: Map<string, QueryGroup>): void {
+  #counter(scope: Scope, step: FieldStep, coordinate: string): StepRead[] {
     const counter = this.input.counters?.get(coordinate);
-    if (counter && this.input.copyBackfilling?.(coordinate)) this.#count(scope, step, counter.spec, groups);
+    return counter && this.input.copyBackfilling?.(coordinate) ? [this.#count(scope, step, counter.spec)] : [];
   }
 
   /** One count aggregate per batch of parents, on the loader of its spec (shared, as the count loaders are). */
-  #count(scope: Scope, step: FieldStep, spec: CountSpec, groups: Map<string, QueryGroup>): void {
-    const loader = `count:${countSpecKey(spec)}`;
-    let group = groups.get(loader);
+  #count(scope: Scope, step: FieldStep, spec: CountSpec): StepRead {
     const read = `aggregate on ${spec.collection}: $match ${spec.foreignField} $in keys, $group by it, $count`;
-    if (!group) groups.set(loader, (group = { batch: loader, read, collection: undefined, byKey: false, getMoresPerBatch: 0, readsAnchor: false, members: [] }));
     // One count document per parent; nothing below it.
-    group.members.push({ step, objects: scope.objects, childSelections: [] });
+    return {
+      kind: 'batched',
+      batch: { batch: `count:${countSpecKey(spec)}`, read, collection: undefined, byKey: false, getMoresPerBatch: 0, readsAnchor: false },
+      member: { step, objects: scope.objects, childSelections: [] },
+    };
   }
 
-  #join(
-    scope: Scope,
-    step: FieldStep,
-    field: RelationField,
-    shape: JoinShape,
-    args: PageArgs & Readonly<Record<string, unknown>>,
-    childSelections: readonly (readonly SelectionStep[])[],
-    groups: Map<string, QueryGroup>,
-  ): void {
+  #join(scope: Scope, step: FieldStep, field: RelationField, shape: JoinShape, args: PageArgs & Readonly<Record<string, unknown>>, childSelections: readonly (readonly SelectionStep[])[]): StepRead[] {
     let loader: string;
     let read: string;
     let perParent: number;
@@ -439,10 +532,10 @@ class EstimatePass {
       try {
         planned = planReverseJoinPage(field, shape, args);
       } catch {
-        return; // BAD_USER_INPUT (first over the cap, an `after` that is no id, a filter id that is none): nothing is sent
+        return []; // BAD_USER_INPUT (first over the cap, an `after` that is no id, a filter id that is none): nothing is sent
       }
       const { page } = planned;
-      if (page.limit === 0) return;
+      if (page.limit === 0) return [];
       // Bounded pages of one collection loaded together share one aggregate (aggregate-batcher.ts), whatever
       // their filters and order; an anchored page waits for its anchor, and an unbounded one goes alone,
       // each under the key of its own loader.
@@ -458,9 +551,13 @@ class EstimatePass {
         getMoresPerBatch = Math.floor(Math.max(0, perBatch - 1) / (UNBOUNDED_REVERSE_JOIN_BATCH + 1));
       }
     }
-    let group = groups.get(loader);
-    if (!group) groups.set(loader, (group = { batch: loader, read, collection: shape.collection, byKey: shape.direction === 'byKey', getMoresPerBatch, readsAnchor, members: [] }));
-    group.members.push({ step, objects: mul(scope.objects, perParent), childSelections });
+    return [
+      {
+        kind: 'batched',
+        batch: { batch: loader, read, collection: shape.collection, byKey: shape.direction === 'byKey', getMoresPerBatch, readsAnchor },
+        member: { step, objects: mul(scope.objects, perParent), childSelections },
+      },
+    ];
   }
 
   /**
@@ -468,17 +565,21 @@ class EstimatePass {
    * of a moment resolves at one time (the loaders answer cached documents inside the batch), so the
    * members' results appear together too.
    */
-  #sendGroup(group: QueryGroup): void {
+  #sendGroup(group: QueryGroup, settledBelow: ReadonlyMap<FieldStep, readonly string[]> | undefined): void {
     const first = group.members[0]!;
     // A keyset page's anchor: every parent asks for the same key in one batch; the children load after it.
-    const roundTrips = 1 + group.getMoresPerBatch + (group.readsAnchor ? 1 : 0);
+    const roundTrips = roundTripsOf(group);
     const documents = this.#batchDocuments(group) + (group.readsAnchor ? 1 : 0);
     for (const member of group.members) {
       const shared = member === first ? undefined : first.step.responseKey === member.step.responseKey ? first.step.coordinate : `${first.step.coordinate} (${first.step.responseKey})`;
       this.#account(member.step, { read: group.read, batch: group.batch, sharesWith: shared, roundTrips: shared ? 0 : roundTrips, documents: shared ? 0 : documents });
     }
     for (const member of group.members) {
-      for (const selections of member.childSelections) this.#visit({ selections, objects: member.objects });
+      this.#visitChildren(
+        member.step,
+        member.childSelections.map((selections) => ({ selections, objects: member.objects })),
+        settledBelow,
+      );
     }
   }
 
@@ -506,4 +607,39 @@ function add(a: number, b: number): number {
 
 function mul(a: number, b: number): number {
   return Math.min(SATURATED, a * b);
+}
+
+/** What one batch sends: its command, its getMores, and a keyset page's anchor first. */
+function roundTripsOf(batch: BatchSpec): number {
+  return 1 + batch.getMoresPerBatch + (batch.readsAnchor ? 1 : 0);
+}
+
+function joinBatch(groups: Map<string, QueryGroup>, { batch, member }: Extract<StepRead, { kind: 'batched' }>): void {
+  let group = groups.get(batch.batch);
+  if (!group) groups.set(batch.batch, (group = { ...batch, members: [] }));
+  group.members.push(member);
+}
+
+/** The round trips of the batches a scope's reads open (each once, as its first member opens it). */
+function batchRoundTrips(reads: Iterable<readonly StepRead[]>): number {
+  const batches = new Map<string, BatchSpec>();
+  for (const stepReads of reads) {
+    for (const read of stepReads) if (read.kind === 'batched' && !batches.has(read.batch.batch)) batches.set(read.batch.batch, read.batch);
+  }
+  let roundTrips = 0;
+  for (const batch of batches.values()) roundTrips = add(roundTrips, roundTripsOf(batch));
+  return roundTrips;
+}
+
+/** The scopes a step's reads open below it. */
+function childScopes(reads: readonly StepRead[]): Scope[] {
+  return reads.flatMap((read) => (read.kind === 'free' ? (read.children ? [read.children] : []) : read.member.childSelections.map((selections) => ({ selections, objects: read.member.objects }))));
+}
+
+function sameScopes(a: readonly Scope[], b: readonly Scope[]): boolean {
+  return a.length === b.length && a.every((scope, index) => scope.selections === b[index]!.selections && scope.objects === b[index]!.objects);
+}
+
+function whatIfKey(coordinate: string, strategy: ReadStrategy): string {
+  return `${coordinate} ${strategy}`;
 }
