@@ -86,8 +86,10 @@ function describeField(field: FieldPlan, printing: PlanPrinting, root: string | 
 function describeRelation(step: FieldStep, printing: PlanPrinting): string {
   const relation = printing.storageMap.relations.get(step.coordinate);
   if (!relation) return '';
-  const read = printing.figures.get(step)?.read;
-  return `, ${printing.strategyFor(relation)} (declared: ${Object.keys(relation.shapes).join(', ')})${read?.endsWith('no command') ? `: ${read}` : ''}`;
+  const figures = printing.figures.get(step);
+  const read = figures?.read;
+  const whatIfs = [...(figures?.whatIfs ?? [])].map(([strategy, roundTrips]) => `by ${strategy} here: ${roundTrips === 0 ? 'no more round trips' : `${roundTrips < 0 ? '−' : '+'}${count(Math.abs(roundTrips), 'round trip')}`}`);
+  return `, ${printing.strategyFor(relation)} (declared: ${Object.keys(relation.shapes).join(', ')})${read?.endsWith('no command') ? `: ${read}` : ''}${whatIfs.length > 0 ? ` [${whatIfs.join('; ')}]` : ''}`;
 }
 
 /** The `↳` line under a step that sends a command or rides a batch; none for the others. */
