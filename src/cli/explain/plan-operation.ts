@@ -52,11 +52,11 @@ export interface PlanInput {
  * What `docjoin explain` prints, read from the operation's plan alone (nothing is sent to MongoDB): the
  * operation's estimate; per field its strategy and the round trips it adds (its figure in the estimate,
  * where a batch several fields share counts for the first of them); and the operation's estimate under
- * each alternative strategy the field declares, from the what-ifs the estimate works out per step.
+ * each alternative strategy the field declares, from the what-ifs the estimate tallies in its one pass.
  */
 export function planOperation(input: PlanInput): OperationPlan {
   const { plan } = input;
-  const { estimate: whole, byField, bySteps } = estimateByField({
+  const { estimate: whole, byField, bySteps, alternatives: switched } = estimateByField({
     schema: input.schema,
     storageMap: input.storageMap,
     plan,
@@ -77,22 +77,10 @@ export function planOperation(input: PlanInput): OperationPlan {
     const strategy = input.overrides.get(field.coordinate) ?? field.defaultStrategy;
     const alternatives = declaredStrategies(field)
       .filter((other) => other !== strategy)
-      .map((other) => ({ strategy: other, roundTrips: roundTripsSwitched(total.roundTrips, bySteps, field.coordinate, other) }));
+      .map((other) => ({ strategy: other, roundTrips: switched.get(field.coordinate)?.get(other) ?? total.roundTrips }));
     return { kind: 'relation', coordinate: node.coordinate, depth: node.depth, strategy, overridden: input.overrides.has(field.coordinate), estimatedRoundTrips, alternatives };
   });
   return { operationType: plan.operation.operation, operationName: plan.operation.name?.value, estimate: total, rows, steps: bySteps };
-}
-
-/** The operation's round trips with `coordinate` read by `strategy`: its own, plus the what-ifs of that field's steps. */
-function roundTripsSwitched(roundTrips: number, steps: ReadonlyMap<FieldStep, StepFigures>, coordinate: string, strategy: ReadStrategy): number {
-  const saturated = Number.MAX_SAFE_INTEGER;
-  let switched = roundTrips;
-  for (const [step, figures] of steps) {
-    const change = step.coordinate === coordinate ? (figures.whatIfs?.get(strategy) ?? 0) : 0;
-    if (change >= saturated || switched >= saturated) return saturated;
-    switched += change;
-  }
-  return Math.min(switched, saturated);
 }
 
 interface FieldTreeNode {

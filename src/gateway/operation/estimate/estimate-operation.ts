@@ -7,7 +7,9 @@ import { validateFirst, type PageArgs } from '../planning/page-request';
 import { planReverseJoinPage } from '../planning/reverse-join-page';
 import { copiesServe, requestedList, strategyForRequest } from '../planning/requested-list';
 import { countSpecKey, reverseJoinSpecKey, UNBOUNDED_REVERSE_JOIN_BATCH, type CounterCount, type CountSpec } from '../planning/batch-specs';
-import { declaredStrategies, listSort, type JoinShape, type ListRootField, type ReadStrategy, type RelationField, type StorageMap } from '../../startup/storage-map/storage-map-types';
+import { listSort, type JoinShape, type ListRootField, type ReadStrategy, type RelationField, type StorageMap } from '../../startup/storage-map/storage-map-types';
+import { add, joinBatch, memberScopes, mul, roundTripsOf, SATURATED, type FreeFigures, type QueryGroup, type Scope, type StepRead, type StrategyChoice } from './scope-reads';
+import { WhatIfTally } from './what-ifs';
 
 export interface EstimateInput {
   readonly schema: GraphQLSchema;
@@ -66,7 +68,6 @@ export interface FieldShare {
 }
 
 export const DEFAULT_ASSUMED_LIST_SIZE = 20;
-const SATURATED = Number.MAX_SAFE_INTEGER;
 /**
  * Field steps the estimate visits before it gives up and saturates. A tree holds at most MAX_FIELD_STEPS,
  * each visited once, except below a copy being backfilled, which is read both ways (its copies and its
@@ -99,65 +100,36 @@ export interface StepFigures {
   readonly roundTrips: number;
   readonly documents: number;
   /**
-   * With EstimateInput.whatIfs, on a relation field's first step in each scope: for every other strategy
-   * the field declares, the round trips the operation gains (or, negative, saves) where this scope reads
-   * the field that way: its batches, and what its children send at the level below. The operation's
-   * estimate with the field switched everywhere is its round trips plus these, summed over the field's steps.
+   * With EstimateInput.whatIfs, on the first step of a relation field in each scope that reads it: for
+   * every other strategy the field declares, the round trips the operation gains (or, negative, saves)
+   * with the field read that way in this scope and below it (what-ifs.ts).
    */
   readonly whatIfs?: ReadonlyMap<ReadStrategy, number>;
 }
 
 /** The estimate, and the figures it adds up: per field (explain's table) and per plan step (explain --plan). */
-export function estimateByField(input: EstimateInput): { readonly estimate: CostEstimate; readonly byField: FieldFigures; readonly bySteps: ReadonlyMap<FieldStep, StepFigures> } {
+export interface EstimateFigures {
+  readonly estimate: CostEstimate;
+  readonly byField: FieldFigures;
+  readonly bySteps: ReadonlyMap<FieldStep, StepFigures>;
+  /**
+   * With EstimateInput.whatIfs: per relation field, for every other strategy it declares, the
+   * operation's round trips with the field read that way (SATURATED when the estimate is).
+   */
+  readonly alternatives: ReadonlyMap<string, ReadonlyMap<ReadStrategy, number>>;
+}
+
+export function estimateByField(input: EstimateInput): EstimateFigures {
   const { root, depth } = input.plan;
-  if (!root) return { estimate: { roundTrips: SATURATED, documents: SATURATED, depth }, byField: new Map(), bySteps: new Map() };
+  if (!root) return { estimate: { roundTrips: SATURATED, documents: SATURATED, depth }, byField: new Map(), bySteps: new Map(), alternatives: new Map() };
   const pass = new EstimatePass(input);
   const { roundTrips, documents, heaviest } = pass.run(root);
-  return { estimate: { roundTrips, documents, depth, heaviest }, byField: pass.shares, bySteps: pass.steps };
+  const alternatives = new Map<string, ReadonlyMap<ReadStrategy, number>>();
+  for (const [coordinate, whatIfs] of pass.whatIfTally?.byCoordinate ?? []) {
+    alternatives.set(coordinate, new Map([...whatIfs].map(([strategy, change]) => [strategy, add(roundTrips, change)])));
+  }
+  return { estimate: { roundTrips, documents, depth, heaviest }, byField: pass.shares, bySteps: pass.steps, alternatives };
 }
-
-/** Objects at one level of the result (they appear together): their selection on each type they can be, and how many. */
-interface Scope {
-  readonly selections: readonly SelectionStep[];
-  readonly objects: number;
-}
-
-/** One field whose values come from a query (a join, or a snapshot that misses). */
-interface QueryMember {
-  readonly step: FieldStep;
-  /** Documents it can fetch = objects at the next level. */
-  readonly objects: number;
-  /** The selections on those objects: one, or for a connection one per `edges { node }` / `nodes` response key (each on every type the objects can be). */
-  readonly childSelections: readonly (readonly SelectionStep[])[];
-}
-
-/** How one response key is read in its scope: with no command (and its children in a scope of their own), or in a batch. */
-type StepRead =
-  | { readonly kind: 'free'; readonly step: FieldStep; readonly figures: StepFigures; readonly children: Scope | undefined }
-  | { readonly kind: 'batched'; readonly batch: BatchSpec; readonly member: QueryMember };
-
-/** A loader's batch, as its first member opens it. */
-interface BatchSpec {
-  /** The loader's key: the batch. */
-  readonly batch: string;
-  /** The command the batch sends (StepFigures.read). */
-  readonly read: string;
-  /** The collection read, whose size bounds the documents of a batch; undefined for a count. */
-  readonly collection: string | undefined;
-  /** A join by key: the members' keys go into one `$in`, so the batch returns each document once. */
-  readonly byKey: boolean;
-  /** Extra getMores per batch (only a reverse join without a per-parent limit can overflow its reply). */
-  readonly getMoresPerBatch: number;
-  /** A page `after` an item: the `_id` loader of the collection first reads that anchor. */
-  readonly readsAnchor: boolean;
-}
-
-/** Members under one parent scope that use one loader: they load in the same moment, so share its batch. */
-interface QueryGroup extends BatchSpec {
-  readonly members: QueryMember[];
-}
-
-type StrategyChoice = EstimateInput['strategyFor'];
 
 class EstimatePass {
   #roundTrips = 0;
@@ -166,25 +138,38 @@ class EstimatePass {
   readonly shares = new Map<string, { roundTrips: number; documents: number }>();
   readonly steps = new Map<FieldStep, StepFigures>();
   readonly #listSize: number;
-  readonly #whatIfsByStep = new Map<FieldStep, Map<ReadStrategy, number>>();
-  /** What-ifs a side pass counted for a whole subtree this pass is inside (by whatIfKey): not counted again below. */
-  readonly #settled = new Map<string, number>();
+  /** Tallied when the input asks for what-ifs. */
+  readonly whatIfTally: WhatIfTally | undefined;
 
   constructor(private readonly input: EstimateInput) {
     this.#listSize = input.assumedListSize ?? DEFAULT_ASSUMED_LIST_SIZE;
+    this.whatIfTally = input.whatIfs
+      ? new WhatIfTally({
+          strategyFor: input.strategyFor,
+          relationOf: (step) => this.#relationOf(step),
+          reads: (scope, step, strategyFor) => this.#reads(scope, step, strategyFor),
+          sideRoundTrips: (scopes, strategyFor) => new EstimatePass({ ...input, strategyFor, whatIfs: false }).subtreeRoundTrips(scopes),
+        })
+      : undefined;
   }
 
   run(root: SelectionStep): { roundTrips: number; documents: number; heaviest: NonNullable<CostEstimate['heaviest']> } {
     const scopes: Scope[] = [];
     for (const step of root.fields) scopes.push(...this.#rootField(step));
     for (const scope of scopes) this.#visit(scope);
-    for (const [step, whatIfs] of this.#whatIfsByStep) {
+    for (const [step, whatIfs] of this.whatIfTally?.byStep ?? []) {
       const figures = this.steps.get(step);
       if (figures) this.steps.set(step, { ...figures, whatIfs });
     }
     const heaviest = { roundTrips: this.#heaviest('roundTrips'), documents: this.#heaviest('documents') };
     if (this.#visits > VISIT_BUDGET) return { roundTrips: SATURATED, documents: SATURATED, heaviest };
     return { roundTrips: this.#roundTrips, documents: this.#documents, heaviest };
+  }
+
+  /** The round trips `scopes` send, on their own (SATURATED past the visit budget). */
+  subtreeRoundTrips(scopes: readonly Scope[]): number {
+    for (const scope of scopes) this.#visit(scope);
+    return this.#visits > VISIT_BUDGET ? SATURATED : this.#roundTrips;
   }
 
   /**
@@ -326,33 +311,31 @@ class EstimatePass {
   #visit(scope: Scope): void {
     if (scope.objects === 0) return;
     const readsByStep = new Map<FieldStep, readonly StepRead[]>();
-    for (const selection of scope.selections) {
-      for (const step of selection.fields) {
-        if (++this.#visits > VISIT_BUDGET) return;
-        readsByStep.set(step, this.#reads(scope, step, this.input.strategyFor));
-      }
-    }
-    const whatIfsBelow = this.input.whatIfs ? this.#whatIfs(scope, readsByStep) : undefined;
+    for (const selection of scope.selections) for (const step of selection.fields) readsByStep.set(step, this.#reads(scope, step, this.input.strategyFor));
+    const settledBelow = this.whatIfTally?.tallyScope(scope, readsByStep);
     const groups = new Map<string, QueryGroup>();
-    for (const reads of readsByStep.values()) {
+    for (const [step, reads] of readsByStep) {
+      if (++this.#visits > VISIT_BUDGET) return;
       for (const read of reads) {
         if (read.kind === 'batched') {
           joinBatch(groups, read);
         } else {
-          this.#account(read.step, read.figures);
-          if (read.children) this.#visitChildren(read.step, [read.children], whatIfsBelow);
+          this.#account(step, read.figures);
+          this.#visitBelow(step, [read.children], settledBelow);
         }
       }
     }
-    for (const group of groups.values()) this.#sendGroup(group, whatIfsBelow);
+    for (const group of groups.values()) this.#sendGroup(group, settledBelow);
   }
 
-  /** Visits a step's children; `settledBelow` names the what-ifs a side pass already counted for their whole subtree. */
-  #visitChildren(step: FieldStep, scopes: readonly Scope[], settledBelow: ReadonlyMap<FieldStep, readonly string[]> | undefined): void {
-    const settled = settledBelow?.get(step) ?? [];
-    for (const key of settled) this.#settled.set(key, (this.#settled.get(key) ?? 0) + 1);
-    for (const scope of scopes) this.#visit(scope);
-    for (const key of settled) this.#settled.set(key, this.#settled.get(key)! - 1);
+  /** Visits the scopes below a step, with the what-ifs a side pass settled for them (what-ifs.ts). */
+  #visitBelow(step: FieldStep, scopes: readonly Scope[], settledBelow: ReadonlyMap<FieldStep, readonly string[]> | undefined): void {
+    const visit = () => {
+      for (const scope of scopes) this.#visit(scope);
+    };
+    const settled = settledBelow?.get(step);
+    if (settled && this.whatIfTally) this.whatIfTally.whileSettled(settled, visit);
+    else visit();
   }
 
   /** How one response key on one parent type is read: free (embedded, snapshot hit, plain value), in batches, or not at all. */
@@ -365,7 +348,7 @@ class EstimatePass {
     const free = (read: string, perParent: number): StepRead => ({
       kind: 'free',
       step,
-      figures: { read, batch: undefined, sharesWith: undefined, roundTrips: 0, documents: 0 },
+      figures: { read, batch: undefined, sharesWith: undefined, roundTrips: 0, documents: 0 } satisfies FreeFigures,
       children: { selections: step.children, objects: mul(scope.objects, perParent) },
     });
     if (storage?.kind !== 'relation') return [free('in its parent: no command', isList ? this.#listSize : 1)];
@@ -413,65 +396,6 @@ class EstimatePass {
         throw new InvariantError(`unknown strategy ${String(never)}`);
       }
     }
-  }
-
-  /**
-   * The what-ifs of the scope's relation fields (StepFigures.whatIfs): each field read another way it
-   * declares, in this scope, changes the batches the scope sends (the field may open one, or join or
-   * leave one a sibling keeps); and where that way reads a different number of children per parent, a
-   * side pass estimates the children's levels both ways, with the field switched below too. Those
-   * what-ifs are then settled for the whole subtree: the main pass skips them below (the result).
-   */
-  #whatIfs(scope: Scope, readsByStep: ReadonlyMap<FieldStep, readonly StepRead[]>): ReadonlyMap<FieldStep, readonly string[]> {
-    const settledBelow = new Map<FieldStep, string[]>();
-    const stepsByField = new Map<string, { field: RelationField; steps: FieldStep[] }>();
-    for (const step of readsByStep.keys()) {
-      const field = this.#relationOf(step);
-      if (!field || declaredStrategies(field).length < 2) continue;
-      const entry = stepsByField.get(field.coordinate);
-      if (entry) entry.steps.push(step);
-      else stepsByField.set(field.coordinate, { field, steps: [step] });
-    }
-    if (stepsByField.size === 0) return settledBelow;
-    const sent = batchRoundTrips(readsByStep.values());
-    for (const { field, steps } of stepsByField.values()) {
-      const current = this.input.strategyFor(field);
-      const whatIfs = new Map<ReadStrategy, number>();
-      for (const strategy of declaredStrategies(field)) {
-        const key = whatIfKey(field.coordinate, strategy);
-        if (strategy === current || this.#settled.get(key)) continue;
-        const strategyFor: StrategyChoice = (other) => (other.coordinate === field.coordinate ? strategy : this.input.strategyFor(other));
-        const switched = new Map(readsByStep);
-        for (const step of steps) switched.set(step, this.#reads(scope, step, strategyFor));
-        let roundTrips = add(batchRoundTrips(switched.values()), -sent);
-        const before = steps.flatMap((step) => childScopes(readsByStep.get(step)!));
-        const after = steps.flatMap((step) => childScopes(switched.get(step)!));
-        if (!sameScopes(before, after)) {
-          const [was, would] = [this.#sideRoundTrips(before, this.input.strategyFor), this.#sideRoundTrips(after, strategyFor)];
-          roundTrips = was === SATURATED || would === SATURATED ? SATURATED : add(roundTrips, would - was);
-          for (const step of steps) settledBelow.set(step, [...(settledBelow.get(step) ?? []), key]);
-        }
-        whatIfs.set(strategy, roundTrips);
-      }
-      if (whatIfs.size > 0) this.#addWhatIfs(steps[0]!, whatIfs);
-    }
-    return settledBelow;
-  }
-
-  /** The round trips `scopes` send, read with `strategyFor` (no what-ifs of their own). */
-  #sideRoundTrips(scopes: readonly Scope[], strategyFor: StrategyChoice): number {
-    const pass = new EstimatePass({ ...this.input, strategyFor, whatIfs: false });
-    for (const scope of scopes) pass.#visit(scope);
-    return pass.#visits > VISIT_BUDGET ? SATURATED : pass.#roundTrips;
-  }
-
-  #addWhatIfs(step: FieldStep, whatIfs: ReadonlyMap<ReadStrategy, number>): void {
-    const seen = this.#whatIfsByStep.get(step);
-    if (!seen) {
-      this.#whatIfsByStep.set(step, new Map(whatIfs));
-      return;
-    }
-    for (const [strategy, roundTrips] of whatIfs) seen.set(strategy, seen.has(strategy) ? add(seen.get(strategy)!, roundTrips) : roundTrips);
   }
 
   /** A relation field read by a strategy (not a connection: it has only its join). */
@@ -574,13 +498,7 @@ class EstimatePass {
       const shared = member === first ? undefined : first.step.responseKey === member.step.responseKey ? first.step.coordinate : `${first.step.coordinate} (${first.step.responseKey})`;
       this.#account(member.step, { read: group.read, batch: group.batch, sharesWith: shared, roundTrips: shared ? 0 : roundTrips, documents: shared ? 0 : documents });
     }
-    for (const member of group.members) {
-      this.#visitChildren(
-        member.step,
-        member.childSelections.map((selections) => ({ selections, objects: member.objects })),
-        settledBelow,
-      );
-    }
+    for (const member of group.members) this.#visitBelow(member.step, memberScopes(member), settledBelow);
   }
 
   /**
@@ -598,48 +516,4 @@ class EstimatePass {
   #listLength(field: RelationField): number {
     return this.input.listLength?.(field.coordinate) ?? this.#listSize;
   }
-}
-
-/** Saturating arithmetic: an alias bomb must not overflow into nonsense. */
-function add(a: number, b: number): number {
-  return Math.min(SATURATED, a + b);
-}
-
-function mul(a: number, b: number): number {
-  return Math.min(SATURATED, a * b);
-}
-
-/** What one batch sends: its command, its getMores, and a keyset page's anchor first. */
-function roundTripsOf(batch: BatchSpec): number {
-  return 1 + batch.getMoresPerBatch + (batch.readsAnchor ? 1 : 0);
-}
-
-function joinBatch(groups: Map<string, QueryGroup>, { batch, member }: Extract<StepRead, { kind: 'batched' }>): void {
-  let group = groups.get(batch.batch);
-  if (!group) groups.set(batch.batch, (group = { ...batch, members: [] }));
-  group.members.push(member);
-}
-
-/** The round trips of the batches a scope's reads open (each once, as its first member opens it). */
-function batchRoundTrips(reads: Iterable<readonly StepRead[]>): number {
-  const batches = new Map<string, BatchSpec>();
-  for (const stepReads of reads) {
-    for (const read of stepReads) if (read.kind === 'batched' && !batches.has(read.batch.batch)) batches.set(read.batch.batch, read.batch);
-  }
-  let roundTrips = 0;
-  for (const batch of batches.values()) roundTrips = add(roundTrips, roundTripsOf(batch));
-  return roundTrips;
-}
-
-/** The scopes a step's reads open below it. */
-function childScopes(reads: readonly StepRead[]): Scope[] {
-  return reads.flatMap((read) => (read.kind === 'free' ? (read.children ? [read.children] : []) : read.member.childSelections.map((selections) => ({ selections, objects: read.member.objects }))));
-}
-
-function sameScopes(a: readonly Scope[], b: readonly Scope[]): boolean {
-  return a.length === b.length && a.every((scope, index) => scope.selections === b[index]!.selections && scope.objects === b[index]!.objects);
-}
-
-function whatIfKey(coordinate: string, strategy: ReadStrategy): string {
-  return `${coordinate} ${strategy}`;
 }

@@ -88,8 +88,16 @@ function describeRelation(step: FieldStep, printing: PlanPrinting): string {
   if (!relation) return '';
   const figures = printing.figures.get(step);
   const read = figures?.read;
-  const whatIfs = [...(figures?.whatIfs ?? [])].map(([strategy, roundTrips]) => `by ${strategy} here: ${roundTrips === 0 ? 'no more round trips' : `${roundTrips < 0 ? '−' : '+'}${count(Math.abs(roundTrips), 'round trip')}`}`);
-  return `, ${printing.strategyFor(relation)} (declared: ${Object.keys(relation.shapes).join(', ')})${read?.endsWith('no command') ? `: ${read}` : ''}${whatIfs.length > 0 ? ` [${whatIfs.join('; ')}]` : ''}`;
+  const fromCopy = read?.endsWith('no command') ? `: ${read}` : '';
+  const whatIfs = [...(figures?.whatIfs ?? [])].map(([strategy, roundTrips]) => `by ${strategy}: ${describeChange(roundTrips)}`);
+  return `, ${printing.strategyFor(relation)} (declared: ${Object.keys(relation.shapes).join(', ')})${fromCopy}${whatIfs.length > 0 ? ` [${whatIfs.join('; ')}]` : ''}`;
+}
+
+/** What a what-if changes: the operation's round trips read that way here and below. */
+function describeChange(roundTrips: number): string {
+  if (roundTrips >= Number.MAX_SAFE_INTEGER) return 'too many round trips to count';
+  if (roundTrips === 0) return 'no change';
+  return `${roundTrips < 0 ? '−' : '+'}${count(Math.abs(roundTrips), 'round trip')}`;
 }
 
 /** The `↳` line under a step that sends a command or rides a batch; none for the others. */

@@ -21,6 +21,7 @@ const threads = buildGatewaySchema({
     type Thread @collection(name: "threads") {
       id: ID!
       recentMessages: [Message!]! @embedded @join(collection: "messages", localField: "_id", foreignField: "threadId", sort: "-at", limit: 3) @read(strategy: EMBEDDED)
+      pinned(first: Int): [Message!]! @embedded @join(collection: "messages", localField: "_id", foreignField: "threadId", sort: "at", limit: 3) @read(strategy: JOIN)
     }
     type Message @collection(name: "messages") {
       id: ID!
@@ -119,19 +120,31 @@ describe("explain's what-ifs, from the estimate's per-step figures", () => {
     }
   });
 
-  it(`${OPERATIONS} random operations under random overrides: every what-if equals the estimate made again (seed ${SEED})`, () => {
+  it('aliases of a field where the first reads nothing (first: 0): the scope keeps its what-if', () => {
+    for (const query of ['{ threads(first: 10) { a: pinned(first: 0) { at } b: pinned { at } } }', '{ threads(first: 10) { b: pinned { at } a: pinned(first: 0) { at } } }']) {
+      const { rows, estimate } = planOperation({ schema: threads.schema, storageMap: threads.storageMap, ...planned(threads.schema, query), overrides: new Map() });
+      expect(estimate.roundTrips).toBe(2);
+      expect(rows.find((row) => row.coordinate === 'Thread.pinned')).toMatchObject({ alternatives: [{ strategy: 'embedded', roundTrips: 1 }] });
+      expect(compareWhatIfs(threads.schema, threads.storageMap, query, {}, {})).toEqual({ mismatches: [], compared: 1 });
+    }
+  });
+
+  it.each([
+    ['the demo', demo, OPERATIONS],
+    ['threads, whose fields of two strategies take arguments and reach getMores', threads, OPERATIONS / 2],
+  ] as const)(`random operations over %s under random overrides (seed ${SEED}): every what-if equals the estimate made again`, (_name, subject, count) => {
     const random = new Random(SEED);
     const pools = { valuesFor: () => [] };
     const mismatches: Mismatch[] = [];
     let compared = 0;
-    for (let index = 0; index < OPERATIONS; index++) {
-      const operation = randomOperation(demo.schema, pools, SEED + index);
-      const result = compareWhatIfs(demo.schema, demo.storageMap, operation.query, operation.variables, randomOverrides(demo.storageMap, random), operation.operationName);
+    for (let index = 0; index < count; index++) {
+      const operation = randomOperation(subject.schema, pools, SEED + index);
+      const result = compareWhatIfs(subject.schema, subject.storageMap, operation.query, operation.variables, randomOverrides(subject.storageMap, random), operation.operationName);
       mismatches.push(...result.mismatches);
       compared += result.compared;
     }
     expect(mismatches.slice(0, 3)).toEqual([]);
-    // Enough what-ifs are compared for the check to mean something.
-    expect(compared).toBeGreaterThan(OPERATIONS / 4);
+    // Enough what-ifs are compared for the check to mean something (seed: WHAT_IF_SEED replays another run).
+    expect(compared).toBeGreaterThan(count / 4);
   });
 });
