@@ -9,7 +9,7 @@ import { serverSupportsTransactions } from '../writes/support/expected-writes';
 /**
  * `docjoin …` as a user runs it in a project folder: the CLI entry (src/cli/bin/docjoin.ts, through tsx
  * as the repository runs it; test/package checks the packed build) in a child process whose working
- * folder is the demo example, so it finds examples/demo/docjoin.config.ts by itself. Commands that need
+ * folder is the demo example, so it finds docjoin.config.ts by itself. Commands that need
  * a MongoDB of yours get the test MongoDB (MONGODB_URI, or a fresh embedded server); `serve` and
  * `explain --run` also start their own embedded server filled by the demo's seed.
  */
