@@ -28,6 +28,16 @@ const QUERY_HASH_LENGTH = 12;
  */
 export function requestObserverPlugin(options: RequestObserverOptions): ApolloServerPlugin<BaseContext> {
   return {
+    // A request refused before it starts (a bad x-docjoin-* header): logged and counted too, with the
+    // header it named, never its value.
+    async contextCreationDidFail({ error }) {
+      const extensions = (error as { extensions?: { code?: unknown; header?: unknown } }).extensions;
+      const code = typeof extensions?.code === 'string' ? extensions.code : 'INTERNAL_SERVER_ERROR';
+      options.metrics?.observe({ operationName: undefined, durationSeconds: 0, errorCode: code, cost: undefined, rejectedLimit: undefined });
+      const line = { errorCodes: [code], ...(typeof extensions?.header === 'string' && { header: extensions.header }) };
+      if (FAILURES.has(code)) options.logger.error(line, 'request refused');
+      else options.logger.warn(line, 'request refused');
+    },
     async requestDidStart() {
       const started = performance.now();
       return {

@@ -74,6 +74,17 @@ it("logs a mutation with its fan-out: the documents it modified per collection, 
   expect(lines).toEqual([expect.objectContaining({ msg: 'operation', operation: 'Rename', type: 'mutation', fanOut: { books: 1, shelves: 1 } })]);
 });
 
+it('logs and counts a request refused for a bad x-docjoin-* header, naming the header and not its value', async () => {
+  const before = await scrape();
+  lines.length = 0;
+  const refused = await post({ query: '{ shelves { name } }' }, { 'x-docjoin-strategy': 'Shelf.books=sideways' });
+  expect(refused.errors?.[0]?.extensions.code).toBe('BAD_USER_INPUT');
+  expect(lines).toEqual([expect.objectContaining({ level: 40, msg: 'request refused', errorCodes: ['BAD_USER_INPUT'], header: 'x-docjoin-strategy' })]);
+  expect(JSON.stringify(lines)).not.toContain('sideways');
+  const after = await scrape();
+  expect((metric(after, 'docjoin_requests_total{operation="anonymous",outcome="BAD_USER_INPUT"}') ?? 0) - (metric(before, 'docjoin_requests_total{operation="anonymous",outcome="BAD_USER_INPUT"}') ?? 0)).toBe(1);
+});
+
 it('logs an operation without a name with a short hash of its text, the same for the same text', async () => {
   lines.length = 0;
   await post({ query: '{ shelves { name } }' });
