@@ -5,7 +5,7 @@ import { startEmbeddedMongo } from '../src/embedded-mongo';
 import { dataCommands } from '../src/embedded-mongo/commands/data';
 import { Store } from '../src/embedded-mongo/storage/store';
 import { decodeBsonDocument } from '../src/embedded-mongo/wire/bson-document';
-import { generateHostsLogMessages } from '../examples/demo/seed/generators/hosts-log-messages';
+import { generateHostsLogMessages } from '../seed/generators/hosts-log-messages';
 import { median } from './support/bench-support';
 
 /**

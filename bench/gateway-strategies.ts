@@ -5,8 +5,8 @@ import { gatewaySettingsOf, loadConfig } from '../src/config/config';
 import { startEmbeddedMongo } from '../src/embedded-mongo';
 import { connectMongo, createGateway, type CostReport, type Gateway } from 'docjoin';
 import { declaredStrategies, type ReadStrategy, type RelationField } from '../src/gateway';
-import type { AuthorDoc, BookDoc, CommentDoc, HostDoc, LogMessageDoc, PersonDoc, PostDoc, PublisherDoc, StockDoc, TaskDoc } from '../examples/demo/seed/demo-documents';
-import { seedDemoData } from '../examples/demo/seed/seed-database';
+import type { AuthorDoc, BookDoc, CommentDoc, HostDoc, LogMessageDoc, PersonDoc, PostDoc, PublisherDoc, StockDoc, TaskDoc } from '../seed/demo-documents';
+import { seedDemoData } from '../seed/seed-database';
 import { latencyFromEnv } from './support/bench-support';
 
 /**

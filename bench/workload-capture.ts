@@ -7,7 +7,7 @@ import { gatewaySettingsOf, loadConfig } from '../src/config/config';
 import { startEmbeddedMongo } from '../src/embedded-mongo';
 import { connectMongo, createGateway, readWorkload, WorkloadRecorder, type Gateway } from 'docjoin';
 import type { CostLedger } from '../src/gateway/request/cost/cost-ledger';
-import { seedDemoData } from '../examples/demo/seed/seed-database';
+import { seedDemoData } from '../seed/seed-database';
 import { latencyFromEnv, median } from './support/bench-support';
 
 /**

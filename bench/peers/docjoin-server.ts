@@ -25,7 +25,7 @@ function thisBuild(): DocjoinModules {
 
 /**
  * docjoin as `docjoin serve` runs the demo project against a MongoDB URI: the project loaded from
- * examples/demo/docjoin.config.ts, the settings of a production process (NODE_ENV=production: no
+ * docjoin.config.ts, the settings of a production process (NODE_ENV=production: no
  * strategy or commands headers, no stack traces) with every other default, its own HTTP server, and
  * serve's default logging (one JSON line per request at info, written synchronously; to /dev/null here,
  * where serve writes to stdout). Compiled (compilePeers), `docjoin` is the package's build, dist/, as

@@ -7,14 +7,14 @@ import { ObjectId } from 'mongodb';
 const REPO_ROOT = path.dirname(require.resolve('docjoin/package.json'));
 
 /** The demo project's config: the data and SDL docjoin serves. */
-export const DEMO_CONFIG_FILE = path.join(REPO_ROOT, 'examples/demo/docjoin.config.ts');
+export const DEMO_CONFIG_FILE = path.join(REPO_ROOT, 'docjoin.config.ts');
 
 /**
  * What the hand-written GraphQL peers share: the SDL docjoin serves (its public schema, storage
- * directives removed: examples/demo/schema.public.graphql, which `npm run codegen:check` keeps true and
+ * directives removed: schema.public.graphql, which `npm run codegen:check` keeps true and
  * the runner compares with the project's SDL before starting), its DateTime scalar and its argument rules.
  */
-export const PUBLIC_SCHEMA_FILE = path.join(REPO_ROOT, 'examples/demo/schema.public.graphql');
+export const PUBLIC_SCHEMA_FILE = path.join(REPO_ROOT, 'schema.public.graphql');
 
 export function publicTypeDefs(): string {
   return readFileSync(PUBLIC_SCHEMA_FILE, 'utf8');

@@ -393,7 +393,7 @@ function rotated<T>(items: readonly T[], by: number): T[] {
 }
 
 async function seed(uri: string): Promise<{ seconds: number; mutationPosts: OperationVariables[]; checkPost: OperationVariables }> {
-  const project = await loadProject({ cwd: path.resolve(BENCH_DIR, '..'), configPath: 'examples/demo/docjoin.config.ts' });
+  const project = await loadProject({ cwd: path.resolve(BENCH_DIR, '..'), configPath: 'docjoin.config.ts' });
   const client = await MongoClient.connect(uri);
   try {
     const db = client.db(DB_NAME);
@@ -553,7 +553,7 @@ async function runPhase(latencyMs: number, settings: PeersSettings, counted: Rou
 
 /** The peers serve the public schema file; it must be what docjoin serves from the demo's SDL. */
 async function checkPublicSchema(): Promise<void> {
-  const project = await loadProject({ cwd: path.resolve(BENCH_DIR, '..'), configPath: 'examples/demo/docjoin.config.ts' });
+  const project = await loadProject({ cwd: path.resolve(BENCH_DIR, '..'), configPath: 'docjoin.config.ts' });
   const printed = printPublicSchema(project.typeDefs);
   if (!readFileSync(PUBLIC_SCHEMA_FILE, 'utf8').includes(printed)) {
     throw new Error(`${path.relative(process.cwd(), PUBLIC_SCHEMA_FILE)} is not the demo's public schema; run npm run codegen`);

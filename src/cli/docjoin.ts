@@ -5,6 +5,7 @@ import { redactingIo, type CliEnv, type CliIo } from '../command-line/cli-io';
 import { runCodegenCli } from './codegen/run-codegen';
 import { runExplainCli } from './explain/run-explain';
 import { runInitCli } from './init/run-init';
+import { runMongoCli } from './mongo/run-mongo';
 import { runSeedCli } from './seed/run-seed';
 import { runServeCli } from './serve/run-serve';
 
@@ -21,6 +22,7 @@ const COMMANDS: Readonly<Record<string, { readonly summary: string; readonly run
   codegen: { summary: 'write the public schema and run the graphql-codegen config on it', run: runCodegenCli },
   seed: { summary: "run the project's seed against a MongoDB", run: runSeedCli },
   init: { summary: 'scaffold a project; with --from-mongo, draft its schema from an existing database', run: runInitCli },
+  mongo: { summary: 'run the embedded MongoDB-compatible server alone and print its URI (no MongoDB needed)', run: runMongoCli },
 };
 
 export const DOCJOIN_USAGE = `Usage: docjoin <command> [options]      (docjoin <command> --help for its options)

@@ -1,6 +1,8 @@
 import { startEmbeddedMongo } from './index';
 
-const USAGE = `Usage: npm run mongo -- [--port N] [--latency-ms N] [--data-dir DIR [--fsync]]
+/** The options' help, after a usage line of the command that runs it (`npm run mongo --`, `docjoin mongo`). */
+export function embeddedMongoUsage(command: string): string {
+  return `Usage: ${command} [--port N] [--latency-ms N] [--data-dir DIR [--fsync]]
 
 Starts the embedded MongoDB-compatible server, prints its URI and runs until SIGINT/SIGTERM.
   --port N         TCP port on 127.0.0.1 (default 0: a free port)
@@ -11,6 +13,7 @@ Starts the embedded MongoDB-compatible server, prints its URI and runs until SIG
   --fsync          with --data-dir: fsync the journal before replying, so acknowledged writes also
                    survive a machine crash (default off)
   --help           show this help`;
+}
 
 interface CliOptions {
   port: number;
@@ -71,7 +74,7 @@ async function main(): Promise<void> {
     process.exit(2);
   }
   if (options.help) {
-    process.stdout.write(`${USAGE}\n`);
+    process.stdout.write(`${embeddedMongoUsage('npm run mongo --')}\n`);
     return;
   }
   const server = await startEmbeddedMongo({ port: options.port, latencyMs: options.latencyMs, dataDir: options.dataDir, fsync: options.fsync });

@@ -3,6 +3,7 @@ import { basename, dirname, resolve } from 'node:path';
 import type { IResolvers } from '@graphql-tools/utils';
 import { createJiti } from 'jiti';
 import { schemaFilePaths, withDirectiveTypeDefs, type MutationWritePlans } from '../gateway';
+import { findUnknownKey, PROJECT_CONFIG_KEYS } from './config-keys';
 import type { DocjoinProjectConfig } from './project-config';
 
 /** The names `docjoin` looks for in the working folder when no `--config` is given, in this order. */
@@ -32,7 +33,6 @@ export interface Project {
   readonly codegenConfigFile: string | undefined;
 }
 
-const KNOWN_KEYS: ReadonlySet<string> = new Set(['schema', 'resolvers', 'writePlans', 'writes', 'mongodb', 'server', 'codegen', 'seed']);
 
 /**
  * Finds and loads the project: `configPath` when given, else the first of CONFIG_FILE_NAMES in `cwd`.
@@ -107,8 +107,10 @@ function checkConfig(exported: unknown, name: string): DocjoinProjectConfig {
   if (typeof exported !== 'object' || exported === null || Array.isArray(exported)) {
     throw new ProjectConfigError(`${name} must export an object (export default defineConfig({ schema: 'schema' })), got ${exported === null ? 'null' : typeof exported}`);
   }
-  for (const key of Object.keys(exported)) {
-    if (!KNOWN_KEYS.has(key)) throw new ProjectConfigError(`${name}: unknown key "${key}"; the keys are ${[...KNOWN_KEYS].join(', ')}`);
+  const unknown = findUnknownKey(exported, PROJECT_CONFIG_KEYS);
+  if (unknown) {
+    const at = unknown.path.includes('.') ? ` of ${unknown.path.slice(0, unknown.path.lastIndexOf('.'))}` : '';
+    throw new ProjectConfigError(`${name}: unknown key "${unknown.path}"${unknown.nearest ? ` (did you mean "${unknown.nearest}"?)` : ''}; the keys${at} are ${unknown.known.join(', ')}`);
   }
   const config = exported as DocjoinProjectConfig;
   const schema: unknown = config.schema;

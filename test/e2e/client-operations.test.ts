@@ -19,7 +19,7 @@ import {
   TasksDueBeforeDocument,
   type BooksWithAuthorsQuery,
   type PostCommentsPageQueryVariables,
-} from '../../examples/demo/generated/client/graphql';
+} from '../../generated/client/graphql';
 import { startServer, type RunningServer } from '../../src/server/start-server';
 import { PUBLIC_SCHEMA_HEADER } from '../../src/codegen/public-schema';
 import { testEstimateViolations } from '../support/checked-gateway';

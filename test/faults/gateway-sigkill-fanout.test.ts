@@ -1,6 +1,6 @@
 import { join } from 'node:path';
 import { MongoClient, type Db, type ObjectId } from 'mongodb';
-import { seedDemoData } from '../../examples/demo/seed/seed-database';
+import { seedDemoData } from '../../seed/seed-database';
 import { DEMO_CONFIG } from '../support/demo-project';
 import { demoDrift } from './support/demo-workload';
 import { report } from './support/fault-run';

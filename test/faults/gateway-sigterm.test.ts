@@ -1,5 +1,5 @@
 import { MongoClient } from 'mongodb';
-import { seedDemoData } from '../../examples/demo/seed/seed-database';
+import { seedDemoData } from '../../seed/seed-database';
 import { DEMO_CONFIG } from '../support/demo-project';
 import { report } from './support/fault-run';
 import { figures, runLoad, send, type PlannedRequest } from './support/load';

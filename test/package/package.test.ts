@@ -47,7 +47,9 @@ it('the tarball holds compiled JavaScript and type declarations, not the sources
   expect(files).toEqual(
     expect.arrayContaining(['package/dist/index.js', 'package/dist/index.d.ts', 'package/dist/cli/bin/docjoin.js', 'package/dist/embedded-mongo/index.js', 'package/package.json', 'package/README.md', 'package/ide/dist/main.js', 'package/ide/dist/graphql.worker.js']),
   );
-  expect(files.filter((file) => /^package\/(src|test|examples|bench)\//.test(file))).toEqual([]);
+  // Nor the demo project at the repository's top level.
+  expect(files.filter((file) => /^package\/(src|test|examples|bench|schema|resolvers|documents|seed|operations|generated)\//.test(file))).toEqual([]);
+  expect(files.filter((file) => /^package\/(docjoin\.config\.ts|codegen\.yml|schema\.public\.graphql)$/.test(file))).toEqual([]);
   expect(files.filter((file) => file.endsWith('.ts') && !file.endsWith('.d.ts'))).toEqual([]);
 });
 

@@ -1,9 +1,9 @@
 import { resolve } from 'node:path';
 import { readSchemaFiles, withDirectiveTypeDefs } from 'docjoin';
-import { rootResolvers, rootWritePlans } from '../../examples/demo/resolvers';
+import { rootResolvers, rootWritePlans } from '../../resolvers';
 
 /** The demo example's folder and config, as the CLI is pointed at them. */
-export const DEMO_DIR = resolve(__dirname, '../../examples/demo');
+export const DEMO_DIR = resolve(__dirname, '../..');
 export const DEMO_CONFIG = resolve(DEMO_DIR, 'docjoin.config.ts');
 
 /** The demo's SDL with docjoin's directive definitions in front, as a gateway reads it. */

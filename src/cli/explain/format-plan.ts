@@ -87,6 +87,10 @@ function measuredLines(measured: MeasuredRun, estimated: number): string[] {
       `measured on ${measured.where}: ${count(cost.roundTrips, 'round trip')} (estimated ${estimated}), ${count(cost.documents, 'document')}, ` +
         `${count(cost.bytes, 'byte')}, ${cost.durationMs.toFixed(1)} ms; one query per parent would have sent ${cost.naiveRoundTrips}`,
     );
+    if (cost.estimateExceeded) {
+      const over = cost.estimateExceeded.map((measure) => (measure === 'roundTrips' ? `${cost.roundTrips} round trips against ${cost.estimatedRoundTrips}` : `${cost.documents} documents against ${cost.estimatedDocuments}`));
+      lines.push(`ESTIMATE EXCEEDED: measured ${over.join(', and ')} estimated (extensions.cost.estimateExceeded; please report it with this operation)`);
+    }
     if (cost.writes) {
       const fanOut = Object.entries(cost.writes.fanOut).map(([collection, modified]) => `${collection} ${modified}`).join(', ');
       lines.push(

@@ -58,6 +58,7 @@ export class GatewayMetrics {
   readonly #snapshotMisses: BatchedCounter<'field'>;
   readonly #fanOut: BatchedCounter<'collection'>;
   readonly #rejections: BatchedCounter<'limit'>;
+  readonly #estimateExceeded: BatchedCounter<'measure'>;
   readonly #mongoUp: Gauge;
   readonly #droppedFieldErrors: Counter;
   readonly #planLookups: BatchedCounter<'outcome'>;
@@ -86,6 +87,12 @@ export class GatewayMetrics {
     this.#snapshotMisses = new BatchedCounter({ name: 'docjoin_snapshot_misses_total', help: 'Snapshot reads that fell back to the join', labelNames: ['field'], registry });
     this.#fanOut = new BatchedCounter({ name: 'docjoin_write_fan_out_documents_total', help: 'Documents modified by writes, per collection (a write and every copy it kept true)', labelNames: ['collection'], registry });
     this.#rejections = new BatchedCounter({ name: 'docjoin_cost_limit_rejections_total', help: 'Operations rejected before execution by a cost limit (COST_LIMIT_EXCEEDED)', labelNames: ['limit'], registry });
+    this.#estimateExceeded = new BatchedCounter({
+      name: 'docjoin_estimate_exceeded_total',
+      help: 'Operations that cost more than their static estimate, by measure (roundTrips, documents): extensions.cost.estimateExceeded',
+      labelNames: ['measure'],
+      registry,
+    });
     this.#mongoUp = new Gauge({ name: 'docjoin_mongo_up', help: '1 while MongoDB answers its heartbeats, 0 during an outage', registers: [registry] });
     this.#droppedFieldErrors = new Counter({ name: 'docjoin_dropped_field_errors_total', help: 'Field errors graphql-js 16 left unhandled under a null it had already answered (graphql/graphql-js#3528), kept from ending the process', registers: [registry] });
     this.#planLookups = new BatchedCounter({ name: 'docjoin_plan_cache_lookups_total', help: 'Operation plans looked up in the plan cache: hit (planned before) or miss (planned now)', labelNames: ['outcome'], registry });
@@ -126,6 +133,7 @@ export class GatewayMetrics {
     operation.roundTrips.observe(cost.roundTrips);
     operation.estimated.observe(cost.estimatedRoundTrips);
     if (cost.estimatedRoundTrips > 0) this.#surplus.observe(cost.estimatedRoundTrips - cost.roundTrips);
+    for (const measure of cost.estimateExceeded ?? []) this.#estimateExceeded.series({ measure }).inc();
     this.#documents.observe(cost.documents);
     this.#bytes.observe(cost.bytes);
     for (const field in cost.fields) {

@@ -18,14 +18,26 @@ export interface RequestObserverOptions {
 
 const FAILURES = new Set(['INTERNAL_SERVER_ERROR', 'DATABASE_UNAVAILABLE']);
 const NO_CODES: readonly string[] = [];
+/** Hex digits of an anonymous operation's hash in its log line: enough to tell operations apart, short to read. */
+const QUERY_HASH_LENGTH = 12;
 
 /**
- * One log line per GraphQL request (operation name and type, duration, round trips measured and
- * estimated, documents, error codes), a warning for a slow one, and the request's metrics. It reads
+ * One log line per GraphQL request (operation name, or an anonymous one's hash, and type, duration, round
+ * trips measured and estimated, documents, a mutation's fan-out, error codes), a warning for a slow one, and the request's metrics. It reads
  * `extensions.cost`, so it goes after the cost plugin. Never the query's values or the response's data.
  */
 export function requestObserverPlugin(options: RequestObserverOptions): ApolloServerPlugin<BaseContext> {
   return {
+    // A request refused before it starts (a bad x-docjoin-* header): logged and counted too, with the
+    // header it named, never its value.
+    async contextCreationDidFail({ error }) {
+      const extensions = (error as { extensions?: { code?: unknown; header?: unknown } }).extensions;
+      const code = typeof extensions?.code === 'string' ? extensions.code : 'INTERNAL_SERVER_ERROR';
+      options.metrics?.observe({ operationName: undefined, durationSeconds: 0, errorCode: code, cost: undefined, rejectedLimit: undefined });
+      const line = { errorCodes: [code], ...(typeof extensions?.header === 'string' && { header: extensions.header }) };
+      if (FAILURES.has(code)) options.logger.error(line, 'request refused');
+      else options.logger.warn(line, 'request refused');
+    },
     async requestDidStart() {
       const started = performance.now();
       return {
@@ -42,9 +54,12 @@ export function requestObserverPlugin(options: RequestObserverOptions): ApolloSe
           else if ((cost?.roundTrips ?? 0) > 0) options.onDatabaseReached?.();
           const line = {
             operation: request.operationName ?? undefined,
+            // An operation without a name is told apart by its text's hash (Apollo's sha256), never by its text.
+            ...(!request.operationName && request.queryHash && { queryHash: request.queryHash.slice(0, QUERY_HASH_LENGTH) }),
             type: request.operation?.operation,
             durationMs: Math.round(durationMs * 10) / 10,
             ...(cost && { roundTrips: cost.roundTrips, estimatedRoundTrips: cost.estimatedRoundTrips, documents: cost.documents }),
+            ...(cost?.writes && { fanOut: cost.writes.fanOut }),
             ...(codes.length > 0 && { errorCodes: codes }),
             ...(options.logVariables && request.request.variables && { variables: request.request.variables }),
           };

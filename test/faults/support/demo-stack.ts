@@ -1,5 +1,5 @@
 import { MongoClient, type Db } from 'mongodb';
-import { seedDemoData } from '../../../examples/demo/seed/seed-database';
+import { seedDemoData } from '../../../seed/seed-database';
 import { DEMO_CONFIG } from '../../support/demo-project';
 import { startGateway, startMongo, type GatewayProcess, type MongoProcess } from './processes';
 

@@ -1,7 +1,7 @@
 import { createServer, type AddressInfo } from 'node:net';
 import { spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
 import { join } from 'node:path';
-import { ObjectId } from 'mongodb';
+import { MongoClient, ObjectId } from 'mongodb';
 import { DEMO_DIR } from '../../support/demo-project';
 import { startTestMongo, type TestMongo } from '../../support/test-mongo';
 import { serverSupportsTransactions } from '../writes/support/expected-writes';
@@ -9,7 +9,7 @@ import { serverSupportsTransactions } from '../writes/support/expected-writes';
 /**
  * `docjoin …` as a user runs it in a project folder: the CLI entry (src/cli/bin/docjoin.ts, through tsx
  * as the repository runs it; test/package checks the packed build) in a child process whose working
- * folder is the demo example, so it finds examples/demo/docjoin.config.ts by itself. Commands that need
+ * folder is the demo example, so it finds docjoin.config.ts by itself. Commands that need
  * a MongoDB of yours get the test MongoDB (MONGODB_URI, or a fresh embedded server); `serve` and
  * `explain --run` also start their own embedded server filled by the demo's seed.
  */
@@ -78,7 +78,7 @@ describe('docjoin without a database', () => {
     [['explain', '{ books { title } }'], 'explain: Cannot query field "title" on type "Book". (line 1, column 11)'],
     [['seed', '--scale', '0'], 'seed: --scale must be greater than 0, got "0"'],
     [['reconcile', '--fix', '--mongo-uri', 'localhost'], 'reconcile: --mongo-uri must start with mongodb:// or mongodb+srv://, got "localhost"'],
-    [['deploy'], 'docjoin: unknown command "deploy"; the commands are serve, explain, reconcile, advise, migrate, codegen, seed, init (try docjoin --help)'],
+    [['deploy'], 'docjoin: unknown command "deploy"; the commands are serve, explain, reconcile, advise, migrate, codegen, seed, init, mongo (try docjoin --help)'],
   ])('%j exits 2 with a one-line reason', async (args, line) => {
     const { code, stdout, stderr } = await docjoin(args, { MONGODB_URI: 'mongodb://127.0.0.1:1' });
     expect(code).toBe(2);
@@ -290,6 +290,39 @@ describe('docjoin serve', () => {
     const { stdout } = await done;
     expect(logLines(stdout).slice(-3).map((line) => line.msg)).toEqual(['SIGTERM: shutting down', 'stopping: finishing the requests in flight', 'stopped']);
   }, 60_000);
+});
+
+describe('docjoin mongo', () => {
+  it('runs the embedded server alone: prints its URI, answers the driver, keeps what was written, stops on SIGTERM', async () => {
+    const child = start(['mongo', '--port', '0']);
+    const done = finish(child);
+    const uri = await new Promise<string>((resolve, reject) => {
+      let printed = '';
+      child.stdout.on('data', (chunk: Buffer) => {
+        printed += chunk.toString();
+        if (printed.includes('\n')) resolve(printed.trim());
+      });
+      child.on('close', (code) => reject(new Error(`docjoin mongo exited with ${code} before printing its URI`)));
+    });
+    expect(uri).toMatch(/^mongodb:\/\/127\.0\.0\.1:\d+\//);
+    const client = await MongoClient.connect(uri);
+    try {
+      await client.db('alone').collection('notes').insertOne({ text: 'kept' });
+      expect(await client.db('alone').collection('notes').findOne({}, { projection: { _id: 0 } })).toEqual({ text: 'kept' });
+    } finally {
+      await client.close();
+    }
+    child.kill('SIGTERM');
+    const { code, stderr } = await done;
+    expect(code).toBe(0);
+    expect(stderr).toBe('docjoin mongo: SIGTERM, stopping\n');
+  }, 60_000);
+
+  it('refuses an unknown option in one line, exit 2', async () => {
+    const { code, stderr } = await docjoin(['mongo', '--prot', '1']);
+    expect(code).toBe(2);
+    expect(stderr).toBe("docjoin mongo: unknown option '--prot' (try --help)\n");
+  });
 });
 
 /** The JSON log lines of a command's output. */

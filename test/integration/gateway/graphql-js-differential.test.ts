@@ -5,7 +5,7 @@ import { connectMongo, createDocjoin, loadProject, type Docjoin, type Gateway, t
 import { request as httpRequest } from 'node:http';
 import { resolve } from 'node:path';
 import { isDeepStrictEqual } from 'node:util';
-import { seedDemoData } from '../../../examples/demo/seed/seed-database';
+import { seedDemoData } from '../../../seed/seed-database';
 import { estimateRequest } from '../../../src/gateway/operation/estimate/estimate-request';
 import { demoProjectOptions } from '../../support/demo-project';
 import { randomOperation, Random, type RandomOperation, type ValuePools } from '../../support/random-operations';

@@ -16,6 +16,8 @@ const SDL = /* GraphQL */ `
     books: [Book!]! @snapshot(path: "books", fields: ["id", "title"]) @join(localField: "books.id") @read(strategy: SNAPSHOT)
   }
   type Book @collection(name: "books") { id: ID! title: String! year: Int! }
+  type Mutation { updateBook(id: ID!, input: BookPatch!): Book! @update }
+  input BookPatch { title: String }
 `;
 
 let mongo: EmbeddedMongo;
@@ -62,6 +64,41 @@ it('logs one line per request: operation, duration, measured and estimated round
   ]);
   for (const line of lines) expect(typeof line.durationMs).toBe('number');
   expect(JSON.stringify(lines)).not.toContain('aaaaaaaaaaaaaaaaaaaaaaaa');
+});
+
+it("logs a mutation with its fan-out: the documents it modified per collection, its copies' included", async () => {
+  const shelf = await client.db('observability').collection('shelves').findOne({ name: 'one' });
+  const bookId = String((shelf!.books as Array<{ id: unknown }>)[0]!.id);
+  lines.length = 0;
+  await post({ query: 'mutation Rename($id: ID!) { updateBook(id: $id, input: { title: "A2" }) { title } }', variables: { id: bookId }, operationName: 'Rename' });
+  expect(lines).toEqual([expect.objectContaining({ msg: 'operation', operation: 'Rename', type: 'mutation', fanOut: { books: 1, shelves: 1 } })]);
+});
+
+it('logs and counts a request refused for a bad x-docjoin-* header, naming the header and not its value', async () => {
+  const before = await scrape();
+  lines.length = 0;
+  const refused = await post({ query: '{ shelves { name } }' }, { 'x-docjoin-strategy': 'Shelf.books=sideways' });
+  expect(refused.errors?.[0]?.extensions.code).toBe('BAD_USER_INPUT');
+  expect(lines).toEqual([expect.objectContaining({ level: 40, msg: 'request refused', errorCodes: ['BAD_USER_INPUT'], header: 'x-docjoin-strategy' })]);
+  expect(JSON.stringify(lines)).not.toContain('sideways');
+  const after = await scrape();
+  expect((metric(after, 'docjoin_requests_total{operation="anonymous",outcome="BAD_USER_INPUT"}') ?? 0) - (metric(before, 'docjoin_requests_total{operation="anonymous",outcome="BAD_USER_INPUT"}') ?? 0)).toBe(1);
+});
+
+it('logs an operation without a name with a short hash of its text, the same for the same text', async () => {
+  lines.length = 0;
+  await post({ query: '{ shelves { name } }' });
+  await post({ query: '{ shelves { name } }' });
+  await post({ query: '{ shelves(first: 1) { name } }' });
+  await post({ query: 'query Named { shelves { name } }' });
+  const hashes = lines.map((line) => line.queryHash);
+  expect(hashes[0]).toMatch(/^[0-9a-f]{12}$/);
+  expect(hashes[1]).toBe(hashes[0]);
+  expect(hashes[2]).toMatch(/^[0-9a-f]{12}$/);
+  expect(hashes[2]).not.toBe(hashes[0]);
+  // A named operation is told apart by its name.
+  expect(lines[3]).toMatchObject({ operation: 'Named' });
+  expect(lines[3]).not.toHaveProperty('queryHash');
 });
 
 it('serves Prometheus metrics: requests by operation and outcome, per field and strategy, snapshots, rejections, the process', async () => {

@@ -4,7 +4,7 @@ import { buildWriteModelFromSdl } from '../../../src/gateway/startup/write-model
 import { runReconcileCli } from '../../../src/reconcile/cli';
 import { reconcile } from '../../../src/reconcile/reconcile';
 import type { ReconcileProgress, ReconcileReport } from '../../../src/reconcile/reconcile-types';
-import { seedDemoData } from '../../../examples/demo/seed/seed-database';
+import { seedDemoData } from '../../../seed/seed-database';
 import { startTestMongo, type TestMongo } from '../../support/test-mongo';
 
 /** Data corrupted behind the gateway's back: reconcile finds each case exactly, fixes it, then finds nothing. */

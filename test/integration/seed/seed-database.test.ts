@@ -1,7 +1,7 @@
 import { EJSON } from 'bson';
 import type { Db } from 'mongodb';
-import { DEMO_COLLECTIONS, demoSizes, generateDemoData, type DemoCollectionName } from '../../../examples/demo/seed/generate';
-import { seedDemoData, type SeedSummary } from '../../../examples/demo/seed/seed-database';
+import { DEMO_COLLECTIONS, demoSizes, generateDemoData, type DemoCollectionName } from '../../../seed/generate';
+import { seedDemoData, type SeedSummary } from '../../../seed/seed-database';
 import { startTestMongo, type TestMongo } from '../../support/test-mongo';
 
 const ejson = (value: unknown): string => EJSON.stringify(value, { relaxed: false });

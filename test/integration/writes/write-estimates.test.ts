@@ -1,7 +1,7 @@
 import { demoProjectOptions } from '../../support/demo-project';
 import type { CommandStartedEvent, Db, ObjectId } from 'mongodb';
 import { gatewaySettingsOf, loadConfig } from '../../../src/config/config';
-import { mutationWritePlans } from '../../../examples/demo/resolvers/mutation';
+import { mutationWritePlans } from '../../../resolvers/mutation';
 import { startDemoGateway, type DemoGateway } from '../gateway/support/demo-gateway';
 import { startWriteDemo } from './support/write-demo';
 import { createCheckedGateway } from '../../support/checked-gateway';

@@ -29,9 +29,9 @@ describe('docjoin <command>', () => {
   });
 
   it.each([
-    [[], 'docjoin: no command given; the commands are serve, explain, reconcile, advise, migrate, codegen, seed, init (try docjoin --help)'],
-    [['start'], 'docjoin: unknown command "start"; the commands are serve, explain, reconcile, advise, migrate, codegen, seed, init (try docjoin --help)'],
-    [['toString'], 'docjoin: unknown command "toString"; the commands are serve, explain, reconcile, advise, migrate, codegen, seed, init (try docjoin --help)'],
+    [[], 'docjoin: no command given; the commands are serve, explain, reconcile, advise, migrate, codegen, seed, init, mongo (try docjoin --help)'],
+    [['start'], 'docjoin: unknown command "start"; the commands are serve, explain, reconcile, advise, migrate, codegen, seed, init, mongo (try docjoin --help)'],
+    [['toString'], 'docjoin: unknown command "toString"; the commands are serve, explain, reconcile, advise, migrate, codegen, seed, init, mongo (try docjoin --help)'],
     [['seed', '--scale', 'lots'], 'seed: --scale must be a positive number, got "lots"'],
     [['reconcile', '--batch-size', '0'], 'reconcile: --batch-size must be an integer from 1 to 100000, got "0"'],
     [['migrate', '--widen', 'Book'], 'migrate: --widen must be Type.field, e.g. --widen Book.authors, got "Book"'],

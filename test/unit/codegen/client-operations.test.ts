@@ -1,9 +1,9 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { buildSchema, getOperationAST, Kind, parse, print, validate, type DocumentNode } from 'graphql';
-import * as client from '../../../examples/demo/generated/client/graphql';
+import * as client from '../../../generated/client/graphql';
+import { DEMO_DIR } from '../../support/demo-project';
 
-const DEMO_DIR = resolve(__dirname, '../../../examples/demo');
 const OPERATIONS_DIR = resolve(DEMO_DIR, 'operations');
 const schema = buildSchema(readFileSync(resolve(DEMO_DIR, 'schema.public.graphql'), 'utf8'));
 const operationFiles = readdirSync(OPERATIONS_DIR).filter((name) => name.endsWith('.graphql')).sort();

@@ -1,12 +1,11 @@
 import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { buildClientSchema, introspectionFromSchema, Kind, parse, printSchema, visit, type DocumentNode } from 'graphql';
-import { rootResolvers } from '../../../examples/demo/resolvers';
+import { rootResolvers } from '../../../resolvers';
 import { PUBLIC_SCHEMA_HEADER, printPublicSchema, stripStorageDirectives } from '../../../src/codegen/public-schema';
 import { buildGatewaySchema } from '../../../src/gateway/startup/schema/build-gateway-schema';
-import { demoTypeDefs } from '../../support/demo-project';
+import { DEMO_DIR, demoTypeDefs } from '../../support/demo-project';
 
-const DEMO_DIR = resolve(__dirname, '../../../examples/demo');
 const publicSchemaText = readFileSync(resolve(DEMO_DIR, 'schema.public.graphql'), 'utf8');
 const publicSchema = parse(publicSchemaText);
 const domain = parse(readFileSync(resolve(DEMO_DIR, 'schema/domain.graphql'), 'utf8'));

@@ -1,8 +1,8 @@
 import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { buildSchema, isObjectType } from 'graphql';
+import { DEMO_DIR } from '../../support/demo-project';
 
-const DEMO_DIR = resolve(__dirname, '../../../examples/demo');
 const schema = buildSchema(readFileSync(resolve(DEMO_DIR, 'schema.public.graphql'), 'utf8'));
 const generated = readFileSync(resolve(DEMO_DIR, 'generated/resolvers-types.ts'), 'utf8');
 

@@ -1,8 +1,8 @@
 import { Kind } from 'graphql';
 import { DateTimeScalar } from 'docjoin';
 import { objectIdArgument } from 'docjoin';
-import { ContactDetail, contactDetailTypeName } from '../../../examples/demo/resolvers/contact-detail';
-import type { ContactDetailDocument } from '../../../examples/demo/documents';
+import { ContactDetail, contactDetailTypeName } from '../../../resolvers/contact-detail';
+import type { ContactDetailDocument } from '../../../documents';
 import { codeOf } from '../../support/graphql-error-code';
 
 describe('DateTime', () => {

@@ -24,9 +24,21 @@ describe('loadProject', () => {
 
   it.each([
     [{ writes: { transactions: 'sometimes' } }, 'docjoin.config.json: writes must be { transactions?: \'auto\' | \'never\' }, got {"transactions":"sometimes"}'],
-    [{ writes: { retries: 3 } }, 'docjoin.config.json: writes must be { transactions?: \'auto\' | \'never\' }, got {"retries":3}'],
-    [{ write: {} }, 'docjoin.config.json: unknown key "write"; the keys are schema, resolvers, writePlans, writes, mongodb, server, codegen, seed'],
+    [{ writes: { retries: 3 } }, 'docjoin.config.json: unknown key "writes.retries"; the keys of writes are transactions'],
+    [{ write: {} }, 'docjoin.config.json: unknown key "write" (did you mean "writes"?); the keys are schema, resolvers, writePlans, writes, mongodb, server, codegen, seed'],
+    [{ plugins: [] }, 'docjoin.config.json: unknown key "plugins"; the keys are schema, resolvers, writePlans, writes, mongodb, server, codegen, seed'],
+    [{ server: { hots: '127.0.0.1' } }, 'docjoin.config.json: unknown key "server.hots" (did you mean "host"?); the keys of server are port, host, cors,'],
+    [{ server: { limits: { maxDepht: 4 } } }, 'docjoin.config.json: unknown key "server.limits.maxDepht" (did you mean "maxDepth"?); the keys of server.limits are maxRoundTrips, maxDocuments, maxDepth'],
+    [{ server: { cors: { origins: ['https://app.example'] } } }, 'docjoin.config.json: unknown key "server.cors.origins" (did you mean "origin"?); the keys of server.cors are origin, credentials'],
+    [{ server: { workload: { fiel: 'w.jsonl' } } }, 'docjoin.config.json: unknown key "server.workload.fiel" (did you mean "file"?)'],
+    [{ mongodb: { url: 'mongodb://localhost' } }, 'docjoin.config.json: unknown key "mongodb.url" (did you mean "uri"?); the keys of mongodb are uri, db'],
+    [{ codegen: { output: 'x' } }, 'docjoin.config.json: unknown key "codegen.output"; the keys of codegen are publicSchema, config'],
   ])('refuses %j in one line', async (config, message) => {
     await expect(load({ schema: 'schema.graphql', ...config })).rejects.toThrow(message);
+  });
+
+  it("reads on where the keys are the user's own (resolvers, write plans) and where a value is no object", async () => {
+    const project = await load({ schema: 'schema.graphql', server: { cors: true, workload: false, limits: { maxDepth: 4 } }, mongodb: { db: 'shop' } });
+    expect(project.config.server).toEqual({ cors: true, workload: false, limits: { maxDepth: 4 } });
   });
 });

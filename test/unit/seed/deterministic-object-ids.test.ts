@@ -1,4 +1,4 @@
-import { createIdSequence, DEMO_ID_TAGS } from '../../../examples/demo/seed/deterministic-object-ids';
+import { createIdSequence, DEMO_ID_TAGS } from '../../../seed/deterministic-object-ids';
 
 test('ids are fixed timestamp, tag byte, 7-byte counter', () => {
   const next = createIdSequence(0x0c);

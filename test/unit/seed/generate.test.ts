@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import { BSON, EJSON, type ObjectId } from 'bson';
-import { DEMO_EPOCH_MS } from '../../../examples/demo/seed/demo-clock';
-import { DEMO_ID_TAGS } from '../../../examples/demo/seed/deterministic-object-ids';
+import { DEMO_EPOCH_MS } from '../../../seed/demo-clock';
+import { DEMO_ID_TAGS } from '../../../seed/deterministic-object-ids';
 import {
   DEMO_COLLECTIONS,
   demoSizes,
@@ -9,7 +9,7 @@ import {
   type CommentDoc,
   type DemoData,
   type LogMessageDoc,
-} from '../../../examples/demo/seed/generate';
+} from '../../../seed/generate';
 
 const hex = (id: ObjectId): string => id.toHexString();
 const ejson = (value: unknown): string => EJSON.stringify(value, { relaxed: false });

@@ -1,5 +1,5 @@
-import { generateDemoData } from '../../../examples/demo/seed/generate';
-import { DEMO_INDEXES, defaultIndexName } from '../../../examples/demo/seed/indexes';
+import { generateDemoData } from '../../../seed/generate';
+import { DEMO_INDEXES, defaultIndexName } from '../../../seed/indexes';
 
 /** Values at a dotted path, descending into arrays the way MongoDB index keys do. */
 function valuesAt(value: unknown, path: readonly string[]): unknown[] {

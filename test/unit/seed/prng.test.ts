@@ -1,4 +1,4 @@
-import { createPrng, seedFromLabel } from '../../../examples/demo/seed/prng';
+import { createPrng, seedFromLabel } from '../../../seed/prng';
 
 test('the same seed gives the same sequence; a different seed a different one', () => {
   const take = (seed: number) => Array.from({ length: 5 }, createPrng(seed).next);

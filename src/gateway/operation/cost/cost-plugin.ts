@@ -91,14 +91,17 @@ export function ApolloServerPluginDocjoinCost<TContext extends { readonly ledger
           if (key in extensions) return;
           const report = contextValue.ledger.report({ estimatedRoundTrips: estimate?.roundTrips ?? 0, estimatedDocuments: estimate?.documents ?? 0, commands: options.commandsView?.(request) ?? false });
           extensions[key] = report;
-          if (options.checkEstimate && request.operation) {
-            const retried = contextValue.ledger.retriedAttempts();
-            const measured = { roundTrips: report.roundTrips - retried.roundTrips, documents: report.documents - retried.documents };
-            const violations = findEstimateViolations(measured, estimate, {
-              operationName: request.operationName ?? undefined,
-              query: request.source,
-              variables: request.request.variables,
-            });
+          if (!request.operation || (!estimate && !options.checkEstimate)) return;
+          const retried = contextValue.ledger.retriedAttempts();
+          const measured = { roundTrips: report.roundTrips - retried.roundTrips, documents: report.documents - retried.documents };
+          const violations = findEstimateViolations(measured, estimate, {
+            operationName: request.operationName ?? undefined,
+            query: request.source,
+            variables: request.request.variables,
+          });
+          // Said in the response, and counted in /metrics, whenever an estimate was made: never in silence.
+          if (estimate && violations.length > 0) report.estimateExceeded = violations.map((violation) => violation.measure);
+          if (options.checkEstimate) {
             for (const violation of violations) {
               options.onEstimateViolation?.(violation);
               const error = new GraphQLError(`docjoin: the static estimate (${violation.estimated} ${UNITS[violation.measure]}) is below the measured cost (${violation.measured})`, {

@@ -118,6 +118,11 @@ export interface CostReport {
   commands?: CommandCost[];
   /** Only for operations that ran a write unit (mutations). */
   writes?: WriteCost;
+  /**
+   * Only when a measure of the operation exceeded its static estimate (a bug in the estimate, or data
+   * the estimate's assumptions did not foresee): which. docjoin_estimate_exceeded_total counts them.
+   */
+  estimateExceeded?: Array<'roundTrips' | 'documents'>;
 }
 
 export interface ReportOptions {

@@ -2,7 +2,7 @@ import { demoProjectOptions } from '../../../support/demo-project';
 import type { MongoClient } from 'mongodb';
 import { gatewaySettingsOf, loadConfig, type DocjoinConfig } from '../../../../src/config/config';
 import { connectMongo, type Gateway } from 'docjoin';
-import { seedDemoData } from '../../../../examples/demo/seed/seed-database';
+import { seedDemoData } from '../../../../seed/seed-database';
 import { startTestMongo, type TestMongo } from '../../../support/test-mongo';
 import { createCheckedGateway } from '../../../support/checked-gateway';
 

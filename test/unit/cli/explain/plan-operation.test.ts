@@ -1,5 +1,5 @@
 import { getOperationAST, getVariableValues, parse } from 'graphql';
-import { rootResolvers, rootWritePlans } from '../../../../examples/demo/resolvers';
+import { rootResolvers, rootWritePlans } from '../../../../resolvers';
 import { planOperation, type OperationPlan } from '../../../../src/cli/explain/plan-operation';
 import type { ReadStrategy } from '../../../../src/gateway/startup/storage-map/storage-map-types';
 import { buildOperationPlan } from '../../../../src/gateway/operation/plan/operation-plan';

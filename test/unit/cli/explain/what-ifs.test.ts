@@ -1,5 +1,5 @@
 import { getOperationAST, getVariableValues, parse, validate, type GraphQLSchema } from 'graphql';
-import { rootResolvers, rootWritePlans } from '../../../../examples/demo/resolvers';
+import { rootResolvers, rootWritePlans } from '../../../../resolvers';
 import { planOperation } from '../../../../src/cli/explain/plan-operation';
 import { estimateOperation } from '../../../../src/gateway/operation/estimate/estimate-operation';
 import { buildOperationPlan } from '../../../../src/gateway/operation/plan/operation-plan';

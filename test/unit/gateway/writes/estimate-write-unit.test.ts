@@ -1,5 +1,5 @@
 import { ObjectId } from 'bson';
-import { mutationWritePlans } from '../../../../examples/demo/resolvers/mutation';
+import { mutationWritePlans } from '../../../../resolvers/mutation';
 import { StorageConfigError } from '../../../../src/gateway/errors/internal-errors';
 import { buildStorageMap } from '../../../../src/gateway/startup/storage-map/build-storage-map';
 import { buildWriteModel } from '../../../../src/gateway/startup/write-model/build-write-model';

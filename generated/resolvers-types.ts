@@ -360,7 +360,7 @@ export type Query = {
   products: Array<Product>;
   publisher?: Maybe<Publisher>;
   stock?: Maybe<Stock>;
-  /** Hand-written (examples/demo/resolvers/query.ts): the status enum maps to the stored `done` flag. */
+  /** Hand-written (resolvers/query.ts): the status enum maps to the stored `done` flag. */
   tasks: Array<Task>;
 };
 

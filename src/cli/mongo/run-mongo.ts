@@ -1,0 +1,32 @@
+import type { CliEnv, CliIo } from '../../command-line/cli-io';
+import { embeddedMongoUsage, parseCliArgs } from '../../embedded-mongo/cli';
+import { startEmbeddedMongo } from '../../embedded-mongo';
+
+/**
+ * `docjoin mongo`: the embedded MongoDB-compatible server on its own, for tools and tests that need a
+ * MongoDB URI on a machine without MongoDB. Prints the URI, then serves until SIGINT or SIGTERM.
+ */
+export async function runMongoCli(argv: readonly string[], _env: CliEnv, io: CliIo): Promise<number> {
+  let options;
+  try {
+    options = parseCliArgs(argv);
+  } catch (error) {
+    io.err.write(`docjoin mongo: ${(error as Error).message}\n`);
+    return 2;
+  }
+  if (options.help) {
+    io.out.write(`${embeddedMongoUsage('docjoin mongo')}\n`);
+    return 0;
+  }
+  const server = await startEmbeddedMongo({ port: options.port, latencyMs: options.latencyMs, dataDir: options.dataDir, fsync: options.fsync });
+  const ignoredBytes = server.recovery?.ignoredBytes ?? 0;
+  if (ignoredBytes > 0) io.err.write(`docjoin mongo: ignored an incomplete record at the end of the journal (${ignoredBytes} bytes), as a write cut off by a crash leaves it\n`);
+  io.out.write(`${server.uri}\n`);
+  const signal = await new Promise<NodeJS.Signals>((resolve) => {
+    process.once('SIGINT', () => resolve('SIGINT'));
+    process.once('SIGTERM', () => resolve('SIGTERM'));
+  });
+  io.err.write(`docjoin mongo: ${signal}, stopping\n`);
+  await server.stop();
+  return 0;
+}

@@ -1,0 +1,50 @@
+import { execFile } from 'node:child_process';
+import { cpSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, symlinkSync } from 'node:fs';
+import { join, relative, resolve } from 'node:path';
+import { promisify } from 'node:util';
+import { DEMO_DIR } from '../../support/demo-project';
+
+const run = promisify(execFile);
+
+/** Every file under `root`, by its path relative to `root`, with its text. */
+function filesUnder(root: string): Map<string, string> {
+  const files = new Map<string, string>();
+  const walk = (folder: string): void => {
+    for (const entry of readdirSync(folder, { withFileTypes: true })) {
+      const path = join(folder, entry.name);
+      if (entry.isDirectory()) walk(path);
+      else files.set(relative(root, path), readFileSync(path, 'utf8'));
+    }
+  };
+  walk(root);
+  return files;
+}
+
+/**
+ * The demo's codegen.yml is a plain graphql-codegen config: a frontend team runs the stock CLI on it
+ * (reading the committed schema.public.graphql) and gets exactly the files `docjoin codegen` wrote.
+ */
+describe('the stock graphql-codegen CLI on the demo codegen.yml', () => {
+  const scratchRoot = resolve(DEMO_DIR, 'test-results');
+  let workdir: string;
+
+  beforeAll(() => {
+    mkdirSync(scratchRoot, { recursive: true });
+    workdir = mkdtempSync(join(scratchRoot, 'stock-codegen-'));
+    for (const name of ['codegen.yml', 'schema.public.graphql', 'operations']) cpSync(join(DEMO_DIR, name), join(workdir, name), { recursive: true });
+    // The plugins resolve from the project's node_modules, as they do for a team that installed them.
+    symlinkSync(join(DEMO_DIR, 'node_modules'), join(workdir, 'node_modules'), 'dir');
+  });
+
+  afterAll(() => rmSync(workdir, { recursive: true, force: true }));
+
+  it('writes the same generated/ tree as docjoin codegen', async () => {
+    // What `npx graphql-codegen` runs.
+    const cli = join(DEMO_DIR, 'node_modules/.bin/graphql-codegen');
+    await run(process.execPath, [cli, '--config', 'codegen.yml', '--silent'], { cwd: workdir, env: { ...process.env, CI: 'true' } });
+    const stock = filesUnder(join(workdir, 'generated'));
+    const committed = filesUnder(join(DEMO_DIR, 'generated'));
+    expect([...stock.keys()].sort()).toEqual([...committed.keys()].sort());
+    for (const [path, text] of committed) expect([path, stock.get(path)]).toEqual([path, text]);
+  });
+});

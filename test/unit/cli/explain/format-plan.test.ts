@@ -1,0 +1,29 @@
+import type { CostReport } from '../../../../src/gateway/request/cost/cost-ledger';
+import { DEFAULT_COST_LIMITS } from '../../../../src/gateway/operation/cost/cost-limits';
+import { formatPlan } from '../../../../src/cli/explain/format-plan';
+import type { OperationPlan } from '../../../../src/cli/explain/plan-operation';
+
+const plan: OperationPlan = { operationType: 'query', operationName: 'Twice', estimate: { roundTrips: 1, documents: 1, depth: 1 }, rows: [], steps: new Map() };
+const cost = (extra: Partial<CostReport>): CostReport => ({
+  roundTrips: 2,
+  documents: 2,
+  bytes: 100,
+  durationMs: 1.5,
+  estimatedRoundTrips: 1,
+  estimatedDocuments: 1,
+  naiveRoundTrips: 2,
+  fields: {},
+  collections: {},
+  ...extra,
+});
+
+describe('explain --run on an operation that cost more than its estimate', () => {
+  it('flags each measure over it, with both numbers', () => {
+    const printed = formatPlan(plan, DEFAULT_COST_LIMITS, { where: 'embedded demo data', cost: cost({ estimateExceeded: ['roundTrips', 'documents'] }), errors: [] }).split('\n');
+    expect(printed).toContain('ESTIMATE EXCEEDED: measured 2 round trips against 1, and 2 documents against 1 estimated (extensions.cost.estimateExceeded; please report it with this operation)');
+  });
+
+  it('prints no flag when the report has none', () => {
+    expect(formatPlan(plan, DEFAULT_COST_LIMITS, { where: 'embedded demo data', cost: cost({ roundTrips: 1, documents: 1 }), errors: [] })).not.toContain('ESTIMATE EXCEEDED');
+  });
+});
