@@ -34,7 +34,7 @@ beforeAll(async () => {
   const books = [{ title: 'A', year: 2001 }, { title: 'B', year: 2002 }];
   const { insertedIds } = await db.collection('books').insertMany(books);
   await db.collection('shelves').insertOne({ name: 'one', books: books.map((book, i) => ({ id: insertedIds[i], title: book.title })) });
-  gateway = await createCheckedGateway({ typeDefs: SDL, mongoClient: client, db: 'observability', port: 0, logger, slowOperationMs: 60_000, limits: { maxRoundTrips: 3 } });
+  gateway = await createCheckedGateway({ typeDefs: SDL, mongoClient: client, db: 'observability', port: 0, logger, slowOperationMs: 60_000, limits: { maxRoundTrips: 4 } });
 }, 60_000);
 afterAll(async () => {
   await gateway?.stop();

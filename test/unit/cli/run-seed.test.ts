@@ -1,3 +1,6 @@
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { SEED_USAGE } from '../../../src/cli/seed/seed-args';
 import { runSeedCli } from '../../../src/cli/seed/run-seed';
 import { DEMO_CONFIG, DEMO_DIR } from '../../support/demo-project';
@@ -36,8 +39,15 @@ describe('runSeedCli without a database', () => {
 
   test('a project without a seed function exits 2 naming the fix', async () => {
     const { io, err } = captureStreams();
-    await expect(runSeedCli(['--schema', `${DEMO_DIR}/schema`, '--mongo-uri', 'mongodb://127.0.0.1:1'], {}, io)).resolves.toBe(2);
-    expect(err).toEqual(['seed: the project has no seed function; add seed: async (db, { scale, onProgress }) => { … } to it\n']);
+    const folder = mkdtempSync(join(tmpdir(), 'docjoin-no-seed-'));
+    const config = join(folder, 'docjoin.config.json');
+    try {
+      writeFileSync(config, JSON.stringify({ schema: join(DEMO_DIR, 'schema') }));
+      await expect(runSeedCli(['--config', config, '--mongo-uri', 'mongodb://127.0.0.1:1'], {}, io)).resolves.toBe(2);
+    } finally {
+      rmSync(folder, { recursive: true, force: true });
+    }
+    expect(err).toEqual([`seed: ${config} has no seed function; add seed: async (db, { scale, onProgress }) => { … } to it\n`]);
   });
 
   test('an unreachable MongoDB fails with one line, exit 1, and no password in the output', async () => {
