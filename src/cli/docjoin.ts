@@ -27,8 +27,8 @@ const COMMANDS: Readonly<Record<string, { readonly summary: string; readonly run
 
 export const DOCJOIN_USAGE = `Usage: docjoin <command> [options]      (docjoin <command> --help for its options)
 
-A GraphQL gateway over MongoDB where each relation field picks its read strategy. Every command works
-on the project of docjoin.config.* in this folder (or --config FILE).
+A GraphQL gateway over MongoDB where each relation field picks its read strategy. The commands but
+init and mongo work on the project of docjoin.config.* in this folder (or --config FILE).
 
 Commands:
 ${Object.entries(COMMANDS)

@@ -39,7 +39,7 @@ export function findUnknownKey(value: unknown, keys: ConfigKeys, path: readonly 
   if (typeof value !== 'object' || value === null || Array.isArray(value)) return undefined;
   const known = Object.keys(keys);
   for (const [key, inner] of Object.entries(value)) {
-    const shape = keys[key];
+    const shape = Object.hasOwn(keys, key) ? keys[key] : undefined;
     if (shape === undefined) return { path: [...path, key].join('.'), nearest: nearestKey(key, known), known };
     if (shape === 'open') continue;
     const unknown = findUnknownKey(inner, shape, [...path, key]);
@@ -48,10 +48,13 @@ export function findUnknownKey(value: unknown, keys: ConfigKeys, path: readonly 
   return undefined;
 }
 
-/** The known key with the fewest edits from `key` (case ignored), if that is at most a third of its length (at least 2). */
+/**
+ * The known key with the fewest edits from `key` (case ignored), if that is at most a third of its
+ * length, at least 2 but fewer than its length (`id` suggests nothing, not `db`).
+ */
 function nearestKey(key: string, known: readonly string[]): string | undefined {
   let nearest: string | undefined;
-  let fewest = Math.max(2, Math.floor(key.length / 3)) + 1;
+  let fewest = Math.min(Math.max(2, Math.floor(key.length / 3)), key.length - 1) + 1;
   for (const candidate of known) {
     const edits = editDistance(key.toLowerCase(), candidate.toLowerCase());
     if (edits < fewest) [nearest, fewest] = [candidate, edits];

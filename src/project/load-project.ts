@@ -121,7 +121,7 @@ function checkConfig(exported: unknown, name: string): DocjoinProjectConfig {
   if (mongodb !== undefined && (typeof mongodb !== 'object' || mongodb === null)) throw new ProjectConfigError(`${name}: mongodb must be { uri?, db? }, got ${JSON.stringify(mongodb)}`);
   const writes: unknown = config.writes;
   const transactions = (writes as { transactions?: unknown } | null | undefined)?.transactions;
-  if (writes !== undefined && (typeof writes !== 'object' || writes === null || Object.keys(writes).some((key) => key !== 'transactions') || ![undefined, 'auto', 'never'].includes(transactions as string))) {
+  if (writes !== undefined && (typeof writes !== 'object' || writes === null || ![undefined, 'auto', 'never'].includes(transactions as string))) {
     throw new ProjectConfigError(`${name}: writes must be { transactions?: 'auto' | 'never' }, got ${JSON.stringify(writes)}`);
   }
   const seed: unknown = config.seed;

@@ -1,4 +1,5 @@
 import type { CliEnv, CliIo } from '../../command-line/cli-io';
+import { nextStopSignal } from '../../command-line/stop-signal';
 import { embeddedMongoUsage, parseCliArgs } from '../../embedded-mongo/cli';
 import { startEmbeddedMongo } from '../../embedded-mongo';
 
@@ -18,14 +19,20 @@ export async function runMongoCli(argv: readonly string[], _env: CliEnv, io: Cli
     io.out.write(`${embeddedMongoUsage('docjoin mongo')}\n`);
     return 0;
   }
-  const server = await startEmbeddedMongo({ port: options.port, latencyMs: options.latencyMs, dataDir: options.dataDir, fsync: options.fsync });
+  const stopSignal = nextStopSignal();
+  let server;
+  try {
+    server = await startEmbeddedMongo({ port: options.port, latencyMs: options.latencyMs, dataDir: options.dataDir, fsync: options.fsync });
+  } catch (error) {
+    // A taken port, a data directory it cannot write: one line.
+    io.err.write(`docjoin mongo: ${error instanceof Error ? error.message : String(error)}\n`);
+    stopSignal.cancel();
+    return 1;
+  }
   const ignoredBytes = server.recovery?.ignoredBytes ?? 0;
   if (ignoredBytes > 0) io.err.write(`docjoin mongo: ignored an incomplete record at the end of the journal (${ignoredBytes} bytes), as a write cut off by a crash leaves it\n`);
   io.out.write(`${server.uri}\n`);
-  const signal = await new Promise<NodeJS.Signals>((resolve) => {
-    process.once('SIGINT', () => resolve('SIGINT'));
-    process.once('SIGTERM', () => resolve('SIGTERM'));
-  });
+  const signal = await stopSignal.signal;
   io.err.write(`docjoin mongo: ${signal}, stopping\n`);
   await server.stop();
   return 0;

@@ -8,6 +8,7 @@ import { MongoUnreachableError } from '../../server/mongo-unreachable-error';
 import { startServer, type RunningServer } from '../../server/start-server';
 import { answerWithoutRunning } from '../../command-line/answer-without-running';
 import type { CliEnv, CliIo } from '../../command-line/cli-io';
+import { nextStopSignal } from '../../command-line/stop-signal';
 import { parseServeArgs, SERVE_USAGE } from './serve-args';
 
 /**
@@ -65,22 +66,4 @@ export async function runServeCli(argv: readonly string[], env: CliEnv, io: CliI
     io.err.write(`docjoin: stopping failed: ${error instanceof Error ? error.message : String(error)}\n`);
     return 1;
   }
-}
-
-/** The next SIGINT or SIGTERM; `cancel` stops listening (a start that failed). */
-function nextStopSignal(): { signal: Promise<NodeJS.Signals>; cancel(): void } {
-  let stop!: (signal: NodeJS.Signals) => void;
-  const cancel = () => {
-    process.off('SIGINT', stop);
-    process.off('SIGTERM', stop);
-  };
-  const signal = new Promise<NodeJS.Signals>((resolve) => {
-    stop = (received) => {
-      cancel();
-      resolve(received);
-    };
-  });
-  process.on('SIGINT', stop);
-  process.on('SIGTERM', stop);
-  return { signal, cancel };
 }

@@ -13,7 +13,8 @@ import { BatchedCounter, BatchedHistogram, type CounterSeries, type HistogramSer
 /** One finished GraphQL request, as the request-log plugin saw it. */
 export interface ObservedRequest {
   readonly operationName: string | undefined;
-  readonly durationSeconds: number;
+  /** Undefined for a request refused before it started (nothing to time). */
+  readonly durationSeconds: number | undefined;
   /** The first error's extensions.code, or undefined when the request succeeded. */
   readonly errorCode: string | undefined;
   /** Undefined when the request never reached the gateway's accounting (e.g. a malformed body). */
@@ -126,7 +127,7 @@ export class GatewayMetrics {
     let requests = operation.outcomes.get(outcome);
     if (!requests) operation.outcomes.set(outcome, (requests = this.#requests.series({ operation: operation.label, outcome })));
     requests.inc();
-    operation.duration.observe(request.durationSeconds);
+    if (request.durationSeconds !== undefined) operation.duration.observe(request.durationSeconds);
     if (request.rejectedLimit !== undefined) this.#rejections.series({ limit: request.rejectedLimit }).inc();
     const { cost } = request;
     if (!cost) return;

@@ -28,15 +28,15 @@ const QUERY_HASH_LENGTH = 12;
  */
 export function requestObserverPlugin(options: RequestObserverOptions): ApolloServerPlugin<BaseContext> {
   return {
-    // A request refused before it starts (a bad x-docjoin-* header): logged and counted too, with the
-    // header it named, never its value.
+    // A request refused before it starts (a bad x-docjoin-* header): logged and counted too (its body is
+    // not read, so under no operation name), with the header it named, never its value. An error with no
+    // code is a bug in making the context: its message and stack are logged.
     async contextCreationDidFail({ error }) {
       const extensions = (error as { extensions?: { code?: unknown; header?: unknown } }).extensions;
-      const code = typeof extensions?.code === 'string' ? extensions.code : 'INTERNAL_SERVER_ERROR';
-      options.metrics?.observe({ operationName: undefined, durationSeconds: 0, errorCode: code, cost: undefined, rejectedLimit: undefined });
-      const line = { errorCodes: [code], ...(typeof extensions?.header === 'string' && { header: extensions.header }) };
-      if (FAILURES.has(code)) options.logger.error(line, 'request refused');
-      else options.logger.warn(line, 'request refused');
+      const code = typeof extensions?.code === 'string' ? extensions.code : undefined;
+      options.metrics?.observe({ operationName: undefined, durationSeconds: undefined, errorCode: code ?? 'INTERNAL_SERVER_ERROR', cost: undefined, rejectedLimit: undefined });
+      if (code === undefined) options.logger.error({ err: error, errorCodes: ['INTERNAL_SERVER_ERROR'] }, 'request refused: its context could not be made');
+      else options.logger.warn({ errorCodes: [code], ...(typeof extensions?.header === 'string' && { header: extensions.header }) }, 'request refused');
     },
     async requestDidStart() {
       const started = performance.now();

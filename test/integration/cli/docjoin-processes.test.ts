@@ -318,6 +318,18 @@ describe('docjoin mongo', () => {
     expect(stderr).toBe('docjoin mongo: SIGTERM, stopping\n');
   }, 60_000);
 
+  it('on a taken port exits 1 with one line', async () => {
+    const taken = createServer();
+    await new Promise<void>((resolve) => taken.listen(0, '127.0.0.1', resolve));
+    try {
+      const { code, stderr } = await docjoin(['mongo', '--port', String((taken.address() as AddressInfo).port)]);
+      expect(code).toBe(1);
+      expect(stderr.split('\n')).toEqual([expect.stringMatching(/^docjoin mongo: .*EADDRINUSE/), '']);
+    } finally {
+      await new Promise((resolve) => taken.close(resolve));
+    }
+  });
+
   it('refuses an unknown option in one line, exit 2', async () => {
     const { code, stderr } = await docjoin(['mongo', '--prot', '1']);
     expect(code).toBe(2);

@@ -36,7 +36,9 @@ describe('the stock graphql-codegen CLI on the demo codegen.yml', () => {
     symlinkSync(join(DEMO_DIR, 'node_modules'), join(workdir, 'node_modules'), 'dir');
   });
 
-  afterAll(() => rmSync(workdir, { recursive: true, force: true }));
+  afterAll(() => {
+    if (workdir) rmSync(workdir, { recursive: true, force: true });
+  });
 
   it('writes the same generated/ tree as docjoin codegen', async () => {
     // What `npx graphql-codegen` runs.

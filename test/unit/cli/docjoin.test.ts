@@ -14,7 +14,7 @@ describe('docjoin <command>', () => {
     const { io, out } = captureIo();
     expect(await runDocjoinCli(['--help'], {}, io)).toBe(0);
     expect(out()).toBe(`${DOCJOIN_USAGE}\n`);
-    for (const command of ['serve', 'seed', 'explain', 'reconcile', 'advise', 'migrate', 'codegen', 'init']) expect(DOCJOIN_USAGE).toMatch(new RegExp(`^  ${command} `, 'm'));
+    for (const command of ['serve', 'seed', 'explain', 'reconcile', 'advise', 'migrate', 'codegen', 'init', 'mongo']) expect(DOCJOIN_USAGE).toMatch(new RegExp(`^  ${command} `, 'm'));
   });
 
   it.each([
@@ -48,8 +48,10 @@ describe('docjoin <command>', () => {
   it('serve refuses a schema mistake at start with exit 2, naming Type.field and the fix', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'docjoin-serve-'));
     writeFileSync(join(dir, 'schema.graphql'), 'type Query { notes: [Note!]! }\ntype Note @collection(name: "notes") { id: ID! }\n');
+    // A project of its own: the repository's top level is the demo's.
+    writeFileSync(join(dir, 'docjoin.config.json'), JSON.stringify({ schema: 'schema.graphql' }));
     const { io, err } = captureIo();
-    expect(await runDocjoinCli(['serve', '--port', '0', '--schema', join(dir, 'schema.graphql')], {}, io)).toBe(2);
+    expect(await runDocjoinCli(['serve', '--port', '0', '--config', join(dir, 'docjoin.config.json')], {}, io)).toBe(2);
     expect(err()).toBe('docjoin: Invalid storage directives:\n  - Query.notes: no resolver; add @find or @list to generate it, or pass a resolver for Query.notes\n');
   });
 });

@@ -92,6 +92,8 @@ export function ApolloServerPluginDocjoinCost<TContext extends { readonly ledger
           const report = contextValue.ledger.report({ estimatedRoundTrips: estimate?.roundTrips ?? 0, estimatedDocuments: estimate?.documents ?? 0, commands: options.commandsView?.(request) ?? false });
           extensions[key] = report;
           if (!request.operation || (!estimate && !options.checkEstimate)) return;
+          // Nearly always: nothing to look into.
+          if (estimate && report.roundTrips <= estimate.roundTrips && report.documents <= estimate.documents) return;
           const retried = contextValue.ledger.retriedAttempts();
           const measured = { roundTrips: report.roundTrips - retried.roundTrips, documents: report.documents - retried.documents };
           const violations = findEstimateViolations(measured, estimate, {
