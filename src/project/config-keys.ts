@@ -1,4 +1,4 @@
-import { GATEWAY_SETTING_NAMES } from '../gateway';
+import { DEFAULT_COST_LIMITS, GATEWAY_SETTING_NAMES } from '../gateway';
 
 /**
  * The keys a project config may hold, at every depth the config is an object docjoin reads: a misspelt
@@ -7,9 +7,14 @@ import { GATEWAY_SETTING_NAMES } from '../gateway';
  */
 export type ConfigKeys = { readonly [key: string]: ConfigKeys | 'open' };
 
+/** Each of `names`, with a value docjoin does not look into. */
+function openKeys(names: readonly string[]): ConfigKeys {
+  return Object.fromEntries(names.map((name) => [name, 'open' as const]));
+}
+
 const SERVER_KEYS: ConfigKeys = {
-  ...Object.fromEntries(GATEWAY_SETTING_NAMES.map((name) => [name, 'open' as const])),
-  limits: { maxRoundTrips: 'open', maxDocuments: 'open', maxDepth: 'open' },
+  ...openKeys(GATEWAY_SETTING_NAMES),
+  limits: openKeys(Object.keys(DEFAULT_COST_LIMITS)),
   workload: { file: 'open', collection: 'open', flushIntervalMs: 'open' },
   cors: { origin: 'open', credentials: 'open' },
 };

@@ -2,7 +2,7 @@ import { resolve } from 'node:path';
 import { readSchemaFiles, withDirectiveTypeDefs } from 'docjoin';
 import { rootResolvers, rootWritePlans } from '../../resolvers';
 
-/** The demo example's folder and config, as the CLI is pointed at them. */
+/** The demo project's folder (the repository's top level) and config, as the CLI is pointed at them. */
 export const DEMO_DIR = resolve(__dirname, '../..');
 export const DEMO_CONFIG = resolve(DEMO_DIR, 'docjoin.config.ts');
 
