@@ -10,7 +10,13 @@ module.exports = {
   // test:load, test:faults): they measure real processes under load, which other suites beside them
   // would distort.
   testPathIgnorePatterns: ['/node_modules/', '<rootDir>/test/load/', '<rootDir>/test/faults/'],
-  transform: { '^.+\\.ts$': ['ts-jest', { diagnostics: false }] },
+  // Tests run as CommonJS, so the gateway's `import('jose')` becomes a require, and jose (ES modules
+  // only) is turned into CommonJS for them (test/support/esm-to-cjs-transform.js).
+  transform: {
+    '^.+\\.ts$': ['ts-jest', { diagnostics: false, tsconfig: { module: 'commonjs', moduleResolution: 'node10' } }],
+    '/node_modules/jose/.+\\.js$': '<rootDir>/test/support/esm-to-cjs-transform.js',
+  },
+  transformIgnorePatterns: ['/node_modules/(?!jose/)'],
   testTimeout: 30000,
   // The examples import the package by name, as users do; here it is the source.
   moduleNameMapper: { '^docjoin$': '<rootDir>/src/index.ts', '^docjoin/embedded-mongo$': '<rootDir>/src/embedded-mongo/index.ts' },

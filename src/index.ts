@@ -26,7 +26,7 @@ export type { WriteUnit, SourceSelector } from './gateway';
 export type { MutationWritePlans, WritePlan, WriteOperation } from './gateway';
 
 // Errors: public codes for clients, startup errors for operators.
-export { PublicErrorCode, badUserInput } from './gateway';
+export { PublicErrorCode, badUserInput, forbidden, unauthenticated, AuthOptionError, ROLE_HEADER, type AuthOptions, type AuthenticationRequest, type JwtOptions, type Viewer, type AccessRules } from './gateway';
 export { notFound } from './gateway';
 export { isDuplicateKeyError } from './gateway';
 export { objectIdArgument } from './gateway';

@@ -1,13 +1,19 @@
 import { defineConfig } from 'docjoin';
 import { resolvers, writePlans } from './resolvers';
 import { seedShop } from './seed/seed-shop';
+import { shopJwtSecret } from './auth/shop-jwt-secret';
 
-/** The shop: `npx docjoin serve --config examples/shop/docjoin.config.ts` serves it on the embedded server. */
+/**
+ * The shop: `npx docjoin serve --config examples/shop/docjoin.config.ts` serves it on the embedded server.
+ * Tokens are HS256, signed with DOCJOIN_JWT_SECRET, with claims `sub` (a customer's id) and `role`
+ * (`customer` or `admin`); `npx tsx examples/shop/auth/make-token.ts customer <id>` makes one.
+ */
 export default defineConfig({
   schema: 'schema',
   resolvers,
   writePlans,
   mongodb: { db: 'shop' },
+  auth: { jwt: { secret: shopJwtSecret() } },
   codegen: { publicSchema: 'schema.public.graphql', config: 'codegen.yml' },
   seed: (db, { onProgress }) => seedShop(db, { onProgress }),
 });

@@ -2,7 +2,11 @@ import type { ApolloServerOptions, ApolloServerPlugin } from '@apollo/server';
 import type { IResolvers } from '@graphql-tools/utils';
 import type { GraphQLSchema } from 'graphql';
 import { createRequestContext, type GatewayContext } from './request/context/request-context';
-import { NO_OVERRIDES, parseStrategyOverrides, STRATEGY_HEADER } from './operation/plan/strategy-overrides';
+import { NO_OVERRIDES, parseStrategyOverrides, STRATEGY_HEADER, type StrategyOverrides } from './operation/plan/strategy-overrides';
+import { createAuthenticator, type AuthOptions, type Viewer } from './request/authentication/authenticate';
+import { ViewerAccess } from './request/access/viewer-access';
+import type { AccessRules } from './startup/access-rules/access-rule-types';
+import { accessPlugin } from './operation/access/access-plugin';
 import { ApolloServerPluginDocjoinCost, COST_HEADER, parseCostHeader } from './operation/cost/cost-plugin';
 import type { EstimateViolationRecorder } from './operation/cost/estimate-check';
 import { createFormatError } from './errors/format-error';
@@ -65,6 +69,12 @@ export interface DocjoinOptions extends GatewaySettings {
   /** Receives each violation `checkEstimates` finds. */
   readonly onEstimateViolation?: EstimateViolationRecorder;
   /**
+   * How requests are authenticated: `{ jwt: { secret | publicKey | jwksUrl, issuer, audience, … } }`, or
+   * your own `authenticate(request)`; the viewer's role picks its `@access` rules. Without it every
+   * request is anonymous (role `anonymousRole`, default "anonymous").
+   */
+  readonly auth?: AuthOptions;
+  /**
    * Where docjoin logs (a pino logger, or one with pino's methods): each request, slow operations,
    * MongoDB outages and recoveries. Default: nothing (`docjoin serve` gives its own, see DOCJOIN_LOG_LEVEL).
    */
@@ -75,6 +85,8 @@ export interface ContextOptions {
   readonly headers?: RequestHeaders;
   readonly strategyHeader?: string;
   readonly deadline?: OperationDeadline;
+  /** Who sends the request (`await docjoin.authenticate(headers)`); default: the anonymous viewer. */
+  readonly viewer?: Viewer;
 }
 
 /** Request headers as Node (`req.headers`) or Fetch/Apollo (`HeaderMap`) hold them. */
@@ -122,6 +134,13 @@ export interface Docjoin {
    * it when the request arrives, and stops it when the client goes away).
    */
   createContext(options?: ContextOptions): GatewayContext;
+  /**
+   * The request's viewer from its headers (the `auth` option), for createContext; rejects with a
+   * GraphQLError (401 UNAUTHENTICATED, or 503 AUTHENTICATION_UNAVAILABLE) that your context function throws on.
+   */
+  authenticate(headers: RequestHeaders): Promise<Viewer>;
+  /** The `@access` rules of the schema (`enabled` is false when it has none). */
+  readonly accessRules: AccessRules;
   /** `GET /health`'s answer: 200 when MongoDB answers a ping, else 503. */
   health(): Promise<{ status: number; body: HealthReport }>;
   /** Stops listening to the client's command events (and the workload's flush timer); the client stays yours to close. */
@@ -137,7 +156,7 @@ export async function createDocjoin(options: DocjoinOptions): Promise<Docjoin> {
   checkOptionNames({ ...options });
   const settings = resolveSettings(options, process.env.NODE_ENV);
   const typeDefs = withDirectiveTypeDefs(options.typeDefs);
-  const { schema, storageMap, writeModel, writePlans, ownership } = buildGatewaySchema({ typeDefs, resolvers: options.resolvers ?? [], ...(options.writePlans && { writePlans: options.writePlans }) });
+  const { schema, storageMap, writeModel, writePlans, ownership, accessRules, mutationActions } = buildGatewaySchema({ typeDefs, resolvers: options.resolvers ?? [], ...(options.writePlans && { writePlans: options.writePlans }) });
   // Commands are measured on mongoClient's event stream: a Db of another client would cost nothing.
   const db = options.mongoClient.db(typeof options.db === 'string' ? options.db : options.db.databaseName);
   const funnel = new MongoFunnel(options.mongoClient, db);
@@ -149,9 +168,11 @@ export async function createDocjoin(options: DocjoinOptions): Promise<Docjoin> {
     writes: options.writes,
     retries: { maxAttempts: settings.maxTransactionAttempts, retryMs: settings.transactionRetryMs },
   });
+  const authenticator = await createAuthenticator(options.auth);
   const warn = options.onWarning ?? (options.logger ? (message: string) => options.logger!.warn(message) : (message: string) => process.stderr.write(`docjoin: warning: ${message}\n`));
   const nodeEnvWarning = options.production === undefined ? unknownNodeEnv(process.env.NODE_ENV) : undefined;
   if (nodeEnvWarning) warn(nodeEnvWarning);
+  if (accessRules.enabled && !options.auth) warn('the schema has @access rules but no auth option: every request is anonymous; set auth.jwt (or auth.authenticate) to let viewers sign in');
   // The document estimate is bounded by collection sizes once the database is known to hold the schema's data.
   const sizes = options.validateDatabase ?? true ? new CollectionSizes(storageMap, funnel) : undefined;
   // Copies a backfill has not reached yet are joined; the estimate counts that join while it runs.
@@ -184,13 +205,18 @@ export async function createDocjoin(options: DocjoinOptions): Promise<Docjoin> {
   const metrics = settings.metrics ? new GatewayMetrics() : undefined;
   const planner = new OperationPlanner(schema, ownership, metrics ? { onLookup: (hit) => metrics.planLookup(hit) } : {});
   metrics?.watchPlans(() => planner.size);
+  const accessJoins = joinsByRole(accessRules);
   const createContext = (contextOptions: ContextOptions = {}): GatewayContext => {
     const header = contextOptions.strategyHeader ?? (contextOptions.headers && headerValue(contextOptions.headers, STRATEGY_HEADER));
     if (contextOptions.headers) parseCostHeader(headerValue(contextOptions.headers, COST_HEADER));
+    const viewer = contextOptions.viewer ?? authenticator.anonymous;
+    const requested = settings.strategyOverrides ? parseStrategyOverrides(header, storageMap) : NO_OVERRIDES;
     return createRequestContext({
       storageMap,
       funnel,
-      overrides: settings.strategyOverrides ? parseStrategyOverrides(header, storageMap) : NO_OVERRIDES,
+      overrides: withAccessJoins(requested, accessJoins.get(viewer.role)),
+      viewer,
+      access: accessRules.enabled ? new ViewerAccess(accessRules, viewer) : undefined,
       writes: writeRuntime,
       deadline: contextOptions.deadline ?? new OperationDeadline(settings.operationTimeoutMs),
       plans: planner,
@@ -254,6 +280,7 @@ export async function createDocjoin(options: DocjoinOptions): Promise<Docjoin> {
     settings,
     plugins: [
       operationDeadlinePlugin(),
+      ...(accessRules.enabled || settings.introspection !== true ? [accessPlugin(planner, { storageMap, mutations: mutationActions, introspection: settings.introspection })] : []),
       costPlugin,
       observer,
       ...(workload ? [ApolloServerPluginDocjoinWorkload<GatewayContext>({ recorder: workload.recorder, onError: (error) => logger.error({ err: error }, 'workload capture failed') })] : []),
@@ -263,6 +290,8 @@ export async function createDocjoin(options: DocjoinOptions): Promise<Docjoin> {
     logger,
     formatError,
     createContext,
+    authenticate: (headers) => authenticator.authenticate({ header: (name) => headerValue(headers, name) }),
+    accessRules,
     // Under load, the answers to requests prove MongoDB is up: /health then sends nothing and waits for nothing,
     // and a ping it does send (which may queue behind the requests' commands) is settled by the next answer to any.
     health: () => checkHealth({ ping: () => (funnel.answeredWithin(HEALTH_PROOF_MS) ? Promise.resolve() : funnel.pingOrAnyAnswer()), kind: options.mongoKind ?? 'external', db: db.databaseName, uri: mongoUri, detail: settings.healthDetail }),
@@ -274,6 +303,17 @@ export async function createDocjoin(options: DocjoinOptions): Promise<Docjoin> {
       workload?.cancel();
     },
   };
+}
+
+/** Per role, the relation fields its access rules make it read by join (as frozen overrides, one object per role). */
+function joinsByRole(rules: AccessRules): ReadonlyMap<string, StrategyOverrides> {
+  return new Map([...rules.joinedFor].map(([role, coordinates]) => [role, Object.freeze(new Map([...coordinates].map((coordinate) => [coordinate, 'join' as const])))]));
+}
+
+/** The request's overrides with the joins its role must read by, which win over what the request asks. */
+function withAccessJoins(requested: StrategyOverrides, joins: StrategyOverrides | undefined): StrategyOverrides {
+  if (!joins) return requested;
+  return requested.size === 0 ? joins : new Map([...requested, ...joins]);
 }
 
 /** Apollo Server's default for `includeStacktraceInErrorResponses`. */

@@ -2,6 +2,7 @@ import { ApolloServer, HeaderMap, type GraphQLRequest } from '@apollo/server';
 import { ApolloServerPluginCacheControlDisabled } from '@apollo/server/plugin/disabled';
 import type { FormattedExecutionResult, GraphQLSchema } from 'graphql';
 import type { GatewayContext } from './request/context/request-context';
+import type { Viewer } from './request/authentication/authenticate';
 import { createDocjoin, type DocjoinOptions } from './create-docjoin';
 import { COST_HEADER } from './operation/cost/cost-plugin';
 import type { CostReport } from './request/cost/cost-ledger';
@@ -38,9 +39,9 @@ export interface Gateway {
   /** The workload capture (the `workload` option), undefined when off; `flush()` writes the counts now. */
   readonly workload: WorkloadCapture | undefined;
   /** A fresh request context, honouring an `x-docjoin-strategy` value when overrides are enabled. */
-  createContext(options?: { strategyHeader?: string }): GatewayContext;
-  /** Runs an operation in-process through `apollo.executeOperation` with a fresh context (headers as over HTTP). */
-  execute(request: Omit<GraphQLRequest, 'http'>, options?: { strategyHeader?: string; costHeader?: string }): Promise<ExecutedOperation>;
+  createContext(options?: { strategyHeader?: string; viewer?: Viewer }): GatewayContext;
+  /** Runs an operation in-process through `apollo.executeOperation` with a fresh context (headers as over HTTP; the anonymous viewer unless one is given). */
+  execute(request: Omit<GraphQLRequest, 'http'>, options?: { strategyHeader?: string; costHeader?: string; viewer?: Viewer }): Promise<ExecutedOperation>;
   /**
    * Stops HTTP (no new connections; requests in flight get `shutdownGraceMs` to finish) and Apollo, then
    * writes the workload's last counts; the MongoDB client stays yours to close.
@@ -92,7 +93,7 @@ export async function createGateway(options: CreateGatewayOptions): Promise<Gate
         port: settings.port,
         host: settings.host,
         cors: settings.cors,
-        context: async (headers: HeaderMap, deadline) => docjoin.createContext({ headers, deadline }),
+        context: async (headers: HeaderMap, deadline) => docjoin.createContext({ headers, deadline, viewer: await docjoin.authenticate(headers) }),
         operationTimeoutMs: settings.operationTimeoutMs,
         maxResponseBytes: settings.maxResponseBytes,
         health: () => docjoin.health(),

@@ -62,6 +62,11 @@ export interface GatewaySettings {
   readonly operationTimeoutMs?: number;
   /** The largest response body served over HTTP (default 32 MiB); a larger one is replaced by RESPONSE_TOO_LARGE. */
   readonly maxResponseBytes?: number;
+  /**
+   * Who may run introspection (`__schema`, `__type`): true for everyone, false for no one, or the roles
+   * allowed (default: everyone outside production, no one in it). Refused with 403 FORBIDDEN.
+   */
+  readonly introspection?: boolean | readonly string[];
   /** `/health` names the database (kind, name, URI without secrets, a failed ping's error); default: not in production. */
   readonly healthDetail?: boolean;
   /**
@@ -96,7 +101,7 @@ export type ResolvedSettings = ReturnType<typeof resolveSettings>;
 export const GATEWAY_SETTING_NAMES = Object.keys({
   port: true, host: true, cors: true, landingPage: true, production: true, strategyOverrides: true, costCommands: true, costReport: true, limits: true,
   assumedListSize: true, metrics: true, slowOperationMs: true, logVariables: true, shutdownGraceMs: true, maxConcurrentOperations: true, maxQueuedOperations: true,
-  maxTransactionAttempts: true, transactionRetryMs: true, maxDocumentsInFlight: true, operationTimeoutMs: true, maxResponseBytes: true, healthDetail: true, workload: true,
+  maxTransactionAttempts: true, transactionRetryMs: true, maxDocumentsInFlight: true, operationTimeoutMs: true, maxResponseBytes: true, introspection: true, healthDetail: true, workload: true,
 } satisfies Record<keyof GatewaySettings, true>) as ReadonlyArray<keyof GatewaySettings>;
 
 /** A createGateway option with a wrong value; the message names the option and the value. */
@@ -132,6 +137,7 @@ export function resolveSettings(settings: GatewaySettings, nodeEnv: string | und
     maxDocumentsInFlight: optionalInteger(settings, 'maxDocumentsInFlight', 1, Number.MAX_SAFE_INTEGER) ?? DEFAULT_MAX_DOCUMENTS_IN_FLIGHT,
     operationTimeoutMs: optionalInteger(settings, 'operationTimeoutMs', 1, Number.MAX_SAFE_INTEGER) ?? DEFAULT_OPERATION_TIMEOUT_MS,
     maxResponseBytes: optionalInteger(settings, 'maxResponseBytes', 1, Number.MAX_SAFE_INTEGER) ?? DEFAULT_MAX_RESPONSE_BYTES,
+    introspection: introspectionOption(settings.introspection) ?? !production,
     healthDetail: optionalBoolean(settings, 'healthDetail') ?? !production,
     workload: workloadOption(settings.workload),
   } as const satisfies Readonly<Record<keyof GatewaySettings, unknown>>;
@@ -178,6 +184,12 @@ function corsOption(value: unknown): CorsOption {
     throw new GatewayOptionError(`option cors must be true, false or { origin: "https://app.example.com" | [origins], credentials?: boolean }, got ${describe(value)}`);
   }
   return { origin: origins as string[], ...(credentials !== undefined && { credentials: credentials as boolean }) };
+}
+
+function introspectionOption(value: unknown): boolean | readonly string[] | undefined {
+  if (value === undefined || typeof value === 'boolean') return value;
+  if (Array.isArray(value) && value.every((role) => typeof role === 'string' && role.trim() !== '')) return Object.freeze([...value] as string[]);
+  throw new GatewayOptionError(`option introspection must be true, false or a list of roles such as ["admin"], got ${describe(value)}`);
 }
 
 function landingPageOption(value: unknown): LandingPage | undefined {
@@ -229,7 +241,7 @@ export function isCollectionName(name: string): boolean {
 
 /** Every option createDocjoin and createGateway take, for the typo check. */
 const OPTION_NAMES: ReadonlySet<string> = new Set([
-  'typeDefs', 'resolvers', 'writePlans', 'mongoClient', 'db', 'mongoKind', 'mongoUri', 'validateDatabase', 'onWarning', 'writes', 'checkEstimates', 'onEstimateViolation', 'listen', 'logger',
+  'typeDefs', 'resolvers', 'writePlans', 'mongoClient', 'db', 'mongoKind', 'mongoUri', 'validateDatabase', 'onWarning', 'writes', 'checkEstimates', 'onEstimateViolation', 'listen', 'logger', 'auth',
   ...GATEWAY_SETTING_NAMES,
 ]);
 

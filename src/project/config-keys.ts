@@ -28,6 +28,12 @@ export const PROJECT_CONFIG_KEYS: ConfigKeys = {
   server: SERVER_KEYS,
   codegen: { publicSchema: 'open', config: 'open' },
   seed: 'open',
+  auth: {
+    jwt: { secret: 'open', publicKey: 'open', jwksUrl: 'open', algorithms: 'open', issuer: 'open', audience: 'open', clockToleranceSeconds: 'open' },
+    authenticate: 'open',
+    roleClaim: 'open',
+    anonymousRole: 'open',
+  },
 };
 
 export interface UnknownKey {

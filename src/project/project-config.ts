@@ -1,6 +1,6 @@
 import type { IResolvers } from '@graphql-tools/utils';
 import type { Db } from 'mongodb';
-import type { GatewaySettings, WriteOptions, MutationWritePlans } from '../gateway';
+import type { AuthOptions, GatewaySettings, WriteOptions, MutationWritePlans } from '../gateway';
 
 /** What a project's seed function is told. */
 export interface SeedOptions {
@@ -27,6 +27,13 @@ export interface DocjoinProjectConfig {
    * mid-way leaves drift that `docjoin reconcile --fix` repairs).
    */
   readonly writes?: WriteOptions;
+  /**
+   * Who the viewer is (README, "Securing docjoin"): `{ jwt: { secret: process.env.DOCJOIN_JWT_SECRET } }`
+   * verifies `Authorization: Bearer` tokens (or `publicKey`, `jwksUrl`; `issuer`, `audience`,
+   * `clockToleranceSeconds`); `roleClaim` (default "role") and `anonymousRole` (default "anonymous")
+   * pick the role whose `@access` rules apply.
+   */
+  readonly auth?: AuthOptions;
   /** Where the data is. No `uri` (and no MONGODB_URI): docjoin starts its embedded server. */
   readonly mongodb?: { readonly uri?: string; readonly db?: string };
   /** How the gateway serves: port, host, cors, landingPage, limits, … (createGateway's settings). */

@@ -74,6 +74,7 @@ export async function startServer(config: DocjoinConfig, project: Project, optio
       resolvers: project.resolvers,
       writePlans: project.writePlans,
       ...(project.config.writes && { writes: project.config.writes }),
+      ...(project.config.auth && { auth: project.config.auth }),
       db,
       mongoClient: client,
       mongoKind: embedded ? 'embedded' : 'external',

@@ -87,7 +87,7 @@ export type Mutation = {
   createReview: Review;
   deleteProduct: Scalars['ID']['output'];
   deleteReview: Scalars['Boolean']['output'];
-  /** Hand-written (resolvers/place-order.ts): prices the lines from the products, in one read of them all. */
+  /** Hand-written (resolvers/place-order.ts): prices the lines from the products, in one read of them all. A customer orders for themselves (customerId defaults to theirs). */
   placeOrder: Order;
   updateCustomer: Customer;
   updateProduct: Product;
@@ -132,7 +132,7 @@ export type MutationDeleteReviewArgs = {
 
 
 export type MutationPlaceOrderArgs = {
-  customerId: Scalars['ID']['input'];
+  customerId?: InputMaybe<Scalars['ID']['input']>;
   lines: Array<PlaceOrderLine>;
 };
 
@@ -495,7 +495,7 @@ export type MutationResolvers<ContextType = GatewayContext, ParentType extends R
   createReview?: Resolver<ResolversTypes['Review'], ParentType, ContextType, RequireFields<MutationCreateReviewArgs, 'input'>>;
   deleteProduct?: Resolver<ResolversTypes['ID'], ParentType, ContextType, RequireFields<MutationDeleteProductArgs, 'id'>>;
   deleteReview?: Resolver<ResolversTypes['Boolean'], ParentType, ContextType, RequireFields<MutationDeleteReviewArgs, 'id'>>;
-  placeOrder?: Resolver<ResolversTypes['Order'], ParentType, ContextType, RequireFields<MutationPlaceOrderArgs, 'customerId' | 'lines'>>;
+  placeOrder?: Resolver<ResolversTypes['Order'], ParentType, ContextType, RequireFields<MutationPlaceOrderArgs, 'lines'>>;
   updateCustomer?: Resolver<ResolversTypes['Customer'], ParentType, ContextType, RequireFields<MutationUpdateCustomerArgs, 'id' | 'input'>>;
   updateProduct?: Resolver<ResolversTypes['Product'], ParentType, ContextType, RequireFields<MutationUpdateProductArgs, 'id' | 'input'>>;
   updateReview?: Resolver<ResolversTypes['Review'], ParentType, ContextType, RequireFields<MutationUpdateReviewArgs, 'id' | 'input'>>;

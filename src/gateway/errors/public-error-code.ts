@@ -18,6 +18,12 @@ export enum PublicErrorCode {
   OVERLOADED = 'OVERLOADED',
   /** The response body would exceed maxResponseBytes; ask for less or page through it. */
   RESPONSE_TOO_LARGE = 'RESPONSE_TOO_LARGE',
+  /** No valid credentials: a token that is forged, expired, not yet valid, unsigned or for another audience (HTTP 401). */
+  UNAUTHENTICATED = 'UNAUTHENTICATED',
+  /** The issuer's keys (a JWKS) could not be fetched to check a token: HTTP 503 with Retry-After; nothing ran. */
+  AUTHENTICATION_UNAVAILABLE = 'AUTHENTICATION_UNAVAILABLE',
+  /** The viewer's role may not do this (an `@access` rule); for a row it may not see, the answer is null, as if absent. */
+  FORBIDDEN = 'FORBIDDEN',
   INTERNAL_SERVER_ERROR = 'INTERNAL_SERVER_ERROR',
 }
 
@@ -29,4 +35,12 @@ export function badUserInput(message: string, details: Record<string, unknown> =
   return new GraphQLError(message, {
     extensions: { code: PublicErrorCode.BAD_USER_INPUT, ...details, ...(options.beforeExecution && { http: { status: 400 } }) },
   });
+}
+
+/**
+ * The viewer's role may not do what was asked (an `@access` rule). Refused before execution it answers
+ * HTTP 403; during execution the field is null with this error at its path.
+ */
+export function forbidden(message: string, options: { beforeExecution?: boolean } = {}): GraphQLError {
+  return new GraphQLError(message, { extensions: { code: PublicErrorCode.FORBIDDEN, ...(options.beforeExecution && { http: { status: 403 } }) } });
 }

@@ -8,6 +8,7 @@ import { writeConflict } from './write-errors';
 import type { WriteModel } from '../startup/write-model/write-model-types';
 import type { Projection } from '../operation/planning/projection';
 import { WriteUnit, type ReturnedDocument } from './write-unit';
+import type { ViewerAccess } from '../request/access/viewer-access';
 
 /** How write units run. */
 export interface WriteOptions {
@@ -37,6 +38,7 @@ export class RequestWrites {
     /** Per Mutation field name, the bound its write plan gives one attempt (write-runtime.ts). */
     private readonly estimates: ReadonlyMap<string, WriteUnitEstimate>,
     private readonly retryBounds: TransactionRetryBounds,
+    private readonly access?: ViewerAccess,
   ) {}
 
   /**
@@ -59,7 +61,7 @@ export class RequestWrites {
     const returning = this.readBack.joinsById(info);
     let attempt: WriteUnit | undefined;
     try {
-      const result = await this.funnel.runWriteUnit(scope, unit, { transaction, retries }, (writer) => work((attempt = new WriteUnit(this.model, writer, budget, returning))));
+      const result = await this.funnel.runWriteUnit(scope, unit, { transaction, retries }, (writer) => work((attempt = new WriteUnit(this.model, writer, budget, returning, this.access))));
       if (attempt) this.readBack.remember(attempt.returned, info.path);
       return result;
     } catch (error) {

@@ -1,5 +1,6 @@
 import type { GraphQLObjectType } from 'graphql';
 import type { CostLedger } from '../request/cost/cost-ledger';
+import type { ViewerAccess } from '../request/access/viewer-access';
 import { DatabaseFailure, StorageConfigError } from '../errors/internal-errors';
 import type { MongoFunnel } from '../request/mongo/mongo-funnel';
 import { estimateWriteUnit, type WriteUnitEstimate } from './estimate-write-unit';
@@ -13,7 +14,8 @@ export interface WriteRuntime {
   readonly model: WriteModel;
   /** Per Mutation field name: the most one attempt of its write unit sends (see estimateWriteUnit). */
   readonly estimates: ReadonlyMap<string, WriteUnitEstimate>;
-  forRequest(ledger: CostLedger, readBack: MutationReadBack): RequestWrites;
+  /** `access`: the viewer's rules (undefined without any), which every write unit of the request keeps. */
+  forRequest(ledger: CostLedger, access: ViewerAccess | undefined, readBack: MutationReadBack): RequestWrites;
 }
 
 /**
@@ -62,6 +64,6 @@ export function createWriteRuntime(options: {
   return {
     model,
     estimates,
-    forRequest: (ledger, readBack) => new RequestWrites(readBack, model, options.funnel, ledger, transactions, estimates, options.retries),
+    forRequest: (ledger, access, readBack) => new RequestWrites(readBack, model, options.funnel, ledger, transactions, estimates, options.retries, access),
   };
 }

@@ -1,7 +1,9 @@
 import { keyString } from '../documents/key-string';
-import { readPath } from '../documents/read-path';
+import { readPath, writePath } from '../documents/read-path';
 import { InvariantError } from '../errors/internal-errors';
-import { badUserInput } from '../errors/public-error-code';
+import { badUserInput, forbidden } from '../errors/public-error-code';
+import { scopedFilter } from '../request/access/scope-read-command';
+import { NO_CLAIM, type ViewerAccess } from '../request/access/viewer-access';
 import { sortDocument } from '../startup/storage-map/parse-sort';
 import { boundedArraysOf, incomingReferences, planDeleteDerived } from './delete-planner';
 import type { FunnelWriter, UpdateStatement } from '../request/mongo/funnel-writer';
@@ -51,6 +53,8 @@ export class WriteUnit {
     private readonly writer: FunnelWriter,
     private readonly budget?: CommandBudget,
     private readonly returning: ReadonlyMap<string, Projection> = new Map(),
+    /** The viewer's access rules (undefined without rules): what it reads is filtered, what it writes checked. */
+    private readonly access?: ViewerAccess,
   ) {}
 
   /** The documents this unit's updates returned, as they left them. */
@@ -61,7 +65,8 @@ export class WriteUnit {
   /** The first `typeName` document matching `filter` (one read of at most one document, in the unit's transaction), or NOT_FOUND naming `what`. */
   async requireOne(typeName: string, filter: StoredDocument, paths: readonly string[], what: string): Promise<StoredDocument> {
     this.#spend();
-    const [document] = await this.writer.find(this.#collectionOf(typeName), filter, Object.fromEntries(paths.map((path) => [path, 1])), { limit: 1 });
+    const collection = this.#collectionOf(typeName);
+    const [document] = await this.writer.find(collection, this.#readable(collection, filter), Object.fromEntries(paths.map((path) => [path, 1])), { limit: 1 });
     if (!document) throw notFound(`${typeName} ${what} not found`, { typeName });
     return document;
   }
@@ -72,7 +77,8 @@ export class WriteUnit {
    */
   async requireMany(typeName: string, ids: readonly unknown[], paths: readonly string[]): Promise<StoredDocument[]> {
     this.#spend();
-    const found = await this.writer.find(this.#collectionOf(typeName), { _id: { $in: [...ids] } }, Object.fromEntries(['_id', ...paths].map((path) => [path, 1])));
+    const collection = this.#collectionOf(typeName);
+    const found = await this.writer.find(collection, this.#readable(collection, { _id: { $in: [...ids] } }), Object.fromEntries(['_id', ...paths].map((path) => [path, 1])));
     const byId = new Map(found.map((document) => [keyString(document._id), document]));
     const missing = ids.find((id) => !byId.has(keyString(id)));
     if (missing !== undefined) throw notFound(`${typeName} ${describeKey(missing)} not found`, { typeName });
@@ -87,17 +93,20 @@ export class WriteUnit {
    */
   async delete(typeName: string, id: unknown): Promise<void> {
     const collection = this.#collectionOf(typeName);
-    const [document] = await this.#read(collection, { _id: id }, {}, { limit: 1 });
+    const rows = this.#rowsFor(typeName, 'delete');
+    const [document] = await this.#read(collection, withRows({ _id: id }, rows), {}, { limit: 1 });
     if (!document) throw notFound(`${typeName} ${describeKey(id)} not found`, { typeName });
     for (const reference of incomingReferences(this.model, typeName)) {
       const [holder] = await this.#read(reference.collection, { [reference.path]: id }, { _id: 1 }, { limit: 1 });
       if (holder) {
-        throw badUserInput(`${typeName} ${describeKey(id)} is still referenced by ${reference.collection} ${describeKey(holder._id)} at ${reference.path}; delete or re-point those first`, {
+        // The holder may be a row the viewer cannot read: its id is told only to a viewer who reads them all.
+        const holderName = this.#readsAll(reference.collection) ? `${reference.collection} ${describeKey(holder._id)}` : reference.collection;
+        throw badUserInput(`${typeName} ${describeKey(id)} is still referenced by ${holderName} at ${reference.path}; delete or re-point those first`, {
           field: reference.coordinate,
         });
       }
     }
-    await this.#apply({ kind: 'delete', collection, filter: { _id: id } });
+    await this.#apply({ kind: 'delete', collection, filter: withRows({ _id: id }, rows) });
     const refills = new Map<BoundedArray, StoredDocument[]>();
     for (const array of boundedArraysOf(this.model, collection)) {
       const parentKey = readPath(document, array.childKey);
@@ -113,6 +122,7 @@ export class WriteUnit {
    * nothing written, when the selector matches no document.
    */
   async updateSource(typeName: string, selector: SourceSelector, changes: Readonly<Record<string, unknown>>): Promise<void> {
+    const rows = this.#rowsFor(typeName, 'update', Object.keys(changes));
     const storage = this.model.storageMap.types.get(typeName);
     const $set: StoredDocument = {};
     for (const [name, value] of Object.entries(changes)) {
@@ -123,9 +133,12 @@ export class WriteUnit {
     let id = selector._id;
     const described = describe(selector);
     if (id === undefined && hasFanOut(this.model, typeName, Object.keys(changes))) {
-      id = (await this.requireOne(typeName, { ...selector }, ['_id'], described))._id;
+      const [found] = await this.#read(this.#collectionOf(typeName), withRows({ ...selector }, rows), { _id: 1 }, { limit: 1 });
+      if (!found) throw notFound(`${typeName} ${described} not found`, { typeName });
+      id = found._id;
     }
-    const plan = planSourceUpdate(this.model, typeName, { collection: this.#collectionOf(typeName), filter: id === undefined ? { ...selector } : { _id: id }, sourceId: id }, $set, changes);
+    const filter = withRows(id === undefined ? { ...selector } : { _id: id }, rows);
+    const plan = planSourceUpdate(this.model, typeName, { collection: this.#collectionOf(typeName), filter, sourceId: id }, $set, changes);
     const source = await this.#apply({ kind: 'update', collection: plan.source.collection, statements: [plan.source.statement] });
     if (source.matched === 0) throw notFound(`${typeName} ${described} not found`, { typeName });
     await this.#applyAll(groupByCollection(plan.fanOut));
@@ -141,11 +154,12 @@ export class WriteUnit {
    */
   async insert(typeName: string, document: StoredDocument, preloaded: readonly StoredDocument[] = []): Promise<StoredDocument> {
     const collection = this.#collectionOf(typeName);
-    let complete = document;
+    let complete = this.#withPresets(typeName, document);
     const known = new Map(preloaded.map((source) => [keyString(source._id), source]));
     const proofs = new Map<string, ForwardReference>();
     for (const reference of forwardReferences(this.model, typeName, document)) {
-      if (reference.provable && this.writer.inTransaction && !known.has(keyString(reference.keys[0]))) {
+      // A target the viewer reads only in part is read through its filter, never proved by the update.
+      if (reference.provable && this.writer.inTransaction && !known.has(keyString(reference.keys[0])) && this.#readsAll(reference.collection)) {
         const proof = proofs.get(reference.collection);
         // Two relations on one local field point at one target: the same statement proves both.
         if (!proof) proofs.set(reference.collection, reference);
@@ -176,7 +190,7 @@ export class WriteUnit {
     if (missing.length === 0) return;
     const paths = ['_id', ...(reference.snapshot?.fields.map((field) => field.sourcePath) ?? [])];
     this.#spend();
-    const found = await this.writer.find(reference.collection, { _id: { $in: missing } }, Object.fromEntries(paths.map((path) => [path, 1])));
+    const found = await this.writer.find(reference.collection, this.#readable(reference.collection, { _id: { $in: missing } }), Object.fromEntries(paths.map((path) => [path, 1])));
     for (const source of found) known.set(keyString(source._id), source);
     const absent = missing.find((key) => !known.has(keyString(key)));
     if (absent !== undefined) throw referenceNotFound(reference, absent);
@@ -190,14 +204,59 @@ export class WriteUnit {
     const field = this.model.storageMap.relations.get(coordinate);
     const join = field?.shapes.join;
     if (!field || !join || join.direction !== 'byKey' || field.isList) throw new InvariantError(`changeReference: ${coordinate} is not a single by-key join`);
-    const document = await this.requireOne(field.typeName, { _id: id }, [join.localField], describeKey(id));
+    const rows = this.#rowsFor(field.typeName, 'update', [field.fieldName]);
+    const [document] = await this.#read(this.#collectionOf(field.typeName), withRows({ _id: id }, rows), { [join.localField]: 1 }, { limit: 1 });
+    if (!document) throw notFound(`${field.typeName} ${describeKey(id)} not found`, { typeName: field.typeName });
     this.#spend();
-    const [target] = await this.writer.find(join.collection, { _id: newKey }, { _id: 1 }, { limit: 1 });
+    const [target] = await this.writer.find(join.collection, this.#readable(join.collection, { _id: newKey }), { _id: 1 }, { limit: 1 });
     if (!target) throw notFound(`${coordinate}: ${describeKey(newKey)} not found`, { field: coordinate });
     const oldKey = readPath(document, join.localField);
     await this.#apply({ kind: 'update', collection: this.#collectionOf(field.typeName), statements: [{ filter: { _id: id }, update: { $set: { [join.localField]: newKey } }, multi: false }] });
     const oldKeys = oldKey === undefined || oldKey === null ? [] : [oldKey];
     await this.#applyAll(groupByCollection(planReferenceChange(this.model, coordinate, id, oldKeys, [newKey])));
+  }
+
+  /** `filter` and the viewer's row filter on `collection` (FORBIDDEN when it may not read it). */
+  #readable(collection: string, filter: StoredDocument): StoredDocument {
+    return this.access ? scopedFilter(this.access, collection, filter) : filter;
+  }
+
+  #readsAll(collection: string): boolean {
+    return !this.access || this.access.filterFor(collection) === undefined;
+  }
+
+  /**
+   * The rows of `typeName` the viewer's `action` rule covers, as a filter (undefined: all, or no rules);
+   * FORBIDDEN when it has no such rule, or when it sets a field the rule keeps read-only.
+   */
+  #rowsFor(typeName: string, action: 'update' | 'delete', setting: readonly string[] = []): StoredDocument | undefined {
+    if (!this.access) return undefined;
+    const rule = action === 'update' ? this.access.writeRule(typeName, action) : this.access.writeRule(typeName, action);
+    if (action === 'update') {
+      const { readOnly: kept } = this.access.writeRule(typeName, 'update');
+      const readOnly = setting.find((name) => kept.has(name));
+      if (readOnly !== undefined) throw forbidden(`role "${this.access.role}" may not set ${typeName}.${readOnly}`);
+    }
+    return rule.where.length === 0 ? undefined : this.access.whereFilter(rule.where);
+  }
+
+  /**
+   * The document to insert with the viewer's `create` conditions set from its claims (presets); an input
+   * that gives one of those fields another value is FORBIDDEN, and so is a role without a create rule.
+   */
+  #withPresets(typeName: string, document: StoredDocument): StoredDocument {
+    if (!this.access) return document;
+    const rule = this.access.writeRule(typeName, 'create');
+    if (rule.where.length === 0) return document;
+    const preset = copyPlainObjects(document);
+    for (const condition of rule.where) {
+      const expected = this.access.claimValue(condition);
+      if (expected === NO_CLAIM) throw forbidden(`role "${this.access.role}" may create ${typeName} only with a "${condition.claim}" claim, which the token lacks`);
+      const given = readPath(preset, condition.path);
+      if (given === undefined || given === null) writePath(preset, condition.path, expected);
+      else if (keyString(given) !== keyString(expected)) throw forbidden(`role "${this.access.role}" may not create ${typeName} with another ${condition.fieldName} than its own`);
+    }
+    return preset;
   }
 
   async #read(collection: string, filter: StoredDocument, projection: Record<string, unknown>, options: { limit?: number; sort?: Record<string, 1 | -1> }): Promise<StoredDocument[]> {
@@ -275,6 +334,33 @@ function describe(selector: SourceSelector): string {
 function describeKey(key: unknown): string {
   const hex = (key as { toHexString?: () => string } | null)?.toHexString?.();
   return hex ?? JSON.stringify(key);
+}
+
+/**
+ * `filter` restricted to `rows` too (both must hold): merged when they compare different paths, or the
+ * same path with the same value (an update by `_id` then keeps its plain `_id` filter), else `$and`.
+ */
+function withRows(filter: StoredDocument, rows: StoredDocument | undefined): StoredDocument {
+  if (!rows) return filter;
+  const merges = Object.entries(rows).every(([path, value]) => !path.startsWith('$') && (filter[path] === undefined || isPlainValue(value) && isPlainValue(filter[path]) && keyString(filter[path]) === keyString(value)));
+  return merges ? { ...filter, ...rows } : { $and: [filter, rows] };
+}
+
+function isPlainValue(value: unknown): boolean {
+  return value !== null && (typeof value !== 'object' || isObjectIdLike(value));
+}
+
+function isObjectIdLike(value: object): boolean {
+  return typeof (value as { toHexString?: unknown }).toHexString === 'function';
+}
+
+/** A copy of a document's plain objects and arrays (BSON values such as ObjectId kept as they are), to set presets in. */
+function copyPlainObjects<T>(value: T): T {
+  if (Array.isArray(value)) return value.map(copyPlainObjects) as T;
+  if (value !== null && typeof value === 'object' && Object.getPrototypeOf(value) === Object.prototype) {
+    return Object.fromEntries(Object.entries(value).map(([key, entry]) => [key, copyPlainObjects(entry)])) as T;
+  }
+  return value;
 }
 
 /** A document an update of the unit returned, with the paths it was read with. */

@@ -1,7 +1,7 @@
 import { ApolloServer, HeaderMap } from '@apollo/server';
 import { getOperationAST, parse, validate, type GraphQLNamedType } from 'graphql';
 import { ObjectId, type Db, type MongoClient } from 'mongodb';
-import { connectMongo, createDocjoin, loadProject, type Docjoin, type Gateway, type GatewayContext, type StorageMap } from 'docjoin';
+import { connectMongo, createDocjoin, loadProject, type Docjoin, type Gateway, type GatewayContext, type StorageMap, type Viewer } from 'docjoin';
 import { request as httpRequest } from 'node:http';
 import { resolve } from 'node:path';
 import { isDeepStrictEqual } from 'node:util';
@@ -64,12 +64,17 @@ interface Subject {
   collectionSize(collection: string): number | undefined;
 }
 
-async function startSubject(mongo: TestMongo, db: Db, project: Pick<Parameters<typeof createDocjoin>[0], 'typeDefs' | 'resolvers' | 'writePlans'>): Promise<Subject> {
+/**
+ * `viewer`: who both sides serve (the shop's access rules let its admin do everything, so the rules
+ * change no command, and the comparison stays one of execution semantics).
+ */
+async function startSubject(mongo: TestMongo, db: Db, project: Pick<Parameters<typeof createDocjoin>[0], 'typeDefs' | 'resolvers' | 'writePlans'>, viewer?: Viewer): Promise<Subject> {
   const client = await connectMongo(mongo.uri);
   const referenceClient = await connectMongo(mongo.uri);
   const mongoKind = mongo.isEmbedded ? ('embedded' as const) : ('external' as const);
-  const gateway = await createCheckedGateway({ ...project, mongoClient: client, db: db.databaseName, mongoKind, port: 0, limits: NO_LIMITS, strategyOverrides: true, onWarning: () => undefined });
-  const referenceDocjoin = await createDocjoin({ ...project, mongoClient: referenceClient, db: db.databaseName, mongoKind, limits: NO_LIMITS, onWarning: () => undefined });
+  const auth = viewer && { authenticate: () => viewer };
+  const gateway = await createCheckedGateway({ ...project, ...(auth && { auth }), mongoClient: client, db: db.databaseName, mongoKind, port: 0, limits: NO_LIMITS, strategyOverrides: true, onWarning: () => undefined });
+  const referenceDocjoin = await createDocjoin({ ...project, ...(auth && { auth }), mongoClient: referenceClient, db: db.databaseName, mongoKind, limits: NO_LIMITS, onWarning: () => undefined });
   const reference = new ApolloServer<GatewayContext>({ schema: referenceDocjoin.schema, formatError: referenceDocjoin.formatError, includeStacktraceInErrorResponses: false });
   await reference.start();
   const stopGateway = gateway.stop.bind(gateway);
@@ -147,7 +152,7 @@ async function viaReference(subject: Subject, request: Request): Promise<Answer>
   const headers = new HeaderMap(Object.entries({ ...(request.method === 'POST' && { 'content-type': 'application/json' }), ...request.headers }));
   const response = await subject.reference.executeHTTPGraphQLRequest({
     httpGraphQLRequest: { method: request.method, headers, search: request.search ?? '', body: typeof request.body === 'string' ? JSON.parse(request.body) : request.body },
-    context: async () => subject.referenceDocjoin.createContext(),
+    context: async () => subject.referenceDocjoin.createContext({ viewer: await subject.referenceDocjoin.authenticate(headers) }),
   });
   if (response.body.kind !== 'complete') throw new Error('expected a complete body');
   return answerOf(response.status ?? 200, response.body.string);
@@ -312,7 +317,7 @@ beforeAll(async () => {
   const shopDb = mongo.freshDb('differential_shop');
   const project = await loadProject({ cwd: process.cwd(), configPath: SHOP_CONFIG });
   await project.config.seed!(shopDb, { scale: 1, onProgress: () => undefined });
-  shop = await startSubject(mongo, shopDb, { typeDefs: project.typeDefs, resolvers: project.resolvers, writePlans: project.writePlans });
+  shop = await startSubject(mongo, shopDb, { typeDefs: project.typeDefs, resolvers: project.resolvers, writePlans: project.writePlans }, { role: 'admin', anonymous: false, subject: undefined, claims: { role: 'admin' } });
 }, 120_000);
 
 afterAll(async () => {

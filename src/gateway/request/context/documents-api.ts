@@ -1,6 +1,7 @@
 import { getNamedType, type GraphQLResolveInfo } from 'graphql';
 import { InvariantError } from '../../errors/internal-errors';
-import type { MongoFunnel } from '../mongo/mongo-funnel';
+import type { CommandScope, MongoFunnel } from '../mongo/mongo-funnel';
+import type { ReadScope } from '../access/scope-read-command';
 import type { StoredDocument } from '../../documents/stored-document';
 import type { LoaderRegistry } from '../loaders/loader-registry';
 import type { CostLedger } from '../cost/cost-ledger';
@@ -47,6 +48,8 @@ export interface DocumentsReads {
   readonly loaders: LoaderRegistry;
   readonly funnel: MongoFunnel;
   readonly storageMap: StorageMap;
+  /** The row filters of the viewer's access rules, added to every read (undefined without rules). */
+  readonly readScope?: ReadScope;
   /**
    * The projection the selection under the field `info` resolves needs on `typeName` documents, read
    * from the operation's plan (memoized). For a field returning a connection, the selection is that of
@@ -63,6 +66,11 @@ export interface DocumentsReads {
  */
 export class DocumentsApi {
   constructor(private readonly context: DocumentsReads) {}
+
+  #scope(info: GraphQLResolveInfo): CommandScope {
+    const { ledger, deadline, readScope } = this.context;
+    return { ledger, deadline, ...(readScope && { readScope }), fields: [`${info.parentType.name}.${info.fieldName}`] };
+  }
 
   /**
    * `TDocument` is the stored shape the caller expects for `typeName` (resolvers pass the codegen mapper,
@@ -125,7 +133,7 @@ export class DocumentsApi {
   }
 
   async #count(info: GraphQLResolveInfo, typeName: string, filter: StoredDocument): Promise<number> {
-    const [row] = await this.context.funnel.aggregate({ ledger: this.context.ledger, deadline: this.context.deadline, fields: [`${info.parentType.name}.${info.fieldName}`] }, this.#collectionOf(typeName), [
+    const [row] = await this.context.funnel.aggregate(this.#scope(info), this.#collectionOf(typeName), [
       { $match: filter },
       { $count: 'count' },
     ]);
@@ -147,7 +155,7 @@ export class DocumentsApi {
     const collection = this.#collectionOf(typeName);
     const { projection = this.context.projectionFor(info, typeName), ...findOptions } = options;
     const documents = await this.context.funnel.find(
-      { ledger: this.context.ledger, deadline: this.context.deadline, fields: [`${info.parentType.name}.${info.fieldName}`] },
+      this.#scope(info),
       collection,
       filter,
       { projection: toFindProjection(projection), ...findOptions, ...(findOptions.limit !== undefined && { batchSize: findOptions.limit }) },

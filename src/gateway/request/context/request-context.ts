@@ -18,6 +18,8 @@ import type { JoinShape, ReadStrategy, RelationField, SnapshotShape, StorageMap 
 import type { RequestWrites } from '../../writes/request-writes';
 import type { WriteRuntime } from '../../writes/write-runtime';
 import { DocumentsApi, type DocumentsReads } from './documents-api';
+import type { Viewer } from '../authentication/authenticate';
+import type { ViewerAccess } from '../access/viewer-access';
 import type { StrategyOverrides } from '../../operation/plan/strategy-overrides';
 
 /**
@@ -27,6 +29,10 @@ import type { StrategyOverrides } from '../../operation/plan/strategy-overrides'
  */
 export interface GatewayContext extends DocumentsReads {
   readonly requestId: number;
+  /** Who sent the request (the anonymous viewer when no credentials came with it). */
+  readonly viewer: Viewer;
+  /** What the viewer's role may read and write; undefined when the schema has no `@access` rule. */
+  readonly access: ViewerAccess | undefined;
   readonly overrides: StrategyOverrides;
   /** Root-field API for hand-written resolvers (projection pushdown + loader priming). */
   readonly documents: DocumentsApi;
@@ -80,11 +86,14 @@ export function createRequestContext(options: {
   writes: WriteRuntime;
   deadline: OperationDeadline;
   plans: PlanSource;
+  viewer: Viewer;
+  /** Undefined when the schema has no access rules. */
+  access: ViewerAccess | undefined;
   copyBackfilling?: (coordinate: string) => boolean;
 }): GatewayContext {
-  const { storageMap, funnel, overrides, deadline, plans } = options;
+  const { storageMap, funnel, overrides, deadline, plans, access } = options;
   const ledger = new CostLedger();
-  const loaders = new LoaderRegistry(funnel, { ledger, deadline });
+  const loaders = new LoaderRegistry(funnel, { ledger, deadline, ...(access && { readScope: access }) });
   const strategyFor = (field: RelationField): ReadStrategy => overrides.get(field.coordinate) ?? field.defaultStrategy;
   // The operation being executed, its plan, and its fields' reads by their nodes (graphql-js reuses one
   // fieldNodes array for every item of a list, so each field's step is found once per level, not per
@@ -105,17 +114,22 @@ export function createRequestContext(options: {
   const connectionSelection = (info: GraphQLResolveInfo): ConnectionSteps => readsOf(info).connection();
   return {
     requestId: ++nextRequestId,
+    viewer: options.viewer,
+    access,
     ledger,
     deadline,
     loaders,
     funnel,
     storageMap,
     overrides,
-    documents: new DocumentsApi({ loaders, storageMap, funnel, ledger, deadline, projectionFor, connectionSelection }),
-    writes: options.writes.forRequest(ledger, {
+    documents: new DocumentsApi({ loaders, storageMap, funnel, ledger, deadline, ...(access && { readScope: access }), projectionFor, connectionSelection }),
+    writes: options.writes.forRequest(ledger, access, {
       joinsById: (info) => readsOf(info).joinsById(),
       remember(returned, path) {
-        for (const { collection, document, projection } of returned) loaders.byKey(collection, '_id').prime([document], projection, path);
+        for (const { collection, document, projection } of returned) {
+          // A row the viewer may update but not read is read back through the filter instead.
+          if (!access || access.documentVisible(collection, document)) loaders.byKey(collection, '_id').prime([document], projection, path);
+        }
       },
     }),
     strategyFor,

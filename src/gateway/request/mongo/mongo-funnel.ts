@@ -20,11 +20,16 @@ import type { OperationDeadline } from '../../operation/limits/operation-deadlin
 import { FunnelWriter, SESSION_COMMANDS } from './funnel-writer';
 import type { IndexDescription } from '../../documents/index-description';
 import type { StoredDocument } from '../../documents/stored-document';
+import { scopedFilter, scopedPipeline, type ReadScope } from '../access/scope-read-command';
 
-/** What every command of one request carries: its ledger, and for reads the deadline they must keep. */
+/**
+ * What every command of one request carries: its ledger; for reads the deadline they must keep, and
+ * the row filters of its viewer's access rules (added to every find and aggregate sent for it).
+ */
 export interface RequestScope {
   readonly ledger: CostLedger;
   readonly deadline?: OperationDeadline;
+  readonly readScope?: ReadScope;
 }
 
 /** Who a command is for: the request (ledger, deadline) and the `Type.field`s whose loads it serves. */
@@ -112,7 +117,8 @@ export class MongoFunnel {
     return documents.map((document) => BSON.deserialize(document as Uint8Array, options));
   };
 
-  async find(scope: CommandScope, collection: string, filter: StoredDocument, options: FindOptions): Promise<StoredDocument[]> {
+  async find(scope: CommandScope, collection: string, requested: StoredDocument, options: FindOptions): Promise<StoredDocument[]> {
+    const filter = scope.readScope ? scopedFilter(scope.readScope, collection, requested) : requested;
     return this.#run(scope, collection, (comment, maxTimeMS) =>
       this.#db
         .collection(collection)
@@ -130,7 +136,8 @@ export class MongoFunnel {
     );
   }
 
-  async aggregate(scope: CommandScope, collection: string, pipeline: readonly StoredDocument[], options: { batchSize?: number } = {}): Promise<StoredDocument[]> {
+  async aggregate(scope: CommandScope, collection: string, requested: readonly StoredDocument[], options: { batchSize?: number } = {}): Promise<StoredDocument[]> {
+    const pipeline = scope.readScope ? scopedPipeline(scope.readScope, collection, requested) : requested;
     return this.#run(scope, collection, (comment, maxTimeMS) =>
       this.#db
         .collection(collection)

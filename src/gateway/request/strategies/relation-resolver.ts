@@ -19,6 +19,8 @@ export function createRelationResolver(field: RelationField): GraphQLFieldResolv
   let lastArgs: object | undefined;
   let lastRequested: RequestedList | undefined;
   return (parent, args, context, info) => {
+    // A copy (snapshot, embedded array) shows the target without the read the funnel filters: its type is checked here.
+    if (context.access && !context.access.canRead(field.targetType)) throw context.access.refuseRead(field.targetType);
     if (args !== lastArgs || !lastRequested) {
       lastRequested = requestedList(field, args);
       lastArgs = args;

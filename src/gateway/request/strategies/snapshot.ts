@@ -17,7 +17,7 @@ import type { RelationRequest, RelationValue } from './resolver-types';
 export function resolveSnapshot(shape: SnapshotShape, request: RelationRequest): RelationValue {
   const copy = readPath(request.parent, shape.path);
   const { context, info, field } = request;
-  const stored = (copy === undefined || copy === null ? [] : Array.isArray(copy) ? copy : [copy]).filter(isEntry);
+  const stored = visibleCopies(request, shape, (copy === undefined || copy === null ? [] : Array.isArray(copy) ? copy : [copy]).filter(isEntry));
   // A single reference reads its first copy only.
   const entries = field.isList ? stored : stored.slice(0, 1);
   const { requested } = request;
@@ -55,6 +55,16 @@ export function resolveSnapshot(shape: SnapshotShape, request: RelationRequest):
   const keys = entries.map((entry) => entry[shape.key]);
   const projection = context.projectionFor(info, field.targetType);
   return joinByKey(shape.fallback, request, field.isList ? keys : keys[0], projection);
+}
+
+/**
+ * The copies the viewer may see: under an access rule whose conditions the copy holds (build-access-rules.ts
+ * joins the field otherwise), a copy of a row the viewer may not read is left out, as the join would.
+ */
+function visibleCopies(request: RelationRequest, shape: SnapshotShape, entries: Record<string, unknown>[]): Record<string, unknown>[] {
+  const { access } = request.context;
+  if (!access || access.readConditions(request.field.targetType).length === 0) return entries;
+  return entries.filter((entry) => access.copyVisible(request.field.targetType, entry, shape.key));
 }
 
 /** One entry of a snapshot list: its copy, or the key of the document the join reads in its place. */

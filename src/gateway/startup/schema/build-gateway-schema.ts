@@ -13,6 +13,9 @@ import type { WriteModel } from '../write-model/write-model-types';
 import type { MutationWritePlans } from '../../writes/write-plan';
 import type { AnyResolver, Ownership } from '../../operation/plan/owned-plan';
 import { directiveTypeDefs } from './directive-type-defs';
+import { buildAccessRules } from '../access-rules/build-access-rules';
+import type { AccessRules } from '../access-rules/access-rule-types';
+import type { MutationActions } from '../../operation/access/operation-access';
 
 export interface GatewaySchema {
   /** The executable schema clients see: storage directives and their ReadStrategy enum removed. */
@@ -23,11 +26,17 @@ export interface GatewaySchema {
   readonly writePlans: MutationWritePlans;
   /** The resolvers docjoin built: what decides which queries it runs from its own plan (operation/plan/owned-plan.ts). */
   readonly ownership: Ownership;
+  /** The `@access` rules, checked against every path the data can take. */
+  readonly accessRules: AccessRules;
+  /** The generated mutations' actions by Mutation field name (what an access rule must allow). */
+  readonly mutationActions: MutationActions;
 }
 
-/** The types docjoin's directive definitions declare (ReadStrategy, FilterOp): storage-only, hidden from clients. */
+/** The types docjoin's directive definitions declare (ReadStrategy, FilterOp, AccessMatch…): storage-only, hidden from clients. */
 const STORAGE_ONLY_TYPES = new Set(
-  parse(directiveTypeDefs).definitions.flatMap((definition) => (definition.kind === Kind.ENUM_TYPE_DEFINITION ? [definition.name.value] : [])),
+  parse(directiveTypeDefs).definitions.flatMap((definition) =>
+    definition.kind === Kind.ENUM_TYPE_DEFINITION || definition.kind === Kind.INPUT_OBJECT_TYPE_DEFINITION ? [definition.name.value] : [],
+  ),
 );
 
 /**
@@ -43,6 +52,8 @@ export function buildGatewaySchema(options: { typeDefs: readonly string[]; resol
   const writeModel = buildWriteModel(sdlSchema, storageMap);
   const mutations = buildGeneratedMutations(sdlSchema, writeModel);
   if (mutations.problems.length > 0) throw new StorageConfigError(mutations.problems);
+  const access = buildAccessRules(sdlSchema, storageMap, writeModel.counters);
+  if (access.problems.length > 0) throw new StorageConfigError(access.problems);
   const handWritten = Array.isArray(options.resolvers) ? (options.resolvers as readonly IResolvers[]) : [options.resolvers as IResolvers];
   const rootResolvers: Record<string, Record<string, unknown>> = { ...buildRootResolvers(storageMap) };
   const mutationType = sdlSchema.getMutationType();
@@ -73,7 +84,8 @@ export function buildGatewaySchema(options: { typeDefs: readonly string[]; resol
     fieldResolvers: new Set(Object.values(fieldResolvers).flatMap((fields) => Object.values(fields).map((field) => field.resolve as AnyResolver))),
     rootResolvers: new Set(Object.values(rootResolvers).flatMap((fields) => Object.values(fields) as AnyResolver[])),
   };
-  return { schema, storageMap, writeModel, writePlans: { ...handPlans, ...mutations.plans }, ownership };
+  const mutationActions = new Map([...mutations.mutations].map(([fieldName, mutation]) => [fieldName, { kind: mutation.kind, typeName: mutation.typeName }]));
+  return { schema, storageMap, writeModel, writePlans: { ...handPlans, ...mutations.plans }, ownership, accessRules: access.rules, mutationActions };
 }
 
 /**

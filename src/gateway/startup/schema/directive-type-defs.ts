@@ -127,4 +127,30 @@ refused while other documents still reference it; its parents' counters, the bou
 and the inverse arrays of its references follow. Returns the id (\`ID\`) or \`true\` (\`Boolean\`).
 """
 directive @delete(type: String!) on FIELD_DEFINITION
+
+"""
+Access rule (README, "Securing docjoin"): what the viewers whose role is one of \`roles\` may do with
+this type. Once any type has a rule, a role may do only what a rule of the type allows it: a
+\`@collection\` type without rules is read by no one, a type without a collection by whoever reads the
+document it sits in. \`where\`: the rows the rule covers, each entry a field of the type that must equal
+a claim of the viewer's token (\`{ field: "owner", claim: "sub" }\`); docjoin adds it to the MongoDB
+command that reads, updates or deletes them, and sets it on the documents they create (an input
+giving another value is FORBIDDEN). \`hide\`: fields these roles may not select, filter or sort by.
+\`readOnly\`: fields their updates may not set. A role has at most one rule per action on a type.
+"""
+directive @access(roles: [String!]!, allow: [AccessAction!]!, where: [AccessMatch!] = [], hide: [String!] = [], readOnly: [String!] = []) repeatable on OBJECT
+
+"""What an \`@access\` rule allows."""
+enum AccessAction {
+  READ
+  CREATE
+  UPDATE
+  DELETE
+}
+
+"""A row condition of an \`@access\` rule: the type's \`field\` equals the viewer's claim \`claim\`."""
+input AccessMatch {
+  field: String!
+  claim: String!
+}
 `;

@@ -114,3 +114,22 @@ export function readSortValue(schema: GraphQLSchema, value: GraphQLEnumValue): S
   const args = readArgs(schema, value, 'sort');
   return args && { by: requiredString(args, 'by', 'sort') };
 }
+
+export interface AccessDirective {
+  readonly roles: readonly string[];
+  readonly allow: readonly ('READ' | 'CREATE' | 'UPDATE' | 'DELETE')[];
+  readonly where: readonly { readonly field: string; readonly claim: string }[];
+  readonly hide: readonly string[];
+  readonly readOnly: readonly string[];
+}
+
+/** Every `@access` rule of a type (the directive is repeatable), arguments coerced and defaults applied. */
+export function readAccess(schema: GraphQLSchema, type: GraphQLObjectType): readonly AccessDirective[] {
+  return (getDirective(schema, type, 'access') ?? []).map((args) => ({
+    roles: args.roles as string[],
+    allow: args.allow as AccessDirective['allow'],
+    where: (args.where as AccessDirective['where'] | undefined) ?? [],
+    hide: (args.hide as string[] | undefined) ?? [],
+    readOnly: (args.readOnly as string[] | undefined) ?? [],
+  }));
+}

@@ -1,0 +1,111 @@
+import type { OperationPlan } from '../plan/operation-plan';
+import type { FieldStep, SelectionStep } from '../plan/selection-tree';
+import type { ListOrder, RootCondition, SortKey, StorageMap } from '../../startup/storage-map/storage-map-types';
+import type { ViewerAccess } from '../../request/access/viewer-access';
+
+/** The generated mutations' actions, by Mutation field name: what a role needs a rule for. */
+export type MutationActions = ReadonlyMap<string, { readonly kind: 'create' | 'update' | 'delete'; readonly typeName: string }>;
+
+/** Who may run introspection (`__schema`, `__type`): everyone, no one, or these roles. */
+export type IntrospectionAccess = boolean | readonly string[];
+
+export interface OperationAccessContext {
+  readonly storageMap: StorageMap;
+  readonly mutations: MutationActions;
+  readonly introspection: IntrospectionAccess;
+}
+
+/**
+ * Why the viewer's role may not run the operation, read from its plan before anything runs; undefined
+ * when it may. Refused: introspection the role is not allowed; a field the role's rule hides, whether
+ * selected, filtered by, or sorted by (an order or a filter shows a value as surely as a selection
+ * does); a generated root read of a type the role may not read; a generated mutation the role has no
+ * rule for. Rows are not decided here: their filters go into the MongoDB commands.
+ */
+export function operationAccessRefusal(plan: OperationPlan, access: ViewerAccess | undefined, role: string, context: OperationAccessContext): string | undefined {
+  const byRole = refusals.get(plan) ?? new Map<string, string | null>();
+  refusals.set(plan, byRole);
+  const known = byRole.get(role);
+  if (known !== undefined) return known ?? undefined;
+  let refusal: string | undefined;
+  if (!plan.root) refusal = access ? 'the operation is too large to check against the access rules' : undefined;
+  else refusal = new AccessWalk(access, role, context, plan.operation.operation === 'mutation').selection(plan.root);
+  byRole.set(role, refusal ?? null);
+  return refusal;
+}
+
+/** Per plan, per role: a plan is made for one document and shape, and a role's rules do not change. */
+const refusals = new WeakMap<OperationPlan, Map<string, string | null>>();
+
+class AccessWalk {
+  constructor(
+    private readonly access: ViewerAccess | undefined,
+    private readonly role: string,
+    private readonly context: OperationAccessContext,
+    private readonly isMutation: boolean,
+  ) {}
+
+  selection(step: SelectionStep, atRoot = true): string | undefined {
+    for (const field of step.fields) {
+      const refusal = this.field(field, atRoot) ?? field.children.map((child) => this.selection(child, false)).find((found) => found !== undefined);
+      if (refusal) return refusal;
+    }
+    return undefined;
+  }
+
+  field(step: FieldStep, atRoot: boolean): string | undefined {
+    if (!step.definition) return step.fieldName === '__schema' || step.fieldName === '__type' ? this.introspection() : undefined;
+    const { access } = this;
+    if (!access) return undefined;
+    const typeName = step.parentType.name;
+    if (access.hidden(typeName).has(step.fieldName)) return `${typeName}.${step.fieldName} is hidden from role "${this.role}"`;
+    if (atRoot && this.isMutation) return this.mutation(step.fieldName);
+    const { storageMap } = this.context;
+    const root = atRoot ? storageMap.roots.get(step.coordinate) : undefined;
+    const relation = storageMap.relations.get(step.coordinate);
+    const target = root?.targetType ?? relation?.targetType;
+    if (target === undefined) return undefined;
+    if (root && !access.canRead(target)) return `role "${this.role}" may not read ${target}`;
+    const hiddenPaths = this.#hiddenPaths(target);
+    if (hiddenPaths.size === 0) return undefined;
+    const given = new Set(step.fieldNodes.flatMap((node) => (node.arguments ?? []).map((argument) => argument.name.value)));
+    const conditions: readonly RootCondition[] = root?.conditions ?? relation?.listArguments.conditions ?? [];
+    const filtered = conditions.find((condition) => given.has(condition.argumentName) && hiddenPaths.has(condition.path));
+    if (filtered) return `${step.coordinate}(${filtered.argumentName}:) filters by ${target}.${hiddenPaths.get(filtered.path)}, which is hidden from role "${this.role}"`;
+    const orderBy: ListOrder | undefined = root?.kind === 'list' ? root.orderBy : relation?.listArguments.orderBy;
+    const orders: (readonly SortKey[])[] = [];
+    if (orderBy && given.has(orderBy.argumentName)) orders.push(...orderBy.sorts.values());
+    if (root?.kind === 'list') orders.push(root.sort);
+    const join = relation?.shapes.join;
+    if (join?.direction === 'byReference') orders.push(join.sort);
+    const sorted = orders.flat().find((key) => key.path !== '_id' && hiddenPaths.has(key.path));
+    if (sorted) return `${step.coordinate} sorts by ${target}.${hiddenPaths.get(sorted.path)}, which is hidden from role "${this.role}"`;
+    return undefined;
+  }
+
+  introspection(): string | undefined {
+    const allowed = this.context.introspection;
+    if (allowed === true || (Array.isArray(allowed) && allowed.includes(this.role))) return undefined;
+    return `introspection is not allowed for role "${this.role}"`;
+  }
+
+  mutation(fieldName: string): string | undefined {
+    const generated = this.context.mutations.get(fieldName);
+    if (!generated || !this.access) return undefined;
+    const rule = this.access.rules.types.get(generated.typeName)?.roles.get(this.role)?.[generated.kind];
+    return rule ? undefined : `role "${this.role}" may not ${generated.kind} ${generated.typeName}`;
+  }
+
+  /** The stored paths of the fields `typeName` hides from the role, to the field names (a reference by its key). */
+  #hiddenPaths(typeName: string): ReadonlyMap<string, string> {
+    const hidden = this.access!.hidden(typeName);
+    const paths = new Map<string, string>();
+    if (hidden.size === 0) return paths;
+    for (const fieldName of hidden) {
+      const field = this.context.storageMap.types.get(typeName)?.fields.get(fieldName);
+      if (field?.kind === 'stored') paths.set(field.path, fieldName);
+      else if (field?.shapes.join?.direction === 'byKey') paths.set(field.shapes.join.localField, fieldName);
+    }
+    return paths;
+  }
+}

@@ -1,0 +1,125 @@
+import { ObjectId } from 'bson';
+import { keyString } from '../../documents/key-string';
+import { readPath } from '../../documents/read-path';
+import type { StoredDocument } from '../../documents/stored-document';
+import { forbidden } from '../../errors/public-error-code';
+import { readRuleOf, type AccessRules, type ActionRule, type ReadRule, type RowCondition, type UpdateRule } from '../../startup/access-rules/access-rule-types';
+import type { Viewer } from '../authentication/authenticate';
+import type { ReadScope } from './scope-read-command';
+
+/** A claim the viewer lacks, or one that cannot be the stored value: the condition matches no document. */
+const NO_MATCH: StoredDocument = Object.freeze({ _id: Object.freeze({ $in: Object.freeze([]) }) });
+const NO_HIDDEN: ReadonlySet<string> = new Set();
+
+/**
+ * One request's viewer under the access rules: what its role may read and write, and the MongoDB
+ * filters its claims make of the rules' conditions (worked out once per collection per request).
+ */
+export class ViewerAccess implements ReadScope {
+  readonly #filters = new Map<string, StoredDocument | null>();
+
+  constructor(
+    readonly rules: AccessRules,
+    readonly viewer: Viewer,
+  ) {}
+
+  get role(): string {
+    return this.viewer.role;
+  }
+
+  canRead(typeName: string): boolean {
+    return readRuleOf(this.rules, typeName, this.viewer.role) !== undefined;
+  }
+
+  /** The fields of `typeName` the role may not select, filter or sort by. */
+  hidden(typeName: string): ReadonlySet<string> {
+    const rule = readRuleOf(this.rules, typeName, this.viewer.role);
+    return rule === undefined || rule === 'all' ? NO_HIDDEN : rule.hidden;
+  }
+
+  /** A read of `typeName` refused: the role has no READ rule for it. */
+  refuseRead(typeName: string): Error {
+    return forbidden(`role "${this.viewer.role}" may not read ${typeName}`);
+  }
+
+  /**
+   * The filter a read of `collection` must add (ReadScope); undefined when the role reads every row.
+   * Throws FORBIDDEN when the role may not read the collection's type at all.
+   */
+  filterFor(collection: string): StoredDocument | undefined {
+    let filter = this.#filters.get(collection);
+    if (filter === undefined) {
+      const typeName = this.rules.typeOfCollection.get(collection);
+      // A collection no type names (docjoin's own) is no one's data.
+      const rule = typeName === undefined ? 'all' : readRuleOf(this.rules, typeName, this.viewer.role);
+      filter = rule === undefined ? null : rule === 'all' || rule.where.length === 0 ? EVERY_ROW : this.whereFilter(rule.where);
+      this.#filters.set(collection, filter);
+    }
+    if (filter === null) throw this.refuseRead(this.rules.typeOfCollection.get(collection) ?? collection);
+    return filter === EVERY_ROW ? undefined : filter;
+  }
+
+  /** The role's READ conditions on `typeName`, for a copy to be checked against; empty when it reads every row. */
+  readConditions(typeName: string): readonly RowCondition[] {
+    const rule = readRuleOf(this.rules, typeName, this.viewer.role);
+    return rule === undefined || rule === 'all' ? [] : rule.where;
+  }
+
+  /** Whether a snapshot copy (GraphQL field names, its target's id at `keyField`) meets the role's READ conditions on `typeName`. */
+  copyVisible(typeName: string, copy: Readonly<Record<string, unknown>>, keyField: string): boolean {
+    return this.readConditions(typeName).every((condition) => {
+      const expected = this.claimValue(condition);
+      if (expected === NO_CLAIM) return false;
+      const stored = condition.fieldName === 'id' ? copy[keyField] : copy[condition.fieldName];
+      return stored !== undefined && stored !== null && keyString(stored) === keyString(expected);
+    });
+  }
+
+  /** Whether a stored document of `collection` (one a write returned) is a row the role may read. */
+  documentVisible(collection: string, document: StoredDocument): boolean {
+    const typeName = this.rules.typeOfCollection.get(collection);
+    const rule = typeName === undefined ? 'all' : readRuleOf(this.rules, typeName, this.viewer.role);
+    if (rule === undefined) return false;
+    if (rule === 'all') return true;
+    return rule.where.every((condition) => {
+      const expected = this.claimValue(condition);
+      const stored = readPath(document, condition.path);
+      return expected !== NO_CLAIM && stored !== undefined && stored !== null && keyString(stored) === keyString(expected);
+    });
+  }
+
+  /** The role's rule for a write on `typeName`, or FORBIDDEN. */
+  writeRule(typeName: string, action: 'create' | 'delete'): ActionRule;
+  writeRule(typeName: string, action: 'update'): UpdateRule;
+  writeRule(typeName: string, action: 'create' | 'update' | 'delete'): ActionRule | UpdateRule {
+    const rule = this.rules.types.get(typeName)?.roles.get(this.viewer.role)?.[action];
+    if (!rule) throw forbidden(`role "${this.viewer.role}" may not ${action} ${typeName}`);
+    return rule;
+  }
+
+  /** The MongoDB filter of `where` for this viewer's claims. */
+  whereFilter(where: readonly RowCondition[]): StoredDocument {
+    const filter: StoredDocument = {};
+    for (const condition of where) {
+      const value = this.claimValue(condition);
+      if (value === NO_CLAIM) return NO_MATCH;
+      if (filter[condition.path] !== undefined && keyString(filter[condition.path]) !== keyString(value)) return NO_MATCH;
+      filter[condition.path] = value;
+    }
+    return filter;
+  }
+
+  /** The stored value a condition's claim stands for, or NO_CLAIM when the viewer has none that could match. */
+  claimValue(condition: RowCondition): unknown {
+    const claim = this.viewer.claims[condition.claim];
+    if (condition.objectId) return typeof claim === 'string' && /^[0-9a-fA-F]{24}$/.test(claim) ? new ObjectId(claim.toLowerCase()) : NO_CLAIM;
+    return typeof claim === 'string' || typeof claim === 'number' || typeof claim === 'boolean' ? claim : NO_CLAIM;
+  }
+}
+
+export const NO_CLAIM = Symbol('no claim');
+
+/** Memo of a collection the role reads all of (null is "may not read"). */
+const EVERY_ROW: StoredDocument = Object.freeze({});
+
+export type { ReadRule };

@@ -1,0 +1,213 @@
+import { createPublicKey, type KeyObject } from 'node:crypto';
+import { GraphQLError } from 'graphql';
+import { PublicErrorCode } from '../../errors/public-error-code';
+
+/** Who sends a request: the role its `@access` rules are read for, and the claims they compare. */
+export interface Viewer {
+  readonly role: string;
+  /** No credentials were sent: the anonymous role. */
+  readonly anonymous: boolean;
+  /** The token's subject (`sub`), when it has one. */
+  readonly subject: string | undefined;
+  /** The verified claims (none for the anonymous viewer). */
+  readonly claims: Readonly<Record<string, unknown>>;
+}
+
+/** JWT verification (with jose). Give exactly one of `secret`, `publicKey` and `jwksUrl`. */
+export interface JwtOptions {
+  /** HS256 (HS384, HS512 with `algorithms`): the shared secret, at least 32 characters. */
+  readonly secret?: string;
+  /** RS256 or ES256 (PS256, ES384… with `algorithms`): the issuer's public key, PEM (SPKI). */
+  readonly publicKey?: string;
+  /** RS256 / ES256 keys from the issuer's JWKS, fetched on first use, cached 10 minutes, fetched again for an unknown `kid` (key rotation). */
+  readonly jwksUrl?: string;
+  /** The algorithms accepted (default: HS256 for a secret; the key's own for a public key; RS256 and ES256 for a JWKS). `none` never is. */
+  readonly algorithms?: readonly string[];
+  /** The `iss` a token must carry. */
+  readonly issuer?: string | readonly string[];
+  /** The `aud` a token must carry (one of them). */
+  readonly audience?: string | readonly string[];
+  /** Leeway for `exp` and `nbf`, in seconds (default 5). */
+  readonly clockToleranceSeconds?: number;
+}
+
+/** The request as authentication sees it. */
+export interface AuthenticationRequest {
+  /** A header's value by its lower-case name. */
+  header(name: string): string | undefined;
+}
+
+/** How requests are authenticated (the `auth` option). */
+export interface AuthOptions {
+  /** Verify `Authorization: Bearer <JWT>`. */
+  readonly jwt?: JwtOptions;
+  /**
+   * Your own authentication instead of `jwt` (a mounted gateway's session, an API key): the request's
+   * viewer, or undefined for the anonymous one. Throw `unauthenticated(message)` to refuse it with 401.
+   */
+  readonly authenticate?: (request: AuthenticationRequest) => Viewer | undefined | Promise<Viewer | undefined>;
+  /** The claim naming the viewer's role (default "role"): a string, or a list from which `x-docjoin-role` picks one. */
+  readonly roleClaim?: string;
+  /** The role of a request without credentials (default "anonymous"). */
+  readonly anonymousRole?: string;
+}
+
+export const ROLE_HEADER = 'x-docjoin-role';
+
+/** A request's credentials were refused: HTTP 401 with `WWW-Authenticate`, the reason in the message (never the token). */
+export function unauthenticated(reason: string): GraphQLError {
+  return new GraphQLError(`Unauthenticated: ${reason}`, {
+    extensions: {
+      code: PublicErrorCode.UNAUTHENTICATED,
+      reason,
+      http: { status: 401, headers: new Map([['www-authenticate', `Bearer error="invalid_token", error_description="${reason.replace(/["\\]/g, '')}"`]]) },
+    },
+  });
+}
+
+/** The token could not be checked (the issuer's JWKS is unreachable): HTTP 503, the request may be sent again. */
+function cannotAuthenticate(reason: string): GraphQLError {
+  return new GraphQLError(`Authentication is unavailable: ${reason}`, {
+    extensions: { code: PublicErrorCode.AUTHENTICATION_UNAVAILABLE, reason, http: { status: 503, headers: new Map([['retry-after', '5']]) } },
+  });
+}
+
+/** An `auth` option with a wrong value, named with the value (never a secret's). */
+export class AuthOptionError extends Error {
+  override readonly name = 'AuthOptionError';
+}
+
+export interface Authenticator {
+  /** The request's viewer, or a refusal (unauthenticated, 401). */
+  authenticate(request: AuthenticationRequest): Promise<Viewer>;
+  /** The viewer of a request without credentials. */
+  readonly anonymous: Viewer;
+}
+
+const MIN_SECRET_LENGTH = 32;
+const JWKS_CACHE_MS = 10 * 60_000;
+const DEFAULT_CLOCK_TOLERANCE_S = 5;
+const BEARER = /^Bearer\s+([A-Za-z0-9_\-.~+/=]+)\s*$/i;
+
+/**
+ * The authenticator the `auth` option describes, checked once (jose is loaded here, keys imported, the
+ * JWKS set up). Without `jwt` or `authenticate`, every request is anonymous and a token is ignored.
+ */
+export async function createAuthenticator(options: AuthOptions | undefined): Promise<Authenticator> {
+  const anonymousRole = nonEmpty(options?.anonymousRole, 'auth.anonymousRole') ?? 'anonymous';
+  const roleClaim = nonEmpty(options?.roleClaim, 'auth.roleClaim') ?? 'role';
+  const anonymous: Viewer = Object.freeze({ role: anonymousRole, anonymous: true, subject: undefined, claims: Object.freeze({}) });
+  if (options?.jwt && options.authenticate) throw new AuthOptionError('option auth: give jwt or authenticate, not both');
+  if (options?.authenticate) {
+    const own = options.authenticate;
+    return { anonymous, authenticate: async (request) => (await own(request)) ?? anonymous };
+  }
+  if (!options?.jwt) return { anonymous, authenticate: async () => anonymous };
+  const verify = await createJwtVerifier(options.jwt);
+  return {
+    anonymous,
+    async authenticate(request) {
+      const header = request.header('authorization');
+      if (header === undefined || header === '') return anonymous;
+      const token = BEARER.exec(header)?.[1];
+      if (!token) throw unauthenticated('the Authorization header must be "Bearer <token>"');
+      const claims = await verify(token);
+      return viewerOf(claims, roleClaim, request.header(ROLE_HEADER));
+    },
+  };
+}
+
+function viewerOf(claims: Readonly<Record<string, unknown>>, roleClaim: string, chosenRole: string | undefined): Viewer {
+  const value = claims[roleClaim];
+  const roles = typeof value === 'string' ? [value] : Array.isArray(value) ? value.filter((role): role is string => typeof role === 'string') : [];
+  if (roles.length === 0) throw unauthenticated(`the token names no role (claim "${roleClaim}")`);
+  let role: string;
+  if (chosenRole !== undefined) {
+    if (!roles.includes(chosenRole)) throw unauthenticated(`the token does not give the role "${chosenRole}" that ${ROLE_HEADER} asks for`);
+    role = chosenRole;
+  } else if (roles.length === 1) role = roles[0]!;
+  else throw unauthenticated(`the token gives several roles; pick one with the ${ROLE_HEADER} header`);
+  const subject = typeof claims.sub === 'string' ? claims.sub : undefined;
+  return Object.freeze({ role, anonymous: false, subject, claims: Object.freeze({ ...claims }) });
+}
+
+type JoseErrors = typeof import('jose', { with: { 'resolution-mode': 'import' } }).errors;
+
+type Verify = (token: string) => Promise<Readonly<Record<string, unknown>>>;
+
+async function createJwtVerifier(options: JwtOptions): Promise<Verify> {
+  const jose = await import('jose');
+  const given = (['secret', 'publicKey', 'jwksUrl'] as const).filter((name) => options[name] !== undefined);
+  if (given.length !== 1) throw new AuthOptionError(`option auth.jwt needs exactly one of secret, publicKey and jwksUrl, got ${given.length === 0 ? 'none' : given.join(' and ')}`);
+  let key: Uint8Array | KeyObject | ReturnType<typeof jose.createRemoteJWKSet>;
+  let algorithms: readonly string[];
+  if (options.secret !== undefined) {
+    if (typeof options.secret !== 'string' || options.secret.length < MIN_SECRET_LENGTH) {
+      throw new AuthOptionError(`option auth.jwt.secret must be a string of at least ${MIN_SECRET_LENGTH} characters (HS256 needs as many bytes of key), got ${typeof options.secret === 'string' ? `${options.secret.length} characters` : typeof options.secret}`);
+    }
+    key = new TextEncoder().encode(options.secret);
+    algorithms = options.algorithms ?? ['HS256'];
+  } else if (options.publicKey !== undefined) {
+    let publicKey: KeyObject;
+    try {
+      publicKey = createPublicKey(options.publicKey);
+    } catch (error) {
+      throw new AuthOptionError(`option auth.jwt.publicKey must be a PEM public key ("-----BEGIN PUBLIC KEY-----…"): ${(error as Error).message}`);
+    }
+    key = publicKey;
+    algorithms = options.algorithms ?? [publicKey.asymmetricKeyType === 'ec' ? 'ES256' : 'RS256'];
+  } else {
+    let url: URL;
+    try {
+      url = new URL(String(options.jwksUrl));
+    } catch {
+      throw new AuthOptionError(`option auth.jwt.jwksUrl must be a URL, got ${JSON.stringify(options.jwksUrl)}`);
+    }
+    if (url.protocol !== 'https:' && url.protocol !== 'http:') throw new AuthOptionError(`option auth.jwt.jwksUrl must be an http(s) URL, got ${JSON.stringify(options.jwksUrl)}`);
+    key = jose.createRemoteJWKSet(url, { cacheMaxAge: JWKS_CACHE_MS });
+    algorithms = options.algorithms ?? ['RS256', 'ES256'];
+  }
+  if (!Array.isArray(algorithms) || algorithms.length === 0 || algorithms.some((algorithm) => typeof algorithm !== 'string' || algorithm.toLowerCase() === 'none')) {
+    throw new AuthOptionError(`option auth.jwt.algorithms must list signing algorithms such as ["RS256"] ("none" is never accepted), got ${JSON.stringify(algorithms)}`);
+  }
+  const tolerance = options.clockToleranceSeconds ?? DEFAULT_CLOCK_TOLERANCE_S;
+  if (typeof tolerance !== 'number' || !Number.isFinite(tolerance) || tolerance < 0) throw new AuthOptionError(`option auth.jwt.clockToleranceSeconds must be a number of seconds from 0, got ${JSON.stringify(tolerance)}`);
+  const verifyOptions = {
+    algorithms: [...algorithms],
+    clockTolerance: tolerance,
+    ...(options.issuer !== undefined && { issuer: typeof options.issuer === 'string' ? options.issuer : [...options.issuer] }),
+    ...(options.audience !== undefined && { audience: typeof options.audience === 'string' ? options.audience : [...options.audience] }),
+  };
+  return async (token) => {
+    try {
+      const { payload } = typeof key === 'function' ? await jose.jwtVerify(token, key, verifyOptions) : await jose.jwtVerify(token, key, verifyOptions);
+      return payload as Record<string, unknown>;
+    } catch (error) {
+      throw refusal(error, jose.errors);
+    }
+  };
+}
+
+/** jose's error as the client's 401 (or a 503 when the JWKS could not be fetched); anything else is a bug and stays one. */
+function refusal(error: unknown, errors: JoseErrors): GraphQLError {
+  if (error instanceof errors.JWTExpired) return unauthenticated('the token has expired');
+  if (error instanceof errors.JWTClaimValidationFailed) {
+    if (error.claim === 'nbf') return unauthenticated('the token is not valid yet');
+    if (error.claim === 'aud') return unauthenticated('the token is for another audience');
+    if (error.claim === 'iss') return unauthenticated('the token is from another issuer');
+    return unauthenticated(`the token's "${error.claim}" claim is ${error.reason === 'missing' ? 'missing' : 'invalid'}`);
+  }
+  if (error instanceof errors.JOSEAlgNotAllowed || error instanceof errors.JOSENotSupported) return unauthenticated('the token is signed with an algorithm this server does not accept');
+  if (error instanceof errors.JWSSignatureVerificationFailed) return unauthenticated('the token\'s signature does not verify');
+  if (error instanceof errors.JWKSNoMatchingKey || error instanceof errors.JWKSMultipleMatchingKeys) return unauthenticated('the token is signed with a key the issuer does not list');
+  if (error instanceof errors.JWKSTimeout || error instanceof errors.JWKSInvalid) return cannotAuthenticate('the issuer\'s keys could not be fetched');
+  if (error instanceof errors.JOSEError) return unauthenticated('the token is malformed');
+  if (error instanceof TypeError && /fetch/i.test(error.message)) return cannotAuthenticate('the issuer\'s keys could not be fetched');
+  throw error;
+}
+
+function nonEmpty(value: unknown, name: string): string | undefined {
+  if (value === undefined) return undefined;
+  if (typeof value !== 'string' || value.trim() === '') throw new AuthOptionError(`option ${name} must be a non-empty string, got ${JSON.stringify(value)}`);
+  return value;
+}

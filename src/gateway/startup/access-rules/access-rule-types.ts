@@ -1,0 +1,71 @@
+/**
+ * The access rules: per type and role, what `@access` allows. Built once at startup from the directives
+ * (build-access-rules.ts), checked against every path the data can take, then only read.
+ */
+
+export type AccessAction = 'read' | 'create' | 'update' | 'delete';
+
+/** A row condition: the document's value at `path` equals the viewer's claim `claim`. */
+export interface RowCondition {
+  /** The type's field the rule names (`customer`, `id`). */
+  readonly fieldName: string;
+  /** Where the document keeps it: `_id`, `customer.id` (a reference's key), `tenant`. */
+  readonly path: string;
+  readonly claim: string;
+  /** The stored value is an ObjectId (`_id`, a reference, an `ID` field): the claim is its hex string. */
+  readonly objectId: boolean;
+}
+
+export interface ActionRule {
+  /** Every condition must hold; none: every row. */
+  readonly where: readonly RowCondition[];
+}
+
+export interface ReadRule extends ActionRule {
+  /** Fields the role may not select, filter or sort by. */
+  readonly hidden: ReadonlySet<string>;
+}
+
+export interface UpdateRule extends ActionRule {
+  /** Fields the role's updates may not set (the `where` fields are never settable). */
+  readonly readOnly: ReadonlySet<string>;
+}
+
+export interface RoleRules {
+  readonly read?: ReadRule;
+  readonly create?: ActionRule;
+  readonly update?: UpdateRule;
+  readonly delete?: ActionRule;
+}
+
+export interface TypeAccess {
+  readonly typeName: string;
+  readonly collection: string | undefined;
+  /** By role; a role absent may do nothing with the type (a type without a collection: nothing but read it). */
+  readonly roles: ReadonlyMap<string, RoleRules>;
+}
+
+export interface AccessRules {
+  /** Whether any type has a rule. Without one, docjoin serves everyone everything, as before rules existed. */
+  readonly enabled: boolean;
+  /** The types with rules, by name. */
+  readonly types: ReadonlyMap<string, TypeAccess>;
+  /** The `@collection` types by collection, for the reads the funnel scopes. */
+  readonly typeOfCollection: ReadonlyMap<string, string>;
+  /** The names of the `@collection` types. */
+  readonly collectionTypes: ReadonlySet<string>;
+  /** Every role a rule names. */
+  readonly roles: ReadonlySet<string>;
+  /**
+   * Per role, the relation fields it reads by join whatever their default: copies (a snapshot, an
+   * embedded array) whose target the role reads only where a condition holds that the copy cannot show.
+   */
+  readonly joinedFor: ReadonlyMap<string, ReadonlySet<string>>;
+}
+
+/** What `role` may read of `typeName`: its rule, everything (a type without a collection or rules), or nothing. */
+export function readRuleOf(rules: AccessRules, typeName: string, role: string): ReadRule | 'all' | undefined {
+  const type = rules.types.get(typeName);
+  if (!type) return rules.collectionTypes.has(typeName) ? undefined : 'all';
+  return type.roles.get(role)?.read;
+}

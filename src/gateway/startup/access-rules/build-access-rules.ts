@@ -1,0 +1,192 @@
+import { isObjectType, type GraphQLObjectType, type GraphQLSchema } from 'graphql';
+import { readAccess, type AccessDirective } from '../storage-map/read-directives';
+import type { RelationField, StorageMap, TypeStorage } from '../storage-map/storage-map-types';
+import type { CounterRule } from '../write-model/write-model-types';
+import { readRuleOf, type AccessAction, type AccessRules, type ActionRule, type ReadRule, type RoleRules, type RowCondition, type TypeAccess, type UpdateRule } from './access-rule-types';
+
+type MutableRoleRules = { -readonly [action in keyof RoleRules]: RoleRules[action] };
+
+/**
+ * SDL `@access` rules → AccessRules, checked against every path the data can take. A problem names
+ * `Type.field` (or the type) and the fix; the start stops on any. The paths and what makes each safe:
+ * - a root read, a join, a reverse join, a count, a cursor's anchor: the funnel adds the row filter to
+ *   the MongoDB command (request/access/scope-read-command.ts), so nothing here;
+ * - a snapshot copy: checked on the copy when the copy holds every `where` field, else joined (with the
+ *   filter) for that role;
+ * - an embedded array of a `@collection` type's documents: joined for that role, which needs its `@join`;
+ * - a counter: its stored count is everyone's, so the role's filter on the counted type must follow
+ *   from its filter on the counter's type (the same claim on both ends of the join), or the counter is
+ *   hidden from the role.
+ */
+export function buildAccessRules(schema: GraphQLSchema, storageMap: StorageMap, counters: readonly CounterRule[]): { rules: AccessRules; problems: string[] } {
+  const problems: string[] = [];
+  const types = new Map<string, TypeAccess>();
+  const roots = new Set([schema.getQueryType(), schema.getMutationType(), schema.getSubscriptionType()].filter((type) => type !== null && type !== undefined));
+  for (const type of Object.values(schema.getTypeMap())) {
+    if (!isObjectType(type) || type.name.startsWith('__')) continue;
+    const directives = readAccess(schema, type);
+    if (directives.length === 0) continue;
+    const storage = storageMap.types.get(type.name);
+    if (roots.has(type) || !storage || storageMap.connections.has(type.name)) {
+      problems.push(`${type.name}: @access belongs on the object types your fields return (a @collection type, or one embedded in one), not on ${type.name}; move the rule there`);
+      continue;
+    }
+    const access = typeAccess(type, storage, directives, problems);
+    if (access) types.set(type.name, access);
+  }
+  const typeOfCollection = new Map<string, string>();
+  for (const storage of storageMap.types.values()) {
+    if (storage.collection === undefined) continue;
+    const other = typeOfCollection.get(storage.collection);
+    if (other !== undefined && types.size > 0 && (types.has(other) || types.has(storage.typeName))) {
+      problems.push(`${storage.typeName}: shares the collection "${storage.collection}" with ${other}, so a rule of one would scope the other's reads; give each @access type a collection of its own`);
+    }
+    if (other === undefined) typeOfCollection.set(storage.collection, storage.typeName);
+  }
+  const roles = new Set([...types.values()].flatMap((type) => [...type.roles.keys()]));
+  const collectionTypes = new Set([...storageMap.types.values()].filter((storage) => storage.collection !== undefined).map((storage) => storage.typeName));
+  const rules: AccessRules = { enabled: types.size > 0, types, typeOfCollection, collectionTypes, roles, joinedFor: new Map() };
+  if (!rules.enabled) return { rules, problems };
+  const joinedFor = new Map<string, Set<string>>();
+  for (const role of roles) {
+    const joined = new Set<string>();
+    for (const field of storageMap.relations.values()) copyProblem(rules, field, role, joined, problems);
+    for (const counter of counters) counterProblem(rules, storageMap, counter, role, problems);
+    if (joined.size > 0) joinedFor.set(role, joined);
+  }
+  return { rules: { ...rules, joinedFor }, problems };
+}
+
+function typeAccess(type: GraphQLObjectType, storage: TypeStorage, directives: readonly AccessDirective[], problems: string[]): TypeAccess | undefined {
+  const byRole = new Map<string, MutableRoleRules>();
+  const fields = type.getFields();
+  const before = problems.length;
+  for (const directive of directives) {
+    const report = (message: string) => void problems.push(`${type.name}: @access(roles: ${JSON.stringify(directive.roles)}) ${message}`);
+    if (directive.roles.length === 0 || directive.roles.some((role) => role.trim() === '')) report('needs at least one role, and no empty one');
+    if (directive.allow.length === 0) report('allows nothing; list what it allows, e.g. allow: [READ]');
+    const allows = new Set(directive.allow.map((action) => action.toLowerCase() as AccessAction));
+    if (storage.collection === undefined && (directive.where.length > 0 || directive.allow.some((action) => action !== 'READ'))) {
+      report(`is on a type without @collection, whose rows are parts of other documents: it can only allow READ and hide fields; put where and writes on the @collection type that holds ${type.name}`);
+      continue;
+    }
+    for (const name of [...directive.hide, ...directive.readOnly]) {
+      if (!fields[name]) report(`names ${type.name}.${name}, which does not exist; the fields are ${Object.keys(fields).join(', ')}`);
+    }
+    if (directive.hide.length > 0 && !allows.has('read')) report('hides fields but does not allow READ; add READ to allow, or drop hide');
+    if (directive.readOnly.length > 0 && !allows.has('update')) report('makes fields read-only but does not allow UPDATE; add UPDATE to allow, or drop readOnly');
+    const where = directive.where.flatMap((match) => {
+      const condition = rowCondition(storage, match.field, match.claim);
+      if (typeof condition === 'string') {
+        report(condition);
+        return [];
+      }
+      return [condition];
+    });
+    for (const role of directive.roles) {
+      let rules = byRole.get(role);
+      if (!rules) byRole.set(role, (rules = {}));
+      for (const action of allows) {
+        if (rules[action]) {
+          report(`gives role "${role}" ${action.toUpperCase()} a second time; a role has one rule per action on a type, so merge them`);
+          continue;
+        }
+        Object.assign(rules, { [action]: actionRule(action, where, directive) });
+      }
+    }
+  }
+  if (problems.length > before) return undefined;
+  return { typeName: type.name, collection: storage.collection, roles: byRole };
+}
+
+function actionRule(action: AccessAction, where: readonly RowCondition[], directive: AccessDirective): ActionRule | ReadRule | UpdateRule {
+  switch (action) {
+    case 'read':
+      return { where, hidden: new Set(directive.hide) };
+    case 'update':
+      return { where, readOnly: new Set([...directive.readOnly, ...where.map((condition) => condition.fieldName)]) };
+    case 'create':
+    case 'delete':
+      return { where };
+    default: {
+      const never: never = action;
+      throw new TypeError(`unknown access action ${String(never)}`);
+    }
+  }
+}
+
+/** A `where` entry as the stored path it compares: a stored scalar, an id, or a single reference's key. */
+function rowCondition(storage: TypeStorage, fieldName: string, claim: string): RowCondition | string {
+  if (claim.trim() === '') return `where: { field: "${fieldName}" } needs the claim it equals, e.g. claim: "sub"`;
+  const field = storage.fields.get(fieldName);
+  if (field?.kind === 'stored') {
+    if (field.valueType.isList) return `where: ${storage.typeName}.${fieldName} is a list; a row condition compares one value`;
+    return { fieldName, path: field.path, claim, objectId: field.isId || field.valueType.name === 'ID' };
+  }
+  const join = field?.kind === 'relation' ? field.shapes.join : undefined;
+  if (field?.kind === 'relation' && join?.direction === 'byKey' && !field.isList) return { fieldName, path: join.localField, claim, objectId: true };
+  const known = [...storage.fields.values()].filter((candidate) => candidate.kind === 'stored' || (candidate.shapes.join?.direction === 'byKey' && !candidate.isList));
+  return `where: ${storage.typeName}.${fieldName} is not a stored field or a single reference; name one of ${known.map((candidate) => candidate.fieldName).join(', ')}`;
+}
+
+/**
+ * A relation whose data is a copy of a `@collection` type's documents (a snapshot, an embedded array)
+ * shows them without the MongoDB read the filter goes into. For a role that reads the target only where
+ * a condition holds: a snapshot copy holding every condition's field is checked on the copy; otherwise
+ * the role reads the field by its join, which has the filter.
+ */
+function copyProblem(rules: AccessRules, field: RelationField, role: string, joined: Set<string>, problems: string[]): void {
+  const { embedded, snapshot, join } = field.shapes;
+  if (!embedded && !snapshot) return;
+  if (!rules.collectionTypes.has(field.targetType)) return;
+  const parent = readRuleOf(rules, field.typeName, role);
+  if (parent === undefined || (parent !== 'all' && parent.hidden.has(field.fieldName))) return;
+  const target = readRuleOf(rules, field.targetType, role);
+  // A target the role may not read at all is refused at the field's path when it is read.
+  if (target === undefined || target === 'all' || target.where.length === 0) return;
+  const checkableOnCopy = !embedded && snapshot !== undefined && target.where.every((condition) => condition.fieldName === 'id' || snapshot.fields.includes(condition.fieldName));
+  if (checkableOnCopy) return;
+  if (join) {
+    joined.add(field.coordinate);
+    return;
+  }
+  problems.push(
+    `${field.coordinate}: role "${role}" reads ${field.targetType} only where ${describeWhere(target.where)}, which the embedded copies cannot be checked against; add @join to ${field.coordinate} so docjoin reads it with that filter for the role, or hide ${field.fieldName} from it (@access(roles: ["${role}"], allow: [READ], hide: ["${field.fieldName}"]) on ${field.typeName})`,
+  );
+}
+
+/**
+ * A counter stores the count of every counted document. For a role that reads the counted type only
+ * where conditions hold, that count is its own only when each condition follows from the role's rule on
+ * the counter's type: the counted documents point at the parent through the key the condition compares
+ * (`Order.customer` = `sub`, counted on the Customer whose `id` = `sub`).
+ */
+function counterProblem(rules: AccessRules, storageMap: StorageMap, counter: CounterRule, role: string, problems: string[]): void {
+  const [typeName, fieldName] = counter.coordinate.split('.') as [string, string];
+  const parent = readRuleOf(rules, typeName, role);
+  if (parent === undefined || (parent !== 'all' && parent.hidden.has(fieldName))) return;
+  const relation = storageMap.relations.get(counter.of);
+  if (!relation) return;
+  const target = readRuleOf(rules, relation.targetType, role);
+  if (target === 'all' || (target !== undefined && target.where.length === 0)) return;
+  const fix = `hide it from the role (@access(roles: ["${role}"], allow: [READ], hide: ["${fieldName}"]) on ${typeName})`;
+  if (target === undefined) {
+    problems.push(`${counter.coordinate}: counts ${relation.targetType} documents, which role "${role}" may not read; ${fix}, or let the role read ${relation.targetType}`);
+    return;
+  }
+  const join = relation.shapes.join;
+  const implied =
+    parent !== 'all' &&
+    join?.direction === 'byReference' &&
+    counter.source.kind === 'children' &&
+    target.where.every((condition) => condition.path === join.foreignField && parent.where.some((own) => own.path === join.localField && own.claim === condition.claim));
+  if (!implied) {
+    problems.push(
+      `${counter.coordinate}: counts every ${relation.targetType} of its ${typeName}, but role "${role}" reads only those where ${describeWhere(target.where)}; ${fix}, or give the role's ${typeName} rule the same claim on the key ${counter.of} joins by`,
+    );
+  }
+}
+
+function describeWhere(where: readonly RowCondition[]): string {
+  return where.map((condition) => `${condition.fieldName} = claim ${condition.claim}`).join(' and ');
+}

@@ -1,0 +1,260 @@
+import { resolve } from 'node:path';
+import { ObjectId, type Db } from 'mongodb';
+import { loadProject, type Gateway } from 'docjoin';
+import { ORDERS_PER_SHOPPER, SHOPPERS, SHOP_IDS, shopperId, shopperOrderId } from '../../examples/shop/seed/seed-shop';
+import { DEVELOPMENT_SECRET } from '../../examples/shop/auth/shop-jwt-secret';
+import { mongoForFile } from '../support/test-mongo';
+import { createCheckedGateway } from '../support/checked-gateway';
+
+/**
+ * The shop's access contract, tried by an attacker over HTTP: for each role (anonymous, customer,
+ * admin) every path the data can take (root reads, joins, reverse joins, snapshot copies, counters,
+ * aliases, fragments, cursors, filters and orders), every mutation, and every kind of bad token.
+ */
+const SHOP_CONFIG = resolve(__dirname, '../../examples/shop/docjoin.config.ts');
+const secret = new TextEncoder().encode(DEVELOPMENT_SECRET);
+const hex = (id: ObjectId) => id.toHexString();
+
+const files = mongoForFile();
+let db: Db;
+let gateway: Gateway;
+beforeAll(async () => {
+  delete process.env.DOCJOIN_JWT_SECRET;
+  db = files.mongo.freshDb('shop_access');
+  const project = await loadProject({ cwd: process.cwd(), configPath: SHOP_CONFIG });
+  await project.config.seed!(db, { scale: 1, onProgress: () => undefined });
+  gateway = await createCheckedGateway({
+    typeDefs: project.typeDefs,
+    resolvers: project.resolvers,
+    writePlans: project.writePlans,
+    auth: project.config.auth!,
+    mongoClient: files.client,
+    db: db.databaseName,
+    port: 0,
+    onWarning: () => undefined,
+  });
+}, 60_000);
+afterAll(async () => {
+  await gateway?.stop();
+});
+
+type Claims = Record<string, unknown>;
+
+async function sign(claims: Claims, options: { key?: Uint8Array; expiresIn?: string | number; notBefore?: string | number } = {}): Promise<string> {
+  const { SignJWT } = await import('jose');
+  let jwt = new SignJWT(claims).setProtectedHeader({ alg: 'HS256' }).setIssuedAt();
+  jwt = jwt.setExpirationTime(options.expiresIn ?? '1h');
+  if (options.notBefore !== undefined) jwt = jwt.setNotBefore(options.notBefore);
+  return jwt.sign(options.key ?? secret);
+}
+
+const customerToken = (id: ObjectId) => sign({ sub: hex(id), role: 'customer' });
+const adminToken = () => sign({ sub: 'root', role: 'admin' });
+
+interface Answer {
+  status: number;
+  body: { data?: Record<string, unknown> | null; errors?: Array<{ message: string; path?: unknown[]; extensions?: { code?: string } }>; extensions?: { cost?: { roundTrips: number; documents: number } } };
+  headers: Headers;
+}
+
+async function post(query: string, token?: string, variables?: Record<string, unknown>): Promise<Answer> {
+  const response = await fetch(gateway.url!, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', ...(token !== undefined && { authorization: `Bearer ${token}` }) },
+    body: JSON.stringify({ query, ...(variables && { variables }) }),
+  });
+  return { status: response.status, body: (await response.json()) as Answer['body'], headers: response.headers };
+}
+
+function codes(answer: Answer): (string | undefined)[] {
+  return (answer.body.errors ?? []).map((error) => error.extensions?.code);
+}
+
+async function documentCounts(): Promise<Record<string, number>> {
+  const counts: Record<string, number> = {};
+  for (const name of ['customers', 'orders', 'products', 'categories', 'reviews']) counts[name] = await db.collection(name).countDocuments();
+  return counts;
+}
+
+/** The ids of the seeded orders of extra customer `index`. */
+const ordersOf = (index: number) => Array.from({ length: ORDERS_PER_SHOPPER }, (_, order) => hex(shopperOrderId(index, order)));
+
+describe('bad tokens are 401 UNAUTHENTICATED in one error, never data', () => {
+  const cases: Array<[string, () => Promise<string>]> = [
+    ['forged (signed with another secret)', () => sign({ sub: hex(SHOP_IDS.ada), role: 'admin' }, { key: new TextEncoder().encode('x'.repeat(48)) })],
+    ['expired', () => sign({ sub: hex(SHOP_IDS.ada), role: 'customer' }, { expiresIn: Math.floor(Date.now() / 1000) - 3600 })],
+    ['not yet valid', () => sign({ sub: hex(SHOP_IDS.ada), role: 'customer' }, { notBefore: '2h' })],
+    ['unsigned (alg: none)', async () => {
+      const { UnsecuredJWT } = await import('jose');
+      return new UnsecuredJWT({ sub: hex(SHOP_IDS.ada), role: 'admin' }).setIssuedAt().setExpirationTime('1h').encode();
+    }],
+    ['garbage', async () => 'not.a.token'],
+    ['without a role', () => sign({ sub: hex(SHOP_IDS.ada) })],
+  ];
+  it.each(cases)('%s', async (_name, token) => {
+    const answer = await post('{ products { name } }', await token());
+    expect(answer.status).toBe(401);
+    expect(codes(answer)).toEqual(['UNAUTHENTICATED']);
+    expect(answer.body.data).toBeUndefined();
+    expect(answer.headers.get('www-authenticate')).toMatch(/^Bearer error="invalid_token"/);
+  });
+
+  it('a header that is not a bearer token', async () => {
+    const response = await fetch(gateway.url!, { method: 'POST', headers: { 'content-type': 'application/json', authorization: 'Basic YWRtaW46YWRtaW4=' }, body: JSON.stringify({ query: '{ products { name } }' }) });
+    expect(response.status).toBe(401);
+    expect(((await response.json()) as Answer['body']).errors?.[0]?.extensions?.code).toBe('UNAUTHENTICATED');
+  });
+});
+
+describe('anonymous reads the catalogue and nothing else', () => {
+  it('reads products with their category and reviews, and categories', async () => {
+    const answer = await post('{ products(first: 5) { name category { name } reviewCount recentReviews { rating } reviews { text } } categories { name } }');
+    expect(answer.body.errors).toBeUndefined();
+    expect((answer.body.data!.products as unknown[]).length).toBe(3);
+  });
+
+  it.each([
+    ['customers', '{ customers { name } }'],
+    ['orders', '{ orders { id } }'],
+    ['customer(id)', `{ customer(id: "${hex(SHOP_IDS.ada)}") { name } }`],
+    ['order(id)', `{ order(id: "${hex(SHOP_IDS.firstOrder)}") { id } }`],
+    ['customerByEmail', '{ customerByEmail(email: "ada@example.com") { name } }'],
+  ])('%s is FORBIDDEN before anything is read', async (_name, query) => {
+    const answer = await post(query);
+    expect(answer.status).toBe(403);
+    expect(codes(answer)).toEqual(['FORBIDDEN']);
+    expect(answer.body.data).toBeUndefined();
+  });
+
+  it.each([
+    ['createCustomer', 'mutation { createCustomer(input: { name: "M", email: "m@example.com", tier: GOLD, addresses: [] }) { id } }'],
+    ['updateCustomer', `mutation { updateCustomer(id: "${hex(SHOP_IDS.ada)}", input: { name: "M" }) { id } }`],
+    ['createCategory', 'mutation { createCategory(input: { name: "Pots" }) { id } }'],
+    ['createProduct', 'mutation { createProduct(input: { sku: "X-1", name: "X", price: 1 }) { id } }'],
+    ['updateProduct', `mutation { updateProduct(id: "${hex(SHOP_IDS.mug)}", input: { price: 1 }) { id } }`],
+    ['deleteProduct', `mutation { deleteProduct(id: "${hex(SHOP_IDS.mug)}") }`],
+    ['createOrder', `mutation { createOrder(input: { customer: "${hex(SHOP_IDS.ada)}", status: PLACED, placedAt: "2026-11-02T00:00:00Z", total: 1, lines: [] }) { id } }`],
+    ['createReview', `mutation { createReview(input: { product: "${hex(SHOP_IDS.mug)}", rating: 1, text: "x", createdAt: "2026-11-02T00:00:00Z" }) { id } }`],
+    ['deleteReview', `mutation { deleteReview(id: "${hex(SHOP_IDS.review)}") }`],
+    ['placeOrder', `mutation { placeOrder(customerId: "${hex(SHOP_IDS.ada)}", lines: [{ product: "${hex(SHOP_IDS.mug)}", quantity: 1 }]) { id } }`],
+  ])('%s is FORBIDDEN and writes nothing', async (_name, mutation) => {
+    const before = await documentCounts();
+    const answer = await post(mutation);
+    expect(codes(answer)).toEqual(['FORBIDDEN']);
+    expect(await documentCounts()).toEqual(before);
+  });
+});
+
+describe('a customer sees only themselves and their own orders, whatever the path', () => {
+  const customers = [0, 7, SHOPPERS - 1];
+
+  it.each(customers)('customer %i: customers is one item, orders and Customer.orders are their own', async (index) => {
+    const token = await customerToken(shopperId(index));
+    const answer = await post('{ customers(first: 100) { id orderCount orders(first: 100) { id } } orders(first: 100) { id customer { id } } }', token);
+    expect(answer.body.errors).toBeUndefined();
+    const data = answer.body.data as { customers: Array<{ id: string; orderCount: number; orders: Array<{ id: string }> }>; orders: Array<{ id: string; customer: { id: string } }> };
+    expect(data.customers.map((customer) => customer.id)).toEqual([hex(shopperId(index))]);
+    expect(data.customers[0]!.orderCount).toBe(ORDERS_PER_SHOPPER);
+    expect(data.customers[0]!.orders.map((order) => order.id).sort()).toEqual(ordersOf(index).sort());
+    expect(data.orders.map((order) => order.id).sort()).toEqual(ordersOf(index).sort());
+    expect(new Set(data.orders.map((order) => order.customer.id))).toEqual(new Set([hex(shopperId(index))]));
+  });
+
+  it('orders(first: 100) counts only their own documents, in the round trips an admin spends', async () => {
+    const query = '{ orders(first: 100) { id } }';
+    const mine = await post(query, await customerToken(shopperId(3)));
+    const all = await post(query, await adminToken());
+    expect(mine.body.extensions?.cost).toMatchObject({ roundTrips: 1, documents: ORDERS_PER_SHOPPER });
+    expect(all.body.extensions?.cost).toMatchObject({ roundTrips: 1, documents: SHOPPERS * ORDERS_PER_SHOPPER + 1 });
+  });
+
+  it('another customer, their order and their email are null, as if absent; aliases and fragments change nothing', async () => {
+    const token = await customerToken(shopperId(2));
+    const other = shopperId(5);
+    const answer = await post(
+      `fragment C on Customer { id name email }
+       { mine: customer(id: "${hex(shopperId(2))}") { ...C } theirs: customer(id: "${hex(other)}") { ...C }
+         byEmail: customerByEmail(email: "ada@example.com") { ...C }
+         order: order(id: "${hex(shopperOrderId(5, 0))}") { id ... on Order { total } }
+         own: order(id: "${hex(shopperOrderId(2, 1))}") { id } }`,
+      token,
+    );
+    expect(answer.body.errors).toBeUndefined();
+    expect(answer.body.data).toEqual({
+      mine: { id: hex(shopperId(2)), name: 'Claude Shannon', email: 'claude.shannon@example.com' },
+      theirs: null,
+      byEmail: null,
+      order: null,
+      own: { id: hex(shopperOrderId(2, 1)) },
+    });
+  });
+
+  it('an after anchor from another customer\'s list is refused as unknown; filters and orders show only their rows', async () => {
+    const token = await customerToken(shopperId(4));
+    const anchored = await post(`{ orders(after: "${hex(shopperOrderId(6, 0))}") { id } }`, token);
+    expect(codes(anchored)).toEqual(['BAD_USER_INPUT']);
+    expect(anchored.body.errors![0]!.message).toBe(`after: no Order with id "${hex(shopperOrderId(6, 0))}"`);
+    const nested = await post(`{ customers { orders(after: "${hex(shopperOrderId(6, 0))}") { id } } }`, token);
+    expect(codes(nested)).toEqual(['BAD_USER_INPUT']);
+    const filtered = await post('{ shipped: orders(status: SHIPPED) { id } placed: orders(status: PLACED) { id } gold: customers(tier: GOLD) { id } standard: customers(tier: STANDARD) { id } }', token);
+    expect(filtered.body.data).toEqual({
+      shipped: [{ id: hex(shopperOrderId(4, 0)) }],
+      placed: [{ id: hex(shopperOrderId(4, 1)) }, { id: hex(shopperOrderId(4, 2)) }],
+      gold: [],
+      standard: [{ id: hex(shopperId(4)) }],
+    });
+  });
+
+  it('createOrder and placeOrder for another customer are FORBIDDEN, nothing written; for themselves they work', async () => {
+    const index = 9;
+    const token = await customerToken(shopperId(index));
+    const before = await documentCounts();
+    const forOther = await post(`mutation { createOrder(input: { customer: "${hex(SHOP_IDS.ada)}", status: PLACED, placedAt: "2026-11-02T00:00:00Z", total: 12, lines: [{ product: "${hex(SHOP_IDS.sencha)}", quantity: 1 }] }) { id } }`, token);
+    expect(codes(forOther)).toEqual(['FORBIDDEN']);
+    const placedForOther = await post(`mutation { placeOrder(customerId: "${hex(SHOP_IDS.ada)}", lines: [{ product: "${hex(SHOP_IDS.mug)}", quantity: 1 }]) { id } }`, token);
+    expect(codes(placedForOther)).toEqual(['FORBIDDEN']);
+    expect(await documentCounts()).toEqual(before);
+    const placed = await post(`mutation { placeOrder(lines: [{ product: "${hex(SHOP_IDS.mug)}", quantity: 2 }]) { total customer { id name } } }`, token);
+    expect(placed.body.errors).toBeUndefined();
+    expect(placed.body.data).toEqual({ placeOrder: { total: 30, customer: { id: hex(shopperId(index)), name: 'John Backus' } } });
+    const created = await post(`mutation { createOrder(input: { customer: "${hex(shopperId(index))}", status: PLACED, placedAt: "2026-11-02T00:00:00Z", total: 12, lines: [{ product: "${hex(SHOP_IDS.sencha)}", quantity: 1 }] }) { customer { id } } }`, token);
+    expect(created.body.errors).toBeUndefined();
+    expect((await db.collection('customers').findOne({ _id: shopperId(index) }))?.orderCount).toBe(ORDERS_PER_SHOPPER + 2);
+  });
+
+  it('updates their own name and email but not their tier, and no one else', async () => {
+    const token = await customerToken(shopperId(11));
+    const own = await post(`mutation { updateCustomer(id: "${hex(shopperId(11))}", input: { name: "L. Lamport", email: "leslie@example.com" }) { name email } }`, token);
+    expect(own.body.data).toEqual({ updateCustomer: { name: 'L. Lamport', email: 'leslie@example.com' } });
+    const tier = await post(`mutation { updateCustomer(id: "${hex(shopperId(11))}", input: { tier: GOLD }) { tier } }`, token);
+    expect(codes(tier)).toEqual(['FORBIDDEN']);
+    const other = await post(`mutation { updateCustomer(id: "${hex(shopperId(12))}", input: { name: "Mallory" }) { name } }`, token);
+    expect(codes(other)).toEqual(['NOT_FOUND']);
+    expect((await db.collection('customers').findOne({ _id: shopperId(12) }))?.name).toBe('Margaret Hamilton');
+    expect((await db.collection('customers').findOne({ _id: shopperId(11) }))?.tier).toBe('STANDARD');
+  });
+
+  it.each([
+    ['createProduct', 'mutation { createProduct(input: { sku: "X-2", name: "X", price: 1 }) { id } }'],
+    ['updateProduct', `mutation { updateProduct(id: "${hex(SHOP_IDS.mug)}", input: { price: 1 }) { id } }`],
+    ['deleteProduct', `mutation { deleteProduct(id: "${hex(SHOP_IDS.mug)}") }`],
+    ['createCategory', 'mutation { createCategory(input: { name: "Pots" }) { id } }'],
+    ['createCustomer', 'mutation { createCustomer(input: { name: "M", email: "m2@example.com", tier: GOLD, addresses: [] }) { id } }'],
+  ])('%s is FORBIDDEN', async (_name, mutation) => {
+    const before = await documentCounts();
+    const answer = await post(mutation, await customerToken(shopperId(1)));
+    expect(answer.status).toBe(403);
+    expect(codes(answer)).toEqual(['FORBIDDEN']);
+    expect(await documentCounts()).toEqual(before);
+  });
+});
+
+describe('an admin may do everything', () => {
+  it('reads every customer and order, and writes', async () => {
+    const token = await adminToken();
+    const answer = await post('{ customers(first: 100) { id } orders(first: 100) { id } }', token);
+    expect((answer.body.data!.customers as unknown[]).length).toBe(SHOPPERS + 2);
+    const created = await post('mutation { createCategory(input: { name: "Pots" }) { name } }', token);
+    expect(created.body.data).toEqual({ createCategory: { name: 'Pots' } });
+  });
+});
