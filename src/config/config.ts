@@ -27,7 +27,7 @@ export type { CostLimits };
  * DOCJOIN_METRICS · DOCJOIN_SLOW_MS · DOCJOIN_LOG_VARIABLES · DOCJOIN_SHUTDOWN_GRACE_MS ·
  * DOCJOIN_MAX_CONCURRENT · DOCJOIN_MAX_QUEUED · DOCJOIN_MAX_TRANSACTION_ATTEMPTS ·
  * DOCJOIN_TRANSACTION_RETRY_MS · DOCJOIN_MAX_DOCUMENTS_IN_FLIGHT · DOCJOIN_OPERATION_TIMEOUT_MS ·
- * DOCJOIN_MAX_RESPONSE_BYTES · DOCJOIN_HEALTH_DETAIL · DOCJOIN_WORKLOAD and DOCJOIN_WORKLOAD_FLUSH_MS.
+ * DOCJOIN_MAX_RESPONSE_BYTES · DOCJOIN_INTROSPECTION · DOCJOIN_HEALTH_DETAIL · DOCJOIN_WORKLOAD and DOCJOIN_WORKLOAD_FLUSH_MS.
  * host, cors, landingPage and production come from the config file's `server` (production also from NODE_ENV).
  */
 export type DocjoinConfig = ProcessConfig & ResolvedSettings;
@@ -118,6 +118,7 @@ function gatewaySettingsFromEnv(env: Env, flags: ConfigFlags, server: GatewaySet
     maxDocumentsInFlight: parseCount('DOCJOIN_MAX_DOCUMENTS_IN_FLIGHT', env.DOCJOIN_MAX_DOCUMENTS_IN_FLIGHT),
     operationTimeoutMs: parseCount('DOCJOIN_OPERATION_TIMEOUT_MS', env.DOCJOIN_OPERATION_TIMEOUT_MS),
     maxResponseBytes: parseCount('DOCJOIN_MAX_RESPONSE_BYTES', env.DOCJOIN_MAX_RESPONSE_BYTES),
+    introspection: parseIntrospection(env.DOCJOIN_INTROSPECTION),
     healthDetail: parseBoolean('DOCJOIN_HEALTH_DETAIL', env.DOCJOIN_HEALTH_DETAIL),
     workload: parseWorkload(env.DOCJOIN_WORKLOAD, env.DOCJOIN_WORKLOAD_FLUSH_MS, server.workload),
   };
@@ -229,6 +230,16 @@ function parseChoice<T extends string>(name: string, raw: string | undefined, ch
   if (value === undefined) return undefined;
   if (!choices.includes(value as T)) throw new ConfigError(`${name} must be one of ${choices.join(', ')}, got ${JSON.stringify(raw)}`);
   return value as T;
+}
+
+/** DOCJOIN_INTROSPECTION: true/false (and the other boolean words), or the roles allowed, comma-separated. */
+function parseIntrospection(raw: string | undefined): boolean | readonly string[] | undefined {
+  const value = nonEmpty(raw);
+  if (value === undefined) return undefined;
+  if (['1', 'true', 'on', 'yes', '0', 'false', 'off', 'no'].includes(value.toLowerCase())) return parseBoolean('DOCJOIN_INTROSPECTION', value);
+  const roles = value.split(',').map((role) => role.trim());
+  if (roles.some((role) => !/^[\w.:-]+$/.test(role))) throw new ConfigError(`DOCJOIN_INTROSPECTION must be true, false or roles separated by commas ("admin,support"), got ${JSON.stringify(raw)}`);
+  return roles;
 }
 
 function parseBoolean(name: string, raw: string | undefined): boolean | undefined {

@@ -160,6 +160,7 @@ export async function createDocjoin(options: DocjoinOptions): Promise<Docjoin> {
   // Commands are measured on mongoClient's event stream: a Db of another client would cost nothing.
   const db = options.mongoClient.db(typeof options.db === 'string' ? options.db : options.db.databaseName);
   const funnel = new MongoFunnel(options.mongoClient, db);
+  if (accessRules.enabled) funnel.requireReadScopes();
   const writeRuntime = createWriteRuntime({
     model: writeModel,
     mutationType: schema.getMutationType(),

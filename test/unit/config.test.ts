@@ -30,6 +30,7 @@ describe('loadConfig', () => {
       maxDocumentsInFlight: 250_000,
       operationTimeoutMs: 30_000,
       maxResponseBytes: 32 * 1024 * 1024,
+      introspection: true,
       healthDetail: true,
       maxQueuedOperations: 128,
       maxTransactionAttempts: 8,
@@ -73,6 +74,10 @@ describe('loadConfig', () => {
     expect(loadConfig(env)).toMatchObject({ operationTimeoutMs: 5000, maxDocumentsInFlight: 1000, maxResponseBytes: 1_048_576, healthDetail: false });
     expect(loadConfig({ NODE_ENV: 'production' }).healthDetail).toBe(false);
     expect(loadConfig({ NODE_ENV: 'production', DOCJOIN_HEALTH_DETAIL: 'true' }).healthDetail).toBe(true);
+    expect(loadConfig({ NODE_ENV: 'production' }).introspection).toBe(false);
+    expect(loadConfig({ NODE_ENV: 'production', DOCJOIN_INTROSPECTION: 'admin, support' }).introspection).toEqual(['admin', 'support']);
+    expect(loadConfig({ DOCJOIN_INTROSPECTION: 'off' }).introspection).toBe(false);
+    expect(() => loadConfig({ DOCJOIN_INTROSPECTION: 'admin;drop' })).toThrow('DOCJOIN_INTROSPECTION must be true, false or roles separated by commas ("admin,support"), got "admin;drop"');
     expect(() => loadConfig({ DOCJOIN_OPERATION_TIMEOUT_MS: '0' })).toThrow('DOCJOIN_OPERATION_TIMEOUT_MS must be a whole number of at least 1, got "0"');
   });
 

@@ -32,11 +32,16 @@ export function requestObserverPlugin(options: RequestObserverOptions): ApolloSe
     // not read, so under no operation name), with the header it named, never its value. An error with no
     // code is a bug in making the context: its message and stack are logged.
     async contextCreationDidFail({ error }) {
-      const extensions = (error as { extensions?: { code?: unknown; header?: unknown } }).extensions;
+      const extensions = (error as { extensions?: { code?: unknown; header?: unknown; reason?: unknown } }).extensions;
       const code = typeof extensions?.code === 'string' ? extensions.code : undefined;
       options.metrics?.observe({ operationName: undefined, durationSeconds: undefined, errorCode: code ?? 'INTERNAL_SERVER_ERROR', cost: undefined, rejectedLimit: undefined });
       if (code === undefined) options.logger.error({ err: error, errorCodes: ['INTERNAL_SERVER_ERROR'] }, 'request refused: its context could not be made');
-      else options.logger.warn({ errorCodes: [code], ...(typeof extensions?.header === 'string' && { header: extensions.header }) }, 'request refused');
+      else {
+        options.logger.warn(
+          { errorCodes: [code], ...(typeof extensions?.header === 'string' && { header: extensions.header }), ...(typeof extensions?.reason === 'string' && { reason: extensions.reason }) },
+          'request refused',
+        );
+      }
     },
     async requestDidStart() {
       const started = performance.now();

@@ -231,7 +231,8 @@ describe('docjoin against a MongoDB of yours', () => {
       { _id: new ObjectId('000000000000000000000a01'), title: 'first', body: 'b', author: 'a', createdAt, commentCount: 0, recentComments: [] },
       { _id: new ObjectId('000000000000000000000a02'), body: 'b', author: 'a', createdAt, commentCount: 0, recentComments: [] },
     ]);
-    const child = start(['serve', '--port', '0', '--mongo-uri', mongo.uri, '--db', db.databaseName], { NODE_ENV: 'production' });
+    // Introspection is off in production unless allowed: this test needs it to reach graphql-js.
+    const child = start(['serve', '--port', '0', '--mongo-uri', mongo.uri, '--db', db.databaseName], { NODE_ENV: 'production', DOCJOIN_INTROSPECTION: 'true' });
     const done = finish(child);
     try {
       const url = await listeningUrl(child);

@@ -26,10 +26,11 @@ describe('resolveSettings', () => {
       maxDocumentsInFlight: 250_000,
       operationTimeoutMs: 30_000,
       maxResponseBytes: 32 * 1024 * 1024,
+      introspection: true,
       healthDetail: true,
       workload: false,
     });
-    expect(resolveSettings({}, 'production')).toMatchObject({ production: true, landingPage: 'none', strategyOverrides: false, costCommands: false, healthDetail: false });
+    expect(resolveSettings({}, 'production')).toMatchObject({ production: true, landingPage: 'none', strategyOverrides: false, costCommands: false, introspection: false, healthDetail: false });
     expect(resolveSettings({ production: false }, 'production')).toMatchObject({ production: false, landingPage: 'sandbox' });
   });
 
@@ -70,6 +71,7 @@ describe('resolveSettings', () => {
     [{ maxDocumentsInFlight: 1.5 }, 'option maxDocumentsInFlight must be an integer from 1 to any size, got 1.5'],
     [{ maxResponseBytes: '1MB' as unknown as number }, 'option maxResponseBytes must be an integer from 1 to any size, got "1MB"'],
     [{ healthDetail: 'yes' as unknown as boolean }, 'option healthDetail must be true or false, got "yes"'],
+    [{ introspection: 'admin' as unknown as boolean }, 'option introspection must be true, false or a list of roles such as ["admin"], got "admin"'],
     [{ transactionRetryMs: '100' as unknown as number }, 'option transactionRetryMs must be an integer from 0 to any size, got "100"'],
     [{ workload: true as never }, 'option workload must be false, { file: "workload.jsonl" } or { collection: "docjoin_workload" }, with an optional flushIntervalMs, got true'],
     [{ workload: { file: 'a.jsonl', collection: 'b' } as never }, 'option workload must be false, { file: "workload.jsonl" } or { collection: "docjoin_workload" }, with an optional flushIntervalMs, got {"file":"a.jsonl","collection":"b"}'],
@@ -87,7 +89,7 @@ describe('checkOptionNames', () => {
   it('refuses a misspelt option, and a missing SDL, client or database, naming them', () => {
     expect(() => checkOptionNames({ typeDefs: 'type Query { a: Int }', mongoClient: client, db: 'app', validateDatabse: false })).toThrow(
       new GatewayOptionError(
-        'unknown option "validateDatabse"; the options are typeDefs, resolvers, writePlans, mongoClient, db, mongoKind, mongoUri, validateDatabase, onWarning, writes, checkEstimates, onEstimateViolation, listen, logger, port, host, cors, landingPage, production, strategyOverrides, costCommands, costReport, limits, assumedListSize, metrics, slowOperationMs, logVariables, shutdownGraceMs, maxConcurrentOperations, maxQueuedOperations, maxTransactionAttempts, transactionRetryMs, maxDocumentsInFlight, operationTimeoutMs, maxResponseBytes, healthDetail, workload',
+        'unknown option "validateDatabse"; the options are typeDefs, resolvers, writePlans, mongoClient, db, mongoKind, mongoUri, validateDatabase, onWarning, writes, checkEstimates, onEstimateViolation, listen, logger, auth, port, host, cors, landingPage, production, strategyOverrides, costCommands, costReport, limits, assumedListSize, metrics, slowOperationMs, logVariables, shutdownGraceMs, maxConcurrentOperations, maxQueuedOperations, maxTransactionAttempts, transactionRetryMs, maxDocumentsInFlight, operationTimeoutMs, maxResponseBytes, introspection, healthDetail, workload',
       ),
     );
     expect(() => checkOptionNames({ mongoClient: client, db: 'app' })).toThrow(new GatewayOptionError('option typeDefs must be your SDL (a string, or a list of them), got undefined'));

@@ -183,13 +183,16 @@ async function createJwtVerifier(options: JwtOptions): Promise<Verify> {
       const { payload } = typeof key === 'function' ? await jose.jwtVerify(token, key, verifyOptions) : await jose.jwtVerify(token, key, verifyOptions);
       return payload as Record<string, unknown>;
     } catch (error) {
-      throw refusal(error, jose.errors);
+      throw refusal(error, jose.errors, typeof key === 'function');
     }
   };
 }
 
-/** jose's error as the client's 401 (or a 503 when the JWKS could not be fetched); anything else is a bug and stays one. */
-function refusal(error: unknown, errors: JoseErrors): GraphQLError {
+/**
+ * jose's error as the client's 401, or a 503 when the JWKS could not be fetched (`remote`: any error
+ * that is not about the token is the fetch's); anything else is a bug and stays one.
+ */
+function refusal(error: unknown, errors: JoseErrors, remote: boolean): GraphQLError {
   if (error instanceof errors.JWTExpired) return unauthenticated('the token has expired');
   if (error instanceof errors.JWTClaimValidationFailed) {
     if (error.claim === 'nbf') return unauthenticated('the token is not valid yet');
@@ -201,8 +204,9 @@ function refusal(error: unknown, errors: JoseErrors): GraphQLError {
   if (error instanceof errors.JWSSignatureVerificationFailed) return unauthenticated('the token\'s signature does not verify');
   if (error instanceof errors.JWKSNoMatchingKey || error instanceof errors.JWKSMultipleMatchingKeys) return unauthenticated('the token is signed with a key the issuer does not list');
   if (error instanceof errors.JWKSTimeout || error instanceof errors.JWKSInvalid) return cannotAuthenticate('the issuer\'s keys could not be fetched');
+  if (error instanceof errors.JWSInvalid || error instanceof errors.JWTInvalid) return unauthenticated('the token is malformed');
+  if (remote) return cannotAuthenticate('the issuer\'s keys could not be fetched');
   if (error instanceof errors.JOSEError) return unauthenticated('the token is malformed');
-  if (error instanceof TypeError && /fetch/i.test(error.message)) return cannotAuthenticate('the issuer\'s keys could not be fetched');
   throw error;
 }
 

@@ -15,7 +15,7 @@ import {
 import type { CostLedger, WriteAttemptTag, WriteUnitRecord } from '../cost/cost-ledger';
 import { commandFilterShape, type FilterShape } from '../cost/filter-shape';
 import { serverSelectionTimeout } from '../../../settings/setting-rules';
-import { DatabaseFailure, TransactionConflict } from '../../errors/internal-errors';
+import { DatabaseFailure, InvariantError, TransactionConflict } from '../../errors/internal-errors';
 import type { OperationDeadline } from '../../operation/limits/operation-deadline';
 import { FunnelWriter, SESSION_COMMANDS } from './funnel-writer';
 import type { IndexDescription } from '../../documents/index-description';
@@ -87,6 +87,7 @@ export class MongoFunnel {
   readonly #commentPrefix = `${COMMENT_PREFIX}${randomBytes(4).toString('hex')}:`;
   #nextOperation = 0;
   #lastAnswerAt = 0;
+  #readScopesRequired = false;
   /** Each told once of the next answer to any command of this client (pingOrAnyAnswer). */
   readonly #answerWaiters = new Set<() => void>();
 
@@ -117,7 +118,20 @@ export class MongoFunnel {
     return documents.map((document) => BSON.deserialize(document as Uint8Array, options));
   };
 
+  /**
+   * Under access rules every request read must carry its viewer's scope: a read without one (a resolver
+   * building its own scope) fails instead of reading rows the viewer may not see.
+   */
+  requireReadScopes(): void {
+    this.#readScopesRequired = true;
+  }
+
+  #unscoped(collection: string): never {
+    throw new InvariantError(`a read of ${collection} without the request's access scope; read through context.documents or context.loaders`);
+  }
+
   async find(scope: CommandScope, collection: string, requested: StoredDocument, options: FindOptions): Promise<StoredDocument[]> {
+    if (!scope.readScope && this.#readScopesRequired) this.#unscoped(collection);
     const filter = scope.readScope ? scopedFilter(scope.readScope, collection, requested) : requested;
     return this.#run(scope, collection, (comment, maxTimeMS) =>
       this.#db
@@ -137,6 +151,7 @@ export class MongoFunnel {
   }
 
   async aggregate(scope: CommandScope, collection: string, requested: readonly StoredDocument[], options: { batchSize?: number } = {}): Promise<StoredDocument[]> {
+    if (!scope.readScope && this.#readScopesRequired) this.#unscoped(collection);
     const pipeline = scope.readScope ? scopedPipeline(scope.readScope, collection, requested) : requested;
     return this.#run(scope, collection, (comment, maxTimeMS) =>
       this.#db

@@ -1,0 +1,240 @@
+import { ObjectId } from 'mongodb';
+import { createGateway, type Viewer } from 'docjoin';
+import { startSdlGateway, type SdlGateway } from '../../support/sdl-gateway';
+
+/**
+ * @access on paths the shop does not take: a snapshot copy checked on the copy, an embedded array of
+ * copies read by its join for a role that sees only some of them, a hidden field selected, filtered
+ * and sorted by, presets on create, introspection per role, and the rules startup refuses.
+ */
+const typeDefs = /* GraphQL */ `
+  type Query {
+    posts(first: Int = 20, title: String): [Post!]! @list(sort: "-createdAt")
+    users(first: Int = 20, orderBy: UserOrder): [User!]! @list(sort: "name")
+    user(id: ID!): User @find
+  }
+  type Mutation {
+    createPost(input: PostInput!): Post! @create
+    updatePost(id: ID!, input: PostPatch!): Post! @update
+  }
+  enum UserOrder {
+    BY_EMAIL @sort(by: "email")
+  }
+  type User
+    @collection(name: "users")
+    @access(roles: ["member"], allow: [READ], where: [{ field: "id", claim: "sub" }], hide: ["email"])
+    @access(roles: ["admin"], allow: [READ]) {
+    id: ID!
+    name: String!
+    email: String!
+    posts: [Post!]! @join(localField: "_id", foreignField: "authorId", sort: "-createdAt")
+  }
+  type Post
+    @collection(name: "posts")
+    @access(roles: ["member", "admin"], allow: [READ])
+    @access(roles: ["member"], allow: [CREATE, UPDATE], where: [{ field: "authorId", claim: "sub" }]) {
+    id: ID!
+    title: String!
+    createdAt: String!
+    "Nullable so that the generated input may leave it out: the create rule's preset sets it."
+    authorId: ID
+    author: User @snapshot(path: "author", fields: ["id", "name"]) @join(localField: "author.id") @read(strategy: SNAPSHOT)
+    comments: [Comment!]! @embedded @join(collection: "comments", localField: "_id", foreignField: "postId", sort: "-at", limit: 3) @read(strategy: EMBEDDED)
+  }
+  type Comment
+    @collection(name: "comments")
+    @access(roles: ["admin"], allow: [READ])
+    @access(roles: ["member"], allow: [READ], where: [{ field: "by", claim: "sub" }]) {
+    id: ID!
+    text: String!
+    by: String!
+    at: String!
+  }
+  input PostInput {
+    title: String!
+    createdAt: String!
+    authorId: ID
+    author: ID
+  }
+  input PostPatch {
+    title: String
+  }
+`;
+
+const ann = new ObjectId('0000000000000000000000a1');
+const bob = new ObjectId('0000000000000000000000b1');
+const annPost = new ObjectId('0000000000000000000000a2');
+const bobPost = new ObjectId('0000000000000000000000b2');
+const annViewer: Viewer = { role: 'member', anonymous: false, subject: ann.toHexString(), claims: { sub: ann.toHexString() } };
+const admin: Viewer = { role: 'admin', anonymous: false, subject: undefined, claims: {} };
+
+let subject: SdlGateway;
+beforeAll(async () => {
+  subject = await startSdlGateway({
+    typeDefs,
+    dbPrefix: 'access_rules',
+    prepare: async (db) => {
+      await db.collection('users').insertMany([
+        { _id: ann, name: 'Ann', email: 'ann@example.com' },
+        { _id: bob, name: 'Bob', email: 'bob@example.com' },
+      ]);
+      const comment = (id: string, postId: ObjectId, by: ObjectId, at: string) => ({ _id: new ObjectId(id), postId, text: `${by === ann ? 'ann' : 'bob'} says`, by: by.toHexString(), at });
+      const comments = [comment('0000000000000000000000c1', bobPost, ann, '2026-01-03'), comment('0000000000000000000000c2', bobPost, bob, '2026-01-02')];
+      await db.collection('comments').insertMany(comments);
+      await db.collection('posts').insertMany([
+        { _id: annPost, title: 'Ann writes', createdAt: '2026-01-01', authorId: ann, author: { id: ann, name: 'Ann' }, comments: [] },
+        { _id: bobPost, title: 'Bob writes', createdAt: '2026-01-02', authorId: bob, author: { id: bob, name: 'Bob' }, comments },
+      ]);
+      await db.collection('users').createIndex({ name: 1, _id: 1 });
+      await db.collection('users').createIndex({ email: 1, _id: 1 });
+      await db.collection('posts').createIndex({ createdAt: -1, _id: -1 });
+      await db.collection('posts').createIndex({ authorId: 1, createdAt: -1, _id: -1 });
+      await db.collection('posts').createIndex({ title: 1 });
+      await db.collection('comments').createIndex({ postId: 1, at: -1, _id: -1 });
+    },
+    gateway: { onWarning: () => undefined },
+  });
+}, 60_000);
+afterAll(async () => {
+  await subject?.stop();
+});
+
+const codes = (result: { errors?: ReadonlyArray<{ extensions?: Record<string, unknown> }> }) => (result.errors ?? []).map((error) => error.extensions?.code);
+
+describe('copies obey the rules of the type they come from', () => {
+  it('a snapshot copy of a row the viewer may not read is null, as if absent; its own is served from the copy', async () => {
+    const result = await subject.gateway.execute({ query: '{ posts { title author { id name } } }' }, { viewer: annViewer });
+    expect(result.errors).toBeUndefined();
+    expect(result.data).toEqual({ posts: [{ title: 'Bob writes', author: null }, { title: 'Ann writes', author: { id: ann.toHexString(), name: 'Ann' } }] });
+    expect(result.cost).toMatchObject({ roundTrips: 1, documents: 2 });
+  });
+
+  it('an embedded array of copies the viewer sees only in part is read by its join, with the filter', async () => {
+    const mine = await subject.gateway.execute({ query: '{ posts { comments { text } } }' }, { viewer: annViewer });
+    expect(mine.data).toEqual({ posts: [{ comments: [{ text: 'ann says' }] }, { comments: [] }] });
+    expect(mine.cost).toMatchObject({ roundTrips: 2, estimatedRoundTrips: 2, documents: 3 });
+    const all = await subject.gateway.execute({ query: '{ posts { comments { text } } }' }, { viewer: admin });
+    expect(all.data).toEqual({ posts: [{ comments: [{ text: 'ann says' }, { text: 'bob says' }] }, { comments: [] }] });
+    expect(all.cost).toMatchObject({ roundTrips: 1 });
+  });
+
+  it('a relation to a type the role may not read is null with FORBIDDEN at its path', async () => {
+    const anonymous = await createGateway({ typeDefs, mongoClient: subject.client, db: subject.db.databaseName, listen: false, onWarning: () => undefined });
+    try {
+      const result = await anonymous.execute({ query: '{ posts { title } }' });
+      expect(codes(result)).toEqual(['FORBIDDEN']);
+    } finally {
+      await anonymous.stop();
+    }
+  });
+});
+
+describe('hidden fields are refused before anything runs, however they are reached', () => {
+  it.each([
+    ['selected', '{ users { email } }'],
+    ['through a fragment on a join', '{ posts { author { ...E } } } fragment E on User { email }'],
+    ['sorted by', '{ users(orderBy: BY_EMAIL) { name } }'],
+  ])('%s', async (_how, query) => {
+    const result = await subject.gateway.execute({ query }, { viewer: annViewer });
+    expect(codes(result)).toEqual(['FORBIDDEN']);
+    expect(result.errors?.[0]?.message).toMatch(/User\.email|BY_EMAIL|email/);
+    expect(result.cost?.roundTrips ?? 0).toBe(0);
+  });
+
+  it('an admin, whose rule hides nothing, reads them', async () => {
+    const result = await subject.gateway.execute({ query: '{ users(orderBy: BY_EMAIL) { email } }' }, { viewer: admin });
+    expect(result.data).toEqual({ users: [{ email: 'ann@example.com' }, { email: 'bob@example.com' }] });
+  });
+});
+
+describe('writes', () => {
+  it('create sets the where field from the claim, and refuses another value', async () => {
+    const created = await subject.gateway.execute({ query: 'mutation { createPost(input: { title: "Preset", createdAt: "2026-02-01" }) { authorId } }' }, { viewer: annViewer });
+    expect(created.data).toEqual({ createPost: { authorId: ann.toHexString() } });
+    const forged = await subject.gateway.execute({ query: `mutation { createPost(input: { title: "Forged", createdAt: "2026-02-01", authorId: "${bob.toHexString()}" }) { id } }` }, { viewer: annViewer });
+    expect(codes(forged)).toEqual(['FORBIDDEN']);
+    expect(await subject.db.collection('posts').countDocuments({ title: 'Forged' })).toBe(0);
+  });
+
+  it('update touches only the rows its where matches', async () => {
+    const other = await subject.gateway.execute({ query: `mutation { updatePost(id: "${bobPost.toHexString()}", input: { title: "Mine now" }) { id } }` }, { viewer: annViewer });
+    expect(codes(other)).toEqual(['NOT_FOUND']);
+    const own = await subject.gateway.execute({ query: `mutation { updatePost(id: "${annPost.toHexString()}", input: { title: "Ann edits" }) { title } }` }, { viewer: annViewer });
+    expect(own.data).toEqual({ updatePost: { title: 'Ann edits' } });
+    expect((await subject.db.collection('posts').findOne({ _id: bobPost }))?.title).toBe('Bob writes');
+  });
+
+  it('a role without a rule for the mutation is refused before it runs', async () => {
+    const result = await subject.gateway.execute({ query: 'mutation { createPost(input: { title: "x", createdAt: "2026-02-01" }) { id } }' }, { viewer: admin });
+    expect(result.errors?.[0]?.message).toBe('role "admin" may not create Post');
+  });
+});
+
+describe('introspection', () => {
+  it('is refused in production unless the role is allowed', async () => {
+    const gateway = await createGateway({ typeDefs, mongoClient: subject.client, db: subject.db.databaseName, listen: false, production: true, introspection: ['admin'], onWarning: () => undefined });
+    try {
+      const refused = await gateway.execute({ query: '{ __schema { queryType { name } } }' }, { viewer: annViewer });
+      expect(refused.errors?.[0]).toMatchObject({ message: 'introspection is not allowed for role "member"', extensions: { code: 'FORBIDDEN' } });
+      const allowed = await gateway.execute({ query: '{ __type(name: "Post") { name } }' }, { viewer: admin });
+      expect(allowed.data).toEqual({ __type: { name: 'Post' } });
+      expect((await gateway.execute({ query: '{ __typename }' }, { viewer: annViewer })).data).toEqual({ __typename: 'Query' });
+    } finally {
+      await gateway.stop();
+    }
+  });
+});
+
+describe('startup refuses a rule it cannot enforce on some path, naming Type.field and the fix', () => {
+  const start = (sdl: string) => createGateway({ typeDefs: sdl, mongoClient: subject.client, db: 'access_rules_startup', listen: false, validateDatabase: false, onWarning: () => undefined });
+  const base = /* GraphQL */ `
+    type Query { shelves: [Shelf!]! @list }
+    type Book @collection(name: "books") @access(roles: ["reader"], allow: [READ], where: [{ field: "owner", claim: "sub" }]) {
+      id: ID!
+      owner: String!
+      shelfId: ID!
+    }
+  `;
+
+  it.each([
+    [
+      'a counter of rows the role sees only some of',
+      `type Shelf @collection(name: "shelves") @access(roles: ["reader"], allow: [READ]) {
+         id: ID!
+         books: [Book!]! @join(localField: "_id", foreignField: "shelfId")
+         bookCount: Int! @counter(of: "Shelf.books")
+       }`,
+      'Shelf.bookCount: counts every Book of its Shelf, but role "reader" reads only those where owner = claim sub; hide it from the role (@access(roles: ["reader"], allow: [READ], hide: ["bookCount"]) on Shelf), or give the role\'s Shelf rule the same claim on the key Shelf.books joins by',
+    ],
+    [
+      'embedded copies that cannot be checked or joined',
+      `type Shelf @collection(name: "shelves") @access(roles: ["reader"], allow: [READ]) {
+         id: ID!
+         books: [Book!]! @embedded
+       }`,
+      'Shelf.books: role "reader" reads Book only where owner = claim sub, which the embedded copies cannot be checked against; add @join to Shelf.books so docjoin reads it with that filter for the role, or hide books from it (@access(roles: ["reader"], allow: [READ], hide: ["books"]) on Shelf)',
+    ],
+    [
+      'a where field that does not exist',
+      `type Shelf @collection(name: "shelves") @access(roles: ["reader"], allow: [READ], where: [{ field: "tenant", claim: "tid" }]) { id: ID! }`,
+      'Shelf: @access(roles: ["reader"]) where: Shelf.tenant is not a stored field or a single reference; name one of id',
+    ],
+    [
+      'two rules giving one role the same action',
+      `type Shelf @collection(name: "shelves") @access(roles: ["reader"], allow: [READ]) @access(roles: ["reader", "admin"], allow: [READ]) { id: ID! }`,
+      'Shelf: @access(roles: ["reader","admin"]) gives role "reader" READ a second time; a role has one rule per action on a type, so merge them',
+    ],
+  ])('%s', async (_case, shelf, problem) => {
+    await expect(start(`${base}\n${shelf}`)).rejects.toThrow(problem);
+  });
+
+  it('a hidden counter is no path, so the start goes on', async () => {
+    const gateway = await start(`${base}
+      type Shelf @collection(name: "shelves") @access(roles: ["reader"], allow: [READ], hide: ["bookCount"]) {
+        id: ID!
+        books: [Book!]! @join(localField: "_id", foreignField: "shelfId")
+        bookCount: Int! @counter(of: "Shelf.books")
+      }`);
+    await gateway.stop();
+  });
+});

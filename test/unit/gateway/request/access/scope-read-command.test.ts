@@ -1,0 +1,43 @@
+import { scopedFilter, scopedPipeline, type ReadScope } from '../../../../../src/gateway/request/access/scope-read-command';
+
+/** A scope whose viewer reads `orders` where owner is "ann", all of `products`, and nothing of `secrets`. */
+const scope: ReadScope = {
+  filterFor(collection) {
+    if (collection === 'orders') return { owner: 'ann' };
+    if (collection === 'secrets') throw new Error('FORBIDDEN secrets');
+    return undefined;
+  },
+};
+
+describe('scopedFilter', () => {
+  it('adds the row filter to a find, and leaves a collection read in full alone', () => {
+    expect(scopedFilter(scope, 'orders', {})).toEqual({ owner: 'ann' });
+    expect(scopedFilter(scope, 'orders', { owner: 'bob' })).toEqual({ $and: [{ owner: 'ann' }, { owner: 'bob' }] });
+    const filter = { _id: 1 };
+    expect(scopedFilter(scope, 'products', filter)).toBe(filter);
+    expect(() => scopedFilter(scope, 'secrets', {})).toThrow('FORBIDDEN secrets');
+  });
+});
+
+describe('scopedPipeline', () => {
+  it('puts a $match first in the pipeline and in every $unionWith branch on a scoped collection', () => {
+    const branch = [{ $match: { customer: 2 } }, { $limit: 3 }];
+    expect(
+      scopedPipeline(scope, 'orders', [{ $match: { customer: 1 } }, { $limit: 3 }, { $unionWith: { coll: 'orders', pipeline: branch } }, { $unionWith: { coll: 'products', pipeline: branch } }, { $unionWith: 'orders' }]),
+    ).toEqual([
+      { $match: { owner: 'ann' } },
+      { $match: { customer: 1 } },
+      { $limit: 3 },
+      { $unionWith: { coll: 'orders', pipeline: [{ $match: { owner: 'ann' } }, ...branch] } },
+      { $unionWith: { coll: 'products', pipeline: branch } },
+      { $unionWith: { coll: 'orders', pipeline: [{ $match: { owner: 'ann' } }] } },
+    ]);
+  });
+
+  it('refuses a branch on a collection the viewer may not read, and stages that read another collection some other way', () => {
+    expect(() => scopedPipeline(scope, 'products', [{ $unionWith: { coll: 'secrets', pipeline: [] } }])).toThrow('FORBIDDEN secrets');
+    for (const stage of [{ $lookup: { from: 'orders', as: 'o' } }, { $graphLookup: { from: 'orders' } }, { $facet: { a: [] } }, { $out: 'x' }, { $merge: { into: 'x' } }]) {
+      expect(() => scopedPipeline(scope, 'products', [stage])).toThrow(`an aggregate with ${Object.keys(stage)[0]} cannot be scoped by access rules; docjoin sends none`);
+    }
+  });
+});
