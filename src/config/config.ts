@@ -27,7 +27,7 @@ export type { CostLimits };
  * DOCJOIN_METRICS · DOCJOIN_SLOW_MS · DOCJOIN_LOG_VARIABLES · DOCJOIN_SHUTDOWN_GRACE_MS ·
  * DOCJOIN_MAX_CONCURRENT · DOCJOIN_MAX_QUEUED · DOCJOIN_MAX_TRANSACTION_ATTEMPTS ·
  * DOCJOIN_TRANSACTION_RETRY_MS · DOCJOIN_MAX_DOCUMENTS_IN_FLIGHT · DOCJOIN_OPERATION_TIMEOUT_MS ·
- * DOCJOIN_MAX_RESPONSE_BYTES · DOCJOIN_INTROSPECTION · DOCJOIN_HEALTH_DETAIL · DOCJOIN_WORKLOAD and DOCJOIN_WORKLOAD_FLUSH_MS.
+ * DOCJOIN_MAX_RESPONSE_BYTES · DOCJOIN_BUDGET_CAPACITY and DOCJOIN_BUDGET_RESTORE_RATE · DOCJOIN_INTROSPECTION · DOCJOIN_HEALTH_DETAIL · DOCJOIN_WORKLOAD and DOCJOIN_WORKLOAD_FLUSH_MS.
  * host, cors, landingPage and production come from the config file's `server` (production also from NODE_ENV).
  */
 export type DocjoinConfig = ProcessConfig & ResolvedSettings;
@@ -118,6 +118,7 @@ function gatewaySettingsFromEnv(env: Env, flags: ConfigFlags, server: GatewaySet
     maxDocumentsInFlight: parseCount('DOCJOIN_MAX_DOCUMENTS_IN_FLIGHT', env.DOCJOIN_MAX_DOCUMENTS_IN_FLIGHT),
     operationTimeoutMs: parseCount('DOCJOIN_OPERATION_TIMEOUT_MS', env.DOCJOIN_OPERATION_TIMEOUT_MS),
     maxResponseBytes: parseCount('DOCJOIN_MAX_RESPONSE_BYTES', env.DOCJOIN_MAX_RESPONSE_BYTES),
+    budget: parseBudget(env.DOCJOIN_BUDGET_CAPACITY, env.DOCJOIN_BUDGET_RESTORE_RATE, server.budget),
     introspection: parseIntrospection(env.DOCJOIN_INTROSPECTION),
     healthDetail: parseBoolean('DOCJOIN_HEALTH_DETAIL', env.DOCJOIN_HEALTH_DETAIL),
     workload: parseWorkload(env.DOCJOIN_WORKLOAD, env.DOCJOIN_WORKLOAD_FLUSH_MS, server.workload),
@@ -230,6 +231,17 @@ function parseChoice<T extends string>(name: string, raw: string | undefined, ch
   if (value === undefined) return undefined;
   if (!choices.includes(value as T)) throw new ConfigError(`${name} must be one of ${choices.join(', ')}, got ${JSON.stringify(raw)}`);
   return value as T;
+}
+
+/** DOCJOIN_BUDGET_CAPACITY and DOCJOIN_BUDGET_RESTORE_RATE, both or neither; unset, the config file's `server.budget`. */
+function parseBudget(capacity: string | undefined, restoreRate: string | undefined, fromFile: GatewaySettings['budget']): GatewaySettings['budget'] {
+  const given = [nonEmpty(capacity), nonEmpty(restoreRate)];
+  if (given.every((value) => value === undefined)) return fromFile;
+  const numbers = given.map((value) => (value === undefined ? Number.NaN : Number(value)));
+  if (numbers.some((number) => !Number.isFinite(number) || number <= 0)) {
+    throw new ConfigError(`DOCJOIN_BUDGET_CAPACITY and DOCJOIN_BUDGET_RESTORE_RATE must both be numbers above 0 (points, and points a second), got ${JSON.stringify(capacity ?? null)} and ${JSON.stringify(restoreRate ?? null)}`);
+  }
+  return { capacity: numbers[0]!, restoreRate: numbers[1]! };
 }
 
 /** DOCJOIN_INTROSPECTION: true/false (and the other boolean words), or the roles allowed, comma-separated. */

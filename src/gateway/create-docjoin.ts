@@ -20,6 +20,7 @@ import { counterCount } from './operation/planning/batch-specs';
 import { checkOptionNames, GatewayOptionError, resolveSettings, type GatewaySettings, type ResolvedSettings } from './gateway-options';
 import { checkHealth, type HealthReport, type MongoKind } from './http/health';
 import { DocumentBudget } from './operation/limits/document-budget';
+import { ClientBudgets, costPoints, type BudgetCharge } from './operation/limits/client-budgets';
 import { OperationDeadline } from './operation/limits/operation-deadline';
 import { operationDeadlinePlugin } from './operation/limits/operation-deadline-plugin';
 import { MongoFunnel, type Db, type MongoClient } from './request/mongo/mongo-funnel';
@@ -87,6 +88,8 @@ export interface ContextOptions {
   readonly deadline?: OperationDeadline;
   /** Who sends the request (`await docjoin.authenticate(headers)`); default: the anonymous viewer. */
   readonly viewer?: Viewer;
+  /** The address the request came from (`req.socket.remoteAddress`): an anonymous client's budget is kept by it. */
+  readonly clientAddress?: string;
 }
 
 /** Request headers as Node (`req.headers`) or Fetch/Apollo (`HeaderMap`) hold them. */
@@ -218,6 +221,7 @@ export async function createDocjoin(options: DocjoinOptions): Promise<Docjoin> {
       overrides: withAccessJoins(requested, accessJoins.get(viewer.role)),
       viewer,
       access: accessRules.enabled ? new ViewerAccess(accessRules, viewer) : undefined,
+      ...(contextOptions.clientAddress !== undefined && { clientAddress: contextOptions.clientAddress }),
       writes: writeRuntime,
       deadline: contextOptions.deadline ?? new OperationDeadline(settings.operationTimeoutMs),
       plans: planner,
@@ -225,6 +229,9 @@ export async function createDocjoin(options: DocjoinOptions): Promise<Docjoin> {
     });
   };
   const documentBudget = new DocumentBudget(settings.maxDocumentsInFlight);
+  const budgets = settings.budget ? new ClientBudgets(settings.budget) : undefined;
+  /** Each request's charge against its client's budget, by its ledger (one per request). */
+  const charges = new WeakMap<object, BudgetCharge>();
 
   const checkEstimate = options.checkEstimates ?? false;
   const estimates = new EstimateCache();
@@ -258,7 +265,22 @@ export async function createDocjoin(options: DocjoinOptions): Promise<Docjoin> {
     commandsView: ({ request }) => settings.costCommands && parseCostHeader(request.http?.headers.get(COST_HEADER)) === 'commands',
     checkEstimate,
     ...(options.onEstimateViolation && { onEstimateViolation: options.onEstimateViolation }),
-    admit: (estimate, context) => documentBudget.acquire(estimate.documents, context.deadline),
+    admit: async (estimate, context) => {
+      // Before any read: a client over its budget is refused here, and waits for no document budget.
+      const charge = budgets?.take(context.client, costPoints(estimate));
+      if (charge) charges.set(context.ledger, charge);
+      const release = await documentBudget.acquire(estimate.documents, context.deadline);
+      return () => {
+        release();
+        charge?.settle(costPoints(context.ledger.totals()));
+      };
+    },
+    ...(budgets && {
+      budgetReport: (context: GatewayContext) => {
+        const charge = charges.get(context.ledger);
+        return charge && { requestedPoints: charge.requestedPoints, actualPoints: costPoints(context.ledger.totals()), throttleStatus: budgets.status(charge.client) };
+      },
+    }),
   });
 
   const mongoUri = options.mongoUri ?? `mongodb://${options.mongoClient.options.hosts.map((host) => host.toString()).join(',')}`;
@@ -325,12 +347,12 @@ function apolloIncludesStacktraces(): boolean {
 
 /**
  * Whether anything reads the static estimate: the cost report, a finite limit, the document budget
- * (whose largest value admits everything) or the self-check. Nothing does with all of them off, and
+ * (whose largest value admits everything), the client budgets or the self-check. Nothing does with all of them off, and
  * then no operation is estimated.
  */
 function estimateRead(settings: ResolvedSettings, checkEstimate: boolean): boolean {
   const finiteLimit = Object.values(settings.limits).some((limit) => Number.isFinite(limit));
-  return settings.costReport || checkEstimate || finiteLimit || settings.maxDocumentsInFlight < Number.MAX_SAFE_INTEGER;
+  return settings.costReport || checkEstimate || finiteLimit || settings.maxDocumentsInFlight < Number.MAX_SAFE_INTEGER || settings.budget !== false;
 }
 
 /** How recent an answer from MongoDB must be to stand for /health's ping. */

@@ -6,6 +6,7 @@ import type { WorkloadOption } from './workload/workload-types';
 import { DEFAULT_PORT } from '../settings/setting-rules';
 import { LANDING_PAGES, type LandingPage } from './http/landing-page';
 import type { CorsOption } from './http/http-server';
+import type { BudgetOption } from './operation/limits/client-budgets';
 
 
 
@@ -63,6 +64,13 @@ export interface GatewaySettings {
   /** The largest response body served over HTTP (default 32 MiB); a larger one is replaced by RESPONSE_TOO_LARGE. */
   readonly maxResponseBytes?: number;
   /**
+   * A budget of cost points per client (default off): `{ capacity, restoreRate }`, a leaky bucket per
+   * token subject (per address for anonymous requests) holding at most `capacity` points and refilled
+   * by `restoreRate` a second. An operation costs a point per round trip and per document, estimated
+   * before it runs (over what is available: 429 THROTTLED with Retry-After) and settled with its measure.
+   */
+  readonly budget?: false | BudgetOption;
+  /**
    * Who may run introspection (`__schema`, `__type`): true for everyone, false for no one, or the roles
    * allowed (default: everyone outside production, no one in it). Refused with 403 FORBIDDEN.
    */
@@ -101,7 +109,7 @@ export type ResolvedSettings = ReturnType<typeof resolveSettings>;
 export const GATEWAY_SETTING_NAMES = Object.keys({
   port: true, host: true, cors: true, landingPage: true, production: true, strategyOverrides: true, costCommands: true, costReport: true, limits: true,
   assumedListSize: true, metrics: true, slowOperationMs: true, logVariables: true, shutdownGraceMs: true, maxConcurrentOperations: true, maxQueuedOperations: true,
-  maxTransactionAttempts: true, transactionRetryMs: true, maxDocumentsInFlight: true, operationTimeoutMs: true, maxResponseBytes: true, introspection: true, healthDetail: true, workload: true,
+  maxTransactionAttempts: true, transactionRetryMs: true, maxDocumentsInFlight: true, operationTimeoutMs: true, maxResponseBytes: true, budget: true, introspection: true, healthDetail: true, workload: true,
 } satisfies Record<keyof GatewaySettings, true>) as ReadonlyArray<keyof GatewaySettings>;
 
 /** A createGateway option with a wrong value; the message names the option and the value. */
@@ -137,6 +145,7 @@ export function resolveSettings(settings: GatewaySettings, nodeEnv: string | und
     maxDocumentsInFlight: optionalInteger(settings, 'maxDocumentsInFlight', 1, Number.MAX_SAFE_INTEGER) ?? DEFAULT_MAX_DOCUMENTS_IN_FLIGHT,
     operationTimeoutMs: optionalInteger(settings, 'operationTimeoutMs', 1, Number.MAX_SAFE_INTEGER) ?? DEFAULT_OPERATION_TIMEOUT_MS,
     maxResponseBytes: optionalInteger(settings, 'maxResponseBytes', 1, Number.MAX_SAFE_INTEGER) ?? DEFAULT_MAX_RESPONSE_BYTES,
+    budget: budgetOption(settings.budget),
     introspection: introspectionOption(settings.introspection) ?? !production,
     healthDetail: optionalBoolean(settings, 'healthDetail') ?? !production,
     workload: workloadOption(settings.workload),
@@ -184,6 +193,16 @@ function corsOption(value: unknown): CorsOption {
     throw new GatewayOptionError(`option cors must be true, false or { origin: "https://app.example.com" | [origins], credentials?: boolean }, got ${describe(value)}`);
   }
   return { origin: origins as string[], ...(credentials !== undefined && { credentials: credentials as boolean }) };
+}
+
+function budgetOption(value: unknown): false | BudgetOption {
+  if (value === undefined || value === false) return false;
+  const { capacity, restoreRate, ...other } = (typeof value === 'object' && value !== null ? value : {}) as { capacity?: unknown; restoreRate?: unknown };
+  const positive = (number: unknown) => typeof number === 'number' && Number.isFinite(number) && number > 0;
+  if (typeof value !== 'object' || value === null || Object.keys(other).length > 0 || !positive(capacity) || !positive(restoreRate)) {
+    throw new GatewayOptionError(`option budget must be false or { capacity: 1000, restoreRate: 50 } (points, and points a second, both above 0), got ${describe(value)}`);
+  }
+  return Object.freeze({ capacity: capacity as number, restoreRate: restoreRate as number });
 }
 
 function introspectionOption(value: unknown): boolean | readonly string[] | undefined {

@@ -17,6 +17,7 @@ const SERVER_KEYS: ConfigKeys = {
   limits: openKeys(Object.keys(DEFAULT_COST_LIMITS)),
   workload: { file: 'open', collection: 'open', flushIntervalMs: 'open' },
   cors: { origin: 'open', credentials: 'open' },
+  budget: { capacity: 'open', restoreRate: 'open' },
 };
 
 export const PROJECT_CONFIG_KEYS: ConfigKeys = {

@@ -16,6 +16,8 @@ export enum PublicErrorCode {
   OPERATION_CANCELLED = 'OPERATION_CANCELLED',
   /** Too many operations at once: HTTP 503 with Retry-After; nothing ran. */
   OVERLOADED = 'OVERLOADED',
+  /** The client's cost budget (a leaky bucket of points) holds fewer points than the operation needs: HTTP 429 with Retry-After; nothing ran. */
+  THROTTLED = 'THROTTLED',
   /** The response body would exceed maxResponseBytes; ask for less or page through it. */
   RESPONSE_TOO_LARGE = 'RESPONSE_TOO_LARGE',
   /** No valid credentials: a token that is forged, expired, not yet valid, unsigned or for another audience (HTTP 401). */

@@ -15,10 +15,10 @@ export type CorsOption = boolean | { readonly origin: string | readonly string[]
 export interface HttpServerOptions<TContext extends BaseContext> {
   readonly apollo: ApolloServer<TContext>;
   /**
-   * Builds the per-request context from the request headers and its deadline (may throw a GraphQLError,
-   * e.g. a bad override header).
+   * Builds the per-request context from the request headers, its deadline and the client's address (may
+   * throw a GraphQLError, e.g. a bad override header or token).
    */
-  readonly context: (headers: HeaderMap, deadline: OperationDeadline) => Promise<TContext>;
+  readonly context: (headers: HeaderMap, deadline: OperationDeadline, clientAddress: string | undefined) => Promise<TContext>;
   /** How long a GraphQL request may take from its arrival, queueing included. */
   readonly operationTimeoutMs: number;
   /** The largest response body sent; a larger one is replaced by a RESPONSE_TOO_LARGE error. */
@@ -172,7 +172,7 @@ async function handleGraphql<TContext extends BaseContext>(options: HttpServerOp
   }
   const result = await options.apollo.executeHTTPGraphQLRequest({
     httpGraphQLRequest: { method: request.method ?? 'GET', headers, search, body },
-    context: () => options.context(headers, deadline),
+    context: () => options.context(headers, deadline, request.socket.remoteAddress),
   });
   if (result.body.kind === 'complete' && Buffer.byteLength(result.body.string) > options.maxResponseBytes) {
     const bytes = Buffer.byteLength(result.body.string);

@@ -2,7 +2,7 @@ import type { ApolloServerPlugin, BaseContext, GraphQLRequestContext, GraphQLReq
 import { GraphQLError } from 'graphql';
 import type { CostEstimate } from '../estimate/estimate-operation';
 import { badUserInput, PublicErrorCode } from '../../errors/public-error-code';
-import type { CostLedger } from '../../request/cost/cost-ledger';
+import type { CostLedger, CostReport } from '../../request/cost/cost-ledger';
 import { costLimitExceeded, findExceededLimit, type CostLimits } from './cost-limits';
 import { findEstimateViolations, type EstimateViolationRecorder } from './estimate-check';
 
@@ -53,6 +53,11 @@ export interface DocjoinCostOptions<TContext extends BaseContext> {
    * is sent) when the operation may execute, e.g. when its documents fit the DocumentBudget.
    */
   readonly admit?: (estimate: CostEstimate, context: TContext) => Promise<() => void>;
+  /**
+   * Read once the admission is released: the client budget's figures for this request (requested and
+   * actual points, the bucket after it), added to the report; undefined adds nothing.
+   */
+  readonly budgetReport?: (context: TContext) => Pick<CostReport, 'requestedPoints' | 'actualPoints' | 'throttleStatus'> | undefined;
 }
 
 /**
@@ -90,6 +95,8 @@ export function ApolloServerPluginDocjoinCost<TContext extends { readonly ledger
           const extensions = (result.extensions ??= {});
           if (key in extensions) return;
           const report = contextValue.ledger.report({ estimatedRoundTrips: estimate?.roundTrips ?? 0, estimatedDocuments: estimate?.documents ?? 0, commands: options.commandsView?.(request) ?? false });
+          const budget = options.budgetReport?.(contextValue);
+          if (budget) Object.assign(report, budget);
           extensions[key] = report;
           if (!request.operation || (!estimate && !options.checkEstimate)) return;
           // Nearly always: nothing to look into.

@@ -33,6 +33,8 @@ export interface GatewayContext extends DocumentsReads {
   readonly viewer: Viewer;
   /** What the viewer's role may read and write; undefined when the schema has no `@access` rule. */
   readonly access: ViewerAccess | undefined;
+  /** Whose cost budget the request spends: `subject:<sub>` for a viewer with a subject, else `address:<ip>`. */
+  readonly client: string;
   readonly overrides: StrategyOverrides;
   /** Root-field API for hand-written resolvers (projection pushdown + loader priming). */
   readonly documents: DocumentsApi;
@@ -89,6 +91,8 @@ export function createRequestContext(options: {
   viewer: Viewer;
   /** Undefined when the schema has no access rules. */
   access: ViewerAccess | undefined;
+  /** The address the request came from, when it came over a network. */
+  clientAddress?: string;
   copyBackfilling?: (coordinate: string) => boolean;
 }): GatewayContext {
   const { storageMap, funnel, overrides, deadline, plans, access } = options;
@@ -116,6 +120,7 @@ export function createRequestContext(options: {
     requestId: ++nextRequestId,
     viewer: options.viewer,
     access,
+    client: options.viewer.subject !== undefined ? `subject:${options.viewer.subject}` : `address:${options.clientAddress ?? 'local'}`,
     ledger,
     deadline,
     loaders,

@@ -123,6 +123,10 @@ export interface CostReport {
    * the estimate's assumptions did not foresee): which. docjoin_estimate_exceeded_total counts them.
    */
   estimateExceeded?: Array<'roundTrips' | 'documents'>;
+  /** Only with a per-client budget: the points the estimate took, what the operation measured, and the client's bucket after it. */
+  requestedPoints?: number;
+  actualPoints?: number;
+  throttleStatus?: { readonly maximumAvailable: number; readonly currentlyAvailable: number; readonly restoreRate: number };
 }
 
 export interface ReportOptions {
@@ -147,6 +151,13 @@ export class CostLedger {
   readonly #writeUnits: WriteUnitRecord[] = [];
   /** Round trips retried attempts may spend: the limit minus the estimate (limitRoundTrips). */
   #retryRoundTrips = Number.POSITIVE_INFINITY;
+
+  /** Round trips and documents so far, without the rest of the report. */
+  totals(): { roundTrips: number; documents: number } {
+    let documents = 0;
+    for (const command of this.#commands) documents += command.documents;
+    return { roundTrips: this.#commands.length, documents };
+  }
 
   recordCommand(command: CommandRecord): void {
     this.#commands.push(command);
