@@ -7,6 +7,7 @@ import { createAuthenticator, type AuthOptions, type Viewer } from './request/au
 import { ViewerAccess } from './request/access/viewer-access';
 import type { AccessRules } from './startup/access-rules/access-rule-types';
 import { accessPlugin } from './operation/access/access-plugin';
+import { TrustedDocuments, type PersistedQueryCache } from './operation/access/trusted-documents';
 import { ApolloServerPluginDocjoinCost, COST_HEADER, parseCostHeader } from './operation/cost/cost-plugin';
 import type { EstimateViolationRecorder } from './operation/cost/estimate-check';
 import { createFormatError } from './errors/format-error';
@@ -144,6 +145,11 @@ export interface Docjoin {
   authenticate(headers: RequestHeaders): Promise<Viewer>;
   /** The `@access` rules of the schema (`enabled` is false when it has none). */
   readonly accessRules: AccessRules;
+  /**
+   * With the trustedDocuments setting, your Apollo Server's `persistedQueries` option (its cache serves
+   * the manifest's documents by hash); undefined leaves Apollo's automatic persisted queries as they are.
+   */
+  readonly persistedQueries: { readonly cache: PersistedQueryCache } | undefined;
   /** `GET /health`'s answer: 200 when MongoDB answers a ping, else 503. */
   health(): Promise<{ status: number; body: HealthReport }>;
   /** Stops listening to the client's command events (and the workload's flush timer); the client stays yours to close. */
@@ -173,6 +179,7 @@ export async function createDocjoin(options: DocjoinOptions): Promise<Docjoin> {
     retries: { maxAttempts: settings.maxTransactionAttempts, retryMs: settings.transactionRetryMs },
   });
   const authenticator = await createAuthenticator(options.auth);
+  const trusted = settings.trustedDocuments ? TrustedDocuments.load(settings.trustedDocuments, settings.production) : undefined;
   const warn = options.onWarning ?? (options.logger ? (message: string) => options.logger!.warn(message) : (message: string) => process.stderr.write(`docjoin: warning: ${message}\n`));
   const nodeEnvWarning = options.production === undefined ? unknownNodeEnv(process.env.NODE_ENV) : undefined;
   if (nodeEnvWarning) warn(nodeEnvWarning);
@@ -302,6 +309,7 @@ export async function createDocjoin(options: DocjoinOptions): Promise<Docjoin> {
     storageMap,
     settings,
     plugins: [
+      ...(trusted ? [trusted.plugin<GatewayContext>()] : []),
       operationDeadlinePlugin(),
       ...(accessRules.enabled || settings.introspection !== true ? [accessPlugin(planner, { storageMap, mutations: mutationActions, introspection: settings.introspection })] : []),
       costPlugin,
@@ -313,6 +321,7 @@ export async function createDocjoin(options: DocjoinOptions): Promise<Docjoin> {
     logger,
     formatError,
     createContext,
+    persistedQueries: trusted && { cache: trusted.cache() },
     authenticate: (headers) => authenticator.authenticate({ header: (name) => headerValue(headers, name) }),
     accessRules,
     // Under load, the answers to requests prove MongoDB is up: /health then sends nothing and waits for nothing,

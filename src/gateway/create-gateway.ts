@@ -62,6 +62,7 @@ export async function createGateway(options: CreateGatewayOptions): Promise<Gate
   const apollo = new ApolloServer<GatewayContext>({
     schema: docjoin.schema,
     introspection: true,
+    ...(docjoin.persistedQueries && { persistedQueries: docjoin.persistedQueries }),
     ...errorShaping,
     // Whoever starts the gateway owns the process's signals and stops it.
     stopOnTerminationSignals: false,

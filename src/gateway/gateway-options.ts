@@ -7,6 +7,7 @@ import { DEFAULT_PORT } from '../settings/setting-rules';
 import { LANDING_PAGES, type LandingPage } from './http/landing-page';
 import type { CorsOption } from './http/http-server';
 import type { BudgetOption } from './operation/limits/client-budgets';
+import type { TrustedDocumentsOption } from './operation/access/trusted-documents';
 
 
 
@@ -71,6 +72,13 @@ export interface GatewaySettings {
    */
   readonly budget?: false | BudgetOption;
   /**
+   * Run only the client's trusted documents: `{ manifest: 'generated/client/persisted-documents.json' }`
+   * (graphql-codegen's client preset with `persistedDocuments: true` writes it), or the manifest's content.
+   * `only` (default: in production) refuses every other document with PERSISTED_QUERY_NOT_IN_LIST;
+   * off, the manifest's documents can be sent by hash alone and other documents run as usual.
+   */
+  readonly trustedDocuments?: TrustedDocumentsOption;
+  /**
    * Who may run introspection (`__schema`, `__type`): true for everyone, false for no one, or the roles
    * allowed (default: everyone outside production, no one in it). Refused with 403 FORBIDDEN.
    */
@@ -109,7 +117,7 @@ export type ResolvedSettings = ReturnType<typeof resolveSettings>;
 export const GATEWAY_SETTING_NAMES = Object.keys({
   port: true, host: true, cors: true, landingPage: true, production: true, strategyOverrides: true, costCommands: true, costReport: true, limits: true,
   assumedListSize: true, metrics: true, slowOperationMs: true, logVariables: true, shutdownGraceMs: true, maxConcurrentOperations: true, maxQueuedOperations: true,
-  maxTransactionAttempts: true, transactionRetryMs: true, maxDocumentsInFlight: true, operationTimeoutMs: true, maxResponseBytes: true, budget: true, introspection: true, healthDetail: true, workload: true,
+  maxTransactionAttempts: true, transactionRetryMs: true, maxDocumentsInFlight: true, operationTimeoutMs: true, maxResponseBytes: true, budget: true, trustedDocuments: true, introspection: true, healthDetail: true, workload: true,
 } satisfies Record<keyof GatewaySettings, true>) as ReadonlyArray<keyof GatewaySettings>;
 
 /** A createGateway option with a wrong value; the message names the option and the value. */
@@ -146,6 +154,7 @@ export function resolveSettings(settings: GatewaySettings, nodeEnv: string | und
     operationTimeoutMs: optionalInteger(settings, 'operationTimeoutMs', 1, Number.MAX_SAFE_INTEGER) ?? DEFAULT_OPERATION_TIMEOUT_MS,
     maxResponseBytes: optionalInteger(settings, 'maxResponseBytes', 1, Number.MAX_SAFE_INTEGER) ?? DEFAULT_MAX_RESPONSE_BYTES,
     budget: budgetOption(settings.budget),
+    trustedDocuments: trustedDocumentsOption(settings.trustedDocuments),
     introspection: introspectionOption(settings.introspection) ?? !production,
     healthDetail: optionalBoolean(settings, 'healthDetail') ?? !production,
     workload: workloadOption(settings.workload),
@@ -193,6 +202,16 @@ function corsOption(value: unknown): CorsOption {
     throw new GatewayOptionError(`option cors must be true, false or { origin: "https://app.example.com" | [origins], credentials?: boolean }, got ${describe(value)}`);
   }
   return { origin: origins as string[], ...(credentials !== undefined && { credentials: credentials as boolean }) };
+}
+
+function trustedDocumentsOption(value: unknown): TrustedDocumentsOption | undefined {
+  if (value === undefined) return undefined;
+  const { manifest, only, ...other } = (typeof value === 'object' && value !== null ? value : {}) as { manifest?: unknown; only?: unknown };
+  const manifestOk = (typeof manifest === 'string' && manifest.trim() !== '') || (typeof manifest === 'object' && manifest !== null && !Array.isArray(manifest));
+  if (typeof value !== 'object' || value === null || Object.keys(other).length > 0 || !manifestOk || (only !== undefined && typeof only !== 'boolean')) {
+    throw new GatewayOptionError(`option trustedDocuments must be { manifest: "generated/client/persisted-documents.json", only?: true | false }, got ${describe(value)}`);
+  }
+  return Object.freeze({ manifest: manifest as TrustedDocumentsOption['manifest'], ...(only !== undefined && { only: only as boolean }) });
 }
 
 function budgetOption(value: unknown): false | BudgetOption {

@@ -18,6 +18,7 @@ const SERVER_KEYS: ConfigKeys = {
   workload: { file: 'open', collection: 'open', flushIntervalMs: 'open' },
   cors: { origin: 'open', credentials: 'open' },
   budget: { capacity: 'open', restoreRate: 'open' },
+  trustedDocuments: { manifest: 'open', only: 'open' },
 };
 
 export const PROJECT_CONFIG_KEYS: ConfigKeys = {

@@ -3,6 +3,8 @@ import { ObjectId, type Db } from 'mongodb';
 import { loadProject, type Gateway } from 'docjoin';
 import { ORDERS_PER_SHOPPER, SHOPPERS, SHOP_IDS, shopperId, shopperOrderId } from '../../examples/shop/seed/seed-shop';
 import { DEVELOPMENT_SECRET } from '../../examples/shop/auth/shop-jwt-secret';
+import { print } from 'graphql';
+import { CatalogueDocument, MyAccountDocument, MyOrdersDocument } from '../../examples/shop/generated/client/graphql';
 import { mongoForFile } from '../support/test-mongo';
 import { createCheckedGateway } from '../support/checked-gateway';
 
@@ -66,7 +68,7 @@ async function post(query: string, token?: string, variables?: Record<string, un
   return { status: response.status, body: (await response.json()) as Answer['body'], headers: response.headers };
 }
 
-function codes(answer: Answer): (string | undefined)[] {
+function codes(answer: Pick<Answer, 'body'>): (string | undefined)[] {
   return (answer.body.errors ?? []).map((error) => error.extensions?.code);
 }
 
@@ -256,5 +258,71 @@ describe('an admin may do everything', () => {
     expect((answer.body.data!.customers as unknown[]).length).toBe(SHOPPERS + 2);
     const created = await post('mutation { createCategory(input: { name: "Pots" }) { name } }', token);
     expect(created.body.data).toEqual({ createCategory: { name: 'Pots' } });
+  });
+});
+
+describe('in production the shop runs only its storefront\'s documents, within each client\'s budget', () => {
+  let production: Gateway;
+  beforeAll(async () => {
+    const project = await loadProject({ cwd: process.cwd(), configPath: SHOP_CONFIG });
+    production = await createCheckedGateway({
+      ...project.config.server,
+      production: true,
+      typeDefs: project.typeDefs,
+      resolvers: project.resolvers,
+      writePlans: project.writePlans,
+      auth: project.config.auth!,
+      mongoClient: files.client,
+      db: db.databaseName,
+      port: 0,
+      onWarning: () => undefined,
+    });
+  });
+  afterAll(async () => {
+    await production?.stop();
+  });
+
+  const send = async (body: Record<string, unknown>, token?: string) => {
+    const response = await fetch(production.url!, { method: 'POST', headers: { 'content-type': 'application/json', ...(token && { authorization: `Bearer ${token}` }) }, body: JSON.stringify(body) });
+    return { status: response.status, body: (await response.json()) as Answer['body'] & { extensions?: { cost?: Record<string, unknown> } } };
+  };
+  const hashOf = (document: { __meta__?: Record<string, unknown> }) => String(document.__meta__?.hash).replace(/^sha256:/, '');
+
+  it('runs a storefront document sent by hash alone, or in full as the client prints it', async () => {
+    const token = await customerToken(shopperId(5));
+    const byHash = await send({ extensions: { persistedQuery: { version: 1, sha256Hash: hashOf(MyAccountDocument as never) } } }, token);
+    expect(byHash.body.data).toEqual({ customers: [{ id: hex(shopperId(5)), name: 'Frances Allen', email: 'frances.allen@example.com', tier: 'STANDARD', orderCount: ORDERS_PER_SHOPPER }] });
+    const inFull = await send({ query: print(MyOrdersDocument), variables: { first: 1 } }, token);
+    expect(inFull.body.errors).toBeUndefined();
+    expect((inFull.body.data as { orders: unknown[] }).orders).toHaveLength(1);
+  });
+
+  it('refuses any other document, and a new one registered as an automatic persisted query', async () => {
+    const other = await send({ query: '{ customers(first: 100) { email } }' }, await adminToken());
+    expect([other.status, codes(other)]).toEqual([400, ['PERSISTED_QUERY_NOT_IN_LIST']]);
+    const query = '{ products { name } }';
+    const { createHash } = await import('node:crypto');
+    const sha256Hash = createHash('sha256').update(query).digest('hex');
+    const registered = await send({ query, extensions: { persistedQuery: { version: 1, sha256Hash } } });
+    expect(codes(registered)).toEqual(['PERSISTED_QUERY_NOT_IN_LIST']);
+    const replayed = await send({ extensions: { persistedQuery: { version: 1, sha256Hash } } });
+    expect(codes(replayed)).toEqual(['PERSISTED_QUERY_NOT_FOUND']);
+  });
+
+  it('reports each client\'s budget in extensions.cost', async () => {
+    const answer = await send({ query: print(CatalogueDocument) });
+    expect(answer.body.extensions?.cost).toMatchObject({ throttleStatus: { maximumAvailable: 2000, restoreRate: 100 } });
+  });
+});
+
+describe('outside production the shop takes any document, and automatic persisted queries work', () => {
+  it('registers a document by hash and runs it by hash alone', async () => {
+    const query = '{ products(first: 2) { name } }';
+    const { createHash } = await import('node:crypto');
+    const sha256Hash = createHash('sha256').update(query).digest('hex');
+    const send = async (body: Record<string, unknown>) => (await fetch(gateway.url!, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) })).json() as Promise<Answer['body']>;
+    expect((await send({ extensions: { persistedQuery: { version: 1, sha256Hash } } })).errors?.[0]?.extensions?.code).toBe('PERSISTED_QUERY_NOT_FOUND');
+    expect((await send({ query, extensions: { persistedQuery: { version: 1, sha256Hash } } })).data).toEqual({ products: [{ name: 'Matcha' }, { name: 'Mug' }] });
+    expect((await send({ extensions: { persistedQuery: { version: 1, sha256Hash } } })).data).toEqual({ products: [{ name: 'Matcha' }, { name: 'Mug' }] });
   });
 });

@@ -18,6 +18,8 @@ export enum PublicErrorCode {
   OVERLOADED = 'OVERLOADED',
   /** The client's cost budget (a leaky bucket of points) holds fewer points than the operation needs: HTTP 429 with Retry-After; nothing ran. */
   THROTTLED = 'THROTTLED',
+  /** The server runs only its trusted documents (server.trustedDocuments) and this is none of them (HTTP 400). */
+  PERSISTED_QUERY_NOT_IN_LIST = 'PERSISTED_QUERY_NOT_IN_LIST',
   /** The response body would exceed maxResponseBytes; ask for less or page through it. */
   RESPONSE_TOO_LARGE = 'RESPONSE_TOO_LARGE',
   /** No valid credentials: a token that is forged, expired, not yet valid, unsigned or for another audience (HTTP 401). */

@@ -1,0 +1,135 @@
+import { createHash } from 'node:crypto';
+import { readFileSync } from 'node:fs';
+import { resolve } from 'node:path';
+import type { ApolloServerPlugin, BaseContext } from '@apollo/server';
+import { printExecutableGraphQLDocument } from '@graphql-tools/documents';
+import { GraphQLError, parse, type DocumentNode } from 'graphql';
+import { LRUCache } from 'lru-cache';
+import { PublicErrorCode } from '../../errors/public-error-code';
+
+/**
+ * The operations a client may send: graphql-codegen's persisted-documents manifest (the client preset
+ * with `persistedDocuments: true` writes it, `{ "sha256:<hex>": "<document>" }`), a file or its content.
+ */
+export interface TrustedDocumentsOption {
+  readonly manifest: string | Readonly<Record<string, string>>;
+  /**
+   * Refuse every other document (default: in production). Off, the manifest's documents can still be
+   * sent by hash alone, and Apollo's automatic persisted queries register any other.
+   */
+  readonly only?: boolean;
+}
+
+/** What Apollo Server's `persistedQueries.cache` must offer (its KeyValueCache). */
+export interface PersistedQueryCache {
+  get(key: string): Promise<string | undefined>;
+  set(key: string, value: string): Promise<void>;
+  delete(key: string): Promise<boolean | void>;
+}
+
+const HASH = /^sha256:([0-9a-f]{64})$/;
+/** Documents registered by automatic persisted queries, when other documents are allowed. */
+const MAX_REGISTERED = 1_000;
+/** Texts whose normalized hash is remembered, so a document sent in full is normalized once. */
+const MAX_NORMALIZED = 1_000;
+
+/**
+ * The trusted documents: a request may name one by its hash alone (Apollo's persisted query extension,
+ * `{ "extensions": { "persistedQuery": { "version": 1, "sha256Hash": "<hex>" } } }`), or send its full
+ * text, which is trusted when it normalizes (graphql-codegen's way: sorted, whitespace reduced) to a
+ * manifest entry. With `only`, anything else is refused before it runs.
+ */
+export class TrustedDocuments {
+  readonly #texts: ReadonlyMap<string, string>;
+  readonly #registered = new LRUCache<string, string>({ max: MAX_REGISTERED });
+  readonly #normalized = new LRUCache<string, string>({ max: MAX_NORMALIZED });
+
+  private constructor(
+    texts: ReadonlyMap<string, string>,
+    readonly only: boolean,
+  ) {
+    this.#texts = texts;
+  }
+
+  /** Reads and checks the manifest once, at startup; a problem names the file (or entry) and what is wrong. */
+  static load(option: TrustedDocumentsOption, production: boolean): TrustedDocuments {
+    const { manifest } = option;
+    let entries: Readonly<Record<string, unknown>>;
+    const where = typeof manifest === 'string' ? resolve(manifest) : 'the manifest given';
+    if (typeof manifest === 'string') {
+      try {
+        entries = JSON.parse(readFileSync(where, 'utf8')) as Record<string, unknown>;
+      } catch (error) {
+        throw new TypeError(`option trustedDocuments.manifest: cannot read ${where} as JSON (${(error as Error).message}); run docjoin codegen with the client preset's persistedDocuments on`);
+      }
+    } else entries = manifest;
+    if (typeof entries !== 'object' || entries === null || Array.isArray(entries)) throw new TypeError(`option trustedDocuments.manifest: ${where} must be an object of "sha256:<hex>": "<document>"`);
+    const texts = new Map<string, string>();
+    for (const [key, text] of Object.entries(entries)) {
+      const hex = HASH.exec(key)?.[1];
+      if (!hex || typeof text !== 'string') throw new TypeError(`option trustedDocuments.manifest: ${where} has the entry ${JSON.stringify(key)}, which is not "sha256:<64 hex digits>": "<document>"`);
+      if (sha256(text) !== hex) throw new TypeError(`option trustedDocuments.manifest: in ${where}, ${key} is not the hash of its document; generate the manifest again`);
+      texts.set(hex, text);
+    }
+    return new TrustedDocuments(texts, option.only ?? production);
+  }
+
+  get size(): number {
+    return this.#texts.size;
+  }
+
+  /** Apollo Server's `persistedQueries.cache`: the manifest's documents by hash, and (unless `only`) those clients register. */
+  cache(): PersistedQueryCache {
+    const key = (prefixed: string) => prefixed.replace(/^apq:/, '');
+    return {
+      get: async (prefixed) => this.#texts.get(key(prefixed)) ?? this.#registered.get(key(prefixed)),
+      set: async (prefixed, value) => {
+        if (!this.only) this.#registered.set(key(prefixed), value);
+      },
+      delete: async (prefixed) => this.#registered.delete(key(prefixed)),
+    };
+  }
+
+  /** Whether the document Apollo parsed (whose text hashes to `queryHash`) is a trusted one. */
+  trusts(queryHash: string, document: DocumentNode | undefined, text: string | undefined): boolean {
+    if (this.#texts.has(queryHash)) return true;
+    let normalized = this.#normalized.get(queryHash);
+    if (normalized === undefined) {
+      const parsed = document ?? (text === undefined ? undefined : tryParse(text));
+      if (!parsed) return false;
+      normalized = sha256(printExecutableGraphQLDocument(parsed));
+      this.#normalized.set(queryHash, normalized);
+    }
+    return this.#texts.has(normalized);
+  }
+
+  /** With `only`: refuses, before it runs (HTTP 400), a request whose document is not in the manifest. */
+  plugin<TContext extends BaseContext>(): ApolloServerPlugin<TContext> {
+    const trusted = this;
+    return {
+      async requestDidStart() {
+        if (!trusted.only) return;
+        return {
+          async didResolveOperation({ queryHash, document, source }) {
+            if (trusted.trusts(queryHash, document, source)) return;
+            throw new GraphQLError('This server runs only its trusted documents (the manifest docjoin codegen writes); send one of them, by its hash or its text', {
+              extensions: { code: PublicErrorCode.PERSISTED_QUERY_NOT_IN_LIST, http: { status: 400 } },
+            });
+          },
+        };
+      },
+    };
+  }
+}
+
+function sha256(text: string): string {
+  return createHash('sha256').update(text).digest('hex');
+}
+
+function tryParse(text: string): DocumentNode | undefined {
+  try {
+    return parse(text);
+  } catch {
+    return undefined;
+  }
+}

@@ -1,0 +1,34 @@
+import { createHash } from 'node:crypto';
+import { parse } from 'graphql';
+import { TrustedDocuments } from '../../../../../src/gateway/operation/access/trusted-documents';
+
+const text = 'query Me { me { id name } }';
+const hex = createHash('sha256').update(text).digest('hex');
+
+describe('TrustedDocuments', () => {
+  it('checks the manifest at startup: keys, hashes, readability', () => {
+    expect(() => TrustedDocuments.load({ manifest: { [`md5:${hex}`]: text } }, true)).toThrow(`has the entry "md5:${hex}", which is not "sha256:<64 hex digits>": "<document>"`);
+    expect(() => TrustedDocuments.load({ manifest: { [`sha256:${'0'.repeat(64)}`]: text } }, true)).toThrow(`sha256:${'0'.repeat(64)} is not the hash of its document; generate the manifest again`);
+    expect(() => TrustedDocuments.load({ manifest: '/nonexistent/persisted-documents.json' }, true)).toThrow('option trustedDocuments.manifest: cannot read /nonexistent/persisted-documents.json as JSON');
+  });
+
+  it('trusts a document by its hash, or by its text once normalized as graphql-codegen prints it', () => {
+    const trusted = TrustedDocuments.load({ manifest: { [`sha256:${hex}`]: text } }, true);
+    expect(trusted.only).toBe(true);
+    expect(trusted.trusts(hex, undefined, text)).toBe(true);
+    const reordered = 'query Me {\n  me {\n    name\n    id\n  }\n}';
+    expect(trusted.trusts(createHash('sha256').update(reordered).digest('hex'), parse(reordered), reordered)).toBe(true);
+    const other = 'query Me { me { id name email } }';
+    expect(trusted.trusts(createHash('sha256').update(other).digest('hex'), parse(other), other)).toBe(false);
+  });
+
+  it('serves the manifest by hash to Apollo, and registers other documents only when not `only`', async () => {
+    const only = TrustedDocuments.load({ manifest: { [`sha256:${hex}`]: text } }, true).cache();
+    expect(await only.get(`apq:${hex}`)).toBe(text);
+    await only.set('apq:abc', '{ x }');
+    expect(await only.get('apq:abc')).toBeUndefined();
+    const open = TrustedDocuments.load({ manifest: { [`sha256:${hex}`]: text }, only: false }, true).cache();
+    await open.set('apq:abc', '{ x }');
+    expect(await open.get('apq:abc')).toBe('{ x }');
+  });
+});
