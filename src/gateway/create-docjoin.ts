@@ -6,6 +6,7 @@ import { NO_OVERRIDES, parseStrategyOverrides, STRATEGY_HEADER, type StrategyOve
 import { createAuthenticator, type AuthOptions, type Viewer } from './request/authentication/authenticate';
 import { ViewerAccess } from './request/access/viewer-access';
 import type { AccessRules } from './startup/access-rules/access-rule-types';
+import { checkAccessIndexes } from './startup/access-rules/check-access-indexes';
 import { accessPlugin } from './operation/access/access-plugin';
 import { TrustedDocuments, type PersistedQueryCache } from './operation/access/trusted-documents';
 import { ApolloServerPluginDocjoinCost, COST_HEADER, parseCostHeader } from './operation/cost/cost-plugin';
@@ -199,6 +200,7 @@ export async function createDocjoin(options: DocjoinOptions): Promise<Docjoin> {
   try {
     if (options.validateDatabase ?? true) {
       const warnings = await validateAgainstDatabase(storageMap, funnel, { counters: writeRuntime.model.counters });
+      if (accessRules.enabled) warnings.push(...(await checkAccessIndexes(accessRules, new Set(await funnel.listCollectionNames()), (collection) => funnel.listIndexes(collection))));
       for (const warning of warnings) warn(warning);
     }
     await sizes?.start();

@@ -14,6 +14,7 @@ describe('loadConfig', () => {
       costReport: true,
       limits: { maxRoundTrips: 50, maxDocuments: 100_000, maxDepth: 10 },
       assumedListSize: 20,
+      budget: false,
       host: undefined,
       cors: false,
       landingPage: 'sandbox',
@@ -35,6 +36,7 @@ describe('loadConfig', () => {
       maxQueuedOperations: 128,
       maxTransactionAttempts: 8,
       transactionRetryMs: 2000,
+      trustedDocuments: undefined,
       workload: false,
     });
   });

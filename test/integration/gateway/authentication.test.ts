@@ -205,3 +205,12 @@ describe('options are checked at startup', () => {
     await expect(createGateway({ typeDefs, auth, mongoClient: files.client, db: dbName, listen: false, onWarning: () => undefined })).rejects.toThrow(message);
   });
 });
+
+describe('the rules against the indexes', () => {
+  it('warns at startup when no index serves a role\'s row filter', async () => {
+    const warnings: string[] = [];
+    const gateway = await createGateway({ typeDefs, auth: { jwt: { secret: SECRET } }, mongoClient: files.client, db: dbName, listen: false, onWarning: (warning) => void warnings.push(warning) });
+    await gateway.stop();
+    expect(warnings).toContain('Note: role "reader" reads only where owner matches its claims, and no index of notes starts with it, so each of its reads scans the collection; create one with db.notes.createIndex({ "owner": 1 })');
+  });
+});

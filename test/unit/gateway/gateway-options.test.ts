@@ -15,6 +15,7 @@ describe('resolveSettings', () => {
       costReport: true,
       limits: DEFAULT_COST_LIMITS,
       assumedListSize: 20,
+      budget: false,
       metrics: true,
       slowOperationMs: 1000,
       logVariables: false,
@@ -23,6 +24,7 @@ describe('resolveSettings', () => {
       maxQueuedOperations: 128,
       maxTransactionAttempts: 8,
       transactionRetryMs: 2000,
+      trustedDocuments: undefined,
       maxDocumentsInFlight: 250_000,
       operationTimeoutMs: 30_000,
       maxResponseBytes: 32 * 1024 * 1024,
@@ -72,6 +74,8 @@ describe('resolveSettings', () => {
     [{ maxResponseBytes: '1MB' as unknown as number }, 'option maxResponseBytes must be an integer from 1 to any size, got "1MB"'],
     [{ healthDetail: 'yes' as unknown as boolean }, 'option healthDetail must be true or false, got "yes"'],
     [{ introspection: 'admin' as unknown as boolean }, 'option introspection must be true, false or a list of roles such as ["admin"], got "admin"'],
+    [{ budget: { capacity: 0, restoreRate: 5 } }, 'option budget must be false or { capacity: 1000, restoreRate: 50 } (points, and points a second, both above 0), got {"capacity":0,"restoreRate":5}'],
+    [{ trustedDocuments: { manifest: 'a.json', strict: true } as never }, 'option trustedDocuments must be { manifest: "generated/client/persisted-documents.json", only?: true | false }, got {"manifest":"a.json","strict":true}'],
     [{ transactionRetryMs: '100' as unknown as number }, 'option transactionRetryMs must be an integer from 0 to any size, got "100"'],
     [{ workload: true as never }, 'option workload must be false, { file: "workload.jsonl" } or { collection: "docjoin_workload" }, with an optional flushIntervalMs, got true'],
     [{ workload: { file: 'a.jsonl', collection: 'b' } as never }, 'option workload must be false, { file: "workload.jsonl" } or { collection: "docjoin_workload" }, with an optional flushIntervalMs, got {"file":"a.jsonl","collection":"b"}'],
@@ -89,7 +93,7 @@ describe('checkOptionNames', () => {
   it('refuses a misspelt option, and a missing SDL, client or database, naming them', () => {
     expect(() => checkOptionNames({ typeDefs: 'type Query { a: Int }', mongoClient: client, db: 'app', validateDatabse: false })).toThrow(
       new GatewayOptionError(
-        'unknown option "validateDatabse"; the options are typeDefs, resolvers, writePlans, mongoClient, db, mongoKind, mongoUri, validateDatabase, onWarning, writes, checkEstimates, onEstimateViolation, listen, logger, auth, port, host, cors, landingPage, production, strategyOverrides, costCommands, costReport, limits, assumedListSize, metrics, slowOperationMs, logVariables, shutdownGraceMs, maxConcurrentOperations, maxQueuedOperations, maxTransactionAttempts, transactionRetryMs, maxDocumentsInFlight, operationTimeoutMs, maxResponseBytes, introspection, healthDetail, workload',
+        'unknown option "validateDatabse"; the options are typeDefs, resolvers, writePlans, mongoClient, db, mongoKind, mongoUri, validateDatabase, onWarning, writes, checkEstimates, onEstimateViolation, listen, logger, auth, port, host, cors, landingPage, production, strategyOverrides, costCommands, costReport, limits, assumedListSize, metrics, slowOperationMs, logVariables, shutdownGraceMs, maxConcurrentOperations, maxQueuedOperations, maxTransactionAttempts, transactionRetryMs, maxDocumentsInFlight, operationTimeoutMs, maxResponseBytes, budget, trustedDocuments, introspection, healthDetail, workload',
       ),
     );
     expect(() => checkOptionNames({ mongoClient: client, db: 'app' })).toThrow(new GatewayOptionError('option typeDefs must be your SDL (a string, or a list of them), got undefined'));
