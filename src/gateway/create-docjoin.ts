@@ -7,7 +7,7 @@ import { createAuthenticator, type AuthOptions, type Viewer } from './request/au
 import { ViewerAccess } from './request/access/viewer-access';
 import type { AccessRules } from './startup/access-rules/access-rule-types';
 import { checkAccessIndexes } from './startup/access-rules/check-access-indexes';
-import { accessPlugin } from './operation/access/access-plugin';
+import { operationRefusal } from './operation/access/refuse-operation';
 import { TrustedDocuments, type PersistedQueryCache } from './operation/access/trusted-documents';
 import { ApolloServerPluginDocjoinCost, COST_HEADER, parseCostHeader } from './operation/cost/cost-plugin';
 import type { EstimateViolationRecorder } from './operation/cost/estimate-check';
@@ -242,6 +242,11 @@ export async function createDocjoin(options: DocjoinOptions): Promise<Docjoin> {
   /** Each request's charge against its client's budget, by its ledger (one per request). */
   const charges = new WeakMap<object, BudgetCharge>();
 
+  const refuse = operationRefusal({
+    planner,
+    access: accessRules.enabled || settings.introspection !== true ? { storageMap, mutations: mutationActions, introspection: settings.introspection } : undefined,
+    trusted,
+  });
   const checkEstimate = options.checkEstimates ?? false;
   const estimates = new EstimateCache();
   const costPlugin = ApolloServerPluginDocjoinCost<GatewayContext>({
@@ -274,6 +279,7 @@ export async function createDocjoin(options: DocjoinOptions): Promise<Docjoin> {
     commandsView: ({ request }) => settings.costCommands && parseCostHeader(request.http?.headers.get(COST_HEADER)) === 'commands',
     checkEstimate,
     ...(options.onEstimateViolation && { onEstimateViolation: options.onEstimateViolation }),
+    ...(refuse && { refuse }),
     admit: async (estimate, context) => {
       // Before any read: a client over its budget is refused here, and waits for no document budget.
       const charge = budgets?.take(context.client, costPoints(estimate));
@@ -311,9 +317,7 @@ export async function createDocjoin(options: DocjoinOptions): Promise<Docjoin> {
     storageMap,
     settings,
     plugins: [
-      ...(trusted ? [trusted.plugin<GatewayContext>()] : []),
       operationDeadlinePlugin(),
-      ...(accessRules.enabled || settings.introspection !== true ? [accessPlugin(planner, { storageMap, mutations: mutationActions, introspection: settings.introspection })] : []),
       costPlugin,
       observer,
       ...(workload ? [ApolloServerPluginDocjoinWorkload<GatewayContext>({ recorder: workload.recorder, onError: (error) => logger.error({ err: error }, 'workload capture failed') })] : []),

@@ -55,6 +55,8 @@ export class WriteUnit {
     private readonly returning: ReadonlyMap<string, Projection> = new Map(),
     /** The viewer's access rules (undefined without rules): what it reads is filtered, what it writes checked. */
     private readonly access?: ViewerAccess,
+    /** The Mutation field whose unit this is, for the rules that allow a write only through some (`via`). */
+    private readonly mutationField = '',
   ) {}
 
   /** The documents this unit's updates returned, as they left them. */
@@ -122,14 +124,16 @@ export class WriteUnit {
    * nothing written, when the selector matches no document.
    */
   async updateSource(typeName: string, selector: SourceSelector, changes: Readonly<Record<string, unknown>>): Promise<void> {
-    const rows = this.#rowsFor(typeName, 'update', Object.keys(changes));
     const storage = this.model.storageMap.types.get(typeName);
     const $set: StoredDocument = {};
+    const setting: Array<{ name: string; path: string }> = [];
     for (const [name, value] of Object.entries(changes)) {
       const field = storage?.fields.get(name);
       if (field?.kind !== 'stored' || field.isId) throw new InvariantError(`updateSource: ${typeName}.${name} is not a stored field`);
       $set[field.path] = value;
+      setting.push({ name, path: field.path });
     }
+    const rows = this.#rowsFor(typeName, 'update', setting);
     let id = selector._id;
     const described = describe(selector);
     if (id === undefined && hasFanOut(this.model, typeName, Object.keys(changes))) {
@@ -204,7 +208,7 @@ export class WriteUnit {
     const field = this.model.storageMap.relations.get(coordinate);
     const join = field?.shapes.join;
     if (!field || !join || join.direction !== 'byKey' || field.isList) throw new InvariantError(`changeReference: ${coordinate} is not a single by-key join`);
-    const rows = this.#rowsFor(field.typeName, 'update', [field.fieldName]);
+    const rows = this.#rowsFor(field.typeName, 'update', [{ name: field.fieldName, path: join.localField }]);
     const [document] = await this.#read(this.#collectionOf(field.typeName), withRows({ _id: id }, rows), { [join.localField]: 1 }, { limit: 1 });
     if (!document) throw notFound(`${field.typeName} ${describeKey(id)} not found`, { typeName: field.typeName });
     this.#spend();
@@ -229,14 +233,16 @@ export class WriteUnit {
    * The rows of `typeName` the viewer's `action` rule covers, as a filter (undefined: all, or no rules);
    * FORBIDDEN when it has no such rule, or when it sets a field the rule keeps read-only.
    */
-  #rowsFor(typeName: string, action: 'update' | 'delete', setting: readonly string[] = []): StoredDocument | undefined {
+  #rowsFor(typeName: string, action: 'update' | 'delete', setting: ReadonlyArray<{ readonly name: string; readonly path: string }> = []): StoredDocument | undefined {
     if (!this.access) return undefined;
-    const rule = action === 'update' ? this.access.writeRule(typeName, action) : this.access.writeRule(typeName, action);
+    let rule;
     if (action === 'update') {
-      const { readOnly: kept } = this.access.writeRule(typeName, 'update');
-      const readOnly = setting.find((name) => kept.has(name));
-      if (readOnly !== undefined) throw forbidden(`role "${this.access.role}" may not set ${typeName}.${readOnly}`);
-    }
+      rule = this.access.writeRule(typeName, action, this.mutationField);
+      const kept = rule.readOnlyPaths;
+      // By stored path: another field kept at (or inside, or around) a read-only one would set it too.
+      const readOnly = setting.find(({ path }) => kept.some((protectedPath) => overlaps(path, protectedPath)));
+      if (readOnly !== undefined) throw forbidden(`role "${this.access.role}" may not set ${typeName}.${readOnly.name}`);
+    } else rule = this.access.writeRule(typeName, action, this.mutationField);
     return rule.where.length === 0 ? undefined : this.access.whereFilter(rule.where);
   }
 
@@ -246,7 +252,7 @@ export class WriteUnit {
    */
   #withPresets(typeName: string, document: StoredDocument): StoredDocument {
     if (!this.access) return document;
-    const rule = this.access.writeRule(typeName, 'create');
+    const rule = this.access.writeRule(typeName, 'create', this.mutationField);
     if (rule.where.length === 0) return document;
     const preset = copyPlainObjects(document);
     for (const condition of rule.where) {
@@ -334,6 +340,11 @@ function describe(selector: SourceSelector): string {
 function describeKey(key: unknown): string {
   const hex = (key as { toHexString?: () => string } | null)?.toHexString?.();
   return hex ?? JSON.stringify(key);
+}
+
+/** Whether setting `path` changes `other` (the same path, one inside the other). */
+function overlaps(path: string, other: string): boolean {
+  return path === other || path.startsWith(`${other}.`) || other.startsWith(`${path}.`);
 }
 
 /**

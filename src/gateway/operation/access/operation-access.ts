@@ -93,7 +93,8 @@ class AccessWalk {
     const generated = this.context.mutations.get(fieldName);
     if (!generated || !this.access) return undefined;
     const rule = this.access.rules.types.get(generated.typeName)?.roles.get(this.role)?.[generated.kind];
-    return rule ? undefined : `role "${this.role}" may not ${generated.kind} ${generated.typeName}`;
+    if (!rule) return `role "${this.role}" may not ${generated.kind} ${generated.typeName}`;
+    return rule.via.size === 0 || rule.via.has(fieldName) ? undefined : `role "${this.role}" may ${generated.kind} ${generated.typeName} only through ${[...rule.via].join(', ')}`;
   }
 
   /** The stored paths of the fields `typeName` hides from the role, to the field names (a reference by its key). */

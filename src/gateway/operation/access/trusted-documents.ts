@@ -1,7 +1,6 @@
 import { createHash } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
-import type { ApolloServerPlugin, BaseContext } from '@apollo/server';
 import { printExecutableGraphQLDocument } from '@graphql-tools/documents';
 import { GraphQLError, parse, type DocumentNode } from 'graphql';
 import { LRUCache } from 'lru-cache';
@@ -103,22 +102,12 @@ export class TrustedDocuments {
     return this.#texts.has(normalized);
   }
 
-  /** With `only`: refuses, before it runs (HTTP 400), a request whose document is not in the manifest. */
-  plugin<TContext extends BaseContext>(): ApolloServerPlugin<TContext> {
-    const trusted = this;
-    return {
-      async requestDidStart() {
-        if (!trusted.only) return;
-        return {
-          async didResolveOperation({ queryHash, document, source }) {
-            if (trusted.trusts(queryHash, document, source)) return;
-            throw new GraphQLError('This server runs only its trusted documents (the manifest docjoin codegen writes); send one of them, by its hash or its text', {
-              extensions: { code: PublicErrorCode.PERSISTED_QUERY_NOT_IN_LIST, http: { status: 400 } },
-            });
-          },
-        };
-      },
-    };
+  /** With `only`: refuses (HTTP 400) a request whose document is not in the manifest. */
+  check(request: { readonly queryHash: string; readonly document: DocumentNode; readonly source: string }): void {
+    if (!this.only || this.trusts(request.queryHash, request.document, request.source)) return;
+    throw new GraphQLError('This server runs only its trusted documents (the manifest docjoin codegen writes); send one of them, by its hash or its text', {
+      extensions: { code: PublicErrorCode.PERSISTED_QUERY_NOT_IN_LIST, http: { status: 400 } },
+    });
   }
 }
 

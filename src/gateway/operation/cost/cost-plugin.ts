@@ -54,6 +54,11 @@ export interface DocjoinCostOptions<TContext extends BaseContext> {
    */
   readonly admit?: (estimate: CostEstimate, context: TContext) => Promise<() => void>;
   /**
+   * Throws to refuse the operation before it is estimated or admitted (access rules, trusted
+   * documents): run here, in this plugin's own hook, no refusal can race the admission.
+   */
+  readonly refuse?: (request: GraphQLRequestContextDidResolveOperation<TContext>) => void;
+  /**
    * Read once the admission is released: the client budget's figures for this request (requested and
    * actual points, the bucket after it), added to the report; undefined adds nothing.
    */
@@ -71,6 +76,7 @@ export function ApolloServerPluginDocjoinCost<TContext extends { readonly ledger
     async requestDidStart() {
       let estimate: CostEstimate | undefined;
       let release: (() => void) | undefined;
+      let admission: Promise<() => void> | undefined;
       return {
         async didResolveOperation(request) {
           const type = request.operation?.operation;
@@ -79,16 +85,22 @@ export function ApolloServerPluginDocjoinCost<TContext extends { readonly ledger
               extensions: { code: PublicErrorCode.OPERATION_NOT_SUPPORTED, http: { status: 400 } },
             });
           }
+          options.refuse?.(request);
           estimate = options.estimate?.(request);
           const excess = estimate && options.limits ? findExceededLimit(estimate, options.limits) : undefined;
           if (excess) throw costLimitExceeded(excess, estimate);
-          if (estimate && options.admit) release = await options.admit(estimate, request.contextValue);
+          if (estimate && options.admit) {
+            admission = options.admit(estimate, request.contextValue);
+            release = await admission;
+          }
           // The estimate covers one attempt of each write unit; retries may spend what the limit leaves.
           const maxRoundTrips = options.limits?.maxRoundTrips;
           if (estimate && maxRoundTrips !== undefined) request.contextValue.ledger.limitRoundTrips({ estimated: estimate.roundTrips, max: maxRoundTrips });
         },
         async willSendResponse(request) {
-          release?.();
+          // Another plugin's refusal can send the response while the admission still waits: it is given back once it comes.
+          if (release) release();
+          else admission?.then((late) => late(), () => undefined);
           const { response, contextValue } = request;
           if (response.body.kind !== 'single' || options.report === false) return;
           const result = response.body.singleResult;

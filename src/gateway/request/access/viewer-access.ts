@@ -88,12 +88,13 @@ export class ViewerAccess implements ReadScope {
     });
   }
 
-  /** The role's rule for a write on `typeName`, or FORBIDDEN. */
-  writeRule(typeName: string, action: 'create' | 'delete'): ActionRule;
-  writeRule(typeName: string, action: 'update'): UpdateRule;
-  writeRule(typeName: string, action: 'create' | 'update' | 'delete'): ActionRule | UpdateRule {
+  /** The role's rule for a write on `typeName` by the Mutation field `mutationField`, or FORBIDDEN. */
+  writeRule(typeName: string, action: 'create' | 'delete', mutationField: string): ActionRule;
+  writeRule(typeName: string, action: 'update', mutationField: string): UpdateRule;
+  writeRule(typeName: string, action: 'create' | 'update' | 'delete', mutationField: string): ActionRule | UpdateRule {
     const rule = this.rules.types.get(typeName)?.roles.get(this.viewer.role)?.[action];
     if (!rule) throw forbidden(`role "${this.viewer.role}" may not ${action} ${typeName}`);
+    if (rule.via.size > 0 && !rule.via.has(mutationField)) throw forbidden(`role "${this.viewer.role}" may ${action} ${typeName} only through ${[...rule.via].join(', ')}`);
     return rule;
   }
 

@@ -175,6 +175,8 @@ async function createJwtVerifier(options: JwtOptions): Promise<Verify> {
   const verifyOptions = {
     algorithms: [...algorithms],
     clockTolerance: tolerance,
+    // A token that never expires cannot be taken back: refused.
+    requiredClaims: ['exp'],
     ...(options.issuer !== undefined && { issuer: typeof options.issuer === 'string' ? options.issuer : [...options.issuer] }),
     ...(options.audience !== undefined && { audience: typeof options.audience === 'string' ? options.audience : [...options.audience] }),
   };

@@ -19,6 +19,8 @@ export interface RowCondition {
 export interface ActionRule {
   /** Every condition must hold; none: every row. */
   readonly where: readonly RowCondition[];
+  /** A write's Mutation fields that may do it (by name); empty: any. */
+  readonly via: ReadonlySet<string>;
 }
 
 export interface ReadRule extends ActionRule {
@@ -27,8 +29,11 @@ export interface ReadRule extends ActionRule {
 }
 
 export interface UpdateRule extends ActionRule {
-  /** Fields the role's updates may not set (the `where` fields are never settable). */
-  readonly readOnly: ReadonlySet<string>;
+  /**
+   * The stored paths of the fields the role's updates may not set (`readOnly`, and the `where` fields,
+   * which are never settable): a change at one of them, inside one, or holding one is refused.
+   */
+  readonly readOnlyPaths: readonly string[];
 }
 
 export interface RoleRules {

@@ -31,7 +31,7 @@ export function buildAccessRules(schema: GraphQLSchema, storageMap: StorageMap, 
       problems.push(`${type.name}: @access belongs on the object types your fields return (a @collection type, or one embedded in one), not on ${type.name}; move the rule there`);
       continue;
     }
-    const access = typeAccess(type, storage, directives, problems);
+    const access = typeAccess(type, storage, directives, new Set(Object.keys(schema.getMutationType()?.getFields() ?? {})), problems);
     if (access) types.set(type.name, access);
   }
   const typeOfCollection = new Map<string, string>();
@@ -57,7 +57,7 @@ export function buildAccessRules(schema: GraphQLSchema, storageMap: StorageMap, 
   return { rules: { ...rules, joinedFor }, problems };
 }
 
-function typeAccess(type: GraphQLObjectType, storage: TypeStorage, directives: readonly AccessDirective[], problems: string[]): TypeAccess | undefined {
+function typeAccess(type: GraphQLObjectType, storage: TypeStorage, directives: readonly AccessDirective[], mutationFields: ReadonlySet<string>, problems: string[]): TypeAccess | undefined {
   const byRole = new Map<string, MutableRoleRules>();
   const fields = type.getFields();
   const before = problems.length;
@@ -75,6 +75,8 @@ function typeAccess(type: GraphQLObjectType, storage: TypeStorage, directives: r
     }
     if (directive.hide.length > 0 && !allows.has('read')) report('hides fields but does not allow READ; add READ to allow, or drop hide');
     if (directive.readOnly.length > 0 && !allows.has('update')) report('makes fields read-only but does not allow UPDATE; add UPDATE to allow, or drop readOnly');
+    if (directive.via.length > 0 && !['create', 'update', 'delete'].some((action) => allows.has(action as AccessAction))) report('names mutations in via but allows no write; via limits CREATE, UPDATE and DELETE');
+    for (const name of directive.via) if (!mutationFields.has(name)) report(`via names Mutation.${name}, which does not exist`);
     const where = directive.where.flatMap((match) => {
       const condition = rowCondition(storage, match.field, match.claim);
       if (typeof condition === 'string') {
@@ -91,7 +93,7 @@ function typeAccess(type: GraphQLObjectType, storage: TypeStorage, directives: r
           report(`gives role "${role}" ${action.toUpperCase()} a second time; a role has one rule per action on a type, so merge them`);
           continue;
         }
-        Object.assign(rules, { [action]: actionRule(action, where, directive) });
+        Object.assign(rules, { [action]: actionRule(action, where, directive, storage) });
       }
     }
   }
@@ -99,20 +101,32 @@ function typeAccess(type: GraphQLObjectType, storage: TypeStorage, directives: r
   return { typeName: type.name, collection: storage.collection, roles: byRole };
 }
 
-function actionRule(action: AccessAction, where: readonly RowCondition[], directive: AccessDirective): ActionRule | ReadRule | UpdateRule {
+function actionRule(action: AccessAction, where: readonly RowCondition[], directive: AccessDirective, storage: TypeStorage): ActionRule | ReadRule | UpdateRule {
+  const via = new Set(action === 'read' ? [] : directive.via);
   switch (action) {
     case 'read':
-      return { where, hidden: new Set(directive.hide) };
-    case 'update':
-      return { where, readOnly: new Set([...directive.readOnly, ...where.map((condition) => condition.fieldName)]) };
+      return { where, via, hidden: new Set(directive.hide) };
+    case 'update': {
+      const readOnly = new Set([...directive.readOnly, ...where.map((condition) => condition.fieldName)]);
+      return { where, via, readOnlyPaths: [...new Set([...readOnly].flatMap((name) => storedPathsOf(storage, name)).concat(where.map((condition) => condition.path)))] };
+    }
     case 'create':
     case 'delete':
-      return { where };
+      return { where, via };
     default: {
       const never: never = action;
       throw new TypeError(`unknown access action ${String(never)}`);
     }
   }
+}
+
+/** Where a field's data is kept in its type's documents: its path, a reference's key, an embedded or copied value's path. */
+export function storedPathsOf(storage: TypeStorage, fieldName: string): string[] {
+  const field = storage.fields.get(fieldName);
+  if (!field) return [];
+  if (field.kind === 'stored') return [field.path];
+  const { join, embedded, snapshot } = field.shapes;
+  return [...(join?.direction === 'byKey' ? [join.localField] : []), ...(embedded ? [embedded.path] : []), ...(snapshot ? [snapshot.path] : [])];
 }
 
 /** A `where` entry as the stored path it compares: a stored scalar, an id, or a single reference's key. */

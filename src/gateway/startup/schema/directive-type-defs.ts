@@ -136,9 +136,11 @@ document it sits in. \`where\`: the rows the rule covers, each entry a field of 
 a claim of the viewer's token (\`{ field: "owner", claim: "sub" }\`); docjoin adds it to the MongoDB
 command that reads, updates or deletes them, and sets it on the documents they create (an input
 giving another value is FORBIDDEN). \`hide\`: fields these roles may not select, filter or sort by.
-\`readOnly\`: fields their updates may not set. A role has at most one rule per action on a type.
+\`readOnly\`: fields their updates may not set. \`via\`: the Mutation fields through which they may create,
+update or delete (none: any), e.g. only a hand-written mutation that prices an order. A role has at
+most one rule per action on a type.
 """
-directive @access(roles: [String!]!, allow: [AccessAction!]!, where: [AccessMatch!] = [], hide: [String!] = [], readOnly: [String!] = []) repeatable on OBJECT
+directive @access(roles: [String!]!, allow: [AccessAction!]!, where: [AccessMatch!] = [], hide: [String!] = [], readOnly: [String!] = [], via: [String!] = []) repeatable on OBJECT
 
 """What an \`@access\` rule allows."""
 enum AccessAction {

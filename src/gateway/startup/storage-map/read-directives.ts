@@ -121,6 +121,7 @@ export interface AccessDirective {
   readonly where: readonly { readonly field: string; readonly claim: string }[];
   readonly hide: readonly string[];
   readonly readOnly: readonly string[];
+  readonly via: readonly string[];
 }
 
 /** Every `@access` rule of a type (the directive is repeatable), arguments coerced and defaults applied. */
@@ -131,5 +132,6 @@ export function readAccess(schema: GraphQLSchema, type: GraphQLObjectType): read
     where: (args.where as AccessDirective['where'] | undefined) ?? [],
     hide: (args.hide as string[] | undefined) ?? [],
     readOnly: (args.readOnly as string[] | undefined) ?? [],
+    via: (args.via as string[] | undefined) ?? [],
   }));
 }
