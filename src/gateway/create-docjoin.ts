@@ -258,6 +258,10 @@ export async function createDocjoin(options: DocjoinOptions): Promise<Docjoin> {
           if (!prepared) return undefined;
           const { plan, variables } = prepared;
           const { contextValue } = request;
+          // The data's measures (collection sizes, longest arrays) are everyone's: a collection the role
+          // sees only in part is estimated without them, or the estimate would tell how much it cannot see.
+          const { access } = contextValue;
+          const measuredFor = (collection: string | undefined) => !access || (collection === undefined ? !access.filtersAnyRow() : access.readsEveryRow(collection));
           const estimate = (read: Readonly<Record<string, unknown>>) =>
             estimateWithVariables(
               {
@@ -267,13 +271,16 @@ export async function createDocjoin(options: DocjoinOptions): Promise<Docjoin> {
                 strategyFor: contextValue.strategyFor,
                 assumedListSize: settings.assumedListSize,
                 writeEstimate: (field) => writeRuntime.estimates.get(field),
-                ...(sizes && { collectionSize: (collection: string) => sizes.bound(collection), listLength: (coordinate: string) => sizes.listLength(coordinate) }),
+                ...(sizes && {
+                  collectionSize: (collection: string) => (measuredFor(collection) ? sizes.bound(collection) : undefined),
+                  listLength: (coordinate: string) => (measuredFor(collectionHolding(storageMap, coordinate)) ? sizes.listLength(coordinate) : undefined),
+                }),
                 ...(backfills && { copyBackfilling: (coordinate: string) => backfills.backfilling(coordinate), counters }),
               },
               read,
             );
           // A request that switches strategies is estimated for itself.
-          return contextValue.overrides === NO_OVERRIDES ? estimates.estimate(plan, variables, `${sizes?.version ?? 0}:${backfills?.version ?? 0}`, estimate) : estimate(variables);
+          return contextValue.overrides === NO_OVERRIDES ? estimates.estimate(plan, variables, `${sizes?.version ?? 0}:${backfills?.version ?? 0}:${access?.role ?? ''}`, estimate) : estimate(variables);
         },
     limits: settings.limits,
     commandsView: ({ request }) => settings.costCommands && parseCostHeader(request.http?.headers.get(COST_HEADER)) === 'commands',
@@ -341,6 +348,12 @@ export async function createDocjoin(options: DocjoinOptions): Promise<Docjoin> {
       workload?.cancel();
     },
   };
+}
+
+/** The collection whose documents hold the relation field `coordinate`'s array; undefined for a type without one. */
+function collectionHolding(storageMap: StorageMap, coordinate: string): string | undefined {
+  const field = storageMap.relations.get(coordinate);
+  return field && storageMap.types.get(field.typeName)?.collection;
 }
 
 /** Per role, the relation fields its access rules make it read by join (as frozen overrides, one object per role). */

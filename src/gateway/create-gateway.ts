@@ -62,6 +62,8 @@ export async function createGateway(options: CreateGatewayOptions): Promise<Gate
   const apollo = new ApolloServer<GatewayContext>({
     schema: docjoin.schema,
     introspection: true,
+    // Where introspection is not everyone's, validation errors do not suggest field names ("Did you mean…").
+    hideSchemaDetailsFromClientErrors: settings.introspection !== true,
     ...(docjoin.persistedQueries && { persistedQueries: docjoin.persistedQueries }),
     ...errorShaping,
     // Whoever starts the gateway owns the process's signals and stops it.

@@ -55,7 +55,7 @@ const adminToken = () => sign({ sub: 'root', role: 'admin' });
 
 interface Answer {
   status: number;
-  body: { data?: Record<string, unknown> | null; errors?: Array<{ message: string; path?: unknown[]; extensions?: { code?: string } }>; extensions?: { cost?: { roundTrips: number; documents: number } } };
+  body: { data?: Record<string, unknown> | null; errors?: Array<{ message: string; path?: unknown[]; extensions?: { code?: string } }>; extensions?: { cost?: { roundTrips: number; documents: number; estimatedDocuments?: number } } };
   headers: Headers;
 }
 
@@ -172,6 +172,14 @@ describe('a customer sees only themselves and their own orders, whatever the pat
     const all = await post(query, await adminToken());
     expect(mine.body.extensions?.cost).toMatchObject({ roundTrips: 1, documents: ORDERS_PER_SHOPPER });
     expect(all.body.extensions?.cost).toMatchObject({ roundTrips: 1, documents: SHOPPERS * ORDERS_PER_SHOPPER + 1 });
+  });
+
+  it('estimates tell a customer nothing of how many rows others have: measures are used only where the role reads every row', async () => {
+    const query = '{ customers(first: 100) { orders(first: 100) { id } } }';
+    const mine = await post(query, await customerToken(shopperId(3)));
+    expect(mine.body.extensions?.cost).toMatchObject({ roundTrips: 2, documents: 1 + ORDERS_PER_SHOPPER, estimatedDocuments: 100 + 100 * 100 });
+    const all = await post(query, await adminToken());
+    expect((all.body.extensions?.cost as { estimatedDocuments: number }).estimatedDocuments).toBeLessThan(100 + 100 * 100);
   });
 
   it('another customer, their order and their email are null, as if absent; aliases and fragments change nothing', async () => {
@@ -311,6 +319,11 @@ describe('in production the shop runs only its storefront\'s documents, within e
     expect(codes(registered)).toEqual(['PERSISTED_QUERY_NOT_IN_LIST']);
     const replayed = await send({ extensions: { persistedQuery: { version: 1, sha256Hash } } });
     expect(codes(replayed)).toEqual(['PERSISTED_QUERY_NOT_FOUND']);
+  });
+
+  it('does not suggest field names in validation errors, with introspection off', async () => {
+    const answer = await send({ query: '{ customers { emai } }' }, await adminToken());
+    expect(answer.body.errors?.[0]?.message).toBe('Cannot query field "emai" on type "Customer".');
   });
 
   it('reports each client\'s budget in extensions.cost', async () => {

@@ -238,3 +238,96 @@ describe('startup refuses a rule it cannot enforce on some path, naming Type.fie
     await gateway.stop();
   });
 });
+
+describe('the paths a review found around the first checks', () => {
+  const reviewTypeDefs = /* GraphQL */ `
+    type Query {
+      staff(first: Int = 20, orderBy: StaffOrder = BY_EMAIL): [Staff!]! @list(sort: "name")
+      members(first: Int = 20, orderBy: MemberOrder): [Member!]! @list(sort: "name")
+      topics: [Topic!]! @list
+    }
+    type Mutation {
+      updateNote(id: ID!, input: NotePatch!): Note! @update
+    }
+    enum StaffOrder {
+      BY_EMAIL @sort(by: "email")
+    }
+    enum MemberOrder {
+      BY_CITY @sort(by: "home.city")
+    }
+    type Staff @collection(name: "staff") @access(roles: ["member"], allow: [READ], hide: ["email"]) {
+      id: ID!
+      name: String!
+      email: String!
+    }
+    type Member @collection(name: "members") @access(roles: ["member"], allow: [READ], hide: ["home"]) {
+      id: ID!
+      name: String!
+      home: Home @embedded
+    }
+    type Home {
+      city: String!
+    }
+    type Topic @collection(name: "topics") @access(roles: ["member"], allow: [READ]) {
+      id: ID!
+      archived: [Note!]! @join(collection: "notes_archive", localField: "_id", foreignField: "topicId")
+    }
+    type Note @collection(name: "notes") @access(roles: ["member"], allow: [READ, UPDATE], where: [{ field: "owner", claim: "sub" }]) {
+      id: ID!
+      owner: String! @path(path: "m.owner")
+      ownerAlias: String @path(path: "m.owner")
+      text: String!
+      topicId: ID
+    }
+    input NotePatch {
+      text: String
+      ownerAlias: String
+    }
+  `;
+  const topic = new ObjectId('0000000000000000000000d1');
+  const annNote = new ObjectId('0000000000000000000000e1');
+  const member: Viewer = { role: 'member', anonymous: false, subject: 'ann', claims: { sub: 'ann' } };
+  let review: SdlGateway;
+  beforeAll(async () => {
+    review = await startSdlGateway({
+      typeDefs: reviewTypeDefs,
+      dbPrefix: 'access_review',
+      prepare: async (db) => {
+        await db.collection('staff').insertMany([{ name: 'Sam', email: 'z@example.com' }, { name: 'Tess', email: 'a@example.com' }]);
+        await db.collection('members').insertMany([{ name: 'Uma', home: { city: 'Zagreb' } }, { name: 'Vic', home: { city: 'Athens' } }]);
+        await db.collection('topics').insertOne({ _id: topic });
+        await db.collection('notes').insertOne({ _id: annNote, m: { owner: 'ann' }, text: 'mine', topicId: topic });
+        await db.collection('notes_archive').insertMany([
+          { m: { owner: 'ann' }, text: 'ann archived', topicId: topic },
+          { m: { owner: 'bob' }, text: 'bob archived secret', topicId: topic },
+        ]);
+        await db.collection('notes').createIndex({ 'm.owner': 1 });
+        await db.collection('notes_archive').createIndex({ topicId: 1 });
+        await db.collection('notes_archive').createIndex({ 'm.owner': 1 });
+      },
+      gateway: { onWarning: () => undefined },
+    });
+  }, 60_000);
+  afterAll(async () => {
+    await review?.stop();
+  });
+
+  it('an order by a hidden field is refused when it is the argument\'s default, and by a path inside a hidden field', async () => {
+    const byDefault = await review.gateway.execute({ query: '{ staff { name } }' }, { viewer: member });
+    expect(byDefault.errors?.[0]).toMatchObject({ message: 'Query.staff sorts by Staff.email, which is hidden from role "member"', extensions: { code: 'FORBIDDEN' } });
+    const inside = await review.gateway.execute({ query: '{ members(orderBy: BY_CITY) { name } }' }, { viewer: member });
+    expect(inside.errors?.[0]?.message).toBe('Query.members sorts by Member.home, which is hidden from role "member"');
+    expect((await review.gateway.execute({ query: '{ members { name } }' }, { viewer: member })).data).toEqual({ members: [{ name: 'Uma' }, { name: 'Vic' }] });
+  });
+
+  it('a join that names another collection reads it with its target type\'s filter', async () => {
+    const result = await review.gateway.execute({ query: '{ topics { archived { text } } }' }, { viewer: member });
+    expect(result.data).toEqual({ topics: [{ archived: [{ text: 'ann archived' }] }] });
+  });
+
+  it('an update may not set a where field through another field stored at the same path', async () => {
+    const result = await review.gateway.execute({ query: `mutation { updateNote(id: "${annNote.toHexString()}", input: { ownerAlias: "bob" }) { id } }` }, { viewer: member });
+    expect(result.errors?.[0]).toMatchObject({ message: 'role "member" may not set Note.ownerAlias', extensions: { code: 'FORBIDDEN' } });
+    expect((await review.db.collection('notes').findOne({ _id: annNote }))?.m).toEqual({ owner: 'ann' });
+  });
+});

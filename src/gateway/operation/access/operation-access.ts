@@ -2,6 +2,7 @@ import type { OperationPlan } from '../plan/operation-plan';
 import type { FieldStep, SelectionStep } from '../plan/selection-tree';
 import type { ListOrder, RootCondition, SortKey, StorageMap } from '../../startup/storage-map/storage-map-types';
 import type { ViewerAccess } from '../../request/access/viewer-access';
+import { storedPathsOf } from '../../startup/access-rules/build-access-rules';
 
 /** The generated mutations' actions, by Mutation field name: what a role needs a rule for. */
 export type MutationActions = ReadonlyMap<string, { readonly kind: 'create' | 'update' | 'delete'; readonly typeName: string }>;
@@ -68,18 +69,22 @@ class AccessWalk {
     if (root && !access.canRead(target)) return `role "${this.role}" may not read ${target}`;
     const hiddenPaths = this.#hiddenPaths(target);
     if (hiddenPaths.size === 0) return undefined;
-    const given = new Set(step.fieldNodes.flatMap((node) => (node.arguments ?? []).map((argument) => argument.name.value)));
+    // An argument counts as given when the operation sets it or the schema gives it a default.
+    const given = new Set([
+      ...step.fieldNodes.flatMap((node) => (node.arguments ?? []).map((argument) => argument.name.value)),
+      ...step.definition.args.filter((argument) => argument.defaultValue !== undefined).map((argument) => argument.name),
+    ]);
     const conditions: readonly RootCondition[] = root?.conditions ?? relation?.listArguments.conditions ?? [];
-    const filtered = conditions.find((condition) => given.has(condition.argumentName) && hiddenPaths.has(condition.path));
-    if (filtered) return `${step.coordinate}(${filtered.argumentName}:) filters by ${target}.${hiddenPaths.get(filtered.path)}, which is hidden from role "${this.role}"`;
+    const filtered = conditions.find((condition) => given.has(condition.argumentName) && hiddenAt(hiddenPaths, condition.path) !== undefined);
+    if (filtered) return `${step.coordinate}(${filtered.argumentName}:) filters by ${target}.${hiddenAt(hiddenPaths, filtered.path)}, which is hidden from role "${this.role}"`;
     const orderBy: ListOrder | undefined = root?.kind === 'list' ? root.orderBy : relation?.listArguments.orderBy;
     const orders: (readonly SortKey[])[] = [];
     if (orderBy && given.has(orderBy.argumentName)) orders.push(...orderBy.sorts.values());
     if (root?.kind === 'list') orders.push(root.sort);
     const join = relation?.shapes.join;
     if (join?.direction === 'byReference') orders.push(join.sort);
-    const sorted = orders.flat().find((key) => key.path !== '_id' && hiddenPaths.has(key.path));
-    if (sorted) return `${step.coordinate} sorts by ${target}.${hiddenPaths.get(sorted.path)}, which is hidden from role "${this.role}"`;
+    const sorted = orders.flat().find((key) => key.path !== '_id' && hiddenAt(hiddenPaths, key.path) !== undefined);
+    if (sorted) return `${step.coordinate} sorts by ${target}.${hiddenAt(hiddenPaths, sorted.path)}, which is hidden from role "${this.role}"`;
     return undefined;
   }
 
@@ -97,16 +102,19 @@ class AccessWalk {
     return rule.via.size === 0 || rule.via.has(fieldName) ? undefined : `role "${this.role}" may ${generated.kind} ${generated.typeName} only through ${[...rule.via].join(', ')}`;
   }
 
-  /** The stored paths of the fields `typeName` hides from the role, to the field names (a reference by its key). */
+  /** The stored paths of the fields `typeName` hides from the role (a reference by its key, an embedded or copied value by its path), to the field names. */
   #hiddenPaths(typeName: string): ReadonlyMap<string, string> {
     const hidden = this.access!.hidden(typeName);
     const paths = new Map<string, string>();
-    if (hidden.size === 0) return paths;
-    for (const fieldName of hidden) {
-      const field = this.context.storageMap.types.get(typeName)?.fields.get(fieldName);
-      if (field?.kind === 'stored') paths.set(field.path, fieldName);
-      else if (field?.shapes.join?.direction === 'byKey') paths.set(field.shapes.join.localField, fieldName);
-    }
+    const storage = this.context.storageMap.types.get(typeName);
+    if (hidden.size === 0 || !storage) return paths;
+    for (const fieldName of hidden) for (const path of storedPathsOf(storage, fieldName)) paths.set(path, fieldName);
     return paths;
   }
+}
+
+/** The hidden field whose stored path is `path`, or holds it (`home` hides `home.city`). */
+function hiddenAt(hiddenPaths: ReadonlyMap<string, string>, path: string): string | undefined {
+  for (const [hiddenPath, fieldName] of hiddenPaths) if (path === hiddenPath || path.startsWith(`${hiddenPath}.`)) return fieldName;
+  return undefined;
 }

@@ -20,6 +20,25 @@ export function costPoints(cost: { readonly roundTrips: number; readonly documen
   return cost.roundTrips + cost.documents;
 }
 
+/** Whose budget a request spends: `subject:<sub>` for a viewer with a subject, else its address's network. */
+export function budgetClient(subject: string | undefined, address: string | undefined): string {
+  return subject !== undefined ? `subject:${subject}` : `address:${clientNetwork(address)}`;
+}
+
+/**
+ * Whose budget an anonymous request spends: its IPv4 address, or its IPv6 /64 (one host's addresses
+ * rotate within it, so each would otherwise get a bucket of its own).
+ */
+function clientNetwork(address: string | undefined): string {
+  if (address === undefined) return 'local';
+  const mapped = /^::ffff:(\d+\.\d+\.\d+\.\d+)$/i.exec(address);
+  if (mapped) return mapped[1]!;
+  if (!address.includes(':')) return address;
+  const [head = '', tail = ''] = address.split('::');
+  const groups = [...head.split(':').filter(Boolean), ...Array<string>(Math.max(0, 8 - head.split(':').filter(Boolean).length - tail.split(':').filter(Boolean).length)).fill('0'), ...tail.split(':').filter(Boolean)];
+  return `${groups.slice(0, 4).map((group) => group.toLowerCase().replace(/^0+(?=.)/, '')).join(':')}::/64`;
+}
+
 /** Clients remembered at once; a client forgotten comes back with a full bucket, which is what it would have after a pause. */
 const MAX_CLIENTS = 100_000;
 

@@ -17,6 +17,7 @@ const NO_HIDDEN: ReadonlySet<string> = new Set();
  */
 export class ViewerAccess implements ReadScope {
   readonly #filters = new Map<string, StoredDocument | null>();
+  #filtersAnyRow: boolean | undefined;
 
   constructor(
     readonly rules: AccessRules,
@@ -37,6 +38,21 @@ export class ViewerAccess implements ReadScope {
     return rule === undefined || rule === 'all' ? NO_HIDDEN : rule.hidden;
   }
 
+  /** Whether the role reads every row of `collection` (without conditions): the data's measures of it may be shown to it. */
+  readsEveryRow(collection: string): boolean {
+    const typeName = this.rules.typeOfCollection.get(collection);
+    const rule = typeName === undefined ? undefined : readRuleOf(this.rules, typeName, this.viewer.role);
+    return rule === 'all' || (rule !== undefined && rule.where.length === 0);
+  }
+
+  /** Whether the role reads some type only where conditions hold (or not at all): what the data's measures must not be shown to. */
+  filtersAnyRow(): boolean {
+    return (this.#filtersAnyRow ??= [...this.rules.collectionTypes].some((typeName) => {
+      const rule = readRuleOf(this.rules, typeName, this.viewer.role);
+      return rule === undefined || (rule !== 'all' && rule.where.length > 0);
+    }));
+  }
+
   /** A read of `typeName` refused: the role has no READ rule for it. */
   refuseRead(typeName: string): Error {
     return forbidden(`role "${this.viewer.role}" may not read ${typeName}`);
@@ -50,8 +66,8 @@ export class ViewerAccess implements ReadScope {
     let filter = this.#filters.get(collection);
     if (filter === undefined) {
       const typeName = this.rules.typeOfCollection.get(collection);
-      // A collection no type names (docjoin's own) is no one's data.
-      const rule = typeName === undefined ? 'all' : readRuleOf(this.rules, typeName, this.viewer.role);
+      // A collection no type (nor join) names holds nothing the rules describe: refused, not read in full.
+      const rule = typeName === undefined ? undefined : readRuleOf(this.rules, typeName, this.viewer.role);
       filter = rule === undefined ? null : rule === 'all' || rule.where.length === 0 ? EVERY_ROW : this.whereFilter(rule.where);
       this.#filters.set(collection, filter);
     }
@@ -78,7 +94,7 @@ export class ViewerAccess implements ReadScope {
   /** Whether a stored document of `collection` (one a write returned) is a row the role may read. */
   documentVisible(collection: string, document: StoredDocument): boolean {
     const typeName = this.rules.typeOfCollection.get(collection);
-    const rule = typeName === undefined ? 'all' : readRuleOf(this.rules, typeName, this.viewer.role);
+    const rule = typeName === undefined ? undefined : readRuleOf(this.rules, typeName, this.viewer.role);
     if (rule === undefined) return false;
     if (rule === 'all') return true;
     return rule.where.every((condition) => {

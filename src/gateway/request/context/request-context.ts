@@ -19,6 +19,7 @@ import type { RequestWrites } from '../../writes/request-writes';
 import type { WriteRuntime } from '../../writes/write-runtime';
 import { DocumentsApi, type DocumentsReads } from './documents-api';
 import type { Viewer } from '../authentication/authenticate';
+import { budgetClient } from '../../operation/limits/client-budgets';
 import type { ViewerAccess } from '../access/viewer-access';
 import type { StrategyOverrides } from '../../operation/plan/strategy-overrides';
 
@@ -120,7 +121,7 @@ export function createRequestContext(options: {
     requestId: ++nextRequestId,
     viewer: options.viewer,
     access,
-    client: options.viewer.subject !== undefined ? `subject:${options.viewer.subject}` : `address:${options.clientAddress ?? 'local'}`,
+    client: budgetClient(options.viewer.subject, options.clientAddress),
     ledger,
     deadline,
     loaders,

@@ -55,7 +55,7 @@ export interface AccessRules {
   readonly enabled: boolean;
   /** The types with rules, by name. */
   readonly types: ReadonlyMap<string, TypeAccess>;
-  /** The `@collection` types by collection, for the reads the funnel scopes. */
+  /** The types whose documents each collection holds (by `@collection`, or a join's `collection:`), for the reads the funnel scopes. */
   readonly typeOfCollection: ReadonlyMap<string, string>;
   /** The names of the `@collection` types. */
   readonly collectionTypes: ReadonlySet<string>;

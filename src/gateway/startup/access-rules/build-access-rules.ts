@@ -43,6 +43,17 @@ export function buildAccessRules(schema: GraphQLSchema, storageMap: StorageMap, 
     }
     if (other === undefined) typeOfCollection.set(storage.collection, storage.typeName);
   }
+  // A join may name its collection (@join(collection:)): the documents it reads there are its target's.
+  for (const field of storageMap.relations.values()) {
+    for (const join of [field.shapes.join, field.shapes.snapshot?.fallback]) {
+      if (!join) continue;
+      const other = typeOfCollection.get(join.collection);
+      if (other === undefined) typeOfCollection.set(join.collection, join.targetType);
+      else if (other !== join.targetType && types.size > 0 && (types.has(other) || types.has(join.targetType))) {
+        problems.push(`${field.coordinate}: joins ${join.targetType} documents from "${join.collection}", which holds ${other}, so neither type's rules could be told apart there; join from ${join.targetType}'s own collection`);
+      }
+    }
+  }
   const roles = new Set([...types.values()].flatMap((type) => [...type.roles.keys()]));
   const collectionTypes = new Set([...storageMap.types.values()].filter((storage) => storage.collection !== undefined).map((storage) => storage.typeName));
   const rules: AccessRules = { enabled: types.size > 0, types, typeOfCollection, collectionTypes, roles, joinedFor: new Map() };

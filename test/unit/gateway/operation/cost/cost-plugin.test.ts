@@ -29,6 +29,24 @@ async function run(options: DocjoinCostOptions<Context>, { extensions, roundTrip
 const estimate = (roundTrips: number, documents = 10, depth = 2) => () => ({ roundTrips, documents, depth });
 
 describe('ApolloServerPluginDocjoinCost', () => {
+  it('refuses before the estimate and the admission, and gives back an admission another plugin\'s refusal overtook', async () => {
+    const admitted: string[] = [];
+    const refused = await run({ estimate: estimate(2), refuse: () => { throw new GraphQLError('no'); }, admit: async () => { admitted.push('admit'); return () => void admitted.push('release'); } });
+    expect((refused.rejected as GraphQLError).message).toBe('no');
+    expect(admitted).toEqual([]);
+    // The response goes out (another plugin refused) while the admission still waits: it is released once it comes.
+    let admit!: (release: () => void) => void;
+    const listener = (await ApolloServerPluginDocjoinCost<Context>({ estimate: estimate(2), admit: () => new Promise((resolve) => (admit = resolve)) }).requestDidStart!({} as never)) as GraphQLRequestListener<Context>;
+    const request = { contextValue: { ledger: new CostLedger() }, operation: { operation: 'query' }, request: {} };
+    const waiting = listener.didResolveOperation!(request as unknown as GraphQLRequestContextDidResolveOperation<Context>);
+    await listener.willSendResponse!({ ...request, response: { body: { kind: 'single', singleResult: { data: null } } } } as unknown as GraphQLRequestContextWillSendResponse<Context>);
+    let released = 0;
+    admit(() => void (released += 1));
+    await waiting;
+    await new Promise((resolve) => setImmediate(resolve));
+    expect(released).toBe(1);
+  });
+
   it('writes the ledger report and the estimate to extensions.cost', async () => {
     const { result } = await run({ estimate: estimate(2) });
     expect(result.extensions).toEqual({

@@ -1,5 +1,5 @@
 import { GraphQLError } from 'graphql';
-import { ClientBudgets, costPoints } from '../../../../../src/gateway/operation/limits/client-budgets';
+import { budgetClient, ClientBudgets, costPoints } from '../../../../../src/gateway/operation/limits/client-budgets';
 
 function refusal(run: () => unknown): GraphQLError {
   try {
@@ -50,5 +50,17 @@ describe('ClientBudgets', () => {
 
   it('counts a point per round trip and per document', () => {
     expect(costPoints({ roundTrips: 3, documents: 40 })).toBe(43);
+  });
+});
+
+describe('budgetClient', () => {
+  it('keeps a viewer by its subject, an anonymous one by its IPv4 address or its IPv6 /64', () => {
+    expect(budgetClient('ann', '10.0.0.1')).toBe('subject:ann');
+    expect(budgetClient(undefined, '10.0.0.1')).toBe('address:10.0.0.1');
+    expect(budgetClient(undefined, '::ffff:10.0.0.1')).toBe('address:10.0.0.1');
+    expect(budgetClient(undefined, '2001:db8:a:b:1:2:3:4')).toBe('address:2001:db8:a:b::/64');
+    expect(budgetClient(undefined, '2001:0db8:000a:000b::99')).toBe('address:2001:db8:a:b::/64');
+    expect(budgetClient(undefined, '2001:db8::1')).toBe('address:2001:db8:0:0::/64');
+    expect(budgetClient(undefined, undefined)).toBe('address:local');
   });
 });
