@@ -21,7 +21,7 @@ const BIN = resolve(__dirname, '../../src/cli/bin/docjoin.ts');
 const { tea, sencha, matcha, mug, ada, grace, firstOrder } = SHOP_IDS;
 const hex = (id: ObjectId) => id.toHexString();
 /** The shop's access rules let an admin do everything; test/examples/shop-access.test.ts tries the other roles. */
-const ADMIN: Viewer = { role: 'admin', anonymous: false, subject: undefined, claims: { role: 'admin' } };
+const ADMIN: Viewer = { role: 'admin', roles: ['admin'], anonymous: false, subject: undefined, claims: { role: 'admin' } };
 
 let mongo: TestMongo;
 let client: MongoClient;

@@ -65,8 +65,8 @@ const ann = new ObjectId('0000000000000000000000a1');
 const bob = new ObjectId('0000000000000000000000b1');
 const annPost = new ObjectId('0000000000000000000000a2');
 const bobPost = new ObjectId('0000000000000000000000b2');
-const annViewer: Viewer = { role: 'member', anonymous: false, subject: ann.toHexString(), claims: { sub: ann.toHexString() } };
-const admin: Viewer = { role: 'admin', anonymous: false, subject: undefined, claims: {} };
+const annViewer: Viewer = { role: 'member', roles: ['member'], anonymous: false, subject: ann.toHexString(), claims: { sub: ann.toHexString() } };
+const admin: Viewer = { role: 'admin', roles: ['admin'], anonymous: false, subject: undefined, claims: {} };
 
 let subject: SdlGateway;
 beforeAll(async () => {
@@ -268,11 +268,30 @@ describe('the paths a review found around the first checks', () => {
     type Home {
       city: String!
     }
-    type Topic @collection(name: "topics") @access(roles: ["member"], allow: [READ]) {
+    type Topic @collection(name: "topics") @access(roles: ["member", "admin"], allow: [READ]) {
       id: ID!
       archived: [Note!]! @join(collection: "notes_archive", localField: "_id", foreignField: "topicId")
+      notes(first: Int = 10, after: String): NoteConnection! @join(localField: "_id", foreignField: "topicId", sort: "text")
     }
-    type Note @collection(name: "notes") @access(roles: ["member"], allow: [READ, UPDATE], where: [{ field: "owner", claim: "sub" }]) {
+    type NoteConnection {
+      edges: [NoteEdge!]!
+      pageInfo: PageInfo!
+      totalCount: Int!
+    }
+    type NoteEdge {
+      cursor: String!
+      node: Note!
+    }
+    type PageInfo {
+      hasNextPage: Boolean!
+      hasPreviousPage: Boolean!
+      startCursor: String
+      endCursor: String
+    }
+    type Note
+      @collection(name: "notes")
+      @access(roles: ["member"], allow: [READ, UPDATE], where: [{ field: "owner", claim: "sub" }])
+      @access(roles: ["admin"], allow: [READ]) {
       id: ID!
       owner: String! @path(path: "m.owner")
       ownerAlias: String @path(path: "m.owner")
@@ -286,7 +305,7 @@ describe('the paths a review found around the first checks', () => {
   `;
   const topic = new ObjectId('0000000000000000000000d1');
   const annNote = new ObjectId('0000000000000000000000e1');
-  const member: Viewer = { role: 'member', anonymous: false, subject: 'ann', claims: { sub: 'ann' } };
+  const member: Viewer = { role: 'member', roles: ['member'], anonymous: false, subject: 'ann', claims: { sub: 'ann' } };
   let review: SdlGateway;
   beforeAll(async () => {
     review = await startSdlGateway({
@@ -296,7 +315,13 @@ describe('the paths a review found around the first checks', () => {
         await db.collection('staff').insertMany([{ name: 'Sam', email: 'z@example.com' }, { name: 'Tess', email: 'a@example.com' }]);
         await db.collection('members').insertMany([{ name: 'Uma', home: { city: 'Zagreb' } }, { name: 'Vic', home: { city: 'Athens' } }]);
         await db.collection('topics').insertOne({ _id: topic });
-        await db.collection('notes').insertOne({ _id: annNote, m: { owner: 'ann' }, text: 'mine', topicId: topic });
+        await db.collection('notes').insertMany([
+          { _id: annNote, m: { owner: 'ann' }, text: 'mine', topicId: topic },
+          { m: { owner: 'bob' }, text: 'a bob note', topicId: topic },
+          { m: { owner: 'bob' }, text: 'b bob note', topicId: topic },
+          { m: { owner: 'ann' }, text: 'z ann note', topicId: topic },
+        ]);
+        await db.collection('notes').createIndex({ topicId: 1, text: 1, _id: 1 });
         await db.collection('notes_archive').insertMany([
           { m: { owner: 'ann' }, text: 'ann archived', topicId: topic },
           { m: { owner: 'bob' }, text: 'bob archived secret', topicId: topic },
@@ -323,6 +348,17 @@ describe('the paths a review found around the first checks', () => {
   it('a join that names another collection reads it with its target type\'s filter', async () => {
     const result = await review.gateway.execute({ query: '{ topics { archived { text } } }' }, { viewer: member });
     expect(result.data).toEqual({ topics: [{ archived: [{ text: 'ann archived' }] }] });
+  });
+
+  it('a connection pages and counts only the viewer\'s rows, and a cursor from another viewer\'s page shows nothing more', async () => {
+    const page = '{ topics { notes(first: 1) { totalCount edges { cursor node { text } } pageInfo { hasNextPage } } } }';
+    const mine = await review.gateway.execute({ query: page }, { viewer: member });
+    expect(mine.data).toEqual({ topics: [{ notes: { totalCount: 2, edges: [{ cursor: expect.any(String), node: { text: 'mine' } }], pageInfo: { hasNextPage: true } } }] });
+    const admin: Viewer = { role: 'admin', roles: ['admin'], anonymous: false, subject: undefined, claims: {} };
+    const all = (await review.gateway.execute({ query: page }, { viewer: admin })).data as { topics: Array<{ notes: { totalCount: number; edges: Array<{ cursor: string; node: { text: string } }> } }> };
+    expect(all.topics[0]!.notes).toMatchObject({ totalCount: 4, edges: [{ node: { text: 'a bob note' } }] });
+    const after = await review.gateway.execute({ query: `{ topics { notes(first: 5, after: ${JSON.stringify(all.topics[0]!.notes.edges[0]!.cursor)}) { edges { node { text } } } } }` }, { viewer: member });
+    expect(after.data).toEqual({ topics: [{ notes: { edges: [{ node: { text: 'mine' } }, { node: { text: 'z ann note' } }] } }] });
   });
 
   it('an update may not set a where field through another field stored at the same path', async () => {

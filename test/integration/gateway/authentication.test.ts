@@ -182,7 +182,7 @@ describe('your own authenticate function', () => {
         const key = request.header('x-api-key');
         if (key === undefined) return undefined;
         if (key !== 'ann-key') throw unauthenticated('unknown API key');
-        return { role: 'reader', anonymous: false, subject: 'ann', claims: { sub: 'ann' } };
+        return { role: 'reader', roles: ['reader'], anonymous: false, subject: 'ann', claims: { sub: 'ann' } };
       },
     };
     await withGateway(auth, async (gateway) => {

@@ -317,7 +317,7 @@ beforeAll(async () => {
   const shopDb = mongo.freshDb('differential_shop');
   const project = await loadProject({ cwd: process.cwd(), configPath: SHOP_CONFIG });
   await project.config.seed!(shopDb, { scale: 1, onProgress: () => undefined });
-  shop = await startSubject(mongo, shopDb, { typeDefs: project.typeDefs, resolvers: project.resolvers, writePlans: project.writePlans }, { role: 'admin', anonymous: false, subject: undefined, claims: { role: 'admin' } });
+  shop = await startSubject(mongo, shopDb, { typeDefs: project.typeDefs, resolvers: project.resolvers, writePlans: project.writePlans }, { role: 'admin', roles: ['admin'], anonymous: false, subject: undefined, claims: { role: 'admin' } });
 }, 120_000);
 
 afterAll(async () => {

@@ -4,7 +4,10 @@ import { PublicErrorCode } from '../../errors/public-error-code';
 
 /** Who sends a request: the role its `@access` rules are read for, and the claims they compare. */
 export interface Viewer {
+  /** The role whose rules apply: the token's only role, or the one `x-docjoin-role` picked among them. */
   readonly role: string;
+  /** Every role the token gives (the anonymous viewer: its one role). */
+  readonly roles: readonly string[];
   /** No credentials were sent: the anonymous role. */
   readonly anonymous: boolean;
   /** The token's subject (`sub`), when it has one. */
@@ -96,7 +99,7 @@ const BEARER = /^Bearer\s+([A-Za-z0-9_\-.~+/=]+)\s*$/i;
 export async function createAuthenticator(options: AuthOptions | undefined): Promise<Authenticator> {
   const anonymousRole = nonEmpty(options?.anonymousRole, 'auth.anonymousRole') ?? 'anonymous';
   const roleClaim = nonEmpty(options?.roleClaim, 'auth.roleClaim') ?? 'role';
-  const anonymous: Viewer = Object.freeze({ role: anonymousRole, anonymous: true, subject: undefined, claims: Object.freeze({}) });
+  const anonymous: Viewer = Object.freeze({ role: anonymousRole, roles: Object.freeze([anonymousRole]), anonymous: true, subject: undefined, claims: Object.freeze({}) });
   if (options?.jwt && options.authenticate) throw new AuthOptionError('option auth: give jwt or authenticate, not both');
   if (options?.authenticate) {
     const own = options.authenticate;
@@ -128,7 +131,7 @@ function viewerOf(claims: Readonly<Record<string, unknown>>, roleClaim: string, 
   } else if (roles.length === 1) role = roles[0]!;
   else throw unauthenticated(`the token gives several roles; pick one with the ${ROLE_HEADER} header`);
   const subject = typeof claims.sub === 'string' ? claims.sub : undefined;
-  return Object.freeze({ role, anonymous: false, subject, claims: Object.freeze({ ...claims }) });
+  return Object.freeze({ role, roles: Object.freeze([...roles]), anonymous: false, subject, claims: Object.freeze({ ...claims }) });
 }
 
 type JoseErrors = typeof import('jose', { with: { 'resolution-mode': 'import' } }).errors;
