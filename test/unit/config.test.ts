@@ -12,7 +12,7 @@ describe('loadConfig', () => {
       strategyOverrides: true,
       costCommands: true,
       costReport: true,
-      limits: { maxRoundTrips: 50, maxDocuments: 100_000, maxDepth: 10 },
+      limits: { maxRoundTrips: 50, maxDocuments: 100_000, maxDepth: 10, maxResponseNodes: 500_000 },
       assumedListSize: 20,
       budget: false,
       host: undefined,

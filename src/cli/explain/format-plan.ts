@@ -1,5 +1,5 @@
 import type { GraphQLFormattedError } from 'graphql';
-import { type CostLimits, type CostReport, findExceededLimit } from '../../gateway';
+import { type CostLimits, type CostReport, findExceededLimit, LIMIT_VARIABLES } from '../../gateway';
 import type { FieldPlanRow, OperationPlan } from './plan-operation';
 
 /** What `explain --run` measured. */
@@ -10,7 +10,7 @@ export interface MeasuredRun {
   readonly errors: readonly GraphQLFormattedError[];
 }
 
-const LIMIT_VARIABLES = { roundTrips: 'DOCJOIN_MAX_ROUND_TRIPS', documents: 'DOCJOIN_MAX_DOCUMENTS', depth: 'DOCJOIN_MAX_DEPTH' } as const;
+const LIMIT_UNITS = { roundTrips: 'round trip', documents: 'document', depth: 'level', responseNodes: 'response object' } as const;
 
 /** The plan as the terminal shows it: a headline, the limits verdict, one row per field, then the run. */
 export function formatPlan(plan: OperationPlan, limits: CostLimits, measured?: MeasuredRun): string {
@@ -63,7 +63,7 @@ function writeLines(plan: OperationPlan): string[] {
 function limitsLine(plan: OperationPlan, limits: CostLimits): string {
   const excess = findExceededLimit(plan.estimate, limits);
   if (excess) {
-    return `over a limit: ${count(excess.estimated, excess.limit === 'depth' ? 'level' : excess.limit === 'roundTrips' ? 'round trip' : 'document')} > ${LIMIT_VARIABLES[excess.limit]}=${excess.max}; the server rejects it with COST_LIMIT_EXCEEDED before sending anything`;
+    return `over a limit: ${count(excess.estimated, LIMIT_UNITS[excess.limit])} > ${LIMIT_VARIABLES[excess.limit]}=${excess.max}; the server rejects it with COST_LIMIT_EXCEEDED before sending anything`;
   }
   return `within the limits (${limitValue(limits.maxRoundTrips)} round trips, ${limitValue(limits.maxDocuments)} documents, depth ${limitValue(limits.maxDepth)})`;
 }

@@ -64,7 +64,7 @@ describe('resolveSettings', () => {
     [{ landingPage: 'graphiql' as 'none' }, 'option landingPage must be "sandbox", "ide" or "none", got "graphiql"'],
     [{ production: 1 as unknown as boolean }, 'option production must be true or false, got 1'],
     [{ limits: { maxDepth: 0 } }, 'option limits.maxDepth must be a whole number of at least 1 (or Infinity), got 0'],
-    [{ limits: { maxRounds: 3 } as never }, 'option limits.maxRounds is not a limit; the limits are maxRoundTrips, maxDocuments, maxDepth'],
+    [{ limits: { maxRounds: 3 } as never }, 'option limits.maxRounds is not a limit; the limits are maxRoundTrips, maxDocuments, maxDepth, maxResponseNodes'],
     [{ assumedListSize: 0 }, 'option assumedListSize must be an integer from 1 to any size, got 0'],
     [{ maxTransactionAttempts: 0 }, 'option maxTransactionAttempts must be an integer from 1 to any size, got 0'],
     [{ maxTransactionAttempts: 2.5 }, 'option maxTransactionAttempts must be an integer from 1 to any size, got 2.5'],

@@ -28,7 +28,7 @@ describe('loadProject', () => {
     [{ write: {} }, 'docjoin.config.json: unknown key "write" (did you mean "writes"?); the keys are schema, resolvers, writePlans, writes, mongodb, server, codegen, seed'],
     [{ plugins: [] }, 'docjoin.config.json: unknown key "plugins"; the keys are schema, resolvers, writePlans, writes, mongodb, server, codegen, seed'],
     [{ server: { hots: '127.0.0.1' } }, 'docjoin.config.json: unknown key "server.hots" (did you mean "host"?); the keys of server are port, host, cors,'],
-    [{ server: { limits: { maxDepht: 4 } } }, 'docjoin.config.json: unknown key "server.limits.maxDepht" (did you mean "maxDepth"?); the keys of server.limits are maxRoundTrips, maxDocuments, maxDepth'],
+    [{ server: { limits: { maxDepht: 4 } } }, 'docjoin.config.json: unknown key "server.limits.maxDepht" (did you mean "maxDepth"?); the keys of server.limits are maxRoundTrips, maxDocuments, maxDepth, maxResponseNodes'],
     [{ server: { cors: { origins: ['https://app.example'] } } }, 'docjoin.config.json: unknown key "server.cors.origins" (did you mean "origin"?); the keys of server.cors are origin, credentials'],
     [{ server: { workload: { fiel: 'w.jsonl' } } }, 'docjoin.config.json: unknown key "server.workload.fiel" (did you mean "file"?)'],
     [{ mongodb: { url: 'mongodb://localhost' } }, 'docjoin.config.json: unknown key "mongodb.url" (did you mean "uri"?); the keys of mongodb are uri, db'],

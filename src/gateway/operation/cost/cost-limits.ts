@@ -9,10 +9,16 @@ export interface CostLimits {
   readonly maxDocuments: number;
   /** Nested selection sets: `{ books { publisher { name } } }` is 2 (DOCJOIN_MAX_DEPTH). */
   readonly maxDepth: number;
+  /**
+   * Estimated objects in the response, repeats under other parents included (DOCJOIN_MAX_RESPONSE_NODES):
+   * a response assembled from few documents can still be exponential in its nesting.
+   */
+  readonly maxResponseNodes: number;
 }
 
-export const DEFAULT_COST_LIMITS: CostLimits = { maxRoundTrips: 50, maxDocuments: 100_000, maxDepth: 10 };
-export type CostLimitName = 'roundTrips' | 'documents' | 'depth';
+/** GitHub's 500,000 nodes per query is the model for the response-node limit. */
+export const DEFAULT_COST_LIMITS: CostLimits = { maxRoundTrips: 50, maxDocuments: 100_000, maxDepth: 10, maxResponseNodes: 500_000 };
+export type CostLimitName = 'roundTrips' | 'documents' | 'depth' | 'responseNodes';
 
 /** What a rejected operation reports in `errors[0].extensions.cost`. */
 export interface CostLimitExcess {
@@ -21,20 +27,23 @@ export interface CostLimitExcess {
   readonly max: number;
 }
 
-const ENV_NAMES: Record<CostLimitName, string> = {
+/** The variable that sets each limit. */
+export const LIMIT_VARIABLES: Record<CostLimitName, string> = {
   depth: 'DOCJOIN_MAX_DEPTH',
   roundTrips: 'DOCJOIN_MAX_ROUND_TRIPS',
   documents: 'DOCJOIN_MAX_DOCUMENTS',
+  responseNodes: 'DOCJOIN_MAX_RESPONSE_NODES',
 };
 
-const UNITS: Record<CostLimitName, string> = { depth: 'levels of nesting', roundTrips: 'round trips', documents: 'documents' };
+const UNITS: Record<CostLimitName, string> = { depth: 'levels of nesting', roundTrips: 'round trips', documents: 'documents', responseNodes: 'response objects' };
 
-/** The first limit the estimate exceeds, checking depth, then round trips, then documents. */
+/** The first limit the estimate exceeds, checking depth, then round trips, documents and response objects. */
 export function findExceededLimit(estimate: CostEstimate, limits: Partial<CostLimits>): CostLimitExcess | undefined {
   const checks: Array<[CostLimitName, number, number | undefined]> = [
     ['depth', estimate.depth, limits.maxDepth],
     ['roundTrips', estimate.roundTrips, limits.maxRoundTrips],
     ['documents', estimate.documents, limits.maxDocuments],
+    ['responseNodes', estimate.responseNodes, limits.maxResponseNodes],
   ];
   for (const [limit, estimated, max] of checks) {
     if (max !== undefined && estimated > max) return { limit, estimated, max };
@@ -51,7 +60,7 @@ export function costLimitExceeded(excess: CostLimitExcess, estimate?: CostEstima
   const { limit, estimated, max } = excess;
   const heaviest = limit === 'depth' ? undefined : estimate?.heaviest?.[limit];
   return new GraphQLError(
-    `Operation rejected before execution: its estimated cost of ${estimated} ${UNITS[limit]} exceeds the limit of ${max} (${ENV_NAMES[limit]}). ${advice(limit, heaviest)}`,
+    `Operation rejected before execution: its estimated cost of ${estimated} ${UNITS[limit]} exceeds the limit of ${max} (${LIMIT_VARIABLES[limit]}). ${advice(limit, heaviest)}`,
     { extensions: { code: PublicErrorCode.COST_LIMIT_EXCEEDED, cost: { estimated, max, limit, ...(heaviest && { field: heaviest.coordinate, fieldShare: heaviest.amount }) }, http: { status: 400 } } },
   );
 }

@@ -55,8 +55,14 @@ export interface CostEstimate {
   /** An upper bound provided no unbounded list holds more than `assumedListSize` entries. */
   readonly documents: number;
   readonly depth: number;
+  /**
+   * The objects the response can hold (each list item and each object, a document met under several
+   * parents once per parent): what assembling and sending it costs, whatever the loaders read once.
+   * Introspection and leaf values are not counted.
+   */
+  readonly responseNodes: number;
   /** The field that accounts for the most of each measure (what a rejection names). */
-  readonly heaviest?: { readonly roundTrips: FieldShare | undefined; readonly documents: FieldShare | undefined };
+  readonly heaviest?: { readonly roundTrips: FieldShare | undefined; readonly documents: FieldShare | undefined; readonly responseNodes: FieldShare | undefined };
 }
 
 /** What one `Type.field` adds to an estimate. */
@@ -121,19 +127,22 @@ export interface EstimateFigures {
 
 export function estimateByField(input: EstimateInput): EstimateFigures {
   const { root, depth } = input.plan;
-  if (!root) return { estimate: { roundTrips: SATURATED, documents: SATURATED, depth }, byField: new Map(), bySteps: new Map(), alternatives: new Map() };
+  if (!root) return { estimate: { roundTrips: SATURATED, documents: SATURATED, depth, responseNodes: SATURATED }, byField: new Map(), bySteps: new Map(), alternatives: new Map() };
   const pass = new EstimatePass(input);
-  const { roundTrips, documents, heaviest } = pass.run(root);
+  const { roundTrips, documents, responseNodes, heaviest } = pass.run(root);
   const alternatives = new Map<string, ReadonlyMap<ReadStrategy, number>>();
   for (const [coordinate, whatIfs] of pass.whatIfTally?.byCoordinate ?? []) {
     alternatives.set(coordinate, new Map([...whatIfs].map(([strategy, change]) => [strategy, add(roundTrips, change)])));
   }
-  return { estimate: { roundTrips, documents, depth, heaviest }, byField: pass.shares, bySteps: pass.steps, alternatives };
+  return { estimate: { roundTrips, documents, depth, responseNodes, heaviest }, byField: pass.shares, bySteps: pass.steps, alternatives };
 }
 
 class EstimatePass {
   #roundTrips = 0;
   #documents = 0;
+  #responseNodes = 0;
+  /** Response nodes by the field whose values they are. */
+  readonly #nodeShares = new Map<string, number>();
   #visits = 0;
   readonly shares = new Map<string, { roundTrips: number; documents: number }>();
   readonly steps = new Map<FieldStep, StepFigures>();
@@ -153,17 +162,36 @@ class EstimatePass {
       : undefined;
   }
 
-  run(root: SelectionStep): { roundTrips: number; documents: number; heaviest: NonNullable<CostEstimate['heaviest']> } {
+  run(root: SelectionStep): { roundTrips: number; documents: number; responseNodes: number; heaviest: NonNullable<CostEstimate['heaviest']> } {
     const scopes: Scope[] = [];
-    for (const step of root.fields) scopes.push(...this.#rootField(step));
+    for (const step of root.fields) {
+      const below = this.#rootField(step);
+      this.#countNodes(step, below);
+      scopes.push(...below);
+    }
     for (const scope of scopes) this.#visit(scope);
     for (const [step, whatIfs] of this.whatIfTally?.byStep ?? []) {
       const figures = this.steps.get(step);
       if (figures) this.steps.set(step, { ...figures, whatIfs });
     }
-    const heaviest = { roundTrips: this.#heaviest('roundTrips'), documents: this.#heaviest('documents') };
-    if (this.#visits > VISIT_BUDGET) return { roundTrips: SATURATED, documents: SATURATED, heaviest };
-    return { roundTrips: this.#roundTrips, documents: this.#documents, heaviest };
+    const heaviest = { roundTrips: this.#heaviest('roundTrips'), documents: this.#heaviest('documents'), responseNodes: this.#heaviestNodes() };
+    if (this.#visits > VISIT_BUDGET) return { roundTrips: SATURATED, documents: SATURATED, responseNodes: SATURATED, heaviest };
+    return { roundTrips: this.#roundTrips, documents: this.#documents, responseNodes: this.#responseNodes, heaviest };
+  }
+
+  /** The objects `step`'s values make in the response: the scopes below it (one per connection selection counts its nodes each). */
+  #countNodes(step: FieldStep, scopes: readonly Scope[]): void {
+    let nodes = 0;
+    for (const scope of scopes) nodes = add(nodes, scope.objects);
+    if (nodes === 0) return;
+    this.#responseNodes = add(this.#responseNodes, nodes);
+    this.#nodeShares.set(step.coordinate, add(this.#nodeShares.get(step.coordinate) ?? 0, nodes));
+  }
+
+  #heaviestNodes(): FieldShare | undefined {
+    let heaviest: FieldShare | undefined;
+    for (const [coordinate, amount] of this.#nodeShares) if (amount > (heaviest?.amount ?? 0)) heaviest = { coordinate, amount, takesFirst: this.#takesFirst(coordinate) };
+    return heaviest;
   }
 
   /** The round trips `scopes` send, on their own (SATURATED past the visit budget). */
@@ -321,6 +349,7 @@ class EstimatePass {
           joinBatch(groups, read);
         } else {
           this.#account(step, read.figures);
+          this.#countNodes(step, [read.children]);
           this.#visitBelow(step, [read.children], settledBelow);
         }
       }
@@ -498,7 +527,11 @@ class EstimatePass {
       const shared = member === first ? undefined : first.step.responseKey === member.step.responseKey ? first.step.coordinate : `${first.step.coordinate} (${first.step.responseKey})`;
       this.#account(member.step, { read: group.read, batch: group.batch, sharesWith: shared, roundTrips: shared ? 0 : roundTrips, documents: shared ? 0 : documents });
     }
-    for (const member of group.members) this.#visitBelow(member.step, memberScopes(member), settledBelow);
+    for (const member of group.members) {
+      const below = memberScopes(member);
+      this.#countNodes(member.step, below);
+      this.#visitBelow(member.step, below, settledBelow);
+    }
   }
 
   /**
