@@ -38,7 +38,7 @@ function thisBuild(): DocjoinModules {
  */
 export const FEATURES_OFF: GatewaySettings = {
   costReport: false,
-  limits: { maxRoundTrips: Number.POSITIVE_INFINITY, maxDocuments: Number.POSITIVE_INFINITY, maxDepth: Number.POSITIVE_INFINITY },
+  limits: { maxRoundTrips: Number.POSITIVE_INFINITY, maxDocuments: Number.POSITIVE_INFINITY, maxDepth: Number.POSITIVE_INFINITY, maxResponseNodes: Number.POSITIVE_INFINITY },
   maxDocumentsInFlight: Number.MAX_SAFE_INTEGER,
   metrics: false,
 };

@@ -101,10 +101,11 @@ describe('loadConfig', () => {
   });
 
   it('reads the cost limits; "none" turns one off', () => {
-    expect(loadConfig({ DOCJOIN_MAX_ROUND_TRIPS: '12', DOCJOIN_MAX_DOCUMENTS: '1_000_000', DOCJOIN_MAX_DEPTH: 'none' }).limits).toEqual({
+    expect(loadConfig({ DOCJOIN_MAX_ROUND_TRIPS: '12', DOCJOIN_MAX_DOCUMENTS: '1_000_000', DOCJOIN_MAX_DEPTH: 'none', DOCJOIN_MAX_RESPONSE_NODES: '20000' }).limits).toEqual({
       maxRoundTrips: 12,
       maxDocuments: 1_000_000,
       maxDepth: Number.POSITIVE_INFINITY,
+      maxResponseNodes: 20_000,
     });
   });
 
@@ -119,7 +120,7 @@ describe('loadConfig', () => {
     expect(() => loadConfig({}, {}, { server: { slowOperationMs: -1 } })).toThrow(new ConfigError("the config's server: option slowOperationMs must be an integer from 0 to any size, got -1"));
     expect(() => loadConfig({}, {}, { server: { limits: { maxDepth: 0 } } })).toThrow(new ConfigError("the config's server: option limits.maxDepth must be a whole number of at least 1 (or Infinity), got 0"));
     expect(() => loadConfig({ DOCJOIN_MAX_DEPTH: '4' }, {}, { server: { limits: 'strict' as never } })).toThrow(new ConfigError('the config\'s server: option limits must be an object such as { maxRoundTrips: 50 }, got "strict"'));
-    expect(loadConfig({ DOCJOIN_MAX_DEPTH: '4' }, {}, { server: { limits: { maxRoundTrips: 9 } } }).limits).toEqual({ maxRoundTrips: 9, maxDocuments: 100_000, maxDepth: 4 });
+    expect(loadConfig({ DOCJOIN_MAX_DEPTH: '4' }, {}, { server: { limits: { maxRoundTrips: 9 } } }).limits).toEqual({ maxRoundTrips: 9, maxDocuments: 100_000, maxDepth: 4, maxResponseNodes: 500_000 });
   });
 
   it('reads PORT, MONGODB_URI, MONGODB_DB and DOCJOIN_SEED_SCALE', () => {
@@ -187,7 +188,7 @@ describe('loadConfig', () => {
       strategyOverrides: false,
       mongodbUri: 'mongodb://file-host',
       mongodbDb: 'fromfile',
-      limits: { maxRoundTrips: 50, maxDocuments: 100_000, maxDepth: 4 },
+      limits: { maxRoundTrips: 50, maxDocuments: 100_000, maxDepth: 4, maxResponseNodes: 500_000 },
     });
     expect(loadConfig({ PORT: '5000', MONGODB_DB: 'fromenv', DOCJOIN_MAX_DEPTH: '6', DOCJOIN_STRATEGY_OVERRIDES: 'on' }, { mongoUri: 'mongodb://flag-host' }, project)).toMatchObject({
       port: 5000,

@@ -9,12 +9,15 @@ process.stdout.on('error', (error: NodeJS.ErrnoException) => {
   process.exit(0);
 });
 
+// A command that failed has said why: it ends now, not when a socket the MongoDB driver still holds
+// open (a connection attempt the URI lets wait a minute) times out.
 runDocjoinCli(process.argv.slice(2), process.env, { out: process.stdout, err: process.stderr }).then(
   (code) => {
     process.exitCode = code;
+    if (code !== 0) process.exit(code);
   },
   (error: unknown) => {
     process.stderr.write(redactSecrets(`docjoin: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`, [process.env.MONGODB_URI]));
-    process.exitCode = 1;
+    process.exit(1);
   },
 );

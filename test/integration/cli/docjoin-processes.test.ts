@@ -107,11 +107,12 @@ describe('docjoin without a database', () => {
     for (const secret of secrets) expect(`${stdout}${stderr}`).not.toContain(secret);
   });
 
-  it('serve prints progress while a silent MongoDB keeps it waiting, then exits 1 with one line within DOCJOIN_MONGO_TIMEOUT_MS', async () => {
-    // Accepts connections and never answers: the handshake waits until server selection gives up.
+  it('serve prints progress while a silent MongoDB keeps it waiting, then exits 1 with one line within DOCJOIN_MONGO_TIMEOUT_MS, whatever the URI says', async () => {
+    // Accepts connections and never answers: the handshake waits until docjoin gives up, though the
+    // URI's own timeouts would wait a minute.
     const silent = createServer(() => undefined);
     await new Promise<void>((resolve) => silent.listen(0, '127.0.0.1', resolve));
-    const uri = `mongodb://127.0.0.1:${(silent.address() as AddressInfo).port}/?directConnection=true`;
+    const uri = `mongodb://127.0.0.1:${(silent.address() as AddressInfo).port}/?directConnection=true&serverSelectionTimeoutMS=60000&connectTimeoutMS=60000`;
     try {
       const { code, stdout, stderr } = await docjoin(['serve', '--port', '0', '--mongo-uri', uri], { DOCJOIN_MONGO_TIMEOUT_MS: '2500' });
       expect(code).toBe(1);

@@ -36,7 +36,7 @@ const DEMO_OPERATIONS = REPLAY_COUNT ?? 1_400;
 const SHOP_OPERATIONS = REPLAY_COUNT ?? 700;
 const SEED = process.env.DIFFERENTIAL_SEED ? Number(process.env.DIFFERENTIAL_SEED) : Math.floor(Math.random() * 2 ** 31);
 const SHOP_CONFIG = resolve(__dirname, '../../../examples/shop/docjoin.config.ts');
-const NO_LIMITS = { maxRoundTrips: Infinity, maxDocuments: Infinity, maxDepth: Infinity };
+const NO_LIMITS = { maxRoundTrips: Infinity, maxDocuments: Infinity, maxDepth: Infinity, maxResponseNodes: Infinity };
 
 interface Request {
   readonly method: 'GET' | 'POST';

@@ -44,7 +44,7 @@ describe('resolveSettings', () => {
       host: '127.0.0.1',
       cors: { origin: ['https://a.example.com', 'http://localhost:3000'], credentials: true },
       landingPage: 'none',
-      limits: { maxRoundTrips: 50, maxDocuments: Infinity, maxDepth: 4 },
+      limits: { maxRoundTrips: 50, maxDocuments: Infinity, maxDepth: 4, maxResponseNodes: 500_000 },
     });
     expect(resolveSettings({ cors: { origin: 'https://a.example.com' } }, undefined).cors).toEqual({ origin: ['https://a.example.com'] });
   });

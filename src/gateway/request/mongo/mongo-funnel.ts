@@ -14,7 +14,7 @@ import {
 } from 'mongodb';
 import type { CostLedger, WriteAttemptTag, WriteUnitRecord } from '../cost/cost-ledger';
 import { commandFilterShape, type FilterShape } from '../cost/filter-shape';
-import { serverSelectionTimeout } from '../../../settings/setting-rules';
+import { DEFAULT_MONGO_TIMEOUT_MS, serverSelectionTimeout } from '../../../settings/setting-rules';
 import { DatabaseFailure, InvariantError, TransactionConflict } from '../../errors/internal-errors';
 import type { OperationDeadline } from '../../operation/limits/operation-deadline';
 import { FunnelWriter, SESSION_COMMANDS } from './funnel-writer';
@@ -481,23 +481,38 @@ function batchOf(cursor: unknown): readonly unknown[] {
   return Array.isArray(batch) ? batch : [];
 }
 
-/** A client whose commands the funnel can count. The caller owns and closes it. */
 /**
- * A MongoClient with command monitoring on (round trips are counted from it). It looks for a server for
- * `serverSelectionTimeoutMS` (default 5 s, not the driver's 30 s; a URI that sets its own keeps it) before
- * a command fails: during an outage each request ends with DATABASE_UNAVAILABLE within it, and a start
- * fails within it.
+ * A MongoClient with command monitoring on (round trips are counted from it); the caller owns and
+ * closes it. It looks for a server for `serverSelectionTimeoutMS` (default 5 s, not the driver's 30 s)
+ * before a command fails, so during an outage each request ends with DATABASE_UNAVAILABLE within it. A
+ * URI that sets its own `serverSelectionTimeoutMS` keeps it for the commands, but the connection made
+ * here gives up within the bound given whatever the URI says: a start fails fast.
  */
 export async function connectMongo(uri: string, options: { serverSelectionTimeoutMS?: number } = {}): Promise<MongoClient> {
   const client = new MongoClient(uri, { monitorCommands: true, ...serverSelectionTimeout(uri, options.serverSelectionTimeoutMS) });
+  const within = options.serverSelectionTimeoutMS ?? DEFAULT_MONGO_TIMEOUT_MS;
+  let timer: NodeJS.Timeout | undefined;
+  const gaveUp = new Promise<never>((_resolve, reject) => {
+    timer = setTimeout(() => reject(new MongoConnectTimeout(within)), within);
+  });
   try {
-    await client.connect();
+    await Promise.race([client.connect(), gaveUp]);
   } catch (error) {
     // A failed connect can leave a monitor waiting on a silent server, which would keep the process alive.
     await client.close().catch(() => undefined);
     throw error;
+  } finally {
+    clearTimeout(timer);
   }
   return client;
+}
+
+/** No server answered the first connection within the bound (whatever timeouts the URI sets). */
+export class MongoConnectTimeout extends Error {
+  override readonly name = 'MongoConnectTimeout';
+  constructor(readonly ms: number) {
+    super(`no server answered within ${ms} ms`);
+  }
 }
 
 export type { MongoClient, Db } from 'mongodb';

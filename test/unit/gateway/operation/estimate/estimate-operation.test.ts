@@ -171,6 +171,7 @@ describe('estimateOperation: the heaviest fields', () => {
     expect(heaviest).toEqual({
       roundTrips: { coordinate: 'Query.books', amount: 1, takesFirst: true },
       documents: { coordinate: 'Author.books', amount: 10 * L * L, takesFirst: false },
+      responseNodes: { coordinate: 'Author.books', amount: 10 * L * L, takesFirst: false },
     });
   });
 });
