@@ -1,6 +1,6 @@
 import { resolve } from 'node:path';
 import { ObjectId, type Db } from 'mongodb';
-import { loadProject, type Gateway } from 'docjoin';
+import { loadProject, type Gateway, type GatewaySettings } from 'docjoin';
 import { ORDERS_PER_SHOPPER, SHOPPERS, SHOP_IDS, shopperId, shopperOrderId } from '../../examples/shop/seed/seed-shop';
 import { DEVELOPMENT_SECRET } from '../../examples/shop/auth/shop-jwt-secret';
 import { print } from 'graphql';
@@ -20,12 +20,12 @@ const hex = (id: ObjectId) => id.toHexString();
 const files = mongoForFile();
 let db: Db;
 let gateway: Gateway;
-beforeAll(async () => {
-  delete process.env.DOCJOIN_JWT_SECRET;
-  db = files.mongo.freshDb('shop_access');
+
+/** The shop as its config serves it, on the seeded database: its auth, and `settings` (its server's, in production). */
+async function startShop(settings: GatewaySettings = {}): Promise<Gateway> {
   const project = await loadProject({ cwd: process.cwd(), configPath: SHOP_CONFIG });
-  await project.config.seed!(db, { scale: 1, onProgress: () => undefined });
-  gateway = await createCheckedGateway({
+  return createCheckedGateway({
+    ...settings,
     typeDefs: project.typeDefs,
     resolvers: project.resolvers,
     writePlans: project.writePlans,
@@ -35,6 +35,14 @@ beforeAll(async () => {
     port: 0,
     onWarning: () => undefined,
   });
+}
+
+beforeAll(async () => {
+  delete process.env.DOCJOIN_JWT_SECRET;
+  db = files.mongo.freshDb('shop_access');
+  const project = await loadProject({ cwd: process.cwd(), configPath: SHOP_CONFIG });
+  await project.config.seed!(db, { scale: 1, onProgress: () => undefined });
+  gateway = await startShop();
 }, 60_000);
 afterAll(async () => {
   await gateway?.stop();
@@ -277,18 +285,7 @@ describe('in production the shop runs only its storefront\'s documents, within e
   let production: Gateway;
   beforeAll(async () => {
     const project = await loadProject({ cwd: process.cwd(), configPath: SHOP_CONFIG });
-    production = await createCheckedGateway({
-      ...project.config.server,
-      production: true,
-      typeDefs: project.typeDefs,
-      resolvers: project.resolvers,
-      writePlans: project.writePlans,
-      auth: project.config.auth!,
-      mongoClient: files.client,
-      db: db.databaseName,
-      port: 0,
-      onWarning: () => undefined,
-    });
+    production = await startShop({ ...project.config.server, production: true });
   });
   afterAll(async () => {
     await production?.stop();
