@@ -48,8 +48,12 @@ class AccessWalk {
 
   selection(step: SelectionStep, atRoot = true): string | undefined {
     for (const field of step.fields) {
-      const refusal = this.field(field, atRoot) ?? field.children.map((child) => this.selection(child, false)).find((found) => found !== undefined);
+      const refusal = this.field(field, atRoot);
       if (refusal) return refusal;
+      for (const child of field.children) {
+        const below = this.selection(child, false);
+        if (below) return below;
+      }
     }
     return undefined;
   }

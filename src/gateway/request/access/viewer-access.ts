@@ -3,7 +3,7 @@ import { keyString } from '../../documents/key-string';
 import { readPath } from '../../documents/read-path';
 import type { StoredDocument } from '../../documents/stored-document';
 import { forbidden } from '../../errors/public-error-code';
-import { readRuleOf, type AccessRules, type ActionRule, type ReadRule, type RowCondition, type UpdateRule } from '../../startup/access-rules/access-rule-types';
+import { readRuleOf, type AccessRules, type ActionRule, type RowCondition, type UpdateRule } from '../../startup/access-rules/access-rule-types';
 import type { Viewer } from '../authentication/authenticate';
 import type { ReadScope } from './scope-read-command';
 
@@ -83,12 +83,7 @@ export class ViewerAccess implements ReadScope {
 
   /** Whether a snapshot copy (GraphQL field names, its target's id at `keyField`) meets the role's READ conditions on `typeName`. */
   copyVisible(typeName: string, copy: Readonly<Record<string, unknown>>, keyField: string): boolean {
-    return this.readConditions(typeName).every((condition) => {
-      const expected = this.claimValue(condition);
-      if (expected === NO_CLAIM) return false;
-      const stored = condition.fieldName === 'id' ? copy[keyField] : copy[condition.fieldName];
-      return stored !== undefined && stored !== null && keyString(stored) === keyString(expected);
-    });
+    return this.readConditions(typeName).every((condition) => this.#holdsClaim(condition, condition.fieldName === 'id' ? copy[keyField] : copy[condition.fieldName]));
   }
 
   /** Whether a stored document of `collection` (one a write returned) is a row the role may read. */
@@ -97,11 +92,13 @@ export class ViewerAccess implements ReadScope {
     const rule = typeName === undefined ? undefined : readRuleOf(this.rules, typeName, this.viewer.role);
     if (rule === undefined) return false;
     if (rule === 'all') return true;
-    return rule.where.every((condition) => {
-      const expected = this.claimValue(condition);
-      const stored = readPath(document, condition.path);
-      return expected !== NO_CLAIM && stored !== undefined && stored !== null && keyString(stored) === keyString(expected);
-    });
+    return rule.where.every((condition) => this.#holdsClaim(condition, readPath(document, condition.path)));
+  }
+
+  /** Whether `stored` is the value the viewer's claim gives `condition`. */
+  #holdsClaim(condition: RowCondition, stored: unknown): boolean {
+    const expected = this.claimValue(condition);
+    return expected !== NO_CLAIM && stored !== undefined && stored !== null && keyString(stored) === keyString(expected);
   }
 
   /** The role's rule for a write on `typeName` by the Mutation field `mutationField`, or FORBIDDEN. */
@@ -139,4 +136,3 @@ export const NO_CLAIM = Symbol('no claim');
 /** Memo of a collection the role reads all of (null is "may not read"). */
 const EVERY_ROW: StoredDocument = Object.freeze({});
 
-export type { ReadRule };

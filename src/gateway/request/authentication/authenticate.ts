@@ -183,12 +183,15 @@ async function createJwtVerifier(options: JwtOptions): Promise<Verify> {
     ...(options.issuer !== undefined && { issuer: typeof options.issuer === 'string' ? options.issuer : [...options.issuer] }),
     ...(options.audience !== undefined && { audience: typeof options.audience === 'string' ? options.audience : [...options.audience] }),
   };
+  // One form for jose: a JWKS is already a function of the token's header, a fixed key becomes one.
+  const remote = typeof key === 'function';
+  const getKey = typeof key === 'function' ? key : async () => key;
   return async (token) => {
     try {
-      const { payload } = typeof key === 'function' ? await jose.jwtVerify(token, key, verifyOptions) : await jose.jwtVerify(token, key, verifyOptions);
+      const { payload } = await jose.jwtVerify(token, getKey, verifyOptions);
       return payload as Record<string, unknown>;
     } catch (error) {
-      throw refusal(error, jose.errors, typeof key === 'function');
+      throw refusal(error, jose.errors, remote);
     }
   };
 }
