@@ -44,9 +44,11 @@ export interface Gateway {
   execute(request: Omit<GraphQLRequest, 'http'>, options?: { strategyHeader?: string; costHeader?: string; viewer?: Viewer }): Promise<ExecutedOperation>;
   /**
    * Stops HTTP (no new connections; requests in flight get `shutdownGraceMs` to finish) and Apollo, then
-   * writes the workload's last counts; the MongoDB client stays yours to close.
+   * writes the workload's last counts; the MongoDB client stays yours to close. With `drainFirst` (what
+   * `docjoin serve` does on SIGTERM), HTTP first keeps accepting for `shutdownDelayMs` while `/health`
+   * answers 503 `draining`.
    */
-  stop(): Promise<void>;
+  stop(options?: { drainFirst?: boolean }): Promise<void>;
 }
 
 /**
@@ -129,8 +131,13 @@ export async function createGateway(options: CreateGatewayOptions): Promise<Gate
       const { data, errors, extensions } = response.body.singleResult;
       return { data, errors, cost: extensions?.cost as CostReport | undefined };
     },
-    async stop() {
+    async stop(stopOptions = {}) {
       try {
+        if (http && stopOptions.drainFirst && settings.shutdownDelayMs > 0) {
+          docjoin.logger.info({ delayMs: settings.shutdownDelayMs }, 'draining: /health answers 503 while requests are still taken');
+          http.drain();
+          await new Promise((resolve) => setTimeout(resolve, settings.shutdownDelayMs));
+        }
         if (http) {
           docjoin.logger.info({ graceMs: settings.shutdownGraceMs }, 'stopping: finishing the requests in flight');
           const cut = await http.close(settings.shutdownGraceMs);

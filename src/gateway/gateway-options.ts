@@ -44,6 +44,12 @@ export interface GatewaySettings {
   readonly logVariables?: boolean;
   /** On stop (SIGTERM), how long requests in flight may take to finish before they are cut off (default 10,000 ms). */
   readonly shutdownGraceMs?: number;
+  /**
+   * On SIGTERM, how long the server keeps accepting and answering requests while `/health` answers 503
+   * `draining`, before it stops accepting (default 3,000 ms; 0 stops accepting at once). A load balancer
+   * meanwhile takes the instance out of rotation, and no connection it already sent is reset.
+   */
+  readonly shutdownDelayMs?: number;
   /** GraphQL requests run at once over HTTP (default 32); more wait in a queue. */
   readonly maxConcurrentOperations?: number;
   /** Requests waiting for a slot (default 128); beyond, a request gets 503 OVERLOADED with Retry-After. */
@@ -95,6 +101,7 @@ export interface GatewaySettings {
 
 export const DEFAULT_SLOW_OPERATION_MS = 1000;
 export const DEFAULT_SHUTDOWN_GRACE_MS = 10_000;
+export const DEFAULT_SHUTDOWN_DELAY_MS = 3_000;
 export const DEFAULT_MAX_CONCURRENT_OPERATIONS = 32;
 export const DEFAULT_MAX_QUEUED_OPERATIONS = 128;
 export const DEFAULT_MAX_DOCUMENTS_IN_FLIGHT = 250_000;
@@ -116,7 +123,7 @@ export type ResolvedSettings = ReturnType<typeof resolveSettings>;
  */
 export const GATEWAY_SETTING_NAMES = Object.keys({
   port: true, host: true, cors: true, landingPage: true, production: true, strategyOverrides: true, costCommands: true, costReport: true, limits: true,
-  assumedListSize: true, metrics: true, slowOperationMs: true, logVariables: true, shutdownGraceMs: true, maxConcurrentOperations: true, maxQueuedOperations: true,
+  assumedListSize: true, metrics: true, slowOperationMs: true, logVariables: true, shutdownGraceMs: true, shutdownDelayMs: true, maxConcurrentOperations: true, maxQueuedOperations: true,
   maxTransactionAttempts: true, transactionRetryMs: true, maxDocumentsInFlight: true, operationTimeoutMs: true, maxResponseBytes: true, budget: true, trustedDocuments: true, introspection: true, healthDetail: true, workload: true,
 } satisfies Record<keyof GatewaySettings, true>) as ReadonlyArray<keyof GatewaySettings>;
 
@@ -146,6 +153,7 @@ export function resolveSettings(settings: GatewaySettings, nodeEnv: string | und
     slowOperationMs: optionalInteger(settings, 'slowOperationMs', 0, Number.MAX_SAFE_INTEGER) ?? DEFAULT_SLOW_OPERATION_MS,
     logVariables: optionalBoolean(settings, 'logVariables') ?? false,
     shutdownGraceMs: optionalInteger(settings, 'shutdownGraceMs', 0, Number.MAX_SAFE_INTEGER) ?? DEFAULT_SHUTDOWN_GRACE_MS,
+    shutdownDelayMs: optionalInteger(settings, 'shutdownDelayMs', 0, Number.MAX_SAFE_INTEGER) ?? DEFAULT_SHUTDOWN_DELAY_MS,
     maxConcurrentOperations: optionalInteger(settings, 'maxConcurrentOperations', 1, Number.MAX_SAFE_INTEGER) ?? DEFAULT_MAX_CONCURRENT_OPERATIONS,
     maxQueuedOperations: optionalInteger(settings, 'maxQueuedOperations', 0, Number.MAX_SAFE_INTEGER) ?? DEFAULT_MAX_QUEUED_OPERATIONS,
     maxTransactionAttempts: optionalInteger(settings, 'maxTransactionAttempts', 1, Number.MAX_SAFE_INTEGER) ?? DEFAULT_MAX_TRANSACTION_ATTEMPTS,
@@ -181,7 +189,7 @@ function optionalString(settings: GatewaySettings, name: 'host'): string | undef
 
 function optionalInteger(
   settings: GatewaySettings,
-  name: 'port' | 'assumedListSize' | 'slowOperationMs' | 'shutdownGraceMs' | 'maxConcurrentOperations' | 'maxQueuedOperations' | 'maxTransactionAttempts' | 'transactionRetryMs' | 'maxDocumentsInFlight' | 'operationTimeoutMs' | 'maxResponseBytes',
+  name: 'port' | 'assumedListSize' | 'slowOperationMs' | 'shutdownGraceMs' | 'shutdownDelayMs' | 'maxConcurrentOperations' | 'maxQueuedOperations' | 'maxTransactionAttempts' | 'transactionRetryMs' | 'maxDocumentsInFlight' | 'operationTimeoutMs' | 'maxResponseBytes',
   min: number, max: number): number | undefined {
   const value: unknown = settings[name];
   if (value === undefined) return undefined;

@@ -25,8 +25,8 @@ export interface RunningServer {
   /** The MongoDB in use: the embedded server's URI, or the configured one. */
   readonly mongoUri: string;
   readonly embedded: boolean;
-  /** Stops HTTP, closes the client and (when embedded) the embedded server and its data. */
-  stop(): Promise<void>;
+  /** Stops HTTP (see Gateway.stop for `drainFirst`), closes the client and (when embedded) the embedded server and its data. */
+  stop(options?: { drainFirst?: boolean }): Promise<void>;
 }
 
 /**
@@ -108,8 +108,8 @@ export async function startServer(config: DocjoinConfig, project: Project, optio
       client: running,
       mongoUri,
       embedded: embedded !== undefined,
-      async stop() {
-        await gateway.stop();
+      async stop(stopOptions) {
+        await gateway.stop(stopOptions);
         await running.close();
         await embedded?.stop();
       },

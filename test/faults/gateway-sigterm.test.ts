@@ -3,14 +3,18 @@ import { seedDemoData } from '../../seed/seed-database';
 import { DEMO_CONFIG } from '../support/demo-project';
 import { report } from './support/fault-run';
 import { figures, runLoad, send, type PlannedRequest } from './support/load';
+import { sigtermDuringBurst } from '../support/sigterm-burst';
 import { startGateway, startMongo, type MongoProcess } from './support/processes';
 
 /**
- * Gateway SIGTERM under load, started directly and through npm: the requests in flight when the signal
- * comes complete with their data; the ones sent after it are refused at once (no answer, or a 503),
- * never cut mid-answer or left hanging; the process exits 0 within its grace period.
+ * Gateway SIGTERM under load, started directly and through `npm start`. First the lame-duck period
+ * (DOCJOIN_SHUTDOWN_DELAY_MS): /health answers 503 and every request is still taken and answered, so
+ * nothing a load balancer or the kernel had already accepted is reset. Then the requests in flight
+ * complete with their data, the ones sent after are refused at once (no answer, or a 503), never cut
+ * mid-answer or left hanging, and the process exits 0 within its grace period.
  */
 const GRACE_MS = 10_000;
+const DELAY_MS = 1_500;
 /** A request sent this long before the signal has reached the server: it must be answered. */
 const IN_FLIGHT_MARGIN_MS = 200;
 /** How a client sees a connection refused: the port closed, or a kept-alive connection ended as it sent. */
@@ -32,34 +36,53 @@ afterAll(async () => {
 
 it.each([
   ['directly', false],
-  ['through npm', true],
-])('drains the requests in flight and exits 0 on SIGTERM, started %s', async (_how, viaNpm) => {
-  const gateway = await startGateway({ config: DEMO_CONFIG, mongoUri: mongo.uri, db: 'faults', viaNpm, env: { DOCJOIN_SHUTDOWN_GRACE_MS: String(GRACE_MS) } });
+  ['through npm start', true],
+])('answers 40 requests sent 30 ms before SIGTERM to its process group, started %s, then exits 0', async (_how, viaNpm) => {
+  const gateway = await startGateway({ config: DEMO_CONFIG, mongoUri: mongo.uri, db: 'faults', viaNpm, ownProcessGroup: true });
+  const outcomes = await sigtermDuringBurst({ url: gateway.url, query: '{ hosts(first: 5) { name } }', processGroup: gateway.child.pid! });
+  expect(outcomes).toEqual(Array.from({ length: 40 }, () => '200'));
+  expect(await gateway.exited).toBe(0);
+}, 120_000);
+
+it.each([
+  ['directly', false],
+  ['through npm start', true],
+])('drains under load and exits 0 on SIGTERM, started %s', async (_how, viaNpm) => {
+  const gateway = await startGateway({ config: DEMO_CONFIG, mongoUri: mongo.uri, db: 'faults', viaNpm, env: { DOCJOIN_SHUTDOWN_GRACE_MS: String(GRACE_MS), DOCJOIN_SHUTDOWN_DELAY_MS: String(DELAY_MS) } });
   expect((await send(gateway.url, SLOW_READ)).outcome).toBe('acked');
-  const load = runLoad({ url: gateway.url, clients: 16, durationMs: 6_000, next: () => SLOW_READ, requestTimeoutMs: GRACE_MS + 20_000 });
+  const health = gateway.url.replace('/graphql', '/health');
+  const load = runLoad({ url: gateway.url, clients: 16, durationMs: 7_000, next: () => SLOW_READ, requestTimeoutMs: GRACE_MS + 20_000 });
   await new Promise((resolve) => setTimeout(resolve, 2_000));
   const signalledAt = Date.now();
   const exitCode = gateway.stop('SIGTERM');
+  await new Promise((resolve) => setTimeout(resolve, 200));
+  const lameDuckHealth = await fetch(health).then(async (response) => [response.status, await response.json()]);
   const records = await load;
   const code = await exitCode;
   const exitedAfterMs = Date.now() - signalledAt;
 
   const inFlight = records.filter((record) => record.startedAt < signalledAt - IN_FLIGHT_MARGIN_MS && record.finishedAt >= signalledAt);
-  const after = records.filter((record) => record.startedAt >= signalledAt);
+  // Sent once the signal had surely arrived and well before the lame-duck period ended: taken and answered.
+  const lameDuck = records.filter((record) => record.startedAt >= signalledAt + IN_FLIGHT_MARGIN_MS && record.startedAt < signalledAt + DELAY_MS - IN_FLIGHT_MARGIN_MS);
+  const after = records.filter((record) => record.startedAt >= signalledAt + DELAY_MS + IN_FLIGHT_MARGIN_MS);
   report(`gateway SIGTERM (${_how})`, {
-    ...figures(records, 6_000),
+    ...figures(records, 7_000),
     inFlightAtSignal: inFlight.length,
     inFlightAnswered: inFlight.filter((record) => record.outcome === 'acked').length,
+    sentInLameDuck: lameDuck.length,
+    sentInLameDuckAnswered: lameDuck.filter((record) => record.outcome === 'acked').length,
     sentAfter: after.length,
-    sentAfterAnswered: after.filter((record) => record.outcome === 'acked').length,
     sentAfterRefused: after.filter((record) => record.failure === 'ECONNREFUSED').length,
     sentAfterReset: after.filter((record) => record.failure === 'ECONNRESET' || record.failure === 'UND_ERR_SOCKET').length,
     sentAfterRefusedMsMax: Math.max(0, ...after.filter((record) => record.outcome !== 'acked').map((record) => record.finishedAt - record.startedAt)),
     exitCode: code,
     exitedAfterMs,
   });
+  expect(lameDuckHealth).toEqual([503, { status: 'draining' }]);
   expect(inFlight.length).toBeGreaterThan(0);
   expect(inFlight.filter((record) => record.outcome !== 'acked')).toEqual([]);
+  expect(lameDuck.length).toBeGreaterThan(0);
+  expect(lameDuck.filter((record) => record.outcome !== 'acked')).toEqual([]);
   // Refused at once: the port is closed (or a 503), well before any request timeout. A request sent on a
   // kept-alive connection just as the server ends it, idle, meets a reset: HTTP/1.1's keep-alive race,
   // which no server can close (the request never reached it).
@@ -69,5 +92,5 @@ it.each([
     expect(record.finishedAt - record.startedAt).toBeLessThan(2_000);
   }
   expect(code).toBe(0);
-  expect(exitedAfterMs).toBeLessThan(GRACE_MS + 5_000);
+  expect(exitedAfterMs).toBeLessThan(DELAY_MS + GRACE_MS + 5_000);
 }, 120_000);

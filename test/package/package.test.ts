@@ -4,6 +4,7 @@ import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { promisify } from 'node:util';
 import { startEmbeddedMongo } from 'docjoin/embedded-mongo';
+import { sigtermDuringBurst } from '../support/sigterm-burst';
 
 /**
  * The package as a user gets it: `npm pack` (which builds dist/ first), installed from the tarball in a
@@ -130,21 +131,31 @@ describe('the README quick start for your own project, in the folder the package
 
   type Post = (query: string) => Promise<{ data: Record<string, unknown>; errors?: unknown[]; extensions: { cost: { roundTrips: number } } }>;
 
-  /** `docjoin serve` (the bin itself, as `npm start` runs it: npx would not pass SIGTERM on) on the embedded server while `use` runs. */
-  async function serving(args: readonly string[], use: (post: Post) => Promise<void>): Promise<void> {
-    const child = spawn(process.execPath, [join(project, 'node_modules/.bin/docjoin'), 'serve', '--port', '0', ...args], { cwd: project, env: { ...process.env, MONGODB_URI: '' } });
+  /** `docjoin serve` (the bin itself, as `npm start` runs it: npx would not pass SIGTERM on) on the embedded server, once it prints its URL. */
+  async function startServe(args: readonly string[], options: { ownProcessGroup?: boolean } = {}): Promise<{ child: ReturnType<typeof spawn>; url: string; exited: Promise<number | null> }> {
+    const child = spawn(process.execPath, [join(project, 'node_modules/docjoin/dist/cli/bin/docjoin.js'), 'serve', '--port', '0', ...args], {
+      cwd: project,
+      env: { ...process.env, MONGODB_URI: '' },
+      detached: options.ownProcessGroup ?? false,
+    });
     const exited = new Promise<number | null>((resolveExit) => child.on('close', resolveExit));
     let printed = '';
-    child.stderr.on('data', (chunk: Buffer) => (printed += chunk.toString()));
-    try {
-      const url = await new Promise<string>((resolveUrl, reject) => {
-        child.stdout.on('data', (chunk: Buffer) => {
-          printed += chunk.toString();
-          const match = /GraphQL at (http:\/\/localhost:\d+\/graphql)/.exec(printed);
-          if (match) resolveUrl(match[1]!);
-        });
-        child.on('close', (code) => reject(new Error(`serve exited with ${code}:\n${printed}`)));
+    child.stderr!.on('data', (chunk: Buffer) => (printed += chunk.toString()));
+    const url = await new Promise<string>((resolveUrl, reject) => {
+      child.stdout!.on('data', (chunk: Buffer) => {
+        printed += chunk.toString();
+        const match = /GraphQL at (http:\/\/localhost:\d+\/graphql)/.exec(printed);
+        if (match) resolveUrl(match[1]!);
       });
+      child.on('close', (code) => reject(new Error(`serve exited with ${code}:\n${printed}`)));
+    });
+    return { child, url, exited };
+  }
+
+  /** startServe while `use` runs; then SIGTERM, and the exit must be 0. */
+  async function serving(args: readonly string[], use: (post: Post) => Promise<void>): Promise<void> {
+    const { child, url, exited } = await startServe(args);
+    try {
       await use(async (query) => {
         const response = await fetch(url, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ query }) });
         return (await response.json()) as Awaited<ReturnType<Post>>;
@@ -173,6 +184,13 @@ describe('the README quick start for your own project, in the folder the package
       const posts = await post('{ posts(first: 1) { title author { name } } }');
       expect(posts).toMatchObject({ data: { posts: [{ title: 'COBOL', author: { name: 'Grace Hopper' } }] }, extensions: { cost: { roundTrips: 1 } } });
     });
+  }, 60_000);
+
+  it('the compiled `node …/docjoin.js serve` answers 40 requests sent 30 ms before SIGTERM to its process group, then exits 0', async () => {
+    const { child, url, exited } = await startServe([], { ownProcessGroup: true });
+    const outcomes = await sigtermDuringBurst({ url, query: '{ authors { name } }', processGroup: child.pid! });
+    expect(outcomes).toEqual(Array.from({ length: 40 }, () => '200'));
+    expect(await exited).toBe(0);
   }, 60_000);
 
   it('loads a docjoin.config.ts with no TypeScript loader installed', async () => {

@@ -27,6 +27,7 @@ describe('loadConfig', () => {
       metrics: true,
       slowOperationMs: 1000,
       shutdownGraceMs: 10_000,
+      shutdownDelayMs: 3_000,
       maxConcurrentOperations: 32,
       maxDocumentsInFlight: 250_000,
       operationTimeoutMs: 30_000,

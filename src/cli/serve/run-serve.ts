@@ -59,7 +59,8 @@ export async function runServeCli(argv: readonly string[], env: CliEnv, io: CliI
   const signal = await stopSignal.signal;
   logger.info({ signal }, `${signal}: shutting down`);
   try {
-    await server.stop();
+    // A process manager's SIGTERM gets the lame-duck period; Ctrl-C (SIGINT) at a terminal stops at once.
+    await server.stop({ drainFirst: signal === 'SIGTERM' });
     logger.info('stopped');
     return 0;
   } catch (error) {

@@ -3,7 +3,8 @@ import { redactSecrets } from '../../observability/redact-secrets';
 export type MongoKind = 'embedded' | 'external';
 
 export interface HealthReport {
-  readonly status: 'ok' | 'degraded';
+  /** `draining`: the server is shutting down (it still answers, but takes no new work from a load balancer). */
+  readonly status: 'ok' | 'degraded' | 'draining';
   /** Only with `detail` (healthDetail: by default not in production), since it names hosts. */
   readonly mongo?: { readonly kind: MongoKind; readonly db: string; readonly uri: string; readonly error?: string };
 }

@@ -41,6 +41,11 @@ export interface RunningHttpServer {
   readonly port: number;
   readonly url: string;
   /**
+   * The lame-duck period before close: requests are still accepted and answered, each answer with
+   * `connection: close`, while `/health` answers 503 `draining` so a load balancer stops sending here.
+   */
+  drain(): void;
+  /**
    * Stops accepting connections and lets the requests in flight finish, for `graceMs` at most; then
    * closes every connection. Resolves with the number of requests that were cut off.
    */
@@ -59,7 +64,7 @@ export async function startHttpServer<TContext extends BaseContext>(options: Htt
     // While draining, tell keep-alive clients to reconnect elsewhere.
     if (draining) response.setHeader('connection', 'close');
     withCors(request, response)
-      .then((answered) => (answered ? undefined : handle(options, request, response)))
+      .then((answered) => (answered ? undefined : handle(options, request, response, draining)))
       .catch((error: unknown) => {
         if (!response.headersSent) sendJson(response, 500, { errors: [{ message: 'Internal server error', extensions: { code: 'INTERNAL_SERVER_ERROR' } }] });
         else response.destroy(error instanceof Error ? error : undefined);
@@ -74,6 +79,9 @@ export async function startHttpServer<TContext extends BaseContext>(options: Htt
     server,
     port,
     url: `http://localhost:${port}/graphql`,
+    drain() {
+      draining = true;
+    },
     async close(graceMs = 0) {
       draining = true;
       // Stop accepting connections, but leave the open ones (http's own close would end the idle ones
@@ -96,11 +104,13 @@ export async function startHttpServer<TContext extends BaseContext>(options: Htt
   };
 }
 
-async function handle<TContext extends BaseContext>(options: HttpServerOptions<TContext>, request: IncomingMessage, response: ServerResponse): Promise<void> {
+const DRAINING_HEALTH: { status: number; body: HealthReport } = { status: 503, body: { status: 'draining' } };
+
+async function handle<TContext extends BaseContext>(options: HttpServerOptions<TContext>, request: IncomingMessage, response: ServerResponse, draining: boolean): Promise<void> {
   const { path, search } = requestTarget(request.url);
   if (path === '/graphql' || path === '/graphql/') return handleAdmitted(options, request, response, search);
   if (path === '/health' && (request.method === 'GET' || request.method === 'HEAD')) {
-    const { status, body } = await options.health();
+    const { status, body } = draining ? DRAINING_HEALTH : await options.health();
     sendJson(response, status, body);
     return;
   }
@@ -147,13 +157,30 @@ async function handleAdmitted<TContext extends BaseContext>(options: HttpServerO
       });
       return;
     }
-    try {
-      await handleGraphql(options, request, response, search, deadline);
-    } finally {
-      release();
-    }
+    const answered = handleGraphql(options, request, response, search, deadline).finally(release);
+    const overran = await untilAnsweredOrOverrun(answered, deadline.overrunSignal);
+    // The work goes on in the background, holding its admission slot, until it notices the deadline.
+    if (overran && !response.headersSent) sendJson(response, 504, { errors: [{ message: overran.message, extensions: { code: PublicErrorCode.OPERATION_TIMEOUT } }] });
   } finally {
     deadline.finish();
+  }
+}
+
+/**
+ * Waits for `answered`; resolves with the overrun's reason if the deadline overran first (a write, or
+ * a hand-written resolver, still waiting for a MongoDB that does not answer), else undefined.
+ */
+async function untilAnsweredOrOverrun(answered: Promise<void>, overrun: AbortSignal): Promise<Error | undefined> {
+  if (overrun.aborted) return overrun.reason as Error;
+  let onAbort!: () => void;
+  const aborted = new Promise<Error>((resolve) => {
+    onAbort = () => resolve(overrun.reason as Error);
+    overrun.addEventListener('abort', onAbort, { once: true });
+  });
+  try {
+    return await Promise.race([answered.then(() => undefined), aborted]);
+  } finally {
+    overrun.removeEventListener('abort', onAbort);
   }
 }
 
@@ -174,6 +201,8 @@ async function handleGraphql<TContext extends BaseContext>(options: HttpServerOp
     httpGraphQLRequest: { method: request.method ?? 'GET', headers, search, body },
     context: () => options.context(headers, deadline, request.socket.remoteAddress),
   });
+  // Answered already: the deadline overran while this ran.
+  if (response.headersSent) return;
   if (result.body.kind === 'complete' && Buffer.byteLength(result.body.string) > options.maxResponseBytes) {
     const bytes = Buffer.byteLength(result.body.string);
     sendJson(response, 400, {

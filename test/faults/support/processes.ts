@@ -22,8 +22,18 @@ export interface ServerProcess {
 }
 
 /** Spawns `args` and resolves once `ready` matches its output (with the match), rejecting if it exits first. */
-export async function startProcess(command: string, args: readonly string[], options: { cwd?: string; env?: NodeJS.ProcessEnv; ready: RegExp; timeoutMs?: number }): Promise<{ process: ServerProcess; match: RegExpExecArray }> {
-  const child = spawn(command, args, { cwd: options.cwd ?? ROOT, env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '', ...options.env }, stdio: ['ignore', 'pipe', 'pipe'] });
+export async function startProcess(
+  command: string,
+  args: readonly string[],
+  options: { cwd?: string; env?: NodeJS.ProcessEnv; ready: RegExp; timeoutMs?: number; ownProcessGroup?: boolean },
+): Promise<{ process: ServerProcess; match: RegExpExecArray }> {
+  const child = spawn(command, args, {
+    cwd: options.cwd ?? ROOT,
+    env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '', ...options.env },
+    stdio: ['ignore', 'pipe', 'pipe'],
+    // Its pid is then its process group's id, which a signal can go to as a whole (as a process manager sends it).
+    detached: options.ownProcessGroup ?? false,
+  });
   let printed = '';
   const exited = new Promise<number | string>((resolve) => child.once('close', (code, signal) => resolve(code ?? signal ?? 'unknown')));
   const serverProcess: ServerProcess = {
@@ -76,15 +86,16 @@ export interface GatewayProcess extends ServerProcess {
 
 /**
  * `docjoin serve` on a free port against `mongoUri`, in production mode unless `env` says otherwise.
- * `viaNpm` starts it the way a team's `npm start` does (`npm run docjoin -- serve …`), so signals
- * reach it through npm.
+ * `viaNpm` starts it as `npm start -- …`, so signals reach it through npm. `ownProcessGroup` makes its
+ * pid a process group to signal as a whole.
  */
-export async function startGateway(options: { config: string; mongoUri: string; db: string; env?: NodeJS.ProcessEnv; viaNpm?: boolean }): Promise<GatewayProcess> {
-  const serveArgs = ['serve', '--config', options.config, '--mongo-uri', options.mongoUri, '--db', options.db, '--port', '0'];
-  const [command, args] = options.viaNpm ? ['npm', ['run', '--silent', 'docjoin', '--', ...serveArgs]] : [process.execPath, ['--import', 'tsx', DOCJOIN_CLI, ...serveArgs]];
+export async function startGateway(options: { config: string; mongoUri: string; db: string; env?: NodeJS.ProcessEnv; viaNpm?: boolean; ownProcessGroup?: boolean }): Promise<GatewayProcess> {
+  const flags = ['--config', options.config, '--mongo-uri', options.mongoUri, '--db', options.db, '--port', '0'];
+  const [command, args] = options.viaNpm ? ['npm', ['start', '--silent', '--', ...flags]] : [process.execPath, ['--import', 'tsx', DOCJOIN_CLI, 'serve', ...flags]];
   const { process: server, match } = await startProcess(command, args, {
     env: { NODE_ENV: 'production', DOCJOIN_LOG_LEVEL: 'info', DOCJOIN_LOG_FORMAT: 'json', ...options.env },
     ready: /(http:\/\/localhost:(\d+))\/graphql/,
+    ownProcessGroup: options.ownProcessGroup ?? false,
   });
   return { ...server, url: `${match[1]}/graphql`, origin: match[1]! };
 }

@@ -11,7 +11,9 @@ import { createCheckedGateway } from '../../support/checked-gateway';
  */
 const SDL = /* GraphQL */ `
   type Query { notes(first: Int = 20): [Note!]! @list }
+  type Mutation { createNote(input: NoteInput!): Note! @create }
   type Note @collection(name: "notes") { id: ID! text: String! }
+  input NoteInput { text: String! }
 `;
 
 let mongo: EmbeddedMongo;
@@ -45,3 +47,40 @@ it('fails requests with DATABASE_UNAVAILABLE while MongoDB is down, and serves a
   expect(back.errors).toBeUndefined();
   expect(back.data).toEqual({ notes: [] });
 }, 60_000);
+
+describe('a URI whose serverSelectionTimeoutMS outlasts the operation deadline', () => {
+  let slowMongo: EmbeddedMongo;
+  let slowClient: MongoClient;
+  let served: Gateway;
+  beforeAll(async () => {
+    slowMongo = await startEmbeddedMongo();
+    slowClient = await connectMongo(`${slowMongo.uri}${slowMongo.uri.includes('?') ? '&' : '?'}serverSelectionTimeoutMS=60000`);
+    await slowClient.db('outage-deadline').collection('notes').insertOne({ text: 'before' });
+    served = await createCheckedGateway({ typeDefs: SDL, mongoClient: slowClient, db: 'outage-deadline', port: 0, operationTimeoutMs: 1000 });
+  }, 60_000);
+  afterAll(async () => {
+    await served?.stop();
+    await slowClient?.close();
+    await slowMongo?.stop();
+  });
+
+  const post = async (query: string) => {
+    const response = await fetch(served.url!, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ query }) });
+    const body = (await response.json()) as { errors?: Array<{ extensions: { code: string } }> };
+    return [response.status, body.errors?.map((error) => error.extensions.code)];
+  };
+
+  // The driver would wait 60 s for a server; the request ends at its own deadline (1 s) instead: a
+  // read is abandoned, and a write's answer is 504 while the write itself goes on in the background.
+  it('ends reads and writes during an outage at their deadline with 504 OPERATION_TIMEOUT, not the URI\'s 60 s', async () => {
+    expect(await post('{ notes { text } }')).toEqual([200, undefined]);
+    await slowMongo.stop();
+    // A read on a connection the server closed fails at once; once the driver knows the server is gone,
+    // the next one waits to select a server, which only the deadline ends.
+    let read = await post('{ notes { text } }');
+    for (let attempt = 0; attempt < 5 && read[1]?.[0] === 'DATABASE_UNAVAILABLE'; attempt++) read = await post('{ notes { text } }');
+    expect(read).toEqual([504, ['OPERATION_TIMEOUT']]);
+    expect(await post('mutation { createNote(input: { text: "during" }) { id } }')).toEqual([504, ['OPERATION_TIMEOUT']]);
+    expect(await (await fetch(served.url!.replace('/graphql', '/health'))).json()).toMatchObject({ status: 'degraded' });
+  }, 20_000);
+});

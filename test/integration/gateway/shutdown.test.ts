@@ -25,7 +25,8 @@ const nextWaitStarts = () => new Promise<void>((resolve) => (waitStarted = resol
 const file = mongoForFile();
 const { logger, lines } = capturedLogger();
 
-const start = (shutdownGraceMs: number) => createCheckedGateway({ typeDefs: SDL, resolvers, mongoClient: file.client, db: 'shutdown', port: 0, logger, shutdownGraceMs, validateDatabase: false });
+const start = (shutdownGraceMs: number, shutdownDelayMs?: number) =>
+  createCheckedGateway({ typeDefs: SDL, resolvers, mongoClient: file.client, db: 'shutdown', port: 0, logger, shutdownGraceMs, ...(shutdownDelayMs !== undefined && { shutdownDelayMs }), validateDatabase: false });
 const ask = (url: string, ms: number) =>
   fetch(url, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ query: `{ wait(ms: ${ms}) }` }) }).then(async (response) => ({ status: response.status, body: (await response.json()) as unknown }));
 
@@ -42,6 +43,21 @@ it('lets a request in flight finish, and takes no new connection meanwhile', asy
   expect(await inFlight).toEqual({ status: 200, body: { data: { wait: 'waited 400 ms' }, extensions: expect.anything() } });
   await stopped;
   expect(lines.map((line) => line.msg)).toEqual(['stopping: finishing the requests in flight', 'operation']);
+});
+
+it('drains first when asked (SIGTERM): /health answers 503 draining while new requests are still answered, with connection: close', async () => {
+  const gateway = await start(5000, 1500);
+  const url = gateway.url!;
+  expect(await (await fetch(url.replace('/graphql', '/health'))).json()).toEqual({ status: 'ok', mongo: expect.anything() });
+  lines.length = 0;
+  const stopped = gateway.stop({ drainFirst: true });
+  const health = await fetch(url.replace('/graphql', '/health'));
+  expect([health.status, await health.json()]).toEqual([503, { status: 'draining' }]);
+  const during = await fetch(url, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{"query":"{ wait(ms: 1) }"}' });
+  expect([during.status, during.headers.get('connection'), ((await during.json()) as { data: unknown }).data]).toEqual([200, 'close', { wait: 'waited 1 ms' }]);
+  await stopped;
+  await expect(fetch(url, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{"query":"{ wait(ms: 1) }"}' })).rejects.toThrow();
+  expect(lines.map((line) => line.msg)).toEqual(['draining: /health answers 503 while requests are still taken', 'operation', 'stopping: finishing the requests in flight']);
 });
 
 it('cuts off a request still running after the grace period, and says so', async () => {

@@ -1,4 +1,8 @@
+import { setMaxListeners } from 'node:events';
 import { OperationStopped, type StopReason } from '../../errors/internal-errors';
+
+/** How long after its deadline an operation is cut off whatever it is waiting for (see overrunSignal). */
+export const OVERRUN_MS = 250;
 
 /**
  * When one operation must stop: `timeoutMs` after it arrived, or as soon as its client goes away. The
@@ -16,6 +20,7 @@ export class OperationDeadline {
   #stopped: OperationStopped | undefined;
   #controller: AbortController | undefined;
   #timer: NodeJS.Timeout | undefined;
+  #overrun: { controller: AbortController; timer: NodeJS.Timeout } | undefined;
   #finished = false;
 
   constructor(readonly timeoutMs: number) {
@@ -34,6 +39,29 @@ export class OperationDeadline {
       }
     }
     return this.#controller.signal;
+  }
+
+  /**
+   * Aborts OVERRUN_MS after the time is up (never on the client leaving), for what does not stop by
+   * itself at the deadline: a read waiting for a server (maxTimeMS stops only a read MongoDB has
+   * received, and during an outage the driver waits for its serverSelectionTimeoutMS, whatever the URI
+   * set it to), and the HTTP answer. The slack lets MongoDB's own maxTimeMS answer come first, so a
+   * timed-out read does not cost the driver its connection. Its reason is the timeout's OperationStopped.
+   */
+  get overrunSignal(): AbortSignal {
+    if (!this.#overrun) {
+      const controller = new AbortController();
+      // Every read of the operation listens to it, and many run at once.
+      setMaxListeners(0, controller.signal);
+      const timer = setTimeout(() => {
+        this.stop('timeout');
+        controller.abort(new OperationStopped('timeout', this.timeoutMs));
+      }, this.#expiresAt + OVERRUN_MS - Date.now());
+      timer.unref();
+      if (this.#finished) clearTimeout(timer);
+      this.#overrun = { controller, timer };
+    }
+    return this.#overrun.controller.signal;
   }
 
   /** Whether the operation must stop (its time is up, or it was stopped). */
@@ -67,5 +95,6 @@ export class OperationDeadline {
   finish(): void {
     this.#finished = true;
     clearTimeout(this.#timer);
+    clearTimeout(this.#overrun?.timer);
   }
 }

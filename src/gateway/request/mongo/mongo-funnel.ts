@@ -15,7 +15,7 @@ import {
 import type { CostLedger, WriteAttemptTag, WriteUnitRecord } from '../cost/cost-ledger';
 import { commandFilterShape, type FilterShape } from '../cost/filter-shape';
 import { DEFAULT_MONGO_TIMEOUT_MS, serverSelectionTimeout } from '../../../settings/setting-rules';
-import { DatabaseFailure, InvariantError, TransactionConflict } from '../../errors/internal-errors';
+import { DatabaseFailure, InvariantError, OperationStopped, TransactionConflict } from '../../errors/internal-errors';
 import type { OperationDeadline } from '../../operation/limits/operation-deadline';
 import { FunnelWriter, SESSION_COMMANDS } from './funnel-writer';
 import type { IndexDescription } from '../../documents/index-description';
@@ -37,6 +37,12 @@ export interface CommandScope extends RequestScope {
   readonly fields: readonly string[];
   /** The command belongs to this write unit of a mutation (extensions.cost.writes). */
   readonly writeUnit?: WriteUnitRecord;
+}
+
+/** What bounds one read in time: MongoDB stops it at `maxTimeMS`; the driver abandons it on `signal`. */
+interface ReadLimits {
+  readonly maxTimeMS?: number;
+  readonly signal?: AbortSignal;
 }
 
 export interface FindOptions {
@@ -133,7 +139,7 @@ export class MongoFunnel {
   async find(scope: CommandScope, collection: string, requested: StoredDocument, options: FindOptions): Promise<StoredDocument[]> {
     if (!scope.readScope && this.#readScopesRequired) this.#unscoped(collection);
     const filter = scope.readScope ? scopedFilter(scope.readScope, collection, requested) : requested;
-    return this.#run(scope, collection, (comment, maxTimeMS) =>
+    return this.#run(scope, collection, (comment, limits) =>
       this.#db
         .collection(collection)
         .find(filter, {
@@ -141,7 +147,7 @@ export class MongoFunnel {
           ...(options.sort && { sort: options.sort }),
           ...(options.limit !== undefined && { limit: options.limit }),
           ...(options.batchSize !== undefined && { batchSize: replyBatchSize(options.batchSize) }),
-          ...(maxTimeMS !== undefined && { maxTimeMS }),
+          ...limits,
           comment,
           raw: true,
         })
@@ -153,10 +159,10 @@ export class MongoFunnel {
   async aggregate(scope: CommandScope, collection: string, requested: readonly StoredDocument[], options: { batchSize?: number } = {}): Promise<StoredDocument[]> {
     if (!scope.readScope && this.#readScopesRequired) this.#unscoped(collection);
     const pipeline = scope.readScope ? scopedPipeline(scope.readScope, collection, requested) : requested;
-    return this.#run(scope, collection, (comment, maxTimeMS) =>
+    return this.#run(scope, collection, (comment, limits) =>
       this.#db
         .collection(collection)
-        .aggregate(pipeline as Document[], { ...(options.batchSize !== undefined && { batchSize: replyBatchSize(options.batchSize) }), ...(maxTimeMS !== undefined && { maxTimeMS }), comment, raw: true })
+        .aggregate(pipeline as Document[], { ...(options.batchSize !== undefined && { batchSize: replyBatchSize(options.batchSize) }), ...limits, comment, raw: true })
         .toArray()
         .then(this.#decode),
     );
@@ -309,15 +315,17 @@ export class MongoFunnel {
 
   /**
    * #attribute for the read path: nothing is sent once the request's deadline has passed, each read
-   * gets the time left as `maxTimeMS`, and driver errors become DatabaseFailure, except MongoDB's own
-   * "time limit exceeded", which stops the operation as a timeout.
+   * gets the time left as `maxTimeMS` and is abandoned when the deadline overruns (a read still waiting
+   * for a server in an outage), and driver errors become DatabaseFailure, except MongoDB's own "time
+   * limit exceeded", which stops the operation as a timeout.
    */
-  async #run<T>(scope: CommandScope, collection: string, operation: (comment: string, maxTimeMS: number | undefined) => Promise<T>): Promise<T> {
+  async #run<T>(scope: CommandScope, collection: string, operation: (comment: string, limits: ReadLimits) => Promise<T>): Promise<T> {
     const { deadline } = scope;
     deadline?.throwIfStopped();
     try {
-      return await this.#attribute(scope, collection, (comment) => operation(comment, deadline?.remainingMs()));
+      return await this.#attribute(scope, collection, (comment) => operation(comment, deadline ? { maxTimeMS: deadline.remainingMs(), signal: deadline.overrunSignal } : {}));
     } catch (error) {
+      if (error instanceof OperationStopped) throw error;
       if (deadline && error instanceof MongoServerError && error.codeName === 'MaxTimeMSExpired') {
         deadline.stop('timeout');
         deadline.throwIfStopped();

@@ -1,5 +1,5 @@
 import { OperationStopped } from '../../../../../src/gateway/errors/internal-errors';
-import { OperationDeadline } from '../../../../../src/gateway/operation/limits/operation-deadline';
+import { OperationDeadline, OVERRUN_MS } from '../../../../../src/gateway/operation/limits/operation-deadline';
 
 describe('OperationDeadline', () => {
   beforeEach(() => jest.useFakeTimers());
@@ -27,6 +27,23 @@ describe('OperationDeadline', () => {
     expect(signal.reason).toBeInstanceOf(OperationStopped);
     expect((signal.reason as OperationStopped).reason).toBe('timeout');
     expect(deadline.signal).toBe(signal);
+  });
+
+  it('aborts its overrun signal OVERRUN_MS after the deadline, never for a client leaving, and not once finished', () => {
+    const deadline = new OperationDeadline(50);
+    const overrun = deadline.overrunSignal;
+    deadline.stop('client-gone');
+    jest.advanceTimersByTime(50 + OVERRUN_MS - 1);
+    expect(overrun.aborted).toBe(false);
+    jest.advanceTimersByTime(1);
+    expect([overrun.aborted, (overrun.reason as OperationStopped).reason]).toEqual([true, 'timeout']);
+    expect(deadline.overrunSignal).toBe(overrun);
+
+    const finished = new OperationDeadline(50);
+    const never = finished.overrunSignal;
+    finished.finish();
+    jest.advanceTimersByTime(50 + OVERRUN_MS);
+    expect(never.aborted).toBe(false);
   });
 
   it('hands an aborted signal to whoever asks after it stopped', () => {
