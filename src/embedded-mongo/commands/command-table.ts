@@ -1,6 +1,7 @@
 import type { Document } from 'bson';
 import { Store } from '../storage/store';
 import { CommandError, ErrorCodes } from '../protocol/command-error';
+import { withinTimeLimit } from '../protocol/command-time-limit';
 import type { CommandContext, CommandHandler, CommandTable, ServerView } from '../protocol/command-types';
 import { dataCommands } from './data';
 import { handshakeCommands } from './handshake';
@@ -19,7 +20,8 @@ export function commandName(command: Document): string {
 /** Runs `command` through its handler; an unknown name fails with 59 CommandNotFound. */
 export async function runCommand(table: CommandTable, command: Document, context: CommandContext): Promise<Document> {
   const name = commandName(command);
-  return findHandler(table, name)(command, context);
+  const handler = findHandler(table, name);
+  return withinTimeLimit(command, () => handler(command, context));
 }
 
 function findHandler(table: CommandTable, name: string): CommandHandler {

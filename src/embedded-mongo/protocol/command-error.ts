@@ -26,6 +26,7 @@ export const ErrorCodes = {
   NamespaceNotFound: 26,
   CursorNotFound: 43,
   NamespaceExists: 48,
+  MaxTimeMSExpired: 50,
   DollarPrefixedFieldName: 52,
   CommandNotFound: 59,
   ImmutableField: 66,

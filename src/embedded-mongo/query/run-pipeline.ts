@@ -5,6 +5,7 @@ import { concat, Lazy } from 'mingo/lazy';
 import * as mingoPipeline from 'mingo/operators/pipeline';
 import type { CollectionResolver, Options } from 'mingo/types';
 import { CommandError, ErrorCodes, LocationCodes, locationError } from '../protocol/command-error';
+import { checkTimeLimit } from '../protocol/command-time-limit';
 import { isLong, isNumeric, isPlainDocument } from './bson-kind';
 import { longToBigInt, plainNumber } from './bson-number';
 import { cloneDocument, thawDocument } from './clone-document';
@@ -103,7 +104,10 @@ export function runPipeline(docs: Iterable<Document>, pipeline: Document[], cont
  * its input thaws a copy first; anything else is the caller's to keep, so it is copied up front.
  */
 function* borrowed(docs: Iterable<Document>): Iterable<Document> {
-  for (const doc of docs) yield Object.isFrozen(doc) ? doc : cloneDocument(doc);
+  for (const doc of docs) {
+    checkTimeLimit();
+    yield Object.isFrozen(doc) ? doc : cloneDocument(doc);
+  }
 }
 
 function* filterIterable(docs: Iterable<Document>, predicate: (doc: Document) => boolean): Iterable<Document> {
@@ -188,6 +192,7 @@ const $group: StageOperator = (coll, expr, options) => {
         : groupByComparator(items, (item) => idOf(item) ?? null, valueComparator(collation)).map(({ key, members }) => ({ id: key, members }));
     const out: Document[] = [];
     for (const { id, members } of groups) {
+      checkTimeLimit();
       const result: Document = { _id: id };
       const groupOptions = withLocals(options, { root: null, groupId: id });
       for (const field of fields) result[field] = evalExpr(members, spec[field], groupOptions);
@@ -507,4 +512,13 @@ const PIPELINE_OPERATORS: Record<string, StageOperator> = {
   $merge: outputStageNotAllowed('$merge'),
 };
 
-const PIPELINE_CONTEXT = createContext(PIPELINE_OPERATORS);
+/** Every stage checks the command's time limit for each document it passes on (nested pipelines too). */
+function timeLimited(stage: StageOperator): StageOperator {
+  return (coll, expr, options) =>
+    stage(coll, expr, options).map((doc) => {
+      checkTimeLimit();
+      return doc;
+    });
+}
+
+const PIPELINE_CONTEXT = createContext(Object.fromEntries(Object.entries(PIPELINE_OPERATORS).map(([name, stage]) => [name, timeLimited(stage)])));

@@ -1,5 +1,6 @@
 import type { Document, Long, ObjectId } from 'bson';
 import { CommandError } from '../protocol/command-error';
+import { checkTimeLimit } from '../protocol/command-time-limit';
 import { bsonTag, isPlainDocument, TypeRank, typeRank } from './bson-kind';
 import { plainNumber } from './bson-number';
 import type { Collation } from './collation';
@@ -184,7 +185,10 @@ function decorate<T extends Document>(docs: Iterable<T>, compiled: CompiledSort)
 /** Sort key first, then input position: a total order, so a heap selection matches a stable sort. */
 function stableOrder<T>(compiled: CompiledSort): (a: Decorated<T>, b: Decorated<T>) => number {
   const compare = compiled.compare;
-  return (a, b) => compare(a.key, b.key) || a.index - b.index;
+  return (a, b) => {
+    checkTimeLimit();
+    return compare(a.key, b.key) || a.index - b.index;
+  };
 }
 
 function takeFirst<T>(docs: Iterable<T>, count: number): T[] {

@@ -5,6 +5,7 @@ import { documentKey } from './document-key';
 import { duplicateKeyError } from './duplicate-key-error';
 import { ID_INDEX } from './collection';
 import { isExactPlan, type QueryPlan } from './query-planner';
+import { checkTimeLimit } from '../protocol/command-time-limit';
 
 /**
  * A collection as one operation sees it: the live committed state, or a transaction's snapshot plus
@@ -92,6 +93,7 @@ export abstract class CollectionView {
   private *matching(filter: Document, candidates: Iterable<Document>, exact: boolean, scope: QueryScope | undefined): Iterable<Document> {
     const matches = exact ? undefined : compileFilter(filter, scope);
     for (const doc of candidates) {
+      checkTimeLimit();
       this.collection.docsExamined += 1;
       if (matches === undefined || matches(doc)) yield doc;
     }

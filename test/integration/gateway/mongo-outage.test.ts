@@ -64,7 +64,7 @@ describe('a URI whose serverSelectionTimeoutMS outlasts the operation deadline',
     await slowMongo?.stop();
   });
 
-  const post = async (query: string) => {
+  const post = async (query: string): Promise<[number, string[] | undefined]> => {
     const response = await fetch(served.url!, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ query }) });
     const body = (await response.json()) as { errors?: Array<{ extensions: { code: string } }> };
     return [response.status, body.errors?.map((error) => error.extensions.code)];
