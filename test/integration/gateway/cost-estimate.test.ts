@@ -229,6 +229,24 @@ describe('limits', () => {
     expect(error.message).toContain('Author.books accounts for the most (40,000 documents): it takes no first, so ask for fewer items above it (a smaller first on a list above) or select it at fewer levels.');
   });
 
+  it('with the default limits, refuses the exponential response of issue 39 on response objects, with no round trip', async () => {
+    // Few distinct documents (the loaders deduplicate, and each batch is capped by its collection's size),
+    // but every book and author repeated under every parent: a response of ~100 MB once assembled.
+    const query = '{ books(first: 100) { authors { books { authors { books { authors { books { authors { name } } } } } } } } }';
+    const started: CommandStartedEvent[] = [];
+    const listener = (event: CommandStartedEvent) => started.push(event);
+    demo.client.on('commandStarted', listener);
+    try {
+      const result = await demo.gateway.execute({ query });
+      expect(result.errors?.map((error) => [error.extensions?.code, (error.extensions?.cost as { limit?: string } | undefined)?.limit])).toEqual([['COST_LIMIT_EXCEEDED', 'responseNodes']]);
+      expect(result.errors![0]!.message).toMatch(/exceeds the limit of 500000 \(DOCJOIN_MAX_RESPONSE_NODES\)\. Book\.authors accounts for the most/);
+      expect(result.cost).toMatchObject({ roundTrips: 0 });
+      expect(started).toEqual([]);
+    } finally {
+      demo.client.off('commandStarted', listener);
+    }
+  });
+
   it('rejects on depth, and depth is checked first', async () => {
     const { error } = await rejectedWithoutCommands('{ people(first: 1) { tasks { owner { tasks { owner { tasks { done } } } } } } }');
     expect(error.extensions!.cost).toEqual({ estimated: 6, max: 5, limit: 'depth' });
