@@ -274,6 +274,11 @@ export async function createDocjoin(options: DocjoinOptions): Promise<Docjoin> {
                 ...(sizes && {
                   collectionSize: (collection: string) => (measuredFor(collection) ? sizes.bound(collection) : undefined),
                   listLength: (coordinate: string) => (measuredFor(collectionHolding(storageMap, coordinate)) ? sizes.listLength(coordinate) : undefined),
+                  valueBytes: (typeName: string, fieldName: string) => {
+                    const type = storageMap.types.get(typeName);
+                    const field = type?.fields.get(fieldName);
+                    return type?.collection !== undefined && field?.kind === 'stored' && measuredFor(type.collection) ? sizes.valueBytes(type.collection, field.path) : undefined;
+                  },
                 }),
                 ...(backfills && { copyBackfilling: (coordinate: string) => backfills.backfilling(coordinate), counters }),
               },

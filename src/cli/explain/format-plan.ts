@@ -19,6 +19,7 @@ export function formatPlan(plan: OperationPlan, limits: CostLimits, measured?: M
   const lines = [
     `${name}: estimated before execution ${count(estimate.roundTrips, 'round trip')}, at most ${count(estimate.documents, 'document')}, depth ${estimate.depth}`,
     limitsLine(plan, limits),
+    `response: up to ${count(estimate.responseNodes, 'object')}, about ${approximateBytes(estimate.responseBytes)} as JSON`,
     '',
   ];
 
@@ -65,7 +66,14 @@ function limitsLine(plan: OperationPlan, limits: CostLimits): string {
   if (excess) {
     return `over a limit: ${count(excess.estimated, LIMIT_UNITS[excess.limit])} > ${LIMIT_VARIABLES[excess.limit]}=${excess.max}; the server rejects it with COST_LIMIT_EXCEEDED before sending anything`;
   }
-  return `within the limits (${limitValue(limits.maxRoundTrips)} round trips, ${limitValue(limits.maxDocuments)} documents, depth ${limitValue(limits.maxDepth)})`;
+  return `within the limits (${limitValue(limits.maxRoundTrips)} round trips, ${limitValue(limits.maxDocuments)} documents, depth ${limitValue(limits.maxDepth)}, ${limitValue(limits.maxResponseNodes)} response objects)`;
+}
+
+function approximateBytes(bytes: number): string {
+  if (bytes >= Number.MAX_SAFE_INTEGER) return 'more bytes than can be counted';
+  if (bytes < 1024) return count(bytes, 'byte');
+  const [value, unit] = bytes < 1024 ** 2 ? [bytes / 1024, 'KiB'] : bytes < 1024 ** 3 ? [bytes / 1024 ** 2, 'MiB'] : [bytes / 1024 ** 3, 'GiB'];
+  return `${value.toLocaleString('en', { maximumFractionDigits: 1 })} ${unit}`;
 }
 
 function alternativesOf(row: FieldPlanRow, total: number): string {

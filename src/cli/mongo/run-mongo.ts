@@ -34,6 +34,10 @@ export async function runMongoCli(argv: readonly string[], _env: CliEnv, io: Cli
   io.out.write(`${server.uri}\n`);
   const signal = await stopSignal.signal;
   io.err.write(`docjoin mongo: ${signal}, stopping\n`);
-  await server.stop();
+  try {
+    await server.stop();
+  } finally {
+    stopSignal.cancel();
+  }
   return 0;
 }

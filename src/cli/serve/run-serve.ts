@@ -40,8 +40,8 @@ export async function runServeCli(argv: readonly string[], env: CliEnv, io: CliI
     });
   // Listening before the start: a signal once the URL is printed, before startServer returns, must still
   // drain rather than kill. One that comes during the start stops the server as soon as it is up; a
-  // second one (the listeners are gone by then) ends the process at once.
-  const stopSignal = nextStopSignal();
+  // repeated SIGTERM changes nothing, a second SIGINT ends the process at once.
+  const stopSignal = nextStopSignal({ onRepeat: (signal) => logger.info({ signal }, `${signal} again: already shutting down`) });
   let server: RunningServer;
   try {
     server = await startServer(config, project, { logger, onSeedProgress });
@@ -66,5 +66,7 @@ export async function runServeCli(argv: readonly string[], env: CliEnv, io: CliI
   } catch (error) {
     io.err.write(`docjoin: stopping failed: ${error instanceof Error ? error.message : String(error)}\n`);
     return 1;
+  } finally {
+    stopSignal.cancel();
   }
 }

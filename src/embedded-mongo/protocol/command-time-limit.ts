@@ -19,7 +19,7 @@ let countdown = 1;
 let stride = 1;
 let lastClockRead = 0;
 const CLOCK_GRAIN_MS = 2;
-const MAX_STRIDE = 1024;
+const MAX_STRIDE = 16;
 
 /** Runs `run` with the command's `maxTimeMS` in force (none when absent or 0). */
 export function withinTimeLimit<T>(command: Document, run: () => T): T {
@@ -29,6 +29,21 @@ export function withinTimeLimit<T>(command: Document, run: () => T): T {
   lastClockRead = Date.now();
   expiresAt = lastClockRead + limitMs;
   countdown = stride = 1;
+  try {
+    return run();
+  } finally {
+    expiresAt = outer;
+  }
+}
+
+/**
+ * Runs `run` with no limit: building a cache the collection keeps (an `_id` order, an index's sorted
+ * postings) is not the command's work alone, and stopping it half-way would leave every later command
+ * to build it again under its own limit.
+ */
+export function withoutTimeLimit<T>(run: () => T): T {
+  const outer = expiresAt;
+  expiresAt = undefined;
   try {
     return run();
   } finally {

@@ -111,7 +111,10 @@ function* borrowed(docs: Iterable<Document>): Iterable<Document> {
 }
 
 function* filterIterable(docs: Iterable<Document>, predicate: (doc: Document) => boolean): Iterable<Document> {
-  for (const doc of docs) if (predicate(doc)) yield doc;
+  for (const doc of docs) {
+    checkTimeLimit();
+    if (predicate(doc)) yield doc;
+  }
 }
 
 const mingoLookup = mingoPipeline.$lookup as unknown as StageOperator;
@@ -206,6 +209,7 @@ const $group: StageOperator = (coll, expr, options) => {
 function groupByKey(items: readonly unknown[], idOf: (item: unknown) => unknown): Iterable<{ id: unknown; members: unknown[] }> {
   const groups = new Map<string, { id: unknown; members: unknown[] }>();
   for (const item of items) {
+    checkTimeLimit();
     const id = idOf(item);
     const key = valueKey(id);
     const group = groups.get(key);
@@ -333,6 +337,7 @@ function joinValues(values: unknown[]): unknown[] {
 function hashedPositions(foreign: readonly Document[], foreignParts: readonly string[]): (value: unknown) => readonly number[] {
   const index = new Map<string, number[]>();
   foreign.forEach((doc, position) => {
+    checkTimeLimit();
     for (const key of new Set(joinValues(resolvePath(doc, foreignParts)).map(valueKey))) {
       const positions = index.get(key);
       if (positions) positions.push(position);
@@ -512,13 +517,17 @@ const PIPELINE_OPERATORS: Record<string, StageOperator> = {
   $merge: outputStageNotAllowed('$merge'),
 };
 
-/** Every stage checks the command's time limit for each document it passes on (nested pipelines too). */
+/**
+ * Every stage checks the command's time limit for each document it takes and each it passes on (in
+ * nested pipelines too): a stage that drops most of its input, or makes many documents of one, is
+ * stopped as soon as one that sorts or groups.
+ */
 function timeLimited(stage: StageOperator): StageOperator {
-  return (coll, expr, options) =>
-    stage(coll, expr, options).map((doc) => {
-      checkTimeLimit();
-      return doc;
-    });
+  const checked = (doc: unknown) => {
+    checkTimeLimit();
+    return doc;
+  };
+  return (coll, expr, options) => stage(coll.map(checked), expr, options).map(checked);
 }
 
 const PIPELINE_CONTEXT = createContext(Object.fromEntries(Object.entries(PIPELINE_OPERATORS).map(([name, stage]) => [name, timeLimited(stage)])));

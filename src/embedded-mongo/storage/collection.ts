@@ -1,5 +1,6 @@
 import { UUID, type Document } from 'bson';
 import { parseCollation, type Collation } from '../query';
+import { withoutTimeLimit } from '../protocol/command-time-limit';
 import { documentKey } from './document-key';
 import { duplicateKeyError } from './duplicate-key-error';
 import { EqualityIndex, type IndexDefinition, type UniqueKey } from './equality-index';
@@ -174,7 +175,7 @@ export class Collection {
 
   /** Committed documents by ascending (1) or descending (-1) `_id`; the first call builds the order. */
   inIdOrder(direction: 1 | -1): Iterable<Document> {
-    this.idOrder ??= new IdOrder(this.documents.values());
+    this.idOrder ??= withoutTimeLimit(() => new IdOrder(this.documents.values()));
     return this.idOrder.documents(direction);
   }
 

@@ -1,5 +1,6 @@
 import type { Document } from 'bson';
 import { documentComparator, sortDocuments } from '../query';
+import { withoutTimeLimit } from '../protocol/command-time-limit';
 import { documentKey, indexKey } from './document-key';
 import { valuesAtPath } from './path-values';
 
@@ -123,7 +124,8 @@ export class EqualityIndex {
     if (bySort === undefined) this.orderedPostings.set(key, (bySort = new Map()));
     let order = bySort.get(signature);
     if (order === undefined) {
-      order = { compare: documentComparator(sort), docs: sortDocuments([...postingDocuments(this.byValue.get(key), undefined)], sort) };
+      const docs = withoutTimeLimit(() => sortDocuments([...postingDocuments(this.byValue.get(key), undefined)], sort));
+      order = { compare: documentComparator(sort), docs };
       bySort.set(signature, order);
     }
     return order.docs;

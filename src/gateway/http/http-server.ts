@@ -57,6 +57,8 @@ export interface RunningHttpServer {
 export async function startHttpServer<TContext extends BaseContext>(options: HttpServerOptions<TContext>): Promise<RunningHttpServer> {
   const withCors = corsMiddleware(options.cors ?? false);
   const inFlight = new Set<ServerResponse>();
+  /** Operations answered 504 at their overrun whose work still runs (a write waiting on MongoDB): a stop waits for them too. */
+  const overrunWork = new Set<Promise<void>>();
   let draining = false;
   const server = createServer((request, response) => {
     inFlight.add(response);
@@ -64,7 +66,7 @@ export async function startHttpServer<TContext extends BaseContext>(options: Htt
     // While draining, tell keep-alive clients to reconnect elsewhere.
     if (draining) response.setHeader('connection', 'close');
     withCors(request, response)
-      .then((answered) => (answered ? undefined : handle(options, request, response, draining)))
+      .then((answered) => (answered ? undefined : handle(options, request, response, draining, overrunWork)))
       .catch((error: unknown) => {
         if (!response.headersSent) sendJson(response, 500, { errors: [{ message: 'Internal server error', extensions: { code: 'INTERNAL_SERVER_ERROR' } }] });
         else response.destroy(error instanceof Error ? error : undefined);
@@ -90,13 +92,13 @@ export async function startHttpServer<TContext extends BaseContext>(options: Htt
       const closed = new Promise<void>((resolve, reject) => NetServer.prototype.close.call(server, (error) => (error ? reject(error) : resolve())));
       const deadline = Date.now() + graceMs;
       const waitWhileInFlight = async () => {
-        while (inFlight.size > 0 && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, Math.min(50, deadline - Date.now())));
+        while ((inFlight.size > 0 || overrunWork.size > 0) && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, Math.min(50, deadline - Date.now())));
       };
       await waitWhileInFlight();
       // Idle connections end now; one whose request is still arriving ends after its answer.
       server.closeIdleConnections();
       await waitWhileInFlight();
-      const cut = inFlight.size;
+      const cut = inFlight.size + overrunWork.size;
       server.closeAllConnections();
       await closed;
       return cut;
@@ -106,9 +108,15 @@ export async function startHttpServer<TContext extends BaseContext>(options: Htt
 
 const DRAINING_HEALTH: { status: number; body: HealthReport } = { status: 503, body: { status: 'draining' } };
 
-async function handle<TContext extends BaseContext>(options: HttpServerOptions<TContext>, request: IncomingMessage, response: ServerResponse, draining: boolean): Promise<void> {
+async function handle<TContext extends BaseContext>(
+  options: HttpServerOptions<TContext>,
+  request: IncomingMessage,
+  response: ServerResponse,
+  draining: boolean,
+  overrunWork: Set<Promise<void>>,
+): Promise<void> {
   const { path, search } = requestTarget(request.url);
-  if (path === '/graphql' || path === '/graphql/') return handleAdmitted(options, request, response, search);
+  if (path === '/graphql' || path === '/graphql/') return handleAdmitted(options, request, response, search, overrunWork);
   if (path === '/health' && (request.method === 'GET' || request.method === 'HEAD')) {
     const { status, body } = draining ? DRAINING_HEALTH : await options.health();
     sendJson(response, status, body);
@@ -141,7 +149,13 @@ function requestTarget(url: string | undefined): { path: string; search: string 
 }
 
 /** A GraphQL request, once admission lets it run, within its deadline. */
-async function handleAdmitted<TContext extends BaseContext>(options: HttpServerOptions<TContext>, request: IncomingMessage, response: ServerResponse, search: string): Promise<void> {
+async function handleAdmitted<TContext extends BaseContext>(
+  options: HttpServerOptions<TContext>,
+  request: IncomingMessage,
+  response: ServerResponse,
+  search: string,
+  overrunWork: Set<Promise<void>>,
+): Promise<void> {
   const deadline = new OperationDeadline(options.operationTimeoutMs);
   response.once('close', () => {
     if (!response.writableFinished) deadline.stop('client-gone');
@@ -159,8 +173,14 @@ async function handleAdmitted<TContext extends BaseContext>(options: HttpServerO
     }
     const answered = handleGraphql(options, request, response, search, deadline).finally(release);
     const overran = await untilAnsweredOrOverrun(answered, deadline.overrunSignal);
-    // The work goes on in the background, holding its admission slot, until it notices the deadline.
-    if (overran && !response.headersSent) sendJson(response, 504, { errors: [{ message: overran.message, extensions: { code: PublicErrorCode.OPERATION_TIMEOUT } }] });
+    if (!overran) return;
+    // The work goes on in the background, holding its admission slot, until it notices the deadline or
+    // its writes end; nobody is left to hear how it ends.
+    const background = answered.catch(() => undefined).finally(() => overrunWork.delete(background));
+    overrunWork.add(background);
+    if (response.headersSent) return;
+    const message = `${overran.message}. A mutation's writes may still be running and be stored: read before retrying one`;
+    sendJson(response, 504, { errors: [{ message, extensions: { code: PublicErrorCode.OPERATION_TIMEOUT } }], data: null });
   } finally {
     deadline.finish();
   }

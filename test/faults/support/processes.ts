@@ -85,12 +85,12 @@ export interface GatewayProcess extends ServerProcess {
 }
 
 /**
- * `docjoin serve` on a free port against `mongoUri`, in production mode unless `env` says otherwise.
+ * `docjoin serve` on `port` (default a free one) against `mongoUri`, in production mode unless `env` says otherwise.
  * `viaNpm` starts it as `npm start -- …`, so signals reach it through npm. `ownProcessGroup` makes its
  * pid a process group to signal as a whole.
  */
-export async function startGateway(options: { config: string; mongoUri: string; db: string; env?: NodeJS.ProcessEnv; viaNpm?: boolean; ownProcessGroup?: boolean }): Promise<GatewayProcess> {
-  const flags = ['--config', options.config, '--mongo-uri', options.mongoUri, '--db', options.db, '--port', '0'];
+export async function startGateway(options: { config: string; mongoUri: string; db: string; env?: NodeJS.ProcessEnv; viaNpm?: boolean; ownProcessGroup?: boolean; port?: number }): Promise<GatewayProcess> {
+  const flags = ['--config', options.config, '--mongo-uri', options.mongoUri, '--db', options.db, '--port', String(options.port ?? 0)];
   const [command, args] = options.viaNpm ? ['npm', ['start', '--silent', '--', ...flags]] : [process.execPath, ['--import', 'tsx', DOCJOIN_CLI, 'serve', ...flags]];
   const { process: server, match } = await startProcess(command, args, {
     env: { NODE_ENV: 'production', DOCJOIN_LOG_LEVEL: 'info', DOCJOIN_LOG_FORMAT: 'json', ...options.env },

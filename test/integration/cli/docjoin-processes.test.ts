@@ -47,9 +47,11 @@ describe('docjoin without a database', () => {
     const { code, stdout, stderr } = await docjoin(['explain', '{ hosts(first: 20) { name logs(first: 5) { message } } }']);
     expect(stderr).toBe('');
     expect(code).toBe(0);
-    expect(stdout.split('\n').slice(0, 6)).toEqual([
+    expect(stdout.split('\n').slice(0, 7)).toEqual([
       'query (anonymous): estimated before execution 2 round trips, at most 120 documents, depth 2',
-      'within the limits (50 round trips, 100,000 documents, depth 10)',
+      'within the limits (50 round trips, 100,000 documents, depth 10, 500,000 response objects)',
+      // 20 hosts {"name":v,"logs":} (34 bytes) and 100 logs {"message":v} (29), 16 bytes a value.
+      'response: up to 120 objects, about 3.5 KiB as JSON',
       '',
       '  field         strategy    est. round trips   other strategies (whole operation)',
       '  Query.hosts   root find   1',
@@ -164,7 +166,7 @@ describe('docjoin explain --run on the embedded demo data', () => {
     expect(stderr).toMatch(/\nseeding books +100 \/ 100\n/);
     expect(stderr).toMatch(/explain: loaded 11,587 documents in [\d.]+ s\nexplain: schema of \S+docjoin\.config\.ts: 17 types, 18 relation fields, 14 generated root fields\n$/);
     const lines = stdout.split('\n');
-    expect(lines.slice(3, 7)).toEqual([
+    expect(lines.slice(4, 8)).toEqual([
       '  field              strategy            est. round trips   measured   other strategies (whole operation)',
       '  Query.books        root find           1                  -',
       '    Book.publisher   join                1                  1',
@@ -281,7 +283,7 @@ describe('docjoin serve', () => {
     expect(lines[0]).toMatchObject({ level: 30, name: 'docjoin', mongo: { kind: 'embedded', db: 'docjoin' }, seedScale: 0.05 });
     expect(lines).toContainEqual(expect.objectContaining({ collection: 'comments', documents: 500, msg: 'seeded comments' }));
     expect(lines).toContainEqual(expect.objectContaining({ msg: 'operation', type: 'query', roundTrips: 1, estimatedRoundTrips: 1 }));
-    expect(lines.slice(-3).map((line) => line.msg)).toEqual(['SIGTERM: shutting down', 'stopping: finishing the requests in flight', 'stopped']);
+    expect(lines.slice(-4).map((line) => line.msg)).toEqual(['SIGTERM: shutting down', 'draining: /health answers 503 while requests are still taken', 'stopping: finishing the requests in flight', 'stopped']);
   }, 60_000);
 
   it('under npm (npm start), a SIGTERM to npm reaches the server, which drains and stops', async () => {
@@ -290,7 +292,7 @@ describe('docjoin serve', () => {
     await listeningUrl(child);
     child.kill('SIGTERM');
     const { stdout } = await done;
-    expect(logLines(stdout).slice(-3).map((line) => line.msg)).toEqual(['SIGTERM: shutting down', 'stopping: finishing the requests in flight', 'stopped']);
+    expect(logLines(stdout).slice(-4).map((line) => line.msg)).toEqual(['SIGTERM: shutting down', 'draining: /health answers 503 while requests are still taken', 'stopping: finishing the requests in flight', 'stopped']);
   }, 60_000);
 });
 

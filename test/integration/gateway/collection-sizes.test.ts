@@ -34,4 +34,27 @@ describe('CollectionSizes', () => {
     expect(sizes.listLength('Order.items')).toBe(Math.ceil(8 * 1.25) + 2);
     expect(sizes.bound('orders')).toBe(Math.ceil(3 * 1.25) + 100);
   });
+
+  it('measures the average JSON size of each stored field over a sample (every document of a small collection)', async () => {
+    const storageMap = buildStorageMap(
+      makeExecutableSchema({
+        typeDefs: [
+          directiveTypeDefs,
+          `type Query { notes: [Note!]! @list }
+           type Note @collection(name: "notes") { id: ID! text: String! stars: Int createdAt: String @path(path: "meta.created") }`,
+        ],
+      }),
+    );
+    const db = file.client.db(file.mongo.freshDb('value_sizes').databaseName);
+    await db.collection('notes').insertMany([
+      { text: 'ab', stars: 5, meta: { created: '2026' } },
+      { text: 'abcdef', stars: 10 },
+    ]);
+    const sizes = new CollectionSizes(storageMap, new MongoFunnel(file.client, db));
+    await sizes.measureValueSizes();
+    // As JSON: "ab" and "abcdef" (4 and 8 bytes), 5 and 10 (1 and 2), "2026" and an absent value (null: 4).
+    expect([sizes.valueBytes('notes', 'text'), sizes.valueBytes('notes', 'stars'), sizes.valueBytes('notes', 'meta.created')]).toEqual([6, 2, 5]);
+    // An ObjectId is served as its 24 hex digits in quotes.
+    expect(sizes.valueBytes('notes', '_id')).toBe(26);
+  });
 });

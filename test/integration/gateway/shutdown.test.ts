@@ -12,11 +12,15 @@ const SDL = /* GraphQL */ `
 `;
 /** Told when a `wait` starts: the request is then in flight (a fixed pause before stopping could pass before it even connects on a loaded machine). */
 let waitStarted: () => void = () => undefined;
+/** The `ms` of every `wait` that has run to its end (earlier tests' cut-off ones end later too). */
+const waitsFinished: number[] = [];
 const resolvers = {
   Query: {
     wait: async (_parent: unknown, args: { ms: number }) => {
       waitStarted();
-      return new Promise<string>((resolve) => setTimeout(() => resolve(`waited ${args.ms} ms`), args.ms));
+      await new Promise((resolve) => setTimeout(resolve, args.ms));
+      waitsFinished.push(args.ms);
+      return `waited ${args.ms} ms`;
     },
   },
 };
@@ -91,4 +95,18 @@ it('runs maxConcurrentOperations at once, queues maxQueuedOperations, refuses th
   } finally {
     await gateway.stop();
   }
+});
+
+it('answers 504 when the deadline overruns while a resolver still runs, keeps its slot until it ends, and a stop waits for it', async () => {
+  const gateway = await createCheckedGateway({ typeDefs: SDL, resolvers, mongoClient: file.client, db: 'shutdown', port: 0, validateDatabase: false, operationTimeoutMs: 200, maxConcurrentOperations: 1, maxQueuedOperations: 0, shutdownGraceMs: 10_000 });
+  const overran = await ask(gateway.url!, 3001);
+  expect(overran).toEqual({
+    status: 504,
+    body: { errors: [{ message: expect.stringMatching(/^The operation did not finish within its time limit of 200 ms .*A mutation's writes may still be running/), extensions: { code: 'OPERATION_TIMEOUT' } }], data: null },
+  });
+  // One answer only, and the work goes on holding its slot: with no queue, the next request is refused.
+  expect(await ask(gateway.url!, 1)).toMatchObject({ status: 503, body: { errors: [{ extensions: { code: 'OVERLOADED' } }] } });
+  expect(waitsFinished).not.toContain(3001);
+  await gateway.stop();
+  expect(waitsFinished).toContain(3001);
 });

@@ -14,6 +14,9 @@ export const SIZE_REFRESH_MS = 30_000;
 /** How often the longest arrays are measured again (a pass over each collection holding such a list). */
 export const ARRAY_REFRESH_MS = 10 * 60_000;
 
+/** Documents sampled from each collection to measure its fields' sizes. */
+export const FIELD_SAMPLE_SIZE = 100;
+
 /** A list read from an array its parent document holds: references, an embedded array, snapshot copies. */
 interface ArrayList {
   readonly coordinate: string;
@@ -35,8 +38,12 @@ interface ArrayList {
 export class CollectionSizes {
   readonly #sizes = new Map<string, number>();
   readonly #longest = new Map<string, number>();
+  /** Average JSON bytes of a stored field's value, by collection, then stored path. */
+  readonly #valueBytes = new Map<string, ReadonlyMap<string, number>>();
   readonly #collections: readonly string[];
   readonly #arrays: readonly ArrayList[];
+  /** The stored scalar paths of each collection's types: what a response can read of its documents. */
+  readonly #storedPaths: ReadonlyMap<string, readonly string[]>;
   readonly #timers: NodeJS.Timeout[] = [];
   #version = 0;
 
@@ -52,14 +59,26 @@ export class CollectionSizes {
       const paths = listArrayPathsOf(field);
       return collection !== undefined && paths.length > 0 ? [{ coordinate: field.coordinate, collection, paths }] : [];
     });
+    const storedPaths = new Map<string, Set<string>>();
+    for (const type of storageMap.types.values()) {
+      if (type.collection === undefined) continue;
+      const paths = storedPaths.get(type.collection) ?? new Set<string>();
+      for (const field of type.fields.values()) if (field.kind === 'stored') paths.add(field.path);
+      storedPaths.set(type.collection, paths);
+    }
+    this.#storedPaths = new Map([...storedPaths].map(([collection, paths]) => [collection, [...paths]]));
   }
 
   /** Counts every collection now, then keeps counting in the background until `stop`. */
   async start(): Promise<void> {
     await this.countSizes();
     await this.measureArrays();
+    await this.measureValueSizes();
     this.#every(SIZE_REFRESH_MS, () => this.countSizes());
-    this.#every(ARRAY_REFRESH_MS, () => this.measureArrays());
+    this.#every(ARRAY_REFRESH_MS, async () => {
+      await this.measureArrays();
+      await this.measureValueSizes();
+    });
   }
 
   stop(): void {
@@ -93,6 +112,19 @@ export class CollectionSizes {
     }
   }
 
+  /** The average size, as JSON, of each stored field's value, over a random sample of each collection. */
+  async measureValueSizes(): Promise<void> {
+    for (const [collection, paths] of this.#storedPaths) {
+      if (paths.length === 0) continue;
+      const topLevel = new Set(paths.map((path) => path.split('.')[0]!));
+      const sample = await this.source.aggregateStatistics(collection, [{ $sample: { size: FIELD_SAMPLE_SIZE } }, { $project: Object.fromEntries([...topLevel].map((field) => [field, 1])) }]);
+      if (sample.length === 0) continue;
+      const averages = new Map(paths.map((path) => [path, Math.ceil(sample.reduce((sum, document) => sum + jsonBytes(valueAt(document, path)), 0) / sample.length)]));
+      this.#valueBytes.set(collection, averages);
+      this.#version++;
+    }
+  }
+
   #measured(measures: Map<string, number>, name: string, value: number): void {
     if (measures.get(name) === value) return;
     measures.set(name, value);
@@ -105,9 +137,26 @@ export class CollectionSizes {
     return size === undefined ? undefined : Math.ceil(size * 1.25) + 100;
   }
 
+  /** The average JSON bytes of the value stored at `path` in `collection`'s documents; undefined when not measured. */
+  valueBytes(collection: string, path: string): number | undefined {
+    return this.#valueBytes.get(collection)?.get(path);
+  }
+
   /** The most entries the list field `coordinate` can hold in one parent; undefined when not measured. */
   listLength(coordinate: string): number | undefined {
     const longest = this.#longest.get(coordinate);
     return longest === undefined ? undefined : Math.ceil(longest * 1.25) + 2;
   }
+}
+
+/** The value at a dotted path of a document (the first array's items are not looked into). */
+function valueAt(document: StoredDocument, path: string): unknown {
+  let value: unknown = document;
+  for (const part of path.split('.')) value = typeof value === 'object' && value !== null ? (value as Record<string, unknown>)[part] : undefined;
+  return value;
+}
+
+/** The bytes `value` takes in a JSON response (ObjectId and Date serialise as their strings); null when absent. */
+function jsonBytes(value: unknown): number {
+  return value === undefined ? 4 : Buffer.byteLength(JSON.stringify(value) ?? 'null');
 }

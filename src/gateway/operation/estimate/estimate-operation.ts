@@ -26,6 +26,8 @@ export interface EstimateInput {
   collectionSize?(collection: string): number | undefined;
   /** The most entries a list field read from its parent's array holds (collection-sizes.ts); undefined: assumedListSize. */
   listLength?(coordinate: string): number | undefined;
+  /** The average JSON bytes of the stored field `Type.field`'s value (collection-sizes.ts); undefined: ASSUMED_VALUE_BYTES. */
+  valueBytes?(typeName: string, fieldName: string): number | undefined;
   /**
    * Whether the copy of the relation `coordinate` is being backfilled (copy-backfills.ts): some snapshot
    * copies may lack fields it declares, or some parents its embedded copy; the resolver joins those.
@@ -49,6 +51,9 @@ export interface WriteBound {
   readonly documents: number;
 }
 
+/** What a leaf value nothing measured is taken to cost in the response (a short string, a number). */
+export const ASSUMED_VALUE_BYTES = 16;
+
 /** Upper bounds, computed before anything is sent to MongoDB. */
 export interface CostEstimate {
   readonly roundTrips: number;
@@ -61,6 +66,12 @@ export interface CostEstimate {
    * Introspection and leaf values are not counted.
    */
   readonly responseNodes: number;
+  /**
+   * The approximate bytes of those objects as JSON: per object, its response keys, and each leaf's
+   * average size measured in its collection (ASSUMED_VALUE_BYTES where nothing was measured). An
+   * approximation from averages, not a bound; the serialized size is checked after execution.
+   */
+  readonly responseBytes: number;
   /** The field that accounts for the most of each measure (what a rejection names). */
   readonly heaviest?: { readonly roundTrips: FieldShare | undefined; readonly documents: FieldShare | undefined; readonly responseNodes: FieldShare | undefined };
 }
@@ -127,20 +138,23 @@ export interface EstimateFigures {
 
 export function estimateByField(input: EstimateInput): EstimateFigures {
   const { root, depth } = input.plan;
-  if (!root) return { estimate: { roundTrips: SATURATED, documents: SATURATED, depth, responseNodes: SATURATED }, byField: new Map(), bySteps: new Map(), alternatives: new Map() };
+  if (!root) return { estimate: { roundTrips: SATURATED, documents: SATURATED, depth, responseNodes: SATURATED, responseBytes: SATURATED }, byField: new Map(), bySteps: new Map(), alternatives: new Map() };
   const pass = new EstimatePass(input);
-  const { roundTrips, documents, responseNodes, heaviest } = pass.run(root);
+  const { roundTrips, documents, responseNodes, responseBytes, heaviest } = pass.run(root);
   const alternatives = new Map<string, ReadonlyMap<ReadStrategy, number>>();
   for (const [coordinate, whatIfs] of pass.whatIfTally?.byCoordinate ?? []) {
     alternatives.set(coordinate, new Map([...whatIfs].map(([strategy, change]) => [strategy, add(roundTrips, change)])));
   }
-  return { estimate: { roundTrips, documents, depth, responseNodes, heaviest }, byField: pass.shares, bySteps: pass.steps, alternatives };
+  return { estimate: { roundTrips, documents, depth, responseNodes, responseBytes, heaviest }, byField: pass.shares, bySteps: pass.steps, alternatives };
 }
 
 class EstimatePass {
   #roundTrips = 0;
   #documents = 0;
   #responseNodes = 0;
+  #responseBytes = 0;
+  /** The JSON bytes of one object of each selection, its leaves included. */
+  readonly #objectBytes = new Map<SelectionStep, number>();
   /** Response nodes by the field whose values they are. */
   readonly #nodeShares = new Map<string, number>();
   #visits = 0;
@@ -162,7 +176,7 @@ class EstimatePass {
       : undefined;
   }
 
-  run(root: SelectionStep): { roundTrips: number; documents: number; responseNodes: number; heaviest: NonNullable<CostEstimate['heaviest']> } {
+  run(root: SelectionStep): Omit<CostEstimate, 'depth' | 'heaviest'> & { heaviest: NonNullable<CostEstimate['heaviest']> } {
     const scopes: Scope[] = [];
     for (const step of root.fields) {
       const below = this.#rootField(step);
@@ -175,17 +189,35 @@ class EstimatePass {
       if (figures) this.steps.set(step, { ...figures, whatIfs });
     }
     const heaviest = { roundTrips: this.#heaviest('roundTrips'), documents: this.#heaviest('documents'), responseNodes: this.#heaviestNodes() };
-    if (this.#visits > VISIT_BUDGET) return { roundTrips: SATURATED, documents: SATURATED, responseNodes: SATURATED, heaviest };
-    return { roundTrips: this.#roundTrips, documents: this.#documents, responseNodes: this.#responseNodes, heaviest };
+    if (this.#visits > VISIT_BUDGET) return { roundTrips: SATURATED, documents: SATURATED, responseNodes: SATURATED, responseBytes: SATURATED, heaviest };
+    return { roundTrips: this.#roundTrips, documents: this.#documents, responseNodes: this.#responseNodes, responseBytes: this.#responseBytes, heaviest };
   }
 
   /** The objects `step`'s values make in the response: the scopes below it (one per connection selection counts its nodes each). */
   #countNodes(step: FieldStep, scopes: readonly Scope[]): void {
     let nodes = 0;
-    for (const scope of scopes) nodes = add(nodes, scope.objects);
+    for (const scope of scopes) {
+      nodes = add(nodes, scope.objects);
+      this.#responseBytes = add(this.#responseBytes, mul(scope.objects, Math.max(0, ...scope.selections.map((selection) => this.#bytesOfObject(selection)))));
+    }
     if (nodes === 0) return;
     this.#responseNodes = add(this.#responseNodes, nodes);
     this.#nodeShares.set(step.coordinate, add(this.#nodeShares.get(step.coordinate) ?? 0, nodes));
+  }
+
+  /** One object of `selection` as JSON: braces, and per response key its name and, for a leaf, its value. */
+  #bytesOfObject(selection: SelectionStep): number {
+    let bytes = this.#objectBytes.get(selection);
+    if (bytes !== undefined) return bytes;
+    bytes = 2;
+    for (const field of selection.fields) {
+      // "key": value, — the value of an object or list of objects is counted with its own scope.
+      bytes += field.responseKey.length + 4;
+      if (field.fieldName === '__typename') bytes += selection.type.name.length + 2;
+      else if (field.definition && isLeafType(getNamedType(field.definition.type))) bytes += this.input.valueBytes?.(selection.type.name, field.fieldName) ?? ASSUMED_VALUE_BYTES;
+    }
+    this.#objectBytes.set(selection, bytes);
+    return bytes;
   }
 
   #heaviestNodes(): FieldShare | undefined {

@@ -16,9 +16,10 @@ export interface EstimatedRequest {
   readonly assumedListSize?: number;
   /** See EstimateInput.writeEstimate (mutations). */
   writeEstimate?(mutationField: string): WriteBound | undefined;
-  /** See EstimateInput.collectionSize and listLength. */
+  /** See EstimateInput.collectionSize, listLength and valueBytes. */
   collectionSize?(collection: string): number | undefined;
   listLength?(coordinate: string): number | undefined;
+  valueBytes?(typeName: string, fieldName: string): number | undefined;
   /** See EstimateInput.copyBackfilling and counters. */
   copyBackfilling?(coordinate: string): boolean;
   readonly counters?: ReadonlyMap<string, CounterCount>;
@@ -46,6 +47,7 @@ export function estimateWithVariables(request: EstimatedRequest, coerced: Readon
     ...(request.writeEstimate && { writeEstimate: request.writeEstimate }),
     ...(request.collectionSize && { collectionSize: request.collectionSize }),
     ...(request.listLength && { listLength: request.listLength }),
+    ...(request.valueBytes && { valueBytes: request.valueBytes }),
     ...(request.copyBackfilling && { copyBackfilling: request.copyBackfilling }),
     ...(request.counters && { counters: request.counters }),
   });

@@ -11,9 +11,10 @@ export const OVERRUN_MS = 250;
  * finish: it is bounded by the document budget, and stopping it field by field would cost an error
  * per field.
  *
- * Most operations only ever ask whether they must stop, so the clock is read then; the AbortSignal and
- * its timer exist only once something waits on them (a queue for admission or for the document
- * budget). The timer does not keep the process alive.
+ * Most operations only ever ask whether they must stop, so the clock is read then; `signal` and its
+ * timer exist only once something waits on it (a queue for admission or for the document budget).
+ * `overrunSignal`, the backstop past the deadline, has its own timer, made for every request served
+ * over HTTP and for each read. Neither timer keeps the process alive.
  */
 export class OperationDeadline {
   readonly #expiresAt: number;

@@ -4,7 +4,7 @@ import { DEFAULT_COST_LIMITS } from '../../../../src/gateway/operation/cost/cost
 import { formatPlan } from '../../../../src/cli/explain/format-plan';
 import type { OperationPlan } from '../../../../src/cli/explain/plan-operation';
 
-const plan: OperationPlan = { operationType: OperationTypeNode.QUERY, operationName: 'Twice', estimate: { roundTrips: 1, documents: 1, depth: 1, responseNodes: 1 }, rows: [], steps: new Map() };
+const plan: OperationPlan = { operationType: OperationTypeNode.QUERY, operationName: 'Twice', estimate: { roundTrips: 1, documents: 1, depth: 1, responseNodes: 1, responseBytes: 0 }, rows: [], steps: new Map() };
 const cost = (extra: Partial<CostReport>): CostReport => ({
   roundTrips: 2,
   documents: 2,

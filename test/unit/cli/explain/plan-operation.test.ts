@@ -39,8 +39,10 @@ function rowsOf(result: OperationPlan): string[] {
 describe('planOperation (static, no database)', () => {
   it('books with publisher and snapshot authors: 2 round trips; joining the authors would make it 3', () => {
     const result = plan('{ books(first: 50) { name publisher { name } authors { name thumbnailUrl } } }');
-    // Response objects: 50 books, their publishers, 20 (assumed) authors each.
-    expect(result.estimate).toEqual({ roundTrips: 2, documents: 100, depth: 2, responseNodes: 50 + 50 + 50 * 20 });
+    // Response objects: 50 books, their publishers, 20 (assumed) authors each. As JSON, with 16 bytes a
+    // value (nothing measured): a book is {} and "name":v, "publisher":, "authors": (2 + 24 + 13 + 11),
+    // a publisher {"name":v} (26), an author {"name":v,"thumbnailUrl":v} (2 + 24 + 32).
+    expect(result.estimate).toEqual({ roundTrips: 2, documents: 100, depth: 2, responseNodes: 50 + 50 + 50 * 20, responseBytes: 50 * 50 + 50 * 26 + 50 * 20 * 58 });
     expect(rowsOf(result)).toEqual(['Query.books root 1', '  Book.publisher join 1', '  Book.authors snapshot 0 | join=3']);
   });
 
@@ -78,8 +80,8 @@ describe('planOperation (static, no database)', () => {
 
   it('estimates documents with the assumed list size it is given (DOCJOIN_ASSUMED_LIST_SIZE), 20 by default', () => {
     const query = '{ books(first: 50) { name publisher { name } authors { name countOfBooks } } }';
-    expect(plan(query).estimate).toEqual({ roundTrips: 3, documents: 50 + 50 + 50 * 20, depth: 2, responseNodes: 50 + 50 + 50 * 20 });
-    expect(plan(query, {}, {}, { assumedListSize: 5 }).estimate).toEqual({ roundTrips: 3, documents: 50 + 50 + 50 * 5, depth: 2, responseNodes: 50 + 50 + 50 * 5 });
+    expect(plan(query).estimate).toEqual({ roundTrips: 3, documents: 50 + 50 + 50 * 20, depth: 2, responseNodes: 50 + 50 + 50 * 20, responseBytes: 50 * 50 + 50 * 26 + 50 * 20 * 58 });
+    expect(plan(query, {}, {}, { assumedListSize: 5 }).estimate).toEqual({ roundTrips: 3, documents: 50 + 50 + 50 * 5, depth: 2, responseNodes: 50 + 50 + 50 * 5, responseBytes: 50 * 50 + 50 * 26 + 50 * 5 * 58 });
   });
 
   it('a mutation: the root row is its write unit plus the read back, with the write estimate and how many times it runs', () => {
@@ -88,8 +90,8 @@ describe('planOperation (static, no database)', () => {
       b: publishBook(input: { name: "m", isbn: "2", pages: 1, publishedAt: "2024-01-01T00:00:00Z", publisherId: "${id}", authorIds: ["${id}"] }) { id publisher { name } } }`);
     // Each: 5 (2 reads, 2 writes, commit) + 1 read back; b's publisher join 1. Documents: publisher, up to
     // 10 authors, the authors' update (it may return the document whose counter it bumps), the read back.
-    // Response objects: the two books, and b's publisher.
-    expect(result.estimate).toEqual({ roundTrips: 13, documents: 2 * (1 + 10 + 1 + 1) + 1, depth: 2, responseNodes: 3 });
+    // Response objects: the two books ({"id":v} and {"id":v,"publisher":}), and b's publisher ({"name":v}).
+    expect(result.estimate).toEqual({ roundTrips: 13, documents: 2 * (1 + 10 + 1 + 1) + 1, depth: 2, responseNodes: 3, responseBytes: 24 + 37 + 26 });
     expect(rowsOf(result)).toEqual(['Mutation.publishBook root 12', '  Book.publisher join 1']);
     expect(result.rows[0]).toMatchObject({ writes: { times: 2, estimate: { roundTrips: 5, documents: 12, reads: 2, writes: ['books', 'authors'], commit: true } } });
   });

@@ -16,7 +16,8 @@ describe('runExplainCli without --run', () => {
     expect(out()).toBe(
       [
         'query (anonymous): estimated before execution 3 round trips, at most 1,100 documents, depth 2',
-        'within the limits (50 round trips, 100,000 documents, depth 10)',
+        'within the limits (50 round trips, 100,000 documents, depth 10, 500,000 response objects)',
+        'response: up to 1,100 objects, about 60.4 KiB as JSON',
         '',
         '  field              strategy    est. round trips   other strategies (whole operation)',
         '  Query.books        root find   1',
@@ -133,7 +134,8 @@ describe('runExplainCli without --run', () => {
       [
         // 3 writes + 1 read back + 1 join; documents: the author and up to 20 books.
         'mutation Rename: estimated before execution 5 round trips, at most 21 documents, depth 2',
-        'within the limits (50 round trips, 100,000 documents, depth 10)',
+        'within the limits (50 round trips, 100,000 documents, depth 10, 500,000 response objects)',
+        'response: up to 21 objects, about 555 bytes as JSON',
         '',
         '  field                   strategy            est. round trips   other strategies (whole operation)',
         '  Mutation.renameAuthor   write + read back   4',

@@ -26,7 +26,7 @@ async function run(options: DocjoinCostOptions<Context>, { extensions, roundTrip
   return { rejected, result: singleResult };
 }
 
-const estimate = (roundTrips: number, documents = 10, depth = 2) => () => ({ roundTrips, documents, depth, responseNodes: documents });
+const estimate = (roundTrips: number, documents = 10, depth = 2) => () => ({ roundTrips, documents, depth, responseNodes: documents, responseBytes: 0 });
 
 describe('ApolloServerPluginDocjoinCost', () => {
   it('refuses before the estimate and the admission, and gives back an admission another plugin\'s refusal overtook', async () => {
@@ -170,7 +170,7 @@ describe('the estimate check through ApolloServer', () => {
   it('a wrong estimator is caught: the recorder gets the operation and both numbers', async () => {
     const log = new EstimateViolationLog();
     // Wrong on purpose: one round trip (ignores the join) and `first` documents (ignores the publisher).
-    const server = await serverWith(() => ({ roundTrips: 1, documents: 3, depth: 2, responseNodes: 3 }), log.record);
+    const server = await serverWith(() => ({ roundTrips: 1, documents: 3, depth: 2, responseNodes: 3, responseBytes: 0 }), log.record);
     try {
       const query = 'query Shelf($n: Int) { books(first: $n) { name } }';
       const response = await server.executeOperation({ query, variables: { n: 3 } }, { contextValue: { ledger: new CostLedger() } });
@@ -195,7 +195,7 @@ describe('the estimate check through ApolloServer', () => {
 
   it('a right estimator records nothing, for a query and for a mutation', async () => {
     const log = new EstimateViolationLog();
-    const server = await serverWith(() => ({ roundTrips: 3, documents: 3, depth: 2, responseNodes: 3 }), log.record);
+    const server = await serverWith(() => ({ roundTrips: 3, documents: 3, depth: 2, responseNodes: 3, responseBytes: 0 }), log.record);
     try {
       await server.executeOperation({ query: '{ books { name } }' }, { contextValue: { ledger: new CostLedger() } });
       await server.executeOperation({ query: 'mutation { touch }' }, { contextValue: { ledger: new CostLedger() } });
@@ -208,8 +208,8 @@ describe('the estimate check through ApolloServer', () => {
   it('a mutation is held to one attempt per write unit: the retried attempt is left out, the rest is checked', async () => {
     const log = new EstimateViolationLog();
     // touch sends 5 commands and reads 2 documents; its retried first attempt is 2 commands and 1 document.
-    const exact = await serverWith(() => ({ roundTrips: 3, documents: 1, depth: 0, responseNodes: 1 }), log.record);
-    const below = await serverWith(() => ({ roundTrips: 2, documents: 0, depth: 0, responseNodes: 0 }), log.record);
+    const exact = await serverWith(() => ({ roundTrips: 3, documents: 1, depth: 0, responseNodes: 1, responseBytes: 0 }), log.record);
+    const below = await serverWith(() => ({ roundTrips: 2, documents: 0, depth: 0, responseNodes: 0, responseBytes: 0 }), log.record);
     try {
       const response = await exact.executeOperation({ query: 'mutation { touch }' }, { contextValue: { ledger: new CostLedger() } });
       expect(response.body.kind === 'single' && response.body.singleResult.extensions?.cost).toMatchObject({ roundTrips: 5, documents: 2, estimatedRoundTrips: 3 });

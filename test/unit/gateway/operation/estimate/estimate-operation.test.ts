@@ -1,5 +1,5 @@
 import { Kind, parse, type OperationDefinitionNode } from 'graphql';
-import { estimateOperation, type CostEstimate } from '../../../../../src/gateway/operation/estimate/estimate-operation';
+import { ASSUMED_VALUE_BYTES, estimateOperation, type CostEstimate } from '../../../../../src/gateway/operation/estimate/estimate-operation';
 import { estimateRequest } from '../../../../../src/gateway/operation/estimate/estimate-request';
 import { buildOperationPlan, type OperationPlan } from '../../../../../src/gateway/operation/plan/operation-plan';
 import { buildStorageMap } from '../../../../../src/gateway/startup/storage-map/build-storage-map';
@@ -173,6 +173,27 @@ describe('estimateOperation: the heaviest fields', () => {
       documents: { coordinate: 'Author.books', amount: 10 * L * L, takesFirst: false },
       responseNodes: { coordinate: 'Author.books', amount: 10 * L * L, takesFirst: false },
     });
+  });
+});
+
+describe('estimateOperation: the response bytes', () => {
+  const bytesOf = (query: string, valueBytes?: (typeName: string, fieldName: string) => number | undefined) => {
+    const operation = parse(query).definitions[0] as OperationDefinitionNode;
+    return estimateOperation({ schema, storageMap, plan: planOf(operation), variableValues: {}, strategyFor: (field) => field.defaultStrategy, ...(valueBytes && { valueBytes }) }).responseBytes;
+  };
+
+  it('counts each object as JSON: braces, every response key, and each leaf at its measured average (ASSUMED_VALUE_BYTES unmeasured)', () => {
+    // 10 books of {"name":…,"publisher":{…}} and 10 publishers of {"name":…}.
+    const book = (name: number) => 2 + ('name'.length + 4 + name) + ('publisher'.length + 4);
+    const publisher = (name: number) => 2 + ('name'.length + 4 + name);
+    const query = '{ books(first: 10) { name publisher { name } } }';
+    expect(bytesOf(query)).toBe(10 * book(ASSUMED_VALUE_BYTES) + 10 * publisher(ASSUMED_VALUE_BYTES));
+    const measured = (typeName: string, fieldName: string) => (({ 'Book.name': 40, 'Publisher.name': 12 }) as Record<string, number>)[`${typeName}.${fieldName}`];
+    expect(bytesOf(query, measured)).toBe(10 * book(40) + 10 * publisher(12));
+  });
+
+  it('counts an alias by its response key, and __typename by the type name', () => {
+    expect(bytesOf('{ books(first: 1) { title: name __typename } }')).toBe(2 + ('title'.length + 4 + ASSUMED_VALUE_BYTES) + ('__typename'.length + 4 + '"Book"'.length));
   });
 });
 
