@@ -59,9 +59,18 @@ export function findExceededLimit(estimate: CostEstimate, limits: Partial<CostLi
 export function costLimitExceeded(excess: CostLimitExcess, estimate?: CostEstimate): GraphQLError {
   const { limit, estimated, max } = excess;
   const heaviest = limit === 'depth' ? undefined : estimate?.heaviest?.[limit];
+  // The size the response would have had: what refusing it saved.
+  const bytes = limit === 'responseNodes' && estimate ? estimate.responseBytes : undefined;
+  const size = bytes === undefined ? '' : ` (about ${bytes.toLocaleString('en')} bytes as JSON)`;
   return new GraphQLError(
-    `Operation rejected before execution: its estimated cost of ${estimated} ${UNITS[limit]} exceeds the limit of ${max} (${LIMIT_VARIABLES[limit]}). ${advice(limit, heaviest)}`,
-    { extensions: { code: PublicErrorCode.COST_LIMIT_EXCEEDED, cost: { estimated, max, limit, ...(heaviest && { field: heaviest.coordinate, fieldShare: heaviest.amount }) }, http: { status: 400 } } },
+    `Operation rejected before execution: its estimated cost of ${estimated} ${UNITS[limit]}${size} exceeds the limit of ${max} (${LIMIT_VARIABLES[limit]}). ${advice(limit, heaviest)}`,
+    {
+      extensions: {
+        code: PublicErrorCode.COST_LIMIT_EXCEEDED,
+        cost: { estimated, max, limit, ...(heaviest && { field: heaviest.coordinate, fieldShare: heaviest.amount }), ...(bytes !== undefined && { approximateBytes: bytes }) },
+        http: { status: 400 },
+      },
+    },
   );
 }
 
