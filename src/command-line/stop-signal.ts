@@ -1,18 +1,24 @@
 /**
  * The next SIGINT or SIGTERM, listened for from the call on (before a long start, so a signal during it
- * is not Node's default exit); `cancel` stops listening (a start that failed).
+ * is not Node's default exit); `cancel` stops listening (a start that failed, or a stop that is done).
  *
- * Once one has arrived, the process is stopping, and a repeat must not cut that short: a process
- * manager that signals the whole process group reaches the server twice (directly, and through npm,
- * which forwards it). So a repeated SIGTERM is only reported to `onRepeat`; a second SIGINT (Ctrl-C
- * pressed again) ends the process at once, as a person who presses it twice means.
+ * Once one has arrived, the process is stopping, and the same signal delivered twice must not cut that
+ * short: a signal to the process group (a process manager's SIGTERM, Ctrl-C at a terminal) reaches the
+ * server directly and again through npm, which forwards it. So a repeat is only reported to `onRepeat`,
+ * except a SIGINT more than SAME_SIGNAL_MS after the first: Ctrl-C pressed again, which ends the
+ * process at once (exit 130).
  */
+const SAME_SIGNAL_MS = 1_000;
+
 export function nextStopSignal(options: { onRepeat?: (signal: NodeJS.Signals) => void } = {}): { signal: Promise<NodeJS.Signals>; cancel(): void } {
   let stop!: (signal: NodeJS.Signals) => void;
+  let firstAt = 0;
   const repeat = (received: NodeJS.Signals) => {
-    if (received === 'SIGTERM') return options.onRepeat?.(received);
-    cancel();
-    process.kill(process.pid, received);
+    if (received === 'SIGINT' && Date.now() - firstAt > SAME_SIGNAL_MS) {
+      cancel();
+      return process.exit(130);
+    }
+    options.onRepeat?.(received);
   };
   const cancel = () => {
     for (const listener of [stop, repeat]) {
@@ -22,6 +28,7 @@ export function nextStopSignal(options: { onRepeat?: (signal: NodeJS.Signals) =>
   };
   const signal = new Promise<NodeJS.Signals>((resolve) => {
     stop = (received) => {
+      firstAt = Date.now();
       cancel();
       process.on('SIGINT', repeat);
       process.on('SIGTERM', repeat);

@@ -13,16 +13,18 @@ import { figures, runLoad, send } from './support/load';
 import { startGateway, startMongo, type GatewayProcess, type MongoProcess } from './support/processes';
 
 /**
- * Several gateways, one database: three `docjoin serve` processes on one MongoDB, each with a third of
- * the clients, whose writes fan out to the same copies from different gateways. Gateway 0 is killed
- * mid-fan-out (a host rename's copies held at a proxy) and started again; gateway 1 is drained
- * (SIGTERM) and started again on its port. Afterwards: every acknowledged write is stored, reconcile
- * finds no drift, a migration marker reaches all three within BACKFILL_REFRESH_MS, each process's
- * /metrics counts exactly the requests it answered, and the workload all of them recorded in one
- * collection is merged by `docjoin advise`.
+ * Several gateways, one database: three `docjoin serve` processes on one MongoDB (the embedded server
+ * in its own process, transactions on), each with a third of the clients, whose writes fan out to the
+ * same copies from different gateways. Gateway 0 is killed mid-fan-out (a host rename's copies held at
+ * a proxy) and started again; gateway 1 is drained (SIGTERM) and started again on its port; the load
+ * goes on until both are back. Afterwards: every acknowledged write is stored, reconcile finds no
+ * drift, a migration marker reaches all three at their next refresh (every BACKFILL_REFRESH_MS), each
+ * process's /metrics counts exactly the requests it answered, and the workload all of them recorded in
+ * one collection is merged by `docjoin advise`.
  */
 const CLIENTS_PER_GATEWAY = 4;
-const LOAD_MS = 9_000;
+/** Load goes on this long after both gateways are back. */
+const AFTER_RESTARTS_MS = 4_000;
 const WORKLOAD = 'docjoin_workload';
 const GATEWAY_ENV = { DOCJOIN_WORKLOAD: `collection:${WORKLOAD}`, DOCJOIN_WORKLOAD_FLUSH_MS: '500', DOCJOIN_SHUTDOWN_DELAY_MS: '500' };
 const DOCJOIN_CLI = join(__dirname, '../../src/cli/bin/docjoin.ts');
@@ -84,17 +86,31 @@ it('three gateways on one MongoDB: a kill mid-fan-out and a drain lose no acknow
   const [host] = await db.collection('hosts').find({}, { projection: { _id: 1 }, sort: { _id: 1 }, limit: 1 }).toArray();
 
   // Each slot's clients keep sending to its port, through the kill and the drain; a fifth of the requests write.
+  const loadStartedAt = Date.now();
+  const endLoad = new AbortController();
   const loads = current.map((incarnation, slot) =>
-    runLoad({ url: incarnation.process.url, clients: CLIENTS_PER_GATEWAY, durationMs: LOAD_MS, next: (c, n) => mixedRequest(ids, slot * CLIENTS_PER_GATEWAY + c, n, 0.2), requestTimeoutMs: 20_000 }),
+    runLoad({
+      url: incarnation.process.url,
+      clients: CLIENTS_PER_GATEWAY,
+      durationMs: 180_000,
+      signal: endLoad.signal,
+      next: (c, n) => mixedRequest(ids, slot * CLIENTS_PER_GATEWAY + c, n, 0.2),
+      requestTimeoutMs: 20_000,
+      pauseAfterNoAnswerMs: 50,
+    }),
   );
   await new Promise((resolve) => setTimeout(resolve, 1_500));
   const rename = send(current[0]!.process.url, { name: 'updateHost', query: 'mutation($id: ID!) { updateHost(id: $id, name: "renamed.example.com", ipaddr: "10.9.9.9") { id } }', variables: { id: String(host!._id) } });
   await proxy.held;
   expect(await stop(current[0]!, 'SIGKILL')).toBe('SIGKILL');
   current[0] = await serve(0, mongo.uri, ports[0]);
+  const drainedAt = Date.now();
   expect(await stop(current[1]!, 'SIGTERM')).toBe(0);
   current[1] = await serve(1, mongo.uri, ports[1]);
   incarnations.push(current[0], current[1]);
+  await new Promise((resolve) => setTimeout(resolve, AFTER_RESTARTS_MS));
+  endLoad.abort();
+  const loadMs = Date.now() - loadStartedAt;
   const bySlot = await Promise.all(loads);
   const records = bySlot.flat();
   const renamed = await rename;
@@ -124,10 +140,12 @@ it('three gateways on one MongoDB: a kill mid-fan-out and a drain lose no acknow
   );
   await db.collection(MIGRATIONS_COLLECTION).deleteOne({ _id: 'Book.authors' as never });
 
-  // Metrics: each process counts exactly the requests it answered (its slot's, while it ran, and the probes).
-  const answeredBy = (incarnation: Incarnation) =>
-    bySlot[incarnation.slot]!.filter((record) => record.status !== undefined && record.finishedAt >= incarnation.spawnedAt && (incarnation.exitedAt === undefined || record.finishedAt <= incarnation.exitedAt)).length +
-    (probes.get(incarnation) ?? 0);
+  // Metrics: each process counts exactly the requests it answered: its slot's answered requests sent
+  // while it ran (none can reach a port between one run's exit and the next one's spawn), and the probes.
+  const loadOf = (incarnation: Incarnation) =>
+    bySlot[incarnation.slot]!.filter((record) => record.status !== undefined && record.startedAt >= incarnation.spawnedAt && (incarnation.exitedAt === undefined || record.startedAt < incarnation.exitedAt));
+  const answeredBy = (incarnation: Incarnation) => loadOf(incarnation).length + (probes.get(incarnation) ?? 0);
+  const answeredWhileDraining = loadOf(incarnations[1]!).filter((record) => record.startedAt >= drainedAt).length;
   const metricsCounted = await Promise.all(current.map(async (incarnation) => requestsTotal(await (await fetch(`${incarnation.process.origin}/metrics`)).text())));
   const clientAnswered = current.map(answeredBy);
   for (const incarnation of current) expect(await stop(incarnation, 'SIGTERM')).toBe(0);
@@ -140,7 +158,10 @@ it('three gateways on one MongoDB: a kill mid-fan-out and a drain lose no acknow
   const advised = await promisify(execFile)(process.execPath, ['--import', 'tsx', DOCJOIN_CLI, 'advise', '--config', DEMO_CONFIG, '--mongo-uri', mongo.uri, '--db', 'several', '--workload-collection', WORKLOAD], { cwd: join(__dirname, '../..') });
 
   report('several gateways', {
-    ...figures(records, LOAD_MS),
+    ...figures(records, loadMs),
+    loadMs,
+    answeredWhileDraining,
+    restartedAnswered: [loadOf(current[0]!).length, loadOf(current[1]!).length],
     bySlot: bySlot.map((slot) => slot.length),
     writes: records.filter((record) => record.request.write).length,
     writesAcked: records.filter((record) => record.request.write && record.outcome === 'acked').length,
@@ -159,6 +180,10 @@ it('three gateways on one MongoDB: a kill mid-fan-out and a drain lose no acknow
   expect([renamed.outcome, hostAfter?.name]).toEqual(['unknown', expect.not.stringMatching(/^renamed/)]);
   expect(records.filter((record) => record.request.write && record.outcome === 'acked').length).toBeGreaterThan(0);
   expect(markerSeenAfterMs.filter((ms) => ms === 'never')).toEqual([]);
+  // The drain and both restarts were under load: the drained gateway answered during its lame duck, the new ones served.
+  expect(answeredWhileDraining).toBeGreaterThan(0);
+  expect(loadOf(current[0]!).length).toBeGreaterThan(0);
+  expect(loadOf(current[1]!).length).toBeGreaterThan(0);
   expect(metricsCounted).toEqual(clientAnswered);
   // Every flush of the processes that stopped on SIGTERM is there; the killed one's last window died with it.
   expect(recorded).toBeGreaterThanOrEqual(answeredByFlushed);

@@ -44,13 +44,19 @@ export interface LoadOptions {
   readonly requestTimeoutMs?: number;
   /** Stops the loops early (the scenario's own signal). */
   readonly signal?: AbortSignal;
+  /** A client whose request got no answer (the port closed) waits this long before its next (default 0). */
+  readonly pauseAfterNoAnswerMs?: number;
 }
 
 export async function runLoad(options: LoadOptions): Promise<RequestRecord[]> {
   const records: RequestRecord[] = [];
   const end = Date.now() + options.durationMs;
   const loop = async (client: number) => {
-    for (let n = 0; Date.now() < end && !options.signal?.aborted; n++) records.push(await send(options.url, options.next(client, n), options.requestTimeoutMs ?? 30_000));
+    for (let n = 0; Date.now() < end && !options.signal?.aborted; n++) {
+      const record = await send(options.url, options.next(client, n), options.requestTimeoutMs ?? 30_000);
+      records.push(record);
+      if (record.status === undefined && options.pauseAfterNoAnswerMs) await new Promise((resolve) => setTimeout(resolve, options.pauseAfterNoAnswerMs));
+    }
   };
   await Promise.all(Array.from({ length: options.clients }, (_, client) => loop(client)));
   return records;

@@ -1,38 +1,50 @@
 import { nextStopSignal } from '../../../src/command-line/stop-signal';
 
 /**
- * The stop signal: the first SIGINT or SIGTERM resolves it; a repeated SIGTERM (a process group
- * signalled, reaching the server directly and through npm) is only reported, a second SIGINT ends the
- * process at once, and `cancel` leaves no listener behind. The signals are emitted on `process`
- * (nothing is sent to the test's own process), and `process.kill` is watched, not let through.
+ * The stop signal: the first SIGINT or SIGTERM resolves it; the same signal again (a process group
+ * signalled, reaching the server directly and through npm) is only reported; Ctrl-C pressed again a
+ * second later ends the process at once; `cancel` leaves no listener behind. The signals are emitted on
+ * `process` (nothing is sent to the test's own process), and `process.exit` is watched, not let through.
  */
 const listeners = () => [process.listenerCount('SIGINT'), process.listenerCount('SIGTERM')];
 
-it('resolves with the first signal and only reports a repeated SIGTERM', async () => {
+afterEach(() => jest.useRealTimers());
+
+it('resolves with the first signal and only reports a repeated SIGTERM, however late', async () => {
+  jest.useFakeTimers({ doNotFake: ['nextTick', 'setImmediate', 'queueMicrotask'] });
   const before = listeners();
   const repeats: string[] = [];
   const stop = nextStopSignal({ onRepeat: (signal) => repeats.push(signal) });
-  process.emit('SIGTERM', 'SIGTERM');
-  expect(await stop.signal).toBe('SIGTERM');
-  process.emit('SIGTERM', 'SIGTERM');
-  process.emit('SIGTERM', 'SIGTERM');
-  expect(repeats).toEqual(['SIGTERM', 'SIGTERM']);
-  stop.cancel();
+  try {
+    process.emit('SIGTERM', 'SIGTERM');
+    expect(await stop.signal).toBe('SIGTERM');
+    process.emit('SIGTERM', 'SIGTERM');
+    jest.advanceTimersByTime(5_000);
+    process.emit('SIGTERM', 'SIGTERM');
+    expect(repeats).toEqual(['SIGTERM', 'SIGTERM']);
+  } finally {
+    stop.cancel();
+  }
   expect(listeners()).toEqual(before);
 });
 
-it('ends the process on a second SIGINT, with its own listeners gone so the default action applies', async () => {
+it('takes a SIGINT delivered twice at once (npm forwarding Ctrl-C) as one, and ends the process on Ctrl-C pressed again later', async () => {
+  jest.useFakeTimers({ doNotFake: ['nextTick', 'setImmediate', 'queueMicrotask'] });
   const before = listeners();
-  const kill = jest.spyOn(process, 'kill').mockImplementation(() => true);
+  const exit = jest.spyOn(process, 'exit').mockImplementation(() => undefined as never);
+  const repeats: string[] = [];
+  const stop = nextStopSignal({ onRepeat: (signal) => repeats.push(signal) });
   try {
-    const stop = nextStopSignal();
     process.emit('SIGINT', 'SIGINT');
     expect(await stop.signal).toBe('SIGINT');
-    expect(kill).not.toHaveBeenCalled();
     process.emit('SIGINT', 'SIGINT');
-    expect(kill.mock.calls).toEqual([[process.pid, 'SIGINT']]);
+    expect([repeats, exit.mock.calls]).toEqual([['SIGINT'], []]);
+    jest.advanceTimersByTime(1_500);
+    process.emit('SIGINT', 'SIGINT');
+    expect(exit.mock.calls).toEqual([[130]]);
     expect(listeners()).toEqual(before);
   } finally {
-    kill.mockRestore();
+    stop.cancel();
+    exit.mockRestore();
   }
 });

@@ -1,6 +1,7 @@
 import { GraphQLError } from 'graphql';
 import { PublicErrorCode } from '../../errors/public-error-code';
 import type { CostEstimate, FieldShare } from '../estimate/estimate-operation';
+import { SATURATED } from '../estimate/scope-reads';
 
 export interface CostLimits {
   /** Estimated MongoDB commands per operation (DOCJOIN_MAX_ROUND_TRIPS). */
@@ -60,7 +61,7 @@ export function costLimitExceeded(excess: CostLimitExcess, estimate?: CostEstima
   const { limit, estimated, max } = excess;
   const heaviest = limit === 'depth' ? undefined : estimate?.heaviest?.[limit];
   // The size the response would have had: what refusing it saved.
-  const bytes = limit === 'responseNodes' && estimate ? estimate.responseBytes : undefined;
+  const bytes = limit === 'responseNodes' && estimate && estimate.responseBytes < SATURATED ? estimate.responseBytes : undefined;
   const size = bytes === undefined ? '' : ` (about ${bytes.toLocaleString('en')} bytes as JSON)`;
   return new GraphQLError(
     `Operation rejected before execution: its estimated cost of ${estimated} ${UNITS[limit]}${size} exceeds the limit of ${max} (${LIMIT_VARIABLES[limit]}). ${advice(limit, heaviest)}`,

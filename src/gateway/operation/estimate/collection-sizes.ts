@@ -16,6 +16,8 @@ export const ARRAY_REFRESH_MS = 10 * 60_000;
 
 /** Documents sampled from each collection to measure its fields' sizes. */
 export const FIELD_SAMPLE_SIZE = 100;
+/** A share an average value size must move by before estimates are worked out again. */
+const VALUE_BYTES_CHANGE = 0.25;
 
 /** A list read from an array its parent document holds: references, an embedded array, snapshot copies. */
 interface ArrayList {
@@ -75,10 +77,8 @@ export class CollectionSizes {
     await this.measureArrays();
     await this.measureValueSizes();
     this.#every(SIZE_REFRESH_MS, () => this.countSizes());
-    this.#every(ARRAY_REFRESH_MS, async () => {
-      await this.measureArrays();
-      await this.measureValueSizes();
-    });
+    this.#every(ARRAY_REFRESH_MS, () => this.measureArrays());
+    this.#every(ARRAY_REFRESH_MS, () => this.measureValueSizes());
   }
 
   stop(): void {
@@ -112,17 +112,30 @@ export class CollectionSizes {
     }
   }
 
-  /** The average size, as JSON, of each stored field's value, over a random sample of each collection. */
+  /**
+   * The average size, as JSON, of each stored field's value, over a random sample of each collection.
+   * Only what the refusal of an oversized response reports, so a collection that cannot be sampled is
+   * left unmeasured (ASSUMED_VALUE_BYTES), and the estimates are worked out again only when an average
+   * moved by more than VALUE_BYTES_CHANGE.
+   */
   async measureValueSizes(): Promise<void> {
-    for (const [collection, paths] of this.#storedPaths) {
-      if (paths.length === 0) continue;
-      const topLevel = new Set(paths.map((path) => path.split('.')[0]!));
-      const sample = await this.source.aggregateStatistics(collection, [{ $sample: { size: FIELD_SAMPLE_SIZE } }, { $project: Object.fromEntries([...topLevel].map((field) => [field, 1])) }]);
-      if (sample.length === 0) continue;
-      const averages = new Map(paths.map((path) => [path, Math.ceil(sample.reduce((sum, document) => sum + jsonBytes(valueAt(document, path)), 0) / sample.length)]));
-      this.#valueBytes.set(collection, averages);
-      this.#version++;
-    }
+    let moved = false;
+    await Promise.all(
+      [...this.#storedPaths].map(async ([collection, paths]) => {
+        if (paths.length === 0) return;
+        const topLevel = new Set(paths.map((path) => path.split('.')[0]!));
+        const sample = await this.source
+          .aggregateStatistics(collection, [{ $sample: { size: FIELD_SAMPLE_SIZE } }, { $project: Object.fromEntries([...topLevel].map((field) => [field, 1])) }])
+          .catch(() => []);
+        if (sample.length === 0) return;
+        const averages = new Map(paths.map((path) => [path, Math.ceil(sample.reduce((sum, document) => sum + jsonBytes(valueAt(document, path)), 0) / sample.length)]));
+        const before = this.#valueBytes.get(collection);
+        if (before && paths.every((path) => Math.abs(averages.get(path)! - (before.get(path) ?? 0)) <= VALUE_BYTES_CHANGE * Math.max(1, before.get(path) ?? 0))) return;
+        this.#valueBytes.set(collection, averages);
+        moved = true;
+      }),
+    );
+    if (moved) this.#version++;
   }
 
   #measured(measures: Map<string, number>, name: string, value: number): void {

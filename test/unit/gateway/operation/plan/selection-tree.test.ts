@@ -75,7 +75,7 @@ describe('the selection tree of a plan', () => {
     expect(plan.owned).toBeUndefined();
     expect(plan.depth).toBe(2);
     const estimate = estimateOperation({ schema, storageMap, plan, variableValues: {}, strategyFor: (field) => field.defaultStrategy });
-    expect(estimate).toEqual({ roundTrips: Number.MAX_SAFE_INTEGER, documents: Number.MAX_SAFE_INTEGER, depth: 2, responseNodes: Number.MAX_SAFE_INTEGER });
+    expect(estimate).toEqual({ roundTrips: Number.MAX_SAFE_INTEGER, documents: Number.MAX_SAFE_INTEGER, depth: 2, responseNodes: Number.MAX_SAFE_INTEGER, responseBytes: Number.MAX_SAFE_INTEGER });
   });
 
   it('reads a connection field: page, count and the node selections', () => {
