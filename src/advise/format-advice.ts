@@ -1,4 +1,4 @@
-import type { AdviceReport, EffectPair, FieldAdvice } from './recommend/advice-types';
+import type { AdviceReport, EffectPair, FieldAdvice, PersonalDataCopy } from './recommend/advice-types';
 
 /** The report as a person reads it: the fields to change first, in full; the ones to keep, one line each. */
 export function formatAdvice(report: AdviceReport, heading: string): string {
@@ -27,7 +27,14 @@ function formatChange(field: FieldAdvice): string[] {
     `  effect:  round trips per 1,000 queries ${pair(roundTrips)}; documents written per 1,000 mutations ${pair(writes)}; largest document ${pair(bytes, ' B')}`,
     ...field.evidence.map((line, index) => `  ${index === 0 ? 'seen:   ' : '        '} ${line}`),
     ...(field.antiPatterns.length > 0 ? [`  flags:   ${field.antiPatterns.join(', ')}`] : []),
+    ...(field.personalData ? [`  personal data: ${personalDataLine(field.personalData)}`] : []),
   ];
+}
+
+/** What a copy of personal data spreads, in one line (advise and migrate say it alike). */
+export function personalDataLine(copy: PersonalDataCopy): string {
+  const documents = copy.documents === undefined ? '' : ` (${copy.documents.toLocaleString('en')} documents)`;
+  return `copies ${copy.fields.join(', ')} into ${copy.copiedInto}${documents}: one more place an erasure or an access request must reach, and readers of it see them`;
 }
 
 function pair(effect: EffectPair | undefined, unit = ''): string {

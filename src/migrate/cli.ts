@@ -21,6 +21,8 @@ import { MIGRATE_USAGE, parseMigrateArgs, type MigrateCliCommand, type Migration
 import { migrationsCollection, MIGRATIONS_COLLECTION } from './migration-marker';
 import { indexMovedKey, keyMoveCheck } from './move-key-into-copy';
 import { dropSnapshotSdl, findField, SdlChangeError, widenSnapshotSdl, type SchemaFile } from './snapshot-sdl-change';
+import { describePersonalFields } from '../advise/recommend/personal-data';
+import { personalDataLine } from '../advise/format-advice';
 
 type Io = { out: OutputStream; err: OutputStream };
 type Migrate = Extract<MigrateCliCommand, { kind: 'migrate' }>;
@@ -228,6 +230,7 @@ async function run(command: Migrate, target: { uri: string; db: string; work: Wo
     if (work.kind === 'move-key' && backfill.from !== undefined) {
       for (const key of await indexMovedKeys(db, work.model, backfill)) io.out.write(`created index ${JSON.stringify(key)} on ${backfill.rules.snapshots[0]!.collection}\n`);
     }
+    if (work.kind === 'widen' || work.kind === 'move-key') await tellPersonalData(db, work.model, work.coordinate, backfill, io);
     io.out.write(`backfilling ${coordinate}${backfill.fields ? ` (${backfill.fields.join(', ')})` : ''} in ${where}, batches of ${count(command.batchSize)}…\n`);
     const result = await backfillCopies(db, backfill, { batchSize: command.batchSize, onProgress });
     line.finish();
@@ -258,6 +261,15 @@ async function run(command: Migrate, target: { uri: string; db: string; work: Wo
   } finally {
     await client.close();
   }
+}
+
+/** Names the fields a snapshot is about to copy that look like personal data, and how many documents get them. */
+async function tellPersonalData(db: Db, model: WriteModel, coordinate: string, backfill: CopyBackfill, io: Io): Promise<void> {
+  const targetType = model.storageMap.relations.get(coordinate)?.targetType;
+  const collection = backfill.rules.snapshots[0]?.collection;
+  const fields = targetType === undefined ? [] : describePersonalFields(targetType, backfill.fields ?? []);
+  if (fields.length === 0 || collection === undefined) return;
+  io.out.write(`personal data: ${personalDataLine({ fields, copiedInto: collection, documents: await db.collection(collection).estimatedDocumentCount() })}\n`);
 }
 
 /** The backfill the work asks for, with what only the database tells: the fields left to fill, the path a key moves from. */

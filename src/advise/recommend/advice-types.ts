@@ -57,6 +57,17 @@ export interface FieldAdvice {
   readonly snapshotFields?: readonly string[];
   /** For `bound-array`: the suggested `@join(limit:)`. */
   readonly suggestedLimit?: number;
+  /** For a snapshot change that copies fields looking like personal data (personal-data.ts): which, and where to. */
+  readonly personalData?: PersonalDataCopy;
+}
+
+export interface PersonalDataCopy {
+  /** The newly copied fields that look personal, as `email (e-mail address)`. */
+  readonly fields: readonly string[];
+  /** The collection (or, for copies inside an embedded type, the type) the copies would go into. */
+  readonly copiedInto: string;
+  /** Documents of that collection (its estimated count); undefined when not sampled. */
+  readonly documents: number | undefined;
 }
 
 export interface AdviceReport {

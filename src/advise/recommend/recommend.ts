@@ -5,6 +5,7 @@ import type { AdviceReport, AntiPattern, FieldAdvice } from './advice-types';
 import { arrayAdvice, isUnboundedArray } from './array-advice';
 import { describeStorage } from './describe-storage';
 import { joinAdvice } from './join-advice';
+import { describePersonalFields } from './personal-data';
 import { RULES } from './rules-of-thumb';
 import { snapshotAdvice } from './snapshot-advice';
 import { WorkloadView } from './workload-view';
@@ -28,7 +29,7 @@ export function recommend(input: AdviceInput): AdviceReport {
   const workload = new WorkloadView(input.workload);
   const fields = [...input.storageMap.relations.values()]
     .sort((a, b) => a.coordinate.localeCompare(b.coordinate))
-    .map((field) => adviseField(field, input, workload, thresholds));
+    .map((field) => withPersonalData(adviseField(field, input, workload, thresholds), field, input));
   return { workload: { queries: workload.queries, mutations: workload.mutations }, fields };
 }
 
@@ -82,6 +83,20 @@ function adviseField(field: RelationField, input: AdviceInput, workload: Workloa
     },
     evidence: [],
   };
+}
+
+/** Says which of the fields a snapshot change would newly copy look like personal data, and into how many documents. */
+function withPersonalData(advice: FieldAdvice, field: RelationField, input: AdviceInput): FieldAdvice {
+  if (!advice.snapshotFields) return advice;
+  const copiedToday = field.shapes.snapshot?.fields ?? [];
+  const personal = describePersonalFields(
+    field.targetType,
+    advice.snapshotFields.filter((name) => name !== 'id' && !copiedToday.includes(name)),
+  );
+  if (personal.length === 0) return advice;
+  const collection = input.storageMap.types.get(field.typeName)?.collection;
+  const documents = collection === undefined ? undefined : input.statistics?.collections[collection]?.estimatedCount;
+  return { ...advice, personalData: { fields: personal, copiedInto: collection ?? field.typeName, documents } };
 }
 
 function antiPatterns(field: RelationField, input: AdviceInput, workload: WorkloadView, thresholds: AdviceThresholds): AntiPattern[] {

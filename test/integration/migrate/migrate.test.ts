@@ -89,6 +89,19 @@ reconcile Book.authors: 5 scanned, 0 drifted
     expect(again.code).toBe(0);
   });
 
+  it('names a copied field that looks like personal data, and the documents it is copied into', async () => {
+    const withEmail = SDL.replace('thumbnailUrl: String!', 'thumbnailUrl: String!\n  email: String');
+    const { db, args } = await setUp(withEmail);
+    await db.collection('authors').updateMany({}, [{ $set: { email: { $concat: ['$name', '@example.com'] } } }]);
+    const run = await migrate(['--widen', 'Book.authors', '--fields', 'email', '--write', ...args]);
+    expect(run.err).toBe('');
+    expect(run.out.split('\n').filter((line) => line.startsWith('personal data') || line.startsWith('backfilling')).map((line) => line.split(' in ')[0])).toEqual([
+      'personal data: copies email (e-mail address) into books (5 documents): one more place an erasure or an access request must reach, and readers of it see them',
+      'backfilling Book.authors (email)',
+    ]);
+    expect(run.code).toBe(0);
+  });
+
   it('without --write prints the change only; a field the target lacks is one line, exit 2', async () => {
     const { schemaFile, args } = await setUp(SDL);
     const bad = await migrate(['--widen', 'Book.authors', '--fields', 'avatar', ...args]);

@@ -24,6 +24,7 @@ const SDL = /* GraphQL */ `
     id: ID!
     name: String!
     born: Int!
+    email: String
     countOfBooks: Int!
     books: [Book!]! @join(localField: "_id", foreignField: "authors.id", sort: "title")
   }
@@ -107,6 +108,22 @@ describe('recommend', () => {
     // books' writes already count; the renames already rewrite 200 copies of 50 authors: none more.
     expect(authors.effect.documentsWrittenPer1000Mutations).toEqual({ before: 4000, after: 7500 });
     expect(authors.evidence).toContain('100 mutation(s) wrote 150 authors document(s), each copied by about 4 books document(s): about 350 copies more to rewrite if they change countOfBooks');
+  });
+
+  it('says when a widening copies fields that look like personal data, and into how many documents; not otherwise', () => {
+    const widening = (fields: string[]) =>
+      advice(
+        recommend({
+          storageMap,
+          statistics: { collections: { books: { estimatedCount: 12_000 } }, relations: {}, snapshots: [] } as unknown as DataStatistics,
+          workload: workload({ queries: 100, mutationCount: 0, fields: [field({ field: 'Book.authors', strategy: 'snapshot', operations: 100, roundTrips: 50, snapshotMisses: 80, missing: [{ fields, operations: 60, misses: 80 }] })] }),
+        }),
+        'Book.authors',
+      );
+    const email = widening(['email']);
+    expect([email.kind, email.personalData]).toEqual(['widen-snapshot', { fields: ['email (e-mail address)'], copiedInto: 'books', documents: 12_000 }]);
+    const counter = widening(['countOfBooks']);
+    expect([counter.kind, counter.personalData]).toEqual(['widen-snapshot', undefined]);
   });
 
   it('does not widen a snapshot for fields it already declares (copies a backfill has not reached yet)', () => {
