@@ -14,7 +14,7 @@ export { type ExecutionScope } from './request/execution/compiled-execution';
 export { createGateway, type CreateGatewayOptions, type ExecutedOperation, type Gateway } from './create-gateway';
 export { keyString } from './documents/key-string';
 export { objectIdArgument } from './documents/object-id-argument';
-export { readPath } from './documents/read-path';
+export { readPath, writePath } from './documents/read-path';
 export { DatabaseMismatchError, StorageConfigError } from './errors/internal-errors';
 export { badUserInput, forbidden, PublicErrorCode } from './errors/public-error-code';
 export { AuthOptionError, type AuthOptions, type AuthenticationRequest, type JwtOptions, ROLE_HEADER, unauthenticated, type Viewer } from './request/authentication/authenticate';

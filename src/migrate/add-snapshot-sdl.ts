@@ -60,12 +60,15 @@ export function addSnapshotSdl(files: readonly SchemaFile[], storageMap: Storage
     from = reference;
     refuseOtherReaders(storageMap, coordinate, reference, copyPath);
     edits.push({ file: source.file, start: localFieldNode.loc!.start, end: localFieldNode.loc!.end, text: JSON.stringify(`${copyPath}.id`) });
+    const places = embeddingPlaces(storageMap, relation.typeName);
     for (const reverse of storageMap.relations.values()) {
       const reverseJoin = reverse.shapes.join;
-      if (reverseJoin?.direction !== 'byReference' || reverseJoin.collection !== storageMap.types.get(relation.typeName)?.collection || reverseJoin.foreignField !== reference) continue;
+      if (reverseJoin?.direction !== 'byReference') continue;
+      const place = places.find(({ collection, prefix }) => reverseJoin.collection === collection && reverseJoin.foreignField === `${prefix}${reference}`);
+      if (!place) continue;
       const declared = findField(files, reverse.coordinate);
       const foreignField = directive(declared.field, 'join')!.arguments!.find((argument) => argument.name.value === 'foreignField')!.value;
-      edits.push({ file: declared.source.file, start: foreignField.loc!.start, end: foreignField.loc!.end, text: JSON.stringify(`${copyPath}.id`) });
+      edits.push({ file: declared.source.file, start: foreignField.loc!.start, end: foreignField.loc!.end, text: JSON.stringify(`${place.prefix}${copyPath}.id`) });
     }
   }
   const snapshot = `@snapshot(path: ${JSON.stringify(copyPath)}, fields: [${copied.map((name) => JSON.stringify(name)).join(', ')}])`;
@@ -105,6 +108,25 @@ function refuseOtherReaders(storageMap: StorageMap, coordinate: string, referenc
       throw new SdlChangeError(`${filtering} filters on "${reference}", which the copy replaces; filter on the relation's copy instead before adding the snapshot`);
     }
   }
+}
+
+/**
+ * Where documents of `typeName` are stored: its own collection (prefix ""), or, for an embedded type,
+ * each collection embedding it with the path there (`orders`, "lines.").
+ */
+function embeddingPlaces(storageMap: StorageMap, typeName: string): Array<{ collection: string; prefix: string }> {
+  const places: Array<{ collection: string; prefix: string }> = [];
+  const walk = (current: string, collection: string, prefix: string, seen: ReadonlySet<string>) => {
+    if (current === typeName) places.push({ collection, prefix });
+    for (const field of storageMap.types.get(current)?.fields.values() ?? []) {
+      const embedded = field.kind === 'relation' ? field.shapes.embedded : undefined;
+      if (field.kind === 'relation' && embedded && !seen.has(field.targetType)) walk(field.targetType, collection, `${prefix}${embedded.path}.`, new Set([...seen, field.targetType]));
+    }
+  };
+  for (const type of storageMap.types.values()) {
+    if (type.collection !== undefined) walk(type.typeName, type.collection, '', new Set([type.typeName]));
+  }
+  return places;
 }
 
 function directive(field: FieldDefinitionNode, name: string): ConstDirectiveNode | undefined {

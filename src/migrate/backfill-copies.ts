@@ -105,10 +105,24 @@ export async function backfillCopies(db: Db, backfill: CopyBackfill, options: Ba
  * no word yet that every gateway does) it stays unfinished, and the next run starts a whole new pass.
  */
 export async function checkBackfill(db: Db, backfill: CopyBackfill, options: { batchSize: number; finish: boolean }): Promise<readonly DriftReport[]> {
-  const reports: DriftReport[] = [];
-  for (const check of backfill.checks(db)) reports.push(await scanInBatches(db, check, { batchSize: options.batchSize, fix: false }, (batch, report) => check.check(batch, report)));
+  const reports = await scanWithoutFixing(db, backfill, { batchSize: options.batchSize });
   const clean = reports.every((report) => report.drifted === 0);
   await migrationsCollection(db).updateOne({ _id: backfill.coordinate }, { $set: clean && options.finish ? { finishedAt: new Date() } : { resumeAfter: null } });
+  return reports;
+}
+
+/**
+ * What backfillCopies would do, writing nothing (not even the marker): per copy, the documents it reads
+ * and those whose copies differ from what the backfill would set (`drifted`: the ones it would rewrite).
+ */
+export async function previewBackfill(db: Db, backfill: CopyBackfill, options: Pick<BackfillOptions, 'batchSize' | 'onProgress'>): Promise<readonly DriftReport[]> {
+  await requireCollections(db, { ...backfill.rules, inverses: [] });
+  return scanWithoutFixing(db, backfill, options);
+}
+
+async function scanWithoutFixing(db: Db, backfill: CopyBackfill, options: Pick<BackfillOptions, 'batchSize' | 'onProgress'>): Promise<DriftReport[]> {
+  const reports: DriftReport[] = [];
+  for (const check of backfill.checks(db)) reports.push(await scanInBatches(db, check, { batchSize: options.batchSize, fix: false, onProgress: options.onProgress }, (batch, report) => check.check(batch, report)));
   return reports;
 }
 

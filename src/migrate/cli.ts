@@ -12,14 +12,14 @@ import { ProjectConfigError, type Project } from '../project/load-project';
 import { reconcileChecks } from '../reconcile/reconcile';
 import type { ReconcileProgress } from '../reconcile/reconcile-types';
 import { addSnapshotSdl } from './add-snapshot-sdl';
-import { backfillCopies, checkBackfill, reconcileBackfill, type CopyBackfill } from './backfill-copies';
+import { backfillCopies, checkBackfill, previewBackfill, reconcileBackfill, type CopyBackfill } from './backfill-copies';
 import { addBoundedArraySdl, addCounterSdl } from './derived-field-sdl';
 import { readAdvice, AdviceFileError } from './read-advice';
 import { dropSnapshotCopies, type DroppedSnapshot } from './drop-snapshot-copies';
 import { formatSdlDiff } from './format-sdl-diff';
 import { MIGRATE_USAGE, parseMigrateArgs, type MigrateCliCommand, type MigrationRequest } from './migrate-args';
 import { migrationsCollection, MIGRATIONS_COLLECTION } from './migration-marker';
-import { indexMovedKey, keyMoveCheck } from './move-key-into-copy';
+import { indexMovedKey, keyMoveCheck, movedKeyPaths } from './move-key-into-copy';
 import { dropSnapshotSdl, findField, SdlChangeError, widenSnapshotSdl, type SchemaFile } from './snapshot-sdl-change';
 import { describePersonalFields } from '../advise/recommend/personal-data';
 import { personalDataLine } from '../advise/format-advice';
@@ -212,14 +212,16 @@ async function run(command: Migrate, target: { uri: string; db: string; work: Wo
   const onProgress = ({ kind, coordinate, scanned, total }: ReconcileProgress) => line.show(`${kind} ${coordinate} ${count(scanned)} / ${count(total)}`, scanned === total);
   const { work } = target;
   const coordinate = work.kind === 'fill' ? work.backfill.coordinate : work.kind === 'drop' ? work.dropped.coordinate : work.coordinate;
+  const dryRun = !command.write;
   try {
     await client.connect();
     const db = client.db(target.db);
+    if (dryRun) io.out.write('dry run: nothing is written (--write applies the change)\n');
     if (work.kind === 'drop') {
-      io.out.write(`dropping ${coordinate}'s copied fields in ${where}, batches of ${count(command.batchSize)}…\n`);
-      const report = await dropSnapshotCopies(db, work.dropped, { batchSize: command.batchSize, onProgress });
+      io.out.write(`${dryRun ? 'reading what dropping' : 'dropping'} ${coordinate}'s copied fields ${dryRun ? 'would change ' : ''}in ${where}, batches of ${count(command.batchSize)}…\n`);
+      const report = await dropSnapshotCopies(db, work.dropped, { batchSize: command.batchSize, fix: !dryRun, onProgress });
       line.finish();
-      io.out.write(`dropped ${coordinate}'s copied fields: ${count(report.scanned)} scanned, ${count(report.fixed)} rewritten\n`);
+      io.out.write(`${dryRun ? 'would drop' : 'dropped'} ${coordinate}'s copied fields: ${count(report.scanned)} scanned, ${count(dryRun ? report.drifted : report.fixed)} ${dryRun ? 'to rewrite' : 'rewritten'}\n`);
       return 0;
     }
     const backfill = await backfillOf(db, work);
@@ -228,10 +230,19 @@ async function run(command: Migrate, target: { uri: string; db: string; work: Wo
       return 2;
     }
     if (work.kind === 'move-key' && backfill.from !== undefined) {
-      for (const key of await indexMovedKeys(db, work.model, backfill)) io.out.write(`created index ${JSON.stringify(key)} on ${backfill.rules.snapshots[0]!.collection}\n`);
+      for (const { collection, key } of await indexMovedKeys(db, work.model, backfill, { create: !dryRun })) io.out.write(`${dryRun ? 'would create' : 'created'} index ${JSON.stringify(key)} on ${collection}\n`);
     }
     if (work.kind === 'widen' || work.kind === 'move-key') await tellPersonalData(db, work.model, work.coordinate, backfill, io);
-    io.out.write(`backfilling ${coordinate}${backfill.fields ? ` (${backfill.fields.join(', ')})` : ''} in ${where}, batches of ${count(command.batchSize)}…\n`);
+    const filled = `${coordinate}${backfill.fields ? ` (${backfill.fields.join(', ')})` : ''}`;
+    const batchesOf = `batches of ${count(command.batchSize)}…`;
+    if (dryRun) {
+      io.out.write(`reading what backfilling ${filled} would change in ${where}, ${batchesOf}\n`);
+      const previews = await previewBackfill(db, backfill, { batchSize: command.batchSize, onProgress });
+      line.finish();
+      for (const report of previews) io.out.write(`would backfill ${report.coordinate}: ${count(report.scanned)} scanned, ${count(report.drifted)} to rewrite (${plural(batches(report.scanned, command.batchSize), 'batch', 'batches')})\n`);
+      return 0;
+    }
+    io.out.write(`backfilling ${filled} in ${where}, ${batchesOf}\n`);
     const result = await backfillCopies(db, backfill, { batchSize: command.batchSize, onProgress });
     line.finish();
     if (result.resumedAfter !== undefined) io.out.write(`resumed after _id ${String(result.resumedAfter)}\n`);
@@ -243,12 +254,11 @@ async function run(command: Migrate, target: { uri: string; db: string; work: Wo
     const drifted = checks.reduce((sum, report) => sum + report.drifted, 0);
     if (drifted > 0) {
       const next = work.kind === 'move-key' ? 'run this command again (the SDL change waits until none is left)' : 'deploy the schema change, then run this command again';
-      io.err.write(`migrate: ${count(drifted)} documents were written meanwhile by a gateway that does not keep the new copies (the old schema?); ${next}\n`);
+      io.err.write(`migrate: ${plural(drifted, 'document was', 'documents were')} written meanwhile by a gateway that does not keep the new copies (the old schema?); ${next}\n`);
       return 3;
     }
-    if (!finish) io.out.write(`filled ${coordinate}; gateways still count or join it: deploy the schema change, then run this again with --deployed\n`);
+    if (!finish) io.out.write(`filled ${coordinate}; gateways still count or join it: deploy the schema change, then run this again with --write --deployed\n`);
     if (work.kind === 'move-key' && work.deferred.length > 0) {
-      if (!command.write) return 0;
       for (const edit of work.deferred) writeFileSync(edit.file, edit.text);
       io.out.write(`wrote ${work.shown}: deploy it, then run this command again to give a copy to parents the old schema wrote meanwhile\n`);
     }
@@ -256,11 +266,17 @@ async function run(command: Migrate, target: { uri: string; db: string; work: Wo
   } catch (error) {
     line.finish();
     const reason = error instanceof Error ? error.message : String(error);
-    io.err.write(`migrate: ${work.kind === 'drop' ? 'dropping' : 'backfilling'} ${coordinate} in ${where} failed: ${reason.split('\n')[0]}\n`);
+    const doing = dryRun ? 'reading' : work.kind === 'drop' ? 'dropping' : 'backfilling';
+    io.err.write(`migrate: ${doing} ${coordinate} in ${where} failed: ${reason.split('\n')[0]}\n`);
     return 1;
   } finally {
     await client.close();
   }
+}
+
+/** The batches of `batchSize` a scan of `documents` reads (each followed by at most one bulk write). */
+function batches(documents: number, batchSize: number): number {
+  return Math.ceil(documents / batchSize);
 }
 
 /** Names the fields a snapshot is about to copy that look like personal data, and how many documents get them. */
@@ -285,9 +301,10 @@ async function backfillOf(db: Db, work: Exclude<Work, { kind: 'drop' }>): Promis
       const marker = await migrationsCollection(db).findOne({ _id: work.coordinate });
       const from = work.from ?? marker?.from;
       if (from === undefined) return `${work.coordinate} already declares its @snapshot and no key move of it is recorded in ${MIGRATIONS_COLLECTION}; use --widen to copy more fields`;
-      const location = work.model.snapshots.find((candidate) => candidate.coordinate === work.coordinate)!;
+      const locations = keyMoveLocations(work.model, work.coordinate);
       // Whole copies of the parents in other parents' bounded arrays take the new copy too.
-      const arrays = work.model.boundedArrays.filter((array) => array.childCollection === location.collection);
+      const collections = new Set(locations.map((location) => location.collection));
+      const arrays = work.model.boundedArrays.filter((array) => collections.has(array.childCollection));
       const copies = new Set(arrays.map((array) => array.coordinate));
       const fields = work.fields.slice(1);
       return {
@@ -295,8 +312,8 @@ async function backfillOf(db: Db, work: Exclude<Work, { kind: 'drop' }>): Promis
         kind: SNAPSHOT_BACKFILL,
         fields,
         from,
-        rules: { snapshots: [location], boundedArrays: arrays, counters: [] },
-        checks: (database) => [keyMoveCheck(database, { location, from, copyIsTruth: work.copyIsTruth }), ...reconcileChecks(database, work.model).filter((check) => copies.has(check.coordinate))],
+        rules: { snapshots: locations, boundedArrays: arrays, counters: [] },
+        checks: (database) => [...locations.map((location) => keyMoveCheck(database, { location, from, copyIsTruth: work.copyIsTruth })), ...reconcileChecks(database, work.model).filter((check) => copies.has(check.coordinate))],
       };
     }
     default: {
@@ -306,12 +323,25 @@ async function backfillOf(db: Db, work: Exclude<Work, { kind: 'drop' }>): Promis
   }
 }
 
+/**
+ * Where a snapshot added to a plain join puts its copies: the field's own location, or, for a field of an
+ * embedded type (`OrderLine.product`), each place that type is embedded (`Order.lines.product`).
+ */
+function keyMoveLocations(model: WriteModel, coordinate: string): SnapshotLocation[] {
+  const own = model.snapshots.find((location) => location.coordinate === coordinate);
+  return own ? [own] : snapshotLocations(model, coordinate);
+}
+
 /** Indexes on the moved key for the reverse joins that now read it (`Publisher.books` on `publisher.id`). */
-async function indexMovedKeys(db: Db, model: WriteModel, backfill: CopyBackfill): Promise<Document[]> {
-  const location = backfill.rules.snapshots[0]!;
-  const movedTo = `${location.segments[0]!.path}.${location.key}`;
-  const readers = [...model.storageMap.relations.values()].some((field) => field.shapes.join?.direction === 'byReference' && field.shapes.join.collection === location.collection && field.shapes.join.foreignField === movedTo);
-  return readers ? indexMovedKey(db, location.collection, backfill.from!, movedTo) : [];
+async function indexMovedKeys(db: Db, model: WriteModel, backfill: CopyBackfill, options: { create: boolean }): Promise<Array<{ collection: string; key: Document }>> {
+  const created: Array<{ collection: string; key: Document }> = [];
+  for (const location of backfill.rules.snapshots) {
+    const { from, to } = movedKeyPaths({ location, from: backfill.from! });
+    const readers = [...model.storageMap.relations.values()].some((field) => field.shapes.join?.direction === 'byReference' && field.shapes.join.collection === location.collection && field.shapes.join.foreignField === to);
+    if (!readers) continue;
+    for (const key of await indexMovedKey(db, location.collection, from, to, options)) created.push({ collection: location.collection, key });
+  }
+  return created;
 }
 
 /**
@@ -323,6 +353,10 @@ async function pendingFields(db: Db, work: Extract<Work, { kind: 'widen' }>): Pr
   const copied = new Set(work.model.snapshots.filter((location) => work.copies.includes(location.coordinate)).flatMap((location) => location.fields.map((field) => field.name)));
   if (marker && marker.kind === SNAPSHOT_BACKFILL && marker.finishedAt === undefined && marker.fields !== undefined && marker.fields.every((name) => copied.has(name))) return marker.fields;
   return work.requested;
+}
+
+function plural(value: number, one: string, many: string): string {
+  return `${count(value)} ${value === 1 ? one : many}`;
 }
 
 function count(value: number): string {

@@ -16,10 +16,11 @@ export interface DroppedSnapshot {
  * Reduces every copy at `path` to its key, in `_id` batches, each batch one bulk write whose updates are
  * guarded by the value read (reconcile's scan), so a write that raced the scan is never overwritten.
  * `drifted`/`fixed` in the report count documents that still held copied fields / were rewritten.
+ * With `fix: false` (a dry run) nothing is written.
  */
-export async function dropSnapshotCopies(db: Db, dropped: DroppedSnapshot, options: { batchSize: number; onProgress?: (progress: ReconcileProgress) => void }): Promise<DriftReport> {
+export async function dropSnapshotCopies(db: Db, dropped: DroppedSnapshot, options: { batchSize: number; fix: boolean; onProgress?: (progress: ReconcileProgress) => void }): Promise<DriftReport> {
   const target = { coordinate: dropped.coordinate, kind: 'snapshot' as const, collection: dropped.collection, projection: { _id: 1, [dropped.path]: 1 } };
-  return scanInBatches(db, target, { batchSize: options.batchSize, fix: true, onProgress: options.onProgress }, async (batch: Document[]) => {
+  return scanInBatches(db, target, { batchSize: options.batchSize, fix: options.fix, onProgress: options.onProgress }, async (batch: Document[]) => {
     const repairs: Repair[] = [];
     for (const document of batch) {
       const value: unknown = document[dropped.path];

@@ -39,16 +39,18 @@ export const MIGRATE_USAGE = `Usage: docjoin migrate --widen Type.field --fields
        docjoin migrate --advice advice.json --field Type.field [--write] [...]
        docjoin migrate --drop-snapshot Type.field [--write] [...]
 
-Applies a storage change to the schema and the data: prints the SDL change (a diff with file and line;
---write applies it), then fills the new copies from their sources in _id batches, resumable: a rerun
-after a kill continues after the last finished batch (the marker in the docjoin_migrations collection).
-It ends with reconcile's check of what it filled; no drift finishes the marker.
+Applies a storage change to the schema and the data. Without --write it is a dry run: it prints the SDL
+change (a diff with file and line) and reads what the data change would touch (documents scanned, and
+those it would rewrite, per copy), writing nothing. With --write it writes the SDL change and fills the
+new copies from their sources in _id batches, resumable: a rerun after a kill continues after the last
+finished batch (the marker in the docjoin_migrations collection). It ends with reconcile's check of what
+it filled; no drift finishes the marker.
 
 Widening a snapshot: deploy the schema change, then run it; until a copy holds the new fields the
 gateway joins it. Adding a counter or a bounded array: run it first (with --write), deploy the schema
-change, then run it again with --deployed. Until a pass that clean after the deploy finishes the marker,
-gateways do not trust the new values (a write may start one from nothing): they count, or join, every
-parent, so answers stay right at the cost of a query per level. Adding a snapshot to a plain join moves
+change, then run it again with --write --deployed. Until a pass that clean after the deploy finishes
+the marker, gateways do not trust the new values (a write may start one from nothing): they count, or
+join, every parent, so answers stay right at the cost of a query per level. Adding a snapshot to a plain join moves
 its key into the copy (publisherId → publisher.id), which a gateway on the old schema does not write:
 the backfill runs first, with the old schema deployed, and --write writes the SDL change only once every
 parent holds its copy; deploy it, then run the command again to fill parents the old schema wrote
@@ -71,7 +73,8 @@ meanwhile. Dropping a snapshot removes the copied fields only once the schema no
   --field Type.field    this field (widen-snapshot, add-snapshot or drop-snapshot)
   --drop-snapshot Type.field
                         stop copying: the field reads by its @join
-  --write               write the SDL change to the schema file (default: print it only)
+  --write               apply: write the SDL change to the schema file and change the data (default:
+                        a dry run that prints both and writes nothing)
   --deployed            (--add-counter, --add-bounded-array) every gateway serves the change: a clean
                         pass now finishes the backfill, and gateways read the stored values
   --batch-size N        documents per read and per write command (default ${DEFAULT_BATCH_SIZE})

@@ -1,15 +1,18 @@
 import type { Db, Document } from 'mongodb';
-import { readPath, type SnapshotLocation } from '../gateway';
+import { readPath, writePath, type SnapshotLocation } from '../gateway';
 import { cloneValue, sameValue } from '../reconcile/canonical-value';
-import { fetchSnapshotSources } from '../reconcile/check-snapshot';
+import { fetchSnapshotSources, objectsAt } from '../reconcile/check-snapshot';
 import type { Check } from '../reconcile/reconcile';
 import type { DriftReport } from '../reconcile/reconcile-types';
 import type { Repair } from '../reconcile/scan-batches';
 
 export interface KeyMove {
-  /** The snapshot added (a top-level one: `Book.publisher` at `publisher`). */
+  /** The snapshot added: a top-level one (`Book.publisher` at `publisher`), or one inside embedded copies (`Order.lines.product`). */
   readonly location: SnapshotLocation;
-  /** The reference the key moves from: `publisherId`, or an id array `partIds`. */
+  /**
+   * The reference the key moves from, in the object that holds the copy: `publisherId` in a book, an id
+   * array `partIds`, or `productId` in each of an order's `lines`.
+   */
   readonly from: string;
   /**
    * Which side is the truth where both exist: the old reference while a gateway on the old schema
@@ -20,65 +23,96 @@ export interface KeyMove {
 }
 
 /**
- * The check that gives every parent its copy: the key from the reference (`{ id: publisherId }`, one
+ * The check that gives every parent its copies: the key from the reference (`{ id: publisherId }`, one
  * copy per id of an array), the fields from the source, as reconcile's snapshot fix would set them.
- * The reference stays, for a gateway on the old schema. Each repair is guarded by both values as read,
- * so a parent written meanwhile is left to the next pass.
+ * The reference stays, for a gateway on the old schema. A copy inside embedded objects is set in each of
+ * them, and the document's whole top-level value is rewritten. Each repair is guarded by the values as
+ * read, so a parent written meanwhile is left to the next pass.
  */
 export function keyMoveCheck(db: Db, move: KeyMove): Check {
   const { location, from } = move;
-  const path = location.segments[0]!.path;
-  const isList = location.segments[0]!.isArray;
+  const top = location.segments[0]!.path;
+  const holders = location.segments.slice(0, -1);
+  const copy = location.segments[location.segments.length - 1]!;
+  // A top-level copy's reference sits beside it in the document; a nested one's inside `top`.
+  const nested = holders.length > 0;
   return {
     coordinate: location.coordinate,
     kind: 'snapshot',
     collection: location.collection,
-    projection: { _id: 1, [from]: 1, [path]: 1 },
+    projection: nested ? { _id: 1, [top]: 1 } : { _id: 1, [from]: 1, [top]: 1 },
     async check(batch: Document[], report: DriftReport): Promise<Repair[]> {
-      const wanted = batch.map((parent) => ({ _id: parent._id, [path]: wantedCopies(parent) }));
+      const wanted = batch.map(wantedDocument);
       const sources = await fetchSnapshotSources(db, location, wanted);
       const repairs: Repair[] = [];
       batch.forEach((parent, index) => {
         const want = wanted[index]!;
         sources.drifted(want, report);
         sources.correct(want);
-        const have = readPath(parent, path);
-        if (want[path] === undefined || sameValue(have, want[path])) return;
-        repairs.push({ id: parent._id, filter: { _id: parent._id, [from]: readPath(parent, from) ?? null, [path]: have ?? null }, update: { $set: { [path]: want[path] } } });
+        const have = readPath(parent, top);
+        const wantTop = readPath(want, top);
+        if (wantTop === undefined || sameValue(have, wantTop)) return;
+        const guard = nested ? { [top]: have ?? null } : { [from]: readPath(parent, from) ?? null, [top]: have ?? null };
+        repairs.push({ id: parent._id, filter: { _id: parent._id, ...guard }, update: { $set: { [top]: wantTop } } });
       });
       return repairs;
     },
   };
 
-  /** The copies the parent should hold, keyed by the truth side; undefined: none, and none is there. */
-  function wantedCopies(parent: Document): unknown {
-    const have = readPath(parent, path);
+  /** The parent's `top` as it should be: every copy set from its holder's reference (sources not yet applied). */
+  function wantedDocument(parent: Document): Document {
+    const want: Document = { _id: parent._id };
+    if (!nested) {
+      const copies = wantedCopies(parent);
+      if (copies !== undefined) writePath(want, top, copies);
+      return want;
+    }
+    const value = readPath(parent, top);
+    if (value === undefined) return want;
+    writePath(want, top, cloneValue(value));
+    for (const holder of objectsAt(want, holders)) {
+      const copies = wantedCopies(holder);
+      if (copies !== undefined) writePath(holder, copy.path, copies);
+    }
+    return want;
+  }
+
+  /** The copies `holder` should hold, keyed by the truth side; undefined: none, and none is there. */
+  function wantedCopies(holder: Document): unknown {
+    const have = readPath(holder, copy.path);
     if (move.copyIsTruth && have !== undefined && have !== null) return cloneValue(have);
-    const reference = readPath(parent, from);
+    const reference = readPath(holder, from);
     // No reference: no copy either (the old schema unset it).
-    if (reference === undefined || reference === null) return have === undefined ? undefined : isList ? [] : null;
+    if (reference === undefined || reference === null) return have === undefined ? undefined : copy.isArray ? [] : null;
     const keys = Array.isArray(reference) ? reference : [reference];
     const copies = keys.map((key) => ({ [location.key]: key }));
-    return isList ? copies : copies[0];
+    return copy.isArray ? copies : copies[0];
   }
+}
+
+/** Where a moved key is stored, in whole-document paths: `publisherId` → `publisher.id`, or `lines.productId` → `lines.product.id`. */
+export function movedKeyPaths(move: Pick<KeyMove, 'location' | 'from'>): { from: string; to: string } {
+  const holders = move.location.segments.slice(0, -1).map((segment) => segment.path);
+  return { from: [...holders, move.from].join('.'), to: [...move.location.segments.map((segment) => segment.path), move.location.key].join('.') };
 }
 
 /**
  * An index for every index of `collection` that reads `from`, with the moved key in its place: the
  * reverse joins now read `to` (`publisher.id`). The old ones stay for a gateway on the old schema.
- * Returns the keys of the indexes created (none when they exist).
+ * Returns the keys of the indexes missing, created unless `create` is false (a dry run).
  */
-export async function indexMovedKey(db: Db, collection: string, from: string, to: string): Promise<Document[]> {
-  const created: Document[] = [];
-  for (const index of await db.collection(collection).listIndexes().toArray()) {
+export async function indexMovedKey(db: Db, collection: string, from: string, to: string, { create }: { create: boolean }): Promise<Document[]> {
+  const missing: Document[] = [];
+  const indexes = await db.collection(collection).listIndexes().toArray();
+  for (const index of indexes) {
     const key = index.key as Document;
     if (!Object.hasOwn(key, from)) continue;
     const moved = Object.fromEntries(Object.entries(key).map(([path, direction]) => [path === from ? to : path, direction]));
     // Key order matters in an index, so compare the entries in order.
-    const exists = (await db.collection(collection).listIndexes().toArray()).some((candidate) => JSON.stringify(Object.entries(candidate.key as Document)) === JSON.stringify(Object.entries(moved)));
-    if (exists) continue;
-    await db.collection(collection).createIndex(moved, { ...(index.unique === true && { unique: true }), ...(index.sparse === true && { sparse: true }) });
-    created.push(moved);
+    const sameKey = (candidate: Document) => JSON.stringify(Object.entries(candidate)) === JSON.stringify(Object.entries(moved));
+    if (indexes.some((candidate) => sameKey(candidate.key as Document)) || missing.some(sameKey)) continue;
+    if (create) await db.collection(collection).createIndex(moved, { ...(index.unique === true && { unique: true }), ...(index.sparse === true && { sparse: true }) });
+    missing.push(moved);
   }
-  return created;
+  return missing;
 }

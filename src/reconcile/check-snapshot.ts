@@ -44,7 +44,7 @@ export interface SnapshotSources {
 export async function fetchSnapshotSources(db: Db, location: SnapshotLocation, documents: readonly Document[]): Promise<SnapshotSources> {
   const ids = new Map<string, unknown>();
   for (const document of documents) {
-    for (const copy of collectCopies(document, location.segments)) {
+    for (const copy of objectsAt(document, location.segments)) {
       const id = copy[location.key];
       if (id !== undefined && id !== null) ids.set(keyString(id), id);
     }
@@ -59,7 +59,7 @@ export async function fetchSnapshotSources(db: Db, location: SnapshotLocation, d
   // Walks the copies in `document`; with `apply`, corrects them in place. Returns whether any field differed.
   const visit = (document: Document, apply: boolean, tally?: { entries: number; dangling: number }): boolean => {
     let differs = false;
-    for (const copy of collectCopies(document, location.segments)) {
+    for (const copy of objectsAt(document, location.segments)) {
       if (tally) tally.entries += 1;
       const source = sources.get(keyString(copy[location.key]));
       if (!source) {
@@ -78,13 +78,13 @@ export async function fetchSnapshotSources(db: Db, location: SnapshotLocation, d
   return { drifted: (document, tally) => visit(document, false, tally), correct: (document) => void visit(document, true) };
 }
 
-/** The copy objects at the end of `segments` (mutable references into `container`). */
-function collectCopies(container: Record<string, unknown>, segments: SnapshotLocation['segments']): Record<string, unknown>[] {
+/** The objects at the end of `segments`, e.g. a snapshot's copies (mutable references into `container`). */
+export function objectsAt(container: Record<string, unknown>, segments: SnapshotLocation['segments']): Record<string, unknown>[] {
   const [segment, ...rest] = segments;
   if (!segment) return isObject(container) ? [container] : [];
   const value = segment.path.split('.').reduce<unknown>((current, part) => (isObject(current) ? current[part] : undefined), container);
   const items = Array.isArray(value) ? value : [value];
-  return items.filter(isObject).flatMap((item) => collectCopies(item, rest));
+  return items.filter(isObject).flatMap((item) => objectsAt(item, rest));
 }
 
 function isObject(value: unknown): value is Record<string, unknown> {

@@ -112,15 +112,102 @@ wrote schema/schema.graphql: deploy it, then run this command again to give a co
     expect((await db.collection('books').findOne({ _id: bookIds[0] }))!.publisher).toEqual({ id: publisherIds[1], name: 'Press 1' });
   });
 
-  it("takes the change from advise's add-snapshot advice; without --write it fills the copies, leaving the schema file as it is", async () => {
+  it("takes the change from advise's add-snapshot advice; without --write it is a dry run that says what it would index and rewrite", async () => {
     const { db, folder, schemaFile, args } = await setUp();
     const adviceFile = join(folder, 'advice.json');
     writeFileSync(adviceFile, JSON.stringify({ advice: { fields: [{ coordinate: 'Book.publisher', kind: 'add-snapshot', change: 'copy [id, name]', snapshotFields: ['id', 'name'] }] } }));
     const run = await migrate(['--advice', adviceFile, '--field', 'Book.publisher', ...args]);
+    expect(run.err).toBe('');
     expect(run.out).toContain('+    @snapshot(path: "publisher", fields: ["id", "name"])\n');
-    expect(run.out).toContain('(not written: pass --write to apply it once every parent holds its copy)\n');
+    expect(run.out).toContain(`(not written: pass --write to apply it once every parent holds its copy)
+dry run: nothing is written (--write applies the change)
+would create index {"publisher.id":1,"_id":1} on books
+reading what backfilling Book.publisher (name) would change in ${db.databaseName} on ${redactUri(projects.uri)}, batches of 500…
+snapshot Book.publisher 5 / 5
+would backfill Book.publisher: 5 scanned, 4 to rewrite (1 batch)
+`);
     expect(run.code).toBe(0);
     expect(readFileSync(schemaFile, 'utf8')).toBe(SDL);
+    expect(await db.collection('books').countDocuments({ publisher: { $exists: true } })).toBe(0);
+    expect((await db.collection('books').listIndexes().toArray()).map((index) => index.name)).toEqual(['_id_', 'publisherId_1__id_1']);
+    expect(await db.collection(MIGRATIONS_COLLECTION).countDocuments()).toBe(0);
+
+    const applied = await migrate(['--advice', adviceFile, '--field', 'Book.publisher', '--write', ...args]);
+    expect(applied.code).toBe(0);
     expect(await db.collection('books').countDocuments({ 'publisher.name': { $exists: true } })).toBe(4);
+    expect(readFileSync(schemaFile, 'utf8')).toBe(MOVED);
+  });
+});
+
+/**
+ * The same on a join inside an embedded array: 3 orders whose `lines` reference products by
+ * `productId` (one order has no lines), and a reverse join from products reading `lines.productId`.
+ */
+const ORDERS_SDL = /* GraphQL */ `type Query {
+  orders(first: Int = 100): [Order!]! @list
+  products(first: Int = 100): [Product!]! @list
+}
+
+type Order @collection(name: "orders") {
+  id: ID!
+  lines: [OrderLine!]! @embedded
+}
+
+type OrderLine {
+  quantity: Int!
+  product: Product @join(localField: "productId")
+}
+
+type Product @collection(name: "products") {
+  id: ID!
+  name: String!
+  price: Float!
+  orders: [Order!]! @join(localField: "_id", foreignField: "lines.productId", sort: "_id")
+}
+`;
+const ORDERS_MOVED = ORDERS_SDL.replace(
+  'product: Product @join(localField: "productId")',
+  'product: Product @snapshot(path: "product", fields: ["id", "name", "price"]) @join(localField: "product.id") @read(strategy: SNAPSHOT)',
+).replace('foreignField: "lines.productId"', 'foreignField: "lines.product.id"');
+const productIds = [1, 2].map((n) => new ObjectId(`6955b90000000000000000f${n}`));
+const orderIds = [1, 2, 3].map((n) => new ObjectId(`6955b90000000000000000c${n}`));
+const ORDERS = '{ orders { lines { quantity product { name price } } } }';
+const PRODUCTS = '{ products { name orders { id } } }';
+
+describe('docjoin migrate --add-snapshot inside an embedded array', () => {
+  it('puts a copy in every element, moves the reverse join and its index along, and reads stay the same', async () => {
+    const { db, schemaFile, args } = await projects.create(ORDERS_SDL, async (database) => {
+      await database.collection('products').insertMany(productIds.map((_id, n) => ({ _id, name: `Product ${n}`, price: n + 0.5 })));
+      await database.collection('orders').insertMany([
+        { _id: orderIds[0], lines: [{ quantity: 1, productId: productIds[0] }, { quantity: 2, productId: productIds[1] }] },
+        { _id: orderIds[1], lines: [] },
+        { _id: orderIds[2], lines: [{ quantity: 3, productId: productIds[1] }] },
+      ]);
+      await database.collection('orders').createIndex({ 'lines.productId': 1, _id: 1 });
+    });
+    const before = { orders: await projects.read(db, ORDERS_SDL, ORDERS), products: await projects.read(db, ORDERS_SDL, PRODUCTS) };
+    expect(before.orders.cost).toMatchObject({ roundTrips: 2 });
+
+    const run = await migrate(['--add-snapshot', 'OrderLine.product', '--fields', 'name,price', '--write', ...args]);
+    expect(run.err).toBe('');
+    expect(run.out).toContain(`created index {"lines.product.id":1,"_id":1} on orders
+backfilling OrderLine.product (name, price) in ${db.databaseName} on ${redactUri(projects.uri)}, batches of 500…
+snapshot Order.lines.product 3 / 3
+backfilled Order.lines.product: 3 scanned, 2 rewritten
+reconcile Order.lines.product: 3 scanned, 0 drifted
+wrote schema/schema.graphql`);
+    expect(run.code).toBe(0);
+    expect(readFileSync(schemaFile, 'utf8')).toBe(ORDERS_MOVED);
+    expect((await db.collection('orders').findOne({ _id: orderIds[0] }))!.lines).toEqual([
+      { quantity: 1, productId: productIds[0], product: { id: productIds[0], name: 'Product 0', price: 0.5 } },
+      { quantity: 2, productId: productIds[1], product: { id: productIds[1], name: 'Product 1', price: 1.5 } },
+    ]);
+    expect((await db.collection('orders').findOne({ _id: orderIds[1] }))!.lines).toEqual([]);
+
+    const after = { orders: await projects.read(db, ORDERS_MOVED, ORDERS), products: await projects.read(db, ORDERS_MOVED, PRODUCTS) };
+    expect(after.orders.data).toEqual(before.orders.data);
+    expect(after.orders.cost).toMatchObject({ roundTrips: 1, estimatedRoundTrips: 1 });
+    expect(after.products.data).toEqual(before.products.data);
+    expect((await reconcile(db, buildWriteModelFromSdl(withDirectiveTypeDefs(ORDERS_MOVED)))).drifted).toBe(0);
   });
 });

@@ -65,7 +65,7 @@ backfilling Post.commentCount in ${db.databaseName} on ${redactUri(projects.uri)
 counter Post.commentCount 3 / 3
 backfilled Post.commentCount: 3 scanned, 3 rewritten
 reconcile Post.commentCount: 3 scanned, 0 drifted
-filled Post.commentCount; gateways still count or join it: deploy the schema change, then run this again with --deployed
+filled Post.commentCount; gateways still count or join it: deploy the schema change, then run this again with --write --deployed
 `);
     expect(run.code).toBe(0);
     expect(readFileSync(schemaFile, 'utf8')).toBe(WITH_COUNTER);
@@ -76,7 +76,7 @@ filled Post.commentCount; gateways still count or join it: deploy the schema cha
     expect(counting.data).toEqual(COUNTED);
     expect(counting.cost).toMatchObject({ roundTrips: 2, estimatedRoundTrips: 2 });
 
-    const deployed = await migrate(['--add-counter', 'Post.commentCount', '--of', 'Post.comments', '--deployed', ...args]);
+    const deployed = await migrate(['--add-counter', 'Post.commentCount', '--of', 'Post.comments', '--write', '--deployed', ...args]);
     expect(deployed.out).toContain('schema/schema.graphql: Post.commentCount is already declared; no SDL change\n');
     expect(deployed.out).toContain('backfilled Post.commentCount: 3 scanned, 0 rewritten\nreconcile Post.commentCount: 3 scanned, 0 drifted\n');
     expect(deployed.out).not.toContain('filled Post.commentCount;');
@@ -112,7 +112,7 @@ filled Post.commentCount; gateways still count or join it: deploy the schema cha
     const resumed = await migrate(['--add-counter', 'Post.commentCount', '--of', 'Post.comments', '--write', '--batch-size', '2', ...args]);
     expect(resumed.out).toContain(`resumed after _id ${postIds[1]!.toHexString()}\nbackfilled Post.commentCount: 1 scanned, 1 rewritten\nreconcile Post.commentCount: 3 scanned, 1 drifted\n`);
     expect(resumed.err).toBe(
-      'migrate: 1 documents were written meanwhile by a gateway that does not keep the new copies (the old schema?); deploy the schema change, then run this command again\n',
+      'migrate: 1 document was written meanwhile by a gateway that does not keep the new copies (the old schema?); deploy the schema change, then run this command again\n',
     );
     expect(resumed.code).toBe(3);
     expect(await marker(db, 'Post.commentCount')).toMatchObject({ resumeAfter: null });
@@ -120,7 +120,7 @@ filled Post.commentCount; gateways still count or join it: deploy the schema cha
     expect((await projects.read(db, WITH_COUNTER, COUNTS)).cost).toMatchObject({ roundTrips: 2, estimatedRoundTrips: 2 });
 
     // A whole pass, then a clean check: finished, and the stored counters are read.
-    const finished = await migrate(['--add-counter', 'Post.commentCount', '--of', 'Post.comments', '--deployed', '--batch-size', '2', ...args]);
+    const finished = await migrate(['--add-counter', 'Post.commentCount', '--of', 'Post.comments', '--write', '--deployed', '--batch-size', '2', ...args]);
     expect(finished.out).toContain('backfilled Post.commentCount: 3 scanned, 1 rewritten\nreconcile Post.commentCount: 3 scanned, 0 drifted\n');
     expect(finished.code).toBe(0);
     const after = await projects.read(db, WITH_COUNTER, COUNTS);

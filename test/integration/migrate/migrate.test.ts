@@ -79,7 +79,7 @@ reconcile Book.authors: 5 scanned, 0 drifted
     expect(marker).toEqual({ _id: 'Book.authors', kind: 'snapshot-backfill', fields: ['thumbnailUrl'], startedAt: expect.any(Date), resumeAfter: bookIds[4], finishedAt: expect.any(Date) });
 
     // Run again: the schema already copies it, nothing left to fill.
-    const again = await migrate(['--widen', 'Book.authors', '--fields', 'thumbnailUrl', ...args]);
+    const again = await migrate(['--widen', 'Book.authors', '--fields', 'thumbnailUrl', '--write', ...args]);
     expect(again.out).toBe(`schema/schema.graphql: Book.authors already copies thumbnailUrl; no SDL change
 backfilling Book.authors (thumbnailUrl) in ${where}, batches of 500…
 snapshot Book.authors 5 / 5
@@ -102,7 +102,27 @@ reconcile Book.authors: 5 scanned, 0 drifted
     expect(run.code).toBe(0);
   });
 
-  it('without --write prints the change only; a field the target lacks is one line, exit 2', async () => {
+  it('without --write is a dry run: it prints the SDL change and what the backfill would rewrite, and writes nothing', async () => {
+    const { db, schemaFile, args } = await setUp(SDL);
+    const booksBefore = await db.collection('books').find({}, { sort: { _id: 1 } }).toArray();
+    const dry = await migrate(['--widen', 'Book.authors', '--fields', 'thumbnailUrl', '--batch-size', '2', ...args]);
+    expect(dry.err).toBe('');
+    expect(dry.out).toBe(`schema/schema.graphql:9
+-    @snapshot(path: "authors", fields: ["id", "name"])
++    @snapshot(path: "authors", fields: ["id", "name", "thumbnailUrl"])
+(not written: pass --write to apply it)
+dry run: nothing is written (--write applies the change)
+reading what backfilling Book.authors (thumbnailUrl) would change in ${db.databaseName} on ${redactUri(projects.uri)}, batches of 2…
+snapshot Book.authors 5 / 5
+would backfill Book.authors: 5 scanned, 5 to rewrite (3 batches)
+`);
+    expect(dry.code).toBe(0);
+    expect(readFileSync(schemaFile, 'utf8')).toBe(SDL);
+    expect(await db.collection('books').find({}, { sort: { _id: 1 } }).toArray()).toEqual(booksBefore);
+    expect(await db.collection(MIGRATIONS_COLLECTION).countDocuments()).toBe(0);
+  });
+
+  it('a field the target lacks is one line, exit 2; an unreachable MongoDB is one line, exit 1', async () => {
     const { schemaFile, args } = await setUp(SDL);
     const bad = await migrate(['--widen', 'Book.authors', '--fields', 'avatar', ...args]);
     expect(bad.code).toBe(2);
@@ -110,7 +130,7 @@ reconcile Book.authors: 5 scanned, 0 drifted
     expect(readFileSync(schemaFile, 'utf8')).toBe(SDL);
     const unreachable = await migrate(['--widen', 'Book.authors', '--fields', 'thumbnailUrl', ...args.slice(0, 2), '--mongo-uri', 'mongodb://127.0.0.1:9/?serverSelectionTimeoutMS=200']);
     expect(unreachable.out).toContain('(not written: pass --write to apply it)\n');
-    expect(unreachable.err).toMatch(/^migrate: backfilling Book.authors in docjoin on mongodb:\/\/127\.0\.0\.1:9\/\?serverSelectionTimeoutMS=200 failed: .+\n$/);
+    expect(unreachable.err).toMatch(/^migrate: reading Book.authors in docjoin on mongodb:\/\/127\.0\.0\.1:9\/\?serverSelectionTimeoutMS=200 failed: .+\n$/);
     expect(unreachable.code).toBe(1);
     expect(readFileSync(schemaFile, 'utf8')).toBe(SDL);
   });
@@ -137,7 +157,7 @@ reconcile Book.authors: 5 scanned, 0 drifted
     expect(await snapshotDrift(db, WIDENED)).toBe(3);
 
     // The rerun through the command: the schema already copies thumbnailUrl, the marker says where to go on.
-    const rerun = await migrate(['--widen', 'Book.authors', '--fields', 'thumbnailUrl', '--batch-size', '2', ...args]);
+    const rerun = await migrate(['--widen', 'Book.authors', '--fields', 'thumbnailUrl', '--write', '--batch-size', '2', ...args]);
     expect(rerun.err).toBe('');
     expect(rerun.out).toContain(`resumed after _id ${bookIds[1]!.toHexString()}
 backfilled Book.authors: 3 scanned, 3 rewritten
@@ -153,7 +173,7 @@ reconcile Book.authors: 5 scanned, 0 drifted
     const { db, folder, args } = await setUp(SDL);
     const adviceFile = join(folder, 'advice.json');
     writeFileSync(adviceFile, JSON.stringify({ advice: { workload: { queries: 10, mutations: 0 }, fields: [{ coordinate: 'Book.authors', kind: 'widen-snapshot', change: 'add thumbnailUrl', snapshotFields: ['id', 'name', 'thumbnailUrl'] }] } }));
-    const run = await migrate(['--advice', adviceFile, '--field', 'Book.authors', ...args]);
+    const run = await migrate(['--advice', adviceFile, '--field', 'Book.authors', '--write', ...args]);
     expect(run.out).toContain('+    @snapshot(path: "authors", fields: ["id", "name", "thumbnailUrl"])\n');
     expect(run.out).toContain('backfilling Book.authors (thumbnailUrl)');
     expect(run.out).toContain('backfilled Book.authors: 5 scanned, 5 rewritten\n');
@@ -178,8 +198,17 @@ wrote schema/schema.graphql
     expect(refused.code).toBe(2);
     expect(await db.collection('books').countDocuments({ 'authors.name': { $exists: true } })).toBe(5);
 
-    // The schema file no longer declares it (the change above was written): the copies go.
-    const dropped = await migrate(['--drop-snapshot', 'Book.authors', '--batch-size', '2', ...args]);
+    // The schema file no longer declares it (the change above was written): a dry run says what would go, then the copies go.
+    const dry = await migrate(['--drop-snapshot', 'Book.authors', '--batch-size', '2', ...args]);
+    expect(dry.out).toBe(`schema/schema.graphql: Book.authors declares no @snapshot; no SDL change
+dry run: nothing is written (--write applies the change)
+reading what dropping Book.authors's copied fields would change in ${db.databaseName} on ${redactUri(projects.uri)}, batches of 2…
+snapshot Book.authors 5 / 5
+would drop Book.authors's copied fields: 5 scanned, 5 to rewrite
+`);
+    expect(dry.code).toBe(0);
+    expect(await db.collection('books').countDocuments({ 'authors.name': { $exists: true } })).toBe(5);
+    const dropped = await migrate(['--drop-snapshot', 'Book.authors', '--write', '--batch-size', '2', ...args]);
     expect(dropped.err).toBe('');
     expect(dropped.out).toBe(`schema/schema.graphql: Book.authors declares no @snapshot; no SDL change
 dropping Book.authors's copied fields in ${db.databaseName} on ${redactUri(projects.uri)}, batches of 2…
