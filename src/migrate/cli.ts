@@ -19,7 +19,8 @@ import { dropSnapshotCopies, type DroppedSnapshot } from './drop-snapshot-copies
 import { formatSdlDiff } from './format-sdl-diff';
 import { MIGRATE_USAGE, parseMigrateArgs, type MigrateCliCommand, type MigrationRequest } from './migrate-args';
 import { migrationsCollection, MIGRATIONS_COLLECTION } from './migration-marker';
-import { indexMovedKey, keyMoveCheck, movedKeyPaths } from './move-key-into-copy';
+import { keyMoveCheck, movedKeyPaths } from '../reconcile/check-moved-key';
+import { indexMovedKey } from './index-moved-key';
 import { dropSnapshotSdl, findField, SdlChangeError, widenSnapshotSdl, type SchemaFile } from './snapshot-sdl-change';
 import { describePersonalFields } from '../advise/recommend/personal-data';
 import { personalDataLine } from '../advise/format-advice';

@@ -17,6 +17,7 @@ export function snapshotCheck(db: Db, location: SnapshotLocation) {
       const sources = await fetchSnapshotSources(db, location, batch);
       const repairs: Repair[] = [];
       for (const document of batch) {
+        countMissingCopies(document, location, report);
         if (!sources.drifted(document, report)) continue;
         // Only the (rare) drifted documents are cloned.
         const corrected = cloneValue(document);
@@ -26,6 +27,16 @@ export function snapshotCheck(db: Db, location: SnapshotLocation) {
       return repairs;
     },
   };
+}
+
+/** Counts into `report.missing` the objects at `location` in `document` that lack a copy the schema requires (absent or null). */
+export function countMissingCopies(document: Document, location: SnapshotLocation, report: DriftReport): void {
+  if (!location.required) return;
+  const copy = location.segments[location.segments.length - 1]!;
+  for (const holder of objectsAt(document, location.segments.slice(0, -1))) {
+    const value = readPath(holder, copy.path);
+    if (value === undefined || value === null) report.missing += 1;
+  }
 }
 
 /** The sources of a batch's copies at one snapshot location, and what they say about each document. */

@@ -6,7 +6,7 @@ import { StorageConfigError, buildWriteModelFromSdl, type WriteModel } from '../
 import { ProjectConfigError } from '../project/load-project';
 import { NO_MONGO_MESSAGE, parseReconcileArgs, RECONCILE_USAGE, type ReconcileCliCommand } from './cli-args';
 import type { OutputStream } from '../command-line/cli-io';
-import { createReconcileProgress, formatReport } from './format-report';
+import { createReconcileProgress, formatReport, reconcileVerdict } from './format-report';
 import { reconcile } from './reconcile';
 
 /** `docjoin reconcile [--fix] [--mongo-uri URI] [--db NAME] [--batch-size N] [--config FILE]`; returns the exit code. */
@@ -37,11 +37,9 @@ async function run(command: Extract<ReconcileCliCommand, { kind: 'reconcile' }>,
     const report = await reconcile(client.db(target.db), target.model, { fix: command.fix, batchSize: command.batchSize, onProgress: progress.onProgress });
     progress.finish();
     io.out.write(formatReport(report, where, performance.now() - started));
-    if (report.mismatches.length > 0) {
-      for (const mismatch of report.mismatches) io.err.write(`reconcile: ${mismatch}\n`);
-      return 1;
-    }
-    return report.drifted > report.fixed ? 3 : 0;
+    for (const mismatch of report.mismatches) io.err.write(`reconcile: ${mismatch}\n`);
+    for (const warning of report.warnings) io.err.write(`reconcile: warning: ${warning}\n`);
+    return reconcileVerdict(report).exitCode;
   } catch (error) {
     progress.finish();
     const reason = error instanceof Error ? error.message : String(error);

@@ -16,6 +16,12 @@ export interface DriftReport {
   fixed: number;
   /** Snapshot entries whose source document no longer exists (reported, never "fixed"). */
   dangling: number;
+  /**
+   * Copies a non-null snapshot field lacks (absent or null) where nothing says which source they would
+   * copy (reported, never "fixed"): a snapshot declared and never backfilled, or parents written by a
+   * gateway that did not know it. With a key move's reference (`docjoin migrate`), they are drift instead.
+   */
+  missing: number;
   /** Snapshot entries checked (each copy once). */
   entries: number;
   /** Up to SAMPLE_SIZE `_id`s (24-hex) of drifted documents. */
@@ -33,6 +39,8 @@ export interface ReconcileReport {
    * which dangles (keys kept elsewhere, or another collection). Empty when they agree.
    */
   readonly mismatches: readonly string[];
+  /** What looks wrong but may not be, one line each: a nullable snapshot no document holds a copy of. */
+  readonly warnings: readonly string[];
 }
 
 /** The database lacks what the schema describes (a collection), so nothing it would check can be trusted. */

@@ -1,20 +1,15 @@
-import type { Db, Document } from 'mongodb';
+import type { Db } from 'mongodb';
 import type { WriteModel } from '../gateway';
 import { boundedArrayCheck } from './check-bounded-array';
 import { counterCheck } from './check-counter';
 import { inverseCheck } from './check-inverse';
 import { snapshotCheck } from './check-snapshot';
-import { scanInBatches, type Repair } from './scan-batches';
-import { DEFAULT_BATCH_SIZE, ReconcileMismatchError, type DriftKind, type DriftReport, type ReconcileOptions, type ReconcileReport } from './reconcile-types';
+import { scanInBatches, type Check } from './scan-batches';
+import { keyMoveCheck } from './check-moved-key';
+import { MIGRATIONS_COLLECTION, SNAPSHOT_BACKFILL } from '../gateway';
+export type { Check } from './scan-batches';
+import { DEFAULT_BATCH_SIZE, ReconcileMismatchError, type DriftReport, type ReconcileOptions, type ReconcileReport } from './reconcile-types';
 
-/** One rule's check: what to scan, and the repairs a batch needs. */
-export interface Check {
-  readonly coordinate: string;
-  readonly kind: DriftKind;
-  readonly collection: string;
-  readonly projection: Document;
-  check(batch: Document[], report: DriftReport): Promise<Repair[]>;
-}
 
 /**
  * Compares every copy the write model declares with its sources and, with `fix`, repairs the drift in
@@ -30,7 +25,7 @@ export async function reconcile(db: Db, model: WriteModel, options: ReconcileOpt
   const fix = options.fix ?? false;
   await requireCollections(db, model);
   const reports: DriftReport[] = [];
-  for (const check of reconcileChecks(db, model)) {
+  for (const check of reconcileChecks(db, model, await recordedKeyMoves(db))) {
     reports.push(await scanInBatches(db, check, { batchSize, fix, onProgress: options.onProgress }, (batch, report) => check.check(batch, report)));
   }
   return {
@@ -38,23 +33,49 @@ export async function reconcile(db: Db, model: WriteModel, options: ReconcileOpt
     checks: reports,
     drifted: reports.reduce((sum, report) => sum + report.drifted, 0),
     fixed: reports.reduce((sum, report) => sum + report.fixed, 0),
-    mismatches: reports
-      .filter((report) => report.kind === 'snapshot' && report.entries > 0 && report.dangling === report.entries)
-      .map((report) => {
-        const source = model.snapshots.find((location) => location.coordinate === report.coordinate)?.sourceCollection;
-        return `every one of the ${report.entries} ${report.coordinate} copies points at no ${source} document: are the keys kept inside the copies, and is this the database the schema describes?`;
-      }),
+    mismatches: reports.flatMap((report) => {
+      const location = model.snapshots.find((candidate) => candidate.coordinate === report.coordinate);
+      if (report.kind !== 'snapshot' || !location) return [];
+      if (report.entries > 0 && report.dangling === report.entries) {
+        return [`every one of the ${report.entries} ${report.coordinate} copies points at no ${location.sourceCollection} document: are the keys kept inside the copies, and is this the database the schema describes?`];
+      }
+      if (report.entries === 0 && report.missing > 0) {
+        return [`no ${location.collection} document holds a ${report.coordinate} copy (${report.missing} missing): was the snapshot ever backfilled (docjoin migrate --add-snapshot ${location.field} --write), and is this the database the schema describes?`];
+      }
+      return [];
+    }),
+    warnings: reports.flatMap((report) => {
+      const location = model.snapshots.find((candidate) => candidate.coordinate === report.coordinate);
+      if (report.kind !== 'snapshot' || !location || location.required || location.segments.length > 1 || report.scanned === 0 || report.entries > 0) return [];
+      return [`no ${location.collection} document holds a ${report.coordinate} copy: if the snapshot was never backfilled, fill it with docjoin migrate --add-snapshot ${location.field} --write`];
+    }),
   };
 }
 
-/** The checks of every rule of `model`, in the order reconcile runs them (see reconcile). */
-export function reconcileChecks(db: Db, model: Pick<WriteModel, 'snapshots' | 'boundedArrays' | 'inverses' | 'counters'>): Check[] {
+/**
+ * The checks of every rule of `model`, in the order reconcile runs them (see reconcile). A snapshot whose
+ * key `docjoin migrate` moved into the copy (`keyMoves`: the field's old reference) is checked as the
+ * migration fills it, so a parent a gateway on the old schema wrote without the copy gets it from that
+ * reference.
+ */
+export function reconcileChecks(db: Db, model: Pick<WriteModel, 'snapshots' | 'boundedArrays' | 'inverses' | 'counters'>, keyMoves: ReadonlyMap<string, string> = new Map()): Check[] {
   return [
-    ...model.snapshots.map((location) => ({ coordinate: location.coordinate, kind: 'snapshot' as const, collection: location.collection, ...snapshotCheck(db, location) })),
+    ...model.snapshots.map((location) => {
+      const from = keyMoves.get(location.field);
+      return from === undefined
+        ? { coordinate: location.coordinate, kind: 'snapshot' as const, collection: location.collection, ...snapshotCheck(db, location) }
+        : keyMoveCheck(db, { location, from, copyIsTruth: true });
+    }),
     ...model.boundedArrays.map((array) => ({ coordinate: array.coordinate, kind: 'bounded-array' as const, collection: array.collection, ...boundedArrayCheck(db, array, model.snapshots) })),
     ...model.inverses.map((rule) => ({ coordinate: rule.coordinate, kind: 'inverse' as const, collection: rule.collection, ...inverseCheck(db, rule) })),
     ...model.counters.map((counter) => ({ coordinate: counter.coordinate, kind: 'counter' as const, collection: counter.collection, ...counterCheck(db, counter) })),
   ];
+}
+
+/** The snapshots `docjoin migrate --add-snapshot` moved a key into, with the reference each moved from (its markers). */
+async function recordedKeyMoves(db: Db): Promise<Map<string, string>> {
+  const markers = await db.collection<{ _id: string; from?: string }>(MIGRATIONS_COLLECTION).find({ kind: SNAPSHOT_BACKFILL, from: { $type: 'string' } }).toArray();
+  return new Map(markers.map((marker) => [marker._id, marker.from!]));
 }
 
 /** Every collection a rule reads must exist: checking against a missing one would report "no drift". */

@@ -3,6 +3,15 @@ import type { DriftKind, DriftReport, ReconcileOptions } from './reconcile-types
 import { SAMPLE_SIZE } from './reconcile-types';
 
 /** One drifted document and the update that repairs it (guarded by the value it was checked against). */
+/** One rule's check: what to scan, and the repairs a batch needs. */
+export interface Check {
+  readonly coordinate: string;
+  readonly kind: DriftKind;
+  readonly collection: string;
+  readonly projection: Document;
+  check(batch: Document[], report: DriftReport): Promise<Repair[]>;
+}
+
 export interface Repair {
   readonly id: unknown;
   readonly filter: Document;
@@ -28,7 +37,7 @@ export async function scanInBatches(
   options: Required<Pick<ReconcileOptions, 'batchSize' | 'fix'>> & Pick<ReconcileOptions, 'onProgress'> & ScanResume,
   check: (batch: Document[], report: DriftReport) => Promise<Repair[]>,
 ): Promise<DriftReport> {
-  const report: DriftReport = { coordinate: target.coordinate, kind: target.kind, collection: target.collection, scanned: 0, drifted: 0, fixed: 0, dangling: 0, entries: 0, sampleIds: [] };
+  const report: DriftReport = { coordinate: target.coordinate, kind: target.kind, collection: target.collection, scanned: 0, drifted: 0, fixed: 0, dangling: 0, missing: 0, entries: 0, sampleIds: [] };
   const collection = db.collection(target.collection);
   const filter: Document = options.after === undefined ? {} : { _id: { $gt: options.after } };
   const total = await collection.countDocuments(filter);

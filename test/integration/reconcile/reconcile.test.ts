@@ -109,7 +109,7 @@ describe('npm run reconcile', () => {
     expect(found.err).toBe('');
     expect(found.out).toContain(`Author.countOfBooks`);
     expect(found.out).toMatch(new RegExp(`Author\\.countOfBooks +counter +\\d+ scanned +1 drifted  e\\.g\\. ${author!._id.toHexString()}`));
-    expect(found.out).toContain('Drift in 1 documents over 1 of 10 checks; run with --fix to repair.');
+    expect(found.out).toContain('Drift in 1 document over 1 of 10 checks; run with --fix to repair.');
 
     const fixed = await run([...args, '--fix', '--batch-size', '50']);
     expect(fixed.code).toBe(0);

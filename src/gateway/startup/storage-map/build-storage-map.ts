@@ -198,6 +198,7 @@ function buildField(
     coordinate,
     targetType: target.name,
     isList: connection !== undefined || isList(field.type),
+    nonNull: isNonNullType(field.type),
     shapes: Object.freeze(shapes),
     defaultStrategy,
     pageArguments,

@@ -64,6 +64,8 @@ export interface RelationField {
   readonly coordinate: string;
   readonly targetType: string;
   readonly isList: boolean;
+  /** Declared non-null (`Customer!`, `[Author!]!`). */
+  readonly nonNull: boolean;
   readonly shapes: Readonly<Partial<{ embedded: EmbeddedShape; join: JoinShape; snapshot: SnapshotShape }>>;
   readonly defaultStrategy: ReadStrategy;
   readonly pageArguments: PageArguments;

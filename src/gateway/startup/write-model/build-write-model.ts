@@ -71,6 +71,8 @@ function findSnapshotLocations(storageMap: StorageMap, boundedArrays: readonly B
           const segments = [...prefix, { path: snapshot.path, isArray: field.isList }];
           locations.push({
             coordinate,
+            field: field.coordinate,
+            required: field.nonNull,
             collection,
             sourceType: field.targetType,
             sourceCollection,

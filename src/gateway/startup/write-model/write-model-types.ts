@@ -26,6 +26,10 @@ export interface CopiedField {
 export interface SnapshotLocation {
   /** `Book.authors`, or `Host.recentLogs.host` for a snapshot inside an embedded copy. */
   readonly coordinate: string;
+  /** The relation field declaring the snapshot: `Book.authors`, `LogMessage.host` (what migration markers name). */
+  readonly field: string;
+  /** The field is non-null: a parent (or embedded object) without its copy is missing one. */
+  readonly required: boolean;
   /** The collection holding the copies. */
   readonly collection: string;
   readonly sourceType: string;

@@ -70,6 +70,8 @@ describe('snapshot fan-out', () => {
     expect(reviewModel.snapshots.map((location) => location.coordinate).sort()).toEqual(['Book.authors', 'Review.book']);
     expect(reviewModel.snapshots.find((location) => location.coordinate === 'Review.book')).toEqual({
       coordinate: 'Review.book',
+      field: 'Review.book',
+      required: false,
       collection: 'reviews',
       sourceType: 'Book',
       sourceCollection: 'books',

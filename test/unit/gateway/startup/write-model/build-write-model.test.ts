@@ -13,6 +13,8 @@ describe('the demo write model', () => {
     expect(Object.keys(byCoordinate).sort()).toEqual(['Book.authors', 'Host.recentLogs.host', 'LogMessage.host', 'Product.parts']);
     expect(byCoordinate['Book.authors']).toEqual({
       coordinate: 'Book.authors',
+      field: 'Book.authors',
+      required: true,
       collection: 'books',
       sourceType: 'Author',
       sourceCollection: 'authors',
@@ -26,6 +28,7 @@ describe('the demo write model', () => {
     });
     // A host's recentLogs hold only its own messages, so their host copies live in the host itself.
     expect(byCoordinate['Host.recentLogs.host']).toMatchObject({
+      field: 'LogMessage.host',
       collection: 'hosts',
       sourceType: 'Host',
       segments: [

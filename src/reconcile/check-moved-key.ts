@@ -1,10 +1,9 @@
 import type { Db, Document } from 'mongodb';
 import { readPath, writePath, type SnapshotLocation } from '../gateway';
-import { cloneValue, sameValue } from '../reconcile/canonical-value';
-import { fetchSnapshotSources, objectsAt } from '../reconcile/check-snapshot';
-import type { Check } from '../reconcile/reconcile';
-import type { DriftReport } from '../reconcile/reconcile-types';
-import type { Repair } from '../reconcile/scan-batches';
+import { cloneValue, sameValue } from './canonical-value';
+import { countMissingCopies, fetchSnapshotSources, objectsAt } from './check-snapshot';
+import type { DriftReport } from './reconcile-types';
+import type { Check, Repair } from './scan-batches';
 
 export interface KeyMove {
   /** The snapshot added: a top-level one (`Book.publisher` at `publisher`), or one inside embedded copies (`Order.lines.product`). */
@@ -49,6 +48,7 @@ export function keyMoveCheck(db: Db, move: KeyMove): Check {
         const want = wanted[index]!;
         sources.drifted(want, report);
         sources.correct(want);
+        countMissingCopies(want, location, report);
         const have = readPath(parent, top);
         const wantTop = readPath(want, top);
         if (wantTop === undefined || sameValue(have, wantTop)) return;
@@ -80,7 +80,8 @@ export function keyMoveCheck(db: Db, move: KeyMove): Check {
   /** The copies `holder` should hold, keyed by the truth side; undefined: none, and none is there. */
   function wantedCopies(holder: Document): unknown {
     const have = readPath(holder, copy.path);
-    if (move.copyIsTruth && have !== undefined && have !== null) return cloneValue(have);
+    // A null copy is the new schema's "none"; only an absent one (never written) falls back to the reference.
+    if (move.copyIsTruth && have !== undefined) return cloneValue(have);
     const reference = readPath(holder, from);
     // No reference: no copy either (the old schema unset it).
     if (reference === undefined || reference === null) return have === undefined ? undefined : copy.isArray ? [] : null;
@@ -96,23 +97,3 @@ export function movedKeyPaths(move: Pick<KeyMove, 'location' | 'from'>): { from:
   return { from: [...holders, move.from].join('.'), to: [...move.location.segments.map((segment) => segment.path), move.location.key].join('.') };
 }
 
-/**
- * An index for every index of `collection` that reads `from`, with the moved key in its place: the
- * reverse joins now read `to` (`publisher.id`). The old ones stay for a gateway on the old schema.
- * Returns the keys of the indexes missing, created unless `create` is false (a dry run).
- */
-export async function indexMovedKey(db: Db, collection: string, from: string, to: string, { create }: { create: boolean }): Promise<Document[]> {
-  const missing: Document[] = [];
-  const indexes = await db.collection(collection).listIndexes().toArray();
-  for (const index of indexes) {
-    const key = index.key as Document;
-    if (!Object.hasOwn(key, from)) continue;
-    const moved = Object.fromEntries(Object.entries(key).map(([path, direction]) => [path === from ? to : path, direction]));
-    // Key order matters in an index, so compare the entries in order.
-    const sameKey = (candidate: Document) => JSON.stringify(Object.entries(candidate)) === JSON.stringify(Object.entries(moved));
-    if (indexes.some((candidate) => sameKey(candidate.key as Document)) || missing.some(sameKey)) continue;
-    if (create) await db.collection(collection).createIndex(moved, { ...(index.unique === true && { unique: true }), ...(index.sparse === true && { sparse: true }) });
-    missing.push(moved);
-  }
-  return missing;
-}
