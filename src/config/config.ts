@@ -11,7 +11,7 @@ import {
 } from '../settings/setting-rules';
 
 export { redactSecrets, redactUri } from '../observability/redact-secrets';
-import { type CostLimits, GATEWAY_SETTING_NAMES, GatewayOptionError, isCollectionName, MIN_WORKLOAD_FLUSH_MS, resolveSettings, type GatewaySettings, type ResolvedSettings, type WorkloadOption } from '../gateway';
+import { type CostLimitName, type CostLimits, GATEWAY_SETTING_NAMES, GatewayOptionError, isCollectionName, LIMIT_SETTINGS, LIMIT_VARIABLES, MIN_WORKLOAD_FLUSH_MS, resolveSettings, type GatewaySettings, type LimitOrigins, type ResolvedSettings, type WorkloadOption } from '../gateway';
 import type { DocjoinProjectConfig } from '../project/project-config';
 import { defaultLogFormat, LOG_FORMATS, LOG_LEVELS, type LogFormat } from '../observability/logger';
 export type { CostLimits };
@@ -46,6 +46,8 @@ export interface ProcessConfig {
   readonly logLevel: LogLevel;
   /** DOCJOIN_LOG_FORMAT: json or pretty (default: pretty on a terminal outside production, else json). */
   readonly logFormat: LogFormat;
+  /** Which cost limits the environment or the config file set (createGateway's limitOrigins). */
+  readonly limitOrigins: LimitOrigins;
 }
 
 export type LogLevel = (typeof LOG_LEVELS)[number];
@@ -88,7 +90,19 @@ export function loadConfig(env: Env = process.env, flags: ConfigFlags = {}, proj
     nodeEnv,
     logLevel: parseChoice('DOCJOIN_LOG_LEVEL', env.DOCJOIN_LOG_LEVEL, LOG_LEVELS) ?? 'info',
     logFormat: parseChoice('DOCJOIN_LOG_FORMAT', env.DOCJOIN_LOG_FORMAT, LOG_FORMATS) ?? defaultLogFormat(settings.production, process.stdout.isTTY === true),
+    limitOrigins: limitOriginsOf(env, project.server?.limits),
   };
+}
+
+/** Each limit the environment sets (it wins), else the config file's `server.limits`. */
+function limitOriginsOf(env: Env, fileLimits: unknown): LimitOrigins {
+  const origins: Partial<Record<keyof CostLimits, string>> = {};
+  for (const [limit, setting] of Object.entries(LIMIT_SETTINGS) as Array<[CostLimitName, keyof CostLimits]>) {
+    const variable = LIMIT_VARIABLES[limit];
+    if (nonEmpty(env[variable]) !== undefined) origins[setting] = `set by ${variable} in the environment`;
+    else if (typeof fileLimits === 'object' && fileLimits !== null && Object.hasOwn(fileLimits, setting)) origins[setting] = `set by server.limits.${setting} in the project's config`;
+  }
+  return origins;
 }
 
 /** The gateway settings the flags and the environment give (undefined where they give none: the config file's, then the default, apply). */

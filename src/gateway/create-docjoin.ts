@@ -11,6 +11,7 @@ import { operationRefusal } from './operation/access/refuse-operation';
 import { TrustedDocuments, type PersistedQueryCache } from './operation/access/trusted-documents';
 import { ApolloServerPluginDocjoinCost, COST_HEADER, parseCostHeader } from './operation/cost/cost-plugin';
 import type { EstimateViolationRecorder } from './operation/cost/estimate-check';
+import type { LimitOrigins } from './operation/cost/cost-limits';
 import { createFormatError } from './errors/format-error';
 import { compiledExecutionPlugin, type ErrorShaping, type ExecutionScope } from './request/execution/compiled-execution';
 import { CollectionSizes } from './operation/estimate/collection-sizes';
@@ -71,6 +72,12 @@ export interface DocjoinOptions extends GatewaySettings {
   readonly checkEstimates?: boolean;
   /** Receives each violation `checkEstimates` finds. */
   readonly onEstimateViolation?: EstimateViolationRecorder;
+  /**
+   * Where each cost limit was set, named by COST_LIMIT_EXCEEDED messages (`docjoin serve` says which came
+   * from the environment and which from the config file). Unset: a limit `limits` gives is named as that
+   * option, any other as the default.
+   */
+  readonly limitOrigins?: LimitOrigins;
   /**
    * How requests are authenticated: `{ jwt: { secret | publicKey | jwksUrl, issuer, audience, … } }`, or
    * your own `authenticate(request)`; the viewer's role picks its `@access` rules. Without it every
@@ -288,6 +295,7 @@ export async function createDocjoin(options: DocjoinOptions): Promise<Docjoin> {
           return contextValue.overrides === NO_OVERRIDES ? estimates.estimate(plan, variables, `${sizes?.version ?? 0}:${backfills?.version ?? 0}:${access?.role ?? ''}`, estimate) : estimate(variables);
         },
     limits: settings.limits,
+    ...(options.limitOrigins && { limitOrigins: options.limitOrigins }),
     commandsView: ({ request }) => settings.costCommands && parseCostHeader(request.http?.headers.get(COST_HEADER)) === 'commands',
     checkEstimate,
     ...(options.onEstimateViolation && { onEstimateViolation: options.onEstimateViolation }),

@@ -287,7 +287,7 @@ export function isCollectionName(name: string): boolean {
 
 /** Every option createDocjoin and createGateway take, for the typo check. */
 const OPTION_NAMES: ReadonlySet<string> = new Set([
-  'typeDefs', 'resolvers', 'writePlans', 'mongoClient', 'db', 'mongoKind', 'mongoUri', 'validateDatabase', 'onWarning', 'writes', 'checkEstimates', 'onEstimateViolation', 'listen', 'logger', 'auth',
+  'typeDefs', 'resolvers', 'writePlans', 'mongoClient', 'db', 'mongoKind', 'mongoUri', 'validateDatabase', 'onWarning', 'writes', 'checkEstimates', 'onEstimateViolation', 'limitOrigins', 'listen', 'logger', 'auth',
   ...GATEWAY_SETTING_NAMES,
 ]);
 

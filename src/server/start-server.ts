@@ -70,6 +70,7 @@ export async function startServer(config: DocjoinConfig, project: Project, optio
     }
     const gateway = await createGateway({
       ...gatewaySettingsOf(config),
+      limitOrigins: config.limitOrigins,
       typeDefs: project.typeDefs,
       resolvers: project.resolvers,
       writePlans: project.writePlans,

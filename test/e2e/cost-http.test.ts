@@ -12,7 +12,7 @@ beforeAll(async () => {
   demo = await startDemoGateway({ listen: true });
   const client = await connectMongo(demo.mongo.uri);
   const config = loadConfig({ PORT: '0', NODE_ENV: 'production', DOCJOIN_MAX_ROUND_TRIPS: '3' });
-  production = { client, gateway: await createCheckedGateway({ db: client.db(demo.dbName), mongoClient: client, mongoKind: 'embedded', ...demoProjectOptions(), ...gatewaySettingsOf(config), validateDatabase: false }) };
+  production = { client, gateway: await createCheckedGateway({ db: client.db(demo.dbName), mongoClient: client, mongoKind: 'embedded', ...demoProjectOptions(), ...gatewaySettingsOf(config), limitOrigins: config.limitOrigins, validateDatabase: false }) };
 }, 120_000);
 afterAll(async () => {
   await production?.gateway.stop();
@@ -91,7 +91,7 @@ describe('limits over HTTP', () => {
     expect(json.errors).toEqual([
       {
         message:
-          'Operation rejected before execution: its estimated cost of 4 round trips exceeds the limit of 3 (DOCJOIN_MAX_ROUND_TRIPS). Query.books accounts for the most (2 round trips): select it in fewer places (aliases, repeated levels).',
+          'Operation rejected before execution: its estimated cost of 4 round trips exceeds the limit of 3 (set by DOCJOIN_MAX_ROUND_TRIPS in the environment). Query.books accounts for the most (2 round trips): select it in fewer places (aliases, repeated levels).',
         extensions: { code: 'COST_LIMIT_EXCEEDED', cost: { estimated: 4, max: 3, limit: 'roundTrips', field: 'Query.books', fieldShare: 2 } },
       },
     ]);

@@ -18,6 +18,7 @@ describe('loadConfig', () => {
       host: undefined,
       cors: false,
       landingPage: 'sandbox',
+      limitOrigins: {},
       nodeEnv: 'development',
       production: false,
       // Jest's stdout is no terminal: JSON lines.
@@ -108,6 +109,13 @@ describe('loadConfig', () => {
       maxDepth: Number.POSITIVE_INFINITY,
       maxResponseNodes: 20_000,
     });
+  });
+
+  it('says where each cost limit was set: the environment over the config file; the rest are the defaults', () => {
+    const config = loadConfig({ DOCJOIN_MAX_DEPTH: '5', DOCJOIN_MAX_DOCUMENTS: '' }, {}, { server: { limits: { maxRoundTrips: 7, maxDepth: 9 } } });
+    expect(config.limits).toMatchObject({ maxDepth: 5, maxRoundTrips: 7, maxDocuments: 100_000 });
+    expect(config.limitOrigins).toEqual({ maxDepth: 'set by DOCJOIN_MAX_DEPTH in the environment', maxRoundTrips: "set by server.limits.maxRoundTrips in the project's config" });
+    expect(loadConfig({}).limitOrigins).toEqual({});
   });
 
   it('reads DOCJOIN_ASSUMED_LIST_SIZE; unset or blank, the estimate\'s default (20)', () => {

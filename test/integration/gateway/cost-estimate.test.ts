@@ -216,7 +216,7 @@ describe('limits', () => {
     const { error, cost } = await rejectedWithoutCommands(`{ ${aliases} }`);
     expect(error.extensions!.cost).toEqual({ estimated: 14, max: 12, limit: 'roundTrips', field: 'Query.books', fieldShare: 7 });
     expect(error.message).toBe(
-      'Operation rejected before execution: its estimated cost of 14 round trips exceeds the limit of 12 (DOCJOIN_MAX_ROUND_TRIPS). Query.books accounts for the most (7 round trips): select it in fewer places (aliases, repeated levels).',
+      'Operation rejected before execution: its estimated cost of 14 round trips exceeds the limit of 12 (set by the limits.maxRoundTrips option). Query.books accounts for the most (7 round trips): select it in fewer places (aliases, repeated levels).',
     );
     expect(cost.estimatedRoundTrips).toBe(14);
   });
@@ -239,7 +239,7 @@ describe('limits', () => {
     try {
       const result = await demo.gateway.execute({ query });
       expect(result.errors?.map((error) => [error.extensions?.code, (error.extensions?.cost as { limit?: string } | undefined)?.limit])).toEqual([['COST_LIMIT_EXCEEDED', 'responseNodes']]);
-      expect(result.errors![0]!.message).toMatch(/exceeds the limit of 500000 \(DOCJOIN_MAX_RESPONSE_NODES\)\. Book\.authors accounts for the most/);
+      expect(result.errors![0]!.message).toMatch(/exceeds the limit of 500000 \(the default; DOCJOIN_MAX_RESPONSE_NODES or the config's server\.limits\.maxResponseNodes changes it\)\. Book\.authors accounts for the most/);
       expect(result.cost).toMatchObject({ roundTrips: 0 });
       expect(started).toEqual([]);
     } finally {

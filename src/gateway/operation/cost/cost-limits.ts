@@ -36,6 +36,26 @@ export const LIMIT_VARIABLES: Record<CostLimitName, string> = {
   responseNodes: 'DOCJOIN_MAX_RESPONSE_NODES',
 };
 
+/** The setting of each limit: `limits.maxRoundTrips`, `server.limits.maxRoundTrips`. */
+export const LIMIT_SETTINGS: Record<CostLimitName, keyof CostLimits> = { depth: 'maxDepth', roundTrips: 'maxRoundTrips', documents: 'maxDocuments', responseNodes: 'maxResponseNodes' };
+
+/** Where each limit was set, as a COST_LIMIT_EXCEEDED message names it: `set by DOCJOIN_MAX_DEPTH in the environment`. */
+export type LimitOrigins = Readonly<Partial<Record<keyof CostLimits, string>>>;
+
+/**
+ * Where `limit` was set: as `origins` says (docjoin serve knows the environment from the config file),
+ * else by the `limits` option when it gives one, else the default and how to change it.
+ */
+export function limitOrigin(limit: CostLimitName, limits: Partial<CostLimits> | undefined, origins: LimitOrigins | undefined): string {
+  const setting = LIMIT_SETTINGS[limit];
+  return (
+    origins?.[setting] ??
+    (limits?.[setting] !== undefined && limits[setting] !== DEFAULT_COST_LIMITS[setting]
+      ? `set by the limits.${setting} option`
+      : `the default; ${LIMIT_VARIABLES[limit]} or the config's server.limits.${setting} changes it`)
+  );
+}
+
 const UNITS: Record<CostLimitName, string> = { depth: 'levels of nesting', roundTrips: 'round trips', documents: 'documents', responseNodes: 'response objects' };
 
 /** The first limit the estimate exceeds, checking depth, then round trips, documents and response objects. */
@@ -57,14 +77,14 @@ export function findExceededLimit(estimate: CostEstimate, limits: Partial<CostLi
  * rejections. It names the field that accounts for the most of the exceeded measure, and advice that
  * field allows.
  */
-export function costLimitExceeded(excess: CostLimitExcess, estimate?: CostEstimate): GraphQLError {
+export function costLimitExceeded(excess: CostLimitExcess, estimate: CostEstimate | undefined, origin: string): GraphQLError {
   const { limit, estimated, max } = excess;
   const heaviest = limit === 'depth' ? undefined : estimate?.heaviest?.[limit];
   // The size the response would have had: what refusing it saved.
   const bytes = limit === 'responseNodes' && estimate && estimate.responseBytes < SATURATED ? estimate.responseBytes : undefined;
   const size = bytes === undefined ? '' : ` (about ${bytes.toLocaleString('en')} bytes as JSON)`;
   return new GraphQLError(
-    `Operation rejected before execution: its estimated cost of ${estimated} ${UNITS[limit]}${size} exceeds the limit of ${max} (${LIMIT_VARIABLES[limit]}). ${advice(limit, heaviest)}`,
+    `Operation rejected before execution: its estimated cost of ${estimated} ${UNITS[limit]}${size} exceeds the limit of ${max} (${origin}). ${advice(limit, heaviest)}`,
     {
       extensions: {
         code: PublicErrorCode.COST_LIMIT_EXCEEDED,

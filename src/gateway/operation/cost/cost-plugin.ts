@@ -3,7 +3,7 @@ import { GraphQLError } from 'graphql';
 import type { CostEstimate } from '../estimate/estimate-operation';
 import { badUserInput, PublicErrorCode } from '../../errors/public-error-code';
 import type { CostLedger, CostReport } from '../../request/cost/cost-ledger';
-import { costLimitExceeded, findExceededLimit, type CostLimits } from './cost-limits';
+import { costLimitExceeded, findExceededLimit, limitOrigin, type CostLimits, type LimitOrigins } from './cost-limits';
 import { findEstimateViolations, type EstimateViolationRecorder } from './estimate-check';
 
 /** `x-docjoin-cost: commands` asks for the per-command debug view; `summary` is the default view. */
@@ -37,6 +37,8 @@ export interface DocjoinCostOptions<TContext extends BaseContext> {
    * `maxRoundTrips` also bounds a mutation's transaction retries at run time (CostLedger.mayRetry).
    */
   readonly limits?: Partial<CostLimits>;
+  /** Where each limit was set, for the rejection's message (limitOrigin). */
+  readonly limitOrigins?: LimitOrigins;
   /** Whether this request gets `extensions.cost.commands` (decide from the header and the configuration). */
   readonly commandsView?: (request: GraphQLRequestContext<TContext>) => boolean;
   /**
@@ -88,7 +90,7 @@ export function ApolloServerPluginDocjoinCost<TContext extends { readonly ledger
           options.refuse?.(request);
           estimate = options.estimate?.(request);
           const excess = estimate && options.limits ? findExceededLimit(estimate, options.limits) : undefined;
-          if (excess) throw costLimitExceeded(excess, estimate);
+          if (excess) throw costLimitExceeded(excess, estimate, limitOrigin(excess.limit, options.limits, options.limitOrigins));
           if (estimate && options.admit) {
             admission = options.admit(estimate, request.contextValue);
             release = await admission;
