@@ -52,6 +52,9 @@ it('the tarball holds compiled JavaScript and type declarations, not the sources
   expect(files.filter((file) => /^package\/(src|test|examples|bench|schema|resolvers|documents|seed|operations|generated)\//.test(file))).toEqual([]);
   expect(files.filter((file) => /^package\/(docjoin\.config\.ts|codegen\.yml|schema\.public\.graphql)$/.test(file))).toEqual([]);
   expect(files.filter((file) => file.endsWith('.ts') && !file.endsWith('.d.ts'))).toEqual([]);
+  // No install scripts: installing the package runs nothing of the repository's (npm lists prepare as one).
+  const packed = JSON.parse((await run('tar', ['-xzOf', tarball, 'package/package.json'])).stdout) as { scripts?: Record<string, string> };
+  expect(Object.keys(packed.scripts ?? {}).filter((name) => ['preinstall', 'install', 'postinstall', 'prepare'].includes(name))).toEqual([]);
 });
 
 it('imports from an ES module and serves an SDL of its own, with tsx nowhere installed', async () => {
