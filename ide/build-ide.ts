@@ -6,9 +6,10 @@ import { build } from 'esbuild';
 
 /**
  * Bundles docjoin's offline IDE (GraphiQL and its Monaco workers, from node_modules) into ide/dist, which
- * the gateway serves at /ide. Runs on `npm install` (prepare) and in `npm run build`. Skipped when
- * ide/dist was built from the same sources and package versions, so a running server's files are left
- * alone; a new build is written beside the old one and swapped in.
+ * the gateway serves at /ide, with the script the Sandbox page at /graphql loads (sandbox-fallback.ts).
+ * Runs on `npm install` (prepare) and in `npm run build`. Skipped when ide/dist was built from the same
+ * sources and package versions, so a running server's files are left alone; a new build is written
+ * beside the old one and swapped in.
  */
 const IDE_DIR = __dirname;
 const OUT_DIR = join(IDE_DIR, 'dist');
@@ -51,7 +52,7 @@ async function main(): Promise<void> {
     loader: { '.ttf': 'file', '.woff': 'file', '.woff2': 'file', '.svg': 'file' },
     assetNames: '[name]-[hash]',
   });
-  await build({ ...common, entryPoints: WORKERS, outdir: staging, format: 'iife', target: 'es2022' });
+  await build({ ...common, entryPoints: { ...WORKERS, 'sandbox-fallback': join(IDE_DIR, 'src', 'sandbox-fallback.ts') }, outdir: staging, format: 'iife', target: 'es2022' });
   writeFileSync(join(staging, 'build.json'), `${JSON.stringify({ fingerprint: stamp }, null, 2)}\n`);
   rmSync(OUT_DIR, { recursive: true, force: true });
   renameSync(staging, OUT_DIR);

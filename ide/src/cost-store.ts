@@ -1,40 +1,20 @@
-/** The `extensions.cost` of the last response, for the cost panel (a tiny external store for React). */
+import type { LastResponse } from './last-response';
 
-export interface FieldCost {
-  readonly strategy: string;
-  readonly roundTrips: number;
-  readonly documents: number;
-  readonly keys: number;
-  readonly snapshotHits?: number;
-  readonly snapshotMisses?: number;
-  readonly dangling?: number;
-}
+/** The last response, for the cost panel (a tiny external store for React). */
 
-export interface CostReport {
-  readonly roundTrips: number;
-  readonly estimatedRoundTrips: number;
-  readonly estimatedDocuments: number;
-  readonly naiveRoundTrips: number;
-  readonly documents: number;
-  readonly bytes: number;
-  readonly durationMs: number;
-  readonly fields: Readonly<Record<string, FieldCost>>;
-  readonly collections: Readonly<Record<string, { readonly roundTrips: number; readonly documents: number }>>;
-}
-
-let latest: CostReport | undefined;
+let latest: LastResponse | undefined;
 const listeners = new Set<() => void>();
 
-export function publishCost(cost: CostReport | undefined): void {
-  latest = cost;
+export function publishLastResponse(response: LastResponse): void {
+  latest = response;
   for (const listener of listeners) listener();
 }
 
-export function subscribeToCost(listener: () => void): () => void {
+export function subscribeToLastResponse(listener: () => void): () => void {
   listeners.add(listener);
   return () => listeners.delete(listener);
 }
 
-export function latestCost(): CostReport | undefined {
+export function lastResponse(): LastResponse | undefined {
   return latest;
 }

@@ -5,18 +5,21 @@ import { createGraphiQLFetcher, type Fetcher } from '@graphiql/toolkit';
 import 'graphiql/style.css';
 import './ide.css';
 import { CostPanel } from './cost-panel';
-import { publishCost, type CostReport } from './cost-store';
+import { publishLastResponse } from './cost-store';
+import { readLastResponse, unanswered } from './last-response';
 
 /**
  * docjoin's offline IDE: GraphiQL, bundled from npm at build time (build-ide.ts) and served by the
  * gateway at /ide, with a panel for each response's `extensions.cost`. Nothing is loaded from elsewhere.
  */
 
-/** Set by the page docjoin serves (ide-page.ts). */
+/** Set by the page docjoin serves (src/gateway/http/ide.ts). */
 interface IdeConfig {
   readonly endpoint: string;
   readonly assets: string;
   readonly defaultQuery: string;
+  /** An `x-docjoin-strategy` value for the served schema; absent when no field has a choice. */
+  readonly strategyExample?: string;
 }
 const config = (globalThis as unknown as { docjoinIde: IdeConfig }).docjoinIde;
 
@@ -28,33 +31,41 @@ const WORKERS: Readonly<Record<string, string>> = { json: 'json.worker.js', grap
 };
 
 const http = createGraphiQLFetcher({ url: new URL(config.endpoint, location.href).toString() });
-/** Publishes each response's `extensions.cost`; GraphiQL's own schema request is not the user's operation. */
+/**
+ * Publishes every response to the cost panel, those without a cost and failures too, so that no earlier
+ * numbers stay on screen; GraphiQL's own schema request is not the user's operation.
+ */
 const fetcher: Fetcher = async (params, options) => {
-  const result = await http(params, options);
-  if (params.operationName === 'IntrospectionQuery') return result;
+  if (params.operationName === 'IntrospectionQuery') return http(params, options);
+  let result: Awaited<ReturnType<Fetcher>>;
+  try {
+    result = await http(params, options);
+  } catch (error) {
+    publishLastResponse(unanswered(error));
+    throw error;
+  }
   // The toolkit hands over a plain result, or an async iterable of them (multipart responses).
   if (result !== null && typeof result === 'object' && Symbol.asyncIterator in result) return published(result as AsyncIterable<unknown>);
-  publishCostOf(result);
+  publishLastResponse(readLastResponse(result));
   return result;
 };
 
 async function* published(results: AsyncIterable<unknown>): AsyncGenerator<never> {
   for await (const result of results) {
-    publishCostOf(result);
+    publishLastResponse(readLastResponse(result));
     yield result as never;
   }
-}
-
-function publishCostOf(result: unknown): void {
-  const extensions = (result as { extensions?: { cost?: CostReport } } | null)?.extensions;
-  if (extensions?.cost !== undefined) publishCost(extensions.cost);
 }
 
 // `/ide?query=…&variables=…&headers=…` opens with those (a link can carry an operation).
 const params = new URLSearchParams(location.search);
 const fromUrl = (name: string): string | undefined => params.get(name) ?? undefined;
 
-const costPlugin = { title: 'MongoDB cost', icon: () => h('span', { className: 'docjoin-cost-icon', 'aria-hidden': true }, '⛁'), content: CostPanel };
+const costPlugin = {
+  title: 'MongoDB cost',
+  icon: () => h('span', { className: 'docjoin-cost-icon', 'aria-hidden': true }, '⛁'),
+  content: () => h(CostPanel, { strategyExample: config.strategyExample }),
+};
 
 createRoot(document.getElementById('graphiql')!).render(
   h(GraphiQL, {

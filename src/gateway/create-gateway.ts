@@ -5,6 +5,7 @@ import type { GatewayContext } from './request/context/request-context';
 import type { Viewer } from './request/authentication/authenticate';
 import { createDocjoin, type DocjoinOptions } from './create-docjoin';
 import { COST_HEADER } from './operation/cost/cost-plugin';
+import { exampleStrategyOverride } from './operation/plan/strategy-overrides';
 import type { CostReport } from './request/cost/cost-ledger';
 import type { ResolvedSettings } from './gateway-options';
 import { startHttpServer, type RunningHttpServer } from './http/http-server';
@@ -59,7 +60,11 @@ export interface Gateway {
 export async function createGateway(options: CreateGatewayOptions): Promise<Gateway> {
   const docjoin = await createDocjoin(options);
   const { settings } = docjoin;
-  const ide = { endpoint: '/graphql', defaultQuery: defaultIdeQuery(docjoin.schema, docjoin.storageMap) };
+  const ide = {
+    endpoint: '/graphql',
+    defaultQuery: defaultIdeQuery(docjoin.schema, docjoin.storageMap),
+    strategyExample: settings.strategyOverrides ? exampleStrategyOverride(docjoin.storageMap) : undefined,
+  };
   const errorShaping = { formatError: docjoin.formatError, includeStacktraceInErrorResponses: !settings.production };
   const apollo = new ApolloServer<GatewayContext>({
     schema: docjoin.schema,

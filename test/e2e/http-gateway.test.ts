@@ -135,9 +135,13 @@ describe('other routes', () => {
     expect(page).toContain('new window.EmbeddedSandbox(');
     expect(page).toContain('var initialEndpoint = window.location.href;');
     expect(page).toContain('"endpointIsEditable":false');
-    // Offline, Sandbox cannot load: the page links to docjoin's IDE and moves there.
-    expect(page).toContain('<a href="/ide" id="docjoin-ide-link"');
-    expect(page).toContain('if (!window.EmbeddedSandbox) location.replace("/ide")');
+    // Offline, Sandbox cannot load: the page links to docjoin's IDE and moves there, by a script served
+    // here (the page's Content-Security-Policy allows no inline one); test/browser checks it in Chromium.
+    expect(page).toContain('<a href="/ide" id="docjoin-ide-link">');
+    expect(page).toMatch(/<script src="\/ide\/assets\/sandbox-fallback\.js" nonce="[0-9a-f]+"><\/script>/);
+    const script = await fetch(`${new URL(url).origin}/ide/assets/sandbox-fallback.js`);
+    expect([script.status, script.headers.get('content-type')]).toEqual([200, 'text/javascript; charset=utf-8']);
+    expect(await script.text()).toContain('EmbeddedSandbox');
   });
 
   it("serves docjoin's IDE at /ide, its assets from this server, and nothing outside them", async () => {
@@ -145,6 +149,8 @@ describe('other routes', () => {
     const page = await (await fetch(`${origin}/ide`)).text();
     expect(page).toContain('<script type="module" src="/ide/assets/main.js"></script>');
     expect(page).toContain('window.docjoinIde = {"endpoint":"/graphql","assets":"/ide/assets","defaultQuery":');
+    // The cost panel's header hint names a field of this schema.
+    expect(page).toContain('"strategyExample":"Post.recentComments=join"};');
     // The page names no other host: everything it loads is served here.
     expect(page.match(/https?:\/\//g)).toBeNull();
     const script = await fetch(`${origin}/ide/assets/main.js`);

@@ -19,14 +19,25 @@ export interface IdePageOptions {
   readonly endpoint: string;
   /** The operation the editor opens with the first time. */
   readonly defaultQuery: string;
+  /**
+   * An `x-docjoin-strategy` value the cost panel's hint shows, naming a field of the served schema;
+   * undefined leaves the strategy header out of the hint (no field has a choice, or the header is off).
+   */
+  readonly strategyExample: string | undefined;
 }
+
+/**
+ * Runs on the Sandbox page at `/graphql` (landing-page.ts): styles its link to the IDE and moves to the
+ * IDE when Sandbox cannot load. Built from ide/src/sandbox-fallback.ts.
+ */
+export const SANDBOX_FALLBACK_SCRIPT = `${ASSETS_PATH}/sandbox-fallback.js`;
 
 /** The IDE's HTML page, or a page saying how to build the IDE when ide/dist is missing. */
 export function idePage(options: IdePageOptions): string {
   if (!existsSync(resolve(IDE_ASSETS_DIR, 'main.js'))) {
     return `<!doctype html><meta charset="utf-8"><title>docjoin IDE</title><p>The IDE is not built: run <code>npm run build:ide</code> in the docjoin package (npm install runs it), then reload.</p>`;
   }
-  const config = { endpoint: options.endpoint, assets: ASSETS_PATH, defaultQuery: options.defaultQuery };
+  const config = { endpoint: options.endpoint, assets: ASSETS_PATH, defaultQuery: options.defaultQuery, strategyExample: options.strategyExample };
   // `<` escaped, so that no value can close the script element.
   const json = JSON.stringify(config).replace(/</g, '\\u003c');
   return `<!doctype html>

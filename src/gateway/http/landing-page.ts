@@ -1,7 +1,7 @@
 import type { ApolloServerPlugin, BaseContext } from '@apollo/server';
 import { ApolloServerPluginLandingPageDisabled } from '@apollo/server/plugin/disabled';
 import { ApolloServerPluginLandingPageLocalDefault } from '@apollo/server/plugin/landingPage/default';
-import { IDE_PATH, idePage, type IdePageOptions } from './ide';
+import { IDE_PATH, idePage, SANDBOX_FALLBACK_SCRIPT, type IdePageOptions } from './ide';
 
 /**
  * What a browser sees at `/graphql`: Apollo Sandbox (loaded from Apollo's CDN, with a link to docjoin's
@@ -31,11 +31,6 @@ export function landingPagePlugin(landingPage: LandingPage, ide: IdePageOptions)
   }
 }
 
-const IDE_LINK = `
-<a href="${IDE_PATH}" id="docjoin-ide-link" style="position:fixed;right:12px;bottom:12px;z-index:10;padding:6px 10px;border-radius:6px;background:#1b2240;color:#fff;font:13px sans-serif;text-decoration:none">Offline? Open docjoin's IDE</a>
-<script>window.addEventListener('load', function () { if (!window.EmbeddedSandbox) location.replace(${JSON.stringify(IDE_PATH)}); });</script>
-`;
-
 function sandboxWithIdeLink(): ApolloServerPlugin<BaseContext> {
   const sandbox = ApolloServerPluginLandingPageLocalDefault({ embed: true, footer: false });
   return {
@@ -44,10 +39,31 @@ function sandboxWithIdeLink(): ApolloServerPlugin<BaseContext> {
       return {
         async renderLandingPage() {
           const page = await listener!.renderLandingPage!();
-          const html = typeof page.html === 'string' ? page.html : await page.html();
-          return { html: html.includes('</body>') ? html.replace('</body>', `${IDE_LINK}</body>`) : `${html}${IDE_LINK}` };
+          // Apollo renders its page for each request, each time with a new nonce.
+          return { html: async () => withIdeLink(typeof page.html === 'string' ? page.html : await page.html()) };
         },
       };
     },
   };
+}
+
+/**
+ * Adds the link to docjoin's IDE to Apollo's Sandbox page, with the script that styles it and moves to
+ * the IDE offline. The page's Content-Security-Policy allows no inline script and no style attribute, so
+ * the script is a same-origin file (`script-src 'self'`), which also carries the page's nonce if it has
+ * one, and styles the link from there.
+ */
+export function withIdeLink(html: string): string {
+  const nonce = contentSecurityPolicyNonce(html);
+  const link = `<a href="${IDE_PATH}" id="docjoin-ide-link">Offline? Open docjoin's IDE</a>
+<script src="${SANDBOX_FALLBACK_SCRIPT}"${nonce === undefined ? '' : ` nonce="${nonce}"`}></script>
+`;
+  const end = html.lastIndexOf('</body>');
+  return end === -1 ? `${html}${link}` : `${html.slice(0, end)}${link}${html.slice(end)}`;
+}
+
+/** The nonce the page's Content-Security-Policy meta element allows, if any. */
+function contentSecurityPolicyNonce(html: string): string | undefined {
+  const policy = /<meta\s[^>]*http-equiv=["']?content-security-policy["']?[^>]*>/i.exec(html)?.[0];
+  return policy && /'nonce-([A-Za-z0-9+/=_-]+)'/.exec(policy)?.[1];
 }

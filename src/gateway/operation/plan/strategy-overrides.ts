@@ -34,6 +34,18 @@ export function parseStrategyOverrides(header: string | undefined, storageMap: S
   return overrides;
 }
 
+/**
+ * A header value that moves one field of this storage map off its default strategy (the first field with
+ * a choice), for hints such as the IDE's; undefined when no field has a choice.
+ */
+export function exampleStrategyOverride(storageMap: StorageMap): string | undefined {
+  for (const field of storageMap.relations.values()) {
+    const other = declaredStrategies(field).find((strategy) => strategy !== field.defaultStrategy);
+    if (other !== undefined) return `${field.coordinate}=${other}`;
+  }
+  return undefined;
+}
+
 function headerError(problem: string, storageMap: StorageMap) {
   const choices = [...storageMap.relations.values()]
     .filter((field) => declaredStrategies(field).length > 1)

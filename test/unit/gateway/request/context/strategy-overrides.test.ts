@@ -1,7 +1,7 @@
 import { GraphQLError } from 'graphql';
-import { parseStrategyOverrides } from '../../../../../src/gateway/operation/plan/strategy-overrides';
+import { exampleStrategyOverride, parseStrategyOverrides } from '../../../../../src/gateway/operation/plan/strategy-overrides';
 import { buildStorageMap } from '../../../../../src/gateway/startup/storage-map/build-storage-map';
-import { demoSchema } from '../../support/demo-schema';
+import { demoSchema, schemaOf } from '../../support/demo-schema';
 
 const storageMap = buildStorageMap(demoSchema());
 const CHOICES =
@@ -46,5 +46,21 @@ describe('parseStrategyOverrides', () => {
       'BAD_USER_INPUT',
       `x-docjoin-strategy: Book.authors is given twice (join and snapshot). ${CHOICES}`,
     ]);
+  });
+});
+
+describe('exampleStrategyOverride', () => {
+  it('names the first field with a choice, switched off its default strategy', () => {
+    expect(exampleStrategyOverride(storageMap)).toBe('Post.recentComments=join');
+    expect(parseStrategyOverrides(exampleStrategyOverride(storageMap), storageMap).size).toBe(1);
+  });
+
+  it('is undefined when no field has a choice', () => {
+    const sdl = /* GraphQL */ `
+      type Query { notes: [Note!]! @list }
+      type Note @collection(name: "notes") { id: ID! author: Person @join(localField: "authorId") }
+      type Person @collection(name: "people") { id: ID! name: String! }
+    `;
+    expect(exampleStrategyOverride(buildStorageMap(schemaOf(sdl)))).toBeUndefined();
   });
 });
