@@ -7,7 +7,7 @@ import { build } from 'esbuild';
 /**
  * Bundles docjoin's offline IDE (GraphiQL and its Monaco workers, from node_modules) into ide/dist, which
  * the gateway serves at /ide, with the script the Sandbox page at /graphql loads (sandbox-fallback.ts).
- * Runs on `npm install` (prepare) and in `npm run build`. Skipped when ide/dist was built from the same
+ * Runs before `npm start` and `npm test` (prestart, pretest) and in `npm run build` (so `npm pack`). Skipped when ide/dist was built from the same
  * sources and package versions, so a running server's files are left alone; a new build is written
  * beside the old one and swapped in.
  */

@@ -1,3 +1,5 @@
+import { watchParent } from './parent-watch';
+
 /**
  * The next SIGINT or SIGTERM, listened for from the call on (before a long start, so a signal during it
  * is not Node's default exit); `cancel` stops listening (a start that failed, or a stop that is done).
@@ -7,11 +9,16 @@
  * server directly and again through npm, which forwards it. So a repeat is only reported to `onRepeat`,
  * except a SIGINT more than SAME_SIGNAL_MS after the first: Ctrl-C pressed again, which ends the
  * process at once (exit 130).
+ *
+ * A wrapper that started the process and died without passing its signal on (`npx docjoin serve`
+ * killed by its PID: npm's `sh -c` dies, the server does not) leaves it orphaned; that counts as a
+ * SIGTERM, after `onOrphaned` is told which parent went.
  */
 const SAME_SIGNAL_MS = 1_000;
 
-export function nextStopSignal(options: { onRepeat?: (signal: NodeJS.Signals) => void } = {}): { signal: Promise<NodeJS.Signals>; cancel(): void } {
+export function nextStopSignal(options: { onRepeat?: (signal: NodeJS.Signals) => void; onOrphaned?: (parentPid: number) => void } = {}): { signal: Promise<NodeJS.Signals>; cancel(): void } {
   let stop!: (signal: NodeJS.Signals) => void;
+  let unwatch = () => undefined as void;
   let firstAt = 0;
   const repeat = (received: NodeJS.Signals) => {
     if (received === 'SIGINT' && Date.now() - firstAt > SAME_SIGNAL_MS) {
@@ -21,6 +28,7 @@ export function nextStopSignal(options: { onRepeat?: (signal: NodeJS.Signals) =>
     options.onRepeat?.(received);
   };
   const cancel = () => {
+    unwatch();
     for (const listener of [stop, repeat]) {
       process.off('SIGINT', listener);
       process.off('SIGTERM', listener);
@@ -37,5 +45,9 @@ export function nextStopSignal(options: { onRepeat?: (signal: NodeJS.Signals) =>
   });
   process.on('SIGINT', stop);
   process.on('SIGTERM', stop);
+  unwatch = watchParent((parentPid) => {
+    options.onOrphaned?.(parentPid);
+    stop('SIGTERM');
+  });
   return { signal, cancel };
 }

@@ -196,6 +196,34 @@ describe('the README quick start for your own project, in the folder the package
     expect(await exited).toBe(0);
   }, 60_000);
 
+  it('`npx docjoin serve` killed by its PID (SIGTERM to npm exec, whose `sh -c` does not pass it on) stops the server too', async () => {
+    const npx = spawn('npx', ['docjoin', 'serve', '--port', '0'], { cwd: project, env: { ...process.env, MONGODB_URI: '', DOCJOIN_SHUTDOWN_DELAY_MS: '0', DOCJOIN_LOG_FORMAT: 'json' } });
+    let printed = '';
+    npx.stderr!.on('data', (chunk: Buffer) => (printed += chunk.toString()));
+    const url = await new Promise<string>((resolveUrl, reject) => {
+      npx.stdout!.on('data', (chunk: Buffer) => {
+        printed += chunk.toString();
+        const match = /GraphQL at (http:\/\/localhost:\d+\/graphql)/.exec(printed);
+        if (match) resolveUrl(match[1]!);
+      });
+      npx.on('close', (code) => reject(new Error(`npx docjoin serve exited with ${code}:\n${printed}`)));
+    });
+    const health = new URL('/health', url).href;
+    expect((await fetch(health)).status).toBe(200);
+    npx.kill('SIGTERM');
+    // The server, orphaned, notices within its parent check and stops: its port closes.
+    let refused = false;
+    for (let attempt = 0; attempt < 100 && !refused; attempt++) {
+      await new Promise((wait) => setTimeout(wait, 200));
+      refused = await fetch(health).then(
+        () => false,
+        () => true,
+      );
+    }
+    expect(refused).toBe(true);
+    expect(printed).toMatch(/has exited without stopping it: stopping as on SIGTERM/);
+  }, 60_000);
+
   it('loads a docjoin.config.ts with no TypeScript loader installed', async () => {
     const folder = join(project, 'ts-project');
     await run('mkdir', ['-p', folder]);

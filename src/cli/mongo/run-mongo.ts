@@ -19,7 +19,7 @@ export async function runMongoCli(argv: readonly string[], _env: CliEnv, io: Cli
     io.out.write(`${embeddedMongoUsage('docjoin mongo')}\n`);
     return 0;
   }
-  const stopSignal = nextStopSignal();
+  const stopSignal = nextStopSignal({ onOrphaned: (parentPid) => io.err.write(`docjoin mongo: the process that started it (pid ${parentPid}) has exited: stopping\n`) });
   let server;
   try {
     server = await startEmbeddedMongo({ port: options.port, latencyMs: options.latencyMs, dataDir: options.dataDir, fsync: options.fsync });

@@ -41,7 +41,10 @@ export async function runServeCli(argv: readonly string[], env: CliEnv, io: CliI
   // Listening before the start: a signal once the URL is printed, before startServer returns, must still
   // drain rather than kill. One that comes during the start stops the server as soon as it is up; a
   // repeated SIGTERM changes nothing, a second SIGINT ends the process at once.
-  const stopSignal = nextStopSignal({ onRepeat: (signal) => logger.info({ signal }, `${signal} again: already shutting down`) });
+  const stopSignal = nextStopSignal({
+    onRepeat: (signal) => logger.info({ signal }, `${signal} again: already shutting down`),
+    onOrphaned: (parentPid) => logger.warn({ parentPid }, `the process that started docjoin (pid ${parentPid}) has exited without stopping it: stopping as on SIGTERM`),
+  });
   let server: RunningServer;
   try {
     server = await startServer(config, project, { logger, onSeedProgress });

@@ -35,7 +35,7 @@ export const SANDBOX_FALLBACK_SCRIPT = `${ASSETS_PATH}/sandbox-fallback.js`;
 /** The IDE's HTML page, or a page saying how to build the IDE when ide/dist is missing. */
 export function idePage(options: IdePageOptions): string {
   if (!existsSync(resolve(IDE_ASSETS_DIR, 'main.js'))) {
-    return `<!doctype html><meta charset="utf-8"><title>docjoin IDE</title><p>The IDE is not built: run <code>npm run build:ide</code> in the docjoin package (npm install runs it), then reload.</p>`;
+    return `<!doctype html><meta charset="utf-8"><title>docjoin IDE</title><p>The IDE is not built: run <code>npm run build:ide</code> in the docjoin repository (npm start and npm test run it; the package ships it built), then reload.</p>`;
   }
   const config = { endpoint: options.endpoint, assets: ASSETS_PATH, defaultQuery: options.defaultQuery, strategyExample: options.strategyExample };
   // `<` escaped, so that no value can close the script element.
