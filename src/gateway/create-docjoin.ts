@@ -28,7 +28,8 @@ import { OperationDeadline } from './operation/limits/operation-deadline';
 import { operationDeadlinePlugin } from './operation/limits/operation-deadline-plugin';
 import { MongoFunnel, type Db, type MongoClient } from './request/mongo/mongo-funnel';
 import { WorkloadCollection } from './workload/workload-collection';
-import { buildGatewaySchema } from './startup/schema/build-gateway-schema';
+import { buildGatewaySchema, SchemaProblems, type GatewaySchema } from './startup/schema/build-gateway-schema';
+import { DatabaseMismatchError, StorageConfigError } from './errors/internal-errors';
 import { withDirectiveTypeDefs } from './startup/schema/schema-sources';
 import type { StorageMap } from './startup/storage-map/storage-map-types';
 import { validateAgainstDatabase } from './startup/storage-map/validate-against-database';
@@ -165,6 +166,20 @@ export interface Docjoin {
 }
 
 /**
+ * The schema's problems and, in the same start, the database check of what the schema could build
+ * despite them (its missing collections and indexes, its sampled documents), so one start reports every
+ * mistake. The database's warnings are given to `warn`; a database that cannot be reached adds nothing.
+ */
+async function withDatabaseProblems(error: SchemaProblems, catalog: MongoFunnel, warn: (message: string) => void): Promise<StorageConfigError> {
+  try {
+    for (const warning of await validateAgainstDatabase(error.storageMap, catalog, { counters: error.counters })) warn(warning);
+    return error;
+  } catch (databaseError) {
+    return databaseError instanceof DatabaseMismatchError ? new StorageConfigError(error.problems, databaseError.problems) : error;
+  }
+}
+
+/**
  * Startup: SDL → storage map (static validation) → database validation → schema, plugin and context
  * factory. A StorageConfigError or DatabaseMismatchError names `Type.field` and the fix; a bad option
  * is a GatewayOptionError naming the option and its value.
@@ -173,10 +188,19 @@ export async function createDocjoin(options: DocjoinOptions): Promise<Docjoin> {
   checkOptionNames({ ...options });
   const settings = resolveSettings(options, process.env.NODE_ENV);
   const typeDefs = withDirectiveTypeDefs(options.typeDefs);
-  const { schema, storageMap, writeModel, writePlans, ownership, accessRules, mutationActions } = buildGatewaySchema({ typeDefs, resolvers: options.resolvers ?? [], ...(options.writePlans && { writePlans: options.writePlans }) });
+  const warn = options.onWarning ?? (options.logger ? (message: string) => options.logger!.warn(message) : (message: string) => process.stderr.write(`docjoin: warning: ${message}\n`));
   // Commands are measured on mongoClient's event stream: a Db of another client would cost nothing.
   const db = options.mongoClient.db(typeof options.db === 'string' ? options.db : options.db.databaseName);
   const funnel = new MongoFunnel(options.mongoClient, db);
+  let built: GatewaySchema;
+  try {
+    built = buildGatewaySchema({ typeDefs, resolvers: options.resolvers ?? [], ...(options.writePlans && { writePlans: options.writePlans }) });
+  } catch (error) {
+    const reported = error instanceof SchemaProblems && (options.validateDatabase ?? true) ? await withDatabaseProblems(error, funnel, warn) : error;
+    funnel.detach();
+    throw reported;
+  }
+  const { schema, storageMap, writeModel, writePlans, ownership, accessRules, mutationActions } = built;
   if (accessRules.enabled) funnel.requireReadScopes();
   const writeRuntime = createWriteRuntime({
     model: writeModel,
@@ -188,7 +212,6 @@ export async function createDocjoin(options: DocjoinOptions): Promise<Docjoin> {
   });
   const authenticator = await createAuthenticator(options.auth);
   const trusted = settings.trustedDocuments ? TrustedDocuments.load(settings.trustedDocuments, settings.production) : undefined;
-  const warn = options.onWarning ?? (options.logger ? (message: string) => options.logger!.warn(message) : (message: string) => process.stderr.write(`docjoin: warning: ${message}\n`));
   const nodeEnvWarning = options.production === undefined ? unknownNodeEnv(process.env.NODE_ENV) : undefined;
   if (nodeEnvWarning) warn(nodeEnvWarning);
   if (accessRules.enabled && !options.auth) warn('the schema has @access rules but no auth option: every request is anonymous; set auth.jwt (or auth.authenticate) to let viewers sign in');
@@ -206,7 +229,7 @@ export async function createDocjoin(options: DocjoinOptions): Promise<Docjoin> {
     : undefined;
   try {
     if (options.validateDatabase ?? true) {
-      const warnings = await validateAgainstDatabase(storageMap, funnel, { counters: writeRuntime.model.counters });
+      const warnings = await validateAgainstDatabase(storageMap, funnel, { counters: writeRuntime.model.counters, schema });
       if (accessRules.enabled) warnings.push(...(await checkAccessIndexes(accessRules, new Set(await funnel.listCollectionNames()), (collection) => funnel.listIndexes(collection))));
       for (const warning of warnings) warn(warning);
     }

@@ -5,8 +5,15 @@
 /** The SDL's storage directives are inconsistent; thrown at startup, the message names `Type.field` and the fix. */
 export class StorageConfigError extends Error {
   override readonly name = 'StorageConfigError';
-  constructor(readonly problems: readonly string[]) {
-    super(`Invalid storage directives:\n  - ${problems.join('\n  - ')}`);
+  /** What the database check found besides, in the same start (the schema's own problems come first). */
+  readonly databaseProblems: readonly string[];
+  constructor(
+    readonly problems: readonly string[],
+    databaseProblems: readonly string[] = [],
+  ) {
+    const database = databaseProblems.length > 0 ? `\nThe database does not match the schema either:\n  - ${databaseProblems.join('\n  - ')}` : '';
+    super(`Invalid storage directives:\n  - ${problems.join('\n  - ')}${database}`);
+    this.databaseProblems = databaseProblems;
   }
 }
 

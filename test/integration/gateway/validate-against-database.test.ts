@@ -2,7 +2,7 @@ import { directiveTypeDefs } from 'docjoin';
 import { makeExecutableSchema } from '@graphql-tools/schema';
 import type { MongoClient } from 'mongodb';
 import { gatewaySettingsOf, loadConfig } from '../../../src/config/config';
-import { connectMongo, DatabaseMismatchError } from 'docjoin';
+import { connectMongo, DatabaseMismatchError, StorageConfigError } from 'docjoin';
 import { MongoFunnel } from '../../../src/gateway/request/mongo/mongo-funnel';
 import { buildStorageMap } from '../../../src/gateway/startup/storage-map/build-storage-map';
 import { validateAgainstDatabase } from '../../../src/gateway/startup/storage-map/validate-against-database';
@@ -112,6 +112,34 @@ describe('validateAgainstDatabase', () => {
     await expect(
       createCheckedGateway({ db: client.db(db.databaseName), mongoClient: client, mongoKind: 'embedded', ...gatewaySettingsOf(loadConfig({ PORT: '0' })), typeDefs, resolvers: {}, listen: false }),
     ).rejects.toThrow(`Comment: @collection(name: "comments") does not exist in database "${db.databaseName}"`);
+  });
+
+  it('reports every mistake in one start: the directives, the write rules, the root resolvers, and the database and its documents', async () => {
+    const db = mongo.freshDb('validate');
+    await db.createCollection('comments');
+    await db.collection('posts').insertOne({ title: 'Keyless', author: { name: 'Ada' } });
+    const mistaken = /* GraphQL */ `
+      type Query { posts: [Post!]! @list  orphan: Int }
+      type Post @collection(name: "posts") {
+        id: ID!
+        title: String!
+        author: Author @snapshot(path: "author", fields: ["id", "name"]) @join(localField: "author.id") @read(strategy: SNAPSHOT)
+        comments: [Comment!]! @join(localField: "_id", foreignField: "postId") @read(strategy: SNAPSHOT)
+        commentCount: Int! @counter(of: "Post.title")
+      }
+      type Comment @collection(name: "comments") { id: ID! }
+      type Author @collection(name: "authors") { id: ID! name: String! }
+    `;
+    const failure = createCheckedGateway({ db: client.db(db.databaseName), mongoClient: client, mongoKind: 'embedded', typeDefs: [directiveTypeDefs, mistaken], resolvers: {}, listen: false });
+    await expect(failure).rejects.toBeInstanceOf(StorageConfigError);
+    const error = (await failure.catch((caught: unknown) => caught)) as StorageConfigError;
+    expect(error.problems.map((problem) => problem.slice(0, problem.indexOf(':')))).toEqual(['Post.comments', 'Post.commentCount', 'Query.orphan']);
+    expect(error.databaseProblems).toEqual([
+      `Author: @collection(name: "authors") does not exist in database "${db.databaseName}"; load data (npm run seed) or fix the name`,
+      'Post.author: no document in posts has "author.id" (@join localField); fix the path or the data',
+      expect.stringMatching(/^Post\.author: 1 of 1 sampled posts documents keep a snapshot at "author" without its key "id"/),
+    ]);
+    expect(error.message).toMatch(/^Invalid storage directives:\n {2}- Post\.comments: [^\n]+\n {2}- Post\.commentCount: [^\n]+\n {2}- Query\.orphan: [^\n]+\nThe database does not match the schema either:\n {2}- Author: [^\n]+\n {2}- Post\.author: [^\n]+\n {2}- Post\.author: /);
   });
 
   it('says in one line that a database with none of the collections is probably the wrong one, naming the others', async () => {

@@ -1,18 +1,19 @@
 import { makeExecutableSchema } from '@graphql-tools/schema';
 import type { IResolvers } from '@graphql-tools/utils';
-import { GraphQLSchema, isObjectType, Kind, parse, specifiedDirectives, type GraphQLField, type GraphQLNamedType } from 'graphql';
+import { GraphQLSchema, isObjectType, isScalarType, Kind, parse, specifiedDirectives, type GraphQLField, type GraphQLNamedType } from 'graphql';
 import { StorageConfigError } from '../../errors/internal-errors';
 import { buildRootResolvers } from '../../request/roots/root-resolvers';
-import { buildStorageMap } from '../storage-map/build-storage-map';
+import { collectStorageMap } from '../storage-map/build-storage-map';
 import type { StorageMap } from '../storage-map/storage-map-types';
 import { buildFieldResolvers } from '../../request/strategies/build-field-resolvers';
-import { buildWriteModel } from '../write-model/build-write-model';
+import { collectWriteModel } from '../write-model/build-write-model';
 import { buildMutationResolvers } from '../../request/roots/generated-mutation-resolvers';
 import { buildGeneratedMutations } from '../../writes/generated-mutations';
-import type { WriteModel } from '../write-model/write-model-types';
+import type { CounterRule, WriteModel } from '../write-model/write-model-types';
 import type { MutationWritePlans } from '../../writes/write-plan';
 import type { AnyResolver, Ownership } from '../../operation/plan/owned-plan';
 import { directiveTypeDefs } from './directive-type-defs';
+import { DateTimeScalar } from '../scalars/date-time-scalar';
 import { buildAccessRules } from '../access-rules/build-access-rules';
 import type { AccessRules } from '../access-rules/access-rule-types';
 import type { MutationActions } from '../../operation/access/operation-access';
@@ -32,6 +33,20 @@ export interface GatewaySchema {
   readonly mutationActions: MutationActions;
 }
 
+/**
+ * The schema's problems, with what could be built despite them: the storage map of its valid fields and
+ * its valid counters, which the database check can still go over in the same start.
+ */
+export class SchemaProblems extends StorageConfigError {
+  constructor(
+    problems: readonly string[],
+    readonly storageMap: StorageMap,
+    readonly counters: readonly CounterRule[],
+  ) {
+    super(problems);
+  }
+}
+
 /** The types docjoin's directive definitions declare (ReadStrategy, FilterOp, AccessMatch…): storage-only, hidden from clients. */
 const STORAGE_ONLY_TYPES = new Set(
   parse(directiveTypeDefs).definitions.flatMap((definition) =>
@@ -48,12 +63,11 @@ const STORAGE_ONLY_TYPES = new Set(
 export function buildGatewaySchema(options: { typeDefs: readonly string[]; resolvers: IResolvers | readonly IResolvers[]; writePlans?: MutationWritePlans }): GatewaySchema {
   const typeDefs = [...options.typeDefs];
   const sdlSchema = makeExecutableSchema({ typeDefs });
-  const storageMap = buildStorageMap(sdlSchema);
-  const writeModel = buildWriteModel(sdlSchema, storageMap);
+  // Each step checks what the steps before it could build, so one start reports every mistake.
+  const { storageMap, problems: storageProblems } = collectStorageMap(sdlSchema);
+  const { model: writeModel, problems: writeModelProblems } = collectWriteModel(sdlSchema, storageMap);
   const mutations = buildGeneratedMutations(sdlSchema, writeModel);
-  if (mutations.problems.length > 0) throw new StorageConfigError(mutations.problems);
   const access = buildAccessRules(sdlSchema, storageMap, writeModel.counters);
-  if (access.problems.length > 0) throw new StorageConfigError(access.problems);
   const handWritten = Array.isArray(options.resolvers) ? (options.resolvers as readonly IResolvers[]) : [options.resolvers as IResolvers];
   const rootResolvers: Record<string, Record<string, unknown>> = { ...buildRootResolvers(storageMap) };
   const mutationType = sdlSchema.getMutationType();
@@ -64,14 +78,18 @@ export function buildGatewaySchema(options: { typeDefs: readonly string[]; resol
   ) as IResolvers;
   const handPlans = options.writePlans ?? {};
   const problems = [
+    ...storageProblems,
+    ...writeModelProblems,
+    ...mutations.problems,
+    ...access.problems,
     ...rootResolverProblems(sdlSchema, handWritten, generated),
     ...Object.keys(mutations.plans)
       .filter((fieldName) => Object.hasOwn(handPlans, fieldName))
       .map((fieldName) => `${mutationType!.name}.${fieldName}: its write plan is derived from its directive; remove the hand-written one`),
   ];
-  if (problems.length > 0) throw new StorageConfigError(problems);
+  if (problems.length > 0) throw new SchemaProblems(problems, storageMap, writeModel.counters);
   const fieldResolvers = buildFieldResolvers(storageMap, writeModel.counters);
-  const executable = makeExecutableSchema({ typeDefs, resolvers: [fieldResolvers as IResolvers, generated, ...handWritten] });
+  const executable = makeExecutableSchema({ typeDefs, resolvers: [fieldResolvers as IResolvers, generated, ...providedScalars(sdlSchema, handWritten), ...handWritten] });
   const config = executable.toConfig();
   const schema = new GraphQLSchema({
     ...config,
@@ -86,6 +104,12 @@ export function buildGatewaySchema(options: { typeDefs: readonly string[]; resol
   };
   const mutationActions = new Map([...mutations.mutations].map(([fieldName, mutation]) => [fieldName, { kind: mutation.kind, typeName: mutation.typeName }]));
   return { schema, storageMap, writeModel, writePlans: { ...handPlans, ...mutations.plans }, ownership, accessRules: access.rules, mutationActions };
+}
+
+/** docjoin's DateTime (BSON dates) for a schema that has the scalar, unless the hand-written resolvers give their own. */
+function providedScalars(schema: GraphQLSchema, handWritten: readonly IResolvers[]): IResolvers[] {
+  const givesOwn = handWritten.some((resolvers) => resolvers.DateTime !== undefined);
+  return isScalarType(schema.getType('DateTime')) && !givesOwn ? [{ DateTime: DateTimeScalar }] : [];
 }
 
 /**

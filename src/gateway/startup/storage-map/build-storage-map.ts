@@ -43,6 +43,16 @@ type PageArgumentName = (typeof PAGE_ARGUMENTS)[number];
  * generated from `@find` / `@list` (build-root-fields.ts).
  */
 export function buildStorageMap(schema: GraphQLSchema): StorageMap {
+  const { storageMap, problems } = collectStorageMap(schema);
+  if (problems.length > 0) throw new StorageConfigError(problems);
+  return storageMap;
+}
+
+/**
+ * The storage map of every field whose directives are valid, and the problems of the others, so that the
+ * startup can go on checking what it can (the write model, the database) and report everything at once.
+ */
+export function collectStorageMap(schema: GraphQLSchema): { storageMap: StorageMap; problems: string[] } {
   const problems: string[] = [];
   const rootTypes = new Set([schema.getQueryType(), schema.getMutationType(), schema.getSubscriptionType()].filter((t) => t));
   const collections = new Map<string, string | undefined>();
@@ -75,8 +85,7 @@ export function buildStorageMap(schema: GraphQLSchema): StorageMap {
     (types.get(field.typeName)!.fields as Map<string, FieldStorage>).set(field.fieldName, field);
   }
   const roots = buildRootFields(schema, types, connectionTypes, problems);
-  if (problems.length > 0) throw new StorageConfigError(problems);
-  return Object.freeze({ types, relations, roots, connections: connectionTypes.connections });
+  return { storageMap: Object.freeze({ types, relations, roots, connections: connectionTypes.connections }), problems };
 }
 
 function readDirective<T>(problems: string[], where: string, read: () => T): T | undefined {

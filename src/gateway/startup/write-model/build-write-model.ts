@@ -22,10 +22,16 @@ export function buildWriteModelFromSdl(typeDefs: readonly string[]): WriteModel 
  * `Type.field` and the fix.
  */
 export function buildWriteModel(schema: GraphQLSchema, storageMap: StorageMap): WriteModel {
+  const { model, problems } = collectWriteModel(schema, storageMap);
+  if (problems.length > 0) throw new StorageConfigError(problems);
+  return model;
+}
+
+/** The write model of the rules that are valid, and the problems of the others (see collectStorageMap). */
+export function collectWriteModel(schema: GraphQLSchema, storageMap: StorageMap): { model: WriteModel; problems: string[] } {
   const problems: string[] = [];
   const inverses = readInverses(schema, storageMap, problems);
   const counters = readCounters(schema, storageMap, inverses, problems);
-  if (problems.length > 0) throw new StorageConfigError(problems);
   const boundedArrays = findBoundedArrays(storageMap);
   const model: WriteModel = Object.freeze({
     storageMap,
@@ -41,8 +47,7 @@ export function buildWriteModel(schema: GraphQLSchema, storageMap: StorageMap): 
       problems.push(`${location.coordinate}: @snapshot copies ${counter.coordinate}, a counter of children keyed by "${counter.source.parentKey}", not _id; its copies cannot follow its increments, so leave it out of the snapshot's fields`);
     }
   }
-  if (problems.length > 0) throw new StorageConfigError(problems);
-  return model;
+  return { model, problems };
 }
 
 function collectionOf(storageMap: StorageMap, typeName: string): string | undefined {
