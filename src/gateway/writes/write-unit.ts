@@ -13,7 +13,7 @@ import { hasFanOut, planSourceUpdate } from './fan-out-planner';
 import { fillSnapshot, forwardReferences, planInsertDerived, soleUpdateOf, withInitialDerivedValues, type ForwardReference } from './insert-planner';
 import { planReferenceChange } from './reference-planner';
 import { InjectedWriteFailure, injectedWriteFailures, notFound } from './write-errors';
-import type { BoundedArray, WriteModel } from '../startup/write-model/write-model-types';
+import type { BoundedArray, SnapshotLocation, WriteModel } from '../startup/write-model/write-model-types';
 import { groupByCollection, type WriteStep } from './write-steps';
 
 /**
@@ -42,6 +42,8 @@ export class WriteUnit {
   #writes = 0;
   #commands = 0;
   #returned: ReturnedDocument[] = [];
+  /** Documents this unit read with every field the snapshots copy from them: an insert can fill copies from them as they are. */
+  readonly #readWithCopiedFields = new WeakSet<StoredDocument>();
 
   /**
    * `returning`: per collection, the paths the mutation's selection will read of documents it loads by
@@ -68,8 +70,9 @@ export class WriteUnit {
   async requireOne(typeName: string, filter: StoredDocument, paths: readonly string[], what: string): Promise<StoredDocument> {
     this.#spend();
     const collection = this.#collectionOf(typeName);
-    const [document] = await this.writer.find(collection, this.#readable(collection, filter), Object.fromEntries(paths.map((path) => [path, 1])), { limit: 1 });
+    const [document] = await this.writer.find(collection, this.#readable(collection, filter), Object.fromEntries(this.#withCopiedPaths(typeName, paths).map((path) => [path, 1])), { limit: 1 });
     if (!document) throw notFound(`${typeName} ${what} not found`, { typeName });
+    this.#readWithCopiedFields.add(document);
     return document;
   }
 
@@ -80,11 +83,26 @@ export class WriteUnit {
   async requireMany(typeName: string, ids: readonly unknown[], paths: readonly string[]): Promise<StoredDocument[]> {
     this.#spend();
     const collection = this.#collectionOf(typeName);
-    const found = await this.writer.find(collection, this.#readable(collection, { _id: { $in: [...ids] } }), Object.fromEntries(['_id', ...paths].map((path) => [path, 1])));
+    const found = await this.writer.find(collection, this.#readable(collection, { _id: { $in: [...ids] } }), Object.fromEntries(this.#withCopiedPaths(typeName, ['_id', ...paths]).map((path) => [path, 1])));
+    for (const document of found) this.#readWithCopiedFields.add(document);
     const byId = new Map(found.map((document) => [keyString(document._id), document]));
     const missing = ids.find((id) => !byId.has(keyString(id)));
     if (missing !== undefined) throw notFound(`${typeName} ${describeKey(missing)} not found`, { typeName });
     return ids.map((id) => byId.get(keyString(id))!);
+  }
+
+  /**
+   * `paths` and every path a snapshot copies from `typeName` documents: whatever projection a hand-written
+   * resolver asks for, the documents it passes to `insert` fill every field the schema copies now (a
+   * migration may have widened a snapshot since the resolver was written).
+   */
+  #withCopiedPaths(typeName: string, paths: readonly string[]): string[] {
+    return this.#withPathsCopiedFrom((location) => location.sourceType === typeName, paths);
+  }
+
+  #withPathsCopiedFrom(copiesFrom: (location: SnapshotLocation) => boolean, paths: readonly string[]): string[] {
+    const copied = this.model.snapshots.filter(copiesFrom).flatMap((location) => location.fields.map((field) => field.sourcePath));
+    return [...new Set([...paths, ...copied])];
   }
 
   /**
@@ -169,6 +187,7 @@ export class WriteUnit {
         if (!proof) proofs.set(reference.collection, reference);
         if (!proof || keyString(proof.keys[0]) === keyString(reference.keys[0])) continue;
       }
+      this.#refuseIncompleteSources(typeName, reference, known);
       await this.#requireSources(reference, known);
       complete = fillSnapshot(complete, reference, known);
     }
@@ -188,14 +207,34 @@ export class WriteUnit {
     return complete;
   }
 
+  /**
+   * A source the caller passed without a field `reference`'s snapshot copies (read elsewhere with a
+   * narrower projection, perhaps before a migration widened the snapshot) would store the copy without
+   * it: refused before anything is written, naming the mutation, the source and the field.
+   */
+  #refuseIncompleteSources(typeName: string, reference: ForwardReference, known: ReadonlyMap<string, StoredDocument>): void {
+    for (const key of reference.keys) {
+      const source = known.get(keyString(key));
+      if (!source || this.#readWithCopiedFields.has(source)) continue;
+      const lacking = (reference.snapshot?.fields ?? []).find((field) => readPath(source, field.sourcePath) === undefined);
+      if (!lacking) continue;
+      throw new InvariantError(
+        `${this.mutationField || 'a write unit'}: the ${reference.collection} document ${describeKey(key)} given to insert ${typeName} has no "${lacking.sourcePath}", which ${reference.coordinate} copies; pass what requireOne or requireMany returned (they read every field the snapshots copy), or read "${lacking.sourcePath}" too`,
+      );
+    }
+  }
+
   /** Reads the targets of `reference` not `known` yet, in ONE find, into `known`; NOT_FOUND naming the first missing one. */
   async #requireSources(reference: ForwardReference, known: Map<string, StoredDocument>): Promise<void> {
     const missing = reference.keys.filter((key) => !known.has(keyString(key)));
     if (missing.length === 0) return;
-    const paths = ['_id', ...(reference.snapshot?.fields.map((field) => field.sourcePath) ?? [])];
+    const paths = reference.snapshot ? this.#withPathsCopiedFrom((location) => location.sourceCollection === reference.collection, ['_id']) : ['_id'];
     this.#spend();
     const found = await this.writer.find(reference.collection, this.#readable(reference.collection, { _id: { $in: missing } }), Object.fromEntries(paths.map((path) => [path, 1])));
-    for (const source of found) known.set(keyString(source._id), source);
+    for (const source of found) {
+      known.set(keyString(source._id), source);
+      this.#readWithCopiedFields.add(source);
+    }
     const absent = missing.find((key) => !known.has(keyString(key)));
     if (absent !== undefined) throw referenceNotFound(reference, absent);
   }

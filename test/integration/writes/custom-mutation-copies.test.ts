@@ -1,0 +1,97 @@
+import type { GraphQLResolveInfo } from 'graphql';
+import { ObjectId, type Db } from 'mongodb';
+import type { Gateway, GatewayContext } from 'docjoin';
+import { startSdlGateway, type SdlGateway } from '../../support/sdl-gateway';
+
+/**
+ * Issue 38: a hand-written mutation written when `Order.customer` copied `[id, name, tier]` keeps
+ * working after a migration widens the snapshot with `email`. The write unit fills every copied field
+ * from its sources whatever projection the resolver asked for: `requireOne` reads the fields the
+ * snapshots copy too (same round trip); a source the resolver read elsewhere without them is refused,
+ * naming the mutation and the field, before anything is written.
+ */
+const SDL = /* GraphQL */ `
+  type Query { order(id: ID!): Order @find }
+  type Mutation {
+    placeOrder(customer: ID!): Order!
+    placeOrderFromOwnRead(customer: ID!): Order!
+  }
+  type Order @collection(name: "orders") {
+    id: ID!
+    customer: Customer! @snapshot(path: "customer", fields: ["id", "name", "tier", "email"]) @join(localField: "customer.id") @read(strategy: SNAPSHOT)
+  }
+  type Customer @collection(name: "customers") {
+    id: ID!
+    name: String!
+    tier: String!
+    email: String!
+  }
+`;
+const ada = { _id: new ObjectId('6955b90000000000000000a1'), name: 'Ada', tier: 'GOLD', email: 'ada@example.com' };
+
+/** As the team wrote it: the customer read with the fields the snapshot held then. */
+async function placeOrder(_parent: unknown, args: { customer: string }, context: GatewayContext, info: GraphQLResolveInfo) {
+  const order = { _id: new ObjectId(), customer: { id: new ObjectId(args.customer) } };
+  await context.writes.run(info, async (unit) => {
+    const customer = await unit.requireOne('Customer', { _id: order.customer.id }, ['name', 'tier'], 'the customer');
+    await unit.insert('Order', order, [customer]);
+  });
+  return order;
+}
+
+/** The same with a customer it read itself, outside the write unit, with that old projection. */
+async function placeOrderFromOwnRead(_parent: unknown, args: { customer: string }, context: GatewayContext, info: GraphQLResolveInfo) {
+  const order = { _id: new ObjectId(), customer: { id: new ObjectId(args.customer) } };
+  const customer = (await db.collection('customers').findOne({ _id: order.customer.id }, { projection: { name: 1, tier: 1 } }))!;
+  await context.writes.run(info, async (unit) => {
+    await unit.insert('Order', order, [customer]);
+  });
+  return order;
+}
+
+let fixture: SdlGateway;
+let db: Db;
+let gateway: Gateway;
+beforeAll(async () => {
+  fixture = await startSdlGateway({
+    typeDefs: SDL,
+    dbPrefix: 'custom_mutation_copies',
+    async prepare(fresh) {
+      await fresh.collection('customers').insertOne(ada);
+      await fresh.createCollection('orders');
+    },
+    gateway: {
+      resolvers: { Mutation: { placeOrder, placeOrderFromOwnRead } },
+      writePlans: {
+        placeOrder: [{ kind: 'requireOne', typeName: 'Customer' }, { kind: 'insert', typeName: 'Order', preloaded: ['Order.customer'] }],
+        placeOrderFromOwnRead: [{ kind: 'insert', typeName: 'Order', preloaded: ['Order.customer'] }],
+      },
+    },
+  });
+  ({ db, gateway } = fixture);
+}, 60_000);
+afterAll(() => fixture?.stop());
+
+const SELECTION = '{ customer { name tier email } }';
+const STORED = { id: ada._id, name: 'Ada', tier: 'GOLD', email: 'ada@example.com' };
+
+it("requireOne with the resolver's old projection still fills every copied field, in the same one read", async () => {
+  const result = await gateway.execute({ query: `mutation { placeOrder(customer: "${ada._id.toHexString()}") ${SELECTION} }` });
+  expect(result.errors).toBeUndefined();
+  expect(result.data).toEqual({ placeOrder: { customer: { name: 'Ada', tier: 'GOLD', email: 'ada@example.com' } } });
+  expect((await db.collection('orders').findOne({}, { sort: { _id: -1 } }))!.customer).toEqual(STORED);
+  // No read more than the plan says: the customer's, widened, then the insert.
+  expect(result.cost?.estimateExceeded).toBeUndefined();
+});
+
+it('a source the resolver read elsewhere without a copied field is refused before anything is written, naming the mutation and the field', async () => {
+  const before = await db.collection('orders').countDocuments();
+  const result = await gateway.execute({ query: `mutation { placeOrderFromOwnRead(customer: "${ada._id.toHexString()}") ${SELECTION} }` });
+  expect(result.errors?.map((error) => [error.extensions?.code, error.message])).toEqual([
+    [
+      'INTERNAL_SERVER_ERROR',
+      `placeOrderFromOwnRead: the customers document ${ada._id.toHexString()} given to insert Order has no "email", which Order.customer copies; pass what requireOne or requireMany returned (they read every field the snapshots copy), or read "email" too`,
+    ],
+  ]);
+  expect(await db.collection('orders').countDocuments()).toBe(before);
+});
