@@ -23,6 +23,7 @@ import { keyMoveCheck, movedKeyPaths } from '../reconcile/check-moved-key';
 import { indexMovedKey } from './index-moved-key';
 import { dropSnapshotSdl, findField, SdlChangeError, widenSnapshotSdl, type SchemaFile } from './snapshot-sdl-change';
 import { describePersonalFields } from '../advise/recommend/personal-data';
+import { describeCustomWriters } from './custom-writers';
 import { personalDataLine } from '../advise/format-advice';
 
 type Io = { out: OutputStream; err: OutputStream };
@@ -95,7 +96,12 @@ function planSchemaChange(command: Migrate, project: Project, io: Io): Work | st
       io.out.write(`wrote ${plan.edits.map((edit) => shown(edit.file)).join(', ')}\n`);
     } else io.out.write(`(not written: pass --write to apply it)\n`);
   }
-  return plan.work(model);
+  const work = plan.work(model);
+  if (typeof work !== 'string' && (work.kind === 'widen' || work.kind === 'move-key')) {
+    const added = work.kind === 'widen' ? work.added : work.fields.slice(1);
+    for (const line of describeCustomWriters(project.writePlans, model, keyMoveLocations(model, work.coordinate), added)) io.out.write(`${line}\n`);
+  }
+  return work;
 }
 
 function planRequest(request: Exclude<MigrationRequest, { kind: 'advice' }>, files: readonly SchemaFile[], options: { write: boolean; shown: (file: string) => string }): Plan {
