@@ -5,7 +5,7 @@ import { redactUri } from '../../observability/redact-secrets';
  * from, and the URI only when the URI holds no secret (a config file gets committed); otherwise the
  * comment shows it with its secrets hidden, to be given as MONGODB_URI.
  */
-export function draftedConfigFile(options: { readonly dbName: string; readonly mongoUri: string; readonly usesDateTime: boolean }): string {
+export function draftedConfigFile(options: { readonly dbName: string; readonly mongoUri: string }): string {
   const redacted = redactUri(options.mongoUri);
   const mongodb = configKeepsUri(options.mongoUri)
     ? `  // The database the schema was drafted from; MONGODB_URI, when set, wins over this uri.
@@ -13,16 +13,14 @@ export function draftedConfigFile(options: { readonly dbName: string; readonly m
     : `  // The database the schema was drafted from. Its URI holds credentials, so it is not written here:
   // serve with MONGODB_URI set to it (${redacted.replace(/\s+/g, ' ')}).
   mongodb: { db: ${quote(options.dbName)} },`;
-  const imports = options.usesDateTime ? 'defineConfig, DateTimeScalar' : 'defineConfig';
-  const resolvers = options.usesDateTime ? `\n  // DateTime fields: BSON dates in MongoDB, ISO-8601 strings in GraphQL.\n  resolvers: { DateTime: DateTimeScalar },` : '';
-  return `import { ${imports} } from 'docjoin';
+  return `import { defineConfig } from 'docjoin';
 
 // docjoin's project config, drafted by \`docjoin init --from-mongo\`: \`docjoin serve\`, \`explain\`, \`reconcile\`
 // and \`codegen\` read it. Check the "# guess:" comments in the schema before serving it.
 export default defineConfig({
   // SDL files or folders of .graphql files, relative to this file.
   schema: 'schema',
-${mongodb}${resolvers}
+${mongodb}
   // server: { port: 4000, cors: { origin: 'http://localhost:3000' } },
 });
 `;

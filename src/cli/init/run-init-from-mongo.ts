@@ -46,7 +46,7 @@ export async function runInitFromMongo(command: Extract<InitCliCommand, { kind: 
       io.err.write(`init: ${where} has no collections to draft a schema from${await otherDatabases(client, command.dbName)}\n`);
       return 1;
     }
-    const config = draftedConfigFile({ dbName: command.dbName, mongoUri: command.mongoUri, usesDateTime: inferred.draft.usesDateTime });
+    const config = draftedConfigFile({ dbName: command.dbName, mongoUri: command.mongoUri });
     writeProjectFiles(command.folder, [[CONFIG_PATH, config], [SCHEMA_PATH, inferred.sdl]], io, (path) => (path === SCHEMA_PATH ? ` (${describeCounts(inferred.draft.counts)})` : ''));
     let check: Awaited<ReturnType<typeof checkDraft>>;
     try {

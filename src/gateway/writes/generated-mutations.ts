@@ -21,8 +21,8 @@ export const MAX_INPUT_LIST = 100;
 
 /** How one field of an input object becomes stored data. */
 export type InputFieldMapping =
-  /** A scalar or enum stored at `path`. */
-  | { readonly kind: 'value'; readonly name: string; readonly path: string }
+  /** A scalar or enum stored at `path`; `typeName` is its GraphQL type (`Float`, `DateTime`, an enum). */
+  | { readonly kind: 'value'; readonly name: string; readonly path: string; readonly typeName: string }
   /** Ids of referenced documents: at `path` as they are, or as `{ [key]: id }` copies a snapshot fills. */
   | { readonly kind: 'reference'; readonly name: string; readonly path: string; readonly isList: boolean; readonly snapshotKey: string | undefined }
   /** A nested input stored as an embedded document (or an array of them) at `path`. */
@@ -133,7 +133,7 @@ function mapInput(model: WriteModel, inputType: GraphQLInputObjectType, typeName
       if (target.isId) fail(`${where}: ids are made by docjoin (and never changed); remove it from the input`);
       else if (reordered) fail(`${where}: ${target.coordinate} decides which ${typeName}s ${reordered.coordinate} keeps and in what order, so changing it would rebuild that array; remove it from the input (a custom mutation can change it, then \`docjoin reconcile --fix\` rebuilds the array)`);
       else if (inputNamed.name !== target.valueType.name || inputIsList !== target.valueType.isList) fail(`${where} must have the type of ${target.coordinate} (${target.valueType.isList ? `[${target.valueType.name}]` : target.valueType.name})`);
-      else mappings.push(Object.freeze({ kind: 'value', name: inputField.name, path: target.path }));
+      else mappings.push(Object.freeze({ kind: 'value', name: inputField.name, path: target.path, typeName: target.valueType.name }));
       continue;
     }
     if (mode === 'update') {

@@ -2,7 +2,7 @@ import { spawn } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { connectMongo, DateTimeScalar } from 'docjoin';
+import { connectMongo } from 'docjoin';
 import { runDocjoinCli } from '../../../src/cli/docjoin';
 import { redactUri } from '../../../src/observability/redact-secrets';
 import { startTestMongo, type TestMongo } from '../../support/test-mongo';
@@ -64,7 +64,7 @@ Next:
     expect(readFileSync(join(folder, 'schema', 'schema.graphql'), 'utf8')).toBe(blogDraft(dbName, 50));
     const config = readFileSync(join(folder, 'docjoin.config.mjs'), 'utf8');
     expect(config).toContain(secretFree ? `mongodb: { uri: '${mongo.uri}', db: '${dbName}' },` : `mongodb: { db: '${dbName}' },`);
-    expect(config).toContain('resolvers: { DateTime: DateTimeScalar },');
+    expect(config).not.toContain('resolvers');
     expect(JSON.parse(readFileSync(join(folder, 'package.json'), 'utf8')).scripts).toEqual({ start: 'exec docjoin serve', explain: 'docjoin explain', reconcile: 'docjoin reconcile', codegen: 'docjoin codegen' });
     expect(existsSync(join(folder, 'seed.mjs'))).toBe(false);
 
@@ -120,7 +120,7 @@ describe('docjoin init --from-mongo, as a user runs it', () => {
     const client = await connectMongo(mongo.uri);
     const warnings: string[] = [];
     try {
-      const gateway = await createCheckedGateway({ typeDefs: sdl, resolvers: { DateTime: DateTimeScalar }, mongoClient: client, db: dbName, listen: false, onWarning: (warning) => warnings.push(warning) });
+      const gateway = await createCheckedGateway({ typeDefs: sdl, mongoClient: client, db: dbName, listen: false, onWarning: (warning) => warnings.push(warning) });
       const result = await gateway.execute({ query: '{ posts(first: 1) { author { lastName } comments(first: 1) { comment post { title } } } }' });
       await gateway.stop();
       expect(result.data).toEqual({ posts: [{ author: { lastName: 'Lovelace' }, comments: [{ comment: 'Indeed.', post: { title: 'Notes' } }] }] });

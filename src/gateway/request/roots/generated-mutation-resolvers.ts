@@ -1,5 +1,5 @@
 import type { GraphQLFieldResolver } from 'graphql';
-import { ObjectId } from 'bson';
+import { Double, ObjectId } from 'bson';
 import type { GatewayContext } from '../context/request-context';
 import { objectIdArgument } from '../../documents/object-id-argument';
 import { writePath } from '../../documents/read-path';
@@ -65,7 +65,7 @@ function toDocument(fields: readonly InputFieldMapping[], input: Readonly<Record
 function stored(mapping: InputFieldMapping, value: unknown, where: string): unknown {
   switch (mapping.kind) {
     case 'value':
-      return value;
+      return asStoredType(mapping.typeName, value);
     case 'reference': {
       const reference = (id: unknown) => (mapping.snapshotKey === undefined ? objectIdArgument(id, where) : { [mapping.snapshotKey]: objectIdArgument(id, where) });
       return mapping.isList ? bounded(value, where).map(reference) : reference(value);
@@ -88,10 +88,19 @@ function toChanges(fields: readonly InputFieldMapping[], nonNull: ReadonlySet<st
     const value = input[mapping.name];
     if (value === undefined) continue;
     if (value === null && nonNull.has(mapping.name)) throw badUserInput(`input.${mapping.name} must not be null`, { argumentName: `input.${mapping.name}` });
-    changes[mapping.name] = value;
+    changes[mapping.name] = value === null ? null : stored(mapping, value, `input.${mapping.name}`);
   }
   if (Object.keys(changes).length === 0) throw badUserInput('input must set at least one field', { argumentName: 'input' });
   return changes;
+}
+
+/**
+ * A scalar or enum as its declared BSON type. GraphQL has coerced it already (an Int is an integer, a
+ * DateTime a Date); but the driver stores a whole JS number as an int32, so a Float is made a double.
+ */
+function asStoredType(typeName: string, value: unknown): unknown {
+  if (typeName !== 'Float') return value;
+  return Array.isArray(value) ? value.map((item: unknown) => (item === null ? null : new Double(item as number))) : new Double(value as number);
 }
 
 function bounded(value: unknown, where: string): unknown[] {

@@ -1,10 +1,15 @@
 import { GraphQLScalarType, Kind, print } from 'graphql';
 import { badUserInput } from '../../errors/public-error-code';
 
-/** ISO-8601 strings on the wire, BSON Dates in MongoDB. Unparseable input is BAD_USER_INPUT. */
+const DESCRIPTION = 'An ISO-8601 date-time, e.g. `2026-11-21T09:30:00.000Z`.';
+
+/**
+ * ISO-8601 strings on the wire, BSON Dates in MongoDB. Unparseable input is BAD_USER_INPUT. docjoin
+ * binds it to a schema's `DateTime` unless the resolvers give their own.
+ */
 export const DateTimeScalar = new GraphQLScalarType<Date, string>({
   name: 'DateTime',
-  description: 'An ISO-8601 date-time, e.g. `2026-11-21T09:30:00.000Z`.',
+  description: DESCRIPTION,
   serialize(value) {
     const date = value instanceof Date ? value : typeof value === 'string' || typeof value === 'number' ? new Date(value) : undefined;
     if (!date || Number.isNaN(date.getTime())) throw new TypeError(`DateTime cannot represent ${JSON.stringify(value)}`);
@@ -18,6 +23,17 @@ export const DateTimeScalar = new GraphQLScalarType<Date, string>({
     return parseDateTime(ast.value);
   },
 });
+
+/** The scalar's definition, added to an SDL that uses `DateTime` without defining it. */
+export const dateTimeTypeDefs = `${JSON.stringify(DESCRIPTION)}\nscalar DateTime\n`;
+
+/**
+ * Whether a schema's scalar is DateTimeScalar, whose values are stored as BSON dates: graphql-tools binds
+ * a scalar resolver by copying its functions onto the schema's own type.
+ */
+export function isDateTimeScalar(type: GraphQLScalarType): boolean {
+  return type.parseValue === DateTimeScalar.parseValue;
+}
 
 /** Full ISO-8601 date-times only (a date, a time, an offset); `Date.parse` alone accepts too much. */
 const ISO_DATE_TIME = /^\d{4}-\d{2}-\d{2}(T\d{2}:\d{2}(:\d{2}(\.\d{1,9})?)?(Z|[+-]\d{2}:\d{2}))?$/;

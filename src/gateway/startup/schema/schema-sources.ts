@@ -1,7 +1,8 @@
 import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { join, relative, resolve } from 'node:path';
-import { parse, Kind } from 'graphql';
+import { BREAK, isTypeDefinitionNode, Kind, parse, visit, type DocumentNode } from 'graphql';
 import { StorageConfigError } from '../../errors/internal-errors';
+import { dateTimeTypeDefs } from '../scalars/date-time-scalar';
 import { directiveTypeDefs } from './directive-type-defs';
 
 /**
@@ -36,13 +37,33 @@ export function schemaFilePaths(paths: readonly string[], baseDir: string): stri
 }
 
 /**
- * `typeDefs` with docjoin's directive definitions added in front, unless they already define
- * `@collection` (an SDL written against an older copy keeps its own).
+ * `typeDefs` with what docjoin provides added in front: its directive definitions, unless they already
+ * define `@collection` (an SDL written against an older copy keeps its own), and the `DateTime` scalar
+ * when they use it without defining it.
  */
 export function withDirectiveTypeDefs(typeDefs: string | readonly string[]): string[] {
   const sources = typeof typeDefs === 'string' ? [typeDefs] : [...typeDefs];
-  const definesDirectives = sources.some((source) =>
-    parse(source, { noLocation: true }).definitions.some((definition) => definition.kind === Kind.DIRECTIVE_DEFINITION && definition.name.value === 'collection'),
+  const documents = sources.map((source) => parse(source, { noLocation: true }));
+  const definesDirectives = documents.some((document) =>
+    document.definitions.some((definition) => definition.kind === Kind.DIRECTIVE_DEFINITION && definition.name.value === 'collection'),
   );
-  return definesDirectives ? sources : [directiveTypeDefs, ...sources];
+  const provided = [...(definesDirectives ? [] : [directiveTypeDefs]), ...(needsDateTime(documents) ? [dateTimeTypeDefs] : [])];
+  return [...provided, ...sources];
+}
+
+function needsDateTime(documents: readonly DocumentNode[]): boolean {
+  const defines = documents.some((document) => document.definitions.some((definition) => isTypeDefinitionNode(definition) && definition.name.value === 'DateTime'));
+  return !defines && documents.some(usesDateTime);
+}
+
+function usesDateTime(document: DocumentNode): boolean {
+  let used = false;
+  visit(document, {
+    NamedType(node) {
+      if (node.name.value !== 'DateTime') return undefined;
+      used = true;
+      return BREAK;
+    },
+  });
+  return used;
 }

@@ -1,6 +1,8 @@
+import { isEnumType, isScalarType, type GraphQLEnumType, type GraphQLSchema } from 'graphql';
 import { bsonType } from '../../documents/bson-type';
 import { readPath } from '../../documents/read-path';
 import type { StoredDocument } from '../../documents/stored-document';
+import { isDateTimeScalar } from '../scalars/date-time-scalar';
 import type { StorageMap, StoredField } from './storage-map-types';
 
 /** How many documents of each collection the startup check reads. */
@@ -22,13 +24,17 @@ interface SampleSource {
  * Refuses a snapshot copy without its key (every miss, fan-out and reconcile goes by that key, so they
  * would all silently find nothing). Warns about a stored field missing where the schema says non-null
  * (that document fails at request time), missing everywhere (a wrong path?), or holding another type
- * than the schema's, and about a counter the documents do not have yet.
+ * than the schema's, and about a counter the documents do not have yet. `schema`, the executable one,
+ * tells which enum values the documents may hold (an enum value's internal value, when resolvers map
+ * one) and whether `DateTime` is docjoin's (BSON dates); without it an enum is checked to hold strings,
+ * and `DateTime` to hold dates.
  */
 export async function checkSampledDocuments(
   storageMap: StorageMap,
   existing: ReadonlySet<string>,
   source: SampleSource,
   counters: readonly CountedField[],
+  schema?: GraphQLSchema,
 ): Promise<{ problems: string[]; warnings: string[] }> {
   const problems: string[] = [];
   const warnings: string[] = [];
@@ -48,12 +54,8 @@ export async function checkSampledDocuments(
       }
       if (missing === sample.length) warnings.push(`${field.coordinate}: "${field.path}" is missing in all ${of}; check the field name or add @path(path: "...")`);
       else if (missing > 0 && field.valueType.nonNull) warnings.push(`${field.coordinate} is non-null, but "${field.path}" is missing in ${missing} ${of}; reading them fails with "Cannot return null"`);
-      const expected = expectedKind(field);
-      if (expected === undefined) continue;
-      const wrong = values.filter((value) => value !== undefined && value !== null && !matches(value, expected, field.valueType.isList));
-      if (wrong.length > 0) {
-        warnings.push(`${field.coordinate} is ${field.valueType.isList ? `[${field.valueType.name}]` : field.valueType.name}, but "${field.path}" holds ${describeKind(wrong[0])} in ${wrong.length} ${of}`);
-      }
+      const mismatch = storedTypeMismatch(field, values, schema);
+      if (mismatch) warnings.push(describeMismatch(field, mismatch, of, type.collection));
     }
     for (const relation of storageMap.relations.values()) {
       const snapshot = relation.shapes.snapshot;
@@ -69,29 +71,85 @@ export async function checkSampledDocuments(
   return { problems, warnings };
 }
 
-type Kind = 'string' | 'integer' | 'number' | 'boolean' | 'id';
+type Kind = 'string' | 'integer' | 'number' | 'boolean' | 'id' | 'date';
 
-/** What a stored value of the field's GraphQL type looks like; undefined for custom scalars (not known here). */
-function expectedKind(field: StoredField): Kind | undefined {
-  if (field.valueType.isEnum) return 'string';
+/** What a field's stored values must be, from its GraphQL type; undefined when that is not known (a custom scalar). */
+type Expected = { readonly kind: Kind } | { readonly kind: 'enum'; readonly enumType: GraphQLEnumType };
+
+/** The first stored value of a sample that is not what the field's type expects, and in how many documents such values are. */
+interface Mismatch {
+  readonly expected: Expected;
+  readonly first: unknown;
+  readonly count: number;
+}
+
+function storedTypeMismatch(field: StoredField, values: readonly unknown[], schema: GraphQLSchema | undefined): Mismatch | undefined {
+  const expected = expectedOf(field, schema);
+  if (expected === undefined) return undefined;
+  const accepts = (value: unknown) => (expected.kind === 'enum' ? expected.enumType.getValues().some((enumValue) => enumValue.value === value) : matches(value, expected.kind));
+  // A list field holding something else than an array is the mismatch itself; in an array, its first wrong item.
+  const offending = values.flatMap((value) => {
+    if (value === undefined || value === null) return [];
+    if (!field.valueType.isList) return accepts(value) ? [] : [value];
+    if (!Array.isArray(value)) return [value];
+    const wrong = value.find((item) => item !== null && item !== undefined && !accepts(item));
+    return wrong === undefined ? [] : [wrong];
+  });
+  return offending.length === 0 ? undefined : { expected, first: offending[0], count: offending.length };
+}
+
+function expectedOf(field: StoredField, schema: GraphQLSchema | undefined): Expected | undefined {
+  if (field.valueType.isEnum) {
+    const enumType = schema?.getType(field.valueType.name);
+    return isEnumType(enumType) ? { kind: 'enum', enumType } : { kind: 'string' };
+  }
   switch (field.valueType.name) {
     case 'String':
-      return 'string';
+      return { kind: 'string' };
     case 'Int':
-      return 'integer';
+      return { kind: 'integer' };
     case 'Float':
-      return 'number';
+      return { kind: 'number' };
     case 'Boolean':
-      return 'boolean';
+      return { kind: 'boolean' };
     case 'ID':
-      return 'id';
+      return { kind: 'id' };
+    case 'DateTime': {
+      // A DateTime of the user's own stores whatever it stores.
+      const dateTime = schema?.getType('DateTime');
+      return schema === undefined || (isScalarType(dateTime) && isDateTimeScalar(dateTime)) ? { kind: 'date' } : undefined;
+    }
     default:
       return undefined;
   }
 }
 
-function matches(value: unknown, kind: Kind, isList: boolean): boolean {
-  if (isList) return Array.isArray(value) && value.every((item) => item === null || matches(item, kind, false));
+function describeMismatch(field: StoredField, mismatch: Mismatch, of: string, collection: string): string {
+  const { expected, first } = mismatch;
+  const inSampled = `in ${mismatch.count} ${of}`;
+  const declared = `${field.coordinate} is ${field.valueType.isList ? `[${field.valueType.name}]` : field.valueType.name}`;
+  if (expected.kind === 'enum') {
+    return `${declared}, but "${field.path}" holds ${describeValue(first)} ${inSampled}, which is not a value of ${expected.enumType.name} (${enumValuesOf(expected.enumType)}): filters on it will not match those documents, and reading it there fails`;
+  }
+  if (expected.kind === 'date' && typeof first === 'string') {
+    const convert = field.valueType.isList
+      ? 'store BSON dates'
+      : `convert them: db.${collection}.updateMany({ ${JSON.stringify(field.path)}: { $type: "string" } }, [{ $set: { ${JSON.stringify(field.path)}: { $toDate: ${JSON.stringify(`$${field.path}`)} } } }])`;
+    return `${declared}, but "${field.path}" holds a string (${JSON.stringify(first)}) ${inSampled}, not a BSON date: ordering by it sorts those as strings, apart from the dates, and range filters on it (given dates) never match them; ${convert}`;
+  }
+  if (expected.kind === 'date') {
+    return `${declared}, but "${field.path}" holds ${describeKind(first)} ${inSampled}, not a BSON date: ordering by it and range filters on it (given dates) do not compare it as a date; store BSON dates`;
+  }
+  return `${declared}, but "${field.path}" holds ${describeKind(first)} ${inSampled}`;
+}
+
+/** The enum's values, each with what documents hold for it when that is not its name; the first ten. */
+function enumValuesOf(enumType: GraphQLEnumType): string {
+  const values = enumType.getValues().map((value) => (value.value === value.name ? value.name : `${value.name} stored as ${describeValue(value.value)}`));
+  return values.length > 10 ? `${values.slice(0, 10).join(', ')} and ${values.length - 10} more` : values.join(', ');
+}
+
+function matches(value: unknown, kind: Kind): boolean {
   switch (kind) {
     case 'string':
       return typeof value === 'string';
@@ -103,6 +161,8 @@ function matches(value: unknown, kind: Kind, isList: boolean): boolean {
       return typeof value === 'boolean';
     case 'id':
       return typeof value === 'string' || typeof value === 'number' || bsonType(value) === 'ObjectId';
+    case 'date':
+      return isDate(value);
     default: {
       const never: never = kind;
       throw new Error(`unknown kind ${String(never)}`);
@@ -110,9 +170,21 @@ function matches(value: unknown, kind: Kind, isList: boolean): boolean {
   }
 }
 
+/** A value as a message shows it: a string or number as written, anything else by its kind. */
+function describeValue(value: unknown): string {
+  if (typeof value === 'string') return JSON.stringify(value);
+  if (typeof value === 'number' || typeof value === 'boolean') return String(value);
+  return describeKind(value);
+}
+
+/** Also a Date of another realm (a vm context), which `instanceof` would miss. */
+function isDate(value: unknown): value is Date {
+  return Object.prototype.toString.call(value) === '[object Date]';
+}
+
 function describeKind(value: unknown): string {
   if (Array.isArray(value)) return 'an array';
-  if (value instanceof Date) return 'a date';
+  if (isDate(value)) return 'a date';
   return bsonType(value) ?? (typeof value === 'object' ? 'an object' : `a ${typeof value}`);
 }
 

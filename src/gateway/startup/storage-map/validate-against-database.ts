@@ -1,3 +1,4 @@
+import type { GraphQLSchema } from 'graphql';
 import { DatabaseMismatchError } from '../../errors/internal-errors';
 import type { IndexDescription } from '../../documents/index-description';
 import type { StoredDocument } from '../../documents/stored-document';
@@ -26,16 +27,21 @@ export interface DatabaseCatalog {
  * reads is present in at least one document (a typo would otherwise read as "no data"), and each snapshot
  * copy in a sample of documents keeps its key. Throws DatabaseMismatchError listing every problem with
  * what fixes it; returns warnings (a sampled document whose stored field is missing or of another type,
- * a counter never computed, a sort no index serves) that do not stop the start.
+ * a counter never computed, a sort no index serves) that do not stop the start. `schema`, the executable
+ * one, tells the sample check how enums and DateTime are stored (check-sampled-documents.ts).
  */
-export async function validateAgainstDatabase(storageMap: StorageMap, catalog: DatabaseCatalog, options: { counters?: readonly CountedField[] } = {}): Promise<string[]> {
+export async function validateAgainstDatabase(
+  storageMap: StorageMap,
+  catalog: DatabaseCatalog,
+  options: { counters?: readonly CountedField[]; schema?: GraphQLSchema } = {},
+): Promise<string[]> {
   const existing = new Set(await catalog.listCollectionNames());
   const wrongDatabase = await noneOfTheCollections(storageMap, existing, catalog);
   if (wrongDatabase) throw new DatabaseMismatchError([wrongDatabase]);
   const indexes = new IndexCache(catalog);
   const roots = await checkRootIndexes(storageMap, existing, (collection) => indexes.of(collection));
   const relationLists = await checkRelationListIndexes(storageMap, existing, (collection) => indexes.of(collection));
-  const sampled = await checkSampledDocuments(storageMap, existing, catalog, options.counters ?? []);
+  const sampled = await checkSampledDocuments(storageMap, existing, catalog, options.counters ?? [], options.schema);
   const problems = [
     ...missingCollections(storageMap, existing, catalog.databaseName),
     ...(await unindexedReverseJoins(storageMap, existing, indexes)),

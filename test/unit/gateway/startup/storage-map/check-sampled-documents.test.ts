@@ -1,0 +1,80 @@
+import { GraphQLScalarType } from 'graphql';
+import type { IResolvers } from '@graphql-tools/utils';
+import { buildGatewaySchema } from '../../../../../src/gateway/startup/schema/build-gateway-schema';
+import { withDirectiveTypeDefs } from '../../../../../src/gateway/startup/schema/schema-sources';
+import { checkSampledDocuments } from '../../../../../src/gateway/startup/storage-map/check-sampled-documents';
+import type { StoredDocument } from '../../../../../src/gateway/documents/stored-document';
+
+/** DateTime used, not declared: docjoin provides it (BSON dates) unless the resolvers give their own. */
+const SDL = /* GraphQL */ `
+  type Query { tasks(first: Int = 20): [Task!]! @list }
+  enum Status { OPEN DONE }
+  type Task @collection(name: "tasks") {
+    id: ID!
+    title: String!
+    due: DateTime
+    reminders: [DateTime!]
+    status: Status
+    labels: [Status!]
+  }
+`;
+
+const day = new Date('2026-11-21T09:30:00.000Z');
+
+/**
+ * The sample check's warnings for `documents` of tasks, with the schema built from `resolvers` (or none:
+ * `withSchema` false), but those about fields no sampled document has.
+ */
+async function warningsFor(documents: readonly StoredDocument[], options: { resolvers?: IResolvers; withSchema?: boolean } = {}): Promise<string[]> {
+  const { schema, storageMap } = buildGatewaySchema({ typeDefs: withDirectiveTypeDefs(SDL), resolvers: options.resolvers ?? {} });
+  const source = { sampleDocuments: async () => documents.map((document) => ({ title: 'Task', ...document })) };
+  const { problems, warnings } = await checkSampledDocuments(storageMap, new Set(['tasks']), source, [], options.withSchema === false ? undefined : schema);
+  expect(problems).toEqual([]);
+  return warnings.filter((warning) => !warning.includes(' is missing in all '));
+}
+
+describe('checkSampledDocuments: stored types that disagree with the schema', () => {
+  it('accepts BSON dates and enum values by name', async () => {
+    expect(await warningsFor([{ due: day, reminders: [day], status: 'OPEN', labels: ['DONE'] }, { status: null }])).toEqual([]);
+  });
+
+  it('names a DateTime held as a string: ordering compares strings, range filters miss them, and the update that converts them', async () => {
+    expect(await warningsFor([{ due: day }, { due: '2026-11-21T09:30:00Z' }, { due: '2026-11-22' }])).toEqual([
+      'Task.due is DateTime, but "due" holds a string ("2026-11-21T09:30:00Z") in 2 of 3 sampled tasks documents, not a BSON date: ordering by it sorts those as strings, apart from the dates, and range filters on it (given dates) never match them; convert them: db.tasks.updateMany({ "due": { $type: "string" } }, [{ $set: { "due": { $toDate: "$due" } } }])',
+    ]);
+  });
+
+  it('names a DateTime held as something else than a date or a string, and strings in a list of them', async () => {
+    expect(await warningsFor([{ due: 1_763_717_400_000, reminders: [day, '2026-11-21'] }])).toEqual([
+      'Task.due is DateTime, but "due" holds a number in 1 of 1 sampled tasks documents, not a BSON date: ordering by it and range filters on it (given dates) do not compare it as a date; store BSON dates',
+      'Task.reminders is [DateTime], but "reminders" holds a string ("2026-11-21") in 1 of 1 sampled tasks documents, not a BSON date: ordering by it sorts those as strings, apart from the dates, and range filters on it (given dates) never match them; store BSON dates',
+    ]);
+  });
+
+  it("names the first value that is not one of the enum's, and the enum's values", async () => {
+    expect(await warningsFor([{ status: 'OPEN' }, { status: 'open' }, { status: 'done', labels: ['OPEN', 2] }])).toEqual([
+      'Task.status is Status, but "status" holds "open" in 2 of 3 sampled tasks documents, which is not a value of Status (OPEN, DONE): filters on it will not match those documents, and reading it there fails',
+      'Task.labels is [Status], but "labels" holds 2 in 1 of 3 sampled tasks documents, which is not a value of Status (OPEN, DONE): filters on it will not match those documents, and reading it there fails',
+    ]);
+  });
+
+  it('takes enum values mapped by the resolvers as the documents hold them', async () => {
+    const resolvers = { Status: { OPEN: 'open', DONE: 'done' } };
+    expect(await warningsFor([{ status: 'open' }, { status: 'done' }], { resolvers })).toEqual([]);
+    expect(await warningsFor([{ status: 'open' }, { status: 'OPEN' }], { resolvers })).toEqual([
+      'Task.status is Status, but "status" holds "OPEN" in 1 of 2 sampled tasks documents, which is not a value of Status (OPEN stored as "open", DONE stored as "done"): filters on it will not match those documents, and reading it there fails',
+    ]);
+  });
+
+  it('leaves a DateTime of your own alone: it stores what it stores', async () => {
+    const DateTime = new GraphQLScalarType({ name: 'DateTime', serialize: (value) => value, parseValue: (value) => value });
+    expect(await warningsFor([{ due: '2026-11-21' }], { resolvers: { DateTime } })).toEqual([]);
+  });
+
+  it('without the executable schema, checks that enum values are strings and DateTime values dates', async () => {
+    expect(await warningsFor([{ status: 'open', due: day }, { status: 3, due: day }], { withSchema: false })).toEqual([
+      'Task.status is Status, but "status" holds a number in 1 of 2 sampled tasks documents',
+    ]);
+    expect(await warningsFor([{ due: '2026-11-21' }], { withSchema: false })).toHaveLength(1);
+  });
+});
