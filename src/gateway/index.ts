@@ -15,6 +15,7 @@ export { createGateway, type CreateGatewayOptions, type ExecutedOperation, type 
 export { keyString } from './documents/key-string';
 export { objectIdArgument } from './documents/object-id-argument';
 export { readPath, writePath } from './documents/read-path';
+export { embeddingPlaces } from './startup/storage-map/embedding-places';
 export { DatabaseMismatchError, StorageConfigError } from './errors/internal-errors';
 export { badUserInput, forbidden, PublicErrorCode } from './errors/public-error-code';
 export { AuthOptionError, type AuthOptions, type AuthenticationRequest, type JwtOptions, ROLE_HEADER, unauthenticated, type Viewer } from './request/authentication/authenticate';

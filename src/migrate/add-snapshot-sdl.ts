@@ -1,5 +1,5 @@
 import { type ConstDirectiveNode, type FieldDefinitionNode } from 'graphql';
-import type { StorageMap } from '../gateway';
+import { embeddingPlaces, type StorageMap } from '../gateway';
 import { findField, SdlChangeError, type SchemaFile } from './snapshot-sdl-change';
 
 /**
@@ -108,25 +108,6 @@ function refuseOtherReaders(storageMap: StorageMap, coordinate: string, referenc
       throw new SdlChangeError(`${filtering} filters on "${reference}", which the copy replaces; filter on the relation's copy instead before adding the snapshot`);
     }
   }
-}
-
-/**
- * Where documents of `typeName` are stored: its own collection (prefix ""), or, for an embedded type,
- * each collection embedding it with the path there (`orders`, "lines.").
- */
-function embeddingPlaces(storageMap: StorageMap, typeName: string): Array<{ collection: string; prefix: string }> {
-  const places: Array<{ collection: string; prefix: string }> = [];
-  const walk = (current: string, collection: string, prefix: string, seen: ReadonlySet<string>) => {
-    if (current === typeName) places.push({ collection, prefix });
-    for (const field of storageMap.types.get(current)?.fields.values() ?? []) {
-      const embedded = field.kind === 'relation' ? field.shapes.embedded : undefined;
-      if (field.kind === 'relation' && embedded && !seen.has(field.targetType)) walk(field.targetType, collection, `${prefix}${embedded.path}.`, new Set([...seen, field.targetType]));
-    }
-  };
-  for (const type of storageMap.types.values()) {
-    if (type.collection !== undefined) walk(type.typeName, type.collection, '', new Set([type.typeName]));
-  }
-  return places;
 }
 
 function directive(field: FieldDefinitionNode, name: string): ConstDirectiveNode | undefined {

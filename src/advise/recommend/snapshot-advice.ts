@@ -1,4 +1,4 @@
-import type { RelationField, StorageMap } from '../../gateway';
+import { embeddingPlaces, type RelationField, type StorageMap } from '../../gateway';
 import type { RelationStatistics } from '../statistics/statistics-types';
 import type { AdviceThresholds } from './advice-thresholds';
 import type { EffectPair, FieldAdvice } from './advice-types';
@@ -15,14 +15,15 @@ type SnapshotAdvice = Omit<FieldAdvice, 'coordinate' | 'current' | 'antiPatterns
 export function snapshotAdvice(field: RelationField, storageMap: StorageMap, workload: WorkloadView, statistics: RelationStatistics | undefined, thresholds: AdviceThresholds): SnapshotAdvice | undefined {
   const snapshot = field.shapes.snapshot;
   const entry = workload.entry(field.coordinate, 'snapshot');
-  const copies = storageMap.types.get(field.typeName)?.collection;
+  // A field of an embedded type (`OrderLine.product`) has its copies where that type is embedded.
+  const copies = embeddingPlaces(storageMap, field.typeName)[0]?.collection;
   if (!snapshot || !entry || !copies) return undefined;
   const missed = missOperations(entry);
   // Operations the copy answered alone: each saved the join's round trip.
   const served = Math.max(0, entry.operations - missed);
   const written = workload.documentsWritten(copies, snapshot.fallback.collection);
   const amplification = written.documents / Math.max(1, served);
-  const fanIn = statistics?.snapshots.find((location) => location.coordinate === field.coordinate)?.copiesPerSource;
+  const fanIn = (statistics?.snapshots.find((location) => location.coordinate === field.coordinate) ?? statistics?.snapshots[0])?.copiesPerSource;
   const before = workload.roundTripsPer1000Queries(field.coordinate) ?? 0;
 
   if (written.documents > 0 && amplification >= thresholds.dropSnapshotAmplification) {

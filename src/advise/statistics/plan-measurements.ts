@@ -1,4 +1,4 @@
-import { type StorageMap, type SnapshotLocation, type WriteModel, listArrayOf, type ListArrayContent } from '../../gateway';
+import { type WriteModel, listArrayOf, type ListArrayContent } from '../../gateway';
 import { timePathOf } from './time-field';
 
 /**
@@ -136,7 +136,7 @@ export function planMeasurements(model: WriteModel, timeFields: Readonly<Record<
     }
     const snapshots: SnapshotPlan[] = [];
     for (const location of model.snapshots) {
-      if (relationOfLocation(storageMap, location) !== field.coordinate) continue;
+      if (location.field !== field.coordinate) continue;
       if (location.inSourceDocument) {
         skipped.push(`snapshot fan-in of ${location.coordinate}: its copies live only in the source document itself (one per source at most)`);
         continue;
@@ -158,13 +158,3 @@ function noTimeField(typeName: string): string {
   return `${typeName} has no creation time field; name one with the timeFields option`;
 }
 
-/**
- * The relation field whose `@snapshot` a location copies: `Host.recentLogs.host` walks Host.recentLogs to
- * its target type, LogMessage, and names `LogMessage.host`.
- */
-function relationOfLocation(storageMap: StorageMap, location: SnapshotLocation): string | undefined {
-  const [typeName, ...fields] = location.coordinate.split('.');
-  let type: string | undefined = typeName;
-  for (const name of fields.slice(0, -1)) type = storageMap.relations.get(`${type}.${name}`)?.targetType;
-  return type === undefined ? undefined : `${type}.${fields[fields.length - 1]}`;
-}

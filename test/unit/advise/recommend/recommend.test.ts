@@ -250,3 +250,30 @@ describe('recommend, from the selections of join reads', () => {
     expect(advice(report, 'Book.publisher').kind).toBe('keep');
   });
 });
+
+describe('recommend, on a snapshot inside an embedded array', () => {
+  const ORDERS = /* GraphQL */ `
+    type Query { orders: [Order!]! @list }
+    type Order @collection(name: "orders") { id: ID! lines: [OrderLine!]! @embedded }
+    type OrderLine { quantity: Int! product: Product @snapshot(path: "product", fields: ["id", "name"]) @join(localField: "product.id") @read(strategy: SNAPSHOT) }
+    type Product @collection(name: "products") { id: ID! name: String! price: Float! }
+  `;
+  const orders = buildWriteModelFromSdl(withDirectiveTypeDefs(ORDERS)).storageMap;
+
+  it('widens OrderLine.product when reads miss it for price, its copies counted in the collection that embeds it', () => {
+    const report = recommend({
+      storageMap: orders,
+      workload: workload({
+        queries: 31,
+        mutationCount: 0,
+        fields: [field({ field: 'OrderLine.product', strategy: 'snapshot', operations: 31, roundTrips: 31, snapshotMisses: 62, missing: [{ fields: ['price'], operations: 31, misses: 62 }] })],
+      }),
+    });
+    expect(advice(report, 'OrderLine.product')).toMatchObject({
+      kind: 'widen-snapshot',
+      change: "add price to the snapshot's fields",
+      snapshotFields: ['id', 'name', 'price'],
+      effect: { roundTripsPer1000Queries: { before: 1000, after: 0 } },
+    });
+  });
+});
