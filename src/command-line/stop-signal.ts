@@ -1,4 +1,4 @@
-import { watchParent } from './parent-watch';
+import { startedByNpmExec, watchParent } from './parent-watch';
 
 /**
  * The next SIGINT or SIGTERM, listened for from the call on (before a long start, so a signal during it
@@ -10,9 +10,9 @@ import { watchParent } from './parent-watch';
  * except a SIGINT more than SAME_SIGNAL_MS after the first: Ctrl-C pressed again, which ends the
  * process at once (exit 130).
  *
- * A wrapper that started the process and died without passing its signal on (`npx docjoin serve`
- * killed by its PID: npm's `sh -c` dies, the server does not) leaves it orphaned; that counts as a
- * SIGTERM, after `onOrphaned` is told which parent went.
+ * Under `npx` / `npm exec`, npm's `sh -c` dies without passing a SIGTERM to npm on (`npx docjoin serve`
+ * killed by its PID), which leaves the server orphaned; that counts as a SIGTERM, after `onOrphaned` is
+ * told which parent went. Started any other way, a parent that exits is left to do so (`nohup … &`).
  */
 const SAME_SIGNAL_MS = 1_000;
 
@@ -45,9 +45,11 @@ export function nextStopSignal(options: { onRepeat?: (signal: NodeJS.Signals) =>
   });
   process.on('SIGINT', stop);
   process.on('SIGTERM', stop);
-  unwatch = watchParent((parentPid) => {
-    options.onOrphaned?.(parentPid);
-    stop('SIGTERM');
-  });
+  if (startedByNpmExec()) {
+    unwatch = watchParent((parentPid) => {
+      options.onOrphaned?.(parentPid);
+      stop('SIGTERM');
+    });
+  }
   return { signal, cancel };
 }

@@ -11,7 +11,7 @@ import {
 } from '../settings/setting-rules';
 
 export { redactSecrets, redactUri } from '../observability/redact-secrets';
-import { type CostLimitName, type CostLimits, GATEWAY_SETTING_NAMES, GatewayOptionError, isCollectionName, LIMIT_SETTINGS, LIMIT_VARIABLES, MIN_WORKLOAD_FLUSH_MS, resolveSettings, type GatewaySettings, type LimitOrigins, type ResolvedSettings, type WorkloadOption } from '../gateway';
+import { type CostLimitName, type CostLimits, defaultLimitOrigin, GATEWAY_SETTING_NAMES, GatewayOptionError, isCollectionName, LIMIT_SETTINGS, LIMIT_VARIABLES, MIN_WORKLOAD_FLUSH_MS, resolveSettings, type GatewaySettings, type LimitOrigins, type ResolvedSettings, type WorkloadOption } from '../gateway';
 import type { DocjoinProjectConfig } from '../project/project-config';
 import { defaultLogFormat, LOG_FORMATS, LOG_LEVELS, type LogFormat } from '../observability/logger';
 export type { CostLimits };
@@ -94,13 +94,14 @@ export function loadConfig(env: Env = process.env, flags: ConfigFlags = {}, proj
   };
 }
 
-/** Each limit the environment sets (it wins), else the config file's `server.limits`. */
+/** Where each limit comes from: the environment (it wins), the config file's `server.limits`, or the default. */
 function limitOriginsOf(env: Env, fileLimits: unknown): LimitOrigins {
   const origins: Partial<Record<keyof CostLimits, string>> = {};
   for (const [limit, setting] of Object.entries(LIMIT_SETTINGS) as Array<[CostLimitName, keyof CostLimits]>) {
     const variable = LIMIT_VARIABLES[limit];
     if (nonEmpty(env[variable]) !== undefined) origins[setting] = `set by ${variable} in the environment`;
     else if (typeof fileLimits === 'object' && fileLimits !== null && Object.hasOwn(fileLimits, setting)) origins[setting] = `set by server.limits.${setting} in the project's config`;
+    else origins[setting] = defaultLimitOrigin(limit);
   }
   return origins;
 }

@@ -319,6 +319,7 @@ export async function createDocjoin(options: DocjoinOptions): Promise<Docjoin> {
         },
     limits: settings.limits,
     ...(options.limitOrigins && { limitOrigins: options.limitOrigins }),
+    givenLimits: options.limits,
     commandsView: ({ request }) => settings.costCommands && parseCostHeader(request.http?.headers.get(COST_HEADER)) === 'commands',
     checkEstimate,
     ...(options.onEstimateViolation && { onEstimateViolation: options.onEstimateViolation }),

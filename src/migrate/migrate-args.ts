@@ -124,6 +124,7 @@ export function parseMigrateArgs(argv: readonly string[], env: Readonly<Record<s
   if (isUsageError(target)) return target;
   const deployed = args.switches.has('--deployed');
   if (deployed && request.kind !== 'add-counter' && request.kind !== 'add-bounded-array') return usageError('--deployed goes with --add-counter or --add-bounded-array');
+  if (deployed && !args.switches.has('--write')) return usageError('--deployed finishes the backfill, which writes: pass --write with it');
   return { kind: 'migrate', request, write: args.switches.has('--write'), deployed, batchSize, mongoUri: args.values.get('--mongo-uri'), db: args.values.get('--db'), project: readProjectTarget(args) };
 }
 

@@ -25,8 +25,9 @@ export interface KeyMove {
  * The check that gives every parent its copies: the key from the reference (`{ id: publisherId }`, one
  * copy per id of an array), the fields from the source, as reconcile's snapshot fix would set them.
  * The reference stays, for a gateway on the old schema. A copy inside embedded objects is set in each of
- * them, and the document's whole top-level value is rewritten. Each repair is guarded by the values as
- * read, so a parent written meanwhile is left to the next pass.
+ * them, each by its own path (`lines.2.product`), so nothing else of the array is rewritten through
+ * JavaScript (a double that reads as a whole number would be stored back as an int). Each repair is
+ * guarded by the values as read, so a parent written meanwhile is left to the next pass.
  */
 export function keyMoveCheck(db: Db, move: KeyMove): Check {
   const { location, from } = move;
@@ -53,7 +54,7 @@ export function keyMoveCheck(db: Db, move: KeyMove): Check {
         const wantTop = readPath(want, top);
         if (wantTop === undefined || sameValue(have, wantTop)) return;
         const guard = nested ? { [top]: have ?? null } : { [from]: readPath(parent, from) ?? null, [top]: have ?? null };
-        repairs.push({ id: parent._id, filter: { _id: parent._id, ...guard }, update: { $set: { [top]: wantTop } } });
+        repairs.push({ id: parent._id, filter: { _id: parent._id, ...guard }, update: { $set: nested ? changedCopies(parent, want) : { [top]: wantTop } } });
       });
       return repairs;
     },
@@ -77,11 +78,25 @@ export function keyMoveCheck(db: Db, move: KeyMove): Check {
     return want;
   }
 
-  /** The copies `holder` should hold, keyed by the truth side; undefined: none, and none is there. */
+  /** Each copy of `want` that differs from `parent`'s, by its whole-document path (`lines.2.product`). */
+  function changedCopies(parent: Document, want: Document): Document {
+    const had = holdersByPath(parent, holders);
+    const set: Document = {};
+    for (const [path, holder] of holdersByPath(want, holders)) {
+      const copies = readPath(holder, copy.path);
+      if (copies !== undefined && !sameValue(readPath(had.get(path), copy.path), copies)) set[`${path}.${copy.path}`] = copies;
+    }
+    return set;
+  }
+
+  /**
+   * The copies `holder` should hold, keyed by the truth side; undefined: none, and none is there. A null
+   * copy of a nullable field is the new schema's "none"; only an absent one (never written), or a null
+   * one where the field is required, falls back to the reference.
+   */
   function wantedCopies(holder: Document): unknown {
     const have = readPath(holder, copy.path);
-    // A null copy is the new schema's "none"; only an absent one (never written) falls back to the reference.
-    if (move.copyIsTruth && have !== undefined) return cloneValue(have);
+    if (move.copyIsTruth && have !== undefined && (have !== null || !location.required)) return cloneValue(have);
     const reference = readPath(holder, from);
     // No reference: no copy either (the old schema unset it).
     if (reference === undefined || reference === null) return have === undefined ? undefined : copy.isArray ? [] : null;
@@ -89,6 +104,25 @@ export function keyMoveCheck(db: Db, move: KeyMove): Check {
     const copies = keys.map((key) => ({ [location.key]: key }));
     return copy.isArray ? copies : copies[0];
   }
+}
+
+/** The objects at the end of `segments` in `document`, by their whole-document path with array indexes (`lines.2`). */
+function holdersByPath(document: Document, segments: KeyMove['location']['segments']): Map<string, Document> {
+  const found = new Map<string, Document>();
+  const walk = (value: unknown, path: string, rest: typeof segments) => {
+    if (value === null || typeof value !== 'object' || Array.isArray(value)) return;
+    const [segment, ...after] = rest;
+    if (!segment) {
+      found.set(path, value as Document);
+      return;
+    }
+    const next = readPath(value, segment.path);
+    const at = path === '' ? segment.path : `${path}.${segment.path}`;
+    if (Array.isArray(next)) next.forEach((item, index) => walk(item, `${at}.${index}`, after));
+    else walk(next, at, after);
+  };
+  walk(document, '', segments);
+  return found;
 }
 
 /** Where a moved key is stored, in whole-document paths: `publisherId` → `publisher.id`, or `lines.productId` → `lines.product.id`. */

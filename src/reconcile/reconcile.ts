@@ -40,14 +40,16 @@ export async function reconcile(db: Db, model: WriteModel, options: ReconcileOpt
         return [`every one of the ${report.entries} ${report.coordinate} copies points at no ${location.sourceCollection} document: are the keys kept inside the copies, and is this the database the schema describes?`];
       }
       if (report.entries === 0 && report.missing > 0) {
-        return [`no ${location.collection} document holds a ${report.coordinate} copy (${report.missing} missing): was the snapshot ever backfilled (docjoin migrate --add-snapshot ${location.field} --write), and is this the database the schema describes?`];
+        return [
+          `no ${location.collection} document holds a ${report.coordinate} copy (${report.missing} missing): is this the database the schema describes? If the snapshot was never backfilled and its key still sits in an old reference, put the plain @join on it back and run docjoin migrate --add-snapshot ${location.field} --fields … --write`,
+        ];
       }
       return [];
     }),
     warnings: reports.flatMap((report) => {
       const location = model.snapshots.find((candidate) => candidate.coordinate === report.coordinate);
       if (report.kind !== 'snapshot' || !location || location.required || location.segments.length > 1 || report.scanned === 0 || report.entries > 0) return [];
-      return [`no ${location.collection} document holds a ${report.coordinate} copy: if the snapshot was never backfilled, fill it with docjoin migrate --add-snapshot ${location.field} --write`];
+      return [`no ${location.collection} document holds a ${report.coordinate} copy: if the snapshot was never backfilled and its key still sits in an old reference, put the plain @join on it back and run docjoin migrate --add-snapshot ${location.field} --fields … --write`];
     }),
   };
 }

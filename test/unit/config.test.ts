@@ -18,7 +18,12 @@ describe('loadConfig', () => {
       host: undefined,
       cors: false,
       landingPage: 'sandbox',
-      limitOrigins: {},
+      limitOrigins: {
+        maxRoundTrips: "the default; DOCJOIN_MAX_ROUND_TRIPS or the config's server.limits.maxRoundTrips changes it",
+        maxDocuments: "the default; DOCJOIN_MAX_DOCUMENTS or the config's server.limits.maxDocuments changes it",
+        maxDepth: "the default; DOCJOIN_MAX_DEPTH or the config's server.limits.maxDepth changes it",
+        maxResponseNodes: "the default; DOCJOIN_MAX_RESPONSE_NODES or the config's server.limits.maxResponseNodes changes it",
+      },
       nodeEnv: 'development',
       production: false,
       // Jest's stdout is no terminal: JSON lines.
@@ -114,8 +119,12 @@ describe('loadConfig', () => {
   it('says where each cost limit was set: the environment over the config file; the rest are the defaults', () => {
     const config = loadConfig({ DOCJOIN_MAX_DEPTH: '5', DOCJOIN_MAX_DOCUMENTS: '' }, {}, { server: { limits: { maxRoundTrips: 7, maxDepth: 9 } } });
     expect(config.limits).toMatchObject({ maxDepth: 5, maxRoundTrips: 7, maxDocuments: 100_000 });
-    expect(config.limitOrigins).toEqual({ maxDepth: 'set by DOCJOIN_MAX_DEPTH in the environment', maxRoundTrips: "set by server.limits.maxRoundTrips in the project's config" });
-    expect(loadConfig({}).limitOrigins).toEqual({});
+    expect(config.limitOrigins).toEqual({
+      maxDepth: 'set by DOCJOIN_MAX_DEPTH in the environment',
+      maxRoundTrips: "set by server.limits.maxRoundTrips in the project's config",
+      maxDocuments: "the default; DOCJOIN_MAX_DOCUMENTS or the config's server.limits.maxDocuments changes it",
+      maxResponseNodes: "the default; DOCJOIN_MAX_RESPONSE_NODES or the config's server.limits.maxResponseNodes changes it",
+    });
   });
 
   it('reads DOCJOIN_ASSUMED_LIST_SIZE; unset or blank, the estimate\'s default (20)', () => {

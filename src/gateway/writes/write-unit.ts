@@ -7,7 +7,7 @@ import { NO_CLAIM, type ViewerAccess } from '../request/access/viewer-access';
 import { sortDocument } from '../startup/storage-map/parse-sort';
 import { boundedArraysOf, incomingReferences, planDeleteDerived } from './delete-planner';
 import type { FunnelWriter, UpdateStatement } from '../request/mongo/funnel-writer';
-import { toFindProjection, type Projection } from '../operation/planning/projection';
+import { projectionOf, toFindProjection, type Projection } from '../operation/planning/projection';
 import type { StoredDocument } from '../documents/stored-document';
 import { hasFanOut, planSourceUpdate } from './fan-out-planner';
 import { fillSnapshot, forwardReferences, planInsertDerived, soleUpdateOf, withInitialDerivedValues, type ForwardReference } from './insert-planner';
@@ -70,7 +70,7 @@ export class WriteUnit {
   async requireOne(typeName: string, filter: StoredDocument, paths: readonly string[], what: string): Promise<StoredDocument> {
     this.#spend();
     const collection = this.#collectionOf(typeName);
-    const [document] = await this.writer.find(collection, this.#readable(collection, filter), Object.fromEntries(this.#withCopiedPaths(typeName, paths).map((path) => [path, 1])), { limit: 1 });
+    const [document] = await this.writer.find(collection, this.#readable(collection, filter), this.#withCopiedPaths(typeName, paths), { limit: 1 });
     if (!document) throw notFound(`${typeName} ${what} not found`, { typeName });
     this.#readWithCopiedFields.add(document);
     return document;
@@ -83,7 +83,7 @@ export class WriteUnit {
   async requireMany(typeName: string, ids: readonly unknown[], paths: readonly string[]): Promise<StoredDocument[]> {
     this.#spend();
     const collection = this.#collectionOf(typeName);
-    const found = await this.writer.find(collection, this.#readable(collection, { _id: { $in: [...ids] } }), Object.fromEntries(this.#withCopiedPaths(typeName, ['_id', ...paths]).map((path) => [path, 1])));
+    const found = await this.writer.find(collection, this.#readable(collection, { _id: { $in: [...ids] } }), this.#withCopiedPaths(typeName, ['_id', ...paths]));
     for (const document of found) this.#readWithCopiedFields.add(document);
     const byId = new Map(found.map((document) => [keyString(document._id), document]));
     const missing = ids.find((id) => !byId.has(keyString(id)));
@@ -96,13 +96,14 @@ export class WriteUnit {
    * resolver asks for, the documents it passes to `insert` fill every field the schema copies now (a
    * migration may have widened a snapshot since the resolver was written).
    */
-  #withCopiedPaths(typeName: string, paths: readonly string[]): string[] {
+  #withCopiedPaths(typeName: string, paths: readonly string[]): Record<string, 1 | { $slice: number }> {
     return this.#withPathsCopiedFrom((location) => location.sourceType === typeName, paths);
   }
 
-  #withPathsCopiedFrom(copiesFrom: (location: SnapshotLocation) => boolean, paths: readonly string[]): string[] {
+  /** A find projection of `paths` and the paths the matching snapshots copy (`address` covering `address.city`: MongoDB refuses both). */
+  #withPathsCopiedFrom(copiesFrom: (location: SnapshotLocation) => boolean, paths: readonly string[]): Record<string, 1 | { $slice: number }> {
     const copied = this.model.snapshots.filter(copiesFrom).flatMap((location) => location.fields.map((field) => field.sourcePath));
-    return [...new Set([...paths, ...copied])];
+    return toFindProjection(projectionOf([...paths, ...copied].map((path) => [path, 1] as const)));
   }
 
   /**
@@ -208,15 +209,22 @@ export class WriteUnit {
   }
 
   /**
-   * A source the caller passed without a field `reference`'s snapshot copies (read elsewhere with a
-   * narrower projection, perhaps before a migration widened the snapshot) would store the copy without
-   * it: refused before anything is written, naming the mutation, the source and the field.
+   * A source the caller passed without a non-null field `reference`'s snapshot copies (read elsewhere
+   * with a narrower projection, perhaps before a migration widened the snapshot) would store the copy
+   * without it: refused before anything is written, naming the mutation, the source and the field. (A
+   * nullable field may be absent from the data itself, so its absence proves nothing.)
    */
   #refuseIncompleteSources(typeName: string, reference: ForwardReference, known: ReadonlyMap<string, StoredDocument>): void {
+    const sourceType = this.model.snapshots.find((location) => location.coordinate === reference.coordinate)?.sourceType;
+    const sourceFields = sourceType === undefined ? undefined : this.model.storageMap.types.get(sourceType)?.fields;
+    const required = (reference.snapshot?.fields ?? []).filter((field) => {
+      const stored = sourceFields?.get(field.name);
+      return stored?.kind === 'stored' && stored.valueType.nonNull;
+    });
     for (const key of reference.keys) {
       const source = known.get(keyString(key));
       if (!source || this.#readWithCopiedFields.has(source)) continue;
-      const lacking = (reference.snapshot?.fields ?? []).find((field) => readPath(source, field.sourcePath) === undefined);
+      const lacking = required.find((field) => readPath(source, field.sourcePath) === undefined);
       if (!lacking) continue;
       throw new InvariantError(
         `${this.mutationField || 'a write unit'}: the ${reference.collection} document ${describeKey(key)} given to insert ${typeName} has no "${lacking.sourcePath}", which ${reference.coordinate} copies; pass what requireOne or requireMany returned (they read every field the snapshots copy), or read "${lacking.sourcePath}" too`,
@@ -228,9 +236,9 @@ export class WriteUnit {
   async #requireSources(reference: ForwardReference, known: Map<string, StoredDocument>): Promise<void> {
     const missing = reference.keys.filter((key) => !known.has(keyString(key)));
     if (missing.length === 0) return;
-    const paths = reference.snapshot ? this.#withPathsCopiedFrom((location) => location.sourceCollection === reference.collection, ['_id']) : ['_id'];
+    const projection = reference.snapshot ? this.#withPathsCopiedFrom((location) => location.sourceCollection === reference.collection, ['_id']) : { _id: 1 as const };
     this.#spend();
-    const found = await this.writer.find(reference.collection, this.#readable(reference.collection, { _id: { $in: missing } }), Object.fromEntries(paths.map((path) => [path, 1])));
+    const found = await this.writer.find(reference.collection, this.#readable(reference.collection, { _id: { $in: missing } }), projection);
     for (const source of found) {
       known.set(keyString(source._id), source);
       this.#readWithCopiedFields.add(source);

@@ -1,6 +1,6 @@
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { ObjectId } from 'mongodb';
+import { Double, ObjectId } from 'mongodb';
 import { withDirectiveTypeDefs } from '../../../src/gateway/startup/schema/schema-sources';
 import { buildWriteModelFromSdl } from '../../../src/gateway/startup/write-model/build-write-model';
 import { MIGRATIONS_COLLECTION } from '../../../src/migrate/migration-marker';
@@ -179,7 +179,8 @@ describe('docjoin migrate --add-snapshot inside an embedded array', () => {
     const { db, schemaFile, args } = await projects.create(ORDERS_SDL, async (database) => {
       await database.collection('products').insertMany(productIds.map((_id, n) => ({ _id, name: `Product ${n}`, price: n + 0.5 })));
       await database.collection('orders').insertMany([
-        { _id: orderIds[0], lines: [{ quantity: 1, productId: productIds[0] }, { quantity: 2, productId: productIds[1] }] },
+        // A whole-number double beside the key: only the copies are written, so it stays a double.
+        { _id: orderIds[0], lines: [{ quantity: 1, productId: productIds[0], discount: new Double(2) }, { quantity: 2, productId: productIds[1] }] },
         { _id: orderIds[1], lines: [] },
         { _id: orderIds[2], lines: [{ quantity: 3, productId: productIds[1] }] },
       ]);
@@ -198,8 +199,10 @@ reconcile Order.lines.product: 3 scanned, 0 drifted
 wrote schema/schema.graphql`);
     expect(run.code).toBe(0);
     expect(readFileSync(schemaFile, 'utf8')).toBe(ORDERS_MOVED);
+    const raw = await db.collection('orders').findOne({ _id: orderIds[0] }, { promoteValues: false });
+    expect((raw!.lines as Array<{ discount?: unknown }>)[0]!.discount).toBeInstanceOf(Double);
     expect((await db.collection('orders').findOne({ _id: orderIds[0] }))!.lines).toEqual([
-      { quantity: 1, productId: productIds[0], product: { id: productIds[0], name: 'Product 0', price: 0.5 } },
+      { quantity: 1, productId: productIds[0], discount: 2, product: { id: productIds[0], name: 'Product 0', price: 0.5 } },
       { quantity: 2, productId: productIds[1], product: { id: productIds[1], name: 'Product 1', price: 1.5 } },
     ]);
     expect((await db.collection('orders').findOne({ _id: orderIds[1] }))!.lines).toEqual([]);

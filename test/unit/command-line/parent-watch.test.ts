@@ -1,4 +1,4 @@
-import { watchParent } from '../../../src/command-line/parent-watch';
+import { startedByNpmExec, watchParent } from '../../../src/command-line/parent-watch';
 
 /** The parent watch, on an injected ppid and fake timers: told once when the parent changes, never for init. */
 afterEach(() => jest.useRealTimers());
@@ -29,6 +29,10 @@ it('watches nothing when started by init (pid 1) or as a container’s first pro
     expect(gone).toEqual([]);
   }
   expect(jest.getTimerCount()).toBe(0);
+});
+
+it('is on only under npx / npm exec (npm_command=exec): a parent that exits after `nohup docjoin serve &` is meant to', () => {
+  expect([startedByNpmExec({ npm_command: 'exec' }), startedByNpmExec({ npm_command: 'start' }), startedByNpmExec({})]).toEqual([true, false, false]);
 });
 
 it('stops watching when asked', () => {

@@ -22,7 +22,7 @@ describe('parseMigrateArgs', () => {
     expect(parseMigrateArgs(['--add-snapshot', 'Book.publisher', '--fields', 'name'], {})).toMatchObject({ request: { kind: 'add-snapshot', coordinate: 'Book.publisher', fields: ['name'], path: undefined } });
     expect(parseMigrateArgs(['--add-snapshot', 'Book.publisher', '--fields', 'name', '--path', 'pub'], {})).toMatchObject({ request: { kind: 'add-snapshot', path: 'pub' } });
     expect(parseMigrateArgs(['--add-counter', 'Post.commentCount', '--of', 'Post.comments'], {})).toMatchObject({ request: { kind: 'add-counter', coordinate: 'Post.commentCount', of: 'Post.comments' }, deployed: false });
-    expect(parseMigrateArgs(['--add-counter', 'Post.commentCount', '--of', 'Post.comments', '--deployed'], {})).toMatchObject({ deployed: true });
+    expect(parseMigrateArgs(['--add-counter', 'Post.commentCount', '--of', 'Post.comments', '--write', '--deployed'], {})).toMatchObject({ deployed: true, write: true });
     expect(parseMigrateArgs(['--add-bounded-array', 'Post.recent', '--of', 'Post.comments', '--limit', '3'], {})).toMatchObject({
       request: { kind: 'add-bounded-array', coordinate: 'Post.recent', of: 'Post.comments', limit: 3 },
     });
@@ -45,6 +45,7 @@ describe('parseMigrateArgs', () => {
     [['--add-snapshot', 'Book.publisher', '--fields', 'name', '--path', 'a.b'], '--path must be a top-level field name, e.g. --path publisher, got "a.b"'],
     [['--widen', 'Book.authors', '--fields', 'name', '--path', 'p'], '--path goes with --add-snapshot, not --widen'],
     [['--widen', 'Book.authors', '--fields', 'name', '--deployed'], '--deployed goes with --add-counter or --add-bounded-array'],
+    [['--add-counter', 'Post.commentCount', '--of', 'Post.comments', '--deployed'], '--deployed finishes the backfill, which writes: pass --write with it'],
   ])('%j is a usage error', (argv, message) => {
     expect(parseMigrateArgs(argv, {})).toEqual({ kind: 'usage-error', message });
   });

@@ -44,16 +44,18 @@ export type LimitOrigins = Readonly<Partial<Record<keyof CostLimits, string>>>;
 
 /**
  * Where `limit` was set: as `origins` says (docjoin serve knows the environment from the config file),
- * else by the `limits` option when it gives one, else the default and how to change it.
+ * else by the `limits` option when it names it (`givenLimits`, as the option was given), else the
+ * default and how to change it.
  */
-export function limitOrigin(limit: CostLimitName, limits: Partial<CostLimits> | undefined, origins: LimitOrigins | undefined): string {
+export function limitOrigin(limit: CostLimitName, givenLimits: unknown, origins: LimitOrigins | undefined): string {
   const setting = LIMIT_SETTINGS[limit];
-  return (
-    origins?.[setting] ??
-    (limits?.[setting] !== undefined && limits[setting] !== DEFAULT_COST_LIMITS[setting]
-      ? `set by the limits.${setting} option`
-      : `the default; ${LIMIT_VARIABLES[limit]} or the config's server.limits.${setting} changes it`)
-  );
+  const given = typeof givenLimits === 'object' && givenLimits !== null && (givenLimits as Record<string, unknown>)[setting] !== undefined;
+  return origins?.[setting] ?? (given ? `set by the limits.${setting} option` : defaultLimitOrigin(limit));
+}
+
+/** The origin of a limit nothing set. */
+export function defaultLimitOrigin(limit: CostLimitName): string {
+  return `the default; ${LIMIT_VARIABLES[limit]} or the config's server.limits.${LIMIT_SETTINGS[limit]} changes it`;
 }
 
 const UNITS: Record<CostLimitName, string> = { depth: 'levels of nesting', roundTrips: 'round trips', documents: 'documents', responseNodes: 'response objects' };

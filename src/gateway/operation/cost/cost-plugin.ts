@@ -37,8 +37,9 @@ export interface DocjoinCostOptions<TContext extends BaseContext> {
    * `maxRoundTrips` also bounds a mutation's transaction retries at run time (CostLedger.mayRetry).
    */
   readonly limits?: Partial<CostLimits>;
-  /** Where each limit was set, for the rejection's message (limitOrigin). */
+  /** Where each limit was set, for the rejection's message (limitOrigin), and the limits option as given. */
   readonly limitOrigins?: LimitOrigins;
+  readonly givenLimits?: unknown;
   /** Whether this request gets `extensions.cost.commands` (decide from the header and the configuration). */
   readonly commandsView?: (request: GraphQLRequestContext<TContext>) => boolean;
   /**
@@ -90,7 +91,7 @@ export function ApolloServerPluginDocjoinCost<TContext extends { readonly ledger
           options.refuse?.(request);
           estimate = options.estimate?.(request);
           const excess = estimate && options.limits ? findExceededLimit(estimate, options.limits) : undefined;
-          if (excess) throw costLimitExceeded(excess, estimate, limitOrigin(excess.limit, options.limits, options.limitOrigins));
+          if (excess) throw costLimitExceeded(excess, estimate, limitOrigin(excess.limit, options.givenLimits, options.limitOrigins));
           if (estimate && options.admit) {
             admission = options.admit(estimate, request.contextValue);
             release = await admission;

@@ -33,6 +33,8 @@ export async function startDemoGateway(options: { scale?: number; env?: Record<s
       mongoKind: mongo.isEmbedded ? 'embedded' : 'external',
       mongoUri: mongo.uri,
       ...demoProjectOptions(), ...gatewaySettingsOf(config),
+      // As docjoin serve passes them: a rejection names where its limit was set.
+      limitOrigins: config.limitOrigins,
       listen: options.listen ?? false,
       validateDatabase: options.seed ?? true,
     });

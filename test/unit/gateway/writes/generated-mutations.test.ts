@@ -45,9 +45,9 @@ describe('generated mutations', () => {
       coordinate: 'Mutation.createOrder',
       typeName: 'Order',
       fields: [
-        { kind: 'value', name: 'placedAt', path: 'placedAt' },
+        { kind: 'value', name: 'placedAt', path: 'placedAt', typeName: 'String' },
         { kind: 'reference', name: 'customer', path: 'customer', isList: false, snapshotKey: 'id' },
-        { kind: 'embedded', name: 'lines', path: 'lines', isList: true, fields: [{ kind: 'value', name: 'sku', path: 'sku' }, { kind: 'value', name: 'quantity', path: 'quantity' }] },
+        { kind: 'embedded', name: 'lines', path: 'lines', isList: true, fields: [{ kind: 'value', name: 'sku', path: 'sku', typeName: 'String' }, { kind: 'value', name: 'quantity', path: 'quantity', typeName: 'Int' }] },
       ],
     });
     expect(plans).toEqual({
