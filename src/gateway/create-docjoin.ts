@@ -35,7 +35,7 @@ import type { StorageMap } from './startup/storage-map/storage-map-types';
 import { validateAgainstDatabase } from './startup/storage-map/validate-against-database';
 import type { WriteOptions } from './writes/request-writes';
 import type { MutationWritePlans } from './writes/write-plan';
-import { createWriteRuntime } from './writes/write-runtime';
+import { createWriteRuntime, type WriteRuntime } from './writes/write-runtime';
 import { messageOf, WorkloadCapture } from './workload/workload-capture';
 import { WorkloadFile } from './workload/workload-file';
 import { ApolloServerPluginDocjoinWorkload } from './workload/workload-plugin';
@@ -189,6 +189,9 @@ export async function createDocjoin(options: DocjoinOptions): Promise<Docjoin> {
   const settings = resolveSettings(options, process.env.NODE_ENV);
   const typeDefs = withDirectiveTypeDefs(options.typeDefs);
   const warn = options.onWarning ?? (options.logger ? (message: string) => options.logger!.warn(message) : (message: string) => process.stderr.write(`docjoin: warning: ${message}\n`));
+  // Before the funnel listens to the client: a bad auth option or trusted-documents file leaves nothing attached.
+  const authenticator = await createAuthenticator(options.auth);
+  const trusted = settings.trustedDocuments ? TrustedDocuments.load(settings.trustedDocuments, settings.production) : undefined;
   // Commands are measured on mongoClient's event stream: a Db of another client would cost nothing.
   const db = options.mongoClient.db(typeof options.db === 'string' ? options.db : options.db.databaseName);
   const funnel = new MongoFunnel(options.mongoClient, db);
@@ -202,16 +205,21 @@ export async function createDocjoin(options: DocjoinOptions): Promise<Docjoin> {
   }
   const { schema, storageMap, writeModel, writePlans, ownership, accessRules, mutationActions } = built;
   if (accessRules.enabled) funnel.requireReadScopes();
-  const writeRuntime = createWriteRuntime({
-    model: writeModel,
-    mutationType: schema.getMutationType(),
-    funnel,
-    plans: writePlans,
-    writes: options.writes,
-    retries: { maxAttempts: settings.maxTransactionAttempts, retryMs: settings.transactionRetryMs },
-  });
-  const authenticator = await createAuthenticator(options.auth);
-  const trusted = settings.trustedDocuments ? TrustedDocuments.load(settings.trustedDocuments, settings.production) : undefined;
+  let writeRuntime: WriteRuntime;
+  try {
+    writeRuntime = createWriteRuntime({
+      model: writeModel,
+      mutationType: schema.getMutationType(),
+      funnel,
+      plans: writePlans,
+      writes: options.writes,
+      retries: { maxAttempts: settings.maxTransactionAttempts, retryMs: settings.transactionRetryMs },
+    });
+  } catch (error) {
+    // A mutation without a valid write plan: nothing stays attached to the client.
+    funnel.detach();
+    throw error;
+  }
   const nodeEnvWarning = options.production === undefined ? unknownNodeEnv(process.env.NODE_ENV) : undefined;
   if (nodeEnvWarning) warn(nodeEnvWarning);
   if (accessRules.enabled && !options.auth) warn('the schema has @access rules but no auth option: every request is anonymous; set auth.jwt (or auth.authenticate) to let viewers sign in');

@@ -142,6 +142,18 @@ describe('validateAgainstDatabase', () => {
     expect(error.message).toMatch(/^Invalid storage directives:\n {2}- Post\.comments: [^\n]+\n {2}- Post\.commentCount: [^\n]+\n {2}- Query\.orphan: [^\n]+\nThe database does not match the schema either:\n {2}- Author: [^\n]+\n {2}- Post\.author: [^\n]+\n {2}- Post\.author: /);
   });
 
+  it('leaves nothing listening on the client when a start fails: a schema mistake, a mutation without a write plan, a bad auth option', async () => {
+    const db = mongo.freshDb('validate');
+    await db.createCollection('posts');
+    const listeners = () => ['commandStarted', 'commandSucceeded', 'commandFailed'].map((event) => client.listenerCount(event));
+    const before = listeners();
+    const start = (extra: Record<string, unknown>, sdl = SDL) => createCheckedGateway({ db: client.db(db.databaseName), mongoClient: client, typeDefs: [directiveTypeDefs, sdl], listen: false, validateDatabase: false, ...extra });
+    await expect(start({}, SDL.replace('@find', '@nope'))).rejects.toThrow();
+    await expect(start({ resolvers: { Mutation: { touch: () => null } } }, `${SDL}\n  type Mutation { touch(id: ID!): Boolean! }`)).rejects.toThrow(/Mutation\.touch: no write plan/);
+    await expect(start({ auth: { jwt: { secret: 'short' } } })).rejects.toThrow(/auth/);
+    expect(listeners()).toEqual(before);
+  });
+
   it('says in one line that a database with none of the collections is probably the wrong one, naming the others', async () => {
     const right = mongo.freshDb('validate');
     await right.createCollection('posts');
