@@ -42,8 +42,11 @@ export class WriteUnit {
   #writes = 0;
   #commands = 0;
   #returned: ReturnedDocument[] = [];
-  /** Documents this unit read with every field the snapshots copy from them: an insert can fill copies from them as they are. */
-  readonly #readWithCopiedFields = new WeakSet<StoredDocument>();
+  /**
+   * Documents this unit read with every field the snapshots copy from them, by what the caller holds of
+   * them (only the paths it asked for) and by themselves: an insert fills copies from them as they are.
+   */
+  readonly #completeSources = new WeakMap<StoredDocument, StoredDocument>();
 
   /**
    * `returning`: per collection, the paths the mutation's selection will read of documents it loads by
@@ -72,8 +75,7 @@ export class WriteUnit {
     const collection = this.#collectionOf(typeName);
     const [document] = await this.writer.find(collection, this.#readable(collection, filter), this.#withCopiedPaths(typeName, paths), { limit: 1 });
     if (!document) throw notFound(`${typeName} ${what} not found`, { typeName });
-    this.#readWithCopiedFields.add(document);
-    return document;
+    return this.#handOut(document, paths);
   }
 
   /**
@@ -84,11 +86,23 @@ export class WriteUnit {
     this.#spend();
     const collection = this.#collectionOf(typeName);
     const found = await this.writer.find(collection, this.#readable(collection, { _id: { $in: [...ids] } }), this.#withCopiedPaths(typeName, ['_id', ...paths]));
-    for (const document of found) this.#readWithCopiedFields.add(document);
-    const byId = new Map(found.map((document) => [keyString(document._id), document]));
+    const byId = new Map(found.map((document) => [keyString(document._id), this.#handOut(document, paths)]));
     const missing = ids.find((id) => !byId.has(keyString(id)));
     if (missing !== undefined) throw notFound(`${typeName} ${describeKey(missing)} not found`, { typeName });
     return ids.map((id) => byId.get(keyString(id))!);
+  }
+
+  /**
+   * What the caller gets of a document read with the copied fields too: the top-level fields of the
+   * paths it asked for (and `_id`), so resolver code sees what it read; the whole read stays with the
+   * unit for `insert`.
+   */
+  #handOut(document: StoredDocument, paths: readonly string[]): StoredDocument {
+    const asked = new Set(['_id', ...paths.map((path) => path.split('.')[0]!)]);
+    const given: StoredDocument = Object.fromEntries(Object.entries(document).filter(([name]) => asked.has(name)));
+    this.#completeSources.set(given, document);
+    this.#completeSources.set(document, document);
+    return given;
   }
 
   /**
@@ -178,7 +192,12 @@ export class WriteUnit {
   async insert(typeName: string, document: StoredDocument, preloaded: readonly StoredDocument[] = []): Promise<StoredDocument> {
     const collection = this.#collectionOf(typeName);
     let complete = this.#withPresets(typeName, document);
-    const known = new Map(preloaded.map((source) => [keyString(source._id), source]));
+    const known = new Map(
+      preloaded.map((given) => {
+        const source = this.#completeSources.get(given) ?? given;
+        return [keyString(source._id), source];
+      }),
+    );
     const proofs = new Map<string, ForwardReference>();
     for (const reference of forwardReferences(this.model, typeName, document)) {
       // A target the viewer reads only in part is read through its filter, never proved by the update.
@@ -223,7 +242,7 @@ export class WriteUnit {
     });
     for (const key of reference.keys) {
       const source = known.get(keyString(key));
-      if (!source || this.#readWithCopiedFields.has(source)) continue;
+      if (!source || this.#completeSources.has(source)) continue;
       const lacking = required.find((field) => readPath(source, field.sourcePath) === undefined);
       if (!lacking) continue;
       throw new InvariantError(
@@ -241,7 +260,7 @@ export class WriteUnit {
     const found = await this.writer.find(reference.collection, this.#readable(reference.collection, { _id: { $in: missing } }), projection);
     for (const source of found) {
       known.set(keyString(source._id), source);
-      this.#readWithCopiedFields.add(source);
+      this.#completeSources.set(source, source);
     }
     const absent = missing.find((key) => !known.has(keyString(key)));
     if (absent !== undefined) throw referenceNotFound(reference, absent);

@@ -33,11 +33,15 @@ const SDL = /* GraphQL */ `
 const ada = { _id: new ObjectId('6955b90000000000000000a1'), name: 'Ada', tier: 'GOLD', email: 'ada@example.com' };
 const grace = { _id: new ObjectId('6955b90000000000000000a2'), name: 'Grace', tier: 'STANDARD', email: 'grace@example.com', address: { city: 'Arlington', street: 'Main' } };
 
+/** What placeOrder's resolver code was given of the customer. */
+let handedOut: string[] = [];
+
 /** As the team wrote it: the customer read with the fields the snapshot held then. */
 async function placeOrder(_parent: unknown, args: { customer: string }, context: GatewayContext, info: GraphQLResolveInfo) {
   const order = { _id: new ObjectId(), customer: { id: new ObjectId(args.customer) } };
   await context.writes.run(info, async (unit) => {
     const customer = await unit.requireOne('Customer', { _id: order.customer.id }, ['name', 'tier'], 'the customer');
+    handedOut = Object.keys(customer).sort();
     await unit.insert('Order', order, [customer]);
   });
   return order;
@@ -97,6 +101,8 @@ it("requireOne with the resolver's old projection still fills every copied field
   expect((await db.collection('orders').findOne({}, { sort: { _id: -1 } }))!.customer).toEqual(STORED);
   // No read more than the plan says: the customer's, widened, then the insert.
   expect(result.cost?.estimateExceeded).toBeUndefined();
+  // The resolver's code holds what it asked for, not the fields read for the copies (email).
+  expect(handedOut).toEqual(['_id', 'name', 'tier']);
 });
 
 it('a source the resolver read elsewhere without a copied field is refused before anything is written, naming the mutation and the field', async () => {
