@@ -54,7 +54,9 @@ export function keyMoveCheck(db: Db, move: KeyMove): Check {
         const wantTop = readPath(want, top);
         if (wantTop === undefined || sameValue(have, wantTop)) return;
         const guard = nested ? { [top]: have ?? null } : { [from]: readPath(parent, from) ?? null, [top]: have ?? null };
-        repairs.push({ id: parent._id, filter: { _id: parent._id, ...guard }, update: { $set: nested ? changedCopies(parent, want) : { [top]: wantTop } } });
+        const set = nested ? changedCopies(parent, want) : { [top]: wantTop };
+        if (Object.keys(set).length === 0) return;
+        repairs.push({ id: parent._id, filter: { _id: parent._id, ...guard }, update: { $set: set } });
       });
       return repairs;
     },
