@@ -1,7 +1,7 @@
 import type { Db, Document } from 'mongodb';
 import { readPath, writePath, type SnapshotLocation } from '../gateway';
 import { cloneValue, sameValue } from './canonical-value';
-import { countMissingCopies, fetchSnapshotSources, objectsAt } from './check-snapshot';
+import { countMissingCopies, fetchSnapshotSources, objectsAt, objectsByPath } from './check-snapshot';
 import type { DriftReport } from './reconcile-types';
 import type { Check, Repair } from './scan-batches';
 
@@ -82,9 +82,9 @@ export function keyMoveCheck(db: Db, move: KeyMove): Check {
 
   /** Each copy of `want` that differs from `parent`'s, by its whole-document path (`lines.2.product`). */
   function changedCopies(parent: Document, want: Document): Document {
-    const had = holdersByPath(parent, holders);
+    const had = objectsByPath(parent, holders);
     const set: Document = {};
-    for (const [path, holder] of holdersByPath(want, holders)) {
+    for (const [path, holder] of objectsByPath(want, holders)) {
       const copies = readPath(holder, copy.path);
       if (copies !== undefined && !sameValue(readPath(had.get(path), copy.path), copies)) set[`${path}.${copy.path}`] = copies;
     }
@@ -106,25 +106,6 @@ export function keyMoveCheck(db: Db, move: KeyMove): Check {
     const copies = keys.map((key) => ({ [location.key]: key }));
     return copy.isArray ? copies : copies[0];
   }
-}
-
-/** The objects at the end of `segments` in `document`, by their whole-document path with array indexes (`lines.2`). */
-function holdersByPath(document: Document, segments: KeyMove['location']['segments']): Map<string, Document> {
-  const found = new Map<string, Document>();
-  const walk = (value: unknown, path: string, rest: typeof segments) => {
-    if (value === null || typeof value !== 'object' || Array.isArray(value)) return;
-    const [segment, ...after] = rest;
-    if (!segment) {
-      found.set(path, value as Document);
-      return;
-    }
-    const next = readPath(value, segment.path);
-    const at = path === '' ? segment.path : `${path}.${segment.path}`;
-    if (Array.isArray(next)) next.forEach((item, index) => walk(item, `${at}.${index}`, after));
-    else walk(next, at, after);
-  };
-  walk(document, '', segments);
-  return found;
 }
 
 /** Where a moved key is stored, in whole-document paths: `publisherId` → `publisher.id`, or `lines.productId` → `lines.product.id`. */

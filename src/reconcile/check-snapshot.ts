@@ -91,11 +91,26 @@ export async function fetchSnapshotSources(db: Db, location: SnapshotLocation, d
 
 /** The objects at the end of `segments`, e.g. a snapshot's copies (mutable references into `container`). */
 export function objectsAt(container: Record<string, unknown>, segments: SnapshotLocation['segments']): Record<string, unknown>[] {
-  const [segment, ...rest] = segments;
-  if (!segment) return isObject(container) ? [container] : [];
-  const value = segment.path.split('.').reduce<unknown>((current, part) => (isObject(current) ? current[part] : undefined), container);
-  const items = Array.isArray(value) ? value : [value];
-  return items.filter(isObject).flatMap((item) => objectsAt(item, rest));
+  return [...objectsByPath(container, segments).values()];
+}
+
+/** The same, by their whole-document path with array indexes (`lines.2`), for updates that set each one alone. */
+export function objectsByPath(container: Record<string, unknown>, segments: SnapshotLocation['segments']): Map<string, Record<string, unknown>> {
+  const found = new Map<string, Record<string, unknown>>();
+  const walk = (value: unknown, path: string, rest: SnapshotLocation['segments']) => {
+    if (!isObject(value)) return;
+    const [segment, ...after] = rest;
+    if (!segment) {
+      found.set(path, value);
+      return;
+    }
+    const next = segment.path.split('.').reduce<unknown>((current, part) => (isObject(current) ? current[part] : undefined), value);
+    const at = path === '' ? segment.path : `${path}.${segment.path}`;
+    if (Array.isArray(next)) next.forEach((item, index) => walk(item, `${at}.${index}`, after));
+    else walk(next, at, after);
+  };
+  walk(container, '', segments);
+  return found;
 }
 
 function isObject(value: unknown): value is Record<string, unknown> {
