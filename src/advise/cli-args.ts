@@ -19,23 +19,28 @@ export type AdviseCliCommand =
       sampleSize: number;
       /** Also write the report (advice, statistics, workload) as JSON to this file. */
       json: string | undefined;
+      /** Also print the changes the workload argued for that were priced and not given, and why. */
+      verbose: boolean;
       project: ProjectTarget;
     }
   | UsageError;
 
-export const ADVISE_USAGE = `Usage: docjoin advise [--workload FILE | --workload-collection NAME] [--sample N] [--json FILE]
+export const ADVISE_USAGE = `Usage: docjoin advise [--workload FILE | --workload-collection NAME] [--sample N] [--json FILE] [--verbose]
                       [--mongo-uri URI] [--db NAME] [--config FILE]
 
-Recommends a storage shape for every relation field: keep it, widen or drop a snapshot, bound an
+Recommends a storage shape for every relation field: keep it, widen, add or drop a snapshot, bound an
 array, or stop embedding, with the rule of thumb behind it and the predicted effect on round trips,
 documents written and document size. It samples the data ($sample and index-served counts, never a
-whole collection) and reads the workload the gateway recorded (its "workload" option).
+whole collection) and reads the workload the gateway recorded (its "workload" option). A snapshot
+change is priced on reads and writes together, replaying the recorded mutations against the schema
+it would leave; one that does not save MongoDB time on that workload is not given.
 
   --workload FILE             the JSON-lines file the gateway recorded to
   --workload-collection NAME  the collection of the database the gateway recorded to
                               (default: the config's server.workload; without one, advice from the data alone)
   --sample N                  documents sampled per collection (default ${DEFAULT_SAMPLE_SIZE})
   --json FILE                 also write the report as JSON (advice, statistics and workload) for tooling
+  --verbose                   also print the changes priced and rejected, and why
   --mongo-uri URI             MongoDB to sample (default: $MONGODB_URI, else the config's mongodb.uri)
   --db NAME                   database name (default: $MONGODB_DB, else the config's mongodb.db, else "${DEFAULT_DB_NAME}")
 ${PROJECT_FLAGS_USAGE}
@@ -48,6 +53,7 @@ export const ADVISE_FLAGS = [
   { name: '--workload-collection', example: 'docjoin_workload' },
   { name: '--sample', example: String(DEFAULT_SAMPLE_SIZE) },
   { name: '--json', example: 'advice.json' },
+  { name: '--verbose' },
   ...MONGO_TARGET_FLAGS,
   ...PROJECT_FLAGS,
 ] as const;
@@ -71,6 +77,7 @@ export function parseAdviseArgs(argv: readonly string[], env: Readonly<Record<st
     workload: file !== undefined ? { file } : collection !== undefined ? { collection } : 'config',
     sampleSize,
     json: args.values.get('--json'),
+    verbose: args.switches.has('--verbose'),
     project: readProjectTarget(args),
   };
 }

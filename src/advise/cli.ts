@@ -1,3 +1,4 @@
+import { readFileSync } from 'node:fs';
 import { writeFile } from 'node:fs/promises';
 import { answerWithoutRunning } from '../command-line/answer-without-running';
 import { clientForCommand } from '../command-line/mongo-target';
@@ -10,6 +11,8 @@ import { ADVISE_USAGE, parseAdviseArgs, type AdviseCliCommand, type WorkloadFlag
 import { formatAdvice } from './format-advice';
 import { recommend } from './recommend/recommend';
 import { collectDataStatistics } from './statistics/collect-data-statistics';
+import type { WriteSides } from './recommend/write-effect';
+import { writeSidesOf } from './write-sides';
 
 type AdviseCommand = Extract<AdviseCliCommand, { kind: 'advise' }>;
 
@@ -17,6 +20,8 @@ interface AdviseTarget {
   readonly uri: string;
   readonly db: string;
   readonly model: WriteModel;
+  /** The write rules before and after each change, to price its writes; undefined when the project's schema does not build. */
+  readonly writeSides: WriteSides | undefined;
   /** Where the workload was recorded; undefined: advice from the data alone. */
   readonly workload: { file: string } | { collection: string } | undefined;
 }
@@ -32,7 +37,9 @@ export async function runAdviseCli(argv: readonly string[], env: Readonly<Record
     const project = await loadProjectTarget(command.project);
     const config = loadConfig(env, { mongoUri: command.mongoUri, db: command.db }, project.config);
     if (config.mongodbUri === undefined) throw new ConfigError(NO_MONGO_MESSAGE);
-    target = { uri: config.mongodbUri, db: config.mongodbDb, model: buildWriteModelFromSdl(project.typeDefs), workload: workloadOf(command.workload, config.workload) };
+    const files = project.schemaFiles.map((file) => ({ file, text: readFileSync(file, 'utf8') }));
+    const writeSides = writeSidesOf({ files, resolvers: project.resolvers, writePlans: project.writePlans });
+    target = { uri: config.mongodbUri, db: config.mongodbDb, model: buildWriteModelFromSdl(project.typeDefs), writeSides, workload: workloadOf(command.workload, config.workload) };
   } catch (error) {
     if (!(error instanceof ConfigError || error instanceof ProjectConfigError || error instanceof StorageConfigError)) throw error;
     io.err.write(`advise: ${error.message.replace(/\n\s*/g, ' ')}\n`);
@@ -55,9 +62,9 @@ async function run(command: AdviseCommand, target: AdviseTarget, io: CliIo): Pro
     const db = client.db(target.db);
     const source: WorkloadSource | undefined = target.workload && ('file' in target.workload ? target.workload : { collection: target.workload.collection, db });
     const workload = source ? await readWorkload(source) : undefined;
-    const statistics = await collectDataStatistics(db, target.model, { sampleSize: command.sampleSize });
-    const report = recommend({ storageMap: target.model.storageMap, statistics, ...(workload && { workload }) });
-    io.out.write(formatAdvice(report, heading(where, command.sampleSize, workload, target.workload)));
+    const statistics = await collectDataStatistics(db, target.model, { sampleSize: command.sampleSize, ...(workload && { workload }) });
+    const report = recommend({ storageMap: target.model.storageMap, statistics, ...(workload && { workload }), ...(target.writeSides && { writeSides: target.writeSides }) });
+    io.out.write(formatAdvice(report, heading(where, command.sampleSize, workload, target.workload), { verbose: command.verbose }));
     if (command.json !== undefined) await writeFile(command.json, `${JSON.stringify({ advice: report, statistics, workload: workload ?? null }, null, 2)}\n`);
     return 0;
   } catch (error) {

@@ -49,9 +49,10 @@ export { readWorkload, sumWorkload, type WorkloadSource } from './workload/read-
 export { type WorkloadCapture, type WorkloadSink } from './workload/workload-capture';
 export { ApolloServerPluginDocjoinWorkload, type DocjoinWorkloadOptions } from './workload/workload-plugin';
 export { MAX_MISSING_SETS, WorkloadRecorder } from './workload/workload-recorder';
-export { type CollectionFanOut, type FieldWorkload, type MissCounts, type MissingFields, type MutationWorkload, type OperationCounts, type OperationTotals, type WorkloadCollectionOption, type WorkloadFileOption, type WorkloadOption, type WorkloadSummary, type WorkloadWindow } from './workload/workload-types';
+export { SAMPLED_SOURCES, sampledId } from './workload/source-sample';
+export { type CollectionFanOut, type CommandTimes, type FieldWorkload, type SampledSource, type SourceChangeCounts, type TimedCommands, type MissCounts, type MissingFields, type MutationWorkload, type OperationCounts, type OperationTotals, type WorkloadCollectionOption, type WorkloadFileOption, type WorkloadOption, type WorkloadSummary, type WorkloadWindow } from './workload/workload-types';
 export { buildWriteModelFromSdl } from './startup/write-model/build-write-model';
-export { type WriteUnitEstimate } from './writes/estimate-write-unit';
+export { estimateWriteUnit, type WriteUnitEstimate } from './writes/estimate-write-unit';
 export { type RequestWrites, type WriteOptions } from './writes/request-writes';
 export { notFound } from './writes/write-errors';
 export { type BoundedArray, type CounterRule, type InverseRule, type SnapshotLocation, type WriteModel } from './startup/write-model/write-model-types';

@@ -11,9 +11,9 @@ import { StorageConfigError, withDirectiveTypeDefs, buildWriteModelFromSdl, type
 import { ProjectConfigError, type Project } from '../project/load-project';
 import { reconcileChecks } from '../reconcile/reconcile';
 import type { ReconcileProgress } from '../reconcile/reconcile-types';
-import { addSnapshotSdl } from './add-snapshot-sdl';
+import { addSnapshotSdl } from '../schema-edits/add-snapshot-sdl';
 import { backfillCopies, checkBackfill, previewBackfill, reconcileBackfill, type CopyBackfill } from './backfill-copies';
-import { addBoundedArraySdl, addCounterSdl } from './derived-field-sdl';
+import { addBoundedArraySdl, addCounterSdl } from '../schema-edits/derived-field-sdl';
 import { readAdvice, AdviceFileError } from './read-advice';
 import { dropSnapshotCopies, type DroppedSnapshot } from './drop-snapshot-copies';
 import { formatSdlDiff } from './format-sdl-diff';
@@ -21,7 +21,7 @@ import { MIGRATE_USAGE, parseMigrateArgs, type MigrateCliCommand, type Migration
 import { migrationsCollection, MIGRATIONS_COLLECTION } from './migration-marker';
 import { keyMoveCheck, movedKeyPaths } from '../reconcile/check-moved-key';
 import { indexMovedKey } from './index-moved-key';
-import { dropSnapshotSdl, findField, SdlChangeError, widenSnapshotSdl, type SchemaFile } from './snapshot-sdl-change';
+import { dropSnapshotSdl, findField, SdlChangeError, widenSnapshotSdl, type SchemaFile } from '../schema-edits/snapshot-sdl-change';
 import { describePersonalFields } from '../advise/recommend/personal-data';
 import { describeCustomWriters } from './custom-writers';
 import { personalDataLine } from '../advise/format-advice';

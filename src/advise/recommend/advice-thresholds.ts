@@ -18,6 +18,12 @@ export interface AdviceThresholds {
   readonly everyRequestShare: number;
   /** The `@join(limit:)` suggested for an array to bound: docjoin's page size. */
   readonly suggestedLimit: number;
+  /**
+   * A snapshot change is given only when, on the recorded workload, it saves more than this share of the
+   * MongoDB command time (of the round trips, for a workload recorded without times), reads and writes
+   * counted together.
+   */
+  readonly minNetSavingShare: number;
 }
 
 export const DEFAULT_ADVICE_THRESHOLDS: AdviceThresholds = {
@@ -29,4 +35,5 @@ export const DEFAULT_ADVICE_THRESHOLDS: AdviceThresholds = {
   switchDefaultShare: 0.5,
   everyRequestShare: 0.9,
   suggestedLimit: DEFAULT_ASSUMED_LIST_SIZE,
+  minNetSavingShare: 0.01,
 };

@@ -33,10 +33,36 @@ export interface EffectPair {
 export interface PredictedEffect {
   /** This field's MongoDB round trips per 1,000 queries. Undefined without a recorded workload. */
   readonly roundTripsPer1000Queries: EffectPair | undefined;
-  /** Documents written per 1,000 mutations (write amplification), all mutations counted. Undefined without mutations recorded. */
+  /** Documents written per 1,000 mutations (write amplification), all mutations counted. Undefined without mutations recorded, or when the writes could not be priced. */
   readonly documentsWrittenPer1000Mutations: EffectPair | undefined;
+  /** Round trips per 1,000 mutations, all mutations counted: the extra commands copies cost, or those they stop costing. */
+  readonly mutationRoundTripsPer1000Mutations?: EffectPair | undefined;
+  /** Reads and writes in one currency, on the whole recorded workload; undefined when the change was not priced. */
+  readonly net?: NetEffect | undefined;
   /** The largest sampled document of the parent's collection, in bytes (after: estimated). */
   readonly largestDocumentBytes: EffectPair | undefined;
+}
+
+/** A change's reads and writes together, per 1,000 operations of the recorded workload (queries and mutations). */
+export interface NetEffect {
+  readonly roundTripsPer1000Operations: EffectPair;
+  /**
+   * Milliseconds of MongoDB commands, as the gateway measured them (the network and the database),
+   * priced per command and per rewritten copy (command-costs.ts).
+   */
+  readonly commandMsPer1000Operations: EffectPair;
+  /** `assumed` for a workload recorded without command times (command-costs.ts ASSUMED_COSTS). */
+  readonly commandCosts: 'measured' | 'assumed';
+}
+
+/** A change the workload argued for that was priced and not given (`docjoin advise --verbose` prints it). */
+export interface RejectedAdvice {
+  readonly kind: AdviceKind;
+  readonly change: string;
+  /** One line: what it would cost against what it would save, and the threshold. */
+  readonly because: string;
+  readonly effect: PredictedEffect;
+  readonly evidence: readonly string[];
 }
 
 export interface FieldAdvice {
@@ -59,6 +85,8 @@ export interface FieldAdvice {
   readonly suggestedLimit?: number;
   /** For a snapshot change that copies fields looking like personal data (personal-data.ts): which, and where to. */
   readonly personalData?: PersonalDataCopy;
+  /** For `keep`: the change the workload argued for, and why it was not given. */
+  readonly rejected?: RejectedAdvice;
 }
 
 export interface PersonalDataCopy {

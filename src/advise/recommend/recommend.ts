@@ -6,8 +6,10 @@ import { arrayAdvice, isUnboundedArray } from './array-advice';
 import { describeStorage } from './describe-storage';
 import { joinAdvice } from './join-advice';
 import { describePersonalFields } from './personal-data';
+import { priceChange } from './price-change';
 import { RULES } from './rules-of-thumb';
 import { snapshotAdvice } from './snapshot-advice';
+import type { WriteSides } from './write-effect';
 import { WorkloadView } from './workload-view';
 
 export interface AdviceInput {
@@ -16,13 +18,20 @@ export interface AdviceInput {
   readonly statistics?: DataStatistics;
   /** What the gateway recorded (`readWorkload`); undefined advises from the data alone. */
   readonly workload?: WorkloadSummary;
+  /**
+   * The write rules of the schema as it is and after each change (write-sides.ts): the recorded
+   * mutations are replayed against both to price a snapshot change's writes. Without them, a workload
+   * with mutations gets no snapshot change (its writes could not be priced).
+   */
+  readonly writeSides?: WriteSides;
   readonly thresholds?: Partial<AdviceThresholds>;
 }
 
 /**
  * One piece of advice per relation field. The data speaks first (an array that grows without bound
- * must change whatever the reads), then the workload (a snapshot's reads against its writes); a field
- * nothing argues about is `keep`. Pure: the same input gives the same report.
+ * must change whatever the reads), then the workload (a snapshot's reads against its writes, priced
+ * together: a change that does not save is `keep`, with what it would have been as `rejected`); a
+ * field nothing argues about is `keep`. Pure: the same input gives the same report.
  */
 export function recommend(input: AdviceInput): AdviceReport {
   const thresholds = { ...DEFAULT_ADVICE_THRESHOLDS, ...input.thresholds };
@@ -52,24 +61,15 @@ function adviseField(field: RelationField, input: AdviceInput, workload: Workloa
     const { largestDocumentBytes, ...advice } = array;
     return { ...base, ...advice, effect: { roundTripsPer1000Queries: unchangedRoundTrips, documentsWrittenPer1000Mutations: undefined, largestDocumentBytes } };
   }
-  const snapshot = snapshotAdvice(field, input.storageMap, workload, relation, thresholds);
-  if (snapshot) {
-    const { effect, ...advice } = snapshot;
-    return {
-      ...base,
-      ...advice,
-      effect: {
-        roundTripsPer1000Queries: effect.roundTripsPer1000Queries ?? unchangedRoundTrips,
-        documentsWrittenPer1000Mutations: effect.documentsWrittenPer1000Mutations,
-        // Dropping copies shrinks the parent a little and widening grows it: neither is predicted.
-        largestDocumentBytes: undefined,
-      },
-    };
-  }
-  const joined = joinAdvice(field, input.storageMap, workload, input.statistics, thresholds);
-  if (joined) {
-    const { effect, ...advice } = joined;
-    return { ...base, ...advice, effect: { ...effect, largestDocumentBytes: undefined } };
+  const candidate = snapshotAdvice(field, input.storageMap, workload, thresholds) ?? joinAdvice(field, input.storageMap, workload, thresholds);
+  let rejected: FieldAdvice['rejected'];
+  if (candidate) {
+    const { storage: _storage, roundTripsPer1000Queries: _reads, ...advice } = candidate;
+    const priced = priceChange(candidate, workload, input.workload, input.writeSides, input.statistics, thresholds);
+    const effect = { ...priced.effect, largestDocumentBytes: undefined };
+    const evidence = [...candidate.evidence, ...priced.evidence];
+    if (priced.rejectedBecause === undefined) return { ...base, ...advice, effect, evidence };
+    rejected = { kind: candidate.kind, change: candidate.change, because: priced.rejectedBecause, effect, evidence };
   }
   return {
     ...base,
@@ -82,6 +82,7 @@ function adviseField(field: RelationField, input: AdviceInput, workload: Workloa
       largestDocumentBytes: largest === undefined ? undefined : { before: largest, after: largest },
     },
     evidence: [],
+    ...(rejected && { rejected }),
   };
 }
 

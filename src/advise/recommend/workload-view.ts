@@ -13,6 +13,22 @@ export class WorkloadView {
     this.mutations = workload?.operations.mutation.count ?? 0;
   }
 
+  /** Every round trip of the recorded operations, queries and mutations. */
+  totalRoundTrips(): number {
+    return (this.workload?.operations.query.roundTrips ?? 0) + (this.workload?.operations.mutation.roundTrips ?? 0);
+  }
+
+  /** Round trips per 1,000 operations, queries and mutations together. */
+  roundTripsPer1000Operations(): number {
+    const operations = this.queries + this.mutations;
+    return operations === 0 ? 0 : round((this.totalRoundTrips() / operations) * 1000);
+  }
+
+  /** Every round trip of the recorded mutations (their checks, writes, commits and read-backs), per 1,000 mutations. */
+  mutationRoundTripsPer1000Mutations(): number | undefined {
+    return this.perMutations(this.workload?.operations.mutation.roundTrips ?? 0);
+  }
+
   /** The field's entries, one per strategy it was read with. */
   entries(coordinate: string): readonly FieldWorkload[] {
     return this.workload?.fields.filter((entry) => entry.field === coordinate) ?? [];

@@ -21,6 +21,7 @@ import {
   type StatisticsSettings,
 } from './statistics-types';
 import { timeMillis } from './time-field';
+import { countCopiesOfWrittenSources } from './written-sources';
 
 /**
  * Measures the data behind every relation of the write model: per collection, its size and document
@@ -69,7 +70,8 @@ export async function collectDataStatistics(db: Db, model: WriteModel, options: 
     }
     relations[relation.coordinate] = { coordinate: relation.coordinate, collection: relation.collection, array, reverseJoin, snapshots, skipped };
   }
-  return { settings, collections, relations };
+  const writtenSources = options.workload ? await countCopiesOfWrittenSources(db, model.storageMap, options.workload, indexes, settings.fullScan) : {};
+  return { settings, collections, relations, writtenSources };
 }
 
 function collectionStatistics(collection: string, exists: boolean, estimatedCount: number, rows: readonly Document[], nearLimitBytes: number): CollectionStatistics {

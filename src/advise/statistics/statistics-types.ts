@@ -1,4 +1,4 @@
-import type { ListArrayContent } from '../../gateway';
+import type { ListArrayContent, WorkloadSummary } from '../../gateway';
 
 /**
  * What `collectDataStatistics` measures: per collection and per relation field (`Type.field`), from a
@@ -31,6 +31,8 @@ export interface DataStatisticsOptions {
    * `insertedAt`, `time`, `timestamp` or the like, if it has one.
    */
   readonly timeFields?: Readonly<Record<string, string>>;
+  /** The recorded workload: the copies of the sources its mutations changed are counted too (`writtenSources`). */
+  readonly workload?: WorkloadSummary;
 }
 
 /** The options as used, defaults applied. */
@@ -147,10 +149,28 @@ export interface RelationStatistics {
   readonly skipped: readonly string[];
 }
 
+/**
+ * Documents referencing each sampled source document the recorded mutations changed, per place the
+ * relation's type is stored: the copies a snapshot of it rewrites when that source changes.
+ */
+export interface WrittenSourceCopies {
+  readonly holders: ReadonlyArray<{
+    readonly collection: string;
+    /** The reference's key path there (`customer.id`, `lines.productId`). */
+    readonly keyPath: string;
+    /** By sampled source (the workload's id key, source-sample.ts): documents of `collection` holding its key. */
+    readonly copies: Readonly<Record<string, number>>;
+  }>;
+  /** Places not counted, each with why (no index serves the key). */
+  readonly skipped: readonly string[];
+}
+
 export interface DataStatistics {
   readonly settings: StatisticsSettings;
   /** By collection name: every collection the schema reads. */
   readonly collections: Readonly<Record<string, CollectionStatistics>>;
   /** By `Type.field`: every relation field of the schema. */
   readonly relations: Readonly<Record<string, RelationStatistics>>;
+  /** By `Type.field`: the forward relations whose targets the recorded mutations changed (empty without a workload). */
+  readonly writtenSources: Readonly<Record<string, WrittenSourceCopies>>;
 }

@@ -1,5 +1,5 @@
 import { READ_STRATEGIES, type ReadStrategy } from '../startup/storage-map/storage-map-types';
-import { WORKLOAD_FORMAT, type CollectionFanOut, type FieldWorkload, type MissCounts, type MissingFields, type MutationWorkload, type OperationTotals, type SelectedFields, type WorkloadWindow } from './workload-types';
+import { WORKLOAD_FORMAT, type CommandTimes, type SourceChangeCounts, type TimedCommands, type CollectionFanOut, type FieldWorkload, type MissCounts, type MissingFields, type MutationWorkload, type OperationTotals, type SelectedFields, type WorkloadWindow } from './workload-types';
 
 /** A stored flush that is not a workload window of this format; the message says where it is. */
 export class WorkloadFormatError extends Error {
@@ -21,7 +21,23 @@ export function parseWorkloadWindow(value: unknown, where: string): WorkloadWind
     operations: { query: totals(operations.query, where, 'operations.query'), mutation: totals(operations.mutation, where, 'operations.mutation') },
     fields: list(window.fields, where, 'fields').map((entry, index) => field(entry, where, `fields[${index}]`)),
     mutations: list(window.mutations, where, 'mutations').map((entry, index) => mutation(entry, where, `mutations[${index}]`)),
+    // Windows recorded before command times were recorded have none.
+    commands: window.commands === undefined ? NO_COMMAND_TIMES : commandTimes(window.commands, where, 'commands'),
   };
+}
+
+const NO_TIMED: TimedCommands = { commands: 0, ms: 0, documents: 0 };
+const NO_COMMAND_TIMES: CommandTimes = { reads: NO_TIMED, singleWrites: NO_TIMED, multiWrites: NO_TIMED, others: NO_TIMED };
+
+function commandTimes(value: unknown, where: string, path: string): CommandTimes {
+  const times = object(value, where, path);
+  const timed = (name: keyof CommandTimes): TimedCommands => {
+    const entry = object(times[name], where, `${path}.${name}`);
+    const ms = entry.ms;
+    if (typeof ms !== 'number' || !(ms >= 0)) throw new WorkloadFormatError(`${where}: ${path}.${name}.ms must be a number of milliseconds, got ${JSON.stringify(ms)}`);
+    return { commands: count(entry.commands, where, `${path}.${name}.commands`), ms, documents: count(entry.documents, where, `${path}.${name}.documents`) };
+  };
+  return { reads: timed('reads'), singleWrites: timed('singleWrites'), multiWrites: timed('multiWrites'), others: timed('others') };
 }
 
 function field(value: unknown, where: string, path: string): FieldWorkload {
@@ -75,6 +91,23 @@ function mutation(value: unknown, where: string, path: string): MutationWorkload
     fanOut: list(entry.fanOut, where, `${path}.fanOut`).map((value, index): CollectionFanOut => {
       const collection = object(value, where, `${path}.fanOut[${index}]`);
       return { collection: string(collection.collection, where, `${path}.fanOut[${index}].collection`), documentsModified: count(collection.documentsModified, where, `${path}.fanOut[${index}].documentsModified`) };
+    }),
+    // Windows recorded before source changes were recorded have none (and count every run as atomic).
+    atomicRuns: entry.atomicRuns === undefined ? count(entry.runs, where, `${path}.runs`) : count(entry.atomicRuns, where, `${path}.atomicRuns`),
+    changes: entry.changes === undefined ? [] : list(entry.changes, where, `${path}.changes`).map((set, index) => sourceChanges(set, where, `${path}.changes[${index}]`)),
+    changesOther: entry.changesOther === undefined ? 0 : count(entry.changesOther, where, `${path}.changesOther`),
+  };
+}
+
+function sourceChanges(value: unknown, where: string, path: string): SourceChangeCounts {
+  const set = object(value, where, path);
+  return {
+    typeName: string(set.typeName, where, `${path}.typeName`),
+    fields: list(set.fields, where, `${path}.fields`).map((name, index) => string(name, where, `${path}.fields[${index}]`)),
+    documents: count(set.documents, where, `${path}.documents`),
+    sample: list(set.sample, where, `${path}.sample`).map((entry, index) => {
+      const source = object(entry, where, `${path}.sample[${index}]`);
+      return { id: string(source.id, where, `${path}.sample[${index}].id`), changes: count(source.changes, where, `${path}.sample[${index}].changes`) };
     }),
   };
 }

@@ -1,6 +1,7 @@
 import type { CostLedger } from '../request/cost/cost-ledger';
 import type { ReadStrategy } from '../startup/storage-map/storage-map-types';
-import type { CollectionFanOut, FieldWorkload, MissCounts, MissingFields, MutationWorkload, OperationCounts, OperationTotals, SelectedFields } from './workload-types';
+import { SourceSample } from './source-sample';
+import type { CollectionFanOut, CommandTimes, FieldWorkload, MissCounts, MissingFields, MutationWorkload, OperationCounts, OperationTotals, SelectedFields, SourceChangeCounts, TimedCommands } from './workload-types';
 
 export type RecordedOperation = keyof OperationCounts;
 
@@ -9,6 +10,7 @@ export interface WorkloadCounts {
   readonly operations: OperationCounts;
   readonly fields: readonly FieldWorkload[];
   readonly mutations: readonly MutationWorkload[];
+  readonly commands: CommandTimes;
 }
 
 /**
@@ -21,6 +23,7 @@ export class WorkloadTotals {
   readonly #operations: Record<RecordedOperation, Mutable<OperationTotals>> = { query: emptyTotals(), mutation: emptyTotals() };
   readonly #fields = new Map<string, Map<ReadStrategy, FieldCounters>>();
   readonly #mutations = new Map<string, MutationCounters>();
+  readonly #commands: Record<keyof CommandTimes, Mutable<TimedCommands>> = emptyCommandTimes();
 
   constructor(private readonly maxMissingSets: number) {}
 
@@ -36,6 +39,11 @@ export class WorkloadTotals {
       totals.roundTrips += 1;
       totals.documents += command.documents;
       totals.bytes += command.bytes;
+      const kind = commandKind(command.commandName, command.documentsModified);
+      const timed = this.#commands[kind];
+      timed.commands += 1;
+      timed.ms += command.durationMs;
+      timed.documents += kind === 'reads' ? command.documents : (command.documentsModified ?? 0);
     }
     for (const read of ledger.fieldReads()) {
       const { cost } = read;
@@ -66,7 +74,12 @@ export class WorkloadTotals {
       mutation.attempts += unit.writes.attempts;
       mutation.roundTrips += unit.writes.roundTrips;
       mutation.documentsModified += unit.writes.documentsModified;
+      if (unit.writes.atomic) mutation.atomicRuns += 1;
       for (const [collection, documents] of Object.entries(unit.writes.fanOut)) mutation.fanOut.set(collection, (mutation.fanOut.get(collection) ?? 0) + documents);
+      for (const change of unit.sourceChanges) {
+        const set = this.#changeSet(mutation, change.typeName, change.fields, 1);
+        if (set && change.id !== undefined) set.sample.addId(change.id);
+      }
     }
   }
 
@@ -93,7 +106,32 @@ export class WorkloadTotals {
       const mutation = this.#mutation(added.field);
       for (const name of MUTATION_COUNTS) mutation[name] += added[name];
       for (const { collection, documentsModified } of added.fanOut) mutation.fanOut.set(collection, (mutation.fanOut.get(collection) ?? 0) + documentsModified);
+      for (const change of added.changes) {
+        const set = this.#changeSet(mutation, change.typeName, change.fields, change.documents);
+        for (const source of set ? change.sample : []) set!.sample.add(source.id, source.changes);
+      }
     }
+    for (const kind of COMMAND_KINDS) {
+      const timed = this.#commands[kind];
+      timed.commands += counts.commands[kind].commands;
+      timed.ms += counts.commands[kind].ms;
+      timed.documents += counts.commands[kind].documents;
+    }
+  }
+
+  /** The set of `mutation`'s changes of `fields` of `typeName` documents, `documents` more of them; undefined past the cap (counted in changesOther). */
+  #changeSet(mutation: MutationCounters, typeName: string, fields: readonly string[], documents: number): ChangeCounters | undefined {
+    const key = `${typeName}:${fields.join(',')}`;
+    let set = mutation.changes.get(key);
+    if (!set) {
+      if (mutation.changes.size >= this.maxMissingSets) {
+        mutation.changesOther += documents;
+        return undefined;
+      }
+      mutation.changes.set(key, (set = { typeName, fields: [...fields], documents: 0, sample: new SourceSample() }));
+    }
+    set.documents += documents;
+    return set;
   }
 
   /** The counts as plain, sorted data. */
@@ -115,11 +153,15 @@ export class WorkloadTotals {
       }
     }
     const mutations: MutationWorkload[] = [...this.#mutations.keys()].sort().map((coordinate) => {
-      const { fanOut, ...counts } = this.#mutations.get(coordinate)!;
+      const { fanOut, changes, ...counts } = this.#mutations.get(coordinate)!;
       const collections: CollectionFanOut[] = [...fanOut.keys()].sort().map((collection) => ({ collection, documentsModified: fanOut.get(collection)! }));
-      return { field: coordinate, ...counts, fanOut: collections };
+      const sets: SourceChangeCounts[] = [...changes.entries()]
+        .sort(([a], [b]) => compare(a, b))
+        .map(([, { sample, ...set }]) => ({ ...set, fields: [...set.fields], sample: sample.entries() }));
+      return { field: coordinate, ...counts, fanOut: collections, changes: sets };
     });
-    return { operations: { query: { ...this.#operations.query }, mutation: { ...this.#operations.mutation } }, fields, mutations };
+    const commands = Object.fromEntries(COMMAND_KINDS.map((kind) => [kind, { ...this.#commands[kind], ms: Math.round(this.#commands[kind].ms * 1000) / 1000 }])) as unknown as CommandTimes;
+    return { operations: { query: { ...this.#operations.query }, mutation: { ...this.#operations.mutation } }, fields, mutations, commands };
   }
 
   #field(coordinate: string, strategy: ReadStrategy): FieldCounters {
@@ -163,7 +205,7 @@ export class WorkloadTotals {
 
   #mutation(coordinate: string): MutationCounters {
     let mutation = this.#mutations.get(coordinate);
-    if (!mutation) this.#mutations.set(coordinate, (mutation = { runs: 0, failed: 0, attempts: 0, roundTrips: 0, documentsModified: 0, fanOut: new Map() }));
+    if (!mutation) this.#mutations.set(coordinate, (mutation = { runs: 0, failed: 0, attempts: 0, roundTrips: 0, documentsModified: 0, atomicRuns: 0, changesOther: 0, fanOut: new Map(), changes: new Map() }));
     return mutation;
   }
 }
@@ -179,9 +221,28 @@ type FieldCounters = Mutable<Pick<FieldWorkload, FieldCount>> & {
   selectionsOther: number;
 };
 
-type MutationCount = 'runs' | 'failed' | 'attempts' | 'roundTrips' | 'documentsModified';
-const MUTATION_COUNTS: readonly MutationCount[] = ['runs', 'failed', 'attempts', 'roundTrips', 'documentsModified'];
-type MutationCounters = Mutable<Pick<MutationWorkload, MutationCount>> & { readonly fanOut: Map<string, number> };
+type MutationCount = 'runs' | 'failed' | 'attempts' | 'roundTrips' | 'documentsModified' | 'atomicRuns' | 'changesOther';
+const MUTATION_COUNTS: readonly MutationCount[] = ['runs', 'failed', 'attempts', 'roundTrips', 'documentsModified', 'atomicRuns', 'changesOther'];
+type MutationCounters = Mutable<Pick<MutationWorkload, MutationCount>> & { readonly fanOut: Map<string, number>; readonly changes: Map<string, ChangeCounters> };
+type ChangeCounters = Mutable<Omit<SourceChangeCounts, 'sample'>> & { readonly sample: SourceSample };
+
+const COMMAND_KINDS: ReadonlyArray<keyof CommandTimes> = ['reads', 'singleWrites', 'multiWrites', 'others'];
+const READ_COMMANDS: ReadonlySet<string> = new Set(['find', 'getMore', 'aggregate', 'count', 'distinct']);
+const WRITE_COMMANDS: ReadonlySet<string> = new Set(['insert', 'update', 'delete', 'findAndModify']);
+
+function commandKind(commandName: string, documentsModified: number | undefined): keyof CommandTimes {
+  if (READ_COMMANDS.has(commandName)) return 'reads';
+  if (!WRITE_COMMANDS.has(commandName)) return 'others';
+  return (documentsModified ?? 0) > 1 ? 'multiWrites' : 'singleWrites';
+}
+
+export function emptyCommandTimes(): Record<keyof CommandTimes, Mutable<TimedCommands>> {
+  return { reads: emptyTimed(), singleWrites: emptyTimed(), multiWrites: emptyTimed(), others: emptyTimed() };
+}
+
+function emptyTimed(): Mutable<TimedCommands> {
+  return { commands: 0, ms: 0, documents: 0 };
+}
 
 const RECORDED_OPERATIONS: readonly RecordedOperation[] = ['query', 'mutation'];
 

@@ -31,6 +31,7 @@ export interface WorkloadWindow {
   readonly operations: OperationCounts;
   readonly fields: readonly FieldWorkload[];
   readonly mutations: readonly MutationWorkload[];
+  readonly commands: CommandTimes;
 }
 
 export const WORKLOAD_FORMAT = 1;
@@ -45,6 +46,30 @@ export interface WorkloadSummary {
   readonly operations: OperationCounts;
   readonly fields: readonly FieldWorkload[];
   readonly mutations: readonly MutationWorkload[];
+  readonly commands: CommandTimes;
+}
+
+/**
+ * What MongoDB commands took, as the gateway measured them (driver command monitoring: the network and
+ * the database), by kind: what `docjoin advise` prices a round trip and a rewritten copy with.
+ */
+export interface CommandTimes {
+  /** Commands that read: find, aggregate, getMore, count… */
+  readonly reads: TimedCommands;
+  /** Write commands (insert, update, delete, findAndModify) that modified at most one document. */
+  readonly singleWrites: TimedCommands;
+  /** Write commands that modified more (a snapshot's fan-out): `documents` is what they modified. */
+  readonly multiWrites: TimedCommands;
+  /** The rest: transaction commits and aborts, and any other command. */
+  readonly others: TimedCommands;
+}
+
+export interface TimedCommands {
+  readonly commands: number;
+  /** Their durations summed, in milliseconds. */
+  readonly ms: number;
+  /** Documents they returned (reads) or modified (writes). */
+  readonly documents: number;
 }
 
 /** Operations that executed (one rejected before execution, by a limit or bad variables, is not counted). */
@@ -132,6 +157,32 @@ export interface MutationWorkload {
   readonly documentsModified: number;
   /** Documents modified per collection: the source and every copy it kept true (`extensions.cost.writes.fanOut`). */
   readonly fanOut: readonly CollectionFanOut[];
+  /** Runs inside a transaction (the rest ran in order, without one). */
+  readonly atomicRuns: number;
+  /**
+   * The source documents its runs changed that stand, per type and set of fields changed (a counter its
+   * writes moved counts as a change of that field), at most 64 sets (see changesOther).
+   */
+  readonly changes: readonly SourceChangeCounts[];
+  /** Source documents changed in sets that came after the first 64 distinct ones of a window. */
+  readonly changesOther: number;
+}
+
+export interface SourceChangeCounts {
+  readonly typeName: string;
+  /** GraphQL field names, sorted. */
+  readonly fields: readonly string[];
+  /** Source documents changed so: one per document per run. */
+  readonly documents: number;
+  /** A uniform sample of the distinct documents changed so (source-sample.ts), at most 32. */
+  readonly sample: readonly SampledSource[];
+}
+
+export interface SampledSource {
+  /** The document's `_id`, as the canonical Extended JSON of `{ "id": … }`. */
+  readonly id: string;
+  /** Its changes in this set. */
+  readonly changes: number;
 }
 
 export interface CollectionFanOut {

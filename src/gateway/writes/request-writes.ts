@@ -61,7 +61,7 @@ export class RequestWrites {
     const returning = this.readBack.joinsById(info);
     let attempt: WriteUnit | undefined;
     try {
-      const result = await this.funnel.runWriteUnit(scope, unit, { transaction, retries }, (writer) => work((attempt = new WriteUnit(this.model, writer, budget, returning, this.access, info.fieldName))));
+      const result = await this.funnel.runWriteUnit(scope, unit, { transaction, retries }, (writer) => work((attempt = new WriteUnit(this.model, writer, budget, returning, this.access, info.fieldName, (change) => unit.noteSourceChange(change)))));
       if (attempt) this.readBack.remember(attempt.returned, info.path);
       return result;
     } catch (error) {

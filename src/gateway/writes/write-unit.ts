@@ -12,9 +12,10 @@ import type { StoredDocument } from '../documents/stored-document';
 import { hasFanOut, planSourceUpdate } from './fan-out-planner';
 import { fillSnapshot, forwardReferences, planInsertDerived, soleUpdateOf, withInitialDerivedValues, type ForwardReference } from './insert-planner';
 import { planReferenceChange } from './reference-planner';
+import { countersMoved, type SourceChangeListener } from './source-changes';
 import { InjectedWriteFailure, injectedWriteFailures, notFound } from './write-errors';
 import type { BoundedArray, SnapshotLocation, WriteModel } from '../startup/write-model/write-model-types';
-import { groupByCollection, type WriteStep } from './write-steps';
+import { groupByCollection, type PlannedUpdate, type WriteStep } from './write-steps';
 
 /**
  * The commands one attempt may send (its plan's reads and writes, estimate-write-unit.ts): the static
@@ -62,6 +63,8 @@ export class WriteUnit {
     private readonly access?: ViewerAccess,
     /** The Mutation field whose unit this is, for the rules that allow a write only through some (`via`). */
     private readonly mutationField = '',
+    /** Told each source document the unit changed, and which fields (workload capture). */
+    private readonly onSourceChange: SourceChangeListener = () => undefined,
   ) {}
 
   /** The documents this unit's updates returned, as they left them. */
@@ -148,7 +151,7 @@ export class WriteUnit {
       if (parentKey === undefined || parentKey === null) continue;
       refills.set(array, await this.#read(array.childCollection, { [array.childKey]: parentKey }, {}, { sort: sortDocument(array.sort), limit: array.limit }));
     }
-    await this.#applyAll(groupByCollection(planDeleteDerived(this.model, typeName, collection, document, refills)));
+    await this.#applyDerived(planDeleteDerived(this.model, typeName, collection, document, refills));
   }
 
   /**
@@ -178,6 +181,7 @@ export class WriteUnit {
     const plan = planSourceUpdate(this.model, typeName, { collection: this.#collectionOf(typeName), filter, sourceId: id }, $set, changes);
     const source = await this.#apply({ kind: 'update', collection: plan.source.collection, statements: [plan.source.statement] });
     if (source.matched === 0) throw notFound(`${typeName} ${described} not found`, { typeName });
+    this.onSourceChange({ typeName, fields: Object.keys(changes).sort(), id });
     await this.#applyAll(groupByCollection(plan.fanOut));
   }
 
@@ -212,7 +216,8 @@ export class WriteUnit {
       complete = fillSnapshot(complete, reference, known);
     }
     complete = withInitialDerivedValues(this.model, collection, complete);
-    const derived = groupByCollection(planInsertDerived(this.model, typeName, complete));
+    const planned = planInsertDerived(this.model, typeName, complete);
+    const derived = groupByCollection(planned);
     for (const [target, reference] of proofs) {
       if (soleUpdateOf(derived.find((step) => step.collection === target), reference.keys[0])) continue;
       proofs.delete(target);
@@ -224,6 +229,7 @@ export class WriteUnit {
       const reference = proofs.get(step.collection);
       if (reference && matched === 0) throw referenceNotFound(reference, reference.keys[0]);
     }
+    for (const change of countersMoved(this.model, planned)) this.onSourceChange(change);
     return complete;
   }
 
@@ -283,7 +289,7 @@ export class WriteUnit {
     const oldKey = readPath(document, join.localField);
     await this.#apply({ kind: 'update', collection: this.#collectionOf(field.typeName), statements: [{ filter: { _id: id }, update: { $set: { [join.localField]: newKey } }, multi: false }] });
     const oldKeys = oldKey === undefined || oldKey === null ? [] : [oldKey];
-    await this.#applyAll(groupByCollection(planReferenceChange(this.model, coordinate, id, oldKeys, [newKey])));
+    await this.#applyDerived(planReferenceChange(this.model, coordinate, id, oldKeys, [newKey]));
   }
 
   /** `filter` and the viewer's row filter on `collection` (FORBIDDEN when it may not read it). */
@@ -334,6 +340,12 @@ export class WriteUnit {
   async #read(collection: string, filter: StoredDocument, projection: Record<string, unknown>, options: { limit?: number; sort?: Record<string, 1 | -1> }): Promise<StoredDocument[]> {
     this.#spend();
     return this.writer.find(collection, filter, projection, options);
+  }
+
+  /** Derived updates, one command per collection; the counters they move are source changes. */
+  async #applyDerived(planned: readonly PlannedUpdate[]): Promise<void> {
+    await this.#applyAll(groupByCollection(planned));
+    for (const change of countersMoved(this.model, planned)) this.onSourceChange(change);
   }
 
   async #applyAll(steps: readonly WriteStep[]): Promise<void> {

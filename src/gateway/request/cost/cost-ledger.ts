@@ -86,6 +86,22 @@ export interface WriteUnitCost {
   /** The unit ended in an error (its transaction, if any, was rolled back). */
   readonly failed: boolean;
   readonly writes: WriteCost;
+  /** The source documents whose changes stand (its last attempt's; none when rolled back). */
+  readonly sourceChanges: readonly SourceChange[];
+}
+
+/**
+ * A source document a write unit changed, and which of its stored fields: what decides which copies
+ * of it had to be rewritten. Workload capture records these (per Mutation field, by type and fields,
+ * with a sample of the ids), so `docjoin advise` prices a snapshot by the writes that change what it
+ * copies, and by the copies of the sources actually written. Never part of `extensions.cost`.
+ */
+export interface SourceChange {
+  readonly typeName: string;
+  /** GraphQL field names, sorted: the fields set, or the counter moved. */
+  readonly fields: readonly string[];
+  /** The document's `_id`; undefined when picked by another field and nothing copies it (never read). */
+  readonly id: unknown;
 }
 
 /** One entry of the `x-docjoin-cost: commands` debug view. */
@@ -210,7 +226,12 @@ export class CostLedger {
 
   /** Per write unit, in the order they started: `writes` as the report counts it, for that unit alone. */
   writeUnitCosts(): WriteUnitCost[] {
-    return this.#writeUnits.map((unit) => ({ field: unit.field, failed: unit.outcome === 'failed', writes: writesOf(this.#commands, [unit]) }));
+    return this.#writeUnits.map((unit) => ({
+      field: unit.field,
+      failed: unit.outcome === 'failed',
+      writes: writesOf(this.#commands, [unit]),
+      sourceChanges: unit.changesStand ? unit.sourceChanges : [],
+    }));
   }
 
   /**
@@ -339,6 +360,7 @@ function writesOf(commands: readonly CommandRecord[], units: readonly WriteUnitR
 export class WriteUnitRecord {
   #attempts = 0;
   #outcome: 'running' | 'committed' | 'failed' = 'running';
+  #sourceChanges: SourceChange[] = [];
 
   constructor(
     readonly unit: number,
@@ -350,6 +372,16 @@ export class WriteUnitRecord {
   /** The unit's work starts (again, when a transaction is retried). */
   startAttempt(): void {
     this.#attempts += 1;
+    this.#sourceChanges = [];
+  }
+
+  /** A source document the current attempt changed (an attempt run again starts from none). */
+  noteSourceChange(change: SourceChange): void {
+    this.#sourceChanges.push(change);
+  }
+
+  get sourceChanges(): readonly SourceChange[] {
+    return this.#sourceChanges;
   }
 
   /** The unit ended: its transaction committed (or its ordered writes all ran), or it failed. */

@@ -2,10 +2,22 @@ import { recommend } from '../../../../src/advise/recommend/recommend';
 import type { DataStatistics, RelationStatistics } from '../../../../src/advise/statistics/statistics-types';
 import { withDirectiveTypeDefs } from '../../../../src/gateway/startup/schema/schema-sources';
 import { buildWriteModelFromSdl } from '../../../../src/gateway/startup/write-model/build-write-model';
-import type { FieldWorkload, WorkloadSummary } from '../../../../src/gateway/workload/workload-types';
+import type { FieldWorkload, MutationWorkload, SourceChangeCounts, WorkloadSummary } from '../../../../src/gateway/workload/workload-types';
+import { writeSidesOf } from '../../../../src/advise/write-sides';
+import { formatAdvice } from '../../../../src/advise/format-advice';
 
 const SDL = /* GraphQL */ `
   type Query { books: [Book!]! @list hosts: [Host!]! @list }
+  type Mutation {
+    updateAuthor(id: ID!, input: AuthorPatch!): Author! @update
+    updatePublisher(id: ID!, input: PublisherPatch!): Publisher! @update
+    createBook(input: BookInput!): Book! @create
+    updateHost(id: ID!, input: HostPatch!): Host! @update
+  }
+  input AuthorPatch { name: String born: Int email: String }
+  input PublisherPatch { name: String founded: Int }
+  input BookInput { title: String! authors: [ID!]! publisher: ID }
+  input HostPatch { name: String }
   type Book @collection(name: "books") {
     id: ID!
     title: String!
@@ -36,14 +48,38 @@ const SDL = /* GraphQL */ `
   }
 `;
 const { storageMap } = buildWriteModelFromSdl(withDirectiveTypeDefs(SDL));
+/** The write rules before and after each change: the recorded mutations are replayed against both. */
+const writeSides = writeSidesOf({ files: [{ file: 'schema.graphql', text: SDL }], resolvers: [], writePlans: {} })!;
 
 function field(entry: Partial<FieldWorkload> & Pick<FieldWorkload, 'field' | 'strategy'>): FieldWorkload {
   return { operations: 0, resolves: 0, roundTrips: 0, documents: 0, bytes: 0, keys: 0, snapshotHits: 0, snapshotMisses: 0, dangling: 0, missing: [], missingOther: { operations: 0, misses: 0 }, selections: [], selectionsOther: 0, ...entry };
 }
 
+/** A summary whose queries sent their fields' round trips plus one each (the root), and whose mutations sent theirs. */
 function workload({ queries, mutationCount, ...parts }: Partial<WorkloadSummary> & { queries: number; mutationCount: number }): WorkloadSummary {
-  const totals = (count: number) => ({ count, roundTrips: 0, documents: 0, bytes: 0 });
-  return { windows: 1, start: new Date(0), end: new Date(1000), fields: [], mutations: [], ...parts, operations: { query: totals(queries), mutation: totals(mutationCount) } };
+  const fieldTrips = (parts.fields ?? []).reduce((sum, entry) => sum + entry.roundTrips, 0);
+  const mutationTrips = (parts.mutations ?? []).reduce((sum, entry) => sum + entry.roundTrips, 0);
+  const timed = { commands: 0, ms: 0, documents: 0 };
+  return {
+    windows: 1,
+    start: new Date(0),
+    end: new Date(1000),
+    fields: [],
+    mutations: [],
+    commands: { reads: timed, singleWrites: timed, multiWrites: timed, others: timed },
+    ...parts,
+    operations: { query: { count: queries, roundTrips: queries + fieldTrips, documents: 0, bytes: 0 }, mutation: { count: mutationCount, roundTrips: mutationTrips, documents: 0, bytes: 0 } },
+  };
+}
+
+/** A Mutation field's recorded runs, all standing and in a transaction. */
+function mutation(entry: Pick<MutationWorkload, 'field' | 'runs' | 'roundTrips' | 'documentsModified' | 'fanOut'> & Partial<MutationWorkload>): MutationWorkload {
+  return { failed: 0, attempts: entry.runs, atomicRuns: entry.runs, changes: [], changesOther: 0, ...entry };
+}
+
+/** `documents` changes of `fields` of `typeName` documents, sampled as `sample` (id key → changes). */
+function changes(typeName: string, fields: string[], documents: number, sample: Record<string, number>): SourceChangeCounts {
+  return { typeName, fields, documents, sample: Object.entries(sample).map(([id, count]) => ({ id, changes: count })) };
 }
 
 const advice = (report: ReturnType<typeof recommend>, coordinate: string) => report.fields.find((entry) => entry.coordinate === coordinate)!;
@@ -84,30 +120,71 @@ describe('recommend', () => {
     expect(authors.evidence[0]).toBe('300 of 1,000 queries reading Book.authors missed the snapshot for countOfBooks (900 copies fetched by the join)');
   });
 
-  it('predicts the copies a widening adds to the writes: source writes that rewrote no copy, times the sampled fan-in', () => {
-    const missing = [{ fields: ['countOfBooks'], operations: 300, misses: 900 }];
-    const statistics = { collections: {}, relations: { 'Book.authors': { coordinate: 'Book.authors', snapshots: [{ coordinate: 'Book.authors', collection: 'books', sourceCollection: 'authors', copiesPerSource: { count: 20, p50: 3, p99: 9, max: 9, mean: 4 } }] } as unknown as RelationStatistics }, snapshots: [] } as unknown as DataStatistics;
-    const report = recommend({
-      storageMap,
-      statistics,
-      workload: workload({
+  describe('pricing a widening by the writes that change what it would copy', () => {
+    // Two authors sampled among those whose `born` changed: 3 and 5 books copy them, 10 changes each.
+    const statistics = {
+      collections: {},
+      relations: {},
+      writtenSources: { 'Book.authors': { holders: [{ collection: 'books', keyPath: 'authors.id', copies: { a1: 3, a2: 5 } }], skipped: [] } },
+    } as unknown as DataStatistics;
+    const recorded = (misses: number, bornChanges: number, commands?: WorkloadSummary['commands']) =>
+      workload({
         queries: 1000,
         mutationCount: 100,
-        fields: [field({ field: 'Book.authors', strategy: 'snapshot', operations: 1000, roundTrips: 300, snapshotMisses: 900, missing })],
+        fields: [field({ field: 'Book.authors', strategy: 'snapshot', operations: 1000, roundTrips: misses, snapshotMisses: misses * 3, missing: [{ fields: ['born'], operations: misses, misses: misses * 3 }] })],
         mutations: [
-          // Each new book counts for 2 authors, and rewrites none of their copies today (its 50 books are the new ones).
-          { field: 'Mutation.addBook', runs: 50, failed: 0, attempts: 50, roundTrips: 150, documentsModified: 150, fanOut: [{ collection: 'authors', documentsModified: 100 }, { collection: 'books', documentsModified: 50 }] },
-          // A rename already rewrites the copies: copying countOfBooks too adds nothing to it.
-          { field: 'Mutation.renameAuthor', runs: 50, failed: 0, attempts: 50, roundTrips: 100, documentsModified: 250, fanOut: [{ collection: 'authors', documentsModified: 50 }, { collection: 'books', documentsModified: 200 }] },
+          // 40 renames rewrite the copies already (update, fan-out, commit); `born` changes rewrite none (update, commit).
+          mutation({
+            field: 'Mutation.updateAuthor',
+            runs: 40 + bornChanges,
+            roundTrips: 40 * 3 + bornChanges * 2,
+            documentsModified: 40 * 5 + bornChanges,
+            fanOut: [],
+            changes: [changes('Author', ['born'], bornChanges, { a1: bornChanges / 2, a2: bornChanges / 2 }), changes('Author', ['name'], 40, { a3: 40 })],
+          }),
+          mutation({ field: 'Mutation.createBook', runs: 60 - bornChanges, roundTrips: (60 - bornChanges) * 5, documentsModified: 60 - bornChanges, fanOut: [] }),
         ],
-      }),
+        ...(commands && { commands }),
+      });
+
+    it('adds the copies of the sources actually changed, and one command per change, only for changes of the new field', () => {
+      const authors = advice(recommend({ storageMap, statistics, writeSides, workload: recorded(300, 20) }), 'Book.authors');
+      expect(authors).toMatchObject({ kind: 'widen-snapshot', snapshotFields: ['id', 'name', 'born'] });
+      // 20 changes of born × 4 copies (weighted mean of 3 and 5) more; the renames already rewrite their copies.
+      expect(authors.effect.documentsWrittenPer1000Mutations).toEqual({ before: (200 + 20 + 40) * 10, after: (200 + 20 + 40 + 80) * 10 });
+      // One updateMany of books more per change of born; createBook reads the authors with the copied fields either way.
+      expect(authors.effect.mutationRoundTripsPer1000Mutations).toEqual({ before: (120 + 40 + 200) * 10, after: (120 + 40 + 200 + 20) * 10 });
+      // Queries: 1,000 roots and 300 joins; mutations 360: 1,660 round trips in 1,100 operations, 280 fewer after.
+      expect(authors.effect.net?.roundTripsPer1000Operations).toEqual({ before: 1509.1, after: 1254.6 });
+      expect(authors.evidence).toContain('20 change(s) of Author born: about 4 books copies each to rewrite (counted for 2 sampled changed source(s))');
+      expect(authors.evidence).toContain('mutations send +20 command(s) over the recorded workload (0 read(s), +20 write(s))');
     });
-    const authors = advice(report, 'Book.authors');
-    expect(authors.kind).toBe('widen-snapshot');
-    // 400 documents per 100 mutations before; 100 author writes × 4 copies, less the 50 books the new
-    // books' writes already count; the renames already rewrite 200 copies of 50 authors: none more.
-    expect(authors.effect.documentsWrittenPer1000Mutations).toEqual({ before: 4000, after: 7500 });
-    expect(authors.evidence).toContain('100 mutation(s) wrote 150 authors document(s), each copied by about 4 books document(s): about 350 copies more to rewrite if they change countOfBooks');
+
+    it('rejects a widening whose writes cost more MongoDB time than its reads save, and says why with --verbose', () => {
+      // Times as recorded: 0.5 ms a read, 1 ms a single-document write, 0.25 ms a further document.
+      const commands = { reads: { commands: 1000, ms: 500, documents: 3000 }, singleWrites: { commands: 400, ms: 400, documents: 400 }, multiWrites: { commands: 40, ms: 80, documents: 200 }, others: { commands: 100, ms: 50, documents: 0 } };
+      const report = recommend({ storageMap, statistics, writeSides, workload: recorded(60, 40, commands) });
+      const authors = advice(report, 'Book.authors');
+      expect(authors.kind).toBe('keep');
+      // Saves 60 reads (30 ms); costs 40 writes (40 ms) and 160 copies (40 ms): 50 ms more in 1,030 ms.
+      expect(authors.rejected).toMatchObject({
+        kind: 'widen-snapshot',
+        change: "add born to the snapshot's fields",
+        because: 'on the recorded workload it costs 50 ms of MongoDB commands more than it saves (+4.9% of 1,030); a change must save more than 1% (minNetSavingShare)',
+      });
+      expect(authors.rejected!.effect.net).toEqual({ roundTripsPer1000Operations: { before: 1236.4, after: 1218.2 }, commandMsPer1000Operations: { before: 936.4, after: 981.9 }, commandCosts: 'measured' });
+      const verbose = formatAdvice(report, 'Advice', { verbose: true });
+      expect(verbose).toContain("  rejected: widen-snapshot: add born to the snapshot's fields\n    because: on the recorded workload it costs 50 ms");
+      expect(verbose).toContain('MongoDB time per 1,000 operations 936.4 ms → 981.9 ms\n');
+      expect(formatAdvice(report, 'Advice')).toMatch(/ 1 change\(s\) priced and rejected \(--verbose shows them\)\.\n$/);
+      expect(formatAdvice(report, 'Advice')).not.toContain('rejected: ');
+    });
+
+    it('rejects a change it cannot price: mutations recorded and no write model to replay them with', () => {
+      const authors = advice(recommend({ storageMap, statistics, workload: recorded(300, 20) }), 'Book.authors');
+      expect(authors.kind).toBe('keep');
+      expect(authors.rejected?.because).toBe('its writes could not be priced: no write model to replay the recorded mutations with');
+    });
   });
 
   it('says when a widening copies fields that look like personal data, and into how many documents; not otherwise', () => {
@@ -145,13 +222,27 @@ describe('recommend', () => {
         queries: 50,
         mutationCount: 20,
         fields: [field({ field: 'LogMessage.host', strategy: 'snapshot', operations: 50, snapshotHits: 5000 })],
-        mutations: [{ field: 'Mutation.renameHost', runs: 20, failed: 0, attempts: 20, roundTrips: 60, documentsModified: 20_020, fanOut: [{ collection: 'hosts', documentsModified: 20 }, { collection: 'logMessages', documentsModified: 20_000 }] }],
+        mutations: [
+          mutation({
+            field: 'Mutation.updateHost',
+            runs: 20,
+            roundTrips: 60,
+            documentsModified: 20_020,
+            fanOut: [{ collection: 'hosts', documentsModified: 20 }, { collection: 'logMessages', documentsModified: 20_000 }],
+            changes: [changes('Host', ['name'], 20, { h1: 10, h2: 10 })],
+          }),
+        ],
       }),
+      writeSides,
+      statistics: { collections: {}, relations: {}, writtenSources: { 'LogMessage.host': { holders: [{ collection: 'logMessages', keyPath: 'host.id', copies: { h1: 1000, h2: 1000 } }], skipped: [] } } } as unknown as DataStatistics,
     });
     const host = advice(report, 'LogMessage.host');
     expect(host.kind).toBe('drop-snapshot');
-    // 1,001 documents written per rename before; 1 after.
+    // 1,001 documents written per rename before; 1 after, and one command fewer (the fan-out).
     expect(host.effect.documentsWrittenPer1000Mutations).toEqual({ before: 1_001_000, after: 1000 });
+    expect(host.effect.mutationRoundTripsPer1000Mutations).toEqual({ before: 3000, after: 2000 });
+    // No command times recorded: 1 ms a command, 0.2 ms a further document (110 ms + 4,004 ms before; 50 reads more, 20 writes and 20,000 copies fewer).
+    expect(host.effect.net?.commandMsPer1000Operations).toEqual({ before: 58_771.4, after: 2057.1 });
     // Each of the 50 queries the copy answered alone needs the join's round trip instead.
     expect(host.effect.roundTripsPer1000Queries).toEqual({ before: 0, after: 1000 });
     expect(host.evidence[0]).toBe('20 mutation(s) rewrote 20,000 logMessages copies of hosts documents (1,000 per mutation)');
@@ -164,7 +255,7 @@ describe('recommend', () => {
         queries: 10_000,
         mutationCount: 2,
         fields: [field({ field: 'LogMessage.host', strategy: 'snapshot', operations: 10_000, snapshotHits: 90_000 })],
-        mutations: [{ field: 'Mutation.renameHost', runs: 2, failed: 0, attempts: 2, roundTrips: 6, documentsModified: 2002, fanOut: [{ collection: 'hosts', documentsModified: 2 }, { collection: 'logMessages', documentsModified: 2000 }] }],
+        mutations: [mutation({ field: 'Mutation.updateHost', runs: 2, roundTrips: 6, documentsModified: 2002, fanOut: [{ collection: 'hosts', documentsModified: 2 }, { collection: 'logMessages', documentsModified: 2000 }] })],
       }),
     });
     expect(advice(report, 'LogMessage.host').kind).toBe('keep');
@@ -184,6 +275,7 @@ describe('recommend', () => {
       settings: { sampleSize: 1000, keySampleSize: 200, nearLimitBytes: 8 * 1024 * 1024, fullScan: false },
       collections: { books: { collection: 'books', exists: true, estimatedCount: 10, sampled: 10, documentBytes: { count: 10, p50: 5000, p99: 10_100, max: 10_100, mean: 5050 }, nearLimit: { thresholdBytes: 8 * 1024 * 1024, documents: 0, share: 0 } } },
       relations: { 'Book.notes': notes(max) },
+      writtenSources: {},
     });
     const bounded = advice(recommend({ storageMap, statistics: statistics(200) }), 'Book.notes');
     expect(bounded).toMatchObject({ kind: 'bound-array', suggestedLimit: 20, antiPatterns: ['unbounded-array'] });
@@ -200,6 +292,7 @@ describe('recommend, from the selections of join reads', () => {
     settings: { sampleSize: 1000, keySampleSize: 200, nearLimitBytes: 8 * 1024 * 1024, fullScan: false },
     collections: { books: collection('books', 1000), publishers: collection('publishers', 20), reviews: collection('reviews', 500) },
     relations: {},
+    writtenSources: {},
   };
 
   it('switches a join to the snapshot it declares when most reads select only copied fields', () => {
@@ -224,16 +317,21 @@ describe('recommend, from the selections of join reads', () => {
       statistics,
       workload: workload({
         queries: 100,
-        mutationCount: 2,
+        mutationCount: 3,
         fields: [field({ field: 'Book.publisher', strategy: 'join', operations: 100, roundTrips: 100, selections: [{ fields: ['name'], operations: 90 }, { fields: ['books', 'name'], operations: 10 }] })],
-        mutations: [{ field: 'Mutation.renamePublisher', runs: 2, failed: 0, attempts: 2, roundTrips: 2, documentsModified: 2, fanOut: [{ collection: 'publishers', documentsModified: 2 }] }],
+        mutations: [
+          mutation({ field: 'Mutation.updatePublisher', runs: 3, roundTrips: 6, documentsModified: 3, fanOut: [{ collection: 'publishers', documentsModified: 3 }], changes: [changes('Publisher', ['name'], 2, { p1: 2 }), changes('Publisher', ['founded'], 1, { p2: 1 })] }),
+        ],
       }),
+      writeSides,
     });
     const publisher = advice(report, 'Book.publisher');
     expect(publisher).toMatchObject({ kind: 'add-snapshot', snapshotFields: ['id', 'name'] });
     expect(publisher.effect.roundTripsPer1000Queries).toEqual({ before: 1000, after: 100 });
-    // 2 publishers renamed, each copied by 1,000 books / 20 publishers = 50: 100 copies over 2 mutations.
-    expect(publisher.effect.documentsWrittenPer1000Mutations).toEqual({ before: 1000, after: 51_000 });
+    // 2 renames, each copied by 1,000 books / 20 publishers = 50 (the key is not indexed: the average): 100 copies over 3 mutations; the change of `founded` rewrites none.
+    expect(publisher.effect.documentsWrittenPer1000Mutations).toEqual({ before: 1000, after: 34_333.3 });
+    // One fan-out command per rename.
+    expect(publisher.effect.mutationRoundTripsPer1000Mutations).toEqual({ before: 2000, after: 2666.7 });
   });
 
   it('adds no snapshot when its targets are written as often as they are read', () => {
@@ -244,10 +342,16 @@ describe('recommend, from the selections of join reads', () => {
         queries: 10,
         mutationCount: 50,
         fields: [field({ field: 'Book.publisher', strategy: 'join', operations: 10, roundTrips: 10, selections: [{ fields: ['name'], operations: 10 }] })],
-        mutations: [{ field: 'Mutation.renamePublisher', runs: 50, failed: 0, attempts: 50, roundTrips: 50, documentsModified: 50, fanOut: [{ collection: 'publishers', documentsModified: 50 }] }],
+        mutations: [mutation({ field: 'Mutation.updatePublisher', runs: 50, roundTrips: 100, documentsModified: 50, fanOut: [{ collection: 'publishers', documentsModified: 50 }], changes: [changes('Publisher', ['name'], 50, { p1: 50 })] })],
       }),
+      writeSides,
     });
-    expect(advice(report, 'Book.publisher').kind).toBe('keep');
+    const publisher = advice(report, 'Book.publisher');
+    expect(publisher.kind).toBe('keep');
+    // Saves 10 reads (10 ms, costs assumed); costs 50 fan-out commands (50 ms) and 2,500 copies (500 ms).
+    expect(publisher.rejected?.because).toBe(
+      'on the recorded workload it costs 540 ms of MongoDB commands (assumed costs: no command times recorded) more than it saves (+415.4% of 130); a change must save more than 1% (minNetSavingShare)',
+    );
   });
 });
 

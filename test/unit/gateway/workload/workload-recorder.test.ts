@@ -7,6 +7,8 @@ import { ApolloServerPluginDocjoinWorkload } from '../../../../src/gateway/workl
 import { WorkloadRecorder } from '../../../../src/gateway/workload/workload-recorder';
 import type { FieldWorkload, WorkloadWindow } from '../../../../src/gateway/workload/workload-types';
 
+const UNTIMED = { commands: 0, ms: 0, documents: 0 };
+
 function command(collection: string, fields: string[], documents: number, bytes: number, extra: Partial<CommandRecord> = {}): CommandRecord {
   return { collection, commandName: 'find', fields, documents, bytes, durationMs: 1, ok: true, ...extra };
 }
@@ -66,6 +68,8 @@ describe('WorkloadRecorder', () => {
         field({ field: 'Book.publisher', strategy: 'join', operations: 1, resolves: 2, roundTrips: 1, documents: 2, bytes: 100, keys: 2 }),
       ],
       mutations: [],
+      // Three finds of 1 ms each.
+      commands: { reads: { commands: 3, ms: 3, documents: 9 }, singleWrites: UNTIMED, multiWrites: UNTIMED, others: UNTIMED },
     });
   });
 
@@ -119,16 +123,21 @@ describe('WorkloadRecorder', () => {
     expect(authors!.snapshotMisses).toBe(50);
   });
 
-  it('records each mutation\'s write units under its Mutation field: runs, failures, attempts and fan-out', () => {
+  it('records each mutation\'s write units under its Mutation field: runs, failures, attempts, fan-out and the sources changed', () => {
     const ledger = new CostLedger();
     const rename = ledger.recordWriteUnit({ atomic: true, field: 'Mutation.renameAuthor' });
     rename.startAttempt();
+    // A first attempt's change, run again: counted once.
+    rename.noteSourceChange({ typeName: 'Author', fields: ['name'], id: 7 });
+    rename.startAttempt();
+    rename.noteSourceChange({ typeName: 'Author', fields: ['name'], id: 7 });
     ledger.recordCommand(command('authors', ['Mutation.renameAuthor'], 0, 50, { commandName: 'update', writeUnit: rename.tag, documentsModified: 1 }));
     ledger.recordCommand(command('books', ['Mutation.renameAuthor'], 0, 50, { commandName: 'update', writeUnit: rename.tag, documentsModified: 10 }));
     ledger.recordCommand(command('$cmd', ['Mutation.renameAuthor'], 0, 10, { commandName: 'commitTransaction', writeUnit: rename.tag, documentsModified: 0 }));
     rename.finish('committed');
     const failed = ledger.recordWriteUnit({ atomic: true, field: 'Mutation.renameAuthor' });
     failed.startAttempt();
+    failed.noteSourceChange({ typeName: 'Author', fields: ['name'], id: 8 });
     ledger.recordCommand(command('authors', ['Mutation.renameAuthor'], 0, 50, { commandName: 'update', writeUnit: failed.tag, documentsModified: 1 }));
     failed.finish('failed');
     const recorder = new WorkloadRecorder();
@@ -140,7 +149,7 @@ describe('WorkloadRecorder', () => {
         field: 'Mutation.renameAuthor',
         runs: 2,
         failed: 1,
-        attempts: 2,
+        attempts: 3,
         roundTrips: 4,
         // The rolled-back unit's update does not stand.
         documentsModified: 11,
@@ -148,8 +157,19 @@ describe('WorkloadRecorder', () => {
           { collection: 'authors', documentsModified: 1 },
           { collection: 'books', documentsModified: 10 },
         ],
+        atomicRuns: 2,
+        // Nor does its change of author 8.
+        changes: [{ typeName: 'Author', fields: ['name'], documents: 1, sample: [{ id: '{"id":{"$numberInt":"7"}}', changes: 1 }] }],
+        changesOther: 0,
       },
     ]);
+    // Updates of one document and of more, and the commit, each timed apart.
+    expect(window.commands).toEqual({
+      reads: { commands: 0, ms: 0, documents: 0 },
+      singleWrites: { commands: 2, ms: 2, documents: 2 },
+      multiWrites: { commands: 1, ms: 1, documents: 10 },
+      others: { commands: 1, ms: 1, documents: 0 },
+    });
   });
 
   it('take starts a new window from zero; nothing recorded, nothing to take; restore puts a window back', () => {
@@ -180,10 +200,28 @@ describe('stored windows', () => {
     const second = windowOf(booksLedger(), booksLedger());
     const stored = [first, second].map((window, index) => parseWorkloadWindow(JSON.parse(JSON.stringify(window)), `w.jsonl:${index + 1}`));
     expect(stored).toEqual([first, second]);
-    const { operations, fields, mutations } = windowOf(booksLedger(), booksLedger(), booksLedger());
-    expect(sumWorkload(stored)).toEqual({ windows: 2, start: first.start, end: second.end, operations, fields, mutations });
+    const { operations, fields, mutations, commands } = windowOf(booksLedger(), booksLedger(), booksLedger());
+    expect(sumWorkload(stored)).toEqual({ windows: 2, start: first.start, end: second.end, operations, fields, mutations, commands });
     const none = { count: 0, roundTrips: 0, documents: 0, bytes: 0 };
-    expect(sumWorkload([])).toEqual({ windows: 0, start: undefined, end: undefined, operations: { query: none, mutation: none }, fields: [], mutations: [] });
+    const untimed = { commands: 0, ms: 0, documents: 0 };
+    expect(sumWorkload([])).toEqual({
+      windows: 0,
+      start: undefined,
+      end: undefined,
+      operations: { query: none, mutation: none },
+      fields: [],
+      mutations: [],
+      commands: { reads: untimed, singleWrites: untimed, multiWrites: untimed, others: untimed },
+    });
+  });
+
+  it('reads windows recorded before command times and source changes were: none of either, every run atomic', () => {
+    const window = JSON.parse(JSON.stringify(windowOf(booksLedger())));
+    delete window.commands;
+    window.mutations = [{ field: 'Mutation.renameAuthor', runs: 2, failed: 0, attempts: 2, roundTrips: 6, documentsModified: 3, fanOut: [] }];
+    const parsed = parseWorkloadWindow(window, 'w.jsonl:1');
+    expect(parsed.commands.reads).toEqual({ commands: 0, ms: 0, documents: 0 });
+    expect(parsed.mutations[0]).toMatchObject({ atomicRuns: 2, changes: [], changesOther: 0 });
   });
 
   it('refuses what is not a window, saying where and what', () => {

@@ -1,7 +1,7 @@
 import { withDirectiveTypeDefs } from '../../../src/gateway/startup/schema/schema-sources';
 import { buildWriteModelFromSdl } from '../../../src/gateway/startup/write-model/build-write-model';
-import { addSnapshotSdl } from '../../../src/migrate/add-snapshot-sdl';
-import type { SchemaFile } from '../../../src/migrate/snapshot-sdl-change';
+import { addSnapshotSdl } from '../../../src/schema-edits/add-snapshot-sdl';
+import type { SchemaFile } from '../../../src/schema-edits/snapshot-sdl-change';
 
 const BOOKS = /* GraphQL */ `type Book @collection(name: "books") {
   id: ID!

@@ -1,5 +1,5 @@
 import { formatSdlDiff } from '../../../src/migrate/format-sdl-diff';
-import { dropSnapshotSdl, widenSnapshotSdl } from '../../../src/migrate/snapshot-sdl-change';
+import { dropSnapshotSdl, widenSnapshotSdl } from '../../../src/schema-edits/snapshot-sdl-change';
 
 const SDL = /* GraphQL */ `type Book @collection(name: "books") {
   id: ID!

@@ -1,4 +1,4 @@
-import { addBoundedArraySdl, addCounterSdl } from '../../../src/migrate/derived-field-sdl';
+import { addBoundedArraySdl, addCounterSdl } from '../../../src/schema-edits/derived-field-sdl';
 
 const SDL = /* GraphQL */ `type Post @collection(name: "posts") {
   id: ID!

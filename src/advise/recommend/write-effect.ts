@@ -1,0 +1,164 @@
+import { estimateWriteUnit, type MutationWorkload, type MutationWritePlans, type SnapshotLocation, type SourceChangeCounts, type WorkloadSummary, type WriteModel, type WriteOperation } from '../../gateway';
+import type { DataStatistics } from '../statistics/statistics-types';
+import { count, round } from './workload-view';
+
+/** A schema's write model and its Mutation fields' write plans: what each recorded mutation would send under it. */
+export interface WriteSide {
+  readonly model: WriteModel;
+  readonly plans: MutationWritePlans;
+}
+
+/** A storage change the advice may make, as docjoin migrate would apply it. */
+export type StorageChange =
+  | { readonly kind: 'widen-snapshot' | 'add-snapshot'; readonly coordinate: string; readonly fields: readonly string[] }
+  | { readonly kind: 'drop-snapshot'; readonly coordinate: string };
+
+/** The schema as it is, and as it would be after a change (or the one line saying why it would not start). */
+export interface WriteSides {
+  readonly before: WriteSide;
+  after(change: StorageChange): WriteSide | string;
+}
+
+/** What a change does to the recorded mutations, summed over the whole recorded workload. */
+export interface WriteDelta {
+  /** Commands the mutations' units send more (negative: fewer): checks and reads… */
+  readonly reads: number;
+  /** …and write commands. */
+  readonly writes: number;
+  /** Documents modified more: the copies rewritten. Undefined when the copies per source could not be counted or sampled. */
+  readonly documents: number | undefined;
+  readonly evidence: readonly string[];
+}
+
+/**
+ * Replays the recorded mutations against the write rules of the schema before and after `change`.
+ *
+ * Commands: each mutation's write plan priced with both write models (estimateWriteUnit, the rules
+ * its units follow when they run), an `updateSource` once per recorded set of fields it changed, so a
+ * price change is not priced as a rename; everything else once per run that stands (in a transaction
+ * or not, as they ran).
+ *
+ * Copies: every recorded change of a source document (its fields set, or a counter its writes moved)
+ * rewrites the copies of each snapshot location that copies one of those fields, outside the source
+ * document: as many as the documents referencing that source, counted for the sources the workload
+ * actually changed (their sample, weighted by changes), else the sampled fan-in.
+ */
+export function predictWrites(change: StorageChange, sides: WriteSides, workload: WorkloadSummary, statistics: DataStatistics | undefined): WriteDelta | string {
+  const after = sides.after(change);
+  if (typeof after === 'string') return after;
+  const { before } = sides;
+  let reads = 0;
+  let writes = 0;
+  const unplanned: string[] = [];
+  for (const mutation of workload.mutations) {
+    const name = mutation.field.slice(mutation.field.indexOf('.') + 1);
+    const planBefore = before.plans[name];
+    const planAfter = after.plans[name];
+    if (!planBefore || !planAfter || planBefore.length !== planAfter.length) {
+      unplanned.push(mutation.field);
+      continue;
+    }
+    planBefore.forEach((operation, index) => {
+      const delta = commandDelta(before.model, after.model, operation, planAfter[index]!, mutation);
+      reads += delta.reads;
+      writes += delta.writes;
+    });
+  }
+  const copies = copiesDelta(change.coordinate, before.model, after.model, workload, statistics);
+  const evidence = [...copies.evidence];
+  if (unplanned.length > 0) evidence.push(`not priced: ${unplanned.join(', ')} (no write plan in the schema before or after)`);
+  return { reads, writes, documents: copies.documents, evidence };
+}
+
+/** The commands one plan operation sends more after than before, over the mutation's recorded runs. */
+function commandDelta(before: WriteModel, after: WriteModel, operation: WriteOperation, operationAfter: WriteOperation, mutation: MutationWorkload): { reads: number; writes: number } {
+  const standing = mutation.runs - mutation.failed;
+  const atomic = Math.min(standing, mutation.atomicRuns);
+  const price = (model: WriteModel, priced: WriteOperation, transaction: boolean) => {
+    const estimate = estimateWriteUnit(model, [priced], { transaction });
+    return { reads: estimate.reads, writes: estimate.writes.length };
+  };
+  const difference = (priced: WriteOperation, pricedAfter: WriteOperation, transaction: boolean, times: number) => {
+    if (times === 0) return { reads: 0, writes: 0 };
+    const [was, will] = [price(before, priced, transaction), price(after, pricedAfter, transaction)];
+    return { reads: (will.reads - was.reads) * times, writes: (will.writes - was.writes) * times };
+  };
+  if (operation.kind !== 'updateSource' || operationAfter.kind !== 'updateSource') {
+    const inTransaction = difference(operation, operationAfter, true, atomic);
+    const inOrder = difference(operation, operationAfter, false, standing - atomic);
+    return { reads: inTransaction.reads + inOrder.reads, writes: inTransaction.writes + inOrder.writes };
+  }
+  // Per set of fields the updates actually changed: the fan-out follows what changed, not what the plan allows.
+  let reads = 0;
+  let writes = 0;
+  for (const set of mutation.changes) {
+    if (set.typeName !== operation.typeName || !set.fields.every((name) => operation.fields.includes(name))) continue;
+    const delta = difference({ ...operation, fields: set.fields }, { ...operationAfter, fields: set.fields }, false, set.documents);
+    reads += delta.reads;
+    writes += delta.writes;
+  }
+  return { reads, writes };
+}
+
+/**
+ * The copies rewritten more after than before: per recorded set of source changes and per collection
+ * holding copies of `coordinate`, the locations there that copy one of the changed fields after, less
+ * those that do before, times the copies of a changed source.
+ */
+function copiesDelta(coordinate: string, before: WriteModel, after: WriteModel, workload: WorkloadSummary, statistics: DataStatistics | undefined): { documents: number | undefined; evidence: string[] } {
+  const copying = (model: WriteModel, set: SourceChangeCounts) =>
+    model.snapshots.filter((location) => location.field === coordinate && !location.inSourceDocument && location.sourceType === set.typeName && location.fields.some((field) => set.fields.includes(field.name)));
+  let documents = 0;
+  let unknown = false;
+  const evidence: string[] = [];
+  for (const set of workload.mutations.flatMap((mutation) => mutation.changes)) {
+    const [was, will] = [copying(before, set), copying(after, set)];
+    for (const collection of new Set([...was, ...will].map((location) => location.collection))) {
+      const change = will.filter((location) => location.collection === collection).length - was.filter((location) => location.collection === collection).length;
+      if (change === 0) continue;
+      const location = [...will, ...was].find((candidate) => candidate.collection === collection)!;
+      const perSource = copiesPerChangedSource(coordinate, location, set, statistics);
+      if (perSource === undefined) {
+        unknown = true;
+        continue;
+      }
+      documents += change * set.documents * perSource.copies;
+      const what = `${count(set.documents)} change(s) of ${set.typeName} ${set.fields.join(', ')}`;
+      evidence.push(change > 0 ? `${what}: about ${round(perSource.copies)} ${collection} copies each to rewrite (${perSource.from})` : `${what} rewrite about ${round(perSource.copies)} ${collection} copies each today (${perSource.from})`);
+    }
+  }
+  return { documents: unknown ? undefined : documents, evidence };
+}
+
+/**
+ * Documents referencing one source of `set`, at `location`'s collection: the mean over the sampled
+ * sources the set changed, weighted by their changes, counted where the relation's key is indexed;
+ * else the sampled fan-in of the existing copies, or the average references per target.
+ */
+function copiesPerChangedSource(coordinate: string, location: SnapshotLocation, set: SourceChangeCounts, statistics: DataStatistics | undefined): { copies: number; from: string } | undefined {
+  const holder = statistics?.writtenSources[coordinate]?.holders.find((candidate) => candidate.collection === location.collection);
+  if (holder) {
+    let changes = 0;
+    let copies = 0;
+    for (const source of set.sample) {
+      const counted = holder.copies[source.id];
+      if (counted === undefined) continue;
+      changes += source.changes;
+      copies += source.changes * counted;
+    }
+    if (changes > 0) return { copies: copies / changes, from: `counted for ${count(set.sample.length)} sampled changed source(s)` };
+  }
+  const fanIn = statistics?.relations[coordinate]?.snapshots.find((snapshot) => snapshot.collection === location.collection)?.copiesPerSource;
+  if (fanIn) return { copies: fanIn.mean, from: 'the mean over sampled sources' };
+  const average = averageReferences(coordinate, location, statistics);
+  return average === undefined ? undefined : { copies: average, from: 'parents per target, on average' };
+}
+
+/** Parents' count times the keys each holds, over the targets' count. */
+function averageReferences(coordinate: string, location: SnapshotLocation, statistics: DataStatistics | undefined): number | undefined {
+  const parents = statistics?.collections[location.collection]?.estimatedCount;
+  const targets = statistics?.collections[location.sourceCollection]?.estimatedCount;
+  if (!parents || !targets) return undefined;
+  const keysPerParent = statistics?.relations[coordinate]?.array?.lengths?.mean ?? 1;
+  return (parents * keysPerParent) / targets;
+}

@@ -1,0 +1,61 @@
+import type { IResolvers } from '@graphql-tools/utils';
+import { buildGatewaySchema, withDirectiveTypeDefs, type MutationWritePlans } from '../gateway';
+import { addSnapshotSdl } from '../schema-edits/add-snapshot-sdl';
+import { dropSnapshotSdl, widenSnapshotSdl, type SchemaFile } from '../schema-edits/snapshot-sdl-change';
+import type { StorageChange, WriteSide, WriteSides } from './recommend/write-effect';
+
+/** What the write rules are built from: the project's schema files, resolvers and hand-written write plans. */
+export interface WriteSidesProject {
+  readonly files: readonly SchemaFile[];
+  readonly resolvers: readonly IResolvers[];
+  readonly writePlans: MutationWritePlans;
+}
+
+/**
+ * The write model and write plans of the project's schema, and of the schema each change would leave
+ * (the same text edits `docjoin migrate` makes, checked as the gateway's startup checks them). A change
+ * whose schema would not start gives the first line of why. Undefined when the project's own schema
+ * does not build.
+ */
+export function writeSidesOf(project: WriteSidesProject): WriteSides | undefined {
+  const before = build(project, project.files);
+  if (typeof before === 'string') return undefined;
+  const built = new Map<string, WriteSide | string>();
+  return {
+    before,
+    after(change: StorageChange): WriteSide | string {
+      const key = JSON.stringify(change);
+      let side = built.get(key);
+      if (side === undefined) built.set(key, (side = afterChange(project, before, change)));
+      return side;
+    },
+  };
+}
+
+function afterChange(project: WriteSidesProject, before: WriteSide, change: StorageChange): WriteSide | string {
+  let edits: readonly SchemaFile[];
+  try {
+    edits =
+      change.kind === 'widen-snapshot'
+        ? [widenSnapshotSdl(project.files, change.coordinate, change.fields)]
+        : change.kind === 'add-snapshot'
+          ? addSnapshotSdl(project.files, before.model.storageMap, change.coordinate, change.fields, undefined).edits
+          : [dropSnapshotSdl(project.files, change.coordinate)];
+  } catch (error) {
+    return firstLine(error);
+  }
+  return build(project, project.files.map((source) => edits.find((edit) => edit.file === source.file) ?? source));
+}
+
+function build(project: WriteSidesProject, files: readonly SchemaFile[]): WriteSide | string {
+  try {
+    const schema = buildGatewaySchema({ typeDefs: withDirectiveTypeDefs(files.map((source) => source.text)), resolvers: project.resolvers, writePlans: project.writePlans });
+    return { model: schema.writeModel, plans: schema.writePlans };
+  } catch (error) {
+    return `the schema after the change would not start: ${firstLine(error)}`;
+  }
+}
+
+function firstLine(error: unknown): string {
+  return (error instanceof Error ? error.message : String(error)).split('\n')[0]!;
+}
