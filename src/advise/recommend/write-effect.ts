@@ -124,7 +124,7 @@ function copiesDelta(coordinate: string, before: WriteModel, after: WriteModel, 
       }
       documents += change * set.documents * perSource.copies;
       const what = `${count(set.documents)} change(s) of ${set.typeName} ${set.fields.join(', ')}`;
-      evidence.push(change > 0 ? `${what}: about ${round(perSource.copies)} ${collection} copies each to rewrite (${perSource.from})` : `${what} rewrite about ${round(perSource.copies)} ${collection} copies each today (${perSource.from})`);
+      evidence.push(change > 0 ? `${what}: about ${count(round(perSource.copies))} ${collection} copies each to rewrite (${perSource.from})` : `${what} rewrite about ${count(round(perSource.copies))} ${collection} copies each today (${perSource.from})`);
     }
   }
   return { documents: unknown ? undefined : documents, evidence };
