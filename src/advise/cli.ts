@@ -20,8 +20,8 @@ interface AdviseTarget {
   readonly uri: string;
   readonly db: string;
   readonly model: WriteModel;
-  /** The write rules before and after each change, to price its writes; undefined when the project's schema does not build. */
-  readonly writeSides: WriteSides | undefined;
+  /** The write rules before and after each change, to price its writes; why not, when the project's schema does not build. */
+  readonly writeSides: WriteSides | string;
   /** Where the workload was recorded; undefined: advice from the data alone. */
   readonly workload: { file: string } | { collection: string } | undefined;
 }
@@ -63,7 +63,10 @@ async function run(command: AdviseCommand, target: AdviseTarget, io: CliIo): Pro
     const source: WorkloadSource | undefined = target.workload && ('file' in target.workload ? target.workload : { collection: target.workload.collection, db });
     const workload = source ? await readWorkload(source) : undefined;
     const statistics = await collectDataStatistics(db, target.model, { sampleSize: command.sampleSize, ...(workload && { workload }) });
-    const report = recommend({ storageMap: target.model.storageMap, statistics, ...(workload && { workload }), ...(target.writeSides && { writeSides: target.writeSides }) });
+    if (typeof target.writeSides === 'string' && workload && workload.operations.mutation.count > 0) {
+      io.err.write(`advise: the recorded mutations cannot be replayed to price snapshot changes, so none is given: ${target.writeSides}\n`);
+    }
+    const report = recommend({ storageMap: target.model.storageMap, statistics, ...(workload && { workload }), ...(typeof target.writeSides !== 'string' && { writeSides: target.writeSides }) });
     io.out.write(formatAdvice(report, heading(where, command.sampleSize, workload, target.workload), { verbose: command.verbose }));
     if (command.json !== undefined) await writeFile(command.json, `${JSON.stringify({ advice: report, statistics, workload: workload ?? null }, null, 2)}\n`);
     return 0;

@@ -14,12 +14,12 @@ export interface WriteSidesProject {
 /**
  * The write model and write plans of the project's schema, and of the schema each change would leave
  * (the same text edits `docjoin migrate` makes, checked as the gateway's startup checks them). A change
- * whose schema would not start gives the first line of why. Undefined when the project's own schema
+ * whose schema would not start gives why, on one line; so does the project's own schema, when it
  * does not build.
  */
-export function writeSidesOf(project: WriteSidesProject): WriteSides | undefined {
-  const before = build(project, project.files);
-  if (typeof before === 'string') return undefined;
+export function writeSidesOf(project: WriteSidesProject): WriteSides | string {
+  const before = build(project, project.files, 'the project');
+  if (typeof before === 'string') return before;
   const built = new Map<string, WriteSide | string>();
   return {
     before,
@@ -42,20 +42,21 @@ function afterChange(project: WriteSidesProject, before: WriteSide, change: Stor
           ? addSnapshotSdl(project.files, before.model.storageMap, change.coordinate, change.fields, undefined).edits
           : [dropSnapshotSdl(project.files, change.coordinate)];
   } catch (error) {
-    return firstLine(error);
+    return oneLine(error);
   }
-  return build(project, project.files.map((source) => edits.find((edit) => edit.file === source.file) ?? source));
+  return build(project, project.files.map((source) => edits.find((edit) => edit.file === source.file) ?? source), 'the schema after the change');
 }
 
-function build(project: WriteSidesProject, files: readonly SchemaFile[]): WriteSide | string {
+function build(project: WriteSidesProject, files: readonly SchemaFile[], what: string): WriteSide | string {
   try {
     const schema = buildGatewaySchema({ typeDefs: withDirectiveTypeDefs(files.map((source) => source.text)), resolvers: project.resolvers, writePlans: project.writePlans });
     return { model: schema.writeModel, plans: schema.writePlans };
   } catch (error) {
-    return `the schema after the change would not start: ${firstLine(error)}`;
+    return `${what} would not start: ${oneLine(error)}`;
   }
 }
 
-function firstLine(error: unknown): string {
-  return (error instanceof Error ? error.message : String(error)).split('\n')[0]!;
+/** An error's message on one line (a startup error lists its problems one per line). */
+function oneLine(error: unknown): string {
+  return (error instanceof Error ? error.message : String(error)).replace(/\n\s*/g, ' ');
 }

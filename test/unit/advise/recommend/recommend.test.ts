@@ -4,6 +4,7 @@ import { withDirectiveTypeDefs } from '../../../../src/gateway/startup/schema/sc
 import { buildWriteModelFromSdl } from '../../../../src/gateway/startup/write-model/build-write-model';
 import type { FieldWorkload, MutationWorkload, SourceChangeCounts, WorkloadSummary } from '../../../../src/gateway/workload/workload-types';
 import { writeSidesOf } from '../../../../src/advise/write-sides';
+import type { WriteSides } from '../../../../src/advise/recommend/write-effect';
 import { formatAdvice } from '../../../../src/advise/format-advice';
 
 const SDL = /* GraphQL */ `
@@ -49,7 +50,7 @@ const SDL = /* GraphQL */ `
 `;
 const { storageMap } = buildWriteModelFromSdl(withDirectiveTypeDefs(SDL));
 /** The write rules before and after each change: the recorded mutations are replayed against both. */
-const writeSides = writeSidesOf({ files: [{ file: 'schema.graphql', text: SDL }], resolvers: [], writePlans: {} })!;
+const writeSides = writeSidesOf({ files: [{ file: 'schema.graphql', text: SDL }], resolvers: [], writePlans: {} }) as WriteSides;
 
 function field(entry: Partial<FieldWorkload> & Pick<FieldWorkload, 'field' | 'strategy'>): FieldWorkload {
   return { operations: 0, resolves: 0, roundTrips: 0, documents: 0, bytes: 0, keys: 0, snapshotHits: 0, snapshotMisses: 0, dangling: 0, missing: [], missingOther: { operations: 0, misses: 0 }, selections: [], selectionsOther: 0, ...entry };
