@@ -40,7 +40,7 @@ it would leave; one that does not save MongoDB time on that workload is not give
                               (default: the config's server.workload; without one, advice from the data alone)
   --sample N                  documents sampled per collection (default ${DEFAULT_SAMPLE_SIZE})
   --json FILE                 also write the report as JSON (advice, statistics and workload) for tooling
-  --verbose                   also print the changes priced and rejected, and why
+  --verbose                   also print the changes considered and not given, and why
   --mongo-uri URI             MongoDB to sample (default: $MONGODB_URI, else the config's mongodb.uri)
   --db NAME                   database name (default: $MONGODB_DB, else the config's mongodb.db, else "${DEFAULT_DB_NAME}")
 ${PROJECT_FLAGS_USAGE}

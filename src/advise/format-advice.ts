@@ -2,7 +2,7 @@ import type { AdviceReport, EffectPair, FieldAdvice, PersonalDataCopy, Predicted
 
 /**
  * The report as a person reads it: the fields to change first, in full; the ones to keep, one line
- * each. With `verbose`, a kept field whose change was priced and rejected says what it was and why.
+ * each. With `verbose`, a kept field whose change was considered and not given says what it was and why.
  */
 export function formatAdvice(report: AdviceReport, heading: string, options: { readonly verbose?: boolean } = {}): string {
   const changes = report.fields.filter((field) => field.kind !== 'keep');
@@ -26,7 +26,7 @@ export function formatAdvice(report: AdviceReport, heading: string, options: { r
   const rejectedCount = kept.filter((field) => field.rejected).length;
   const counts = new Map<string, number>();
   for (const field of report.fields) counts.set(field.kind, (counts.get(field.kind) ?? 0) + 1);
-  const rejectedNote = rejectedCount === 0 ? '' : ` ${rejectedCount} change(s) priced and rejected${options.verbose ? '' : ' (--verbose shows them)'}.`;
+  const rejectedNote = rejectedCount === 0 ? '' : ` ${rejectedCount} change(s) considered and not given${options.verbose ? '' : ' (--verbose shows them, and why)'}.`;
   lines.push('', `${report.fields.length} relation fields: ${[...counts].map(([kind, count]) => `${count} ${kind}`).join(', ')}.${rejectedNote}`);
   return `${lines.join('\n')}\n`;
 }

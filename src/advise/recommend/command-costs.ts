@@ -3,12 +3,14 @@ import type { WorkloadSummary } from '../../gateway';
 /**
  * What one more command or one more rewritten copy costs, in milliseconds of MongoDB commands as the
  * gateway measured them on the recorded workload (command monitoring: the network and the database).
- * A write command costs what a single-document write took on average, plus, per further document it
- * modifies, what the multi-document writes took beyond that, per document. Without a multi-document
- * write recorded, a rewritten copy is priced at ASSUMED_COSTS' documentMs.
+ * A read costs the mean read; a write command the mean single-document write, plus `documentMs` per
+ * document it modifies: what multi-document writes took beyond a single-document write, per further
+ * document, and at least a fiftieth of a single-document write (timings too close to tell apart still
+ * price a copy). Without a multi-document write recorded, a copy is priced at ASSUMED_COSTS' documentMs.
  *
- * A workload recorded without command times is priced with ASSUMED_COSTS, and its total from its
- * round trips and the documents its mutations modified.
+ * A workload recorded without command times (windows from an older docjoin) is priced with
+ * ASSUMED_COSTS, its total from its round trips and the documents its mutations modified; one recorded
+ * partly without them scales the timed operations' total to all of its operations.
  */
 export interface CommandCosts {
   readonly readMs: number;
@@ -16,7 +18,7 @@ export interface CommandCosts {
   readonly documentMs: number;
   /** Every command of the workload, summed. */
   readonly totalMs: number;
-  /** From the recorded command times, or assumed (a workload recorded before they were). */
+  /** From the recorded command times, or assumed. */
   readonly source: 'measured' | 'assumed';
 }
 
@@ -27,20 +29,22 @@ export interface CommandCosts {
  */
 export const ASSUMED_COSTS = { commandMs: 1, documentMs: 0.2 } as const;
 
-export function commandCosts(workload: WorkloadSummary): CommandCosts {
-  const times = workload.commands;
+export function commandCosts(workload: WorkloadSummary | undefined): CommandCosts {
+  const times = workload?.commands;
   const mean = (commands: number, ms: number) => (commands === 0 ? undefined : ms / commands);
-  const readMs = mean(times.reads.commands, times.reads.ms);
-  const writeMs = mean(times.singleWrites.commands, times.singleWrites.ms) ?? readMs;
-  if (readMs === undefined || writeMs === undefined) {
-    const roundTrips = workload.operations.query.roundTrips + workload.operations.mutation.roundTrips;
-    const documents = workload.mutations.reduce((sum, mutation) => sum + mutation.documentsModified, 0);
+  const readMs = times && mean(times.reads.commands, times.reads.ms);
+  const writeMs = (times && mean(times.singleWrites.commands, times.singleWrites.ms)) ?? readMs;
+  if (!workload || !times || times.operations === 0 || readMs === undefined || writeMs === undefined) {
+    const roundTrips = (workload?.operations.query.roundTrips ?? 0) + (workload?.operations.mutation.roundTrips ?? 0);
+    const documents = workload?.mutations.reduce((sum, mutation) => sum + mutation.documentsModified, 0) ?? 0;
     const { commandMs, documentMs } = ASSUMED_COSTS;
     return { readMs: commandMs, writeMs: commandMs, documentMs, totalMs: roundTrips * commandMs + documents * documentMs, source: 'assumed' };
   }
   const multi = times.multiWrites;
   const further = multi.documents - multi.commands;
-  const documentMs = further > 0 ? Math.max(0, (multi.ms - writeMs * multi.commands) / further) : ASSUMED_COSTS.documentMs;
-  const totalMs = times.reads.ms + times.singleWrites.ms + times.multiWrites.ms + times.others.ms;
-  return { readMs, writeMs, documentMs, totalMs, source: 'measured' };
+  const measuredDocumentMs = further > 0 ? (multi.ms - writeMs * multi.commands) / further : ASSUMED_COSTS.documentMs;
+  const documentMs = Math.max(measuredDocumentMs, writeMs / 50);
+  const operations = workload.operations.query.count + workload.operations.mutation.count;
+  const timedMs = times.reads.ms + times.singleWrites.ms + times.multiWrites.ms + times.others.ms;
+  return { readMs, writeMs, documentMs, totalMs: (timedMs * operations) / times.operations, source: 'measured' };
 }

@@ -20,12 +20,14 @@ export function joinAdvice(field: RelationField, storageMap: StorageMap, workloa
     if (field.defaultStrategy !== 'join') return undefined;
     const fitting = operationsReading(entry, (name) => snapshot.fields.includes(name));
     if (fitting < thresholds.switchDefaultShare * entry.operations) return undefined;
+    const saved = (entry.roundTrips * fitting) / entry.operations;
     return {
       kind: 'switch-default',
       change: `read ${field.coordinate} from its snapshot by default (@read(strategy: SNAPSHOT))`,
       rule: RULES.switchDefault,
       storage: undefined,
-      roundTripsPer1000Queries: { before, after: round(before - (workload.perQueries((entry.roundTrips * fitting) / entry.operations) ?? 0)) },
+      roundTripsPer1000Queries: { before, after: round(before - (workload.perQueries(saved) ?? 0)) },
+      queryRoundTrips: -saved,
       evidence: [`${count(fitting)} of ${count(entry.operations)} queries joining ${field.coordinate} selected only fields its snapshot copies (${snapshot.fields.join(', ')})`],
     };
   }
@@ -46,6 +48,7 @@ export function joinAdvice(field: RelationField, storageMap: StorageMap, workloa
     snapshotFields: fields,
     storage: { kind: 'add-snapshot', coordinate: field.coordinate, fields },
     roundTripsPer1000Queries: { before, after: round(before - (workload.perQueries(saved) ?? 0)) },
+    queryRoundTrips: -saved,
     evidence: [`${count(coveredOperations)} of ${count(entry.operations)} queries joining ${field.coordinate} selected only ${fields.join(', ')}`],
   };
 }

@@ -17,6 +17,8 @@ export interface Candidate {
   readonly storage: StorageChange | undefined;
   /** The field's round trips per 1,000 queries, before and after. */
   readonly roundTripsPer1000Queries: EffectPair;
+  /** The same change in round trips over the whole recorded workload (not rounded). */
+  readonly queryRoundTrips: number;
 }
 
 /** A candidate priced on both sides: its effect, the evidence of its writes, and why it is not given, if it is not. */
@@ -35,7 +37,7 @@ export interface PricedChange {
  * whose writes cannot be priced is not given either.
  */
 export function priceChange(candidate: Candidate, workload: WorkloadView, summary: WorkloadSummary | undefined, sides: WriteSides | undefined, statistics: DataStatistics | undefined, thresholds: AdviceThresholds): PricedChange {
-  const queryDelta = ((candidate.roundTripsPer1000Queries.after - candidate.roundTripsPer1000Queries.before) * workload.queries) / 1000;
+  const queryDelta = candidate.queryRoundTrips;
   const writes = writeDelta(candidate, workload, summary, sides, statistics);
   const documentsBefore = workload.documentsWrittenPer1000Mutations();
   const mutationRoundTripsBefore = workload.mutationRoundTripsPer1000Mutations();
@@ -51,7 +53,7 @@ export function priceChange(candidate: Candidate, workload: WorkloadView, summar
   const commands = writes.reads + writes.writes;
   const operations = workload.queries + workload.mutations;
   const roundTrips = queryDelta + commands;
-  const costs = commandCosts(summary ?? EMPTY_WORKLOAD);
+  const costs = commandCosts(summary);
   const ms = (queryDelta + writes.reads) * costs.readMs + writes.writes * costs.writeMs + documents * costs.documentMs;
   const effect = {
     roundTripsPer1000Queries: candidate.roundTripsPer1000Queries,
@@ -67,17 +69,6 @@ export function priceChange(candidate: Candidate, workload: WorkloadView, summar
   const unit = costs.source === 'measured' ? 'ms of MongoDB commands' : 'ms of MongoDB commands (assumed costs: no command times recorded)';
   return { effect, evidence, rejectedBecause: rejection({ saved: -ms, total: costs.totalMs, unit }, thresholds) };
 }
-
-const NO_TIMES = { commands: 0, ms: 0, documents: 0 };
-const EMPTY_WORKLOAD: WorkloadSummary = {
-  windows: 0,
-  start: undefined,
-  end: undefined,
-  operations: { query: { count: 0, roundTrips: 0, documents: 0, bytes: 0 }, mutation: { count: 0, roundTrips: 0, documents: 0, bytes: 0 } },
-  fields: [],
-  mutations: [],
-  commands: { reads: NO_TIMES, singleWrites: NO_TIMES, multiWrites: NO_TIMES, others: NO_TIMES },
-};
 
 function writeDelta(candidate: Candidate, workload: WorkloadView, summary: WorkloadSummary | undefined, sides: WriteSides | undefined, statistics: DataStatistics | undefined): WriteDelta | string {
   if (!candidate.storage || !summary || workload.mutations === 0) return { reads: 0, writes: 0, documents: 0, evidence: [] };

@@ -61,15 +61,16 @@ function adviseField(field: RelationField, input: AdviceInput, workload: Workloa
     const { largestDocumentBytes, ...advice } = array;
     return { ...base, ...advice, effect: { roundTripsPer1000Queries: unchangedRoundTrips, documentsWrittenPer1000Mutations: undefined, largestDocumentBytes } };
   }
-  const candidate = snapshotAdvice(field, input.storageMap, workload, thresholds) ?? joinAdvice(field, input.storageMap, workload, thresholds);
+  // The first change that pays is given; when none does, the first one considered is kept as rejected.
   let rejected: FieldAdvice['rejected'];
-  if (candidate) {
-    const { storage: _storage, roundTripsPer1000Queries: _reads, ...advice } = candidate;
+  for (const candidate of [snapshotAdvice(field, input.storageMap, workload, thresholds), joinAdvice(field, input.storageMap, workload, thresholds)]) {
+    if (!candidate) continue;
+    const { storage: _storage, roundTripsPer1000Queries: _reads, queryRoundTrips: _trips, ...advice } = candidate;
     const priced = priceChange(candidate, workload, input.workload, input.writeSides, input.statistics, thresholds);
     const effect = { ...priced.effect, largestDocumentBytes: undefined };
     const evidence = [...candidate.evidence, ...priced.evidence];
     if (priced.rejectedBecause === undefined) return { ...base, ...advice, effect, evidence };
-    rejected = { kind: candidate.kind, change: candidate.change, because: priced.rejectedBecause, effect, evidence };
+    rejected ??= { kind: candidate.kind, change: candidate.change, because: priced.rejectedBecause, effect, evidence };
   }
   return {
     ...base,

@@ -30,6 +30,7 @@ export function snapshotAdvice(field: RelationField, storageMap: StorageMap, wor
       rule: RULES.dropSnapshot,
       storage: { kind: 'drop-snapshot', coordinate: field.coordinate },
       roundTripsPer1000Queries: { before, after: round(before + (workload.perQueries(served) ?? 0)) },
+      queryRoundTrips: served,
       evidence: [
         `${count(written.runs)} mutation(s) rewrote ${count(written.documents)} ${copies} copies of ${snapshot.fallback.collection} documents (${count(round(written.documents / Math.max(1, written.runs)))} per mutation)`,
         `the copy answered ${count(served)} of ${count(entry.operations)} queries reading it alone: ${count(round(amplification))} copies rewritten per round trip saved (threshold ${thresholds.dropSnapshotAmplification})`,
@@ -56,6 +57,7 @@ export function snapshotAdvice(field: RelationField, storageMap: StorageMap, wor
     snapshotFields: fields,
     storage: { kind: 'widen-snapshot', coordinate: field.coordinate, fields },
     roundTripsPer1000Queries: { before, after: round(before - (workload.perQueries(saved) ?? 0)) },
+    queryRoundTrips: -saved,
     evidence: [
       `${count(coveredOperations)} of ${count(entry.operations)} queries reading ${field.coordinate} missed the snapshot for ${added.join(', ')} (${count(coveredMisses)} copies fetched by the join)`,
       ...(written.runs > 0 ? [`${count(written.runs)} mutation(s) rewrote ${count(written.documents)} copies meanwhile`] : []),

@@ -44,34 +44,52 @@ export interface WriteDelta {
  * actually changed (their sample, weighted by changes), else the sampled fan-in.
  */
 export function predictWrites(change: StorageChange, sides: WriteSides, workload: WorkloadSummary, statistics: DataStatistics | undefined): WriteDelta | string {
+  const unknown = unknownChanges(workload);
+  if (unknown) return unknown;
   const after = sides.after(change);
   if (typeof after === 'string') return after;
   const { before } = sides;
   let reads = 0;
   let writes = 0;
-  const unplanned: string[] = [];
   for (const mutation of workload.mutations) {
     const name = mutation.field.slice(mutation.field.indexOf('.') + 1);
     const planBefore = before.plans[name];
     const planAfter = after.plans[name];
-    if (!planBefore || !planAfter || planBefore.length !== planAfter.length) {
-      unplanned.push(mutation.field);
-      continue;
-    }
+    if (!planBefore || !planAfter || planBefore.length !== planAfter.length) return `${mutation.field} was recorded, but the schema gives it no write plan (was the workload recorded against another schema?)`;
+    const updatedBy = updatingOperations(planBefore, mutation.changes);
     planBefore.forEach((operation, index) => {
-      const delta = commandDelta(before.model, after.model, operation, planAfter[index]!, mutation);
+      const sets = mutation.changes.filter((_, set) => updatedBy[set] === index);
+      const delta = commandDelta(before.model, after.model, operation, planAfter[index]!, mutation, sets);
       reads += delta.reads;
       writes += delta.writes;
     });
   }
   const copies = copiesDelta(change.coordinate, before.model, after.model, workload, statistics);
-  const evidence = [...copies.evidence];
-  if (unplanned.length > 0) evidence.push(`not priced: ${unplanned.join(', ')} (no write plan in the schema before or after)`);
-  return { reads, writes, documents: copies.documents, evidence };
+  return { reads, writes, documents: copies.documents, evidence: copies.evidence };
 }
 
-/** The commands one plan operation sends more after than before, over the mutation's recorded runs. */
-function commandDelta(before: WriteModel, after: WriteModel, operation: WriteOperation, operationAfter: WriteOperation, mutation: MutationWorkload): { reads: number; writes: number } {
+/** Why the recorded changes cannot price a change: runs recorded without them, or sets past the cap. Undefined when they can. */
+function unknownChanges(workload: WorkloadSummary): string | undefined {
+  const untracked = workload.mutations.filter((mutation) => mutation.untrackedRuns > 0);
+  if (untracked.length > 0) {
+    return `${untracked.map((mutation) => `${count(mutation.untrackedRuns)} run(s) of ${mutation.field}`).join(', ')} were recorded without the fields they changed (windows from an older docjoin); record the workload again`;
+  }
+  const capped = workload.mutations.filter((mutation) => mutation.changesOther > 0);
+  if (capped.length > 0) return `${capped.map((mutation) => mutation.field).join(', ')} changed more than 64 distinct sets of fields in a window; the changes past them were counted, not recorded`;
+  return undefined;
+}
+
+/** For each recorded set of changes, the index of the plan's first `updateSource` that can have made it (its type, its fields among the operation's); -1 for none (a counter moved). */
+function updatingOperations(plan: readonly WriteOperation[], sets: readonly SourceChangeCounts[]): number[] {
+  return sets.map((set) => plan.findIndex((operation) => operation.kind === 'updateSource' && operation.typeName === set.typeName && set.fields.every((name) => operation.fields.includes(name))));
+}
+
+/**
+ * The commands one plan operation sends more after than before, over the mutation's recorded runs: an
+ * `updateSource` once per set of fields it changed (`sets`, assigned to it alone), any other operation
+ * once per standing run.
+ */
+function commandDelta(before: WriteModel, after: WriteModel, operation: WriteOperation, operationAfter: WriteOperation, mutation: MutationWorkload, sets: readonly SourceChangeCounts[]): { reads: number; writes: number } {
   const standing = mutation.runs - mutation.failed;
   const atomic = Math.min(standing, mutation.atomicRuns);
   const price = (model: WriteModel, priced: WriteOperation, transaction: boolean) => {
@@ -88,11 +106,10 @@ function commandDelta(before: WriteModel, after: WriteModel, operation: WriteOpe
     const inOrder = difference(operation, operationAfter, false, standing - atomic);
     return { reads: inTransaction.reads + inOrder.reads, writes: inTransaction.writes + inOrder.writes };
   }
-  // Per set of fields the updates actually changed: the fan-out follows what changed, not what the plan allows.
+  // The fan-out follows what changed, not what the plan allows.
   let reads = 0;
   let writes = 0;
-  for (const set of mutation.changes) {
-    if (set.typeName !== operation.typeName || !set.fields.every((name) => operation.fields.includes(name))) continue;
+  for (const set of sets) {
     const delta = difference({ ...operation, fields: set.fields }, { ...operationAfter, fields: set.fields }, false, set.documents);
     reads += delta.reads;
     writes += delta.writes;
@@ -101,9 +118,10 @@ function commandDelta(before: WriteModel, after: WriteModel, operation: WriteOpe
 }
 
 /**
- * The copies rewritten more after than before: per recorded set of source changes and per collection
- * holding copies of `coordinate`, the locations there that copy one of the changed fields after, less
- * those that do before, times the copies of a changed source.
+ * The copies rewritten more after than before: per recorded set of source changes and per place copies
+ * of `coordinate` are stored (a collection, and the path to the embedded type there), the locations
+ * that copy one of the changed fields after, less those that do before, times the copies of a changed
+ * source at that place.
  */
 function copiesDelta(coordinate: string, before: WriteModel, after: WriteModel, workload: WorkloadSummary, statistics: DataStatistics | undefined): { documents: number | undefined; evidence: string[] } {
   const copying = (model: WriteModel, set: SourceChangeCounts) =>
@@ -113,10 +131,10 @@ function copiesDelta(coordinate: string, before: WriteModel, after: WriteModel, 
   const evidence: string[] = [];
   for (const set of workload.mutations.flatMap((mutation) => mutation.changes)) {
     const [was, will] = [copying(before, set), copying(after, set)];
-    for (const collection of new Set([...was, ...will].map((location) => location.collection))) {
-      const change = will.filter((location) => location.collection === collection).length - was.filter((location) => location.collection === collection).length;
+    for (const place of new Set([...was, ...will].map(placeOf))) {
+      const change = will.filter((location) => placeOf(location) === place).length - was.filter((location) => placeOf(location) === place).length;
       if (change === 0) continue;
-      const location = [...will, ...was].find((candidate) => candidate.collection === collection)!;
+      const location = [...will, ...was].find((candidate) => placeOf(candidate) === place)!;
       const perSource = copiesPerChangedSource(coordinate, location, set, statistics);
       if (perSource === undefined) {
         unknown = true;
@@ -124,19 +142,33 @@ function copiesDelta(coordinate: string, before: WriteModel, after: WriteModel, 
       }
       documents += change * set.documents * perSource.copies;
       const what = `${count(set.documents)} change(s) of ${set.typeName} ${set.fields.join(', ')}`;
-      evidence.push(change > 0 ? `${what}: about ${count(round(perSource.copies))} ${collection} copies each to rewrite (${perSource.from})` : `${what} rewrite about ${count(round(perSource.copies))} ${collection} copies each today (${perSource.from})`);
+      const copies = `${count(round(perSource.copies))} ${location.collection} copies each`;
+      evidence.push(change > 0 ? `${what}: about ${copies} to rewrite (${perSource.from})` : `${what} rewrite about ${copies} today (${perSource.from})`);
     }
   }
   return { documents: unknown ? undefined : documents, evidence };
 }
 
+/** Where a location's copies are stored: its collection, and the path to the object holding the copy (`orders lines.`). */
+function placeOf(location: SnapshotLocation): string {
+  return `${location.collection} ${holderPrefix(location)}`;
+}
+
+/** The path from the document root to the object holding the copy, as embeddingPlaces writes it (`""`, `"lines."`). */
+function holderPrefix(location: SnapshotLocation): string {
+  return location.segments
+    .slice(0, -1)
+    .map((segment) => `${segment.path}.`)
+    .join('');
+}
+
 /**
- * Documents referencing one source of `set`, at `location`'s collection: the mean over the sampled
+ * Documents referencing one source of `set`, at `location`'s place: the mean over the sampled
  * sources the set changed, weighted by their changes, counted where the relation's key is indexed;
  * else the sampled fan-in of the existing copies, or the average references per target.
  */
 function copiesPerChangedSource(coordinate: string, location: SnapshotLocation, set: SourceChangeCounts, statistics: DataStatistics | undefined): { copies: number; from: string } | undefined {
-  const holder = statistics?.writtenSources[coordinate]?.holders.find((candidate) => candidate.collection === location.collection);
+  const holder = statistics?.writtenSources[coordinate]?.holders.find((candidate) => candidate.collection === location.collection && candidate.prefix === holderPrefix(location));
   if (holder) {
     let changes = 0;
     let copies = 0;
@@ -148,10 +180,11 @@ function copiesPerChangedSource(coordinate: string, location: SnapshotLocation, 
     }
     if (changes > 0) return { copies: copies / changes, from: `counted for ${count(set.sample.length)} sampled changed source(s)` };
   }
+  const notSampled = set.sample.length === 0 ? 'no changed source sampled (picked by another field than _id): ' : '';
   const fanIn = statistics?.relations[coordinate]?.snapshots.find((snapshot) => snapshot.collection === location.collection)?.copiesPerSource;
-  if (fanIn) return { copies: fanIn.mean, from: 'the mean over sampled sources' };
+  if (fanIn) return { copies: fanIn.mean, from: `${notSampled}the mean over sampled sources` };
   const average = averageReferences(coordinate, location, statistics);
-  return average === undefined ? undefined : { copies: average, from: 'parents per target, on average' };
+  return average === undefined ? undefined : { copies: average, from: `${notSampled}parents per target, on average` };
 }
 
 /** Parents' count times the keys each holds, over the targets' count. */

@@ -156,6 +156,8 @@ export interface RelationStatistics {
 export interface WrittenSourceCopies {
   readonly holders: ReadonlyArray<{
     readonly collection: string;
+    /** The path to the relation's type there, as embeddingPlaces gives it (`""`, `"lines."`). */
+    readonly prefix: string;
     /** The reference's key path there (`customer.id`, `lines.productId`). */
     readonly keyPath: string;
     /** By sampled source (the workload's id key, source-sample.ts): documents of `collection` holding its key. */

@@ -36,7 +36,7 @@ export async function countCopiesOfWrittenSources(
         continue;
       }
       const counts = await countPerKey(db, place.collection, path, keys.map(sampledId));
-      holders.push({ collection: place.collection, keyPath: path, copies: Object.fromEntries(keys.map((key, index) => [key, counts[index]!])) });
+      holders.push({ collection: place.collection, prefix: place.prefix, keyPath: path, copies: Object.fromEntries(keys.map((key, index) => [key, counts[index]!])) });
     }
     copies[field.coordinate] = { holders, skipped };
   }

@@ -1,5 +1,5 @@
 import { READ_STRATEGIES, type ReadStrategy } from '../startup/storage-map/storage-map-types';
-import { WORKLOAD_FORMAT, type CommandTimes, type SourceChangeCounts, type TimedCommands, type CollectionFanOut, type FieldWorkload, type MissCounts, type MissingFields, type MutationWorkload, type OperationTotals, type SelectedFields, type WorkloadWindow } from './workload-types';
+import { NO_COMMAND_TIMES, WORKLOAD_FORMAT, type CommandTimes, type SourceChangeCounts, type TimedCommands, type CollectionFanOut, type FieldWorkload, type MissCounts, type MissingFields, type MutationWorkload, type OperationTotals, type SelectedFields, type WorkloadWindow } from './workload-types';
 
 /** A stored flush that is not a workload window of this format; the message says where it is. */
 export class WorkloadFormatError extends Error {
@@ -26,9 +26,6 @@ export function parseWorkloadWindow(value: unknown, where: string): WorkloadWind
   };
 }
 
-const NO_TIMED: TimedCommands = { commands: 0, ms: 0, documents: 0 };
-const NO_COMMAND_TIMES: CommandTimes = { reads: NO_TIMED, singleWrites: NO_TIMED, multiWrites: NO_TIMED, others: NO_TIMED };
-
 function commandTimes(value: unknown, where: string, path: string): CommandTimes {
   const times = object(value, where, path);
   const timed = (name: keyof CommandTimes): TimedCommands => {
@@ -37,7 +34,7 @@ function commandTimes(value: unknown, where: string, path: string): CommandTimes
     if (typeof ms !== 'number' || !(ms >= 0)) throw new WorkloadFormatError(`${where}: ${path}.${name}.ms must be a number of milliseconds, got ${JSON.stringify(ms)}`);
     return { commands: count(entry.commands, where, `${path}.${name}.commands`), ms, documents: count(entry.documents, where, `${path}.${name}.documents`) };
   };
-  return { reads: timed('reads'), singleWrites: timed('singleWrites'), multiWrites: timed('multiWrites'), others: timed('others') };
+  return { operations: count(times.operations, where, `${path}.operations`), reads: timed('reads'), singleWrites: timed('singleWrites'), multiWrites: timed('multiWrites'), others: timed('others') };
 }
 
 function field(value: unknown, where: string, path: string): FieldWorkload {
@@ -92,10 +89,11 @@ function mutation(value: unknown, where: string, path: string): MutationWorkload
       const collection = object(value, where, `${path}.fanOut[${index}]`);
       return { collection: string(collection.collection, where, `${path}.fanOut[${index}].collection`), documentsModified: count(collection.documentsModified, where, `${path}.fanOut[${index}].documentsModified`) };
     }),
-    // Windows recorded before source changes were recorded have none (and count every run as atomic).
+    // Windows recorded before source changes were: every run untracked (and counted as atomic).
     atomicRuns: entry.atomicRuns === undefined ? count(entry.runs, where, `${path}.runs`) : count(entry.atomicRuns, where, `${path}.atomicRuns`),
     changes: entry.changes === undefined ? [] : list(entry.changes, where, `${path}.changes`).map((set, index) => sourceChanges(set, where, `${path}.changes[${index}]`)),
     changesOther: entry.changesOther === undefined ? 0 : count(entry.changesOther, where, `${path}.changesOther`),
+    untrackedRuns: entry.changes === undefined ? count(entry.runs, where, `${path}.runs`) : entry.untrackedRuns === undefined ? 0 : count(entry.untrackedRuns, where, `${path}.untrackedRuns`),
   };
 }
 

@@ -52,7 +52,7 @@ export class SourceSample {
 
 /** The id a sampled source's key holds. */
 export function sampledId(key: string): unknown {
-  return (EJSON.parse(key, { relaxed: false }) as { id: unknown }).id;
+  return (EJSON.parse(key, { relaxed: true }) as { id: unknown }).id;
 }
 
 /** 32-bit FNV-1a of the string's UTF-16 code units: cheap, and the same on every machine. */

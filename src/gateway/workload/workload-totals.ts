@@ -23,7 +23,9 @@ export class WorkloadTotals {
   readonly #operations: Record<RecordedOperation, Mutable<OperationTotals>> = { query: emptyTotals(), mutation: emptyTotals() };
   readonly #fields = new Map<string, Map<ReadStrategy, FieldCounters>>();
   readonly #mutations = new Map<string, MutationCounters>();
-  readonly #commands: Record<keyof CommandTimes, Mutable<TimedCommands>> = emptyCommandTimes();
+  readonly #commands: Record<CommandKind, Mutable<TimedCommands>> = emptyCommandTimes();
+  /** Operations whose commands were timed. */
+  #timedOperations = 0;
 
   constructor(private readonly maxMissingSets: number) {}
 
@@ -35,6 +37,7 @@ export class WorkloadTotals {
   addOperation(type: RecordedOperation, ledger: CostLedger): void {
     const totals = this.#operations[type];
     totals.count += 1;
+    this.#timedOperations += 1;
     for (const command of ledger.commands) {
       totals.roundTrips += 1;
       totals.documents += command.documents;
@@ -111,6 +114,7 @@ export class WorkloadTotals {
         for (const source of set ? change.sample : []) set!.sample.add(source.id, source.changes);
       }
     }
+    this.#timedOperations += counts.commands.operations;
     for (const kind of COMMAND_KINDS) {
       const timed = this.#commands[kind];
       timed.commands += counts.commands[kind].commands;
@@ -160,7 +164,8 @@ export class WorkloadTotals {
         .map(([, { sample, ...set }]) => ({ ...set, fields: [...set.fields], sample: sample.entries() }));
       return { field: coordinate, ...counts, fanOut: collections, changes: sets };
     });
-    const commands = Object.fromEntries(COMMAND_KINDS.map((kind) => [kind, { ...this.#commands[kind], ms: Math.round(this.#commands[kind].ms * 1000) / 1000 }])) as unknown as CommandTimes;
+    const timed = (kind: CommandKind): TimedCommands => ({ ...this.#commands[kind], ms: Math.round(this.#commands[kind].ms * 1000) / 1000 });
+    const commands: CommandTimes = { operations: this.#timedOperations, reads: timed('reads'), singleWrites: timed('singleWrites'), multiWrites: timed('multiWrites'), others: timed('others') };
     return { operations: { query: { ...this.#operations.query }, mutation: { ...this.#operations.mutation } }, fields, mutations, commands };
   }
 
@@ -205,7 +210,7 @@ export class WorkloadTotals {
 
   #mutation(coordinate: string): MutationCounters {
     let mutation = this.#mutations.get(coordinate);
-    if (!mutation) this.#mutations.set(coordinate, (mutation = { runs: 0, failed: 0, attempts: 0, roundTrips: 0, documentsModified: 0, atomicRuns: 0, changesOther: 0, fanOut: new Map(), changes: new Map() }));
+    if (!mutation) this.#mutations.set(coordinate, (mutation = { runs: 0, failed: 0, attempts: 0, roundTrips: 0, documentsModified: 0, atomicRuns: 0, changesOther: 0, untrackedRuns: 0, fanOut: new Map(), changes: new Map() }));
     return mutation;
   }
 }
@@ -221,22 +226,23 @@ type FieldCounters = Mutable<Pick<FieldWorkload, FieldCount>> & {
   selectionsOther: number;
 };
 
-type MutationCount = 'runs' | 'failed' | 'attempts' | 'roundTrips' | 'documentsModified' | 'atomicRuns' | 'changesOther';
-const MUTATION_COUNTS: readonly MutationCount[] = ['runs', 'failed', 'attempts', 'roundTrips', 'documentsModified', 'atomicRuns', 'changesOther'];
+type MutationCount = 'runs' | 'failed' | 'attempts' | 'roundTrips' | 'documentsModified' | 'atomicRuns' | 'changesOther' | 'untrackedRuns';
+const MUTATION_COUNTS: readonly MutationCount[] = ['runs', 'failed', 'attempts', 'roundTrips', 'documentsModified', 'atomicRuns', 'changesOther', 'untrackedRuns'];
 type MutationCounters = Mutable<Pick<MutationWorkload, MutationCount>> & { readonly fanOut: Map<string, number>; readonly changes: Map<string, ChangeCounters> };
 type ChangeCounters = Mutable<Omit<SourceChangeCounts, 'sample'>> & { readonly sample: SourceSample };
 
-const COMMAND_KINDS: ReadonlyArray<keyof CommandTimes> = ['reads', 'singleWrites', 'multiWrites', 'others'];
+type CommandKind = Exclude<keyof CommandTimes, 'operations'>;
+const COMMAND_KINDS: readonly CommandKind[] = ['reads', 'singleWrites', 'multiWrites', 'others'];
 const READ_COMMANDS: ReadonlySet<string> = new Set(['find', 'getMore', 'aggregate', 'count', 'distinct']);
 const WRITE_COMMANDS: ReadonlySet<string> = new Set(['insert', 'update', 'delete', 'findAndModify']);
 
-function commandKind(commandName: string, documentsModified: number | undefined): keyof CommandTimes {
+function commandKind(commandName: string, documentsModified: number | undefined): CommandKind {
   if (READ_COMMANDS.has(commandName)) return 'reads';
   if (!WRITE_COMMANDS.has(commandName)) return 'others';
   return (documentsModified ?? 0) > 1 ? 'multiWrites' : 'singleWrites';
 }
 
-export function emptyCommandTimes(): Record<keyof CommandTimes, Mutable<TimedCommands>> {
+function emptyCommandTimes(): Record<CommandKind, Mutable<TimedCommands>> {
   return { reads: emptyTimed(), singleWrites: emptyTimed(), multiWrites: emptyTimed(), others: emptyTimed() };
 }
 

@@ -54,6 +54,8 @@ export interface WorkloadSummary {
  * the database), by kind: what `docjoin advise` prices a round trip and a rewritten copy with.
  */
 export interface CommandTimes {
+  /** Operations whose commands these are (those of windows written before times were recorded are not). */
+  readonly operations: number;
   /** Commands that read: find, aggregate, getMore, count… */
   readonly reads: TimedCommands;
   /** Write commands (insert, update, delete, findAndModify) that modified at most one document. */
@@ -71,6 +73,15 @@ export interface TimedCommands {
   /** Documents they returned (reads) or modified (writes). */
   readonly documents: number;
 }
+
+/** No command timed. */
+export const NO_COMMAND_TIMES: CommandTimes = Object.freeze({
+  operations: 0,
+  reads: Object.freeze({ commands: 0, ms: 0, documents: 0 }),
+  singleWrites: Object.freeze({ commands: 0, ms: 0, documents: 0 }),
+  multiWrites: Object.freeze({ commands: 0, ms: 0, documents: 0 }),
+  others: Object.freeze({ commands: 0, ms: 0, documents: 0 }),
+});
 
 /** Operations that executed (one rejected before execution, by a limit or bad variables, is not counted). */
 export interface OperationCounts {
@@ -166,6 +177,8 @@ export interface MutationWorkload {
   readonly changes: readonly SourceChangeCounts[];
   /** Source documents changed in sets that came after the first 64 distinct ones of a window. */
   readonly changesOther: number;
+  /** Runs recorded by a docjoin that did not record source changes (windows written before it did): their changes are unknown. */
+  readonly untrackedRuns: number;
 }
 
 export interface SourceChangeCounts {

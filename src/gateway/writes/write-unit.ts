@@ -181,7 +181,8 @@ export class WriteUnit {
     const plan = planSourceUpdate(this.model, typeName, { collection: this.#collectionOf(typeName), filter, sourceId: id }, $set, changes);
     const source = await this.#apply({ kind: 'update', collection: plan.source.collection, statements: [plan.source.statement] });
     if (source.matched === 0) throw notFound(`${typeName} ${described} not found`, { typeName });
-    this.onSourceChange({ typeName, fields: Object.keys(changes).sort(), id });
+    // A document left as it was (every field set to the value it held) changed nothing, and neither do its copies.
+    if (source.modified > 0) this.onSourceChange({ typeName, fields: Object.keys(changes).sort(), id });
     await this.#applyAll(groupByCollection(plan.fanOut));
   }
 
@@ -352,21 +353,26 @@ export class WriteUnit {
     for (const step of steps) await this.#apply(step);
   }
 
-  async #apply(step: WriteStep): Promise<{ matched: number }> {
+  /** Sends `step`: the documents it matched, and those it changed (an insert or delete changes what it matched). */
+  async #apply(step: WriteStep): Promise<{ matched: number; modified: number }> {
     this.#spend();
     // A document returned earlier may not be what this write leaves.
     this.#returned = this.#returned.filter((returned) => returned.collection !== step.collection);
-    let matched: number;
+    let result: { matched: number; modified: number };
     switch (step.kind) {
       case 'update':
-        matched = await this.#update(step.collection, step.statements);
+        result = await this.#update(step.collection, step.statements);
         break;
-      case 'insert':
-        matched = await this.writer.insert(step.collection, step.documents);
+      case 'insert': {
+        const inserted = await this.writer.insert(step.collection, step.documents);
+        result = { matched: inserted, modified: inserted };
         break;
-      case 'delete':
-        matched = await this.writer.deleteOne(step.collection, step.filter);
+      }
+      case 'delete': {
+        const deleted = await this.writer.deleteOne(step.collection, step.filter);
+        result = { matched: deleted, modified: deleted };
         break;
+      }
       default: {
         const never: never = step;
         throw new InvariantError(`unknown write step ${JSON.stringify(never)}`);
@@ -375,17 +381,20 @@ export class WriteUnit {
     this.#writes += 1;
     const failAfter = injectedWriteFailures.get(this.model.storageMap);
     if (failAfter !== undefined && this.#writes >= failAfter) throw new InjectedWriteFailure(this.#writes);
-    return { matched };
+    return result;
   }
 
-  /** One update command; a statement whose document the selection will read returns it (see `returning`). */
-  async #update(collection: string, statements: readonly UpdateStatement[]): Promise<number> {
+  /**
+   * One update command; a statement whose document the selection will read returns it (see `returning`):
+   * such a statement changes every document it matches.
+   */
+  async #update(collection: string, statements: readonly UpdateStatement[]): Promise<{ matched: number; modified: number }> {
     const projection = this.returning.get(collection);
     const statement = statements.length === 1 ? statements[0]! : undefined;
-    if (!projection || !statement || !changesWhatItMatches(statement)) return (await this.writer.update(collection, statements)).matched;
+    if (!projection || !statement || !changesWhatItMatches(statement)) return this.writer.update(collection, statements);
     const { matched, document } = await this.writer.updateOneReturning(collection, statement, toFindProjection(projection));
     if (document) this.#returned.push({ collection, document, projection });
-    return matched;
+    return { matched, modified: matched };
   }
 
   /** Counts a command about to be sent; over the plan's budget, fails before sending it. */

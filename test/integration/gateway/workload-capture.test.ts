@@ -125,12 +125,18 @@ function sum(costs: readonly CostReport[], type: 'query' | 'mutation') {
 }
 
 /** The summary with each kind of command's summed time replaced by whether it is one (a positive number of ms for commands that ran). */
-function withTimesChecked({ commands, ...summary }: Omit<WorkloadSummary, 'start' | 'end'>) {
-  return { ...summary, commands: Object.fromEntries(Object.entries(commands).map(([kind, { ms, ...counts }]) => [kind, { ...counts, timed: counts.commands === 0 ? ms === 0 : ms > 0 }])) };
+type TimesChecked = Omit<WorkloadSummary, 'start' | 'end' | 'commands'> & { commands: Record<string, number | { commands: number; documents: number; timed: boolean }> };
+
+function withTimesChecked({ commands, ...summary }: Omit<WorkloadSummary, 'start' | 'end'>): TimesChecked {
+  const { operations, ...kinds } = commands;
+  const checked: Record<string, { commands: number; documents: number; timed: boolean }> = Object.fromEntries(
+    Object.entries(kinds).map(([kind, { ms, ...counts }]) => [kind, { ...counts, timed: counts.commands === 0 ? ms === 0 : ms > 0 }]),
+  );
+  return { ...summary, commands: { operations, ...checked } };
 }
 
 /** What the whole sequence must have recorded, its totals taken from the responses' own extensions.cost. */
-function expectedWorkload(first: Run, second: Run): ReturnType<typeof withTimesChecked> {
+function expectedWorkload(first: Run, second: Run): TimesChecked {
   const costs = [...first.costs, ...second.costs];
   const writes = costs.flatMap((cost) => (cost.writes ? [cost.writes] : []));
   const atomic = writes.every((cost) => cost.atomic);
@@ -178,9 +184,11 @@ function expectedWorkload(first: Run, second: Run): ReturnType<typeof withTimesC
         // Both renames changed Ada's name: one sampled source, changed twice.
         changes: [{ typeName: 'Author', fields: ['name'], documents: 2, sample: [{ id: BSON.EJSON.stringify({ id: ada }, { relaxed: false }), changes: 2 }] }],
         changesOther: 0,
+        untrackedRuns: 0,
       },
     ],
     commands: {
+      operations: costs.length,
       // The queries' finds (1 + 2 + 2 + 2, then 1) and each rename's read-back.
       reads: { commands: 10, documents: costs.reduce((total, cost) => total + cost.documents, 0), timed: true },
       // Each rename: Ada, then her copies in both books; and its commit, in a transaction.

@@ -67,7 +67,7 @@ function workload({ queries, mutationCount, ...parts }: Partial<WorkloadSummary>
     end: new Date(1000),
     fields: [],
     mutations: [],
-    commands: { reads: timed, singleWrites: timed, multiWrites: timed, others: timed },
+    commands: { operations: 0, reads: timed, singleWrites: timed, multiWrites: timed, others: timed },
     ...parts,
     operations: { query: { count: queries, roundTrips: queries + fieldTrips, documents: 0, bytes: 0 }, mutation: { count: mutationCount, roundTrips: mutationTrips, documents: 0, bytes: 0 } },
   };
@@ -75,7 +75,7 @@ function workload({ queries, mutationCount, ...parts }: Partial<WorkloadSummary>
 
 /** A Mutation field's recorded runs, all standing and in a transaction. */
 function mutation(entry: Pick<MutationWorkload, 'field' | 'runs' | 'roundTrips' | 'documentsModified' | 'fanOut'> & Partial<MutationWorkload>): MutationWorkload {
-  return { failed: 0, attempts: entry.runs, atomicRuns: entry.runs, changes: [], changesOther: 0, ...entry };
+  return { failed: 0, attempts: entry.runs, atomicRuns: entry.runs, changes: [], changesOther: 0, untrackedRuns: 0, ...entry };
 }
 
 /** `documents` changes of `fields` of `typeName` documents, sampled as `sample` (id key → changes). */
@@ -126,7 +126,7 @@ describe('recommend', () => {
     const statistics = {
       collections: {},
       relations: {},
-      writtenSources: { 'Book.authors': { holders: [{ collection: 'books', keyPath: 'authors.id', copies: { a1: 3, a2: 5 } }], skipped: [] } },
+      writtenSources: { 'Book.authors': { holders: [{ collection: 'books', prefix: '', keyPath: 'authors.id', copies: { a1: 3, a2: 5 } }], skipped: [] } },
     } as unknown as DataStatistics;
     const recorded = (misses: number, bornChanges: number, commands?: WorkloadSummary['commands']) =>
       workload({
@@ -163,7 +163,7 @@ describe('recommend', () => {
 
     it('rejects a widening whose writes cost more MongoDB time than its reads save, and says why with --verbose', () => {
       // Times as recorded: 0.5 ms a read, 1 ms a single-document write, 0.25 ms a further document.
-      const commands = { reads: { commands: 1000, ms: 500, documents: 3000 }, singleWrites: { commands: 400, ms: 400, documents: 400 }, multiWrites: { commands: 40, ms: 80, documents: 200 }, others: { commands: 100, ms: 50, documents: 0 } };
+      const commands = { operations: 1100, reads: { commands: 1000, ms: 500, documents: 3000 }, singleWrites: { commands: 400, ms: 400, documents: 400 }, multiWrites: { commands: 40, ms: 80, documents: 200 }, others: { commands: 100, ms: 50, documents: 0 } };
       const report = recommend({ storageMap, statistics, writeSides, workload: recorded(60, 40, commands) });
       const authors = advice(report, 'Book.authors');
       expect(authors.kind).toBe('keep');
@@ -177,8 +177,39 @@ describe('recommend', () => {
       const verbose = formatAdvice(report, 'Advice', { verbose: true });
       expect(verbose).toContain("  rejected: widen-snapshot: add born to the snapshot's fields\n    because: on the recorded workload it costs 50 ms");
       expect(verbose).toContain('MongoDB time per 1,000 operations 936.4 ms → 981.9 ms\n');
-      expect(formatAdvice(report, 'Advice')).toMatch(/ 1 change\(s\) priced and rejected \(--verbose shows them\)\.\n$/);
+      expect(formatAdvice(report, 'Advice')).toMatch(/ 1 change\(s\) considered and not given \(--verbose shows them, and why\)\.\n$/);
       expect(formatAdvice(report, 'Advice')).not.toContain('rejected: ');
+    });
+
+    it('does not price a change on changes it does not know: runs recorded by an older docjoin, or sets past the cap', () => {
+      const recordedBy = (changed: Partial<MutationWorkload>) => {
+        const summary = recorded(300, 20);
+        return { ...summary, mutations: summary.mutations.map((entry, index) => (index === 0 ? { ...entry, ...changed } : entry)) };
+      };
+      const older = advice(recommend({ storageMap, statistics, writeSides, workload: recordedBy({ untrackedRuns: 60 }) }), 'Book.authors');
+      expect(older.rejected?.because).toBe(
+        'its writes could not be priced: 60 run(s) of Mutation.updateAuthor were recorded without the fields they changed (windows from an older docjoin); record the workload again',
+      );
+      const capped = advice(recommend({ storageMap, statistics, writeSides, workload: recordedBy({ changesOther: 3 }) }), 'Book.authors');
+      expect(capped.rejected?.because).toMatch(/^its writes could not be priced: Mutation\.updateAuthor changed more than 64 distinct sets of fields in a window/);
+    });
+
+    it('prices each recorded set of changes once, by the first update of the plan that can have made it', () => {
+      // A hand-written mutation that updates the author twice: its born changes are priced once, not twice.
+      const sides = writeSidesOf({
+        files: [{ file: 'schema.graphql', text: SDL.replace('type Mutation {', 'type Mutation { touchAuthor(id: ID!): Author!') }],
+        resolvers: [{ Mutation: { touchAuthor: () => null } }],
+        writePlans: {
+          touchAuthor: [
+            { kind: 'updateSource', typeName: 'Author', by: '_id', fields: ['born'] },
+            { kind: 'updateSource', typeName: 'Author', by: '_id', fields: ['born', 'email'] },
+          ],
+        },
+      }) as WriteSides;
+      const summary = recorded(300, 20);
+      const touched = { ...summary, mutations: [mutation({ field: 'Mutation.touchAuthor', runs: 20, roundTrips: 40, documentsModified: 20, fanOut: [], changes: [changes('Author', ['born'], 20, { a1: 10, a2: 10 })] })] };
+      const authors = advice(recommend({ storageMap, statistics, writeSides: sides, workload: touched }), 'Book.authors');
+      expect(authors.evidence).toContain('mutations send +20 command(s) over the recorded workload (0 read(s), +20 write(s))');
     });
 
     it('rejects a change it cannot price: mutations recorded and no write model to replay them with', () => {
@@ -235,7 +266,7 @@ describe('recommend', () => {
         ],
       }),
       writeSides,
-      statistics: { collections: {}, relations: {}, writtenSources: { 'LogMessage.host': { holders: [{ collection: 'logMessages', keyPath: 'host.id', copies: { h1: 1000, h2: 1000 } }], skipped: [] } } } as unknown as DataStatistics,
+      statistics: { collections: {}, relations: {}, writtenSources: { 'LogMessage.host': { holders: [{ collection: 'logMessages', prefix: '', keyPath: 'host.id', copies: { h1: 1000, h2: 1000 } }], skipped: [] } } } as unknown as DataStatistics,
     });
     const host = advice(report, 'LogMessage.host');
     expect(host.kind).toBe('drop-snapshot');

@@ -69,7 +69,7 @@ describe('WorkloadRecorder', () => {
       ],
       mutations: [],
       // Three finds of 1 ms each.
-      commands: { reads: { commands: 3, ms: 3, documents: 9 }, singleWrites: UNTIMED, multiWrites: UNTIMED, others: UNTIMED },
+      commands: { operations: 1, reads: { commands: 3, ms: 3, documents: 9 }, singleWrites: UNTIMED, multiWrites: UNTIMED, others: UNTIMED },
     });
   });
 
@@ -161,10 +161,12 @@ describe('WorkloadRecorder', () => {
         // Nor does its change of author 8.
         changes: [{ typeName: 'Author', fields: ['name'], documents: 1, sample: [{ id: '{"id":{"$numberInt":"7"}}', changes: 1 }] }],
         changesOther: 0,
+        untrackedRuns: 0,
       },
     ]);
     // Updates of one document and of more, and the commit, each timed apart.
     expect(window.commands).toEqual({
+      operations: 1,
       reads: { commands: 0, ms: 0, documents: 0 },
       singleWrites: { commands: 2, ms: 2, documents: 2 },
       multiWrites: { commands: 1, ms: 1, documents: 10 },
@@ -211,17 +213,17 @@ describe('stored windows', () => {
       operations: { query: none, mutation: none },
       fields: [],
       mutations: [],
-      commands: { reads: untimed, singleWrites: untimed, multiWrites: untimed, others: untimed },
+      commands: { operations: 0, reads: untimed, singleWrites: untimed, multiWrites: untimed, others: untimed },
     });
   });
 
-  it('reads windows recorded before command times and source changes were: none of either, every run atomic', () => {
+  it('reads windows recorded before command times and source changes were: no operation timed, every run untracked and atomic', () => {
     const window = JSON.parse(JSON.stringify(windowOf(booksLedger())));
     delete window.commands;
     window.mutations = [{ field: 'Mutation.renameAuthor', runs: 2, failed: 0, attempts: 2, roundTrips: 6, documentsModified: 3, fanOut: [] }];
     const parsed = parseWorkloadWindow(window, 'w.jsonl:1');
-    expect(parsed.commands.reads).toEqual({ commands: 0, ms: 0, documents: 0 });
-    expect(parsed.mutations[0]).toMatchObject({ atomicRuns: 2, changes: [], changesOther: 0 });
+    expect(parsed.commands).toMatchObject({ operations: 0, reads: { commands: 0, ms: 0, documents: 0 } });
+    expect(parsed.mutations[0]).toMatchObject({ atomicRuns: 2, changes: [], changesOther: 0, untrackedRuns: 2 });
   });
 
   it('refuses what is not a window, saying where and what', () => {
