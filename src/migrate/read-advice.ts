@@ -30,7 +30,9 @@ export function readAdvice(file: string, coordinate: string): Exclude<MigrationR
     }
     case 'drop-snapshot':
       return { kind: 'drop-snapshot', coordinate };
-    default:
-      throw new AdviceFileError(`--advice ${file}: the advice for ${coordinate} is ${advice.kind} (${advice.change}); migrate applies widen-snapshot, add-snapshot and drop-snapshot`);
+    default: {
+      const rejected = advice.rejected ? `; advise considered ${advice.rejected.kind} and did not give it: ${advice.rejected.because}` : '';
+      throw new AdviceFileError(`--advice ${file}: the advice for ${coordinate} is ${advice.kind} (${advice.change})${rejected}; migrate applies widen-snapshot, add-snapshot and drop-snapshot`);
+    }
   }
 }

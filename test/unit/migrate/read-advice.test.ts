@@ -1,0 +1,21 @@
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { AdviceFileError, readAdvice } from '../../../src/migrate/read-advice';
+
+describe('readAdvice', () => {
+  let folder: string;
+  beforeAll(() => {
+    folder = mkdtempSync(join(tmpdir(), 'docjoin-read-advice-'));
+  });
+  afterAll(() => rmSync(folder, { recursive: true, force: true }));
+
+  it('says why advise did not give the change it considered for a field it keeps', () => {
+    const file = join(folder, 'advice.json');
+    const because = 'on the recorded workload it costs 12 ms of MongoDB commands more than it saves (+3% of 400); a change must save more than 1% (minNetSavingShare)';
+    writeFileSync(file, JSON.stringify({ advice: { fields: [{ coordinate: 'Review.product', kind: 'keep', change: 'keep the current shape', rejected: { kind: 'add-snapshot', because } }] } }));
+    expect(() => readAdvice(file, 'Review.product')).toThrow(
+      new AdviceFileError(`--advice ${file}: the advice for Review.product is keep (keep the current shape); advise considered add-snapshot and did not give it: ${because}; migrate applies widen-snapshot, add-snapshot and drop-snapshot`),
+    );
+  });
+});
