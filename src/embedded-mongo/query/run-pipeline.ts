@@ -31,6 +31,13 @@ export interface PipelineContext {
    * caller can run its leading stages in storage (index, top-k). Default: `runPipeline` over `collection(name)`.
    */
   unionWith?(name: string, pipeline: Document[]): Iterable<Document>;
+  /**
+   * The documents of the collection `name` whose `path` equals one of `values` (as `{ path: { $in:
+   * values } }` matches: array elements too, null matching a missing field), read through an index that
+   * serves that match; undefined when none does. `$lookup` then reads only the foreign documents its
+   * local values name, instead of the whole collection.
+   */
+  lookup?(name: string, path: string, values: readonly unknown[]): Iterable<Document> | undefined;
   /** The operation's collation: every stage that compares strings (`$match $sort $group $lookup` …) uses it. */
   readonly collation?: Collation;
   /** The operation's `let` variables, read as `$$name` in every stage (nested pipelines included). */
@@ -47,6 +54,8 @@ type UnionBranch = (name: string, pipeline: Document[]) => Iterable<Document>;
  * unchanged into nested pipelines, so `$unionWith` finds its run's branch runner through it.
  */
 const UNION_BRANCHES = new WeakMap<CollectionResolver, UnionBranch>();
+/** The run's indexed lookup (PipelineContext.lookup), found the same way by `$lookup`. */
+const INDEXED_LOOKUPS = new WeakMap<CollectionResolver, NonNullable<PipelineContext['lookup']>>();
 
 /**
  * Runs an aggregation pipeline with mingo's stage implementations, except the stages that compare,
@@ -84,6 +93,7 @@ export function runPipeline(docs: Iterable<Document>, pipeline: Document[], cont
     }
     return docsOfCollection;
   };
+  if (context.lookup) INDEXED_LOOKUPS.set(collectionResolver, context.lookup.bind(context));
   UNION_BRANCHES.set(
     collectionResolver,
     context.unionWith?.bind(context) ??
@@ -256,39 +266,107 @@ interface LookupSpec {
 
 /**
  * MongoDB docs: "$lookup" — a missing localField matches foreign documents whose foreignField is
- * null or missing; an array localField matches any of its elements. The foreign side is hashed once.
+ * null or missing; an array localField matches any of its elements. The parents' local values are
+ * gathered first, so the foreign side is read once: only the documents they name, through an index on
+ * foreignField when the collection has one (PipelineContext.lookup), else the whole collection; then
+ * hashed. A `let`/`pipeline` lookup whose first stage matches a foreign field equal to a variable bound
+ * to a local field (`$expr: { $eq: ['$sku', '$$item'] }`, alone or in an `$and`) is read the same way:
+ * its pipeline then runs, whole, over each parent's candidates only.
  */
 const $lookup: StageOperator = (coll, expr, options) => {
   const spec = expr as LookupSpec;
   if (typeof spec.as !== 'string') throw badValue("$lookup requires an 'as' field");
-  if (spec.localField === undefined && spec.foreignField === undefined) return mingoLookup(coll, expr, options);
-  if (typeof spec.localField !== 'string' || typeof spec.foreignField !== 'string') {
+  const concise = spec.localField !== undefined || spec.foreignField !== undefined;
+  if (concise && (typeof spec.localField !== 'string' || typeof spec.foreignField !== 'string')) {
     throw badValue('$lookup requires both localField and foreignField as strings');
   }
-  if (typeof spec.from !== 'string') throw badValue("$lookup requires a 'from' collection name");
-  const resolver = options.collectionResolver;
-  const foreign = resolver ? resolver(spec.from) : [];
-  const localParts = spec.localField.split('.');
-  const foreignParts = spec.foreignField.split('.');
+  const join = concise ? { local: spec.localField as string, foreign: spec.foreignField as string, wholeValue: false } : correlatedEquality(spec);
+  if (join === undefined || typeof spec.from !== 'string') {
+    if (concise) throw badValue("$lookup requires a 'from' collection name");
+    return mingoLookup(coll, expr, options);
+  }
+  const from = spec.from;
+  const localParts = join.local.split('.');
+  const foreignParts = join.foreign.split('.');
   const collation = collationOf(options);
-  const lookup = collation === undefined ? hashedPositions(foreign, foreignParts) : collatedPositions(foreign, foreignParts, valueComparator(collation));
   const as = spec.as;
-  const subPipeline = Array.isArray(spec.pipeline) ? (spec.pipeline as Document[]) : undefined;
-  return coll.map((item) => {
-    const doc = item as Document;
-    const positions = new Set<number>();
-    for (const value of joinValues(resolvePath(doc, localParts))) {
-      for (const position of lookup(value)) positions.add(position);
-    }
-    const matched = [...positions].sort((a, b) => a - b).map((position) => cloneDocument(foreign[position] as Document));
-    if (subPipeline && subPipeline.length > 0) {
-      // the concise correlated form: run the sub-pipeline over the equality matches only
-      const joined = mingoLookup(Lazy([doc]), { from: matched, let: spec.let ?? {}, pipeline: subPipeline, as }, options);
-      return joined.next().value;
-    }
-    return setField(doc, as, matched);
+  const subPipeline = Array.isArray(spec.pipeline) && spec.pipeline.length > 0 ? (spec.pipeline as Document[]) : undefined;
+  return coll.transform((items) => {
+    const parents = items as Document[];
+    const valuesOf = parents.map((doc) => lookupValues(resolvePath(doc, localParts), join.wholeValue));
+    const foreign = foreignDocuments(options, from, join.foreign, valuesOf.flat());
+    const lookup = collation === undefined ? hashedPositions(foreign, foreignParts, join.wholeValue) : collatedPositions(foreign, foreignParts, valueComparator(collation), join.wholeValue);
+    return Lazy(
+      parents.map((doc, index) => {
+        checkTimeLimit();
+        const positions = new Set<number>();
+        for (const value of valuesOf[index]!) for (const position of lookup(value)) positions.add(position);
+        const matched = [...positions].sort((a, b) => a - b).map((position) => cloneDocument(foreign[position] as Document));
+        if (!subPipeline) return setField(doc, as, matched);
+        // Over this parent's candidates only: the pipeline (its own equality included) decides.
+        return mingoLookup(Lazy([doc]), { from: matched, let: spec.let ?? {}, pipeline: subPipeline, as }, options).next().value;
+      }),
+    );
   });
 };
+
+/**
+ * The values a parent joins by: each element of an array, anything else as it is (missing as null);
+ * for a `let` variable compared whole (`wholeValue`), an array itself too.
+ */
+function lookupValues(values: unknown[], wholeValue: boolean): unknown[] {
+  const joined = joinValues(values);
+  return wholeValue ? [...joined, ...values.filter(Array.isArray)] : joined;
+}
+
+/** The foreign documents that may match `values` at `path`: through the run's indexed lookup, else the whole collection. */
+function foreignDocuments(options: Partial<Options>, from: string, path: string, values: unknown[]): readonly Document[] {
+  const resolver = options.collectionResolver;
+  if (!resolver) return [];
+  const indexed = INDEXED_LOOKUPS.get(resolver)?.(from, path, distinctValues(values));
+  return indexed === undefined ? resolver(from) : [...indexed];
+}
+
+function distinctValues(values: unknown[]): unknown[] {
+  const byKey = new Map<string, unknown>();
+  for (const value of values) byKey.set(valueKey(value), value);
+  return [...byKey.values()];
+}
+
+/**
+ * `{ local, foreign }` of a `let`/`pipeline` lookup correlated by equality: its first stage is
+ * `{ $match: { $expr: E } }` where E, or one term of an `$and` E, is `{ $eq: ['$foreignPath', '$$v'] }`
+ * (either order) and `let.v` is `'$localPath'`. Undefined for any other lookup.
+ */
+function correlatedEquality(spec: LookupSpec): { local: string; foreign: string; wholeValue: boolean } | undefined {
+  if (!Array.isArray(spec.pipeline) || !isPlainDocument(spec.let)) return undefined;
+  const first: unknown = spec.pipeline[0];
+  if (!isPlainDocument(first) || Object.keys(first).length !== 1 || !isPlainDocument(first.$match)) return undefined;
+  const match = first.$match;
+  if (Object.keys(match).length !== 1 || !isPlainDocument(match.$expr)) return undefined;
+  const expression = match.$expr;
+  const terms: unknown[] = Object.keys(expression).length === 1 && Array.isArray(expression.$and) ? expression.$and : [expression];
+  const bindings = spec.let;
+  for (const term of terms) {
+    if (!isPlainDocument(term) || Object.keys(term).length !== 1 || !Array.isArray(term.$eq) || term.$eq.length !== 2) continue;
+    const [left, right] = term.$eq as unknown[];
+    const pair = fieldAndVariable(left, right) ?? fieldAndVariable(right, left);
+    const bound = pair && bindings[pair.variable];
+    if (pair && typeof bound === 'string' && isFieldPath(bound)) return { local: bound.slice(1), foreign: pair.field, wholeValue: true };
+  }
+  return undefined;
+}
+
+function fieldAndVariable(field: unknown, variable: unknown): { field: string; variable: string } | undefined {
+  if (typeof field !== 'string' || !isFieldPath(field)) return undefined;
+  if (typeof variable !== 'string' || !/^\$\$[A-Za-z_][A-Za-z0-9_]*$/.test(variable)) return undefined;
+  return { field: field.slice(1), variable: variable.slice(2) };
+}
+
+/** `$a.b`: a field path (not a variable, not an operator expression). */
+function isFieldPath(value: string): boolean {
+  return /^\$[^$]/.test(value);
+}
 
 /**
  * MongoDB docs: "$unionWith" — `"coll"` or `{ coll, pipeline }`: the input documents, then the
@@ -333,12 +411,12 @@ function joinValues(values: unknown[]): unknown[] {
   return out;
 }
 
-/** Foreign positions by the `valueKey` of their join values: one hash lookup per local value. */
-function hashedPositions(foreign: readonly Document[], foreignParts: readonly string[]): (value: unknown) => readonly number[] {
+/** Foreign positions by the `valueKey` of their join values (arrays whole too, with `wholeValue`): one hash lookup per local value. */
+function hashedPositions(foreign: readonly Document[], foreignParts: readonly string[], wholeValue = false): (value: unknown) => readonly number[] {
   const index = new Map<string, number[]>();
   foreign.forEach((doc, position) => {
     checkTimeLimit();
-    for (const key of new Set(joinValues(resolvePath(doc, foreignParts)).map(valueKey))) {
+    for (const key of new Set(lookupValues(resolvePath(doc, foreignParts), wholeValue).map(valueKey))) {
       const positions = index.get(key);
       if (positions) positions.push(position);
       else index.set(key, [position]);
@@ -348,10 +426,10 @@ function hashedPositions(foreign: readonly Document[], foreignParts: readonly st
 }
 
 /** Under a collation: foreign join values sorted by it, each local value found by binary search. */
-function collatedPositions(foreign: readonly Document[], foreignParts: readonly string[], compare: ValueComparator): (value: unknown) => readonly number[] {
+function collatedPositions(foreign: readonly Document[], foreignParts: readonly string[], compare: ValueComparator, wholeValue = false): (value: unknown) => readonly number[] {
   const entries: { value: unknown; position: number }[] = [];
   foreign.forEach((doc, position) => {
-    for (const value of joinValues(resolvePath(doc, foreignParts))) entries.push({ value, position });
+    for (const value of lookupValues(resolvePath(doc, foreignParts), wholeValue)) entries.push({ value, position });
   });
   entries.sort((a, b) => compare(a.value, b.value) || a.position - b.position);
   return (value) => {

@@ -161,6 +161,57 @@ describe('$lookup', () => {
     ]);
   });
 
+  describe('with an index on the foreign field (what the gateway\'s nested reads send)', () => {
+    const posts = () => ctx.db.collection('lookup_posts');
+    const comments = () => ctx.db.collection('lookup_comments');
+    beforeAll(async () => {
+      await posts().insertMany([{ _id: 'p1', tags: ['a', 'b'] }, { _id: 'p2', tags: ['b'] }, { _id: 'p3', tags: [] }] as Document[]);
+      await comments().insertMany(
+        Array.from({ length: 12 }, (_, i) => ({ _id: i, post: `p${1 + (i % 3)}`, day: i % 5, tag: i % 4 === 0 ? ['a', 'b'] : i % 4 === 1 ? 'b' : 'c' })) as Document[],
+      );
+      await comments().createIndex({ post: 1, day: -1 });
+      await comments().createIndex({ tag: 1 });
+    });
+
+    test('let + pipeline: per parent its newest two by day, then _id', async () => {
+      const rows = await run('lookup_posts', [
+        { $sort: { _id: 1 } },
+        {
+          $lookup: {
+            from: 'lookup_comments',
+            let: { post: '$_id' },
+            pipeline: [{ $match: { $expr: { $eq: ['$post', '$$post'] } } }, { $sort: { day: -1, _id: -1 } }, { $limit: 2 }, { $project: { _id: 1, day: 1 } }],
+            as: 'newest',
+          },
+        },
+        { $project: { newest: 1 } },
+      ]);
+      // p1: comments 0, 3, 6, 9 (days 0, 3, 1, 4); p2: 1, 4, 7, 10 (1, 4, 2, 0); p3: 2, 5, 8, 11 (2, 0, 3, 1).
+      expect(rows).toEqual([
+        { _id: 'p1', newest: [{ _id: 9, day: 4 }, { _id: 3, day: 3 }] },
+        { _id: 'p2', newest: [{ _id: 4, day: 4 }, { _id: 7, day: 2 }] },
+        { _id: 'p3', newest: [{ _id: 8, day: 3 }, { _id: 2, day: 2 }] },
+      ]);
+    });
+
+    test('localField/foreignField through the index: array elements on either side match', async () => {
+      const rows = await run('lookup_posts', [{ $sort: { _id: 1 } }, { $lookup: { from: 'lookup_comments', localField: 'tags', foreignField: 'tag', as: 'tagged' } }, { $project: { ids: '$tagged._id' } }]);
+      const ids = (rows: Document[]) => rows.map((row) => [...(row.ids as number[])].sort((a, b) => a - b));
+      // ['a','b'] matches comments tagged ['a','b'] (0, 4, 8) and 'b' (1, 5, 9); ['b'] the same; [] nothing.
+      expect(ids(rows)).toEqual([[0, 1, 4, 5, 8, 9], [0, 1, 4, 5, 8, 9], []]);
+    });
+
+    test('let + pipeline: $eq compares an array variable whole, not by its elements', async () => {
+      const rows = await run('lookup_posts', [
+        { $sort: { _id: 1 } },
+        { $lookup: { from: 'lookup_comments', let: { tags: '$tags' }, pipeline: [{ $match: { $expr: { $eq: ['$tag', '$$tags'] } } }, { $project: { _id: 1 } }], as: 'same' } },
+        { $project: { ids: '$same._id' } },
+      ]);
+      // Only p1's ['a','b'] equals a stored tag whole (comments 0, 4, 8); p2's ['b'] equals none; p3's [] none.
+      expect(rows.map((row) => [...(row.ids as number[])].sort((a, b) => a - b))).toEqual([[0, 4, 8], [], []]);
+    });
+  });
+
   test('a lookup into a missing collection yields empty arrays', async () => {
     const rows = await run('customers', [
       { $lookup: { from: 'no_such_collection', localField: '_id', foreignField: 'x', as: 'none' } },

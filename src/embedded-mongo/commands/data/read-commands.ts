@@ -146,7 +146,8 @@ export function distinctCommand(store: Store): DataCommandHandler {
 /**
  * aggregate: `{ aggregate: collection | 1, pipeline, cursor: { batchSize }, collation, let }` → a
  * cursor reply. A leading `$match` goes through the index planner; `$lookup` and `$unionWith` read
- * collections (and views) of the same database through the same transaction. On a view, the view's
+ * collections (and views) of the same database through the same transaction, a `$lookup` only the
+ * foreign documents its local values name when an index on its foreign field serves them. On a view, the view's
  * pipeline runs first. A last `$out`/`$merge` writes the results (aggregate-output.ts) and the
  * cursor is empty.
  */
@@ -213,6 +214,15 @@ function runPipelineOn(
       return collection === undefined ? [] : store.view(collection, transaction).all();
     },
     unionWith: (other, branch) => runPipelineOn(store, context, transaction, other, branch, scope),
+    lookup: (other, path, values) => {
+      if (store.viewCatalog.get(context.db, other) !== undefined) return undefined;
+      const collection = store.collection(context.db, other);
+      if (collection === undefined) return [];
+      const match = { [path]: { $in: [...values] } };
+      // Only where an index serves it: a scan per $lookup reads the whole collection as the hash join does.
+      if (collection.plan(match, scope.collation !== undefined).kind === 'scan') return undefined;
+      return runPipelineOn(store, context, transaction, other, [{ $match: match }], scope);
+    },
     ...scope,
   });
 }

@@ -103,6 +103,56 @@ describe('aggregate: the leading $match, $sort, $skip and $limit run in storage'
   });
 });
 
+describe('aggregate: $lookup reads only the foreign documents it joins, through an index on the foreign field', () => {
+  /** 20 hosts, and the 1,000 messages of setUp pointing at them by host.id (indexed). */
+  function withHosts(): ReturnType<typeof setUp> {
+    const set = setUp();
+    set.run({ insert: 'hosts', documents: Array.from({ length: 20 }, (_, n) => ({ _id: host(n), name: `h${n}`, tier: n % 2 })) });
+    return set;
+  }
+  const lookupFrom = (run: (command: Document) => Document, pipeline: Document[]): Document[] =>
+    (run({ aggregate: 'hosts', pipeline, cursor: { batchSize: 10_000 } }).cursor as { firstBatch: Document[] }).firstBatch;
+
+  it('localField/foreignField: one index lookup of the parents\' keys, not a read of every message', () => {
+    const { store, run, logs } = withHosts();
+    const collection = store.collection('db', 'logs')!;
+    const before = collection.docsExamined;
+    const joined = lookupFrom(run, [{ $match: { tier: 1 } }, { $lookup: { from: 'logs', localField: '_id', foreignField: 'host.id', as: 'logs' } }, { $project: { n: { $size: '$logs' } } }]);
+    expect(joined.map((row) => row.n)).toEqual(Array.from({ length: 10 }, () => 50));
+    // The 10 odd hosts' 500 messages, each fetched once.
+    expect(collection.docsExamined - before).toBe(500);
+    expect(logs.filter((log) => [1, 3].some((n) => log.host.id.equals(host(n))))).toHaveLength(100);
+  });
+
+  it('let/pipeline correlated by $eq: the same lookup, then the pipeline (sort, limit per parent) over each parent\'s messages', () => {
+    const { store, run, logs } = withHosts();
+    const collection = store.collection('db', 'logs')!;
+    const before = collection.docsExamined;
+    const sortBy = { time: -1, _id: -1 };
+    const joined = lookupFrom(run, [
+      { $match: { _id: { $in: [host(3), host(11)] } } },
+      { $sort: { _id: 1 } },
+      {
+        $lookup: {
+          from: 'logs',
+          let: { host: '$_id' },
+          pipeline: [{ $match: { $expr: { $and: [{ $eq: ['$host.id', '$$host'] }, { $ne: ['$message', 'none'] }] } } }, { $sort: sortBy }, { $limit: 3 }, { $project: { _id: 1 } }],
+          as: 'newest',
+        },
+      },
+    ]);
+    const newest = (n: number) => sortDocuments(logs.filter((log) => log.host.id.equals(host(n))), sortBy).slice(0, 3).map((log) => ({ _id: log._id }));
+    expect(joined.map((row) => row.newest)).toEqual([newest(3), newest(11)]);
+    expect(collection.docsExamined - before).toBe(100);
+  });
+
+  it('joins as before where no index serves the foreign field', () => {
+    const { run, logs } = withHosts();
+    const joined = lookupFrom(run, [{ $match: { _id: host(4) } }, { $lookup: { from: 'logs', localField: 'name', foreignField: 'host.name', as: 'logs' } }, { $project: { ids: '$logs._id' } }]);
+    expect(joined[0]!.ids).toEqual(logs.filter((log) => log.host.name === 'h4').map((log) => log._id));
+  });
+});
+
 describe('find', () => {
   it('answers sort + limit from a bounded top-k and sort on _id from the _id order', () => {
     const { store, run, logs } = setUp();
