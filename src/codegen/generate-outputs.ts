@@ -26,12 +26,13 @@ interface CodegenCli {
  */
 export async function generateOutputs(project: Project): Promise<CodegenOutputs> {
   const publicSchema = projectPath(project, project.publicSchemaFile);
-  const files = new Map<string, string>([[publicSchema, publicSchemaFile(project.typeDefs)]]);
+  const options = { costDirectives: project.costDirectives };
+  const files = new Map<string, string>([[publicSchema, publicSchemaFile(project.typeDefs, options)]]);
   const roots = [publicSchema];
   if (project.codegenConfigFile === undefined) return { files, roots };
   const codegen = loadCodegenCli();
   const { config } = await codegen.loadCodegenConfig({ configFilePath: project.codegenConfigFile });
-  const { result, error } = await codegen.executeCodegen({ ...config, schema: printPublicSchema(project.typeDefs), cwd: project.root, silent: true });
+  const { result, error } = await codegen.executeCodegen({ ...config, schema: printPublicSchema(project.typeDefs, options), cwd: project.root, silent: true });
   if (error) throw error;
   for (const output of [...result].sort((a, b) => a.filename.localeCompare(b.filename))) {
     files.set(projectPath(project, resolve(project.root, output.filename)), output.content);

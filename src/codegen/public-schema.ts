@@ -11,6 +11,8 @@ import {
   type DocumentNode,
   type TypeNode,
 } from 'graphql';
+import { buildStorageMap } from '../gateway';
+import { withCostDirectives } from './cost-directives';
 
 /** What the public schema file starts with; it is not part of the SDL clients compare. */
 export const PUBLIC_SCHEMA_HEADER =
@@ -38,15 +40,22 @@ export function stripStorageDirectives(document: DocumentNode): DocumentNode {
   return { ...stripped, definitions: stripped.definitions.filter((definition) => !storageOnly(definition)) };
 }
 
+export interface PublicSchemaOptions {
+  /** Print the IBM cost directives docjoin's storage implies (cost-directives.ts; the config's `codegen.costDirectives`). */
+  readonly costDirectives?: boolean;
+}
+
 /** The public SDL of `sdlSources` (the project's SDL with docjoin's directives), as graphql-js prints it. */
-export function printPublicSchema(sdlSources: readonly string[]): string {
-  const document = stripStorageDirectives(concatAST(sdlSources.map((source) => parse(source))));
-  return printSchema(buildASTSchema(document));
+export function printPublicSchema(sdlSources: readonly string[], options: PublicSchemaOptions = {}): string {
+  const full = concatAST(sdlSources.map((source) => parse(source)));
+  const schema = buildASTSchema(stripStorageDirectives(full));
+  const printed = printSchema(schema);
+  return options.costDirectives ? withCostDirectives(printed, schema, buildStorageMap(buildASTSchema(full))) : printed;
 }
 
 /** The content of the public schema file. */
-export function publicSchemaFile(sdlSources: readonly string[]): string {
-  return `${PUBLIC_SCHEMA_HEADER}${printPublicSchema(sdlSources)}\n`;
+export function publicSchemaFile(sdlSources: readonly string[], options: PublicSchemaOptions = {}): string {
+  return `${PUBLIC_SCHEMA_HEADER}${printPublicSchema(sdlSources, options)}\n`;
 }
 
 function namedType(type: TypeNode): string {

@@ -28,7 +28,7 @@ export const PROJECT_CONFIG_KEYS: ConfigKeys = {
   writes: { transactions: 'open' },
   mongodb: { uri: 'open', db: 'open' },
   server: SERVER_KEYS,
-  codegen: { publicSchema: 'open', config: 'open' },
+  codegen: { publicSchema: 'open', config: 'open', costDirectives: 'open' },
   seed: 'open',
   auth: {
     jwt: { secret: 'open', publicKey: 'open', jwksUrl: 'open', algorithms: 'open', issuer: 'open', audience: 'open', clockToleranceSeconds: 'open' },

@@ -31,6 +31,8 @@ export interface Project {
   readonly publicSchemaFile: string;
   /** Absolute path of the project's graphql-codegen config, if it has one. */
   readonly codegenConfigFile: string | undefined;
+  /** The public schema carries the IBM cost directives (`codegen.costDirectives`). */
+  readonly costDirectives: boolean;
 }
 
 
@@ -59,7 +61,15 @@ export async function loadProject(options: { cwd: string; configPath?: string; s
     writePlans: config.writePlans ?? {},
     publicSchemaFile: resolve(root, config.codegen?.publicSchema ?? 'schema.public.graphql'),
     codegenConfigFile: config.codegen?.config === undefined ? undefined : resolve(root, config.codegen.config),
+    costDirectives: costDirectivesOption(config.codegen?.costDirectives, configFile === undefined ? 'the config' : basename(configFile)),
   };
+}
+
+/** `codegen.costDirectives`: a boolean, false by default. */
+function costDirectivesOption(value: unknown, name: string): boolean {
+  if (value === undefined) return false;
+  if (typeof value !== 'boolean') throw new ProjectConfigError(`${name}: codegen.costDirectives must be true or false, got ${JSON.stringify(value)}`);
+  return value;
 }
 
 /**

@@ -38,8 +38,12 @@ export interface DocjoinProjectConfig {
   readonly mongodb?: { readonly uri?: string; readonly db?: string };
   /** How the gateway serves: port, host, cors, landingPage, limits, … (createGateway's settings). */
   readonly server?: GatewaySettings;
-  /** `docjoin codegen`: where the public schema goes, and your graphql-codegen config (optional). */
-  readonly codegen?: { readonly publicSchema?: string; readonly config?: string };
+  /**
+   * `docjoin codegen`: where the public schema goes, your graphql-codegen config (optional), and whether
+   * the public schema carries the IBM cost directives (`@cost`, `@listSize`) docjoin's storage implies,
+   * for a router that prices operations before sending them (default false).
+   */
+  readonly codegen?: { readonly publicSchema?: string; readonly config?: string; readonly costDirectives?: boolean };
   /**
    * Fills a database with sample data: docjoin runs it on its embedded server (no MongoDB URI) before
    * serving, and `docjoin seed --mongo-uri URI` runs it against yours. It creates the indexes it needs.

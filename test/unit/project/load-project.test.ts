@@ -18,6 +18,11 @@ async function load(config: object) {
 }
 
 describe('loadProject', () => {
+  it('prints the cost directives only when codegen.costDirectives says so', async () => {
+    expect((await load({ schema: 'schema.graphql' })).costDirectives).toBe(false);
+    expect((await load({ schema: 'schema.graphql', codegen: { costDirectives: true } })).costDirectives).toBe(true);
+  });
+
   it('takes the writes option', async () => {
     expect((await load({ schema: 'schema.graphql', writes: { transactions: 'never' } })).config.writes).toEqual({ transactions: 'never' });
   });
@@ -32,7 +37,8 @@ describe('loadProject', () => {
     [{ server: { cors: { origins: ['https://app.example'] } } }, 'docjoin.config.json: unknown key "server.cors.origins" (did you mean "origin"?); the keys of server.cors are origin, credentials'],
     [{ server: { workload: { fiel: 'w.jsonl' } } }, 'docjoin.config.json: unknown key "server.workload.fiel" (did you mean "file"?)'],
     [{ mongodb: { url: 'mongodb://localhost' } }, 'docjoin.config.json: unknown key "mongodb.url" (did you mean "uri"?); the keys of mongodb are uri, db'],
-    [{ codegen: { output: 'x' } }, 'docjoin.config.json: unknown key "codegen.output"; the keys of codegen are publicSchema, config'],
+    [{ codegen: { output: 'x' } }, 'docjoin.config.json: unknown key "codegen.output"; the keys of codegen are publicSchema, config, costDirectives'],
+    [{ codegen: { costDirectives: 'yes' } }, 'docjoin.config.json: codegen.costDirectives must be true or false, got "yes"'],
   ])('refuses %j in one line', async (config, message) => {
     await expect(load({ schema: 'schema.graphql', ...config })).rejects.toThrow(message);
   });
