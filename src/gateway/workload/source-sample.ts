@@ -1,4 +1,4 @@
-import { EJSON } from 'bson';
+import { EJSON, ObjectId } from 'bson';
 import type { SampledSource } from './workload-types';
 
 /** Distinct source documents kept per set of changes. */
@@ -17,7 +17,7 @@ export class SourceSample {
 
   /** One change of the document `id` (any BSON value). */
   addId(id: unknown): void {
-    this.add(EJSON.stringify({ id }, { relaxed: false }), 1);
+    this.add(sampleKey(id), 1);
   }
 
   /** `changes` changes of the document whose id is `key` (the canonical Extended JSON of `{ id }`). */
@@ -48,6 +48,16 @@ export class SourceSample {
     }
     return largest!;
   }
+}
+
+/**
+ * The canonical Extended JSON of `{ id }`, written directly for the ids documents mostly have (an
+ * ObjectId, a string): a mutation records one per changed document.
+ */
+function sampleKey(id: unknown): string {
+  if (typeof id === 'string') return `{"id":${JSON.stringify(id)}}`;
+  if (id instanceof ObjectId) return `{"id":{"$oid":"${id.toHexString()}"}}`;
+  return EJSON.stringify({ id }, { relaxed: false });
 }
 
 /** The id a sampled source's key holds. */

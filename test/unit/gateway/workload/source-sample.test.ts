@@ -48,3 +48,14 @@ describe('SourceSample', () => {
     expect(sample.entries().map(({ id }) => sampledId(id))).toEqual(['abc', 42]);
   });
 });
+
+describe('sample keys', () => {
+  it('are the canonical Extended JSON of { id }, whatever the id', () => {
+    const { EJSON, ObjectId, Long } = jest.requireActual<typeof import('bson')>('bson');
+    for (const id of [new ObjectId(), 'a "quoted" \\ string', 7, Long.fromNumber(8), 2.5, new Date(0)]) {
+      const sample = new SourceSample();
+      sample.addId(id);
+      expect(sample.entries()[0]!.id).toBe(EJSON.stringify({ id }, { relaxed: false }));
+    }
+  });
+});
