@@ -13,6 +13,7 @@ import { recommend } from './recommend/recommend';
 import { collectDataStatistics } from './statistics/collect-data-statistics';
 import type { WriteSides } from './recommend/write-effect';
 import { writeSidesOf } from './write-sides';
+import type { ShardKeys } from '../sharding/shard-targeting';
 
 type AdviseCommand = Extract<AdviseCliCommand, { kind: 'advise' }>;
 
@@ -22,6 +23,8 @@ interface AdviseTarget {
   readonly model: WriteModel;
   /** The write rules before and after each change, to price its writes; why not, when the project's schema does not build. */
   readonly writeSides: WriteSides | string;
+  /** The cluster's shard keys (`mongodb.shardKeys`). */
+  readonly shardKeys: ShardKeys;
   /** Where the workload was recorded; undefined: advice from the data alone. */
   readonly workload: { file: string } | { collection: string } | undefined;
 }
@@ -39,7 +42,7 @@ export async function runAdviseCli(argv: readonly string[], env: Readonly<Record
     if (config.mongodbUri === undefined) throw new ConfigError(NO_MONGO_MESSAGE);
     const files = project.schemaFiles.map((file) => ({ file, text: readFileSync(file, 'utf8') }));
     const writeSides = writeSidesOf({ files, resolvers: project.resolvers, writePlans: project.writePlans });
-    target = { uri: config.mongodbUri, db: config.mongodbDb, model: buildWriteModelFromSdl(project.typeDefs), writeSides, workload: workloadOf(command.workload, config.workload) };
+    target = { uri: config.mongodbUri, db: config.mongodbDb, model: buildWriteModelFromSdl(project.typeDefs), writeSides, shardKeys: project.shardKeys, workload: workloadOf(command.workload, config.workload) };
   } catch (error) {
     if (!(error instanceof ConfigError || error instanceof ProjectConfigError || error instanceof StorageConfigError)) throw error;
     io.err.write(`advise: ${error.message.replace(/\n\s*/g, ' ')}\n`);
@@ -66,7 +69,7 @@ async function run(command: AdviseCommand, target: AdviseTarget, io: CliIo): Pro
     if (typeof target.writeSides === 'string' && workload && workload.operations.mutation.count > 0) {
       io.err.write(`advise: the recorded mutations cannot be replayed to price snapshot changes, so none is given: ${target.writeSides}\n`);
     }
-    const report = recommend({ storageMap: target.model.storageMap, statistics, ...(workload && { workload }), ...(typeof target.writeSides !== 'string' && { writeSides: target.writeSides }) });
+    const report = recommend({ storageMap: target.model.storageMap, statistics, ...(workload && { workload }), ...(typeof target.writeSides !== 'string' && { writeSides: target.writeSides }), shardKeys: target.shardKeys });
     io.out.write(formatAdvice(report, heading(where, command.sampleSize, workload, target.workload), { verbose: command.verbose }));
     if (command.json !== undefined) await writeFile(command.json, `${JSON.stringify({ advice: report, statistics, workload: workload ?? null }, null, 2)}\n`);
     return 0;

@@ -26,7 +26,7 @@ export const PROJECT_CONFIG_KEYS: ConfigKeys = {
   resolvers: 'open',
   writePlans: 'open',
   writes: { transactions: 'open' },
-  mongodb: { uri: 'open', db: 'open' },
+  mongodb: { uri: 'open', db: 'open', shardKeys: 'open' },
   server: SERVER_KEYS,
   codegen: { publicSchema: 'open', config: 'open', costDirectives: 'open' },
   seed: 'open',

@@ -1,6 +1,7 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { basename, dirname, resolve } from 'node:path';
 import type { IResolvers } from '@graphql-tools/utils';
+import type { ShardKeys } from '../sharding/shard-targeting';
 import { createJiti } from 'jiti';
 import { schemaFilePaths, withDirectiveTypeDefs, type MutationWritePlans } from '../gateway';
 import { findUnknownKey, PROJECT_CONFIG_KEYS } from './config-keys';
@@ -33,6 +34,8 @@ export interface Project {
   readonly codegenConfigFile: string | undefined;
   /** The public schema carries the IBM cost directives (`codegen.costDirectives`). */
   readonly costDirectives: boolean;
+  /** The shard key of each collection of a sharded cluster (`mongodb.shardKeys`; none: not sharded). */
+  readonly shardKeys: ShardKeys;
 }
 
 
@@ -62,7 +65,22 @@ export async function loadProject(options: { cwd: string; configPath?: string; s
     publicSchemaFile: resolve(root, config.codegen?.publicSchema ?? 'schema.public.graphql'),
     codegenConfigFile: config.codegen?.config === undefined ? undefined : resolve(root, config.codegen.config),
     costDirectives: costDirectivesOption(config.codegen?.costDirectives, configFile === undefined ? 'the config' : basename(configFile)),
+    shardKeys: shardKeysOption(config.mongodb?.shardKeys, configFile === undefined ? 'the config' : basename(configFile)),
   };
+}
+
+/** `mongodb.shardKeys`: per collection, a non-empty key of paths to 1, -1 or "hashed". */
+function shardKeysOption(value: unknown, name: string): ShardKeys {
+  if (value === undefined) return {};
+  const wrong = (what: string) => new ProjectConfigError(`${name}: mongodb.shardKeys ${what}, e.g. { logMessages: { "host.id": "hashed" }, comments: { postId: 1, _id: 1 } }`);
+  if (typeof value !== 'object' || value === null || Array.isArray(value)) throw wrong(`must map collection names to shard keys, got ${JSON.stringify(value)}`);
+  for (const [collection, key] of Object.entries(value)) {
+    const entries = typeof key === 'object' && key !== null && !Array.isArray(key) ? Object.entries(key) : [];
+    if (entries.length === 0 || !entries.every(([, direction]) => direction === 1 || direction === -1 || direction === 'hashed')) {
+      throw wrong(`.${collection} must be a shard key of paths to 1, -1 or "hashed", got ${JSON.stringify(key)}`);
+    }
+  }
+  return value as ShardKeys;
 }
 
 /** `codegen.costDirectives`: a boolean, false by default. */

@@ -1,5 +1,6 @@
 import type { IResolvers } from '@graphql-tools/utils';
 import type { Db } from 'mongodb';
+import type { ShardKeys } from '../sharding/shard-targeting';
 import type { AuthOptions, GatewaySettings, WriteOptions, MutationWritePlans } from '../gateway';
 
 /** What a project's seed function is told. */
@@ -35,7 +36,12 @@ export interface DocjoinProjectConfig {
    */
   readonly auth?: AuthOptions;
   /** Where the data is. No `uri` (and no MONGODB_URI): docjoin starts its embedded server. */
-  readonly mongodb?: { readonly uri?: string; readonly db?: string };
+  /**
+   * `shardKeys`: the shard key of each collection of a sharded cluster, as `sh.shardCollection` takes it
+   * (`{ logMessages: { 'host.id': 'hashed' } }`): `explain --run` says how the cluster would route each
+   * command, and `advise` flags joins it would broadcast.
+   */
+  readonly mongodb?: { readonly uri?: string; readonly db?: string; readonly shardKeys?: ShardKeys };
   /** How the gateway serves: port, host, cors, landingPage, limits, … (createGateway's settings). */
   readonly server?: GatewaySettings;
   /**

@@ -20,8 +20,12 @@ export type AdviceKind =
   /** Stop embedding: the children belong in their own collection, pointing at the parent. */
   | 'stop-embedding';
 
-/** The anti-patterns MongoDB's Atlas advisor names, when the data shows them. */
-export type AntiPattern = 'unbounded-array' | 'oversized-documents' | 'join-on-every-request';
+/**
+ * The anti-patterns MongoDB's Atlas advisor names, when the data shows them; and `broadcast-join`: a
+ * join a sharded cluster would send to every shard (its target sharded by another key than the one the
+ * join looks up, `mongodb.shardKeys`).
+ */
+export type AntiPattern = 'unbounded-array' | 'oversized-documents' | 'join-on-every-request' | 'broadcast-join';
 
 /** Before and after a change, per 1,000 of what the workload recorded. */
 export interface EffectPair {

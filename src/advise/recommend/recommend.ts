@@ -11,6 +11,7 @@ import { RULES } from './rules-of-thumb';
 import { snapshotAdvice } from './snapshot-advice';
 import type { WriteSides } from './write-effect';
 import { WorkloadView } from './workload-view';
+import { targetingOf, type ShardKeys } from '../../sharding/shard-targeting';
 
 export interface AdviceInput {
   readonly storageMap: StorageMap;
@@ -25,6 +26,8 @@ export interface AdviceInput {
    */
   readonly writeSides?: WriteSides;
   readonly thresholds?: Partial<AdviceThresholds>;
+  /** The cluster's shard keys (`mongodb.shardKeys`): joins it would broadcast are flagged. */
+  readonly shardKeys?: ShardKeys;
 }
 
 /**
@@ -109,5 +112,18 @@ function antiPatterns(field: RelationField, input: AdviceInput, workload: Worklo
   if ((collection?.nearLimit.documents ?? 0) > 0) found.push('oversized-documents');
   const joined = workload.entry(field.coordinate, 'join');
   if (joined && workload.queries > 0 && joined.operations >= thresholds.everyRequestShare * workload.queries) found.push('join-on-every-request');
+  if (input.shardKeys && broadcastJoin(field, workload, input.shardKeys)) found.push('broadcast-join');
   return found;
+}
+
+/**
+ * Whether the field's join, read by default or by the recorded workload (snapshot misses included),
+ * looks its targets up by another key than their collection's shard key: a cluster sends it to every shard.
+ */
+function broadcastJoin(field: RelationField, workload: WorkloadView, shardKeys: ShardKeys): boolean {
+  const join = field.shapes.join;
+  if (!join) return false;
+  const readsJoin = field.defaultStrategy === 'join' || workload.entries(field.coordinate).some((entry) => entry.roundTrips > 0);
+  const lookup = { collection: join.collection, command: join.direction === 'byKey' ? 'find' : 'aggregate', filter: { [join.foreignField]: { $in: '?' as const } } };
+  return readsJoin && targetingOf(lookup, shardKeys) === 'broadcast';
 }

@@ -1,6 +1,7 @@
 import type { GraphQLFormattedError } from 'graphql';
-import { type CostLimits, type CostReport, findExceededLimit, LIMIT_VARIABLES } from '../../gateway';
+import { type CommandCost, type CostLimits, type CostReport, findExceededLimit, LIMIT_VARIABLES } from '../../gateway';
 import type { FieldPlanRow, OperationPlan } from './plan-operation';
+import { targetingOf, type ShardKeys, type Targeting } from '../../sharding/shard-targeting';
 
 /** What `explain --run` measured. */
 export interface MeasuredRun {
@@ -8,6 +9,8 @@ export interface MeasuredRun {
   readonly where: string;
   readonly cost: CostReport | undefined;
   readonly errors: readonly GraphQLFormattedError[];
+  /** The project's shard keys (`mongodb.shardKeys`), when it declares any: each command is shown as a cluster would route it. */
+  readonly shardKeys?: ShardKeys;
 }
 
 const LIMIT_UNITS = { roundTrips: 'round trip', documents: 'document', depth: 'level', responseNodes: 'response object' } as const;
@@ -106,6 +109,7 @@ function measuredLines(measured: MeasuredRun, estimated: number): string[] {
           `${cost.writes.atomic ? 'in one transaction' : 'NOT atomic (no transactions on this server)'}`,
       );
     }
+    if (measured.shardKeys && cost.commands) lines.push('', ...routingLines(cost.commands, measured.shardKeys));
   } else {
     lines.push(`measured on ${measured.where}: no cost report (the operation did not run)`);
   }
@@ -114,6 +118,19 @@ function measuredLines(measured: MeasuredRun, estimated: number): string[] {
     lines.push(`error: ${code}${error.message}`);
   }
   return lines;
+}
+
+/** Each command as a sharded cluster would route it (sharding/shard-targeting.ts), and the count of each routing. */
+function routingLines(commands: readonly CommandCost[], shardKeys: ShardKeys): string[] {
+  const routed = commands.map((command) => ({ command, targeting: targetingOf(command, shardKeys) }));
+  const rows = routed.map(({ command, targeting }) => [command.command, command.collection, command.filter === undefined ? '-' : JSON.stringify(command.filter), targeting]);
+  const counts = new Map<Targeting, number>();
+  for (const { targeting } of routed) counts.set(targeting, (counts.get(targeting) ?? 0) + 1);
+  return [
+    'on a sharded cluster (mongodb.shardKeys), the commands would go to:',
+    ...alignColumns([['command', 'collection', 'filter', 'routed to'], ...rows]).map((line) => `  ${line}`),
+    `  ${[...counts].map(([targeting, n]) => `${n} ${targeting}`).join(', ')}`,
+  ];
 }
 
 function alignColumns(rows: readonly (readonly string[])[]): string[] {

@@ -135,8 +135,10 @@ async function runOperation(command: Explain, prepared: Prepared, config: Docjoi
   const progress = createProgressPrinter(io.err);
   const where = config.mongodbUri ? `${config.mongodbDb} on ${redactSecrets(config.mongodbUri)}` : `the embedded server, seed scale ${config.seedScale}`;
   // --strategy is honoured even where the server would ignore the header (NODE_ENV=production).
+  const sharded = Object.keys(project.shardKeys).length > 0;
   const server = await startServer(
-    { ...config, strategyOverrides: true },
+    // The commands' filters say how a sharded cluster would route them.
+    { ...config, strategyOverrides: true, ...(sharded && { costCommands: true }) },
     project,
     {
       listen: false,
@@ -150,9 +152,9 @@ async function runOperation(command: Explain, prepared: Prepared, config: Docjoi
   try {
     const result = await server.gateway.execute(
       { query: prepared.text, variables: { ...command.variables }, operationName: command.operationName },
-      { strategyHeader: command.strategy },
+      { strategyHeader: command.strategy, ...(sharded && { costHeader: 'commands' }) },
     );
-    return { where, cost: result.cost, errors: result.errors ?? [] };
+    return { where, cost: result.cost, errors: result.errors ?? [], ...(sharded && { shardKeys: project.shardKeys }) };
   } finally {
     await server.stop();
   }

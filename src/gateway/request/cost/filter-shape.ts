@@ -6,23 +6,46 @@
  */
 export type FilterShape = '?' | readonly FilterShape[] | { readonly [key: string]: FilterShape };
 
-/** The filter a command selected with: `filter` of a find, `query` of a findAndModify, the leading `$match` of an aggregate. */
+/**
+ * The filter a command selected with: `filter` of a find, `query` of a findAndModify, the leading
+ * `$match` of an aggregate (with those of its `$unionWith` branches over the same collection: an `$or`),
+ * the `q` of an update's or delete's statement (several statements: an `$or` of theirs, each selecting
+ * its own documents).
+ */
 export function commandFilterShape(commandName: string, command: Readonly<Record<string, unknown>>): FilterShape | undefined {
   switch (commandName) {
     case 'find':
     case 'count':
-    case 'delete':
-    case 'update':
       return isPlainObject(command.filter) ? shapeOf(command.filter) : undefined;
+    case 'update':
+    case 'delete': {
+      const statements: unknown = commandName === 'update' ? command.updates : command.deletes;
+      const filters = Array.isArray(statements) ? statements.flatMap((statement: unknown) => (isPlainObject(statement) && isPlainObject(statement.q) ? [shapeOf(statement.q)] : [])) : [];
+      return filters.length === 0 ? undefined : filters.length === 1 ? filters[0] : { $or: filters };
+    }
     case 'findAndModify':
       return isPlainObject(command.query) ? shapeOf(command.query) : undefined;
     case 'aggregate': {
-      const first: unknown = Array.isArray(command.pipeline) ? command.pipeline[0] : undefined;
-      return isPlainObject(first) && isPlainObject(first.$match) ? shapeOf(first.$match) : undefined;
+      const pipeline: unknown[] = Array.isArray(command.pipeline) ? command.pipeline : [];
+      const first = leadingMatch(pipeline);
+      if (first === undefined) return undefined;
+      // Per-key branches of one batch (`$unionWith` the same collection, each with its own `$match`): an $or of them all.
+      const branches = pipeline.flatMap((stage) => {
+        const union = isPlainObject(stage) && isPlainObject(stage.$unionWith) ? stage.$unionWith : undefined;
+        const match = union && union.coll === command.aggregate && Array.isArray(union.pipeline) ? leadingMatch(union.pipeline) : undefined;
+        return match === undefined ? [] : [match];
+      });
+      return branches.length === 0 ? first : { $or: [first, ...branches] };
     }
     default:
       return undefined;
   }
+}
+
+/** The shape of a pipeline's first stage, when it is a `$match`. */
+function leadingMatch(pipeline: readonly unknown[]): FilterShape | undefined {
+  const first = pipeline[0];
+  return isPlainObject(first) && isPlainObject(first.$match) ? shapeOf(first.$match) : undefined;
 }
 
 /** `$and`/`$or`/`$nor` keep their branches; operator documents (and `$elemMatch`-like operands) keep their keys; every value is `"?"`. */

@@ -294,6 +294,17 @@ describe('recommend', () => {
     expect(advice(report, 'Author.books')).toMatchObject({ kind: 'keep', antiPatterns: [], effect: { roundTripsPer1000Queries: { before: 0, after: 0 } } });
   });
 
+  it('flags a join a sharded cluster would broadcast: its target sharded by another key than the one it looks up', () => {
+    const flags = (shardKeys: Record<string, Record<string, 1 | 'hashed'>>, coordinate: string) => advice(recommend({ storageMap, shardKeys }), coordinate).antiPatterns;
+    // Book.publisher finds publishers by _id; Author.books reads books by authors.id.
+    expect(flags({ publishers: { name: 1 } }, 'Book.publisher')).toEqual(['broadcast-join']);
+    expect(flags({ publishers: { _id: 'hashed' } }, 'Book.publisher')).toEqual([]);
+    expect(flags({ books: { _id: 'hashed' } }, 'Author.books')).toEqual(['broadcast-join']);
+    expect(flags({ books: { 'authors.id': 1 } }, 'Author.books')).toEqual([]);
+    // A snapshot read by default, with no recorded join reads, is not flagged.
+    expect(flags({ authors: { name: 1 } }, 'Book.authors')).toEqual([]);
+  });
+
   it('flags an unbounded embedded array and bounds it, or stops embedding it when it is very long', () => {
     const notes = (max: number): RelationStatistics => ({
       coordinate: 'Book.notes',

@@ -27,5 +27,13 @@ describe('filter shapes (keys and operators, never values)', () => {
     });
     expect(commandFilterShape('aggregate', { aggregate: 'x', pipeline: [{ $sort: { a: 1 } }] })).toBeUndefined();
     expect(commandFilterShape('getMore', { getMore: 1, collection: 'books' })).toBeUndefined();
+    // A batch of per-key branches over the same collection: an $or of their $match.
+    const branch = (key: number) => [{ $match: { postId: key } }, { $sort: { _id: 1 } }, { $limit: 3 }];
+    expect(commandFilterShape('aggregate', { aggregate: 'comments', pipeline: [...branch(1), { $unionWith: { coll: 'comments', pipeline: branch(2) } }] })).toEqual({ $or: [{ postId: '?' }, { postId: '?' }] });
+    expect(commandFilterShape('aggregate', { aggregate: 'comments', pipeline: [...branch(1), { $unionWith: { coll: 'other', pipeline: branch(2) } }] })).toEqual({ postId: '?' });
+    // An update's or delete's statements: one is its filter, several an $or of theirs.
+    expect(commandFilterShape('update', { update: 'books', updates: [{ q: { 'authors.id': 7 }, u: { $set: { 'authors.$[e0].name': 'x' } }, multi: true }] })).toEqual({ 'authors.id': '?' });
+    expect(commandFilterShape('update', { update: 'posts', updates: [{ q: { _id: 1 }, u: {} }, { q: { _id: 2, n: { $gt: 0 } }, u: {} }] })).toEqual({ $or: [{ _id: '?' }, { _id: '?', n: { $gt: '?' } }] });
+    expect(commandFilterShape('delete', { delete: 'books', deletes: [{ q: { _id: 3 }, limit: 1 }] })).toEqual({ _id: '?' });
   });
 });

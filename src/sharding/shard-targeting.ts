@@ -1,0 +1,77 @@
+import type { FilterShape } from '../gateway';
+
+/**
+ * How a sharded cluster's router (mongos) would route docjoin's commands, from each collection's shard
+ * key: to the one shard owning a key, to the few owning a list of keys, or to every shard (a broadcast,
+ * which every shard must answer and the router merge). docjoin runs on one replica set or the embedded
+ * server; this is what the same commands would cost on a cluster, read from their filters' shapes.
+ * Follows MongoDB's "Targeted Operations vs. Broadcast Operations": a filter with an equality (or `$in`)
+ * on the shard key's first field — the whole key for a hashed one — is targeted; a range on a ranged
+ * key's first field is targeted to the chunks holding it; anything else is broadcast. An insert is routed
+ * by its document's key.
+ */
+
+/** The shard key of each sharded collection, as `sh.shardCollection` takes it: `{ "host.id": "hashed" }`, `{ postId: 1, _id: 1 }`. */
+export type ShardKeys = Readonly<Record<string, Readonly<Record<string, 1 | -1 | 'hashed'>>>>;
+
+export type Targeting =
+  /** The collection is not sharded: its primary shard answers. */
+  | 'unsharded'
+  /** One shard: an equality on the shard key, or an insert. */
+  | 'one shard'
+  /** The shards owning the listed keys or the range (`$in`, or a range on a ranged key). */
+  | 'targeted'
+  /** Every shard. */
+  | 'broadcast'
+  /** No data read (a transaction's commit or abort), or a cursor's next batch (routed as its command was). */
+  | 'not routed';
+
+export interface RoutedCommand {
+  readonly collection: string;
+  readonly command: string;
+  readonly filter?: FilterShape;
+}
+
+const UNROUTED: ReadonlySet<string> = new Set(['commitTransaction', 'abortTransaction', 'endSessions', 'getMore', 'killCursors']);
+
+export function targetingOf(command: RoutedCommand, shardKeys: ShardKeys): Targeting {
+  if (UNROUTED.has(command.command)) return 'not routed';
+  const key = Object.hasOwn(shardKeys, command.collection) ? shardKeys[command.collection] : undefined;
+  if (!key) return 'unsharded';
+  if (command.command === 'insert') return 'one shard';
+  const [first, kind] = Object.entries(key)[0] ?? [];
+  if (first === undefined || command.filter === undefined || command.filter === '?' || Array.isArray(command.filter)) return 'broadcast';
+  return filterTargeting(command.filter as Record<string, FilterShape>, first, kind === 'hashed');
+}
+
+/** How one filter document selects on the shard key's first field. */
+function filterTargeting(filter: Readonly<Record<string, FilterShape>>, field: string, hashed: boolean): Targeting {
+  const found: Targeting[] = [];
+  const condition = filter[field];
+  if (condition !== undefined) found.push(conditionTargeting(condition, hashed));
+  const and = filter.$and;
+  if (Array.isArray(and)) for (const branch of and) if (isDocument(branch)) found.push(filterTargeting(branch, field, hashed));
+  const or = filter.$or;
+  if (Array.isArray(or) && or.length > 0) {
+    // Every branch must be targeted for the whole to be.
+    const branches = or.map((branch) => (isDocument(branch) ? filterTargeting(branch, field, hashed) : 'broadcast'));
+    found.push(branches.includes('broadcast') ? 'broadcast' : 'targeted');
+  }
+  // Conditions under $and narrow each other: the most precise one routes.
+  for (const precise of ['one shard', 'targeted'] as const) if (found.includes(precise)) return precise;
+  return 'broadcast';
+}
+
+function conditionTargeting(condition: FilterShape, hashed: boolean): Targeting {
+  if (condition === '?') return 'one shard';
+  if (!isDocument(condition)) return 'broadcast';
+  const operators = Object.keys(condition);
+  if (operators.includes('$eq')) return 'one shard';
+  if (operators.includes('$in')) return 'targeted';
+  const range = operators.some((operator) => operator === '$gt' || operator === '$gte' || operator === '$lt' || operator === '$lte');
+  return range && !hashed ? 'targeted' : 'broadcast';
+}
+
+function isDocument(shape: FilterShape | undefined): shape is Readonly<Record<string, FilterShape>> {
+  return shape !== undefined && shape !== '?' && !Array.isArray(shape);
+}
