@@ -16,9 +16,10 @@ import {
 import { DEFAULT_ASSUMED_LIST_SIZE, DEFAULT_FIRST, type StorageMap } from '../gateway';
 
 /**
- * The IBM GraphQL cost directives (https://ibm.github.io/graphql-specs/cost-spec.html) as the spec
- * defines them: what Apollo Router's demand control, Hive and Grafbase read to price an operation
- * before they send it to docjoin.
+ * The cost directives after the IBM GraphQL cost spec (https://ibm.github.io/graphql-specs/cost-spec.html),
+ * with `weight: Int!` as the routers that read them declare it (Apollo's specs.apollo.dev/cost/v0.1,
+ * Grafbase, Hive; the IBM draft types it as a String): what they price an operation with before they
+ * send it to docjoin.
  */
 export const COST_DIRECTIVE_DEFINITIONS = /* GraphQL */ `
 directive @cost(weight: Int!) on ARGUMENT_DEFINITION | ENUM | FIELD_DEFINITION | INPUT_FIELD_DEFINITION | OBJECT | SCALAR
@@ -30,11 +31,10 @@ directive @listSize(assumedSize: Int, slicingArguments: [String!], sizedFields: 
  * `printed` (the public SDL) with the cost directives docjoin's storage map implies:
  * - `@listSize` on every list and connection field: sliced by `first` when it takes one (its default,
  *   or docjoin's 20, when a request leaves it out; `requireOneSlicingArgument: false`, since it may);
- *   else the bound of an embedded array (`@join(limit:)`), else the list size docjoin's own estimate
- *   assumes. A connection's size applies to its `edges` and `nodes` (`sizedFields`).
+ *   else the relation's bound (`@join(limit:)`), else the list size docjoin's own estimate assumes. A connection's size applies to its `edges` and `nodes` (`sizedFields`).
  *   Its own `edges` and `nodes` carry none.
- * - `@cost(weight: 0)` on a relation read from its parent by default (embedded, or a snapshot): it
- *   costs no read of its own, where the spec's default counts each object.
+ * - `@cost(weight: 0)` on a relation embedded in its parent: it costs no read of its own, where the
+ *   spec's default counts each object. (A snapshot is not: a selection outside its copied fields joins.)
  * Fields are matched in `schema` (the public schema, built from `printed`).
  */
 export function withCostDirectives(printed: string, schema: GraphQLSchema, storageMap: StorageMap): string {
@@ -57,14 +57,14 @@ export function withCostDirectives(printed: string, schema: GraphQLSchema, stora
 function costDirectivesOf(field: GraphQLField<unknown, unknown>, coordinate: string, storageMap: StorageMap): ConstDirectiveNode[] {
   const directives: ConstDirectiveNode[] = [];
   const relation = storageMap.relations.get(coordinate);
-  if (relation && (relation.defaultStrategy === 'embedded' || relation.defaultStrategy === 'snapshot')) directives.push(directive('cost', { weight: int(0) }));
-  const listSize = listSizeOf(field, relation?.shapes.embedded ? relation.shapes.join?.limit : undefined, storageMap);
+  if (relation?.defaultStrategy === 'embedded') directives.push(directive('cost', { weight: int(0) }));
+  const listSize = listSizeOf(field, relation?.shapes.join?.limit, storageMap);
   if (listSize) directives.push(directive('listSize', listSize));
   return directives;
 }
 
 /** The `@listSize` arguments of a list or connection field; undefined for any other field. */
-function listSizeOf(field: GraphQLField<unknown, unknown>, embeddedLimit: number | undefined, storageMap: StorageMap): Record<string, ConstValueNode> | undefined {
+function listSizeOf(field: GraphQLField<unknown, unknown>, limit: number | undefined, storageMap: StorageMap): Record<string, ConstValueNode> | undefined {
   const returned = getNullableType(field.type);
   const connection = isObjectType(returned) ? storageMap.connections.get(returned.name) : undefined;
   if (!isListType(returned) && !connection) return undefined;
@@ -75,7 +75,7 @@ function listSizeOf(field: GraphQLField<unknown, unknown>, embeddedLimit: number
     size.assumedSize = int(typeof first.defaultValue === 'number' ? first.defaultValue : DEFAULT_FIRST);
     size.slicingArguments = strings(['first']);
     size.requireOneSlicingArgument = { kind: Kind.BOOLEAN, value: false };
-  } else size.assumedSize = int(embeddedLimit ?? DEFAULT_ASSUMED_LIST_SIZE);
+  } else size.assumedSize = int(limit ?? DEFAULT_ASSUMED_LIST_SIZE);
   if (sizedFields.length > 0) size.sizedFields = strings(sizedFields);
   return size;
 }

@@ -5,10 +5,11 @@ import type { FilterShape } from '../gateway';
  * key: to the one shard owning a key, to the few owning a list of keys, or to every shard (a broadcast,
  * which every shard must answer and the router merge). docjoin runs on one replica set or the embedded
  * server; this is what the same commands would cost on a cluster, read from their filters' shapes.
- * Follows MongoDB's "Targeted Operations vs. Broadcast Operations": a filter with an equality (or `$in`)
- * on the shard key's first field — the whole key for a hashed one — is targeted; a range on a ranged
- * key's first field is targeted to the chunks holding it; anything else is broadcast. An insert is routed
- * by its document's key.
+ * Follows MongoDB's "Targeted Operations vs. Broadcast Operations": an equality on every field of the
+ * shard key goes to one shard; an equality or `$in` on its first field (a prefix of a compound key), or a
+ * range there on a ranged key, to the shards holding those chunks; anything else to every shard. An
+ * insert is routed by its document's key. A batch of per-key `$unionWith` branches (an `$or` in the
+ * filter's shape) is targeted: each branch goes to the shard owning its key.
  */
 
 /** The shard key of each sharded collection, as `sh.shardCollection` takes it: `{ "host.id": "hashed" }`, `{ postId: 1, _id: 1 }`. */
@@ -17,9 +18,9 @@ export type ShardKeys = Readonly<Record<string, Readonly<Record<string, 1 | -1 |
 export type Targeting =
   /** The collection is not sharded: its primary shard answers. */
   | 'unsharded'
-  /** One shard: an equality on the shard key, or an insert. */
+  /** One shard: an equality on every field of the shard key, or an insert. */
   | 'one shard'
-  /** The shards owning the listed keys or the range (`$in`, or a range on a ranged key). */
+  /** The shards owning the listed keys, the key prefix or the range (`$in`, a compound key's first field, a range on a ranged key). */
   | 'targeted'
   /** Every shard. */
   | 'broadcast'
@@ -39,22 +40,27 @@ export function targetingOf(command: RoutedCommand, shardKeys: ShardKeys): Targe
   const key = Object.hasOwn(shardKeys, command.collection) ? shardKeys[command.collection] : undefined;
   if (!key) return 'unsharded';
   if (command.command === 'insert') return 'one shard';
-  const [first, kind] = Object.entries(key)[0] ?? [];
-  if (first === undefined || command.filter === undefined || command.filter === '?' || Array.isArray(command.filter)) return 'broadcast';
-  return filterTargeting(command.filter as Record<string, FilterShape>, first, kind === 'hashed');
+  if (command.filter === undefined || !isDocument(command.filter)) return 'broadcast';
+  return filterTargeting(command.filter, Object.entries(key));
 }
 
-/** How one filter document selects on the shard key's first field. */
-function filterTargeting(filter: Readonly<Record<string, FilterShape>>, field: string, hashed: boolean): Targeting {
+/** How one filter document selects on the shard key (`key`: its fields in order, each 1, -1 or "hashed"). */
+function filterTargeting(filter: Readonly<Record<string, FilterShape>>, key: ReadonlyArray<readonly [string, 1 | -1 | 'hashed']>): Targeting {
   const found: Targeting[] = [];
-  const condition = filter[field];
-  if (condition !== undefined) found.push(conditionTargeting(condition, hashed));
+  const [first, kind] = key[0]!;
+  const condition = filter[first];
+  if (condition !== undefined) {
+    const targeting = conditionTargeting(condition, kind === 'hashed');
+    // One shard only with an equality on every field of the key; on a prefix, the chunks holding it.
+    const wholeKey = key.slice(1).every(([field]) => filter[field] !== undefined && conditionTargeting(filter[field]!, false) === 'one shard');
+    found.push(targeting === 'one shard' && !wholeKey ? 'targeted' : targeting);
+  }
   const and = filter.$and;
-  if (Array.isArray(and)) for (const branch of and) if (isDocument(branch)) found.push(filterTargeting(branch, field, hashed));
+  if (Array.isArray(and)) for (const branch of and) if (isDocument(branch)) found.push(filterTargeting(branch, key));
   const or = filter.$or;
   if (Array.isArray(or) && or.length > 0) {
     // Every branch must be targeted for the whole to be.
-    const branches = or.map((branch) => (isDocument(branch) ? filterTargeting(branch, field, hashed) : 'broadcast'));
+    const branches = or.map((branch) => (isDocument(branch) ? filterTargeting(branch, key) : 'broadcast'));
     found.push(branches.includes('broadcast') ? 'broadcast' : 'targeted');
   }
   // Conditions under $and narrow each other: the most precise one routes.
@@ -62,6 +68,7 @@ function filterTargeting(filter: Readonly<Record<string, FilterShape>>, field: s
   return 'broadcast';
 }
 
+/** One field's condition: an equality (one shard, for that field), `$in` or a range on a ranged key (targeted), or neither. */
 function conditionTargeting(condition: FilterShape, hashed: boolean): Targeting {
   if (condition === '?') return 'one shard';
   if (!isDocument(condition)) return 'broadcast';

@@ -296,17 +296,19 @@ const $lookup: StageOperator = (coll, expr, options) => {
     const valuesOf = parents.map((doc) => lookupValues(resolvePath(doc, localParts), join.wholeValue));
     const foreign = foreignDocuments(options, from, join.foreign, valuesOf.flat());
     const lookup = collation === undefined ? hashedPositions(foreign, foreignParts, join.wholeValue) : collatedPositions(foreign, foreignParts, valueComparator(collation), join.wholeValue);
-    return Lazy(
-      parents.map((doc, index) => {
+    // Joined one parent at a time, as the next stage pulls them: a `$limit` after it joins only what it keeps.
+    function* joined(): Iterable<Document> {
+      for (const [index, doc] of parents.entries()) {
         checkTimeLimit();
         const positions = new Set<number>();
         for (const value of valuesOf[index]!) for (const position of lookup(value)) positions.add(position);
         const matched = [...positions].sort((a, b) => a - b).map((position) => cloneDocument(foreign[position] as Document));
-        if (!subPipeline) return setField(doc, as, matched);
+        if (!subPipeline) yield setField(doc, as, matched);
         // Over this parent's candidates only: the pipeline (its own equality included) decides.
-        return mingoLookup(Lazy([doc]), { from: matched, let: spec.let ?? {}, pipeline: subPipeline, as }, options).next().value;
-      }),
-    );
+        else yield mingoLookup(Lazy([doc]), { from: matched, let: spec.let ?? {}, pipeline: subPipeline, as }, options).next().value as Document;
+      }
+    }
+    return Lazy(joined());
   });
 };
 
@@ -336,7 +338,7 @@ function distinctValues(values: unknown[]): unknown[] {
 /**
  * `{ local, foreign }` of a `let`/`pipeline` lookup correlated by equality: its first stage is
  * `{ $match: { $expr: E } }` where E, or one term of an `$and` E, is `{ $eq: ['$foreignPath', '$$v'] }`
- * (either order) and `let.v` is `'$localPath'`. Undefined for any other lookup.
+ * (either order) and `let.v` is `'$localField'`, a top-level field. Undefined for any other lookup.
  */
 function correlatedEquality(spec: LookupSpec): { local: string; foreign: string; wholeValue: boolean } | undefined {
   if (!Array.isArray(spec.pipeline) || !isPlainDocument(spec.let)) return undefined;
@@ -352,7 +354,9 @@ function correlatedEquality(spec: LookupSpec): { local: string; foreign: string;
     const [left, right] = term.$eq as unknown[];
     const pair = fieldAndVariable(left, right) ?? fieldAndVariable(right, left);
     const bound = pair && bindings[pair.variable];
-    if (pair && typeof bound === 'string' && isFieldPath(bound)) return { local: bound.slice(1), foreign: pair.field, wholeValue: true };
+    // A top-level local field only: an aggregation path through an array (`$lines.sku`) yields values a
+    // query path does not find (`[]` for `lines: []`), so the candidates might miss a match.
+    if (pair && typeof bound === 'string' && isFieldPath(bound) && !bound.includes('.')) return { local: bound.slice(1), foreign: pair.field, wholeValue: true };
   }
   return undefined;
 }

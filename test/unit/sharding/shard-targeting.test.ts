@@ -26,7 +26,9 @@ describe('targetingOf', () => {
 
   it('targets a range on a ranged key\'s first field, through $and and $or whose branches all hold the key', () => {
     expect(route('comments', 'find', { postId: { $gte: '?' } })).toBe('targeted');
-    expect(route('comments', 'find', { $and: [{ text: '?' }, { postId: '?' }] })).toBe('one shard');
+    // An equality on the compound key's first field: the chunks of that prefix; on both fields: one shard.
+    expect(route('comments', 'find', { $and: [{ text: '?' }, { postId: '?' }] })).toBe('targeted');
+    expect(route('comments', 'update', { postId: '?', _id: { $eq: '?' } })).toBe('one shard');
     expect(route('comments', 'update', { $or: [{ postId: '?' }, { postId: '?', _id: '?' }] })).toBe('targeted');
     // The key's second field alone routes nothing.
     expect(route('comments', 'find', { _id: '?' })).toBe('broadcast');
