@@ -7,7 +7,7 @@
 export type FilterShape = '?' | readonly FilterShape[] | { readonly [key: string]: FilterShape };
 
 /**
- * The filter a command selected with: `filter` of a find, `query` of a findAndModify, the leading
+ * The filter a command selected with: `filter` of a find, `query` of a count or findAndModify, the leading
  * `$match` of an aggregate (with those of its `$unionWith` branches over the same collection: an `$or`),
  * the `q` of an update's or delete's statement (several statements: an `$or` of theirs, each selecting
  * its own documents).
@@ -15,8 +15,9 @@ export type FilterShape = '?' | readonly FilterShape[] | { readonly [key: string
 export function commandFilterShape(commandName: string, command: Readonly<Record<string, unknown>>): FilterShape | undefined {
   switch (commandName) {
     case 'find':
-    case 'count':
       return isPlainObject(command.filter) ? shapeOf(command.filter) : undefined;
+    case 'count':
+      return isPlainObject(command.query) ? shapeOf(command.query) : undefined;
     case 'update':
     case 'delete': {
       const statements: unknown = commandName === 'update' ? command.updates : command.deletes;

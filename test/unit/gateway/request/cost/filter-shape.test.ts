@@ -27,6 +27,7 @@ describe('filter shapes (keys and operators, never values)', () => {
     });
     expect(commandFilterShape('aggregate', { aggregate: 'x', pipeline: [{ $sort: { a: 1 } }] })).toBeUndefined();
     expect(commandFilterShape('getMore', { getMore: 1, collection: 'books' })).toBeUndefined();
+    expect(commandFilterShape('count', { count: 'books', query: { publisherId: 1 } })).toEqual({ publisherId: '?' });
     // A batch of per-key branches over the same collection: an $or of their $match.
     const branch = (key: number) => [{ $match: { postId: key } }, { $sort: { _id: 1 } }, { $limit: 3 }];
     expect(commandFilterShape('aggregate', { aggregate: 'comments', pipeline: [...branch(1), { $unionWith: { coll: 'comments', pipeline: branch(2) } }] })).toEqual({ $or: [{ postId: '?' }, { postId: '?' }] });
