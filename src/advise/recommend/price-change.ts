@@ -80,7 +80,7 @@ function writeDelta(candidate: Candidate, workload: WorkloadView, summary: Workl
 function rejection({ saved, total, unit }: { saved: number; total: number; unit: string }, thresholds: AdviceThresholds): string | undefined {
   const share = total === 0 ? 0 : saved / total;
   if (saved > 0 && share > thresholds.minNetSavingShare) return undefined;
-  const what = saved > 0 ? `saves ${count(round(saved))} ${unit}` : `costs ${count(round(-saved))} ${unit} more than it saves`;
+  const what = saved > 0 ? `saves ${count(round(saved))} ${unit}` : saved < 0 ? `costs ${count(round(-saved))} ${unit} more than it saves` : `saves no ${unit}`;
   return `on the recorded workload it ${what} (${signed(round(-share * 100))}% of ${count(round(total))}); a change must save more than ${thresholds.minNetSavingShare * 100}% (minNetSavingShare)`;
 }
 

@@ -4,7 +4,7 @@ import { rootResolvers, rootWritePlans } from '../../../resolvers';
 import { seedDemoData } from '../../../seed/seed-database';
 import { DEMO_CONFIG, DEMO_DIR } from '../../support/demo-project';
 import { startTestMongo, type TestMongo } from '../../support/test-mongo';
-import { adviseAndReplay, mutationRates, type AdviceReplay, type ReplayedOperation } from './support/advise-replay';
+import { adviseAndReplay, expectPredictedWrites, type AdviceReplay, type ReplayedOperation } from './support/advise-replay';
 
 /**
  * Issue 38 on the demo, end to end: book reads that miss Book.authors' snapshot for countOfBooks while
@@ -75,17 +75,5 @@ it('advises dropping the host copies: 1,000 rewritten per rename, for 3 reads', 
 
 it('predicts the documents written and the mutation round trips each migrated schema measures, within 10%', () => {
   expect(replay.replays.map((replayed) => replayed.advice.coordinate).sort()).toEqual(['Book.authors', 'LogMessage.host']);
-  const before = mutationRates(replay.recorded);
-  for (const { advice, workload } of replay.replays) {
-    const measured = mutationRates(workload);
-    const predicted = { documentsWritten: advice.effect.documentsWrittenPer1000Mutations!.after, roundTrips: advice.effect.mutationRoundTripsPer1000Mutations!.after };
-    process.stdout.write(`advise ${advice.coordinate} on the demo: per 1,000 mutations, documents written ${before.documentsWritten.toFixed(1)} before, ${predicted.documentsWritten} predicted, ${measured.documentsWritten.toFixed(1)} measured; round trips ${before.roundTrips.toFixed(1)} before, ${predicted.roundTrips} predicted, ${measured.roundTrips.toFixed(1)} measured\n`);
-    // The change itself, not only the totals it moves: predicting no change must fail.
-    const change = { predicted: predicted.documentsWritten - before.documentsWritten, measured: measured.documentsWritten - before.documentsWritten };
-    expect(change.measured).not.toBe(0);
-    expect(Math.abs(change.predicted - change.measured)).toBeLessThanOrEqual(0.1 * Math.abs(change.measured));
-    // Round trips follow from the write rules alone: exact (the prediction is rounded to 0.1 per 1,000).
-    expect(measured.roundTrips).not.toBe(before.roundTrips);
-    expect(Math.abs(predicted.roundTrips - measured.roundTrips)).toBeLessThanOrEqual(0.05);
-  }
+  expectPredictedWrites(replay, 'demo');
 });

@@ -128,8 +128,31 @@ async function cli(argv: readonly string[], expected: readonly number[] = [0]): 
   return out();
 }
 
+/**
+ * Each replayed change against its prediction, per 1,000 mutations (printed, `project` naming it): the
+ * change in documents written within 10% of the change measured (predicting no change fails), and the
+ * mutation round trips exact, as they follow from the write rules alone (the prediction is rounded to
+ * 0.1 per 1,000).
+ */
+export function expectPredictedWrites(replay: AdviceReplay, project: string): void {
+  const before = mutationRates(replay.recorded);
+  for (const { advice, workload } of replay.replays) {
+    const measured = mutationRates(workload);
+    const predicted = { documentsWritten: advice.effect.documentsWrittenPer1000Mutations!.after, roundTrips: advice.effect.mutationRoundTripsPer1000Mutations!.after };
+    process.stdout.write(
+      `advise ${advice.coordinate} on the ${project}: per 1,000 mutations, documents written ${before.documentsWritten.toFixed(1)} before, ${predicted.documentsWritten} predicted, ` +
+        `${measured.documentsWritten.toFixed(1)} measured; round trips ${before.roundTrips.toFixed(1)} before, ${predicted.roundTrips} predicted, ${measured.roundTrips.toFixed(1)} measured\n`,
+    );
+    const change = { predicted: predicted.documentsWritten - before.documentsWritten, measured: measured.documentsWritten - before.documentsWritten };
+    expect(change.measured).not.toBe(0);
+    expect(Math.abs(change.predicted - change.measured)).toBeLessThanOrEqual(0.1 * Math.abs(change.measured));
+    expect(measured.roundTrips).not.toBe(before.roundTrips);
+    expect(Math.abs(predicted.roundTrips - measured.roundTrips)).toBeLessThanOrEqual(0.05);
+  }
+}
+
 /** Per 1,000 mutations of `workload`: the documents they modified and the round trips they sent. */
-export function mutationRates(workload: WorkloadSummary): { documentsWritten: number; roundTrips: number } {
+function mutationRates(workload: WorkloadSummary): { documentsWritten: number; roundTrips: number } {
   const mutations = workload.operations.mutation.count;
   const documents = workload.mutations.reduce((sum, mutation) => sum + mutation.documentsModified, 0);
   return { documentsWritten: (documents / mutations) * 1000, roundTrips: (workload.operations.mutation.roundTrips / mutations) * 1000 };
