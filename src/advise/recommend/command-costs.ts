@@ -8,9 +8,10 @@ import type { WorkloadSummary } from '../../gateway';
  * document, and at least a fiftieth of a single-document write (timings too close to tell apart still
  * price a copy). Without a multi-document write recorded, a copy is priced at ASSUMED_COSTS' documentMs.
  *
- * A workload recorded without command times (windows from an older docjoin) is priced with
- * ASSUMED_COSTS, its total from its round trips and the documents its mutations modified; one recorded
- * partly without them scales the timed operations' total to all of its operations.
+ * A workload recorded without command times (windows from an older docjoin), or whose reads and writes
+ * took too little to register (the driver times whole milliseconds), is priced with ASSUMED_COSTS, its
+ * total from its round trips and the documents its mutations modified; one recorded partly without them
+ * scales the timed operations' total to all of its operations.
  */
 export interface CommandCosts {
   readonly readMs: number;
@@ -31,7 +32,8 @@ export const ASSUMED_COSTS = { commandMs: 1, documentMs: 0.2 } as const;
 
 export function commandCosts(workload: WorkloadSummary | undefined): CommandCosts {
   const times = workload?.commands;
-  const mean = (commands: number, ms: number) => (commands === 0 ? undefined : ms / commands);
+  // The driver times commands in whole milliseconds: commands too few and fast to add up to one are not measured.
+  const mean = (commands: number, ms: number) => (commands === 0 || ms === 0 ? undefined : ms / commands);
   const readMs = times && mean(times.reads.commands, times.reads.ms);
   const writeMs = (times && mean(times.singleWrites.commands, times.singleWrites.ms)) ?? readMs;
   if (!workload || !times || times.operations === 0 || readMs === undefined || writeMs === undefined) {

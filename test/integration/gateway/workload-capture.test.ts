@@ -124,13 +124,13 @@ function sum(costs: readonly CostReport[], type: 'query' | 'mutation') {
   };
 }
 
-/** The summary with each kind of command's summed time replaced by whether it is one (a positive number of ms for commands that ran). */
+/** The summary with each kind of command's summed time replaced by whether it is one (a fast command may take under the clock's resolution: 0 ms). */
 type TimesChecked = Omit<WorkloadSummary, 'start' | 'end' | 'commands'> & { commands: Record<string, number | { commands: number; documents: number; timed: boolean }> };
 
 function withTimesChecked({ commands, ...summary }: Omit<WorkloadSummary, 'start' | 'end'>): TimesChecked {
   const { operations, ...kinds } = commands;
   const checked: Record<string, { commands: number; documents: number; timed: boolean }> = Object.fromEntries(
-    Object.entries(kinds).map(([kind, { ms, ...counts }]) => [kind, { ...counts, timed: counts.commands === 0 ? ms === 0 : ms > 0 }]),
+    Object.entries(kinds).map(([kind, { ms, ...counts }]) => [kind, { ...counts, timed: counts.commands === 0 ? ms === 0 : Number.isFinite(ms) && ms >= 0 }]),
   );
   return { ...summary, commands: { operations, ...checked } };
 }

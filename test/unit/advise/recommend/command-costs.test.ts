@@ -29,6 +29,11 @@ describe('commandCosts', () => {
     expect(commandCosts(summary({ operations: 50, reads: timed(75, 37.5), singleWrites: timed(5, 5), multiWrites: timed(0, 0, 0), others: timed(5, 2.5) })).totalMs).toBe(90);
   });
 
+  it('reads writes too fast to register (whole milliseconds) as unmeasured: a write then costs a read', () => {
+    const costs = commandCosts(summary({ operations: 100, reads: timed(150, 75), singleWrites: timed(10, 0), multiWrites: timed(0, 0, 0), others: timed(10, 0) }));
+    expect([costs.writeMs, costs.documentMs]).toEqual([0.5, 0.2]);
+  });
+
   it('assumes its costs for a workload recorded without times: from its round trips and documents written', () => {
     const none = timed(0, 0, 0);
     expect(commandCosts(summary({ operations: 0, reads: none, singleWrites: none, multiWrites: none, others: none }))).toEqual({
