@@ -51,7 +51,7 @@ export { readWorkload, sumWorkload, type WorkloadSource } from './workload/read-
 export { type WorkloadCapture, type WorkloadSink } from './workload/workload-capture';
 export { ApolloServerPluginDocjoinWorkload, type DocjoinWorkloadOptions } from './workload/workload-plugin';
 export { MAX_MISSING_SETS, WorkloadRecorder } from './workload/workload-recorder';
-export { SAMPLED_SOURCES, sampledId } from './workload/source-sample';
+export { sampledId } from './workload/source-sample';
 export { type CollectionFanOut, type CommandTimes, type FieldWorkload, type SampledSource, type SourceChangeCounts, type TimedCommands, type MissCounts, type MissingFields, type MutationWorkload, type OperationCounts, type OperationTotals, type WorkloadCollectionOption, type WorkloadFileOption, type WorkloadOption, type WorkloadSummary, type WorkloadWindow } from './workload/workload-types';
 export { buildWriteModelFromSdl } from './startup/write-model/build-write-model';
 export { estimateWriteUnit, type WriteUnitEstimate } from './writes/estimate-write-unit';

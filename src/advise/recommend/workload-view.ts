@@ -65,7 +65,7 @@ export class WorkloadView {
   documentsWritten(collection: string, alsoWriting: string = collection): { documents: number; runs: number } {
     let documents = 0;
     let runs = 0;
-    for (const mutation of this.mutationsWriting(collection)) {
+    for (const mutation of this.#mutationsWriting(collection)) {
       if (mutation.modified(alsoWriting) === 0) continue;
       documents += mutation.modified(collection);
       runs += mutation.runs;
@@ -74,7 +74,7 @@ export class WorkloadView {
   }
 
   /** The recorded mutations that modified documents of `collection`: their runs that stand, and what they modified per collection. */
-  mutationsWriting(collection: string): Array<{ readonly runs: number; modified(collection: string): number }> {
+  #mutationsWriting(collection: string): Array<{ readonly runs: number; modified(collection: string): number }> {
     return (this.workload?.mutations ?? []).flatMap((mutation) => {
       const modified = (name: string) => mutation.fanOut.find((entry) => entry.collection === name)?.documentsModified ?? 0;
       return modified(collection) > 0 ? [{ runs: mutation.runs - mutation.failed, modified }] : [];
