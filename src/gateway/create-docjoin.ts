@@ -319,6 +319,7 @@ export async function createDocjoin(options: DocjoinOptions): Promise<Docjoin> {
                   },
                 }),
                 ...(backfills && { copyBackfilling: (coordinate: string) => backfills.backfilling(coordinate), counters }),
+                ...(access && { readsEveryRow: (collection: string) => access.readsEveryRow(collection) }),
               },
               read,
             );

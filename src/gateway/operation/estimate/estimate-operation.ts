@@ -7,9 +7,10 @@ import { validateFirst, type PageArgs } from '../planning/page-request';
 import { planReverseJoinPage } from '../planning/reverse-join-page';
 import { copiesServe, requestedList, strategyForRequest } from '../planning/requested-list';
 import { countSpecKey, reverseJoinSpecKey, UNBOUNDED_REVERSE_JOIN_BATCH, type CounterCount, type CountSpec } from '../planning/batch-specs';
-import { listSort, type JoinShape, type ListRootField, type ReadStrategy, type RelationField, type StorageMap } from '../../startup/storage-map/storage-map-types';
+import { listSort, type AggregateField, type JoinShape, type ListRootField, type ReadStrategy, type RelationField, type StorageMap } from '../../startup/storage-map/storage-map-types';
 import { add, joinBatch, memberScopes, mul, roundTripsOf, SATURATED, type FreeFigures, type QueryGroup, type Scope, type StepRead, type StrategyChoice } from './scope-reads';
 import { WhatIfTally } from './what-ifs';
+import { asksOnlyCount, planAggregateRequest } from '../planning/aggregate-request';
 
 export interface EstimateInput {
   readonly schema: GraphQLSchema;
@@ -36,6 +37,11 @@ export interface EstimateInput {
   copyBackfilling?(coordinate: string): boolean;
   /** The `@counter` fields by coordinate, with the count each stands for (counted while backfilled). */
   readonly counters?: ReadonlyMap<string, CounterCount>;
+  /**
+   * Whether this request reads every row of `collection` (no access rule narrows it): only then does a
+   * `@counter` answer an aggregate's count. Undefined: every row (a schema without access rules).
+   */
+  readsEveryRow?(collection: string): boolean;
   /**
    * Mutations: the most one attempt of a Mutation field's write unit sends, and the documents its reads
    * return (writes/estimate-write-unit.ts, from the field's write plan). Required to estimate a mutation.
@@ -276,6 +282,14 @@ class EstimatePass {
   #rootField(step: FieldStep): Scope[] {
     const { definition, coordinate } = step;
     if (!definition) return [];
+    const aggregate = this.input.storageMap.aggregates.get(coordinate);
+    if (aggregate) {
+      for (const read of this.#aggregate({ selections: [], objects: 1 }, step, aggregate)) {
+        if (read.kind === 'free') this.#account(step, read.figures);
+        else this.#account(step, { read: read.batch.read, batch: undefined, sharesWith: undefined, roundTrips: 1, documents: this.#aggregateDocuments(aggregate, 1) });
+      }
+      return [];
+    }
     const root = this.input.storageMap.roots.get(coordinate);
     if (this.input.storageMap.connections.has(getNamedType(definition.type).name)) return this.#rootConnection(step, definition, root?.kind === 'list' ? root : undefined);
     const isList = isListType(getNullableType(definition.type));
@@ -403,6 +417,8 @@ class EstimatePass {
   #reads(scope: Scope, step: FieldStep, strategyFor: StrategyChoice): StepRead[] {
     const { definition } = step;
     if (!definition) return [];
+    const aggregate = this.input.storageMap.aggregates.get(step.coordinate);
+    if (aggregate) return this.#aggregate(scope, step, aggregate);
     const storage = this.input.storageMap.types.get(step.parentType.name)?.fields.get(step.fieldName);
     if (!isCompositeType(getNamedType(definition.type))) return storage?.kind === 'stored' ? this.#counter(scope, step, storage.coordinate) : [];
     const isList = isListType(getNullableType(definition.type));
@@ -483,6 +499,41 @@ class EstimatePass {
       ...(selection.totalCount ? [this.#count(scope, step, { collection: shape.collection, foreignField: shape.foreignField, filter: planned.filter, filterSignature: JSON.stringify(planned.filter ?? null) })] : []),
       ...(selection.page ? this.#join(scope, step, field, shape, args, selection.nodeSelections) : []),
     ];
+  }
+
+  /**
+   * An `@aggregate` field: one aggregate per batch of parents, in the batch its collection's bounded
+   * reverse-join pages share (the loaders send them together); nothing when only a count is asked and
+   * the parent's `@counter` of the list answers it, or when nothing is selected but `__typename`.
+   */
+  #aggregate(scope: Scope, step: FieldStep, aggregate: AggregateField): StepRead[] {
+    let request;
+    try {
+      request = planAggregateRequest(aggregate, step, this.#argsOf(step, step.definition!), this.input.variableValues);
+    } catch {
+      return []; // BAD_USER_INPUT before anything is sent
+    }
+    const free = (read: string): StepRead => ({ kind: 'free', step, figures: { read, batch: undefined, sharesWith: undefined, roundTrips: 0, documents: 0 }, children: { selections: [], objects: 0 } });
+    if (!request.totals && request.groups.length === 0) return [free('nothing to compute')];
+    const { counter } = aggregate;
+    if (counter && asksOnlyCount(request) && !this.input.copyBackfilling?.(counter.coordinate) && (this.input.readsEveryRow?.(aggregate.collection) ?? true)) {
+      return [free(`read from its parent's counter ${counter.coordinate}, no command`)];
+    }
+    const groupings = request.groups.filter((group) => group.first > 0).length;
+    const keys = aggregate.parentLink ? `$match ${aggregate.parentLink.foreignField} $in keys, $group by it` : '$group';
+    const read = `aggregate on ${aggregate.collection}: ${keys}${groupings > 0 ? `, $facet with ${groupings} groupBy` : ''}`;
+    return [
+      {
+        kind: 'batched',
+        batch: { batch: `ref:${aggregate.collection}|bounded`, read, collection: aggregate.collection, byKey: false, getMoresPerBatch: 0, readsAnchor: false },
+        member: { step, objects: mul(scope.objects, this.#listSize), childSelections: [] },
+      },
+    ];
+  }
+
+  /** The documents a root aggregate's `$group` scans: the collection, as measured, else an unbounded list's assumed size. */
+  #aggregateDocuments(aggregate: AggregateField, objects: number): number {
+    return this.input.collectionSize?.(aggregate.collection) ?? mul(objects, this.#listSize);
   }
 
   /** A counter is counted by query, for every parent, while `docjoin migrate` backfills it (counter-field-resolver.ts). */

@@ -23,6 +23,8 @@ export interface EstimatedRequest {
   /** See EstimateInput.copyBackfilling and counters. */
   copyBackfilling?(coordinate: string): boolean;
   readonly counters?: ReadonlyMap<string, CounterCount>;
+  /** See EstimateInput.readsEveryRow. */
+  readsEveryRow?(collection: string): boolean;
 }
 
 /**
@@ -50,5 +52,6 @@ export function estimateWithVariables(request: EstimatedRequest, coerced: Readon
     ...(request.valueBytes && { valueBytes: request.valueBytes }),
     ...(request.copyBackfilling && { copyBackfilling: request.copyBackfilling }),
     ...(request.counters && { counters: request.counters }),
+    ...(request.readsEveryRow && { readsEveryRow: request.readsEveryRow }),
   });
 }

@@ -16,7 +16,7 @@ export interface PlanningContext extends SelectionSource {
 /**
  * Projection pushdown: the stored paths of `typeName` documents that `selections` (a field's child
  * selections, or a connection's node selections, read from the plan) need — selected fields mapped to
- * their stored paths, plus the keys the next level's joins read. Selections on other types are ignored,
+ * their stored paths, plus the keys the next level's joins and aggregates read. Selections on other types are ignored,
  * unless none is on `typeName`: a hand-written resolver that answers a field of another type (a summary
  * type with the same field names) from `typeName` documents has its selection read by field name.
  */
@@ -26,6 +26,12 @@ export function planProjection(context: PlanningContext, typeName: string, selec
   const entries: Array<readonly [string, ProjectionEntry]> = [['_id', 1]];
   const onType = selections.some((selection) => selection.type.name === typeName) ? typeName : undefined;
   for (const [fieldName, steps] of stepsByFieldName(selections, onType)) {
+    const aggregate = context.storageMap.aggregates.get(`${typeName}.${fieldName}`);
+    if (aggregate?.parentLink) {
+      // The parent's key, and the counter that may answer a bare count.
+      entries.push([aggregate.parentLink.localField, 1], ...(aggregate.counter ? [[aggregate.counter.path, 1] as const] : []));
+      continue;
+    }
     const storage = typeStorage.fields.get(fieldName);
     if (!storage) continue; // introspection
     if (storage.kind === 'stored') {

@@ -14,14 +14,15 @@ export function scopedFilter(scope: ReadScope, collection: string, filter: Store
   return Object.keys(filter).length === 0 ? rows : { $and: [rows, filter] };
 }
 
-/** Stages that read another collection than the pipeline's own; each must be scoped too. */
+/** Stages that read another collection than the pipeline's own, or run pipelines of their own; each must be scoped too. */
 const READS_ANOTHER_COLLECTION = new Set(['$lookup', '$graphLookup', '$unionWith', '$facet', '$out', '$merge']);
 
 /**
  * An aggregate's pipeline with the scope's row filter in front of every read: a `$match` first on the
  * pipeline's own collection, and first in each `$unionWith` branch on its collection (MongoDB merges
- * adjacent `$match` stages, so an index still serves the branch). A stage that reads in another way
- * (`$lookup`, `$graphLookup`, `$facet`, `$out`, `$merge`) is refused: a filter must not be missed.
+ * adjacent `$match` stages, so an index still serves the branch). A `$facet` reads only the documents
+ * that reach it, already filtered: each of its pipelines is checked the same way. A stage that reads in
+ * another way (`$lookup`, `$graphLookup`, `$out`, `$merge`) is refused: a filter must not be missed.
  */
 export function scopedPipeline(scope: ReadScope, collection: string, pipeline: readonly StoredDocument[]): StoredDocument[] {
   const rows = scope.filterFor(collection);
@@ -32,6 +33,10 @@ export function scopedPipeline(scope: ReadScope, collection: string, pipeline: r
 function scopedStage(scope: ReadScope, stage: StoredDocument): StoredDocument {
   const [name] = Object.keys(stage);
   if (name === undefined || !READS_ANOTHER_COLLECTION.has(name)) return stage;
+  if (name === '$facet') {
+    const facets = stage.$facet as Readonly<Record<string, readonly StoredDocument[]>>;
+    return { $facet: Object.fromEntries(Object.entries(facets).map(([facet, branch]) => [facet, branch.map((inner) => scopedStage(scope, inner))])) };
+  }
   if (name !== '$unionWith') throw new InvariantError(`an aggregate with ${name} cannot be scoped by access rules; docjoin sends none`);
   const union = stage.$unionWith as string | { coll: string; pipeline?: readonly StoredDocument[] };
   const coll = typeof union === 'string' ? union : union.coll;

@@ -14,7 +14,8 @@ import type { Projection } from '../../operation/planning/projection';
 import { planReverseJoinPage, type ReverseJoinPage } from '../../operation/planning/reverse-join-page';
 import { copiedFieldsRead, fieldNamesRead, uncopiedFields, type RequestedList } from '../../operation/planning/requested-list';
 import type { PageArgs } from '../../operation/planning/page-request';
-import type { JoinShape, ReadStrategy, RelationField, SnapshotShape, StorageMap } from '../../startup/storage-map/storage-map-types';
+import type { AggregateField, JoinShape, ReadStrategy, RelationField, SnapshotShape, StorageMap } from '../../startup/storage-map/storage-map-types';
+import { planAggregateRequest, type AggregateRequest } from '../../operation/planning/aggregate-request';
 import type { RequestWrites } from '../../writes/request-writes';
 import type { WriteRuntime } from '../../writes/write-runtime';
 import { DocumentsApi, type DocumentsReads } from './documents-api';
@@ -69,6 +70,8 @@ export interface GatewayContext extends DocumentsReads {
    * a snapshot would have to copy to serve it (memoized like snapshotMissingFields; workload capture).
    */
   selectedFields(info: GraphQLResolveInfo, targetType: string, requested: RequestedList): readonly string[];
+  /** What an `@aggregate` field's selection and `args` ask MongoDB for (memoized like snapshotMissingFields). */
+  aggregateRequest(info: GraphQLResolveInfo, aggregate: AggregateField, args: Readonly<Record<string, unknown>>): AggregateRequest;
 }
 
 /** Where a request's resolvers find its operation's plan (operation/plan/operation-planner.ts), by the request's ledger. */
@@ -146,6 +149,7 @@ export function createRequestContext(options: {
     snapshotMissingFields: (info, shape, targetType, requested) => readsOf(info).snapshotMissingFields(shape, targetType, requested),
     snapshotCopiedFields: (info, shape, targetType, requested) => readsOf(info).snapshotCopiedFields(shape, targetType, requested),
     selectedFields: (info, targetType, requested) => readsOf(info).selectedFields(targetType, requested),
+    aggregateRequest: (info, aggregate, args) => readsOf(info).aggregateRequest(aggregate, args),
   };
 }
 
@@ -181,6 +185,7 @@ class FieldReads {
   #copied: readonly string[] | undefined;
   #selected: readonly string[] | undefined;
   #joinsById: ReadonlyMap<string, Projection> | undefined;
+  #aggregate: AggregateRequest | undefined;
 
   constructor(
     private readonly planning: PlanningContext,
@@ -227,6 +232,10 @@ class FieldReads {
 
   selectedFields(targetType: string, requested: RequestedList): readonly string[] {
     return (this.#selected ??= sortedNames([...selectedFieldNamesOf(this.step, targetType), ...fieldNamesRead(requested, targetType, this.planning.storageMap)]));
+  }
+
+  aggregateRequest(aggregate: AggregateField, args: Readonly<Record<string, unknown>>): AggregateRequest {
+    return (this.#aggregate ??= planAggregateRequest(aggregate, this.step, args, this.planning.variableValues));
   }
 
   joinsById(): ReadonlyMap<string, Projection> {

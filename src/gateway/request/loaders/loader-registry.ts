@@ -5,12 +5,16 @@ import { countSpecKey } from '../../operation/planning/batch-specs';
 import { type CountSpec } from '../../operation/planning/batch-specs';
 import { DocumentLoader } from './document-loader';
 import { ReverseJoinLoader } from './reverse-join-loader';
+import { FiguresLoader } from './figures-loader';
+import type { AggregateRequest } from '../../operation/planning/aggregate-request';
+import type { AggregateField } from '../../startup/storage-map/storage-map-types';
 import { reverseJoinSpecKey, type ReverseJoinSpec } from '../../operation/planning/batch-specs';
 
 /**
  * The DataLoaders of ONE request: one per (collection, key field), plus one per reverse-join query shape,
  * whose bounded aggregates on one collection go out together (aggregate-batcher.ts), plus one per
- * reverse-join count (a connection's totalCount).
+ * reverse-join count (a connection's totalCount), plus one per `@aggregate` field and request, whose
+ * aggregates join the same batches as the bounded pages.
  * Created lazily, so fields joining the same collection by the same key share a loader (and its batch).
  */
 export class LoaderRegistry {
@@ -19,6 +23,7 @@ export class LoaderRegistry {
   readonly #decided = new WeakMap<object, ReverseJoinLoader>();
   readonly #aggregates = new Map<string, AggregateBatcher>();
   readonly #counts = new Map<string, CountLoader>();
+  readonly #figures = new Map<string, FiguresLoader>();
 
   constructor(
     private readonly funnel: MongoFunnel,
@@ -38,9 +43,7 @@ export class LoaderRegistry {
     const id = reverseJoinSpecKey(spec);
     let loader = this.#byReference.get(id);
     if (!loader) {
-      let batcher = this.#aggregates.get(spec.collection);
-      if (!batcher) this.#aggregates.set(spec.collection, (batcher = new AggregateBatcher(this.funnel, this.request, spec.collection)));
-      loader = new ReverseJoinLoader(this.funnel, this.request, spec, batcher);
+      loader = new ReverseJoinLoader(this.funnel, this.request, spec, this.#batcher(spec.collection));
       this.#byReference.set(id, loader);
     }
     return loader;
@@ -62,5 +65,19 @@ export class LoaderRegistry {
     let loader = this.#counts.get(id);
     if (!loader) this.#counts.set(id, (loader = new CountLoader(this.funnel, this.request, spec)));
     return loader;
+  }
+
+  /** The figures of an `@aggregate` field, one loader per field and request (the same for every parent of a level). */
+  figures(aggregate: AggregateField, request: AggregateRequest): FiguresLoader {
+    const id = `${aggregate.coordinate}|${request.signature}`;
+    let loader = this.#figures.get(id);
+    if (!loader) this.#figures.set(id, (loader = new FiguresLoader(aggregate, request, this.#batcher(aggregate.collection))));
+    return loader;
+  }
+
+  #batcher(collection: string): AggregateBatcher {
+    let batcher = this.#aggregates.get(collection);
+    if (!batcher) this.#aggregates.set(collection, (batcher = new AggregateBatcher(this.funnel, this.request, collection)));
+    return batcher;
   }
 }

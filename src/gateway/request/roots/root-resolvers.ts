@@ -2,6 +2,7 @@ import type { GraphQLFieldResolver } from 'graphql';
 import type { GatewayContext } from '../context/request-context';
 import { InvariantError } from '../../errors/internal-errors';
 import { conditionFilters } from '../../operation/planning/list-filter';
+import { createAggregateResolver } from '../strategies/aggregate-resolver';
 import { listSort, type FindRootField, type ListRootField, type RootField, type StorageMap } from '../../startup/storage-map/storage-map-types';
 
 type RootResolver = GraphQLFieldResolver<unknown, GatewayContext, Readonly<Record<string, unknown>>>;
@@ -16,6 +17,9 @@ export function buildRootResolvers(storageMap: StorageMap): Record<string, Recor
   for (const root of storageMap.roots.values()) {
     const typeName = root.coordinate.slice(0, root.coordinate.indexOf('.'));
     (resolvers[typeName] ??= {})[root.fieldName] = resolverFor(root);
+  }
+  for (const aggregate of storageMap.aggregates.values()) {
+    if (!aggregate.parentLink) (resolvers[aggregate.typeName] ??= {})[aggregate.fieldName] = createAggregateResolver(aggregate) as RootResolver;
   }
   return resolvers;
 }

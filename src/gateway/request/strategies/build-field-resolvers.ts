@@ -5,10 +5,12 @@ import type { CounterRule } from '../../startup/write-model/write-model-types';
 import { createCounterFieldResolver } from './counter-field-resolver';
 import { createRelationResolver } from './relation-resolver';
 import { createStoredFieldResolver } from './stored-field-resolver';
+import { createAggregateResolver, resolveAggregateGroups } from './aggregate-resolver';
+import { aggregateTypeNames } from '../../startup/aggregates/aggregate-names';
 
 export type FieldResolverMap = Record<string, Record<string, { resolve: GraphQLFieldResolver<never, never, never> }>>;
 
-/** Resolvers for every non-root field the storage map describes (`@counter` fields by their rules), in graphql-tools' resolver map shape. */
+/** Resolvers for every non-root field the storage map describes (`@aggregate` fields and the groups of their types too) (`@counter` fields by their rules), in graphql-tools' resolver map shape. */
 export function buildFieldResolvers(storageMap: StorageMap, counters: readonly CounterRule[]): FieldResolverMap {
   const resolvers: FieldResolverMap = {};
   const counterRules = new Map(counters.map((rule) => [rule.coordinate, rule]));
@@ -18,6 +20,11 @@ export function buildFieldResolvers(storageMap: StorageMap, counters: readonly C
       const resolve = field.kind === 'relation' ? createRelationResolver(field) : counter ? createCounterFieldResolver(counterCount(counter)) : createStoredFieldResolver(field);
       if (resolve) (resolvers[type.typeName] ??= {})[field.fieldName] = { resolve: resolve as GraphQLFieldResolver<never, never, never> };
     }
+  }
+  for (const aggregate of storageMap.aggregates.values()) {
+    if (aggregate.parentLink) (resolvers[aggregate.typeName] ??= {})[aggregate.fieldName] = { resolve: createAggregateResolver(aggregate) as GraphQLFieldResolver<never, never, never> };
+    const names = aggregateTypeNames(aggregate.targetType);
+    if (aggregate.keys.size > 0) (resolvers[names.aggregate] ??= {}).groupBy = { resolve: resolveAggregateGroups as GraphQLFieldResolver<never, never, never> };
   }
   return resolvers;
 }

@@ -85,6 +85,17 @@ connection type instead of a list, it pages with \`after: String\` (a cursor it 
 directive @list(sort: String = "_id") on FIELD_DEFINITION
 
 """
+Generated figures over a list field of the same type (\`of\`: a root \`@list\`, or a reverse \`@join\`
+whose children point at the parent). The field returns \`<Target>Aggregate!\`, a type docjoin
+generates: \`count\`; \`sum\` and \`avg\` of the target's stored Int and Float \`fields\`, \`min\` and
+\`max\` of those and of its DateTime ones; and \`groupBy\` over the stored fields and reference keys
+listed in \`groupBy\`. It takes any of the list's filter arguments, under the same names and types.
+Every parent's figures of a level come from ONE aggregate; a \`count\` that a \`@counter\` of the
+list answers costs no command when no filter is given and no access rule narrows the children.
+"""
+directive @aggregate(of: String!, fields: [String!] = [], groupBy: [String!] = []) on FIELD_DEFINITION
+
+"""
 A filter argument of a \`@list\` field: compares the type's \`field\` with the argument by \`op\`
 (default: IN for a list argument, EQ otherwise).
 """

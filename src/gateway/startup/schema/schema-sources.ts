@@ -4,6 +4,7 @@ import { BREAK, isTypeDefinitionNode, Kind, parse, visit, type DocumentNode } fr
 import { StorageConfigError } from '../../errors/internal-errors';
 import { dateTimeTypeDefs } from '../scalars/date-time-scalar';
 import { directiveTypeDefs } from './directive-type-defs';
+import { aggregateTypeDefs } from '../aggregates/aggregate-type-defs';
 
 /**
  * The SDL of `paths` (files, or folders whose `*.graphql` files are all read, in name order), resolved
@@ -38,8 +39,8 @@ export function schemaFilePaths(paths: readonly string[], baseDir: string): stri
 
 /**
  * `typeDefs` with what docjoin provides added in front: its directive definitions, unless they already
- * define `@collection` (an SDL written against an older copy keeps its own), and the `DateTime` scalar
- * when they use it without defining it.
+ * define `@collection` (an SDL written against an older copy keeps its own), the `DateTime` scalar
+ * when they use it without defining it, and the types their `@aggregate` fields return.
  */
 export function withDirectiveTypeDefs(typeDefs: string | readonly string[]): string[] {
   const sources = typeof typeDefs === 'string' ? [typeDefs] : [...typeDefs];
@@ -47,7 +48,8 @@ export function withDirectiveTypeDefs(typeDefs: string | readonly string[]): str
   const definesDirectives = documents.some((document) =>
     document.definitions.some((definition) => definition.kind === Kind.DIRECTIVE_DEFINITION && definition.name.value === 'collection'),
   );
-  const provided = [...(definesDirectives ? [] : [directiveTypeDefs]), ...(needsDateTime(documents) ? [dateTimeTypeDefs] : [])];
+  const aggregates = aggregateTypeDefs(documents);
+  const provided = [...(definesDirectives ? [] : [directiveTypeDefs]), ...(needsDateTime(documents) ? [dateTimeTypeDefs] : []), ...(aggregates ? [aggregates] : [])];
   return [...provided, ...sources];
 }
 

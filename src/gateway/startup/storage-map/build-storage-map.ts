@@ -15,6 +15,7 @@ import {
 import { StorageConfigError } from '../../errors/internal-errors';
 import { buildRootFields } from './build-root-fields';
 import { readConnectionTypes, type ConnectionTypes } from './connection-type';
+import { aggregateValueTypes, buildAggregateFields, declaresAggregate } from '../aggregates/build-aggregate-fields';
 import { condition, orderByArgument } from './list-arguments';
 import { parseSort } from './parse-sort';
 import { readCollection, readEmbedded, readJoin, readPath, readRead, readSnapshot, type JoinDirective } from './read-directives';
@@ -61,7 +62,9 @@ export function collectStorageMap(schema: GraphQLSchema): { storageMap: StorageM
   );
   // Connection, edge and page-info types are resolved by docjoin, not stored.
   const connectionTypes = readConnectionTypes(candidates, problems);
-  const objectTypes = candidates.filter((type) => !connectionTypes.plumbing.has(type.name));
+  // So are the types of the figures an `@aggregate` field returns.
+  const aggregateTypes = aggregateValueTypes(schema);
+  const objectTypes = candidates.filter((type) => !connectionTypes.plumbing.has(type.name) && !aggregateTypes.has(type.name));
   for (const type of objectTypes) collections.set(type.name, readDirective(problems, type.name, () => readCollection(schema, type))?.name);
 
   const types = new Map<string, TypeStorage>();
@@ -71,6 +74,7 @@ export function collectStorageMap(schema: GraphQLSchema): { storageMap: StorageM
   for (const type of objectTypes) {
     const fields = new Map<string, FieldStorage>();
     for (const field of Object.values(type.getFields())) {
+      if (declaresAggregate(schema, field)) continue;
       const storage = buildField(schema, type, field, { collections, connectionTypes }, problems, pending);
       if (!storage) continue;
       fields.set(field.name, storage);
@@ -85,7 +89,9 @@ export function collectStorageMap(schema: GraphQLSchema): { storageMap: StorageM
     (types.get(field.typeName)!.fields as Map<string, FieldStorage>).set(field.fieldName, field);
   }
   const roots = buildRootFields(schema, types, connectionTypes, problems);
-  return { storageMap: Object.freeze({ types, relations, roots, connections: connectionTypes.connections }), problems };
+  const queryType = schema.getQueryType();
+  const aggregates = buildAggregateFields(schema, [...(queryType ? [queryType] : []), ...objectTypes], { storage: types, relations, roots }, problems);
+  return { storageMap: Object.freeze({ types, relations, roots, aggregates, connections: connectionTypes.connections }), problems };
 }
 
 function readDirective<T>(problems: string[], where: string, read: () => T): T | undefined {

@@ -24,6 +24,7 @@ export interface ReadDirective { readonly strategy: 'EMBEDDED' | 'JOIN' | 'SNAPS
 export interface ListDirective { readonly sort: string }
 export interface FilterDirective { readonly field: string; readonly op: FilterOp | undefined }
 export interface SortDirective { readonly by: string }
+export interface AggregateDirective { readonly of: string; readonly fields: readonly string[]; readonly groupBy: readonly string[] }
 
 type Directable = GraphQLObjectType | GraphQLField<unknown, unknown> | GraphQLArgument | GraphQLEnumValue;
 type Args = Readonly<Record<string, unknown>>;
@@ -93,6 +94,17 @@ export function readRead(schema: GraphQLSchema, field: GraphQLField<unknown, unk
 
 export function readFind(schema: GraphQLSchema, field: GraphQLField<unknown, unknown>): boolean {
   return readArgs(schema, field, 'find') !== undefined;
+}
+
+export function readAggregate(schema: GraphQLSchema, field: GraphQLField<unknown, unknown>): AggregateDirective | undefined {
+  const args = readArgs(schema, field, 'aggregate');
+  return args && { of: requiredString(args, 'of', 'aggregate'), fields: stringList(args, 'fields', 'aggregate'), groupBy: stringList(args, 'groupBy', 'aggregate') };
+}
+
+function stringList(args: Args, name: string, directive: string): readonly string[] {
+  const value = args[name] ?? [];
+  if (!Array.isArray(value) || !value.every((item) => typeof item === 'string')) throw new TypeError(`@${directive}(${name}:) must be a list of Strings, got ${JSON.stringify(value)}`);
+  return value as readonly string[];
 }
 
 export function readList(schema: GraphQLSchema, field: GraphQLField<unknown, unknown>): ListDirective | undefined {

@@ -165,8 +165,51 @@ export interface ListOrder {
 /** A Query field docjoin resolves itself. */
 export type RootField = FindRootField | ListRootField;
 
+/** A stored field of the target an aggregate computes figures over. */
+export interface AggregateFigure {
+  readonly fieldName: string;
+  readonly path: string;
+  /** Int or Float: summed and averaged as well as ordered (a DateTime is only ordered: min, max). */
+  readonly numeric: boolean;
+}
+
+/** A stored field or reference key of the target an aggregate groups by. */
+export interface AggregateKey {
+  readonly fieldName: string;
+  /** Its `groupBy(by:)` enum value (`PLACED_AT`). */
+  readonly value: string;
+  /** The stored path: the field's own, or the key a reference keeps (`categoryId`, `customer.id`). */
+  readonly path: string;
+}
+
+/**
+ * An `@aggregate` field: figures over the filtered set of a list of the same parent (a root `@list`, or a
+ * reverse join whose children hold the parent's key), computed by MongoDB in one aggregate per level.
+ */
+export interface AggregateField {
+  readonly typeName: string;
+  readonly fieldName: string;
+  readonly coordinate: string;
+  /** The list it aggregates (`Query.orders`, `Product.reviews`). */
+  readonly list: string;
+  readonly targetType: string;
+  readonly collection: string;
+  /** For a reverse join: the parent's key path and the children's path holding it; undefined for a root list. */
+  readonly parentLink: { readonly localField: string; readonly foreignField: string } | undefined;
+  /** The list's filter arguments this field takes. */
+  readonly conditions: readonly RootCondition[];
+  /** The parent's `@counter` of the list (`Product.reviewCount`), which answers an unfiltered count. */
+  readonly counter: { readonly coordinate: string; readonly path: string } | undefined;
+  /** By field name. */
+  readonly figures: ReadonlyMap<string, AggregateFigure>;
+  /** By `groupBy(by:)` enum value. */
+  readonly keys: ReadonlyMap<string, AggregateKey>;
+}
+
 export interface StorageMap {
   readonly types: ReadonlyMap<string, TypeStorage>;
+  /** `@aggregate` fields by coordinate (not in `types`: no document stores them). */
+  readonly aggregates: ReadonlyMap<string, AggregateField>;
   /** Relation fields by coordinate: every field a strategy can read. */
   readonly relations: ReadonlyMap<string, RelationField>;
   /** Generated root fields (`@find`, `@list`) by coordinate. */

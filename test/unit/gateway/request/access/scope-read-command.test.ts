@@ -36,8 +36,15 @@ describe('scopedPipeline', () => {
 
   it('refuses a branch on a collection the viewer may not read, and stages that read another collection some other way', () => {
     expect(() => scopedPipeline(scope, 'products', [{ $unionWith: { coll: 'secrets', pipeline: [] } }])).toThrow('FORBIDDEN secrets');
-    for (const stage of [{ $lookup: { from: 'orders', as: 'o' } }, { $graphLookup: { from: 'orders' } }, { $facet: { a: [] } }, { $out: 'x' }, { $merge: { into: 'x' } }]) {
+    for (const stage of [{ $lookup: { from: 'orders', as: 'o' } }, { $graphLookup: { from: 'orders' } }, { $out: 'x' }, { $merge: { into: 'x' } }]) {
       expect(() => scopedPipeline(scope, 'products', [stage])).toThrow(`an aggregate with ${Object.keys(stage)[0]} cannot be scoped by access rules; docjoin sends none`);
     }
+  });
+
+  it('scopes a $facet by the $match in front of it, and checks every stage of its pipelines', () => {
+    const facet = { $facet: { totals: [{ $group: { _id: null, n: { $sum: 1 } } }], sorted: [{ $sort: { _id: 1 } }, { $limit: 2 }] } };
+    expect(scopedPipeline(scope, 'orders', [facet])).toEqual([{ $match: { owner: 'ann' } }, facet]);
+    expect(scopedPipeline(scope, 'products', [{ $unionWith: { coll: 'orders', pipeline: [facet] } }])).toEqual([{ $unionWith: { coll: 'orders', pipeline: [{ $match: { owner: 'ann' } }, facet] } }]);
+    expect(() => scopedPipeline(scope, 'products', [{ $facet: { joined: [{ $lookup: { from: 'orders', as: 'o' } }] } }])).toThrow('an aggregate with $lookup cannot be scoped by access rules; docjoin sends none');
   });
 });

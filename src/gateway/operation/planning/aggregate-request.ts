@@ -1,0 +1,102 @@
+import { getArgumentValues } from 'graphql';
+import type { StoredDocument } from '../../documents/stored-document';
+import { badUserInput } from '../../errors/public-error-code';
+import { DEFAULT_GROUPS, GROUP_ORDERS, MAX_GROUPS, type GroupOrder } from '../../startup/aggregates/aggregate-names';
+import type { AggregateField, AggregateFigure, AggregateKey } from '../../startup/storage-map/storage-map-types';
+import type { FieldStep, SelectionStep } from '../plan/selection-tree';
+import { conditionFilters, toMongoFilter } from './list-filter';
+
+/** The figures a selection of an aggregate (or of one of its groups) asks for. */
+export interface FigureSelection {
+  readonly count: boolean;
+  readonly sum: readonly AggregateFigure[];
+  readonly avg: readonly AggregateFigure[];
+  readonly min: readonly AggregateFigure[];
+  readonly max: readonly AggregateFigure[];
+}
+
+/** One `groupBy` response key: its groups' key fields, how many and in what order, and their figures. */
+export interface GroupSelection extends FigureSelection {
+  readonly responseKey: string;
+  readonly by: readonly AggregateKey[];
+  readonly first: number;
+  readonly order: GroupOrder;
+}
+
+/** What one `@aggregate` field's selection and arguments ask MongoDB for, the same for every parent of a level. */
+export interface AggregateRequest {
+  /** The set's own figures; undefined when only groups are selected. */
+  readonly totals: FigureSelection | undefined;
+  readonly groups: readonly GroupSelection[];
+  /** The list's filter arguments as one condition; undefined when none is given. */
+  readonly filter: StoredDocument | undefined;
+  /** Tells requests apart in loader keys: same signature, same pipeline for the same parents. */
+  readonly signature: string;
+}
+
+const FIGURES = ['sum', 'avg', 'min', 'max'] as const;
+
+/**
+ * The request of an aggregate field's step (its arguments coerced with `variableValues`). Throws
+ * BAD_USER_INPUT for a `groupBy(first:)` outside 0…MAX_GROUPS or an empty `by`, as the resolver would.
+ */
+export function planAggregateRequest(aggregate: AggregateField, step: FieldStep, args: Readonly<Record<string, unknown>>, variableValues: Readonly<Record<string, unknown>>): AggregateRequest {
+  const filters = conditionFilters(aggregate.conditions, args);
+  const filter = filters.length === 0 ? undefined : toMongoFilter(filters);
+  let totals: FigureSelection | undefined;
+  const groups: GroupSelection[] = [];
+  for (const selection of step.children) {
+    for (const field of selection.fields) {
+      if (field.fieldName === 'groupBy') groups.push(groupSelection(aggregate, field, variableValues));
+      else if (field.fieldName !== '__typename') totals = mergeFigures(totals, figureSelection(aggregate, [{ type: selection.type, fields: [field] }]));
+    }
+  }
+  const signature = JSON.stringify([filter ?? null, totals && figureSignature(totals), groups.map((group) => [group.responseKey, group.by.map((key) => key.value), group.first, group.order, figureSignature(group)])]);
+  return { totals, groups, filter, signature };
+}
+
+function groupSelection(aggregate: AggregateField, step: FieldStep, variableValues: Readonly<Record<string, unknown>>): GroupSelection {
+  const args = getArgumentValues(step.definition!, step.fieldNodes[0]!, variableValues as Record<string, unknown>) as { by?: unknown; first?: unknown; order?: unknown };
+  const values = Array.isArray(args.by) ? [...new Set(args.by as string[])] : [];
+  if (values.length === 0) throw badUserInput(`${step.coordinate}(by:) needs at least one field to group by`, { argumentName: 'by' });
+  const by = values.map((value) => aggregate.keys.get(value)!);
+  const first = typeof args.first === 'number' ? args.first : DEFAULT_GROUPS;
+  if (!Number.isInteger(first) || first < 0 || first > MAX_GROUPS) throw badUserInput(`${step.coordinate}(first:) must be between 0 and ${MAX_GROUPS}, got ${first}`, { argumentName: 'first' });
+  const order = GROUP_ORDERS.includes(args.order as GroupOrder) ? (args.order as GroupOrder) : 'KEYS';
+  // `key` and `count` cost nothing more: every group has both.
+  const figures = figureSelection(aggregate, step.children.map((child) => ({ type: child.type, fields: child.fields.filter((field) => field.fieldName !== 'key') })));
+  return { responseKey: step.responseKey, by, first, order, ...figures };
+}
+
+function figureSelection(aggregate: AggregateField, selections: readonly SelectionStep[]): FigureSelection {
+  let count = false;
+  const chosen: Record<(typeof FIGURES)[number], Set<AggregateFigure>> = { sum: new Set(), avg: new Set(), min: new Set(), max: new Set() };
+  for (const selection of selections) {
+    for (const field of selection.fields) {
+      if (field.fieldName === 'count') count = true;
+      const figure = FIGURES.find((name) => name === field.fieldName);
+      if (!figure) continue;
+      for (const below of field.children.flatMap((child) => child.fields)) {
+        const stored = aggregate.figures.get(below.fieldName);
+        if (stored) chosen[figure].add(stored);
+      }
+    }
+  }
+  return { count, sum: [...chosen.sum], avg: [...chosen.avg], min: [...chosen.min], max: [...chosen.max] };
+}
+
+function mergeFigures(a: FigureSelection | undefined, b: FigureSelection): FigureSelection {
+  if (!a) return b;
+  const union = (x: readonly AggregateFigure[], y: readonly AggregateFigure[]) => [...new Set([...x, ...y])];
+  return { count: a.count || b.count, sum: union(a.sum, b.sum), avg: union(a.avg, b.avg), min: union(a.min, b.min), max: union(a.max, b.max) };
+}
+
+function figureSignature(figures: FigureSelection): string {
+  return [figures.count ? 'count' : '', ...FIGURES.map((name) => `${name}:${figures[name].map((figure) => figure.fieldName).join(',')}`)].join('|');
+}
+
+/** Whether the request asks for nothing but the set's count (what a `@counter` can answer). */
+export function asksOnlyCount(request: AggregateRequest): boolean {
+  const { totals } = request;
+  return request.groups.length === 0 && request.filter === undefined && totals !== undefined && FIGURES.every((name) => totals[name].length === 0);
+}

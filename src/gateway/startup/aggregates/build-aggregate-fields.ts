@@ -1,0 +1,198 @@
+import { getDirective } from '@graphql-tools/utils';
+import { getNamedType, isNonNullType, isObjectType, type GraphQLField, type GraphQLNamedType, type GraphQLObjectType, type GraphQLSchema } from 'graphql';
+import { readAggregate, type AggregateDirective } from '../storage-map/read-directives';
+import { readCounter, readInverse } from '../write-model/write-directives';
+import type { AggregateField, AggregateFigure, AggregateKey, RelationField, RootField, RootCondition, TypeStorage } from '../storage-map/storage-map-types';
+import { aggregateTypeNames, DATE_SCALARS, groupFieldValue, NUMERIC_SCALARS } from './aggregate-names';
+
+/** The fields a generated `TAggregate` type may have (aggregate-type-defs.ts). */
+const AGGREGATE_TYPE_FIELDS = new Set(['count', 'sum', 'avg', 'min', 'max', 'groupBy']);
+
+/** Whether a field declares `@aggregate` (the storage map does not read it as a stored or relation field). */
+export function declaresAggregate(schema: GraphQLSchema, field: GraphQLField<unknown, unknown>): boolean {
+  return getDirective(schema, field, 'aggregate') !== undefined;
+}
+
+/**
+ * The object types the `@aggregate` fields return and the ones below them (`OrderAggregate`,
+ * `OrderGroup`, `OrderSums`…): docjoin builds their values, no document stores them.
+ */
+export function aggregateValueTypes(schema: GraphQLSchema): Set<string> {
+  const found = new Set<string>();
+  const visit = (type: GraphQLNamedType): void => {
+    if (!isObjectType(type) || found.has(type.name)) return;
+    found.add(type.name);
+    for (const field of Object.values(type.getFields())) visit(getNamedType(field.type));
+  };
+  for (const type of Object.values(schema.getTypeMap())) {
+    if (!isObjectType(type) || type.name.startsWith('__')) continue;
+    for (const field of Object.values(type.getFields())) if (declaresAggregate(schema, field)) visit(getNamedType(field.type));
+  }
+  return found;
+}
+
+/**
+ * Every `@aggregate` field of `types` (the Query type and the stored object types), checked against the
+ * list it names and the target's storage. Problems go to `problems`, one line each naming `Type.field`
+ * and the fix.
+ */
+export function buildAggregateFields(
+  schema: GraphQLSchema,
+  types: readonly GraphQLObjectType[],
+  known: { readonly storage: ReadonlyMap<string, TypeStorage>; readonly relations: ReadonlyMap<string, RelationField>; readonly roots: ReadonlyMap<string, RootField> },
+  problems: string[],
+): Map<string, AggregateField> {
+  const aggregates = new Map<string, AggregateField>();
+  for (const type of types) {
+    for (const field of Object.values(type.getFields())) {
+      const coordinate = `${type.name}.${field.name}`;
+      let directive: AggregateDirective | undefined;
+      try {
+        directive = readAggregate(schema, field);
+      } catch (error) {
+        problems.push(`${coordinate}: ${(error as Error).message}`);
+        continue;
+      }
+      if (!directive) continue;
+      const report = (message: string): undefined => {
+        problems.push(`${coordinate}: ${message}`);
+        return undefined;
+      };
+      const aggregate = buildAggregateField(schema, type, field, directive, known, report);
+      if (aggregate) aggregates.set(coordinate, Object.freeze(aggregate));
+    }
+  }
+  return aggregates;
+}
+
+function buildAggregateField(
+  schema: GraphQLSchema,
+  type: GraphQLObjectType,
+  field: GraphQLField<unknown, unknown>,
+  directive: AggregateDirective,
+  known: { readonly storage: ReadonlyMap<string, TypeStorage>; readonly relations: ReadonlyMap<string, RelationField>; readonly roots: ReadonlyMap<string, RootField> },
+  report: (message: string) => undefined,
+): AggregateField | undefined {
+  const listCoordinate = `${type.name}.${directive.of}`;
+  const listDefinition = type.getFields()[directive.of];
+  if (!listDefinition) return report(`@aggregate(of: "${directive.of}") names no field of ${type.name}; name a list field of ${type.name} (a root @list, or a reverse @join)`);
+  const list = listOf(schema, type, listCoordinate, known);
+  if (!list) {
+    return report(
+      `@aggregate(of: "${directive.of}"): ${listCoordinate} is not a root @list, a reverse @join (children holding the parent's key in foreignField) or the @inverse of a single reference; an aggregate is one $group over such a list's children`,
+    );
+  }
+  const names = aggregateTypeNames(list.targetType);
+  const returned = getNamedType(field.type);
+  if (!isNonNullType(field.type) || returned.name !== names.aggregate) return report(`@aggregate over ${listCoordinate} returns ${names.aggregate}!, a type docjoin generates; declare the field as ${field.name}: ${names.aggregate}!`);
+  if (isObjectType(returned)) {
+    const foreign = Object.keys(returned.getFields()).find((name) => !AGGREGATE_TYPE_FIELDS.has(name));
+    if (foreign) return report(`${names.aggregate} has a field "${foreign}" docjoin does not generate; remove your definition of ${names.aggregate} (docjoin generates it)`);
+  }
+  const conditions: RootCondition[] = [];
+  for (const argument of field.args) {
+    const condition = list.conditions.find((entry) => entry.argumentName === argument.name);
+    const listArgument = listDefinition.args.find((entry) => entry.name === argument.name);
+    if (!condition || !listArgument) {
+      return report(`argument "${argument.name}" is not a filter argument of ${listCoordinate}; an aggregate takes only the list's filters (${list.conditions.map((entry) => entry.argumentName).join(', ') || 'it has none'}), never its page`);
+    }
+    if (String(argument.type) !== String(listArgument.type)) return report(`argument "${argument.name}" is ${String(argument.type)} but ${listCoordinate} takes ${String(listArgument.type)}; declare it as ${String(listArgument.type)}`);
+    conditions.push(condition);
+  }
+  const target = known.storage.get(list.targetType);
+  if (!target) return undefined; // its own problems are reported
+  const figures = new Map<string, AggregateFigure>();
+  for (const name of directive.fields) {
+    const stored = target.fields.get(name);
+    if (!stored) return report(`@aggregate(fields:) names ${list.targetType}.${name}, which does not exist; name a stored Int, Float or DateTime field of ${list.targetType}`);
+    if (stored.kind !== 'stored') return report(`@aggregate(fields:) names ${stored.coordinate}, a relation; name a stored Int, Float or DateTime field of ${list.targetType}`);
+    const scalar = stored.valueType.name;
+    const numeric = NUMERIC_SCALARS.has(scalar);
+    if (stored.valueType.isList || (!numeric && !DATE_SCALARS.has(scalar))) {
+      return report(`@aggregate(fields:) names ${stored.coordinate}, which is ${stored.valueType.isList ? `a list of ${scalar}` : scalar}; sum, avg, min and max need a single Int, Float or DateTime value`);
+    }
+    figures.set(name, Object.freeze({ fieldName: name, path: stored.path, numeric }));
+  }
+  const keys = new Map<string, AggregateKey>();
+  for (const name of directive.groupBy) {
+    const key = groupKey(target, name, list.targetType, report);
+    if (!key) return undefined;
+    if (keys.has(key.value)) return report(`@aggregate(groupBy:) names two fields whose enum value is ${key.value}; keep one`);
+    keys.set(key.value, key);
+  }
+  return {
+    typeName: type.name,
+    fieldName: field.name,
+    coordinate: `${type.name}.${field.name}`,
+    list: listCoordinate,
+    targetType: list.targetType,
+    collection: list.collection,
+    parentLink: list.parentLink,
+    conditions: Object.freeze(conditions),
+    counter: list.parentLink ? counterOf(schema, type, listCoordinate, known.storage) : undefined,
+    figures,
+    keys,
+  };
+}
+
+interface AggregatedList {
+  readonly targetType: string;
+  readonly collection: string;
+  readonly conditions: readonly RootCondition[];
+  readonly parentLink: AggregateField['parentLink'];
+}
+
+/**
+ * The list an aggregate may cover: a root `@list`; a reverse join (children holding the parent's key);
+ * or the derived side of a two-way reference (`@inverse(of: "Task.owner")`), whose children are found
+ * by the side that is the truth, when that side holds one key per child.
+ */
+function listOf(schema: GraphQLSchema, type: GraphQLObjectType, coordinate: string, known: { readonly relations: ReadonlyMap<string, RelationField>; readonly roots: ReadonlyMap<string, RootField> }): AggregatedList | undefined {
+  const root = known.roots.get(coordinate);
+  if (root?.kind === 'list') return { targetType: root.targetType, collection: root.collection, conditions: root.conditions, parentLink: undefined };
+  const relation = known.relations.get(coordinate);
+  const join = relation?.shapes.join;
+  if (!relation || !join || !relation.isList) return undefined;
+  const list = { targetType: relation.targetType, collection: join.collection, conditions: relation.listArguments.conditions };
+  if (join.direction === 'byReference') return { ...list, parentLink: { localField: join.localField, foreignField: join.foreignField } };
+  let inverse;
+  try {
+    inverse = readInverse(schema, type.getFields()[relation.fieldName]!);
+  } catch {
+    return undefined; // reported by the write model
+  }
+  const truth = inverse && known.relations.get(inverse.of);
+  const truthJoin = truth?.shapes.join;
+  if (!truth || truth.isList || !truthJoin || truthJoin.direction !== 'byKey' || truth.targetType !== type.name) return undefined;
+  return { ...list, parentLink: { localField: truthJoin.foreignField, foreignField: truthJoin.localField } };
+}
+
+function groupKey(target: TypeStorage, name: string, targetType: string, report: (message: string) => undefined): AggregateKey | undefined {
+  const field = target.fields.get(name);
+  if (!field) return report(`@aggregate(groupBy:) names ${targetType}.${name}, which does not exist; name a stored field or a reference of ${targetType}`);
+  const value = groupFieldValue(name);
+  if (field.kind === 'stored') {
+    if (field.valueType.isList) return report(`@aggregate(groupBy:) names ${field.coordinate}, a list; group by a field holding one value`);
+    return { fieldName: name, value, path: field.path };
+  }
+  const join = field.shapes.join;
+  if (field.isList || !join || join.direction !== 'byKey') {
+    return report(`@aggregate(groupBy:) names ${field.coordinate}, a relation that keeps no single key in ${targetType}; group by a stored field or a reference declared with @join(localField:)`);
+  }
+  return { fieldName: name, value, path: join.localField };
+}
+
+/** The stored `@counter(of: list)` of the parent type, if it declares one (the write model checks it). */
+function counterOf(schema: GraphQLSchema, type: GraphQLObjectType, list: string, storage: ReadonlyMap<string, TypeStorage>): AggregateField['counter'] {
+  for (const field of Object.values(type.getFields())) {
+    let counter;
+    try {
+      counter = readCounter(schema, field);
+    } catch {
+      continue; // reported by the write model
+    }
+    const stored = storage.get(type.name)?.fields.get(field.name);
+    if (counter?.of === list && stored?.kind === 'stored') return { coordinate: stored.coordinate, path: stored.path };
+  }
+  return undefined;
+}
