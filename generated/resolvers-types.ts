@@ -27,6 +27,12 @@ export type Address = {
   zip: Scalars['String']['output'];
 };
 
+/** How an aggregate's groups are ordered; ties, and KEYS, go by the keys ascending in `by` order. */
+export type AggregateGroupOrder =
+  | 'COUNT_ASC'
+  | 'COUNT_DESC'
+  | 'KEYS';
+
 export type Author = {
   __typename?: 'Author';
   books: Array<Book>;
@@ -60,6 +66,30 @@ export type Comment = {
   post?: Maybe<Post>;
 };
 
+/** Figures over a set of Comment (docjoin @aggregate). */
+export type CommentAggregate = {
+  __typename?: 'CommentAggregate';
+  /** How many Comment documents the set holds. */
+  count: Scalars['Int']['output'];
+  /**
+   * The same figures per group of equal keys. `by`: the fields that make the key; `first`: the most
+   * groups returned (at most 1000); `order`: by the keys, or by how many each group holds (ties by the keys).
+   */
+  groupBy: Array<CommentGroup>;
+  /** Largest values (null over an empty set). */
+  max: CommentMaxima;
+  /** Smallest values (null over an empty set). */
+  min: CommentMinima;
+};
+
+
+/** Figures over a set of Comment (docjoin @aggregate). */
+export type CommentAggregateGroupByArgs = {
+  by: Array<CommentGroupField>;
+  first?: InputMaybe<Scalars['Int']['input']>;
+  order?: InputMaybe<AggregateGroupOrder>;
+};
+
 /** A page of comments (Relay connection). */
 export type CommentConnection = {
   __typename?: 'CommentConnection';
@@ -76,6 +106,37 @@ export type CommentEdge = {
   /** Opaque: pass it back as `after` to read the comments after this one. */
   cursor: Scalars['String']['output'];
   node: Comment;
+};
+
+/** One group of Comment: its key and its figures. */
+export type CommentGroup = {
+  __typename?: 'CommentGroup';
+  count: Scalars['Int']['output'];
+  key: CommentGroupKey;
+  max: CommentMaxima;
+  min: CommentMinima;
+};
+
+/** The fields CommentAggregate.groupBy can group Comment by. */
+export type CommentGroupField =
+  | 'AUTHOR';
+
+/** A group's key: the grouped fields' values (null for a field not grouped by, or missing). */
+export type CommentGroupKey = {
+  __typename?: 'CommentGroupKey';
+  author?: Maybe<Scalars['String']['output']>;
+};
+
+/** Largest values over a set of Comment. */
+export type CommentMaxima = {
+  __typename?: 'CommentMaxima';
+  createdAt?: Maybe<Scalars['DateTime']['output']>;
+};
+
+/** Smallest values over a set of Comment. */
+export type CommentMinima = {
+  __typename?: 'CommentMinima';
+  createdAt?: Maybe<Scalars['DateTime']['output']>;
 };
 
 export type ContactDetail = EmailContact | PhoneContact | SocialContact;
@@ -268,12 +329,19 @@ export type Person = {
   lastName: Scalars['String']['output'];
   /** Two-way reference: the person keeps task ids, each task keeps its owner's id. Filtered and ordered in the one batched read of them. */
   tasks: Array<Task>;
+  /** How many tasks the person has, open and done: one aggregate over the tasks of every person of a level. */
+  tasksAggregate: TaskAggregate;
 };
 
 
 export type PersonTasksArgs = {
   done?: InputMaybe<Scalars['Boolean']['input']>;
   orderBy?: InputMaybe<TaskOrder>;
+};
+
+
+export type PersonTasksAggregateArgs = {
+  done?: InputMaybe<Scalars['Boolean']['input']>;
 };
 
 export type PhoneContact = {
@@ -289,6 +357,8 @@ export type Post = {
   commentCount: Scalars['Int']['output'];
   /** Every comment, newest first, from the comments collection. */
   comments: Array<Comment>;
+  /** Figures over the post's comments: a bare count is read from commentCount; the rest is one aggregate per level. */
+  commentsAggregate: CommentAggregate;
   /** The same comments a page at a time, for a pager: cursors, pageInfo and the total. */
   commentsConnection: CommentConnection;
   createdAt: Scalars['DateTime']['output'];
@@ -475,6 +545,61 @@ export type Task = {
   owner?: Maybe<Person>;
 };
 
+/** Figures over a set of Task (docjoin @aggregate). */
+export type TaskAggregate = {
+  __typename?: 'TaskAggregate';
+  /** How many Task documents the set holds. */
+  count: Scalars['Int']['output'];
+  /**
+   * The same figures per group of equal keys. `by`: the fields that make the key; `first`: the most
+   * groups returned (at most 1000); `order`: by the keys, or by how many each group holds (ties by the keys).
+   */
+  groupBy: Array<TaskGroup>;
+  /** Largest values (null over an empty set). */
+  max: TaskMaxima;
+  /** Smallest values (null over an empty set). */
+  min: TaskMinima;
+};
+
+
+/** Figures over a set of Task (docjoin @aggregate). */
+export type TaskAggregateGroupByArgs = {
+  by: Array<TaskGroupField>;
+  first?: InputMaybe<Scalars['Int']['input']>;
+  order?: InputMaybe<AggregateGroupOrder>;
+};
+
+/** One group of Task: its key and its figures. */
+export type TaskGroup = {
+  __typename?: 'TaskGroup';
+  count: Scalars['Int']['output'];
+  key: TaskGroupKey;
+  max: TaskMaxima;
+  min: TaskMinima;
+};
+
+/** The fields TaskAggregate.groupBy can group Task by. */
+export type TaskGroupField =
+  | 'DONE';
+
+/** A group's key: the grouped fields' values (null for a field not grouped by, or missing). */
+export type TaskGroupKey = {
+  __typename?: 'TaskGroupKey';
+  done?: Maybe<Scalars['Boolean']['output']>;
+};
+
+/** Largest values over a set of Task. */
+export type TaskMaxima = {
+  __typename?: 'TaskMaxima';
+  due?: Maybe<Scalars['DateTime']['output']>;
+};
+
+/** Smallest values over a set of Task. */
+export type TaskMinima = {
+  __typename?: 'TaskMinima';
+  due?: Maybe<Scalars['DateTime']['output']>;
+};
+
 /** The orders a person's tasks can be listed in. */
 export type TaskOrder =
   /** Soonest due first. */
@@ -567,12 +692,19 @@ export type ResolversUnionTypes<_RefType extends Record<string, unknown>> = {
 /** Mapping between all available schema types and the resolvers types */
 export type ResolversTypes = {
   Address: ResolverTypeWrapper<AddressDocument>;
+  AggregateGroupOrder: AggregateGroupOrder;
   Author: ResolverTypeWrapper<AuthorDocument>;
   Book: ResolverTypeWrapper<BookDocument>;
   Boolean: ResolverTypeWrapper<Scalars['Boolean']['output']>;
   Comment: ResolverTypeWrapper<CommentDocument>;
+  CommentAggregate: ResolverTypeWrapper<CommentAggregate>;
   CommentConnection: ResolverTypeWrapper<Omit<CommentConnection, 'edges' | 'nodes'> & { edges: Array<ResolversTypes['CommentEdge']>, nodes: Array<ResolversTypes['Comment']> }>;
   CommentEdge: ResolverTypeWrapper<Omit<CommentEdge, 'node'> & { node: ResolversTypes['Comment'] }>;
+  CommentGroup: ResolverTypeWrapper<CommentGroup>;
+  CommentGroupField: CommentGroupField;
+  CommentGroupKey: ResolverTypeWrapper<CommentGroupKey>;
+  CommentMaxima: ResolverTypeWrapper<CommentMaxima>;
+  CommentMinima: ResolverTypeWrapper<CommentMinima>;
   ContactDetail: ResolverTypeWrapper<ResolversUnionTypes<ResolversTypes>['ContactDetail']>;
   DateTime: ResolverTypeWrapper<Scalars['DateTime']['output']>;
   EmailContact: ResolverTypeWrapper<EmailContactDocument>;
@@ -596,6 +728,12 @@ export type ResolversTypes = {
   Stock: ResolverTypeWrapper<StockDocument>;
   String: ResolverTypeWrapper<Scalars['String']['output']>;
   Task: ResolverTypeWrapper<TaskDocument>;
+  TaskAggregate: ResolverTypeWrapper<TaskAggregate>;
+  TaskGroup: ResolverTypeWrapper<TaskGroup>;
+  TaskGroupField: TaskGroupField;
+  TaskGroupKey: ResolverTypeWrapper<TaskGroupKey>;
+  TaskMaxima: ResolverTypeWrapper<TaskMaxima>;
+  TaskMinima: ResolverTypeWrapper<TaskMinima>;
   TaskOrder: TaskOrder;
   TaskStatus: TaskStatus;
 };
@@ -607,8 +745,13 @@ export type ResolversParentTypes = {
   Book: BookDocument;
   Boolean: Scalars['Boolean']['output'];
   Comment: CommentDocument;
+  CommentAggregate: CommentAggregate;
   CommentConnection: Omit<CommentConnection, 'edges' | 'nodes'> & { edges: Array<ResolversParentTypes['CommentEdge']>, nodes: Array<ResolversParentTypes['Comment']> };
   CommentEdge: Omit<CommentEdge, 'node'> & { node: ResolversParentTypes['Comment'] };
+  CommentGroup: CommentGroup;
+  CommentGroupKey: CommentGroupKey;
+  CommentMaxima: CommentMaxima;
+  CommentMinima: CommentMinima;
   ContactDetail: ResolversUnionTypes<ResolversParentTypes>['ContactDetail'];
   DateTime: Scalars['DateTime']['output'];
   EmailContact: EmailContactDocument;
@@ -632,6 +775,11 @@ export type ResolversParentTypes = {
   Stock: StockDocument;
   String: Scalars['String']['output'];
   Task: TaskDocument;
+  TaskAggregate: TaskAggregate;
+  TaskGroup: TaskGroup;
+  TaskGroupKey: TaskGroupKey;
+  TaskMaxima: TaskMaxima;
+  TaskMinima: TaskMinima;
 };
 
 export type AddressResolvers<ContextType = GatewayContext, ParentType extends ResolversParentTypes['Address'] = ResolversParentTypes['Address']> = {
@@ -670,6 +818,13 @@ export type CommentResolvers<ContextType = GatewayContext, ParentType extends Re
   post?: Resolver<Maybe<ResolversTypes['Post']>, ParentType, ContextType>;
 };
 
+export type CommentAggregateResolvers<ContextType = GatewayContext, ParentType extends ResolversParentTypes['CommentAggregate'] = ResolversParentTypes['CommentAggregate']> = {
+  count?: Resolver<ResolversTypes['Int'], ParentType, ContextType>;
+  groupBy?: Resolver<Array<ResolversTypes['CommentGroup']>, ParentType, ContextType, RequireFields<CommentAggregateGroupByArgs, 'by' | 'first' | 'order'>>;
+  max?: Resolver<ResolversTypes['CommentMaxima'], ParentType, ContextType>;
+  min?: Resolver<ResolversTypes['CommentMinima'], ParentType, ContextType>;
+};
+
 export type CommentConnectionResolvers<ContextType = GatewayContext, ParentType extends ResolversParentTypes['CommentConnection'] = ResolversParentTypes['CommentConnection']> = {
   edges?: Resolver<Array<ResolversTypes['CommentEdge']>, ParentType, ContextType>;
   nodes?: Resolver<Array<ResolversTypes['Comment']>, ParentType, ContextType>;
@@ -680,6 +835,25 @@ export type CommentConnectionResolvers<ContextType = GatewayContext, ParentType 
 export type CommentEdgeResolvers<ContextType = GatewayContext, ParentType extends ResolversParentTypes['CommentEdge'] = ResolversParentTypes['CommentEdge']> = {
   cursor?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
   node?: Resolver<ResolversTypes['Comment'], ParentType, ContextType>;
+};
+
+export type CommentGroupResolvers<ContextType = GatewayContext, ParentType extends ResolversParentTypes['CommentGroup'] = ResolversParentTypes['CommentGroup']> = {
+  count?: Resolver<ResolversTypes['Int'], ParentType, ContextType>;
+  key?: Resolver<ResolversTypes['CommentGroupKey'], ParentType, ContextType>;
+  max?: Resolver<ResolversTypes['CommentMaxima'], ParentType, ContextType>;
+  min?: Resolver<ResolversTypes['CommentMinima'], ParentType, ContextType>;
+};
+
+export type CommentGroupKeyResolvers<ContextType = GatewayContext, ParentType extends ResolversParentTypes['CommentGroupKey'] = ResolversParentTypes['CommentGroupKey']> = {
+  author?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
+};
+
+export type CommentMaximaResolvers<ContextType = GatewayContext, ParentType extends ResolversParentTypes['CommentMaxima'] = ResolversParentTypes['CommentMaxima']> = {
+  createdAt?: Resolver<Maybe<ResolversTypes['DateTime']>, ParentType, ContextType>;
+};
+
+export type CommentMinimaResolvers<ContextType = GatewayContext, ParentType extends ResolversParentTypes['CommentMinima'] = ResolversParentTypes['CommentMinima']> = {
+  createdAt?: Resolver<Maybe<ResolversTypes['DateTime']>, ParentType, ContextType>;
 };
 
 export type ContactDetailResolvers<ContextType = GatewayContext, ParentType extends ResolversParentTypes['ContactDetail'] = ResolversParentTypes['ContactDetail']> = {
@@ -750,6 +924,7 @@ export type PersonResolvers<ContextType = GatewayContext, ParentType extends Res
   id?: Resolver<ResolversTypes['ID'], ParentType, ContextType>;
   lastName?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
   tasks?: Resolver<Array<ResolversTypes['Task']>, ParentType, ContextType, Partial<PersonTasksArgs>>;
+  tasksAggregate?: Resolver<ResolversTypes['TaskAggregate'], ParentType, ContextType, Partial<PersonTasksAggregateArgs>>;
 };
 
 export type PhoneContactResolvers<ContextType = GatewayContext, ParentType extends ResolversParentTypes['PhoneContact'] = ResolversParentTypes['PhoneContact']> = {
@@ -763,6 +938,7 @@ export type PostResolvers<ContextType = GatewayContext, ParentType extends Resol
   body?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
   commentCount?: Resolver<ResolversTypes['Int'], ParentType, ContextType>;
   comments?: Resolver<Array<ResolversTypes['Comment']>, ParentType, ContextType, RequireFields<PostCommentsArgs, 'first'>>;
+  commentsAggregate?: Resolver<ResolversTypes['CommentAggregate'], ParentType, ContextType>;
   commentsConnection?: Resolver<ResolversTypes['CommentConnection'], ParentType, ContextType, RequireFields<PostCommentsConnectionArgs, 'first'>>;
   createdAt?: Resolver<ResolversTypes['DateTime'], ParentType, ContextType>;
   id?: Resolver<ResolversTypes['ID'], ParentType, ContextType>;
@@ -827,13 +1003,44 @@ export type TaskResolvers<ContextType = GatewayContext, ParentType extends Resol
   owner?: Resolver<Maybe<ResolversTypes['Person']>, ParentType, ContextType>;
 };
 
+export type TaskAggregateResolvers<ContextType = GatewayContext, ParentType extends ResolversParentTypes['TaskAggregate'] = ResolversParentTypes['TaskAggregate']> = {
+  count?: Resolver<ResolversTypes['Int'], ParentType, ContextType>;
+  groupBy?: Resolver<Array<ResolversTypes['TaskGroup']>, ParentType, ContextType, RequireFields<TaskAggregateGroupByArgs, 'by' | 'first' | 'order'>>;
+  max?: Resolver<ResolversTypes['TaskMaxima'], ParentType, ContextType>;
+  min?: Resolver<ResolversTypes['TaskMinima'], ParentType, ContextType>;
+};
+
+export type TaskGroupResolvers<ContextType = GatewayContext, ParentType extends ResolversParentTypes['TaskGroup'] = ResolversParentTypes['TaskGroup']> = {
+  count?: Resolver<ResolversTypes['Int'], ParentType, ContextType>;
+  key?: Resolver<ResolversTypes['TaskGroupKey'], ParentType, ContextType>;
+  max?: Resolver<ResolversTypes['TaskMaxima'], ParentType, ContextType>;
+  min?: Resolver<ResolversTypes['TaskMinima'], ParentType, ContextType>;
+};
+
+export type TaskGroupKeyResolvers<ContextType = GatewayContext, ParentType extends ResolversParentTypes['TaskGroupKey'] = ResolversParentTypes['TaskGroupKey']> = {
+  done?: Resolver<Maybe<ResolversTypes['Boolean']>, ParentType, ContextType>;
+};
+
+export type TaskMaximaResolvers<ContextType = GatewayContext, ParentType extends ResolversParentTypes['TaskMaxima'] = ResolversParentTypes['TaskMaxima']> = {
+  due?: Resolver<Maybe<ResolversTypes['DateTime']>, ParentType, ContextType>;
+};
+
+export type TaskMinimaResolvers<ContextType = GatewayContext, ParentType extends ResolversParentTypes['TaskMinima'] = ResolversParentTypes['TaskMinima']> = {
+  due?: Resolver<Maybe<ResolversTypes['DateTime']>, ParentType, ContextType>;
+};
+
 export type Resolvers<ContextType = GatewayContext> = {
   Address?: AddressResolvers<ContextType>;
   Author?: AuthorResolvers<ContextType>;
   Book?: BookResolvers<ContextType>;
   Comment?: CommentResolvers<ContextType>;
+  CommentAggregate?: CommentAggregateResolvers<ContextType>;
   CommentConnection?: CommentConnectionResolvers<ContextType>;
   CommentEdge?: CommentEdgeResolvers<ContextType>;
+  CommentGroup?: CommentGroupResolvers<ContextType>;
+  CommentGroupKey?: CommentGroupKeyResolvers<ContextType>;
+  CommentMaxima?: CommentMaximaResolvers<ContextType>;
+  CommentMinima?: CommentMinimaResolvers<ContextType>;
   ContactDetail?: ContactDetailResolvers<ContextType>;
   DateTime?: GraphQLScalarType;
   EmailContact?: EmailContactResolvers<ContextType>;
@@ -852,5 +1059,10 @@ export type Resolvers<ContextType = GatewayContext> = {
   SocialContact?: SocialContactResolvers<ContextType>;
   Stock?: StockResolvers<ContextType>;
   Task?: TaskResolvers<ContextType>;
+  TaskAggregate?: TaskAggregateResolvers<ContextType>;
+  TaskGroup?: TaskGroupResolvers<ContextType>;
+  TaskGroupKey?: TaskGroupKeyResolvers<ContextType>;
+  TaskMaxima?: TaskMaximaResolvers<ContextType>;
+  TaskMinima?: TaskMinimaResolvers<ContextType>;
 };
 

@@ -29,11 +29,19 @@ export type AddressInput = {
   street: Scalars['String']['input'];
 };
 
+/** How an aggregate's groups are ordered; ties, and KEYS, go by the keys ascending in `by` order. */
+export type AggregateGroupOrder =
+  | 'COUNT_ASC'
+  | 'COUNT_DESC'
+  | 'KEYS';
+
 export type Category = {
   __typename?: 'Category';
   id: Scalars['ID']['output'];
   name: Scalars['String']['output'];
   products: Array<Product>;
+  /** How many products the category holds, and their prices: one aggregate for every category of a page. */
+  productsAggregate: ProductAggregate;
 };
 
 
@@ -55,6 +63,8 @@ export type Customer = {
   name: Scalars['String']['output'];
   orderCount: Scalars['Int']['output'];
   orders: Array<Order>;
+  /** What the customer spent, per order status. */
+  ordersAggregate: OrderAggregate;
   tier: Tier;
 };
 
@@ -62,6 +72,11 @@ export type Customer = {
 export type CustomerOrdersArgs = {
   after?: InputMaybe<Scalars['ID']['input']>;
   first?: InputMaybe<Scalars['Int']['input']>;
+  status?: InputMaybe<OrderStatus>;
+};
+
+
+export type CustomerOrdersAggregateArgs = {
   status?: InputMaybe<OrderStatus>;
 };
 
@@ -165,6 +180,63 @@ export type Order = {
   total: Scalars['Float']['output'];
 };
 
+/** Figures over a set of Order (docjoin @aggregate). */
+export type OrderAggregate = {
+  __typename?: 'OrderAggregate';
+  /** Means (null where no value was summed). */
+  avg: OrderAverages;
+  /** How many Order documents the set holds. */
+  count: Scalars['Int']['output'];
+  /**
+   * The same figures per group of equal keys. `by`: the fields that make the key; `first`: the most
+   * groups returned (at most 1000); `order`: by the keys, or by how many each group holds (ties by the keys).
+   */
+  groupBy: Array<OrderGroup>;
+  /** Largest values (null over an empty set). */
+  max: OrderMaxima;
+  /** Smallest values (null over an empty set). */
+  min: OrderMinima;
+  /** Totals (0 over an empty set). */
+  sum: OrderSums;
+};
+
+
+/** Figures over a set of Order (docjoin @aggregate). */
+export type OrderAggregateGroupByArgs = {
+  by: Array<OrderGroupField>;
+  first?: InputMaybe<Scalars['Int']['input']>;
+  order?: InputMaybe<AggregateGroupOrder>;
+};
+
+/** Means over a set of Order. */
+export type OrderAverages = {
+  __typename?: 'OrderAverages';
+  total?: Maybe<Scalars['Float']['output']>;
+};
+
+/** One group of Order: its key and its figures. */
+export type OrderGroup = {
+  __typename?: 'OrderGroup';
+  avg: OrderAverages;
+  count: Scalars['Int']['output'];
+  key: OrderGroupKey;
+  max: OrderMaxima;
+  min: OrderMinima;
+  sum: OrderSums;
+};
+
+/** The fields OrderAggregate.groupBy can group Order by. */
+export type OrderGroupField =
+  | 'CUSTOMER'
+  | 'STATUS';
+
+/** A group's key: the grouped fields' values (null for a field not grouped by, or missing). */
+export type OrderGroupKey = {
+  __typename?: 'OrderGroupKey';
+  customer?: Maybe<Scalars['ID']['output']>;
+  status?: Maybe<OrderStatus>;
+};
+
 export type OrderInput = {
   customer: Scalars['ID']['input'];
   lines: Array<OrderLineInput>;
@@ -185,9 +257,29 @@ export type OrderLineInput = {
   quantity: Scalars['Int']['input'];
 };
 
+/** Largest values over a set of Order. */
+export type OrderMaxima = {
+  __typename?: 'OrderMaxima';
+  placedAt?: Maybe<Scalars['DateTime']['output']>;
+  total?: Maybe<Scalars['Float']['output']>;
+};
+
+/** Smallest values over a set of Order. */
+export type OrderMinima = {
+  __typename?: 'OrderMinima';
+  placedAt?: Maybe<Scalars['DateTime']['output']>;
+  total?: Maybe<Scalars['Float']['output']>;
+};
+
 export type OrderStatus =
   | 'PLACED'
   | 'SHIPPED';
+
+/** Totals over a set of Order. */
+export type OrderSums = {
+  __typename?: 'OrderSums';
+  total: Scalars['Float']['output'];
+};
 
 export type PlaceOrderLine = {
   product: Scalars['ID']['input'];
@@ -204,6 +296,8 @@ export type Product = {
   recentReviews: Array<Review>;
   reviewCount: Scalars['Int']['output'];
   reviews: Array<Review>;
+  /** The average rating and the count per rating; a bare count is read from reviewCount. */
+  reviewsAggregate: ReviewAggregate;
   sku: Scalars['String']['output'];
 };
 
@@ -213,11 +307,78 @@ export type ProductReviewsArgs = {
   first?: InputMaybe<Scalars['Int']['input']>;
 };
 
+/** Figures over a set of Product (docjoin @aggregate). */
+export type ProductAggregate = {
+  __typename?: 'ProductAggregate';
+  /** Means (null where no value was summed). */
+  avg: ProductAverages;
+  /** How many Product documents the set holds. */
+  count: Scalars['Int']['output'];
+  /**
+   * The same figures per group of equal keys. `by`: the fields that make the key; `first`: the most
+   * groups returned (at most 1000); `order`: by the keys, or by how many each group holds (ties by the keys).
+   */
+  groupBy: Array<ProductGroup>;
+  /** Largest values (null over an empty set). */
+  max: ProductMaxima;
+  /** Smallest values (null over an empty set). */
+  min: ProductMinima;
+  /** Totals (0 over an empty set). */
+  sum: ProductSums;
+};
+
+
+/** Figures over a set of Product (docjoin @aggregate). */
+export type ProductAggregateGroupByArgs = {
+  by: Array<ProductGroupField>;
+  first?: InputMaybe<Scalars['Int']['input']>;
+  order?: InputMaybe<AggregateGroupOrder>;
+};
+
+/** Means over a set of Product. */
+export type ProductAverages = {
+  __typename?: 'ProductAverages';
+  price?: Maybe<Scalars['Float']['output']>;
+};
+
+/** One group of Product: its key and its figures. */
+export type ProductGroup = {
+  __typename?: 'ProductGroup';
+  avg: ProductAverages;
+  count: Scalars['Int']['output'];
+  key: ProductGroupKey;
+  max: ProductMaxima;
+  min: ProductMinima;
+  sum: ProductSums;
+};
+
+/** The fields ProductAggregate.groupBy can group Product by. */
+export type ProductGroupField =
+  | 'CATEGORY';
+
+/** A group's key: the grouped fields' values (null for a field not grouped by, or missing). */
+export type ProductGroupKey = {
+  __typename?: 'ProductGroupKey';
+  category?: Maybe<Scalars['ID']['output']>;
+};
+
 export type ProductInput = {
   category?: InputMaybe<Scalars['ID']['input']>;
   name: Scalars['String']['input'];
   price: Scalars['Float']['input'];
   sku: Scalars['String']['input'];
+};
+
+/** Largest values over a set of Product. */
+export type ProductMaxima = {
+  __typename?: 'ProductMaxima';
+  price?: Maybe<Scalars['Float']['output']>;
+};
+
+/** Smallest values over a set of Product. */
+export type ProductMinima = {
+  __typename?: 'ProductMinima';
+  price?: Maybe<Scalars['Float']['output']>;
 };
 
 export type ProductOrder =
@@ -227,6 +388,12 @@ export type ProductOrder =
 export type ProductPatch = {
   name?: InputMaybe<Scalars['String']['input']>;
   price?: InputMaybe<Scalars['Float']['input']>;
+};
+
+/** Totals over a set of Product. */
+export type ProductSums = {
+  __typename?: 'ProductSums';
+  price: Scalars['Float']['output'];
 };
 
 export type Query = {
@@ -239,9 +406,13 @@ export type Query = {
   customers: Array<Customer>;
   order?: Maybe<Order>;
   orders: Array<Order>;
+  /** Figures over the orders the viewer may read: revenue, and revenue per status (generated: one aggregate). */
+  ordersAggregate: OrderAggregate;
   product?: Maybe<Product>;
   productBySku?: Maybe<Product>;
   products: Array<Product>;
+  /** Figures over the catalogue: prices, and products per category (generated). */
+  productsAggregate: ProductAggregate;
 };
 
 
@@ -284,6 +455,11 @@ export type QueryOrdersArgs = {
 };
 
 
+export type QueryOrdersAggregateArgs = {
+  status?: InputMaybe<OrderStatus>;
+};
+
+
 export type QueryProductArgs = {
   id: Scalars['ID']['input'];
 };
@@ -302,6 +478,12 @@ export type QueryProductsArgs = {
   orderBy?: InputMaybe<ProductOrder>;
 };
 
+
+export type QueryProductsAggregateArgs = {
+  category?: InputMaybe<Scalars['ID']['input']>;
+  maxPrice?: InputMaybe<Scalars['Float']['input']>;
+};
+
 export type Review = {
   __typename?: 'Review';
   createdAt: Scalars['DateTime']['output'];
@@ -311,6 +493,61 @@ export type Review = {
   text: Scalars['String']['output'];
 };
 
+/** Figures over a set of Review (docjoin @aggregate). */
+export type ReviewAggregate = {
+  __typename?: 'ReviewAggregate';
+  /** Means (null where no value was summed). */
+  avg: ReviewAverages;
+  /** How many Review documents the set holds. */
+  count: Scalars['Int']['output'];
+  /**
+   * The same figures per group of equal keys. `by`: the fields that make the key; `first`: the most
+   * groups returned (at most 1000); `order`: by the keys, or by how many each group holds (ties by the keys).
+   */
+  groupBy: Array<ReviewGroup>;
+  /** Largest values (null over an empty set). */
+  max: ReviewMaxima;
+  /** Smallest values (null over an empty set). */
+  min: ReviewMinima;
+  /** Totals (0 over an empty set). */
+  sum: ReviewSums;
+};
+
+
+/** Figures over a set of Review (docjoin @aggregate). */
+export type ReviewAggregateGroupByArgs = {
+  by: Array<ReviewGroupField>;
+  first?: InputMaybe<Scalars['Int']['input']>;
+  order?: InputMaybe<AggregateGroupOrder>;
+};
+
+/** Means over a set of Review. */
+export type ReviewAverages = {
+  __typename?: 'ReviewAverages';
+  rating?: Maybe<Scalars['Float']['output']>;
+};
+
+/** One group of Review: its key and its figures. */
+export type ReviewGroup = {
+  __typename?: 'ReviewGroup';
+  avg: ReviewAverages;
+  count: Scalars['Int']['output'];
+  key: ReviewGroupKey;
+  max: ReviewMaxima;
+  min: ReviewMinima;
+  sum: ReviewSums;
+};
+
+/** The fields ReviewAggregate.groupBy can group Review by. */
+export type ReviewGroupField =
+  | 'RATING';
+
+/** A group's key: the grouped fields' values (null for a field not grouped by, or missing). */
+export type ReviewGroupKey = {
+  __typename?: 'ReviewGroupKey';
+  rating?: Maybe<Scalars['Int']['output']>;
+};
+
 export type ReviewInput = {
   createdAt: Scalars['DateTime']['input'];
   product: Scalars['ID']['input'];
@@ -318,9 +555,29 @@ export type ReviewInput = {
   text: Scalars['String']['input'];
 };
 
+/** Largest values over a set of Review. */
+export type ReviewMaxima = {
+  __typename?: 'ReviewMaxima';
+  createdAt?: Maybe<Scalars['DateTime']['output']>;
+  rating?: Maybe<Scalars['Int']['output']>;
+};
+
+/** Smallest values over a set of Review. */
+export type ReviewMinima = {
+  __typename?: 'ReviewMinima';
+  createdAt?: Maybe<Scalars['DateTime']['output']>;
+  rating?: Maybe<Scalars['Int']['output']>;
+};
+
 export type ReviewPatch = {
   rating?: InputMaybe<Scalars['Int']['input']>;
   text?: InputMaybe<Scalars['String']['input']>;
+};
+
+/** Totals over a set of Review. */
+export type ReviewSums = {
+  __typename?: 'ReviewSums';
+  rating: Scalars['Float']['output'];
 };
 
 export type Tier =
@@ -402,6 +659,7 @@ export type DirectiveResolverFn<TResult = Record<PropertyKey, never>, TParent = 
 export type ResolversTypes = {
   Address: ResolverTypeWrapper<Record<string, unknown>>;
   AddressInput: ResolverTypeWrapper<Record<string, unknown>>;
+  AggregateGroupOrder: ResolverTypeWrapper<Record<string, unknown>>;
   Boolean: ResolverTypeWrapper<Record<string, unknown>>;
   Category: ResolverTypeWrapper<Record<string, unknown>>;
   CategoryInput: ResolverTypeWrapper<Record<string, unknown>>;
@@ -414,19 +672,43 @@ export type ResolversTypes = {
   Int: ResolverTypeWrapper<Record<string, unknown>>;
   Mutation: ResolverTypeWrapper<Record<PropertyKey, never>>;
   Order: ResolverTypeWrapper<Record<string, unknown>>;
+  OrderAggregate: ResolverTypeWrapper<Record<string, unknown>>;
+  OrderAverages: ResolverTypeWrapper<Record<string, unknown>>;
+  OrderGroup: ResolverTypeWrapper<Record<string, unknown>>;
+  OrderGroupField: ResolverTypeWrapper<Record<string, unknown>>;
+  OrderGroupKey: ResolverTypeWrapper<Record<string, unknown>>;
   OrderInput: ResolverTypeWrapper<Record<string, unknown>>;
   OrderLine: ResolverTypeWrapper<Record<string, unknown>>;
   OrderLineInput: ResolverTypeWrapper<Record<string, unknown>>;
+  OrderMaxima: ResolverTypeWrapper<Record<string, unknown>>;
+  OrderMinima: ResolverTypeWrapper<Record<string, unknown>>;
   OrderStatus: ResolverTypeWrapper<Record<string, unknown>>;
+  OrderSums: ResolverTypeWrapper<Record<string, unknown>>;
   PlaceOrderLine: ResolverTypeWrapper<Record<string, unknown>>;
   Product: ResolverTypeWrapper<Record<string, unknown>>;
+  ProductAggregate: ResolverTypeWrapper<Record<string, unknown>>;
+  ProductAverages: ResolverTypeWrapper<Record<string, unknown>>;
+  ProductGroup: ResolverTypeWrapper<Record<string, unknown>>;
+  ProductGroupField: ResolverTypeWrapper<Record<string, unknown>>;
+  ProductGroupKey: ResolverTypeWrapper<Record<string, unknown>>;
   ProductInput: ResolverTypeWrapper<Record<string, unknown>>;
+  ProductMaxima: ResolverTypeWrapper<Record<string, unknown>>;
+  ProductMinima: ResolverTypeWrapper<Record<string, unknown>>;
   ProductOrder: ResolverTypeWrapper<Record<string, unknown>>;
   ProductPatch: ResolverTypeWrapper<Record<string, unknown>>;
+  ProductSums: ResolverTypeWrapper<Record<string, unknown>>;
   Query: ResolverTypeWrapper<Record<PropertyKey, never>>;
   Review: ResolverTypeWrapper<Record<string, unknown>>;
+  ReviewAggregate: ResolverTypeWrapper<Record<string, unknown>>;
+  ReviewAverages: ResolverTypeWrapper<Record<string, unknown>>;
+  ReviewGroup: ResolverTypeWrapper<Record<string, unknown>>;
+  ReviewGroupField: ResolverTypeWrapper<Record<string, unknown>>;
+  ReviewGroupKey: ResolverTypeWrapper<Record<string, unknown>>;
   ReviewInput: ResolverTypeWrapper<Record<string, unknown>>;
+  ReviewMaxima: ResolverTypeWrapper<Record<string, unknown>>;
+  ReviewMinima: ResolverTypeWrapper<Record<string, unknown>>;
   ReviewPatch: ResolverTypeWrapper<Record<string, unknown>>;
+  ReviewSums: ResolverTypeWrapper<Record<string, unknown>>;
   String: ResolverTypeWrapper<Record<string, unknown>>;
   Tier: ResolverTypeWrapper<Record<string, unknown>>;
 };
@@ -447,17 +729,38 @@ export type ResolversParentTypes = {
   Int: Record<string, unknown>;
   Mutation: Record<PropertyKey, never>;
   Order: Record<string, unknown>;
+  OrderAggregate: Record<string, unknown>;
+  OrderAverages: Record<string, unknown>;
+  OrderGroup: Record<string, unknown>;
+  OrderGroupKey: Record<string, unknown>;
   OrderInput: Record<string, unknown>;
   OrderLine: Record<string, unknown>;
   OrderLineInput: Record<string, unknown>;
+  OrderMaxima: Record<string, unknown>;
+  OrderMinima: Record<string, unknown>;
+  OrderSums: Record<string, unknown>;
   PlaceOrderLine: Record<string, unknown>;
   Product: Record<string, unknown>;
+  ProductAggregate: Record<string, unknown>;
+  ProductAverages: Record<string, unknown>;
+  ProductGroup: Record<string, unknown>;
+  ProductGroupKey: Record<string, unknown>;
   ProductInput: Record<string, unknown>;
+  ProductMaxima: Record<string, unknown>;
+  ProductMinima: Record<string, unknown>;
   ProductPatch: Record<string, unknown>;
+  ProductSums: Record<string, unknown>;
   Query: Record<PropertyKey, never>;
   Review: Record<string, unknown>;
+  ReviewAggregate: Record<string, unknown>;
+  ReviewAverages: Record<string, unknown>;
+  ReviewGroup: Record<string, unknown>;
+  ReviewGroupKey: Record<string, unknown>;
   ReviewInput: Record<string, unknown>;
+  ReviewMaxima: Record<string, unknown>;
+  ReviewMinima: Record<string, unknown>;
   ReviewPatch: Record<string, unknown>;
+  ReviewSums: Record<string, unknown>;
   String: Record<string, unknown>;
 };
 
@@ -471,6 +774,7 @@ export type CategoryResolvers<ContextType = GatewayContext, ParentType extends R
   id?: Resolver<ResolversTypes['ID'], ParentType, ContextType>;
   name?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
   products?: Resolver<Array<ResolversTypes['Product']>, ParentType, ContextType, RequireFields<CategoryProductsArgs, 'first'>>;
+  productsAggregate?: Resolver<ResolversTypes['ProductAggregate'], ParentType, ContextType>;
 };
 
 export type CustomerResolvers<ContextType = GatewayContext, ParentType extends ResolversParentTypes['Customer'] = ResolversParentTypes['Customer']> = {
@@ -480,6 +784,7 @@ export type CustomerResolvers<ContextType = GatewayContext, ParentType extends R
   name?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
   orderCount?: Resolver<ResolversTypes['Int'], ParentType, ContextType>;
   orders?: Resolver<Array<ResolversTypes['Order']>, ParentType, ContextType, RequireFields<CustomerOrdersArgs, 'first'>>;
+  ordersAggregate?: Resolver<ResolversTypes['OrderAggregate'], ParentType, ContextType, Partial<CustomerOrdersAggregateArgs>>;
   tier?: Resolver<ResolversTypes['Tier'], ParentType, ContextType>;
 };
 
@@ -510,9 +815,50 @@ export type OrderResolvers<ContextType = GatewayContext, ParentType extends Reso
   total?: Resolver<ResolversTypes['Float'], ParentType, ContextType>;
 };
 
+export type OrderAggregateResolvers<ContextType = GatewayContext, ParentType extends ResolversParentTypes['OrderAggregate'] = ResolversParentTypes['OrderAggregate']> = {
+  avg?: Resolver<ResolversTypes['OrderAverages'], ParentType, ContextType>;
+  count?: Resolver<ResolversTypes['Int'], ParentType, ContextType>;
+  groupBy?: Resolver<Array<ResolversTypes['OrderGroup']>, ParentType, ContextType, RequireFields<OrderAggregateGroupByArgs, 'by' | 'first' | 'order'>>;
+  max?: Resolver<ResolversTypes['OrderMaxima'], ParentType, ContextType>;
+  min?: Resolver<ResolversTypes['OrderMinima'], ParentType, ContextType>;
+  sum?: Resolver<ResolversTypes['OrderSums'], ParentType, ContextType>;
+};
+
+export type OrderAveragesResolvers<ContextType = GatewayContext, ParentType extends ResolversParentTypes['OrderAverages'] = ResolversParentTypes['OrderAverages']> = {
+  total?: Resolver<Maybe<ResolversTypes['Float']>, ParentType, ContextType>;
+};
+
+export type OrderGroupResolvers<ContextType = GatewayContext, ParentType extends ResolversParentTypes['OrderGroup'] = ResolversParentTypes['OrderGroup']> = {
+  avg?: Resolver<ResolversTypes['OrderAverages'], ParentType, ContextType>;
+  count?: Resolver<ResolversTypes['Int'], ParentType, ContextType>;
+  key?: Resolver<ResolversTypes['OrderGroupKey'], ParentType, ContextType>;
+  max?: Resolver<ResolversTypes['OrderMaxima'], ParentType, ContextType>;
+  min?: Resolver<ResolversTypes['OrderMinima'], ParentType, ContextType>;
+  sum?: Resolver<ResolversTypes['OrderSums'], ParentType, ContextType>;
+};
+
+export type OrderGroupKeyResolvers<ContextType = GatewayContext, ParentType extends ResolversParentTypes['OrderGroupKey'] = ResolversParentTypes['OrderGroupKey']> = {
+  customer?: Resolver<Maybe<ResolversTypes['ID']>, ParentType, ContextType>;
+  status?: Resolver<Maybe<ResolversTypes['OrderStatus']>, ParentType, ContextType>;
+};
+
 export type OrderLineResolvers<ContextType = GatewayContext, ParentType extends ResolversParentTypes['OrderLine'] = ResolversParentTypes['OrderLine']> = {
   product?: Resolver<Maybe<ResolversTypes['Product']>, ParentType, ContextType>;
   quantity?: Resolver<ResolversTypes['Int'], ParentType, ContextType>;
+};
+
+export type OrderMaximaResolvers<ContextType = GatewayContext, ParentType extends ResolversParentTypes['OrderMaxima'] = ResolversParentTypes['OrderMaxima']> = {
+  placedAt?: Resolver<Maybe<ResolversTypes['DateTime']>, ParentType, ContextType>;
+  total?: Resolver<Maybe<ResolversTypes['Float']>, ParentType, ContextType>;
+};
+
+export type OrderMinimaResolvers<ContextType = GatewayContext, ParentType extends ResolversParentTypes['OrderMinima'] = ResolversParentTypes['OrderMinima']> = {
+  placedAt?: Resolver<Maybe<ResolversTypes['DateTime']>, ParentType, ContextType>;
+  total?: Resolver<Maybe<ResolversTypes['Float']>, ParentType, ContextType>;
+};
+
+export type OrderSumsResolvers<ContextType = GatewayContext, ParentType extends ResolversParentTypes['OrderSums'] = ResolversParentTypes['OrderSums']> = {
+  total?: Resolver<ResolversTypes['Float'], ParentType, ContextType>;
 };
 
 export type ProductResolvers<ContextType = GatewayContext, ParentType extends ResolversParentTypes['Product'] = ResolversParentTypes['Product']> = {
@@ -523,7 +869,46 @@ export type ProductResolvers<ContextType = GatewayContext, ParentType extends Re
   recentReviews?: Resolver<Array<ResolversTypes['Review']>, ParentType, ContextType>;
   reviewCount?: Resolver<ResolversTypes['Int'], ParentType, ContextType>;
   reviews?: Resolver<Array<ResolversTypes['Review']>, ParentType, ContextType, RequireFields<ProductReviewsArgs, 'first'>>;
+  reviewsAggregate?: Resolver<ResolversTypes['ReviewAggregate'], ParentType, ContextType>;
   sku?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
+};
+
+export type ProductAggregateResolvers<ContextType = GatewayContext, ParentType extends ResolversParentTypes['ProductAggregate'] = ResolversParentTypes['ProductAggregate']> = {
+  avg?: Resolver<ResolversTypes['ProductAverages'], ParentType, ContextType>;
+  count?: Resolver<ResolversTypes['Int'], ParentType, ContextType>;
+  groupBy?: Resolver<Array<ResolversTypes['ProductGroup']>, ParentType, ContextType, RequireFields<ProductAggregateGroupByArgs, 'by' | 'first' | 'order'>>;
+  max?: Resolver<ResolversTypes['ProductMaxima'], ParentType, ContextType>;
+  min?: Resolver<ResolversTypes['ProductMinima'], ParentType, ContextType>;
+  sum?: Resolver<ResolversTypes['ProductSums'], ParentType, ContextType>;
+};
+
+export type ProductAveragesResolvers<ContextType = GatewayContext, ParentType extends ResolversParentTypes['ProductAverages'] = ResolversParentTypes['ProductAverages']> = {
+  price?: Resolver<Maybe<ResolversTypes['Float']>, ParentType, ContextType>;
+};
+
+export type ProductGroupResolvers<ContextType = GatewayContext, ParentType extends ResolversParentTypes['ProductGroup'] = ResolversParentTypes['ProductGroup']> = {
+  avg?: Resolver<ResolversTypes['ProductAverages'], ParentType, ContextType>;
+  count?: Resolver<ResolversTypes['Int'], ParentType, ContextType>;
+  key?: Resolver<ResolversTypes['ProductGroupKey'], ParentType, ContextType>;
+  max?: Resolver<ResolversTypes['ProductMaxima'], ParentType, ContextType>;
+  min?: Resolver<ResolversTypes['ProductMinima'], ParentType, ContextType>;
+  sum?: Resolver<ResolversTypes['ProductSums'], ParentType, ContextType>;
+};
+
+export type ProductGroupKeyResolvers<ContextType = GatewayContext, ParentType extends ResolversParentTypes['ProductGroupKey'] = ResolversParentTypes['ProductGroupKey']> = {
+  category?: Resolver<Maybe<ResolversTypes['ID']>, ParentType, ContextType>;
+};
+
+export type ProductMaximaResolvers<ContextType = GatewayContext, ParentType extends ResolversParentTypes['ProductMaxima'] = ResolversParentTypes['ProductMaxima']> = {
+  price?: Resolver<Maybe<ResolversTypes['Float']>, ParentType, ContextType>;
+};
+
+export type ProductMinimaResolvers<ContextType = GatewayContext, ParentType extends ResolversParentTypes['ProductMinima'] = ResolversParentTypes['ProductMinima']> = {
+  price?: Resolver<Maybe<ResolversTypes['Float']>, ParentType, ContextType>;
+};
+
+export type ProductSumsResolvers<ContextType = GatewayContext, ParentType extends ResolversParentTypes['ProductSums'] = ResolversParentTypes['ProductSums']> = {
+  price?: Resolver<ResolversTypes['Float'], ParentType, ContextType>;
 };
 
 export type QueryResolvers<ContextType = GatewayContext, ParentType extends ResolversParentTypes['Query'] = ResolversParentTypes['Query']> = {
@@ -534,9 +919,11 @@ export type QueryResolvers<ContextType = GatewayContext, ParentType extends Reso
   customers?: Resolver<Array<ResolversTypes['Customer']>, ParentType, ContextType, RequireFields<QueryCustomersArgs, 'first'>>;
   order?: Resolver<Maybe<ResolversTypes['Order']>, ParentType, ContextType, RequireFields<QueryOrderArgs, 'id'>>;
   orders?: Resolver<Array<ResolversTypes['Order']>, ParentType, ContextType, RequireFields<QueryOrdersArgs, 'first'>>;
+  ordersAggregate?: Resolver<ResolversTypes['OrderAggregate'], ParentType, ContextType, Partial<QueryOrdersAggregateArgs>>;
   product?: Resolver<Maybe<ResolversTypes['Product']>, ParentType, ContextType, RequireFields<QueryProductArgs, 'id'>>;
   productBySku?: Resolver<Maybe<ResolversTypes['Product']>, ParentType, ContextType, RequireFields<QueryProductBySkuArgs, 'sku'>>;
   products?: Resolver<Array<ResolversTypes['Product']>, ParentType, ContextType, RequireFields<QueryProductsArgs, 'first'>>;
+  productsAggregate?: Resolver<ResolversTypes['ProductAggregate'], ParentType, ContextType, Partial<QueryProductsAggregateArgs>>;
 };
 
 export type ReviewResolvers<ContextType = GatewayContext, ParentType extends ResolversParentTypes['Review'] = ResolversParentTypes['Review']> = {
@@ -547,6 +934,46 @@ export type ReviewResolvers<ContextType = GatewayContext, ParentType extends Res
   text?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
 };
 
+export type ReviewAggregateResolvers<ContextType = GatewayContext, ParentType extends ResolversParentTypes['ReviewAggregate'] = ResolversParentTypes['ReviewAggregate']> = {
+  avg?: Resolver<ResolversTypes['ReviewAverages'], ParentType, ContextType>;
+  count?: Resolver<ResolversTypes['Int'], ParentType, ContextType>;
+  groupBy?: Resolver<Array<ResolversTypes['ReviewGroup']>, ParentType, ContextType, RequireFields<ReviewAggregateGroupByArgs, 'by' | 'first' | 'order'>>;
+  max?: Resolver<ResolversTypes['ReviewMaxima'], ParentType, ContextType>;
+  min?: Resolver<ResolversTypes['ReviewMinima'], ParentType, ContextType>;
+  sum?: Resolver<ResolversTypes['ReviewSums'], ParentType, ContextType>;
+};
+
+export type ReviewAveragesResolvers<ContextType = GatewayContext, ParentType extends ResolversParentTypes['ReviewAverages'] = ResolversParentTypes['ReviewAverages']> = {
+  rating?: Resolver<Maybe<ResolversTypes['Float']>, ParentType, ContextType>;
+};
+
+export type ReviewGroupResolvers<ContextType = GatewayContext, ParentType extends ResolversParentTypes['ReviewGroup'] = ResolversParentTypes['ReviewGroup']> = {
+  avg?: Resolver<ResolversTypes['ReviewAverages'], ParentType, ContextType>;
+  count?: Resolver<ResolversTypes['Int'], ParentType, ContextType>;
+  key?: Resolver<ResolversTypes['ReviewGroupKey'], ParentType, ContextType>;
+  max?: Resolver<ResolversTypes['ReviewMaxima'], ParentType, ContextType>;
+  min?: Resolver<ResolversTypes['ReviewMinima'], ParentType, ContextType>;
+  sum?: Resolver<ResolversTypes['ReviewSums'], ParentType, ContextType>;
+};
+
+export type ReviewGroupKeyResolvers<ContextType = GatewayContext, ParentType extends ResolversParentTypes['ReviewGroupKey'] = ResolversParentTypes['ReviewGroupKey']> = {
+  rating?: Resolver<Maybe<ResolversTypes['Int']>, ParentType, ContextType>;
+};
+
+export type ReviewMaximaResolvers<ContextType = GatewayContext, ParentType extends ResolversParentTypes['ReviewMaxima'] = ResolversParentTypes['ReviewMaxima']> = {
+  createdAt?: Resolver<Maybe<ResolversTypes['DateTime']>, ParentType, ContextType>;
+  rating?: Resolver<Maybe<ResolversTypes['Int']>, ParentType, ContextType>;
+};
+
+export type ReviewMinimaResolvers<ContextType = GatewayContext, ParentType extends ResolversParentTypes['ReviewMinima'] = ResolversParentTypes['ReviewMinima']> = {
+  createdAt?: Resolver<Maybe<ResolversTypes['DateTime']>, ParentType, ContextType>;
+  rating?: Resolver<Maybe<ResolversTypes['Int']>, ParentType, ContextType>;
+};
+
+export type ReviewSumsResolvers<ContextType = GatewayContext, ParentType extends ResolversParentTypes['ReviewSums'] = ResolversParentTypes['ReviewSums']> = {
+  rating?: Resolver<ResolversTypes['Float'], ParentType, ContextType>;
+};
+
 export type Resolvers<ContextType = GatewayContext> = {
   Address?: AddressResolvers<ContextType>;
   Category?: CategoryResolvers<ContextType>;
@@ -554,9 +981,30 @@ export type Resolvers<ContextType = GatewayContext> = {
   DateTime?: GraphQLScalarType;
   Mutation?: MutationResolvers<ContextType>;
   Order?: OrderResolvers<ContextType>;
+  OrderAggregate?: OrderAggregateResolvers<ContextType>;
+  OrderAverages?: OrderAveragesResolvers<ContextType>;
+  OrderGroup?: OrderGroupResolvers<ContextType>;
+  OrderGroupKey?: OrderGroupKeyResolvers<ContextType>;
   OrderLine?: OrderLineResolvers<ContextType>;
+  OrderMaxima?: OrderMaximaResolvers<ContextType>;
+  OrderMinima?: OrderMinimaResolvers<ContextType>;
+  OrderSums?: OrderSumsResolvers<ContextType>;
   Product?: ProductResolvers<ContextType>;
+  ProductAggregate?: ProductAggregateResolvers<ContextType>;
+  ProductAverages?: ProductAveragesResolvers<ContextType>;
+  ProductGroup?: ProductGroupResolvers<ContextType>;
+  ProductGroupKey?: ProductGroupKeyResolvers<ContextType>;
+  ProductMaxima?: ProductMaximaResolvers<ContextType>;
+  ProductMinima?: ProductMinimaResolvers<ContextType>;
+  ProductSums?: ProductSumsResolvers<ContextType>;
   Query?: QueryResolvers<ContextType>;
   Review?: ReviewResolvers<ContextType>;
+  ReviewAggregate?: ReviewAggregateResolvers<ContextType>;
+  ReviewAverages?: ReviewAveragesResolvers<ContextType>;
+  ReviewGroup?: ReviewGroupResolvers<ContextType>;
+  ReviewGroupKey?: ReviewGroupKeyResolvers<ContextType>;
+  ReviewMaxima?: ReviewMaximaResolvers<ContextType>;
+  ReviewMinima?: ReviewMinimaResolvers<ContextType>;
+  ReviewSums?: ReviewSumsResolvers<ContextType>;
 };
 

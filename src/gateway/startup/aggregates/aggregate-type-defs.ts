@@ -15,15 +15,17 @@ interface TargetFigures {
  * union: any list of `T` can add up any stored field of it). A name the fields or lists don't resolve
  * to a known field is left out here; the startup checks (build-aggregate-fields.ts) report it. Undefined
  * when no field declares `@aggregate`, or when the documents already define the types (an SDL written
- * with a copy of them keeps its own).
+ * with a copy of them keeps its own; the startup checks refuse one that is not docjoin's).
  */
 export function aggregateTypeDefs(documents: readonly DocumentNode[]): string | undefined {
   const fieldsByType = objectFields(documents);
   const targets = new Map<string, TargetFigures>();
+  const declaredReturns = new Set<string>();
   for (const fields of fieldsByType.values()) {
     for (const field of fields) {
       const directive = field.directives?.find((node) => node.name.value === 'aggregate');
       if (!directive) continue;
+      declaredReturns.add(namedType(field.type));
       const of = stringArgument(directive.arguments, 'of');
       const list = fields.find((candidate) => candidate.name.value === of);
       const target = list && listTarget(namedType(list.type), fieldsByType);
@@ -42,12 +44,16 @@ export function aggregateTypeDefs(documents: readonly DocumentNode[]): string | 
       }
     }
   }
-  if (targets.size === 0) return undefined;
+  if (declaredReturns.size === 0) return undefined;
   const defined = new Set(documents.flatMap((document) => document.definitions.flatMap((definition) => ('name' in definition && definition.name ? [definition.name.value] : []))));
-  const sdl = [...targets].filter(([target]) => !defined.has(aggregateTypeNames(target).aggregate)).map(([target, entry]) => targetTypeDefs(target, entry));
-  if (sdl.length === 0) return undefined;
-  if (!defined.has(GROUP_ORDER_ENUM)) sdl.unshift(groupOrderTypeDefs());
-  return sdl.join('\n');
+  const generated = [...targets].filter(([target]) => !defined.has(aggregateTypeNames(target).aggregate));
+  const sdl = generated.map(([target, entry]) => targetTypeDefs(target, entry));
+  if (sdl.length > 0 && !defined.has(GROUP_ORDER_ENUM)) sdl.unshift(groupOrderTypeDefs());
+  // A field whose list or type is wrong still gets a type, so the schema builds and the startup checks
+  // report the mistake in their words rather than graphql's "Unknown type".
+  const made = new Set(generated.map(([target]) => aggregateTypeNames(target).aggregate));
+  for (const name of declaredReturns) if (!defined.has(name) && !made.has(name)) sdl.push(`type ${name} {\n  count: Int!\n}`);
+  return sdl.length === 0 ? undefined : sdl.join('\n');
 }
 
 function targetTypeDefs(target: string, { figures, keys }: TargetFigures): string {

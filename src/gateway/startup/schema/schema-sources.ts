@@ -38,9 +38,9 @@ export function schemaFilePaths(paths: readonly string[], baseDir: string): stri
 }
 
 /**
- * `typeDefs` with what docjoin provides added in front: its directive definitions, unless they already
- * define `@collection` (an SDL written against an older copy keeps its own), the `DateTime` scalar
- * when they use it without defining it, and the types their `@aggregate` fields return.
+ * `typeDefs` with what docjoin provides: in front, its directive definitions, unless they already
+ * define `@collection` (an SDL written against an older copy keeps its own), and the `DateTime` scalar
+ * when they use it without defining it; behind, the types their `@aggregate` fields return.
  */
 export function withDirectiveTypeDefs(typeDefs: string | readonly string[]): string[] {
   const sources = typeof typeDefs === 'string' ? [typeDefs] : [...typeDefs];
@@ -49,8 +49,9 @@ export function withDirectiveTypeDefs(typeDefs: string | readonly string[]): str
     document.definitions.some((definition) => definition.kind === Kind.DIRECTIVE_DEFINITION && definition.name.value === 'collection'),
   );
   const aggregates = aggregateTypeDefs(documents);
-  const provided = [...(definesDirectives ? [] : [directiveTypeDefs]), ...(needsDateTime(documents) ? [dateTimeTypeDefs] : []), ...(aggregates ? [aggregates] : [])];
-  return [...provided, ...sources];
+  const provided = [...(definesDirectives ? [] : [directiveTypeDefs]), ...(needsDateTime(documents) ? [dateTimeTypeDefs] : [])];
+  // After the sources: the public schema prints types in the order they come.
+  return [...provided, ...sources, ...(aggregates ? [aggregates] : [])];
 }
 
 function needsDateTime(documents: readonly DocumentNode[]): boolean {

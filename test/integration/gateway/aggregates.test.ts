@@ -1,0 +1,127 @@
+import { Decimal128, Long, ObjectId } from 'mongodb';
+import { startDemoGateway, type DemoGateway } from './support/demo-gateway';
+import { startSdlGateway, type SdlGateway } from '../../support/sdl-gateway';
+
+/**
+ * `@aggregate` on the demo (comments per post, tasks done per person), every figure computed again from
+ * the documents the raw driver reads and every round trip exact; and sums that stay exact over
+ * Decimal128 and Long values.
+ */
+let demo: DemoGateway;
+beforeAll(async () => {
+  demo = await startDemoGateway({ scale: 0.05 });
+}, 120_000);
+afterAll(() => demo?.stop());
+
+const db = () => demo.mongo.client.db(demo.dbName);
+
+async function run(query: string) {
+  const result = await demo.gateway.execute({ query });
+  expect(result.errors).toBeUndefined();
+  return { data: result.data as Record<string, unknown>, cost: result.cost! };
+}
+
+describe('comments per post', () => {
+  it('reads a bare count from Post.commentCount: no command beyond the posts', async () => {
+    const posts = await db().collection('posts').find({}, { sort: { _id: 1 }, limit: 5 }).toArray();
+    const comments = await db().collection('comments').find({ postId: { $in: posts.map((post) => post._id) } }).toArray();
+    const { data, cost } = await run('{ posts(first: 5) { title commentsAggregate { count } } }');
+    expect(data).toEqual({ posts: posts.map((post) => ({ title: post.title, commentsAggregate: { count: comments.filter((comment) => comment.postId.equals(post._id)).length } })) });
+    expect(cost).toMatchObject({ roundTrips: 1, estimatedRoundTrips: 1 });
+    expect(cost.fields['Post.commentsAggregate']).toEqual({ strategy: 'embedded', roundTrips: 0, documents: 0, keys: 0 });
+  });
+
+  it('computes the newest comment and the most active commenters of every post in ONE aggregate', async () => {
+    const posts = await db().collection('posts').find({}, { sort: { _id: 1 }, limit: 5 }).toArray();
+    const comments = await db().collection('comments').find({ postId: { $in: posts.map((post) => post._id) } }).toArray();
+    expect(comments.length).toBeGreaterThan(5);
+    const { data, cost } = await run('{ posts(first: 5) { commentsAggregate { count max { createdAt } groupBy(by: [AUTHOR], first: 2, order: COUNT_DESC) { key { author } count } } } }');
+    expect(data).toEqual({
+      posts: posts.map((post) => {
+        const own = comments.filter((comment) => comment.postId.equals(post._id));
+        const perAuthor = new Map<string, number>();
+        for (const comment of own) perAuthor.set(comment.author, (perAuthor.get(comment.author) ?? 0) + 1);
+        const newest = own.map((comment) => comment.createdAt as Date).sort((a, b) => b.getTime() - a.getTime())[0];
+        return {
+          commentsAggregate: {
+            count: own.length,
+            max: { createdAt: newest ? newest.toISOString() : null },
+            groupBy: [...perAuthor]
+              .sort(([a, countA], [b, countB]) => countB - countA || (a < b ? -1 : 1))
+              .slice(0, 2)
+              .map(([author, count]) => ({ key: { author }, count })),
+          },
+        };
+      }),
+    });
+    expect(cost).toMatchObject({ roundTrips: 2, estimatedRoundTrips: 2 });
+    expect(cost.collections.comments).toEqual({ roundTrips: 1, documents: 1 });
+  });
+});
+
+describe('tasks done per person (the @inverse of Task.owner)', () => {
+  it('counts each person\'s tasks, filtered and grouped, from the tasks that name them as owner: one aggregate for both aliases', async () => {
+    const people = await db().collection('people').find({}, { sort: { _id: 1 }, limit: 10 }).toArray();
+    const tasks = await db().collection('tasks').find({ ownerId: { $in: people.map((person) => person._id) } }).toArray();
+    expect(new Set(tasks.map((task) => task.done))).toEqual(new Set([true, false]));
+    const { data, cost } = await run('{ people(first: 10) { firstName done: tasksAggregate(done: true) { count } all: tasksAggregate { count min { due } groupBy(by: [DONE]) { key { done } count } } } }');
+    expect(data).toEqual({
+      people: people.map((person) => {
+        const own = tasks.filter((task) => task.ownerId.equals(person._id));
+        const due = own.map((task) => task.due as Date).sort((a, b) => a.getTime() - b.getTime())[0];
+        return {
+          firstName: person.firstName,
+          done: { count: own.filter((task) => task.done).length },
+          all: {
+            count: own.length,
+            min: { due: due ? due.toISOString() : null },
+            groupBy: [false, true].filter((done) => own.some((task) => task.done === done)).map((done) => ({ key: { done }, count: own.filter((task) => task.done === done).length })),
+          },
+        };
+      }),
+    });
+    expect(cost).toMatchObject({ roundTrips: 2, estimatedRoundTrips: 2 });
+    expect(cost.collections.tasks).toEqual({ roundTrips: 1, documents: expect.any(Number) });
+  });
+
+  it('sends nothing for a selection of __typename only', async () => {
+    const { data, cost } = await run('{ people(first: 2) { tasksAggregate { __typename } } }');
+    expect(data).toEqual({ people: [{ tasksAggregate: { __typename: 'TaskAggregate' } }, { tasksAggregate: { __typename: 'TaskAggregate' } }] });
+    expect(cost).toMatchObject({ roundTrips: 1, estimatedRoundTrips: 1 });
+  });
+});
+
+describe('exact sums', () => {
+  let ledger: SdlGateway;
+  beforeAll(async () => {
+    ledger = await startSdlGateway({
+      dbPrefix: 'aggregate_sums',
+      typeDefs: /* GraphQL */ `
+        type Query {
+          entries(first: Int = 20, after: ID): [Entry!]! @list
+          entriesAggregate: EntryAggregate! @aggregate(of: "entries", fields: ["amount", "units"])
+        }
+        type Entry @collection(name: "entries") {
+          id: ID!
+          amount: Float!
+          units: Int!
+        }
+      `,
+      prepare: async (db) => {
+        await db.collection('entries').insertMany(
+          [0, 1, 2].map(() => ({ _id: new ObjectId(), amount: Decimal128.fromString('0.1'), units: Long.fromNumber(2 ** 31 - 1) })),
+        );
+      },
+    });
+  }, 60_000);
+  afterAll(() => ledger?.stop());
+
+  it('adds Decimal128 and Long values in MongoDB, exactly, and rounds the total once', async () => {
+    const result = await ledger.gateway.execute({ query: '{ entriesAggregate { count sum { amount units } avg { amount } } }' });
+    expect(result.errors).toBeUndefined();
+    // In doubles, 0.1 + 0.1 + 0.1 is 0.30000000000000004; three int32 maxima overflow int32.
+    expect(result.data).toEqual({ entriesAggregate: { count: 3, sum: { amount: 0.3, units: 3 * (2 ** 31 - 1) }, avg: { amount: 0.1 } } });
+    expect(0.1 + 0.1 + 0.1).not.toBe(0.3);
+  });
+});
+
