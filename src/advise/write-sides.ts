@@ -2,6 +2,7 @@ import type { IResolvers } from '@graphql-tools/utils';
 import { buildGatewaySchema, withDirectiveTypeDefs, type MutationWritePlans } from '../gateway';
 import { addSnapshotSdl } from '../schema-edits/add-snapshot-sdl';
 import { dropSnapshotSdl, widenSnapshotSdl, type SchemaFile } from '../schema-edits/snapshot-sdl-change';
+import { addCounterSdl } from '../schema-edits/derived-field-sdl';
 import type { StorageChange, WriteSide, WriteSides } from './recommend/write-effect';
 
 /** What the write rules are built from: the project's schema files, resolvers and hand-written write plans. */
@@ -35,16 +36,28 @@ export function writeSidesOf(project: WriteSidesProject): WriteSides | string {
 function afterChange(project: WriteSidesProject, before: WriteSide, change: StorageChange): WriteSide | string {
   let edits: readonly SchemaFile[];
   try {
-    edits =
-      change.kind === 'widen-snapshot'
-        ? [widenSnapshotSdl(project.files, change.coordinate, change.fields)]
-        : change.kind === 'add-snapshot'
-          ? addSnapshotSdl(project.files, before.model.storageMap, change.coordinate, change.fields, undefined).edits
-          : [dropSnapshotSdl(project.files, change.coordinate)];
+    edits = editsOf(project, before, change);
   } catch (error) {
     return oneLine(error);
   }
   return build(project, project.files.map((source) => edits.find((edit) => edit.file === source.file) ?? source), 'the schema after the change');
+}
+
+function editsOf(project: WriteSidesProject, before: WriteSide, change: StorageChange): readonly SchemaFile[] {
+  switch (change.kind) {
+    case 'widen-snapshot':
+      return [widenSnapshotSdl(project.files, change.coordinate, change.fields)];
+    case 'add-snapshot':
+      return addSnapshotSdl(project.files, before.model.storageMap, change.coordinate, change.fields, undefined).edits;
+    case 'drop-snapshot':
+      return [dropSnapshotSdl(project.files, change.coordinate)];
+    case 'add-counter':
+      return [addCounterSdl(project.files, change.counter, change.coordinate)];
+    default: {
+      const never: never = change;
+      throw new Error(`unknown storage change ${JSON.stringify(never)}`);
+    }
+  }
 }
 
 function build(project: WriteSidesProject, files: readonly SchemaFile[], what: string): WriteSide | string {

@@ -9,7 +9,8 @@ export class AdviceFileError extends Error {
 
 /**
  * The change `docjoin advise --json FILE` recommends for `coordinate`: widen-snapshot or add-snapshot
- * (to its `snapshotFields`), or drop-snapshot. Any other advice changes nothing this command migrates.
+ * (to its `snapshotFields`), drop-snapshot, or add-counter (its `counterField`, counting the list). Any
+ * other advice changes nothing this command migrates.
  */
 export function readAdvice(file: string, coordinate: string): Exclude<MigrationRequest, { kind: 'advice' }> {
   let parsed: unknown;
@@ -30,9 +31,12 @@ export function readAdvice(file: string, coordinate: string): Exclude<MigrationR
     }
     case 'drop-snapshot':
       return { kind: 'drop-snapshot', coordinate };
+    case 'add-counter':
+      if (typeof advice.counterField !== 'string') throw new AdviceFileError(`--advice ${file}: the add-counter advice for ${coordinate} has no counterField`);
+      return { kind: 'add-counter', coordinate: advice.counterField, of: coordinate };
     default: {
       const rejected = advice.rejected ? `; advise considered ${advice.rejected.kind} and did not give it: ${advice.rejected.because}` : '';
-      throw new AdviceFileError(`--advice ${file}: the advice for ${coordinate} is ${advice.kind} (${advice.change})${rejected}; migrate applies widen-snapshot, add-snapshot and drop-snapshot`);
+      throw new AdviceFileError(`--advice ${file}: the advice for ${coordinate} is ${advice.kind} (${advice.change})${rejected}; migrate applies widen-snapshot, add-snapshot, drop-snapshot and add-counter`);
     }
   }
 }

@@ -18,7 +18,9 @@ export type AdviceKind =
   /** Bound the embedded array (the subset pattern): keep the newest entries, reference the rest. */
   | 'bound-array'
   /** Stop embedding: the children belong in their own collection, pointing at the parent. */
-  | 'stop-embedding';
+  | 'stop-embedding'
+  /** Keep a `@counter` of the list in the parent: its aggregates read a bare count far more often than children come and go. */
+  | 'add-counter';
 
 /**
  * The anti-patterns MongoDB's Atlas advisor names, when the data shows them; and `broadcast-join`: a
@@ -85,6 +87,8 @@ export interface FieldAdvice {
   readonly evidence: readonly string[];
   /** For a snapshot change: the `fields` the snapshot should copy. */
   readonly snapshotFields?: readonly string[];
+  /** For `add-counter`: the counter field to declare (`Category.productsCount`). */
+  readonly counterField?: string;
   /** For `bound-array`: the suggested `@join(limit:)`. */
   readonly suggestedLimit?: number;
   /** For a snapshot change that copies fields looking like personal data (personal-data.ts): which, and where to. */

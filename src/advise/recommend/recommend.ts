@@ -5,6 +5,7 @@ import type { AdviceReport, AntiPattern, FieldAdvice } from './advice-types';
 import { arrayAdvice, isUnboundedArray } from './array-advice';
 import { describeStorage } from './describe-storage';
 import { joinAdvice } from './join-advice';
+import { counterAdvice } from './counter-advice';
 import { describePersonalFields } from './personal-data';
 import { priceChange } from './price-change';
 import { RULES } from './rules-of-thumb';
@@ -66,7 +67,8 @@ function adviseField(field: RelationField, input: AdviceInput, workload: Workloa
   }
   // The first change that pays is given; when none does, the first one considered is kept as rejected.
   let rejected: FieldAdvice['rejected'];
-  for (const candidate of [snapshotAdvice(field, input.storageMap, workload, thresholds), joinAdvice(field, input.storageMap, workload, thresholds)]) {
+  const candidates = [snapshotAdvice(field, input.storageMap, workload, thresholds), joinAdvice(field, input.storageMap, workload, thresholds), counterAdvice(field, input.storageMap, workload, thresholds)];
+  for (const candidate of candidates) {
     if (!candidate) continue;
     const { storage: _storage, roundTripsPer1000Queries: _reads, queryRoundTrips: _trips, ...advice } = candidate;
     const priced = priceChange(candidate, workload, input.workload, input.writeSides, input.statistics, thresholds);

@@ -10,4 +10,5 @@ export const RULES = {
   dropSnapshot: 'denormalize only when the read-to-write ratio is high: here each read saved costs many copies rewritten',
   boundArray: 'arrays must not grow without bound: keep the newest entries embedded (the subset pattern), reference the rest',
   stopEmbedding: 'high-cardinality children reference their parent: embedding them bloats the parent toward the 16 MB limit',
+  addCounter: 'precompute what is read far more often than it changes (the computed pattern): a count kept in the parent saves counting the children on every read',
 } as const;

@@ -11,7 +11,9 @@ export interface WriteSide {
 /** A storage change the advice may make, as docjoin migrate would apply it. */
 export type StorageChange =
   | { readonly kind: 'widen-snapshot' | 'add-snapshot'; readonly coordinate: string; readonly fields: readonly string[] }
-  | { readonly kind: 'drop-snapshot'; readonly coordinate: string };
+  | { readonly kind: 'drop-snapshot'; readonly coordinate: string }
+  /** `counter`: the new `@counter(of: coordinate)` field's coordinate. */
+  | { readonly kind: 'add-counter'; readonly coordinate: string; readonly counter: string };
 
 /** The schema as it is, and as it would be after a change (or the one line saying why it would not start). */
 export interface WriteSides {
@@ -64,6 +66,8 @@ export function predictWrites(change: StorageChange, sides: WriteSides, workload
       writes += delta.writes;
     });
   }
+  // A counter's writes each move one parent; a snapshot's rewrite its copies.
+  if (change.kind === 'add-counter') return { reads, writes, documents: writes, evidence: [] };
   const copies = copiesDelta(change.coordinate, before.model, after.model, workload, statistics);
   return { reads, writes, documents: copies.documents, evidence: copies.evidence };
 }

@@ -4,6 +4,7 @@ import { buildClientSchema, introspectionFromSchema, Kind, parse, printSchema, v
 import { rootResolvers } from '../../../resolvers';
 import { PUBLIC_SCHEMA_HEADER, printPublicSchema, stripStorageDirectives } from '../../../src/codegen/public-schema';
 import { buildGatewaySchema } from '../../../src/gateway/startup/schema/build-gateway-schema';
+import { aggregateTypeDefs } from '../../../src/gateway/startup/aggregates/aggregate-type-defs';
 import { DEMO_DIR, demoTypeDefs } from '../../support/demo-project';
 
 const publicSchemaText = readFileSync(resolve(DEMO_DIR, 'schema.public.graphql'), 'utf8');
@@ -50,9 +51,11 @@ describe('schema.public.graphql', () => {
     expect(publicSchemaText).not.toMatch(/@(collection|path|embedded|join|snapshot|read)\b|ReadStrategy/);
   });
 
-  it('has every type of the domain with the same fields and union members, and nothing else but the DateTime docjoin provides', () => {
+  it('has every type of the domain with the same fields and union members, and nothing else but what docjoin provides: DateTime and the aggregate types', () => {
     expect(typeShapes(domain).has('DateTime')).toBe(false);
-    const expected = new Map([['DateTime', []], ...typeShapes(domain)]);
+    const generated = typeShapes(parse(aggregateTypeDefs([domain])!));
+    expect([...generated.keys()]).toEqual(expect.arrayContaining(['CommentAggregate', 'TaskAggregate', 'TaskGroup', 'AggregateGroupOrder']));
+    const expected = new Map([['DateTime', []], ...typeShapes(domain), ...generated]);
     expect([...expected.keys()]).toEqual(expect.arrayContaining(DEMO_TYPES));
     expect(typeShapes(publicSchema)).toEqual(expected);
   });

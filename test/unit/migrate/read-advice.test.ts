@@ -15,7 +15,7 @@ describe('readAdvice', () => {
     const because = 'on the recorded workload it costs 12 ms of MongoDB commands more than it saves (+3% of 400); a change must save more than 1% (minNetSavingShare)';
     writeFileSync(file, JSON.stringify({ advice: { fields: [{ coordinate: 'Review.product', kind: 'keep', change: 'keep the current shape', rejected: { kind: 'add-snapshot', because } }] } }));
     expect(() => readAdvice(file, 'Review.product')).toThrow(
-      new AdviceFileError(`--advice ${file}: the advice for Review.product is keep (keep the current shape); advise considered add-snapshot and did not give it: ${because}; migrate applies widen-snapshot, add-snapshot and drop-snapshot`),
+      new AdviceFileError(`--advice ${file}: the advice for Review.product is keep (keep the current shape); advise considered add-snapshot and did not give it: ${because}; migrate applies widen-snapshot, add-snapshot, drop-snapshot and add-counter`),
     );
   });
 });

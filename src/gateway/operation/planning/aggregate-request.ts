@@ -32,6 +32,11 @@ export interface AggregateRequest {
   readonly filter: StoredDocument | undefined;
   /** Tells requests apart in loader keys: same signature, same pipeline for the same parents. */
   readonly signature: string;
+  /**
+   * What it reads, for workload capture, sorted: `count`, `sum.total`…, `groupBy`, and `filtered` when
+   * a filter is given. `['count']` alone is what a `@counter` of the list would answer.
+   */
+  readonly reads: readonly string[];
 }
 
 const FIGURES = ['sum', 'avg', 'min', 'max'] as const;
@@ -52,7 +57,14 @@ export function planAggregateRequest(aggregate: AggregateField, step: FieldStep,
     }
   }
   const signature = JSON.stringify([filter ?? null, totals && figureSignature(totals), groups.map((group) => [group.responseKey, group.by.map((key) => key.value), group.first, group.order, figureSignature(group)])]);
-  return { totals, groups, filter, signature };
+  const reads = Object.freeze(
+    [...new Set([...(totals ? figureNames(totals) : []), ...groups.flatMap((group) => ['groupBy', ...figureNames(group)]), ...(filter ? ['filtered'] : [])])].sort(),
+  );
+  return { totals, groups, filter, signature, reads };
+}
+
+function figureNames(figures: FigureSelection): string[] {
+  return [...(figures.count ? ['count'] : []), ...FIGURES.flatMap((name) => figures[name].map((figure) => `${name}.${figure.fieldName}`))];
 }
 
 function groupSelection(aggregate: AggregateField, step: FieldStep, variableValues: Readonly<Record<string, unknown>>): GroupSelection {

@@ -27,7 +27,9 @@ export function createAggregateResolver(aggregate: AggregateField): GraphQLField
         return counted;
       }
     }
-    context.ledger.field(aggregate.coordinate, 'join').keys(1);
+    const cost = context.ledger.field(aggregate.coordinate, 'join');
+    cost.keys(1);
+    cost.selection(request.reads);
     return context.loaders.figures(aggregate, request).load({ parentKey });
   };
 }

@@ -15,7 +15,7 @@ import {
 import { StorageConfigError } from '../../errors/internal-errors';
 import { buildRootFields } from './build-root-fields';
 import { readConnectionTypes, type ConnectionTypes } from './connection-type';
-import { aggregateValueTypes, buildAggregateFields, declaresAggregate } from '../aggregates/build-aggregate-fields';
+import { aggregateValueTypes, buildAggregateFields, declaresAggregate } from './build-aggregate-fields';
 import { condition, orderByArgument } from './list-arguments';
 import { parseSort } from './parse-sort';
 import { readCollection, readEmbedded, readJoin, readPath, readRead, readSnapshot, type JoinDirective } from './read-directives';

@@ -147,3 +147,24 @@ export function readAccess(schema: GraphQLSchema, type: GraphQLObjectType): read
     via: (args.via as string[] | undefined) ?? [],
   }));
 }
+
+export interface CounterDirective { readonly of: string }
+export interface InverseDirective { readonly of: string }
+
+/**
+ * The write-rule directives `@counter(of:)` and `@inverse(of:)`. A schema that does not define them (an
+ * SDL bringing its own older copy of the definitions) simply has no rules of that kind.
+ */
+export function readCounter(schema: GraphQLSchema, field: GraphQLField<unknown, unknown>): CounterDirective | undefined {
+  return readOf(schema, field, 'counter');
+}
+
+export function readInverse(schema: GraphQLSchema, field: GraphQLField<unknown, unknown>): InverseDirective | undefined {
+  return readOf(schema, field, 'inverse');
+}
+
+function readOf(schema: GraphQLSchema, field: GraphQLField<unknown, unknown>, name: string): { of: string } | undefined {
+  if (!schema.getDirective(name)) return undefined;
+  const args = readArgs(schema, field, name);
+  return args && { of: requiredString(args, 'of', name) };
+}

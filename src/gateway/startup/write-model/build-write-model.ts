@@ -3,7 +3,7 @@ import { getNamedType, isObjectType, type GraphQLObjectType, type GraphQLSchema 
 import { StorageConfigError } from '../../errors/internal-errors';
 import { buildStorageMap } from '../storage-map/build-storage-map';
 import type { JoinShape, RelationField, StorageMap } from '../storage-map/storage-map-types';
-import { readCounter, readInverse } from './write-directives';
+import { readCounter, readInverse } from '../storage-map/read-directives';
 import type { BoundedArray, CounterRule, CopiedField, InverseRule, PathSegment, SnapshotLocation, WriteModel } from './write-model-types';
 
 /** Embedded copies nest rarely; the walk stops here so a recursive type cannot loop. */

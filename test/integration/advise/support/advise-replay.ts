@@ -46,15 +46,15 @@ export interface AdviceReplay {
   /** What `docjoin advise --verbose` printed. */
   readonly printed: string;
   readonly recorded: WorkloadSummary;
-  /** One per widen-, add- and drop-snapshot advice given. */
+  /** One per widen-, add- and drop-snapshot and add-counter advice given. */
   readonly replays: readonly Replayed[];
 }
 
-const MIGRATED_KINDS = new Set(['widen-snapshot', 'add-snapshot', 'drop-snapshot']);
+const MIGRATED_KINDS = new Set(['widen-snapshot', 'add-snapshot', 'drop-snapshot', 'add-counter']);
 
 /**
  * The loop of issue 38, end to end: seed, record the workload through a gateway, `docjoin advise`
- * on it; then for each snapshot change given, seed again, `docjoin migrate --advice … --write` a copy of
+ * on it; then for each snapshot or counter change given, seed again, `docjoin migrate --advice … --write` a copy of
  * the project's schema, and record the same workload through a gateway serving the migrated schema.
  */
 export async function adviseAndReplay(mongo: TestMongo, project: ReplayProject): Promise<AdviceReplay> {
@@ -130,9 +130,9 @@ async function cli(argv: readonly string[], expected: readonly number[] = [0]): 
 
 /**
  * Each replayed change against its prediction, per 1,000 mutations (printed, `project` naming it): the
- * change in documents written within 10% of the change measured (predicting no change fails), and the
- * mutation round trips exact, as they follow from the write rules alone (the prediction is rounded to
- * 0.1 per 1,000).
+ * change in documents written within 10% of the change measured (a replay that changes nothing fails),
+ * and the mutation round trips exact, as they follow from the write rules alone (the prediction is
+ * rounded to 0.1 per 1,000), whether the change moves them or not.
  */
 export function expectPredictedWrites(replay: AdviceReplay, project: string): void {
   const before = mutationRates(replay.recorded);
@@ -146,7 +146,6 @@ export function expectPredictedWrites(replay: AdviceReplay, project: string): vo
     const change = { predicted: predicted.documentsWritten - before.documentsWritten, measured: measured.documentsWritten - before.documentsWritten };
     expect(change.measured).not.toBe(0);
     expect(Math.abs(change.predicted - change.measured)).toBeLessThanOrEqual(0.1 * Math.abs(change.measured));
-    expect(measured.roundTrips).not.toBe(before.roundTrips);
     expect(Math.abs(predicted.roundTrips - measured.roundTrips)).toBeLessThanOrEqual(0.05);
   }
 }

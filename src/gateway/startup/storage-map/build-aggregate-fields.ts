@@ -1,9 +1,8 @@
 import { getDirective } from '@graphql-tools/utils';
 import { getNamedType, isNonNullType, isObjectType, type GraphQLField, type GraphQLNamedType, type GraphQLObjectType, type GraphQLSchema } from 'graphql';
-import { readAggregate, type AggregateDirective } from '../storage-map/read-directives';
-import { readCounter, readInverse } from '../write-model/write-directives';
-import type { AggregateField, AggregateFigure, AggregateKey, RelationField, RootField, RootCondition, TypeStorage } from '../storage-map/storage-map-types';
-import { aggregateTypeNames, DATE_SCALARS, groupFieldValue, NUMERIC_SCALARS } from './aggregate-names';
+import { readAggregate, readCounter, readInverse, type AggregateDirective } from './read-directives';
+import type { AggregateField, AggregateFigure, AggregateKey, RelationField, RootField, RootCondition, TypeStorage } from './storage-map-types';
+import { aggregateTypeNames, DATE_SCALARS, groupFieldValue, NUMERIC_SCALARS } from '../aggregates/aggregate-names';
 
 /** The fields a generated `TAggregate` type may have (aggregate-type-defs.ts). */
 const AGGREGATE_TYPE_FIELDS = new Set(['count', 'sum', 'avg', 'min', 'max', 'groupBy']);
