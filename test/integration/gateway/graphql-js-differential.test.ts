@@ -1,5 +1,5 @@
 import { ApolloServer, HeaderMap } from '@apollo/server';
-import { getOperationAST, parse, validate, type GraphQLNamedType } from 'graphql';
+import { getOperationAST, parse, validate, visit, type DocumentNode, type GraphQLNamedType } from 'graphql';
 import { ObjectId, type Db, type MongoClient } from 'mongodb';
 import { connectMongo, createDocjoin, loadProject, type Docjoin, type Gateway, type GatewayContext, type StorageMap, type Viewer } from 'docjoin';
 import { request as httpRequest } from 'node:http';
@@ -223,11 +223,13 @@ interface Mismatch {
  * six deep can ask for millions of objects: an operation whose static estimate (an upper bound) passes
  * MAX_ESTIMATED_DOCUMENTS is passed over for the next seed.
  */
-async function runRandomOperations(subject: Subject, firstSeed: number, offset: number, count: number): Promise<{ mismatches: Mismatch[]; valid: number; statuses: Map<number, number> }> {
+async function runRandomOperations(subject: Subject, firstSeed: number, offset: number, count: number): Promise<{ mismatches: Mismatch[]; valid: number; aggregating: number; statuses: Map<number, number> }> {
   const mismatches: Mismatch[] = [];
   const statuses = new Map<number, number>();
   const { schema, storageMap } = subject.gateway;
+  const aggregateFields = new Set([...storageMap.aggregates.values()].map((aggregate) => aggregate.fieldName));
   let valid = 0;
+  let aggregating = 0;
   for (let index = 0, seed = firstSeed + offset; index < count; index++, seed++) {
     let operation: RandomOperation;
     let request: Request;
@@ -239,7 +241,9 @@ async function runRandomOperations(subject: Subject, firstSeed: number, offset: 
       reference = await viaReference(subject, request);
       if (prettyLength(reference.data) <= MAX_RESPONSE_LENGTH) break;
     }
-    if (validate(schema, parse(operation.query)).length === 0) valid++;
+    const document = parse(operation.query);
+    if (validate(schema, document).length === 0) valid++;
+    if (reference.status === 200 && selectsAny(document, aggregateFields)) aggregating++;
     statuses.set(reference.status, (statuses.get(reference.status) ?? 0) + 1);
     const strategies = randomStrategies(storageMap, new Random(seed));
     // The default strategies twice: the second request runs from the plan the first one cached.
@@ -250,7 +254,14 @@ async function runRandomOperations(subject: Subject, firstSeed: number, offset: 
       if (!sameAnswer(docjoin, reference)) mismatches.push({ seed: seed - offset, operation, strategies: header, docjoin, reference });
     }
   }
-  return { mismatches, valid, statuses };
+  return { mismatches, valid, aggregating, statuses };
+}
+
+/** Whether the document selects a field named like one of `names` (an `@aggregate` field). */
+function selectsAny(document: DocumentNode, names: ReadonlySet<string>): boolean {
+  let found = false;
+  visit(document, { Field: (node) => void (found ||= names.has(node.name.value)) });
+  return found;
 }
 
 /**
@@ -332,12 +343,14 @@ describe.each([
   ['shop', () => shop!, SHOP_OPERATIONS, 1_000_000],
 ])('random operations over the %s schema', (_name, subject, count, offset) => {
   it(`answers ${count} of them as plain graphql-js does, under random strategies too`, async () => {
-    const { mismatches, valid, statuses } = await runRandomOperations(subject(), SEED, offset, count);
+    const { mismatches, valid, aggregating, statuses } = await runRandomOperations(subject(), SEED, offset, count);
     expect(describeMismatches(mismatches)).toBe('');
     // Most operations are valid and executed; some are refused (HTTP 400) as graphql-js refuses them.
     if (REPLAY_COUNT !== undefined) return;
     expect(valid).toBeGreaterThan(count * 0.7);
     expect(statuses.get(200)).toBeGreaterThan(count * 0.6);
+    // The schemas' @aggregate fields are among the fields picked (random-operations.ts picks any).
+    expect(aggregating).toBeGreaterThan(0);
   }, 600_000);
 });
 
