@@ -29,7 +29,7 @@ export function formatPlan(plan: OperationPlan, limits: CostLimits, measured?: M
   const header = ['field', 'strategy', 'est. round trips', ...(measured ? ['measured'] : []), 'other strategies (whole operation)'];
   const table = plan.rows.map((row) => [
     `${'  '.repeat(row.depth)}${row.coordinate}`,
-    row.kind === 'root' ? (plan.operationType === 'mutation' ? 'write + read back' : 'root find') : `${row.strategy}${row.overridden ? ' (--strategy)' : ''}`,
+    row.kind === 'root' ? (plan.operationType === 'mutation' ? 'write + read back' : 'root find') : row.kind === 'aggregate' ? 'aggregate' : `${row.strategy}${row.overridden ? ' (--strategy)' : ''}`,
     String(row.estimatedRoundTrips),
     ...(measured ? [measuredFor(row, measured.cost)] : []),
     alternativesOf(row, estimate.roundTrips),
@@ -82,6 +82,8 @@ function approximateBytes(bytes: number): string {
 function alternativesOf(row: FieldPlanRow, total: number): string {
   // The estimator charges nothing for a root list that cannot send a query: the resolver rejects it first.
   if (row.kind === 'root') return row.estimatedRoundTrips === 0 ? 'sends nothing: first is 0, or an argument is rejected (BAD_USER_INPUT)' : '';
+  // An aggregate has no other strategy: say how it is read.
+  if (row.kind === 'aggregate') return row.read;
   return row.alternatives.map((alternative) => `${alternative.strategy} → ${count(alternative.roundTrips, 'round trip')} (${signed(alternative.roundTrips - total)})`).join(', ');
 }
 

@@ -23,6 +23,15 @@ export type FieldPlanRow =
       readonly estimatedRoundTrips: number;
       /** For every other strategy the field declares: the whole operation's estimate with this field switched to it. */
       readonly alternatives: readonly { readonly strategy: ReadStrategy; readonly roundTrips: number }[];
+    }
+  | {
+      /** An `@aggregate` field: its figures from one aggregate per level, or from a `@counter`. */
+      readonly kind: 'aggregate';
+      readonly coordinate: string;
+      readonly depth: number;
+      readonly estimatedRoundTrips: number;
+      /** How its first appearance is read (`aggregate on products: …`, or from its parent's counter). */
+      readonly read: string;
     };
 
 export interface OperationPlan {
@@ -69,6 +78,7 @@ export function planOperation(input: PlanInput): OperationPlan {
   const { heaviest: _heaviest, ...total } = whole;
   const rows = (plan.root ? firstAppearances(plan.root, input.storageMap) : []).map((node): FieldPlanRow => {
     const estimatedRoundTrips = byField.get(node.coordinate)?.roundTrips ?? 0;
+    if (node.aggregate) return { kind: 'aggregate', coordinate: node.coordinate, depth: node.depth, estimatedRoundTrips, read: bySteps.get(node.step)?.read ?? 'nothing' };
     if (node.relation === undefined) {
       const writes = plan.operation.operation === OperationTypeNode.MUTATION ? input.writeEstimate?.(node.coordinate.slice(node.coordinate.indexOf('.') + 1)) : undefined;
       return { kind: 'root', coordinate: node.coordinate, depth: 0, estimatedRoundTrips, ...(writes && { writes: { estimate: writes, times: node.times } }) };
@@ -88,11 +98,15 @@ interface FieldTreeNode {
   readonly depth: number;
   /** Undefined for root fields. */
   readonly relation: RelationField | undefined;
+  /** Set for an `@aggregate` field, at the root or below it. */
+  readonly aggregate: boolean;
+  /** Its first appearance. */
+  readonly step: FieldStep;
   /** Root fields: how many response keys select it (aliases each run it once). */
   times: number;
 }
 
-/** Root fields and relation fields of the plan's tree in the order they first appear (depth first), each once. */
+/** Root, relation and aggregate fields of the plan's tree in the order they first appear (depth first), each once. */
 function firstAppearances(root: SelectionStep, storageMap: StorageMap): FieldTreeNode[] {
   const nodes = new Map<string, FieldTreeNode>();
   const walk = (selections: readonly SelectionStep[], depth: number): void => {
@@ -100,8 +114,9 @@ function firstAppearances(root: SelectionStep, storageMap: StorageMap): FieldTre
       for (const step of selection.fields) {
         if (!step.definition || !isCompositeType(getNamedType(step.definition.type))) continue;
         const relation = storageMap.relations.get(step.coordinate);
-        if (relation && !nodes.has(step.coordinate)) nodes.set(step.coordinate, { coordinate: step.coordinate, depth, relation, times: 1 });
-        walk(step.children, depth + 1);
+        const aggregate = storageMap.aggregates.has(step.coordinate);
+        if ((relation || aggregate) && !nodes.has(step.coordinate)) nodes.set(step.coordinate, { coordinate: step.coordinate, depth, relation, aggregate, step, times: 1 });
+        if (!aggregate) walk(step.children, depth + 1);
       }
     }
   };
@@ -109,7 +124,7 @@ function firstAppearances(root: SelectionStep, storageMap: StorageMap): FieldTre
     if (!step.definition) continue;
     const seen = nodes.get(step.coordinate);
     if (seen) seen.times += 1;
-    else nodes.set(step.coordinate, { coordinate: step.coordinate, depth: 0, relation: undefined, times: 1 });
+    else nodes.set(step.coordinate, { coordinate: step.coordinate, depth: 0, relation: undefined, aggregate: storageMap.aggregates.has(step.coordinate), step, times: 1 });
     walk(step.children, 1);
   }
   return [...nodes.values()];

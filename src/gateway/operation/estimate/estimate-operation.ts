@@ -11,6 +11,7 @@ import { listSort, type AggregateField, type JoinShape, type ListRootField, type
 import { add, joinBatch, memberScopes, mul, roundTripsOf, SATURATED, type FreeFigures, type QueryGroup, type Scope, type StepRead, type StrategyChoice } from './scope-reads';
 import { WhatIfTally } from './what-ifs';
 import { asksOnlyCount, planAggregateRequest } from '../planning/aggregate-request';
+import { aggregateTypeNames, MAX_GROUPS } from '../../startup/aggregates/aggregate-names';
 
 export interface EstimateInput {
   readonly schema: GraphQLSchema;
@@ -167,11 +168,14 @@ class EstimatePass {
   readonly shares = new Map<string, { roundTrips: number; documents: number }>();
   readonly steps = new Map<FieldStep, StepFigures>();
   readonly #listSize: number;
+  /** The `TAggregate` types the `@aggregate` fields return (their `groupBy` lists `first` groups). */
+  readonly #aggregateTypes: ReadonlySet<string>;
   /** Tallied when the input asks for what-ifs. */
   readonly whatIfTally: WhatIfTally | undefined;
 
   constructor(private readonly input: EstimateInput) {
     this.#listSize = input.assumedListSize ?? DEFAULT_ASSUMED_LIST_SIZE;
+    this.#aggregateTypes = new Set([...input.storageMap.aggregates.values()].map((aggregate) => aggregateTypeNames(aggregate.targetType).aggregate));
     this.whatIfTally = input.whatIfs
       ? new WhatIfTally({
           strategyFor: input.strategyFor,
@@ -284,11 +288,14 @@ class EstimatePass {
     if (!definition) return [];
     const aggregate = this.input.storageMap.aggregates.get(coordinate);
     if (aggregate) {
-      for (const read of this.#aggregate({ selections: [], objects: 1 }, step, aggregate)) {
-        if (read.kind === 'free') this.#account(step, read.figures);
-        else this.#account(step, { read: read.batch.read, batch: undefined, sharesWith: undefined, roundTrips: 1, documents: this.#aggregateDocuments(aggregate, 1) });
-      }
-      return [];
+      return this.#aggregate({ selections: [], objects: 1 }, step, aggregate).map((read) => {
+        if (read.kind === 'free') {
+          this.#account(step, read.figures);
+          return read.children;
+        }
+        this.#account(step, { read: read.batch.read, batch: undefined, sharesWith: undefined, roundTrips: 1, documents: this.#aggregateDocuments(aggregate, 1) });
+        return memberScopes(read.member)[0]!;
+      });
     }
     const root = this.input.storageMap.roots.get(coordinate);
     if (this.input.storageMap.connections.has(getNamedType(definition.type).name)) return this.#rootConnection(step, definition, root?.kind === 'list' ? root : undefined);
@@ -419,6 +426,9 @@ class EstimatePass {
     if (!definition) return [];
     const aggregate = this.input.storageMap.aggregates.get(step.coordinate);
     if (aggregate) return this.#aggregate(scope, step, aggregate);
+    if (step.fieldName === 'groupBy' && this.#aggregateTypes.has(step.parentType.name)) {
+      return [{ kind: 'free', step, figures: { read: 'its groups, from the reply', batch: undefined, sharesWith: undefined, roundTrips: 0, documents: 0 }, children: { selections: step.children, objects: mul(scope.objects, this.#groups(step)) } }];
+    }
     const storage = this.input.storageMap.types.get(step.parentType.name)?.fields.get(step.fieldName);
     if (!isCompositeType(getNamedType(definition.type))) return storage?.kind === 'stored' ? this.#counter(scope, step, storage.coordinate) : [];
     const isList = isListType(getNullableType(definition.type));
@@ -513,22 +523,34 @@ class EstimatePass {
     } catch {
       return []; // BAD_USER_INPUT before anything is sent
     }
-    const free = (read: string): StepRead => ({ kind: 'free', step, figures: { read, batch: undefined, sharesWith: undefined, roundTrips: 0, documents: 0 }, children: { selections: [], objects: 0 } });
-    if (!request.totals && request.groups.length === 0) return [free('nothing to compute')];
+    // Its value per parent, with the figures and groups below it (counted as the response's objects).
+    const value = (read: string): StepRead => ({ kind: 'free', step, figures: { read, batch: undefined, sharesWith: undefined, roundTrips: 0, documents: 0 }, children: { selections: step.children, objects: scope.objects } });
+    if (!request.totals && request.groups.length === 0) return [value('nothing to compute')];
     const { counter } = aggregate;
     if (counter && asksOnlyCount(request) && !this.input.copyBackfilling?.(counter.coordinate) && (this.input.readsEveryRow?.(aggregate.collection) ?? true)) {
-      return [free(`read from its parent's counter ${counter.coordinate}, no command`)];
+      return [value(`read from its parent's counter ${counter.coordinate}, no command`)];
     }
     const groupings = request.groups.filter((group) => group.first > 0).length;
-    const keys = aggregate.parentLink ? `$match ${aggregate.parentLink.foreignField} $in keys, $group by it` : '$group';
+    const keys = aggregate.parentLink ? `$match ${aggregate.parentLink.foreignField} $in keys, $group by it` : `$match, $group`;
     const read = `aggregate on ${aggregate.collection}: ${keys}${groupings > 0 ? `, $facet with ${groupings} groupBy` : ''}`;
     return [
       {
         kind: 'batched',
         batch: { batch: `ref:${aggregate.collection}|bounded`, read, collection: aggregate.collection, byKey: false, getMoresPerBatch: 0, readsAnchor: false },
-        member: { step, objects: mul(scope.objects, this.#listSize), childSelections: [] },
+        // The documents its $group scans; one value per parent comes back, with the figures and groups below it.
+        member: { step, objects: mul(scope.objects, this.#listSize), childSelections: [step.children], childObjects: scope.objects },
       },
     ];
+  }
+
+  /** The groups a `TAggregate.groupBy` returns per parent: its `first`, or none when the resolver refuses it. */
+  #groups(step: FieldStep): number {
+    try {
+      const { first } = this.#argsOf(step, step.definition!) as { first?: unknown };
+      return typeof first === 'number' && Number.isInteger(first) && first >= 0 && first <= MAX_GROUPS ? first : 0;
+    } catch {
+      return 0;
+    }
   }
 
   /** The documents a root aggregate's `$group` scans: the collection, as measured, else an unbounded list's assumed size. */

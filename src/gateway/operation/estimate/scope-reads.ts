@@ -26,6 +26,8 @@ export interface QueryMember {
   readonly objects: number;
   /** The selections on those objects: one, or for a connection one per `edges { node }` / `nodes` response key (each on every type the objects can be). */
   readonly childSelections: readonly (readonly SelectionStep[])[];
+  /** Objects at the next level when they are not the documents fetched (an aggregate: one value per parent from the documents it scans). */
+  readonly childObjects?: number;
 }
 
 /** A loader's batch, as its first member opens it. */
@@ -88,7 +90,7 @@ export function batchRoundTrips(reads: Iterable<readonly StepRead[]>): number {
 
 /** The scopes a member's documents open below it: one per selection of them. */
 export function memberScopes(member: QueryMember): Scope[] {
-  return member.childSelections.map((selections) => ({ selections, objects: member.objects }));
+  return member.childSelections.map((selections) => ({ selections, objects: member.childObjects ?? member.objects }));
 }
 
 /** The scopes a step's reads open below it. */

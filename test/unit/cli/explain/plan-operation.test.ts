@@ -31,7 +31,9 @@ function rowsOf(result: OperationPlan): string[] {
   return result.rows.map((row) =>
     row.kind === 'root'
       ? `${row.coordinate} root ${row.estimatedRoundTrips}`
-      : `${'  '.repeat(row.depth)}${row.coordinate} ${row.strategy}${row.overridden ? '*' : ''} ${row.estimatedRoundTrips}` +
+      : row.kind === 'aggregate'
+        ? `${'  '.repeat(row.depth)}${row.coordinate} aggregate ${row.estimatedRoundTrips} | ${row.read}`
+        : `${'  '.repeat(row.depth)}${row.coordinate} ${row.strategy}${row.overridden ? '*' : ''} ${row.estimatedRoundTrips}` +
         (row.alternatives.length ? ` | ${row.alternatives.map((alternative) => `${alternative.strategy}=${alternative.roundTrips}`).join(' ')}` : ''),
   );
 }

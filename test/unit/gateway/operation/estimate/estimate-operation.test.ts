@@ -259,3 +259,29 @@ describe('estimateOperation: mutations', () => {
     expect(() => estimateMutation(`mutation { renamePart(id: "${id}", name: "p") { id } }`)).toThrow('Mutation.renamePart: no write estimate (EstimateInput.writeEstimate)');
   });
 });
+
+describe('estimateOperation: @aggregate fields', () => {
+  const full = (query: string, readsEveryRow?: (collection: string) => boolean) => {
+    const operation = parse(query).definitions[0] as OperationDefinitionNode;
+    return estimateOperation({ schema, storageMap, plan: planOf(operation), variableValues: {}, strategyFor: (field) => field.defaultStrategy, ...(readsEveryRow && { readsEveryRow }) });
+  };
+
+  it('counts one aggregate per level, the documents its $group scans, and the groups each parent gets', () => {
+    // posts (10) + one aggregate over their comments (up to L each); per post one value, 2 groups of 1 key object each.
+    const estimate = full('{ posts(first: 10) { commentsAggregate { count groupBy(by: [AUTHOR], first: 2) { key { author } count } } } }');
+    expect(totals(estimate)).toEqual({ roundTrips: 2, documents: 10 + 10 * L, depth: 4 });
+    expect(estimate.responseNodes).toBe(10 + 10 + 10 * 2 + 10 * 2);
+    // A thousand groups per post are a thousand objects each, which the response limits see.
+    expect(full('{ posts(first: 10) { commentsAggregate { groupBy(by: [AUTHOR], first: 1000) { count } } } }').responseNodes).toBe(10 + 10 + 10 * 1000);
+  });
+
+  it('reads a bare count from the @counter, unless an access rule hides some children or a figure needs the aggregate', () => {
+    expect(totals(full('{ posts(first: 10) { commentsAggregate { count } } }'))).toEqual({ roundTrips: 1, documents: 10, depth: 2 });
+    expect(totals(full('{ posts(first: 10) { commentsAggregate { count } } }', () => false))).toEqual({ roundTrips: 2, documents: 10 + 10 * L, depth: 2 });
+    expect(totals(full('{ posts(first: 10) { commentsAggregate { count max { createdAt } } } }'))).toEqual({ roundTrips: 2, documents: 10 + 10 * L, depth: 3 });
+  });
+
+  it('sends nothing for a groupBy the resolver refuses', () => {
+    expect(totals(full('{ posts(first: 10) { commentsAggregate { groupBy(by: [], first: 2) { count } } } }'))).toEqual({ roundTrips: 1, documents: 10, depth: 3 });
+  });
+});
