@@ -1,5 +1,6 @@
 import { Decimal128, Long, ObjectId } from 'mongodb';
 import { startDemoGateway, type DemoGateway } from './support/demo-gateway';
+import type { Viewer } from 'docjoin';
 import { startSdlGateway, type SdlGateway } from '../../support/sdl-gateway';
 
 /**
@@ -125,3 +126,62 @@ describe('exact sums', () => {
   });
 });
 
+
+describe('access rules', () => {
+  let payroll: SdlGateway;
+  const clerk: Viewer = { role: 'clerk', roles: ['clerk'], anonymous: false, subject: 'ann', claims: { sub: 'ann' } };
+  const admin: Viewer = { role: 'admin', roles: ['admin'], anonymous: false, subject: undefined, claims: {} };
+  beforeAll(async () => {
+    payroll = await startSdlGateway({
+      dbPrefix: 'aggregate_access',
+      typeDefs: /* GraphQL */ `
+        type Query {
+          staff(first: Int = 20, after: ID, team: String, maxSalary: Float @filter(field: "salary", op: LTE)): [Staff!]! @list
+          staffAggregate(team: String, maxSalary: Float): StaffAggregate! @aggregate(of: "staff", fields: ["salary", "age"], groupBy: ["team", "grade"])
+        }
+        type Staff @collection(name: "staff")
+          @access(roles: ["clerk"], allow: [READ], where: [{ field: "office", claim: "sub" }], hide: ["salary", "grade"])
+          @access(roles: ["admin"], allow: [READ]) {
+          id: ID!
+          office: String!
+          team: String!
+          grade: Int!
+          age: Int!
+          salary: Float!
+        }
+      `,
+      prepare: async (db) => {
+        await db.collection('staff').insertMany([
+          { office: 'ann', team: 'a', grade: 1, age: 30, salary: 10 },
+          { office: 'ann', team: 'b', grade: 2, age: 40, salary: 20 },
+          { office: 'bob', team: 'a', grade: 3, age: 50, salary: 90 },
+        ]);
+        for (const key of ['office', 'team', 'salary']) await db.collection('staff').createIndex({ [key]: 1 });
+      },
+      gateway: { auth: { authenticate: () => clerk }, onWarning: () => undefined },
+    });
+  }, 60_000);
+  afterAll(() => payroll?.stop());
+
+  it('adds up only the rows the role reads, filtered inside MongoDB', async () => {
+    const mine = await payroll.gateway.execute({ query: '{ staffAggregate { count avg { age } groupBy(by: [TEAM]) { key { team } count } } }' }, { viewer: clerk });
+    expect(mine.errors).toBeUndefined();
+    expect(mine.data).toEqual({ staffAggregate: { count: 2, avg: { age: 35 }, groupBy: [{ key: { team: 'a' }, count: 1 }, { key: { team: 'b' }, count: 1 }] } });
+    const all = await payroll.gateway.execute({ query: '{ staffAggregate { count sum { salary } } }' }, { viewer: admin });
+    expect(all.data).toEqual({ staffAggregate: { count: 3, sum: { salary: 120 } } });
+  });
+
+  it.each([
+    ['{ staffAggregate { sum { salary } } }', 'Query.staffAggregate reads Staff.salary, which is hidden from role "clerk"'],
+    ['{ staffAggregate { max { salary } } }', 'Query.staffAggregate reads Staff.salary, which is hidden from role "clerk"'],
+    ['{ staffAggregate { groupBy(by: [GRADE]) { count } } }', 'Query.staffAggregate groups by Staff.grade, which is hidden from role "clerk"'],
+    ['{ staffAggregate { groupBy(by: TEAM) { key { grade } } } }', 'Query.staffAggregate reads Staff.grade, which is hidden from role "clerk"'],
+    ['{ staffAggregate { groupBy(by: [TEAM]) { avg { salary } } } }', 'Query.staffAggregate reads Staff.salary, which is hidden from role "clerk"'],
+    ['query Q($by: [StaffGroupField!]!) { staffAggregate { groupBy(by: $by) { count } } }', 'Query.staffAggregate may group (by: a variable) by Staff.grade, which is hidden from role "clerk"'],
+    ['{ staffAggregate(maxSalary: 50) { count } }', 'Query.staffAggregate (maxSalary:) filters by Staff.salary, which is hidden from role "clerk"'],
+  ])('refuses %s before anything runs: a figure shows its values as a selection does', async (query, message) => {
+    const result = await payroll.gateway.execute({ query, variables: { by: ['TEAM'] } }, { viewer: clerk });
+    expect(result.errors?.map((error) => [error.message, error.extensions?.code])).toEqual([[message, 'FORBIDDEN']]);
+    expect(result.cost).toMatchObject({ roundTrips: 0 });
+  });
+});

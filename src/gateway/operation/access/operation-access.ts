@@ -1,6 +1,7 @@
 import type { OperationPlan } from '../plan/operation-plan';
 import type { FieldStep, SelectionStep } from '../plan/selection-tree';
-import type { ListOrder, RootCondition, SortKey, StorageMap } from '../../startup/storage-map/storage-map-types';
+import { Kind } from 'graphql';
+import type { AggregateField, AggregateKey, ListOrder, RootCondition, SortKey, StorageMap } from '../../startup/storage-map/storage-map-types';
 import type { ViewerAccess } from '../../request/access/viewer-access';
 import { storedPathsOf } from '../../startup/access-rules/build-access-rules';
 
@@ -66,6 +67,8 @@ class AccessWalk {
     if (access.hidden(typeName).has(step.fieldName)) return `${typeName}.${step.fieldName} is hidden from role "${this.role}"`;
     if (atRoot && this.isMutation) return this.mutation(step.fieldName);
     const { storageMap } = this.context;
+    const aggregate = storageMap.aggregates.get(step.coordinate);
+    if (aggregate) return this.aggregate(step, aggregate, atRoot);
     const root = atRoot ? storageMap.roots.get(step.coordinate) : undefined;
     const relation = storageMap.relations.get(step.coordinate);
     const target = root?.targetType ?? relation?.targetType;
@@ -92,6 +95,37 @@ class AccessWalk {
     return undefined;
   }
 
+  /**
+   * An `@aggregate` field shows the values it adds up, orders and groups by as surely as a selection:
+   * each figure's field, each group key (a `by` from a variable, when the role hides a key it could
+   * name, cannot be checked before it runs, so it is refused), and each filter given.
+   */
+  aggregate(step: FieldStep, aggregate: AggregateField, atRoot: boolean): string | undefined {
+    const access = this.access!;
+    const target = aggregate.targetType;
+    if (atRoot && !access.canRead(target)) return `role "${this.role}" may not read ${target}`;
+    const hidden = access.hidden(target);
+    if (hidden.size === 0) return undefined;
+    const refuse = (fieldName: string, how: string) => `${step.coordinate} ${how} ${target}.${fieldName}, which is hidden from role "${this.role}"`;
+    const given = new Set(step.fieldNodes.flatMap((node) => (node.arguments ?? []).map((argument) => argument.name.value)));
+    const hiddenPaths = this.#hiddenPaths(target);
+    const filtered = aggregate.conditions.find((condition) => given.has(condition.argumentName) && hiddenAt(hiddenPaths, condition.path) !== undefined);
+    if (filtered) return refuse(hiddenAt(hiddenPaths, filtered.path)!, `(${filtered.argumentName}:) filters by`);
+    for (const figures of step.children.flatMap((selection) => selection.fields)) {
+      if (figures.fieldName === 'groupBy') {
+        const keys = groupedKeys(figures, aggregate);
+        const key = keys === undefined ? [...aggregate.keys.values()].find((candidate) => hidden.has(candidate.fieldName)) : keys.find((candidate) => hidden.has(candidate.fieldName));
+        if (key) return refuse(key.fieldName, keys === undefined ? 'may group (by: a variable) by' : 'groups by');
+      }
+      for (const below of figures.children.flatMap((selection) => selection.fields)) {
+        const read = below.children.flatMap((selection) => selection.fields).map((field) => field.fieldName);
+        // sum { x }, key { x } and a group's own figures: `below` is a figure type's field, or one of a group's.
+        for (const fieldName of [below.fieldName, ...read]) if (hidden.has(fieldName) && aggregateReads(aggregate, fieldName)) return refuse(fieldName, 'reads');
+      }
+    }
+    return undefined;
+  }
+
   introspection(): string | undefined {
     const allowed = this.context.introspection;
     if (allowed === true || (Array.isArray(allowed) && allowed.includes(this.role))) return undefined;
@@ -115,6 +149,19 @@ class AccessWalk {
     for (const fieldName of hidden) for (const path of storedPathsOf(storage, fieldName)) paths.set(path, fieldName);
     return paths;
   }
+}
+
+/** The `groupBy(by:)` keys written in the operation; undefined when `by` comes from a variable. */
+function groupedKeys(step: FieldStep, aggregate: AggregateField): AggregateKey[] | undefined {
+  const by = step.fieldNodes[0]?.arguments?.find((argument) => argument.name.value === 'by')?.value;
+  const values = by?.kind === Kind.LIST ? by.values : by ? [by] : [];
+  if (values.some((value) => value.kind !== Kind.ENUM)) return undefined;
+  return values.flatMap((value) => (value.kind === Kind.ENUM && aggregate.keys.has(value.value) ? [aggregate.keys.get(value.value)!] : []));
+}
+
+/** Whether `fieldName` is one of the target's fields the aggregate computes figures over or groups by. */
+function aggregateReads(aggregate: AggregateField, fieldName: string): boolean {
+  return aggregate.figures.has(fieldName) || [...aggregate.keys.values()].some((key) => key.fieldName === fieldName);
 }
 
 /** The hidden field whose stored path is `path`, or holds it (`home` hides `home.city`). */
