@@ -104,10 +104,15 @@ describe('revenue per order status (a root @list)', () => {
 
   it('sees only what the viewer may read: a customer\'s figures cover their own orders, inside MongoDB', async () => {
     const own = (await orders()).filter((order) => order.customer.id.equals(ada));
-    const result = await run('{ ordersAggregate { count sum { total } groupBy(by: [CUSTOMER]) { key { customer } count } } }', customer(ada));
-    expect(result.data).toEqual({ ordersAggregate: { count: own.length, sum: { total: sum(own.map((order) => order.total)) }, groupBy: [{ key: { customer: hex(ada) }, count: own.length }] } });
+    const result = await run('{ ordersAggregate { count sum { total } groupBy(by: [STATUS]) { key { status } count } } }', customer(ada));
+    expect(result.data).toEqual({ ordersAggregate: { count: own.length, sum: { total: sum(own.map((order) => order.total)) }, groupBy: [{ key: { status: 'SHIPPED' }, count: own.length }] } });
     const refused = await gateway.execute({ query: '{ ordersAggregate { count } }' }, { viewer: ANONYMOUS });
     expect(refused.errors?.map((error) => error.extensions?.code)).toEqual(['FORBIDDEN']);
+    // A group's key would list customer ids a customer may not read (as a join to them would not show them).
+    const byCustomer = await gateway.execute({ query: '{ ordersAggregate { groupBy(by: [CUSTOMER]) { count } } }' }, { viewer: customer(ada) });
+    expect(byCustomer.errors?.map((error) => [error.message, error.extensions?.code])).toEqual([
+      ['Query.ordersAggregate groups by Order.customer, whose Customer documents role "customer" reads only in part', 'FORBIDDEN'],
+    ]);
   });
 
   it('refuses a bad groupBy with BAD_USER_INPUT before anything is sent', async () => {

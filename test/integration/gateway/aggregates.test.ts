@@ -56,7 +56,9 @@ describe('comments per post', () => {
       }),
     });
     expect(cost).toMatchObject({ roundTrips: 2, estimatedRoundTrips: 2 });
-    expect(cost.collections.comments).toEqual({ roundTrips: 1, documents: 1 });
+    // One command: per post with comments, one document of figures and one of groups.
+    const commented = posts.filter((post) => comments.some((comment) => comment.postId.equals(post._id))).length;
+    expect(cost.collections.comments).toEqual({ roundTrips: 1, documents: 2 * commented });
   });
 });
 
@@ -129,7 +131,9 @@ describe('exact sums', () => {
 
 describe('access rules', () => {
   let payroll: SdlGateway;
-  const clerk: Viewer = { role: 'clerk', roles: ['clerk'], anonymous: false, subject: 'ann', claims: { sub: 'ann' } };
+  const ANN = new ObjectId('0000000000000000000000a1');
+  const BOB = new ObjectId('0000000000000000000000b1');
+  const clerk: Viewer = { role: 'clerk', roles: ['clerk'], anonymous: false, subject: ANN.toHexString(), claims: { sub: ANN.toHexString() } };
   const admin: Viewer = { role: 'admin', roles: ['admin'], anonymous: false, subject: undefined, claims: {} };
   beforeAll(async () => {
     payroll = await startSdlGateway({
@@ -137,13 +141,23 @@ describe('access rules', () => {
       typeDefs: /* GraphQL */ `
         type Query {
           staff(first: Int = 20, after: ID, team: String, maxSalary: Float @filter(field: "salary", op: LTE)): [Staff!]! @list
-          staffAggregate(team: String, maxSalary: Float): StaffAggregate! @aggregate(of: "staff", fields: ["salary", "age"], groupBy: ["team", "grade"])
+          staffAggregate(team: String, maxSalary: Float): StaffAggregate! @aggregate(of: "staff", fields: ["salary", "age"], groupBy: ["team", "grade", "office"])
+          "The same figures, under the salary cap its default sets."
+          capped(maxSalary: Float = 50): StaffAggregate! @aggregate(of: "staff")
+          offices: [Office!]! @list
+        }
+        type Office @collection(name: "offices")
+          @access(roles: ["clerk"], allow: [READ], where: [{ field: "id", claim: "sub" }], hide: ["staff"])
+          @access(roles: ["admin"], allow: [READ]) {
+          id: ID!
+          staff(first: Int = 20, after: ID): [Staff!]! @join(localField: "_id", foreignField: "officeId")
+          staffAggregate: StaffAggregate! @aggregate(of: "staff")
         }
         type Staff @collection(name: "staff")
           @access(roles: ["clerk"], allow: [READ], where: [{ field: "office", claim: "sub" }], hide: ["salary", "grade"])
           @access(roles: ["admin"], allow: [READ]) {
           id: ID!
-          office: String!
+          office: Office @join(localField: "officeId")
           team: String!
           grade: Int!
           age: Int!
@@ -151,17 +165,27 @@ describe('access rules', () => {
         }
       `,
       prepare: async (db) => {
+        await db.collection('offices').insertMany([{ _id: ANN }, { _id: BOB }]);
         await db.collection('staff').insertMany([
-          { office: 'ann', team: 'a', grade: 1, age: 30, salary: 10 },
-          { office: 'ann', team: 'b', grade: 2, age: 40, salary: 20 },
-          { office: 'bob', team: 'a', grade: 3, age: 50, salary: 90 },
+          { officeId: ANN, team: 'a', grade: 1, age: 30, salary: 10 },
+          { officeId: ANN, team: 'b', grade: 2, age: 40, salary: 20 },
+          { officeId: BOB, team: 'a', grade: 3, age: 50, salary: 90 },
         ]);
-        for (const key of ['office', 'team', 'salary']) await db.collection('staff').createIndex({ [key]: 1 });
+        for (const key of ['officeId', 'team', 'salary']) await db.collection('staff').createIndex({ [key]: 1 });
       },
       gateway: { auth: { authenticate: () => clerk }, onWarning: () => undefined },
     });
   }, 60_000);
   afterAll(() => payroll?.stop());
+
+  it('sends nothing for groups of none, and reads first: null as the default', async () => {
+    const none = await payroll.gateway.execute({ query: '{ staffAggregate { groupBy(by: [TEAM], first: 0) { count } } }' }, { viewer: admin });
+    expect(none.data).toEqual({ staffAggregate: { groupBy: [] } });
+    expect(none.cost).toMatchObject({ roundTrips: 0, estimatedRoundTrips: 0 });
+    const byDefault = await payroll.gateway.execute({ query: '{ staffAggregate { groupBy(by: [OFFICE], first: null) { key { office } count } } }' }, { viewer: admin });
+    expect(byDefault.data).toEqual({ staffAggregate: { groupBy: [{ key: { office: ANN.toHexString() }, count: 2 }, { key: { office: BOB.toHexString() }, count: 1 }] } });
+    expect(byDefault.cost).toMatchObject({ roundTrips: 1, estimatedRoundTrips: 1 });
+  });
 
   it('adds up only the rows the role reads, filtered inside MongoDB', async () => {
     const mine = await payroll.gateway.execute({ query: '{ staffAggregate { count avg { age } groupBy(by: [TEAM]) { key { team } count } } }' }, { viewer: clerk });
@@ -177,8 +201,11 @@ describe('access rules', () => {
     ['{ staffAggregate { groupBy(by: [GRADE]) { count } } }', 'Query.staffAggregate groups by Staff.grade, which is hidden from role "clerk"'],
     ['{ staffAggregate { groupBy(by: TEAM) { key { grade } } } }', 'Query.staffAggregate reads Staff.grade, which is hidden from role "clerk"'],
     ['{ staffAggregate { groupBy(by: [TEAM]) { avg { salary } } } }', 'Query.staffAggregate reads Staff.salary, which is hidden from role "clerk"'],
-    ['query Q($by: [StaffGroupField!]!) { staffAggregate { groupBy(by: $by) { count } } }', 'Query.staffAggregate may group (by: a variable) by Staff.grade, which is hidden from role "clerk"'],
+    ['query Q($by: [StaffGroupField!]!) { staffAggregate { groupBy(by: $by) { count } } }', 'Query.staffAggregate may group (by: a variable) by Staff.office, whose Office documents role "clerk" reads only in part'],
     ['{ staffAggregate(maxSalary: 50) { count } }', 'Query.staffAggregate (maxSalary:) filters by Staff.salary, which is hidden from role "clerk"'],
+    ['{ capped { count } }', 'Query.capped (maxSalary:) filters by Staff.salary, which is hidden from role "clerk"'],
+    ['{ offices { staffAggregate { count } } }', 'Office.staffAggregate adds up Office.staff, which is hidden from role "clerk"'],
+    ['{ staffAggregate { groupBy(by: [OFFICE]) { count } } }', 'Query.staffAggregate groups by Staff.office, whose Office documents role "clerk" reads only in part'],
   ])('refuses %s before anything runs: a figure shows its values as a selection does', async (query, message) => {
     const result = await payroll.gateway.execute({ query, variables: { by: ['TEAM'] } }, { viewer: clerk });
     expect(result.errors?.map((error) => [error.message, error.extensions?.code])).toEqual([[message, 'FORBIDDEN']]);

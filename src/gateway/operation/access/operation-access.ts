@@ -76,11 +76,7 @@ class AccessWalk {
     if (root && !access.canRead(target)) return `role "${this.role}" may not read ${target}`;
     const hiddenPaths = this.#hiddenPaths(target);
     if (hiddenPaths.size === 0) return undefined;
-    // An argument counts as given when the operation sets it or the schema gives it a default.
-    const given = new Set([
-      ...step.fieldNodes.flatMap((node) => (node.arguments ?? []).map((argument) => argument.name.value)),
-      ...step.definition.args.filter((argument) => argument.defaultValue !== undefined).map((argument) => argument.name),
-    ]);
+    const given = givenArguments(step);
     const conditions: readonly RootCondition[] = root?.conditions ?? relation?.listArguments.conditions ?? [];
     const filtered = conditions.find((condition) => given.has(condition.argumentName) && hiddenAt(hiddenPaths, condition.path) !== undefined);
     if (filtered) return `${step.coordinate}(${filtered.argumentName}:) filters by ${target}.${hiddenAt(hiddenPaths, filtered.path)}, which is hidden from role "${this.role}"`;
@@ -104,10 +100,19 @@ class AccessWalk {
     const access = this.access!;
     const target = aggregate.targetType;
     if (atRoot && !access.canRead(target)) return `role "${this.role}" may not read ${target}`;
+    const list = aggregate.list.slice(aggregate.list.indexOf('.') + 1);
+    if (access.hidden(aggregate.typeName).has(list)) return `${step.coordinate} adds up ${aggregate.list}, which is hidden from role "${this.role}"`;
+    for (const figures of step.children.flatMap((selection) => selection.fields)) {
+      if (figures.fieldName !== 'groupBy') continue;
+      // A group's key shows the referenced ids, and how many point at each: as a join would, the role must read them all.
+      const written = groupedKeys(figures, aggregate);
+      const partly = (written ?? [...aggregate.keys.values()]).find((key) => key.references !== undefined && !this.#readsEveryRowOf(key.references));
+      if (partly) return `${step.coordinate} ${written ? 'groups' : 'may group (by: a variable)'} by ${target}.${partly.fieldName}, whose ${partly.references} documents role "${this.role}" reads only in part`;
+    }
     const hidden = access.hidden(target);
     if (hidden.size === 0) return undefined;
     const refuse = (fieldName: string, how: string) => `${step.coordinate} ${how} ${target}.${fieldName}, which is hidden from role "${this.role}"`;
-    const given = new Set(step.fieldNodes.flatMap((node) => (node.arguments ?? []).map((argument) => argument.name.value)));
+    const given = givenArguments(step);
     const hiddenPaths = this.#hiddenPaths(target);
     const filtered = aggregate.conditions.find((condition) => given.has(condition.argumentName) && hiddenAt(hiddenPaths, condition.path) !== undefined);
     if (filtered) return refuse(hiddenAt(hiddenPaths, filtered.path)!, `(${filtered.argumentName}:) filters by`);
@@ -140,6 +145,11 @@ class AccessWalk {
     return rule.via.size === 0 || rule.via.has(fieldName) ? undefined : `role "${this.role}" may ${generated.kind} ${generated.typeName} only through ${[...rule.via].join(', ')}`;
   }
 
+  #readsEveryRowOf(typeName: string): boolean {
+    const collection = this.context.storageMap.types.get(typeName)?.collection;
+    return collection !== undefined && this.access!.readsEveryRow(collection);
+  }
+
   /** The stored paths of the fields `typeName` hides from the role (a reference by its key, an embedded or copied value by its path), to the field names. */
   #hiddenPaths(typeName: string): ReadonlyMap<string, string> {
     const hidden = this.access!.hidden(typeName);
@@ -149,6 +159,14 @@ class AccessWalk {
     for (const fieldName of hidden) for (const path of storedPathsOf(storage, fieldName)) paths.set(path, fieldName);
     return paths;
   }
+}
+
+/** The arguments a step gives: those the operation sets, and those the schema gives a default. */
+function givenArguments(step: FieldStep): ReadonlySet<string> {
+  return new Set([
+    ...step.fieldNodes.flatMap((node) => (node.arguments ?? []).map((argument) => argument.name.value)),
+    ...(step.definition?.args ?? []).filter((argument) => argument.defaultValue !== undefined).map((argument) => argument.name),
+  ]);
 }
 
 /** The `groupBy(by:)` keys written in the operation; undefined when `by` comes from a variable. */

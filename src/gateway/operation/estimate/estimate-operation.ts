@@ -10,8 +10,8 @@ import { countSpecKey, reverseJoinSpecKey, UNBOUNDED_REVERSE_JOIN_BATCH, type Co
 import { listSort, type AggregateField, type JoinShape, type ListRootField, type ReadStrategy, type RelationField, type StorageMap } from '../../startup/storage-map/storage-map-types';
 import { add, joinBatch, memberScopes, mul, roundTripsOf, SATURATED, type FreeFigures, type QueryGroup, type Scope, type StepRead, type StrategyChoice } from './scope-reads';
 import { WhatIfTally } from './what-ifs';
-import { asksOnlyCount, planAggregateRequest } from '../planning/aggregate-request';
-import { aggregateTypeNames, MAX_GROUPS } from '../../startup/aggregates/aggregate-names';
+import { asksNothing, asksOnlyCount, planAggregateRequest } from '../planning/aggregate-request';
+import { aggregateTypeNames, DEFAULT_GROUPS, MAX_GROUPS } from '../../startup/aggregates/aggregate-names';
 
 export interface EstimateInput {
   readonly schema: GraphQLSchema;
@@ -525,7 +525,7 @@ class EstimatePass {
     }
     // Its value per parent, with the figures and groups below it (counted as the response's objects).
     const value = (read: string): StepRead => ({ kind: 'free', step, figures: { read, batch: undefined, sharesWith: undefined, roundTrips: 0, documents: 0 }, children: { selections: step.children, objects: scope.objects } });
-    if (!request.totals && request.groups.length === 0) return [value('nothing to compute')];
+    if (asksNothing(request)) return [value('nothing to compute')];
     const { counter } = aggregate;
     if (counter && asksOnlyCount(request) && !this.input.copyBackfilling?.(counter.coordinate) && (this.input.readsEveryRow?.(aggregate.collection) ?? true)) {
       return [value(`read from its parent's counter ${counter.coordinate}, no command`)];
@@ -547,6 +547,7 @@ class EstimatePass {
   #groups(step: FieldStep): number {
     try {
       const { first } = this.#argsOf(step, step.definition!) as { first?: unknown };
+      if (first === null || first === undefined) return DEFAULT_GROUPS;
       return typeof first === 'number' && Number.isInteger(first) && first >= 0 && first <= MAX_GROUPS ? first : 0;
     } catch {
       return 0;

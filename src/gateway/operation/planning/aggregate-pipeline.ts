@@ -23,41 +23,41 @@ export interface AggregateValue extends FiguresValue {
   readonly groups: Readonly<Record<string, readonly GroupValue[]>>;
 }
 
-/** The facet holding the set's own figures; group `i` is `g<i>`. */
-const TOTALS = 'totals';
+/** One aggregate of a request: the set's own figures, or the groups of its `groupBy` at `index`. */
+export type AggregatePart = { readonly kind: 'totals' } | { readonly kind: 'groups'; readonly index: number };
 
 /**
- * The ONE aggregate that answers `request` for every parent in `parentKeys` (undefined for a root list):
- * `$match` on the parents' keys and the filters, then a `$group` by parent (one document per parent that
- * has children), or a `$facet` of that and each `groupBy`'s groups (grouped by parent and key, sorted,
- * and cut to `first` per parent). Missing key values group as null, as the response shows them.
+ * The aggregates that answer `request` for every parent in `parentKeys` (undefined for a root list),
+ * each one document per parent: the set's figures (`$match` on the parents' keys and the filters, then
+ * `$group` by parent), and per `groupBy` asking for any group, its groups (`$group` by parent and key,
+ * then each parent's first `first` by `$topN`, so no stage holds more groups of a parent than it
+ * returns), with the documents each can return. The loader sends them together, as one command
+ * (aggregate-batcher.ts). None when nothing is asked: only `first: 0` groups. Missing key values group as null, as the response shows them.
  */
-export function aggregatePipeline(aggregate: AggregateField, request: AggregateRequest, parentKeys: readonly unknown[] | undefined): StoredDocument[] {
+export function aggregatePipelines(aggregate: AggregateField, request: AggregateRequest, parentKeys: readonly unknown[] | undefined): Array<{ readonly part: AggregatePart; readonly pipeline: StoredDocument[]; readonly documents: number }> {
   const link = aggregate.parentLink;
   const keyMatch = link ? { [link.foreignField]: { $in: parentKeys ?? [] } } : undefined;
   const conditions = [keyMatch, request.filter].filter((part): part is StoredDocument => part !== undefined);
   const match = { $match: conditions.length === 0 ? {} : conditions.length === 1 ? conditions[0]! : { $and: conditions } };
   const parent = link ? `$${link.foreignField}` : null;
-  const totals = request.totals && { $group: { _id: parent, ...accumulators(request.totals) } };
-  const groups = request.groups.filter((group) => group.first > 0);
-  if (groups.length === 0) return totals ? [match, totals] : [match];
-  const facets: Record<string, StoredDocument[]> = {};
-  if (totals) facets[TOTALS] = [totals];
+  const parents = link ? (parentKeys?.length ?? 0) : 1;
+  const parts: Array<{ part: AggregatePart; pipeline: StoredDocument[]; documents: number }> = [];
+  if (request.totals) parts.push({ part: { kind: 'totals' }, pipeline: [match, { $group: { _id: parent, ...accumulators(request.totals) } }], documents: parents });
   request.groups.forEach((group, index) => {
-    if (group.first > 0) facets[`g${index}`] = groupStages(group, parent);
+    if (group.first > 0) parts.push({ part: { kind: 'groups', index }, pipeline: [match, ...groupStages(group, parent)], documents: link ? parents : group.first });
   });
-  return [match, { $facet: facets }];
+  return parts;
 }
 
 function groupStages(group: GroupSelection, parent: string | null): StoredDocument[] {
   const key = Object.fromEntries(group.by.map((field) => [field.value, { $ifNull: [`$${field.path}`, null] }]));
-  const sort: Record<string, 1 | -1> = parent === null ? {} : { '_id.p': 1 };
-  if (group.order === 'COUNT_DESC') sort.count = -1;
-  if (group.order === 'COUNT_ASC') sort.count = 1;
-  for (const field of group.by) sort[`_id.k.${field.value}`] = 1;
-  const stages: StoredDocument[] = [{ $group: { _id: parent === null ? { k: key } : { p: parent, k: key }, ...accumulators(group) } }, { $sort: sort }];
-  if (parent === null) return [...stages, { $limit: group.first }];
-  return [...stages, { $group: { _id: '$_id.p', groups: { $push: '$$ROOT' } } }, { $project: { groups: { $slice: ['$groups', group.first] } } }];
+  const order: Record<string, 1 | -1> = {};
+  if (group.order === 'COUNT_DESC') order.count = -1;
+  if (group.order === 'COUNT_ASC') order.count = 1;
+  for (const field of group.by) order[`_id.k.${field.value}`] = 1;
+  const grouped = { $group: { _id: parent === null ? { k: key } : { p: parent, k: key }, ...accumulators(group) } };
+  if (parent === null) return [grouped, { $sort: order }, { $limit: group.first }];
+  return [grouped, { $group: { _id: '$_id.p', groups: { $topN: { n: group.first, sortBy: order, output: '$$ROOT' } } } }];
 }
 
 function accumulators(figures: FigureSelection): StoredDocument {
@@ -70,26 +70,25 @@ function accumulators(figures: FigureSelection): StoredDocument {
 }
 
 /**
- * The reply of aggregatePipeline, per parent (by keyString of its key; the one entry `root` for a root
- * list). A parent with no children gets the figures of an empty set: count and sums 0, the rest null.
+ * The replies of aggregatePipelines (one per part, in its order), per parent (by its key; the key is
+ * null for a root list). A parent with no children gets the figures of an empty set: count and sums 0,
+ * the rest null, and no group.
  */
-export function readAggregateReply(aggregate: AggregateField, request: AggregateRequest, reply: readonly StoredDocument[]): (parentKey: unknown) => AggregateValue {
-  const hasFacets = request.groups.some((group) => group.first > 0);
-  const facets = hasFacets ? (reply[0] ?? {}) : { [TOTALS]: reply };
-  const totals = new Map(((facets[TOTALS] as StoredDocument[] | undefined) ?? []).map((row) => [keyString(row._id), row]));
+export function readAggregateReplies(aggregate: AggregateField, request: AggregateRequest, replies: ReadonlyArray<{ readonly part: AggregatePart; readonly rows: readonly StoredDocument[] }>): (parentKey: unknown) => AggregateValue {
+  const byParent = (rows: readonly StoredDocument[]) => new Map(rows.map((row) => [keyString(aggregate.parentLink ? row._id : null), row]));
+  const totals = byParent(replies.find((reply) => reply.part.kind === 'totals')?.rows ?? []);
   const groups = request.groups.map((group, index) => {
-    const rows = (facets[`g${index}`] as StoredDocument[] | undefined) ?? [];
+    const rows = replies.find((reply) => reply.part.kind === 'groups' && reply.part.index === index)?.rows ?? [];
     if (aggregate.parentLink) return new Map(rows.map((row) => [keyString(row._id), (row.groups as StoredDocument[]).map((entry) => groupValue(group, entry))]));
     return new Map([[keyString(null), rows.map((entry) => groupValue(group, entry))]]);
   });
   return (parentKey) => {
     const key = keyString(aggregate.parentLink ? parentKey : null);
-    const figures = figuresValue(request.totals, totals.get(key));
     const byResponseKey: Record<string, readonly GroupValue[]> = {};
     request.groups.forEach((group, index) => {
       byResponseKey[group.responseKey] = groups[index]!.get(key) ?? [];
     });
-    return { ...figures, groups: byResponseKey };
+    return { ...figuresValue(request.totals, totals.get(key)), groups: byResponseKey };
   };
 }
 

@@ -37,6 +37,8 @@ export interface AggregateRequest {
    * a filter is given. `['count']` alone is what a `@counter` of the list would answer.
    */
   readonly reads: readonly string[];
+  /** `reads` with `narrowed`: what a read records when an access rule hides some of the children (no counter could answer it). */
+  readonly narrowedReads: readonly string[];
 }
 
 const FIGURES = ['sum', 'avg', 'min', 'max'] as const;
@@ -60,7 +62,7 @@ export function planAggregateRequest(aggregate: AggregateField, step: FieldStep,
   const reads = Object.freeze(
     [...new Set([...(totals ? figureNames(totals) : []), ...groups.flatMap((group) => ['groupBy', ...figureNames(group)]), ...(filter ? ['filtered'] : [])])].sort(),
   );
-  return { totals, groups, filter, signature, reads };
+  return { totals, groups, filter, signature, reads, narrowedReads: Object.freeze([...reads, 'narrowed'].sort()) };
 }
 
 function figureNames(figures: FigureSelection): string[] {
@@ -72,7 +74,8 @@ function groupSelection(aggregate: AggregateField, step: FieldStep, variableValu
   const values = Array.isArray(args.by) ? [...new Set(args.by as string[])] : [];
   if (values.length === 0) throw badUserInput(`${step.coordinate}(by:) needs at least one field to group by`, { argumentName: 'by' });
   const by = values.map((value) => aggregate.keys.get(value)!);
-  const first = typeof args.first === 'number' ? args.first : DEFAULT_GROUPS;
+  // Null, as graphql-js passes an explicit null, asks for the default as well.
+  const first = args.first === null || args.first === undefined ? DEFAULT_GROUPS : (args.first as number);
   if (!Number.isInteger(first) || first < 0 || first > MAX_GROUPS) throw badUserInput(`${step.coordinate}(first:) must be between 0 and ${MAX_GROUPS}, got ${first}`, { argumentName: 'first' });
   const order = GROUP_ORDERS.includes(args.order as GroupOrder) ? (args.order as GroupOrder) : 'KEYS';
   // `key` and `count` cost nothing more: every group has both.
@@ -105,6 +108,11 @@ function mergeFigures(a: FigureSelection | undefined, b: FigureSelection): Figur
 
 function figureSignature(figures: FigureSelection): string {
   return [figures.count ? 'count' : '', ...FIGURES.map((name) => `${name}:${figures[name].map((figure) => figure.fieldName).join(',')}`)].join('|');
+}
+
+/** Whether the request asks MongoDB for nothing: no figure of the set, and no group (`first: 0` only). */
+export function asksNothing(request: AggregateRequest): boolean {
+  return request.totals === undefined && request.groups.every((group) => group.first === 0);
 }
 
 /** Whether the request asks for nothing but the set's count (what a `@counter` can answer). */

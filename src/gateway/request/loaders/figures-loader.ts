@@ -1,6 +1,6 @@
 import DataLoader from 'dataloader';
 import { keyString } from '../../documents/key-string';
-import { aggregatePipeline, readAggregateReply, type AggregateValue } from '../../operation/planning/aggregate-pipeline';
+import { aggregatePipelines, readAggregateReplies, type AggregateValue } from '../../operation/planning/aggregate-pipeline';
 import type { AggregateRequest } from '../../operation/planning/aggregate-request';
 import type { AggregateField } from '../../startup/storage-map/storage-map-types';
 import type { AggregateBatcher } from './aggregate-batcher';
@@ -11,9 +11,10 @@ export interface FiguresLoad {
 }
 
 /**
- * The figures of one `@aggregate` field for every parent of a level: ONE aggregate (aggregate-pipeline.ts),
- * sent through the collection's batcher, so it goes out with the level's other bounded reads of that
- * collection (another alias, a page of the same children) as one command.
+ * The figures of one `@aggregate` field for every parent of a level: its aggregates (aggregate-pipeline.ts:
+ * the set's figures, each groupBy's groups) sent through the collection's batcher, so they go out with
+ * the level's other bounded reads of that collection (another alias, a page of the same children) as
+ * ONE command.
  */
 export class FiguresLoader {
   readonly #loader: DataLoader<FiguresLoad, AggregateValue, unknown>;
@@ -34,9 +35,10 @@ export class FiguresLoader {
   async #batch(loads: readonly FiguresLoad[]): Promise<AggregateValue[]> {
     const keys = new Map<string, unknown>();
     for (const load of loads) keys.set(keyString(load.parentKey), load.parentKey);
-    const pipeline = aggregatePipeline(this.aggregate, this.request, this.aggregate.parentLink ? [...keys.values()] : undefined);
-    const reply = await this.batcher.submit(pipeline, [this.aggregate.coordinate], keys.size + 1);
-    const valueOf = readAggregateReply(this.aggregate, this.request, reply);
+    const parts = aggregatePipelines(this.aggregate, this.request, this.aggregate.parentLink ? [...keys.values()] : undefined);
+    // Submitted in one moment: the batcher sends them as one command. One document per parent and part.
+    const replies = await Promise.all(parts.map(async ({ part, pipeline, documents }) => ({ part, rows: await this.batcher.submit(pipeline, [this.aggregate.coordinate], documents) })));
+    const valueOf = readAggregateReplies(this.aggregate, this.request, replies);
     return loads.map((load) => valueOf(load.parentKey));
   }
 }

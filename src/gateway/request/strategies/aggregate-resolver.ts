@@ -3,7 +3,7 @@ import type { GatewayContext } from '../context/request-context';
 import { isKeyValue } from '../../documents/key-string';
 import { readPath } from '../../documents/read-path';
 import { figuresValue, type AggregateValue, type GroupValue } from '../../operation/planning/aggregate-pipeline';
-import { asksOnlyCount, type AggregateRequest } from '../../operation/planning/aggregate-request';
+import { asksNothing, asksOnlyCount, type AggregateRequest } from '../../operation/planning/aggregate-request';
 import type { AggregateField } from '../../startup/storage-map/storage-map-types';
 import type { StoredDocument } from '../../documents/stored-document';
 
@@ -16,7 +16,7 @@ import type { StoredDocument } from '../../documents/stored-document';
 export function createAggregateResolver(aggregate: AggregateField): GraphQLFieldResolver<StoredDocument | undefined, GatewayContext> {
   return (parent, args: Readonly<Record<string, unknown>>, context, info) => {
     const request = context.aggregateRequest(info, aggregate, args);
-    if (!request.totals && request.groups.length === 0) return emptyAggregate(request);
+    if (asksNothing(request)) return emptyAggregate(request);
     let parentKey: unknown = null;
     if (aggregate.parentLink) {
       parentKey = readPath(parent, aggregate.parentLink.localField);
@@ -29,7 +29,7 @@ export function createAggregateResolver(aggregate: AggregateField): GraphQLField
     }
     const cost = context.ledger.field(aggregate.coordinate, 'join');
     cost.keys(1);
-    cost.selection(request.reads);
+    cost.selection(context.access?.readsEveryRow(aggregate.collection) === false ? request.narrowedReads : request.reads);
     return context.loaders.figures(aggregate, request).load({ parentKey });
   };
 }

@@ -4,7 +4,7 @@ import { BREAK, isTypeDefinitionNode, Kind, parse, visit, type DocumentNode } fr
 import { StorageConfigError } from '../../errors/internal-errors';
 import { dateTimeTypeDefs } from '../scalars/date-time-scalar';
 import { directiveTypeDefs } from './directive-type-defs';
-import { aggregateTypeDefs } from '../aggregates/aggregate-type-defs';
+import { AGGREGATE_TYPES_HEADER, aggregateTypeDefs, refuseNameClashes } from '../aggregates/aggregate-type-defs';
 
 /**
  * The SDL of `paths` (files, or folders whose `*.graphql` files are all read, in name order), resolved
@@ -43,12 +43,14 @@ export function schemaFilePaths(paths: readonly string[], baseDir: string): stri
  * when they use it without defining it; behind, the types their `@aggregate` fields return.
  */
 export function withDirectiveTypeDefs(typeDefs: string | readonly string[]): string[] {
-  const sources = typeof typeDefs === 'string' ? [typeDefs] : [...typeDefs];
+  // Sources that went through here before hold the aggregate types already: they are made again.
+  const sources = (typeof typeDefs === 'string' ? [typeDefs] : [...typeDefs]).filter((source) => !source.startsWith(AGGREGATE_TYPES_HEADER));
   const documents = sources.map((source) => parse(source, { noLocation: true }));
   const definesDirectives = documents.some((document) =>
     document.definitions.some((definition) => definition.kind === Kind.DIRECTIVE_DEFINITION && definition.name.value === 'collection'),
   );
   const aggregates = aggregateTypeDefs(documents);
+  if (aggregates) refuseNameClashes(documents, aggregates);
   const provided = [...(definesDirectives ? [] : [directiveTypeDefs]), ...(needsDateTime(documents) ? [dateTimeTypeDefs] : [])];
   // After the sources: the public schema prints types in the order they come.
   return [...provided, ...sources, ...(aggregates ? [aggregates] : [])];

@@ -4,9 +4,6 @@ import { readAggregate, readCounter, readInverse, type AggregateDirective } from
 import type { AggregateField, AggregateFigure, AggregateKey, RelationField, RootField, RootCondition, TypeStorage } from './storage-map-types';
 import { aggregateTypeNames, DATE_SCALARS, groupFieldValue, NUMERIC_SCALARS } from '../aggregates/aggregate-names';
 
-/** The fields a generated `TAggregate` type may have (aggregate-type-defs.ts). */
-const AGGREGATE_TYPE_FIELDS = new Set(['count', 'sum', 'avg', 'min', 'max', 'groupBy']);
-
 /** Whether a field declares `@aggregate` (the storage map does not read it as a stored or relation field). */
 export function declaresAggregate(schema: GraphQLSchema, field: GraphQLField<unknown, unknown>): boolean {
   return getDirective(schema, field, 'aggregate') !== undefined;
@@ -19,7 +16,8 @@ export function declaresAggregate(schema: GraphQLSchema, field: GraphQLField<unk
 export function aggregateValueTypes(schema: GraphQLSchema): Set<string> {
   const found = new Set<string>();
   const visit = (type: GraphQLNamedType): void => {
-    if (!isObjectType(type) || found.has(type.name)) return;
+    // A stored type is never one (an @aggregate field declared with one is refused on its own).
+    if (!isObjectType(type) || found.has(type.name) || getDirective(schema, type, 'collection') !== undefined) return;
     found.add(type.name);
     for (const field of Object.values(type.getFields())) visit(getNamedType(field.type));
   };
@@ -58,10 +56,28 @@ export function buildAggregateFields(
         return undefined;
       };
       const aggregate = buildAggregateField(schema, type, field, directive, known, report);
-      if (aggregate) aggregates.set(coordinate, Object.freeze(aggregate));
+      if (aggregate) aggregates.set(coordinate, aggregate);
     }
   }
-  return aggregates;
+  return shareFiguresByTarget(aggregates);
+}
+
+/**
+ * The aggregates with the figures and keys of every aggregate over the same target type: they return
+ * the same generated types (aggregate-type-defs.ts), whose fields are the union of what they declare.
+ */
+function shareFiguresByTarget(aggregates: ReadonlyMap<string, AggregateField>): Map<string, AggregateField> {
+  const figures = new Map<string, Map<string, AggregateFigure>>();
+  const keys = new Map<string, Map<string, AggregateKey>>();
+  for (const aggregate of aggregates.values()) {
+    const targetFigures = figures.get(aggregate.targetType) ?? new Map<string, AggregateFigure>();
+    const targetKeys = keys.get(aggregate.targetType) ?? new Map<string, AggregateKey>();
+    for (const [name, figure] of aggregate.figures) targetFigures.set(name, figure);
+    for (const [value, key] of aggregate.keys) targetKeys.set(value, key);
+    figures.set(aggregate.targetType, targetFigures);
+    keys.set(aggregate.targetType, targetKeys);
+  }
+  return new Map([...aggregates].map(([coordinate, aggregate]) => [coordinate, Object.freeze({ ...aggregate, figures: figures.get(aggregate.targetType)!, keys: keys.get(aggregate.targetType)! })]));
 }
 
 function buildAggregateField(
@@ -78,16 +94,12 @@ function buildAggregateField(
   const list = listOf(schema, type, listCoordinate, known);
   if (!list) {
     return report(
-      `@aggregate(of: "${directive.of}"): ${listCoordinate} is not a root @list, a reverse @join (children holding the parent's key in foreignField) or the @inverse of a single reference; an aggregate is one $group over such a list's children`,
+      `@aggregate(of: "${directive.of}"): ${listCoordinate} is not a root @list, a reverse @join (children holding the parent's key in foreignField, no limit) or the @inverse of a single reference; an aggregate is one $group over every child of such a list`,
     );
   }
   const names = aggregateTypeNames(list.targetType);
   const returned = getNamedType(field.type);
   if (!isNonNullType(field.type) || returned.name !== names.aggregate) return report(`@aggregate over ${listCoordinate} returns ${names.aggregate}!, a type docjoin generates; declare the field as ${field.name}: ${names.aggregate}!`);
-  if (isObjectType(returned)) {
-    const foreign = Object.keys(returned.getFields()).find((name) => !AGGREGATE_TYPE_FIELDS.has(name));
-    if (foreign) return report(`${names.aggregate} has a field "${foreign}" docjoin does not generate; remove your definition of ${names.aggregate} (docjoin generates it)`);
-  }
   const conditions: RootCondition[] = [];
   for (const argument of field.args) {
     const condition = list.conditions.find((entry) => entry.argumentName === argument.name);
@@ -142,7 +154,8 @@ interface AggregatedList {
 }
 
 /**
- * The list an aggregate may cover: a root `@list`; a reverse join (children holding the parent's key);
+ * The list an aggregate may cover: a root `@list`; a reverse join (children holding the parent's key)
+ * that keeps every child (a `@join(limit:)` list holds the first few, which an aggregate would not match);
  * or the derived side of a two-way reference (`@inverse(of: "Task.owner")`), whose children are found
  * by the side that is the truth, when that side holds one key per child.
  */
@@ -151,7 +164,7 @@ function listOf(schema: GraphQLSchema, type: GraphQLObjectType, coordinate: stri
   if (root?.kind === 'list') return { targetType: root.targetType, collection: root.collection, conditions: root.conditions, parentLink: undefined };
   const relation = known.relations.get(coordinate);
   const join = relation?.shapes.join;
-  if (!relation || !join || !relation.isList) return undefined;
+  if (!relation || !join || !relation.isList || join.limit !== undefined) return undefined;
   const list = { targetType: relation.targetType, collection: join.collection, conditions: relation.listArguments.conditions };
   if (join.direction === 'byReference') return { ...list, parentLink: { localField: join.localField, foreignField: join.foreignField } };
   let inverse;
@@ -172,13 +185,13 @@ function groupKey(target: TypeStorage, name: string, targetType: string, report:
   const value = groupFieldValue(name);
   if (field.kind === 'stored') {
     if (field.valueType.isList) return report(`@aggregate(groupBy:) names ${field.coordinate}, a list; group by a field holding one value`);
-    return { fieldName: name, value, path: field.path };
+    return { fieldName: name, value, path: field.path, references: undefined };
   }
   const join = field.shapes.join;
   if (field.isList || !join || join.direction !== 'byKey') {
     return report(`@aggregate(groupBy:) names ${field.coordinate}, a relation that keeps no single key in ${targetType}; group by a stored field or a reference declared with @join(localField:)`);
   }
-  return { fieldName: name, value, path: join.localField };
+  return { fieldName: name, value, path: join.localField, references: field.targetType };
 }
 
 /** The stored `@counter(of: list)` of the parent type, if it declares one (the write model checks it). */

@@ -180,6 +180,8 @@ export interface AggregateKey {
   readonly value: string;
   /** The stored path: the field's own, or the key a reference keeps (`categoryId`, `customer.id`). */
   readonly path: string;
+  /** For a reference: the type whose ids the key holds (a group's key shows them). */
+  readonly references: string | undefined;
 }
 
 /**
@@ -200,9 +202,12 @@ export interface AggregateField {
   readonly conditions: readonly RootCondition[];
   /** The parent's `@counter` of the list (`Product.reviewCount`), which answers an unfiltered count. */
   readonly counter: { readonly coordinate: string; readonly path: string } | undefined;
-  /** By field name. */
+  /**
+   * By field name. Every `@aggregate` over lists of one type shares its generated types, so each may
+   * compute what any of them declares (each name is checked where it is declared).
+   */
   readonly figures: ReadonlyMap<string, AggregateFigure>;
-  /** By `groupBy(by:)` enum value. */
+  /** By `groupBy(by:)` enum value (shared as `figures` is). */
   readonly keys: ReadonlyMap<string, AggregateKey>;
 }
 

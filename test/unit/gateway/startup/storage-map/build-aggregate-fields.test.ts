@@ -67,8 +67,8 @@ describe('@aggregate', () => {
       counter: undefined,
       figures: new Map([['price', { fieldName: 'price', path: 'price', numeric: true }]]),
       keys: new Map([
-        ['CATEGORY', { fieldName: 'category', value: 'CATEGORY', path: 'categoryId' }],
-        ['NAME', { fieldName: 'name', value: 'NAME', path: 'name' }],
+        ['CATEGORY', { fieldName: 'category', value: 'CATEGORY', path: 'categoryId', references: 'Category' }],
+        ['NAME', { fieldName: 'name', value: 'NAME', path: 'name', references: undefined }],
       ]),
     });
     expect(map.aggregates.get('Product.reviewsAggregate')).toMatchObject({
@@ -100,8 +100,10 @@ describe('@aggregate', () => {
   it('refuses, in one line naming Type.field and the fix, every aggregate docjoin cannot compute', () => {
     const cases: Array<[Parameters<typeof sdl>[0], string]> = [
       [{ product: 'x: ReviewAggregate! @aggregate(of: "nope")' }, 'Product.x: @aggregate(of: "nope") names no field of Product; name a list field of Product (a root @list, or a reverse @join)'],
-      [{ product: 'x: ReviewAggregate! @aggregate(of: "recent")' }, 'Product.x: @aggregate(of: "recent"): Product.recent is not a root @list, a reverse @join (children holding the parent\'s key in foreignField) or the @inverse of a single reference; an aggregate is one $group over such a list\'s children'],
+      [{ product: 'x: ReviewAggregate! @aggregate(of: "recent")' }, 'Product.x: @aggregate(of: "recent"): Product.recent is not a root @list, a reverse @join (children holding the parent\'s key in foreignField, no limit) or the @inverse of a single reference; an aggregate is one $group over every child of such a list'],
+      [{ product: 'newest: [Review!]! @join(localField: "_id", foreignField: "productId", sort: "-createdAt", limit: 3)\n x: ReviewAggregate! @aggregate(of: "newest")' }, 'Product.x: @aggregate(of: "newest"): Product.newest is not a root @list, a reverse @join (children holding the parent\'s key in foreignField, no limit) or the @inverse of a single reference; an aggregate is one $group over every child of such a list'],
       [{ product: 'x: ReviewAggregate @aggregate(of: "reviews")' }, 'Product.x: @aggregate over Product.reviews returns ReviewAggregate!, a type docjoin generates; declare the field as x: ReviewAggregate!'],
+      [{ product: 'x: Review! @aggregate(of: "reviews")' }, 'Product.x: @aggregate over Product.reviews returns ReviewAggregate!, a type docjoin generates; declare the field as x: ReviewAggregate!'],
       [{ product: 'x(first: Int): ReviewAggregate! @aggregate(of: "reviews")' }, 'Product.x: argument "first" is not a filter argument of Product.reviews; an aggregate takes only the list\'s filters (rating), never its page'],
       [{ product: 'x(rating: String): ReviewAggregate! @aggregate(of: "reviews")' }, 'Product.x: argument "rating" is String but Product.reviews takes Int; declare it as Int'],
       [{ product: 'x: ReviewAggregate! @aggregate(of: "reviews", fields: ["text"])' }, 'Product.x: @aggregate(fields:) names Review.text, which is String; sum, avg, min and max need a single Int, Float or DateTime value'],
@@ -111,5 +113,26 @@ describe('@aggregate', () => {
       [{ query: 'x: ProductAggregate! @aggregate(of: "products", groupBy: ["reviews"])' }, 'Query.x: @aggregate(groupBy:) names Product.reviews, a relation that keeps no single key in Product; group by a stored field or a reference declared with @join(localField:)'],
     ];
     for (const [extra, problem] of cases) expect(problemsOf(sdl(extra))).toEqual([problem]);
+  });
+
+  it('shares the figures and keys of every aggregate over one type (they return the same generated types), and refuses a type of a generated name', () => {
+    const map = buildStorageMap(
+      makeExecutableSchema({
+        typeDefs: withDirectiveTypeDefs(
+          sdl({
+            query: 'productsAggregate: ProductAggregate! @aggregate(of: "products", fields: ["price"])',
+            product: 'reviewsAggregate: ReviewAggregate! @aggregate(of: "reviews", groupBy: ["rating"])\n others: ReviewAggregate! @aggregate(of: "reviews", fields: ["createdAt"])',
+          }),
+        ),
+      }),
+    );
+    expect([...map.aggregates.get('Product.reviewsAggregate')!.figures.keys()]).toEqual(['createdAt']);
+    expect([...map.aggregates.get('Product.others')!.keys.keys()]).toEqual(['RATING']);
+    expect(() => withDirectiveTypeDefs(`${sdl({ query: 'productsAggregate: ProductAggregate! @aggregate(of: "products", groupBy: ["name"])' })}\ntype ProductGroup { id: ID! }`)).toThrow(
+      'ProductGroup: docjoin generates a type of this name for the @aggregate fields; rename your type',
+    );
+    // Sources that went through once come back unchanged.
+    const once = withDirectiveTypeDefs(sdl({ query: 'productsAggregate: ProductAggregate! @aggregate(of: "products")' }));
+    expect(withDirectiveTypeDefs(once)).toEqual(once);
   });
 });
