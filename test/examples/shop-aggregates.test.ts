@@ -100,6 +100,11 @@ describe('revenue per order status (a root @list)', () => {
     });
     // Two root fields on one collection, sent in the same moment: one command; the estimate counts each.
     expect(result.cost).toMatchObject({ roundTrips: 1, estimatedRoundTrips: 2 });
+    // Every customer's group: more documents back than the estimate's assumed list size, which it counts on top.
+    const everyCustomer = await run('{ ordersAggregate { groupBy(by: [CUSTOMER], first: 100) { count } } }');
+    expect((everyCustomer.data as { ordersAggregate: { groupBy: unknown[] } }).ordersAggregate.groupBy).toHaveLength(perCustomer.size);
+    expect(everyCustomer.cost).toMatchObject({ roundTrips: 1, documents: perCustomer.size });
+    expect(everyCustomer.cost!.estimatedDocuments).toBeGreaterThanOrEqual(100);
   });
 
   it('sees only what the viewer may read: a customer\'s figures cover their own orders, inside MongoDB', async () => {

@@ -10,7 +10,7 @@ import { countSpecKey, reverseJoinSpecKey, UNBOUNDED_REVERSE_JOIN_BATCH, type Co
 import { listSort, type AggregateField, type JoinShape, type ListRootField, type ReadStrategy, type RelationField, type StorageMap } from '../../startup/storage-map/storage-map-types';
 import { add, joinBatch, memberScopes, mul, roundTripsOf, SATURATED, type FreeFigures, type QueryGroup, type Scope, type StepRead, type StrategyChoice } from './scope-reads';
 import { WhatIfTally } from './what-ifs';
-import { asksNothing, asksOnlyCount, planAggregateRequest } from '../planning/aggregate-request';
+import { aggregateParts, asksNothing, asksOnlyCount, planAggregateRequest } from '../planning/aggregate-request';
 import { aggregateTypeNames, DEFAULT_GROUPS, MAX_GROUPS } from '../../startup/aggregates/aggregate-names';
 
 export interface EstimateInput {
@@ -293,7 +293,7 @@ class EstimatePass {
           this.#account(step, read.figures);
           return read.children;
         }
-        this.#account(step, { read: read.batch.read, batch: undefined, sharesWith: undefined, roundTrips: 1, documents: this.#aggregateDocuments(aggregate, 1) });
+        this.#account(step, { read: read.batch.read, batch: undefined, sharesWith: undefined, roundTrips: 1, documents: add(this.#aggregateDocuments(aggregate), read.member.moreDocuments ?? 0) });
         return memberScopes(read.member)[0]!;
       });
     }
@@ -537,8 +537,16 @@ class EstimatePass {
       {
         kind: 'batched',
         batch: { batch: `ref:${aggregate.collection}|bounded`, read, collection: aggregate.collection, byKey: false, getMoresPerBatch: 0, readsAnchor: false },
-        // The documents its $group scans; one value per parent comes back, with the figures and groups below it.
-        member: { step, objects: mul(scope.objects, this.#listSize), childSelections: [step.children], childObjects: scope.objects },
+        // The documents its $group scans, and its replies: per parent one document per part, of which
+        // the scan covers the first (a root list's groups: `first` each). One value per parent comes
+        // back, with the figures and groups below it.
+        member: {
+          step,
+          objects: mul(scope.objects, this.#listSize),
+          childSelections: [step.children],
+          childObjects: scope.objects,
+          moreDocuments: aggregate.parentLink ? mul(scope.objects, aggregateParts(request) - 1) : (request.totals ? 1 : 0) + request.groups.reduce((sum, group) => sum + group.first, 0),
+        },
       },
     ];
   }
@@ -555,8 +563,8 @@ class EstimatePass {
   }
 
   /** The documents a root aggregate's `$group` scans: the collection, as measured, else an unbounded list's assumed size. */
-  #aggregateDocuments(aggregate: AggregateField, objects: number): number {
-    return this.input.collectionSize?.(aggregate.collection) ?? mul(objects, this.#listSize);
+  #aggregateDocuments(aggregate: AggregateField): number {
+    return this.input.collectionSize?.(aggregate.collection) ?? this.#listSize;
   }
 
   /** A counter is counted by query, for every parent, while `docjoin migrate` backfills it (counter-field-resolver.ts). */
@@ -648,7 +656,7 @@ class EstimatePass {
     const size = group.collection === undefined ? undefined : this.input.collectionSize?.(group.collection);
     const cap = (documents: number) => (size === undefined ? documents : Math.min(documents, size));
     if (group.byKey) return cap(group.members.reduce((sum, member) => add(sum, member.objects), 0));
-    return group.members.reduce((sum, member) => add(sum, cap(member.objects)), 0);
+    return group.members.reduce((sum, member) => add(add(sum, cap(member.objects)), member.moreDocuments ?? 0), 0);
   }
 
   /** Entries of a list read from its parent's array: as measured in the data, else the assumed size. */

@@ -28,6 +28,8 @@ export interface QueryMember {
   readonly childSelections: readonly (readonly SelectionStep[])[];
   /** Objects at the next level when they are not the documents fetched (an aggregate: one value per parent from the documents it scans). */
   readonly childObjects?: number;
+  /** Documents it returns beyond `objects`, whatever the collection holds (an aggregate's further parts: one document per parent each). */
+  readonly moreDocuments?: number;
 }
 
 /** A loader's batch, as its first member opens it. */

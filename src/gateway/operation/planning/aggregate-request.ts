@@ -110,6 +110,11 @@ function figureSignature(figures: FigureSelection): string {
   return [figures.count ? 'count' : '', ...FIGURES.map((name) => `${name}:${figures[name].map((figure) => figure.fieldName).join(',')}`)].join('|');
 }
 
+/** The aggregates the request sends (aggregate-pipeline.ts): the set's figures, and one per groupBy asking for any group. */
+export function aggregateParts(request: AggregateRequest): number {
+  return (request.totals ? 1 : 0) + request.groups.filter((group) => group.first > 0).length;
+}
+
 /** Whether the request asks MongoDB for nothing: no figure of the set, and no group (`first: 0` only). */
 export function asksNothing(request: AggregateRequest): boolean {
   return request.totals === undefined && request.groups.every((group) => group.first === 0);
