@@ -13,7 +13,7 @@ import {
   type GraphQLField,
   type GraphQLSchema,
 } from 'graphql';
-import { DEFAULT_ASSUMED_LIST_SIZE, DEFAULT_FIRST, type StorageMap } from '../gateway';
+import { aggregateTypeNames, DEFAULT_ASSUMED_LIST_SIZE, DEFAULT_FIRST, type StorageMap } from '../gateway';
 
 /**
  * The cost directives after the IBM GraphQL cost spec (https://ibm.github.io/graphql-specs/cost-spec.html),
@@ -35,9 +35,13 @@ directive @listSize(assumedSize: Int, slicingArguments: [String!], sizedFields: 
  *   Its own `edges` and `nodes` carry none.
  * - `@cost(weight: 0)` on a relation embedded in its parent: it costs no read of its own, where the
  *   spec's default counts each object. (A snapshot is not: a selection outside its copied fields joins.)
+ *   So do an aggregate's figures (`sum`, `avg`, `min`, `max`) and a group's `key`: its reply holds them.
+ *   An `@aggregate` field keeps the default weight of an object: one aggregate.
  * Fields are matched in `schema` (the public schema, built from `printed`).
  */
 export function withCostDirectives(printed: string, schema: GraphQLSchema, storageMap: StorageMap): string {
+  // An aggregate's figures and a group's key are read from the aggregate's reply, not by a read of their own.
+  const builtFromReply = new Set([...storageMap.aggregates.values()].flatMap((aggregate) => [aggregateTypeNames(aggregate.targetType).aggregate, aggregateTypeNames(aggregate.targetType).group]));
   const withDirectives = visit(parse(printed), {
     ObjectTypeDefinition(type) {
       const graphqlType = schema.getType(type.name.value);
@@ -45,7 +49,7 @@ export function withCostDirectives(printed: string, schema: GraphQLSchema, stora
       if (!isObjectType(graphqlType) || storageMap.connections.has(type.name.value)) return undefined;
       const fields = type.fields?.map((field) => {
         const definition = graphqlType.getFields()[field.name.value];
-        const directives = definition ? costDirectivesOf(definition, `${type.name.value}.${field.name.value}`, storageMap) : [];
+        const directives = definition ? costDirectivesOf(definition, `${type.name.value}.${field.name.value}`, storageMap, builtFromReply) : [];
         return directives.length === 0 ? field : { ...field, directives: [...(field.directives ?? []), ...directives] };
       });
       return { ...type, fields };
@@ -54,10 +58,12 @@ export function withCostDirectives(printed: string, schema: GraphQLSchema, stora
   return `${COST_DIRECTIVE_DEFINITIONS.trim()}\n\n${print(withDirectives)}`;
 }
 
-function costDirectivesOf(field: GraphQLField<unknown, unknown>, coordinate: string, storageMap: StorageMap): ConstDirectiveNode[] {
+function costDirectivesOf(field: GraphQLField<unknown, unknown>, coordinate: string, storageMap: StorageMap, builtFromReply: ReadonlySet<string>): ConstDirectiveNode[] {
   const directives: ConstDirectiveNode[] = [];
   const relation = storageMap.relations.get(coordinate);
-  if (relation?.defaultStrategy === 'embedded') directives.push(directive('cost', { weight: int(0) }));
+  const typeName = coordinate.slice(0, coordinate.indexOf('.'));
+  const fromReply = builtFromReply.has(typeName) && isObjectType(getNamedType(field.type)) && !isListType(getNullableType(field.type));
+  if (relation?.defaultStrategy === 'embedded' || fromReply) directives.push(directive('cost', { weight: int(0) }));
   const listSize = listSizeOf(field, relation?.shapes.join?.limit, storageMap);
   if (listSize) directives.push(directive('listSize', listSize));
   return directives;

@@ -13,6 +13,7 @@ import {
   OpenTasksDocument,
   PersonProfileDocument,
   PostCommentsPageDocument,
+  PostStatsDocument,
   ProductPartsDocument,
   RecentPostsDocument,
   RenameAuthorDocument,
@@ -112,6 +113,24 @@ describe('the example operations over HTTP with @urql/core and the generated doc
       collections: { books: { roundTrips: 1, documents: 2 }, publishers: { roundTrips: 1, documents: 2 } },
     });
     expect(cost.fields['Book.authors']).toMatchObject({ snapshotHits: 5, snapshotMisses: 0 });
+  });
+
+  it('PostStats: each post\'s comment figures and top commenters, every post\'s from one aggregate', async () => {
+    const { data, cost } = await run(PostStatsDocument, { first: 4 });
+    expect(data.posts).toHaveLength(4);
+    for (const post of data.posts) {
+      // The aggregate counts what the post's counter counts; its groups come most active first, at most 3.
+      const { count, max, groupBy } = post.commentsAggregate;
+      expect(count).toBe(post.commentCount);
+      expect(max.createdAt === null).toBe(count === 0);
+      const counts = groupBy.map((group) => group.count);
+      expect(counts).toEqual([...counts].sort((a, b) => b - a));
+      expect(groupBy.length).toBeLessThanOrEqual(3);
+      expect(counts.reduce((sum, value) => sum + value, 0)).toBeLessThanOrEqual(count);
+      const author: string | null | undefined = groupBy[0]?.key.author;
+      expect(author === undefined).toBe(count === 0);
+    }
+    expect(shapeOf(cost)).toMatchObject({ roundTrips: 2, estimatedRoundTrips: 2, fields: { 'Post.commentsAggregate': 'join 1' } });
   });
 
   it('BooksWithAuthors with x-docjoin-strategy: the same data, one more round trip', async () => {

@@ -110,6 +110,12 @@ describe('the IBM cost directives in the public schema', () => {
     // A snapshot may still join (a field outside its copy): priced as a join.
     expect(costOf(document, 'Order.customer')).toBeUndefined();
     expect(print(costOf(document, 'Customer.addresses')!)).toBe('@cost(weight: 0)');
+    // An aggregate is one object (one aggregate); its figures come in its reply, its groups are sliced by first.
+    expect(costOf(document, 'Query.ordersAggregate')).toBeUndefined();
+    expect(print(costOf(document, 'OrderAggregate.sum')!)).toBe('@cost(weight: 0)');
+    expect(print(costOf(document, 'OrderGroup.key')!)).toBe('@cost(weight: 0)');
+    expect(costOf(document, 'OrderAggregate.groupBy')).toBeUndefined();
+    expect(print(listSizeOf(document, 'OrderAggregate.groupBy')!)).toBe('@listSize(assumedSize: 20, slicingArguments: ["first"], requireOneSlicingArgument: false)');
   });
 
   it('a check that catches what breaks the rules', () => {
