@@ -120,12 +120,16 @@ describe('revenue per order status (a root @list)', () => {
     ]);
   });
 
-  it('refuses a bad groupBy with BAD_USER_INPUT before anything is sent', async () => {
+  it('refuses a bad groupBy with BAD_USER_INPUT at its own path, before anything is sent for it', async () => {
     for (const query of ['{ ordersAggregate { groupBy(by: []) { count } } }', '{ ordersAggregate { groupBy(by: [STATUS], first: 5000) { count } } }', '{ ordersAggregate { groupBy(by: [STATUS], first: -1) { count } } }']) {
       const result = await gateway.execute({ query }, { viewer: ADMIN });
-      expect(result.errors?.map((error) => error.extensions?.code)).toEqual(['BAD_USER_INPUT']);
+      expect(result.errors?.map((error) => [error.extensions?.code, error.path])).toEqual([['BAD_USER_INPUT', ['ordersAggregate', 'groupBy']]]);
       expect(result.cost).toMatchObject({ roundTrips: 0 });
     }
+    // The other figures of the same aggregate are still read (a nullable place would keep them).
+    const mixed = await gateway.execute({ query: '{ ordersAggregate { count bad: groupBy(by: []) { count } } }' }, { viewer: ADMIN });
+    expect(mixed.errors?.map((error) => error.message)).toEqual(['OrderAggregate.groupBy(by:) needs at least one field to group by']);
+    expect(mixed.cost).toMatchObject({ roundTrips: 1, estimatedRoundTrips: 1 });
   });
 });
 

@@ -1,3 +1,4 @@
+import type { GraphQLError } from 'graphql';
 import type { StoredDocument } from '../../documents/stored-document';
 import { bsonType, isObjectId } from '../../documents/bson-type';
 import { keyString } from '../../documents/key-string';
@@ -18,9 +19,18 @@ export interface GroupValue extends FiguresValue {
   readonly key: Readonly<Record<string, unknown>>;
 }
 
-/** An `@aggregate` field's value for one parent: its figures, and each `groupBy` response key's groups. */
+/** An `@aggregate` field's value for one parent: its figures, and each `groupBy` response key's groups (or why its arguments are refused). */
 export interface AggregateValue extends FiguresValue {
-  readonly groups: Readonly<Record<string, readonly GroupValue[]>>;
+  readonly groups: Readonly<Record<string, readonly GroupValue[] | GraphQLError>>;
+}
+
+/** Each `groupBy` response key's groups: `read` for those asked, the refusal of those refused. */
+export function groupsByResponseKey(request: AggregateRequest, read: (group: GroupSelection, index: number) => readonly GroupValue[]): Record<string, readonly GroupValue[] | GraphQLError> {
+  const groups: Record<string, readonly GroupValue[] | GraphQLError> = {};
+  request.groups.forEach((group, index) => {
+    groups[group.responseKey] = group.refusal ?? read(group, index);
+  });
+  return groups;
 }
 
 /** One aggregate of a request: the set's own figures, or the groups of its `groupBy` at `index`. */
@@ -84,11 +94,7 @@ export function readAggregateReplies(aggregate: AggregateField, request: Aggrega
   });
   return (parentKey) => {
     const key = keyString(aggregate.parentLink ? parentKey : null);
-    const byResponseKey: Record<string, readonly GroupValue[]> = {};
-    request.groups.forEach((group, index) => {
-      byResponseKey[group.responseKey] = groups[index]!.get(key) ?? [];
-    });
-    return { ...figuresValue(request.totals, totals.get(key)), groups: byResponseKey };
+    return { ...figuresValue(request.totals, totals.get(key)), groups: groupsByResponseKey(request, (_group, index) => groups[index]!.get(key) ?? []) };
   };
 }
 

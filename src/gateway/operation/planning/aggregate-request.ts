@@ -1,4 +1,4 @@
-import { getArgumentValues } from 'graphql';
+import { getArgumentValues, type GraphQLError } from 'graphql';
 import type { StoredDocument } from '../../documents/stored-document';
 import { badUserInput } from '../../errors/public-error-code';
 import { DEFAULT_GROUPS, GROUP_ORDERS, MAX_GROUPS, type GroupOrder } from '../../startup/aggregates/aggregate-names';
@@ -21,6 +21,8 @@ export interface GroupSelection extends FigureSelection {
   readonly by: readonly AggregateKey[];
   readonly first: number;
   readonly order: GroupOrder;
+  /** Its arguments are refused (an empty `by`, a `first` out of range): the groupBy field fails with it, and nothing is read for it. */
+  readonly refusal: GraphQLError | undefined;
 }
 
 /** What one `@aggregate` field's selection and arguments ask MongoDB for, the same for every parent of a level. */
@@ -44,8 +46,9 @@ export interface AggregateRequest {
 const FIGURES = ['sum', 'avg', 'min', 'max'] as const;
 
 /**
- * The request of an aggregate field's step (its arguments coerced with `variableValues`). Throws
- * BAD_USER_INPUT for a `groupBy(first:)` outside 0…MAX_GROUPS or an empty `by`, as the resolver would.
+ * The request of an aggregate field's step (its arguments coerced with `variableValues`). A `groupBy`
+ * with an empty `by` or a `first` outside 0…MAX_GROUPS carries its BAD_USER_INPUT refusal and asks for
+ * nothing; a filter value the list refuses throws BAD_USER_INPUT.
  */
 export function planAggregateRequest(aggregate: AggregateField, step: FieldStep, args: Readonly<Record<string, unknown>>, variableValues: Readonly<Record<string, unknown>>): AggregateRequest {
   const filters = conditionFilters(aggregate.conditions, args);
@@ -72,15 +75,16 @@ function figureNames(figures: FigureSelection): string[] {
 function groupSelection(aggregate: AggregateField, step: FieldStep, variableValues: Readonly<Record<string, unknown>>): GroupSelection {
   const args = getArgumentValues(step.definition!, step.fieldNodes[0]!, variableValues as Record<string, unknown>) as { by?: unknown; first?: unknown; order?: unknown };
   const values = Array.isArray(args.by) ? [...new Set(args.by as string[])] : [];
-  if (values.length === 0) throw badUserInput(`${step.coordinate}(by:) needs at least one field to group by`, { argumentName: 'by' });
-  const by = values.map((value) => aggregate.keys.get(value)!);
   // Null, as graphql-js passes an explicit null, asks for the default as well.
   const first = args.first === null || args.first === undefined ? DEFAULT_GROUPS : (args.first as number);
-  if (!Number.isInteger(first) || first < 0 || first > MAX_GROUPS) throw badUserInput(`${step.coordinate}(first:) must be between 0 and ${MAX_GROUPS}, got ${first}`, { argumentName: 'first' });
   const order = GROUP_ORDERS.includes(args.order as GroupOrder) ? (args.order as GroupOrder) : 'KEYS';
   // `key` and `count` cost nothing more: every group has both.
   const figures = figureSelection(aggregate, step.children.map((child) => ({ type: child.type, fields: child.fields.filter((field) => field.fieldName !== 'key') })));
-  return { responseKey: step.responseKey, by, first, order, ...figures };
+  const refused = (refusal: GraphQLError): GroupSelection => ({ responseKey: step.responseKey, by: [], first: 0, order, ...figures, refusal });
+  // Refused where graphql-js would refuse a field's arguments: at the groupBy, which then asks for nothing.
+  if (values.length === 0) return refused(badUserInput(`${step.coordinate}(by:) needs at least one field to group by`, { argumentName: 'by' }));
+  if (!Number.isInteger(first) || first < 0 || first > MAX_GROUPS) return refused(badUserInput(`${step.coordinate}(first:) must be between 0 and ${MAX_GROUPS}, got ${first}`, { argumentName: 'first' }));
+  return { responseKey: step.responseKey, by: values.map((value) => aggregate.keys.get(value)!), first, order, ...figures, refusal: undefined };
 }
 
 function figureSelection(aggregate: AggregateField, selections: readonly SelectionStep[]): FigureSelection {

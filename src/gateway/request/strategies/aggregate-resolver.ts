@@ -2,7 +2,7 @@ import type { GraphQLFieldResolver } from 'graphql';
 import type { GatewayContext } from '../context/request-context';
 import { isKeyValue } from '../../documents/key-string';
 import { readPath } from '../../documents/read-path';
-import { figuresValue, type AggregateValue, type GroupValue } from '../../operation/planning/aggregate-pipeline';
+import { figuresValue, groupsByResponseKey, type AggregateValue, type GroupValue } from '../../operation/planning/aggregate-pipeline';
 import { asksNothing, asksOnlyCount, type AggregateRequest } from '../../operation/planning/aggregate-request';
 import type { AggregateField } from '../../startup/storage-map/storage-map-types';
 import type { StoredDocument } from '../../documents/stored-document';
@@ -35,7 +35,11 @@ export function createAggregateResolver(aggregate: AggregateField): GraphQLField
 }
 
 /** `TAggregate.groupBy`: the groups its response key asked for, read with the rest of the aggregate. */
-export const resolveAggregateGroups: GraphQLFieldResolver<AggregateValue, GatewayContext> = (value, _args, _context, info): readonly GroupValue[] => value.groups[String(info.path.key)] ?? [];
+export const resolveAggregateGroups: GraphQLFieldResolver<AggregateValue, GatewayContext> = (value, _args, _context, info): readonly GroupValue[] => {
+  const groups = value.groups[String(info.path.key)] ?? [];
+  if (groups instanceof Error) throw groups;
+  return groups;
+};
 
 function countFromCounter(aggregate: AggregateField, request: AggregateRequest, parent: StoredDocument, context: GatewayContext): AggregateValue | undefined {
   const { counter } = aggregate;
@@ -47,5 +51,5 @@ function countFromCounter(aggregate: AggregateField, request: AggregateRequest, 
 }
 
 function emptyAggregate(request: AggregateRequest): AggregateValue {
-  return { ...figuresValue(request.totals, undefined), groups: Object.fromEntries(request.groups.map((group) => [group.responseKey, []])) };
+  return { ...figuresValue(request.totals, undefined), groups: groupsByResponseKey(request, () => []) };
 }
