@@ -12,6 +12,7 @@ import { randomOperation, Random, type RandomOperation, type ValuePools } from '
 import { startTestMongo, type TestMongo } from '../../support/test-mongo';
 import { createCheckedGateway } from '../../support/checked-gateway';
 import { tolerateDroppedFieldErrors } from '../../support/tolerate-dropped-field-errors';
+import { withReferenceAggregates } from '../../support/reference-aggregates';
 
 /**
  * docjoin answers every operation exactly as plain Apollo Server on graphql-js does over the same data:
@@ -20,7 +21,8 @@ import { tolerateDroppedFieldErrors } from '../../support/tolerate-dropped-field
  * (random-operations.ts), then a fixed list of edge cases, over HTTP as clients send them.
  *
  * The reference runs the schema's resolvers on graphql-js with Apollo's own execution and no docjoin
- * plugin, every relation with its default strategy; docjoin runs as `docjoin serve` does (its plan,
+ * plugin, every relation with its default strategy, and its `@aggregate` fields computed the plain way
+ * (reference-aggregates.ts: the children read, then counted, added up and grouped in JavaScript); docjoin runs as `docjoin serve` does (its plan,
  * its plugins) with the limits off, once with the default strategies and once with a random strategy
  * per relation (x-docjoin-strategy). Replay a failure with DIFFERENTIAL_SEED=<seed printed>.
  *
@@ -75,7 +77,9 @@ async function startSubject(mongo: TestMongo, db: Db, project: Pick<Parameters<t
   const auth = viewer && { authenticate: () => viewer };
   const gateway = await createCheckedGateway({ ...project, ...(auth && { auth }), mongoClient: client, db: db.databaseName, mongoKind, port: 0, limits: NO_LIMITS, strategyOverrides: true, onWarning: () => undefined });
   const referenceDocjoin = await createDocjoin({ ...project, ...(auth && { auth }), mongoClient: referenceClient, db: db.databaseName, mongoKind, limits: NO_LIMITS, onWarning: () => undefined });
-  const reference = new ApolloServer<GatewayContext>({ schema: referenceDocjoin.schema, formatError: referenceDocjoin.formatError, includeStacktraceInErrorResponses: false });
+  // Its @aggregate fields the plain way: the children read and figured in JavaScript (reference-aggregates.ts).
+  const schema = withReferenceAggregates(referenceDocjoin.schema, referenceDocjoin.storageMap, referenceClient.db(db.databaseName));
+  const reference = new ApolloServer<GatewayContext>({ schema, formatError: referenceDocjoin.formatError, includeStacktraceInErrorResponses: false });
   await reference.start();
   const stopGateway = gateway.stop.bind(gateway);
   const pools = await valuePools(db, gateway.storageMap);
