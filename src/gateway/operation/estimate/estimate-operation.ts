@@ -531,21 +531,26 @@ class EstimatePass {
       return [value(`read from its parent's counter ${counter.coordinate}, no command`)];
     }
     const groupings = request.groups.filter((group) => group.first > 0).length;
-    const keys = aggregate.parentLink ? `$match ${aggregate.parentLink.foreignField} $in keys, $group by it` : `$match, $group`;
-    const read = `aggregate on ${aggregate.collection}: ${keys}${groupings > 0 ? `, $facet with ${groupings} groupBy` : ''}`;
+    const link = aggregate.parentLink?.foreignField;
+    const parts = [
+      link ? `$match ${link} $in keys` : '$match',
+      ...(request.totals ? [link ? `$group by ${link}` : '$group of the whole set'] : []),
+      ...(groupings > 0 ? [`${groupings} groupBy: $group by ${link ? `${link} and key` : 'key'}, $topN${link ? ' per parent' : ''}`] : []),
+    ];
+    const read = `aggregate on ${aggregate.collection}: ${parts.join(', ')}${aggregateParts(request) > 1 ? ' (parts of one command, by $unionWith)' : ''}`;
     return [
       {
         kind: 'batched',
         batch: { batch: `ref:${aggregate.collection}|bounded`, read, collection: aggregate.collection, byKey: false, getMoresPerBatch: 0, readsAnchor: false },
         // The documents its $group scans, and its replies: per parent one document per part, of which
-        // the scan covers the first (a root list's groups: `first` each). One value per parent comes
+        // the scan covers the first (a root list: one per part, all counted). One value per parent comes
         // back, with the figures and groups below it.
         member: {
           step,
           objects: mul(scope.objects, this.#listSize),
           childSelections: [step.children],
           childObjects: scope.objects,
-          moreDocuments: aggregate.parentLink ? mul(scope.objects, aggregateParts(request) - 1) : (request.totals ? 1 : 0) + request.groups.reduce((sum, group) => sum + group.first, 0),
+          moreDocuments: aggregate.parentLink ? mul(scope.objects, aggregateParts(request) - 1) : aggregateParts(request),
         },
       },
     ];

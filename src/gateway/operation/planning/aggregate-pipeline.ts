@@ -41,7 +41,7 @@ export type AggregatePart = { readonly kind: 'totals' } | { readonly kind: 'grou
  * each one document per parent: the set's figures (`$match` on the parents' keys and the filters, then
  * `$group` by parent), and per `groupBy` asking for any group, its groups (`$group` by parent and key,
  * then each parent's first `first` by `$topN`, so no stage holds more groups of a parent than it
- * returns), with the documents each can return. The loader sends them together, as one command
+ * returns: one document per parent, one in all for a root list), with the documents each can return. The loader sends them together, as one command
  * (aggregate-batcher.ts). None when nothing is asked: only `first: 0` groups. Missing key values group as null, as the response shows them.
  */
 export function aggregatePipelines(aggregate: AggregateField, request: AggregateRequest, parentKeys: readonly unknown[] | undefined): Array<{ readonly part: AggregatePart; readonly pipeline: StoredDocument[]; readonly documents: number }> {
@@ -54,7 +54,7 @@ export function aggregatePipelines(aggregate: AggregateField, request: Aggregate
   const parts: Array<{ part: AggregatePart; pipeline: StoredDocument[]; documents: number }> = [];
   if (request.totals) parts.push({ part: { kind: 'totals' }, pipeline: [match, { $group: { _id: parent, ...accumulators(request.totals) } }], documents: parents });
   request.groups.forEach((group, index) => {
-    if (group.first > 0) parts.push({ part: { kind: 'groups', index }, pipeline: [match, ...groupStages(group, parent)], documents: link ? parents : group.first });
+    if (group.first > 0) parts.push({ part: { kind: 'groups', index }, pipeline: [match, ...groupStages(group, parent)], documents: parents });
   });
   return parts;
 }
@@ -66,8 +66,8 @@ function groupStages(group: GroupSelection, parent: string | null): StoredDocume
   if (group.order === 'COUNT_ASC') order.count = 1;
   for (const field of group.by) order[`_id.k.${field.value}`] = 1;
   const grouped = { $group: { _id: parent === null ? { k: key } : { p: parent, k: key }, ...accumulators(group) } };
-  if (parent === null) return [grouped, { $sort: order }, { $limit: group.first }];
-  return [grouped, { $group: { _id: '$_id.p', groups: { $topN: { n: group.first, sortBy: order, output: '$$ROOT' } } } }];
+  // In one document per parent (a root list: one in all), ordered there: a $unionWith branch's documents come in no set order.
+  return [grouped, { $group: { _id: parent === null ? null : '$_id.p', groups: { $topN: { n: group.first, sortBy: order, output: '$$ROOT' } } } }];
 }
 
 function accumulators(figures: FigureSelection): StoredDocument {
@@ -89,8 +89,7 @@ export function readAggregateReplies(aggregate: AggregateField, request: Aggrega
   const totals = byParent(replies.find((reply) => reply.part.kind === 'totals')?.rows ?? []);
   const groups = request.groups.map((group, index) => {
     const rows = replies.find((reply) => reply.part.kind === 'groups' && reply.part.index === index)?.rows ?? [];
-    if (aggregate.parentLink) return new Map(rows.map((row) => [keyString(row._id), (row.groups as StoredDocument[]).map((entry) => groupValue(group, entry))]));
-    return new Map([[keyString(null), rows.map((entry) => groupValue(group, entry))]]);
+    return new Map(rows.map((row) => [keyString(aggregate.parentLink ? row._id : null), (row.groups as StoredDocument[]).map((entry) => groupValue(group, entry))]));
   });
   return (parentKey) => {
     const key = keyString(aggregate.parentLink ? parentKey : null);

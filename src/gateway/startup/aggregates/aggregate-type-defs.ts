@@ -44,7 +44,9 @@ export function aggregateTypeDefs(documents: readonly DocumentNode[]): string | 
       }
       for (const name of stringListArgument(directive.arguments, 'groupBy')) {
         const keyField = targetFields.find((candidate) => candidate.name.value === name && !isList(candidate.type));
-        if (keyField) entry.keys.set(name, fieldsByType.has(namedType(keyField.type)) ? 'ID' : namedType(keyField.type));
+        // One enum value per field: two names with one value (`aB`, `a_b`) are refused at startup, the first kept here.
+        const taken = [...entry.keys.keys()].some((other) => other !== name && groupFieldValue(other) === groupFieldValue(name));
+        if (keyField && !taken) entry.keys.set(name, fieldsByType.has(namedType(keyField.type)) ? 'ID' : namedType(keyField.type));
       }
     }
   }

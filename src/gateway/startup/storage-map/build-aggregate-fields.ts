@@ -59,21 +59,25 @@ export function buildAggregateFields(
       if (aggregate) aggregates.set(coordinate, aggregate);
     }
   }
-  return shareFiguresByTarget(aggregates);
+  return shareFiguresByTarget(aggregates, problems);
 }
 
 /**
  * The aggregates with the figures and keys of every aggregate over the same target type: they return
  * the same generated types (aggregate-type-defs.ts), whose fields are the union of what they declare.
  */
-function shareFiguresByTarget(aggregates: ReadonlyMap<string, AggregateField>): Map<string, AggregateField> {
+function shareFiguresByTarget(aggregates: ReadonlyMap<string, AggregateField>, problems: string[]): Map<string, AggregateField> {
   const figures = new Map<string, Map<string, AggregateFigure>>();
   const keys = new Map<string, Map<string, AggregateKey>>();
   for (const aggregate of aggregates.values()) {
     const targetFigures = figures.get(aggregate.targetType) ?? new Map<string, AggregateFigure>();
     const targetKeys = keys.get(aggregate.targetType) ?? new Map<string, AggregateKey>();
     for (const [name, figure] of aggregate.figures) targetFigures.set(name, figure);
-    for (const [value, key] of aggregate.keys) targetKeys.set(value, key);
+    for (const [value, key] of aggregate.keys) {
+      const other = targetKeys.get(value);
+      if (other && other.fieldName !== key.fieldName) problems.push(`${aggregate.coordinate}: @aggregate(groupBy:) names ${aggregate.targetType}.${key.fieldName}, whose enum value ${value} another @aggregate over ${aggregate.targetType} gives ${other.fieldName}; group by one of them`);
+      else targetKeys.set(value, key);
+    }
     figures.set(aggregate.targetType, targetFigures);
     keys.set(aggregate.targetType, targetKeys);
   }

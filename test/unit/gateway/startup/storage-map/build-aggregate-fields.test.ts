@@ -131,6 +131,11 @@ describe('@aggregate', () => {
     expect(() => withDirectiveTypeDefs(`${sdl({ query: 'productsAggregate: ProductAggregate! @aggregate(of: "products", groupBy: ["name"])' })}\ntype ProductGroup { id: ID! }`)).toThrow(
       'ProductGroup: docjoin generates a type of this name for the @aggregate fields; rename your type',
     );
+    // Two fields whose enum value is the same, in one aggregate or across two over one type.
+    const reviewsClash = sdl({ review: 'aB: Int!\n a_b: Int!', product: 'x: ReviewAggregate! @aggregate(of: "reviews", groupBy: ["aB", "a_b"])' });
+    expect(problemsOf(reviewsClash)).toEqual(['Product.x: @aggregate(groupBy:) names two fields whose enum value is A_B; keep one']);
+    const acrossClash = sdl({ review: 'aB: Int!\n a_b: Int!', product: 'x: ReviewAggregate! @aggregate(of: "reviews", groupBy: ["aB"])\n y: ReviewAggregate! @aggregate(of: "reviews", groupBy: ["a_b"])' });
+    expect(problemsOf(acrossClash)).toEqual(['Product.y: @aggregate(groupBy:) names Review.a_b, whose enum value A_B another @aggregate over Review gives aB; group by one of them']);
     // Sources that went through once come back unchanged.
     const once = withDirectiveTypeDefs(sdl({ query: 'productsAggregate: ProductAggregate! @aggregate(of: "products")' }));
     expect(withDirectiveTypeDefs(once)).toEqual(once);
