@@ -65,7 +65,8 @@ function describeField(field: FieldPlan, printing: PlanPrinting, root: string | 
   const coordinate = `${field.parentType.name}.${field.fieldName}`;
   if (root !== undefined && field.kind !== 'stored') {
     if (!printing.generatedRoots.has(field.resolve)) return `${key}  ${coordinate}, hand-written resolver`;
-    return `${key}  ${coordinate}, ${root === 'mutation' ? 'generated mutation: its write unit, then a read back' : 'generated root: one find'}`;
+    const read = printing.storageMap.aggregates.has(coordinate) ? 'generated root: one aggregate' : 'generated root: one find';
+    return `${key}  ${coordinate}, ${root === 'mutation' ? 'generated mutation: its write unit, then a read back' : read}`;
   }
   switch (field.kind) {
     case 'stored':

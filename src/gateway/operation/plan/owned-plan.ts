@@ -123,14 +123,16 @@ export function planOwnedOperation(
 class NotOwned extends Error {}
 
 /**
- * What a selection's objects are: the root value, objects a hand-written root resolver returned, or
- * documents docjoin read (whose stored fields are plain values under the field's name).
+ * What a selection's objects are: the root value, objects a hand-written root resolver returned,
+ * documents docjoin read (whose stored fields are plain values under the field's name), or the values
+ * docjoin built from an aggregate's reply (plain objects and values under the field's name too).
  */
-type Objects = 'root' | 'hand-written' | 'documents';
+type Objects = 'root' | 'hand-written' | 'documents' | 'values';
 
 /** The owned plan of one selection; throws NotOwned where docjoin does not own it. */
 function ownedSelection(selection: SelectionStep, ownership: Ownership, objects: Objects): SelectionPlan {
   const { type } = selection;
+  if (objects === 'values') return ownedValues(selection, ownership);
   const storage = ownership.storageMap.types.get(type.name);
   if (objects !== 'root' && !storage) throw new NotOwned(`${type.name}: a type without storage`);
   const fields: FieldPlan[] = [];
@@ -147,11 +149,13 @@ function ownedSelection(selection: SelectionStep, ownership: Ownership, objects:
     if (objects === 'root') {
       if (!resolve) throw new NotOwned(`${coordinate}: a root field without a resolver`);
       const handWritten = !ownership.rootResolvers.has(resolve);
-      fields.push(
-        isLeafType(getNamedType(definition.type))
-          ? { ...selected, kind: 'resolved', resolve, handWritten }
-          : { ...selected, kind: 'relation', resolve, handWritten, child: ownedChild(step, ownership, handWritten ? 'hand-written' : 'documents') },
-      );
+      const below = handWritten ? 'hand-written' : ownership.storageMap.aggregates.has(coordinate) ? 'values' : 'documents';
+      fields.push(isLeafType(getNamedType(definition.type)) ? { ...selected, kind: 'resolved', resolve, handWritten } : { ...selected, kind: 'relation', resolve, handWritten, child: ownedChild(step, ownership, below) });
+      continue;
+    }
+    if (ownership.storageMap.aggregates.has(coordinate)) {
+      if (!resolve || !ownership.fieldResolvers.has(resolve)) throw new NotOwned(`${coordinate}: an aggregate without docjoin's resolver`);
+      fields.push({ ...selected, kind: 'relation', resolve, handWritten: false, child: ownedChild(step, ownership, 'values') });
       continue;
     }
     const stored = storage?.fields.get(fieldName);
@@ -168,6 +172,30 @@ function ownedSelection(selection: SelectionStep, ownership: Ownership, objects:
       else if (objects === 'hand-written') fields.push({ ...selected, kind: 'resolved', resolve: defaultFieldResolver as AnyResolver, handWritten: true });
       else fields.push({ ...selected, kind: 'stored' });
     }
+  }
+  return { type, fields };
+}
+
+/**
+ * The owned plan of a selection on values docjoin built (an aggregate's figures, groups and keys): a
+ * leaf is read under its name, an object through graphql-js's default resolver (a plain property), and
+ * a field with a resolver (`groupBy`) through docjoin's.
+ */
+function ownedValues(selection: SelectionStep, ownership: Ownership): SelectionPlan {
+  const { type } = selection;
+  const fields: FieldPlan[] = [];
+  for (const step of selection.fields) {
+    const { responseKey, fieldName, coordinate, definition, fieldNodes } = step;
+    if (fieldName === '__typename') {
+      fields.push({ kind: 'typename', responseKey });
+      continue;
+    }
+    if (!definition) throw new NotOwned(`${coordinate}: not in the schema`);
+    const resolve = ownership.builtResolvers.get(definition);
+    if (resolve && !ownership.fieldResolvers.has(resolve)) throw new NotOwned(`${coordinate}: a hand-written resolver`);
+    const selected: SelectedField = { responseKey, fieldName, parentType: type, definition, type: definition.type, fieldNodes, step };
+    if (isLeafType(getNamedType(definition.type))) fields.push(resolve ? { ...selected, kind: 'resolved', resolve, handWritten: false } : { ...selected, kind: 'stored' });
+    else fields.push({ ...selected, kind: 'relation', resolve: resolve ?? (defaultFieldResolver as AnyResolver), handWritten: false, child: ownedChild(step, ownership, 'values') });
   }
   return { type, fields };
 }
