@@ -84,6 +84,29 @@ describe('@aggregate', () => {
     expect(map.types.has('ReviewAggregate')).toBe(false);
   });
 
+  it('aggregates a connection as the list it pages: its node type, its filters', () => {
+    const connection = `
+      type ReviewConnection { edges: [ReviewEdge!]! pageInfo: PageInfo! totalCount: Int! }
+      type ReviewEdge { cursor: String! node: Review! }
+      type PageInfo { hasNextPage: Boolean! hasPreviousPage: Boolean! startCursor: String endCursor: String }`;
+    const map = buildStorageMap(
+      makeExecutableSchema({
+        typeDefs: withDirectiveTypeDefs(
+          `${sdl({
+            product: 'reviewPages(first: Int = 10, after: String, rating: Int): ReviewConnection! @join(localField: "_id", foreignField: "productId", sort: "-createdAt")\n pagesAggregate(rating: Int): ReviewAggregate! @aggregate(of: "reviewPages", fields: ["rating"])',
+          })}${connection}`,
+        ),
+      }),
+    );
+    expect(map.aggregates.get('Product.pagesAggregate')).toMatchObject({
+      list: 'Product.reviewPages',
+      targetType: 'Review',
+      collection: 'reviews',
+      parentLink: { localField: '_id', foreignField: 'productId' },
+      conditions: [{ argumentName: 'rating', path: 'rating', op: 'EQ', objectId: false }],
+    });
+  });
+
   it('generates the types the fields return: sums and means of numbers, minima and maxima of numbers and dates, typed group keys', () => {
     const schema = makeExecutableSchema({
       typeDefs: withDirectiveTypeDefs(sdl({ product: 'reviewsAggregate: ReviewAggregate! @aggregate(of: "reviews", fields: ["rating", "createdAt"], groupBy: ["rating"])' })),
