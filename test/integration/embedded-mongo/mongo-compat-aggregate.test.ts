@@ -114,6 +114,20 @@ describe('$lookup', () => {
     ]);
   });
 
+  test('localField/foreignField with a pipeline: the pipeline filters, sorts and cuts each parent\'s matches (MongoDB 5.0); an empty one changes nothing', async () => {
+    const rows = await run('customers', [
+      { $lookup: { from: 'orders', localField: '_id', foreignField: 'customer', pipeline: [{ $match: { day: { $gte: 1 } } }, { $sort: { day: -1, _id: 1 } }, { $limit: 1 }, { $project: { _id: 1 } }], as: 'latest' } },
+      { $lookup: { from: 'orders', localField: '_id', foreignField: 'customer', pipeline: [], as: 'all' } },
+      { $project: { latest: '$latest._id', all: '$all._id' } },
+      { $sort: { _id: 1 } },
+    ]);
+    expect(rows).toEqual([
+      { _id: 'c1', latest: [3], all: [1, 3] },
+      { _id: 'c2', latest: [2], all: [2] },
+      { _id: 'c3', latest: [4], all: [4] },
+    ]);
+  });
+
   test('one-to-many: each customer gets all its orders in natural order', async () => {
     const rows = await run('customers', [
       { $lookup: { from: 'orders', localField: '_id', foreignField: 'customer', as: 'orders' } },

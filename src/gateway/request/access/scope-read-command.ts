@@ -19,10 +19,12 @@ const READS_ANOTHER_COLLECTION = new Set(['$lookup', '$graphLookup', '$unionWith
 
 /**
  * An aggregate's pipeline with the scope's row filter in front of every read: a `$match` first on the
- * pipeline's own collection, and first in each `$unionWith` branch on its collection (MongoDB merges
- * adjacent `$match` stages, so an index still serves the branch). A `$facet` reads only the documents
- * that reach it, already filtered: each of its pipelines is checked the same way. A stage that reads in
- * another way (`$lookup`, `$graphLookup`, `$out`, `$merge`) is refused: a filter must not be missed.
+ * pipeline's own collection, first in each `$unionWith` branch on its collection, and first in each
+ * `$lookup`'s pipeline on its `from` (a `localField`/`foreignField` lookup keeps them: MongoDB 5.0
+ * applies the pipeline to the documents they match). MongoDB merges adjacent `$match` stages, so an
+ * index still serves the read. A `$facet` reads only the documents that reach it, already filtered: each
+ * of its pipelines is checked the same way. A stage that reads in another way (`$graphLookup`, `$out`,
+ * `$merge`) is refused: a filter must not be missed.
  */
 export function scopedPipeline(scope: ReadScope, collection: string, pipeline: readonly StoredDocument[]): StoredDocument[] {
   const rows = scope.filterFor(collection);
@@ -36,6 +38,11 @@ function scopedStage(scope: ReadScope, stage: StoredDocument): StoredDocument {
   if (name === '$facet') {
     const facets = stage.$facet as Readonly<Record<string, readonly StoredDocument[]>>;
     return { $facet: Object.fromEntries(Object.entries(facets).map(([facet, branch]) => [facet, branch.map((inner) => scopedStage(scope, inner))])) };
+  }
+  if (name === '$lookup') {
+    const lookup = stage.$lookup as { from?: unknown; pipeline?: readonly StoredDocument[] };
+    if (typeof lookup.from !== 'string') throw new InvariantError('a $lookup without a from collection cannot be scoped by access rules; docjoin sends none');
+    return { $lookup: { ...lookup, pipeline: scopedPipeline(scope, lookup.from, lookup.pipeline ?? []) } };
   }
   if (name !== '$unionWith') throw new InvariantError(`an aggregate with ${name} cannot be scoped by access rules; docjoin sends none`);
   const union = stage.$unionWith as string | { coll: string; pipeline?: readonly StoredDocument[] };
