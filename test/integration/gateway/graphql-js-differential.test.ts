@@ -181,6 +181,12 @@ function answerOf(status: number, text: string): Answer {
 
 const MAX_ESTIMATED_DOCUMENTS = 5_000;
 /**
+ * Response objects past which an operation is passed over before either server runs it: books and
+ * authors nested six levels deep read a few hundred documents, but repeat them into billions of objects,
+ * which the reference would build before its length could be checked.
+ */
+const MAX_ESTIMATED_RESPONSE_NODES = 1_000_000;
+/**
  * An operation whose response is this long is passed over too. The estimate bounds the documents read,
  * not how often the response repeats them (the same authors under every book, six levels deep). Outside
  * production both servers indent their JSON, so a 3.6 MB `data` six levels deep is sent as 41 MB, and
@@ -193,7 +199,7 @@ function prettyLength(data: unknown): number {
   return JSON.stringify(data, null, 2)?.length ?? 0;
 }
 
-/** Whether a valid operation's static estimate passes MAX_ESTIMATED_DOCUMENTS (invalid ones are cheap to refuse). */
+/** Whether a valid operation's static estimate passes MAX_ESTIMATED_DOCUMENTS or MAX_ESTIMATED_RESPONSE_NODES (invalid ones are cheap to refuse). */
 function tooLarge(subject: Subject, operation: RandomOperation): boolean {
   const { schema, storageMap } = subject.gateway;
   const document = parse(operation.query);
@@ -201,7 +207,7 @@ function tooLarge(subject: Subject, operation: RandomOperation): boolean {
   const chosen = getOperationAST(document, operation.operationName);
   if (!chosen) return false;
   const estimate = estimateRequest({ schema, storageMap, document, operation: chosen, variables: operation.variables, strategyFor: (field) => field.defaultStrategy, collectionSize: subject.collectionSize });
-  return estimate !== undefined && estimate.documents > MAX_ESTIMATED_DOCUMENTS;
+  return estimate !== undefined && (estimate.documents > MAX_ESTIMATED_DOCUMENTS || estimate.responseNodes > MAX_ESTIMATED_RESPONSE_NODES);
 }
 
 /** A strategy for every relation that declares more than one, drawn at random. */
