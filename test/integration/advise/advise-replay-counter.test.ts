@@ -1,8 +1,7 @@
-import { resolve } from 'node:path';
-import { loadProject, type Viewer } from 'docjoin';
 import { SHOP_IDS } from '../../../examples/shop/seed/seed-shop';
 import { startTestMongo, type TestMongo } from '../../support/test-mongo';
-import { adviseAndReplay, expectPredictedWrites, type AdviceReplay, type ReplayedOperation } from './support/advise-replay';
+import { expectPredictedWrites, type AdviceReplay, type ReplayedOperation } from './support/advise-replay';
+import { adviseAndReplayShop } from './support/shop-replay';
 
 /**
  * Issue 35 on the shop: a workload that reads how many products each category holds far more often
@@ -10,8 +9,6 @@ import { adviseAndReplay, expectPredictedWrites, type AdviceReplay, type Replaye
  * reads it saves and the `$inc` each new product then sends; `docjoin migrate` applies it to a fresh
  * copy and the replay measures the writes it predicted.
  */
-const SHOP_CONFIG = resolve(__dirname, '../../../examples/shop/docjoin.config.ts');
-const ADMIN: Viewer = { role: 'admin', roles: ['admin'], anonymous: false, subject: undefined, claims: { role: 'admin' } };
 const { tea, cups } = SHOP_IDS;
 
 function countingWorkload(): ReplayedOperation[] {
@@ -29,17 +26,7 @@ let mongo: TestMongo;
 let replay: AdviceReplay;
 beforeAll(async () => {
   mongo = await startTestMongo();
-  const project = await loadProject({ cwd: process.cwd(), configPath: SHOP_CONFIG });
-  replay = await adviseAndReplay(mongo, {
-    schemaDir: resolve(__dirname, '../../../examples/shop/schema'),
-    config: SHOP_CONFIG,
-    resolvers: project.resolvers,
-    writePlans: project.writePlans,
-    auth: project.config.auth!,
-    viewer: ADMIN,
-    seed: async (db) => void (await project.config.seed!(db, { scale: 1, onProgress: () => undefined })),
-    operations: async () => countingWorkload(),
-  });
+  replay = await adviseAndReplayShop(mongo, countingWorkload);
 }, 240_000);
 afterAll(async () => {
   await mongo?.stop();

@@ -1,8 +1,7 @@
-import { resolve } from 'node:path';
-import { loadProject, type Viewer } from 'docjoin';
 import { SHOP_IDS, shopperId } from '../../../examples/shop/seed/seed-shop';
 import { startTestMongo, type TestMongo } from '../../support/test-mongo';
-import { adviseAndReplay, expectPredictedWrites, type AdviceReplay, type ReplayedOperation } from './support/advise-replay';
+import { expectPredictedWrites, type AdviceReplay, type ReplayedOperation } from './support/advise-replay';
+import { adviseAndReplayShop } from './support/shop-replay';
 
 /**
  * Issue 38 on the shop, end to end: a recorded workload of 99 operations (17 mutations) whose orders
@@ -12,8 +11,6 @@ import { adviseAndReplay, expectPredictedWrites, type AdviceReplay, type Replaye
  * must be within 10% of what the replay measures; a snapshot that would copy a counter every new review
  * moves into every review of the product is considered and not given.
  */
-const SHOP_CONFIG = resolve(__dirname, '../../../examples/shop/docjoin.config.ts');
-const ADMIN: Viewer = { role: 'admin', roles: ['admin'], anonymous: false, subject: undefined, claims: { role: 'admin' } };
 const { matcha, mug, ada } = SHOP_IDS;
 
 function shopWorkload(): ReplayedOperation[] {
@@ -38,17 +35,7 @@ let mongo: TestMongo;
 let replay: AdviceReplay;
 beforeAll(async () => {
   mongo = await startTestMongo();
-  const project = await loadProject({ cwd: process.cwd(), configPath: SHOP_CONFIG });
-  replay = await adviseAndReplay(mongo, {
-    schemaDir: resolve(__dirname, '../../../examples/shop/schema'),
-    config: SHOP_CONFIG,
-    resolvers: project.resolvers,
-    writePlans: project.writePlans,
-    auth: project.config.auth!,
-    viewer: ADMIN,
-    seed: async (db) => void (await project.config.seed!(db, { scale: 1, onProgress: () => undefined })),
-    operations: async () => shopWorkload(),
-  });
+  replay = await adviseAndReplayShop(mongo, shopWorkload);
 }, 240_000);
 afterAll(async () => {
   await mongo?.stop();

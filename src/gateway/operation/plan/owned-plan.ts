@@ -137,15 +137,14 @@ function ownedSelection(selection: SelectionStep, ownership: Ownership, objects:
   if (objects !== 'root' && !storage) throw new NotOwned(`${type.name}: a type without storage`);
   const fields: FieldPlan[] = [];
   for (const step of selection.fields) {
-    const { responseKey, fieldName, coordinate, definition, fieldNodes } = step;
+    const { responseKey, fieldName, coordinate } = step;
     if (fieldName === '__typename') {
       fields.push({ kind: 'typename', responseKey });
       continue;
     }
     if (fieldName.startsWith('__')) throw new NotOwned(`${fieldName}: introspection`);
-    if (!definition) throw new NotOwned(`${coordinate}: not in the schema`);
-    const resolve = ownership.builtResolvers.get(definition);
-    const selected: SelectedField = { responseKey, fieldName, parentType: type, definition, type: definition.type, fieldNodes, step };
+    const { selected, resolve } = selectedField(step, type, ownership);
+    const { definition } = selected;
     if (objects === 'root') {
       if (!resolve) throw new NotOwned(`${coordinate}: a root field without a resolver`);
       const handWritten = !ownership.rootResolvers.has(resolve);
@@ -185,19 +184,24 @@ function ownedValues(selection: SelectionStep, ownership: Ownership): SelectionP
   const { type } = selection;
   const fields: FieldPlan[] = [];
   for (const step of selection.fields) {
-    const { responseKey, fieldName, coordinate, definition, fieldNodes } = step;
-    if (fieldName === '__typename') {
-      fields.push({ kind: 'typename', responseKey });
+    if (step.fieldName === '__typename') {
+      fields.push({ kind: 'typename', responseKey: step.responseKey });
       continue;
     }
-    if (!definition) throw new NotOwned(`${coordinate}: not in the schema`);
-    const resolve = ownership.builtResolvers.get(definition);
-    if (resolve && !ownership.fieldResolvers.has(resolve)) throw new NotOwned(`${coordinate}: a hand-written resolver`);
-    const selected: SelectedField = { responseKey, fieldName, parentType: type, definition, type: definition.type, fieldNodes, step };
+    const { selected, resolve } = selectedField(step, type, ownership);
+    const { definition } = selected;
+    if (resolve && !ownership.fieldResolvers.has(resolve)) throw new NotOwned(`${step.coordinate}: a hand-written resolver`);
     if (isLeafType(getNamedType(definition.type))) fields.push(resolve ? { ...selected, kind: 'resolved', resolve, handWritten: false } : { ...selected, kind: 'stored' });
     else fields.push({ ...selected, kind: 'relation', resolve: resolve ?? (defaultFieldResolver as AnyResolver), handWritten: false, child: ownedChild(step, ownership, 'values') });
   }
   return { type, fields };
+}
+
+/** A schema field's step as a plan field, with its resolver as the schema was built (none: graphql-js's default). */
+function selectedField(step: FieldStep, type: GraphQLObjectType, ownership: Ownership): { readonly selected: SelectedField; readonly resolve: AnyResolver | undefined } {
+  const { responseKey, fieldName, coordinate, definition, fieldNodes } = step;
+  if (!definition) throw new NotOwned(`${coordinate}: not in the schema`);
+  return { selected: { responseKey, fieldName, parentType: type, definition, type: definition.type, fieldNodes, step }, resolve: ownership.builtResolvers.get(definition) };
 }
 
 function ownedChild(step: FieldStep, ownership: Ownership, objects: Objects): SelectionPlan {

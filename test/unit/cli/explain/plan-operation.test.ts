@@ -54,6 +54,19 @@ describe('planOperation (static, no database)', () => {
     expect(rowsOf(result)).toEqual(['Query.books root 1', '  Book.publisher join 1', '  Book.authors snapshot 1 | join=3']);
   });
 
+  it('lists each aggregate with how it is read: from the counter, or one aggregate per level with its parts', () => {
+    expect(rowsOf(plan('{ posts(first: 10) { commentsAggregate { count } } }'))).toEqual([
+      'Query.posts root 1',
+      '  Post.commentsAggregate aggregate 0 | read from its parent\'s counter Post.commentCount, no command',
+    ]);
+    const grouped = plan('{ people(first: 10) { tasksAggregate(done: true) { count groupBy(by: [DONE]) { count } } } }');
+    expect(grouped.estimate.roundTrips).toBe(2);
+    expect(rowsOf(grouped)).toEqual([
+      'Query.people root 1',
+      '  Person.tasksAggregate aggregate 1 | aggregate on tasks: $match ownerId $in keys, $group by ownerId, 1 groupBy: $group by ownerId and key, $topN per parent (parts of one command, by $unionWith)',
+    ]);
+  });
+
   it('marks overridden strategies and prices the schema default as the alternative', () => {
     const result = plan('{ posts(first: 10) { recentComments { author } } }', { 'Post.recentComments': 'join' });
     expect(result.estimate.roundTrips).toBe(2);
