@@ -21,12 +21,14 @@ export type AdviseCliCommand =
       json: string | undefined;
       /** Also print the changes the workload argued for that were priced and not given, and why. */
       verbose: boolean;
+      /** Price changes at fixed costs rather than the recorded command times. */
+      assumedCosts: boolean;
       project: ProjectTarget;
     }
   | UsageError;
 
 export const ADVISE_USAGE = `Usage: docjoin advise [--workload FILE | --workload-collection NAME] [--sample N] [--json FILE] [--verbose]
-                      [--mongo-uri URI] [--db NAME] [--config FILE]
+                      [--assumed-costs] [--mongo-uri URI] [--db NAME] [--config FILE]
 
 Recommends a storage shape for every relation field: keep it, widen, add or drop a snapshot, bound an
 array, or stop embedding, with the rule of thumb behind it and the predicted effect on round trips,
@@ -41,6 +43,9 @@ it would leave; one that does not save MongoDB time on that workload is not give
   --sample N                  documents sampled per collection (default ${DEFAULT_SAMPLE_SIZE})
   --json FILE                 also write the report as JSON (advice, statistics and workload) for tooling
   --verbose                   also print the changes considered and not given, and why
+  --assumed-costs             price changes at 1 ms a command and 0.2 ms a further document written,
+                              not the command times recorded: the same workload gets the same advice
+                              on any machine (the times of a busy or shared one are noise)
   --mongo-uri URI             MongoDB to sample (default: $MONGODB_URI, else the config's mongodb.uri)
   --db NAME                   database name (default: $MONGODB_DB, else the config's mongodb.db, else "${DEFAULT_DB_NAME}")
 ${PROJECT_FLAGS_USAGE}
@@ -54,6 +59,7 @@ export const ADVISE_FLAGS = [
   { name: '--sample', example: String(DEFAULT_SAMPLE_SIZE) },
   { name: '--json', example: 'advice.json' },
   { name: '--verbose' },
+  { name: '--assumed-costs' },
   ...MONGO_TARGET_FLAGS,
   ...PROJECT_FLAGS,
 ] as const;
@@ -78,6 +84,7 @@ export function parseAdviseArgs(argv: readonly string[], env: Readonly<Record<st
     sampleSize,
     json: args.values.get('--json'),
     verbose: args.switches.has('--verbose'),
+    assumedCosts: args.switches.has('--assumed-costs'),
     project: readProjectTarget(args),
   };
 }

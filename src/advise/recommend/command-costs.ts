@@ -11,7 +11,9 @@ import type { WorkloadSummary } from '../../gateway';
  * A workload recorded without command times (windows from an older docjoin), or whose reads and writes
  * took too little to register (the driver times whole milliseconds), is priced with ASSUMED_COSTS, its
  * total from its round trips and the documents its mutations modified; one recorded partly without them
- * scales the timed operations' total to all of its operations.
+ * scales the timed operations' total to all of its operations. `assumed` prices with ASSUMED_COSTS
+ * whatever was recorded (`docjoin advise --assumed-costs`): the same workload then gets the same advice
+ * on any machine.
  */
 export interface CommandCosts {
   readonly readMs: number;
@@ -30,8 +32,8 @@ export interface CommandCosts {
  */
 export const ASSUMED_COSTS = { commandMs: 1, documentMs: 0.2 } as const;
 
-export function commandCosts(workload: WorkloadSummary | undefined): CommandCosts {
-  const times = workload?.commands;
+export function commandCosts(workload: WorkloadSummary | undefined, { assumed = false }: { readonly assumed?: boolean } = {}): CommandCosts {
+  const times = assumed ? undefined : workload?.commands;
   // The driver times commands in whole milliseconds: commands too few and fast to add up to one are not measured.
   const mean = (commands: number, ms: number) => (commands === 0 || ms === 0 ? undefined : ms / commands);
   const readMs = times && mean(times.reads.commands, times.reads.ms);

@@ -2,7 +2,7 @@ import type { WorkloadSummary } from '../../gateway';
 import type { DataStatistics } from '../statistics/statistics-types';
 import type { AdviceThresholds } from './advice-thresholds';
 import type { AdviceKind, EffectPair, PredictedEffect } from './advice-types';
-import { commandCosts } from './command-costs';
+import { ASSUMED_COSTS, type CommandCosts } from './command-costs';
 import { predictWrites, type StorageChange, type WriteDelta, type WriteSides } from './write-effect';
 import { count, round, type WorkloadView } from './workload-view';
 
@@ -21,6 +21,14 @@ export interface Candidate {
   readonly queryRoundTrips: number;
 }
 
+/** What every candidate of one report is priced with. */
+export interface PricingInput {
+  readonly summary: WorkloadSummary | undefined;
+  readonly sides: WriteSides | undefined;
+  readonly statistics: DataStatistics | undefined;
+  readonly thresholds: AdviceThresholds;
+}
+
 /** A candidate priced on both sides: its effect, the evidence of its writes, and why it is not given, if it is not. */
 export interface PricedChange {
   readonly effect: Omit<PredictedEffect, 'largestDocumentBytes'>;
@@ -31,12 +39,12 @@ export interface PricedChange {
 
 /**
  * Prices `candidate` on the whole recorded workload, in one currency: its read round trips saved and
- * the commands and copies its writes add (predictWrites), each in milliseconds of MongoDB commands as
- * measured on that workload (commandCosts; assumed costs for a workload recorded without times). It is
+ * the commands and copies its writes add (predictWrites), each in milliseconds of MongoDB commands at
+ * `costs` (commandCosts: measured on that workload, or assumed). It is
  * given only when the workload's MongoDB time goes down by more than `minNetSavingShare`; a change
  * whose writes cannot be priced is not given either.
  */
-export function priceChange(candidate: Candidate, workload: WorkloadView, summary: WorkloadSummary | undefined, sides: WriteSides | undefined, statistics: DataStatistics | undefined, thresholds: AdviceThresholds): PricedChange {
+export function priceChange(candidate: Candidate, workload: WorkloadView, costs: CommandCosts, { summary, sides, statistics, thresholds }: PricingInput): PricedChange {
   const queryDelta = candidate.queryRoundTrips;
   const writes = writeDelta(candidate, workload, summary, sides, statistics);
   const documentsBefore = workload.documentsWrittenPer1000Mutations();
@@ -53,7 +61,6 @@ export function priceChange(candidate: Candidate, workload: WorkloadView, summar
   const commands = writes.reads + writes.writes;
   const operations = workload.queries + workload.mutations;
   const roundTrips = queryDelta + commands;
-  const costs = commandCosts(summary);
   const ms = (queryDelta + writes.reads) * costs.readMs + writes.writes * costs.writeMs + documents * costs.documentMs;
   const effect = {
     roundTripsPer1000Queries: candidate.roundTripsPer1000Queries,
@@ -66,7 +73,7 @@ export function priceChange(candidate: Candidate, workload: WorkloadView, summar
     },
   };
   const evidence = [...writes.evidence, ...(commands !== 0 ? [`mutations send ${signed(commands)} command(s) over the recorded workload (${signed(writes.reads)} read(s), ${signed(writes.writes)} write(s))`] : [])];
-  const unit = costs.source === 'measured' ? 'ms of MongoDB commands' : 'ms of MongoDB commands (assumed costs: no command times recorded)';
+  const unit = costs.source === 'measured' ? 'ms of MongoDB commands' : `ms of MongoDB commands (assumed costs: ${ASSUMED_COSTS.commandMs} ms a command, ${ASSUMED_COSTS.documentMs} ms a further document)`;
   return { effect, evidence, rejectedBecause: rejection({ saved: -ms, total: costs.totalMs, unit }, thresholds) };
 }
 

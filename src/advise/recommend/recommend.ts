@@ -5,6 +5,7 @@ import type { AdviceReport, AntiPattern, FieldAdvice } from './advice-types';
 import { arrayAdvice, isUnboundedArray } from './array-advice';
 import { describeStorage } from './describe-storage';
 import { joinAdvice } from './join-advice';
+import { commandCosts, type CommandCosts } from './command-costs';
 import { counterAdvice } from './counter-advice';
 import { describePersonalFields } from './personal-data';
 import { priceChange } from './price-change';
@@ -29,6 +30,8 @@ export interface AdviceInput {
   readonly thresholds?: Partial<AdviceThresholds>;
   /** The cluster's shard keys (`mongodb.shardKeys`): joins it would broadcast are flagged. */
   readonly shardKeys?: ShardKeys;
+  /** Price changes at ASSUMED_COSTS rather than the recorded command times (command-costs.ts). */
+  readonly assumedCosts?: boolean;
 }
 
 /**
@@ -40,13 +43,14 @@ export interface AdviceInput {
 export function recommend(input: AdviceInput): AdviceReport {
   const thresholds = { ...DEFAULT_ADVICE_THRESHOLDS, ...input.thresholds };
   const workload = new WorkloadView(input.workload);
+  const costs = commandCosts(input.workload, { assumed: input.assumedCosts });
   const fields = [...input.storageMap.relations.values()]
     .sort((a, b) => a.coordinate.localeCompare(b.coordinate))
-    .map((field) => withPersonalData(adviseField(field, input, workload, thresholds), field, input));
+    .map((field) => withPersonalData(adviseField(field, input, workload, costs, thresholds), field, input));
   return { workload: { queries: workload.queries, mutations: workload.mutations }, fields };
 }
 
-function adviseField(field: RelationField, input: AdviceInput, workload: WorkloadView, thresholds: AdviceThresholds): FieldAdvice {
+function adviseField(field: RelationField, input: AdviceInput, workload: WorkloadView, costs: CommandCosts, thresholds: AdviceThresholds): FieldAdvice {
   const relation = input.statistics?.relations[field.coordinate];
   const collectionName = input.storageMap.types.get(field.typeName)?.collection;
   const collection = collectionName === undefined ? undefined : input.statistics?.collections[collectionName];
@@ -71,7 +75,7 @@ function adviseField(field: RelationField, input: AdviceInput, workload: Workloa
   for (const candidate of candidates) {
     if (!candidate) continue;
     const { storage: _storage, roundTripsPer1000Queries: _reads, queryRoundTrips: _trips, ...advice } = candidate;
-    const priced = priceChange(candidate, workload, input.workload, input.writeSides, input.statistics, thresholds);
+    const priced = priceChange(candidate, workload, costs, { summary: input.workload, sides: input.writeSides, statistics: input.statistics, thresholds });
     const effect = { ...priced.effect, largestDocumentBytes: undefined };
     const evidence = [...candidate.evidence, ...priced.evidence];
     if (priced.rejectedBecause === undefined) return { ...base, ...advice, effect, evidence };

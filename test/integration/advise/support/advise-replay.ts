@@ -54,7 +54,8 @@ const MIGRATED_KINDS = new Set(['widen-snapshot', 'add-snapshot', 'drop-snapshot
 
 /**
  * The loop of issue 38, end to end: seed, record the workload through a gateway, `docjoin advise`
- * on it; then for each snapshot or counter change given, seed again, `docjoin migrate --advice … --write` a copy of
+ * on it (at assumed costs: the times of a shared test machine would tip close changes either way);
+ * then for each snapshot or counter change given, seed again, `docjoin migrate --advice … --write` a copy of
  * the project's schema, and record the same workload through a gateway serving the migrated schema.
  */
 export async function adviseAndReplay(mongo: TestMongo, project: ReplayProject): Promise<AdviceReplay> {
@@ -69,7 +70,7 @@ export async function adviseAndReplay(mongo: TestMongo, project: ReplayProject):
     await record(mongo, project, db, texts(project.schemaDir), operations, workloadFile);
 
     const adviceFile = join(folder, 'advice.json');
-    const advised = await cli(['advise', '--workload', workloadFile, '--mongo-uri', mongo.uri, '--db', db.databaseName, '--config', project.config, '--json', adviceFile, '--verbose']);
+    const advised = await cli(['advise', '--workload', workloadFile, '--mongo-uri', mongo.uri, '--db', db.databaseName, '--config', project.config, '--json', adviceFile, '--verbose', '--assumed-costs']);
     const report = (JSON.parse(readFileSync(adviceFile, 'utf8')) as { advice: AdviceReport }).advice;
 
     const replays: Replayed[] = [];

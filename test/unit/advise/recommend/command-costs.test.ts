@@ -44,4 +44,9 @@ describe('commandCosts', () => {
       source: 'assumed',
     });
   });
+
+  it('assumes its costs when asked to, whatever times were recorded', () => {
+    const costs = commandCosts(summary({ operations: 100, reads: timed(150, 75), singleWrites: timed(10, 10), multiWrites: timed(10, 59, 500), others: timed(10, 5) }), { assumed: true });
+    expect(costs).toEqual({ readMs: 1, writeMs: 1, documentMs: 0.2, totalMs: 180 * 1 + 500 * 0.2, source: 'assumed' });
+  });
 });
