@@ -50,6 +50,36 @@ const CASES: readonly Case[] = [
     roundTrips: { '': 1, 'Host.recentLogs=embedded': 1, 'Host.recentLogs=join': 2, 'Host.recentLogs=join,LogMessage.host=join': 2 },
   },
   {
+    name: 'Book.authors: the copy, the join, or a $lookup inside the books find',
+    query: '{ books(first: 30) { id name authors { id name thumbnailUrl } } }',
+    roundTrips: { '': 1, 'Book.authors=join': 2, 'Book.authors=lookup': 1 },
+  },
+  {
+    name: 'the deep query of issue 36: four levels of joins in one command under lookup',
+    query: '{ authors(first: 50) { name books { name publisher { name books(first: 3) { name } } } } }',
+    roundTrips: { '': 4, 'Author.books=lookup': 3, 'Author.books=lookup,Book.publisher=lookup,Publisher.books=lookup': 1 },
+  },
+  {
+    name: 'a lookup below a join, and a join below a lookup',
+    query: '{ authors(first: 10) { name books { name publisher { name books(first: 2) { name } } } } }',
+    roundTrips: { 'Book.publisher=lookup': 3, 'Author.books=lookup,Publisher.books=lookup': 2 },
+  },
+  {
+    name: 'Post.comments: a reverse join with a page, aliases with other pages, by lookup',
+    query: '{ posts(first: 10) { title newest: comments(first: 2) { id author } all: comments(first: 50) { id } } }',
+    roundTrips: { '': 2, 'Post.comments=lookup': 1 },
+  },
+  {
+    name: 'Post.recentComments: its embedded copy, its join or its lookup',
+    query: '{ posts(first: 10) { title recentComments { id author comment createdAt } } }',
+    roundTrips: { 'Post.recentComments=embedded': 1, 'Post.recentComments=join': 2, 'Post.recentComments=lookup': 1 },
+  },
+  {
+    name: 'LogMessage.host under an embedded array: the lookup cannot ride in the host read, so it joins',
+    query: '{ hosts(first: 10) { recentLogs { message host { id name ipaddr } } } }',
+    roundTrips: { 'LogMessage.host=join': 2, 'LogMessage.host=lookup': 2 },
+  },
+  {
     name: 'every switchable field at once',
     query: '{ books(first: 5) { authors { name } } products(first: 5) { parts { name } } posts(first: 5) { recentComments { author } } hosts(first: 5) { recentLogs { message host { ipaddr } } } }',
     roundTrips: {

@@ -5,6 +5,7 @@ import { connectionSteps, MAX_FIELD_STEPS, selectedFieldNamesOf, type FieldStep,
 import { planConnectionPage, type ConnectionArgs } from '../planning/connection-page';
 import { validateFirst, type PageArgs } from '../planning/page-request';
 import { planReverseJoinPage } from '../planning/reverse-join-page';
+import { planLookup } from '../planning/lookup-read';
 import { copiesServe, requestedList, strategyForRequest } from '../planning/requested-list';
 import { countSpecKey, reverseJoinSpecKey, UNBOUNDED_REVERSE_JOIN_BATCH, type CounterCount, type CountSpec } from '../planning/batch-specs';
 import { listSort, type AggregateField, type JoinShape, type ListRootField, type ReadStrategy, type RelationField, type StorageMap } from '../../startup/storage-map/storage-map-types';
@@ -322,7 +323,7 @@ class EstimatePass {
       roundTrips: (writes?.roundTrips ?? 0) + 1 + (anchor ? 1 : 0),
       documents: (writes?.documents ?? 0) + objects + (anchor ? 1 : 0),
     });
-    return [{ selections: step.children, objects }];
+    return [{ selections: step.children, objects, parents: root ? 'read' : 'resolver' }];
   }
 
   /**
@@ -345,7 +346,7 @@ class EstimatePass {
     const roundTrips = commands.length;
     this.#account(step, { read: commands.join(', then ') || 'nothing', batch: undefined, sharesWith: undefined, roundTrips, documents: (selection.page ? first + 1 : 0) + (selection.totalCount ? 1 : 0) });
     if (!selection.page) return [];
-    return selection.nodeSelections.map((selections) => ({ selections, objects: first }));
+    return selection.nodeSelections.map((selections) => ({ selections, objects: first, parents: root ? ('read' as const) : ('resolver' as const) }));
   }
 
   /**
@@ -478,11 +479,38 @@ class EstimatePass {
       }
       case 'join':
         return join(storage.shapes.join!);
+      case 'lookup': {
+        // Parents read by docjoin carry the lookup; copied or built ones are joined; a hand-written
+        // resolver's may or may not (it reads through context.documents or not): counted both ways.
+        const lookedUp = scope.parents === undefined ? undefined : this.#lookup(scope, step, storage, storage.shapes.join!, args);
+        if (lookedUp === undefined) return join(storage.shapes.join!);
+        return scope.parents === 'read' ? [lookedUp] : [lookedUp, ...join(storage.shapes.join!)];
+      }
       default: {
         const never: never = strategy;
         throw new InvariantError(`unknown strategy ${String(never)}`);
       }
     }
+  }
+
+  /**
+   * A join read by `$lookup` inside its parents' command: no round trip, and per parent its documents,
+   * a document shared by several parents once for each (each reply holds its own copy). Undefined when
+   * the page cannot be looked up (after an anchor, `first: 0`): the resolver joins it.
+   */
+  #lookup(scope: Scope, step: FieldStep, field: RelationField, shape: JoinShape, args: PageArgs & Readonly<Record<string, unknown>>): StepRead | undefined {
+    let planned;
+    try {
+      planned = planLookup(field, shape, args);
+    } catch {
+      return undefined; // BAD_USER_INPUT: the join returns nothing either
+    }
+    if (!planned) return undefined;
+    const limit = planned.read.page.find((stage) => '$limit' in stage)?.$limit as number | undefined;
+    const perParent = shape.direction === 'byKey' ? (field.isList ? this.#listLength(field) : 1) : (limit ?? this.#listSize);
+    const objects = mul(scope.objects, perParent);
+    const read = `$lookup in its parent's command: ${shape.collection} by ${shape.foreignField}${limit === undefined ? '' : `, ${limit} per parent`}`;
+    return { kind: 'free', step, figures: { read, batch: undefined, sharesWith: undefined, roundTrips: 0, documents: objects }, children: { selections: step.children, objects, parents: 'read' } };
   }
 
   /** A relation field read by a strategy (not a connection: it has only its join). */

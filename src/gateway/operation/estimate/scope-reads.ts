@@ -17,6 +17,13 @@ export type StrategyChoice = (field: RelationField) => ReadStrategy;
 export interface Scope {
   readonly selections: readonly SelectionStep[];
   readonly objects: number;
+  /**
+   * How the objects were read, which decides whether their `lookup` fields came with them:
+   * `read`, by docjoin with the projection of `selections` (its `$lookup`s included); `resolver`, by a
+   * hand-written resolver (with them when it reads through context.documents); undefined, not read as
+   * documents of their own (copies, embedded elements, values), so their lookup fields are joined.
+   */
+  readonly parents?: 'read' | 'resolver';
 }
 
 /** One field whose values come from a query (a join, or a snapshot that misses). */
@@ -59,7 +66,8 @@ export interface FreeFigures {
   readonly batch: undefined;
   readonly sharesWith: undefined;
   readonly roundTrips: 0;
-  readonly documents: 0;
+  /** None, but for a lookup: the documents its `$lookup` brings inside the parents' replies. */
+  readonly documents: number;
 }
 
 /** How one response key is read in its scope: with no command (and its children in a scope of their own), or in a batch. */
@@ -90,9 +98,9 @@ export function batchRoundTrips(reads: Iterable<readonly StepRead[]>): number {
   return roundTrips;
 }
 
-/** The scopes a member's documents open below it: one per selection of them. */
+/** The scopes a member's documents open below it: one per selection of them (documents read with its projection, unless they are values computed from them). */
 export function memberScopes(member: QueryMember): Scope[] {
-  return member.childSelections.map((selections) => ({ selections, objects: member.childObjects ?? member.objects }));
+  return member.childSelections.map((selections) => (member.childObjects === undefined ? { selections, objects: member.objects, parents: 'read' } : { selections, objects: member.childObjects }));
 }
 
 /** The scopes a step's reads open below it. */

@@ -4,7 +4,7 @@ import type { OperationPlan } from '../plan/operation-plan';
 import { connectionSteps, type FieldStep, type SelectionStep } from '../plan/selection-tree';
 import type { StepFigures } from '../estimate/estimate-operation';
 import { planProjection, type PlanningContext } from '../planning/plan-projection';
-import { toFindProjection } from '../planning/projection';
+import type { Projection } from '../planning/projection';
 import type { ReadStrategy, RelationField, StorageMap } from '../../startup/storage-map/storage-map-types';
 
 /** What printing a plan reads besides it: where each field lives, the request's strategies and variables, and the estimate's figures. */
@@ -128,8 +128,17 @@ function projectionOf(step: FieldStep, printing: Printing): string | undefined {
   const typeName = connection?.nodeType ?? named;
   if (!printing.storageMap.types.has(typeName)) return undefined;
   const selections = connection ? connectionSteps(step).nodeSelections.flat() : step.children;
-  const projection = toFindProjection(planProjection(printing.planning, typeName, selections));
-  return `{ ${Object.entries(projection).map(([path, value]) => `${path}: ${JSON.stringify(value)}`).join(', ')} }`;
+  return describeProjection(planProjection(printing.planning, typeName, selections));
+}
+
+/** `{ _id: 1, name: 1, comments: {"$slice":3}, _docjoin_lookup_books: $lookup books { _id: 1, name: 1 } }` */
+function describeProjection(projection: Projection): string {
+  const entries = [...projection].map(([path, entry]) => {
+    if (entry === 1) return `${path}: 1`;
+    if ('slice' in entry) return `${path}: ${JSON.stringify({ $slice: entry.slice })}`;
+    return `${path}: $lookup ${entry.lookup.from} ${describeProjection(entry.lookup.projection)}`;
+  });
+  return `{ ${entries.join(', ')} }`;
 }
 
 function count(amount: number, unit: string): string {

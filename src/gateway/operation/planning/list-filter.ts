@@ -112,3 +112,9 @@ function escapeRegExp(text: string): string {
 function isFilterValue(value: unknown): value is FilterValue {
   return value === null || ['string', 'number', 'boolean'].includes(typeof value) || value instanceof Date || isObjectId(value);
 }
+
+/** Every defined condition at once; undefined when none is. */
+export function allOf(conditions: ReadonlyArray<StoredDocument | undefined>): StoredDocument | undefined {
+  const defined = conditions.filter((condition): condition is StoredDocument => condition !== undefined);
+  return defined.length === 0 ? undefined : defined.length === 1 ? defined[0] : { $and: defined };
+}

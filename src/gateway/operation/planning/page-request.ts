@@ -4,6 +4,7 @@ import { readPath } from '../../documents/read-path';
 import { badUserInput } from '../../errors/public-error-code';
 import type { StoredDocument } from '../../documents/stored-document';
 import type { SortKey } from '../../startup/storage-map/storage-map-types';
+import { allOf } from './list-filter';
 import { afterFilter } from './keyset-filter';
 import { DEFAULT_FIRST, MAX_FIRST } from './page-limits';
 import { projectionOf, type Projection } from './projection';
@@ -107,8 +108,4 @@ export function anchoredFilter(
   }
   const keyset = afterFilter(page.sort, page.sort.map((key) => readPath(anchor, key.path)));
   return allOf(page.filter === undefined ? [keyset] : [keyset, page.filter]);
-}
-
-function allOf(conditions: ReadonlyArray<Record<string, unknown>>): Record<string, unknown> | undefined {
-  return conditions.length === 0 ? undefined : conditions.length === 1 ? conditions[0] : { $and: conditions };
 }

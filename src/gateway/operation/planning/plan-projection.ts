@@ -6,6 +6,7 @@ import type { SelectionSource } from '../plan/selection-source';
 import { MAX_FIRST } from './page-limits';
 import { projectionOf, type Projection, type ProjectionEntry } from './projection';
 import { asksForList, requestedList } from './requested-list';
+import { planLookup, type PlannedLookup } from './lookup-read';
 
 export interface PlanningContext extends SelectionSource {
   readonly storageMap: StorageMap;
@@ -47,6 +48,9 @@ export function planProjection(context: PlanningContext, typeName: string, selec
       case 'join':
         entries.push([storage.shapes.join!.localField, 1]);
         break;
+      case 'lookup':
+        entries.push([storage.shapes.join!.localField, 1], ...lookupEntries(context, storage, steps));
+        break;
       case 'snapshot': {
         const shape = storage.shapes.snapshot!;
         // Aliases resolve apart, each against its own selection: when one fits, the copy is read whole
@@ -78,6 +82,33 @@ function embeddedEntries(context: PlanningContext, field: RelationField, steps: 
   const inner = [...planProjection(context, field.targetType, steps.flatMap((step) => step.children))];
   if (inner.some(([, entry]) => entry !== 1)) return [[path, 1]];
   return inner.map(([innerPath, entry]) => [`${path}.${innerPath}`, entry] as const);
+}
+
+/**
+ * A lookup per alias page (aliases with the same page share one): the joined documents with what their
+ * selection needs, its own lookups included, and for a join by key the key and the paths its filters
+ * and order read (applied to what comes back, as the join applies them). An alias whose page cannot be
+ * looked up (planLookup) reads nothing more here: the resolver joins it.
+ */
+function lookupEntries(context: PlanningContext, field: RelationField, steps: readonly FieldStep[]): Array<readonly [string, ProjectionEntry]> {
+  const shape = field.shapes.join!;
+  const entries: Array<readonly [string, ProjectionEntry]> = [];
+  for (const step of steps) {
+    let planned: PlannedLookup | undefined;
+    let paths: readonly string[];
+    try {
+      const args = argumentsOf(context, step);
+      planned = planLookup(field, shape, args);
+      paths = shape.direction === 'byKey' ? [shape.foreignField, ...requestedList(field, args).paths] : [];
+    } catch {
+      continue; // the resolver refuses these arguments (BAD_USER_INPUT) before reading anything
+    }
+    if (!planned) continue;
+    const selected = planProjection(context, field.targetType, step.children);
+    const projection = paths.length === 0 ? selected : projectionOf([...selected, ...paths.map((path) => [path, 1] as const)]);
+    entries.push([planned.as, { lookup: { ...planned.read, projection } }]);
+  }
+  return entries;
 }
 
 /** Whether any alias of the field asks for filters or an order (see strategyForRequest). */

@@ -1,9 +1,25 @@
+import type { StoredDocument } from '../../documents/stored-document';
+import { InvariantError } from '../../errors/internal-errors';
+
 /**
  * A projection: the stored paths a selection needs, each whole (`1`) or as the first `n` elements of an
- * array (`{ slice: n }`, from an embedded field's `first`). Values are immutable; every operation returns a new one.
+ * array (`{ slice: n }`, from an embedded field's `first`); and the relations read by `lookup`, each
+ * under the name its `$lookup` stage puts the joined documents at (`{ lookup }`). Values are immutable;
+ * every operation returns a new one.
  */
-export type ProjectionEntry = 1 | { readonly slice: number };
+export type ProjectionEntry = 1 | { readonly slice: number } | { readonly lookup: LookupRead };
 export type Projection = ReadonlyMap<string, ProjectionEntry>;
+
+/** One `$lookup`: the documents of `from` whose `foreignField` equals the parent's `localField`. */
+export interface LookupRead {
+  readonly from: string;
+  readonly localField: string;
+  readonly foreignField: string;
+  /** The stages after the key match: the page's filter, order and per-parent limit. */
+  readonly page: readonly StoredDocument[];
+  /** What each joined document keeps, its own lookups included. */
+  readonly projection: Projection;
+}
 
 export function projectionOf(entries: Iterable<readonly [string, ProjectionEntry]>): Projection {
   const merged = new Map<string, ProjectionEntry>();
@@ -22,8 +38,16 @@ export function mergeProjections(projections: Iterable<Projection>): Projection 
 
 function mergeEntry(a: ProjectionEntry | undefined, b: ProjectionEntry): ProjectionEntry {
   if (a === undefined) return b;
+  if (typeof a === 'object' && 'lookup' in a) return mergeLookups(a.lookup, b);
+  if (typeof b === 'object' && 'lookup' in b) return mergeLookups(b.lookup, a);
   if (a === 1 || b === 1) return 1;
   return { slice: Math.max(a.slice, b.slice) };
+}
+
+/** Two selections of one lookup (same name, same page) read what either needs of its documents. */
+function mergeLookups(lookup: LookupRead, other: ProjectionEntry): ProjectionEntry {
+  if (typeof other !== 'object' || !('lookup' in other)) throw new InvariantError(`a $lookup's name is also a stored path (from ${lookup.from})`);
+  return { lookup: { ...lookup, projection: mergeProjections([lookup.projection, other.lookup.projection]) } };
 }
 
 /** MongoDB rejects `a` together with `a.b` (path collision): the wider path wins, whole. */
@@ -41,28 +65,59 @@ function normalize(entries: Map<string, ProjectionEntry>): Projection {
   return result;
 }
 
-/** Whether a document fetched with `fetched` has every path `needed` asks for. */
+/** Whether a document fetched with `fetched` has every path `needed` asks for (and every lookup, with what it needs). */
 export function covers(fetched: Projection, needed: Projection): boolean {
   for (const [path, entry] of needed) {
     if (path === '_id') continue;
     const exact = fetched.get(path);
-    if (exact !== undefined && (exact === 1 || (entry !== 1 && exact.slice >= entry.slice))) continue;
+    if (exact !== undefined && entryCovers(exact, entry)) continue;
+    if (typeof entry === 'object' && 'lookup' in entry) return false;
     const wider = [...fetched].some(([kept, keptEntry]) => keptEntry === 1 && path.startsWith(`${kept}.`));
     if (!wider) return false;
   }
   return true;
 }
 
-/** The `projection` option of `find`. */
+function entryCovers(fetched: ProjectionEntry, needed: ProjectionEntry): boolean {
+  if (typeof needed === 'object' && 'lookup' in needed) return typeof fetched === 'object' && 'lookup' in fetched && covers(fetched.lookup.projection, needed.lookup.projection);
+  if (fetched === 1) return true;
+  return needed !== 1 && 'slice' in fetched && fetched.slice >= needed.slice;
+}
+
+/** Whether reading with `projection` takes an aggregate (its `$lookup` stages), not a find. */
+export function hasLookups(projection: Projection): boolean {
+  for (const entry of projection.values()) if (typeof entry === 'object' && 'lookup' in entry) return true;
+  return false;
+}
+
+/** The `projection` option of `find`; a projection with lookups is read by an aggregate (projectStages). */
 export function toFindProjection(projection: Projection): Record<string, 1 | { $slice: number }> {
   const result: Record<string, 1 | { $slice: number }> = {};
-  for (const [path, entry] of projection) result[path] = entry === 1 ? 1 : { $slice: entry.slice };
+  for (const [path, entry] of projection) {
+    if (typeof entry === 'object' && 'lookup' in entry) throw new InvariantError(`a find cannot read the $lookup ${path}; read it with projectStages`);
+    result[path] = entry === 1 ? 1 : { $slice: entry.slice };
+  }
   return result;
 }
 
-/** The same projection as an aggregation `$project` stage body. */
+/** The same projection as an aggregation `$project` stage body (a lookup's documents kept whole: its own stages projected them). */
 export function toProjectStage(projection: Projection): Record<string, 1 | { $slice: [string, number] }> {
   const result: Record<string, 1 | { $slice: [string, number] }> = {};
-  for (const [path, entry] of projection) result[path] = entry === 1 ? 1 : { $slice: [`$${path}`, entry.slice] };
+  for (const [path, entry] of projection) result[path] = entry === 1 || 'lookup' in entry ? 1 : { $slice: [`$${path}`, entry.slice] };
   return result;
+}
+
+/**
+ * The stages that end a read with `projection`: a `$lookup` per lookup entry, each with its page and
+ * its documents' own stages in its pipeline (so nested to any depth), then the `$project`.
+ */
+export function projectStages(projection: Projection): StoredDocument[] {
+  const stages: StoredDocument[] = [];
+  for (const [as, entry] of projection) {
+    if (typeof entry !== 'object' || !('lookup' in entry)) continue;
+    const { from, localField, foreignField, page, projection: joined } = entry.lookup;
+    stages.push({ $lookup: { from, localField, foreignField, as, pipeline: [...page, ...projectStages(joined)] } });
+  }
+  stages.push({ $project: toProjectStage(projection) });
+  return stages;
 }

@@ -9,7 +9,8 @@ import type { OperationDeadline } from '../../operation/limits/operation-deadlin
 import type { ConnectionSteps } from '../../operation/plan/selection-tree';
 import { anchoredFilter, planPage } from '../../operation/planning/page-request';
 import { planConnectionPage, toConnection, type ConnectionValue } from '../../operation/planning/connection-page';
-import { mergeProjections, projectionOf, toFindProjection, type Projection } from '../../operation/planning/projection';
+import { mergeProjections, projectionOf, type Projection } from '../../operation/planning/projection';
+import { readProjected } from '../loaders/projected-read';
 import { parseSort, sortDocument } from '../../startup/storage-map/parse-sort';
 import type { SortKey, StorageMap } from '../../startup/storage-map/storage-map-types';
 
@@ -154,12 +155,7 @@ export class DocumentsApi {
   ): Promise<TDocument[]> {
     const collection = this.#collectionOf(typeName);
     const { projection = this.context.projectionFor(info, typeName), ...findOptions } = options;
-    const documents = await this.context.funnel.find(
-      this.#scope(info),
-      collection,
-      filter,
-      { projection: toFindProjection(projection), ...findOptions, ...(findOptions.limit !== undefined && { batchSize: findOptions.limit }) },
-    );
+    const documents = await readProjected(this.context.funnel, this.#scope(info), collection, filter, projection, { ...findOptions, ...(findOptions.limit !== undefined && { batchSize: findOptions.limit }) });
     this.context.loaders.byKey(collection, '_id').prime(documents, projection, info.path);
     // The one place stored documents become the caller's mapper type (see findOne).
     return documents as unknown as TDocument[];

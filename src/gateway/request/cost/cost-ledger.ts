@@ -168,11 +168,19 @@ export class CostLedger {
   /** Round trips retried attempts may spend: the limit minus the estimate (limitRoundTrips). */
   #retryRoundTrips = Number.POSITIVE_INFINITY;
 
+  /** Documents `$lookup` stages brought inside the documents of the replies (commands count only the outer ones). */
+  #lookedUp = 0;
+
   /** Round trips and documents so far, without the rest of the report. */
   totals(): { roundTrips: number; documents: number } {
-    let documents = 0;
+    let documents = this.#lookedUp;
     for (const command of this.#commands) documents += command.documents;
     return { roundTrips: this.#commands.length, documents };
+  }
+
+  /** `count` documents arrived inside the replies' documents, by `$lookup` (request/loaders/projected-read.ts). */
+  lookedUp(count: number): void {
+    this.#lookedUp += count;
   }
 
   recordCommand(command: CommandRecord): void {
@@ -297,7 +305,7 @@ export class CostLedger {
 
   report(options: ReportOptions = {}): CostReport {
     const byCollection = new Map<string, CollectionCost>();
-    let documents = 0;
+    let documents = this.#lookedUp;
     let bytes = 0;
     let durationMs = 0;
     for (const command of this.#commands) {
@@ -411,7 +419,7 @@ export class WriteUnitRecord {
 const NO_FIELDS: readonly string[] = Object.freeze([]);
 
 /** Which strategy a field's entry names when aliases resolved it with several: the one that reads most. */
-const STRATEGY_RANK: Readonly<Record<ReadStrategy, number>> = { embedded: 0, snapshot: 1, join: 2 };
+const STRATEGY_RANK: Readonly<Record<ReadStrategy, number>> = { embedded: 0, snapshot: 1, lookup: 2, join: 3 };
 
 /** A field's entry with its keys in one order, whichever fact was recorded first. */
 function fieldReport(entry: FieldCost): FieldCost {

@@ -6,7 +6,8 @@ import { readPath } from '../../documents/read-path';
 import { ancestorPathKeys, responsePathKey } from '../../documents/response-path-key';
 import type { MongoFunnel, RequestScope } from '../mongo/mongo-funnel';
 import type { StoredDocument } from '../../documents/stored-document';
-import { covers, mergeProjections, projectionOf, toFindProjection, type Projection } from '../../operation/planning/projection';
+import { covers, mergeProjections, projectionOf, type Projection } from '../../operation/planning/projection';
+import { readProjected } from './projected-read';
 
 /** What every load carries: the paths the caller needs, where in the response it is made, and who asked (for attribution). */
 interface LoadScope {
@@ -223,12 +224,7 @@ export class DocumentLoader {
     }
     const projection = mergeProjections([...projections, projectionOf([[this.keyField, 1]])]);
     const fields = [...askedBy];
-    const documents = await this.funnel.find(
-      { ...this.request, fields },
-      this.collection,
-      { [this.keyField]: { $in: [...keys.values()] } },
-      { projection: toFindProjection(projection), batchSize: keys.size },
-    );
+    const documents = await readProjected(this.funnel, { ...this.request, fields }, this.collection, { [this.keyField]: { $in: [...keys.values()] } }, projection, { batchSize: keys.size });
     const byKey = new Map<string, StoredDocument>();
     for (const document of documents) {
       const key = keyString(readPath(document, this.keyField));

@@ -5,7 +5,8 @@ import { keyString } from '../../documents/key-string';
 import { readPath } from '../../documents/read-path';
 import type { MongoFunnel, RequestScope } from '../mongo/mongo-funnel';
 import type { StoredDocument } from '../../documents/stored-document';
-import { mergeProjections, projectionOf, toProjectStage, type Projection } from '../../operation/planning/projection';
+import { mergeProjections, projectionOf, projectStages, type Projection } from '../../operation/planning/projection';
+import { countLookedUp } from './projected-read';
 import { sortDocument } from '../../startup/storage-map/parse-sort';
 import { UNBOUNDED_REVERSE_JOIN_BATCH, type ReverseJoinSpec } from '../../operation/planning/batch-specs';
 
@@ -66,6 +67,7 @@ export class ReverseJoinLoader {
       perParent === undefined
         ? await this.funnel.aggregate({ ...this.request, fields }, collection, pipeline, { batchSize: UNBOUNDED_REVERSE_JOIN_BATCH })
         : await this.batcher.submit(pipeline, fields, keys.size * perParent);
+    countLookedUp(this.request, documents, projection);
     const byParent = new Map<string, StoredDocument[]>();
     for (const document of documents) {
       const key = keyString(readPath(document, foreignField));
@@ -92,7 +94,7 @@ export class ReverseJoinLoader {
       { $match: this.#match({ [foreignField]: key }) },
       { $sort: sortDocument(sort) },
       { $limit: perParent },
-      { $project: toProjectStage(projection) },
+      ...projectStages(projection),
     ];
     const [first, ...rest] = keys;
     return [...branch(first), ...rest.map((key) => ({ $unionWith: { coll: collection, pipeline: branch(key) } }))];
@@ -103,7 +105,7 @@ export class ReverseJoinLoader {
     return [
       { $match: this.#match({ [foreignField]: { $in: keys } }) },
       { $sort: sortDocument(sort) },
-      { $project: toProjectStage(projection) },
+      ...projectStages(projection),
       { $group: { _id: `$${foreignField}`, docs: { $push: '$$ROOT' } } },
       { $unwind: '$docs' },
       { $replaceRoot: { newRoot: '$docs' } },

@@ -4,6 +4,7 @@ import type { StoredDocument } from '../../documents/stored-document';
 import { anchoredFilter } from '../../operation/planning/page-request';
 import type { ReverseJoinPage } from '../../operation/planning/reverse-join-page';
 import { filterAndSort } from '../../operation/planning/in-memory-list';
+import { allOf } from '../../operation/planning/list-filter';
 import { mergeProjections, projectionOf, type Projection } from '../../operation/planning/projection';
 import { asksForList } from '../../operation/planning/requested-list';
 import type { JoinShape } from '../../startup/storage-map/storage-map-types';
@@ -88,10 +89,4 @@ export function loadChildren(
   // Without a parent's own page filter, the planned page (one per field and request) decides the spec.
   const loader = pageFilter === undefined ? loaders.byReferenceOnce(planned, spec) : loaders.byReference(spec());
   return loader.load({ parentKey, projection, field: request.field.coordinate, cost: request.cost });
-}
-
-/** Every defined condition at once. */
-function allOf(conditions: ReadonlyArray<StoredDocument | undefined>): StoredDocument | undefined {
-  const defined = conditions.filter((condition): condition is StoredDocument => condition !== undefined);
-  return defined.length === 0 ? undefined : defined.length === 1 ? defined[0] : { $and: defined };
 }

@@ -9,6 +9,8 @@ import { readPath } from '../../documents/read-path';
 import { resolveConnection } from './connection';
 import { resolveEmbedded } from './embedded';
 import { resolveJoin } from './join';
+import { resolveLookup } from './lookup';
+import { planLookup, type PlannedLookup } from '../../operation/planning/lookup-read';
 import type { RelationRequest } from './resolver-types';
 import { resolveSnapshot } from './snapshot';
 
@@ -18,15 +20,20 @@ export function createRelationResolver(field: RelationField): GraphQLFieldResolv
   // graphql-js makes one per call, so only the last one is kept (no table to fill per parent).
   let lastArgs: object | undefined;
   let lastRequested: RequestedList | undefined;
+  let lastLookup: PlannedLookup | undefined | null = null;
   return (parent, args, context, info) => {
     // A copy (snapshot, embedded array) shows the target without the read the funnel filters: its type is checked here.
     if (context.access && !context.access.canRead(field.targetType)) throw context.access.refuseRead(field.targetType);
     if (args !== lastArgs || !lastRequested) {
       lastRequested = requestedList(field, args);
+      lastLookup = null;
       lastArgs = args;
     }
     const requested = lastRequested;
-    const strategy = strategyForParent(field, strategyForRequest(field, context.strategyFor(field), requested), parent, context);
+    const chosen = strategyForRequest(field, context.strategyFor(field), requested);
+    if (chosen === 'lookup' && lastLookup === null) lastLookup = planLookup(field, required(field, field.shapes.join), args);
+    const joined = chosen === 'lookup' ? lookedUp(parent, lastLookup ?? undefined) : undefined;
+    const strategy = chosen === 'lookup' && !joined ? 'join' : strategyForParent(field, chosen, parent, context);
     const request: RelationRequest = { field, parent, args, requested, context, info, cost: context.ledger.field(field.coordinate, strategy) };
     // A connection is declared on a reverse join only (build-storage-map.ts).
     if (field.connection) return resolveConnection(required(field, field.shapes.join), request);
@@ -37,6 +44,8 @@ export function createRelationResolver(field: RelationField): GraphQLFieldResolv
         return resolveJoin(required(field, field.shapes.join), request);
       case 'snapshot':
         return resolveSnapshot(required(field, field.shapes.snapshot), request);
+      case 'lookup':
+        return resolveLookup(required(field, field.shapes.join), request, joined!);
       default: {
         const never: never = strategy;
         throw new InvariantError(`unknown strategy ${String(never)} for ${field.coordinate}`);
@@ -55,6 +64,16 @@ function strategyForParent(field: RelationField, strategy: ReadStrategy, parent:
   const { embedded, join } = field.shapes;
   if (strategy !== 'embedded' || !embedded || join?.direction !== 'byReference' || join.localField !== '_id') return strategy;
   return readPath(parent, embedded.path) === undefined || context.copyBackfilling(field.coordinate) ? 'join' : strategy;
+}
+
+/**
+ * The documents the parent's read looked up for this page; undefined when it was read without that
+ * lookup (by a hand-written resolver, from an embedded or copied parent, after an anchor): then joined.
+ */
+function lookedUp(parent: StoredDocument, planned: PlannedLookup | undefined): readonly StoredDocument[] | undefined {
+  if (!planned) return undefined;
+  const joined = parent[planned.as];
+  return Array.isArray(joined) ? (joined as StoredDocument[]) : undefined;
 }
 
 /** Overrides are validated against declared shapes, so a missing shape here is a bug. */

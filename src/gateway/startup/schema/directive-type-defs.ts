@@ -44,13 +44,18 @@ documents are fetched with the field's @join shape, which a snapshot field must 
 """
 directive @snapshot(path: String!, fields: [String!]!, key: String = "id") on FIELD_DEFINITION
 
-"""Which declared shape serves reads. Required when a field declares more than one shape."""
+"""
+Which declared shape serves reads. Required when a field declares more than one shape. LOOKUP reads a
+@join inside the parent's own command (a \`$lookup\` stage, nested to any depth): no round trip of its
+own, but each parent gets its own copy of the documents it shares with others.
+"""
 directive @read(strategy: ReadStrategy!) on FIELD_DEFINITION
 
 enum ReadStrategy {
   EMBEDDED
   JOIN
   SNAPSHOT
+  LOOKUP
 }
 
 """

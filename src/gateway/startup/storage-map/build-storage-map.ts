@@ -177,14 +177,17 @@ function buildField(
     if (shapes.join) shapes.snapshot = Object.freeze({ kind: 'snapshot', path: snapshot.path, fields: Object.freeze([...snapshot.fields]), key: snapshot.key, fallback: shapes.join });
   }
 
-  const declared: ReadStrategy[] = [];
+  const declared: Array<keyof RelationField['shapes']> = [];
   if (embedded) declared.push('embedded');
   if (join) declared.push('join');
   if (snapshot) declared.push('snapshot');
   let defaultStrategy: ReadStrategy;
   if (readStrategy) {
     const named = readStrategy.strategy.toLowerCase() as ReadStrategy;
-    if (!declared.includes(named)) return report(`@read(strategy: ${readStrategy.strategy}) names a shape the field does not declare; declared: ${declared.map((s) => `@${s}`).join(', ')}`);
+    if (named === 'lookup') {
+      if (!join) return report(`@read(strategy: LOOKUP) reads a @join inside its parent's command, and the field declares none; add @join, or read it with ${declared[0]!.toUpperCase()}`);
+      if (connection) return report(`@read(strategy: LOOKUP) cannot read a connection (its pages are cursors, its totalCount a count); remove @read, the connection is read by JOIN`);
+    } else if (!declared.includes(named)) return report(`@read(strategy: ${readStrategy.strategy}) names a shape the field does not declare; declared: ${declared.map((s) => `@${s}`).join(', ')}`);
     defaultStrategy = named;
   } else if (declared.length > 1) {
     return report(`declares ${declared.length} shapes (${declared.map((s) => `@${s}`).join(', ')}) but no @read; add @read(strategy: ${declared[0]!.toUpperCase()}) to say which one serves reads`);

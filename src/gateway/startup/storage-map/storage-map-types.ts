@@ -3,8 +3,12 @@
  * Built once at startup from the directives (build-storage-map.ts), then only read. Plain data, no functions.
  */
 
-export type ReadStrategy = 'embedded' | 'join' | 'snapshot';
-export const READ_STRATEGIES: readonly ReadStrategy[] = ['embedded', 'join', 'snapshot'];
+/**
+ * How a relation is read. `lookup` reads a `@join` inside its parent's own command (`$lookup`): it needs
+ * no shape of its own, so every join that is not a connection can be read that way.
+ */
+export type ReadStrategy = 'embedded' | 'join' | 'snapshot' | 'lookup';
+export const READ_STRATEGIES: readonly ReadStrategy[] = ['embedded', 'join', 'snapshot', 'lookup'];
 
 export type SortDirection = 1 | -1;
 export interface SortKey {
@@ -224,7 +228,12 @@ export interface StorageMap {
 }
 
 export function declaredStrategies(field: RelationField): ReadStrategy[] {
-  return READ_STRATEGIES.filter((strategy) => field.shapes[strategy] !== undefined);
+  return READ_STRATEGIES.filter((strategy) => (strategy === 'lookup' ? readsByLookup(field) : field.shapes[strategy] !== undefined));
+}
+
+/** Whether the field can be read with `$lookup` in its parent's command: a join that is not a connection (those page by cursor, and count). */
+export function readsByLookup(field: Pick<RelationField, 'shapes' | 'connection'>): boolean {
+  return field.shapes.join !== undefined && field.connection === undefined;
 }
 
 /** The order a list page is read in: the `orderBy` argument's, else the list's own; undefined for an unknown value. */

@@ -1,0 +1,48 @@
+import { isKeyValue, keyString } from '../../documents/key-string';
+import { readPath } from '../../documents/read-path';
+import type { StoredDocument } from '../../documents/stored-document';
+import { filterAndSort } from '../../operation/planning/in-memory-list';
+import { asksForList } from '../../operation/planning/requested-list';
+import type { JoinShape } from '../../startup/storage-map/storage-map-types';
+import type { RelationRequest, RelationValue } from './resolver-types';
+
+/**
+ * A join read inside the parent's own command: the parent's `$lookup` left the documents in it, under
+ * `as` (plan-projection.ts put the lookup in its read; relation-resolver.ts joins a parent read without
+ * it). A join by key hands them back in the order of the parent's keys, repeated keys repeated and
+ * filters and order applied as the join applies them; a reverse join's pipeline already paged them.
+ */
+export function resolveLookup(shape: JoinShape, request: RelationRequest, joined: readonly StoredDocument[]): RelationValue {
+  const { context, info, cost, field } = request;
+  cost.selection(context.selectedFields(info, shape.targetType, request.requested));
+  cost.documents(joined.length);
+  if (shape.direction === 'byReference') {
+    if (!isKeyValue(readPath(request.parent, shape.localField))) return field.isList ? [] : null;
+    cost.keys(1);
+    return field.isList ? joined : (joined[0] ?? null);
+  }
+  const keyValue = readPath(request.parent, shape.localField);
+  const byKey = new Map<string, StoredDocument>();
+  for (const document of joined) {
+    const key = keyString(readPath(document, shape.foreignField));
+    if (!byKey.has(key)) byKey.set(key, document);
+  }
+  if (!field.isList) {
+    const key = Array.isArray(keyValue) ? keyValue[0] : keyValue;
+    if (!isKeyValue(key)) return null;
+    cost.keys(1);
+    const document = byKey.get(keyString(key)) ?? null;
+    if (document === null) cost.dangling(1);
+    return document;
+  }
+  const keys = (Array.isArray(keyValue) ? keyValue : [keyValue]).filter(isKeyValue);
+  cost.keys(keys.length);
+  const found: StoredDocument[] = [];
+  for (const key of keys) {
+    const document = byKey.get(keyString(key));
+    if (document) found.push(document);
+  }
+  cost.dangling(keys.length - found.length);
+  const { requested } = request;
+  return asksForList(requested) ? filterAndSort(found, requested.filters, requested.sort) : found;
+}
