@@ -55,7 +55,7 @@ describe('docjoin without a database', () => {
       '',
       '  field         strategy    est. round trips   other strategies (whole operation)',
       '  Query.hosts   root find   1',
-      '    Host.logs   join        1',
+      '    Host.logs   join        1                  lookup → 1 round trip (−1)',
     ]);
   });
 
@@ -169,8 +169,8 @@ describe('docjoin explain --run on the embedded demo data', () => {
     expect(lines.slice(4, 8)).toEqual([
       '  field              strategy            est. round trips   measured   other strategies (whole operation)',
       '  Query.books        root find           1                  -',
-      '    Book.publisher   join                1                  1',
-      '    Book.authors     join (--strategy)   1                  1          snapshot → 3 round trips (±0)',
+      '    Book.publisher   join                1                  1          lookup → 2 round trips (−1)',
+      '    Book.authors     join (--strategy)   1                  1          snapshot → 3 round trips (±0), lookup → 2 round trips (−1)',
     ]);
     expect(lines.find((line) => line.startsWith('measured on'))).toMatch(
       /^measured on the embedded server, seed scale 0\.1: 3 round trips \(estimated 3\), \d+ documents, [\d,]+ bytes, [\d.]+ ms; one query per parent would have sent 11$/,

@@ -118,6 +118,29 @@ describe('copies obey the rules of the type they come from', () => {
     expect(all.cost).toMatchObject({ roundTrips: 1 });
   });
 
+  it('a $lookup reads with the row filter of the collection it joins, as the join does, in the parents\' one command', async () => {
+    const read = (query: string, viewer: Viewer, strategyHeader: string) => subject.gateway.execute({ query }, { viewer, strategyHeader });
+    const authors = '{ posts { title author { id name } } }';
+    const looked = await read(authors, annViewer, 'Post.author=lookup');
+    expect(looked.errors).toBeUndefined();
+    expect(looked.data).toEqual({ posts: [{ title: 'Bob writes', author: null }, { title: 'Ann writes', author: { id: ann.toHexString(), name: 'Ann' } }] });
+    expect(looked.data).toEqual((await read(authors, annViewer, 'Post.author=join')).data);
+    expect(looked.cost).toMatchObject({ roundTrips: 1, estimatedRoundTrips: 1, fields: { 'Post.author': { strategy: 'lookup', roundTrips: 0, documents: 1 } } });
+    const usersPosts = '{ users { name posts { title } } }';
+    expect(await read(usersPosts, annViewer, 'User.posts=lookup')).toMatchObject({ data: { users: [{ name: 'Ann', posts: [{ title: 'Ann writes' }] }] }, cost: { roundTrips: 1 } });
+    expect((await read(usersPosts, admin, 'User.posts=lookup')).data).toEqual((await read(usersPosts, admin, 'User.posts=join')).data);
+  });
+
+  it('an embedded array the viewer sees only in part is still read by its join when a lookup is asked for', async () => {
+    const query = '{ posts { comments { text } } }';
+    const mine = await subject.gateway.execute({ query }, { viewer: annViewer, strategyHeader: 'Post.comments=lookup' });
+    expect(mine.data).toEqual({ posts: [{ comments: [{ text: 'ann says' }] }, { comments: [] }] });
+    expect(mine.cost).toMatchObject({ roundTrips: 2, fields: { 'Post.comments': { strategy: 'join' } } });
+    const all = await subject.gateway.execute({ query }, { viewer: admin, strategyHeader: 'Post.comments=lookup' });
+    expect(all.data).toEqual({ posts: [{ comments: [{ text: 'ann says' }, { text: 'bob says' }] }, { comments: [] }] });
+    expect(all.cost).toMatchObject({ roundTrips: 1, fields: { 'Post.comments': { strategy: 'lookup', documents: 2 } } });
+  });
+
   it('a relation to a type the role may not read is null with FORBIDDEN at its path', async () => {
     const anonymous = await createGateway({ typeDefs, mongoClient: subject.client, db: subject.db.databaseName, listen: false, onWarning: () => undefined });
     try {
@@ -272,6 +295,11 @@ describe('the paths a review found around the first checks', () => {
       id: ID!
       archived: [Note!]! @join(collection: "notes_archive", localField: "_id", foreignField: "topicId")
       notes(first: Int = 10, after: String): NoteConnection! @join(localField: "_id", foreignField: "topicId", sort: "text")
+      secrets: [Secret!] @join(localField: "_id", foreignField: "topicId")
+    }
+    type Secret @collection(name: "secrets") @access(roles: ["admin"], allow: [READ]) {
+      id: ID!
+      topicId: ID
     }
     type NoteConnection {
       edges: [NoteEdge!]!
@@ -328,6 +356,8 @@ describe('the paths a review found around the first checks', () => {
         ]);
         await db.collection('notes').createIndex({ 'm.owner': 1 });
         await db.collection('notes_archive').createIndex({ topicId: 1 });
+        await db.collection('secrets').insertOne({ topicId: topic });
+        await db.collection('secrets').createIndex({ topicId: 1 });
         await db.collection('notes_archive').createIndex({ 'm.owner': 1 });
       },
       gateway: { onWarning: () => undefined },
@@ -345,9 +375,23 @@ describe('the paths a review found around the first checks', () => {
     expect((await review.gateway.execute({ query: '{ members { name } }' }, { viewer: member })).data).toEqual({ members: [{ name: 'Uma' }, { name: 'Vic' }] });
   });
 
-  it('a join that names another collection reads it with its target type\'s filter', async () => {
-    const result = await review.gateway.execute({ query: '{ topics { archived { text } } }' }, { viewer: member });
-    expect(result.data).toEqual({ topics: [{ archived: [{ text: 'ann archived' }] }] });
+  it('a join that names another collection reads it with its target type\'s filter, by join and by lookup', async () => {
+    for (const strategyHeader of ['', 'Topic.archived=lookup']) {
+      const result = await review.gateway.execute({ query: '{ topics { archived { text } } }' }, { viewer: member, strategyHeader });
+      expect(result.data).toEqual({ topics: [{ archived: [{ text: 'ann archived' }] }] });
+      expect(result.cost?.roundTrips).toBe(strategyHeader === '' ? 2 : 1);
+    }
+  });
+
+  it('a lookup into a type the role may not read refuses that field alone, as the join does', async () => {
+    const query = '{ topics { id secrets { id } } }';
+    const answers = [];
+    for (const strategyHeader of ['', 'Topic.secrets=lookup']) {
+      const result = await review.gateway.execute({ query }, { viewer: member, strategyHeader });
+      answers.push({ data: result.data, errors: result.errors?.map((error) => ({ path: error.path, code: error.extensions?.code })) });
+    }
+    expect(answers[0]).toEqual({ data: { topics: [{ id: topic.toHexString(), secrets: null }] }, errors: [{ path: ['topics', 0, 'secrets'], code: 'FORBIDDEN' }] });
+    expect(answers[1]).toEqual(answers[0]);
   });
 
   it('a connection pages and counts only the viewer\'s rows, and a cursor from another viewer\'s page shows nothing more', async () => {

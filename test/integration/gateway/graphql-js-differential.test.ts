@@ -2,6 +2,7 @@ import { ApolloServer, HeaderMap } from '@apollo/server';
 import { getOperationAST, parse, validate, visit, type DocumentNode, type GraphQLNamedType } from 'graphql';
 import { ObjectId, type Db, type MongoClient } from 'mongodb';
 import { connectMongo, createDocjoin, loadProject, type Docjoin, type Gateway, type GatewayContext, type StorageMap, type Viewer } from 'docjoin';
+import { declaredStrategies } from '../../../src/gateway';
 import { request as httpRequest } from 'node:http';
 import { resolve } from 'node:path';
 import { isDeepStrictEqual } from 'node:util';
@@ -214,7 +215,7 @@ function tooLarge(subject: Subject, operation: RandomOperation): boolean {
 function randomStrategies(storageMap: StorageMap, random: Random): string {
   const choices: string[] = [];
   for (const relation of storageMap.relations.values()) {
-    const declared = Object.keys(relation.shapes);
+    const declared = declaredStrategies(relation);
     if (declared.length > 1) choices.push(`${relation.coordinate}=${random.pick(declared)}`);
   }
   return choices.join(',');

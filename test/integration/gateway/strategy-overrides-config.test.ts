@@ -74,8 +74,9 @@ describe('DOCJOIN_STRATEGY_OVERRIDES=true with NODE_ENV=production', () => {
     expect(http.json.errors).toEqual([
       {
         message:
-          'x-docjoin-strategy: unknown field "Book.nope". Fields with a choice of strategy: Post.recentComments=embedded|join, Book.authors=join|snapshot, ' +
-          'Product.parts=join|snapshot, Host.recentLogs=embedded|join, LogMessage.host=join|snapshot',
+          'x-docjoin-strategy: unknown field "Book.nope". Fields with a choice of strategy: Person.tasks=join|lookup, Holding.stock=join|lookup, Task.owner=join|lookup, ' +
+          'Post.recentComments=embedded|join|lookup, Post.comments=join|lookup, Comment.post=join|lookup, Publisher.books=join|lookup, Book.publisher=join|lookup, ' +
+          'Book.authors=join|snapshot|lookup, Author.books=join|lookup, Product.parts=join|snapshot|lookup, Host.recentLogs=embedded|join|lookup, Host.logs=join|lookup, LogMessage.host=join|snapshot|lookup',
         extensions: { code: 'BAD_USER_INPUT', header: 'x-docjoin-strategy' },
       },
     ]);

@@ -109,7 +109,7 @@ export function childScopes(reads: readonly StepRead[]): Scope[] {
 }
 
 export function sameScopes(a: readonly Scope[], b: readonly Scope[]): boolean {
-  return a.length === b.length && a.every((scope, index) => scope.selections === b[index]!.selections && scope.objects === b[index]!.objects);
+  return a.length === b.length && a.every((scope, index) => scope.selections === b[index]!.selections && scope.objects === b[index]!.objects && scope.parents === b[index]!.parents);
 }
 
 /** Saturating sum; a saturated term (past counting) saturates it, whatever the sign of the other. */

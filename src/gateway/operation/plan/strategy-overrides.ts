@@ -22,10 +22,11 @@ export function parseStrategyOverrides(header: string | undefined, storageMap: S
     if (!field) throw headerError(`unknown field "${coordinate}"`, storageMap);
     const declared = declaredStrategies(field);
     if (!(READ_STRATEGIES as readonly string[]).includes(strategy)) {
-      throw headerError(`unknown strategy "${match[2]}" for ${coordinate}; choose ${declared.join(' or ')}`, storageMap);
+      throw headerError(`unknown strategy "${match[2]}" for ${coordinate}; choose ${oneOf(declared)}`, storageMap);
     }
     if (!declared.includes(strategy as ReadStrategy)) {
-      throw headerError(`${coordinate} does not declare a @${strategy} shape; choose ${declared.join(' or ')}`, storageMap);
+      const why = strategy !== 'lookup' ? `does not declare a @${strategy} shape` : field.connection ? 'is a connection, which lookup cannot read' : 'has no @join to read by lookup';
+      throw headerError(`${coordinate} ${why}; choose ${oneOf(declared)}`, storageMap);
     }
     const previous = overrides.get(coordinate);
     if (previous !== undefined && previous !== strategy) throw headerError(`${coordinate} is given twice (${previous} and ${strategy})`, storageMap);
@@ -35,15 +36,24 @@ export function parseStrategyOverrides(header: string | undefined, storageMap: S
 }
 
 /**
- * A header value that moves one field of this storage map off its default strategy (the first field with
- * a choice), for hints such as the IDE's; undefined when no field has a choice.
+ * A header value that moves one field of this storage map off its default strategy, for hints such as
+ * the IDE's: the first field with another declared shape (the storage choice the schema made), else
+ * the first join that can be read by lookup; undefined when no field has a choice.
  */
 export function exampleStrategyOverride(storageMap: StorageMap): string | undefined {
+  let lookup: string | undefined;
   for (const field of storageMap.relations.values()) {
-    const other = declaredStrategies(field).find((strategy) => strategy !== field.defaultStrategy);
-    if (other !== undefined) return `${field.coordinate}=${other}`;
+    const others = declaredStrategies(field).filter((strategy) => strategy !== field.defaultStrategy);
+    const shape = others.find((strategy) => strategy !== 'lookup');
+    if (shape !== undefined) return `${field.coordinate}=${shape}`;
+    if (others.length > 0) lookup ??= `${field.coordinate}=${others[0]}`;
   }
-  return undefined;
+  return lookup;
+}
+
+/** `join`, `join or lookup`, `join, snapshot or lookup`. */
+function oneOf(strategies: readonly string[]): string {
+  return strategies.length <= 1 ? strategies.join('') : `${strategies.slice(0, -1).join(', ')} or ${strategies.at(-1)}`;
 }
 
 function headerError(problem: string, storageMap: StorageMap) {

@@ -12,6 +12,11 @@ export interface PlanningContext extends SelectionSource {
   readonly storageMap: StorageMap;
   /** The strategy this request reads the field with (default or overridden). */
   strategyFor(field: RelationField): ReadStrategy;
+  /**
+   * Whether the request's role may read `typeName` (undefined: every type). A lookup into a type it may
+   * not read is left out of the parents' read, which would fail as a whole: the field alone is refused.
+   */
+  canRead?(typeName: string): boolean;
 }
 
 /**
@@ -49,7 +54,7 @@ export function planProjection(context: PlanningContext, typeName: string, selec
         entries.push([storage.shapes.join!.localField, 1]);
         break;
       case 'lookup':
-        entries.push([storage.shapes.join!.localField, 1], ...lookupEntries(context, storage, steps));
+        entries.push([storage.shapes.join!.localField, 1], ...(context.canRead?.(storage.targetType) === false ? [] : lookupEntries(context, storage, steps)));
         break;
       case 'snapshot': {
         const shape = storage.shapes.snapshot!;

@@ -113,7 +113,7 @@ export function createRequestContext(options: {
     }
     let reads = execution.fields.get(info.fieldNodes);
     if (!reads) {
-      const planning: PlanningContext = { schema: info.schema, fragments: info.fragments, variableValues: info.variableValues, storageMap, strategyFor };
+      const planning: PlanningContext = { schema: info.schema, fragments: info.fragments, variableValues: info.variableValues, storageMap, strategyFor, ...(access && { canRead: (typeName: string) => access.canRead(typeName) }) };
       execution.fields.set(info.fieldNodes, (reads = new FieldReads(planning, planStepOf(execution.plan, info.parentType, info.fieldNodes) ?? fieldStepOutsidePlan(planning, info))));
     }
     return reads;

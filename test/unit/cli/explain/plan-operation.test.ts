@@ -45,13 +45,13 @@ describe('planOperation (static, no database)', () => {
     // value (nothing measured): a book is {} and "name":v, "publisher":, "authors": (2 + 24 + 13 + 11),
     // a publisher {"name":v} (26), an author {"name":v,"thumbnailUrl":v} (2 + 24 + 32).
     expect(result.estimate).toEqual({ roundTrips: 2, documents: 100, depth: 2, responseNodes: 50 + 50 + 50 * 20, responseBytes: 50 * 50 + 50 * 26 + 50 * 20 * 58 });
-    expect(rowsOf(result)).toEqual(['Query.books root 1', '  Book.publisher join 1', '  Book.authors snapshot 0 | join=3']);
+    expect(rowsOf(result)).toEqual(['Query.books root 1', '  Book.publisher join 1 | lookup=1', '  Book.authors snapshot 0 | join=3 lookup=2']);
   });
 
   it('a selection outside the snapshot: the snapshot field costs its fallback join', () => {
     const result = plan('{ books(first: 50) { name publisher { name } authors { name countOfBooks } } }');
     expect(result.estimate.roundTrips).toBe(3);
-    expect(rowsOf(result)).toEqual(['Query.books root 1', '  Book.publisher join 1', '  Book.authors snapshot 1 | join=3']);
+    expect(rowsOf(result)).toEqual(['Query.books root 1', '  Book.publisher join 1 | lookup=2', '  Book.authors snapshot 1 | join=3 lookup=2']);
   });
 
   it('lists each aggregate with how it is read: from the counter, or one aggregate per level with its parts', () => {
@@ -70,7 +70,7 @@ describe('planOperation (static, no database)', () => {
   it('marks overridden strategies and prices the schema default as the alternative', () => {
     const result = plan('{ posts(first: 10) { recentComments { author } } }', { 'Post.recentComments': 'join' });
     expect(result.estimate.roundTrips).toBe(2);
-    expect(rowsOf(result)).toEqual(['Query.posts root 1', '  Post.recentComments join* 1 | embedded=1']);
+    expect(rowsOf(result)).toEqual(['Query.posts root 1', '  Post.recentComments join* 1 | embedded=1 lookup=1']);
   });
 
   it('nests rows under the relation they hang from, through embedded fields and fragments', () => {
@@ -81,15 +81,15 @@ describe('planOperation (static, no database)', () => {
     expect(rowsOf(result)).toEqual([
       'Query.person root 1',
       '  Person.holdings embedded 0',
-      '    Holding.stock join 1',
-      '  Person.tasks join 1',
-      '    Task.owner join 1',
+      '    Holding.stock join 1 | lookup=4',
+      '  Person.tasks join 1 | lookup=3',
+      '    Task.owner join 1 | lookup=3',
     ]);
     expect(result.estimate.roundTrips).toBe(4);
   });
 
   it('a root list the resolver will reject (first over 100) sends nothing', () => {
-    expect(rowsOf(plan('{ hosts(first: 500) { name logs(first: 5) { message } } }'))).toEqual(['Query.hosts root 0', '  Host.logs join 0']);
+    expect(rowsOf(plan('{ hosts(first: 500) { name logs(first: 5) { message } } }'))).toEqual(['Query.hosts root 0', '  Host.logs join 0 | lookup=0']);
     expect(plan('{ hosts(first: 20) { name logs(first: 5) { message } } }').estimate.roundTrips).toBe(2);
   });
 
@@ -107,7 +107,7 @@ describe('planOperation (static, no database)', () => {
     // 10 authors, the authors' update (it may return the document whose counter it bumps), the read back.
     // Response objects: the two books ({"id":v} and {"id":v,"publisher":}), and b's publisher ({"name":v}).
     expect(result.estimate).toEqual({ roundTrips: 13, documents: 2 * (1 + 10 + 1 + 1) + 1, depth: 2, responseNodes: 3, responseBytes: 24 + 37 + 26 });
-    expect(rowsOf(result)).toEqual(['Mutation.publishBook root 12', '  Book.publisher join 1']);
+    expect(rowsOf(result)).toEqual(['Mutation.publishBook root 12', '  Book.publisher join 1 | lookup=13']);
     expect(result.rows[0]).toMatchObject({ writes: { times: 2, estimate: { roundTrips: 5, documents: 12, reads: 2, writes: ['books', 'authors'], commit: true } } });
   });
 });

@@ -5,7 +5,8 @@ import { demoSchema, schemaOf } from '../../support/demo-schema';
 
 const storageMap = buildStorageMap(demoSchema());
 const CHOICES =
-  'Fields with a choice of strategy: Post.recentComments=embedded|join, Book.authors=join|snapshot, Product.parts=join|snapshot, Host.recentLogs=embedded|join, LogMessage.host=join|snapshot';
+  'Fields with a choice of strategy: Person.tasks=join|lookup, Holding.stock=join|lookup, Task.owner=join|lookup, Post.recentComments=embedded|join|lookup, Post.comments=join|lookup, Comment.post=join|lookup, ' +
+  'Publisher.books=join|lookup, Book.publisher=join|lookup, Book.authors=join|snapshot|lookup, Author.books=join|lookup, Product.parts=join|snapshot|lookup, Host.recentLogs=embedded|join|lookup, Host.logs=join|lookup, LogMessage.host=join|snapshot|lookup';
 
 function failure(header: string): [unknown, string] {
   try {
@@ -36,10 +37,10 @@ describe('parseStrategyOverrides', () => {
 
   it('rejects unknown fields, unknown strategies, undeclared shapes and bad syntax with the valid choices', () => {
     expect(failure('Book.title=join')).toEqual(['BAD_USER_INPUT', `x-docjoin-strategy: unknown field "Book.title". ${CHOICES}`]);
-    expect(failure('Book.authors=fast')).toEqual(['BAD_USER_INPUT', `x-docjoin-strategy: unknown strategy "fast" for Book.authors; choose join or snapshot. ${CHOICES}`]);
+    expect(failure('Book.authors=fast')).toEqual(['BAD_USER_INPUT', `x-docjoin-strategy: unknown strategy "fast" for Book.authors; choose join, snapshot or lookup. ${CHOICES}`]);
     expect(failure('Book.authors=embedded')).toEqual([
       'BAD_USER_INPUT',
-      `x-docjoin-strategy: Book.authors does not declare a @embedded shape; choose join or snapshot. ${CHOICES}`,
+      `x-docjoin-strategy: Book.authors does not declare a @embedded shape; choose join, snapshot or lookup. ${CHOICES}`,
     ]);
     expect(failure('authors')).toEqual(['BAD_USER_INPUT', `x-docjoin-strategy: "authors" is not of the form Type.field=strategy. ${CHOICES}`]);
     expect(failure('Book.authors=join,Book.authors=snapshot')).toEqual([
@@ -55,12 +56,27 @@ describe('exampleStrategyOverride', () => {
     expect(parseStrategyOverrides(exampleStrategyOverride(storageMap), storageMap).size).toBe(1);
   });
 
-  it('is undefined when no field has a choice', () => {
+  it('names a join read by lookup when no field has another shape, and is undefined when nothing has a choice', () => {
     const sdl = /* GraphQL */ `
       type Query { notes: [Note!]! @list }
       type Note @collection(name: "notes") { id: ID! author: Person @join(localField: "authorId") }
       type Person @collection(name: "people") { id: ID! name: String! }
     `;
-    expect(exampleStrategyOverride(buildStorageMap(schemaOf(sdl)))).toBeUndefined();
+    expect(exampleStrategyOverride(buildStorageMap(schemaOf(sdl)))).toBe('Note.author=lookup');
+    const embeddedOnly = /* GraphQL */ `
+      type Query { notes: [Note!]! @list }
+      type Note @collection(name: "notes") { id: ID! tags: [Tag!]! @embedded }
+      type Tag { name: String! }
+    `;
+    expect(exampleStrategyOverride(buildStorageMap(schemaOf(embeddedOnly)))).toBeUndefined();
+  });
+
+  it('refuses lookup where it cannot read, saying why', () => {
+    const sdl = /* GraphQL */ `
+      type Query { notes: [Note!]! @list }
+      type Note @collection(name: "notes") { id: ID! tags: [Tag!]! @embedded }
+      type Tag { name: String! }
+    `;
+    expect(() => parseStrategyOverrides('Note.tags=lookup', buildStorageMap(schemaOf(sdl)))).toThrow('x-docjoin-strategy: Note.tags has no @join to read by lookup; choose embedded.');
   });
 });
