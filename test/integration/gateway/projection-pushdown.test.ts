@@ -66,4 +66,43 @@ describe('projections on the wire', () => {
     expect(books!.projection).toEqual({ _id: 1, 'authors.id': 1 });
     expect([authors!.find, authors!.projection]).toEqual(['authors', { _id: 1, countOfBooks: 1 }]);
   });
+
+  it('lookups: one aggregate, each $lookup projecting what its selection reads, nested, the page inside the reverse one', async () => {
+    const query = '{ authors(first: 2) { name books { name publisher { name books(first: 3) { name } } } } }';
+    const [authors, ...rest] = await commandsFor(query, 'Author.books=lookup,Book.publisher=lookup,Publisher.books=lookup');
+    expect(rest).toEqual([]);
+    const pipeline = authors!.pipeline as Document[];
+    const publisherBooks = (pipeline[3]!.$lookup.pipeline[0].$lookup.pipeline[0].$lookup as { as: string }).as;
+    expect(publisherBooks).toMatch(/^_docjoin_lookup_books_[0-9a-f]{12}$/);
+    expect(authors!.aggregate).toBe('authors');
+    expect(pipeline).toEqual([
+      { $match: {} },
+      { $sort: { _id: 1 } },
+      { $limit: 2 },
+      {
+        $lookup: {
+          from: 'books',
+          localField: 'bookIds',
+          foreignField: '_id',
+          as: '_docjoin_lookup_books',
+          pipeline: [
+            {
+              $lookup: {
+                from: 'publishers',
+                localField: 'publisherId',
+                foreignField: '_id',
+                as: '_docjoin_lookup_publisher',
+                pipeline: [
+                  { $lookup: { from: 'books', localField: '_id', foreignField: 'publisherId', as: publisherBooks, pipeline: [{ $sort: { _id: 1 } }, { $limit: 3 }, { $project: { _id: 1, name: 1 } }] } },
+                  { $project: { _id: 1, name: 1, [publisherBooks]: 1 } },
+                ],
+              },
+            },
+            { $project: { _id: 1, name: 1, publisherId: 1, _docjoin_lookup_publisher: 1 } },
+          ],
+        },
+      },
+      { $project: { _id: 1, name: 1, bookIds: 1, _docjoin_lookup_books: 1 } },
+    ]);
+  });
 });

@@ -50,7 +50,7 @@ describe('renameAuthor', () => {
     expect(await db.collection('books').countDocuments({ 'authors.id': author._id, 'authors.name': author.name })).toBe(0);
 
     const { data: read, headers } = await readUnderEveryStrategy(demo.gateway, `{ book(id: "${hex(books[0]!._id)}") { authors { id name } } }`, ['Book.authors']);
-    expect(headers).toEqual(['Book.authors=join', 'Book.authors=snapshot']);
+    expect(headers).toEqual(['Book.authors=join', 'Book.authors=snapshot', 'Book.authors=lookup']);
     expect((read.book as { authors: Array<{ id: string; name: string }> }).authors).toContainEqual({ id: hex(author._id), name: 'Ada Lovelace' });
   });
 });
@@ -92,7 +92,8 @@ describe('updateHost', () => {
       `{ host(ipaddr: "10.99.0.1") { name recentLogs { host { name ipaddr } } logs(first: 2) { host { name } } } }`,
       ['Host.recentLogs', 'LogMessage.host'],
     );
-    expect(headers.length).toBe(4);
+    // embedded, join or lookup × join, snapshot or lookup
+    expect(headers.length).toBe(9);
     const readHost = read.host as { recentLogs: unknown[]; logs: unknown[] };
     expect(readHost.recentLogs).toEqual(Array(10).fill({ host: { name: 'renamed.example.com', ipaddr: '10.99.0.1' } }));
     expect(readHost.logs).toEqual(Array(2).fill({ host: { name: 'renamed.example.com' } }));
