@@ -135,6 +135,19 @@ describe('the post returned to the join under the mutation', () => {
     expect(result.cost!.fields['Comment.post']).toMatchObject({ roundTrips: 0 });
   });
 
+  it('a post whose selection looks up its comments is not returned by the update (a findAndModify has no $lookup): the join reads it, lookups included', async () => {
+    const result = await gateway.execute(
+      { query: `mutation { createComment(input: { text: "looked up", post: "${post}" }) { text post { title comments { text } } } }` },
+      { costHeader: 'commands', strategyHeader: 'Post.comments=lookup' },
+    );
+    expect(result.errors).toBeUndefined();
+    const texts = (await db.collection('comments').find({ postId: new ObjectId(post) }).toArray()).map((comment) => ({ text: comment.text }));
+    expect(result.data).toEqual({ createComment: { text: 'looked up', post: { title: 'R', comments: texts } } });
+    expect(returningCommand(result)).toBeUndefined();
+    expect(result.cost!.commands!.filter((command) => command.command === 'aggregate').map((command) => command.collection)).toEqual(['posts']);
+    expect(result.cost!.fields['Post.comments']).toMatchObject({ strategy: 'lookup', roundTrips: 0, documents: texts.length });
+  });
+
   it('a selection without the join sends a plain update', async () => {
     const result = await execute(`mutation { createComment(input: { text: "plain", post: "${post}" }) { text } }`);
     expect(returningCommand(result)).toBeUndefined();

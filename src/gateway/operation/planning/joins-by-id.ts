@@ -1,15 +1,15 @@
 import { getNamedType, isObjectType } from 'graphql';
 import { stepsByFieldName, type FieldStep } from '../plan/selection-tree';
 import { planProjection, type PlanningContext } from './plan-projection';
-import { mergeProjections, type Projection } from './projection';
+import { hasLookups, mergeProjections, type Projection } from './projection';
 
 const NONE: ReadonlyMap<string, Projection> = new Map();
 
 /**
  * The documents that joins right under `step` (a mutation field) will load by `_id`, per collection,
  * with every path those joins read of them: single by-key relations that this request reads with
- * their join. A write that changes one of those documents can have MongoDB return it, and the join
- * then finds it read.
+ * their join, unless their selection reads a relation by lookup. A write that changes one of those
+ * documents can have MongoDB return it, and the join then finds it read.
  */
 export function joinsById(planning: PlanningContext, step: FieldStep): ReadonlyMap<string, Projection> {
   const type = step.definition && getNamedType(step.definition.type);
@@ -22,6 +22,8 @@ export function joinsById(planning: PlanningContext, step: FieldStep): ReadonlyM
     const join = field.shapes.join;
     if (join?.direction !== 'byKey' || join.foreignField !== '_id') continue;
     const projection = planProjection(planning, join.targetType, steps.flatMap((aliased) => aliased.children));
+    // A write returns its document without $lookup: the join reads one whose selection looks something up.
+    if (hasLookups(projection)) continue;
     const list = projections.get(join.collection);
     if (list) list.push(projection);
     else projections.set(join.collection, [projection]);
