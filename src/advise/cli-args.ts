@@ -23,12 +23,14 @@ export type AdviseCliCommand =
       verbose: boolean;
       /** Price changes at fixed costs rather than the recorded command times. */
       assumedCosts: boolean;
+      /** The round trip a lookup saves, for a deployment other than the one measured; undefined: measure it. */
+      latencyMs: number | undefined;
       project: ProjectTarget;
     }
   | UsageError;
 
 export const ADVISE_USAGE = `Usage: docjoin advise [--workload FILE | --workload-collection NAME] [--sample N] [--json FILE] [--verbose]
-                      [--assumed-costs] [--mongo-uri URI] [--db NAME] [--config FILE]
+                      [--assumed-costs] [--latency-ms MS] [--mongo-uri URI] [--db NAME] [--config FILE]
 
 Recommends a storage shape for every relation field: keep it, widen, add or drop a snapshot, bound an
 array, or stop embedding, with the rule of thumb behind it and the predicted effect on round trips,
@@ -46,6 +48,9 @@ it would leave; one that does not save MongoDB time on that workload is not give
   --assumed-costs             price changes at 1 ms a command and 0.2 ms a further document written,
                               not the command times recorded: the same workload gets the same advice
                               on any machine (the times of a busy or shared one are noise)
+  --latency-ms MS             the round trip between gateway and MongoDB that reading a join by lookup
+                              saves (default: measured, the median of 7 pings): advice for a deployment
+                              farther from, or nearer to, the database than this one
   --mongo-uri URI             MongoDB to sample (default: $MONGODB_URI, else the config's mongodb.uri)
   --db NAME                   database name (default: $MONGODB_DB, else the config's mongodb.db, else "${DEFAULT_DB_NAME}")
 ${PROJECT_FLAGS_USAGE}
@@ -60,6 +65,7 @@ export const ADVISE_FLAGS = [
   { name: '--json', example: 'advice.json' },
   { name: '--verbose' },
   { name: '--assumed-costs' },
+  { name: '--latency-ms', example: '10' },
   ...MONGO_TARGET_FLAGS,
   ...PROJECT_FLAGS,
 ] as const;
@@ -74,6 +80,11 @@ export function parseAdviseArgs(argv: readonly string[], env: Readonly<Record<st
   const sampleText = args.values.get('--sample');
   const sampleSize = sampleText === undefined ? DEFAULT_SAMPLE_SIZE : integerRule(sampleText, '--sample', 1, 1_000_000);
   if (isProblem(sampleSize)) return usageError(sampleSize.problem);
+  const latencyText = args.values.get('--latency-ms');
+  const latencyMs = latencyText === undefined ? undefined : Number(latencyText);
+  if (latencyMs !== undefined && (!Number.isFinite(latencyMs) || latencyMs < 0 || latencyMs > 10_000 || latencyText!.trim() === '')) {
+    return usageError(`--latency-ms takes milliseconds between 0 and 10000, got ${JSON.stringify(latencyText)}`);
+  }
   const target = readMongoTarget(args, env);
   if (isUsageError(target)) return target;
   return {
@@ -85,6 +96,7 @@ export function parseAdviseArgs(argv: readonly string[], env: Readonly<Record<st
     json: args.values.get('--json'),
     verbose: args.switches.has('--verbose'),
     assumedCosts: args.switches.has('--assumed-costs'),
+    latencyMs,
     project: readProjectTarget(args),
   };
 }

@@ -13,6 +13,7 @@ import { recommend } from './recommend/recommend';
 import { collectDataStatistics } from './statistics/collect-data-statistics';
 import type { WriteSides } from './recommend/write-effect';
 import { writeSidesOf } from './write-sides';
+import { measureNetwork } from './measure-network';
 import type { ShardKeys } from '../sharding/shard-targeting';
 
 type AdviseCommand = Extract<AdviseCliCommand, { kind: 'advise' }>;
@@ -69,7 +70,16 @@ async function run(command: AdviseCommand, target: AdviseTarget, io: CliIo): Pro
     if (typeof target.writeSides === 'string' && workload && workload.operations.mutation.count > 0) {
       io.err.write(`advise: the recorded mutations cannot be replayed to price snapshot changes, so none is given: ${target.writeSides}\n`);
     }
-    const report = recommend({ storageMap: target.model.storageMap, statistics, ...(workload && { workload }), ...(typeof target.writeSides !== 'string' && { writeSides: target.writeSides }), shardKeys: target.shardKeys, assumedCosts: command.assumedCosts });
+    const network = await measureNetwork(db, command.latencyMs);
+    const report = recommend({
+      storageMap: target.model.storageMap,
+      statistics,
+      ...(workload && { workload }),
+      ...(typeof target.writeSides !== 'string' && { writeSides: target.writeSides }),
+      shardKeys: target.shardKeys,
+      assumedCosts: command.assumedCosts,
+      network,
+    });
     io.out.write(formatAdvice(report, heading(where, command.sampleSize, workload, target.workload), { verbose: command.verbose }));
     if (command.json !== undefined) await writeFile(command.json, `${JSON.stringify({ advice: report, statistics, workload: workload ?? null }, null, 2)}\n`);
     return 0;

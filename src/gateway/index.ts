@@ -45,7 +45,7 @@ export { buildStorageMap } from './startup/storage-map/build-storage-map';
 export { SAMPLE_SIZE } from './startup/storage-map/check-sampled-documents';
 export { type ListArrayContent, listArrayOf } from './startup/storage-map/list-array';
 export { parseSort, sortDocument } from './startup/storage-map/parse-sort';
-export { declaredStrategies, type JoinShape, type ReadStrategy, type RelationField, type StorageMap, type StoredField, type TypeStorage } from './startup/storage-map/storage-map-types';
+export { declaredStrategies, readsByLookup, type JoinShape, type ReadStrategy, type RelationField, type StorageMap, type StoredField, type TypeStorage } from './startup/storage-map/storage-map-types';
 export { validateAgainstDatabase } from './startup/storage-map/validate-against-database';
 export { WorkloadFormatError } from './workload/parse-workload-window';
 export { readWorkload, sumWorkload, type WorkloadSource } from './workload/read-workload';

@@ -20,7 +20,9 @@ export type AdviceKind =
   /** Stop embedding: the children belong in their own collection, pointing at the parent. */
   | 'stop-embedding'
   /** Keep a `@counter` of the list in the parent: its aggregates read a bare count far more often than children come and go. */
-  | 'add-counter';
+  | 'add-counter'
+  /** Read the join with `$lookup` inside its parents' command: the round trips it saves outweigh the copies of shared documents it adds. */
+  | 'read-by-lookup';
 
 /**
  * The anti-patterns MongoDB's Atlas advisor names, when the data shows them; and `broadcast-join`: a

@@ -5,6 +5,7 @@ import type { AdviceReport, AntiPattern, FieldAdvice } from './advice-types';
 import { arrayAdvice, isUnboundedArray } from './array-advice';
 import { describeStorage } from './describe-storage';
 import { joinAdvice } from './join-advice';
+import { lookupAdvice, type NetworkCosts } from './lookup-advice';
 import { commandCosts, type CommandCosts } from './command-costs';
 import { counterAdvice } from './counter-advice';
 import { describePersonalFields } from './personal-data';
@@ -32,6 +33,8 @@ export interface AdviceInput {
   readonly shardKeys?: ShardKeys;
   /** Price changes at ASSUMED_COSTS rather than the recorded command times (command-costs.ts). */
   readonly assumedCosts?: boolean;
+  /** The round trip to MongoDB (measured by the CLI, or `--latency-ms`): without it, no lookup is advised. */
+  readonly network?: NetworkCosts;
 }
 
 /**
@@ -80,6 +83,14 @@ function adviseField(field: RelationField, input: AdviceInput, workload: Workloa
     const evidence = [...candidate.evidence, ...priced.evidence];
     if (priced.rejectedBecause === undefined) return { ...base, ...advice, effect, evidence };
     rejected ??= { kind: candidate.kind, change: candidate.change, because: priced.rejectedBecause, effect, evidence };
+  }
+  // A join the snapshot changes did not take can still save its round trips by lookup.
+  const lookup = lookupAdvice(field, workload, input.workload, costs, input.network, { shardKeys: input.shardKeys, thresholds });
+  if (lookup) {
+    const { rejectedBecause, ...advice } = lookup;
+    const effect = { ...advice.effect, largestDocumentBytes: undefined };
+    if (rejectedBecause === undefined) return { ...base, ...advice, effect };
+    rejected ??= { kind: advice.kind, change: advice.change, because: rejectedBecause, effect, evidence: advice.evidence };
   }
   return {
     ...base,

@@ -20,10 +20,17 @@ describe('parseAdviseArgs', () => {
     expect(parseAdviseArgs(['--workload-collection', 'docjoin_workload'], {})).toMatchObject({ workload: { collection: 'docjoin_workload' } });
   });
 
+  it('--latency-ms prices lookups for another deployment; measured without it', () => {
+    expect(parseAdviseArgs(['--latency-ms', '12.5'], {})).toMatchObject({ kind: 'advise', latencyMs: 12.5 });
+    expect(parseAdviseArgs([], {})).toMatchObject({ kind: 'advise', latencyMs: undefined });
+  });
+
   it.each([
     [['--workload', 'a', '--workload-collection', 'b'], '--workload and --workload-collection name two recordings; give one'],
     [['--assumed-costs=yes'], /--assumed-costs/],
     [['--sample', '0'], /--sample/],
+    [['--latency-ms', 'fast'], '--latency-ms takes milliseconds between 0 and 10000, got "fast"'],
+    [['--latency-ms', '-1'], '--latency-ms takes milliseconds between 0 and 10000, got "-1"'],
   ])('%j is refused: %s', (argv, message) => {
     const parsed = parseAdviseArgs(argv, {});
     expect(parsed).toMatchObject({ kind: 'usage-error' });

@@ -31,6 +31,8 @@ export interface ReplayProject {
   seed(db: Db): Promise<void>;
   /** The workload, from the seeded ids (the same on every seed). */
   operations(db: Db): Promise<readonly ReplayedOperation[]>;
+  /** The round trip the advice prices lookups at (`--latency-ms`); default 0: a test machine beside its database. */
+  readonly latencyMs?: number;
 }
 
 /** A change the advice gave, applied by `docjoin migrate` to a fresh copy of the data, and the same workload recorded again. */
@@ -54,7 +56,8 @@ const MIGRATED_KINDS = new Set(['widen-snapshot', 'add-snapshot', 'drop-snapshot
 
 /**
  * The loop of issue 38, end to end: seed, record the workload through a gateway, `docjoin advise`
- * on it (at assumed costs: the times of a shared test machine would tip close changes either way);
+ * on it (at assumed costs and a given latency: the times of a shared test machine would tip close
+ * changes either way);
  * then for each snapshot or counter change given, seed again, `docjoin migrate --advice … --write` a copy of
  * the project's schema, and record the same workload through a gateway serving the migrated schema.
  */
@@ -70,7 +73,7 @@ export async function adviseAndReplay(mongo: TestMongo, project: ReplayProject):
     await record(mongo, project, db, texts(project.schemaDir), operations, workloadFile);
 
     const adviceFile = join(folder, 'advice.json');
-    const advised = await cli(['advise', '--workload', workloadFile, '--mongo-uri', mongo.uri, '--db', db.databaseName, '--config', project.config, '--json', adviceFile, '--verbose', '--assumed-costs']);
+    const advised = await cli(['advise', '--workload', workloadFile, '--mongo-uri', mongo.uri, '--db', db.databaseName, '--config', project.config, '--json', adviceFile, '--verbose', '--assumed-costs', '--latency-ms', String(project.latencyMs ?? 0)]);
     const report = (JSON.parse(readFileSync(adviceFile, 'utf8')) as { advice: AdviceReport }).advice;
 
     const replays: Replayed[] = [];

@@ -1,0 +1,32 @@
+import type { Db } from '../gateway';
+import type { NetworkCosts } from './recommend/lookup-advice';
+
+/** Pings sent to measure the round trip: their median is what one costs. */
+const PINGS = 7;
+
+/**
+ * The round trip between this process and MongoDB (the median of a few pings, after one that opens
+ * the connection), the server's version, and the latency the advice should price: `latencyMs` when
+ * given (another deployment), else the measured one.
+ */
+export async function measureNetwork(db: Db, latencyMs: number | undefined): Promise<NetworkCosts> {
+  await db.command({ ping: 1 });
+  const times: number[] = [];
+  for (let ping = 0; ping < PINGS; ping++) {
+    const started = process.hrtime.bigint();
+    await db.command({ ping: 1 });
+    times.push(Number(process.hrtime.bigint() - started) / 1e6);
+  }
+  times.sort((a, b) => a - b);
+  const measuredMs = Math.round(times[Math.floor(PINGS / 2)]! * 100) / 100;
+  return { latencyMs: latencyMs ?? measuredMs, measuredMs, assumed: latencyMs !== undefined, serverVersion: await serverVersion(db) };
+}
+
+async function serverVersion(db: Db): Promise<string | undefined> {
+  try {
+    const info = await db.admin().command({ buildInfo: 1 });
+    return typeof info.version === 'string' ? info.version : undefined;
+  } catch {
+    return undefined;
+  }
+}

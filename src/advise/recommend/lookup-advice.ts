@@ -1,0 +1,116 @@
+import type { RelationField, WorkloadSummary } from '../../gateway';
+import { readsByLookup } from '../../gateway';
+import { targetingOf, type ShardKeys } from '../../sharding/shard-targeting';
+import type { AdviceThresholds } from './advice-thresholds';
+import type { PredictedEffect } from './advice-types';
+import { ASSUMED_COSTS, type CommandCosts } from './command-costs';
+import { RULES } from './rules-of-thumb';
+import { count, round, type WorkloadView } from './workload-view';
+
+/** The network between the gateway and MongoDB, as `docjoin advise` measured it (or was told). */
+export interface NetworkCosts {
+  /** The round trip a lookup saves, in milliseconds: measured, or `--latency-ms`. */
+  readonly latencyMs: number;
+  /** What the median of the pings measured. */
+  readonly measuredMs: number;
+  /** `--latency-ms`: the deployment the advice is for is not the one measured. */
+  readonly assumed: boolean;
+  /** The server's version (buildInfo), e.g. `7.0.12`; undefined when it could not be read. */
+  readonly serverVersion: string | undefined;
+}
+
+/** Reading a join by lookup, priced: given when `rejectedBecause` is undefined. */
+export interface PricedLookup {
+  readonly kind: 'read-by-lookup';
+  readonly change: string;
+  readonly rule: string;
+  readonly effect: Omit<PredictedEffect, 'largestDocumentBytes'>;
+  readonly evidence: readonly string[];
+  readonly rejectedBecause: string | undefined;
+}
+
+/**
+ * Whether reading `field`'s join by `$lookup`, inside its parents' command, pays on the recorded
+ * workload. It saves the join's round trips, each worth the round-trip latency to the database; the
+ * database still does the join, and sends a target shared by several parents once per parent: the keys
+ * the join asked for, against the documents it read, are the copies a lookup adds, each priced at what
+ * the workload's reads took per document beyond their round trip. Undefined when the workload never
+ * joined the field, the field cannot be read that way (a connection), or there is no latency to save. A sharded target is refused
+ * where MongoDB cannot look it up (before 5.1) or would ask every shard for each parent.
+ */
+export function lookupAdvice(
+  field: RelationField,
+  workload: WorkloadView,
+  summary: WorkloadSummary | undefined,
+  costs: CommandCosts,
+  network: NetworkCosts | undefined,
+  { shardKeys, thresholds }: { readonly shardKeys: ShardKeys | undefined; readonly thresholds: AdviceThresholds },
+): PricedLookup | undefined {
+  const entry = workload.entry(field.coordinate, 'join');
+  const join = field.shapes.join;
+  // Next to the database (no latency) a lookup has nothing to save.
+  if (!network || network.latencyMs === 0 || !entry || !join || !readsByLookup(field) || entry.roundTrips === 0) return undefined;
+  const change = `read ${field.coordinate} inside its parents' command (@read(strategy: LOOKUP)): its join's round trips go, and MongoDB joins each parent`;
+  const before = workload.roundTripsPer1000Queries(field.coordinate) ?? 0;
+  const copies = join.direction === 'byKey' ? Math.max(0, entry.keys - entry.dangling - entry.documents) : 0;
+  const documentMs = readDocumentMs(summary, costs, network);
+  const savedMs = entry.roundTrips * network.latencyMs;
+  const addedMs = copies * documentMs;
+  const operations = workload.queries + workload.mutations;
+  const per1000 = (value: number) => (operations === 0 ? 0 : (value / operations) * 1000);
+  // The workload's MongoDB time at this latency: its commands were timed (or assumed) at another one.
+  const timedAt = costs.source === 'assumed' ? ASSUMED_COSTS.commandMs : network.measuredMs;
+  const totalMs = Math.max(0, costs.totalMs + workload.totalRoundTrips() * (network.latencyMs - timedAt));
+  const effect = {
+    roundTripsPer1000Queries: { before, after: round(before - (workload.perQueries(entry.roundTrips) ?? 0)) },
+    documentsWrittenPer1000Mutations: undefined,
+    net: {
+      roundTripsPer1000Operations: { before: workload.roundTripsPer1000Operations(), after: round(workload.roundTripsPer1000Operations() - per1000(entry.roundTrips)) },
+      commandMsPer1000Operations: { before: round(per1000(totalMs)), after: round(per1000(totalMs - savedMs + addedMs)) },
+      commandCosts: costs.source,
+    },
+  };
+  const latency = network.assumed ? `${network.latencyMs} ms a round trip (--latency-ms; measured: ${network.measuredMs} ms)` : `${network.measuredMs} ms a round trip to MongoDB (the median of the pings advise sent)`;
+  const evidence = [
+    `${count(entry.operations)} queries joined ${field.coordinate} in ${count(entry.roundTrips)} round trip(s), at ${latency}: ${count(round(savedMs))} ms saved`,
+    join.direction === 'byKey'
+      ? `the join read ${count(entry.documents)} document(s) for ${count(entry.keys - entry.dangling)} key(s): a lookup sends ${count(copies)} more (a document several parents share, once per parent), at ${round(documentMs * 1000) / 1000} ms each: ${count(round(addedMs))} ms`
+      : `a reverse join's children each belong to one parent: a lookup sends the ${count(entry.documents)} document(s) the join read, no more`,
+  ];
+  const refused = shardingRefusal(field, shardKeys, network.serverVersion);
+  if (refused) return { kind: 'read-by-lookup', change, rule: RULES.readByLookup, effect, evidence, rejectedBecause: refused };
+  const saved = savedMs - addedMs;
+  const share = totalMs === 0 ? 0 : saved / totalMs;
+  const rejectedBecause =
+    saved > 0 && share > thresholds.minNetSavingShare
+      ? undefined
+      : `on the recorded workload it ${saved > 0 ? `saves ${count(round(saved))}` : `costs ${count(round(-saved))}`} ms of MongoDB commands (${round(share * 100)}% of ${count(round(totalMs))}); a change must save more than ${thresholds.minNetSavingShare * 100}% (minNetSavingShare)`;
+  return { kind: 'read-by-lookup', change, rule: RULES.readByLookup, effect, evidence, rejectedBecause };
+}
+
+/**
+ * What one more document costs a read, beyond its round trip: the workload's reads, less a round trip
+ * each, per document they returned; at assumed costs (or without times), ASSUMED_COSTS.readDocumentMs.
+ */
+function readDocumentMs(summary: WorkloadSummary | undefined, costs: CommandCosts, network: NetworkCosts): number {
+  const reads = summary?.commands.reads;
+  if (costs.source === 'assumed' || !reads || reads.documents === 0) return ASSUMED_COSTS.readDocumentMs;
+  return Math.max(0, reads.ms - reads.commands * network.measuredMs) / reads.documents;
+}
+
+/** Why a lookup into the field's target cannot be given on this cluster; undefined when it can. */
+function shardingRefusal(field: RelationField, shardKeys: ShardKeys | undefined, serverVersion: string | undefined): string | undefined {
+  const join = field.shapes.join!;
+  if (!shardKeys || !Object.hasOwn(shardKeys, join.collection)) return undefined;
+  if (serverVersion === undefined || olderThan(serverVersion, [5, 1])) {
+    return `${join.collection} is sharded (mongodb.shardKeys), and MongoDB ${serverVersion ?? 'of an unknown version'} cannot $lookup into a sharded collection (5.1 and later can)`;
+  }
+  const perParent = targetingOf({ collection: join.collection, command: 'find', filter: { [join.foreignField]: '?' } }, shardKeys);
+  if (perParent === 'broadcast') return `${join.collection} is sharded by another key than ${join.foreignField} (mongodb.shardKeys): each parent's $lookup would ask every shard`;
+  return undefined;
+}
+
+function olderThan(version: string, [major, minor]: readonly [number, number]): boolean {
+  const [actualMajor = 0, actualMinor = 0] = version.split('.').map((part) => Number.parseInt(part, 10));
+  return actualMajor < major || (actualMajor === major && actualMinor < minor);
+}

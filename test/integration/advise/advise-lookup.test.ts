@@ -1,0 +1,62 @@
+import { resolve } from 'node:path';
+import { rootResolvers, rootWritePlans } from '../../../resolvers';
+import { seedDemoData } from '../../../seed/seed-database';
+import { DEMO_CONFIG, DEMO_DIR } from '../../support/demo-project';
+import { startTestMongo, type TestMongo } from '../../support/test-mongo';
+import { adviseAndReplay, type AdviceReplay } from './support/advise-replay';
+
+/**
+ * Issue 36 on the demo: a workload of the deep query (authors, their books, the books' publishers, a
+ * few books of each publisher) recorded by join, advised for a database 10 ms away and for one beside
+ * the gateway. At 10 ms each join's round trips are worth more than the copies a lookup repeats; beside
+ * it, there is nothing to save.
+ */
+const DEEP = '{ authors(first: 20) { name books { name publisher { name books(first: 3) { name } } } } }';
+const JOINS = ['Author.books', 'Book.publisher', 'Publisher.books'];
+
+let mongo: TestMongo;
+const advised = new Map<number, AdviceReplay>();
+beforeAll(async () => {
+  mongo = await startTestMongo();
+  for (const latencyMs of [10, 0]) {
+    advised.set(
+      latencyMs,
+      await adviseAndReplay(mongo, {
+        schemaDir: resolve(DEMO_DIR, 'schema'),
+        config: DEMO_CONFIG,
+        resolvers: rootResolvers,
+        writePlans: rootWritePlans,
+        seed: async (db) => void (await seedDemoData(db, { scale: 0.1 })),
+        operations: async () => Array.from({ length: 20 }, () => ({ query: DEEP })),
+        latencyMs,
+      }),
+    );
+  }
+}, 300_000);
+afterAll(async () => {
+  await mongo?.stop();
+});
+
+const adviceOf = (latencyMs: number, coordinate: string) => advised.get(latencyMs)!.report.fields.find((field) => field.coordinate === coordinate)!;
+
+it('at 10 ms a round trip, each join of the deep query is advised to read by lookup, with what it saves', () => {
+  for (const coordinate of JOINS) {
+    const advice = adviceOf(10, coordinate);
+    expect(advice).toMatchObject({ kind: 'read-by-lookup', change: expect.stringContaining(`read ${coordinate} inside its parents' command (@read(strategy: LOOKUP))`) });
+    // Each of the 20 queries sent one round trip for the field: 1,000 per 1,000 queries, none after.
+    expect(advice.effect.roundTripsPer1000Queries).toEqual({ before: 1000, after: 0 });
+    expect(advice.evidence[0]).toMatch(new RegExp(`^20 queries joined ${coordinate.replace('.', '\\.')} in 20 round trip\\(s\\), at 10 ms a round trip \\(--latency-ms; measured: [\\d.]+ ms\\): 200 ms saved$`));
+    const net = advice.effect.net!;
+    expect(net.commandMsPer1000Operations.after).toBeLessThan(net.commandMsPer1000Operations.before);
+  }
+  expect(adviceOf(10, 'Book.publisher').evidence[1]).toMatch(/^the join read [\d,]+ document\(s\) for [\d,]+ key\(s\): a lookup sends [\d,]+ more \(a document several parents share, once per parent\), at 0\.04 ms each: [\d,.]+ ms$/);
+  expect(advised.get(10)!.printed).toContain('Author.books: read-by-lookup');
+});
+
+it('beside the database (0 ms) no lookup is considered', () => {
+  for (const coordinate of JOINS) {
+    const advice = adviceOf(0, coordinate);
+    expect(advice.kind).not.toBe('read-by-lookup');
+    expect(advice.rejected?.kind).not.toBe('read-by-lookup');
+  }
+});

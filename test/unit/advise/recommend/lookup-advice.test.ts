@@ -1,0 +1,92 @@
+import { recommend } from '../../../../src/advise/recommend/recommend';
+import type { NetworkCosts } from '../../../../src/advise/recommend/lookup-advice';
+import { withDirectiveTypeDefs } from '../../../../src/gateway/startup/schema/schema-sources';
+import { buildWriteModelFromSdl } from '../../../../src/gateway/startup/write-model/build-write-model';
+import type { FieldWorkload, WorkloadSummary } from '../../../../src/gateway/workload/workload-types';
+
+const SDL = /* GraphQL */ `
+  type Query { books: [Book!]! @list authors: [Author!]! @list }
+  type Book @collection(name: "books") { id: ID! title: String! publisher: Publisher @join(localField: "publisherId") }
+  type Publisher @collection(name: "publishers") { id: ID! name: String! }
+  type Author @collection(name: "authors") {
+    id: ID!
+    name: String!
+    books: [Book!]! @join(localField: "_id", foreignField: "authorId", sort: "title")
+    shelf(first: Int = 10, after: String): BookConnection! @join(localField: "_id", foreignField: "shelfId", sort: "title")
+  }
+  type BookConnection { edges: [BookEdge!]! pageInfo: PageInfo! }
+  type BookEdge { cursor: String! node: Book! }
+  type PageInfo { hasNextPage: Boolean! hasPreviousPage: Boolean! startCursor: String endCursor: String }
+`;
+const { storageMap } = buildWriteModelFromSdl(withDirectiveTypeDefs(SDL));
+
+function join(entry: Partial<FieldWorkload> & Pick<FieldWorkload, 'field'>): FieldWorkload {
+  return { strategy: 'join', operations: 0, resolves: 0, roundTrips: 0, documents: 0, bytes: 0, keys: 0, snapshotHits: 0, snapshotMisses: 0, dangling: 0, missing: [], missingOther: { operations: 0, misses: 0 }, selections: [], selectionsOther: 0, ...entry };
+}
+
+/** 100 queries: books with their publishers (50 books a page naming 5 publishers), authors with their books; reads timed at 2 ms and 0.01 ms a document beyond the round trip. */
+function workload(): WorkloadSummary {
+  const fields = [
+    join({ field: 'Book.publisher', operations: 100, resolves: 5000, roundTrips: 100, documents: 500, keys: 5000 }),
+    join({ field: 'Author.books', operations: 100, resolves: 1000, roundTrips: 100, documents: 3000, keys: 1000 }),
+  ];
+  const reads = { commands: 300, ms: 300 * 2 + 0.01 * 9500, documents: 9500 };
+  const none = { commands: 0, ms: 0, documents: 0 };
+  return {
+    windows: 1,
+    start: new Date(0),
+    end: new Date(1000),
+    fields,
+    mutations: [],
+    commands: { operations: 100, reads, singleWrites: none, multiWrites: none, others: none },
+    operations: { query: { count: 100, roundTrips: 300, documents: 9500, bytes: 0 }, mutation: { count: 0, roundTrips: 0, documents: 0, bytes: 0 } },
+  };
+}
+
+const network = (latencyMs: number, more: Partial<NetworkCosts> = {}): NetworkCosts => ({ latencyMs, measuredMs: 2, assumed: latencyMs !== 2, serverVersion: '7.0.12', ...more });
+const adviceOf = (coordinate: string, options: Parameters<typeof recommend>[0]) => recommend(options).fields.find((field) => field.coordinate === coordinate)!;
+
+describe('reading a join by lookup, priced on the round trips it saves and the copies it adds', () => {
+  it('at 10 ms a round trip, a reverse join (no copies) and a by-key join that repeats few publishers both pay', () => {
+    const books = adviceOf('Author.books', { storageMap, workload: workload(), network: network(10) });
+    expect(books).toMatchObject({ kind: 'read-by-lookup', change: expect.stringContaining('@read(strategy: LOOKUP)') });
+    expect(books.effect.roundTripsPer1000Queries).toEqual({ before: 1000, after: 0 });
+    // The workload's 300 reads took 695 ms at 2 ms a round trip; at 10 ms, 3,095. The lookup saves 100 × 10 ms.
+    expect(books.effect.net).toEqual({ roundTripsPer1000Operations: { before: 3000, after: 2000 }, commandMsPer1000Operations: { before: 30950, after: 20950 }, commandCosts: 'measured' });
+    expect(books.evidence).toEqual([
+      '100 queries joined Author.books in 100 round trip(s), at 10 ms a round trip (--latency-ms; measured: 2 ms): 1,000 ms saved',
+      "a reverse join's children each belong to one parent: a lookup sends the 3,000 document(s) the join read, no more",
+    ]);
+    const publisher = adviceOf('Book.publisher', { storageMap, workload: workload(), network: network(10) });
+    expect(publisher.kind).toBe('read-by-lookup');
+    // 5,000 keys for 500 publishers: 4,500 more documents at 0.01 ms each (45 ms) against 1,000 ms saved.
+    expect(publisher.evidence[1]).toBe('the join read 500 document(s) for 5,000 key(s): a lookup sends 4,500 more (a document several parents share, once per parent), at 0.01 ms each: 45 ms');
+    expect(publisher.effect.net?.commandMsPer1000Operations).toEqual({ before: 30950, after: 21400 });
+  });
+
+  it('near the database the copies cost more than the round trips save: kept, with the lookup rejected and why', () => {
+    const publisher = adviceOf('Book.publisher', { storageMap, workload: workload(), network: network(0.005, { measuredMs: 0.005, assumed: false }) });
+    expect(publisher.kind).toBe('keep');
+    expect(publisher.rejected).toMatchObject({ kind: 'read-by-lookup' });
+    expect(publisher.rejected!.because).toMatch(/^on the recorded workload it costs [\d.,]+ ms of MongoDB commands \(-[\d.]+% of [\d.,]+\); a change must save more than 1% \(minNetSavingShare\)$/);
+    expect(publisher.rejected!.evidence[0]).toBe('100 queries joined Book.publisher in 100 round trip(s), at 0.005 ms a round trip to MongoDB (the median of the pings advise sent): 0.5 ms saved');
+  });
+
+  it('is not considered without a measured network, for a connection, or for a join the workload never read', () => {
+    expect(adviceOf('Author.books', { storageMap, workload: workload() }).kind).toBe('keep');
+    expect(adviceOf('Author.books', { storageMap, workload: workload() }).rejected).toBeUndefined();
+    const shelf = { ...workload(), fields: [join({ field: 'Author.shelf', operations: 100, roundTrips: 100, documents: 100, keys: 100 })] };
+    for (const advice of [adviceOf('Author.shelf', { storageMap, workload: shelf, network: network(10) }), adviceOf('Book.publisher', { storageMap, workload: { ...workload(), fields: [] }, network: network(10) })]) {
+      expect(advice.kind).toBe('keep');
+      expect(advice.rejected).toBeUndefined();
+    }
+  });
+
+  it('refuses a lookup into a sharded collection MongoDB cannot look into, or would ask every shard for each parent', () => {
+    const old = adviceOf('Author.books', { storageMap, workload: workload(), network: network(10, { serverVersion: '5.0.14' }), shardKeys: { books: { authorId: 1 } } });
+    expect(old.rejected?.because).toBe('books is sharded (mongodb.shardKeys), and MongoDB 5.0.14 cannot $lookup into a sharded collection (5.1 and later can)');
+    const broadcast = adviceOf('Author.books', { storageMap, workload: workload(), network: network(10), shardKeys: { books: { _id: 'hashed' } } });
+    expect(broadcast.rejected?.because).toBe("books is sharded by another key than authorId (mongodb.shardKeys): each parent's $lookup would ask every shard");
+    expect(adviceOf('Author.books', { storageMap, workload: workload(), network: network(10), shardKeys: { books: { authorId: 'hashed' } } }).kind).toBe('read-by-lookup');
+  });
+});
