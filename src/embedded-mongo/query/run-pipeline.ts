@@ -17,7 +17,7 @@ import { resolvePath } from './document-path';
 import { collationOf, createContext, undefinedVariableError, withCollation, withLocals, type StageOperator } from './mingo-context';
 import { markPresortedGroups } from './presorted-groups';
 import { randomSample } from './random-sample';
-import { compileSort, sortDocuments } from './sort-documents';
+import { compileSort, firstSorted, sortDocuments } from './sort-documents';
 import { valueComparator, type ValueComparator } from './compare-values';
 import { valueKey } from './value-key';
 
@@ -291,18 +291,28 @@ const $lookup: StageOperator = (coll, expr, options) => {
   const collation = collationOf(options);
   const as = spec.as;
   const subPipeline = Array.isArray(spec.pipeline) && spec.pipeline.length > 0 ? (spec.pipeline as Document[]) : undefined;
+  const split = concise && subPipeline && !hasVariables(spec.let) ? splitPerParent(subPipeline, options) : undefined;
   return coll.transform((items) => {
     const parents = items as Document[];
     const valuesOf = parents.map((doc) => lookupValues(resolvePath(doc, localParts), join.wholeValue));
-    const foreign = foreignDocuments(options, from, join.foreign, valuesOf.flat());
-    const lookup = collation === undefined ? hashedPositions(foreign, foreignParts, join.wholeValue) : collatedPositions(foreign, foreignParts, valueComparator(collation), join.wholeValue);
+    // Read and hashed once, when a parent first needs its candidates (a paged split reads them from storage instead).
+    let hashed: { readonly foreign: readonly Document[]; readonly lookup: (value: unknown) => Iterable<number> } | undefined;
+    const candidatesOf = (index: number): Document[] => {
+      if (!hashed) {
+        const foreign = foreignDocuments(options, from, join.foreign, valuesOf.flat());
+        hashed = { foreign, lookup: collation === undefined ? hashedPositions(foreign, foreignParts, join.wholeValue) : collatedPositions(foreign, foreignParts, valueComparator(collation), join.wholeValue) };
+      }
+      const { foreign, lookup } = hashed;
+      const positions = new Set<number>();
+      for (const value of valuesOf[index]!) for (const position of lookup(value)) positions.add(position);
+      return [...positions].sort((a, b) => a - b).map((position) => foreign[position] as Document);
+    };
+    if (split) return Lazy(joinedTogether(parents, as, { from, foreign: join.foreign, valuesOf }, candidatesOf, split, options));
     // Joined one parent at a time, as the next stage pulls them: a `$limit` after it joins only what it keeps.
     function* joined(): Iterable<Document> {
       for (const [index, doc] of parents.entries()) {
         checkTimeLimit();
-        const positions = new Set<number>();
-        for (const value of valuesOf[index]!) for (const position of lookup(value)) positions.add(position);
-        const matched = [...positions].sort((a, b) => a - b).map((position) => cloneDocument(foreign[position] as Document));
+        const matched = candidatesOf(index).map((candidate) => cloneDocument(candidate));
         if (!subPipeline) yield setField(doc, as, matched);
         // Over this parent's candidates only: the pipeline (its own equality included) decides.
         else yield mingoLookup(Lazy([doc]), { from: matched, let: spec.let ?? {}, pipeline: subPipeline, as }, options).next().value as Document;
@@ -311,6 +321,91 @@ const $lookup: StageOperator = (coll, expr, options) => {
     return Lazy(joined());
   });
 };
+
+/** A `$lookup` pipeline cut where its stages stop needing one parent's documents at a time. */
+interface PerParentSplit {
+  /** The leading `$match`, `$sort`, `$skip` and `$limit` stages, run over each parent's candidates. */
+  readonly head: (candidates: Document[]) => Document[];
+  /** Those stages as written, when they page (a `$sort` then a `$limit`): storage then reads each parent's page from an index. */
+  readonly page: Document[] | undefined;
+  /** The rest, each stage one document in, one out (`$project`, a nested `$lookup`…): run once over every parent's documents. */
+  readonly tail: Document[];
+}
+
+/** Stages that turn each document into exactly one, whatever the others: their run over many parents' documents splits back by count. */
+const ONE_FOR_ONE: ReadonlySet<string> = new Set(['$project', '$addFields', '$set', '$unset', '$lookup', '$replaceRoot', '$replaceWith']);
+
+/**
+ * How to run a lookup's pipeline for every parent at once, as docjoin's lookups are written (a page,
+ * then projections and nested lookups): each parent's candidates through the head (a compiled filter,
+ * a bounded top-k sort, a slice), then every parent's kept documents through the tail in one run,
+ * instead of the whole pipeline compiled and run once per parent. Undefined for any other pipeline.
+ */
+function splitPerParent(pipeline: readonly Document[], options: Options): PerParentSplit | undefined {
+  const collation = collationOf(options);
+  const steps: Array<(documents: Document[]) => Document[]> = [];
+  let index = 0;
+  for (; index < pipeline.length; index++) {
+    const stage = pipeline[index]!;
+    const [name] = Object.keys(stage);
+    const value: unknown = stage[name!];
+    if (name === '$match' && isPlainDocument(value) && !JSON.stringify(value).includes('"$expr"')) {
+      const predicate = compileFilter(value as Document, { collation });
+      steps.push((documents) => documents.filter((doc) => predicate(doc)));
+    } else if (name === '$sort' && isPlainDocument(value)) {
+      const next = pipeline[index + 1];
+      const limit = next && '$limit' in next ? plainNumber(next.$limit) : undefined;
+      if (limit !== undefined && Number.isInteger(limit) && limit > 0) {
+        steps.push((documents) => firstSorted(documents, value as Document, limit, collation));
+        index += 1;
+      } else steps.push((documents) => sortDocuments(documents, value as Document, collation));
+    } else if ((name === '$limit' || name === '$skip') && plainNumber(value) !== undefined && Number.isInteger(plainNumber(value)) && plainNumber(value)! >= 0) {
+      const count = plainNumber(value)!;
+      if (name === '$limit' && count === 0) return undefined; // MongoDB refuses it: the stage runs as written
+      steps.push((documents) => (name === '$limit' ? documents.slice(0, count) : documents.slice(count)));
+    } else break;
+  }
+  const tail = pipeline.slice(index);
+  if (!tail.every((stage) => ONE_FOR_ONE.has(Object.keys(stage)[0]!))) return undefined;
+  const head = pipeline.slice(0, index);
+  const pages = head.some((stage, at) => '$sort' in stage && head[at + 1] !== undefined && '$limit' in head[at + 1]!);
+  return { head: (candidates) => steps.reduce((documents, step) => step(documents), candidates), page: pages ? head : undefined, tail };
+}
+
+/**
+ * Every parent's documents through the split pipeline. A paged head (the newest few of each parent)
+ * goes to storage as one branch per parent, `{ foreignField: { $in: its values } }` first, as a
+ * `$unionWith` branch is: an index on the foreign field and the sort reads only the page, where
+ * sorting every candidate would read all of them.
+ */
+function* joinedTogether(
+  parents: readonly Document[],
+  as: string,
+  join: { readonly from: string; readonly foreign: string; readonly valuesOf: readonly unknown[][] },
+  candidatesOf: (index: number) => Document[],
+  split: PerParentSplit,
+  options: Options,
+): Iterable<Document> {
+  const branch = split.page && options.collectionResolver ? UNION_BRANCHES.get(options.collectionResolver) : undefined;
+  const kept: Document[][] = [];
+  for (let index = 0; index < parents.length; index++) {
+    checkTimeLimit();
+    kept.push(branch ? [...branch(join.from, [{ $match: { [join.foreign]: { $in: distinctValues(join.valuesOf[index]!) } } }, ...split.page!])] : split.head(candidatesOf(index)));
+  }
+  const all = kept.flat();
+  const out = split.tail.length === 0 ? all.map((doc) => cloneDocument(doc)) : (new Aggregator(split.tail, options).run(all) as Document[]);
+  let next = 0;
+  for (const [index, doc] of parents.entries()) {
+    const count = kept[index]!.length;
+    yield setField(doc, as, out.slice(next, next + count));
+    next += count;
+  }
+}
+
+/** Whether a `$lookup`'s `let` binds any variable (its pipeline may then read each parent's values). */
+function hasVariables(bindings: unknown): boolean {
+  return isPlainDocument(bindings) && Object.keys(bindings).length > 0;
+}
 
 /**
  * The values a parent joins by: each element of an array, anything else as it is (missing as null);
