@@ -50,7 +50,7 @@ describe('bad input is BAD_USER_INPUT', () => {
   it('an unknown strategy or field in the override header, with the valid choices', async () => {
     await expect(demo.gateway.execute({ query: '{ books { name } }' }, { strategyHeader: 'Book.authors=fastest' })).rejects.toMatchObject({
       extensions: { code: 'BAD_USER_INPUT' },
-      message: expect.stringContaining('unknown strategy "fastest" for Book.authors; choose join or snapshot'),
+      message: expect.stringContaining('unknown strategy "fastest" for Book.authors; choose join, snapshot or lookup'),
     });
   });
 
