@@ -35,7 +35,8 @@ export interface PricedLookup {
  * database still does the join, and sends a target shared by several parents once per parent: the keys
  * the join asked for, against the documents it read, are the copies a lookup adds, each priced at what
  * the workload's reads took per document beyond their round trip. Undefined when the workload never
- * joined the field, the field cannot be read that way (a connection), or there is no latency to save. A sharded target is refused
+ * joined the field, the field cannot be read that way (a connection), or there is no latency to save.
+ * Refused on a MongoDB older than 5.0 (or one that does not tell its version), and into a sharded target
  * where MongoDB cannot look it up (before 5.1) or would ask every shard for each parent.
  */
 export function lookupAdvice(
@@ -77,7 +78,7 @@ export function lookupAdvice(
       ? `the join read ${count(entry.documents)} document(s) for ${count(entry.keys - entry.dangling)} key(s): a lookup sends ${count(copies)} more (a document several parents share, once per parent), at ${round(documentMs * 1000) / 1000} ms each: ${count(round(addedMs))} ms`
       : `a reverse join's children each belong to one parent: a lookup sends the ${count(entry.documents)} document(s) the join read, no more`,
   ];
-  const refused = shardingRefusal(field, shardKeys, network.serverVersion);
+  const refused = versionRefusal(network.serverVersion) ?? shardingRefusal(field, shardKeys, network.serverVersion);
   if (refused) return { kind: 'read-by-lookup', change, rule: RULES.readByLookup, effect, evidence, rejectedBecause: refused };
   const saved = savedMs - addedMs;
   const share = totalMs === 0 ? 0 : saved / totalMs;
@@ -96,6 +97,12 @@ function readDocumentMs(summary: WorkloadSummary | undefined, costs: CommandCost
   const reads = summary?.commands.reads;
   if (costs.source === 'assumed' || !reads || reads.documents === 0) return ASSUMED_COSTS.readDocumentMs;
   return Math.max(0, reads.ms - reads.commands * network.measuredMs) / reads.documents;
+}
+
+/** docjoin's lookups pair `localField`/`foreignField` with a pipeline, which MongoDB reads from 5.0 on. */
+function versionRefusal(serverVersion: string | undefined): string | undefined {
+  if (serverVersion === undefined) return 'the server did not tell its version (buildInfo), and a lookup needs MongoDB 5.0 or later';
+  return olderThan(serverVersion, [5, 0]) ? `MongoDB ${serverVersion} cannot run docjoin's lookups ($lookup with both localField and a pipeline needs 5.0 or later)` : undefined;
 }
 
 /** Why a lookup into the field's target cannot be given on this cluster; undefined when it can. */

@@ -387,20 +387,27 @@ function* joinedTogether(
   options: Options,
 ): Iterable<Document> {
   const branch = split.page && options.collectionResolver ? UNION_BRANCHES.get(options.collectionResolver) : undefined;
-  const kept: Document[][] = [];
-  for (let index = 0; index < parents.length; index++) {
-    checkTimeLimit();
-    kept.push(branch ? [...branch(join.from, [{ $match: { [join.foreign]: { $in: distinctValues(join.valuesOf[index]!) } } }, ...split.page!])] : split.head(candidatesOf(index)));
-  }
-  const all = kept.flat();
-  const out = split.tail.length === 0 ? all.map((doc) => cloneDocument(doc)) : (new Aggregator(split.tail, options).run(all) as Document[]);
-  let next = 0;
-  for (const [index, doc] of parents.entries()) {
-    const count = kept[index]!.length;
-    yield setField(doc, as, out.slice(next, next + count));
-    next += count;
+  // A chunk of parents at a time, as the next stage pulls them: a `$limit` after the lookup joins little more than it keeps.
+  for (let start = 0; start < parents.length; start += LOOKUP_CHUNK) {
+    const chunk = parents.slice(start, start + LOOKUP_CHUNK);
+    const kept = chunk.map((_, offset) => {
+      checkTimeLimit();
+      const index = start + offset;
+      return branch ? [...branch(join.from, [{ $match: { [join.foreign]: { $in: distinctValues(join.valuesOf[index]!) } } }, ...split.page!])] : split.head(candidatesOf(index));
+    });
+    const all = kept.flat();
+    const out = split.tail.length === 0 ? all.map((doc) => cloneDocument(doc)) : (new Aggregator(split.tail, options).run(all) as Document[]);
+    let next = 0;
+    for (const [offset, doc] of chunk.entries()) {
+      const count = kept[offset]!.length;
+      yield setField(doc, as, out.slice(next, next + count));
+      next += count;
+    }
   }
 }
+
+/** Parents whose lookups run together: few enough that a later `$limit` wastes little, many enough that the tail runs seldom. */
+const LOOKUP_CHUNK = 64;
 
 /** Whether a `$lookup`'s `let` binds any variable (its pipeline may then read each parent's values). */
 function hasVariables(bindings: unknown): boolean {

@@ -11,7 +11,7 @@ import { useCompatDatabase } from './support/compat-helpers';
 
 const ctx = useCompatDatabase('compat_lookup_paths');
 const SEED = 20261129;
-const PIPELINES = 120;
+const PIPELINES = 60;
 
 /** A small deterministic generator (mulberry32). */
 function random(seed: number): () => number {
@@ -29,20 +29,21 @@ beforeAll(async () => {
   const next = random(SEED);
   const pick = <T>(values: readonly T[]): T => values[Math.floor(next() * values.length)]!;
   const parents: Document[] = [];
-  for (let id = 0; id < 12; id++) {
+  // More parents than the batched path joins at a time (64): its chunks meet.
+  for (let id = 0; id < 80; id++) {
     // References: a scalar, an array (repeats too), null or missing.
     const ref = pick<unknown>([id % 4, [id % 4, (id + 1) % 4], [2, 2], null, undefined]);
     parents.push({ _id: id, ...(ref !== undefined && { ref }), group: id % 3 });
   }
   const children: Document[] = [];
-  for (let id = 0; id < 60; id++) {
+  for (let id = 0; id < 200; id++) {
     const parent = pick<unknown>([0, 1, 2, 3, 4, null, undefined, [1, 3]]);
-    children.push({ _id: 100 + id, ...(parent !== undefined && { parent }), rank: Math.floor(next() * 5), tag: pick(['a', 'b', 'c']), kind: id % 4 });
+    children.push({ _id: 1000 + id, ...(parent !== undefined && { parent }), rank: Math.floor(next() * 5), tag: pick(['a', 'b', 'c']), kind: id % 4 });
   }
   const kinds = [0, 1, 2, 3].map((id) => ({ _id: id, label: `kind ${id}` }));
-  await ctx.db.collection('parents').insertMany(parents);
-  await ctx.db.collection('children').insertMany(children);
-  await ctx.db.collection('kinds').insertMany(kinds);
+  await ctx.db.collection('parents').insertMany(parents as Document[]);
+  await ctx.db.collection('children').insertMany(children as Document[]);
+  await ctx.db.collection('kinds').insertMany(kinds as Document[]);
   await ctx.db.collection('children').createIndex({ parent: 1, rank: -1, _id: 1 });
 });
 
@@ -64,7 +65,7 @@ function randomPipeline(next: () => number): { local: string; lookup: (letBindin
   };
 }
 
-it(`${PIPELINES} random paged lookups answer the same by the batched path and the per-parent one (seed ${SEED})`, async () => {
+it(`${PIPELINES} random paged lookups of 80 parents answer the same by the batched path and the per-parent one (seed ${SEED})`, async () => {
   const next = random(SEED + 1);
   const mismatches: Array<{ pipeline: Document; batched: Document[]; perParent: Document[] }> = [];
   let joined = 0;

@@ -98,6 +98,21 @@ describe('shaping stages', () => {
   });
 });
 
+describe('$project of the first n elements, as find\'s $slice projects them', () => {
+  test('an array is cut, a missing field stays missing, another value is kept as it is (a $cond on $isArray)', async () => {
+    await ctx.db.collection('sliced').insertMany([
+      { _id: 1, tags: ['a', 'b', 'c'], nested: { tags: ['x', 'y'] } },
+      { _id: 2, nested: {} },
+      { _id: 3, tags: 'solo', nested: { tags: null } },
+    ] as Document[]);
+    const cut = (path: string) => ({ $cond: [{ $isArray: `$${path}` }, { $slice: [`$${path}`, 2] }, `$${path}`] });
+    const rows = await run('sliced', [{ $sort: { _id: 1 } }, { $project: { tags: cut('tags'), 'nested.tags': cut('nested.tags') } }]);
+    expect(rows).toEqual([{ _id: 1, tags: ['a', 'b'], nested: { tags: ['x', 'y'] } }, { _id: 2, nested: {} }, { _id: 3, tags: 'solo', nested: { tags: null } }]);
+    const found = await ctx.db.collection('sliced').find({}, { sort: { _id: 1 }, projection: { tags: { $slice: 2 }, 'nested.tags': { $slice: 2 } } }).toArray();
+    expect(rows).toEqual(found);
+  });
+});
+
 describe('$lookup', () => {
   test('localField/foreignField joins matching documents into an array (empty when none match)', async () => {
     const rows = await run('orders', [

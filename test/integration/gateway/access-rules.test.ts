@@ -27,7 +27,7 @@ const typeDefs = /* GraphQL */ `
     id: ID!
     name: String!
     email: String!
-    posts: [Post!]! @join(localField: "_id", foreignField: "authorId", sort: "-createdAt")
+    posts(first: Int = 20): [Post!]! @join(localField: "_id", foreignField: "authorId", sort: "-createdAt")
   }
   type Post
     @collection(name: "posts")
@@ -293,9 +293,9 @@ describe('the paths a review found around the first checks', () => {
     }
     type Topic @collection(name: "topics") @access(roles: ["member", "admin"], allow: [READ]) {
       id: ID!
-      archived: [Note!]! @join(collection: "notes_archive", localField: "_id", foreignField: "topicId")
+      archived(first: Int = 10): [Note!]! @join(collection: "notes_archive", localField: "_id", foreignField: "topicId")
       notes(first: Int = 10, after: String): NoteConnection! @join(localField: "_id", foreignField: "topicId", sort: "text")
-      secrets: [Secret!] @join(localField: "_id", foreignField: "topicId")
+      secrets(first: Int = 5): [Secret!] @join(localField: "_id", foreignField: "topicId")
     }
     type Secret @collection(name: "secrets") @access(roles: ["admin"], allow: [READ]) {
       id: ID!

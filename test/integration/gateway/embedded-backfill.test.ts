@@ -15,10 +15,11 @@ const SDL = /* GraphQL */ `
   type Post @collection(name: "posts") {
     id: ID!
     title: String!
-    recentComments: [Comment!]!
+    recentComments(first: Int): [Comment!]!
       @embedded
       @join(localField: "_id", foreignField: "postId", sort: "-at", limit: 2)
       @read(strategy: EMBEDDED)
+    comments: [Comment!]! @join(localField: "_id", foreignField: "postId", sort: "at", limit: 5)
   }
   type Comment @collection(name: "comments") { id: ID! text: String! at: Int! }
 `;
@@ -90,6 +91,23 @@ it('is backfilled by reconcile --fix, after which every post reads its own copy'
     const { data, cost } = await gateway.execute({ query: QUERY });
     expect(data).toEqual(EXPECTED);
     expect(cost).toMatchObject({ roundTrips: 1, estimatedRoundTrips: 1 });
+  } finally {
+    await gateway.stop();
+  }
+});
+
+it('a post read by an aggregate (a sibling field looked up) has no copy where it had none: its $slice keeps it missing, and the join answers', async () => {
+  // No marker: the estimate takes the copies on trust, and the posts without one cost a join it did not count.
+  const gateway = await fixture.serveUnchecked(await seed({ backfilled: false, markers: [] }));
+  try {
+    const query = '{ posts { title recentComments(first: 2) { text } comments { text } } }';
+    const joined = await gateway.execute({ query });
+    const looked = await gateway.execute({ query }, { strategyHeader: 'Post.comments=lookup' });
+    expect(looked.errors).toBeUndefined();
+    expect(looked.data).toEqual(joined.data);
+    expect((looked.data as typeof EXPECTED).posts.map((post) => post.recentComments)).toEqual(EXPECTED.posts.map((post) => post.recentComments));
+    // The posts' aggregate and the reverse join of the two posts without a copy.
+    expect(looked.cost).toMatchObject({ roundTrips: 2, fields: { 'Post.comments': { strategy: 'lookup', documents: 9 }, 'Post.recentComments': { strategy: 'join' } } });
   } finally {
     await gateway.stop();
   }

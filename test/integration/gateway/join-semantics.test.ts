@@ -16,7 +16,15 @@ const SDL = /* GraphQL */ `
     favourite: Book @join(localField: "favouriteId")
     pinned: [Book!]! @snapshot(path: "pinned", fields: ["id", "title"]) @join(localField: "pinned.id") @read(strategy: SNAPSHOT)
   }
-  type Book @collection(name: "books") { id: ID! title: String! year: Int! }
+  type Book @collection(name: "books") {
+    id: ID!
+    title: String!
+    year: Int!
+    notes: [Note!]! @join(localField: "_id", foreignField: "bookId", sort: "_id", limit: 5)
+    tags: [Tag!]! @join(localField: "series", foreignField: "series", sort: "code", limit: 10)
+  }
+  type Note @collection(name: "notes") { id: ID! text: String! }
+  type Tag @collection(name: "tags") { id: ID! code: String! }
   type Thread @collection(name: "threads") { id: ID! messages(first: Int = 2): [Message!]! @embedded(path: "msgs") }
   type Message { text: String! }
 `;
@@ -42,6 +50,17 @@ beforeAll(async () => {
     { _id: new ObjectId('65c000000000000000000001'), meta: { label: 'A' }, bookIds: [b3, b1, gone, b2], favouriteId: b4, pinned: [{ id: b2, title: 'Two' }, { id: gone, title: 'Ghost' }] },
     { _id: new ObjectId('65c000000000000000000002'), meta: { label: 'B' }, bookIds: [b1, b1], favouriteId: gone2, pinned: [] },
   ]);
+  await db.collection('notes').insertMany([
+    { bookId: b1, text: 'on one' },
+    { bookId: b1, text: 'more on one' },
+    { bookId: b4, text: 'on four' },
+    { bookId: [b2, b3], text: 'on two and three' },
+  ]);
+  await db.collection('notes').createIndex({ bookId: 1, _id: 1 });
+  // Tags of a series, a key that is not _id: a tag of no series is no tag of a book of none.
+  await db.collection('tags').insertMany([{ series: 'sf', code: 'b' }, { series: 'sf', code: 'a' }, { code: 'stray' }]);
+  await db.collection('tags').createIndex({ series: 1, code: 1, _id: 1 });
+  await db.collection('books').updateOne({ _id: b1! }, { $set: { series: 'sf' } });
   await db.collection('threads').insertOne({ _id: new ObjectId('65d000000000000000000001'), msgs: [{ text: 'a' }, { text: 'b' }, { text: 'c' }] });
   client = await connectMongo(mongo.uri);
   gateway = await createCheckedGateway({
@@ -133,5 +152,29 @@ describe('embedded with first', () => {
   it('rejects first over the cap', async () => {
     const result = await gateway.execute({ query: '{ threads { messages(first: 101) { text } } }' });
     expect(result.errors![0]).toMatchObject({ message: 'first must be between 0 and 100, got 101', extensions: { code: 'BAD_USER_INPUT' } });
+  });
+});
+
+describe('read by lookup, as the join reads', () => {
+  const query = '{ shelves { books { title notes { text } tags { code } } favourite { title notes { text } } } }';
+
+  it('answers what the join answers: key order and repeats, a child holding an array of keys (no child of either), a parent without its key', async () => {
+    const joined = await gateway.execute({ query });
+    const looked = await gateway.execute({ query }, { strategyHeader: 'Book.notes=lookup,Book.tags=lookup' });
+    expect(looked.errors).toBeUndefined();
+    expect(looked.data).toEqual(joined.data);
+    const shelves = (looked.data as { shelves: Array<{ books: Array<{ title: string; notes: unknown[]; tags: Array<{ code: string }> }> }> }).shelves;
+    expect(shelves[0]!.books.map((book) => [book.title, book.notes.length, book.tags.map((tag) => tag.code)])).toEqual([['Three', 0, []], ['One', 2, ['a', 'b']], ['Two', 0, []]]);
+    // The books of no series looked up no tag (the stray one has no series either): only One's two, for each of its three places.
+    expect(looked.cost!.fields['Book.tags']).toMatchObject({ strategy: 'lookup', documents: 6 });
+  });
+
+  it('a shared batch whose loads look up different things is read apart: the documents of one are not looked up for the other', async () => {
+    const looked = await gateway.execute({ query: '{ shelves { books { title notes { text } } favourite { title } } }' }, { strategyHeader: 'Book.notes=lookup', costHeader: 'commands' });
+    expect(looked.errors).toBeUndefined();
+    const commands = looked.cost!.commands!.map((command) => `${command.command} ${command.collection}`);
+    // The shelves, then the books with their notes, and the favourites apart (a find): the estimate counts both.
+    expect(commands).toEqual(['find shelves', 'aggregate books', 'find books']);
+    expect(looked.cost).toMatchObject({ roundTrips: 3, estimatedRoundTrips: 3 });
   });
 });

@@ -72,8 +72,12 @@ describe('projections on the wire', () => {
     const [authors, ...rest] = await commandsFor(query, 'Author.books=lookup,Book.publisher=lookup,Publisher.books=lookup');
     expect(rest).toEqual([]);
     const pipeline = authors!.pipeline as Document[];
+    const books = (pipeline[3]!.$lookup as { as: string }).as;
+    const publisher = (pipeline[3]!.$lookup.pipeline[0].$lookup as { as: string }).as;
     const publisherBooks = (pipeline[3]!.$lookup.pipeline[0].$lookup.pipeline[0].$lookup as { as: string }).as;
-    expect(publisherBooks).toMatch(/^_docjoin_lookup_books_[0-9a-f]{12}$/);
+    for (const [name, field] of [[books, 'books'], [publisher, 'publisher'], [publisherBooks, 'books']] as const) expect(name).toMatch(new RegExp(`^_docjoin_lookup_${field}_[0-9a-f]{12}$`));
+    // Author.books and Publisher.books: one field name, two lookups (other types, other pages), two names.
+    expect(books).not.toBe(publisherBooks);
     expect(authors!.aggregate).toBe('authors');
     expect(pipeline).toEqual([
       { $match: {} },
@@ -84,25 +88,34 @@ describe('projections on the wire', () => {
           from: 'books',
           localField: 'bookIds',
           foreignField: '_id',
-          as: '_docjoin_lookup_books',
+          as: books,
           pipeline: [
             {
               $lookup: {
                 from: 'publishers',
                 localField: 'publisherId',
                 foreignField: '_id',
-                as: '_docjoin_lookup_publisher',
+                as: publisher,
                 pipeline: [
-                  { $lookup: { from: 'books', localField: '_id', foreignField: 'publisherId', as: publisherBooks, pipeline: [{ $sort: { _id: 1 } }, { $limit: 3 }, { $project: { _id: 1, name: 1 } }] } },
+                  {
+                    $lookup: {
+                      from: 'books',
+                      localField: '_id',
+                      foreignField: 'publisherId',
+                      as: publisherBooks,
+                      // A parent without the key must not match the children without one.
+                      pipeline: [{ $match: { publisherId: { $ne: null } } }, { $sort: { _id: 1 } }, { $limit: 3 }, { $project: { _id: 1, name: 1, publisherId: 1 } }],
+                    },
+                  },
                   { $project: { _id: 1, name: 1, [publisherBooks]: 1 } },
                 ],
               },
             },
-            { $project: { _id: 1, name: 1, publisherId: 1, _docjoin_lookup_publisher: 1 } },
+            { $project: { _id: 1, name: 1, publisherId: 1, [publisher]: 1 } },
           ],
         },
       },
-      { $project: { _id: 1, name: 1, bookIds: 1, _docjoin_lookup_books: 1 } },
+      { $project: { _id: 1, name: 1, bookIds: 1, [books]: 1 } },
     ]);
   });
 });

@@ -163,4 +163,41 @@ describe('validateAgainstDatabase', () => {
     expect(found[0]).toMatch(new RegExp(`^database "${wrong}" has none of the schema's 3 collections \\(posts, comments, tags\\)\\. This server has: [^.]*\\b${right.databaseName}\\b[^.]*\\. Set the database \\(MONGODB_DB, --db, or mongodb\\.db in the config\\), or load data \\(docjoin seed\\)$`));
     await expect(createCheckedGateway({ db: wrong, mongoClient: client, typeDefs, listen: false })).rejects.toThrow(/^The database does not match the schema: database "[^"]+" has none/);
   });
+
+  it('refuses a field read by LOOKUP by default on a MongoDB before 5.0, naming the field and the fix', async () => {
+    const db = mongo.freshDb('validate_lookup');
+    await db.collection('posts').insertOne({ authorId: 'a' });
+    await db.collection('authors').insertOne({ _id: 'a' } as never);
+    const map = buildStorageMap(
+      makeExecutableSchema({
+        typeDefs: [
+          directiveTypeDefs,
+          /* GraphQL */ `
+            type Query { p(id: ID!): Post @find }
+            type Post @collection(name: "posts") { id: ID! author: Author @join(localField: "authorId") @read(strategy: LOOKUP) }
+            type Author @collection(name: "authors") { id: ID! }
+          `,
+        ],
+      }),
+    );
+    const funnel = new MongoFunnel(client, db);
+    const at = (serverVersion: string | undefined) => ({
+      databaseName: funnel.databaseName,
+      listCollectionNames: () => funnel.listCollectionNames(),
+      listIndexes: (collection: string) => funnel.listIndexes(collection),
+      someDocumentHas: (collection: string, path: string) => funnel.someDocumentHas(collection, path),
+      sampleDocuments: (collection: string, size: number) => funnel.sampleDocuments(collection, size),
+      listDatabaseNames: () => funnel.listDatabaseNames(),
+      serverVersion: async () => serverVersion,
+    });
+    try {
+      await expect(validateAgainstDatabase(map, at('4.4.29'))).rejects.toMatchObject({
+        problems: ['Post.author: @read(strategy: LOOKUP) needs MongoDB 5.0 or later ($lookup with both localField and a pipeline), and this server is 4.4.29; read it with JOIN'],
+      });
+      expect(await validateAgainstDatabase(map, at('5.0.0'))).toEqual([]);
+      expect(await validateAgainstDatabase(map, funnel)).toEqual([]);
+    } finally {
+      funnel.detach();
+    }
+  });
 });

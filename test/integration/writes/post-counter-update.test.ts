@@ -23,7 +23,7 @@ const SDL = /* GraphQL */ `
     id: ID!
     title: String!
     body: String
-    comments: [Comment!]! @join(collection: "comments", localField: "_id", foreignField: "postId")
+    comments(first: Int = 20): [Comment!]! @join(collection: "comments", localField: "_id", foreignField: "postId")
     commentCount: Int! @counter(of: "Post.comments")
   }
   type Comment @collection(name: "comments") {

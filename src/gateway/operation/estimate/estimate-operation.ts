@@ -8,7 +8,7 @@ import { planReverseJoinPage } from '../planning/reverse-join-page';
 import { planLookup } from '../planning/lookup-read';
 import { copiesServe, requestedList, strategyForRequest } from '../planning/requested-list';
 import { countSpecKey, reverseJoinSpecKey, UNBOUNDED_REVERSE_JOIN_BATCH, type CounterCount, type CountSpec } from '../planning/batch-specs';
-import { listSort, type AggregateField, type JoinShape, type ListRootField, type ReadStrategy, type RelationField, type StorageMap } from '../../startup/storage-map/storage-map-types';
+import { listSort, readsByLookup, type AggregateField, type JoinShape, type ListRootField, type ReadStrategy, type RelationField, type StorageMap } from '../../startup/storage-map/storage-map-types';
 import { add, joinBatch, memberScopes, mul, roundTripsOf, SATURATED, type FreeFigures, type QueryGroup, type Scope, type StepRead, type StrategyChoice } from './scope-reads';
 import { WhatIfTally } from './what-ifs';
 import { aggregateParts, asksNothing, asksOnlyCount, planAggregateRequest } from '../planning/aggregate-request';
@@ -346,7 +346,8 @@ class EstimatePass {
     const roundTrips = commands.length;
     this.#account(step, { read: commands.join(', then ') || 'nothing', batch: undefined, sharesWith: undefined, roundTrips, documents: (selection.page ? first + 1 : 0) + (selection.totalCount ? 1 : 0) });
     if (!selection.page) return [];
-    return selection.nodeSelections.map((selections) => ({ selections, objects: first, parents: root ? ('read' as const) : ('resolver' as const) }));
+    // Its nodes are the page's documents, the one read for hasNextPage included (their lookups run for it too), as a relation connection's.
+    return selection.nodeSelections.map((selections) => ({ selections, objects: first + 1, parents: root ? ('read' as const) : ('resolver' as const) }));
   }
 
   /**
@@ -453,7 +454,7 @@ class EstimatePass {
       return []; // a filter value the resolver refuses (BAD_USER_INPUT): nothing is sent
     }
     if (storage.connection) return this.#connection(scope, storage, args, step);
-    const join = (shape: JoinShape) => this.#join(scope, step, storage, shape, args, [step.children]);
+    const join = (shape: JoinShape) => this.#join(scope, step, storage, shape, args, [step.children], strategyFor);
     const strategy = strategyForRequest(storage, strategyFor(storage), requested);
     switch (strategy) {
       case 'embedded': {
@@ -513,6 +514,30 @@ class EstimatePass {
     return { kind: 'free', step, figures: { read, batch: undefined, sharesWith: undefined, roundTrips: 0, documents: objects }, children: { selections: step.children, objects, parents: 'read' } };
   }
 
+  /**
+   * The names of the lookups the projection of these selections on `typeName` makes (plan-projection.ts
+   * lookupEntries), as the document loader tells its reads apart; one the resolver would refuse
+   * (its arguments, a type the role may not read) is counted too, which only sends a read apart.
+   */
+  #lookupsBelow(typeName: string, childSelections: readonly (readonly SelectionStep[])[], strategyFor: StrategyChoice): string {
+    const names = new Set<string>();
+    for (const selections of childSelections) {
+      for (const selection of selections) {
+        for (const step of selection.fields) {
+          const storage = this.input.storageMap.types.get(typeName)?.fields.get(step.fieldName);
+          if (storage?.kind !== 'relation' || !step.definition || !readsByLookup(storage) || strategyFor(storage) !== 'lookup') continue;
+          try {
+            const planned = planLookup(storage, storage.shapes.join!, this.#argsOf(step, step.definition) as PageArgs & Readonly<Record<string, unknown>>);
+            if (planned) names.add(planned.as);
+          } catch {
+            // arguments the resolver refuses: nothing is looked up
+          }
+        }
+      }
+    }
+    return [...names].sort().join(',');
+  }
+
   /** A relation field read by a strategy (not a connection: it has only its join). */
   #relationOf(step: FieldStep): RelationField | undefined {
     const storage = this.input.storageMap.types.get(step.parentType.name)?.fields.get(step.fieldName);
@@ -535,7 +560,7 @@ class EstimatePass {
     const selection = connectionSteps(step);
     return [
       ...(selection.totalCount ? [this.#count(scope, step, { collection: shape.collection, foreignField: shape.foreignField, filter: planned.filter, filterSignature: JSON.stringify(planned.filter ?? null) })] : []),
-      ...(selection.page ? this.#join(scope, step, field, shape, args, selection.nodeSelections) : []),
+      ...(selection.page ? this.#join(scope, step, field, shape, args, selection.nodeSelections, this.input.strategyFor) : []),
     ];
   }
 
@@ -617,14 +642,24 @@ class EstimatePass {
     };
   }
 
-  #join(scope: Scope, step: FieldStep, field: RelationField, shape: JoinShape, args: PageArgs & Readonly<Record<string, unknown>>, childSelections: readonly (readonly SelectionStep[])[]): StepRead[] {
+  #join(
+    scope: Scope,
+    step: FieldStep,
+    field: RelationField,
+    shape: JoinShape,
+    args: PageArgs & Readonly<Record<string, unknown>>,
+    childSelections: readonly (readonly SelectionStep[])[],
+    strategyFor: StrategyChoice,
+  ): StepRead[] {
     let loader: string;
     let read: string;
     let perParent: number;
     let getMoresPerBatch = 0;
     let readsAnchor = false;
     if (shape.direction === 'byKey') {
-      loader = `key:${shape.collection}|${shape.foreignField}`;
+      // The loader reads the loads that make other lookups apart (document-loader.ts lookupsOf).
+      const lookups = this.#lookupsBelow(field.targetType, childSelections, strategyFor);
+      loader = `key:${shape.collection}|${shape.foreignField}${lookups === '' ? '' : `|${lookups}`}`;
       read = `find on ${shape.collection}: ${shape.foreignField} $in keys`;
       perParent = field.isList ? this.#listLength(field) : 1;
     } else {

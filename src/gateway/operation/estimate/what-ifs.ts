@@ -1,5 +1,5 @@
 import type { FieldStep } from '../plan/selection-tree';
-import { declaredStrategies, type ReadStrategy, type RelationField } from '../../startup/storage-map/storage-map-types';
+import { declaredStrategies, readsByLookup, type ReadStrategy, type RelationField } from '../../startup/storage-map/storage-map-types';
 import { add, batchRoundTrips, childScopes, difference, sameScopes, type Scope, type StepRead, type StrategyChoice } from './scope-reads';
 
 /** What the what-ifs ask of the estimate's pass. */
@@ -58,8 +58,10 @@ export class WhatIfTally {
       if (entry) entry.steps.push(step);
       else stepsByField.set(field.coordinate, { field, steps: [step] });
     }
-    if (stepsByField.size === 0) return settledBelow;
+    const lookedUpBelow = this.#lookupFieldsBelow(readsByStep);
+    if (stepsByField.size === 0 && lookedUpBelow.size === 0) return settledBelow;
     const sent = batchRoundTrips(readsByStep.values());
+    this.#tallyBatchesOfParents(scope, readsByStep, lookedUpBelow, sent);
     for (const { field, steps } of stepsByField.values()) {
       const current = this.reader.strategyFor(field);
       for (const strategy of declaredStrategies(field)) {
@@ -81,6 +83,45 @@ export class WhatIfTally {
       }
     }
     return settledBelow;
+  }
+
+  /**
+   * The relation fields under this scope's joins by key that can be read by lookup: whether each is
+   * looked up decides which reads of its parents' loader make lookups, which the loader sends apart
+   * (document-loader.ts), so switching it changes this scope's batches.
+   */
+  #lookupFieldsBelow(readsByStep: ReadonlyMap<FieldStep, readonly StepRead[]>): Map<string, RelationField> {
+    const fields = new Map<string, RelationField>();
+    for (const reads of readsByStep.values()) {
+      for (const read of reads) {
+        if (read.kind !== 'batched' || !read.batch.byKey) continue;
+        for (const selections of read.member.childSelections) {
+          for (const selection of selections) {
+            for (const child of selection.fields) {
+              const field = this.reader.relationOf(child);
+              if (field && readsByLookup(field) && declaredStrategies(field).length > 1) fields.set(field.coordinate, field);
+            }
+          }
+        }
+      }
+    }
+    return fields;
+  }
+
+  /** What switching to or from lookup a field below this scope's joins by key does to this scope's batches. */
+  #tallyBatchesOfParents(scope: Scope, readsByStep: ReadonlyMap<FieldStep, readonly StepRead[]>, fields: ReadonlyMap<string, RelationField>, sent: number): void {
+    for (const field of fields.values()) {
+      const current = this.reader.strategyFor(field);
+      for (const strategy of declaredStrategies(field)) {
+        if (strategy === current || (strategy !== 'lookup' && current !== 'lookup') || this.#settled.get(settledKey(field.coordinate, strategy))) continue;
+        const strategyFor: StrategyChoice = (other) => (other.coordinate === field.coordinate ? strategy : this.reader.strategyFor(other));
+        const switched = new Map<FieldStep, readonly StepRead[]>();
+        // The field's own reads in this scope are tallied with the field (tallyScope): only its parents' batches here.
+        for (const [step, reads] of readsByStep) switched.set(step, this.reader.relationOf(step)?.coordinate === field.coordinate ? reads : this.reader.reads(scope, step, strategyFor));
+        const roundTrips = difference(batchRoundTrips(switched.values()), sent);
+        if (roundTrips !== 0) addTo(this.#byCoordinate, field.coordinate, strategy, roundTrips);
+      }
+    }
   }
 
   /** Runs `visit` with `keys` settled: what-ifs the pass must not tally again inside it. */

@@ -20,26 +20,27 @@ export interface PlannedLookup {
  * resolver finds the documents under `as`. A join by key matches the parent's keys (its filters and
  * order apply to what comes back, as the join's do); a reverse join carries its page (filters, order,
  * per-parent limit) into the lookup's pipeline. Undefined when the page cannot be read that way: after
- * an item whose sort values must be read first, or `first: 0` (nothing is read). Throws
- * BAD_USER_INPUT as planReverseJoinPage does.
+ * an item whose sort values must be read first, without a bound, or `first: 0` (nothing is read).
+ * Throws BAD_USER_INPUT as planReverseJoinPage does.
  */
 export function planLookup(field: RelationField, shape: JoinShape, args: PageArgs & Readonly<Record<string, unknown>>): PlannedLookup | undefined {
   const keys = { from: shape.collection, localField: shape.localField, foreignField: shape.foreignField };
-  if (shape.direction === 'byKey') return { as: lookupName(field, []), read: { ...keys, page: [] } };
+  // A parent without the key matches the targets without it too ($lookup's null semantics): they must not be sent.
+  const keyed: StoredDocument[] = shape.foreignField === '_id' ? [] : [{ $match: { [shape.foreignField]: { $ne: null } } }];
+  if (shape.direction === 'byKey') return named(field, { ...keys, page: keyed });
   const { page, filter, sort } = planReverseJoinPage(field, shape, args);
-  if (page.anchor !== undefined || page.limit === 0) return undefined;
-  const match = allOf([filter, page.filter]);
-  const stages: StoredDocument[] = [
-    ...(match ? [{ $match: match }] : []),
-    ...(sort.length > 0 ? [{ $sort: sortDocument(sort) }] : []),
-    ...(page.limit !== undefined ? [{ $limit: page.limit }] : []),
-  ];
-  return { as: lookupName(field, stages), read: { ...keys, page: stages } };
+  // Every child of a parent in one document could pass MongoDB's 16 MB: an unbounded page is joined.
+  if (page.anchor !== undefined || page.limit === 0 || page.limit === undefined) return undefined;
+  const match = allOf([...keyed.map((stage) => stage.$match as StoredDocument), filter, page.filter]);
+  const stages: StoredDocument[] = [...(match ? [{ $match: match }] : []), ...(sort.length > 0 ? [{ $sort: sortDocument(sort) }] : []), { $limit: page.limit }];
+  return named(field, { ...keys, page: stages });
 }
 
-/** `_docjoin_lookup_<field>`, and a digest of the page's stages when it has any (aliases with other pages get other names). */
-function lookupName(field: RelationField, stages: readonly StoredDocument[]): string {
-  const name = `_docjoin_lookup_${field.fieldName}`;
-  if (stages.length === 0) return name;
-  return `${name}_${createHash('sha1').update(EJSON.stringify(stages, { relaxed: false })).digest('hex').slice(0, 12)}`;
+/**
+ * `_docjoin_lookup_<field>_<digest of what it reads>`: the same for the same lookup, whichever alias
+ * asks; another page, or another type's field of the same name in the same collection, gets another.
+ */
+function named(field: RelationField, read: PlannedLookup['read']): PlannedLookup {
+  const digest = createHash('sha1').update(EJSON.stringify({ type: field.typeName, ...read }, { relaxed: false })).digest('hex').slice(0, 12);
+  return { as: `_docjoin_lookup_${field.fieldName}_${digest}`, read };
 }

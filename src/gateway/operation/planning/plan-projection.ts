@@ -91,8 +91,9 @@ function embeddedEntries(context: PlanningContext, field: RelationField, steps: 
 
 /**
  * A lookup per alias page (aliases with the same page share one): the joined documents with what their
- * selection needs, its own lookups included, and for a join by key the key and the paths its filters
- * and order read (applied to what comes back, as the join applies them). An alias whose page cannot be
+ * selection needs, its own lookups included, the key each holds (the resolver matches them to their
+ * parent by it, as the join does), and for a join by key the paths its filters and order read
+ * (applied to what comes back, as the join applies them). An alias whose page cannot be
  * looked up (planLookup) reads nothing more here: the resolver joins it.
  */
 function lookupEntries(context: PlanningContext, field: RelationField, steps: readonly FieldStep[]): Array<readonly [string, ProjectionEntry]> {
@@ -104,7 +105,7 @@ function lookupEntries(context: PlanningContext, field: RelationField, steps: re
     try {
       const args = argumentsOf(context, step);
       planned = planLookup(field, shape, args);
-      paths = shape.direction === 'byKey' ? [shape.foreignField, ...requestedList(field, args).paths] : [];
+      paths = shape.direction === 'byKey' ? [shape.foreignField, ...requestedList(field, args).paths] : [shape.foreignField];
     } catch {
       continue; // the resolver refuses these arguments (BAD_USER_INPUT) before reading anything
     }

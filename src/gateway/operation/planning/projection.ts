@@ -47,6 +47,8 @@ function mergeEntry(a: ProjectionEntry | undefined, b: ProjectionEntry): Project
 /** Two selections of one lookup (same name, same page) read what either needs of its documents. */
 function mergeLookups(lookup: LookupRead, other: ProjectionEntry): ProjectionEntry {
   if (typeof other !== 'object' || !('lookup' in other)) throw new InvariantError(`a $lookup's name is also a stored path (from ${lookup.from})`);
+  const { from, localField, foreignField } = other.lookup;
+  if (from !== lookup.from || localField !== lookup.localField || foreignField !== lookup.foreignField) throw new InvariantError(`two lookups share a name (from ${lookup.from} and ${from})`);
   return { lookup: { ...lookup, projection: mergeProjections([lookup.projection, other.lookup.projection]) } };
 }
 
@@ -100,10 +102,16 @@ export function toFindProjection(projection: Projection): Record<string, 1 | { $
   return result;
 }
 
-/** The same projection as an aggregation `$project` stage body (a lookup's documents kept whole: its own stages projected them). */
-export function toProjectStage(projection: Projection): Record<string, 1 | { $slice: [string, number] }> {
-  const result: Record<string, 1 | { $slice: [string, number] }> = {};
-  for (const [path, entry] of projection) result[path] = entry === 1 || 'lookup' in entry ? 1 : { $slice: [`$${path}`, entry.slice] };
+/**
+ * The same projection as an aggregation `$project` stage body (a lookup's documents kept whole: its own
+ * stages projected them). A slice cuts only an array, as find's `$slice` does: a missing field stays
+ * missing (an embedded copy not yet backfilled) and another value stays as it is.
+ */
+export function toProjectStage(projection: Projection): Record<string, 1 | StoredDocument> {
+  const result: Record<string, 1 | StoredDocument> = {};
+  for (const [path, entry] of projection) {
+    result[path] = entry === 1 || 'lookup' in entry ? 1 : { $cond: [{ $isArray: `$${path}` }, { $slice: [`$${path}`, entry.slice] }, `$${path}`] };
+  }
   return result;
 }
 

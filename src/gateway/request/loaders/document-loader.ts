@@ -6,7 +6,7 @@ import { readPath } from '../../documents/read-path';
 import { ancestorPathKeys, responsePathKey } from '../../documents/response-path-key';
 import type { MongoFunnel, RequestScope } from '../mongo/mongo-funnel';
 import type { StoredDocument } from '../../documents/stored-document';
-import { covers, mergeProjections, projectionOf, type Projection } from '../../operation/planning/projection';
+import { covers, hasLookups, mergeProjections, projectionOf, type Projection } from '../../operation/planning/projection';
 import { readProjected } from './projected-read';
 
 /** What every load carries: the paths the caller needs, where in the response it is made, and who asked (for attribution). */
@@ -129,21 +129,26 @@ export class DocumentLoader {
       return reads;
     };
     const cached = owners.map((load, index) => this.#cached(load, keys[index]!, readsAbove));
-    const missing = new Set<AnyLoad>();
-    const missingKeys = new Map<string, unknown>();
+    // The loads no cached copy answers, by the lookups their projections make (lookupsOf): each set is
+    // one read, so that a document is not looked up for a field that did not ask.
+    const missing = new Map<string, { loads: Set<AnyLoad>; keys: Map<string, unknown> }>();
     owners.forEach((load, index) => {
       if (cached[index] !== undefined) return;
-      missing.add(load);
-      missingKeys.set(keys[index]!, values[index]);
+      const lookups = lookupsOf(load.projection);
+      let group = missing.get(lookups);
+      if (!group) missing.set(lookups, (group = { loads: new Set(), keys: new Map() }));
+      group.loads.add(load);
+      group.keys.set(keys[index]!, values[index]);
     });
-    const fetched = missing.size === 0 ? undefined : await this.#fetch([...missing], missingKeys, loads);
+    const reads = await Promise.all([...missing].map(async ([lookups, group]) => [lookups, await this.#fetch([...group.loads], group.keys, loads)] as const));
+    const fetched = new Map(reads);
     // A document read for a field counts once for it, however many of its loads asked for it.
     const counted = new Map<string, Set<string>>();
     const answer = (index: number): Answer => {
       const load = owners[index]!;
       const copy = cached[index];
       const key = keys[index]!;
-      const document = copy ? copy.document : (fetched?.get(key) ?? null);
+      const document = copy ? copy.document : (fetched.get(lookupsOf(load.projection))?.get(key) ?? null);
       if (document === null) {
         if (load.isReference) load.cost?.dangling(1);
       } else if (!copy) {
@@ -234,4 +239,16 @@ export class DocumentLoader {
     for (const key of keys.keys()) this.#remember(key, { document: byKey.get(key) ?? null, projection, read });
     return byKey;
   }
+}
+
+const LOOKUPS = new WeakMap<Projection, string>();
+
+/** The names of the lookups a projection makes, as one string ('' for none): loads that share it share a read. */
+function lookupsOf(projection: Projection): string {
+  let lookups = LOOKUPS.get(projection);
+  if (lookups === undefined) {
+    const names = hasLookups(projection) ? [...projection].filter(([, entry]) => typeof entry === 'object' && 'lookup' in entry).map(([name]) => name) : [];
+    LOOKUPS.set(projection, (lookups = names.sort().join(',')));
+  }
+  return lookups;
 }

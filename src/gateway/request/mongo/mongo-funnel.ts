@@ -250,6 +250,16 @@ export class MongoFunnel {
     return Date.now() - this.#lastAnswerAt <= ms;
   }
 
+  /** The server's version (buildInfo, not attributed to any request); undefined when it does not tell. */
+  async serverVersion(): Promise<string | undefined> {
+    try {
+      const info = await this.#db.admin().command({ buildInfo: 1 });
+      return typeof info.version === 'string' ? info.version : undefined;
+    } catch {
+      return undefined;
+    }
+  }
+
   /** Whether the server runs transactions: a replica set member (hello has setName) or a mongos. */
   async supportsTransactions(): Promise<boolean> {
     const hello = await this.#db.command({ hello: 1 });

@@ -17,9 +17,13 @@ export function resolveLookup(shape: JoinShape, request: RelationRequest, joined
   cost.selection(context.selectedFields(info, shape.targetType, request.requested));
   cost.documents(joined.length);
   if (shape.direction === 'byReference') {
-    if (!isKeyValue(readPath(request.parent, shape.localField))) return field.isList ? [] : null;
+    const parentKey = readPath(request.parent, shape.localField);
+    if (!isKeyValue(parentKey)) return field.isList ? [] : null;
     cost.keys(1);
-    return field.isList ? joined : (joined[0] ?? null);
+    // As the join regroups its children: by the key each holds (one holding an array of keys is no child here).
+    const key = keyString(parentKey);
+    const children = joined.filter((child) => keyString(readPath(child, shape.foreignField)) === key);
+    return field.isList ? children : (children[0] ?? null);
   }
   const keyValue = readPath(request.parent, shape.localField);
   const byKey = new Map<string, StoredDocument>();

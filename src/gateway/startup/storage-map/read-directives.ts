@@ -19,7 +19,7 @@ export interface JoinDirective {
   readonly limit: number | undefined;
 }
 export interface SnapshotDirective { readonly path: string; readonly fields: readonly string[]; readonly key: string }
-export interface ReadDirective { readonly strategy: 'EMBEDDED' | 'JOIN' | 'SNAPSHOT' }
+export interface ReadDirective { readonly strategy: 'EMBEDDED' | 'JOIN' | 'SNAPSHOT' | 'LOOKUP' }
 
 export interface ListDirective { readonly sort: string }
 export interface FilterDirective { readonly field: string; readonly op: FilterOp | undefined }
@@ -86,8 +86,8 @@ export function readRead(schema: GraphQLSchema, field: GraphQLField<unknown, unk
   const args = readArgs(schema, field, 'read');
   if (!args) return undefined;
   const strategy = args.strategy;
-  if (strategy !== 'EMBEDDED' && strategy !== 'JOIN' && strategy !== 'SNAPSHOT') {
-    throw new TypeError(`@read(strategy:) must be EMBEDDED, JOIN or SNAPSHOT, got ${JSON.stringify(strategy)}`);
+  if (strategy !== 'EMBEDDED' && strategy !== 'JOIN' && strategy !== 'SNAPSHOT' && strategy !== 'LOOKUP') {
+    throw new TypeError(`@read(strategy:) must be EMBEDDED, JOIN, SNAPSHOT or LOOKUP, got ${JSON.stringify(strategy)}`);
   }
   return { strategy };
 }

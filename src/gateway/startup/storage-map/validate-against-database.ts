@@ -18,6 +18,8 @@ export interface DatabaseCatalog {
   sampleDocuments(collection: string, size: number): Promise<StoredDocument[]>;
   /** The server's databases, to name them when the configured one looks wrong (empty when not allowed). */
   listDatabaseNames(): Promise<string[]>;
+  /** The server's version (buildInfo), e.g. `7.0.12`; undefined when it does not tell. */
+  serverVersion(): Promise<string | undefined>;
 }
 
 /**
@@ -48,9 +50,19 @@ export async function validateAgainstDatabase(
     ...roots.problems,
     ...(await absentPaths(storageMap, existing, catalog)),
     ...sampled.problems,
+    ...lookupsTheServerCannotRun(storageMap, await catalog.serverVersion()),
   ];
   if (problems.length > 0) throw new DatabaseMismatchError(problems);
   return [...roots.warnings, ...relationLists, ...sampled.warnings];
+}
+
+/** Fields read by LOOKUP by default on a MongoDB before 5.0, which refuses `$lookup` with both `localField` and a pipeline. */
+function lookupsTheServerCannotRun(storageMap: StorageMap, serverVersion: string | undefined): string[] {
+  const [major = 0] = (serverVersion ?? '').split('.').map((part) => Number.parseInt(part, 10));
+  if (serverVersion === undefined || major >= 5) return [];
+  return [...storageMap.relations.values()]
+    .filter((field) => field.defaultStrategy === 'lookup')
+    .map((field) => `${field.coordinate}: @read(strategy: LOOKUP) needs MongoDB 5.0 or later ($lookup with both localField and a pipeline), and this server is ${serverVersion}; read it with JOIN`);
 }
 
 /** Each collection's indexes, listed once per check. */

@@ -82,6 +82,15 @@ describe('reading a join by lookup, priced on the round trips it saves and the c
     }
   });
 
+  it('refuses a lookup on a MongoDB older than 5.0, or one whose version is not known', () => {
+    expect(adviceOf('Author.books', { storageMap, workload: workload(), network: network(10, { serverVersion: '4.4.29' }) }).rejected?.because).toBe(
+      "MongoDB 4.4.29 cannot run docjoin's lookups ($lookup with both localField and a pipeline needs 5.0 or later)",
+    );
+    expect(adviceOf('Author.books', { storageMap, workload: workload(), network: network(10, { serverVersion: undefined }) }).rejected?.because).toBe(
+      'the server did not tell its version (buildInfo), and a lookup needs MongoDB 5.0 or later',
+    );
+  });
+
   it('refuses a lookup into a sharded collection MongoDB cannot look into, or would ask every shard for each parent', () => {
     const old = adviceOf('Author.books', { storageMap, workload: workload(), network: network(10, { serverVersion: '5.0.14' }), shardKeys: { books: { authorId: 1 } } });
     expect(old.rejected?.because).toBe('books is sharded (mongodb.shardKeys), and MongoDB 5.0.14 cannot $lookup into a sharded collection (5.1 and later can)');

@@ -1,4 +1,4 @@
-import { covers, mergeProjections, projectionOf, toFindProjection, toProjectStage } from '../../../../../src/gateway/operation/planning/projection';
+import { covers, hasLookups, mergeProjections, projectionOf, projectStages, toFindProjection, toProjectStage } from '../../../../../src/gateway/operation/planning/projection';
 
 describe('projection', () => {
   it('merges by union, whole beating a slice and the larger slice winning', () => {
@@ -20,7 +20,23 @@ describe('projection', () => {
     expect(covers(fetched, projectionOf([['lastName', 1]]))).toBe(false);
   });
 
-  it('gives aggregation $project stages', () => {
-    expect(toProjectStage(projectionOf([['a', { slice: 2 }], ['b', 1]]))).toEqual({ a: { $slice: ['$a', 2] }, b: 1 });
+  it('gives aggregation $project stages: a slice cuts only an array, as find\'s does', () => {
+    expect(toProjectStage(projectionOf([['a', { slice: 2 }], ['b', 1]]))).toEqual({ a: { $cond: [{ $isArray: '$a' }, { $slice: ['$a', 2] }, '$a'] }, b: 1 });
+  });
+
+  it('reads lookups as $lookup stages before the $project, merges two selections of one, and refuses them to a find', () => {
+    const inner = (path: string) => projectionOf([['_id', 1], [path, 1]]);
+    const lookup = (path: string) => ({ lookup: { from: 'books', localField: 'bookIds', foreignField: '_id', page: [], projection: inner(path) } });
+    const projection = projectionOf([['_id', 1], ['name', 1], ['_docjoin_lookup_books_x', lookup('title')], ['_docjoin_lookup_books_x', lookup('year')]]);
+    expect(hasLookups(projection)).toBe(true);
+    expect(projectStages(projection)).toEqual([
+      { $lookup: { from: 'books', localField: 'bookIds', foreignField: '_id', as: '_docjoin_lookup_books_x', pipeline: [{ $project: { _id: 1, title: 1, year: 1 } }] } },
+      { $project: { _id: 1, name: 1, _docjoin_lookup_books_x: 1 } },
+    ]);
+    expect(() => toFindProjection(projection)).toThrow('a find cannot read the $lookup _docjoin_lookup_books_x; read it with projectStages');
+    // A document read with the lookup covers a load that needs less of it, not one that needs more or another.
+    expect(covers(projection, projectionOf([['_docjoin_lookup_books_x', lookup('title')]]))).toBe(true);
+    expect(covers(projectionOf([['_docjoin_lookup_books_x', lookup('title')]]), projection)).toBe(false);
+    expect(covers(projectionOf([['name', 1]]), projectionOf([['_docjoin_lookup_books_x', lookup('title')]]))).toBe(false);
   });
 });

@@ -128,6 +128,30 @@ describe('buildStorageMap static validation', () => {
     `)).toEqual(['Book.authors: @read(strategy: EMBEDDED) names a shape the field does not declare; declared: @join']);
   });
 
+  it('reads LOOKUP as the default of a join, and refuses it without a join or on a connection', () => {
+    const map = buildStorageMap(
+      schemaOf(/* GraphQL */ `
+        type Query { b: Book }
+        type Book @collection(name: "books") { id: ID! authors: [Author!]! @join(localField: "authorIds") @read(strategy: LOOKUP) }
+        ${authorSdl}
+      `),
+    );
+    expect(map.relations.get('Book.authors')!.defaultStrategy).toBe('lookup');
+    expect(problemsOf(/* GraphQL */ `
+      type Query { b: Book }
+      type Book @collection(name: "books") { id: ID! notes: [Note!]! @embedded @read(strategy: LOOKUP) }
+      type Note { text: String! }
+    `)).toEqual(["Book.notes: @read(strategy: LOOKUP) reads a @join inside its parent's command, and the field declares none; add @join, or read it with EMBEDDED"]);
+    expect(problemsOf(/* GraphQL */ `
+      type Query { b: Book }
+      type Book @collection(name: "books") { id: ID! reviews(first: Int = 10, after: String): ReviewConnection! @join(localField: "_id", foreignField: "bookId", sort: "_id") @read(strategy: LOOKUP) }
+      type Review @collection(name: "reviews") { id: ID! }
+      type ReviewConnection { edges: [ReviewEdge!]! pageInfo: PageInfo! }
+      type ReviewEdge { cursor: String! node: Review! }
+      type PageInfo { hasNextPage: Boolean! hasPreviousPage: Boolean! startCursor: String endCursor: String }
+    `)).toEqual(['Book.reviews: @read(strategy: LOOKUP) cannot read a connection (its pages are cursors, its totalCount a count); remove @read, the connection is read by JOIN']);
+  });
+
   it('rejects snapshot fields that are not scalar fields of the target', () => {
     expect(problemsOf(/* GraphQL */ `
       type Query { b: Book }
