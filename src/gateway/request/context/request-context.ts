@@ -9,6 +9,7 @@ import { buildFieldStep, connectionSteps, selectedFieldNamesOf, TooLargeToPlan, 
 import { planStepOf } from '../../operation/plan/step-index';
 import { stepReadsVariables } from '../../operation/plan/step-variables';
 import { joinsById } from '../../operation/planning/joins-by-id';
+import { planLookup, type PlannedLookup } from '../../operation/planning/lookup-read';
 import { planProjection, snapshotMissingFields, snapshotSelectedFields, type PlanningContext } from '../../operation/planning/plan-projection';
 import type { Projection } from '../../operation/planning/projection';
 import { planReverseJoinPage, type ReverseJoinPage } from '../../operation/planning/reverse-join-page';
@@ -53,6 +54,8 @@ export interface GatewayContext extends DocumentsReads {
    * and `info.fieldNodes`, whose arguments `args` are: every parent of a level asks for the same page.
    */
   reverseJoinPage(info: GraphQLResolveInfo, field: RelationField, shape: JoinShape, args: PageArgs & Readonly<Record<string, unknown>>): ReverseJoinPage;
+  /** How the field `info` resolves is read by lookup (planLookup, memoized like reverseJoinPage); undefined: it is joined. */
+  lookupFor(info: GraphQLResolveInfo, field: RelationField, args: PageArgs & Readonly<Record<string, unknown>>): PlannedLookup | undefined;
   /**
    * The fields that the selection under a snapshot field, and the filters and order it asks for
    * (`requested`), need of its copy but the copy lacks, sorted and without repeats; empty when the copy
@@ -146,6 +149,7 @@ export function createRequestContext(options: {
     projectionFor,
     connectionSelection,
     reverseJoinPage: (info, field, shape, args) => readsOf(info).reverseJoinPage(field, shape, args),
+    lookupFor: (info, field, args) => readsOf(info).lookup(field, args),
     snapshotMissingFields: (info, shape, targetType, requested) => readsOf(info).snapshotMissingFields(shape, targetType, requested),
     snapshotCopiedFields: (info, shape, targetType, requested) => readsOf(info).snapshotCopiedFields(shape, targetType, requested),
     selectedFields: (info, targetType, requested) => readsOf(info).selectedFields(targetType, requested),
@@ -186,6 +190,7 @@ class FieldReads {
   #selected: readonly string[] | undefined;
   #joinsById: ReadonlyMap<string, Projection> | undefined;
   #aggregate: AggregateRequest | undefined;
+  #lookup: { readonly planned: PlannedLookup | undefined } | undefined;
 
   constructor(
     private readonly planning: PlanningContext,
@@ -220,6 +225,10 @@ class FieldReads {
     let page = this.#reverseJoinPages.get(field);
     if (!page) this.#reverseJoinPages.set(field, (page = planReverseJoinPage(field, shape, args)));
     return page;
+  }
+
+  lookup(field: RelationField, args: PageArgs & Readonly<Record<string, unknown>>): PlannedLookup | undefined {
+    return (this.#lookup ??= { planned: planLookup(field, field.shapes.join!, args) }).planned;
   }
 
   snapshotMissingFields(shape: SnapshotShape, targetType: string, requested: RequestedList): readonly string[] {

@@ -10,7 +10,7 @@ import { resolveConnection } from './connection';
 import { resolveEmbedded } from './embedded';
 import { resolveJoin } from './join';
 import { resolveLookup } from './lookup';
-import { planLookup, type PlannedLookup } from '../../operation/planning/lookup-read';
+import type { PlannedLookup } from '../../operation/planning/lookup-read';
 import type { RelationRequest } from './resolver-types';
 import { resolveSnapshot } from './snapshot';
 
@@ -20,19 +20,16 @@ export function createRelationResolver(field: RelationField): GraphQLFieldResolv
   // graphql-js makes one per call, so only the last one is kept (no table to fill per parent).
   let lastArgs: object | undefined;
   let lastRequested: RequestedList | undefined;
-  let lastLookup: PlannedLookup | undefined | null = null;
   return (parent, args, context, info) => {
     // A copy (snapshot, embedded array) shows the target without the read the funnel filters: its type is checked here.
     if (context.access && !context.access.canRead(field.targetType)) throw context.access.refuseRead(field.targetType);
     if (args !== lastArgs || !lastRequested) {
       lastRequested = requestedList(field, args);
-      lastLookup = null;
       lastArgs = args;
     }
     const requested = lastRequested;
     const chosen = strategyForRequest(field, context.strategyFor(field), requested);
-    if (chosen === 'lookup' && lastLookup === null) lastLookup = planLookup(field, required(field, field.shapes.join), args);
-    const joined = chosen === 'lookup' ? lookedUp(parent, lastLookup ?? undefined) : undefined;
+    const joined = chosen === 'lookup' ? lookedUp(parent, context.lookupFor(info, field, args)) : undefined;
     const strategy = chosen === 'lookup' && !joined ? 'join' : strategyForParent(field, chosen, parent, context);
     const request: RelationRequest = { field, parent, args, requested, context, info, cost: context.ledger.field(field.coordinate, strategy) };
     // A connection is declared on a reverse join only (build-storage-map.ts).
