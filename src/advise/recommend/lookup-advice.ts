@@ -45,7 +45,7 @@ export function lookupAdvice(
   summary: WorkloadSummary | undefined,
   costs: CommandCosts,
   network: NetworkCosts | undefined,
-  { shardKeys, thresholds }: { readonly shardKeys: ShardKeys | undefined; readonly thresholds: AdviceThresholds },
+  { shardKeys, thresholds, carriedPerCopy = 0 }: { readonly shardKeys: ShardKeys | undefined; readonly thresholds: AdviceThresholds; readonly carriedPerCopy?: number },
 ): PricedLookup | undefined {
   const entry = workload.entry(field.coordinate, 'join');
   const join = field.shapes.join;
@@ -56,7 +56,9 @@ export function lookupAdvice(
   const copies = join.direction === 'byKey' ? Math.max(0, entry.keys - entry.dangling - entry.documents) : 0;
   const documentMs = readDocumentMs(summary, costs, network);
   const savedMs = entry.roundTrips * network.latencyMs;
-  const addedMs = copies * documentMs;
+  // Each copy also carries what the lookups advised on the target's own fields bring (recommend.ts).
+  const carried = copies * carriedPerCopy;
+  const addedMs = (copies + carried) * documentMs;
   const operations = workload.queries + workload.mutations;
   const per1000 = (value: number) => (operations === 0 ? 0 : (value / operations) * 1000);
   // The workload's MongoDB time at this latency: its commands were timed (or assumed) at another one.
@@ -77,6 +79,7 @@ export function lookupAdvice(
     join.direction === 'byKey'
       ? `the join read ${count(entry.documents)} document(s) for ${count(entry.keys - entry.dangling)} key(s): a lookup sends ${count(copies)} more (a document several parents share, once per parent), at ${round(documentMs * 1000) / 1000} ms each: ${count(round(addedMs))} ms`
       : `a reverse join's children each belong to one parent: a lookup sends the ${count(entry.documents)} document(s) the join read, no more`,
+    ...(carried > 0 ? [`each copy carries the ${round(carriedPerCopy)} document(s) the lookups advised on ${join.targetType} bring: ${count(round(carried))} more, ${count(round(carried * documentMs))} ms`] : []),
   ];
   const refused = versionRefusal(network.serverVersion) ?? shardingRefusal(field, shardKeys, network.serverVersion);
   if (refused) return { kind: 'read-by-lookup', change, rule: RULES.readByLookup, effect, evidence, rejectedBecause: refused };

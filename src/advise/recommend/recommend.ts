@@ -47,13 +47,44 @@ export function recommend(input: AdviceInput): AdviceReport {
   const thresholds = { ...DEFAULT_ADVICE_THRESHOLDS, ...input.thresholds };
   const workload = new WorkloadView(input.workload);
   const costs = commandCosts(input.workload, { assumed: input.assumedCosts });
-  const fields = [...input.storageMap.relations.values()]
-    .sort((a, b) => a.coordinate.localeCompare(b.coordinate))
-    .map((field) => withPersonalData(adviseField(field, input, workload, costs, thresholds), field, input));
-  return { workload: { queries: workload.queries, mutations: workload.mutations }, fields };
+  const relations = [...input.storageMap.relations.values()].sort((a, b) => a.coordinate.localeCompare(b.coordinate));
+  let carried = new Map<string, number>();
+  let fields = relations.map((field) => adviseField(field, input, workload, costs, thresholds, 0));
+  // A copy a lookup makes carries the lookups of its own fields advised with it: priced again with
+  // them, until the advised set stops changing (a field it no longer pays for leaves the set).
+  for (let pass = 0; pass < relations.length; pass++) {
+    const next = carriedByCopies(relations, fields, workload);
+    if (sameCarried(next, carried)) break;
+    carried = next;
+    fields = relations.map((field) => adviseField(field, input, workload, costs, thresholds, carried.get(field.coordinate) ?? 0));
+  }
+  return { workload: { queries: workload.queries, mutations: workload.mutations }, fields: fields.map((advice, index) => withPersonalData(advice, relations[index]!, input)) };
 }
 
-function adviseField(field: RelationField, input: AdviceInput, workload: WorkloadView, costs: CommandCosts, thresholds: AdviceThresholds): FieldAdvice {
+/**
+ * Per by-key join, the documents each of its targets carries by the lookups advised on the target's
+ * own fields (their documents per parent read, as the workload recorded them).
+ */
+function carriedByCopies(relations: readonly RelationField[], advice: readonly FieldAdvice[], workload: WorkloadView): Map<string, number> {
+  const perParent = new Map<string, number>();
+  relations.forEach((field, index) => {
+    if (advice[index]!.kind !== 'read-by-lookup') return;
+    const entry = workload.entry(field.coordinate, 'join');
+    if (entry && entry.resolves > 0) perParent.set(field.typeName, (perParent.get(field.typeName) ?? 0) + entry.documents / entry.resolves);
+  });
+  const carried = new Map<string, number>();
+  for (const field of relations) {
+    const documents = field.shapes.join?.direction === 'byKey' ? perParent.get(field.targetType) : undefined;
+    if (documents !== undefined) carried.set(field.coordinate, documents);
+  }
+  return carried;
+}
+
+function sameCarried(a: ReadonlyMap<string, number>, b: ReadonlyMap<string, number>): boolean {
+  return a.size === b.size && [...a].every(([coordinate, documents]) => b.get(coordinate) === documents);
+}
+
+function adviseField(field: RelationField, input: AdviceInput, workload: WorkloadView, costs: CommandCosts, thresholds: AdviceThresholds, carriedPerCopy: number): FieldAdvice {
   const relation = input.statistics?.relations[field.coordinate];
   const collectionName = input.storageMap.types.get(field.typeName)?.collection;
   const collection = collectionName === undefined ? undefined : input.statistics?.collections[collectionName];
@@ -85,7 +116,7 @@ function adviseField(field: RelationField, input: AdviceInput, workload: Workloa
     rejected ??= { kind: candidate.kind, change: candidate.change, because: priced.rejectedBecause, effect, evidence };
   }
   // A join the snapshot changes did not take can still save its round trips by lookup.
-  const lookup = lookupAdvice(field, workload, input.workload, costs, input.network, { shardKeys: input.shardKeys, thresholds });
+  const lookup = lookupAdvice(field, workload, input.workload, costs, input.network, { shardKeys: input.shardKeys, thresholds, carriedPerCopy });
   if (lookup) {
     const { rejectedBecause, ...advice } = lookup;
     const effect = { ...advice.effect, largestDocumentBytes: undefined };
