@@ -190,7 +190,7 @@ class FieldReads {
   #selected: readonly string[] | undefined;
   #joinsById: ReadonlyMap<string, Projection> | undefined;
   #aggregate: AggregateRequest | undefined;
-  #lookup: { readonly planned: PlannedLookup | undefined } | undefined;
+  #lookups: Map<RelationField, PlannedLookup | undefined> | undefined;
 
   constructor(
     private readonly planning: PlanningContext,
@@ -228,7 +228,9 @@ class FieldReads {
   }
 
   lookup(field: RelationField, args: PageArgs & Readonly<Record<string, unknown>>): PlannedLookup | undefined {
-    return (this.#lookup ??= { planned: planLookup(field, field.shapes.join!, args) }).planned;
+    this.#lookups ??= new Map();
+    if (!this.#lookups.has(field)) this.#lookups.set(field, planLookup(field, field.shapes.join!, args));
+    return this.#lookups.get(field);
   }
 
   snapshotMissingFields(shape: SnapshotShape, targetType: string, requested: RequestedList): readonly string[] {
