@@ -1,4 +1,4 @@
-import type { Db } from '../gateway';
+import { readServerVersion, type Db } from '../gateway';
 import type { NetworkCosts } from './recommend/lookup-advice';
 
 /** Pings sent to measure the round trip: their median is what one costs. */
@@ -19,14 +19,6 @@ export async function measureNetwork(db: Db, latencyMs: number | undefined): Pro
   }
   times.sort((a, b) => a - b);
   const measuredMs = Math.round(times[Math.floor(PINGS / 2)]! * 100) / 100;
-  return { latencyMs: latencyMs ?? measuredMs, measuredMs, assumed: latencyMs !== undefined, serverVersion: await serverVersion(db) };
+  return { latencyMs: latencyMs ?? measuredMs, measuredMs, assumed: latencyMs !== undefined, serverVersion: await readServerVersion(db) };
 }
 
-async function serverVersion(db: Db): Promise<string | undefined> {
-  try {
-    const info = await db.admin().command({ buildInfo: 1 });
-    return typeof info.version === 'string' ? info.version : undefined;
-  } catch {
-    return undefined;
-  }
-}

@@ -33,6 +33,7 @@ export { type HealthReport, type MongoKind } from './http/health';
 export { assertPortFree, PortInUseError } from './http/port-in-use-error';
 export { isDuplicateKeyError } from './request/mongo/funnel-writer';
 export { connectMongo, type Db, type MongoClient, MongoFunnel } from './request/mongo/mongo-funnel';
+export { readServerVersion } from './request/mongo/server-version';
 export { buildOperationPlan, type OperationPlan } from './operation/plan/operation-plan';
 export { printOperationPlan } from './operation/explain/print-plan';
 export { type FieldStep, type SelectionStep } from './operation/plan/selection-tree';

@@ -21,6 +21,7 @@ import { FunnelWriter, SESSION_COMMANDS } from './funnel-writer';
 import type { IndexDescription } from '../../documents/index-description';
 import type { StoredDocument } from '../../documents/stored-document';
 import { scopedFilter, scopedPipeline, type ReadScope } from '../access/scope-read-command';
+import { readServerVersion } from './server-version';
 
 /**
  * What every command of one request carries: its ledger; for reads the deadline they must keep, and
@@ -251,13 +252,8 @@ export class MongoFunnel {
   }
 
   /** The server's version (buildInfo, not attributed to any request); undefined when it does not tell. */
-  async serverVersion(): Promise<string | undefined> {
-    try {
-      const info = await this.#db.admin().command({ buildInfo: 1 });
-      return typeof info.version === 'string' ? info.version : undefined;
-    } catch {
-      return undefined;
-    }
+  serverVersion(): Promise<string | undefined> {
+    return readServerVersion(this.#db);
   }
 
   /** Whether the server runs transactions: a replica set member (hello has setName) or a mongos. */
