@@ -1,5 +1,5 @@
 import type { RelationField, WorkloadSummary } from '../../gateway';
-import { readsByLookup } from '../../gateway';
+import { readsByLookup, versionBefore } from '../../gateway';
 import { targetingOf, type ShardKeys } from '../../sharding/shard-targeting';
 import type { AdviceThresholds } from './advice-thresholds';
 import type { PredictedEffect } from './advice-types';
@@ -105,22 +105,17 @@ function readDocumentMs(summary: WorkloadSummary | undefined, costs: CommandCost
 /** docjoin's lookups pair `localField`/`foreignField` with a pipeline, which MongoDB reads from 5.0 on. */
 function versionRefusal(serverVersion: string | undefined): string | undefined {
   if (serverVersion === undefined) return 'the server did not tell its version (buildInfo), and a lookup needs MongoDB 5.0 or later';
-  return olderThan(serverVersion, [5, 0]) ? `MongoDB ${serverVersion} cannot run docjoin's lookups ($lookup with both localField and a pipeline needs 5.0 or later)` : undefined;
+  return versionBefore(serverVersion, [5, 0]) ? `MongoDB ${serverVersion} cannot run docjoin's lookups ($lookup with both localField and a pipeline needs 5.0 or later)` : undefined;
 }
 
 /** Why a lookup into the field's target cannot be given on this cluster; undefined when it can. */
 function shardingRefusal(field: RelationField, shardKeys: ShardKeys | undefined, serverVersion: string | undefined): string | undefined {
   const join = field.shapes.join!;
   if (!shardKeys || !Object.hasOwn(shardKeys, join.collection)) return undefined;
-  if (serverVersion === undefined || olderThan(serverVersion, [5, 1])) {
+  if (serverVersion === undefined || versionBefore(serverVersion, [5, 1])) {
     return `${join.collection} is sharded (mongodb.shardKeys), and MongoDB ${serverVersion ?? 'of an unknown version'} cannot $lookup into a sharded collection (5.1 and later can)`;
   }
   const perParent = targetingOf({ collection: join.collection, command: 'find', filter: { [join.foreignField]: '?' } }, shardKeys);
   if (perParent === 'broadcast') return `${join.collection} is sharded by another key than ${join.foreignField} (mongodb.shardKeys): each parent's $lookup would ask every shard`;
   return undefined;
-}
-
-function olderThan(version: string, [major, minor]: readonly [number, number]): boolean {
-  const [actualMajor = 0, actualMinor = 0] = version.split('.').map((part) => Number.parseInt(part, 10));
-  return actualMajor < major || (actualMajor === major && actualMinor < minor);
 }

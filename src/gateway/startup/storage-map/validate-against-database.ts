@@ -56,10 +56,15 @@ export async function validateAgainstDatabase(
   return [...roots.warnings, ...relationLists, ...sampled.warnings];
 }
 
+/** Whether a server `version` (`7.0.12`) is older than `major.minor`. */
+export function versionBefore(version: string, [major, minor]: readonly [number, number]): boolean {
+  const [actualMajor = 0, actualMinor = 0] = version.split('.').map((part) => Number.parseInt(part, 10));
+  return actualMajor < major || (actualMajor === major && actualMinor < minor);
+}
+
 /** Fields read by LOOKUP by default on a MongoDB before 5.0, which refuses `$lookup` with both `localField` and a pipeline. */
 function lookupsTheServerCannotRun(storageMap: StorageMap, serverVersion: string | undefined): string[] {
-  const [major = 0] = (serverVersion ?? '').split('.').map((part) => Number.parseInt(part, 10));
-  if (serverVersion === undefined || major >= 5) return [];
+  if (serverVersion === undefined || !versionBefore(serverVersion, [5, 0])) return [];
   return [...storageMap.relations.values()]
     .filter((field) => field.defaultStrategy === 'lookup')
     .map((field) => `${field.coordinate}: @read(strategy: LOOKUP) needs MongoDB 5.0 or later ($lookup with both localField and a pipeline), and this server is ${serverVersion}; read it with JOIN`);
