@@ -14,6 +14,7 @@ import { collectDataStatistics } from './statistics/collect-data-statistics';
 import type { WriteSides } from './recommend/write-effect';
 import { writeSidesOf } from './write-sides';
 import { measureNetwork } from './measure-network';
+import { lookupTargets, probeLookupCosts } from './probe-lookup-costs';
 import type { ShardKeys } from '../sharding/shard-targeting';
 
 type AdviseCommand = Extract<AdviseCliCommand, { kind: 'advise' }>;
@@ -71,6 +72,9 @@ async function run(command: AdviseCommand, target: AdviseTarget, io: CliIo): Pro
       io.err.write(`advise: the recorded mutations cannot be replayed to price snapshot changes, so none is given: ${target.writeSides}\n`);
     }
     const network = await measureNetwork(db, command.latencyMs);
+    // Lookups are priced only on a recorded workload, with a latency to save.
+    const probe = workload !== undefined && network.latencyMs > 0 && !command.assumedCosts;
+    const lookupCosts = probe ? await probeLookupCosts(db, lookupTargets(target.model.storageMap)).catch((error: unknown) => probeRefused(error, io)) : undefined;
     const report = recommend({
       storageMap: target.model.storageMap,
       statistics,
@@ -79,6 +83,7 @@ async function run(command: AdviseCommand, target: AdviseTarget, io: CliIo): Pro
       shardKeys: target.shardKeys,
       assumedCosts: command.assumedCosts,
       network,
+      lookupCosts,
     });
     io.out.write(formatAdvice(report, heading(where, command.sampleSize, workload, target.workload), { verbose: command.verbose }));
     if (command.json !== undefined) await writeFile(command.json, `${JSON.stringify({ advice: report, statistics, workload: workload ?? null }, null, 2)}\n`);
@@ -90,6 +95,12 @@ async function run(command: AdviseCommand, target: AdviseTarget, io: CliIo): Pro
   } finally {
     await client.close();
   }
+}
+
+function probeRefused(error: unknown, io: CliIo): undefined {
+  const reason = (error instanceof Error ? error.message : String(error)).split('\n')[0];
+  io.err.write(`advise: could not time a lookup on the server (${reason}): lookups are priced at assumed costs\n`);
+  return undefined;
 }
 
 function heading(where: string, sampleSize: number, workload: WorkloadSummary | undefined, source: AdviseTarget['workload']): string {

@@ -1,4 +1,5 @@
 import { readServerVersion, type Db } from '../gateway';
+import { medianTimeMs } from './median-time';
 import type { NetworkCosts } from './recommend/lookup-advice';
 
 /** Pings sent to measure the round trip: their median is what one costs. */
@@ -10,15 +11,7 @@ const PINGS = 7;
  * given (another deployment), else the measured one.
  */
 export async function measureNetwork(db: Db, latencyMs: number | undefined): Promise<NetworkCosts> {
-  await db.command({ ping: 1 });
-  const times: number[] = [];
-  for (let ping = 0; ping < PINGS; ping++) {
-    const started = process.hrtime.bigint();
-    await db.command({ ping: 1 });
-    times.push(Number(process.hrtime.bigint() - started) / 1e6);
-  }
-  times.sort((a, b) => a - b);
-  const measuredMs = Math.round(times[Math.floor(PINGS / 2)]! * 100) / 100;
+  const measuredMs = Math.round((await medianTimeMs(() => db.command({ ping: 1 }), PINGS)) * 100) / 100;
   return { latencyMs: latencyMs ?? measuredMs, measuredMs, assumed: latencyMs !== undefined, serverVersion: await readServerVersion(db) };
 }
 

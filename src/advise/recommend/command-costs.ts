@@ -31,8 +31,10 @@ export interface CommandCosts {
  * per document, so this prices copies higher than they cost, never lower. 0.04 ms a document a read
  * returns, beyond its round trip: the embedded server's reads of the demo's deep query (80 reads of
  * 2,560 documents in 137 ms, a 0.45 ms ping) on the same machine, busy; what a lookup's copies cost.
+ * 0.02 ms a parent a lookup joins by an indexed equality: a guess, erring high, at an indexed
+ * `$lookup`'s work per parent (advise times it against the server unless told to assume costs).
  */
-export const ASSUMED_COSTS = { commandMs: 1, documentMs: 0.2, readDocumentMs: 0.04 } as const;
+export const ASSUMED_COSTS = { commandMs: 1, documentMs: 0.2, readDocumentMs: 0.04, lookupParentMs: 0.02 } as const;
 
 export function commandCosts(workload: WorkloadSummary | undefined, { assumed = false }: { readonly assumed?: boolean } = {}): CommandCosts {
   const times = assumed ? undefined : workload?.commands;

@@ -3,6 +3,7 @@ import { readsByLookup, versionBefore } from '../../gateway';
 import { targetingOf, type ShardKeys } from '../../sharding/shard-targeting';
 import type { AdviceThresholds } from './advice-thresholds';
 import type { PredictedEffect } from './advice-types';
+import type { ProbedLookupCosts } from '../probe-lookup-costs';
 import { ASSUMED_COSTS, type CommandCosts } from './command-costs';
 import { RULES } from './rules-of-thumb';
 import { count, round, type WorkloadView } from './workload-view';
@@ -31,10 +32,13 @@ export interface PricedLookup {
 
 /**
  * Whether reading `field`'s join by `$lookup`, inside its parents' command, pays on the recorded
- * workload. It saves the join's round trips, each worth the round-trip latency to the database; the
- * database still does the join, and sends a target shared by several parents once per parent: the keys
- * the join asked for, against the documents it read, are the copies a lookup adds, each priced at what
- * the workload's reads took per document beyond their round trip. Undefined when the workload never
+ * workload. It saves the join's round trips, each worth the round-trip latency to the database. The
+ * database still does the join, once per parent the join resolved, and sends a target shared by several
+ * parents once per parent: the keys the join asked for, against the documents it read, are the copies a
+ * lookup adds. Both are priced at what advise timed on the server (`probed`): a parent at its cost, a
+ * copy at its cost per byte times the bytes the join's replies took per document. Without a probe, a
+ * copy is priced at what the workload's reads took per document beyond their round trip, a parent at
+ * ASSUMED_COSTS. Undefined when the workload never
  * joined the field, the field cannot be read that way (a connection), or there is no latency to save.
  * Refused on a MongoDB older than 5.0 (or one that does not tell its version), and into a sharded target
  * where MongoDB cannot look it up (before 5.1) or would ask every shard for each parent.
@@ -45,7 +49,12 @@ export function lookupAdvice(
   summary: WorkloadSummary | undefined,
   costs: CommandCosts,
   network: NetworkCosts | undefined,
-  { shardKeys, thresholds, carriedPerCopy = 0 }: { readonly shardKeys: ShardKeys | undefined; readonly thresholds: AdviceThresholds; readonly carriedPerCopy?: number },
+  {
+    shardKeys,
+    thresholds,
+    carriedPerCopy = 0,
+    probed,
+  }: { readonly shardKeys: ShardKeys | undefined; readonly thresholds: AdviceThresholds; readonly carriedPerCopy?: number; readonly probed: ProbedLookupCosts | undefined },
 ): PricedLookup | undefined {
   const entry = workload.entry(field.coordinate, 'join');
   const join = field.shapes.join;
@@ -54,11 +63,12 @@ export function lookupAdvice(
   const change = `read ${field.coordinate} inside its parents' command (@read(strategy: LOOKUP)): its join's round trips go, and MongoDB joins each parent`;
   const before = workload.roundTripsPer1000Queries(field.coordinate) ?? 0;
   const copies = join.direction === 'byKey' ? Math.max(0, entry.keys - entry.dangling - entry.documents) : 0;
-  const documentMs = readDocumentMs(summary, costs, network);
+  const { documentMs, parentMs, priced } = probed && entry.documents > 0 ? probedCosts(probed, entry.bytes / entry.documents) : unprobedCosts(summary, costs, network);
   const savedMs = entry.roundTrips * network.latencyMs;
   // Each copy also carries what the lookups advised on the target's own fields bring (recommend.ts).
   const carried = copies * carriedPerCopy;
-  const addedMs = (copies + carried) * documentMs;
+  const joinedMs = entry.resolves * parentMs;
+  const addedMs = joinedMs + (copies + carried) * documentMs;
   const operations = workload.queries + workload.mutations;
   const per1000 = (value: number) => (operations === 0 ? 0 : (value / operations) * 1000);
   // The workload's MongoDB time at this latency: its commands were timed (or assumed) at another one.
@@ -76,8 +86,9 @@ export function lookupAdvice(
   const latency = network.assumed ? `${network.latencyMs} ms a round trip (--latency-ms; measured: ${network.measuredMs} ms)` : `${network.measuredMs} ms a round trip to MongoDB (the median of the pings advise sent)`;
   const evidence = [
     `${count(entry.operations)} queries joined ${field.coordinate} in ${count(entry.roundTrips)} round trip(s), at ${latency}: ${count(round(savedMs))} ms saved`,
+    `MongoDB joins each of the ${count(entry.resolves)} parent(s) the join resolved, at ${milliseconds(parentMs)} ms each (${priced}): ${count(round(joinedMs))} ms`,
     join.direction === 'byKey'
-      ? `the join read ${count(entry.documents)} document(s) for ${count(entry.keys - entry.dangling)} key(s): a lookup sends ${count(copies)} more (a document several parents share, once per parent), at ${round(documentMs * 1000) / 1000} ms each: ${count(round(addedMs))} ms`
+      ? `the join read ${count(entry.documents)} document(s) for ${count(entry.keys - entry.dangling)} key(s): a lookup sends ${count(copies)} more (a document several parents share, once per parent), at ${milliseconds(documentMs)} ms each: ${count(round(copies * documentMs))} ms`
       : `a reverse join's children each belong to one parent: a lookup sends the ${count(entry.documents)} document(s) the join read, no more`,
     ...(carried > 0 ? [`each copy carries the ${round(carriedPerCopy)} document(s) the lookups advised on ${join.targetType} bring: ${count(round(carried))} more, ${count(round(carried * documentMs))} ms`] : []),
   ];
@@ -92,14 +103,33 @@ export function lookupAdvice(
   return { kind: 'read-by-lookup', change, rule: RULES.readByLookup, effect, evidence, rejectedBecause };
 }
 
+/** What a lookup adds per parent and per copy, and how they were priced (for the evidence). */
+interface LookupCosts {
+  readonly documentMs: number;
+  readonly parentMs: number;
+  readonly priced: string;
+}
+
+function probedCosts(probed: ProbedLookupCosts, documentBytes: number): LookupCosts {
+  const priced = `as advise timed reads of ${probed.collection}; a copy's ${count(Math.round(documentBytes))} bytes as the join's replies took`;
+  return { documentMs: probed.byteMs * documentBytes, parentMs: probed.parentMs, priced };
+}
+
 /**
- * What one more document costs a read, beyond its round trip: the workload's reads, less a round trip
- * each, per document they returned; at assumed costs (or without times), ASSUMED_COSTS.readDocumentMs.
+ * A lookup's costs when advise did not probe the server: a document at what the workload's reads took
+ * per document they returned, less a round trip each (an overestimate: it also counts each command's own
+ * work), a parent at ASSUMED_COSTS; at assumed costs (or without times), both at ASSUMED_COSTS.
  */
-function readDocumentMs(summary: WorkloadSummary | undefined, costs: CommandCosts, network: NetworkCosts): number {
+function unprobedCosts(summary: WorkloadSummary | undefined, costs: CommandCosts, network: NetworkCosts): LookupCosts {
   const reads = summary?.commands.reads;
-  if (costs.source === 'assumed' || !reads || reads.documents === 0) return ASSUMED_COSTS.readDocumentMs;
-  return Math.max(0, reads.ms - reads.commands * network.measuredMs) / reads.documents;
+  const parentMs = ASSUMED_COSTS.lookupParentMs;
+  if (costs.source === 'assumed' || !reads || reads.documents === 0) return { documentMs: ASSUMED_COSTS.readDocumentMs, parentMs, priced: 'assumed' };
+  return { documentMs: Math.max(0, reads.ms - reads.commands * network.measuredMs) / reads.documents, parentMs, priced: "a copy at the recorded reads' time per document, a parent assumed" };
+}
+
+/** Milliseconds to a tenth of a microsecond. */
+function milliseconds(value: number): number {
+  return Math.round(value * 10_000) / 10_000;
 }
 
 /** docjoin's lookups pair `localField`/`foreignField` with a pipeline, which MongoDB reads from 5.0 on. */

@@ -5,6 +5,7 @@ import type { AdviceReport, AntiPattern, FieldAdvice } from './advice-types';
 import { arrayAdvice, isUnboundedArray } from './array-advice';
 import { describeStorage } from './describe-storage';
 import { joinAdvice } from './join-advice';
+import type { ProbedLookupCosts } from '../probe-lookup-costs';
 import { lookupAdvice, type NetworkCosts } from './lookup-advice';
 import { commandCosts, type CommandCosts } from './command-costs';
 import { counterAdvice } from './counter-advice';
@@ -35,6 +36,8 @@ export interface AdviceInput {
   readonly assumedCosts?: boolean;
   /** The round trip to MongoDB (measured by the CLI, or `--latency-ms`): without it, no lookup is advised. */
   readonly network?: NetworkCosts;
+  /** What a lookup costs the server, as the CLI timed it (probe-lookup-costs.ts); without it, lookups are priced at defaults. */
+  readonly lookupCosts?: ProbedLookupCosts;
 }
 
 /**
@@ -116,7 +119,12 @@ function adviseField(field: RelationField, input: AdviceInput, workload: Workloa
     rejected ??= { kind: candidate.kind, change: candidate.change, because: priced.rejectedBecause, effect, evidence };
   }
   // A join the snapshot changes did not take can still save its round trips by lookup.
-  const lookup = lookupAdvice(field, workload, input.workload, costs, input.network, { shardKeys: input.shardKeys, thresholds, carriedPerCopy });
+  const lookup = lookupAdvice(field, workload, input.workload, costs, input.network, {
+    shardKeys: input.shardKeys,
+    thresholds,
+    carriedPerCopy,
+    probed: input.lookupCosts,
+  });
   if (lookup) {
     const { rejectedBecause, ...advice } = lookup;
     const effect = { ...advice.effect, largestDocumentBytes: undefined };

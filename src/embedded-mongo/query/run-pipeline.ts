@@ -376,7 +376,9 @@ function splitPerParent(pipeline: readonly Document[], options: Options): PerPar
  * Every parent's documents through the split pipeline. A paged head (the newest few of each parent)
  * goes to storage as one branch per parent, `{ foreignField: { $in: its values } }` first, as a
  * `$unionWith` branch is: an index on the foreign field and the sort reads only the page, where
- * sorting every candidate would read all of them.
+ * sorting every candidate would read all of them. Parents that join by the same values get the same
+ * documents (the pipeline reads no variable), so each set of values runs once and later parents get
+ * copies: a publisher shared by a hundred books has its page read and its nested lookups run once.
  */
 function* joinedTogether(
   parents: readonly Document[],
@@ -387,23 +389,40 @@ function* joinedTogether(
   options: Options,
 ): Iterable<Document> {
   const branch = split.page && options.collectionResolver ? UNION_BRANCHES.get(options.collectionResolver) : undefined;
+  const joinedByValues = new Map<string, readonly Document[]>();
+  const keys = join.valuesOf.map(valuesKey);
+  const parentsOf = new Map<string, number>();
+  for (const key of keys) parentsOf.set(key, (parentsOf.get(key) ?? 0) + 1);
   // A chunk of parents at a time, as the next stage pulls them: a `$limit` after the lookup joins little more than it keeps.
   for (let start = 0; start < parents.length; start += LOOKUP_CHUNK) {
     const chunk = parents.slice(start, start + LOOKUP_CHUNK);
-    const kept = chunk.map((_, offset) => {
-      checkTimeLimit();
+    const fresh = new Map<string, Document[]>();
+    chunk.forEach((_, offset) => {
       const index = start + offset;
-      return branch ? [...branch(join.from, [{ $match: { [join.foreign]: { $in: distinctValues(join.valuesOf[index]!) } } }, ...split.page!])] : split.head(candidatesOf(index));
+      const key = keys[index]!;
+      if (joinedByValues.has(key) || fresh.has(key)) return;
+      checkTimeLimit();
+      fresh.set(key, branch ? [...branch(join.from, [{ $match: { [join.foreign]: { $in: distinctValues(join.valuesOf[index]!) } } }, ...split.page!])] : split.head(candidatesOf(index)));
     });
-    const all = kept.flat();
+    const all = [...fresh.values()].flat();
     const out = split.tail.length === 0 ? all.map((doc) => cloneDocument(doc)) : (new Aggregator(split.tail, options).run(all) as Document[]);
     let next = 0;
+    for (const [key, kept] of fresh) {
+      joinedByValues.set(key, out.slice(next, next + kept.length));
+      next += kept.length;
+    }
     for (const [offset, doc] of chunk.entries()) {
-      const count = kept[offset]!.length;
-      yield setField(doc, as, out.slice(next, next + count));
-      next += count;
+      const key = keys[start + offset]!;
+      const joined = joinedByValues.get(key)!;
+      // A set of values only one parent joins by gives it the run's documents; a shared one, copies to each (a later stage may change them).
+      yield setField(doc, as, parentsOf.get(key) === 1 ? [...joined] : joined.map((joinedDoc) => cloneDocument(joinedDoc)));
     }
   }
+}
+
+/** One key for a parent's join values, whatever their order or repeats. */
+function valuesKey(values: readonly unknown[]): string {
+  return [...new Set(values.map((value) => valueKey(value)))].sort().join('\u0000');
 }
 
 /** Parents whose lookups run together: few enough that a later `$limit` wastes little, many enough that the tail runs seldom. */

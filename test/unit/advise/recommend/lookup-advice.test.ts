@@ -51,17 +51,35 @@ describe('reading a join by lookup, priced on the round trips it saves and the c
     const books = adviceOf('Author.books', { storageMap, workload: workload(), network: network(10) });
     expect(books).toMatchObject({ kind: 'read-by-lookup', change: expect.stringContaining('@read(strategy: LOOKUP)') });
     expect(books.effect.roundTripsPer1000Queries).toEqual({ before: 1000, after: 0 });
-    // The workload's 300 reads took 695 ms at 2 ms a round trip; at 10 ms, 3,095. The lookup saves 100 × 10 ms.
-    expect(books.effect.net).toEqual({ roundTripsPer1000Operations: { before: 3000, after: 2000 }, commandMsPer1000Operations: { before: 30950, after: 20950 }, commandCosts: 'measured' });
+    // The workload's 300 reads took 695 ms at 2 ms a round trip; at 10 ms, 3,095. The lookup saves 100 × 10 ms,
+    // and MongoDB joins 1,000 parents at 0.02 ms (20 ms).
+    expect(books.effect.net).toEqual({ roundTripsPer1000Operations: { before: 3000, after: 2000 }, commandMsPer1000Operations: { before: 30950, after: 21150 }, commandCosts: 'measured' });
     expect(books.evidence).toEqual([
       '100 queries joined Author.books in 100 round trip(s), at 10 ms a round trip (--latency-ms; measured: 2 ms): 1,000 ms saved',
+      "MongoDB joins each of the 1,000 parent(s) the join resolved, at 0.02 ms each (a copy at the recorded reads' time per document, a parent assumed): 20 ms",
       "a reverse join's children each belong to one parent: a lookup sends the 3,000 document(s) the join read, no more",
     ]);
     const publisher = adviceOf('Book.publisher', { storageMap, workload: workload(), network: network(10) });
     expect(publisher.kind).toBe('read-by-lookup');
-    // 5,000 keys for 500 publishers: 4,500 more documents at 0.01 ms each (45 ms) against 1,000 ms saved.
-    expect(publisher.evidence[1]).toBe('the join read 500 document(s) for 5,000 key(s): a lookup sends 4,500 more (a document several parents share, once per parent), at 0.01 ms each: 45 ms');
-    expect(publisher.effect.net?.commandMsPer1000Operations).toEqual({ before: 30950, after: 21400 });
+    // 5,000 keys for 500 publishers: 4,500 more documents at 0.01 ms each (45 ms) and 5,000 parents at 0.02 ms (100 ms) against 1,000 ms saved.
+    expect(publisher.evidence[2]).toBe(
+      'the join read 500 document(s) for 5,000 key(s): a lookup sends 4,500 more (a document several parents share, once per parent), at 0.01 ms each: 45 ms',
+    );
+    expect(publisher.effect.net?.commandMsPer1000Operations).toEqual({ before: 30950, after: 22400 });
+  });
+
+  it('prices parents and copies at what advise timed on the server, a copy by the bytes the join read per document', () => {
+    const lookupCosts = { byteMs: 0.0001, parentMs: 0.15, collection: 'books' };
+    const summary = workload();
+    const fields = summary.fields.map((entry) => (entry.field === 'Book.publisher' ? { ...entry, bytes: 500 * 40 } : entry));
+    const publisher = adviceOf('Book.publisher', { storageMap, workload: { ...summary, fields }, network: network(10), lookupCosts });
+    // 5,000 parents at 0.15 ms (750 ms) and 4,500 copies of 40 bytes at 0.004 ms (18 ms) against 1,000 ms saved: 232 ms, 7.5% of the workload's 3,095.
+    expect(publisher.kind).toBe('read-by-lookup');
+    expect(publisher.evidence.slice(1, 3)).toEqual([
+      "MongoDB joins each of the 5,000 parent(s) the join resolved, at 0.15 ms each (as advise timed reads of books; a copy's 40 bytes as the join's replies took): 750 ms",
+      'the join read 500 document(s) for 5,000 key(s): a lookup sends 4,500 more (a document several parents share, once per parent), at 0.004 ms each: 18 ms',
+    ]);
+    expect(publisher.effect.net?.commandMsPer1000Operations).toEqual({ before: 30950, after: 28630 });
   });
 
   it('near the database the copies cost more than the round trips save: kept, with the lookup rejected and why', () => {
@@ -93,9 +111,9 @@ describe('reading a join by lookup, priced on the round trips it saves and the c
     const report = recommend({ storageMap: schema, workload: withPublisherBooks, network: network(10) });
     const advice = (coordinate: string) => report.fields.find((field) => field.coordinate === coordinate)!;
     expect(advice('Publisher.books').kind).toBe('read-by-lookup');
-    // 4,500 copies carrying 30 books each: 135,000 more documents at 0.01 ms (with the copies, 1,395 ms), against 1,000 ms saved.
+    // 4,500 copies carrying 30 books each: 135,000 more documents at 0.01 ms (with the copies and the parents, 1,495 ms), against 1,000 ms saved.
     expect(advice('Book.publisher').kind).toBe('keep');
-    expect(advice('Book.publisher').rejected!.evidence[2]).toBe('each copy carries the 30 document(s) the lookups advised on Publisher bring: 135,000 more, 1,350 ms');
+    expect(advice('Book.publisher').rejected!.evidence[3]).toBe('each copy carries the 30 document(s) the lookups advised on Publisher bring: 135,000 more, 1,350 ms');
   });
 
   it('refuses a lookup on a MongoDB older than 5.0, or one whose version is not known', () => {
