@@ -15,12 +15,12 @@ const DEEP = '{ authors(first: 20) { name books { name publisher { name books(fi
 const JOINS = ['Author.books', 'Book.publisher', 'Publisher.books'];
 
 let mongo: TestMongo;
-const advised = new Map<number, AdviceReplay>();
+const advised = new Map<number | 'measured', AdviceReplay>();
 beforeAll(async () => {
   mongo = await startTestMongo();
-  for (const latencyMs of [10, 0]) {
+  for (const [key, latencyMs, costs] of [[10, 10, 'assumed'], [0, 0, 'assumed'], ['measured', 10, 'measured']] as const) {
     advised.set(
-      latencyMs,
+      key,
       await adviseAndReplay(mongo, {
         schemaDir: resolve(DEMO_DIR, 'schema'),
         config: DEMO_CONFIG,
@@ -29,6 +29,7 @@ beforeAll(async () => {
         seed: async (db) => void (await seedDemoData(db, { scale: 0.1 })),
         operations: async () => Array.from({ length: 20 }, () => ({ query: DEEP })),
         latencyMs,
+        costs,
       }),
     );
   }
@@ -37,7 +38,7 @@ afterAll(async () => {
   await mongo?.stop();
 });
 
-const adviceOf = (latencyMs: number, coordinate: string) => advised.get(latencyMs)!.report.fields.find((field) => field.coordinate === coordinate)!;
+const adviceOf = (latencyMs: number | 'measured', coordinate: string) => advised.get(latencyMs)!.report.fields.find((field) => field.coordinate === coordinate)!;
 
 it('at 10 ms a round trip, the deep query\'s joins are advised to read by lookup, with what each saves', () => {
   for (const coordinate of ['Author.books', 'Publisher.books']) {
@@ -67,4 +68,11 @@ it('beside the database (0 ms) no lookup is considered', () => {
     expect(advice.kind).not.toBe('read-by-lookup');
     expect(advice.rejected?.kind).not.toBe('read-by-lookup');
   }
+});
+
+it('at measured costs, advise prices a parent and a copy at what it timed on the server: the largest collection a lookup reads', () => {
+  const books = adviceOf('measured', 'Author.books');
+  const evidence = (books.kind === 'read-by-lookup' ? books.evidence : books.rejected!.evidence)[1]!;
+  // The probe reads the largest collection any of the schema's joins could look into (the demo's log messages); each copy is priced by the bytes the join's replies took per book.
+  expect(evidence).toMatch(/^MongoDB joins each of the [\d,]+ parent\(s\) the join resolved, at [\d.]+ ms each \(as advise timed reads of logMessages; a copy's [\d,]+ bytes as the join's replies took\): [\d,.]+ ms$/);
 });

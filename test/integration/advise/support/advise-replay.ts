@@ -33,6 +33,8 @@ export interface ReplayProject {
   operations(db: Db): Promise<readonly ReplayedOperation[]>;
   /** The round trip the advice prices lookups at (`--latency-ms`); default 0: a test machine beside its database. */
   readonly latencyMs?: number;
+  /** `measured`: advise prices at the recorded command times and probes the server (default: `--assumed-costs`). */
+  readonly costs?: 'assumed' | 'measured';
 }
 
 /** A change the advice gave, applied by `docjoin migrate` to a fresh copy of the data, and the same workload recorded again. */
@@ -73,7 +75,7 @@ export async function adviseAndReplay(mongo: TestMongo, project: ReplayProject):
     await record(mongo, project, db, texts(project.schemaDir), operations, workloadFile);
 
     const adviceFile = join(folder, 'advice.json');
-    const advised = await cli(['advise', '--workload', workloadFile, '--mongo-uri', mongo.uri, '--db', db.databaseName, '--config', project.config, '--json', adviceFile, '--verbose', '--assumed-costs', '--latency-ms', String(project.latencyMs ?? 0)]);
+    const advised = await cli(['advise', '--workload', workloadFile, '--mongo-uri', mongo.uri, '--db', db.databaseName, '--config', project.config, '--json', adviceFile, '--verbose', ...(project.costs === 'measured' ? [] : ['--assumed-costs']), '--latency-ms', String(project.latencyMs ?? 0)]);
     const report = (JSON.parse(readFileSync(adviceFile, 'utf8')) as { advice: AdviceReport }).advice;
 
     const replays: Replayed[] = [];

@@ -181,6 +181,38 @@ describe('runPipeline', () => {
     expect(context.reads).toEqual(['f']);
   });
 
+  it('runs a paged lookup pipeline once per set of join values, and gives each parent sharing it its own documents', () => {
+    const publishers = [{ _id: 1, name: 'P1' }, { _id: 2, name: 'P2' }];
+    const books = Array.from({ length: 6 }, (_, i) => ({ _id: 10 + i, publisherId: 1 + (i % 2), title: `t${i}` }));
+    // Parents repeating the values 1 and [1, 2] (in either order): the nested lookup counts its reads of publishers.
+    const parents = [{ _id: 'a', refs: 1 }, { _id: 'b', refs: [1, 2] }, { _id: 'c', refs: 1 }, { _id: 'd', refs: [2, 1, 2] }];
+    const context = contextWith({ books, publishers });
+    const pipeline = [
+      {
+        $lookup: {
+          from: 'books',
+          localField: 'refs',
+          foreignField: 'publisherId',
+          pipeline: [{ $sort: { _id: -1 } }, { $limit: 2 }, { $lookup: { from: 'publishers', localField: 'publisherId', foreignField: '_id', as: 'publisher' } }, { $project: { title: 1, publisher: '$publisher.name' } }],
+          as: 'books',
+        },
+      },
+      // Changes each parent's joined documents: a copy shared between parents would carry another's tag.
+      { $addFields: { books: { $map: { input: '$books', in: { $mergeObjects: ['$$this', { parent: '$_id' }] } } } } },
+    ];
+    const out = runPipeline(parents, pipeline, context);
+    const newestOf1 = [{ _id: 14, title: 't4', publisher: ['P1'] }, { _id: 12, title: 't2', publisher: ['P1'] }];
+    const newestOfBoth = [{ _id: 15, title: 't5', publisher: ['P2'] }, { _id: 14, title: 't4', publisher: ['P1'] }];
+    expect(out).toEqual([
+      { _id: 'a', refs: 1, books: newestOf1.map((book) => ({ ...book, parent: 'a' })) },
+      { _id: 'b', refs: [1, 2], books: newestOfBoth.map((book) => ({ ...book, parent: 'b' })) },
+      { _id: 'c', refs: 1, books: newestOf1.map((book) => ({ ...book, parent: 'c' })) },
+      { _id: 'd', refs: [2, 1, 2], books: newestOfBoth.map((book) => ({ ...book, parent: 'd' })) },
+    ]);
+    // The nested lookup runs once over the pages of the chunk's parents: publishers read once.
+    expect(context.reads.filter((name) => name === 'publishers')).toEqual(['publishers']);
+  });
+
   it('runs $unwind, $facet, $replaceRoot, $replaceWith and $sortByCount', () => {
     const docs = [
       { _id: 1, tags: ['a', 'b'], inner: { x: 1 } },
