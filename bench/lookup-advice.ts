@@ -1,14 +1,9 @@
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { connectMongo, createGateway, type Gateway } from 'docjoin';
-import type { AdviceReport } from '../src/advise/recommend/advice-types';
-import { runDocjoinCli } from '../src/cli/docjoin';
 import { gatewaySettingsOf, loadConfig } from '../src/config/config';
 import { startEmbeddedMongo } from '../src/embedded-mongo';
 import { seedDemoData } from '../seed/seed-database';
-import { DEMO_CONFIG, demoProjectOptions } from '../test/support/demo-project';
-import { captureIo } from '../test/unit/cli/capture-io';
+import { demoProjectOptions } from '../test/support/demo-project';
+import { adviseLookupsOnDemo } from './support/advise-lookups';
 import { latencyFromEnv, median } from './support/bench-support';
 
 /**
@@ -38,35 +33,21 @@ interface Timed {
 async function main(): Promise<void> {
   const latencyMs = latencyFromEnv(DEFAULT_LATENCY_MS);
   const embedded = await startEmbeddedMongo({ latencyMs });
-  const folder = mkdtempSync(join(tmpdir(), 'docjoin-lookup-advice-'));
   const client = await connectMongo(embedded.uri);
   const dbName = 'bench_lookup_advice';
-  let recording: Gateway | undefined;
   let gateway: Gateway | undefined;
   try {
     process.stdout.write(`lookup advice: demo data at scale ${SCALE}, the embedded server delaying every reply ${latencyMs} ms\n`);
     await seedDemoData(client.db(dbName), { scale: SCALE });
-    const workloadFile = join(folder, 'workload.jsonl');
-    const settings = (workload: string | undefined) =>
-      gatewaySettingsOf(loadConfig({ PORT: '0', DOCJOIN_STRATEGY_OVERRIDES: 'true', ...(workload !== undefined && { DOCJOIN_WORKLOAD: `file:${workload}` }) }));
-    recording = await createGateway({ ...demoProjectOptions(), mongoClient: client, db: dbName, ...settings(workloadFile), listen: false, onWarning: () => undefined });
-    for (const query of OPERATIONS) for (let run = 0; run < ROUNDS; run++) await timed(recording, query, '');
-    await recording.stop();
-    recording = undefined;
-
-    const adviceFile = join(folder, 'advice.json');
-    const { io, err } = captureIo();
-    const code = await runDocjoinCli(['advise', '--workload', workloadFile, '--mongo-uri', embedded.uri, '--db', dbName, '--config', DEMO_CONFIG, '--json', adviceFile], {}, io);
-    if (code !== 0) throw new Error(`docjoin advise exited ${code}: ${err()}`);
-    const report = (JSON.parse(readFileSync(adviceFile, 'utf8')) as { advice: AdviceReport }).advice;
-    const lookups = report.fields.filter((field) => field.kind === 'read-by-lookup');
-    const header = lookups.map((field) => `${field.coordinate}=lookup`).join(',');
-    const predictedPer1000 = lookups.reduce((sum, field) => sum + field.effect.net!.commandMsPer1000Operations.after - field.effect.net!.commandMsPer1000Operations.before, 0);
+    const advice = await adviseLookupsOnDemo(client, embedded.uri, dbName, OPERATIONS, ROUNDS);
+    const header = advice.advised.map((field) => `${field.coordinate}=lookup`).join(',');
+    const predictedPer1000 = advice.predictedMsPer1000;
     process.stdout.write(`advised by lookup: ${header || 'nothing'}\n`);
-    for (const field of report.fields.filter((advice) => advice.rejected?.kind === 'read-by-lookup')) process.stdout.write(`  not ${field.coordinate}: ${field.rejected!.because}\n`);
-    if (lookups.length === 0) return;
+    for (const rejected of advice.rejected) process.stdout.write(`  not ${rejected}\n`);
+    if (advice.advised.length === 0) return;
 
-    gateway = await createGateway({ ...demoProjectOptions(), mongoClient: client, db: dbName, ...settings(undefined), listen: false, onWarning: () => undefined });
+    const settings = gatewaySettingsOf(loadConfig({ PORT: '0', DOCJOIN_STRATEGY_OVERRIDES: 'true' }));
+    gateway = await createGateway({ ...demoProjectOptions(), mongoClient: client, db: dbName, ...settings, listen: false, onWarning: () => undefined });
     const byJoin = new Map<string, Timed[]>();
     const byLookup = new Map<string, Timed[]>();
     for (const query of OPERATIONS) {
@@ -102,12 +83,10 @@ async function main(): Promise<void> {
         `(target: within 25%: ${error <= 0.25 ? 'met' : 'NOT met'})\n`,
     );
   } finally {
-    await recording?.stop();
     await gateway?.stop();
     await client.db(dbName).dropDatabase().catch(() => undefined);
     await client.close();
     await embedded.stop();
-    rmSync(folder, { recursive: true, force: true });
   }
 }
 

@@ -5,6 +5,7 @@ import type { GatewaySettings } from 'docjoin';
 import type * as processConfig from '../../src/config/config';
 import type * as logging from '../../src/observability/logger';
 import type { HttpPeer, PeerStartOptions } from './peer-implementation';
+import { readByLookup } from './advised-strategies';
 import { DEMO_CONFIG_FILE } from './peer-schema';
 
 /** What the harness calls of docjoin: this build's modules, or a baseline build's (startBaseline). */
@@ -43,7 +44,12 @@ export const FEATURES_OFF: GatewaySettings = {
   metrics: false,
 };
 
-async function startDocjoin(options: PeerStartOptions, overrides: GatewaySettings, { docjoin, config: configModule, logging: loggingModule }: DocjoinModules = thisBuild()): Promise<HttpPeer> {
+async function startDocjoin(
+  options: PeerStartOptions,
+  overrides: GatewaySettings,
+  { docjoin, config: configModule, logging: loggingModule }: DocjoinModules = thisBuild(),
+  editTypeDefs: (typeDefs: string[]) => string[] = (typeDefs) => typeDefs,
+): Promise<HttpPeer> {
   const { connectMongo, createGateway, loadProject } = docjoin;
   const { gatewaySettingsOf, loadConfig } = configModule;
   const { createLogger } = loggingModule;
@@ -60,7 +66,7 @@ async function startDocjoin(options: PeerStartOptions, overrides: GatewaySetting
       ...overrides,
       logger,
       host: '127.0.0.1',
-      typeDefs: project.typeDefs,
+      typeDefs: editTypeDefs(project.typeDefs),
       resolvers: project.resolvers,
       writePlans: project.writePlans,
       db: config.mongodbDb,
@@ -87,6 +93,15 @@ async function startDocjoin(options: PeerStartOptions, overrides: GatewaySetting
 
 export function start(options: PeerStartOptions): Promise<HttpPeer> {
   return startDocjoin(options, {});
+}
+
+/**
+ * The same with each field in `lookups` read by lookup (`@read(strategy: LOOKUP)` added to its SDL):
+ * the strategies `docjoin advise` advised at the phase's latency.
+ */
+export function startAdvised(options: PeerStartOptions, lookups: readonly string[]): Promise<HttpPeer> {
+  if (lookups.length === 0) throw new Error('docjoin-advised: no field to read by lookup (the runner leaves it out of a phase without lookup advice)');
+  return startDocjoin(options, {}, thisBuild(), (typeDefs) => readByLookup(typeDefs, lookups));
 }
 
 /** The same with FEATURES_OFF: what the features cost is the difference between the two. */

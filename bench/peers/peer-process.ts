@@ -1,6 +1,6 @@
 import { CommandCounter, type InProcessPeer, type PeerStartOptions, type RunningPeer } from './peer-implementation';
 import type { OperationVariables } from './peer-operations';
-import { BASELINE_DIRECTORY_VARIABLE, isPeerName, type ConcurrentRequest, type PeerCall, type PeerMessage, type PeerName, type PeerRequest, type ProcessStats, type SequentialRequest, type SequentialResult, type ThroughputWindow } from './peer-protocol';
+import { ADVISED_LOOKUPS_VARIABLE, BASELINE_DIRECTORY_VARIABLE, isPeerName, type ConcurrentRequest, type PeerCall, type PeerMessage, type PeerName, type PeerRequest, type ProcessStats, type SequentialRequest, type SequentialResult, type ThroughputWindow } from './peer-protocol';
 
 /**
  * One implementation in its own process: `node build/bench-peers/bench/peers/peer-process.js <name> <mongoUri> <db> monitored|plain`
@@ -13,6 +13,8 @@ async function startPeer(name: PeerName, options: PeerStartOptions): Promise<Run
   switch (name) {
     case 'docjoin':
       return (require('./docjoin-server') as typeof import('./docjoin-server')).start(options);
+    case 'docjoin-advised':
+      return (require('./docjoin-server') as typeof import('./docjoin-server')).startAdvised(options, (process.env[ADVISED_LOOKUPS_VARIABLE] ?? '').split(',').filter(Boolean));
     case 'docjoin-features-off':
       return (require('./docjoin-server') as typeof import('./docjoin-server')).startWithFeaturesOff(options);
     case 'docjoin-baseline': {

@@ -1,7 +1,7 @@
 import type { OperationName, OperationVariables } from './peer-operations';
 
 /** The implementations side by side, in the order the report lists them. */
-export const PEER_NAMES = ['docjoin', 'docjoin-features-off', 'docjoin-baseline', 'dataloader', 'mongoose', 'naive', 'raw'] as const;
+export const PEER_NAMES = ['docjoin', 'docjoin-advised', 'docjoin-features-off', 'docjoin-baseline', 'dataloader', 'mongoose', 'naive', 'raw'] as const;
 export type PeerName = (typeof PEER_NAMES)[number];
 
 /** The GraphQL servers docjoin is compared with ("best peer" is the best of these). */
@@ -9,6 +9,7 @@ export const GRAPHQL_PEERS: readonly PeerName[] = ['dataloader', 'mongoose', 'na
 
 export const PEER_LABELS: Readonly<Record<PeerName, string>> = {
   docjoin: 'docjoin',
+  'docjoin-advised': 'docjoin, advised strategies',
   'docjoin-features-off': 'docjoin, features off',
   'docjoin-baseline': 'docjoin at the baseline commit',
   dataloader: 'Apollo + DataLoader (hand-written)',
@@ -19,6 +20,9 @@ export const PEER_LABELS: Readonly<Record<PeerName, string>> = {
 
 /** The environment variable the runner gives the children: the baseline's worktree (bench/peers/baseline-build.ts). */
 export const BASELINE_DIRECTORY_VARIABLE = 'PEERS_BASELINE_DIRECTORY';
+
+/** The environment variable the runner gives the children: the fields `docjoin advise` advised to read by lookup at the phase's latency. */
+export const ADVISED_LOOKUPS_VARIABLE = 'PEERS_ADVISED_LOOKUPS';
 
 export function isPeerName(value: string): value is PeerName {
   return (PEER_NAMES as readonly string[]).includes(value);

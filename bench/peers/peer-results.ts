@@ -71,7 +71,19 @@ export interface PhaseResult {
   readonly featureRatios: Readonly<Partial<Record<OperationName, readonly number[]>>>;
   /** Per operation, each pair's throughput ratio, docjoin ÷ docjoin at the baseline commit (at the target latency, with PEERS_BASELINE). */
   readonly baselineRatios: Readonly<Partial<Record<OperationName, readonly number[]>>>;
+  /** What `docjoin advise` advised at this latency, when docjoin-advised was asked for. */
+  readonly advice?: PhaseAdvice;
   readonly seconds: number;
+}
+
+/** `docjoin advise` on a workload of the phase's queries, recorded by join before the timing. */
+export interface PhaseAdvice {
+  /** The fields it advised to read by lookup (docjoin-advised serves them so; it is left out of a phase without any). */
+  readonly lookups: readonly string[];
+  /** `Type.field: why not`, for each lookup it rejected. */
+  readonly rejected: readonly string[];
+  /** The advised fields' predicted change in MongoDB time per 1,000 operations of that workload (ms). */
+  readonly predictedMsPer1000: number;
 }
 
 export interface PeersRun {

@@ -11,6 +11,10 @@ import { measurementOf, type Measurement, type PeersRun, type PhaseResult } from
 
 /** The latency the targets are judged at. */
 export const TARGET_LATENCY_MS = 1;
+/** The latency the lookup targets are judged at: a database in another zone (issue 36). */
+export const LOOKUP_TARGET_LATENCY_MS = 10;
+/** At LOOKUP_TARGET_LATENCY_MS, docjoin's p50 with the advised strategies on a nested operation is at most this share of the best peer's. */
+const LOOKUP_P50_SHARE = 0.5;
 /** RSS is flat when the mean of the RSS run's last window is at most this share above its first's. */
 export const FLAT_RSS_GROWTH = 0.1;
 /** The RSS run's windows compared for growth (s). */
@@ -63,6 +67,42 @@ export interface TargetCheck {
 const times = (value: number): string => `${value.toFixed(2)}×`;
 
 export function checkTargets(run: PeersRun): TargetCheck[] {
+  return [...targetLatencyChecks(run), ...lookupChecks(run)];
+}
+
+/**
+ * At LOOKUP_TARGET_LATENCY_MS, on the nested operations: docjoin with the strategies `docjoin advise`
+ * advised there (docjoin-advised; docjoin itself when nothing was advised) against the best peer's
+ * p50, and its throughput against docjoin's own, every join read by join.
+ */
+function lookupChecks(run: PeersRun): TargetCheck[] {
+  const phase = run.phases.find((candidate) => candidate.latencyMs === LOOKUP_TARGET_LATENCY_MS);
+  const at = `at ${LOOKUP_TARGET_LATENCY_MS} ms`;
+  if (phase === undefined) return [{ target: `${at}: the lookup targets`, subject: 'nested', measured: 'that latency was not run (PEERS_LATENCIES_MS)', pass: undefined }];
+  const checks: TargetCheck[] = [];
+  for (const operation of run.settings.operations.filter((name) => operationNamed(name).nested)) {
+    const joined = measurementOf(phase, 'docjoin', operation);
+    const advised = measurementOf(phase, 'docjoin-advised', operation) ?? joined;
+    const best = bestPeerP50(phase, operation);
+    if (advised && best) {
+      const ratio = advised.p50Ms / best.p50Ms;
+      const which = advised === joined ? 'docjoin, nothing advised' : 'advised';
+      checks.push({
+        target: `${at}: p50 with the advised strategies ≤ ${LOOKUP_P50_SHARE}× best GraphQL peer`,
+        subject: operation,
+        measured: `${times(ratio)} (${which} ${advised.p50Ms.toFixed(2)} vs ${best.peer} ${best.p50Ms.toFixed(2)} ms)`,
+        pass: ratio <= LOOKUP_P50_SHARE,
+      });
+    }
+    if (joined && advised && advised !== joined) {
+      const ratio = advised.throughput / joined.throughput;
+      checks.push({ target: `${at}: throughput with the advised strategies ≥ 1.0× by join`, subject: operation, measured: `${times(ratio)} (${fixed(advised.throughput)} vs ${fixed(joined.throughput)} req/s)`, pass: ratio >= 1 });
+    }
+  }
+  return checks;
+}
+
+function targetLatencyChecks(run: PeersRun): TargetCheck[] {
   const phase = run.phases.find((candidate) => candidate.latencyMs === TARGET_LATENCY_MS);
   if (phase === undefined) return [{ target: `targets are judged at ${TARGET_LATENCY_MS} ms latency`, subject: 'all', measured: 'that latency was not run (PEERS_LATENCIES_MS)', pass: undefined }];
   const checks: TargetCheck[] = [];

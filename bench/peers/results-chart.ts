@@ -11,6 +11,7 @@ import { bestPeerThroughput, fixed, ratiosOf } from './peer-targets';
  */
 const COLORS: Readonly<Record<PeerName, string>> = {
   docjoin: '#e8590c',
+  'docjoin-advised': '#c2255c',
   'docjoin-features-off': '#ffc078',
   'docjoin-baseline': '#a9746e',
   dataloader: '#1971c2',

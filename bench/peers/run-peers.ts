@@ -2,14 +2,15 @@ import { readFileSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { MongoClient, type ObjectId } from 'mongodb';
-import { loadProject, printPublicSchema } from 'docjoin';
+import { connectMongo, loadProject, printPublicSchema } from 'docjoin';
 import { median } from '../support/bench-support';
 import { GraphQLHttpClient, throughput, type GraphQLResponse, type SampleLimits } from './http-load';
 import { buildBaseline } from './baseline-build';
 import { compilePeers, EmbeddedMongoProcess, PeerChild } from './peer-children';
 import { operationNamed, PEER_OPERATIONS, type OperationName, type OperationVariables, type PeerOperation } from './peer-operations';
-import { BASELINE_DIRECTORY_VARIABLE, isPeerName, PEER_LABELS, PEER_NAMES, requestsPerSecond, type PeerName, type SequentialResult, type ThroughputWindow } from './peer-protocol';
-import type { Measurement, PeersRun, PeersSettings, PhaseResult, SteadyRss } from './peer-results';
+import { adviseLookupsOnDemo } from '../support/advise-lookups';
+import { ADVISED_LOOKUPS_VARIABLE, BASELINE_DIRECTORY_VARIABLE, isPeerName, PEER_LABELS, PEER_NAMES, requestsPerSecond, type PeerName, type SequentialResult, type ThroughputWindow } from './peer-protocol';
+import type { Measurement, PeersRun, PeersSettings, PhaseAdvice, PhaseResult, SteadyRss } from './peer-results';
 import { PUBLIC_SCHEMA_FILE } from './peer-schema';
 import { RSS_WARMUP_SECONDS, RSS_WINDOW_SECONDS, TARGET_LATENCY_MS } from './peer-targets';
 import { resultsChart } from './results-chart';
@@ -18,8 +19,9 @@ import { resultsReport } from './results-report';
 /**
  * `npm run bench -- peers` (bench/README.md): docjoin next to the GraphQL servers people write by hand,
  * and next to the raw driver floor, on the demo data, in one run. Per latency (the embedded MongoDB
- * server in its own process, every reply delayed 1 ms, then 0 ms; seeded once with the demo project's
- * seed), each implementation runs in its own child process: first with command monitoring on, to check
+ * server in its own process, every reply delayed 1 ms, then 0 ms, then 10 ms; seeded once with the demo
+ * project's seed), `docjoin advise` first advises on the queries recorded by join (docjoin-advised serves
+ * its lookups, where it gives any), then each implementation runs in its own child process: first with command monitoring on, to check
  * that every one answers docjoin's `data` and to count round trips (first latency only), then without
  * it for the timing (their data checked again). Per operation, each implementation is first warmed up on
  * it until its pace stops rising (warmUp), then timed in rounds (the implementations in a
@@ -62,9 +64,9 @@ const isOperationName = (value: string): value is OperationName => PEER_OPERATIO
 function settingsFromEnv(): PeersSettings {
   const positive = (value: number) => value > 0;
   const whole = (value: number) => Number.isInteger(value) && value >= 1;
-  const latencies = (process.env.PEERS_LATENCIES_MS ?? '1,0').split(',').map((entry) => Number(entry.trim()));
+  const latencies = (process.env.PEERS_LATENCIES_MS ?? '1,0,10').split(',').map((entry) => Number(entry.trim()));
   if (latencies.length === 0 || latencies.some((latency) => !Number.isFinite(latency) || latency < 0)) {
-    throw new Error(`PEERS_LATENCIES_MS must list latencies ≥ 0 in ms, e.g. "1,0", got "${process.env.PEERS_LATENCIES_MS ?? ''}"`);
+    throw new Error(`PEERS_LATENCIES_MS must list latencies ≥ 0 in ms, e.g. "1,0,10", got "${process.env.PEERS_LATENCIES_MS ?? ''}"`);
   }
   const baseline = process.env.PEERS_BASELINE?.trim() || undefined;
   const chosen = listFromEnv('PEERS_ONLY', PEER_NAMES, isPeerName);
@@ -474,13 +476,22 @@ async function runPhase(latencyMs: number, settings: PeersSettings, counted: Rou
     const seeded = await seed(mongo.uri);
     log(`demo data at scale ${SEED_SCALE} seeded in ${seeded.seconds.toFixed(1)} s (${mongo.uri})`);
     const operations = settings.operations.map(operationNamed);
-    const roundTrips = counted ?? (await countRoundTrips(mongo, settings.peers, operations, seeded.checkPost));
+    const advice = settings.peers.includes('docjoin-advised') ? await adviseAt(mongo, operations) : undefined;
+    // Without a lookup advised, docjoin-advised would be docjoin again.
+    const peers = settings.peers.filter((peer) => peer !== 'docjoin-advised' || (advice?.lookups.length ?? 0) > 0);
+    process.env[ADVISED_LOOKUPS_VARIABLE] = advice?.lookups.join(',') ?? '';
+    // docjoin-advised's strategies depend on the latency: its round trips come from its cost report in each phase (below).
+    const roundTrips = counted ?? (await countRoundTrips(mongo, peers.filter((peer) => peer !== 'docjoin-advised'), operations, seeded.checkPost));
     if (counted === undefined) log(`monitored processes: the same data from every implementation, round trips counted`);
-    contenders.push(...(await startAll(settings.peers, mongo, 'plain')));
+    const phaseTrips: RoundTrips = new Map([...roundTrips].map(([operation, byPeer]) => [operation, new Map(byPeer)]));
+    contenders.push(...(await startAll(peers, mongo, 'plain')));
     log(`timed processes: ${contenders.map((contender) => `${contender.name} (pid ${String(contender.child.child.pid)})`).join(', ')}`);
     const afterStart = new Map<PeerName, number>();
     for (const contender of contenders) afterStart.set(contender.name, (await contender.child.stats()).rssBytes / MB);
-    for (const operation of operations) await checkSameData(contenders, operation, seeded.checkPost);
+    for (const operation of operations) {
+      const reported = (await checkSameData(contenders, operation, seeded.checkPost)).get('docjoin-advised');
+      if (reported !== undefined) phaseTrips.get(operation.name)!.set('docjoin-advised', reported);
+    }
     log(`timed processes: the same data from every implementation on ${operations.map((operation) => operation.name).join(', ')}`);
     const posts = new PostCursor(seeded.mutationPosts);
 
@@ -513,7 +524,7 @@ async function runPhase(latencyMs: number, settings: PeersSettings, counted: Rou
           samples: latencies.length,
           throughput: median(samples.map((sample) => sample.throughput)),
           throughputRounds: samples.map((sample) => sample.throughput),
-          roundTrips: roundTrips.get(operation.name)!.get(contender.name)!,
+          roundTrips: phaseTrips.get(operation.name)!.get(contender.name)!,
           cpuMsPerRequest: median(samples.map((sample) => sample.cpuMsPerRequest)),
           rssMb: Math.max(...samples.map((sample) => sample.rssMb)),
           failed: samples.reduce((sum, sample) => sum + sample.failed, 0),
@@ -544,10 +555,40 @@ async function runPhase(latencyMs: number, settings: PeersSettings, counted: Rou
         log(`  RSS under steady load, ${contender.name}: median ${steady.medianMb.toFixed(0)} MB, first ${RSS_WINDOW_SECONDS} s ${steady.firstWindowMb.toFixed(0)} → last ${RSS_WINDOW_SECONDS} s ${steady.lastWindowMb.toFixed(0)} MB, peak ${steady.peakMb.toFixed(0)}, ${steady.throughput.toFixed(0)} req/s${steady.failed > 0 ? `, ${steady.failed} failed` : ''}`);
       }
     }
-    return { latencyMs, seedSeconds: seeded.seconds, measurements, rss, featureRatios: featureRatiosByOperation, baselineRatios: baselineRatiosByOperation, seconds: (performance.now() - phaseStarted) / 1000, roundTrips };
+    return {
+      latencyMs,
+      seedSeconds: seeded.seconds,
+      measurements,
+      rss,
+      featureRatios: featureRatiosByOperation,
+      baselineRatios: baselineRatiosByOperation,
+      ...(advice && { advice }),
+      seconds: (performance.now() - phaseStarted) / 1000,
+      roundTrips,
+    };
   } finally {
     await stopAll(contenders);
     await mongo.stop();
+  }
+}
+
+/** Runs of each query the workload `docjoin advise` reads holds. */
+const ADVICE_RUNS = 10;
+
+/**
+ * What `docjoin advise` advises at this phase's latency: the phase's queries recorded by join through
+ * an in-process gateway, then advise against the same server (it measures the latency itself).
+ */
+async function adviseAt(mongo: EmbeddedMongoProcess, operations: readonly PeerOperation[]): Promise<PhaseAdvice> {
+  const client = await connectMongo(mongo.uri);
+  try {
+    const queries = operations.filter((operation) => operation.kind === 'query').map((operation) => operation.query);
+    const advice = await adviseLookupsOnDemo(client, mongo.uri, DB_NAME, queries, ADVICE_RUNS);
+    const lookups = advice.advised.map((field) => field.coordinate);
+    log(`docjoin advise at ${mongo.latencyMs} ms: read by lookup ${lookups.join(', ') || 'nothing'}${advice.rejected.map((line) => `\n  not ${line}`).join('')}`);
+    return { lookups, rejected: advice.rejected, predictedMsPer1000: advice.predictedMsPer1000 };
+  } finally {
+    await client.close();
   }
 }
 

@@ -62,6 +62,39 @@ describe('peer benchmark targets', () => {
       ['RSS ≤ 1.2× hand-written (median of the samples)', '60 s of every operation in turn', true],
       ['RSS flat (last 10 s ≤ 10% above the first 10 s)', '60 s of every operation in turn', false],
       ['features on ÷ off: throughput within 5%', 'books', true],
+      ['at 10 ms: the lookup targets', 'nested', undefined],
+    ]);
+  });
+
+  it('at 10 ms, judges docjoin with the advised strategies against half the best peer\'s p50 and its own throughput by join, on nested operations', () => {
+    const at10: PhaseResult = {
+      ...PHASE,
+      latencyMs: 10,
+      rss: {},
+      featureRatios: {},
+      measurements: [
+        measured('docjoin', 'authors', 120, 60),
+        measured('docjoin-advised', 'authors', 130, 40),
+        measured('dataloader', 'authors', 40, 93),
+        measured('mongoose', 'authors', 50, 96),
+        measured('docjoin', 'hosts', 380, 26.6),
+        measured('docjoin-advised', 'hosts', 580, 15.5),
+        measured('naive', 'hosts', 180, 28.9),
+        // books: nothing advised, so docjoin itself stands for the advised strategies (and has no throughput row).
+        measured('docjoin', 'books', 430, 28.4),
+        measured('mongoose', 'books', 460, 25.7),
+        measured('docjoin', 'posts', 900, 12),
+        measured('dataloader', 'posts', 800, 13),
+      ],
+    };
+    const run: PeersRun = { ...RUN, settings: { ...RUN.settings, operations: ['books', 'hosts', 'posts', 'authors'] }, phases: [PHASE, at10] };
+    const lookup = checkTargets(run).filter((check) => check.target.startsWith('at 10 ms'));
+    expect(lookup.map((check) => [check.target, check.subject, check.measured, check.pass])).toEqual([
+      ['at 10 ms: p50 with the advised strategies ≤ 0.5× best GraphQL peer', 'books', '1.11× (docjoin, nothing advised 28.40 vs mongoose 25.70 ms)', false],
+      ['at 10 ms: p50 with the advised strategies ≤ 0.5× best GraphQL peer', 'hosts', '0.54× (advised 15.50 vs naive 28.90 ms)', false],
+      ['at 10 ms: throughput with the advised strategies ≥ 1.0× by join', 'hosts', '1.53× (580 vs 380 req/s)', true],
+      ['at 10 ms: p50 with the advised strategies ≤ 0.5× best GraphQL peer', 'authors', '0.43× (advised 40.00 vs dataloader 93.00 ms)', true],
+      ['at 10 ms: throughput with the advised strategies ≥ 1.0× by join', 'authors', '1.08× (130 vs 120 req/s)', true],
     ]);
   });
 
@@ -99,6 +132,7 @@ describe('peer benchmark targets', () => {
   it('says so when the target latency was not run', () => {
     expect(checkTargets({ ...RUN, phases: [{ ...PHASE, latencyMs: 0 }] })).toEqual([
       { target: 'targets are judged at 1 ms latency', subject: 'all', measured: 'that latency was not run (PEERS_LATENCIES_MS)', pass: undefined },
+      { target: 'at 10 ms: the lookup targets', subject: 'nested', measured: 'that latency was not run (PEERS_LATENCIES_MS)', pass: undefined },
     ]);
   });
 });
