@@ -1,22 +1,13 @@
 import { BSON, type Document } from 'mongodb';
 import { readsByLookup, type Db, type StorageMap } from '../gateway';
 import { medianTimeMs } from './median-time';
+import type { ProbedLookupCosts } from './recommend/lookup-advice';
 
 /** Documents the probe reads at most, and at least: fewer cannot tell a document's cost from the timer's noise. */
 const PROBE_DOCUMENTS = 200;
 const MIN_PROBE_DOCUMENTS = 50;
 /** Timed runs of each probe read (after one untimed): their median is its time. */
 const PROBE_RUNS = 5;
-
-/** What a lookup costs this server beyond the round trips it saves, as advise timed it. */
-export interface ProbedLookupCosts {
-  /** One byte more in a reply (ms): a copy costs its size, as the join's replies measured it. */
-  readonly byteMs: number;
-  /** One parent more to join, by an indexed equality (ms). */
-  readonly parentMs: number;
-  /** The collection the probe read. */
-  readonly collection: string;
-}
 
 /**
  * Times a lookup's costs with a few reads of the largest collection a lookup could read (the latency

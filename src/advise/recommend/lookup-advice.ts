@@ -3,7 +3,6 @@ import { readsByLookup, versionBefore } from '../../gateway';
 import { targetingOf, type ShardKeys } from '../../sharding/shard-targeting';
 import type { AdviceThresholds } from './advice-thresholds';
 import type { PredictedEffect } from './advice-types';
-import type { ProbedLookupCosts } from '../probe-lookup-costs';
 import { ASSUMED_COSTS, type CommandCosts } from './command-costs';
 import { RULES } from './rules-of-thumb';
 import { count, round, type WorkloadView } from './workload-view';
@@ -18,6 +17,16 @@ export interface NetworkCosts {
   readonly assumed: boolean;
   /** The server's version (buildInfo), e.g. `7.0.12`; undefined when it could not be read. */
   readonly serverVersion: string | undefined;
+}
+
+/** What a lookup costs this server beyond the round trips it saves, as advise timed it (probe-lookup-costs.ts). */
+export interface ProbedLookupCosts {
+  /** One byte more in a reply (ms): a copy costs its size, as the join's replies measured it. */
+  readonly byteMs: number;
+  /** One parent more to join, by an indexed equality (ms). */
+  readonly parentMs: number;
+  /** The collection the probe read. */
+  readonly collection: string;
 }
 
 /** Reading a join by lookup, priced: given when `rejectedBecause` is undefined. */
