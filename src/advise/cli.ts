@@ -15,6 +15,7 @@ import type { WriteSides } from './recommend/write-effect';
 import { writeSidesOf } from './write-sides';
 import { measureNetwork } from './measure-network';
 import { lookupTargets, probeLookupCosts } from './probe-lookup-costs';
+import { ASSUMED_COSTS } from './recommend/command-costs';
 import type { ShardKeys } from '../sharding/shard-targeting';
 
 type AdviseCommand = Extract<AdviseCliCommand, { kind: 'advise' }>;
@@ -99,7 +100,7 @@ async function run(command: AdviseCommand, target: AdviseTarget, io: CliIo): Pro
 
 function probeRefused(error: unknown, io: CliIo): undefined {
   const reason = (error instanceof Error ? error.message : String(error)).split('\n')[0];
-  io.err.write(`advise: could not time a lookup on the server (${reason}): lookups are priced at assumed costs\n`);
+  io.err.write(`advise: could not time a lookup on the server (${reason}): a copy is priced at the recorded reads' time per document, a parent at ${ASSUMED_COSTS.lookupParentMs} ms\n`);
   return undefined;
 }
 

@@ -6,43 +6,45 @@ import type { ProbedLookupCosts } from './recommend/lookup-advice';
 /** Documents the probe reads at most, and at least: fewer cannot tell a document's cost from the timer's noise. */
 const PROBE_DOCUMENTS = 200;
 const MIN_PROBE_DOCUMENTS = 50;
+/** The most the probe's reply may hold: well inside one batch (16 MB), so every read is one round trip. */
+const PROBE_BYTES = 4 * 1024 * 1024;
 /** Timed runs of each probe read (after one untimed): their median is its time. */
-const PROBE_RUNS = 5;
+const PROBE_RUNS = 7;
 
 /**
  * Times a lookup's costs with a few reads of the largest collection a lookup could read (the latency
- * cancels out: every read pays it once):
+ * cancels out: every read is one round trip):
  * - a byte more in a reply: `find` of up to PROBE_DOCUMENTS documents against `find` of one;
- * - a parent more to join: an `aggregate` of as many documents each looking itself up by `_id` (an
- *   indexed equality, as a lookup by key is), the joined copy dropped before the reply, against the
- *   same `aggregate` without the `$lookup`.
- * Undefined when no candidate holds MIN_PROBE_DOCUMENTS documents: advise then prices at assumed costs.
- * Throws what the server answered when it refuses a read (a sharded collection a `$lookup` cannot read, a
- * role without `find`).
+ * - a parent more to join: an `aggregate` of as many documents each looking itself up by `_id` as
+ *   docjoin's lookups are written (`localField`/`foreignField` and a pipeline), the joined copy dropped
+ *   before the reply, against the same `aggregate` without the `$lookup`.
+ * Throws, saying why, when no candidate holds MIN_PROBE_DOCUMENTS documents, when either difference is
+ * lost in the timer's noise, or when the server refuses a read (MongoDB before 5.0, a sharded
+ * collection a `$lookup` cannot read, a role without `find`): advise then prices lookups without it.
  */
-export async function probeLookupCosts(db: Db, collections: Iterable<string>): Promise<ProbedLookupCosts | undefined> {
+export async function probeLookupCosts(db: Db, collections: Iterable<string>): Promise<ProbedLookupCosts> {
   let largest: { name: string; count: number } | undefined;
   for (const name of new Set(collections)) {
     const count = await db.collection(name).estimatedDocumentCount();
     if (largest === undefined || count > largest.count) largest = { name, count };
   }
-  if (largest === undefined || largest.count < MIN_PROBE_DOCUMENTS) return undefined;
+  if (largest === undefined || largest.count < MIN_PROBE_DOCUMENTS) throw new Error(`no collection a lookup could read holds ${MIN_PROBE_DOCUMENTS} documents`);
   const collection = db.collection(largest.name);
-  const documents = Math.min(PROBE_DOCUMENTS, largest.count);
   const bytes = (read: readonly Document[]) => read.reduce((sum, document) => sum + BSON.calculateObjectSize(document), 0);
-  const oneBytes = bytes(await collection.find({}, { limit: 1 }).toArray());
-  const manyBytes = bytes(await collection.find({}, { limit: documents, batchSize: documents }).toArray());
+  const first = await collection.find({}, { limit: PROBE_DOCUMENTS, batchSize: PROBE_DOCUMENTS }).toArray();
+  const documents = Math.min(first.length, Math.max(2, Math.floor((PROBE_BYTES * first.length) / Math.max(1, bytes(first)))));
+  const oneBytes = bytes(first.slice(0, 1));
+  const manyBytes = bytes(first.slice(0, documents));
   const one = await medianTimeMs(() => collection.find({}, { limit: 1, batchSize: 1 }).toArray(), PROBE_RUNS);
   const many = await medianTimeMs(() => collection.find({}, { limit: documents, batchSize: documents }).toArray(), PROBE_RUNS);
   const head = [{ $limit: documents }];
   const plain = await medianTimeMs(() => collection.aggregate([...head, { $project: { _id: 1 } }], { batchSize: documents }).toArray(), PROBE_RUNS);
-  const selfLookup = { $lookup: { from: largest.name, localField: '_id', foreignField: '_id', as: '_docjoin_probe' } };
+  const selfLookup = { $lookup: { from: largest.name, localField: '_id', foreignField: '_id', pipeline: [{ $project: { _id: 1 } }], as: '_docjoin_probe' } };
   const joined = await medianTimeMs(() => collection.aggregate([...head, selfLookup, { $project: { _id: 1 } }], { batchSize: documents }).toArray(), PROBE_RUNS);
-  return {
-    byteMs: manyBytes > oneBytes ? Math.max(0, many - one) / (manyBytes - oneBytes) : 0,
-    parentMs: Math.max(0, joined - plain) / documents,
-    collection: largest.name,
-  };
+  if (many <= one || manyBytes <= oneBytes || joined <= plain) {
+    throw new Error(`timing ${documents} documents of ${largest.name} against one, and with a lookup each against without, showed no difference the timer could tell`);
+  }
+  return { byteMs: (many - one) / (manyBytes - oneBytes), parentMs: (joined - plain) / documents, collection: largest.name };
 }
 
 /** The collections a lookup could read: those of the joins that can be read by lookup. */

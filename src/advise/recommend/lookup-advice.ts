@@ -29,6 +29,14 @@ export interface ProbedLookupCosts {
   readonly collection: string;
 }
 
+/** What one copy of a join's target carries, by the lookups advised on the target's own fields (recommend.ts). */
+export interface CarriedByCopy {
+  /** Their documents per parent, summed. */
+  readonly documents: number;
+  /** How many they are: each runs again inside every copy. */
+  readonly lookups: number;
+}
+
 /** Reading a join by lookup, priced: given when `rejectedBecause` is undefined. */
 export interface PricedLookup {
   readonly kind: 'read-by-lookup';
@@ -61,9 +69,9 @@ export function lookupAdvice(
   {
     shardKeys,
     thresholds,
-    carriedPerCopy = 0,
+    carriedPerCopy,
     probed,
-  }: { readonly shardKeys: ShardKeys | undefined; readonly thresholds: AdviceThresholds; readonly carriedPerCopy?: number; readonly probed: ProbedLookupCosts | undefined },
+  }: { readonly shardKeys: ShardKeys | undefined; readonly thresholds: AdviceThresholds; readonly carriedPerCopy?: CarriedByCopy | undefined; readonly probed: ProbedLookupCosts | undefined },
 ): PricedLookup | undefined {
   const entry = workload.entry(field.coordinate, 'join');
   const join = field.shapes.join;
@@ -72,12 +80,14 @@ export function lookupAdvice(
   const change = `read ${field.coordinate} inside its parents' command (@read(strategy: LOOKUP)): its join's round trips go, and MongoDB joins each parent`;
   const before = workload.roundTripsPer1000Queries(field.coordinate) ?? 0;
   const copies = join.direction === 'byKey' ? Math.max(0, entry.keys - entry.dangling - entry.documents) : 0;
-  const { documentMs, parentMs, priced } = probed && entry.documents > 0 ? probedCosts(probed, entry.bytes / entry.documents) : unprobedCosts(summary, costs, network);
+  const { documentMs, parentMs, priced } = probed ? probedCosts(probed, entry.documents > 0 ? entry.bytes / entry.documents : 0) : unprobedCosts(summary, costs, network);
   const savedMs = entry.roundTrips * network.latencyMs;
-  // Each copy also carries what the lookups advised on the target's own fields bring (recommend.ts).
-  const carried = copies * carriedPerCopy;
+  // Each copy also carries what the lookups advised on the target's own fields bring, and runs them (recommend.ts).
+  const carried = copies * (carriedPerCopy?.documents ?? 0);
+  const carriedParents = copies * (carriedPerCopy?.lookups ?? 0);
+  const carriedMs = carried * documentMs + carriedParents * parentMs;
   const joinedMs = entry.resolves * parentMs;
-  const addedMs = joinedMs + (copies + carried) * documentMs;
+  const addedMs = joinedMs + copies * documentMs + carriedMs;
   const operations = workload.queries + workload.mutations;
   const per1000 = (value: number) => (operations === 0 ? 0 : (value / operations) * 1000);
   // The workload's MongoDB time at this latency: its commands were timed (or assumed) at another one.
@@ -99,7 +109,12 @@ export function lookupAdvice(
     join.direction === 'byKey'
       ? `the join read ${count(entry.documents)} document(s) for ${count(entry.keys - entry.dangling)} key(s): a lookup sends ${count(copies)} more (a document several parents share, once per parent), at ${milliseconds(documentMs)} ms each: ${count(round(copies * documentMs))} ms`
       : `a reverse join's children each belong to one parent: a lookup sends the ${count(entry.documents)} document(s) the join read, no more`,
-    ...(carried > 0 ? [`each copy carries the ${round(carriedPerCopy)} document(s) the lookups advised on ${join.targetType} bring: ${count(round(carried))} more, ${count(round(carried * documentMs))} ms`] : []),
+    ...(carriedParents > 0
+      ? [
+          `each copy runs the ${count(carriedPerCopy!.lookups)} lookup(s) advised on ${join.targetType} again, and carries the ${round(carriedPerCopy!.documents)} document(s) they bring: ` +
+            `${count(carriedParents)} more parent(s) joined and ${count(round(carried))} more document(s), ${count(round(carriedMs))} ms`,
+        ]
+      : []),
   ];
   const refused = versionRefusal(network.serverVersion) ?? shardingRefusal(field, shardKeys, network.serverVersion);
   if (refused) return { kind: 'read-by-lookup', change, rule: RULES.readByLookup, effect, evidence, rejectedBecause: refused };

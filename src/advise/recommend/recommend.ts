@@ -5,7 +5,7 @@ import type { AdviceReport, AntiPattern, FieldAdvice } from './advice-types';
 import { arrayAdvice, isUnboundedArray } from './array-advice';
 import { describeStorage } from './describe-storage';
 import { joinAdvice } from './join-advice';
-import { lookupAdvice, type NetworkCosts, type ProbedLookupCosts } from './lookup-advice';
+import { lookupAdvice, type CarriedByCopy, type NetworkCosts, type ProbedLookupCosts } from './lookup-advice';
 import { commandCosts, type CommandCosts } from './command-costs';
 import { counterAdvice } from './counter-advice';
 import { describePersonalFields } from './personal-data';
@@ -50,43 +50,45 @@ export function recommend(input: AdviceInput): AdviceReport {
   const workload = new WorkloadView(input.workload);
   const costs = commandCosts(input.workload, { assumed: input.assumedCosts });
   const relations = [...input.storageMap.relations.values()].sort((a, b) => a.coordinate.localeCompare(b.coordinate));
-  let carried = new Map<string, number>();
-  let fields = relations.map((field) => adviseField(field, input, workload, costs, thresholds, 0));
+  let carried = new Map<string, CarriedByCopy>();
+  let fields = relations.map((field) => adviseField(field, input, workload, costs, thresholds, undefined));
   // A copy a lookup makes carries the lookups of its own fields advised with it: priced again with
   // them, until the advised set stops changing (a field it no longer pays for leaves the set).
   for (let pass = 0; pass < relations.length; pass++) {
     const next = carriedByCopies(relations, fields, workload);
     if (sameCarried(next, carried)) break;
     carried = next;
-    fields = relations.map((field) => adviseField(field, input, workload, costs, thresholds, carried.get(field.coordinate) ?? 0));
+    fields = relations.map((field) => adviseField(field, input, workload, costs, thresholds, carried.get(field.coordinate)));
   }
   return { workload: { queries: workload.queries, mutations: workload.mutations }, fields: fields.map((advice, index) => withPersonalData(advice, relations[index]!, input)) };
 }
 
 /**
- * Per by-key join, the documents each of its targets carries by the lookups advised on the target's
- * own fields (their documents per parent read, as the workload recorded them).
+ * Per by-key join, what each of its targets carries by the lookups advised on the target's own fields:
+ * their documents per parent read, as the workload recorded them, and the lookups themselves.
  */
-function carriedByCopies(relations: readonly RelationField[], advice: readonly FieldAdvice[], workload: WorkloadView): Map<string, number> {
-  const perParent = new Map<string, number>();
+function carriedByCopies(relations: readonly RelationField[], advice: readonly FieldAdvice[], workload: WorkloadView): Map<string, CarriedByCopy> {
+  const perParent = new Map<string, CarriedByCopy>();
   relations.forEach((field, index) => {
     if (advice[index]!.kind !== 'read-by-lookup') return;
     const entry = workload.entry(field.coordinate, 'join');
-    if (entry && entry.resolves > 0) perParent.set(field.typeName, (perParent.get(field.typeName) ?? 0) + entry.documents / entry.resolves);
+    if (!entry || entry.resolves === 0) return;
+    const sum = perParent.get(field.typeName) ?? { documents: 0, lookups: 0 };
+    perParent.set(field.typeName, { documents: sum.documents + entry.documents / entry.resolves, lookups: sum.lookups + 1 });
   });
-  const carried = new Map<string, number>();
+  const carried = new Map<string, CarriedByCopy>();
   for (const field of relations) {
-    const documents = field.shapes.join?.direction === 'byKey' ? perParent.get(field.targetType) : undefined;
-    if (documents !== undefined) carried.set(field.coordinate, documents);
+    const perCopy = field.shapes.join?.direction === 'byKey' ? perParent.get(field.targetType) : undefined;
+    if (perCopy !== undefined) carried.set(field.coordinate, perCopy);
   }
   return carried;
 }
 
-function sameCarried(a: ReadonlyMap<string, number>, b: ReadonlyMap<string, number>): boolean {
-  return a.size === b.size && [...a].every(([coordinate, documents]) => b.get(coordinate) === documents);
+function sameCarried(a: ReadonlyMap<string, CarriedByCopy>, b: ReadonlyMap<string, CarriedByCopy>): boolean {
+  return a.size === b.size && [...a].every(([coordinate, perCopy]) => b.get(coordinate)?.documents === perCopy.documents && b.get(coordinate)?.lookups === perCopy.lookups);
 }
 
-function adviseField(field: RelationField, input: AdviceInput, workload: WorkloadView, costs: CommandCosts, thresholds: AdviceThresholds, carriedPerCopy: number): FieldAdvice {
+function adviseField(field: RelationField, input: AdviceInput, workload: WorkloadView, costs: CommandCosts, thresholds: AdviceThresholds, carriedPerCopy: CarriedByCopy | undefined): FieldAdvice {
   const relation = input.statistics?.relations[field.coordinate];
   const collectionName = input.storageMap.types.get(field.typeName)?.collection;
   const collection = collectionName === undefined ? undefined : input.statistics?.collections[collectionName];

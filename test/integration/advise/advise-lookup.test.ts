@@ -59,7 +59,7 @@ it('not Book.publisher: each book would get its own copy of its publisher, and e
   expect(publisher.rejected).toMatchObject({ kind: 'read-by-lookup', because: expect.stringMatching(/^on the recorded workload it costs [\d,.]+ ms of MongoDB commands/) });
   expect(publisher.rejected!.evidence[1]).toMatch(/^MongoDB joins each of the [\d,]+ parent\(s\) the join resolved, at 0\.02 ms each \(assumed\): [\d,.]+ ms$/);
   expect(publisher.rejected!.evidence[2]).toMatch(/^the join read [\d,]+ document\(s\) for [\d,]+ key\(s\): a lookup sends [\d,]+ more \(a document several parents share, once per parent\), at 0\.04 ms each: [\d,.]+ ms$/);
-  expect(publisher.rejected!.evidence[3]).toMatch(/^each copy carries the 3 document\(s\) the lookups advised on Publisher bring: [\d,]+ more, [\d,.]+ ms$/);
+  expect(publisher.rejected!.evidence[3]).toMatch(/^each copy runs the 1 lookup\(s\) advised on Publisher again, and carries the 3 document\(s\) they bring: [\d,]+ more parent\(s\) joined and [\d,]+ more document\(s\), [\d,.]+ ms$/);
 });
 
 it('beside the database (0 ms) no lookup is considered', () => {
@@ -74,5 +74,8 @@ it('at measured costs, advise prices a parent and a copy at what it timed on the
   const books = adviceOf('measured', 'Author.books');
   const evidence = (books.kind === 'read-by-lookup' ? books.evidence : books.rejected!.evidence)[1]!;
   // The probe reads the largest collection any of the schema's joins could look into (the demo's log messages); each copy is priced by the bytes the join's replies took per book.
-  expect(evidence).toMatch(/^MongoDB joins each of the [\d,]+ parent\(s\) the join resolved, at [\d.]+ ms each \(as advise timed reads of logMessages; a copy's [\d,]+ bytes as the join's replies took\): [\d,.]+ ms$/);
+  // Unless the timer could not tell the probe's reads apart on a busy machine: then advise says so and prices from the recorded reads.
+  expect(evidence).toMatch(
+    /^MongoDB joins each of the [\d,]+ parent\(s\) the join resolved, at [\d.]+ ms each \((as advise timed reads of logMessages; a copy's [\d,]+ bytes as the join's replies took|a copy at the recorded reads' time per document, a parent assumed)\): [\d,.]+ ms$/,
+  );
 });

@@ -197,8 +197,11 @@ describe('runPipeline', () => {
           as: 'books',
         },
       },
-      // Changes each parent's joined documents: a copy shared between parents would carry another's tag.
-      { $addFields: { books: { $map: { input: '$books', in: { $mergeObjects: ['$$this', { parent: '$_id' }] } } } } },
+      // Changes each parent's joined documents in place: a document shared between parents would carry another's tag.
+      { $unwind: '$books' },
+      { $set: { 'books.parent': '$_id' } },
+      { $group: { _id: '$_id', refs: { $first: '$refs' }, books: { $push: '$books' } } },
+      { $sort: { _id: 1 } },
     ];
     const out = runPipeline(parents, pipeline, context);
     const newestOf1 = [{ _id: 14, title: 't4', publisher: ['P1'] }, { _id: 12, title: 't2', publisher: ['P1'] }];
