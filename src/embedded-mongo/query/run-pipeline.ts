@@ -391,8 +391,9 @@ function* joinedTogether(
   const branch = split.page && options.collectionResolver ? UNION_BRANCHES.get(options.collectionResolver) : undefined;
   const joinedByValues = new Map<string, readonly Document[]>();
   const keys = join.valuesOf.map(valuesKey);
-  const parentsOf = new Map<string, number>();
-  for (const key of keys) parentsOf.set(key, (parentsOf.get(key) ?? 0) + 1);
+  // Parents still to come per set of values: the last one takes the run's documents, the others copies.
+  const parentsLeft = new Map<string, number>();
+  for (const key of keys) parentsLeft.set(key, (parentsLeft.get(key) ?? 0) + 1);
   // A chunk of parents at a time, as the next stage pulls them: a `$limit` after the lookup joins little more than it keeps.
   for (let start = 0; start < parents.length; start += LOOKUP_CHUNK) {
     const chunk = parents.slice(start, start + LOOKUP_CHUNK);
@@ -414,8 +415,11 @@ function* joinedTogether(
     for (const [offset, doc] of chunk.entries()) {
       const key = keys[start + offset]!;
       const joined = joinedByValues.get(key)!;
-      // A set of values only one parent joins by gives it the run's documents; a shared one, copies to each (a later stage may change them).
-      yield setField(doc, as, parentsOf.get(key) === 1 ? [...joined] : joined.map((joinedDoc) => cloneDocument(joinedDoc)));
+      const left = parentsLeft.get(key)! - 1;
+      parentsLeft.set(key, left);
+      if (left === 0) joinedByValues.delete(key);
+      // A later stage may change a parent's documents: no two parents hold the same ones.
+      yield setField(doc, as, left === 0 ? [...joined] : joined.map((joinedDoc) => cloneDocument(joinedDoc)));
     }
   }
 }
