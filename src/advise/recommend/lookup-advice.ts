@@ -67,11 +67,19 @@ export function lookupAdvice(
   costs: CommandCosts,
   network: NetworkCosts | undefined,
   {
+    onlyInElements = false,
     shardKeys,
     thresholds,
     carriedPerCopy,
     probed,
-  }: { readonly shardKeys: ShardKeys | undefined; readonly thresholds: AdviceThresholds; readonly carriedPerCopy?: CarriedByCopy | undefined; readonly probed: ProbedLookupCosts | undefined },
+  }: {
+    /** The field's type has no collection: its objects are only ever elements of an embedded array (or object). */
+    readonly onlyInElements?: boolean;
+    readonly shardKeys: ShardKeys | undefined;
+    readonly thresholds: AdviceThresholds;
+    readonly carriedPerCopy?: CarriedByCopy | undefined;
+    readonly probed: ProbedLookupCosts | undefined;
+  },
 ): PricedLookup | undefined {
   const entry = workload.entry(field.coordinate, 'join');
   const join = field.shapes.join;
@@ -116,7 +124,7 @@ export function lookupAdvice(
         ]
       : []),
   ];
-  const refused = versionRefusal(network.serverVersion) ?? shardingRefusal(field, shardKeys, network.serverVersion);
+  const refused = elementsRefusal(field, onlyInElements) ?? versionRefusal(network.serverVersion) ?? shardingRefusal(field, shardKeys, network.serverVersion);
   if (refused) return { kind: 'read-by-lookup', change, rule: RULES.readByLookup, effect, evidence, rejectedBecause: refused };
   const saved = savedMs - addedMs;
   const share = totalMs === 0 ? 0 : saved / totalMs;
@@ -154,6 +162,12 @@ function unprobedCosts(summary: WorkloadSummary | undefined, costs: CommandCosts
 /** Milliseconds to a tenth of a microsecond. */
 function milliseconds(value: number): number {
   return Math.round(value * 10_000) / 10_000;
+}
+
+/** A reverse join in an embedded type's elements is joined under lookup too (plan-projection.ts elementLookups). */
+function elementsRefusal(field: RelationField, onlyInElements: boolean): string | undefined {
+  if (!onlyInElements || field.shapes.join!.direction === 'byKey') return undefined;
+  return `${field.typeName} is only ever an element of an embedded array, where a reverse join stays joined under lookup (its per-parent limit would span every element)`;
 }
 
 /** docjoin's lookups pair `localField`/`foreignField` with a pipeline, which MongoDB reads from 5.0 on. */

@@ -121,6 +121,7 @@ function adviseField(field: RelationField, input: AdviceInput, workload: Workloa
   }
   // A join the snapshot changes did not take can still save its round trips by lookup.
   const lookup = lookupAdvice(field, workload, input.workload, costs, input.network, {
+    onlyInElements: collectionName === undefined,
     shardKeys: input.shardKeys,
     thresholds,
     carriedPerCopy,

@@ -434,11 +434,11 @@ class EstimatePass {
     const storage = this.input.storageMap.types.get(step.parentType.name)?.fields.get(step.fieldName);
     if (!isCompositeType(getNamedType(definition.type))) return storage?.kind === 'stored' ? this.#counter(scope, step, storage.coordinate) : [];
     const isList = isListType(getNullableType(definition.type));
-    const free = (read: string, perParent: number): StepRead => ({
+    const free = (read: string, perParent: number, below: Pick<Scope, 'parents' | 'elements'> = {}): StepRead => ({
       kind: 'free',
       step,
       figures: { read, batch: undefined, sharesWith: undefined, roundTrips: 0, documents: 0 } satisfies FreeFigures,
-      children: { selections: step.children, objects: mul(scope.objects, perParent) },
+      children: { selections: step.children, objects: mul(scope.objects, perParent), ...below },
     });
     if (storage?.kind !== 'relation') return [free('in its parent: no command', isList ? this.#listSize : 1)];
     let args: PageArgs & Readonly<Record<string, unknown>>;
@@ -465,7 +465,7 @@ class EstimatePass {
         } catch {
           return [];
         }
-        const embedded = free(`read from its parent's ${storage.shapes.embedded!.path}, no command`, isList ? (slice ?? this.#listLength(storage)) : 1);
+        const embedded = free(`read from its parent's ${storage.shapes.embedded!.path}, no command`, isList ? (slice ?? this.#listLength(storage)) : 1, this.#elementsBelow(scope, storage));
         // While an embedded copy is backfilled, parents without it read their children by the join.
         return storage.shapes.join && this.input.copyBackfilling?.(storage.coordinate) ? [embedded, ...join(storage.shapes.join)] : [embedded];
       }
@@ -485,6 +485,7 @@ class EstimatePass {
         // resolver's may or may not (it reads through context.documents or not): counted both ways.
         const lookedUp = scope.parents === undefined ? undefined : this.#lookup(scope, step, storage, storage.shapes.join!, args);
         if (lookedUp === undefined) return join(storage.shapes.join!);
+        if (scope.elements && storage.shapes.join!.direction !== 'byKey') return join(storage.shapes.join!);
         return scope.parents === 'read' ? [lookedUp] : [lookedUp, ...join(storage.shapes.join!)];
       }
       default: {
@@ -519,16 +520,36 @@ class EstimatePass {
    * lookupEntries), as the document loader tells its reads apart; one the resolver would refuse
    * (its arguments, a type the role may not read) is counted too, which only sends a read apart.
    */
-  #lookupsBelow(typeName: string, childSelections: readonly (readonly SelectionStep[])[], strategyFor: StrategyChoice): string {
+  #lookupsBelow(typeName: string, childSelections: readonly (readonly SelectionStep[])[], strategyFor: StrategyChoice, inElementsAt?: string): string {
     const names = new Set<string>();
     for (const selections of childSelections) {
       for (const selection of selections) {
         for (const step of selection.fields) {
           const storage = this.input.storageMap.types.get(typeName)?.fields.get(step.fieldName);
-          if (storage?.kind !== 'relation' || !step.definition || !readsByLookup(storage) || strategyFor(storage) !== 'lookup') continue;
+          if (storage?.kind !== 'relation' || !step.definition) continue;
+          let args;
           try {
-            const planned = planLookup(storage, storage.shapes.join!, this.#argsOf(step, step.definition) as PageArgs & Readonly<Record<string, unknown>>);
-            if (planned) names.add(planned.as);
+            args = this.#argsOf(step, step.definition) as PageArgs & Readonly<Record<string, unknown>>;
+          } catch {
+            continue; // arguments the resolver refuses: nothing is looked up
+          }
+          if (inElementsAt === undefined && this.#looksUpInElements(storage)) {
+            let strategy;
+            try {
+              strategy = strategyForRequest(storage, strategyFor(storage), requestedList(storage, args));
+            } catch {
+              strategy = strategyFor(storage); // the projection reads the array as if it asked for nothing
+            }
+            if (strategy === 'embedded') {
+              const path = storage.shapes.embedded!.path;
+              for (const name of this.#lookupsBelow(storage.targetType, [step.children], strategyFor, path).split(',')) if (name !== '') names.add(name);
+            }
+          }
+          if (!readsByLookup(storage) || strategyFor(storage) !== 'lookup') continue;
+          if (inElementsAt !== undefined && storage.shapes.join!.direction !== 'byKey') continue;
+          try {
+            const planned = planLookup(storage, storage.shapes.join!, args);
+            if (planned) names.add(inElementsAt === undefined ? planned.as : `${inElementsAt}.${planned.as}`);
           } catch {
             // arguments the resolver refuses: nothing is looked up
           }
@@ -536,6 +557,17 @@ class EstimatePass {
       }
     }
     return [...names].sort().join(',');
+  }
+
+  /** How the elements of an embedded field were read: with their parents, when they carry their lookups; else as copies. */
+  #elementsBelow(scope: Scope, field: RelationField): Pick<Scope, 'parents' | 'elements'> {
+    return !scope.elements && scope.parents !== undefined && this.#looksUpInElements(field) ? { parents: scope.parents, elements: true } : {};
+  }
+
+  /** Whether the elements of an embedded field carry the lookups of their joins by key (plan-projection.ts elementLookups). */
+  #looksUpInElements(field: RelationField): boolean {
+    const embedded = field.shapes.embedded;
+    return embedded !== undefined && !embedded.path.includes('.') && this.input.storageMap.types.has(field.targetType);
   }
 
   /** A relation field read by a strategy (not a connection: it has only its join). */

@@ -21,9 +21,14 @@ export interface Scope {
    * How the objects were read, which decides whether their `lookup` fields came with them:
    * `read`, by docjoin with the projection of `selections` (its `$lookup`s included); `resolver`, by a
    * hand-written resolver (with them when it reads through context.documents); undefined, not read as
-   * documents of their own (copies, embedded elements, values), so their lookup fields are joined.
+   * documents of their own (copies, values), so their lookup fields are joined.
    */
   readonly parents?: 'read' | 'resolver';
+  /**
+   * The objects are the elements of an embedded array (or object) in documents read as `parents` says:
+   * they carry the lookups of their joins by key (plan-projection.ts elementLookups) and join the rest.
+   */
+  readonly elements?: boolean;
 }
 
 /** One field whose values come from a query (a join, or a snapshot that misses). */
@@ -109,7 +114,7 @@ export function childScopes(reads: readonly StepRead[]): Scope[] {
 }
 
 export function sameScopes(a: readonly Scope[], b: readonly Scope[]): boolean {
-  return a.length === b.length && a.every((scope, index) => scope.selections === b[index]!.selections && scope.objects === b[index]!.objects && scope.parents === b[index]!.parents);
+  return a.length === b.length && a.every((scope, index) => scope.selections === b[index]!.selections && scope.objects === b[index]!.objects && scope.parents === b[index]!.parents && scope.elements === b[index]!.elements);
 }
 
 /** Saturating sum; a saturated term (past counting) saturates it, whatever the sign of the other. */

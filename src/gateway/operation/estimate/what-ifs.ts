@@ -1,4 +1,4 @@
-import type { FieldStep } from '../plan/selection-tree';
+import type { FieldStep, SelectionStep } from '../plan/selection-tree';
 import { declaredStrategies, readsByLookup, type ReadStrategy, type RelationField } from '../../startup/storage-map/storage-map-types';
 import { add, batchRoundTrips, childScopes, difference, sameScopes, type Scope, type StepRead, type StrategyChoice } from './scope-reads';
 
@@ -95,17 +95,22 @@ export class WhatIfTally {
     for (const reads of readsByStep.values()) {
       for (const read of reads) {
         if (read.kind !== 'batched' || !read.batch.byKey) continue;
-        for (const selections of read.member.childSelections) {
-          for (const selection of selections) {
-            for (const child of selection.fields) {
-              const field = this.reader.relationOf(child);
-              if (field && readsByLookup(field) && declaredStrategies(field).length > 1) fields.set(field.coordinate, field);
-            }
-          }
-        }
+        for (const selections of read.member.childSelections) this.#addLookupFields(selections, fields, true);
       }
     }
     return fields;
+  }
+
+  /** The fields of `selections` that can be read by lookup, and (`throughEmbedded`) those of their embedded fields' elements. */
+  #addLookupFields(selections: readonly SelectionStep[], fields: Map<string, RelationField>, throughEmbedded: boolean): void {
+    for (const selection of selections) {
+      for (const child of selection.fields) {
+        const field = this.reader.relationOf(child);
+        if (!field) continue;
+        if (readsByLookup(field) && declaredStrategies(field).length > 1) fields.set(field.coordinate, field);
+        if (throughEmbedded && field.shapes.embedded) this.#addLookupFields(child.children, fields, false);
+      }
+    }
   }
 
   /** What switching to or from lookup a field below this scope's joins by key does to this scope's batches. */

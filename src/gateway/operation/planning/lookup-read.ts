@@ -24,7 +24,7 @@ export interface PlannedLookup {
  * Throws BAD_USER_INPUT as planReverseJoinPage does.
  */
 export function planLookup(field: RelationField, shape: JoinShape, args: PageArgs & Readonly<Record<string, unknown>>): PlannedLookup | undefined {
-  const keys = { from: shape.collection, localField: shape.localField, foreignField: shape.foreignField };
+  const keys = { from: shape.collection, direction: shape.direction, localField: shape.localField, foreignField: shape.foreignField };
   // A parent without the key matches the targets without it too ($lookup's null semantics): they must not be sent.
   const keyed: StoredDocument[] = shape.foreignField === '_id' ? [] : [{ $match: { [shape.foreignField]: { $ne: null } } }];
   if (shape.direction === 'byKey') return named(field, { ...keys, page: keyed });

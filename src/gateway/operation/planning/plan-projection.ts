@@ -4,7 +4,7 @@ import { selectedFieldNamesOf, stepsByFieldName, type FieldStep, type SelectionS
 import type { ReadStrategy, RelationField, SnapshotShape, StorageMap } from '../../startup/storage-map/storage-map-types';
 import type { SelectionSource } from '../plan/selection-source';
 import { MAX_FIRST } from './page-limits';
-import { projectionOf, type Projection, type ProjectionEntry } from './projection';
+import { projectionOf, type LookupRead, type Projection, type ProjectionEntry } from './projection';
 import { asksForList, requestedList } from './requested-list';
 import { planLookup, type PlannedLookup } from './lookup-read';
 
@@ -77,16 +77,33 @@ export function planProjection(context: PlanningContext, typeName: string, selec
  * What an embedded field reads of its parent: the first `n` elements (`first`), else only the selected
  * fields of each element (MongoDB projects inside arrays), else the whole array: filters and orders read
  * all of it (`first` then cuts it in the resolver), an interface or union element has no storage of its
- * own, and a `$slice` of an array inside the elements is not pushed down.
+ * own, and a `$slice` of an array inside the elements is not pushed down. The elements' joins read by
+ * lookup are looked up for each element (elementLookups), whichever way the array is read, when it is
+ * stored at a top-level field.
  */
 function embeddedEntries(context: PlanningContext, field: RelationField, steps: readonly FieldStep[], asks: boolean): Array<readonly [string, ProjectionEntry]> {
   const { path } = field.shapes.embedded!;
+  const inner = context.storageMap.types.has(field.targetType) ? [...planProjection(context, field.targetType, steps.flatMap((step) => step.children))] : [];
+  // Through a dotted path, `$set` would write one value into every element of an array on the way.
+  const lookups = path.includes('.') ? [] : elementLookups(inner).map(([name, entry]) => [`${path}.${name}`, entry] as const);
   const slice = asks ? undefined : embeddedSlice(context, field, steps);
-  if (slice !== undefined) return [[path, { slice }]];
-  if (asks || !context.storageMap.types.has(field.targetType)) return [[path, 1]];
-  const inner = [...planProjection(context, field.targetType, steps.flatMap((step) => step.children))];
-  if (inner.some(([, entry]) => entry !== 1)) return [[path, 1]];
+  if (slice !== undefined) return [[path, { slice }], ...lookups];
+  if (asks || inner.length === 0 || inner.some(([name, entry]) => entry !== 1 && !lookups.some(([looked]) => looked === `${path}.${name}`))) return [[path, 1], ...lookups];
   return inner.map(([innerPath, entry]) => [`${path}.${innerPath}`, entry] as const);
+}
+
+/**
+ * The lookups of an embedded type's projection that can be read for each of its elements: a join by
+ * key (its documents are matched to each element's keys). A reverse join's per-parent limit would apply
+ * to all the elements together, and a lookup of an element's own embedded array is one level too deep:
+ * those are joined.
+ */
+export function elementLookups(inner: Iterable<readonly [string, ProjectionEntry]>): Array<readonly [string, { readonly lookup: LookupRead }]> {
+  const lookups: Array<readonly [string, { readonly lookup: LookupRead }]> = [];
+  for (const [name, entry] of inner) {
+    if (typeof entry === 'object' && 'lookup' in entry && !name.includes('.') && entry.lookup.direction === 'byKey') lookups.push([name, entry]);
+  }
+  return lookups;
 }
 
 /**

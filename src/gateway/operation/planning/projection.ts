@@ -4,8 +4,9 @@ import { InvariantError } from '../../errors/internal-errors';
 /**
  * A projection: the stored paths a selection needs, each whole (`1`) or as the first `n` elements of an
  * array (`{ slice: n }`, from an embedded field's `first`); and the relations read by `lookup`, each
- * under the name its `$lookup` stage puts the joined documents at (`{ lookup }`). Values are immutable;
- * every operation returns a new one.
+ * under the name its `$lookup` stage puts the joined documents at (`{ lookup }`). A lookup's name with a
+ * dot, `path.name`, reads for each element of the embedded array (or object) at `path`, which holds its
+ * own documents under `name` (an element lookup). Values are immutable; every operation returns a new one.
  */
 export type ProjectionEntry = 1 | { readonly slice: number } | { readonly lookup: LookupRead };
 export type Projection = ReadonlyMap<string, ProjectionEntry>;
@@ -13,6 +14,8 @@ export type Projection = ReadonlyMap<string, ProjectionEntry>;
 /** One `$lookup`: the documents of `from` whose `foreignField` equals the parent's `localField`. */
 export interface LookupRead {
   readonly from: string;
+  /** byKey: the parent holds the keys (its documents are matched to each element's); byReference: the documents hold the parent's. */
+  readonly direction: 'byKey' | 'byReference';
   readonly localField: string;
   readonly foreignField: string;
   /** The stages after the key match: the page's filter, order and per-parent limit. */
@@ -52,19 +55,33 @@ function mergeLookups(lookup: LookupRead, other: ProjectionEntry): ProjectionEnt
   return { lookup: { ...lookup, projection: mergeProjections([lookup.projection, other.lookup.projection]) } };
 }
 
-/** MongoDB rejects `a` together with `a.b` (path collision): the wider path wins, whole. */
+/**
+ * MongoDB rejects `a` together with `a.b` (path collision): the wider path wins, whole. An element
+ * lookup stays under it: it writes into the elements the wider path keeps (toProjectStage).
+ */
 function normalize(entries: Map<string, ProjectionEntry>): Projection {
   const paths = [...entries.keys()].sort();
   const result = new Map<string, ProjectionEntry>();
   for (const path of paths) {
-    const covering = [...result.keys()].find((kept) => path.startsWith(`${kept}.`));
-    if (covering !== undefined) {
+    const entry = entries.get(path)!;
+    const covering = [...result.keys()].find((kept) => path.startsWith(`${kept}.`) && !isLookup(result.get(kept)!));
+    if (covering !== undefined && !isLookup(entry)) {
       if (result.get(covering) !== 1) result.set(covering, 1);
       continue;
     }
-    result.set(path, entries.get(path)!);
+    result.set(path, entry);
   }
   return result;
+}
+
+function isLookup(entry: ProjectionEntry): entry is { readonly lookup: LookupRead } {
+  return typeof entry === 'object' && 'lookup' in entry;
+}
+
+/** Where an element lookup (`path.name`) writes: the embedded path and the name in each element; undefined for a lookup of the document itself. */
+export function elementLookupTarget(name: string): { readonly path: string; readonly as: string } | undefined {
+  const dot = name.lastIndexOf('.');
+  return dot === -1 ? undefined : { path: name.slice(0, dot), as: name.slice(dot + 1) };
 }
 
 /** Whether a document fetched with `fetched` has every path `needed` asks for (and every lookup, with what it needs). */
@@ -110,6 +127,8 @@ export function toFindProjection(projection: Projection): Record<string, 1 | { $
 export function toProjectStage(projection: Projection): Record<string, 1 | StoredDocument> {
   const result: Record<string, 1 | StoredDocument> = {};
   for (const [path, entry] of projection) {
+    // An element lookup under a path kept whole (or sliced) is kept with it.
+    if (isLookup(entry) && [...projection.keys()].some((kept) => path.startsWith(`${kept}.`) && !isLookup(projection.get(kept)!))) continue;
     result[path] = entry === 1 || 'lookup' in entry ? 1 : { $cond: [{ $isArray: `$${path}` }, { $slice: [`$${path}`, entry.slice] }, `$${path}`] };
   }
   return result;
@@ -117,15 +136,51 @@ export function toProjectStage(projection: Projection): Record<string, 1 | Store
 
 /**
  * The stages that end a read with `projection`: a `$lookup` per lookup entry, each with its page and
- * its documents' own stages in its pipeline (so nested to any depth), then the `$project`.
+ * its documents' own stages in its pipeline (so nested to any depth), then the `$project`. An element
+ * lookup looks up the keys of every element at once, then hands each element the documents of its own
+ * keys (elementLookupStage); the `$project` leaves out the documents' shared list.
  */
 export function projectStages(projection: Projection): StoredDocument[] {
   const stages: StoredDocument[] = [];
-  for (const [as, entry] of projection) {
-    if (typeof entry !== 'object' || !('lookup' in entry)) continue;
+  for (const [name, entry] of projection) {
+    if (!isLookup(entry)) continue;
     const { from, localField, foreignField, page, projection: joined } = entry.lookup;
-    stages.push({ $lookup: { from, localField, foreignField, as, pipeline: [...page, ...projectStages(joined)] } });
+    const pipeline = [...page, ...projectStages(joined)];
+    const element = elementLookupTarget(name);
+    if (!element) {
+      stages.push({ $lookup: { from, localField, foreignField, as: name, pipeline } });
+      continue;
+    }
+    const shared = `_docjoin_in_${element.path.replaceAll('.', '_')}_${element.as}`;
+    stages.push({ $lookup: { from, localField: `${element.path}.${localField}`, foreignField, as: shared, pipeline } }, elementLookupStage(element.path, element.as, shared, entry.lookup));
   }
   stages.push({ $project: toProjectStage(projection) });
   return stages;
+}
+
+/**
+ * `$set` of the embedded value at `path`: each element (an object; the value itself when it is one)
+ * gets, under `as`, the documents of `shared` whose `foreignField` is its key or one of its keys. Other
+ * elements and values stay as they are, and a missing value stays missing.
+ */
+function elementLookupStage(path: string, as: string, shared: string, { localField, foreignField }: LookupRead): StoredDocument {
+  const withOwnDocuments = (element: string) => {
+    const keys = `${element}.${localField}`;
+    const own = { $filter: { input: `$${shared}`, as: 'joined', cond: { $in: [`$$joined.${foreignField}`, { $cond: [{ $isArray: keys }, keys, [keys]] }] } } };
+    return { $cond: [{ $eq: [{ $type: element }, 'object'] }, { $mergeObjects: [element, { [as]: own }] }, element] };
+  };
+  const value = `$${path}`;
+  return {
+    $set: {
+      [path]: {
+        $switch: {
+          branches: [
+            { case: { $isArray: value }, then: { $map: { input: value, as: 'element', in: withOwnDocuments('$$element') } } },
+            { case: { $eq: [{ $type: value }, 'missing'] }, then: '$$REMOVE' },
+          ],
+          default: withOwnDocuments(value),
+        },
+      },
+    },
+  };
 }

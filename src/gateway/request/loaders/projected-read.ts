@@ -1,5 +1,5 @@
 import type { StoredDocument } from '../../documents/stored-document';
-import { hasLookups, projectStages, toFindProjection, type Projection } from '../../operation/planning/projection';
+import { elementLookupTarget, hasLookups, projectStages, toFindProjection, type Projection } from '../../operation/planning/projection';
 import type { CommandScope, MongoFunnel, RequestScope } from '../mongo/mongo-funnel';
 
 export interface ProjectedReadOptions {
@@ -32,13 +32,23 @@ export function countLookedUp(scope: RequestScope, documents: readonly StoredDoc
 
 function lookedUp(documents: readonly StoredDocument[], projection: Projection): number {
   let count = 0;
-  for (const [as, entry] of projection) {
+  for (const [name, entry] of projection) {
     if (typeof entry !== 'object' || !('lookup' in entry)) continue;
-    for (const document of documents) {
-      const joined = document[as];
+    const element = elementLookupTarget(name);
+    const holders = element ? documents.flatMap((document) => elementsAt(document, element.path)) : documents;
+    const as = element ? element.as : name;
+    for (const holder of holders) {
+      const joined = holder[as];
       if (!Array.isArray(joined)) continue;
       count += joined.length + lookedUp(joined as StoredDocument[], entry.lookup.projection);
     }
   }
   return count;
+}
+
+/** The embedded objects at the top-level field `path`: the elements of an array, or the object itself. */
+function elementsAt(document: StoredDocument, path: string): StoredDocument[] {
+  const value = document[path];
+  const values = Array.isArray(value) ? value : [value];
+  return values.filter((element): element is StoredDocument => element !== null && typeof element === 'object' && !Array.isArray(element));
 }

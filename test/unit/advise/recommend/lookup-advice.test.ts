@@ -139,4 +139,24 @@ describe('reading a join by lookup, priced on the round trips it saves and the c
     expect(broadcast.rejected?.because).toBe("books is sharded by another key than authorId (mongodb.shardKeys): each parent's $lookup would ask every shard");
     expect(adviceOf('Author.books', { storageMap, workload: workload(), network: network(10), shardKeys: { books: { authorId: 'hashed' } } }).kind).toBe('read-by-lookup');
   });
+
+  it('refuses a reverse join in the elements of an embedded type (joined under lookup), and prices a join by key there', () => {
+    const { storageMap: embedded } = buildWriteModelFromSdl(
+      withDirectiveTypeDefs(/* GraphQL */ `
+        type Query { shelves: [Shelf!]! @list }
+        type Shelf @collection(name: "shelves") { id: ID! slots: [Slot!]! @embedded }
+        type Slot { label: String! book: Book @join(localField: "bookId") reviews: [Review!]! @join(localField: "bookId", foreignField: "bookId", sort: "_id", limit: 3) }
+        type Book @collection(name: "books") { id: ID! title: String! }
+        type Review @collection(name: "reviews") { id: ID! text: String! }
+      `),
+    );
+    const slots = (): WorkloadSummary => ({
+      ...workload(),
+      fields: [join({ field: 'Slot.book', operations: 100, resolves: 1000, roundTrips: 100, documents: 1000, keys: 1000 }), join({ field: 'Slot.reviews', operations: 100, resolves: 1000, roundTrips: 100, documents: 1000, keys: 1000 })],
+    });
+    expect(adviceOf('Slot.reviews', { storageMap: embedded, workload: slots(), network: network(10) }).rejected?.because).toBe(
+      'Slot is only ever an element of an embedded array, where a reverse join stays joined under lookup (its per-parent limit would span every element)',
+    );
+    expect(adviceOf('Slot.book', { storageMap: embedded, workload: slots(), network: network(10) }).kind).toBe('read-by-lookup');
+  });
 });

@@ -81,7 +81,7 @@ describe('planOperation (static, no database)', () => {
     expect(rowsOf(result)).toEqual([
       'Query.person root 1',
       '  Person.holdings embedded 0',
-      '    Holding.stock join 1 | lookup=4',
+      '    Holding.stock join 1 | lookup=3',
       '  Person.tasks join 1 | lookup=3',
       '    Task.owner join 1 | lookup=3',
     ]);

@@ -22,7 +22,7 @@ describe('planLookup', () => {
   it('a reverse join carries its page: no parent key matches no child, its order, its per-parent limit', () => {
     expect(plan('Author.books', { first: 3 })).toEqual({
       as: expect.stringMatching(/^_docjoin_lookup_books_[0-9a-f]{12}$/),
-      read: { from: 'books', localField: '_id', foreignField: 'authorId', page: [{ $match: { authorId: { $ne: null } } }, { $sort: { year: -1, _id: -1 } }, { $limit: 3 }] },
+      read: { from: 'books', direction: 'byReference', localField: '_id', foreignField: 'authorId', page: [{ $match: { authorId: { $ne: null } } }, { $sort: { year: -1, _id: -1 } }, { $limit: 3 }] },
     });
     // Another page, another name; the same page, the same one.
     expect(plan('Author.books', { first: 3 })!.as).toBe(plan('Author.books', { first: 3 })!.as);
@@ -30,7 +30,7 @@ describe('planLookup', () => {
   });
 
   it('a join by key matches the keys; two types of one collection with a field of one name get two names', () => {
-    expect(plan('Author.favourite')!.read).toEqual({ from: 'books', localField: 'favouriteId', foreignField: '_id', page: [] });
+    expect(plan('Author.favourite')!.read).toEqual({ from: 'books', direction: 'byKey', localField: 'favouriteId', foreignField: '_id', page: [] });
     expect(plan('Editor.favourite')!.as).not.toBe(plan('Author.favourite')!.as);
   });
 

@@ -26,7 +26,7 @@ describe('projection', () => {
 
   it('reads lookups as $lookup stages before the $project, merges two selections of one, and refuses them to a find', () => {
     const inner = (path: string) => projectionOf([['_id', 1], [path, 1]]);
-    const lookup = (path: string) => ({ lookup: { from: 'books', localField: 'bookIds', foreignField: '_id', page: [], projection: inner(path) } });
+    const lookup = (path: string) => ({ lookup: { from: 'books', direction: 'byKey' as const, localField: 'bookIds', foreignField: '_id', page: [], projection: inner(path) } });
     const projection = projectionOf([['_id', 1], ['name', 1], ['_docjoin_lookup_books_x', lookup('title')], ['_docjoin_lookup_books_x', lookup('year')]]);
     expect(hasLookups(projection)).toBe(true);
     expect(projectStages(projection)).toEqual([
@@ -38,5 +38,59 @@ describe('projection', () => {
     expect(covers(projection, projectionOf([['_docjoin_lookup_books_x', lookup('title')]]))).toBe(true);
     expect(covers(projectionOf([['_docjoin_lookup_books_x', lookup('title')]]), projection)).toBe(false);
     expect(covers(projectionOf([['name', 1]]), projectionOf([['_docjoin_lookup_books_x', lookup('title')]]))).toBe(false);
+  });
+
+  describe('element lookups (path.name: each element of the embedded value at path gets its own documents)', () => {
+    const stock = { lookup: { from: 'stocks', direction: 'byKey' as const, localField: 'stockId', foreignField: '_id', page: [], projection: projectionOf([['_id', 1], ['symbol', 1]]) } };
+    const perElement = {
+      $set: {
+        holdings: {
+          $switch: {
+            branches: [
+              {
+                case: { $isArray: '$holdings' },
+                then: {
+                  $map: {
+                    input: '$holdings',
+                    as: 'element',
+                    in: {
+                      $cond: [
+                        { $eq: [{ $type: '$$element' }, 'object'] },
+                        { $mergeObjects: ['$$element', { S: { $filter: { input: '$_docjoin_in_holdings_S', as: 'joined', cond: { $in: ['$$joined._id', { $cond: [{ $isArray: '$$element.stockId' }, '$$element.stockId', ['$$element.stockId']] }] } } } }] },
+                        '$$element',
+                      ],
+                    },
+                  },
+                },
+              },
+              { case: { $eq: [{ $type: '$holdings' }, 'missing'] }, then: '$$REMOVE' },
+            ],
+            default: {
+              $cond: [
+                { $eq: [{ $type: '$holdings' }, 'object'] },
+                { $mergeObjects: ['$holdings', { S: { $filter: { input: '$_docjoin_in_holdings_S', as: 'joined', cond: { $in: ['$$joined._id', { $cond: [{ $isArray: '$holdings.stockId' }, '$holdings.stockId', ['$holdings.stockId']] }] } } } }] },
+                '$holdings',
+              ],
+            },
+          },
+        },
+      },
+    };
+    const lookupAll = { $lookup: { from: 'stocks', localField: 'holdings.stockId', foreignField: '_id', as: '_docjoin_in_holdings_S', pipeline: [{ $project: { _id: 1, symbol: 1 } }] } };
+
+    it('looks up every element\'s keys at once, hands each element its own, and projects the shared list away', () => {
+      const projection = projectionOf([['_id', 1], ['holdings.numberHeld', 1], ['holdings.stockId', 1], ['holdings.S', stock]]);
+      expect(projectStages(projection)).toEqual([lookupAll, perElement, { $project: { _id: 1, 'holdings.S': 1, 'holdings.numberHeld': 1, 'holdings.stockId': 1 } }]);
+    });
+
+    it('stays under a path read whole or sliced, which keeps what it wrote into the elements', () => {
+      for (const wider of [1, { slice: 2 }] as const) {
+        const projection = projectionOf([['_id', 1], ['holdings', wider], ['holdings.numberHeld', 1], ['holdings.S', stock]]);
+        expect([...projection.keys()]).toEqual(['_id', 'holdings', 'holdings.S']);
+        const stages = projectStages(projection);
+        expect(stages.slice(0, 2)).toEqual([lookupAll, perElement]);
+        expect(Object.keys((stages[2] as { $project: object }).$project)).toEqual(['_id', 'holdings']);
+      }
+    });
   });
 });
