@@ -20,8 +20,9 @@ export interface LookupAdvice {
 
 /**
  * Records `queries` (each run `runs` times) as a workload through a gateway serving the demo project
- * on `dbName` as declared (its joins read by join), then runs `docjoin advise` on it against the same
- * server: the latency it prices is the one it measures there. The database is only read.
+ * on `dbName` as declared (its joins read by join), then runs `docjoin advise --reads-only` on it against
+ * the same server (a lookup is what it may advise, not a snapshot's copies to write): the latency it
+ * prices is the one it measures there. The database is only read.
  */
 export async function adviseLookupsOnDemo(client: MongoClient, uri: string, dbName: string, queries: readonly string[], runs: number): Promise<LookupAdvice> {
   const folder = mkdtempSync(join(tmpdir(), 'docjoin-advise-lookups-'));
@@ -41,7 +42,7 @@ export async function adviseLookupsOnDemo(client: MongoClient, uri: string, dbNa
     }
     const adviceFile = join(folder, 'advice.json');
     const { io, err } = captureIo();
-    const code = await runDocjoinCli(['advise', '--workload', workloadFile, '--mongo-uri', uri, '--db', dbName, '--config', DEMO_CONFIG, '--json', adviceFile], {}, io);
+    const code = await runDocjoinCli(['advise', '--workload', workloadFile, '--mongo-uri', uri, '--db', dbName, '--config', DEMO_CONFIG, '--reads-only', '--json', adviceFile], {}, io);
     if (code !== 0) throw new Error(`docjoin advise exited ${code}: ${err()}`);
     const report = (JSON.parse(readFileSync(adviceFile, 'utf8')) as { advice: AdviceReport }).advice;
     const advised = report.fields.filter((field) => field.kind === 'read-by-lookup');

@@ -25,12 +25,14 @@ export type AdviseCliCommand =
       assumedCosts: boolean;
       /** The round trip a lookup saves, for a deployment other than the one measured; undefined: measure it. */
       latencyMs: number | undefined;
+      /** Advise only how reads are served (a join read by lookup): nothing that changes what is stored. */
+      readsOnly: boolean;
       project: ProjectTarget;
     }
   | UsageError;
 
 export const ADVISE_USAGE = `Usage: docjoin advise [--workload FILE | --workload-collection NAME] [--sample N] [--json FILE] [--verbose]
-                      [--assumed-costs] [--latency-ms MS] [--mongo-uri URI] [--db NAME] [--config FILE]
+                      [--assumed-costs] [--latency-ms MS] [--reads-only] [--mongo-uri URI] [--db NAME] [--config FILE]
 
 Recommends a storage shape for every relation field: keep it, widen, add or drop a snapshot, bound an
 array, or stop embedding, with the rule of thumb behind it and the predicted effect on round trips,
@@ -51,6 +53,9 @@ it would leave; one that does not save MongoDB time on that workload is not give
   --latency-ms MS             the round trip between gateway and MongoDB that reading a join by lookup
                               saves (default: measured, the median of 7 pings): advice for a deployment
                               farther from, or nearer to, the database than this one
+  --reads-only                advise only how reads are served (a join read by lookup): no change to what
+                              is stored, so nothing for \`docjoin migrate\` to do; without it, a snapshot
+                              or an array change that pays is given before a lookup
   --mongo-uri URI             MongoDB to sample (default: $MONGODB_URI, else the config's mongodb.uri)
   --db NAME                   database name (default: $MONGODB_DB, else the config's mongodb.db, else "${DEFAULT_DB_NAME}")
 ${PROJECT_FLAGS_USAGE}
@@ -66,6 +71,7 @@ export const ADVISE_FLAGS = [
   { name: '--verbose' },
   { name: '--assumed-costs' },
   { name: '--latency-ms', example: '10' },
+  { name: '--reads-only' },
   ...MONGO_TARGET_FLAGS,
   ...PROJECT_FLAGS,
 ] as const;
@@ -96,6 +102,7 @@ export function parseAdviseArgs(argv: readonly string[], env: Readonly<Record<st
     json: args.values.get('--json'),
     verbose: args.switches.has('--verbose'),
     assumedCosts: args.switches.has('--assumed-costs'),
+    readsOnly: args.switches.has('--reads-only'),
     latencyMs,
     project: readProjectTarget(args),
   };

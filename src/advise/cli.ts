@@ -83,6 +83,7 @@ async function run(command: AdviseCommand, target: AdviseTarget, io: CliIo): Pro
       ...(typeof target.writeSides !== 'string' && { writeSides: target.writeSides }),
       shardKeys: target.shardKeys,
       assumedCosts: command.assumedCosts,
+      readsOnly: command.readsOnly,
       network,
       lookupCosts,
     });

@@ -68,6 +68,7 @@ export function lookupAdvice(
   network: NetworkCosts | undefined,
   {
     onlyInElements = false,
+    holders,
     shardKeys,
     thresholds,
     carriedPerCopy,
@@ -75,6 +76,8 @@ export function lookupAdvice(
   }: {
     /** The field's type has no collection: its objects are only ever elements of an embedded array (or object). */
     readonly onlyInElements?: boolean;
+    /** For such a field, the documents that held the elements it resolved: one lookup each, for all their elements. */
+    readonly holders?: number;
     readonly shardKeys: ShardKeys | undefined;
     readonly thresholds: AdviceThresholds;
     readonly carriedPerCopy?: CarriedByCopy | undefined;
@@ -94,7 +97,9 @@ export function lookupAdvice(
   const carried = copies * (carriedPerCopy?.documents ?? 0);
   const carriedParents = copies * (carriedPerCopy?.lookups ?? 0);
   const carriedMs = carried * documentMs + carriedParents * parentMs;
-  const joinedMs = entry.resolves * parentMs;
+  // In an embedded array, one lookup per document reads the keys of all its elements.
+  const parents = holders ?? entry.resolves;
+  const joinedMs = parents * parentMs;
   const addedMs = joinedMs + copies * documentMs + carriedMs;
   const operations = workload.queries + workload.mutations;
   const per1000 = (value: number) => (operations === 0 ? 0 : (value / operations) * 1000);
@@ -113,7 +118,9 @@ export function lookupAdvice(
   const latency = network.assumed ? `${network.latencyMs} ms a round trip (--latency-ms; measured: ${network.measuredMs} ms)` : `${network.measuredMs} ms a round trip to MongoDB (the median of the pings advise sent)`;
   const evidence = [
     `${count(entry.operations)} queries joined ${field.coordinate} in ${count(entry.roundTrips)} round trip(s), at ${latency}: ${count(round(savedMs))} ms saved`,
-    `MongoDB joins each of the ${count(entry.resolves)} parent(s) the join resolved, at ${milliseconds(parentMs)} ms each (${priced}): ${count(round(joinedMs))} ms`,
+    holders === undefined
+      ? `MongoDB joins each of the ${count(entry.resolves)} parent(s) the join resolved, at ${milliseconds(parentMs)} ms each (${priced}): ${count(round(joinedMs))} ms`
+      : `MongoDB joins each of the ${count(holders)} document(s) holding the ${count(entry.resolves)} ${field.typeName} element(s) the join resolved, at ${milliseconds(parentMs)} ms each (${priced}): ${count(round(joinedMs))} ms`,
     join.direction === 'byKey'
       ? `the join read ${count(entry.documents)} document(s) for ${count(entry.keys - entry.dangling)} key(s): a lookup sends ${count(copies)} more (a document several parents share, once per parent), at ${milliseconds(documentMs)} ms each: ${count(round(copies * documentMs))} ms`
       : `a reverse join's children each belong to one parent: a lookup sends the ${count(entry.documents)} document(s) the join read, no more`,

@@ -33,6 +33,8 @@ export interface AdviceInput {
   readonly shardKeys?: ShardKeys;
   /** Price changes at ASSUMED_COSTS rather than the recorded command times (command-costs.ts). */
   readonly assumedCosts?: boolean;
+  /** Only changes to how reads are served (a join read by lookup), none to what is stored (`--reads-only`). */
+  readonly readsOnly?: boolean;
   /** The round trip to MongoDB (measured by the CLI, or `--latency-ms`): without it, no lookup is advised. */
   readonly network?: NetworkCosts;
   /** What a lookup costs the server, as the CLI timed it (probe-lookup-costs.ts); without it, lookups are priced at defaults. */
@@ -84,6 +86,19 @@ function carriedByCopies(relations: readonly RelationField[], advice: readonly F
   return carried;
 }
 
+/**
+ * How many documents held the elements of `typeName` that the workload read, through the embedded fields
+ * whose elements carry their lookups (a top-level path): each runs one lookup for all its elements.
+ */
+function holdersOf(typeName: string, storageMap: StorageMap, workload: WorkloadView): number {
+  let holders = 0;
+  for (const field of storageMap.relations.values()) {
+    const embedded = field.shapes.embedded;
+    if (field.targetType === typeName && embedded && !embedded.path.includes('.')) holders += workload.entry(field.coordinate, 'embedded')?.resolves ?? 0;
+  }
+  return holders;
+}
+
 function sameCarried(a: ReadonlyMap<string, CarriedByCopy>, b: ReadonlyMap<string, CarriedByCopy>): boolean {
   return a.size === b.size && [...a].every(([coordinate, perCopy]) => b.get(coordinate)?.documents === perCopy.documents && b.get(coordinate)?.lookups === perCopy.lookups);
 }
@@ -102,14 +117,14 @@ function adviseField(field: RelationField, input: AdviceInput, workload: Workloa
   const writes = workload.documentsWrittenPer1000Mutations();
   const largest = collection?.documentBytes?.max;
 
-  const array = arrayAdvice(field, relation, collection, thresholds);
+  const array = input.readsOnly ? undefined : arrayAdvice(field, relation, collection, thresholds);
   if (array) {
     const { largestDocumentBytes, ...advice } = array;
     return { ...base, ...advice, effect: { roundTripsPer1000Queries: unchangedRoundTrips, documentsWrittenPer1000Mutations: undefined, largestDocumentBytes } };
   }
   // The first change that pays is given; when none does, the first one considered is kept as rejected.
   let rejected: FieldAdvice['rejected'];
-  const candidates = [snapshotAdvice(field, input.storageMap, workload, thresholds), joinAdvice(field, input.storageMap, workload, thresholds), counterAdvice(field, input.storageMap, workload, thresholds)];
+  const candidates = input.readsOnly ? [] : [snapshotAdvice(field, input.storageMap, workload, thresholds), joinAdvice(field, input.storageMap, workload, thresholds), counterAdvice(field, input.storageMap, workload, thresholds)];
   for (const candidate of candidates) {
     if (!candidate) continue;
     const { storage: _storage, roundTripsPer1000Queries: _reads, queryRoundTrips: _trips, ...advice } = candidate;
@@ -122,6 +137,7 @@ function adviseField(field: RelationField, input: AdviceInput, workload: Workloa
   // A join the snapshot changes did not take can still save its round trips by lookup.
   const lookup = lookupAdvice(field, workload, input.workload, costs, input.network, {
     onlyInElements: collectionName === undefined,
+    ...(collectionName === undefined && { holders: holdersOf(field.typeName, input.storageMap, workload) }),
     shardKeys: input.shardKeys,
     thresholds,
     carriedPerCopy,

@@ -60,6 +60,21 @@ describe('comments per post', () => {
     const commented = posts.filter((post) => comments.some((comment) => comment.postId.equals(post._id))).length;
     expect(cost.collections.comments).toEqual({ roundTrips: 1, documents: 2 * commented });
   });
+
+  it('sends the figures in the same command as the level\'s page of the list they cover', async () => {
+    const posts = await db().collection('posts').find({}, { sort: { _id: 1 }, limit: 3 }).toArray();
+    const comments = await db().collection('comments').find({ postId: { $in: posts.map((post) => post._id) } }, { sort: { createdAt: -1, _id: -1 } }).toArray();
+    const { data, cost } = await run('{ posts(first: 3) { comments(first: 2) { comment } commentsAggregate { max { createdAt } } } }');
+    expect(data).toEqual({
+      posts: posts.map((post) => {
+        const own = comments.filter((comment) => comment.postId.equals(post._id));
+        return { comments: own.slice(0, 2).map((comment) => ({ comment: comment.comment })), commentsAggregate: { max: { createdAt: own[0] ? (own[0].createdAt as Date).toISOString() : null } } };
+      }),
+    });
+    // The posts, then one aggregate on comments: the pages and the figures are branches of it.
+    expect(cost).toMatchObject({ roundTrips: 2, estimatedRoundTrips: 2 });
+    expect(cost.collections.comments!.roundTrips).toBe(1);
+  });
 });
 
 describe('tasks done per person (the @inverse of Task.owner)', () => {

@@ -11,6 +11,8 @@ describe('parseAdviseArgs', () => {
       json: 'a.json',
       verbose: true,
       assumedCosts: false,
+      latencyMs: undefined,
+      readsOnly: false,
       project: { configPath: undefined, schemaPaths: undefined },
     });
   });
@@ -23,6 +25,10 @@ describe('parseAdviseArgs', () => {
   it('--latency-ms prices lookups for another deployment; measured without it', () => {
     expect(parseAdviseArgs(['--latency-ms', '12.5'], {})).toMatchObject({ kind: 'advise', latencyMs: 12.5 });
     expect(parseAdviseArgs([], {})).toMatchObject({ kind: 'advise', latencyMs: undefined });
+  });
+
+  it('--reads-only limits the advice to how reads are served', () => {
+    expect(parseAdviseArgs(['--reads-only'], {})).toMatchObject({ kind: 'advise', readsOnly: true });
   });
 
   it.each([

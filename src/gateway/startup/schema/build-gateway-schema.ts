@@ -83,6 +83,7 @@ export function buildGatewaySchema(options: { typeDefs: readonly string[]; resol
     ...mutations.problems,
     ...access.problems,
     ...rootResolverProblems(sdlSchema, handWritten, generated),
+    ...aggregatedResolverProblems(storageMap, handWritten),
     ...Object.keys(mutations.plans)
       .filter((fieldName) => Object.hasOwn(handPlans, fieldName))
       .map((fieldName) => `${mutationType!.name}.${fieldName}: its write plan is derived from its directive; remove the hand-written one`),
@@ -124,6 +125,25 @@ function builtResolversOf(schema: GraphQLSchema): ReadonlyMap<GraphQLField<unkno
     for (const field of Object.values(type.getFields())) if (field.resolve) resolvers.set(field, field.resolve as AnyResolver);
   }
   return resolvers;
+}
+/**
+ * An aggregate reads stored values inside MongoDB: a figure or group key over a field with a hand-written
+ * resolver would add up what is stored, not what the field answers.
+ */
+function aggregatedResolverProblems(storageMap: StorageMap, handWritten: readonly IResolvers[]): string[] {
+  const problems: string[] = [];
+  const seen = new Set<string>();
+  for (const aggregate of storageMap.aggregates.values()) {
+    const fields = [...[...aggregate.figures.values()].map((figure) => ['fields', figure.fieldName] as const), ...[...aggregate.keys.values()].filter((key) => !key.references).map((key) => ['groupBy', key.fieldName] as const)];
+    for (const [argument, fieldName] of fields) {
+      const coordinate = `${aggregate.targetType}.${fieldName}`;
+      const written = handWritten.some((resolvers) => (resolvers[aggregate.targetType] as Record<string, unknown> | undefined)?.[fieldName] !== undefined);
+      if (!written || seen.has(coordinate)) continue;
+      seen.add(coordinate);
+      problems.push(`${aggregate.coordinate}: @aggregate(${argument}:) names ${coordinate}, which has a hand-written resolver, but MongoDB aggregates the stored value; store what the resolver computes, or aggregate another field`);
+    }
+  }
+  return problems;
 }
 
 /**

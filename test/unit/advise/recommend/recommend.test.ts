@@ -377,6 +377,24 @@ describe('recommend, from the selections of join reads', () => {
     expect(publisher.effect.mutationRoundTripsPer1000Mutations).toEqual({ before: 2000, after: 2666.7 });
   });
 
+  it('with readsOnly gives a lookup where it would give a snapshot: nothing that changes what is stored', () => {
+    const input = {
+      storageMap,
+      statistics,
+      workload: workload({
+        queries: 100,
+        mutationCount: 0,
+        fields: [field({ field: 'Book.publisher', strategy: 'join', operations: 100, resolves: 1000, roundTrips: 100, documents: 200, keys: 1000, selections: [{ fields: ['name'], operations: 100 }] })],
+      }),
+      writeSides,
+      network: { latencyMs: 10, measuredMs: 10, assumed: false, serverVersion: '7.0.12' },
+    };
+    expect(advice(recommend(input), 'Book.publisher').kind).toBe('add-snapshot');
+    const readsOnly = recommend({ ...input, readsOnly: true });
+    expect(advice(readsOnly, 'Book.publisher')).toMatchObject({ kind: 'read-by-lookup' });
+    expect(new Set(readsOnly.fields.map((field) => field.kind))).toEqual(new Set(['read-by-lookup', 'keep']));
+  });
+
   it('adds no snapshot when its targets are written as often as they are read', () => {
     const report = recommend({
       storageMap,

@@ -24,4 +24,20 @@ describe('every root field has exactly one resolver', () => {
   it('accepts generated fields next to hand-written ones', () => {
     expect(build({ Query: { recent: () => [] }, Mutation: { cancel: () => null } })).not.toThrow();
   });
+
+  it('refuses an aggregate over a field a hand-written resolver answers: MongoDB would add up the stored value', () => {
+    const sdl = /* GraphQL */ `
+      type Query { orders: [Order!]! @list ordersAggregate: OrderAggregate! @aggregate(of: "orders", fields: ["total"], groupBy: ["status"]) }
+      type Order @collection(name: "orders") { id: ID! total: Float! status: String! }
+    `;
+    const build = (resolvers: Record<string, Record<string, unknown>>) => () => buildGatewaySchema({ typeDefs: withDirectiveTypeDefs(sdl), resolvers });
+    expect(build({ Order: { total: () => 1, status: () => 'x' } })).toThrow(
+      [
+        'Invalid storage directives:',
+        '  - Query.ordersAggregate: @aggregate(fields:) names Order.total, which has a hand-written resolver, but MongoDB aggregates the stored value; store what the resolver computes, or aggregate another field',
+        '  - Query.ordersAggregate: @aggregate(groupBy:) names Order.status, which has a hand-written resolver, but MongoDB aggregates the stored value; store what the resolver computes, or aggregate another field',
+      ].join('\n'),
+    );
+    expect(build({ Order: { id: () => 'x' } })).not.toThrow();
+  });
 });
