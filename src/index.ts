@@ -30,7 +30,7 @@ export { PublicErrorCode, badUserInput, forbidden, unauthenticated, AuthOptionEr
 export { notFound } from './gateway';
 export { isDuplicateKeyError } from './gateway';
 export { objectIdArgument } from './gateway';
-export { DateTimeScalar } from './gateway';
+export { DateTimeScalar, DecimalScalar, LongScalar } from './gateway';
 export { StorageConfigError, DatabaseMismatchError } from './gateway';
 export { PortInUseError } from './gateway';
 export { guardDroppedFieldErrors, isDroppedFieldError } from './gateway';

@@ -40,6 +40,7 @@ export { printOperationPlan } from './operation/explain/print-plan';
 export { type FieldStep, type SelectionStep } from './operation/plan/selection-tree';
 export { type ConnectionValue } from './operation/planning/connection-page';
 export { DateTimeScalar } from './startup/scalars/date-time-scalar';
+export { DecimalScalar, LongScalar } from './startup/scalars/exact-number-scalars';
 export { buildGatewaySchema } from './startup/schema/build-gateway-schema';
 export { directiveTypeDefs } from './startup/schema/directive-type-defs';
 export { readSchemaFiles, schemaFilePaths, withDirectiveTypeDefs } from './startup/schema/schema-sources';

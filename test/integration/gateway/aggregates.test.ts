@@ -1,4 +1,5 @@
 import { Decimal128, Long, ObjectId } from 'mongodb';
+import type { GraphQLObjectType } from 'graphql';
 import { startDemoGateway, type DemoGateway } from './support/demo-gateway';
 import type { Viewer } from 'docjoin';
 import { startSdlGateway, type SdlGateway } from '../../support/sdl-gateway';
@@ -117,17 +118,25 @@ describe('exact sums', () => {
       typeDefs: /* GraphQL */ `
         type Query {
           entries(first: Int = 20, after: ID): [Entry!]! @list
-          entriesAggregate: EntryAggregate! @aggregate(of: "entries", fields: ["amount", "units"])
+          entriesAggregate: EntryAggregate! @aggregate(of: "entries", fields: ["amount", "units", "price", "serial"], groupBy: ["units"])
         }
         type Entry @collection(name: "entries") {
           id: ID!
           amount: Float!
           units: Int!
+          price: Decimal!
+          serial: Long!
         }
       `,
       prepare: async (db) => {
         await db.collection('entries').insertMany(
-          [0, 1, 2].map(() => ({ _id: new ObjectId(), amount: Decimal128.fromString('0.1'), units: Long.fromNumber(2 ** 31 - 1) })),
+          [0, 1, 2].map((index) => ({
+            _id: new ObjectId(),
+            amount: Decimal128.fromString('0.1'),
+            units: Long.fromNumber(2 ** 31 - 1),
+            price: Decimal128.fromString(`1234567890123456789.0123456789012${index}`),
+            serial: Long.fromBigInt(2n ** 53n + BigInt(index)),
+          })),
         );
       },
     });
@@ -140,6 +149,23 @@ describe('exact sums', () => {
     // In doubles, 0.1 + 0.1 + 0.1 is 0.30000000000000004; three int32 maxima overflow int32.
     expect(result.data).toEqual({ entriesAggregate: { count: 3, sum: { amount: 0.3, units: 3 * (2 ** 31 - 1) }, avg: { amount: 0.1 } } });
     expect(0.1 + 0.1 + 0.1).not.toBe(0.3);
+  });
+
+  it('gives the figures of a Decimal or a Long field in its own scalar, as strings, with every digit', async () => {
+    const result = await ledger.gateway.execute({ query: '{ entriesAggregate { sum { price serial } avg { price } min { price serial } max { serial } groupBy(by: [UNITS]) { sum { serial } } } }' });
+    expect(result.errors).toBeUndefined();
+    // 33 significant digits each (a double holds about 16); 2^53 + 0, + 1 and + 2 (a double holds none of the odd ones).
+    expect(result.data).toEqual({
+      entriesAggregate: {
+        sum: { price: '3703703670370370367.03703703670363', serial: '27021597764222979' },
+        avg: { price: expect.stringMatching(/^1234567890123456789\.01234567890121(0*)$/) },
+        min: { price: '1234567890123456789.01234567890120', serial: '9007199254740992' },
+        max: { serial: '9007199254740994' },
+        groupBy: [{ sum: { serial: '27021597764222979' } }],
+      },
+    });
+    const sums = ledger.gateway.schema.getType('EntrySums') as GraphQLObjectType;
+    expect(Object.fromEntries(Object.values(sums.getFields()).map((field) => [field.name, String(field.type)]))).toEqual({ amount: 'Float!', units: 'Float!', price: 'Decimal!', serial: 'Long!' });
   });
 });
 

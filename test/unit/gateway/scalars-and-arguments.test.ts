@@ -1,5 +1,6 @@
 import { Kind } from 'graphql';
-import { DateTimeScalar } from 'docjoin';
+import { Decimal128, Long } from 'bson';
+import { DateTimeScalar, DecimalScalar, LongScalar } from 'docjoin';
 import { objectIdArgument } from 'docjoin';
 import { ContactDetail, contactDetailTypeName } from '../../../resolvers/contact-detail';
 import type { ContactDetailDocument } from '../../../documents';
@@ -15,6 +16,46 @@ describe('DateTime', () => {
     expect(codeOf(() => DateTimeScalar.parseValue('yesterday'))).toEqual(['BAD_USER_INPUT', 'DateTime must be an ISO-8601 string like 2026-11-21T09:30:00.000Z, got "yesterday"']);
     expect(codeOf(() => DateTimeScalar.parseValue(1700000000000))).toEqual(['BAD_USER_INPUT', 'DateTime must be an ISO-8601 string like 2026-11-21T09:30:00.000Z, got 1700000000000']);
     expect(codeOf(() => DateTimeScalar.parseLiteral({ kind: Kind.INT, value: '5' }, {}))).toEqual(['BAD_USER_INPUT', 'DateTime must be an ISO-8601 string, got 5']);
+  });
+});
+
+describe('Decimal', () => {
+  it('writes every digit of a Decimal128, reads strings and number literals from their digits as written', () => {
+    expect(DecimalScalar.serialize(Decimal128.fromString('1234567890123456789.01234567890120'))).toBe('1234567890123456789.01234567890120');
+    expect(DecimalScalar.serialize(0)).toBe('0');
+    expect(DecimalScalar.parseValue('19.99')).toEqual(Decimal128.fromString('19.99'));
+    expect(DecimalScalar.parseLiteral({ kind: Kind.FLOAT, value: '0.30000000000000000001' }, {})!.toString()).toBe('0.30000000000000000001');
+    expect(DecimalScalar.parseLiteral({ kind: Kind.INT, value: '7' }, {})!.toString()).toBe('7');
+  });
+  it('rejects what is no decimal, or more digits than a Decimal128 holds, as BAD_USER_INPUT', () => {
+    expect(codeOf(() => DecimalScalar.parseValue('NaN'))).toEqual(['BAD_USER_INPUT', 'Decimal must be a decimal number like "19.99", got "NaN"']);
+    expect(codeOf(() => DecimalScalar.parseValue(true))).toEqual(['BAD_USER_INPUT', 'Decimal must be a string like "19.99", got true']);
+    expect(codeOf(() => DecimalScalar.parseValue('1.00000000000000000000000000000000001'))).toEqual([
+      'BAD_USER_INPUT',
+      'Decimal cannot hold "1.00000000000000000000000000000000001" exactly (34 significant digits, exponents -6176 to 6111)',
+    ]);
+    expect(codeOf(() => DecimalScalar.parseLiteral({ kind: Kind.BOOLEAN, value: true }, {}))).toEqual(['BAD_USER_INPUT', 'Decimal must be a string like "19.99", got true']);
+  });
+});
+
+describe('Long', () => {
+  it('writes a 64-bit integer as a string, reads strings of digits and safe integers', () => {
+    expect(LongScalar.serialize(Long.fromBigInt(2n ** 53n + 1n))).toBe('9007199254740993');
+    expect(LongScalar.serialize(42)).toBe('42');
+    expect(LongScalar.serialize(2n ** 62n)).toBe('4611686018427387904');
+    expect(LongScalar.parseValue('-9223372036854775808')).toEqual(Long.fromBigInt(-(2n ** 63n)));
+    expect(LongScalar.parseValue(12)).toEqual(Long.fromNumber(12));
+    expect(LongScalar.parseLiteral({ kind: Kind.INT, value: '9007199254740993' }, {})!.toString()).toBe('9007199254740993');
+  });
+  it('refuses a double past 2^53 (a sum that overflowed 64 bits) rather than write it inexactly', () => {
+    expect(() => LongScalar.serialize(2 ** 64)).toThrow('Long cannot represent 18446744073709552000 exactly');
+    expect(() => LongScalar.serialize(1.5)).toThrow('Long cannot represent 1.5 exactly');
+  });
+  it('rejects fractions, numbers out of range and unsafe JSON numbers as BAD_USER_INPUT', () => {
+    expect(codeOf(() => LongScalar.parseValue('9223372036854775808'))).toEqual(['BAD_USER_INPUT', 'Long must be between -9223372036854775808 and 9223372036854775807, got 9223372036854775808']);
+    expect(codeOf(() => LongScalar.parseValue('1.5'))).toEqual(['BAD_USER_INPUT', 'Long must be a whole number like "9007199254740993", got "1.5"']);
+    expect(codeOf(() => LongScalar.parseValue(2 ** 60))).toEqual(['BAD_USER_INPUT', 'Long must be a string of digits like "9007199254740993" (or an integer up to 2^53), got 1152921504606847000']);
+    expect(codeOf(() => LongScalar.parseLiteral({ kind: Kind.FLOAT, value: '1.5' }, {}))).toEqual(['BAD_USER_INPUT', 'Long must be a whole number, got 1.5']);
   });
 });
 

@@ -2,14 +2,16 @@ import type { GraphQLError } from 'graphql';
 import type { StoredDocument } from '../../documents/stored-document';
 import { bsonType, isObjectId } from '../../documents/bson-type';
 import { keyString } from '../../documents/key-string';
+import { averageType, EXACT_SCALARS, sumType } from '../../startup/aggregates/aggregate-names';
 import type { AggregateField } from '../../startup/storage-map/storage-map-types';
 import type { AggregateRequest, FigureSelection, GroupSelection } from './aggregate-request';
 
 /** The figures of one set (a parent's children, a root list, or one group of either), as GraphQL reads them. */
 export interface FiguresValue {
   readonly count: number;
-  readonly sum: Readonly<Record<string, number>>;
-  readonly avg: Readonly<Record<string, number | null>>;
+  /** Numbers; a Long's or a Decimal's as MongoDB gave them (a Long, a Decimal128), for their scalars to write exactly. */
+  readonly sum: Readonly<Record<string, unknown>>;
+  readonly avg: Readonly<Record<string, unknown>>;
   readonly min: Readonly<Record<string, unknown>>;
   readonly max: Readonly<Record<string, unknown>>;
 }
@@ -106,15 +108,21 @@ function groupValue(group: GroupSelection, row: StoredDocument): GroupValue {
 
 /** The figures of one `$group` row; an empty set's when there is no row. */
 export function figuresValue(selection: FigureSelection | undefined, row: StoredDocument | undefined): FiguresValue {
-  const sum: Record<string, number> = {};
-  const avg: Record<string, number | null> = {};
+  const sum: Record<string, unknown> = {};
+  const avg: Record<string, unknown> = {};
   const min: Record<string, unknown> = {};
   const max: Record<string, unknown> = {};
-  for (const figure of selection?.sum ?? []) sum[figure.fieldName] = toNumber(row?.[`sum_${figure.fieldName}`]) ?? 0;
-  for (const figure of selection?.avg ?? []) avg[figure.fieldName] = toNumber(row?.[`avg_${figure.fieldName}`]);
-  for (const figure of selection?.min ?? []) min[figure.fieldName] = responseValue(row?.[`min_${figure.fieldName}`]);
-  for (const figure of selection?.max ?? []) max[figure.fieldName] = responseValue(row?.[`max_${figure.fieldName}`]);
+  for (const figure of selection?.sum ?? []) sum[figure.fieldName] = figureValue(sumType(figure.scalar), row?.[`sum_${figure.fieldName}`]) ?? 0;
+  for (const figure of selection?.avg ?? []) avg[figure.fieldName] = figureValue(averageType(figure.scalar), row?.[`avg_${figure.fieldName}`]);
+  for (const figure of selection?.min ?? []) min[figure.fieldName] = figureValue(figure.scalar, row?.[`min_${figure.fieldName}`]);
+  for (const figure of selection?.max ?? []) max[figure.fieldName] = figureValue(figure.scalar, row?.[`max_${figure.fieldName}`]);
   return { count: toNumber(row?.count) ?? 0, sum, avg, min, max };
+}
+
+/** A figure as MongoDB computed it: a Long's or a Decimal's kept for its scalar to write exactly, others as responseValue. */
+function figureValue(type: string, value: unknown): unknown {
+  if (!EXACT_SCALARS.has(type)) return responseValue(value);
+  return value === undefined || value === null ? null : value;
 }
 
 /**

@@ -44,5 +44,16 @@ export function groupFieldValue(fieldName: string): string {
 }
 
 /** The GraphQL scalars an aggregate adds up and averages (sum, avg) and orders (min, max). */
-export const NUMERIC_SCALARS: ReadonlySet<string> = new Set(['Int', 'Float']);
+export const NUMERIC_SCALARS: ReadonlySet<string> = new Set(['Int', 'Float', 'Long', 'Decimal']);
+/** The numeric scalars whose sums (and a Decimal's means) are given in their own type, exactly as MongoDB computed them; others are Floats. */
+export const EXACT_SCALARS: ReadonlySet<string> = new Set(['Long', 'Decimal']);
+
+/** The type of a sum over a field of `scalar`, and of its mean. */
+export function sumType(scalar: string): string {
+  return EXACT_SCALARS.has(scalar) ? scalar : 'Float';
+}
+
+export function averageType(scalar: string): string {
+  return scalar === 'Decimal' ? 'Decimal' : 'Float';
+}
 export const DATE_SCALARS: ReadonlySet<string> = new Set(['DateTime']);

@@ -13,7 +13,7 @@ import type { CounterRule, WriteModel } from '../write-model/write-model-types';
 import type { MutationWritePlans } from '../../writes/write-plan';
 import type { AnyResolver, Ownership } from '../../operation/plan/owned-plan';
 import { directiveTypeDefs } from './directive-type-defs';
-import { DateTimeScalar } from '../scalars/date-time-scalar';
+import { PROVIDED_SCALARS } from '../scalars/provided-scalars';
 import { buildAccessRules } from '../access-rules/build-access-rules';
 import type { AccessRules } from '../access-rules/access-rule-types';
 import type { MutationActions } from '../../operation/access/operation-access';
@@ -107,10 +107,14 @@ export function buildGatewaySchema(options: { typeDefs: readonly string[]; resol
   return { schema, storageMap, writeModel, writePlans: { ...handPlans, ...mutations.plans }, ownership, accessRules: access.rules, mutationActions };
 }
 
-/** docjoin's DateTime (BSON dates) for a schema that has the scalar, unless the hand-written resolvers give their own. */
+/** docjoin's scalars (DateTime, Decimal, Long) a schema has, except those the hand-written resolvers give their own of. */
 function providedScalars(schema: GraphQLSchema, handWritten: readonly IResolvers[]): IResolvers[] {
-  const givesOwn = handWritten.some((resolvers) => resolvers.DateTime !== undefined);
-  return isScalarType(schema.getType('DateTime')) && !givesOwn ? [{ DateTime: DateTimeScalar }] : [];
+  const provided: IResolvers[] = [];
+  for (const [name, { scalar }] of PROVIDED_SCALARS) {
+    const givesOwn = handWritten.some((resolvers) => resolvers[name] !== undefined);
+    if (isScalarType(schema.getType(name)) && !givesOwn) provided.push({ [name]: scalar });
+  }
+  return provided;
 }
 
 /**

@@ -2,7 +2,7 @@ import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { join, relative, resolve } from 'node:path';
 import { BREAK, isTypeDefinitionNode, Kind, parse, visit, type DocumentNode } from 'graphql';
 import { StorageConfigError } from '../../errors/internal-errors';
-import { dateTimeTypeDefs } from '../scalars/date-time-scalar';
+import { PROVIDED_SCALARS } from '../scalars/provided-scalars';
 import { directiveTypeDefs } from './directive-type-defs';
 import { AGGREGATE_TYPES_HEADER, aggregateTypeDefs, refuseNameClashes } from '../aggregates/aggregate-type-defs';
 
@@ -39,8 +39,8 @@ export function schemaFilePaths(paths: readonly string[], baseDir: string): stri
 
 /**
  * `typeDefs` with what docjoin provides: in front, its directive definitions, unless they already
- * define `@collection` (an SDL written against an older copy keeps its own), and the `DateTime` scalar
- * when they use it without defining it; behind, the types their `@aggregate` fields return.
+ * define `@collection` (an SDL written against an older copy keeps its own), and the scalars docjoin
+ * provides (`DateTime`, `Decimal`, `Long`) that they use without defining; behind, the types their `@aggregate` fields return.
  */
 export function withDirectiveTypeDefs(typeDefs: string | readonly string[]): string[] {
   // Sources that went through here before hold the aggregate types already: they are made again.
@@ -51,21 +51,22 @@ export function withDirectiveTypeDefs(typeDefs: string | readonly string[]): str
   );
   const aggregates = aggregateTypeDefs(documents);
   if (aggregates) refuseNameClashes(documents, aggregates);
-  const provided = [...(definesDirectives ? [] : [directiveTypeDefs]), ...(needsDateTime(documents) ? [dateTimeTypeDefs] : [])];
+  const scalars = [...PROVIDED_SCALARS].filter(([name]) => needsScalar(documents, name)).map(([, { typeDefs }]) => typeDefs);
+  const provided = [...(definesDirectives ? [] : [directiveTypeDefs]), ...scalars];
   // After the sources: the public schema prints types in the order they come.
   return [...provided, ...sources, ...(aggregates ? [aggregates] : [])];
 }
 
-function needsDateTime(documents: readonly DocumentNode[]): boolean {
-  const defines = documents.some((document) => document.definitions.some((definition) => isTypeDefinitionNode(definition) && definition.name.value === 'DateTime'));
-  return !defines && documents.some(usesDateTime);
+function needsScalar(documents: readonly DocumentNode[], name: string): boolean {
+  const defines = documents.some((document) => document.definitions.some((definition) => isTypeDefinitionNode(definition) && definition.name.value === name));
+  return !defines && documents.some((document) => uses(document, name));
 }
 
-function usesDateTime(document: DocumentNode): boolean {
+function uses(document: DocumentNode, name: string): boolean {
   let used = false;
   visit(document, {
     NamedType(node) {
-      if (node.name.value !== 'DateTime') return undefined;
+      if (node.name.value !== name) return undefined;
       used = true;
       return BREAK;
     },

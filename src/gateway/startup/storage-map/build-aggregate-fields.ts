@@ -119,14 +119,14 @@ function buildAggregateField(
   const figures = new Map<string, AggregateFigure>();
   for (const name of directive.fields) {
     const stored = target.fields.get(name);
-    if (!stored) return report(`@aggregate(fields:) names ${list.targetType}.${name}, which does not exist; name a stored Int, Float or DateTime field of ${list.targetType}`);
-    if (stored.kind !== 'stored') return report(`@aggregate(fields:) names ${stored.coordinate}, a relation; name a stored Int, Float or DateTime field of ${list.targetType}`);
+    if (!stored) return report(`@aggregate(fields:) names ${list.targetType}.${name}, which does not exist; name a stored Int, Float, Long, Decimal or DateTime field of ${list.targetType}`);
+    if (stored.kind !== 'stored') return report(`@aggregate(fields:) names ${stored.coordinate}, a relation; name a stored Int, Float, Long, Decimal or DateTime field of ${list.targetType}`);
     const scalar = stored.valueType.name;
     const numeric = NUMERIC_SCALARS.has(scalar);
     if (stored.valueType.isList || (!numeric && !DATE_SCALARS.has(scalar))) {
-      return report(`@aggregate(fields:) names ${stored.coordinate}, which is ${stored.valueType.isList ? `a list of ${scalar}` : scalar}; sum, avg, min and max need a single Int, Float or DateTime value`);
+      return report(`@aggregate(fields:) names ${stored.coordinate}, which is ${stored.valueType.isList ? `a list of ${scalar}` : scalar}; sum, avg, min and max need a single Int, Float, Long, Decimal or DateTime value`);
     }
-    figures.set(name, Object.freeze({ fieldName: name, path: stored.path, numeric }));
+    figures.set(name, Object.freeze({ fieldName: name, path: stored.path, numeric, scalar }));
   }
   const keys = new Map<string, AggregateKey>();
   for (const name of directive.groupBy) {

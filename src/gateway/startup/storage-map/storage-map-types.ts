@@ -173,8 +173,10 @@ export type RootField = FindRootField | ListRootField;
 export interface AggregateFigure {
   readonly fieldName: string;
   readonly path: string;
-  /** Int or Float: summed and averaged as well as ordered (a DateTime is only ordered: min, max). */
+  /** Int, Float, Long or Decimal: summed and averaged as well as ordered (a DateTime is only ordered: min, max). */
   readonly numeric: boolean;
+  /** Its GraphQL scalar: a Long's or a Decimal's figures keep MongoDB's exact values (EXACT_SCALARS). */
+  readonly scalar: string;
 }
 
 /** A stored field or reference key of the target an aggregate groups by. */

@@ -65,7 +65,7 @@ describe('@aggregate', () => {
       parentLink: undefined,
       conditions: [{ argumentName: 'maxPrice', path: 'price', op: 'LTE', objectId: false }],
       counter: undefined,
-      figures: new Map([['price', { fieldName: 'price', path: 'price', numeric: true }]]),
+      figures: new Map([['price', { fieldName: 'price', path: 'price', numeric: true, scalar: 'Float' }]]),
       keys: new Map([
         ['CATEGORY', { fieldName: 'category', value: 'CATEGORY', path: 'categoryId', references: 'Category' }],
         ['NAME', { fieldName: 'name', value: 'NAME', path: 'name', references: undefined }],
@@ -75,8 +75,8 @@ describe('@aggregate', () => {
       parentLink: { localField: '_id', foreignField: 'productId' },
       counter: { coordinate: 'Product.reviewCount', path: 'reviewCount' },
       figures: new Map([
-        ['rating', { fieldName: 'rating', path: 'rating', numeric: true }],
-        ['createdAt', { fieldName: 'createdAt', path: 'createdAt', numeric: false }],
+        ['rating', { fieldName: 'rating', path: 'rating', numeric: true, scalar: 'Int' }],
+        ['createdAt', { fieldName: 'createdAt', path: 'createdAt', numeric: false, scalar: 'DateTime' }],
       ]),
     });
     // Neither the aggregate fields nor their types are storage.
@@ -129,9 +129,9 @@ describe('@aggregate', () => {
       [{ product: 'x: Review! @aggregate(of: "reviews")' }, 'Product.x: @aggregate over Product.reviews returns ReviewAggregate!, a type docjoin generates; declare the field as x: ReviewAggregate!'],
       [{ product: 'x(first: Int): ReviewAggregate! @aggregate(of: "reviews")' }, 'Product.x: argument "first" is not a filter argument of Product.reviews; an aggregate takes only the list\'s filters (rating), never its page'],
       [{ product: 'x(rating: String): ReviewAggregate! @aggregate(of: "reviews")' }, 'Product.x: argument "rating" is String but Product.reviews takes Int; declare it as Int'],
-      [{ product: 'x: ReviewAggregate! @aggregate(of: "reviews", fields: ["text"])' }, 'Product.x: @aggregate(fields:) names Review.text, which is String; sum, avg, min and max need a single Int, Float or DateTime value'],
-      [{ product: 'x: ReviewAggregate! @aggregate(of: "reviews", fields: ["stars"])' }, 'Product.x: @aggregate(fields:) names Review.stars, which does not exist; name a stored Int, Float or DateTime field of Review'],
-      [{ query: 'x: ProductAggregate! @aggregate(of: "products", fields: ["category"])' }, 'Query.x: @aggregate(fields:) names Product.category, a relation; name a stored Int, Float or DateTime field of Product'],
+      [{ product: 'x: ReviewAggregate! @aggregate(of: "reviews", fields: ["text"])' }, 'Product.x: @aggregate(fields:) names Review.text, which is String; sum, avg, min and max need a single Int, Float, Long, Decimal or DateTime value'],
+      [{ product: 'x: ReviewAggregate! @aggregate(of: "reviews", fields: ["stars"])' }, 'Product.x: @aggregate(fields:) names Review.stars, which does not exist; name a stored Int, Float, Long, Decimal or DateTime field of Review'],
+      [{ query: 'x: ProductAggregate! @aggregate(of: "products", fields: ["category"])' }, 'Query.x: @aggregate(fields:) names Product.category, a relation; name a stored Int, Float, Long, Decimal or DateTime field of Product'],
       [{ query: 'x: ProductAggregate! @aggregate(of: "products", groupBy: ["tags"])' }, 'Query.x: @aggregate(groupBy:) names Product.tags, a list; group by a field holding one value'],
       [{ query: 'x: ProductAggregate! @aggregate(of: "products", groupBy: ["reviews"])' }, 'Query.x: @aggregate(groupBy:) names Product.reviews, a relation that keeps no single key in Product; group by a stored field or a reference declared with @join(localField:)'],
     ];

@@ -1,0 +1,108 @@
+import { Decimal128, Long } from 'bson';
+import { GraphQLScalarType, Kind, print, type ValueNode } from 'graphql';
+import { bsonType } from '../../documents/bson-type';
+import { badUserInput } from '../../errors/public-error-code';
+
+const DECIMAL_DESCRIPTION = 'An exact decimal number (BSON Decimal128, 34 significant digits), as a string: `"19.99"`.';
+const LONG_DESCRIPTION = 'A 64-bit integer (BSON long), as a string: JSON numbers are exact only up to 2^53.';
+
+/**
+ * Strings on the wire, Decimal128 in MongoDB: money and other figures that a double would round. A
+ * number given as input is read from its digits as written. docjoin binds it to a schema's `Decimal`
+ * unless the resolvers give their own.
+ */
+export const DecimalScalar = new GraphQLScalarType<Decimal128, string>({
+  name: 'Decimal',
+  description: DECIMAL_DESCRIPTION,
+  serialize(value) {
+    if (isDecimal128(value) || isLong(value) || typeof value === 'bigint') return value.toString();
+    if (typeof value === 'number' && Number.isFinite(value)) return String(value);
+    if (typeof value === 'string') return parseDecimal(value).toString();
+    throw new TypeError(`Decimal cannot represent ${describe(value)}`);
+  },
+  parseValue(value) {
+    if (typeof value === 'number' && Number.isFinite(value)) return parseDecimal(String(value));
+    if (typeof value !== 'string') throw badUserInput(`Decimal must be a string like "19.99", got ${describe(value)}`);
+    return parseDecimal(value);
+  },
+  parseLiteral(ast) {
+    return parseDecimal(literalDigits(ast, 'Decimal', 'a string like "19.99"'));
+  },
+});
+
+/**
+ * Strings on the wire, BSON longs in MongoDB. Input may also be an integer JSON number within 2^53.
+ * docjoin binds it to a schema's `Long` unless the resolvers give their own.
+ */
+export const LongScalar = new GraphQLScalarType<Long, string>({
+  name: 'Long',
+  description: LONG_DESCRIPTION,
+  serialize(value) {
+    if (isLong(value) || typeof value === 'bigint') return value.toString();
+    // The driver reads a long up to 2^53 as a number; a sum past 64 bits comes back as a double, no longer exact.
+    if (isExactInteger(value)) return String(value);
+    if (isDecimal128(value) || typeof value === 'string') return parseLong(value.toString()).toString();
+    throw new TypeError(`Long cannot represent ${describe(value)} exactly`);
+  },
+  parseValue(value) {
+    if (isExactInteger(value)) return Long.fromNumber(value);
+    if (typeof value !== 'string') throw badUserInput(`Long must be a string of digits like "9007199254740993" (or an integer up to 2^53), got ${describe(value)}`);
+    return parseLong(value);
+  },
+  parseLiteral(ast) {
+    if (ast.kind === Kind.FLOAT) throw badUserInput(`Long must be a whole number, got ${print(ast)}`);
+    return parseLong(literalDigits(ast, 'Long', 'a string of digits like "9007199254740993"'));
+  },
+});
+
+/** The scalars' definitions, each added to an SDL that uses it without defining it. */
+export const exactNumberTypeDefs: Readonly<Record<'Decimal' | 'Long', string>> = {
+  Decimal: `${JSON.stringify(DECIMAL_DESCRIPTION)}\nscalar Decimal\n`,
+  Long: `${JSON.stringify(LONG_DESCRIPTION)}\nscalar Long\n`,
+};
+
+const DECIMAL = /^[+-]?(\d+(\.\d*)?|\.\d+)([eE][+-]?\d+)?$/;
+const INTEGER = /^[+-]?\d+$/;
+const LONG_MIN = -(2n ** 63n);
+const LONG_MAX = 2n ** 63n - 1n;
+
+function parseDecimal(text: string): Decimal128 {
+  if (!DECIMAL.test(text)) throw badUserInput(`Decimal must be a decimal number like "19.99", got ${JSON.stringify(text)}`);
+  try {
+    return Decimal128.fromString(text);
+  } catch {
+    throw badUserInput(`Decimal cannot hold ${JSON.stringify(text)} exactly (34 significant digits, exponents -6176 to 6111)`);
+  }
+}
+
+function parseLong(text: string): Long {
+  const trimmed = text.replace(/\.0*$/, '');
+  if (!INTEGER.test(trimmed)) throw badUserInput(`Long must be a whole number like "9007199254740993", got ${JSON.stringify(text)}`);
+  const value = BigInt(trimmed);
+  if (value < LONG_MIN || value > LONG_MAX) throw badUserInput(`Long must be between ${LONG_MIN} and ${LONG_MAX}, got ${trimmed}`);
+  return Long.fromBigInt(value);
+}
+
+/** A literal's digits as written: a string, or an Int or Float literal (never rounded through a double). */
+function literalDigits(ast: ValueNode, name: string, expected: string): string {
+  if (ast.kind === Kind.STRING || ast.kind === Kind.INT || ast.kind === Kind.FLOAT) return ast.value;
+  throw badUserInput(`${name} must be ${expected}, got ${print(ast)}`);
+}
+
+/** A JSON number that is a whole number a double holds exactly (up to 2^53, as the driver reads a long into one). */
+function isExactInteger(value: unknown): value is number {
+  return typeof value === 'number' && Number.isInteger(value) && Math.abs(value) <= 2 ** 53;
+}
+
+// By BSON type, not class: a driver with a copy of bson of its own makes other classes.
+function isLong(value: unknown): value is Long {
+  return bsonType(value) === 'Long';
+}
+
+function isDecimal128(value: unknown): value is Decimal128 {
+  return bsonType(value) === 'Decimal128';
+}
+
+function describe(value: unknown): string {
+  return typeof value === 'bigint' ? `${value}n` : (JSON.stringify(value) ?? String(value));
+}
