@@ -16,6 +16,7 @@ const typeDefs = /* GraphQL */ `
     id: ID!
     name: String!
     players(first: Int = 10): [Player!]! @join(localField: "_id", foreignField: "teamId", sort: "name")
+    playersAggregate: PlayerAggregate! @aggregate(of: "players", groupBy: ["name"])
     captain: Player @join(localField: "captainId")
   }
   type Player @collection(name: "players") {
@@ -75,7 +76,15 @@ it('refuses an exponential response before any read, naming the field that makes
   expect(result.cost).toMatchObject({ roundTrips: 0 });
 });
 
+it('refuses an aggregate whose groups would make the response too large, before any read', async () => {
+  const result = await subject.gateway.execute({ query: '{ teams(first: 100) { playersAggregate { groupBy(by: [NAME], first: 1000) { key { name } count } } } }' });
+  expect(result.data).toBeUndefined();
+  expect(result.errors?.[0]?.extensions).toMatchObject({ code: 'COST_LIMIT_EXCEEDED', cost: { limit: 'responseNodes', max: 20_000, field: 'PlayerAggregate.groupBy' } });
+  expect(result.cost).toMatchObject({ roundTrips: 0 });
+});
+
 it.each([
+  ['with aggregates and their groups', '{ teams { name playersAggregate { count groupBy(by: [NAME], first: 3) { key { name } count } } } }'],
   ['deep and recursive', '{ teams { players { team { players { team { name captain { name } } } } } } }'],
   ['aliased', '{ a: teams(first: 2) { players { name } } b: teams(first: 3) { captain { team { players { tags { label } } } } } }'],
   ['with fragments and embedded lists', '{ teams { ...T players { ...P team { ...T } } } } fragment T on Team { name captain { ...P } } fragment P on Player { tags { label } }'],

@@ -285,4 +285,11 @@ describe('estimateOperation: @aggregate fields', () => {
   it('sends nothing for a groupBy the resolver refuses', () => {
     expect(totals(full('{ posts(first: 10) { commentsAggregate { groupBy(by: [], first: 2) { count } } } }'))).toEqual({ roundTrips: 1, documents: 10, depth: 3 });
   });
+
+  it('caps the documents the $group scans at the collection\'s size, not the replies beyond them', () => {
+    const operation = parse('{ posts(first: 10) { commentsAggregate { count groupBy(by: [AUTHOR], first: 2) { count } } } }').definitions[0] as OperationDefinitionNode;
+    const sized = estimateOperation({ schema, storageMap, plan: planOf(operation), variableValues: {}, strategyFor: (field) => field.defaultStrategy, collectionSize: (collection) => (collection === 'comments' ? 30 : undefined) });
+    // 10 posts × L comments scanned, but comments holds 30; per post one more reply for the groups.
+    expect(totals(sized)).toEqual({ roundTrips: 2, documents: 10 + 30 + 10, depth: 3 });
+  });
 });
