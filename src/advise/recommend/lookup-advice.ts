@@ -76,8 +76,8 @@ export function lookupAdvice(
   }: {
     /** The field's type has no collection: its objects are only ever elements of an embedded array (or object). */
     readonly onlyInElements?: boolean;
-    /** For such a field, the documents that held the elements it resolved: one lookup each, for all their elements. */
-    readonly holders?: number;
+    /** For such a field, the documents that held the elements it resolved (one lookup each, for all their elements); undefined: none a lookup reaches. */
+    readonly holders?: number | undefined;
     readonly shardKeys: ShardKeys | undefined;
     readonly thresholds: AdviceThresholds;
     readonly carriedPerCopy?: CarriedByCopy | undefined;
@@ -131,7 +131,7 @@ export function lookupAdvice(
         ]
       : []),
   ];
-  const refused = elementsRefusal(field, onlyInElements) ?? versionRefusal(network.serverVersion) ?? shardingRefusal(field, shardKeys, network.serverVersion);
+  const refused = elementsRefusal(field, onlyInElements, holders) ?? versionRefusal(network.serverVersion) ?? shardingRefusal(field, shardKeys, network.serverVersion);
   if (refused) return { kind: 'read-by-lookup', change, rule: RULES.readByLookup, effect, evidence, rejectedBecause: refused };
   const saved = savedMs - addedMs;
   const share = totalMs === 0 ? 0 : saved / totalMs;
@@ -171,10 +171,14 @@ function milliseconds(value: number): number {
   return Math.round(value * 10_000) / 10_000;
 }
 
-/** A reverse join in an embedded type's elements is joined under lookup too (plan-projection.ts elementLookups). */
-function elementsRefusal(field: RelationField, onlyInElements: boolean): string | undefined {
-  if (!onlyInElements || field.shapes.join!.direction === 'byKey') return undefined;
-  return `${field.typeName} is only ever an element of an embedded array, where a reverse join stays joined under lookup (its per-parent limit would span every element)`;
+/** Where an embedded type's elements are joined under lookup too (plan-projection.ts elementLookups). */
+function elementsRefusal(field: RelationField, onlyInElements: boolean, holders: number | undefined): string | undefined {
+  if (!onlyInElements) return undefined;
+  if (field.shapes.join!.direction !== 'byKey') {
+    return `${field.typeName} is only ever an element of an embedded array, where a reverse join stays joined under lookup (its per-parent limit would span every element)`;
+  }
+  if (holders === undefined) return `${field.typeName} is only ever an element that a lookup cannot reach (below a dotted path, inside another element, or as an interface's member): it stays joined`;
+  return undefined;
 }
 
 /** docjoin's lookups pair `localField`/`foreignField` with a pipeline, which MongoDB reads from 5.0 on. */

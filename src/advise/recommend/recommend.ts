@@ -88,13 +88,16 @@ function carriedByCopies(relations: readonly RelationField[], advice: readonly F
 
 /**
  * How many documents held the elements of `typeName` that the workload read, through the embedded fields
- * whose elements carry their lookups (a top-level path): each runs one lookup for all its elements.
+ * whose elements carry their lookups (plan-projection.ts elementLookups: a top-level path in a document of
+ * a collection): each runs one lookup for all its elements. Undefined when no such field holds them.
  */
-function holdersOf(typeName: string, storageMap: StorageMap, workload: WorkloadView): number {
-  let holders = 0;
+function holdersOf(typeName: string, storageMap: StorageMap, workload: WorkloadView): number | undefined {
+  let holders: number | undefined;
   for (const field of storageMap.relations.values()) {
     const embedded = field.shapes.embedded;
-    if (field.targetType === typeName && embedded && !embedded.path.includes('.')) holders += workload.entry(field.coordinate, 'embedded')?.resolves ?? 0;
+    const inDocuments = storageMap.types.get(field.typeName)?.collection !== undefined;
+    if (field.targetType !== typeName || !embedded || embedded.path.includes('.') || !inDocuments) continue;
+    holders = (holders ?? 0) + (workload.entry(field.coordinate, 'embedded')?.resolves ?? 0);
   }
   return holders;
 }
@@ -137,7 +140,7 @@ function adviseField(field: RelationField, input: AdviceInput, workload: Workloa
   // A join the snapshot changes did not take can still save its round trips by lookup.
   const lookup = lookupAdvice(field, workload, input.workload, costs, input.network, {
     onlyInElements: collectionName === undefined,
-    ...(collectionName === undefined && { holders: holdersOf(field.typeName, input.storageMap, workload) }),
+    holders: collectionName === undefined ? holdersOf(field.typeName, input.storageMap, workload) : undefined,
     shardKeys: input.shardKeys,
     thresholds,
     carriedPerCopy,

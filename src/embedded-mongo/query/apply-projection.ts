@@ -1,7 +1,7 @@
 import type { Document } from 'bson';
 import { CommandError, ErrorCodes } from '../protocol/command-error';
 import { isNumeric, isPlainDocument } from './bson-kind';
-import { plainNumber } from './bson-number';
+import { plainNumber } from '../../bson/bson-number';
 import { cloneDocument } from './clone-document';
 import { compileFilter, compileValueMatcher } from './compile-filter';
 import { evaluateExpression } from './mingo-context';

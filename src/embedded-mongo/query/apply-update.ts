@@ -1,7 +1,7 @@
 import { Decimal128, Long, Timestamp, type Document } from 'bson';
 import { CommandError, ErrorCodes } from '../protocol/command-error';
 import { isNumeric, isPlainDocument } from './bson-kind';
-import { arithmetic, longToBigInt, numericWidth, plainNumber } from './bson-number';
+import { arithmetic, longToBigInt, numericWidth, plainNumber } from '../../bson/bson-number';
 import { bsonTypeNumber } from './bson-type-number';
 import type { Collation } from './collation';
 import { compileFilter, compileValueMatcher } from './compile-filter';

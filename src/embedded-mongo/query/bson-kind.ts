@@ -1,4 +1,5 @@
 import type { BSONRegExp, Int32, Long, ObjectId } from 'bson';
+import { bsonTag } from '../../bson/bson-tag';
 
 /**
  * The canonical BSON type groups, numbered in MongoDB's comparison order
@@ -21,11 +22,7 @@ export const enum TypeRank {
   MaxKey = 13,
 }
 
-/** Reads the `_bsontype` tag that every `bson` class instance carries. */
-export function bsonTag(value: object): string | undefined {
-  const tag = (value as { _bsontype?: unknown })._bsontype;
-  return typeof tag === 'string' ? tag : undefined;
-}
+export { bsonTag };
 
 export function isLong(value: unknown): value is Long {
   return typeof value === 'object' && value !== null && bsonTag(value) === 'Long';

@@ -1,6 +1,6 @@
 import type { Binary, ObjectId, Timestamp } from 'bson';
 import { regexParts, stringValue, TypeRank, typeRank } from './bson-kind';
-import { compareNumbers } from './bson-number';
+import { compareNumbers } from '../../bson/bson-number';
 import { compareStrings } from './compare-strings';
 import type { Collation } from './collation';
 import { packedObjectId } from './packed-object-id';

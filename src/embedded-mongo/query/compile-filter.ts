@@ -1,7 +1,7 @@
 import type { Document, Long } from 'bson';
 import { CommandError, ErrorCodes } from '../protocol/command-error';
 import { bsonTag, containsString, isObjectId, isPlainDocument, regexParts, stringValue, TypeRank, typeRank } from './bson-kind';
-import { longToBigInt, numericWidth, plainNumber } from './bson-number';
+import { longToBigInt, numericWidth, plainNumber } from '../../bson/bson-number';
 import { bsonTypeNumber, TYPE_ALIASES } from './bson-type-number';
 import { compareValues, valueComparator, type ValueComparator } from './compare-values';
 import { resolvePath } from './document-path';

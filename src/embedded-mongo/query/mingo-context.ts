@@ -7,7 +7,7 @@ import * as mingoWindows from 'mingo/operators/window';
 import type { Iterator as MingoIterator } from 'mingo/lazy';
 import type { CollationSpec, Options } from 'mingo/types';
 import { isNumeric, isPlainDocument } from './bson-kind';
-import { absoluteValue, arithmetic, asDouble, divide, exactToString, longToBigInt, normalize, numericWidth, plainNumber, toExact } from './bson-number';
+import { absoluteValue, arithmetic, asDouble, divide, exactToString, longToBigInt, normalize, numericWidth, plainNumber, toExact } from '../../bson/bson-number';
 import { CommandError, ErrorCodes, LocationCodes, locationError } from '../protocol/command-error';
 import { calculateObjectSize, Decimal128, Long, type Document } from 'bson';
 import { Collation } from './collation';

@@ -1,7 +1,7 @@
 import type { Document } from 'bson';
 import { projectionKeepsPaths } from './apply-projection';
 import { isPlainDocument } from './bson-kind';
-import { plainNumber } from './bson-number';
+import { plainNumber } from '../../bson/bson-number';
 import { PRESORTED } from './presorted-mark';
 
 const PICK_ACCUMULATORS = new Set(['$topN', '$bottomN', '$top', '$bottom']);

@@ -7,7 +7,7 @@ import type { CollectionResolver, Options } from 'mingo/types';
 import { CommandError, ErrorCodes, LocationCodes, locationError } from '../protocol/command-error';
 import { checkTimeLimit } from '../protocol/command-time-limit';
 import { isLong, isNumeric, isPlainDocument } from './bson-kind';
-import { longToBigInt, plainNumber } from './bson-number';
+import { longToBigInt, plainNumber } from '../../bson/bson-number';
 import { cloneDocument, thawDocument } from './clone-document';
 import { compileFieldProjection } from './apply-projection';
 import type { Collation } from './collation';

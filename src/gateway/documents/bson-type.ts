@@ -1,4 +1,4 @@
-import type { ObjectId } from 'bson';
+import type { Decimal128, Double, Int32, Long, ObjectId } from 'bson';
 
 /**
  * BSON values are told apart by the tag the bson library puts on them (`_bsontype`), not by
@@ -14,4 +14,12 @@ export function bsonType(value: unknown): string | undefined {
 
 export function isObjectId(value: unknown): value is ObjectId {
   return bsonType(value) === 'ObjectId';
+}
+
+const BSON_NUMBERS: ReadonlySet<string> = new Set(['Long', 'Int32', 'Double', 'Decimal128']);
+
+/** A number the bson library wraps (a Long the driver did not promote, a Decimal128, an Int32 or Double read without promoteValues). */
+export function isBsonNumber(value: unknown): value is Long | Decimal128 | Int32 | Double {
+  const type = bsonType(value);
+  return type !== undefined && BSON_NUMBERS.has(type);
 }

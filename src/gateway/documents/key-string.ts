@@ -1,5 +1,7 @@
 import { ObjectId } from 'bson';
-import { isObjectId } from './bson-type';
+import { numberKey } from '../../bson/bson-number';
+import { isBsonNumber, isObjectId } from './bson-type';
+import { readPath } from './read-path';
 
 /**
  * A string that identifies a stored key value, so keys can index Maps and DataLoader caches:
@@ -9,12 +11,15 @@ export function keyString(value: unknown): string {
   if (value instanceof ObjectId) return objectIdKey(value.id);
   if (isObjectId(value)) return `o:${value.toHexString()}`;
   if (value instanceof Date) return `d:${value.getTime()}`;
+  // Numbers of every BSON width that are equal (5, a Long 5, a Decimal128 5.0) are one key, as MongoDB matches them.
+  if (isBsonNumber(value)) return `n:${numberKey(value)}`;
   switch (typeof value) {
     case 'string':
       return `s:${value}`;
     case 'number':
+      return Number.isSafeInteger(value) ? `n:i${value === 0 ? 0 : value}` : `n:${numberKey(value)}`;
     case 'bigint':
-      return `n:${String(value)}`;
+      return `n:i${value}`;
     case 'boolean':
       return `b:${String(value)}`;
     default:
@@ -48,4 +53,16 @@ function objectIdKey(b: Uint8Array): string {
 /** Whether a value can be a join key (null/undefined references are skipped, never queried). */
 export function isKeyValue(value: unknown): boolean {
   return value !== null && value !== undefined;
+}
+
+/** The documents by the key string of the value each holds at `path`, in their order. */
+export function documentsByKey<T extends object>(documents: readonly T[], path: string): Map<string, T[]> {
+  const grouped = new Map<string, T[]>();
+  for (const document of documents) {
+    const key = keyString(readPath(document, path));
+    const same = grouped.get(key);
+    if (same) same.push(document);
+    else grouped.set(key, [document]);
+  }
+  return grouped;
 }

@@ -117,7 +117,7 @@ describe('exact sums', () => {
       dbPrefix: 'aggregate_sums',
       typeDefs: /* GraphQL */ `
         type Query {
-          entries(first: Int = 20, after: ID): [Entry!]! @list
+          entries(first: Int = 20, after: ID, minPrice: Decimal @filter(field: "price", op: GTE), serial: Long): [Entry!]! @list
           entriesAggregate: EntryAggregate! @aggregate(of: "entries", fields: ["amount", "units", "price", "serial"], groupBy: ["units"])
         }
         type Entry @collection(name: "entries") {
@@ -138,6 +138,8 @@ describe('exact sums', () => {
             serial: Long.fromBigInt(2n ** 53n + BigInt(index)),
           })),
         );
+        await db.collection('entries').createIndex({ price: 1 });
+        await db.collection('entries').createIndex({ serial: 1 });
       },
     });
   }, 60_000);
@@ -164,6 +166,10 @@ describe('exact sums', () => {
         groupBy: [{ sum: { serial: '27021597764222979' } }],
       },
     });
+    // Filters compare Decimal and Long values in MongoDB, past a double's precision.
+    const filtered = await ledger.gateway.execute({ query: 'query($min: Decimal) { entries(minPrice: $min) { price } bySerial: entries(serial: "9007199254740993") { serial } }', variables: { min: '1234567890123456789.01234567890121' } });
+    expect(filtered.errors).toBeUndefined();
+    expect(filtered.data).toEqual({ entries: [{ price: '1234567890123456789.01234567890121' }, { price: '1234567890123456789.01234567890122' }], bySerial: [{ serial: '9007199254740993' }] });
     const sums = ledger.gateway.schema.getType('EntrySums') as GraphQLObjectType;
     expect(Object.fromEntries(Object.values(sums.getFields()).map((field) => [field.name, String(field.type)]))).toEqual({ amount: 'Float!', units: 'Float!', price: 'Decimal!', serial: 'Long!' });
   });

@@ -91,6 +91,10 @@ describe('a join by key under an embedded array, read by lookup', () => {
     });
     expect(looked.cost!.commands!.map((command) => `${command.command} ${command.collection}`)).toEqual(['aggregate people']);
     expect(looked.cost).toMatchObject({ roundTrips: 1, estimatedRoundTrips: 1 });
+    // A document is sent once per parent document, however many of its elements hold its key (each element
+    // gets it from that list): the 3 people; Ann's ONE and its issuer, TWO and ONE watched, TWO pinned,
+    // TWO and THREE in the first two lots (the third is cut before the lookup); Cid's THREE watched.
+    expect(looked.cost!.documents).toBe(3 + 2 + 2 + 1 + 2 + 1);
     // Each element's own documents: ONE twice and none for the dangling key (holdings), TWO (pinned), TWO and THREE (the first two lots).
     expect(looked.cost!.fields['Holding.stock']).toMatchObject({ strategy: 'lookup', documents: 5, keys: 6, dangling: 1 });
     // Ann's first holding watches TWO, ONE, a dangling key and TWO again: two documents sent, TWO answered twice; Cid's THREE.

@@ -50,11 +50,16 @@ describe('Long', () => {
   it('refuses a double past 2^53 (a sum that overflowed 64 bits) rather than write it inexactly', () => {
     expect(() => LongScalar.serialize(2 ** 64)).toThrow('Long cannot represent 18446744073709552000 exactly');
     expect(() => LongScalar.serialize(1.5)).toThrow('Long cannot represent 1.5 exactly');
+    // Stored data that is no long is the server's problem, not the client's: a plain error, not BAD_USER_INPUT.
+    expect(() => LongScalar.serialize(Decimal128.fromString('1.5E+3'))).toThrow(TypeError);
+    expect(LongScalar.serialize(Decimal128.fromString('1500'))).toBe('1500');
+    expect(() => DecimalScalar.serialize('lots')).toThrow(TypeError);
   });
   it('rejects fractions, numbers out of range and unsafe JSON numbers as BAD_USER_INPUT', () => {
     expect(codeOf(() => LongScalar.parseValue('9223372036854775808'))).toEqual(['BAD_USER_INPUT', 'Long must be between -9223372036854775808 and 9223372036854775807, got 9223372036854775808']);
     expect(codeOf(() => LongScalar.parseValue('1.5'))).toEqual(['BAD_USER_INPUT', 'Long must be a whole number like "9007199254740993", got "1.5"']);
-    expect(codeOf(() => LongScalar.parseValue(2 ** 60))).toEqual(['BAD_USER_INPUT', 'Long must be a string of digits like "9007199254740993" (or an integer up to 2^53), got 1152921504606847000']);
+    expect(codeOf(() => LongScalar.parseValue(2 ** 53))).toEqual(['BAD_USER_INPUT', 'Long must be a string of digits like "9007199254740993" (or an integer below 2^53), got 9007199254740992']);
+    expect(codeOf(() => LongScalar.parseValue(2 ** 60))).toEqual(['BAD_USER_INPUT', 'Long must be a string of digits like "9007199254740993" (or an integer below 2^53), got 1152921504606847000']);
     expect(codeOf(() => LongScalar.parseLiteral({ kind: Kind.FLOAT, value: '1.5' }, {}))).toEqual(['BAD_USER_INPUT', 'Long must be a whole number, got 1.5']);
   });
 });

@@ -1,6 +1,6 @@
 import type { GraphQLError } from 'graphql';
 import type { StoredDocument } from '../../documents/stored-document';
-import { bsonType, isObjectId } from '../../documents/bson-type';
+import { isBsonNumber, isObjectId } from '../../documents/bson-type';
 import { keyString } from '../../documents/key-string';
 import { averageType, EXACT_SCALARS, sumType } from '../../startup/aggregates/aggregate-names';
 import type { AggregateField } from '../../startup/storage-map/storage-map-types';
@@ -102,7 +102,7 @@ export function readAggregateReplies(aggregate: AggregateField, request: Aggrega
 function groupValue(group: GroupSelection, row: StoredDocument): GroupValue {
   const stored = (row._id as { k?: StoredDocument }).k ?? {};
   const key: Record<string, unknown> = {};
-  for (const field of group.by) key[field.fieldName] = responseValue(stored[field.value]);
+  for (const field of group.by) key[field.fieldName] = figureValue(field.scalar, stored[field.value]);
   return { ...figuresValue(group, row), key };
 }
 
@@ -119,7 +119,7 @@ export function figuresValue(selection: FigureSelection | undefined, row: Stored
   return { count: toNumber(row?.count) ?? 0, sum, avg, min, max };
 }
 
-/** A figure as MongoDB computed it: a Long's or a Decimal's kept for its scalar to write exactly, others as responseValue. */
+/** A figure or key as MongoDB gave it: a Long's or a Decimal's kept for its scalar to write exactly, others as responseValue. */
 function figureValue(type: string, value: unknown): unknown {
   if (!EXACT_SCALARS.has(type)) return responseValue(value);
   return value === undefined || value === null ? null : value;
@@ -136,12 +136,10 @@ function toNumber(value: unknown): number | null {
   return Number(String(value));
 }
 
-const BSON_NUMBERS: ReadonlySet<string | undefined> = new Set(['Long', 'Int32', 'Double', 'Decimal128']);
-
 /** A stored value as GraphQL serializes it: numbers from BSON number types, ids as hex, the rest as stored. */
 function responseValue(value: unknown): unknown {
   if (value === undefined || value === null) return null;
   if (isObjectId(value)) return value.toHexString();
-  if (BSON_NUMBERS.has(bsonType(value))) return toNumber(value);
+  if (isBsonNumber(value)) return toNumber(value);
   return value;
 }

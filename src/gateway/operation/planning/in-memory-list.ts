@@ -1,4 +1,5 @@
-import { isObjectId } from '../../documents/bson-type';
+import { compareNumbers } from '../../../bson/bson-number';
+import { isBsonNumber, isObjectId } from '../../documents/bson-type';
 import { keyString } from '../../documents/key-string';
 import { readPath } from '../../documents/read-path';
 import type { StoredDocument } from '../../documents/stored-document';
@@ -35,7 +36,7 @@ function matches(stored: unknown, condition: FieldCondition): boolean {
 }
 
 function isOperator(condition: FieldCondition): condition is Exclude<FieldCondition, FilterValue> {
-  return condition !== null && typeof condition === 'object' && !(condition instanceof Date) && !isObjectId(condition);
+  return condition !== null && typeof condition === 'object' && !(condition instanceof Date) && !isObjectId(condition) && !isBsonNumber(condition);
 }
 
 function equal(value: unknown, expected: unknown): boolean {
@@ -54,7 +55,7 @@ function compareBySort(a: StoredDocument, b: StoredDocument, sort: readonly Sort
 /** MongoDB's order of kinds: null and missing, numbers, strings, objects, ids, booleans, dates. */
 function rank(value: unknown): number {
   if (value === null || value === undefined) return 0;
-  if (typeof value === 'number' || typeof value === 'bigint') return 1;
+  if (typeof value === 'number' || typeof value === 'bigint' || isBsonNumber(value)) return 1;
   if (typeof value === 'string') return 2;
   if (isObjectId(value)) return 4;
   if (typeof value === 'boolean') return 5;
@@ -67,6 +68,8 @@ function compareValues(a: unknown, b: unknown): number {
   if (kinds !== 0) return Math.sign(kinds);
   if (a instanceof Date && b instanceof Date) return Math.sign(a.getTime() - b.getTime());
   if (typeof a === 'number' && typeof b === 'number') return Math.sign(a - b);
+  // Exactly, across widths: a Decimal128 or a Long past 2^53 is no double.
+  if (rank(a) === 1) return compareNumbers(a, b);
   const left = rank(a) === 4 ? (a as { toHexString(): string }).toHexString() : String(a);
   const right = rank(b) === 4 ? (b as { toHexString(): string }).toHexString() : String(b);
   return left < right ? -1 : left > right ? 1 : 0;

@@ -1,5 +1,5 @@
-import type { ObjectId } from 'bson';
-import { isObjectId } from '../../documents/bson-type';
+import type { Decimal128, Long, ObjectId } from 'bson';
+import { isBsonNumber, isObjectId } from '../../documents/bson-type';
 import { objectIdArgument } from '../../documents/object-id-argument';
 import { InvariantError } from '../../errors/internal-errors';
 import { badUserInput } from '../../errors/public-error-code';
@@ -12,7 +12,7 @@ import type { RootCondition } from '../../startup/storage-map/storage-map-types'
  */
 
 /** A value a root filter may compare against: typed, never an operator document. */
-export type FilterValue = string | number | boolean | Date | ObjectId | null;
+export type FilterValue = string | number | boolean | Date | ObjectId | Long | Decimal128 | null;
 /**
  * Equality, or one comparison. Converted to MongoDB operators here (`{ lt: d }` → `{ $lt: d }`, `prefix`
  * → an anchored, escaped regular expression), so callers never write operators themselves.
@@ -110,7 +110,7 @@ function escapeRegExp(text: string): string {
 }
 
 function isFilterValue(value: unknown): value is FilterValue {
-  return value === null || ['string', 'number', 'boolean'].includes(typeof value) || value instanceof Date || isObjectId(value);
+  return value === null || ['string', 'number', 'boolean'].includes(typeof value) || value instanceof Date || isObjectId(value) || isBsonNumber(value);
 }
 
 /** Every defined condition at once; undefined when none is. */

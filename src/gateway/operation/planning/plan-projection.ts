@@ -4,7 +4,7 @@ import { selectedFieldNamesOf, stepsByFieldName, type FieldStep, type SelectionS
 import type { ReadStrategy, RelationField, SnapshotShape, StorageMap } from '../../startup/storage-map/storage-map-types';
 import type { SelectionSource } from '../plan/selection-source';
 import { MAX_FIRST } from './page-limits';
-import { projectionOf, type LookupRead, type Projection, type ProjectionEntry } from './projection';
+import { isLookupEntry, projectionOf, type LookupRead, type Projection, type ProjectionEntry } from './projection';
 import { asksForList, requestedList } from './requested-list';
 import { planLookup, type PlannedLookup } from './lookup-read';
 
@@ -83,12 +83,13 @@ export function planProjection(context: PlanningContext, typeName: string, selec
  */
 function embeddedEntries(context: PlanningContext, field: RelationField, steps: readonly FieldStep[], asks: boolean): Array<readonly [string, ProjectionEntry]> {
   const { path } = field.shapes.embedded!;
-  const inner = context.storageMap.types.has(field.targetType) ? [...planProjection(context, field.targetType, steps.flatMap((step) => step.children))] : [];
-  // Through a dotted path, `$set` would write one value into every element of an array on the way.
+  const hasStorage = context.storageMap.types.has(field.targetType);
+  const inner = hasStorage ? [...planProjection(context, field.targetType, steps.flatMap((step) => step.children))] : [];
+  // The documents are handed to the elements of a top-level field (projected-read.ts settleLookups).
   const lookups = path.includes('.') ? [] : elementLookups(inner).map(([name, entry]) => [`${path}.${name}`, entry] as const);
   const slice = asks ? undefined : embeddedSlice(context, field, steps);
   if (slice !== undefined) return [[path, { slice }], ...lookups];
-  if (asks || inner.length === 0 || inner.some(([name, entry]) => entry !== 1 && !lookups.some(([looked]) => looked === `${path}.${name}`))) return [[path, 1], ...lookups];
+  if (asks || !hasStorage || inner.some(([name, entry]) => entry !== 1 && !lookups.some(([looked]) => looked === `${path}.${name}`))) return [[path, 1], ...lookups];
   return inner.map(([innerPath, entry]) => [`${path}.${innerPath}`, entry] as const);
 }
 
@@ -101,7 +102,7 @@ function embeddedEntries(context: PlanningContext, field: RelationField, steps: 
 export function elementLookups(inner: Iterable<readonly [string, ProjectionEntry]>): Array<readonly [string, { readonly lookup: LookupRead }]> {
   const lookups: Array<readonly [string, { readonly lookup: LookupRead }]> = [];
   for (const [name, entry] of inner) {
-    if (typeof entry === 'object' && 'lookup' in entry && !name.includes('.') && entry.lookup.direction === 'byKey') lookups.push([name, entry]);
+    if (isLookupEntry(entry) && !name.includes('.') && entry.lookup.direction === 'byKey') lookups.push([name, entry]);
   }
   return lookups;
 }

@@ -41,15 +41,15 @@ export function mergeProjections(projections: Iterable<Projection>): Projection 
 
 function mergeEntry(a: ProjectionEntry | undefined, b: ProjectionEntry): ProjectionEntry {
   if (a === undefined) return b;
-  if (typeof a === 'object' && 'lookup' in a) return mergeLookups(a.lookup, b);
-  if (typeof b === 'object' && 'lookup' in b) return mergeLookups(b.lookup, a);
+  if (isLookupEntry(a)) return mergeLookups(a.lookup, b);
+  if (isLookupEntry(b)) return mergeLookups(b.lookup, a);
   if (a === 1 || b === 1) return 1;
   return { slice: Math.max(a.slice, b.slice) };
 }
 
 /** Two selections of one lookup (same name, same page) read what either needs of its documents. */
 function mergeLookups(lookup: LookupRead, other: ProjectionEntry): ProjectionEntry {
-  if (typeof other !== 'object' || !('lookup' in other)) throw new InvariantError(`a $lookup's name is also a stored path (from ${lookup.from})`);
+  if (!isLookupEntry(other)) throw new InvariantError(`a $lookup's name is also a stored path (from ${lookup.from})`);
   const { from, localField, foreignField } = other.lookup;
   if (from !== lookup.from || localField !== lookup.localField || foreignField !== lookup.foreignField) throw new InvariantError(`two lookups share a name (from ${lookup.from} and ${from})`);
   return { lookup: { ...lookup, projection: mergeProjections([lookup.projection, other.lookup.projection]) } };
@@ -57,15 +57,15 @@ function mergeLookups(lookup: LookupRead, other: ProjectionEntry): ProjectionEnt
 
 /**
  * MongoDB rejects `a` together with `a.b` (path collision): the wider path wins, whole. An element
- * lookup stays under it: it writes into the elements the wider path keeps (toProjectStage).
+ * lookup stays under it: its documents go to the elements the wider path keeps.
  */
 function normalize(entries: Map<string, ProjectionEntry>): Projection {
   const paths = [...entries.keys()].sort();
   const result = new Map<string, ProjectionEntry>();
   for (const path of paths) {
     const entry = entries.get(path)!;
-    const covering = [...result.keys()].find((kept) => path.startsWith(`${kept}.`) && !isLookup(result.get(kept)!));
-    if (covering !== undefined && !isLookup(entry)) {
+    const covering = [...result.keys()].find((kept) => path.startsWith(`${kept}.`) && !isLookupEntry(result.get(kept)!));
+    if (covering !== undefined && !isLookupEntry(entry)) {
       if (result.get(covering) !== 1) result.set(covering, 1);
       continue;
     }
@@ -74,7 +74,7 @@ function normalize(entries: Map<string, ProjectionEntry>): Projection {
   return result;
 }
 
-function isLookup(entry: ProjectionEntry): entry is { readonly lookup: LookupRead } {
+export function isLookupEntry(entry: ProjectionEntry): entry is { readonly lookup: LookupRead } {
   return typeof entry === 'object' && 'lookup' in entry;
 }
 
@@ -90,7 +90,7 @@ export function covers(fetched: Projection, needed: Projection): boolean {
     if (path === '_id') continue;
     const exact = fetched.get(path);
     if (exact !== undefined && entryCovers(exact, entry)) continue;
-    if (typeof entry === 'object' && 'lookup' in entry) return false;
+    if (isLookupEntry(entry)) return false;
     const wider = [...fetched].some(([kept, keptEntry]) => keptEntry === 1 && path.startsWith(`${kept}.`));
     if (!wider) return false;
   }
@@ -98,14 +98,14 @@ export function covers(fetched: Projection, needed: Projection): boolean {
 }
 
 function entryCovers(fetched: ProjectionEntry, needed: ProjectionEntry): boolean {
-  if (typeof needed === 'object' && 'lookup' in needed) return typeof fetched === 'object' && 'lookup' in fetched && covers(fetched.lookup.projection, needed.lookup.projection);
+  if (isLookupEntry(needed)) return isLookupEntry(fetched) && covers(fetched.lookup.projection, needed.lookup.projection);
   if (fetched === 1) return true;
   return needed !== 1 && 'slice' in fetched && fetched.slice >= needed.slice;
 }
 
 /** Whether reading with `projection` takes an aggregate (its `$lookup` stages), not a find. */
 export function hasLookups(projection: Projection): boolean {
-  for (const entry of projection.values()) if (typeof entry === 'object' && 'lookup' in entry) return true;
+  for (const entry of projection.values()) if (isLookupEntry(entry)) return true;
   return false;
 }
 
@@ -113,74 +113,45 @@ export function hasLookups(projection: Projection): boolean {
 export function toFindProjection(projection: Projection): Record<string, 1 | { $slice: number }> {
   const result: Record<string, 1 | { $slice: number }> = {};
   for (const [path, entry] of projection) {
-    if (typeof entry === 'object' && 'lookup' in entry) throw new InvariantError(`a find cannot read the $lookup ${path}; read it with projectStages`);
+    if (isLookupEntry(entry)) throw new InvariantError(`a find cannot read the $lookup ${path}; read it with projectStages`);
     result[path] = entry === 1 ? 1 : { $slice: entry.slice };
   }
   return result;
 }
 
 /**
- * The same projection as an aggregation `$project` stage body (a lookup's documents kept whole: its own
- * stages projected them). A slice cuts only an array, as find's `$slice` does: a missing field stays
- * missing (an embedded copy not yet backfilled) and another value stays as it is.
+ * The same projection as an aggregation `$project` stage body, without its lookups (their `$lookup`
+ * stages come after it and add them). A slice cuts only an array, as find's `$slice` does: a missing
+ * field stays missing (an embedded copy not yet backfilled) and another value stays as it is.
  */
 export function toProjectStage(projection: Projection): Record<string, 1 | StoredDocument> {
   const result: Record<string, 1 | StoredDocument> = {};
   for (const [path, entry] of projection) {
-    // An element lookup under a path kept whole (or sliced) is kept with it.
-    if (isLookup(entry) && [...projection.keys()].some((kept) => path.startsWith(`${kept}.`) && !isLookup(projection.get(kept)!))) continue;
-    result[path] = entry === 1 || 'lookup' in entry ? 1 : { $cond: [{ $isArray: `$${path}` }, { $slice: [`$${path}`, entry.slice] }, `$${path}`] };
+    if (isLookupEntry(entry)) continue;
+    result[path] = entry === 1 ? 1 : { $cond: [{ $isArray: `$${path}` }, { $slice: [`$${path}`, entry.slice] }, `$${path}`] };
   }
   return result;
 }
 
 /**
- * The stages that end a read with `projection`: a `$lookup` per lookup entry, each with its page and
- * its documents' own stages in its pipeline (so nested to any depth), then the `$project`. An element
- * lookup looks up the keys of every element at once, then hands each element the documents of its own
- * keys (elementLookupStage); the `$project` leaves out the documents' shared list.
+ * The stages that end a read with `projection`: the `$project`, then a `$lookup` per lookup entry, each
+ * with its page and its documents' own stages in its pipeline (so nested to any depth). An element
+ * lookup reads the keys of every element (the ones the `$project` kept) into one list per document,
+ * under sharedLookupName; the gateway hands each element its own (projected-read.ts settleLookups).
  */
 export function projectStages(projection: Projection): StoredDocument[] {
-  const stages: StoredDocument[] = [];
+  const stages: StoredDocument[] = [{ $project: toProjectStage(projection) }];
   for (const [name, entry] of projection) {
-    if (!isLookup(entry)) continue;
+    if (!isLookupEntry(entry)) continue;
     const { from, localField, foreignField, page, projection: joined } = entry.lookup;
-    const pipeline = [...page, ...projectStages(joined)];
     const element = elementLookupTarget(name);
-    if (!element) {
-      stages.push({ $lookup: { from, localField, foreignField, as: name, pipeline } });
-      continue;
-    }
-    const shared = `_docjoin_in_${element.path.replaceAll('.', '_')}_${element.as}`;
-    stages.push({ $lookup: { from, localField: `${element.path}.${localField}`, foreignField, as: shared, pipeline } }, elementLookupStage(element.path, element.as, shared, entry.lookup));
+    const pipeline = [...page, ...projectStages(joined)];
+    stages.push({ $lookup: { from, localField: element ? `${element.path}.${localField}` : localField, foreignField, as: element ? sharedLookupName(name) : name, pipeline } });
   }
-  stages.push({ $project: toProjectStage(projection) });
   return stages;
 }
 
-/**
- * `$set` of the embedded value at `path`: each element (an object; the value itself when it is one)
- * gets, under `as`, the documents of `shared` whose `foreignField` is its key or one of its keys. Other
- * elements and values stay as they are, and a missing value stays missing.
- */
-function elementLookupStage(path: string, as: string, shared: string, { localField, foreignField }: LookupRead): StoredDocument {
-  const withOwnDocuments = (element: string) => {
-    const keys = `${element}.${localField}`;
-    const own = { $filter: { input: `$${shared}`, as: 'joined', cond: { $in: [`$$joined.${foreignField}`, { $cond: [{ $isArray: keys }, keys, [keys]] }] } } };
-    return { $cond: [{ $eq: [{ $type: element }, 'object'] }, { $mergeObjects: [element, { [as]: own }] }, element] };
-  };
-  const value = `$${path}`;
-  return {
-    $set: {
-      [path]: {
-        $switch: {
-          branches: [
-            { case: { $isArray: value }, then: { $map: { input: value, as: 'element', in: withOwnDocuments('$$element') } } },
-            { case: { $eq: [{ $type: value }, 'missing'] }, then: '$$REMOVE' },
-          ],
-          default: withOwnDocuments(value),
-        },
-      },
-    },
-  };
+/** Where an element lookup's documents arrive, for all the elements of a document together. */
+export function sharedLookupName(name: string): string {
+  return `_docjoin_in_${name.replaceAll('.', '_')}`;
 }

@@ -6,7 +6,7 @@ import { readPath } from '../../documents/read-path';
 import { ancestorPathKeys, responsePathKey } from '../../documents/response-path-key';
 import type { MongoFunnel, RequestScope } from '../mongo/mongo-funnel';
 import type { StoredDocument } from '../../documents/stored-document';
-import { covers, hasLookups, mergeProjections, projectionOf, type Projection } from '../../operation/planning/projection';
+import { covers, hasLookups, isLookupEntry, mergeProjections, projectionOf, type Projection } from '../../operation/planning/projection';
 import { readProjected } from './projected-read';
 
 /** What every load carries: the paths the caller needs, where in the response it is made, and who asked (for attribution). */
@@ -247,7 +247,7 @@ const LOOKUPS = new WeakMap<Projection, string>();
 function lookupsOf(projection: Projection): string {
   let lookups = LOOKUPS.get(projection);
   if (lookups === undefined) {
-    const names = hasLookups(projection) ? [...projection].filter(([, entry]) => typeof entry === 'object' && 'lookup' in entry).map(([name]) => name) : [];
+    const names = hasLookups(projection) ? [...projection].filter(([, entry]) => isLookupEntry(entry)).map(([name]) => name) : [];
     LOOKUPS.set(projection, (lookups = names.sort().join(',')));
   }
   return lookups;

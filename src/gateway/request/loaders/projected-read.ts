@@ -1,5 +1,7 @@
 import type { StoredDocument } from '../../documents/stored-document';
-import { elementLookupTarget, hasLookups, projectStages, toFindProjection, type Projection } from '../../operation/planning/projection';
+import { documentsByKey, keyString } from '../../documents/key-string';
+import { readPath } from '../../documents/read-path';
+import { elementLookupTarget, hasLookups, isLookupEntry, projectStages, sharedLookupName, toFindProjection, type LookupRead, type Projection } from '../../operation/planning/projection';
 import type { CommandScope, MongoFunnel, RequestScope } from '../mongo/mongo-funnel';
 
 export interface ProjectedReadOptions {
@@ -20,35 +22,49 @@ export async function readProjected(funnel: MongoFunnel, scope: CommandScope, co
   }
   const pipeline = [{ $match: filter }, ...(sort ? [{ $sort: sort }] : []), ...(limit !== undefined ? [{ $limit: limit }] : []), ...projectStages(projection)];
   const documents = await funnel.aggregate(scope, collection, pipeline, batchSize !== undefined ? { batchSize } : {});
-  countLookedUp(scope, documents, projection);
+  settleLookups(scope, documents, projection);
   return documents;
 }
 
-/** Tells the request's ledger how many documents the `$lookup`s of a read's projection brought inside `documents`. */
-export function countLookedUp(scope: RequestScope, documents: readonly StoredDocument[], projection: Projection): void {
-  const count = lookedUp(documents, projection);
+/**
+ * Finishes a read whose projection made lookups: hands each embedded element the documents of its own
+ * keys from its document's shared list (an element lookup, projection.ts sharedLookupName), at every
+ * depth, and tells the request's ledger how many documents the `$lookup`s brought.
+ */
+export function settleLookups(scope: RequestScope, documents: readonly StoredDocument[], projection: Projection): void {
+  const count = settle(documents, projection);
   if (count > 0) scope.ledger.lookedUp(count);
 }
 
-function lookedUp(documents: readonly StoredDocument[], projection: Projection): number {
+function settle(documents: readonly StoredDocument[], projection: Projection): number {
   let count = 0;
   for (const [name, entry] of projection) {
-    if (typeof entry !== 'object' || !('lookup' in entry)) continue;
+    if (!isLookupEntry(entry)) continue;
     const element = elementLookupTarget(name);
-    const holders = element ? documents.flatMap((document) => elementsAt(document, element.path)) : documents;
-    const as = element ? element.as : name;
-    for (const holder of holders) {
-      const joined = holder[as];
+    const arrivedAt = element ? sharedLookupName(name) : name;
+    for (const document of documents) {
+      const joined = document[arrivedAt];
       if (!Array.isArray(joined)) continue;
-      count += joined.length + lookedUp(joined as StoredDocument[], entry.lookup.projection);
+      count += joined.length + settle(joined as StoredDocument[], entry.lookup.projection);
+      if (!element) continue;
+      delete document[arrivedAt];
+      handOut(document[element.path], element.as, joined as StoredDocument[], entry.lookup);
     }
   }
   return count;
 }
 
-/** The embedded objects at the top-level field `path`: the elements of an array, or the object itself. */
-function elementsAt(document: StoredDocument, path: string): StoredDocument[] {
-  const value = document[path];
-  const values = Array.isArray(value) ? value : [value];
-  return values.filter((element): element is StoredDocument => element !== null && typeof element === 'object' && !Array.isArray(element));
+/** Each object element of `value` (or `value`, an object) gets under `as` the documents whose `foreignField` is its key or one of its keys, as the join matches them. */
+function handOut(value: unknown, as: string, joined: readonly StoredDocument[], { localField, foreignField }: LookupRead): void {
+  const byKey = documentsByKey(joined, foreignField);
+  for (const element of Array.isArray(value) ? value : [value]) {
+    if (element === null || typeof element !== 'object' || Array.isArray(element)) continue;
+    const keys = readPath(element, localField);
+    const own = new Set<StoredDocument>();
+    for (const key of Array.isArray(keys) ? keys : [keys]) {
+      if (key === undefined || key === null) continue;
+      for (const document of byKey.get(keyString(key)) ?? []) own.add(document);
+    }
+    (element as StoredDocument)[as] = [...own];
+  }
 }

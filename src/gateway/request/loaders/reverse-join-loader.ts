@@ -1,12 +1,11 @@
 import DataLoader from 'dataloader';
 import type { FieldCostRecorder } from '../cost/cost-ledger';
 import type { AggregateBatcher } from './aggregate-batcher';
-import { keyString } from '../../documents/key-string';
-import { readPath } from '../../documents/read-path';
+import { documentsByKey, keyString } from '../../documents/key-string';
 import type { MongoFunnel, RequestScope } from '../mongo/mongo-funnel';
 import type { StoredDocument } from '../../documents/stored-document';
 import { mergeProjections, projectionOf, projectStages, type Projection } from '../../operation/planning/projection';
-import { countLookedUp } from './projected-read';
+import { settleLookups } from './projected-read';
 import { sortDocument } from '../../startup/storage-map/parse-sort';
 import { UNBOUNDED_REVERSE_JOIN_BATCH, type ReverseJoinSpec } from '../../operation/planning/batch-specs';
 
@@ -67,14 +66,8 @@ export class ReverseJoinLoader {
       perParent === undefined
         ? await this.funnel.aggregate({ ...this.request, fields }, collection, pipeline, { batchSize: UNBOUNDED_REVERSE_JOIN_BATCH })
         : await this.batcher.submit(pipeline, fields, keys.size * perParent);
-    countLookedUp(this.request, documents, projection);
-    const byParent = new Map<string, StoredDocument[]>();
-    for (const document of documents) {
-      const key = keyString(readPath(document, foreignField));
-      const list = byParent.get(key);
-      if (list) list.push(document);
-      else byParent.set(key, [document]);
-    }
+    settleLookups(this.request, documents, projection);
+    const byParent = documentsByKey(documents, foreignField);
     return loads.map((load, index) => {
       const children = byParent.get(parentKeys[index]!) ?? [];
       load.cost?.documents(children.length);

@@ -65,7 +65,7 @@ function strategyForParent(field: RelationField, strategy: ReadStrategy, parent:
 
 /**
  * The documents the parent's read looked up for this page; undefined when it was read without that
- * lookup (by a hand-written resolver, from an embedded or copied parent, after an anchor): then joined.
+ * lookup (by a hand-written resolver, from a copy or an element no lookup reaches, after an anchor): then joined.
  */
 function lookedUp(parent: StoredDocument, planned: PlannedLookup | undefined): readonly StoredDocument[] | undefined {
   if (!planned) return undefined;

@@ -17,7 +17,7 @@ export const DecimalScalar = new GraphQLScalarType<Decimal128, string>({
   serialize(value) {
     if (isDecimal128(value) || isLong(value) || typeof value === 'bigint') return value.toString();
     if (typeof value === 'number' && Number.isFinite(value)) return String(value);
-    if (typeof value === 'string') return parseDecimal(value).toString();
+    if (typeof value === 'string' && DECIMAL.test(value)) return value;
     throw new TypeError(`Decimal cannot represent ${describe(value)}`);
   },
   parseValue(value) {
@@ -41,12 +41,13 @@ export const LongScalar = new GraphQLScalarType<Long, string>({
     if (isLong(value) || typeof value === 'bigint') return value.toString();
     // The driver reads a long up to 2^53 as a number; a sum past 64 bits comes back as a double, no longer exact.
     if (isExactInteger(value)) return String(value);
-    if (isDecimal128(value) || typeof value === 'string') return parseLong(value.toString()).toString();
+    const text = isDecimal128(value) || typeof value === 'string' ? value.toString().replace(/\.0*$/, '') : undefined;
+    if (text !== undefined && INTEGER.test(text) && BigInt(text) >= LONG_MIN && BigInt(text) <= LONG_MAX) return BigInt(text).toString();
     throw new TypeError(`Long cannot represent ${describe(value)} exactly`);
   },
   parseValue(value) {
-    if (isExactInteger(value)) return Long.fromNumber(value);
-    if (typeof value !== 'string') throw badUserInput(`Long must be a string of digits like "9007199254740993" (or an integer up to 2^53), got ${describe(value)}`);
+    if (typeof value === 'number' && Number.isSafeInteger(value)) return Long.fromNumber(value);
+    if (typeof value !== 'string') throw badUserInput(`Long must be a string of digits like "9007199254740993" (or an integer below 2^53), got ${describe(value)}`);
     return parseLong(value);
   },
   parseLiteral(ast) {
@@ -89,7 +90,7 @@ function literalDigits(ast: ValueNode, name: string, expected: string): string {
   throw badUserInput(`${name} must be ${expected}, got ${print(ast)}`);
 }
 
-/** A JSON number that is a whole number a double holds exactly (up to 2^53, as the driver reads a long into one). */
+/** A whole number a double holds exactly, up to 2^53: the driver reads a long that small into one. */
 function isExactInteger(value: unknown): value is number {
   return typeof value === 'number' && Number.isInteger(value) && Math.abs(value) <= 2 ** 53;
 }

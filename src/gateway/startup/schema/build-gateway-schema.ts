@@ -14,6 +14,7 @@ import type { MutationWritePlans } from '../../writes/write-plan';
 import type { AnyResolver, Ownership } from '../../operation/plan/owned-plan';
 import { directiveTypeDefs } from './directive-type-defs';
 import { PROVIDED_SCALARS } from '../scalars/provided-scalars';
+import { EXACT_SCALARS } from '../aggregates/aggregate-names';
 import { buildAccessRules } from '../access-rules/build-access-rules';
 import type { AccessRules } from '../access-rules/access-rule-types';
 import type { MutationActions } from '../../operation/access/operation-access';
@@ -139,6 +140,13 @@ function aggregatedResolverProblems(storageMap: StorageMap, handWritten: readonl
   const seen = new Set<string>();
   for (const aggregate of storageMap.aggregates.values()) {
     const fields = [...[...aggregate.figures.values()].map((figure) => ['fields', figure.fieldName] as const), ...[...aggregate.keys.values()].filter((key) => !key.references).map((key) => ['groupBy', key.fieldName] as const)];
+    for (const figure of aggregate.figures.values()) {
+      const ownScalar = EXACT_SCALARS.has(figure.scalar) && handWritten.some((resolvers) => resolvers[figure.scalar] !== undefined);
+      const coordinate = `${aggregate.targetType}.${figure.fieldName}`;
+      if (!ownScalar || seen.has(`${coordinate} scalar`)) continue;
+      seen.add(`${coordinate} scalar`);
+      problems.push(`${aggregate.coordinate}: @aggregate(fields:) names ${coordinate}, a ${figure.scalar} your resolvers define, but docjoin adds up only its own ${figure.scalar} (BSON values it sums exactly); drop your ${figure.scalar} resolver, or aggregate another field`);
+    }
     for (const [argument, fieldName] of fields) {
       const coordinate = `${aggregate.targetType}.${fieldName}`;
       const written = handWritten.some((resolvers) => (resolvers[aggregate.targetType] as Record<string, unknown> | undefined)?.[fieldName] !== undefined);

@@ -189,13 +189,13 @@ function groupKey(target: TypeStorage, name: string, targetType: string, report:
   const value = groupFieldValue(name);
   if (field.kind === 'stored') {
     if (field.valueType.isList) return report(`@aggregate(groupBy:) names ${field.coordinate}, a list; group by a field holding one value`);
-    return { fieldName: name, value, path: field.path, references: undefined };
+    return { fieldName: name, value, path: field.path, references: undefined, scalar: field.valueType.name };
   }
   const join = field.shapes.join;
   if (field.isList || !join || join.direction !== 'byKey') {
     return report(`@aggregate(groupBy:) names ${field.coordinate}, a relation that keeps no single key in ${targetType}; group by a stored field or a reference declared with @join(localField:)`);
   }
-  return { fieldName: name, value, path: join.localField, references: field.targetType };
+  return { fieldName: name, value, path: join.localField, references: field.targetType, scalar: 'ID' };
 }
 
 /** The stored `@counter(of: list)` of the parent type, if it declares one (the write model checks it). */

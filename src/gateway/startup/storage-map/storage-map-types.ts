@@ -188,6 +188,8 @@ export interface AggregateKey {
   readonly path: string;
   /** For a reference: the type whose ids the key holds (a group's key shows them). */
   readonly references: string | undefined;
+  /** The key's GraphQL type in the group's key (`ID` for a reference): a Long's or a Decimal's is kept exact. */
+  readonly scalar: string;
 }
 
 /**

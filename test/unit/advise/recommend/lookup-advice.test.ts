@@ -140,11 +140,12 @@ describe('reading a join by lookup, priced on the round trips it saves and the c
     expect(adviceOf('Author.books', { storageMap, workload: workload(), network: network(10), shardKeys: { books: { authorId: 'hashed' } } }).kind).toBe('read-by-lookup');
   });
 
-  it('refuses a reverse join in the elements of an embedded type (joined under lookup), and prices a join by key there', () => {
+  it('refuses a reverse join in the elements of an embedded type, and a join in elements no lookup reaches (joined under lookup), and prices a join by key there', () => {
     const { storageMap: embedded } = buildWriteModelFromSdl(
       withDirectiveTypeDefs(/* GraphQL */ `
         type Query { shelves: [Shelf!]! @list }
-        type Shelf @collection(name: "shelves") { id: ID! slots: [Slot!]! @embedded }
+        type Shelf @collection(name: "shelves") { id: ID! slots: [Slot!]! @embedded box: Box @embedded(path: "meta.box") }
+        type Box { book: Book @join(localField: "bookId") }
         type Slot { label: String! book: Book @join(localField: "bookId") reviews: [Review!]! @join(localField: "bookId", foreignField: "bookId", sort: "_id", limit: 3) }
         type Book @collection(name: "books") { id: ID! title: String! }
         type Review @collection(name: "reviews") { id: ID! text: String! }
@@ -156,10 +157,14 @@ describe('reading a join by lookup, priced on the round trips it saves and the c
         join({ field: 'Shelf.slots', strategy: 'embedded', operations: 100, resolves: 200 }),
         join({ field: 'Slot.book', operations: 100, resolves: 1000, roundTrips: 100, documents: 1000, keys: 1000 }),
         join({ field: 'Slot.reviews', operations: 100, resolves: 1000, roundTrips: 100, documents: 1000, keys: 1000 }),
+        join({ field: 'Box.book', operations: 100, resolves: 200, roundTrips: 100, documents: 200, keys: 200 }),
       ],
     });
     expect(adviceOf('Slot.reviews', { storageMap: embedded, workload: slots(), network: network(10) }).rejected?.because).toBe(
       'Slot is only ever an element of an embedded array, where a reverse join stays joined under lookup (its per-parent limit would span every element)',
+    );
+    expect(adviceOf('Box.book', { storageMap: embedded, workload: slots(), network: network(10) }).rejected?.because).toBe(
+      'Box is only ever an element that a lookup cannot reach (below a dotted path, inside another element, or as an interface\'s member): it stays joined',
     );
     const book = adviceOf('Slot.book', { storageMap: embedded, workload: slots(), network: network(10) });
     expect(book.kind).toBe('read-by-lookup');

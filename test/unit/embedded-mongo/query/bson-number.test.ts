@@ -1,5 +1,5 @@
 import { Decimal128, Long } from 'bson';
-import { absoluteValue, arithmetic, compareNumbers, divide, exactFromDouble, exactToString, numberKey } from '../../../../src/embedded-mongo/query/bson-number';
+import { absoluteValue, arithmetic, compareNumbers, divide, exactFromDouble, exactToString, numberKey } from '../../../../src/bson/bson-number';
 import { sumValues } from '../../../../src/embedded-mongo/query/mingo-context';
 
 describe('bson-number', () => {

@@ -30,8 +30,8 @@ describe('projection', () => {
     const projection = projectionOf([['_id', 1], ['name', 1], ['_docjoin_lookup_books_x', lookup('title')], ['_docjoin_lookup_books_x', lookup('year')]]);
     expect(hasLookups(projection)).toBe(true);
     expect(projectStages(projection)).toEqual([
+      { $project: { _id: 1, name: 1 } },
       { $lookup: { from: 'books', localField: 'bookIds', foreignField: '_id', as: '_docjoin_lookup_books_x', pipeline: [{ $project: { _id: 1, title: 1, year: 1 } }] } },
-      { $project: { _id: 1, name: 1, _docjoin_lookup_books_x: 1 } },
     ]);
     expect(() => toFindProjection(projection)).toThrow('a find cannot read the $lookup _docjoin_lookup_books_x; read it with projectStages');
     // A document read with the lookup covers a load that needs less of it, not one that needs more or another.
@@ -42,54 +42,22 @@ describe('projection', () => {
 
   describe('element lookups (path.name: each element of the embedded value at path gets its own documents)', () => {
     const stock = { lookup: { from: 'stocks', direction: 'byKey' as const, localField: 'stockId', foreignField: '_id', page: [], projection: projectionOf([['_id', 1], ['symbol', 1]]) } };
-    const perElement = {
-      $set: {
-        holdings: {
-          $switch: {
-            branches: [
-              {
-                case: { $isArray: '$holdings' },
-                then: {
-                  $map: {
-                    input: '$holdings',
-                    as: 'element',
-                    in: {
-                      $cond: [
-                        { $eq: [{ $type: '$$element' }, 'object'] },
-                        { $mergeObjects: ['$$element', { S: { $filter: { input: '$_docjoin_in_holdings_S', as: 'joined', cond: { $in: ['$$joined._id', { $cond: [{ $isArray: '$$element.stockId' }, '$$element.stockId', ['$$element.stockId']] }] } } } }] },
-                        '$$element',
-                      ],
-                    },
-                  },
-                },
-              },
-              { case: { $eq: [{ $type: '$holdings' }, 'missing'] }, then: '$$REMOVE' },
-            ],
-            default: {
-              $cond: [
-                { $eq: [{ $type: '$holdings' }, 'object'] },
-                { $mergeObjects: ['$holdings', { S: { $filter: { input: '$_docjoin_in_holdings_S', as: 'joined', cond: { $in: ['$$joined._id', { $cond: [{ $isArray: '$holdings.stockId' }, '$holdings.stockId', ['$holdings.stockId']] }] } } } }] },
-                '$holdings',
-              ],
-            },
-          },
-        },
-      },
-    };
     const lookupAll = { $lookup: { from: 'stocks', localField: 'holdings.stockId', foreignField: '_id', as: '_docjoin_in_holdings_S', pipeline: [{ $project: { _id: 1, symbol: 1 } }] } };
 
-    it('looks up every element\'s keys at once, hands each element its own, and projects the shared list away', () => {
+    it('looks up the keys of every element the $project keeps into one list per document', () => {
       const projection = projectionOf([['_id', 1], ['holdings.numberHeld', 1], ['holdings.stockId', 1], ['holdings.S', stock]]);
-      expect(projectStages(projection)).toEqual([lookupAll, perElement, { $project: { _id: 1, 'holdings.S': 1, 'holdings.numberHeld': 1, 'holdings.stockId': 1 } }]);
+      expect(projectStages(projection)).toEqual([{ $project: { _id: 1, 'holdings.numberHeld': 1, 'holdings.stockId': 1 } }, lookupAll]);
     });
 
-    it('stays under a path read whole or sliced, which keeps what it wrote into the elements', () => {
-      for (const wider of [1, { slice: 2 }] as const) {
-        const projection = projectionOf([['_id', 1], ['holdings', wider], ['holdings.numberHeld', 1], ['holdings.S', stock]]);
+    it('stays under a path read whole or sliced: only the elements kept are looked up', () => {
+      expect([...projectionOf([['holdings', 1], ['holdings.numberHeld', 1], ['holdings.S', stock]]).keys()]).toEqual(['holdings', 'holdings.S']);
+      for (const [wider, projected] of [
+        [1, 1],
+        [{ slice: 2 }, { $cond: [{ $isArray: '$holdings' }, { $slice: ['$holdings', 2] }, '$holdings'] }],
+      ] as const) {
+        const projection = projectionOf([['_id', 1], ['holdings', wider], ['holdings.S', stock]]);
         expect([...projection.keys()]).toEqual(['_id', 'holdings', 'holdings.S']);
-        const stages = projectStages(projection);
-        expect(stages.slice(0, 2)).toEqual([lookupAll, perElement]);
-        expect(Object.keys((stages[2] as { $project: object }).$project)).toEqual(['_id', 'holdings']);
+        expect(projectStages(projection)).toEqual([{ $project: { _id: 1, holdings: projected } }, lookupAll]);
       }
     });
   });

@@ -1,3 +1,4 @@
+import { GraphQLScalarType } from 'graphql';
 import { buildGatewaySchema } from '../../../../../src/gateway/startup/schema/build-gateway-schema';
 import { withDirectiveTypeDefs } from '../../../../../src/gateway/startup/schema/schema-sources';
 
@@ -39,5 +40,18 @@ describe('every root field has exactly one resolver', () => {
       ].join('\n'),
     );
     expect(build({ Order: { id: () => 'x' } })).not.toThrow();
+  });
+
+  it('refuses an aggregate over a Decimal or Long the resolvers define themselves: docjoin sums only its own', () => {
+    const sdl = /* GraphQL */ `
+      scalar Decimal
+      type Query { orders: [Order!]! @list ordersAggregate: OrderAggregate! @aggregate(of: "orders", fields: ["total"]) }
+      type Order @collection(name: "orders") { id: ID! total: Decimal! }
+    `;
+    const build = (resolvers: Record<string, unknown>) => () => buildGatewaySchema({ typeDefs: withDirectiveTypeDefs(sdl), resolvers: resolvers as Record<string, Record<string, unknown>> });
+    expect(build({ Decimal: new GraphQLScalarType({ name: 'Decimal' }) })).toThrow(
+      'Query.ordersAggregate: @aggregate(fields:) names Order.total, a Decimal your resolvers define, but docjoin adds up only its own Decimal (BSON values it sums exactly); drop your Decimal resolver, or aggregate another field',
+    );
+    expect(build({})).not.toThrow();
   });
 });

@@ -67,8 +67,8 @@ describe('@aggregate', () => {
       counter: undefined,
       figures: new Map([['price', { fieldName: 'price', path: 'price', numeric: true, scalar: 'Float' }]]),
       keys: new Map([
-        ['CATEGORY', { fieldName: 'category', value: 'CATEGORY', path: 'categoryId', references: 'Category' }],
-        ['NAME', { fieldName: 'name', value: 'NAME', path: 'name', references: undefined }],
+        ['CATEGORY', { fieldName: 'category', value: 'CATEGORY', path: 'categoryId', references: 'Category', scalar: 'ID' }],
+        ['NAME', { fieldName: 'name', value: 'NAME', path: 'name', references: undefined, scalar: 'String' }],
       ]),
     });
     expect(map.aggregates.get('Product.reviewsAggregate')).toMatchObject({

@@ -1,5 +1,5 @@
 import { Decimal128, Double, Long } from 'bson';
-import { bsonTag } from './bson-kind';
+import { bsonTag } from './bson-tag';
 
 /**
  * Exact numbers across BSON's numeric types. A finite value is `coefficient × 10^exponent` with no
