@@ -117,6 +117,13 @@ export function compareExact(a: ExactNumber, b: ExactNumber): number {
   const ra = rank(a);
   const rb = rank(b);
   if (ra !== rb || a.kind !== 'finite' || b.kind !== 'finite') return Math.sign(ra - rb);
+  // Signs, then magnitudes (digits + exponent) decide most pairs without scaling by a power of ten.
+  const signA = a.coefficient === 0n ? 0 : a.coefficient < 0n ? -1 : 1;
+  const signB = b.coefficient === 0n ? 0 : b.coefficient < 0n ? -1 : 1;
+  if (signA !== signB || signA === 0) return Math.sign(signA - signB);
+  const magnitudeA = digitCount(a.coefficient) + a.exponent;
+  const magnitudeB = digitCount(b.coefficient) + b.exponent;
+  if (magnitudeA !== magnitudeB) return magnitudeA > magnitudeB ? signA : -signA;
   const common = Math.min(a.exponent, b.exponent);
   const left = a.coefficient * 10n ** BigInt(a.exponent - common);
   const right = b.coefficient * 10n ** BigInt(b.exponent - common);
@@ -124,6 +131,10 @@ export function compareExact(a: ExactNumber, b: ExactNumber): number {
 }
 
 /** Compares two numeric BSON values exactly; fast paths for the common same-kind cases. */
+function digitCount(coefficient: bigint): number {
+  return (coefficient < 0n ? -coefficient : coefficient).toString().length;
+}
+
 export function compareNumbers(a: unknown, b: unknown): number {
   const x = plainNumber(a);
   const y = plainNumber(b);

@@ -1,5 +1,5 @@
 import { ObjectId } from 'bson';
-import { numberKey } from '../../bson/bson-number';
+import { toExact } from '../../bson/bson-number';
 import { isBsonNumber, isObjectId } from './bson-type';
 import { readPath } from './read-path';
 
@@ -12,14 +12,13 @@ export function keyString(value: unknown): string {
   if (isObjectId(value)) return `o:${value.toHexString()}`;
   if (value instanceof Date) return `d:${value.getTime()}`;
   // Numbers of every BSON width that are equal (5, a Long 5, a Decimal128 5.0) are one key, as MongoDB matches them.
-  if (isBsonNumber(value)) return `n:${numberKey(value)}`;
+  if (isBsonNumber(value)) return numericKey(value);
   switch (typeof value) {
     case 'string':
       return `s:${value}`;
     case 'number':
-      return Number.isSafeInteger(value) ? `n:i${value === 0 ? 0 : value}` : `n:${numberKey(value)}`;
     case 'bigint':
-      return `n:i${value}`;
+      return numericKey(value);
     case 'boolean':
       return `b:${String(value)}`;
     default:
@@ -65,4 +64,26 @@ export function documentsByKey<T extends object>(documents: readonly T[], path: 
     else grouped.set(key, [document]);
   }
   return grouped;
+}
+
+/**
+ * A number as its digits without trailing zeros and the power of ten they are shifted by (500 is
+ * `n:5e2`, 0.5 `n:5e-1`), whichever BSON width holds it; never written out in full, so a Decimal128
+ * of 1E+6111 keys as briefly as 1.
+ */
+function numericKey(value: unknown): string {
+  if (typeof value === 'number' && Number.isSafeInteger(value)) {
+    if (value === 0) return 'n:0e0';
+    let coefficient = value;
+    let exponent = 0;
+    while (coefficient % 10 === 0) {
+      coefficient /= 10;
+      exponent += 1;
+    }
+    return `n:${coefficient}e${exponent}`;
+  }
+  const exact = toExact(value);
+  if (exact === undefined || exact.kind === 'nan') return 'n:nan';
+  if (exact.kind === 'infinity') return exact.negative ? 'n:-inf' : 'n:inf';
+  return `n:${exact.coefficient}e${exact.exponent}`;
 }

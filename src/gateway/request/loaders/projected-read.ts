@@ -1,4 +1,5 @@
 import type { StoredDocument } from '../../documents/stored-document';
+import { bsonType } from '../../documents/bson-type';
 import { documentsByKey, keyString } from '../../documents/key-string';
 import { readPath } from '../../documents/read-path';
 import { elementLookupTarget, hasLookups, isLookupEntry, projectStages, sharedLookupName, toFindProjection, type LookupRead, type Projection } from '../../operation/planning/projection';
@@ -13,7 +14,7 @@ export interface ProjectedReadOptions {
 /**
  * The documents of `collection` that match `filter`, with `projection`: one find; or, when the
  * projection reads relations by `lookup`, the same read as one aggregate (`$match`, `$sort`, `$limit`,
- * then its `$lookup` stages and `$project`), whose nested documents the ledger counts.
+ * then its `$project` and `$lookup` stages), settled by settleLookups.
  */
 export async function readProjected(funnel: MongoFunnel, scope: CommandScope, collection: string, filter: StoredDocument, projection: Projection, options: ProjectedReadOptions = {}): Promise<StoredDocument[]> {
   const { sort, limit, batchSize } = options;
@@ -58,7 +59,7 @@ function settle(documents: readonly StoredDocument[], projection: Projection): n
 function handOut(value: unknown, as: string, joined: readonly StoredDocument[], { localField, foreignField }: LookupRead): void {
   const byKey = documentsByKey(joined, foreignField);
   for (const element of Array.isArray(value) ? value : [value]) {
-    if (element === null || typeof element !== 'object' || Array.isArray(element)) continue;
+    if (element === null || typeof element !== 'object' || Array.isArray(element) || element instanceof Date || bsonType(element) !== undefined) continue;
     const keys = readPath(element, localField);
     const own = new Set<StoredDocument>();
     for (const key of Array.isArray(keys) ? keys : [keys]) {

@@ -140,12 +140,13 @@ function aggregatedResolverProblems(storageMap: StorageMap, handWritten: readonl
   const seen = new Set<string>();
   for (const aggregate of storageMap.aggregates.values()) {
     const fields = [...[...aggregate.figures.values()].map((figure) => ['fields', figure.fieldName] as const), ...[...aggregate.keys.values()].filter((key) => !key.references).map((key) => ['groupBy', key.fieldName] as const)];
-    for (const figure of aggregate.figures.values()) {
-      const ownScalar = EXACT_SCALARS.has(figure.scalar) && handWritten.some((resolvers) => resolvers[figure.scalar] !== undefined);
-      const coordinate = `${aggregate.targetType}.${figure.fieldName}`;
-      if (!ownScalar || seen.has(`${coordinate} scalar`)) continue;
+    const exact = [...[...aggregate.figures.values()].map((figure) => ['fields', figure.fieldName, figure.scalar] as const), ...[...aggregate.keys.values()].map((key) => ['groupBy', key.fieldName, key.scalar] as const)];
+    for (const [argument, fieldName, scalar] of exact) {
+      const own = EXACT_SCALARS.has(scalar) && handWritten.some((resolvers) => resolvers[scalar] !== undefined && resolvers[scalar] !== PROVIDED_SCALARS.get(scalar)?.scalar);
+      const coordinate = `${aggregate.targetType}.${fieldName}`;
+      if (!own || seen.has(`${coordinate} scalar`)) continue;
       seen.add(`${coordinate} scalar`);
-      problems.push(`${aggregate.coordinate}: @aggregate(fields:) names ${coordinate}, a ${figure.scalar} your resolvers define, but docjoin adds up only its own ${figure.scalar} (BSON values it sums exactly); drop your ${figure.scalar} resolver, or aggregate another field`);
+      problems.push(`${aggregate.coordinate}: @aggregate(${argument}:) names ${coordinate}, a ${scalar} your resolvers define, but docjoin gives only its own ${scalar} exactly (the BSON values MongoDB computes); drop your ${scalar} resolver, or aggregate another field`);
     }
     for (const [argument, fieldName] of fields) {
       const coordinate = `${aggregate.targetType}.${fieldName}`;

@@ -23,5 +23,12 @@ describe('filterAndSort over BSON numbers', () => {
     expect(new Set([keyString(5), keyString(Long.fromNumber(5)), keyString(Decimal128.fromString('5.00')), keyString(new Double(5))]).size).toBe(1);
     expect(keyString(Long.fromBigInt(2n ** 53n + 1n))).not.toBe(keyString(2 ** 53));
     expect(keyString(0.5)).toBe(keyString(Decimal128.fromString('0.5')));
+    expect(keyString(-500)).toBe(keyString(Long.fromNumber(-500)));
+    // Digits and a power of ten, never the number written out: 1E+6111 keys as briefly as 1.
+    expect(keyString(Decimal128.fromString('1E+6111'))).toBe('n:1e6111');
   });
+
+  it('orders numbers of very different sizes without writing them out', () => {
+    const huge = [price(Decimal128.fromString('1E+6111')), price(Decimal128.fromString('-1E+6111')), price(1), price(Decimal128.fromString('1E-6176'))];
+    expect(filterAndSort(huge, [], [{ path: 'price', direction: 1 }]).map((document) => String(document.price))).toEqual(['-1E+6111', '1E-6176', '1', '1E+6111']);
 });

@@ -1,4 +1,5 @@
 import { GraphQLScalarType } from 'graphql';
+import { DecimalScalar } from 'docjoin';
 import { buildGatewaySchema } from '../../../../../src/gateway/startup/schema/build-gateway-schema';
 import { withDirectiveTypeDefs } from '../../../../../src/gateway/startup/schema/schema-sources';
 
@@ -50,8 +51,9 @@ describe('every root field has exactly one resolver', () => {
     `;
     const build = (resolvers: Record<string, unknown>) => () => buildGatewaySchema({ typeDefs: withDirectiveTypeDefs(sdl), resolvers: resolvers as Record<string, Record<string, unknown>> });
     expect(build({ Decimal: new GraphQLScalarType({ name: 'Decimal' }) })).toThrow(
-      'Query.ordersAggregate: @aggregate(fields:) names Order.total, a Decimal your resolvers define, but docjoin adds up only its own Decimal (BSON values it sums exactly); drop your Decimal resolver, or aggregate another field',
+      'Query.ordersAggregate: @aggregate(fields:) names Order.total, a Decimal your resolvers define, but docjoin gives only its own Decimal exactly (the BSON values MongoDB computes); drop your Decimal resolver, or aggregate another field',
     );
     expect(build({})).not.toThrow();
+    expect(build({ Decimal: DecimalScalar })).not.toThrow();
   });
 });
