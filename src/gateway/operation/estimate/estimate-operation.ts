@@ -520,7 +520,12 @@ class EstimatePass {
    * lookupEntries), as the document loader tells its reads apart; one the resolver would refuse
    * (its arguments, a type the role may not read) is counted too, which only sends a read apart.
    */
-  #lookupsBelow(typeName: string, childSelections: readonly (readonly SelectionStep[])[], strategyFor: StrategyChoice, inElementsAt?: string): string {
+  #lookupsBelow(typeName: string, childSelections: readonly (readonly SelectionStep[])[], strategyFor: StrategyChoice): string {
+    return [...this.#lookupNamesBelow(typeName, childSelections, strategyFor, undefined)].sort().join(',');
+  }
+
+  /** The names #lookupsBelow joins; `inElementsAt`: the embedded path of the elements whose lookups these are. */
+  #lookupNamesBelow(typeName: string, childSelections: readonly (readonly SelectionStep[])[], strategyFor: StrategyChoice, inElementsAt: string | undefined): Set<string> {
     const names = new Set<string>();
     for (const selections of childSelections) {
       for (const selection of selections) {
@@ -542,7 +547,7 @@ class EstimatePass {
             }
             if (strategy === 'embedded') {
               const path = storage.shapes.embedded!.path;
-              for (const name of this.#lookupsBelow(storage.targetType, [step.children], strategyFor, path).split(',')) if (name !== '') names.add(name);
+              for (const name of this.#lookupNamesBelow(storage.targetType, [step.children], strategyFor, path)) names.add(name);
             }
           }
           if (!readsByLookup(storage) || strategyFor(storage) !== 'lookup') continue;
@@ -556,7 +561,7 @@ class EstimatePass {
         }
       }
     }
-    return [...names].sort().join(',');
+    return names;
   }
 
   /** How the elements of an embedded field were read: with their parents, when they carry their lookups; else as copies. */

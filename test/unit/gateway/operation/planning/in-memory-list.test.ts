@@ -31,4 +31,5 @@ describe('filterAndSort over BSON numbers', () => {
   it('orders numbers of very different sizes without writing them out', () => {
     const huge = [price(Decimal128.fromString('1E+6111')), price(Decimal128.fromString('-1E+6111')), price(1), price(Decimal128.fromString('1E-6176'))];
     expect(filterAndSort(huge, [], [{ path: 'price', direction: 1 }]).map((document) => String(document.price))).toEqual(['-1E+6111', '1E-6176', '1', '1E+6111']);
+  });
 });
