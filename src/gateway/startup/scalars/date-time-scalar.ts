@@ -27,14 +27,6 @@ export const DateTimeScalar = new GraphQLScalarType<Date, string>({
 /** The scalar's definition, added to an SDL that uses `DateTime` without defining it. */
 export const dateTimeTypeDefs = `${JSON.stringify(DESCRIPTION)}\nscalar DateTime\n`;
 
-/**
- * Whether a schema's scalar is DateTimeScalar, whose values are stored as BSON dates: graphql-tools binds
- * a scalar resolver by copying its functions onto the schema's own type.
- */
-export function isDateTimeScalar(type: GraphQLScalarType): boolean {
-  return type.parseValue === DateTimeScalar.parseValue;
-}
-
 /** Full ISO-8601 date-times only (a date, a time, an offset); `Date.parse` alone accepts too much. */
 const ISO_DATE_TIME = /^\d{4}-\d{2}-\d{2}(T\d{2}:\d{2}(:\d{2}(\.\d{1,9})?)?(Z|[+-]\d{2}:\d{2}))?$/;
 

@@ -11,3 +11,11 @@ export const PROVIDED_SCALARS: ReadonlyMap<string, { readonly scalar: GraphQLSca
   ['Decimal', { scalar: DecimalScalar as GraphQLScalarType, typeDefs: exactNumberTypeDefs.Decimal }],
   ['Long', { scalar: LongScalar as GraphQLScalarType, typeDefs: exactNumberTypeDefs.Long }],
 ]);
+
+/**
+ * Whether a schema's scalar is docjoin's own of its name (its values stored as the BSON type docjoin
+ * gives them): graphql-tools binds a scalar resolver by copying its functions onto the schema's own type.
+ */
+export function isProvidedScalar(type: GraphQLScalarType): boolean {
+  return PROVIDED_SCALARS.get(type.name)?.scalar.parseValue === type.parseValue;
+}

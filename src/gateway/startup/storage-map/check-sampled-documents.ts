@@ -2,7 +2,7 @@ import { isEnumType, isScalarType, type GraphQLEnumType, type GraphQLSchema } fr
 import { bsonType } from '../../documents/bson-type';
 import { readPath } from '../../documents/read-path';
 import type { StoredDocument } from '../../documents/stored-document';
-import { isDateTimeScalar } from '../scalars/date-time-scalar';
+import { isProvidedScalar } from '../scalars/provided-scalars';
 import type { StorageMap, StoredField } from './storage-map-types';
 
 /** How many documents of each collection the startup check reads. */
@@ -71,7 +71,7 @@ export async function checkSampledDocuments(
   return { problems, warnings };
 }
 
-type Kind = 'string' | 'integer' | 'number' | 'boolean' | 'id' | 'date';
+type Kind = 'string' | 'integer' | 'number' | 'boolean' | 'id' | 'date' | 'decimal';
 
 /** What a field's stored values must be, from its GraphQL type; undefined when that is not known (a custom scalar). */
 type Expected = { readonly kind: Kind } | { readonly kind: 'enum'; readonly enumType: GraphQLEnumType };
@@ -114,10 +114,13 @@ function expectedOf(field: StoredField, schema: GraphQLSchema | undefined): Expe
       return { kind: 'boolean' };
     case 'ID':
       return { kind: 'id' };
-    case 'DateTime': {
-      // A DateTime of the user's own stores whatever it stores.
-      const dateTime = schema?.getType('DateTime');
-      return schema === undefined || (isScalarType(dateTime) && isDateTimeScalar(dateTime)) ? { kind: 'date' } : undefined;
+    case 'DateTime':
+    case 'Long':
+    case 'Decimal': {
+      // A scalar of the user's own stores whatever it stores.
+      const scalar = schema?.getType(field.valueType.name);
+      if (schema !== undefined && !(isScalarType(scalar) && isProvidedScalar(scalar))) return undefined;
+      return { kind: field.valueType.name === 'DateTime' ? 'date' : field.valueType.name === 'Long' ? 'integer' : 'decimal' };
     }
     default:
       return undefined;
@@ -139,6 +142,10 @@ function describeMismatch(field: StoredField, mismatch: Mismatch, of: string, co
   }
   if (expected.kind === 'date') {
     return `${declared}, but "${field.path}" holds ${describeKind(first)} ${inSampled}, not a BSON date: ordering by it and range filters on it (given dates) do not compare it as a date; store BSON dates`;
+  }
+  if (expected.kind === 'decimal' && (typeof first === 'number' || bsonType(first) === 'Double')) {
+    const convert = `db.${collection}.updateMany({ ${JSON.stringify(field.path)}: { $type: "double" } }, [{ $set: { ${JSON.stringify(field.path)}: { $toDecimal: ${JSON.stringify(`$${field.path}`)} } } }])`;
+    return `${declared}, but "${field.path}" holds a double (${describeValue(first)}) ${inSampled}, not a BSON Decimal128: it keeps about 16 digits and sums over it add doubles; convert them: ${convert}`;
   }
   return `${declared}, but "${field.path}" holds ${describeKind(first)} ${inSampled}`;
 }
@@ -163,6 +170,8 @@ function matches(value: unknown, kind: Kind): boolean {
       return typeof value === 'string' || typeof value === 'number' || bsonType(value) === 'ObjectId';
     case 'date':
       return isDate(value);
+    case 'decimal':
+      return bsonType(value) === 'Decimal128';
     default: {
       const never: never = kind;
       throw new Error(`unknown kind ${String(never)}`);

@@ -2,7 +2,8 @@ import { isScalarType } from 'graphql';
 import { buildGatewaySchema } from '../../../../../src/gateway/startup/schema/build-gateway-schema';
 import { directiveTypeDefs } from '../../../../../src/gateway/startup/schema/directive-type-defs';
 import { withDirectiveTypeDefs } from '../../../../../src/gateway/startup/schema/schema-sources';
-import { dateTimeTypeDefs, isDateTimeScalar } from '../../../../../src/gateway/startup/scalars/date-time-scalar';
+import { dateTimeTypeDefs } from '../../../../../src/gateway/startup/scalars/date-time-scalar';
+import { isProvidedScalar } from '../../../../../src/gateway/startup/scalars/provided-scalars';
 
 const TYPES = /* GraphQL */ `
   type Query { events(first: Int = 20, after: ID): [Event!]! @list }
@@ -16,7 +17,7 @@ const DECLARED = /* GraphQL */ `
 /** Whether the schema built from `typeDefs` serves DateTime with docjoin's scalar. */
 function servesDocjoinDateTime(typeDefs: readonly string[]): boolean {
   const type = buildGatewaySchema({ typeDefs, resolvers: {} }).schema.getType('DateTime');
-  return isScalarType(type) && isDateTimeScalar(type);
+  return isScalarType(type) && isProvidedScalar(type);
 }
 
 describe('withDirectiveTypeDefs', () => {

@@ -1,3 +1,4 @@
+import { Decimal128, Long } from 'bson';
 import { GraphQLScalarType } from 'graphql';
 import type { IResolvers } from '@graphql-tools/utils';
 import { buildGatewaySchema } from '../../../../../src/gateway/startup/schema/build-gateway-schema';
@@ -16,6 +17,8 @@ const SDL = /* GraphQL */ `
     reminders: [DateTime!]
     status: Status
     labels: [Status!]
+    price: Decimal
+    serial: Long
   }
 `;
 
@@ -63,6 +66,13 @@ describe('checkSampledDocuments: stored types that disagree with the schema', ()
     expect(await warningsFor([{ status: 'open' }, { status: 'done' }], { resolvers })).toEqual([]);
     expect(await warningsFor([{ status: 'open' }, { status: 'OPEN' }], { resolvers })).toEqual([
       'Task.status is Status, but "status" holds "OPEN" in 1 of 2 sampled tasks documents, which is not a value of Status (OPEN stored as "open", DONE stored as "done"): filters on it will not match those documents, and reading it there fails',
+    ]);
+  });
+
+  it('names a Decimal held as doubles (about 16 digits, summed as doubles) and the update that converts them, and a Long that is no whole number', async () => {
+    expect(await warningsFor([{ price: Decimal128.fromString('19.99'), serial: Long.fromNumber(7) }, { price: 0.1, serial: 7 }, { serial: 1.5 }])).toEqual([
+      'Task.price is Decimal, but "price" holds a double (0.1) in 1 of 3 sampled tasks documents, not a BSON Decimal128: it keeps about 16 digits and sums over it add doubles; convert them: db.tasks.updateMany({ "price": { $type: "double" } }, [{ $set: { "price": { $toDecimal: "$price" } } }])',
+      'Task.serial is Long, but "serial" holds a number in 1 of 3 sampled tasks documents',
     ]);
   });
 
