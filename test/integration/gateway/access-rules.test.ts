@@ -23,6 +23,7 @@ const typeDefs = /* GraphQL */ `
   type User
     @collection(name: "users")
     @access(roles: ["member"], allow: [READ], where: [{ field: "id", claim: "sub" }], hide: ["email"])
+    @access(roles: ["auditor"], allow: [READ], where: [{ field: "id", claim: "sub" }])
     @access(roles: ["admin"], allow: [READ]) {
     id: ID!
     name: String!
@@ -31,7 +32,7 @@ const typeDefs = /* GraphQL */ `
   }
   type Post
     @collection(name: "posts")
-    @access(roles: ["member", "admin"], allow: [READ])
+    @access(roles: ["member", "admin", "auditor"], allow: [READ])
     @access(roles: ["member"], allow: [CREATE, UPDATE], where: [{ field: "authorId", claim: "sub" }]) {
     id: ID!
     title: String!
@@ -43,12 +44,13 @@ const typeDefs = /* GraphQL */ `
   }
   type Comment
     @collection(name: "comments")
-    @access(roles: ["admin"], allow: [READ])
+    @access(roles: ["admin", "auditor"], allow: [READ])
     @access(roles: ["member"], allow: [READ], where: [{ field: "by", claim: "sub" }]) {
     id: ID!
     text: String!
     by: String!
     at: String!
+    writer: User @join(localField: "byId")
   }
   input PostInput {
     title: String!
@@ -78,7 +80,7 @@ beforeAll(async () => {
         { _id: ann, name: 'Ann', email: 'ann@example.com' },
         { _id: bob, name: 'Bob', email: 'bob@example.com' },
       ]);
-      const comment = (id: string, postId: ObjectId, by: ObjectId, at: string) => ({ _id: new ObjectId(id), postId, text: `${by === ann ? 'ann' : 'bob'} says`, by: by.toHexString(), at });
+      const comment = (id: string, postId: ObjectId, by: ObjectId, at: string) => ({ _id: new ObjectId(id), postId, text: `${by === ann ? 'ann' : 'bob'} says`, by: by.toHexString(), byId: by, at });
       const comments = [comment('0000000000000000000000c1', bobPost, ann, '2026-01-03'), comment('0000000000000000000000c2', bobPost, bob, '2026-01-02')];
       await db.collection('comments').insertMany(comments);
       await db.collection('posts').insertMany([
@@ -129,6 +131,18 @@ describe('copies obey the rules of the type they come from', () => {
     const usersPosts = '{ users { name posts { title } } }';
     expect(await read(usersPosts, annViewer, 'User.posts=lookup')).toMatchObject({ data: { users: [{ name: 'Ann', posts: [{ title: 'Ann writes' }] }] }, cost: { roundTrips: 1 } });
     expect((await read(usersPosts, admin, 'User.posts=lookup')).data).toEqual((await read(usersPosts, admin, 'User.posts=join')).data);
+  });
+
+  it('a lookup from the elements of an embedded array reads with the row filter of the collection it joins', async () => {
+    const auditor: Viewer = { role: 'auditor', roles: ['auditor'], anonymous: false, subject: ann.toHexString(), claims: { sub: ann.toHexString() } };
+    const query = '{ posts { comments { text writer { name } } } }';
+    const looked = await subject.gateway.execute({ query }, { viewer: auditor, strategyHeader: 'Comment.writer=lookup', costHeader: 'commands' });
+    expect(looked.errors).toBeUndefined();
+    // The auditor reads every comment, from the post's copy, but only Ann's user: Bob's writer is null, as by join.
+    expect(looked.data).toEqual({ posts: [{ comments: [{ text: 'ann says', writer: { name: 'Ann' } }, { text: 'bob says', writer: null }] }, { comments: [] }] });
+    expect(looked.data).toEqual((await subject.gateway.execute({ query }, { viewer: auditor })).data);
+    expect(looked.cost).toMatchObject({ roundTrips: 1, fields: { 'Comment.writer': { strategy: 'lookup', roundTrips: 0, documents: 1 } } });
+    expect(looked.cost!.commands!.map((command) => `${command.command} ${command.collection}`)).toEqual(['aggregate posts']);
   });
 
   it('an embedded array the viewer sees only in part is still read by its join when a lookup is asked for', async () => {
