@@ -99,7 +99,7 @@ function embeddedEntries(context: PlanningContext, field: RelationField, steps: 
  * to all the elements together, and a lookup of an element's own embedded array is one level too deep:
  * those are joined.
  */
-export function elementLookups(inner: Iterable<readonly [string, ProjectionEntry]>): Array<readonly [string, { readonly lookup: LookupRead }]> {
+function elementLookups(inner: Iterable<readonly [string, ProjectionEntry]>): Array<readonly [string, { readonly lookup: LookupRead }]> {
   const lookups: Array<readonly [string, { readonly lookup: LookupRead }]> = [];
   for (const [name, entry] of inner) {
     if (isLookupEntry(entry) && !name.includes('.') && entry.lookup.direction === 'byKey') lookups.push([name, entry]);
