@@ -1,6 +1,6 @@
 /** What `reconcile` reports: one entry per declared copy rule, in the order they were checked. */
 
-export type DriftKind = 'snapshot' | 'bounded-array' | 'inverse' | 'counter';
+export type DriftKind = 'snapshot' | 'bounded-array' | 'inverse' | 'counter' | 'total';
 
 export interface DriftReport {
   /** `Book.authors`, `Host.recentLogs.host`, `Author.countOfBooks`, … */

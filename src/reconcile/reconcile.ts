@@ -2,6 +2,7 @@ import type { Db } from 'mongodb';
 import type { WriteModel } from '../gateway';
 import { boundedArrayCheck } from './check-bounded-array';
 import { counterCheck } from './check-counter';
+import { totalCheck } from './check-total';
 import { inverseCheck } from './check-inverse';
 import { snapshotCheck } from './check-snapshot';
 import { scanInBatches, type Check } from './scan-batches';
@@ -14,7 +15,7 @@ import { DEFAULT_BATCH_SIZE, ReconcileMismatchError, type DriftReport, type Reco
 /**
  * Compares every copy the write model declares with its sources and, with `fix`, repairs the drift in
  * batches. Order matters when fixing: snapshots first (the copies inside children are then true), then
- * bounded arrays (rebuilt from those children), inverse arrays, and counters last (they count the
+ * bounded arrays (rebuilt from those children), inverse arrays, and counters and totals last (they count the
  * truth side, never a possibly stale id list). Each check judges the data as the checks before it
  * leave it (a bounded array compares its snapshots as their sources say), so a report without `fix`
  * lists exactly what `fix` repairs, and a second run after a fix reports zero drift.
@@ -60,7 +61,7 @@ export async function reconcile(db: Db, model: WriteModel, options: ReconcileOpt
  * migration fills it, so a parent a gateway on the old schema wrote without the copy gets it from that
  * reference.
  */
-export function reconcileChecks(db: Db, model: Pick<WriteModel, 'snapshots' | 'boundedArrays' | 'inverses' | 'counters'>, keyMoves: ReadonlyMap<string, string> = new Map()): Check[] {
+export function reconcileChecks(db: Db, model: ReconciledRules, keyMoves: ReadonlyMap<string, string> = new Map()): Check[] {
   return [
     ...model.snapshots.map((location) => {
       const from = keyMoves.get(location.field);
@@ -71,8 +72,12 @@ export function reconcileChecks(db: Db, model: Pick<WriteModel, 'snapshots' | 'b
     ...model.boundedArrays.map((array) => ({ coordinate: array.coordinate, kind: 'bounded-array' as const, collection: array.collection, ...boundedArrayCheck(db, array, model.snapshots) })),
     ...model.inverses.map((rule) => ({ coordinate: rule.coordinate, kind: 'inverse' as const, collection: rule.collection, ...inverseCheck(db, rule) })),
     ...model.counters.map((counter) => ({ coordinate: counter.coordinate, kind: 'counter' as const, collection: counter.collection, ...counterCheck(db, counter) })),
+    ...(model.totals ?? []).map((total) => ({ coordinate: total.coordinate, kind: 'total' as const, collection: total.collection, ...totalCheck(db, total) })),
   ];
 }
+
+/** The rules reconcile checks; a migration's backfill passes only those it fills (no totals). */
+type ReconciledRules = Pick<WriteModel, 'snapshots' | 'boundedArrays' | 'inverses' | 'counters'> & Partial<Pick<WriteModel, 'totals'>>;
 
 /** The snapshots `docjoin migrate --add-snapshot` moved a key into, with the reference each moved from (its markers). */
 async function recordedKeyMoves(db: Db): Promise<Map<string, string>> {
@@ -81,7 +86,7 @@ async function recordedKeyMoves(db: Db): Promise<Map<string, string>> {
 }
 
 /** Every collection a rule reads must exist: checking against a missing one would report "no drift". */
-export async function requireCollections(db: Db, model: Pick<WriteModel, 'snapshots' | 'boundedArrays' | 'inverses' | 'counters'>): Promise<void> {
+export async function requireCollections(db: Db, model: ReconciledRules): Promise<void> {
   const existing = new Set((await db.listCollections({}, { nameOnly: true }).toArray()).map((collection) => collection.name));
   // Each collection with the first rule that needs it, for the message.
   const needed = new Map<string, string>();
@@ -90,7 +95,7 @@ export async function requireCollections(db: Db, model: Pick<WriteModel, 'snapsh
     need(location.collection, location.coordinate);
     need(location.sourceCollection, location.coordinate);
   }
-  for (const rule of [...model.boundedArrays, ...model.inverses, ...model.counters]) need(rule.collection, rule.coordinate);
+  for (const rule of [...model.boundedArrays, ...model.inverses, ...model.counters, ...(model.totals ?? [])]) need(rule.collection, rule.coordinate);
   const missing = [...needed].filter(([collection]) => !existing.has(collection));
   if (missing.length > 0) {
     throw new ReconcileMismatchError(missing.map(([collection, coordinate]) => `collection "${collection}" (${coordinate}) does not exist in database "${db.databaseName}"`));

@@ -292,6 +292,8 @@ export type Product = {
   id: Scalars['ID']['output'];
   name: Scalars['String']['output'];
   price: Scalars['Float']['output'];
+  /** The sum of its reviews' ratings, kept by every review written: with reviewCount, an unfiltered sum or mean of reviewsAggregate's ratings sends no command. */
+  ratingTotal: Scalars['Float']['output'];
   /** The three newest reviews, kept in the product. */
   recentReviews: Array<Review>;
   reviewCount: Scalars['Int']['output'];
@@ -866,6 +868,7 @@ export type ProductResolvers<ContextType = GatewayContext, ParentType extends Re
   id?: Resolver<ResolversTypes['ID'], ParentType, ContextType>;
   name?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
   price?: Resolver<ResolversTypes['Float'], ParentType, ContextType>;
+  ratingTotal?: Resolver<ResolversTypes['Float'], ParentType, ContextType>;
   recentReviews?: Resolver<Array<ResolversTypes['Review']>, ParentType, ContextType>;
   reviewCount?: Resolver<ResolversTypes['Int'], ParentType, ContextType>;
   reviews?: Resolver<Array<ResolversTypes['Review']>, ParentType, ContextType, RequireFields<ProductReviewsArgs, 'first'>>;

@@ -2,7 +2,8 @@ import { readPath } from '../documents/read-path';
 import type { StoredDocument } from '../documents/stored-document';
 import { documentLocations } from '../startup/storage-map/document-locations';
 import { collectionsOfReferenceChange, planReferenceChange } from './reference-planner';
-import type { BoundedArray, CounterRule, WriteModel } from '../startup/write-model/write-model-types';
+import type { BoundedArray, CounterRule, TotalRule, WriteModel } from '../startup/write-model/write-model-types';
+import { addTotalIncrements, totalCollections, totalsFedBy } from './total-planner';
 import { planCounterCopyUpdates } from './fan-out-planner';
 import { counterCopies } from '../startup/write-model/build-write-model';
 import { distinct, UpdateMerger, type PlannedUpdate } from './write-steps';
@@ -32,10 +33,11 @@ export function incomingReferences(model: WriteModel, typeName: string): Incomin
   return references;
 }
 
-/** The rules a delete from `collection` unfeeds: bounded arrays and counters of its parents, inverse arrays of its references. */
+/** The rules a delete from `collection` unfeeds: bounded arrays, counters and totals of its parents, inverse arrays of its references. */
 interface DeleteRules {
   readonly arrays: readonly BoundedArray[];
   readonly counters: readonly CounterRule[];
+  readonly totals: readonly TotalRule[];
   readonly truths: readonly string[];
 }
 
@@ -43,6 +45,7 @@ function deleteRules(model: WriteModel, typeName: string, collection: string): D
   return {
     arrays: boundedArraysOf(model, collection),
     counters: model.counters.filter((counter) => counter.source.kind === 'children' && counter.source.childCollection === collection),
+    totals: totalsFedBy(model, typeName),
     truths: distinct(model.inverses.filter((inverse) => inverse.truthType === typeName).map((inverse) => inverse.of)),
   };
 }
@@ -53,9 +56,9 @@ export function boundedArraysOf(model: WriteModel, collection: string): readonly
 }
 
 /**
- * What deleting `document` changes elsewhere: its parents' counters go down by one, each bounded array
- * it fed is set to `refills` (the parent's newest children, read after the delete), and it leaves the
- * inverse arrays of the two-way references it held.
+ * What deleting `document` changes elsewhere: its parents' counters go down by one and their totals by
+ * its value, each bounded array it fed is set to `refills` (the parent's newest children, read after
+ * the delete), and it leaves the inverse arrays of the two-way references it held.
  */
 export function planDeleteDerived(
   model: WriteModel,
@@ -80,6 +83,7 @@ export function planDeleteDerived(
     merger.add(counter.collection, parent, {}, '$inc', counter.path, -1, counter.source.parentKey !== '_id');
     copies.push(...planCounterCopyUpdates(model, counter, parent.value, -1));
   }
+  addTotalIncrements(merger, rules.totals, document, -1);
   const planned = [...merger.planned(), ...copies];
   for (const coordinate of rules.truths) {
     const truth = model.inverses.find((inverse) => inverse.of === coordinate)!;
@@ -95,6 +99,7 @@ export function collectionsDerivedFromDelete(model: WriteModel, typeName: string
   return distinct([
     ...rules.arrays.map((array) => array.collection),
     ...rules.counters.flatMap((counter) => [counter.collection, ...counterCopies(model, counter).map(({ location }) => location.collection)]),
+    ...totalCollections(rules.totals),
     ...rules.truths.flatMap((coordinate) => collectionsOfReferenceChange(model, coordinate)),
   ]);
 }

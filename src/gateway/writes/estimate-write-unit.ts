@@ -3,6 +3,8 @@ import { fanOutCollections, hasFanOut } from './fan-out-planner';
 import { byKeyReferenceFields, collectionsDerivedFromInsert, nestedSnapshotLocations, provedByDerivedUpdate } from './insert-planner';
 import { boundedArraysOf, collectionsDerivedFromDelete, incomingReferences } from './delete-planner';
 import { collectionsOfReferenceChange } from './reference-planner';
+import { totalCollections, totalsMovedBy } from './total-planner';
+import { distinct } from './write-steps';
 import type { WriteModel } from '../startup/write-model/write-model-types';
 import type { WriteOperation, WritePlan } from './write-plan';
 
@@ -25,9 +27,10 @@ export interface WriteUnitEstimate {
 
 /**
  * Bounds one attempt of `plan`. Per operation: requireOne reads one document; updateSource writes its
- * source (one statement, the copies inside it folded in) and one updateMany per collection holding
- * copies of the changed fields, after a read when it is picked by another field than `_id` and has
- * copies; insert reads each reference it holds but the preloaded ones (a list reference: up to its
+ * source (one statement, the copies inside it folded in; a findAndModify returning the document as it
+ * was when it moves a `@total`), one updateMany per collection holding copies of the changed fields and
+ * one update per collection of the totals it moves, after a read when it is picked by another field than
+ * `_id` and has copies; insert reads each reference it holds but the preloaded ones (a list reference: up to its
  * `maxKeys` documents in one find) and, with `transaction`, those its derived update proves
  * (provedByDerivedUpdate), inserts, then updates each collection whose bounded arrays,
  * counters or inverse arrays it feeds; changeReference reads the document and its new target, sets the
@@ -59,10 +62,14 @@ export function estimateWriteUnit(model: WriteModel, plan: WritePlan, options: {
       case 'requireOne':
         read(1, 1);
         break;
-      case 'updateSource':
+      case 'updateSource': {
         if (operation.by !== '_id' && hasFanOut(model, operation.typeName, operation.fields)) read(1, 1);
-        writes.push(collectionOf(model, operation.typeName), ...fanOutCollections(model, operation.typeName, operation.fields));
+        const totals = totalsMovedBy(model, operation.typeName, storedPaths(model, operation.typeName, operation.fields));
+        // Moving a total, the source update returns the document as it was (findAndModify).
+        if (totals.length > 0) documents += 1;
+        writes.push(collectionOf(model, operation.typeName), ...distinct([...fanOutCollections(model, operation.typeName, operation.fields), ...returning(totalCollections(totals))]));
         break;
+      }
       case 'insert': {
         const reads = (coordinate: string) => !operation.preloaded?.includes(coordinate) && (operation.holds === undefined || operation.holds.includes(coordinate));
         for (const field of byKeyReferenceFields(model, operation.typeName)) {
@@ -111,6 +118,15 @@ function maxKeysOf(operation: Extract<WriteOperation, { kind: 'insert' }>, coord
   const max = operation.maxKeys?.[coordinate];
   if (max === undefined) throw new InvariantError(`write plan: insert(${operation.typeName}) declares no maxKeys for ${coordinate}`);
   return max;
+}
+
+/** The stored paths of `fieldNames` of `typeName` (a name that is no stored field has none). */
+function storedPaths(model: WriteModel, typeName: string, fieldNames: readonly string[]): string[] {
+  const fields = model.storageMap.types.get(typeName)?.fields;
+  return fieldNames.flatMap((name) => {
+    const field = fields?.get(name);
+    return field?.kind === 'stored' ? [field.path] : [];
+  });
 }
 
 function collectionOf(model: WriteModel, typeName: string): string {

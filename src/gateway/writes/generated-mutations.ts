@@ -191,6 +191,7 @@ function relationMapping(
 /** What keeps `coordinate` true when docjoin derives it, for messages; undefined when it is the source of truth. */
 function derivedRule(model: WriteModel, coordinate: string): string | undefined {
   if (model.counters.some((counter) => counter.coordinate === coordinate)) return 'a @counter';
+  if (model.totals.some((total) => total.coordinate === coordinate)) return 'a @total';
   if (model.inverses.some((inverse) => inverse.coordinate === coordinate)) return 'the @inverse side of a two-way reference';
   if (model.boundedArrays.some((array) => array.coordinate === coordinate)) return 'a bounded copy of a reverse join';
   return undefined;

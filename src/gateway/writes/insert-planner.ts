@@ -6,8 +6,9 @@ import type { RelationField } from '../startup/storage-map/storage-map-types';
 import { collectionsOfReferenceChange, planReferenceChange } from './reference-planner';
 import { planCounterCopyUpdates } from './fan-out-planner';
 import { counterCopies } from '../startup/write-model/build-write-model';
+import { addTotalIncrements, totalCollections, totalsFedBy, zeroTotal } from './total-planner';
 import { distinct, UpdateMerger, type PlannedUpdate, type WriteStep } from './write-steps';
-import type { BoundedArray, CopiedField, CounterRule, CounterSource, PathSegment, SnapshotLocation, WriteModel } from '../startup/write-model/write-model-types';
+import type { BoundedArray, CopiedField, CounterRule, CounterSource, PathSegment, SnapshotLocation, TotalRule, WriteModel } from '../startup/write-model/write-model-types';
 
 /** A reference the new document holds: its targets must exist, and a snapshot of them is filled in. */
 export interface ForwardReference {
@@ -142,10 +143,11 @@ function mapAlong(value: unknown, segments: readonly PathSegment[], transform: (
   return { ...container, [segment.path]: mapAlong(container[segment.path], rest, transform) };
 }
 
-/** A new document starts with its derived values true: counters 0, inverse and bounded arrays empty. */
+/** A new document starts with its derived values true: counters and totals 0, inverse and bounded arrays empty. */
 export function withInitialDerivedValues(model: WriteModel, collection: string, document: StoredDocument): StoredDocument {
   const initial: StoredDocument = {};
   for (const counter of model.counters) if (counter.collection === collection) initial[counter.path] = 0;
+  for (const total of model.totals) if (total.collection === collection) initial[total.path] = zeroTotal(total);
   for (const inverse of model.inverses) if (inverse.collection === collection) initial[inverse.path] = [];
   for (const array of model.boundedArrays) if (array.collection === collection) initial[array.path] = [];
   return { ...initial, ...document };
@@ -155,6 +157,7 @@ export function withInitialDerivedValues(model: WriteModel, collection: string, 
 interface InsertRules {
   readonly arrays: readonly BoundedArray[];
   readonly counters: ReadonlyArray<{ readonly counter: CounterRule; readonly source: Extract<CounterSource, { kind: 'children' }> }>;
+  readonly totals: readonly TotalRule[];
   /** The truth coordinates (`Book.authors`) of two-way references the new document holds, with their stored paths. */
   readonly truths: ReadonlyArray<readonly [coordinate: string, truthPath: string]>;
 }
@@ -165,13 +168,14 @@ const insertRules = oncePerModel((typeName: string) => typeName, (model, typeNam
   return {
     arrays: model.boundedArrays.filter((array) => array.childCollection === collection),
     counters: model.counters.flatMap((counter) => (counter.source.kind === 'children' && counter.source.childCollection === collection ? [{ counter, source: counter.source }] : [])),
+    totals: totalsFedBy(model, typeName),
     truths: [...new Map(model.inverses.filter((inverse) => inverse.truthType === typeName).map((inverse) => [inverse.of, inverse.truthPath] as const))],
   };
 });
 
 /**
  * What inserting `document` (a `typeName`) changes elsewhere: its copy pushed onto every bounded
- * array fed by the collection (sorted, sliced to the bound), the parents' counters of it, and the
+ * array fed by the collection (sorted, sliced to the bound), the parents' counters and totals of it, and the
  * inverse side of each two-way reference it holds.
  */
 export function planInsertDerived(model: WriteModel, typeName: string, document: StoredDocument): PlannedUpdate[] {
@@ -190,6 +194,7 @@ export function planInsertDerived(model: WriteModel, typeName: string, document:
     merger.add(counter.collection, parent, {}, '$inc', counter.path, 1, source.parentKey !== '_id');
     copies.push(...planCounterCopyUpdates(model, counter, parent.value, 1));
   }
+  addTotalIncrements(merger, rules.totals, document, 1);
   const planned = [...merger.planned(), ...copies];
   for (const [coordinate, truthPath] of rules.truths) {
     planned.push(...planReferenceChange(model, coordinate, document._id, [], toList(readPath(document, truthPath))));
@@ -206,6 +211,7 @@ export function collectionsDerivedFromInsert(model: WriteModel, typeName: string
   return distinct([
     ...rules.arrays.map((array) => array.collection),
     ...rules.counters.flatMap(({ counter }) => [counter.collection, ...counterCopies(model, counter).map(({ location }) => location.collection)]),
+    ...totalCollections(rules.totals),
     ...rules.truths.flatMap(([coordinate]) => collectionsOfReferenceChange(model, coordinate)),
   ]);
 }

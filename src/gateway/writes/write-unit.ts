@@ -15,6 +15,7 @@ import { planReferenceChange } from './reference-planner';
 import { countersMoved, type SourceChangeListener } from './source-changes';
 import { InjectedWriteFailure, injectedWriteFailures, notFound } from './write-errors';
 import type { BoundedArray, SnapshotLocation, WriteModel } from '../startup/write-model/write-model-types';
+import { pathsBeforeUpdate, planTotalUpdate, totalsMovedBy } from './total-planner';
 import { groupByCollection, type PlannedUpdate, type WriteStep } from './write-steps';
 
 /**
@@ -179,11 +180,20 @@ export class WriteUnit {
     }
     const filter = withRows(id === undefined ? { ...selector } : { _id: id }, rows);
     const plan = planSourceUpdate(this.model, typeName, { collection: this.#collectionOf(typeName), filter, sourceId: id }, $set, changes);
-    const source = await this.#apply({ kind: 'update', collection: plan.source.collection, statements: [plan.source.statement] });
+    const totals = totalsMovedBy(this.model, typeName, Object.keys($set));
+    let totalUpdates: PlannedUpdate[] = [];
+    let source: { matched: number; modified: number };
+    if (totals.length === 0) source = await this.#apply({ kind: 'update', collection: plan.source.collection, statements: [plan.source.statement] });
+    else {
+      // The totals move by what the document held before this very update, so concurrent updates each move them by their own difference.
+      const before = await this.#updateReturningBefore(plan.source.collection, plan.source.statement, pathsBeforeUpdate(totals));
+      source = { matched: before ? 1 : 0, modified: before ? 1 : 0 };
+      if (before) totalUpdates = planTotalUpdate(totals, before, $set);
+    }
     if (source.matched === 0) throw notFound(`${typeName} ${described} not found`, { typeName });
     // A document left as it was (every field set to the value it held) changed nothing, and neither do its copies.
     if (source.modified > 0) this.onSourceChange({ typeName, fields: Object.keys(changes).sort(), id });
-    await this.#applyAll(groupByCollection(plan.fanOut));
+    await this.#applyDerived([...plan.fanOut, ...totalUpdates]);
   }
 
   /**
@@ -353,6 +363,15 @@ export class WriteUnit {
     for (const step of steps) await this.#apply(step);
   }
 
+  /** ONE findAndModify of the single-document `statement`: the document as it was before (the `paths` of it), or null when nothing matched. */
+  async #updateReturningBefore(collection: string, statement: UpdateStatement, paths: readonly string[]): Promise<StoredDocument | null> {
+    this.#spend();
+    this.#returned = this.#returned.filter((returned) => returned.collection !== collection);
+    const { document } = await this.writer.updateOneReturning(collection, statement, toFindProjection(projectionOf(paths.map((path) => [path, 1] as const))), 'before');
+    this.#countWrite();
+    return document;
+  }
+
   /** Sends `step`: the documents it matched, and those it changed (an insert or delete changes what it matched). */
   async #apply(step: WriteStep): Promise<{ matched: number; modified: number }> {
     this.#spend();
@@ -378,10 +397,15 @@ export class WriteUnit {
         throw new InvariantError(`unknown write step ${JSON.stringify(never)}`);
       }
     }
+    this.#countWrite();
+    return result;
+  }
+
+  /** Counts a write sent; the fault suite's injected failure comes after its chosen one. */
+  #countWrite(): void {
     this.#writes += 1;
     const failAfter = injectedWriteFailures.get(this.model.storageMap);
     if (failAfter !== undefined && this.#writes >= failAfter) throw new InjectedWriteFailure(this.#writes);
-    return result;
   }
 
   /**

@@ -11,7 +11,7 @@ import { countSpecKey, reverseJoinSpecKey, UNBOUNDED_REVERSE_JOIN_BATCH, type Co
 import { listSort, readsByLookup, type AggregateField, type JoinShape, type ListRootField, type ReadStrategy, type RelationField, type StorageMap } from '../../startup/storage-map/storage-map-types';
 import { add, joinBatch, memberScopes, mul, roundTripsOf, SATURATED, type FreeFigures, type QueryGroup, type Scope, type StepRead, type StrategyChoice } from './scope-reads';
 import { WhatIfTally } from './what-ifs';
-import { aggregateParts, asksNothing, asksOnlyCount, planAggregateRequest } from '../planning/aggregate-request';
+import { aggregateParts, asksNothing, planAggregateRequest, storedFigurePaths, type StoredFigurePaths } from '../planning/aggregate-request';
 import { aggregateTypeNames, DEFAULT_GROUPS, MAX_GROUPS } from '../../startup/aggregates/aggregate-names';
 
 export interface EstimateInput {
@@ -603,8 +603,8 @@ class EstimatePass {
 
   /**
    * An `@aggregate` field: one aggregate per batch of parents, in the batch its collection's bounded
-   * reverse-join pages share (the loaders send them together); nothing when only a count is asked and
-   * the parent's `@counter` of the list answers it, or when nothing is selected but `__typename`.
+   * reverse-join pages share (the loaders send them together); nothing when the parent's `@counter` and
+   * `@total`s of the list answer all it asks (storedFigurePaths), or when nothing is selected but `__typename`.
    */
   #aggregate(scope: Scope, step: FieldStep, aggregate: AggregateField): StepRead[] {
     let request;
@@ -616,9 +616,9 @@ class EstimatePass {
     // Its value per parent, with the figures and groups below it (counted as the response's objects).
     const value = (read: string): StepRead => ({ kind: 'free', step, figures: { read, batch: undefined, sharesWith: undefined, roundTrips: 0, documents: 0 }, children: { selections: step.children, objects: scope.objects } });
     if (asksNothing(request)) return [value('nothing to compute')];
-    const { counter } = aggregate;
-    if (counter && asksOnlyCount(request) && !this.input.copyBackfilling?.(counter.coordinate) && (this.input.readsEveryRow?.(aggregate.collection) ?? true)) {
-      return [value(`read from its parent's counter ${counter.coordinate}, no command`)];
+    const stored = storedFigurePaths(aggregate, request);
+    if (stored && !(stored.counter && this.input.copyBackfilling?.(stored.counter.coordinate)) && (this.input.readsEveryRow?.(aggregate.collection) ?? true)) {
+      return [value(`read from its parent's ${describeStoredFigures(aggregate, stored)}, no command`)];
     }
     const groupings = request.groups.filter((group) => group.first > 0).length;
     const link = aggregate.parentLink?.foreignField;
@@ -768,4 +768,10 @@ class EstimatePass {
   #listLength(field: RelationField): number {
     return this.input.listLength?.(field.coordinate) ?? this.#listSize;
   }
+}
+
+/** `counter Post.commentCount and total Product.ratingTotal`: the stored fields an aggregate is read from. */
+function describeStoredFigures(aggregate: AggregateField, stored: StoredFigurePaths): string {
+  const totals = [...stored.totals.keys()].map((fieldName) => aggregate.totals.get(fieldName)!.coordinate);
+  return [...(stored.counter ? [`counter ${stored.counter.coordinate}`] : []), ...(totals.length > 0 ? [`total${totals.length > 1 ? 's' : ''} ${totals.join(', ')}`] : [])].join(' and ');
 }

@@ -124,6 +124,31 @@ export function asksNothing(request: AggregateRequest): boolean {
   return request.totals === undefined && request.groups.every((group) => group.first === 0);
 }
 
+/** The parent's stored fields that answer a request: its counter's path for `count`, its totals' by summed field for `sum` and `avg`. */
+export interface StoredFigurePaths {
+  readonly counter: { readonly coordinate: string; readonly path: string } | undefined;
+  readonly totals: ReadonlyMap<string, string>;
+}
+
+/**
+ * The parent's `@counter` and `@total`s that answer all of `request`, or undefined when they do not:
+ * an unfiltered set's figures, no groups, no min or max, a count only with a counter, a sum only with
+ * an exact total of its field, a mean only with both. (Who may see every child is the caller's to check.)
+ */
+export function storedFigurePaths(aggregate: AggregateField, request: AggregateRequest): StoredFigurePaths | undefined {
+  const { totals } = request;
+  if (!totals || request.groups.length > 0 || request.filter !== undefined || totals.min.length > 0 || totals.max.length > 0) return undefined;
+  const { counter } = aggregate;
+  if ((totals.count || totals.avg.length > 0) && !counter) return undefined;
+  const paths = new Map<string, string>();
+  for (const figure of [...totals.sum, ...totals.avg]) {
+    const total = aggregate.totals.get(figure.fieldName);
+    if (!total) return undefined;
+    paths.set(figure.fieldName, total.path);
+  }
+  return { counter: totals.count || totals.avg.length > 0 ? counter : undefined, totals: paths };
+}
+
 /** Whether the request asks for nothing but the set's count (what a `@counter` can answer). */
 export function asksOnlyCount(request: AggregateRequest): boolean {
   const { totals } = request;

@@ -34,8 +34,8 @@ export function planProjection(context: PlanningContext, typeName: string, selec
   for (const [fieldName, steps] of stepsByFieldName(selections, onType)) {
     const aggregate = context.storageMap.aggregates.get(`${typeName}.${fieldName}`);
     if (aggregate?.parentLink) {
-      // The parent's key, and the counter that may answer a bare count.
-      entries.push([aggregate.parentLink.localField, 1], ...(aggregate.counter ? [[aggregate.counter.path, 1] as const] : []));
+      // The parent's key, and the counter and totals that may answer its figures (storedFigurePaths).
+      entries.push([aggregate.parentLink.localField, 1], ...(aggregate.counter ? [[aggregate.counter.path, 1] as const] : []), ...[...aggregate.totals.values()].map(({ path }) => [path, 1] as const));
       continue;
     }
     const storage = typeStorage.fields.get(fieldName);

@@ -71,11 +71,17 @@ export class FunnelWriter {
 
   /**
    * ONE `findAndModify` of the single-document `statement`: what it matched (0 or 1), and the document
-   * as the update left it, with the paths of `projection` (null when nothing matched).
+   * as the update left it (or, with `returnDocument: 'before'`, as it found it), with the paths of
+   * `projection` (null when nothing matched).
    */
-  async updateOneReturning(collection: string, statement: UpdateStatement, projection: Record<string, unknown>): Promise<{ matched: number; document: StoredDocument | null }> {
+  async updateOneReturning(
+    collection: string,
+    statement: UpdateStatement,
+    projection: Record<string, unknown>,
+    returnDocument: 'before' | 'after' = 'after',
+  ): Promise<{ matched: number; document: StoredDocument | null }> {
     this.#lastCollection = collection;
-    const options = { session: this.session, projection, returnDocument: 'after' as const, includeResultMetadata: true as const, ...(statement.arrayFilters && { arrayFilters: [...statement.arrayFilters] }) };
+    const options = { session: this.session, projection, returnDocument, includeResultMetadata: true as const, ...(statement.arrayFilters && { arrayFilters: [...statement.arrayFilters] }) };
     const result = await this.attribute(collection, (comment) => this.db.collection(collection).findOneAndUpdate(statement.filter, statement.update, { ...options, comment }));
     return { matched: result.lastErrorObject?.n ?? 0, document: result.value };
   }

@@ -3,15 +3,16 @@ import type { GatewayContext } from '../context/request-context';
 import { isKeyValue } from '../../documents/key-string';
 import { readPath } from '../../documents/read-path';
 import { figuresValue, groupsByResponseKey, type AggregateValue, type GroupValue } from '../../operation/planning/aggregate-pipeline';
-import { asksNothing, asksOnlyCount, type AggregateRequest } from '../../operation/planning/aggregate-request';
+import { asksNothing, storedFigurePaths, type AggregateRequest } from '../../operation/planning/aggregate-request';
+import { divide, numericWidth } from '../../../bson/bson-number';
 import type { AggregateField } from '../../startup/storage-map/storage-map-types';
 import type { StoredDocument } from '../../documents/stored-document';
 
 /**
  * An `@aggregate` field: its figures for one parent (or for the root list), from the level's ONE
- * aggregate (request/loaders/figures-loader.ts). An unfiltered count that the parent's `@counter` of the
- * list holds is read from the parent instead, with no command, unless the counter is being backfilled or
- * an access rule narrows which children this request may see (the counter counts them all).
+ * aggregate (request/loaders/figures-loader.ts). Unfiltered figures that the parent's `@counter` and
+ * `@total`s of the list hold are read from the parent instead, with no command, unless the counter is
+ * being backfilled or an access rule narrows which children this request may see (they count them all).
  */
 export function createAggregateResolver(aggregate: AggregateField): GraphQLFieldResolver<StoredDocument | undefined, GatewayContext> {
   return (parent, args: Readonly<Record<string, unknown>>, context, info) => {
@@ -21,10 +22,10 @@ export function createAggregateResolver(aggregate: AggregateField): GraphQLField
     if (aggregate.parentLink) {
       parentKey = readPath(parent, aggregate.parentLink.localField);
       if (!isKeyValue(parentKey)) return emptyAggregate(request);
-      const counted = countFromCounter(aggregate, request, parent!, context);
-      if (counted !== undefined) {
+      const stored = figuresFromParent(aggregate, request, parent!, context);
+      if (stored !== undefined) {
         context.ledger.field(aggregate.coordinate, 'embedded');
-        return counted;
+        return stored;
       }
     }
     const cost = context.ledger.field(aggregate.coordinate, 'join');
@@ -41,13 +42,26 @@ export const resolveAggregateGroups: GraphQLFieldResolver<AggregateValue, Gatewa
   return groups;
 };
 
-function countFromCounter(aggregate: AggregateField, request: AggregateRequest, parent: StoredDocument, context: GatewayContext): AggregateValue | undefined {
-  const { counter } = aggregate;
-  if (!counter || !asksOnlyCount(request) || context.copyBackfilling(counter.coordinate)) return undefined;
+/**
+ * The figures the parent's `@counter` and `@total`s hold, when they answer the whole request
+ * (storedFigurePaths) and may be trusted: the counter not being backfilled, every child readable by the
+ * viewer (they count them all), and every stored figure a number. A mean is the total over the count.
+ */
+function figuresFromParent(aggregate: AggregateField, request: AggregateRequest, parent: StoredDocument, context: GatewayContext): AggregateValue | undefined {
+  const paths = storedFigurePaths(aggregate, request);
+  if (!paths || (paths.counter && context.copyBackfilling(paths.counter.coordinate))) return undefined;
   // Throws FORBIDDEN when the children may not be read at all, as the aggregate would.
   if (context.access?.filterFor(aggregate.collection) !== undefined) return undefined;
-  const stored = readPath(parent, counter.path);
-  return typeof stored === 'number' ? { ...figuresValue(request.totals, undefined), count: stored, groups: {} } : undefined;
+  const count = paths.counter ? readPath(parent, paths.counter.path) : 0;
+  if (typeof count !== 'number') return undefined;
+  const row: StoredDocument = { count };
+  for (const [fieldName, path] of paths.totals) {
+    const total = readPath(parent, path);
+    if (numericWidth(total) === undefined) return undefined;
+    row[`sum_${fieldName}`] = total;
+    row[`avg_${fieldName}`] = count === 0 ? null : divide(total, count);
+  }
+  return { ...figuresValue(request.totals, row), groups: {} };
 }
 
 function emptyAggregate(request: AggregateRequest): AggregateValue {

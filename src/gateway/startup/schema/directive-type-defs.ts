@@ -65,6 +65,16 @@ this type) yields. The writes that add to that relation increment it; \`docjoin 
 directive @counter(of: String!) on FIELD_DEFINITION
 
 """
+Write rule: this field is a precomputed sum of the numeric field \`field\` over what the relation \`of\`
+("Type.field", a reverse @join of this type) yields, typed as that field's aggregate \`sum\` is (Float for
+Int and Float, Long for Long, Decimal for Decimal). The writes
+that add, remove or change those children move it by the child's value; \`docjoin reconcile\` sums it
+again. An unfiltered \`sum\` (and, with a \`@counter\` of the same list, \`avg\`) of the list's
+\`@aggregate\` is then read from the parent, with no command.
+"""
+directive @total(of: String!, field: String!) on FIELD_DEFINITION
+
+"""
 Write rule: this relation is the derived side of a two-way reference. Its \`@join(localField:)\` array
 in this document lists the documents whose relation \`of\` ("Type.field", the side that is the truth)
 points back here. Writes that change \`of\` update this side too; \`docjoin reconcile\` rebuilds it.

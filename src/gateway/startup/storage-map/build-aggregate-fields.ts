@@ -1,8 +1,8 @@
 import { getDirective } from '@graphql-tools/utils';
 import { getNamedType, isNonNullType, isObjectType, type GraphQLField, type GraphQLNamedType, type GraphQLObjectType, type GraphQLSchema } from 'graphql';
-import { readAggregate, readCounter, readInverse, type AggregateDirective } from './read-directives';
+import { readAggregate, readCounter, readInverse, readTotal, type AggregateDirective } from './read-directives';
 import type { AggregateField, AggregateFigure, AggregateKey, RelationField, RootField, RootCondition, TypeStorage } from './storage-map-types';
-import { aggregateTypeNames, DATE_SCALARS, groupFieldValue, NUMERIC_SCALARS } from '../aggregates/aggregate-names';
+import { aggregateTypeNames, DATE_SCALARS, EXACT_SUMS, groupFieldValue, NUMERIC_SCALARS } from '../aggregates/aggregate-names';
 
 /** Whether a field declares `@aggregate` (the storage map does not read it as a stored or relation field). */
 export function declaresAggregate(schema: GraphQLSchema, field: GraphQLField<unknown, unknown>): boolean {
@@ -145,6 +145,7 @@ function buildAggregateField(
     parentLink: list.parentLink,
     conditions: Object.freeze(conditions),
     counter: list.parentLink ? counterOf(schema, type, listCoordinate, known.storage) : undefined,
+    totals: list.parentLink ? totalsOf(schema, type, listCoordinate, known.storage) : new Map(),
     figures,
     keys,
   };
@@ -196,6 +197,30 @@ function groupKey(target: TypeStorage, name: string, targetType: string, report:
     return report(`@aggregate(groupBy:) names ${field.coordinate}, a relation that keeps no single key in ${targetType}; group by a stored field or a reference declared with @join(localField:)`);
   }
   return { fieldName: name, value, path: join.localField, references: field.targetType, scalar: 'ID' };
+}
+
+/**
+ * The stored `@total(of: list, field:)`s of the parent type, by the field they sum (the write model checks
+ * them): those summing an Int, a Long or a Decimal, which add up exactly, so their totals equal what
+ * MongoDB's `$sum` would compute. A Float's running total can differ from it in its last digits.
+ */
+function totalsOf(schema: GraphQLSchema, type: GraphQLObjectType, list: string, storage: ReadonlyMap<string, TypeStorage>): AggregateField['totals'] {
+  const totals = new Map<string, { coordinate: string; path: string }>();
+  const targetType = storage.get(type.name)?.fields.get(list.slice(list.indexOf('.') + 1));
+  const target = targetType?.kind === 'relation' ? storage.get(targetType.targetType) : undefined;
+  for (const field of Object.values(type.getFields())) {
+    let total;
+    try {
+      total = readTotal(schema, field);
+    } catch {
+      continue; // reported by the write model
+    }
+    const stored = storage.get(type.name)?.fields.get(field.name);
+    const summed = total && target?.fields.get(total.field);
+    if (total?.of !== list || stored?.kind !== 'stored' || summed?.kind !== 'stored' || !EXACT_SUMS.has(summed.valueType.name)) continue;
+    totals.set(total.field, { coordinate: stored.coordinate, path: stored.path });
+  }
+  return totals;
 }
 
 /** The stored `@counter(of: list)` of the parent type, if it declares one (the write model checks it). */

@@ -150,6 +150,7 @@ export function readAccess(schema: GraphQLSchema, type: GraphQLObjectType): read
 
 export interface CounterDirective { readonly of: string }
 export interface InverseDirective { readonly of: string }
+export interface TotalDirective { readonly of: string; readonly field: string }
 
 /**
  * The write-rule directives `@counter(of:)` and `@inverse(of:)`. A schema that does not define them (an
@@ -157,6 +158,13 @@ export interface InverseDirective { readonly of: string }
  */
 export function readCounter(schema: GraphQLSchema, field: GraphQLField<unknown, unknown>): CounterDirective | undefined {
   return readOf(schema, field, 'counter');
+}
+
+/** `@total(of:, field:)`; undefined when the schema does not define it (as for `@counter`). */
+export function readTotal(schema: GraphQLSchema, field: GraphQLField<unknown, unknown>): TotalDirective | undefined {
+  if (!schema.getDirective('total')) return undefined;
+  const args = readArgs(schema, field, 'total');
+  return args && { of: requiredString(args, 'of', 'total'), field: requiredString(args, 'field', 'total') };
 }
 
 export function readInverse(schema: GraphQLSchema, field: GraphQLField<unknown, unknown>): InverseDirective | undefined {

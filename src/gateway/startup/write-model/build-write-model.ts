@@ -2,9 +2,10 @@ import { makeExecutableSchema } from '@graphql-tools/schema';
 import { getNamedType, isObjectType, type GraphQLObjectType, type GraphQLSchema } from 'graphql';
 import { StorageConfigError } from '../../errors/internal-errors';
 import { buildStorageMap } from '../storage-map/build-storage-map';
-import type { JoinShape, RelationField, StorageMap } from '../storage-map/storage-map-types';
-import { readCounter, readInverse } from '../storage-map/read-directives';
-import type { BoundedArray, CounterRule, CopiedField, InverseRule, PathSegment, SnapshotLocation, WriteModel } from './write-model-types';
+import type { JoinShape, RelationField, StorageMap, TypeStorage } from '../storage-map/storage-map-types';
+import { readCounter, readInverse, readTotal } from '../storage-map/read-directives';
+import { NUMERIC_SCALARS, sumType } from '../aggregates/aggregate-names';
+import type { BoundedArray, CounterRule, CopiedField, InverseRule, PathSegment, SnapshotLocation, TotalRule, WriteModel } from './write-model-types';
 
 /** Embedded copies nest rarely; the walk stops here so a recursive type cannot loop. */
 const MAX_EMBEDDING_DEPTH = 4;
@@ -17,7 +18,7 @@ export function buildWriteModelFromSdl(typeDefs: readonly string[]): WriteModel 
 
 /**
  * Every copy the storage map declares, with the rule that keeps it true: snapshots (and snapshots inside
- * embedded copies), bounded arrays, and the `@counter` / `@inverse` write rules. The write rules are
+ * embedded copies), bounded arrays, and the `@counter` / `@total` / `@inverse` write rules. The write rules are
  * validated against the storage map; all problems are thrown together as a StorageConfigError naming
  * `Type.field` and the fix.
  */
@@ -32,6 +33,7 @@ export function collectWriteModel(schema: GraphQLSchema, storageMap: StorageMap)
   const problems: string[] = [];
   const inverses = readInverses(schema, storageMap, problems);
   const counters = readCounters(schema, storageMap, inverses, problems);
+  const totals = readTotals(schema, storageMap, problems);
   const boundedArrays = findBoundedArrays(storageMap);
   const model: WriteModel = Object.freeze({
     storageMap,
@@ -39,12 +41,19 @@ export function collectWriteModel(schema: GraphQLSchema, storageMap: StorageMap)
     boundedArrays: Object.freeze(boundedArrays),
     inverses: Object.freeze(inverses),
     counters: Object.freeze(counters),
+    totals: Object.freeze(totals),
   });
   // Copies of a counter take its increments by the parent's _id (planCounterCopyUpdates).
   for (const counter of counters) {
     if (counter.source.kind !== 'children' || counter.source.parentKey === '_id') continue;
     for (const { location } of counterCopies(model, counter)) {
       problems.push(`${location.coordinate}: @snapshot copies ${counter.coordinate}, a counter of children keyed by "${counter.source.parentKey}", not _id; its copies cannot follow its increments, so leave it out of the snapshot's fields`);
+    }
+  }
+  // A copy of a total would have to follow every child's value; none is kept.
+  for (const total of totals) {
+    for (const { location } of derivedCopies(model, total)) {
+      problems.push(`${location.coordinate}: @snapshot copies ${total.coordinate}, a @total, whose copies docjoin does not keep; leave it out of the snapshot's fields`);
     }
   }
   return { model, problems };
@@ -228,6 +237,71 @@ function readCounters(schema: GraphQLSchema, storageMap: StorageMap, inverses: r
   return rules;
 }
 
+/**
+ * The `@total(of:, field:)` rules: a field of a `@collection` type summing a stored number of the
+ * children of one of its reverse joins, typed as the list's aggregate `sum` of it is (sumType).
+ */
+function readTotals(schema: GraphQLSchema, storageMap: StorageMap, problems: string[]): TotalRule[] {
+  const rules: TotalRule[] = [];
+  for (const type of objectTypes(schema)) {
+    for (const field of Object.values(type.getFields())) {
+      const coordinate = `${type.name}.${field.name}`;
+      const directive = tryRead(problems, coordinate, () => readTotal(schema, field));
+      if (!directive) continue;
+      const report = (message: string) => problems.push(`${coordinate}: @total(of: "${directive.of}", field: "${directive.field}") ${message}`);
+      const stored = storageMap.types.get(type.name)?.fields.get(field.name);
+      const collection = collectionOf(storageMap, type.name);
+      if (stored?.kind !== 'stored' || stored.isId || stored.valueType.isList || collection === undefined) {
+        report('must be on a single-valued field stored in a @collection type');
+        continue;
+      }
+      const summed: RelationField | undefined = storageMap.relations.get(directive.of);
+      const join = summed?.shapes.join;
+      if (!summed || summed.typeName !== type.name || !summed.isList || join?.direction !== 'byReference') {
+        report(`must name a reverse @join list of ${type.name} itself (children that hold its key), as "${type.name}.field"`);
+        continue;
+      }
+      const childType = storageMap.types.get(summed.targetType);
+      const child = childType?.fields.get(directive.field);
+      if (child?.kind !== 'stored' || child.valueType.isList || !NUMERIC_SCALARS.has(child.valueType.name) || !childType?.collection) {
+        report(`must name a stored Int, Float, Long or Decimal field of ${summed.targetType}; ${summed.targetType}.${directive.field} is not one`);
+        continue;
+      }
+      if (!holdsOneKey(childType, join.foreignField)) {
+        report(`sums children keyed by "${join.foreignField}", which is not one stored value of ${summed.targetType} (a single field or single reference): a child listing several parents would be added to each`);
+        continue;
+      }
+      const scalar = sumType(child.valueType.name);
+      if (stored.valueType.name !== scalar) {
+        report(`sums ${child.coordinate}, a ${child.valueType.name}: declare ${coordinate} as ${scalar}${stored.valueType.nonNull ? '!' : ''}, the type of its aggregate sum`);
+        continue;
+      }
+      rules.push({
+        coordinate,
+        collection,
+        path: stored.path,
+        of: directive.of,
+        childType: summed.targetType,
+        childCollection: join.collection,
+        childKey: join.foreignField,
+        parentKey: join.localField,
+        summedField: directive.field,
+        summedPath: child.path,
+        summedScalar: child.valueType.name,
+        scalar,
+      });
+    }
+  }
+  return rules;
+}
+
+/** Whether `path` of a `type` document is a single stored field, or the key of a single by-key reference. */
+function holdsOneKey(type: TypeStorage, path: string): boolean {
+  return [...type.fields.values()].some((field) =>
+    field.kind === 'stored' ? field.path === path && !field.valueType.isList : !field.isList && field.shapes.join?.direction === 'byKey' && field.shapes.join.localField === path && !field.shapes.embedded,
+  );
+}
+
 function tryRead<T>(problems: string[], coordinate: string, read: () => T): T | undefined {
   try {
     return read();
@@ -239,9 +313,14 @@ function tryRead<T>(problems: string[], coordinate: string, read: () => T): T | 
 
 /** The snapshot locations copying `counter` (`Book.authors` copying `Author.countOfBooks`), with the copied field's name. */
 export function counterCopies(model: WriteModel, counter: CounterRule): Array<{ location: SnapshotLocation; name: string }> {
-  const typeName = counter.coordinate.slice(0, counter.coordinate.indexOf('.'));
+  return derivedCopies(model, counter);
+}
+
+/** The snapshot locations copying a derived field (a counter's, a total's), with the copied field's name. */
+function derivedCopies(model: WriteModel, rule: { readonly coordinate: string; readonly path: string }): Array<{ location: SnapshotLocation; name: string }> {
+  const typeName = rule.coordinate.slice(0, rule.coordinate.indexOf('.'));
   return model.snapshots.flatMap((location) => {
-    const copied = location.sourceType === typeName ? location.fields.find((field) => field.sourcePath === counter.path) : undefined;
+    const copied = location.sourceType === typeName ? location.fields.find((field) => field.sourcePath === rule.path) : undefined;
     return copied ? [{ location, name: copied.name }] : [];
   });
 }

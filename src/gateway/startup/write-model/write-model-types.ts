@@ -102,10 +102,34 @@ export interface CounterRule {
   readonly source: CounterSource;
 }
 
+/**
+ * A precomputed sum (`@total(of:, field:)`), e.g. `Product.ratingTotal` summing `rating` over
+ * `Product.reviews`: the children pointing at the parent, each adding the number at `summedPath`.
+ */
+export interface TotalRule {
+  readonly coordinate: string;
+  readonly collection: string;
+  readonly path: string;
+  /** The relation summed, `Product.reviews`. */
+  readonly of: string;
+  readonly childType: string;
+  readonly childCollection: string;
+  /** The children's path holding the parent's key, and the parent path it holds. */
+  readonly childKey: string;
+  readonly parentKey: string;
+  /** The children's field summed, its stored path and GraphQL scalar (Int, Float, Long or Decimal). */
+  readonly summedField: string;
+  readonly summedPath: string;
+  readonly summedScalar: string;
+  /** The total's own scalar: the summed field's, or Float. */
+  readonly scalar: string;
+}
+
 export interface WriteModel {
   readonly storageMap: StorageMap;
   readonly snapshots: readonly SnapshotLocation[];
   readonly boundedArrays: readonly BoundedArray[];
   readonly inverses: readonly InverseRule[];
   readonly counters: readonly CounterRule[];
+  readonly totals: readonly TotalRule[];
 }

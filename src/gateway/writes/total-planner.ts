@@ -1,0 +1,93 @@
+import { Decimal128, Double, Long } from 'bson';
+import { arithmetic, compareNumbers, exactToString, numericWidth, toExact } from '../../bson/bson-number';
+import { bsonTag } from '../../bson/bson-tag';
+import { keyString } from '../documents/key-string';
+import { readPath } from '../documents/read-path';
+import type { StoredDocument } from '../documents/stored-document';
+import type { TotalRule, WriteModel } from '../startup/write-model/write-model-types';
+import { distinct, UpdateMerger, type PlannedUpdate } from './write-steps';
+
+/**
+ * The `@total` rules a `typeName` document feeds (it is one of the children they sum). Insert adds its
+ * value to its parent's total, delete takes it away, and an update of its summed field (or of the key
+ * naming its parent) moves it by the difference, read from the document as it was before.
+ */
+export function totalsFedBy(model: WriteModel, typeName: string): readonly TotalRule[] {
+  return model.totals.filter((total) => total.childType === typeName);
+}
+
+/** The totals an update setting `paths` of a `typeName` document moves: those summing one of them, or keyed by one. */
+export function totalsMovedBy(model: WriteModel, typeName: string, paths: readonly string[]): readonly TotalRule[] {
+  return totalsFedBy(model, typeName).filter((total) => paths.includes(total.summedPath) || paths.includes(total.childKey));
+}
+
+/** The collections a write feeding `totals` updates, each once. */
+export function totalCollections(totals: readonly TotalRule[]): string[] {
+  return distinct(totals.map((total) => total.collection));
+}
+
+/** What a new parent's total starts at: zero, in the total's own type. */
+export function zeroTotal(total: TotalRule): unknown {
+  return asTotalValue(total, 0);
+}
+
+/**
+ * A sum as `total` stores it: a Long as a long, a Decimal as a Decimal128, a Float as a double (so the
+ * `$inc`s of Int children never overflow it into a long).
+ */
+export function asTotalValue(total: TotalRule, sum: unknown): unknown {
+  const tag = typeof sum === 'object' && sum !== null ? bsonTag(sum) : undefined;
+  if (total.scalar === 'Decimal') return tag === 'Decimal128' ? sum : Decimal128.fromString(exactToString(toExact(sum)!));
+  if (total.scalar === 'Long') return tag === 'Long' ? sum : Long.fromString(exactToString(toExact(sum)!));
+  return new Double(Number(exactToString(toExact(sum)!)));
+}
+
+/**
+ * Adds to `merger` the `$inc` of each parent's total by `document`'s value (`sign` -1: taken away, as a
+ * delete does). A child without a number there adds nothing, as MongoDB's `$sum` skips it.
+ */
+export function addTotalIncrements(merger: UpdateMerger, totals: readonly TotalRule[], document: StoredDocument, sign: 1 | -1): void {
+  for (const total of totals) increment(merger, total, readPath(document, total.childKey), readPath(document, total.summedPath), sign);
+}
+
+/**
+ * The `$inc`s an update of one child makes to `totals`, from the child `before` it (its key and
+ * summed paths) and the stored paths it set (`$set`): the difference on its parent, or, when it moved
+ * to another parent, its old value taken from the old one and its new value added to the new one.
+ */
+export function planTotalUpdate(totals: readonly TotalRule[], before: StoredDocument, $set: StoredDocument): PlannedUpdate[] {
+  const merger = new UpdateMerger();
+  for (const total of totals) {
+    const oldParent = readPath(before, total.childKey);
+    const oldValue = readPath(before, total.summedPath);
+    const newParent = total.childKey in $set ? $set[total.childKey] : oldParent;
+    const newValue = total.summedPath in $set ? $set[total.summedPath] : oldValue;
+    if (isKey(oldParent) && isKey(newParent) && keyString(oldParent) === keyString(newParent)) {
+      const difference = arithmetic('subtract', asNumber(newValue) ?? 0, asNumber(oldValue) ?? 0);
+      if (compareNumbers(difference, 0) !== 0) merger.add(total.collection, { path: total.parentKey, value: oldParent }, {}, '$inc', total.path, difference, total.parentKey !== '_id');
+      continue;
+    }
+    increment(merger, total, oldParent, oldValue, -1);
+    increment(merger, total, newParent, newValue, 1);
+  }
+  return merger.planned();
+}
+
+function increment(merger: UpdateMerger, total: TotalRule, parent: unknown, value: unknown, sign: 1 | -1): void {
+  const amount = asNumber(value);
+  if (!isKey(parent) || amount === undefined) return;
+  merger.add(total.collection, { path: total.parentKey, value: parent }, {}, '$inc', total.path, sign === 1 ? amount : arithmetic('subtract', 0, amount), total.parentKey !== '_id');
+}
+
+/** The stored paths of `totals` an update must read before it writes: each one's key and summed field. */
+export function pathsBeforeUpdate(totals: readonly TotalRule[]): string[] {
+  return distinct(totals.flatMap((total) => [total.childKey, total.summedPath]));
+}
+
+function asNumber(value: unknown): unknown {
+  return numericWidth(value) === undefined ? undefined : value;
+}
+
+function isKey(value: unknown): boolean {
+  return value !== undefined && value !== null;
+}

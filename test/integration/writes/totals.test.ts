@@ -1,0 +1,185 @@
+import { Decimal128, ObjectId, type Document } from 'mongodb';
+import { buildWriteModel, reconcile, withDirectiveTypeDefs } from 'docjoin';
+import { startSdlGateway, type SdlGateway } from '../../support/sdl-gateway';
+
+/**
+ * `@total`: a parent's running sum of a field of its children, kept by every generated write (create,
+ * update of the summed field, delete) with the children's own numbers, exact for Decimal128; read by the
+ * list's aggregate with no command when it answers all the aggregate asks; and summed again by reconcile.
+ */
+const TYPE_DEFS = /* GraphQL */ `
+  type Query {
+    accounts(first: Int = 20, after: ID): [Account!]! @list
+  }
+  type Mutation {
+    createEntry(input: EntryInput!): Entry! @create
+    updateEntry(id: ID!, input: EntryPatch!): Entry! @update
+    deleteEntry(id: ID!): Boolean! @delete(type: "Entry")
+  }
+  type Account @collection(name: "accounts") {
+    id: ID!
+    name: String!
+    entries(first: Int = 20, after: ID): [Entry!]! @join(localField: "_id", foreignField: "accountId")
+    entryCount: Int! @counter(of: "Account.entries")
+    balance: Decimal! @total(of: "Account.entries", field: "amount")
+    units: Float! @total(of: "Account.entries", field: "units")
+    weight: Float! @total(of: "Account.entries", field: "weight")
+    entriesAggregate: EntryAggregate! @aggregate(of: "entries", fields: ["amount", "units", "weight"])
+  }
+  type Entry @collection(name: "entries") {
+    id: ID!
+    amount: Decimal!
+    units: Int!
+    weight: Float!
+    note: String
+    account: Account @join(localField: "accountId")
+  }
+  input EntryInput {
+    account: ID!
+    amount: Decimal!
+    units: Int!
+    weight: Float!
+    note: String
+  }
+  input EntryPatch {
+    amount: Decimal
+    units: Int
+    note: String
+  }
+`;
+
+const savings = new ObjectId();
+const spending = new ObjectId();
+let ledger: SdlGateway;
+beforeAll(async () => {
+  ledger = await startSdlGateway({
+    dbPrefix: 'totals',
+    typeDefs: TYPE_DEFS,
+    prepare: async (db) => {
+      const zero = { entryCount: 0, balance: Decimal128.fromString('0'), units: 0, weight: 0 };
+      await db.collection('accounts').insertMany([
+        { _id: savings, name: 'savings', ...zero },
+        { _id: spending, name: 'spending', ...zero },
+      ]);
+      await db.collection('entries').createIndex({ accountId: 1 });
+    },
+  });
+}, 60_000);
+afterAll(() => ledger?.stop());
+
+async function run(query: string) {
+  const result = await ledger.gateway.execute({ query });
+  expect(result.errors).toBeUndefined();
+  return { data: result.data as Record<string, any>, cost: result.cost! };
+}
+
+/** Each account's sums as MongoDB's `$sum` computes them from the entries now. */
+async function summed(): Promise<Map<string, Document>> {
+  const groups = await ledger.mongo.client
+    .db(ledger.db.databaseName)
+    .collection('entries')
+    .aggregate([{ $group: { _id: '$accountId', amount: { $sum: '$amount' }, units: { $sum: '$units' }, count: { $sum: 1 } } }])
+    .toArray();
+  return new Map(groups.map((group) => [String(group._id), group]));
+}
+
+async function stored(id: ObjectId): Promise<Document> {
+  return (await ledger.mongo.client.db(ledger.db.databaseName).collection('accounts').findOne({ _id: id }))!;
+}
+
+const entryIds: string[] = [];
+
+describe('writes keep each parent total exact', () => {
+  it('adds each new entry to its account, in Decimal128 for a Decimal', async () => {
+    for (const [account, amount, units] of [
+      [savings, '0.1', 2 ** 31 - 1],
+      [savings, '0.2', 2 ** 31 - 1],
+      [savings, '1234567890123456789.01', 1],
+      [spending, '-5.5', 3],
+    ] as const) {
+      const { data } = await run(`mutation { createEntry(input: { account: "${account.toHexString()}", amount: "${amount}", units: ${units}, weight: 0.5 }) { id } }`);
+      entryIds.push(data.createEntry.id);
+    }
+    const sums = await summed();
+    const account = await stored(savings);
+    expect(account.balance).toBeInstanceOf(Decimal128);
+    expect(account.balance.toString()).toBe('1234567890123456789.31');
+    expect(account.balance.toString()).toBe(sums.get(String(savings))!.amount.toString());
+    // Two Ints at the int32 maximum: the Float total is a double, which does not overflow.
+    expect(account.units).toBe(2 * (2 ** 31 - 1) + 1);
+    expect((await stored(spending)).balance.toString()).toBe('-5.5');
+    const { data } = await run('{ accounts { name entryCount balance units weight } }');
+    expect(data.accounts).toEqual([
+      { name: 'savings', entryCount: 3, balance: '1234567890123456789.31', units: 2 * (2 ** 31 - 1) + 1, weight: 1.5 },
+      { name: 'spending', entryCount: 1, balance: '-5.5', units: 3, weight: 0.5 },
+    ]);
+  });
+
+  it('moves the total by the difference when the summed field changes, and not at all when another does', async () => {
+    const before = await stored(savings);
+    await run(`mutation { updateEntry(id: "${entryIds[0]}", input: { amount: "0.15" }) { amount } }`);
+    expect((await stored(savings)).balance.toString()).toBe('1234567890123456789.36');
+    await run(`mutation { updateEntry(id: "${entryIds[0]}", input: { note: "lunch" }) { note } }`);
+    const after = await stored(savings);
+    expect(after.balance.toString()).toBe('1234567890123456789.36');
+    expect(after.units).toBe(before.units);
+    const changed = await run(`mutation { updateEntry(id: "${entryIds[1]}", input: { units: 7, amount: "0.2" }) { units } }`);
+    // The entry is updated by ONE findAndModify returning it as it was, then its account by one update, then the commit.
+    expect(changed.cost.writes).toMatchObject({ roundTrips: 3, fanOut: { accounts: 1, entries: 1 } });
+    expect(changed.cost).toMatchObject({ estimatedRoundTrips: changed.cost.roundTrips });
+    const sums = await summed();
+    expect((await stored(savings)).units).toBe(sums.get(String(savings))!.units);
+    expect((await stored(savings)).balance.toString()).toBe(sums.get(String(savings))!.amount.toString());
+  });
+
+  it('takes a deleted entry away from its account', async () => {
+    await run(`mutation { deleteEntry(id: "${entryIds[2]}") }`);
+    const account = await stored(savings);
+    expect(account.balance.toString()).toBe('0.35');
+    expect(account.entryCount).toBe(2);
+    expect(account.balance.toString()).toBe((await summed()).get(String(savings))!.amount.toString());
+  });
+});
+
+describe('the aggregate reads what the totals answer', () => {
+  it('answers an unfiltered count, sum and mean of exact fields from the parent, with no command, equal to the aggregate', async () => {
+    const { data, cost } = await run(
+      '{ accounts { stored: entriesAggregate { count sum { amount units } avg { amount units } } queried: entriesAggregate { count sum { amount units } avg { amount units } min { amount } } } }',
+    );
+    expect(cost).toMatchObject({ roundTrips: 2, estimatedRoundTrips: 2 });
+    for (const account of data.accounts) {
+      const { min: _min, ...queried } = account.queried;
+      expect(account.stored).toEqual(queried);
+    }
+    expect(data.accounts[0].stored).toEqual({ count: 2, sum: { amount: '0.35', units: 2 ** 31 - 1 + 7 }, avg: { amount: '0.175', units: (2 ** 31 - 1 + 7) / 2 } });
+    const alone = await run('{ accounts { entriesAggregate { count sum { amount units } avg { amount } } } }');
+    expect(alone.cost).toMatchObject({ roundTrips: 1, estimatedRoundTrips: 1 });
+    expect(alone.cost.fields['Account.entriesAggregate']).toMatchObject({ strategy: 'embedded', roundTrips: 0 });
+  });
+
+  it('still queries a Float field summed by a total: a running sum of doubles can differ from $sum in its last digits', async () => {
+    const { data, cost } = await run('{ accounts { entriesAggregate { sum { weight } } } }');
+    expect(data.accounts.map((account: { entriesAggregate: unknown }) => account.entriesAggregate)).toEqual([{ sum: { weight: 1 } }, { sum: { weight: 0.5 } }]);
+    expect(cost).toMatchObject({ roundTrips: 2, estimatedRoundTrips: 2 });
+  });
+});
+
+describe('reconcile', () => {
+  it('finds a drifted total, sums it again with --fix, and then finds none', async () => {
+    const db = ledger.mongo.client.db(ledger.db.databaseName);
+    await db.collection('accounts').updateOne({ _id: spending }, { $set: { balance: Decimal128.fromString('99') } });
+    await db.collection('accounts').updateOne({ _id: savings }, { $unset: { units: '' } });
+    const model = buildWriteModel(withDirectiveTypeDefs([TYPE_DEFS]));
+    const found = await reconcile(db, model);
+    const totals = found.checks.filter((check) => check.kind === 'total');
+    expect(totals.map((check) => [check.coordinate, check.drifted])).toEqual([
+      ['Account.balance', 1],
+      ['Account.units', 1],
+      ['Account.weight', 0],
+    ]);
+    await reconcile(db, model, { fix: true });
+    expect((await stored(spending)).balance.toString()).toBe('-5.5');
+    expect((await stored(savings)).units).toBe(2 ** 31 - 1 + 7);
+    expect((await reconcile(db, model)).drifted).toBe(0);
+  });
+});
