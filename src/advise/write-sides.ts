@@ -2,7 +2,7 @@ import type { IResolvers } from '@graphql-tools/utils';
 import { buildGatewaySchema, withDirectiveTypeDefs, type MutationWritePlans } from '../gateway';
 import { addSnapshotSdl } from '../schema-edits/add-snapshot-sdl';
 import { dropSnapshotSdl, widenSnapshotSdl, type SchemaFile } from '../schema-edits/snapshot-sdl-change';
-import { addCounterSdl } from '../schema-edits/derived-field-sdl';
+import { addCounterSdl, addTotalSdl } from '../schema-edits/derived-field-sdl';
 import type { StorageChange, WriteSide, WriteSides } from './recommend/write-effect';
 
 /** What the write rules are built from: the project's schema files, resolvers and hand-written write plans. */
@@ -53,6 +53,8 @@ function editsOf(project: WriteSidesProject, before: WriteSide, change: StorageC
       return [dropSnapshotSdl(project.files, change.coordinate)];
     case 'add-counter':
       return [addCounterSdl(project.files, change.counter, change.coordinate)];
+    case 'add-total':
+      return [addTotalSdl(project.files, change.total, change.coordinate, change.field, change.type)];
     default: {
       const never: never = change;
       throw new Error(`unknown storage change ${JSON.stringify(never)}`);

@@ -25,7 +25,7 @@ export { guardDroppedFieldErrors, isDroppedFieldError } from './errors/dropped-f
 export { COUNTER_BACKFILL, EMBEDDED_BACKFILL, MIGRATIONS_COLLECTION, SNAPSHOT_BACKFILL } from './operation/estimate/copy-backfills';
 export { type CostEstimate, DEFAULT_ASSUMED_LIST_SIZE, estimateByField, type StepFigures } from './operation/estimate/estimate-operation';
 export { DEFAULT_FIRST } from './operation/planning/page-limits';
-export { aggregateTypeNames } from './startup/aggregates/aggregate-names';
+export { aggregateTypeNames, EXACT_SUMS, sumType } from './startup/aggregates/aggregate-names';
 export { estimateRequest, type EstimatedRequest } from './operation/estimate/estimate-request';
 export { type CorsOption } from './http/http-server';
 export { GATEWAY_SETTING_NAMES, GatewayOptionError, type GatewaySettings, isCollectionName, MIN_WORKLOAD_FLUSH_MS, type ResolvedSettings, resolveSettings } from './gateway-options';
@@ -48,7 +48,7 @@ export { buildStorageMap } from './startup/storage-map/build-storage-map';
 export { SAMPLE_SIZE } from './startup/storage-map/check-sampled-documents';
 export { type ListArrayContent, listArrayOf } from './startup/storage-map/list-array';
 export { parseSort, sortDocument } from './startup/storage-map/parse-sort';
-export { declaredStrategies, readsByLookup, type JoinShape, type ReadStrategy, type RelationField, type StorageMap, type StoredField, type TypeStorage } from './startup/storage-map/storage-map-types';
+export { declaredStrategies, readsByLookup, type AggregateField, type JoinShape, type ReadStrategy, type RelationField, type StorageMap, type StoredField, type TypeStorage } from './startup/storage-map/storage-map-types';
 export { validateAgainstDatabase } from './startup/storage-map/validate-against-database';
 export { WorkloadFormatError } from './workload/parse-workload-window';
 export { readWorkload, sumWorkload, type WorkloadSource } from './workload/read-workload';

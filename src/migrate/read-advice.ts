@@ -34,6 +34,10 @@ export function readAdvice(file: string, coordinate: string): Exclude<MigrationR
     case 'add-counter':
       if (typeof advice.counterField !== 'string') throw new AdviceFileError(`--advice ${file}: the add-counter advice for ${coordinate} has no counterField`);
       return { kind: 'add-counter', coordinate: advice.counterField, of: coordinate };
+    case 'add-total':
+      throw new AdviceFileError(
+        `--advice ${file}: the advice for ${coordinate} is add-total; migrate does not add totals: declare ${advice.totalField ?? 'the total'} as the advice says (${advice.change}), deploy it, then run docjoin reconcile --fix, which sums it in every parent`,
+      );
     default: {
       const rejected = advice.rejected ? `; advise considered ${advice.rejected.kind} and did not give it: ${advice.rejected.because}` : '';
       throw new AdviceFileError(`--advice ${file}: the advice for ${coordinate} is ${advice.kind} (${advice.change})${rejected}; migrate applies widen-snapshot, add-snapshot, drop-snapshot and add-counter`);

@@ -3,7 +3,7 @@ import { findField, SdlChangeError, type SchemaFile } from './snapshot-sdl-chang
 
 /**
  * The text edit that declares a new derived field beside the relation it derives from: a `@counter`,
- * or a bounded array (the subset pattern: the first `limit` children, in the relation's order, kept in
+ * a `@total`, or a bounded array (the subset pattern: the first `limit` children, in the relation's order, kept in
  * the parent). Pure: files in, the changed file's new text out, the rest of the text byte for byte.
  */
 
@@ -24,6 +24,21 @@ export function addCounterSdl(files: readonly SchemaFile[], coordinate: string, 
     throw new SdlChangeError(`${coordinate} is already declared, and not as @counter(of: "${of}"); pick another field name`);
   }
   return insertAfter(source, field, `\n${indent}${name}: Int! @counter(of: ${JSON.stringify(of)})`);
+}
+
+/** `coordinate: <type>! @total(of: "<of>", field: "<field>")`, declared on the line after `of`. */
+export function addTotalSdl(files: readonly SchemaFile[], coordinate: string, of: string, field: string, type: string): NewFieldChange {
+  const { source, field: relation, name, indent } = relationBeside(files, coordinate, of);
+  const existing = declared(files, coordinate);
+  if (existing) {
+    const totals = directive(existing, 'total')?.arguments;
+    const argument = (argumentName: string) => totals?.find((candidate) => candidate.name.value === argumentName)?.value;
+    const ofValue = argument('of');
+    const fieldValue = argument('field');
+    if (ofValue?.kind === Kind.STRING && ofValue.value === of && fieldValue?.kind === Kind.STRING && fieldValue.value === field) return { file: source.file, text: source.text, existed: true };
+    throw new SdlChangeError(`${coordinate} is already declared, and not as @total(of: "${of}", field: "${field}"); pick another field name`);
+  }
+  return insertAfter(source, relation, `\n${indent}${name}: ${type}! @total(of: ${JSON.stringify(of)}, field: ${JSON.stringify(field)})`);
 }
 
 /**

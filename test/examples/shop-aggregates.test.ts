@@ -156,6 +156,20 @@ describe('average rating per product and product count per category (reverse joi
     expect(result.cost).toMatchObject({ roundTrips: 2, estimatedRoundTrips: 2 });
   });
 
+  it('answers the average rating per product from Product.reviewCount and Product.ratingTotal, which the review writes kept, with no command', async () => {
+    const reviews = await mongo.client.db(db.databaseName).collection<{ productId: ObjectId; rating: number }>('reviews').find().toArray();
+    const result = await run('{ products { name ratingTotal reviewsAggregate { count sum { rating } avg { rating } } } }');
+    expect(result.data).toEqual({
+      products: [matcha, mug, sencha].map((product, index) => {
+        const ratings = reviews.filter((review) => review.productId.equals(product)).map((review) => review.rating);
+        const total = sum(ratings);
+        return { name: ['Matcha', 'Mug', 'Sencha'][index], ratingTotal: total, reviewsAggregate: { count: ratings.length, sum: { rating: total }, avg: { rating: ratings.length === 0 ? null : total / ratings.length } } };
+      }),
+    });
+    expect(result.cost).toMatchObject({ roundTrips: 1, estimatedRoundTrips: 1 });
+    expect(result.cost?.fields?.['Product.reviewsAggregate']).toMatchObject({ strategy: 'embedded', roundTrips: 0 });
+  });
+
   it('answers a bare count from the @counter with no command, and queries when a filter or an access rule makes the counter not apply', async () => {
     const counted = await run('{ products { name reviewsAggregate { count } } }');
     expect(counted.data).toEqual({ products: [{ name: 'Matcha', reviewsAggregate: { count: 3 } }, { name: 'Mug', reviewsAggregate: { count: 0 } }, { name: 'Sencha', reviewsAggregate: { count: 2 } }] });

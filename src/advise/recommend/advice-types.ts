@@ -21,6 +21,8 @@ export type AdviceKind =
   | 'stop-embedding'
   /** Keep a `@counter` of the list in the parent: its aggregates read a bare count far more often than children come and go. */
   | 'add-counter'
+  /** Keep a `@total` of a field of the list in the parent: its aggregates read that field's unfiltered sum (or mean) far more often than children change. */
+  | 'add-total'
   /** Read the join with `$lookup` inside its parents' command: the round trips it saves outweigh the copies of shared documents it adds. */
   | 'read-by-lookup';
 
@@ -91,6 +93,9 @@ export interface FieldAdvice {
   readonly snapshotFields?: readonly string[];
   /** For `add-counter`: the counter field to declare (`Category.productsCount`). */
   readonly counterField?: string;
+  /** For `add-total`: the total field to declare (`Product.ratingTotal`), and the field of the children it sums. */
+  readonly totalField?: string;
+  readonly summedField?: string;
   /** For `bound-array`: the suggested `@join(limit:)`. */
   readonly suggestedLimit?: number;
   /** For a snapshot change that copies fields looking like personal data (personal-data.ts): which, and where to. */

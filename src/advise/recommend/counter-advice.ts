@@ -1,4 +1,5 @@
-import type { RelationField, StorageMap } from '../../gateway';
+import type { AggregateField, RelationField, StorageMap } from '../../gateway';
+import { EXACT_SUMS, sumType } from '../../gateway';
 import type { AdviceThresholds } from './advice-thresholds';
 import type { Candidate } from './price-change';
 import { RULES } from './rules-of-thumb';
@@ -43,3 +44,64 @@ export function counterAdvice(field: RelationField, storageMap: StorageMap, work
     evidence: [`${count(bare)} of ${count(reads)} queries aggregating ${field.coordinate} asked only for an unfiltered count`],
   };
 }
+
+/** The reads an aggregate records that the parent's figures would answer once the list has a `@total` of `field`: no filter, no group, no min or max. */
+function answeredWithTotal(fields: readonly string[], field: string, counted: boolean): boolean {
+  const names = new Set([`sum.${field}`, `avg.${field}`, BARE_COUNT]);
+  // A count or a mean needs the count the parent's @counter keeps.
+  const needsCount = fields.includes(BARE_COUNT) || fields.includes(`avg.${field}`);
+  return fields.some((name) => name.endsWith(`.${field}`)) && fields.every((name) => names.has(name)) && (counted || !needsCount);
+}
+
+/**
+ * A `@total` of the field whose unfiltered sums (and means, with a `@counter` of the list) the list's
+ * `@aggregate` fields read most, when the reads the parents' stored figures would then answer are at
+ * least `switchDefaultShare` of their reads: those reads would send nothing. Only an Int, Long or
+ * Decimal field, whose running total equals a fresh sum. Undefined when no read would be answered, or
+ * the list already has a total of that field. Its writes (each child added, removed or changed moves
+ * its parent's total) are priced afterwards (price-change.ts).
+ */
+export function totalAdvice(field: RelationField, storageMap: StorageMap, workload: WorkloadView, thresholds: AdviceThresholds): (Candidate & { readonly totalField: string; readonly summedField: string }) | undefined {
+  const aggregates = [...storageMap.aggregates.values()].filter((aggregate) => aggregate.list === field.coordinate && aggregate.parentLink !== undefined);
+  const join = field.shapes.join;
+  if (aggregates.length === 0 || join?.direction !== 'byReference') return undefined;
+  let best: { figure: string; scalar: string; answered: number; reads: number; saved: number; before: number } | undefined;
+  for (const figure of exactFigures(aggregates)) {
+    let reads = 0;
+    let answered = 0;
+    let saved = 0;
+    let before = 0;
+    for (const aggregate of aggregates) {
+      const entry = workload.entry(aggregate.coordinate, 'join');
+      if (aggregate.totals.has(figure.fieldName) || !entry || entry.operations === 0) continue;
+      const counted = entry.selections.filter((set) => answeredWithTotal(set.fields, figure.fieldName, aggregate.counter !== undefined)).reduce((sum, set) => sum + set.operations, 0);
+      reads += entry.operations;
+      answered += counted;
+      saved += (entry.roundTrips * counted) / entry.operations;
+      before += workload.roundTripsPer1000Queries(aggregate.coordinate) ?? 0;
+    }
+    if (answered > 0 && answered >= thresholds.switchDefaultShare * reads && (!best || answered > best.answered)) best = { figure: figure.fieldName, scalar: figure.scalar, answered, reads, saved, before };
+  }
+  if (!best) return undefined;
+  const totalField = `${field.typeName}.${best.figure}Total`;
+  const type = sumType(best.scalar);
+  return {
+    kind: 'add-total',
+    change: `keep the sum of ${field.targetType}.${best.figure} over ${field.coordinate} in each ${field.typeName} (${totalField}: ${type}! @total(of: "${field.coordinate}", field: "${best.figure}")): its unfiltered sums${aggregates.some((aggregate) => aggregate.counter) ? ' and means' : ''} are then read from the parent`,
+    rule: RULES.addTotal,
+    totalField,
+    summedField: best.figure,
+    storage: { kind: 'add-total', coordinate: field.coordinate, total: totalField, field: best.figure, type },
+    roundTripsPer1000Queries: { before: round(best.before), after: round(best.before - (workload.perQueries(best.saved) ?? 0)) },
+    queryRoundTrips: -best.saved,
+    evidence: [`${count(best.answered)} of ${count(best.reads)} queries aggregating ${field.coordinate} asked only for what a total of ${best.figure} answers (its unfiltered sum or mean, the count)`],
+  };
+}
+
+/** The Int, Long and Decimal fields the aggregates of a list compute figures over, each once. */
+function exactFigures(aggregates: readonly AggregateField[]): Array<{ fieldName: string; scalar: string }> {
+  const figures = new Map<string, string>();
+  for (const aggregate of aggregates) for (const figure of aggregate.figures.values()) if (EXACT_SUMS.has(figure.scalar)) figures.set(figure.fieldName, figure.scalar);
+  return [...figures].map(([fieldName, scalar]) => ({ fieldName, scalar }));
+}
+

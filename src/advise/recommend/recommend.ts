@@ -7,7 +7,7 @@ import { describeStorage } from './describe-storage';
 import { joinAdvice } from './join-advice';
 import { lookupAdvice, type CarriedByCopy, type NetworkCosts, type ProbedLookupCosts } from './lookup-advice';
 import { commandCosts, type CommandCosts } from './command-costs';
-import { counterAdvice } from './counter-advice';
+import { counterAdvice, totalAdvice } from './counter-advice';
 import { describePersonalFields } from './personal-data';
 import { priceChange } from './price-change';
 import { RULES } from './rules-of-thumb';
@@ -127,7 +127,7 @@ function adviseField(field: RelationField, input: AdviceInput, workload: Workloa
   }
   // The first change that pays is given; when none does, the first one considered is kept as rejected.
   let rejected: FieldAdvice['rejected'];
-  const candidates = input.readsOnly ? [] : [snapshotAdvice(field, input.storageMap, workload, thresholds), joinAdvice(field, input.storageMap, workload, thresholds), counterAdvice(field, input.storageMap, workload, thresholds)];
+  const candidates = input.readsOnly ? [] : [snapshotAdvice(field, input.storageMap, workload, thresholds), joinAdvice(field, input.storageMap, workload, thresholds), counterAdvice(field, input.storageMap, workload, thresholds), totalAdvice(field, input.storageMap, workload, thresholds)];
   for (const candidate of candidates) {
     if (!candidate) continue;
     const { storage: _storage, roundTripsPer1000Queries: _reads, queryRoundTrips: _trips, ...advice } = candidate;

@@ -12,4 +12,5 @@ export const RULES = {
   stopEmbedding: 'high-cardinality children reference their parent: embedding them bloats the parent toward the 16 MB limit',
   readByLookup: 'join in the database when the network is slow: one command per parent read instead of one per level saves a round trip per level, and costs a copy of each shared document per parent',
   addCounter: 'precompute what is read far more often than it changes (the computed pattern): a count kept in the parent saves counting the children on every read',
+  addTotal: 'precompute what is read far more often than it changes (the computed pattern): a sum kept in the parent saves adding up the children on every read',
 } as const;

@@ -13,7 +13,9 @@ export type StorageChange =
   | { readonly kind: 'widen-snapshot' | 'add-snapshot'; readonly coordinate: string; readonly fields: readonly string[] }
   | { readonly kind: 'drop-snapshot'; readonly coordinate: string }
   /** `counter`: the new `@counter(of: coordinate)` field's coordinate. */
-  | { readonly kind: 'add-counter'; readonly coordinate: string; readonly counter: string };
+  | { readonly kind: 'add-counter'; readonly coordinate: string; readonly counter: string }
+  /** `total`: the new `@total(of: coordinate, field:)` field's coordinate, and its GraphQL type. */
+  | { readonly kind: 'add-total'; readonly coordinate: string; readonly total: string; readonly field: string; readonly type: string };
 
 /** The schema as it is, and as it would be after a change (or the one line saying why it would not start). */
 export interface WriteSides {
@@ -66,8 +68,8 @@ export function predictWrites(change: StorageChange, sides: WriteSides, workload
       writes += delta.writes;
     });
   }
-  // A counter's writes each move one parent; a snapshot's rewrite its copies.
-  if (change.kind === 'add-counter') return { reads, writes, documents: writes, evidence: [] };
+  // A counter's or a total's writes each move one parent; a snapshot's rewrite its copies.
+  if (change.kind === 'add-counter' || change.kind === 'add-total') return { reads, writes, documents: writes, evidence: [] };
   const copies = copiesDelta(change.coordinate, before.model, after.model, workload, statistics);
   return { reads, writes, documents: copies.documents, evidence: copies.evidence };
 }

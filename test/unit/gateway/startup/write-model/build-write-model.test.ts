@@ -87,3 +87,52 @@ describe('write-rule validation at startup', () => {
     expect(build(BASE.replace('foreignField: "aId")', 'foreignField: "aId") @inverse(of: "B.a")'))).toThrow('A.kids: @inverse(of: "B.a") needs a list field of a @collection type that joins by an array of ids');
   });
 });
+
+describe('@total validation at startup', () => {
+  const build = (sdl: string) => {
+    const schema = schemaOf(sdl);
+    return () => buildWriteModel(schema, buildStorageMap(schema));
+  };
+  const BASE = /* GraphQL */ `
+    type Query { a: A }
+    type A @collection(name: "as") {
+      id: ID!
+      total: Float! @total(of: "A.kids", field: "pages")
+      kids: [B!]! @join(localField: "_id", foreignField: "aId")
+      shared: [B!]! @join(localField: "_id", foreignField: "aIds")
+      bs: [B!]! @join(localField: "bIds")
+    }
+    type B @collection(name: "bs") { id: ID! pages: Int! price: Decimal! title: String! a: A @join(localField: "aId") aIds: [ID!]! }
+    type C @collection(name: "cs") { id: ID! a: A @snapshot(path: "a", fields: ["id", "total"]) @join(localField: "a.id") @read(strategy: SNAPSHOT) }
+    scalar Decimal
+  `;
+  const valid = BASE.replace(/\n\s*type C [^\n]*/, '');
+
+  it('reads a total of a reverse join, with where its children keep the parent key and the number they add', () => {
+    expect(build(valid)().totals).toEqual([
+      {
+        coordinate: 'A.total',
+        collection: 'as',
+        path: 'total',
+        of: 'A.kids',
+        childType: 'B',
+        childCollection: 'bs',
+        childKey: 'aId',
+        parentKey: '_id',
+        summedField: 'pages',
+        summedPath: 'pages',
+        summedScalar: 'Int',
+        scalar: 'Float',
+      },
+    ]);
+  });
+
+  it('names Type.field and the fix for each mistake', () => {
+    expect(build(valid.replace('total: Float!', 'total: Int!'))).toThrow('A.total: @total(of: "A.kids", field: "pages") sums B.pages, a Int: declare A.total as Float!, the type of its aggregate sum');
+    expect(build(valid.replace('total: Float! @total(of: "A.kids", field: "pages")', 'total: Float! @total(of: "A.kids", field: "price")'))).toThrow('declare A.total as Decimal!, the type of its aggregate sum');
+    expect(build(valid.replace('field: "pages"', 'field: "title"'))).toThrow('A.total: @total(of: "A.kids", field: "title") must name a stored Int, Float, Long or Decimal field of B; B.title is not one');
+    expect(build(valid.replace('of: "A.kids"', 'of: "A.bs"'))).toThrow('A.total: @total(of: "A.bs", field: "pages") must name a reverse @join list of A itself (children that hold its key), as "A.field"');
+    expect(build(valid.replace('of: "A.kids"', 'of: "A.shared"'))).toThrow('sums children keyed by "aIds", which is not one stored value of B');
+    expect(build(BASE)).toThrow('C.a: @snapshot copies A.total, a @total, whose copies docjoin does not keep; leave it out of the snapshot\'s fields');
+  });
+});

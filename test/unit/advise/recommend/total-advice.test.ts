@@ -1,0 +1,56 @@
+import { recommend } from '../../../../src/advise/recommend/recommend';
+import { withDirectiveTypeDefs } from '../../../../src/gateway/startup/schema/schema-sources';
+import { buildWriteModelFromSdl } from '../../../../src/gateway/startup/write-model/build-write-model';
+import type { FieldWorkload, WorkloadSummary } from '../../../../src/gateway/workload/workload-types';
+
+const SDL = /* GraphQL */ `
+  type Query { authors: [Author!]! @list }
+  type Book @collection(name: "books") { id: ID! pages: Int! weight: Float! author: Author @join(localField: "authorId") }
+  type Author @collection(name: "authors") {
+    id: ID!
+    books: [Book!]! @join(localField: "_id", foreignField: "authorId")
+    bookCount: Int! @counter(of: "Author.books")
+    booksAggregate: BookAggregate! @aggregate(of: "books", fields: ["pages", "weight"])
+  }
+`;
+const { storageMap } = buildWriteModelFromSdl(withDirectiveTypeDefs(SDL));
+
+/** 100 queries aggregating Author.books in one round trip each, with `selections` as recorded. */
+function workload(selections: FieldWorkload['selections']): WorkloadSummary {
+  const aggregate: FieldWorkload = {
+    field: 'Author.booksAggregate', strategy: 'join', operations: 100, resolves: 1000, roundTrips: 100, documents: 1000, bytes: 0, keys: 1000,
+    snapshotHits: 0, snapshotMisses: 0, dangling: 0, missing: [], missingOther: { operations: 0, misses: 0 }, selections, selectionsOther: 0,
+  };
+  const none = { commands: 0, ms: 0, documents: 0 };
+  return {
+    windows: 1,
+    start: new Date(0),
+    end: new Date(1000),
+    fields: [aggregate],
+    mutations: [],
+    commands: { operations: 100, reads: { commands: 200, ms: 400, documents: 2000 }, singleWrites: none, multiWrites: none, others: none },
+    operations: { query: { count: 100, roundTrips: 200, documents: 2000, bytes: 0 }, mutation: { count: 0, roundTrips: 0, documents: 0, bytes: 0 } },
+  };
+}
+
+const adviceOf = (summary: WorkloadSummary) => recommend({ storageMap, workload: summary }).fields.find((field) => field.coordinate === 'Author.books')!;
+
+describe('a @total for a list whose aggregates read unfiltered sums and means', () => {
+  it('advises a total of the Int field those reads add up, with the round trips the parents then answer', () => {
+    const advice = adviceOf(workload([{ fields: ['avg.pages', 'count', 'sum.pages'], operations: 70 }, { fields: ['sum.pages'], operations: 10 }, { fields: ['max.pages'], operations: 20 }]));
+    expect(advice).toMatchObject({
+      kind: 'add-total',
+      totalField: 'Author.pagesTotal',
+      summedField: 'pages',
+      change: 'keep the sum of Book.pages over Author.books in each Author (Author.pagesTotal: Float! @total(of: "Author.books", field: "pages")): its unfiltered sums and means are then read from the parent',
+    });
+    expect(advice.evidence[0]).toBe('80 of 100 queries aggregating Author.books asked only for what a total of pages answers (its unfiltered sum or mean, the count)');
+    expect(advice.effect.roundTripsPer1000Queries).toEqual({ before: 1000, after: 200 });
+  });
+
+  it('gives none for a Float field (its running total can differ from a fresh sum), for filtered or grouped reads, or under half the reads', () => {
+    expect(adviceOf(workload([{ fields: ['sum.weight'], operations: 100 }])).kind).toBe('keep');
+    expect(adviceOf(workload([{ fields: ['filtered', 'sum.pages'], operations: 60 }, { fields: ['groupBy', 'sum.pages'], operations: 40 }])).kind).toBe('keep');
+    expect(adviceOf(workload([{ fields: ['sum.pages'], operations: 40 }, { fields: ['min.pages'], operations: 60 }])).kind).toBe('keep');
+  });
+});
