@@ -20,6 +20,7 @@ import { OperationPlanner } from './operation/plan/operation-planner';
 import { EstimateCache } from './operation/estimate/estimate-cache';
 import { CopyBackfills } from './operation/estimate/copy-backfills';
 import { counterCount } from './operation/planning/batch-specs';
+import { totalSum } from './operation/planning/total-sum';
 import { checkOptionNames, GatewayOptionError, resolveSettings, type GatewaySettings, type ResolvedSettings } from './gateway-options';
 import { checkHealth, type HealthReport, type MongoKind } from './http/health';
 import { DocumentBudget } from './operation/limits/document-budget';
@@ -226,8 +227,9 @@ export async function createDocjoin(options: DocjoinOptions): Promise<Docjoin> {
   // The document estimate is bounded by collection sizes once the database is known to hold the schema's data.
   const sizes = options.validateDatabase ?? true ? new CollectionSizes(storageMap, funnel) : undefined;
   // Copies a backfill has not reached yet are joined; the estimate counts that join while it runs.
-  const backfills = options.validateDatabase ?? true ? new CopyBackfills(storageMap, writeModel.counters, funnel) : undefined;
+  const backfills = options.validateDatabase ?? true ? new CopyBackfills(storageMap, writeModel, funnel) : undefined;
   const counters = new Map(writeModel.counters.map((rule) => [rule.coordinate, counterCount(rule)]));
+  const totals = new Map(writeModel.totals.map((rule) => [rule.coordinate, totalSum(rule)]));
   const workload = settings.workload
     ? new WorkloadCapture(
         'file' in settings.workload ? new WorkloadFile(settings.workload.file) : new WorkloadCollection(db, settings.workload.collection),
@@ -318,7 +320,7 @@ export async function createDocjoin(options: DocjoinOptions): Promise<Docjoin> {
                     return type?.collection !== undefined && field?.kind === 'stored' && measuredFor(type.collection) ? sizes.valueBytes(type.collection, field.path) : undefined;
                   },
                 }),
-                ...(backfills && { copyBackfilling: (coordinate: string) => backfills.backfilling(coordinate), counters }),
+                ...(backfills && { copyBackfilling: (coordinate: string) => backfills.backfilling(coordinate), counters, totals }),
                 ...(access && { readsEveryRow: (collection: string) => access.readsEveryRow(collection) }),
               },
               read,

@@ -22,7 +22,7 @@ export { badUserInput, forbidden, PublicErrorCode } from './errors/public-error-
 export { AuthOptionError, type AuthOptions, type AuthenticationRequest, type JwtOptions, ROLE_HEADER, unauthenticated, type Viewer } from './request/authentication/authenticate';
 export { type AccessRules } from './startup/access-rules/access-rule-types';
 export { guardDroppedFieldErrors, isDroppedFieldError } from './errors/dropped-field-errors';
-export { COUNTER_BACKFILL, EMBEDDED_BACKFILL, MIGRATIONS_COLLECTION, SNAPSHOT_BACKFILL } from './operation/estimate/copy-backfills';
+export { COUNTER_BACKFILL, EMBEDDED_BACKFILL, MIGRATIONS_COLLECTION, SNAPSHOT_BACKFILL, TOTAL_BACKFILL } from './operation/estimate/copy-backfills';
 export { type CostEstimate, DEFAULT_ASSUMED_LIST_SIZE, estimateByField, type StepFigures } from './operation/estimate/estimate-operation';
 export { DEFAULT_FIRST } from './operation/planning/page-limits';
 export { aggregateTypeNames, EXACT_SUMS, sumType } from './startup/aggregates/aggregate-names';

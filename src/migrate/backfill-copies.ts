@@ -14,7 +14,7 @@ export interface CopyBackfill {
   /** A snapshot added to a plain join: the path its key moves from (the marker's `from`). */
   readonly from?: string;
   /** The rules filled, whose collections must exist. */
-  readonly rules: Pick<WriteModel, 'snapshots' | 'boundedArrays' | 'counters'>;
+  readonly rules: Pick<WriteModel, 'snapshots' | 'boundedArrays' | 'counters'> & Partial<Pick<WriteModel, 'totals'>>;
   /** The checks that fill the copies, `coordinate`'s own first (resumable; the others are rescanned whole). */
   checks(db: Db): Check[];
 }
@@ -31,7 +31,7 @@ export function reconcileBackfill(coordinate: string, kind: BackfillKind, model:
     coordinate,
     kind,
     ...(fields && { fields }),
-    rules: { snapshots: model.snapshots.filter(copied), boundedArrays: model.boundedArrays.filter(copied), counters: model.counters.filter(copied) },
+    rules: { snapshots: model.snapshots.filter(copied), boundedArrays: model.boundedArrays.filter(copied), counters: model.counters.filter(copied), totals: model.totals.filter(copied) },
     checks: (db) => ownFirst(coordinate, reconcileChecks(db, model).filter(copied)),
   };
 }

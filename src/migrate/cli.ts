@@ -7,13 +7,13 @@ import { loadProjectTarget } from '../command-line/project-flags';
 import type { OutputStream } from '../command-line/cli-io';
 import { createProgressLine } from '../command-line/progress-line';
 import { ConfigError, loadConfig, redactSecrets } from '../config/config';
-import { StorageConfigError, withDirectiveTypeDefs, buildWriteModelFromSdl, type SnapshotLocation, type WriteModel, COUNTER_BACKFILL, EMBEDDED_BACKFILL, SNAPSHOT_BACKFILL } from '../gateway';
+import { StorageConfigError, withDirectiveTypeDefs, buildWriteModelFromSdl, sumType, type SnapshotLocation, type WriteModel, COUNTER_BACKFILL, EMBEDDED_BACKFILL, SNAPSHOT_BACKFILL, TOTAL_BACKFILL } from '../gateway';
 import { ProjectConfigError, type Project } from '../project/load-project';
 import { reconcileChecks } from '../reconcile/reconcile';
 import type { ReconcileProgress } from '../reconcile/reconcile-types';
 import { addSnapshotSdl } from '../schema-edits/add-snapshot-sdl';
 import { backfillCopies, checkBackfill, previewBackfill, reconcileBackfill, type CopyBackfill } from './backfill-copies';
-import { addBoundedArraySdl, addCounterSdl } from '../schema-edits/derived-field-sdl';
+import { addBoundedArraySdl, addCounterSdl, addTotalSdl } from '../schema-edits/derived-field-sdl';
 import { readAdvice, AdviceFileError } from './read-advice';
 import { dropSnapshotCopies, type DroppedSnapshot } from './drop-snapshot-copies';
 import { formatSdlDiff } from './format-sdl-diff';
@@ -33,7 +33,7 @@ type Migrate = Extract<MigrateCliCommand, { kind: 'migrate' }>;
 type Work =
   /** Fill new fields into a snapshot's copies (widened, or added where its key already sits in them). */
   | { kind: 'widen'; coordinate: string; requested: readonly string[]; added: readonly string[]; model: WriteModel; copies: readonly string[] }
-  /** Fill a new derived field: a counter or a bounded array. */
+  /** Fill a new derived field: a counter, a total or a bounded array. */
   | { kind: 'fill'; backfill: CopyBackfill }
   /** Add a snapshot to a plain join: the key moves into the copies; the SDL is written once they are all there. */
   | { kind: 'move-key'; coordinate: string; fields: readonly string[]; from: string | undefined; model: WriteModel; copyIsTruth: boolean; deferred: readonly SchemaFile[]; shown: string }
@@ -130,9 +130,15 @@ function planRequest(request: Exclude<MigrationRequest, { kind: 'advice' }>, fil
       };
     }
     case 'add-counter':
+    case 'add-total':
     case 'add-bounded-array': {
-      const change = request.kind === 'add-counter' ? addCounterSdl(files, coordinate, request.of) : addBoundedArraySdl(files, coordinate, request.of, request.limit);
-      const kind = request.kind === 'add-counter' ? COUNTER_BACKFILL : EMBEDDED_BACKFILL;
+      const change =
+        request.kind === 'add-counter'
+          ? addCounterSdl(files, coordinate, request.of)
+          : request.kind === 'add-total'
+            ? addTotalSdl(files, coordinate, request.of, request.sum, totalType(files, request.of, request.sum))
+            : addBoundedArraySdl(files, coordinate, request.of, request.limit);
+      const kind = request.kind === 'add-counter' ? COUNTER_BACKFILL : request.kind === 'add-total' ? TOTAL_BACKFILL : EMBEDDED_BACKFILL;
       return {
         edits: [change],
         unchanged: `${coordinate} is already declared`,
@@ -170,6 +176,15 @@ function planRequest(request: Exclude<MigrationRequest, { kind: 'advice' }>, fil
       throw new Error(`unhandled request ${JSON.stringify(unhandled)}`);
     }
   }
+}
+
+/** The type a `@total` of `sum` over `of` is declared with: its aggregate sum's (sumType). */
+function totalType(files: readonly SchemaFile[], of: string, sum: string): string {
+  const { storageMap } = buildWriteModelFromSdl(withDirectiveTypeDefs(files.map((source) => source.text)));
+  const relation = storageMap.relations.get(of);
+  const summed = relation && storageMap.types.get(relation.targetType)?.fields.get(sum);
+  if (!relation || summed?.kind !== 'stored') throw new SdlChangeError(`${of} is no relation whose target stores a field ${sum}; --of names the list and --sum a stored number of its children`);
+  return sumType(summed.valueType.name);
 }
 
 function widenWork(model: WriteModel, coordinate: string, fields: readonly string[], copiedBefore: readonly string[]): Work {
@@ -254,7 +269,7 @@ async function run(command: Migrate, target: { uri: string; db: string; work: Wo
     line.finish();
     if (result.resumedAfter !== undefined) io.out.write(`resumed after _id ${String(result.resumedAfter)}\n`);
     for (const report of result.reports) io.out.write(`backfilled ${report.coordinate}: ${count(report.scanned)} scanned, ${count(report.fixed)} rewritten\n`);
-    // A new counter or bounded array is trusted only after a clean pass once every gateway keeps it.
+    // A new counter, total or bounded array is trusted only after a clean pass once every gateway keeps it.
     const finish = work.kind !== 'fill' || command.deployed;
     const checks = await checkBackfill(db, backfill, { batchSize: command.batchSize, finish });
     for (const report of checks) io.out.write(`reconcile ${report.coordinate}: ${count(report.scanned)} scanned, ${count(report.drifted)} drifted\n`);
@@ -264,7 +279,7 @@ async function run(command: Migrate, target: { uri: string; db: string; work: Wo
       io.err.write(`migrate: ${plural(drifted, 'document was', 'documents were')} written meanwhile by a gateway that does not keep the new copies (the old schema?); ${next}\n`);
       return 3;
     }
-    if (!finish) io.out.write(`filled ${coordinate}; gateways still count or join it: deploy the schema change, then run this again with --write --deployed\n`);
+    if (!finish) io.out.write(`filled ${coordinate}; gateways still count, sum or join it: deploy the schema change, then run this again with --write --deployed\n`);
     if (work.kind === 'move-key' && work.deferred.length > 0) {
       for (const edit of work.deferred) writeFileSync(edit.file, edit.text);
       io.out.write(`wrote ${work.shown}: deploy it, then run this command again to give a copy to parents the old schema wrote meanwhile\n`);

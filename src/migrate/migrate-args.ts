@@ -13,6 +13,7 @@ export type MigrationRequest =
   | { readonly kind: 'drop-snapshot'; readonly coordinate: string }
   | { readonly kind: 'add-snapshot'; readonly coordinate: string; readonly fields: readonly string[]; readonly path: string | undefined }
   | { readonly kind: 'add-counter'; readonly coordinate: string; readonly of: string }
+  | { readonly kind: 'add-total'; readonly coordinate: string; readonly of: string; readonly sum: string }
   | { readonly kind: 'add-bounded-array'; readonly coordinate: string; readonly of: string; readonly limit: number };
 
 export type MigrateCliCommand =
@@ -22,7 +23,7 @@ export type MigrateCliCommand =
       request: MigrationRequest;
       /** Write the SDL change to the schema file (default: print it only). */
       write: boolean;
-      /** Every gateway serves the schema change: a clean pass lets gateways trust a new counter or bounded array. */
+      /** Every gateway serves the schema change: a clean pass lets gateways trust a new counter, total or bounded array. */
       deployed: boolean;
       batchSize: number;
       /** The flags as given: loadConfig weighs them against the environment and the config file. */
@@ -35,6 +36,7 @@ export type MigrateCliCommand =
 export const MIGRATE_USAGE = `Usage: docjoin migrate --widen Type.field --fields a,b [--write] [--batch-size N] [--mongo-uri URI] [--db NAME] [--config FILE]
        docjoin migrate --add-snapshot Type.field --fields a,b [--path p] [--write] [...]
        docjoin migrate --add-counter Type.field --of Type.list [--write] [--deployed] [...]
+       docjoin migrate --add-total Type.field --of Type.list --sum field [--write] [--deployed] [...]
        docjoin migrate --add-bounded-array Type.field --of Type.list --limit N [--write] [--deployed] [...]
        docjoin migrate --advice advice.json --field Type.field [--write] [...]
        docjoin migrate --drop-snapshot Type.field [--write] [...]
@@ -47,10 +49,10 @@ finished batch (the marker in the docjoin_migrations collection). It ends with r
 it filled; no drift finishes the marker.
 
 Widening a snapshot: deploy the schema change, then run it; until a copy holds the new fields the
-gateway joins it. Adding a counter or a bounded array: run it first (with --write), deploy the schema
+gateway joins it. Adding a counter, a total or a bounded array: run it first (with --write), deploy the schema
 change, then run it again with --write --deployed. Until a pass that clean after the deploy finishes
-the marker, gateways do not trust the new values (a write may start one from nothing): they count, or
-join, every parent, so answers stay right at the cost of a query per level. Adding a snapshot to a plain join moves
+the marker, gateways do not trust the new values (a write may start one from nothing): they count, sum
+or join every parent, so answers stay right at the cost of a query per level. Adding a snapshot to a plain join moves
 its key into the copy (publisherId → publisher.id), which a gateway on the old schema does not write:
 the backfill runs first, with the old schema deployed, and --write writes the SDL change only once every
 parent holds its copy; deploy it, then run the command again to fill parents the old schema wrote
@@ -64,18 +66,22 @@ meanwhile. Dropping a snapshot removes the copied fields only once the schema no
   --path p              at this path (default: the field's name)
   --add-counter Type.field
                         declare Type.field: Int! @counter(of: --of) and set it in every parent
+  --add-total Type.field
+                        declare Type.field: Float!, Long! or Decimal! @total(of: --of, field: --sum)
+                        (the type of --sum's aggregate sum) and set it in every parent
+  --sum field           the field of --of's children the total adds up (Int, Float, Long or Decimal)
   --add-bounded-array Type.field
                         declare Type.field as the first --limit children of --of (a reverse @join
                         with a sort), embedded in every parent (the subset pattern)
   --of Type.list        the relation the new field derives from
   --limit N             the bounded array's size (1 to 1,000)
   --advice FILE         take the change from \`docjoin advise --json FILE\`'s advice for
-  --field Type.field    this field (widen-snapshot, add-snapshot or drop-snapshot)
+  --field Type.field    this field (widen-snapshot, add-snapshot, drop-snapshot, add-counter or add-total)
   --drop-snapshot Type.field
                         stop copying: the field reads by its @join
   --write               apply: write the SDL change to the schema file and change the data (default:
                         a dry run that prints both and writes nothing)
-  --deployed            (--add-counter, --add-bounded-array) every gateway serves the change: a clean
+  --deployed            (--add-counter, --add-total, --add-bounded-array) every gateway serves the change: a clean
                         pass now finishes the backfill, and gateways read the stored values
   --batch-size N        documents per read and per write command (default ${DEFAULT_BATCH_SIZE})
   --mongo-uri URI       MongoDB to migrate (default: $MONGODB_URI, else the config's mongodb.uri)
@@ -98,6 +104,8 @@ export const MIGRATE_FLAGS = [
   { name: '--add-snapshot', example: 'Book.publisher' },
   { name: '--path', example: 'publisher' },
   { name: '--add-counter', example: 'Post.commentCount' },
+  { name: '--add-total', example: 'Product.ratingTotal' },
+  { name: '--sum', example: 'rating' },
   { name: '--add-bounded-array', example: 'Post.recentComments' },
   { name: '--of', example: 'Post.comments' },
   { name: '--limit', example: '3' },
@@ -123,19 +131,20 @@ export function parseMigrateArgs(argv: readonly string[], env: Readonly<Record<s
   const target = readMongoTarget(args, env);
   if (isUsageError(target)) return target;
   const deployed = args.switches.has('--deployed');
-  if (deployed && request.kind !== 'add-counter' && request.kind !== 'add-bounded-array') return usageError('--deployed goes with --add-counter or --add-bounded-array');
+  if (deployed && request.kind !== 'add-counter' && request.kind !== 'add-total' && request.kind !== 'add-bounded-array') return usageError('--deployed goes with --add-counter, --add-total or --add-bounded-array');
   if (deployed && !args.switches.has('--write')) return usageError('--deployed finishes the backfill, which writes: pass --write with it');
   return { kind: 'migrate', request, write: args.switches.has('--write'), deployed, batchSize, mongoUri: args.values.get('--mongo-uri'), db: args.values.get('--db'), project: readProjectTarget(args) };
 }
 
-const MODES = ['--widen', '--add-snapshot', '--add-counter', '--add-bounded-array', '--advice', '--drop-snapshot'] as const;
+const MODES = ['--widen', '--add-snapshot', '--add-counter', '--add-total', '--add-bounded-array', '--advice', '--drop-snapshot'] as const;
 type Mode = (typeof MODES)[number];
 /** The flags that only go with some modes. */
 const BELONGS_TO: ReadonlyArray<readonly [flag: string, modes: readonly Mode[]]> = [
   ['--fields', ['--widen', '--add-snapshot']],
   ['--path', ['--add-snapshot']],
   ['--field', ['--advice']],
-  ['--of', ['--add-counter', '--add-bounded-array']],
+  ['--of', ['--add-counter', '--add-total', '--add-bounded-array']],
+  ['--sum', ['--add-total']],
   ['--limit', ['--add-bounded-array']],
 ];
 export const MAX_BOUNDED_ARRAY_LIMIT = 1000;
@@ -145,7 +154,7 @@ function readRequest(values: ReadonlyMap<string, string>): MigrationRequest | Us
   if (modes.length !== 1) {
     return usageError(
       modes.length === 0
-        ? 'say what to migrate: --widen Type.field --fields a,b, --add-snapshot Type.field --fields a,b, --add-counter Type.field --of Type.list, --add-bounded-array Type.field --of Type.list --limit N, --advice FILE --field Type.field, or --drop-snapshot Type.field'
+        ? 'say what to migrate: --widen Type.field --fields a,b, --add-snapshot Type.field --fields a,b, --add-counter Type.field --of Type.list, --add-total Type.field --of Type.list --sum field, --add-bounded-array Type.field --of Type.list --limit N, --advice FILE --field Type.field, or --drop-snapshot Type.field'
         : `${modes.join(' and ')} cannot be combined; migrate one change at a time`,
     );
   }
@@ -167,11 +176,18 @@ function readRequest(values: ReadonlyMap<string, string>): MigrationRequest | Us
       return { kind: 'add-snapshot', coordinate, fields, path };
     }
     case '--add-counter':
+    case '--add-total':
     case '--add-bounded-array': {
       const of = values.get('--of');
       if (of === undefined) return usageError(`${mode} needs --of Type.list: the list relation the new field derives from`);
       if (!COORDINATE.test(of)) return usageError(`--of must be Type.field, e.g. --of Post.comments, got "${of}"`);
       if (mode === '--add-counter') return { kind: 'add-counter', coordinate, of };
+      if (mode === '--add-total') {
+        const sum = values.get('--sum');
+        if (sum === undefined) return usageError('--add-total needs --sum field: the field of the children the total adds up');
+        if (!FIELD_NAME.test(sum)) return usageError(`--sum must be a field name, e.g. --sum rating, got "${sum}"`);
+        return { kind: 'add-total', coordinate, of, sum };
+      }
       const text = values.get('--limit');
       if (text === undefined) return usageError('--add-bounded-array needs --limit N: how many children the parent keeps');
       const limit = integerRule(text, '--limit', 1, MAX_BOUNDED_ARRAY_LIMIT);

@@ -1,5 +1,5 @@
 import type { Db } from 'mongodb';
-import { COUNTER_BACKFILL, EMBEDDED_BACKFILL, MIGRATIONS_COLLECTION, SNAPSHOT_BACKFILL } from '../gateway';
+import { COUNTER_BACKFILL, EMBEDDED_BACKFILL, MIGRATIONS_COLLECTION, SNAPSHOT_BACKFILL, TOTAL_BACKFILL } from '../gateway';
 
 /**
  * The marker of a backfill, one document per `Type.field` in `docjoin_migrations` of the migrated
@@ -9,10 +9,10 @@ import { COUNTER_BACKFILL, EMBEDDED_BACKFILL, MIGRATIONS_COLLECTION, SNAPSHOT_BA
  */
 export { MIGRATIONS_COLLECTION };
 
-export type BackfillKind = typeof SNAPSHOT_BACKFILL | typeof EMBEDDED_BACKFILL | typeof COUNTER_BACKFILL;
+export type BackfillKind = typeof SNAPSHOT_BACKFILL | typeof EMBEDDED_BACKFILL | typeof COUNTER_BACKFILL | typeof TOTAL_BACKFILL;
 
 export interface MigrationMarker {
-  /** `Type.field` of the copy: a snapshot, a bounded array or a counter. */
+  /** `Type.field` of the copy: a snapshot, a bounded array, a counter or a total. */
   readonly _id: string;
   readonly kind: BackfillKind;
   /** A snapshot's: the fields being added to its copies. */

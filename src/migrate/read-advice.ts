@@ -9,7 +9,8 @@ export class AdviceFileError extends Error {
 
 /**
  * The change `docjoin advise --json FILE` recommends for `coordinate`: widen-snapshot or add-snapshot
- * (to its `snapshotFields`), drop-snapshot, or add-counter (its `counterField`, counting the list). Any
+ * (to its `snapshotFields`), drop-snapshot, add-counter (its `counterField`, counting the list) or
+ * add-total (its `totalField`, summing the list's `summedField`). Any
  * other advice changes nothing this command migrates.
  */
 export function readAdvice(file: string, coordinate: string): Exclude<MigrationRequest, { kind: 'advice' }> {
@@ -35,12 +36,11 @@ export function readAdvice(file: string, coordinate: string): Exclude<MigrationR
       if (typeof advice.counterField !== 'string') throw new AdviceFileError(`--advice ${file}: the add-counter advice for ${coordinate} has no counterField`);
       return { kind: 'add-counter', coordinate: advice.counterField, of: coordinate };
     case 'add-total':
-      throw new AdviceFileError(
-        `--advice ${file}: the advice for ${coordinate} is add-total; migrate does not add totals: declare ${advice.totalField ?? 'the total'} as the advice says (${advice.change}), deploy it, then run docjoin reconcile --fix, which sums it in every parent`,
-      );
+      if (typeof advice.totalField !== 'string' || typeof advice.summedField !== 'string') throw new AdviceFileError(`--advice ${file}: the add-total advice for ${coordinate} has no totalField or summedField`);
+      return { kind: 'add-total', coordinate: advice.totalField, of: coordinate, sum: advice.summedField };
     default: {
       const rejected = advice.rejected ? `; advise considered ${advice.rejected.kind} and did not give it: ${advice.rejected.because}` : '';
-      throw new AdviceFileError(`--advice ${file}: the advice for ${coordinate} is ${advice.kind} (${advice.change})${rejected}; migrate applies widen-snapshot, add-snapshot, drop-snapshot and add-counter`);
+      throw new AdviceFileError(`--advice ${file}: the advice for ${coordinate} is ${advice.kind} (${advice.change})${rejected}; migrate applies widen-snapshot, add-snapshot, drop-snapshot, add-counter and add-total`);
     }
   }
 }

@@ -65,7 +65,7 @@ backfilling Post.commentCount in ${db.databaseName} on ${redactUri(projects.uri)
 counter Post.commentCount 3 / 3
 backfilled Post.commentCount: 3 scanned, 3 rewritten
 reconcile Post.commentCount: 3 scanned, 0 drifted
-filled Post.commentCount; gateways still count or join it: deploy the schema change, then run this again with --write --deployed
+filled Post.commentCount; gateways still count, sum or join it: deploy the schema change, then run this again with --write --deployed
 `);
     expect(run.code).toBe(0);
     expect(readFileSync(schemaFile, 'utf8')).toBe(WITH_COUNTER);
@@ -127,6 +127,43 @@ filled Post.commentCount; gateways still count or join it: deploy the schema cha
     expect(after.data).toEqual(meanwhile.data);
     expect(after.cost).toMatchObject({ roundTrips: 1, estimatedRoundTrips: 1 });
     expect((await reconcile(db, model)).drifted).toBe(0);
+  });
+});
+
+describe('docjoin migrate --add-total', () => {
+  const WITH_TOTAL = SDL.replace('sort: "-at")\n', 'sort: "-at")\n  atTotal: Float! @total(of: "Post.comments", field: "at")\n');
+  const TOTALS = '{ posts { title atTotal } }';
+  const SUMMED = { posts: [{ title: 'Post 0', atTotal: 0 }, { title: 'Post 1', atTotal: 1 }, { title: 'Post 2', atTotal: 6 }] };
+
+  it('declares the total with its sum type, sets it in every parent, sums by query until deployed, then reads it', async () => {
+    const { db, schemaFile, args } = await setUp();
+    const run = await migrate(['--add-total', 'Post.atTotal', '--of', 'Post.comments', '--sum', 'at', '--write', '--batch-size', '2', ...args]);
+    expect(run.err).toBe('');
+    expect(run.out).toContain('schema/schema.graphql:10\n+  atTotal: Float! @total(of: "Post.comments", field: "at")\nwrote schema/schema.graphql\n');
+    expect(run.out).toContain('backfilled Post.atTotal: 3 scanned, 3 rewritten\nreconcile Post.atTotal: 3 scanned, 0 drifted\nfilled Post.atTotal; gateways still count, sum or join it');
+    expect(run.code).toBe(0);
+    expect(readFileSync(schemaFile, 'utf8')).toBe(WITH_TOTAL);
+    expect((await db.collection('posts').find({}, { sort: { _id: 1 } }).toArray()).map((post) => post.atTotal)).toEqual([0, 1, 6]);
+    expect(await marker(db, 'Post.atTotal')).toEqual({ _id: 'Post.atTotal', kind: 'total-backfill', startedAt: expect.any(Date), resumeAfter: null });
+    // Until then a write by the old schema adds nothing to it, so every post is summed by one aggregate, which the estimate counts.
+    const summing = await projects.read(db, WITH_TOTAL, TOTALS);
+    expect(summing.data).toEqual(SUMMED);
+    expect(summing.cost).toMatchObject({ roundTrips: 2, estimatedRoundTrips: 2 });
+
+    const deployed = await migrate(['--add-total', 'Post.atTotal', '--of', 'Post.comments', '--sum', 'at', '--write', '--deployed', ...args]);
+    expect(deployed.out).toContain('Post.atTotal is already declared; no SDL change\n');
+    expect(deployed.code).toBe(0);
+    expect(await marker(db, 'Post.atTotal')).toMatchObject({ finishedAt: expect.any(Date) });
+    const read = await projects.read(db, WITH_TOTAL, TOTALS);
+    expect(read.data).toEqual(SUMMED);
+    expect(read.cost).toMatchObject({ roundTrips: 1, estimatedRoundTrips: 1 });
+  });
+
+  it('refuses a field that is no number of the children, exit 2', async () => {
+    const { args } = await setUp();
+    const run = await migrate(['--add-total', 'Post.textTotal', '--of', 'Post.comments', '--sum', 'text', ...args]);
+    expect(run.err).toContain('Post.textTotal: @total(of: "Post.comments", field: "text") must name a stored Int, Float, Long or Decimal field of Comment; Comment.text is not one');
+    expect(run.code).toBe(2);
   });
 });
 

@@ -183,3 +183,31 @@ describe('reconcile', () => {
     expect((await reconcile(db, model)).drifted).toBe(0);
   });
 });
+
+describe('while docjoin migrate backfills a total', () => {
+  let backfilling: SdlGateway;
+  beforeAll(async () => {
+    backfilling = await startSdlGateway({
+      dbPrefix: 'totals_backfill',
+      typeDefs: TYPE_DEFS,
+      prepare: async (db) => {
+        // A total a write started from nothing, not yet backfilled.
+        await db.collection('accounts').insertOne({ _id: savings, name: 'savings', entryCount: 2, balance: Decimal128.fromString('0.1'), units: 0, weight: 0 });
+        await db.collection('entries').insertMany([
+          { accountId: savings, amount: Decimal128.fromString('2.5'), units: 1, weight: 1 },
+          { accountId: savings, amount: Decimal128.fromString('0.1'), units: 1, weight: 1 },
+        ]);
+        await db.collection('entries').createIndex({ accountId: 1 });
+        await db.collection('docjoin_migrations').insertOne({ _id: 'Account.balance' as never, kind: 'total-backfill', startedAt: new Date(), resumeAfter: null });
+      },
+    });
+  }, 60_000);
+  afterAll(() => backfilling?.stop());
+
+  it('sums the total by query, and does not answer the aggregate from it, in one aggregate command the estimate counts', async () => {
+    const result = await backfilling.gateway.execute({ query: '{ accounts { balance units entriesAggregate { count sum { amount } } } }' });
+    expect(result.errors).toBeUndefined();
+    expect(result.data).toEqual({ accounts: [{ balance: '2.6', units: 0, entriesAggregate: { count: 2, sum: { amount: '2.6' } } }] });
+    expect(result.cost).toMatchObject({ roundTrips: 2, estimatedRoundTrips: 2 });
+  });
+});

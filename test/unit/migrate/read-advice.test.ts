@@ -15,7 +15,15 @@ describe('readAdvice', () => {
     const because = 'on the recorded workload it costs 12 ms of MongoDB commands more than it saves (+3% of 400); a change must save more than 1% (minNetSavingShare)';
     writeFileSync(file, JSON.stringify({ advice: { fields: [{ coordinate: 'Review.product', kind: 'keep', change: 'keep the current shape', rejected: { kind: 'add-snapshot', because } }] } }));
     expect(() => readAdvice(file, 'Review.product')).toThrow(
-      new AdviceFileError(`--advice ${file}: the advice for Review.product is keep (keep the current shape); advise considered add-snapshot and did not give it: ${because}; migrate applies widen-snapshot, add-snapshot, drop-snapshot and add-counter`),
+      new AdviceFileError(`--advice ${file}: the advice for Review.product is keep (keep the current shape); advise considered add-snapshot and did not give it: ${because}; migrate applies widen-snapshot, add-snapshot, drop-snapshot, add-counter and add-total`),
     );
+  });
+
+  it('turns add-total advice into --add-total of its total field, over the advised list, summing its field', () => {
+    const file = join(folder, 'total.json');
+    writeFileSync(file, JSON.stringify({ advice: { fields: [{ coordinate: 'Author.books', kind: 'add-total', change: 'keep the sum', totalField: 'Author.pagesTotal', summedField: 'pages' }] } }));
+    expect(readAdvice(file, 'Author.books')).toEqual({ kind: 'add-total', coordinate: 'Author.pagesTotal', of: 'Author.books', sum: 'pages' });
+    writeFileSync(file, JSON.stringify({ advice: { fields: [{ coordinate: 'Author.books', kind: 'add-total', change: 'keep the sum' }] } }));
+    expect(() => readAdvice(file, 'Author.books')).toThrow(`--advice ${file}: the add-total advice for Author.books has no totalField or summedField`);
   });
 });

@@ -1,6 +1,6 @@
 import type { StoredDocument } from '../../documents/stored-document';
 import type { StorageMap } from '../../startup/storage-map/storage-map-types';
-import type { CounterRule } from '../../startup/write-model/write-model-types';
+import type { WriteModel } from '../../startup/write-model/write-model-types';
 
 /** Where `docjoin migrate` records its backfills, in the gateway's database. */
 export const MIGRATIONS_COLLECTION = 'docjoin_migrations';
@@ -10,7 +10,9 @@ export const SNAPSHOT_BACKFILL = 'snapshot-backfill';
 export const EMBEDDED_BACKFILL = 'embedded-backfill';
 /** The kind of a migration that sets a newly declared `@counter`. */
 export const COUNTER_BACKFILL = 'counter-backfill';
-const BACKFILL_KINDS = [SNAPSHOT_BACKFILL, EMBEDDED_BACKFILL, COUNTER_BACKFILL];
+/** The kind of a migration that sets a newly declared `@total`. */
+export const TOTAL_BACKFILL = 'total-backfill';
+const BACKFILL_KINDS = [SNAPSHOT_BACKFILL, EMBEDDED_BACKFILL, COUNTER_BACKFILL, TOTAL_BACKFILL];
 /** How often the backfills are read again while the gateway runs (one small find). */
 export const BACKFILL_REFRESH_MS = 30_000;
 
@@ -24,7 +26,8 @@ export interface MigrationSource {
  * MIGRATIONS_COLLECTION: a document `{ _id: 'Type.field', kind, startedAt, resumeAfter?, finishedAt? }`
  * without `finishedAt` names one. `snapshot-backfill` (with the `fields` added): some copies may lack
  * them. `embedded-backfill`: some parents may have no embedded copy yet (a bounded array just declared),
- * or one a write started from nothing. `counter-backfill`: likewise for a `@counter`. Until it finishes
+ * or one a write started from nothing. `counter-backfill` and `total-backfill`: likewise for a `@counter`
+ * or a `@total`. Until it finishes
  * the resolver joins (or counts) those, and the estimate counts that query. An absent collection, or a
  * document naming no such copy of the schema, means none.
  */
@@ -37,7 +40,7 @@ export class CopyBackfills {
 
   constructor(
     storageMap: StorageMap,
-    counters: readonly CounterRule[],
+    rules: Pick<WriteModel, 'counters' | 'totals'>,
     private readonly source: MigrationSource,
   ) {
     this.#copies = new Map([
@@ -45,7 +48,8 @@ export class CopyBackfills {
         ...(field.shapes.snapshot ? [[field.coordinate, SNAPSHOT_BACKFILL] as [string, string]] : []),
         ...(field.shapes.embedded && field.shapes.join?.direction === 'byReference' ? [[field.coordinate, EMBEDDED_BACKFILL] as [string, string]] : []),
       ]),
-      ...counters.map((counter): [string, string] => [counter.coordinate, COUNTER_BACKFILL]),
+      ...rules.counters.map((counter): [string, string] => [counter.coordinate, COUNTER_BACKFILL]),
+      ...rules.totals.map((total): [string, string] => [total.coordinate, TOTAL_BACKFILL]),
     ]);
   }
 

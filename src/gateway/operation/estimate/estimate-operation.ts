@@ -11,7 +11,8 @@ import { countSpecKey, reverseJoinSpecKey, UNBOUNDED_REVERSE_JOIN_BATCH, type Co
 import { listSort, readsByLookup, type AggregateField, type JoinShape, type ListRootField, type ReadStrategy, type RelationField, type StorageMap } from '../../startup/storage-map/storage-map-types';
 import { add, joinBatch, memberScopes, mul, roundTripsOf, SATURATED, type FreeFigures, type QueryGroup, type Scope, type StepRead, type StrategyChoice } from './scope-reads';
 import { WhatIfTally } from './what-ifs';
-import { aggregateParts, asksNothing, planAggregateRequest, storedFigurePaths, type StoredFigurePaths } from '../planning/aggregate-request';
+import { aggregateParts, asksNothing, planAggregateRequest, storedFigureCoordinates, storedFigurePaths, type AggregateRequest, type StoredFigurePaths } from '../planning/aggregate-request';
+import type { TotalSum } from '../planning/total-sum';
 import { aggregateTypeNames, DEFAULT_GROUPS, MAX_GROUPS } from '../../startup/aggregates/aggregate-names';
 
 export interface EstimateInput {
@@ -39,6 +40,8 @@ export interface EstimateInput {
   copyBackfilling?(coordinate: string): boolean;
   /** The `@counter` fields by coordinate, with the count each stands for (counted while backfilled). */
   readonly counters?: ReadonlyMap<string, CounterCount>;
+  /** The `@total` fields by coordinate, with the sum each stands for (summed while backfilled). */
+  readonly totals?: ReadonlyMap<string, TotalSum>;
   /**
    * Whether this request reads every row of `collection` (no access rule narrows it): only then does a
    * `@counter` answer an aggregate's count. Undefined: every row (a schema without access rules).
@@ -432,7 +435,7 @@ class EstimatePass {
       return [{ kind: 'free', step, figures: { read: 'its groups, from the reply', batch: undefined, sharesWith: undefined, roundTrips: 0, documents: 0 }, children: { selections: step.children, objects: mul(scope.objects, this.#groups(step)) } }];
     }
     const storage = this.input.storageMap.types.get(step.parentType.name)?.fields.get(step.fieldName);
-    if (!isCompositeType(getNamedType(definition.type))) return storage?.kind === 'stored' ? this.#counter(scope, step, storage.coordinate) : [];
+    if (!isCompositeType(getNamedType(definition.type))) return storage?.kind === 'stored' ? this.#derivedByQuery(scope, step, storage.coordinate) : [];
     const isList = isListType(getNullableType(definition.type));
     const free = (read: string, perParent: number, below: Pick<Scope, 'parents' | 'elements'> = {}): StepRead => ({
       kind: 'free',
@@ -617,9 +620,14 @@ class EstimatePass {
     const value = (read: string): StepRead => ({ kind: 'free', step, figures: { read, batch: undefined, sharesWith: undefined, roundTrips: 0, documents: 0 }, children: { selections: step.children, objects: scope.objects } });
     if (asksNothing(request)) return [value('nothing to compute')];
     const stored = storedFigurePaths(aggregate, request);
-    if (stored && !(stored.counter && this.input.copyBackfilling?.(stored.counter.coordinate)) && (this.input.readsEveryRow?.(aggregate.collection) ?? true)) {
-      return [value(`read from its parent's ${describeStoredFigures(aggregate, stored)}, no command`)];
+    if (stored && !storedFigureCoordinates(stored).some((coordinate) => this.input.copyBackfilling?.(coordinate)) && (this.input.readsEveryRow?.(aggregate.collection) ?? true)) {
+      return [value(`read from its parent's ${describeStoredFigures(stored)}, no command`)];
     }
+    return this.#aggregateRead(scope, step, aggregate, request);
+  }
+
+  /** One aggregate per batch of parents computing `request`, in the batch its collection's bounded reverse-join pages share. */
+  #aggregateRead(scope: Scope, step: FieldStep, aggregate: AggregateField, request: AggregateRequest): StepRead[] {
     const groupings = request.groups.filter((group) => group.first > 0).length;
     const link = aggregate.parentLink?.foreignField;
     const parts = [
@@ -662,10 +670,16 @@ class EstimatePass {
     return this.input.collectionSize?.(aggregate.collection) ?? this.#listSize;
   }
 
-  /** A counter is counted by query, for every parent, while `docjoin migrate` backfills it (counter-field-resolver.ts). */
-  #counter(scope: Scope, step: FieldStep, coordinate: string): StepRead[] {
+  /**
+   * A counter is counted by query, and a total summed by one, for every parent, while `docjoin migrate`
+   * backfills it (counter-field-resolver.ts, total-field-resolver.ts).
+   */
+  #derivedByQuery(scope: Scope, step: FieldStep, coordinate: string): StepRead[] {
+    if (!this.input.copyBackfilling?.(coordinate)) return [];
     const counter = this.input.counters?.get(coordinate);
-    return counter && this.input.copyBackfilling?.(coordinate) ? [this.#count(scope, step, counter.spec)] : [];
+    if (counter) return [this.#count(scope, step, counter.spec)];
+    const total = this.input.totals?.get(coordinate);
+    return total ? this.#aggregateRead(scope, step, total.aggregate, total.request) : [];
   }
 
   /** One count aggregate per batch of parents, on the loader of its spec (shared, as the count loaders are). */
@@ -771,7 +785,7 @@ class EstimatePass {
 }
 
 /** `counter Post.commentCount and total Product.ratingTotal`: the stored fields an aggregate is read from. */
-function describeStoredFigures(aggregate: AggregateField, stored: StoredFigurePaths): string {
-  const totals = [...stored.totals.keys()].map((fieldName) => aggregate.totals.get(fieldName)!.coordinate);
+function describeStoredFigures(stored: StoredFigurePaths): string {
+  const totals = [...stored.totals.values()].map(({ coordinate }) => coordinate);
   return [...(stored.counter ? [`counter ${stored.counter.coordinate}`] : []), ...(totals.length > 0 ? [`total${totals.length > 1 ? 's' : ''} ${totals.join(', ')}`] : [])].join(' and ');
 }

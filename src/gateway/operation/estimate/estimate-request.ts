@@ -1,5 +1,6 @@
 import type { DocumentNode, GraphQLSchema, OperationDefinitionNode } from 'graphql';
 import type { CounterCount } from '../../operation/planning/batch-specs';
+import type { TotalSum } from '../../operation/planning/total-sum';
 import { buildOperationPlan, type OperationPlan } from '../plan/operation-plan';
 import { coerceVariables } from '../plan/operation-planner';
 import type { ReadStrategy, RelationField, StorageMap } from '../../startup/storage-map/storage-map-types';
@@ -20,9 +21,10 @@ export interface EstimatedRequest {
   collectionSize?(collection: string): number | undefined;
   listLength?(coordinate: string): number | undefined;
   valueBytes?(typeName: string, fieldName: string): number | undefined;
-  /** See EstimateInput.copyBackfilling and counters. */
+  /** See EstimateInput.copyBackfilling, counters and totals. */
   copyBackfilling?(coordinate: string): boolean;
   readonly counters?: ReadonlyMap<string, CounterCount>;
+  readonly totals?: ReadonlyMap<string, TotalSum>;
   /** See EstimateInput.readsEveryRow. */
   readsEveryRow?(collection: string): boolean;
 }
@@ -52,6 +54,7 @@ export function estimateWithVariables(request: EstimatedRequest, coerced: Readon
     ...(request.valueBytes && { valueBytes: request.valueBytes }),
     ...(request.copyBackfilling && { copyBackfilling: request.copyBackfilling }),
     ...(request.counters && { counters: request.counters }),
+    ...(request.totals && { totals: request.totals }),
     ...(request.readsEveryRow && { readsEveryRow: request.readsEveryRow }),
   });
 }

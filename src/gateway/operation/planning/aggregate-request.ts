@@ -124,10 +124,15 @@ export function asksNothing(request: AggregateRequest): boolean {
   return request.totals === undefined && request.groups.every((group) => group.first === 0);
 }
 
-/** The parent's stored fields that answer a request: its counter's path for `count`, its totals' by summed field for `sum` and `avg`. */
+/** The parent's stored fields that answer a request: its counter for `count`, its totals by summed field for `sum` and `avg`. */
 export interface StoredFigurePaths {
   readonly counter: { readonly coordinate: string; readonly path: string } | undefined;
-  readonly totals: ReadonlyMap<string, string>;
+  readonly totals: ReadonlyMap<string, { readonly coordinate: string; readonly path: string }>;
+}
+
+/** The counter and totals a stored answer reads: none may be trusted while `docjoin migrate` backfills it. */
+export function storedFigureCoordinates(stored: StoredFigurePaths): string[] {
+  return [...(stored.counter ? [stored.counter.coordinate] : []), ...[...stored.totals.values()].map(({ coordinate }) => coordinate)];
 }
 
 /**
@@ -140,11 +145,11 @@ export function storedFigurePaths(aggregate: AggregateField, request: AggregateR
   if (!totals || request.groups.length > 0 || request.filter !== undefined || totals.min.length > 0 || totals.max.length > 0) return undefined;
   const { counter } = aggregate;
   if ((totals.count || totals.avg.length > 0) && !counter) return undefined;
-  const paths = new Map<string, string>();
+  const paths = new Map<string, { readonly coordinate: string; readonly path: string }>();
   for (const figure of [...totals.sum, ...totals.avg]) {
     const total = aggregate.totals.get(figure.fieldName);
     if (!total) return undefined;
-    paths.set(figure.fieldName, total.path);
+    paths.set(figure.fieldName, total);
   }
   return { counter: totals.count || totals.avg.length > 0 ? counter : undefined, totals: paths };
 }

@@ -3,7 +3,7 @@ import type { GatewayContext } from '../context/request-context';
 import { isKeyValue } from '../../documents/key-string';
 import { readPath } from '../../documents/read-path';
 import { figuresValue, groupsByResponseKey, type AggregateValue, type GroupValue } from '../../operation/planning/aggregate-pipeline';
-import { asksNothing, storedFigurePaths, type AggregateRequest } from '../../operation/planning/aggregate-request';
+import { asksNothing, storedFigureCoordinates, storedFigurePaths, type AggregateRequest } from '../../operation/planning/aggregate-request';
 import { divide, numericWidth } from '../../../bson/bson-number';
 import type { AggregateField } from '../../startup/storage-map/storage-map-types';
 import type { StoredDocument } from '../../documents/stored-document';
@@ -11,7 +11,7 @@ import type { StoredDocument } from '../../documents/stored-document';
 /**
  * An `@aggregate` field: its figures for one parent (or for the root list), from the level's ONE
  * aggregate (request/loaders/figures-loader.ts). Unfiltered figures that the parent's `@counter` and
- * `@total`s of the list hold are read from the parent instead, with no command, unless the counter is
+ * `@total`s of the list hold are read from the parent instead, with no command, unless one of them is
  * being backfilled or an access rule narrows which children this request may see (they count them all).
  */
 export function createAggregateResolver(aggregate: AggregateField): GraphQLFieldResolver<StoredDocument | undefined, GatewayContext> {
@@ -44,18 +44,18 @@ export const resolveAggregateGroups: GraphQLFieldResolver<AggregateValue, Gatewa
 
 /**
  * The figures the parent's `@counter` and `@total`s hold, when they answer the whole request
- * (storedFigurePaths) and may be trusted: the counter not being backfilled, every child readable by the
+ * (storedFigurePaths) and may be trusted: none of them being backfilled, every child readable by the
  * viewer (they count them all), and every stored figure a number. A mean is the total over the count.
  */
 function figuresFromParent(aggregate: AggregateField, request: AggregateRequest, parent: StoredDocument, context: GatewayContext): AggregateValue | undefined {
   const paths = storedFigurePaths(aggregate, request);
-  if (!paths || (paths.counter && context.copyBackfilling(paths.counter.coordinate))) return undefined;
+  if (!paths || storedFigureCoordinates(paths).some((coordinate) => context.copyBackfilling(coordinate))) return undefined;
   // Throws FORBIDDEN when the children may not be read at all, as the aggregate would.
   if (context.access?.filterFor(aggregate.collection) !== undefined) return undefined;
   const count = paths.counter ? readPath(parent, paths.counter.path) : 0;
   if (typeof count !== 'number') return undefined;
   const row: StoredDocument = { count };
-  for (const [fieldName, path] of paths.totals) {
+  for (const [fieldName, { path }] of paths.totals) {
     const total = readPath(parent, path);
     if (numericWidth(total) === undefined) return undefined;
     row[`sum_${fieldName}`] = total;

@@ -90,7 +90,7 @@ export function buildGatewaySchema(options: { typeDefs: readonly string[]; resol
       .map((fieldName) => `${mutationType!.name}.${fieldName}: its write plan is derived from its directive; remove the hand-written one`),
   ];
   if (problems.length > 0) throw new SchemaProblems(problems, storageMap, writeModel.counters);
-  const fieldResolvers = buildFieldResolvers(storageMap, writeModel.counters);
+  const fieldResolvers = buildFieldResolvers(storageMap, writeModel);
   const executable = makeExecutableSchema({ typeDefs, resolvers: [fieldResolvers as IResolvers, generated, ...providedScalars(sdlSchema, handWritten), ...handWritten] });
   const config = executable.toConfig();
   const schema = new GraphQLSchema({

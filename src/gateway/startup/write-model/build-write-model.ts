@@ -268,7 +268,7 @@ function readTotals(schema: GraphQLSchema, storageMap: StorageMap, problems: str
         continue;
       }
       if (!holdsOneKey(childType, join.foreignField)) {
-        report(`sums children keyed by "${join.foreignField}", which is not one stored value of ${summed.targetType} (a single field or single reference): a child listing several parents would be added to each`);
+        report(`sums children keyed by "${join.foreignField}", where ${summed.targetType} holds a list: a child listing several parents would be added to each; total a reverse join whose children hold one parent key`);
         continue;
       }
       const scalar = sumType(child.valueType.name);
@@ -295,11 +295,19 @@ function readTotals(schema: GraphQLSchema, storageMap: StorageMap, problems: str
   return rules;
 }
 
-/** Whether `path` of a `type` document is a single stored field, or the key of a single by-key reference. */
+/**
+ * Whether `path` of a `type` document may hold one key: no field the type declares says it holds
+ * several (a list field there, a list reference keyed there, an embedded list it runs through). A path
+ * the SDL does not declare (`postId` behind `Post.comments`) is taken as the reverse join takes it.
+ */
 function holdsOneKey(type: TypeStorage, path: string): boolean {
-  return [...type.fields.values()].some((field) =>
-    field.kind === 'stored' ? field.path === path && !field.valueType.isList : !field.isList && field.shapes.join?.direction === 'byKey' && field.shapes.join.localField === path && !field.shapes.embedded,
-  );
+  const head = path.split('.')[0]!;
+  return ![...type.fields.values()].some((field) => {
+    if (field.kind === 'stored') return field.valueType.isList && (field.path === path || field.path === head);
+    const keyedHere = field.shapes.join?.direction === 'byKey' && field.shapes.join.localField === path;
+    const throughEmbeddedList = field.shapes.embedded?.path === head && field.isList;
+    return field.isList && (keyedHere || throughEmbeddedList);
+  });
 }
 
 function tryRead<T>(problems: string[], coordinate: string, read: () => T): T | undefined {

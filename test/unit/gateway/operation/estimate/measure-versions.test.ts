@@ -35,7 +35,7 @@ describe('CopyBackfills.version', () => {
   it('changes when the running backfills change, and only then', async () => {
     let markers: Array<Record<string, unknown>> = [];
     const source: MigrationSource = { readMetadata: () => Promise.resolve(markers) };
-    const backfills = new CopyBackfills(storageMap, [], source);
+    const backfills = new CopyBackfills(storageMap, { counters: [], totals: [] }, source);
     await backfills.refresh();
     const none = backfills.version;
     markers = [{ _id: 'Book.authors', kind: SNAPSHOT_BACKFILL }];

@@ -132,7 +132,7 @@ describe('@total validation at startup', () => {
     expect(build(valid.replace('total: Float! @total(of: "A.kids", field: "pages")', 'total: Float! @total(of: "A.kids", field: "price")'))).toThrow('declare A.total as Decimal!, the type of its aggregate sum');
     expect(build(valid.replace('field: "pages"', 'field: "title"'))).toThrow('A.total: @total(of: "A.kids", field: "title") must name a stored Int, Float, Long or Decimal field of B; B.title is not one');
     expect(build(valid.replace('of: "A.kids"', 'of: "A.bs"'))).toThrow('A.total: @total(of: "A.bs", field: "pages") must name a reverse @join list of A itself (children that hold its key), as "A.field"');
-    expect(build(valid.replace('of: "A.kids"', 'of: "A.shared"'))).toThrow('sums children keyed by "aIds", which is not one stored value of B');
+    expect(build(valid.replace('of: "A.kids"', 'of: "A.shared"'))).toThrow('sums children keyed by "aIds", where B holds a list');
     expect(build(BASE)).toThrow('C.a: @snapshot copies A.total, a @total, whose copies docjoin does not keep; leave it out of the snapshot\'s fields');
   });
 });
