@@ -239,7 +239,8 @@ export async function createDocjoin(options: DocjoinOptions): Promise<Docjoin> {
     : undefined;
   try {
     if (options.validateDatabase ?? true) {
-      const warnings = await validateAgainstDatabase(storageMap, funnel, { counters: writeRuntime.model.counters, schema });
+      const derived = [...writeRuntime.model.counters, ...writeRuntime.model.totals.map((total) => ({ ...total, derived: 'total' as const }))];
+      const warnings = await validateAgainstDatabase(storageMap, funnel, { counters: derived, schema });
       if (accessRules.enabled) warnings.push(...(await checkAccessIndexes(accessRules, new Set(await funnel.listCollectionNames()), (collection) => funnel.listIndexes(collection))));
       for (const warning of warnings) warn(warning);
     }

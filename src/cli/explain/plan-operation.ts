@@ -25,12 +25,12 @@ export type FieldPlanRow =
       readonly alternatives: readonly { readonly strategy: ReadStrategy; readonly roundTrips: number }[];
     }
   | {
-      /** An `@aggregate` field: its figures from one aggregate per level, or from a `@counter`. */
+      /** An `@aggregate` field: its figures from one aggregate per level, or from the parent's `@counter` and `@total`s. */
       readonly kind: 'aggregate';
       readonly coordinate: string;
       readonly depth: number;
       readonly estimatedRoundTrips: number;
-      /** How its first appearance is read (`aggregate on products: …`, or from its parent's counter). */
+      /** How its first appearance is read (`aggregate on products: …`, or from its parent's counter and totals). */
       readonly read: string;
     };
 

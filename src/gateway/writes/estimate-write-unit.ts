@@ -2,7 +2,7 @@ import { InvariantError } from '../errors/internal-errors';
 import { fanOutCollections, hasFanOut } from './fan-out-planner';
 import { byKeyReferenceFields, collectionsDerivedFromInsert, nestedSnapshotLocations, provedByDerivedUpdate } from './insert-planner';
 import { boundedArraysOf, collectionsDerivedFromDelete, incomingReferences } from './delete-planner';
-import { collectionsOfReferenceChange } from './reference-planner';
+import { collectionsOfKeyMove, collectionsOfReferenceChange } from './reference-planner';
 import { totalCollections, totalsMovedBy } from './total-planner';
 import { distinct } from './write-steps';
 import type { WriteModel } from '../startup/write-model/write-model-types';
@@ -34,7 +34,7 @@ export interface WriteUnitEstimate {
  * `maxKeys` documents in one find) and, with `transaction`, those its derived update proves
  * (provedByDerivedUpdate), inserts, then updates each collection whose bounded arrays,
  * counters or inverse arrays it feeds; changeReference reads the document and its new target, sets the
- * truth and updates each collection of the inverse side; requireMany reads up to `maxKeys` documents in
+ * truth and updates each collection of the inverse side and of the counters and totals keyed by it; requireMany reads up to `maxKeys` documents in
  * one find; delete reads the document, each place that could reference it and each bounded array it fed,
  * deletes it and updates each collection it contributed to. With `transaction`, one commit. Each derived
  * update of an insert, a delete or a reference change counts one document: the one it may return.
@@ -101,7 +101,10 @@ export function estimateWriteUnit(model: WriteModel, plan: WritePlan, options: {
         const field = model.storageMap.relations.get(operation.coordinate);
         if (!field) throw new InvariantError(`write plan: ${operation.coordinate} is no relation`);
         read(2, 2);
-        writes.push(collectionOf(model, field.typeName), ...returning(collectionsOfReferenceChange(model, operation.coordinate)));
+        const moves = collectionsOfKeyMove(model, field.typeName, field.shapes.join!.localField);
+        // Moving counters or totals keyed there, the update returns the document as it was (findAndModify).
+        if (moves.length > 0) documents += 1;
+        writes.push(collectionOf(model, field.typeName), ...returning(distinct([...collectionsOfReferenceChange(model, operation.coordinate), ...moves])));
         break;
       }
       default: {

@@ -57,6 +57,12 @@ export function addTotalIncrements(merger: UpdateMerger, totals: readonly TotalR
  */
 export function planTotalUpdate(totals: readonly TotalRule[], before: StoredDocument, $set: StoredDocument): PlannedUpdate[] {
   const merger = new UpdateMerger();
+  addTotalMoves(merger, totals, before, $set);
+  return merger.planned();
+}
+
+/** planTotalUpdate's `$inc`s, added to `merger` (beside other updates of the same parents). */
+export function addTotalMoves(merger: UpdateMerger, totals: readonly TotalRule[], before: StoredDocument, $set: StoredDocument): void {
   for (const total of totals) {
     const oldParent = readPath(before, total.childKey);
     const oldValue = readPath(before, total.summedPath);
@@ -70,7 +76,6 @@ export function planTotalUpdate(totals: readonly TotalRule[], before: StoredDocu
     increment(merger, total, oldParent, oldValue, -1);
     increment(merger, total, newParent, newValue, 1);
   }
-  return merger.planned();
 }
 
 function increment(merger: UpdateMerger, total: TotalRule, parent: unknown, value: unknown, sign: 1 | -1): void {

@@ -11,7 +11,7 @@ import { projectionOf, toFindProjection, type Projection } from '../operation/pl
 import type { StoredDocument } from '../documents/stored-document';
 import { hasFanOut, planSourceUpdate } from './fan-out-planner';
 import { fillSnapshot, forwardReferences, planInsertDerived, soleUpdateOf, withInitialDerivedValues, type ForwardReference } from './insert-planner';
-import { planReferenceChange } from './reference-planner';
+import { collectionsOfKeyMove, pathsBeforeMove, planKeyMove, planReferenceChange } from './reference-planner';
 import { countersMoved, type SourceChangeListener } from './source-changes';
 import { InjectedWriteFailure, injectedWriteFailures, notFound } from './write-errors';
 import type { BoundedArray, SnapshotLocation, WriteModel } from '../startup/write-model/write-model-types';
@@ -285,22 +285,33 @@ export class WriteUnit {
 
   /**
    * Points the by-key relation `coordinate` (`Task.owner`) of document `id` at `newKey`, and moves the
-   * document between the inverse arrays (and their counters). NOT_FOUND for an unknown document or target.
+   * document between the inverse arrays (and their counters), and between the parents whose counters
+   * and totals of a reverse join keyed there count it. NOT_FOUND for an unknown document or target.
    */
   async changeReference(coordinate: string, id: unknown, newKey: unknown): Promise<void> {
     const field = this.model.storageMap.relations.get(coordinate);
     const join = field?.shapes.join;
     if (!field || !join || join.direction !== 'byKey' || field.isList) throw new InvariantError(`changeReference: ${coordinate} is not a single by-key join`);
     const rows = this.#rowsFor(field.typeName, 'update', [{ name: field.fieldName, path: join.localField }]);
-    const [document] = await this.#read(this.#collectionOf(field.typeName), withRows({ _id: id }, rows), { [join.localField]: 1 }, { limit: 1 });
+    const collection = this.#collectionOf(field.typeName);
+    const [document] = await this.#read(collection, withRows({ _id: id }, rows), { [join.localField]: 1 }, { limit: 1 });
     if (!document) throw notFound(`${field.typeName} ${describeKey(id)} not found`, { typeName: field.typeName });
     this.#spend();
     const [target] = await this.writer.find(join.collection, this.#readable(join.collection, { _id: newKey }), { _id: 1 }, { limit: 1 });
     if (!target) throw notFound(`${coordinate}: ${describeKey(newKey)} not found`, { field: coordinate });
-    const oldKey = readPath(document, join.localField);
-    await this.#apply({ kind: 'update', collection: this.#collectionOf(field.typeName), statements: [{ filter: { _id: id }, update: { $set: { [join.localField]: newKey } }, multi: false }] });
+    const statement = { filter: { _id: id }, update: { $set: { [join.localField]: newKey } }, multi: false };
+    let moves: PlannedUpdate[] = [];
+    let oldKey = readPath(document, join.localField);
+    if (collectionsOfKeyMove(this.model, field.typeName, join.localField).length === 0) await this.#apply({ kind: 'update', collection, statements: [statement] });
+    else {
+      // Moved by what the document held as this very update found it (a total moves by its value then).
+      const before = await this.#updateReturningBefore(collection, statement, pathsBeforeMove(this.model, field.typeName, join.localField));
+      if (!before) throw notFound(`${field.typeName} ${describeKey(id)} not found`, { typeName: field.typeName });
+      oldKey = readPath(before, join.localField);
+      moves = planKeyMove(this.model, field.typeName, join.localField, before, newKey);
+    }
     const oldKeys = oldKey === undefined || oldKey === null ? [] : [oldKey];
-    await this.#applyDerived(planReferenceChange(this.model, coordinate, id, oldKeys, [newKey]));
+    await this.#applyDerived([...planReferenceChange(this.model, coordinate, id, oldKeys, [newKey]), ...moves]);
   }
 
   /** `filter` and the viewer's row filter on `collection` (FORBIDDEN when it may not read it). */

@@ -15,6 +15,7 @@ const SDL = /* GraphQL */ `
     tier: String!
     age: Int
     orderCount: Int! @counter(of: "Customer.orders")
+    spent: Float! @total(of: "Customer.orders", field: "total")
     orders: [Order!]! @join(localField: "_id", foreignField: "customer.id")
   }
   type Order @collection(name: "orders") {
@@ -32,8 +33,8 @@ const file = mongoForFile();
 async function freshDb(orders: ReadonlyArray<Record<string, unknown>>): Promise<Db> {
   const db = file.mongo.freshDb('sample');
   await db.collection('customers').insertMany([
-    { _id: ada, name: 'Ada', tier: 'gold', age: 36, orderCount: 1 },
-    { _id: bob, name: 'Bob', tier: 'silver', age: 'forty' },
+    { _id: ada, name: 'Ada', tier: 'gold', age: 36, orderCount: 1, spent: 10 },
+    { _id: bob, name: 'Bob', tier: 'silver', age: 'forty', spent: 0 },
     { _id: new ObjectId(), tier: 'bronze', orderCount: 0 },
   ]);
   await db.collection('orders').insertMany(orders.map((order) => ({ ...order })));
@@ -47,12 +48,13 @@ const start = async (db: Db, warnings: string[] = []) => {
   return warnings;
 };
 
-it('warns about a missing non-null field, a value of another type, and a counter not computed yet', async () => {
+it('warns about a missing non-null field, a value of another type, and a counter or total not computed yet', async () => {
   const db = await freshDb([{ total: 10, customer: { id: ada, name: 'Ada', tier: 'gold' } }]);
   expect(await start(db)).toEqual([
     'Customer.name is non-null, but "name" is missing in 1 of 3 sampled customers documents; reading them fails with "Cannot return null"',
     'Customer.age is Int, but "age" holds a string in 1 of 3 sampled customers documents',
     'Customer.orderCount: the counter is missing in 1 of 3 sampled customers documents; run `docjoin reconcile --fix` to compute it',
+    'Customer.spent: the total is missing in 1 of 3 sampled customers documents; run `docjoin reconcile --fix` to compute it',
   ]);
 });
 

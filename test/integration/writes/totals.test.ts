@@ -1,5 +1,6 @@
 import { Decimal128, ObjectId, type Document } from 'mongodb';
-import { buildWriteModel, reconcile, withDirectiveTypeDefs } from 'docjoin';
+import { buildWriteModel, objectIdArgument, reconcile, withDirectiveTypeDefs, type GatewayContext } from 'docjoin';
+import type { GraphQLResolveInfo } from 'graphql';
 import { startSdlGateway, type SdlGateway } from '../../support/sdl-gateway';
 
 /**
@@ -15,6 +16,8 @@ const TYPE_DEFS = /* GraphQL */ `
     createEntry(input: EntryInput!): Entry! @create
     updateEntry(id: ID!, input: EntryPatch!): Entry! @update
     deleteEntry(id: ID!): Boolean! @delete(type: "Entry")
+    "Hand-written: points an entry at another account."
+    moveEntry(id: ID!, account: ID!): Boolean!
   }
   type Account @collection(name: "accounts") {
     id: ID!
@@ -50,11 +53,25 @@ const TYPE_DEFS = /* GraphQL */ `
 
 const savings = new ObjectId();
 const spending = new ObjectId();
+/** The hand-written mutation: ONE changeReference, as its write plan says. */
+const MOVE_ENTRY = {
+  resolvers: {
+    Mutation: {
+      moveEntry: async (_parent: unknown, args: { id: string; account: string }, context: GatewayContext, info: GraphQLResolveInfo) => {
+        await context.writes.run(info, (unit) => unit.changeReference('Entry.account', objectIdArgument(args.id, 'id'), objectIdArgument(args.account, 'account')));
+        return true;
+      },
+    },
+  },
+  writePlans: { moveEntry: [{ kind: 'changeReference' as const, coordinate: 'Entry.account' }] },
+};
+
 let ledger: SdlGateway;
 beforeAll(async () => {
   ledger = await startSdlGateway({
     dbPrefix: 'totals',
     typeDefs: TYPE_DEFS,
+    gateway: MOVE_ENTRY,
     prepare: async (db) => {
       const zero = { entryCount: 0, balance: Decimal128.fromString('0'), units: 0, weight: 0 };
       await db.collection('accounts').insertMany([
@@ -132,6 +149,21 @@ describe('writes keep each parent total exact', () => {
     expect((await stored(savings)).balance.toString()).toBe(sums.get(String(savings))!.amount.toString());
   });
 
+  it('moves an entry re-pointed at another account from one total and count to the other, by what it held as the update found it', async () => {
+    const moved = await run(`mutation { moveEntry(id: "${entryIds[3]}", account: "${savings.toHexString()}") }`);
+    expect(moved.cost).toMatchObject({ estimatedRoundTrips: moved.cost.roundTrips });
+    // The entry updated by ONE findAndModify, both accounts by one update command, then the commit.
+    expect(moved.cost.writes).toMatchObject({ roundTrips: 5, fanOut: { accounts: 2 } });
+    const sums = await summed();
+    expect((await stored(savings)).balance.toString()).toBe(sums.get(String(savings))!.amount.toString());
+    expect((await stored(savings)).entryCount).toBe(4);
+    expect((await stored(spending)).balance.toString()).toBe('0.0');
+    expect((await stored(spending)).entryCount).toBe(0);
+    await run(`mutation { moveEntry(id: "${entryIds[3]}", account: "${spending.toHexString()}") }`);
+    expect((await stored(spending)).balance.toString()).toBe('-5.5');
+    expect((await stored(savings)).entryCount).toBe(3);
+  });
+
   it('takes a deleted entry away from its account', async () => {
     await run(`mutation { deleteEntry(id: "${entryIds[2]}") }`);
     const account = await stored(savings);
@@ -190,6 +222,7 @@ describe('while docjoin migrate backfills a total', () => {
     backfilling = await startSdlGateway({
       dbPrefix: 'totals_backfill',
       typeDefs: TYPE_DEFS,
+      gateway: MOVE_ENTRY,
       prepare: async (db) => {
         // A total a write started from nothing, not yet backfilled.
         await db.collection('accounts').insertOne({ _id: savings, name: 'savings', entryCount: 2, balance: Decimal128.fromString('0.1'), units: 0, weight: 0 });

@@ -8,11 +8,13 @@ import type { StorageMap, StoredField } from './storage-map-types';
 /** How many documents of each collection the startup check reads. */
 export const SAMPLE_SIZE = 20;
 
-/** A stored counter (`@counter`): where it lives, to warn when existing documents lack it. */
+/** A stored counter (`@counter`) or total (`@total`): where it lives, to warn when existing documents lack it. */
 export interface CountedField {
   readonly coordinate: string;
   readonly collection: string;
   readonly path: string;
+  /** Which it is, for the warning (default: a counter). */
+  readonly derived?: 'counter' | 'total';
 }
 
 interface SampleSource {
@@ -24,7 +26,7 @@ interface SampleSource {
  * Refuses a snapshot copy without its key (every miss, fan-out and reconcile goes by that key, so they
  * would all silently find nothing). Warns about a stored field missing where the schema says non-null
  * (that document fails at request time), missing everywhere (a wrong path?), or holding another type
- * than the schema's, and about a counter the documents do not have yet. `schema`, the executable one,
+ * than the schema's, and about a counter or total the documents do not have yet. `schema`, the executable one,
  * tells which enum values the documents may hold (an enum value's internal value, when resolvers map
  * one) and whether `DateTime` is docjoin's (BSON dates); without it an enum is checked to hold strings,
  * and `DateTime` to hold dates.
@@ -43,13 +45,14 @@ export async function checkSampledDocuments(
     const sample = await source.sampleDocuments(type.collection, SAMPLE_SIZE);
     if (sample.length === 0) continue;
     const of = `of ${sample.length} sampled ${type.collection} documents`;
-    const counted = new Set(counters.filter((counter) => counter.collection === type.collection).map((counter) => counter.path));
+    const counted = new Map(counters.filter((counter) => counter.collection === type.collection).map((counter) => [counter.path, counter.derived ?? 'counter']));
     for (const field of type.fields.values()) {
       if (field.kind !== 'stored' || field.isId) continue;
       const values = sample.map((document) => readPath(document, field.path));
       const missing = values.filter((value) => value === undefined || value === null).length;
-      if (counted.has(field.path) && missing > 0) {
-        warnings.push(`${field.coordinate}: the counter is missing in ${missing} ${of}; run \`docjoin reconcile --fix\` to compute it`);
+      const derived = counted.get(field.path);
+      if (derived && missing > 0) {
+        warnings.push(`${field.coordinate}: the ${derived} is missing in ${missing} ${of}; run \`docjoin reconcile --fix\` to compute it`);
         continue;
       }
       if (missing === sample.length) warnings.push(`${field.coordinate}: "${field.path}" is missing in all ${of}; check the field name or add @path(path: "...")`);
