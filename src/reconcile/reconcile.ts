@@ -76,7 +76,7 @@ export function reconcileChecks(db: Db, model: ReconciledRules, keyMoves: Readon
   ];
 }
 
-/** The rules reconcile checks; a migration's backfill passes only those it fills (no totals). */
+/** The rules reconcile checks; a migration's backfill passes only those it fills. */
 type ReconciledRules = Pick<WriteModel, 'snapshots' | 'boundedArrays' | 'inverses' | 'counters'> & Partial<Pick<WriteModel, 'totals'>>;
 
 /** The snapshots `docjoin migrate --add-snapshot` moved a key into, with the reference each moved from (its markers). */

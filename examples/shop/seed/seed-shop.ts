@@ -1,5 +1,5 @@
 import type { Db } from 'mongodb';
-import { ObjectId } from 'bson';
+import { Double, ObjectId } from 'bson';
 import type { SeedOptions } from 'docjoin';
 
 /** Fixed ids, so tests and the README can name documents. */
@@ -76,9 +76,9 @@ export async function seedShop(db: Db, options: Pick<SeedOptions, 'onProgress'>)
       { _id: cups, name: 'Cups' },
     ],
     products: [
-      { _id: sencha, sku: 'TEA-SEN', name: 'Sencha', price: 12, categoryId: tea, reviewCount: 0, ratingTotal: 0, recentReviews: [] },
-      { _id: matcha, sku: 'TEA-MAT', name: 'Matcha', price: 30, categoryId: tea, reviewCount: 1, ratingTotal: reviewDocument.rating, recentReviews: [reviewDocument] },
-      { _id: mug, sku: 'CUP-MUG', name: 'Mug', price: 15, categoryId: cups, reviewCount: 0, ratingTotal: 0, recentReviews: [] },
+      { _id: sencha, sku: 'TEA-SEN', name: 'Sencha', price: 12, categoryId: tea, reviewCount: 0, ratingTotal: new Double(0), recentReviews: [] },
+      { _id: matcha, sku: 'TEA-MAT', name: 'Matcha', price: 30, categoryId: tea, reviewCount: 1, ratingTotal: new Double(reviewDocument.rating), recentReviews: [reviewDocument] },
+      { _id: mug, sku: 'CUP-MUG', name: 'Mug', price: 15, categoryId: cups, reviewCount: 0, ratingTotal: new Double(0), recentReviews: [] },
     ],
     customers: [
       { _id: ada, name: 'Ada Lovelace', email: 'ada@example.com', tier: 'GOLD', addresses: [{ street: '12 St James Sq', city: 'London', country: 'UK' }], orderCount: 1 },

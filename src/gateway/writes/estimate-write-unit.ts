@@ -2,8 +2,8 @@ import { InvariantError } from '../errors/internal-errors';
 import { fanOutCollections, hasFanOut } from './fan-out-planner';
 import { byKeyReferenceFields, collectionsDerivedFromInsert, nestedSnapshotLocations, provedByDerivedUpdate } from './insert-planner';
 import { boundedArraysOf, collectionsDerivedFromDelete, incomingReferences } from './delete-planner';
-import { collectionsOfKeyMove, collectionsOfReferenceChange } from './reference-planner';
-import { totalCollections, totalsMovedBy } from './total-planner';
+import { collectionsOfMoves, collectionsOfReferenceChange } from './reference-planner';
+import { totalsFedBy } from './total-planner';
 import { distinct } from './write-steps';
 import type { WriteModel } from '../startup/write-model/write-model-types';
 import type { WriteOperation, WritePlan } from './write-plan';
@@ -64,10 +64,10 @@ export function estimateWriteUnit(model: WriteModel, plan: WritePlan, options: {
         break;
       case 'updateSource': {
         if (operation.by !== '_id' && hasFanOut(model, operation.typeName, operation.fields)) read(1, 1);
-        const totals = totalsMovedBy(model, operation.typeName, storedPaths(model, operation.typeName, operation.fields));
-        // Moving a total, the source update returns the document as it was (findAndModify).
-        if (totals.length > 0) documents += 1;
-        writes.push(collectionOf(model, operation.typeName), ...distinct([...fanOutCollections(model, operation.typeName, operation.fields), ...returning(totalCollections(totals))]));
+        const moves = collectionsOfMoves(model, operation.typeName, storedPaths(model, operation.typeName, operation.fields));
+        // Moving counters or totals, the source update returns the document as it was (findAndModify).
+        if (moves.length > 0) documents += 1;
+        writes.push(collectionOf(model, operation.typeName), ...distinct([...fanOutCollections(model, operation.typeName, operation.fields), ...returning(moves)]));
         break;
       }
       case 'insert': {
@@ -94,6 +94,8 @@ export function estimateWriteUnit(model: WriteModel, plan: WritePlan, options: {
         const references = incomingReferences(model, operation.typeName).length;
         read(references, references);
         for (const array of boundedArraysOf(model, collection)) read(1, array.limit ?? Number.POSITIVE_INFINITY);
+        // Feeding a total, the delete returns the document as it was (findAndModify).
+        if (totalsFedBy(model, operation.typeName).length > 0) documents += 1;
         writes.push(collection, ...returning(collectionsDerivedFromDelete(model, operation.typeName, collection)));
         break;
       }
@@ -101,7 +103,7 @@ export function estimateWriteUnit(model: WriteModel, plan: WritePlan, options: {
         const field = model.storageMap.relations.get(operation.coordinate);
         if (!field) throw new InvariantError(`write plan: ${operation.coordinate} is no relation`);
         read(2, 2);
-        const moves = collectionsOfKeyMove(model, field.typeName, field.shapes.join!.localField);
+        const moves = collectionsOfMoves(model, field.typeName, [field.shapes.join!.localField]);
         // Moving counters or totals keyed there, the update returns the document as it was (findAndModify).
         if (moves.length > 0) documents += 1;
         writes.push(collectionOf(model, field.typeName), ...returning(distinct([...collectionsOfReferenceChange(model, operation.coordinate), ...moves])));

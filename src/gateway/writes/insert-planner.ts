@@ -54,9 +54,9 @@ export function nestedSnapshotLocations(model: WriteModel, typeName: string): Sn
 /**
  * Whether inserting a `field.typeName` document always updates the one document its by-key relation
  * `field` points at, picked by `_id`, in a statement of its own: the target's collection is written
- * only by bounded arrays and counters of the children keyed by the relation's local field
+ * only by bounded arrays, counters and totals of the children keyed by the relation's local field
  * (`Comment.post`: `Post.recentComments` and `Post.commentCount` follow `postId`, one merged
- * statement). Inside a transaction that statement's matched count proves the target exists, so the
+ * statement), and at least one array or counter, which always writes it. Inside a transaction that statement's matched count proves the target exists, so the
  * insert needs no read for it; a snapshot reference still reads its target for the copied fields.
  */
 export const provedByDerivedUpdate = oncePerModel(
@@ -69,6 +69,8 @@ export const provedByDerivedUpdate = oncePerModel(
     const keyedByField = (rule: { parentKey: string; childKey: string }) => rule.parentKey === '_id' && rule.childKey === join.localField;
     const arrays = rules.arrays.filter((array) => array.collection === join.collection);
     const counters = rules.counters.filter(({ counter }) => counter.collection === join.collection);
+    // A total moves only when the child holds a number, so it proves nothing; keyed elsewhere it is another statement.
+    const totals = rules.totals.filter((total) => total.collection === join.collection);
     const otherWriters = [
       ...rules.counters.flatMap(({ counter }) => counterCopies(model, counter).map(({ location }) => location.collection)),
       ...rules.truths.flatMap(([coordinate]) => collectionsOfReferenceChange(model, coordinate)),
@@ -77,6 +79,7 @@ export const provedByDerivedUpdate = oncePerModel(
       arrays.length + counters.length > 0 &&
       arrays.every(keyedByField) &&
       counters.every(({ source }) => keyedByField(source)) &&
+      totals.every(keyedByField) &&
       !otherWriters.includes(join.collection)
     );
   },

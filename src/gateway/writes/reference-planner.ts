@@ -1,4 +1,4 @@
-import { keyString } from '../documents/key-string';
+import { isKeyValue, keyString } from '../documents/key-string';
 import { readPath } from '../documents/read-path';
 import type { StoredDocument } from '../documents/stored-document';
 import { addTotalMoves, pathsBeforeUpdate, totalCollections, totalsMovedBy } from './total-planner';
@@ -51,49 +51,47 @@ export function collectionsOfReferenceChange(model: WriteModel, coordinate: stri
 }
 
 /**
- * When a `typeName` document's key at `keyPath` (a by-key reference: `Comment.postId`) moves from what
- * `before` holds to `newKey`, the parents of the reverse joins keyed there follow: each `@counter` of
- * them goes down by one on the old parent and up on the new, each `@total` moves the document's value
- * (planTotalUpdate). `before` holds the key and every summed path (pathsBeforeMove).
+ * When an update sets `$set` (stored paths) on a `typeName` document that was `before` it, the parents
+ * whose counters and totals count it follow: a counter of a reverse join keyed at a path it sets (the
+ * document re-pointed, `Comment.postId`) goes down by one on the old parent and up on the new, and each
+ * total of it moves by the difference (planTotalUpdate). `before` holds what pathsBeforeMoves names.
  */
-export function planKeyMove(model: WriteModel, typeName: string, keyPath: string, before: StoredDocument, newKey: unknown): PlannedUpdate[] {
-  const oldKey = readPath(before, keyPath);
+export function planChildMoves(model: WriteModel, typeName: string, before: StoredDocument, $set: StoredDocument): PlannedUpdate[] {
+  const paths = Object.keys($set);
   const merger = new UpdateMerger();
   const copies: PlannedUpdate[] = [];
-  const moved = isKey(oldKey) && isKey(newKey) && keyString(oldKey) === keyString(newKey);
-  for (const counter of childCounters(model, typeName, keyPath)) {
-    if (moved || counter.source.kind !== 'children') continue;
+  for (const counter of childCounters(model, typeName, paths)) {
+    if (counter.source.kind !== 'children') continue;
+    const oldKey = readPath(before, counter.source.childKey);
+    const newKey = $set[counter.source.childKey];
+    if (isKeyValue(oldKey) && isKeyValue(newKey) && keyString(oldKey) === keyString(newKey)) continue;
     for (const [key, delta] of [[oldKey, -1], [newKey, 1]] as const) {
-      if (!isKey(key)) continue;
+      if (!isKeyValue(key)) continue;
       merger.add(counter.collection, { path: counter.source.parentKey, value: key }, {}, '$inc', counter.path, delta, counter.source.parentKey !== '_id');
       copies.push(...planCounterCopyUpdates(model, counter, key, delta));
     }
   }
-  addTotalMoves(merger, totalsMovedBy(model, typeName, [keyPath]), before, { [keyPath]: newKey });
+  addTotalMoves(merger, totalsMovedBy(model, typeName, paths), before, $set);
   return [...merger.planned(), ...copies];
 }
 
-/** What a key move of a `typeName` document must read of it first: the key and the paths its totals sum. */
-export function pathsBeforeMove(model: WriteModel, typeName: string, keyPath: string): string[] {
-  return distinct([keyPath, ...pathsBeforeUpdate(totalsMovedBy(model, typeName, [keyPath]))]);
+/** What planChildMoves needs of the document before an update setting `paths`: the keys it re-points and the paths its totals sum. */
+export function pathsBeforeMoves(model: WriteModel, typeName: string, paths: readonly string[]): string[] {
+  return distinct([...childCounters(model, typeName, paths).flatMap((counter) => (counter.source.kind === 'children' ? [counter.source.childKey] : [])), ...pathsBeforeUpdate(totalsMovedBy(model, typeName, paths))]);
 }
 
-/** The collections planKeyMove may write, each once. */
-export function collectionsOfKeyMove(model: WriteModel, typeName: string, keyPath: string): string[] {
+/** The collections planChildMoves may write for an update setting `paths`, each once (none: nothing moves). */
+export function collectionsOfMoves(model: WriteModel, typeName: string, paths: readonly string[]): string[] {
   return distinct([
-    ...childCounters(model, typeName, keyPath).flatMap((counter) => [counter.collection, ...counterCopies(model, counter).map(({ location }) => location.collection)]),
-    ...totalCollections(totalsMovedBy(model, typeName, [keyPath])),
+    ...childCounters(model, typeName, paths).flatMap((counter) => [counter.collection, ...counterCopies(model, counter).map(({ location }) => location.collection)]),
+    ...totalCollections(totalsMovedBy(model, typeName, paths)),
   ]);
 }
 
-/** The counters of children of `typeName`'s collection keyed at `keyPath`. */
-function childCounters(model: WriteModel, typeName: string, keyPath: string): CounterRule[] {
+/** The counters of the reverse joins whose children are `typeName` documents keyed at one of `paths`. */
+function childCounters(model: WriteModel, typeName: string, paths: readonly string[]): CounterRule[] {
   const collection = model.storageMap.types.get(typeName)?.collection;
-  return model.counters.filter((counter) => counter.source.kind === 'children' && counter.source.childCollection === collection && counter.source.childKey === keyPath);
-}
-
-function isKey(value: unknown): boolean {
-  return value !== undefined && value !== null;
+  return model.counters.filter((counter) => counter.source.kind === 'children' && counter.source.childCollection === collection && paths.includes(counter.source.childKey));
 }
 
 /** The inverse sides of `coordinate`, each with the counters counting it. */

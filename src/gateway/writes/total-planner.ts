@@ -1,7 +1,7 @@
 import { Decimal128, Double, Long } from 'bson';
 import { arithmetic, compareNumbers, exactToString, numericWidth, toExact } from '../../bson/bson-number';
 import { bsonTag } from '../../bson/bson-tag';
-import { keyString } from '../documents/key-string';
+import { isKeyValue, keyString } from '../documents/key-string';
 import { readPath } from '../documents/read-path';
 import type { StoredDocument } from '../documents/stored-document';
 import type { TotalRule, WriteModel } from '../startup/write-model/write-model-types';
@@ -68,9 +68,9 @@ export function addTotalMoves(merger: UpdateMerger, totals: readonly TotalRule[]
     const oldValue = readPath(before, total.summedPath);
     const newParent = total.childKey in $set ? $set[total.childKey] : oldParent;
     const newValue = total.summedPath in $set ? $set[total.summedPath] : oldValue;
-    if (isKey(oldParent) && isKey(newParent) && keyString(oldParent) === keyString(newParent)) {
+    if (isKeyValue(oldParent) && isKeyValue(newParent) && keyString(oldParent) === keyString(newParent)) {
       const difference = arithmetic('subtract', asNumber(newValue) ?? 0, asNumber(oldValue) ?? 0);
-      if (compareNumbers(difference, 0) !== 0) merger.add(total.collection, { path: total.parentKey, value: oldParent }, {}, '$inc', total.path, difference, total.parentKey !== '_id');
+      if (compareNumbers(difference, 0) !== 0) merger.add(total.collection, { path: total.parentKey, value: oldParent }, {}, '$inc', total.path, asIncrement(total, difference), total.parentKey !== '_id');
       continue;
     }
     increment(merger, total, oldParent, oldValue, -1);
@@ -80,8 +80,17 @@ export function addTotalMoves(merger: UpdateMerger, totals: readonly TotalRule[]
 
 function increment(merger: UpdateMerger, total: TotalRule, parent: unknown, value: unknown, sign: 1 | -1): void {
   const amount = asNumber(value);
-  if (!isKey(parent) || amount === undefined) return;
-  merger.add(total.collection, { path: total.parentKey, value: parent }, {}, '$inc', total.path, sign === 1 ? amount : arithmetic('subtract', 0, amount), total.parentKey !== '_id');
+  if (!isKeyValue(parent) || amount === undefined) return;
+  merger.add(total.collection, { path: total.parentKey, value: parent }, {}, '$inc', total.path, asIncrement(total, sign === 1 ? amount : arithmetic('subtract', 0, amount)), total.parentKey !== '_id');
+}
+
+/**
+ * An increment of `total`: a double for a Float, which turns a total stored as an int (by an older
+ * writer, or an `$inc` of a missing field) into a double, so it cannot overflow into a long; a long for
+ * a Long; a Decimal's as the child holds it (MongoDB adds it to the Decimal128 exactly).
+ */
+function asIncrement(total: TotalRule, amount: unknown): unknown {
+  return total.scalar === 'Decimal' ? amount : asTotalValue(total, amount);
 }
 
 /** The stored paths of `totals` an update must read before it writes: each one's key and summed field. */
@@ -93,6 +102,3 @@ function asNumber(value: unknown): unknown {
   return numericWidth(value) === undefined ? undefined : value;
 }
 
-function isKey(value: unknown): boolean {
-  return value !== undefined && value !== null;
-}

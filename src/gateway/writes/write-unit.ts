@@ -11,11 +11,11 @@ import { projectionOf, toFindProjection, type Projection } from '../operation/pl
 import type { StoredDocument } from '../documents/stored-document';
 import { hasFanOut, planSourceUpdate } from './fan-out-planner';
 import { fillSnapshot, forwardReferences, planInsertDerived, soleUpdateOf, withInitialDerivedValues, type ForwardReference } from './insert-planner';
-import { collectionsOfKeyMove, pathsBeforeMove, planKeyMove, planReferenceChange } from './reference-planner';
+import { collectionsOfMoves, pathsBeforeMoves, planChildMoves, planReferenceChange } from './reference-planner';
 import { countersMoved, type SourceChangeListener } from './source-changes';
 import { InjectedWriteFailure, injectedWriteFailures, notFound } from './write-errors';
 import type { BoundedArray, SnapshotLocation, WriteModel } from '../startup/write-model/write-model-types';
-import { pathsBeforeUpdate, planTotalUpdate, totalsMovedBy } from './total-planner';
+import { totalsFedBy } from './total-planner';
 import { groupByCollection, type PlannedUpdate, type WriteStep } from './write-steps';
 
 /**
@@ -33,10 +33,11 @@ export type SourceSelector = Readonly<Record<string, unknown>>;
 
 /**
  * One mutation's writes, in a fixed order: checks (reads) first, then the source of truth, then the
- * derived copies (snapshots, bounded arrays, inverse arrays, counters). Every derived write is
+ * derived copies (snapshots, bounded arrays, inverse arrays, counters, totals). Every derived write is
  * computed from the source values, so a run cut short leaves drift only in derived data, which
- * reconcile repairs from the sources; and each derived statement is guarded (`$ne` on the pushed id)
- * or idempotent (`$set`), so running the same plan again does not double it.
+ * reconcile repairs from the sources; a copy's statement is guarded (`$ne` on the pushed id) or
+ * idempotent (`$set`), so running the same plan again does not double it. A counter's or a total's
+ * `$inc` is neither: a transaction takes a failed attempt back whole; without one, reconcile repairs it.
  *
  * A unit is used once; inside a transaction the driver may run the mutation's work again on a fresh one.
  */
@@ -127,8 +128,9 @@ export class WriteUnit {
   /**
    * Deletes the `typeName` document `id` and what it contributed to other documents: its parents'
    * counters, the bounded arrays it was in (read again from their source), the inverse arrays of its
-   * references. Refused (BAD_USER_INPUT, nothing written) while other documents still reference it by
-   * key: their joins and snapshots would point at nothing. NOT_FOUND when there is no such document.
+   * references, its parents' totals its value as the delete found it. Refused (BAD_USER_INPUT, nothing
+   * written) while other documents still reference it by key: their joins and snapshots would point at
+   * nothing. NOT_FOUND when there is no such document, or another write deleted it meanwhile.
    */
   async delete(typeName: string, id: unknown): Promise<void> {
     const collection = this.#collectionOf(typeName);
@@ -145,14 +147,32 @@ export class WriteUnit {
         });
       }
     }
-    await this.#apply({ kind: 'delete', collection, filter: withRows({ _id: id }, rows) });
+    // What was deleted, as it was: a total takes away the value it held then (another write may have changed it since the read).
+    const deleted = totalsFedBy(this.model, typeName).length > 0 ? await this.#deleteReturning(collection, withRows({ _id: id }, rows)) : await this.#deleteRead(collection, withRows({ _id: id }, rows), document);
+    // Deleted meanwhile by another write, which took its contributions away.
+    if (!deleted) throw notFound(`${typeName} ${describeKey(id)} not found`, { typeName });
     const refills = new Map<BoundedArray, StoredDocument[]>();
     for (const array of boundedArraysOf(this.model, collection)) {
-      const parentKey = readPath(document, array.childKey);
+      const parentKey = readPath(deleted, array.childKey);
       if (parentKey === undefined || parentKey === null) continue;
       refills.set(array, await this.#read(array.childCollection, { [array.childKey]: parentKey }, {}, { sort: sortDocument(array.sort), limit: array.limit }));
     }
-    await this.#applyDerived(planDeleteDerived(this.model, typeName, collection, document, refills));
+    await this.#applyDerived(planDeleteDerived(this.model, typeName, collection, deleted, refills));
+  }
+
+  /** ONE delete command: `read` when it deleted it, null when another write had. */
+  async #deleteRead(collection: string, filter: StoredDocument, read: StoredDocument): Promise<StoredDocument | null> {
+    const { matched } = await this.#apply({ kind: 'delete', collection, filter });
+    return matched > 0 ? read : null;
+  }
+
+  /** ONE findAndModify deleting the document: as it was, or null when another write had deleted it. */
+  async #deleteReturning(collection: string, filter: StoredDocument): Promise<StoredDocument | null> {
+    this.#spend();
+    this.#returned = this.#returned.filter((returned) => returned.collection !== collection);
+    const document = await this.writer.deleteOneReturning(collection, filter);
+    this.#countWrite();
+    return document;
   }
 
   /**
@@ -180,20 +200,21 @@ export class WriteUnit {
     }
     const filter = withRows(id === undefined ? { ...selector } : { _id: id }, rows);
     const plan = planSourceUpdate(this.model, typeName, { collection: this.#collectionOf(typeName), filter, sourceId: id }, $set, changes);
-    const totals = totalsMovedBy(this.model, typeName, Object.keys($set));
-    let totalUpdates: PlannedUpdate[] = [];
+    const paths = Object.keys($set);
+    let moves: PlannedUpdate[] = [];
     let source: { matched: number; modified: number };
-    if (totals.length === 0) source = await this.#apply({ kind: 'update', collection: plan.source.collection, statements: [plan.source.statement] });
+    if (collectionsOfMoves(this.model, typeName, paths).length === 0) source = await this.#apply({ kind: 'update', collection: plan.source.collection, statements: [plan.source.statement] });
     else {
-      // The totals move by what the document held before this very update, so concurrent updates each move them by their own difference.
-      const before = await this.#updateReturningBefore(plan.source.collection, plan.source.statement, pathsBeforeUpdate(totals));
-      source = { matched: before ? 1 : 0, modified: before ? 1 : 0 };
-      if (before) totalUpdates = planTotalUpdate(totals, before, $set);
+      // Counters and totals move by what the document held before this very update, so concurrent updates each move them by their own change.
+      const before = await this.#updateReturningBefore(plan.source.collection, plan.source.statement, [...paths, ...pathsBeforeMoves(this.model, typeName, paths)]);
+      const modified = before !== null && paths.some((path) => keyString(readPath(before, path) ?? null) !== keyString($set[path] ?? null));
+      source = { matched: before ? 1 : 0, modified: modified ? 1 : 0 };
+      if (before) moves = planChildMoves(this.model, typeName, before, $set);
     }
     if (source.matched === 0) throw notFound(`${typeName} ${described} not found`, { typeName });
     // A document left as it was (every field set to the value it held) changed nothing, and neither do its copies.
     if (source.modified > 0) this.onSourceChange({ typeName, fields: Object.keys(changes).sort(), id });
-    await this.#applyDerived([...plan.fanOut, ...totalUpdates]);
+    await this.#applyDerived([...plan.fanOut, ...moves]);
   }
 
   /**
@@ -299,16 +320,17 @@ export class WriteUnit {
     this.#spend();
     const [target] = await this.writer.find(join.collection, this.#readable(join.collection, { _id: newKey }), { _id: 1 }, { limit: 1 });
     if (!target) throw notFound(`${coordinate}: ${describeKey(newKey)} not found`, { field: coordinate });
-    const statement = { filter: { _id: id }, update: { $set: { [join.localField]: newKey } }, multi: false };
+    const $set = { [join.localField]: newKey };
+    const statement = { filter: { _id: id }, update: { $set }, multi: false };
     let moves: PlannedUpdate[] = [];
     let oldKey = readPath(document, join.localField);
-    if (collectionsOfKeyMove(this.model, field.typeName, join.localField).length === 0) await this.#apply({ kind: 'update', collection, statements: [statement] });
+    if (collectionsOfMoves(this.model, field.typeName, [join.localField]).length === 0) await this.#apply({ kind: 'update', collection, statements: [statement] });
     else {
       // Moved by what the document held as this very update found it (a total moves by its value then).
-      const before = await this.#updateReturningBefore(collection, statement, pathsBeforeMove(this.model, field.typeName, join.localField));
+      const before = await this.#updateReturningBefore(collection, statement, [join.localField, ...pathsBeforeMoves(this.model, field.typeName, [join.localField])]);
       if (!before) throw notFound(`${field.typeName} ${describeKey(id)} not found`, { typeName: field.typeName });
       oldKey = readPath(before, join.localField);
-      moves = planKeyMove(this.model, field.typeName, join.localField, before, newKey);
+      moves = planChildMoves(this.model, field.typeName, before, $set);
     }
     const oldKeys = oldKey === undefined || oldKey === null ? [] : [oldKey];
     await this.#applyDerived([...planReferenceChange(this.model, coordinate, id, oldKeys, [newKey]), ...moves]);

@@ -244,6 +244,26 @@ describe('startup refuses a rule it cannot enforce on some path, naming Type.fie
       'Shelf.bookCount: counts every Book of its Shelf, but role "reader" reads only those where owner = claim sub; hide it from the role (@access(roles: ["reader"], allow: [READ], hide: ["bookCount"]) on Shelf), or give the role\'s Shelf rule the same claim on the key Shelf.books joins by',
     ],
     [
+      'a total of rows the role sees only some of',
+      `type Shelf @collection(name: "shelves") @access(roles: ["reader"], allow: [READ]) {
+         id: ID!
+         books: [Book!]! @join(localField: "_id", foreignField: "shelfId")
+         pageTotal: Float! @total(of: "Shelf.books", field: "pages")
+       }
+       extend type Book { pages: Int! }`,
+      'Shelf.pageTotal: sums pages of every Book of its Shelf, but role "reader" reads only those where owner = claim sub; hide it from the role (@access(roles: ["reader"], allow: [READ], hide: ["pageTotal"]) on Shelf), or give the role\'s Shelf rule the same claim on the key Shelf.books joins by',
+    ],
+    [
+      'a total of a field the role may not read',
+      `type Shelf @collection(name: "shelves") @access(roles: ["reader"], allow: [READ]) {
+         id: ID!
+         notes: [Note!]! @join(localField: "_id", foreignField: "shelfId")
+         pageTotal: Float! @total(of: "Shelf.notes", field: "pages")
+       }
+       type Note @collection(name: "notes") @access(roles: ["reader"], allow: [READ], hide: ["pages"]) { id: ID! pages: Int! shelfId: ID! }`,
+      'Shelf.pageTotal: sums Note.pages, which role "reader" may not read; hide it from the role (@access(roles: ["reader"], allow: [READ], hide: ["pageTotal"]) on Shelf), or let the role read Note.pages',
+    ],
+    [
       'embedded copies that cannot be checked or joined',
       `type Shelf @collection(name: "shelves") @access(roles: ["reader"], allow: [READ]) {
          id: ID!

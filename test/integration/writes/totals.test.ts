@@ -1,4 +1,4 @@
-import { Decimal128, ObjectId, type Document } from 'mongodb';
+import { Decimal128, Long, ObjectId, type Document } from 'mongodb';
 import { buildWriteModel, objectIdArgument, reconcile, withDirectiveTypeDefs, type GatewayContext } from 'docjoin';
 import type { GraphQLResolveInfo } from 'graphql';
 import { startSdlGateway, type SdlGateway } from '../../support/sdl-gateway';
@@ -27,13 +27,16 @@ const TYPE_DEFS = /* GraphQL */ `
     balance: Decimal! @total(of: "Account.entries", field: "amount")
     units: Float! @total(of: "Account.entries", field: "units")
     weight: Float! @total(of: "Account.entries", field: "weight")
-    entriesAggregate: EntryAggregate! @aggregate(of: "entries", fields: ["amount", "units", "weight"])
+    points: Long! @total(of: "Account.entries", field: "points")
+    entriesAggregate: EntryAggregate! @aggregate(of: "entries", fields: ["amount", "units", "weight", "points"])
   }
   type Entry @collection(name: "entries") {
     id: ID!
     amount: Decimal!
     units: Int!
     weight: Float!
+    "Nullable: an entry without points adds nothing to the total, and is left out of the mean."
+    points: Long
     note: String
     account: Account @join(localField: "accountId")
   }
@@ -42,6 +45,7 @@ const TYPE_DEFS = /* GraphQL */ `
     amount: Decimal!
     units: Int!
     weight: Float!
+    points: Long
     note: String
   }
   input EntryPatch {
@@ -73,7 +77,7 @@ beforeAll(async () => {
     typeDefs: TYPE_DEFS,
     gateway: MOVE_ENTRY,
     prepare: async (db) => {
-      const zero = { entryCount: 0, balance: Decimal128.fromString('0'), units: 0, weight: 0 };
+      const zero = { entryCount: 0, balance: Decimal128.fromString('0'), units: 0, weight: 0, points: Long.ZERO };
       await db.collection('accounts').insertMany([
         { _id: savings, name: 'savings', ...zero },
         { _id: spending, name: 'spending', ...zero },
@@ -108,13 +112,13 @@ const entryIds: string[] = [];
 
 describe('writes keep each parent total exact', () => {
   it('adds each new entry to its account, in Decimal128 for a Decimal', async () => {
-    for (const [account, amount, units] of [
-      [savings, '0.1', 2 ** 31 - 1],
-      [savings, '0.2', 2 ** 31 - 1],
-      [savings, '1234567890123456789.01', 1],
-      [spending, '-5.5', 3],
+    for (const [account, amount, units, points] of [
+      [savings, '0.1', 2 ** 31 - 1, '"9007199254740993"'],
+      [savings, '0.2', 2 ** 31 - 1, 'null'],
+      [savings, '1234567890123456789.01', 1, '"2"'],
+      [spending, '-5.5', 3, '"1"'],
     ] as const) {
-      const { data } = await run(`mutation { createEntry(input: { account: "${account.toHexString()}", amount: "${amount}", units: ${units}, weight: 0.5 }) { id } }`);
+      const { data } = await run(`mutation { createEntry(input: { account: "${account.toHexString()}", amount: "${amount}", units: ${units}, weight: 0.5, points: ${points} }) { id } }`);
       entryIds.push(data.createEntry.id);
     }
     const sums = await summed();
@@ -125,10 +129,12 @@ describe('writes keep each parent total exact', () => {
     // Two Ints at the int32 maximum: the Float total is a double, which does not overflow.
     expect(account.units).toBe(2 * (2 ** 31 - 1) + 1);
     expect((await stored(spending)).balance.toString()).toBe('-5.5');
-    const { data } = await run('{ accounts { name entryCount balance units weight } }');
+    // A Long past 2^53, exact: the entry without points added nothing.
+    expect(account.points).toEqual(Long.fromString('9007199254740995'));
+    const { data } = await run('{ accounts { name entryCount balance units weight points } }');
     expect(data.accounts).toEqual([
-      { name: 'savings', entryCount: 3, balance: '1234567890123456789.31', units: 2 * (2 ** 31 - 1) + 1, weight: 1.5 },
-      { name: 'spending', entryCount: 1, balance: '-5.5', units: 3, weight: 0.5 },
+      { name: 'savings', entryCount: 3, balance: '1234567890123456789.31', units: 2 * (2 ** 31 - 1) + 1, weight: 1.5, points: '9007199254740995' },
+      { name: 'spending', entryCount: 1, balance: '-5.5', units: 3, weight: 0.5, points: '1' },
     ]);
   });
 
@@ -189,6 +195,18 @@ describe('the aggregate reads what the totals answer', () => {
     expect(alone.cost.fields['Account.entriesAggregate']).toMatchObject({ strategy: 'embedded', roundTrips: 0 });
   });
 
+  it('answers the sum of a nullable field from its total, but queries its mean ($avg leaves out the entries without one, which the counter counts)', async () => {
+    const summedOnly = await run('{ accounts { entriesAggregate { count sum { points } } } }');
+    expect(summedOnly.cost).toMatchObject({ roundTrips: 1, estimatedRoundTrips: 1 });
+    const averaged = await run('{ accounts { entriesAggregate { count sum { points } avg { points } } } }');
+    expect(averaged.cost).toMatchObject({ roundTrips: 2, estimatedRoundTrips: 2 });
+    expect(averaged.data.accounts.map((account: { entriesAggregate: unknown }) => account.entriesAggregate)).toEqual([
+      ...summedOnly.data.accounts.map((account: { entriesAggregate: { count: number; sum: unknown } }) => ({ ...account.entriesAggregate, avg: expect.anything() })),
+    ]);
+    // Savings: one entry with points left, one without; the mean is over the one (a double, as $avg gives it).
+    expect(averaged.data.accounts[0].entriesAggregate).toEqual({ count: 2, sum: { points: '9007199254740993' }, avg: { points: 9007199254740992 } });
+  });
+
   it('still queries a Float field summed by a total: a running sum of doubles can differ from $sum in its last digits', async () => {
     const { data, cost } = await run('{ accounts { entriesAggregate { sum { weight } } } }');
     expect(data.accounts.map((account: { entriesAggregate: unknown }) => account.entriesAggregate)).toEqual([{ sum: { weight: 1 } }, { sum: { weight: 0.5 } }]);
@@ -208,6 +226,7 @@ describe('reconcile', () => {
       ['Account.balance', 1],
       ['Account.units', 1],
       ['Account.weight', 0],
+      ['Account.points', 0],
     ]);
     await reconcile(db, model, { fix: true });
     expect((await stored(spending)).balance.toString()).toBe('-5.5');

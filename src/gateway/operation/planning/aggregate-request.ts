@@ -138,7 +138,7 @@ export function storedFigureCoordinates(stored: StoredFigurePaths): string[] {
 /**
  * The parent's `@counter` and `@total`s that answer all of `request`, or undefined when they do not:
  * an unfiltered set's figures, no groups, no min or max, a count only with a counter, a sum only with
- * an exact total of its field, a mean only with both. (Who may see every child is the caller's to check.)
+ * an exact total of its field, a mean only with both and a non-null field (one the count covers). (Who may see every child is the caller's to check.)
  */
 export function storedFigurePaths(aggregate: AggregateField, request: AggregateRequest): StoredFigurePaths | undefined {
   const { totals } = request;
@@ -146,16 +146,15 @@ export function storedFigurePaths(aggregate: AggregateField, request: AggregateR
   const { counter } = aggregate;
   if ((totals.count || totals.avg.length > 0) && !counter) return undefined;
   const paths = new Map<string, { readonly coordinate: string; readonly path: string }>();
-  for (const figure of [...totals.sum, ...totals.avg]) {
+  for (const figure of totals.sum) {
     const total = aggregate.totals.get(figure.fieldName);
     if (!total) return undefined;
     paths.set(figure.fieldName, total);
   }
+  for (const figure of totals.avg) {
+    const total = aggregate.totals.get(figure.fieldName);
+    if (!total?.averages) return undefined;
+    paths.set(figure.fieldName, total);
+  }
   return { counter: totals.count || totals.avg.length > 0 ? counter : undefined, totals: paths };
-}
-
-/** Whether the request asks for nothing but the set's count (what a `@counter` can answer). */
-export function asksOnlyCount(request: AggregateRequest): boolean {
-  const { totals } = request;
-  return request.groups.length === 0 && request.filter === undefined && totals !== undefined && FIGURES.every((name) => totals[name].length === 0);
 }

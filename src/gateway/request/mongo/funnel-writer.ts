@@ -93,6 +93,12 @@ export class FunnelWriter {
     return result.deletedCount;
   }
 
+  /** ONE `findAndModify` removing the first document matching `filter`: the document as it was, or null when none matched. */
+  async deleteOneReturning(collection: string, filter: StoredDocument): Promise<StoredDocument | null> {
+    this.#lastCollection = collection;
+    return this.attribute(collection, (comment) => this.db.collection(collection).findOneAndDelete(filter, { session: this.session, comment }));
+  }
+
   /** Every document in ONE `insert` command. */
   async insert(collection: string, documents: readonly StoredDocument[]): Promise<number> {
     this.#lastCollection = collection;

@@ -1,7 +1,7 @@
 import { isObjectType, type GraphQLObjectType, type GraphQLSchema } from 'graphql';
 import { readAccess, type AccessDirective } from '../storage-map/read-directives';
 import type { RelationField, StorageMap, TypeStorage } from '../storage-map/storage-map-types';
-import type { CounterRule } from '../write-model/write-model-types';
+import type { WriteModel } from '../write-model/write-model-types';
 import { readRuleOf, type AccessAction, type AccessRules, type ActionRule, type ReadRule, type RoleRules, type RowCondition, type TypeAccess, type UpdateRule } from './access-rule-types';
 
 type MutableRoleRules = { -readonly [action in keyof RoleRules]: RoleRules[action] };
@@ -14,11 +14,11 @@ type MutableRoleRules = { -readonly [action in keyof RoleRules]: RoleRules[actio
  * - a snapshot copy: checked on the copy when the copy holds every `where` field, else joined (with the
  *   filter) for that role;
  * - an embedded array of a `@collection` type's documents: joined for that role, which needs its `@join`;
- * - a counter: its stored count is everyone's, so the role's filter on the counted type must follow
- *   from its filter on the counter's type (the same claim on both ends of the join), or the counter is
- *   hidden from the role.
+ * - a counter or a total: its stored figure is everyone's, so the role's filter on the counted type must
+ *   follow from its filter on the counter's type (the same claim on both ends of the join), and a total's
+ *   summed field must be one the role reads, or the counter or total is hidden from the role.
  */
-export function buildAccessRules(schema: GraphQLSchema, storageMap: StorageMap, counters: readonly CounterRule[]): { rules: AccessRules; problems: string[] } {
+export function buildAccessRules(schema: GraphQLSchema, storageMap: StorageMap, derived: Pick<WriteModel, 'counters' | 'totals'>): { rules: AccessRules; problems: string[] } {
   const problems: string[] = [];
   const types = new Map<string, TypeAccess>();
   const roots = new Set([schema.getQueryType(), schema.getMutationType(), schema.getSubscriptionType()].filter((type) => type !== null && type !== undefined));
@@ -62,7 +62,8 @@ export function buildAccessRules(schema: GraphQLSchema, storageMap: StorageMap, 
   for (const role of roles) {
     const joined = new Set<string>();
     for (const field of storageMap.relations.values()) copyProblem(rules, field, role, joined, problems);
-    for (const counter of counters) counterProblem(rules, storageMap, counter, role, problems);
+    for (const counter of derived.counters) derivedFigureProblem(rules, storageMap, { coordinate: counter.coordinate, of: counter.of, children: counter.source.kind === 'children', summed: undefined }, role, problems);
+    for (const total of derived.totals) derivedFigureProblem(rules, storageMap, { coordinate: total.coordinate, of: total.of, children: true, summed: total.summedField }, role, problems);
     if (joined.size > 0) joinedFor.set(role, joined);
   }
   return { rules: { ...rules, joinedFor }, problems };
@@ -181,33 +182,45 @@ function copyProblem(rules: AccessRules, field: RelationField, role: string, joi
 }
 
 /**
- * A counter stores the count of every counted document. For a role that reads the counted type only
- * where conditions hold, that count is its own only when each condition follows from the role's rule on
- * the counter's type: the counted documents point at the parent through the key the condition compares
- * (`Order.customer` = `sub`, counted on the Customer whose `id` = `sub`).
+ * A counter stores the count of every counted document, a total the sum over every one. For a role that
+ * reads the counted type only where conditions hold, that figure is its own only when each condition
+ * follows from the role's rule on the counter's type: the counted documents point at the parent through
+ * the key the condition compares (`Order.customer` = `sub`, counted on the Customer whose `id` = `sub`).
+ * A total also needs the role to read the field it sums.
  */
-function counterProblem(rules: AccessRules, storageMap: StorageMap, counter: CounterRule, role: string, problems: string[]): void {
-  const [typeName, fieldName] = counter.coordinate.split('.') as [string, string];
+function derivedFigureProblem(
+  rules: AccessRules,
+  storageMap: StorageMap,
+  figure: { readonly coordinate: string; readonly of: string; readonly children: boolean; readonly summed: string | undefined },
+  role: string,
+  problems: string[],
+): void {
+  const [typeName, fieldName] = figure.coordinate.split('.') as [string, string];
   const parent = readRuleOf(rules, typeName, role);
   if (parent === undefined || (parent !== 'all' && parent.hidden.has(fieldName))) return;
-  const relation = storageMap.relations.get(counter.of);
+  const relation = storageMap.relations.get(figure.of);
   if (!relation) return;
   const target = readRuleOf(rules, relation.targetType, role);
-  if (target === 'all' || (target !== undefined && target.where.length === 0)) return;
+  const verb = figure.summed === undefined ? 'counts' : `sums ${figure.summed} of`;
   const fix = `hide it from the role (@access(roles: ["${role}"], allow: [READ], hide: ["${fieldName}"]) on ${typeName})`;
   if (target === undefined) {
-    problems.push(`${counter.coordinate}: counts ${relation.targetType} documents, which role "${role}" may not read; ${fix}, or let the role read ${relation.targetType}`);
+    problems.push(`${figure.coordinate}: ${verb} ${relation.targetType} documents, which role "${role}" may not read; ${fix}, or let the role read ${relation.targetType}`);
     return;
   }
+  if (figure.summed !== undefined && target !== 'all' && target.hidden.has(figure.summed)) {
+    problems.push(`${figure.coordinate}: sums ${relation.targetType}.${figure.summed}, which role "${role}" may not read; ${fix}, or let the role read ${relation.targetType}.${figure.summed}`);
+    return;
+  }
+  if (target === 'all' || target.where.length === 0) return;
   const join = relation.shapes.join;
   const implied =
     parent !== 'all' &&
     join?.direction === 'byReference' &&
-    counter.source.kind === 'children' &&
+    figure.children &&
     target.where.every((condition) => condition.path === join.foreignField && parent.where.some((own) => own.path === join.localField && own.claim === condition.claim));
   if (!implied) {
     problems.push(
-      `${counter.coordinate}: counts every ${relation.targetType} of its ${typeName}, but role "${role}" reads only those where ${describeWhere(target.where)}; ${fix}, or give the role's ${typeName} rule the same claim on the key ${counter.of} joins by`,
+      `${figure.coordinate}: ${verb} every ${relation.targetType} of its ${typeName}, but role "${role}" reads only those where ${describeWhere(target.where)}; ${fix}, or give the role's ${typeName} rule the same claim on the key ${figure.of} joins by`,
     );
   }
 }

@@ -68,7 +68,7 @@ export function buildGatewaySchema(options: { typeDefs: readonly string[]; resol
   const { storageMap, problems: storageProblems } = collectStorageMap(sdlSchema);
   const { model: writeModel, problems: writeModelProblems } = collectWriteModel(sdlSchema, storageMap);
   const mutations = buildGeneratedMutations(sdlSchema, writeModel);
-  const access = buildAccessRules(sdlSchema, storageMap, writeModel.counters);
+  const access = buildAccessRules(sdlSchema, storageMap, writeModel);
   const handWritten = Array.isArray(options.resolvers) ? (options.resolvers as readonly IResolvers[]) : [options.resolvers as IResolvers];
   const rootResolvers: Record<string, Record<string, unknown>> = { ...buildRootResolvers(storageMap) };
   const mutationType = sdlSchema.getMutationType();

@@ -205,7 +205,7 @@ function groupKey(target: TypeStorage, name: string, targetType: string, report:
  * MongoDB's `$sum` would compute. A Float's running total can differ from it in its last digits.
  */
 function totalsOf(schema: GraphQLSchema, type: GraphQLObjectType, list: string, storage: ReadonlyMap<string, TypeStorage>): AggregateField['totals'] {
-  const totals = new Map<string, { coordinate: string; path: string }>();
+  const totals = new Map<string, { coordinate: string; path: string; averages: boolean }>();
   const targetType = storage.get(type.name)?.fields.get(list.slice(list.indexOf('.') + 1));
   const target = targetType?.kind === 'relation' ? storage.get(targetType.targetType) : undefined;
   for (const field of Object.values(type.getFields())) {
@@ -218,7 +218,7 @@ function totalsOf(schema: GraphQLSchema, type: GraphQLObjectType, list: string, 
     const stored = storage.get(type.name)?.fields.get(field.name);
     const summed = total && target?.fields.get(total.field);
     if (total?.of !== list || stored?.kind !== 'stored' || summed?.kind !== 'stored' || !EXACT_SUMS.has(summed.valueType.name)) continue;
-    totals.set(total.field, { coordinate: stored.coordinate, path: stored.path });
+    totals.set(total.field, { coordinate: stored.coordinate, path: stored.path, averages: summed.valueType.nonNull });
   }
   return totals;
 }

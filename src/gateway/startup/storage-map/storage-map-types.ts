@@ -210,8 +210,12 @@ export interface AggregateField {
   readonly conditions: readonly RootCondition[];
   /** The parent's `@counter` of the list (`Product.reviewCount`), which answers an unfiltered count. */
   readonly counter: { readonly coordinate: string; readonly path: string } | undefined;
-  /** The parent's exact `@total`s of the list by the field they sum (`rating` → `Product.ratingTotal`), which answer an unfiltered sum. */
-  readonly totals: ReadonlyMap<string, { readonly coordinate: string; readonly path: string }>;
+  /**
+   * The parent's exact `@total`s of the list by the field they sum (`rating` → `Product.ratingTotal`),
+   * which answer an unfiltered sum; and, with the counter, the mean when the field is non-null (`$avg`
+   * leaves out children without a number, which the counter counts).
+   */
+  readonly totals: ReadonlyMap<string, { readonly coordinate: string; readonly path: string; readonly averages: boolean }>;
   /**
    * By field name. Every `@aggregate` over lists of one type shares its generated types, so each may
    * compute what any of them declares (each name is checked where it is declared).

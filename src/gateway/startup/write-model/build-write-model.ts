@@ -263,7 +263,11 @@ function readTotals(schema: GraphQLSchema, storageMap: StorageMap, problems: str
       }
       const childType = storageMap.types.get(summed.targetType);
       const child = childType?.fields.get(directive.field);
-      if (child?.kind !== 'stored' || child.valueType.isList || !NUMERIC_SCALARS.has(child.valueType.name) || !childType?.collection) {
+      if (childType?.collection !== join.collection) {
+        report(`sums ${summed.targetType} documents joined from "${join.collection}", not ${summed.targetType}'s own collection, where its writes go; join from ${summed.targetType}'s collection`);
+        continue;
+      }
+      if (child?.kind !== 'stored' || child.valueType.isList || !NUMERIC_SCALARS.has(child.valueType.name)) {
         report(`must name a stored Int, Float, Long or Decimal field of ${summed.targetType}; ${summed.targetType}.${directive.field} is not one`);
         continue;
       }
@@ -273,7 +277,7 @@ function readTotals(schema: GraphQLSchema, storageMap: StorageMap, problems: str
       }
       const scalar = sumType(child.valueType.name);
       if (stored.valueType.name !== scalar) {
-        report(`sums ${child.coordinate}, a ${child.valueType.name}: declare ${coordinate} as ${scalar}${stored.valueType.nonNull ? '!' : ''}, the type of its aggregate sum`);
+        report(`sums ${child.coordinate}, ${child.valueType.name === 'Int' ? 'an' : 'a'} ${child.valueType.name}: declare ${coordinate} as ${scalar}${stored.valueType.nonNull ? '!' : ''}, the type of its aggregate sum`);
         continue;
       }
       rules.push({

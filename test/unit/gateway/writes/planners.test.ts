@@ -165,6 +165,34 @@ describe('references an insert need not read in a transaction (provedByDerivedUp
     expect(steps).toEqual([{ kind: 'update', collection: 'posts', statements: [expect.anything(), expect.anything()] }]);
     expect(soleUpdateOf(steps[0], id(3))).toBe(false);
   });
+
+  it('a total keyed by another reference writes the target too, so neither is proved; one keyed by the same merges into the proving statement', () => {
+    const sdl = `
+      scalar Decimal
+      type Account @collection(name: "accounts") {
+        id: ID!
+        sent: [Transfer!]! @join(localField: "_id", foreignField: "fromId")
+        received: [Transfer!]! @join(localField: "_id", foreignField: "toId")
+        sentCount: Int! @counter(of: "Account.sent")
+        sentTotal: Decimal! @total(of: "Account.sent", field: "amount")
+        receivedTotal: Decimal! @total(of: "Account.received", field: "amount")
+      }
+      type Transfer @collection(name: "transfers") {
+        id: ID!
+        amount: Decimal!
+        from: Account @join(localField: "fromId")
+        to: Account @join(localField: "toId")
+      }
+    `;
+    const transfers = buildWriteModelFromSdl([DIRECTIVES_SDL, sdl]);
+    expect(provedByDerivedUpdate(transfers, relation(transfers, 'Transfer.from'))).toBe(false);
+    expect(provedByDerivedUpdate(transfers, relation(transfers, 'Transfer.to'))).toBe(false);
+    const sameKey = buildWriteModelFromSdl([DIRECTIVES_SDL, sdl.replace('receivedTotal: Decimal! @total(of: "Account.received", field: "amount")', '')]);
+    expect(provedByDerivedUpdate(sameKey, relation(sameKey, 'Transfer.from'))).toBe(true);
+    const steps = groupByCollection(planInsertDerived(sameKey, 'Transfer', { _id: id(10), fromId: id(3), toId: id(4), amount: 5 }));
+    expect(steps).toEqual([{ kind: 'update', collection: 'accounts', statements: [{ filter: { _id: id(3) }, update: { $inc: { sentCount: 1, sentTotal: 5 } }, multi: false }] }]);
+    expect(soleUpdateOf(steps[0], id(3))).toBe(true);
+  });
 });
 
 describe('two-way references', () => {

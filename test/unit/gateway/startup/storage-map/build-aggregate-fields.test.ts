@@ -65,6 +65,7 @@ describe('@aggregate', () => {
       parentLink: undefined,
       conditions: [{ argumentName: 'maxPrice', path: 'price', op: 'LTE', objectId: false }],
       counter: undefined,
+      totals: new Map(),
       figures: new Map([['price', { fieldName: 'price', path: 'price', numeric: true, scalar: 'Float' }]]),
       keys: new Map([
         ['CATEGORY', { fieldName: 'category', value: 'CATEGORY', path: 'categoryId', references: 'Category', scalar: 'ID' }],

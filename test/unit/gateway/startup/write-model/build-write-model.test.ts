@@ -128,7 +128,7 @@ describe('@total validation at startup', () => {
   });
 
   it('names Type.field and the fix for each mistake', () => {
-    expect(build(valid.replace('total: Float!', 'total: Int!'))).toThrow('A.total: @total(of: "A.kids", field: "pages") sums B.pages, a Int: declare A.total as Float!, the type of its aggregate sum');
+    expect(build(valid.replace('total: Float!', 'total: Int!'))).toThrow('A.total: @total(of: "A.kids", field: "pages") sums B.pages, an Int: declare A.total as Float!, the type of its aggregate sum');
     expect(build(valid.replace('total: Float! @total(of: "A.kids", field: "pages")', 'total: Float! @total(of: "A.kids", field: "price")'))).toThrow('declare A.total as Decimal!, the type of its aggregate sum');
     expect(build(valid.replace('field: "pages"', 'field: "title"'))).toThrow('A.total: @total(of: "A.kids", field: "title") must name a stored Int, Float, Long or Decimal field of B; B.title is not one');
     expect(build(valid.replace('of: "A.kids"', 'of: "A.bs"'))).toThrow('A.total: @total(of: "A.bs", field: "pages") must name a reverse @join list of A itself (children that hold its key), as "A.field"');
