@@ -682,13 +682,20 @@ class EstimatePass {
     return total ? this.#aggregateRead(scope, step, total.aggregate, total.request) : [];
   }
 
-  /** One count aggregate per batch of parents, on the loader of its spec (shared, as the count loaders are). */
+  /**
+   * One count aggregate per batch of parents, sent through the collection's batcher with the level's
+   * bounded pages and figures of the same children (count-loader.ts). A count over a multikey path is
+   * kept in a batch of its own here: its reply (one document per parent key) is not bounded by the
+   * children's collection, as the bounded batch's documents are (it then costs one round trip more than
+   * it may take).
+   */
   #count(scope: Scope, step: FieldStep, spec: CountSpec): StepRead {
     const read = `aggregate on ${spec.collection}: $match ${spec.foreignField} $in keys, $group by it, $count`;
+    const batch = spec.multikey ? { batch: `count:${countSpecKey(spec)}`, collection: undefined } : { batch: `ref:${spec.collection}|bounded`, collection: spec.collection };
     // One count document per parent; nothing below it.
     return {
       kind: 'batched',
-      batch: { batch: `count:${countSpecKey(spec)}`, read, collection: undefined, byKey: false, getMoresPerBatch: 0, readsAnchor: false },
+      batch: { ...batch, read, byKey: false, getMoresPerBatch: 0, readsAnchor: false },
       member: { step, objects: scope.objects, childSelections: [] },
     };
   }
@@ -756,10 +763,10 @@ class EstimatePass {
     // A keyset page's anchor: every parent asks for the same key in one batch; the children load after it.
     const roundTrips = roundTripsOf(group);
     const documents = this.#batchDocuments(group) + (group.readsAnchor ? 1 : 0);
-    for (const member of group.members) {
+    group.members.forEach((member, index) => {
       const shared = member === first ? undefined : first.step.responseKey === member.step.responseKey ? first.step.coordinate : `${first.step.coordinate} (${first.step.responseKey})`;
-      this.#account(member.step, { read: group.read, batch: group.batch, sharesWith: shared, roundTrips: shared ? 0 : roundTrips, documents: shared ? 0 : documents });
-    }
+      this.#account(member.step, { read: group.reads[index]!, batch: group.batch, sharesWith: shared, roundTrips: shared ? 0 : roundTrips, documents: shared ? 0 : documents });
+    });
     for (const member of group.members) {
       const below = memberScopes(member);
       this.#countNodes(member.step, below);

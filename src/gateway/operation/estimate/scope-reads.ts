@@ -63,6 +63,8 @@ export interface BatchSpec {
 /** Members under one parent scope that use one loader: they load in the same moment, so share its batch. */
 export interface QueryGroup extends BatchSpec {
   readonly members: QueryMember[];
+  /** Each member's own read (the batch's `read` is its first member's): a page and a count share one command. */
+  readonly reads: string[];
 }
 
 /** The figures a step read without a command adds: none, and how it is read. */
@@ -88,8 +90,9 @@ export function roundTripsOf(batch: BatchSpec): number {
 /** Adds a batched read to the group of its loader, which its first member opens. */
 export function joinBatch(groups: Map<string, QueryGroup>, { batch, member }: Extract<StepRead, { kind: 'batched' }>): void {
   let group = groups.get(batch.batch);
-  if (!group) groups.set(batch.batch, (group = { ...batch, members: [] }));
+  if (!group) groups.set(batch.batch, (group = { ...batch, members: [], reads: [] }));
   group.members.push(member);
+  group.reads.push(batch.read);
 }
 
 /** The round trips of the batches a scope's reads open. */

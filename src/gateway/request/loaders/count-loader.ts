@@ -1,6 +1,6 @@
 import DataLoader from 'dataloader';
 import { keyString } from '../../documents/key-string';
-import type { MongoFunnel, RequestScope } from '../mongo/mongo-funnel';
+import type { AggregateBatcher } from './aggregate-batcher';
 import type { CountSpec } from '../../operation/planning/batch-specs';
 export interface CountLoad {
   readonly parentKey: unknown;
@@ -12,14 +12,14 @@ export interface CountLoad {
  * Counts the children of many parents (a connection's `totalCount`) in ONE aggregate:
  * `$match {fk: {$in: keys}, …filter} → $group {_id: "$fk", count: {$sum: 1}}`, one reply document per
  * parent that has children; a parent missing from the reply has none. A multikey path is unwound first,
- * so a child listing several parents counts for each.
+ * so a child listing several parents counts for each. It goes through the collection's batcher, so the
+ * level's pages and `@aggregate` figures of the same children go out with it as one command.
  */
 export class CountLoader {
   readonly #loader: DataLoader<CountLoad, number, string>;
 
   constructor(
-    private readonly funnel: MongoFunnel,
-    private readonly request: RequestScope,
+    private readonly batcher: AggregateBatcher,
     readonly spec: CountSpec,
   ) {
     // No promise cache: every load of a tick resolves with that tick's batch (estimate/README.md).
@@ -31,7 +31,7 @@ export class CountLoader {
   }
 
   async #batch(loads: readonly CountLoad[]): Promise<number[]> {
-    const { collection, foreignField, filter, multikey } = this.spec;
+    const { foreignField, filter, multikey } = this.spec;
     const keys = new Map<string, unknown>();
     for (const load of loads) keys.set(keyString(load.parentKey), load.parentKey);
     const inKeys = { $in: [...keys.values()] };
@@ -41,7 +41,7 @@ export class CountLoader {
       ? [match, { $project: { _id: 0, key: `$${foreignField}` } }, { $unwind: '$key' }, { $match: { key: inKeys } }, { $group: { _id: '$key', count: { $sum: 1 } } }]
       : [match, { $group: { _id: `$${foreignField}`, count: { $sum: 1 } } }];
     const fields = [...new Set(loads.map((load) => load.field))];
-    const counts = await this.funnel.aggregate({ ...this.request, fields }, collection, pipeline, { batchSize: keys.size });
+    const counts = await this.batcher.submit(pipeline, fields, keys.size);
     const byParent = new Map(counts.map((row) => [keyString(row._id), Number(row.count)]));
     return loads.map((load) => byParent.get(keyString(load.parentKey)) ?? 0);
   }

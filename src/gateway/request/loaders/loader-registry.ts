@@ -63,7 +63,7 @@ export class LoaderRegistry {
   countByReference(spec: CountSpec): CountLoader {
     const id = countSpecKey(spec);
     let loader = this.#counts.get(id);
-    if (!loader) this.#counts.set(id, (loader = new CountLoader(this.funnel, this.request, spec)));
+    if (!loader) this.#counts.set(id, (loader = new CountLoader(this.#batcher(spec.collection), spec)));
     return loader;
   }
 

@@ -101,7 +101,7 @@ describe('runExplainCli without --run', () => {
         '  posts  Query.posts',
         "    ↳ find on posts; selection's projection { _id: 1 }; est. 1 round trip, ≤ 2 documents",
         '    commentsConnection  Post.commentsConnection, join (declared: join)',
-        "      ↳ aggregate on comments: $match postId $in keys, $group by it, $count, and aggregate on comments: 4 per parent by postId, sorted -createdAt,-_id; batch count:comments|postId|null, and ref:comments|bounded; selection's projection { _id: 1, comment: 1 }; est. 2 round trips, ≤ 10 documents",
+        "      ↳ aggregate on comments: $match postId $in keys, $group by it, $count, and aggregate on comments: 4 per parent by postId, sorted -createdAt,-_id; batch ref:comments|bounded; selection's projection { _id: 1, comment: 1 }; est. 1 round trip, ≤ 10 documents",
         '      totalCount  CommentConnection.totalCount',
         '      edges  CommentConnection.edges',
         '        node  CommentEdge.node',
