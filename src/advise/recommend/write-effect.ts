@@ -68,10 +68,48 @@ export function predictWrites(change: StorageChange, sides: WriteSides, workload
       writes += delta.writes;
     });
   }
-  // A counter's or a total's writes each move one parent; a snapshot's rewrite its copies.
-  if (change.kind === 'add-counter' || change.kind === 'add-total') return { reads, writes, documents: writes, evidence: [] };
+  // A counter's writes each move one parent; a total's, the parents no statement moved before; a snapshot's rewrite its copies.
+  if (change.kind === 'add-counter') return { reads, writes, documents: writes, evidence: [] };
+  if (change.kind === 'add-total') return { reads, writes, ...totalDocumentsDelta(change.total, before, after, workload) };
   const copies = copiesDelta(change.coordinate, before.model, after.model, workload, statistics);
   return { reads, writes, documents: copies.documents, evidence: copies.evidence };
+}
+
+/**
+ * The parents a new `@total` modifies that no statement modified before, over the recorded runs: one per
+ * child inserted or deleted, unless a counter or bounded array of the same list already moves that parent
+ * (the `$inc` joins its statement); one per update of the summed field (its own statement); two per
+ * child re-pointed at another parent (an update of its key, a changeReference), unless such a counter
+ * moves both already. A child without a number moves nothing, but the workload does not record which
+ * runs had one: every run is priced as if it had, an upper bound.
+ */
+function totalDocumentsDelta(coordinate: string, before: WriteSide, after: WriteSide, workload: WorkloadSummary): { documents: number; evidence: string[] } {
+  const total = after.model.totals.find((rule) => rule.coordinate === coordinate);
+  if (!total) return { documents: 0, evidence: [] };
+  const sameParents = (rule: { collection: string; childKey: string; parentKey: string }) => rule.collection === total.collection && rule.childKey === total.childKey && rule.parentKey === total.parentKey;
+  const merged =
+    before.model.counters.some((counter) => counter.source.kind === 'children' && counter.source.childCollection === total.childCollection && sameParents({ collection: counter.collection, ...counter.source })) ||
+    before.model.boundedArrays.some((array) => array.childCollection === total.childCollection && sameParents(array));
+  const keyField = [...(before.model.storageMap.types.get(total.childType)?.fields.values() ?? [])].find((field) => field.kind === 'stored' && field.path === total.childKey)?.fieldName;
+  const relations = before.model.storageMap.relations;
+  let documents = 0;
+  for (const mutation of workload.mutations) {
+    const standing = mutation.runs - mutation.failed;
+    for (const operation of before.plans[mutation.field.slice(mutation.field.indexOf('.') + 1)] ?? []) {
+      if ((operation.kind === 'insert' || operation.kind === 'delete') && operation.typeName === total.childType && !merged) documents += standing;
+      if (operation.kind === 'changeReference') {
+        const join = relations.get(operation.coordinate)?.shapes.join;
+        if (relations.get(operation.coordinate)?.typeName === total.childType && join?.localField === total.childKey && !merged) documents += 2 * standing;
+      }
+    }
+    for (const set of mutation.changes) {
+      if (set.typeName !== total.childType) continue;
+      if (keyField !== undefined && set.fields.includes(keyField)) documents += merged ? 0 : 2 * set.documents;
+      else if (set.fields.includes(total.summedField)) documents += set.documents;
+    }
+  }
+  const why = merged ? `a child added or removed moves a parent another rule of ${total.of} moves already` : `each child added or removed moves its parent`;
+  return { documents, evidence: [`${coordinate}: ${why}; a change of ${total.summedField} moves its parent by the difference`] };
 }
 
 /** Why the recorded changes cannot price a change: runs recorded without them, or sets past the cap. Undefined when they can. */

@@ -50,11 +50,11 @@ export interface AdviceReplay {
   /** What `docjoin advise --verbose` printed. */
   readonly printed: string;
   readonly recorded: WorkloadSummary;
-  /** One per widen-, add- and drop-snapshot and add-counter advice given. */
+  /** One per widen-, add- and drop-snapshot, add-counter and add-total advice given. */
   readonly replays: readonly Replayed[];
 }
 
-const MIGRATED_KINDS = new Set(['widen-snapshot', 'add-snapshot', 'drop-snapshot', 'add-counter']);
+const MIGRATED_KINDS = new Set(['widen-snapshot', 'add-snapshot', 'drop-snapshot', 'add-counter', 'add-total']);
 
 /**
  * The loop of issue 38, end to end: seed, record the workload through a gateway, `docjoin advise`
