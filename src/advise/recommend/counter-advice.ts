@@ -45,18 +45,20 @@ export function counterAdvice(field: RelationField, storageMap: StorageMap, work
   };
 }
 
-/** The reads an aggregate records that the parent's figures would answer once the list has a `@total` of `field`: no filter, no group, no min or max. */
-function answeredWithTotal(fields: readonly string[], field: string, counted: boolean): boolean {
-  const names = new Set([`sum.${field}`, `avg.${field}`, BARE_COUNT]);
-  // A count or a mean needs the count the parent's @counter keeps.
-  const needsCount = fields.includes(BARE_COUNT) || fields.includes(`avg.${field}`);
-  return fields.some((name) => name.endsWith(`.${field}`)) && fields.every((name) => names.has(name)) && (counted || !needsCount);
+/**
+ * The reads an aggregate records that the parent's figures would answer once the list has a `@total` of
+ * `field`: no filter, no group, no min or max; a count only with the list's counter; a mean only with it
+ * and a non-null field (`averages`: `$avg` leaves out children without a number, which the counter counts).
+ */
+function answeredWithTotal(fields: readonly string[], field: string, counted: boolean, averages: boolean): boolean {
+  const names = new Set([`sum.${field}`, BARE_COUNT, ...(averages ? [`avg.${field}`] : [])]);
+  return fields.some((name) => name.endsWith(`.${field}`)) && fields.every((name) => names.has(name)) && (counted || !fields.includes(BARE_COUNT));
 }
 
 /**
  * A `@total` of the field whose unfiltered sums (and means, with a `@counter` of the list) the list's
- * `@aggregate` fields read most, when the reads the parents' stored figures would then answer are at
- * least `switchDefaultShare` of their reads: those reads would send nothing. Only an Int, Long or
+ * `@aggregate` fields read most (means only of a non-null field), when the reads the parents' stored
+ * figures would then answer are at least `switchDefaultShare` of their reads: those reads would send nothing. Only an Int, Long or
  * Decimal field, whose running total equals a fresh sum. Undefined when no read would be answered, or
  * the list already has a total of that field. Its writes (each child added, removed or changed moves
  * its parent's total) are priced afterwards (price-change.ts).
@@ -65,8 +67,10 @@ export function totalAdvice(field: RelationField, storageMap: StorageMap, worklo
   const aggregates = [...storageMap.aggregates.values()].filter((aggregate) => aggregate.list === field.coordinate && aggregate.parentLink !== undefined);
   const join = field.shapes.join;
   if (aggregates.length === 0 || join?.direction !== 'byReference') return undefined;
-  let best: { figure: string; scalar: string; answered: number; reads: number; saved: number; before: number } | undefined;
+  let best: { figure: string; scalar: string; averaged: boolean; answered: number; reads: number; saved: number; before: number } | undefined;
   for (const figure of exactFigures(aggregates)) {
+    const stored = storageMap.types.get(field.targetType)?.fields.get(figure.fieldName);
+    const nonNull = stored?.kind === 'stored' && stored.valueType.nonNull;
     let reads = 0;
     let answered = 0;
     let saved = 0;
@@ -74,20 +78,21 @@ export function totalAdvice(field: RelationField, storageMap: StorageMap, worklo
     for (const aggregate of aggregates) {
       const entry = workload.entry(aggregate.coordinate, 'join');
       if (aggregate.totals.has(figure.fieldName) || !entry || entry.operations === 0) continue;
-      const counted = entry.selections.filter((set) => answeredWithTotal(set.fields, figure.fieldName, aggregate.counter !== undefined)).reduce((sum, set) => sum + set.operations, 0);
+      const counted = entry.selections.filter((set) => answeredWithTotal(set.fields, figure.fieldName, aggregate.counter !== undefined, aggregate.counter !== undefined && nonNull)).reduce((sum, set) => sum + set.operations, 0);
       reads += entry.operations;
       answered += counted;
       saved += (entry.roundTrips * counted) / entry.operations;
       before += workload.roundTripsPer1000Queries(aggregate.coordinate) ?? 0;
     }
-    if (answered > 0 && answered >= thresholds.switchDefaultShare * reads && (!best || answered > best.answered)) best = { figure: figure.fieldName, scalar: figure.scalar, answered, reads, saved, before };
+    const averaged = nonNull && aggregates.some((aggregate) => aggregate.counter !== undefined);
+    if (answered > 0 && answered >= thresholds.switchDefaultShare * reads && (!best || answered > best.answered)) best = { figure: figure.fieldName, scalar: figure.scalar, averaged, answered, reads, saved, before };
   }
   if (!best) return undefined;
   const totalField = `${field.typeName}.${best.figure}Total`;
   const type = sumType(best.scalar);
   return {
     kind: 'add-total',
-    change: `keep the sum of ${field.targetType}.${best.figure} over ${field.coordinate} in each ${field.typeName} (${totalField}: ${type}! @total(of: "${field.coordinate}", field: "${best.figure}")): its unfiltered sums${aggregates.some((aggregate) => aggregate.counter) ? ' and means' : ''} are then read from the parent`,
+    change: `keep the sum of ${field.targetType}.${best.figure} over ${field.coordinate} in each ${field.typeName} (${totalField}: ${type}! @total(of: "${field.coordinate}", field: "${best.figure}")): its unfiltered sums${best.averaged ? ' and means' : ''} are then read from the parent`,
     rule: RULES.addTotal,
     totalField,
     summedField: best.figure,

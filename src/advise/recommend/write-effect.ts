@@ -79,17 +79,17 @@ export function predictWrites(change: StorageChange, sides: WriteSides, workload
  * The parents a new `@total` modifies that no statement modified before, over the recorded runs: one per
  * child inserted or deleted, unless a counter or bounded array of the same list already moves that parent
  * (the `$inc` joins its statement); one per update of the summed field (its own statement); two per
- * child re-pointed at another parent (an update of its key, a changeReference), unless such a counter
- * moves both already. A child without a number moves nothing, but the workload does not record which
+ * child re-pointed at another parent (an update of its key, a changeReference), unless a counter of the
+ * list moves both already (a bounded array does not follow a move). A child without a number moves nothing, but the workload does not record which
  * runs had one: every run is priced as if it had, an upper bound.
  */
 function totalDocumentsDelta(coordinate: string, before: WriteSide, after: WriteSide, workload: WorkloadSummary): { documents: number; evidence: string[] } {
   const total = after.model.totals.find((rule) => rule.coordinate === coordinate);
   if (!total) return { documents: 0, evidence: [] };
   const sameParents = (rule: { collection: string; childKey: string; parentKey: string }) => rule.collection === total.collection && rule.childKey === total.childKey && rule.parentKey === total.parentKey;
-  const merged =
-    before.model.counters.some((counter) => counter.source.kind === 'children' && counter.source.childCollection === total.childCollection && sameParents({ collection: counter.collection, ...counter.source })) ||
-    before.model.boundedArrays.some((array) => array.childCollection === total.childCollection && sameParents(array));
+  // A counter of the same list moves the parents on every insert, delete and move; a bounded array on inserts and deletes only.
+  const counted = before.model.counters.some((counter) => counter.source.kind === 'children' && counter.source.childCollection === total.childCollection && sameParents({ collection: counter.collection, ...counter.source }));
+  const merged = counted || before.model.boundedArrays.some((array) => array.childCollection === total.childCollection && sameParents(array));
   const keyField = [...(before.model.storageMap.types.get(total.childType)?.fields.values() ?? [])].find((field) => field.kind === 'stored' && field.path === total.childKey)?.fieldName;
   const relations = before.model.storageMap.relations;
   let documents = 0;
@@ -99,12 +99,12 @@ function totalDocumentsDelta(coordinate: string, before: WriteSide, after: Write
       if ((operation.kind === 'insert' || operation.kind === 'delete') && operation.typeName === total.childType && !merged) documents += standing;
       if (operation.kind === 'changeReference') {
         const join = relations.get(operation.coordinate)?.shapes.join;
-        if (relations.get(operation.coordinate)?.typeName === total.childType && join?.localField === total.childKey && !merged) documents += 2 * standing;
+        if (relations.get(operation.coordinate)?.typeName === total.childType && join?.localField === total.childKey && !counted) documents += 2 * standing;
       }
     }
     for (const set of mutation.changes) {
       if (set.typeName !== total.childType) continue;
-      if (keyField !== undefined && set.fields.includes(keyField)) documents += merged ? 0 : 2 * set.documents;
+      if (keyField !== undefined && set.fields.includes(keyField)) documents += counted ? 0 : 2 * set.documents;
       else if (set.fields.includes(total.summedField)) documents += set.documents;
     }
   }

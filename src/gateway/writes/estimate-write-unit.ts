@@ -3,7 +3,6 @@ import { fanOutCollections, hasFanOut } from './fan-out-planner';
 import { byKeyReferenceFields, collectionsDerivedFromInsert, nestedSnapshotLocations, provedByDerivedUpdate } from './insert-planner';
 import { boundedArraysOf, collectionsDerivedFromDelete, incomingReferences } from './delete-planner';
 import { collectionsOfMoves, collectionsOfReferenceChange } from './reference-planner';
-import { totalsFedBy } from './total-planner';
 import { distinct } from './write-steps';
 import type { WriteModel } from '../startup/write-model/write-model-types';
 import type { WriteOperation, WritePlan } from './write-plan';
@@ -94,9 +93,10 @@ export function estimateWriteUnit(model: WriteModel, plan: WritePlan, options: {
         const references = incomingReferences(model, operation.typeName).length;
         read(references, references);
         for (const array of boundedArraysOf(model, collection)) read(1, array.limit ?? Number.POSITIVE_INFINITY);
-        // Feeding a total, the delete returns the document as it was (findAndModify).
-        if (totalsFedBy(model, operation.typeName).length > 0) documents += 1;
-        writes.push(collection, ...returning(collectionsDerivedFromDelete(model, operation.typeName, collection)));
+        const derived = collectionsDerivedFromDelete(model, operation.typeName, collection);
+        // Moving anything, the delete returns the document as it was (findAndModify).
+        if (derived.length > 0) documents += 1;
+        writes.push(collection, ...returning(derived));
         break;
       }
       case 'changeReference': {

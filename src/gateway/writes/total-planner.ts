@@ -5,7 +5,7 @@ import { isKeyValue, keyString } from '../documents/key-string';
 import { readPath } from '../documents/read-path';
 import type { StoredDocument } from '../documents/stored-document';
 import type { TotalRule, WriteModel } from '../startup/write-model/write-model-types';
-import { distinct, UpdateMerger, type PlannedUpdate } from './write-steps';
+import { distinct, type UpdateMerger } from './write-steps';
 
 /**
  * The `@total` rules a `typeName` document feeds (it is one of the children they sum). Insert adds its
@@ -51,17 +51,10 @@ export function addTotalIncrements(merger: UpdateMerger, totals: readonly TotalR
 }
 
 /**
- * The `$inc`s an update of one child makes to `totals`, from the child `before` it (its key and
- * summed paths) and the stored paths it set (`$set`): the difference on its parent, or, when it moved
- * to another parent, its old value taken from the old one and its new value added to the new one.
+ * Adds to `merger` the `$inc`s an update of one child makes to `totals`, from the child `before` it (its
+ * key and summed paths) and the stored paths it set (`$set`): the difference on its parent, or, when it
+ * moved to another parent, its old value taken from the old one and its new value added to the new one.
  */
-export function planTotalUpdate(totals: readonly TotalRule[], before: StoredDocument, $set: StoredDocument): PlannedUpdate[] {
-  const merger = new UpdateMerger();
-  addTotalMoves(merger, totals, before, $set);
-  return merger.planned();
-}
-
-/** planTotalUpdate's `$inc`s, added to `merger` (beside other updates of the same parents). */
 export function addTotalMoves(merger: UpdateMerger, totals: readonly TotalRule[], before: StoredDocument, $set: StoredDocument): void {
   for (const total of totals) {
     const oldParent = readPath(before, total.childKey);

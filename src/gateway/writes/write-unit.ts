@@ -5,7 +5,7 @@ import { badUserInput, forbidden } from '../errors/public-error-code';
 import { scopedFilter } from '../request/access/scope-read-command';
 import { NO_CLAIM, type ViewerAccess } from '../request/access/viewer-access';
 import { sortDocument } from '../startup/storage-map/parse-sort';
-import { boundedArraysOf, incomingReferences, planDeleteDerived } from './delete-planner';
+import { boundedArraysOf, collectionsDerivedFromDelete, incomingReferences, planDeleteDerived } from './delete-planner';
 import type { FunnelWriter, UpdateStatement } from '../request/mongo/funnel-writer';
 import { projectionOf, toFindProjection, type Projection } from '../operation/planning/projection';
 import type { StoredDocument } from '../documents/stored-document';
@@ -15,7 +15,6 @@ import { collectionsOfMoves, pathsBeforeMoves, planChildMoves, planReferenceChan
 import { countersMoved, type SourceChangeListener } from './source-changes';
 import { InjectedWriteFailure, injectedWriteFailures, notFound } from './write-errors';
 import type { BoundedArray, SnapshotLocation, WriteModel } from '../startup/write-model/write-model-types';
-import { totalsFedBy } from './total-planner';
 import { groupByCollection, type PlannedUpdate, type WriteStep } from './write-steps';
 
 /**
@@ -128,7 +127,8 @@ export class WriteUnit {
   /**
    * Deletes the `typeName` document `id` and what it contributed to other documents: its parents'
    * counters, the bounded arrays it was in (read again from their source), the inverse arrays of its
-   * references, its parents' totals its value as the delete found it. Refused (BAD_USER_INPUT, nothing
+   * references, its parents' totals its value, all as the delete found it (one findAndModify when it
+   * moves any of them). Refused (BAD_USER_INPUT, nothing
    * written) while other documents still reference it by key: their joins and snapshots would point at
    * nothing. NOT_FOUND when there is no such document, or another write deleted it meanwhile.
    */
@@ -147,8 +147,9 @@ export class WriteUnit {
         });
       }
     }
-    // What was deleted, as it was: a total takes away the value it held then (another write may have changed it since the read).
-    const deleted = totalsFedBy(this.model, typeName).length > 0 ? await this.#deleteReturning(collection, withRows({ _id: id }, rows)) : await this.#deleteRead(collection, withRows({ _id: id }, rows), document);
+    // What was deleted, as it was: the parents it counted then, the value it added (another write may have re-pointed or changed it since the read).
+    const movesOthers = collectionsDerivedFromDelete(this.model, typeName, collection).length > 0;
+    const deleted = movesOthers ? await this.#deleteReturning(collection, withRows({ _id: id }, rows)) : await this.#deleteRead(collection, withRows({ _id: id }, rows), document);
     // Deleted meanwhile by another write, which took its contributions away.
     if (!deleted) throw notFound(`${typeName} ${describeKey(id)} not found`, { typeName });
     const refills = new Map<BoundedArray, StoredDocument[]>();

@@ -586,8 +586,8 @@ class EstimatePass {
 
   /**
    * A relation returning a connection: its page is a reverse join of `first + 1` per parent (when edges,
-   * nodes or pageInfo are selected), and totalCount one count aggregate per batch of parents, on a loader
-   * of its own. Each `edges { node }` / `nodes` response key is a selection of the page's documents.
+   * nodes or pageInfo are selected), and totalCount one count per batch of parents, in the page's batch
+   * (#count). Each `edges { node }` / `nodes` response key is a selection of the page's documents.
    */
   #connection(scope: Scope, field: RelationField, args: PageArgs & Readonly<Record<string, unknown>>, step: FieldStep): StepRead[] {
     const shape = field.shapes.join!;

@@ -13,12 +13,13 @@ interface Submission {
 }
 
 /**
- * Combines the aggregates that the reverse-join loaders of ONE collection send in the same moment (the
- * loads made in one microtask drain: two aliases of a relation with different filters, two relations to
- * the same children under one parent level):
+ * Combines the aggregates that the loaders of ONE collection send in the same moment (the loads made in
+ * one microtask drain: two aliases of a relation with different filters, two relations to the same
+ * children under one parent level, a connection's page and its count, `@aggregate` figures):
  * ONE aggregate, the first pipeline leading and each further one a `$unionWith` branch, every document
  * tagged with its pipeline's number so the reply splits back exactly. A lone pipeline goes as it is.
- * Only bounded pipelines (a per-parent limit) come here: their reply size is known.
+ * Only pipelines whose reply size is known come here: bounded pages (a per-parent limit), and counts and
+ * figures (a document per parent and part).
  */
 export class AggregateBatcher {
   #pending: Submission[] = [];

@@ -9,8 +9,9 @@ import type { RelationRequest } from './resolver-types';
 /**
  * A relation returning a connection: one parent's page of a reverse join, read with one item more than
  * `first` (hasNextPage), through the loader every parent of the level shares, so still ONE aggregate
- * per level. `totalCount`, when selected, goes to the level's count loader: ONE more aggregate for all
- * the parents, sent in the same tick as the page. Nothing reads the page when only totalCount is asked.
+ * per level. `totalCount`, when selected, goes to the level's count loader, whose count of every
+ * parent's children goes out in the same command as the page (the collection's batcher). Nothing reads
+ * the page when only totalCount is asked.
  */
 export function resolveConnection(shape: JoinShape, request: RelationRequest): Promise<ConnectionValue> | ConnectionValue {
   const planned = request.context.reverseJoinPage(request.info, request.field, shape, request.args);

@@ -263,7 +263,11 @@ function readTotals(schema: GraphQLSchema, storageMap: StorageMap, problems: str
       }
       const childType = storageMap.types.get(summed.targetType);
       const child = childType?.fields.get(directive.field);
-      if (childType?.collection !== join.collection) {
+      if (childType?.collection === undefined) {
+        report(`sums ${summed.targetType}, which has no @collection: a total adds up documents its writes insert, update and delete; total a list of a @collection type`);
+        continue;
+      }
+      if (childType.collection !== join.collection) {
         report(`sums ${summed.targetType} documents joined from "${join.collection}", not ${summed.targetType}'s own collection, where its writes go; join from ${summed.targetType}'s collection`);
         continue;
       }

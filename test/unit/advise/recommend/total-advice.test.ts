@@ -5,12 +5,12 @@ import type { FieldWorkload, WorkloadSummary } from '../../../../src/gateway/wor
 
 const SDL = /* GraphQL */ `
   type Query { authors: [Author!]! @list }
-  type Book @collection(name: "books") { id: ID! pages: Int! weight: Float! author: Author @join(localField: "authorId") }
+  type Book @collection(name: "books") { id: ID! pages: Int! stars: Int weight: Float! author: Author @join(localField: "authorId") }
   type Author @collection(name: "authors") {
     id: ID!
     books: [Book!]! @join(localField: "_id", foreignField: "authorId")
     bookCount: Int! @counter(of: "Author.books")
-    booksAggregate: BookAggregate! @aggregate(of: "books", fields: ["pages", "weight"])
+    booksAggregate: BookAggregate! @aggregate(of: "books", fields: ["pages", "stars", "weight"])
   }
 `;
 const { storageMap } = buildWriteModelFromSdl(withDirectiveTypeDefs(SDL));
@@ -52,5 +52,12 @@ describe('a @total for a list whose aggregates read unfiltered sums and means', 
     expect(adviceOf(workload([{ fields: ['sum.weight'], operations: 100 }])).kind).toBe('keep');
     expect(adviceOf(workload([{ fields: ['filtered', 'sum.pages'], operations: 60 }, { fields: ['groupBy', 'sum.pages'], operations: 40 }])).kind).toBe('keep');
     expect(adviceOf(workload([{ fields: ['sum.pages'], operations: 40 }, { fields: ['min.pages'], operations: 60 }])).kind).toBe('keep');
+  });
+
+  it('counts the means of a nullable field as reads the total cannot answer ($avg leaves out children without one), its sums as reads it can', () => {
+    expect(adviceOf(workload([{ fields: ['avg.stars', 'count'], operations: 80 }, { fields: ['sum.stars'], operations: 20 }])).kind).toBe('keep');
+    const sums = adviceOf(workload([{ fields: ['count', 'sum.stars'], operations: 80 }, { fields: ['avg.stars'], operations: 20 }]));
+    expect(sums).toMatchObject({ kind: 'add-total', totalField: 'Author.starsTotal', change: expect.stringContaining('its unfiltered sums are then read from the parent') });
+    expect(sums.evidence[0]).toBe('80 of 100 queries aggregating Author.books asked only for what a total of stars answers (its unfiltered sum or mean, the count)');
   });
 });

@@ -1,5 +1,6 @@
 import { Decimal128, ObjectId } from 'mongodb';
-import { planTotalUpdate } from '../../../../src/gateway/writes/total-planner';
+import { addTotalMoves } from '../../../../src/gateway/writes/total-planner';
+import { UpdateMerger, type PlannedUpdate } from '../../../../src/gateway/writes/write-steps';
 import type { TotalRule } from '../../../../src/gateway/startup/write-model/write-model-types';
 
 const BALANCE: TotalRule = {
@@ -9,9 +10,15 @@ const BALANCE: TotalRule = {
 const a = new ObjectId();
 const b = new ObjectId();
 const decimal = (text: string) => Decimal128.fromString(text);
-const plain = (planned: ReturnType<typeof planTotalUpdate>) => planned.map(({ collection, statement }) => [collection, statement.filter._id, JSON.parse(JSON.stringify(statement.update))]);
+/** The `$inc`s an update of an entry moves its accounts' balance by. */
+function planTotalUpdate(totals: readonly TotalRule[], before: Record<string, unknown>, $set: Record<string, unknown>): PlannedUpdate[] {
+  const merger = new UpdateMerger();
+  addTotalMoves(merger, totals, before, $set);
+  return merger.planned();
+}
+const plain = (planned: PlannedUpdate[]) => planned.map(({ collection, statement }) => [collection, statement.filter._id, JSON.parse(JSON.stringify(statement.update))]);
 
-describe('planTotalUpdate', () => {
+describe('addTotalMoves', () => {
   it('moves the parent total by the exact difference, and not at all when the value is the same', () => {
     expect(plain(planTotalUpdate([BALANCE], { accountId: a, amount: decimal('0.1') }, { amount: decimal('0.35') }))).toEqual([['accounts', a, { $inc: { balance: { $numberDecimal: '0.25' } } }]]);
     expect(planTotalUpdate([BALANCE], { accountId: a, amount: decimal('0.1') }, { amount: decimal('0.10') })).toEqual([]);
