@@ -333,6 +333,9 @@ export async function createDocjoin(options: DocjoinOptions): Promise<Docjoin> {
     ...(options.limitOrigins && { limitOrigins: options.limitOrigins }),
     givenLimits: options.limits,
     commandsView: ({ request }) => settings.costCommands && parseCostHeader(request.http?.headers.get(COST_HEADER)) === 'commands',
+    reportSoFar: (context, extensions) => {
+      context.deadline.extensionsSoFar = extensions;
+    },
     checkEstimate,
     ...(options.onEstimateViolation && { onEstimateViolation: options.onEstimateViolation }),
     ...(refuse && { refuse }),

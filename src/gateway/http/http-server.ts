@@ -180,7 +180,9 @@ async function handleAdmitted<TContext extends BaseContext>(
     overrunWork.add(background);
     if (response.headersSent) return;
     const message = `${overran.message}. A mutation's writes may still be running and be stored: read before retrying one`;
-    sendJson(response, 504, { errors: [{ message, extensions: { code: PublicErrorCode.OPERATION_TIMEOUT } }], data: null });
+    // What it has cost until now: the work going on in the background is not in it.
+    const extensions = deadline.extensionsSoFar?.();
+    sendJson(response, 504, { errors: [{ message, extensions: { code: PublicErrorCode.OPERATION_TIMEOUT } }], data: null, ...(extensions && { extensions }) });
   } finally {
     deadline.finish();
   }

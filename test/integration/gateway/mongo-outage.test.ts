@@ -80,7 +80,12 @@ describe('a URI whose serverSelectionTimeoutMS outlasts the operation deadline',
     let read = await post('{ notes { text } }');
     for (let attempt = 0; attempt < 5 && read[1]?.[0] === 'DATABASE_UNAVAILABLE'; attempt++) read = await post('{ notes { text } }');
     expect(read).toEqual([504, ['OPERATION_TIMEOUT']]);
-    expect(await post('mutation { createNote(input: { text: "during" }) { id } }')).toEqual([504, ['OPERATION_TIMEOUT']]);
+    const write = await fetch(served.url!, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ query: 'mutation { createNote(input: { text: "during" }) { id } }' }) });
+    const written = (await write.json()) as { errors?: Array<{ extensions: { code: string } }>; extensions?: { cost?: Record<string, unknown> } };
+    expect([write.status, written.errors?.map((error) => error.extensions.code)]).toEqual([504, ['OPERATION_TIMEOUT']]);
+    // Answered at its overrun, while the write still waits: the cost so far, with the estimate.
+    expect(written.extensions?.cost).toMatchObject({ roundTrips: expect.any(Number), documents: expect.any(Number) });
+    expect(written.extensions?.cost?.estimatedRoundTrips).toBeGreaterThan(0);
     expect(await (await fetch(served.url!.replace('/graphql', '/health'))).json()).toMatchObject({ status: 'degraded' });
   }, 20_000);
 });

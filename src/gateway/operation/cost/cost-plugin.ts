@@ -66,6 +66,12 @@ export interface DocjoinCostOptions<TContext extends BaseContext> {
    * actual points, the bucket after it), added to the report; undefined adds nothing.
    */
   readonly budgetReport?: (context: TContext) => Pick<CostReport, 'requestedPoints' | 'actualPoints' | 'throttleStatus'> | undefined;
+  /**
+   * Given, once the operation is estimated, the response extensions of its cost so far (the report key
+   * and the ledger's report with the estimate), for an answer sent before the operation ends (a timeout
+   * at its overrun). Not called without a cost report.
+   */
+  readonly reportSoFar?: (context: TContext, extensions: () => Record<string, unknown>) => void;
 }
 
 /**
@@ -95,6 +101,10 @@ export function ApolloServerPluginDocjoinCost<TContext extends { readonly ledger
           if (estimate && options.admit) {
             admission = options.admit(estimate, request.contextValue);
             release = await admission;
+          }
+          if (options.report !== false && options.reportSoFar) {
+            const { ledger } = request.contextValue;
+            options.reportSoFar(request.contextValue, () => ({ [key]: ledger.report({ estimatedRoundTrips: estimate?.roundTrips ?? 0, estimatedDocuments: estimate?.documents ?? 0, commands: false }) }));
           }
           // The estimate covers one attempt of each write unit; retries may spend what the limit leaves.
           const maxRoundTrips = options.limits?.maxRoundTrips;

@@ -23,6 +23,12 @@ export class OperationDeadline {
   #timer: NodeJS.Timeout | undefined;
   #overrun: { controller: AbortController; timer: NodeJS.Timeout } | undefined;
   #finished = false;
+  /**
+   * The response extensions of what the operation has cost so far (`{ cost: … }`), for the answer the
+   * HTTP server gives at its overrun, before the operation has ended: set by the cost plugin once the
+   * operation is estimated; undefined without a cost report.
+   */
+  extensionsSoFar: (() => Record<string, unknown>) | undefined;
 
   constructor(readonly timeoutMs: number) {
     if (!Number.isSafeInteger(timeoutMs) || timeoutMs < 1) throw new RangeError(`OperationDeadline needs a timeout of at least 1 ms, got ${timeoutMs}`);
