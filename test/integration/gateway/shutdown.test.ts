@@ -102,7 +102,12 @@ it('answers 504 when the deadline overruns while a resolver still runs, keeps it
   const overran = await ask(gateway.url!, 3001);
   expect(overran).toEqual({
     status: 504,
-    body: { errors: [{ message: expect.stringMatching(/^The operation did not finish within its time limit of 200 ms .*A mutation's writes may still be running/), extensions: { code: 'OPERATION_TIMEOUT' } }], data: null },
+    body: {
+      errors: [{ message: expect.stringMatching(/^The operation did not finish within its time limit of 200 ms .*A mutation's writes may still be running/), extensions: { code: 'OPERATION_TIMEOUT' } }],
+      data: null,
+      // What it cost until the answer: the resolver still running has sent nothing.
+      extensions: { cost: expect.objectContaining({ roundTrips: 0, documents: 0, estimatedRoundTrips: 1 }) },
+    },
   });
   // One answer only, and the work goes on holding its slot: with no queue, the next request is refused.
   expect(await ask(gateway.url!, 1)).toMatchObject({ status: 503, body: { errors: [{ extensions: { code: 'OVERLOADED' } }] } });
