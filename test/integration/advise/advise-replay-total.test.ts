@@ -1,10 +1,11 @@
 import { cpSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join, resolve } from 'node:path';
-import { loadProject, type Viewer } from 'docjoin';
+import type { Db } from 'mongodb';
+import { join } from 'node:path';
 import { SHOP_IDS } from '../../../examples/shop/seed/seed-shop';
 import { startTestMongo, type TestMongo } from '../../support/test-mongo';
-import { adviseAndReplay, expectPredictedWrites, type AdviceReplay, type ReplayedOperation } from './support/advise-replay';
+import { expectPredictedWrites, type AdviceReplay, type ReplayedOperation } from './support/advise-replay';
+import { adviseAndReplayShop, SHOP_CONFIG, SHOP_DIR } from './support/shop-replay';
 
 /**
  * Issue 35's stored total on the shop without `Product.ratingTotal`: a workload that reads the mean
@@ -13,8 +14,6 @@ import { adviseAndReplay, expectPredictedWrites, type AdviceReplay, type Replaye
  * review written then moves; `docjoin migrate --advice` applies it to a fresh copy, and the replay
  * measures the writes it predicted.
  */
-const SHOP_DIR = resolve(__dirname, '../../../examples/shop');
-const ADMIN: Viewer = { role: 'admin', roles: ['admin'], anonymous: false, subject: undefined, claims: { role: 'admin' } };
 const { matcha, sencha } = SHOP_IDS;
 
 function averagingWorkload(reviewIds: readonly string[]): ReplayedOperation[] {
@@ -43,18 +42,9 @@ beforeAll(async () => {
   expect(before).toMatch(declared);
   writeFileSync(schemaFile, before.replace(declared, ''));
   const config = join(folder, 'docjoin.config.ts');
-  writeFileSync(config, `import shop from ${JSON.stringify(join(SHOP_DIR, 'docjoin.config.ts'))};\nexport default { ...shop, schema: 'schema' };\n`);
-  const project = await loadProject({ cwd: process.cwd(), configPath: join(SHOP_DIR, 'docjoin.config.ts') });
-  replay = await adviseAndReplay(mongo, {
-    schemaDir: join(folder, 'schema'),
-    config,
-    resolvers: project.resolvers,
-    writePlans: project.writePlans,
-    auth: project.config.auth!,
-    viewer: ADMIN,
-    seed: async (db) => void (await project.config.seed!(db, { scale: 1, onProgress: () => undefined })),
-    operations: async (db) => averagingWorkload((await db.collection('reviews').find({}, { projection: { _id: 1 } }).toArray()).map((review) => review._id.toHexString())),
-  });
+  writeFileSync(config, `import shop from ${JSON.stringify(SHOP_CONFIG)};\nexport default { ...shop, schema: 'schema' };\n`);
+  const reviewIds = async (db: Db) => (await db.collection('reviews').find({}, { projection: { _id: 1 } }).toArray()).map((review) => review._id.toHexString());
+  replay = await adviseAndReplayShop(mongo, async (db) => averagingWorkload(await reviewIds(db)), { dir: join(folder, 'schema'), config });
 }, 240_000);
 afterAll(async () => {
   rmSync(folder, { recursive: true, force: true });
