@@ -208,16 +208,10 @@ function totalsOf(schema: GraphQLSchema, type: GraphQLObjectType, list: string, 
   const totals = new Map<string, { coordinate: string; path: string; averages: boolean }>();
   const targetType = storage.get(type.name)?.fields.get(list.slice(list.indexOf('.') + 1));
   const target = targetType?.kind === 'relation' ? storage.get(targetType.targetType) : undefined;
-  for (const field of Object.values(type.getFields())) {
-    let total;
-    try {
-      total = readTotal(schema, field);
-    } catch {
-      continue; // reported by the write model
-    }
+  for (const { field, directive: total } of fieldsDeclaring(type, (field) => readTotal(schema, field))) {
     const stored = storage.get(type.name)?.fields.get(field.name);
-    const summed = total && target?.fields.get(total.field);
-    if (total?.of !== list || stored?.kind !== 'stored' || summed?.kind !== 'stored' || !EXACT_SUMS.has(summed.valueType.name)) continue;
+    const summed = target?.fields.get(total.field);
+    if (total.of !== list || stored?.kind !== 'stored' || summed?.kind !== 'stored' || !EXACT_SUMS.has(summed.valueType.name)) continue;
     totals.set(total.field, { coordinate: stored.coordinate, path: stored.path, averages: summed.valueType.nonNull });
   }
   return totals;
@@ -225,15 +219,21 @@ function totalsOf(schema: GraphQLSchema, type: GraphQLObjectType, list: string, 
 
 /** The stored `@counter(of: list)` of the parent type, if it declares one (the write model checks it). */
 function counterOf(schema: GraphQLSchema, type: GraphQLObjectType, list: string, storage: ReadonlyMap<string, TypeStorage>): AggregateField['counter'] {
-  for (const field of Object.values(type.getFields())) {
-    let counter;
-    try {
-      counter = readCounter(schema, field);
-    } catch {
-      continue; // reported by the write model
-    }
+  for (const { field, directive: counter } of fieldsDeclaring(type, (field) => readCounter(schema, field))) {
     const stored = storage.get(type.name)?.fields.get(field.name);
-    if (counter?.of === list && stored?.kind === 'stored') return { coordinate: stored.coordinate, path: stored.path };
+    if (counter.of === list && stored?.kind === 'stored') return { coordinate: stored.coordinate, path: stored.path };
   }
   return undefined;
+}
+
+/** The fields of `type` with the write-rule directive `read` finds on them; a malformed one is skipped (the write model reports it). */
+function fieldsDeclaring<T>(type: GraphQLObjectType, read: (field: GraphQLField<unknown, unknown>) => T | undefined): Array<{ field: GraphQLField<unknown, unknown>; directive: T }> {
+  return Object.values(type.getFields()).flatMap((field) => {
+    try {
+      const directive = read(field);
+      return directive === undefined ? [] : [{ field, directive }];
+    } catch {
+      return [];
+    }
+  });
 }

@@ -1,5 +1,5 @@
 import { makeExecutableSchema } from '@graphql-tools/schema';
-import { getNamedType, isObjectType, type GraphQLObjectType, type GraphQLSchema } from 'graphql';
+import { getNamedType, isObjectType, type GraphQLField, type GraphQLObjectType, type GraphQLSchema } from 'graphql';
 import { StorageConfigError } from '../../errors/internal-errors';
 import { buildStorageMap } from '../storage-map/build-storage-map';
 import type { JoinShape, RelationField, StorageMap, TypeStorage } from '../storage-map/storage-map-types';
@@ -161,77 +161,81 @@ function objectTypes(schema: GraphQLSchema): GraphQLObjectType[] {
   return Object.values(schema.getTypeMap()).filter((type): type is GraphQLObjectType => isObjectType(type) && !type.name.startsWith('__'));
 }
 
+/**
+ * Every field of an object type carrying the directive `read` finds, with its coordinate; a directive
+ * whose arguments do not read is a problem naming the field.
+ */
+function fieldsDeclaring<T>(schema: GraphQLSchema, problems: string[], read: (field: GraphQLField<unknown, unknown>) => T | undefined): Array<{ type: GraphQLObjectType; field: GraphQLField<unknown, unknown>; coordinate: string; directive: T }> {
+  return objectTypes(schema).flatMap((type) =>
+    Object.values(type.getFields()).flatMap((field) => {
+      const coordinate = `${type.name}.${field.name}`;
+      const directive = tryRead(problems, coordinate, () => read(field));
+      return directive === undefined ? [] : [{ type, field, coordinate, directive }];
+    }),
+  );
+}
+
 function readInverses(schema: GraphQLSchema, storageMap: StorageMap, problems: string[]): InverseRule[] {
   const rules: InverseRule[] = [];
-  for (const type of objectTypes(schema)) {
-    for (const field of Object.values(type.getFields())) {
-      const coordinate = `${type.name}.${field.name}`;
-      const directive = tryRead(problems, coordinate, () => readInverse(schema, field));
-      if (!directive) continue;
-      const report = (message: string) => problems.push(`${coordinate}: @inverse(of: "${directive.of}") ${message}`);
-      const derived = storageMap.relations.get(coordinate);
-      const derivedJoin = derived?.shapes.join;
-      const collection = collectionOf(storageMap, type.name);
-      if (!derived || !derivedJoin || derivedJoin.direction !== 'byKey' || !derived.isList || collection === undefined) {
-        report(`needs a list field of a @collection type that joins by an array of ids it keeps, e.g. tasks: [Task!]! @join(localField: "taskIds")`);
-        continue;
-      }
-      const truth = storageMap.relations.get(directive.of);
-      const truthJoin = truth?.shapes.join;
-      if (!truth || !truthJoin) {
-        report(`names no relation field with a @join; name the field that holds the truth as "Type.field", e.g. "Task.owner"`);
-        continue;
-      }
-      if (truth.typeName !== derived.targetType || truth.targetType !== type.name) {
-        report(`must name a field of ${derived.targetType} that returns ${type.name}, but ${directive.of} is a field of ${truth.typeName} returning ${truth.targetType}`);
-        continue;
-      }
-      if (truthJoin.direction !== 'byKey') {
-        report(`needs ${directive.of} to keep ${type.name} ids itself (a @join by _id), but it is a reverse join; declare the inverse on the side that keeps the ids`);
-        continue;
-      }
-      rules.push({
-        coordinate,
-        collection,
-        path: derivedJoin.localField,
-        of: directive.of,
-        truthType: truth.typeName,
-        truthCollection: derivedJoin.collection,
-        truthPath: truthJoin.localField,
-      });
+  for (const { type, coordinate, directive } of fieldsDeclaring(schema, problems, (field) => readInverse(schema, field))) {
+    const report = (message: string) => problems.push(`${coordinate}: @inverse(of: "${directive.of}") ${message}`);
+    const derived = storageMap.relations.get(coordinate);
+    const derivedJoin = derived?.shapes.join;
+    const collection = collectionOf(storageMap, type.name);
+    if (!derived || !derivedJoin || derivedJoin.direction !== 'byKey' || !derived.isList || collection === undefined) {
+      report(`needs a list field of a @collection type that joins by an array of ids it keeps, e.g. tasks: [Task!]! @join(localField: "taskIds")`);
+      continue;
     }
+    const truth = storageMap.relations.get(directive.of);
+    const truthJoin = truth?.shapes.join;
+    if (!truth || !truthJoin) {
+      report(`names no relation field with a @join; name the field that holds the truth as "Type.field", e.g. "Task.owner"`);
+      continue;
+    }
+    if (truth.typeName !== derived.targetType || truth.targetType !== type.name) {
+      report(`must name a field of ${derived.targetType} that returns ${type.name}, but ${directive.of} is a field of ${truth.typeName} returning ${truth.targetType}`);
+      continue;
+    }
+    if (truthJoin.direction !== 'byKey') {
+      report(`needs ${directive.of} to keep ${type.name} ids itself (a @join by _id), but it is a reverse join; declare the inverse on the side that keeps the ids`);
+      continue;
+    }
+    rules.push({
+      coordinate,
+      collection,
+      path: derivedJoin.localField,
+      of: directive.of,
+      truthType: truth.typeName,
+      truthCollection: derivedJoin.collection,
+      truthPath: truthJoin.localField,
+    });
   }
   return rules;
 }
 
 function readCounters(schema: GraphQLSchema, storageMap: StorageMap, inverses: readonly InverseRule[], problems: string[]): CounterRule[] {
   const rules: CounterRule[] = [];
-  for (const type of objectTypes(schema)) {
-    for (const field of Object.values(type.getFields())) {
-      const coordinate = `${type.name}.${field.name}`;
-      const directive = tryRead(problems, coordinate, () => readCounter(schema, field));
-      if (!directive) continue;
-      const report = (message: string) => problems.push(`${coordinate}: @counter(of: "${directive.of}") ${message}`);
-      const stored = storageMap.types.get(type.name)?.fields.get(field.name);
-      const collection = collectionOf(storageMap, type.name);
-      if (stored?.kind !== 'stored' || getNamedType(field.type).name !== 'Int' || collection === undefined) {
-        report('must be on an Int field stored in a @collection type');
-        continue;
-      }
-      const counted: RelationField | undefined = storageMap.relations.get(directive.of);
-      if (!counted || counted.typeName !== type.name || !counted.isList) {
-        report(`must name a list relation of ${type.name} itself, as "${type.name}.field"`);
-        continue;
-      }
-      const join: JoinShape | undefined = counted.shapes.join;
-      const inverse = inverses.find((rule) => rule.coordinate === directive.of);
-      if (join?.direction === 'byReference') {
-        rules.push({ coordinate, collection, path: stored.path, of: directive.of, source: { kind: 'children', childCollection: join.collection, childKey: join.foreignField, parentKey: join.localField } });
-      } else if (inverse) {
-        rules.push({ coordinate, collection, path: stored.path, of: directive.of, source: { kind: 'inverse', inverse } });
-      } else {
-        report(`counts ${directive.of}, which no write can track: count a reverse @join (children pointing here), or declare ${directive.of} @inverse(of: "...") so writes to the other side keep it`);
-      }
+  for (const { type, field, coordinate, directive } of fieldsDeclaring(schema, problems, (field) => readCounter(schema, field))) {
+    const report = (message: string) => problems.push(`${coordinate}: @counter(of: "${directive.of}") ${message}`);
+    const stored = storageMap.types.get(type.name)?.fields.get(field.name);
+    const collection = collectionOf(storageMap, type.name);
+    if (stored?.kind !== 'stored' || getNamedType(field.type).name !== 'Int' || collection === undefined) {
+      report('must be on an Int field stored in a @collection type');
+      continue;
+    }
+    const counted: RelationField | undefined = storageMap.relations.get(directive.of);
+    if (!counted || counted.typeName !== type.name || !counted.isList) {
+      report(`must name a list relation of ${type.name} itself, as "${type.name}.field"`);
+      continue;
+    }
+    const join: JoinShape | undefined = counted.shapes.join;
+    const inverse = inverses.find((rule) => rule.coordinate === directive.of);
+    if (join?.direction === 'byReference') {
+      rules.push({ coordinate, collection, path: stored.path, of: directive.of, source: { kind: 'children', childCollection: join.collection, childKey: join.foreignField, parentKey: join.localField } });
+    } else if (inverse) {
+      rules.push({ coordinate, collection, path: stored.path, of: directive.of, source: { kind: 'inverse', inverse } });
+    } else {
+      report(`counts ${directive.of}, which no write can track: count a reverse @join (children pointing here), or declare ${directive.of} @inverse(of: "...") so writes to the other side keep it`);
     }
   }
   return rules;
@@ -243,62 +247,57 @@ function readCounters(schema: GraphQLSchema, storageMap: StorageMap, inverses: r
  */
 function readTotals(schema: GraphQLSchema, storageMap: StorageMap, problems: string[]): TotalRule[] {
   const rules: TotalRule[] = [];
-  for (const type of objectTypes(schema)) {
-    for (const field of Object.values(type.getFields())) {
-      const coordinate = `${type.name}.${field.name}`;
-      const directive = tryRead(problems, coordinate, () => readTotal(schema, field));
-      if (!directive) continue;
-      const report = (message: string) => problems.push(`${coordinate}: @total(of: "${directive.of}", field: "${directive.field}") ${message}`);
-      const stored = storageMap.types.get(type.name)?.fields.get(field.name);
-      const collection = collectionOf(storageMap, type.name);
-      if (stored?.kind !== 'stored' || stored.isId || stored.valueType.isList || collection === undefined) {
-        report('must be on a single-valued field stored in a @collection type');
-        continue;
-      }
-      const summed: RelationField | undefined = storageMap.relations.get(directive.of);
-      const join = summed?.shapes.join;
-      if (!summed || summed.typeName !== type.name || !summed.isList || join?.direction !== 'byReference') {
-        report(`must name a reverse @join list of ${type.name} itself (children that hold its key), as "${type.name}.field"`);
-        continue;
-      }
-      const childType = storageMap.types.get(summed.targetType);
-      const child = childType?.fields.get(directive.field);
-      if (childType?.collection === undefined) {
-        report(`sums ${summed.targetType}, which has no @collection: a total adds up documents its writes insert, update and delete; total a list of a @collection type`);
-        continue;
-      }
-      if (childType.collection !== join.collection) {
-        report(`sums ${summed.targetType} documents joined from "${join.collection}", not ${summed.targetType}'s own collection, where its writes go; join from ${summed.targetType}'s collection`);
-        continue;
-      }
-      if (child?.kind !== 'stored' || child.valueType.isList || !NUMERIC_SCALARS.has(child.valueType.name)) {
-        report(`must name a stored Int, Float, Long or Decimal field of ${summed.targetType}; ${summed.targetType}.${directive.field} is not one`);
-        continue;
-      }
-      if (!holdsOneKey(childType, join.foreignField)) {
-        report(`sums children keyed by "${join.foreignField}", where ${summed.targetType} holds a list: a child listing several parents would be added to each; total a reverse join whose children hold one parent key`);
-        continue;
-      }
-      const scalar = sumType(child.valueType.name);
-      if (stored.valueType.name !== scalar) {
-        report(`sums ${child.coordinate}, ${child.valueType.name === 'Int' ? 'an' : 'a'} ${child.valueType.name}: declare ${coordinate} as ${scalar}${stored.valueType.nonNull ? '!' : ''}, the type of its aggregate sum`);
-        continue;
-      }
-      rules.push({
-        coordinate,
-        collection,
-        path: stored.path,
-        of: directive.of,
-        childType: summed.targetType,
-        childCollection: join.collection,
-        childKey: join.foreignField,
-        parentKey: join.localField,
-        summedField: directive.field,
-        summedPath: child.path,
-        summedScalar: child.valueType.name,
-        scalar,
-      });
+  for (const { type, field, coordinate, directive } of fieldsDeclaring(schema, problems, (field) => readTotal(schema, field))) {
+    const report = (message: string) => problems.push(`${coordinate}: @total(of: "${directive.of}", field: "${directive.field}") ${message}`);
+    const stored = storageMap.types.get(type.name)?.fields.get(field.name);
+    const collection = collectionOf(storageMap, type.name);
+    if (stored?.kind !== 'stored' || stored.isId || stored.valueType.isList || collection === undefined) {
+      report('must be on a single-valued field stored in a @collection type');
+      continue;
     }
+    const summed: RelationField | undefined = storageMap.relations.get(directive.of);
+    const join = summed?.shapes.join;
+    if (!summed || summed.typeName !== type.name || !summed.isList || join?.direction !== 'byReference') {
+      report(`must name a reverse @join list of ${type.name} itself (children that hold its key), as "${type.name}.field"`);
+      continue;
+    }
+    const childType = storageMap.types.get(summed.targetType);
+    const child = childType?.fields.get(directive.field);
+    if (childType?.collection === undefined) {
+      report(`sums ${summed.targetType}, which has no @collection: a total adds up documents its writes insert, update and delete; total a list of a @collection type`);
+      continue;
+    }
+    if (childType.collection !== join.collection) {
+      report(`sums ${summed.targetType} documents joined from "${join.collection}", not ${summed.targetType}'s own collection, where its writes go; join from ${summed.targetType}'s collection`);
+      continue;
+    }
+    if (child?.kind !== 'stored' || child.valueType.isList || !NUMERIC_SCALARS.has(child.valueType.name)) {
+      report(`must name a stored Int, Float, Long or Decimal field of ${summed.targetType}; ${summed.targetType}.${directive.field} is not one`);
+      continue;
+    }
+    if (!holdsOneKey(childType, join.foreignField)) {
+      report(`sums children keyed by "${join.foreignField}", where ${summed.targetType} holds a list: a child listing several parents would be added to each; total a reverse join whose children hold one parent key`);
+      continue;
+    }
+    const scalar = sumType(child.valueType.name);
+    if (stored.valueType.name !== scalar) {
+      report(`sums ${child.coordinate}, ${child.valueType.name === 'Int' ? 'an' : 'a'} ${child.valueType.name}: declare ${coordinate} as ${scalar}${stored.valueType.nonNull ? '!' : ''}, the type of its aggregate sum`);
+      continue;
+    }
+    rules.push({
+      coordinate,
+      collection,
+      path: stored.path,
+      of: directive.of,
+      childType: summed.targetType,
+      childCollection: join.collection,
+      childKey: join.foreignField,
+      parentKey: join.localField,
+      summedField: directive.field,
+      summedPath: child.path,
+      summedScalar: child.valueType.name,
+      scalar,
+    });
   }
   return rules;
 }
