@@ -207,6 +207,12 @@ describe('the aggregate reads what the totals answer', () => {
     expect(averaged.data.accounts[0].entriesAggregate).toEqual({ count: 2, sum: { points: '9007199254740993' }, avg: { points: 9007199254740992 } });
   });
 
+  it('still sends the aggregate for a selection of no figure (max { __typename }), as the estimate says', async () => {
+    const { data, cost } = await run('{ accounts { entriesAggregate { max { __typename } } } }');
+    expect(data.accounts[0].entriesAggregate).toEqual({ max: { __typename: 'EntryMaxima' } });
+    expect(cost).toMatchObject({ roundTrips: 2, estimatedRoundTrips: 2 });
+  });
+
   it('still queries a Float field summed by a total: a running sum of doubles can differ from $sum in its last digits', async () => {
     const { data, cost } = await run('{ accounts { entriesAggregate { sum { weight } } } }');
     expect(data.accounts.map((account: { entriesAggregate: unknown }) => account.entriesAggregate)).toEqual([{ sum: { weight: 1 } }, { sum: { weight: 0.5 } }]);

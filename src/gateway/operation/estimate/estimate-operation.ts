@@ -7,7 +7,7 @@ import { validateFirst, type PageArgs } from '../planning/page-request';
 import { planReverseJoinPage } from '../planning/reverse-join-page';
 import { planLookup } from '../planning/lookup-read';
 import { copiesServe, requestedList, strategyForRequest } from '../planning/requested-list';
-import { countSpecKey, reverseJoinSpecKey, UNBOUNDED_REVERSE_JOIN_BATCH, type CounterCount, type CountSpec } from '../planning/batch-specs';
+import { reverseJoinSpecKey, UNBOUNDED_REVERSE_JOIN_BATCH, type CounterCount, type CountSpec } from '../planning/batch-specs';
 import { listSort, readsByLookup, type AggregateField, type JoinShape, type ListRootField, type ReadStrategy, type RelationField, type StorageMap } from '../../startup/storage-map/storage-map-types';
 import { add, joinBatch, memberScopes, mul, roundTripsOf, SATURATED, type FreeFigures, type QueryGroup, type Scope, type StepRead, type StrategyChoice } from './scope-reads';
 import { WhatIfTally } from './what-ifs';
@@ -684,19 +684,16 @@ class EstimatePass {
 
   /**
    * One count aggregate per batch of parents, sent through the collection's batcher with the level's
-   * bounded pages and figures of the same children (count-loader.ts). A count over a multikey path is
-   * kept in a batch of its own here: its reply (one document per parent key) is not bounded by the
-   * children's collection, as the bounded batch's documents are (it then costs one round trip more than
-   * it may take).
+   * bounded pages and figures of the same children (count-loader.ts). Its reply is at most one document
+   * per parent, whatever the collection holds (over a multikey path, a child listing several parents
+   * counts for each), so they are counted beside the batch's capped documents; nothing is below it.
    */
   #count(scope: Scope, step: FieldStep, spec: CountSpec): StepRead {
     const read = `aggregate on ${spec.collection}: $match ${spec.foreignField} $in keys, $group by it, $count`;
-    const batch = spec.multikey ? { batch: `count:${countSpecKey(spec)}`, collection: undefined } : { batch: `ref:${spec.collection}|bounded`, collection: spec.collection };
-    // One count document per parent; nothing below it.
     return {
       kind: 'batched',
-      batch: { ...batch, read, byKey: false, getMoresPerBatch: 0, readsAnchor: false },
-      member: { step, objects: scope.objects, childSelections: [] },
+      batch: { batch: `ref:${spec.collection}|bounded`, read, collection: spec.collection, byKey: false, getMoresPerBatch: 0, readsAnchor: false },
+      member: { step, objects: 0, moreDocuments: scope.objects, childSelections: [] },
     };
   }
 
