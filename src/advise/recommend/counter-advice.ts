@@ -16,21 +16,9 @@ const BARE_COUNT = 'count';
  * schema the change leaves (price-change.ts).
  */
 export function counterAdvice(field: RelationField, storageMap: StorageMap, workload: WorkloadView, thresholds: AdviceThresholds): (Candidate & { readonly counterField: string }) | undefined {
-  const aggregates = [...storageMap.aggregates.values()].filter((aggregate) => aggregate.list === field.coordinate && aggregate.parentLink !== undefined);
+  const aggregates = aggregatesOfList(field, storageMap);
   if (aggregates.length === 0 || aggregates.some((aggregate) => aggregate.counter !== undefined)) return undefined;
-  let reads = 0;
-  let bare = 0;
-  let saved = 0;
-  let before = 0;
-  for (const aggregate of aggregates) {
-    const entry = workload.entry(aggregate.coordinate, 'join');
-    if (!entry || entry.operations === 0) continue;
-    const counted = entry.selections.filter((set) => set.fields.length === 1 && set.fields[0] === BARE_COUNT).reduce((sum, set) => sum + set.operations, 0);
-    reads += entry.operations;
-    bare += counted;
-    saved += (entry.roundTrips * counted) / entry.operations;
-    before += workload.roundTripsPer1000Queries(aggregate.coordinate) ?? 0;
-  }
+  const { reads, answered: bare, saved, before } = tallyReads(aggregates, workload, () => (fields) => fields.length === 1 && fields[0] === BARE_COUNT);
   if (bare === 0 || bare < thresholds.switchDefaultShare * reads) return undefined;
   const counterField = `${field.typeName}.${field.fieldName}Count`;
   return {
@@ -64,26 +52,16 @@ function answeredWithTotal(fields: readonly string[], field: string, counted: bo
  * its parent's total) are priced afterwards (price-change.ts).
  */
 export function totalAdvice(field: RelationField, storageMap: StorageMap, workload: WorkloadView, thresholds: AdviceThresholds): (Candidate & { readonly totalField: string; readonly summedField: string }) | undefined {
-  const aggregates = [...storageMap.aggregates.values()].filter((aggregate) => aggregate.list === field.coordinate && aggregate.parentLink !== undefined);
+  const aggregates = aggregatesOfList(field, storageMap);
   const join = field.shapes.join;
   if (aggregates.length === 0 || join?.direction !== 'byReference') return undefined;
   let best: { figure: string; scalar: string; averaged: boolean; answered: number; reads: number; saved: number; before: number } | undefined;
   for (const figure of exactFigures(aggregates)) {
     const stored = storageMap.types.get(field.targetType)?.fields.get(figure.fieldName);
     const nonNull = stored?.kind === 'stored' && stored.valueType.nonNull;
-    let reads = 0;
-    let answered = 0;
-    let saved = 0;
-    let before = 0;
-    for (const aggregate of aggregates) {
-      const entry = workload.entry(aggregate.coordinate, 'join');
-      if (aggregate.totals.has(figure.fieldName) || !entry || entry.operations === 0) continue;
-      const counted = entry.selections.filter((set) => answeredWithTotal(set.fields, figure.fieldName, aggregate.counter !== undefined, aggregate.counter !== undefined && nonNull)).reduce((sum, set) => sum + set.operations, 0);
-      reads += entry.operations;
-      answered += counted;
-      saved += (entry.roundTrips * counted) / entry.operations;
-      before += workload.roundTripsPer1000Queries(aggregate.coordinate) ?? 0;
-    }
+    const { reads, answered, saved, before } = tallyReads(aggregates, workload, (aggregate) =>
+      aggregate.totals.has(figure.fieldName) ? undefined : (fields) => answeredWithTotal(fields, figure.fieldName, aggregate.counter !== undefined, aggregate.counter !== undefined && nonNull),
+    );
     const averaged = nonNull && aggregates.some((aggregate) => aggregate.counter !== undefined);
     if (answered > 0 && answered >= thresholds.switchDefaultShare * reads && (!best || answered > best.answered)) best = { figure: figure.fieldName, scalar: figure.scalar, averaged, answered, reads, saved, before };
   }
@@ -101,6 +79,35 @@ export function totalAdvice(field: RelationField, storageMap: StorageMap, worklo
     queryRoundTrips: -best.saved,
     evidence: [`${count(best.answered)} of ${count(best.reads)} queries aggregating ${field.coordinate} asked only for what a total of ${best.figure} answers (its unfiltered sum or mean, the count)`],
   };
+}
+
+/** The `@aggregate` fields over the reverse join (or inverse list) `field`. */
+function aggregatesOfList(field: RelationField, storageMap: StorageMap): AggregateField[] {
+  return [...storageMap.aggregates.values()].filter((aggregate) => aggregate.list === field.coordinate && aggregate.parentLink !== undefined);
+}
+
+/**
+ * Over the recorded reads of `aggregates`: how many there were, how many a stored figure would answer
+ * (`answers` of an aggregate: which recorded selections; undefined: none of that aggregate's reads
+ * count), the round trips those would save, and the aggregates' round trips per 1,000 queries before.
+ */
+function tallyReads(
+  aggregates: readonly AggregateField[],
+  workload: WorkloadView,
+  answers: (aggregate: AggregateField) => ((fields: readonly string[]) => boolean) | undefined,
+): { reads: number; answered: number; saved: number; before: number } {
+  const tally = { reads: 0, answered: 0, saved: 0, before: 0 };
+  for (const aggregate of aggregates) {
+    const entry = workload.entry(aggregate.coordinate, 'join');
+    const answered = answers(aggregate);
+    if (!answered || !entry || entry.operations === 0) continue;
+    const counted = entry.selections.filter((set) => answered(set.fields)).reduce((sum, set) => sum + set.operations, 0);
+    tally.reads += entry.operations;
+    tally.answered += counted;
+    tally.saved += (entry.roundTrips * counted) / entry.operations;
+    tally.before += workload.roundTripsPer1000Queries(aggregate.coordinate) ?? 0;
+  }
+  return tally;
 }
 
 /** The Int, Long and Decimal fields the aggregates of a list compute figures over, each once. */
