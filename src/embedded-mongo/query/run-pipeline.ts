@@ -84,6 +84,8 @@ export function runPipeline(docs: Iterable<Document>, pipeline: Document[], cont
     input = filterIterable(input, predicate);
     start += 1;
   }
+  // Nothing left for mingo (a storage read, a branch or a lookup's foreign read): no Aggregator to build.
+  if (start === pipeline.length) return [...borrowed(input)];
   const cache = new Map<string, Document[]>();
   const collectionResolver: CollectionResolver = (name) => {
     let docsOfCollection = cache.get(name);

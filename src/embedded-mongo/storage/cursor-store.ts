@@ -1,5 +1,6 @@
-import { calculateObjectSize, Long, type Document } from 'bson';
+import { Long, type Document } from 'bson';
 import { CommandError, ErrorCodes } from '../protocol/command-error';
+import { encodeBatchArray, encodeBatchDocument, rememberEncodedBatch } from '../protocol/encoded-batches';
 
 /** MongoDB's reply size limit; a batch stops before crossing it. */
 const MAX_BATCH_BYTES = 16 * 1024 * 1024;
@@ -77,16 +78,66 @@ export class CursorStore {
   }
 }
 
+/** Batches up to this many documents are encoded in one pass, and measured after. */
+const ONE_PASS_DOCUMENTS = 10_000;
+
+/**
+ * The next documents of `cursor`, encoded as the reply will send them: their bytes measure the batch
+ * (at most maxCount documents, and no more than 16 MiB unless the first is larger), and are sent as
+ * they are. A batch is encoded whole when it fits; past 16 MiB, one document at a time until it stops.
+ */
 function takeBatch(cursor: OpenCursor, maxCount: number): Document[] {
+  const count = Math.min(maxCount, cursor.documents.length - cursor.position);
+  const candidates = count <= ONE_PASS_DOCUMENTS ? cursor.documents.slice(cursor.position, cursor.position + count).map((doc) => cursor.project(doc)) : undefined;
+  const whole = candidates && encodedWhole(candidates);
+  if (candidates && whole) {
+    cursor.position += candidates.length;
+    rememberEncodedBatch(candidates, whole);
+    return candidates;
+  }
   const batch: Document[] = [];
+  const encoded: Uint8Array[] = [];
   let bytes = 0;
   while (batch.length < maxCount && cursor.position < cursor.documents.length) {
-    const doc = cursor.project(cursor.documents[cursor.position]!);
-    const size = calculateObjectSize(doc);
-    if (batch.length > 0 && bytes + size > MAX_BATCH_BYTES) break;
+    const doc = candidates?.[batch.length] ?? cursor.project(cursor.documents[cursor.position]!);
+    const bson = encodeBatchDocument(doc);
+    if (batch.length > 0 && bytes + bson.byteLength > MAX_BATCH_BYTES) break;
     batch.push(doc);
-    bytes += size;
+    encoded.push(bson);
+    bytes += bson.byteLength;
     cursor.position += 1;
   }
+  rememberEncodedBatch(batch, arrayOfEncoded(encoded));
   return batch;
 }
+
+/** The documents as one BSON array when they fit a batch; undefined when they do not, or are too large to write at once. */
+function encodedWhole(documents: readonly Document[]): Uint8Array | undefined {
+  try {
+    const bytes = encodeBatchArray(documents);
+    return bytes.byteLength <= MAX_BATCH_BYTES ? bytes : undefined;
+  } catch {
+    return undefined; // bson's buffer is smaller than the batch: measured one document at a time
+  }
+}
+
+/** A BSON array of already-encoded documents, keys "0", "1", …, each document's bytes copied once. */
+function arrayOfEncoded(documents: readonly Uint8Array[]): Uint8Array {
+  // Keys are ASCII digits: a key's bytes are its characters, and a NUL closes it.
+  let length = 4 + 1;
+  documents.forEach((bytes, index) => (length += 1 + String(index).length + 1 + bytes.byteLength));
+  const out = Buffer.allocUnsafe(length);
+  out.writeInt32LE(length, 0);
+  let at = 4;
+  documents.forEach((bytes, index) => {
+    out[at++] = BSON_DOCUMENT;
+    at += out.write(String(index), at, 'latin1');
+    out[at++] = 0;
+    out.set(bytes, at);
+    at += bytes.byteLength;
+  });
+  out[at] = 0;
+  return out;
+}
+
+const BSON_DOCUMENT = 0x03;

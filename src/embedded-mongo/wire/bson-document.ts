@@ -1,4 +1,5 @@
 import { deserialize, serialize, type Document } from 'bson';
+import { encodedBatch, REPLY_SERIALIZE_OPTIONS } from '../protocol/encoded-batches';
 
 /**
  * BSON bytes ⇄ documents, with the number representation storage and query share:
@@ -17,8 +18,6 @@ const DESERIALIZE_OPTIONS = {
   bsonRegExp: false,
 } as const;
 
-/** `ignoreUndefined` so handlers can leave optional reply fields undefined instead of sending null. */
-const SERIALIZE_OPTIONS = { checkKeys: false, ignoreUndefined: true } as const;
 
 /** Decodes exactly one document occupying all of `bytes`; throws bson's error when invalid. */
 export function decodeBsonDocument(bytes: Uint8Array): Document {
@@ -26,8 +25,57 @@ export function decodeBsonDocument(bytes: Uint8Array): Document {
 }
 
 export function encodeBsonDocument(document: Document): Buffer {
-  const bytes = serialize(document, SERIALIZE_OPTIONS);
+  if (cursorWithEncodedBatch(document)) return encodeAroundBatch(document);
+  const bytes = serialize(document, REPLY_SERIALIZE_OPTIONS);
   return Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+}
+
+const BSON_DOCUMENT = 0x03;
+const BSON_ARRAY = 0x04;
+
+/** A cursor reply (`{ cursor: { firstBatch | nextBatch } }`) whose batch the cursor store already encoded. */
+function cursorWithEncodedBatch(document: Document): boolean {
+  const cursor: unknown = document.cursor;
+  if (typeof cursor !== 'object' || cursor === null) return false;
+  const { firstBatch, nextBatch } = cursor as Document;
+  return encodedBatch(firstBatch ?? nextBatch) !== undefined;
+}
+
+/**
+ * The document written field by field, as bson writes it, except that a batch already encoded is
+ * written from its bytes, and the cursor holding it the same way.
+ */
+function encodeAroundBatch(document: Document): Buffer {
+  const elements: Uint8Array[] = [];
+  for (const [key, value] of Object.entries(document)) {
+    const encoded = encodedBatch(value);
+    if (encoded !== undefined) elements.push(...element(BSON_ARRAY, key, encoded));
+    else if (key === 'cursor' && cursorWithEncodedBatch(document)) elements.push(...element(BSON_DOCUMENT, key, encodeAroundBatch(value as Document)));
+    else {
+      const alone = serialize({ [key]: value }, REPLY_SERIALIZE_OPTIONS);
+      elements.push(alone.subarray(4, alone.byteLength - 1));
+    }
+  }
+  return documentOf(elements);
+}
+
+/** An element's pieces: its type and name, then its value. */
+function element(type: number, key: string, value: Uint8Array): Uint8Array[] {
+  return [Buffer.from([type]), Buffer.from(`${key}\0`, 'utf8'), value];
+}
+
+/** int32 total length, the elements' bytes in order, a closing 0. */
+function documentOf(elements: readonly Uint8Array[]): Buffer {
+  const length = 4 + elements.reduce((sum, bytes) => sum + bytes.byteLength, 0) + 1;
+  const out = Buffer.allocUnsafe(length);
+  out.writeInt32LE(length, 0);
+  let at = 4;
+  for (const bytes of elements) {
+    out.set(bytes, at);
+    at += bytes.byteLength;
+  }
+  out[at] = 0;
+  return out;
 }
 
 const INT32_MIN = -0x80000000;

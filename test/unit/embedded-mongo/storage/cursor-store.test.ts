@@ -1,6 +1,7 @@
-import { Long } from 'bson';
+import { Long, serialize } from 'bson';
 import { CommandError } from '../../../../src/embedded-mongo/protocol/command-error';
 import { CursorStore } from '../../../../src/embedded-mongo/storage/cursor-store';
+import { encodeBsonDocument } from '../../../../src/embedded-mongo/wire/bson-document';
 
 const docs = Array.from({ length: 250 }, (_, i) => ({ _id: i }));
 
@@ -54,5 +55,20 @@ describe('CursorStore', () => {
     }
     expect(error).toBeInstanceOf(CommandError);
     expect([(error as CommandError).code, (error as CommandError).codeName]).toEqual([43, 'CursorNotFound']);
+  });
+
+  it('stops a batch before 16 MiB of the bytes it sends, and always takes the first document', () => {
+    const megabyte = 'x'.repeat(1024 * 1024);
+    const large = Array.from({ length: 20 }, (_, i) => ({ _id: i, text: megabyte }));
+    const cursors = new CursorStore();
+    const first = cursors.open('db.c', large, { batchSize: 1 });
+    // each document is 1 MiB and 26 bytes: 15 of them fit in 16 MiB, a 16th would not
+    const rest = cursors.getMore(first.id.toBigInt(), 'db.c', undefined);
+    expect(rest.documents.map((doc) => doc._id)).toEqual(Array.from({ length: 15 }, (_, i) => i + 1));
+    // measured one document at a time, and sent as those bytes
+    const reply = { cursor: { id: rest.id, ns: rest.ns, nextBatch: rest.documents }, ok: 1 };
+    expect(Buffer.from(encodeBsonDocument(reply)).equals(Buffer.from(serialize(reply)))).toBe(true);
+    const last = cursors.getMore(first.id.toBigInt(), 'db.c', undefined);
+    expect([last.documents.map((doc) => doc._id), last.id.isZero()]).toEqual([[16, 17, 18, 19], true]);
   });
 });

@@ -1,5 +1,6 @@
 import { BSON, Binary, DBRef, Decimal128, Double, Int32, Long, MaxKey, MinKey, ObjectId, Timestamp, serialize } from 'bson';
 import { decodeBsonDocument, encodeBsonDocument } from '../../../../src/embedded-mongo/wire/bson-document';
+import { CursorStore } from '../../../../src/embedded-mongo/storage/cursor-store';
 
 /** The BSON element type byte written for field `name` in `bytes`. */
 function elementType(bytes: Uint8Array, name: string): number {
@@ -107,5 +108,23 @@ describe('decodeBsonDocument', () => {
 describe('encodeBsonDocument', () => {
   it('leaves out undefined fields', () => {
     expect(decodeBsonDocument(encodeBsonDocument({ a: 1, b: undefined }))).toEqual({ a: 1 });
+  });
+});
+
+describe('encodeBsonDocument of a cursor reply', () => {
+  const documents = [{ _id: 1, n: new Int32(2), d: new Double(3), nested: { list: [1, 'two', null] } }, { _id: Long.fromNumber(7), text: 'é' }, { _id: 3, skipped: undefined }];
+
+  it.each(['firstBatch', 'nextBatch'])('writes a batch the cursor store encoded as bson writes the whole reply (%s)', (field) => {
+    const batch = new CursorStore().open('db.c', documents);
+    const reply = { cursor: { id: batch.id, ns: batch.ns, [field]: batch.documents, absent: undefined }, ok: 1, $clusterTime: { clusterTime: new Timestamp({ t: 1, i: 2 }) } };
+    const expected = serialize(reply, { checkKeys: false, ignoreUndefined: true });
+    expect(Buffer.from(encodeBsonDocument(reply)).equals(Buffer.from(expected))).toBe(true);
+  });
+
+  it('writes a batch changed after it was taken from the documents it now holds', () => {
+    const batch = new CursorStore().open('db.c', documents);
+    batch.documents.pop();
+    const reply = { cursor: { id: batch.id, ns: batch.ns, firstBatch: batch.documents }, ok: 1 };
+    expect(decodeBsonDocument(encodeBsonDocument(reply)).cursor.firstBatch.map((doc: { _id: unknown }) => doc._id)).toEqual([1, Long.fromNumber(7)]);
   });
 });

@@ -1,0 +1,41 @@
+import { serialize, type Document } from 'bson';
+
+/** How every reply is written: `ignoreUndefined` so handlers can leave optional reply fields undefined instead of sending null. */
+export const REPLY_SERIALIZE_OPTIONS = { checkKeys: false, ignoreUndefined: true } as const;
+
+/** A cursor batch as a BSON array (the value of `firstBatch`/`nextBatch`), and how many documents it holds. */
+export interface EncodedBatch {
+  readonly bytes: Uint8Array;
+  readonly count: number;
+}
+
+/**
+ * A cursor batch's documents as BSON, written once when the batch was taken (which is also how its
+ * size was measured): the reply's encoder copies these bytes instead of writing the documents again.
+ * Keyed by the batch array itself, so every in-process reader still sees plain documents.
+ */
+const ENCODED_BATCHES = new WeakMap<readonly Document[], EncodedBatch>();
+
+/** `document` as a reply writes it; its byteLength is what the document counts toward a batch's size. */
+export function encodeBatchDocument(document: Document): Uint8Array {
+  return serialize(document, REPLY_SERIALIZE_OPTIONS);
+}
+
+/** `documents` as one BSON array, in one pass: the bytes a reply holds for them (array header and keys included). */
+export function encodeBatchArray(documents: readonly Document[]): Uint8Array {
+  const wrapped = serialize({ a: documents }, REPLY_SERIALIZE_OPTIONS);
+  // int32 length, the element's type (array) and name "a\0" … the array … the wrapper's closing 0
+  return wrapped.subarray(4 + 1 + 2, wrapped.byteLength - 1);
+}
+
+/** Remembers the bytes of `batch` as a BSON array. */
+export function rememberEncodedBatch(batch: readonly Document[], bytes: Uint8Array): void {
+  ENCODED_BATCHES.set(batch, { bytes, count: batch.length });
+}
+
+/** The bytes remembered for `batch`, when it is a batch taken by the cursor store and still holds those documents. */
+export function encodedBatch(batch: unknown): Uint8Array | undefined {
+  if (!Array.isArray(batch)) return undefined;
+  const encoded = ENCODED_BATCHES.get(batch);
+  return encoded !== undefined && encoded.count === batch.length ? encoded.bytes : undefined;
+}
