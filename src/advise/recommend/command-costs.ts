@@ -33,8 +33,11 @@ export interface CommandCosts {
  * 2,560 documents in 137 ms, a 0.45 ms ping) on the same machine, busy; what a lookup's copies cost.
  * 0.02 ms a parent a lookup joins by an indexed equality: a guess, erring high, at an indexed
  * `$lookup`'s work per parent (advise times it against the server unless told to assume costs).
+ * 0.5 ms a read command does beyond the network and its documents (parsing, planning, a cursor, the
+ * driver's reply): a guess erring low, since it is what a lookup's copies must not outweigh; measured,
+ * the embedded server's reads of the demo's peer queries took about 1.6 ms each beyond a ping.
  */
-export const ASSUMED_COSTS = { commandMs: 1, documentMs: 0.2, readDocumentMs: 0.04, lookupParentMs: 0.02 } as const;
+export const ASSUMED_COSTS = { commandMs: 1, documentMs: 0.2, readDocumentMs: 0.04, lookupParentMs: 0.02, commandWorkMs: 0.5 } as const;
 
 export function commandCosts(workload: WorkloadSummary | undefined, { assumed = false }: { readonly assumed?: boolean } = {}): CommandCosts {
   const times = assumed ? undefined : workload?.commands;

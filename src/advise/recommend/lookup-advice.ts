@@ -33,7 +33,7 @@ export interface ProbedLookupCosts {
 export interface CarriedByCopy {
   /** Their documents per parent, summed. */
   readonly documents: number;
-  /** How many they are: each runs again inside every copy. */
+  /** How many they are, each in the share of the join's reads that selected it: each runs again inside every copy. */
   readonly lookups: number;
 }
 
@@ -55,7 +55,8 @@ export interface PricedLookup {
  * lookup adds. Both are priced at what advise timed on the server (`probed`): a parent at its cost, a
  * copy at its cost per byte times the bytes the join's replies took per document. Without a probe, a
  * copy is priced at what the workload's reads took per document beyond their round trip, a parent at
- * ASSUMED_COSTS. Undefined when the workload never
+ * ASSUMED_COSTS. Under load only its commands' own work is saved (commandWorkOf), and a lookup whose
+ * copies, with the lookups they carry, cost more work than that is refused. Undefined when the workload never
  * joined the field, the field cannot be read that way (a connection), or there is no latency to save.
  * Refused on a MongoDB older than 5.0 (or one that does not tell its version), and into a sharded target
  * where MongoDB cannot look it up (before 5.1) or would ask every shard for each parent.
@@ -116,7 +117,7 @@ export function lookupAdvice(
     },
   };
   const latency = network.assumed ? `${network.latencyMs} ms a round trip (--latency-ms; measured: ${network.measuredMs} ms)` : `${network.measuredMs} ms a round trip to MongoDB (the median of the pings advise sent)`;
-  const evidence = [
+  const evidence: string[] = [
     `${count(entry.operations)} queries joined ${field.coordinate} in ${count(entry.roundTrips)} round trip(s), at ${latency}: ${count(round(savedMs))} ms saved`,
     holders === undefined
       ? `MongoDB joins each of the ${count(entry.resolves)} parent(s) the join resolved, at ${milliseconds(parentMs)} ms each (${priced}): ${count(round(joinedMs))} ms`
@@ -126,20 +127,56 @@ export function lookupAdvice(
       : `a reverse join's children each belong to one parent: a lookup sends the ${count(entry.documents)} document(s) the join read, no more`,
     ...(carriedParents > 0
       ? [
-          `each copy runs the ${count(carriedPerCopy!.lookups)} lookup(s) advised on ${join.targetType} again, and carries the ${round(carriedPerCopy!.documents)} document(s) they bring: ` +
+          `each copy runs the lookups advised on ${join.targetType} that the join's reads selected again (${round(carriedPerCopy!.lookups)} per copy), and carries the ${round(carriedPerCopy!.documents)} document(s) they bring: ` +
             `${count(carriedParents)} more parent(s) joined and ${count(round(carried))} more document(s), ${count(round(carriedMs))} ms`,
         ]
       : []),
   ];
+  // Under load, requests wait on the CPU of the database and the gateway, not on the network: there a
+  // round trip saves only its command's own work, and what the join did not do is send each copy again
+  // (its key the join's batch looked up too) and run the lookups it carries again.
+  const duplicatedMs = copies * documentMs + carriedMs;
+  const commandWork = commandWorkOf(summary, network, documentMs, probed !== undefined);
+  const commandsWorkMs = entry.roundTrips * commandWork.ms;
+  if (duplicatedMs > 0) evidence.push(underLoad(duplicatedMs, commandsWorkMs, commandWork));
   const refused = elementsRefusal(field, onlyInElements, holders) ?? versionRefusal(network.serverVersion) ?? shardingRefusal(field, shardKeys, network.serverVersion);
   if (refused) return { kind: 'read-by-lookup', change, rule: RULES.readByLookup, effect, evidence, rejectedBecause: refused };
   const saved = savedMs - addedMs;
   const share = totalMs === 0 ? 0 : saved / totalMs;
   const rejectedBecause =
     saved > 0 && share > thresholds.minNetSavingShare
-      ? undefined
+      ? duplicatedMs > commandsWorkMs
+        ? `under load it adds work: its copies take ${count(round(duplicatedMs))} ms, more than the ${count(round(commandsWorkMs))} ms its round trips' commands took beyond the network, so throughput would drop`
+        : undefined
       : `on the recorded workload it ${saved > 0 ? `saves ${count(round(saved))}` : `costs ${count(round(-saved))}`} ms of MongoDB commands (${round(share * 100)}% of ${count(round(totalMs))}); a change must save more than ${thresholds.minNetSavingShare * 100}% (minNetSavingShare)`;
   return { kind: 'read-by-lookup', change, rule: RULES.readByLookup, effect, evidence, rejectedBecause };
+}
+
+/** What a command does beyond the network, and how advise knows it. */
+interface CommandWork {
+  readonly ms: number;
+  readonly priced: string;
+}
+
+/**
+ * What a read command took beyond the network and its documents, on average, as the workload timed
+ * its reads against the pings advise sent: the work a round trip a lookup removes did at the database
+ * and the driver. Without a probe of the server a document is priced at all of the reads' time beyond
+ * their round trips, which leaves a command no work of its own to tell apart: it is then assumed
+ * (ASSUMED_COSTS.commandWorkMs).
+ */
+function commandWorkOf(summary: WorkloadSummary | undefined, network: NetworkCosts, documentMs: number, probed: boolean): CommandWork {
+  const reads = summary?.commands.reads;
+  if (!probed || !reads || reads.commands === 0 || reads.ms === 0) return { ms: ASSUMED_COSTS.commandWorkMs, priced: 'assumed' };
+  const ms = Math.max(0, (reads.ms - reads.documents * documentMs) / reads.commands - network.measuredMs);
+  return { ms, priced: 'as the recorded reads took beyond the pings and their documents' };
+}
+
+function underLoad(duplicatedMs: number, commandsWorkMs: number, commandWork: CommandWork): string {
+  return (
+    `under load, where requests wait on CPU rather than on round trips, the copies (each sent and decoded again) and what they carry are ${count(round(duplicatedMs))} ms of work; ` +
+    `the round trips' commands did ${count(round(commandsWorkMs))} ms beyond the network (${milliseconds(commandWork.ms)} ms each, ${commandWork.priced})`
+  );
 }
 
 /** What a lookup adds per parent and per copy, and how they were priced (for the evidence). */

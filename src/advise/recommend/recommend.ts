@@ -1,4 +1,4 @@
-import type { RelationField, StorageMap, WorkloadSummary } from '../../gateway';
+import type { FieldWorkload, RelationField, StorageMap, WorkloadSummary } from '../../gateway';
 import type { DataStatistics } from '../statistics/statistics-types';
 import { DEFAULT_ADVICE_THRESHOLDS, type AdviceThresholds } from './advice-thresholds';
 import type { AdviceReport, AntiPattern, FieldAdvice } from './advice-types';
@@ -67,23 +67,44 @@ export function recommend(input: AdviceInput): AdviceReport {
 
 /**
  * Per by-key join, what each of its targets carries by the lookups advised on the target's own fields:
- * their documents per parent read, as the workload recorded them, and the lookups themselves.
+ * their documents per parent read, as the workload recorded them, and the lookups themselves, each in
+ * the share of the join's reads whose selection read that field (all of them when none was recorded).
  */
 function carriedByCopies(relations: readonly RelationField[], advice: readonly FieldAdvice[], workload: WorkloadView): Map<string, CarriedByCopy> {
-  const perParent = new Map<string, CarriedByCopy>();
+  const lookupsOn = new Map<string, Array<{ readonly fieldName: string; readonly documents: number }>>();
   relations.forEach((field, index) => {
     if (advice[index]!.kind !== 'read-by-lookup') return;
     const entry = workload.entry(field.coordinate, 'join');
     if (!entry || entry.resolves === 0) return;
-    const sum = perParent.get(field.typeName) ?? { documents: 0, lookups: 0 };
-    perParent.set(field.typeName, { documents: sum.documents + entry.documents / entry.resolves, lookups: sum.lookups + 1 });
+    const lookups = lookupsOn.get(field.typeName) ?? [];
+    lookups.push({ fieldName: field.fieldName, documents: entry.documents / entry.resolves });
+    lookupsOn.set(field.typeName, lookups);
   });
   const carried = new Map<string, CarriedByCopy>();
   for (const field of relations) {
-    const perCopy = field.shapes.join?.direction === 'byKey' ? perParent.get(field.targetType) : undefined;
-    if (perCopy !== undefined) carried.set(field.coordinate, perCopy);
+    const lookups = field.shapes.join?.direction === 'byKey' ? lookupsOn.get(field.targetType) : undefined;
+    if (lookups === undefined) continue;
+    const entry = workload.entry(field.coordinate, 'join');
+    let perCopy = { documents: 0, lookups: 0 };
+    for (const lookup of lookups) {
+      const share = selectedShare(entry, lookup.fieldName);
+      perCopy = { documents: perCopy.documents + lookup.documents * share, lookups: perCopy.lookups + share };
+    }
+    if (perCopy.lookups > 0) carried.set(field.coordinate, perCopy);
   }
   return carried;
+}
+
+/**
+ * The share of a join's recorded reads whose selection read `fieldName` of its target; the reads past
+ * the recorded sets (selectionsOther) count as reading it, and a join with none recorded reads it always.
+ */
+function selectedShare(entry: FieldWorkload | undefined, fieldName: string): number {
+  const sets = entry?.selections ?? [];
+  const other = entry?.selectionsOther ?? 0;
+  const total = sets.reduce((sum, set) => sum + set.operations, 0) + other;
+  if (total === 0) return 1;
+  return (sets.reduce((sum, set) => sum + (set.fields.includes(fieldName) ? set.operations : 0), 0) + other) / total;
 }
 
 /**

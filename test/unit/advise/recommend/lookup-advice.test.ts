@@ -47,7 +47,7 @@ const network = (latencyMs: number, more: Partial<NetworkCosts> = {}): NetworkCo
 const adviceOf = (coordinate: string, options: Parameters<typeof recommend>[0]) => recommend(options).fields.find((field) => field.coordinate === coordinate)!;
 
 describe('reading a join by lookup, priced on the round trips it saves and the copies it adds', () => {
-  it('at 10 ms a round trip, a reverse join (no copies) and a by-key join that repeats few publishers both pay', () => {
+  it('at 10 ms a round trip, a reverse join (no copies) and a by-key join that repeats few publishers both pay, in MongoDB time and in work under load', () => {
     const books = adviceOf('Author.books', { storageMap, workload: workload(), network: network(10) });
     expect(books).toMatchObject({ kind: 'read-by-lookup', change: expect.stringContaining('@read(strategy: LOOKUP)') });
     expect(books.effect.roundTripsPer1000Queries).toEqual({ before: 1000, after: 0 });
@@ -66,6 +66,10 @@ describe('reading a join by lookup, priced on the round trips it saves and the c
       'the join read 500 document(s) for 5,000 key(s): a lookup sends 4,500 more (a document several parents share, once per parent), at 0.01 ms each: 45 ms',
     );
     expect(publisher.effect.net?.commandMsPer1000Operations).toEqual({ before: 30950, after: 22400 });
+    // Under load the round trips are worth only their commands' own work (assumed without a probe: 0.5 ms each, 50 ms), against the copies' 45 ms.
+    expect(publisher.evidence[3]).toBe(
+      "under load, where requests wait on CPU rather than on round trips, the copies (each sent and decoded again) and what they carry are 45 ms of work; the round trips' commands did 50 ms beyond the network (0.5 ms each, assumed)",
+    );
   });
 
   it('prices parents and copies at what advise timed on the server, a copy by the bytes the join read per document', () => {
@@ -74,12 +78,22 @@ describe('reading a join by lookup, priced on the round trips it saves and the c
     const fields = summary.fields.map((entry) => (entry.field === 'Book.publisher' ? { ...entry, bytes: 500 * 40 } : entry));
     const publisher = adviceOf('Book.publisher', { storageMap, workload: { ...summary, fields }, network: network(10), lookupCosts });
     // 5,000 parents at 0.15 ms (750 ms) and 4,500 copies of 40 bytes at 0.004 ms (18 ms) against 1,000 ms saved: 232 ms, 7.5% of the workload's 3,095.
-    expect(publisher.kind).toBe('read-by-lookup');
-    expect(publisher.evidence.slice(1, 3)).toEqual([
+    const priced = publisher;
+    expect(priced.evidence.slice(1, 3)).toEqual([
       "MongoDB joins each of the 5,000 parent(s) the join resolved, at 0.15 ms each (as advise timed reads of books; a copy's 40 bytes as the join's replies took): 750 ms",
       'the join read 500 document(s) for 5,000 key(s): a lookup sends 4,500 more (a document several parents share, once per parent), at 0.004 ms each: 18 ms',
     ]);
-    expect(publisher.effect.net?.commandMsPer1000Operations).toEqual({ before: 30950, after: 28630 });
+    expect(priced.effect.net?.commandMsPer1000Operations).toEqual({ before: 30950, after: 28630 });
+    // A command's own work, probed: the reads' 2.3167 ms each, less 31.67 documents at 0.004 ms and the 2 ms ping, is 0.19 ms; 100 round trips, 19 ms against the copies' 18 ms.
+    expect(priced.evidence[3]).toBe(
+      "under load, where requests wait on CPU rather than on round trips, the copies (each sent and decoded again) and what they carry are 18 ms of work; the round trips' commands did 19 ms beyond the network (0.19 ms each, as the recorded reads took beyond the pings and their documents)",
+    );
+    expect(publisher.kind).toBe('read-by-lookup');
+    // Reads that took no longer than their pings and documents leave the commands no work of their own: any copy outweighs them.
+    const quick = { ...summary, fields, commands: { ...summary.commands, reads: { commands: 300, ms: 300 * 2 + 0.004 * 9500, documents: 9500 } } };
+    expect(adviceOf('Book.publisher', { storageMap, workload: quick, network: network(10), lookupCosts }).rejected!.because).toBe(
+      "under load it adds work: its copies take 18 ms, more than the 0 ms its round trips' commands took beyond the network, so throughput would drop",
+    );
     // A join that read nothing still has its parents priced as probed (no copy to price).
     const empty = summary.fields.map((entry) => (entry.field === 'Author.books' ? { ...entry, documents: 0, keys: 0, bytes: 0 } : entry));
     expect(adviceOf('Author.books', { storageMap, workload: { ...summary, fields: empty }, network: network(10), lookupCosts }).evidence[1]).toBe(
@@ -119,7 +133,31 @@ describe('reading a join by lookup, priced on the round trips it saves and the c
     // 4,500 copies, each running Publisher.books again (0.02 ms) and carrying 30 books: 135,000 more documents at 0.01 ms, against 1,000 ms saved.
     expect(advice('Book.publisher').kind).toBe('keep');
     expect(advice('Book.publisher').rejected!.evidence[3]).toBe(
-      'each copy runs the 1 lookup(s) advised on Publisher again, and carries the 30 document(s) they bring: 4,500 more parent(s) joined and 135,000 more document(s), 1,440 ms',
+      "each copy runs the lookups advised on Publisher that the join's reads selected again (1 per copy), and carries the 30 document(s) they bring: 4,500 more parent(s) joined and 135,000 more document(s), 1,440 ms",
+    );
+  });
+
+  it('refuses a lookup that saves MongoDB time but whose copies carry more work than its commands did: throughput would drop', () => {
+    // The deep query's shape: each book's publisher copy carries 3 of the publisher's books, looked up again per copy.
+    const summary = workload();
+    const withPublisherBooks = { ...summary, fields: [...summary.fields, join({ field: 'Publisher.books', operations: 100, resolves: 5000, roundTrips: 100, documents: 15000, keys: 5000 })] };
+    const schema = buildWriteModelFromSdl(
+      withDirectiveTypeDefs(SDL.replace('type Publisher @collection(name: "publishers") { id: ID! name: String! }', 'type Publisher @collection(name: "publishers") { id: ID! name: String! books(first: Int = 3): [Book!]! @join(localField: "_id", foreignField: "publisherId", sort: "title") }')),
+    ).storageMap;
+    const publisher = recommend({ storageMap: schema, workload: withPublisherBooks, network: network(10) }).fields.find((field) => field.coordinate === 'Book.publisher')!;
+    // MongoDB time: 1,000 ms saved against 100 ms of parents, 45 ms of copies and 225 ms carried (13,500 books at 0.01 ms, 4,500 lookups at 0.02 ms).
+    expect(publisher.rejected!.effect.net!.commandMsPer1000Operations.after).toBeLessThan(publisher.rejected!.effect.net!.commandMsPer1000Operations.before);
+    // Work: the copies' 45 ms and the 225 ms they carry, against 100 commands' 0.5 ms.
+    expect(publisher.kind).toBe('keep');
+    expect(publisher.rejected!.because).toBe("under load it adds work: its copies take 270 ms, more than the 50 ms its round trips' commands took beyond the network, so throughput would drop");
+    // A copy carries a lookup only where the join's reads selected its field: read for its name alone, a
+    // publisher carries nothing (45 ms of copies against 50); selected by half of them, half (157.5 ms).
+    const selecting = (sets: FieldWorkload['selections']) =>
+      recommend({ storageMap: schema, workload: { ...withPublisherBooks, fields: withPublisherBooks.fields.map((entry) => (entry.field === 'Book.publisher' ? { ...entry, selections: sets } : entry)) }, network: network(10), readsOnly: true })
+        .fields.find((field) => field.coordinate === 'Book.publisher')!;
+    expect(selecting([{ fields: ['name'], operations: 100 }]).kind).toBe('read-by-lookup');
+    expect(selecting([{ fields: ['name'], operations: 50 }, { fields: ['books', 'name'], operations: 50 }]).rejected!.because).toBe(
+      "under load it adds work: its copies take 157.5 ms, more than the 50 ms its round trips' commands took beyond the network, so throughput would drop",
     );
   });
 
