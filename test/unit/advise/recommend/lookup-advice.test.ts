@@ -46,6 +46,15 @@ function workload(): WorkloadSummary {
 const network = (latencyMs: number, more: Partial<NetworkCosts> = {}): NetworkCosts => ({ latencyMs, measuredMs: 2, assumed: latencyMs !== 2, serverVersion: '7.0.12', ...more });
 const adviceOf = (coordinate: string, options: Parameters<typeof recommend>[0]) => recommend(options).fields.find((field) => field.coordinate === coordinate)!;
 
+/** The schema with `Publisher.books` (its first `first` books), and the workload with that join read for 5,000 publishers, `perPublisher` books each. */
+function withPublisherBooks(first: number, perPublisher: number): { storageMap: typeof storageMap; workload: WorkloadSummary } {
+  const summary = workload();
+  const books = join({ field: 'Publisher.books', operations: 100, resolves: 5000, roundTrips: 100, documents: 5000 * perPublisher, keys: 5000 });
+  const publisher = 'type Publisher @collection(name: "publishers") { id: ID! name: String! }';
+  const withBooks = `type Publisher @collection(name: "publishers") { id: ID! name: String! books(first: Int = ${first}): [Book!]! @join(localField: "_id", foreignField: "publisherId", sort: "title") }`;
+  return { storageMap: buildWriteModelFromSdl(withDirectiveTypeDefs(SDL.replace(publisher, withBooks))).storageMap, workload: { ...summary, fields: [...summary.fields, books] } };
+}
+
 describe('reading a join by lookup, priced on the round trips it saves and the copies it adds', () => {
   it('at 10 ms a round trip, a reverse join (no copies) and a by-key join that repeats few publishers both pay, in MongoDB time and in work under load', () => {
     const books = adviceOf('Author.books', { storageMap, workload: workload(), network: network(10) });
@@ -122,12 +131,7 @@ describe('reading a join by lookup, priced on the round trips it saves and the c
   it('prices the copies with what the lookups advised on their own fields bring, until the advised set holds still', () => {
     // Each of the 50 books a page shows keeps its own publisher copy, and each copy would carry that
     // publisher's books, when Publisher.books is read by lookup too.
-    const summary = workload();
-    const withPublisherBooks = { ...summary, fields: [...summary.fields, join({ field: 'Publisher.books', operations: 100, resolves: 5000, roundTrips: 100, documents: 150000, keys: 5000 })] };
-    const schema = buildWriteModelFromSdl(
-      withDirectiveTypeDefs(SDL.replace('type Publisher @collection(name: "publishers") { id: ID! name: String! }', 'type Publisher @collection(name: "publishers") { id: ID! name: String! books(first: Int = 10): [Book!]! @join(localField: "_id", foreignField: "publisherId", sort: "title") }')),
-    ).storageMap;
-    const report = recommend({ storageMap: schema, workload: withPublisherBooks, network: network(10) });
+    const report = recommend({ ...withPublisherBooks(10, 30), network: network(10) });
     const advice = (coordinate: string) => report.fields.find((field) => field.coordinate === coordinate)!;
     expect(advice('Publisher.books').kind).toBe('read-by-lookup');
     // 4,500 copies, each running Publisher.books again (0.02 ms) and carrying 30 books: 135,000 more documents at 0.01 ms, against 1,000 ms saved.
@@ -139,12 +143,8 @@ describe('reading a join by lookup, priced on the round trips it saves and the c
 
   it('refuses a lookup that saves MongoDB time but whose copies carry more work than its commands did: throughput would drop', () => {
     // The deep query's shape: each book's publisher copy carries 3 of the publisher's books, looked up again per copy.
-    const summary = workload();
-    const withPublisherBooks = { ...summary, fields: [...summary.fields, join({ field: 'Publisher.books', operations: 100, resolves: 5000, roundTrips: 100, documents: 15000, keys: 5000 })] };
-    const schema = buildWriteModelFromSdl(
-      withDirectiveTypeDefs(SDL.replace('type Publisher @collection(name: "publishers") { id: ID! name: String! }', 'type Publisher @collection(name: "publishers") { id: ID! name: String! books(first: Int = 3): [Book!]! @join(localField: "_id", foreignField: "publisherId", sort: "title") }')),
-    ).storageMap;
-    const publisher = recommend({ storageMap: schema, workload: withPublisherBooks, network: network(10) }).fields.find((field) => field.coordinate === 'Book.publisher')!;
+    const deep = withPublisherBooks(3, 3);
+    const publisher = adviceOf('Book.publisher', { ...deep, network: network(10) });
     // MongoDB time: 1,000 ms saved against 100 ms of parents, 45 ms of copies and 225 ms carried (13,500 books at 0.01 ms, 4,500 lookups at 0.02 ms).
     expect(publisher.rejected!.effect.net!.commandMsPer1000Operations.after).toBeLessThan(publisher.rejected!.effect.net!.commandMsPer1000Operations.before);
     // Work: the copies' 45 ms and the 225 ms they carry, against 100 commands' 0.5 ms.
@@ -152,9 +152,10 @@ describe('reading a join by lookup, priced on the round trips it saves and the c
     expect(publisher.rejected!.because).toBe("under load it adds work: its copies take 270 ms, more than the 50 ms its round trips' commands took beyond the network, so throughput would drop");
     // A copy carries a lookup only where the join's reads selected its field: read for its name alone, a
     // publisher carries nothing (45 ms of copies against 50); selected by half of them, half (157.5 ms).
-    const selecting = (sets: FieldWorkload['selections']) =>
-      recommend({ storageMap: schema, workload: { ...withPublisherBooks, fields: withPublisherBooks.fields.map((entry) => (entry.field === 'Book.publisher' ? { ...entry, selections: sets } : entry)) }, network: network(10), readsOnly: true })
-        .fields.find((field) => field.coordinate === 'Book.publisher')!;
+    const selecting = (sets: FieldWorkload['selections']) => {
+      const fields = deep.workload.fields.map((entry) => (entry.field === 'Book.publisher' ? { ...entry, selections: sets } : entry));
+      return adviceOf('Book.publisher', { storageMap: deep.storageMap, workload: { ...deep.workload, fields }, network: network(10), readsOnly: true });
+    };
     expect(selecting([{ fields: ['name'], operations: 100 }]).kind).toBe('read-by-lookup');
     expect(selecting([{ fields: ['name'], operations: 50 }, { fields: ['books', 'name'], operations: 50 }]).rejected!.because).toBe(
       "under load it adds work: its copies take 157.5 ms, more than the 50 ms its round trips' commands took beyond the network, so throughput would drop",
