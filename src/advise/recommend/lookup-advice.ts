@@ -128,15 +128,16 @@ export function lookupAdvice(
     ...(carriedParents > 0
       ? [
           `each copy runs the lookups advised on ${join.targetType} that the join's reads selected again (${round(carriedPerCopy!.lookups)} per copy), and carries the ${round(carriedPerCopy!.documents)} document(s) they bring: ` +
-            `${count(carriedParents)} more parent(s) joined and ${count(round(carried))} more document(s), ${count(round(carriedMs))} ms`,
+            `${count(round(carriedParents))} more parent(s) joined and ${count(round(carried))} more document(s), ${count(round(carriedMs))} ms`,
         ]
       : []),
   ];
   // Under load, requests wait on the CPU of the database and the gateway, not on the network: there a
   // round trip saves only its command's own work, and what the join did not do is send each copy again
-  // (its key the join's batch looked up too) and run the lookups it carries again.
+  // (its key the join's batch looked up too) and run the lookups it carries again. A reverse join sends
+  // no copy: each parent's lookup stands for the key its batch looked up, and the check cannot refuse it.
   const duplicatedMs = copies * documentMs + carriedMs;
-  const commandWork = commandWorkOf(summary, network, documentMs, probed !== undefined);
+  const commandWork = commandWorkOf(summary, network, probed, documentMs);
   const commandsWorkMs = entry.roundTrips * commandWork.ms;
   if (duplicatedMs > 0) evidence.push(underLoad(duplicatedMs, commandsWorkMs, commandWork));
   const refused = elementsRefusal(field, onlyInElements, holders) ?? versionRefusal(network.serverVersion) ?? shardingRefusal(field, shardKeys, network.serverVersion);
@@ -146,7 +147,7 @@ export function lookupAdvice(
   const rejectedBecause =
     saved > 0 && share > thresholds.minNetSavingShare
       ? duplicatedMs > commandsWorkMs
-        ? `under load it adds work: its copies take ${count(round(duplicatedMs))} ms, more than the ${count(round(commandsWorkMs))} ms its round trips' commands took beyond the network, so throughput would drop`
+        ? `under load it adds work: its copies and the lookups they carry take ${count(round(duplicatedMs))} ms, more than the ${count(round(commandsWorkMs))} ms its round trips' commands took beyond the network, so throughput would drop`
         : undefined
       : `on the recorded workload it ${saved > 0 ? `saves ${count(round(saved))}` : `costs ${count(round(-saved))}`} ms of MongoDB commands (${round(share * 100)}% of ${count(round(totalMs))}); a change must save more than ${thresholds.minNetSavingShare * 100}% (minNetSavingShare)`;
   return { kind: 'read-by-lookup', change, rule: RULES.readByLookup, effect, evidence, rejectedBecause };
@@ -161,14 +162,18 @@ interface CommandWork {
 /**
  * What a read command took beyond the network and its documents, on average, as the workload timed
  * its reads against the pings advise sent: the work a round trip a lookup removes did at the database
- * and the driver. Without a probe of the server a document is priced at all of the reads' time beyond
- * their round trips, which leaves a command no work of its own to tell apart: it is then assumed
+ * and the driver. The reads' documents are priced at the probed cost of their own mean size (the
+ * queries' reply bytes per document). Without a probe a document is priced at all of the reads' time
+ * beyond their round trips, which leaves a command no work of its own to tell apart, and reads timed
+ * at 0 ms were not timed (the driver counts whole milliseconds): the work is then assumed
  * (ASSUMED_COSTS.commandWorkMs).
  */
-function commandWorkOf(summary: WorkloadSummary | undefined, network: NetworkCosts, documentMs: number, probed: boolean): CommandWork {
+function commandWorkOf(summary: WorkloadSummary | undefined, network: NetworkCosts, probed: ProbedLookupCosts | undefined, documentMs: number): CommandWork {
   const reads = summary?.commands.reads;
-  if (!probed || !reads || reads.commands === 0 || reads.ms === 0) return { ms: ASSUMED_COSTS.commandWorkMs, priced: 'assumed' };
-  const ms = Math.max(0, (reads.ms - reads.documents * documentMs) / reads.commands - network.measuredMs);
+  if (!probed || !summary || !reads || reads.commands === 0 || reads.ms === 0) return { ms: ASSUMED_COSTS.commandWorkMs, priced: 'assumed' };
+  const queries = summary.operations.query;
+  const readDocumentMs = queries.documents > 0 && queries.bytes > 0 ? probed.byteMs * (queries.bytes / queries.documents) : documentMs;
+  const ms = Math.max(0, (reads.ms - reads.documents * readDocumentMs) / reads.commands - network.measuredMs);
   return { ms, priced: 'as the recorded reads took beyond the pings and their documents' };
 }
 

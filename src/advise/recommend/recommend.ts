@@ -98,6 +98,8 @@ function carriedByCopies(relations: readonly RelationField[], advice: readonly F
 /**
  * The share of a join's recorded reads whose selection read `fieldName` of its target; the reads past
  * the recorded sets (selectionsOther) count as reading it, and a join with none recorded reads it always.
+ * A share of operations, not of copies (the workload does not record which operation made how many):
+ * where the operations that select the field are the ones with many copies, it prices them low.
  */
 function selectedShare(entry: FieldWorkload | undefined, fieldName: string): number {
   const sets = entry?.selections ?? [];

@@ -3,10 +3,10 @@ import { serialize, type Document } from 'bson';
 /** How every reply is written: `ignoreUndefined` so handlers can leave optional reply fields undefined instead of sending null. */
 export const REPLY_SERIALIZE_OPTIONS = { checkKeys: false, ignoreUndefined: true } as const;
 
-/** A cursor batch as a BSON array (the value of `firstBatch`/`nextBatch`), and how many documents it holds. */
+/** A cursor batch as a BSON array (the value of `firstBatch`/`nextBatch`), and the documents it was written from. */
 export interface EncodedBatch {
   readonly bytes: Uint8Array;
-  readonly count: number;
+  readonly documents: readonly Document[];
 }
 
 /**
@@ -30,12 +30,17 @@ export function encodeBatchArray(documents: readonly Document[]): Uint8Array {
 
 /** Remembers the bytes of `batch` as a BSON array. */
 export function rememberEncodedBatch(batch: readonly Document[], bytes: Uint8Array): void {
-  ENCODED_BATCHES.set(batch, { bytes, count: batch.length });
+  ENCODED_BATCHES.set(batch, { bytes, documents: [...batch] });
 }
 
-/** The bytes remembered for `batch`, when it is a batch taken by the cursor store and still holds those documents. */
+/**
+ * The bytes remembered for `batch`, when it is a batch taken by the cursor store and still holds the
+ * same documents in the same order (the documents themselves are the batch's own: stored ones are
+ * frozen, projected ones new).
+ */
 export function encodedBatch(batch: unknown): Uint8Array | undefined {
   if (!Array.isArray(batch)) return undefined;
   const encoded = ENCODED_BATCHES.get(batch);
-  return encoded !== undefined && encoded.count === batch.length ? encoded.bytes : undefined;
+  if (encoded === undefined || encoded.documents.length !== batch.length) return undefined;
+  return encoded.documents.every((doc, index) => doc === batch[index]) ? encoded.bytes : undefined;
 }

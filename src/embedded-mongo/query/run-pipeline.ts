@@ -85,7 +85,7 @@ export function runPipeline(docs: Iterable<Document>, pipeline: Document[], cont
     start += 1;
   }
   // Nothing left for mingo (a storage read, a branch or a lookup's foreign read): no Aggregator to build.
-  if (start === pipeline.length) return [...borrowed(input)];
+  if (start === pipeline.length) return withCommandErrors(() => [...borrowed(input)]);
   const cache = new Map<string, Document[]>();
   const collectionResolver: CollectionResolver = (name) => {
     let docsOfCollection = cache.get(name);
@@ -102,9 +102,13 @@ export function runPipeline(docs: Iterable<Document>, pipeline: Document[], cont
       ((name, branch) => runPipeline(context.collection(name), branch, { ...scope, collection: (other) => context.collection(other) })),
   );
   const options: Partial<Options> = withCollation({ context: PIPELINE_CONTEXT, collectionResolver, variables: context.variables }, context.collation);
+  return withCommandErrors(() => new Aggregator(markPresortedGroups(pipeline.slice(start), context.inputOrder), options).run(borrowed(input)) as Document[]);
+}
+
+/** Runs `run`, turning what mingo (or a filter) throws into the command error MongoDB gives. */
+function withCommandErrors(run: () => Document[]): Document[] {
   try {
-    const stages = markPresortedGroups(pipeline.slice(start), context.inputOrder);
-    return new Aggregator(stages, options).run(borrowed(input)) as Document[];
+    return run();
   } catch (error) {
     if (error instanceof CommandError) throw error;
     throw undefinedVariableError(error) ?? badValue((error as Error).message);

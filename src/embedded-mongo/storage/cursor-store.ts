@@ -1,5 +1,6 @@
 import { Long, type Document } from 'bson';
 import { CommandError, ErrorCodes } from '../protocol/command-error';
+import { MAX_BSON_OBJECT_SIZE } from '../protocol/wire-constants';
 import { encodeBatchArray, encodeBatchDocument, rememberEncodedBatch } from '../protocol/encoded-batches';
 
 /** MongoDB's reply size limit; a batch stops before crossing it. */
@@ -22,6 +23,8 @@ interface OpenCursor {
   readonly project: (doc: Document) => Document;
   position: number;
   lastUsed: number;
+  /** Whether a batch is still tried whole: once one did not fit, the rest are measured one document at a time. */
+  wholeBatches: boolean;
 }
 
 /**
@@ -39,7 +42,7 @@ export class CursorStore {
     options: { batchSize?: number; singleBatch?: boolean; project?: (doc: Document) => Document } = {},
   ): CursorBatch {
     this.dropIdle();
-    const cursor: OpenCursor = { ns, documents, project: options.project ?? ((doc) => doc), position: 0, lastUsed: Date.now() };
+    const cursor: OpenCursor = { ns, documents, project: options.project ?? ((doc) => doc), position: 0, lastUsed: Date.now(), wholeBatches: true };
     const batch = takeBatch(cursor, options.batchSize ?? DEFAULT_FIRST_BATCH_SIZE);
     if (options.singleBatch === true || cursor.position >= documents.length) return { id: Long.ZERO, ns, documents: batch };
     const id = this.nextId++;
@@ -80,6 +83,8 @@ export class CursorStore {
 
 /** Batches up to this many documents are encoded in one pass, and measured after. */
 const ONE_PASS_DOCUMENTS = 10_000;
+/** MongoDB's largest document it builds (BSONObjMaxInternalSize: 16 MiB and 16 KiB); a result past it is BSONObjectTooLarge. */
+const MAX_RESULT_DOCUMENT_BYTES = MAX_BSON_OBJECT_SIZE + 16 * 1024;
 
 /**
  * The next documents of `cursor`, encoded as the reply will send them: their bytes measure the batch
@@ -87,20 +92,23 @@ const ONE_PASS_DOCUMENTS = 10_000;
  * they are. A batch is encoded whole when it fits; past 16 MiB, one document at a time until it stops.
  */
 function takeBatch(cursor: OpenCursor, maxCount: number): Document[] {
-  const count = Math.min(maxCount, cursor.documents.length - cursor.position);
-  const candidates = count <= ONE_PASS_DOCUMENTS ? cursor.documents.slice(cursor.position, cursor.position + count).map((doc) => cursor.project(doc)) : undefined;
+  const candidates = wholeCandidates(cursor, maxCount);
   const whole = candidates && encodedWhole(candidates);
   if (candidates && whole) {
     cursor.position += candidates.length;
     rememberEncodedBatch(candidates, whole);
     return candidates;
   }
+  if (candidates) cursor.wholeBatches = false;
   const batch: Document[] = [];
   const encoded: Uint8Array[] = [];
   let bytes = 0;
   while (batch.length < maxCount && cursor.position < cursor.documents.length) {
     const doc = candidates?.[batch.length] ?? cursor.project(cursor.documents[cursor.position]!);
     const bson = encodeBatchDocument(doc);
+    if (bson.byteLength > MAX_RESULT_DOCUMENT_BYTES) {
+      throw new CommandError(10334, 'BSONObjectTooLarge', `BSONObj size: ${bson.byteLength} is invalid. Size must be between 0 and ${MAX_RESULT_DOCUMENT_BYTES}(16MB)`);
+    }
     if (batch.length > 0 && bytes + bson.byteLength > MAX_BATCH_BYTES) break;
     batch.push(doc);
     encoded.push(bson);
@@ -109,6 +117,21 @@ function takeBatch(cursor: OpenCursor, maxCount: number): Document[] {
   }
   rememberEncodedBatch(batch, arrayOfEncoded(encoded));
   return batch;
+}
+
+/**
+ * The next batch's documents, projected, to be encoded whole; undefined when the cursor measures one
+ * document at a time, the batch is too long to try, or a projection fails (then the document that
+ * fails is met in its turn, in the batch that would hold it).
+ */
+function wholeCandidates(cursor: OpenCursor, maxCount: number): Document[] | undefined {
+  const count = Math.min(maxCount, cursor.documents.length - cursor.position);
+  if (!cursor.wholeBatches || count > ONE_PASS_DOCUMENTS) return undefined;
+  try {
+    return cursor.documents.slice(cursor.position, cursor.position + count).map((doc) => cursor.project(doc));
+  } catch {
+    return undefined;
+  }
 }
 
 /** The documents as one BSON array when they fit a batch; undefined when they do not, or are too large to write at once. */

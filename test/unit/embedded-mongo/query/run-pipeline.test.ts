@@ -434,3 +434,21 @@ describe('$unionWith', () => {
     ]);
   });
 });
+
+describe('a pipeline of leading $match stages only', () => {
+  it('filters without building an aggregation, and answers a failing expression with the command error the full path gives', () => {
+    const docs = [{ _id: 1, v: 1 }, { _id: 2, v: 2 }];
+    expect(runPipeline(docs, [{ $match: { v: { $gt: 1 } } }], none)).toEqual([{ _id: 2, v: 2 }]);
+    const codeOf = (pipeline: Record<string, unknown>[]) => {
+      try {
+        runPipeline(docs, pipeline, none);
+      } catch (error) {
+        return [(error as CommandError).constructor.name, (error as CommandError).code];
+      }
+      return undefined;
+    };
+    const failing = { $match: { $expr: { $in: [1, 'x'] } } };
+    expect(codeOf([failing])).toEqual(codeOf([failing, { $project: { v: 1 } }]));
+    expect(codeOf([failing])![0]).toBe('CommandError');
+  });
+});

@@ -62,7 +62,7 @@ describe('CursorStore', () => {
     const large = Array.from({ length: 20 }, (_, i) => ({ _id: i, text: megabyte }));
     const cursors = new CursorStore();
     const first = cursors.open('db.c', large, { batchSize: 1 });
-    // each document is 1 MiB and 26 bytes: 15 of them fit in 16 MiB, a 16th would not
+    // each document is 1 MiB and 25 bytes: 15 of them fit in 16 MiB, a 16th would not
     const rest = cursors.getMore(first.id.toBigInt(), 'db.c', undefined);
     expect(rest.documents.map((doc) => doc._id)).toEqual(Array.from({ length: 15 }, (_, i) => i + 1));
     // measured one document at a time, and sent as those bytes
@@ -70,5 +70,30 @@ describe('CursorStore', () => {
     expect(Buffer.from(encodeBsonDocument(reply)).equals(Buffer.from(serialize(reply)))).toBe(true);
     const last = cursors.getMore(first.id.toBigInt(), 'db.c', undefined);
     expect([last.documents.map((doc) => doc._id), last.id.isZero()]).toEqual([[16, 17, 18, 19], true]);
+  });
+
+  it('takes a first document over 16 MiB alone, and refuses one past MongoDB\'s largest result (BSONObjectTooLarge, 10334)', () => {
+    const cursors = new CursorStore();
+    const big = { _id: 1, text: 'y'.repeat(16 * 1024 * 1024) };
+    const alone = cursors.open('db.c', [big, { _id: 2 }]);
+    expect([alone.documents.map((doc) => doc._id), alone.id.isZero()]).toEqual([[1], false]);
+    let error: unknown;
+    try {
+      cursors.open('db.c', [{ _id: 3, text: 'z'.repeat(16 * 1024 * 1024 + 16 * 1024) }]);
+    } catch (caught) {
+      error = caught;
+    }
+    expect([(error as CommandError).code, (error as CommandError).codeName]).toEqual([10334, 'BSONObjectTooLarge']);
+  });
+
+  it('projects a batch lazily past a projection that fails: the documents before it are sent, the failure comes with its own batch', () => {
+    const cursors = new CursorStore();
+    const project = (doc: { _id?: unknown }) => {
+      if (doc._id === 3) throw new CommandError(2, 'BadValue', 'cannot project document 3');
+      return { n: doc._id };
+    };
+    const first = cursors.open('db.c', docs.slice(0, 5), { batchSize: 2, project });
+    expect(first.documents).toEqual([{ n: 0 }, { n: 1 }]);
+    expect(() => cursors.getMore(first.id.toBigInt(), 'db.c', 2)).toThrow('cannot project document 3');
   });
 });

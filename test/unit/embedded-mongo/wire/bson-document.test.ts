@@ -1,6 +1,7 @@
 import { BSON, Binary, DBRef, Decimal128, Double, Int32, Long, MaxKey, MinKey, ObjectId, Timestamp, serialize } from 'bson';
 import { decodeBsonDocument, encodeBsonDocument } from '../../../../src/embedded-mongo/wire/bson-document';
 import { CursorStore } from '../../../../src/embedded-mongo/storage/cursor-store';
+import { encodedBatch } from '../../../../src/embedded-mongo/protocol/encoded-batches';
 
 /** The BSON element type byte written for field `name` in `bytes`. */
 function elementType(bytes: Uint8Array, name: string): number {
@@ -116,15 +117,21 @@ describe('encodeBsonDocument of a cursor reply', () => {
 
   it.each(['firstBatch', 'nextBatch'])('writes a batch the cursor store encoded as bson writes the whole reply (%s)', (field) => {
     const batch = new CursorStore().open('db.c', documents);
+    expect(encodedBatch(batch.documents)).toBeDefined();
     const reply = { cursor: { id: batch.id, ns: batch.ns, [field]: batch.documents, absent: undefined }, ok: 1, $clusterTime: { clusterTime: new Timestamp({ t: 1, i: 2 }) } };
     const expected = serialize(reply, { checkKeys: false, ignoreUndefined: true });
     expect(Buffer.from(encodeBsonDocument(reply)).equals(Buffer.from(expected))).toBe(true);
   });
 
   it('writes a batch changed after it was taken from the documents it now holds', () => {
-    const batch = new CursorStore().open('db.c', documents);
-    batch.documents.pop();
-    const reply = { cursor: { id: batch.id, ns: batch.ns, firstBatch: batch.documents }, ok: 1 };
-    expect(decodeBsonDocument(encodeBsonDocument(reply)).cursor.firstBatch.map((doc: { _id: unknown }) => doc._id)).toEqual([1, Long.fromNumber(7)]);
+    const shortened = new CursorStore().open('db.c', documents);
+    shortened.documents.pop();
+    const ids = (batch: { documents: unknown[] }) =>
+      decodeBsonDocument(encodeBsonDocument({ cursor: { id: Long.ZERO, ns: 'db.c', firstBatch: batch.documents }, ok: 1 })).cursor.firstBatch.map((doc: { _id: unknown }) => doc._id);
+    expect(ids(shortened)).toEqual([1, Long.fromNumber(7)]);
+    const replaced = new CursorStore().open('db.c', documents);
+    replaced.documents[0] = { _id: 'new' };
+    expect(encodedBatch(replaced.documents)).toBeUndefined();
+    expect(ids(replaced)).toEqual(['new', Long.fromNumber(7), 3]);
   });
 });
