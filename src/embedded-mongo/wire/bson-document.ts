@@ -18,7 +18,6 @@ const DESERIALIZE_OPTIONS = {
   bsonRegExp: false,
 } as const;
 
-
 /** Decodes exactly one document occupying all of `bytes`; throws bson's error when invalid. */
 export function decodeBsonDocument(bytes: Uint8Array): Document {
   return normalizeNumbers(deserialize(bytes, DESERIALIZE_OPTIONS)) as Document;
