@@ -1,5 +1,9 @@
 import { serialize, type Document } from 'bson';
 
+/** BSON element types the encoders write. */
+export const BSON_DOCUMENT = 0x03;
+export const BSON_ARRAY = 0x04;
+
 /** How every reply is written: `ignoreUndefined` so handlers can leave optional reply fields undefined instead of sending null. */
 export const REPLY_SERIALIZE_OPTIONS = { checkKeys: false, ignoreUndefined: true } as const;
 
@@ -43,4 +47,23 @@ export function encodedBatch(batch: unknown): Uint8Array | undefined {
   const encoded = ENCODED_BATCHES.get(batch);
   if (encoded === undefined || encoded.documents.length !== batch.length) return undefined;
   return encoded.documents.every((doc, index) => doc === batch[index]) ? encoded.bytes : undefined;
+}
+
+/** A BSON array of already-encoded documents, keys "0", "1", …, each document's bytes copied once. */
+export function arrayOfEncoded(documents: readonly Uint8Array[]): Uint8Array {
+  // Keys are ASCII digits: a key's bytes are its characters, and a NUL closes it.
+  let length = 4 + 1;
+  documents.forEach((bytes, index) => (length += 1 + String(index).length + 1 + bytes.byteLength));
+  const out = Buffer.allocUnsafe(length);
+  out.writeInt32LE(length, 0);
+  let at = 4;
+  documents.forEach((bytes, index) => {
+    out[at++] = BSON_DOCUMENT;
+    at += out.write(String(index), at, 'latin1');
+    out[at++] = 0;
+    out.set(bytes, at);
+    at += bytes.byteLength;
+  });
+  out[at] = 0;
+  return out;
 }

@@ -1,7 +1,7 @@
 import { Long, type Document } from 'bson';
 import { CommandError, ErrorCodes } from '../protocol/command-error';
 import { MAX_BSON_OBJECT_SIZE } from '../protocol/wire-constants';
-import { encodeBatchArray, encodeBatchDocument, rememberEncodedBatch } from '../protocol/encoded-batches';
+import { arrayOfEncoded, encodeBatchArray, encodeBatchDocument, rememberEncodedBatch } from '../protocol/encoded-batches';
 
 /** MongoDB's reply size limit; a batch stops before crossing it. */
 const MAX_BATCH_BYTES = 16 * 1024 * 1024;
@@ -143,24 +143,3 @@ function encodedWhole(documents: readonly Document[]): Uint8Array | undefined {
     return undefined; // bson's buffer is smaller than the batch: measured one document at a time
   }
 }
-
-/** A BSON array of already-encoded documents, keys "0", "1", …, each document's bytes copied once. */
-function arrayOfEncoded(documents: readonly Uint8Array[]): Uint8Array {
-  // Keys are ASCII digits: a key's bytes are its characters, and a NUL closes it.
-  let length = 4 + 1;
-  documents.forEach((bytes, index) => (length += 1 + String(index).length + 1 + bytes.byteLength));
-  const out = Buffer.allocUnsafe(length);
-  out.writeInt32LE(length, 0);
-  let at = 4;
-  documents.forEach((bytes, index) => {
-    out[at++] = BSON_DOCUMENT;
-    at += out.write(String(index), at, 'latin1');
-    out[at++] = 0;
-    out.set(bytes, at);
-    at += bytes.byteLength;
-  });
-  out[at] = 0;
-  return out;
-}
-
-const BSON_DOCUMENT = 0x03;

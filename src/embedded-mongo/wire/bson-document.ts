@@ -1,5 +1,5 @@
 import { deserialize, serialize, type Document } from 'bson';
-import { encodedBatch, REPLY_SERIALIZE_OPTIONS } from '../protocol/encoded-batches';
+import { BSON_ARRAY, BSON_DOCUMENT, encodedBatch, REPLY_SERIALIZE_OPTIONS } from '../protocol/encoded-batches';
 
 /**
  * BSON bytes ⇄ documents, with the number representation storage and query share:
@@ -28,9 +28,6 @@ export function encodeBsonDocument(document: Document): Buffer {
   const bytes = serialize(document, REPLY_SERIALIZE_OPTIONS);
   return Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
 }
-
-const BSON_DOCUMENT = 0x03;
-const BSON_ARRAY = 0x04;
 
 /** A cursor reply (`{ cursor: { firstBatch | nextBatch } }`) whose batch the cursor store already encoded. */
 function cursorWithEncodedBatch(document: Document): boolean {
