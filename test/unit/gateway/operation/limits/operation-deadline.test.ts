@@ -85,4 +85,12 @@ describe('OperationDeadline', () => {
     deadline.finish();
     expect(jest.getTimerCount()).toBe(0);
   });
+
+  it('lets go of the cost so far when it finishes, so a deadline that outlives its request holds none of it', () => {
+    const deadline = new OperationDeadline(50);
+    deadline.extensionsSoFar = () => ({ cost: { roundTrips: 1 } });
+    expect(deadline.extensionsSoFar?.()).toEqual({ cost: { roundTrips: 1 } });
+    deadline.finish();
+    expect(deadline.extensionsSoFar).toBeUndefined();
+  });
 });
