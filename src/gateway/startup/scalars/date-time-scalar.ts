@@ -1,5 +1,6 @@
 import { GraphQLScalarType, Kind, print } from 'graphql';
 import { badUserInput } from '../../errors/public-error-code';
+import { isoDateTime } from './iso-date-time';
 
 const DESCRIPTION = 'An ISO-8601 date-time, e.g. `2026-11-21T09:30:00.000Z`.';
 
@@ -13,7 +14,7 @@ export const DateTimeScalar = new GraphQLScalarType<Date, string>({
   serialize(value) {
     const date = value instanceof Date ? value : typeof value === 'string' || typeof value === 'number' ? new Date(value) : undefined;
     if (!date || Number.isNaN(date.getTime())) throw new TypeError(`DateTime cannot represent ${JSON.stringify(value)}`);
-    return date.toISOString();
+    return isoDateTime(date);
   },
   parseValue(value) {
     return parseDateTime(value);
