@@ -6,6 +6,7 @@ import { connectMongo, DatabaseMismatchError, StorageConfigError } from 'docjoin
 import { MongoFunnel } from '../../../src/gateway/request/mongo/mongo-funnel';
 import { buildStorageMap } from '../../../src/gateway/startup/storage-map/build-storage-map';
 import { validateAgainstDatabase } from '../../../src/gateway/startup/storage-map/validate-against-database';
+import { withDirectiveTypeDefs } from '../../../src/gateway/startup/schema/schema-sources';
 import { startTestMongo, type TestMongo } from '../../support/test-mongo';
 import { createCheckedGateway } from '../../support/checked-gateway';
 
@@ -181,15 +182,7 @@ describe('validateAgainstDatabase', () => {
       }),
     );
     const funnel = new MongoFunnel(client, db);
-    const at = (serverVersion: string | undefined) => ({
-      databaseName: funnel.databaseName,
-      listCollectionNames: () => funnel.listCollectionNames(),
-      listIndexes: (collection: string) => funnel.listIndexes(collection),
-      someDocumentHas: (collection: string, path: string) => funnel.someDocumentHas(collection, path),
-      sampleDocuments: (collection: string, size: number) => funnel.sampleDocuments(collection, size),
-      listDatabaseNames: () => funnel.listDatabaseNames(),
-      serverVersion: async () => serverVersion,
-    });
+    const at = (serverVersion: string | undefined) => catalogAt(funnel, serverVersion);
     try {
       await expect(validateAgainstDatabase(map, at('4.4.29'))).rejects.toMatchObject({
         problems: ['Post.author: @read(strategy: LOOKUP) needs MongoDB 5.0 or later ($lookup with both localField and a pipeline), and this server is 4.4.29; read it with JOIN'],
@@ -200,4 +193,48 @@ describe('validateAgainstDatabase', () => {
       funnel.detach();
     }
   });
+
+  it('refuses an @aggregate offering groupBy on a MongoDB before 5.2 ($topN), naming the field and the fix', async () => {
+    const db = mongo.freshDb('validate_group_by');
+    await db.collection('orders').insertOne({ total: 1, status: 'open' });
+    const map = buildStorageMap(
+      makeExecutableSchema({
+        typeDefs: withDirectiveTypeDefs(/* GraphQL */ `
+          type Query {
+            orders: [Order!]! @list
+            ordersAggregate: OrderAggregate! @aggregate(of: "orders", fields: ["total"], groupBy: ["status"])
+            totalsOnly: OrderAggregate! @aggregate(of: "orders", fields: ["total"])
+          }
+          type Order @collection(name: "orders") { id: ID! total: Float! status: String! }
+        `),
+      }),
+    );
+    const funnel = new MongoFunnel(client, db);
+    try {
+      // Aggregates over one type share their keys: both offer groupBy.
+      await expect(validateAgainstDatabase(map, catalogAt(funnel, '5.0.14'))).rejects.toMatchObject({
+        problems: [
+          "Query.ordersAggregate: groupBy needs MongoDB 5.2 or later (each parent's groups are kept by $topN), and this server is 5.0.14; remove groupBy from the @aggregate directives over Order, or upgrade MongoDB",
+          "Query.totalsOnly: groupBy needs MongoDB 5.2 or later (each parent's groups are kept by $topN), and this server is 5.0.14; remove groupBy from the @aggregate directives over Order, or upgrade MongoDB",
+        ],
+      });
+      expect(await validateAgainstDatabase(map, catalogAt(funnel, '5.2.0'))).toEqual([]);
+      expect(await validateAgainstDatabase(map, funnel)).toEqual([]);
+    } finally {
+      funnel.detach();
+    }
+  });
 });
+
+/** The funnel's catalog, telling `serverVersion` as the server's version. */
+function catalogAt(funnel: MongoFunnel, serverVersion: string | undefined) {
+  return {
+    databaseName: funnel.databaseName,
+    listCollectionNames: () => funnel.listCollectionNames(),
+    listIndexes: (collection: string) => funnel.listIndexes(collection),
+    someDocumentHas: (collection: string, path: string) => funnel.someDocumentHas(collection, path),
+    sampleDocuments: (collection: string, size: number) => funnel.sampleDocuments(collection, size),
+    listDatabaseNames: () => funnel.listDatabaseNames(),
+    serverVersion: async () => serverVersion,
+  };
+}

@@ -50,7 +50,7 @@ export async function validateAgainstDatabase(
     ...roots.problems,
     ...(await absentPaths(storageMap, existing, catalog)),
     ...sampled.problems,
-    ...lookupsTheServerCannotRun(storageMap, await catalog.serverVersion()),
+    ...featuresTheServerCannotRun(storageMap, await catalog.serverVersion()),
   ];
   if (problems.length > 0) throw new DatabaseMismatchError(problems);
   return [...roots.warnings, ...relationLists, ...sampled.warnings];
@@ -62,12 +62,24 @@ export function versionBefore(version: string, [major, minor]: readonly [number,
   return actualMajor < major || (actualMajor === major && actualMinor < minor);
 }
 
-/** Fields read by LOOKUP by default on a MongoDB before 5.0, which refuses `$lookup` with both `localField` and a pipeline. */
-function lookupsTheServerCannotRun(storageMap: StorageMap, serverVersion: string | undefined): string[] {
-  if (serverVersion === undefined || !versionBefore(serverVersion, [5, 0])) return [];
-  return [...storageMap.relations.values()]
-    .filter((field) => field.defaultStrategy === 'lookup')
-    .map((field) => `${field.coordinate}: @read(strategy: LOOKUP) needs MongoDB 5.0 or later ($lookup with both localField and a pipeline), and this server is ${serverVersion}; read it with JOIN`);
+/**
+ * What the schema declares that an older server refuses: fields read by LOOKUP by default before 5.0
+ * (`$lookup` with both `localField` and a pipeline), and `@aggregate` fields offering `groupBy` before
+ * 5.2 (each parent's groups are kept by `$topN`; aggregates over one type share their keys).
+ */
+function featuresTheServerCannotRun(storageMap: StorageMap, serverVersion: string | undefined): string[] {
+  if (serverVersion === undefined) return [];
+  const lookups = versionBefore(serverVersion, [5, 0])
+    ? [...storageMap.relations.values()]
+        .filter((field) => field.defaultStrategy === 'lookup')
+        .map((field) => `${field.coordinate}: @read(strategy: LOOKUP) needs MongoDB 5.0 or later ($lookup with both localField and a pipeline), and this server is ${serverVersion}; read it with JOIN`)
+    : [];
+  const groupings = versionBefore(serverVersion, [5, 2])
+    ? [...storageMap.aggregates.values()]
+        .filter((aggregate) => aggregate.keys.size > 0)
+        .map((aggregate) => `${aggregate.coordinate}: groupBy needs MongoDB 5.2 or later (each parent's groups are kept by $topN), and this server is ${serverVersion}; remove groupBy from the @aggregate directives over ${aggregate.targetType}, or upgrade MongoDB`)
+    : [];
+  return [...lookups, ...groupings];
 }
 
 /** Each collection's indexes, listed once per check. */
