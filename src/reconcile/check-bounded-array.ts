@@ -1,12 +1,13 @@
 import type { Db, Document } from 'mongodb';
-import { keyString, readPath, sortDocument, type BoundedArray, type SnapshotLocation } from '../gateway';
+import { keyString, readPath, readServerVersion, sortDocument, versionBefore, type BoundedArray, type SnapshotLocation } from '../gateway';
 import { cloneValue, sameValue } from './canonical-value';
 import { fetchSnapshotSources } from './check-snapshot';
 import type { Repair } from './scan-batches';
 
 /**
  * A bounded array must hold exactly its parent's first `limit` children in `sort` order, each an exact
- * copy. One aggregate per batch of parents ($match $in → $sort → $group $topN), as the join read does.
+ * copy. One aggregate per batch of parents ($match $in → $sort → $group $topN), as the join read does;
+ * before MongoDB 5.2, which has no `$topN`, `$group $push` then `$slice` (childrenStages).
  *
  * Snapshots inside the children (`LogMessage.host`) and inside the array's entries (`Host.recentLogs.host`)
  * are snapshot drift, counted and repaired by the snapshot checks that run before this one. Both sides
@@ -17,18 +18,16 @@ import type { Repair } from './scan-batches';
 export function boundedArrayCheck(db: Db, array: BoundedArray, snapshots: readonly SnapshotLocation[]) {
   const inChildren = snapshots.filter((location) => location.collection === array.childCollection);
   const inEntries = snapshots.filter((location) => location.collection === array.collection && location.segments.length > 1 && location.segments[0]!.path === array.path);
+  let hasTopN: Promise<boolean> | undefined;
   return {
     projection: { _id: 1, [array.parentKey]: 1, [array.path]: 1 },
     async check(batch: Document[]): Promise<Repair[]> {
       const keys = batch.map((parent) => readPath(parent, array.parentKey)).filter((key) => key !== undefined && key !== null);
-      const sortBy = sortDocument(array.sort);
+      // A server that does not tell its version is taken to be a current one.
+      hasTopN ??= readServerVersion(db).then((version) => version === undefined || !versionBefore(version, TOP_N_SINCE));
       const groups = await db
         .collection(array.childCollection)
-        .aggregate([
-          { $match: { [array.childKey]: { $in: keys } } },
-          { $sort: sortBy },
-          { $group: { _id: `$${array.childKey}`, docs: array.limit === undefined ? { $push: '$$ROOT' } : { $topN: { n: array.limit, sortBy, output: '$$ROOT' } } } },
-        ])
+        .aggregate(childrenStages(array, keys, await hasTopN))
         .toArray();
       // The aggregate's documents are ours to correct in place.
       await correctSnapshots(db, inChildren, groups.flatMap((group) => group.docs as Document[]));
@@ -47,6 +46,21 @@ export function boundedArrayCheck(db: Db, array: BoundedArray, snapshots: readon
       return repairs;
     },
   };
+}
+
+/** The first MongoDB with the `$topN` accumulator. */
+const TOP_N_SINCE: readonly [number, number] = [5, 2];
+
+/**
+ * The pipeline giving each parent of `keys` its children as the array should hold them (`{ _id: key, docs }`):
+ * kept by `$topN` where the server has it, else every child pushed in sort order and the first `limit` sliced off.
+ */
+export function childrenStages(array: Pick<BoundedArray, 'childKey' | 'sort' | 'limit'>, keys: readonly unknown[], hasTopN: boolean): Document[] {
+  const sortBy = sortDocument(array.sort);
+  const head = [{ $match: { [array.childKey]: { $in: keys } } }, { $sort: sortBy }];
+  if (array.limit === undefined) return [...head, { $group: { _id: `$${array.childKey}`, docs: { $push: '$$ROOT' } } }];
+  if (hasTopN) return [...head, { $group: { _id: `$${array.childKey}`, docs: { $topN: { n: array.limit, sortBy, output: '$$ROOT' } } } }];
+  return [...head, { $group: { _id: `$${array.childKey}`, docs: { $push: '$$ROOT' } } }, { $project: { docs: { $slice: ['$docs', array.limit] } } }];
 }
 
 /** Sets every snapshot at `locations` in `documents` to its source's fields, in place (one find per location). */
