@@ -6,8 +6,8 @@ import type { Repair } from './scan-batches';
 
 /**
  * A bounded array must hold exactly its parent's first `limit` children in `sort` order, each an exact
- * copy. One aggregate per batch of parents ($match $in → $sort → $group $topN), as the join read does;
- * before MongoDB 5.2, which has no `$topN`, `$group $push` then `$slice` (childrenStages).
+ * copy. One aggregate per batch of parents ($match $in → $sort → $group $topN); before MongoDB 5.2, which
+ * has no `$topN`, one limited branch per parent (childrenStages).
  *
  * Snapshots inside the children (`LogMessage.host`) and inside the array's entries (`Host.recentLogs.host`)
  * are snapshot drift, counted and repaired by the snapshot checks that run before this one. Both sides
@@ -15,7 +15,7 @@ import type { Repair } from './scan-batches';
  * stale snapshot is never counted a second time here, and a report without `fix` finds exactly what
  * `fix` repairs. After the snapshot fix the correction changes nothing.
  */
-export function boundedArrayCheck(db: Db, array: BoundedArray, snapshots: readonly SnapshotLocation[]) {
+export function boundedArrayCheck(db: Db, array: BoundedArray, snapshots: readonly SnapshotLocation[], serverVersion: (db: Db) => Promise<string | undefined> = readServerVersion) {
   const inChildren = snapshots.filter((location) => location.collection === array.childCollection);
   const inEntries = snapshots.filter((location) => location.collection === array.collection && location.segments.length > 1 && location.segments[0]!.path === array.path);
   let hasTopN: Promise<boolean> | undefined;
@@ -24,7 +24,7 @@ export function boundedArrayCheck(db: Db, array: BoundedArray, snapshots: readon
     async check(batch: Document[]): Promise<Repair[]> {
       const keys = batch.map((parent) => readPath(parent, array.parentKey)).filter((key) => key !== undefined && key !== null);
       // A server that does not tell its version is taken to be a current one.
-      hasTopN ??= readServerVersion(db).then((version) => version === undefined || !versionBefore(version, TOP_N_SINCE));
+      hasTopN ??= serverVersion(db).then((version) => version === undefined || !versionBefore(version, TOP_N_SINCE));
       const groups = await db
         .collection(array.childCollection)
         .aggregate(childrenStages(array, keys, await hasTopN))
@@ -53,14 +53,21 @@ const TOP_N_SINCE: readonly [number, number] = [5, 2];
 
 /**
  * The pipeline giving each parent of `keys` its children as the array should hold them (`{ _id: key, docs }`):
- * kept by `$topN` where the server has it, else every child pushed in sort order and the first `limit` sliced off.
+ * kept by `$topN` where the server has it; before 5.2, one branch per parent (`$match` on its key, `$sort`,
+ * `$limit`, joined by `$unionWith`), so no stage holds more than `limit` children of a parent.
  */
-export function childrenStages(array: Pick<BoundedArray, 'childKey' | 'sort' | 'limit'>, keys: readonly unknown[], hasTopN: boolean): Document[] {
+export function childrenStages(array: Pick<BoundedArray, 'childCollection' | 'childKey' | 'sort' | 'limit'>, keys: readonly unknown[], hasTopN: boolean): Document[] {
   const sortBy = sortDocument(array.sort);
-  const head = [{ $match: { [array.childKey]: { $in: keys } } }, { $sort: sortBy }];
-  if (array.limit === undefined) return [...head, { $group: { _id: `$${array.childKey}`, docs: { $push: '$$ROOT' } } }];
-  if (hasTopN) return [...head, { $group: { _id: `$${array.childKey}`, docs: { $topN: { n: array.limit, sortBy, output: '$$ROOT' } } } }];
-  return [...head, { $group: { _id: `$${array.childKey}`, docs: { $push: '$$ROOT' } } }, { $project: { docs: { $slice: ['$docs', array.limit] } } }];
+  const byParent = { _id: `$${array.childKey}` };
+  if (array.limit === undefined || hasTopN) {
+    const docs = array.limit === undefined ? { $push: '$$ROOT' } : { $topN: { n: array.limit, sortBy, output: '$$ROOT' } };
+    return [{ $match: { [array.childKey]: { $in: keys } } }, { $sort: sortBy }, { $group: { ...byParent, docs } }];
+  }
+  const page = (key: unknown): Document[] => [{ $match: { [array.childKey]: { $eq: key } } }, { $sort: sortBy }, { $limit: array.limit! }];
+  const [first, ...others] = keys;
+  if (keys.length === 0) return [{ $match: { [array.childKey]: { $in: [] } } }];
+  // Each branch keeps its sort order, so the children reach `$push` in it.
+  return [...page(first), ...others.map((key) => ({ $unionWith: { coll: array.childCollection, pipeline: page(key) } })), { $group: { ...byParent, docs: { $push: '$$ROOT' } } }];
 }
 
 /** Sets every snapshot at `locations` in `documents` to its source's fields, in place (one find per location). */

@@ -1,6 +1,7 @@
 import type { GraphQLSchema } from 'graphql';
 import { DatabaseMismatchError } from '../../errors/internal-errors';
 import type { IndexDescription } from '../../documents/index-description';
+import { versionBefore } from '../../documents/version-order';
 import type { StoredDocument } from '../../documents/stored-document';
 import { checkRelationListIndexes, checkRootIndexes } from './check-list-indexes';
 import { checkSampledDocuments, type CountedField } from './check-sampled-documents';
@@ -54,12 +55,6 @@ export async function validateAgainstDatabase(
   ];
   if (problems.length > 0) throw new DatabaseMismatchError(problems);
   return [...roots.warnings, ...relationLists, ...sampled.warnings];
-}
-
-/** Whether a server `version` (`7.0.12`) is older than `major.minor`. */
-export function versionBefore(version: string, [major, minor]: readonly [number, number]): boolean {
-  const [actualMajor = 0, actualMinor = 0] = version.split('.').map((part) => Number.parseInt(part, 10));
-  return actualMajor < major || (actualMajor === major && actualMinor < minor);
 }
 
 /**
