@@ -63,9 +63,11 @@ export function childrenStages(array: Pick<BoundedArray, 'childCollection' | 'ch
     const docs = array.limit === undefined ? { $push: '$$ROOT' } : { $topN: { n: array.limit, sortBy, output: '$$ROOT' } };
     return [{ $match: { [array.childKey]: { $in: keys } } }, { $sort: sortBy }, { $group: { ...byParent, docs } }];
   }
-  const page = (key: unknown): Document[] => [{ $match: { [array.childKey]: { $eq: key } } }, { $sort: sortBy }, { $limit: array.limit! }];
-  const [first, ...others] = keys;
-  if (keys.length === 0) return [{ $match: { [array.childKey]: { $in: [] } } }];
+  const limit = array.limit;
+  const page = (key: unknown): Document[] => [{ $match: { [array.childKey]: { $eq: key } } }, { $sort: sortBy }, { $limit: limit }];
+  // One branch per distinct key (parents may share one), as `$in` matches each child once.
+  const [first, ...others] = [...new Map(keys.map((key) => [keyString(key), key])).values()];
+  if (first === undefined) return [{ $match: { [array.childKey]: { $in: [] } } }];
   // Each branch keeps its sort order, so the children reach `$push` in it.
   return [...page(first), ...others.map((key) => ({ $unionWith: { coll: array.childCollection, pipeline: page(key) } })), { $group: { ...byParent, docs: { $push: '$$ROOT' } } }];
 }

@@ -44,6 +44,10 @@ it('gives each parent its first `limit` children in sort order, with $topN or in
   expect(childrenStages(array, keys, true).map((stage) => Object.keys(stage)[0])).toEqual(['$match', '$sort', '$group']);
   expect(childrenStages(array, keys, false).map((stage) => Object.keys(stage)[0])).toEqual(['$match', '$sort', '$limit', '$unionWith', '$unionWith', '$unionWith', '$group']);
   expect(await db.collection('comments').aggregate(childrenStages(array, [], false)).toArray()).toEqual([]);
+  // Parents sharing a key: one branch for it, so no child comes twice.
+  expect(childrenStages(array, ['c', 'd', 'c'], false).map((stage) => Object.keys(stage)[0])).toEqual(['$match', '$sort', '$limit', '$unionWith', '$group']);
+  const shared = await db.collection('comments').aggregate(childrenStages(array, ['c', 'd', 'c'], false)).toArray();
+  expect(Object.fromEntries(shared.map((group) => [group._id as string, (group.docs as Document[]).map((doc) => doc._id as number)]))).toEqual({ c: expected.c, d: expected.d });
 });
 
 it('repairs the same arrays on a server before 5.2 as on a current one', async () => {
