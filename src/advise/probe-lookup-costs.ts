@@ -10,6 +10,8 @@ const MIN_PROBE_DOCUMENTS = 50;
 const PROBE_BYTES = 4 * 1024 * 1024;
 /** Timed runs of each probe read (after one untimed): their median is its time. */
 const PROBE_RUNS = 7;
+/** Samples of all four reads before the differences count as lost in the timer's noise. */
+const PROBE_ATTEMPTS = 3;
 
 /**
  * Times a lookup's costs with a few reads of the largest collection a lookup could read (the latency
@@ -35,16 +37,18 @@ export async function probeLookupCosts(db: Db, collections: Iterable<string>): P
   const documents = Math.min(first.length, Math.max(2, Math.floor((PROBE_BYTES * first.length) / Math.max(1, bytes(first)))));
   const oneBytes = bytes(first.slice(0, 1));
   const manyBytes = bytes(first.slice(0, documents));
-  const one = await medianTimeMs(() => collection.find({}, { limit: 1, batchSize: 1 }).toArray(), PROBE_RUNS);
-  const many = await medianTimeMs(() => collection.find({}, { limit: documents, batchSize: documents }).toArray(), PROBE_RUNS);
+  if (manyBytes <= oneBytes) throw new Error(`the first ${documents} documents of ${largest.name} are no larger than one`);
   const head = [{ $limit: documents }];
-  const plain = await medianTimeMs(() => collection.aggregate([...head, { $project: { _id: 1 } }], { batchSize: documents }).toArray(), PROBE_RUNS);
   const selfLookup = { $lookup: { from: largest.name, localField: '_id', foreignField: '_id', pipeline: [{ $project: { _id: 1 } }], as: '_docjoin_probe' } };
-  const joined = await medianTimeMs(() => collection.aggregate([...head, selfLookup, { $project: { _id: 1 } }], { batchSize: documents }).toArray(), PROBE_RUNS);
-  if (many <= one || manyBytes <= oneBytes || joined <= plain) {
-    throw new Error(`timing ${documents} documents of ${largest.name} against one, and with a lookup each against without, showed no difference the timer could tell`);
+  // A busy machine can hide a difference in one sample: it is timed again before advise gives up.
+  for (let attempt = 0; attempt < PROBE_ATTEMPTS; attempt++) {
+    const one = await medianTimeMs(() => collection.find({}, { limit: 1, batchSize: 1 }).toArray(), PROBE_RUNS);
+    const many = await medianTimeMs(() => collection.find({}, { limit: documents, batchSize: documents }).toArray(), PROBE_RUNS);
+    const plain = await medianTimeMs(() => collection.aggregate([...head, { $project: { _id: 1 } }], { batchSize: documents }).toArray(), PROBE_RUNS);
+    const joined = await medianTimeMs(() => collection.aggregate([...head, selfLookup, { $project: { _id: 1 } }], { batchSize: documents }).toArray(), PROBE_RUNS);
+    if (many > one && joined > plain) return { byteMs: (many - one) / (manyBytes - oneBytes), parentMs: (joined - plain) / documents, collection: largest.name };
   }
-  return { byteMs: (many - one) / (manyBytes - oneBytes), parentMs: (joined - plain) / documents, collection: largest.name };
+  throw new Error(`timing ${documents} documents of ${largest.name} against one, and with a lookup each against without, showed no difference the timer could tell`);
 }
 
 /** The collections a lookup could read: those of the joins that can be read by lookup. */
