@@ -38,7 +38,12 @@ function processCpuMicros(pid: number | undefined): number | undefined {
   }
 }
 
-/** `npm run mongo -- --port 0 --latency-ms N` (src/embedded-mongo/cli.ts), run directly with node so its pid is the server's. */
+/**
+ * The embedded MongoDB server (src/embedded-mongo/cli.ts) from the package build, as `docjoin serve` runs it
+ * where no MongoDB is configured: `node dist/embedded-mongo/cli.js --port 0 --latency-ms N`, so its pid is
+ * the server's. compilePeers builds it first; through tsx its commands took about 10% longer (tsx's
+ * `keepNames` wrapper, below), a cost no user pays.
+ */
 export class EmbeddedMongoProcess {
   private constructor(
     readonly uri: string,
@@ -47,7 +52,7 @@ export class EmbeddedMongoProcess {
   ) {}
 
   static async start(latencyMs: number): Promise<EmbeddedMongoProcess> {
-    const child = spawn(process.execPath, ['--import', 'tsx', path.join(REPO_ROOT, 'src/embedded-mongo/cli.ts'), '--port', '0', '--latency-ms', String(latencyMs)], {
+    const child = spawn(process.execPath, [path.join(REPO_ROOT, 'dist/embedded-mongo/cli.js'), '--port', '0', '--latency-ms', String(latencyMs)], {
       cwd: REPO_ROOT,
       stdio: ['ignore', 'pipe', 'inherit'],
     });

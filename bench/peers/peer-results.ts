@@ -14,6 +14,8 @@ export interface PeersSettings {
   readonly concurrency: number;
   /** At the target latency, per operation: alternating runs of docjoin with its features on and off, paired. */
   readonly featurePairs: number;
+  /** Fresh pairs of processes those pairs are spread over, each pair of processes warmed up on the operation first. */
+  readonly featureProcesses: number;
   /** At the target latency, the RSS run's length after its warm-up (0: no RSS run). */
   readonly rssSeconds: number;
   /** Sequential samples per round: at least min, at most max, no longer than maxMs once min are in. */

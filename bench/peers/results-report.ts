@@ -14,11 +14,11 @@ export function resultsReport(run: PeersRun, chartFile: string): string {
       `(the machine is shared: read the ratios, which rounds in a balanced order keep fairer, rather than the absolute numbers); ` +
       `the whole run took ${Math.round(run.seconds)} s. Do not edit: the next run rewrites it.`,
     '',
-    `Each implementation runs compiled, as it ships (docjoin from its package build, dist/), in its own process, over the same embedded MongoDB server (its own process too, seeded once per latency ` +
+    `Each implementation runs compiled, as it ships (docjoin from its package build, dist/), in its own process, over the same embedded MongoDB server (its own process too, also from dist/, seeded once per latency ` +
       `with the demo data at scale 1). Per operation, ${settings.rounds} rounds, the implementations in a balanced order (each runs once in every position and right after each other one once over as many rounds as implementations): ` +
       `${settings.minSamples}–${settings.maxSamples} sequential requests per round (at most ${settings.maxSampleMs} ms once ${settings.minSamples} are in), ` +
       `then ${settings.concurrency} in flight for ${settings.durationSeconds} s (autocannon; the floor runs its own loop), then a pause until the server and the database are idle. ` +
-      `After an operation's rounds, at ${TARGET_LATENCY_MS} ms, ${settings.featurePairs} pairs of back-to-back runs of docjoin with its features on and off (which goes first alternates) measure what they cost` +
+      `After an operation's rounds, at ${TARGET_LATENCY_MS} ms, ${settings.featurePairs} pairs of back-to-back runs of docjoin with its features on and off (which goes first alternates), spread over ${Math.min(settings.featureProcesses, settings.featurePairs)} fresh pairs of processes each warmed up on the operation, measure what they cost` +
       (settings.baseline ? `, and as many pairs of docjoin and the baseline build, ${settings.baseline.subject}, how it compares with that commit. ` : '. ') +
       `Right before an operation's rounds, each implementation was warmed up on it until its throughput stopped rising (at least 3 windows of 1 s or more at the same concurrency, at most ${settings.warmupSeconds} s), and every implementation answered the same \`data\` as docjoin first.`,
     '',

@@ -86,6 +86,8 @@ function settingsFromEnv(): PeersSettings {
     // A run's throughput moves by ±15% on this machine and the features target asks for 5%, hence many short
     // pairs: the median of 20 still moved 0.94–1.01 between two full runs of one build.
     featurePairs: numberFromEnv('PEERS_FEATURE_PAIRS', 40, (value) => Number.isInteger(value) && value >= 0, 'a whole number ≥ 0'),
+    // Fresh pairs of processes the pairs are spread over (pairedRatios).
+    featureProcesses: numberFromEnv('PEERS_FEATURE_PROCESSES', 4, whole, 'a whole number ≥ 1'),
     // The issue asks for RSS flat over a 60 s run; 0 skips the run.
     rssSeconds: numberFromEnv('PEERS_RSS_S', 60, (value) => value === 0 || value >= 2 * RSS_WINDOW_SECONDS, `0 or a number of seconds ≥ ${2 * RSS_WINDOW_SECONDS}`),
     // Over 5 rounds, 40 requests of 250 ms at most left posts' p50 ±0.3 ms apart from run to run (of 3.8);
@@ -332,16 +334,30 @@ async function warmUp(contender: Contender, operation: PeerOperation, posts: Pos
 /**
  * The features and baseline targets compare two builds of one server, so they need a finer measure
  * than the rounds: `settings.featurePairs` pairs of runs of the same length, `subject` and `reference`
- * back to back (which goes first alternates), each pair's ratio subject ÷ reference.
+ * back to back (which goes first alternates), each pair's ratio subject ÷ reference. A process keeps
+ * its own pace for its whole life (in one full run the features-on process served `authors` at 0.73–0.95×
+ * its features-off twin in all 20 pairs; three fresh processes of each then served 122, 134, 134 and 131,
+ * 132, 127 req/s), so the pairs are spread over `settings.featureProcesses` fresh pairs of processes, each
+ * warmed up on the operation first: the median then reads the builds, not one draw of processes.
  */
-async function pairedRatios(subject: Contender, reference: Contender, operation: PeerOperation, posts: PostCursor, settings: PeersSettings, p50Ms: number): Promise<number[]> {
+async function pairedRatios(names: readonly [subject: PeerName, reference: PeerName], database: EmbeddedMongoProcess, operation: PeerOperation, posts: PostCursor, settings: PeersSettings, p50Ms: number): Promise<number[]> {
   const seconds = throughputSeconds(settings.durationSeconds, p50Ms, settings.concurrency);
   const ratios: number[] = [];
-  for (let pair = 0; pair < settings.featurePairs; pair++) {
-    const first = pair % 2 === 0 ? subject : reference;
-    const firstPace = (await throughputRun(first, operation, posts, settings, seconds)).throughput;
-    const secondPace = (await throughputRun(first === subject ? reference : subject, operation, posts, settings, seconds)).throughput;
-    ratios.push(first === subject ? firstPace / secondPace : secondPace / firstPace);
+  const processPairs = Math.min(settings.featureProcesses, settings.featurePairs);
+  for (let processPair = 0; processPair < processPairs; processPair++) {
+    const pairs = Math.floor(settings.featurePairs / processPairs) + (processPair < settings.featurePairs % processPairs ? 1 : 0);
+    const [subject, reference] = (await startAll(names, database, 'plain')) as [Contender, Contender];
+    try {
+      for (const contender of [subject, reference]) await warmUp(contender, operation, posts, settings);
+      for (let pair = 0; pair < pairs; pair++) {
+        const first = ratios.length % 2 === 0 ? subject : reference;
+        const firstPace = (await throughputRun(first, operation, posts, settings, seconds)).throughput;
+        const secondPace = (await throughputRun(first === subject ? reference : subject, operation, posts, settings, seconds)).throughput;
+        ratios.push(first === subject ? firstPace / secondPace : secondPace / firstPace);
+      }
+    } finally {
+      await stopAll([subject, reference]);
+    }
   }
   return ratios;
 }
@@ -541,9 +557,9 @@ async function runPhase(latencyMs: number, settings: PeersSettings, counted: Rou
         const reference = contenders.find((contender) => contender.name === name);
         if (!docjoin || !reference || latencyMs !== TARGET_LATENCY_MS || settings.featurePairs === 0) continue;
         const docjoinLatencies = rounds.get('docjoin')!.flatMap((sample) => sample.latenciesMs);
-        const ratios = await pairedRatios(docjoin, reference, operation, posts, settings, median(docjoinLatencies));
+        const ratios = await pairedRatios([docjoin.name, reference.name], mongo, operation, posts, settings, median(docjoinLatencies));
         byOperation[operation.name] = ratios;
-        log(`    ${label}, ${ratios.length} pairs of runs: median ${median(ratios).toFixed(2)} (${ratios.map((ratio) => ratio.toFixed(2)).join(' ')})`);
+        log(`    ${label}, ${ratios.length} pairs of runs over ${Math.min(settings.featureProcesses, settings.featurePairs)} pairs of fresh processes: median ${median(ratios).toFixed(2)} (${ratios.map((ratio) => ratio.toFixed(2)).join(' ')})`);
       }
     }
     const rss: Partial<Record<PeerName, SteadyRss>> = {};

@@ -33,7 +33,7 @@ const PHASE: PhaseResult = {
 };
 
 const RUN: PeersRun = {
-  settings: { latenciesMs: [1], rounds: 5, durationSeconds: 2, warmupSeconds: 12, concurrency: 16, featurePairs: 5, rssSeconds: 60, minSamples: 5, maxSamples: 40, maxSampleMs: 250, peers: ['docjoin', 'docjoin-features-off', 'dataloader', 'mongoose', 'naive', 'raw'], operations: ['books', 'posts'] },
+  settings: { latenciesMs: [1], rounds: 5, durationSeconds: 2, warmupSeconds: 12, concurrency: 16, featurePairs: 5, featureProcesses: 4, rssSeconds: 60, minSamples: 5, maxSamples: 40, maxSampleMs: 250, peers: ['docjoin', 'docjoin-features-off', 'dataloader', 'mongoose', 'naive', 'raw'], operations: ['books', 'posts'] },
   phases: [PHASE],
   startedAt: '2026-11-28T00:00:00Z',
   node: 'v20',
