@@ -2,7 +2,7 @@ import type { ApolloServerOptions, ApolloServerPlugin } from '@apollo/server';
 import type { IResolvers } from '@graphql-tools/utils';
 import type { GraphQLSchema } from 'graphql';
 import { createRequestContext, type GatewayContext } from './request/context/request-context';
-import { NO_OVERRIDES, parseStrategyOverrides, STRATEGY_HEADER, type StrategyOverrides } from './operation/plan/strategy-overrides';
+import { NO_OVERRIDES, parseStrategyOverrides, STRATEGY_HEADER } from './operation/plan/strategy-overrides';
 import { createAuthenticator, type AuthOptions, type Viewer } from './request/authentication/authenticate';
 import { ViewerAccess } from './request/access/viewer-access';
 import type { AccessRules } from './startup/access-rules/access-rule-types';
@@ -45,6 +45,7 @@ import { silentLogger, type DocjoinLogger } from '../observability/logger';
 import { GatewayMetrics } from './observability/metrics';
 import { MongoAvailability } from './observability/mongo-availability';
 import { requestObserverPlugin } from './observability/request-observer-plugin';
+import { accessJoinsByRole, withAccessJoins } from './operation/access/role-joins';
 
 export interface DocjoinOptions extends GatewaySettings {
   /** Your SDL, annotated with docjoin's directives (their definitions are added unless you include them). */
@@ -259,7 +260,7 @@ export async function createDocjoin(options: DocjoinOptions): Promise<Docjoin> {
   const metrics = settings.metrics ? new GatewayMetrics() : undefined;
   const planner = new OperationPlanner(schema, ownership, metrics ? { onLookup: (hit) => metrics.planLookup(hit) } : {});
   metrics?.watchPlans(() => planner.size);
-  const accessJoins = joinsByRole(accessRules);
+  const accessJoins = accessJoinsByRole(accessRules);
   const createContext = (contextOptions: ContextOptions = {}): GatewayContext => {
     const header = contextOptions.strategyHeader ?? (contextOptions.headers && headerValue(contextOptions.headers, STRATEGY_HEADER));
     if (contextOptions.headers) parseCostHeader(headerValue(contextOptions.headers, COST_HEADER));
@@ -406,17 +407,6 @@ export async function createDocjoin(options: DocjoinOptions): Promise<Docjoin> {
 function collectionHolding(storageMap: StorageMap, coordinate: string): string | undefined {
   const field = storageMap.relations.get(coordinate);
   return field && storageMap.types.get(field.typeName)?.collection;
-}
-
-/** Per role, the relation fields its access rules make it read by join (as frozen overrides, one object per role). */
-function joinsByRole(rules: AccessRules): ReadonlyMap<string, StrategyOverrides> {
-  return new Map([...rules.joinedFor].map(([role, coordinates]) => [role, Object.freeze(new Map([...coordinates].map((coordinate) => [coordinate, 'join' as const])))]));
-}
-
-/** The request's overrides with the joins its role must read by, which win over what the request asks. */
-function withAccessJoins(requested: StrategyOverrides, joins: StrategyOverrides | undefined): StrategyOverrides {
-  if (!joins) return requested;
-  return requested.size === 0 ? joins : new Map([...requested, ...joins]);
 }
 
 /** Apollo Server's default for `includeStacktraceInErrorResponses`. */

@@ -17,6 +17,10 @@ export type ExplainCommand =
       readonly run: boolean;
       /** Print the operation's plan tree (who runs it, and each field's step) before the estimate. */
       readonly plan: boolean;
+      /** The role whose `@access` rules the plan and the run follow (default: the anonymous role). */
+      readonly role: string | undefined;
+      /** With `role`: the viewer's verified claims, which the rules' conditions compare. */
+      readonly claims: Readonly<Record<string, unknown>> | undefined;
       /** With --run: the serve flags that choose the MongoDB (checked by loadConfig). */
       readonly mongoUri: string | undefined;
       readonly db: string | undefined;
@@ -32,6 +36,8 @@ export const EXPLAIN_FLAGS = [
   { name: '--strategy', example: 'Book.authors=join' },
   { name: '--run' },
   { name: '--plan' },
+  { name: '--role', example: 'customer' },
+  { name: '--claims', example: `'{"sub": "6750a1b2c3d4e5f6a7b8c9d0"}'` },
   ...MONGO_TARGET_FLAGS,
   { name: '--seed-scale', example: '1' },
   ...PROJECT_FLAGS,
@@ -52,6 +58,12 @@ field declares. Also the operation's estimate against the cost limits (DOCJOIN_M
   --plan              first print the operation's plan: whether docjoin runs it from its own tree
                       (and each field's step, level by level: its command, batch, projection and
                       estimate) or graphql-js runs it, and why
+  --role ROLE         plan (and run) it as a viewer of this role under the project's @access rules:
+                      the joins the role reads copies by, whether the server refuses the operation
+                      for it, and the rows of each type its commands are limited to (default: the
+                      anonymous role)
+  --claims JSON       with --role: the viewer's claims, e.g. --claims '{"sub": "…"}'; each condition
+                      then shows the value it compares
   --run               also run it and print the measured cost next to the estimate: on the embedded
                       server filled by the project's seed, or on --mongo-uri / $MONGODB_URI.
                       A mutation really writes.
@@ -74,13 +86,18 @@ export function parseExplainArgs(argv: readonly string[]): ExplainCommand {
   if (text === undefined && file === undefined) return usageError(`no operation: pass it as an argument, e.g. docjoin explain '{ books { name } }', or use --file F`);
   if (text !== undefined && text.trim() === '') return usageError('the operation is empty');
 
-  const variables = parseVariables(args.values.get('--variables'));
+  const variables = parseJsonObject('--variables', args.values.get('--variables'), `'{"first": 5}'`);
   if (isUsageError(variables)) return variables;
 
   const run = args.switches.has('--run');
   for (const flag of ['--mongo-uri', '--db', '--seed-scale']) {
     if (!run && args.values.has(flag)) return usageError(`${flag} only applies with --run`);
   }
+  const role = args.values.get('--role');
+  if (role !== undefined && role.trim() === '') return usageError('--role needs a role name, e.g. --role customer');
+  const claims = parseJsonObject('--claims', args.values.get('--claims'), `'{"sub": "…"}'`);
+  if (isUsageError(claims)) return claims;
+  if (args.values.has('--claims') && role === undefined) return usageError('--claims only applies with --role: name the role whose rules compare them');
   const mongoUri = args.values.get('--mongo-uri');
   if (mongoUri !== undefined && args.values.has('--seed-scale')) return usageError('--seed-scale only applies to the embedded server; leave out --mongo-uri');
 
@@ -92,6 +109,8 @@ export function parseExplainArgs(argv: readonly string[]): ExplainCommand {
     strategy: args.values.get('--strategy'),
     run,
     plan: args.switches.has('--plan'),
+    role,
+    claims: args.values.has('--claims') ? claims : undefined,
     mongoUri,
     db: args.values.get('--db'),
     seedScale: args.values.get('--seed-scale'),
@@ -99,14 +118,14 @@ export function parseExplainArgs(argv: readonly string[]): ExplainCommand {
   };
 }
 
-function parseVariables(json: string | undefined): Record<string, unknown> | UsageError {
+function parseJsonObject(flag: string, json: string | undefined, example: string): Record<string, unknown> | UsageError {
   if (json === undefined) return {};
   let value: unknown;
   try {
     value = JSON.parse(json);
   } catch (error) {
-    return usageError(`--variables must be a JSON object, e.g. '{"first": 5}': ${error instanceof Error ? error.message : String(error)}`);
+    return usageError(`${flag} must be a JSON object, e.g. ${example}: ${error instanceof Error ? error.message : String(error)}`);
   }
-  if (typeof value !== 'object' || value === null || Array.isArray(value)) return usageError(`--variables must be a JSON object, e.g. '{"first": 5}', got ${json}`);
+  if (typeof value !== 'object' || value === null || Array.isArray(value)) return usageError(`${flag} must be a JSON object, e.g. ${example}, got ${json}`);
   return value as Record<string, unknown>;
 }

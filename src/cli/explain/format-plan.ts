@@ -11,25 +11,31 @@ export interface MeasuredRun {
   readonly errors: readonly GraphQLFormattedError[];
   /** The project's shard keys (`mongodb.shardKeys`), when it declares any: each command is shown as a cluster would route it. */
   readonly shardKeys?: ShardKeys;
+  /** Under access rules, the role it ran as: each command is listed with the filter it selected by. */
+  readonly role?: string;
 }
 
 const LIMIT_UNITS = { roundTrips: 'round trip', documents: 'document', depth: 'level', responseNodes: 'response object' } as const;
 
-/** The plan as the terminal shows it: a headline, the limits verdict, one row per field, then the run. */
-export function formatPlan(plan: OperationPlan, limits: CostLimits, measured?: MeasuredRun): string {
+/**
+ * The plan as the terminal shows it: a headline, the limits verdict, what the access rules make of it
+ * for the viewer (`accessLines`), one row per field, then the run.
+ */
+export function formatPlan(plan: OperationPlan, limits: CostLimits, measured?: MeasuredRun, accessLines: readonly string[] = []): string {
   const { estimate } = plan;
   const name = plan.operationName ? `${plan.operationType} ${plan.operationName}` : `${plan.operationType} (anonymous)`;
   const lines = [
     `${name}: estimated before execution ${count(estimate.roundTrips, 'round trip')}, at most ${count(estimate.documents, 'document')}, depth ${estimate.depth}`,
     limitsLine(plan, limits),
     `response: up to ${count(estimate.responseNodes, 'object')}, about ${approximateBytes(estimate.responseBytes)} as JSON`,
+    ...accessLines,
     '',
   ];
 
   const header = ['field', 'strategy', 'est. round trips', ...(measured ? ['measured'] : []), 'other strategies (whole operation)'];
   const table = plan.rows.map((row) => [
     `${'  '.repeat(row.depth)}${row.coordinate}`,
-    row.kind === 'root' ? (plan.operationType === 'mutation' ? 'write + read back' : 'root find') : row.kind === 'aggregate' ? 'aggregate' : `${row.strategy}${row.overridden ? ' (--strategy)' : ''}`,
+    row.kind === 'root' ? (plan.operationType === 'mutation' ? 'write + read back' : 'root find') : row.kind === 'aggregate' ? 'aggregate' : `${row.strategy}${row.overridden ? ' (--strategy)' : row.joinedForAccess ? ' (access rules)' : ''}`,
     String(row.estimatedRoundTrips),
     ...(measured ? [measuredFor(row, measured.cost)] : []),
     alternativesOf(row, estimate.roundTrips),
@@ -111,6 +117,7 @@ function measuredLines(measured: MeasuredRun, estimated: number): string[] {
           `${cost.writes.atomic ? 'in one transaction' : 'NOT atomic (no transactions on this server)'}`,
       );
     }
+    if (measured.role !== undefined && cost.commands) lines.push('', ...commandLines(cost.commands, measured.role));
     if (measured.shardKeys && cost.commands) lines.push('', ...routingLines(cost.commands, measured.shardKeys));
   } else {
     lines.push(`measured on ${measured.where}: no cost report (the operation did not run)`);
@@ -120,6 +127,14 @@ function measuredLines(measured: MeasuredRun, estimated: number): string[] {
     lines.push(`error: ${code}${error.message}`);
   }
   return lines;
+}
+
+/** Each command the run sent, with the filter it selected by (its values hidden): where the access rules' row filters show. */
+function commandLines(commands: readonly CommandCost[], role: string): string[] {
+  return [
+    `commands sent as role "${role}", each with the filter it selected by (values shown as "?"):`,
+    ...commands.map((command) => `  ${command.command} on ${command.collection}${command.filter === undefined ? '' : ` ${JSON.stringify(command.filter)}`} → ${count(command.documents, 'document')}`),
+  ];
 }
 
 /** Each command as a sharded cluster would route it (sharding/shard-targeting.ts), and the count of each routing. */

@@ -20,6 +20,8 @@ export type FieldPlanRow =
       readonly strategy: ReadStrategy;
       /** Chosen by --strategy rather than the schema's @read. */
       readonly overridden: boolean;
+      /** Read by join for the viewer's role: its access rules limit the rows its copies could not be checked against. */
+      readonly joinedForAccess: boolean;
       readonly estimatedRoundTrips: number;
       /** For every other strategy the field declares: the whole operation's estimate with this field switched to it. */
       readonly alternatives: readonly { readonly strategy: ReadStrategy; readonly roundTrips: number }[];
@@ -51,6 +53,8 @@ export interface PlanInput {
   /** Coerced variable values (graphql's getVariableValues). */
   readonly variableValues: Readonly<Record<string, unknown>>;
   readonly overrides: StrategyOverrides;
+  /** The fields the viewer's role reads by join (ViewerExplanation.joins), which win over `overrides` as on the server. */
+  readonly accessJoins?: StrategyOverrides;
   /** Entries assumed in a list nothing bounds (DOCJOIN_ASSUMED_LIST_SIZE); default the estimate's own, 20. */
   readonly assumedListSize?: number;
   /** Mutations: the write estimate of each Mutation field (writes/write-runtime.ts, buildWriteEstimates). */
@@ -65,12 +69,13 @@ export interface PlanInput {
  */
 export function planOperation(input: PlanInput): OperationPlan {
   const { plan } = input;
+  const strategyOf = (field: RelationField): ReadStrategy => input.accessJoins?.get(field.coordinate) ?? input.overrides.get(field.coordinate) ?? field.defaultStrategy;
   const { estimate: whole, byField, bySteps, alternatives: switched } = estimateByField({
     schema: input.schema,
     storageMap: input.storageMap,
     plan,
     variableValues: input.variableValues,
-    strategyFor: (field: RelationField) => input.overrides.get(field.coordinate) ?? field.defaultStrategy,
+    strategyFor: strategyOf,
     whatIfs: true,
     ...(input.assumedListSize !== undefined && { assumedListSize: input.assumedListSize }),
     ...(input.writeEstimate && { writeEstimate: input.writeEstimate }),
@@ -84,11 +89,13 @@ export function planOperation(input: PlanInput): OperationPlan {
       return { kind: 'root', coordinate: node.coordinate, depth: 0, estimatedRoundTrips, ...(writes && { writes: { estimate: writes, times: node.times } }) };
     }
     const field = node.relation;
-    const strategy = input.overrides.get(field.coordinate) ?? field.defaultStrategy;
+    const strategy = strategyOf(field);
+    const joinedForAccess = input.accessJoins?.has(field.coordinate) ?? false;
+    // The role reads it by join whatever is asked: no other strategy is open to it.
     const alternatives = declaredStrategies(field)
-      .filter((other) => other !== strategy)
+      .filter((other) => other !== strategy && !joinedForAccess)
       .map((other) => ({ strategy: other, roundTrips: switched.get(field.coordinate)?.get(other) ?? total.roundTrips }));
-    return { kind: 'relation', coordinate: node.coordinate, depth: node.depth, strategy, overridden: input.overrides.has(field.coordinate), estimatedRoundTrips, alternatives };
+    return { kind: 'relation', coordinate: node.coordinate, depth: node.depth, strategy, overridden: !joinedForAccess && input.overrides.has(field.coordinate), joinedForAccess, estimatedRoundTrips, alternatives };
   });
   return { operationType: plan.operation.operation, operationName: plan.operation.name?.value, estimate: total, rows, steps: bySteps };
 }

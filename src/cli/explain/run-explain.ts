@@ -1,7 +1,7 @@
 import { readFile } from 'node:fs/promises';
 import { getOperationAST, getVariableValues, GraphQLError, parse, print, validate, type DocumentNode, type OperationDefinitionNode } from 'graphql';
-import { ConfigError, loadConfig, redactSecrets, type DocjoinConfig } from '../../config/config';
-import { parseStrategyOverrides, STRATEGY_HEADER, type StrategyOverrides, buildOperationPlan, printOperationPlan, buildGatewaySchema, type WriteUnitEstimate, buildWriteEstimates, StorageConfigError, type RelationField } from '../../gateway';
+import { ConfigError, gatewaySettingsOf, loadConfig, redactSecrets, type DocjoinConfig } from '../../config/config';
+import { parseStrategyOverrides, STRATEGY_HEADER, type StrategyOverrides, buildOperationPlan, printOperationPlan, buildGatewaySchema, type WriteUnitEstimate, buildWriteEstimates, StorageConfigError, type RelationField, explainedViewer, explainViewer, type ViewerExplanation, resolveSettings, GatewayOptionError } from '../../gateway';
 import { ProjectConfigError, type Project } from '../../project/load-project';
 import { loadProjectTarget } from '../../command-line/project-flags';
 import { createProgressPrinter } from '../seed/progress-printer';
@@ -12,6 +12,7 @@ import type { CliEnv, CliIo } from '../../command-line/cli-io';
 import { EXPLAIN_USAGE, parseExplainArgs, type ExplainCommand } from './explain-args';
 import { formatPlan, type MeasuredRun } from './format-plan';
 import { planOperation } from './plan-operation';
+import { accessVerdict } from './access-verdict';
 import { withSiblingFragments } from './sibling-fragments';
 
 type Explain = Extract<ExplainCommand, { kind: 'explain' }>;
@@ -30,12 +31,14 @@ async function explain(command: Explain, env: CliEnv, io: CliIo): Promise<number
   let prepared: Prepared;
   let config: DocjoinConfig;
   let project: Project;
+  let viewer: ViewerExplanation | undefined;
   try {
     project = await loadProjectTarget(command.project);
     config = loadConfig(env, { mongoUri: command.mongoUri, db: command.db, seedScale: command.seedScale }, project.config);
     prepared = await prepare(command, project);
+    viewer = viewerOf(command, prepared, project, resolveSettings(gatewaySettingsOf(config), env.NODE_ENV).introspection);
   } catch (error) {
-    if (error instanceof BadInput || error instanceof ConfigError || error instanceof ProjectConfigError || error instanceof StorageConfigError) {
+    if (error instanceof BadInput || error instanceof ConfigError || error instanceof ProjectConfigError || error instanceof StorageConfigError || error instanceof GatewayOptionError) {
       io.err.write(`explain: ${error.message.replace(/\n\s*/g, ' ')}\n`);
       return 2;
     }
@@ -47,28 +50,31 @@ async function explain(command: Explain, env: CliEnv, io: CliIo): Promise<number
     plan: operationPlan,
     variableValues: prepared.variables,
     overrides: prepared.overrides,
+    ...(viewer && { accessJoins: viewer.joins }),
     assumedListSize: config.assumedListSize,
     writeEstimate: (field) => prepared.writeEstimates.get(field),
   });
   if (command.plan) {
     const { storageMap } = prepared.gateway;
-    const strategyFor = (field: RelationField) => prepared.overrides.get(field.coordinate) ?? field.defaultStrategy;
-    const printing = { schema: prepared.gateway.schema, storageMap, variableValues: prepared.variables, strategyFor, generatedRoots: prepared.gateway.ownership.rootResolvers, figures: plan.steps };
+    const strategies = viewer ? viewer.strategies(prepared.overrides) : prepared.overrides;
+    const strategyFor = (field: RelationField) => strategies.get(field.coordinate) ?? field.defaultStrategy;
+    const printing = { schema: prepared.gateway.schema, storageMap, variableValues: prepared.variables, strategyFor, generatedRoots: prepared.gateway.ownership.rootResolvers, figures: plan.steps, ...(viewer && { rows: viewer.rows, accessJoins: viewer.joins }) };
     io.out.write(`${printOperationPlan(operationPlan, printing)}\n`);
   }
-  if (!command.run) {
-    io.out.write(formatPlan(plan, config.limits));
-    return 0;
+  const access = viewer && accessVerdict(viewer, operationPlan, plan.rows, prepared.gateway.schema, prepared.gateway.storageMap);
+  if (!command.run || access?.refused) {
+    io.out.write(formatPlan(plan, config.limits, undefined, access?.lines));
+    return access?.refused ? 1 : 0;
   }
   let measured: MeasuredRun;
   try {
-    measured = await runOperation(command, prepared, config, project, io);
+    measured = await runOperation(command, prepared, config, project, io, viewer);
   } catch (error) {
     if (!(error instanceof MongoUnreachableError)) throw error;
     io.err.write(`docjoin: ${error.message}\n`);
     return 1;
   }
-  io.out.write(formatPlan(plan, config.limits, measured));
+  io.out.write(formatPlan(plan, config.limits, measured, access?.lines));
   return measured.errors.length > 0 ? 1 : 0;
 }
 
@@ -131,14 +137,15 @@ async function readOperationFile(file: string): Promise<string> {
 }
 
 /** Starts the gateway in-process (the embedded server filled by the project's seed, or the given MongoDB), runs the operation once, stops. */
-async function runOperation(command: Explain, prepared: Prepared, config: DocjoinConfig, project: Project, io: CliIo): Promise<MeasuredRun> {
+async function runOperation(command: Explain, prepared: Prepared, config: DocjoinConfig, project: Project, io: CliIo, viewer: ViewerExplanation | undefined): Promise<MeasuredRun> {
   const progress = createProgressPrinter(io.err);
   const where = config.mongodbUri ? `${config.mongodbDb} on ${redactSecrets(config.mongodbUri)}` : `the embedded server, seed scale ${config.seedScale}`;
   // --strategy is honoured even where the server would ignore the header (NODE_ENV=production).
   const sharded = Object.keys(project.shardKeys).length > 0;
+  // The commands' filters say how a sharded cluster would route them, and show the access rules' row filters.
+  const listCommands = sharded || viewer !== undefined;
   const server = await startServer(
-    // The commands' filters say how a sharded cluster would route them.
-    { ...config, strategyOverrides: true, ...(sharded && { costCommands: true }) },
+    { ...config, strategyOverrides: true, ...(listCommands && { costCommands: true }) },
     project,
     {
       listen: false,
@@ -152,12 +159,27 @@ async function runOperation(command: Explain, prepared: Prepared, config: Docjoi
   try {
     const result = await server.gateway.execute(
       { query: prepared.text, variables: { ...command.variables }, operationName: command.operationName },
-      { strategyHeader: command.strategy, ...(sharded && { costHeader: 'commands' }) },
+      { strategyHeader: command.strategy, ...(listCommands && { costHeader: 'commands' }), ...(viewer && { viewer: viewer.viewer }) },
     );
-    return { where, cost: result.cost, errors: result.errors ?? [], ...(sharded && { shardKeys: project.shardKeys }) };
+    return { where, cost: result.cost, errors: result.errors ?? [], ...(sharded && { shardKeys: project.shardKeys }), ...(viewer && { role: viewer.viewer.role }) };
   } finally {
     await server.stop();
   }
+}
+
+/**
+ * Who the operation is explained for, under the project's access rules: --role (with --claims), else the
+ * anonymous role; undefined when the project has none (every viewer then reads everything).
+ */
+function viewerOf(command: Explain, prepared: Prepared, project: Project, introspection: boolean | readonly string[]): ViewerExplanation | undefined {
+  const { accessRules } = prepared.gateway;
+  const anonymousRole = project.config.auth?.anonymousRole ?? 'anonymous';
+  if (command.role !== undefined && !accessRules.enabled) throw new BadInput('--role: the project has no @access rule, so every viewer reads everything; leave --role out');
+  if (command.role !== undefined && command.role !== anonymousRole && !accessRules.roles.has(command.role)) {
+    throw new BadInput(`--role: no @access rule names role "${command.role}"; the roles are ${[...accessRules.roles].sort().join(', ')}`);
+  }
+  const viewer = explainedViewer(command.role ?? anonymousRole, command.claims, anonymousRole);
+  return explainViewer({ ...prepared.gateway, introspection }, viewer, command.claims !== undefined);
 }
 
 function oneLine(error: unknown): string {

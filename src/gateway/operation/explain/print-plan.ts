@@ -17,6 +17,10 @@ export interface PlanPrinting {
   readonly generatedRoots: ReadonlySet<AnyResolver>;
   /** Per step, how it is read and what it adds to the estimate (estimateByField's bySteps). */
   readonly figures: ReadonlyMap<FieldStep, StepFigures>;
+  /** Under access rules, the rows of a type the viewer reads (ViewerExplanation.rows); undefined: every row. */
+  rows?(typeName: string): string | undefined;
+  /** The relation fields the viewer's role reads by join whatever is asked (ViewerExplanation.joins): they have no what-ifs. */
+  readonly accessJoins?: ReadonlyMap<string, ReadStrategy>;
 }
 
 /**
@@ -42,7 +46,7 @@ function printSteps(selections: readonly SelectionStep[], level: number, printin
     const on = selections.length > 1 ? ` (on ${selection.type.name})` : '';
     for (const step of selection.fields) {
       const key = step.responseKey === step.fieldName ? step.fieldName : `${step.responseKey}: ${step.fieldName}`;
-      lines.push(`${indent}${key}  ${step.coordinate}${on}${describeRelation(step, printing)}`, ...readLines(step, indent, printing));
+      lines.push(...stepLines(`${indent}${key}  ${step.coordinate}${on}${describeRelation(step, printing)}`, step, indent, printing));
       printSteps(step.children, level + 1, printing, lines);
     }
   }
@@ -54,7 +58,8 @@ type Printing = PlanPrinting & { readonly planning: PlanningContext };
 function printSelection(selection: SelectionPlan, level: number, printing: Printing, lines: string[], root?: string): void {
   for (const field of selection.fields) {
     const indent = '  '.repeat(level);
-    lines.push(`${indent}${describeField(field, printing, root)}`, ...(field.kind === 'typename' ? [] : readLines(field.step, indent, printing)));
+    const described = `${indent}${describeField(field, printing, root)}`;
+    lines.push(...(field.kind === 'typename' ? [described] : stepLines(described, field.step, indent, printing)));
     if (field.kind === 'relation') printSelection(field.child, level + 1, printing, lines);
   }
 }
@@ -90,8 +95,10 @@ function describeRelation(step: FieldStep, printing: PlanPrinting): string {
   const figures = printing.figures.get(step);
   const read = figures?.read;
   const fromCopy = read?.endsWith('no command') ? `: ${read}` : '';
+  const declared = Object.keys(relation.shapes).join(', ');
+  if (printing.accessJoins?.has(step.coordinate)) return `, join (declared: ${declared}; the access rules of the viewer's role read it so)`;
   const whatIfs = [...(figures?.whatIfs ?? [])].map(([strategy, roundTrips]) => `by ${strategy}: ${describeChange(roundTrips)}`);
-  return `, ${printing.strategyFor(relation)} (declared: ${Object.keys(relation.shapes).join(', ')})${fromCopy}${whatIfs.length > 0 ? ` [${whatIfs.join('; ')}]` : ''}`;
+  return `, ${printing.strategyFor(relation)} (declared: ${declared})${fromCopy}${whatIfs.length > 0 ? ` [${whatIfs.join('; ')}]` : ''}`;
 }
 
 /** What a what-if changes: the operation's round trips read that way here and below. */
@@ -101,10 +108,19 @@ function describeChange(roundTrips: number): string {
   return `${roundTrips < 0 ? '−' : '+'}${count(Math.abs(roundTrips), 'round trip')}`;
 }
 
-/** The `↳` line under a step that sends a command or rides a batch; none for the others. */
-function readLines(step: FieldStep, indent: string, printing: Printing): string[] {
+/**
+ * A step's line, and the `↳` line under it when it sends a command or rides a batch. The rows the
+ * viewer reads of its documents, when its access rules limit them, end the `↳` line, or the step's own
+ * line when its documents come with its parent's (a lookup, a copy).
+ */
+function stepLines(line: string, step: FieldStep, indent: string, printing: Printing): string[] {
   const figures = printing.figures.get(step);
-  return figures && (figures.roundTrips > 0 || figures.batch !== undefined) ? [`${indent}  ↳ ${describeRead(step, figures, printing)}`] : [];
+  // An aggregate's documents are its target's, added up in the reply.
+  const typeName = storedTypeOf(step, printing)?.typeName ?? printing.storageMap.aggregates.get(step.coordinate)?.targetType;
+  const rows = typeName === undefined ? undefined : printing.rows?.(typeName);
+  const rowsNote = rows === undefined ? '' : `; rows where ${rows}`;
+  if (!figures || (figures.roundTrips === 0 && figures.batch === undefined)) return [`${line}${rowsNote}`];
+  return [line, `${indent}  ↳ ${describeRead(step, figures, printing)}${rowsNote}`];
 }
 
 /** The command a step sends, its batch, the projection of the documents it reads, and its figures. */
@@ -122,13 +138,19 @@ function describeRead(step: FieldStep, figures: StepFigures, printing: Printing)
  * connection's nodes for a connection; undefined for a leaf, or a type docjoin does not store.
  */
 function projectionOf(step: FieldStep, printing: Printing): string | undefined {
-  if (!step.definition || step.children.length === 0) return undefined;
+  const storedType = step.children.length === 0 ? undefined : storedTypeOf(step, printing);
+  if (!storedType) return undefined;
+  const selections = storedType.connection ? connectionSteps(step).nodeSelections.flat() : step.children;
+  return describeProjection(planProjection(printing.planning, storedType.typeName, selections));
+}
+
+/** The stored type a step's documents are (a connection's node type); undefined for a scalar, or a type docjoin does not store. */
+function storedTypeOf(step: FieldStep, printing: PlanPrinting): { readonly typeName: string; readonly connection: boolean } | undefined {
+  if (!step.definition) return undefined;
   const named = getNamedType(step.definition.type).name;
   const connection = printing.storageMap.connections.get(named);
   const typeName = connection?.nodeType ?? named;
-  if (!printing.storageMap.types.has(typeName)) return undefined;
-  const selections = connection ? connectionSteps(step).nodeSelections.flat() : step.children;
-  return describeProjection(planProjection(printing.planning, typeName, selections));
+  return printing.storageMap.types.has(typeName) ? { typeName, connection: connection !== undefined } : undefined;
 }
 
 /** `{ _id: 1, name: 1, comments: {"$slice":3}, _docjoin_lookup_books: $lookup books { _id: 1, name: 1 } }` */

@@ -28,7 +28,8 @@ describe('parseExplainArgs', () => {
       db: 'shop',
     });
     expect(parseExplainArgs(['{ a }', '--run', '--seed-scale', '0.1'])).toMatchObject({ run: true, seedScale: '0.1' });
-    expect(parseExplainArgs(['{ a }', '--plan'])).toMatchObject({ run: false, plan: true });
+    expect(parseExplainArgs(['{ a }', '--plan'])).toMatchObject({ run: false, plan: true, role: undefined, claims: undefined });
+    expect(parseExplainArgs(['{ a }', '--role', 'customer', '--claims', '{"sub": "c1"}'])).toMatchObject({ role: 'customer', claims: { sub: 'c1' } });
   });
 
   it('--help wins', () => {
@@ -39,7 +40,7 @@ describe('parseExplainArgs', () => {
     [[], "no operation: pass it as an argument, e.g. docjoin explain '{ books { name } }', or use --file F"],
     [['{ a }', '--file', 'x.graphql'], 'give the operation either as an argument or with --file, not both'],
     [['  '], 'the operation is empty'],
-    [['{ a }', '{ b }'], 'unexpected argument "{ b }" (options are --file, --operation, --variables, --strategy, --run, --plan, --mongo-uri, --db, --seed-scale, --config, --schema; try --help)'],
+    [['{ a }', '{ b }'], 'unexpected argument "{ b }" (options are --file, --operation, --variables, --strategy, --run, --plan, --role, --claims, --mongo-uri, --db, --seed-scale, --config, --schema; try --help)'],
     [['{ a }', '--variables', '[1]'], `--variables must be a JSON object, e.g. '{"first": 5}', got [1]`],
     [['{ a }', '--variables', 'first=5'], expect.stringMatching(/^--variables must be a JSON object, e\.g\. '\{"first": 5\}': Unexpected token/)],
     [['{ a }', '--mongo-uri', 'mongodb://x'], '--mongo-uri only applies with --run'],
@@ -47,6 +48,9 @@ describe('parseExplainArgs', () => {
     [['{ a }', '--run', '--mongo-uri', 'mongodb://x', '--seed-scale', '2'], '--seed-scale only applies to the embedded server; leave out --mongo-uri'],
     [['{ a }', '--strategy'], '--strategy needs a value, e.g. --strategy Book.authors=join'],
     [['{ a }', '--run=yes'], '--run takes no value'],
+    [['{ a }', '--claims', '{"sub": "x"}'], '--claims only applies with --role: name the role whose rules compare them'],
+    [['{ a }', '--role', ' '], '--role needs a role name, e.g. --role customer'],
+    [['{ a }', '--role', 'customer', '--claims', '"x"'], `--claims must be a JSON object, e.g. '{"sub": "…"}', got "x"`],
   ])('%j is a one-line usage error', (argv, message) => {
     expect(parseExplainArgs(argv)).toEqual({ kind: 'usage-error', message });
   });
