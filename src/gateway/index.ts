@@ -37,7 +37,7 @@ export { readServerVersion } from './request/mongo/server-version';
 export { versionBefore } from './documents/version-order';
 export { buildOperationPlan, type OperationPlan } from './operation/plan/operation-plan';
 export { printOperationPlan } from './operation/explain/print-plan';
-export { explainedViewer, explainViewer, type ViewerExplanation } from './operation/explain/viewer-explanation';
+export { explainedViewer, explainViewer, type ViewerExplanation, type ViewerRows } from './operation/explain/viewer-explanation';
 export { type FieldStep, type SelectionStep } from './operation/plan/selection-tree';
 export { type ConnectionValue } from './operation/planning/connection-page';
 export { DateTimeScalar } from './startup/scalars/date-time-scalar';

@@ -2,7 +2,7 @@ import { getNamedType, isObjectType, type GraphQLSchema } from 'graphql';
 import type { OperationPlan, StorageMap, ViewerExplanation } from '../../gateway';
 import type { FieldPlanRow } from './plan-operation';
 
-/** What `explain` says of the access rules for its viewer: a refusal, or the rows each type's commands are limited to. */
+/** What `explain --role` says of the access rules for its viewer: a refusal, or the rows it reads of each type. */
 export interface AccessVerdict {
   readonly refused: boolean;
   readonly lines: readonly string[];
@@ -10,8 +10,9 @@ export interface AccessVerdict {
 
 /**
  * The viewer's verdict on the operation: refused (the server answers 403 FORBIDDEN before sending
- * anything), or, per stored type the operation reads, the condition MongoDB filters its rows by (every
- * command that reads the type carries it) and the types the role reads in full.
+ * anything), or, per stored type the operation reads, the rows the viewer gets: those where its
+ * conditions hold (a filter inside MongoDB on every command that reads the type, and the same check on
+ * its copies), none (a field reaching the type answers null with FORBIDDEN), or every row.
  */
 export function accessVerdict(viewer: ViewerExplanation, plan: OperationPlan, rows: readonly FieldPlanRow[], schema: GraphQLSchema, storageMap: StorageMap): AccessVerdict {
   const claims = Object.keys(viewer.viewer.claims);
@@ -19,18 +20,19 @@ export function accessVerdict(viewer: ViewerExplanation, plan: OperationPlan, ro
   const refusal = viewer.refusal(plan);
   if (refusal) return { refused: true, lines: [`access: refused for ${who}: ${refusal}; the server answers 403 FORBIDDEN before sending anything`] };
   const types = [...new Set(rows.flatMap((row) => targetTypeOf(row.coordinate, schema, storageMap) ?? []))].filter((typeName) => storageMap.types.get(typeName)?.collection !== undefined);
-  if (types.length === 0) return { refused: false, lines: [] };
-  const limited = types.flatMap((typeName) => {
-    const condition = viewer.rows(typeName);
-    return condition === undefined ? [] : [`  ${typeName}: ${condition}`];
+  const described = types.map((typeName) => ({ typeName, rows: viewer.rows(typeName) }));
+  const limited = described.flatMap(({ typeName, rows: read }) => {
+    if (read.kind === 'where') return [`  ${typeName}: where ${read.conditions}`];
+    return read.kind === 'none' ? [`  ${typeName}: none; a field that reaches it answers null with FORBIDDEN`] : [];
   });
-  const whole = types.filter((typeName) => viewer.rows(typeName) === undefined);
+  const whole = described.filter(({ rows: read }) => read.kind === 'every').map(({ typeName }) => typeName);
+  if (limited.length === 0) return { refused: false, lines: whole.length === 0 ? [] : [`access as ${who}: every row of what it reads`] };
   return {
     refused: false,
     lines: [
-      limited.length === 0 ? `access as ${who}: every row of what it reads` : `access as ${who}: MongoDB filters every command that reads these types to the rows where`,
+      `access as ${who}: the rows it reads of each type (a filter inside MongoDB on every command that reads the type; its copies checked alike)`,
       ...limited,
-      ...(limited.length > 0 && whole.length > 0 ? [`  every row of ${whole.join(', ')}`] : []),
+      ...(whole.length > 0 ? [`  every row of ${whole.join(', ')}`] : []),
     ],
   };
 }
@@ -39,7 +41,7 @@ export function accessVerdict(viewer: ViewerExplanation, plan: OperationPlan, ro
 function targetTypeOf(coordinate: string, schema: GraphQLSchema, storageMap: StorageMap): string | undefined {
   const known = storageMap.relations.get(coordinate)?.targetType ?? storageMap.roots.get(coordinate)?.targetType ?? storageMap.aggregates.get(coordinate)?.targetType;
   if (known !== undefined) return known;
-  // A hand-written root: the type its field returns (its reads through context.documents carry the same filters).
+  // A hand-written root: the type its field returns (what else its resolver reads through context.documents is filtered too, but not named here).
   const [typeName, fieldName] = coordinate.split('.') as [string, string];
   const type = schema.getType(typeName);
   const field = isObjectType(type) ? type.getFields()[fieldName] : undefined;

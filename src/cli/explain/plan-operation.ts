@@ -53,7 +53,7 @@ export interface PlanInput {
   /** Coerced variable values (graphql's getVariableValues). */
   readonly variableValues: Readonly<Record<string, unknown>>;
   readonly overrides: StrategyOverrides;
-  /** The fields the viewer's role reads by join (ViewerExplanation.joins), which win over `overrides` as on the server. */
+  /** Of `overrides`, the joins the viewer's role reads copies by (ViewerExplanation.joins): marked, with no other strategy. */
   readonly accessJoins?: StrategyOverrides;
   /** Entries assumed in a list nothing bounds (DOCJOIN_ASSUMED_LIST_SIZE); default the estimate's own, 20. */
   readonly assumedListSize?: number;
@@ -69,7 +69,7 @@ export interface PlanInput {
  */
 export function planOperation(input: PlanInput): OperationPlan {
   const { plan } = input;
-  const strategyOf = (field: RelationField): ReadStrategy => input.accessJoins?.get(field.coordinate) ?? input.overrides.get(field.coordinate) ?? field.defaultStrategy;
+  const strategyOf = (field: RelationField): ReadStrategy => input.overrides.get(field.coordinate) ?? field.defaultStrategy;
   const { estimate: whole, byField, bySteps, alternatives: switched } = estimateByField({
     schema: input.schema,
     storageMap: input.storageMap,

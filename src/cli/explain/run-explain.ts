@@ -36,7 +36,7 @@ async function explain(command: Explain, env: CliEnv, io: CliIo): Promise<number
     project = await loadProjectTarget(command.project);
     config = loadConfig(env, { mongoUri: command.mongoUri, db: command.db, seedScale: command.seedScale }, project.config);
     prepared = await prepare(command, project);
-    viewer = viewerOf(command, prepared, project, resolveSettings(gatewaySettingsOf(config), env.NODE_ENV).introspection);
+    if (command.role !== undefined) viewer = viewerOf(command, command.role, prepared, project, resolveSettings(gatewaySettingsOf(config), env.NODE_ENV).introspection);
   } catch (error) {
     if (error instanceof BadInput || error instanceof ConfigError || error instanceof ProjectConfigError || error instanceof StorageConfigError || error instanceof GatewayOptionError) {
       io.err.write(`explain: ${error.message.replace(/\n\s*/g, ' ')}\n`);
@@ -45,18 +45,19 @@ async function explain(command: Explain, env: CliEnv, io: CliIo): Promise<number
     throw error;
   }
   const operationPlan = buildOperationPlan(prepared.gateway.schema, prepared.document, prepared.operation, prepared.variables, prepared.gateway.ownership);
+  // The viewer's role reads some copies by join whatever is asked, as on the server.
+  const strategies = viewer ? viewer.strategies(prepared.overrides) : prepared.overrides;
   const plan = planOperation({
     ...prepared.gateway,
     plan: operationPlan,
     variableValues: prepared.variables,
-    overrides: prepared.overrides,
+    overrides: strategies,
     ...(viewer && { accessJoins: viewer.joins }),
     assumedListSize: config.assumedListSize,
     writeEstimate: (field) => prepared.writeEstimates.get(field),
   });
   if (command.plan) {
     const { storageMap } = prepared.gateway;
-    const strategies = viewer ? viewer.strategies(prepared.overrides) : prepared.overrides;
     const strategyFor = (field: RelationField) => strategies.get(field.coordinate) ?? field.defaultStrategy;
     const printing = { schema: prepared.gateway.schema, storageMap, variableValues: prepared.variables, strategyFor, generatedRoots: prepared.gateway.ownership.rootResolvers, figures: plan.steps, ...(viewer && { rows: viewer.rows, accessJoins: viewer.joins }) };
     io.out.write(`${printOperationPlan(operationPlan, printing)}\n`);
@@ -168,18 +169,18 @@ async function runOperation(command: Explain, prepared: Prepared, config: Docjoi
 }
 
 /**
- * Who the operation is explained for, under the project's access rules: --role (with --claims), else the
- * anonymous role; undefined when the project has none (every viewer then reads everything).
+ * The viewer --role names (with --claims), under the project's access rules and introspection setting:
+ * a role they name, or the anonymous one.
  */
-function viewerOf(command: Explain, prepared: Prepared, project: Project, introspection: boolean | readonly string[]): ViewerExplanation | undefined {
+function viewerOf(command: Explain, role: string, prepared: Prepared, project: Project, introspection: boolean | readonly string[]): ViewerExplanation {
   const { accessRules } = prepared.gateway;
   const anonymousRole = project.config.auth?.anonymousRole ?? 'anonymous';
-  if (command.role !== undefined && !accessRules.enabled) throw new BadInput('--role: the project has no @access rule, so every viewer reads everything; leave --role out');
-  if (command.role !== undefined && command.role !== anonymousRole && !accessRules.roles.has(command.role)) {
-    throw new BadInput(`--role: no @access rule names role "${command.role}"; the roles are ${[...accessRules.roles].sort().join(', ')}`);
-  }
-  const viewer = explainedViewer(command.role ?? anonymousRole, command.claims, anonymousRole);
-  return explainViewer({ ...prepared.gateway, introspection }, viewer, command.claims !== undefined);
+  if (!accessRules.enabled && introspection === true) throw new BadInput('--role: the project has no @access rule, so every viewer reads everything; leave --role out');
+  const named = new Set([...accessRules.roles, ...(Array.isArray(introspection) ? introspection : []), anonymousRole]);
+  if (!named.has(role)) throw new BadInput(`--role: no @access rule names role "${role}"; the roles are ${[...named].sort().join(', ')}`);
+  const viewer = explainedViewer(role, command.claims, anonymousRole);
+  // A run compares the claims the viewer has: none, when none were given.
+  return explainViewer({ ...prepared.gateway, introspection }, viewer, command.claims !== undefined || command.run);
 }
 
 function oneLine(error: unknown): string {

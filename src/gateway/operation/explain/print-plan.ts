@@ -6,6 +6,7 @@ import type { StepFigures } from '../estimate/estimate-operation';
 import { planProjection, type PlanningContext } from '../planning/plan-projection';
 import type { Projection } from '../planning/projection';
 import type { ReadStrategy, RelationField, StorageMap } from '../../startup/storage-map/storage-map-types';
+import type { ViewerRows } from './viewer-explanation';
 
 /** What printing a plan reads besides it: where each field lives, the request's strategies and variables, and the estimate's figures. */
 export interface PlanPrinting {
@@ -17,8 +18,8 @@ export interface PlanPrinting {
   readonly generatedRoots: ReadonlySet<AnyResolver>;
   /** Per step, how it is read and what it adds to the estimate (estimateByField's bySteps). */
   readonly figures: ReadonlyMap<FieldStep, StepFigures>;
-  /** Under access rules, the rows of a type the viewer reads (ViewerExplanation.rows); undefined: every row. */
-  rows?(typeName: string): string | undefined;
+  /** Under access rules, the rows of a type the viewer reads (ViewerExplanation.rows). */
+  rows?(typeName: string): ViewerRows;
   /** The relation fields the viewer's role reads by join whatever is asked (ViewerExplanation.joins): they have no what-ifs. */
   readonly accessJoins?: ReadonlyMap<string, ReadStrategy>;
 }
@@ -118,7 +119,7 @@ function stepLines(line: string, step: FieldStep, indent: string, printing: Prin
   // An aggregate's documents are its target's, added up in the reply.
   const typeName = storedTypeOf(step, printing)?.typeName ?? printing.storageMap.aggregates.get(step.coordinate)?.targetType;
   const rows = typeName === undefined ? undefined : printing.rows?.(typeName);
-  const rowsNote = rows === undefined ? '' : `; rows where ${rows}`;
+  const rowsNote = rows?.kind === 'where' ? `; rows where ${rows.conditions}` : rows?.kind === 'none' ? `; no rows: the role may not read ${typeName} (null with FORBIDDEN here)` : '';
   if (!figures || (figures.roundTrips === 0 && figures.batch === undefined)) return [`${line}${rowsNote}`];
   return [line, `${indent}  ↳ ${describeRead(step, figures, printing)}${rowsNote}`];
 }

@@ -9,10 +9,16 @@ import type { OperationPlan } from '../plan/operation-plan';
 import { NO_OVERRIDES, type StrategyOverrides } from '../plan/strategy-overrides';
 
 /**
+ * The rows of a type a viewer reads: all of them; none (the type is refused: a field reaching it answers
+ * null with FORBIDDEN); or those where the conditions hold, described with the claims' values when given.
+ */
+export type ViewerRows = { readonly kind: 'every' } | { readonly kind: 'none' } | { readonly kind: 'where'; readonly conditions: string };
+
+/**
  * What the access rules make of an operation for one viewer, as `docjoin explain --role` shows it: the
  * joins its role reads copies by, whether the role may run the operation at all, and the rows of each
- * type its commands are limited to (the filters the funnel adds inside MongoDB). Read from the same
- * rules and checks the server applies to a request.
+ * type it reads (the filters the funnel adds inside MongoDB, and the checks of copies). Read from the
+ * same rules and checks the server applies to a request.
  */
 export interface ViewerExplanation {
   readonly viewer: Viewer;
@@ -22,12 +28,8 @@ export interface ViewerExplanation {
   strategies(requested: StrategyOverrides): StrategyOverrides;
   /** Why the server refuses the operation for this role (403 FORBIDDEN before anything runs); undefined when it runs. */
   refusal(plan: OperationPlan): string | undefined;
-  /**
-   * The rows of `typeName` the role reads: undefined for every row (a type it reads in full, or one
-   * without a collection); `no rows: …` for a type it may not read; else its conditions, each with the
-   * value the viewer's claim gives it when claims were given.
-   */
-  rows(typeName: string): string | undefined;
+  /** The rows of `typeName` the role reads (a type without a collection: every row, its parent's rules decide). */
+  rows(typeName: string): ViewerRows;
 }
 
 export interface ViewerExplanationInput {
@@ -37,10 +39,16 @@ export interface ViewerExplanationInput {
   readonly introspection: IntrospectionAccess;
 }
 
-/** Undefined when the project has no `@access` rule: every viewer then reads everything. */
-export function explainViewer(input: ViewerExplanationInput, viewer: Viewer, claimsGiven: boolean): ViewerExplanation | undefined {
+const EVERY_ROW: ViewerRows = { kind: 'every' };
+const NO_ROW: ViewerRows = { kind: 'none' };
+
+/**
+ * `claimsKnown`: the viewer's claims are what the server compares (they were given, or the operation
+ * runs with the ones it has, none at all when none were given), so each condition shows its value, or
+ * that it matches no row; otherwise the conditions are named by their claims alone.
+ */
+export function explainViewer(input: ViewerExplanationInput, viewer: Viewer, claimsKnown: boolean): ViewerExplanation {
   const { accessRules: rules } = input;
-  if (!rules.enabled) return undefined;
   const access = new ViewerAccess(rules, viewer);
   const context = { storageMap: input.storageMap, mutations: input.mutationActions, introspection: input.introspection };
   const joins = accessJoinsByRole(rules).get(viewer.role) ?? NO_OVERRIDES;
@@ -48,25 +56,24 @@ export function explainViewer(input: ViewerExplanationInput, viewer: Viewer, cla
     viewer,
     joins,
     strategies: (requested) => withAccessJoins(requested, joins),
-    refusal: (plan) => operationAccessRefusal(plan, access, viewer.role, context),
+    refusal: (plan) => operationAccessRefusal(plan, rules.enabled ? access : undefined, viewer.role, context),
     rows: (typeName) => {
-      if (!input.storageMap.types.get(typeName)?.collection) return undefined;
-      if (!access.canRead(typeName)) return `no rows: role "${viewer.role}" may not read ${typeName}`;
+      if (!rules.enabled || !input.storageMap.types.get(typeName)?.collection) return EVERY_ROW;
+      if (!access.canRead(typeName)) return NO_ROW;
       const conditions = access.readConditions(typeName);
-      if (conditions.length === 0) return undefined;
-      return conditions
-        .map((condition) => {
-          const named = `${condition.fieldName} = claim ${condition.claim}`;
-          if (!claimsGiven) return named;
-          const value = access.claimValue(condition);
-          return value === NO_CLAIM ? `${named} (the viewer has no such claim that could match: no rows)` : `${named} (${describeValue(value)})`;
-        })
-        .join(' and ');
+      if (conditions.length === 0) return EVERY_ROW;
+      const described = conditions.map((condition) => {
+        const named = `${condition.fieldName} = claim ${condition.claim}`;
+        if (!claimsKnown) return named;
+        const value = access.claimValue(condition);
+        return value === NO_CLAIM ? `${named} (the viewer has no such claim that could match: no rows)` : `${named} (${describeValue(value)})`;
+      });
+      return { kind: 'where', conditions: described.join(' and ') };
     },
   };
 }
 
-/** A viewer for explain: the role and claims given, or the anonymous one. */
+/** A viewer for explain: the role and claims given (none: no claims). */
 export function explainedViewer(role: string, claims: Readonly<Record<string, unknown>> | undefined, anonymousRole: string): Viewer {
   const given = claims ?? {};
   const subject = typeof given.sub === 'string' ? given.sub : undefined;

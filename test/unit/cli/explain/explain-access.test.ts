@@ -17,20 +17,27 @@ async function explain(args: readonly string[]): Promise<{ code: number; out: st
 }
 
 describe('docjoin explain --role', () => {
-  it('refuses for the anonymous role (the default) what the server refuses it, before anything is sent: exit 1', async () => {
-    const { code, out, err } = await explain(['--config', SHOP_CONFIG, ORDERS]);
+  it('plans for no viewer without --role (as before the access rules); --role refuses what the server refuses that role, before anything is sent: exit 1', async () => {
+    const unrestricted = await explain(['--config', SHOP_CONFIG, ORDERS]);
+    expect(unrestricted.code).toBe(0);
+    expect(unrestricted.out).not.toContain('access');
+    const { code, out, err } = await explain(['--config', SHOP_CONFIG, '--role', 'anonymous', ORDERS]);
     expect(err).toBe('');
     expect(code).toBe(1);
     expect(out.split('\n').slice(3, 5)).toEqual(['access: refused for role "anonymous": role "anonymous" may not read Order; the server answers 403 FORBIDDEN before sending anything', '']);
+    const viaOnly = await explain(['--config', SHOP_CONFIG, '--role', 'customer', '--claims', JSON.stringify({ sub: ADA }), 'mutation { createOrder(input: { status: PLACED, placedAt: "2026-01-01T00:00:00Z", total: 1, customer: "' + ADA + '", lines: [] }) { id } }']);
+    expect(viaOnly.err).toBe('');
+    expect(viaOnly.code).toBe(1);
+    expect(viaOnly.out).toContain('access: refused for role "customer" (claims: sub): role "customer" may create Order only through placeOrder; the server answers 403 FORBIDDEN before sending anything\n');
   });
 
-  it('names, per type read, the rows MongoDB filters its commands to, with the values the claims give', async () => {
+  it('names, per type read, the rows the viewer reads, with the values the claims give', async () => {
     const { code, out } = await explain(['--config', SHOP_CONFIG, '--role', 'customer', '--claims', JSON.stringify({ sub: ADA }), ORDERS]);
     expect(code).toBe(0);
     expect(out.split('\n').slice(3, 8)).toEqual([
-      'access as role "customer" (claims: sub): MongoDB filters every command that reads these types to the rows where',
-      `  Order: customer = claim sub (ObjectId("${ADA}"))`,
-      `  Customer: id = claim sub (ObjectId("${ADA}"))`,
+      'access as role "customer" (claims: sub): the rows it reads of each type (a filter inside MongoDB on every command that reads the type; its copies checked alike)',
+      `  Order: where customer = claim sub (ObjectId("${ADA}"))`,
+      `  Customer: where id = claim sub (ObjectId("${ADA}"))`,
       '  every row of Product',
       '',
     ]);
@@ -38,9 +45,9 @@ describe('docjoin explain --role', () => {
 
   it('without claims, names the conditions; a claim that cannot be the stored value matches no row', async () => {
     const symbolic = await explain(['--config', SHOP_CONFIG, '--role', 'customer', ORDERS]);
-    expect(symbolic.out.split('\n').slice(4, 6)).toEqual(['  Order: customer = claim sub', '  Customer: id = claim sub']);
+    expect(symbolic.out.split('\n').slice(4, 6)).toEqual(['  Order: where customer = claim sub', '  Customer: where id = claim sub']);
     const unusable = await explain(['--config', SHOP_CONFIG, '--role', 'customer', '--claims', '{"sub": "not-an-id"}', ORDERS]);
-    expect(unusable.out.split('\n')[4]).toBe('  Order: customer = claim sub (the viewer has no such claim that could match: no rows)');
+    expect(unusable.out.split('\n')[4]).toBe('  Order: where customer = claim sub (the viewer has no such claim that could match: no rows)');
   });
 
   it('--plan ends each read of a filtered type with its rows: the root find, and the join a snapshot falls back to', async () => {
@@ -69,6 +76,11 @@ describe('docjoin explain --role', () => {
           title: String!
           createdAt: String!
           comments: [Comment!]! @embedded @join(collection: "comments", localField: "_id", foreignField: "postId", sort: "-at", limit: 3) @read(strategy: EMBEDDED)
+          author: Author @join(localField: "authorId")
+        }
+        type Author @collection(name: "authors") @access(roles: ["admin"], allow: [READ]) {
+          id: ID!
+          name: String!
         }
         type Comment
           @collection(name: "comments")
@@ -90,11 +102,38 @@ describe('docjoin explain --role', () => {
     const memberLines = member.out.split('\n');
     expect(memberLines).toContain("    comments  Post.comments, join (declared: embedded, join; the access rules of the viewer's role read it so)");
     expect(memberLines).toContain('    Post.comments   join (access rules)   1');
-    expect(memberLines).toContain('  Comment: by = claim sub');
+    // As on the server, the role's join wins over a strategy the request asks for.
+    const asked = await explain(['--config', config, '--role', 'member', '--strategy', 'Post.comments=embedded', query]);
+    expect(asked.out.split('\n')).toContain('    Post.comments   join (access rules)   1');
+    expect(memberLines).toContain('  Comment: where by = claim sub');
+    // A type the role may not read at all: not filtered, refused at each field that reaches it.
+    const authors = await explain(['--config', config, '--plan', '--role', 'member', '{ posts(first: 2) { title author { name } } }']);
+    expect(authors.code).toBe(0);
+    expect(authors.out.split('\n')).toEqual(
+      expect.arrayContaining([
+        "      ↳ find on authors: _id $in keys; batch key:authors|_id; selection's projection { _id: 1, name: 1 }; est. 1 round trip, ≤ 2 documents; no rows: the role may not read Author (null with FORBIDDEN here)",
+        'access as role "member": the rows it reads of each type (a filter inside MongoDB on every command that reads the type; its copies checked alike)',
+        '  Author: none; a field that reaches it answers null with FORBIDDEN',
+        '  every row of Post',
+      ]),
+    );
     const admin = await explain(['--config', config, '--role', 'admin', query]);
     expect(admin.code).toBe(0);
     expect(admin.out.split('\n')).toContain('    Post.comments   embedded    0                  join → 2 round trips (+1), lookup → 1 round trip (±0)');
     expect(admin.out).toContain('access as role "admin": every row of what it reads');
+  });
+
+  it('on a project without @access rules, follows its introspection roles (server.introspection)', async () => {
+    const directory = mkdtempSync(join(tmpdir(), 'docjoin-explain-introspection-'));
+    writeFileSync(join(directory, 'schema.graphql'), 'type Query { notes(first: Int = 20): [Note!]! @list(sort: "title") }\ntype Note @collection(name: "notes") { id: ID!\n title: String! }\n');
+    const config = join(directory, 'docjoin.config.json');
+    writeFileSync(config, JSON.stringify({ schema: 'schema.graphql', server: { introspection: ['auditor'] } }));
+    const query = '{ __schema { queryType { name } } }';
+    expect(await explain(['--config', config, '--role', 'auditor', query])).toMatchObject({ code: 0, err: '' });
+    const anonymous = await explain(['--config', config, '--role', 'anonymous', query]);
+    expect(anonymous.code).toBe(1);
+    expect(anonymous.out).toContain('access: refused for role "anonymous": introspection is not allowed for role "anonymous"; the server answers 403 FORBIDDEN before sending anything\n');
+    expect(await explain(['--config', config, '--role', 'reader', query])).toEqual({ code: 2, out: '', err: 'explain: --role: no @access rule names role "reader"; the roles are anonymous, auditor\n' });
   });
 
   it('refuses a role no rule names, and --role on a project without rules, in one line: exit 2', async () => {
@@ -111,5 +150,13 @@ describe('docjoin explain --role', () => {
     const listed = lines.indexOf('commands sent as role "customer", each with the filter it selected by (values shown as "?"):');
     expect(listed).toBeGreaterThan(0);
     expect(lines.slice(listed + 1, listed + 4)).toEqual(['  find on orders {"customer.id":"?"} → 1 document', '  find on customers {"$and":[{"_id":"?"},{"_id":{"$in":"?"}}]} → 1 document', '']);
+  });
+
+  it('--run without --claims runs as a viewer with none: each condition matches no row, and says so', async () => {
+    const { code, out } = await explain(['--config', SHOP_CONFIG, '--run', '--role', 'customer', ORDERS]);
+    expect(code).toBe(0);
+    const lines = out.split('\n');
+    expect(lines[4]).toBe('  Order: where customer = claim sub (the viewer has no such claim that could match: no rows)');
+    expect(lines.slice(-3)).toEqual(['commands sent as role "customer", each with the filter it selected by (values shown as "?"):', '  find on orders {"_id":{"$in":"?"}} → 0 documents', '']);
   });
 });
