@@ -17,7 +17,7 @@ export type ExplainCommand =
       readonly run: boolean;
       /** Print the operation's plan tree (who runs it, and each field's step) before the estimate. */
       readonly plan: boolean;
-      /** The role whose `@access` rules the plan and the run follow (default: the anonymous role). */
+      /** The role whose `@access` rules the plan and the run follow; undefined: an unrestricted plan (and the anonymous viewer for --run). */
       readonly role: string | undefined;
       /** With `role`: the viewer's verified claims, which the rules' conditions compare. */
       readonly claims: Readonly<Record<string, unknown>> | undefined;
@@ -60,8 +60,8 @@ field declares. Also the operation's estimate against the cost limits (DOCJOIN_M
                       estimate) or graphql-js runs it, and why
   --role ROLE         plan (and run) it as a viewer of this role under the project's @access rules:
                       the joins the role reads copies by, whether the server refuses the operation
-                      for it, and the rows of each type its commands are limited to (default: the
-                      anonymous role)
+                      for it, and the rows of each type its commands are limited to (without it:
+                      planned for an unrestricted viewer, and --run runs as the anonymous one)
   --claims JSON       with --role: the viewer's claims, e.g. --claims '{"sub": "…"}'; each condition
                       then shows the value it compares
   --run               also run it and print the measured cost next to the estimate: on the embedded

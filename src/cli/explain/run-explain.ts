@@ -1,7 +1,7 @@
 import { readFile } from 'node:fs/promises';
 import { getOperationAST, getVariableValues, GraphQLError, parse, print, validate, type DocumentNode, type OperationDefinitionNode } from 'graphql';
 import { ConfigError, gatewaySettingsOf, loadConfig, redactSecrets, type DocjoinConfig } from '../../config/config';
-import { parseStrategyOverrides, STRATEGY_HEADER, type StrategyOverrides, buildOperationPlan, printOperationPlan, buildGatewaySchema, type WriteUnitEstimate, buildWriteEstimates, StorageConfigError, type RelationField, explainedViewer, explainViewer, type ViewerExplanation, resolveSettings, GatewayOptionError } from '../../gateway';
+import { parseStrategyOverrides, STRATEGY_HEADER, type StrategyOverrides, buildOperationPlan, printOperationPlan, buildGatewaySchema, type WriteUnitEstimate, buildWriteEstimates, StorageConfigError, type RelationField, explainedViewer, explainViewer, type ViewerExplanation, resolveSettings, GatewayOptionError, anonymousRoleOf, AuthOptionError } from '../../gateway';
 import { ProjectConfigError, type Project } from '../../project/load-project';
 import { loadProjectTarget } from '../../command-line/project-flags';
 import { createProgressPrinter } from '../seed/progress-printer';
@@ -38,7 +38,7 @@ async function explain(command: Explain, env: CliEnv, io: CliIo): Promise<number
     prepared = await prepare(command, project);
     if (command.role !== undefined) viewer = viewerOf(command, command.role, prepared, project, resolveSettings(gatewaySettingsOf(config), env.NODE_ENV).introspection);
   } catch (error) {
-    if (error instanceof BadInput || error instanceof ConfigError || error instanceof ProjectConfigError || error instanceof StorageConfigError || error instanceof GatewayOptionError) {
+    if (error instanceof BadInput || error instanceof ConfigError || error instanceof ProjectConfigError || error instanceof StorageConfigError || error instanceof GatewayOptionError || error instanceof AuthOptionError) {
       io.err.write(`explain: ${error.message.replace(/\n\s*/g, ' ')}\n`);
       return 2;
     }
@@ -174,7 +174,7 @@ async function runOperation(command: Explain, prepared: Prepared, config: Docjoi
  */
 function viewerOf(command: Explain, role: string, prepared: Prepared, project: Project, introspection: boolean | readonly string[]): ViewerExplanation {
   const { accessRules } = prepared.gateway;
-  const anonymousRole = project.config.auth?.anonymousRole ?? 'anonymous';
+  const anonymousRole = anonymousRoleOf(project.config.auth);
   if (!accessRules.enabled && introspection === true) throw new BadInput('--role: the project has no @access rule, so every viewer reads everything; leave --role out');
   const named = new Set([...accessRules.roles, ...(Array.isArray(introspection) ? introspection : []), anonymousRole]);
   if (!named.has(role)) throw new BadInput(`--role: no @access rule names role "${role}"; the roles are ${[...named].sort().join(', ')}`);

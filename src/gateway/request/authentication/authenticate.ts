@@ -97,7 +97,7 @@ const BEARER = /^Bearer\s+([A-Za-z0-9_\-.~+/=]+)\s*$/i;
  * JWKS set up). Without `jwt` or `authenticate`, every request is anonymous and a token is ignored.
  */
 export async function createAuthenticator(options: AuthOptions | undefined): Promise<Authenticator> {
-  const anonymousRole = nonEmpty(options?.anonymousRole, 'auth.anonymousRole') ?? 'anonymous';
+  const anonymousRole = anonymousRoleOf(options);
   const roleClaim = nonEmpty(options?.roleClaim, 'auth.roleClaim') ?? 'role';
   const anonymous: Viewer = Object.freeze({ role: anonymousRole, roles: Object.freeze([anonymousRole]), anonymous: true, subject: undefined, claims: Object.freeze({}) });
   if (options?.jwt && options.authenticate) throw new AuthOptionError('option auth: give jwt or authenticate, not both');
@@ -216,6 +216,11 @@ function refusal(error: unknown, errors: JoseErrors, remote: boolean): GraphQLEr
   if (remote) return cannotAuthenticate('the issuer\'s keys could not be fetched');
   if (error instanceof errors.JOSEError) return unauthenticated('the token is malformed');
   throw error;
+}
+
+/** The role of a request without credentials: `auth.anonymousRole`, default "anonymous" (AuthOptionError when blank). */
+export function anonymousRoleOf(options: AuthOptions | undefined): string {
+  return nonEmpty(options?.anonymousRole, 'auth.anonymousRole') ?? 'anonymous';
 }
 
 function nonEmpty(value: unknown, name: string): string | undefined {

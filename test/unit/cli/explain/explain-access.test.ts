@@ -134,6 +134,9 @@ describe('docjoin explain --role', () => {
     expect(anonymous.code).toBe(1);
     expect(anonymous.out).toContain('access: refused for role "anonymous": introspection is not allowed for role "anonymous"; the server answers 403 FORBIDDEN before sending anything\n');
     expect(await explain(['--config', config, '--role', 'reader', query])).toEqual({ code: 2, out: '', err: 'explain: --role: no @access rule names role "reader"; the roles are anonymous, auditor\n' });
+    // The anonymous role is read as the server reads it: a blank one is refused, as at the server's start.
+    writeFileSync(config, JSON.stringify({ schema: 'schema.graphql', auth: { anonymousRole: ' ' }, server: { introspection: ['auditor'] } }));
+    expect(await explain(['--config', config, '--role', 'auditor', query])).toEqual({ code: 2, out: '', err: 'explain: option auth.anonymousRole must be a non-empty string, got " "\n' });
   });
 
   it('refuses a role no rule names, and --role on a project without rules, in one line: exit 2', async () => {
