@@ -428,6 +428,21 @@ describe('the paths a review found around the first checks', () => {
     expect(answers[1]).toEqual(answers[0]);
   });
 
+  it('a plan run by one role does not shape another role\'s reads: a lookup the first may read and the second may not, either way round', async () => {
+    const query = '{ topics { id secrets { id } } }';
+    const admin: Viewer = { role: 'admin', roles: ['admin'], anonymous: false, subject: undefined, claims: {} };
+    const strategyHeader = 'Topic.secrets=lookup';
+    const answer = async (viewer: Viewer) => {
+      const result = await review.gateway.execute({ query }, { viewer, strategyHeader });
+      return { data: result.data, errors: result.errors?.map((error) => ({ path: error.path, code: error.extensions?.code })), roundTrips: result.cost?.roundTrips, strategy: result.cost?.fields?.['Topic.secrets']?.strategy };
+    };
+    const adminAnswer = { data: { topics: [{ id: topic.toHexString(), secrets: [{ id: expect.any(String) }] }] }, errors: undefined, roundTrips: 1, strategy: 'lookup' };
+    const memberAnswer = { data: { topics: [{ id: topic.toHexString(), secrets: null }] }, errors: [{ path: ['topics', 0, 'secrets'], code: 'FORBIDDEN' }], roundTrips: 1, strategy: undefined };
+    expect(await answer(admin)).toEqual(adminAnswer);
+    expect(await answer(member)).toEqual(memberAnswer);
+    expect(await answer(admin)).toEqual(adminAnswer);
+  });
+
   it('a connection pages and counts only the viewer\'s rows, and a cursor from another viewer\'s page shows nothing more', async () => {
     const page = '{ topics { notes(first: 1) { totalCount edges { cursor node { text } } pageInfo { hasNextPage } } } }';
     const mine = await review.gateway.execute({ query: page }, { viewer: member });

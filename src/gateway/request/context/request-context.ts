@@ -117,7 +117,8 @@ export function createRequestContext(options: {
     let reads = execution.fields.get(info.fieldNodes);
     if (!reads) {
       const planning: PlanningContext = { schema: info.schema, fragments: info.fragments, variableValues: info.variableValues, storageMap, strategyFor, ...(access && { canRead: (typeName: string) => access.canRead(typeName) }) };
-      execution.fields.set(info.fieldNodes, (reads = new FieldReads(planning, planStepOf(execution.plan, info.parentType, info.fieldNodes) ?? fieldStepOutsidePlan(planning, info))));
+      const step = planStepOf(execution.plan, info.parentType, info.fieldNodes) ?? fieldStepOutsidePlan(planning, info);
+      execution.fields.set(info.fieldNodes, (reads = new FieldReads(planning, step, access?.role)));
     }
     return reads;
   };
@@ -172,9 +173,13 @@ function fieldStepOutsidePlan(planning: PlanningContext, info: GraphQLResolveInf
 
 /**
  * The projections of plan steps whose arguments hold no variable: the same for every request of the
- * plan (which is made for one set of strategies), so each is planned once.
+ * plan (which is made for one set of strategies) and the same role (a lookup into a type the role may
+ * not read is left out of its projection), so each is planned once per type and role.
  */
 const planProjections = new WeakMap<FieldStep, Map<string, Projection>>();
+/** Likewise the pages and lookups of the relation fields a step reads: they depend on its arguments alone. */
+const planReverseJoinPages = new WeakMap<FieldStep, Map<RelationField, ReverseJoinPage>>();
+const planLookups = new WeakMap<FieldStep, Map<RelationField, PlannedLookup | undefined>>();
 
 /**
  * What one field's resolvers read of its step, worked out once per request the first time a resolver
@@ -192,28 +197,23 @@ class FieldReads {
   #aggregate: AggregateRequest | undefined;
   #lookups: Map<RelationField, PlannedLookup | undefined> | undefined;
 
+  /** `role`: the viewer's under access rules (what planning.canRead answers for), else undefined. */
   constructor(
     private readonly planning: PlanningContext,
     private readonly step: FieldStep,
+    private readonly role: string | undefined,
   ) {}
 
   projection(typeName: string): Projection {
-    this.#projections ??= this.#projectionMemo();
-    let projection = this.#projections.get(typeName);
+    this.#projections ??= this.#stepMemo(planProjections);
+    const key = this.role === undefined ? typeName : `${typeName}\0${this.role}`;
+    let projection = this.#projections.get(key);
     if (!projection) {
       const connection = this.step.definition && this.planning.storageMap.connections.get(getNamedType(this.step.definition.type).name);
       const selections = connection ? this.connection().nodeSelections.flat() : this.step.children;
-      this.#projections.set(typeName, (projection = planProjection(this.planning, typeName, selections)));
+      this.#projections.set(key, (projection = planProjection(this.planning, typeName, selections)));
     }
     return projection;
-  }
-
-  /** The plan's memo when the step's arguments hold no variable, else this request's. */
-  #projectionMemo(): Map<string, Projection> {
-    if (stepReadsVariables(this.step)) return new Map();
-    let shared = planProjections.get(this.step);
-    if (!shared) planProjections.set(this.step, (shared = new Map()));
-    return shared;
   }
 
   connection(): ConnectionSteps {
@@ -221,16 +221,24 @@ class FieldReads {
   }
 
   reverseJoinPage(field: RelationField, shape: JoinShape, args: PageArgs & Readonly<Record<string, unknown>>): ReverseJoinPage {
-    this.#reverseJoinPages ??= new Map();
+    this.#reverseJoinPages ??= this.#stepMemo(planReverseJoinPages);
     let page = this.#reverseJoinPages.get(field);
     if (!page) this.#reverseJoinPages.set(field, (page = planReverseJoinPage(field, shape, args)));
     return page;
   }
 
   lookup(field: RelationField, args: PageArgs & Readonly<Record<string, unknown>>): PlannedLookup | undefined {
-    this.#lookups ??= new Map();
+    this.#lookups ??= this.#stepMemo(planLookups);
     if (!this.#lookups.has(field)) this.#lookups.set(field, planLookup(field, field.shapes.join!, args));
     return this.#lookups.get(field);
+  }
+
+  /** The plan's memo of what the step's arguments plan when they hold no variable, else this request's. */
+  #stepMemo<K, V>(memos: WeakMap<FieldStep, Map<K, V>>): Map<K, V> {
+    if (stepReadsVariables(this.step)) return new Map();
+    let shared = memos.get(this.step);
+    if (!shared) memos.set(this.step, (shared = new Map()));
+    return shared;
   }
 
   snapshotMissingFields(shape: SnapshotShape, targetType: string, requested: RequestedList): readonly string[] {
