@@ -460,3 +460,155 @@ describe('the paths a review found around the first checks', () => {
     expect((await review.db.collection('notes').findOne({ _id: annNote }))?.m).toEqual({ owner: 'ann' });
   });
 });
+
+describe('a second review: orders and filters into copies, other names for a hidden value, embedded types', () => {
+  const typeDefs = /* GraphQL */ `
+    type Query {
+      posts(first: Int = 20, after: ID, orderBy: PostOrder, authorName: String): [Post!]! @list(sort: "title")
+      postPage(first: Int = 20, after: String, orderBy: PostOrder): PostConnection! @list(sort: "title")
+      users(first: Int = 20, orderBy: UserOrder): [User!]! @list(sort: "name")
+      usersAggregate: UserAggregate! @aggregate(of: "users", fields: ["salary", "salaryAlias"])
+    }
+    enum PostOrder {
+      BY_TITLE @sort(by: "title")
+      BY_AUTHOR_NAME @sort(by: "author.name")
+      BY_AUTHOR_EMAIL @sort(by: "author.email")
+      BY_COMMENT @sort(by: "comments.text")
+    }
+    enum UserOrder {
+      BY_NAME @sort(by: "name")
+      BY_CITY @sort(by: "home.city")
+      BY_STREET @sort(by: "home.street")
+      BY_SALARY @sort(by: "salary")
+    }
+    type User
+      @collection(name: "users")
+      @access(roles: ["member"], allow: [READ], hide: ["salary", "email"])
+      @access(roles: ["reader"], allow: [READ], where: [{ field: "id", claim: "sub" }])
+      @access(roles: ["admin"], allow: [READ]) {
+      id: ID!
+      name: String!
+      email: String!
+      salary: Int!
+      salaryAlias: Int @path(path: "salary")
+      home: Home @embedded
+    }
+    type Home @access(roles: ["member"], allow: [READ], hide: ["city"]) {
+      street: String!
+      city: String!
+    }
+    type Post @collection(name: "posts") @access(roles: ["member", "reader", "admin"], allow: [READ]) {
+      id: ID!
+      title: String!
+      "The copy's name, as a stored field: it shows what ordering by it would."
+      authorName: String @path(path: "author.name")
+      author: User @snapshot(path: "author", fields: ["id", "name", "email"]) @join(localField: "author.id") @read(strategy: SNAPSHOT)
+      comments: [Comment!]! @embedded @join(collection: "comments", localField: "_id", foreignField: "postId", sort: "-at", limit: 3) @read(strategy: EMBEDDED)
+    }
+    type Comment @collection(name: "comments") @access(roles: ["admin", "member"], allow: [READ]) @access(roles: ["reader"], allow: [READ], where: [{ field: "by", claim: "sub" }]) {
+      id: ID!
+      text: String!
+      by: String!
+      at: String!
+    }
+    type PostConnection {
+      edges: [PostEdge!]!
+      pageInfo: PageInfo!
+    }
+    type PostEdge {
+      cursor: String!
+      node: Post!
+    }
+    type PageInfo {
+      hasNextPage: Boolean!
+      hasPreviousPage: Boolean!
+      startCursor: String
+      endCursor: String
+    }
+  `;
+  const uma = new ObjectId('0000000000000000000000f1');
+  const vic = new ObjectId('0000000000000000000000f2');
+  const viewer = (role: string, sub = uma.toHexString()): Viewer => ({ role, roles: [role], anonymous: false, subject: sub, claims: { sub } });
+  const member = viewer('member');
+  const reader = viewer('reader');
+  const admin = viewer('admin');
+  let copies: SdlGateway;
+  beforeAll(async () => {
+    copies = await startSdlGateway({
+      typeDefs,
+      dbPrefix: 'access_copies',
+      prepare: async (db) => {
+        await db.collection('users').insertMany([
+          { _id: uma, name: 'Uma', email: 'uma@secret.example', salary: 91000, home: { street: 'Elm', city: 'Athens' } },
+          { _id: vic, name: 'Vic', email: 'vic@secret.example', salary: 12000, home: { street: 'Oak', city: 'Zagreb' } },
+        ]);
+        const comment = (by: ObjectId, text: string) => ({ _id: new ObjectId(), postId: null, text, by: by.toHexString(), at: '2026-01-01' });
+        await db.collection('posts').insertMany([
+          { title: 'by Uma', author: { id: uma, name: 'Uma', email: 'uma@secret.example' }, comments: [comment(uma, 'uma says')] },
+          { title: 'by Vic', author: { id: vic, name: 'Vic', email: 'vic@secret.example' }, comments: [comment(vic, 'vic says')] },
+        ]);
+        await db.collection('comments').insertMany([comment(uma, 'uma says')]);
+        await db.collection('posts').createIndex({ title: 1, _id: 1 });
+        await db.collection('posts').createIndex({ 'author.name': 1 });
+        await db.collection('comments').createIndex({ postId: 1, at: -1, _id: -1 });
+        await db.collection('users').createIndex({ name: 1, _id: 1 });
+      },
+      gateway: { onWarning: () => undefined },
+    });
+  }, 60_000);
+  afterAll(async () => {
+    await copies?.stop();
+  });
+
+  const refusal = async (query: string, who: Viewer, variables?: Record<string, unknown>) => {
+    const result = await copies.gateway.execute({ query, ...(variables && { variables }) }, { viewer: who });
+    return { data: result.data, errors: result.errors?.map((error) => ({ message: error.message, code: error.extensions?.code })) };
+  };
+  const refused = (message: string) => ({ data: undefined, errors: [{ message, code: 'FORBIDDEN' }] });
+
+  it('an order or a filter by a value copied from rows the role reads only in part is refused, list and connection alike', async () => {
+    const byName = 'Query.posts sorts by Post.author (a copy of User at "author"), whose rows role "reader" reads only in part';
+    expect(await refusal('{ posts(orderBy: BY_AUTHOR_NAME) { title } }', reader)).toEqual(refused(byName));
+    expect(await refusal('{ postPage(orderBy: BY_AUTHOR_NAME) { edges { cursor } } }', reader)).toEqual(refused(byName.replace('Query.posts', 'Query.postPage')));
+    expect(await refusal('{ posts(authorName: "Vic") { title } }', reader)).toEqual(
+      refused('Query.posts(authorName:) filters by Post.author (a copy of User at "author"), whose rows role "reader" reads only in part'),
+    );
+    expect(await refusal('{ posts(orderBy: BY_COMMENT) { title } }', reader)).toEqual(
+      refused('Query.posts sorts by Post.comments (a copy of Comment at "comments"), whose rows role "reader" reads only in part'),
+    );
+    expect(await refusal('{ posts { authorName } }', reader)).toEqual(
+      refused('Post.authorName reads Post.author (a copy of User at "author"), whose rows role "reader" reads only in part'),
+    );
+    // Those who read every row of the copied type order and filter by its copies.
+    expect(await refusal('{ posts(orderBy: BY_AUTHOR_NAME) { title } }', admin)).toEqual({ data: { posts: [{ title: 'by Uma' }, { title: 'by Vic' }] }, errors: undefined });
+    expect(await refusal('{ posts(authorName: "Vic") { title } }', member)).toEqual({ data: { posts: [{ title: 'by Vic' }] }, errors: undefined });
+  });
+
+  it('an order by a hidden field reached through a snapshot copy or an embedded type is refused', async () => {
+    expect(await refusal('{ posts(orderBy: BY_AUTHOR_EMAIL) { title } }', member)).toEqual(refused('Query.posts sorts by User.email, which is hidden from role "member"'));
+    expect(await refusal('{ postPage(orderBy: BY_AUTHOR_EMAIL) { edges { cursor } } }', member)).toEqual(refused('Query.postPage sorts by User.email, which is hidden from role "member"'));
+    expect(await refusal('{ users(orderBy: BY_CITY) { name } }', member)).toEqual(refused('Query.users sorts by Home.city, which is hidden from role "member"'));
+  });
+
+  it('an order given as a literal is checked alone; one from a variable may be any of its enum\'s', async () => {
+    expect(await refusal('{ users(orderBy: BY_STREET) { name } }', member)).toEqual({ data: { users: [{ name: 'Uma' }, { name: 'Vic' }] }, errors: undefined });
+    expect(await refusal('query Q($order: UserOrder) { users(orderBy: $order) { name } }', member, { order: 'BY_STREET' })).toEqual(
+      refused('Query.users sorts by Home.city, which is hidden from role "member"'),
+    );
+  });
+
+  it('another field stored at a hidden field\'s path is hidden with it, selected or added up', async () => {
+    expect(await refusal('{ users { name salaryAlias } }', member)).toEqual(refused('User.salaryAlias reads User.salary, which is hidden from role "member"'));
+    expect(await refusal('{ usersAggregate { sum { salaryAlias } } }', member)).toEqual(refused('Query.usersAggregate reads User.salary, which is hidden from role "member"'));
+    expect((await refusal('{ usersAggregate { count sum { salaryAlias } } }', admin)).data).toEqual({ usersAggregate: { count: 2, sum: { salaryAlias: 103000 } } });
+  });
+
+  it('an embedded type whose rules name some roles is read whole by the others that read its document', async () => {
+    expect(await refusal('{ users { name home { street city } } }', admin)).toEqual({
+      data: { users: [{ name: 'Uma', home: { street: 'Elm', city: 'Athens' } }, { name: 'Vic', home: { street: 'Oak', city: 'Zagreb' } }] },
+      errors: undefined,
+    });
+    expect(await refusal('{ users { home { street } } }', member)).toEqual({ data: { users: [{ home: { street: 'Elm' } }, { home: { street: 'Oak' } }] }, errors: undefined });
+    expect(await refusal('{ users { home { city } } }', member)).toEqual(refused('Home.city is hidden from role "member"'));
+  });
+});

@@ -1,7 +1,8 @@
 import type { OperationPlan } from '../plan/operation-plan';
 import type { FieldStep, SelectionStep } from '../plan/selection-tree';
 import { Kind } from 'graphql';
-import type { AggregateField, AggregateKey, ListOrder, RootCondition, SortKey, StorageMap } from '../../startup/storage-map/storage-map-types';
+import type { AggregateField, AggregateKey, ListOrder, RootCondition, SnapshotShape, SortKey, StorageMap } from '../../startup/storage-map/storage-map-types';
+import { readRuleOf } from '../../startup/access-rules/access-rule-types';
 import type { ViewerAccess } from '../../request/access/viewer-access';
 import { storedPathsOf } from '../../startup/access-rules/build-access-rules';
 
@@ -64,7 +65,8 @@ class AccessWalk {
     const { access } = this;
     if (!access) return undefined;
     const typeName = step.parentType.name;
-    if (access.hidden(typeName).has(step.fieldName)) return `${typeName}.${step.fieldName} is hidden from role "${this.role}"`;
+    const selected = this.#selectionRefusal(typeName, step.fieldName);
+    if (selected) return selected;
     if (atRoot && this.isMutation) return this.mutation(step.fieldName);
     const { storageMap } = this.context;
     const aggregate = storageMap.aggregates.get(step.coordinate);
@@ -74,21 +76,89 @@ class AccessWalk {
     const target = root?.targetType ?? relation?.targetType;
     if (target === undefined) return undefined;
     if (root && !access.canRead(target)) return `role "${this.role}" may not read ${target}`;
-    const hiddenPaths = this.#hiddenPaths(target);
-    if (hiddenPaths.size === 0) return undefined;
     const given = givenArguments(step);
     const conditions: readonly RootCondition[] = root?.conditions ?? relation?.listArguments.conditions ?? [];
-    const filtered = conditions.find((condition) => given.has(condition.argumentName) && hiddenAt(hiddenPaths, condition.path) !== undefined);
-    if (filtered) return `${step.coordinate}(${filtered.argumentName}:) filters by ${target}.${hiddenAt(hiddenPaths, filtered.path)}, which is hidden from role "${this.role}"`;
+    for (const condition of conditions) {
+      const shown = given.has(condition.argumentName) ? this.#pathRefusal(target, condition.path) : undefined;
+      if (shown) return `${step.coordinate}(${condition.argumentName}:) filters by ${shown}`;
+    }
     const orderBy: ListOrder | undefined = root?.kind === 'list' ? root.orderBy : relation?.listArguments.orderBy;
     const orders: (readonly SortKey[])[] = [];
-    if (orderBy && given.has(orderBy.argumentName)) orders.push(...orderBy.sorts.values());
+    if (orderBy && given.has(orderBy.argumentName)) orders.push(...orderChosen(step, orderBy));
     if (root?.kind === 'list') orders.push(root.sort);
     const join = relation?.shapes.join;
     if (join?.direction === 'byReference') orders.push(join.sort);
-    const sorted = orders.flat().find((key) => key.path !== '_id' && hiddenAt(hiddenPaths, key.path) !== undefined);
-    if (sorted) return `${step.coordinate} sorts by ${target}.${hiddenAt(hiddenPaths, sorted.path)}, which is hidden from role "${this.role}"`;
+    for (const key of orders.flat()) {
+      const shown = key.path === '_id' ? undefined : this.#pathRefusal(target, key.path);
+      if (shown) return `${step.coordinate} sorts by ${shown}`;
+    }
     return undefined;
+  }
+
+  /**
+   * Why the role may not select `typeName.fieldName`: the type hides it; it reads a stored path a hidden
+   * field also reads (another name for the same value, a part of it, or a value holding it); or, stored
+   * inside a copy, it shows what ordering by its path would (#pathRefusal). A relation's own copy is
+   * checked by its resolver, row by row.
+   */
+  #selectionRefusal(typeName: string, fieldName: string): string | undefined {
+    if (this.access!.hidden(typeName).has(fieldName)) return `${typeName}.${fieldName} is hidden from role "${this.role}"`;
+    const storage = this.context.storageMap.types.get(typeName);
+    const field = storage?.fields.get(fieldName);
+    if (!storage || !field) return undefined;
+    if (field.kind === 'stored') {
+      const shown = this.#pathRefusal(typeName, field.path);
+      if (shown) return `${typeName}.${fieldName} reads ${shown}`;
+    }
+    const hiddenPaths = this.#hiddenPaths(typeName);
+    for (const path of storedPathsOf(storage, fieldName)) {
+      const read = hiddenAt(hiddenPaths, path);
+      if (read !== undefined) return `${typeName}.${fieldName} reads ${typeName}.${read}, which is hidden from role "${this.role}"`;
+      const held = [...hiddenPaths].find(([hiddenPath]) => hiddenPath.startsWith(`${path}.`));
+      if (held) return `${typeName}.${fieldName} holds ${typeName}.${held[1]} (stored at "${held[0]}"), which is hidden from role "${this.role}"`;
+    }
+    return undefined;
+  }
+
+  /**
+   * What ordering or filtering `typeName` documents by the stored `path` would show the role that it
+   * may not see, worded to follow "sorts by" / "filters by"; undefined when nothing. A field the type
+   * hides, or a value inside a copy (a snapshot, an embedded document or array) of a type the role may
+   * not read, reads only some rows of, or hides that value in: an order or a filter shows the copied
+   * values of every row, not only of those the viewer may read.
+   */
+  #pathRefusal(typeName: string, path: string): string | undefined {
+    const hidden = hiddenAt(this.#hiddenPaths(typeName), path);
+    if (hidden !== undefined) return `${typeName}.${hidden}, which is hidden from role "${this.role}"`;
+    const storage = this.context.storageMap.types.get(typeName);
+    for (const field of storage?.fields.values() ?? []) {
+      if (field.kind !== 'relation') continue;
+      const { embedded, snapshot } = field.shapes;
+      for (const copy of [embedded, snapshot]) {
+        if (!copy || (path !== copy.path && !path.startsWith(`${copy.path}.`))) continue;
+        const shown = `${typeName}.${field.fieldName} (a copy of ${field.targetType} at "${copy.path}")`;
+        const rule = readRuleOf(this.access!.rules, field.targetType, this.role);
+        if (rule === undefined) return `${shown}, which role "${this.role}" may not read`;
+        if (rule !== 'all' && rule.where.length > 0) return `${shown}, whose rows role "${this.role}" reads only in part`;
+        const rest = path === copy.path ? undefined : path.slice(copy.path.length + 1);
+        if (rest === undefined) {
+          if (rule !== 'all' && rule.hidden.size > 0) return `${shown}, which holds fields hidden from role "${this.role}"`;
+          continue;
+        }
+        const inTarget = copy.kind === 'snapshot' ? this.#snapshotPath(field.targetType, copy, rest) : rest;
+        const below = inTarget === undefined ? undefined : this.#pathRefusal(field.targetType, inTarget);
+        if (below) return below;
+      }
+    }
+    return undefined;
+  }
+
+  /** A path inside a snapshot copy (by the copied fields' names) as the stored path in the target's documents; undefined when the copy holds no such field. */
+  #snapshotPath(targetType: string, snapshot: SnapshotShape, rest: string): string | undefined {
+    const [name, ...inside] = rest.split('.');
+    if (name === snapshot.key) return ['_id', ...inside].join('.');
+    const stored = snapshot.fields.includes(name!) ? this.context.storageMap.types.get(targetType)?.fields.get(name!) : undefined;
+    return stored?.kind === 'stored' ? [stored.path, ...inside].join('.') : undefined;
   }
 
   /**
@@ -109,23 +179,28 @@ class AccessWalk {
       const partly = (written ?? [...aggregate.keys.values()]).find((key) => key.references !== undefined && !this.#readsEveryRowOf(key.references));
       if (partly) return `${step.coordinate} ${written ? 'groups' : 'may group (by: a variable)'} by ${target}.${partly.fieldName}, whose ${partly.references} documents role "${this.role}" reads only in part`;
     }
-    const hidden = access.hidden(target);
-    if (hidden.size === 0) return undefined;
-    const refuse = (fieldName: string, how: string) => `${step.coordinate} ${how} ${target}.${fieldName}, which is hidden from role "${this.role}"`;
     const given = givenArguments(step);
-    const hiddenPaths = this.#hiddenPaths(target);
-    const filtered = aggregate.conditions.find((condition) => given.has(condition.argumentName) && hiddenAt(hiddenPaths, condition.path) !== undefined);
-    if (filtered) return refuse(hiddenAt(hiddenPaths, filtered.path)!, `(${filtered.argumentName}:) filters by`);
+    for (const condition of aggregate.conditions) {
+      const shown = given.has(condition.argumentName) ? this.#pathRefusal(target, condition.path) : undefined;
+      if (shown) return `${step.coordinate}(${condition.argumentName}:) filters by ${shown}`;
+    }
     for (const figures of step.children.flatMap((selection) => selection.fields)) {
       if (figures.fieldName === 'groupBy') {
         const keys = groupedKeys(figures, aggregate);
-        const key = keys === undefined ? [...aggregate.keys.values()].find((candidate) => hidden.has(candidate.fieldName)) : keys.find((candidate) => hidden.has(candidate.fieldName));
-        if (key) return refuse(key.fieldName, keys === undefined ? 'may group (by: a variable) by' : 'groups by');
+        for (const key of keys ?? aggregate.keys.values()) {
+          const shown = this.#pathRefusal(target, key.path);
+          if (shown) return `${step.coordinate} ${keys === undefined ? 'may group (by: a variable) by' : 'groups by'} ${shown}`;
+        }
       }
       for (const below of figures.children.flatMap((selection) => selection.fields)) {
         const read = below.children.flatMap((selection) => selection.fields).map((field) => field.fieldName);
         // sum { x }, key { x } and a group's own figures: `below` is a figure type's field, or one of a group's.
-        for (const fieldName of [below.fieldName, ...read]) if (hidden.has(fieldName) && aggregateReads(aggregate, fieldName)) return refuse(fieldName, 'reads');
+        for (const fieldName of [below.fieldName, ...read]) {
+          for (const path of aggregatePaths(aggregate, fieldName)) {
+            const shown = this.#pathRefusal(target, path);
+            if (shown) return `${step.coordinate} reads ${shown}`;
+          }
+        }
       }
     }
     return undefined;
@@ -177,9 +252,22 @@ function groupedKeys(step: FieldStep, aggregate: AggregateField): AggregateKey[]
   return values.flatMap((value) => (value.kind === Kind.ENUM && aggregate.keys.has(value.value) ? [aggregate.keys.get(value.value)!] : []));
 }
 
-/** Whether `fieldName` is one of the target's fields the aggregate computes figures over or groups by. */
-function aggregateReads(aggregate: AggregateField, fieldName: string): boolean {
-  return aggregate.figures.has(fieldName) || [...aggregate.keys.values()].some((key) => key.fieldName === fieldName);
+/** The stored paths `fieldName` names among the target's fields the aggregate computes figures over or groups by. */
+function aggregatePaths(aggregate: AggregateField, fieldName: string): string[] {
+  const figure = aggregate.figures.get(fieldName);
+  return [...(figure ? [figure.path] : []), ...[...aggregate.keys.values()].filter((key) => key.fieldName === fieldName).map((key) => key.path)];
+}
+
+/**
+ * The orders an `orderBy` argument may pick: the value the operation writes, or the argument's default
+ * when it writes none; every value when a variable gives it.
+ */
+function orderChosen(step: FieldStep, orderBy: ListOrder): (readonly SortKey[])[] {
+  const written = step.fieldNodes.map((node) => node.arguments?.find((argument) => argument.name.value === orderBy.argumentName)?.value);
+  const fallback = step.definition?.args.find((argument) => argument.name === orderBy.argumentName)?.defaultValue;
+  const names = written.map((value) => (value === undefined ? fallback : value.kind === Kind.ENUM ? value.value : undefined));
+  if (names.some((name) => typeof name !== 'string' || !orderBy.sorts.has(name))) return [...orderBy.sorts.values()];
+  return [...new Set(names as string[])].map((name) => orderBy.sorts.get(name)!);
 }
 
 /** The hidden field whose stored path is `path`, or holds it (`home` hides `home.city`). */

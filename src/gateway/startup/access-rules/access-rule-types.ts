@@ -68,9 +68,13 @@ export interface AccessRules {
   readonly joinedFor: ReadonlyMap<string, ReadonlySet<string>>;
 }
 
-/** What `role` may read of `typeName`: its rule, everything (a type without a collection or rules), or nothing. */
+/**
+ * What `role` may read of `typeName`: its rule, everything, or nothing. A type without a collection (an
+ * embedded one) is read by whoever reads the document holding it: its rules only hide fields from the
+ * roles they name. A `@collection` type is read only by the roles its rules allow.
+ */
 export function readRuleOf(rules: AccessRules, typeName: string, role: string): ReadRule | 'all' | undefined {
-  const type = rules.types.get(typeName);
-  if (!type) return rules.collectionTypes.has(typeName) ? undefined : 'all';
-  return type.roles.get(role)?.read;
+  const rule = rules.types.get(typeName)?.roles.get(role)?.read;
+  if (rule !== undefined) return rule;
+  return rules.collectionTypes.has(typeName) ? undefined : 'all';
 }
