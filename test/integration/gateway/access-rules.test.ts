@@ -330,6 +330,7 @@ describe('the paths a review found around the first checks', () => {
       archived(first: Int = 10): [Note!]! @join(collection: "notes_archive", localField: "_id", foreignField: "topicId")
       notes(first: Int = 10, after: String): NoteConnection! @join(localField: "_id", foreignField: "topicId", sort: "text")
       secrets(first: Int = 5): [Secret!] @join(localField: "_id", foreignField: "topicId")
+      secretsAggregate: SecretAggregate! @aggregate(of: "secrets")
     }
     type Secret @collection(name: "secrets") @access(roles: ["admin"], allow: [READ]) {
       id: ID!
@@ -443,6 +444,16 @@ describe('the paths a review found around the first checks', () => {
     expect(await answer(admin)).toEqual(adminAnswer);
   });
 
+  it('an aggregate of a type the role may not read is refused at its field, whatever it selects', async () => {
+    for (const selection of ['__typename', 'count']) {
+      const result = await review.gateway.execute({ query: `{ topics { id secretsAggregate { ${selection} } } }` }, { viewer: member });
+      expect({ data: result.data, errors: result.errors?.map((error) => ({ path: error.path, code: error.extensions?.code })) }).toEqual({
+        data: null,
+        errors: [{ path: ['topics', 0, 'secretsAggregate'], code: 'FORBIDDEN' }],
+      });
+    }
+  });
+
   it('a connection pages and counts only the viewer\'s rows, and a cursor from another viewer\'s page shows nothing more', async () => {
     const page = '{ topics { notes(first: 1) { totalCount edges { cursor node { text } } pageInfo { hasNextPage } } } }';
     const mine = await review.gateway.execute({ query: page }, { viewer: member });
@@ -464,12 +475,18 @@ describe('the paths a review found around the first checks', () => {
 describe('a second review: orders and filters into copies, other names for a hidden value, embedded types', () => {
   const typeDefs = /* GraphQL */ `
     type Query {
-      posts(first: Int = 20, after: ID, orderBy: PostOrder, authorName: String): [Post!]! @list(sort: "title")
+      posts(first: Int = 20, orderBy: PostListOrder, authorName: String): [Post!]! @list(sort: "title")
       postPage(first: Int = 20, after: String, orderBy: PostOrder): PostConnection! @list(sort: "title")
       users(first: Int = 20, orderBy: UserOrder): [User!]! @list(sort: "name")
       usersAggregate: UserAggregate! @aggregate(of: "users", fields: ["salary", "salaryAlias"])
     }
     enum PostOrder {
+      BY_TITLE @sort(by: "title")
+      BY_AUTHOR_NAME @sort(by: "author.name")
+      BY_AUTHOR_EMAIL @sort(by: "author.email")
+    }
+    "Without a cursor, a list may be ordered through an array (MongoDB orders by its least value)."
+    enum PostListOrder {
       BY_TITLE @sort(by: "title")
       BY_AUTHOR_NAME @sort(by: "author.name")
       BY_AUTHOR_EMAIL @sort(by: "author.email")

@@ -249,8 +249,8 @@ describe('access rules', () => {
     ['{ staffAggregate { groupBy(by: TEAM) { key { grade } } } }', 'Query.staffAggregate reads Staff.grade, which is hidden from role "clerk"'],
     ['{ staffAggregate { groupBy(by: [TEAM]) { avg { salary } } } }', 'Query.staffAggregate reads Staff.salary, which is hidden from role "clerk"'],
     ['query Q($by: [StaffGroupField!]!) { staffAggregate { groupBy(by: $by) { count } } }', 'Query.staffAggregate may group (by: a variable) by Staff.office, whose Office documents role "clerk" reads only in part'],
-    ['{ staffAggregate(maxSalary: 50) { count } }', 'Query.staffAggregate (maxSalary:) filters by Staff.salary, which is hidden from role "clerk"'],
-    ['{ capped { count } }', 'Query.capped (maxSalary:) filters by Staff.salary, which is hidden from role "clerk"'],
+    ['{ staffAggregate(maxSalary: 50) { count } }', 'Query.staffAggregate(maxSalary:) filters by Staff.salary, which is hidden from role "clerk"'],
+    ['{ capped { count } }', 'Query.capped(maxSalary:) filters by Staff.salary, which is hidden from role "clerk"'],
     ['{ offices { staffAggregate { count } } }', 'Office.staffAggregate adds up Office.staff, which is hidden from role "clerk"'],
     ['{ staffAggregate { groupBy(by: [OFFICE]) { count } } }', 'Query.staffAggregate groups by Staff.office, whose Office documents role "clerk" reads only in part'],
   ])('refuses %s before anything runs: a figure shows its values as a selection does', async (query, message) => {

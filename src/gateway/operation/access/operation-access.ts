@@ -1,7 +1,8 @@
 import type { OperationPlan } from '../plan/operation-plan';
 import type { FieldStep, SelectionStep } from '../plan/selection-tree';
 import { Kind } from 'graphql';
-import type { AggregateField, AggregateKey, ListOrder, RootCondition, SnapshotShape, SortKey, StorageMap } from '../../startup/storage-map/storage-map-types';
+import type { AggregateField, AggregateKey, ListOrder, RootCondition, SortKey, StorageMap } from '../../startup/storage-map/storage-map-types';
+import { copiesOnPath } from '../../startup/storage-map/copy-paths';
 import { readRuleOf } from '../../startup/access-rules/access-rule-types';
 import type { ViewerAccess } from '../../request/access/viewer-access';
 import { storedPathsOf } from '../../startup/access-rules/build-access-rules';
@@ -130,35 +131,16 @@ class AccessWalk {
   #pathRefusal(typeName: string, path: string): string | undefined {
     const hidden = hiddenAt(this.#hiddenPaths(typeName), path);
     if (hidden !== undefined) return `${typeName}.${hidden}, which is hidden from role "${this.role}"`;
-    const storage = this.context.storageMap.types.get(typeName);
-    for (const field of storage?.fields.values() ?? []) {
-      if (field.kind !== 'relation') continue;
-      const { embedded, snapshot } = field.shapes;
-      for (const copy of [embedded, snapshot]) {
-        if (!copy || (path !== copy.path && !path.startsWith(`${copy.path}.`))) continue;
-        const shown = `${typeName}.${field.fieldName} (a copy of ${field.targetType} at "${copy.path}")`;
-        const rule = readRuleOf(this.access!.rules, field.targetType, this.role);
-        if (rule === undefined) return `${shown}, which role "${this.role}" may not read`;
-        if (rule !== 'all' && rule.where.length > 0) return `${shown}, whose rows role "${this.role}" reads only in part`;
-        const rest = path === copy.path ? undefined : path.slice(copy.path.length + 1);
-        if (rest === undefined) {
-          if (rule !== 'all' && rule.hidden.size > 0) return `${shown}, which holds fields hidden from role "${this.role}"`;
-          continue;
-        }
-        const inTarget = copy.kind === 'snapshot' ? this.#snapshotPath(field.targetType, copy, rest) : rest;
-        const below = inTarget === undefined ? undefined : this.#pathRefusal(field.targetType, inTarget);
-        if (below) return below;
-      }
+    for (const { field, copy, whole, inTarget } of copiesOnPath(this.context.storageMap, typeName, path)) {
+      const shown = `${typeName}.${field.fieldName} (a copy of ${field.targetType} at "${copy.path}")`;
+      const rule = readRuleOf(this.access!.rules, field.targetType, this.role);
+      if (rule === undefined) return `${shown}, which role "${this.role}" may not read`;
+      if (rule !== 'all' && rule.where.length > 0) return `${shown}, whose rows role "${this.role}" reads only in part`;
+      if (whole && rule !== 'all' && rule.hidden.size > 0) return `${shown}, which holds fields hidden from role "${this.role}"`;
+      const below = inTarget === undefined ? undefined : this.#pathRefusal(field.targetType, inTarget);
+      if (below) return below;
     }
     return undefined;
-  }
-
-  /** A path inside a snapshot copy (by the copied fields' names) as the stored path in the target's documents; undefined when the copy holds no such field. */
-  #snapshotPath(targetType: string, snapshot: SnapshotShape, rest: string): string | undefined {
-    const [name, ...inside] = rest.split('.');
-    if (name === snapshot.key) return ['_id', ...inside].join('.');
-    const stored = snapshot.fields.includes(name!) ? this.context.storageMap.types.get(targetType)?.fields.get(name!) : undefined;
-    return stored?.kind === 'stored' ? [stored.path, ...inside].join('.') : undefined;
   }
 
   /**

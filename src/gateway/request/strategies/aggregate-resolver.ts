@@ -16,6 +16,8 @@ import type { StoredDocument } from '../../documents/stored-document';
  */
 export function createAggregateResolver(aggregate: AggregateField): GraphQLFieldResolver<StoredDocument | undefined, GatewayContext> {
   return (parent, args: Readonly<Record<string, unknown>>, context, info) => {
+    // Refused as a relation to the type is, whether or not the selection makes it read anything.
+    if (context.access && !context.access.canRead(aggregate.targetType)) throw context.access.refuseRead(aggregate.targetType);
     const request = context.aggregateRequest(info, aggregate, args);
     if (asksNothing(request)) return emptyAggregate(request);
     let parentKey: unknown = null;

@@ -18,6 +18,7 @@ import { readConnectionTypes, type ConnectionTypes } from './connection-type';
 import { aggregateValueTypes, buildAggregateFields, declaresAggregate } from './build-aggregate-fields';
 import { condition, orderByArgument } from './list-arguments';
 import { parseSort } from './parse-sort';
+import { cursorSortProblems } from './check-cursor-sorts';
 import { readCollection, readEmbedded, readJoin, readPath, readRead, readSnapshot, type JoinDirective } from './read-directives';
 import {
   NO_LIST_ARGUMENTS,
@@ -91,7 +92,9 @@ export function collectStorageMap(schema: GraphQLSchema): { storageMap: StorageM
   const roots = buildRootFields(schema, types, connectionTypes, problems);
   const queryType = schema.getQueryType();
   const aggregates = buildAggregateFields(schema, [...(queryType ? [queryType] : []), ...objectTypes], { storage: types, relations, roots }, problems);
-  return { storageMap: Object.freeze({ types, relations, roots, aggregates, connections: connectionTypes.connections }), problems };
+  const storageMap: StorageMap = Object.freeze({ types, relations, roots, aggregates, connections: connectionTypes.connections });
+  problems.push(...cursorSortProblems(schema, storageMap));
+  return { storageMap, problems };
 }
 
 function readDirective<T>(problems: string[], where: string, read: () => T): T | undefined {

@@ -225,6 +225,41 @@ describe('buildStorageMap static validation', () => {
     ]);
   });
 
+  it('refuses an order through a list on a field paged by cursor, and keeps it where only first pages', () => {
+    const sdl = (after: string) => /* GraphQL */ `
+      type Query {
+        posts(first: Int${after}, orderBy: PostOrder): [Post!]! @list(sort: "title")
+        writers(first: Int${after}): [Writer!]! @list(sort: "posts.title")
+      }
+      enum PostOrder {
+        BY_TITLE @sort(by: "title")
+        BY_TAG @sort(by: "tags")
+        BY_COMMENT @sort(by: "comments.text")
+        BY_AUTHOR @sort(by: "author.name")
+      }
+      type Post @collection(name: "posts") {
+        id: ID!
+        title: String!
+        tags: [String!]!
+        comments: [Comment!]! @embedded
+        author: Writer @snapshot(path: "author", fields: ["id", "name"]) @join(localField: "author.id") @read(strategy: SNAPSHOT)
+      }
+      type Comment { text: String! }
+      type Writer @collection(name: "writers") {
+        id: ID!
+        name: String!
+        posts: [Post!]! @snapshot(path: "posts", fields: ["id", "title"]) @join(localField: "posts.id") @read(strategy: SNAPSHOT)
+      }
+    `;
+    const advice = 'a document holds several values there and a cursor cannot keep its place among them; sort by a single-valued path, or page';
+    expect(problemsOf(sdl(', after: ID'))).toEqual([
+      `Query.posts: pages by cursor, but orderBy: BY_TAG sorts by "tags", which runs through the list Post.tags: ${advice} Query.posts with first only`,
+      `Query.posts: pages by cursor, but orderBy: BY_COMMENT sorts by "comments.text", which runs through the list Post.comments: ${advice} Query.posts with first only`,
+      `Query.writers: pages by cursor, but its @list sorts by "posts.title", which runs through the list Writer.posts: ${advice} Query.writers with first only`,
+    ]);
+    expect(() => buildStorageMap(schemaOf(sdl('')))).not.toThrow();
+  });
+
   it('reads @path into the stored path', () => {
     const map = buildStorageMap(schemaOf(/* GraphQL */ `
       type Query { b: Book }

@@ -1,0 +1,55 @@
+import type { EmbeddedShape, RelationField, SnapshotShape, StorageMap } from './storage-map-types';
+
+/** A copy of another type's documents (an embedded document or array, a snapshot) that a stored path runs into. */
+export interface CopyOnPath {
+  readonly field: RelationField;
+  readonly copy: EmbeddedShape | SnapshotShape;
+  /** The path names the copy itself, not a value inside it. */
+  readonly whole: boolean;
+  /**
+   * The rest of the path as a stored path of the target's documents (a snapshot keeps its fields by
+   * name); undefined when the path is the whole copy, or the copy holds no such field.
+   */
+  readonly inTarget: string | undefined;
+}
+
+/** The copies held by `typeName` documents that the stored `path` runs into (or names). */
+export function copiesOnPath(storageMap: StorageMap, typeName: string, path: string): CopyOnPath[] {
+  const copies: CopyOnPath[] = [];
+  for (const field of storageMap.types.get(typeName)?.fields.values() ?? []) {
+    if (field.kind !== 'relation') continue;
+    for (const copy of [field.shapes.embedded, field.shapes.snapshot]) {
+      if (!copy || (path !== copy.path && !path.startsWith(`${copy.path}.`))) continue;
+      const whole = path === copy.path;
+      const rest = whole ? undefined : path.slice(copy.path.length + 1);
+      const inTarget = rest === undefined || copy.kind === 'embedded' ? rest : snapshotPath(storageMap, field.targetType, copy, rest);
+      copies.push({ field, copy, whole, inTarget });
+    }
+  }
+  return copies;
+}
+
+/** A path inside a snapshot copy (its fields by name) as the stored path in the target's documents; undefined when the copy holds no such field. */
+function snapshotPath(storageMap: StorageMap, targetType: string, snapshot: SnapshotShape, rest: string): string | undefined {
+  const [name, ...inside] = rest.split('.');
+  if (name === snapshot.key) return ['_id', ...inside].join('.');
+  const stored = snapshot.fields.includes(name!) ? storageMap.types.get(targetType)?.fields.get(name!) : undefined;
+  return stored?.kind === 'stored' ? [stored.path, ...inside].join('.') : undefined;
+}
+
+/**
+ * The list a stored path of `typeName` documents runs through (`Type.field`): a list field, or an
+ * embedded or snapshot array on the way; undefined when every step holds one value (or the SDL does
+ * not declare it).
+ */
+export function listOnPath(storageMap: StorageMap, typeName: string, path: string): string | undefined {
+  for (const field of storageMap.types.get(typeName)?.fields.values() ?? []) {
+    if (field.kind === 'stored' && field.valueType.isList && (path === field.path || path.startsWith(`${field.path}.`))) return field.coordinate;
+  }
+  for (const { field, inTarget } of copiesOnPath(storageMap, typeName, path)) {
+    if (field.isList) return field.coordinate;
+    const below = inTarget === undefined ? undefined : listOnPath(storageMap, field.targetType, inTarget);
+    if (below) return below;
+  }
+  return undefined;
+}
