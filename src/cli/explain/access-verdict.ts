@@ -26,15 +26,39 @@ export function accessVerdict(viewer: ViewerExplanation, plan: OperationPlan, ro
     return read.kind === 'none' ? [`  ${typeName}: none; a field that reaches it answers null with FORBIDDEN`] : [];
   });
   const whole = described.filter(({ rows: read }) => read.kind === 'every').map(({ typeName }) => typeName);
-  if (limited.length === 0) return { refused: false, lines: whole.length === 0 ? [] : [`access as ${who}: every row of what it reads`] };
+  const writes = plan.operation.operation === 'mutation' ? writeLines(viewer, plan) : [];
+  if (limited.length === 0) {
+    const heading = whole.length > 0 ? `access as ${who}: every row of what it reads` : `access as ${who}, what it writes:`;
+    return { refused: false, lines: whole.length === 0 && writes.length === 0 ? [] : [heading, ...writes] };
+  }
   return {
     refused: false,
     lines: [
       `access as ${who}: the rows it reads of each type (a filter inside MongoDB on every command that reads the type; its copies checked alike)`,
       ...limited,
       ...(whole.length > 0 ? [`  every row of ${whole.join(', ')}`] : []),
+      ...writes,
     ],
   };
+}
+
+/**
+ * What each generated mutation of the operation writes for the role: the rows an update or delete
+ * touches (the rule's conditions join its filter; another row is NOT_FOUND), or what a create's
+ * conditions preset (an input giving another value is FORBIDDEN).
+ */
+function writeLines(viewer: ViewerExplanation, plan: OperationPlan): string[] {
+  const fields = plan.root?.fields.map((step) => step.fieldName) ?? [];
+  return [...new Set(fields)].flatMap((fieldName) => {
+    const write = viewer.writes(fieldName);
+    if (!write) return [];
+    const { typeName, action, rows } = write;
+    if (action === 'create') {
+      return [`  Mutation.${fieldName} creates ${typeName}${rows.kind === 'where' ? ` with ${rows.conditions.replaceAll(' = claim ', ' set from claim ')}; an input giving another value is FORBIDDEN` : ''}`];
+    }
+    const verb = action === 'update' ? 'updates' : 'deletes';
+    return [`  Mutation.${fieldName} ${verb} ${rows.kind === 'where' ? `only rows of ${typeName} where ${rows.conditions}; another row is NOT_FOUND` : `any row of ${typeName}`}`];
+  });
 }
 
 /** The stored type a root, relation or aggregate field reads (a connection's node type); undefined when docjoin cannot tell. */

@@ -1,7 +1,7 @@
 import { ObjectId } from 'bson';
 import type { Viewer } from '../../request/authentication/authenticate';
 import { NO_CLAIM, ViewerAccess } from '../../request/access/viewer-access';
-import type { AccessRules } from '../../startup/access-rules/access-rule-types';
+import type { AccessRules, RowCondition } from '../../startup/access-rules/access-rule-types';
 import type { StorageMap } from '../../startup/storage-map/storage-map-types';
 import { operationAccessRefusal, type IntrospectionAccess, type MutationActions } from '../access/operation-access';
 import { accessJoinsByRole, withAccessJoins } from '../access/role-joins';
@@ -30,6 +30,20 @@ export interface ViewerExplanation {
   refusal(plan: OperationPlan): string | undefined;
   /** The rows of `typeName` the role reads (a type without a collection: every row, its parent's rules decide). */
   rows(typeName: string): ViewerRows;
+  /**
+   * What a generated mutation (by its Mutation field name) writes for the role: the type, the action,
+   * and the rows an update or delete touches, or the values a create's conditions preset (`where`);
+   * undefined for a field that is not a generated mutation, or one the role may not run (refusal says why).
+   */
+  writes(mutationField: string): ViewerWrite | undefined;
+}
+
+/** A generated mutation's write under the role's rule for it. */
+export interface ViewerWrite {
+  readonly typeName: string;
+  readonly action: 'create' | 'update' | 'delete';
+  /** Update and delete: the rows they may touch; create: `where` lists the fields its conditions set. */
+  readonly rows: ViewerRows;
 }
 
 export interface ViewerExplanationInput {
@@ -60,17 +74,30 @@ export function explainViewer(input: ViewerExplanationInput, viewer: Viewer, cla
     rows: (typeName) => {
       if (!rules.enabled || !input.storageMap.types.get(typeName)?.collection) return EVERY_ROW;
       if (!access.canRead(typeName)) return NO_ROW;
-      const conditions = access.readConditions(typeName);
-      if (conditions.length === 0) return EVERY_ROW;
-      const described = conditions.map((condition) => {
-        const named = `${condition.fieldName} = claim ${condition.claim}`;
-        if (!claimsKnown) return named;
-        const value = access.claimValue(condition);
-        return value === NO_CLAIM ? `${named} (the viewer has no such claim that could match: no rows)` : `${named} (${describeValue(value)})`;
-      });
-      return { kind: 'where', conditions: described.join(' and ') };
+      return rowsWhere(access, access.readConditions(typeName), claimsKnown);
+    },
+    writes: (mutationField) => {
+      const generated = input.mutationActions.get(mutationField);
+      if (!generated) return undefined;
+      const { typeName, kind: action } = generated;
+      if (!rules.enabled) return { typeName, action, rows: EVERY_ROW };
+      const rule = rules.types.get(typeName)?.roles.get(viewer.role)?.[action];
+      if (!rule || (rule.via.size > 0 && !rule.via.has(mutationField))) return undefined;
+      return { typeName, action, rows: rowsWhere(access, rule.where, claimsKnown) };
     },
   };
+}
+
+/** Rows where every condition holds (every row when there are none), each condition with its claim's value when the claims are known. */
+function rowsWhere(access: ViewerAccess, conditions: readonly RowCondition[], claimsKnown: boolean): ViewerRows {
+  if (conditions.length === 0) return EVERY_ROW;
+  const described = conditions.map((condition) => {
+    const named = `${condition.fieldName} = claim ${condition.claim}`;
+    if (!claimsKnown) return named;
+    const value = access.claimValue(condition);
+    return value === NO_CLAIM ? `${named} (the viewer has no such claim that could match: no rows)` : `${named} (${describeValue(value)})`;
+  });
+  return { kind: 'where', conditions: described.join(' and ') };
 }
 
 /** A viewer for explain: the role and claims given (none: no claims). */

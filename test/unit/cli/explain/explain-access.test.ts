@@ -162,4 +162,13 @@ describe('docjoin explain --role', () => {
     expect(lines[4]).toBe('  Order: where customer = claim sub (the viewer has no such claim that could match: no rows)');
     expect(lines.slice(-3)).toEqual(['commands sent as role "customer", each with the filter it selected by (values shown as "?"):', '  find on orders {"_id":{"$in":"?"}} → 0 documents', '']);
   });
+
+  it('names what each generated mutation writes for the role: the rows an update touches, or any row', async () => {
+    const update = `mutation { updateCustomer(id: "${ADA}", input: { name: "Ada" }) { name } }`;
+    const customer = await explain(['--config', SHOP_CONFIG, '--role', 'customer', '--claims', JSON.stringify({ sub: ADA }), update]);
+    expect(customer.code).toBe(0);
+    expect(customer.out).toContain(`\n  Mutation.updateCustomer updates only rows of Customer where id = claim sub (ObjectId("${ADA}")); another row is NOT_FOUND\n`);
+    const admin = await explain(['--config', SHOP_CONFIG, '--role', 'admin', 'mutation { deleteProduct(id: "67c000000000000000000001") }']);
+    expect(admin.out).toContain('\naccess as role "admin", what it writes:\n  Mutation.deleteProduct deletes any row of Product\n');
+  });
 });
