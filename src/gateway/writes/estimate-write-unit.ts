@@ -42,7 +42,11 @@ export interface WriteUnitEstimate {
  * retries are not counted here but kept within the operation's round-trip limit at run time
  * (CostLedger.mayRetry), and reported in `extensions.cost.writes.attempts`.
  */
-export function estimateWriteUnit(model: WriteModel, plan: WritePlan, options: { readonly transaction: boolean }): WriteUnitEstimate {
+/**
+ * `readInPart`: the collections some role reads only where its conditions hold; a reference into one is
+ * read through the viewer's filter, never proved by the insert's derived update, so it counts a read.
+ */
+export function estimateWriteUnit(model: WriteModel, plan: WritePlan, options: { readonly transaction: boolean; readonly readInPart?: ReadonlySet<string> }): WriteUnitEstimate {
   let reads = 0;
   let documents = 0;
   const writes: string[] = [];
@@ -74,7 +78,7 @@ export function estimateWriteUnit(model: WriteModel, plan: WritePlan, options: {
         for (const field of byKeyReferenceFields(model, operation.typeName)) {
           if (!reads(field.coordinate)) continue;
           // Proved by its derived update in a transaction: no read. Its document stays counted, for a server without transactions.
-          if (options.transaction && provedByDerivedUpdate(model, field)) read(0, 1);
+          if (options.transaction && provedByDerivedUpdate(model, field) && !options.readInPart?.has(field.shapes.join!.collection)) read(0, 1);
           else read(1, field.isList ? maxKeysOf(operation, field.coordinate) : 1);
         }
         for (const location of nestedSnapshotLocations(model, operation.typeName)) {

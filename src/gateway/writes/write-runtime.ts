@@ -23,13 +23,19 @@ export interface WriteRuntime {
  * field without a valid plan stops the start (StorageConfigError naming `Mutation.field`).
  * `transaction`: count the commit.
  */
-export function buildWriteEstimates(options: { model: WriteModel; mutationType: GraphQLObjectType | null | undefined; plans: MutationWritePlans; transaction: boolean }): ReadonlyMap<string, WriteUnitEstimate> {
+export function buildWriteEstimates(options: {
+  model: WriteModel;
+  mutationType: GraphQLObjectType | null | undefined;
+  plans: MutationWritePlans;
+  transaction: boolean;
+  readInPart?: ReadonlySet<string>;
+}): ReadonlyMap<string, WriteUnitEstimate> {
   const { model, mutationType } = options;
   const problems = findWritePlanProblems(model, mutationType, options.plans);
   if (problems.length > 0) throw new StorageConfigError(problems);
   const estimates = new Map<string, WriteUnitEstimate>();
   for (const fieldName of Object.keys(mutationType?.getFields() ?? {})) {
-    estimates.set(fieldName, estimateWriteUnit(model, options.plans[fieldName]!, { transaction: options.transaction }));
+    estimates.set(fieldName, estimateWriteUnit(model, options.plans[fieldName]!, { transaction: options.transaction, ...(options.readInPart && { readInPart: options.readInPart }) }));
   }
   return estimates;
 }
@@ -48,6 +54,8 @@ export function createWriteRuntime(options: {
   writes?: WriteOptions;
   /** How far a transaction is retried after a transient error (the gateway options). */
   retries: TransactionRetryBounds;
+  /** The collections some role reads only in part (collectionsReadInPart): their references are read, not proved. */
+  readInPart?: ReadonlySet<string>;
 }): WriteRuntime {
   const writeOptions = options.writes ?? {};
   const { model } = options;

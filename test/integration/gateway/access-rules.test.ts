@@ -1,5 +1,6 @@
 import { ObjectId } from 'mongodb';
-import { createGateway, type Viewer } from 'docjoin';
+import type { GraphQLResolveInfo } from 'graphql';
+import { createGateway, type GatewayContext, type Viewer } from 'docjoin';
 import { startSdlGateway, type SdlGateway } from '../../support/sdl-gateway';
 
 /**
@@ -252,6 +253,16 @@ describe('startup refuses a rule it cannot enforce on some path, naming Type.fie
        }
        extend type Book { pages: Int! }`,
       'Shelf.pageTotal: sums pages of every Book of its Shelf, but role "reader" reads only those where owner = claim sub; hide it from the role (@access(roles: ["reader"], allow: [READ], hide: ["pageTotal"]) on Shelf), or give the role\'s Shelf rule the same claim on the key Shelf.books joins by',
+    ],
+    [
+      'a counter of children by a key the role may not read',
+      `type Shelf @collection(name: "shelves") @access(roles: ["reader"], allow: [READ]) {
+         id: ID!
+         notes: [Note!]! @join(localField: "_id", foreignField: "shelfId")
+         noteCount: Int! @counter(of: "Shelf.notes")
+       }
+       type Note @collection(name: "notes") @access(roles: ["reader"], allow: [READ], hide: ["shelf"]) { id: ID! shelf: Shelf @join(localField: "shelfId") }`,
+      'Shelf.noteCount: counts Note documents by their key Note.shelf, which is hidden from role "reader"; hide it from the role (@access(roles: ["reader"], allow: [READ], hide: ["noteCount"]) on Shelf), or let the role read Note.shelf',
     ],
     [
       'a total of a field the role may not read',
@@ -509,6 +520,9 @@ describe('a second review: orders and filters into copies, other names for a hid
       salary: Int!
       salaryAlias: Int @path(path: "salary")
       home: Home @embedded
+      homeCopy: HomeCopy @embedded(path: "home")
+      comments: [Comment!]! @join(localField: "_id", foreignField: "byId")
+      commentsAggregate: CommentAggregate! @aggregate(of: "comments")
     }
     type Home @access(roles: ["member"], allow: [READ], hide: ["city"]) {
       street: String!
@@ -521,12 +535,39 @@ describe('a second review: orders and filters into copies, other names for a hid
       authorName: String @path(path: "author.name")
       author: User @snapshot(path: "author", fields: ["id", "name", "email"]) @join(localField: "author.id") @read(strategy: SNAPSHOT)
       comments: [Comment!]! @embedded @join(collection: "comments", localField: "_id", foreignField: "postId", sort: "-at", limit: 3) @read(strategy: EMBEDDED)
+      authorCopy: AuthorCopy @embedded(path: "author")
+      commentCopies: [CommentCopy!]! @embedded(path: "comments")
+      meta: Meta @embedded
+      metaRaw: MetaRaw @embedded(path: "meta")
     }
-    type Comment @collection(name: "comments") @access(roles: ["admin", "member"], allow: [READ]) @access(roles: ["reader"], allow: [READ], where: [{ field: "by", claim: "sub" }]) {
+    type Comment
+      @collection(name: "comments")
+      @access(roles: ["admin"], allow: [READ])
+      @access(roles: ["member"], allow: [READ], hide: ["writer"])
+      @access(roles: ["reader"], allow: [READ], where: [{ field: "by", claim: "sub" }]) {
       id: ID!
       text: String!
       by: String!
       at: String!
+      writer: User @join(localField: "byId")
+    }
+    "Copies of another type's documents read through other fields laid over them."
+    type AuthorCopy {
+      id: ID
+      name: String
+    }
+    type CommentCopy {
+      text: String
+    }
+    type HomeCopy {
+      street: String
+      city: String
+    }
+    type Meta {
+      editor: User @snapshot(path: "editor", fields: ["id", "name"]) @join(localField: "editor.id") @read(strategy: SNAPSHOT)
+    }
+    type MetaRaw {
+      editor: AuthorCopy @embedded
     }
     type PostConnection {
       edges: [PostEdge!]!
@@ -559,11 +600,12 @@ describe('a second review: orders and filters into copies, other names for a hid
           { _id: uma, name: 'Uma', email: 'uma@secret.example', salary: 91000, home: { street: 'Elm', city: 'Athens' } },
           { _id: vic, name: 'Vic', email: 'vic@secret.example', salary: 12000, home: { street: 'Oak', city: 'Zagreb' } },
         ]);
-        const comment = (by: ObjectId, text: string) => ({ _id: new ObjectId(), postId: null, text, by: by.toHexString(), at: '2026-01-01' });
+        const comment = (by: ObjectId, text: string) => ({ _id: new ObjectId(), postId: null, text, by: by.toHexString(), byId: by, at: '2026-01-01' });
         await db.collection('posts').insertMany([
-          { title: 'by Uma', author: { id: uma, name: 'Uma', email: 'uma@secret.example' }, comments: [comment(uma, 'uma says')] },
-          { title: 'by Vic', author: { id: vic, name: 'Vic', email: 'vic@secret.example' }, comments: [comment(vic, 'vic says')] },
+          { title: 'by Uma', author: { id: uma, name: 'Uma', email: 'uma@secret.example' }, comments: [comment(uma, 'uma says')], meta: { editor: { id: uma, name: 'Uma' } } },
+          { title: 'by Vic', author: { id: vic, name: 'Vic', email: 'vic@secret.example' }, comments: [comment(vic, 'vic says')], meta: { editor: { id: vic, name: 'Vic' } } },
         ]);
+        await db.collection('comments').createIndex({ byId: 1 });
         await db.collection('comments').insertMany([comment(uma, 'uma says')]);
         await db.collection('posts').createIndex({ title: 1, _id: 1 });
         await db.collection('posts').createIndex({ 'author.name': 1 });
@@ -620,6 +662,31 @@ describe('a second review: orders and filters into copies, other names for a hid
     expect((await refusal('{ usersAggregate { count sum { salaryAlias } } }', admin)).data).toEqual({ usersAggregate: { count: 2, sum: { salaryAlias: 103000 } } });
   });
 
+  it('a field laid over a copy (an @embedded type at its path, or around it) is refused where the copy itself would be checked', async () => {
+    expect(await refusal('{ posts { authorCopy { name } } }', reader)).toEqual(
+      refused('Post.authorCopy reads Post.author (a copy of User at "author"), whose rows role "reader" reads only in part'),
+    );
+    expect(await refusal('{ posts { commentCopies { text } } }', reader)).toEqual(
+      refused('Post.commentCopies reads Post.comments (a copy of Comment at "comments"), whose rows role "reader" reads only in part'),
+    );
+    expect(await refusal('{ posts { metaRaw { editor { name } } } }', reader)).toEqual(
+      refused('Post.metaRaw holds Meta.editor (a copy of User at "editor"), whose rows role "reader" reads only in part'),
+    );
+    expect(await refusal('{ users { homeCopy { street } } }', member)).toEqual(refused('User.homeCopy reads User.home (a copy of Home at "home"), which holds fields hidden from role "member"'));
+    // The copies' own fields check each copy against the viewer's rule.
+    expect(await refusal('{ posts { title meta { editor { name } } } }', reader)).toEqual({
+      data: { posts: [{ title: 'by Uma', meta: { editor: { name: 'Uma' } } }, { title: 'by Vic', meta: { editor: null } }] },
+      errors: undefined,
+    });
+    expect((await refusal('{ posts { metaRaw { editor { name } } } }', admin)).data).toEqual({ posts: [{ metaRaw: { editor: { name: 'Uma' } } }, { metaRaw: { editor: { name: 'Vic' } } }] });
+  });
+
+  it('a reverse join, or an aggregate of one, that picks children by a key the role may not read is refused', async () => {
+    expect(await refusal('{ users { comments { text } } }', member)).toEqual(refused('User.comments joins by Comment.writer, which is hidden from role "member"'));
+    expect(await refusal('{ users { commentsAggregate { count } } }', member)).toEqual(refused('User.commentsAggregate adds up children joined by Comment.writer, which is hidden from role "member"'));
+    expect((await refusal('{ users { name comments { text } } }', admin)).data).toEqual({ users: [{ name: 'Uma', comments: [{ text: 'uma says' }] }, { name: 'Vic', comments: [] }] });
+  });
+
   it('an embedded type whose rules name some roles is read whole by the others that read its document', async () => {
     expect(await refusal('{ users { name home { street city } } }', admin)).toEqual({
       data: { users: [{ name: 'Uma', home: { street: 'Elm', city: 'Athens' } }, { name: 'Vic', home: { street: 'Oak', city: 'Zagreb' } }] },
@@ -627,5 +694,193 @@ describe('a second review: orders and filters into copies, other names for a hid
     });
     expect(await refusal('{ users { home { street } } }', member)).toEqual({ data: { users: [{ home: { street: 'Elm' } }, { home: { street: 'Oak' } }] }, errors: undefined });
     expect(await refusal('{ users { home { city } } }', member)).toEqual(refused('Home.city is hidden from role "member"'));
+  });
+});
+
+describe('a mutation\'s write report', () => {
+  const typeDefs = /* GraphQL */ `
+    type Query {
+      comments(first: Int = 20): [Comment!]! @list(sort: "text")
+    }
+    type Mutation {
+      updatePost(id: ID!, input: PostPatch!): Post! @update
+    }
+    type Post
+      @collection(name: "posts")
+      @access(roles: ["member", "admin"], allow: [READ])
+      @access(roles: ["member"], allow: [UPDATE], where: [{ field: "owner", claim: "sub" }])
+      @access(roles: ["admin"], allow: [UPDATE]) {
+      id: ID!
+      title: String!
+      owner: String!
+    }
+    type Comment @collection(name: "comments") @access(roles: ["member"], allow: [READ], where: [{ field: "by", claim: "sub" }]) @access(roles: ["admin"], allow: [READ]) {
+      id: ID!
+      text: String!
+      by: String!
+      post: Post @snapshot(path: "post", fields: ["id", "title"]) @join(localField: "post.id") @read(strategy: SNAPSHOT)
+    }
+    input PostPatch {
+      title: String
+    }
+  `;
+  const post = new ObjectId('0000000000000000000000a9');
+  let fanOut: SdlGateway;
+  beforeAll(async () => {
+    fanOut = await startSdlGateway({
+      typeDefs,
+      dbPrefix: 'access_fan_out',
+      prepare: async (db) => {
+        await db.collection('posts').insertOne({ _id: post, title: 'mine', owner: 'ann' });
+        await db.collection('comments').insertMany(Array.from({ length: 3 }, (_, i) => ({ text: `comment ${i}`, by: i === 0 ? 'ann' : 'bob', post: { id: post, title: 'mine' } })));
+        await db.collection('comments').createIndex({ 'post.id': 1 });
+        await db.collection('comments').createIndex({ text: 1, _id: 1 });
+      },
+      gateway: { onWarning: () => undefined },
+    });
+  }, 60_000);
+  afterAll(async () => {
+    await fanOut?.stop();
+  });
+
+  it('withholds the counts of collections the role reads only in part: they would tell how many rows it cannot see', async () => {
+    const ann: Viewer = { role: 'member', roles: ['member'], anonymous: false, subject: 'ann', claims: { sub: 'ann' } };
+    const renamed = await fanOut.gateway.execute({ query: `mutation { updatePost(id: "${post.toHexString()}", input: { title: "renamed" }) { title } }` }, { viewer: ann });
+    expect(renamed.data).toEqual({ updatePost: { title: 'renamed' } });
+    expect(renamed.cost?.writes).toMatchObject({ documentsModified: 1, fanOut: { posts: 1 }, withheld: ['comments'] });
+    // Every copy was still kept true: the withheld count is the report's, not the write's.
+    expect(await fanOut.db.collection('comments').countDocuments({ 'post.title': 'renamed' })).toBe(3);
+    const adminViewer: Viewer = { role: 'admin', roles: ['admin'], anonymous: false, subject: undefined, claims: {} };
+    const again = await fanOut.gateway.execute({ query: `mutation { updatePost(id: "${post.toHexString()}", input: { title: "again" }) { title } }` }, { viewer: adminViewer });
+    expect(again.cost?.writes).toMatchObject({ documentsModified: 4, fanOut: { posts: 1, comments: 3 } });
+    expect(again.cost?.writes?.withheld).toBeUndefined();
+  });
+});
+
+describe('a hand-written connection', () => {
+  const typeDefs = /* GraphQL */ `
+    type Query {
+      "Hand-written: context.documents.findConnection in the order the resolver names."
+      staffBy(order: String!, first: Int, after: String): StaffConnection!
+    }
+    type Staff @collection(name: "staff") @access(roles: ["member"], allow: [READ], hide: ["email"]) @access(roles: ["admin"], allow: [READ]) {
+      id: ID!
+      name: String!
+      email: String!
+    }
+    type StaffConnection {
+      edges: [StaffEdge!]!
+      pageInfo: PageInfo!
+    }
+    type StaffEdge {
+      cursor: String!
+      node: Staff!
+    }
+    type PageInfo {
+      hasNextPage: Boolean!
+      hasPreviousPage: Boolean!
+      startCursor: String
+      endCursor: String
+    }
+  `;
+  let staff: SdlGateway;
+  beforeAll(async () => {
+    staff = await startSdlGateway({
+      typeDefs,
+      dbPrefix: 'access_handwritten',
+      prepare: async (db) => {
+        await db.collection('staff').insertMany([
+          { name: 'Sam', email: 'sam@corp.example' },
+          { name: 'Tess', email: 'tess@corp.example' },
+        ]);
+        await db.collection('staff').createIndex({ email: 1, _id: 1 });
+        await db.collection('staff').createIndex({ name: 1, _id: 1 });
+      },
+      gateway: {
+        onWarning: () => undefined,
+        resolvers: {
+          Query: {
+            staffBy: (_parent: unknown, args: { order: string; first?: number; after?: string }, context: GatewayContext, info: GraphQLResolveInfo) =>
+              context.documents.findConnection(info, 'Staff', { sort: args.order, first: args.first ?? null, after: args.after ?? null }),
+          },
+        },
+      },
+    });
+  }, 60_000);
+  afterAll(async () => {
+    await staff?.stop();
+  });
+
+  it('refuses an order by a field the role hides, whose values its cursors would hold', async () => {
+    const member: Viewer = { role: 'member', roles: ['member'], anonymous: false, subject: 'ann', claims: { sub: 'ann' } };
+    const byEmail = await staff.gateway.execute({ query: '{ staffBy(order: "email") { edges { cursor node { name } } } }' }, { viewer: member });
+    expect(byEmail.errors?.map((error) => [error.message, error.extensions?.code])).toEqual([
+      ['Query.staffBy sorts by Staff.email, which is hidden from role "member": its cursors would hold it; sort by a field the role reads', 'FORBIDDEN'],
+    ]);
+    const byName = await staff.gateway.execute({ query: '{ staffBy(order: "name") { edges { node { name } } } }' }, { viewer: member });
+    expect(byName.data).toEqual({ staffBy: { edges: [{ node: { name: 'Sam' } }, { node: { name: 'Tess' } }] } });
+    const admin: Viewer = { role: 'admin', roles: ['admin'], anonymous: false, subject: undefined, claims: {} };
+    expect((await staff.gateway.execute({ query: '{ staffBy(order: "-email") { edges { node { name } } } }' }, { viewer: admin })).data).toEqual({
+      staffBy: { edges: [{ node: { name: 'Tess' } }, { node: { name: 'Sam' } }] },
+    });
+  });
+});
+
+describe('a create referencing a type the role reads only in part', () => {
+  const typeDefs = /* GraphQL */ `
+    type Query {
+      posts(first: Int = 20): [Post!]! @list(sort: "title")
+    }
+    type Mutation {
+      createComment(input: CommentInput!): Comment! @create
+    }
+    type Post @collection(name: "posts") @access(roles: ["member"], allow: [READ], where: [{ field: "tenant", claim: "tenant" }]) @access(roles: ["admin"], allow: [READ]) {
+      id: ID!
+      title: String!
+      tenant: String!
+      comments(first: Int = 20): [Comment!]! @join(localField: "_id", foreignField: "postId")
+      commentCount: Int! @counter(of: "Post.comments")
+    }
+    type Comment @collection(name: "comments") @access(roles: ["member", "admin"], allow: [READ, CREATE]) {
+      id: ID!
+      text: String!
+      post: Post @join(localField: "postId")
+    }
+    input CommentInput {
+      text: String!
+      post: ID!
+    }
+  `;
+  const mine = new ObjectId('0000000000000000000000a3');
+  const theirs = new ObjectId('0000000000000000000000b3');
+  let comments: SdlGateway;
+  beforeAll(async () => {
+    comments = await startSdlGateway({
+      typeDefs,
+      dbPrefix: 'access_create_reference',
+      prepare: async (db) => {
+        await db.collection('posts').insertMany([
+          { _id: mine, title: 'mine', tenant: 't1', commentCount: 0 },
+          { _id: theirs, title: 'theirs', tenant: 't2', commentCount: 0 },
+        ]);
+        await db.collection('comments').createIndex({ postId: 1, _id: 1 });
+        await db.collection('posts').createIndex({ tenant: 1 });
+      },
+      gateway: { onWarning: () => undefined },
+    });
+  }, 60_000);
+  afterAll(async () => {
+    await comments?.stop();
+  });
+
+  it('reads the reference through the viewer\'s filter within the unit\'s estimate: created on its own row, NOT_FOUND on another', async () => {
+    const member: Viewer = { role: 'member', roles: ['member'], anonymous: false, subject: 'ann', claims: { sub: 'ann', tenant: 't1' } };
+    const create = (post: ObjectId) => comments.gateway.execute({ query: `mutation { createComment(input: { text: "hi", post: "${post.toHexString()}" }) { text } }` }, { viewer: member });
+    const own = await create(mine);
+    expect({ data: own.data, errors: own.errors }).toEqual({ data: { createComment: { text: 'hi' } }, errors: undefined });
+    expect((await comments.db.collection('posts').findOne({ _id: mine }))?.commentCount).toBe(1);
+    const other = await create(theirs);
+    expect(other.errors?.map((error) => error.extensions?.code)).toEqual(['NOT_FOUND']);
+    expect((await comments.db.collection('posts').findOne({ _id: theirs }))?.commentCount).toBe(0);
   });
 });

@@ -1,8 +1,8 @@
 import type { OperationPlan } from '../plan/operation-plan';
 import type { FieldStep, SelectionStep } from '../plan/selection-tree';
 import { Kind } from 'graphql';
-import type { AggregateField, AggregateKey, ListOrder, RootCondition, SortKey, StorageMap } from '../../startup/storage-map/storage-map-types';
-import { copiesOnPath } from '../../startup/storage-map/copy-paths';
+import type { AggregateField, AggregateKey, ListOrder, RelationField, RootCondition, SortKey, StorageMap } from '../../startup/storage-map/storage-map-types';
+import { copiesOnPath, copiesUnder } from '../../startup/storage-map/copy-paths';
 import { readRuleOf } from '../../startup/access-rules/access-rule-types';
 import type { ViewerAccess } from '../../request/access/viewer-access';
 import { storedPathsOf } from '../../startup/access-rules/build-access-rules';
@@ -77,6 +77,10 @@ class AccessWalk {
     const target = root?.targetType ?? relation?.targetType;
     if (target === undefined) return undefined;
     if (root && !access.canRead(target)) return `role "${this.role}" may not read ${target}`;
+    // A reverse join picks each parent's children by their key: it shows a key the role hides as a filter by it would.
+    const join = relation?.shapes.join;
+    const byKey = join?.direction === 'byReference' ? this.#hiddenRefusal(target, join.foreignField) : undefined;
+    if (byKey) return `${step.coordinate} joins by ${byKey}`;
     const given = givenArguments(step);
     const conditions: readonly RootCondition[] = root?.conditions ?? relation?.listArguments.conditions ?? [];
     for (const condition of conditions) {
@@ -87,7 +91,6 @@ class AccessWalk {
     const orders: (readonly SortKey[])[] = [];
     if (orderBy && given.has(orderBy.argumentName)) orders.push(...orderChosen(step, orderBy));
     if (root?.kind === 'list') orders.push(root.sort);
-    const join = relation?.shapes.join;
     if (join?.direction === 'byReference') orders.push(join.sort);
     for (const key of orders.flat()) {
       const shown = key.path === '_id' ? undefined : this.#pathRefusal(target, key.path);
@@ -107,9 +110,16 @@ class AccessWalk {
     const storage = this.context.storageMap.types.get(typeName);
     const field = storage?.fields.get(fieldName);
     if (!storage || !field) return undefined;
-    if (field.kind === 'stored') {
-      const shown = this.#pathRefusal(typeName, field.path);
-      if (shown) return `${typeName}.${fieldName} reads ${shown}`;
+    // Another field laid over a copy (a stored value, an @embedded type at or around its path) shows it without its checks.
+    const own = field.kind === 'relation' ? field : undefined;
+    const paths = field.kind === 'stored' ? [field.path] : [field.shapes.embedded?.path, field.shapes.snapshot?.path].filter((path) => path !== undefined);
+    for (const path of paths) {
+      const inside = this.#pathRefusal(typeName, path, own);
+      if (inside) return `${typeName}.${fieldName} reads ${inside}`;
+      for (const { field: held, copy } of copiesUnder(this.context.storageMap, typeName, path, own)) {
+        const unseen = this.#copyRefusal(held, copy, true);
+        if (unseen) return `${typeName}.${fieldName} holds ${unseen}`;
+      }
     }
     const hiddenPaths = this.#hiddenPaths(typeName);
     for (const path of storedPathsOf(storage, fieldName)) {
@@ -128,18 +138,31 @@ class AccessWalk {
    * not read, reads only some rows of, or hides that value in: an order or a filter shows the copied
    * values of every row, not only of those the viewer may read.
    */
-  #pathRefusal(typeName: string, path: string): string | undefined {
-    const hidden = hiddenAt(this.#hiddenPaths(typeName), path);
-    if (hidden !== undefined) return `${typeName}.${hidden}, which is hidden from role "${this.role}"`;
-    for (const { field, copy, whole, inTarget } of copiesOnPath(this.context.storageMap, typeName, path)) {
-      const shown = `${typeName}.${field.fieldName} (a copy of ${field.targetType} at "${copy.path}")`;
-      const rule = readRuleOf(this.access!.rules, field.targetType, this.role);
-      if (rule === undefined) return `${shown}, which role "${this.role}" may not read`;
-      if (rule !== 'all' && rule.where.length > 0) return `${shown}, whose rows role "${this.role}" reads only in part`;
-      if (whole && rule !== 'all' && rule.hidden.size > 0) return `${shown}, which holds fields hidden from role "${this.role}"`;
+  #pathRefusal(typeName: string, path: string, except?: RelationField): string | undefined {
+    const hidden = this.#hiddenRefusal(typeName, path);
+    if (hidden !== undefined) return hidden;
+    for (const { field, copy, whole, inTarget } of copiesOnPath(this.context.storageMap, typeName, path, except)) {
+      const unseen = this.#copyRefusal(field, copy, whole);
+      if (unseen) return unseen;
       const below = inTarget === undefined ? undefined : this.#pathRefusal(field.targetType, inTarget);
       if (below) return below;
     }
+    return undefined;
+  }
+
+  /** The field `typeName` hides from the role at or around the stored `path`, worded to follow "sorts by" / "joins by". */
+  #hiddenRefusal(typeName: string, path: string): string | undefined {
+    const hidden = hiddenAt(this.#hiddenPaths(typeName), path);
+    return hidden === undefined ? undefined : `${typeName}.${hidden}, which is hidden from role "${this.role}"`;
+  }
+
+  /** What a copy shows that the role may not see: rows of a type it may not read, or reads only in part, and, read whole, fields its rule hides. */
+  #copyRefusal(field: RelationField, copy: { readonly path: string }, whole: boolean): string | undefined {
+    const shown = `${field.typeName}.${field.fieldName} (a copy of ${field.targetType} at "${copy.path}")`;
+    const rule = readRuleOf(this.access!.rules, field.targetType, this.role);
+    if (rule === undefined) return `${shown}, which role "${this.role}" may not read`;
+    if (rule !== 'all' && rule.where.length > 0) return `${shown}, whose rows role "${this.role}" reads only in part`;
+    if (whole && rule !== 'all' && rule.hidden.size > 0) return `${shown}, which holds fields hidden from role "${this.role}"`;
     return undefined;
   }
 
@@ -161,6 +184,8 @@ class AccessWalk {
       const partly = (written ?? [...aggregate.keys.values()]).find((key) => key.references !== undefined && !this.#readsEveryRowOf(key.references));
       if (partly) return `${step.coordinate} ${written ? 'groups' : 'may group (by: a variable)'} by ${target}.${partly.fieldName}, whose ${partly.references} documents role "${this.role}" reads only in part`;
     }
+    const byKey = aggregate.parentLink ? this.#hiddenRefusal(target, aggregate.parentLink.foreignField) : undefined;
+    if (byKey) return `${step.coordinate} adds up children joined by ${byKey}`;
     const given = givenArguments(step);
     for (const condition of aggregate.conditions) {
       const shown = given.has(condition.argumentName) ? this.#pathRefusal(target, condition.path) : undefined;

@@ -72,6 +72,8 @@ export interface DocjoinCostOptions<TContext extends BaseContext> {
    * at its overrun). Not called without a cost report.
    */
   readonly reportSoFar?: (context: TContext, extensions: () => Record<string, unknown>) => void;
+  /** Under access rules, whether the request's viewer reads every row of a collection (the report withholds write counts of others). */
+  readonly readsEveryRow?: (context: TContext) => ((collection: string) => boolean) | undefined;
 }
 
 /**
@@ -104,7 +106,8 @@ export function ApolloServerPluginDocjoinCost<TContext extends { readonly ledger
           }
           if (options.report !== false && options.reportSoFar) {
             const { ledger } = request.contextValue;
-            options.reportSoFar(request.contextValue, () => ({ [key]: ledger.report({ estimatedRoundTrips: estimate?.roundTrips ?? 0, estimatedDocuments: estimate?.documents ?? 0, commands: false }) }));
+            const readsEveryRow = options.readsEveryRow?.(request.contextValue);
+            options.reportSoFar(request.contextValue, () => ({ [key]: ledger.report({ estimatedRoundTrips: estimate?.roundTrips ?? 0, estimatedDocuments: estimate?.documents ?? 0, commands: false, readsEveryRow }) }));
           }
           // The estimate covers one attempt of each write unit; retries may spend what the limit leaves.
           const maxRoundTrips = options.limits?.maxRoundTrips;
@@ -119,7 +122,12 @@ export function ApolloServerPluginDocjoinCost<TContext extends { readonly ledger
           const result = response.body.singleResult;
           const extensions = (result.extensions ??= {});
           if (key in extensions) return;
-          const report = contextValue.ledger.report({ estimatedRoundTrips: estimate?.roundTrips ?? 0, estimatedDocuments: estimate?.documents ?? 0, commands: options.commandsView?.(request) ?? false });
+          const report = contextValue.ledger.report({
+            estimatedRoundTrips: estimate?.roundTrips ?? 0,
+            estimatedDocuments: estimate?.documents ?? 0,
+            commands: options.commandsView?.(request) ?? false,
+            readsEveryRow: options.readsEveryRow?.(contextValue),
+          });
           const budget = options.budgetReport?.(contextValue);
           if (budget) Object.assign(report, budget);
           extensions[key] = report;

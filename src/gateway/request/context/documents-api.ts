@@ -12,6 +12,8 @@ import { planConnectionPage, toConnection, type ConnectionValue } from '../../op
 import { mergeProjections, projectionOf, type Projection } from '../../operation/planning/projection';
 import { readProjected } from '../loaders/projected-read';
 import { parseSort, sortDocument } from '../../startup/storage-map/parse-sort';
+import { storedPathsOf } from '../../startup/access-rules/build-access-rules';
+import { forbidden } from '../../errors/public-error-code';
 import type { SortKey, StorageMap } from '../../startup/storage-map/storage-map-types';
 
 export type { FieldCondition, FilterValue, RootFilter } from '../../operation/planning/list-filter';
@@ -51,6 +53,8 @@ export interface DocumentsReads {
   readonly storageMap: StorageMap;
   /** The row filters of the viewer's access rules, added to every read (undefined without rules). */
   readonly readScope?: ReadScope;
+  /** The viewer's role and the fields it hides of each type (undefined without rules). */
+  readonly access?: { readonly role: string; hidden(typeName: string): ReadonlySet<string> };
   /**
    * The projection the selection under the field `info` resolves needs on `typeName` documents, read
    * from the operation's plan (memoized). For a field returning a connection, the selection is that of
@@ -117,6 +121,7 @@ export class DocumentsApi {
     const coordinate = `${info.parentType.name}.${info.fieldName}`;
     if (!connection) throw new InvariantError(`${coordinate}: findConnection answers a field that returns a connection type (edges, pageInfo); it returns ${String(info.returnType)}`);
     const sort = typeof options.sort === 'string' || options.sort === undefined ? parseRootSort(options.sort ?? '_id') : options.sort;
+    this.#refuseHiddenOrder(coordinate, typeName, sort);
     const page = planConnectionPage(coordinate, sort, { first: options.first, after: options.after });
     const selection = this.context.connectionSelection(info);
     const filter = toMongoFilter(options.filter ?? {});
@@ -131,6 +136,19 @@ export class DocumentsApi {
     const totalCount = selection.totalCount ? this.#count(info, typeName, filter) : undefined;
     const [found, count] = await Promise.all([documents, totalCount]);
     return toConnection(page, found, undefined, count);
+  }
+
+  /** A connection's cursors hold each item's sort values: an order by a field the viewer's role hides would show them. */
+  #refuseHiddenOrder(coordinate: string, typeName: string, sort: readonly SortKey[]): void {
+    const { access, storageMap } = this.context;
+    const storage = storageMap.types.get(typeName);
+    if (!access || !storage) return;
+    for (const fieldName of access.hidden(typeName)) {
+      const paths = storedPathsOf(storage, fieldName);
+      if (sort.some((key) => paths.some((path) => key.path === path || key.path.startsWith(`${path}.`)))) {
+        throw forbidden(`${coordinate} sorts by ${typeName}.${fieldName}, which is hidden from role "${access.role}": its cursors would hold it; sort by a field the role reads`);
+      }
+    }
   }
 
   async #count(info: GraphQLResolveInfo, typeName: string, filter: StoredDocument): Promise<number> {

@@ -135,7 +135,7 @@ export function createRequestContext(options: {
     funnel,
     storageMap,
     overrides,
-    documents: new DocumentsApi({ loaders, storageMap, funnel, ledger, deadline, ...(access && { readScope: access }), projectionFor, connectionSelection }),
+    documents: new DocumentsApi({ loaders, storageMap, funnel, ledger, deadline, ...(access && { readScope: access, access }), projectionFor, connectionSelection }),
     writes: options.writes.forRequest(ledger, access, {
       joinsById: (info) => readsOf(info).joinsById(),
       remember(returned, path) {

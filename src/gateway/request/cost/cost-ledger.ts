@@ -36,6 +36,11 @@ export interface WriteCost {
   atomic: boolean;
   /** Times the units' work ran: 1 per unit, more when a transaction was retried (e.g. after a write conflict). */
   attempts: number;
+  /**
+   * Collections written whose counts are left out of documentsModified and fanOut: the viewer reads only
+   * some of their rows, and the count would tell how many it cannot see (a fan-out into other viewers' copies).
+   */
+  withheld?: string[];
 }
 
 export interface FieldCost {
@@ -150,6 +155,8 @@ export interface ReportOptions {
   readonly estimatedDocuments?: number;
   /** Include the per-command debug view. */
   readonly commands?: boolean;
+  /** Under access rules, whether the viewer reads every row of a collection: writes to others are withheld from the counts. */
+  readonly readsEveryRow?: (collection: string) => boolean;
 }
 
 /**
@@ -284,8 +291,8 @@ export class CostLedger {
     return this.#commands;
   }
 
-  #writesReport(): WriteCost {
-    return writesOf(this.#commands, this.#writeUnits);
+  #writesReport(readsEveryRow: ((collection: string) => boolean) | undefined): WriteCost {
+    return writesOf(this.#commands, this.#writeUnits, readsEveryRow);
   }
 
   /**
@@ -330,7 +337,7 @@ export class CostLedger {
       fields,
       collections,
     };
-    if (this.#writeUnits.length > 0) report.writes = this.#writesReport();
+    if (this.#writeUnits.length > 0) report.writes = this.#writesReport(options.readsEveryRow);
     if (options.commands) report.commands = this.#commands.map(toCommandCost);
     return report;
   }
@@ -345,8 +352,9 @@ export class CostLedger {
 /** The commands that change documents (a write unit also reads, and commits). */
 const WRITE_COMMANDS: ReadonlySet<string> = new Set(['insert', 'update', 'delete', 'findAndModify']);
 
-function writesOf(commands: readonly CommandRecord[], units: readonly WriteUnitRecord[]): WriteCost {
+function writesOf(commands: readonly CommandRecord[], units: readonly WriteUnitRecord[], readsEveryRow: (collection: string) => boolean = () => true): WriteCost {
   const writes: WriteCost = { roundTrips: 0, documentsModified: 0, fanOut: {}, atomic: units.every((unit) => unit.atomic), attempts: 0 };
+  const withheld = new Set<string>();
   for (const unit of units) writes.attempts += unit.attempts;
   // Usually every unit of the request (units[i] is unit i + 1); writeUnitCosts passes one.
   const byNumber = new Map(units.map((unit) => [unit.unit, unit]));
@@ -357,10 +365,15 @@ function writesOf(commands: readonly CommandRecord[], units: readonly WriteUnitR
     writes.roundTrips += 1;
     if (command.writeUnit.attempt !== unit.attempts) continue;
     if (!WRITE_COMMANDS.has(command.commandName)) continue;
+    if (!readsEveryRow(command.collection)) {
+      withheld.add(command.collection);
+      continue;
+    }
     const modified = unit.changesStand ? (command.documentsModified ?? 0) : 0;
     writes.documentsModified += modified;
     writes.fanOut[command.collection] = (writes.fanOut[command.collection] ?? 0) + modified;
   }
+  if (withheld.size > 0) writes.withheld = [...withheld].sort();
   return writes;
 }
 

@@ -78,3 +78,15 @@ export function readRuleOf(rules: AccessRules, typeName: string, role: string): 
   if (rule !== undefined) return rule;
   return rules.collectionTypes.has(typeName) ? undefined : 'all';
 }
+
+/**
+ * The collections some role reads only where its conditions hold: a write unit reads a reference into
+ * one through the viewer's filter instead of letting its derived update prove the target exists.
+ */
+export function collectionsReadInPart(rules: AccessRules): ReadonlySet<string> {
+  const partly = new Set<string>();
+  for (const type of rules.types.values()) {
+    if (type.collection !== undefined && [...type.roles.values()].some((role) => role.read !== undefined && role.read.where.length > 0)) partly.add(type.collection);
+  }
+  return partly;
+}

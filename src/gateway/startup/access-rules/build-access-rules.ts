@@ -207,6 +207,11 @@ function derivedFigureProblem(
     problems.push(`${figure.coordinate}: ${verb} ${relation.targetType} documents, which role "${role}" may not read; ${fix}, or let the role read ${relation.targetType}`);
     return;
   }
+  const keyHidden = target === 'all' ? undefined : hiddenKeyOf(storageMap, relation, target.hidden);
+  if (keyHidden !== undefined) {
+    problems.push(`${figure.coordinate}: ${verb} ${relation.targetType} documents by their key ${relation.targetType}.${keyHidden}, which is hidden from role "${role}"; ${fix}, or let the role read ${relation.targetType}.${keyHidden}`);
+    return;
+  }
   if (figure.summed !== undefined && target !== 'all' && target.hidden.has(figure.summed)) {
     problems.push(`${figure.coordinate}: sums ${relation.targetType}.${figure.summed}, which role "${role}" may not read; ${fix}, or let the role read ${relation.targetType}.${figure.summed}`);
     return;
@@ -223,6 +228,14 @@ function derivedFigureProblem(
       `${figure.coordinate}: ${verb} every ${relation.targetType} of its ${typeName}, but role "${role}" reads only those where ${describeWhere(target.where)}; ${fix}, or give the role's ${typeName} rule the same claim on the key ${figure.of} joins by`,
     );
   }
+}
+
+/** The hidden field of the relation's target holding the key a reverse join picks children by, if one does. */
+function hiddenKeyOf(storageMap: StorageMap, relation: RelationField, hidden: ReadonlySet<string>): string | undefined {
+  const join = relation.shapes.join;
+  const target = storageMap.types.get(relation.targetType);
+  if (join?.direction !== 'byReference' || !target) return undefined;
+  return [...hidden].find((fieldName) => storedPathsOf(target, fieldName).some((path) => join.foreignField === path || join.foreignField.startsWith(`${path}.`)));
 }
 
 function describeWhere(where: readonly RowCondition[]): string {

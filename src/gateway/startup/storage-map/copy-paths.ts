@@ -13,11 +13,11 @@ export interface CopyOnPath {
   readonly inTarget: string | undefined;
 }
 
-/** The copies held by `typeName` documents that the stored `path` runs into (or names). */
-export function copiesOnPath(storageMap: StorageMap, typeName: string, path: string): CopyOnPath[] {
+/** The copies held by `typeName` documents that the stored `path` runs into (or names), but `except`'s own. */
+export function copiesOnPath(storageMap: StorageMap, typeName: string, path: string, except?: RelationField): CopyOnPath[] {
   const copies: CopyOnPath[] = [];
   for (const field of storageMap.types.get(typeName)?.fields.values() ?? []) {
-    if (field.kind !== 'relation') continue;
+    if (field.kind !== 'relation' || field === except) continue;
     for (const copy of [field.shapes.embedded, field.shapes.snapshot]) {
       if (!copy || (path !== copy.path && !path.startsWith(`${copy.path}.`))) continue;
       const whole = path === copy.path;
@@ -27,6 +27,31 @@ export function copiesOnPath(storageMap: StorageMap, typeName: string, path: str
     }
   }
   return copies;
+}
+
+/** A copy held inside a stored value: the relation that reads it, and its shape. */
+export interface HeldCopy {
+  readonly field: RelationField;
+  readonly copy: EmbeddedShape | SnapshotShape;
+}
+
+/**
+ * The copies held at or under the stored `path` of `typeName` documents (`path` empty: all of them), but
+ * `except`'s own, with the copies inside an embedded one's documents: what a value read whole at `path`
+ * shows of them.
+ */
+export function copiesUnder(storageMap: StorageMap, typeName: string, path: string, except?: RelationField, seen: ReadonlySet<string> = new Set()): HeldCopy[] {
+  if (seen.has(typeName)) return [];
+  const held: HeldCopy[] = [];
+  for (const field of storageMap.types.get(typeName)?.fields.values() ?? []) {
+    if (field.kind !== 'relation' || field === except) continue;
+    for (const copy of [field.shapes.embedded, field.shapes.snapshot]) {
+      if (!copy || (path !== '' && copy.path !== path && !copy.path.startsWith(`${path}.`))) continue;
+      held.push({ field, copy });
+      if (copy.kind === 'embedded') held.push(...copiesUnder(storageMap, field.targetType, '', undefined, new Set([...seen, typeName])));
+    }
+  }
+  return held;
 }
 
 /** A path inside a snapshot copy (its fields by name) as the stored path in the target's documents; undefined when the copy holds no such field. */
