@@ -511,7 +511,7 @@ describe('a second review: orders and filters into copies, other names for a hid
     }
     type User
       @collection(name: "users")
-      @access(roles: ["member"], allow: [READ], hide: ["salary", "email"])
+      @access(roles: ["member"], allow: [READ], hide: ["salary", "email", "profile"])
       @access(roles: ["reader"], allow: [READ], where: [{ field: "id", claim: "sub" }])
       @access(roles: ["admin"], allow: [READ]) {
       id: ID!
@@ -521,6 +521,8 @@ describe('a second review: orders and filters into copies, other names for a hid
       salaryAlias: Int @path(path: "salary")
       home: Home @embedded
       homeCopy: HomeCopy @embedded(path: "home")
+      "One-to-one by the user's own _id: hiding it hides the profile, not the id."
+      profile: Profile @join(localField: "_id")
       comments: [Comment!]! @join(localField: "_id", foreignField: "byId")
       commentsAggregate: CommentAggregate! @aggregate(of: "comments")
     }
@@ -536,6 +538,10 @@ describe('a second review: orders and filters into copies, other names for a hid
       author: User @snapshot(path: "author", fields: ["id", "name", "email"]) @join(localField: "author.id") @read(strategy: SNAPSHOT)
       comments: [Comment!]! @embedded @join(collection: "comments", localField: "_id", foreignField: "postId", sort: "-at", limit: 3) @read(strategy: EMBEDDED)
       authorCopy: AuthorCopy @embedded(path: "author")
+      "The same copy, read by join: checked row by row as the snapshot is."
+      authorLive: User @snapshot(path: "author", fields: ["id", "name", "email"]) @join(localField: "author.id") @read(strategy: JOIN)
+      "The copy's key: the reference itself, as a plain reference's key."
+      authorKey: ID @path(path: "author.id")
       commentCopies: [CommentCopy!]! @embedded(path: "comments")
       meta: Meta @embedded
       metaRaw: MetaRaw @embedded(path: "meta")
@@ -550,6 +556,10 @@ describe('a second review: orders and filters into copies, other names for a hid
       by: String!
       at: String!
       writer: User @join(localField: "byId")
+    }
+    type Profile @collection(name: "profiles") @access(roles: ["member", "admin"], allow: [READ]) {
+      id: ID!
+      motto: String
     }
     "Copies of another type's documents read through other fields laid over them."
     type AuthorCopy {
@@ -606,6 +616,7 @@ describe('a second review: orders and filters into copies, other names for a hid
           { title: 'by Vic', author: { id: vic, name: 'Vic', email: 'vic@secret.example' }, comments: [comment(vic, 'vic says')], meta: { editor: { id: vic, name: 'Vic' } } },
         ]);
         await db.collection('comments').createIndex({ byId: 1 });
+        await db.collection('profiles').insertOne({ _id: uma, motto: 'hi' });
         await db.collection('comments').insertMany([comment(uma, 'uma says')]);
         await db.collection('posts').createIndex({ title: 1, _id: 1 });
         await db.collection('posts').createIndex({ 'author.name': 1 });
@@ -679,6 +690,20 @@ describe('a second review: orders and filters into copies, other names for a hid
       errors: undefined,
     });
     expect((await refusal('{ posts { metaRaw { editor { name } } } }', admin)).data).toEqual({ posts: [{ metaRaw: { editor: { name: 'Uma' } } }, { metaRaw: { editor: { name: 'Vic' } } }] });
+  });
+
+  it('what is checked row by row, or shows only a reference, is not refused as an overlay: a second relation on a copy, a snapshot\'s key, the id beside a hidden one-to-one', async () => {
+    expect(await refusal('{ posts { title author { name } authorLive { name } authorKey } }', reader)).toEqual({
+      data: {
+        posts: [
+          { title: 'by Uma', author: { name: 'Uma' }, authorLive: { name: 'Uma' }, authorKey: uma.toHexString() },
+          { title: 'by Vic', author: null, authorLive: null, authorKey: vic.toHexString() },
+        ],
+      },
+      errors: undefined,
+    });
+    expect(await refusal('{ users { id name } }', member)).toEqual({ data: { users: [{ id: uma.toHexString(), name: 'Uma' }, { id: vic.toHexString(), name: 'Vic' }] }, errors: undefined });
+    expect(await refusal('{ users { profile { motto } } }', member)).toEqual(refused('User.profile is hidden from role "member"'));
   });
 
   it('a reverse join, or an aggregate of one, that picks children by a key the role may not read is refused', async () => {
@@ -767,6 +792,11 @@ describe('a hand-written connection', () => {
       id: ID!
       name: String!
       email: String!
+      boss: Boss @snapshot(path: "boss", fields: ["id", "name"]) @join(localField: "boss.id") @read(strategy: SNAPSHOT)
+    }
+    type Boss @collection(name: "bosses") @access(roles: ["member"], allow: [READ], where: [{ field: "id", claim: "sub" }]) @access(roles: ["admin"], allow: [READ]) {
+      id: ID!
+      name: String!
     }
     type StaffConnection {
       edges: [StaffEdge!]!
@@ -789,9 +819,11 @@ describe('a hand-written connection', () => {
       typeDefs,
       dbPrefix: 'access_handwritten',
       prepare: async (db) => {
+        const boss = { id: new ObjectId('0000000000000000000000c9'), name: 'Bea' };
+        await db.collection('bosses').insertOne({ _id: boss.id, name: boss.name });
         await db.collection('staff').insertMany([
-          { name: 'Sam', email: 'sam@corp.example' },
-          { name: 'Tess', email: 'tess@corp.example' },
+          { name: 'Sam', email: 'sam@corp.example', boss },
+          { name: 'Tess', email: 'tess@corp.example', boss },
         ]);
         await db.collection('staff').createIndex({ email: 1, _id: 1 });
         await db.collection('staff').createIndex({ name: 1, _id: 1 });
@@ -811,11 +843,15 @@ describe('a hand-written connection', () => {
     await staff?.stop();
   });
 
-  it('refuses an order by a field the role hides, whose values its cursors would hold', async () => {
+  it('refuses an order by a field the role hides, or by copies of rows it reads in part, whose values its cursors would hold', async () => {
     const member: Viewer = { role: 'member', roles: ['member'], anonymous: false, subject: 'ann', claims: { sub: 'ann' } };
     const byEmail = await staff.gateway.execute({ query: '{ staffBy(order: "email") { edges { cursor node { name } } } }' }, { viewer: member });
     expect(byEmail.errors?.map((error) => [error.message, error.extensions?.code])).toEqual([
-      ['Query.staffBy sorts by Staff.email, which is hidden from role "member": its cursors would hold it; sort by a field the role reads', 'FORBIDDEN'],
+      ['Query.staffBy sorts by Staff.email, which is hidden from role "member"; sort by a field the role reads', 'FORBIDDEN'],
+    ]);
+    const byBoss = await staff.gateway.execute({ query: '{ staffBy(order: "boss.name") { edges { cursor } } }' }, { viewer: member });
+    expect(byBoss.errors?.map((error) => error.message)).toEqual([
+      'Query.staffBy sorts by Staff.boss (a copy of Boss at "boss"), whose rows role "member" reads only in part; sort by a field the role reads',
     ]);
     const byName = await staff.gateway.execute({ query: '{ staffBy(order: "name") { edges { node { name } } } }' }, { viewer: member });
     expect(byName.data).toEqual({ staffBy: { edges: [{ node: { name: 'Sam' } }, { node: { name: 'Tess' } }] } });

@@ -38,6 +38,15 @@ export function operationAccessRefusal(plan: OperationPlan, access: ViewerAccess
   return refusal;
 }
 
+/**
+ * What ordering `typeName` documents by the stored `path` would show the viewer's role that it may not
+ * see, worded to follow "sorts by" (a hand-written resolver's order, checked as the generated lists'
+ * are); undefined when nothing.
+ */
+export function orderRefusal(access: ViewerAccess, storageMap: StorageMap, typeName: string, path: string): string | undefined {
+  return new AccessWalk(access, access.role, { storageMap, mutations: new Map(), introspection: true }, false).orderRefusal(typeName, path);
+}
+
 /** Per plan, per role: a plan is made for one document and shape, and a role's rules do not change. */
 const refusals = new WeakMap<OperationPlan, Map<string, string | null>>();
 
@@ -93,10 +102,14 @@ class AccessWalk {
     if (root?.kind === 'list') orders.push(root.sort);
     if (join?.direction === 'byReference') orders.push(join.sort);
     for (const key of orders.flat()) {
-      const shown = key.path === '_id' ? undefined : this.#pathRefusal(target, key.path);
+      const shown = this.orderRefusal(target, key.path);
       if (shown) return `${step.coordinate} sorts by ${shown}`;
     }
     return undefined;
+  }
+
+  orderRefusal(typeName: string, path: string): string | undefined {
+    return path === '_id' ? undefined : this.#pathRefusal(typeName, path);
   }
 
   /**
@@ -110,9 +123,11 @@ class AccessWalk {
     const storage = this.context.storageMap.types.get(typeName);
     const field = storage?.fields.get(fieldName);
     if (!storage || !field) return undefined;
-    // Another field laid over a copy (a stored value, an @embedded type at or around its path) shows it without its checks.
+    // Another field laid over a copy (a stored value, an @embedded type without a collection at or around
+    // its path) shows it without its checks; a relation to a @collection type is checked row by row.
     const own = field.kind === 'relation' ? field : undefined;
-    const paths = field.kind === 'stored' ? [field.path] : [field.shapes.embedded?.path, field.shapes.snapshot?.path].filter((path) => path !== undefined);
+    const checked = own !== undefined && this.context.storageMap.types.get(own.targetType)?.collection !== undefined;
+    const paths = field.kind === 'stored' ? [field.path] : checked ? [] : [field.shapes.embedded?.path, field.shapes.snapshot?.path].filter((path) => path !== undefined);
     for (const path of paths) {
       const inside = this.#pathRefusal(typeName, path, own);
       if (inside) return `${typeName}.${fieldName} reads ${inside}`;
@@ -142,6 +157,8 @@ class AccessWalk {
     const hidden = this.#hiddenRefusal(typeName, path);
     if (hidden !== undefined) return hidden;
     for (const { field, copy, whole, inTarget } of copiesOnPath(this.context.storageMap, typeName, path, except)) {
+      // A snapshot's key is the reference it copies from, shown as a plain reference's key is.
+      if (copy.kind === 'snapshot' && inTarget === '_id') continue;
       const unseen = this.#copyRefusal(field, copy, whole);
       if (unseen) return unseen;
       const below = inTarget === undefined ? undefined : this.#pathRefusal(field.targetType, inTarget);
@@ -238,7 +255,11 @@ class AccessWalk {
     const paths = new Map<string, string>();
     const storage = this.context.storageMap.types.get(typeName);
     if (hidden.size === 0 || !storage) return paths;
-    for (const fieldName of hidden) for (const path of storedPathsOf(storage, fieldName)) paths.set(path, fieldName);
+    for (const fieldName of hidden) {
+      // A relation joined by the document's own _id (a one-to-one) hides its target, not the id.
+      const ownId = storage.fields.get(fieldName)?.kind === 'relation';
+      for (const path of storedPathsOf(storage, fieldName)) if (!(ownId && path === '_id')) paths.set(path, fieldName);
+    }
     return paths;
   }
 }

@@ -12,7 +12,6 @@ import { planConnectionPage, toConnection, type ConnectionValue } from '../../op
 import { mergeProjections, projectionOf, type Projection } from '../../operation/planning/projection';
 import { readProjected } from '../loaders/projected-read';
 import { parseSort, sortDocument } from '../../startup/storage-map/parse-sort';
-import { storedPathsOf } from '../../startup/access-rules/build-access-rules';
 import { forbidden } from '../../errors/public-error-code';
 import type { SortKey, StorageMap } from '../../startup/storage-map/storage-map-types';
 
@@ -53,8 +52,11 @@ export interface DocumentsReads {
   readonly storageMap: StorageMap;
   /** The row filters of the viewer's access rules, added to every read (undefined without rules). */
   readonly readScope?: ReadScope;
-  /** The viewer's role and the fields it hides of each type (undefined without rules). */
-  readonly access?: { readonly role: string; hidden(typeName: string): ReadonlySet<string> };
+  /**
+   * Under access rules, what ordering `typeName` documents by `path` would show the viewer that it may
+   * not see (a hidden field, a copy of rows it reads in part), worded to follow "sorts by".
+   */
+  readonly orderRefusal?: (typeName: string, path: string) => string | undefined;
   /**
    * The projection the selection under the field `info` resolves needs on `typeName` documents, read
    * from the operation's plan (memoized). For a field returning a connection, the selection is that of
@@ -88,7 +90,9 @@ export class DocumentsApi {
   }
 
   async findMany<TDocument = StoredDocument>(info: GraphQLResolveInfo, typeName: string, options: FindManyOptions = {}): Promise<TDocument[]> {
-    return this.findPage<TDocument>(info, typeName, { ...options, sort: parseRootSort(options.sort ?? '_id') });
+    const sort = parseRootSort(options.sort ?? '_id');
+    this.#refuseHiddenOrder(`${info.parentType.name}.${info.fieldName}`, typeName, sort);
+    return this.findPage<TDocument>(info, typeName, { ...options, sort });
   }
 
   /** findMany with the order already parsed (generated `@list` fields keep theirs parsed). */
@@ -138,16 +142,12 @@ export class DocumentsApi {
     return toConnection(page, found, undefined, count);
   }
 
-  /** A connection's cursors hold each item's sort values: an order by a field the viewer's role hides would show them. */
+  /** An order shows its values (a connection's cursors hold them): one by what the viewer may not see is refused, as on generated lists. */
   #refuseHiddenOrder(coordinate: string, typeName: string, sort: readonly SortKey[]): void {
-    const { access, storageMap } = this.context;
-    const storage = storageMap.types.get(typeName);
-    if (!access || !storage) return;
-    for (const fieldName of access.hidden(typeName)) {
-      const paths = storedPathsOf(storage, fieldName);
-      if (sort.some((key) => paths.some((path) => key.path === path || key.path.startsWith(`${path}.`)))) {
-        throw forbidden(`${coordinate} sorts by ${typeName}.${fieldName}, which is hidden from role "${access.role}": its cursors would hold it; sort by a field the role reads`);
-      }
+    const { orderRefusal } = this.context;
+    for (const key of orderRefusal ? sort : []) {
+      const shown = orderRefusal!(typeName, key.path);
+      if (shown) throw forbidden(`${coordinate} sorts by ${shown}; sort by a field the role reads`);
     }
   }
 

@@ -24,6 +24,7 @@ import type { Viewer } from '../authentication/authenticate';
 import { budgetClient } from '../../operation/limits/client-budgets';
 import type { ViewerAccess } from '../access/viewer-access';
 import type { StrategyOverrides } from '../../operation/plan/strategy-overrides';
+import { orderRefusal } from '../../operation/access/operation-access';
 
 /**
  * Everything one GraphQL request needs, built once per request and never shared: its loaders, its cost
@@ -135,7 +136,16 @@ export function createRequestContext(options: {
     funnel,
     storageMap,
     overrides,
-    documents: new DocumentsApi({ loaders, storageMap, funnel, ledger, deadline, ...(access && { readScope: access, access }), projectionFor, connectionSelection }),
+    documents: new DocumentsApi({
+      loaders,
+      storageMap,
+      funnel,
+      ledger,
+      deadline,
+      ...(access && { readScope: access, orderRefusal: (typeName: string, path: string) => orderRefusal(access, storageMap, typeName, path) }),
+      projectionFor,
+      connectionSelection,
+    }),
     writes: options.writes.forRequest(ledger, access, {
       joinsById: (info) => readsOf(info).joinsById(),
       remember(returned, path) {
