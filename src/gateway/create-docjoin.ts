@@ -5,7 +5,7 @@ import { createRequestContext, type GatewayContext } from './request/context/req
 import { NO_OVERRIDES, parseStrategyOverrides, STRATEGY_HEADER } from './operation/plan/strategy-overrides';
 import { createAuthenticator, type AuthOptions, type Viewer } from './request/authentication/authenticate';
 import { ViewerAccess } from './request/access/viewer-access';
-import { collectionsReadInPart, type AccessRules } from './startup/access-rules/access-rule-types';
+import { collectionsReadInPart, presetReferences, type AccessRules } from './startup/access-rules/access-rule-types';
 import { checkAccessIndexes } from './startup/access-rules/check-access-indexes';
 import { operationRefusal } from './operation/access/refuse-operation';
 import { TrustedDocuments, type PersistedQueryCache } from './operation/access/trusted-documents';
@@ -217,6 +217,7 @@ export async function createDocjoin(options: DocjoinOptions): Promise<Docjoin> {
       writes: options.writes,
       retries: { maxAttempts: settings.maxTransactionAttempts, retryMs: settings.transactionRetryMs },
       readInPart: collectionsReadInPart(accessRules),
+      presetReferences: presetReferences(accessRules),
     });
   } catch (error) {
     // A mutation without a valid write plan: nothing stays attached to the client.

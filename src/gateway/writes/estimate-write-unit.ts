@@ -42,11 +42,19 @@ export interface WriteUnitEstimate {
  * retries are not counted here but kept within the operation's round-trip limit at run time
  * (CostLedger.mayRetry), and reported in `extensions.cost.writes.attempts`.
  */
-/**
- * `readInPart`: the collections some role reads only where its conditions hold; a reference into one is
- * read through the viewer's filter, never proved by the insert's derived update, so it counts a read.
- */
-export function estimateWriteUnit(model: WriteModel, plan: WritePlan, options: { readonly transaction: boolean; readonly readInPart?: ReadonlySet<string> }): WriteUnitEstimate {
+export interface WriteEstimateOptions {
+  /** Count a commit (the unit runs in a transaction). */
+  readonly transaction: boolean;
+  /**
+   * The collections some role reads only where its conditions hold: a reference into one is read
+   * through the viewer's filter, never proved by the insert's derived update, so it counts a read.
+   */
+  readonly readInPart?: ReadonlySet<string>;
+  /** The references a create rule presets from a claim (presetReferences): read even where the input names none. */
+  readonly presetReferences?: ReadonlySet<string>;
+}
+
+export function estimateWriteUnit(model: WriteModel, plan: WritePlan, options: WriteEstimateOptions): WriteUnitEstimate {
   let reads = 0;
   let documents = 0;
   const writes: string[] = [];
@@ -74,7 +82,8 @@ export function estimateWriteUnit(model: WriteModel, plan: WritePlan, options: {
         break;
       }
       case 'insert': {
-        const reads = (coordinate: string) => !operation.preloaded?.includes(coordinate) && (operation.holds === undefined || operation.holds.includes(coordinate));
+        const reads = (coordinate: string) =>
+          !operation.preloaded?.includes(coordinate) && (operation.holds === undefined || operation.holds.includes(coordinate) || options.presetReferences?.has(coordinate) === true);
         for (const field of byKeyReferenceFields(model, operation.typeName)) {
           if (!reads(field.coordinate)) continue;
           // Proved by its derived update in a transaction: no read. Its document stays counted, for a server without transactions.

@@ -29,13 +29,15 @@ export function buildWriteEstimates(options: {
   plans: MutationWritePlans;
   transaction: boolean;
   readInPart?: ReadonlySet<string>;
+  presetReferences?: ReadonlySet<string>;
 }): ReadonlyMap<string, WriteUnitEstimate> {
   const { model, mutationType } = options;
   const problems = findWritePlanProblems(model, mutationType, options.plans);
   if (problems.length > 0) throw new StorageConfigError(problems);
   const estimates = new Map<string, WriteUnitEstimate>();
   for (const fieldName of Object.keys(mutationType?.getFields() ?? {})) {
-    estimates.set(fieldName, estimateWriteUnit(model, options.plans[fieldName]!, { transaction: options.transaction, ...(options.readInPart && { readInPart: options.readInPart }) }));
+    const { transaction, readInPart, presetReferences } = options;
+    estimates.set(fieldName, estimateWriteUnit(model, options.plans[fieldName]!, { transaction, ...(readInPart && { readInPart }), ...(presetReferences && { presetReferences }) }));
   }
   return estimates;
 }
@@ -56,6 +58,8 @@ export function createWriteRuntime(options: {
   retries: TransactionRetryBounds;
   /** The collections some role reads only in part (collectionsReadInPart): their references are read, not proved. */
   readInPart?: ReadonlySet<string>;
+  /** The references create rules preset from claims (presetReferences): read though the input names none. */
+  presetReferences?: ReadonlySet<string>;
 }): WriteRuntime {
   const writeOptions = options.writes ?? {};
   const { model } = options;

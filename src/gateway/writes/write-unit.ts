@@ -30,6 +30,12 @@ export interface CommandBudget {
 /** How a source document is picked: by `_id` or by a unique stored field (`{ symbol: "ACME" }`). */
 export type SourceSelector = Readonly<Record<string, unknown>>;
 
+/** How `insert` treats its document. */
+export interface InsertOptions {
+  /** Its `_id` was made by docjoin (a generated create): a `where` on `id` sets it from the claim instead of comparing. */
+  readonly generatedId?: boolean;
+}
+
 /**
  * One mutation's writes, in a fixed order: checks (reads) first, then the source of truth, then the
  * derived copies (snapshots, bounded arrays, inverse arrays, counters, totals). Every derived write is
@@ -226,9 +232,9 @@ export class WriteUnit {
    * (provedByDerivedUpdate) is not read: that update matching nothing is the NOT_FOUND, and the
    * transaction takes the insert back. Returns the document as inserted.
    */
-  async insert(typeName: string, document: StoredDocument, preloaded: readonly StoredDocument[] = []): Promise<StoredDocument> {
+  async insert(typeName: string, document: StoredDocument, preloaded: readonly StoredDocument[] = [], options: InsertOptions = {}): Promise<StoredDocument> {
     const collection = this.#collectionOf(typeName);
-    let complete = this.#withPresets(typeName, document);
+    let complete = this.#withPresets(typeName, document, options.generatedId === true);
     const known = new Map(
       preloaded.map((given) => {
         const source = this.#completeSources.get(given) ?? given;
@@ -236,7 +242,8 @@ export class WriteUnit {
       }),
     );
     const proofs = new Map<string, ForwardReference>();
-    for (const reference of forwardReferences(this.model, typeName, document)) {
+    // From the document with its presets: a reference a create rule sets from a claim is checked and copied as a given one is.
+    for (const reference of forwardReferences(this.model, typeName, complete)) {
       // A target the viewer reads only in part is read through its filter, never proved by the update.
       if (reference.provable && this.writer.inTransaction && !known.has(keyString(reference.keys[0])) && this.#readsAll(reference.collection)) {
         const proof = proofs.get(reference.collection);
@@ -367,7 +374,7 @@ export class WriteUnit {
    * The document to insert with the viewer's `create` conditions set from its claims (presets); an input
    * that gives one of those fields another value is FORBIDDEN, and so is a role without a create rule.
    */
-  #withPresets(typeName: string, document: StoredDocument): StoredDocument {
+  #withPresets(typeName: string, document: StoredDocument, generatedId: boolean): StoredDocument {
     if (!this.access) return document;
     const rule = this.access.writeRule(typeName, 'create', this.mutationField);
     if (rule.where.length === 0) return document;
@@ -376,7 +383,8 @@ export class WriteUnit {
       const expected = this.access.claimValue(condition);
       if (expected === NO_CLAIM) throw forbidden(`role "${this.access.role}" may create ${typeName} only with a "${condition.claim}" claim, which the token lacks`);
       const given = readPath(preset, condition.path);
-      if (given === undefined || given === null) writePath(preset, condition.path, expected);
+      // An id docjoin made for a generated create is no value the client gave: `id` = claim sets it.
+      if (given === undefined || given === null || (generatedId && condition.path === '_id')) writePath(preset, condition.path, expected);
       else if (keyString(given) !== keyString(expected)) throw forbidden(`role "${this.access.role}" may not create ${typeName} with another ${condition.fieldName} than its own`);
     }
     return preset;

@@ -729,6 +729,23 @@ describe('a mutation\'s write report', () => {
     }
     type Mutation {
       updatePost(id: ID!, input: PostPatch!): Post! @update
+      createFeedback(input: FeedbackInput!): Feedback! @create
+      createProfile(input: ProfileInput!): Profile! @create
+    }
+    "One per viewer: its id is the viewer's own."
+    type Profile @collection(name: "profiles") @access(roles: ["member"], allow: [READ, CREATE], where: [{ field: "id", claim: "sub" }]) {
+      id: ID!
+      bio: String!
+    }
+    input ProfileInput {
+      bio: String!
+    }
+    type Feedback @collection(name: "feedback") @access(roles: ["member"], allow: [CREATE]) @access(roles: ["admin"], allow: [READ]) {
+      id: ID!
+      text: String!
+    }
+    input FeedbackInput {
+      text: String!
     }
     type Post
       @collection(name: "posts")
@@ -760,12 +777,33 @@ describe('a mutation\'s write report', () => {
         await db.collection('comments').insertMany(Array.from({ length: 3 }, (_, i) => ({ text: `comment ${i}`, by: i === 0 ? 'ann' : 'bob', post: { id: post, title: 'mine' } })));
         await db.collection('comments').createIndex({ 'post.id': 1 });
         await db.collection('comments').createIndex({ text: 1, _id: 1 });
+        await db.collection('feedback').insertOne({ text: 'first' });
+        await db.collection('profiles').insertOne({ bio: 'someone else' });
       },
       gateway: { onWarning: () => undefined },
     });
   }, 60_000);
   afterAll(async () => {
     await fanOut?.stop();
+  });
+
+  it('refuses, before writing, a generated mutation that returns what the role may not read back', async () => {
+    const ann: Viewer = { role: 'member', roles: ['member'], anonymous: false, subject: 'ann', claims: { sub: 'ann' } };
+    const result = await fanOut.gateway.execute({ query: 'mutation { createFeedback(input: { text: "hi" }) { __typename } }' }, { viewer: ann });
+    expect(result.errors?.map((error) => [error.message, error.extensions?.code])).toEqual([
+      ['role "member" may create Feedback but not read it, and Mutation.createFeedback returns it; let the role read Feedback, or write a mutation that returns its id', 'FORBIDDEN'],
+    ]);
+    expect(await fanOut.db.collection('feedback').countDocuments()).toBe(1);
+  });
+
+  it('a create whose rule presets the id from the claim creates the viewer\'s own document, once', async () => {
+    const sub = '0000000000000000000000d7';
+    const viewer: Viewer = { role: 'member', roles: ['member'], anonymous: false, subject: sub, claims: { sub } };
+    const created = await fanOut.gateway.execute({ query: 'mutation { createProfile(input: { bio: "hello" }) { id bio } }' }, { viewer });
+    expect({ data: created.data, errors: created.errors }).toEqual({ data: { createProfile: { id: sub, bio: 'hello' } }, errors: undefined });
+    const again = await fanOut.gateway.execute({ query: 'mutation { createProfile(input: { bio: "again" }) { id } }' }, { viewer });
+    expect(again.errors?.map((error) => error.extensions?.code)).toEqual(['BAD_USER_INPUT']);
+    expect(await fanOut.db.collection('profiles').countDocuments({ _id: new ObjectId(sub) })).toBe(1);
   });
 
   it('withholds the counts of collections the role reads only in part: they would tell how many rows it cannot see', async () => {
@@ -918,5 +956,65 @@ describe('a create referencing a type the role reads only in part', () => {
     const other = await create(theirs);
     expect(other.errors?.map((error) => error.extensions?.code)).toEqual(['NOT_FOUND']);
     expect((await comments.db.collection('posts').findOne({ _id: theirs }))?.commentCount).toBe(0);
+  });
+});
+
+describe('a create whose rule presets a reference', () => {
+  const typeDefs = /* GraphQL */ `
+    type Query {
+      notes: [Note!]! @list
+    }
+    type Mutation {
+      createNote(input: NoteInput!): Note! @create
+    }
+    type User @collection(name: "users") @access(roles: ["member"], allow: [READ], where: [{ field: "team", claim: "team" }]) {
+      id: ID!
+      name: String!
+      team: String!
+    }
+    type Note @collection(name: "notes") @access(roles: ["member"], allow: [READ]) @access(roles: ["member"], allow: [CREATE], where: [{ field: "owner", claim: "sub" }]) {
+      id: ID!
+      text: String!
+      owner: User @snapshot(path: "owner", fields: ["id", "name", "team"]) @join(localField: "owner.id") @read(strategy: SNAPSHOT)
+    }
+    input NoteInput {
+      text: String!
+      owner: ID
+    }
+  `;
+  const ann = new ObjectId('0000000000000000000000e7');
+  const carl = new ObjectId('0000000000000000000000e8');
+  let notes: SdlGateway;
+  beforeAll(async () => {
+    notes = await startSdlGateway({
+      typeDefs,
+      dbPrefix: 'access_preset_reference',
+      prepare: async (db) => {
+        await db.collection('users').insertMany([
+          { _id: ann, name: 'Ann', team: 'red' },
+          { _id: carl, name: 'Carl', team: 'blue' },
+        ]);
+        await db.collection('users').createIndex({ team: 1 });
+        await db.collection('notes').insertOne({ text: 'seed', owner: { id: ann, name: 'Ann', team: 'red' } });
+      },
+      gateway: { onWarning: () => undefined },
+    });
+  }, 60_000);
+  afterAll(async () => {
+    await notes?.stop();
+  });
+
+  it('checks and copies the reference it sets from the claim, as one the input gives', async () => {
+    const as = (sub: ObjectId): Viewer => ({ role: 'member', roles: ['member'], anonymous: false, subject: sub.toHexString(), claims: { sub: sub.toHexString(), team: 'red' } });
+    const create = (sub: ObjectId, text: string) => notes.gateway.execute({ query: `mutation { createNote(input: { text: "${text}" }) { owner { name team } } }` }, { viewer: as(sub) });
+    const own = await create(ann, 'mine');
+    expect({ data: own.data, errors: own.errors }).toEqual({ data: { createNote: { owner: { name: 'Ann', team: 'red' } } }, errors: undefined });
+    expect((await notes.db.collection('notes').findOne({ text: 'mine' }))?.owner).toEqual({ id: ann, name: 'Ann', team: 'red' });
+    // Carl is on another team: his row is one the viewer may not read, as if absent; so is an id naming no user.
+    for (const [sub, text] of [[carl, 'as carl'], [new ObjectId('0000000000000000000000e9'), 'as nobody']] as const) {
+      const refused = await create(sub, text);
+      expect(refused.errors?.map((error) => error.extensions?.code)).toEqual(['NOT_FOUND']);
+      expect(await notes.db.collection('notes').countDocuments({ text })).toBe(0);
+    }
   });
 });

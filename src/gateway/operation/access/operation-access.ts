@@ -1,6 +1,6 @@
 import type { OperationPlan } from '../plan/operation-plan';
 import type { FieldStep, SelectionStep } from '../plan/selection-tree';
-import { Kind } from 'graphql';
+import { getNamedType, Kind, type GraphQLOutputType } from 'graphql';
 import type { AggregateField, AggregateKey, ListOrder, RelationField, RootCondition, SortKey, StorageMap } from '../../startup/storage-map/storage-map-types';
 import { copiesOnPath, copiesUnder } from '../../startup/storage-map/copy-paths';
 import { readRuleOf } from '../../startup/access-rules/access-rule-types';
@@ -77,7 +77,7 @@ class AccessWalk {
     const typeName = step.parentType.name;
     const selected = this.#selectionRefusal(typeName, step.fieldName);
     if (selected) return selected;
-    if (atRoot && this.isMutation) return this.mutation(step.fieldName);
+    if (atRoot && this.isMutation) return this.mutation(step.fieldName, step.definition.type);
     const { storageMap } = this.context;
     const aggregate = storageMap.aggregates.get(step.coordinate);
     if (aggregate) return this.aggregate(step, aggregate, atRoot);
@@ -236,12 +236,18 @@ class AccessWalk {
     return `introspection is not allowed for role "${this.role}"`;
   }
 
-  mutation(fieldName: string): string | undefined {
+  /** A generated mutation the role has no rule for, or may not read back what it returns (the write would commit, then fail). */
+  mutation(fieldName: string, returnType: GraphQLOutputType): string | undefined {
     const generated = this.context.mutations.get(fieldName);
     if (!generated || !this.access) return undefined;
     const rule = this.access.rules.types.get(generated.typeName)?.roles.get(this.role)?.[generated.kind];
     if (!rule) return `role "${this.role}" may not ${generated.kind} ${generated.typeName}`;
-    return rule.via.size === 0 || rule.via.has(fieldName) ? undefined : `role "${this.role}" may ${generated.kind} ${generated.typeName} only through ${[...rule.via].join(', ')}`;
+    if (rule.via.size > 0 && !rule.via.has(fieldName)) return `role "${this.role}" may ${generated.kind} ${generated.typeName} only through ${[...rule.via].join(', ')}`;
+    const returned = getNamedType(returnType).name;
+    if (returned === generated.typeName && !this.access.canRead(returned)) {
+      return `role "${this.role}" may ${generated.kind} ${returned} but not read it, and Mutation.${fieldName} returns it; let the role read ${returned}, or write a mutation that returns its id`;
+    }
+    return undefined;
   }
 
   #readsEveryRowOf(typeName: string): boolean {

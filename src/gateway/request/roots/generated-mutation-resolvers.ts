@@ -27,8 +27,8 @@ function resolverFor(mutation: GeneratedMutation): MutationResolver {
       return async (_parent, args, context, info) => {
         // Made once, outside the unit: a transaction retry inserts the same document.
         const document = { _id: new ObjectId(), ...toDocument(mutation.fields, args.input as Readonly<Record<string, unknown>>, 'input') };
-        await unique(mutation, () => context.writes.run(info, (unit) => unit.insert(mutation.typeName, document)));
-        return readBack(context, info, mutation.typeName, document._id);
+        const inserted = await unique(mutation, () => context.writes.run(info, (unit) => unit.insert(mutation.typeName, document, [], { generatedId: true })));
+        return readBack(context, info, mutation.typeName, inserted._id as ObjectId);
       };
     case 'update':
       return async (_parent, args, context, info) => {

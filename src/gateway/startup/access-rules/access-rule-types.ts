@@ -90,3 +90,15 @@ export function collectionsReadInPart(rules: AccessRules): ReadonlySet<string> {
   }
   return partly;
 }
+
+/**
+ * The references (`Type.field`) a create rule's `where` sets from a claim when the input leaves them
+ * out: a create reads such a reference (to check it and fill its snapshot) though its input names none.
+ */
+export function presetReferences(rules: AccessRules): ReadonlySet<string> {
+  const coordinates = new Set<string>();
+  for (const type of rules.types.values()) {
+    for (const role of type.roles.values()) for (const condition of role.create?.where ?? []) coordinates.add(`${type.typeName}.${condition.fieldName}`);
+  }
+  return coordinates;
+}
