@@ -1018,3 +1018,74 @@ describe('a create whose rule presets a reference', () => {
     }
   });
 });
+
+describe('writes stay within the rows the role reads', () => {
+  const typeDefs = /* GraphQL */ `
+    type Query {
+      docs: [Doc!]! @list
+    }
+    type Mutation {
+      createDoc(input: DocInput!): Doc! @create
+      updateDoc(id: ID!, input: DocPatch!): Doc! @update
+    }
+    type Doc
+      @collection(name: "docs")
+      @access(roles: ["member"], allow: [READ], where: [{ field: "tenant", claim: "tenant" }])
+      @access(roles: ["member"], allow: [CREATE, UPDATE], where: [{ field: "owner", claim: "sub" }]) {
+      id: ID!
+      title: String!
+      tenant: String
+      owner: String
+    }
+    input DocInput {
+      title: String!
+      tenant: String
+    }
+    input DocPatch {
+      title: String
+      tenant: String
+    }
+  `;
+  const mine = new ObjectId('0000000000000000000000f7');
+  const mineElsewhere = new ObjectId('0000000000000000000000f8');
+  const member: Viewer = { role: 'member', roles: ['member'], anonymous: false, subject: 'ann', claims: { sub: 'ann', tenant: 't1' } };
+  let docs: SdlGateway;
+  beforeAll(async () => {
+    docs = await startSdlGateway({
+      typeDefs,
+      dbPrefix: 'access_within_reads',
+      prepare: async (db) => {
+        await db.collection('docs').insertMany([
+          { _id: mine, title: 'mine', tenant: 't1', owner: 'ann' },
+          { _id: mineElsewhere, title: 'mine, in t2', tenant: 't2', owner: 'ann' },
+        ]);
+        await db.collection('docs').createIndex({ tenant: 1 });
+        await db.collection('docs').createIndex({ owner: 1 });
+      },
+      gateway: { onWarning: () => undefined },
+    });
+  }, 60_000);
+  afterAll(async () => {
+    await docs?.stop();
+  });
+  const run = async (query: string) => {
+    const result = await docs.gateway.execute({ query }, { viewer: member });
+    return { data: result.data, errors: result.errors?.map((error) => [error.message, error.extensions?.code]) };
+  };
+
+  it('an update may not move a row out of the rows its author reads, nor touch one it cannot read', async () => {
+    expect((await run(`mutation { updateDoc(id: "${mine.toHexString()}", input: { tenant: "t2" }) { id } }`)).errors?.[0]?.[1]).toBe('FORBIDDEN');
+    expect((await docs.db.collection('docs').findOne({ _id: mine }))?.tenant).toBe('t1');
+    const hidden = await run(`mutation { updateDoc(id: "${mineElsewhere.toHexString()}", input: { title: "x" }) { id } }`);
+    const absent = await run('mutation { updateDoc(id: "0000000000000000000000ff", input: { title: "x" }) { id } }');
+    expect(hidden.errors?.map(([, code]) => code)).toEqual(['NOT_FOUND']);
+    expect(hidden.errors?.[0]?.[0]).toBe(absent.errors?.[0]?.[0]?.replace('0000000000000000000000ff', mineElsewhere.toHexString()));
+    expect((await docs.db.collection('docs').findOne({ _id: mineElsewhere }))?.title).toBe('mine, in t2');
+  });
+
+  it('a create lands in the rows its author reads: the read conditions are presets', async () => {
+    expect(await run('mutation { createDoc(input: { title: "new" }) { title tenant owner } }')).toEqual({ data: { createDoc: { title: 'new', tenant: 't1', owner: 'ann' } }, errors: undefined });
+    expect((await run('mutation { createDoc(input: { title: "elsewhere", tenant: "t9" }) { id } }')).errors?.[0]?.[1]).toBe('FORBIDDEN');
+    expect(await docs.db.collection('docs').countDocuments({ title: 'elsewhere' })).toBe(0);
+  });
+});

@@ -110,7 +110,24 @@ function typeAccess(type: GraphQLObjectType, storage: TypeStorage, directives: r
     }
   }
   if (problems.length > before) return undefined;
+  for (const rules of byRole.values()) withinReadRows(rules);
   return { typeName: type.name, collection: storage.collection, roles: byRole };
+}
+
+/**
+ * A role's writes stay within the rows it reads: its READ conditions are presets of its creates, and
+ * filters of its updates and deletes whose fields an update may not set. Otherwise a write would commit
+ * a row its author then cannot read back, or tell it apart from one that does not exist.
+ */
+function withinReadRows(rules: MutableRoleRules): void {
+  const read = rules.read?.where ?? [];
+  if (read.length === 0) return;
+  const joined = (own: readonly RowCondition[]) => [...own, ...read.filter((condition) => !own.some((mine) => mine.path === condition.path && mine.claim === condition.claim))];
+  if (rules.create) rules.create = { ...rules.create, where: joined(rules.create.where) };
+  if (rules.delete) rules.delete = { ...rules.delete, where: joined(rules.delete.where) };
+  if (rules.update) {
+    rules.update = { ...rules.update, where: joined(rules.update.where), readOnlyPaths: [...new Set([...rules.update.readOnlyPaths, ...read.map((condition) => condition.path)])] };
+  }
 }
 
 function actionRule(action: AccessAction, where: readonly RowCondition[], directive: AccessDirective, storage: TypeStorage): ActionRule | ReadRule | UpdateRule {
