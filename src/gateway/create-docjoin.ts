@@ -339,7 +339,7 @@ export async function createDocjoin(options: DocjoinOptions): Promise<Docjoin> {
     reportSoFar: (context, extensions) => {
       context.deadline.extensionsSoFar = extensions;
     },
-    readsEveryRow: ({ access }) => access && ((collection) => access.readsEveryRow(collection)),
+    readsEveryRow: ({ access }) => access && ((collection) => !access.rules.typeOfCollection.has(collection) || access.readsEveryRow(collection)),
     checkEstimate,
     ...(options.onEstimateViolation && { onEstimateViolation: options.onEstimateViolation }),
     ...(refuse && { refuse }),

@@ -731,6 +731,7 @@ describe('a mutation\'s write report', () => {
       updatePost(id: ID!, input: PostPatch!): Post! @update
       createFeedback(input: FeedbackInput!): Feedback! @create
       createProfile(input: ProfileInput!): Profile! @create
+      deleteComment(id: ID!): ID! @delete(type: "Comment")
     }
     "One per viewer: its id is the viewer's own."
     type Profile @collection(name: "profiles") @access(roles: ["member"], allow: [READ, CREATE], where: [{ field: "id", claim: "sub" }]) {
@@ -755,8 +756,10 @@ describe('a mutation\'s write report', () => {
       id: ID!
       title: String!
       owner: String!
+      "The newest comments, kept in the post: a delete refills it from every comment."
+      recent: [Comment!]! @embedded @join(collection: "comments", localField: "_id", foreignField: "post.id", sort: "-text", limit: 2) @read(strategy: EMBEDDED)
     }
-    type Comment @collection(name: "comments") @access(roles: ["member"], allow: [READ], where: [{ field: "by", claim: "sub" }]) @access(roles: ["admin"], allow: [READ]) {
+    type Comment @collection(name: "comments") @access(roles: ["member"], allow: [READ, DELETE], where: [{ field: "by", claim: "sub" }]) @access(roles: ["admin"], allow: [READ]) {
       id: ID!
       text: String!
       by: String!
@@ -773,8 +776,10 @@ describe('a mutation\'s write report', () => {
       typeDefs,
       dbPrefix: 'access_fan_out',
       prepare: async (db) => {
-        await db.collection('posts').insertOne({ _id: post, title: 'mine', owner: 'ann' });
-        await db.collection('comments').insertMany(Array.from({ length: 3 }, (_, i) => ({ text: `comment ${i}`, by: i === 0 ? 'ann' : 'bob', post: { id: post, title: 'mine' } })));
+        const comments = Array.from({ length: 3 }, (_, i) => ({ _id: new ObjectId(), text: `comment ${i}`, by: i === 0 ? 'ann' : 'bob', post: { id: post, title: 'mine' } }));
+        await db.collection('posts').insertOne({ _id: post, title: 'mine', owner: 'ann', recent: [comments[2], comments[1]] });
+        await db.collection('comments').insertMany(comments);
+        await db.collection('comments').createIndex({ 'post.id': 1, text: -1, _id: -1 });
         await db.collection('comments').createIndex({ 'post.id': 1 });
         await db.collection('comments').createIndex({ text: 1, _id: 1 });
         await db.collection('feedback').insertOne({ text: 'first' });
@@ -804,6 +809,18 @@ describe('a mutation\'s write report', () => {
     const again = await fanOut.gateway.execute({ query: 'mutation { createProfile(input: { bio: "again" }) { id } }' }, { viewer });
     expect(again.errors?.map((error) => error.extensions?.code)).toEqual(['BAD_USER_INPUT']);
     expect(await fanOut.db.collection('profiles').countDocuments({ _id: new ObjectId(sub) })).toBe(1);
+  });
+
+  it('withholds what a write unit read of a collection the role reads in part: a delete\'s refill of a bounded array', async () => {
+    const added = { _id: new ObjectId(), text: 'comment 9', by: 'ann', post: { id: post, title: 'mine' } };
+    const comment = await fanOut.db.collection('comments').insertOne(added);
+    const second = await fanOut.db.collection('comments').findOne({ text: 'comment 2' });
+    await fanOut.db.collection('posts').updateOne({ _id: post }, { $set: { recent: [added, second] } });
+    const ann: Viewer = { role: 'member', roles: ['member'], anonymous: false, subject: 'ann', claims: { sub: 'ann' } };
+    const deleted = await fanOut.gateway.execute({ query: `mutation { deleteComment(id: "${comment.insertedId.toHexString()}") }` }, { viewer: ann });
+    expect(deleted.errors).toBeUndefined();
+    expect(deleted.cost).toMatchObject({ documents: 0, collections: { comments: { documents: 0 } }, writes: { withheld: ['comments'] } });
+    expect((await fanOut.db.collection('posts').findOne({ _id: post }))?.recent.map((kept: { text: string }) => kept.text)).toEqual(['comment 2', 'comment 1']);
   });
 
   it('withholds the counts of collections the role reads only in part: they would tell how many rows it cannot see', async () => {
@@ -1070,7 +1087,7 @@ describe('writes stay within the rows the role reads', () => {
   });
   const run = async (query: string) => {
     const result = await docs.gateway.execute({ query }, { viewer: member });
-    return { data: result.data, errors: result.errors?.map((error) => [error.message, error.extensions?.code]) };
+    return { data: result.data, errors: result.errors?.map((error): [string, unknown] => [error.message, error.extensions?.code]) };
   };
 
   it('an update may not move a row out of the rows its author reads, nor touch one it cannot read', async () => {

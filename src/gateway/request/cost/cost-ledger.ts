@@ -37,8 +37,9 @@ export interface WriteCost {
   /** Times the units' work ran: 1 per unit, more when a transaction was retried (e.g. after a write conflict). */
   attempts: number;
   /**
-   * Collections written whose counts are left out of documentsModified and fanOut: the viewer reads only
-   * some of their rows, and the count would tell how many it cannot see (a fan-out into other viewers' copies).
+   * Collections the write units read or wrote whose counts are left out of documentsModified, fanOut and
+   * the report's documents and bytes: the viewer reads only some of their rows, and the count would tell
+   * how many it cannot see (a fan-out into other viewers' copies, a refill of a bounded array).
    */
   withheld?: string[];
 }
@@ -315,14 +316,19 @@ export class CostLedger {
     let documents = this.#lookedUp;
     let bytes = 0;
     let durationMs = 0;
+    // A write unit keeps the data's copies true through every row (a bounded array's refill, a reference
+    // check): what its commands read of a collection the viewer reads in part is not the viewer's to count.
+    const withheld = new Set<string>();
     for (const command of this.#commands) {
-      documents += command.documents;
-      bytes += command.bytes;
+      const shown = !command.writeUnit || !options.readsEveryRow || options.readsEveryRow(command.collection);
+      if (!shown) withheld.add(command.collection);
+      documents += shown ? command.documents : 0;
+      bytes += shown ? command.bytes : 0;
       durationMs += command.durationMs;
       let collection = byCollection.get(command.collection);
       if (!collection) byCollection.set(command.collection, (collection = { roundTrips: 0, documents: 0 }));
       collection.roundTrips += 1;
-      collection.documents += command.documents;
+      collection.documents += shown ? command.documents : 0;
     }
     const collections = inKeyOrder(byCollection, (collection) => collection);
     const fields = inKeyOrder(this.#fields, fieldReport);
@@ -337,7 +343,10 @@ export class CostLedger {
       fields,
       collections,
     };
-    if (this.#writeUnits.length > 0) report.writes = this.#writesReport(options.readsEveryRow);
+    if (this.#writeUnits.length > 0) {
+      report.writes = this.#writesReport(options.readsEveryRow);
+      if (withheld.size > 0) report.writes.withheld = [...withheld].sort();
+    }
     if (options.commands) report.commands = this.#commands.map(toCommandCost);
     return report;
   }
