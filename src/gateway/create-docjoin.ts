@@ -340,6 +340,12 @@ export async function createDocjoin(options: DocjoinOptions): Promise<Docjoin> {
       context.deadline.extensionsSoFar = extensions;
     },
     readsEveryRow: ({ access }) => access && ((collection) => !access.rules.typeOfCollection.has(collection) || access.readsEveryRow(collection)),
+    keysShown: ({ access }) =>
+      access &&
+      ((coordinate) => {
+        const join = storageMap.relations.get(coordinate)?.shapes.join;
+        return join?.direction !== 'byKey' || access.readsEveryRow(join.collection);
+      }),
     checkEstimate,
     ...(options.onEstimateViolation && { onEstimateViolation: options.onEstimateViolation }),
     ...(refuse && { refuse }),

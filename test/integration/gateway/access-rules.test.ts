@@ -112,6 +112,14 @@ describe('copies obey the rules of the type they come from', () => {
     expect(result.cost).toMatchObject({ roundTrips: 1, documents: 2 });
   });
 
+  it('a join to rows the viewer reads in part reports the keys it got: its missing ones would count the rows it cannot see', async () => {
+    const joined = await subject.gateway.execute({ query: '{ posts { author { name } } }' }, { viewer: annViewer, strategyHeader: 'Post.author=join' });
+    expect(joined.data).toEqual({ posts: [{ author: null }, { author: { name: 'Ann' } }] });
+    expect(joined.cost?.fields?.['Post.author']).toEqual({ strategy: 'join', roundTrips: 1, documents: 1, keys: 1 });
+    const all = await subject.gateway.execute({ query: '{ posts { author { name } } }' }, { viewer: admin, strategyHeader: 'Post.author=join' });
+    expect(all.cost?.fields?.['Post.author']).toMatchObject({ documents: 2, keys: 2 });
+  });
+
   it('an embedded array of copies the viewer sees only in part is read by its join, with the filter', async () => {
     const mine = await subject.gateway.execute({ query: '{ posts { comments { text } } }' }, { viewer: annViewer });
     expect(mine.data).toEqual({ posts: [{ comments: [{ text: 'ann says' }] }, { comments: [] }] });

@@ -74,6 +74,8 @@ export interface DocjoinCostOptions<TContext extends BaseContext> {
   readonly reportSoFar?: (context: TContext, extensions: () => Record<string, unknown>) => void;
   /** Under access rules, whether the request's viewer reads every row of a collection (the report withholds write counts of others). */
   readonly readsEveryRow?: (context: TContext) => ((collection: string) => boolean) | undefined;
+  /** Under access rules, whether a relation field's keys and dangling references may be shown to the request's viewer (ReportOptions.keysShown). */
+  readonly keysShown?: (context: TContext) => ((coordinate: string) => boolean) | undefined;
 }
 
 /**
@@ -107,7 +109,10 @@ export function ApolloServerPluginDocjoinCost<TContext extends { readonly ledger
           if (options.report !== false && options.reportSoFar) {
             const { ledger } = request.contextValue;
             const readsEveryRow = options.readsEveryRow?.(request.contextValue);
-            options.reportSoFar(request.contextValue, () => ({ [key]: ledger.report({ estimatedRoundTrips: estimate?.roundTrips ?? 0, estimatedDocuments: estimate?.documents ?? 0, commands: false, readsEveryRow }) }));
+            const keysShown = options.keysShown?.(request.contextValue);
+            options.reportSoFar(request.contextValue, () => ({
+              [key]: ledger.report({ estimatedRoundTrips: estimate?.roundTrips ?? 0, estimatedDocuments: estimate?.documents ?? 0, commands: false, readsEveryRow, keysShown }),
+            }));
           }
           // The estimate covers one attempt of each write unit; retries may spend what the limit leaves.
           const maxRoundTrips = options.limits?.maxRoundTrips;
@@ -127,6 +132,7 @@ export function ApolloServerPluginDocjoinCost<TContext extends { readonly ledger
             estimatedDocuments: estimate?.documents ?? 0,
             commands: options.commandsView?.(request) ?? false,
             readsEveryRow: options.readsEveryRow?.(contextValue),
+            keysShown: options.keysShown?.(contextValue),
           });
           const budget = options.budgetReport?.(contextValue);
           if (budget) Object.assign(report, budget);

@@ -158,6 +158,11 @@ export interface ReportOptions {
   readonly commands?: boolean;
   /** Under access rules, whether the viewer reads every row of a collection: writes to others are withheld from the counts. */
   readonly readsEveryRow?: (collection: string) => boolean;
+  /**
+   * Under access rules, whether a relation field's keys and dangling references may be shown: not for a
+   * reference into rows the viewer reads in part, whose missing keys would count the rows it cannot see.
+   */
+  readonly keysShown?: (coordinate: string) => boolean;
 }
 
 /**
@@ -331,7 +336,8 @@ export class CostLedger {
       collection.documents += shown ? command.documents : 0;
     }
     const collections = inKeyOrder(byCollection, (collection) => collection);
-    const fields = inKeyOrder(this.#fields, fieldReport);
+    const keysShown = options.keysShown ?? (() => true);
+    const fields = inKeyOrder(this.#fields, (entry, coordinate) => fieldReport(entry, keysShown(coordinate)));
     const report: CostReport = {
       roundTrips: this.#commands.length,
       documents,
@@ -444,21 +450,22 @@ const NO_FIELDS: readonly string[] = Object.freeze([]);
 const STRATEGY_RANK: Readonly<Record<ReadStrategy, number>> = { embedded: 0, snapshot: 1, lookup: 2, join: 3 };
 
 /** A field's entry with its keys in one order, whichever fact was recorded first. */
-function fieldReport(entry: FieldCost): FieldCost {
+/** `keysShown` false: the keys the viewer got, without the dangling ones (they include the rows it cannot read). */
+function fieldReport(entry: FieldCost, keysShown: boolean): FieldCost {
   const { strategy, roundTrips, documents, keys, snapshotHits, snapshotMisses, dangling } = entry;
-  const report: FieldCost = { strategy, roundTrips, documents, keys };
+  const report: FieldCost = { strategy, roundTrips, documents, keys: keysShown ? keys : keys - (dangling ?? 0) };
   if (snapshotHits !== undefined) report.snapshotHits = snapshotHits;
   if (snapshotMisses !== undefined) report.snapshotMisses = snapshotMisses;
-  if (dangling !== undefined) report.dangling = dangling;
+  if (dangling !== undefined && keysShown) report.dangling = dangling;
   return report;
 }
 
 /** The map as an object with its keys in a fixed order, not in the order replies arrived: identical operations print identical reports. */
-function inKeyOrder<V, R>(map: ReadonlyMap<string, V>, reported: (value: V) => R): Record<string, R> {
+function inKeyOrder<V, R>(map: ReadonlyMap<string, V>, reported: (value: V, key: string) => R): Record<string, R> {
   const keys = [...map.keys()];
   if (keys.length > 1) keys.sort();
   const record: Record<string, R> = {};
-  for (const key of keys) record[key] = reported(map.get(key)!);
+  for (const key of keys) record[key] = reported(map.get(key)!, key);
   return record;
 }
 
