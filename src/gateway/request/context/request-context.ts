@@ -24,7 +24,6 @@ import type { Viewer } from '../authentication/authenticate';
 import { budgetClient } from '../../operation/limits/client-budgets';
 import type { ViewerAccess } from '../access/viewer-access';
 import type { StrategyOverrides } from '../../operation/plan/strategy-overrides';
-import { orderRefusal } from '../../operation/access/operation-access';
 
 /**
  * Everything one GraphQL request needs, built once per request and never shared: its loaders, its cost
@@ -102,6 +101,8 @@ export function createRequestContext(options: {
   /** The address the request came from, when it came over a network. */
   clientAddress?: string;
   copyBackfilling?: (coordinate: string) => boolean;
+  /** Under access rules, what ordering `typeName` documents by `path` would show the viewer that it may not see (operation-access.ts orderRefusal). */
+  orderRefusal?: (access: ViewerAccess, typeName: string, path: string) => string | undefined;
 }): GatewayContext {
   const { storageMap, funnel, overrides, deadline, plans, access } = options;
   const ledger = new CostLedger();
@@ -142,7 +143,8 @@ export function createRequestContext(options: {
       funnel,
       ledger,
       deadline,
-      ...(access && { readScope: access, orderRefusal: (typeName: string, path: string) => orderRefusal(access, storageMap, typeName, path) }),
+      ...(access && { readScope: access }),
+      ...(access && options.orderRefusal && { orderRefusal: (typeName: string, path: string) => options.orderRefusal!(access, typeName, path) }),
       projectionFor,
       connectionSelection,
     }),
