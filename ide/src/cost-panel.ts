@@ -96,7 +96,7 @@ function CommandsTable({ commands }: { readonly commands: readonly CommandCost[]
         h(
           'tr',
           { key: index, 'data-command': index + 1 },
-          ...[String(index + 1), command.collection, command.command, command.filter === undefined ? '' : JSON.stringify(command.filter), command.fields.join(', '), String(command.documents), `${command.durationMs} ms`].map((text, column) =>
+          ...[String(index + 1), command.collection, command.command, command.filter === undefined ? '' : JSON.stringify(command.filter), command.fields.join(', '), command.documents === undefined ? 'withheld' : String(command.documents), `${command.durationMs} ms`].map((text, column) =>
             h('td', { key: column }, text),
           ),
         ),

@@ -17,7 +17,8 @@ export interface CommandCost {
   /** Keys and operators only, every value `"?"`. */
   readonly filter?: unknown;
   readonly fields: readonly string[];
-  readonly documents: number;
+  /** Absent for a write unit's command on a collection the viewer reads in part. */
+  readonly documents?: number;
   readonly durationMs: number;
 }
 

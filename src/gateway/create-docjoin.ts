@@ -218,7 +218,7 @@ export async function createDocjoin(options: DocjoinOptions): Promise<Docjoin> {
       writes: options.writes,
       retries: { maxAttempts: settings.maxTransactionAttempts, retryMs: settings.transactionRetryMs },
       readInPart: collectionsReadInPart(accessRules),
-      presetReferences: presetReferences(accessRules),
+      presetReferences: presetReferences(accessRules, storageMap.relations.values()),
     });
   } catch (error) {
     // A mutation without a valid write plan: nothing stays attached to the client.
@@ -341,7 +341,7 @@ export async function createDocjoin(options: DocjoinOptions): Promise<Docjoin> {
     reportSoFar: (context, extensions) => {
       context.deadline.extensionsSoFar = extensions;
     },
-    readsEveryRow: ({ access }) => access && ((collection) => !access.rules.typeOfCollection.has(collection) || access.readsEveryRow(collection)),
+    readsEveryRow: ({ access }) => readsEveryRowOf(access),
     keysShown: ({ access }) =>
       access &&
       ((coordinate) => {
@@ -358,13 +358,13 @@ export async function createDocjoin(options: DocjoinOptions): Promise<Docjoin> {
       const release = await documentBudget.acquire(estimate.documents, context.deadline);
       return () => {
         release();
-        charge?.settle(costPoints(context.ledger.totals()));
+        charge?.settle(costPoints(context.ledger.totals(readsEveryRowOf(context.access))));
       };
     },
     ...(budgets && {
       budgetReport: (context: GatewayContext) => {
         const charge = charges.get(context.ledger);
-        return charge && { requestedPoints: charge.requestedPoints, actualPoints: costPoints(context.ledger.totals()), throttleStatus: budgets.status(charge.client) };
+        return charge && { requestedPoints: charge.requestedPoints, actualPoints: costPoints(context.ledger.totals(readsEveryRowOf(context.access))), throttleStatus: budgets.status(charge.client) };
       },
     }),
   });
@@ -415,6 +415,11 @@ export async function createDocjoin(options: DocjoinOptions): Promise<Docjoin> {
 }
 
 /** The collection whose documents hold the relation field `coordinate`'s array; undefined for a type without one. */
+/** Under access rules, whether the viewer reads every row of a collection (one no rule names is not the viewer's data). */
+function readsEveryRowOf(access: ViewerAccess | undefined): ((collection: string) => boolean) | undefined {
+  return access && ((collection) => !access.rules.typeOfCollection.has(collection) || access.readsEveryRow(collection));
+}
+
 function collectionHolding(storageMap: StorageMap, coordinate: string): string | undefined {
   const field = storageMap.relations.get(coordinate);
   return field && storageMap.types.get(field.typeName)?.collection;

@@ -133,7 +133,7 @@ function measuredLines(measured: MeasuredRun, estimated: number): string[] {
 function commandLines(commands: readonly CommandCost[], role: string): string[] {
   return [
     `commands sent as role "${role}", each with the filter it selected by (values shown as "?"):`,
-    ...commands.map((command) => `  ${command.command} on ${command.collection}${command.filter === undefined ? '' : ` ${JSON.stringify(command.filter)}`} → ${count(command.documents, 'document')}`),
+    ...commands.map((command) => `  ${command.command} on ${command.collection}${command.filter === undefined ? '' : ` ${JSON.stringify(command.filter)}`} → ${command.documents === undefined ? 'documents withheld (rows the role reads in part)' : count(command.documents, 'document')}`),
   ];
 }
 

@@ -22,6 +22,11 @@ export interface WriteUnitEstimate {
   readonly writes: readonly string[];
   /** A commitTransaction (or, when the unit fails, an abortTransaction in its place). */
   readonly commit: boolean;
+  /**
+   * Reads `reads` leaves out because a transaction's derived update proves their targets exist: sent
+   * after all where the server runs no transactions (the unit's command budget adds them there).
+   */
+  readonly provedReads: number;
 }
 
 /**
@@ -56,6 +61,7 @@ export interface WriteEstimateOptions {
 
 export function estimateWriteUnit(model: WriteModel, plan: WritePlan, options: WriteEstimateOptions): WriteUnitEstimate {
   let reads = 0;
+  let provedReads = 0;
   let documents = 0;
   const writes: string[] = [];
   const read = (count: number, found: number) => {
@@ -87,7 +93,10 @@ export function estimateWriteUnit(model: WriteModel, plan: WritePlan, options: W
         for (const field of byKeyReferenceFields(model, operation.typeName)) {
           if (!reads(field.coordinate)) continue;
           // Proved by its derived update in a transaction: no read. Its document stays counted, for a server without transactions.
-          if (options.transaction && provedByDerivedUpdate(model, field) && !options.readInPart?.has(field.shapes.join!.collection)) read(0, 1);
+          if (options.transaction && provedByDerivedUpdate(model, field) && !options.readInPart?.has(field.shapes.join!.collection)) {
+            read(0, 1);
+            provedReads += 1;
+          }
           else read(1, field.isList ? maxKeysOf(operation, field.coordinate) : 1);
         }
         for (const location of nestedSnapshotLocations(model, operation.typeName)) {
@@ -129,7 +138,7 @@ export function estimateWriteUnit(model: WriteModel, plan: WritePlan, options: W
     }
   }
   const commit = options.transaction;
-  return { roundTrips: reads + writes.length + (commit ? 1 : 0), documents, reads, writes, commit };
+  return { roundTrips: reads + writes.length + (commit ? 1 : 0), documents, reads, writes, commit, provedReads };
 }
 
 function maxKeysOf(operation: Extract<WriteOperation, { kind: 'insert' }>, coordinate: string): number {

@@ -53,8 +53,9 @@ export class RequestWrites {
     const coordinate = `${info.parentType.name}.${info.fieldName}`;
     const estimate = info.parentType === info.schema.getMutationType() ? this.estimates.get(info.fieldName) : undefined;
     if (!estimate) throw new InvariantError(`${coordinate} runs a write unit but has no write plan (only Mutation fields with one may write)`);
-    const budget = { coordinate, commands: estimate.reads + estimate.writes.length };
     const transaction = await this.transactions();
+    // Without a transaction nothing proves a reference's target by its update: the unit reads it.
+    const budget = { coordinate, commands: estimate.reads + estimate.writes.length + (transaction ? 0 : estimate.provedReads) };
     const unit = this.ledger.recordWriteUnit({ atomic: transaction, field: coordinate });
     const scope = { ledger: this.ledger, fields: [coordinate] };
     const retries = new TransactionRetries(this.retryBounds, () => this.ledger.mayRetry(unit));

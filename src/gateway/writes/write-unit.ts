@@ -1,3 +1,4 @@
+import { ObjectId } from 'bson';
 import { keyString } from '../documents/key-string';
 import { readPath, writePath } from '../documents/read-path';
 import { InvariantError } from '../errors/internal-errors';
@@ -15,6 +16,7 @@ import { collectionsOfMoves, pathsBeforeMoves, planChildMoves, planReferenceChan
 import { countersMoved, type SourceChangeListener } from './source-changes';
 import { InjectedWriteFailure, injectedWriteFailures, notFound } from './write-errors';
 import type { BoundedArray, SnapshotLocation, WriteModel } from '../startup/write-model/write-model-types';
+import type { RowCondition } from '../startup/access-rules/access-rule-types';
 import { groupByCollection, type PlannedUpdate, type WriteStep } from './write-steps';
 
 /**
@@ -32,8 +34,11 @@ export type SourceSelector = Readonly<Record<string, unknown>>;
 
 /** How `insert` treats its document. */
 export interface InsertOptions {
-  /** Its `_id` was made by docjoin (a generated create): a `where` on `id` sets it from the claim instead of comparing. */
-  readonly generatedId?: boolean;
+  /**
+   * A generated create: docjoin made its `_id` (a `where` on `id` sets it from the claim instead of
+   * comparing), and its answer reads the document back, so the role's READ conditions are presets too.
+   */
+  readonly generated?: boolean;
 }
 
 /**
@@ -234,7 +239,7 @@ export class WriteUnit {
    */
   async insert(typeName: string, document: StoredDocument, preloaded: readonly StoredDocument[] = [], options: InsertOptions = {}): Promise<StoredDocument> {
     const collection = this.#collectionOf(typeName);
-    let complete = this.#withPresets(typeName, document, options.generatedId === true);
+    let complete = this.#withPresets(typeName, document, options.generated === true);
     const known = new Map(
       preloaded.map((given) => {
         const source = this.#completeSources.get(given) ?? given;
@@ -374,18 +379,21 @@ export class WriteUnit {
    * The document to insert with the viewer's `create` conditions set from its claims (presets); an input
    * that gives one of those fields another value is FORBIDDEN, and so is a role without a create rule.
    */
-  #withPresets(typeName: string, document: StoredDocument, generatedId: boolean): StoredDocument {
+  #withPresets(typeName: string, document: StoredDocument, generated: boolean): StoredDocument {
     if (!this.access) return document;
     const rule = this.access.writeRule(typeName, 'create', this.mutationField);
-    if (rule.where.length === 0) return document;
+    const own = rule.where;
+    const read = generated ? this.access.readConditions(typeName).filter((condition) => !own.some((mine) => mine.path === condition.path && mine.claim === condition.claim)) : [];
+    if (own.length === 0 && read.length === 0) return document;
     const preset = copyPlainObjects(document);
-    for (const condition of rule.where) {
+    for (const condition of [...own, ...read]) {
       const expected = this.access.claimValue(condition);
       if (expected === NO_CLAIM) throw forbidden(`role "${this.access.role}" may create ${typeName} only with a "${condition.claim}" claim, which the token lacks`);
-      const given = readPath(preset, condition.path);
+      const given = asStoredKey(condition, readPath(preset, condition.path));
       // An id docjoin made for a generated create is no value the client gave: `id` = claim sets it.
-      if (given === undefined || given === null || (generatedId && condition.path === '_id')) writePath(preset, condition.path, expected);
-      else if (keyString(given) !== keyString(expected)) throw forbidden(`role "${this.access.role}" may not create ${typeName} with another ${condition.fieldName} than its own`);
+      if (given === undefined || given === null || (generated && condition.path === '_id')) writePath(preset, condition.path, expected);
+      else if (keyString(given) === keyString(expected)) writePath(preset, condition.path, expected);
+      else throw forbidden(`role "${this.access.role}" may not create ${typeName} with another ${condition.fieldName} than its own`);
     }
     return preset;
   }
@@ -543,4 +551,9 @@ function changesWhatItMatches(statement: UpdateStatement): boolean {
   if (statement.multi || statement.filter._id === undefined) return false;
   const increments = statement.update.$inc;
   return typeof increments === 'object' && increments !== null && Object.values(increments).some((amount) => typeof amount === 'number' && amount !== 0);
+}
+
+/** A value given for a condition as the condition compares it: an id as a string (a generated input's `ID`) as its ObjectId. */
+function asStoredKey(condition: RowCondition, value: unknown): unknown {
+  return condition.objectId && typeof value === 'string' && /^[0-9a-fA-F]{24}$/.test(value) ? new ObjectId(value.toLowerCase()) : value;
 }

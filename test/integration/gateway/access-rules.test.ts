@@ -825,9 +825,11 @@ describe('a mutation\'s write report', () => {
     const second = await fanOut.db.collection('comments').findOne({ text: 'comment 2' });
     await fanOut.db.collection('posts').updateOne({ _id: post }, { $set: { recent: [added, second] } });
     const ann: Viewer = { role: 'member', roles: ['member'], anonymous: false, subject: 'ann', claims: { sub: 'ann' } };
-    const deleted = await fanOut.gateway.execute({ query: `mutation { deleteComment(id: "${comment.insertedId.toHexString()}") }` }, { viewer: ann });
+    const deleted = await fanOut.gateway.execute({ query: `mutation { deleteComment(id: "${comment.insertedId.toHexString()}") }` }, { viewer: ann, costHeader: 'commands' });
     expect(deleted.errors).toBeUndefined();
     expect(deleted.cost).toMatchObject({ documents: 0, collections: { comments: { documents: 0 } }, writes: { withheld: ['comments'] } });
+    // Nor does the debug view of its commands count them.
+    expect(deleted.cost?.commands?.filter((command) => command.collection === 'comments').map((command) => command.documents)).toEqual([undefined, undefined, undefined]);
     expect((await fanOut.db.collection('posts').findOne({ _id: post }))?.recent.map((kept: { text: string }) => kept.text)).toEqual(['comment 2', 'comment 1']);
   });
 
@@ -855,6 +857,7 @@ describe('a hand-written connection', () => {
       id: ID!
       name: String!
       email: String!
+      tags: [String!]
       boss: Boss @snapshot(path: "boss", fields: ["id", "name"]) @join(localField: "boss.id") @read(strategy: SNAPSHOT)
     }
     type Boss @collection(name: "bosses") @access(roles: ["member"], allow: [READ], where: [{ field: "id", claim: "sub" }]) @access(roles: ["admin"], allow: [READ]) {
@@ -885,8 +888,8 @@ describe('a hand-written connection', () => {
         const boss = { id: new ObjectId('0000000000000000000000c9'), name: 'Bea' };
         await db.collection('bosses').insertOne({ _id: boss.id, name: boss.name });
         await db.collection('staff').insertMany([
-          { name: 'Sam', email: 'sam@corp.example', boss },
-          { name: 'Tess', email: 'tess@corp.example', boss },
+          { name: 'Sam', email: 'sam@corp.example', tags: ['a'], boss },
+          { name: 'Tess', email: 'tess@corp.example', tags: ['b'], boss },
         ]);
         await db.collection('staff').createIndex({ email: 1, _id: 1 });
         await db.collection('staff').createIndex({ name: 1, _id: 1 });
@@ -915,6 +918,14 @@ describe('a hand-written connection', () => {
     const byBoss = await staff.gateway.execute({ query: '{ staffBy(order: "boss.name") { edges { cursor } } }' }, { viewer: member });
     expect(byBoss.errors?.map((error) => error.message)).toEqual([
       'Query.staffBy sorts by Staff.boss (a copy of Boss at "boss"), whose rows role "member" reads only in part; sort by a field the role reads',
+    ]);
+    const invalid = await staff.gateway.execute({ query: '{ staffBy(order: "na me") { edges { cursor } } }' }, { viewer: member });
+    expect(invalid.errors?.map((error) => [error.message, error.extensions?.code])).toEqual([
+      ['invalid order: sort "na me" has an invalid path "na me"; use paths like "-createdAt" or "name,-_id"', 'BAD_USER_INPUT'],
+    ]);
+    const throughList = await staff.gateway.execute({ query: '{ staffBy(order: "tags") { edges { cursor } } }' }, { viewer: member });
+    expect(throughList.errors?.map((error) => [error.message, error.extensions?.code])).toEqual([
+      ['Query.staffBy cannot page by cursor in an order through the list Staff.tags: a document holds several values there; sort by a single-valued path', 'BAD_USER_INPUT'],
     ]);
     const byName = await staff.gateway.execute({ query: '{ staffBy(order: "name") { edges { node { name } } } }' }, { viewer: member });
     expect(byName.data).toEqual({ staffBy: { edges: [{ node: { name: 'Sam' } }, { node: { name: 'Tess' } }] } });
@@ -1020,13 +1031,27 @@ describe('a create whose rule presets a reference', () => {
           { _id: carl, name: 'Carl', team: 'blue' },
         ]);
         await db.collection('users').createIndex({ team: 1 });
-        await db.collection('notes').insertOne({ text: 'seed', owner: { id: ann, name: 'Ann', team: 'red' } });
+        await db.collection('notes').insertMany([
+          { text: 'seed', owner: { id: ann, name: 'Ann', team: 'red' } },
+          { text: 'copied before the snapshot held team', owner: { id: ann, name: 'Ann' } },
+          { text: 'carl, copied before', owner: { id: carl, name: 'Carl' } },
+        ]);
       },
-      gateway: { onWarning: () => undefined },
+      // The copies without `team` are drift the estimate does not foresee (a migrate backfill would announce them): they cost a join.
+      gateway: { onWarning: () => undefined, checkEstimates: false },
     });
   }, 60_000);
   afterAll(async () => {
     await notes?.stop();
+  });
+
+  it('a copy without the rule\'s field is read by its join, with the filter: neither null for a row the viewer reads nor shown for one it does not', async () => {
+    const viewer: Viewer = { role: 'member', roles: ['member'], anonymous: false, subject: ann.toHexString(), claims: { sub: ann.toHexString(), team: 'red' } };
+    const read = await notes.gateway.execute({ query: '{ notes { text owner { name } } }' }, { viewer });
+    expect((read.data as { notes: Array<{ text: string; owner: { name: string } | null }> }).notes.filter((note) => note.text.includes('before'))).toEqual([
+      { text: 'copied before the snapshot held team', owner: { name: 'Ann' } },
+      { text: 'carl, copied before', owner: null },
+    ]);
   });
 
   it('checks and copies the reference it sets from the claim, as one the input gives', async () => {
@@ -1052,6 +1077,8 @@ describe('writes stay within the rows the role reads', () => {
     type Mutation {
       createDoc(input: DocInput!): Doc! @create
       updateDoc(id: ID!, input: DocPatch!): Doc! @update
+      "Hand-written: hands a document to another tenant (an inbox's send), answering no document."
+      sendDoc(title: String!, tenant: String!): Boolean!
     }
     type Doc
       @collection(name: "docs")
@@ -1087,7 +1114,18 @@ describe('writes stay within the rows the role reads', () => {
         await db.collection('docs').createIndex({ tenant: 1 });
         await db.collection('docs').createIndex({ owner: 1 });
       },
-      gateway: { onWarning: () => undefined },
+      gateway: {
+        onWarning: () => undefined,
+        resolvers: {
+          Mutation: {
+            sendDoc: async (_parent: unknown, args: { title: string; tenant: string }, context: GatewayContext, info: GraphQLResolveInfo) => {
+              await context.writes.run(info, (unit) => unit.insert('Doc', { _id: new ObjectId(), title: args.title, tenant: args.tenant }));
+              return true;
+            },
+          },
+        },
+        writePlans: { sendDoc: [{ kind: 'insert', typeName: 'Doc' }] },
+      },
     });
   }, 60_000);
   afterAll(async () => {
@@ -1108,9 +1146,67 @@ describe('writes stay within the rows the role reads', () => {
     expect((await docs.db.collection('docs').findOne({ _id: mineElsewhere }))?.title).toBe('mine, in t2');
   });
 
-  it('a create lands in the rows its author reads: the read conditions are presets', async () => {
+  it('a generated create lands in the rows its author reads (the read conditions are presets); a hand-written one may write for others', async () => {
     expect(await run('mutation { createDoc(input: { title: "new" }) { title tenant owner } }')).toEqual({ data: { createDoc: { title: 'new', tenant: 't1', owner: 'ann' } }, errors: undefined });
     expect((await run('mutation { createDoc(input: { title: "elsewhere", tenant: "t9" }) { id } }')).errors?.[0]?.[1]).toBe('FORBIDDEN');
     expect(await docs.db.collection('docs').countDocuments({ title: 'elsewhere' })).toBe(0);
+    // A hand-written create answers what it chooses: it may write for others, within its own CREATE rule.
+    expect(await run('mutation { sendDoc(title: "for t2", tenant: "t2") }')).toEqual({ data: { sendDoc: true }, errors: undefined });
+    expect(await docs.db.collection('docs').findOne({ title: 'for t2' })).toMatchObject({ tenant: 't2', owner: 'ann' });
+  });
+});
+
+describe('a generated create whose READ rule names an ID field that a reference keys by', () => {
+  const typeDefs = /* GraphQL */ `
+    type Query {
+      notes: [Note!]! @list
+    }
+    type Mutation {
+      createNote(input: NoteInput!): Note! @create
+      createNoteGiven(input: NoteGivenInput!): Note! @create
+    }
+    type User @collection(name: "users") @access(roles: ["member"], allow: [READ]) {
+      id: ID!
+      name: String!
+    }
+    type Note @collection(name: "notes") @access(roles: ["member"], allow: [READ], where: [{ field: "ownerId", claim: "sub" }]) @access(roles: ["member"], allow: [CREATE]) {
+      id: ID!
+      text: String!
+      ownerId: ID
+      owner: User @join(localField: "ownerId")
+    }
+    input NoteInput {
+      text: String!
+    }
+    input NoteGivenInput {
+      text: String!
+      ownerId: ID
+    }
+  `;
+  const ann = new ObjectId('0000000000000000000000a5');
+  let notes: SdlGateway;
+  beforeAll(async () => {
+    notes = await startSdlGateway({
+      typeDefs,
+      dbPrefix: 'access_read_preset_id',
+      prepare: async (db) => {
+        await db.collection('users').insertOne({ _id: ann, name: 'Ann' });
+        await db.collection('notes').insertOne({ text: 'seed', ownerId: ann });
+        await db.collection('notes').createIndex({ ownerId: 1 });
+      },
+      gateway: { onWarning: () => undefined },
+    });
+  }, 60_000);
+  afterAll(async () => {
+    await notes?.stop();
+  });
+
+  it('presets it from the claim, checks the reference within the write estimate, and takes the id given as a string', async () => {
+    const viewer: Viewer = { role: 'member', roles: ['member'], anonymous: false, subject: ann.toHexString(), claims: { sub: ann.toHexString() } };
+    const preset = await notes.gateway.execute({ query: 'mutation { createNote(input: { text: "x" }) { text ownerId owner { name } } }' }, { viewer });
+    expect({ data: preset.data, errors: preset.errors }).toEqual({ data: { createNote: { text: 'x', ownerId: ann.toHexString(), owner: { name: 'Ann' } } }, errors: undefined });
+    const given = await notes.gateway.execute({ query: `mutation { createNoteGiven(input: { text: "y", ownerId: "${ann.toHexString()}" }) { text } }` }, { viewer });
+    expect({ data: given.data, errors: given.errors }).toEqual({ data: { createNoteGiven: { text: 'y' } }, errors: undefined });
+    expect((await notes.db.collection('notes').findOne({ text: 'y' }))?.ownerId).toEqual(ann);
   });
 });

@@ -12,7 +12,8 @@ import { planConnectionPage, toConnection, type ConnectionValue } from '../../op
 import { mergeProjections, projectionOf, type Projection } from '../../operation/planning/projection';
 import { readProjected } from '../loaders/projected-read';
 import { parseSort, sortDocument } from '../../startup/storage-map/parse-sort';
-import { forbidden } from '../../errors/public-error-code';
+import { badUserInput, forbidden } from '../../errors/public-error-code';
+import { listOnPath } from '../../startup/storage-map/copy-paths';
 import type { SortKey, StorageMap } from '../../startup/storage-map/storage-map-types';
 
 export type { FieldCondition, FilterValue, RootFilter } from '../../operation/planning/list-filter';
@@ -90,9 +91,7 @@ export class DocumentsApi {
   }
 
   async findMany<TDocument = StoredDocument>(info: GraphQLResolveInfo, typeName: string, options: FindManyOptions = {}): Promise<TDocument[]> {
-    const sort = parseRootSort(options.sort ?? '_id');
-    this.#refuseHiddenOrder(`${info.parentType.name}.${info.fieldName}`, typeName, sort);
-    return this.findPage<TDocument>(info, typeName, { ...options, sort });
+    return this.findPage<TDocument>(info, typeName, { ...options, sort: parseRootSort(options.sort ?? '_id') });
   }
 
   /** findMany with the order already parsed (generated `@list` fields keep theirs parsed). */
@@ -101,6 +100,7 @@ export class DocumentsApi {
     typeName: string,
     options: Omit<FindManyOptions, 'sort'> & { readonly sort: readonly SortKey[] },
   ): Promise<TDocument[]> {
+    this.#refuseHiddenOrder(`${info.parentType.name}.${info.fieldName}`, typeName, options.sort);
     const page = planPage({ first: options.first, after: options.after }, options.sort, { acceptsFirst: true });
     if (page.limit === 0) return [];
     const filter = toMongoFilter(options.filter ?? {});
@@ -126,6 +126,9 @@ export class DocumentsApi {
     if (!connection) throw new InvariantError(`${coordinate}: findConnection answers a field that returns a connection type (edges, pageInfo); it returns ${String(info.returnType)}`);
     const sort = typeof options.sort === 'string' || options.sort === undefined ? parseRootSort(options.sort ?? '_id') : options.sort;
     this.#refuseHiddenOrder(coordinate, typeName, sort);
+    // A cursor keeps one value per key (check-cursor-sorts.ts refuses such an order on generated fields at startup).
+    const list = sort.map((key) => listOnPath(this.context.storageMap, typeName, key.path)).find((found) => found !== undefined);
+    if (list) throw badUserInput(`${coordinate} cannot page by cursor in an order through the list ${list}: a document holds several values there; sort by a single-valued path`);
     const page = planConnectionPage(coordinate, sort, { first: options.first, after: options.after });
     const selection = this.context.connectionSelection(info);
     const filter = toMongoFilter(options.filter ?? {});
@@ -180,8 +183,9 @@ export class DocumentsApi {
   }
 }
 
+/** A resolver's order: one its client wrote may be invalid (BAD_USER_INPUT naming it), never a 500. */
 function parseRootSort(sort: string): SortKey[] {
   const parsed = parseSort(sort);
-  if (typeof parsed === 'string') throw new InvariantError(`root sort: ${parsed}`);
+  if (typeof parsed === 'string') throw badUserInput(`invalid order: ${parsed}`);
   return parsed;
 }

@@ -118,7 +118,8 @@ export interface CommandCost {
   filter?: FilterShape;
   /** The `Type.field`s (or root fields) the command served. */
   fields: string[];
-  documents: number;
+  /** Absent for a write unit's command on a collection the viewer reads in part (writes.withheld). */
+  documents?: number;
   durationMs: number;
 }
 
@@ -185,9 +186,10 @@ export class CostLedger {
   #lookedUp = 0;
 
   /** Round trips and documents so far, without the rest of the report. */
-  totals(): { roundTrips: number; documents: number } {
+  /** `readsEveryRow`: the viewer's, under access rules; what write units read of other collections is left out, as in report(). */
+  totals(readsEveryRow?: (collection: string) => boolean): { roundTrips: number; documents: number } {
     let documents = this.#lookedUp;
-    for (const command of this.#commands) documents += command.documents;
+    for (const command of this.#commands) if (shownTo(command, readsEveryRow)) documents += command.documents;
     return { roundTrips: this.#commands.length, documents };
   }
 
@@ -325,7 +327,7 @@ export class CostLedger {
     // check): what its commands read of a collection the viewer reads in part is not the viewer's to count.
     const withheld = new Set<string>();
     for (const command of this.#commands) {
-      const shown = !command.writeUnit || !options.readsEveryRow || options.readsEveryRow(command.collection);
+      const shown = shownTo(command, options.readsEveryRow);
       if (!shown) withheld.add(command.collection);
       documents += shown ? command.documents : 0;
       bytes += shown ? command.bytes : 0;
@@ -353,7 +355,7 @@ export class CostLedger {
       report.writes = this.#writesReport(options.readsEveryRow);
       if (withheld.size > 0) report.writes.withheld = [...withheld].sort();
     }
-    if (options.commands) report.commands = this.#commands.map(toCommandCost);
+    if (options.commands) report.commands = this.#commands.map((command) => toCommandCost(command, shownTo(command, options.readsEveryRow)));
     return report;
   }
 }
@@ -473,15 +475,24 @@ function roundMs(ms: number): number {
   return Math.round(ms * 1000) / 1000;
 }
 
-function toCommandCost(command: CommandRecord): CommandCost {
+function toCommandCost(command: CommandRecord, shown: boolean): CommandCost {
   return {
     collection: command.collection,
     command: command.commandName,
     ...(command.filter !== undefined && { filter: command.filter }),
     fields: [...command.fields],
-    documents: command.documents,
+    ...(shown && { documents: command.documents }),
     durationMs: roundMs(command.durationMs),
   };
+}
+
+/**
+ * Whether a command's documents are the viewer's to count: a write unit keeps the data's copies true
+ * through every row (a bounded array's refill, a reference check), so what it reads or writes of a
+ * collection the viewer reads in part is withheld.
+ */
+function shownTo(command: CommandRecord, readsEveryRow: ((collection: string) => boolean) | undefined): boolean {
+  return !command.writeUnit || !readsEveryRow || readsEveryRow(command.collection);
 }
 
 interface FieldReadTally {

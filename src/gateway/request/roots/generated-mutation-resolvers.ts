@@ -27,7 +27,7 @@ function resolverFor(mutation: GeneratedMutation): MutationResolver {
       return async (_parent, args, context, info) => {
         // Made once, outside the unit: a transaction retry inserts the same document.
         const document = { _id: new ObjectId(), ...toDocument(mutation.fields, args.input as Readonly<Record<string, unknown>>, 'input') };
-        const inserted = await unique(mutation, () => context.writes.run(info, (unit) => unit.insert(mutation.typeName, document, [], { generatedId: true })));
+        const inserted = await unique(mutation, () => context.writes.run(info, (unit) => unit.insert(mutation.typeName, document, [], { generated: true })));
         return readBack(context, info, mutation.typeName, inserted._id as ObjectId);
       };
     case 'update':

@@ -59,12 +59,18 @@ export function resolveSnapshot(shape: SnapshotShape, request: RelationRequest):
 
 /**
  * The copies the viewer may see: under an access rule whose conditions the copy holds (build-access-rules.ts
- * joins the field otherwise), a copy of a row the viewer may not read is left out, as the join would.
+ * joins the field otherwise), a copy of a row the viewer may not read is left out, as the join would. A
+ * copy written before it held a condition's field (a snapshot widened, not yet backfilled) cannot be
+ * checked: only its key is kept, so the row is read by the join, with the viewer's filter.
  */
 function visibleCopies(request: RelationRequest, shape: SnapshotShape, entries: Record<string, unknown>[]): Record<string, unknown>[] {
   const { access } = request.context;
-  if (!access || access.readConditions(request.field.targetType).length === 0) return entries;
-  return entries.filter((entry) => access.copyVisible(request.field.targetType, entry, shape.key));
+  const conditions = access?.readConditions(request.field.targetType) ?? [];
+  if (!access || conditions.length === 0) return entries;
+  return entries.flatMap((entry) => {
+    if (conditions.some((condition) => condition.fieldName !== 'id' && !(condition.fieldName in entry))) return [{ [shape.key]: entry[shape.key] }];
+    return access.copyVisible(request.field.targetType, entry, shape.key) ? [entry] : [];
+  });
 }
 
 /** One entry of a snapshot list: its copy, or the key of the document the join reads in its place. */

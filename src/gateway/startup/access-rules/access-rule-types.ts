@@ -1,3 +1,5 @@
+import type { RelationField } from '../storage-map/storage-map-types';
+
 /**
  * The access rules: per type and role, what `@access` allows. Built once at startup from the directives
  * (build-access-rules.ts), checked against every path the data can take, then only read.
@@ -92,13 +94,22 @@ export function collectionsReadInPart(rules: AccessRules): ReadonlySet<string> {
 }
 
 /**
- * The references (`Type.field`) a create rule's `where` sets from a claim when the input leaves them
- * out: a create reads such a reference (to check it and fill its snapshot) though its input names none.
+ * The by-key references (`Type.field`) whose key a create may set from a claim when the input leaves it
+ * out (its rule's `where`, and for a generated create its READ rule's): a create reads such a reference
+ * (to check it and fill its snapshot) though its input names none.
  */
-export function presetReferences(rules: AccessRules): ReadonlySet<string> {
-  const coordinates = new Set<string>();
+export function presetReferences(rules: AccessRules, relations: Iterable<RelationField>): ReadonlySet<string> {
+  const paths = new Set<string>();
   for (const type of rules.types.values()) {
-    for (const role of type.roles.values()) for (const condition of role.create?.where ?? []) coordinates.add(`${type.typeName}.${condition.fieldName}`);
+    for (const role of type.roles.values()) {
+      if (!role.create) continue;
+      for (const condition of [...role.create.where, ...(role.read?.where ?? [])]) paths.add(`${type.typeName}\0${condition.path}`);
+    }
+  }
+  const coordinates = new Set<string>();
+  for (const relation of relations) {
+    const join = relation.shapes.join;
+    if (join?.direction === 'byKey' && paths.has(`${relation.typeName}\0${join.localField}`)) coordinates.add(relation.coordinate);
   }
   return coordinates;
 }

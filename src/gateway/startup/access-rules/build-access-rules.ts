@@ -115,15 +115,15 @@ function typeAccess(type: GraphQLObjectType, storage: TypeStorage, directives: r
 }
 
 /**
- * A role's writes stay within the rows it reads: its READ conditions are presets of its creates, and
- * filters of its updates and deletes whose fields an update may not set. Otherwise a write would commit
- * a row its author then cannot read back, or tell it apart from one that does not exist.
+ * A role's changes stay within the rows it reads: its READ conditions filter its updates and deletes,
+ * whose fields an update may not set. Otherwise an update would commit a row its author then cannot read
+ * back, or tell one it cannot read apart from one that does not exist. (A generated create, which reads
+ * its document back, takes them as presets: WriteUnit.insert; a hand-written one may write for others.)
  */
 function withinReadRows(rules: MutableRoleRules): void {
   const read = rules.read?.where ?? [];
   if (read.length === 0) return;
   const joined = (own: readonly RowCondition[]) => [...own, ...read.filter((condition) => !own.some((mine) => mine.path === condition.path && mine.claim === condition.claim))];
-  if (rules.create) rules.create = { ...rules.create, where: joined(rules.create.where) };
   if (rules.delete) rules.delete = { ...rules.delete, where: joined(rules.delete.where) };
   if (rules.update) {
     rules.update = { ...rules.update, where: joined(rules.update.where), readOnlyPaths: [...new Set([...rules.update.readOnlyPaths, ...read.map((condition) => condition.path)])] };
