@@ -8,7 +8,7 @@ import { ViewerAccess } from './request/access/viewer-access';
 import { collectionsReadInPart, presetReferences, type AccessRules } from './startup/access-rules/access-rule-types';
 import { checkAccessIndexes } from './startup/access-rules/check-access-indexes';
 import { operationRefusal } from './operation/access/refuse-operation';
-import { orderRefusal } from './operation/access/operation-access';
+import { comparisonRefusal } from './operation/access/operation-access';
 import { TrustedDocuments, type PersistedQueryCache } from './operation/access/trusted-documents';
 import { ApolloServerPluginDocjoinCost, COST_HEADER, parseCostHeader } from './operation/cost/cost-plugin';
 import type { EstimateViolationRecorder } from './operation/cost/estimate-check';
@@ -280,7 +280,7 @@ export async function createDocjoin(options: DocjoinOptions): Promise<Docjoin> {
       deadline: contextOptions.deadline ?? new OperationDeadline(settings.operationTimeoutMs),
       plans: planner,
       ...(backfills && { copyBackfilling: (coordinate: string) => backfills.backfilling(coordinate) }),
-      orderRefusal: (access, typeName, path) => orderRefusal(access, storageMap, typeName, path),
+      comparisonRefusal: (access, typeName, path) => comparisonRefusal(access, storageMap, typeName, path),
     });
   };
   const documentBudget = new DocumentBudget(settings.maxDocumentsInFlight);

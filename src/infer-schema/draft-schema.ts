@@ -341,7 +341,7 @@ class Drafter {
       if (value.wideLongs > 0) return { type: 'Float', guess: `64-bit integers beyond Int's 32 bits (${value.wideLongs} sampled): Float, exact up to 2^53` };
       return { type: 'Int' };
     }
-    if (kinds.every((kind) => kind === 'objectId' || kind === 'string')) return { type: 'ID', guess: `holds ${held}: ID serves both` };
+    if (kinds.every((kind) => kind === 'objectId' || kind === 'string')) return { type: 'ID', guess: `holds ${held}: ID reads both, but filters, access rules and generated writes use ObjectIds, so they miss the strings; store one kind` };
     if (kinds.every((kind) => TEXT_KINDS.has(kind))) return { type: 'String', guess: `holds ${held}: String serves them all` };
     return { reason: `${held}: no one type fits; pick one` };
   }

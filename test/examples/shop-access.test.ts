@@ -318,6 +318,15 @@ describe('in production the shop runs only its storefront\'s documents, within e
     expect(codes(replayed)).toEqual(['PERSISTED_QUERY_NOT_FOUND']);
   });
 
+  it('answers a persisted query of another version, or with a hash that is not its query\'s, 400 BAD_REQUEST in Apollo\'s words', async () => {
+    const query = print(MyAccountDocument);
+    const sha256Hash = hashOf(MyAccountDocument as never);
+    const version2 = await send({ extensions: { persistedQuery: { version: 2, sha256Hash } } });
+    expect([version2.status, version2.body.errors]).toEqual([400, [{ message: 'Unsupported persisted query version', extensions: { code: 'BAD_REQUEST' } }]]);
+    const mismatched = await send({ query: `${query} `, extensions: { persistedQuery: { version: 1, sha256Hash } } });
+    expect([mismatched.status, mismatched.body.errors]).toEqual([400, [{ message: 'provided sha does not match query', extensions: { code: 'BAD_REQUEST' } }]]);
+  });
+
   it('does not suggest field names in validation errors, with introspection off', async () => {
     const answer = await send({ query: '{ customers { emai } }' }, await adminToken());
     expect(answer.body.errors?.[0]?.message).toBe('Cannot query field "emai" on type "Customer".');

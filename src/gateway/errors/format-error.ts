@@ -31,6 +31,7 @@ export function createFormatError(options: { production: boolean }) {
     if (findCause(error, (e) => e instanceof DatabaseFailure)) {
       return { ...withCode(formatted, PublicErrorCode.DATABASE_UNAVAILABLE, options.production), message: 'The database is unavailable; try again later' };
     }
+    if (isRefusedRequest(error)) return withCode(formatted, PublicErrorCode.BAD_REQUEST, options.production);
     const code = formatted.extensions?.code;
     // Apollo's own codes (parse/validation/persisted queries) are already public and safe.
     if (typeof code === 'string' && code !== PublicErrorCode.INTERNAL_SERVER_ERROR) return stripStack(formatted, options.production);
@@ -39,6 +40,16 @@ export function createFormatError(options: { production: boolean }) {
       message: options.production ? 'Internal server error' : formatted.message,
     };
   };
+}
+
+/**
+ * Apollo's refusal of a request it could not run, which it gives an HTTP 4xx status and no code (a
+ * persisted query of another version, or whose hash is not its query's): the client's to fix, in its words.
+ */
+function isRefusedRequest(error: unknown): boolean {
+  if (!(error instanceof GraphQLError) || error.extensions?.code !== undefined) return false;
+  const status = (error.extensions?.http as { status?: unknown } | undefined)?.status;
+  return typeof status === 'number' && status >= 400 && status < 500;
 }
 
 function withCode(formatted: GraphQLFormattedError, code: PublicErrorCode, production: boolean): GraphQLFormattedError {

@@ -20,6 +20,11 @@ export enum PublicErrorCode {
   THROTTLED = 'THROTTLED',
   /** The server runs only its trusted documents (server.trustedDocuments) and this is none of them (HTTP 400). */
   PERSISTED_QUERY_NOT_IN_LIST = 'PERSISTED_QUERY_NOT_IN_LIST',
+  /**
+   * The request itself is malformed (HTTP 400, 413 for a body too large): a body that is not JSON, a
+   * persisted query of a version other than 1, or with a hash its query does not have.
+   */
+  BAD_REQUEST = 'BAD_REQUEST',
   /** The response body would exceed maxResponseBytes; ask for less or page through it. */
   RESPONSE_TOO_LARGE = 'RESPONSE_TOO_LARGE',
   /** No valid credentials: a token that is forged, expired, not yet valid, unsigned or for another audience (HTTP 401). */

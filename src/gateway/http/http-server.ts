@@ -212,7 +212,7 @@ async function handleGraphql<TContext extends BaseContext>(options: HttpServerOp
     body = await readJsonBody(request);
   } catch (error) {
     if (!(error instanceof RequestBodyError)) throw error;
-    sendJson(response, error.status, { errors: [{ message: error.message, extensions: { code: 'BAD_REQUEST' } }] });
+    sendJson(response, error.status, { errors: [{ message: error.message, extensions: { code: PublicErrorCode.BAD_REQUEST } }] });
     return;
   }
   const headers = new HeaderMap();

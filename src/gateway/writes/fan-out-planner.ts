@@ -99,20 +99,28 @@ export function fanOutCollections(model: WriteModel, sourceType: string, fieldNa
 
 /** Whether some copy of `fieldNames` of `sourceType` exists elsewhere (the source update then needs the document's _id). */
 export function hasFanOut(model: WriteModel, sourceType: string, fieldNames: readonly string[]): boolean {
+  const paths = new Set(fieldNames.map((name) => storedPathOf(model, sourceType, name)));
   return (
     boundedCopiesOf(model, sourceType).length > 0 ||
-    model.snapshots.some((location) => location.sourceType === sourceType && location.fields.some((field) => fieldNames.includes(field.name)))
+    model.snapshots.some((location) => location.sourceType === sourceType && location.fields.some((field) => paths.has(field.sourcePath)))
   );
+}
+
+/** Where `sourceType` stores its field `name`: copies go by it, so a second field at the same path (`@path`) changes them too. */
+function storedPathOf(model: WriteModel, sourceType: string, name: string): string {
+  const field = model.storageMap.types.get(sourceType)?.fields.get(name);
+  return field?.kind === 'stored' ? field.path : name;
 }
 
 type CopiedValues = ReadonlyArray<readonly [string, unknown]>;
 
 /** Every snapshot location of `sourceType` copying a changed field, with the new values it copies. */
 function copiesOf(model: WriteModel, sourceType: string, changes: Readonly<Record<string, unknown>>): Array<{ location: SnapshotLocation; values: CopiedValues }> {
+  const changedAt = new Map(Object.entries(changes).map(([name, value]) => [storedPathOf(model, sourceType, name), value]));
   const found: Array<{ location: SnapshotLocation; values: CopiedValues }> = [];
   for (const location of model.snapshots) {
     if (location.sourceType !== sourceType) continue;
-    const values = location.fields.filter((field) => field.name in changes).map((field) => [field.name, changes[field.name]] as const);
+    const values = location.fields.filter((field) => changedAt.has(field.sourcePath)).map((field) => [field.name, changedAt.get(field.sourcePath)] as const);
     if (values.length > 0) found.push({ location, values });
   }
   return found;

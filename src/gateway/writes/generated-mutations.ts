@@ -130,7 +130,9 @@ function mapInput(model: WriteModel, inputType: GraphQLInputObjectType, typeName
     }
     if (target.kind === 'stored') {
       const reordered = mode === 'update' ? boundedCopiesOf(model, typeName).find((array) => array.childKey === target.path || array.sort.some((key) => key.path === target.path)) : undefined;
+      const copy = snapshotHolding(model, typeName, target.path);
       if (target.isId) fail(`${where}: ids are made by docjoin (and never changed); remove it from the input`);
+      else if (copy) fail(`${where}: ${target.coordinate} is stored inside ${copy.coordinate}'s copy of a ${copy.targetType} (at "${copy.shapes.snapshot!.path}"), which docjoin keeps equal to that ${copy.targetType}; remove it from the input (a create sets ${copy.coordinate} by its id, and changing the ${copy.targetType} updates the copy)`);
       else if (reordered) fail(`${where}: ${target.coordinate} decides which ${typeName}s ${reordered.coordinate} keeps and in what order, so changing it would rebuild that array; remove it from the input (a custom mutation can change it, then \`docjoin reconcile --fix\` rebuilds the array)`);
       else if (inputNamed.name !== target.valueType.name || inputIsList !== target.valueType.isList) fail(`${where} must have the type of ${target.coordinate} (${target.valueType.isList ? `[${target.valueType.name}]` : target.valueType.name})`);
       else mappings.push(Object.freeze({ kind: 'value', name: inputField.name, path: target.path, typeName: target.valueType.name }));
@@ -185,6 +187,15 @@ function relationMapping(
     return Object.freeze({ kind: 'reference', name, path: snapshot ? snapshot.path : join.localField, isList: relation.isList, snapshotKey: snapshot?.key });
   }
   fail(`${where}: ${relation.coordinate} is read from the documents that point here (a reverse join); set it from their side`);
+  return undefined;
+}
+
+/** The snapshot of `typeName` whose copy holds `path`: a value there is the copied document's, not the input's. */
+function snapshotHolding(model: WriteModel, typeName: string, path: string): RelationField | undefined {
+  for (const relation of model.storageMap.relations.values()) {
+    const snapshot = relation.typeName === typeName ? relation.shapes.snapshot : undefined;
+    if (snapshot && (path === snapshot.path || path.startsWith(`${snapshot.path}.`))) return relation;
+  }
   return undefined;
 }
 

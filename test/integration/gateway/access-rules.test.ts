@@ -1209,4 +1209,158 @@ describe('a generated create whose READ rule names an ID field that a reference 
     expect({ data: given.data, errors: given.errors }).toEqual({ data: { createNoteGiven: { text: 'y' } }, errors: undefined });
     expect((await notes.db.collection('notes').findOne({ text: 'y' }))?.ownerId).toEqual(ann);
   });
+
+  it('without transactions, reads the reference it checks within the budget: the unit reads what an update would have proved', async () => {
+    const standalone = await createGateway({ typeDefs, mongoClient: notes.client, db: notes.db.databaseName, listen: false, writes: { transactions: 'never' }, onWarning: () => undefined });
+    try {
+      const viewer: Viewer = { role: 'member', roles: ['member'], anonymous: false, subject: ann.toHexString(), claims: { sub: ann.toHexString() } };
+      const created = await standalone.execute({ query: 'mutation { createNote(input: { text: "z" }) { text owner { name } } }' }, { viewer });
+      expect({ data: created.data, errors: created.errors }).toEqual({ data: { createNote: { text: 'z', owner: { name: 'Ann' } } }, errors: undefined });
+      expect(created.cost?.writes).toMatchObject({ atomic: false, roundTrips: 2 });
+      expect((await notes.db.collection('notes').findOne({ text: 'z' }))?.ownerId).toEqual(ann);
+    } finally {
+      await standalone.stop();
+    }
+  });
+});
+
+describe('sixth review: filters reached another way, an order by a document holding a hidden field, copies an input could forge', () => {
+  const typeDefs = /* GraphQL */ `
+    type Query {
+      users(first: Int = 20, email: String, emailStarts: String @filter(field: "email", op: PREFIX)): [User!]! @list(sort: "name")
+      userByEmail(email: String!): User @find
+      posts(first: Int = 20): [Post!]! @list(sort: "title")
+      usersOrdered(orderBy: UserOrder): [User!]! @list(sort: "name")
+      "Hand-written: the Query type again, as a mutation payload's query field returns it."
+      root: Query!
+      "Hand-written: context.documents with a filter the client chooses."
+      userLookup(email: String!): User
+      userNamed(name: String!): User
+      usersStarting(prefix: String!): [User!]!
+      usersPage(prefix: String!): UserConnection!
+    }
+    enum UserOrder { BY_PROFILE @sort(by: "profile") }
+    type Profile { nick: String secret: String }
+    type UserConnection { edges: [UserEdge!]! pageInfo: PageInfo! totalCount: Int! }
+    type UserEdge { cursor: String! node: User! }
+    type PageInfo { hasNextPage: Boolean! hasPreviousPage: Boolean! startCursor: String endCursor: String }
+    type Mutation { updateUser(id: ID!, input: UserPatch!): User! @update }
+    type User
+      @collection(name: "users")
+      @access(roles: ["member"], allow: [READ], hide: ["email", "secret"])
+      @access(roles: ["staff"], allow: [READ], where: [{ field: "org", claim: "org" }])
+      @access(roles: ["admin"], allow: [READ, UPDATE]) {
+      id: ID!
+      name: String!
+      email: String!
+      org: String!
+      orgAlias: String @path(path: "org")
+      secret: String @path(path: "profile.secret")
+      profile: Profile @embedded
+    }
+    type Post @collection(name: "posts") @access(roles: ["member", "staff", "admin"], allow: [READ]) {
+      id: ID!
+      title: String!
+      author: User @snapshot(path: "author", fields: ["id", "name", "org"]) @join(localField: "author.id") @read(strategy: SNAPSHOT)
+    }
+    input UserPatch { name: String orgAlias: String }
+  `;
+  const ed = new ObjectId('0000000000000000000000e1');
+  const bob = new ObjectId('0000000000000000000000b1');
+  const member: Viewer = { role: 'member', roles: ['member'], anonymous: false, subject: ed.toHexString(), claims: { sub: ed.toHexString() } };
+  const staffOfA: Viewer = { role: 'staff', roles: ['staff'], anonymous: false, subject: ed.toHexString(), claims: { sub: ed.toHexString(), org: 'A' } };
+  const admin: Viewer = { role: 'admin', roles: ['admin'], anonymous: false, subject: 'root', claims: {} };
+  const filterBy = (prefix: string) => ({ filter: { email: { prefix } } });
+  let fixture: SdlGateway;
+  beforeAll(async () => {
+    fixture = await startSdlGateway({
+      typeDefs,
+      dbPrefix: 'access_sixth_review',
+      prepare: async (db) => {
+        await db.collection('users').insertMany([
+          { _id: ed, name: 'Ed', email: 'ed@example.com', org: 'A', profile: { secret: 'aaa', nick: 'e' } },
+          { _id: bob, name: 'Bob', email: 'bob@secret.example', org: 'A', profile: { secret: 'zzz', nick: 'b' } },
+        ]);
+        await db.collection('posts').insertOne({ title: 'By Bob', author: { id: bob, name: 'Bob', org: 'A' } });
+        await db.collection('users').createIndex({ name: 1, _id: 1 });
+        await db.collection('users').createIndex({ email: 1 }, { unique: true });
+        await db.collection('users').createIndex({ profile: 1, _id: 1 });
+        await db.collection('posts').createIndex({ title: 1, _id: 1 });
+      },
+      gateway: {
+        onWarning: () => undefined,
+        resolvers: {
+          Query: {
+            root: () => ({}),
+            userLookup: (_parent: unknown, args: { email: string }, context: GatewayContext, info: GraphQLResolveInfo) => context.documents.findOne(info, 'User', { email: args.email }),
+            userNamed: (_parent: unknown, args: { name: string }, context: GatewayContext, info: GraphQLResolveInfo) => context.documents.findOne(info, 'User', { name: args.name }),
+            usersStarting: (_parent: unknown, args: { prefix: string }, context: GatewayContext, info: GraphQLResolveInfo) => context.documents.findMany(info, 'User', filterBy(args.prefix)),
+            usersPage: (_parent: unknown, args: { prefix: string }, context: GatewayContext, info: GraphQLResolveInfo) => context.documents.findConnection(info, 'User', filterBy(args.prefix)),
+          },
+        },
+      },
+    });
+  }, 60_000);
+  afterAll(async () => {
+    await fixture?.stop();
+  });
+  const run = async (query: string, viewer: Viewer) => {
+    const result = await fixture.gateway.execute({ query }, { viewer });
+    return { data: result.data, errors: result.errors?.map((error) => [error.extensions?.code, error.message]) };
+  };
+  const hiddenEmail = 'User.email, which is hidden from role "member"';
+
+  it('a root field reached through a field returning Query is checked as at the root: its filters by a hidden field are refused', async () => {
+    for (const [query, coordinate, argument] of [
+      ['{ users(email: "bob@secret.example") { name } }', 'Query.users', 'email'],
+      ['{ root { users(email: "bob@secret.example") { name } } }', 'Query.users', 'email'],
+      ['{ root { root { users(emailStarts: "bob@s") { name } } } }', 'Query.users', 'emailStarts'],
+      ['{ root { userByEmail(email: "bob@secret.example") { name } } }', 'Query.userByEmail', 'email'],
+    ] as const) {
+      const answer = await run(query, member);
+      expect(answer.errors).toEqual([['FORBIDDEN', expect.stringContaining(`${coordinate}(${argument}:) filters by ${hiddenEmail}`)]]);
+      expect(answer.data ?? null).toBeNull();
+    }
+    expect(await run('{ root { users { name } } }', member)).toEqual({ data: { root: { users: [{ name: 'Bob' }, { name: 'Ed' }] } }, errors: undefined });
+  });
+
+  it('a hand-written read filtering by a hidden field is refused at its field, findOne, findMany and findConnection alike; by a field the role reads it answers', async () => {
+    for (const [query, field] of [
+      ['{ userLookup(email: "bob@secret.example") { name } }', 'userLookup'],
+      ['{ usersStarting(prefix: "bob@s") { name } }', 'usersStarting'],
+      ['{ usersPage(prefix: "bob@s") { totalCount } }', 'usersPage'],
+    ] as const) {
+      const answer = await run(query, member);
+      expect(answer.errors).toEqual([['FORBIDDEN', `Query.${field} filters by ${hiddenEmail}; filter by a field the role reads`]]);
+      expect(answer.data).toEqual(field === 'userLookup' ? { userLookup: null } : null);
+    }
+    expect(await run('{ userNamed(name: "Bob") { name } }', member)).toEqual({ data: { userNamed: { name: 'Bob' } }, errors: undefined });
+    expect((await run('{ usersPage(prefix: "bob@s") { totalCount } }', admin)).data).toEqual({ usersPage: { totalCount: 1 } });
+  });
+
+  it('an order by a document holding a hidden field is refused: MongoDB compares it by the fields inside', async () => {
+    expect(await run('{ usersOrdered(orderBy: BY_PROFILE) { name } }', member)).toEqual({
+      data: undefined,
+      errors: [['FORBIDDEN', expect.stringContaining('Query.usersOrdered sorts by "profile", which holds User.secret (stored at "profile.secret"), hidden from role "member"')]],
+    });
+    expect((await run('{ usersOrdered(orderBy: BY_PROFILE) { name } }', admin)).data).toEqual({ usersOrdered: [{ name: 'Ed' }, { name: 'Bob' }] });
+  });
+
+  it('a change through a second field at the same stored path updates the copies too: a user moved out of the org leaves its copies with it', async () => {
+    expect((await run('{ posts { title author { name } } }', staffOfA)).data).toEqual({ posts: [{ title: 'By Bob', author: { name: 'Bob' } }] });
+    const moved = await fixture.gateway.execute({ query: `mutation { updateUser(id: "${bob.toHexString()}", input: { orgAlias: "B" }) { org } }` }, { viewer: admin });
+    expect({ data: moved.data, fanOut: moved.cost?.writes?.fanOut }).toEqual({ data: { updateUser: { org: 'B' } }, fanOut: { users: 1, posts: 1 } });
+    expect((await fixture.db.collection('posts').findOne({ title: 'By Bob' }))?.author).toEqual({ id: bob, name: 'Bob', org: 'B' });
+    expect((await run('{ posts { title author { name } } }', staffOfA)).data).toEqual({ posts: [{ title: 'By Bob', author: null }] });
+  });
+
+  it('startup refuses a generated input field stored inside a snapshot copy: the input would forge the copied document', async () => {
+    const forging = typeDefs.replace('input UserPatch { name: String orgAlias: String }', 'input UserPatch { name: String orgAlias: String }\n input PostPatch { title: String authorOrg: String }').replace(
+      'type Mutation { updateUser(id: ID!, input: UserPatch!): User! @update }',
+      'type Mutation { updateUser(id: ID!, input: UserPatch!): User! @update updatePost(id: ID!, input: PostPatch!): Post! @update }',
+    ).replace('author: User @snapshot', 'authorOrg: String @path(path: "author.org")\n      author: User @snapshot');
+    await expect(createGateway({ typeDefs: forging, mongoClient: fixture.client, db: fixture.db.databaseName, listen: false, validateDatabase: false, onWarning: () => undefined })).rejects.toThrow(
+      'PostPatch.authorOrg: Post.authorOrg is stored inside Post.author\'s copy of a User (at "author"), which docjoin keeps equal to that User; remove it from the input (a create sets Post.author by its id, and changing the User updates the copy)',
+    );
+  });
 });

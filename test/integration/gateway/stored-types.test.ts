@@ -1,3 +1,4 @@
+import { ObjectId } from 'bson';
 import { GraphQLScalarType, Kind } from 'graphql';
 import type { IResolvers } from '@graphql-tools/utils';
 import type { Db } from 'mongodb';
@@ -146,5 +147,62 @@ describe('a DateTime resolver of your own', () => {
     }
     await (await start(db, { ...STATUS_RESOLVERS, DateTime: CalendarDay }, warnings)).stop();
     expect(warnings).toEqual([]);
+  });
+});
+
+describe('an ID field that is not a reference', () => {
+  const ID_SDL = /* GraphQL */ `
+    type Query { tickets(first: Int = 20, assignee: ID, watcher: ID @filter(field: "watchers")): [Ticket!]! @list }
+    type Mutation {
+      createTicket(input: TicketInput!): Ticket! @create
+      updateTicket(id: ID!, input: TicketPatch!): Ticket! @update
+    }
+    type Ticket @collection(name: "tickets") { id: ID! title: String! assignee: ID watchers: [ID!]! }
+    input TicketInput { title: String! assignee: ID watchers: [ID!]! }
+    input TicketPatch { assignee: ID }
+  `;
+  const alice = '64b0000000000000000000a1';
+  const bob = '64b0000000000000000000b2';
+
+  it('is stored as the ObjectId its filters compare with, by creates and updates, and a value that is not one is BAD_USER_INPUT', async () => {
+    const db = file.mongo.freshDb('stored_ids');
+    await db.collection('tickets').createIndex({ assignee: 1 });
+    await db.collection('tickets').createIndex({ watchers: 1 });
+    const warnings: string[] = [];
+    const gateway = await createCheckedGateway({ typeDefs: ID_SDL, mongoClient: file.client, db: db.databaseName, listen: false, onWarning: (message) => warnings.push(message) });
+    try {
+      const created = (await run(gateway, `mutation { createTicket(input: { title: "Leak", assignee: "${alice.toUpperCase()}", watchers: ["${bob}"] }) { id assignee watchers } }`)) as { createTicket: { id: string } };
+      expect(created).toEqual({ createTicket: { id: created.createTicket.id, assignee: alice, watchers: [bob] } });
+      const raw = await file.mongo.client.db(db.databaseName).collection('tickets').findOne({});
+      expect(raw).toEqual({ _id: expect.anything(), title: 'Leak', assignee: new ObjectId(alice), watchers: [new ObjectId(bob)] });
+      expect(await run(gateway, `{ byAssignee: tickets(assignee: "${alice}") { title } byWatcher: tickets(watcher: "${bob}") { title } }`)).toEqual({ byAssignee: [{ title: 'Leak' }], byWatcher: [{ title: 'Leak' }] });
+
+      await run(gateway, `mutation { updateTicket(id: "${created.createTicket.id}", input: { assignee: "${bob}" }) { id } }`);
+      expect((await file.mongo.client.db(db.databaseName).collection('tickets').findOne({}))!.assignee).toEqual(new ObjectId(bob));
+      expect(await run(gateway, `{ tickets(assignee: "${bob}") { title } }`)).toEqual({ tickets: [{ title: 'Leak' }] });
+
+      for (const mutation of [
+        'mutation { createTicket(input: { title: "Bad", assignee: "alice", watchers: [] }) { id } }',
+        `mutation { createTicket(input: { title: "Bad", watchers: ["${bob}", "bob"] }) { id } }`,
+        `mutation { updateTicket(id: "${created.createTicket.id}", input: { assignee: "alice" }) { id } }`,
+      ]) {
+        const refused = await gateway.execute({ query: mutation });
+        expect(refused.errors?.map((error) => [error.extensions?.code, error.message])).toEqual([
+          ['BAD_USER_INPUT', expect.stringMatching(/^input\.(assignee|watchers\[1\]) must be a 24-character hexadecimal ObjectId, got "(alice|bob)"$/)],
+        ]);
+      }
+      expect(await file.mongo.client.db(db.databaseName).collection('tickets').countDocuments()).toBe(1);
+      expect((await file.mongo.client.db(db.databaseName).collection('tickets').findOne({}))!.assignee).toEqual(new ObjectId(bob));
+    } finally {
+      await gateway.stop();
+    }
+    expect(warnings).toEqual([]);
+
+    await db.collection('tickets').insertOne({ title: 'Ported', assignee: alice, watchers: [] });
+    const later: string[] = [];
+    await (await createCheckedGateway({ typeDefs: ID_SDL, mongoClient: file.client, db: db.databaseName, listen: false, onWarning: (message) => later.push(message) })).stop();
+    expect(later).toEqual([
+      `Ticket.assignee is ID, but "assignee" holds "${alice}" in 1 of 2 sampled tickets documents, not an ObjectId: filters and access rules compare an ID field with ObjectIds and generated writes store ObjectIds, so they never match those documents; store ObjectIds, or make Ticket.assignee a String`,
+    ]);
   });
 });

@@ -39,12 +39,12 @@ export function operationAccessRefusal(plan: OperationPlan, access: ViewerAccess
 }
 
 /**
- * What ordering `typeName` documents by the stored `path` would show the viewer's role that it may not
- * see, worded to follow "sorts by" (a hand-written resolver's order, checked as the generated lists'
- * are); undefined when nothing.
+ * What ordering or filtering `typeName` documents by the stored `path` would show the viewer's role that
+ * it may not see, worded to follow "sorts by" / "filters by" (a hand-written resolver's order or filter,
+ * checked as the generated lists' are); undefined when nothing.
  */
-export function orderRefusal(access: ViewerAccess, storageMap: StorageMap, typeName: string, path: string): string | undefined {
-  return new AccessWalk(access, access.role, { storageMap, mutations: new Map(), introspection: true }, false).orderRefusal(typeName, path);
+export function comparisonRefusal(access: ViewerAccess, storageMap: StorageMap, typeName: string, path: string): string | undefined {
+  return new AccessWalk(access, access.role, { storageMap, mutations: new Map(), introspection: true }, false).comparisonRefusal(typeName, path);
 }
 
 /** Per plan, per role: a plan is made for one document and shape, and a role's rules do not change. */
@@ -81,7 +81,8 @@ class AccessWalk {
     const { storageMap } = this.context;
     const aggregate = storageMap.aggregates.get(step.coordinate);
     if (aggregate) return this.aggregate(step, aggregate, atRoot);
-    const root = atRoot ? storageMap.roots.get(step.coordinate) : undefined;
+    // A root field is checked wherever it is selected: a field returning Query (a payload's `query`) reaches it again.
+    const root = storageMap.roots.get(step.coordinate);
     const relation = storageMap.relations.get(step.coordinate);
     const target = root?.targetType ?? relation?.targetType;
     if (target === undefined) return undefined;
@@ -93,7 +94,7 @@ class AccessWalk {
     const given = givenArguments(step);
     const conditions: readonly RootCondition[] = root?.conditions ?? relation?.listArguments.conditions ?? [];
     for (const condition of conditions) {
-      const shown = given.has(condition.argumentName) ? this.#pathRefusal(target, condition.path) : undefined;
+      const shown = given.has(condition.argumentName) ? this.#comparedRefusal(target, condition.path) : undefined;
       if (shown) return `${step.coordinate}(${condition.argumentName}:) filters by ${shown}`;
     }
     const orderBy: ListOrder | undefined = root?.kind === 'list' ? root.orderBy : relation?.listArguments.orderBy;
@@ -102,14 +103,14 @@ class AccessWalk {
     if (root?.kind === 'list') orders.push(root.sort);
     if (join?.direction === 'byReference') orders.push(join.sort);
     for (const key of orders.flat()) {
-      const shown = this.orderRefusal(target, key.path);
+      const shown = this.comparisonRefusal(target, key.path);
       if (shown) return `${step.coordinate} sorts by ${shown}`;
     }
     return undefined;
   }
 
-  orderRefusal(typeName: string, path: string): string | undefined {
-    return path === '_id' ? undefined : this.#pathRefusal(typeName, path);
+  comparisonRefusal(typeName: string, path: string): string | undefined {
+    return path === '_id' ? undefined : this.#comparedRefusal(typeName, path);
   }
 
   /**
@@ -140,8 +141,8 @@ class AccessWalk {
     for (const path of storedPathsOf(storage, fieldName)) {
       const read = hiddenAt(hiddenPaths, path);
       if (read !== undefined) return `${typeName}.${fieldName} reads ${typeName}.${read}, which is hidden from role "${this.role}"`;
-      const held = [...hiddenPaths].find(([hiddenPath]) => hiddenPath.startsWith(`${path}.`));
-      if (held) return `${typeName}.${fieldName} holds ${typeName}.${held[1]} (stored at "${held[0]}"), which is hidden from role "${this.role}"`;
+      const held = hiddenInside(hiddenPaths, path);
+      if (held) return `${typeName}.${fieldName} holds ${typeName}.${held.fieldName} (stored at "${held.path}"), which is hidden from role "${this.role}"`;
     }
     return undefined;
   }
@@ -171,6 +172,14 @@ class AccessWalk {
   #hiddenRefusal(typeName: string, path: string): string | undefined {
     const hidden = hiddenAt(this.#hiddenPaths(typeName), path);
     return hidden === undefined ? undefined : `${typeName}.${hidden}, which is hidden from role "${this.role}"`;
+  }
+
+  /** What ordering or filtering by `path` shows: #pathRefusal's, and a hidden field inside the document there, which compares by its fields. */
+  #comparedRefusal(typeName: string, path: string): string | undefined {
+    const shown = this.#pathRefusal(typeName, path);
+    if (shown !== undefined) return shown;
+    const held = hiddenInside(this.#hiddenPaths(typeName), path);
+    return held && `"${path}", which holds ${typeName}.${held.fieldName} (stored at "${held.path}"), hidden from role "${this.role}"`;
   }
 
   /** What a copy shows that the role may not see: rows of a type it may not read, or reads only in part, and, read whole, fields its rule hides. */
@@ -205,7 +214,7 @@ class AccessWalk {
     if (byKey) return `${step.coordinate} adds up children joined by ${byKey}`;
     const given = givenArguments(step);
     for (const condition of aggregate.conditions) {
-      const shown = given.has(condition.argumentName) ? this.#pathRefusal(target, condition.path) : undefined;
+      const shown = given.has(condition.argumentName) ? this.#comparedRefusal(target, condition.path) : undefined;
       if (shown) return `${step.coordinate}(${condition.argumentName}:) filters by ${shown}`;
     }
     for (const figures of step.children.flatMap((selection) => selection.fields)) {
@@ -302,6 +311,12 @@ function orderChosen(step: FieldStep, orderBy: ListOrder): (readonly SortKey[])[
   const names = written.map((value) => (value === undefined ? fallback : value.kind === Kind.ENUM ? value.value : undefined));
   if (names.some((name) => typeof name !== 'string' || !orderBy.sorts.has(name))) return [...orderBy.sorts.values()];
   return [...new Set(names as string[])].map((name) => orderBy.sorts.get(name)!);
+}
+
+/** A hidden field stored inside `path` (`home.city` inside `home`). */
+function hiddenInside(hiddenPaths: ReadonlyMap<string, string>, path: string): { readonly path: string; readonly fieldName: string } | undefined {
+  for (const [hiddenPath, fieldName] of hiddenPaths) if (hiddenPath.startsWith(`${path}.`)) return { path: hiddenPath, fieldName };
+  return undefined;
 }
 
 /** The hidden field whose stored path is `path`, or holds it (`home` hides `home.city`). */

@@ -1,4 +1,4 @@
-import { getArgumentValues, getNamedType, getNullableType, isCompositeType, isLeafType, isListType, isObjectType, OperationTypeNode, type GraphQLField, type GraphQLSchema } from 'graphql';
+import { getArgumentValues, getNamedType, getNullableType, isCompositeType, isLeafType, isListType, isObjectType, type GraphQLField, type GraphQLSchema } from 'graphql';
 import { InvariantError } from '../../errors/internal-errors';
 import type { OperationPlan } from '../plan/operation-plan';
 import { connectionSteps, MAX_FIELD_STEPS, selectedFieldNamesOf, type FieldStep, type SelectionStep } from '../plan/selection-tree';
@@ -310,7 +310,7 @@ class EstimatePass {
       if (first === undefined || first === 0) return [];
       objects = first;
     }
-    const mutation = this.input.plan.operation.operation === OperationTypeNode.MUTATION;
+    const mutation = step.parentType === this.input.schema.getMutationType();
     const writes = mutation ? this.#write(step) : undefined;
     // A mutation that answers with a scalar (a deleted id, true) reads nothing back.
     if (writes && isLeafType(getNamedType(definition.type))) {
@@ -396,6 +396,7 @@ class EstimatePass {
 
   #visit(scope: Scope): void {
     if (scope.objects === 0) return;
+    if (scope.selections.some((selection) => selection.type === this.input.schema.getQueryType())) return this.#visitRootsAgain(scope);
     const readsByStep = new Map<FieldStep, readonly StepRead[]>();
     for (const selection of scope.selections) for (const step of selection.fields) readsByStep.set(step, this.#reads(scope, step, this.input.strategyFor));
     const settledBelow = this.whatIfTally?.tallyScope(scope, readsByStep);
@@ -413,6 +414,20 @@ class EstimatePass {
       }
     }
     for (const group of groups.values()) this.#sendGroup(group, settledBelow);
+  }
+
+  /** A field returning Query (a payload's `query`) selects root fields again: each of its objects reads them as the operation's root does. */
+  #visitRootsAgain(scope: Scope): void {
+    for (let object = 0; object < scope.objects; object++) {
+      for (const selection of scope.selections) {
+        for (const step of selection.fields) {
+          if (++this.#visits > VISIT_BUDGET) return;
+          const below = this.#rootField(step);
+          this.#countNodes(step, below);
+          for (const child of below) this.#visit(child);
+        }
+      }
+    }
   }
 
   /** Visits the scopes below a step, with the what-ifs a side pass settled for them (what-ifs.ts). */

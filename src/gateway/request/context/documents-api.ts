@@ -18,7 +18,7 @@ import type { SortKey, StorageMap } from '../../startup/storage-map/storage-map-
 
 export type { FieldCondition, FilterValue, RootFilter } from '../../operation/planning/list-filter';
 import type { RootFilter } from '../../operation/planning/list-filter';
-import { toMongoFilter } from '../../operation/planning/list-filter';
+import { isFilterList, toMongoFilter } from '../../operation/planning/list-filter';
 
 export interface FindManyOptions {
   /** Conditions every document must meet; a list when one path has several (a range: `{ gt }` and `{ lt }`). */
@@ -54,10 +54,10 @@ export interface DocumentsReads {
   /** The row filters of the viewer's access rules, added to every read (undefined without rules). */
   readonly readScope?: ReadScope;
   /**
-   * Under access rules, what ordering `typeName` documents by `path` would show the viewer that it may
-   * not see (a hidden field, a copy of rows it reads in part), worded to follow "sorts by".
+   * Under access rules, what ordering or filtering `typeName` documents by `path` would show the viewer
+   * that it may not see (a hidden field, a copy of rows it reads in part), worded to follow "sorts by".
    */
-  readonly orderRefusal?: (typeName: string, path: string) => string | undefined;
+  readonly comparisonRefusal?: (typeName: string, path: string) => string | undefined;
   /**
    * The projection the selection under the field `info` resolves needs on `typeName` documents, read
    * from the operation's plan (memoized). For a field returning a connection, the selection is that of
@@ -86,7 +86,7 @@ export class DocumentsApi {
    * MongoDB projected to the selection, so only the paths the selection reads are guaranteed.
    */
   async findOne<TDocument = StoredDocument>(info: GraphQLResolveInfo, typeName: string, filter: RootFilter | readonly RootFilter[]): Promise<TDocument | null> {
-    const [document] = await this.#find<TDocument>(info, typeName, toMongoFilter(filter), { limit: 1 });
+    const [document] = await this.#find<TDocument>(info, typeName, this.#filter(info, typeName, filter), { limit: 1 });
     return document ?? null;
   }
 
@@ -101,9 +101,9 @@ export class DocumentsApi {
     options: Omit<FindManyOptions, 'sort'> & { readonly sort: readonly SortKey[] },
   ): Promise<TDocument[]> {
     this.#refuseHiddenOrder(`${info.parentType.name}.${info.fieldName}`, typeName, options.sort);
+    const filter = this.#filter(info, typeName, options.filter ?? {});
     const page = planPage({ first: options.first, after: options.after }, options.sort, { acceptsFirst: true });
     if (page.limit === 0) return [];
-    const filter = toMongoFilter(options.filter ?? {});
     let pageFilter = page.filter;
     if (page.anchor !== undefined) {
       const anchor = await this.context.loaders
@@ -131,7 +131,7 @@ export class DocumentsApi {
     if (list) throw badUserInput(`${coordinate} cannot page by cursor in an order through the list ${list}: a document holds several values there; sort by a single-valued path`);
     const page = planConnectionPage(coordinate, sort, { first: options.first, after: options.after });
     const selection = this.context.connectionSelection(info);
-    const filter = toMongoFilter(options.filter ?? {});
+    const filter = this.#filter(info, typeName, options.filter ?? {});
     const documents = selection.page
       ? this.#find<StoredDocument>(info, typeName, page.request.filter ? { $and: [filter, page.request.filter] } : filter, {
           limit: page.request.limit,
@@ -145,11 +145,25 @@ export class DocumentsApi {
     return toConnection(page, found, undefined, count);
   }
 
+  /**
+   * The resolver's filter for MongoDB. Under access rules, one by what the viewer may not see is refused,
+   * as on generated lists: the documents it matches show the values it compared (a client's guesses at a
+   * hidden email), whoever wrote it.
+   */
+  #filter(info: GraphQLResolveInfo, typeName: string, filter: RootFilter | readonly RootFilter[]): StoredDocument {
+    const { comparisonRefusal } = this.context;
+    for (const path of comparisonRefusal ? filteredPaths(filter) : []) {
+      const shown = comparisonRefusal!(typeName, path);
+      if (shown) throw forbidden(`${info.parentType.name}.${info.fieldName} filters by ${shown}; filter by a field the role reads`);
+    }
+    return toMongoFilter(filter);
+  }
+
   /** An order shows its values (a connection's cursors hold them): one by what the viewer may not see is refused, as on generated lists. */
   #refuseHiddenOrder(coordinate: string, typeName: string, sort: readonly SortKey[]): void {
-    const { orderRefusal } = this.context;
-    for (const key of orderRefusal ? sort : []) {
-      const shown = orderRefusal!(typeName, key.path);
+    const { comparisonRefusal } = this.context;
+    for (const key of comparisonRefusal ? sort : []) {
+      const shown = comparisonRefusal!(typeName, key.path);
       if (shown) throw forbidden(`${coordinate} sorts by ${shown}; sort by a field the role reads`);
     }
   }
@@ -181,6 +195,11 @@ export class DocumentsApi {
     // The one place stored documents become the caller's mapper type (see findOne).
     return documents as unknown as TDocument[];
   }
+}
+
+/** The stored paths a resolver's filter compares. */
+function filteredPaths(filter: RootFilter | readonly RootFilter[]): string[] {
+  return isFilterList(filter) ? filter.flatMap(filteredPaths) : Object.keys(filter);
 }
 
 /** A resolver's order: one its client wrote may be invalid (BAD_USER_INPUT naming it), never a 500. */

@@ -101,8 +101,8 @@ export function createRequestContext(options: {
   /** The address the request came from, when it came over a network. */
   clientAddress?: string;
   copyBackfilling?: (coordinate: string) => boolean;
-  /** Under access rules, what ordering `typeName` documents by `path` would show the viewer that it may not see (operation-access.ts orderRefusal). */
-  orderRefusal?: (access: ViewerAccess, typeName: string, path: string) => string | undefined;
+  /** Under access rules, what ordering or filtering `typeName` documents by `path` would show the viewer that it may not see (operation-access.ts comparisonRefusal). */
+  comparisonRefusal?: (access: ViewerAccess, typeName: string, path: string) => string | undefined;
 }): GatewayContext {
   const { storageMap, funnel, overrides, deadline, plans, access } = options;
   const ledger = new CostLedger();
@@ -144,7 +144,7 @@ export function createRequestContext(options: {
       ledger,
       deadline,
       ...(access && { readScope: access }),
-      ...(access && options.orderRefusal && { orderRefusal: (typeName: string, path: string) => options.orderRefusal!(access, typeName, path) }),
+      ...(access && options.comparisonRefusal && { comparisonRefusal: (typeName: string, path: string) => options.comparisonRefusal!(access, typeName, path) }),
       projectionFor,
       connectionSelection,
     }),

@@ -65,7 +65,7 @@ function toDocument(fields: readonly InputFieldMapping[], input: Readonly<Record
 function stored(mapping: InputFieldMapping, value: unknown, where: string): unknown {
   switch (mapping.kind) {
     case 'value':
-      return asStoredType(mapping.typeName, value);
+      return asStoredType(mapping.typeName, value, where);
     case 'reference': {
       const reference = (id: unknown) => (mapping.snapshotKey === undefined ? objectIdArgument(id, where) : { [mapping.snapshotKey]: objectIdArgument(id, where) });
       return mapping.isList ? bounded(value, where).map(reference) : reference(value);
@@ -96,12 +96,19 @@ function toChanges(fields: readonly InputFieldMapping[], nonNull: ReadonlySet<st
 
 /**
  * A scalar or enum as its declared BSON type. GraphQL has coerced it already (an Int is an integer, a
- * DateTime a Date); but the driver stores a whole JS number as an int32, so a Float is made a double.
+ * DateTime a Date); but the driver stores a whole JS number as an int32, so a Float is made a double,
+ * and an ID is a string, made the ObjectId that filters and access rules compare an ID field with.
  */
-function asStoredType(typeName: string, value: unknown): unknown {
-  if (typeName !== 'Float') return value;
-  return Array.isArray(value) ? value.map((item: unknown) => (item === null ? null : new Double(item as number))) : new Double(value as number);
+function asStoredType(typeName: string, value: unknown, where: string): unknown {
+  const convert = STORED_AS[typeName];
+  if (!convert) return value;
+  return Array.isArray(value) ? value.map((item: unknown, index) => (item === null ? null : convert(item, `${where}[${index}]`))) : convert(value, where);
 }
+
+const STORED_AS: Readonly<Record<string, (value: unknown, where: string) => unknown>> = {
+  Float: (value) => new Double(value as number),
+  ID: (value, where) => objectIdArgument(value, where),
+};
 
 function bounded(value: unknown, where: string): unknown[] {
   const list = value as unknown[];

@@ -146,6 +146,9 @@ function describeMismatch(field: StoredField, mismatch: Mismatch, of: string, co
   if (expected.kind === 'date') {
     return `${declared}, but "${field.path}" holds ${describeKind(first)} ${inSampled}, not a BSON date: ordering by it and range filters on it (given dates) do not compare it as a date; store BSON dates`;
   }
+  if (expected.kind === 'id') {
+    return `${declared}, but "${field.path}" holds ${describeValue(first)} ${inSampled}, not an ObjectId: filters and access rules compare an ID field with ObjectIds and generated writes store ObjectIds, so they never match those documents; store ObjectIds, or make ${field.coordinate} a String`;
+  }
   if (expected.kind === 'decimal' && (typeof first === 'number' || bsonType(first) === 'Double')) {
     const convert = `db.${collection}.updateMany({ ${JSON.stringify(field.path)}: { $type: "double" } }, [{ $set: { ${JSON.stringify(field.path)}: { $toDecimal: ${JSON.stringify(`$${field.path}`)} } } }])`;
     return `${declared}, but "${field.path}" holds a double (${describeValue(first)}) ${inSampled}, not a BSON Decimal128: it keeps about 16 digits and sums over it add doubles; convert them: ${convert}`;
@@ -170,7 +173,7 @@ function matches(value: unknown, kind: Kind): boolean {
     case 'boolean':
       return typeof value === 'boolean';
     case 'id':
-      return typeof value === 'string' || typeof value === 'number' || bsonType(value) === 'ObjectId';
+      return bsonType(value) === 'ObjectId';
     case 'date':
       return isDate(value);
     case 'decimal':

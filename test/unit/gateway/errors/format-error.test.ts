@@ -47,6 +47,16 @@ describe('formatError', () => {
     });
   });
 
+  it('gives a request Apollo refused with a 4xx status and no code BAD_REQUEST, in its words (not INTERNAL_SERVER_ERROR)', () => {
+    const refused = new GraphQLError('Unsupported persisted query version', { extensions: { http: { status: 400 } } });
+    expect(production({ message: refused.message, extensions: { code: 'INTERNAL_SERVER_ERROR', ...stack } }, refused)).toEqual({
+      message: 'Unsupported persisted query version',
+      extensions: { code: 'BAD_REQUEST' },
+    });
+    const failed = new GraphQLError('x is undefined', { extensions: { http: { status: 500 } } });
+    expect(production({ message: failed.message, extensions: { code: 'INTERNAL_SERVER_ERROR' } }, failed)).toEqual({ message: 'Internal server error', extensions: { code: 'INTERNAL_SERVER_ERROR' } });
+  });
+
   it('passes Apollo\'s own codes through', () => {
     const error = new GraphQLError('Cannot query field "nope" on type "Query".');
     expect(production({ message: error.message, extensions: { code: 'GRAPHQL_VALIDATION_FAILED' } }, error)).toEqual({

@@ -1,4 +1,4 @@
-import { Decimal128, Long } from 'bson';
+import { Decimal128, Long, ObjectId } from 'bson';
 import { GraphQLScalarType } from 'graphql';
 import type { IResolvers } from '@graphql-tools/utils';
 import { buildGatewaySchema } from '../../../../../src/gateway/startup/schema/build-gateway-schema';
@@ -19,6 +19,7 @@ const SDL = /* GraphQL */ `
     labels: [Status!]
     price: Decimal
     serial: Long
+    assignee: ID
   }
 `;
 
@@ -51,6 +52,13 @@ describe('checkSampledDocuments: stored types that disagree with the schema', ()
     expect(await warningsFor([{ due: 1_763_717_400_000, reminders: [day, '2026-11-21'] }])).toEqual([
       'Task.due is DateTime, but "due" holds a number in 1 of 1 sampled tasks documents, not a BSON date: ordering by it and range filters on it (given dates) do not compare it as a date; store BSON dates',
       'Task.reminders is [DateTime], but "reminders" holds a string ("2026-11-21") in 1 of 1 sampled tasks documents, not a BSON date: ordering by it sorts those as strings, apart from the dates, and range filters on it (given dates) never match them; store BSON dates',
+    ]);
+  });
+
+  it('names an ID held as a string or a number: filters, access rules and generated writes use ObjectIds', async () => {
+    expect(await warningsFor([{ assignee: new ObjectId() }, { assignee: null }])).toEqual([]);
+    expect(await warningsFor([{ assignee: new ObjectId() }, { assignee: '64b000000000000000000001' }, { assignee: 7 }])).toEqual([
+      'Task.assignee is ID, but "assignee" holds "64b000000000000000000001" in 2 of 3 sampled tasks documents, not an ObjectId: filters and access rules compare an ID field with ObjectIds and generated writes store ObjectIds, so they never match those documents; store ObjectIds, or make Task.assignee a String',
     ]);
   });
 
