@@ -131,7 +131,9 @@ function mapInput(model: WriteModel, inputType: GraphQLInputObjectType, typeName
     if (target.kind === 'stored') {
       const reordered = mode === 'update' ? boundedCopiesOf(model, typeName).find((array) => array.childKey === target.path || array.sort.some((key) => key.path === target.path)) : undefined;
       const copy = snapshotHolding(model, typeName, target.path);
+      const keyOf = mode === 'update' ? referenceKeyedAt(model, typeName, target.path) : undefined;
       if (target.isId) fail(`${where}: ids are made by docjoin (and never changed); remove it from the input`);
+      else if (keyOf) fail(`${where}: ${target.coordinate} is the key of the reference ${keyOf.coordinate}, which @update would re-point without checking the ${keyOf.targetType} it names exists and the role may read it; remove it from the input (a mutation of your own changes it with unit.changeReference, which checks)`);
       else if (copy) fail(`${where}: ${target.coordinate} is stored inside ${copy.coordinate}'s copy of a ${copy.targetType} (at "${copy.shapes.snapshot!.path}"), which docjoin keeps equal to that ${copy.targetType}; remove it from the input (a create sets ${copy.coordinate} by its id, and changing the ${copy.targetType} updates the copy)`);
       else if (reordered) fail(`${where}: ${target.coordinate} decides which ${typeName}s ${reordered.coordinate} keeps and in what order, so changing it would rebuild that array; remove it from the input (a custom mutation can change it, then \`docjoin reconcile --fix\` rebuilds the array)`);
       else if (inputNamed.name !== target.valueType.name || inputIsList !== target.valueType.isList) fail(`${where} must have the type of ${target.coordinate} (${target.valueType.isList ? `[${target.valueType.name}]` : target.valueType.name})`);
@@ -195,6 +197,15 @@ function snapshotHolding(model: WriteModel, typeName: string, path: string): Rel
   for (const relation of model.storageMap.relations.values()) {
     const snapshot = relation.typeName === typeName ? relation.shapes.snapshot : undefined;
     if (snapshot && (path === snapshot.path || path.startsWith(`${snapshot.path}.`))) return relation;
+  }
+  return undefined;
+}
+
+/** The by-key reference of `typeName` whose key is stored at `path`. */
+function referenceKeyedAt(model: WriteModel, typeName: string, path: string): RelationField | undefined {
+  for (const relation of model.storageMap.relations.values()) {
+    const join = relation.typeName === typeName ? relation.shapes.join : undefined;
+    if (join?.direction === 'byKey' && join.localField === path) return relation;
   }
   return undefined;
 }

@@ -1354,6 +1354,16 @@ describe('sixth review: filters reached another way, an order by a document hold
     expect((await run('{ posts { title author { name } } }', staffOfA)).data).toEqual({ posts: [{ title: 'By Bob', author: null }] });
   });
 
+  it('startup refuses a generated update of a reference\'s key through a stored field: it would point the reference anywhere, unchecked', async () => {
+    const repointing = `${typeDefs}
+      type Note @collection(name: "notes") @access(roles: ["member"], allow: [READ, UPDATE]) { id: ID! text: String! userId: ID user: User @join(localField: "userId") }
+      input NotePatch { text: String userId: ID }
+      extend type Mutation { updateNote(id: ID!, input: NotePatch!): Note! @update }`;
+    await expect(createGateway({ typeDefs: repointing, mongoClient: fixture.client, db: fixture.db.databaseName, listen: false, validateDatabase: false, onWarning: () => undefined })).rejects.toThrow(
+      'NotePatch.userId: Note.userId is the key of the reference Note.user, which @update would re-point without checking the User it names exists and the role may read it; remove it from the input (a mutation of your own changes it with unit.changeReference, which checks)',
+    );
+  });
+
   it('startup refuses a generated input field stored inside a snapshot copy: the input would forge the copied document', async () => {
     const forging = typeDefs.replace('input UserPatch { name: String orgAlias: String }', 'input UserPatch { name: String orgAlias: String }\n input PostPatch { title: String authorOrg: String }').replace(
       'type Mutation { updateUser(id: ID!, input: UserPatch!): User! @update }',
