@@ -201,11 +201,12 @@ function snapshotHolding(model: WriteModel, typeName: string, path: string): Rel
   return undefined;
 }
 
-/** The by-key reference of `typeName` whose key is stored at `path`. */
-function referenceKeyedAt(model: WriteModel, typeName: string, path: string): RelationField | undefined {
+/** The reference whose key `typeName` stores at `path`: its own by-key join's, or the key a parent's reverse join picks it by. */
+function referenceKeyedAt(model: WriteModel, typeName: string, path: string): { readonly coordinate: string; readonly targetType: string } | undefined {
   for (const relation of model.storageMap.relations.values()) {
-    const join = relation.typeName === typeName ? relation.shapes.join : undefined;
-    if (join?.direction === 'byKey' && join.localField === path) return relation;
+    const join = relation.shapes.join;
+    if (relation.typeName === typeName && join?.direction === 'byKey' && join.localField === path) return relation;
+    if (relation.targetType === typeName && join?.direction === 'byReference' && join.foreignField === path) return { coordinate: relation.coordinate, targetType: relation.typeName };
   }
   return undefined;
 }

@@ -103,7 +103,12 @@ function operationProblem(model: WriteModel, operation: WriteOperation): string 
       return collectionProblem(model, operation.typeName);
     case 'changeReference': {
       const field = model.storageMap.relations.get(operation.coordinate);
-      if (!field || field.shapes.join?.direction !== 'byKey' || field.isList) return `${operation.coordinate} is not a single by-key @join`;
+      const join = field?.shapes.join;
+      if (!field || join?.direction !== 'byKey' || field.isList) return `${operation.coordinate} is not a single by-key @join`;
+      const snapshot = field.shapes.snapshot;
+      if (snapshot) return `${operation.coordinate} keeps a snapshot of its ${field.targetType} at "${snapshot.path}", and changeReference sets only the key inside it: the old ${field.targetType}'s copied fields would stay beside the new key; replace the document (delete, then insert) to re-point it`;
+      const copiedIn = model.snapshots.find((location) => location.sourceType === field.typeName && location.fields.some((copied) => copied.sourcePath === join.localField));
+      if (copiedIn) return `${operation.coordinate}'s key "${join.localField}" is copied into ${copiedIn.coordinate}, and changeReference does not update copies: they would keep the old key; drop the key from that snapshot's fields`;
       return collectionProblem(model, field.typeName);
     }
     default: {

@@ -1374,3 +1374,60 @@ describe('sixth review: filters reached another way, an order by a document hold
     );
   });
 });
+
+describe('seventh review: keys copied from rows the role reads in part, and re-pointing that would leave copies behind', () => {
+  const base = /* GraphQL */ `
+    type Query { orgs: [Org!]! @list posts: [Post!]! @list }
+    type Org @collection(name: "orgs") @access(roles: ["staff"], allow: [READ]) {
+      id: ID!
+      name: String!
+      posts: [Post!]! @join(localField: "_id", foreignField: "author.orgId", sort: "title")
+    }
+    type User @collection(name: "users") @access(roles: ["staff"], allow: [READ], where: [{ field: "orgId", claim: "org" }]) {
+      id: ID!
+      name: String!
+      orgId: ID!
+      org: Org @join(localField: "orgId")
+    }
+    type Post @collection(name: "posts") @access(roles: ["staff"], allow: [READ, UPDATE]) {
+      id: ID!
+      title: String!
+      author: User @snapshot(path: "author", fields: ["id", "name", "orgId"]) @join(localField: "author.id") @read(strategy: SNAPSHOT)
+      comments: [Comment!]! @join(localField: "_id", foreignField: "postId")
+    }
+    type Comment @collection(name: "comments") @access(roles: ["staff"], allow: [READ, UPDATE]) { id: ID! body: String! postId: ID! }
+  `;
+  const start = (typeDefs: string, extra: Record<string, unknown> = {}) =>
+    createGateway({ typeDefs, mongoClient: subject.client, db: 'access_seventh_review', listen: false, validateDatabase: false, onWarning: () => undefined, ...extra });
+  const staff: Viewer = { role: 'staff', roles: ['staff'], anonymous: false, subject: 'ed', claims: { sub: 'ed', org: '0000000000000000000000a0' } };
+
+  it('a reverse join by a key copied from rows the role reads in part is refused, as a filter by it is', async () => {
+    const gateway = await start(base);
+    try {
+      const answer = await gateway.execute({ query: '{ orgs { posts { title } } }' }, { viewer: staff });
+      expect(answer.errors?.map((error) => [error.extensions?.code, error.message])).toEqual([
+        ['FORBIDDEN', expect.stringContaining('Org.posts joins by Post.author (a copy of User at "author"), whose rows role "staff" reads only in part')],
+      ]);
+      expect((await gateway.execute({ query: '{ posts { title comments { body } } }' }, { viewer: staff })).errors).toBeUndefined();
+    } finally {
+      await gateway.stop();
+    }
+  });
+
+  it('startup refuses a generated update of the key a reverse join picks children by', async () => {
+    await expect(start(`${base} type Mutation { updateComment(id: ID!, input: CommentPatch!): Comment! @update } input CommentPatch { body: String postId: ID }`)).rejects.toThrow(
+      'CommentPatch.postId: Comment.postId is the key of the reference Post.comments, which @update would re-point without checking the Post it names exists and the role may read it',
+    );
+  });
+
+  it('startup refuses changeReference on a snapshot reference, or of a key a snapshot copies: the copies would keep the old values', async () => {
+    const mutations = `${base} type Mutation { reassignPost(id: ID!, author: ID!): Post! moveUser(id: ID!, org: ID!): User! }`;
+    const resolvers = { Mutation: { reassignPost: () => null, moveUser: () => null } };
+    await expect(start(mutations, { resolvers, writePlans: { reassignPost: [{ kind: 'changeReference', coordinate: 'Post.author' }] } })).rejects.toThrow(
+      'Post.author keeps a snapshot of its User at "author", and changeReference sets only the key inside it',
+    );
+    await expect(start(mutations, { resolvers, writePlans: { moveUser: [{ kind: 'changeReference', coordinate: 'User.org' }] } })).rejects.toThrow(
+      'User.org\'s key "orgId" is copied into Post.author, and changeReference does not update copies: they would keep the old key; drop the key from that snapshot\'s fields',
+    );
+  });
+});

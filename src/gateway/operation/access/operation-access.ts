@@ -87,9 +87,9 @@ class AccessWalk {
     const target = root?.targetType ?? relation?.targetType;
     if (target === undefined) return undefined;
     if (root && !access.canRead(target)) return `role "${this.role}" may not read ${target}`;
-    // A reverse join picks each parent's children by their key: it shows a key the role hides as a filter by it would.
+    // A reverse join picks each parent's children by their key: it shows the key (a hidden one, or one copied from rows the role reads in part) as a filter by it would.
     const join = relation?.shapes.join;
-    const byKey = join?.direction === 'byReference' ? this.#hiddenRefusal(target, join.foreignField) : undefined;
+    const byKey = join?.direction === 'byReference' ? this.#pathRefusal(target, join.foreignField) : undefined;
     if (byKey) return `${step.coordinate} joins by ${byKey}`;
     const given = givenArguments(step);
     const conditions: readonly RootCondition[] = root?.conditions ?? relation?.listArguments.conditions ?? [];
@@ -210,7 +210,7 @@ class AccessWalk {
       const partly = (written ?? [...aggregate.keys.values()]).find((key) => key.references !== undefined && !this.#readsEveryRowOf(key.references));
       if (partly) return `${step.coordinate} ${written ? 'groups' : 'may group (by: a variable)'} by ${target}.${partly.fieldName}, whose ${partly.references} documents role "${this.role}" reads only in part`;
     }
-    const byKey = aggregate.parentLink ? this.#hiddenRefusal(target, aggregate.parentLink.foreignField) : undefined;
+    const byKey = aggregate.parentLink ? this.#pathRefusal(target, aggregate.parentLink.foreignField) : undefined;
     if (byKey) return `${step.coordinate} adds up children joined by ${byKey}`;
     const given = givenArguments(step);
     for (const condition of aggregate.conditions) {
