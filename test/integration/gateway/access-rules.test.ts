@@ -1420,6 +1420,12 @@ describe('seventh review: keys copied from rows the role reads in part, and re-p
     );
   });
 
+  it('startup refuses a counter of children picked by a key inside a copy of rows the role reads in part', async () => {
+    await expect(start(base.replace('name: String!\n      posts:', 'name: String!\n      postCount: Int! @counter(of: "Org.posts")\n      posts:'))).rejects.toThrow(
+      'Org.postCount: counts Post documents by a key inside Post.author (a copy of User at "author"), whose rows role "staff" reads only in part; hide it from the role',
+    );
+  });
+
   it('startup refuses changeReference on a snapshot reference, or of a key a snapshot copies: the copies would keep the old values', async () => {
     const mutations = `${base} type Mutation { reassignPost(id: ID!, author: ID!): Post! moveUser(id: ID!, org: ID!): User! }`;
     const resolvers = { Mutation: { reassignPost: () => null, moveUser: () => null } };

@@ -1,4 +1,5 @@
 import { isObjectType, type GraphQLObjectType, type GraphQLSchema } from 'graphql';
+import { copiesOnPath } from '../storage-map/copy-paths';
 import { readAccess, type AccessDirective } from '../storage-map/read-directives';
 import type { RelationField, StorageMap, TypeStorage } from '../storage-map/storage-map-types';
 import type { WriteModel } from '../write-model/write-model-types';
@@ -229,6 +230,11 @@ function derivedFigureProblem(
     problems.push(`${figure.coordinate}: ${verb} ${relation.targetType} documents by their key ${relation.targetType}.${keyHidden}, which is hidden from role "${role}"; ${fix}, or let the role read ${relation.targetType}.${keyHidden}`);
     return;
   }
+  const copied = keyInPartlyReadCopy(rules, storageMap, relation, role);
+  if (copied !== undefined) {
+    problems.push(`${figure.coordinate}: ${verb} ${relation.targetType} documents by a key inside ${copied}; ${fix}`);
+    return;
+  }
   if (figure.summed !== undefined && target !== 'all' && target.hidden.has(figure.summed)) {
     problems.push(`${figure.coordinate}: sums ${relation.targetType}.${figure.summed}, which role "${role}" may not read; ${fix}, or let the role read ${relation.targetType}.${figure.summed}`);
     return;
@@ -253,6 +259,23 @@ function hiddenKeyOf(storageMap: StorageMap, relation: RelationField, hidden: Re
   const target = storageMap.types.get(relation.targetType);
   if (join?.direction !== 'byReference' || !target) return undefined;
   return [...hidden].find((fieldName) => storedPathsOf(target, fieldName).some((path) => join.foreignField === path || join.foreignField.startsWith(`${path}.`)));
+}
+
+/**
+ * The copy a reverse join's key lies inside, when the role reads the copied type only in part or not at
+ * all (the copies are of every row): the count by that key shows rows the role cannot see. A snapshot's
+ * own key is the plain reference it copies from.
+ */
+function keyInPartlyReadCopy(rules: AccessRules, storageMap: StorageMap, relation: RelationField, role: string): string | undefined {
+  const join = relation.shapes.join;
+  if (join?.direction !== 'byReference') return undefined;
+  for (const { field, copy, inTarget } of copiesOnPath(storageMap, relation.targetType, join.foreignField)) {
+    if (copy.kind === 'snapshot' && inTarget === '_id') continue;
+    const rule = readRuleOf(rules, field.targetType, role);
+    if (rule === undefined) return `${field.coordinate} (a copy of ${field.targetType} at "${copy.path}"), which role "${role}" may not read`;
+    if (rule !== 'all' && rule.where.length > 0) return `${field.coordinate} (a copy of ${field.targetType} at "${copy.path}"), whose rows role "${role}" reads only in part`;
+  }
+  return undefined;
 }
 
 function describeWhere(where: readonly RowCondition[]): string {
