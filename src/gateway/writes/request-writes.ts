@@ -8,7 +8,7 @@ import { writeConflict } from './write-errors';
 import type { WriteModel } from '../startup/write-model/write-model-types';
 import type { Projection } from '../operation/planning/projection';
 import { WriteUnit, type ReturnedDocument } from './write-unit';
-import type { ViewerAccess } from '../request/access/viewer-access';
+import type { ViewerAccess, ComparisonRefusal } from '../request/access/viewer-access';
 
 /** How write units run. */
 export interface WriteOptions {
@@ -39,6 +39,7 @@ export class RequestWrites {
     private readonly estimates: ReadonlyMap<string, WriteUnitEstimate>,
     private readonly retryBounds: TransactionRetryBounds,
     private readonly access?: ViewerAccess,
+    private readonly comparisonRefusal?: ComparisonRefusal,
   ) {}
 
   /**
@@ -62,7 +63,7 @@ export class RequestWrites {
     const returning = this.readBack.joinsById(info);
     let attempt: WriteUnit | undefined;
     try {
-      const result = await this.funnel.runWriteUnit(scope, unit, { transaction, retries }, (writer) => work((attempt = new WriteUnit(this.model, writer, budget, returning, this.access, info.fieldName, (change) => unit.noteSourceChange(change)))));
+      const result = await this.funnel.runWriteUnit(scope, unit, { transaction, retries }, (writer) => work((attempt = new WriteUnit(this.model, writer, budget, returning, this.access, info.fieldName, (change) => unit.noteSourceChange(change), this.comparisonRefusal))));
       if (attempt) this.readBack.remember(attempt.returned, info.path);
       return result;
     } catch (error) {

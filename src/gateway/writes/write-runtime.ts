@@ -1,6 +1,6 @@
 import type { GraphQLObjectType } from 'graphql';
 import type { CostLedger } from '../request/cost/cost-ledger';
-import type { ViewerAccess } from '../request/access/viewer-access';
+import type { ViewerAccess, ComparisonRefusal } from '../request/access/viewer-access';
 import { DatabaseFailure, StorageConfigError } from '../errors/internal-errors';
 import type { MongoFunnel } from '../request/mongo/mongo-funnel';
 import { estimateWriteUnit, type WriteUnitEstimate } from './estimate-write-unit';
@@ -15,7 +15,8 @@ export interface WriteRuntime {
   /** Per Mutation field name: the most one attempt of its write unit sends (see estimateWriteUnit). */
   readonly estimates: ReadonlyMap<string, WriteUnitEstimate>;
   /** `access`: the viewer's rules (undefined without any), which every write unit of the request keeps. */
-  forRequest(ledger: CostLedger, access: ViewerAccess | undefined, readBack: MutationReadBack): RequestWrites;
+  /** `comparisonRefusal`: under access rules, what filtering `typeName` documents by `path` would show the viewer that it may not see. */
+  forRequest(ledger: CostLedger, access: ViewerAccess | undefined, comparisonRefusal: ComparisonRefusal | undefined, readBack: MutationReadBack): RequestWrites;
 }
 
 /**
@@ -76,6 +77,6 @@ export function createWriteRuntime(options: {
   return {
     model,
     estimates,
-    forRequest: (ledger, access, readBack) => new RequestWrites(readBack, model, options.funnel, ledger, transactions, estimates, options.retries, access),
+    forRequest: (ledger, access, comparisonRefusal, readBack) => new RequestWrites(readBack, model, options.funnel, ledger, transactions, estimates, options.retries, access, comparisonRefusal),
   };
 }

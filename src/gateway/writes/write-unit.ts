@@ -4,7 +4,7 @@ import { readPath, writePath } from '../documents/read-path';
 import { InvariantError } from '../errors/internal-errors';
 import { badUserInput, forbidden } from '../errors/public-error-code';
 import { scopedFilter } from '../request/access/scope-read-command';
-import { NO_CLAIM, type ViewerAccess } from '../request/access/viewer-access';
+import { NO_CLAIM, type ViewerAccess, type ComparisonRefusal } from '../request/access/viewer-access';
 import { sortDocument } from '../startup/storage-map/parse-sort';
 import { boundedArraysOf, collectionsDerivedFromDelete, incomingReferences, planDeleteDerived } from './delete-planner';
 import type { FunnelWriter, UpdateStatement } from '../request/mongo/funnel-writer';
@@ -77,6 +77,8 @@ export class WriteUnit {
     private readonly mutationField = '',
     /** Told each source document the unit changed, and which fields (workload capture). */
     private readonly onSourceChange: SourceChangeListener = () => undefined,
+    /** Under access rules, what filtering `typeName` documents by `path` would show the viewer that it may not see. */
+    private readonly comparisonRefusal?: ComparisonRefusal,
   ) {}
 
   /** The documents this unit's updates returned, as they left them. */
@@ -86,6 +88,7 @@ export class WriteUnit {
 
   /** The first `typeName` document matching `filter` (one read of at most one document, in the unit's transaction), or NOT_FOUND naming `what`. */
   async requireOne(typeName: string, filter: StoredDocument, paths: readonly string[], what: string): Promise<StoredDocument> {
+    this.#refuseHiddenFilter(typeName, filter);
     this.#spend();
     const collection = this.#collectionOf(typeName);
     const [document] = await this.writer.find(collection, this.#readable(collection, filter), this.#withCopiedPaths(typeName, paths), { limit: 1 });
@@ -193,6 +196,7 @@ export class WriteUnit {
    * nothing written, when the selector matches no document.
    */
   async updateSource(typeName: string, selector: SourceSelector, changes: Readonly<Record<string, unknown>>): Promise<void> {
+    this.#refuseHiddenFilter(typeName, selector);
     const storage = this.model.storageMap.types.get(typeName);
     const $set: StoredDocument = {};
     const setting: Array<{ name: string; path: string }> = [];
@@ -347,6 +351,18 @@ export class WriteUnit {
     }
     const oldKeys = oldKey === undefined || oldKey === null ? [] : [oldKey];
     await this.#applyDerived([...planReferenceChange(this.model, coordinate, id, oldKeys, [newKey]), ...moves]);
+  }
+
+  /**
+   * A filter by what the viewer may not see shows it through what it matches, or through NOT_FOUND:
+   * refused, as `context.documents` refuses it.
+   */
+  #refuseHiddenFilter(typeName: string, filter: StoredDocument): void {
+    if (!this.comparisonRefusal) return;
+    for (const path of comparedPaths(filter)) {
+      const shown = this.comparisonRefusal(typeName, path);
+      if (shown) throw forbidden(`Mutation.${this.mutationField} filters by ${shown}; filter by a field the role reads`);
+    }
   }
 
   /** `filter` and the viewer's row filter on `collection` (FORBIDDEN when it may not read it). */
@@ -556,4 +572,12 @@ function changesWhatItMatches(statement: UpdateStatement): boolean {
 /** A value given for a condition as the condition compares it: an id as a string (a generated input's `ID`) as its ObjectId. */
 function asStoredKey(condition: RowCondition, value: unknown): unknown {
   return condition.objectId && typeof value === 'string' && /^[0-9a-fA-F]{24}$/.test(value) ? new ObjectId(value.toLowerCase()) : value;
+}
+
+/** The stored paths a MongoDB filter compares, through `$and`, `$or` and `$nor`. */
+function comparedPaths(filter: StoredDocument): string[] {
+  return Object.entries(filter).flatMap(([key, value]) => {
+    if (!key.startsWith('$')) return [key];
+    return Array.isArray(value) ? value.flatMap((part) => (typeof part === 'object' && part !== null ? comparedPaths(part as StoredDocument) : [])) : [];
+  });
 }

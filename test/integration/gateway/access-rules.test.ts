@@ -1244,7 +1244,7 @@ describe('sixth review: filters reached another way, an order by a document hold
     type UserConnection { edges: [UserEdge!]! pageInfo: PageInfo! totalCount: Int! }
     type UserEdge { cursor: String! node: User! }
     type PageInfo { hasNextPage: Boolean! hasPreviousPage: Boolean! startCursor: String endCursor: String }
-    type Mutation { updateUser(id: ID!, input: UserPatch!): User! @update }
+    type Mutation { updateUser(id: ID!, input: UserPatch!): User! @update checkEmail(email: String!): Boolean! }
     type User
       @collection(name: "users")
       @access(roles: ["member"], allow: [READ], hide: ["email", "secret"])
@@ -1271,6 +1271,22 @@ describe('sixth review: filters reached another way, an order by a document hold
   const staffOfA: Viewer = { role: 'staff', roles: ['staff'], anonymous: false, subject: ed.toHexString(), claims: { sub: ed.toHexString(), org: 'A' } };
   const admin: Viewer = { role: 'admin', roles: ['admin'], anonymous: false, subject: 'root', claims: {} };
   const filterBy = (prefix: string) => ({ filter: { email: { prefix } } });
+  const handWritten = {
+    resolvers: {
+      Query: {
+        root: () => ({}),
+        userLookup: (_parent: unknown, args: { email: string }, context: GatewayContext, info: GraphQLResolveInfo) => context.documents.findOne(info, 'User', { email: args.email }),
+        userNamed: (_parent: unknown, args: { name: string }, context: GatewayContext, info: GraphQLResolveInfo) => context.documents.findOne(info, 'User', { name: args.name }),
+        usersStarting: (_parent: unknown, args: { prefix: string }, context: GatewayContext, info: GraphQLResolveInfo) => context.documents.findMany(info, 'User', filterBy(args.prefix)),
+        usersPage: (_parent: unknown, args: { prefix: string }, context: GatewayContext, info: GraphQLResolveInfo) => context.documents.findConnection(info, 'User', filterBy(args.prefix)),
+      },
+      Mutation: {
+        checkEmail: async (_parent: unknown, args: { email: string }, context: GatewayContext, info: GraphQLResolveInfo) =>
+          context.writes.run(info, async (unit) => Boolean(await unit.requireOne('User', { email: args.email }, ['name'], 'with that email'))),
+      },
+    },
+    writePlans: { checkEmail: [{ kind: 'requireOne' as const, typeName: 'User' }] },
+  };
   let fixture: SdlGateway;
   beforeAll(async () => {
     fixture = await startSdlGateway({
@@ -1289,15 +1305,7 @@ describe('sixth review: filters reached another way, an order by a document hold
       },
       gateway: {
         onWarning: () => undefined,
-        resolvers: {
-          Query: {
-            root: () => ({}),
-            userLookup: (_parent: unknown, args: { email: string }, context: GatewayContext, info: GraphQLResolveInfo) => context.documents.findOne(info, 'User', { email: args.email }),
-            userNamed: (_parent: unknown, args: { name: string }, context: GatewayContext, info: GraphQLResolveInfo) => context.documents.findOne(info, 'User', { name: args.name }),
-            usersStarting: (_parent: unknown, args: { prefix: string }, context: GatewayContext, info: GraphQLResolveInfo) => context.documents.findMany(info, 'User', filterBy(args.prefix)),
-            usersPage: (_parent: unknown, args: { prefix: string }, context: GatewayContext, info: GraphQLResolveInfo) => context.documents.findConnection(info, 'User', filterBy(args.prefix)),
-          },
-        },
+        ...handWritten,
       },
     });
   }, 60_000);
@@ -1338,6 +1346,16 @@ describe('sixth review: filters reached another way, an order by a document hold
     expect((await run('{ usersPage(prefix: "bob@s") { totalCount } }', admin)).data).toEqual({ usersPage: { totalCount: 1 } });
   });
 
+  it('a write unit\'s filter by a hidden field is refused as context.documents\' is: its NOT_FOUND would tell a taken address from a free one', async () => {
+    for (const email of ['bob@secret.example', 'nobody@example.com']) {
+      expect(await run(`mutation { checkEmail(email: "${email}") }`, member)).toEqual({
+        data: null,
+        errors: [['FORBIDDEN', `Mutation.checkEmail filters by ${hiddenEmail}; filter by a field the role reads`]],
+      });
+    }
+    expect(await run('mutation { checkEmail(email: "bob@secret.example") }', admin)).toEqual({ data: { checkEmail: true }, errors: undefined });
+  });
+
   it('an order by a document holding a hidden field is refused: MongoDB compares it by the fields inside', async () => {
     expect(await run('{ usersOrdered(orderBy: BY_PROFILE) { name } }', member)).toEqual({
       data: undefined,
@@ -1359,17 +1377,16 @@ describe('sixth review: filters reached another way, an order by a document hold
       type Note @collection(name: "notes") @access(roles: ["member"], allow: [READ, UPDATE]) { id: ID! text: String! userId: ID user: User @join(localField: "userId") }
       input NotePatch { text: String userId: ID }
       extend type Mutation { updateNote(id: ID!, input: NotePatch!): Note! @update }`;
-    await expect(createGateway({ typeDefs: repointing, mongoClient: fixture.client, db: fixture.db.databaseName, listen: false, validateDatabase: false, onWarning: () => undefined })).rejects.toThrow(
+    await expect(createGateway({ ...handWritten, typeDefs: repointing, mongoClient: fixture.client, db: fixture.db.databaseName, listen: false, validateDatabase: false, onWarning: () => undefined })).rejects.toThrow(
       'NotePatch.userId: Note.userId is the key of the reference Note.user, which @update would re-point without checking the User it names exists and the role may read it; remove it from the input (a mutation of your own changes it with unit.changeReference, which checks)',
     );
   });
 
   it('startup refuses a generated input field stored inside a snapshot copy: the input would forge the copied document', async () => {
-    const forging = typeDefs.replace('input UserPatch { name: String orgAlias: String }', 'input UserPatch { name: String orgAlias: String }\n input PostPatch { title: String authorOrg: String }').replace(
-      'type Mutation { updateUser(id: ID!, input: UserPatch!): User! @update }',
-      'type Mutation { updateUser(id: ID!, input: UserPatch!): User! @update updatePost(id: ID!, input: PostPatch!): Post! @update }',
-    ).replace('author: User @snapshot', 'authorOrg: String @path(path: "author.org")\n      author: User @snapshot');
-    await expect(createGateway({ typeDefs: forging, mongoClient: fixture.client, db: fixture.db.databaseName, listen: false, validateDatabase: false, onWarning: () => undefined })).rejects.toThrow(
+    const forging = `${typeDefs.replace('author: User @snapshot', 'authorOrg: String @path(path: "author.org")\n      author: User @snapshot')}
+      input PostPatch { title: String authorOrg: String }
+      extend type Mutation { updatePost(id: ID!, input: PostPatch!): Post! @update }`;
+    await expect(createGateway({ ...handWritten, typeDefs: forging, mongoClient: fixture.client, db: fixture.db.databaseName, listen: false, validateDatabase: false, onWarning: () => undefined })).rejects.toThrow(
       'PostPatch.authorOrg: Post.authorOrg is stored inside Post.author\'s copy of a User (at "author"), which docjoin keeps equal to that User; remove it from the input (a create sets Post.author by its id, and changing the User updates the copy)',
     );
   });

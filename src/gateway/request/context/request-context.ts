@@ -126,6 +126,7 @@ export function createRequestContext(options: {
   };
   const projectionFor = (info: GraphQLResolveInfo, typeName: string): Projection => readsOf(info).projection(typeName);
   const connectionSelection = (info: GraphQLResolveInfo): ConnectionSteps => readsOf(info).connection();
+  const comparisonRefusal = access && options.comparisonRefusal ? (typeName: string, path: string) => options.comparisonRefusal!(access, typeName, path) : undefined;
   return {
     requestId: ++nextRequestId,
     viewer: options.viewer,
@@ -144,11 +145,11 @@ export function createRequestContext(options: {
       ledger,
       deadline,
       ...(access && { readScope: access }),
-      ...(access && options.comparisonRefusal && { comparisonRefusal: (typeName: string, path: string) => options.comparisonRefusal!(access, typeName, path) }),
+      ...(comparisonRefusal && { comparisonRefusal }),
       projectionFor,
       connectionSelection,
     }),
-    writes: options.writes.forRequest(ledger, access, {
+    writes: options.writes.forRequest(ledger, access, comparisonRefusal, {
       joinsById: (info) => readsOf(info).joinsById(),
       remember(returned, path) {
         for (const { collection, document, projection } of returned) {
