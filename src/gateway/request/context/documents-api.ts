@@ -2,6 +2,7 @@ import { getNamedType, type GraphQLResolveInfo } from 'graphql';
 import { InvariantError } from '../../errors/internal-errors';
 import type { CommandScope, MongoFunnel } from '../mongo/mongo-funnel';
 import type { ReadScope } from '../access/scope-read-command';
+import type { ComparisonRefusal } from '../access/viewer-access';
 import type { StoredDocument } from '../../documents/stored-document';
 import type { LoaderRegistry } from '../loaders/loader-registry';
 import type { CostLedger } from '../cost/cost-ledger';
@@ -55,9 +56,9 @@ export interface DocumentsReads {
   readonly readScope?: ReadScope;
   /**
    * Under access rules, what ordering or filtering `typeName` documents by `path` would show the viewer
-   * that it may not see (a hidden field, a copy of rows it reads in part), worded to follow "sorts by".
+   * that it may not see (a hidden field, a copy of rows it reads in part).
    */
-  readonly comparisonRefusal?: (typeName: string, path: string) => string | undefined;
+  readonly comparisonRefusal?: ComparisonRefusal;
   /**
    * The projection the selection under the field `info` resolves needs on `typeName` documents, read
    * from the operation's plan (memoized). For a field returning a connection, the selection is that of
