@@ -8,7 +8,8 @@ import { writeConflict } from './write-errors';
 import type { WriteModel } from '../startup/write-model/write-model-types';
 import type { Projection } from '../operation/planning/projection';
 import { WriteUnit, type ReturnedDocument } from './write-unit';
-import type { ViewerAccess, ComparisonRefusal } from '../request/access/viewer-access';
+import type { ViewerAccess } from '../request/access/viewer-access';
+import type { ComparisonRefusal } from '../request/access/comparison-refusal';
 
 /** How write units run. */
 export interface WriteOptions {

@@ -1,6 +1,7 @@
 import type { GraphQLObjectType } from 'graphql';
 import type { CostLedger } from '../request/cost/cost-ledger';
-import type { ViewerAccess, ComparisonRefusal } from '../request/access/viewer-access';
+import type { ViewerAccess } from '../request/access/viewer-access';
+import type { ComparisonRefusal } from '../request/access/comparison-refusal';
 import { DatabaseFailure, StorageConfigError } from '../errors/internal-errors';
 import type { MongoFunnel } from '../request/mongo/mongo-funnel';
 import { estimateWriteUnit, type WriteUnitEstimate } from './estimate-write-unit';

@@ -4,7 +4,8 @@ import { readPath, writePath } from '../documents/read-path';
 import { InvariantError } from '../errors/internal-errors';
 import { badUserInput, forbidden } from '../errors/public-error-code';
 import { scopedFilter } from '../request/access/scope-read-command';
-import { NO_CLAIM, type ViewerAccess, type ComparisonRefusal } from '../request/access/viewer-access';
+import { NO_CLAIM, type ViewerAccess } from '../request/access/viewer-access';
+import { refuseHiddenFilter, type ComparisonRefusal } from '../request/access/comparison-refusal';
 import { sortDocument } from '../startup/storage-map/parse-sort';
 import { boundedArraysOf, collectionsDerivedFromDelete, incomingReferences, planDeleteDerived } from './delete-planner';
 import type { FunnelWriter, UpdateStatement } from '../request/mongo/funnel-writer';
@@ -88,7 +89,7 @@ export class WriteUnit {
 
   /** The first `typeName` document matching `filter` (one read of at most one document, in the unit's transaction), or NOT_FOUND naming `what`. */
   async requireOne(typeName: string, filter: StoredDocument, paths: readonly string[], what: string): Promise<StoredDocument> {
-    this.#refuseHiddenFilter(typeName, filter);
+    refuseHiddenFilter(this.comparisonRefusal, `Mutation.${this.mutationField}`, typeName, filter);
     this.#spend();
     const collection = this.#collectionOf(typeName);
     const [document] = await this.writer.find(collection, this.#readable(collection, filter), this.#withCopiedPaths(typeName, paths), { limit: 1 });
@@ -196,7 +197,7 @@ export class WriteUnit {
    * nothing written, when the selector matches no document.
    */
   async updateSource(typeName: string, selector: SourceSelector, changes: Readonly<Record<string, unknown>>): Promise<void> {
-    this.#refuseHiddenFilter(typeName, selector);
+    refuseHiddenFilter(this.comparisonRefusal, `Mutation.${this.mutationField}`, typeName, selector);
     const storage = this.model.storageMap.types.get(typeName);
     const $set: StoredDocument = {};
     const setting: Array<{ name: string; path: string }> = [];
@@ -351,18 +352,6 @@ export class WriteUnit {
     }
     const oldKeys = oldKey === undefined || oldKey === null ? [] : [oldKey];
     await this.#applyDerived([...planReferenceChange(this.model, coordinate, id, oldKeys, [newKey]), ...moves]);
-  }
-
-  /**
-   * A filter by what the viewer may not see shows it through what it matches, or through NOT_FOUND:
-   * refused, as `context.documents` refuses it.
-   */
-  #refuseHiddenFilter(typeName: string, filter: StoredDocument): void {
-    if (!this.comparisonRefusal) return;
-    for (const path of comparedPaths(filter)) {
-      const shown = this.comparisonRefusal(typeName, path);
-      if (shown) throw forbidden(`Mutation.${this.mutationField} filters by ${shown}; filter by a field the role reads`);
-    }
   }
 
   /** `filter` and the viewer's row filter on `collection` (FORBIDDEN when it may not read it). */
@@ -572,12 +561,4 @@ function changesWhatItMatches(statement: UpdateStatement): boolean {
 /** A value given for a condition as the condition compares it: an id as a string (a generated input's `ID`) as its ObjectId. */
 function asStoredKey(condition: RowCondition, value: unknown): unknown {
   return condition.objectId && typeof value === 'string' && /^[0-9a-fA-F]{24}$/.test(value) ? new ObjectId(value.toLowerCase()) : value;
-}
-
-/** The stored paths a MongoDB filter compares, through `$and`, `$or` and `$nor`. */
-function comparedPaths(filter: StoredDocument): string[] {
-  return Object.entries(filter).flatMap(([key, value]) => {
-    if (!key.startsWith('$')) return [key];
-    return Array.isArray(value) ? value.flatMap((part) => (typeof part === 'object' && part !== null ? comparedPaths(part as StoredDocument) : [])) : [];
-  });
 }

@@ -191,13 +191,7 @@ class EstimatePass {
   }
 
   run(root: SelectionStep): Omit<CostEstimate, 'depth' | 'heaviest'> & { heaviest: NonNullable<CostEstimate['heaviest']> } {
-    const scopes: Scope[] = [];
-    for (const step of root.fields) {
-      const below = this.#rootField(step);
-      this.#countNodes(step, below);
-      scopes.push(...below);
-    }
-    for (const scope of scopes) this.#visit(scope);
+    for (const scope of this.#rootScopes(root)) this.#visit(scope);
     for (const [step, whatIfs] of this.whatIfTally?.byStep ?? []) {
       const figures = this.steps.get(step);
       if (figures) this.steps.set(step, { ...figures, whatIfs });
@@ -420,14 +414,19 @@ class EstimatePass {
   #visitRootsAgain(scope: Scope): void {
     for (let object = 0; object < scope.objects; object++) {
       for (const selection of scope.selections) {
-        for (const step of selection.fields) {
-          if (++this.#visits > VISIT_BUDGET) return;
-          const below = this.#rootField(step);
-          this.#countNodes(step, below);
-          for (const child of below) this.#visit(child);
-        }
+        if (++this.#visits > VISIT_BUDGET) return;
+        for (const below of this.#rootScopes(selection)) this.#visit(below);
       }
     }
+  }
+
+  /** What the root fields of `selection` read, counted, and the scopes below them. */
+  #rootScopes(selection: SelectionStep): Scope[] {
+    return selection.fields.flatMap((step) => {
+      const below = this.#rootField(step);
+      this.#countNodes(step, below);
+      return below;
+    });
   }
 
   /** Visits the scopes below a step, with the what-ifs a side pass settled for them (what-ifs.ts). */

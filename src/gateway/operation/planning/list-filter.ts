@@ -85,7 +85,7 @@ export function toMongoFilter(filter: RootFilter | readonly RootFilter[]): Store
   return result;
 }
 
-export function isFilterList(filter: RootFilter | readonly RootFilter[]): filter is readonly RootFilter[] {
+function isFilterList(filter: RootFilter | readonly RootFilter[]): filter is readonly RootFilter[] {
   return Array.isArray(filter);
 }
 

@@ -15,9 +15,6 @@ const NO_HIDDEN: ReadonlySet<string> = new Set();
  * One request's viewer under the access rules: what its role may read and write, and the MongoDB
  * filters its claims make of the rules' conditions (worked out once per collection per request).
  */
-/** Under access rules, what ordering or filtering `typeName` documents by the stored `path` would show the viewer that it may not see, worded to follow "sorts by" / "filters by"; undefined when nothing. */
-export type ComparisonRefusal = (typeName: string, path: string) => string | undefined;
-
 export class ViewerAccess implements ReadScope {
   readonly #filters = new Map<string, StoredDocument | null>();
   #filtersAnyRow: boolean | undefined;

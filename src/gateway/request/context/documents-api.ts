@@ -2,7 +2,7 @@ import { getNamedType, type GraphQLResolveInfo } from 'graphql';
 import { InvariantError } from '../../errors/internal-errors';
 import type { CommandScope, MongoFunnel } from '../mongo/mongo-funnel';
 import type { ReadScope } from '../access/scope-read-command';
-import type { ComparisonRefusal } from '../access/viewer-access';
+import { refuseHiddenFilter, type ComparisonRefusal } from '../access/comparison-refusal';
 import type { StoredDocument } from '../../documents/stored-document';
 import type { LoaderRegistry } from '../loaders/loader-registry';
 import type { CostLedger } from '../cost/cost-ledger';
@@ -19,7 +19,7 @@ import type { SortKey, StorageMap } from '../../startup/storage-map/storage-map-
 
 export type { FieldCondition, FilterValue, RootFilter } from '../../operation/planning/list-filter';
 import type { RootFilter } from '../../operation/planning/list-filter';
-import { isFilterList, toMongoFilter } from '../../operation/planning/list-filter';
+import { toMongoFilter } from '../../operation/planning/list-filter';
 
 export interface FindManyOptions {
   /** Conditions every document must meet; a list when one path has several (a range: `{ gt }` and `{ lt }`). */
@@ -146,18 +146,11 @@ export class DocumentsApi {
     return toConnection(page, found, undefined, count);
   }
 
-  /**
-   * The resolver's filter for MongoDB. Under access rules, one by what the viewer may not see is refused,
-   * as on generated lists: the documents it matches show the values it compared (a client's guesses at a
-   * hidden email), whoever wrote it.
-   */
+  /** The resolver's filter for MongoDB; under access rules, one by what the viewer may not see is refused, as on generated lists. */
   #filter(info: GraphQLResolveInfo, typeName: string, filter: RootFilter | readonly RootFilter[]): StoredDocument {
-    const { comparisonRefusal } = this.context;
-    for (const path of comparisonRefusal ? filteredPaths(filter) : []) {
-      const shown = comparisonRefusal!(typeName, path);
-      if (shown) throw forbidden(`${info.parentType.name}.${info.fieldName} filters by ${shown}; filter by a field the role reads`);
-    }
-    return toMongoFilter(filter);
+    const mongoFilter = toMongoFilter(filter);
+    refuseHiddenFilter(this.context.comparisonRefusal, `${info.parentType.name}.${info.fieldName}`, typeName, mongoFilter);
+    return mongoFilter;
   }
 
   /** An order shows its values (a connection's cursors hold them): one by what the viewer may not see is refused, as on generated lists. */
@@ -196,11 +189,6 @@ export class DocumentsApi {
     // The one place stored documents become the caller's mapper type (see findOne).
     return documents as unknown as TDocument[];
   }
-}
-
-/** The stored paths a resolver's filter compares. */
-function filteredPaths(filter: RootFilter | readonly RootFilter[]): string[] {
-  return isFilterList(filter) ? filter.flatMap(filteredPaths) : Object.keys(filter);
 }
 
 /** A resolver's order: one its client wrote may be invalid (BAD_USER_INPUT naming it), never a 500. */
