@@ -19,6 +19,8 @@ export interface CursorBatch {
 
 interface OpenCursor {
   readonly ns: string;
+  /** The logical session (its lsid's key) that opened it, which every getMore must come in; undefined outside a session. */
+  readonly session: string | undefined;
   readonly documents: readonly Document[];
   readonly project: (doc: Document) => Document;
   position: number;
@@ -39,10 +41,10 @@ export class CursorStore {
   open(
     ns: string,
     documents: readonly Document[],
-    options: { batchSize?: number; singleBatch?: boolean; project?: (doc: Document) => Document } = {},
+    options: { batchSize?: number; singleBatch?: boolean; project?: (doc: Document) => Document; session?: string } = {},
   ): CursorBatch {
     this.dropIdle();
-    const cursor: OpenCursor = { ns, documents, project: options.project ?? ((doc) => doc), position: 0, lastUsed: Date.now(), wholeBatches: true };
+    const cursor: OpenCursor = { ns, session: options.session, documents, project: options.project ?? ((doc) => doc), position: 0, lastUsed: Date.now(), wholeBatches: true };
     const batch = takeBatch(cursor, options.batchSize ?? DEFAULT_FIRST_BATCH_SIZE);
     if (options.singleBatch === true || cursor.position >= documents.length) return { id: Long.ZERO, ns, documents: batch };
     const id = this.nextId++;
@@ -50,12 +52,24 @@ export class CursorStore {
     return { id: Long.fromBigInt(id), ns, documents: batch };
   }
 
-  /** The next batch of a cursor on `ns`: `batchSize` documents, or all that fit in 16 MiB when unset. */
-  getMore(id: bigint, ns: string, batchSize: number | undefined): CursorBatch {
+  /**
+   * The next batch of a cursor on `ns`: `batchSize` documents, or all that fit in 16 MiB when unset.
+   * As in MongoDB, a cursor opened in a session answers only a getMore in that session.
+   */
+  getMore(id: bigint, ns: string, batchSize: number | undefined, session?: string): CursorBatch {
     const cursor = this.cursors.get(id);
     if (cursor === undefined) throw new CommandError(ErrorCodes.CursorNotFound, 'CursorNotFound', `cursor id ${id} not found`);
     if (cursor.ns !== ns) {
       throw new CommandError(13, 'Unauthorized', `Requested getMore on namespace '${ns}', but cursor belongs to a different namespace ${cursor.ns}`);
+    }
+    if (cursor.session !== undefined && session === undefined) {
+      throw new CommandError(50737, 'Location50737', `Cannot run getMore on cursor ${id}, which was created in session ${cursor.session}, without an lsid`);
+    }
+    if (cursor.session === undefined && session !== undefined) {
+      throw new CommandError(50736, 'Location50736', `Cannot run getMore on cursor ${id}, which was not created in a session, in session ${session}`);
+    }
+    if (cursor.session !== session) {
+      throw new CommandError(50738, 'Location50738', `Cannot run getMore on cursor ${id}, which was created in session ${cursor.session}, in session ${session}`);
     }
     cursor.lastUsed = Date.now();
     const batch = takeBatch(cursor, batchSize !== undefined && batchSize > 0 ? batchSize : Number.POSITIVE_INFINITY);

@@ -6,6 +6,8 @@ import { gatewaySettingsOf, loadConfig } from '../../../src/config/config';
 import { startDemoGateway, type DemoGateway } from './support/demo-gateway';
 import { asOnTheWire } from '../../support/reply-on-the-wire';
 import { createCheckedGateway } from '../../support/checked-gateway';
+import { OperationStopped } from '../../../src/gateway/errors/internal-errors';
+import type { OperationDeadline } from '../../../src/gateway/operation/limits/operation-deadline';
 
 let demo: DemoGateway;
 beforeAll(async () => {
@@ -50,6 +52,57 @@ describe('the mongo funnel', () => {
       ['getMore', 1, ['Probe.n']],
     ]);
     expect(ledger.report()).toMatchObject({ roundTrips: 3, documents: 5, collections: { funnelProbe: { roundTrips: 3, documents: 5 } } });
+  });
+
+  it("sends the database's read concern with every find and aggregate, as the driver's cursors would", async () => {
+    const client = new MongoClient(demo.mongo.uri, { monitorCommands: true, readConcern: { level: 'local' } });
+    await client.connect();
+    const started: CommandStartedEvent[] = [];
+    client.on('commandStarted', (event) => started.push(event));
+    const funnel = new MongoFunnel(client, client.db(demo.dbName));
+    try {
+      const ledger = new CostLedger();
+      await funnel.find({ ledger, fields: ['Probe.n'] }, 'funnelProbe', {}, { projection: { n: 1 } });
+      await funnel.aggregate({ ledger, fields: ['Probe.n'] }, 'funnelProbe', [{ $project: { n: 1 } }]);
+      const reads = started.filter((event) => event.commandName === 'find' || event.commandName === 'aggregate');
+      expect(reads.map((event) => [event.commandName, event.command.readConcern])).toEqual([
+        ['find', { level: 'local' }],
+        ['aggregate', { level: 'local' }],
+      ]);
+    } finally {
+      funnel.detach();
+      await client.close();
+    }
+  });
+
+  it('kills the cursor of a read abandoned between its batches, and reports the stop', async () => {
+    const db = demo.client.db(demo.dbName);
+    await db.collection('funnelAbandoned').insertMany([1, 2, 3, 4, 5].map((n) => ({ n })));
+    const overrun = new AbortController();
+    const stopped = new OperationStopped('timeout', 50);
+    // Only what the funnel reads of a deadline: the overrun signal aborts once the first batch is in.
+    const deadline = { throwIfStopped: () => undefined, remainingMs: () => 60_000, overrunSignal: overrun.signal, stop: () => undefined } as unknown as OperationDeadline;
+    const started: CommandStartedEvent[] = [];
+    const onStarted = (event: CommandStartedEvent) => started.push(event);
+    const onSucceeded = (event: CommandSucceededEvent) => {
+      if (event.commandName === 'find') overrun.abort(stopped);
+    };
+    demo.client.on('commandStarted', onStarted);
+    demo.client.on('commandSucceeded', onSucceeded);
+    const funnel = new MongoFunnel(demo.client, db);
+    try {
+      await expect(funnel.find({ ledger: new CostLedger(), deadline, fields: ['Probe.n'] }, 'funnelAbandoned', {}, { projection: { n: 1 }, batchSize: 1 })).rejects.toBe(stopped);
+      await until(() => started.some((event) => event.commandName === 'killCursors'));
+    } finally {
+      demo.client.off('commandStarted', onStarted);
+      demo.client.off('commandSucceeded', onSucceeded);
+      funnel.detach();
+    }
+    expect(started.filter((event) => ['find', 'getMore', 'killCursors'].includes(event.commandName)).map((event) => event.commandName)).toEqual(['find', 'killCursors']);
+    const kill = started.find((event) => event.commandName === 'killCursors')!.command as { killCursors: string; cursors: BSON.Long[] };
+    expect(kill.killCursors).toBe('funnelAbandoned');
+    expect(kill.cursors).toHaveLength(1);
+    expect(kill.cursors[0]!.isZero()).toBe(false);
   });
 
   it("decodes the raw documents it reads with the client's own BSON options", async () => {
@@ -225,3 +278,9 @@ describe('two gateways sharing one MongoClient', () => {
   });
 });
 
+async function until(condition: () => boolean): Promise<void> {
+  for (let waited = 0; !condition(); waited += 10) {
+    if (waited > 5_000) throw new Error('the condition did not hold within 5 s');
+    await new Promise((resolve) => setTimeout(resolve, 10));
+  }
+}

@@ -19,7 +19,7 @@ import {
   targetCollection,
 } from './command-fields';
 import { collectionScope, requestedScope, viewScope, type RequestedScope } from './operation-scope';
-import type { DataCommandHandler } from './transaction-scope';
+import { sessionKeyOf, type DataCommandHandler } from './transaction-scope';
 
 /**
  * find: `{ find, filter, sort, projection, skip, limit, batchSize, singleBatch, collation, let }` →
@@ -54,7 +54,7 @@ export function findCommand(store: Store): DataCommandHandler {
       }
     }
     const project = hasFields(projection) ? (doc: Document) => applyProjection(doc, projection, filter) : undefined;
-    return cursorReply(store.cursors.open(ns, documents, { batchSize, singleBatch, project }), 'firstBatch');
+    return cursorReply(store.cursors.open(ns, documents, { batchSize, singleBatch, project, session: cursorSession(command) }), 'firstBatch');
   };
 }
 
@@ -63,7 +63,7 @@ export function getMoreCommand(store: Store): DataCommandHandler {
   return (command, context) => {
     const id = int64Value(command.getMore, 'getMore');
     const name = requiredString(command, 'collection');
-    const batch = store.cursors.getMore(id, `${context.db}.${name}`, nonNegative(command, 'batchSize'));
+    const batch = store.cursors.getMore(id, `${context.db}.${name}`, nonNegative(command, 'batchSize'), cursorSession(command));
     return cursorReply(batch, 'nextBatch');
   };
 }
@@ -164,7 +164,7 @@ export function aggregateCommand(store: Store): DataCommandHandler {
     const ns = name === undefined ? `${context.db}.$cmd.aggregate` : `${context.db}.${name}`;
     const scope = aggregateScope(store, context, name, requestedScope(command));
     const results = runPipelineOn(store, context, transaction, name, pipeline, scope);
-    if (output === undefined) return cursorReply(store.cursors.open(ns, results, { batchSize }), 'firstBatch');
+    if (output === undefined) return cursorReply(store.cursors.open(ns, results, { batchSize, session: cursorSession(command) }), 'firstBatch');
     // only a writing aggregate answers with a promise (its writes may wait for a transaction to end)
     return writeOutput(store, output, results, scope, transaction !== undefined).then(() => cursorReply(store.cursors.open(ns, [], { batchSize }), 'firstBatch'));
   };
@@ -297,4 +297,9 @@ function nonNegative(command: Document, field: string): number | undefined {
 
 function hasFields(projection: Document | undefined): projection is Document {
   return projection !== undefined && Object.keys(projection).length > 0;
+}
+
+/** The session a cursor command comes in (its lsid's key), if any. */
+function cursorSession(command: Document): string | undefined {
+  return command.lsid === undefined ? undefined : sessionKeyOf(command.lsid);
 }

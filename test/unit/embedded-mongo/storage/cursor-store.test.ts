@@ -57,6 +57,25 @@ describe('CursorStore', () => {
     expect([(error as CommandError).code, (error as CommandError).codeName]).toEqual([43, 'CursorNotFound']);
   });
 
+  it('answers a getMore only in the session that opened the cursor, as MongoDB does', () => {
+    const cursors = new CursorStore();
+    const first = cursors.open('db.c', docs, { batchSize: 1, session: 'aa' });
+    const codeOf = (run: () => unknown): number | undefined => {
+      try {
+        run();
+        return undefined;
+      } catch (error) {
+        return (error as CommandError).code;
+      }
+    };
+    expect(codeOf(() => cursors.getMore(first.id.toBigInt(), 'db.c', 1))).toBe(50737);
+    expect(codeOf(() => cursors.getMore(first.id.toBigInt(), 'db.c', 1, 'bb'))).toBe(50738);
+    expect(cursors.getMore(first.id.toBigInt(), 'db.c', 1, 'aa').documents).toEqual([docs[1]]);
+    const outside = cursors.open('db.c', docs, { batchSize: 1 });
+    expect(codeOf(() => cursors.getMore(outside.id.toBigInt(), 'db.c', 1, 'aa'))).toBe(50736);
+    expect(cursors.getMore(outside.id.toBigInt(), 'db.c', 1).documents).toEqual([docs[1]]);
+  });
+
   it('stops a batch before 16 MiB of the bytes it sends, and always takes the first document', () => {
     const megabyte = 'x'.repeat(1024 * 1024);
     const large = Array.from({ length: 20 }, (_, i) => ({ _id: i, text: megabyte }));
