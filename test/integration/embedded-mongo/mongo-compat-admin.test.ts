@@ -145,6 +145,16 @@ describe('databases and collections', () => {
     expect(namesOnly.map((info) => info.name).sort()).toEqual(['one', 'two']);
   });
 
+  test('listCollections and listIndexes page through getMore in the session that opened their cursors', async () => {
+    const db = ctx.mongo.freshDb('compat_listpages');
+    for (const name of ['a', 'b', 'c', 'd', 'e']) await db.collection(name).insertOne({});
+    await db.collection('a').createIndexes([{ key: { x: 1 } }, { key: { y: 1 } }, { key: { z: 1 } }]);
+    const collections = await db.listCollections({}, { nameOnly: true, batchSize: 2 }).toArray();
+    expect(collections.map((info) => info.name).sort()).toEqual(['a', 'b', 'c', 'd', 'e']);
+    const indexes = await db.collection('a').listIndexes({ batchSize: 1 }).toArray();
+    expect(indexes.map((index) => index.name).sort()).toEqual(['_id_', 'x_1', 'y_1', 'z_1']);
+  });
+
   test('an insert creates its collection implicitly', async () => {
     const db = ctx.mongo.freshDb('compat_implicit');
     expect(await db.listCollections().toArray()).toEqual([]);

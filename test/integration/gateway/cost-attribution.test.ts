@@ -25,33 +25,51 @@ function withoutTiming(cost: CostReport) {
 }
 
 describe('the mongo funnel', () => {
-  it('counts every getMore as a round trip, and the driver tags getMore with the find\'s comment', async () => {
+  it("reads an answer past one reply again through the driver's cursor, whose getMores carry the comment and count as round trips", async () => {
     const db = demo.client.db(demo.dbName);
     await db.collection('funnelProbe').insertMany([1, 2, 3, 4, 5].map((n) => ({ n })));
-    const started: CommandStartedEvent[] = [];
-    const listener = (event: CommandStartedEvent) => started.push(event);
-    demo.client.on('commandStarted', listener);
-    const funnel = new MongoFunnel(demo.client, db);
     const ledger = new CostLedger();
-    try {
-      // batchSize 1 asks the server for 2 per reply: find (2) + getMore (2) + getMore (1).
+    const started = await commandsStartedWhile(async (funnel, soFar) => {
+      // batchSize 1 (an answer said to hold one document) asks the server for 2 per reply: the first
+      // reply leaves the cursor open, so the read goes again through the driver: find (2) + getMore (2) + getMore (1).
       const documents = await funnel.find({ ledger, fields: ['Probe.n'] }, 'funnelProbe', {}, { projection: { n: 1 }, sort: { n: 1 }, batchSize: 1 });
       expect(documents.map((d) => d.n)).toEqual([1, 2, 3, 4, 5]);
-    } finally {
-      demo.client.off('commandStarted', listener);
-      funnel.detach();
-    }
-    const commands = started.filter((event) => event.commandName === 'find' || event.commandName === 'getMore');
-    expect(commands.map((event) => event.commandName)).toEqual(['find', 'getMore', 'getMore']);
-    const comment = (commands[0]!.command as { comment?: string }).comment;
+      await until(() => soFar.some((event) => event.commandName === 'killCursors'));
+    });
+    const commands = started.filter((event) => ['find', 'getMore', 'killCursors'].includes(event.commandName));
+    expect(commands.map((event) => event.commandName).sort()).toEqual(['find', 'find', 'getMore', 'getMore', 'killCursors']);
+    const reads = commands.filter((event) => event.commandName !== 'killCursors');
+    const comment = (reads[0]!.command as { comment?: string }).comment;
     expect(comment).toMatch(/^docjoin:[0-9a-f]{8}:\d+$/);
-    expect(commands.map((event) => (event.command as { comment?: string }).comment)).toEqual([comment, comment, comment]);
+    expect(reads.map((event) => (event.command as { comment?: string }).comment)).toEqual([comment, comment, comment, comment]);
     expect(ledger.commands.map((c) => [c.commandName, c.documents, c.fields])).toEqual([
+      ['find', 2, ['Probe.n']],
       ['find', 2, ['Probe.n']],
       ['getMore', 2, ['Probe.n']],
       ['getMore', 1, ['Probe.n']],
     ]);
-    expect(ledger.report()).toMatchObject({ roundTrips: 3, documents: 5, collections: { funnelProbe: { roundTrips: 3, documents: 5 } } });
+    expect(ledger.report()).toMatchObject({ roundTrips: 4, documents: 7, collections: { funnelProbe: { roundTrips: 4, documents: 7 } } });
+  });
+
+  it("reads a failed read again through the driver's cursor (which retries what MongoDB says may be retried), and counts both", async () => {
+    const ledger = new CostLedger();
+    const started = await commandsStartedWhile(async (funnel) => {
+      await expect(funnel.aggregate({ ledger, fields: ['Probe.n'] }, 'funnelProbe', [{ $noSuchStage: {} }])).rejects.toThrow(/noSuchStage/);
+    });
+    expect(started.filter((event) => event.commandName === 'aggregate')).toHaveLength(2);
+    expect(ledger.report()).toMatchObject({ roundTrips: 2, documents: 0 });
+  });
+
+  it('does not read again a read its deadline has stopped', async () => {
+    const overrun = new AbortController();
+    const stopped = new OperationStopped('timeout', 50);
+    overrun.abort(stopped);
+    // Only what the funnel reads of a deadline: its overrun signal has aborted.
+    const deadline = { throwIfStopped: () => undefined, remainingMs: () => 60_000, overrunSignal: overrun.signal, stop: () => undefined } as unknown as OperationDeadline;
+    const started = await commandsStartedWhile(async (funnel) => {
+      await expect(funnel.find({ ledger: new CostLedger(), deadline, fields: ['Probe.n'] }, 'funnelProbe', {}, { projection: { n: 1 } })).rejects.toBe(stopped);
+    });
+    expect(started.filter((event) => event.commandName === 'find')).toEqual([]);
   });
 
   it("sends the database's read concern with every find and aggregate, as the driver's cursors would", async () => {
@@ -75,36 +93,6 @@ describe('the mongo funnel', () => {
     }
   });
 
-  it('kills the cursor of a read abandoned between its batches, and reports the stop', async () => {
-    const db = demo.client.db(demo.dbName);
-    await db.collection('funnelAbandoned').insertMany([1, 2, 3, 4, 5].map((n) => ({ n })));
-    const overrun = new AbortController();
-    const stopped = new OperationStopped('timeout', 50);
-    // Only what the funnel reads of a deadline: the overrun signal aborts once the first batch is in.
-    const deadline = { throwIfStopped: () => undefined, remainingMs: () => 60_000, overrunSignal: overrun.signal, stop: () => undefined } as unknown as OperationDeadline;
-    const started: CommandStartedEvent[] = [];
-    const onStarted = (event: CommandStartedEvent) => started.push(event);
-    const onSucceeded = (event: CommandSucceededEvent) => {
-      if (event.commandName === 'find') overrun.abort(stopped);
-    };
-    demo.client.on('commandStarted', onStarted);
-    demo.client.on('commandSucceeded', onSucceeded);
-    const funnel = new MongoFunnel(demo.client, db);
-    try {
-      await expect(funnel.find({ ledger: new CostLedger(), deadline, fields: ['Probe.n'] }, 'funnelAbandoned', {}, { projection: { n: 1 }, batchSize: 1 })).rejects.toBe(stopped);
-      await until(() => started.some((event) => event.commandName === 'killCursors'));
-    } finally {
-      demo.client.off('commandStarted', onStarted);
-      demo.client.off('commandSucceeded', onSucceeded);
-      funnel.detach();
-    }
-    expect(started.filter((event) => ['find', 'getMore', 'killCursors'].includes(event.commandName)).map((event) => event.commandName)).toEqual(['find', 'killCursors']);
-    const kill = started.find((event) => event.commandName === 'killCursors')!.command as { killCursors: string; cursors: BSON.Long[] };
-    expect(kill.killCursors).toBe('funnelAbandoned');
-    expect(kill.cursors).toHaveLength(1);
-    expect(kill.cursors[0]!.isZero()).toBe(false);
-  });
-
   it("decodes the raw documents it reads with the client's own BSON options", async () => {
     const client = new MongoClient(demo.mongo.uri, { monitorCommands: true, useBigInt64: true });
     await client.connect();
@@ -123,19 +111,11 @@ describe('the mongo funnel', () => {
   });
 
   it('asks for one more document than the answer can hold, so an exactly full answer needs no getMore', async () => {
-    const db = demo.client.db(demo.dbName);
-    const started: CommandStartedEvent[] = [];
-    const listener = (event: CommandStartedEvent) => started.push(event);
-    demo.client.on('commandStarted', listener);
-    const funnel = new MongoFunnel(demo.client, db);
     const ledger = new CostLedger();
-    try {
+    const started = await commandsStartedWhile(async (funnel) => {
       await funnel.find({ ledger, fields: ['Probe.n'] }, 'funnelProbe', {}, { projection: { n: 1 }, batchSize: 5 });
       await funnel.aggregate({ ledger, fields: ['Probe.n'] }, 'funnelProbe', [{ $match: { n: { $gt: 0 } } }], { batchSize: 5 });
-    } finally {
-      demo.client.off('commandStarted', listener);
-      funnel.detach();
-    }
+    });
     expect(started.map((event) => [event.commandName, (event.command as { batchSize?: number; cursor?: { batchSize?: number } }).batchSize ?? (event.command as { cursor: { batchSize: number } }).cursor.batchSize])).toEqual([
       ['find', 6],
       ['aggregate', 6],
@@ -283,4 +263,19 @@ async function until(condition: () => boolean): Promise<void> {
     if (waited > 5_000) throw new Error('the condition did not hold within 5 s');
     await new Promise((resolve) => setTimeout(resolve, 10));
   }
+}
+
+/** The commands the demo's client started while `run` read through a funnel of its own over the demo database. */
+async function commandsStartedWhile(run: (funnel: MongoFunnel, started: readonly CommandStartedEvent[]) => Promise<void>): Promise<CommandStartedEvent[]> {
+  const started: CommandStartedEvent[] = [];
+  const listener = (event: CommandStartedEvent) => started.push(event);
+  demo.client.on('commandStarted', listener);
+  const funnel = new MongoFunnel(demo.client, demo.client.db(demo.dbName));
+  try {
+    await run(funnel, started);
+  } finally {
+    demo.client.off('commandStarted', listener);
+    funnel.detach();
+  }
+  return started;
 }

@@ -6,7 +6,7 @@ import { assertNotView, type Store } from '../../storage/store';
 import { CommandError, ErrorCodes } from '../../protocol/command-error';
 import { badValue, documentArray, isDocument, optionalInteger, optionalDocument, targetCollection } from './command-fields';
 import { cursorReply } from './read-commands';
-import type { DataCommandHandler } from './transaction-scope';
+import { cursorSession, type DataCommandHandler } from './transaction-scope';
 
 /** Index spec fields that are not kept as extra options. */
 const SPEC_FIELDS = new Set(['key', 'name', 'unique', 'sparse', 'v', 'ns']);
@@ -50,7 +50,7 @@ export function listIndexesCommand(store: Store): DataCommandHandler {
       return { ...entry, ...definition.options };
     });
     const cursorOptions = optionalDocument(command, 'cursor') ?? {};
-    const batch = store.cursors.open(collection.ns, entries, { batchSize: optionalInteger(cursorOptions, 'batchSize') });
+    const batch = store.cursors.open(collection.ns, entries, { batchSize: optionalInteger(cursorOptions, 'batchSize'), session: cursorSession(command) });
     return cursorReply(batch, 'firstBatch');
   };
 }

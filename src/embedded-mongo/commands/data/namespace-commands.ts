@@ -8,7 +8,7 @@ import { CommandError, ErrorCodes, namedError } from '../../protocol/command-err
 import { isDocument, optionalBoolean, optionalDocument, optionalInteger, targetCollection } from './command-fields';
 import { cursorReply } from './read-commands';
 import { sameBson } from './same-bson';
-import type { DataCommandHandler } from './transaction-scope';
+import { cursorSession, type DataCommandHandler } from './transaction-scope';
 
 /** Fields every command may carry that are not collection options of `create`. */
 const GENERIC_FIELDS = new Set([
@@ -58,7 +58,7 @@ export function listCollectionsCommand(store: Store): DataCommandHandler {
       .map((view) => (nameOnly ? { name: view.name, type: 'view' } : { name: view.name, type: 'view', options: viewOptions(view), info: { readOnly: true } }));
     let entries: Document[] = [...collectionEntries, ...viewEntries].sort((a, b) => a.name.localeCompare(b.name));
     if (filter !== undefined) entries = entries.filter(compileFilter(filter));
-    const batch = store.cursors.open(`${context.db}.$cmd.listCollections`, entries, { batchSize: optionalInteger(cursorOptions, 'batchSize') });
+    const batch = store.cursors.open(`${context.db}.$cmd.listCollections`, entries, { batchSize: optionalInteger(cursorOptions, 'batchSize'), session: cursorSession(command) });
     return cursorReply(batch, 'firstBatch');
   };
 }

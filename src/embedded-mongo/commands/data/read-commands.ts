@@ -19,7 +19,7 @@ import {
   targetCollection,
 } from './command-fields';
 import { collectionScope, requestedScope, viewScope, type RequestedScope } from './operation-scope';
-import { sessionKeyOf, type DataCommandHandler } from './transaction-scope';
+import { cursorSession, type DataCommandHandler } from './transaction-scope';
 
 /**
  * find: `{ find, filter, sort, projection, skip, limit, batchSize, singleBatch, collation, let }` →
@@ -297,9 +297,4 @@ function nonNegative(command: Document, field: string): number | undefined {
 
 function hasFields(projection: Document | undefined): projection is Document {
   return projection !== undefined && Object.keys(projection).length > 0;
-}
-
-/** The session a cursor command comes in (its lsid's key), if any. */
-function cursorSession(command: Document): string | undefined {
-  return command.lsid === undefined ? undefined : sessionKeyOf(command.lsid);
 }

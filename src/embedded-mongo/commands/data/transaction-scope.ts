@@ -62,3 +62,8 @@ export function sessionKeyOf(lsid: unknown): string {
   }
   throw badValue('lsid.id must be a UUID');
 }
+
+/** The session a cursor command comes in (its lsid's key), if any: its getMores must come in it too. */
+export function cursorSession(command: Document): string | undefined {
+  return command.lsid === undefined ? undefined : sessionKeyOf(command.lsid);
+}

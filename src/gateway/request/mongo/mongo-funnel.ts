@@ -130,19 +130,22 @@ export class MongoFunnel {
   async find(scope: CommandScope, collection: string, requested: StoredDocument, options: FindOptions): Promise<StoredDocument[]> {
     if (!scope.readScope && this.#readScopesRequired) this.#unscoped(collection);
     const filter = scope.readScope ? scopedFilter(scope.readScope, collection, requested) : requested;
+    const shape = {
+      projection: options.projection,
+      ...(options.sort && { sort: options.sort }),
+      ...(options.limit !== undefined && { limit: options.limit }),
+    };
     return this.#run(scope, collection, (comment, limits) =>
-      this.#readCursor(
-        collection,
-        {
-          find: collection,
-          filter,
-          projection: options.projection,
-          ...(options.sort && { sort: options.sort }),
-          ...(options.limit !== undefined && { limit: options.limit }),
-          ...(options.batchSize !== undefined && { batchSize: replyBatchSize(options.batchSize) }),
-        },
+      this.#readInOneReply(
+        { find: collection, filter, ...shape, batchSize: replyBatchSize(options.batchSize) },
         comment,
         limits,
+        () =>
+          this.#db
+            .collection(collection)
+            .find(filter, { ...shape, ...(options.batchSize !== undefined && { batchSize: replyBatchSize(options.batchSize) }), ...limits, comment, raw: true })
+            .toArray()
+            .then((documents) => this.#decodeBatch(documents)),
       ),
     );
   }
@@ -151,41 +154,57 @@ export class MongoFunnel {
     if (!scope.readScope && this.#readScopesRequired) this.#unscoped(collection);
     const pipeline = scope.readScope ? scopedPipeline(scope.readScope, collection, requested) : requested;
     return this.#run(scope, collection, (comment, limits) =>
-      this.#readCursor(collection, { aggregate: collection, pipeline, cursor: options.batchSize !== undefined ? { batchSize: replyBatchSize(options.batchSize) } : {} }, comment, limits),
+      this.#readInOneReply({ aggregate: collection, pipeline, cursor: { batchSize: replyBatchSize(options.batchSize) } }, comment, limits, () =>
+        this.#db
+          .collection(collection)
+          .aggregate(pipeline as Document[], { ...(options.batchSize !== undefined && { batchSize: replyBatchSize(options.batchSize) }), ...limits, comment, raw: true })
+          .toArray()
+          .then((documents) => this.#decodeBatch(documents)),
+      ),
     );
   }
 
   /**
-   * Every document of a cursor command (find or aggregate): its first reply, then a getMore while the
-   * server keeps the cursor open, each asking for the first reply's batch size. Sent as commands rather than through the driver's cursors, which cost
-   * a fifth of a small read's CPU here; the options a cursor would take from the database (its read
-   * preference and read concern) are added. Replies come raw: command monitoring decodes each reply for
-   * its event, and only the cursor's envelope is decoded there; each document is decoded once, here,
-   * with the client's own BSON options (useBigInt64, promoteValues…). A cursor left open by an error or
-   * an abandoned read is killed without waiting.
+   * A read sent as one find or aggregate command, for an answer that fits in one reply (nearly every
+   * read: its batch size is the most the answer can hold, or else unbounded). The driver's cursors
+   * cost a small read a fifth of its CPU here, but they are what keeps the driver's guarantees: a
+   * failed read is retried once (retryable reads), and a getMore goes to the server that holds the
+   * cursor. So a read that fails, or whose answer needs a second reply (over 16 MiB), is read again
+   * through `byDriverCursor`; the cursor its first reply left open is killed without waiting (on another
+   * mongos or secondary, the kill misses and MongoDB drops the idle cursor after 10 minutes). A stop
+   * (the deadline, MongoDB's time limit) is not read again.
+   *
+   * The command takes what a cursor would take from the database: its read preference and read concern.
+   * Its reply comes raw: command monitoring decodes each reply for its event, and only the cursor's
+   * envelope is decoded there; each document is decoded once, here, with the client's own BSON options
+   * (useBigInt64, promoteValues…).
    */
-  async #readCursor(collection: string, command: Document, comment: string, limits: ReadLimits): Promise<StoredDocument[]> {
-    // A getMore must come in the session of the command that opened its cursor.
+  async #readInOneReply(command: Document, comment: string, limits: ReadLimits, byDriverCursor: () => Promise<StoredDocument[]>): Promise<StoredDocument[]> {
+    // A killCursors must come in the session of the command that opened the cursor.
     const session = this.#client.startSession({ causalConsistency: false });
-    const options = { readPreference: this.#db.readPreference, session, raw: true, ...(limits.signal && { signal: limits.signal }) };
-    const batchSize = (command.batchSize ?? command.cursor?.batchSize) as number | undefined;
+    const readPreference = this.#db.readPreference;
     const readConcern = this.#db.readConcern?.level;
-    let cursorId: unknown;
+    let cursor: CursorReply;
     try {
-      const first = this.#cursorOf(await this.#db.command({ ...command, ...(readConcern && { readConcern: { level: readConcern } }), ...(limits.maxTimeMS !== undefined && { maxTimeMS: limits.maxTimeMS }), comment }, options));
-      const documents = this.#decodeBatch(first.firstBatch);
-      cursorId = first.id;
-      while (!isClosedCursor(cursorId)) {
-        const next = this.#cursorOf(await this.#db.command({ getMore: asInt64(cursorId), collection, ...(batchSize !== undefined && { batchSize }), comment }, options));
-        for (const document of this.#decodeBatch(next.nextBatch)) documents.push(document);
-        cursorId = next.id;
-      }
-      return documents;
-    } finally {
-      const ended = () => session.endSession().catch(() => undefined);
-      if (isClosedCursor(cursorId)) void ended();
-      else void this.#db.command({ killCursors: collection, cursors: [asInt64(cursorId)] }, { readPreference: options.readPreference, session }).catch(() => undefined).finally(ended);
+      const reply = await this.#db.command(
+        { ...command, ...(readConcern && { readConcern: { level: readConcern } }), ...(limits.maxTimeMS !== undefined && { maxTimeMS: limits.maxTimeMS }), comment },
+        { readPreference, session, raw: true, ...(limits.signal && { signal: limits.signal }) },
+      );
+      cursor = this.#cursorOf(reply);
+    } catch (error) {
+      void session.endSession().catch(() => undefined);
+      if (error instanceof OperationStopped || limits.signal?.aborted || isTimeLimitExceeded(error)) throw error;
+      return byDriverCursor();
     }
+    if (isClosedCursor(cursor.id)) {
+      void session.endSession().catch(() => undefined);
+      return this.#decodeBatch(cursor.firstBatch);
+    }
+    void this.#db
+      .command({ killCursors: String(command.find ?? command.aggregate), cursors: [asInt64(cursor.id)] }, { readPreference, session })
+      .catch(() => undefined)
+      .finally(() => session.endSession().catch(() => undefined));
+    return byDriverCursor();
   }
 
   /** A raw reply's cursor envelope, its batch left as raw documents. */
@@ -361,7 +380,7 @@ export class MongoFunnel {
       return await this.#attribute(scope, collection, (comment) => operation(comment, deadline ? { maxTimeMS: deadline.remainingMs(), signal: deadline.overrunSignal } : {}));
     } catch (error) {
       if (error instanceof OperationStopped) throw error;
-      if (deadline && error instanceof MongoServerError && error.codeName === 'MaxTimeMSExpired') {
+      if (deadline && isTimeLimitExceeded(error)) {
         deadline.stop('timeout');
         deadline.throwIfStopped();
       }
@@ -481,9 +500,19 @@ function asInt64(id: unknown): BSON.Long {
   return typeof id === 'bigint' ? BSON.Long.fromBigInt(id) : BSON.Long.fromNumber(Number(id));
 }
 
-/** See FindOptions.batchSize: one more than the answer can hold, so the first reply reaches the end. */
-function replyBatchSize(expected: number): number {
-  return Math.max(0, expected) + 1;
+/**
+ * See FindOptions.batchSize: one more than the answer can hold, so the first reply reaches the end;
+ * with no bound, as many as one reply holds (MongoDB stops a batch at 16 MiB).
+ */
+function replyBatchSize(expected: number | undefined): number {
+  return expected === undefined ? UNBOUNDED_BATCH : Math.min(UNBOUNDED_BATCH, Math.max(0, expected) + 1);
+}
+
+/** The largest batch size MongoDB takes (an int32). */
+const UNBOUNDED_BATCH = 2 ** 31 - 1;
+
+function isTimeLimitExceeded(error: unknown): boolean {
+  return error instanceof MongoServerError && error.codeName === 'MaxTimeMSExpired';
 }
 
 function eventKey(event: { connectionId?: string | number; requestId: number }): string {
@@ -494,19 +523,21 @@ function eventKey(event: { connectionId?: string | number; requestId: number }):
 const RAW_DOCUMENT_OVERHEAD = 5;
 
 /**
- * The documents of a reply and its BSON size. A raw read's reply holds its batch's documents as
- * Buffers (an aggregate's: its whole cursor), so counting them decodes nothing but the cursor's
- * envelope; the size takes off what sizing each Buffer as binary adds, which makes a read's reply
- * size the one that came over the wire. Other replies are sized as the driver decoded them. A
+ * The documents of a reply and its BSON size. A raw read's reply holds each of its subdocuments (its
+ * cursor, and $clusterTime from a replica set) as a Buffer, so counting its documents decodes nothing
+ * but the cursor's envelope; the size takes off what sizing each Buffer as binary adds, which makes a
+ * read's reply size the one that came over the wire. Other replies are sized as the driver decoded them. A
  * findAndModify returns its one document as `value`.
  */
-function measureReply(commandName: string, reply: unknown): { documents: number; bytes: number } {
+export function measureReply(commandName: string, reply: unknown): { documents: number; bytes: number } {
   if (reply === null || typeof reply !== 'object') return { documents: 0, bytes: 0 };
   const bytes = replySize(reply as Document);
   const cursor = (reply as { cursor?: unknown }).cursor;
   if (cursor instanceof Uint8Array) {
     const batch = batchOf(BSON.deserialize(cursor, RAW_BATCH));
-    return { documents: batch.length, bytes: bytes - RAW_DOCUMENT_OVERHEAD };
+    // A raw reply holds each of its subdocuments ($clusterTime too) as a Buffer.
+    const rawFields = Object.values(reply).filter((value) => value instanceof Uint8Array).length;
+    return { documents: batch.length, bytes: bytes - RAW_DOCUMENT_OVERHEAD * rawFields };
   }
   if (commandName === 'findAndModify') return { documents: isDocument((reply as { value?: unknown }).value) ? 1 : 0, bytes };
   const batch = batchOf(cursor);
