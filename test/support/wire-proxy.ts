@@ -14,6 +14,8 @@ export interface WireProxy {
   /** `mongodb://127.0.0.1:<port>/…`: the upstream URI with the proxy's port, as a direct connection. */
   readonly uri: string;
   readonly held: Promise<Document>;
+  /** Closes the held command's connection, as a network failure would (the client sees its connection lost). */
+  dropHeld(): void;
   close(): Promise<void>;
 }
 
@@ -21,6 +23,7 @@ export async function startWireProxy(upstreamUri: string, hold: (command: Docume
   const upstream = new URL(upstreamUri);
   const sockets = new Set<Socket>();
   let holding = false;
+  let heldConnection: readonly Socket[] = [];
   let resolveHeld!: (command: Document) => void;
   const held = new Promise<Document>((resolve) => (resolveHeld = resolve));
   const server: Server = createServer((client) => {
@@ -44,6 +47,7 @@ export async function startWireProxy(upstreamUri: string, hold: (command: Docume
         if (!holding && decoded.opCode === OpCode.Msg && hold(decoded.command)) {
           holding = true;
           stopped = true;
+          heldConnection = [client, server];
           resolveHeld(decoded.command);
           return;
         }
@@ -60,6 +64,9 @@ export async function startWireProxy(upstreamUri: string, hold: (command: Docume
   return {
     uri: proxied.toString(),
     held,
+    dropHeld() {
+      for (const socket of heldConnection) socket.destroy();
+    },
     async close() {
       for (const socket of sockets) socket.destroy();
       await new Promise<void>((resolve) => server.close(() => resolve()));

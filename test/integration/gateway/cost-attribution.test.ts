@@ -6,6 +6,7 @@ import { gatewaySettingsOf, loadConfig } from '../../../src/config/config';
 import { startDemoGateway, type DemoGateway } from './support/demo-gateway';
 import { asOnTheWire } from '../../support/reply-on-the-wire';
 import { createCheckedGateway } from '../../support/checked-gateway';
+import { startWireProxy } from '../../support/wire-proxy';
 import { OperationStopped } from '../../../src/gateway/errors/internal-errors';
 import type { OperationDeadline } from '../../../src/gateway/operation/limits/operation-deadline';
 
@@ -25,51 +26,89 @@ function withoutTiming(cost: CostReport) {
 }
 
 describe('the mongo funnel', () => {
-  it("reads an answer past one reply again through the driver's cursor, whose getMores carry the comment and count as round trips", async () => {
+  it("reads an answer past one reply again through the driver's cursor, after killing the first cursor; every command carries the comment and counts", async () => {
     const db = demo.client.db(demo.dbName);
-    await db.collection('funnelProbe').insertMany([1, 2, 3, 4, 5].map((n) => ({ n })));
+    // 20 documents of 1 MB: a reply stops at 16 MiB, so the whole answer does not fit in one.
+    const blob = 'x'.repeat(1_000_000);
+    await db.collection('funnelLarge').insertMany(Array.from({ length: 20 }, (_, i) => ({ n: i + 1, blob })));
     const ledger = new CostLedger();
-    const started = await commandsStartedWhile(async (funnel, soFar) => {
-      // batchSize 1 (an answer said to hold one document) asks the server for 2 per reply: the first
-      // reply leaves the cursor open, so the read goes again through the driver: find (2) + getMore (2) + getMore (1).
-      const documents = await funnel.find({ ledger, fields: ['Probe.n'] }, 'funnelProbe', {}, { projection: { n: 1 }, sort: { n: 1 }, batchSize: 1 });
-      expect(documents.map((d) => d.n)).toEqual([1, 2, 3, 4, 5]);
-      await until(() => soFar.some((event) => event.commandName === 'killCursors'));
-    });
-    const commands = started.filter((event) => ['find', 'getMore', 'killCursors'].includes(event.commandName));
-    expect(commands.map((event) => event.commandName).sort()).toEqual(['find', 'find', 'getMore', 'getMore', 'killCursors']);
-    const reads = commands.filter((event) => event.commandName !== 'killCursors');
-    const comment = (reads[0]!.command as { comment?: string }).comment;
-    expect(comment).toMatch(/^docjoin:[0-9a-f]{8}:\d+$/);
-    expect(reads.map((event) => (event.command as { comment?: string }).comment)).toEqual([comment, comment, comment, comment]);
-    expect(ledger.commands.map((c) => [c.commandName, c.documents, c.fields])).toEqual([
-      ['find', 2, ['Probe.n']],
-      ['find', 2, ['Probe.n']],
-      ['getMore', 2, ['Probe.n']],
-      ['getMore', 1, ['Probe.n']],
-    ]);
-    expect(ledger.report()).toMatchObject({ roundTrips: 4, documents: 7, collections: { funnelProbe: { roundTrips: 4, documents: 7 } } });
+    const killReplies: Document[] = [];
+    const onSucceeded = (event: CommandSucceededEvent) => {
+      if (event.commandName === 'killCursors') killReplies.push(event.reply as Document);
+    };
+    demo.client.on('commandSucceeded', onSucceeded);
+    try {
+      const started = await commandsStartedWhile(async (funnel) => {
+        const documents = await funnel.find({ ledger, fields: ['Probe.n'] }, 'funnelLarge', {}, { projection: { n: 1, blob: 1 }, sort: { n: 1 } });
+        expect(documents.map((d) => d.n)).toEqual(Array.from({ length: 20 }, (_, i) => i + 1));
+      });
+      const commands = started.filter((event) => ['find', 'getMore', 'killCursors'].includes(event.commandName));
+      expect(commands.map((event) => event.commandName).sort()).toEqual(['find', 'find', 'getMore', 'killCursors']);
+      const comment = (commands[0]!.command as { comment?: string }).comment;
+      expect(comment).toMatch(/^docjoin:[0-9a-f]{8}:\d+$/);
+      expect(commands.map((event) => (event.command as { comment?: string }).comment)).toEqual([comment, comment, comment, comment]);
+      expect(killReplies.map((reply) => [(reply.cursorsKilled as unknown[]).length, (reply.cursorsNotFound as unknown[]).length])).toEqual([[1, 0]]);
+      const firstReply = ledger.commands[0]!;
+      expect([firstReply.commandName, firstReply.documents > 0 && firstReply.documents < 20]).toEqual(['find', true]);
+      expect(ledger.report()).toMatchObject({ roundTrips: 4, documents: 20 + firstReply.documents });
+    } finally {
+      demo.client.off('commandSucceeded', onSucceeded);
+      await db.collection('funnelLarge').drop();
+    }
   });
 
-  it("reads a failed read again through the driver's cursor (which retries what MongoDB says may be retried), and counts both", async () => {
+  it("reads a read that lost its connection again through the driver's cursor, and counts both", async () => {
+    await demo.client.db(demo.dbName).collection('funnelRetried').insertMany([1, 2, 3].map((n) => ({ n })));
+    const proxy = await startWireProxy(demo.mongo.uri, (command) => command.find === 'funnelRetried');
+    const client = new MongoClient(proxy.uri, { monitorCommands: true });
+    const funnel = new MongoFunnel(client, client.db(demo.dbName));
+    const finds: CommandStartedEvent[] = [];
+    client.on('commandStarted', (event) => event.commandName === 'find' && finds.push(event));
+    try {
+      await client.connect();
+      void proxy.held.then(() => proxy.dropHeld());
+      const ledger = new CostLedger();
+      const documents = await funnel.find({ ledger, fields: ['Probe.n'] }, 'funnelRetried', {}, { projection: { n: 1 }, sort: { n: 1 } });
+      expect(documents.map((d) => d.n)).toEqual([1, 2, 3]);
+      expect(finds).toHaveLength(2);
+      expect(ledger.report()).toMatchObject({ roundTrips: 2, documents: 3 });
+    } finally {
+      funnel.detach();
+      await client.close();
+      await proxy.close();
+    }
+  });
+
+  it('ends a read with an error MongoDB will give again, without reading again', async () => {
     const ledger = new CostLedger();
     const started = await commandsStartedWhile(async (funnel) => {
       await expect(funnel.aggregate({ ledger, fields: ['Probe.n'] }, 'funnelProbe', [{ $noSuchStage: {} }])).rejects.toThrow(/noSuchStage/);
     });
-    expect(started.filter((event) => event.commandName === 'aggregate')).toHaveLength(2);
-    expect(ledger.report()).toMatchObject({ roundTrips: 2, documents: 0 });
+    expect(started.filter((event) => event.commandName === 'aggregate')).toHaveLength(1);
+    expect(ledger.report()).toMatchObject({ roundTrips: 1, documents: 0 });
   });
 
-  it('does not read again a read its deadline has stopped', async () => {
+  it('does not read again a read stopped while MongoDB had it', async () => {
+    const client = new MongoClient(demo.mongo.uri, { monitorCommands: true });
+    await client.connect();
+    const funnel = new MongoFunnel(client, client.db(demo.dbName));
     const overrun = new AbortController();
     const stopped = new OperationStopped('timeout', 50);
-    overrun.abort(stopped);
-    // Only what the funnel reads of a deadline: its overrun signal has aborted.
+    // Only what the funnel reads of a deadline: its overrun signal aborts once the find is sent.
     const deadline = { throwIfStopped: () => undefined, remainingMs: () => 60_000, overrunSignal: overrun.signal, stop: () => undefined } as unknown as OperationDeadline;
-    const started = await commandsStartedWhile(async (funnel) => {
-      await expect(funnel.find({ ledger: new CostLedger(), deadline, fields: ['Probe.n'] }, 'funnelProbe', {}, { projection: { n: 1 } })).rejects.toBe(stopped);
+    const finds: CommandStartedEvent[] = [];
+    client.on('commandStarted', (event) => {
+      if (event.commandName !== 'find') return;
+      finds.push(event);
+      overrun.abort(stopped);
     });
-    expect(started.filter((event) => event.commandName === 'find')).toEqual([]);
+    try {
+      await expect(funnel.find({ ledger: new CostLedger(), deadline, fields: ['Probe.n'] }, 'funnelProbe', {}, { projection: { n: 1 } })).rejects.toBe(stopped);
+      expect(finds).toHaveLength(1);
+    } finally {
+      funnel.detach();
+      await client.close();
+    }
   });
 
   it("sends the database's read concern with every find and aggregate, as the driver's cursors would", async () => {
@@ -110,15 +149,16 @@ describe('the mongo funnel', () => {
     }
   });
 
-  it('asks for one more document than the answer can hold, so an exactly full answer needs no getMore', async () => {
+  it('asks for the whole answer in one reply, so no answer that fits needs a getMore', async () => {
+    await demo.client.db(demo.dbName).collection('funnelProbe').insertMany([1, 2, 3, 4, 5].map((n) => ({ n })));
     const ledger = new CostLedger();
     const started = await commandsStartedWhile(async (funnel) => {
       await funnel.find({ ledger, fields: ['Probe.n'] }, 'funnelProbe', {}, { projection: { n: 1 }, batchSize: 5 });
       await funnel.aggregate({ ledger, fields: ['Probe.n'] }, 'funnelProbe', [{ $match: { n: { $gt: 0 } } }], { batchSize: 5 });
     });
     expect(started.map((event) => [event.commandName, (event.command as { batchSize?: number; cursor?: { batchSize?: number } }).batchSize ?? (event.command as { cursor: { batchSize: number } }).cursor.batchSize])).toEqual([
-      ['find', 6],
-      ['aggregate', 6],
+      ['find', 2 ** 31 - 1],
+      ['aggregate', 2 ** 31 - 1],
     ]);
     expect(ledger.commands.map((c) => [c.commandName, c.documents, c.filter])).toEqual([
       ['find', 5, {}],
@@ -258,21 +298,14 @@ describe('two gateways sharing one MongoClient', () => {
   });
 });
 
-async function until(condition: () => boolean): Promise<void> {
-  for (let waited = 0; !condition(); waited += 10) {
-    if (waited > 5_000) throw new Error('the condition did not hold within 5 s');
-    await new Promise((resolve) => setTimeout(resolve, 10));
-  }
-}
-
 /** The commands the demo's client started while `run` read through a funnel of its own over the demo database. */
-async function commandsStartedWhile(run: (funnel: MongoFunnel, started: readonly CommandStartedEvent[]) => Promise<void>): Promise<CommandStartedEvent[]> {
+async function commandsStartedWhile(run: (funnel: MongoFunnel) => Promise<void>): Promise<CommandStartedEvent[]> {
   const started: CommandStartedEvent[] = [];
   const listener = (event: CommandStartedEvent) => started.push(event);
   demo.client.on('commandStarted', listener);
   const funnel = new MongoFunnel(demo.client, demo.client.db(demo.dbName));
   try {
-    await run(funnel, started);
+    await run(funnel);
   } finally {
     demo.client.off('commandStarted', listener);
     funnel.detach();

@@ -3,6 +3,7 @@ import {
   BSON,
   MongoClient,
   MongoError,
+  MongoNetworkError,
   MongoServerError,
   MongoErrorLabel,
   type ClientSession,
@@ -51,9 +52,10 @@ export interface FindOptions {
   readonly sort?: Record<string, 1 | -1>;
   readonly limit?: number;
   /**
-   * The most documents the answer can hold; the funnel asks the server for one more per reply so the
-   * first reply also tells it the cursor is exhausted (a reply that exactly fills its batch leaves the
-   * cursor open on MongoDB, costing an empty getMore).
+   * The most documents the answer can hold. A read sent as one command asks for a whole reply anyway;
+   * read again through the driver's cursor, it asks for one more per reply, so that the first reply
+   * also tells it the cursor is exhausted (a reply that exactly fills its batch leaves the cursor open
+   * on MongoDB, costing an empty getMore).
    */
   readonly batchSize?: number;
 }
@@ -136,16 +138,12 @@ export class MongoFunnel {
       ...(options.limit !== undefined && { limit: options.limit }),
     };
     return this.#run(scope, collection, (comment, limits) =>
-      this.#readInOneReply(
-        { find: collection, filter, ...shape, batchSize: replyBatchSize(options.batchSize) },
-        comment,
-        limits,
-        () =>
-          this.#db
-            .collection(collection)
-            .find(filter, { ...shape, ...(options.batchSize !== undefined && { batchSize: replyBatchSize(options.batchSize) }), ...limits, comment, raw: true })
-            .toArray()
-            .then((documents) => this.#decodeBatch(documents)),
+      this.#readInOneReply(collection, { find: collection, filter, ...shape, batchSize: WHOLE_REPLY }, comment, limits, () =>
+        this.#db
+          .collection(collection)
+          .find(filter, { ...shape, ...(options.batchSize !== undefined && { batchSize: replyBatchSize(options.batchSize) }), ...limits(), comment, raw: true })
+          .toArray()
+          .then((documents) => this.#decodeBatch(documents)),
       ),
     );
   }
@@ -154,10 +152,10 @@ export class MongoFunnel {
     if (!scope.readScope && this.#readScopesRequired) this.#unscoped(collection);
     const pipeline = scope.readScope ? scopedPipeline(scope.readScope, collection, requested) : requested;
     return this.#run(scope, collection, (comment, limits) =>
-      this.#readInOneReply({ aggregate: collection, pipeline, cursor: { batchSize: replyBatchSize(options.batchSize) } }, comment, limits, () =>
+      this.#readInOneReply(collection, { aggregate: collection, pipeline, cursor: { batchSize: WHOLE_REPLY } }, comment, limits, () =>
         this.#db
           .collection(collection)
-          .aggregate(pipeline as Document[], { ...(options.batchSize !== undefined && { batchSize: replyBatchSize(options.batchSize) }), ...limits, comment, raw: true })
+          .aggregate(pipeline as Document[], { ...(options.batchSize !== undefined && { batchSize: replyBatchSize(options.batchSize) }), ...limits(), comment, raw: true })
           .toArray()
           .then((documents) => this.#decodeBatch(documents)),
       ),
@@ -165,46 +163,59 @@ export class MongoFunnel {
   }
 
   /**
-   * A read sent as one find or aggregate command, for an answer that fits in one reply (nearly every
-   * read: its batch size is the most the answer can hold, or else unbounded). The driver's cursors
-   * cost a small read a fifth of its CPU here, but they are what keeps the driver's guarantees: a
-   * failed read is retried once (retryable reads), and a getMore goes to the server that holds the
-   * cursor. So a read that fails, or whose answer needs a second reply (over 16 MiB), is read again
-   * through `byDriverCursor`; the cursor its first reply left open is killed without waiting (on another
-   * mongos or secondary, the kill misses and MongoDB drops the idle cursor after 10 minutes). A stop
-   * (the deadline, MongoDB's time limit) is not read again.
+   * A read sent as one find or aggregate command that asks for its whole answer in one reply (nearly
+   * every answer fits: MongoDB stops a reply at 16 MiB). The driver's cursors cost a small read a fifth
+   * of its CPU here, but they keep the driver's guarantees: a read failed by a failover or a lost
+   * connection is retried once (retryable reads), and a getMore goes to the server that holds the
+   * cursor. So a read that fails so, or whose answer needs a second reply, is read again through
+   * `byDriverCursor`, after the cursor its first reply left open is killed (on another mongos or
+   * secondary the kill misses, and MongoDB drops the idle cursor after 10 minutes). Any other error,
+   * and a stop, ends the read. Every command counts in the cost report.
    *
    * The command takes what a cursor would take from the database: its read preference and read concern.
    * Its reply comes raw: command monitoring decodes each reply for its event, and only the cursor's
    * envelope is decoded there; each document is decoded once, here, with the client's own BSON options
    * (useBigInt64, promoteValues…).
    */
-  async #readInOneReply(command: Document, comment: string, limits: ReadLimits, byDriverCursor: () => Promise<StoredDocument[]>): Promise<StoredDocument[]> {
+  async #readInOneReply(collection: string, command: Document, comment: string, limits: () => ReadLimits, byDriverCursor: () => Promise<StoredDocument[]>): Promise<StoredDocument[]> {
     // A killCursors must come in the session of the command that opened the cursor.
     const session = this.#client.startSession({ causalConsistency: false });
+    const ended = () => session.endSession().catch(() => undefined);
     const readPreference = this.#db.readPreference;
     const readConcern = this.#db.readConcern?.level;
+    const { maxTimeMS, signal } = limits();
     let cursor: CursorReply;
     try {
       const reply = await this.#db.command(
-        { ...command, ...(readConcern && { readConcern: { level: readConcern } }), ...(limits.maxTimeMS !== undefined && { maxTimeMS: limits.maxTimeMS }), comment },
-        { readPreference, session, raw: true, ...(limits.signal && { signal: limits.signal }) },
+        { ...command, ...(readConcern && { readConcern: { level: readConcern } }), ...(maxTimeMS !== undefined && { maxTimeMS }), comment },
+        { readPreference, session, raw: true, ...(signal && { signal }) },
       );
       cursor = this.#cursorOf(reply);
     } catch (error) {
-      void session.endSession().catch(() => undefined);
-      if (error instanceof OperationStopped || limits.signal?.aborted || isTimeLimitExceeded(error)) throw error;
+      void ended();
+      if (signal?.aborted || !this.#mayReadAgain(error)) throw error;
       return byDriverCursor();
     }
     if (isClosedCursor(cursor.id)) {
-      void session.endSession().catch(() => undefined);
+      void ended();
       return this.#decodeBatch(cursor.firstBatch);
     }
-    void this.#db
-      .command({ killCursors: String(command.find ?? command.aggregate), cursors: [asInt64(cursor.id)] }, { readPreference, session })
+    const killed = this.#db
+      .command({ killCursors: collection, cursors: [asInt64(cursor.id)], comment }, { readPreference, session })
       .catch(() => undefined)
-      .finally(() => session.endSession().catch(() => undefined));
-    return byDriverCursor();
+      .finally(ended);
+    const [, documents] = await Promise.all([killed, byDriverCursor()]);
+    return documents;
+  }
+
+  /**
+   * Whether the driver would retry a read that failed with `error` (the retryable reads specification:
+   * a network error, or a code saying the server stepped down, shut down or could not be reached),
+   * which only happens when the client retries reads.
+   */
+  #mayReadAgain(error: unknown): boolean {
+    if (this.#client.options.retryReads === false) return false;
+    return error instanceof MongoNetworkError || (error instanceof MongoServerError && typeof error.code === 'number' && RETRYABLE_READ_CODES.has(error.code));
   }
 
   /** A raw reply's cursor envelope, its batch left as raw documents. */
@@ -373,11 +384,17 @@ export class MongoFunnel {
    * for a server in an outage), and driver errors become DatabaseFailure, except MongoDB's own "time
    * limit exceeded", which stops the operation as a timeout.
    */
-  async #run<T>(scope: CommandScope, collection: string, operation: (comment: string, limits: ReadLimits) => Promise<T>): Promise<T> {
+  async #run<T>(scope: CommandScope, collection: string, operation: (comment: string, limits: () => ReadLimits) => Promise<T>): Promise<T> {
     const { deadline } = scope;
     deadline?.throwIfStopped();
     try {
-      return await this.#attribute(scope, collection, (comment) => operation(comment, deadline ? { maxTimeMS: deadline.remainingMs(), signal: deadline.overrunSignal } : {}));
+      // Each command of the read gets the time left when it is sent; none is sent once the deadline has passed.
+      const limits = (): ReadLimits => {
+        if (!deadline) return {};
+        deadline.throwIfStopped();
+        return { maxTimeMS: deadline.remainingMs(), signal: deadline.overrunSignal };
+      };
+      return await this.#attribute(scope, collection, (comment) => operation(comment, limits));
     } catch (error) {
       if (error instanceof OperationStopped) throw error;
       if (deadline && isTimeLimitExceeded(error)) {
@@ -500,16 +517,30 @@ function asInt64(id: unknown): BSON.Long {
   return typeof id === 'bigint' ? BSON.Long.fromBigInt(id) : BSON.Long.fromNumber(Number(id));
 }
 
-/**
- * See FindOptions.batchSize: one more than the answer can hold, so the first reply reaches the end;
- * with no bound, as many as one reply holds (MongoDB stops a batch at 16 MiB).
- */
-function replyBatchSize(expected: number | undefined): number {
-  return expected === undefined ? UNBOUNDED_BATCH : Math.min(UNBOUNDED_BATCH, Math.max(0, expected) + 1);
+/** See FindOptions.batchSize: one more than the answer can hold, so the first reply reaches the end. */
+function replyBatchSize(expected: number): number {
+  return Math.max(0, expected) + 1;
 }
 
-/** The largest batch size MongoDB takes (an int32). */
-const UNBOUNDED_BATCH = 2 ** 31 - 1;
+/** A batch as large as one reply holds (the largest int32 MongoDB takes; it stops a batch at 16 MiB). */
+const WHOLE_REPLY = 2 ** 31 - 1;
+
+/** Server codes after which the driver retries a read (the retryable reads specification's list). */
+const RETRYABLE_READ_CODES: ReadonlySet<number> = new Set([
+  6, // HostUnreachable
+  7, // HostNotFound
+  89, // NetworkTimeout
+  91, // ShutdownInProgress
+  134, // ReadConcernMajorityNotAvailableYet
+  189, // PrimarySteppedDown
+  262, // ExceededTimeLimit
+  9001, // SocketException
+  10107, // NotWritablePrimary
+  11600, // InterruptedAtShutdown
+  11602, // InterruptedDueToReplStateChange
+  13435, // NotPrimaryNoSecondaryOk
+  13436, // NotPrimaryOrSecondary
+]);
 
 function isTimeLimitExceeded(error: unknown): boolean {
   return error instanceof MongoServerError && error.codeName === 'MaxTimeMSExpired';
