@@ -178,12 +178,12 @@ export class MongoFunnel {
    * (useBigInt64, promoteValues…).
    */
   async #readInOneReply(collection: string, command: Document, comment: string, limits: () => ReadLimits, byDriverCursor: () => Promise<StoredDocument[]>): Promise<StoredDocument[]> {
+    const { maxTimeMS, signal } = limits();
     // A killCursors must come in the session of the command that opened the cursor.
     const session = this.#client.startSession({ causalConsistency: false });
     const ended = () => session.endSession().catch(() => undefined);
     const readPreference = this.#db.readPreference;
     const readConcern = this.#db.readConcern?.level;
-    const { maxTimeMS, signal } = limits();
     let cursor: CursorReply;
     try {
       const reply = await this.#db.command(
