@@ -511,7 +511,7 @@ function isClosedCursor(id: unknown): boolean {
   return id === undefined || id === null || Number(id) === 0;
 }
 
-/** getMore and killCursors take the id as a BSON int64, whatever it was promoted to. */
+/** killCursors takes the id as a BSON int64, whatever it was promoted to. */
 function asInt64(id: unknown): BSON.Long {
   if (id instanceof BSON.Long) return id;
   return typeof id === 'bigint' ? BSON.Long.fromBigInt(id) : BSON.Long.fromNumber(Number(id));
