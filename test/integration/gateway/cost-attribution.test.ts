@@ -7,7 +7,7 @@ import { startDemoGateway, type DemoGateway } from './support/demo-gateway';
 import { asOnTheWire } from '../../support/reply-on-the-wire';
 import { createCheckedGateway } from '../../support/checked-gateway';
 import { startWireProxy } from '../../support/wire-proxy';
-import { OperationStopped } from '../../../src/gateway/errors/internal-errors';
+import { DatabaseFailure, OperationStopped } from '../../../src/gateway/errors/internal-errors';
 import type { OperationDeadline } from '../../../src/gateway/operation/limits/operation-deadline';
 
 let demo: DemoGateway;
@@ -57,10 +57,14 @@ describe('the mongo funnel', () => {
     }
   });
 
-  it("reads a read that lost its connection again through the driver's cursor, and counts both", async () => {
-    await demo.client.db(demo.dbName).collection('funnelRetried').insertMany([1, 2, 3].map((n) => ({ n })));
-    const proxy = await startWireProxy(demo.mongo.uri, (command) => command.find === 'funnelRetried');
-    const client = new MongoClient(proxy.uri, { monitorCommands: true });
+  it.each([
+    { retryReads: true, outcome: "reads it again through the driver's cursor, and counts both", finds: 2 },
+    { retryReads: false, outcome: 'fails it, as the driver would without retryable reads', finds: 1 },
+  ])('a read that lost its connection, with retryReads $retryReads: $outcome', async ({ retryReads, finds: expectedFinds }) => {
+    const collection = `funnelRetried_${retryReads}`;
+    await demo.client.db(demo.dbName).collection(collection).insertMany([1, 2, 3].map((n) => ({ n })));
+    const proxy = await startWireProxy(demo.mongo.uri, (command) => command.find === collection);
+    const client = new MongoClient(proxy.uri, { monitorCommands: true, retryReads });
     const funnel = new MongoFunnel(client, client.db(demo.dbName));
     const finds: CommandStartedEvent[] = [];
     client.on('commandStarted', (event) => event.commandName === 'find' && finds.push(event));
@@ -68,10 +72,11 @@ describe('the mongo funnel', () => {
       await client.connect();
       void proxy.held.then(() => proxy.dropHeld());
       const ledger = new CostLedger();
-      const documents = await funnel.find({ ledger, fields: ['Probe.n'] }, 'funnelRetried', {}, { projection: { n: 1 }, sort: { n: 1 } });
-      expect(documents.map((d) => d.n)).toEqual([1, 2, 3]);
-      expect(finds).toHaveLength(2);
-      expect(ledger.report()).toMatchObject({ roundTrips: 2, documents: 3 });
+      const read = funnel.find({ ledger, fields: ['Probe.n'] }, collection, {}, { projection: { n: 1 }, sort: { n: 1 } });
+      if (retryReads) expect((await read).map((d) => d.n)).toEqual([1, 2, 3]);
+      else await expect(read).rejects.toBeInstanceOf(DatabaseFailure);
+      expect(finds).toHaveLength(expectedFinds);
+      expect(ledger.report()).toMatchObject({ roundTrips: expectedFinds, documents: retryReads ? 3 : 0 });
     } finally {
       funnel.detach();
       await client.close();

@@ -498,11 +498,10 @@ async function inTransaction<T>(session: ClientSession, retries: TransactionRetr
 /** Decodes a cursor's envelope and leaves its documents raw. */
 const RAW_BATCH: BSON.DeserializeOptions = { fieldsAsRaw: { firstBatch: true, nextBatch: true } };
 
-/** A cursor reply's envelope: its id (0 once the server has closed it) and its batch. */
+/** A find or aggregate reply's cursor envelope: its id (0 once the server has closed it) and its first batch. */
 interface CursorReply {
   readonly id: unknown;
   readonly firstBatch?: unknown[];
-  readonly nextBatch?: unknown[];
 }
 
 /** A cursor id decodes as a Long, or as a number (or bigint) when the client promotes small ones. */
