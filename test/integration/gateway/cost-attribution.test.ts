@@ -116,8 +116,12 @@ describe('the mongo funnel', () => {
     }
   });
 
-  it("sends the database's read concern with every find and aggregate, as the driver's cursors would", async () => {
-    const client = new MongoClient(demo.mongo.uri, { monitorCommands: true, readConcern: { level: 'local' } });
+  // db.command alone would send neither: the driver's cursors take both from the Db.
+  it.each([
+    { setting: 'read concern', options: { readConcern: { level: 'local' } }, field: 'readConcern', sent: { level: 'local' } },
+    { setting: 'read preference', options: { readPreference: 'secondaryPreferred' }, field: '$readPreference', sent: { mode: 'secondaryPreferred' } },
+  ] as const)("sends the database's $setting with every find and aggregate, as the driver's cursors would", async ({ options, field, sent }) => {
+    const client = new MongoClient(demo.mongo.uri, { monitorCommands: true, ...options });
     await client.connect();
     const started: CommandStartedEvent[] = [];
     client.on('commandStarted', (event) => started.push(event));
@@ -127,9 +131,9 @@ describe('the mongo funnel', () => {
       await funnel.find({ ledger, fields: ['Probe.n'] }, 'funnelProbe', {}, { projection: { n: 1 } });
       await funnel.aggregate({ ledger, fields: ['Probe.n'] }, 'funnelProbe', [{ $project: { n: 1 } }]);
       const reads = started.filter((event) => event.commandName === 'find' || event.commandName === 'aggregate');
-      expect(reads.map((event) => [event.commandName, event.command.readConcern])).toEqual([
-        ['find', { level: 'local' }],
-        ['aggregate', { level: 'local' }],
+      expect(reads.map((event) => [event.commandName, event.command[field]])).toEqual([
+        ['find', sent],
+        ['aggregate', sent],
       ]);
     } finally {
       funnel.detach();
