@@ -103,6 +103,8 @@ export interface ContextOptions {
   readonly viewer?: Viewer;
   /** The address the request came from (`req.socket.remoteAddress`): an anonymous client's budget is kept by it. */
   readonly clientAddress?: string;
+  /** Where the request's tasks wait for its answer to be written (GatewayContext.afterAnswer); default: they run at once. */
+  readonly afterAnswer?: (task: () => void) => void;
 }
 
 /** Request headers as Node (`req.headers`) or Fetch/Apollo (`HeaderMap`) hold them. */
@@ -276,6 +278,7 @@ export async function createDocjoin(options: DocjoinOptions): Promise<Docjoin> {
       viewer,
       access: accessRules.enabled ? new ViewerAccess(accessRules, viewer) : undefined,
       ...(contextOptions.clientAddress !== undefined && { clientAddress: contextOptions.clientAddress }),
+      ...(contextOptions.afterAnswer && { afterAnswer: contextOptions.afterAnswer }),
       writes: writeRuntime,
       deadline: contextOptions.deadline ?? new OperationDeadline(settings.operationTimeoutMs),
       plans: planner,

@@ -103,8 +103,8 @@ export async function createGateway(options: CreateGatewayOptions): Promise<Gate
         port: settings.port,
         host: settings.host,
         cors: settings.cors,
-        context: async (headers: HeaderMap, deadline, clientAddress) =>
-          docjoin.createContext({ headers, deadline, viewer: await docjoin.authenticate(headers), ...(clientAddress !== undefined && { clientAddress }) }),
+        context: async (headers: HeaderMap, deadline, clientAddress, afterAnswer) =>
+          docjoin.createContext({ headers, deadline, afterAnswer, viewer: await docjoin.authenticate(headers), ...(clientAddress !== undefined && { clientAddress }) }),
         operationTimeoutMs: settings.operationTimeoutMs,
         maxResponseBytes: settings.maxResponseBytes,
         health: () => docjoin.health(),

@@ -1,6 +1,6 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import { Server as NetServer, type AddressInfo } from 'node:net';
-import { HeaderMap, type ApolloServer, type BaseContext } from '@apollo/server';
+import { HeaderMap, type ApolloServer, type BaseContext, type HTTPGraphQLResponse } from '@apollo/server';
 import cors from 'cors';
 import type { HealthReport } from './health';
 import type { Admission } from './admission';
@@ -15,10 +15,11 @@ export type CorsOption = boolean | { readonly origin: string | readonly string[]
 export interface HttpServerOptions<TContext extends BaseContext> {
   readonly apollo: ApolloServer<TContext>;
   /**
-   * Builds the per-request context from the request headers, its deadline and the client's address (may
-   * throw a GraphQLError, e.g. a bad override header or token).
+   * Builds the per-request context from the request headers, its deadline, the client's address, and
+   * where the request's tasks for after its answer go (may throw a GraphQLError, e.g. a bad override
+   * header or token).
    */
-  readonly context: (headers: HeaderMap, deadline: OperationDeadline, clientAddress: string | undefined) => Promise<TContext>;
+  readonly context: (headers: HeaderMap, deadline: OperationDeadline, clientAddress: string | undefined, afterAnswer: (task: () => void) => void) => Promise<TContext>;
   /** How long a GraphQL request may take from its arrival, queueing included. */
   readonly operationTimeoutMs: number;
   /** The largest response body sent; a larger one is replaced by a RESPONSE_TOO_LARGE error. */
@@ -172,7 +173,7 @@ async function handleAdmitted<TContext extends BaseContext>(
       return;
     }
     const answered = handleGraphql(options, request, response, search, deadline).finally(release);
-    const overran = await untilAnsweredOrOverrun(answered, deadline.overrunSignal);
+    const overran = await untilAnsweredOrOverrun(answered, deadline);
     if (!overran) return;
     // The work goes on in the background, holding its admission slot, until it notices the deadline or
     // its writes end; nobody is left to hear how it ends.
@@ -192,17 +193,15 @@ async function handleAdmitted<TContext extends BaseContext>(
  * Waits for `answered`; resolves with the overrun's reason if the deadline overran first (a write, or
  * a hand-written resolver, still waiting for a MongoDB that does not answer), else undefined.
  */
-async function untilAnsweredOrOverrun(answered: Promise<void>, overrun: AbortSignal): Promise<Error | undefined> {
-  if (overrun.aborted) return overrun.reason as Error;
-  let onAbort!: () => void;
-  const aborted = new Promise<Error>((resolve) => {
-    onAbort = () => resolve(overrun.reason as Error);
-    overrun.addEventListener('abort', onAbort, { once: true });
+async function untilAnsweredOrOverrun(answered: Promise<void>, deadline: OperationDeadline): Promise<Error | undefined> {
+  let stopListening!: () => void;
+  const overran = new Promise<Error>((resolve) => {
+    stopListening = deadline.onOverrun(resolve);
   });
   try {
-    return await Promise.race([answered.then(() => undefined), aborted]);
+    return await Promise.race([answered.then(() => undefined), overran]);
   } finally {
-    overrun.removeEventListener('abort', onAbort);
+    stopListening();
   }
 }
 
@@ -219,12 +218,21 @@ async function handleGraphql<TContext extends BaseContext>(options: HttpServerOp
   for (const [name, value] of Object.entries(request.headers)) {
     if (value !== undefined) headers.set(name, Array.isArray(value) ? value.join(', ') : value);
   }
-  const result = await options.apollo.executeHTTPGraphQLRequest({
-    httpGraphQLRequest: { method: request.method ?? 'GET', headers, search, body },
-    context: () => options.context(headers, deadline, request.socket.remoteAddress),
-  });
-  // Answered already: the deadline overran while this ran.
-  if (response.headersSent) return;
+  const tasksAfterAnswer: Array<() => void> = [];
+  try {
+    const result = await options.apollo.executeHTTPGraphQLRequest({
+      httpGraphQLRequest: { method: request.method ?? 'GET', headers, search, body },
+      context: () => options.context(headers, deadline, request.socket.remoteAddress, (task) => tasksAfterAnswer.push(task)),
+    });
+    // Answered already: the deadline overran while this ran.
+    if (!response.headersSent) await answer(options, response, result);
+  } finally {
+    for (const task of tasksAfterAnswer) task();
+  }
+}
+
+/** Writes Apollo's answer, or RESPONSE_TOO_LARGE in its place. */
+async function answer<TContext extends BaseContext>(options: HttpServerOptions<TContext>, response: ServerResponse, result: HTTPGraphQLResponse): Promise<void> {
   if (result.body.kind === 'complete' && Buffer.byteLength(result.body.string) > options.maxResponseBytes) {
     const bytes = Buffer.byteLength(result.body.string);
     sendJson(response, 400, {

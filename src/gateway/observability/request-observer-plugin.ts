@@ -1,6 +1,7 @@
 import { performance } from 'node:perf_hooks';
 import type { ApolloServerPlugin, BaseContext } from '@apollo/server';
 import type { CostReport } from '../request/cost/cost-ledger';
+import type { GatewayContext } from '../request/context/request-context';
 import type { DocjoinLogger } from '../../observability/logger';
 import type { GatewayMetrics } from './metrics';
 
@@ -25,8 +26,9 @@ const QUERY_HASH_LENGTH = 12;
  * One log line per GraphQL request (operation name, or an anonymous one's hash, and type, duration, round
  * trips measured and estimated, documents, a mutation's fan-out, error codes), a warning for a slow one, and the request's metrics. It reads
  * `extensions.cost`, so it goes after the cost plugin. Never the query's values or the response's data.
+ * The metrics and the line are recorded once the answer is written (GatewayContext.afterAnswer).
  */
-export function requestObserverPlugin(options: RequestObserverOptions): ApolloServerPlugin<BaseContext> {
+export function requestObserverPlugin(options: RequestObserverOptions): ApolloServerPlugin<BaseContext & Pick<GatewayContext, 'afterAnswer'>> {
   return {
     // A request refused before it starts (a bad x-docjoin-* header): logged and counted too (its body is
     // not read, so under no operation name), with the header it named, never its value. An error with no
@@ -54,9 +56,9 @@ export function requestObserverPlugin(options: RequestObserverOptions): ApolloSe
           const errors = result?.errors;
           const codes = errors ? [...new Set(errors.map((error) => String(error.extensions?.code ?? 'INTERNAL_SERVER_ERROR')))] : NO_CODES;
           const rejection = errors?.find((error) => error.extensions?.code === 'COST_LIMIT_EXCEEDED')?.extensions?.cost as { limit?: string } | undefined;
-          options.metrics?.observe({ operationName: request.operationName ?? undefined, durationSeconds: durationMs / 1000, errorCode: codes[0], cost, rejectedLimit: rejection?.limit });
           if (codes.includes('DATABASE_UNAVAILABLE')) options.onDatabaseUnavailable?.();
           else if ((cost?.roundTrips ?? 0) > 0) options.onDatabaseReached?.();
+          const observed = { operationName: request.operationName ?? undefined, durationSeconds: durationMs / 1000, errorCode: codes[0], cost, rejectedLimit: rejection?.limit };
           const line = {
             operation: request.operationName ?? undefined,
             // An operation without a name is told apart by its text's hash (Apollo's sha256), never by its text.
@@ -68,9 +70,13 @@ export function requestObserverPlugin(options: RequestObserverOptions): ApolloSe
             ...(codes.length > 0 && { errorCodes: codes }),
             ...(options.logVariables && request.request.variables && { variables: request.request.variables }),
           };
-          if (durationMs >= options.slowOperationMs) options.logger.warn({ ...line, slowOperationMs: options.slowOperationMs }, 'slow operation');
-          else if (codes.some((code) => FAILURES.has(code))) options.logger.error(line, 'operation failed');
-          else options.logger.info(line, 'operation');
+          // The metrics and the log line, off the request's latency.
+          request.contextValue.afterAnswer(() => {
+            options.metrics?.observe(observed);
+            if (durationMs >= options.slowOperationMs) options.logger.warn({ ...line, slowOperationMs: options.slowOperationMs }, 'slow operation');
+            else if (codes.some((code) => FAILURES.has(code))) options.logger.error(line, 'operation failed');
+            else options.logger.info(line, 'operation');
+          });
         },
       };
     },

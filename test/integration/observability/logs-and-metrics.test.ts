@@ -1,3 +1,4 @@
+import { ServerResponse } from 'node:http';
 import type { MongoClient } from 'mongodb';
 import { connectMongo, type Gateway } from 'docjoin';
 import { startEmbeddedMongo, type EmbeddedMongo } from 'docjoin/embedded-mongo';
@@ -64,6 +65,21 @@ it('logs one line per request: operation, duration, measured and estimated round
   ]);
   for (const line of lines) expect(typeof line.durationMs).toBe('number');
   expect(JSON.stringify(lines)).not.toContain('aaaaaaaaaaaaaaaaaaaaaaaa');
+});
+
+it('writes the log line after the answer, off the request\'s latency', async () => {
+  lines.length = 0;
+  const answered = jest.spyOn(ServerResponse.prototype, 'end');
+  const logged = jest.spyOn(lines, 'push');
+  try {
+    await post({ query: 'query Shelves { shelves { name } }', operationName: 'Shelves' });
+    expect([answered.mock.calls.length, logged.mock.calls.length]).toEqual([1, 1]);
+    expect(answered.mock.invocationCallOrder[0]).toBeLessThan(logged.mock.invocationCallOrder[0]!);
+  } finally {
+    answered.mockRestore();
+    logged.mockRestore();
+  }
+  expect(lines).toEqual([expect.objectContaining({ msg: 'operation', operation: 'Shelves' })]);
 });
 
 it("logs a mutation with its fan-out: the documents it modified per collection, its copies' included", async () => {

@@ -13,15 +13,20 @@ export const OVERRUN_MS = 250;
  *
  * Most operations only ever ask whether they must stop, so the clock is read then; `signal` and its
  * timer exist only once something waits on it (a queue for admission or for the document budget).
- * `overrunSignal`, the backstop past the deadline, has its own timer, made for every request served
- * over HTTP and for each read. Neither timer keeps the process alive.
+ * The overrun, the backstop past the deadline, has its own timer, made for every request served over
+ * HTTP and for each read; its AbortSignal (`overrunSignal`) only once a read asks for it. Neither timer
+ * keeps the process alive.
  */
 export class OperationDeadline {
   readonly #expiresAt: number;
   #stopped: OperationStopped | undefined;
   #controller: AbortController | undefined;
   #timer: NodeJS.Timeout | undefined;
-  #overrun: { controller: AbortController; timer: NodeJS.Timeout } | undefined;
+  #overrunTimer: NodeJS.Timeout | undefined;
+  /** The overrun's reason, once it has fired. */
+  #overran: OperationStopped | undefined;
+  readonly #overrunListeners = new Set<(reason: OperationStopped) => void>();
+  #overrunController: AbortController | undefined;
   #finished = false;
   /**
    * The response extensions of what the operation has cost so far (`{ cost: … }`), for the answer the
@@ -52,23 +57,45 @@ export class OperationDeadline {
    * Aborts OVERRUN_MS after the time is up (never on the client leaving), for what does not stop by
    * itself at the deadline: a read waiting for a server (maxTimeMS stops only a read MongoDB has
    * received, and during an outage the driver waits for its serverSelectionTimeoutMS, whatever the URI
-   * set it to), and the HTTP answer. The slack lets MongoDB's own maxTimeMS answer come first, so a
-   * timed-out read does not cost the driver its connection. Its reason is the timeout's OperationStopped.
+   * set it to). The slack lets MongoDB's own maxTimeMS answer come first, so a timed-out read does not
+   * cost the driver its connection. Its reason is the timeout's OperationStopped.
    */
   get overrunSignal(): AbortSignal {
-    if (!this.#overrun) {
-      const controller = new AbortController();
+    if (!this.#overrunController) {
+      this.#overrunController = new AbortController();
       // Every read of the operation listens to it, and many run at once.
-      setMaxListeners(0, controller.signal);
-      const timer = setTimeout(() => {
-        this.stop('timeout');
-        controller.abort(new OperationStopped('timeout', this.timeoutMs));
-      }, this.#expiresAt + OVERRUN_MS - Date.now());
-      timer.unref();
-      if (this.#finished) clearTimeout(timer);
-      this.#overrun = { controller, timer };
+      setMaxListeners(0, this.#overrunController.signal);
+      if (this.#overran) this.#overrunController.abort(this.#overran);
+      else this.#armOverrun();
     }
-    return this.#overrun.controller.signal;
+    return this.#overrunController.signal;
+  }
+
+  /**
+   * Calls `listener` with the overrun's reason when the operation overruns (at once if it has), as
+   * overrunSignal aborts, without the cost of an AbortSignal: the HTTP answer's backstop. Returns the
+   * function that stops listening.
+   */
+  onOverrun(listener: (reason: OperationStopped) => void): () => void {
+    if (this.#overran) {
+      listener(this.#overran);
+      return () => undefined;
+    }
+    this.#overrunListeners.add(listener);
+    this.#armOverrun();
+    return () => this.#overrunListeners.delete(listener);
+  }
+
+  #armOverrun(): void {
+    if (this.#overrunTimer || this.#finished) return;
+    this.#overrunTimer = setTimeout(() => {
+      this.stop('timeout');
+      const reason = (this.#overran = new OperationStopped('timeout', this.timeoutMs));
+      this.#overrunController?.abort(reason);
+      for (const listener of this.#overrunListeners) listener(reason);
+      this.#overrunListeners.clear();
+    }, this.#expiresAt + OVERRUN_MS - Date.now());
+    this.#overrunTimer.unref();
   }
 
   /** Whether the operation must stop (its time is up, or it was stopped). */
@@ -109,6 +136,7 @@ export class OperationDeadline {
     this.extensionsSoFar = undefined;
     this.#finished = true;
     clearTimeout(this.#timer);
-    clearTimeout(this.#overrun?.timer);
+    clearTimeout(this.#overrunTimer);
+    this.#overrunListeners.clear();
   }
 }

@@ -38,6 +38,11 @@ export interface GatewayContext extends DocumentsReads {
   readonly access: ViewerAccess | undefined;
   /** Whose cost budget the request spends: `subject:<sub>` for a viewer with a subject, else `address:<ip>`. */
   readonly client: string;
+  /**
+   * Runs `task` once the response is written, off the request's latency: over docjoin's HTTP server,
+   * right after it writes the answer; anywhere else (execute, your own Apollo Server), at once.
+   */
+  afterAnswer(task: () => void): void;
   readonly overrides: StrategyOverrides;
   /** Root-field API for hand-written resolvers (projection pushdown + loader priming). */
   readonly documents: DocumentsApi;
@@ -84,6 +89,8 @@ export interface PlanSource {
 
 let nextRequestId = 0;
 
+const runAtOnce = (task: () => void): void => task();
+
 /**
  * `writes`: the gateway's write runtime, which gives the request its write side on this request's
  * ledger; `plans`: where resolvers find the plan of the operation they run in.
@@ -100,6 +107,8 @@ export function createRequestContext(options: {
   access: ViewerAccess | undefined;
   /** The address the request came from, when it came over a network. */
   clientAddress?: string;
+  /** Where tasks wait for the answer to be written (GatewayContext.afterAnswer); default: they run at once. */
+  afterAnswer?: (task: () => void) => void;
   copyBackfilling?: (coordinate: string) => boolean;
   /** Under access rules, what ordering or filtering `typeName` documents by `path` would show the viewer that it may not see (operation-access.ts comparisonRefusal). */
   comparisonRefusal?: (access: ViewerAccess, typeName: string, path: string) => string | undefined;
@@ -132,6 +141,7 @@ export function createRequestContext(options: {
     viewer: options.viewer,
     access,
     client: budgetClient(options.viewer.subject, options.clientAddress),
+    afterAnswer: options.afterAnswer ?? runAtOnce,
     ledger,
     deadline,
     loaders,

@@ -46,6 +46,31 @@ describe('OperationDeadline', () => {
     expect(never.aborted).toBe(false);
   });
 
+  it('tells its overrun listeners when the signal aborts, at once when it has overrun, and never once they stopped listening or it finished', () => {
+    const deadline = new OperationDeadline(50);
+    const heard = jest.fn();
+    const leftEarly = jest.fn();
+    deadline.onOverrun(heard);
+    deadline.onOverrun(leftEarly)();
+    jest.advanceTimersByTime(50 + OVERRUN_MS - 1);
+    expect(heard).not.toHaveBeenCalled();
+    jest.advanceTimersByTime(1);
+    expect(heard.mock.calls.map(([reason]) => (reason as OperationStopped).reason)).toEqual(['timeout']);
+    expect(leftEarly).not.toHaveBeenCalled();
+    const late = jest.fn();
+    deadline.onOverrun(late);
+    expect(late).toHaveBeenCalledWith(heard.mock.calls[0]![0]);
+    // A read asking for the signal after the overrun gets it aborted, with the same reason.
+    expect(deadline.overrunSignal.reason).toBe(heard.mock.calls[0]![0]);
+
+    const finished = new OperationDeadline(50);
+    const never = jest.fn();
+    finished.onOverrun(never);
+    finished.finish();
+    jest.advanceTimersByTime(50 + OVERRUN_MS);
+    expect(never).not.toHaveBeenCalled();
+  });
+
   it('hands an aborted signal to whoever asks after it stopped', () => {
     const deadline = new OperationDeadline(50);
     deadline.stop('client-gone');
