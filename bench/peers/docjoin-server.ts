@@ -28,8 +28,8 @@ function thisBuild(): DocjoinModules {
  * docjoin as `docjoin serve` runs the demo project against a MongoDB URI: the project loaded from
  * docjoin.config.ts, the settings of a production process (NODE_ENV=production: no
  * strategy or commands headers, no stack traces) with every other default, its own HTTP server, and
- * serve's default logging (one JSON line per request at info, written synchronously; to /dev/null here,
- * where serve writes to stdout). Compiled (compilePeers), `docjoin` is the package's build, dist/, as
+ * serve's default logging (one JSON line per request at info, the lines of each turn of the event loop
+ * written together, synchronously; to /dev/null here, where serve writes to stdout). Compiled (compilePeers), `docjoin` is the package's build, dist/, as
  * the docker image runs it.
  */
 
@@ -81,11 +81,14 @@ async function startDocjoin(
       async stop() {
         await gateway.stop();
         await client.close();
+        // Lines still held for the end of this turn go out before their file closes.
+        logger.flush();
         closeSync(devNull);
       },
     };
   } catch (error) {
     await client.close();
+    logger.flush();
     closeSync(devNull);
     throw error;
   }

@@ -1,12 +1,13 @@
-import pino, { type BaseLogger, type DestinationStream, type Level } from 'pino';
+import pino, { type BaseLogger, type DestinationStream, type Level, type Logger } from 'pino';
 import { prettyFactory } from 'pino-pretty';
+import { coalescedWrites } from './coalesced-writes';
 import { createRedactor } from './redact-secrets';
 
 /**
- * docjoin's logs: pino, JSON lines in production and whenever stdout is not a terminal, pretty lines on
- * a terminal. The level comes from DOCJOIN_LOG_LEVEL (default info). Log lines carry facts (names,
- * counts, durations, error codes), never a request's variables or a document, unless DOCJOIN_LOG_VARIABLES
- * asks for variables.
+ * docjoin's logs: pino, JSON lines in production and whenever stdout is not a terminal (written once
+ * per turn of the event loop: coalesced-writes.ts), pretty lines on a terminal. The level comes from
+ * DOCJOIN_LOG_LEVEL (default info). Log lines carry facts (names, counts, durations, error codes), never
+ * a request's variables or a document, unless DOCJOIN_LOG_VARIABLES asks for variables.
  */
 
 /** What docjoin logs to: a pino logger, or anything with pino's methods (createGateway's `logger`). */
@@ -25,7 +26,7 @@ export interface LoggerOptions {
   readonly knownUris?: readonly (string | undefined)[];
 }
 
-export function createLogger(options: LoggerOptions): DocjoinLogger {
+export function createLogger(options: LoggerOptions): Logger {
   const redact = createRedactor(options.knownUris ?? []);
   const base = {
     level: options.level,
@@ -33,15 +34,14 @@ export function createLogger(options: LoggerOptions): DocjoinLogger {
     timestamp: pino.stdTimeFunctions.isoTime,
     hooks: { streamWrite: redact },
   };
-  const destination = options.destination as DestinationStream | undefined;
   if (options.format === 'pretty') {
     const target = options.destination ?? process.stdout;
     const colorize = (target as { isTTY?: boolean }).isTTY === true;
     const prettify = prettyFactory({ colorize, singleLine: true, ignore: 'pid,hostname,name', translateTime: 'SYS:HH:MM:ss.l' });
     return pino(base, { write: (line: string) => void target.write(prettify(line)) });
   }
-  // Synchronous, so that the last lines (shutdown) are written before the process exits.
-  return pino(base, destination ?? pino.destination({ dest: 1, sync: true }));
+  // Synchronous underneath, so that the last lines (shutdown) are written before the process exits.
+  return pino(base, coalescedWrites(options.destination ?? pino.destination({ dest: 1, sync: true })) as DestinationStream);
 }
 
 /** A logger that drops everything: createGateway's default, so a library user opts in to logs. */

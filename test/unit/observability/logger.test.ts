@@ -1,11 +1,12 @@
 import { createLogger } from '../../../src/observability/logger';
 
 describe('createLogger', () => {
-  it('passes every line through redactSecrets: URIs in messages and fields, and known secrets quoted alone', () => {
+  it('passes every line through redactSecrets: URIs in messages and fields, and known secrets quoted alone', async () => {
     const lines: string[] = [];
     const uri = 'mongodb://app:pw-secret-9@db.internal:27017/?proxyPassword=proxy-secret-9';
     const logger = createLogger({ level: 'info', format: 'json', destination: { write: (line: string) => lines.push(line) }, knownUris: [uri] });
     logger.warn({ mongo: uri }, `MongoDB at ${uri} refused proxy-secret-9`);
+    await new Promise((resolve) => setImmediate(resolve));
     expect(lines).toHaveLength(1);
     const line = JSON.parse(lines[0]!) as { mongo: string; msg: string };
     expect(line.mongo).toBe('mongodb://***@db.internal:27017/?proxyPassword=***');

@@ -11,10 +11,15 @@ const readsVariables = new WeakMap<FieldStep, boolean>();
 export function stepReadsVariables(step: FieldStep): boolean {
   let reads = readsVariables.get(step);
   if (reads === undefined) {
-    reads = step.fieldNodes.some(argumentsHoldVariable) || step.children.some((child) => child.fields.some(stepReadsVariables));
+    reads = step.fieldNodes.some(argumentsHoldVariable) || selectionReadsVariables(step);
     readsVariables.set(step, reads);
   }
   return reads;
+}
+
+/** Whether the selection under `step` reads a variable in some argument (the step's own arguments aside). */
+export function selectionReadsVariables(step: FieldStep): boolean {
+  return step.children.some((child) => child.fields.some(stepReadsVariables));
 }
 
 function argumentsHoldVariable(node: FieldNode): boolean {

@@ -7,7 +7,7 @@ import { PublicErrorCode } from '../../errors/public-error-code';
 import type { OperationPlan } from '../../operation/plan/operation-plan';
 import { buildFieldStep, connectionSteps, selectedFieldNamesOf, TooLargeToPlan, type ConnectionSteps, type FieldStep } from '../../operation/plan/selection-tree';
 import { planStepOf } from '../../operation/plan/step-index';
-import { stepReadsVariables } from '../../operation/plan/step-variables';
+import { selectionReadsVariables, stepReadsVariables } from '../../operation/plan/step-variables';
 import { joinsById } from '../../operation/planning/joins-by-id';
 import { planLookup, type PlannedLookup } from '../../operation/planning/lookup-read';
 import { planProjection, snapshotMissingFields, snapshotSelectedFields, type PlanningContext } from '../../operation/planning/plan-projection';
@@ -203,6 +203,8 @@ const planProjections = new WeakMap<FieldStep, Map<string, Projection>>();
 /** Likewise the pages and lookups of the relation fields a step reads: they depend on its arguments alone. */
 const planReverseJoinPages = new WeakMap<FieldStep, Map<RelationField, ReverseJoinPage>>();
 const planLookups = new WeakMap<FieldStep, Map<RelationField, PlannedLookup | undefined>>();
+/** Likewise, per role, the documents the joins under a mutation's step load by `_id` (joinsById). */
+const planJoinsById = new WeakMap<FieldStep, Map<string, ReadonlyMap<string, Projection>>>();
 
 /**
  * What one field's resolvers read of its step, worked out once per request the first time a resolver
@@ -229,7 +231,7 @@ class FieldReads {
 
   projection(typeName: string): Projection {
     this.#projections ??= this.#stepMemo(planProjections);
-    const key = this.role === undefined ? typeName : `${typeName}\0${this.role}`;
+    const key = this.#roleKey(typeName);
     let projection = this.#projections.get(key);
     if (!projection) {
       const connection = this.step.definition && this.planning.storageMap.connections.get(getNamedType(this.step.definition.type).name);
@@ -256,9 +258,9 @@ class FieldReads {
     return this.#lookups.get(field);
   }
 
-  /** The plan's memo of what the step's arguments plan when they hold no variable, else this request's. */
-  #stepMemo<K, V>(memos: WeakMap<FieldStep, Map<K, V>>): Map<K, V> {
-    if (stepReadsVariables(this.step)) return new Map();
+  /** The plan's memo of what the step plans when `readsVariables` says no variable changes it, else this request's. */
+  #stepMemo<K, V>(memos: WeakMap<FieldStep, Map<K, V>>, readsVariables: (step: FieldStep) => boolean = stepReadsVariables): Map<K, V> {
+    if (readsVariables(this.step)) return new Map();
     let shared = memos.get(this.step);
     if (!shared) memos.set(this.step, (shared = new Map()));
     return shared;
@@ -281,7 +283,19 @@ class FieldReads {
   }
 
   joinsById(): ReadonlyMap<string, Projection> {
-    return (this.#joinsById ??= joinsById(this.planning, this.step));
+    if (!this.#joinsById) {
+      // The mutation's own arguments (its input) do not change what its selection joins.
+      const memo = this.#stepMemo(planJoinsById, selectionReadsVariables);
+      const key = this.#roleKey('');
+      this.#joinsById = memo.get(key);
+      if (!this.#joinsById) memo.set(key, (this.#joinsById = joinsById(this.planning, this.step)));
+    }
+    return this.#joinsById;
+  }
+
+  /** `name` as a memo key, with the role when the role decides what is read. */
+  #roleKey(name: string): string {
+    return this.role === undefined ? name : `${name}\0${this.role}`;
   }
 }
 

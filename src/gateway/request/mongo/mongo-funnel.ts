@@ -659,5 +659,5 @@ function documentsModified(commandName: string, reply: unknown): number {
 
 /** A session id (`lsid.id`, a BSON Binary) as a map key. */
 function lsidKey(id: unknown): string | undefined {
-  return id instanceof BSON.Binary ? Buffer.from(id.buffer).toString('hex') : undefined;
+  return id instanceof BSON.Binary ? id.toString('hex') : undefined;
 }
