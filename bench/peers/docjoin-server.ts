@@ -59,7 +59,15 @@ async function startDocjoin(
   const client = await connectMongo(options.mongoUri);
   options.commands?.attach(client);
   const devNull = openSync('/dev/null', 'w');
-  const logger = createLogger({ level: config.logLevel, format: config.logFormat, destination: { write: (line: string) => writeSync(devNull, line) } });
+  let logsOpen = true;
+  // A line logged after stop (work a timeout left running) is dropped: its file is closed.
+  const logger = createLogger({ level: config.logLevel, format: config.logFormat, destination: { write: (line: string) => logsOpen && writeSync(devNull, line) } });
+  const closeLogs = () => {
+    // Lines still held for the end of this turn go out before their file closes.
+    logger.flush();
+    logsOpen = false;
+    closeSync(devNull);
+  };
   try {
     const gateway = await createGateway({
       ...gatewaySettingsOf(config),
@@ -81,15 +89,12 @@ async function startDocjoin(
       async stop() {
         await gateway.stop();
         await client.close();
-        // Lines still held for the end of this turn go out before their file closes.
-        logger.flush();
-        closeSync(devNull);
+        closeLogs();
       },
     };
   } catch (error) {
     await client.close();
-    logger.flush();
-    closeSync(devNull);
+    closeLogs();
     throw error;
   }
 }

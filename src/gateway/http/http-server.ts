@@ -227,7 +227,18 @@ async function handleGraphql<TContext extends BaseContext>(options: HttpServerOp
     // Answered already: the deadline overran while this ran.
     if (!response.headersSent) await answer(options, response, result);
   } finally {
-    for (const task of tasksAfterAnswer) task();
+    runAfterAnswer(tasksAfterAnswer);
+  }
+}
+
+/** Each task, whatever the others do: one that throws (a logger's destination failing) is reported, not left to cut off the answer's connection. */
+function runAfterAnswer(tasks: ReadonlyArray<() => void>): void {
+  for (const task of tasks) {
+    try {
+      task();
+    } catch (error) {
+      process.emitWarning(error instanceof Error ? error : String(error), { code: 'DOCJOIN_AFTER_ANSWER' });
+    }
   }
 }
 

@@ -1,5 +1,6 @@
 import { ServerResponse } from 'node:http';
 import type { MongoClient } from 'mongodb';
+import pino from 'pino';
 import { connectMongo, type Gateway } from 'docjoin';
 import { startEmbeddedMongo, type EmbeddedMongo } from 'docjoin/embedded-mongo';
 import { capturedLogger } from '../../support/captured-logger';
@@ -152,6 +153,26 @@ it('counts the plan cache: a query sent again is planned once, another strategy 
   expect(grew('docjoin_plan_cache_lookups_total{outcome="hit"}')).toBe(2);
   expect(grew('docjoin_plan_cache_plans')).toBe(3);
   expect(after).toContain('# TYPE nodejs_heap_size_used_bytes gauge');
+});
+
+it("keeps a request's answer and connection when its log line cannot be written, and warns", async () => {
+  const failing = pino({ level: 'info' }, {
+    write: (line: string) => {
+      if (line.includes('"msg":"operation"')) throw new Error('log destination gone');
+    },
+  });
+  const gateway = await createCheckedGateway({ typeDefs: SDL, mongoClient: client, db: 'observability', port: 0, logger: failing, metrics: false });
+  const warn = jest.spyOn(process, 'emitWarning').mockImplementation(() => undefined);
+  try {
+    for (let i = 0; i < 2; i++) {
+      const response = await fetch(gateway.url!, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ query: '{ shelves { name } }' }) });
+      expect([response.status, await response.json()]).toEqual([200, expect.objectContaining({ data: { shelves: [{ name: 'one' }] } })]);
+    }
+    expect(warn.mock.calls.map(([warning]) => (warning as Error).message)).toEqual(['log destination gone', 'log destination gone']);
+  } finally {
+    warn.mockRestore();
+    await gateway.stop();
+  }
 });
 
 it('logs a slow operation as a warning', async () => {

@@ -145,6 +145,17 @@ describe('addComment', () => {
     expect(readPost.recentComments[0]).toEqual({ id: added.id, comment: 'Nice read.' });
     expect(readPost.comments).toEqual([{ id: added.id }]);
   });
+
+  it("answers each request of one document from its own write: the post its update returned, with no read after it", async () => {
+    const posts = await db.collection('posts').find({}, { sort: { _id: -1 }, limit: 2 }).toArray();
+    const query = 'mutation Add($postId: ID!) { addComment(postId: $postId, author: "Ada", comment: "Twice.") { comment post { id title } } }';
+    for (const post of posts) {
+      const result = await demo.gateway.execute({ query, variables: { postId: hex(post._id) } });
+      expect(result.errors).toBeUndefined();
+      expect(result.data).toEqual({ addComment: { comment: 'Twice.', post: { id: hex(post._id), title: post.title } } });
+      expect(result.cost!.roundTrips).toBe(result.cost!.writes!.roundTrips);
+    }
+  });
 });
 
 describe('logMessage', () => {

@@ -26,6 +26,34 @@ describe('coalescedWrites', () => {
     expect([writes, done.mock.calls.length]).toEqual([['a\n'], 1]);
   });
 
+  it("hands a flush on to the destination's own, and calls back once it is done", () => {
+    const writes: string[] = [];
+    const destinationFlush = jest.fn((done: () => void) => done());
+    const destination = coalescedWrites({ write: (text: string) => writes.push(text), flush: destinationFlush });
+    destination.write('a\n');
+    const done = jest.fn();
+    destination.flush(done);
+    expect([writes, destinationFlush.mock.calls.length, done.mock.calls.length]).toEqual([['a\n'], 1, 1]);
+  });
+
+  it('drops the lines of a write that fails and warns once, instead of ending the process', async () => {
+    const warn = jest.spyOn(process, 'emitWarning').mockImplementation(() => undefined);
+    try {
+      const destination = coalescedWrites({
+        write: () => {
+          throw new Error('EBADF: bad file descriptor');
+        },
+      });
+      destination.write('a\n');
+      await turnEnds();
+      destination.write('b\n');
+      await turnEnds();
+      expect(warn.mock.calls.map(([message]) => message)).toEqual(['log lines could not be written: EBADF: bad file descriptor']);
+    } finally {
+      warn.mockRestore();
+    }
+  });
+
   it('writes the lines still held when the process exits in the same turn', () => {
     const module = path.resolve(__dirname, '../../../src/observability/coalesced-writes.ts');
     const script = `const { coalescedWrites } = require(${JSON.stringify(module)}); const out = coalescedWrites(process.stdout); out.write('last words\\n'); process.exit(3);`;

@@ -12,4 +12,14 @@ describe('createLogger', () => {
     expect(line.mongo).toBe('mongodb://***@db.internal:27017/?proxyPassword=***');
     expect(line.msg).toBe('MongoDB at mongodb://***@db.internal:27017/?proxyPassword=*** refused ***');
   });
+
+  it("writes a JSON logger's held lines when pino's flush is called, before the turn ends", () => {
+    const lines: string[] = [];
+    const logger = createLogger({ level: 'info', format: 'json', destination: { write: (text: string) => lines.push(text) } });
+    logger.info('one');
+    logger.info('two');
+    expect(lines).toEqual([]);
+    logger.flush();
+    expect(lines.join('').trim().split('\n').map((line) => (JSON.parse(line) as { msg: string }).msg)).toEqual(['one', 'two']);
+  });
 });

@@ -40,7 +40,8 @@ export interface GatewayContext extends DocumentsReads {
   readonly client: string;
   /**
    * Runs `task` once the response is written, off the request's latency: over docjoin's HTTP server,
-   * right after it writes the answer; anywhere else (execute, your own Apollo Server), at once.
+   * right after it writes the answer (after a 504 at the deadline's overrun, once the operation's work
+   * ends); anywhere else (execute, your own Apollo Server), at once.
    */
   afterAnswer(task: () => void): void;
   readonly overrides: StrategyOverrides;

@@ -71,6 +71,18 @@ describe('OperationDeadline', () => {
     expect(never).not.toHaveBeenCalled();
   });
 
+  it('aborts a signal asked for after a listener armed the overrun, at the same moment', () => {
+    const deadline = new OperationDeadline(50);
+    const heard = jest.fn();
+    deadline.onOverrun(heard);
+    jest.advanceTimersByTime(100);
+    const overrun = deadline.overrunSignal;
+    expect(overrun.aborted).toBe(false);
+    jest.advanceTimersByTime(50 + OVERRUN_MS - 100);
+    expect([overrun.aborted, heard.mock.calls.length]).toEqual([true, 1]);
+    expect(overrun.reason).toBe(heard.mock.calls[0]![0]);
+  });
+
   it('hands an aborted signal to whoever asks after it stopped', () => {
     const deadline = new OperationDeadline(50);
     deadline.stop('client-gone');
