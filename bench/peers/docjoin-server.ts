@@ -29,8 +29,8 @@ function thisBuild(): DocjoinModules {
  * docjoin.config.ts, the settings of a production process (NODE_ENV=production: no
  * strategy or commands headers, no stack traces) with every other default, its own HTTP server, and
  * serve's default logging (one JSON line per request at info, the lines of each turn of the event loop
- * written together, synchronously; to /dev/null here, where serve writes to stdout). Compiled (compilePeers), `docjoin` is the package's build, dist/, as
- * the docker image runs it.
+ * written together, synchronously; to /dev/null here, where serve writes to stdout). Compiled
+ * (compilePeers), `docjoin` is the package's build, dist/, as the docker image runs it.
  */
 
 /**

@@ -1,4 +1,4 @@
-import pino, { type BaseLogger, type DestinationStream, type Level, type Logger } from 'pino';
+import pino, { type BaseLogger, type Level, type Logger } from 'pino';
 import { prettyFactory } from 'pino-pretty';
 import { coalescedWrites } from './coalesced-writes';
 import { createRedactor } from './redact-secrets';
@@ -41,7 +41,7 @@ export function createLogger(options: LoggerOptions): Logger {
     return pino(base, { write: (line: string) => void target.write(prettify(line)) });
   }
   // Synchronous underneath, so that the last lines (shutdown) are written before the process exits.
-  return pino(base, coalescedWrites(options.destination ?? pino.destination({ dest: 1, sync: true })) as DestinationStream);
+  return pino(base, coalescedWrites(options.destination ?? pino.destination({ dest: 1, sync: true })));
 }
 
 /** A logger that drops everything: createGateway's default, so a library user opts in to logs. */
