@@ -55,8 +55,8 @@ export interface PricedLookup {
  * lookup adds. Both are priced at what advise timed on the server (`probed`): a parent at its cost, a
  * copy at its cost per byte times the bytes the join's replies took per document. Without a probe, a
  * copy is priced at what the workload's reads took per document beyond their round trip, a parent at
- * ASSUMED_COSTS. Under load only its commands' own work is saved (commandWorkOf), and a lookup whose
- * copies, with the lookups they carry, cost more work than that is refused. Undefined when the workload never
+ * ASSUMED_COSTS. Under load it is priced as saving only its commands' own work (commandWorkOf), and a
+ * lookup whose copies, with the lookups they carry, cost more work than that is refused. Undefined when the workload never
  * joined the field, the field cannot be read that way (a connection), or there is no latency to save.
  * Refused on a MongoDB older than 5.0 (or one that does not tell its version), and into a sharded target
  * where MongoDB cannot look it up (before 5.1) or would ask every shard for each parent.
@@ -133,9 +133,11 @@ export function lookupAdvice(
       : []),
   ];
   // Under load, requests wait on the CPU of the database and the gateway, not on the network: there a
-  // round trip saves only its command's own work, and what the join did not do is send each copy again
+  // round trip saves its command's own work, and what the join did not do is send each copy again
   // (its key the join's batch looked up too) and run the lookups it carries again. A reverse join sends
   // no copy: each parent's lookup stands for the key its batch looked up, and the check cannot refuse it.
+  // The gateway's own work for the join (its batch, its loader's keys), which a lookup saves too, is not
+  // priced: the check errs toward keeping the join, as a database whose CPU is the limit needs.
   const duplicatedMs = copies * documentMs + carriedMs;
   const commandWork = commandWorkOf(summary, network, probed, documentMs);
   const commandsWorkMs = entry.roundTrips * commandWork.ms;
@@ -147,7 +149,7 @@ export function lookupAdvice(
   const rejectedBecause =
     saved > 0 && share > thresholds.minNetSavingShare
       ? duplicatedMs > commandsWorkMs
-        ? `under load it adds work: its copies and the lookups they carry take ${count(round(duplicatedMs))} ms, more than the ${count(round(commandsWorkMs))} ms its round trips' commands took beyond the network, so throughput would drop`
+        ? `under load it adds work: its copies and the lookups they carry take ${count(round(duplicatedMs))} ms, more than the ${count(round(commandsWorkMs))} ms its round trips' commands took beyond the network, so throughput would drop where MongoDB's CPU is what limits it (the gateway's own work for the join, which a lookup also saves, is not priced)`
         : undefined
       : `on the recorded workload it ${saved > 0 ? `saves ${count(round(saved))}` : `costs ${count(round(-saved))}`} ms of MongoDB commands (${round(share * 100)}% of ${count(round(totalMs))}); a change must save more than ${thresholds.minNetSavingShare * 100}% (minNetSavingShare)`;
   return { kind: 'read-by-lookup', change, rule: RULES.readByLookup, effect, evidence, rejectedBecause };

@@ -104,7 +104,7 @@ describe('reading a join by lookup, priced on the round trips it saves and the c
     // Reads that took no longer than their pings and documents leave the commands no work of their own: any copy outweighs them.
     const quick = { ...summary, fields, commands: { ...summary.commands, reads: { commands: 300, ms: 300 * 2 + 0.004 * 9500, documents: 9500 } } };
     expect(adviceOf('Book.publisher', { storageMap, workload: quick, network: network(10), lookupCosts }).rejected!.because).toBe(
-      "under load it adds work: its copies and the lookups they carry take 18 ms, more than the 0 ms its round trips' commands took beyond the network, so throughput would drop",
+      "under load it adds work: its copies and the lookups they carry take 18 ms, more than the 0 ms its round trips' commands took beyond the network, so throughput would drop where MongoDB's CPU is what limits it (the gateway's own work for the join, which a lookup also saves, is not priced)",
     );
     // A join that read nothing still has its parents priced as probed (no copy to price).
     const empty = summary.fields.map((entry) => (entry.field === 'Author.books' ? { ...entry, documents: 0, keys: 0, bytes: 0 } : entry));
@@ -152,7 +152,7 @@ describe('reading a join by lookup, priced on the round trips it saves and the c
     expect(publisher.rejected!.effect.net!.commandMsPer1000Operations.after).toBeLessThan(publisher.rejected!.effect.net!.commandMsPer1000Operations.before);
     // Work: the copies' 45 ms and the 225 ms they carry, against 100 commands' 0.5 ms.
     expect(publisher.kind).toBe('keep');
-    expect(publisher.rejected!.because).toBe("under load it adds work: its copies and the lookups they carry take 270 ms, more than the 50 ms its round trips' commands took beyond the network, so throughput would drop");
+    expect(publisher.rejected!.because).toBe("under load it adds work: its copies and the lookups they carry take 270 ms, more than the 50 ms its round trips' commands took beyond the network, so throughput would drop where MongoDB's CPU is what limits it (the gateway's own work for the join, which a lookup also saves, is not priced)");
     // A copy carries a lookup only where the join's reads selected its field: read for its name alone, a
     // publisher carries nothing (45 ms of copies against 50); selected by half of them, half (157.5 ms).
     const selecting = (sets: FieldWorkload['selections']) => {
@@ -161,7 +161,7 @@ describe('reading a join by lookup, priced on the round trips it saves and the c
     };
     expect(selecting([{ fields: ['name'], operations: 100 }]).kind).toBe('read-by-lookup');
     expect(selecting([{ fields: ['name'], operations: 50 }, { fields: ['books', 'name'], operations: 50 }]).rejected!.because).toBe(
-      "under load it adds work: its copies and the lookups they carry take 157.5 ms, more than the 50 ms its round trips' commands took beyond the network, so throughput would drop",
+      "under load it adds work: its copies and the lookups they carry take 157.5 ms, more than the 50 ms its round trips' commands took beyond the network, so throughput would drop where MongoDB's CPU is what limits it (the gateway's own work for the join, which a lookup also saves, is not priced)",
     );
   });
 
