@@ -1,6 +1,6 @@
 import pino, { type BaseLogger, type Level, type Logger } from 'pino';
 import { prettyFactory } from 'pino-pretty';
-import { coalescedWrites } from './coalesced-writes';
+import { coalescedWrites, type TextDestination } from './coalesced-writes';
 import { createRedactor } from './redact-secrets';
 
 /**
@@ -21,7 +21,7 @@ export interface LoggerOptions {
   readonly level: Level | 'silent';
   readonly format: LogFormat;
   /** Where lines go (default stdout). */
-  readonly destination?: { write(text: string): unknown };
+  readonly destination?: TextDestination;
   /** URIs whose secrets are removed from every line, even where a message quotes one alone (redactSecrets). */
   readonly knownUris?: readonly (string | undefined)[];
 }
