@@ -11,7 +11,7 @@ import {
 } from '../settings/setting-rules';
 
 export { redactSecrets, redactUri } from '../observability/redact-secrets';
-import { type CostLimitName, type CostLimits, defaultLimitOrigin, GATEWAY_SETTING_NAMES, GatewayOptionError, isCollectionName, LIMIT_SETTINGS, LIMIT_VARIABLES, MIN_WORKLOAD_FLUSH_MS, resolveSettings, type GatewaySettings, type LimitOrigins, type ResolvedSettings, type WorkloadOption } from '../gateway';
+import { type CostLimitName, type CostLimits, defaultLimitOrigin, GATEWAY_SETTING_NAMES, GatewayOptionError, isCollectionName, LIMIT_SETTINGS, LIMIT_VARIABLES, metricsTokenProblem, MIN_WORKLOAD_FLUSH_MS, resolveSettings, type GatewaySettings, type LimitOrigins, type ResolvedSettings, type WorkloadOption } from '../gateway';
 import type { DocjoinProjectConfig } from '../project/project-config';
 import { defaultLogFormat, LOG_FORMATS, LOG_LEVELS, type LogFormat } from '../observability/logger';
 export type { CostLimits };
@@ -24,7 +24,7 @@ export type { CostLimits };
  *
  * PORT (--port) · DOCJOIN_STRATEGY_OVERRIDES · DOCJOIN_COST_COMMANDS · DOCJOIN_COST_REPORT ·
  * DOCJOIN_MAX_ROUND_TRIPS, DOCJOIN_MAX_DOCUMENTS, DOCJOIN_MAX_DEPTH, DOCJOIN_MAX_RESPONSE_NODES (limits) · DOCJOIN_ASSUMED_LIST_SIZE ·
- * DOCJOIN_METRICS · DOCJOIN_SLOW_MS · DOCJOIN_LOG_VARIABLES · DOCJOIN_SHUTDOWN_GRACE_MS · DOCJOIN_SHUTDOWN_DELAY_MS ·
+ * DOCJOIN_METRICS and DOCJOIN_METRICS_TOKEN · DOCJOIN_SLOW_MS · DOCJOIN_LOG_VARIABLES · DOCJOIN_SHUTDOWN_GRACE_MS · DOCJOIN_SHUTDOWN_DELAY_MS ·
  * DOCJOIN_MAX_CONCURRENT · DOCJOIN_MAX_QUEUED · DOCJOIN_MAX_TRANSACTION_ATTEMPTS ·
  * DOCJOIN_TRANSACTION_RETRY_MS · DOCJOIN_MAX_DOCUMENTS_IN_FLIGHT · DOCJOIN_OPERATION_TIMEOUT_MS ·
  * DOCJOIN_MAX_RESPONSE_BYTES · DOCJOIN_BUDGET_CAPACITY and DOCJOIN_BUDGET_RESTORE_RATE · DOCJOIN_INTROSPECTION · DOCJOIN_HEALTH_DETAIL · DOCJOIN_WORKLOAD and DOCJOIN_WORKLOAD_FLUSH_MS.
@@ -125,6 +125,7 @@ function gatewaySettingsFromEnv(env: Env, flags: ConfigFlags, server: GatewaySet
     slowOperationMs: parseCount('DOCJOIN_SLOW_MS', env.DOCJOIN_SLOW_MS),
     costReport: parseBoolean('DOCJOIN_COST_REPORT', env.DOCJOIN_COST_REPORT),
     metrics: parseBoolean('DOCJOIN_METRICS', env.DOCJOIN_METRICS),
+    metricsToken: parseMetricsToken(env.DOCJOIN_METRICS_TOKEN),
     logVariables: parseBoolean('DOCJOIN_LOG_VARIABLES', env.DOCJOIN_LOG_VARIABLES),
     shutdownGraceMs: parseWhole('DOCJOIN_SHUTDOWN_GRACE_MS', env.DOCJOIN_SHUTDOWN_GRACE_MS),
     shutdownDelayMs: parseWhole('DOCJOIN_SHUTDOWN_DELAY_MS', env.DOCJOIN_SHUTDOWN_DELAY_MS),
@@ -184,6 +185,15 @@ function setting<T>(
 function mongoUriSetting(raw: string, name: string): SettingResult<string> {
   const result = mongoUriRule(raw, name);
   return isProblem(result) ? { problem: `${result.problem}; ${name === 'MONGODB_URI' ? 'unset it' : 'leave it out'} to use the embedded server` } : result;
+}
+
+/** The variable's token, checked without its value in the message (it is a secret). */
+function parseMetricsToken(raw: string | undefined): string | undefined {
+  const token = nonEmpty(raw);
+  if (token === undefined) return undefined;
+  const problem = metricsTokenProblem(token);
+  if (problem !== undefined) throw new ConfigError(`DOCJOIN_METRICS_TOKEN ${problem}`);
+  return token;
 }
 
 /** A positive whole number; `Infinity` (or `none`) turns the limit off. */

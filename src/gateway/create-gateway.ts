@@ -111,7 +111,14 @@ export async function createGateway(options: CreateGatewayOptions): Promise<Gate
         admission: new Admission(settings.maxConcurrentOperations, settings.maxQueuedOperations),
         ...(settings.landingPage !== 'none' && { routes: createIdeRoutes(ide) }),
         ...(docjoin.metrics && { metrics: async () => ({ contentType: docjoin.metrics!.contentType, body: await docjoin.metrics!.text() }) }),
+        ...(settings.metricsToken !== undefined && { metricsToken: settings.metricsToken }),
       });
+      if (docjoin.metrics && settings.metricsToken === undefined && settings.production) {
+        docjoin.logger.warn(
+          { port: http.port },
+          'GET /metrics is open to anyone who reaches this port (its series name operations and count documents per field): set DOCJOIN_METRICS_TOKEN (createGateway: metricsToken) to require a bearer token, or DOCJOIN_METRICS=false',
+        );
+      }
     }
   } catch (error) {
     releaseGuard();

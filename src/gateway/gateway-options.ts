@@ -38,6 +38,12 @@ export interface GatewaySettings {
   readonly assumedListSize?: number;
   /** Prometheus metrics at `/metrics` (default true). */
   readonly metrics?: boolean;
+  /**
+   * The bearer token `GET /metrics` requires (`Authorization: Bearer <token>`, what Prometheus sends for
+   * `authorization: { credentials: … }`): at least 16 characters of A–Z, a–z, 0–9 and `-._~+/`. Default
+   * none: the metrics are open to whoever reaches the port (in production, said at startup).
+   */
+  readonly metricsToken?: string;
   /** Operations taking at least this many milliseconds are logged as slow (default 1000). */
   readonly slowOperationMs?: number;
   /** Put each request's variables in its log line (default false: they may hold personal data). */
@@ -123,7 +129,7 @@ export type ResolvedSettings = ReturnType<typeof resolveSettings>;
  */
 export const GATEWAY_SETTING_NAMES = Object.keys({
   port: true, host: true, cors: true, landingPage: true, production: true, strategyOverrides: true, costCommands: true, costReport: true, limits: true,
-  assumedListSize: true, metrics: true, slowOperationMs: true, logVariables: true, shutdownGraceMs: true, shutdownDelayMs: true, maxConcurrentOperations: true, maxQueuedOperations: true,
+  assumedListSize: true, metrics: true, metricsToken: true, slowOperationMs: true, logVariables: true, shutdownGraceMs: true, shutdownDelayMs: true, maxConcurrentOperations: true, maxQueuedOperations: true,
   maxTransactionAttempts: true, transactionRetryMs: true, maxDocumentsInFlight: true, operationTimeoutMs: true, maxResponseBytes: true, budget: true, trustedDocuments: true, introspection: true, healthDetail: true, workload: true,
 } satisfies Record<keyof GatewaySettings, true>) as ReadonlyArray<keyof GatewaySettings>;
 
@@ -150,6 +156,7 @@ export function resolveSettings(settings: GatewaySettings, nodeEnv: string | und
     limits: limitsOption(settings.limits),
     assumedListSize: optionalInteger(settings, 'assumedListSize', 1, Number.MAX_SAFE_INTEGER) ?? DEFAULT_ASSUMED_LIST_SIZE,
     metrics: optionalBoolean(settings, 'metrics') ?? true,
+    metricsToken: metricsTokenOption(settings.metricsToken),
     slowOperationMs: optionalInteger(settings, 'slowOperationMs', 0, Number.MAX_SAFE_INTEGER) ?? DEFAULT_SLOW_OPERATION_MS,
     logVariables: optionalBoolean(settings, 'logVariables') ?? false,
     shutdownGraceMs: optionalInteger(settings, 'shutdownGraceMs', 0, Number.MAX_SAFE_INTEGER) ?? DEFAULT_SHUTDOWN_GRACE_MS,
@@ -197,6 +204,25 @@ function optionalInteger(
     throw new GatewayOptionError(`option ${name} must be an integer from ${min} to ${max === Number.MAX_SAFE_INTEGER ? 'any size' : max}, got ${describe(value)}`);
   }
   return value;
+}
+
+/** A bearer token's characters (RFC 6750's b64token), so that it fits an Authorization header as it is. */
+const BEARER_TOKEN = /^[A-Za-z0-9\-._~+/]+=*$/;
+export const MIN_METRICS_TOKEN_LENGTH = 16;
+
+/** What is wrong with a metrics token, without its value (it is a secret); undefined when it is fine. */
+export function metricsTokenProblem(value: unknown): string | undefined {
+  if (typeof value !== 'string') return `must be a string, got ${typeof value}`;
+  if (!BEARER_TOKEN.test(value)) return 'may hold only A–Z, a–z, 0–9 and -._~+/ (then = padding), as a bearer token does';
+  if (value.length < MIN_METRICS_TOKEN_LENGTH) return `must be at least ${MIN_METRICS_TOKEN_LENGTH} characters long, got ${value.length} (e.g. openssl rand -hex 24)`;
+  return undefined;
+}
+
+function metricsTokenOption(value: unknown): string | undefined {
+  if (value === undefined) return undefined;
+  const problem = metricsTokenProblem(value);
+  if (problem !== undefined) throw new GatewayOptionError(`option metricsToken ${problem}`);
+  return value as string;
 }
 
 function corsOption(value: unknown): CorsOption {

@@ -28,7 +28,7 @@ export { DEFAULT_FIRST } from './operation/planning/page-limits';
 export { aggregateTypeNames, EXACT_SUMS, sumType } from './startup/aggregates/aggregate-names';
 export { estimateRequest, type EstimatedRequest } from './operation/estimate/estimate-request';
 export { type CorsOption } from './http/http-server';
-export { GATEWAY_SETTING_NAMES, GatewayOptionError, type GatewaySettings, isCollectionName, MIN_WORKLOAD_FLUSH_MS, type ResolvedSettings, resolveSettings } from './gateway-options';
+export { GATEWAY_SETTING_NAMES, GatewayOptionError, type GatewaySettings, isCollectionName, metricsTokenProblem, MIN_WORKLOAD_FLUSH_MS, type ResolvedSettings, resolveSettings } from './gateway-options';
 export { type HealthReport, type MongoKind } from './http/health';
 export { assertPortFree, PortInUseError } from './http/port-in-use-error';
 export { isDuplicateKeyError } from './request/mongo/funnel-writer';

@@ -71,6 +71,13 @@ describe('loadConfig', () => {
     expect(loadConfig({ NODE_ENV: 'production' }).logFormat).toBe('json');
   });
 
+  it('reads the metrics token, refusing a short one without printing it', () => {
+    expect(loadConfig({ DOCJOIN_METRICS_TOKEN: ' 0123456789abcdef0123 ' }).metricsToken).toBe('0123456789abcdef0123');
+    expect(loadConfig({ DOCJOIN_METRICS_TOKEN: '' }).metricsToken).toBeUndefined();
+    expect(() => loadConfig({ DOCJOIN_METRICS_TOKEN: 'hunter2' })).toThrow(new ConfigError('DOCJOIN_METRICS_TOKEN must be at least 16 characters long, got 7 (e.g. openssl rand -hex 24)'));
+    expect(() => loadConfig({ DOCJOIN_METRICS_TOKEN: 'pass word with spaces' })).toThrow(new ConfigError('DOCJOIN_METRICS_TOKEN may hold only A–Z, a–z, 0–9 and -._~+/ (then = padding), as a bearer token does'));
+  });
+
   it('reads the transaction retry bounds, refusing 0 attempts', () => {
     expect(loadConfig({ DOCJOIN_MAX_TRANSACTION_ATTEMPTS: '3', DOCJOIN_TRANSACTION_RETRY_MS: '0' })).toMatchObject({ maxTransactionAttempts: 3, transactionRetryMs: 0 });
     expect(loadConfig({}, {}, { server: { maxTransactionAttempts: 8, transactionRetryMs: 500 } })).toMatchObject({ maxTransactionAttempts: 8, transactionRetryMs: 500 });

@@ -8,6 +8,7 @@ import { PublicErrorCode } from '../errors/public-error-code';
 import { OperationDeadline } from '../operation/limits/operation-deadline';
 import { PortInUseError } from './port-in-use-error';
 import { readJsonBody, RequestBodyError } from './read-json-body';
+import { bearerTokenMatches } from './bearer-token';
 
 /** Cross-origin requests: off, any origin, or the listed origins (an exact `Origin` header value each). */
 export type CorsOption = boolean | { readonly origin: string | readonly string[]; readonly credentials?: boolean };
@@ -31,6 +32,8 @@ export interface HttpServerOptions<TContext extends BaseContext> {
   readonly cors?: CorsOption;
   /** `GET /metrics` (Prometheus text format); absent: no such route. */
   readonly metrics?: () => Promise<{ contentType: string; body: string }>;
+  /** The bearer token `GET /metrics` requires; absent: none. */
+  readonly metricsToken?: string;
   /** Bounds the GraphQL requests running and waiting; beyond them a request gets 503 with Retry-After. */
   readonly admission?: Admission;
   /** More routes (the IDE), given the request's path: resolves true when it answered the request. */
@@ -124,6 +127,11 @@ async function handle<TContext extends BaseContext>(
     return;
   }
   if (path === '/metrics' && options.metrics && (request.method === 'GET' || request.method === 'HEAD')) {
+    if (options.metricsToken !== undefined && !bearerTokenMatches(request.headers.authorization, options.metricsToken)) {
+      response.setHeader('www-authenticate', 'Bearer realm="docjoin metrics"');
+      sendJson(response, 401, { error: 'GET /metrics needs the header Authorization: Bearer <the DOCJOIN_METRICS_TOKEN this server was started with>' });
+      return;
+    }
     const { contentType, body } = await options.metrics();
     response.setHeader('content-type', contentType);
     response.end(request.method === 'HEAD' ? undefined : body);

@@ -17,6 +17,7 @@ describe('resolveSettings', () => {
       assumedListSize: 20,
       budget: false,
       metrics: true,
+      metricsToken: undefined,
       slowOperationMs: 1000,
       logVariables: false,
       shutdownGraceMs: 10_000,
@@ -48,6 +49,23 @@ describe('resolveSettings', () => {
       limits: { maxRoundTrips: 50, maxDocuments: Infinity, maxDepth: 4, maxResponseNodes: 500_000 },
     });
     expect(resolveSettings({ cors: { origin: 'https://a.example.com' } }, undefined).cors).toEqual({ origin: ['https://a.example.com'] });
+  });
+
+  it('keeps a metrics token, and refuses a short or unsendable one without repeating it', () => {
+    const token = 'a1B2-c3D4.e5F6_g7H8~i9/+';
+    expect(resolveSettings({ metricsToken: token }, undefined).metricsToken).toBe(token);
+    const refusal = (metricsToken: unknown) => {
+      try {
+        resolveSettings({ metricsToken } as GatewaySettings, undefined);
+      } catch (error) {
+        return error as Error;
+      }
+      throw new Error('accepted');
+    };
+    expect(refusal('short-secret')).toEqual(new GatewayOptionError('option metricsToken must be at least 16 characters long, got 12 (e.g. openssl rand -hex 24)'));
+    expect(refusal('has a space in it, 16+ chars')).toEqual(new GatewayOptionError('option metricsToken may hold only A–Z, a–z, 0–9 and -._~+/ (then = padding), as a bearer token does'));
+    expect(refusal(12345678901234567890)).toEqual(new GatewayOptionError('option metricsToken must be a string, got number'));
+    expect(refusal('short-secret').message).not.toContain('short-secret');
   });
 
   it('resolves the workload option: the file from the working directory, the flush interval defaulted', () => {
@@ -94,7 +112,7 @@ describe('checkOptionNames', () => {
   it('refuses a misspelt option, and a missing SDL, client or database, naming them', () => {
     expect(() => checkOptionNames({ typeDefs: 'type Query { a: Int }', mongoClient: client, db: 'app', validateDatabse: false })).toThrow(
       new GatewayOptionError(
-        'unknown option "validateDatabse"; the options are typeDefs, resolvers, writePlans, mongoClient, db, mongoKind, mongoUri, validateDatabase, onWarning, writes, checkEstimates, onEstimateViolation, limitOrigins, listen, logger, auth, port, host, cors, landingPage, production, strategyOverrides, costCommands, costReport, limits, assumedListSize, metrics, slowOperationMs, logVariables, shutdownGraceMs, shutdownDelayMs, maxConcurrentOperations, maxQueuedOperations, maxTransactionAttempts, transactionRetryMs, maxDocumentsInFlight, operationTimeoutMs, maxResponseBytes, budget, trustedDocuments, introspection, healthDetail, workload',
+        'unknown option "validateDatabse"; the options are typeDefs, resolvers, writePlans, mongoClient, db, mongoKind, mongoUri, validateDatabase, onWarning, writes, checkEstimates, onEstimateViolation, limitOrigins, listen, logger, auth, port, host, cors, landingPage, production, strategyOverrides, costCommands, costReport, limits, assumedListSize, metrics, metricsToken, slowOperationMs, logVariables, shutdownGraceMs, shutdownDelayMs, maxConcurrentOperations, maxQueuedOperations, maxTransactionAttempts, transactionRetryMs, maxDocumentsInFlight, operationTimeoutMs, maxResponseBytes, budget, trustedDocuments, introspection, healthDetail, workload',
       ),
     );
     expect(() => checkOptionNames({ mongoClient: client, db: 'app' })).toThrow(new GatewayOptionError('option typeDefs must be your SDL (a string, or a list of them), got undefined'));
