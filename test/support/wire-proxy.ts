@@ -7,7 +7,7 @@ import { OpCode } from '../../src/embedded-mongo/protocol/wire-constants';
 /**
  * A TCP proxy between a client and MongoDB that can hold one command: the first client message whose
  * command `hold` picks is not forwarded, nor is anything after it on that connection, and `held`
- * resolves with it. A fault scenario then kills the client at a known point of its work (between two
+ * resolves with it. It can also cut the connection of every command `lose` picks. A fault scenario then kills the client at a known point of its work (between two
  * commands of one mutation), which no timing can reach reliably.
  */
 export interface WireProxy {
@@ -19,7 +19,8 @@ export interface WireProxy {
   close(): Promise<void>;
 }
 
-export async function startWireProxy(upstreamUri: string, hold: (command: Document) => boolean): Promise<WireProxy> {
+/** `lose`: every command it picks loses its connection as it arrives (a network failure each time it is sent). */
+export async function startWireProxy(upstreamUri: string, hold: (command: Document) => boolean, lose: (command: Document) => boolean = () => false): Promise<WireProxy> {
   const upstream = new URL(upstreamUri);
   const sockets = new Set<Socket>();
   let holding = false;
@@ -44,6 +45,12 @@ export async function startWireProxy(upstreamUri: string, hold: (command: Docume
       if (stopped) return;
       for (const message of framer.push(chunk)) {
         const decoded = decodeMessage(message);
+        if (decoded.opCode === OpCode.Msg && lose(decoded.command)) {
+          stopped = true;
+          client.destroy();
+          server.destroy();
+          return;
+        }
         if (!holding && decoded.opCode === OpCode.Msg && hold(decoded.command)) {
           holding = true;
           stopped = true;

@@ -58,7 +58,7 @@ describe('the mongo funnel', () => {
   });
 
   it.each([
-    { retryReads: true, outcome: "reads it again through the driver's cursor, and counts both", finds: 2 },
+    { retryReads: true, outcome: 'sends it once more, and counts both', finds: 2 },
     { retryReads: false, outcome: 'fails it, as the driver would without retryable reads', finds: 1 },
   ])('a read that lost its connection, with retryReads $retryReads: $outcome', async ({ retryReads, finds: expectedFinds }) => {
     const collection = `funnelRetried_${retryReads}`;
@@ -77,6 +77,27 @@ describe('the mongo funnel', () => {
       else await expect(read).rejects.toBeInstanceOf(DatabaseFailure);
       expect(finds).toHaveLength(expectedFinds);
       expect(ledger.report()).toMatchObject({ roundTrips: expectedFinds, documents: retryReads ? 3 : 0 });
+    } finally {
+      funnel.detach();
+      await client.close();
+      await proxy.close();
+    }
+  });
+
+  it('sends a read that loses its connection every time twice, as retryable reads do, then fails it', async () => {
+    const collection = 'funnelAlwaysLost';
+    await demo.client.db(demo.dbName).collection(collection).insertOne({ n: 1 });
+    const proxy = await startWireProxy(demo.mongo.uri, () => false, (command) => command.find === collection || command.aggregate === collection);
+    const client = new MongoClient(proxy.uri, { monitorCommands: true, retryReads: true });
+    const funnel = new MongoFunnel(client, client.db(demo.dbName));
+    const reads: CommandStartedEvent[] = [];
+    client.on('commandStarted', (event) => (event.commandName === 'find' || event.commandName === 'aggregate') && reads.push(event));
+    try {
+      await client.connect();
+      const ledger = new CostLedger();
+      await expect(funnel.find({ ledger, fields: ['Probe.n'] }, collection, {}, { projection: { n: 1 } })).rejects.toBeInstanceOf(DatabaseFailure);
+      expect(reads.map((event) => event.commandName)).toEqual(['find', 'find']);
+      expect(ledger.report()).toMatchObject({ roundTrips: 2, documents: 0 });
     } finally {
       funnel.detach();
       await client.close();

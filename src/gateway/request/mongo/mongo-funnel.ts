@@ -165,19 +165,20 @@ export class MongoFunnel {
   /**
    * A read sent as one find or aggregate command that asks for its whole answer in one reply (nearly
    * every answer fits: MongoDB stops a reply at 16 MiB). The driver's cursors cost a small read a fifth
-   * of its CPU here, but they keep the driver's guarantees: a read failed by a failover or a lost
-   * connection is retried once (retryable reads), and a getMore goes to the server that holds the
-   * cursor. So a read that fails so, or whose answer needs a second reply, is read again through
-   * `byDriverCursor`, after the cursor its first reply left open is killed (on another mongos or
-   * secondary the kill misses, and MongoDB drops the idle cursor after 10 minutes). Any other error,
-   * and a stop, ends the read. Every command counts in the cost report.
+   * of its CPU here, and what they guarantee is kept here too. A read failed by a failover or a lost
+   * connection is sent once more, to the server selected again, as the driver's retryable reads
+   * do (once: a second failure ends the read, so an outage costs MongoDB at most two sends of it). A
+   * getMore must go to the server that holds the cursor, so an answer that needs a second reply is
+   * read again through `byDriverCursor`, after the cursor its first reply left open is killed (on
+   * another mongos or secondary the kill misses, and MongoDB drops the idle cursor after 10 minutes).
+   * Any other error, and a stop, ends the read. Every command counts in the cost report.
    *
    * The command takes what a cursor would take from the database: its read preference and read concern.
    * Its reply comes raw: command monitoring decodes each reply for its event, and only the cursor's
    * envelope is decoded there; each document is decoded once, here, with the client's own BSON options
    * (useBigInt64, promoteValues…).
    */
-  async #readInOneReply(collection: string, command: Document, comment: string, limits: () => ReadLimits, byDriverCursor: () => Promise<StoredDocument[]>): Promise<StoredDocument[]> {
+  async #readInOneReply(collection: string, command: Document, comment: string, limits: () => ReadLimits, byDriverCursor: () => Promise<StoredDocument[]>, sentBefore = false): Promise<StoredDocument[]> {
     const { maxTimeMS, signal } = limits();
     // A killCursors must come in the session of the command that opened the cursor.
     const session = this.#client.startSession({ causalConsistency: false });
@@ -193,8 +194,8 @@ export class MongoFunnel {
       cursor = this.#cursorOf(reply);
     } catch (error) {
       void ended();
-      if (signal?.aborted || !this.#mayReadAgain(error)) throw error;
-      return byDriverCursor();
+      if (sentBefore || signal?.aborted || !this.#mayReadAgain(error)) throw error;
+      return this.#readInOneReply(collection, command, comment, limits, byDriverCursor, true);
     }
     if (isClosedCursor(cursor.id)) {
       void ended();
