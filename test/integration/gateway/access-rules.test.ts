@@ -1054,6 +1054,17 @@ describe('a create whose rule presets a reference', () => {
     ]);
   });
 
+  it('reads such a copy by its join whatever the selection takes of it: its id or __typename alone shows no row the viewer may not read', async () => {
+    const viewer: Viewer = { role: 'member', roles: ['member'], anonymous: false, subject: ann.toHexString(), claims: { sub: ann.toHexString(), team: 'red' } };
+    for (const selection of ['id', '__typename', 'id name']) {
+      const read = await notes.gateway.execute({ query: `{ notes { text owner { ${selection} } } }` }, { viewer });
+      const owners = (read.data as { notes: Array<{ text: string; owner: object | null }> }).notes.map((note) => [note.text, note.owner !== null]);
+      expect([selection, owners]).toEqual([selection, [['seed', true], ['copied before the snapshot held team', true], ['carl, copied before', false]]]);
+      // The two copies without the rule's field are misses, read by their join (Carl's row filtered out there), not hits.
+      expect(read.cost?.fields['Note.owner']).toMatchObject({ strategy: 'snapshot', roundTrips: 1, documents: 1, snapshotHits: 1, snapshotMisses: 2 });
+    }
+  });
+
   it('checks and copies the reference it sets from the claim, as one the input gives', async () => {
     const as = (sub: ObjectId): Viewer => ({ role: 'member', roles: ['member'], anonymous: false, subject: sub.toHexString(), claims: { sub: sub.toHexString(), team: 'red' } });
     const create = (sub: ObjectId, text: string) => notes.gateway.execute({ query: `mutation { createNote(input: { text: "${text}" }) { owner { name team } } }` }, { viewer: as(sub) });

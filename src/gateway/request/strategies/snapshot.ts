@@ -61,17 +61,26 @@ export function resolveSnapshot(shape: SnapshotShape, request: RelationRequest):
  * The copies the viewer may see: under an access rule whose conditions the copy holds (build-access-rules.ts
  * joins the field otherwise), a copy of a row the viewer may not read is left out, as the join would. A
  * copy written before it held a condition's field (a snapshot widened, not yet backfilled) cannot be
- * checked: only its key is kept, so the row is read by the join, with the viewer's filter.
+ * checked: only its key is kept, marked as lacking those fields (uncheckedCopies), so the row is read
+ * by the join, with the viewer's filter, whatever the selection reads of it (its `id` alone too).
  */
 function visibleCopies(request: RelationRequest, shape: SnapshotShape, entries: Record<string, unknown>[]): Record<string, unknown>[] {
   const { access } = request.context;
   const conditions = access?.readConditions(request.field.targetType) ?? [];
   if (!access || conditions.length === 0) return entries;
   return entries.flatMap((entry) => {
-    if (conditions.some((condition) => condition.fieldName !== 'id' && !(condition.fieldName in entry))) return [{ [shape.key]: entry[shape.key] }];
+    const unchecked = conditions.filter((condition) => condition.fieldName !== 'id' && !(condition.fieldName in entry));
+    if (unchecked.length > 0) {
+      const keyOnly = { [shape.key]: entry[shape.key] };
+      uncheckedCopies.set(keyOnly, Object.freeze(unchecked.map((condition) => condition.fieldName)));
+      return [keyOnly];
+    }
     return access.copyVisible(request.field.targetType, entry, shape.key) ? [entry] : [];
   });
 }
+
+/** The key-only entries visibleCopies made of copies it could not check, with the rule's fields they lack. */
+const uncheckedCopies = new WeakMap<Record<string, unknown>, readonly string[]>();
 
 /** One entry of a snapshot list: its copy, or the key of the document the join reads in its place. */
 export type SnapshotSlot = { readonly copy: StoredDocument } | { readonly key: unknown };
@@ -94,8 +103,13 @@ export function mergeCopiesAndJoined(slots: readonly SnapshotSlot[], joined: rea
 /** Sets of lacked fields, one array per set and selection, so the workload counts misses per set (FieldRead.missing). */
 const lackedSets = new WeakMap<readonly string[], Map<string, readonly string[]>>();
 
-/** The fields of `copied` the entry lacks (a copy written before they joined the snapshot); undefined when none. */
+/**
+ * The fields of `copied` the entry lacks (a copy written before they joined the snapshot), or for a copy
+ * the viewer's rule could not be checked on, the rule's fields it lacks; undefined when none.
+ */
 function lackedFields(copied: readonly string[], entry: Record<string, unknown>): readonly string[] | undefined {
+  const unchecked = uncheckedCopies.get(entry);
+  if (unchecked !== undefined) return unchecked;
   // The common case (every copy complete) allocates nothing.
   if (copied.every((name) => entry[name] !== undefined)) return undefined;
   const lacked = copied.filter((name) => entry[name] === undefined);
