@@ -12,7 +12,7 @@ import {
 } from 'graphql';
 import type { RelationField, StoredField } from '../startup/storage-map/storage-map-types';
 import { boundedCopiesOf } from './fan-out-planner';
-import { nestedSnapshotLocations } from './insert-planner';
+import { byKeyReferenceFields, nestedSnapshotLocations } from './insert-planner';
 import type { WriteModel } from '../startup/write-model/write-model-types';
 import type { MutationWritePlans, WritePlan } from './write-plan';
 
@@ -224,14 +224,18 @@ function derivedRule(model: WriteModel, coordinate: string): string | undefined 
 function planOf(model: WriteModel, mutation: GeneratedMutation): WritePlan {
   switch (mutation.kind) {
     case 'create': {
-      // Only what the input can give is read: the references it names, the snapshots inside the embedded fields it names.
+      // Only what the input can give is read: the references it names (by the relation, or by the stored
+      // key a by-key join reads), the snapshots inside the embedded fields it names.
       const maxKeys: Record<string, number> = {};
       const holds: string[] = [];
-      for (const mapping of mutation.fields) {
-        if (mapping.kind !== 'reference') continue;
-        const coordinate = `${mutation.typeName}.${mapping.name}`;
+      const hold = (coordinate: string, isList: boolean) => {
         holds.push(coordinate);
-        if (mapping.isList) maxKeys[coordinate] = MAX_INPUT_LIST;
+        if (isList) maxKeys[coordinate] = MAX_INPUT_LIST;
+      };
+      for (const mapping of mutation.fields) {
+        if (mapping.kind === 'reference') hold(`${mutation.typeName}.${mapping.name}`, mapping.isList);
+        if (mapping.kind !== 'value') continue;
+        for (const field of byKeyReferenceFields(model, mutation.typeName)) if (field.shapes.join!.localField === mapping.path) hold(field.coordinate, field.isList);
       }
       const embedded = new Set(mutation.fields.filter((mapping) => mapping.kind === 'embedded').map((mapping) => mapping.path));
       for (const location of nestedSnapshotLocations(model, mutation.typeName)) {
