@@ -39,8 +39,9 @@ export function encodeCursor(scope: CursorScope, values: readonly unknown[]): st
 
 /**
  * The position `cursor` stands for, if it was issued for `list` over `sort`; anything else (garbled,
- * edited, from another list or another order) is BAD_USER_INPUT. The parent is checked by the caller,
- * which knows it (see checkCursorParent).
+ * holding more than plain values, from another list or another order) is BAD_USER_INPUT. Cursors are
+ * not signed: edited values are a position like any other, among the rows the viewer's filter leaves.
+ * The parent is checked by the caller, which knows it (see checkCursorParent).
  */
 export function decodeCursor(cursor: string, list: string, sort: readonly SortKey[], coordinate: string): DecodedCursor {
   const forged = () => badUserInput(`after: ${JSON.stringify(truncate(cursor))} is not a cursor ${coordinate} returned; pass an edge's cursor or pageInfo.endCursor unchanged`, { argumentName: 'after' });
