@@ -17,14 +17,15 @@ import type { RelationRequest, RelationValue } from './resolver-types';
 export function resolveSnapshot(shape: SnapshotShape, request: RelationRequest): RelationValue {
   const copy = readPath(request.parent, shape.path);
   const { context, info, field } = request;
-  const stored = visibleCopies(request, shape, (copy === undefined || copy === null ? [] : Array.isArray(copy) ? copy : [copy]).filter(isEntry));
+  const { copies: stored, unchecked } = visibleCopies(request, shape, (copy === undefined || copy === null ? [] : Array.isArray(copy) ? copy : [copy]).filter(isEntry));
   // A single reference reads its first copy only.
   const entries = field.isList ? stored : stored.slice(0, 1);
   const { requested } = request;
   const missing = context.snapshotMissingFields(info, shape, field.targetType, requested);
   if (missing.length === 0) {
     const copied = context.snapshotCopiedFields(info, shape, field.targetType, requested);
-    if (entries.every((entry) => lackedFields(copied, entry) === undefined)) {
+    const lackedFields = (entry: Record<string, unknown>) => unchecked?.get(entry) ?? lackedCopiedFields(copied, entry);
+    if (entries.every((entry) => lackedFields(entry) === undefined)) {
       // Every copy is complete (the common case): no slots, nothing to merge.
       request.cost.snapshotHits(entries.length);
       const copies = entries.map((entry) => toStoredDocument(request, shape, entry));
@@ -32,7 +33,7 @@ export function resolveSnapshot(shape: SnapshotShape, request: RelationRequest):
       return field.isList ? documents : (documents[0] ?? null);
     }
     const slots = entries.map((entry): SnapshotSlot => {
-      const lacked = lackedFields(copied, entry);
+      const lacked = lackedFields(entry);
       if (lacked === undefined) return { copy: toStoredDocument(request, shape, entry) };
       request.cost.snapshotMisses(1, lacked);
       return { key: entry[shape.key] };
@@ -61,26 +62,27 @@ export function resolveSnapshot(shape: SnapshotShape, request: RelationRequest):
  * The copies the viewer may see: under an access rule whose conditions the copy holds (build-access-rules.ts
  * joins the field otherwise), a copy of a row the viewer may not read is left out, as the join would. A
  * copy written before it held a condition's field (a snapshot widened, not yet backfilled) cannot be
- * checked: only its key is kept, marked as lacking those fields (uncheckedCopies), so the row is read
- * by the join, with the viewer's filter, whatever the selection reads of it (its `id` alone too).
+ * checked: only its key is kept, in `unchecked` with the rule's fields it lacks, so the row is read by
+ * the join, with the viewer's filter, whatever the selection reads of it (its `id` alone too).
  */
-function visibleCopies(request: RelationRequest, shape: SnapshotShape, entries: Record<string, unknown>[]): Record<string, unknown>[] {
+function visibleCopies(
+  request: RelationRequest,
+  shape: SnapshotShape,
+  entries: Record<string, unknown>[],
+): { copies: Record<string, unknown>[]; unchecked?: ReadonlyMap<Record<string, unknown>, readonly string[]> } {
   const { access } = request.context;
   const conditions = access?.readConditions(request.field.targetType) ?? [];
-  if (!access || conditions.length === 0) return entries;
-  return entries.flatMap((entry) => {
-    const unchecked = conditions.filter((condition) => condition.fieldName !== 'id' && !(condition.fieldName in entry));
-    if (unchecked.length > 0) {
-      const keyOnly = { [shape.key]: entry[shape.key] };
-      uncheckedCopies.set(keyOnly, Object.freeze(unchecked.map((condition) => condition.fieldName)));
-      return [keyOnly];
-    }
-    return access.copyVisible(request.field.targetType, entry, shape.key) ? [entry] : [];
+  if (!access || conditions.length === 0) return { copies: entries };
+  const unchecked = new Map<Record<string, unknown>, readonly string[]>();
+  const copies = entries.flatMap((entry) => {
+    const lacked = conditions.filter((condition) => condition.fieldName !== 'id' && !(condition.fieldName in entry));
+    if (lacked.length === 0) return access.copyVisible(request.field.targetType, entry, shape.key) ? [entry] : [];
+    const keyOnly = { [shape.key]: entry[shape.key] };
+    unchecked.set(keyOnly, Object.freeze(lacked.map((condition) => condition.fieldName)));
+    return [keyOnly];
   });
+  return { copies, unchecked };
 }
-
-/** The key-only entries visibleCopies made of copies it could not check, with the rule's fields they lack. */
-const uncheckedCopies = new WeakMap<Record<string, unknown>, readonly string[]>();
 
 /** One entry of a snapshot list: its copy, or the key of the document the join reads in its place. */
 export type SnapshotSlot = { readonly copy: StoredDocument } | { readonly key: unknown };
@@ -103,13 +105,8 @@ export function mergeCopiesAndJoined(slots: readonly SnapshotSlot[], joined: rea
 /** Sets of lacked fields, one array per set and selection, so the workload counts misses per set (FieldRead.missing). */
 const lackedSets = new WeakMap<readonly string[], Map<string, readonly string[]>>();
 
-/**
- * The fields of `copied` the entry lacks (a copy written before they joined the snapshot), or for a copy
- * the viewer's rule could not be checked on, the rule's fields it lacks; undefined when none.
- */
-function lackedFields(copied: readonly string[], entry: Record<string, unknown>): readonly string[] | undefined {
-  const unchecked = uncheckedCopies.get(entry);
-  if (unchecked !== undefined) return unchecked;
+/** The fields of `copied` the entry lacks (a copy written before they joined the snapshot); undefined when none. */
+function lackedCopiedFields(copied: readonly string[], entry: Record<string, unknown>): readonly string[] | undefined {
   // The common case (every copy complete) allocates nothing.
   if (copied.every((name) => entry[name] !== undefined)) return undefined;
   const lacked = copied.filter((name) => entry[name] === undefined);
