@@ -80,6 +80,8 @@ export class WriteUnit {
     private readonly onSourceChange: SourceChangeListener = () => undefined,
     /** Under access rules, what filtering `typeName` documents by `path` would show the viewer that it may not see. */
     private readonly comparisonRefusal?: ComparisonRefusal,
+    /** Told when the unit sets a field the viewer may not see (WriteUnitRecord.conceal). */
+    private readonly onConcealedWrite: () => void = () => undefined,
   ) {}
 
   /** The documents this unit's updates returned, as they left them. */
@@ -155,8 +157,9 @@ export class WriteUnit {
     for (const reference of incomingReferences(this.model, typeName)) {
       const [holder] = await this.#read(reference.collection, { [reference.path]: id }, { _id: 1 }, { limit: 1 });
       if (holder) {
-        // The holder may be a row the viewer cannot read: its id is told only to a viewer who reads them all.
-        const holderName = this.#readsAll(reference.collection) ? `${reference.collection} ${describeKey(holder._id)}` : reference.collection;
+        // The holder may be a row the viewer cannot read, or its reference a field the viewer may not see: its id is told
+        // only to a viewer who reads every row and could filter them by that field itself.
+        const holderName = this.#readsAll(reference.collection) && !this.#hidesPath(reference.collection, reference.path) ? `${reference.collection} ${describeKey(holder._id)}` : reference.collection;
         throw badUserInput(`${typeName} ${describeKey(id)} is still referenced by ${holderName} at ${reference.path}; delete or re-point those first`, {
           field: reference.coordinate,
         });
@@ -208,6 +211,7 @@ export class WriteUnit {
       setting.push({ name, path: field.path });
     }
     const rows = this.#rowsFor(typeName, 'update', setting);
+    this.#concealIfHidden(typeName, setting.map(({ path }) => path));
     let id = selector._id;
     const described = describe(selector);
     if (id === undefined && hasFanOut(this.model, typeName, Object.keys(changes))) {
@@ -332,6 +336,7 @@ export class WriteUnit {
     const join = field?.shapes.join;
     if (!field || !join || join.direction !== 'byKey' || field.isList) throw new InvariantError(`changeReference: ${coordinate} is not a single by-key join`);
     const rows = this.#rowsFor(field.typeName, 'update', [{ name: field.fieldName, path: join.localField }]);
+    this.#concealIfHidden(field.typeName, [join.localField]);
     const collection = this.#collectionOf(field.typeName);
     const [document] = await this.#read(collection, withRows({ _id: id }, rows), { [join.localField]: 1 }, { limit: 1 });
     if (!document) throw notFound(`${field.typeName} ${describeKey(id)} not found`, { typeName: field.typeName });
@@ -361,6 +366,17 @@ export class WriteUnit {
 
   #readsAll(collection: string): boolean {
     return !this.access || this.access.filterFor(collection) === undefined;
+  }
+
+  /** A write setting `paths` of `typeName` documents, one of which the viewer may not see, has its counts withheld. */
+  #concealIfHidden(typeName: string, paths: readonly string[]): void {
+    if (this.comparisonRefusal && paths.some((path) => this.comparisonRefusal!(typeName, path) !== undefined)) this.onConcealedWrite();
+  }
+
+  /** Whether filtering `collection`'s documents by `path` would show the viewer what it may not see (a hidden field, a copy it reads in part). */
+  #hidesPath(collection: string, path: string): boolean {
+    if (!this.comparisonRefusal) return false;
+    return [...this.model.storageMap.types.values()].some((type) => type.collection === collection && this.comparisonRefusal!(type.typeName, path) !== undefined);
   }
 
   /**

@@ -382,7 +382,7 @@ function writesOf(commands: readonly CommandRecord[], units: readonly WriteUnitR
     writes.roundTrips += 1;
     if (command.writeUnit.attempt !== unit.attempts) continue;
     if (!WRITE_COMMANDS.has(command.commandName)) continue;
-    if (!readsEveryRow(command.collection)) {
+    if (!readsEveryRow(command.collection) || unit.concealed) {
       withheld.add(command.collection);
       continue;
     }
@@ -399,6 +399,7 @@ export class WriteUnitRecord {
   #attempts = 0;
   #outcome: 'running' | 'committed' | 'failed' = 'running';
   #sourceChanges: SourceChange[] = [];
+  #concealed = false;
 
   constructor(
     readonly unit: number,
@@ -420,6 +421,18 @@ export class WriteUnitRecord {
 
   get sourceChanges(): readonly SourceChange[] {
     return this.#sourceChanges;
+  }
+
+  /**
+   * The unit set a field the viewer may not see: how many documents its writes modified would tell
+   * whether they held that value already, so its collections are withheld from the write counts.
+   */
+  conceal(): void {
+    this.#concealed = true;
+  }
+
+  get concealed(): boolean {
+    return this.#concealed;
   }
 
   /** The unit ended: its transaction committed (or its ordered writes all ran), or it failed. */

@@ -1,0 +1,107 @@
+import { ObjectId } from 'mongodb';
+import type { Viewer } from 'docjoin';
+import { startSdlGateway, type SdlGateway } from '../../support/sdl-gateway';
+
+/**
+ * What a write tells a role about fields the role's rule hides: a delete refused because other rows
+ * still reference the row names those rows only when the role could have found them itself (it reads
+ * every row and may filter by the reference).
+ */
+const typeDefs = /* GraphQL */ `
+  type Query { comments(first: Int = 20): [Comment!]! @list(sort: "text") }
+  type Mutation { deleteTopic(id: ID!): ID! @delete(type: "Topic") }
+  type Topic @collection(name: "topics") @access(roles: ["member", "staff"], allow: [READ, DELETE], where: [{ field: "owner", claim: "sub" }]) {
+    id: ID!
+    title: String!
+    owner: String!
+  }
+  "Anonymous feedback: members read the texts, not which topic each is about; staff read both."
+  type Comment @collection(name: "comments") @access(roles: ["member"], allow: [READ], hide: ["topic"]) @access(roles: ["staff"], allow: [READ]) {
+    id: ID!
+    text: String!
+    topic: Topic @join(localField: "topicId")
+  }
+`;
+const topic = new ObjectId('0000000000000000000000a1');
+const awful = new ObjectId('0000000000000000000000c2');
+const as = (role: string): Viewer => ({ role, roles: [role], anonymous: false, subject: 'ann', claims: { sub: 'ann' } });
+
+let s: SdlGateway;
+beforeAll(async () => {
+  s = await startSdlGateway({
+    typeDefs,
+    dbPrefix: 'hidden_fields_in_writes',
+    prepare: async (db) => {
+      await db.collection('topics').insertOne({ _id: topic, title: 'my manager', owner: 'ann' });
+      await db.collection('comments').insertMany([
+        { text: 'fine', topicId: new ObjectId() },
+        { _id: awful, text: 'awful', topicId: topic },
+      ]);
+      await db.collection('comments').createIndex({ text: 1, _id: 1 });
+      await db.collection('comments').createIndex({ topicId: 1 });
+    },
+  });
+}, 60_000);
+afterAll(() => s?.stop());
+
+it('a refused delete names the rows that still reference it only to a role that may see their reference', async () => {
+  const remove = (role: string) => s.gateway.execute({ query: `mutation { deleteTopic(id: "${topic.toHexString()}") }` }, { viewer: as(role) });
+  const member = await remove('member');
+  expect(member.errors?.map((error) => [error.extensions?.code, error.message])).toEqual([
+    ['BAD_USER_INPUT', `Topic ${topic.toHexString()} is still referenced by comments at topicId; delete or re-point those first`],
+  ]);
+  const staff = await remove('staff');
+  expect(staff.errors?.map((error) => error.message)).toEqual([`Topic ${topic.toHexString()} is still referenced by comments ${awful.toHexString()} at topicId; delete or re-point those first`]);
+  expect(await s.db.collection('topics').countDocuments({ _id: topic })).toBe(1);
+});
+
+describe('an update setting a field the role may not see', () => {
+  const employeeDefs = /* GraphQL */ `
+    type Query { employees(first: Int = 20): [Employee!]! @list(sort: "name") }
+    type Mutation { updateEmployee(id: ID!, input: EmployeePatch!): Employee! @update }
+    type Employee @collection(name: "employees") @access(roles: ["clerk"], allow: [READ], hide: ["onProbation"]) @access(roles: ["clerk"], allow: [UPDATE], readOnly: ["name"]) {
+      id: ID!
+      name: String!
+      desk: String
+      onProbation: Boolean!
+    }
+    input EmployeePatch {
+      desk: String
+      onProbation: Boolean
+    }
+  `;
+  const eve = new ObjectId('0000000000000000000000e1');
+  let employees: SdlGateway;
+  beforeAll(async () => {
+    employees = await startSdlGateway({
+      typeDefs: employeeDefs,
+      dbPrefix: 'hidden_update',
+      prepare: async (db) => {
+        await db.collection('employees').insertOne({ _id: eve, name: 'Eve', desk: 'A', onProbation: true });
+        await db.collection('employees').createIndex({ name: 1, _id: 1 });
+      },
+    });
+  }, 60_000);
+  afterAll(() => employees?.stop());
+
+  const update = (input: string) => employees.gateway.execute({ query: `mutation { updateEmployee(id: "${eve.toHexString()}", input: ${input}) { id } }` }, { viewer: as('clerk') });
+
+  it('reports the same whatever the row held: its write counts are withheld, so they cannot tell the hidden value', async () => {
+    const reports = [];
+    for (const held of [true, false]) {
+      await employees.db.collection('employees').updateOne({ _id: eve }, { $set: { onProbation: held } });
+      const result = await update('{ onProbation: true }');
+      expect(result.errors).toBeUndefined();
+      reports.push(result.cost?.writes);
+    }
+    expect(reports[0]).toEqual(reports[1]);
+    expect(reports[0]).toMatchObject({ documentsModified: 0, fanOut: {}, withheld: ['employees'] });
+    expect((await employees.db.collection('employees').findOne({ _id: eve }))?.onProbation).toBe(true);
+  });
+
+  it('still counts an update of fields the role sees', async () => {
+    const moved = await update('{ desk: "B" }');
+    expect(moved.cost?.writes).toMatchObject({ documentsModified: 1, fanOut: { employees: 1 } });
+    expect(moved.cost?.writes?.withheld).toBeUndefined();
+  });
+});
