@@ -234,8 +234,10 @@ function planOf(model: WriteModel, mutation: GeneratedMutation): WritePlan {
       };
       for (const mapping of mutation.fields) {
         if (mapping.kind === 'reference') hold(`${mutation.typeName}.${mapping.name}`, mapping.isList);
-        if (mapping.kind !== 'value') continue;
-        for (const field of byKeyReferenceFields(model, mutation.typeName)) if (field.shapes.join!.localField === mapping.path) hold(field.coordinate, field.isList);
+        if (mapping.kind === 'reference') continue;
+        // A key the input gives as a stored field, at the top or inside an embedded document it gives.
+        const keyed = (localField: string) => (mapping.kind === 'value' ? localField === mapping.path : localField.startsWith(`${mapping.path}.`));
+        for (const field of byKeyReferenceFields(model, mutation.typeName)) if (keyed(field.shapes.join!.localField)) hold(field.coordinate, field.isList || mapping.kind === 'embedded');
       }
       const embedded = new Set(mutation.fields.filter((mapping) => mapping.kind === 'embedded').map((mapping) => mapping.path));
       for (const location of nestedSnapshotLocations(model, mutation.typeName)) {

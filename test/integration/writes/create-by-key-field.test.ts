@@ -72,3 +72,60 @@ it("refuses a post of another tenant, or none, as NOT_FOUND, and writes nothing"
   }
   expect((await s.db.collection('posts').findOne({ _id: others }))?.commentCount).toBe(0);
 });
+
+describe('a key given inside an embedded input, and a null item of an embedded list', () => {
+  const ticketDefs = /* GraphQL */ `
+    type Query { tickets(first: Int = 20): [Ticket!]! @list(sort: "title") }
+    type Mutation { createTicket(input: TicketInput!): Ticket! @create }
+    type Agent @collection(name: "agents") @access(roles: ["member"], allow: [READ], where: [{ field: "team", claim: "team" }]) {
+      id: ID!
+      name: String!
+      team: String!
+    }
+    type Routing { agentId: ID queue: String }
+    type Step { label: String! }
+    type Ticket @collection(name: "tickets") @access(roles: ["member"], allow: [READ, CREATE]) {
+      id: ID!
+      title: String!
+      routing: Routing @embedded
+      steps: [Step] @embedded
+      agent: Agent @join(localField: "routing.agentId")
+    }
+    input RoutingInput { agentId: ID queue: String }
+    input StepInput { label: String! }
+    input TicketInput { title: String! routing: RoutingInput steps: [StepInput] }
+  `;
+  const teammate = new ObjectId('0000000000000000000000a1');
+  const stranger = new ObjectId('0000000000000000000000b1');
+  const teamMember: Viewer = { role: 'member', roles: ['member'], anonymous: false, subject: 'ann', claims: { sub: 'ann', team: 't1' } };
+  let tickets: SdlGateway;
+  beforeAll(async () => {
+    tickets = await startSdlGateway({
+      typeDefs: ticketDefs,
+      dbPrefix: 'create_embedded_key',
+      prepare: async (db) => {
+        await db.collection('agents').insertMany([{ _id: teammate, name: 'Tia', team: 't1' }, { _id: stranger, name: 'Stan', team: 't2' }]);
+        await db.collection('agents').createIndex({ team: 1 });
+        await db.collection('tickets').createIndex({ title: 1, _id: 1 });
+      },
+    });
+  }, 60_000);
+  afterAll(() => tickets?.stop());
+
+  const createTicket = (input: string) => tickets.gateway.execute({ query: `mutation { createTicket(input: ${input}) { title agent { name } steps { label } } }` }, { viewer: teamMember });
+
+  it("checks the agent the routing names through the viewer's filter, within the create's estimate", async () => {
+    const routed = await createTicket(`{ title: "routed", routing: { agentId: "${teammate.toHexString()}", queue: "q" } }`);
+    expect({ data: routed.data, errors: routed.errors }).toEqual({ data: { createTicket: { title: 'routed', agent: { name: 'Tia' }, steps: [] } }, errors: undefined });
+    expect(routed.cost).toMatchObject({ roundTrips: 5, estimatedRoundTrips: 5 });
+    const refused = await createTicket(`{ title: "to a stranger", routing: { agentId: "${stranger.toHexString()}" } }`);
+    expect(refused.errors?.map((error) => [error.extensions?.code, error.message])).toEqual([['NOT_FOUND', `Ticket.agent: ${stranger.toHexString()} not found`]]);
+    expect(await tickets.db.collection('tickets').countDocuments({ title: 'to a stranger' })).toBe(0);
+  });
+
+  it('refuses a null item of an embedded list as BAD_USER_INPUT naming it, and writes nothing', async () => {
+    const refused = await createTicket('{ title: "with a gap", steps: [{ label: "one" }, null] }');
+    expect(refused.errors?.map((error) => [error.extensions?.code, error.message])).toEqual([['BAD_USER_INPUT', 'input.steps[1] must be an object, not null: steps holds embedded documents']]);
+    expect(await tickets.db.collection('tickets').countDocuments({ title: 'with a gap' })).toBe(0);
+  });
+});

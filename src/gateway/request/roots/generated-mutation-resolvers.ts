@@ -71,7 +71,12 @@ function stored(mapping: InputFieldMapping, value: unknown, where: string): unkn
       return mapping.isList ? bounded(value, where).map(reference) : reference(value);
     }
     case 'embedded': {
-      const entry = (item: unknown, index?: number) => toDocument(mapping.fields, item as Readonly<Record<string, unknown>>, index === undefined ? where : `${where}[${index}]`);
+      const entry = (item: unknown, index?: number) => {
+        const at = index === undefined ? where : `${where}[${index}]`;
+        // The schema may let a list's item be null (`[StepInput]`), but an embedded list holds documents.
+        if (item === null) throw badUserInput(`${at} must be an object, not null: ${mapping.name} holds embedded documents`, { argumentName: at });
+        return toDocument(mapping.fields, item as Readonly<Record<string, unknown>>, at);
+      };
       return mapping.isList ? bounded(value, where).map((item, index) => entry(item, index)) : entry(value);
     }
     default: {
