@@ -6,6 +6,7 @@ import type { HealthReport } from './health';
 import type { Admission } from './admission';
 import { PublicErrorCode } from '../errors/public-error-code';
 import { OperationDeadline } from '../operation/limits/operation-deadline';
+import { OperationStopped } from '../errors/internal-errors';
 import { PortInUseError } from './port-in-use-error';
 import { readJsonBody, RequestBodyError } from './read-json-body';
 import { bearerTokenMatches } from './bearer-token';
@@ -170,6 +171,9 @@ async function handleAdmitted<TContext extends BaseContext>(
     if (!response.writableFinished) deadline.stop('client-gone');
   });
   try {
+    // The body first: a slot is for running an operation, and a client sending its body slowly must not hold one.
+    const body = await readBodyWithin(request, response, deadline);
+    if (body === BODY_UNREAD) return;
     const release = options.admission ? await options.admission.enter(deadline) : () => undefined;
     if (!release) {
       if (deadline.stopReason === 'client-gone') return;
@@ -180,7 +184,7 @@ async function handleAdmitted<TContext extends BaseContext>(
       });
       return;
     }
-    const answered = handleGraphql(options, request, response, search, deadline).finally(release);
+    const answered = handleGraphql(options, request, response, search, deadline, body).finally(release);
     const overran = await untilAnsweredOrOverrun(answered, deadline);
     if (!overran) return;
     // The work goes on in the background, holding its admission slot, until it notices the deadline or
@@ -213,15 +217,46 @@ async function untilAnsweredOrOverrun(answered: Promise<void>, deadline: Operati
   }
 }
 
-async function handleGraphql<TContext extends BaseContext>(options: HttpServerOptions<TContext>, request: IncomingMessage, response: ServerResponse, search: string, deadline: OperationDeadline): Promise<void> {
-  let body: unknown;
+/** What readBodyWithin gives when it answered the request itself (a bad body, a timeout) or its client left. */
+const BODY_UNREAD = Symbol('body unread');
+
+/**
+ * The request's body (readJsonBody), read within the operation's deadline: a bad body is answered
+ * 400 or 413; a body still arriving at the overrun is answered 504 and its connection closed once the
+ * answer is out (nothing else would end the read); a client gone meanwhile gets nothing.
+ */
+async function readBodyWithin(request: IncomingMessage, response: ServerResponse, deadline: OperationDeadline): Promise<unknown> {
+  let stopListening = (): void => undefined;
+  const overran = new Promise<OperationStopped>((resolve) => {
+    stopListening = deadline.onOverrun(resolve);
+  });
   try {
-    body = await readJsonBody(request);
+    const read = await Promise.race([readJsonBody(request).then((body) => ({ body })), overran]);
+    if (!(read instanceof OperationStopped)) return read.body;
+    if (!response.headersSent && !response.destroyed) {
+      response.setHeader('connection', 'close');
+      response.once('finish', () => request.destroy());
+      sendJson(response, 504, { errors: [{ message: `${read.message} while its request body was still arriving`, extensions: { code: PublicErrorCode.OPERATION_TIMEOUT } }] });
+    } else request.destroy();
+    return BODY_UNREAD;
   } catch (error) {
     if (!(error instanceof RequestBodyError)) throw error;
+    if (deadline.stopReason === 'client-gone' || response.destroyed) return BODY_UNREAD;
     sendJson(response, error.status, { errors: [{ message: error.message, extensions: { code: PublicErrorCode.BAD_REQUEST } }] });
-    return;
+    return BODY_UNREAD;
+  } finally {
+    stopListening();
   }
+}
+
+async function handleGraphql<TContext extends BaseContext>(
+  options: HttpServerOptions<TContext>,
+  request: IncomingMessage,
+  response: ServerResponse,
+  search: string,
+  deadline: OperationDeadline,
+  body: unknown,
+): Promise<void> {
   const headers = new HeaderMap();
   for (const [name, value] of Object.entries(request.headers)) {
     if (value !== undefined) headers.set(name, Array.isArray(value) ? value.join(', ') : value);

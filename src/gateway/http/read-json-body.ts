@@ -18,24 +18,35 @@ export function readJsonBody(request: IncomingMessage): Promise<unknown> {
   return new Promise((resolve, reject) => {
     const chunks: Buffer[] = [];
     let size = 0;
+    const socket = request.socket;
+    const settle = (outcome: () => void) => {
+      request.off('data', onData).off('end', onEnd).off('error', onError).off('close', onClose);
+      socket?.off('close', onClose);
+      outcome();
+    };
     const onData = (chunk: Buffer) => {
       size += chunk.length;
       if (size <= MAX_BODY_BYTES) {
         chunks.push(chunk);
         return;
       }
-      request.off('data', onData).off('end', onEnd);
+      settle(() => reject(new RequestBodyError(413, `request body over ${MAX_BODY_BYTES} bytes`)));
       request.resume();
-      reject(new RequestBodyError(413, `request body over ${MAX_BODY_BYTES} bytes`));
     };
-    const onEnd = () => {
-      try {
-        resolve(parseBody(chunks.length === 1 ? chunks[0]!.toString('utf8') : Buffer.concat(chunks).toString('utf8'), request.headers['content-type']));
-      } catch (error) {
-        reject(error);
-      }
-    };
-    request.on('data', onData).on('end', onEnd).on('error', reject);
+    const onEnd = () =>
+      settle(() => {
+        try {
+          resolve(parseBody(chunks.length === 1 ? chunks[0]!.toString('utf8') : Buffer.concat(chunks).toString('utf8'), request.headers['content-type']));
+        } catch (error) {
+          reject(error);
+        }
+      });
+    const onError = () => settle(() => reject(new RequestBodyError(400, 'request body could not be read')));
+    // A connection that closes before the body's end (its client gone, or closed by the server) ends
+    // the read; once an answer was sent, only the socket still says so.
+    const onClose = () => settle(() => reject(new RequestBodyError(400, 'request body ended before its length')));
+    request.on('data', onData).on('end', onEnd).on('error', onError).on('close', onClose);
+    socket?.once('close', onClose);
   });
 }
 

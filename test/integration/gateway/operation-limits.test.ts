@@ -1,3 +1,4 @@
+import { connect } from 'node:net';
 import { ObjectId, type CommandStartedEvent, type MongoClient } from 'mongodb';
 import { connectMongo, type Gateway } from 'docjoin';
 import { ApolloServer } from '@apollo/server';
@@ -114,6 +115,39 @@ describe('the time limit', () => {
       expect(body.errors.map((error) => error.extensions.code)).toEqual(['OPERATION_TIMEOUT']);
       const quick = await post(gateway.url!, '{ __typename }');
       expect(await quick.json()).toEqual({ data: { __typename: 'Query' }, extensions: expect.anything() });
+    } finally {
+      await gateway.stop();
+    }
+  });
+});
+
+describe('a request body that arrives slowly', () => {
+  /** A raw connection that sends a POST's headers and the first bytes of a body it never finishes; `answer` resolves with all it got once the server closes it. */
+  function stalledUpload(url: string): { answer: Promise<string> } {
+    const { hostname, port } = new URL(url);
+    const socket = connect(Number(port), hostname);
+    let received = '';
+    socket.on('data', (chunk: Buffer) => (received += chunk.toString('utf8')));
+    const answer = new Promise<string>((resolve) => socket.once('close', () => resolve(received)));
+    socket.write(`POST /graphql HTTP/1.1\r\nhost: ${hostname}\r\ncontent-type: application/json\r\ncontent-length: 100\r\n\r\n{"que`);
+    return { answer };
+  }
+
+  it('holds no admission slot while it arrives, is answered 504 at its overrun with its connection closed, and leaves the server serving', async () => {
+    const gateway = await gatewayWith({ operationTimeoutMs: 300, maxConcurrentOperations: 1, maxQueuedOperations: 0 });
+    try {
+      const stalled = [stalledUpload(gateway.url!), stalledUpload(gateway.url!)];
+      // With one slot and no queue, a stalled upload holding the slot would make this 503 OVERLOADED.
+      const meanwhile = await post(gateway.url!, '{ __typename }');
+      expect([meanwhile.status, ((await meanwhile.json()) as { data: unknown }).data]).toEqual([200, { __typename: 'Query' }]);
+      for (const { answer } of stalled) {
+        const text = await answer;
+        expect(text).toMatch(/^HTTP\/1\.1 504 /);
+        expect(text.toLowerCase()).toContain('connection: close');
+        expect(text).toContain('"code":"OPERATION_TIMEOUT"');
+      }
+      const after = await post(gateway.url!, '{ __typename }');
+      expect(after.status).toBe(200);
     } finally {
       await gateway.stop();
     }
