@@ -170,14 +170,20 @@ describe('generated writes keep every copy true', () => {
     expect(await db.collection('products').countDocuments({ _id: new ObjectId(id) })).toBe(0);
   });
 
-  it('refuses bad input with BAD_USER_INPUT: a duplicate unique value, a null for a non-null field, an empty patch', async () => {
+  it('refuses bad input with BAD_USER_INPUT: a duplicate unique value, a null for a non-null field, an empty patch, a Float literal past a double', async () => {
+    const before = await db.collection('products').findOne({ _id: sencha });
     const cases = [
       'mutation { createProduct(input: { sku: "TEA-SEN", name: "Again", price: 1 }) { id } }',
       `mutation { updateProduct(id: "${hex(sencha)}", input: { name: null }) { id } }`,
       `mutation { updateProduct(id: "${hex(sencha)}", input: {}) { id } }`,
       'mutation { updateProduct(id: "nope", input: { price: 1 }) { id } }',
+      // graphql-js reads these literals as -Infinity and Infinity.
+      `mutation { updateProduct(id: "${hex(sencha)}", input: { price: -1e999 }) { id } }`,
+      'mutation { createProduct(input: { sku: "TEA-INF", name: "Endless", price: 1e400 }) { id } }',
     ];
     for (const query of cases) expect([query, (await gateway.execute({ query }, { viewer: ADMIN })).errors?.[0]?.extensions?.code]).toEqual([query, 'BAD_USER_INPUT']);
+    expect(await db.collection('products').findOne({ _id: sencha })).toEqual(before);
+    expect(await db.collection('products').countDocuments({ sku: 'TEA-INF' })).toBe(0);
   });
 
   it('leaves no drift: reconcile checks every copy of the shop', async () => {

@@ -111,7 +111,11 @@ function asStoredType(typeName: string, value: unknown, where: string): unknown 
 }
 
 const STORED_AS: Readonly<Record<string, (value: unknown, where: string) => unknown>> = {
-  Float: (value) => new Double(value as number),
+  // graphql-js reads a literal past a double's range (1e400) as Infinity, which no Float field could be read back as.
+  Float: (value, where) => {
+    if (!Number.isFinite(value)) throw badUserInput(`${where} must be a finite number, got ${String(value)}`, { argumentName: where });
+    return new Double(value as number);
+  },
   ID: (value, where) => objectIdArgument(value, where),
 };
 
