@@ -1,3 +1,4 @@
+import { connect } from 'node:net';
 import { request as httpRequest } from 'node:http';
 import { demoProjectOptions } from '../support/demo-project';
 import { gatewaySettingsOf, loadConfig } from '../../src/config/config';
@@ -93,6 +94,22 @@ describe('POST /graphql', () => {
     });
     expect(status).toBe(200);
     expect((JSON.parse(body) as { data: { posts: unknown[] } }).data.posts).toHaveLength(2);
+  });
+
+  it('answers 400 to a request target that is neither a path nor a URL, and keeps serving', async () => {
+    const { port } = new URL(url);
+    for (const target of ['http://%zz/graphql', 'http://[::1', 'http://']) {
+      const answer = await new Promise<string>((resolve, reject) => {
+        const socket = connect(Number(port), '127.0.0.1');
+        let received = '';
+        socket.on('data', (chunk: Buffer) => (received += chunk.toString('utf8')));
+        socket.on('end', () => resolve(received));
+        socket.on('error', reject);
+        socket.end(`GET ${target} HTTP/1.1\r\nhost: localhost\r\nconnection: close\r\n\r\n`);
+      });
+      expect([target, answer.split('\r\n')[0]]).toEqual([target, 'HTTP/1.1 400 Bad Request']);
+    }
+    expect((await post({ query: '{ __typename }' })).status).toBe(200);
   });
 });
 

@@ -120,7 +120,12 @@ async function handle<TContext extends BaseContext>(
   draining: boolean,
   overrunWork: Set<Promise<void>>,
 ): Promise<void> {
-  const { path, search } = requestTarget(request.url);
+  const target = requestTarget(request.url);
+  if (!target) {
+    sendJson(response, 400, { error: `the request target ${JSON.stringify(request.url)} is not a path or a URL` });
+    return;
+  }
+  const { path, search } = target;
   if (path === '/graphql' || path === '/graphql/') return handleAdmitted(options, request, response, search, overrunWork);
   if (path === '/health' && (request.method === 'GET' || request.method === 'HEAD')) {
     const { status, body } = draining ? DRAINING_HEALTH : await options.health();
@@ -146,9 +151,10 @@ async function handle<TContext extends BaseContext>(
  * The path and the query string (with its `?`, or empty) of a request's target. Nearly every target is
  * a path (`/graphql?…`), split here; an absolute one (`http://host/graphql`, as sent to a proxy) is parsed.
  */
-function requestTarget(url: string | undefined): { path: string; search: string } {
+function requestTarget(url: string | undefined): { path: string; search: string } | undefined {
   const target = url ?? '/';
   if (!target.startsWith('/')) {
+    if (!URL.canParse(target, 'http://localhost')) return undefined;
     const parsed = new URL(target, 'http://localhost');
     return { path: parsed.pathname, search: parsed.search };
   }
