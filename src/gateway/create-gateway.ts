@@ -9,6 +9,7 @@ import { exampleStrategyOverride } from './operation/plan/strategy-overrides';
 import type { CostReport } from './request/cost/cost-ledger';
 import type { ResolvedSettings } from './gateway-options';
 import { startHttpServer, type RunningHttpServer } from './http/http-server';
+import { responseStringifier } from './http/stringify-response';
 import { Admission } from './http/admission';
 import { guardDroppedFieldErrors, unhandledRejectionsMode } from './errors/dropped-field-errors';
 import { createIdeRoutes } from './http/ide';
@@ -75,8 +76,7 @@ export async function createGateway(options: CreateGatewayOptions): Promise<Gate
     ...errorShaping,
     // Whoever starts the gateway owns the process's signals and stops it.
     stopOnTerminationSignals: false,
-    // Pretty-printed JSON is for people reading responses; production sends it compact.
-    ...(settings.production && { stringifyResult: (result: FormattedExecutionResult) => JSON.stringify(result) }),
+    stringifyResult: responseStringifier(settings.production, settings.maxResponseBytes),
     plugins: [
       // docjoin sets no cache hints; the default cache-control plugin would wrap every field's resolver to collect them.
       ApolloServerPluginCacheControlDisabled(),

@@ -2,6 +2,7 @@ import { connect } from 'node:net';
 import { ObjectId, type CommandStartedEvent, type MongoClient } from 'mongodb';
 import { connectMongo, type Gateway } from 'docjoin';
 import { ApolloServer } from '@apollo/server';
+import { GraphQLScalarType } from 'graphql';
 import { OperationDeadline } from '../../../src/gateway/operation/limits/operation-deadline';
 import { capturedLogger } from '../../support/captured-logger';
 import { startTestMongo, type TestMongo } from '../../support/test-mongo';
@@ -251,6 +252,29 @@ describe('the response size limit', () => {
       const small = await post(gateway.url!, '{ teams(first: 1) { name } }');
       expect(small.status).toBe(200);
       expect(((await small.json()) as { data: unknown }).data).toEqual({ teams: [{ name: 'Team 0' }] });
+    } finally {
+      await gateway.stop();
+    }
+  });
+});
+
+describe('a response too long to be a string at all', () => {
+  it('is answered 400 RESPONSE_TOO_LARGE, not 500, and the server keeps serving', async () => {
+    // A value whose JSON fails as V8 fails a string past its longest (a long alias on many rows does that, at ~512 MiB).
+    const unwritable = { toJSON: () => { throw new RangeError('Invalid string length'); } };
+    const gateway = await createCheckedGateway({
+      typeDefs: `scalar Blob\n${SDL.replace('type Query {', 'type Query { blob: Blob ')}`,
+      resolvers: { Blob: new GraphQLScalarType({ name: 'Blob', serialize: () => unwritable }), Query: { blob: () => 'anything' } },
+      db: dbName, mongoClient: client, mongoKind: 'embedded', port: 0, host: '127.0.0.1', maxResponseBytes: 100_000,
+    });
+    try {
+      const response = await post(gateway.url!, '{ blob }');
+      expect(response.status).toBe(400);
+      const body = (await response.json()) as { errors: Array<{ message: string; extensions: { code: string; maxBytes: number } }> };
+      expect(body.errors.map((error) => [error.extensions.code, error.extensions.maxBytes, error.message])).toEqual([
+        ['RESPONSE_TOO_LARGE', 100_000, 'The response is too large to write, over the limit of 100,000 bytes (DOCJOIN_MAX_RESPONSE_BYTES); select fewer fields or ask for smaller pages'],
+      ]);
+      expect((await post(gateway.url!, '{ __typename }')).status).toBe(200);
     } finally {
       await gateway.stop();
     }
