@@ -12,7 +12,7 @@ import {
 } from 'graphql';
 import type { RelationField, StoredField } from '../startup/storage-map/storage-map-types';
 import { boundedCopiesOf } from './fan-out-planner';
-import { byKeyReferenceFields, nestedSnapshotLocations } from './insert-planner';
+import { byKeyReferenceFields, nestedSnapshotLocations, uncheckedParentRelations } from './insert-planner';
 import type { WriteModel } from '../startup/write-model/write-model-types';
 import type { MutationWritePlans, WritePlan } from './write-plan';
 
@@ -211,6 +211,12 @@ function referenceKeyedAt(model: WriteModel, typeName: string, path: string): { 
   return undefined;
 }
 
+/** Whether `typeName` stores a list at `path` (a key that names several parents). */
+function isListPath(model: WriteModel, typeName: string, path: string): boolean {
+  for (const field of model.storageMap.types.get(typeName)?.fields.values() ?? []) if (field.kind === 'stored' && field.path === path) return field.valueType.isList;
+  return false;
+}
+
 /** What keeps `coordinate` true when docjoin derives it, for messages; undefined when it is the source of truth. */
 function derivedRule(model: WriteModel, coordinate: string): string | undefined {
   if (model.counters.some((counter) => counter.coordinate === coordinate)) return 'a @counter';
@@ -238,6 +244,7 @@ function planOf(model: WriteModel, mutation: GeneratedMutation): WritePlan {
         // A key the input gives as a stored field, at the top or inside an embedded document it gives.
         const keyed = (localField: string) => (mapping.kind === 'value' ? localField === mapping.path : localField.startsWith(`${mapping.path}.`));
         for (const field of byKeyReferenceFields(model, mutation.typeName)) if (keyed(field.shapes.join!.localField)) hold(field.coordinate, field.isList || mapping.kind === 'embedded');
+        for (const parent of uncheckedParentRelations(model, mutation.typeName)) if (keyed(parent.keyPath)) hold(parent.coordinate, mapping.kind === 'embedded' || (mapping.kind === 'value' && isListPath(model, mutation.typeName, parent.keyPath)));
       }
       const embedded = new Set(mutation.fields.filter((mapping) => mapping.kind === 'embedded').map((mapping) => mapping.path));
       for (const location of nestedSnapshotLocations(model, mutation.typeName)) {

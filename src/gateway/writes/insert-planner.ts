@@ -95,6 +95,33 @@ export function soleUpdateOf(step: WriteStep | undefined, key: unknown): boolean
   return !statement.multi && statement.filter._id !== undefined && keyString(statement.filter._id) === keyString(key);
 }
 
+/**
+ * The parents that pick `typeName` documents by a key no by-key relation of `typeName` reads
+ * (`Post.comments` by `postId`, with no `Comment.post`): what checks, under access rules, that a new
+ * document does not join a parent the viewer may not read (WriteUnit.insert). Parents keyed by their
+ * `_id` only: the key is then an id, checked as a reference's is.
+ */
+export const uncheckedParentRelations = oncePerModel(
+  (typeName: string) => typeName,
+  (model, typeName): ReadonlyArray<{ readonly coordinate: string; readonly collection: string; readonly keyPath: string }> => {
+    const read = new Set(byKeyReferenceFields(model, typeName).map((field) => field.shapes.join!.localField));
+    return [...model.storageMap.relations.values()].flatMap((relation) => {
+      const join = relation.shapes.join;
+      const collection = model.storageMap.types.get(relation.typeName)?.collection;
+      if (relation.targetType !== typeName || join?.direction !== 'byReference' || join.localField !== '_id' || read.has(join.foreignField) || collection === undefined) return [];
+      return [{ coordinate: relation.coordinate, collection, keyPath: join.foreignField }];
+    });
+  },
+);
+
+/** The parents of a new `typeName` document its keys name that no relation of its own reads (uncheckedParentRelations). */
+export function uncheckedParents(model: WriteModel, typeName: string, document: StoredDocument): ForwardReference[] {
+  return uncheckedParentRelations(model, typeName).flatMap((parent) => {
+    const keys = toList(readPath(document, parent.keyPath));
+    return keys.length === 0 ? [] : [{ coordinate: parent.coordinate, collection: parent.collection, keys, provable: false }];
+  });
+}
+
 /** Every reference of a new `typeName` document: its own by-key relations, then the snapshots inside its embedded copies. */
 export function forwardReferences(model: WriteModel, typeName: string, document: StoredDocument): ForwardReference[] {
   const references: ForwardReference[] = [];

@@ -12,7 +12,7 @@ import type { FunnelWriter, UpdateStatement } from '../request/mongo/funnel-writ
 import { projectionOf, toFindProjection, type Projection } from '../operation/planning/projection';
 import type { StoredDocument } from '../documents/stored-document';
 import { hasFanOut, planSourceUpdate } from './fan-out-planner';
-import { fillSnapshot, forwardReferences, planInsertDerived, soleUpdateOf, withInitialDerivedValues, type ForwardReference } from './insert-planner';
+import { fillSnapshot, forwardReferences, planInsertDerived, soleUpdateOf, uncheckedParents, withInitialDerivedValues, type ForwardReference } from './insert-planner';
 import { collectionsOfMoves, pathsBeforeMoves, planChildMoves, planReferenceChange } from './reference-planner';
 import { countersMoved, type SourceChangeListener } from './source-changes';
 import { InjectedWriteFailure, injectedWriteFailures, notFound } from './write-errors';
@@ -269,6 +269,8 @@ export class WriteUnit {
       await this.#requireSources(reference, known);
       complete = fillSnapshot(complete, reference, known);
     }
+    // A parent the viewer reads in part must be one it reads: the new document would join its lists and counts.
+    for (const parent of uncheckedParents(this.model, typeName, complete)) if (!this.#readsAll(parent.collection)) await this.#requireSources(parent, known);
     complete = withInitialDerivedValues(this.model, collection, complete);
     const planned = planInsertDerived(this.model, typeName, complete);
     const derived = groupByCollection(planned);

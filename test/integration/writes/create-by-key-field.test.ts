@@ -129,3 +129,64 @@ describe('a key given inside an embedded input, and a null item of an embedded l
     expect(await tickets.db.collection('tickets').countDocuments({ title: 'with a gap' })).toBe(0);
   });
 });
+
+describe('a key a parent picks its children by, with no relation of the child reading it', () => {
+  const childDefs = /* GraphQL */ `
+    type Query { posts(first: Int = 20): [Post!]! @list(sort: "title") }
+    type Mutation { createComment(input: CommentInput!): Comment! @create }
+    type Post @collection(name: "posts") @access(roles: ["member"], allow: [READ], where: [{ field: "tenant", claim: "tenant" }]) {
+      id: ID!
+      title: String!
+      tenant: String!
+      commentCount: Int! @counter(of: "Post.comments")
+      comments: [Comment!]! @join(localField: "_id", foreignField: "postId")
+      recent: [Comment!]! @embedded @join(collection: "comments", localField: "_id", foreignField: "postId", sort: "-text", limit: 2) @read(strategy: EMBEDDED)
+    }
+    type Comment @collection(name: "comments") @access(roles: ["member"], allow: [READ, CREATE]) {
+      id: ID!
+      text: String!
+      postId: ID
+    }
+    input CommentInput {
+      text: String!
+      postId: ID
+    }
+  `;
+  let children: SdlGateway;
+  beforeAll(async () => {
+    children = await startSdlGateway({
+      typeDefs: childDefs,
+      dbPrefix: 'create_unchecked_parent',
+      prepare: async (db) => {
+        await db.collection('posts').insertMany([
+          { _id: own, title: 'own', tenant: 't1', commentCount: 0, recent: [] },
+          { _id: others, title: 'others', tenant: 't2', commentCount: 0, recent: [] },
+        ]);
+        await db.collection('posts').createIndex({ tenant: 1 });
+        await db.collection('posts').createIndex({ title: 1, _id: 1 });
+        await db.collection('comments').createIndex({ postId: 1, text: -1, _id: -1 });
+      },
+    });
+  }, 60_000);
+  afterAll(() => children?.stop());
+
+  const comment = (postId: ObjectId, text: string) =>
+    children.gateway.execute({ query: `mutation { createComment(input: { text: "${text}", postId: "${postId.toHexString()}" }) { text } }` }, { viewer: member });
+
+  it("checks the parent through the viewer's filter: a post of its tenant gets the comment, counted and listed, within the estimate", async () => {
+    const created = await comment(own, 'mine');
+    expect({ data: created.data, errors: created.errors }).toEqual({ data: { createComment: { text: 'mine' } }, errors: undefined });
+    // The post read through the filter, the insert, the post's counter and list in one update, the commit; then the comment read back.
+    expect(created.cost).toMatchObject({ roundTrips: 5, estimatedRoundTrips: 6, writes: { roundTrips: 4, withheld: ['posts'] } });
+    expect(await children.db.collection('posts').findOne({ _id: own }, { projection: { _id: 0, commentCount: 1, 'recent.text': 1 } })).toEqual({ commentCount: 1, recent: [{ text: 'mine' }] });
+  });
+
+  it("refuses another tenant's post, or none, as NOT_FOUND: no comment, and the other tenant's post untouched", async () => {
+    for (const [postId, text] of [[others, 'spam'], [new ObjectId('0000000000000000000000c9'), 'void']] as const) {
+      const refused = await comment(postId, text);
+      expect(refused.errors?.map((error) => [error.extensions?.code, error.message])).toEqual([['NOT_FOUND', `Post.comments: ${postId.toHexString()} not found`]]);
+      expect(await children.db.collection('comments').countDocuments({ text })).toBe(0);
+    }
+    expect(await children.db.collection('posts').findOne({ _id: others }, { projection: { _id: 0, commentCount: 1, recent: 1 } })).toEqual({ commentCount: 0, recent: [] });
+  });
+});
