@@ -1,6 +1,6 @@
 import { InvariantError } from '../errors/internal-errors';
 import { fanOutCollections, hasFanOut } from './fan-out-planner';
-import { byKeyReferenceFields, collectionsDerivedFromInsert, nestedSnapshotLocations, provedByDerivedUpdate, uncheckedParentRelations } from './insert-planner';
+import { byKeyReferenceFields, collectionsDerivedFromInsert, nestedReferences, nestedSnapshotLocations, provedByDerivedUpdate, uncheckedParentRelations } from './insert-planner';
 import { boundedArraysOf, collectionsDerivedFromDelete, incomingReferences } from './delete-planner';
 import { collectionsOfMoves, collectionsOfReferenceChange } from './reference-planner';
 import { distinct } from './write-steps';
@@ -101,6 +101,9 @@ export function estimateWriteUnit(model: WriteModel, plan: WritePlan, options: W
         }
         for (const location of nestedSnapshotLocations(model, operation.typeName)) {
           if (reads(location.coordinate)) read(1, maxKeysOf(operation, location.coordinate));
+        }
+        for (const nested of nestedReferences(model, operation.typeName)) {
+          if (reads(nested.coordinate)) read(1, operation.maxKeys?.[nested.coordinate] ?? 1);
         }
         for (const parent of uncheckedParentRelations(model, operation.typeName)) {
           if (options.readInPart?.has(parent.collection) && reads(parent.coordinate)) read(1, operation.maxKeys?.[parent.coordinate] ?? 1);

@@ -12,7 +12,7 @@ import {
 } from 'graphql';
 import type { RelationField, StoredField } from '../startup/storage-map/storage-map-types';
 import { boundedCopiesOf } from './fan-out-planner';
-import { byKeyReferenceFields, nestedSnapshotLocations, uncheckedParentRelations } from './insert-planner';
+import { byKeyReferenceFields, nestedReferences, nestedSnapshotLocations, uncheckedParentRelations } from './insert-planner';
 import type { WriteModel } from '../startup/write-model/write-model-types';
 import type { MutationWritePlans, WritePlan } from './write-plan';
 
@@ -247,6 +247,11 @@ function planOf(model: WriteModel, mutation: GeneratedMutation): WritePlan {
         for (const parent of uncheckedParentRelations(model, mutation.typeName)) if (keyed(parent.keyPath)) hold(parent.coordinate, mapping.kind === 'embedded' || (mapping.kind === 'value' && isListPath(model, mutation.typeName, parent.keyPath)));
       }
       const embedded = new Set(mutation.fields.filter((mapping) => mapping.kind === 'embedded').map((mapping) => mapping.path));
+      for (const nested of nestedReferences(model, mutation.typeName)) {
+        if (!embedded.has(nested.keyPath.split('.')[0]!)) continue;
+        holds.push(nested.coordinate);
+        maxKeys[nested.coordinate] = MAX_INPUT_LIST ** nested.depth;
+      }
       for (const location of nestedSnapshotLocations(model, mutation.typeName)) {
         if (!embedded.has(location.segments[0]!.path)) continue;
         holds.push(location.coordinate);

@@ -2,6 +2,7 @@ import { keyString } from '../documents/key-string';
 import { readPath } from '../documents/read-path';
 import type { StoredDocument } from '../documents/stored-document';
 import { sortDocument } from '../startup/storage-map/parse-sort';
+import { documentLocations } from '../startup/storage-map/document-locations';
 import type { RelationField } from '../startup/storage-map/storage-map-types';
 import { collectionsOfReferenceChange, planReferenceChange } from './reference-planner';
 import { planCounterCopyUpdates } from './fan-out-planner';
@@ -122,6 +123,26 @@ export function uncheckedParents(model: WriteModel, typeName: string, document: 
   });
 }
 
+/**
+ * The by-key relations of the types embedded in `typeName` documents (`Line.product` inside
+ * `Order.lines`), snapshots aside (nestedSnapshotLocations has them): where their keys lie in the
+ * document, and how many levels of embedding lead there (each may be a list).
+ */
+export const nestedReferences = oncePerModel(
+  (typeName: string) => typeName,
+  (model, typeName): ReadonlyArray<{ readonly coordinate: string; readonly collection: string; readonly keyPath: string; readonly depth: number }> => {
+    const collection = model.storageMap.types.get(typeName)?.collection;
+    if (collection === undefined) return [];
+    return [...model.storageMap.relations.values()].flatMap((field) => {
+      const join = field.shapes.join;
+      if (join?.direction !== 'byKey' || field.shapes.snapshot || model.storageMap.types.get(field.typeName)?.collection !== undefined) return [];
+      return documentLocations(model.storageMap, field.typeName)
+        .filter((location) => location.collection === collection && location.prefix !== '')
+        .map((location) => ({ coordinate: field.coordinate, collection: join.collection, keyPath: `${location.prefix}.${join.localField}`, depth: location.prefix.split('.').length }));
+    });
+  },
+);
+
 /** Every reference of a new `typeName` document: its own by-key relations, then the snapshots inside its embedded copies. */
 export function forwardReferences(model: WriteModel, typeName: string, document: StoredDocument): ForwardReference[] {
   const references: ForwardReference[] = [];
@@ -143,6 +164,10 @@ export function forwardReferences(model: WriteModel, typeName: string, document:
     const keys = toList(readPath(document, `${location.segments.map((segment) => segment.path).join('.')}.${location.key}`));
     if (keys.length === 0) continue;
     references.push({ coordinate: location.coordinate, collection: location.sourceCollection, keys, provable: false, snapshot: { segments: location.segments, key: location.key, fields: location.fields } });
+  }
+  for (const nested of nestedReferences(model, typeName)) {
+    const keys = toList(readPath(document, nested.keyPath)).filter((key) => key !== null && key !== undefined);
+    if (keys.length > 0) references.push({ coordinate: nested.coordinate, collection: nested.collection, keys, provable: false });
   }
   return references;
 }

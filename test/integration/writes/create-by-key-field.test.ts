@@ -190,3 +190,52 @@ describe('a key a parent picks its children by, with no relation of the child re
     expect(await children.db.collection('posts').findOne({ _id: others }, { projection: { _id: 0, commentCount: 1, recent: 1 } })).toEqual({ commentCount: 0, recent: [] });
   });
 });
+
+describe('a reference declared on an embedded type (Line.product inside Order.lines)', () => {
+  const orderDefs = /* GraphQL */ `
+    type Query { orders(first: Int = 20): [Order!]! @list(sort: "note") }
+    type Mutation { createOrder(input: OrderInput!): Order! @create }
+    type Product @collection(name: "products") @access(roles: ["customer"], allow: [READ], where: [{ field: "shop", claim: "shop" }]) {
+      id: ID!
+      name: String!
+      shop: String!
+    }
+    type Line { quantity: Int! product: Product @join(localField: "productId") }
+    type Order @collection(name: "orders") @access(roles: ["customer"], allow: [READ, CREATE]) {
+      id: ID!
+      note: String!
+      lines: [Line] @embedded
+    }
+    input LineInput { quantity: Int! product: ID }
+    input OrderInput { note: String! lines: [LineInput] }
+  `;
+  const stocked = new ObjectId('0000000000000000000000d1');
+  const elsewhere = new ObjectId('0000000000000000000000d2');
+  const customer: Viewer = { role: 'customer', roles: ['customer'], anonymous: false, subject: 'ann', claims: { sub: 'ann', shop: 's1' } };
+  let orders: SdlGateway;
+  beforeAll(async () => {
+    orders = await startSdlGateway({
+      typeDefs: orderDefs,
+      dbPrefix: 'create_nested_reference',
+      prepare: async (db) => {
+        await db.collection('products').insertMany([{ _id: stocked, name: 'Tea', shop: 's1' }, { _id: elsewhere, name: 'Mug', shop: 's2' }]);
+        await db.collection('products').createIndex({ shop: 1 });
+        await db.collection('orders').createIndex({ note: 1, _id: 1 });
+      },
+    });
+  }, 60_000);
+  afterAll(() => orders?.stop());
+
+  const order = (note: string, product: ObjectId) =>
+    orders.gateway.execute({ query: `mutation { createOrder(input: { note: "${note}", lines: [{ quantity: 2, product: "${product.toHexString()}" }] }) { note lines { quantity product { name } } } }` }, { viewer: customer });
+
+  it("checks each line's product through the viewer's filter, within the create's estimate", async () => {
+    const created = await order('tea', stocked);
+    expect({ data: created.data, errors: created.errors }).toEqual({ data: { createOrder: { note: 'tea', lines: [{ quantity: 2, product: { name: 'Tea' } }] } }, errors: undefined });
+    for (const [note, product] of [['from another shop', elsewhere], ['of nothing', new ObjectId('0000000000000000000000d9')]] as const) {
+      const refused = await order(note, product);
+      expect(refused.errors?.map((error) => [error.extensions?.code, error.message])).toEqual([['NOT_FOUND', `Line.product: ${product.toHexString()} not found`]]);
+      expect(await orders.db.collection('orders').countDocuments({ note })).toBe(0);
+    }
+  });
+});
