@@ -109,6 +109,8 @@ function operationProblem(model: WriteModel, operation: WriteOperation): string 
       if (snapshot) return `${operation.coordinate} keeps a snapshot of its ${field.targetType} at "${snapshot.path}", and changeReference sets only the key inside it: the old ${field.targetType}'s copied fields would stay beside the new key; replace the document (delete, then insert) to re-point it`;
       const copiedIn = model.snapshots.find((location) => location.sourceType === field.typeName && location.fields.some((copied) => copied.sourcePath === join.localField));
       if (copiedIn) return `${operation.coordinate}'s key "${join.localField}" is copied into ${copiedIn.coordinate}, and changeReference does not update copies: they would keep the old key; drop the key from that snapshot's fields`;
+      const array = model.boundedArrays.find((candidate) => candidate.childType === field.typeName && candidate.childKey === join.localField);
+      if (array) return `${operation.coordinate}'s key "${join.localField}" picks which ${field.typeName}s ${array.coordinate} holds, and changeReference does not rebuild that array: the old ${array.coordinate.split('.')[0]} would keep the ${field.typeName} and the new one miss it; replace the document (delete, then insert) to move it`;
       return collectionProblem(model, field.typeName);
     }
     default: {

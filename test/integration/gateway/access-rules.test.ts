@@ -1464,4 +1464,14 @@ describe('seventh review: keys copied from rows the role reads in part, and re-p
       'User.org\'s key "orgId" is copied into Post.author, and changeReference does not update copies: they would keep the old key; drop the key from that snapshot\'s fields',
     );
   });
+
+  it('startup refuses changeReference of the key that picks which children a bounded array holds: the array would not follow', async () => {
+    const withArray = base
+      .replace('comments: [Comment!]! @join(localField: "_id", foreignField: "postId")', 'comments: [Comment!]! @join(localField: "_id", foreignField: "postId")\n      recent: [Comment!]! @embedded @join(collection: "comments", localField: "_id", foreignField: "postId", sort: "-body", limit: 2) @read(strategy: EMBEDDED)')
+      .replace('{ id: ID! body: String! postId: ID! }', '{ id: ID! body: String! postId: ID! post: Post @join(localField: "postId") }');
+    const mutations = `${withArray} type Mutation { moveComment(id: ID!, post: ID!): Comment! }`;
+    await expect(start(mutations, { resolvers: { Mutation: { moveComment: () => null } }, writePlans: { moveComment: [{ kind: 'changeReference', coordinate: 'Comment.post' }] } })).rejects.toThrow(
+      'Comment.post\'s key "postId" picks which Comments Post.recent holds, and changeReference does not rebuild that array: the old Post would keep the Comment and the new one miss it; replace the document (delete, then insert) to move it',
+    );
+  });
 });
