@@ -29,10 +29,18 @@ export const DateTimeScalar = new GraphQLScalarType<Date, string>({
 export const dateTimeTypeDefs = `${JSON.stringify(DESCRIPTION)}\nscalar DateTime\n`;
 
 /** Full ISO-8601 date-times only (a date, a time, an offset); `Date.parse` alone accepts too much. */
-const ISO_DATE_TIME = /^\d{4}-\d{2}-\d{2}(T\d{2}:\d{2}(:\d{2}(\.\d{1,9})?)?(Z|[+-]\d{2}:\d{2}))?$/;
+const ISO_DATE_TIME = /^(\d{4})-(\d{2})-(\d{2})(T(\d{2}):(\d{2})(:(\d{2})(\.\d{1,9})?)?(Z|[+-](\d{2}):(\d{2})))?$/;
 
 function parseDateTime(value: unknown): Date {
-  const date = typeof value === 'string' && ISO_DATE_TIME.test(value) ? new Date(value) : undefined;
+  const parts = typeof value === 'string' ? ISO_DATE_TIME.exec(value) : null;
+  const date = parts && isCalendarTime(parts) ? new Date(value as string) : undefined;
   if (!date || Number.isNaN(date.getTime())) throw badUserInput(`DateTime must be an ISO-8601 string like 2026-11-21T09:30:00.000Z, got ${JSON.stringify(value)}`);
   return date;
+}
+
+/** Whether the date and time exist as written: `Date` rolls a 30 February over to March, and 24:00 to the next day. */
+function isCalendarTime(parts: RegExpExecArray): boolean {
+  const [year, month, day, hour, minute, second, offsetHours, offsetMinutes] = [1, 2, 3, 5, 6, 8, 11, 12].map((group) => Number(parts[group] ?? 0));
+  const daysInMonth = new Date(Date.UTC(year!, month!, 0)).getUTCDate();
+  return month! >= 1 && month! <= 12 && day! >= 1 && day! <= daysInMonth && hour! <= 23 && minute! <= 59 && second! <= 59 && offsetHours! <= 23 && offsetMinutes! <= 59;
 }
