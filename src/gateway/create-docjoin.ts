@@ -268,7 +268,8 @@ export async function createDocjoin(options: DocjoinOptions): Promise<Docjoin> {
   const accessJoins = accessJoinsByRole(accessRules);
   const createContext = (contextOptions: ContextOptions = {}): GatewayContext => {
     const header = contextOptions.strategyHeader ?? (contextOptions.headers && headerValue(contextOptions.headers, STRATEGY_HEADER));
-    if (contextOptions.headers) parseCostHeader(headerValue(contextOptions.headers, COST_HEADER));
+    // Checked where it is honoured (costCommands), ignored as the strategy header is where it is not.
+    if (settings.costCommands && contextOptions.headers) parseCostHeader(headerValue(contextOptions.headers, COST_HEADER));
     const viewer = contextOptions.viewer ?? authenticator.anonymous;
     const requested = settings.strategyOverrides ? parseStrategyOverrides(header, storageMap) : NO_OVERRIDES;
     return createRequestContext({

@@ -69,12 +69,14 @@ describe('x-docjoin-cost: commands', () => {
     expect(json.extensions.cost.commands![1]!.filter).toEqual({ $and: [{ 'host.id': '?' }, { time: { $lt: '?' } }] });
   });
 
-  it('is absent without the header, and ignored in production', async () => {
+  it('is absent without the header, and ignored in production, whatever its value (as x-docjoin-strategy is)', async () => {
     const query = '{ posts(first: 2) { title } }';
     expect((await post(demo.gateway.url!, query)).json.extensions.cost.commands).toBeUndefined();
     const { json } = await post(production.gateway.url!, query, { 'x-docjoin-cost': 'commands' });
     expect(json.extensions.cost).toMatchObject({ roundTrips: 1, estimatedRoundTrips: 1, naiveRoundTrips: 1 });
     expect(json.extensions.cost.commands).toBeUndefined();
+    const garbage = await post(production.gateway.url!, query, { 'x-docjoin-cost': 'everything please', 'x-docjoin-strategy': 'nonsense' });
+    expect([garbage.status, garbage.json.errors, (garbage.json.data as { posts: unknown[] }).posts.length]).toEqual([200, undefined, 2]);
   });
 });
 
