@@ -13,7 +13,7 @@ import { projectionOf, toFindProjection, type Projection } from '../operation/pl
 import type { StoredDocument } from '../documents/stored-document';
 import { hasFanOut, planSourceUpdate } from './fan-out-planner';
 import { fillSnapshot, forwardReferences, planInsertDerived, soleUpdateOf, uncheckedParents, withInitialDerivedValues, type ForwardReference } from './insert-planner';
-import { collectionsOfMoves, pathsBeforeMoves, planChildMoves, planReferenceChange } from './reference-planner';
+import { collectionsOfMoves, collectionsOfReferenceChange, pathsBeforeMoves, planChildMoves, planReferenceChange } from './reference-planner';
 import { countersMoved, type SourceChangeListener } from './source-changes';
 import { InjectedWriteFailure, injectedWriteFailures, notFound } from './write-errors';
 import type { BoundedArray, SnapshotLocation, WriteModel } from '../startup/write-model/write-model-types';
@@ -211,7 +211,7 @@ export class WriteUnit {
       setting.push({ name, path: field.path });
     }
     const rows = this.#rowsFor(typeName, 'update', setting);
-    this.#concealIfHidden(typeName, setting.map(({ path }) => path));
+    this.#concealIfHidden(typeName, Object.keys($set), () => collectionsOfMoves(this.model, typeName, Object.keys($set)).length > 0);
     let id = selector._id;
     const described = describe(selector);
     if (id === undefined && hasFanOut(this.model, typeName, Object.keys(changes))) {
@@ -338,7 +338,7 @@ export class WriteUnit {
     const join = field?.shapes.join;
     if (!field || !join || join.direction !== 'byKey' || field.isList) throw new InvariantError(`changeReference: ${coordinate} is not a single by-key join`);
     const rows = this.#rowsFor(field.typeName, 'update', [{ name: field.fieldName, path: join.localField }]);
-    this.#concealIfHidden(field.typeName, [join.localField]);
+    this.#concealIfHidden(field.typeName, [join.localField], () => collectionsOfMoves(this.model, field.typeName, [join.localField]).length > 0 || collectionsOfReferenceChange(this.model, coordinate).length > 0);
     const collection = this.#collectionOf(field.typeName);
     const [document] = await this.#read(collection, withRows({ _id: id }, rows), { [join.localField]: 1 }, { limit: 1 });
     if (!document) throw notFound(`${field.typeName} ${describeKey(id)} not found`, { typeName: field.typeName });
@@ -370,9 +370,18 @@ export class WriteUnit {
     return !this.access || this.access.filterFor(collection) === undefined;
   }
 
-  /** A write setting `paths` of `typeName` documents, one of which the viewer may not see, has its counts withheld. */
-  #concealIfHidden(typeName: string, paths: readonly string[]): void {
-    if (this.comparisonRefusal && paths.some((path) => this.comparisonRefusal!(typeName, path) !== undefined)) this.onConcealedWrite();
+  /**
+   * A write setting `paths` of `typeName` documents, one of which the viewer may not see, has its counts
+   * withheld. One that also `moves` other documents (counts, totals, inverse arrays) is refused: those
+   * commands are sent only when the value changes, so their number would show the old value.
+   */
+  #concealIfHidden(typeName: string, paths: readonly string[], moves: () => boolean): void {
+    const hidden = this.comparisonRefusal ? paths.map((path) => this.comparisonRefusal!(typeName, path)).find((shown) => shown !== undefined) : undefined;
+    if (hidden === undefined) return;
+    if (moves()) {
+      throw forbidden(`Mutation.${this.mutationField} sets ${hidden}, and what it moves elsewhere (counts, totals, references) would show the value it held; set it in a mutation run by a role that reads it`);
+    }
+    this.onConcealedWrite();
   }
 
   /** Whether filtering `collection`'s documents by `path` would show the viewer what it may not see (a hidden field, a copy it reads in part). */

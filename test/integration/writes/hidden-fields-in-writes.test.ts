@@ -105,3 +105,51 @@ describe('an update setting a field the role may not see', () => {
     expect(moved.cost?.writes?.withheld).toBeUndefined();
   });
 });
+
+describe('an update of a hidden field that moves a total', () => {
+  const payrollDefs = /* GraphQL */ `
+    type Query { teams(first: Int = 20): [Team!]! @list(sort: "name") }
+    type Mutation { updateMember(id: ID!, input: MemberPatch!): Member! @update }
+    type Team @collection(name: "teams") @access(roles: ["clerk"], allow: [READ], hide: ["payroll"]) {
+      id: ID!
+      name: String!
+      payroll: Float! @total(of: "Team.members", field: "salary")
+      members: [Member!]! @join(localField: "_id", foreignField: "teamId")
+    }
+    type Member @collection(name: "members") @access(roles: ["clerk"], allow: [READ], hide: ["salary"]) @access(roles: ["clerk"], allow: [UPDATE]) {
+      id: ID!
+      name: String!
+      teamId: ID
+      salary: Float!
+    }
+    input MemberPatch {
+      name: String
+      salary: Float
+    }
+  `;
+  const team = new ObjectId('0000000000000000000000f1');
+  const member = new ObjectId('0000000000000000000000f2');
+  let payroll: SdlGateway;
+  beforeAll(async () => {
+    payroll = await startSdlGateway({
+      typeDefs: payrollDefs,
+      dbPrefix: 'hidden_total',
+      prepare: async (db) => {
+        await db.collection('teams').insertOne({ _id: team, name: 'Ops', payroll: 5000 });
+        await db.collection('members').insertOne({ _id: member, name: 'Max', teamId: team, salary: 5000 });
+        await db.collection('members').createIndex({ teamId: 1 });
+        await db.collection('teams').createIndex({ name: 1, _id: 1 });
+      },
+    });
+  }, 60_000);
+  afterAll(() => payroll?.stop());
+
+  it('is refused: the total it moves only when the value changes would show the value the row held', async () => {
+    const refused = await payroll.gateway.execute({ query: `mutation { updateMember(id: "${member.toHexString()}", input: { salary: 5000 }) { name } }` }, { viewer: as('clerk') });
+    expect(refused.errors?.map((error) => [error.extensions?.code, error.message])).toEqual([
+      ['FORBIDDEN', 'Mutation.updateMember sets Member.salary, which is hidden from role "clerk", and what it moves elsewhere (counts, totals, references) would show the value it held; set it in a mutation run by a role that reads it'],
+    ]);
+    const renamed = await payroll.gateway.execute({ query: `mutation { updateMember(id: "${member.toHexString()}", input: { name: "Maxine" }) { name } }` }, { viewer: as('clerk') });
+    expect(renamed.data).toEqual({ updateMember: { name: 'Maxine' } });
+  });
+});

@@ -300,7 +300,7 @@ export class CostLedger {
   }
 
   #writesReport(readsEveryRow: ((collection: string) => boolean) | undefined): WriteCost {
-    return writesOf(this.#commands, this.#writeUnits, readsEveryRow);
+    return writesOf(this.#commands, this.#writeUnits, readsEveryRow ?? (() => true));
   }
 
   /**
@@ -369,7 +369,8 @@ export class CostLedger {
 /** The commands that change documents (a write unit also reads, and commits). */
 const WRITE_COMMANDS: ReadonlySet<string> = new Set(['insert', 'update', 'delete', 'findAndModify']);
 
-function writesOf(commands: readonly CommandRecord[], units: readonly WriteUnitRecord[], readsEveryRow: (collection: string) => boolean = () => true): WriteCost {
+/** `readsEveryRow` given: the viewer's report, which also withholds what concealed units wrote (WriteUnitRecord.conceal). */
+function writesOf(commands: readonly CommandRecord[], units: readonly WriteUnitRecord[], readsEveryRow?: (collection: string) => boolean): WriteCost {
   const writes: WriteCost = { roundTrips: 0, documentsModified: 0, fanOut: {}, atomic: units.every((unit) => unit.atomic), attempts: 0 };
   const withheld = new Set<string>();
   for (const unit of units) writes.attempts += unit.attempts;
@@ -382,7 +383,7 @@ function writesOf(commands: readonly CommandRecord[], units: readonly WriteUnitR
     writes.roundTrips += 1;
     if (command.writeUnit.attempt !== unit.attempts) continue;
     if (!WRITE_COMMANDS.has(command.commandName)) continue;
-    if (!readsEveryRow(command.collection) || unit.concealed) {
+    if (readsEveryRow && (!readsEveryRow(command.collection) || unit.concealed)) {
       withheld.add(command.collection);
       continue;
     }
