@@ -1,4 +1,8 @@
 import type { OperationDeadline } from '../operation/limits/operation-deadline';
+import { MAX_BODY_BYTES } from './read-json-body';
+
+/** What the request bodies being read at once may buffer together (64 bodies of the largest size). */
+export const BODY_BYTES_IN_FLIGHT = 64 * MAX_BODY_BYTES;
 
 /**
  * Admission control for GraphQL requests: at most `maxConcurrent` run at once, at most `maxQueued` wait
@@ -8,6 +12,7 @@ import type { OperationDeadline } from '../operation/limits/operation-deadline';
  */
 export class Admission {
   #running = 0;
+  #readingBytes = 0;
   readonly #queue: Array<() => void> = [];
 
   constructor(
@@ -38,6 +43,26 @@ export class Admission {
       this.#queue.push(admit);
     });
     return admitted ? this.#release() : undefined;
+  }
+
+  /**
+   * A request's body of `bytes` (at most MAX_BODY_BYTES; that when its length is not declared) is
+   * about to be read, before the request asks for a slot, so that a slow upload holds none: undefined,
+   * to answer 503 at once without reading it, when every slot and place in the queue is taken, or when
+   * the bodies arriving would buffer more than BODY_BYTES_IN_FLIGHT together. Otherwise the function
+   * to call once the body is read.
+   */
+  startReading(bytes: number | undefined): (() => void) | undefined {
+    const full = this.#running >= this.maxConcurrent && this.#queue.length >= this.maxQueued;
+    const reserved = Math.min(bytes ?? MAX_BODY_BYTES, MAX_BODY_BYTES);
+    if (full || this.#readingBytes + reserved > BODY_BYTES_IN_FLIGHT) return undefined;
+    this.#readingBytes += reserved;
+    let done = false;
+    return () => {
+      if (done) return;
+      done = true;
+      this.#readingBytes -= reserved;
+    };
   }
 
   get running(): number {

@@ -178,16 +178,23 @@ async function handleAdmitted<TContext extends BaseContext>(
   });
   try {
     // The body first: a slot is for running an operation, and a client sending its body slowly must not hold one.
-    const body = await readBodyWithin(request, response, deadline);
+    const doneReading = options.admission ? options.admission.startReading(declaredBodyBytes(request)) : () => undefined;
+    if (!doneReading) {
+      // Its body is not read: the connection cannot carry another request after this answer.
+      response.setHeader('connection', 'close');
+      sendOverloaded(response, options.admission!);
+      return;
+    }
+    const body = await readBodyWithin(request, response, deadline).finally(doneReading);
     if (body === BODY_UNREAD) return;
+    // Read within the overrun's slack, but past the deadline: the time is up before any work.
+    if (deadline.stopped) {
+      if (deadline.stopReason === 'timeout') sendBodyTimeout(response, new OperationStopped('timeout', deadline.timeoutMs));
+      return;
+    }
     const release = options.admission ? await options.admission.enter(deadline) : () => undefined;
     if (!release) {
-      if (deadline.stopReason === 'client-gone') return;
-      response.setHeader('retry-after', '1');
-      const { maxConcurrent, maxQueued } = options.admission!;
-      sendJson(response, 503, {
-        errors: [{ message: `docjoin is at capacity (${maxConcurrent} operations running, ${maxQueued} waiting); retry shortly`, extensions: { code: PublicErrorCode.OVERLOADED } }],
-      });
+      if (deadline.stopReason !== 'client-gone') sendOverloaded(response, options.admission!);
       return;
     }
     const answered = handleGraphql(options, request, response, search, deadline, body).finally(release);
@@ -223,6 +230,26 @@ async function untilAnsweredOrOverrun(answered: Promise<void>, deadline: Operati
   }
 }
 
+/** The body's length as its headers declare it: none without a body (a GET), undefined when chunked or unreadable. */
+function declaredBodyBytes(request: IncomingMessage): number | undefined {
+  const length = request.headers['content-length'];
+  if (length === undefined) return request.headers['transfer-encoding'] === undefined ? 0 : undefined;
+  const bytes = Number(length);
+  return Number.isSafeInteger(bytes) && bytes >= 0 ? bytes : undefined;
+}
+
+function sendBodyTimeout(response: ServerResponse, stopped: OperationStopped): void {
+  sendJson(response, 504, { errors: [{ message: `${stopped.message}; its request body was still arriving`, extensions: { code: PublicErrorCode.OPERATION_TIMEOUT } }], data: null });
+}
+
+function sendOverloaded(response: ServerResponse, admission: Admission): void {
+  response.setHeader('retry-after', '1');
+  const { maxConcurrent, maxQueued } = admission;
+  sendJson(response, 503, {
+    errors: [{ message: `docjoin is at capacity (${maxConcurrent} operations running, ${maxQueued} waiting); retry shortly`, extensions: { code: PublicErrorCode.OVERLOADED } }],
+  });
+}
+
 /** What readBodyWithin gives when it answered the request itself (a bad body, a timeout) or its client left. */
 const BODY_UNREAD = Symbol('body unread');
 
@@ -242,12 +269,14 @@ async function readBodyWithin(request: IncomingMessage, response: ServerResponse
     if (!response.headersSent && !response.destroyed) {
       response.setHeader('connection', 'close');
       response.once('finish', () => request.destroy());
-      sendJson(response, 504, { errors: [{ message: `${read.message} while its request body was still arriving`, extensions: { code: PublicErrorCode.OPERATION_TIMEOUT } }] });
+      sendBodyTimeout(response, read);
     } else request.destroy();
     return BODY_UNREAD;
   } catch (error) {
     if (!(error instanceof RequestBodyError)) throw error;
     if (deadline.stopReason === 'client-gone' || response.destroyed) return BODY_UNREAD;
+    // The rest of a body over the limit is not read: the connection ends with this answer.
+    if (error.status === 413) response.setHeader('connection', 'close');
     sendJson(response, error.status, { errors: [{ message: error.message, extensions: { code: PublicErrorCode.BAD_REQUEST } }] });
     return BODY_UNREAD;
   } finally {

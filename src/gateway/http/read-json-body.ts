@@ -1,6 +1,6 @@
 import type { IncomingMessage } from 'node:http';
 
-const MAX_BODY_BYTES = 1_000_000;
+export const MAX_BODY_BYTES = 1_000_000;
 
 export class RequestBodyError extends Error {
   override readonly name = 'RequestBodyError';

@@ -153,6 +153,22 @@ describe('a request body that arrives slowly', () => {
       await gateway.stop();
     }
   });
+
+  it('is answered 503 at once, its body unread and its connection closed, when every slot and place is taken', async () => {
+    const gateway = await gatewayWith({ maxConcurrentOperations: 1, maxQueuedOperations: 0 });
+    const reading = new Promise<void>((resolve) => client.once('commandStarted', () => resolve()));
+    try {
+      const running = post(gateway.url!, QUERY);
+      await reading;
+      const text = await stalledUpload(gateway.url!).answer;
+      expect(text).toMatch(/^HTTP\/1\.1 503 /);
+      expect(text.toLowerCase()).toContain('connection: close');
+      expect(text).toContain('"code":"OVERLOADED"');
+      expect((await running).status).toBe(200);
+    } finally {
+      await gateway.stop();
+    }
+  });
 });
 
 describe('a client that goes away', () => {
