@@ -103,10 +103,11 @@ export function estimateWriteUnit(model: WriteModel, plan: WritePlan, options: W
           if (reads(location.coordinate)) read(1, maxKeysOf(operation, location.coordinate));
         }
         for (const nested of nestedReferences(model, operation.typeName)) {
-          if (reads(nested.coordinate)) read(1, operation.maxKeys?.[nested.coordinate] ?? 1);
+          if (reads(nested.coordinate)) read(1, nested.lists === 0 ? 1 : maxKeysOf(operation, nested.coordinate));
         }
+        // Whatever the plan says the input gives: a key a create rule presets from a claim is checked too.
         for (const parent of uncheckedParentRelations(model, operation.typeName)) {
-          if (options.readInPart?.has(parent.collection) && reads(parent.coordinate)) read(1, operation.maxKeys?.[parent.coordinate] ?? 1);
+          if (options.readInPart?.has(parent.collection)) read(1, operation.maxKeys?.[parent.coordinate] ?? 1);
         }
         const collection = collectionOf(model, operation.typeName);
         writes.push(collection, ...returning(collectionsDerivedFromInsert(model, operation.typeName)));

@@ -250,7 +250,7 @@ function planOf(model: WriteModel, mutation: GeneratedMutation): WritePlan {
       for (const nested of nestedReferences(model, mutation.typeName)) {
         if (!embedded.has(nested.keyPath.split('.')[0]!)) continue;
         holds.push(nested.coordinate);
-        maxKeys[nested.coordinate] = MAX_INPUT_LIST ** nested.depth;
+        maxKeys[nested.coordinate] = MAX_INPUT_LIST ** nested.lists;
       }
       for (const location of nestedSnapshotLocations(model, mutation.typeName)) {
         if (!embedded.has(location.segments[0]!.path)) continue;

@@ -2,7 +2,6 @@ import { keyString } from '../documents/key-string';
 import { readPath } from '../documents/read-path';
 import type { StoredDocument } from '../documents/stored-document';
 import { sortDocument } from '../startup/storage-map/parse-sort';
-import { documentLocations } from '../startup/storage-map/document-locations';
 import type { RelationField } from '../startup/storage-map/storage-map-types';
 import { collectionsOfReferenceChange, planReferenceChange } from './reference-planner';
 import { planCounterCopyUpdates } from './fan-out-planner';
@@ -126,20 +125,25 @@ export function uncheckedParents(model: WriteModel, typeName: string, document: 
 /**
  * The by-key relations of the types embedded in `typeName` documents (`Line.product` inside
  * `Order.lines`), snapshots aside (nestedSnapshotLocations has them): where their keys lie in the
- * document, and how many levels of embedding lead there (each may be a list).
+ * document, and through how many lists (the embedding ones and the reference's own): 0 for one key.
  */
 export const nestedReferences = oncePerModel(
   (typeName: string) => typeName,
-  (model, typeName): ReadonlyArray<{ readonly coordinate: string; readonly collection: string; readonly keyPath: string; readonly depth: number }> => {
-    const collection = model.storageMap.types.get(typeName)?.collection;
-    if (collection === undefined) return [];
-    return [...model.storageMap.relations.values()].flatMap((field) => {
-      const join = field.shapes.join;
-      if (join?.direction !== 'byKey' || field.shapes.snapshot || model.storageMap.types.get(field.typeName)?.collection !== undefined) return [];
-      return documentLocations(model.storageMap, field.typeName)
-        .filter((location) => location.collection === collection && location.prefix !== '')
-        .map((location) => ({ coordinate: field.coordinate, collection: join.collection, keyPath: `${location.prefix}.${join.localField}`, depth: location.prefix.split('.').length }));
-    });
+  (model, typeName): ReadonlyArray<{ readonly coordinate: string; readonly collection: string; readonly keyPath: string; readonly lists: number }> => {
+    if (model.storageMap.types.get(typeName)?.collection === undefined) return [];
+    const references: Array<{ coordinate: string; collection: string; keyPath: string; lists: number }> = [];
+    const visit = (owner: string, prefix: string, lists: number, seen: ReadonlySet<string>) => {
+      for (const field of model.storageMap.relations.values()) {
+        if (field.typeName !== owner) continue;
+        const embedded = field.shapes.embedded;
+        const join = field.shapes.join;
+        const below = lists + (field.isList ? 1 : 0);
+        if (embedded && !seen.has(field.targetType)) visit(field.targetType, prefix === '' ? embedded.path : `${prefix}.${embedded.path}`, below, new Set([...seen, field.targetType]));
+        else if (prefix !== '' && join?.direction === 'byKey' && !field.shapes.snapshot) references.push({ coordinate: field.coordinate, collection: join.collection, keyPath: `${prefix}.${join.localField}`, lists: below });
+      }
+    };
+    visit(typeName, '', 0, new Set([typeName]));
+    return references;
   },
 );
 
@@ -166,7 +170,8 @@ export function forwardReferences(model: WriteModel, typeName: string, document:
     references.push({ coordinate: location.coordinate, collection: location.sourceCollection, keys, provable: false, snapshot: { segments: location.segments, key: location.key, fields: location.fields } });
   }
   for (const nested of nestedReferences(model, typeName)) {
-    const keys = toList(readPath(document, nested.keyPath)).filter((key) => key !== null && key !== undefined);
+    // Through lists, the keys come as arrays of arrays.
+    const keys = toList(readPath(document, nested.keyPath)).flat(Number.POSITIVE_INFINITY).filter((key) => key !== null && key !== undefined);
     if (keys.length > 0) references.push({ coordinate: nested.coordinate, collection: nested.collection, keys, provable: false });
   }
   return references;

@@ -1,5 +1,5 @@
 import type { GraphQLObjectType } from 'graphql';
-import { byKeyReferenceFields, nestedSnapshotLocations } from './insert-planner';
+import { byKeyReferenceFields, nestedReferences, nestedSnapshotLocations } from './insert-planner';
 import type { WriteModel } from '../startup/write-model/write-model-types';
 
 /**
@@ -84,7 +84,10 @@ function operationProblem(model: WriteModel, operation: WriteOperation): string 
       const problem = collectionProblem(model, operation.typeName);
       if (problem) return problem;
       const references = byKeyReferenceFields(model, operation.typeName);
-      const nested = nestedSnapshotLocations(model, operation.typeName).map((location) => location.coordinate);
+      const nested = [
+        ...nestedSnapshotLocations(model, operation.typeName).map((location) => location.coordinate),
+        ...nestedReferences(model, operation.typeName).filter((reference) => reference.lists > 0).map((reference) => reference.coordinate),
+      ];
       const stray = (operation.preloaded ?? []).filter((name) => !references.some((field) => field.coordinate === name) && !nested.includes(name));
       if (stray.length > 0) return `preloaded ${stray.join(', ')}: not a by-key reference of ${operation.typeName}`;
       const lists = [...references.filter((field) => field.isList).map((field) => field.coordinate), ...nested].filter(

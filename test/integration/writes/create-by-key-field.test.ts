@@ -200,16 +200,19 @@ describe('a reference declared on an embedded type (Line.product inside Order.li
       name: String!
       shop: String!
     }
-    type Line { quantity: Int! product: Product @join(localField: "productId") }
+    type Tag @collection(name: "tags") @access(roles: ["customer"], allow: [READ]) { id: ID! label: String! }
+    type Line { quantity: Int! product: Product @join(localField: "productId") tags: [Tag!] @join(localField: "tagIds") }
     type Order @collection(name: "orders") @access(roles: ["customer"], allow: [READ, CREATE]) {
       id: ID!
       note: String!
       lines: [Line] @embedded
     }
-    input LineInput { quantity: Int! product: ID }
+    input LineInput { quantity: Int! product: ID tags: [ID!] }
     input OrderInput { note: String! lines: [LineInput] }
   `;
   const stocked = new ObjectId('0000000000000000000000d1');
+  const green = new ObjectId('0000000000000000000000e1');
+  const gift = new ObjectId('0000000000000000000000e2');
   const elsewhere = new ObjectId('0000000000000000000000d2');
   const customer: Viewer = { role: 'customer', roles: ['customer'], anonymous: false, subject: 'ann', claims: { sub: 'ann', shop: 's1' } };
   let orders: SdlGateway;
@@ -219,6 +222,7 @@ describe('a reference declared on an embedded type (Line.product inside Order.li
       dbPrefix: 'create_nested_reference',
       prepare: async (db) => {
         await db.collection('products').insertMany([{ _id: stocked, name: 'Tea', shop: 's1' }, { _id: elsewhere, name: 'Mug', shop: 's2' }]);
+        await db.collection('tags').insertMany([{ _id: green, label: 'green' }, { _id: gift, label: 'gift' }]);
         await db.collection('products').createIndex({ shop: 1 });
         await db.collection('orders').createIndex({ note: 1, _id: 1 });
       },
@@ -237,5 +241,58 @@ describe('a reference declared on an embedded type (Line.product inside Order.li
       expect(refused.errors?.map((error) => [error.extensions?.code, error.message])).toEqual([['NOT_FOUND', `Line.product: ${product.toHexString()} not found`]]);
       expect(await orders.db.collection('orders').countDocuments({ note })).toBe(0);
     }
+  });
+
+  it('checks a list of references inside an embedded list, every key of every line', async () => {
+    const tags = (ids: ObjectId[]) => `[${ids.map((id) => `"${id.toHexString()}"`).join(', ')}]`;
+    const lines = (second: ObjectId[]) => `[{ quantity: 1, product: "${stocked.toHexString()}", tags: ${tags([green])} }, { quantity: 2, tags: ${tags(second)} }]`;
+    const tagged = await orders.gateway.execute({ query: `mutation { createOrder(input: { note: "tagged", lines: ${lines([green, gift])} }) { lines { tags { label } } } }` }, { viewer: customer });
+    expect({ data: tagged.data, errors: tagged.errors }).toEqual({ data: { createOrder: { lines: [{ tags: [{ label: 'green' }] }, { tags: [{ label: 'green' }, { label: 'gift' }] }] } }, errors: undefined });
+    const dangling = new ObjectId('0000000000000000000000e9');
+    const refused = await orders.gateway.execute({ query: `mutation { createOrder(input: { note: "dangling tag", lines: ${lines([gift, dangling])} }) { note } }` }, { viewer: customer });
+    expect(refused.errors?.map((error) => [error.extensions?.code, error.message])).toEqual([['NOT_FOUND', `Line.tags: ${dangling.toHexString()} not found`]]);
+  });
+});
+
+describe('a key a parent picks its children by, preset from a claim', () => {
+  const memberDefs = /* GraphQL */ `
+    type Query { tenants(first: Int = 20): [Tenant!]! @list(sort: "name") }
+    type Mutation { createMember(input: MemberInput!): Member! @create }
+    type Tenant @collection(name: "tenants") @access(roles: ["member"], allow: [READ], where: [{ field: "id", claim: "tenant" }]) {
+      id: ID!
+      name: String!
+      members: [Member!]! @join(localField: "_id", foreignField: "tenantId")
+    }
+    type Member @collection(name: "members") @access(roles: ["member"], allow: [READ, CREATE], where: [{ field: "tenantId", claim: "tenant" }]) {
+      id: ID!
+      name: String!
+      tenantId: ID
+    }
+    input MemberInput {
+      name: String!
+    }
+  `;
+  const tenant = new ObjectId('0000000000000000000000f5');
+  let members: SdlGateway;
+  beforeAll(async () => {
+    members = await startSdlGateway({
+      typeDefs: memberDefs,
+      dbPrefix: 'create_preset_parent',
+      prepare: async (db) => {
+        await db.collection('tenants').insertOne({ _id: tenant, name: 'Acme' });
+        await db.collection('tenants').createIndex({ name: 1, _id: 1 });
+        await db.collection('members').createIndex({ tenantId: 1 });
+      },
+    });
+  }, 60_000);
+  afterAll(() => members?.stop());
+
+  it('checks the parent the claim names, within the estimate: the tenant is read through the filter', async () => {
+    const as = (claim: string): Viewer => ({ role: 'member', roles: ['member'], anonymous: false, subject: 'ann', claims: { sub: 'ann', tenant: claim } });
+    const created = await members.gateway.execute({ query: 'mutation { createMember(input: { name: "Ann" }) { name tenantId } }' }, { viewer: as(tenant.toHexString()) });
+    expect({ data: created.data, errors: created.errors }).toEqual({ data: { createMember: { name: 'Ann', tenantId: tenant.toHexString() } }, errors: undefined });
+    const none = new ObjectId('0000000000000000000000f6');
+    const refused = await members.gateway.execute({ query: 'mutation { createMember(input: { name: "Ghost" }) { name } }' }, { viewer: as(none.toHexString()) });
+    expect(refused.errors?.map((error) => [error.extensions?.code, error.message])).toEqual([['NOT_FOUND', `Tenant.members: ${none.toHexString()} not found`]]);
   });
 });
