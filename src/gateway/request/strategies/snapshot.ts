@@ -73,15 +73,14 @@ function visibleCopies(
   const { access } = request.context;
   const conditions = access?.readConditions(request.field.targetType) ?? [];
   if (!access || conditions.length === 0) return { copies: entries };
-  const unchecked = new Map<Record<string, unknown>, readonly string[]>();
+  let unchecked: Map<Record<string, unknown>, readonly string[]> | undefined;
   const copies = entries.flatMap((entry) => {
-    const lacked = conditions.filter((condition) => condition.fieldName !== 'id' && !(condition.fieldName in entry));
-    if (lacked.length === 0) return access.copyVisible(request.field.targetType, entry, shape.key) ? [entry] : [];
+    if (conditions.every((condition) => condition.fieldName === 'id' || condition.fieldName in entry)) return access.copyVisible(request.field.targetType, entry, shape.key) ? [entry] : [];
     const keyOnly = { [shape.key]: entry[shape.key] };
-    unchecked.set(keyOnly, Object.freeze(lacked.map((condition) => condition.fieldName)));
+    (unchecked ??= new Map()).set(keyOnly, lackedConditionFields(conditions, entry));
     return [keyOnly];
   });
-  return { copies, unchecked };
+  return { copies, ...(unchecked && { unchecked }) };
 }
 
 /** One entry of a snapshot list: its copy, or the key of the document the join reads in its place. */
@@ -102,20 +101,31 @@ export function mergeCopiesAndJoined(slots: readonly SnapshotSlot[], joined: rea
   });
 }
 
-/** Sets of lacked fields, one array per set and selection, so the workload counts misses per set (FieldRead.missing). */
-const lackedSets = new WeakMap<readonly string[], Map<string, readonly string[]>>();
+/**
+ * Sets of lacked fields, one array per set and per what they were looked for in (a selection's copied
+ * fields, a rule's conditions), so the workload counts misses per set (FieldRead.missing).
+ */
+const lackedSets = new WeakMap<object, Map<string, readonly string[]>>();
+
+function interned(lookedFor: object, lacked: string[]): readonly string[] {
+  let sets = lackedSets.get(lookedFor);
+  if (!sets) lackedSets.set(lookedFor, (sets = new Map()));
+  const key = lacked.join(',');
+  let set = sets.get(key);
+  if (!set) sets.set(key, (set = Object.freeze(lacked)));
+  return set;
+}
+
+/** The rule's fields a copy lacks. */
+function lackedConditionFields(conditions: readonly { readonly fieldName: string }[], entry: Record<string, unknown>): readonly string[] {
+  return interned(conditions, conditions.filter((condition) => condition.fieldName !== 'id' && !(condition.fieldName in entry)).map((condition) => condition.fieldName));
+}
 
 /** The fields of `copied` the entry lacks (a copy written before they joined the snapshot); undefined when none. */
 function lackedCopiedFields(copied: readonly string[], entry: Record<string, unknown>): readonly string[] | undefined {
   // The common case (every copy complete) allocates nothing.
   if (copied.every((name) => entry[name] !== undefined)) return undefined;
-  const lacked = copied.filter((name) => entry[name] === undefined);
-  let sets = lackedSets.get(copied);
-  if (!sets) lackedSets.set(copied, (sets = new Map()));
-  const key = lacked.join(',');
-  let set = sets.get(key);
-  if (!set) sets.set(key, (set = Object.freeze(lacked)));
-  return set;
+  return interned(copied, copied.filter((name) => entry[name] === undefined));
 }
 
 function isEntry(value: unknown): value is Record<string, unknown> {
