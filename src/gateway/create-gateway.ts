@@ -113,6 +113,7 @@ export async function createGateway(options: CreateGatewayOptions): Promise<Gate
         ...(docjoin.metrics && { metrics: async () => ({ contentType: docjoin.metrics!.contentType, body: await docjoin.metrics!.text() }) }),
         ...(settings.metricsToken !== undefined && { metricsToken: settings.metricsToken }),
       });
+      if (!docjoin.metrics && settings.metricsToken !== undefined) docjoin.logger.warn('DOCJOIN_METRICS_TOKEN (metricsToken) is set, but the metrics are off (DOCJOIN_METRICS=false): no /metrics is served');
       if (docjoin.metrics && settings.metricsToken === undefined && settings.production) {
         docjoin.logger.warn(
           { port: http.port },

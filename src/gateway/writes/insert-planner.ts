@@ -103,13 +103,15 @@ export function soleUpdateOf(step: WriteStep | undefined, key: unknown): boolean
  */
 export const uncheckedParentRelations = oncePerModel(
   (typeName: string) => typeName,
-  (model, typeName): ReadonlyArray<{ readonly coordinate: string; readonly collection: string; readonly keyPath: string }> => {
+  (model, typeName): ReadonlyArray<{ readonly coordinate: string; readonly collection: string; readonly keyPath: string; readonly keyField: string }> => {
     const read = new Set(byKeyReferenceFields(model, typeName).map((field) => field.shapes.join!.localField));
+    const fields = [...(model.storageMap.types.get(typeName)?.fields.values() ?? [])];
     return [...model.storageMap.relations.values()].flatMap((relation) => {
       const join = relation.shapes.join;
       const collection = model.storageMap.types.get(relation.typeName)?.collection;
       if (relation.targetType !== typeName || join?.direction !== 'byReference' || join.localField !== '_id' || read.has(join.foreignField) || collection === undefined) return [];
-      return [{ coordinate: relation.coordinate, collection, keyPath: join.foreignField }];
+      const keyField = fields.find((field) => field.kind === 'stored' && field.path === join.foreignField)?.coordinate ?? `${typeName}.${join.foreignField}`;
+      return [{ coordinate: relation.coordinate, collection, keyPath: join.foreignField, keyField }];
     });
   },
 );
@@ -118,7 +120,8 @@ export const uncheckedParentRelations = oncePerModel(
 export function uncheckedParents(model: WriteModel, typeName: string, document: StoredDocument): ForwardReference[] {
   return uncheckedParentRelations(model, typeName).flatMap((parent) => {
     const keys = toList(readPath(document, parent.keyPath));
-    return keys.length === 0 ? [] : [{ coordinate: parent.coordinate, collection: parent.collection, keys, provable: false }];
+    // Named by the key field (`Comment.postId: … not found`): the input gave that, not the parent's list.
+    return keys.length === 0 ? [] : [{ coordinate: parent.keyField, collection: parent.collection, keys, provable: false }];
   });
 }
 

@@ -57,7 +57,7 @@ it('serves the series to a scrape with the token, and GraphQL and /health as bef
   expect(await scrape.text()).toMatch(/\ndocjoin_requests_total\{operation="Notes",outcome="ok"\} 1\n/);
 });
 
-it('warns at startup in production when the metrics are served without a token, and not with one or without metrics', async () => {
+it('warns at startup in production when the metrics are served without a token, not with one or without metrics, and when a token is set with the metrics off', async () => {
   const startedWith = async (options: { metricsToken?: string; metrics?: boolean }) => {
     const { logger, lines } = capturedLogger();
     const started = await createCheckedGateway({ typeDefs: SDL, mongoClient: client, db: 'metrics_token', port: 0, production: true, logger, ...options });
@@ -67,4 +67,5 @@ it('warns at startup in production when the metrics are served without a token, 
   expect(await startedWith({})).toEqual([OPEN_METRICS_WARNING]);
   expect(await startedWith({ metricsToken: TOKEN })).toEqual([]);
   expect(await startedWith({ metrics: false })).toEqual([]);
+  expect(await startedWith({ metrics: false, metricsToken: TOKEN })).toEqual(['DOCJOIN_METRICS_TOKEN (metricsToken) is set, but the metrics are off (DOCJOIN_METRICS=false): no /metrics is served']);
 });

@@ -184,7 +184,7 @@ describe('a key a parent picks its children by, with no relation of the child re
   it("refuses another tenant's post, or none, as NOT_FOUND: no comment, and the other tenant's post untouched", async () => {
     for (const [postId, text] of [[others, 'spam'], [new ObjectId('0000000000000000000000c9'), 'void']] as const) {
       const refused = await comment(postId, text);
-      expect(refused.errors?.map((error) => [error.extensions?.code, error.message])).toEqual([['NOT_FOUND', `Post.comments: ${postId.toHexString()} not found`]]);
+      expect(refused.errors?.map((error) => [error.extensions?.code, error.message])).toEqual([['NOT_FOUND', `Comment.postId: ${postId.toHexString()} not found`]]);
       expect(await children.db.collection('comments').countDocuments({ text })).toBe(0);
     }
     expect(await children.db.collection('posts').findOne({ _id: others }, { projection: { _id: 0, commentCount: 1, recent: 1 } })).toEqual({ commentCount: 0, recent: [] });
@@ -293,6 +293,6 @@ describe('a key a parent picks its children by, preset from a claim', () => {
     expect({ data: created.data, errors: created.errors }).toEqual({ data: { createMember: { name: 'Ann', tenantId: tenant.toHexString() } }, errors: undefined });
     const none = new ObjectId('0000000000000000000000f6');
     const refused = await members.gateway.execute({ query: 'mutation { createMember(input: { name: "Ghost" }) { name } }' }, { viewer: as(none.toHexString()) });
-    expect(refused.errors?.map((error) => [error.extensions?.code, error.message])).toEqual([['NOT_FOUND', `Tenant.members: ${none.toHexString()} not found`]]);
+    expect(refused.errors?.map((error) => [error.extensions?.code, error.message])).toEqual([['NOT_FOUND', `Member.tenantId: ${none.toHexString()} not found`]]);
   });
 });
