@@ -211,12 +211,6 @@ function referenceKeyedAt(model: WriteModel, typeName: string, path: string): { 
   return undefined;
 }
 
-/** Whether `typeName` stores a list at `path` (a key that names several parents). */
-function isListPath(model: WriteModel, typeName: string, path: string): boolean {
-  for (const field of model.storageMap.types.get(typeName)?.fields.values() ?? []) if (field.kind === 'stored' && field.path === path) return field.valueType.isList;
-  return false;
-}
-
 /** What keeps `coordinate` true when docjoin derives it, for messages; undefined when it is the source of truth. */
 function derivedRule(model: WriteModel, coordinate: string): string | undefined {
   if (model.counters.some((counter) => counter.coordinate === coordinate)) return 'a @counter';
@@ -239,12 +233,14 @@ function planOf(model: WriteModel, mutation: GeneratedMutation): WritePlan {
         if (isList) maxKeys[coordinate] = MAX_INPUT_LIST;
       };
       for (const mapping of mutation.fields) {
-        if (mapping.kind === 'reference') hold(`${mutation.typeName}.${mapping.name}`, mapping.isList);
-        if (mapping.kind === 'reference') continue;
+        if (mapping.kind === 'reference') {
+          hold(`${mutation.typeName}.${mapping.name}`, mapping.isList);
+          continue;
+        }
         // A key the input gives as a stored field, at the top or inside an embedded document it gives.
         const keyed = (localField: string) => (mapping.kind === 'value' ? localField === mapping.path : localField.startsWith(`${mapping.path}.`));
         for (const field of byKeyReferenceFields(model, mutation.typeName)) if (keyed(field.shapes.join!.localField)) hold(field.coordinate, field.isList || mapping.kind === 'embedded');
-        for (const parent of uncheckedParentRelations(model, mutation.typeName)) if (keyed(parent.keyPath)) hold(parent.coordinate, mapping.kind === 'embedded' || (mapping.kind === 'value' && isListPath(model, mutation.typeName, parent.keyPath)));
+        for (const parent of uncheckedParentRelations(model, mutation.typeName)) if (keyed(parent.keyPath)) hold(parent.coordinate, parent.keyIsList || mapping.kind === 'embedded');
       }
       const embedded = new Set(mutation.fields.filter((mapping) => mapping.kind === 'embedded').map((mapping) => mapping.path));
       for (const nested of nestedReferences(model, mutation.typeName)) {

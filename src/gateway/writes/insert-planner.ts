@@ -103,15 +103,16 @@ export function soleUpdateOf(step: WriteStep | undefined, key: unknown): boolean
  */
 export const uncheckedParentRelations = oncePerModel(
   (typeName: string) => typeName,
-  (model, typeName): ReadonlyArray<{ readonly coordinate: string; readonly collection: string; readonly keyPath: string; readonly keyField: string }> => {
+  (model, typeName): ReadonlyArray<{ readonly coordinate: string; readonly collection: string; readonly keyPath: string; readonly keyField: string; readonly keyIsList: boolean }> => {
     const read = new Set(byKeyReferenceFields(model, typeName).map((field) => field.shapes.join!.localField));
     const fields = [...(model.storageMap.types.get(typeName)?.fields.values() ?? [])];
     return [...model.storageMap.relations.values()].flatMap((relation) => {
       const join = relation.shapes.join;
       const collection = model.storageMap.types.get(relation.typeName)?.collection;
       if (relation.targetType !== typeName || join?.direction !== 'byReference' || join.localField !== '_id' || read.has(join.foreignField) || collection === undefined) return [];
-      const keyField = fields.find((field) => field.kind === 'stored' && field.path === join.foreignField)?.coordinate ?? `${typeName}.${join.foreignField}`;
-      return [{ coordinate: relation.coordinate, collection, keyPath: join.foreignField, keyField }];
+      const key = fields.find((field) => field.kind === 'stored' && field.path === join.foreignField);
+      const keyIsList = key?.kind === 'stored' && key.valueType.isList;
+      return [{ coordinate: relation.coordinate, collection, keyPath: join.foreignField, keyField: key?.coordinate ?? `${typeName}.${join.foreignField}`, keyIsList }];
     });
   },
 );
@@ -141,7 +142,9 @@ export const nestedReferences = oncePerModel(
         const embedded = field.shapes.embedded;
         const join = field.shapes.join;
         const below = lists + (field.isList ? 1 : 0);
-        if (embedded && !seen.has(field.targetType)) visit(field.targetType, prefix === '' ? embedded.path : `${prefix}.${embedded.path}`, below, new Set([...seen, field.targetType]));
+        // A type of its own, not the copies of another collection's documents (a bounded array's children are checked where they are written).
+        const ownType = model.storageMap.types.get(field.targetType)?.collection === undefined;
+        if (embedded && ownType && !seen.has(field.targetType)) visit(field.targetType, prefix === '' ? embedded.path : `${prefix}.${embedded.path}`, below, new Set([...seen, field.targetType]));
         else if (prefix !== '' && join?.direction === 'byKey' && !field.shapes.snapshot) references.push({ coordinate: field.coordinate, collection: join.collection, keyPath: `${prefix}.${join.localField}`, lists: below });
       }
     };

@@ -2,7 +2,7 @@ import { ObjectId } from 'bson';
 import { buildStorageMap } from '../../../../src/gateway/startup/storage-map/build-storage-map';
 import { buildWriteModel, buildWriteModelFromSdl } from '../../../../src/gateway/startup/write-model/build-write-model';
 import { planSnapshotFanOut, planSourceUpdate } from '../../../../src/gateway/writes/fan-out-planner';
-import { fillSnapshot, forwardReferences, planInsertDerived, provedByDerivedUpdate, soleUpdateOf, withInitialDerivedValues } from '../../../../src/gateway/writes/insert-planner';
+import { fillSnapshot, forwardReferences, nestedReferences, planInsertDerived, provedByDerivedUpdate, soleUpdateOf, withInitialDerivedValues } from '../../../../src/gateway/writes/insert-planner';
 import { planReferenceChange } from '../../../../src/gateway/writes/reference-planner';
 import { groupByCollection } from '../../../../src/gateway/writes/write-steps';
 import { demoSchema, DIRECTIVES_SDL } from '../support/demo-schema';
@@ -204,5 +204,13 @@ describe('two-way references', () => {
 
   it('reassigning to the same owner changes nothing', () => {
     expect(planReferenceChange(model, 'Task.owner', id(30), [id(1)], [id(1)])).toEqual([]);
+  });
+});
+
+describe('references on embedded types', () => {
+  it('finds a by-key relation of a type embedded in the document, not one of the copies of another collection\'s documents', () => {
+    expect(nestedReferences(model, 'Person')).toEqual([{ coordinate: 'Holding.stock', collection: 'stocks', keyPath: 'holdings.stockId', lists: 1 }]);
+    // Post.recentComments holds copies of comments: their Comment.post is checked when a comment is written.
+    expect(nestedReferences(model, 'Post')).toEqual([]);
   });
 });
