@@ -5,6 +5,7 @@ import cors from 'cors';
 import type { HealthReport } from './health';
 import type { Admission } from './admission';
 import { PublicErrorCode } from '../errors/public-error-code';
+import { MAX_DOCUMENT_NESTING, documentNestingError } from '../operation/limits/document-nesting';
 import { OperationDeadline } from '../operation/limits/operation-deadline';
 import { OperationStopped } from '../errors/internal-errors';
 import { PortInUseError } from './port-in-use-error';
@@ -297,16 +298,26 @@ async function handleGraphql<TContext extends BaseContext>(
     if (value !== undefined) headers.set(name, Array.isArray(value) ? value.join(', ') : value);
   }
   const tasksAfterAnswer: Array<() => void> = [];
+  const method = request.method ?? 'GET';
+  // Refused as Apollo refuses a request whose context fails: logged, counted, and answered with the error's status.
+  const tooDeep = documentNestingError(queryTextOf(method, body, search));
   try {
     const result = await options.apollo.executeHTTPGraphQLRequest({
-      httpGraphQLRequest: { method: request.method ?? 'GET', headers, search, body },
-      context: () => options.context(headers, deadline, request.socket.remoteAddress, (task) => tasksAfterAnswer.push(task)),
+      httpGraphQLRequest: { method, headers, search, body },
+      context: () => (tooDeep ? Promise.reject(tooDeep) : options.context(headers, deadline, request.socket.remoteAddress, (task) => tasksAfterAnswer.push(task))),
     });
     // Answered already: the deadline overran while this ran.
     if (!response.headersSent) await answer(options, response, result);
   } finally {
     runAfterAnswer(tasksAfterAnswer);
   }
+}
+
+/** The document a GraphQL request over HTTP sends: the body's `query` for a POST, the `query` parameter for a GET. */
+function queryTextOf(method: string, body: unknown, search: string): string {
+  if (method === 'GET') return search.length > 2 * MAX_DOCUMENT_NESTING ? (new URLSearchParams(search).get('query') ?? '') : '';
+  const query = typeof body === 'object' && body !== null ? (body as { query?: unknown }).query : undefined;
+  return typeof query === 'string' ? query : '';
 }
 
 /** Each task, whatever the others do: one that throws (a logger's destination failing) is reported, not left to cut off the answer's connection. */

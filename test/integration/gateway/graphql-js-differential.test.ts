@@ -426,6 +426,31 @@ describe('a fixed list of edge cases', () => {
     }
   });
 
+  it('refuses a document nested past 500 levels with 400 GRAPHQL_PARSE_FAILED, where graphql-js overflows its stack, often with a 500', async () => {
+    let chain = '{ books(first: 1) { ...F0 } }';
+    for (let i = 0; i < 5_000; i++) chain += ` fragment F${i} on Book { name ${i + 1 < 5_000 ? `...F${i + 1}` : ''} }`;
+    const inline = `{ books(first: 1) { ${'... { '.repeat(5_000)}name${' }'.repeat(5_000)} } }`;
+    const refused = (nesting: string): Answer => ({
+      status: 400,
+      dataText: undefined,
+      data: undefined,
+      errors: [{ message: expect.stringMatching(new RegExp(`^The document nests ${nesting} levels deep .*; docjoin accepts at most 500$`)) as unknown as string, path: undefined, locations: undefined, code: 'GRAPHQL_PARSE_FAILED' }],
+    });
+    for (const query of [chain, inline]) {
+      // Where the stack runs out varies with what V8 has compiled: in the parser it is a 400, anywhere later a 500.
+      const reference = await viaReference(demo!, post({ query }));
+      expect([reference.status, reference.data]).toEqual([reference.status === 400 ? 400 : 500, undefined]);
+      expect(await viaDocjoin(demo!.gateway, post({ query }))).toEqual(refused('5,002'));
+    }
+    // A GET's query is in its URL, which Node bounds at 16 KB.
+    expect(await viaDocjoin(demo!.gateway, get({ query: `{ books(first: 1) { ${'... { '.repeat(1_000)}name${' }'.repeat(1_000)} } }` }))).toEqual(refused('1,002'));
+    // At the limit, and still serving.
+    const atLimit = `{ books(first: 1) { ${'... { '.repeat(498)}name${' }'.repeat(498)} } }`;
+    const docjoin = await viaDocjoin(demo!.gateway, post({ query: atLimit }));
+    expect(docjoin.status).toBe(200);
+    expect(docjoin).toEqual(await viaReference(demo!, post({ query: atLimit })));
+  });
+
   it('refuses a subscription with 400 OPERATION_NOT_SUPPORTED, where graphql-js answers 200 and an internal error', async () => {
     const request = post({ query: 'subscription { books { name } }' });
     expect(await viaDocjoin(demo!.gateway, request)).toEqual({ status: 400, data: undefined, errors: [expect.objectContaining({ code: 'OPERATION_NOT_SUPPORTED' })] });

@@ -1,0 +1,144 @@
+import { GraphQLError, Lexer, Source, TokenKind, type Token } from 'graphql';
+
+/**
+ * How deeply a document may nest before it is parsed: selection sets, list and object values and
+ * argument lists, counted through the fragments spread into them. graphql-js parses, validates and
+ * executes by recursion, so a document some thousands of levels deep overflows the stack wherever
+ * that happens to be first, and an overflow outside the parser is a 500. Apollo Router bounds its
+ * parser's recursion at the same 500; no real operation comes near it (maxDepth bounds the fields of
+ * an operation docjoin runs at 10 by default).
+ */
+export const MAX_DOCUMENT_NESTING = 500;
+
+/**
+ * The error refusing `text` when it nests deeper than MAX_DOCUMENT_NESTING, or undefined. A text of
+ * fewer than two characters per level cannot nest that deeply (each level opens and closes), so the
+ * short texts of nearly every request are not scanned. A text the lexer refuses is left for the
+ * parser to report.
+ */
+export function documentNestingError(text: string): GraphQLError | undefined {
+  if (text.length <= 2 * MAX_DOCUMENT_NESTING) return undefined;
+  const nesting = documentNesting(text);
+  if (nesting <= MAX_DOCUMENT_NESTING) return undefined;
+  return new GraphQLError(
+    `The document nests ${nesting.toLocaleString('en')} levels deep (selections, the fragments spread into them, and list, object and argument values); docjoin accepts at most ${MAX_DOCUMENT_NESTING}`,
+    { extensions: { code: 'GRAPHQL_PARSE_FAILED', nesting, maxNesting: MAX_DOCUMENT_NESTING, http: { status: 400 } } },
+  );
+}
+
+/** One definition of the document: how deep it nests by itself, and at which depths it spreads which fragments. */
+interface DefinitionNesting {
+  deepest: number;
+  readonly spreads: Array<{ readonly fragment: string; readonly depth: number }>;
+}
+
+/**
+ * The deepest nesting of `text`'s definitions, each with its spreads replaced by the fragments they
+ * name, found from its tokens alone: no recursion, whatever the depth. A spread that closes a cycle
+ * adds nothing (validation refuses the cycle). 0 when the lexer refuses the text.
+ */
+export function documentNesting(text: string): number {
+  const definitions = definitionsOf(text);
+  if (!definitions) return 0;
+  const byFragment = new Map<string, DefinitionNesting>();
+  for (const [name, definition] of definitions) if (name !== undefined && !byFragment.has(name)) byFragment.set(name, definition);
+  const resolved = new Map<string, number>();
+  let deepest = 0;
+  for (const [, definition] of definitions) deepest = Math.max(deepest, nestingThroughSpreads(definition, byFragment, resolved));
+  return deepest;
+}
+
+const DEFINITION_KEYWORDS = new Set(['query', 'mutation', 'subscription', 'fragment']);
+// Read once: each `TokenKind.X` is a getter on graphql's exports, and the scan compares every token.
+const { EOF, NAME, SPREAD, BRACE_L, BRACE_R, BRACKET_L, BRACKET_R, PAREN_L, PAREN_R } = TokenKind;
+
+/** Each definition (a fragment by its name, an operation by undefined) with its own nesting and spreads, in order. */
+function definitionsOf(text: string): Array<[string | undefined, DefinitionNesting]> | undefined {
+  const lexer = new Lexer(new Source(text));
+  const definitions: Array<[string | undefined, DefinitionNesting]> = [];
+  const begin = (name: string | undefined): DefinitionNesting => {
+    const definition: DefinitionNesting = { deepest: 0, spreads: [] };
+    definitions.push([name, definition]);
+    return definition;
+  };
+  let current: DefinitionNesting | undefined;
+  // Between a definition's keyword and its selection set: the `{` to come is that definition's, not a shorthand query.
+  let awaitingBody = false;
+  let depth = 0;
+  try {
+    for (let token: Token = lexer.advance(); token.kind !== EOF; token = lexer.advance()) {
+      if (depth === 0) {
+        if (token.kind === NAME && DEFINITION_KEYWORDS.has(token.value)) {
+          const fragmentName = token.value === 'fragment' ? lexer.lookahead() : undefined;
+          current = begin(fragmentName?.kind === NAME ? fragmentName.value : undefined);
+          awaitingBody = true;
+        } else if (token.kind === BRACE_L) {
+          if (!awaitingBody || current === undefined) current = begin(undefined);
+          awaitingBody = false;
+        } else current ??= begin(undefined);
+      }
+      switch (token.kind) {
+        case BRACE_L:
+        case BRACKET_L:
+        case PAREN_L:
+          depth += 1;
+          current!.deepest = Math.max(current!.deepest, depth);
+          break;
+        case BRACE_R:
+        case BRACKET_R:
+        case PAREN_R:
+          depth = Math.max(0, depth - 1);
+          break;
+        case SPREAD: {
+          const next = lexer.lookahead();
+          if (next.kind === NAME && next.value !== 'on') current!.spreads.push({ fragment: next.value, depth });
+          break;
+        }
+        default:
+          break;
+      }
+    }
+  } catch {
+    return undefined;
+  }
+  return definitions;
+}
+
+/**
+ * `definition`'s nesting with every spread expanded, by a depth-first walk on an explicit stack;
+ * fragments already worked out are in `resolved`, and a spread of a fragment on the walk's own path
+ * (a cycle) adds nothing.
+ */
+function nestingThroughSpreads(definition: DefinitionNesting, byFragment: ReadonlyMap<string, DefinitionNesting>, resolved: Map<string, number>): number {
+  interface Frame {
+    readonly name: string | undefined;
+    readonly definition: DefinitionNesting;
+    next: number;
+    deepest: number;
+  }
+  const onPath = new Set<string>();
+  const stack: Frame[] = [{ name: undefined, definition, next: 0, deepest: definition.deepest }];
+  for (;;) {
+    const frame = stack[stack.length - 1]!;
+    const spread = frame.definition.spreads[frame.next];
+    frame.next += 1;
+    if (spread === undefined) {
+      stack.pop();
+      if (frame.name !== undefined) {
+        resolved.set(frame.name, frame.deepest);
+        onPath.delete(frame.name);
+      }
+      const parent = stack[stack.length - 1];
+      if (parent === undefined) return frame.deepest;
+      parent.deepest = Math.max(parent.deepest, parent.definition.spreads[parent.next - 1]!.depth + frame.deepest);
+      continue;
+    }
+    const known = resolved.get(spread.fragment);
+    const target = byFragment.get(spread.fragment);
+    if (known !== undefined) frame.deepest = Math.max(frame.deepest, spread.depth + known);
+    else if (target !== undefined && !onPath.has(spread.fragment)) {
+      onPath.add(spread.fragment);
+      stack.push({ name: spread.fragment, definition: target, next: 0, deepest: target.deepest });
+    }
+  }
+}

@@ -1,0 +1,59 @@
+import { parse } from 'graphql';
+import { documentNesting, documentNestingError, MAX_DOCUMENT_NESTING } from '../../../../../src/gateway/operation/limits/document-nesting';
+
+const chain = (fragments: number): string => {
+  let text = '{ posts(first: 1) { ...F0 } }';
+  for (let i = 0; i < fragments; i++) text += ` fragment F${i} on Post { title ${i + 1 < fragments ? `...F${i + 1}` : ''} }`;
+  return text;
+};
+
+describe('documentNesting', () => {
+  it.each([
+    ['a shorthand query', '{ a { b { c } } }', 3],
+    ['arguments and their list and object values', '{ a(x: [[1]], y: { z: { w: 1 } }) { b } }', 4],
+    ['inline fragments, with and without a type condition', '{ a { ... on T { ... @include(if: true) { b } } } }', 4],
+    ['an operation with variables and directives', 'query Q($v: [Int] = [1]) @d(x: 1) { a { b } }', 2],
+    ['a fragment spread at depth 2 of a fragment nesting 2', '{ a { ...F } } fragment F on T { b { c } }', 4],
+    ['the deepest of several operations', 'query A { a } query B { a { b { c } } } { x }', 3],
+    ['a fragment spread twice at different depths', '{ a { ...F b { c { ...F } } } } fragment F on T { d { e } }', 6],
+    ['a fragment defined before the operation spreading it', 'fragment F on T { b { c } } { a { ...F } }', 4],
+    ['braces inside strings, block strings and comments, which are not nesting', '{ a(x: "{{{[[[", y: """ {{{ """) # {{{{\n { b } }', 2],
+    ['a spread of an unknown fragment', '{ a { ...Missing } }', 2],
+  ])('counts %s', (_what, text, expected) => {
+    parse(text);
+    expect(documentNesting(text)).toBe(expected);
+  });
+
+  it('adds nothing for the spread that closes a cycle', () => {
+    expect(documentNesting('{ a { ...A } } fragment A on T { b { ...B } } fragment B on T { c { ...A } }')).toBe(6);
+  });
+
+  it('walks a chain of 20,000 fragments without recursion', () => {
+    expect(documentNesting(chain(20_000))).toBe(20_002);
+  });
+
+  it('gives 0 for a text the lexer refuses, for the parser to report', () => {
+    expect(documentNesting('{ a { b } } \u0007')).toBe(0);
+  });
+});
+
+describe('documentNestingError', () => {
+  it(`refuses a document nested deeper than ${MAX_DOCUMENT_NESTING} levels, naming the depth and the limit`, () => {
+    const error = documentNestingError(chain(600));
+    expect(error?.message).toBe(
+      `The document nests 602 levels deep (selections, the fragments spread into them, and list, object and argument values); docjoin accepts at most ${MAX_DOCUMENT_NESTING}`,
+    );
+    expect(error?.extensions).toEqual({ code: 'GRAPHQL_PARSE_FAILED', nesting: 602, maxNesting: MAX_DOCUMENT_NESTING, http: { status: 400 } });
+  });
+
+  it('accepts a document at the limit, and skips texts too short to reach it', () => {
+    const atLimit = '{ a ' + '{ ... '.repeat(MAX_DOCUMENT_NESTING - 2) + '{ b }' + ' }'.repeat(MAX_DOCUMENT_NESTING - 2) + ' }';
+    parse(atLimit);
+    expect(documentNesting(atLimit)).toBe(MAX_DOCUMENT_NESTING);
+    expect(documentNestingError(atLimit)).toBeUndefined();
+    // 2 characters per level at least: a shorter text is not scanned, and cannot be over.
+    const short = '['.repeat(MAX_DOCUMENT_NESTING) + ']'.repeat(MAX_DOCUMENT_NESTING);
+    expect(documentNesting(`{ a(x: ${short}) }`)).toBe(MAX_DOCUMENT_NESTING + 2);
+    expect(documentNestingError(short)).toBeUndefined();
+  });
+});
