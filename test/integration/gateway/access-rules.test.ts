@@ -291,6 +291,17 @@ describe('startup refuses a rule it cannot enforce on some path, naming Type.fie
       'Shelf.books: role "reader" reads Book only where owner = claim sub, which the embedded copies cannot be checked against; add @join to Shelf.books so docjoin reads it with that filter for the role, or hide books from it (@access(roles: ["reader"], allow: [READ], hide: ["books"]) on Shelf)',
     ],
     [
+      'children a role creates under parents it reads in part, picked by a field other than their id',
+      `type Shelf @collection(name: "shelves") @access(roles: ["reader"], allow: [READ], where: [{ field: "owner", claim: "sub" }]) {
+         id: ID!
+         owner: String!
+         slug: String!
+         notes: [Note!]! @join(localField: "slug", foreignField: "shelfSlug")
+       }
+       type Note @collection(name: "notes") @access(roles: ["reader"], allow: [READ, CREATE]) { id: ID! shelfSlug: String! }`,
+      'Shelf.notes: picks its Note children by the parent\'s "slug", and role "reader" may create Note but reads Shelf only where owner = claim sub; docjoin checks that a new child\'s parent is one the role reads by the parent\'s id only, so join Shelf.notes by "_id", or take CREATE on Note from the role',
+    ],
+    [
       'a where field that does not exist',
       `type Shelf @collection(name: "shelves") @access(roles: ["reader"], allow: [READ], where: [{ field: "tenant", claim: "tid" }]) { id: ID! }`,
       'Shelf: @access(roles: ["reader"]) where: Shelf.tenant is not a stored field or a single reference; name one of id',
@@ -302,6 +313,18 @@ describe('startup refuses a rule it cannot enforce on some path, naming Type.fie
     ],
   ])('%s', async (_case, shelf, problem) => {
     await expect(start(`${base}\n${shelf}`)).rejects.toThrow(problem);
+  });
+
+  it('children picked by a field other than their parent\'s id start when the role reads every parent, or may not create children', async () => {
+    const shelf = (shelfRule: string, noteActions: string) => `${base}
+      type Shelf @collection(name: "shelves") @access(roles: ["reader"], allow: [READ]${shelfRule}) {
+        id: ID!
+        owner: String!
+        slug: String!
+        notes: [Note!]! @join(localField: "slug", foreignField: "shelfSlug")
+      }
+      type Note @collection(name: "notes") @access(roles: ["reader"], allow: [${noteActions}]) { id: ID! shelfSlug: String! }`;
+    for (const typeDefs of [shelf('', 'READ, CREATE'), shelf(', where: [{ field: "owner", claim: "sub" }]', 'READ')]) await (await start(typeDefs)).stop();
   });
 
   it('a hidden counter is no path, so the start goes on', async () => {

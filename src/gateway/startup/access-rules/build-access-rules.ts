@@ -62,7 +62,10 @@ export function buildAccessRules(schema: GraphQLSchema, storageMap: StorageMap, 
   const joinedFor = new Map<string, Set<string>>();
   for (const role of roles) {
     const joined = new Set<string>();
-    for (const field of storageMap.relations.values()) copyProblem(rules, field, role, joined, problems);
+    for (const field of storageMap.relations.values()) {
+      copyProblem(rules, field, role, joined, problems);
+      parentKeyProblem(rules, field, role, problems);
+    }
     for (const counter of derived.counters) derivedFigureProblem(rules, storageMap, { coordinate: counter.coordinate, of: counter.of, children: counter.source.kind === 'children', summed: undefined }, role, problems);
     for (const total of derived.totals) derivedFigureProblem(rules, storageMap, { coordinate: total.coordinate, of: total.of, children: true, summed: total.summedField }, role, problems);
     if (joined.size > 0) joinedFor.set(role, joined);
@@ -196,6 +199,24 @@ function copyProblem(rules: AccessRules, field: RelationField, role: string, joi
   }
   problems.push(
     `${field.coordinate}: role "${role}" reads ${field.targetType} only where ${describeWhere(target.where)}, which the embedded copies cannot be checked against; add @join to ${field.coordinate} so docjoin reads it with that filter for the role, or hide ${field.fieldName} from it (@access(roles: ["${role}"], allow: [READ], hide: ["${field.fieldName}"]) on ${field.typeName})`,
+  );
+}
+
+/**
+ * A new child joins its parent's lists and counts through the key it stores (`Comment.postSlug` for
+ * `Post.comments` by `slug`), so a create checks that key names a parent the role reads (WriteUnit.insert).
+ * It can check a parent's id, not another field of it: a field need not be unique, and a child keyed
+ * by it joins every parent holding the value, some perhaps hidden from the role.
+ */
+function parentKeyProblem(rules: AccessRules, field: RelationField, role: string, problems: string[]): void {
+  const join = field.shapes.join;
+  if (join?.direction !== 'byReference' || join.localField === '_id' || !rules.collectionTypes.has(field.typeName)) return;
+  if (rules.types.get(field.targetType)?.roles.get(role)?.create === undefined) return;
+  const parent = readRuleOf(rules, field.typeName, role);
+  if (parent === 'all' || (parent !== undefined && parent.where.length === 0)) return;
+  const reads = parent === undefined ? 'may not read it' : `reads ${field.typeName} only where ${describeWhere(parent.where)}`;
+  problems.push(
+    `${field.coordinate}: picks its ${field.targetType} children by the parent's "${join.localField}", and role "${role}" may create ${field.targetType} but ${reads}; docjoin checks that a new child's parent is one the role reads by the parent's id only, so join ${field.coordinate} by "_id", or take CREATE on ${field.targetType} from the role`,
   );
 }
 
