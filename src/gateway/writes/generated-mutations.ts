@@ -242,6 +242,8 @@ function planOf(model: WriteModel, mutation: GeneratedMutation): WritePlan {
         for (const field of byKeyReferenceFields(model, mutation.typeName)) if (keyed(field.shapes.join!.localField)) hold(field.coordinate, field.isList || mapping.kind === 'embedded');
         for (const parent of uncheckedParentRelations(model, mutation.typeName)) if (keyed(parent.keyPath)) hold(parent.coordinate, parent.keyIsList || mapping.kind === 'embedded');
       }
+      // Read under access rules whatever the input names (a claim may preset the key): bounded as an input list.
+      for (const parent of uncheckedParentRelations(model, mutation.typeName)) if (parent.keyIsList) maxKeys[parent.coordinate] ??= MAX_INPUT_LIST;
       const embedded = new Set(mutation.fields.filter((mapping) => mapping.kind === 'embedded').map((mapping) => mapping.path));
       for (const nested of nestedReferences(model, mutation.typeName)) {
         if (!embedded.has(nested.keyPath.split('.')[0]!)) continue;

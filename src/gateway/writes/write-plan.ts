@@ -1,5 +1,5 @@
 import type { GraphQLObjectType } from 'graphql';
-import { byKeyReferenceFields, nestedReferences, nestedSnapshotLocations } from './insert-planner';
+import { byKeyReferenceFields, nestedReferences, nestedSnapshotLocations, uncheckedParentRelations } from './insert-planner';
 import type { WriteModel } from '../startup/write-model/write-model-types';
 
 /**
@@ -50,7 +50,7 @@ export type MutationWritePlans = Readonly<Record<string, WritePlan>>;
  * without a plan, or a plan naming types and fields the write unit would refuse. Plans of fields the
  * schema does not have are ignored (a schema without those mutations).
  */
-export function findWritePlanProblems(model: WriteModel, mutationType: GraphQLObjectType | null | undefined, plans: MutationWritePlans): string[] {
+export function findWritePlanProblems(model: WriteModel, mutationType: GraphQLObjectType | null | undefined, plans: MutationWritePlans, readInPart: ReadonlySet<string> = new Set()): string[] {
   const problems: string[] = [];
   for (const fieldName of Object.keys(mutationType?.getFields() ?? {})) {
     const coordinate = `${mutationType!.name}.${fieldName}`;
@@ -60,14 +60,14 @@ export function findWritePlanProblems(model: WriteModel, mutationType: GraphQLOb
       continue;
     }
     for (const operation of plan) {
-      const problem = operationProblem(model, operation);
+      const problem = operationProblem(model, operation, readInPart);
       if (problem) problems.push(`${coordinate}: write plan ${describeOperation(operation)}: ${problem}`);
     }
   }
   return problems;
 }
 
-function operationProblem(model: WriteModel, operation: WriteOperation): string | undefined {
+function operationProblem(model: WriteModel, operation: WriteOperation, readInPart: ReadonlySet<string>): string | undefined {
   switch (operation.kind) {
     case 'requireOne':
       return collectionProblem(model, operation.typeName);
@@ -93,6 +93,8 @@ function operationProblem(model: WriteModel, operation: WriteOperation): string 
       const lists = [...references.filter((field) => field.isList).map((field) => field.coordinate), ...nested].filter(
         (coordinate) => !operation.preloaded?.includes(coordinate) && (operation.holds === undefined || operation.holds.includes(coordinate)),
       );
+      // A parent some role reads in part is read whatever the plan says the input gives (a claim may preset its key).
+      for (const parent of uncheckedParentRelations(model, operation.typeName)) if (parent.keyIsList && readInPart.has(parent.collection)) lists.push(parent.coordinate);
       for (const coordinate of lists) {
         const max = operation.maxKeys?.[coordinate];
         if (max === undefined || !Number.isSafeInteger(max) || max < 1) return `${coordinate} is a list of references read in one find; declare the most keys it can hold, maxKeys: { "${coordinate}": n }`;

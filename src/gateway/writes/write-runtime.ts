@@ -34,7 +34,7 @@ export function buildWriteEstimates(options: {
   presetReferences?: ReadonlySet<string>;
 }): ReadonlyMap<string, WriteUnitEstimate> {
   const { model, mutationType } = options;
-  const problems = findWritePlanProblems(model, mutationType, options.plans);
+  const problems = findWritePlanProblems(model, mutationType, options.plans, options.readInPart);
   if (problems.length > 0) throw new StorageConfigError(problems);
   const estimates = new Map<string, WriteUnitEstimate>();
   for (const fieldName of Object.keys(mutationType?.getFields() ?? {})) {

@@ -94,6 +94,26 @@ describe('write plans checked at startup', () => {
     ]);
   });
 
+  it('asks a bound for the parents a list key names when some role reads them in part, for they are read in one find', () => {
+    const sdl = /* GraphQL */ `
+      type Query { noop: Int }
+      type Mutation { tag(label: String!, postIds: [ID!]!): Tag! }
+      type Post @collection(name: "posts") { id: ID! tags: [Tag!]! @join(localField: "_id", foreignField: "postIds") }
+      type Tag @collection(name: "tags") { id: ID! label: String! postIds: [ID!]! }
+    `;
+    const schema = schemaOf(sdl);
+    const model = buildWriteModel(schema, buildStorageMap(schema));
+    const mutationType = schema.getMutationType();
+    const insert = { kind: 'insert', typeName: 'Tag' } as const;
+    expect(findWritePlanProblems(model, mutationType, { tag: [insert] }, new Set(['posts']))).toEqual([
+      'Mutation.tag: write plan insert(Tag): Post.tags is a list of references read in one find; declare the most keys it can hold, maxKeys: { "Post.tags": n }',
+    ]);
+    expect(findWritePlanProblems(model, mutationType, { tag: [insert] })).toEqual([]);
+    const bounded = { ...insert, maxKeys: { 'Post.tags': 5 } };
+    expect(findWritePlanProblems(model, mutationType, { tag: [bounded] }, new Set(['posts']))).toEqual([]);
+    expect(estimateWriteUnit(model, [bounded], { transaction: false, readInPart: new Set(['posts']) })).toMatchObject({ reads: 1, documents: 5 });
+  });
+
   it('buildWriteEstimates refuses to start without them, and ignores plans of mutations the schema lacks', () => {
     const sdl = /* GraphQL */ `
       type Query { noop: Int }
