@@ -5,6 +5,7 @@ import type { GatewayContext } from './request/context/request-context';
 import type { Viewer } from './request/authentication/authenticate';
 import { createDocjoin, type DocjoinOptions } from './create-docjoin';
 import { COST_HEADER } from './operation/cost/cost-plugin';
+import { documentNestingError } from './operation/limits/document-nesting';
 import { exampleStrategyOverride } from './operation/plan/strategy-overrides';
 import type { CostReport } from './request/cost/cost-ledger';
 import type { ResolvedSettings } from './gateway-options';
@@ -138,6 +139,11 @@ export async function createGateway(options: CreateGatewayOptions): Promise<Gate
     workload: docjoin.workload,
     createContext: (contextOptions) => docjoin.createContext(contextOptions),
     async execute(request, executeOptions = {}) {
+      const tooDeep = documentNestingError(request.query ?? '');
+      if (tooDeep) {
+        const { http: _status, ...extensions } = tooDeep.extensions;
+        return { data: undefined, errors: [{ message: tooDeep.message, extensions }], cost: undefined };
+      }
       const http = executeOptions.costHeader === undefined ? undefined : { method: 'POST', headers: new HeaderMap([[COST_HEADER, executeOptions.costHeader]]), search: '', body: {} };
       const response = await apollo.executeOperation({ ...request, ...(http && { http }) }, { contextValue: docjoin.createContext(executeOptions) });
       if (response.body.kind !== 'single') throw new Error('execute() does not support incremental delivery');

@@ -444,6 +444,11 @@ describe('a fixed list of edge cases', () => {
     }
     // A GET's query is in its URL, which Node bounds at 16 KB.
     expect(await viaDocjoin(demo!.gateway, get({ query: `{ books(first: 1) { ${'... { '.repeat(1_000)}name${' }'.repeat(1_000)} } }` }))).toEqual(refused('1,002'));
+    expect(await demo!.gateway.execute({ query: inline })).toEqual({
+      data: undefined,
+      errors: [{ message: expect.stringMatching(/^The document nests 5,002 levels deep /), extensions: { code: 'GRAPHQL_PARSE_FAILED', nesting: 5_002, maxNesting: 500 } }],
+      cost: undefined,
+    });
     // At the limit, and still serving.
     const atLimit = `{ books(first: 1) { ${'... { '.repeat(498)}name${' }'.repeat(498)} } }`;
     const docjoin = await viaDocjoin(demo!.gateway, post({ query: atLimit }));
