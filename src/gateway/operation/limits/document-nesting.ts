@@ -62,13 +62,13 @@ function definitionsOf(text: string): Array<[string | undefined, DefinitionNesti
     return definition;
   };
   let current: DefinitionNesting | undefined;
-  // Between a definition's keyword and its selection set: the `{` to come is that definition's, not a shorthand query.
+  // Between a definition's keyword and its selection set: the names there are its header's (`fragment query on T`), and the `{` to come is its body.
   let awaitingBody = false;
   let depth = 0;
   try {
     for (let token: Token = lexer.advance(); token.kind !== EOF; token = lexer.advance()) {
       if (depth === 0) {
-        if (token.kind === NAME && DEFINITION_KEYWORDS.has(token.value)) {
+        if (token.kind === NAME && !awaitingBody && DEFINITION_KEYWORDS.has(token.value)) {
           const fragmentName = token.value === 'fragment' ? lexer.lookahead() : undefined;
           current = begin(fragmentName?.kind === NAME ? fragmentName.value : undefined);
           awaitingBody = true;

@@ -19,6 +19,7 @@ describe('documentNesting', () => {
     ['a fragment defined before the operation spreading it', 'fragment F on T { b { c } } { a { ...F } }', 4],
     ['braces inside strings, block strings and comments, which are not nesting', '{ a(x: "{{{[[[", y: """ {{{ """) # {{{{\n { b } }', 2],
     ['a spread of an unknown fragment', '{ a { ...Missing } }', 2],
+    ['fragments and operations named by keywords', 'query query { a { ...query } } fragment query on T { ...fragment } fragment fragment on T { b { c } }', 5],
   ])('counts %s', (_what, text, expected) => {
     parse(text);
     expect(documentNesting(text)).toBe(expected);
