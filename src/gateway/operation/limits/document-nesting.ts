@@ -41,7 +41,12 @@ export function documentNesting(text: string): number {
   const definitions = definitionsOf(text);
   if (!definitions) return 0;
   const byFragment = new Map<string, DefinitionNesting>();
-  for (const [name, definition] of definitions) if (name !== undefined && !byFragment.has(name)) byFragment.set(name, definition);
+  // A name defined twice (validation refuses it, after its rules have followed either one) stands for both.
+  for (const [name, definition] of definitions) {
+    if (name === undefined) continue;
+    const other = byFragment.get(name);
+    byFragment.set(name, other ? { deepest: Math.max(other.deepest, definition.deepest), spreads: [...other.spreads, ...definition.spreads] } : definition);
+  }
   const resolved = new Map<string, number>();
   let deepest = 0;
   for (const [, definition] of definitions) deepest = Math.max(deepest, nestingThroughSpreads(definition, byFragment, resolved));

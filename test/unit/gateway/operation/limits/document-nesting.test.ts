@@ -29,6 +29,12 @@ describe('documentNesting', () => {
     expect(documentNesting('{ a { ...A } } fragment A on T { b { ...B } } fragment B on T { c { ...A } }')).toBe(6);
   });
 
+  it('follows every definition of a fragment defined twice', () => {
+    let text = '{ a { ...F0 } }';
+    for (let i = 0; i < 1_000; i++) text += ` fragment F${i} on T { b } fragment F${i} on T { b ...F${i + 1} }`;
+    expect(documentNesting(text)).toBe(1_002);
+  });
+
   it('walks a chain of 20,000 fragments without recursion', () => {
     expect(documentNesting(chain(20_000))).toBe(20_002);
   });
