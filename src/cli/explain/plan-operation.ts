@@ -59,6 +59,8 @@ export interface PlanInput {
   readonly assumedListSize?: number;
   /** Mutations: the write estimate of each Mutation field (writes/write-runtime.ts, buildWriteEstimates). */
   writeEstimate?(mutationField: string): WriteUnitEstimate | undefined;
+  /** The viewer's (ViewerExplanation.readsEveryRow): a stored counter answers an aggregate only for a role reading every row. */
+  readsEveryRow?(collection: string): boolean;
 }
 
 /**
@@ -79,6 +81,7 @@ export function planOperation(input: PlanInput): OperationPlan {
     whatIfs: true,
     ...(input.assumedListSize !== undefined && { assumedListSize: input.assumedListSize }),
     ...(input.writeEstimate && { writeEstimate: input.writeEstimate }),
+    ...(input.readsEveryRow && { readsEveryRow: input.readsEveryRow }),
   });
   const { heaviest: _heaviest, ...total } = whole;
   const rows = (plan.root ? firstAppearances(plan.root, input.storageMap) : []).map((node): FieldPlanRow => {

@@ -52,7 +52,7 @@ async function explain(command: Explain, env: CliEnv, io: CliIo): Promise<number
     plan: operationPlan,
     variableValues: prepared.variables,
     overrides: strategies,
-    ...(viewer && { accessJoins: viewer.joins }),
+    ...(viewer && { accessJoins: viewer.joins, readsEveryRow: viewer.readsEveryRow }),
     assumedListSize: config.assumedListSize,
     writeEstimate: (field) => prepared.writeEstimates.get(field),
   });

@@ -30,6 +30,8 @@ export interface ViewerExplanation {
   refusal(plan: OperationPlan): string | undefined;
   /** The rows of `typeName` the role reads (a type without a collection: every row, its parent's rules decide). */
   rows(typeName: string): ViewerRows;
+  /** Whether the role reads every row of `collection`: only then do the counters and totals stored for everyone answer its aggregates (EstimateInput.readsEveryRow). */
+  readsEveryRow(collection: string): boolean;
   /**
    * What a generated mutation (by its Mutation field name) writes for the role: the type, the action,
    * and the rows an update or delete touches, or the values a create's conditions preset (`where`);
@@ -71,6 +73,7 @@ export function explainViewer(input: ViewerExplanationInput, viewer: Viewer, cla
     joins,
     strategies: (requested) => withAccessJoins(requested, joins),
     refusal: (plan) => operationAccessRefusal(plan, rules.enabled ? access : undefined, viewer.role, context),
+    readsEveryRow: (collection) => !rules.enabled || access.readsEveryRow(collection),
     rows: (typeName) => {
       if (!rules.enabled || !input.storageMap.types.get(typeName)?.collection) return EVERY_ROW;
       if (!access.canRead(typeName)) return NO_ROW;

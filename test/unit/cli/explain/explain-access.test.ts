@@ -43,6 +43,16 @@ describe('docjoin explain --role', () => {
     ]);
   });
 
+  it('prices an aggregate as the server runs it for the role: a counter of everyone\'s rows answers only a role reading them all', async () => {
+    const query = '{ customers(first: 2) { name ordersAggregate { count } } }';
+    const customer = await explain(['--config', SHOP_CONFIG, '--role', 'customer', query]);
+    expect(customer.out.split('\n')[0]).toBe('query (anonymous): estimated before execution 2 round trips, at most 42 documents, depth 2');
+    expect(customer.out).toContain('    Customer.ordersAggregate   aggregate   1                  aggregate on orders: $match customer.id $in keys, $group by customer.id\n');
+    const admin = await explain(['--config', SHOP_CONFIG, '--role', 'admin', query]);
+    expect(admin.out.split('\n')[0]).toBe('query (anonymous): estimated before execution 1 round trip, at most 2 documents, depth 2');
+    expect(admin.out).toContain("    Customer.ordersAggregate   aggregate   0                  read from its parent's counter Customer.orderCount, no command\n");
+  });
+
   it('without claims, names the conditions; a claim that cannot be the stored value matches no row', async () => {
     const symbolic = await explain(['--config', SHOP_CONFIG, '--role', 'customer', ORDERS]);
     expect(symbolic.out.split('\n').slice(4, 6)).toEqual(['  Order: where customer = claim sub', '  Customer: where id = claim sub']);
