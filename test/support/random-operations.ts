@@ -148,6 +148,8 @@ class DocumentWriter {
   }
 
   #alias(fieldName: string): string {
+    // `__proto__`, once in a while: a key a plain object cannot take as it takes others.
+    if (this.random.chance(0.01)) return '__proto__';
     return this.random.chance(0.1) ? fieldName : `${fieldName}${this.#aliases++}`;
   }
 

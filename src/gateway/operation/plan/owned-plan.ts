@@ -123,6 +123,16 @@ export function planOwnedOperation(
 class NotOwned extends Error {}
 
 /**
+ * The owned executor builds each response object as a plain `{}`, where assigning `__proto__` sets
+ * the prototype instead of a field; graphql-js builds them without a prototype, so an operation
+ * answering a `__proto__` key is left to it.
+ */
+function refuseProtoKey(step: FieldStep): FieldStep {
+  if (step.responseKey === '__proto__') throw new NotOwned(`${step.coordinate}: the response key __proto__`);
+  return step;
+}
+
+/**
  * What a selection's objects are: the root value, objects a hand-written root resolver returned,
  * documents docjoin read (whose stored fields are plain values under the field's name), or the values
  * docjoin built from an aggregate's reply (plain objects and values under the field's name too).
@@ -137,7 +147,7 @@ function ownedSelection(selection: SelectionStep, ownership: Ownership, objects:
   if (objects !== 'root' && !storage) throw new NotOwned(`${type.name}: a type without storage`);
   const fields: FieldPlan[] = [];
   for (const step of selection.fields) {
-    const { responseKey, fieldName, coordinate } = step;
+    const { responseKey, fieldName, coordinate } = refuseProtoKey(step);
     if (fieldName === '__typename') {
       fields.push({ kind: 'typename', responseKey });
       continue;
@@ -184,6 +194,7 @@ function ownedValues(selection: SelectionStep, ownership: Ownership): SelectionP
   const { type } = selection;
   const fields: FieldPlan[] = [];
   for (const step of selection.fields) {
+    refuseProtoKey(step);
     if (step.fieldName === '__typename') {
       fields.push({ kind: 'typename', responseKey: step.responseKey });
       continue;

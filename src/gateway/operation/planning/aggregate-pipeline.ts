@@ -28,7 +28,8 @@ export interface AggregateValue extends FiguresValue {
 
 /** Each `groupBy` response key's groups: `read` for those asked, the refusal of those refused. */
 export function groupsByResponseKey(request: AggregateRequest, read: (group: GroupSelection, index: number) => readonly GroupValue[]): Record<string, readonly GroupValue[] | GraphQLError> {
-  const groups: Record<string, readonly GroupValue[] | GraphQLError> = {};
+  // Keyed by the client's aliases: without a prototype, `__proto__` is one like any other.
+  const groups: Record<string, readonly GroupValue[] | GraphQLError> = Object.create(null);
   request.groups.forEach((group, index) => {
     groups[group.responseKey] = group.refusal ?? read(group, index);
   });
