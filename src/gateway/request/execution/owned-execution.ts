@@ -56,7 +56,7 @@ class OwnedRun {
     const { root, operation } = this.options.owned;
     const data: ResponseObject = {};
     if (operation.operation === 'mutation') return this.#runSerially(root, data);
-    this.#fill(root, [data], [undefined], [undefined]);
+    this.#fillInOneGo(root, [data], [undefined], [undefined]);
     await this.#settle();
     return this.#result(this.#forbiddenNull ? withoutForbiddenNulls(root, data) : data);
   }
@@ -69,7 +69,7 @@ class OwnedRun {
   async #runSerially(root: SelectionPlan, data: ResponseObject): Promise<ExecutionResult> {
     for (const field of root.fields) {
       const alone: SelectionPlan = { type: root.type, fields: [field] };
-      this.#fill(alone, [data], [undefined], [undefined]);
+      this.#fillInOneGo(alone, [data], [undefined], [undefined]);
       await this.#settle();
       if (!this.#forbiddenNull) continue;
       this.#forbiddenNull = false;
@@ -91,8 +91,24 @@ class OwnedRun {
   #objects(plan: SelectionPlan, documents: readonly unknown[], paths: ReadonlyArray<ResponsePath | undefined>): ResponseObject[] {
     const objects: ResponseObject[] = new Array(documents.length);
     for (let index = 0; index < documents.length; index++) objects[index] = {};
-    this.#fill(plan, objects, documents, paths);
+    this.#fillInOneGo(plan, objects, documents, paths);
     return objects;
+  }
+
+  /**
+   * #fill, with the errors it met put in the order graphql-js meets them. Both do in one go what needs
+   * no waiting, but graphql-js goes object by object, depth first, and #fill field by field across the
+   * objects: sorted by their paths in the response, the errors come as graphql-js's would, and the one
+   * kept where several null the same position (reportedErrors) is the same.
+   */
+  #fillInOneGo(plan: SelectionPlan, objects: readonly ResponseObject[], documents: readonly unknown[], paths: ReadonlyArray<ResponsePath | undefined>): void {
+    const first = this.#errors.length;
+    this.#fill(plan, objects, documents, paths);
+    if (this.#errors.length - first < 2) return;
+    const root = this.options.owned.root;
+    const met = this.#errors.splice(first).map((error) => ({ error, order: responseOrder(root, error.path ?? []) }));
+    met.sort((a, b) => compareOrders(a.order, b.order));
+    for (const { error } of met) this.#errors.push(error);
   }
 
   /** Sets every field of `plan` on each object, in response order; relation and resolver answers come in when they settle. */
@@ -383,6 +399,28 @@ function landingPosition(root: SelectionPlan, path: readonly PathSegment[]): rea
   let length = path.length;
   while (length > 0 && isNonNullType(types[length - 1])) length--;
   return path.slice(0, length);
+}
+
+/** Where `path` comes in the response, depth first: per segment, a list index, or the field's place in its selection. */
+function responseOrder(root: SelectionPlan, path: readonly PathSegment[]): number[] {
+  const order: number[] = [];
+  let selection: SelectionPlan | undefined = root;
+  for (const segment of path) {
+    if (typeof segment === 'number') {
+      order.push(segment);
+      continue;
+    }
+    const place: number = selection?.fields.findIndex((field) => field.responseKey === segment) ?? -1;
+    const field: FieldPlan | undefined = selection?.fields[place];
+    order.push(place);
+    selection = field?.kind === 'relation' ? field.child : undefined;
+  }
+  return order;
+}
+
+function compareOrders(a: readonly number[], b: readonly number[]): number {
+  for (let index = 0; index < Math.min(a.length, b.length); index++) if (a[index] !== b[index]) return a[index]! - b[index]!;
+  return a.length - b.length;
 }
 
 function positionKey(path: readonly PathSegment[], length: number): string {
