@@ -11,6 +11,7 @@ import { OperationStopped } from '../errors/internal-errors';
 import { PortInUseError } from './port-in-use-error';
 import { readJsonBody, RequestBodyError } from './read-json-body';
 import { bearerTokenMatches } from './bearer-token';
+import { UNREAD_RESPONSE_BYTES, UnreadResponses } from './unread-responses';
 
 /** Cross-origin requests: off, any origin, or the listed origins (an exact `Origin` header value each). */
 export type CorsOption = boolean | { readonly origin: string | readonly string[]; readonly credentials?: boolean };
@@ -40,7 +41,12 @@ export interface HttpServerOptions<TContext extends BaseContext> {
   readonly admission?: Admission;
   /** More routes (the IDE), given the request's path: resolves true when it answered the request. */
   readonly routes?: (request: IncomingMessage, response: ServerResponse, path: string) => Promise<boolean>;
+  /** What answers their clients have not taken yet may hold together (default UNREAD_RESPONSE_BYTES, and at least maxResponseBytes). */
+  readonly unreadResponseBytes?: number;
 }
+
+/** The options, with what the running server keeps for every request. */
+type Serving<TContext extends BaseContext> = HttpServerOptions<TContext> & { readonly unread: UnreadResponses };
 
 export interface RunningHttpServer {
   readonly server: Server;
@@ -62,6 +68,8 @@ export interface RunningHttpServer {
 /** Apollo Server on plain node:http: `/graphql` (POST, GET and the landing page), `GET /health`, `GET /metrics`, and `routes`. */
 export async function startHttpServer<TContext extends BaseContext>(options: HttpServerOptions<TContext>): Promise<RunningHttpServer> {
   const withCors = corsMiddleware(options.cors ?? false);
+  // A client that takes nothing of its answer for as long as an operation may run is gone.
+  const serving: Serving<TContext> = { ...options, unread: new UnreadResponses(options.unreadResponseBytes ?? Math.max(UNREAD_RESPONSE_BYTES, options.maxResponseBytes), options.operationTimeoutMs) };
   const inFlight = new Set<ServerResponse>();
   /** Operations answered 504 at their overrun whose work still runs (a write waiting on MongoDB): a stop waits for them too. */
   const overrunWork = new Set<Promise<void>>();
@@ -72,7 +80,7 @@ export async function startHttpServer<TContext extends BaseContext>(options: Htt
     // While draining, tell keep-alive clients to reconnect elsewhere.
     if (draining) response.setHeader('connection', 'close');
     withCors(request, response)
-      .then((answered) => (answered ? undefined : handle(options, request, response, draining, overrunWork)))
+      .then((answered) => (answered ? undefined : handle(serving, request, response, draining, overrunWork)))
       .catch((error: unknown) => {
         if (!response.headersSent) sendJson(response, 500, { errors: [{ message: 'Internal server error', extensions: { code: 'INTERNAL_SERVER_ERROR' } }] });
         else response.destroy(error instanceof Error ? error : undefined);
@@ -115,7 +123,7 @@ export async function startHttpServer<TContext extends BaseContext>(options: Htt
 const DRAINING_HEALTH: { status: number; body: HealthReport } = { status: 503, body: { status: 'draining' } };
 
 async function handle<TContext extends BaseContext>(
-  options: HttpServerOptions<TContext>,
+  options: Serving<TContext>,
   request: IncomingMessage,
   response: ServerResponse,
   draining: boolean,
@@ -167,7 +175,7 @@ function requestTarget(url: string | undefined): { path: string; search: string 
 
 /** A GraphQL request, once admission lets it run, within its deadline. */
 async function handleAdmitted<TContext extends BaseContext>(
-  options: HttpServerOptions<TContext>,
+  options: Serving<TContext>,
   request: IncomingMessage,
   response: ServerResponse,
   search: string,
@@ -286,7 +294,7 @@ async function readBodyWithin(request: IncomingMessage, response: ServerResponse
 }
 
 async function handleGraphql<TContext extends BaseContext>(
-  options: HttpServerOptions<TContext>,
+  options: Serving<TContext>,
   request: IncomingMessage,
   response: ServerResponse,
   search: string,
@@ -332,9 +340,9 @@ function runAfterAnswer(tasks: ReadonlyArray<() => void>): void {
 }
 
 /** Writes Apollo's answer, or RESPONSE_TOO_LARGE in its place. */
-async function answer<TContext extends BaseContext>(options: HttpServerOptions<TContext>, response: ServerResponse, result: HTTPGraphQLResponse): Promise<void> {
-  if (result.body.kind === 'complete' && Buffer.byteLength(result.body.string) > options.maxResponseBytes) {
-    const bytes = Buffer.byteLength(result.body.string);
+async function answer<TContext extends BaseContext>(options: Serving<TContext>, response: ServerResponse, result: HTTPGraphQLResponse): Promise<void> {
+  const bytes = result.body.kind === 'complete' ? Buffer.byteLength(result.body.string) : 0;
+  if (bytes > options.maxResponseBytes) {
     sendJson(response, 400, {
       errors: [
         {
@@ -349,6 +357,7 @@ async function answer<TContext extends BaseContext>(options: HttpServerOptions<T
   for (const [name, value] of result.headers) response.setHeader(name, value);
   if (result.body.kind === 'complete') {
     response.end(result.body.string);
+    options.unread.track(response, bytes);
     return;
   }
   for await (const chunk of result.body.asyncIterator) response.write(chunk);
