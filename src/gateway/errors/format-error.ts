@@ -28,7 +28,8 @@ export function createFormatError(options: { production: boolean }) {
       const code = stopped.reason === 'timeout' ? PublicErrorCode.OPERATION_TIMEOUT : PublicErrorCode.OPERATION_CANCELLED;
       return { ...withCode(formatted, code, options.production), message: stopped.message };
     }
-    if (findCause(error, (e) => e instanceof DatabaseFailure)) {
+    const failure = findCause(error, (e) => e instanceof DatabaseFailure);
+    if (failure instanceof DatabaseFailure && failure.unavailable) {
       return { ...withCode(formatted, PublicErrorCode.DATABASE_UNAVAILABLE, options.production), message: 'The database is unavailable; try again later' };
     }
     if (isRefusedRequest(error)) return withCode(formatted, PublicErrorCode.BAD_REQUEST, options.production);

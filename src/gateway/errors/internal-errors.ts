@@ -1,3 +1,5 @@
+import { MongoError, MongoServerError } from 'mongodb';
+
 /**
  * Internal error classes. They never reach clients as-is: format-error.ts maps them to a PublicErrorCode.
  */
@@ -25,12 +27,49 @@ export class DatabaseMismatchError extends Error {
   }
 }
 
-/** A command failed in the driver or the server; public code DATABASE_UNAVAILABLE. */
+/**
+ * A command failed in the driver or the server. When MongoDB could not answer it (unavailable: see
+ * isUnavailability), the public code is DATABASE_UNAVAILABLE, and `/health` hears of it; a command
+ * MongoDB refused (a document that breaks what the write expects, a bug) is an internal error.
+ */
 export class DatabaseFailure extends Error {
   override readonly name = 'DatabaseFailure';
+  readonly unavailable: boolean;
   constructor(readonly collection: string, cause: unknown) {
     super(`MongoDB command on ${collection} failed: ${cause instanceof Error ? cause.message : String(cause)}`, { cause });
+    this.unavailable = isUnavailability(cause);
   }
+}
+
+/**
+ * Server codes of a server that cannot answer now (unreachable, shutting down, no longer primary): the
+ * ones after which the driver retries a read (the retryable reads specification's list).
+ */
+export const UNAVAILABLE_SERVER_CODES: ReadonlySet<number> = new Set([
+  6, // HostUnreachable
+  7, // HostNotFound
+  89, // NetworkTimeout
+  91, // ShutdownInProgress
+  134, // ReadConcernMajorityNotAvailableYet
+  189, // PrimarySteppedDown
+  262, // ExceededTimeLimit
+  9001, // SocketException
+  10107, // NotWritablePrimary
+  11600, // InterruptedAtShutdown
+  11602, // InterruptedDueToReplStateChange
+  13435, // NotPrimaryNoSecondaryOk
+  13436, // NotPrimaryOrSecondary
+]);
+
+/**
+ * Whether `error` says MongoDB could not answer, rather than that it refused the command: any driver
+ * error but a server's reply (the network, server selection, a closed pool), or a reply with one of
+ * UNAVAILABLE_SERVER_CODES or labelled retryable.
+ */
+export function isUnavailability(error: unknown): boolean {
+  if (!(error instanceof MongoError)) return false;
+  if (!(error instanceof MongoServerError)) return true;
+  return (typeof error.code === 'number' && UNAVAILABLE_SERVER_CODES.has(error.code)) || error.hasErrorLabel('RetryableWriteError');
 }
 
 /**

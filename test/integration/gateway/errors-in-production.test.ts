@@ -69,6 +69,27 @@ describe('in production', () => {
     });
   });
 
+  it('reports a write MongoDB refuses (a document that breaks what it expects) as an internal error, not as the database unavailable: /health stays ok', async () => {
+    const { gateway, client, dbName } = demo;
+    const books = client.db(dbName).collection('books');
+    const book = await books.findOne({ 'authors.0': { $exists: true } });
+    const authorId = (book!.authors as Array<{ id: unknown }>)[0]!.id;
+    await books.updateOne({ _id: book!._id }, { $set: { authors: { id: authorId } } });
+    try {
+      const response = await fetch(gateway.url!, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ query: 'mutation ($id: ID!) { renameAuthor(id: $id, firstName: "A", lastName: "B") { id } }', variables: { id: String(authorId) } }),
+      });
+      const body = (await response.json()) as { errors: unknown };
+      expect(body.errors).toEqual([{ message: 'Internal server error', locations: [{ line: 1, column: 23 }], path: ['renameAuthor'], extensions: { code: 'INTERNAL_SERVER_ERROR' } }]);
+      const health = await fetch(gateway.url!.replace('/graphql', '/health'));
+      expect([health.status, await health.json()]).toEqual([200, { status: 'ok' }]);
+    } finally {
+      await books.updateOne({ _id: book!._id }, { $set: { authors: book!.authors } });
+    }
+  });
+
   it('turns a database failure into DATABASE_UNAVAILABLE, and keeps serving', async () => {
     const { gateway, client } = demo;
     await client.close();

@@ -16,7 +16,7 @@ import {
 import type { CostLedger, WriteAttemptTag, WriteUnitRecord } from '../cost/cost-ledger';
 import { commandFilterShape, type FilterShape } from '../cost/filter-shape';
 import { DEFAULT_MONGO_TIMEOUT_MS, serverSelectionTimeout } from '../../../settings/setting-rules';
-import { DatabaseFailure, InvariantError, OperationStopped, TransactionConflict } from '../../errors/internal-errors';
+import { DatabaseFailure, InvariantError, OperationStopped, TransactionConflict, UNAVAILABLE_SERVER_CODES } from '../../errors/internal-errors';
 import type { OperationDeadline } from '../../operation/limits/operation-deadline';
 import { FunnelWriter, SESSION_COMMANDS } from './funnel-writer';
 import type { IndexDescription } from '../../documents/index-description';
@@ -216,7 +216,7 @@ export class MongoFunnel {
    */
   #mayReadAgain(error: unknown): boolean {
     if (this.#client.options.retryReads === false) return false;
-    return error instanceof MongoNetworkError || (error instanceof MongoServerError && typeof error.code === 'number' && RETRYABLE_READ_CODES.has(error.code));
+    return error instanceof MongoNetworkError || (error instanceof MongoServerError && typeof error.code === 'number' && UNAVAILABLE_SERVER_CODES.has(error.code));
   }
 
   /** A raw reply's cursor envelope, its batch left as raw documents. */
@@ -524,23 +524,6 @@ function replyBatchSize(expected: number): number {
 
 /** A batch as large as one reply holds (the largest int32 MongoDB takes; it stops a batch at 16 MiB). */
 const WHOLE_REPLY = 2 ** 31 - 1;
-
-/** Server codes after which the driver retries a read (the retryable reads specification's list). */
-const RETRYABLE_READ_CODES: ReadonlySet<number> = new Set([
-  6, // HostUnreachable
-  7, // HostNotFound
-  89, // NetworkTimeout
-  91, // ShutdownInProgress
-  134, // ReadConcernMajorityNotAvailableYet
-  189, // PrimarySteppedDown
-  262, // ExceededTimeLimit
-  9001, // SocketException
-  10107, // NotWritablePrimary
-  11600, // InterruptedAtShutdown
-  11602, // InterruptedDueToReplStateChange
-  13435, // NotPrimaryNoSecondaryOk
-  13436, // NotPrimaryOrSecondary
-]);
 
 function isTimeLimitExceeded(error: unknown): boolean {
   return error instanceof MongoServerError && error.codeName === 'MaxTimeMSExpired';

@@ -1,4 +1,5 @@
 import { GraphQLError } from 'graphql';
+import { MongoNetworkError, MongoServerError } from 'mongodb';
 import { createFormatError } from '../../../../src/gateway/errors/format-error';
 import { DatabaseFailure } from '../../../../src/gateway/errors/internal-errors';
 import { badUserInput } from '../../../../src/gateway/errors/public-error-code';
@@ -19,11 +20,21 @@ describe('formatError', () => {
   });
 
   it('maps database failures to DATABASE_UNAVAILABLE without their details', () => {
-    const error = new GraphQLError('MongoDB command on books failed: connection refused', { originalError: new DatabaseFailure('books', new Error('connection refused')) });
-    expect(production({ message: error.message, extensions: { code: 'INTERNAL_SERVER_ERROR', ...stack } }, error)).toEqual({
-      message: 'The database is unavailable; try again later',
-      extensions: { code: 'DATABASE_UNAVAILABLE' },
-    });
+    for (const cause of [new MongoNetworkError('connection refused'), new MongoServerError({ message: 'shutting down', code: 91 })]) {
+      const error = new GraphQLError(`MongoDB command on books failed: ${cause.message}`, { originalError: new DatabaseFailure('books', cause) });
+      expect(production({ message: error.message, extensions: { code: 'INTERNAL_SERVER_ERROR', ...stack } }, error)).toEqual({
+        message: 'The database is unavailable; try again later',
+        extensions: { code: 'DATABASE_UNAVAILABLE' },
+      });
+    }
+  });
+
+  it('maps a command MongoDB refused, or an error that is not the driver\'s, to INTERNAL_SERVER_ERROR: the database answered', () => {
+    const refused = new MongoServerError({ message: "The path 'authors' must exist in the document in order to apply array updates.", code: 2 });
+    for (const cause of [refused, new TypeError('x is undefined')]) {
+      const error = new GraphQLError(`MongoDB command on books failed: ${cause.message}`, { originalError: new DatabaseFailure('books', cause) });
+      expect(production({ message: error.message, extensions: { code: 'INTERNAL_SERVER_ERROR', ...stack } }, error)).toEqual({ message: 'Internal server error', extensions: { code: 'INTERNAL_SERVER_ERROR' } });
+    }
   });
 
   it('keeps WRITE_CONFLICT, its message and attempts, in production', () => {
