@@ -4,11 +4,12 @@ import { DatabaseFailure, OperationStopped } from './internal-errors';
 import { PublicErrorCode } from './public-error-code';
 
 /**
- * Apollo `formatError`: maps internal failures to public codes and hides their details in production.
+ * Apollo `formatError`: maps internal failures to public codes and hides their details in production;
+ * `onInternalError` hears of each error answered INTERNAL_SERVER_ERROR, with its cause.
  * GraphQLErrors that already carry a public code keep it (even when graphql-js wrapped them, e.g. a
  * DateTime literal that failed to parse during validation).
  */
-export function createFormatError(options: { production: boolean }) {
+export function createFormatError(options: { production: boolean; onInternalError?: (error: unknown) => void }) {
   return (formatted: GraphQLFormattedError, error: unknown): GraphQLFormattedError => {
     const publicCode = findPublicCode(error);
     if (
@@ -36,6 +37,8 @@ export function createFormatError(options: { production: boolean }) {
     const code = formatted.extensions?.code;
     // Apollo's own codes (parse/validation/persisted queries) are already public and safe.
     if (typeof code === 'string' && code !== PublicErrorCode.INTERNAL_SERVER_ERROR) return stripStack(formatted, options.production);
+    // The client is told nothing of it: the log keeps what happened.
+    options.onInternalError?.(error);
     return {
       ...withCode(formatted, PublicErrorCode.INTERNAL_SERVER_ERROR, options.production),
       message: options.production ? 'Internal server error' : formatted.message,

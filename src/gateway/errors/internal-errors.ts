@@ -1,3 +1,4 @@
+import { types } from 'node:util';
 import { MongoError, MongoServerError } from 'mongodb';
 
 /**
@@ -62,11 +63,13 @@ export const UNAVAILABLE_SERVER_CODES: ReadonlySet<number> = new Set([
 ]);
 
 /**
- * Whether `error` says MongoDB could not answer, rather than that it refused the command: any driver
+ * Whether `error` says MongoDB could not answer, rather than that it refused the command: a system
+ * error of the connection (EPIPE, ECONNRESET: a socket the driver had not noticed closing), any driver
  * error but a server's reply (the network, server selection, a closed pool), or a reply with one of
  * UNAVAILABLE_SERVER_CODES or labelled retryable.
  */
 export function isUnavailability(error: unknown): boolean {
+  if (isSystemError(error)) return true;
   if (!(error instanceof MongoError)) return false;
   if (!(error instanceof MongoServerError)) return true;
   return (typeof error.code === 'number' && UNAVAILABLE_SERVER_CODES.has(error.code)) || error.hasErrorLabel('RetryableWriteError');
@@ -107,4 +110,10 @@ export class InvariantError extends Error {
 
 export function invariant(condition: unknown, message: string): asserts condition {
   if (!condition) throw new InvariantError(message);
+}
+
+/** Node's own sockets make these errors, in its own realm (`instanceof Error` can fail where the caller runs in another). */
+function isSystemError(error: unknown): boolean {
+  const code = (error as NodeJS.ErrnoException | null)?.code;
+  return (error instanceof Error || types.isNativeError(error)) && typeof code === 'string' && /^E[A-Z]+$/.test(code);
 }

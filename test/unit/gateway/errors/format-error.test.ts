@@ -20,7 +20,8 @@ describe('formatError', () => {
   });
 
   it('maps database failures to DATABASE_UNAVAILABLE without their details', () => {
-    for (const cause of [new MongoNetworkError('connection refused'), new MongoServerError({ message: 'shutting down', code: 91 })]) {
+    const ended = Object.assign(new Error('This socket has been ended by the other party'), { code: 'EPIPE' });
+    for (const cause of [new MongoNetworkError('connection refused'), new MongoServerError({ message: 'shutting down', code: 91 }), ended]) {
       const error = new GraphQLError(`MongoDB command on books failed: ${cause.message}`, { originalError: new DatabaseFailure('books', cause) });
       expect(production({ message: error.message, extensions: { code: 'INTERNAL_SERVER_ERROR', ...stack } }, error)).toEqual({
         message: 'The database is unavailable; try again later',
@@ -44,6 +45,16 @@ describe('formatError', () => {
       message: 'Mutation.addComment: its transaction conflicted with other writes in each of 5 attempt(s), and that is the most maxTransactionAttempts allows; nothing was written, try again later',
       extensions: { code: 'WRITE_CONFLICT', attempts: 5, retryLimit: 'attempts' },
     });
+  });
+
+  it('tells onInternalError of each error it answers INTERNAL_SERVER_ERROR, and of no other', () => {
+    const heard: unknown[] = [];
+    const format = createFormatError({ production: true, onInternalError: (error) => heard.push(error) });
+    const internal = new GraphQLError('x is undefined', { originalError: new TypeError('x is undefined') });
+    format({ message: internal.message, extensions: { code: 'INTERNAL_SERVER_ERROR' } }, internal);
+    const input = badUserInput('first must be between 0 and 100, got 500');
+    format({ message: input.message, extensions: { code: 'BAD_USER_INPUT' } }, input);
+    expect(heard).toEqual([internal]);
   });
 
   it('hides unexpected errors in production but not in development', () => {
