@@ -57,8 +57,9 @@ function formatChange(field: FieldAdvice): string[] {
 
 /** What a copy of personal data spreads, in one line (advise and migrate say it alike). */
 export function personalDataLine(copy: PersonalDataCopy): string {
-  const documents = copy.documents === undefined ? '' : ` (${copy.documents.toLocaleString('en')} documents)`;
-  return `copies ${copy.fields.join(', ')} into ${copy.copiedInto}${documents}: one more place an erasure or an access request must reach, and readers of it see them`;
+  const places = copy.copiedInto.map(({ collection, documents }) => `${collection}${documents === undefined ? '' : ` (${documents.toLocaleString('en')} documents)`}`);
+  const into = places.length > 1 ? `${places.slice(0, -1).join(', ')} and ${places[places.length - 1]}` : places[0];
+  return `copies ${copy.fields.join(', ')} into ${into}: ${places.length > 1 ? 'more places' : 'one more place'} an erasure or an access request must reach, and readers of ${places.length > 1 ? 'them' : 'it'} see them`;
 }
 
 function pair(effect: EffectPair | undefined, unit = ''): string {

@@ -304,10 +304,11 @@ function batches(documents: number, batchSize: number): number {
 /** Names the fields a snapshot is about to copy that look like personal data, and how many documents get them. */
 async function tellPersonalData(db: Db, model: WriteModel, coordinate: string, backfill: CopyBackfill, io: Io): Promise<void> {
   const targetType = model.storageMap.relations.get(coordinate)?.targetType;
-  const collection = backfill.rules.snapshots[0]?.collection;
+  const collections = [...new Set(backfill.rules.snapshots.map((location) => location.collection))];
   const fields = targetType === undefined ? [] : describePersonalFields(targetType, backfill.fields ?? []);
-  if (fields.length === 0 || collection === undefined) return;
-  io.out.write(`personal data: ${personalDataLine({ fields, copiedInto: collection, documents: await db.collection(collection).estimatedDocumentCount() })}\n`);
+  if (fields.length === 0 || collections.length === 0) return;
+  const copiedInto = await Promise.all(collections.map(async (collection) => ({ collection, documents: await db.collection(collection).estimatedDocumentCount() })));
+  io.out.write(`personal data: ${personalDataLine({ fields, copiedInto })}\n`);
 }
 
 /** The backfill the work asks for, with what only the database tells: the fields left to fill, the path a key moves from. */

@@ -107,10 +107,12 @@ export interface FieldAdvice {
 export interface PersonalDataCopy {
   /** The newly copied fields that look personal, as `email (e-mail address)`. */
   readonly fields: readonly string[];
-  /** The collection (or, for copies inside an embedded type, the type) the copies would go into. */
-  readonly copiedInto: string;
-  /** Documents of that collection (its estimated count); undefined when not sampled. */
-  readonly documents: number | undefined;
+  /**
+   * Each collection (or, for copies inside an embedded type, the type) the copies would go into: the
+   * field's own, and those holding copies of its documents; with its documents (the estimated count),
+   * undefined when not sampled.
+   */
+  readonly copiedInto: ReadonlyArray<{ readonly collection: string; readonly documents: number | undefined }>;
 }
 
 export interface AdviceReport {

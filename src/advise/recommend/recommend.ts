@@ -199,9 +199,11 @@ function withPersonalData(advice: FieldAdvice, field: RelationField, input: Advi
     advice.snapshotFields.filter((name) => name !== 'id' && !copiedToday.includes(name)),
   );
   if (personal.length === 0) return advice;
-  const collection = input.storageMap.types.get(field.typeName)?.collection;
-  const documents = collection === undefined ? undefined : input.statistics?.collections[collection]?.estimatedCount;
-  return { ...advice, personalData: { fields: personal, copiedInto: collection ?? field.typeName, documents } };
+  // The snapshot's copies today, wherever they are (inside copies of the field's documents too); a new one goes into the field's own documents.
+  const located = (input.writeSides?.before.model.snapshots ?? []).filter((location) => location.coordinate === field.coordinate).map((location) => location.collection);
+  const own = input.storageMap.types.get(field.typeName)?.collection ?? field.typeName;
+  const copiedInto = [...new Set(located.length > 0 ? located : [own])].map((collection) => ({ collection, documents: input.statistics?.collections[collection]?.estimatedCount }));
+  return { ...advice, personalData: { fields: personal, copiedInto } };
 }
 
 function antiPatterns(field: RelationField, input: AdviceInput, workload: WorkloadView, thresholds: AdviceThresholds): AntiPattern[] {

@@ -46,7 +46,7 @@ const adviceFor = (coordinate: string) => replay.report.fields.find((field) => f
 it('advises copying the customer e-mail into orders, priced on reads and writes', () => {
   const customer = adviceFor('Order.customer');
   expect(customer).toMatchObject({ kind: 'widen-snapshot', snapshotFields: ['id', 'name', 'tier', 'email'] });
-  expect(customer.personalData).toMatchObject({ fields: ['email (e-mail address)'], copiedInto: 'orders' });
+  expect(customer.personalData).toMatchObject({ fields: ['email (e-mail address)'], copiedInto: [{ collection: 'orders' }] });
   // The 40 of 82 queries that joined customers for email stop doing so; mutations send one command more per e-mail change.
   expect(customer.effect.roundTripsPer1000Queries).toEqual({ before: 487.8, after: 0 });
   expect(customer.evidence).toContain('mutations send +4 command(s) over the recorded workload (0 read(s), +4 write(s))');

@@ -89,14 +89,23 @@ reconcile Book.authors: 5 scanned, 0 drifted
     expect(again.code).toBe(0);
   });
 
-  it('names a copied field that looks like personal data, and the documents it is copied into', async () => {
-    const withEmail = SDL.replace('thumbnailUrl: String!', 'thumbnailUrl: String!\n  email: String');
+  it('names a copied field that looks like personal data, and every collection it is copied into', async () => {
+    const withEmail = SDL.replace('thumbnailUrl: String!', 'thumbnailUrl: String!\n  email: String').replace(
+      'type Author',
+      `type Shelf @collection(name: "shelves") {
+  id: ID!
+  newest: [Book!]! @embedded @join(collection: "books", localField: "_id", foreignField: "shelfId", sort: "-title", limit: 2) @read(strategy: EMBEDDED)
+}
+
+type Author`,
+    );
     const { db, args } = await setUp(withEmail);
+    await db.createCollection('shelves');
     await db.collection('authors').updateMany({}, [{ $set: { email: { $concat: ['$name', '@example.com'] } } }]);
     const run = await migrate(['--widen', 'Book.authors', '--fields', 'email', '--write', ...args]);
     expect(run.err).toBe('');
     expect(run.out.split('\n').filter((line) => line.startsWith('personal data') || line.startsWith('backfilling')).map((line) => line.split(' in ')[0])).toEqual([
-      'personal data: copies email (e-mail address) into books (5 documents): one more place an erasure or an access request must reach, and readers of it see them',
+      'personal data: copies email (e-mail address) into books (5 documents) and shelves (0 documents): more places an erasure or an access request must reach, and readers of them see them',
       'backfilling Book.authors (email)',
     ]);
     expect(run.code).toBe(0);

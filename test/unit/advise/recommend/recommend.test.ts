@@ -230,7 +230,7 @@ describe('recommend', () => {
         'Book.authors',
       );
     const email = widening(['email']);
-    expect([email.kind, email.personalData]).toEqual(['widen-snapshot', { fields: ['email (e-mail address)'], copiedInto: 'books', documents: 12_000 }]);
+    expect([email.kind, email.personalData]).toEqual(['widen-snapshot', { fields: ['email (e-mail address)'], copiedInto: [{ collection: 'books', documents: 12_000 }] }]);
     const counter = widening(['countOfBooks']);
     expect([counter.kind, counter.personalData]).toEqual(['widen-snapshot', undefined]);
   });
