@@ -34,7 +34,7 @@ only when the URI holds no credentials (else serve with MONGODB_URI).
 Exit codes: 0 written, 1 the database could not be read (unreachable, or no collections), 2 bad
 arguments or a file that exists.
 
-Then: npm install docjoin graphql @apollo/server mongodb && npm start`;
+Then, with docjoin and its peers graphql, @apollo/server and mongodb installed: npm start`;
 
 const INIT_FLAGS = [
   { name: '--from-mongo', example: 'mongodb://localhost:27017/blog' },

@@ -34,3 +34,16 @@ function addScripts(path: string): string[] {
   writeFileSync(path, `${JSON.stringify({ ...manifest, scripts }, null, 2)}\n`);
   return added;
 }
+
+/** What a project needs installed: docjoin and its peers. */
+const PROJECT_PACKAGES = ['docjoin', 'graphql', '@apollo/server', 'mongodb'];
+
+/**
+ * The `npm install` line the next steps give for the packages `folder` cannot load yet (none when all
+ * are there). docjoin is not on the registry yet: a missing docjoin is to come from its tarball.
+ */
+export function installLine(folder: string): string | undefined {
+  const missing = PROJECT_PACKAGES.filter((name) => !existsSync(join(folder, 'node_modules', name, 'package.json')));
+  if (missing.length === 0) return undefined;
+  return `npm install ${missing.map((name) => (name === 'docjoin' ? 'path/to/docjoin-0.1.0.tgz' : name)).join(' ')}${missing.includes('docjoin') ? '   # the tarball npm pack writes in docjoin' : ''}`;
+}

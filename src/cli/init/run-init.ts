@@ -2,7 +2,7 @@ import { join } from 'node:path';
 import { answerWithoutRunning } from '../../command-line/answer-without-running';
 import type { CliEnv, CliIo } from '../../command-line/cli-io';
 import { INIT_USAGE, parseInitArgs } from './init-args';
-import { refuseTaken, writeProjectFiles } from './project-files';
+import { installLine, refuseTaken, writeProjectFiles } from './project-files';
 import { CONFIG_FILE, SCHEMA_FILE, SEED_FILE } from './project-template';
 import { runInitFromMongo } from './run-init-from-mongo';
 
@@ -35,6 +35,7 @@ function scaffold(folder: string, io: CliIo): number {
   ];
   if (refuseTaken(folder, files.map(([path]) => path), io)) return 2;
   writeProjectFiles(folder, files, io);
-  io.out.write(`\nNext:\n  npm install docjoin graphql @apollo/server mongodb\n  npm start                  # the embedded MongoDB with seed.mjs's data; GraphQL at http://localhost:4000/graphql\n`);
+  const install = installLine(folder);
+  io.out.write(`\nNext:\n${install ? `  ${install}\n` : ''}  npm start                  # the embedded MongoDB with seed.mjs's data; GraphQL at http://localhost:4000/graphql\n`);
   return 0;
 }

@@ -58,7 +58,7 @@ checked: docjoin's startup check passes on the draft against ${where}
 
 Next:
   check each "# guess:" in schema/schema.graphql, then delete it
-  npm install docjoin graphql @apollo/server mongodb
+  npm install path/to/docjoin-0.1.0.tgz graphql @apollo/server mongodb   # the tarball npm pack writes in docjoin
   ${secretFree ? 'npm start                  ' : "MONGODB_URI='…' npm start  "}# serves ${where}; GraphQL at http://localhost:4000/graphql
 `);
     expect(readFileSync(join(folder, 'schema', 'schema.graphql'), 'utf8')).toBe(blogDraft(dbName, 50));

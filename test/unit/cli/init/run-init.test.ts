@@ -1,4 +1,4 @@
-import { existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { runInitCli } from '../../../../src/cli/init/run-init';
@@ -20,6 +20,32 @@ describe('docjoin init (the scaffold)', () => {
     const second = captureIo();
     expect(await runInitCli([folder], {}, second.io)).toBe(2);
     expect(second.err()).toBe(`init: docjoin.config.mjs, schema/schema.graphql, seed.mjs already exist in ${folder}; run init in an empty folder, or remove them first\n`);
+  });
+
+  test('names in its next steps only the packages the folder lacks: none once they are installed', async () => {
+    const bare = captureIo();
+    expect(await runInitCli([folder], {}, bare.io)).toBe(0);
+    expect(bare.out()).toContain('\nNext:\n  npm install path/to/docjoin-0.1.0.tgz graphql @apollo/server mongodb   # the tarball npm pack writes in docjoin\n  npm start ');
+    const installed = mkdtempSync(join(tmpdir(), 'docjoin-scaffold-'));
+    try {
+      for (const name of ['docjoin', 'graphql', '@apollo/server']) {
+        mkdirSync(join(installed, 'node_modules', name), { recursive: true });
+        writeFileSync(join(installed, 'node_modules', name, 'package.json'), '{}');
+      }
+      const some = captureIo();
+      expect(await runInitCli([installed], {}, some.io)).toBe(0);
+      expect(some.out()).toContain('\nNext:\n  npm install mongodb\n  npm start ');
+      mkdirSync(join(installed, 'node_modules', 'mongodb'));
+      writeFileSync(join(installed, 'node_modules', 'mongodb', 'package.json'), '{}');
+      rmSync(join(installed, 'docjoin.config.mjs'));
+      rmSync(join(installed, 'schema'), { recursive: true });
+      rmSync(join(installed, 'seed.mjs'));
+      const all = captureIo();
+      expect(await runInitCli([installed], {}, all.io)).toBe(0);
+      expect(all.out()).toContain('\nNext:\n  npm start ');
+    } finally {
+      rmSync(installed, { recursive: true, force: true });
+    }
   });
 
   test('--help prints both forms; a stray option is one line, exit 2', async () => {
