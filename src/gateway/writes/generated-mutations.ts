@@ -5,6 +5,7 @@ import {
   isInputObjectType,
   isListType,
   isNonNullType,
+  isObjectType,
   type GraphQLField,
   type GraphQLInputObjectType,
   type GraphQLNamedInputType,
@@ -85,7 +86,7 @@ function buildMutation(schema: GraphQLSchema, model: WriteModel, field: GraphQLF
   const inputType = input && getNullableType(input.type);
   if (!input || !isNonNullType(input.type) || !isInputObjectType(inputType)) return report(`${directive} takes its values in an argument input: SomeInput! (an input object)`);
   if (!idArgumentOnly(field, ['input'], create)) return report(create ? '@create takes one argument, input' : '@update takes two arguments, id: ID! and input');
-  const fields = mapInput(model, inputType, typeName, create ? 'create' : 'update', report);
+  const fields = mapInput(model, inputType, typeName, create ? 'create' : 'update', report, (fieldName) => declaresDerivedValue(schema, typeName, fieldName));
   if (!fields) return undefined;
   if (create) return Object.freeze({ kind: 'create', coordinate, typeName, fields });
   const storage = model.storageMap.types.get(typeName)!;
@@ -106,7 +107,15 @@ function idArgumentOnly(field: GraphQLField<unknown, unknown>, others: readonly 
  * own scalars and enums only; a create also takes references and embedded documents, and must give
  * every non-null stored field. Derived data (counters, inverse arrays, bounded arrays) is docjoin's.
  */
-function mapInput(model: WriteModel, inputType: GraphQLInputObjectType, typeName: string, mode: 'create' | 'update', report: Report): InputFieldMapping[] | undefined {
+function mapInput(
+  model: WriteModel,
+  inputType: GraphQLInputObjectType,
+  typeName: string,
+  mode: 'create' | 'update',
+  report: Report,
+  // A field declared @counter or @total is docjoin's even when the declaration is refused (another problem then says why).
+  declaredDerived: (fieldName: string) => boolean = () => false,
+): InputFieldMapping[] | undefined {
   const storage = model.storageMap.types.get(typeName)!;
   const mappings: InputFieldMapping[] = [];
   let ok = true;
@@ -150,7 +159,7 @@ function mapInput(model: WriteModel, inputType: GraphQLInputObjectType, typeName
   if (mode === 'create') {
     const inputFields = inputType.getFields();
     for (const field of storage.fields.values()) {
-      if (field.kind !== 'stored' || field.isId || !field.valueType.nonNull || derivedRule(model, field.coordinate)) continue;
+      if (field.kind !== 'stored' || field.isId || !field.valueType.nonNull || derivedRule(model, field.coordinate) || declaredDerived(field.fieldName)) continue;
       const inputField = inputFields[field.fieldName];
       if (!inputField) fail(`${inputType.name} has no field for ${field.coordinate}, which is non-null; add ${field.fieldName}: ${field.valueType.name}!`);
       else if (!isNonNullType(inputField.type)) fail(`${inputType.name}.${field.fieldName} must be non-null (${String(inputField.type)}!), as ${field.coordinate} is`);
@@ -209,6 +218,12 @@ function referenceKeyedAt(model: WriteModel, typeName: string, path: string): { 
     if (relation.targetType === typeName && join?.direction === 'byReference' && join.foreignField === path) return { coordinate: relation.coordinate, targetType: relation.typeName };
   }
   return undefined;
+}
+
+function declaresDerivedValue(schema: GraphQLSchema, typeName: string, fieldName: string): boolean {
+  const type = schema.getType(typeName);
+  const field = isObjectType(type) ? type.getFields()[fieldName] : undefined;
+  return field !== undefined && (getDirective(schema, field, 'counter')?.[0] !== undefined || getDirective(schema, field, 'total')?.[0] !== undefined);
 }
 
 /** What keeps `coordinate` true when docjoin derives it, for messages; undefined when it is the source of truth. */

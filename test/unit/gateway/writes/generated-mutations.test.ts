@@ -1,5 +1,5 @@
 import { buildStorageMap } from '../../../../src/gateway/startup/storage-map/build-storage-map';
-import { buildWriteModel } from '../../../../src/gateway/startup/write-model/build-write-model';
+import { buildWriteModel, collectWriteModel } from '../../../../src/gateway/startup/write-model/build-write-model';
 import { buildGeneratedMutations } from '../../../../src/gateway/writes/generated-mutations';
 import { schemaOf } from '../support/demo-schema';
 
@@ -55,6 +55,15 @@ describe('generated mutations', () => {
       updateOrder: [{ kind: 'updateSource', typeName: 'Order', by: '_id', fields: ['note'] }],
       deleteOrder: [{ kind: 'delete', typeName: 'Order' }],
     });
+  });
+
+  it('does not ask the input for a field declared @counter or @total whose declaration is refused (its own problem says why)', () => {
+    const schema = schemaOf(`${TYPES.replace('orderCount: Int! @counter', 'orderCount: String! @counter')}
+      type Mutation { createCustomer(input: CustomerInput!): Customer! @create }
+      input CustomerInput { name: String! }`);
+    const { model, problems: modelProblems } = collectWriteModel(schema, buildStorageMap(schema));
+    expect(modelProblems).toEqual(['Customer.orderCount: @counter(of: "Customer.orders") must be on an Int field stored in a @collection type']);
+    expect(buildGeneratedMutations(schema, model).problems).toEqual([]);
   });
 
   it.each([
