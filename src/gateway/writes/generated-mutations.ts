@@ -129,7 +129,7 @@ function mapInput(
     const inputIsList = isListType(getNullableType(inputField.type));
     const inputNamed = getNamedType(inputField.type);
     if (!target) {
-      fail(`${where}: ${typeName} has no field ${inputField.name}; input fields are named like the fields they set`);
+      fail(`${where}: ${typeName} has no field ${inputField.name} (no ${typeName}.${inputField.name}); input fields are named like the fields they set`);
       continue;
     }
     const derived = derivedRule(model, target.coordinate);

@@ -32,7 +32,7 @@ export function buildAccessRules(schema: GraphQLSchema, storageMap: StorageMap, 
       problems.push(`${type.name}: @access belongs on the object types your fields return (a @collection type, or one embedded in one), not on ${type.name}; move the rule there`);
       continue;
     }
-    const access = typeAccess(type, storage, directives, new Set(Object.keys(schema.getMutationType()?.getFields() ?? {})), problems);
+    const access = typeAccess(type, storage, directives, new Set(Object.keys(schema.getMutationType()?.getFields() ?? {})), storageMap.refused, problems);
     if (access) types.set(type.name, access);
   }
   const typeOfCollection = new Map<string, string>();
@@ -73,7 +73,14 @@ export function buildAccessRules(schema: GraphQLSchema, storageMap: StorageMap, 
   return { rules: { ...rules, joinedFor }, problems };
 }
 
-function typeAccess(type: GraphQLObjectType, storage: TypeStorage, directives: readonly AccessDirective[], mutationFields: ReadonlySet<string>, problems: string[]): TypeAccess | undefined {
+function typeAccess(
+  type: GraphQLObjectType,
+  storage: TypeStorage,
+  directives: readonly AccessDirective[],
+  mutationFields: ReadonlySet<string>,
+  refused: ReadonlySet<string> | undefined,
+  problems: string[],
+): TypeAccess | undefined {
   const byRole = new Map<string, MutableRoleRules>();
   const fields = type.getFields();
   const before = problems.length;
@@ -94,6 +101,9 @@ function typeAccess(type: GraphQLObjectType, storage: TypeStorage, directives: r
     if (directive.via.length > 0 && !['create', 'update', 'delete'].some((action) => allows.has(action as AccessAction))) report('names mutations in via but allows no write; via limits CREATE, UPDATE and DELETE');
     for (const name of directive.via) if (!mutationFields.has(name)) report(`via names Mutation.${name}, which does not exist`);
     const where = directive.where.flatMap((match) => {
+      // A field the storage map refused: its problem says why. The rule keeps the condition by its name,
+      // so that the checks of counters and copies see a rule, not a type nobody reads.
+      if (refused?.has(`${type.name}.${match.field}`)) return [{ fieldName: match.field, path: match.field, claim: match.claim, objectId: false }];
       const condition = rowCondition(storage, match.field, match.claim);
       if (typeof condition === 'string') {
         report(condition);
@@ -261,6 +271,8 @@ function derivedFigureProblem(
     return;
   }
   if (target === 'all' || target.where.length === 0) return;
+  // A condition on a field the storage map refused says nothing of the key it would compare.
+  if (target.where.some((condition) => storageMap.refused?.has(`${relation.targetType}.${condition.fieldName}`))) return;
   const join = relation.shapes.join;
   const implied =
     parent !== 'all' &&

@@ -1,10 +1,11 @@
 import { makeExecutableSchema } from '@graphql-tools/schema';
-import type { IResolvers } from '@graphql-tools/utils';
+import { getDirective, type IResolvers } from '@graphql-tools/utils';
 import { GraphQLSchema, isObjectType, isScalarType, Kind, parse, specifiedDirectives, type GraphQLField, type GraphQLNamedType } from 'graphql';
 import { StorageConfigError } from '../../errors/internal-errors';
 import { buildRootResolvers } from '../../request/roots/root-resolvers';
 import { collectStorageMap } from '../storage-map/build-storage-map';
 import type { StorageMap } from '../storage-map/storage-map-types';
+import { namesRefusedField } from '../storage-map/refused-fields';
 import { buildFieldResolvers } from '../../request/strategies/build-field-resolvers';
 import { collectWriteModel } from '../write-model/build-write-model';
 import { buildMutationResolvers } from '../../request/roots/generated-mutation-resolvers';
@@ -78,8 +79,7 @@ export function buildGatewaySchema(options: { typeDefs: readonly string[]; resol
     Object.entries(rootResolvers).map(([typeName, fields]) => [typeName, Object.fromEntries(Object.entries(fields).map(([fieldName, resolve]) => [fieldName, { resolve }]))]),
   ) as IResolvers;
   const handPlans = options.writePlans ?? {};
-  const problems = [
-    ...storageProblems,
+  const followingProblems = [
     ...writeModelProblems,
     ...mutations.problems,
     ...access.problems,
@@ -89,6 +89,8 @@ export function buildGatewaySchema(options: { typeDefs: readonly string[]; resol
       .filter((fieldName) => Object.hasOwn(handPlans, fieldName))
       .map((fieldName) => `${mutationType!.name}.${fieldName}: its write plan is derived from its directive; remove the hand-written one`),
   ];
+  // A field the storage map refused has its problem there; what the later checks say of it follows from that.
+  const problems = [...storageProblems, ...followingProblems.filter((problem) => !namesRefusedField(problem, storageMap.refused))];
   if (problems.length > 0) throw new SchemaProblems(problems, storageMap, writeModel.counters);
   const fieldResolvers = buildFieldResolvers(storageMap, writeModel);
   const executable = makeExecutableSchema({ typeDefs, resolvers: [fieldResolvers as IResolvers, generated, ...providedScalars(sdlSchema, handWritten), ...handWritten] });
@@ -165,6 +167,8 @@ function aggregatedResolverProblems(storageMap: StorageMap, handWritten: readonl
  * Without one it would answer null (or fail as non-nullable) at request time; with both, which one runs
  * would depend on merge order.
  */
+const GENERATING_DIRECTIVES = ['find', 'list', 'aggregate', 'create', 'update', 'delete'];
+
 function rootResolverProblems(schema: GraphQLSchema, handWritten: readonly IResolvers[], generated: IResolvers): string[] {
   const problems: string[] = [];
   for (const type of [schema.getQueryType(), schema.getMutationType()]) {
@@ -174,7 +178,8 @@ function rootResolverProblems(schema: GraphQLSchema, handWritten: readonly IReso
       const written = handWritten.some((resolvers) => (resolvers[type.name] as Record<string, unknown> | undefined)?.[fieldName] !== undefined);
       const isGenerated = (generated[type.name] as Record<string, unknown> | undefined)?.[fieldName] !== undefined;
       if (written && isGenerated) problems.push(`${coordinate}: has a generated resolver (@find, @list, @create, @update or @delete) and a hand-written one; remove the directive or the resolver`);
-      else if (!written && !isGenerated) {
+      // A field declaring what generates it was refused by the check of that directive, which says why.
+      else if (!written && !isGenerated && !GENERATING_DIRECTIVES.some((name) => getDirective(schema, type.getFields()[fieldName]!, name)?.[0] !== undefined)) {
         problems.push(
           type === schema.getQueryType()
             ? `${coordinate}: no resolver; add @find or @list to generate it, or pass a resolver for ${coordinate}`

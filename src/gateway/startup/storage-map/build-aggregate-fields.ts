@@ -1,6 +1,7 @@
 import { getDirective } from '@graphql-tools/utils';
 import { getNamedType, isNonNullType, isObjectType, type GraphQLField, type GraphQLNamedType, type GraphQLObjectType, type GraphQLSchema } from 'graphql';
 import { readAggregate, readCounter, readInverse, readTotal, type AggregateDirective } from './read-directives';
+import { namesRefusedField } from './refused-fields';
 import type { AggregateField, AggregateFigure, AggregateKey, RelationField, RootField, RootCondition, TypeStorage } from './storage-map-types';
 import { aggregateTypeNames, DATE_SCALARS, EXACT_SUMS, groupFieldValue, NUMERIC_SCALARS } from '../aggregates/aggregate-names';
 
@@ -36,7 +37,7 @@ export function aggregateValueTypes(schema: GraphQLSchema): Set<string> {
 export function buildAggregateFields(
   schema: GraphQLSchema,
   types: readonly GraphQLObjectType[],
-  known: { readonly storage: ReadonlyMap<string, TypeStorage>; readonly relations: ReadonlyMap<string, RelationField>; readonly roots: ReadonlyMap<string, RootField> },
+  known: { readonly storage: ReadonlyMap<string, TypeStorage>; readonly relations: ReadonlyMap<string, RelationField>; readonly roots: ReadonlyMap<string, RootField>; readonly refused: ReadonlySet<string> },
   problems: string[],
 ): Map<string, AggregateField> {
   const aggregates = new Map<string, AggregateField>();
@@ -52,7 +53,7 @@ export function buildAggregateFields(
       }
       if (!directive) continue;
       const report = (message: string): undefined => {
-        problems.push(`${coordinate}: ${message}`);
+        if (!namesRefusedField(message, known.refused)) problems.push(`${coordinate}: ${message}`);
         return undefined;
       };
       const aggregate = buildAggregateField(schema, type, field, directive, known, report);

@@ -72,12 +72,16 @@ export function collectStorageMap(schema: GraphQLSchema): { storageMap: StorageM
   const relations = new Map<string, RelationField>();
   // Reverse-join filters name the target's fields: read after every type's storage is built.
   const pending = new Map<string, GraphQLArgument[]>();
+  const refused = new Set<string>();
   for (const type of objectTypes) {
     const fields = new Map<string, FieldStorage>();
     for (const field of Object.values(type.getFields())) {
       if (declaresAggregate(schema, field)) continue;
       const storage = buildField(schema, type, field, { collections, connectionTypes }, problems, pending);
-      if (!storage) continue;
+      if (!storage) {
+        refused.add(`${type.name}.${field.name}`);
+        continue;
+      }
       fields.set(field.name, storage);
       if (storage.kind === 'relation') relations.set(storage.coordinate, storage);
     }
@@ -85,14 +89,17 @@ export function collectStorageMap(schema: GraphQLSchema): { storageMap: StorageM
   }
   for (const [coordinate, args] of pending) {
     const field = withListArguments(schema, relations.get(coordinate)!, args, types, problems);
-    if (!field) continue;
+    if (!field) {
+      refused.add(coordinate);
+      continue;
+    }
     relations.set(coordinate, field);
     (types.get(field.typeName)!.fields as Map<string, FieldStorage>).set(field.fieldName, field);
   }
   const roots = buildRootFields(schema, types, connectionTypes, problems);
   const queryType = schema.getQueryType();
-  const aggregates = buildAggregateFields(schema, [...(queryType ? [queryType] : []), ...objectTypes], { storage: types, relations, roots }, problems);
-  const storageMap: StorageMap = Object.freeze({ types, relations, roots, aggregates, connections: connectionTypes.connections });
+  const aggregates = buildAggregateFields(schema, [...(queryType ? [queryType] : []), ...objectTypes], { storage: types, relations, roots, refused }, problems);
+  const storageMap: StorageMap = Object.freeze({ types, relations, roots, aggregates, connections: connectionTypes.connections, refused });
   problems.push(...cursorSortProblems(schema, storageMap));
   return { storageMap, problems };
 }

@@ -235,6 +235,11 @@ export interface StorageMap {
   readonly roots: ReadonlyMap<string, RootField>;
   /** Relay connection types by name (their edge and page-info types have no storage). */
   readonly connections: ReadonlyMap<string, ConnectionType>;
+  /**
+   * The fields (`Type.field`) whose storage declaration was refused, with a problem saying why: the
+   * checks after it pass over what names them, rather than tell the SDL to name what is there.
+   */
+  readonly refused?: ReadonlySet<string>;
 }
 
 export function declaredStrategies(field: RelationField): ReadStrategy[] {

@@ -67,7 +67,7 @@ describe('generated mutations', () => {
   });
 
   it.each([
-    ['createOrder(input: OrderInput!): Order! @create', 'input OrderInput { placedAt: String! colour: String }', 'Mutation.createOrder: OrderInput.colour: Order has no field colour; input fields are named like the fields they set'],
+    ['createOrder(input: OrderInput!): Order! @create', 'input OrderInput { placedAt: String! colour: String }', 'Mutation.createOrder: OrderInput.colour: Order has no field colour (no Order.colour); input fields are named like the fields they set'],
     ['createOrder(input: OrderInput!): Order! @create', 'input OrderInput { note: String }', 'Mutation.createOrder: OrderInput has no field for Order.placedAt, which is non-null; add placedAt: String!'],
     ['createOrder(input: OrderInput!): Order! @create', 'input OrderInput { placedAt: String }', 'Mutation.createOrder: OrderInput.placedAt must be non-null (String!), as Order.placedAt is'],
     ['createOrder(input: OrderInput!): Order! @create', 'input OrderInput { placedAt: Int! }', 'Mutation.createOrder: OrderInput.placedAt must have the type of Order.placedAt (String)'],

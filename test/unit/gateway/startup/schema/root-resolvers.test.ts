@@ -57,3 +57,34 @@ describe('every root field has exactly one resolver', () => {
     expect(build({ Decimal: DecimalScalar })).not.toThrow();
   });
 });
+
+describe('a field the storage map refuses', () => {
+  it('is the one problem: what the later checks would say of it (its aggregate, input, access rule, and the roots they refuse) follows from it', () => {
+    const sdl = /* GraphQL */ `
+      type Query {
+        orders: [Order!]! @list
+        ordersAggregate: OrderAggregate! @aggregate(of: "orders", groupBy: ["customer"])
+      }
+      type Mutation { createOrder(input: OrderInput!): Order! @create }
+      input OrderInput { total: Float! customer: ID! }
+      type Customer @collection(name: "customers") @access(roles: ["customer"], allow: [READ], where: [{ field: "id", claim: "sub" }]) {
+        id: ID!
+        name: String!
+        orders: [Order!]! @join(localField: "_id", foreignField: "customer.id")
+        orderCount: Int! @counter(of: "Customer.orders")
+      }
+      type Order @collection(name: "orders") @access(roles: ["customer"], allow: [READ], where: [{ field: "customer", claim: "sub" }]) {
+        id: ID!
+        total: Float!
+        customer: Customer @snapshot(path: "customer", fields: ["name"]) @join(localField: "customer.id") @read(strategy: SNAPSHOT)
+      }
+    `;
+    let message = '';
+    try {
+      buildGatewaySchema({ typeDefs: withDirectiveTypeDefs(sdl), resolvers: {} });
+    } catch (error) {
+      message = (error as Error).message;
+    }
+    expect(message.split('\n')).toEqual(['Invalid storage directives:', '  - Order.customer: @snapshot(fields:) must include "id", the key each copy keeps at "customer.id"; add "id" to fields']);
+  });
+});
