@@ -345,7 +345,7 @@ export async function createDocjoin(options: DocjoinOptions): Promise<Docjoin> {
     reportSoFar: (context, extensions) => {
       context.deadline.extensionsSoFar = extensions;
     },
-    readsEveryRow: ({ access }) => readsEveryRowOf(access),
+    readsEveryRow: ({ access }) => writeCountsShownTo(access),
     keysShown: ({ access }) =>
       access &&
       ((coordinate) => {
@@ -362,13 +362,13 @@ export async function createDocjoin(options: DocjoinOptions): Promise<Docjoin> {
       const release = await documentBudget.acquire(estimate.documents, context.deadline);
       return () => {
         release();
-        charge?.settle(costPoints(context.ledger.totals(readsEveryRowOf(context.access))));
+        charge?.settle(costPoints(context.ledger.totals(writeCountsShownTo(context.access))));
       };
     },
     ...(budgets && {
       budgetReport: (context: GatewayContext) => {
         const charge = charges.get(context.ledger);
-        return charge && { requestedPoints: charge.requestedPoints, actualPoints: costPoints(context.ledger.totals(readsEveryRowOf(context.access))), throttleStatus: budgets.status(charge.client) };
+        return charge && { requestedPoints: charge.requestedPoints, actualPoints: costPoints(context.ledger.totals(writeCountsShownTo(context.access))), throttleStatus: budgets.status(charge.client) };
       },
     }),
   });
@@ -418,12 +418,12 @@ export async function createDocjoin(options: DocjoinOptions): Promise<Docjoin> {
   };
 }
 
-/** The collection whose documents hold the relation field `coordinate`'s array; undefined for a type without one. */
-/** Under access rules, whether the viewer reads every row of a collection (one no rule names is not the viewer's data). */
-function readsEveryRowOf(access: ViewerAccess | undefined): ((collection: string) => boolean) | undefined {
-  return access && ((collection) => !access.rules.typeOfCollection.has(collection) || access.readsEveryRow(collection));
+/** Under access rules, whether the viewer may see the counts of what writes change in a collection (ViewerAccess.seesWriteCountsIn). */
+function writeCountsShownTo(access: ViewerAccess | undefined): ((collection: string) => boolean) | undefined {
+  return access && ((collection) => access.seesWriteCountsIn(collection));
 }
 
+/** The collection whose documents hold the relation field `coordinate`'s array; undefined for a type without one. */
 function collectionHolding(storageMap: StorageMap, coordinate: string): string | undefined {
   const field = storageMap.relations.get(coordinate);
   return field && storageMap.types.get(field.typeName)?.collection;

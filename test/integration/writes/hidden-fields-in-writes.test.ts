@@ -153,3 +153,56 @@ describe('an update of a hidden field that moves a total', () => {
     expect(renamed.data).toEqual({ updateMember: { name: 'Maxine' } });
   });
 });
+
+describe('a write changing copies that sit among rows the role cannot see', () => {
+  const clinicDefs = /* GraphQL */ `
+    type Query { doctors(first: Int = 20): [Doctor!]! @list(sort: "name") }
+    type Mutation { updateAppointment(id: ID!, input: AppointmentPatch!): Appointment! @update }
+    type Doctor @collection(name: "doctors") @access(roles: ["patient"], allow: [READ]) {
+      id: ID!
+      name: String!
+      "The two newest appointments: a patient reads its own among them (by join, filtered)."
+      recent: [Appointment!]! @embedded @join(collection: "appointments", localField: "_id", foreignField: "doctorId", sort: "-at", limit: 2) @read(strategy: EMBEDDED)
+    }
+    type Appointment @collection(name: "appointments") @access(roles: ["patient"], allow: [READ, UPDATE], where: [{ field: "patient", claim: "sub" }]) {
+      id: ID!
+      at: String!
+      note: String
+      patient: String!
+      doctorId: ID!
+    }
+    input AppointmentPatch { note: String }
+  `;
+  const doctor = new ObjectId('0000000000000000000000d1');
+  const mine = { _id: new ObjectId('0000000000000000000000a1'), at: '2026-01-01', note: 'first', patient: 'ann', doctorId: doctor };
+  const theirs = { _id: new ObjectId('0000000000000000000000b1'), at: '2026-01-02', note: 'x', patient: 'bob', doctorId: doctor };
+  const later = { _id: new ObjectId('0000000000000000000000b2'), at: '2026-01-03', note: 'y', patient: 'bob', doctorId: doctor };
+  let clinic: SdlGateway;
+  beforeAll(async () => {
+    clinic = await startSdlGateway({
+      typeDefs: clinicDefs,
+      dbPrefix: 'copies_among_hidden_rows',
+      prepare: async (db) => {
+        await db.collection('appointments').insertMany([mine, theirs]);
+        await db.collection('doctors').insertOne({ _id: doctor, name: 'Grey', recent: [theirs, mine] });
+        await db.collection('doctors').createIndex({ name: 1, _id: 1 });
+        await db.collection('appointments').createIndex({ doctorId: 1, at: -1 });
+      },
+    });
+  }, 60_000);
+  afterAll(() => clinic?.stop());
+
+  it('withholds the counts of the rows holding those copies: whether the doctor still shows the appointment depends on others\' bookings', async () => {
+    const setNote = (note: string) => clinic.gateway.execute({ query: `mutation { updateAppointment(id: "${mine._id.toHexString()}", input: { note: "${note}" }) { note } }` }, { viewer: as('patient') });
+    const whileShown = await setNote('second');
+    // Someone else books later: the doctor's two newest no longer hold ann's appointment.
+    await clinic.db.collection('appointments').insertOne(later);
+    await clinic.db.collection('doctors').updateOne({ _id: doctor }, { $set: { recent: [later, theirs] } });
+    const oncePushedOut = await setNote('third');
+    for (const result of [whileShown, oncePushedOut]) {
+      expect(result.errors).toBeUndefined();
+      expect(result.cost?.writes).toMatchObject({ documentsModified: 0, fanOut: {}, withheld: ['appointments', 'doctors'] });
+    }
+    expect((await clinic.db.collection('appointments').findOne({ _id: mine._id }))?.note).toBe('third');
+  });
+});

@@ -45,6 +45,28 @@ export class ViewerAccess implements ReadScope {
     return rule === 'all' || (rule !== undefined && rule.where.length === 0);
   }
 
+  /**
+   * Whether the documents a write changes in `collection` may be counted to the role: it reads every
+   * row there (a collection no type is read from counts too), and none of the copies those rows hold is
+   * one it reads by join to filter (a patient's `Doctor.recentAppointments`): how many rows hold a copy
+   * of what the write changed tells of the rows beside it, which the role cannot see.
+   */
+  seesWriteCountsIn(collection: string): boolean {
+    if (!this.rules.typeOfCollection.has(collection)) return true;
+    return this.readsEveryRow(collection) && !(this.#filteredCopyHolders ??= this.#collectionsHoldingFilteredCopies()).has(collection);
+  }
+
+  #filteredCopyHolders: ReadonlySet<string> | undefined;
+
+  #collectionsHoldingFilteredCopies(): ReadonlySet<string> {
+    const holders = new Set<string>();
+    for (const coordinate of this.rules.joinedFor.get(this.viewer.role) ?? []) {
+      const parentType = coordinate.slice(0, coordinate.indexOf('.'));
+      for (const [collection, typeName] of this.rules.typeOfCollection) if (typeName === parentType) holders.add(collection);
+    }
+    return holders;
+  }
+
   /** Whether the role reads some type only where conditions hold (or not at all): what the data's measures must not be shown to. */
   filtersAnyRow(): boolean {
     return (this.#filtersAnyRow ??= [...this.rules.collectionTypes].some((typeName) => {
