@@ -38,8 +38,9 @@ export interface WriteCost {
   attempts: number;
   /**
    * Collections the write units read or wrote whose counts are left out of documentsModified, fanOut and
-   * the report's documents and bytes: the viewer reads only some of their rows, and the count would tell
-   * how many it cannot see (a fan-out into other viewers' copies, a refill of a bounded array).
+   * the report's documents and bytes: the viewer reads only some of their rows, or reads copies in them
+   * filtered, and the count would tell of rows it cannot see (a fan-out into other viewers' copies, a
+   * refill of a bounded array).
    */
   withheld?: string[];
 }
