@@ -1,5 +1,14 @@
 import { types } from 'node:util';
-import { MongoError, MongoServerError } from 'mongodb';
+import {
+  MongoNetworkError,
+  MongoNotConnectedError,
+  MongoOperationTimeoutError,
+  MongoServerClosedError,
+  MongoServerError,
+  MongoServerSelectionError,
+  MongoStalePrimaryError,
+  MongoTopologyClosedError,
+} from 'mongodb';
 
 /**
  * Internal error classes. They never reach clients as-is: format-error.ts maps them to a PublicErrorCode.
@@ -42,11 +51,8 @@ export class DatabaseFailure extends Error {
   }
 }
 
-/**
- * Server codes of a server that cannot answer now (unreachable, shutting down, no longer primary): the
- * ones after which the driver retries a read (the retryable reads specification's list).
- */
-export const UNAVAILABLE_SERVER_CODES: ReadonlySet<number> = new Set([
+/** Server codes after which the driver retries a read (the retryable reads specification's list): the server cannot answer now. */
+export const RETRYABLE_READ_CODES: ReadonlySet<number> = new Set([
   6, // HostUnreachable
   7, // HostNotFound
   89, // NetworkTimeout
@@ -62,17 +68,35 @@ export const UNAVAILABLE_SERVER_CODES: ReadonlySet<number> = new Set([
   13436, // NotPrimaryOrSecondary
 ]);
 
+/** Server codes of a deployment that cannot answer now: those, and the waits a cluster gives up on. */
+const UNAVAILABLE_SERVER_CODES: ReadonlySet<number> = new Set([
+  ...RETRYABLE_READ_CODES,
+  50, // MaxTimeMSExpired: the command ran out of the time its operation had left
+  64, // WriteConcernFailed: the replicas did not confirm in time
+  100, // UnsatisfiableWriteConcern: not enough replicas
+  133, // FailedToSatisfyReadPreference (mongos)
+  202, // NetworkInterfaceExceededTimeLimit (mongos)
+]);
+
+/** The driver's errors of a deployment it cannot reach or no longer talks to; its other errors are refusals. */
+const UNAVAILABLE_DRIVER_ERRORS = [MongoNetworkError, MongoServerSelectionError, MongoTopologyClosedError, MongoNotConnectedError, MongoServerClosedError, MongoStalePrimaryError, MongoOperationTimeoutError];
+
 /**
- * Whether `error` says MongoDB could not answer, rather than that it refused the command: a system
- * error of the connection (EPIPE, ECONNRESET: a socket the driver had not noticed closing), any driver
- * error but a server's reply (the network, server selection, a closed pool), or a reply with one of
- * UNAVAILABLE_SERVER_CODES or labelled retryable.
+ * Whether `error` says MongoDB could not answer, rather than that it refused the command (or that the
+ * driver refused it, or docjoin erred): a system error of the connection (EPIPE, ECONNRESET: a socket
+ * the driver had not noticed closing), UNAVAILABLE_DRIVER_ERRORS, a server reply with one of
+ * UNAVAILABLE_SERVER_CODES or labelled retryable, and a bulk write the driver could not send for one
+ * of those.
  */
 export function isUnavailability(error: unknown): boolean {
   if (isSystemError(error)) return true;
-  if (!(error instanceof MongoError)) return false;
-  if (!(error instanceof MongoServerError)) return true;
-  return (typeof error.code === 'number' && UNAVAILABLE_SERVER_CODES.has(error.code)) || error.hasErrorLabel('RetryableWriteError');
+  if (error instanceof MongoServerError) {
+    // A bulk write wraps what stopped it, a reply or not.
+    const wrapped: unknown = error.errorResponse;
+    if (wrapped instanceof Error) return isUnavailability(wrapped);
+    return (typeof error.code === 'number' && UNAVAILABLE_SERVER_CODES.has(error.code)) || error.hasErrorLabel('RetryableWriteError');
+  }
+  return UNAVAILABLE_DRIVER_ERRORS.some((kind) => error instanceof kind);
 }
 
 /**

@@ -34,8 +34,10 @@ interface DefinitionNesting {
 
 /**
  * The deepest nesting of `text`'s definitions, each with its spreads replaced by the fragments they
- * name, found from its tokens alone: no recursion, whatever the depth. A spread that closes a cycle
- * adds nothing (validation refuses the cycle). 0 when the lexer refuses the text.
+ * name, found from its tokens alone: no recursion, whatever the depth. 0 when the lexer refuses the
+ * text. Validation refuses a cycle of spreads, but its rules follow paths through the cycle's
+ * fragments first, and the longest of those is too costly to find; with a cycle, the measure is at
+ * least what every fragment nests, added up: no path that visits each fragment once goes deeper.
  */
 export function documentNesting(text: string): number {
   const definitions = definitionsOf(text);
@@ -48,9 +50,13 @@ export function documentNesting(text: string): number {
     byFragment.set(name, other ? { deepest: Math.max(other.deepest, definition.deepest), spreads: [...other.spreads, ...definition.spreads] } : definition);
   }
   const resolved = new Map<string, number>();
+  const walk = { cyclic: false };
   let deepest = 0;
-  for (const [, definition] of definitions) deepest = Math.max(deepest, nestingThroughSpreads(definition, byFragment, resolved));
-  return deepest;
+  for (const [, definition] of definitions) deepest = Math.max(deepest, nestingThroughSpreads(definition, byFragment, resolved, walk));
+  if (!walk.cyclic) return deepest;
+  let everyFragment = 0;
+  for (const fragment of byFragment.values()) everyFragment += fragment.deepest;
+  return Math.max(deepest, everyFragment + Math.max(0, ...definitions.filter(([name]) => name === undefined).map(([, operation]) => operation.deepest)));
 }
 
 const DEFINITION_KEYWORDS = new Set(['query', 'mutation', 'subscription', 'fragment']);
@@ -111,10 +117,10 @@ function definitionsOf(text: string): Array<[string | undefined, DefinitionNesti
 
 /**
  * `definition`'s nesting with every spread expanded, by a depth-first walk on an explicit stack;
- * fragments already worked out are in `resolved`, and a spread of a fragment on the walk's own path
- * (a cycle) adds nothing.
+ * fragments already worked out are in `resolved`. A spread of a fragment on the walk's own path (a
+ * cycle) adds nothing here, and marks the walk `cyclic` (documentNesting bounds such documents).
  */
-function nestingThroughSpreads(definition: DefinitionNesting, byFragment: ReadonlyMap<string, DefinitionNesting>, resolved: Map<string, number>): number {
+function nestingThroughSpreads(definition: DefinitionNesting, byFragment: ReadonlyMap<string, DefinitionNesting>, resolved: Map<string, number>, walk: { cyclic: boolean }): number {
   interface Frame {
     readonly name: string | undefined;
     readonly definition: DefinitionNesting;
@@ -141,7 +147,8 @@ function nestingThroughSpreads(definition: DefinitionNesting, byFragment: Readon
     const known = resolved.get(spread.fragment);
     const target = byFragment.get(spread.fragment);
     if (known !== undefined) frame.deepest = Math.max(frame.deepest, spread.depth + known);
-    else if (target !== undefined && !onPath.has(spread.fragment)) {
+    else if (onPath.has(spread.fragment)) walk.cyclic = true;
+    else if (target !== undefined) {
       onPath.add(spread.fragment);
       stack.push({ name: spread.fragment, definition: target, next: 0, deepest: target.deepest });
     }

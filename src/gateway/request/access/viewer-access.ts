@@ -53,18 +53,7 @@ export class ViewerAccess implements ReadScope {
    */
   seesWriteCountsIn(collection: string): boolean {
     if (!this.rules.typeOfCollection.has(collection)) return true;
-    return this.readsEveryRow(collection) && !(this.#filteredCopyHolders ??= this.#collectionsHoldingFilteredCopies()).has(collection);
-  }
-
-  #filteredCopyHolders: ReadonlySet<string> | undefined;
-
-  #collectionsHoldingFilteredCopies(): ReadonlySet<string> {
-    const holders = new Set<string>();
-    for (const coordinate of this.rules.joinedFor.get(this.viewer.role) ?? []) {
-      const parentType = coordinate.slice(0, coordinate.indexOf('.'));
-      for (const [collection, typeName] of this.rules.typeOfCollection) if (typeName === parentType) holders.add(collection);
-    }
-    return holders;
+    return this.readsEveryRow(collection) && !this.rules.joinedIn.get(this.viewer.role)?.has(collection);
   }
 
   /** Whether the role reads some type only where conditions hold (or not at all): what the data's measures must not be shown to. */

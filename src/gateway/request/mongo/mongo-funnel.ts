@@ -16,7 +16,7 @@ import {
 import type { CostLedger, WriteAttemptTag, WriteUnitRecord } from '../cost/cost-ledger';
 import { commandFilterShape, type FilterShape } from '../cost/filter-shape';
 import { DEFAULT_MONGO_TIMEOUT_MS, serverSelectionTimeout } from '../../../settings/setting-rules';
-import { DatabaseFailure, InvariantError, OperationStopped, TransactionConflict, UNAVAILABLE_SERVER_CODES } from '../../errors/internal-errors';
+import { DatabaseFailure, InvariantError, OperationStopped, TransactionConflict, RETRYABLE_READ_CODES } from '../../errors/internal-errors';
 import type { OperationDeadline } from '../../operation/limits/operation-deadline';
 import { FunnelWriter, SESSION_COMMANDS } from './funnel-writer';
 import type { IndexDescription } from '../../documents/index-description';
@@ -216,7 +216,7 @@ export class MongoFunnel {
    */
   #mayReadAgain(error: unknown): boolean {
     if (this.#client.options.retryReads === false) return false;
-    return error instanceof MongoNetworkError || (error instanceof MongoServerError && typeof error.code === 'number' && UNAVAILABLE_SERVER_CODES.has(error.code));
+    return error instanceof MongoNetworkError || (error instanceof MongoServerError && typeof error.code === 'number' && RETRYABLE_READ_CODES.has(error.code));
   }
 
   /** A raw reply's cursor envelope, its batch left as raw documents. */

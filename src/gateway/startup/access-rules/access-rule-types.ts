@@ -68,6 +68,8 @@ export interface AccessRules {
    * embedded array) whose target the role reads only where a condition holds that the copy cannot show.
    */
   readonly joinedFor: ReadonlyMap<string, ReadonlySet<string>>;
+  /** Per role, the collections whose documents hold those copies (their owners', through embedded types too). */
+  readonly joinedIn: ReadonlyMap<string, ReadonlySet<string>>;
 }
 
 /**

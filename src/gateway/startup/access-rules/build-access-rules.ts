@@ -1,5 +1,6 @@
 import { isObjectType, type GraphQLObjectType, type GraphQLSchema } from 'graphql';
 import { copiesOnPath } from '../storage-map/copy-paths';
+import { documentLocations } from '../storage-map/document-locations';
 import { readAccess, type AccessDirective } from '../storage-map/read-directives';
 import type { RelationField, StorageMap, TypeStorage } from '../storage-map/storage-map-types';
 import type { WriteModel } from '../write-model/write-model-types';
@@ -57,7 +58,7 @@ export function buildAccessRules(schema: GraphQLSchema, storageMap: StorageMap, 
   }
   const roles = new Set([...types.values()].flatMap((type) => [...type.roles.keys()]));
   const collectionTypes = new Set([...storageMap.types.values()].filter((storage) => storage.collection !== undefined).map((storage) => storage.typeName));
-  const rules: AccessRules = { enabled: types.size > 0, types, typeOfCollection, collectionTypes, roles, joinedFor: new Map() };
+  const rules: AccessRules = { enabled: types.size > 0, types, typeOfCollection, collectionTypes, roles, joinedFor: new Map(), joinedIn: new Map() };
   if (!rules.enabled) return { rules, problems };
   const joinedFor = new Map<string, Set<string>>();
   for (const role of roles) {
@@ -70,7 +71,8 @@ export function buildAccessRules(schema: GraphQLSchema, storageMap: StorageMap, 
     for (const total of derived.totals) derivedFigureProblem(rules, storageMap, { coordinate: total.coordinate, of: total.of, children: true, summed: total.summedField }, role, problems);
     if (joined.size > 0) joinedFor.set(role, joined);
   }
-  return { rules: { ...rules, joinedFor }, problems };
+  const joinedIn = new Map([...joinedFor].map(([role, coordinates]) => [role, collectionsHolding(storageMap, coordinates)]));
+  return { rules: { ...rules, joinedFor, joinedIn }, problems };
 }
 
 function typeAccess(
@@ -192,6 +194,16 @@ function rowCondition(storage: TypeStorage, fieldName: string, claim: string): R
  * a condition holds: a snapshot copy holding every condition's field is checked on the copy; otherwise
  * the role reads the field by its join, which has the filter.
  */
+/** The collections whose documents hold the relation fields `coordinates`: their types' own, or those they are embedded in. */
+function collectionsHolding(storageMap: StorageMap, coordinates: ReadonlySet<string>): ReadonlySet<string> {
+  const collections = new Set<string>();
+  for (const coordinate of coordinates) {
+    const owner = storageMap.relations.get(coordinate)?.typeName;
+    for (const { collection } of owner === undefined ? [] : documentLocations(storageMap, owner)) collections.add(collection);
+  }
+  return collections;
+}
+
 function copyProblem(rules: AccessRules, field: RelationField, role: string, joined: Set<string>, problems: string[]): void {
   const { embedded, snapshot, join } = field.shapes;
   if (!embedded && !snapshot) return;

@@ -77,9 +77,11 @@ export function collectStorageMap(schema: GraphQLSchema): { storageMap: StorageM
     const fields = new Map<string, FieldStorage>();
     for (const field of Object.values(type.getFields())) {
       if (declaresAggregate(schema, field)) continue;
+      const before = problems.length;
       const storage = buildField(schema, type, field, { collections, connectionTypes }, problems, pending);
       if (!storage) {
-        refused.add(`${type.name}.${field.name}`);
+        // Refused with a problem of its own (a malformed connection type's is reported elsewhere).
+        if (problems.length > before) refused.add(`${type.name}.${field.name}`);
         continue;
       }
       fields.set(field.name, storage);
@@ -88,9 +90,10 @@ export function collectStorageMap(schema: GraphQLSchema): { storageMap: StorageM
     types.set(type.name, Object.freeze({ typeName: type.name, collection: collections.get(type.name), fields }));
   }
   for (const [coordinate, args] of pending) {
+    const before = problems.length;
     const field = withListArguments(schema, relations.get(coordinate)!, args, types, problems);
     if (!field) {
-      refused.add(coordinate);
+      if (problems.length > before) refused.add(coordinate);
       continue;
     }
     relations.set(coordinate, field);

@@ -1,5 +1,5 @@
 import { GraphQLError } from 'graphql';
-import { MongoNetworkError, MongoServerError } from 'mongodb';
+import { MongoBulkWriteError, MongoInvalidArgumentError, MongoNetworkError, MongoServerError, MongoServerSelectionError, MongoTransactionError, MongoWriteConcernError } from 'mongodb';
 import { createFormatError } from '../../../../src/gateway/errors/format-error';
 import { DatabaseFailure } from '../../../../src/gateway/errors/internal-errors';
 import { badUserInput } from '../../../../src/gateway/errors/public-error-code';
@@ -21,7 +21,17 @@ describe('formatError', () => {
 
   it('maps database failures to DATABASE_UNAVAILABLE without their details', () => {
     const ended = Object.assign(new Error('This socket has been ended by the other party'), { code: 'EPIPE' });
-    for (const cause of [new MongoNetworkError('connection refused'), new MongoServerError({ message: 'shutting down', code: 91 }), ended]) {
+    const selection = new MongoServerSelectionError('Server selection timed out after 5000 ms', { type: 'Unknown', servers: new Map() } as unknown as ConstructorParameters<typeof MongoServerSelectionError>[1]);
+    const causes = [
+      new MongoNetworkError('connection refused'),
+      new MongoServerError({ message: 'shutting down', code: 91 }),
+      ended,
+      // A bulk write the driver could not send wraps why, with no code of its own.
+      new MongoBulkWriteError(selection, {} as unknown as ConstructorParameters<typeof MongoBulkWriteError>[1]),
+      new MongoWriteConcernError({ ok: 1, writeConcernError: { code: 64, errmsg: 'waiting for replication timed out' } } as unknown as ConstructorParameters<typeof MongoWriteConcernError>[0]),
+      new MongoServerError({ message: 'Could not find host matching read preference', code: 133 }),
+    ];
+    for (const cause of causes) {
       const error = new GraphQLError(`MongoDB command on books failed: ${cause.message}`, { originalError: new DatabaseFailure('books', cause) });
       expect(production({ message: error.message, extensions: { code: 'INTERNAL_SERVER_ERROR', ...stack } }, error)).toEqual({
         message: 'The database is unavailable; try again later',
@@ -32,7 +42,7 @@ describe('formatError', () => {
 
   it('maps a command MongoDB refused, or an error that is not the driver\'s, to INTERNAL_SERVER_ERROR: the database answered', () => {
     const refused = new MongoServerError({ message: "The path 'authors' must exist in the document in order to apply array updates.", code: 2 });
-    for (const cause of [refused, new TypeError('x is undefined')]) {
+    for (const cause of [refused, new TypeError('x is undefined'), new MongoInvalidArgumentError('Update document requires atomic operators'), new MongoTransactionError('Transaction already in progress')]) {
       const error = new GraphQLError(`MongoDB command on books failed: ${cause.message}`, { originalError: new DatabaseFailure('books', cause) });
       expect(production({ message: error.message, extensions: { code: 'INTERNAL_SERVER_ERROR', ...stack } }, error)).toEqual({ message: 'Internal server error', extensions: { code: 'INTERNAL_SERVER_ERROR' } });
     }

@@ -25,8 +25,15 @@ describe('documentNesting', () => {
     expect(documentNesting(text)).toBe(expected);
   });
 
-  it('adds nothing for the spread that closes a cycle', () => {
+  it('bounds a document with a cycle of spreads by what all its fragments nest, added up', () => {
     expect(documentNesting('{ a { ...A } } fragment A on T { b { ...B } } fragment B on T { c { ...A } }')).toBe(6);
+    // Chained both ways, each back spread 100 deep: walked forwards first, the cut spreads hid the path
+    // backwards that validation follows (about 100 per fragment), and the document measured 211.
+    const levels = (n: number, inner: string) => `${'a { '.repeat(n)}${inner}${' }'.repeat(n)}`;
+    let text = '{ ...P1 }';
+    for (let i = 1; i <= 10; i++) text += ` fragment P${i} on Query { ${i < 10 ? `...P${i + 1} ` : ''}${levels(100, i > 1 ? `...P${i - 1}` : 'b')} }`;
+    parse(text);
+    expect(documentNesting(text)).toBe(10 * 101 + 1);
   });
 
   it('follows every definition of a fragment defined twice', () => {
