@@ -356,8 +356,7 @@ async function answer<TContext extends BaseContext>(options: Serving<TContext>, 
   response.statusCode = result.status ?? 200;
   for (const [name, value] of result.headers) response.setHeader(name, value);
   if (result.body.kind === 'complete') {
-    response.end(result.body.string);
-    options.unread.track(response, bytes);
+    options.unread.send(response, result.body.string, bytes);
     return;
   }
   for await (const chunk of result.body.asyncIterator) response.write(chunk);

@@ -6,16 +6,19 @@ export const UNREAD_RESPONSE_BYTES = 256 * 1024 * 1024;
 /** A smaller answer fits in the system's buffer for its socket: it holds no memory of the process. */
 const TRACKED_FROM_BYTES = 64 * 1024;
 
+/** A tracked answer is written in pieces of this size: each one the system takes is progress. */
+const PIECE_BYTES = 1024 * 1024;
+
 /**
- * Bounds the memory held by answers their clients are slow to take. An answer is handed to its socket
- * whole, and what the client has not read stays in the process until the connection ends: a client
- * that never reads would hold its answer for good. Each answer not yet passed to the system in full is
- * tracked until it is (or its connection ends). One whose client took nothing for `stallMs` has its
- * connection closed, and while the tracked answers hold more than `budgetBytes` together, the one
- * waiting longest has its connection closed (the newest always stays).
+ * Sends answers, and bounds the memory held by those their clients are slow to take. What a client
+ * has not read stays in the process until the connection ends: a client that never reads would hold
+ * its answer for good. An answer of TRACKED_FROM_BYTES or more is written in pieces and tracked until
+ * the system has taken the last (or its connection ends). One whose client took no piece for
+ * `stallMs` has its connection closed, and while the tracked answers hold more than `budgetBytes`
+ * together, the one waiting longest has its connection closed (the newest always stays).
  */
 export class UnreadResponses {
-  readonly #waiting = new Map<ServerResponse, { readonly bytes: number; written: number; progressAt: number }>();
+  readonly #waiting = new Map<ServerResponse, { readonly bytes: number; progressAt: number }>();
   #bytes = 0;
   #timer: NodeJS.Timeout | undefined;
 
@@ -29,11 +32,14 @@ export class UnreadResponses {
     return this.#bytes;
   }
 
-  /** `response`, just ended with a body of `bytes`: tracked until its client has taken it, when it has not yet (and is large enough to matter). */
-  track(response: ServerResponse, bytes: number): void {
-    const socket = response.socket;
-    if (bytes < TRACKED_FROM_BYTES || response.writableFinished || !socket || socket.destroyed) return;
-    this.#waiting.set(response, { bytes, written: socket.bytesWritten, progressAt: Date.now() });
+  /** Ends `response` with `body` (`bytes` long in UTF-8), tracking it while its client takes it when it is large enough to matter. */
+  send(response: ServerResponse, body: string, bytes: number): void {
+    if (bytes < TRACKED_FROM_BYTES || !response.socket || response.socket.destroyed) {
+      response.end(body);
+      return;
+    }
+    const entry = { bytes, progressAt: Date.now() };
+    this.#waiting.set(response, entry);
     this.#bytes += bytes;
     const release = (): void => this.#release(response);
     response.once('finish', release);
@@ -43,6 +49,21 @@ export class UnreadResponses {
       this.#cut(oldest);
     }
     this.#timer ??= setInterval(() => this.#cutStalled(), Math.min(1000, this.stallMs)).unref();
+    const encoded = Buffer.from(body);
+    response.setHeader('content-length', encoded.length);
+    // One piece after the other: pieces written together would go out in one write, taken all at once or not at all.
+    const writeFrom = (at: number): void => {
+      if (at >= encoded.length) {
+        response.end();
+        return;
+      }
+      response.write(encoded.subarray(at, at + PIECE_BYTES), (error) => {
+        if (error) return;
+        entry.progressAt = Date.now();
+        writeFrom(at + PIECE_BYTES);
+      });
+    };
+    writeFrom(0);
   }
 
   #release(response: ServerResponse): void {
@@ -63,12 +84,6 @@ export class UnreadResponses {
 
   #cutStalled(): void {
     const now = Date.now();
-    for (const [response, entry] of this.#waiting) {
-      const written = response.socket?.bytesWritten ?? entry.written;
-      if (written !== entry.written) {
-        entry.written = written;
-        entry.progressAt = now;
-      } else if (now - entry.progressAt >= this.stallMs) this.#cut(response);
-    }
+    for (const [response, entry] of this.#waiting) if (now - entry.progressAt >= this.stallMs) this.#cut(response);
   }
 }

@@ -14,9 +14,12 @@ class BigAnswers {
     const body = 'x'.repeat(bytes);
     this.#server = createServer((_request, response) => {
       this.responses.push(response);
-      response.end(body);
-      unread.track(response, bytes);
+      unread.send(response, body, bytes);
     });
+  }
+
+  get port(): number {
+    return this.#port;
   }
 
   async start(): Promise<this> {
@@ -87,6 +90,27 @@ describe('UnreadResponses', () => {
     first.socket.destroy();
     second.socket.destroy();
   }, 20_000);
+
+  it('keeps the connection of a client that reads slowly but steadily, longer than stallMs in all', async () => {
+    const unread = new UnreadResponses(1_000 * MB, 300);
+    const server = await start(unread, 16 * MB);
+    const socket = connect(server.port, '127.0.0.1');
+    let received = 0;
+    const whole = new Promise<void>((resolve, reject) => {
+      socket.on('data', (chunk: Buffer) => {
+        received += chunk.length;
+        // A pause after each piece read: the whole answer takes several times stallMs.
+        socket.pause();
+        setTimeout(() => socket.resume(), 10);
+        if (received >= 16 * MB) resolve();
+      });
+      socket.once('close', () => reject(new Error(`cut after ${received} bytes`)));
+    });
+    socket.write('GET / HTTP/1.1\r\nHost: x\r\n\r\n');
+    await whole;
+    expect(unread.bytes).toBe(0);
+    socket.destroy();
+  }, 60_000);
 
   it('lets go of an answer its client reads whole, and does not track a small one', async () => {
     const unread = new UnreadResponses(40 * MB, 60_000);
