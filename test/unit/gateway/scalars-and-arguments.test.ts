@@ -12,6 +12,13 @@ describe('DateTime', () => {
     expect(DateTimeScalar.parseValue('2026-11-21T09:30:00.000Z')).toEqual(new Date('2026-11-21T09:30:00.000Z'));
     expect(DateTimeScalar.parseLiteral({ kind: Kind.STRING, value: '2026-11-21' }, {})).toEqual(new Date('2026-11-21T00:00:00.000Z'));
   });
+  it('answers a stored Date, or an ISO-8601 string, and refuses what it would have to guess: epoch numbers (seconds or milliseconds?) and loose text', () => {
+    expect(DateTimeScalar.serialize('2026-11-21T09:30:00+01:00')).toBe('2026-11-21T08:30:00.000Z');
+    for (const stored of [1700000000, 1700000000000, '03/04/2021', '2021', 'Tue Dec 01 2026', true, { $date: 1 }]) {
+      expect(() => DateTimeScalar.serialize(stored)).toThrow(`DateTime cannot represent ${JSON.stringify(stored)}: it answers a stored date, or an ISO-8601 string like 2026-11-21T09:30:00.000Z`);
+    }
+  });
+
   it('rejects anything else as BAD_USER_INPUT', () => {
     expect(codeOf(() => DateTimeScalar.parseValue('yesterday'))).toEqual(['BAD_USER_INPUT', 'DateTime must be an ISO-8601 string like 2026-11-21T09:30:00.000Z, got "yesterday"']);
     expect(codeOf(() => DateTimeScalar.parseValue(1700000000000))).toEqual(['BAD_USER_INPUT', 'DateTime must be an ISO-8601 string like 2026-11-21T09:30:00.000Z, got 1700000000000']);
