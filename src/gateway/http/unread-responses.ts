@@ -34,7 +34,8 @@ export class UnreadResponses {
 
   /** Ends `response` with `body` (`bytes` long in UTF-8), tracking it while its client takes it when it is large enough to matter. */
   send(response: ServerResponse, body: string, bytes: number): void {
-    if (bytes < TRACKED_FROM_BYTES || !response.socket || response.socket.destroyed) {
+    // A response without its socket yet (pipelined behind another) is tracked too: it waits in the process.
+    if (bytes < TRACKED_FROM_BYTES || response.destroyed || response.socket?.destroyed) {
       response.end(body);
       return;
     }
@@ -79,7 +80,8 @@ export class UnreadResponses {
 
   #cut(response: ServerResponse): void {
     this.#release(response);
-    response.socket?.destroy();
+    // Its connection: now, or once a pipelined response gets it.
+    response.destroy();
   }
 
   #cutStalled(): void {

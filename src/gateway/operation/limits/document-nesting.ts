@@ -37,7 +37,8 @@ interface DefinitionNesting {
  * name, found from its tokens alone: no recursion, whatever the depth. 0 when the lexer refuses the
  * text. Validation refuses a cycle of spreads, but its rules follow paths through the cycle's
  * fragments first, and the longest of those is too costly to find; with a cycle, the measure is at
- * least what every fragment nests, added up: no path that visits each fragment once goes deeper.
+ * least what every fragment nests, added up (no path that visits each fragment once goes deeper), and
+ * the pairs of fragments, which the overlap check can chain one after the other.
  */
 export function documentNesting(text: string): number {
   const definitions = definitionsOf(text);
@@ -56,7 +57,9 @@ export function documentNesting(text: string): number {
   if (!walk.cyclic) return deepest;
   let everyFragment = 0;
   for (const fragment of byFragment.values()) everyFragment += fragment.deepest;
-  return Math.max(deepest, everyFragment + Math.max(0, ...definitions.filter(([name]) => name === undefined).map(([, operation]) => operation.deepest)));
+  // Comparing fields for overlaps, validation also walks from one pair of fragments to the next.
+  const pairs = (byFragment.size * (byFragment.size - 1)) / 2;
+  return Math.max(deepest, everyFragment + pairs + Math.max(0, ...definitions.filter(([name]) => name === undefined).map(([, operation]) => operation.deepest)));
 }
 
 const DEFINITION_KEYWORDS = new Set(['query', 'mutation', 'subscription', 'fragment']);

@@ -78,6 +78,20 @@ describe('UnreadResponses', () => {
     socket.destroy();
   }, 20_000);
 
+  it('tracks answers pipelined behind one the client does not read, though they have no socket yet, and cuts them too', async () => {
+    const unread = new UnreadResponses(1_000 * MB, 2_000);
+    const server = await start(unread, 8 * MB);
+    const socket = connect(server.port, '127.0.0.1');
+    await new Promise<void>((resolve) => socket.once('connect', resolve));
+    socket.write('GET /1 HTTP/1.1\r\nHost: x\r\n\r\nGET /2 HTTP/1.1\r\nHost: x\r\n\r\nGET /3 HTTP/1.1\r\nHost: x\r\n\r\n');
+    socket.pause();
+    while (server.responses.length < 3) await new Promise((resolve) => setTimeout(resolve, 10));
+    expect(unread.bytes).toBe(3 * 8 * MB);
+    await Promise.all(server.responses.map(closed));
+    expect(unread.bytes).toBe(0);
+    socket.destroy();
+  }, 20_000);
+
   it('over its budget, closes the connection that has waited longest, keeping the newest', async () => {
     const unread = new UnreadResponses(40 * MB, 60_000);
     const server = await start(unread, 24 * MB);
@@ -91,9 +105,9 @@ describe('UnreadResponses', () => {
     second.socket.destroy();
   }, 20_000);
 
-  it('keeps the connection of a client that reads slowly but steadily, longer than stallMs in all', async () => {
-    const unread = new UnreadResponses(1_000 * MB, 300);
-    const server = await start(unread, 16 * MB);
+  it('keeps the connection of a client that reads slowly but steadily, longer than stallMs in all (a piece taken every ~0.2 s)', async () => {
+    const unread = new UnreadResponses(1_000 * MB, 1_500);
+    const server = await start(unread, 24 * MB);
     const socket = connect(server.port, '127.0.0.1');
     let received = 0;
     const whole = new Promise<void>((resolve, reject) => {
@@ -102,7 +116,7 @@ describe('UnreadResponses', () => {
         // A pause after each piece read: the whole answer takes several times stallMs.
         socket.pause();
         setTimeout(() => socket.resume(), 10);
-        if (received >= 16 * MB) resolve();
+        if (received >= 24 * MB) resolve();
       });
       socket.once('close', () => reject(new Error(`cut after ${received} bytes`)));
     });

@@ -25,15 +25,20 @@ describe('documentNesting', () => {
     expect(documentNesting(text)).toBe(expected);
   });
 
-  it('bounds a document with a cycle of spreads by what all its fragments nest, added up', () => {
-    expect(documentNesting('{ a { ...A } } fragment A on T { b { ...B } } fragment B on T { c { ...A } }')).toBe(6);
+  it('bounds a document with a cycle of spreads by what all its fragments nest, added up, and their pairs', () => {
+    expect(documentNesting('{ a { ...A } } fragment A on T { b { ...B } } fragment B on T { c { ...A } }')).toBe(2 + 2 + 2 + 1);
     // Chained both ways, each back spread 100 deep: walked forwards first, the cut spreads hid the path
     // backwards that validation follows (about 100 per fragment), and the document measured 211.
     const levels = (n: number, inner: string) => `${'a { '.repeat(n)}${inner}${' }'.repeat(n)}`;
     let text = '{ ...P1 }';
     for (let i = 1; i <= 10; i++) text += ` fragment P${i} on Query { ${i < 10 ? `...P${i + 1} ` : ''}${levels(100, i > 1 ? `...P${i - 1}` : 'b')} }`;
     parse(text);
-    expect(documentNesting(text)).toBe(10 * 101 + 1);
+    expect(documentNesting(text)).toBe(10 * 101 + 1 + 45);
+    // Each fragment spreading the next two, round: one level each, but validation's overlap check
+    // chained pair after pair of them, about 5,000 calls deep for 100 fragments (a 500).
+    let pairs = '{ ...f0 ...f1 }';
+    for (let i = 0; i < 100; i++) pairs += ` fragment f${i} on Query { a ...f${(i + 1) % 100} ...f${(i + 2) % 100} }`;
+    expect(documentNesting(pairs)).toBe(100 + 4_950 + 1);
   });
 
   it('follows every definition of a fragment defined twice', () => {
