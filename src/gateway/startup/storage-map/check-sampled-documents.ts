@@ -40,9 +40,15 @@ export async function checkSampledDocuments(
 ): Promise<{ problems: string[]; warnings: string[] }> {
   const problems: string[] = [];
   const warnings: string[] = [];
+  const samples = new Map<string, Promise<StoredDocument[]>>();
+  const sampleOf = (collection: string): Promise<StoredDocument[]> => {
+    let sample = samples.get(collection);
+    if (!sample) samples.set(collection, (sample = existing.has(collection) ? source.sampleDocuments(collection, SAMPLE_SIZE) : Promise.resolve([])));
+    return sample;
+  };
   for (const type of storageMap.types.values()) {
     if (type.collection === undefined || !existing.has(type.collection)) continue;
-    const sample = await source.sampleDocuments(type.collection, SAMPLE_SIZE);
+    const sample = await sampleOf(type.collection);
     if (sample.length === 0) continue;
     const of = `of ${sample.length} sampled ${type.collection} documents`;
     const counted = new Map(counters.filter((counter) => counter.collection === type.collection).map((counter) => [counter.path, counter.derived ?? 'counter']));
@@ -59,6 +65,18 @@ export async function checkSampledDocuments(
       else if (missing > 0 && field.valueType.nonNull) warnings.push(`${field.coordinate} is non-null, but "${field.path}" is missing in ${missing} ${of}; reading them fails with "Cannot return null"`);
       const mismatch = storedTypeMismatch(field, values, schema);
       if (mismatch) warnings.push(describeMismatch(field, mismatch, of, type.collection));
+    }
+    for (const relation of storageMap.relations.values()) {
+      const join = relation.shapes.join;
+      if (relation.typeName !== type.typeName || join?.direction !== 'byKey' || join.foreignField !== '_id') continue;
+      const keyKinds = kindsOf(sample.flatMap((document) => [readPath(document, join.localField)].flat()));
+      const idKinds = kindsOf((await sampleOf(join.collection)).map((document) => document._id));
+      const strays = [...keyKinds.keys()].filter((kind) => idKinds.size > 0 && !idKinds.has(kind));
+      if (strays.length === 0) continue;
+      const held = strays.map((kind) => `${keyKinds.get(kind)} ${kind} value${keyKinds.get(kind) === 1 ? '' : 's'}`).join(' and ');
+      warnings.push(
+        `${relation.coordinate}: its key "${join.localField}" holds ${held} (in ${sample.length} sampled ${type.collection} documents), but the ${join.collection} ids are ${[...idKinds.keys()].join(' or ')}: those references find nothing (null); store the ids as the ${join.collection} documents have them`,
+      );
     }
     for (const relation of storageMap.relations.values()) {
       const snapshot = relation.shapes.snapshot;
@@ -141,7 +159,7 @@ function describeMismatch(field: StoredField, mismatch: Mismatch, of: string, co
     const convert = field.valueType.isList
       ? 'store BSON dates'
       : `convert them: db.${collection}.updateMany({ ${JSON.stringify(field.path)}: { $type: "string" } }, [{ $set: { ${JSON.stringify(field.path)}: { $toDate: ${JSON.stringify(`$${field.path}`)} } } }])`;
-    return `${declared}, but "${field.path}" holds a string (${JSON.stringify(first)}) ${inSampled}, not a BSON date: ordering by it sorts those as strings, apart from the dates, and range filters on it (given dates) never match them; ${convert}`;
+    return `${declared}, but "${field.path}" holds a string (${JSON.stringify(first)}) ${inSampled}, not a BSON date: ordering by it sorts those as strings, apart from the dates, so pages ordered by it skip them (the next page's filter compares dates), and range filters on it (given dates) never match them; ${convert}`;
   }
   if (expected.kind === 'date') {
     return `${declared}, but "${field.path}" holds ${describeKind(first)} ${inSampled}, not a BSON date: ordering by it and range filters on it (given dates) do not compare it as a date; store BSON dates`;
@@ -201,6 +219,17 @@ function describeKind(value: unknown): string {
   if (Array.isArray(value)) return 'an array';
   if (isDate(value)) return 'a date';
   return bsonType(value) ?? (typeof value === 'object' ? 'an object' : `a ${typeof value}`);
+}
+
+/** How many of `values` hold each kind of id (ObjectId, string, number…), nulls left out. */
+function kindsOf(values: readonly unknown[]): Map<string, number> {
+  const kinds = new Map<string, number>();
+  for (const value of values) {
+    if (value === undefined || value === null) continue;
+    const kind = bsonType(value) ?? typeof value;
+    kinds.set(kind, (kinds.get(kind) ?? 0) + 1);
+  }
+  return kinds;
 }
 
 function copiesOf(value: unknown): Array<Record<string, unknown>> {

@@ -44,14 +44,14 @@ describe('checkSampledDocuments: stored types that disagree with the schema', ()
 
   it('names a DateTime held as a string: ordering compares strings, range filters miss them, and the update that converts them', async () => {
     expect(await warningsFor([{ due: day }, { due: '2026-11-21T09:30:00Z' }, { due: '2026-11-22' }])).toEqual([
-      'Task.due is DateTime, but "due" holds a string ("2026-11-21T09:30:00Z") in 2 of 3 sampled tasks documents, not a BSON date: ordering by it sorts those as strings, apart from the dates, and range filters on it (given dates) never match them; convert them: db.tasks.updateMany({ "due": { $type: "string" } }, [{ $set: { "due": { $toDate: "$due" } } }])',
+      'Task.due is DateTime, but "due" holds a string ("2026-11-21T09:30:00Z") in 2 of 3 sampled tasks documents, not a BSON date: ordering by it sorts those as strings, apart from the dates, so pages ordered by it skip them (the next page\'s filter compares dates), and range filters on it (given dates) never match them; convert them: db.tasks.updateMany({ "due": { $type: "string" } }, [{ $set: { "due": { $toDate: "$due" } } }])',
     ]);
   });
 
   it('names a DateTime held as something else than a date or a string, and strings in a list of them', async () => {
     expect(await warningsFor([{ due: 1_763_717_400_000, reminders: [day, '2026-11-21'] }])).toEqual([
       'Task.due is DateTime, but "due" holds a number in 1 of 1 sampled tasks documents, not a BSON date: ordering by it and range filters on it (given dates) do not compare it as a date; store BSON dates',
-      'Task.reminders is [DateTime], but "reminders" holds a string ("2026-11-21") in 1 of 1 sampled tasks documents, not a BSON date: ordering by it sorts those as strings, apart from the dates, and range filters on it (given dates) never match them; store BSON dates',
+      'Task.reminders is [DateTime], but "reminders" holds a string ("2026-11-21") in 1 of 1 sampled tasks documents, not a BSON date: ordering by it sorts those as strings, apart from the dates, so pages ordered by it skip them (the next page\'s filter compares dates), and range filters on it (given dates) never match them; store BSON dates',
     ]);
   });
 
@@ -94,5 +94,32 @@ describe('checkSampledDocuments: stored types that disagree with the schema', ()
       'Task.status is Status, but "status" holds a number in 1 of 2 sampled tasks documents',
     ]);
     expect(await warningsFor([{ due: '2026-11-21' }], { withSchema: false })).toHaveLength(1);
+  });
+});
+
+describe('checkSampledDocuments: a join whose keys are not the ids they name', () => {
+  const sdl = /* GraphQL */ `
+    type Query { reviews(first: Int = 20): [Review!]! @list }
+    type Customer @collection(name: "customers") { id: ID! name: String! }
+    type Review @collection(name: "reviews") { id: ID! body: String! customer: Customer @join(localField: "customerId") }
+  `;
+  const ids = [1, 2, 3].map((n) => new ObjectId(`6955b90000000000000000c${n}`));
+  const check = async (customerIds: readonly unknown[]) => {
+    const { schema, storageMap } = buildGatewaySchema({ typeDefs: withDirectiveTypeDefs(sdl), resolvers: {} });
+    const documents: Record<string, StoredDocument[]> = {
+      customers: ids.map((_id) => ({ _id, name: 'C' })),
+      reviews: customerIds.map((customerId, n) => ({ _id: new ObjectId(), body: `review ${n}`, customerId })),
+    };
+    return checkSampledDocuments(storageMap, new Set(['customers', 'reviews']), { sampleDocuments: async (collection) => documents[collection] ?? [] }, [], schema);
+  };
+
+  it('warns when the keys are strings (hex) and the ids ObjectIds: every join would find nothing', async () => {
+    expect((await check(ids.map((id) => id.toHexString()))).warnings).toEqual([
+      'Review.customer: its key "customerId" holds 3 string values (in 3 sampled reviews documents), but the customers ids are ObjectId: those references find nothing (null); store the ids as the customers documents have them',
+    ]);
+  });
+
+  it('says nothing when they are of a kind, or missing', async () => {
+    expect((await check([ids[0], null, ids[2]])).warnings).toEqual([]);
   });
 });
