@@ -153,7 +153,7 @@ class Drafter {
       `Drafted by \`docjoin init --from-mongo\` from database "${sample.databaseName}", sampling up to ${sampleSize} documents per collection.`,
       'Each "# guess:" says what was inferred and from what: check it, then delete the comment.',
     ];
-    if (sample.skipped.length > 0) lines.push(`Not drafted (views and system collections): ${sample.skipped.join(', ')}.`);
+    if (sample.skipped.length > 0) lines.push(`Not drafted (views, system collections and docjoin's own): ${sample.skipped.join(', ')}.`);
     return lines;
   }
 

@@ -47,7 +47,8 @@ export async function sampleDatabase(
 ): Promise<DatabaseSample> {
   const listed = await db.listCollections({}, { nameOnly: false }).toArray();
   const names = listed
-    .filter((entry) => (entry.type === undefined || entry.type === 'collection' || entry.type === 'timeseries') && !entry.name.startsWith('system.'))
+    // docjoin's own collections (migration markers, a recorded workload) are no part of the data.
+    .filter((entry) => (entry.type === undefined || entry.type === 'collection' || entry.type === 'timeseries') && !entry.name.startsWith('system.') && !entry.name.startsWith('docjoin_'))
     .map((entry) => entry.name)
     .sort();
   const skipped = listed

@@ -55,6 +55,17 @@ describe('inferSchema', () => {
     expect(commands.at(-1)!.command.projection).toEqual({ firstName: 1, lastName: 1 });
   });
 
+  it("leaves docjoin's own collections (migration markers, a recorded workload) out of the draft", async () => {
+    const db = mongo.client.db(dbName);
+    await db.collection('docjoin_migrations').insertOne({ coordinate: 'Post.author', state: 'filled' });
+    try {
+      const sample = await sampleDatabase(db, { size: 2 });
+      expect([sample.collections.map((collection) => collection.name).includes('docjoin_migrations'), sample.skipped.includes('docjoin_migrations')]).toEqual([false, true]);
+    } finally {
+      await db.collection('docjoin_migrations').drop();
+    }
+  });
+
   it('samples with find in _id order when the server refuses the sampling stage, and says why', async () => {
     const sample = await sampleDatabase(mongo.client.db(dbName), { size: 2, sampleStage: () => ({ $noSuchStage: {} }) });
     const comments = sample.collections.find((collection) => collection.name === 'comments')!;

@@ -99,7 +99,7 @@ type Item @collection(name: "items") {
     expect(sdl.split('\n').slice(0, 6)).toEqual([
       '# Drafted by `docjoin init --from-mongo` from database "shop", sampling up to 50 documents per collection.',
       '# Each "# guess:" says what was inferred and from what: check it, then delete the comment.',
-      '# Not drafted (views and system collections): recent_view.',
+      '# Not drafted (views, system collections and docjoin\'s own): recent_view.',
       '',
       '"An ISO-8601 date-time, e.g. `2026-11-21T09:30:00.000Z`."',
       'scalar DateTime',
