@@ -1,6 +1,6 @@
 import { directiveTypeDefs } from 'docjoin';
 import { makeExecutableSchema } from '@graphql-tools/schema';
-import type { MongoClient } from 'mongodb';
+import { ObjectId, type MongoClient } from 'mongodb';
 import { gatewaySettingsOf, loadConfig } from '../../../src/config/config';
 import { connectMongo, DatabaseMismatchError, StorageConfigError } from 'docjoin';
 import { MongoFunnel } from '../../../src/gateway/request/mongo/mongo-funnel';
@@ -167,8 +167,9 @@ describe('validateAgainstDatabase', () => {
 
   it('refuses a field read by LOOKUP by default on a MongoDB before 5.0, naming the field and the fix', async () => {
     const db = mongo.freshDb('validate_lookup');
-    await db.collection('posts').insertOne({ authorId: 'a' });
-    await db.collection('authors').insertOne({ _id: 'a' } as never);
+    const author = new ObjectId();
+    await db.collection('posts').insertOne({ authorId: author });
+    await db.collection('authors').insertOne({ _id: author });
     const map = buildStorageMap(
       makeExecutableSchema({
         typeDefs: [

@@ -51,6 +51,12 @@ export async function checkSampledDocuments(
     const sample = await sampleOf(type.collection);
     if (sample.length === 0) continue;
     const of = `of ${sample.length} sampled ${type.collection} documents`;
+    const otherIds = sample.filter((document) => document._id !== undefined && bsonType(document._id) !== 'ObjectId');
+    if (otherIds.length > 0) {
+      warnings.push(
+        `${type.typeName}: ${otherIds.length} ${of} have an _id that is no ObjectId (${describeId(otherIds[0]!._id)}), and docjoin takes ids as ObjectIds: an id argument (@find, after:, the generated updates and deletes) refuses theirs; give them ObjectIds, or serve them with resolvers of your own`,
+      );
+    }
     const counted = new Map(counters.filter((counter) => counter.collection === type.collection).map((counter) => [counter.path, counter.derived ?? 'counter']));
     for (const field of type.fields.values()) {
       if (field.kind !== 'stored' || field.isId) continue;
@@ -235,4 +241,8 @@ function kindsOf(values: readonly unknown[]): Map<string, number> {
 function copiesOf(value: unknown): Array<Record<string, unknown>> {
   const entries = Array.isArray(value) ? value : value === undefined || value === null ? [] : [value];
   return entries.filter((entry): entry is Record<string, unknown> => entry !== null && typeof entry === 'object' && !Array.isArray(entry));
+}
+
+function describeId(value: unknown): string {
+  return `${bsonType(value) ?? typeof value} ${JSON.stringify(String(value)).slice(0, 40)}`;
 }

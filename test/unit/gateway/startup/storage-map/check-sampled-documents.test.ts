@@ -119,6 +119,15 @@ describe('checkSampledDocuments: a join whose keys are not the ids they name', (
     ]);
   });
 
+  it('warns of ids that are no ObjectIds: id arguments refuse them', async () => {
+    const { storageMap, schema } = buildGatewaySchema({ typeDefs: withDirectiveTypeDefs(sdl), resolvers: {} });
+    const documents = [{ _id: 'cat-books', name: 'Books' }, { _id: ids[0], name: 'C' }];
+    const { warnings } = await checkSampledDocuments(storageMap, new Set(['customers']), { sampleDocuments: async () => documents }, [], schema);
+    expect(warnings).toEqual([
+      'Customer: 1 of 2 sampled customers documents have an _id that is no ObjectId (string "cat-books"), and docjoin takes ids as ObjectIds: an id argument (@find, after:, the generated updates and deletes) refuses theirs; give them ObjectIds, or serve them with resolvers of your own',
+    ]);
+  });
+
   it('says nothing when they are of a kind, or missing', async () => {
     expect((await check([ids[0], null, ids[2]])).warnings).toEqual([]);
   });
