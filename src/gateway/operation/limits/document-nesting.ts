@@ -13,8 +13,9 @@ export const MAX_DOCUMENT_NESTING = 500;
 /**
  * The error refusing `text` when it nests deeper than MAX_DOCUMENT_NESTING, or undefined. A text of
  * fewer than two characters per level cannot nest that deeply (each level opens and closes), so the
- * short texts of nearly every request are not scanned. A text the lexer refuses is left for the
- * parser to report.
+ * short texts of nearly every request are not scanned. (Such a text holds fewer than 30 fragments,
+ * and the pairs of a cycle of them stay far inside the stack: 100 fragments, some 3,700 characters,
+ * are the fewest seen to overflow it.) A text the lexer refuses is left for the parser to report.
  */
 export function documentNestingError(text: string): GraphQLError | undefined {
   if (text.length <= 2 * MAX_DOCUMENT_NESTING) return undefined;
