@@ -188,12 +188,6 @@ function rowCondition(storage: TypeStorage, fieldName: string, claim: string): R
   return `where: ${storage.typeName}.${fieldName} is not a stored field or a single reference; name one of ${known.map((candidate) => candidate.fieldName).join(', ')}`;
 }
 
-/**
- * A relation whose data is a copy of a `@collection` type's documents (a snapshot, an embedded array)
- * shows them without the MongoDB read the filter goes into. For a role that reads the target only where
- * a condition holds: a snapshot copy holding every condition's field is checked on the copy; otherwise
- * the role reads the field by its join, which has the filter.
- */
 /** The collections whose documents hold the relation fields `coordinates`: their types' own, or those they are embedded in. */
 function collectionsHolding(storageMap: StorageMap, coordinates: ReadonlySet<string>): ReadonlySet<string> {
   const collections = new Set<string>();
@@ -204,6 +198,12 @@ function collectionsHolding(storageMap: StorageMap, coordinates: ReadonlySet<str
   return collections;
 }
 
+/**
+ * A relation whose data is a copy of a `@collection` type's documents (a snapshot, an embedded array)
+ * shows them without the MongoDB read the filter goes into. For a role that reads the target only where
+ * a condition holds: a snapshot copy holding every condition's field is checked on the copy; otherwise
+ * the role reads the field by its join, which has the filter.
+ */
 function copyProblem(rules: AccessRules, field: RelationField, role: string, joined: Set<string>, problems: string[]): void {
   const { embedded, snapshot, join } = field.shapes;
   if (!embedded && !snapshot) return;
