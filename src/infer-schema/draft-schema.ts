@@ -1,5 +1,5 @@
 import type { Document } from 'mongodb';
-import { parseSort } from '../gateway';
+import { parseSort, PROVIDED_SCALARS } from '../gateway';
 import { compareCopies, isCopied, type FieldComparison } from './compare-copies';
 import type { Reference } from './find-references';
 import { camelCase, fieldNameOf, isGraphqlName, pascalCase, relationNameOf, RESERVED_TYPE_NAMES, singularOfName, typeNameOf, uniqueName } from './names';
@@ -49,7 +49,8 @@ export interface DraftSchema {
   readonly query: readonly DraftField[];
   /** Each collection's type, followed by the types embedded in it. */
   readonly types: readonly DraftType[];
-  readonly usesDateTime: boolean;
+  /** docjoin's scalars the fields use (DateTime, Decimal, Long), to declare above Query. */
+  readonly scalars: readonly string[];
   readonly counts: DraftCounts;
 }
 
@@ -84,6 +85,7 @@ const KIND_LABELS: Readonly<Record<ValueKind, string>> = {
   int: 'int',
   long: 'long',
   double: 'double',
+  decimal: 'Decimal128',
   date: 'date',
   objectId: 'ObjectId',
   null: 'null',
@@ -127,7 +129,7 @@ class Drafter {
   readonly #collectionTypeEntries = new Map<string, DraftEntry[]>();
   readonly #types: DraftType[] = [];
   readonly #counts: DraftCounts = { collectionTypes: 0, embeddedTypes: 0, joins: 0, snapshots: 0, reverseJoins: 0, guesses: 0 };
-  #usesDateTime = false;
+  readonly #scalars = new Set<string>();
 
   constructor(input: DraftInput) {
     this.#input = input;
@@ -144,7 +146,7 @@ class Drafter {
     const query = this.#queryFields();
     this.#counts.collectionTypes = collections.length;
     this.#counts.guesses = this.#types.reduce((sum, type) => sum + type.guesses.length + type.entries.reduce((n, entry) => n + (entry.kind === 'field' ? entry.guesses.length : 1), 0), 0);
-    return { header: this.#header(), query, types: this.#types, usesDateTime: this.#usesDateTime, counts: this.#counts };
+    return { header: this.#header(), query, types: this.#types, scalars: [...PROVIDED_SCALARS.keys()].filter((name) => this.#scalars.has(name)), counts: this.#counts };
   }
 
   #header(): string[] {
@@ -233,7 +235,8 @@ class Drafter {
 
   #storedField(names: FieldNames, key: string, type: string, guesses: string[]): DraftField {
     const name = names.own(key);
-    if (type.replace(/[[\]!]/g, '') === 'DateTime') this.#usesDateTime = true;
+    const scalarName = type.replace(/[[\]!]/g, '');
+    if (PROVIDED_SCALARS.has(scalarName)) this.#scalars.add(scalarName);
     if (name === key) return field(name, type, [], guesses);
     return field(name, type, [`@path(path: ${JSON.stringify(key)})`], [...guesses, `${JSON.stringify(key)} is not a GraphQL name (or is taken): read with @path`]);
   }
@@ -336,11 +339,15 @@ class Drafter {
     if (kinds.length === 1 && kinds[0] === 'boolean') return { type: 'Boolean' };
     if (kinds.length === 1 && kinds[0] === 'date') return { type: 'DateTime' };
     if (kinds.length === 1 && kinds[0] === 'objectId') return { type: 'ID', guess: 'ObjectIds not (mostly) found as the _id of any collection: not a reference' };
+    if (kinds.length === 1 && kinds[0] === 'decimal') return { type: 'Decimal' };
     if (kinds.every((kind) => NUMBER_KINDS.has(kind))) {
-      if (kinds.includes('double')) return { type: 'Float' };
-      if (value.wideLongs > 0) return { type: 'Float', guess: `64-bit integers beyond Int's 32 bits (${value.wideLongs} sampled): Float, exact up to 2^53` };
+      if (kinds.includes('double')) {
+        return value.wideLongs > 0 ? { type: 'Float', guess: `holds ${held}, with 64-bit integers beyond Int's 32 bits (${value.wideLongs} sampled): Float, exact up to 2^53` } : { type: 'Float' };
+      }
+      if (value.wideLongs > 0) return { type: 'Long', guess: `64-bit integers beyond Int's 32 bits (${value.wideLongs} sampled): Long, every digit kept (a string in JSON)` };
       return { type: 'Int' };
     }
+    if (kinds.every((kind) => kind === 'decimal' || NUMBER_KINDS.has(kind))) return { type: 'Decimal', guess: `holds ${held}: Decimal serves them all exactly (a string in JSON); store one kind` };
     if (kinds.every((kind) => kind === 'objectId' || kind === 'string')) return { type: 'ID', guess: `holds ${held}: ID reads both, but filters, access rules and generated writes use ObjectIds, so they miss the strings; store one kind` };
     if (kinds.every((kind) => TEXT_KINDS.has(kind))) return { type: 'String', guess: `holds ${held}: String serves them all` };
     return { reason: `${held}: no one type fits; pick one` };

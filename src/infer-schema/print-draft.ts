@@ -1,10 +1,11 @@
+import { PROVIDED_SCALARS } from '../gateway';
 import type { DraftEntry, DraftField, DraftSchema } from './draft-schema';
 
-/** The draft as SDL: the header, `scalar DateTime` when a field uses it, Query, then each type; guesses as `# guess:` comments. */
+/** The draft as SDL: the header, docjoin's scalars its fields use (`scalar DateTime`…), Query, then each type; guesses as `# guess:` comments. */
 export function printDraft(draft: DraftSchema): string {
   const lines = draft.header.map((line) => `# ${oneLine(line)}`);
   lines.push('');
-  if (draft.usesDateTime) lines.push('"An ISO-8601 date-time, e.g. `2026-11-21T09:30:00.000Z`."', 'scalar DateTime', '');
+  for (const name of draft.scalars) lines.push(...PROVIDED_SCALARS.get(name)!.typeDefs.trimEnd().split('\n'), '');
   lines.push('type Query {', ...draft.query.flatMap(printEntry), '}');
   for (const type of draft.types) {
     lines.push('', ...type.guesses.map((guess) => `# guess: ${oneLine(guess)}`));

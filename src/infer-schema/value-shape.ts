@@ -5,13 +5,13 @@
  * arrive as what they are stored as (a Double 3.0 is a Float, not an Int).
  */
 
-export type ValueKind = 'string' | 'boolean' | 'int' | 'long' | 'double' | 'date' | 'objectId' | 'null' | 'object' | 'array' | 'unsupported';
+export type ValueKind = 'string' | 'boolean' | 'int' | 'long' | 'double' | 'decimal' | 'date' | 'objectId' | 'null' | 'object' | 'array' | 'unsupported';
 
 export interface ValueShape {
   /** Values seen at this place (a field present in a document, or an array element), nulls included. */
   count: number;
   readonly kinds: Map<ValueKind, number>;
-  /** BSON type names of the values no built-in scalar serves (Decimal128, Binary, …). */
+  /** BSON type names of the values no scalar docjoin knows serves (Binary, Timestamp, …). */
   readonly unsupported: Set<string>;
   /** Long values outside GraphQL Int's 32 bits. */
   wideLongs: number;
@@ -39,7 +39,7 @@ export function shapeOfDocuments(documents: Iterable<Record<string, unknown>>): 
 
 /** The kinds a value shape held, nulls left out, most frequent first (ties in a fixed order). */
 export function kindsOf(shape: ValueShape): ValueKind[] {
-  const order: readonly ValueKind[] = ['string', 'boolean', 'int', 'long', 'double', 'date', 'objectId', 'object', 'array', 'unsupported', 'null'];
+  const order: readonly ValueKind[] = ['string', 'boolean', 'int', 'long', 'double', 'decimal', 'date', 'objectId', 'object', 'array', 'unsupported', 'null'];
   return [...shape.kinds.entries()]
     .filter(([kind]) => kind !== 'null')
     .sort(([a, countA], [b, countB]) => countB - countA || order.indexOf(a) - order.indexOf(b))
@@ -78,6 +78,8 @@ export function kindOf(value: unknown): ValueKind {
       return 'long';
     case 'Double':
       return 'double';
+    case 'Decimal128':
+      return 'decimal';
     case 'ObjectId':
       return 'objectId';
     default:

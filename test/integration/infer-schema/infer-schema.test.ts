@@ -1,5 +1,5 @@
 import { connectMongo, DateTimeScalar, type Gateway } from 'docjoin';
-import { MongoClient, type CommandStartedEvent, type Document } from 'mongodb';
+import { Decimal128, Int32, Long, MongoClient, ObjectId, type CommandStartedEvent, type Document } from 'mongodb';
 import { checkDraft } from '../../../src/infer-schema/check-draft';
 import { inferSchema } from '../../../src/infer-schema/infer-schema';
 import { sampleDatabase } from '../../../src/infer-schema/sample-database';
@@ -92,6 +92,29 @@ describe('checkDraft', () => {
         'Post.author: declares 2 shapes (@join, @snapshot) but no @read; add @read(strategy: JOIN) to say which one serves reads',
       ]);
     } finally {
+      await client.close();
+    }
+  });
+});
+
+describe('exact numbers in a draft', () => {
+  it('drafts Decimal128 as Decimal and longs beyond 32 bits as Long, and the draft serves every digit', async () => {
+    const db = mongo.freshDb('exact');
+    await db.collection('invoices').insertMany([
+      { _id: new ObjectId(), total: Decimal128.fromString('19.99'), sequence: Long.fromString('9007199254740993'), lines: new Int32(2) },
+      { _id: new ObjectId(), total: Decimal128.fromString('0.10'), sequence: Long.fromNumber(7), lines: new Int32(1) },
+    ]);
+    const { sdl } = await inferSchema(db);
+    expect(sdl.match(/^ {2}(total|sequence|lines): .*$/gm)).toEqual(['  total: Decimal!', '  sequence: Long!', '  lines: Int!']);
+    const client = await connectMongo(mongo.uri);
+    const warnings: string[] = [];
+    const gateway = await createCheckedGateway({ typeDefs: sdl, resolvers: {}, mongoClient: client, db: db.databaseName, validateDatabase: true, onWarning: (warning) => warnings.push(warning), listen: false });
+    try {
+      const result = await gateway.execute({ query: '{ invoices { total sequence lines } }' });
+      expect([result.errors, warnings]).toEqual([undefined, []]);
+      expect(result.data).toEqual({ invoices: [{ total: '19.99', sequence: '9007199254740993', lines: 2 }, { total: '0.10', sequence: '7', lines: 1 }] });
+    } finally {
+      await gateway.stop();
       await client.close();
     }
   });

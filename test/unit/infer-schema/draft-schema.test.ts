@@ -36,7 +36,7 @@ function draft(collections: Record<string, { documents: Document[]; indexes?: Ar
     }),
   );
   const drafted = draftSchema({ sample: { databaseName: 'shop', collections: samples, skipped: ['recent_view'] }, sampleSize: 50, shapes, references, candidates, sources });
-  return { sdl: printDraft(drafted), counts: drafted.counts, usesDateTime: drafted.usesDateTime };
+  return { sdl: printDraft(drafted), counts: drafted.counts, scalars: drafted.scalars };
 }
 
 /** The printed block of one type (its guesses above it included). */
@@ -51,11 +51,11 @@ const oid = (n: number) => new ObjectId(n.toString(16).padStart(24, '0'));
 const day = (n: number) => new Date(Date.UTC(2026, 0, n));
 
 describe('draftSchema: scalars', () => {
-  const { sdl, usesDateTime } = draft({
+  const { sdl, scalars } = draft({
     items: {
       documents: [
-        { _id: oid(1), name: 'a', count: new Int32(1), price: new Double(1.5), big: Long.fromString('9000000000'), at: day(1), flag: true, mixed: 'x', 'first-name': 'A', id: 'legacy-1', 'a.b': 1, empty: [], nothing: null, amount: Decimal128.fromString('9.99'), tags: ['x'], __v: new Int32(0), ref: oid(99) },
-        { _id: oid(2), name: 'b', count: new Int32(2), price: new Int32(2), big: Long.fromNumber(1), at: day(2), mixed: new Int32(3), 'first-name': 'B', id: 'legacy-2', empty: [], nothing: null, amount: Decimal128.fromString('1'), tags: ['y', null], __v: new Int32(0), ref: oid(98) },
+        { _id: oid(1), name: 'a', count: new Int32(1), price: new Double(1.5), big: Long.fromString('9000000000'), at: day(1), flag: true, mixed: 'x', 'first-name': 'A', id: 'legacy-1', 'a.b': 1, empty: [], nothing: null, amount: Decimal128.fromString('9.99'), cost: Decimal128.fromString('0.10'), huge: Long.fromString('9000000000'), tags: ['x'], __v: new Int32(0), ref: oid(99) },
+        { _id: oid(2), name: 'b', count: new Int32(2), price: new Int32(2), big: Long.fromNumber(1), at: day(2), mixed: new Int32(3), 'first-name': 'B', id: 'legacy-2', empty: [], nothing: null, amount: Decimal128.fromString('1'), cost: new Int32(3), huge: new Double(0.5), tags: ['y', null], __v: new Int32(0), ref: oid(98) },
       ],
     },
   });
@@ -67,8 +67,8 @@ type Item @collection(name: "items") {
   name: String!
   count: Int!
   price: Float!
-  # guess: 64-bit integers beyond Int's 32 bits (1 sampled): Float, exact up to 2^53
-  big: Float!
+  # guess: 64-bit integers beyond Int's 32 bits (1 sampled): Long, every digit kept (a string in JSON)
+  big: Long!
   at: DateTime!
   # guess: nullable: missing or null in 1 of 2 sampled
   flag: Boolean
@@ -81,7 +81,11 @@ type Item @collection(name: "items") {
   # guess: left out "a.b": a path cannot address a key with "." or "$" in it
   # guess: left out "empty": an empty array in all 2 sampled that have it, so its type is unknown
   # guess: left out "nothing": null wherever it is present (2 of 2 sampled)
-  # guess: left out "amount": it holds Decimal128, which no built-in scalar serves; declare a scalar with a resolver for it
+  amount: Decimal!
+  # guess: holds int (1), Decimal128 (1): Decimal serves them all exactly (a string in JSON); store one kind
+  cost: Decimal!
+  # guess: holds long (1), double (1), with 64-bit integers beyond Int's 32 bits (1 sampled): Float, exact up to 2^53
+  huge: Float!
   tags: [String]!
   # guess: "__v" is not a GraphQL name (or is taken): read with @path
   _v: Int! @path(path: "__v")
@@ -94,15 +98,21 @@ type Item @collection(name: "items") {
     expect(() => buildStorageMap(makeExecutableSchema({ typeDefs: [directiveTypeDefs, sdl] }))).not.toThrow();
   });
 
-  test('declares DateTime, and says what it did not draft', () => {
-    expect(usesDateTime).toBe(true);
-    expect(sdl.split('\n').slice(0, 6)).toEqual([
+  test("declares docjoin's scalars it uses, and says what it did not draft", () => {
+    expect(scalars).toEqual(['DateTime', 'Decimal', 'Long']);
+    expect(sdl.split('\n').slice(0, 12)).toEqual([
       '# Drafted by `docjoin init --from-mongo` from database "shop", sampling up to 50 documents per collection.',
       '# Each "# guess:" says what was inferred and from what: check it, then delete the comment.',
       '# Not drafted (views, system collections and docjoin\'s own): recent_view.',
       '',
       '"An ISO-8601 date-time, e.g. `2026-11-21T09:30:00.000Z`."',
       'scalar DateTime',
+      '',
+      '"An exact decimal number (BSON Decimal128, 34 significant digits), as a string: `\\"19.99\\"`."',
+      'scalar Decimal',
+      '',
+      '"A 64-bit integer (BSON long), as a string: JSON numbers are exact only up to 2^53."',
+      'scalar Long',
     ]);
   });
 });

@@ -14,6 +14,7 @@ import type { CounterRule, WriteModel } from '../write-model/write-model-types';
 import type { MutationWritePlans } from '../../writes/write-plan';
 import type { AnyResolver, Ownership } from '../../operation/plan/owned-plan';
 import { directiveTypeDefs } from './directive-type-defs';
+import { withPageDefaults } from './page-defaults';
 import { PROVIDED_SCALARS } from '../scalars/provided-scalars';
 import { EXACT_SCALARS } from '../aggregates/aggregate-names';
 import { buildAccessRules } from '../access-rules/build-access-rules';
@@ -93,7 +94,7 @@ export function buildGatewaySchema(options: { typeDefs: readonly string[]; resol
   const problems = [...storageProblems, ...followingProblems.filter((problem) => !namesRefusedField(problem, storageMap.refused))];
   if (problems.length > 0) throw new SchemaProblems(problems, storageMap, writeModel.counters);
   const fieldResolvers = buildFieldResolvers(storageMap, writeModel);
-  const executable = makeExecutableSchema({ typeDefs, resolvers: [fieldResolvers as IResolvers, generated, ...providedScalars(sdlSchema, handWritten), ...handWritten] });
+  const executable = makeExecutableSchema({ typeDefs: withPageDefaults(typeDefs, storageMap), resolvers: [fieldResolvers as IResolvers, generated, ...providedScalars(sdlSchema, handWritten), ...handWritten] });
   const config = executable.toConfig();
   const schema = new GraphQLSchema({
     ...config,

@@ -1,0 +1,29 @@
+import { Kind, parse, visit, type DocumentNode, type FieldDefinitionNode, type ObjectTypeDefinitionNode, type ObjectTypeExtensionNode } from 'graphql';
+import { DEFAULT_FIRST } from '../../operation/planning/page-limits';
+import type { StorageMap } from '../storage-map/storage-map-types';
+
+/**
+ * An omitted `first` reads DEFAULT_FIRST items wherever docjoin pages a list (page-request.ts). Where
+ * the SDL declares `first: Int` with no default, the schema clients see gets that default written in,
+ * so introspection, the IDE and the generated types say how many items an omitted `first` returns.
+ */
+export function withPageDefaults(typeDefs: readonly string[], storageMap: StorageMap): DocumentNode[] {
+  const paged = new Set([
+    ...[...storageMap.relations.values()].filter((relation) => relation.pageArguments.first).map((relation) => relation.coordinate),
+    ...[...storageMap.roots.values()].filter((root) => root.kind === 'list').map((root) => root.coordinate),
+  ]);
+  const withDefaults = (node: ObjectTypeDefinitionNode | ObjectTypeExtensionNode) => ({
+    ...node,
+    fields: node.fields?.map((field) => (paged.has(`${node.name.value}.${field.name.value}`) ? withFirstDefault(field) : field)),
+  });
+  return typeDefs.map((source) => visit(parse(source), { ObjectTypeDefinition: withDefaults, ObjectTypeExtension: withDefaults }));
+}
+
+function withFirstDefault(field: FieldDefinitionNode): FieldDefinitionNode {
+  return {
+    ...field,
+    arguments: field.arguments?.map((argument) =>
+      argument.name.value === 'first' && argument.defaultValue === undefined ? { ...argument, defaultValue: { kind: Kind.INT, value: String(DEFAULT_FIRST) } } : argument,
+    ),
+  };
+}

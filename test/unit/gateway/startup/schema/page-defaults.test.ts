@@ -1,0 +1,30 @@
+import { printSchema } from 'graphql';
+import { buildGatewaySchema } from '../../../../../src/gateway/startup/schema/build-gateway-schema';
+import { withDirectiveTypeDefs } from '../../../../../src/gateway/startup/schema/schema-sources';
+
+/** What an omitted `first` reads is in the schema clients see, whatever the SDL wrote. */
+describe('the default of first in the public schema', () => {
+  const sdl = /* GraphQL */ `
+    type Query {
+      orders(first: Int, after: ID): [Order!]! @list
+      recent(first: Int = 5): [Order!]! @list
+      search(first: Int): [Order!]!
+    }
+    type Order @collection(name: "orders") {
+      id: ID!
+      lines(first: Int): [Line!]! @embedded
+      notes(first: Int): [String!]!
+    }
+    type Line { sku: String! }
+  `;
+  const { schema } = buildGatewaySchema({ typeDefs: withDirectiveTypeDefs(sdl), resolvers: { Query: { search: () => [] }, Order: { notes: () => [] } } });
+  const firstOf = (typeName: string, fieldName: string) => {
+    const type = schema.getType(typeName) as { getFields(): Record<string, { args: ReadonlyArray<{ name: string; defaultValue: unknown }> }> };
+    return type.getFields()[fieldName]!.args.find((argument) => argument.name === 'first')!.defaultValue;
+  };
+
+  it('writes 20 where docjoin pages a list the SDL gave no default, keeps a default it gave, and leaves hand-written fields alone', () => {
+    expect([firstOf('Query', 'orders'), firstOf('Order', 'lines'), firstOf('Query', 'recent'), firstOf('Query', 'search'), firstOf('Order', 'notes')]).toEqual([20, 20, 5, undefined, undefined]);
+    expect(printSchema(schema)).toContain('lines(first: Int = 20): [Line!]!');
+  });
+});
