@@ -1,6 +1,6 @@
 import { EJSON } from 'bson';
 import { MongoServerError, type Collection, type Db, type Document } from 'mongodb';
-import { SAMPLE_SIZE as STARTUP_SAMPLE_SIZE } from '../gateway';
+import { DOCUMENT_SAMPLE } from '../gateway';
 
 /** One index as the draft reads it: its keys in order, and whether it makes them unique. */
 export interface IndexInfo {
@@ -37,8 +37,8 @@ const SAMPLE_STAGE: SampleStage = (size) => ({ $sample: { size } });
 
 /**
  * Lists the database's collections and reads, for each, up to `size` documents with `$sample` (one
- * aggregate), the first STARTUP_SAMPLE_SIZE in `_id` order (so every document the startup check will
- * compare with the draft is one the draft was inferred from), and its indexes. Values keep their BSON
+ * aggregate), the first DOCUMENT_SAMPLE.first in `_id` order (the startup check reads them on every
+ * start, so none of them contradicts the draft), and its indexes. Values keep their BSON
  * number types (`promoteValues: false`).
  */
 export async function sampleDatabase(
@@ -66,7 +66,7 @@ export async function sampleDatabase(
 
 async function sampleCollection(collection: Collection, size: number, sampleStage: SampleStage): Promise<CollectionSample> {
   const read = { promoteValues: false } as const;
-  const first = await collection.find({}, { ...read, sort: { _id: 1 }, limit: STARTUP_SAMPLE_SIZE }).toArray();
+  const first = await collection.find({}, { ...read, sort: { _id: 1 }, limit: DOCUMENT_SAMPLE.first }).toArray();
   let sampled: Document[];
   let method: CollectionSample['method'] = '$sample';
   let sampleFailure: string | undefined;

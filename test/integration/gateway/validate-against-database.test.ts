@@ -6,6 +6,7 @@ import { connectMongo, DatabaseMismatchError, StorageConfigError } from 'docjoin
 import { MongoFunnel } from '../../../src/gateway/request/mongo/mongo-funnel';
 import { buildStorageMap } from '../../../src/gateway/startup/storage-map/build-storage-map';
 import { validateAgainstDatabase } from '../../../src/gateway/startup/storage-map/validate-against-database';
+import { DOCUMENT_SAMPLE, type DocumentSample } from '../../../src/gateway/startup/storage-map/check-sampled-documents';
 import { withDirectiveTypeDefs } from '../../../src/gateway/startup/schema/schema-sources';
 import { startTestMongo, type TestMongo } from '../../support/test-mongo';
 import { createCheckedGateway } from '../../support/checked-gateway';
@@ -165,6 +166,29 @@ describe('validateAgainstDatabase', () => {
     await expect(createCheckedGateway({ db: wrong, mongoClient: client, typeDefs, listen: false })).rejects.toThrow(/^The database does not match the schema: database "[^"]+" has none/);
   });
 
+  it('samples the first documents in _id order and others at random, so a document past the first few is checked too', async () => {
+    const db = mongo.freshDb('validate_sample');
+    const ids = Array.from({ length: 200 }, (_, n) => new ObjectId(n.toString(16).padStart(24, '0')));
+    await db.collection('books').insertMany(ids.map((_id, n) => ({ _id, pages: n === 40 ? 'forty' : n })));
+    await db.collection('few').insertMany(ids.slice(0, 50).map((_id, n) => ({ _id, pages: n === 40 ? 'forty' : n })));
+    const funnel = new MongoFunnel(client, db);
+    try {
+      const many = await funnel.sampleDocuments('books', DOCUMENT_SAMPLE);
+      const others = many.slice(20).map((document) => (document._id as ObjectId).toHexString());
+      expect(many.slice(0, 20).map((document) => document._id)).toEqual(ids.slice(0, 20));
+      // 100 picked at random, those among the first left out (about 90 are not): each once, in _id order.
+      expect([others.length > 60, new Set(others).size === others.length, others.every((id) => id > ids[19]!.toHexString()), others.join() === [...others].sort().join()]).toEqual([true, true, true, true]);
+      // A collection no bigger than the sample is read whole, in _id order.
+      expect((await funnel.sampleDocuments('few', DOCUMENT_SAMPLE)).map((document) => document._id)).toEqual(ids.slice(0, 50));
+      const sdl = 'type Query { few(first: Int = 20): [Few!]! @list } type Few @collection(name: "few") { id: ID! pages: Int! }';
+      expect(await validateAgainstDatabase(buildStorageMap(makeExecutableSchema({ typeDefs: [directiveTypeDefs, sdl] })), funnel)).toEqual([
+        'Few.pages is Int, but "pages" holds "forty" in 1 of 50 sampled few documents: reading it fails ("Int cannot represent non-integer value: "forty""), and filters on it compare it as stored; store Int values there, or declare the type the data holds',
+      ]);
+    } finally {
+      funnel.detach();
+    }
+  });
+
   it('refuses a field read by LOOKUP by default on a MongoDB before 5.0, naming the field and the fix', async () => {
     const db = mongo.freshDb('validate_lookup');
     const author = new ObjectId();
@@ -234,7 +258,7 @@ function catalogAt(funnel: MongoFunnel, serverVersion: string | undefined) {
     listCollectionNames: () => funnel.listCollectionNames(),
     listIndexes: (collection: string) => funnel.listIndexes(collection),
     someDocumentHas: (collection: string, path: string) => funnel.someDocumentHas(collection, path),
-    sampleDocuments: (collection: string, size: number) => funnel.sampleDocuments(collection, size),
+    sampleDocuments: (collection: string, sample: DocumentSample) => funnel.sampleDocuments(collection, sample),
     listDatabaseNames: () => funnel.listDatabaseNames(),
     serverVersion: async () => serverVersion,
   };

@@ -23,6 +23,8 @@ import type { IndexDescription } from '../../documents/index-description';
 import type { StoredDocument } from '../../documents/stored-document';
 import { scopedFilter, scopedPipeline, type ReadScope } from '../access/scope-read-command';
 import { readServerVersion } from './server-version';
+import { keyString } from '../../documents/key-string';
+import type { DocumentSample } from '../../startup/storage-map/check-sampled-documents';
 
 /**
  * What every command of one request carries: its ledger; for reads the deadline they must keep, and
@@ -268,9 +270,25 @@ export class MongoFunnel {
     return indexes.map((index) => ({ key: index.key as Record<string, unknown>, unique: index.unique === true }));
   }
 
-  /** Up to `size` documents of `collection`, the first in `_id` order (a sample that is the same on every start). */
-  async sampleDocuments(collection: string, size: number): Promise<StoredDocument[]> {
-    return this.#db.collection(collection).find({}, { sort: { _id: 1 }, limit: size }).toArray();
+  /**
+   * Up to `sample.first` documents of `collection` in `_id` order (the same on every start), then up to
+   * `sample.random` others picked by `$sample`, in `_id` order too. Only the first when the server refuses `$sample`.
+   */
+  async sampleDocuments(collection: string, sample: DocumentSample): Promise<StoredDocument[]> {
+    const documents = this.#db.collection(collection);
+    const first = await documents.find({}, { sort: { _id: 1 }, limit: sample.first }).toArray();
+    if (first.length < sample.first) return first;
+    let picked: StoredDocument[];
+    try {
+      picked = await documents.aggregate([{ $sample: { size: sample.random } }]).toArray();
+    } catch (error) {
+      if (error instanceof MongoServerError) return first;
+      throw error;
+    }
+    const seen = new Set(first.map((document) => keyString(document._id)));
+    const others = new Map<string, StoredDocument>();
+    for (const document of picked) if (!seen.has(keyString(document._id))) others.set(keyString(document._id), document);
+    return [...first, ...[...others.keys()].sort().map((key) => others.get(key)!)];
   }
 
   /** Whether some document of `collection` has `path`; undefined when the collection is empty. */

@@ -1,12 +1,21 @@
-import { isEnumType, isScalarType, type GraphQLEnumType, type GraphQLSchema } from 'graphql';
+import { isEnumType, isScalarType, specifiedScalarTypes, type GraphQLEnumType, type GraphQLSchema } from 'graphql';
 import { bsonType } from '../../documents/bson-type';
 import { readPath } from '../../documents/read-path';
 import type { StoredDocument } from '../../documents/stored-document';
 import { isProvidedScalar } from '../scalars/provided-scalars';
-import type { StorageMap, StoredField } from './storage-map-types';
+import type { StorageMap, StoredField, TypeStorage } from './storage-map-types';
 
-/** How many documents of each collection the startup check reads. */
-export const SAMPLE_SIZE = 20;
+/**
+ * Which documents of each collection the startup check reads: the first in `_id` order (the same on
+ * every start), and more picked at random (`$sample`), so that what differs in some documents only is
+ * likely among them (a whole collection when it is that small).
+ */
+export const DOCUMENT_SAMPLE: DocumentSample = Object.freeze({ first: 20, random: 100 });
+
+export interface DocumentSample {
+  readonly first: number;
+  readonly random: number;
+}
 
 /** A stored counter (`@counter`) or total (`@total`): where it lives, to warn when existing documents lack it. */
 export interface CountedField {
@@ -18,15 +27,19 @@ export interface CountedField {
 }
 
 interface SampleSource {
-  sampleDocuments(collection: string, size: number): Promise<StoredDocument[]>;
+  sampleDocuments(collection: string, sample: DocumentSample): Promise<StoredDocument[]>;
 }
 
+/** Embedded types inside embedded types are checked this deep, at most (a recursive type ends here). */
+const MAX_EMBEDDED_DEPTH = 8;
+
 /**
- * Reads the first SAMPLE_SIZE documents of each collection type and compares them with the schema.
+ * Reads a sample of each collection type's documents (DOCUMENT_SAMPLE) and compares them with the schema.
  * Refuses a snapshot copy without its key (every miss, fan-out and reconcile goes by that key, so they
  * would all silently find nothing). Warns about a stored field missing where the schema says non-null
  * (that document fails at request time), missing everywhere (a wrong path?), or holding another type
- * than the schema's, and about a counter or total the documents do not have yet. `schema`, the executable one,
+ * than the schema's, in the documents and in the values of their embedded types, and about a counter or
+ * total the documents do not have yet. `schema`, the executable one,
  * tells which enum values the documents may hold (an enum value's internal value, when resolvers map
  * one) and whether `DateTime` is docjoin's (BSON dates); without it an enum is checked to hold strings,
  * and `DateTime` to hold dates.
@@ -43,14 +56,15 @@ export async function checkSampledDocuments(
   const samples = new Map<string, Promise<StoredDocument[]>>();
   const sampleOf = (collection: string): Promise<StoredDocument[]> => {
     let sample = samples.get(collection);
-    if (!sample) samples.set(collection, (sample = existing.has(collection) ? source.sampleDocuments(collection, SAMPLE_SIZE) : Promise.resolve([])));
+    if (!sample) samples.set(collection, (sample = existing.has(collection) ? source.sampleDocuments(collection, DOCUMENT_SAMPLE) : Promise.resolve([])));
     return sample;
   };
   for (const type of storageMap.types.values()) {
     if (type.collection === undefined || !existing.has(type.collection)) continue;
     const sample = await sampleOf(type.collection);
     if (sample.length === 0) continue;
-    const of = `of ${sample.length} sampled ${type.collection} documents`;
+    const sampled = `${sample.length} sampled ${type.collection} documents`;
+    const of = `of ${sampled}`;
     const otherIds = sample.filter((document) => document._id !== undefined && bsonType(document._id) !== 'ObjectId');
     if (otherIds.length > 0) {
       warnings.push(
@@ -58,20 +72,8 @@ export async function checkSampledDocuments(
       );
     }
     const counted = new Map(counters.filter((counter) => counter.collection === type.collection).map((counter) => [counter.path, counter.derived ?? 'counter']));
-    for (const field of type.fields.values()) {
-      if (field.kind !== 'stored' || field.isId) continue;
-      const values = sample.map((document) => readPath(document, field.path));
-      const missing = values.filter((value) => value === undefined || value === null).length;
-      const derived = counted.get(field.path);
-      if (derived && missing > 0) {
-        warnings.push(`${field.coordinate}: the ${derived} is missing in ${missing} ${of}; run \`docjoin reconcile --fix\` to compute it`);
-        continue;
-      }
-      if (missing === sample.length) warnings.push(`${field.coordinate}: "${field.path}" is missing in all ${of}; check the field name or add @path(path: "...")`);
-      else if (missing > 0 && field.valueType.nonNull) warnings.push(`${field.coordinate} is non-null, but "${field.path}" is missing in ${missing} ${of}; reading them fails with "Cannot return null"`);
-      const mismatch = storedTypeMismatch(field, values, schema);
-      if (mismatch) warnings.push(describeMismatch(field, mismatch, of, type.collection));
-    }
+    const storedFields = new StoredFieldCheck(storageMap, schema, type.collection, warnings);
+    storedFields.check(type, sample, { of, sampled, counted });
     for (const relation of storageMap.relations.values()) {
       const join = relation.shapes.join;
       if (relation.typeName !== type.typeName || join?.direction !== 'byKey' || join.foreignField !== '_id') continue;
@@ -96,6 +98,55 @@ export async function checkSampledDocuments(
     }
   }
   return { problems, warnings };
+}
+
+/** Where the values checked come from, as the warnings say it. */
+interface SampledValues {
+  /** `of 20 sampled people documents`, or `of 12 values at "addresses" in 20 sampled people documents`. */
+  readonly of: string;
+  /** `20 sampled people documents`. */
+  readonly sampled: string;
+  /** The stored counters and totals by path (top-level documents only). */
+  readonly counted?: ReadonlyMap<string, 'counter' | 'total'>;
+  /** The path from the collection's documents to these values, for embedded ones. */
+  readonly embeddedAt?: string;
+}
+
+/** The stored fields of one collection's sample, its documents' and then its embedded values'. */
+class StoredFieldCheck {
+  constructor(
+    private readonly storageMap: StorageMap,
+    private readonly schema: GraphQLSchema | undefined,
+    private readonly collection: string,
+    private readonly warnings: string[],
+  ) {}
+
+  check(type: TypeStorage, documents: readonly StoredDocument[], where: SampledValues, depth = 0): void {
+    for (const field of type.fields.values()) {
+      if (field.kind === 'stored' && !field.isId) this.#checkField(field, documents.map((document) => readPath(document, field.path)), where);
+      if (field.kind !== 'relation' || !field.shapes.embedded || depth >= MAX_EMBEDDED_DEPTH) continue;
+      const target = this.storageMap.types.get(field.targetType);
+      const path = field.shapes.embedded.path;
+      const values = documents.flatMap((document) => copiesOf(readPath(document, path)));
+      if (!target || target.collection !== undefined || values.length === 0) continue;
+      const embeddedAt = where.embeddedAt === undefined ? path : `${where.embeddedAt}.${path}`;
+      this.check(target, values, { of: `of ${values.length} values at "${embeddedAt}" in ${where.sampled}`, sampled: where.sampled, embeddedAt }, depth + 1);
+    }
+  }
+
+  #checkField(field: StoredField, values: readonly unknown[], where: SampledValues): void {
+    const { of } = where;
+    const missing = values.filter((value) => value === undefined || value === null).length;
+    const derived = where.counted?.get(field.path);
+    if (derived && missing > 0) {
+      this.warnings.push(`${field.coordinate}: the ${derived} is missing in ${missing} ${of}; run \`docjoin reconcile --fix\` to compute it`);
+      return;
+    }
+    if (missing === values.length) this.warnings.push(`${field.coordinate}: "${field.path}" is missing in all ${of}; check the field name or add @path(path: "...")`);
+    else if (missing > 0 && field.valueType.nonNull) this.warnings.push(`${field.coordinate} is non-null, but "${field.path}" is missing in ${missing} ${of}; reading them fails with "Cannot return null"`);
+    const mismatch = storedTypeMismatch(field, values, this.schema);
+    if (mismatch) this.warnings.push(describeMismatch(field, mismatch, where, this.collection, this.schema));
+  }
 }
 
 type Kind = 'string' | 'integer' | 'number' | 'boolean' | 'id' | 'date' | 'decimal';
@@ -154,30 +205,41 @@ function expectedOf(field: StoredField, schema: GraphQLSchema | undefined): Expe
   }
 }
 
-function describeMismatch(field: StoredField, mismatch: Mismatch, of: string, collection: string): string {
+function describeMismatch(field: StoredField, mismatch: Mismatch, where: SampledValues, collection: string, schema: GraphQLSchema | undefined): string {
   const { expected, first } = mismatch;
-  const inSampled = `in ${mismatch.count} ${of}`;
+  const inSampled = `in ${mismatch.count} ${where.of}`;
   const declared = `${field.coordinate} is ${field.valueType.isList ? `[${field.valueType.name}]` : field.valueType.name}`;
+  const path = field.path;
+  // A command that converts the values in place; inside an embedded array it would need arrayFilters, so only the fix is named there.
+  const converted = (type: string, operator: string, fix: string) =>
+    field.valueType.isList || where.embeddedAt !== undefined ? fix : `convert them: db.${collection}.updateMany({ ${JSON.stringify(path)}: { $type: "${type}" } }, [{ $set: { ${JSON.stringify(path)}: { ${operator}: ${JSON.stringify(`$${path}`)} } } }])`;
   if (expected.kind === 'enum') {
-    return `${declared}, but "${field.path}" holds ${describeValue(first)} ${inSampled}, which is not a value of ${expected.enumType.name} (${enumValuesOf(expected.enumType)}): filters on it will not match those documents, and reading it there fails`;
+    return `${declared}, but "${path}" holds ${describeValue(first)} ${inSampled}, which is not a value of ${expected.enumType.name} (${enumValuesOf(expected.enumType)}): filters on it will not match those documents, and reading it there fails`;
   }
   if (expected.kind === 'date' && typeof first === 'string') {
-    const convert = field.valueType.isList
-      ? 'store BSON dates'
-      : `convert them: db.${collection}.updateMany({ ${JSON.stringify(field.path)}: { $type: "string" } }, [{ $set: { ${JSON.stringify(field.path)}: { $toDate: ${JSON.stringify(`$${field.path}`)} } } }])`;
-    return `${declared}, but "${field.path}" holds a string (${JSON.stringify(first)}) ${inSampled}, not a BSON date: ordering by it sorts those as strings, apart from the dates, so pages ordered by it skip them (the next page's filter compares dates), and range filters on it (given dates) never match them; ${convert}`;
+    return `${declared}, but "${path}" holds a string (${JSON.stringify(first)}) ${inSampled}, not a BSON date: ordering by it sorts those as strings, apart from the dates, so pages ordered by it skip them (the next page's filter compares dates), and range filters on it (given dates) never match them; ${converted('string', '$toDate', 'store BSON dates')}`;
   }
   if (expected.kind === 'date') {
-    return `${declared}, but "${field.path}" holds ${describeKind(first)} ${inSampled}, not a BSON date: ordering by it and range filters on it (given dates) do not compare it as a date; store BSON dates`;
+    return `${declared}, but "${path}" holds ${describeKind(first)} ${inSampled}, not a BSON date: ordering by it and range filters on it (given dates) do not compare it as a date; store BSON dates`;
   }
   if (expected.kind === 'id') {
-    return `${declared}, but "${field.path}" holds ${describeValue(first)} ${inSampled}, not an ObjectId: filters and access rules compare an ID field with ObjectIds and generated writes store ObjectIds, so they never match those documents; store ObjectIds, or make ${field.coordinate} a String`;
+    return `${declared}, but "${path}" holds ${describeValue(first)} ${inSampled}, not an ObjectId: filters and access rules compare an ID field with ObjectIds and generated writes store ObjectIds, so they never match those documents; store ObjectIds, or make ${field.coordinate} a String`;
   }
   if (expected.kind === 'decimal' && (typeof first === 'number' || bsonType(first) === 'Double')) {
-    const convert = `db.${collection}.updateMany({ ${JSON.stringify(field.path)}: { $type: "double" } }, [{ $set: { ${JSON.stringify(field.path)}: { $toDecimal: ${JSON.stringify(`$${field.path}`)} } } }])`;
-    return `${declared}, but "${field.path}" holds a double (${describeValue(first)}) ${inSampled}, not a BSON Decimal128: it keeps about 16 digits and sums over it add doubles; convert them: ${convert}`;
+    return `${declared}, but "${path}" holds a double (${describeValue(first)}) ${inSampled}, not a BSON Decimal128: it keeps about 16 digits and sums over it add doubles; ${converted('double', '$toDecimal', 'store Decimal128 values')}`;
   }
-  return `${declared}, but "${field.path}" holds ${describeKind(first)} ${inSampled}`;
+  return `${declared}, but "${path}" holds ${describeValue(first)} ${inSampled}: ${howServed(field.valueType.name, first, schema)}, and filters on it compare it as stored; store ${field.valueType.name} values there, or declare the type the data holds`;
+}
+
+/** What GraphQL answers for a stored value of another type: the field's scalar converts it (`true` as an Int is 1), or fails. */
+function howServed(scalarName: string, value: unknown, schema: GraphQLSchema | undefined): string {
+  const scalar = schema?.getType(scalarName) ?? specifiedScalarTypes.find((type) => type.name === scalarName);
+  if (!isScalarType(scalar)) return `reading it fails (it is no value of ${scalarName})`;
+  try {
+    return `GraphQL answers it converted, as ${JSON.stringify(scalar.serialize(value))}, with nothing to say so`;
+  } catch (error) {
+    return `reading it fails ("${error instanceof Error ? error.message : String(error)}")`;
+  }
 }
 
 /** The enum's values, each with what documents hold for it when that is not its name; the first ten. */

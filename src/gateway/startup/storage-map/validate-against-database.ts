@@ -4,7 +4,7 @@ import type { IndexDescription } from '../../documents/index-description';
 import { versionBefore } from '../../documents/version-order';
 import type { StoredDocument } from '../../documents/stored-document';
 import { checkRelationListIndexes, checkRootIndexes } from './check-list-indexes';
-import { checkSampledDocuments, type CountedField } from './check-sampled-documents';
+import { checkSampledDocuments, type CountedField, type DocumentSample } from './check-sampled-documents';
 import { documentLocations } from './document-locations';
 import type { RelationField, StorageMap } from './storage-map-types';
 
@@ -15,8 +15,8 @@ export interface DatabaseCatalog {
   listIndexes(collection: string): Promise<IndexDescription[]>;
   /** Whether some document of `collection` has `path`; undefined when the collection is empty. */
   someDocumentHas(collection: string, path: string): Promise<boolean | undefined>;
-  /** A few documents of `collection`, the same ones on every start. */
-  sampleDocuments(collection: string, size: number): Promise<StoredDocument[]>;
+  /** The first documents of `collection` in `_id` order, then others picked at random, as `sample` says. */
+  sampleDocuments(collection: string, sample: DocumentSample): Promise<StoredDocument[]>;
   /** The server's databases, to name them when the configured one looks wrong (empty when not allowed). */
   listDatabaseNames(): Promise<string[]>;
   /** The server's version (buildInfo), e.g. `7.0.12`; undefined when it does not tell. */

@@ -80,7 +80,7 @@ describe('checkSampledDocuments: stored types that disagree with the schema', ()
   it('names a Decimal held as doubles (about 16 digits, summed as doubles) and the update that converts them, and a Long that is no whole number', async () => {
     expect(await warningsFor([{ price: Decimal128.fromString('19.99'), serial: Long.fromNumber(7) }, { price: 0.1, serial: 7 }, { serial: 1.5 }])).toEqual([
       'Task.price is Decimal, but "price" holds a double (0.1) in 1 of 3 sampled tasks documents, not a BSON Decimal128: it keeps about 16 digits and sums over it add doubles; convert them: db.tasks.updateMany({ "price": { $type: "double" } }, [{ $set: { "price": { $toDecimal: "$price" } } }])',
-      'Task.serial is Long, but "serial" holds a number in 1 of 3 sampled tasks documents',
+      'Task.serial is Long, but "serial" holds 1.5 in 1 of 3 sampled tasks documents: reading it fails ("Long cannot represent 1.5 exactly"), and filters on it compare it as stored; store Long values there, or declare the type the data holds',
     ]);
   });
 
@@ -91,9 +91,49 @@ describe('checkSampledDocuments: stored types that disagree with the schema', ()
 
   it('without the executable schema, checks that enum values are strings and DateTime values dates', async () => {
     expect(await warningsFor([{ status: 'open', due: day }, { status: 3, due: day }], { withSchema: false })).toEqual([
-      'Task.status is Status, but "status" holds a number in 1 of 2 sampled tasks documents',
+      'Task.status is Status, but "status" holds 3 in 1 of 2 sampled tasks documents: reading it fails (it is no value of Status), and filters on it compare it as stored; store Status values there, or declare the type the data holds',
     ]);
     expect(await warningsFor([{ due: '2026-11-21' }], { withSchema: false })).toHaveLength(1);
+  });
+});
+
+describe('checkSampledDocuments: values GraphQL converts, and embedded values', () => {
+  const sdl = /* GraphQL */ `
+    type Query { orders(first: Int = 20): [Order!]! @list }
+    type Order @collection(name: "orders") { id: ID! number: Int! note: String paid: Boolean lines: [Line!]! @embedded address: Address @embedded(path: "shipTo") }
+    type Line { sku: String! quantity: Int! options: [Option!]! @embedded }
+    type Option { name: String! }
+    type Address { zip: String! }
+  `;
+  const check = async (documents: StoredDocument[]) => {
+    const { schema, storageMap } = buildGatewaySchema({ typeDefs: withDirectiveTypeDefs(sdl), resolvers: {} });
+    const full = documents.map((document) => ({ _id: new ObjectId(), number: 1, lines: [], ...document }));
+    return (await checkSampledDocuments(storageMap, new Set(['orders']), { sampleDocuments: async () => full }, [], schema)).warnings.filter((warning) => !warning.includes(' is missing in all '));
+  };
+
+  it('says what GraphQL answers for a value of another built-in type: converted with nothing to say so, or an error', async () => {
+    expect(await check([{ number: true, note: 42, paid: 1 }, { number: 'x' }])).toEqual([
+      'Order.number is Int, but "number" holds true in 2 of 2 sampled orders documents: GraphQL answers it converted, as 1, with nothing to say so, and filters on it compare it as stored; store Int values there, or declare the type the data holds',
+      'Order.note is String, but "note" holds 42 in 1 of 2 sampled orders documents: GraphQL answers it converted, as "42", with nothing to say so, and filters on it compare it as stored; store String values there, or declare the type the data holds',
+      'Order.paid is Boolean, but "paid" holds 1 in 1 of 2 sampled orders documents: GraphQL answers it converted, as true, with nothing to say so, and filters on it compare it as stored; store Boolean values there, or declare the type the data holds',
+    ]);
+    expect(await check([{ number: 'x' }])).toEqual([
+      'Order.number is Int, but "number" holds "x" in 1 of 1 sampled orders documents: reading it fails ("Int cannot represent non-integer value: "x""), and filters on it compare it as stored; store Int values there, or declare the type the data holds',
+    ]);
+  });
+
+  it('checks the values of embedded types, inside embedded types too, naming where they are', async () => {
+    expect(
+      await check([
+        { lines: [{ sku: 'a', quantity: 1, options: [{ name: 'red' }] }, { sku: 'b', quantity: '2', options: [{ name: 7 }] }], shipTo: { zip: '1000' } },
+        { lines: [{ quantity: 3, options: [] }], shipTo: {} },
+      ]),
+    ).toEqual([
+      'Line.sku is non-null, but "sku" is missing in 1 of 3 values at "lines" in 2 sampled orders documents; reading them fails with "Cannot return null"',
+      'Line.quantity is Int, but "quantity" holds "2" in 1 of 3 values at "lines" in 2 sampled orders documents: GraphQL answers it converted, as 2, with nothing to say so, and filters on it compare it as stored; store Int values there, or declare the type the data holds',
+      'Option.name is String, but "name" holds 7 in 1 of 2 values at "lines.options" in 2 sampled orders documents: GraphQL answers it converted, as "7", with nothing to say so, and filters on it compare it as stored; store String values there, or declare the type the data holds',
+      'Address.zip is non-null, but "zip" is missing in 1 of 2 values at "shipTo" in 2 sampled orders documents; reading them fails with "Cannot return null"',
+    ]);
   });
 });
 
