@@ -107,8 +107,14 @@ export async function backfillCopies(db: Db, backfill: CopyBackfill, options: Ba
 export async function checkBackfill(db: Db, backfill: CopyBackfill, options: { batchSize: number; finish: boolean }): Promise<readonly DriftReport[]> {
   const reports = await scanWithoutFixing(db, backfill, { batchSize: options.batchSize });
   const clean = reports.every((report) => report.drifted === 0);
-  await migrationsCollection(db).updateOne({ _id: backfill.coordinate }, { $set: clean && options.finish ? { finishedAt: new Date() } : { resumeAfter: null } });
+  if (clean && options.finish) await migrationsCollection(db).updateOne({ _id: backfill.coordinate }, { $set: { finishedAt: new Date() } });
+  else await restartBackfill(db, backfill);
   return reports;
+}
+
+/** Forgets how far the backfill got: its next run scans every document again. */
+export async function restartBackfill(db: Db, backfill: CopyBackfill): Promise<void> {
+  await migrationsCollection(db).updateOne({ _id: backfill.coordinate }, { $set: { resumeAfter: null } });
 }
 
 /**

@@ -9,10 +9,10 @@ import { createProgressLine } from '../command-line/progress-line';
 import { ConfigError, loadConfig, redactSecrets } from '../config/config';
 import { StorageConfigError, withDirectiveTypeDefs, buildWriteModelFromSdl, sumType, type SnapshotLocation, type WriteModel, COUNTER_BACKFILL, EMBEDDED_BACKFILL, SNAPSHOT_BACKFILL, TOTAL_BACKFILL } from '../gateway';
 import { ProjectConfigError, type Project } from '../project/load-project';
-import { reconcileChecks } from '../reconcile/reconcile';
-import type { ReconcileProgress } from '../reconcile/reconcile-types';
+import { everyCopyDangles, reconcileChecks } from '../reconcile/reconcile';
+import type { DriftReport, ReconcileProgress } from '../reconcile/reconcile-types';
 import { addSnapshotSdl } from '../schema-edits/add-snapshot-sdl';
-import { backfillCopies, checkBackfill, previewBackfill, reconcileBackfill, type CopyBackfill } from './backfill-copies';
+import { backfillCopies, checkBackfill, previewBackfill, reconcileBackfill, restartBackfill, type CopyBackfill } from './backfill-copies';
 import { addBoundedArraySdl, addCounterSdl, addTotalSdl } from '../schema-edits/derived-field-sdl';
 import { readAdvice, AdviceFileError } from './read-advice';
 import { dropSnapshotCopies, type DroppedSnapshot } from './drop-snapshot-copies';
@@ -261,18 +261,26 @@ async function run(command: Migrate, target: { uri: string; db: string; work: Wo
       io.out.write(`reading what backfilling ${filled} would change in ${where}, ${batchesOf}\n`);
       const previews = await previewBackfill(db, backfill, { batchSize: command.batchSize, onProgress });
       line.finish();
-      for (const report of previews) io.out.write(`would backfill ${report.coordinate}: ${count(report.scanned)} scanned, ${count(report.drifted)} to rewrite (${plural(batches(report.scanned, command.batchSize), 'batch', 'batches')})\n`);
-      return 0;
+      for (const report of previews) io.out.write(`would backfill ${report.coordinate}: ${count(report.scanned)} scanned, ${count(report.drifted)} to rewrite${danglingNote(report)} (${plural(batches(report.scanned, command.batchSize), 'batch', 'batches')})\n`);
+      const noSource = copiesWithNoSource(previews, backfill);
+      if (noSource) io.err.write(`migrate: ${noSource} With --write it would stop there${work.kind === 'move-key' ? ', before writing the SDL' : ''}.\n`);
+      return noSource ? 1 : 0;
     }
     io.out.write(`backfilling ${filled} in ${where}, ${batchesOf}\n`);
     const result = await backfillCopies(db, backfill, { batchSize: command.batchSize, onProgress });
     line.finish();
     if (result.resumedAfter !== undefined) io.out.write(`resumed after _id ${String(result.resumedAfter)}\n`);
-    for (const report of result.reports) io.out.write(`backfilled ${report.coordinate}: ${count(report.scanned)} scanned, ${count(report.fixed)} rewritten\n`);
+    for (const report of result.reports) io.out.write(`backfilled ${report.coordinate}: ${count(report.scanned)} scanned, ${count(report.fixed)} rewritten${danglingNote(report)}\n`);
+    const noSource = copiesWithNoSource(result.reports, backfill);
+    if (noSource) {
+      await restartBackfill(db, backfill);
+      io.err.write(`migrate: ${noSource} Stopped${work.kind === 'move-key' ? ' before writing the SDL' : ''}: the copies hold only their keys, and the next run scans every document again.\n`);
+      return 1;
+    }
     // A new counter, total or bounded array is trusted only after a clean pass once every gateway keeps it.
     const finish = work.kind !== 'fill' || command.deployed;
     const checks = await checkBackfill(db, backfill, { batchSize: command.batchSize, finish });
-    for (const report of checks) io.out.write(`reconcile ${report.coordinate}: ${count(report.scanned)} scanned, ${count(report.drifted)} drifted\n`);
+    for (const report of checks) io.out.write(`reconcile ${report.coordinate}: ${count(report.scanned)} scanned, ${count(report.drifted)} drifted${danglingNote(report)}\n`);
     const drifted = checks.reduce((sum, report) => sum + report.drifted, 0);
     if (drifted > 0) {
       const next = work.kind === 'move-key' ? 'run this command again (the SDL change waits until none is left)' : 'deploy the schema change, then run this command again';
@@ -294,6 +302,21 @@ async function run(command: Migrate, target: { uri: string; db: string; work: Wo
   } finally {
     await client.close();
   }
+}
+
+/** `, 3 dangling` when some of the report's copies point at no source document (reconcile reports them, never fixes them). */
+function danglingNote(report: DriftReport): string {
+  return report.dangling > 0 ? `, ${count(report.dangling)} dangling` : '';
+}
+
+/** What reconcile says of a snapshot whose every copy points at no source document, for the first such report. */
+function copiesWithNoSource(reports: readonly DriftReport[], backfill: CopyBackfill): string | undefined {
+  for (const report of reports) {
+    const location = backfill.rules.snapshots.find((candidate) => candidate.coordinate === report.coordinate);
+    const problem = location && everyCopyDangles(report, location);
+    if (problem) return problem;
+  }
+  return undefined;
 }
 
 /** The batches of `batchSize` a scan of `documents` reads (each followed by at most one bulk write). */

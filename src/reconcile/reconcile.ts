@@ -1,5 +1,5 @@
 import type { Db } from 'mongodb';
-import type { WriteModel } from '../gateway';
+import type { SnapshotLocation, WriteModel } from '../gateway';
 import { boundedArrayCheck } from './check-bounded-array';
 import { counterCheck } from './check-counter';
 import { totalCheck } from './check-total';
@@ -37,9 +37,8 @@ export async function reconcile(db: Db, model: WriteModel, options: ReconcileOpt
     mismatches: reports.flatMap((report) => {
       const location = model.snapshots.find((candidate) => candidate.coordinate === report.coordinate);
       if (report.kind !== 'snapshot' || !location) return [];
-      if (report.entries > 0 && report.dangling === report.entries) {
-        return [`every one of the ${report.entries} ${report.coordinate} copies points at no ${location.sourceCollection} document: are the keys kept inside the copies, and is this the database the schema describes?`];
-      }
+      const dangling = everyCopyDangles(report, location);
+      if (dangling) return [dangling];
       if (report.entries === 0 && report.missing > 0) {
         return [
           `no ${location.collection} document holds a ${report.coordinate} copy (${report.missing} missing): is this the database the schema describes? If the snapshot was never backfilled and its key still sits in an old reference, put the plain @join on it back and run docjoin migrate --add-snapshot ${location.field} --fields … --write`,
@@ -53,6 +52,15 @@ export async function reconcile(db: Db, model: WriteModel, options: ReconcileOpt
       return [`no ${location.collection} document holds a ${report.coordinate} copy: if the snapshot was never backfilled and its key still sits in an old reference, put the plain @join on it back and run docjoin migrate --add-snapshot ${location.field} --fields … --write`];
     }),
   };
+}
+
+/**
+ * A snapshot whose every copy points at no source document: nothing can be copied into them, which
+ * says the keys are not where the schema says, or the database is not the one it describes.
+ */
+export function everyCopyDangles(report: DriftReport, location: Pick<SnapshotLocation, 'sourceCollection'>): string | undefined {
+  if (report.kind !== 'snapshot' || report.entries === 0 || report.dangling < report.entries) return undefined;
+  return `every one of the ${report.entries} ${report.coordinate} copies points at no ${location.sourceCollection} document: are the keys kept inside the copies, and is this the database the schema describes?`;
 }
 
 /**

@@ -40,7 +40,10 @@ export function joinAdvice(field: RelationField, storageMap: StorageMap, workloa
   const idField = [...(target?.fields.values() ?? [])].find((storage) => storage.kind === 'stored' && storage.isId)?.fieldName;
   const fields = [...new Set([...(idField ? [idField] : []), ...covered.flatMap((set) => set.fields)])];
   const parents = storageMap.types.get(field.typeName)?.collection;
-  const saved = (entry.roundTrips * coveredOperations) / entry.operations;
+  // A key naming no document has nothing to copy: its copy would hold the key only, and reading it would still join.
+  const resolvedShare = entry.keys > 0 ? (entry.keys - entry.dangling) / entry.keys : 1;
+  const saved = (entry.roundTrips * coveredOperations * resolvedShare) / entry.operations;
+  const dangling = entry.dangling > 0 ? [`${count(entry.dangling)} of ${count(entry.keys)} keys the join read named no ${join.targetType} document: their copies could hold only the key, so reads of them would still join (counted as no saving)`] : [];
   return {
     kind: 'add-snapshot',
     change: `copy [${fields.join(', ')}] of each ${join.targetType} into ${parents ?? field.typeName} (@snapshot(path: "…", fields: [${fields.map((name) => JSON.stringify(name)).join(', ')}]) beside the @join)`,
@@ -49,7 +52,7 @@ export function joinAdvice(field: RelationField, storageMap: StorageMap, workloa
     storage: { kind: 'add-snapshot', coordinate: field.coordinate, fields },
     roundTripsPer1000Queries: { before, after: round(before - (workload.perQueries(saved) ?? 0)) },
     queryRoundTrips: -saved,
-    evidence: [`${count(coveredOperations)} of ${count(entry.operations)} queries joining ${field.coordinate} selected only ${fields.join(', ')}`],
+    evidence: [`${count(coveredOperations)} of ${count(entry.operations)} queries joining ${field.coordinate} selected only ${fields.join(', ')}`, ...dangling],
   };
 }
 

@@ -139,6 +139,35 @@ would backfill Book.publisher: 5 scanned, 4 to rewrite (1 batch)
   });
 });
 
+describe('docjoin migrate --add-snapshot over keys that name no document', () => {
+  it('counts the dangling keys, and refuses when every one dangles: exit 1, the SDL unwritten, the marker unfinished', async () => {
+    const { db, schemaFile, args } = await setUp();
+    const stray = new ObjectId();
+    await db.collection('books').updateOne({ _id: bookIds[0] }, { $set: { publisherId: stray } });
+    const some = await migrate(['--add-snapshot', 'Book.publisher', '--fields', 'name', ...args]);
+    expect([some.code, some.err, some.out.split('\n').at(-2)]).toEqual([0, '', 'would backfill Book.publisher: 5 scanned, 4 to rewrite, 1 dangling (1 batch)']);
+
+    await db.collection('books').updateMany({ publisherId: { $exists: true } }, { $set: { publisherId: stray } });
+    const dry = await migrate(['--add-snapshot', 'Book.publisher', '--fields', 'name', ...args]);
+    const refusal = 'migrate: every one of the 4 Book.publisher copies points at no publishers document: are the keys kept inside the copies, and is this the database the schema describes?';
+    expect([dry.code, dry.err, dry.out.split('\n').at(-2)]).toEqual([1, `${refusal} With --write it would stop there, before writing the SDL.\n`, 'would backfill Book.publisher: 5 scanned, 4 to rewrite, 4 dangling (1 batch)']);
+
+    const run = await migrate(['--add-snapshot', 'Book.publisher', '--fields', 'name', '--write', ...args]);
+    expect([run.code, run.err]).toEqual([1, `${refusal} Stopped before writing the SDL: the copies hold only their keys, and the next run scans every document again.\n`]);
+    expect(run.out).toContain('backfilled Book.publisher: 5 scanned, 4 rewritten, 4 dangling\n');
+    expect(readFileSync(schemaFile, 'utf8')).toBe(SDL);
+    expect(await db.collection(MIGRATIONS_COLLECTION).findOne({ _id: 'Book.publisher' as never })).toMatchObject({ resumeAfter: null });
+    expect((await db.collection(MIGRATIONS_COLLECTION).findOne({ _id: 'Book.publisher' as never }))!.finishedAt).toBeUndefined();
+
+    // With the keys repaired, the next run scans every book again and finishes.
+    await db.collection('books').updateMany({ publisherId: stray }, { $set: { publisherId: publisherIds[0] } });
+    const rerun = await migrate(['--add-snapshot', 'Book.publisher', '--fields', 'name', '--write', ...args]);
+    expect([rerun.code, rerun.err]).toEqual([0, '']);
+    expect(rerun.out).toContain('backfilled Book.publisher: 5 scanned, 4 rewritten\nreconcile Book.publisher: 5 scanned, 0 drifted\n');
+    expect(readFileSync(schemaFile, 'utf8')).toBe(MOVED);
+  });
+});
+
 /**
  * The same on a join inside an embedded array: 3 orders whose `lines` reference products by
  * `productId` (one order has no lines), and a reverse join from products reading `lines.productId`.
