@@ -14,6 +14,7 @@ import { ApolloServerPluginDocjoinCost, COST_HEADER, parseCostHeader } from './o
 import type { EstimateViolationRecorder } from './operation/cost/estimate-check';
 import type { LimitOrigins } from './operation/cost/cost-limits';
 import { createFormatError } from './errors/format-error';
+import { unservableValue } from './errors/unservable-value';
 import { compiledExecutionPlugin, type ErrorShaping, type ExecutionScope } from './request/execution/compiled-execution';
 import { CollectionSizes } from './operation/estimate/collection-sizes';
 import { estimateWithVariables } from './operation/estimate/estimate-request';
@@ -384,7 +385,7 @@ export async function createDocjoin(options: DocjoinOptions): Promise<Docjoin> {
     onDatabaseUnavailable: () => availability.unavailable('a request could not reach it'),
     onDatabaseReached: () => availability.available(),
   });
-  const formatError = createFormatError({ production: settings.production, onInternalError: (error) => logger.error({ err: error }, 'an operation failed with an internal error') });
+  const formatError = createFormatError({ production: settings.production, onInternalError: (error) => logger.error({ err: error, ...unservableValue(schema, error) }, 'an operation failed with an internal error') });
   return {
     schema,
     compiledExecution: ({ mutationsAndHandWrittenRoots, ...shaping } = {}) =>

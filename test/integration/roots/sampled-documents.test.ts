@@ -1,6 +1,7 @@
 import { ObjectId, type Db } from 'mongodb';
 import { mongoForFile } from '../../support/test-mongo';
 import { createCheckedGateway } from '../../support/checked-gateway';
+import { capturedLogger } from '../../support/captured-logger';
 
 /**
  * The startup sample: documents that disagree with the schema warn (the start goes on), and snapshot
@@ -66,4 +67,20 @@ it('refuses snapshot copies that keep their key beside the copy instead of insid
   await expect(start(db)).rejects.toThrow(
     'Order.customer: 1 of 2 sampled orders documents keep a snapshot at "customer" without its key "id"; snapshot misses, write fan-out and reconcile all go by "customer.id", so store the key inside each copy',
   );
+});
+
+it('logs the field of a stored value its type cannot answer, and where to look, beside graphql-js\'s message', async () => {
+  const db = await freshDb([{ total: 10, customer: { id: ada, name: 'Ada', tier: 'gold' } }]);
+  const { logger, lines } = capturedLogger();
+  const gateway = await createCheckedGateway({ typeDefs: SDL, mongoClient: file.client, db, listen: false, logger, metrics: false });
+  try {
+    const result = await gateway.execute({ query: 'query { people: customers { tier ...Years } } fragment Years on Customer { years: age }' });
+    expect(result.errors?.map((error) => [error.message, error.path])).toEqual([['Int cannot represent non-integer value: "forty"', ['people', 1, 'years']]]);
+    const logged = lines.filter((line) => line.msg === 'an operation failed with an internal error');
+    expect(logged.map((line) => [line.field, line.hint])).toEqual([
+      ['Customer.age', 'a stored Customer.age value is not of the type the schema declares: fix the data or the type (the startup check warns of such documents)'],
+    ]);
+  } finally {
+    await gateway.stop();
+  }
 });
