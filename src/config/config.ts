@@ -11,7 +11,7 @@ import {
 } from '../settings/setting-rules';
 
 export { redactSecrets, redactUri } from '../observability/redact-secrets';
-import { type CostLimitName, type CostLimits, defaultLimitOrigin, GATEWAY_SETTING_NAMES, GatewayOptionError, isCollectionName, LIMIT_SETTINGS, LIMIT_VARIABLES, metricsTokenProblem, MIN_WORKLOAD_FLUSH_MS, resolveSettings, type GatewaySettings, type LimitOrigins, type ResolvedSettings, type WorkloadOption } from '../gateway';
+import { type CorsOption, type CostLimitName, type CostLimits, defaultLimitOrigin, GATEWAY_SETTING_NAMES, GatewayOptionError, isCollectionName, LIMIT_SETTINGS, LIMIT_VARIABLES, metricsTokenProblem, MIN_WORKLOAD_FLUSH_MS, resolveSettings, type GatewaySettings, type LimitOrigins, type ResolvedSettings, type WorkloadOption } from '../gateway';
 import type { DocjoinProjectConfig } from '../project/project-config';
 import { defaultLogFormat, LOG_FORMATS, LOG_LEVELS, type LogFormat } from '../observability/logger';
 export type { CostLimits };
@@ -28,7 +28,8 @@ export type { CostLimits };
  * DOCJOIN_MAX_CONCURRENT · DOCJOIN_MAX_QUEUED · DOCJOIN_MAX_TRANSACTION_ATTEMPTS ·
  * DOCJOIN_TRANSACTION_RETRY_MS · DOCJOIN_MAX_DOCUMENTS_IN_FLIGHT · DOCJOIN_OPERATION_TIMEOUT_MS ·
  * DOCJOIN_MAX_RESPONSE_BYTES · DOCJOIN_BUDGET_CAPACITY and DOCJOIN_BUDGET_RESTORE_RATE · DOCJOIN_INTROSPECTION · DOCJOIN_HEALTH_DETAIL · DOCJOIN_WORKLOAD and DOCJOIN_WORKLOAD_FLUSH_MS.
- * host, cors, landingPage and production come from the config file's `server` (production also from NODE_ENV).
+ * DOCJOIN_CORS_ORIGIN (else the config file's `server.cors`).
+ * host, landingPage and production come from the config file's `server` (production also from NODE_ENV).
  */
 export type DocjoinConfig = ProcessConfig & ResolvedSettings;
 
@@ -138,6 +139,7 @@ function gatewaySettingsFromEnv(env: Env, flags: ConfigFlags, server: GatewaySet
     maxResponseBytes: parseCount('DOCJOIN_MAX_RESPONSE_BYTES', env.DOCJOIN_MAX_RESPONSE_BYTES),
     budget: parseBudget(env.DOCJOIN_BUDGET_CAPACITY, env.DOCJOIN_BUDGET_RESTORE_RATE, server.budget),
     introspection: parseIntrospection(env.DOCJOIN_INTROSPECTION),
+    cors: parseCors(env.DOCJOIN_CORS_ORIGIN),
     healthDetail: parseBoolean('DOCJOIN_HEALTH_DETAIL', env.DOCJOIN_HEALTH_DETAIL),
     workload: parseWorkload(env.DOCJOIN_WORKLOAD, env.DOCJOIN_WORKLOAD_FLUSH_MS, server.workload),
   };
@@ -269,6 +271,18 @@ function parseBudget(capacity: string | undefined, restoreRate: string | undefin
     throw new ConfigError(`DOCJOIN_BUDGET_CAPACITY and DOCJOIN_BUDGET_RESTORE_RATE must both be numbers above 0 (points, and points a second), got ${JSON.stringify(capacity ?? null)} and ${JSON.stringify(restoreRate ?? null)}`);
   }
   return { capacity: numbers[0]!, restoreRate: numbers[1]! };
+}
+
+/** DOCJOIN_CORS_ORIGIN: the browser origins allowed, comma-separated (`https://app.example.com`), `*` for any, or `false`. */
+function parseCors(raw: string | undefined): CorsOption | undefined {
+  const value = nonEmpty(raw)?.trim();
+  if (value === undefined) return undefined;
+  if (value === '*') return true;
+  if (['0', 'false', 'off', 'no'].includes(value.toLowerCase())) return false;
+  const origins = value.split(',').map((origin) => origin.trim().replace(/\/$/, ''));
+  const wrong = origins.find((origin) => !/^https?:\/\/[^/\s]+$/.test(origin));
+  if (wrong !== undefined) throw new ConfigError(`DOCJOIN_CORS_ORIGIN must be origins separated by commas ("https://app.example.com,http://localhost:5173"), * or false; ${JSON.stringify(wrong)} is no origin (a scheme and a host, with no path)`);
+  return { origin: origins };
 }
 
 /** DOCJOIN_INTROSPECTION: true/false (and the other boolean words), or the roles allowed, comma-separated. */

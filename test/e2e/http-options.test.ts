@@ -43,7 +43,22 @@ it('answers a CORS preflight from an allowed origin, and names that origin on th
     body: JSON.stringify({ query: '{ notes { text } }' }),
   });
   expect(response.headers.get('access-control-allow-origin')).toBe('https://app.example.com');
+  // A browser client waiting out a 429 or 503 may read Retry-After.
+  expect(response.headers.get('access-control-expose-headers')).toBe('retry-after');
   expect(((await response.json()) as { data: unknown }).data).toEqual({ notes: [{ text: 'hello' }] });
+});
+
+it('with CORS off, answers a preflight 204 without CORS headers (the browser says the origin is not allowed), not with a CSRF refusal', async () => {
+  const closed = await createCheckedGateway({ typeDefs: SDL, mongoClient: client, db: dbName, port: 0, host: '127.0.0.1', landingPage: 'none' });
+  try {
+    const preflight = await fetch(closed.url!, {
+      method: 'OPTIONS',
+      headers: { origin: 'http://localhost:5173', 'access-control-request-method': 'POST', 'access-control-request-headers': 'content-type' },
+    });
+    expect([preflight.status, preflight.headers.get('access-control-allow-origin'), preflight.headers.get('allow'), await preflight.text()]).toEqual([204, null, 'GET, POST, OPTIONS', '']);
+  } finally {
+    await closed.stop();
+  }
 });
 
 it('gives another origin no CORS headers', async () => {

@@ -97,6 +97,17 @@ describe('loadConfig', () => {
     expect(() => loadConfig({ DOCJOIN_OPERATION_TIMEOUT_MS: '0' })).toThrow('DOCJOIN_OPERATION_TIMEOUT_MS must be a whole number of at least 1, got "0"');
   });
 
+  it('reads the browser origins CORS allows from DOCJOIN_CORS_ORIGIN, over the config file, and refuses what is no origin', () => {
+    expect(loadConfig({}).cors).toBe(false);
+    expect(loadConfig({ DOCJOIN_CORS_ORIGIN: 'https://app.example.com, http://localhost:5173/' }).cors).toEqual({ origin: ['https://app.example.com', 'http://localhost:5173'] });
+    expect(loadConfig({ DOCJOIN_CORS_ORIGIN: '*' }).cors).toBe(true);
+    expect(loadConfig({ DOCJOIN_CORS_ORIGIN: 'off' }, {}, { server: { cors: true } }).cors).toBe(false);
+    expect(loadConfig({}, {}, { server: { cors: { origin: 'https://shop.example.com' } } }).cors).toEqual({ origin: ['https://shop.example.com'] });
+    expect(() => loadConfig({ DOCJOIN_CORS_ORIGIN: 'app.example.com' })).toThrow(
+      'DOCJOIN_CORS_ORIGIN must be origins separated by commas ("https://app.example.com,http://localhost:5173"), * or false; "app.example.com" is no origin (a scheme and a host, with no path)',
+    );
+  });
+
   it('turns strategy overrides off in production unless explicitly enabled', () => {
     expect(loadConfig({ NODE_ENV: 'production' }).strategyOverrides).toBe(false);
     expect(loadConfig({ NODE_ENV: 'production', DOCJOIN_STRATEGY_OVERRIDES: 'true' }).strategyOverrides).toBe(true);

@@ -365,14 +365,24 @@ async function answer<TContext extends BaseContext>(options: Serving<TContext>, 
 
 /**
  * The `cors` package's headers for `/graphql`; resolves true when it answered the request itself (a
- * preflight `OPTIONS`).
+ * preflight `OPTIONS`). With CORS off, a preflight is answered 204 without them, so the browser says
+ * the origin is not allowed (Apollo would refuse it as a possible cross-site request forgery, which
+ * sends a developer the wrong way).
  */
 function corsMiddleware(option: CorsOption): (request: IncomingMessage, response: ServerResponse) => Promise<boolean> {
-  if (option === false) return async () => false;
+  if (option === false) {
+    return async (request, response) => {
+      if (request.method !== 'OPTIONS') return false;
+      response.writeHead(204, { allow: 'GET, POST, OPTIONS', 'content-length': '0' }).end();
+      return true;
+    };
+  }
+  // A client waiting out a 429 or 503 reads Retry-After.
+  const shared = { methods: ['GET', 'POST'], exposedHeaders: ['retry-after'] };
   const middleware = cors(
     option === true
-      ? { origin: true, methods: ['GET', 'POST'] }
-      : { origin: [...(typeof option.origin === 'string' ? [option.origin] : option.origin)], credentials: option.credentials ?? false, methods: ['GET', 'POST'] },
+      ? { origin: true, ...shared }
+      : { origin: [...(typeof option.origin === 'string' ? [option.origin] : option.origin)], credentials: option.credentials ?? false, ...shared },
   );
   return (request, response) =>
     new Promise((resolve, reject) => {
