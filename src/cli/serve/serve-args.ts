@@ -30,7 +30,8 @@ ${PROJECT_FLAGS_USAGE}
   -h, --help        show this help
 
 Other settings come from the environment (see the README's Configuration): DOCJOIN_STRATEGY_OVERRIDES,
-DOCJOIN_COST_COMMANDS, DOCJOIN_MAX_ROUND_TRIPS, DOCJOIN_MAX_DOCUMENTS, DOCJOIN_MAX_DEPTH, NODE_ENV.
+DOCJOIN_COST_COMMANDS, DOCJOIN_MAX_ROUND_TRIPS, DOCJOIN_MAX_DOCUMENTS, DOCJOIN_MAX_DEPTH,
+DOCJOIN_CORS_ORIGIN (browser apps on another origin), NODE_ENV.
 Stops on Ctrl-C (SIGINT) or SIGTERM. Exit codes: 1 failed to start, 2 bad arguments or configuration.`;
 
 export function parseServeArgs(argv: readonly string[], env: CliEnv): ServeCommand {
