@@ -50,6 +50,15 @@ describe('Decimal', () => {
     ]);
     expect(codeOf(() => DecimalScalar.parseLiteral({ kind: Kind.BOOLEAN, value: true }, {}))).toEqual(['BAD_USER_INPUT', 'Decimal must be a string like "19.99", got true']);
   });
+  it('reads a JSON number up to 15 significant digits, and refuses one a double may have rounded: it must come as a string', () => {
+    expect([19.99, 0.012, 123456789012345, 1.5e21, -0.5].map((value) => DecimalScalar.parseValue(value).toString())).toEqual(['19.99', '0.012', '123456789012345', '1.5E+21', '-0.5']);
+    // JSON.parse('12345678901234567890.12') is 12345678901234567000: the digits sent are gone.
+    expect(codeOf(() => DecimalScalar.parseValue(JSON.parse('12345678901234567890.12')))).toEqual([
+      'BAD_USER_INPUT',
+      'Decimal must be sent as a string when it has more than 15 significant digits (a JSON number is read as a double, which rounds it), got 12345678901234567000',
+    ]);
+    expect(codeOf(() => DecimalScalar.parseValue(0.1 + 0.2))[0]).toBe('BAD_USER_INPUT');
+  });
 });
 
 describe('Long', () => {

@@ -8,7 +8,8 @@ const LONG_DESCRIPTION = 'A 64-bit integer (BSON long), as a string: JSON number
 
 /**
  * Strings on the wire, Decimal128 in MongoDB: money and other figures that a double would round. A
- * number given as input is read from its digits as written. docjoin binds it to a schema's `Decimal`
+ * number literal in the query is read from its digits as written; a JSON number (a variable) only up
+ * to 15 significant digits, since JSON.parse made it a double. docjoin binds it to a schema's `Decimal`
  * unless the resolvers give their own.
  */
 export const DecimalScalar = new GraphQLScalarType<Decimal128, string>({
@@ -21,7 +22,11 @@ export const DecimalScalar = new GraphQLScalarType<Decimal128, string>({
     throw new TypeError(`Decimal cannot represent ${describe(value)}`);
   },
   parseValue(value) {
-    if (typeof value === 'number' && Number.isFinite(value)) return parseDecimal(String(value));
+    if (typeof value === 'number' && Number.isFinite(value)) {
+      // JSON.parse has already rounded a number to a double: past 15 significant digits its text may not be what the client sent.
+      if (significantDigits(String(value)) > MAX_EXACT_DOUBLE_DIGITS) throw badUserInput(`Decimal must be sent as a string when it has more than ${MAX_EXACT_DOUBLE_DIGITS} significant digits (a JSON number is read as a double, which rounds it), got ${describe(value)}`);
+      return parseDecimal(String(value));
+    }
     if (typeof value !== 'string') throw badUserInput(`Decimal must be a string like "19.99", got ${describe(value)}`);
     return parseDecimal(value);
   },
@@ -63,6 +68,8 @@ export const exactNumberTypeDefs: Readonly<Record<'Decimal' | 'Long', string>> =
 };
 
 const DECIMAL = /^[+-]?(\d+(\.\d*)?|\.\d+)([eE][+-]?\d+)?$/;
+/** Every decimal of at most 15 significant digits survives a trip through a double. */
+const MAX_EXACT_DOUBLE_DIGITS = 15;
 const INTEGER = /^[+-]?\d+$/;
 const LONG_MIN = -(2n ** 63n);
 const LONG_MAX = 2n ** 63n - 1n;
@@ -82,6 +89,12 @@ function parseLong(text: string): Long {
   const value = BigInt(trimmed);
   if (value < LONG_MIN || value > LONG_MAX) throw badUserInput(`Long must be between ${LONG_MIN} and ${LONG_MAX}, got ${trimmed}`);
   return Long.fromBigInt(value);
+}
+
+/** The significant digits of a number's text (`"0.0120"` has 2, `"1.5e+21"` 2, `"12000"` 2). */
+function significantDigits(text: string): number {
+  const mantissa = text.replace(/^[+-]/, '').split(/[eE]/)[0]!;
+  return mantissa.replace('.', '').replace(/^0+/, '').replace(/0+$/, '').length;
 }
 
 /** A literal's digits as written: a string, or an Int or Float literal (never rounded through a double). */
