@@ -306,6 +306,19 @@ describe('in production the shop runs only its storefront\'s documents, within e
     expect((inFull.body.data as { orders: unknown[] }).orders).toHaveLength(1);
   });
 
+  it('takes the hash as the manifest writes it (sha256:<hex>), and a documentId as the client preset sends it, over POST and GET', async () => {
+    const token = await customerToken(shopperId(5));
+    const prefixed = String((MyAccountDocument as unknown as { __meta__: { hash: string } }).__meta__.hash);
+    expect(prefixed).toMatch(/^sha256:[0-9a-f]{64}$/);
+    const account = { customers: [{ id: hex(shopperId(5)), name: 'Frances Allen', email: 'frances.allen@example.com', tier: 'STANDARD', orderCount: ORDERS_PER_SHOPPER }] };
+    expect((await send({ extensions: { persistedQuery: { version: 1, sha256Hash: prefixed } } }, token)).body.data).toEqual(account);
+    expect((await send({ documentId: prefixed }, token)).body.data).toEqual(account);
+    const byGet = await fetch(`${production.url!}?documentId=${encodeURIComponent(prefixed)}`, { headers: { authorization: `Bearer ${token}`, 'apollo-require-preflight': 'true' } });
+    expect(((await byGet.json()) as Answer['body']).data).toEqual(account);
+    const unknown = await send({ documentId: `sha256:${'0'.repeat(64)}` }, token);
+    expect(codes(unknown)).toEqual(['PERSISTED_QUERY_NOT_FOUND']);
+  });
+
   it('refuses any other document, and a new one registered as an automatic persisted query', async () => {
     const other = await send({ query: '{ customers(first: 100) { email } }' }, await adminToken());
     expect([other.status, codes(other)]).toEqual([400, ['PERSISTED_QUERY_NOT_IN_LIST']]);

@@ -6,6 +6,7 @@ import type { HealthReport } from './health';
 import type { Admission } from './admission';
 import { PublicErrorCode } from '../errors/public-error-code';
 import { MAX_DOCUMENT_NESTING, documentNestingError } from '../operation/limits/document-nesting';
+import { withDocumentId } from './persisted-document-id';
 import { OperationDeadline } from '../operation/limits/operation-deadline';
 import { OperationStopped } from '../errors/internal-errors';
 import { PortInUseError } from './port-in-use-error';
@@ -297,16 +298,17 @@ async function handleGraphql<TContext extends BaseContext>(
   options: Serving<TContext>,
   request: IncomingMessage,
   response: ServerResponse,
-  search: string,
+  sent: string,
   deadline: OperationDeadline,
-  body: unknown,
+  sentBody: unknown,
 ): Promise<void> {
+  const method = request.method ?? 'GET';
+  const { body, search } = withDocumentId(method, sentBody, sent);
   const headers = new HeaderMap();
   for (const [name, value] of Object.entries(request.headers)) {
     if (value !== undefined) headers.set(name, Array.isArray(value) ? value.join(', ') : value);
   }
   const tasksAfterAnswer: Array<() => void> = [];
-  const method = request.method ?? 'GET';
   // Refused as Apollo refuses a request whose context fails: logged, counted, and answered with the error's status.
   const tooDeep = documentNestingError(queryTextOf(method, body, search));
   try {

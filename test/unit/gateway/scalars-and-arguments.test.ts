@@ -57,7 +57,7 @@ describe('Decimal', () => {
       'BAD_USER_INPUT',
       'Decimal must be sent as a string when it has more than 15 significant digits (a JSON number is read as a double, which rounds it), got 12345678901234567000',
     ]);
-    expect(codeOf(() => DecimalScalar.parseValue(0.1 + 0.2))[0]).toBe('BAD_USER_INPUT');
+    expect((codeOf(() => DecimalScalar.parseValue(0.1 + 0.2)) as string[])[0]).toBe('BAD_USER_INPUT');
   });
 });
 

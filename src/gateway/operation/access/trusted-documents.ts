@@ -79,7 +79,8 @@ export class TrustedDocuments {
 
   /** Apollo Server's `persistedQueries.cache`: the manifest's documents by hash, and (unless `only`) those clients register. */
   cache(): PersistedQueryCache {
-    const key = (prefixed: string) => prefixed.replace(/^apq:/, '');
+    // Apollo's key is `apq:` and the hash as the client sent it: hex, or the manifest's `sha256:<hex>`.
+    const key = (prefixed: string) => prefixed.replace(/^apq:/, '').replace(/^sha256:/, '');
     return {
       get: async (prefixed) => this.#texts.get(key(prefixed)) ?? this.#registered.get(key(prefixed)),
       set: async (prefixed, value) => {
@@ -91,7 +92,7 @@ export class TrustedDocuments {
 
   /** Whether the document Apollo parsed (whose text hashes to `queryHash`) is a trusted one. */
   trusts(queryHash: string, document: DocumentNode | undefined, text: string | undefined): boolean {
-    if (this.#texts.has(queryHash)) return true;
+    if (this.#texts.has(queryHash.replace(/^sha256:/, ''))) return true;
     let normalized = this.#normalized.get(queryHash);
     if (normalized === undefined) {
       const parsed = document ?? (text === undefined ? undefined : tryParse(text));
