@@ -94,6 +94,9 @@ export function planPage(args: PageArgs, sort: readonly SortKey[], options: { ac
  * An anchor that does not exist is BAD_USER_INPUT (an empty page would look like the end of the list),
  * and so is one of another parent (`owner`: the list's coordinate and this parent's key).
  */
+/** What a missing anchor may mean, and what the client can do. */
+const ANCHOR_GONE = " (deleted since its page was read, or never in this list): a page starts after an item that still exists; start again from the first page, or page by a connection's cursor, which keeps its place without the item";
+
 export function anchoredFilter(
   page: PageRequest,
   anchor: StoredDocument | null,
@@ -102,7 +105,7 @@ export function anchoredFilter(
 ): Record<string, unknown> | undefined {
   if (page.anchor === undefined) return page.filter;
   const id = JSON.stringify(page.anchor.id.toHexString());
-  if (anchor === null) throw badUserInput(`after: no ${typeName} with id ${id}`, { argumentName: 'after' });
+  if (anchor === null) throw badUserInput(`after: no ${typeName} with id ${id}${ANCHOR_GONE}`, { argumentName: 'after' });
   if (page.anchor.ownerPath !== undefined && owner !== undefined && keyString(readPath(anchor, page.anchor.ownerPath)) !== keyString(owner.key)) {
     throw badUserInput(`after: ${typeName} ${id} is not in this parent's ${owner.coordinate}; pass the id of an item this list returned for this parent`, { argumentName: 'after' });
   }

@@ -4,6 +4,9 @@ import { parseSort } from '../../../../../src/gateway/startup/storage-map/parse-
 import type { SortKey } from '../../../../../src/gateway/startup/storage-map/storage-map-types';
 import { codeOf } from '../../../../support/graphql-error-code';
 
+/** What the refusal of a missing `after` item adds (page-request.ts). */
+const ANCHOR_GONE = " (deleted since its page was read, or never in this list): a page starts after an item that still exists; start again from the first page, or page by a connection's cursor, which keeps its place without the item";
+
 const newestFirst = parseSort('-createdAt') as SortKey[];
 
 describe('parseSort', () => {
@@ -79,7 +82,7 @@ describe('after', () => {
     expect(anchoredFilter(page, { _id: id, createdAt }, 'Comment')).toEqual({
       $and: [{ $or: [{ createdAt: { $lt: createdAt } }, { createdAt, _id: { $lt: id } }] }, { createdAt: { $lt: before } }],
     });
-    expect(codeOf(() => anchoredFilter(page, null, 'Comment'))).toEqual(['BAD_USER_INPUT', 'after: no Comment with id "65a000000000000000000001"']);
+    expect(codeOf(() => anchoredFilter(page, null, 'Comment'))).toEqual(['BAD_USER_INPUT', `after: no Comment with id "65a000000000000000000001"${ANCHOR_GONE}`]);
   });
 
   it('without an anchor, anchoredFilter is the plain filter', () => {
