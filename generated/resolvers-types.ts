@@ -157,7 +157,7 @@ export type Host = {
   __typename?: 'Host';
   id: Scalars['ID']['output'];
   ipaddr: Scalars['String']['output'];
-  /** Log messages newest first, from the logMessages collection; `before` pages to older ones. */
+  /** Log messages newest first, from the logMessages collection: `after` the id of the last one received pages to older ones; `before` keeps those older than a time. */
   logs: Array<LogMessage>;
   name: Scalars['String']['output'];
   /** The newest log messages, kept in the host (a bounded array). */
@@ -166,6 +166,7 @@ export type Host = {
 
 
 export type HostLogsArgs = {
+  after?: InputMaybe<Scalars['ID']['input']>;
   before?: InputMaybe<Scalars['DateTime']['input']>;
   first?: InputMaybe<Scalars['Int']['input']>;
 };

@@ -202,6 +202,9 @@ describe('the example operations over HTTP with @urql/core and the generated doc
     ]);
     // The newest page of `logs` is the head of `recentLogs`: the same documents, two ways.
     expect(data.host?.logs.map((log) => log.id)).toEqual(data.host?.recentLogs.slice(0, 2).map((log) => log.id));
+    // "Load more": the page after the last message shown is the next of recentLogs.
+    const more = await run(HostLogsDocument, { ipaddr: '10.66.0.1', first: 2, after: data.host!.logs[1]!.id });
+    expect(more.data.host?.logs.map((log) => log.id)).toEqual(data.host?.recentLogs.slice(2, 4).map((log) => log.id));
     expect(shapeOf(cost)).toEqual({
       roundTrips: 2,
       estimatedRoundTrips: 2,

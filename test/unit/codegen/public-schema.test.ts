@@ -63,7 +63,7 @@ describe('schema.public.graphql', () => {
   it('keeps the domain descriptions and argument defaults clients rely on', () => {
     expect(publicSchemaText).toContain('"""An ISO-8601 date-time, e.g. `2026-11-21T09:30:00.000Z`."""\nscalar DateTime');
     expect(publicSchemaText).toContain('  comments(\n    first: Int = 20\n\n    """The id of the last item of the previous page."""\n    after: ID\n  ): [Comment!]!\n');
-    expect(publicSchemaText).toContain('  logs(first: Int = 20, before: DateTime): [LogMessage!]!\n');
+    expect(publicSchemaText).toContain('  logs(first: Int = 20, after: ID, before: DateTime): [LogMessage!]!\n');
   });
 
   it('is exactly what introspection of the running gateway schema prints', () => {
