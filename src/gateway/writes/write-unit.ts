@@ -60,7 +60,7 @@ export class WriteUnit {
    * Documents this unit read with every field the snapshots copy from them, by what the caller holds of
    * them (only the paths it asked for) and by themselves: an insert fills copies from them as they are.
    */
-  readonly #completeSources = new WeakMap<StoredDocument, StoredDocument>();
+  readonly #completeSources = new WeakMap<StoredDocument, SourceRead>();
 
   /**
    * `returning`: per collection, the paths the mutation's selection will read of documents it loads by
@@ -96,7 +96,7 @@ export class WriteUnit {
     const collection = this.#collectionOf(typeName);
     const [document] = await this.writer.find(collection, this.#readable(collection, filter), this.#withCopiedPaths(typeName, paths), { limit: 1 });
     if (!document) throw notFound(`${typeName} ${what} not found`, { typeName });
-    return this.#handOut(document, paths);
+    return this.#handOut(collection, document, paths);
   }
 
   /**
@@ -107,7 +107,7 @@ export class WriteUnit {
     this.#spend();
     const collection = this.#collectionOf(typeName);
     const found = await this.writer.find(collection, this.#readable(collection, { _id: { $in: [...ids] } }), this.#withCopiedPaths(typeName, ['_id', ...paths]));
-    const byId = new Map(found.map((document) => [keyString(document._id), this.#handOut(document, paths)]));
+    const byId = new Map(found.map((document) => [keyString(document._id), this.#handOut(collection, document, paths)]));
     const missing = ids.find((id) => !byId.has(keyString(id)));
     if (missing !== undefined) throw notFound(`${typeName} ${describeKey(missing)} not found`, { typeName });
     return ids.map((id) => byId.get(keyString(id))!);
@@ -118,11 +118,12 @@ export class WriteUnit {
    * paths it asked for (and `_id`), so resolver code sees what it read; the whole read stays with the
    * unit for `insert`.
    */
-  #handOut(document: StoredDocument, paths: readonly string[]): StoredDocument {
+  #handOut(collection: string, document: StoredDocument, paths: readonly string[]): StoredDocument {
     const asked = new Set(['_id', ...paths.map((path) => path.split('.')[0]!)]);
     const given: StoredDocument = Object.fromEntries(Object.entries(document).filter(([name]) => asked.has(name)));
-    this.#completeSources.set(given, document);
-    this.#completeSources.set(document, document);
+    const read = { collection, document };
+    this.#completeSources.set(given, read);
+    this.#completeSources.set(document, read);
     return given;
   }
 
@@ -249,17 +250,17 @@ export class WriteUnit {
   async insert(typeName: string, document: StoredDocument, preloaded: readonly StoredDocument[] = [], options: InsertOptions = {}): Promise<StoredDocument> {
     const collection = this.#collectionOf(typeName);
     let complete = this.#withPresets(typeName, document, options.generated === true);
-    const known = new Map(
-      preloaded.map((given) => {
-        const source = this.#completeSources.get(given) ?? given;
-        return [keyString(source._id), source];
-      }),
-    );
+    const known = new KnownSources();
+    for (const given of preloaded) {
+      const read = this.#completeSources.get(given);
+      // A document the resolver read itself: the caller says which reference it is for by its id.
+      known.add(read?.collection, read?.document ?? given);
+    }
     const proofs = new Map<string, ForwardReference>();
     // From the document with its presets: a reference a create rule sets from a claim is checked and copied as a given one is.
     for (const reference of forwardReferences(this.model, typeName, complete)) {
       // A target the viewer reads only in part is read through its filter, never proved by the update.
-      if (reference.provable && this.writer.inTransaction && !known.has(keyString(reference.keys[0])) && this.#readsAll(reference.collection)) {
+      if (reference.provable && this.writer.inTransaction && !known.has(reference.collection, reference.keys[0]) && this.#readsAll(reference.collection)) {
         const proof = proofs.get(reference.collection);
         // Two relations on one local field point at one target: the same statement proves both.
         if (!proof) proofs.set(reference.collection, reference);
@@ -267,7 +268,7 @@ export class WriteUnit {
       }
       this.#refuseIncompleteSources(typeName, reference, known);
       await this.#requireSources(reference, known);
-      complete = fillSnapshot(complete, reference, known);
+      complete = fillSnapshot(complete, reference, known.in(reference.collection));
     }
     // A parent the viewer reads in part must be one it reads: the new document would join its lists and counts.
     for (const parent of uncheckedParents(this.model, typeName, complete)) if (!this.#readsAll(parent.collection)) await this.#requireSources(parent, known);
@@ -295,7 +296,7 @@ export class WriteUnit {
    * without it: refused before anything is written, naming the mutation, the source and the field. (A
    * nullable field may be absent from the data itself, so its absence proves nothing.)
    */
-  #refuseIncompleteSources(typeName: string, reference: ForwardReference, known: ReadonlyMap<string, StoredDocument>): void {
+  #refuseIncompleteSources(typeName: string, reference: ForwardReference, known: KnownSources): void {
     const sourceType = this.model.snapshots.find((location) => location.coordinate === reference.coordinate)?.sourceType;
     const sourceFields = sourceType === undefined ? undefined : this.model.storageMap.types.get(sourceType)?.fields;
     const required = (reference.snapshot?.fields ?? []).filter((field) => {
@@ -303,7 +304,7 @@ export class WriteUnit {
       return stored?.kind === 'stored' && stored.valueType.nonNull;
     });
     for (const key of reference.keys) {
-      const source = known.get(keyString(key));
+      const source = known.in(reference.collection).get(keyString(key));
       if (!source || this.#completeSources.has(source)) continue;
       const lacking = required.find((field) => readPath(source, field.sourcePath) === undefined);
       if (!lacking) continue;
@@ -314,17 +315,17 @@ export class WriteUnit {
   }
 
   /** Reads the targets of `reference` not `known` yet, in ONE find, into `known`; NOT_FOUND naming the first missing one. */
-  async #requireSources(reference: ForwardReference, known: Map<string, StoredDocument>): Promise<void> {
-    const missing = reference.keys.filter((key) => !known.has(keyString(key)));
+  async #requireSources(reference: ForwardReference, known: KnownSources): Promise<void> {
+    const missing = reference.keys.filter((key) => !known.has(reference.collection, key));
     if (missing.length === 0) return;
     const projection = reference.snapshot ? this.#withPathsCopiedFrom((location) => location.sourceCollection === reference.collection, ['_id']) : { _id: 1 as const };
     this.#spend();
     const found = await this.writer.find(reference.collection, this.#readable(reference.collection, { _id: { $in: missing } }), projection);
     for (const source of found) {
-      known.set(keyString(source._id), source);
-      this.#completeSources.set(source, source);
+      known.add(reference.collection, source);
+      this.#completeSources.set(source, { collection: reference.collection, document: source });
     }
-    const absent = missing.find((key) => !known.has(keyString(key)));
+    const absent = missing.find((key) => !known.has(reference.collection, key));
     if (absent !== undefined) throw referenceNotFound(reference, absent);
   }
 
@@ -517,6 +518,39 @@ export class WriteUnit {
     const collection = this.model.storageMap.types.get(typeName)?.collection;
     if (collection === undefined) throw new InvariantError(`${typeName} has no @collection`);
     return collection;
+  }
+}
+
+/** A document a unit read, with the collection it came from. */
+interface SourceRead {
+  readonly collection: string;
+  readonly document: StoredDocument;
+}
+
+/**
+ * The sources an insert knows, by collection and then by id: a document the unit read counts only for
+ * its own collection (the same id in two collections is two documents); one the resolver read itself,
+ * of no known collection, for any reference naming its id.
+ */
+class KnownSources {
+  readonly #byCollection = new Map<string | undefined, Map<string, StoredDocument>>();
+
+  add(collection: string | undefined, document: StoredDocument): void {
+    let documents = this.#byCollection.get(collection);
+    if (!documents) this.#byCollection.set(collection, (documents = new Map()));
+    documents.set(keyString(document._id), document);
+  }
+
+  has(collection: string, id: unknown): boolean {
+    return this.in(collection).has(keyString(id));
+  }
+
+  /** The documents a reference into `collection` may copy, by keyString of their `_id`. */
+  in(collection: string): ReadonlyMap<string, StoredDocument> {
+    const given = this.#byCollection.get(undefined);
+    const read = this.#byCollection.get(collection);
+    if (!given) return read ?? new Map();
+    return read ? new Map([...given, ...read]) : given;
   }
 }
 

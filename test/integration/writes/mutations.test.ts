@@ -309,6 +309,18 @@ describe('bad input', () => {
       expect((await db.collection('authors').findOne({ _id: author._id }))!).toEqual(author);
     });
 
+    it("publishBook naming the publisher's id as an author: an id names a document in one collection, so no author has it", async () => {
+      const publisher = (await db.collection('publishers').findOne({}, { sort: { _id: 1 } }))!;
+      const books = await db.collection('books').countDocuments();
+      const { error } = await refused(
+        `mutation { publishBook(input: { name: "X", isbn: "2", pages: 1, publishedAt: "2026-01-01T00:00:00Z", publisherId: "${hex(publisher._id)}", authorIds: ["${hex(publisher._id)}"] }) { id } }`,
+        'NOT_FOUND',
+      );
+      // Before, the publisher read for Book.publisher was taken as the author, and the book stored an author copy of nulls.
+      expect(error.message).toBe(`Book.authors: ${hex(publisher._id)} not found`);
+      expect(await db.collection('books').countDocuments()).toBe(books);
+    });
+
     it('reassignTask to an unknown owner, and of an unknown task', async () => {
       const task = (await db.collection('tasks').findOne({}, { sort: { _id: -1 } }))!;
       const owner = (await db.collection('people').findOne({ _id: task.ownerId }))!;
