@@ -176,6 +176,31 @@ describe('exact sums', () => {
 });
 
 
+describe('a sum of doubles past the largest double', () => {
+  let huge: SdlGateway;
+  beforeAll(async () => {
+    huge = await startSdlGateway({
+      dbPrefix: 'aggregate_overflow',
+      typeDefs: /* GraphQL */ `
+        type Query { readings(first: Int = 20): [Reading!]! @list readingsAggregate: ReadingAggregate! @aggregate(of: "readings", fields: ["value"]) }
+        type Reading @collection(name: "readings") { id: ID! value: Float! }
+      `,
+      prepare: async (db) => {
+        await db.collection('readings').insertMany([{ value: Number.MAX_VALUE }, { value: Number.MAX_VALUE }, { value: 1 }]);
+      },
+    });
+  }, 60_000);
+  afterAll(() => huge?.stop());
+
+  it('answers an error at the figure saying so, and the other figures: MongoDB adds them up to Infinity, which Float cannot hold', async () => {
+    const result = await huge.gateway.execute({ query: '{ readingsAggregate { count max { value } } mean: readingsAggregate { avg { value } } }' });
+    expect(result.data).toEqual({ readingsAggregate: { count: 3, max: { value: Number.MAX_VALUE } }, mean: { avg: { value: null } } });
+    expect(result.errors?.map((error) => [error.message, error.path])).toEqual([
+      ['the figure is Infinity: the values add up past the largest double (±1.8e308); aggregate a Decimal field for figures this large', ['mean', 'avg', 'value']],
+    ]);
+  });
+});
+
 describe('access rules', () => {
   let payroll: SdlGateway;
   const ANN = new ObjectId('0000000000000000000000a1');

@@ -122,8 +122,10 @@ export function figuresValue(selection: FigureSelection | undefined, row: Stored
 
 /** A figure or key as MongoDB gave it: a Long's or a Decimal's kept for its scalar to write exactly, others as responseValue. */
 function figureValue(type: string, value: unknown): unknown {
-  if (!EXACT_SCALARS.has(type)) return responseValue(value);
-  return value === undefined || value === null ? null : value;
+  if (EXACT_SCALARS.has(type)) return value === undefined || value === null ? null : value;
+  const figure = responseValue(value);
+  // A sum of doubles past ±1.8e308 is Infinity in MongoDB: the figure's field answers an error saying so.
+  return typeof figure === 'number' && !Number.isFinite(figure) ? new Error(`the figure is ${String(figure)}: the values add up past the largest double (±1.8e308); aggregate a Decimal field for figures this large`) : figure;
 }
 
 /**
