@@ -206,11 +206,10 @@ describeWithChromium('in headless Chromium', () => {
       );
       await runUntil(() => document.querySelector('[data-total="writes"]') !== null);
       expect(await totals()).toEqual([
-        // The rename, its copies, the author's lock (src/gateway/writes/source-locks.ts), the commit; then the read back.
-        expect.stringMatching(/^sent: 5 round trips, 1 document, \d+ bytes in \d+ ms$/),
-        'estimated: at most 5 round trips, 1 document',
-        'naive: 5 round trips',
-        'writes: 4 round trips, 11 documents modified in one transaction, 1 attempt',
+        expect.stringMatching(/^sent: 4 round trips, 1 document, \d+ bytes in \d+ ms$/),
+        'estimated: at most 4 round trips, 1 document',
+        'naive: 4 round trips',
+        'writes: 3 round trips, 11 documents modified in one transaction, 1 attempt',
         'fanOut: authors: 1 document, books: 10 documents',
       ]);
       expect(await page.$('.docjoin-cost-commands')).toBeNull();
