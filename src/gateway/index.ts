@@ -44,7 +44,6 @@ export { type ConnectionValue } from './operation/planning/connection-page';
 export { DateTimeScalar } from './startup/scalars/date-time-scalar';
 export { DecimalScalar, LongScalar } from './startup/scalars/exact-number-scalars';
 export { PROVIDED_SCALARS } from './startup/scalars/provided-scalars';
-export { SOURCE_LOCKS } from './request/cost/bookkeeping-collections';
 export { buildGatewaySchema } from './startup/schema/build-gateway-schema';
 export { directiveTypeDefs } from './startup/schema/directive-type-defs';
 export { readSchemaFiles, schemaFilePaths, withDirectiveTypeDefs } from './startup/schema/schema-sources';

@@ -64,9 +64,8 @@ export function priceChange(candidate: Candidate, workload: WorkloadView, costs:
   const ms = (queryDelta + writes.reads) * costs.readMs + writes.writes * costs.writeMs + documents * costs.documentMs;
   const effect = {
     roundTripsPer1000Queries: candidate.roundTripsPer1000Queries,
-    // From the counts themselves: rounding each rate first would shift the sum.
-    documentsWrittenPer1000Mutations: documentsBefore === undefined ? undefined : { before: documentsBefore, after: workload.documentsWrittenPer1000Mutations(documents)! },
-    mutationRoundTripsPer1000Mutations: mutationRoundTripsBefore === undefined ? undefined : { before: mutationRoundTripsBefore, after: workload.mutationRoundTripsPer1000Mutations(commands)! },
+    documentsWrittenPer1000Mutations: documentsBefore === undefined ? undefined : shifted(documentsBefore, workload.perMutations(documents)),
+    mutationRoundTripsPer1000Mutations: mutationRoundTripsBefore === undefined ? undefined : shifted(mutationRoundTripsBefore, workload.perMutations(commands)),
     net: {
       roundTripsPer1000Operations: shifted(workload.roundTripsPer1000Operations(), per1000(roundTrips, operations)),
       commandMsPer1000Operations: shifted(round(per1000(costs.totalMs, operations)), per1000(ms, operations)),

@@ -24,9 +24,9 @@ export class WorkloadView {
     return operations === 0 ? 0 : round((this.totalRoundTrips() / operations) * 1000);
   }
 
-  /** Every round trip of the recorded mutations (their checks, writes, commits and read-backs), and `more`, per 1,000 mutations. */
-  mutationRoundTripsPer1000Mutations(more = 0): number | undefined {
-    return this.perMutations((this.workload?.operations.mutation.roundTrips ?? 0) + more);
+  /** Every round trip of the recorded mutations (their checks, writes, commits and read-backs), per 1,000 mutations. */
+  mutationRoundTripsPer1000Mutations(): number | undefined {
+    return this.perMutations(this.workload?.operations.mutation.roundTrips ?? 0);
   }
 
   /** The field's entries, one per strategy it was read with. */
@@ -47,9 +47,9 @@ export class WorkloadView {
     return this.queries === 0 ? undefined : round((count / this.queries) * 1000);
   }
 
-  /** Documents every recorded mutation modified, and `more`, per 1,000 mutations. */
-  documentsWrittenPer1000Mutations(more = 0): number | undefined {
-    return this.perMutations((this.workload?.mutations.reduce((sum, mutation) => sum + mutation.documentsModified, 0) ?? 0) + more);
+  /** Documents every recorded mutation modified, per 1,000 mutations. */
+  documentsWrittenPer1000Mutations(): number | undefined {
+    return this.perMutations(this.workload?.mutations.reduce((sum, mutation) => sum + mutation.documentsModified, 0) ?? 0);
   }
 
   perMutations(count: number): number | undefined {

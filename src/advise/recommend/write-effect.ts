@@ -1,4 +1,4 @@
-import { estimateWriteUnit, SOURCE_LOCKS, type MutationWorkload, type MutationWritePlans, type SnapshotLocation, type SourceChangeCounts, type WorkloadSummary, type WriteModel, type WriteOperation } from '../../gateway';
+import { estimateWriteUnit, type MutationWorkload, type MutationWritePlans, type SnapshotLocation, type SourceChangeCounts, type WorkloadSummary, type WriteModel, type WriteOperation } from '../../gateway';
 import type { DataStatistics } from '../statistics/statistics-types';
 import { count, round } from './workload-view';
 
@@ -55,8 +55,6 @@ export function predictWrites(change: StorageChange, sides: WriteSides, workload
   const { before } = sides;
   let reads = 0;
   let writes = 0;
-  // Of the writes, the lock documents a transaction writes for what it copies or changes (source-locks.ts): they move no parent.
-  let locks = 0;
   for (const mutation of workload.mutations) {
     const name = mutation.field.slice(mutation.field.indexOf('.') + 1);
     const planBefore = before.plans[name];
@@ -68,11 +66,10 @@ export function predictWrites(change: StorageChange, sides: WriteSides, workload
       const delta = commandDelta(before.model, after.model, operation, planAfter[index]!, mutation, sets);
       reads += delta.reads;
       writes += delta.writes;
-      locks += delta.locks;
     });
   }
   // A counter's writes each move one parent; a total's, the parents no statement moved before; a snapshot's rewrite its copies.
-  if (change.kind === 'add-counter') return { reads, writes, documents: writes - locks, evidence: [] };
+  if (change.kind === 'add-counter') return { reads, writes, documents: writes, evidence: [] };
   if (change.kind === 'add-total') return { reads, writes, ...totalDocumentsDelta(change.total, before, after, workload) };
   const copies = copiesDelta(change.coordinate, before.model, after.model, workload, statistics);
   return { reads, writes, documents: copies.documents, evidence: copies.evidence };
@@ -136,40 +133,32 @@ function updatingOperations(plan: readonly WriteOperation[], sets: readonly Sour
  * `updateSource` once per set of fields it changed (`sets`, assigned to it alone), any other operation
  * once per standing run.
  */
-function commandDelta(before: WriteModel, after: WriteModel, operation: WriteOperation, operationAfter: WriteOperation, mutation: MutationWorkload, sets: readonly SourceChangeCounts[]): CommandDelta {
+function commandDelta(before: WriteModel, after: WriteModel, operation: WriteOperation, operationAfter: WriteOperation, mutation: MutationWorkload, sets: readonly SourceChangeCounts[]): { reads: number; writes: number } {
   const standing = mutation.runs - mutation.failed;
   const atomic = Math.min(standing, mutation.atomicRuns);
-  const price = (model: WriteModel, priced: WriteOperation, transaction: boolean): CommandDelta => {
+  const price = (model: WriteModel, priced: WriteOperation, transaction: boolean) => {
     const estimate = estimateWriteUnit(model, [priced], { transaction });
-    return { reads: estimate.reads, writes: estimate.writes.length, locks: estimate.writes.includes(SOURCE_LOCKS) ? 1 : 0 };
+    return { reads: estimate.reads, writes: estimate.writes.length };
   };
-  const difference = (priced: WriteOperation, pricedAfter: WriteOperation, transaction: boolean, times: number): CommandDelta => {
-    if (times === 0) return { reads: 0, writes: 0, locks: 0 };
+  const difference = (priced: WriteOperation, pricedAfter: WriteOperation, transaction: boolean, times: number) => {
+    if (times === 0) return { reads: 0, writes: 0 };
     const [was, will] = [price(before, priced, transaction), price(after, pricedAfter, transaction)];
-    return { reads: (will.reads - was.reads) * times, writes: (will.writes - was.writes) * times, locks: (will.locks - was.locks) * times };
+    return { reads: (will.reads - was.reads) * times, writes: (will.writes - was.writes) * times };
   };
   if (operation.kind !== 'updateSource' || operationAfter.kind !== 'updateSource') {
-    return sum([difference(operation, operationAfter, true, atomic), difference(operation, operationAfter, false, standing - atomic)]);
+    const inTransaction = difference(operation, operationAfter, true, atomic);
+    const inOrder = difference(operation, operationAfter, false, standing - atomic);
+    return { reads: inTransaction.reads + inOrder.reads, writes: inTransaction.writes + inOrder.writes };
   }
-  // The fan-out follows what changed, not what the plan allows; so does the lock a transaction writes for copies elsewhere.
-  const atomicShare = standing === 0 ? 0 : atomic / standing;
-  return sum(
-    sets.flatMap((set) => {
-      const [was, will] = [{ ...operation, fields: set.fields }, { ...operationAfter, fields: set.fields }];
-      return [difference(was, will, true, set.documents * atomicShare), difference(was, will, false, set.documents * (1 - atomicShare))];
-    }),
-  );
-}
-
-/** Commands more after than before: reads, writes, and among the writes the lock documents'. */
-interface CommandDelta {
-  readonly reads: number;
-  readonly writes: number;
-  readonly locks: number;
-}
-
-function sum(deltas: readonly CommandDelta[]): CommandDelta {
-  return deltas.reduce((total, delta) => ({ reads: total.reads + delta.reads, writes: total.writes + delta.writes, locks: total.locks + delta.locks }), { reads: 0, writes: 0, locks: 0 });
+  // The fan-out follows what changed, not what the plan allows.
+  let reads = 0;
+  let writes = 0;
+  for (const set of sets) {
+    const delta = difference({ ...operation, fields: set.fields }, { ...operationAfter, fields: set.fields }, false, set.documents);
+    reads += delta.reads;
+    writes += delta.writes;
+  }
+  return { reads, writes };
 }
 
 /**

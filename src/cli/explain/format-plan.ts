@@ -1,5 +1,5 @@
 import type { GraphQLFormattedError } from 'graphql';
-import { type CommandCost, type CostLimits, type CostReport, findExceededLimit, LIMIT_VARIABLES, SOURCE_LOCKS } from '../../gateway';
+import { type CommandCost, type CostLimits, type CostReport, findExceededLimit, LIMIT_VARIABLES } from '../../gateway';
 import type { FieldPlanRow, OperationPlan } from './plan-operation';
 import { targetingOf, type ShardKeys, type Targeting } from '../../sharding/shard-targeting';
 
@@ -55,20 +55,17 @@ function writeLines(plan: OperationPlan): string[] {
   for (const row of plan.rows) {
     if (row.kind !== 'root' || !row.writes) continue;
     const { estimate, times } = row.writes;
-    const dataWrites = estimate.writes.filter((collection) => collection !== SOURCE_LOCKS);
     const parts = [
       ...(estimate.reads > 0 ? [count(estimate.reads, 'read')] : []),
-      `${count(dataWrites.length, 'write')} (${dataWrites.join(', ')})`,
-      ...(dataWrites.length < estimate.writes.length ? ['locks'] : []),
+      `${count(estimate.writes.length, 'write')} (${estimate.writes.join(', ')})`,
       ...(estimate.commit ? ['commit'] : []),
     ];
     const repeated = times > 1 ? ` ×${times}` : '';
     lines.push(`  ${row.coordinate}${repeated} writes: ${count(estimate.roundTrips, 'round trip')}${times > 1 ? ' each' : ''} = ${parts.join(' + ')}, then the read back.`);
   }
   if (lines.length > 0) {
-    lines.push('  Writes are estimated for one attempt, with its commit and, where it copies, references or changes what others copy,');
-    lines.push('  one write of lock documents (a server without transactions sends neither); a transaction retried after a conflict');
-    lines.push('  sends them again (extensions.cost.writes.attempts).');
+    lines.push('  Writes are estimated for one attempt, with its commit (a server without transactions sends one fewer); a transaction');
+    lines.push('  retried after a conflict sends them again (extensions.cost.writes.attempts).');
   }
   return lines;
 }

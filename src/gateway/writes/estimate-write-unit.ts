@@ -6,8 +6,6 @@ import { collectionsOfMoves, collectionsOfReferenceChange } from './reference-pl
 import { distinct } from './write-steps';
 import type { WriteModel } from '../startup/write-model/write-model-types';
 import type { WriteOperation, WritePlan } from './write-plan';
-import { deleteLocksDocument, insertLocksTargetsIn, referenceChangeLocksTarget, updateLocksSource } from './source-locks';
-import { SOURCE_LOCKS } from '../request/cost/bookkeeping-collections';
 
 /**
  * The most one attempt of a write unit sends, from its plan and the write model: the same rules the
@@ -66,8 +64,6 @@ export function estimateWriteUnit(model: WriteModel, plan: WritePlan, options: W
   let provedReads = 0;
   let documents = 0;
   const writes: string[] = [];
-  // Whether the unit locks what it copies, points at or changes for others' copies (source-locks.ts): one more write, in a transaction.
-  let locks = false;
   const read = (count: number, found: number) => {
     reads += count;
     documents += found;
@@ -85,7 +81,6 @@ export function estimateWriteUnit(model: WriteModel, plan: WritePlan, options: W
         break;
       case 'updateSource': {
         if (operation.by !== '_id' && hasFanOut(model, operation.typeName, operation.fields)) read(1, 1);
-        locks ||= updateLocksSource(model, operation.typeName, operation.fields);
         const moves = collectionsOfMoves(model, operation.typeName, storedPaths(model, operation.typeName, operation.fields));
         // Moving counters or totals, the source update returns the document as it was (findAndModify).
         if (moves.length > 0) documents += 1;
@@ -115,14 +110,6 @@ export function estimateWriteUnit(model: WriteModel, plan: WritePlan, options: W
           if (options.readInPart?.has(parent.collection)) read(1, operation.maxKeys?.[parent.coordinate] ?? 1);
         }
         const collection = collectionOf(model, operation.typeName);
-        // Preloaded or read, a reference's targets are locked the same.
-        const holds = (coordinate: string) => operation.holds === undefined || operation.holds.includes(coordinate) || options.presetReferences?.has(coordinate) === true;
-        const targets = [
-          ...byKeyReferenceFields(model, operation.typeName).map((field) => [field.coordinate, field.shapes.join!.collection] as const),
-          ...nestedSnapshotLocations(model, operation.typeName).map((location) => [location.coordinate, location.sourceCollection] as const),
-          ...nestedReferences(model, operation.typeName).map((nested) => [nested.coordinate, nested.collection] as const),
-        ];
-        locks ||= targets.some(([coordinate, target]) => holds(coordinate) && insertLocksTargetsIn(model, operation.typeName, target));
         writes.push(collection, ...returning(collectionsDerivedFromInsert(model, operation.typeName)));
         break;
       }
@@ -135,7 +122,6 @@ export function estimateWriteUnit(model: WriteModel, plan: WritePlan, options: W
         const references = incomingReferences(model, operation.typeName).length;
         read(references, references);
         for (const array of boundedArraysOf(model, collection)) read(1, array.limit ?? Number.POSITIVE_INFINITY);
-        locks ||= deleteLocksDocument(model, operation.typeName, collection);
         const derived = collectionsDerivedFromDelete(model, operation.typeName, collection);
         // Moving anything, the delete returns the document as it was (findAndModify).
         if (derived.length > 0) documents += 1;
@@ -146,7 +132,6 @@ export function estimateWriteUnit(model: WriteModel, plan: WritePlan, options: W
         const field = model.storageMap.relations.get(operation.coordinate);
         if (!field) throw new InvariantError(`write plan: ${operation.coordinate} is no relation`);
         read(2, 2);
-        locks ||= referenceChangeLocksTarget(model, operation.coordinate, field.shapes.join!.collection);
         const moves = collectionsOfMoves(model, field.typeName, [field.shapes.join!.localField]);
         // Moving counters or totals keyed there, the update returns the document as it was (findAndModify).
         if (moves.length > 0) documents += 1;
@@ -160,7 +145,6 @@ export function estimateWriteUnit(model: WriteModel, plan: WritePlan, options: W
     }
   }
   const commit = options.transaction;
-  if (commit && locks) writes.push(SOURCE_LOCKS);
   return { roundTrips: reads + writes.length + (commit ? 1 : 0), documents, reads, writes, commit, provedReads };
 }
 

@@ -64,12 +64,7 @@ export class RequestWrites {
     const returning = this.readBack.joinsById(info);
     let attempt: WriteUnit | undefined;
     try {
-      const result = await this.funnel.runWriteUnit(scope, unit, { transaction, retries }, async (writer) => {
-        attempt = new WriteUnit(this.model, writer, budget, returning, this.access, info.fieldName, (change) => unit.noteSourceChange(change), this.comparisonRefusal, () => unit.conceal());
-        const done = await work(attempt);
-        await attempt.writeLocks();
-        return done;
-      });
+      const result = await this.funnel.runWriteUnit(scope, unit, { transaction, retries }, (writer) => work((attempt = new WriteUnit(this.model, writer, budget, returning, this.access, info.fieldName, (change) => unit.noteSourceChange(change), this.comparisonRefusal, () => unit.conceal()))));
       if (attempt) this.readBack.remember(attempt.returned, info.path);
       return result;
     } catch (error) {

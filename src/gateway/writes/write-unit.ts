@@ -12,7 +12,6 @@ import type { FunnelWriter, UpdateStatement } from '../request/mongo/funnel-writ
 import { projectionOf, toFindProjection, type Projection } from '../operation/planning/projection';
 import type { StoredDocument } from '../documents/stored-document';
 import { hasFanOut, planSourceUpdate } from './fan-out-planner';
-import { deleteLocksDocument, insertLocksTargetsIn, referenceChangeLocksTarget, SourceLocks, updateLocksSource } from './source-locks';
 import { fillSnapshot, forwardReferences, planInsertDerived, soleUpdateOf, uncheckedParents, withInitialDerivedValues, type ForwardReference } from './insert-planner';
 import { collectionsOfMoves, collectionsOfReferenceChange, pathsBeforeMoves, planChildMoves, planReferenceChange } from './reference-planner';
 import { countersMoved, type SourceChangeListener } from './source-changes';
@@ -62,8 +61,6 @@ export class WriteUnit {
    * them (only the paths it asked for) and by themselves: an insert fills copies from them as they are.
    */
   readonly #completeSources = new WeakMap<StoredDocument, SourceRead>();
-  /** The documents this unit copies, points at or changes for others' copies: locked before it commits (source-locks.ts). */
-  readonly #locks = new SourceLocks();
 
   /**
    * `returning`: per collection, the paths the mutation's selection will read of documents it loads by
@@ -86,17 +83,6 @@ export class WriteUnit {
     /** Told when the unit sets a field the viewer may not see (WriteUnitRecord.conceal). */
     private readonly onConcealedWrite: () => void = () => undefined,
   ) {}
-
-  /**
-   * Writes the lock documents of what this unit copied, pointed at or changed for others' copies, in
-   * ONE command, in its transaction, before the commit (source-locks.ts); nothing without a transaction.
-   */
-  async writeLocks(): Promise<void> {
-    const keys = this.#locks.keys;
-    if (keys.length === 0 || !this.writer.inTransaction) return;
-    this.#spend();
-    await this.writer.lock(keys);
-  }
 
   /** The documents this unit's updates returned, as they left them. */
   get returned(): readonly ReturnedDocument[] {
@@ -185,14 +171,11 @@ export class WriteUnit {
     const deleted = movesOthers ? await this.#deleteReturning(collection, withRows({ _id: id }, rows)) : await this.#deleteRead(collection, withRows({ _id: id }, rows), document);
     // Deleted meanwhile by another write, which took its contributions away.
     if (!deleted) throw notFound(`${typeName} ${describeKey(id)} not found`, { typeName });
-    if (deleteLocksDocument(this.model, typeName, collection)) this.#locks.add(collection, [id]);
     const refills = new Map<BoundedArray, StoredDocument[]>();
     for (const array of boundedArraysOf(this.model, collection)) {
       const parentKey = readPath(deleted, array.childKey);
       if (parentKey === undefined || parentKey === null) continue;
-      const refill = await this.#read(array.childCollection, { [array.childKey]: parentKey }, {}, { sort: sortDocument(array.sort), limit: array.limit });
-      this.#locks.add(array.childCollection, refill.map((child) => child._id));
-      refills.set(array, refill);
+      refills.set(array, await this.#read(array.childCollection, { [array.childKey]: parentKey }, {}, { sort: sortDocument(array.sort), limit: array.limit }));
     }
     await this.#applyDerived(planDeleteDerived(this.model, typeName, collection, deleted, refills));
   }
@@ -251,7 +234,6 @@ export class WriteUnit {
       if (before) moves = planChildMoves(this.model, typeName, before, $set);
     }
     if (source.matched === 0) throw notFound(`${typeName} ${described} not found`, { typeName });
-    if (id !== undefined && updateLocksSource(this.model, typeName, Object.keys(changes))) this.#locks.add(plan.source.collection, [id]);
     // A document left as it was (every field set to the value it held) changed nothing, and neither do its copies.
     if (source.modified > 0) this.onSourceChange({ typeName, fields: Object.keys(changes).sort(), id });
     await this.#applyDerived([...plan.fanOut, ...moves]);
@@ -287,9 +269,6 @@ export class WriteUnit {
       this.#refuseIncompleteSources(typeName, reference, known);
       await this.#requireSources(reference, known);
       complete = fillSnapshot(complete, reference, known.in(reference.collection));
-    }
-    for (const reference of forwardReferences(this.model, typeName, complete)) {
-      if (insertLocksTargetsIn(this.model, typeName, reference.collection)) this.#locks.add(reference.collection, reference.keys);
     }
     // A parent the viewer reads in part must be one it reads: the new document would join its lists and counts.
     for (const parent of uncheckedParents(this.model, typeName, complete)) if (!this.#readsAll(parent.collection)) await this.#requireSources(parent, known);
@@ -367,7 +346,6 @@ export class WriteUnit {
     this.#spend();
     const [target] = await this.writer.find(join.collection, this.#readable(join.collection, { _id: newKey }), { _id: 1 }, { limit: 1 });
     if (!target) throw notFound(`${coordinate}: ${describeKey(newKey)} not found`, { field: coordinate });
-    if (referenceChangeLocksTarget(this.model, coordinate, join.collection)) this.#locks.add(join.collection, [newKey]);
     const $set = { [join.localField]: newKey };
     const statement = { filter: { _id: id }, update: { $set }, multi: false };
     let moves: PlannedUpdate[] = [];

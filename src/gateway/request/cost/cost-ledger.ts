@@ -1,6 +1,5 @@
 import type { ReadStrategy } from '../../startup/storage-map/storage-map-types';
 import type { FilterShape } from './filter-shape';
-import { SOURCE_LOCKS } from './bookkeeping-collections';
 
 /** One MongoDB command as command monitoring saw it, attributed to the request and fields that caused it. */
 export interface CommandRecord {
@@ -200,9 +199,7 @@ export class CostLedger {
     this.#lookedUp += count;
   }
 
-  recordCommand(recorded: CommandRecord): void {
-    // A lock document's reply says whether it was there already: bookkeeping, not what the request read.
-    const command = recorded.collection === SOURCE_LOCKS ? { ...recorded, bytes: 0 } : recorded;
+  recordCommand(command: CommandRecord): void {
     this.#commands.push(command);
     for (const coordinate of command.fields) {
       const field = this.#fields.get(coordinate);
@@ -386,8 +383,7 @@ function writesOf(commands: readonly CommandRecord[], units: readonly WriteUnitR
     if (!unit) continue;
     writes.roundTrips += 1;
     if (command.writeUnit.attempt !== unit.attempts) continue;
-    // Lock documents are docjoin's bookkeeping, not the data: their round trip counts, their documents do not.
-    if (!WRITE_COMMANDS.has(command.commandName) || command.collection === SOURCE_LOCKS) continue;
+    if (!WRITE_COMMANDS.has(command.commandName)) continue;
     if (readsEveryRow && (!readsEveryRow(command.collection) || unit.concealed)) {
       withheld.add(command.collection);
       continue;

@@ -1,7 +1,6 @@
 import { MongoServerError, type AnyBulkWriteOperation, type ClientSession, type Db } from 'mongodb';
 import { DatabaseFailure } from '../../errors/internal-errors';
 import type { StoredDocument } from '../../documents/stored-document';
-import { SOURCE_LOCKS } from '../cost/bookkeeping-collections';
 
 /** A write unit's session commands (commit/abort) are not about one collection. */
 export const SESSION_COMMANDS = '$cmd';
@@ -59,13 +58,6 @@ export class FunnelWriter {
     });
     const result = await this.attribute(collection, (comment) => this.db.collection(collection).bulkWrite(operations, { ordered: true, session: this.session, comment }));
     return { matched: result.matchedCount, modified: result.modifiedCount };
-  }
-
-  /** Writes the lock document of each key (`<collection>/<id>`), in ONE command: see writes/source-locks.ts. */
-  async lock(keys: readonly string[]): Promise<void> {
-    this.#lastCollection = SOURCE_LOCKS;
-    const operations = keys.map((key): AnyBulkWriteOperation<{ _id: string }> => ({ updateOne: { filter: { _id: key }, update: { $inc: { writes: 1 }, $currentDate: { at: true } }, upsert: true } }));
-    await this.attribute(SOURCE_LOCKS, (comment) => this.db.collection<{ _id: string }>(SOURCE_LOCKS).bulkWrite(operations, { ordered: true, session: this.session, comment }));
   }
 
   async #updateAlone(collection: string, statement: UpdateStatement): Promise<{ matched: number; modified: number }> {

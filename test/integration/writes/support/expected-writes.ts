@@ -17,14 +17,12 @@ export async function serverSupportsTransactions(client: MongoClient): Promise<b
 
 /**
  * `extensions.cost.writes` of a unit that ran once, as measured on a server with transactions
- * (`roundTrips` counting its commit or abort, and with `locks` the write of its lock documents, which
- * only a transaction sends: writes/source-locks.ts), adjusted for the server under test.
+ * (`roundTrips` counting its commit or abort), adjusted for the server under test.
  */
-export function expectedWrites(transactions: boolean, measured: { roundTrips: number; documentsModified: number; fanOut: Record<string, number>; locks?: boolean }): WriteCost {
-  const { locks, ...cost } = measured;
+export function expectedWrites(transactions: boolean, measured: { roundTrips: number; documentsModified: number; fanOut: Record<string, number> }): WriteCost {
   return transactions
-    ? { ...cost, atomic: true, attempts: 1 }
-    : { ...cost, roundTrips: cost.roundTrips - 1 - (locks ? 1 : 0), atomic: false, attempts: 1 };
+    ? { ...measured, atomic: true, attempts: 1 }
+    : { ...measured, roundTrips: measured.roundTrips - 1, atomic: false, attempts: 1 };
 }
 
 /**

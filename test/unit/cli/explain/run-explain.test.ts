@@ -117,7 +117,7 @@ describe('runExplainCli without --run', () => {
     expect(out().split('\n').slice(0, 7)).toEqual([
       'mutation: depth 1; docjoin runs it level by level from this tree',
       '  renameAuthor  Mutation.renameAuthor, hand-written resolver',
-      '    ↳ its write unit, then a read back: findOne on what its resolver reads; selection\'s projection { _id: 1, name: 1 }; est. 5 round trips, ≤ 1 document',
+      '    ↳ its write unit, then a read back: findOne on what its resolver reads; selection\'s projection { _id: 1, name: 1 }; est. 4 round trips, ≤ 1 document',
       '    name  stored value, read as graphql-js reads it (an object from a hand-written resolver)',
       '  addComment  Mutation.addComment, hand-written resolver',
       '    ↳ its write unit, then a read back: findOne on what its resolver reads; selection\'s projection { _id: 1, author: 1 }; est. 4 round trips, ≤ 3 documents',
@@ -132,20 +132,19 @@ describe('runExplainCli without --run', () => {
     expect(code).toBe(0);
     expect(out()).toBe(
       [
-        // 2 writes, the author's lock, the commit + 1 read back + 1 join; documents: the author and up to 20 books.
-        'mutation Rename: estimated before execution 6 round trips, at most 21 documents, depth 2',
+        // 3 writes + 1 read back + 1 join; documents: the author and up to 20 books.
+        'mutation Rename: estimated before execution 5 round trips, at most 21 documents, depth 2',
         'within the limits (50 round trips, 100,000 documents, depth 10, 500,000 response objects)',
         'response: up to 21 objects, about 555 bytes as JSON',
         '',
         '  field                   strategy            est. round trips   other strategies (whole operation)',
-        '  Mutation.renameAuthor   write + read back   5',
-        '    Author.books          join                1                  lookup → 6 round trips (±0)',
+        '  Mutation.renameAuthor   write + read back   4',
+        '    Author.books          join                1                  lookup → 5 round trips (±0)',
         '',
         '  est. round trips: what the field itself adds to the estimate (the fields below it are their own rows).',
-        '  Mutation.renameAuthor writes: 4 round trips = 2 writes (authors, books) + locks + commit, then the read back.',
-        '  Writes are estimated for one attempt, with its commit and, where it copies, references or changes what others copy,',
-        '  one write of lock documents (a server without transactions sends neither); a transaction retried after a conflict',
-        '  sends them again (extensions.cost.writes.attempts).',
+        '  Mutation.renameAuthor writes: 3 round trips = 2 writes (authors, books) + commit, then the read back.',
+        '  Writes are estimated for one attempt, with its commit (a server without transactions sends one fewer); a transaction',
+        '  retried after a conflict sends them again (extensions.cost.writes.attempts).',
         '',
       ].join('\n'),
     );

@@ -19,24 +19,22 @@ const id = (n: number) => new ObjectId(n.toString(16).padStart(24, '0'));
 describe('estimateWriteUnit: one attempt of each demo mutation, from its plan and the write model', () => {
   it.each([
     // mutation, reads in a transaction, reads without, documents (read, and one per derived update: it may return
-    // the document whose counter it bumps), write commands (collections), whether a transaction locks what the unit
-    // copies, points at or changes for others' copies (source-locks.ts: one more write), round trips in a transaction
-    ['renameAuthor', 0, 0, 0, ['authors', 'books'], true, 4],
-    ['renamePart', 0, 0, 0, ['parts', 'products'], true, 4],
-    ['updateHost', 0, 0, 0, ['hosts', 'logMessages'], true, 4],
-    ['updateStockPrice', 0, 0, 0, ['stocks'], false, 2],
-    // The post's update proves it exists in a transaction; without one, it is read first. It writes the post: no lock.
-    ['addComment', 0, 1, 2, ['comments', 'posts'], false, 3],
-    ['logMessage', 1, 1, 2, ['logMessages', 'hosts'], false, 4],
-    // The authors get the book's id and count: only the publisher is locked.
-    ['publishBook', 2, 2, 12, ['books', 'authors'], true, 6],
-    ['reassignTask', 2, 2, 3, ['tasks', 'people'], false, 5],
-  ] as const)('%s: %i read(s) (%i without a transaction), at most %i document(s), writes %j, locks %s, %i round trips', (mutation, reads, readsAlone, documents, writes, locks, roundTrips) => {
+    // the document whose counter it bumps), write commands (collections), round trips with a commit
+    ['renameAuthor', 0, 0, 0, ['authors', 'books'], 3],
+    ['renamePart', 0, 0, 0, ['parts', 'products'], 3],
+    ['updateHost', 0, 0, 0, ['hosts', 'logMessages'], 3],
+    ['updateStockPrice', 0, 0, 0, ['stocks'], 2],
+    // The post's update proves it exists in a transaction; without one, it is read first.
+    ['addComment', 0, 1, 2, ['comments', 'posts'], 3],
+    ['logMessage', 1, 1, 2, ['logMessages', 'hosts'], 4],
+    ['publishBook', 2, 2, 12, ['books', 'authors'], 5],
+    ['reassignTask', 2, 2, 3, ['tasks', 'people'], 5],
+  ] as const)('%s: %i read(s) (%i without a transaction), at most %i document(s), writes %j, %i round trips', (mutation, reads, readsAlone, documents, writes, roundTrips) => {
     // The reads the transaction saves are the ones a unit without one adds to its command budget.
-    expect(estimateWriteUnit(model, mutationWritePlans[mutation], { transaction: true })).toEqual({ roundTrips, documents, reads, writes: [...writes, ...(locks ? ['docjoin_locks'] : [])], commit: true, provedReads: readsAlone - reads });
-    // Without a transaction, no commit and no lock.
+    expect(estimateWriteUnit(model, mutationWritePlans[mutation], { transaction: true })).toEqual({ roundTrips, documents, reads, writes, commit: true, provedReads: readsAlone - reads });
+    // Without a transaction, no commit.
     expect(estimateWriteUnit(model, mutationWritePlans[mutation], { transaction: false })).toEqual({
-      roundTrips: roundTrips - 1 - (locks ? 1 : 0) + readsAlone - reads,
+      roundTrips: roundTrips - 1 + readsAlone - reads,
       documents,
       reads: readsAlone,
       writes,
@@ -52,8 +50,7 @@ describe('estimateWriteUnit: one attempt of each demo mutation, from its plan an
 
   it('operations add up in order (the unit runs them one after the other)', () => {
     const plan = [...mutationWritePlans.renameAuthor, ...mutationWritePlans.reassignTask];
-    // One lock command for the whole unit: the author's.
-    expect(estimateWriteUnit(model, plan, { transaction: true })).toEqual({ roundTrips: 8, documents: 3, reads: 2, writes: ['authors', 'books', 'tasks', 'people', 'docjoin_locks'], commit: true, provedReads: 0 });
+    expect(estimateWriteUnit(model, plan, { transaction: true })).toEqual({ roundTrips: 7, documents: 3, reads: 2, writes: ['authors', 'books', 'tasks', 'people'], commit: true, provedReads: 0 });
   });
 
   it('counts the same collections the planners write for a real document (one command per collection)', () => {
