@@ -61,6 +61,8 @@ export class WriteUnit {
    * them (only the paths it asked for) and by themselves: an insert fills copies from them as they are.
    */
   readonly #completeSources = new WeakMap<StoredDocument, SourceRead>();
+  /** Documents this unit read for a reference that copies nothing (`_id` alone): a snapshot of the same document reads it again. */
+  readonly #partialReads = new WeakSet<StoredDocument>();
 
   /**
    * `returning`: per collection, the paths the mutation's selection will read of documents it loads by
@@ -305,7 +307,7 @@ export class WriteUnit {
     });
     for (const key of reference.keys) {
       const source = known.in(reference.collection).get(keyString(key));
-      if (!source || this.#completeSources.has(source)) continue;
+      if (!source || this.#completeSources.has(source) || this.#partialReads.has(source)) continue;
       const lacking = required.find((field) => readPath(source, field.sourcePath) === undefined);
       if (!lacking) continue;
       throw new InvariantError(
@@ -316,14 +318,19 @@ export class WriteUnit {
 
   /** Reads the targets of `reference` not `known` yet, in ONE find, into `known`; NOT_FOUND naming the first missing one. */
   async #requireSources(reference: ForwardReference, known: KnownSources): Promise<void> {
-    const missing = reference.keys.filter((key) => !known.has(reference.collection, key));
+    const held = known.in(reference.collection);
+    const missing = reference.keys.filter((key) => {
+      const source = held.get(keyString(key));
+      return !source || (reference.snapshot !== undefined && this.#partialReads.has(source));
+    });
     if (missing.length === 0) return;
     const projection = reference.snapshot ? this.#withPathsCopiedFrom((location) => location.sourceCollection === reference.collection, ['_id']) : { _id: 1 as const };
     this.#spend();
     const found = await this.writer.find(reference.collection, this.#readable(reference.collection, { _id: { $in: missing } }), projection);
     for (const source of found) {
       known.add(reference.collection, source);
-      this.#completeSources.set(source, { collection: reference.collection, document: source });
+      if (reference.snapshot) this.#completeSources.set(source, { collection: reference.collection, document: source });
+      else this.#partialReads.add(source);
     }
     const absent = missing.find((key) => !known.has(reference.collection, key));
     if (absent !== undefined) throw referenceNotFound(reference, absent);
