@@ -273,13 +273,14 @@ function parseBudget(capacity: string | undefined, restoreRate: string | undefin
   return { capacity: numbers[0]!, restoreRate: numbers[1]! };
 }
 
-/** DOCJOIN_CORS_ORIGIN: the browser origins allowed, comma-separated (`https://app.example.com`), `*` for any, or `false`. */
+/** DOCJOIN_CORS_ORIGIN: the browser origins allowed, comma-separated (`https://app.example.com`), `*` (or true) for any, or `false`. */
 function parseCors(raw: string | undefined): CorsOption | undefined {
   const value = nonEmpty(raw)?.trim();
   if (value === undefined) return undefined;
-  if (value === '*') return true;
+  if (value === '*' || ['1', 'true', 'on', 'yes'].includes(value.toLowerCase())) return true;
   if (['0', 'false', 'off', 'no'].includes(value.toLowerCase())) return false;
-  const origins = value.split(',').map((origin) => origin.trim().replace(/\/$/, ''));
+  // Browsers send an origin's scheme and host in lower case.
+  const origins = value.split(',').map((origin) => origin.trim().replace(/\/$/, '').toLowerCase());
   const wrong = origins.find((origin) => !/^https?:\/\/[^/\s]+$/.test(origin));
   if (wrong !== undefined) throw new ConfigError(`DOCJOIN_CORS_ORIGIN must be origins separated by commas ("https://app.example.com,http://localhost:5173"), * or false; ${JSON.stringify(wrong)} is no origin (a scheme and a host, with no path)`);
   return { origin: origins };

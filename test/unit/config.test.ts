@@ -100,7 +100,8 @@ describe('loadConfig', () => {
   it('reads the browser origins CORS allows from DOCJOIN_CORS_ORIGIN, over the config file, and refuses what is no origin', () => {
     expect(loadConfig({}).cors).toBe(false);
     expect(loadConfig({ DOCJOIN_CORS_ORIGIN: 'https://app.example.com, http://localhost:5173/' }).cors).toEqual({ origin: ['https://app.example.com', 'http://localhost:5173'] });
-    expect(loadConfig({ DOCJOIN_CORS_ORIGIN: '*' }).cors).toBe(true);
+    expect([loadConfig({ DOCJOIN_CORS_ORIGIN: '*' }).cors, loadConfig({ DOCJOIN_CORS_ORIGIN: 'true' }).cors]).toEqual([true, true]);
+    expect(loadConfig({ DOCJOIN_CORS_ORIGIN: 'https://App.Example.com' }).cors).toEqual({ origin: ['https://app.example.com'] });
     expect(loadConfig({ DOCJOIN_CORS_ORIGIN: 'off' }, {}, { server: { cors: true } }).cors).toBe(false);
     expect(loadConfig({}, {}, { server: { cors: { origin: 'https://shop.example.com' } } }).cors).toEqual({ origin: ['https://shop.example.com'] });
     expect(() => loadConfig({ DOCJOIN_CORS_ORIGIN: 'app.example.com' })).toThrow(

@@ -24,5 +24,5 @@ export function withDocumentId(method: string, body: unknown, search: string): {
 
 /** The hex digits of `sha256:<hex>` (or of a bare hex hash); undefined for anything else. */
 function hexOf(documentId: unknown): string | undefined {
-  return typeof documentId === 'string' ? /^(?:sha256:)?([0-9a-f]{64})$/.exec(documentId)?.[1] : undefined;
+  return typeof documentId === 'string' ? /^(?:sha256:)?([0-9a-f]{64})$/i.exec(documentId)?.[1]?.toLowerCase() : undefined;
 }

@@ -8,8 +8,9 @@ const LONG_DESCRIPTION = 'A 64-bit integer (BSON long), as a string: JSON number
 
 /**
  * Strings on the wire, Decimal128 in MongoDB: money and other figures that a double would round. A
- * number literal in the query is read from its digits as written; a JSON number (a variable) only up
- * to 15 significant digits, since JSON.parse made it a double. docjoin binds it to a schema's `Decimal`
+ * number literal in the query is read from its digits as written. A JSON number (a variable) arrives as
+ * the double JSON.parse made of it: one whose shortest form needs more than 15 significant digits is
+ * refused; more digits that rounded to a shorter double cannot be seen, which is why the wire form is a string. docjoin binds it to a schema's `Decimal`
  * unless the resolvers give their own.
  */
 export const DecimalScalar = new GraphQLScalarType<Decimal128, string>({

@@ -52,8 +52,8 @@ describe('buildStorageMap on the demo schema', () => {
     });
   });
 
-  it('lets reverse joins page: Host.logs takes first and before, Post.comments first and after', () => {
-    expect(map.relations.get('Host.logs')!.pageArguments).toEqual({ first: true, after: false, before: true });
+  it('lets reverse joins page: Host.logs takes first, after and before, Post.comments first and after', () => {
+    expect(map.relations.get('Host.logs')!.pageArguments).toEqual({ first: true, after: true, before: true });
     expect(map.relations.get('Post.comments')!.pageArguments).toEqual({ first: true, after: true, before: false });
   });
 

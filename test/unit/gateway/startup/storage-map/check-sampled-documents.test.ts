@@ -137,6 +137,28 @@ describe('checkSampledDocuments: values GraphQL converts, and embedded values', 
   });
 });
 
+describe('checkSampledDocuments: what every start reads alike decides the start', () => {
+  const sdl = /* GraphQL */ `
+    type Query { orders(first: Int = 20): [Order!]! @list }
+    type Customer @collection(name: "customers") { id: ID! name: String! }
+    type Order @collection(name: "orders") { id: ID! customer: Customer @snapshot(path: "customer", fields: ["id", "name"]) @join(localField: "customer.id") @read(strategy: SNAPSHOT) }
+  `;
+  const { storageMap, schema } = buildGatewaySchema({ typeDefs: withDirectiveTypeDefs(sdl), resolvers: {} });
+  const orders = (keylessAt: number) =>
+    Array.from({ length: 30 }, (_, n) => ({ _id: new ObjectId(), customer: n === keylessAt ? { name: 'Ada' } : { id: new ObjectId(), name: 'Ada' } }));
+  const check = (documents: StoredDocument[]) => checkSampledDocuments(storageMap, new Set(['orders']), { sampleDocuments: async () => documents }, [], schema);
+
+  it('refuses a copy without its key among the first 20 documents, and only warns of one among those picked at random', async () => {
+    const first = await check(orders(3));
+    expect([first.problems.length, first.warnings.filter((warning) => warning.includes('without its key'))]).toEqual([1, []]);
+    const picked = await check(orders(25));
+    expect(picked.problems).toEqual([]);
+    expect(picked.warnings.filter((warning) => warning.includes('without its key'))).toEqual([
+      'Order.customer: 1 of 30 sampled orders documents keep a snapshot at "customer" without its key "id"; snapshot misses, write fan-out and reconcile all go by "customer.id", so store the key inside each copy (startup refuses it once such a document is among the first 20 in _id order)',
+    ]);
+  });
+});
+
 describe('checkSampledDocuments: a join whose keys are not the ids they name', () => {
   const sdl = /* GraphQL */ `
     type Query { reviews(first: Int = 20): [Review!]! @list }
