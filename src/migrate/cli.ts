@@ -271,7 +271,9 @@ async function run(command: Migrate, target: { uri: string; db: string; work: Wo
     line.finish();
     if (result.resumedAfter !== undefined) io.out.write(`resumed after _id ${String(result.resumedAfter)}\n`);
     for (const report of result.reports) io.out.write(`backfilled ${report.coordinate}: ${count(report.scanned)} scanned, ${count(report.fixed)} rewritten${danglingNote(report)}\n`);
-    const noSource = copiesWithNoSource(result.reports, backfill);
+    // A resumed run scanned only what the last one left: whether every key dangles is read over every document.
+    const scanned = result.resumedAfter === undefined ? result.reports : await previewBackfill(db, backfill, { batchSize: command.batchSize });
+    const noSource = copiesWithNoSource(scanned, backfill);
     if (noSource) {
       await restartBackfill(db, backfill);
       io.err.write(`migrate: ${noSource} Stopped${work.kind === 'move-key' ? ' before writing the SDL' : ''}: the copies hold only their keys, and the next run scans every document again.\n`);

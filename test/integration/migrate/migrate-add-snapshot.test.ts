@@ -166,6 +166,19 @@ describe('docjoin migrate --add-snapshot over keys that name no document', () =>
     expect(rerun.out).toContain('backfilled Book.publisher: 5 scanned, 4 rewritten\nreconcile Book.publisher: 5 scanned, 0 drifted\n');
     expect(readFileSync(schemaFile, 'utf8')).toBe(MOVED);
   });
+
+  it('judges whether every key dangles over every book when the run resumes, not over the part it scans', async () => {
+    const { db, schemaFile, args } = await setUp();
+    // As a run killed after its first batch of 2 left it: those books hold their copies, the marker says where to go on.
+    for (const n of [0, 1]) await db.collection('books').updateOne({ _id: bookIds[n] }, { $set: { publisher: { id: publisherOf(n), name: `Press ${n % 2}` } } });
+    await db.collection(MIGRATIONS_COLLECTION).insertOne({ _id: 'Book.publisher' as never, kind: 'snapshot-backfill', fields: ['name'], from: 'publisherId', startedAt: new Date(), resumeAfter: bookIds[1] });
+    // The books after it name a publisher that is gone: every key of the resumed part dangles, half of all of them.
+    await db.collection('books').updateMany({ _id: { $in: [bookIds[2], bookIds[3]] } }, { $set: { publisherId: new ObjectId() } });
+    const run = await migrate(['--add-snapshot', 'Book.publisher', '--fields', 'name', '--write', '--batch-size', '2', ...args]);
+    expect([run.code, run.err]).toEqual([0, '']);
+    expect(run.out).toContain(`resumed after _id ${bookIds[1]!.toHexString()}\nbackfilled Book.publisher: 3 scanned, 2 rewritten, 2 dangling\n`);
+    expect(readFileSync(schemaFile, 'utf8')).toBe(MOVED);
+  });
 });
 
 /**
