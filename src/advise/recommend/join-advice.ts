@@ -40,10 +40,13 @@ export function joinAdvice(field: RelationField, storageMap: StorageMap, workloa
   const idField = [...(target?.fields.values() ?? [])].find((storage) => storage.kind === 'stored' && storage.isId)?.fieldName;
   const fields = [...new Set([...(idField ? [idField] : []), ...covered.flatMap((set) => set.fields)])];
   const parents = storageMap.types.get(field.typeName)?.collection;
-  // A key naming no document has nothing to copy: its copy would hold the key only, and reading it would still join.
-  const resolvedShare = entry.keys > 0 ? (entry.keys - entry.dangling) / entry.keys : 1;
-  const saved = (entry.roundTrips * coveredOperations * resolvedShare) / entry.operations;
-  const dangling = entry.dangling > 0 ? [`${count(entry.dangling)} of ${count(entry.keys)} keys the join read named no ${join.targetType} document: their copies could hold only the key, so reads of them would still join (counted as no saving)`] : [];
+  // A key naming no document has nothing to copy: its copy would hold the key only, and reading it would
+  // still join. A read saves its join only when none of its keys dangles: at the recorded share of
+  // dangling keys, taken as independent, that is (1 - share) to the power of its keys.
+  const keysPerRead = entry.operations > 0 ? entry.keys / entry.operations : 0;
+  const withoutDangling = entry.keys > 0 ? (1 - entry.dangling / entry.keys) ** keysPerRead : 1;
+  const saved = (entry.roundTrips * coveredOperations * withoutDangling) / entry.operations;
+  const dangling = entry.dangling > 0 ? [`${count(entry.dangling)} of ${count(entry.keys)} keys the join read named no ${join.targetType} document: their copies could hold only the key, so a read with one of them would still join (counted as saving nothing)`] : [];
   return {
     kind: 'add-snapshot',
     change: `copy [${fields.join(', ')}] of each ${join.targetType} into ${parents ?? field.typeName} (@snapshot(path: "…", fields: [${fields.map((name) => JSON.stringify(name)).join(', ')}]) beside the @join)`,

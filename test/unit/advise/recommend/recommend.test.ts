@@ -377,24 +377,28 @@ describe('recommend, from the selections of join reads', () => {
     expect(publisher.effect.mutationRoundTripsPer1000Mutations).toEqual({ before: 2000, after: 2666.7 });
   });
 
-  it('counts no saving for keys that name no document: a join whose every key dangles gets no snapshot, one where some do saves less and says why', () => {
-    const report = (dangling: number) =>
+  it('counts no saving for reads with a key that names no document: a join whose every key dangles gets no snapshot, one where some do saves less and says why', () => {
+    const report = (keys: number, dangling: number) =>
       advice(
         recommend({
           storageMap,
           statistics,
-          workload: workload({ queries: 100, mutationCount: 0, fields: [field({ field: 'Book.publisher', strategy: 'join', operations: 100, resolves: 1000, roundTrips: 100, keys: 1000, dangling, selections: [{ fields: ['name'], operations: 100 }] })] }),
+          workload: workload({ queries: 100, mutationCount: 0, fields: [field({ field: 'Book.publisher', strategy: 'join', operations: 100, resolves: keys, roundTrips: 100, keys, dangling, selections: [{ fields: ['name'], operations: 100 }] })] }),
           writeSides,
         }),
         'Book.publisher',
       );
-    const all = report(1000);
+    const why = (dangling: number, keys: number) => `${dangling.toLocaleString('en')} of ${keys.toLocaleString('en')} keys the join read named no Publisher document: their copies could hold only the key, so a read with one of them would still join (counted as saving nothing)`;
+    const all = report(1000, 1000);
     expect([all.kind, all.rejected?.kind, all.rejected?.effect.roundTripsPer1000Queries]).toEqual(['keep', 'add-snapshot', { before: 1000, after: 1000 }]);
-    expect(all.rejected?.evidence).toContain('1,000 of 1,000 keys the join read named no Publisher document: their copies could hold only the key, so reads of them would still join (counted as no saving)');
-    const some = report(250);
-    expect([some.kind, some.effect.roundTripsPer1000Queries]).toEqual(['add-snapshot', { before: 1000, after: 250 }]);
-    expect(some.evidence).toContain('250 of 1,000 keys the join read named no Publisher document: their copies could hold only the key, so reads of them would still join (counted as no saving)');
-    expect(report(0).effect.roundTripsPer1000Queries).toEqual({ before: 1000, after: 0 });
+    expect(all.rejected?.evidence).toContain(why(1000, 1000));
+    // One key per read, a quarter dangling: three reads in four save their join.
+    const onePerRead = report(100, 25);
+    expect([onePerRead.kind, onePerRead.effect.roundTripsPer1000Queries]).toEqual(['add-snapshot', { before: 1000, after: 250 }]);
+    expect(onePerRead.evidence).toContain(why(25, 100));
+    // Ten keys per read, a quarter dangling: a read saves its join only when none of its ten dangles, 0.75^10 of them.
+    expect(report(1000, 250).effect.roundTripsPer1000Queries).toEqual({ before: 1000, after: 943.7 });
+    expect(report(1000, 0).effect.roundTripsPer1000Queries).toEqual({ before: 1000, after: 0 });
   });
 
   it('with readsOnly gives a lookup where it would give a snapshot: nothing that changes what is stored', () => {
