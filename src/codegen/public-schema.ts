@@ -11,7 +11,7 @@ import {
   type DocumentNode,
   type TypeNode,
 } from 'graphql';
-import { buildStorageMap } from '../gateway';
+import { buildStorageMap, withPageDefaults } from '../gateway';
 import { withCostDirectives } from './cost-directives';
 
 /** What the public schema file starts with; it is not part of the SDL clients compare. */
@@ -45,12 +45,15 @@ export interface PublicSchemaOptions {
   readonly costDirectives?: boolean;
 }
 
-/** The public SDL of `sdlSources` (the project's SDL with docjoin's directives), as graphql-js prints it. */
+/**
+ * The public SDL of `sdlSources` (the project's SDL with docjoin's directives), as graphql-js prints it:
+ * the schema the gateway serves, so with the defaults and bounds of `first` it writes in (page-defaults.ts).
+ */
 export function printPublicSchema(sdlSources: readonly string[], options: PublicSchemaOptions = {}): string {
-  const full = concatAST(sdlSources.map((source) => parse(source)));
-  const schema = buildASTSchema(stripStorageDirectives(full));
+  const storageMap = buildStorageMap(buildASTSchema(concatAST(sdlSources.map((source) => parse(source)))));
+  const schema = buildASTSchema(stripStorageDirectives(concatAST(withPageDefaults(sdlSources, storageMap))));
   const printed = printSchema(schema);
-  return options.costDirectives ? withCostDirectives(printed, schema, buildStorageMap(buildASTSchema(full))) : printed;
+  return options.costDirectives ? withCostDirectives(printed, schema, storageMap) : printed;
 }
 
 /** The content of the public schema file. */

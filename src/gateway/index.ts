@@ -48,6 +48,7 @@ export { buildGatewaySchema } from './startup/schema/build-gateway-schema';
 export { directiveTypeDefs } from './startup/schema/directive-type-defs';
 export { readSchemaFiles, schemaFilePaths, withDirectiveTypeDefs } from './startup/schema/schema-sources';
 export { buildStorageMap } from './startup/storage-map/build-storage-map';
+export { withPageDefaults } from './startup/schema/page-defaults';
 export { DOCUMENT_SAMPLE, type DocumentSample } from './startup/storage-map/check-sampled-documents';
 export { type ListArrayContent, listArrayOf } from './startup/storage-map/list-array';
 export { parseSort, sortDocument } from './startup/storage-map/parse-sort';

@@ -5,6 +5,7 @@ import { rootResolvers } from '../../../resolvers';
 import { PUBLIC_SCHEMA_HEADER, printPublicSchema, stripStorageDirectives } from '../../../src/codegen/public-schema';
 import { buildGatewaySchema } from '../../../src/gateway/startup/schema/build-gateway-schema';
 import { aggregateTypeDefs } from '../../../src/gateway/startup/aggregates/aggregate-type-defs';
+import { withDirectiveTypeDefs } from '../../../src/gateway/startup/schema/schema-sources';
 import { DEMO_DIR, demoTypeDefs } from '../../support/demo-project';
 
 const publicSchemaText = readFileSync(resolve(DEMO_DIR, 'schema.public.graphql'), 'utf8');
@@ -62,8 +63,9 @@ describe('schema.public.graphql', () => {
 
   it('keeps the domain descriptions and argument defaults clients rely on', () => {
     expect(publicSchemaText).toContain('"""An ISO-8601 date-time, e.g. `2026-11-21T09:30:00.000Z`."""\nscalar DateTime');
-    expect(publicSchemaText).toContain('  comments(\n    first: Int = 20\n\n    """The id of the last item of the previous page."""\n    after: ID\n  ): [Comment!]!\n');
-    expect(publicSchemaText).toContain('  logs(first: Int = 20, after: ID, before: DateTime): [LogMessage!]!\n');
+    const bounds = '    """At most 100: a larger value is an error."""\n    first: Int = 20\n';
+    expect(publicSchemaText).toContain(`  comments(\n${bounds}\n    """The id of the last item of the previous page."""\n    after: ID\n  ): [Comment!]!\n`);
+    expect(publicSchemaText).toContain(`  logs(\n${bounds}    after: ID\n    before: DateTime\n  ): [LogMessage!]!\n`);
   });
 
   it('is exactly what introspection of the running gateway schema prints', () => {
@@ -71,6 +73,18 @@ describe('schema.public.graphql', () => {
     const introspected = printSchema(buildClientSchema(introspectionFromSchema(schema)));
     expect(`${PUBLIC_SCHEMA_HEADER}${introspected}\n`).toBe(publicSchemaText);
     expect(printPublicSchema(demoTypeDefs())).toBe(introspected);
+  });
+
+  it('is what the gateway serves for an SDL that leaves the default and bounds of first unsaid', () => {
+    const typeDefs = withDirectiveTypeDefs(/* GraphQL */ `
+      type Query { orders(first: Int, after: ID): [Order!]! @list }
+      type Order @collection(name: "orders") { id: ID! lines(first: Int): [Line!]! @embedded }
+      type Line { sku: String! }
+    `);
+    const { schema } = buildGatewaySchema({ typeDefs, resolvers: {} });
+    const printed = printPublicSchema(typeDefs);
+    expect(printed).toBe(printSchema(buildClientSchema(introspectionFromSchema(schema))));
+    expect(printed).toContain('  lines(\n    """At most 100: a larger value is an error."""\n    first: Int = 20\n  ): [Line!]!');
   });
 });
 

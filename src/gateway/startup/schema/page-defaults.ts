@@ -1,11 +1,13 @@
 import { Kind, parse, visit, type DocumentNode, type FieldDefinitionNode, type ObjectTypeDefinitionNode, type ObjectTypeExtensionNode } from 'graphql';
-import { DEFAULT_FIRST } from '../../operation/planning/page-limits';
+import { DEFAULT_FIRST, MAX_FIRST } from '../../operation/planning/page-limits';
 import type { StorageMap } from '../storage-map/storage-map-types';
 
 /**
  * An omitted `first` reads DEFAULT_FIRST items wherever docjoin pages a list (page-request.ts). Where
  * the SDL declares `first: Int` with no default, the schema clients see gets that default written in,
  * so introspection, the IDE and the generated types say how many items an omitted `first` returns.
+ * A `first` the SDL leaves undescribed gets a description saying its bounds (page-request.ts refuses
+ * a value past MAX_FIRST), which introspection has no other way to carry.
  */
 export function withPageDefaults(typeDefs: readonly string[], storageMap: StorageMap): DocumentNode[] {
   const paged = new Set([
@@ -19,11 +21,19 @@ export function withPageDefaults(typeDefs: readonly string[], storageMap: Storag
   return typeDefs.map((source) => visit(parse(source), { ObjectTypeDefinition: withDefaults, ObjectTypeExtension: withDefaults }));
 }
 
+const FIRST_DESCRIPTION = `At most ${MAX_FIRST}: a larger value is an error.`;
+
 function withFirstDefault(field: FieldDefinitionNode): FieldDefinitionNode {
   return {
     ...field,
     arguments: field.arguments?.map((argument) =>
-      argument.name.value === 'first' && argument.defaultValue === undefined ? { ...argument, defaultValue: { kind: Kind.INT, value: String(DEFAULT_FIRST) } } : argument,
+      argument.name.value === 'first'
+        ? {
+            ...argument,
+            defaultValue: argument.defaultValue ?? { kind: Kind.INT, value: String(DEFAULT_FIRST) },
+            description: argument.description ?? { kind: Kind.STRING, value: FIRST_DESCRIPTION },
+          }
+        : argument,
     ),
   };
 }

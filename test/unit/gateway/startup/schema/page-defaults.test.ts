@@ -7,7 +7,7 @@ describe('the default of first in the public schema', () => {
   const sdl = /* GraphQL */ `
     type Query {
       orders(first: Int, after: ID): [Order!]! @list
-      recent(first: Int = 5): [Order!]! @list
+      recent("Newest first." first: Int = 5): [Order!]! @list
       search(first: Int): [Order!]!
     }
     type Order @collection(name: "orders") {
@@ -18,13 +18,24 @@ describe('the default of first in the public schema', () => {
     type Line { sku: String! }
   `;
   const { schema } = buildGatewaySchema({ typeDefs: withDirectiveTypeDefs(sdl), resolvers: { Query: { search: () => [] }, Order: { notes: () => [] } } });
-  const firstOf = (typeName: string, fieldName: string) => {
-    const type = schema.getType(typeName) as { getFields(): Record<string, { args: ReadonlyArray<{ name: string; defaultValue: unknown }> }> };
-    return type.getFields()[fieldName]!.args.find((argument) => argument.name === 'first')!.defaultValue;
+  const firstArgument = (typeName: string, fieldName: string) => {
+    const type = schema.getType(typeName) as { getFields(): Record<string, { args: ReadonlyArray<{ name: string; defaultValue: unknown; description?: string | null }> }> };
+    return type.getFields()[fieldName]!.args.find((argument) => argument.name === 'first')!;
   };
+  const firstOf = (typeName: string, fieldName: string) => firstArgument(typeName, fieldName).defaultValue;
 
   it('writes 20 where docjoin pages a list the SDL gave no default, keeps a default it gave, and leaves hand-written fields alone', () => {
     expect([firstOf('Query', 'orders'), firstOf('Order', 'lines'), firstOf('Query', 'recent'), firstOf('Query', 'search'), firstOf('Order', 'notes')]).toEqual([20, 20, 5, undefined, undefined]);
-    expect(printSchema(schema)).toContain('lines(first: Int = 20): [Line!]!');
+    expect(printSchema(schema)).toMatch(/lines\(\s*"""[^"]*"""\s*first: Int = 20\s*\): \[Line!\]!/);
+  });
+
+  it('says the bounds of first where the SDL gave it no description, keeps one it gave, and leaves hand-written fields alone', () => {
+    const bounds = 'At most 100: a larger value is an error.';
+    expect([firstArgument('Query', 'orders'), firstArgument('Order', 'lines'), firstArgument('Query', 'recent'), firstArgument('Query', 'search')].map((argument) => argument.description)).toEqual([
+      bounds,
+      bounds,
+      'Newest first.',
+      undefined,
+    ]);
   });
 });
