@@ -59,6 +59,7 @@ export function defaultLimitOrigin(limit: CostLimitName): string {
 }
 
 const UNITS: Record<CostLimitName, string> = { depth: 'levels of nesting', roundTrips: 'round trips', documents: 'documents', responseNodes: 'response objects' };
+const SINGULAR_UNITS: Record<CostLimitName, string> = { depth: 'level of nesting', roundTrips: 'round trip', documents: 'document', responseNodes: 'response object' };
 
 /** The first limit the estimate exceeds, checking depth, then round trips, documents and response objects. */
 export function findExceededLimit(estimate: CostEstimate, limits: Partial<CostLimits>): CostLimitExcess | undefined {
@@ -100,7 +101,10 @@ export function costLimitExceeded(excess: CostLimitExcess, estimate: CostEstimat
 function advice(limit: CostLimitName, heaviest: FieldShare | undefined): string {
   if (limit === 'depth') return 'Nest fewer levels.';
   if (!heaviest) return 'Ask for fewer items, fewer aliases or less nesting.';
-  const share = `${heaviest.coordinate} accounts for the most (${heaviest.amount.toLocaleString('en')} ${UNITS[limit]})`;
+  if (limit === 'roundTrips' && heaviest.amount <= 1) {
+    return 'No field accounts for more than one: each level of relations read by a query adds one. Ask for fewer levels, or read a relation inside its parent\'s command (@read(strategy: LOOKUP)) or from a snapshot copy.';
+  }
+  const share = `${heaviest.coordinate} accounts for the most (${heaviest.amount.toLocaleString('en')} ${heaviest.amount === 1 ? SINGULAR_UNITS[limit] : UNITS[limit]})`;
   if (limit === 'roundTrips') return `${share}: select it in fewer places (aliases, repeated levels).`;
   return heaviest.takesFirst
     ? `${share}: pass it a smaller first, or ask for fewer items above it.`

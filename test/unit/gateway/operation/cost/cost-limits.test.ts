@@ -1,0 +1,34 @@
+import { costLimitExceeded } from '../../../../../src/gateway/operation/cost/cost-limits';
+import type { CostEstimate, FieldShare } from '../../../../../src/gateway/operation/estimate/estimate-operation';
+
+/** The advice a COST_LIMIT_EXCEEDED message ends with: one the client can follow. */
+describe('costLimitExceeded advice', () => {
+  const estimateWith = (roundTrips: FieldShare, documents: FieldShare): CostEstimate => ({
+    roundTrips: 4,
+    documents: 200,
+    depth: 4,
+    responseNodes: 200,
+    responseBytes: 0,
+    heaviest: { roundTrips, documents, responseNodes: undefined },
+  });
+  const messageOf = (limit: 'roundTrips' | 'documents', estimate: CostEstimate) =>
+    costLimitExceeded({ limit, estimated: limit === 'roundTrips' ? 4 : 200, max: 3 }, estimate, 'set by a test').message.replace(/^.*\(set by a test\)\. /, '');
+
+  it('points at a field selected in several places when one accounts for more than one round trip', () => {
+    expect(messageOf('roundTrips', estimateWith({ coordinate: 'Query.books', amount: 2, takesFirst: true }, { coordinate: 'Query.books', amount: 20, takesFirst: true }))).toBe(
+      'Query.books accounts for the most (2 round trips): select it in fewer places (aliases, repeated levels).',
+    );
+  });
+
+  it('says the levels are the cost when every field accounts for one round trip, where fewer places would not help', () => {
+    expect(messageOf('roundTrips', estimateWith({ coordinate: 'Query.authors', amount: 1, takesFirst: true }, { coordinate: 'Author.books', amount: 100, takesFirst: false }))).toBe(
+      "No field accounts for more than one: each level of relations read by a query adds one. Ask for fewer levels, or read a relation inside its parent's command (@read(strategy: LOOKUP)) or from a snapshot copy.",
+    );
+  });
+
+  it('counts a single document in the singular', () => {
+    expect(messageOf('documents', estimateWith({ coordinate: 'Query.authors', amount: 1, takesFirst: true }, { coordinate: 'Book.publisher', amount: 1, takesFirst: false }))).toBe(
+      'Book.publisher accounts for the most (1 document): it takes no first, so ask for fewer items above it (a smaller first on a list above) or select it at fewer levels.',
+    );
+  });
+});
