@@ -105,7 +105,11 @@ function advice(limit: CostLimitName, heaviest: FieldShare | undefined): string 
     return 'No field accounts for more than one: each level of relations read by a query adds one. Ask for fewer levels, or read a relation inside its parent\'s command (@read(strategy: LOOKUP)) or from a snapshot copy.';
   }
   const share = `${heaviest.coordinate} accounts for the most (${heaviest.amount.toLocaleString('en')} ${heaviest.amount === 1 ? SINGULAR_UNITS[limit] : UNITS[limit]})`;
-  if (limit === 'roundTrips') return `${share}: select it in fewer places (aliases, repeated levels).`;
+  if (limit === 'roundTrips') {
+    return heaviest.places > 1
+      ? `${share}: select it in fewer places (aliases, repeated levels).`
+      : `${share}, selected once: the limit is below what that field alone takes.`;
+  }
   return heaviest.takesFirst
     ? `${share}: pass it a smaller first, or ask for fewer items above it.`
     : `${share}: it takes no first, so ask for fewer items above it (a smaller first on a list above) or select it at fewer levels.`;

@@ -93,6 +93,8 @@ export interface FieldShare {
   readonly amount: number;
   /** Whether the field takes a `first` argument (the advice a rejection can give). */
   readonly takesFirst: boolean;
+  /** In how many places the operation selects it (aliases, repeated levels): whether selecting it in fewer would help. */
+  readonly places: number;
 }
 
 export const DEFAULT_ASSUMED_LIST_SIZE = 20;
@@ -230,7 +232,7 @@ class EstimatePass {
 
   #heaviestNodes(): FieldShare | undefined {
     let heaviest: FieldShare | undefined;
-    for (const [coordinate, amount] of this.#nodeShares) if (amount > (heaviest?.amount ?? 0)) heaviest = { coordinate, amount, takesFirst: this.#takesFirst(coordinate) };
+    for (const [coordinate, amount] of this.#nodeShares) if (amount > (heaviest?.amount ?? 0)) heaviest = this.#share(coordinate, amount);
     return heaviest;
   }
 
@@ -267,8 +269,14 @@ class EstimatePass {
 
   #heaviest(measure: 'roundTrips' | 'documents'): FieldShare | undefined {
     let heaviest: FieldShare | undefined;
-    for (const [coordinate, share] of this.shares) if (share[measure] > (heaviest?.amount ?? 0)) heaviest = { coordinate, amount: share[measure], takesFirst: this.#takesFirst(coordinate) };
+    for (const [coordinate, share] of this.shares) if (share[measure] > (heaviest?.amount ?? 0)) heaviest = this.#share(coordinate, share[measure]);
     return heaviest;
+  }
+
+  #share(coordinate: string, amount: number): FieldShare {
+    let places = 0;
+    for (const step of this.steps.keys()) if (step.coordinate === coordinate) places += 1;
+    return { coordinate, amount, takesFirst: this.#takesFirst(coordinate), places };
   }
 
   #takesFirst(coordinate: string): boolean {

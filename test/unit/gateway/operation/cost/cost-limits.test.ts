@@ -15,19 +15,25 @@ describe('costLimitExceeded advice', () => {
     costLimitExceeded({ limit, estimated: limit === 'roundTrips' ? 4 : 200, max: 3 }, estimate, 'set by a test').message.replace(/^.*\(set by a test\)\. /, '');
 
   it('points at a field selected in several places when one accounts for more than one round trip', () => {
-    expect(messageOf('roundTrips', estimateWith({ coordinate: 'Query.books', amount: 2, takesFirst: true }, { coordinate: 'Query.books', amount: 20, takesFirst: true }))).toBe(
+    expect(messageOf('roundTrips', estimateWith({ coordinate: 'Query.books', amount: 2, takesFirst: true, places: 2 }, { coordinate: 'Query.books', amount: 20, takesFirst: true, places: 2 }))).toBe(
       'Query.books accounts for the most (2 round trips): select it in fewer places (aliases, repeated levels).',
     );
   });
 
   it('says the levels are the cost when every field accounts for one round trip, where fewer places would not help', () => {
-    expect(messageOf('roundTrips', estimateWith({ coordinate: 'Query.authors', amount: 1, takesFirst: true }, { coordinate: 'Author.books', amount: 100, takesFirst: false }))).toBe(
+    expect(messageOf('roundTrips', estimateWith({ coordinate: 'Query.authors', amount: 1, takesFirst: true, places: 1 }, { coordinate: 'Author.books', amount: 100, takesFirst: false, places: 1 }))).toBe(
       "No field accounts for more than one: each level of relations read by a query adds one. Ask for fewer levels, or read a relation inside its parent's command (@read(strategy: LOOKUP)) or from a snapshot copy.",
     );
   });
 
+  it('says a field selected once that takes more round trips than the limit needs a higher limit (a mutation\'s writes)', () => {
+    expect(messageOf('roundTrips', estimateWith({ coordinate: 'Mutation.addComment', amount: 4, takesFirst: false, places: 1 }, { coordinate: 'Mutation.addComment', amount: 3, takesFirst: false, places: 1 }))).toBe(
+      'Mutation.addComment accounts for the most (4 round trips), selected once: the limit is below what that field alone takes.',
+    );
+  });
+
   it('counts a single document in the singular', () => {
-    expect(messageOf('documents', estimateWith({ coordinate: 'Query.authors', amount: 1, takesFirst: true }, { coordinate: 'Book.publisher', amount: 1, takesFirst: false }))).toBe(
+    expect(messageOf('documents', estimateWith({ coordinate: 'Query.authors', amount: 1, takesFirst: true, places: 1 }, { coordinate: 'Book.publisher', amount: 1, takesFirst: false, places: 1 }))).toBe(
       'Book.publisher accounts for the most (1 document): it takes no first, so ask for fewer items above it (a smaller first on a list above) or select it at fewer levels.',
     );
   });

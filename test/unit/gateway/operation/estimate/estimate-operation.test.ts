@@ -169,10 +169,16 @@ describe('estimateOperation: the heaviest fields', () => {
     const operation = parse('{ books(first: 10) { publisher { name } authors { countOfBooks books { name } } } }').definitions[0] as OperationDefinitionNode;
     const { heaviest } = estimateOperation({ schema, storageMap, plan: planOf(operation), variableValues: {}, strategyFor: (field) => field.defaultStrategy });
     expect(heaviest).toEqual({
-      roundTrips: { coordinate: 'Query.books', amount: 1, takesFirst: true },
-      documents: { coordinate: 'Author.books', amount: 10 * L * L, takesFirst: false },
-      responseNodes: { coordinate: 'Author.books', amount: 10 * L * L, takesFirst: false },
+      roundTrips: { coordinate: 'Query.books', amount: 1, takesFirst: true, places: 1 },
+      documents: { coordinate: 'Author.books', amount: 10 * L * L, takesFirst: false, places: 1 },
+      responseNodes: { coordinate: 'Author.books', amount: 10 * L * L, takesFirst: false, places: 1 },
     });
+  });
+
+  it('counts the places a field is selected in: each alias and each repeated level', () => {
+    const operation = parse('{ a: books(first: 2) { publisher { books { publisher { name } } } } b: books(first: 3) { name } }').definitions[0] as OperationDefinitionNode;
+    const { heaviest } = estimateOperation({ schema, storageMap, plan: planOf(operation), variableValues: {}, strategyFor: (field) => field.defaultStrategy });
+    expect(heaviest!.roundTrips).toEqual({ coordinate: 'Query.books', amount: 2, takesFirst: true, places: 2 });
   });
 });
 
