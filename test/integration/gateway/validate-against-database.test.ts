@@ -74,11 +74,28 @@ describe('validateAgainstDatabase', () => {
       'Post.comments: no document in comments has "postId" (@join foreignField); fix the path or the data',
       'Post.attachments: no document in posts has "files" (@embedded path); fix the path or the data',
       'Attachment.tag: no document in posts has "files.tagId" (@join localField); fix the path or the data',
+      'Post.comments: no document in comments has "createdAt" (@join sort); fix the path or the data',
     ]);
 
     await db.collection('posts').insertOne({ files: [{ name: 'b.png', tagId: 1 }] });
-    await db.collection('comments').insertOne({ postId: 1 });
+    await db.collection('comments').insertOne({ postId: 1, createdAt: new Date() });
     expect(await problems(db.databaseName)).toEqual([]);
+  });
+
+  it('names an order by a path no document has (a typo would order every page by _id alone)', async () => {
+    const orderedSdl = /* GraphQL */ `
+      type Query { books(first: Int, orderBy: BookOrder): [Book!]! @list(sort: "-yeer") }
+      enum BookOrder { NEWEST @sort(by: "-year") TITLE @sort(by: "titel") }
+      type Book @collection(name: "books") { id: ID! year: Int title: String }
+    `;
+    const orderedMap = buildStorageMap(makeExecutableSchema({ typeDefs: [directiveTypeDefs, orderedSdl] }));
+    const db = mongo.freshDb('validate');
+    await db.collection('books').insertOne({ year: 1971, title: 'The Lathe of Heaven' });
+    await db.collection('books').createIndexes([{ key: { yeer: -1, _id: -1 } }, { key: { year: -1, _id: -1 } }, { key: { titel: 1, _id: 1 } }]);
+    expect(await problems(db.databaseName, orderedMap)).toEqual([
+      'Query.books: no document in books has "yeer" (@list sort); fix the path or the data',
+      'Query.books: no document in books has "titel" (@sort(by:) of orderBy: TITLE); fix the path or the data',
+    ]);
   });
 
   it('names a @join(collection:) that does not exist, and reports a collection shared with the target type once', async () => {

@@ -6,7 +6,7 @@ import type { StoredDocument } from '../../documents/stored-document';
 import { checkRelationListIndexes, checkRootIndexes } from './check-list-indexes';
 import { checkSampledDocuments, type CountedField, type DocumentSample } from './check-sampled-documents';
 import { documentLocations } from './document-locations';
-import type { RelationField, StorageMap } from './storage-map-types';
+import type { ListOrder, RelationField, SortKey, StorageMap } from './storage-map-types';
 
 /** What the check reads from the database (the mongo funnel provides it). */
 export interface DatabaseCatalog {
@@ -141,16 +141,48 @@ interface ReadPath {
 
 async function absentPaths(storageMap: StorageMap, existing: ReadonlySet<string>, catalog: DatabaseCatalog): Promise<string[]> {
   const problems: string[] = [];
-  for (const field of storageMap.relations.values()) {
-    for (const read of readPaths(storageMap, field)) {
-      if (!existing.has(read.collection)) continue;
-      // An empty collection proves nothing either way.
-      if ((await catalog.someDocumentHas(read.collection, read.path)) === false) {
-        problems.push(`${field.coordinate}: no document in ${read.collection} has "${read.path}" (${read.argument}); fix the path or the data`);
-      }
+  const asked = new Map<string, Promise<boolean | undefined>>();
+  const someDocumentHas = (collection: string, path: string) => {
+    const key = `${collection}\u0000${path}`;
+    let has = asked.get(key);
+    if (!has) asked.set(key, (has = catalog.someDocumentHas(collection, path)));
+    return has;
+  };
+  const reads = [...[...storageMap.relations.values()].flatMap((field) => readPaths(storageMap, field).map((read) => ({ ...read, coordinate: field.coordinate }))), ...sortPaths(storageMap)];
+  for (const read of reads) {
+    if (!existing.has(read.collection)) continue;
+    // An empty collection proves nothing either way.
+    if ((await someDocumentHas(read.collection, read.path)) === false) {
+      problems.push(`${read.coordinate}: no document in ${read.collection} has "${read.path}" (${read.argument}); fix the path or the data`);
     }
   }
   return problems;
+}
+
+/**
+ * The stored paths lists are read in the order of, in the collection each orders: a path no document
+ * has (a typo) would order every page by `_id` alone, silently. `_id` is in every document.
+ */
+function sortPaths(storageMap: StorageMap): Array<ReadPath & { readonly coordinate: string }> {
+  const paths: Array<ReadPath & { readonly coordinate: string }> = [];
+  const add = (coordinate: string, collection: string, keys: readonly SortKey[], argument: string) => {
+    for (const key of keys) if (key.path !== '_id') paths.push({ coordinate, collection, path: key.path, argument });
+  };
+  const addOrders = (coordinate: string, collection: string, orderBy: ListOrder | undefined) => {
+    for (const [value, keys] of orderBy?.sorts ?? []) add(coordinate, collection, keys, `@sort(by:) of ${orderBy!.argumentName}: ${value}`);
+  };
+  for (const root of storageMap.roots.values()) {
+    if (root.kind !== 'list') continue;
+    add(root.coordinate, root.collection, root.sort, '@list sort');
+    addOrders(root.coordinate, root.collection, root.orderBy);
+  }
+  for (const field of storageMap.relations.values()) {
+    const join = field.shapes.join;
+    if (!join) continue;
+    add(field.coordinate, join.collection, join.sort, '@join sort');
+    addOrders(field.coordinate, join.collection, field.listArguments.orderBy);
+  }
+  return paths;
 }
 
 function readPaths(storageMap: StorageMap, field: RelationField): ReadPath[] {
