@@ -273,6 +273,21 @@ describe('startup refuses a rule it cannot enforce on some path, naming Type.fie
       'Shelf.noteCount: counts Note documents by their key Note.shelf, which is hidden from role "reader"; hide it from the role (@access(roles: ["reader"], allow: [READ], hide: ["noteCount"]) on Shelf), or let the role read Note.shelf',
     ],
     [
+      'a counter of a list the role may not read',
+      `type Shelf @collection(name: "shelves") @access(roles: ["reader"], allow: [READ], hide: ["notes"]) {
+         id: ID!
+         notes: [Note!]! @join(localField: "_id", foreignField: "shelfId")
+         noteCount: Int! @counter(of: "Shelf.notes")
+       }
+       type Note @collection(name: "notes") @access(roles: ["reader"], allow: [READ]) { id: ID! shelfId: ID! }`,
+      'Shelf.noteCount: counts the documents of Shelf.notes, which is hidden from role "reader"; hide it from the role (@access(roles: ["reader"], allow: [READ], hide: ["noteCount"]) on Shelf), or let the role read Shelf.notes',
+    ],
+    [
+      'an id hidden from a role that reads the rows',
+      `type Shelf @collection(name: "shelves") @access(roles: ["reader"], allow: [READ], hide: ["id"]) { id: ID! }`,
+      'Shelf: @access(roles: ["reader"]) hides Shelf.id, the id: a row\'s id is in every reference to it, its place in a list (after) and the groups it falls in, so it cannot be kept from a role that reads the row; drop id from hide, or take READ on Shelf from the role',
+    ],
+    [
       'a total of a field the role may not read',
       `type Shelf @collection(name: "shelves") @access(roles: ["reader"], allow: [READ]) {
          id: ID!

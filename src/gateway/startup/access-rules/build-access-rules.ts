@@ -99,6 +99,12 @@ function typeAccess(
       if (!fields[name]) report(`names ${type.name}.${name}, which does not exist; the fields are ${Object.keys(fields).join(', ')}`);
     }
     if (directive.hide.length > 0 && !allows.has('read')) report('hides fields but does not allow READ; add READ to allow, or drop hide');
+    for (const name of directive.hide) {
+      const stored = storage.fields.get(name);
+      if (stored?.kind === 'stored' && stored.path === '_id') {
+        report(`hides ${type.name}.${name}, the id: a row's id is in every reference to it, its place in a list (after) and the groups it falls in, so it cannot be kept from a role that reads the row; drop ${name} from hide, or take READ on ${type.name} from the role`);
+      }
+    }
     if (directive.readOnly.length > 0 && !allows.has('update')) report('makes fields read-only but does not allow UPDATE; add UPDATE to allow, or drop readOnly');
     if (directive.via.length > 0 && !['create', 'update', 'delete'].some((action) => allows.has(action as AccessAction))) report('names mutations in via but allows no write; via limits CREATE, UPDATE and DELETE');
     for (const name of directive.via) if (!mutationFields.has(name)) report(`via names Mutation.${name}, which does not exist`);
@@ -264,6 +270,10 @@ function derivedFigureProblem(
   const target = readRuleOf(rules, relation.targetType, role);
   const verb = figure.summed === undefined ? 'counts' : `sums ${figure.summed} of`;
   const fix = `hide it from the role (@access(roles: ["${role}"], allow: [READ], hide: ["${fieldName}"]) on ${typeName})`;
+  if (parent !== 'all' && relation.typeName === typeName && parent.hidden.has(relation.fieldName)) {
+    problems.push(`${figure.coordinate}: ${verb} the documents of ${figure.of}, which is hidden from role "${role}"; ${fix}, or let the role read ${figure.of}`);
+    return;
+  }
   if (target === undefined) {
     problems.push(`${figure.coordinate}: ${verb} ${relation.targetType} documents, which role "${role}" may not read; ${fix}, or let the role read ${relation.targetType}`);
     return;
