@@ -307,6 +307,24 @@ describe('attribution under concurrency', () => {
   }, 60_000);
 });
 
+describe("a field's documents", () => {
+  it.each(['join', 'lookup'] as const)(
+    'counts the documents a reverse join read for a field, a parent met under several books once (%s counts what was sent)',
+    async (strategy) => {
+      const query = '{ books(first: 30) { publisher { id books(first: 3) { id } } } }';
+      const result = await demo.gateway.execute({ query }, { strategyHeader: `Publisher.books=${strategy}` });
+      expect(result.errors).toBeUndefined();
+      const publishers = (result.data as { books: Array<{ publisher: { id: string; books: unknown[] } | null }> }).books.flatMap((book) => (book.publisher ? [book.publisher] : []));
+      const distinct = new Map(publishers.map((publisher) => [publisher.id, publisher.books.length]));
+      // The demo's books share publishers: the same parent asks for its children more than once.
+      expect(distinct.size).toBeLessThan(publishers.length);
+      const sent = strategy === 'join' ? [...distinct.values()] : publishers.map((publisher) => publisher.books.length);
+      expect(result.cost!.fields['Publisher.books']!.documents).toBe(sent.reduce((sum, count) => sum + count, 0));
+      if (strategy === 'join') expect(result.cost!.collections.books!.documents).toBe(30 + result.cost!.fields['Publisher.books']!.documents);
+    },
+  );
+});
+
 describe('two gateways sharing one MongoClient', () => {
   it('keep their ledgers apart: each reports exactly its own round trips', async () => {
     const second = await createCheckedGateway({

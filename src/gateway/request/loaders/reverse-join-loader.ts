@@ -68,9 +68,17 @@ export class ReverseJoinLoader {
         : await this.batcher.submit(pipeline, fields, keys.size * perParent);
     settleLookups(this.request, documents, projection);
     const byParent = documentsByKey(documents, foreignField);
+    // A parent's children were read once for a field, however many of its loads asked for them.
+    const counted = new Map<string, Set<string>>();
     return loads.map((load, index) => {
-      const children = byParent.get(parentKeys[index]!) ?? [];
-      load.cost?.documents(children.length);
+      const parentKey = parentKeys[index]!;
+      const children = byParent.get(parentKey) ?? [];
+      let parentsOfField = counted.get(load.field);
+      if (!parentsOfField) counted.set(load.field, (parentsOfField = new Set()));
+      if (!parentsOfField.has(parentKey)) {
+        parentsOfField.add(parentKey);
+        load.cost?.documents(children.length);
+      }
       return children;
     });
   }
