@@ -1,32 +1,53 @@
 import type { Db, Document } from 'mongodb';
-import { compareNumbers } from '../bson/bson-number';
+import { compareNumbers, plainNumber } from '../bson/bson-number';
 import { asTotalValue, keyString, readPath, type TotalRule } from '../gateway';
 import type { Repair } from './scan-batches';
 
 /**
+ * How far a running total of doubles may stray from `$sum` of the same values, relative to the larger of
+ * the sum and the sum of their magnitudes, and still agree: each `$inc` rounds to the nearest double
+ * (2^-53 of the running value), in another order than `$sum` adds, so some ten million writes fit in it,
+ * while a value missed or counted twice does not.
+ */
+export const FLOAT_TOTAL_ROUNDING = 1e-9;
+
+/**
  * A total must equal the sum of its children's summed field, as MongoDB's `$sum` adds them (numbers of
  * each width in their own type, anything else skipped); a parent without children, or whose children
- * hold no number, sums to zero. Compared by value: a Float total held as an int still agrees.
+ * hold no number, sums to zero. Compared by value: a Float total held as an int still agrees. A total of
+ * a Float field agrees within FLOAT_TOTAL_ROUNDING (0.1 + 0.2 + 0.7 - 0.1 ... kept as 1.5000000000000002
+ * where `$sum` gives 1.5 is no drift).
  */
 export function totalCheck(db: Db, total: TotalRule) {
+  const ofDoubles = total.summedScalar === 'Float';
+  const summed = `$${total.summedPath}`;
   return {
     projection: { _id: 1, [total.parentKey]: 1, [total.path]: 1 },
     async check(batch: Document[]): Promise<Repair[]> {
       const keys = batch.map((parent) => readPath(parent, total.parentKey));
+      const magnitude = ofDoubles ? { magnitude: { $sum: { $cond: [{ $isNumber: summed }, { $abs: summed }, 0] } } } : {};
       const groups = await db
         .collection(total.childCollection)
-        .aggregate([{ $match: { [total.childKey]: { $in: keys } } }, { $group: { _id: `$${total.childKey}`, sum: { $sum: `$${total.summedPath}` } } }])
+        .aggregate([{ $match: { [total.childKey]: { $in: keys } } }, { $group: { _id: `$${total.childKey}`, sum: { $sum: summed }, ...magnitude } }])
         .toArray();
-      const sums = new Map(groups.map((group) => [keyString(group._id), group.sum as unknown]));
+      const byKey = new Map(groups.map((group) => [keyString(group._id), group]));
       const repairs: Repair[] = [];
       for (const parent of batch) {
-        const want = asTotalValue(total, sums.get(keyString(readPath(parent, total.parentKey))) ?? 0);
+        const group = byKey.get(keyString(readPath(parent, total.parentKey)));
+        const want = asTotalValue(total, group?.sum ?? 0);
         const have = readPath(parent, total.path);
-        if (!sameNumber(have, want)) repairs.push({ id: parent._id, filter: { _id: parent._id, [total.path]: have ?? null }, update: { $set: { [total.path]: want } } });
+        if (sameNumber(have, want) || (ofDoubles && withinRounding(have, want, group?.magnitude))) continue;
+        repairs.push({ id: parent._id, filter: { _id: parent._id, [total.path]: have ?? null }, update: { $set: { [total.path]: want } } });
       }
       return repairs;
     },
   };
+}
+
+function withinRounding(have: unknown, want: unknown, magnitude: unknown): boolean {
+  const [held, summed] = [plainNumber(have), plainNumber(want)];
+  if (held === undefined || summed === undefined || !Number.isFinite(held) || !Number.isFinite(summed)) return false;
+  return Math.abs(held - summed) <= FLOAT_TOTAL_ROUNDING * Math.max(Math.abs(summed), Math.abs(plainNumber(magnitude) ?? 0));
 }
 
 function sameNumber(have: unknown, want: unknown): boolean {

@@ -239,6 +239,25 @@ describe('reconcile', () => {
     expect((await stored(savings)).units).toBe(2 ** 31 - 1 + 7);
     expect((await reconcile(db, model)).drifted).toBe(0);
   });
+
+  it('takes a Float total that differs from $sum only by the rounding of its running sum for no drift, and one off by a value for drift', async () => {
+    const db = ledger.mongo.client.db(ledger.db.databaseName);
+    const model = buildWriteModel(withDirectiveTypeDefs([TYPE_DEFS]));
+    const weightDrift = async () => (await reconcile(db, model)).checks.find((check) => check.kind === 'total' && check.coordinate === 'Account.weight')!.drifted;
+    const { data } = await run(`mutation { createEntry(input: { account: "${savings}", amount: "0", units: 0, weight: 0.7 }) { id } }`);
+    const { weight } = await stored(savings);
+    try {
+      // What 0.1 + 0.2 + 0.7 + 0.5 kept by $inc holds where $sum of the same values gives 1.5.
+      await db.collection('accounts').updateOne({ _id: savings }, { $set: { weight: weight + 2 ** -52 * weight } });
+      expect((await stored(savings)).weight).not.toBe(weight);
+      expect(await weightDrift()).toBe(0);
+      await db.collection('accounts').updateOne({ _id: savings }, { $set: { weight: weight + 0.001 } });
+      expect(await weightDrift()).toBe(1);
+    } finally {
+      await db.collection('accounts').updateOne({ _id: savings }, { $set: { weight } });
+      await run(`mutation { deleteEntry(id: "${data.createEntry.id}") }`);
+    }
+  });
 });
 
 describe('while docjoin migrate backfills a total', () => {
