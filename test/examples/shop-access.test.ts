@@ -282,6 +282,15 @@ describe('an admin may do everything', () => {
     const created = await post('mutation { createCategory(input: { name: "Pots" }) { name } }', token);
     expect(created.body.data).toEqual({ createCategory: { name: 'Pots' } });
   });
+
+  it('is told which unique field a create repeats, and nothing is written', async () => {
+    const before = await documentCounts();
+    const answer = await post('mutation { createCustomer(input: { name: "Ada again", email: "ada@example.com", tier: GOLD, addresses: [] }) { id } }', await adminToken());
+    expect(answer.body.errors?.map((error) => [error.message, error.extensions?.code, (error.extensions as { argumentName?: string } | undefined)?.argumentName])).toEqual([
+      ['another Customer already has this email (a unique index allows one)', 'BAD_USER_INPUT', 'input'],
+    ]);
+    expect(await documentCounts()).toEqual(before);
+  });
 });
 
 describe('in production the shop runs only its storefront\'s documents, within each client\'s budget', () => {

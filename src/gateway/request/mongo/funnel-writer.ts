@@ -117,3 +117,10 @@ export function isDuplicateKeyError(error: unknown): boolean {
   return cause instanceof MongoServerError && cause.code === 11000;
 }
 
+/** The stored paths of the unique index a duplicate-key error broke (its `keyPattern`), when the server says. */
+export function duplicateKeyPaths(error: unknown): string[] {
+  const cause = error instanceof DatabaseFailure ? error.cause : error;
+  const pattern = cause instanceof MongoServerError ? (cause as { keyPattern?: unknown }).keyPattern : undefined;
+  return typeof pattern === 'object' && pattern !== null ? Object.keys(pattern) : [];
+}
+

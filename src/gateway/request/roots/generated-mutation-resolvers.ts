@@ -5,7 +5,7 @@ import { objectIdArgument } from '../../documents/object-id-argument';
 import { writePath } from '../../documents/read-path';
 import { InvariantError } from '../../errors/internal-errors';
 import { badUserInput } from '../../errors/public-error-code';
-import { isDuplicateKeyError } from '../mongo/funnel-writer';
+import { duplicateKeyPaths, isDuplicateKeyError } from '../mongo/funnel-writer';
 import type { StoredDocument } from '../../documents/stored-document';
 import { MAX_INPUT_LIST, type GeneratedMutation, type InputFieldMapping } from '../../writes/generated-mutations';
 import { notFound } from '../../writes/write-errors';
@@ -130,9 +130,16 @@ async function unique<T>(mutation: GeneratedMutation, write: () => Promise<T>): 
   try {
     return await write();
   } catch (error) {
-    if (isDuplicateKeyError(error)) throw badUserInput(`another ${mutation.typeName} already has one of these unique values`, { argumentName: 'input' });
+    if (isDuplicateKeyError(error)) throw badUserInput(duplicateMessage(mutation, duplicateKeyPaths(error)), { argumentName: 'input' });
     throw error;
   }
+}
+
+/** Names the input fields the broken unique index covers (its stored paths where no input field is stored there). */
+function duplicateMessage(mutation: GeneratedMutation, paths: readonly string[]): string {
+  if (paths.length === 0) return `another ${mutation.typeName} already has one of these unique values`;
+  const names = paths.map((path) => (path === '_id' ? 'id' : (('fields' in mutation ? mutation.fields : []).find((mapping) => mapping.path === path)?.name ?? path)));
+  return `another ${mutation.typeName} already has this ${names.join(' and ')} (a unique index allows one)`;
 }
 
 async function readBack(context: GatewayContext, info: Parameters<MutationResolver>[3], typeName: string, id: ObjectId): Promise<StoredDocument> {
