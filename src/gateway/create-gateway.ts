@@ -95,7 +95,7 @@ export async function createGateway(options: CreateGatewayOptions): Promise<Gate
   }
 
   let http: RunningHttpServer | undefined;
-  const releaseGuard = guardDroppedFieldErrors(docjoin.logger, { onDropped: () => docjoin.metrics?.droppedFieldError() }) ?? (() => undefined);
+  const releaseGuard = guardDroppedFieldErrors(docjoin.logger, { onDropped: () => docjoin.metrics?.droppedFieldError() });
   if (unhandledRejectionsMode() === 'strict') docjoin.logger.warn('node runs with --unhandled-rejections=strict: a field error graphql-js 16 leaves unhandled (graphql/graphql-js#3528) will end the process');
   try {
     if (options.listen ?? true) {

@@ -41,11 +41,11 @@ type GuardedProcess = NodeJS.Process & { [GUARD]?: Guard };
 
 /**
  * Keeps the process serving through dropped field errors while the returned function has not been
- * called. Every running gateway holds one; the listener goes when the last one is released. Returns
- * undefined when Node runs in another `--unhandled-rejections` mode (see above).
+ * called. Every running gateway holds one; the listener goes when the last one is released. In another
+ * `--unhandled-rejections` mode (see above) it installs nothing, and its release does nothing.
  */
-export function guardDroppedFieldErrors(logger: DocjoinLogger, options: { readonly onDropped?: () => void } = {}): (() => void) | undefined {
-  if (unhandledRejectionsMode() !== 'throw') return undefined;
+export function guardDroppedFieldErrors(logger: DocjoinLogger, options: { readonly onDropped?: () => void } = {}): () => void {
+  if (unhandledRejectionsMode() !== 'throw') return () => undefined;
   const host = process as GuardedProcess;
   let guard = host[GUARD];
   if (!guard) {

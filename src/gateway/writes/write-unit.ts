@@ -91,7 +91,10 @@ export class WriteUnit {
     return this.#returned;
   }
 
-  /** The first `typeName` document matching `filter` (one read of at most one document, in the unit's transaction), or NOT_FOUND naming `what`. */
+  /**
+   * The first `typeName` document matching `filter` (one read of at most one document, in the unit's
+   * transaction), or NOT_FOUND "`typeName` `what` not found": `what` says which, as `with that email`.
+   */
   async requireOne(typeName: string, filter: StoredDocument, paths: readonly string[], what: string): Promise<StoredDocument> {
     refuseHiddenFilter(this.comparisonRefusal, `Mutation.${this.mutationField}`, typeName, filter);
     this.#spend();

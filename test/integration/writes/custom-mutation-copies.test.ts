@@ -40,7 +40,7 @@ let handedOut: string[] = [];
 async function placeOrder(_parent: unknown, args: { customer: string }, context: GatewayContext, info: GraphQLResolveInfo) {
   const order = { _id: new ObjectId(), customer: { id: new ObjectId(args.customer) } };
   await context.writes.run(info, async (unit) => {
-    const customer = await unit.requireOne('Customer', { _id: order.customer.id }, ['name', 'tier'], 'the customer');
+    const customer = await unit.requireOne('Customer', { _id: order.customer.id }, ['name', 'tier'], 'with that id');
     handedOut = Object.keys(customer).sort();
     await unit.insert('Order', order, [customer]);
   });
@@ -61,7 +61,7 @@ async function placeOrderFromOwnRead(_parent: unknown, args: { customer: string;
 async function placeOrderReadingAddress(_parent: unknown, args: { customer: string }, context: GatewayContext, info: GraphQLResolveInfo) {
   const order = { _id: new ObjectId(), customer: { id: new ObjectId(args.customer) } };
   await context.writes.run(info, async (unit) => {
-    const customer = await unit.requireOne('Customer', { _id: order.customer.id }, ['address'], 'the customer');
+    const customer = await unit.requireOne('Customer', { _id: order.customer.id }, ['address'], 'with that id');
     await unit.insert('Order', order, [customer]);
   });
   return order;
