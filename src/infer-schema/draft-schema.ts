@@ -248,6 +248,7 @@ class Drafter {
     this.#counts.joins++;
     return field(name, reference.many ? `[${target}!]!` : target, [`@join(localField: ${JSON.stringify(key)})`], [
       `a reference: ObjectId values of ${reference.path} found in ${reference.target}._id (${reference.found} of ${reference.values.length} sampled)${name === key ? '' : `; the key stays at ${key}`}`,
+      ...(reference.strings > 0 ? [stringKeys(reference)] : []),
     ]);
   }
 
@@ -511,6 +512,16 @@ function pluralFieldName(collection: string): string {
 /** The verb for one subject or several. */
 function agree(count: number, one: string, several: string): string {
   return count === 1 ? one : several;
+}
+
+/** The guess naming the keys a reference holds as strings: its join, which looks up ObjectIds, finds nothing for them. */
+function stringKeys(reference: Reference): string {
+  const path = JSON.stringify(reference.path);
+  const fix =
+    reference.many || reference.crossesArray
+      ? 'store them as ObjectIds'
+      : `convert them: db.${reference.collection}.updateMany({ ${path}: { $type: "string" } }, [{ $set: { ${path}: { $toObjectId: ${JSON.stringify(`$${reference.path}`)} } } }])`;
+  return `${reference.strings} sampled value(s) of ${reference.path} are strings, not ObjectIds: the join finds nothing for them; ${fix}`;
 }
 
 function describeKinds(value: ValueShape): string {

@@ -2,7 +2,7 @@ import type { Document } from 'mongodb';
 import { readPath } from '../gateway';
 import { relationNameOf, singularOfName, camelCase } from './names';
 import { idKey } from './sample-database';
-import { kindsOf, kindOf, type ObjectShape } from './value-shape';
+import { kindsOf, kindOf, type ObjectShape, type ValueShape } from './value-shape';
 
 /** Distinct values per path looked up: enough to tell a reference from a coincidence. */
 export const MAX_VALUES_PER_PATH = 500;
@@ -18,6 +18,8 @@ export interface ObjectIdPath {
   readonly crossesArray: boolean;
   /** Distinct ObjectIds sampled there, at most MAX_VALUES_PER_PATH. */
   readonly values: readonly unknown[];
+  /** Values held there as strings beside the ObjectIds (fewer than they): a join by ObjectId finds none of them. */
+  readonly strings: number;
 }
 
 /** An ObjectId path whose values are, for the most part, `_id`s of `target`. */
@@ -28,8 +30,9 @@ export interface Reference extends ObjectIdPath {
 }
 
 /**
- * Every path of the sampled documents whose values are all ObjectIds (or arrays of only ObjectIds),
- * through sub-documents and arrays of them; the collection's own `_id` is left out.
+ * Every path of the sampled documents whose values are ObjectIds (or arrays of them), through
+ * sub-documents and arrays of them; the collection's own `_id` is left out. A few strings among more
+ * ObjectIds (ids some writer stored as text) keep the path: the draft names them (`strings`).
  */
 export function objectIdPaths(collection: string, shape: ObjectShape, documents: readonly Document[]): ObjectIdPath[] {
   const paths: ObjectIdPath[] = [];
@@ -39,15 +42,24 @@ export function objectIdPaths(collection: string, shape: ObjectShape, documents:
       const path = prefix === '' ? key : `${prefix}.${key}`;
       const kinds = kindsOf(value);
       const elementKinds = value.elements ? kindsOf(value.elements) : [];
-      const single = kinds.length === 1 && kinds[0] === 'objectId';
-      const many = kinds.length === 1 && kinds[0] === 'array' && elementKinds.length === 1 && elementKinds[0] === 'objectId';
-      if ((single || many) && path !== '_id') paths.push({ collection, path, many, crossesArray, values: distinctObjectIds(documents, path) });
+      const single = mostlyObjectIds(value);
+      const many = kinds.length === 1 && kinds[0] === 'array' && value.elements !== undefined && mostlyObjectIds(value.elements);
+      if ((single || many) && path !== '_id') {
+        const strings = (single ? value : value.elements!).kinds.get('string') ?? 0;
+        paths.push({ collection, path, many, crossesArray, values: distinctObjectIds(documents, path), strings });
+      }
       if (kinds.length === 1 && kinds[0] === 'object' && value.object) visit(value.object, path, crossesArray);
       if (kinds.length === 1 && kinds[0] === 'array' && elementKinds.length === 1 && elementKinds[0] === 'object' && value.elements?.object) visit(value.elements.object, path, true);
     }
   };
   visit(shape, '', false);
   return paths;
+}
+
+/** ObjectIds, with fewer strings than ObjectIds beside them at most. */
+function mostlyObjectIds(shape: ValueShape): boolean {
+  const objectIds = shape.kinds.get('objectId') ?? 0;
+  return objectIds > (shape.kinds.get('string') ?? 0) && kindsOf(shape).every((kind) => kind === 'objectId' || kind === 'string');
 }
 
 /**

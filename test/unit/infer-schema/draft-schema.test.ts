@@ -141,6 +141,33 @@ type Draft @collection(name: "drafts") {
   });
 });
 
+describe('draftSchema: a reference with a few keys stored as strings', () => {
+  const [ada, bob, loans] = [oid(1), oid(2), [oid(10), oid(11), oid(12), oid(13)]];
+  const { sdl } = draft({
+    members: { documents: [{ _id: ada, name: 'Ada' }, { _id: bob, name: 'Bob' }] },
+    loans: {
+      documents: [
+        { _id: loans[0], memberId: ada },
+        { _id: loans[1], memberId: bob },
+        { _id: loans[2], memberId: ada },
+        { _id: loans[3], memberId: bob.toHexString() },
+      ],
+      indexes: [{ keys: [['memberId', 1]] }],
+    },
+  });
+
+  test('is still drafted as a join (and its reverse join), with a guess naming the strings and the update that converts them', () => {
+    expect(typeBlock(sdl, 'Loan')).toContain(
+      [
+        '  # guess: a reference: ObjectId values of memberId found in members._id (2 of 2 sampled); the key stays at memberId',
+        '  # guess: 1 sampled value(s) of memberId are strings, not ObjectIds: the join finds nothing for them; convert them: db.loans.updateMany({ "memberId": { $type: "string" } }, [{ $set: { "memberId": { $toObjectId: "$memberId" } } }])',
+        '  member: Member @join(localField: "memberId")',
+      ].join('\n'),
+    );
+    expect(typeBlock(sdl, 'Member')).toMatch(/loans.*: \[Loan!\]! @join\(localField: "_id", foreignField: "memberId"/);
+  });
+});
+
 describe('draftSchema: relations', () => {
   const [ada, bob, profile, post, tag] = [oid(1), oid(2), oid(3), oid(4), oid(5)];
   const { sdl, counts } = draft({
