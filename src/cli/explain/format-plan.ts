@@ -87,7 +87,10 @@ function approximateBytes(bytes: number): string {
 
 function alternativesOf(row: FieldPlanRow, total: number): string {
   // The estimator charges nothing for a root list that cannot send a query: the resolver rejects it first.
-  if (row.kind === 'root') return row.estimatedRoundTrips === 0 ? 'sends nothing: first is 0, or an argument is rejected (BAD_USER_INPUT)' : '';
+  if (row.kind === 'root') {
+    if (row.estimatedRoundTrips > 0) return '';
+    return row.rejected === undefined ? 'sends nothing: first is 0, or an argument is rejected (BAD_USER_INPUT)' : `sends nothing: ${row.rejected} (BAD_USER_INPUT)`;
+  }
   // An aggregate has no other strategy: say how it is read.
   if (row.kind === 'aggregate') return row.read;
   return row.alternatives.map((alternative) => `${alternative.strategy} → ${count(alternative.roundTrips, 'round trip')} (${signed(alternative.roundTrips - total)})`).join(', ');

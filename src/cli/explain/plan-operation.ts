@@ -12,6 +12,8 @@ export type FieldPlanRow =
       readonly estimatedRoundTrips: number;
       /** A mutation field: the estimate of one attempt of its write unit, and how many times the operation runs it (aliases). */
       readonly writes?: { readonly estimate: WriteUnitEstimate; readonly times: number };
+      /** Why it sends nothing: the BAD_USER_INPUT its arguments get (StepFigures.rejected). */
+      readonly rejected?: string;
     }
   | {
       readonly kind: 'relation';
@@ -89,7 +91,8 @@ export function planOperation(input: PlanInput): OperationPlan {
     if (node.aggregate) return { kind: 'aggregate', coordinate: node.coordinate, depth: node.depth, estimatedRoundTrips, read: bySteps.get(node.step)?.read ?? 'nothing' };
     if (node.relation === undefined) {
       const writes = plan.operation.operation === OperationTypeNode.MUTATION ? input.writeEstimate?.(node.coordinate.slice(node.coordinate.indexOf('.') + 1)) : undefined;
-      return { kind: 'root', coordinate: node.coordinate, depth: 0, estimatedRoundTrips, ...(writes && { writes: { estimate: writes, times: node.times } }) };
+      const rejected = bySteps.get(node.step)?.rejected;
+      return { kind: 'root', coordinate: node.coordinate, depth: 0, estimatedRoundTrips, ...(rejected !== undefined && { rejected }), ...(writes && { writes: { estimate: writes, times: node.times } }) };
     }
     const field = node.relation;
     const strategy = strategyOf(field);

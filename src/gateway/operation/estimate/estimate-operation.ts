@@ -129,6 +129,8 @@ export interface StepFigures {
   readonly sharesWith: string | undefined;
   readonly roundTrips: number;
   readonly documents: number;
+  /** Why it sends nothing: the BAD_USER_INPUT its resolver answers for these arguments (`first must be between 0 and 100, got 500`). */
+  readonly rejected?: string;
   /**
    * With EstimateInput.whatIfs, on the first step of a relation field in each scope that reads it: for
    * every other strategy the field declares, the round trips the operation gains (or, negative, saves)
@@ -264,6 +266,7 @@ class EstimatePass {
       sharesWith: seen.sharesWith !== undefined && figures.sharesWith !== undefined ? seen.sharesWith : undefined,
       roundTrips: add(seen.roundTrips, figures.roundTrips),
       documents: add(seen.documents, figures.documents),
+      ...((seen.rejected ?? figures.rejected) !== undefined && { rejected: seen.rejected ?? figures.rejected }),
     });
   }
 
@@ -341,8 +344,9 @@ class EstimatePass {
     try {
       const args = this.#argsOf(step, definition);
       first = root ? planConnectionPage(root.coordinate, listSort(root, args) ?? root.sort, args as ConnectionArgs).size : validateFirst(args.first as number | null | undefined);
-    } catch {
-      return []; // BAD_USER_INPUT (first over the cap, a cursor of another list): nothing is sent
+    } catch (error) {
+      this.#reject(step, error); // BAD_USER_INPUT (first over the cap, a cursor of another list): nothing is sent
+      return [];
     }
     if (first === undefined) return [];
     const selection = connectionSteps(step);
@@ -386,9 +390,15 @@ class EstimatePass {
   #first(step: FieldStep, definition: GraphQLField<unknown, unknown>): number | undefined {
     try {
       return validateFirst((this.#argsOf(step, definition) as PageArgs).first);
-    } catch {
+    } catch (error) {
+      this.#reject(step, error);
       return undefined;
     }
+  }
+
+  /** A root field whose arguments its resolver refuses: it sends nothing, and says why. */
+  #reject(step: FieldStep, error: unknown): void {
+    this.#account(step, { read: 'nothing', batch: undefined, sharesWith: undefined, roundTrips: 0, documents: 0, rejected: error instanceof Error ? error.message : String(error) });
   }
 
   /** The step's arguments with this request's variables (graphql-js reads them from its first node); throws what graphql-js would. */

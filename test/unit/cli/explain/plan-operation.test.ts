@@ -1,6 +1,8 @@
 import { getOperationAST, getVariableValues, parse } from 'graphql';
 import { rootResolvers, rootWritePlans } from '../../../../resolvers';
 import { planOperation, type OperationPlan } from '../../../../src/cli/explain/plan-operation';
+import { formatPlan } from '../../../../src/cli/explain/format-plan';
+import { DEFAULT_COST_LIMITS } from '../../../../src/gateway/operation/cost/cost-limits';
 import type { ReadStrategy } from '../../../../src/gateway/startup/storage-map/storage-map-types';
 import { buildOperationPlan } from '../../../../src/gateway/operation/plan/operation-plan';
 import { buildGatewaySchema } from '../../../../src/gateway/startup/schema/build-gateway-schema';
@@ -88,8 +90,12 @@ describe('planOperation (static, no database)', () => {
     expect(result.estimate.roundTrips).toBe(4);
   });
 
-  it('a root list the resolver will reject (first over 100) sends nothing', () => {
-    expect(rowsOf(plan('{ hosts(first: 500) { name logs(first: 5) { message } } }'))).toEqual(['Query.hosts root 0', '  Host.logs join 0 | lookup=0']);
+  it('a root list the resolver will reject (first over 100) sends nothing, and says why', () => {
+    const rejected = plan('{ hosts(first: 500) { name logs(first: 5) { message } } }');
+    expect(rowsOf(rejected)).toEqual(['Query.hosts root 0', '  Host.logs join 0 | lookup=0']);
+    expect(rejected.rows[0]).toMatchObject({ kind: 'root', rejected: 'first must be between 0 and 100, got 500' });
+    expect(formatPlan(rejected, DEFAULT_COST_LIMITS)).toContain('sends nothing: first must be between 0 and 100, got 500 (BAD_USER_INPUT)');
+    expect(plan('{ hosts(first: 0) { name } }').rows[0]).not.toHaveProperty('rejected');
     expect(plan('{ hosts(first: 20) { name logs(first: 5) { message } } }').estimate.roundTrips).toBe(2);
   });
 
