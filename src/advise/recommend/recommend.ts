@@ -77,7 +77,8 @@ function carriedByCopies(relations: readonly RelationField[], advice: readonly F
     const entry = workload.entry(field.coordinate, 'join');
     if (!entry || entry.resolves === 0) return;
     const lookups = lookupsOn.get(field.typeName) ?? [];
-    lookups.push({ fieldName: field.fieldName, documents: entry.documents / entry.resolves });
+    // What each copy's lookup carries: the documents one resolve got (a document shared by parents, once each).
+    lookups.push({ fieldName: field.fieldName, documents: entry.delivered / entry.resolves });
     lookupsOn.set(field.typeName, lookups);
   });
   const carried = new Map<string, CarriedByCopy>();

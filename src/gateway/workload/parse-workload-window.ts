@@ -48,6 +48,8 @@ function field(value: unknown, where: string, path: string): FieldWorkload {
     resolves: count(entry.resolves, where, `${path}.resolves`),
     roundTrips: count(entry.roundTrips, where, `${path}.roundTrips`),
     documents: count(entry.documents, where, `${path}.documents`),
+    // Windows recorded before delivered was have the documents read, the nearest figure.
+    delivered: count(entry.delivered ?? entry.documents, where, `${path}.delivered`),
     bytes: count(entry.bytes, where, `${path}.bytes`),
     keys: count(entry.keys, where, `${path}.keys`),
     snapshotHits: count(entry.snapshotHits, where, `${path}.snapshotHits`),

@@ -55,6 +55,7 @@ export class WorkloadTotals {
       field.resolves += read.resolves;
       field.roundTrips += cost.roundTrips;
       field.documents += cost.documents;
+      field.delivered += read.delivered;
       field.bytes += read.bytes;
       field.keys += cost.keys;
       field.snapshotHits += cost.snapshotHits ?? 0;
@@ -174,7 +175,7 @@ export class WorkloadTotals {
     if (!byStrategy) this.#fields.set(coordinate, (byStrategy = new Map()));
     let field = byStrategy.get(strategy);
     if (!field) {
-      field = { operations: 0, resolves: 0, roundTrips: 0, documents: 0, bytes: 0, keys: 0, snapshotHits: 0, snapshotMisses: 0, dangling: 0, missing: new Map(), missingOther: { operations: 0, misses: 0 }, selections: new Map(), selectionsOther: 0 };
+      field = { operations: 0, resolves: 0, roundTrips: 0, documents: 0, delivered: 0, bytes: 0, keys: 0, snapshotHits: 0, snapshotMisses: 0, dangling: 0, missing: new Map(), missingOther: { operations: 0, misses: 0 }, selections: new Map(), selectionsOther: 0 };
       byStrategy.set(strategy, field);
     }
     return field;
@@ -217,8 +218,8 @@ export class WorkloadTotals {
 
 type Mutable<T> = { -readonly [K in keyof T]: T[K] };
 
-type FieldCount = 'operations' | 'resolves' | 'roundTrips' | 'documents' | 'bytes' | 'keys' | 'snapshotHits' | 'snapshotMisses' | 'dangling';
-const FIELD_COUNTS: readonly FieldCount[] = ['operations', 'resolves', 'roundTrips', 'documents', 'bytes', 'keys', 'snapshotHits', 'snapshotMisses', 'dangling'];
+type FieldCount = 'operations' | 'resolves' | 'roundTrips' | 'documents' | 'delivered' | 'bytes' | 'keys' | 'snapshotHits' | 'snapshotMisses' | 'dangling';
+const FIELD_COUNTS: readonly FieldCount[] = ['operations', 'resolves', 'roundTrips', 'documents', 'delivered', 'bytes', 'keys', 'snapshotHits', 'snapshotMisses', 'dangling'];
 type FieldCounters = Mutable<Pick<FieldWorkload, FieldCount>> & {
   readonly missing: Map<string, Mutable<MissingFields>>;
   readonly missingOther: Mutable<MissCounts>;

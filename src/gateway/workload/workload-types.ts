@@ -111,6 +111,8 @@ export interface FieldWorkload {
   readonly resolves: number;
   readonly roundTrips: number;
   readonly documents: number;
+  /** Documents handed to its resolves, one under several parents once per parent (FieldRead.delivered); `documents` in windows recorded before it was. */
+  readonly delivered: number;
   /** Reply bytes of the commands its loads took part in (a batch shared with another field counts for both, as roundTrips). */
   readonly bytes: number;
   readonly keys: number;

@@ -76,6 +76,11 @@ export interface FieldRead {
   /** Reply bytes of the commands its loads took part in (a batch shared by two fields counts for both). */
   readonly bytes: number;
   /**
+   * Documents handed to its resolves: a document under several parents once per parent, where
+   * `cost.documents` counts once what was read (what a lookup, which joins each parent, would send).
+   */
+  readonly delivered: number;
+  /**
    * Snapshot misses by the fields the copy lacked (the resolver's memoized list, so one array per
    * selection): the copies fetched instead.
    */
@@ -227,7 +232,7 @@ export class CostLedger {
 
   #newRecorder(coordinate: string, strategy: ReadStrategy): FieldCostRecorder {
     const entry: FieldCost = { strategy, roundTrips: 0, documents: 0, keys: 0 };
-    const read: FieldReadTally = { coordinate, cost: entry, resolves: 0, bytes: 0, missing: new Map(), selections: new Map() };
+    const read: FieldReadTally = { coordinate, cost: entry, resolves: 0, bytes: 0, delivered: 0, missing: new Map(), selections: new Map() };
     this.#fields.set(coordinate, entry);
     this.#reads.set(coordinate, read);
     return new FieldCostRecorder(entry, { count: 0 }, read);
@@ -515,6 +520,7 @@ interface FieldReadTally {
   readonly cost: FieldCost;
   resolves: number;
   bytes: number;
+  delivered: number;
   readonly missing: Map<readonly string[], number>;
   readonly selections: Map<readonly string[], number>;
 }
@@ -540,6 +546,11 @@ export class FieldCostRecorder {
 
   documents(count: number): void {
     this.entry.documents += count;
+  }
+
+  /** The documents one resolve of the field got (FieldRead.delivered). */
+  delivered(count: number): void {
+    if (this.read) this.read.delivered += count;
   }
 
   snapshotHits(count: number): void {

@@ -149,6 +149,7 @@ export class DocumentLoader {
       const copy = cached[index];
       const key = keys[index]!;
       const document = copy ? copy.document : (fetched.get(lookupsOf(load.projection))?.get(key) ?? null);
+      if (document !== null) load.cost?.delivered(1);
       if (document === null) {
         if (load.isReference) load.cost?.dangling(1);
       } else if (!copy) {

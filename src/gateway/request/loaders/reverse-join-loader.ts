@@ -73,6 +73,7 @@ export class ReverseJoinLoader {
     return loads.map((load, index) => {
       const parentKey = parentKeys[index]!;
       const children = byParent.get(parentKey) ?? [];
+      load.cost?.delivered(children.length);
       let parentsOfField = counted.get(load.field);
       if (!parentsOfField) counted.set(load.field, (parentsOfField = new Set()));
       if (!parentsOfField.has(parentKey)) {

@@ -16,6 +16,8 @@ export function resolveLookup(shape: JoinShape, request: RelationRequest, joined
   const { context, info, cost, field } = request;
   cost.selection(context.selectedFields(info, shape.targetType, request.requested));
   cost.documents(joined.length);
+  // Each parent's lookup sent its own copies: what it read is what it delivered.
+  cost.delivered(joined.length);
   if (shape.direction === 'byReference') {
     const parentKey = readPath(request.parent, shape.localField);
     if (!isKeyValue(parentKey)) return field.isList ? [] : null;

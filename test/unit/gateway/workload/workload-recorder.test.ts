@@ -22,9 +22,11 @@ function booksLedger(): CostLedger {
   const resolved = [3, 2].map((authors) => {
     const publisher = ledger.field('Book.publisher', 'join');
     publisher.keys(1);
+    publisher.delivered(1);
     const author = ledger.field('Book.authors', 'snapshot');
     author.snapshotMisses(authors, countOfBooks);
     author.keys(authors);
+    author.delivered(authors);
     return { publisher, author };
   });
   resolved[1]!.publisher.documents(2);
@@ -38,7 +40,7 @@ const noMisses = { missing: [], missingOther: { operations: 0, misses: 0 }, sele
 const zeros = { operations: 0, resolves: 0, roundTrips: 0, documents: 0, bytes: 0, keys: 0, snapshotHits: 0, snapshotMisses: 0, dangling: 0 };
 
 function field(entry: Partial<FieldWorkload> & Pick<FieldWorkload, 'field' | 'strategy'>): FieldWorkload {
-  return { ...zeros, ...noMisses, ...entry };
+  return { ...zeros, ...noMisses, ...entry, delivered: entry.delivered ?? entry.documents ?? 0 };
 }
 
 describe('WorkloadRecorder', () => {
