@@ -342,6 +342,13 @@ describe('startup refuses a rule it cannot enforce on some path, naming Type.fie
     for (const typeDefs of [shelf('', 'READ, CREATE'), shelf(', where: [{ field: "owner", claim: "sub" }]', 'READ')]) await (await start(typeDefs)).stop();
   });
 
+  it("an embedded type's own id (a sub-document's _id) may be hidden: no reference, cursor or group key holds it", async () => {
+    const gateway = await start(`${base}
+      type Shelf @collection(name: "shelves") @access(roles: ["reader"], allow: [READ]) { id: ID! labels: [Label!]! @embedded }
+      type Label @access(roles: ["reader"], allow: [READ], hide: ["id"]) { id: ID! @path(path: "_id") text: String! }`);
+    await gateway.stop();
+  });
+
   it('a hidden counter is no path, so the start goes on', async () => {
     const gateway = await start(`${base}
       type Shelf @collection(name: "shelves") @access(roles: ["reader"], allow: [READ], hide: ["bookCount"]) {

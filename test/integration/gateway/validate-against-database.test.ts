@@ -74,7 +74,7 @@ describe('validateAgainstDatabase', () => {
       'Post.comments: no document in comments has "postId" (@join foreignField); fix the path or the data',
       'Post.attachments: no document in posts has "files" (@embedded path); fix the path or the data',
       'Attachment.tag: no document in posts has "files.tagId" (@join localField); fix the path or the data',
-      'Post.comments: no document in comments has "createdAt" (@join sort); fix the path or the data',
+      'Post.comments: no document in comments has "createdAt" (@join sort, a path no field of Comment declares); fix the path or the data',
     ]);
 
     await db.collection('posts').insertOne({ files: [{ name: 'b.png', tagId: 1 }] });
@@ -82,19 +82,21 @@ describe('validateAgainstDatabase', () => {
     expect(await problems(db.databaseName)).toEqual([]);
   });
 
-  it('names an order by a path no document has (a typo would order every page by _id alone)', async () => {
+  it('names an order by a path no field declares and no document has (a typo would order every page by _id alone), not one by an optional field none has yet', async () => {
     const orderedSdl = /* GraphQL */ `
       type Query { books(first: Int, orderBy: BookOrder): [Book!]! @list(sort: "-yeer") }
-      enum BookOrder { NEWEST @sort(by: "-year") TITLE @sort(by: "titel") }
-      type Book @collection(name: "books") { id: ID! year: Int title: String }
+      enum BookOrder { NEWEST @sort(by: "-year") TITLE @sort(by: "titel") TOP_RATED @sort(by: "-rating") BY_LINE @sort(by: "lines.sku") BY_RANK @sort(by: "rank") }
+      type Book @collection(name: "books") { id: ID! year: Int title: String rating: Float lines: [Line!]! @embedded }
+      type Line { sku: String! }
     `;
     const orderedMap = buildStorageMap(makeExecutableSchema({ typeDefs: [directiveTypeDefs, orderedSdl] }));
     const db = mongo.freshDb('validate');
-    await db.collection('books').insertOne({ year: 1971, title: 'The Lathe of Heaven' });
-    await db.collection('books').createIndexes([{ key: { yeer: -1, _id: -1 } }, { key: { year: -1, _id: -1 } }, { key: { titel: 1, _id: 1 } }]);
+    // rank: a stored order key the schema does not expose, which documents hold.
+    await db.collection('books').insertOne({ year: 1971, title: 'The Lathe of Heaven', lines: [], rank: 1 });
+    await db.collection('books').createIndexes(['yeer', 'year', 'titel', 'rating', 'lines.sku', 'rank'].map((path) => ({ key: { [path]: -1, _id: -1 } })));
     expect(await problems(db.databaseName, orderedMap)).toEqual([
-      'Query.books: no document in books has "yeer" (@list sort); fix the path or the data',
-      'Query.books: no document in books has "titel" (@sort(by:) of orderBy: TITLE); fix the path or the data',
+      'Query.books: no document in books has "yeer" (@list sort, a path no field of Book declares); fix the path or the data',
+      'Query.books: no document in books has "titel" (@sort(by:) of orderBy: TITLE, a path no field of Book declares); fix the path or the data',
     ]);
   });
 

@@ -101,7 +101,8 @@ function typeAccess(
     if (directive.hide.length > 0 && !allows.has('read')) report('hides fields but does not allow READ; add READ to allow, or drop hide');
     for (const name of directive.hide) {
       const stored = storage.fields.get(name);
-      if (stored?.kind === 'stored' && stored.path === '_id') {
+      // An embedded type's `_id` (a sub-document's own id) is in no reference, cursor or group key.
+      if (storage.collection !== undefined && stored?.kind === 'stored' && stored.path === '_id') {
         report(`hides ${type.name}.${name}, the id: a row's id is in every reference to it, its place in a list (after) and the groups it falls in, so it cannot be kept from a role that reads the row; drop ${name} from hide, or take READ on ${type.name} from the role`);
       }
     }

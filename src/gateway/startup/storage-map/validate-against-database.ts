@@ -160,30 +160,54 @@ async function absentPaths(storageMap: StorageMap, existing: ReadonlySet<string>
 }
 
 /**
- * The stored paths lists are read in the order of, in the collection each orders: a path no document
- * has (a typo) would order every page by `_id` alone, silently. `_id` is in every document.
+ * The paths lists are ordered by that no field of the listed type declares, in the collection each
+ * orders: such a path no document has is a typo, which would order every page by `_id` alone,
+ * silently. A declared field may be absent from every document so far (an optional `rating`): MongoDB
+ * orders a missing value as null, so it is not asked about.
  */
 function sortPaths(storageMap: StorageMap): Array<ReadPath & { readonly coordinate: string }> {
   const paths: Array<ReadPath & { readonly coordinate: string }> = [];
-  const add = (coordinate: string, collection: string, keys: readonly SortKey[], argument: string) => {
-    for (const key of keys) if (key.path !== '_id') paths.push({ coordinate, collection, path: key.path, argument });
+  const add = (coordinate: string, collection: string, typeName: string, keys: readonly SortKey[], argument: string) => {
+    for (const key of keys) if (key.path !== '_id' && !declaresPath(storageMap, typeName, key.path)) paths.push({ coordinate, collection, path: key.path, argument: `${argument}, a path no field of ${typeName} declares` });
   };
-  const addOrders = (coordinate: string, collection: string, orderBy: ListOrder | undefined) => {
-    for (const [value, keys] of orderBy?.sorts ?? []) add(coordinate, collection, keys, `@sort(by:) of ${orderBy!.argumentName}: ${value}`);
+  const addOrders = (coordinate: string, collection: string, typeName: string, orderBy: ListOrder | undefined) => {
+    for (const [value, keys] of orderBy?.sorts ?? []) add(coordinate, collection, typeName, keys, `@sort(by:) of ${orderBy!.argumentName}: ${value}`);
   };
   for (const root of storageMap.roots.values()) {
     if (root.kind !== 'list') continue;
-    add(root.coordinate, root.collection, root.sort, '@list sort');
-    addOrders(root.coordinate, root.collection, root.orderBy);
+    add(root.coordinate, root.collection, root.targetType, root.sort, '@list sort');
+    addOrders(root.coordinate, root.collection, root.targetType, root.orderBy);
   }
   for (const field of storageMap.relations.values()) {
     const join = field.shapes.join;
     if (!join) continue;
-    add(field.coordinate, join.collection, join.sort, '@join sort');
-    addOrders(field.coordinate, join.collection, field.listArguments.orderBy);
+    add(field.coordinate, join.collection, field.targetType, join.sort, '@join sort');
+    addOrders(field.coordinate, join.collection, field.targetType, field.listArguments.orderBy);
   }
   return paths;
 }
+
+/** Whether a field of `typeName` stores `path` (or what holds it: a stored object), through its embedded types and copies. */
+function declaresPath(storageMap: StorageMap, typeName: string, path: string, depth = 0): boolean {
+  const storage = storageMap.types.get(typeName);
+  if (!storage || depth > MAX_DECLARED_DEPTH) return false;
+  const within = (at: string) => path === at || path.startsWith(`${at}.`);
+  for (const field of storage.fields.values()) {
+    if (field.kind === 'stored') {
+      if (within(field.path)) return true;
+      continue;
+    }
+    const { join, embedded, snapshot } = field.shapes;
+    if (join?.direction === 'byKey' && within(join.localField)) return true;
+    for (const held of [embedded?.path, snapshot?.path]) {
+      if (held !== undefined && path.startsWith(`${held}.`) && declaresPath(storageMap, field.targetType, path.slice(held.length + 1), depth + 1)) return true;
+    }
+  }
+  return false;
+}
+
+/** Embedded types inside embedded types this deep are not followed (a recursive type would never end). */
+const MAX_DECLARED_DEPTH = 8;
 
 function readPaths(storageMap: StorageMap, field: RelationField): ReadPath[] {
   const reads: ReadPath[] = [];
