@@ -87,7 +87,7 @@ export function costLimitExceeded(excess: CostLimitExcess, estimate: CostEstimat
   const bytes = limit === 'responseNodes' && estimate && estimate.responseBytes < SATURATED ? estimate.responseBytes : undefined;
   const size = bytes === undefined ? '' : ` (about ${bytes.toLocaleString('en')} bytes as JSON)`;
   return new GraphQLError(
-    `Operation rejected before execution: its estimated cost of ${estimated} ${UNITS[limit]}${size} exceeds the limit of ${max} (${origin}). ${advice(limit, heaviest)}`,
+    `Operation rejected before execution: its estimated cost of ${estimated} ${UNITS[limit]}${size} exceeds the limit of ${max} (${origin}). ${advice(limit, heaviest, max)}`,
     {
       extensions: {
         code: PublicErrorCode.COST_LIMIT_EXCEEDED,
@@ -98,17 +98,14 @@ export function costLimitExceeded(excess: CostLimitExcess, estimate: CostEstimat
   );
 }
 
-function advice(limit: CostLimitName, heaviest: FieldShare | undefined): string {
+function advice(limit: CostLimitName, heaviest: FieldShare | undefined, max: number): string {
   if (limit === 'depth') return 'Nest fewer levels.';
   if (!heaviest) return 'Ask for fewer items, fewer aliases or less nesting.';
-  if (limit === 'roundTrips' && heaviest.amount <= 1) {
-    return 'No field accounts for more than one: each level of relations read by a query adds one. Ask for fewer levels, or read a relation inside its parent\'s command (@read(strategy: LOOKUP)) or from a snapshot copy.';
-  }
   const share = `${heaviest.coordinate} accounts for the most (${heaviest.amount.toLocaleString('en')} ${heaviest.amount === 1 ? SINGULAR_UNITS[limit] : UNITS[limit]})`;
   if (limit === 'roundTrips') {
-    return heaviest.places > 1
-      ? `${share}: select it in fewer places (aliases, repeated levels).`
-      : `${share}, selected once: the limit is below what that field alone takes.`;
+    if (heaviest.amount > max) return `${share}, more than the limit by itself: the limit is below what that field alone takes.`;
+    if (heaviest.places > 1) return `${share}: select it in fewer places (aliases, repeated levels).`;
+    return `${heaviest.amount > 1 ? `${share}; ` : 'No field accounts for more than one: '}each root field and each level of relations read by a query adds its own, so select fewer of them (a relation read inside its parent's command, by lookup, or from a snapshot copy, adds none).`;
   }
   return heaviest.takesFirst
     ? `${share}: pass it a smaller first, or ask for fewer items above it.`

@@ -20,15 +20,19 @@ describe('costLimitExceeded advice', () => {
     );
   });
 
-  it('says the levels are the cost when every field accounts for one round trip, where fewer places would not help', () => {
+  it('says the fields and levels are the cost when every field accounts for one round trip, where fewer places would not help', () => {
     expect(messageOf('roundTrips', estimateWith({ coordinate: 'Query.authors', amount: 1, takesFirst: true, places: 1 }, { coordinate: 'Author.books', amount: 100, takesFirst: false, places: 1 }))).toBe(
-      "No field accounts for more than one: each level of relations read by a query adds one. Ask for fewer levels, or read a relation inside its parent's command (@read(strategy: LOOKUP)) or from a snapshot copy.",
+      "No field accounts for more than one: each root field and each level of relations read by a query adds its own, so select fewer of them (a relation read inside its parent's command, by lookup, or from a snapshot copy, adds none).",
+    );
+    // Selected once and under the limit by itself (a page and its after anchor): the others add up past it.
+    expect(messageOf('roundTrips', estimateWith({ coordinate: 'Query.items', amount: 2, takesFirst: true, places: 1 }, { coordinate: 'Query.items', amount: 6, takesFirst: true, places: 1 }))).toBe(
+      "Query.items accounts for the most (2 round trips); each root field and each level of relations read by a query adds its own, so select fewer of them (a relation read inside its parent's command, by lookup, or from a snapshot copy, adds none).",
     );
   });
 
-  it('says a field selected once that takes more round trips than the limit needs a higher limit (a mutation\'s writes)', () => {
+  it('says a field that alone takes more round trips than the limit needs a higher limit (a mutation\'s writes)', () => {
     expect(messageOf('roundTrips', estimateWith({ coordinate: 'Mutation.addComment', amount: 4, takesFirst: false, places: 1 }, { coordinate: 'Mutation.addComment', amount: 3, takesFirst: false, places: 1 }))).toBe(
-      'Mutation.addComment accounts for the most (4 round trips), selected once: the limit is below what that field alone takes.',
+      'Mutation.addComment accounts for the most (4 round trips), more than the limit by itself: the limit is below what that field alone takes.',
     );
   });
 
