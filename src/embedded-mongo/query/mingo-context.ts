@@ -286,6 +286,8 @@ const expressionOverrides: Record<string, ExpressionOperator> = {
     if (a instanceof Date && isNumeric(b)) return new Date(a.getTime() - Math.round(Number(valueOf(b))));
     return mingoExpressionOps.$subtract?.(obj, expr, options);
   },
+  // MongoDB docs, "$isNumber": true for int, long, double and decimal, whatever wrapper holds them.
+  $isNumber: (obj, expr, options) => isNumeric(evalExpr(obj, Array.isArray(expr) ? expr[0] : expr, options)),
   $abs: (obj, expr, options) => {
     const [value] = evalArgs(obj, expr, options);
     if (value === null || value === undefined) return null;

@@ -582,5 +582,12 @@ describe('Long and Decimal128 in window functions and expressions', () => {
       sum: '9007199254740990.50',
     });
   });
+
+  test('$isNumber is true for every numeric type, a whole Double and a Long included, and false for anything else', async () => {
+    const values = [new Double(2), 2.5, 7, Long.fromString('9007199254740993'), Decimal128.fromString('1.5'), '3', null, true, [1]];
+    await ctx.db.collection('isNumber').insertMany(values.map((v, _id) => ({ _id, v }) as Document));
+    const rows = await ctx.db.collection('isNumber').aggregate([{ $sort: { _id: 1 } }, { $project: { _id: 0, is: { $isNumber: '$v' } } }]).toArray();
+    expect(rows.map((row) => row.is)).toEqual([true, true, true, true, true, false, false, false, false]);
+  });
 });
 

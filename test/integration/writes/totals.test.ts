@@ -253,6 +253,17 @@ describe('reconcile', () => {
       expect(await weightDrift()).toBe(0);
       await db.collection('accounts').updateOne({ _id: savings }, { $set: { weight: weight + 0.001 } });
       expect(await weightDrift()).toBe(1);
+      // Entries that cancel out leave a small sum of large magnitudes: a lost 1.5 is still drift.
+      await db.collection('accounts').updateOne({ _id: savings }, { $set: { weight } });
+      const { data: big } = await run(`mutation { a: createEntry(input: { account: "${savings}", amount: "0", units: 0, weight: 1e9 }) { id } b: createEntry(input: { account: "${savings}", amount: "0", units: 0, weight: -1e9 }) { id } }`);
+      try {
+        expect(await weightDrift()).toBe(0);
+        await db.collection('accounts').updateOne({ _id: savings }, { $inc: { weight: -1.5 } });
+        expect(await weightDrift()).toBe(1);
+        await db.collection('accounts').updateOne({ _id: savings }, { $inc: { weight: 1.5 } });
+      } finally {
+        await run(`mutation { a: deleteEntry(id: "${big.a.id}") b: deleteEntry(id: "${big.b.id}") }`);
+      }
     } finally {
       await db.collection('accounts').updateOne({ _id: savings }, { $set: { weight } });
       await run(`mutation { deleteEntry(id: "${data.createEntry.id}") }`);
