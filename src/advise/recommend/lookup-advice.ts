@@ -91,8 +91,10 @@ export function lookupAdvice(
   if (!network || network.latencyMs === 0 || !entry || !join || !readsByLookup(field) || entry.roundTrips === 0) return undefined;
   const change = `read ${field.coordinate} inside its parents' command (@read(strategy: LOOKUP)): its join's round trips go, and MongoDB joins each parent`;
   const before = workload.roundTripsPer1000Queries(field.coordinate) ?? 0;
-  // A document the join read once for several parents (a key asked twice, a parent met twice) is sent once per parent.
-  const copies = Math.max(0, join.direction === 'byKey' ? entry.keys - entry.dangling - entry.documents : entry.delivered - entry.documents);
+  // A document the join read once for several keys is sent once per key. A reverse join's lookup runs once per
+  // parent document in its parents' command, where a parent met several times is one document (its
+  // copies, under a lookup of its own, are carriedPerCopy).
+  const copies = join.direction === 'byKey' ? Math.max(0, entry.keys - entry.dangling - entry.documents) : 0;
   const { documentMs, parentMs, priced } = probed ? probedCosts(probed, entry.documents > 0 ? entry.bytes / entry.documents : 0) : unprobedCosts(summary, costs, network);
   const savedMs = entry.roundTrips * network.latencyMs;
   // Each copy also carries what the lookups advised on the target's own fields bring, and runs them (recommend.ts).
@@ -125,9 +127,7 @@ export function lookupAdvice(
       : `MongoDB joins each of the ${count(holders)} document(s) holding the ${count(entry.resolves)} ${field.typeName} element(s) the join resolved, at ${milliseconds(parentMs)} ms each (${priced}): ${count(round(joinedMs))} ms`,
     join.direction === 'byKey'
       ? `the join read ${count(entry.documents)} document(s) for ${count(entry.keys - entry.dangling)} key(s): a lookup sends ${count(copies)} more (a document several parents share, once per parent), at ${milliseconds(documentMs)} ms each: ${count(round(copies * documentMs))} ms`
-      : copies === 0
-        ? `a reverse join's children each belong to one parent: a lookup sends the ${count(entry.documents)} document(s) the join read, no more`
-        : `the join read ${count(entry.documents)} document(s) and handed ${count(entry.delivered)} to its resolves (a parent met several times gets its children each time): a lookup sends ${count(copies)} more, at ${milliseconds(documentMs)} ms each: ${count(round(copies * documentMs))} ms`,
+      : `a reverse join's children each belong to one parent: a lookup sends the ${count(entry.documents)} document(s) the join read, no more`,
     ...(carriedParents > 0
       ? [
           `each copy runs the lookups advised on ${join.targetType} that the join's reads selected again (${round(carriedPerCopy!.lookups)} per copy), and carries the ${round(carriedPerCopy!.documents)} document(s) they bring: ` +
@@ -138,7 +138,7 @@ export function lookupAdvice(
   // Under load, requests wait on the CPU of the database and the gateway, not on the network: there a
   // round trip saves its command's own work, and what the join did not do is send each copy again
   // (its key the join's batch looked up too) and run the lookups it carries again. A reverse join sends
-  // copies only of the children of a parent met several times.
+  // no copy: each parent's lookup stands for the key its batch looked up, and the check cannot refuse it.
   // The gateway's own work for the join (its batch, its loader's keys), which a lookup saves too, is not
   // priced: the check errs toward keeping the join, as a database whose CPU is the limit needs.
   const duplicatedMs = copies * documentMs + carriedMs;
