@@ -17,7 +17,7 @@ export interface RequestObserverOptions {
   readonly onDatabaseReached?: () => void;
 }
 
-const FAILURES = new Set(['INTERNAL_SERVER_ERROR', 'DATABASE_UNAVAILABLE']);
+const FAILURES = new Set(['INTERNAL_SERVER_ERROR', 'DATABASE_UNAVAILABLE', 'OPERATION_TIMEOUT']);
 const NO_CODES: readonly string[] = [];
 /** Hex digits of an anonymous operation's hash in its log line: enough to tell operations apart, short to read. */
 const QUERY_HASH_LENGTH = 12;
@@ -73,8 +73,9 @@ export function requestObserverPlugin(options: RequestObserverOptions): ApolloSe
           // The metrics and the log line, off the request's latency.
           request.contextValue.afterAnswer(() => {
             options.metrics?.observe(observed);
-            if (durationMs >= options.slowOperationMs) options.logger.warn({ ...line, slowOperationMs: options.slowOperationMs }, 'slow operation');
-            else if (codes.some((code) => FAILURES.has(code))) options.logger.error(line, 'operation failed');
+            // A failure is an error however long it took (an outage's requests all wait out the server selection).
+            if (codes.some((code) => FAILURES.has(code))) options.logger.error(line, 'operation failed');
+            else if (durationMs >= options.slowOperationMs) options.logger.warn({ ...line, slowOperationMs: options.slowOperationMs }, 'slow operation');
             else options.logger.info(line, 'operation');
           });
         },

@@ -186,11 +186,18 @@ it('logs a slow operation as a warning', async () => {
   }
 });
 
-it('logs a MongoDB outage once and its recovery once, and docjoin_mongo_up follows', async () => {
+it('logs a MongoDB outage once and its recovery once, and docjoin_mongo_up follows; a failed request is an error however slow', async () => {
+  // Every operation is slow for this one (its own log): its failures must still be logged at error.
+  const slowLog = capturedLogger();
+  const slow = await createCheckedGateway({ typeDefs: SDL, mongoClient: client, db: 'observability', listen: false, logger: slowLog.logger, slowOperationMs: 0, metrics: false });
   lines.length = 0;
   await mongo.stop();
   const down = await post({ query: '{ shelves { name } }' });
   expect(down.errors?.[0]?.extensions.code).toBe('DATABASE_UNAVAILABLE');
+  const slowDown = await slow.execute({ query: '{ shelves { name } }' });
+  await slow.stop();
+  expect(slowDown.errors?.[0]?.extensions?.code).toBe('DATABASE_UNAVAILABLE');
+  expect(slowLog.lines.filter((line) => line.msg === 'operation failed' || line.msg === 'slow operation').map((line) => [line.level, line.msg, line.errorCodes])).toEqual([[50, 'operation failed', ['DATABASE_UNAVAILABLE']]]);
   await post({ query: '{ shelves { name } }' });
   expect(metric(await scrape(), 'docjoin_mongo_up')).toBe(0);
   mongo = await startEmbeddedMongo({ port });
