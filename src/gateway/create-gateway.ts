@@ -10,6 +10,7 @@ import { exampleStrategyOverride } from './operation/plan/strategy-overrides';
 import type { CostReport } from './request/cost/cost-ledger';
 import type { ResolvedSettings } from './gateway-options';
 import { startHttpServer, type RunningHttpServer } from './http/http-server';
+import { observeRefusal } from './observability/request-observer-plugin';
 import { responseStringifier } from './http/stringify-response';
 import { Admission } from './http/admission';
 import { guardDroppedFieldErrors, unhandledRejectionsMode } from './errors/dropped-field-errors';
@@ -113,6 +114,7 @@ export async function createGateway(options: CreateGatewayOptions): Promise<Gate
         ...(settings.landingPage !== 'none' && { routes: createIdeRoutes(ide) }),
         ...(docjoin.metrics && { metrics: async () => ({ contentType: docjoin.metrics!.contentType, body: await docjoin.metrics!.text() }) }),
         ...(settings.metricsToken !== undefined && { metricsToken: settings.metricsToken }),
+        onRefused: (code) => observeRefusal(docjoin, code),
       });
       if (!docjoin.metrics && settings.metricsToken !== undefined) docjoin.logger.warn('DOCJOIN_METRICS_TOKEN (metricsToken) is set, but the metrics are off (DOCJOIN_METRICS=false): no /metrics is served');
       if (docjoin.metrics && settings.metricsToken === undefined && settings.production) {

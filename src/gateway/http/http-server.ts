@@ -38,6 +38,8 @@ export interface HttpServerOptions<TContext extends BaseContext> {
   readonly metrics?: () => Promise<{ contentType: string; body: string }>;
   /** The bearer token `GET /metrics` requires; absent: none. */
   readonly metricsToken?: string;
+  /** Told of a GraphQL request answered before it reached Apollo (OVERLOADED, a bad or late body), with its code: no plugin sees it. */
+  readonly onRefused?: (code: PublicErrorCode) => void;
   /** Bounds the GraphQL requests running and waiting; beyond them a request gets 503 with Retry-After. */
   readonly admission?: Admission;
   /** More routes (the IDE), given the request's path: resolves true when it answered the request. */
@@ -193,18 +195,25 @@ async function handleAdmitted<TContext extends BaseContext>(
       // Its body is not read: the connection cannot carry another request after this answer.
       response.setHeader('connection', 'close');
       sendOverloaded(response, options.admission!);
+      options.onRefused?.(PublicErrorCode.OVERLOADED);
       return;
     }
-    const body = await readBodyWithin(request, response, deadline).finally(doneReading);
+    const body = await readBodyWithin(request, response, deadline, options.onRefused).finally(doneReading);
     if (body === BODY_UNREAD) return;
     // Read within the overrun's slack, but past the deadline: the time is up before any work.
     if (deadline.stopped) {
-      if (deadline.stopReason === 'timeout') sendBodyTimeout(response, new OperationStopped('timeout', deadline.timeoutMs));
+      if (deadline.stopReason === 'timeout') {
+        sendBodyTimeout(response, new OperationStopped('timeout', deadline.timeoutMs));
+        options.onRefused?.(PublicErrorCode.OPERATION_TIMEOUT);
+      }
       return;
     }
     const release = options.admission ? await options.admission.enter(deadline) : () => undefined;
     if (!release) {
-      if (deadline.stopReason !== 'client-gone') sendOverloaded(response, options.admission!);
+      if (deadline.stopReason !== 'client-gone') {
+        sendOverloaded(response, options.admission!);
+        options.onRefused?.(PublicErrorCode.OVERLOADED);
+      }
       return;
     }
     const answered = handleGraphql(options, request, response, search, deadline, body).finally(release);
@@ -268,7 +277,7 @@ const BODY_UNREAD = Symbol('body unread');
  * 400 or 413; a body still arriving at the overrun is answered 504 and its connection closed once the
  * answer is out (nothing else would end the read); a client gone meanwhile gets nothing.
  */
-async function readBodyWithin(request: IncomingMessage, response: ServerResponse, deadline: OperationDeadline): Promise<unknown> {
+async function readBodyWithin(request: IncomingMessage, response: ServerResponse, deadline: OperationDeadline, onRefused: ((code: PublicErrorCode) => void) | undefined): Promise<unknown> {
   let stopListening = (): void => undefined;
   const overran = new Promise<OperationStopped>((resolve) => {
     stopListening = deadline.onOverrun(resolve);
@@ -280,6 +289,7 @@ async function readBodyWithin(request: IncomingMessage, response: ServerResponse
       response.setHeader('connection', 'close');
       response.once('finish', () => request.destroy());
       sendBodyTimeout(response, read);
+      onRefused?.(PublicErrorCode.OPERATION_TIMEOUT);
     } else request.destroy();
     return BODY_UNREAD;
   } catch (error) {
@@ -288,6 +298,7 @@ async function readBodyWithin(request: IncomingMessage, response: ServerResponse
     // The rest of a body over the limit is not read: the connection ends with this answer.
     if (error.status === 413) response.setHeader('connection', 'close');
     sendJson(response, error.status, { errors: [{ message: error.message, extensions: { code: PublicErrorCode.BAD_REQUEST } }] });
+    onRefused?.(PublicErrorCode.BAD_REQUEST);
     return BODY_UNREAD;
   } finally {
     stopListening();

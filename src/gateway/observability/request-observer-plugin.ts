@@ -18,6 +18,20 @@ export interface RequestObserverOptions {
 }
 
 const FAILURES = new Set(['INTERNAL_SERVER_ERROR', 'DATABASE_UNAVAILABLE', 'OPERATION_TIMEOUT']);
+
+/**
+ * A request answered before it started (a bad header, its body refused or late, OVERLOADED at the
+ * door): counted under no operation name (its body was not read or parsed) and logged as refused,
+ * with what it named (a header's name, never its value).
+ */
+export function observeRefusal(options: Pick<RequestObserverOptions, 'logger' | 'metrics'>, code: string, details: Readonly<Record<string, string>> = {}): void {
+  countRefusal(options, code);
+  options.logger.warn({ errorCodes: [code], ...details }, 'request refused');
+}
+
+function countRefusal(options: Pick<RequestObserverOptions, 'metrics'>, code: string): void {
+  options.metrics?.observe({ operationName: undefined, durationSeconds: undefined, errorCode: code, cost: undefined, rejectedLimit: undefined });
+}
 const NO_CODES: readonly string[] = [];
 /** Hex digits of an anonymous operation's hash in its log line: enough to tell operations apart, short to read. */
 const QUERY_HASH_LENGTH = 12;
@@ -36,14 +50,10 @@ export function requestObserverPlugin(options: RequestObserverOptions): ApolloSe
     async contextCreationDidFail({ error }) {
       const extensions = (error as { extensions?: { code?: unknown; header?: unknown; reason?: unknown } }).extensions;
       const code = typeof extensions?.code === 'string' ? extensions.code : undefined;
-      options.metrics?.observe({ operationName: undefined, durationSeconds: undefined, errorCode: code ?? 'INTERNAL_SERVER_ERROR', cost: undefined, rejectedLimit: undefined });
-      if (code === undefined) options.logger.error({ err: error, errorCodes: ['INTERNAL_SERVER_ERROR'] }, 'request refused: its context could not be made');
-      else {
-        options.logger.warn(
-          { errorCodes: [code], ...(typeof extensions?.header === 'string' && { header: extensions.header }), ...(typeof extensions?.reason === 'string' && { reason: extensions.reason }) },
-          'request refused',
-        );
-      }
+      if (code === undefined) {
+        countRefusal(options, 'INTERNAL_SERVER_ERROR');
+        options.logger.error({ err: error, errorCodes: ['INTERNAL_SERVER_ERROR'] }, 'request refused: its context could not be made');
+      } else observeRefusal(options, code, { ...(typeof extensions?.header === 'string' && { header: extensions.header }), ...(typeof extensions?.reason === 'string' && { reason: extensions.reason }) });
     },
     async requestDidStart() {
       const started = performance.now();

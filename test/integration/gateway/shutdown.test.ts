@@ -78,19 +78,25 @@ it('cuts off a request still running after the grace period, and says so', async
   ]);
 });
 
-it('runs maxConcurrentOperations at once, queues maxQueuedOperations, refuses the rest with 503 and Retry-After; /health still answers', async () => {
-  const gateway = await createCheckedGateway({ typeDefs: SDL, resolvers, mongoClient: file.client, db: 'shutdown', port: 0, validateDatabase: false, maxConcurrentOperations: 1, maxQueuedOperations: 1 });
+it('runs maxConcurrentOperations at once, queues maxQueuedOperations, refuses the rest with 503 and Retry-After, counted and logged; /health still answers', async () => {
+  const gateway = await createCheckedGateway({ typeDefs: SDL, resolvers, mongoClient: file.client, db: 'shutdown', port: 0, logger, validateDatabase: false, maxConcurrentOperations: 1, maxQueuedOperations: 1 });
   try {
     const url = gateway.url!;
-    const running = ask(url, 400);
-    await new Promise((resolve) => setTimeout(resolve, 50));
+    const started = nextWaitStarts();
+    const running = ask(url, 1500);
+    await started;
     const queued = ask(url, 1);
-    await new Promise((resolve) => setTimeout(resolve, 50));
+    // Time for the queued request's body to arrive and take the one place in the queue.
+    await new Promise((resolve) => setTimeout(resolve, 200));
+    lines.length = 0;
     const refused = await fetch(url, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ query: '{ wait(ms: 1) }' }) });
     expect([refused.status, refused.headers.get('retry-after')]).toEqual([503, '1']);
     expect(((await refused.json()) as { errors: Array<{ extensions: { code: string } }> }).errors[0]!.extensions.code).toBe('OVERLOADED');
+    expect(lines.map((line) => [line.level, line.msg, line.errorCodes])).toEqual([[40, 'request refused', ['OVERLOADED']]]);
+    const metrics = await (await fetch(url.replace('/graphql', '/metrics'))).text();
+    expect(metrics).toMatch(/^docjoin_requests_total\{operation="[^"]*",outcome="OVERLOADED"\} 1$/m);
     expect((await fetch(url.replace('/graphql', '/health'))).status).toBe(200);
-    expect(await running).toMatchObject({ status: 200, body: { data: { wait: 'waited 400 ms' } } });
+    expect(await running).toMatchObject({ status: 200, body: { data: { wait: 'waited 1500 ms' } } });
     expect(await queued).toMatchObject({ status: 200, body: { data: { wait: 'waited 1 ms' } } });
   } finally {
     await gateway.stop();

@@ -102,6 +102,16 @@ it('logs and counts a request refused for a bad x-docjoin-* header, naming the h
   expect((metric(after, 'docjoin_requests_total{operation="anonymous",outcome="BAD_USER_INPUT"}') ?? 0) - (metric(before, 'docjoin_requests_total{operation="anonymous",outcome="BAD_USER_INPUT"}') ?? 0)).toBe(1);
 });
 
+it('logs and counts a request whose body is refused before Apollo sees it (not JSON)', async () => {
+  const series = 'docjoin_requests_total{operation="anonymous",outcome="BAD_REQUEST"}';
+  const before = metric(await scrape(), series) ?? 0;
+  lines.length = 0;
+  const response = await fetch(gateway.url!, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{"query": ' });
+  expect(response.status).toBe(400);
+  expect(lines).toEqual([expect.objectContaining({ level: 40, msg: 'request refused', errorCodes: ['BAD_REQUEST'] })]);
+  expect((metric(await scrape(), series) ?? 0) - before).toBe(1);
+});
+
 it('logs an operation without a name with a short hash of its text, the same for the same text', async () => {
   lines.length = 0;
   await post({ query: '{ shelves { name } }' });
