@@ -5,7 +5,8 @@
 #   docker run --rm -p 4000:4000 docjoin-demo                                  # embedded MongoDB, demo seed
 #   docker run --rm -p 4000:4000 -e MONGODB_URI=mongodb://db:27017 docjoin-demo   # your MongoDB
 #
-# SIGTERM (docker stop) drains the requests in flight (DOCJOIN_SHUTDOWN_GRACE_MS), then exits.
+# SIGTERM (docker stop) drains the requests in flight (DOCJOIN_SHUTDOWN_GRACE_MS), then exits: give
+# docker stop time for the drain and the grace (docker run --stop-timeout 15; its default is 10 s).
 # test/package/dockerfile.test.ts runs these steps outside Docker.
 
 FROM node:20-bookworm-slim AS build
@@ -23,4 +24,6 @@ RUN npm init -y >/dev/null && npm install --omit=dev --no-audit --no-fund /tmp/d
 COPY --from=build /src/build/demo /app
 EXPOSE 4000
 USER node
+# /health answers 503 while MongoDB is unreachable or the server drains; the slim image has no curl.
+HEALTHCHECK --interval=10s --timeout=3s --start-period=20s CMD ["node", "-e", "fetch('http://127.0.0.1:' + (process.env.PORT || 4000) + '/health').then((r) => process.exit(r.ok ? 0 : 1), () => process.exit(1))"]
 CMD ["node", "node_modules/docjoin/dist/cli/bin/docjoin.js", "serve"]

@@ -22,6 +22,12 @@ afterAll(() => {
   if (workDir) rmSync(workDir, { recursive: true, force: true });
 });
 
+/** Runs a command of the image in its workdir and environment (plus `env`), resolving its exit code. */
+function run(command: string, args: readonly string[], env: Readonly<Record<string, string>>): Promise<number | null> {
+  const child = spawn(command, args, { cwd: image.workdir, env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '', ...image.env, ...env }, stdio: 'ignore' });
+  return new Promise((done) => child.on('close', done));
+}
+
 it('builds in two stages and runs node on the compiled CLI, in production, as an unprivileged user', () => {
   const stages = parseDockerfile(require('node:fs').readFileSync(join(REPO, 'Dockerfile'), 'utf8') as string);
   expect(stages.map((stage) => [stage.name, stage.image])).toEqual([
@@ -62,6 +68,12 @@ it('its CMD serves the demo, hides the MongoDB host from /health, and drains on 
     expect(body.extensions.cost.roundTrips).toBe(1);
     // The image runs in production: /health answers the status only.
     expect(await (await fetch(url.replace('/graphql', '/health'))).json()).toEqual({ status: 'ok' });
+    // Its HEALTHCHECK passes against the server, and fails where nothing answers.
+    const [check, ...checkArgs] = image.healthcheck!;
+    const port = new URL(url).port;
+    const healthy = await run(check!, checkArgs, { PORT: port });
+    const nothing = await run(check!, checkArgs, { PORT: '1' });
+    expect([healthy, nothing]).toEqual([0, 1]);
   } finally {
     child.kill('SIGTERM');
   }

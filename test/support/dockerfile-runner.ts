@@ -24,9 +24,11 @@ export interface BuiltImage {
   readonly env: Readonly<Record<string, string>>;
   readonly cmd: readonly string[];
   readonly exposed: readonly number[];
+  /** HEALTHCHECK's command (its options left out), when the image declares one. */
+  readonly healthcheck: readonly string[] | undefined;
 }
 
-const KNOWN = new Set(['FROM', 'WORKDIR', 'COPY', 'RUN', 'ENV', 'EXPOSE', 'USER', 'CMD']);
+const KNOWN = new Set(['FROM', 'WORKDIR', 'COPY', 'RUN', 'ENV', 'EXPOSE', 'USER', 'HEALTHCHECK', 'CMD']);
 const run = promisify(execFile);
 
 export function parseDockerfile(text: string): Stage[] {
@@ -59,6 +61,7 @@ export async function buildOutsideDocker(dockerfile: string, context: string, wo
     let workdir = '/';
     const env: Record<string, string> = {};
     let cmd: string[] = [];
+    let healthcheck: string[] | undefined;
     const exposed: number[] = [];
     for (const { keyword, args } of stage.instructions) {
       switch (keyword) {
@@ -97,12 +100,15 @@ export async function buildOutsideDocker(dockerfile: string, context: string, wo
         case 'CMD':
           cmd = JSON.parse(args) as string[];
           break;
+        case 'HEALTHCHECK':
+          healthcheck = JSON.parse(/^(?:--\S+\s+)*CMD\s+(.*)$/.exec(args)![1]!) as string[];
+          break;
         default:
           throw new Error(`unsupported instruction ${keyword}`);
       }
     }
     if (stage.name) roots.set(stage.name, root);
-    image = { root, workdir: inRoot(workdir), env, cmd, exposed };
+    image = { root, workdir: inRoot(workdir), env, cmd, exposed, healthcheck };
   }
   if (!image) throw new Error(`${dockerfile} has no stage`);
   return image;
