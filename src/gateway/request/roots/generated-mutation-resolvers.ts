@@ -135,11 +135,16 @@ async function unique<T>(mutation: GeneratedMutation, write: () => Promise<T>): 
   }
 }
 
-/** Names the input fields the broken unique index covers (its stored paths where no input field is stored there). */
+/**
+ * Names the input fields the broken unique index covers: a key inside a reference's copy by the
+ * reference. A key no input field stores (one a rule presets from a claim) is not named: the client
+ * did not give it, and may not be allowed to read it. Without a name left, the message names none.
+ */
 function duplicateMessage(mutation: GeneratedMutation, paths: readonly string[]): string {
-  if (paths.length === 0) return `another ${mutation.typeName} already has one of these unique values`;
-  const names = paths.map((path) => (path === '_id' ? 'id' : (('fields' in mutation ? mutation.fields : []).find((mapping) => mapping.path === path)?.name ?? path)));
-  return `another ${mutation.typeName} already has this ${names.join(' and ')} (a unique index allows one)`;
+  const fields = 'fields' in mutation ? mutation.fields : [];
+  const names = paths.flatMap((path) => fields.find((mapping) => path === mapping.path || path.startsWith(`${mapping.path}.`))?.name ?? []);
+  if (names.length === 0) return `another ${mutation.typeName} already has one of these unique values`;
+  return `another ${mutation.typeName} already has this ${[...new Set(names)].join(' and ')} (a unique index allows one)`;
 }
 
 async function readBack(context: GatewayContext, info: Parameters<MutationResolver>[3], typeName: string, id: ObjectId): Promise<StoredDocument> {
