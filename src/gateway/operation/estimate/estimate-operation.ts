@@ -233,9 +233,7 @@ class EstimatePass {
   }
 
   #heaviestNodes(): FieldShare | undefined {
-    let heaviest: FieldShare | undefined;
-    for (const [coordinate, amount] of this.#nodeShares) if (amount > (heaviest?.amount ?? 0)) heaviest = this.#share(coordinate, amount);
-    return heaviest;
+    return this.#largest(this.#nodeShares);
   }
 
   /** The round trips `scopes` send, on their own (SATURATED past the visit budget). */
@@ -271,12 +269,15 @@ class EstimatePass {
   }
 
   #heaviest(measure: 'roundTrips' | 'documents'): FieldShare | undefined {
-    let heaviest: FieldShare | undefined;
-    for (const [coordinate, share] of this.shares) if (share[measure] > (heaviest?.amount ?? 0)) heaviest = this.#share(coordinate, share[measure]);
-    return heaviest;
+    return this.#largest([...this.shares].map(([coordinate, share]) => [coordinate, share[measure]] as const));
   }
 
-  #share(coordinate: string, amount: number): FieldShare {
+  /** The field with the largest amount (the first of equals), described once it is found. */
+  #largest(amounts: Iterable<readonly [string, number]>): FieldShare | undefined {
+    let largest: readonly [string, number] | undefined;
+    for (const entry of amounts) if (entry[1] > (largest?.[1] ?? 0)) largest = entry;
+    if (!largest) return undefined;
+    const [coordinate, amount] = largest;
     let places = 0;
     for (const step of this.steps.keys()) if (step.coordinate === coordinate) places += 1;
     return { coordinate, amount, takesFirst: this.#takesFirst(coordinate), places };
