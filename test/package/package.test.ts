@@ -221,6 +221,8 @@ describe('the README quick start for your own project, in the folder the package
       );
     }
     expect(refused).toBe(true);
+    // Its port closes before its last log lines arrive here: once the server exits, its end of the pipe closes.
+    if (!npx.stdout!.readableEnded) await new Promise((ended) => npx.stdout!.once('end', ended));
     expect(printed).toMatch(/has exited without stopping it: stopping as on SIGTERM/);
   }, 60_000);
 
