@@ -5,6 +5,7 @@ import type { ShardKeys } from '../sharding/shard-targeting';
 import { createJiti } from 'jiti';
 import { schemaFilePaths, withDirectiveTypeDefs, type MutationWritePlans } from '../gateway';
 import { findUnknownKey, PROJECT_CONFIG_KEYS } from './config-keys';
+import { describeLoadError, locatesInFile } from './describe-load-error';
 import type { DocjoinProjectConfig } from './project-config';
 
 /** The names `docjoin` looks for in the working folder when no `--config` is given, in this order. */
@@ -108,17 +109,29 @@ async function importConfig(file: string): Promise<unknown> {
         loaded = require(file);
       } catch (error) {
         const code = (error as { code?: unknown } | null)?.code;
-        if (code !== 'ERR_REQUIRE_ESM' && code !== 'ERR_REQUIRE_ASYNC_MODULE') throw error;
-        loaded = await createJiti(__filename, { interopDefault: false }).import(file);
+        if (code === 'ERR_REQUIRE_ESM' || code === 'ERR_REQUIRE_ASYNC_MODULE') loaded = await createJiti(__filename, { interopDefault: false }).import(file);
+        else throw error instanceof SyntaxError && !locatesInFile(error, file) ? await locatedSyntaxError(file, error) : error;
       }
     }
     const exported = (loaded as { default?: unknown } | null)?.default ?? loaded;
     return typeof exported === 'function' ? await (exported as () => unknown)() : exported;
   } catch (error) {
     if (error instanceof ProjectConfigError) throw error;
-    const reason = error instanceof Error ? error.message.split('\n')[0] : String(error);
-    throw new ProjectConfigError(`${name} could not be loaded: ${reason}`);
+    throw new ProjectConfigError(`${name} could not be loaded: ${describeLoadError(error, file)}`);
   }
+}
+
+/**
+ * Node's SyntaxError from `require` of an ES module does not say where the mistake is; jiti's parser
+ * does, and fails before any of the module runs. `nodeError` when jiti parses what Node would not.
+ */
+async function locatedSyntaxError(file: string, nodeError: SyntaxError): Promise<unknown> {
+  try {
+    await createJiti(__filename, { interopDefault: false, moduleCache: false }).import(file);
+  } catch (error) {
+    if (locatesInFile(error, file)) return error;
+  }
+  return nodeError;
 }
 
 /**

@@ -239,6 +239,20 @@ describe('the README quick start for your own project, in the folder the package
     expect(explained.stdout.split('\n')[0]).toBe('query (anonymous): estimated before execution 2 round trips, at most 6 documents, depth 1');
   });
 
+  it('refuses a config with a mistake in one line that quotes the line, from an ES module, TypeScript or a throw', async () => {
+    const folder = join(project, 'broken-configs');
+    await run('mkdir', ['-p', folder]);
+    const configs: Array<[string, string, string]> = [
+      ['missing-brace.mjs', "export default {\n  schema: 'schema.graphql',\n  mongodb: { db: 'x' \n};\n", 'missing-brace.mjs could not be loaded: Unexpected token, expected "," (line 4: `};`)'],
+      ['missing-comma.ts', "export default {\n  schema: 'schema.graphql'\n  server: {},\n};\n", 'missing-comma.ts could not be loaded: Unexpected token, expected "," (line 3: `server: {},`)'],
+      ['undefined-name.mjs', 'export default {\n  schema: schemaFolder,\n};\n', 'undefined-name.mjs could not be loaded: schemaFolder is not defined (line 2: `schema: schemaFolder,`)'],
+    ];
+    for (const [file, source, message] of configs) {
+      writeFileSync(join(folder, file), source);
+      await expect(docjoin(['explain', '--config', `broken-configs/${file}`, '{ hello }'])).rejects.toMatchObject({ code: 2, stderr: `explain: ${message}\n` });
+    }
+  });
+
   it('serves a TypeScript project whose resolvers make ObjectIds from their own import of bson', async () => {
     // jiti loads bson's ES module build for the project: another ObjectId class than docjoin's.
     const folder = join(project, 'bson-project');
