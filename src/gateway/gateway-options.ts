@@ -71,7 +71,8 @@ export interface GatewaySettings {
   readonly maxDocumentsInFlight?: number;
   /**
    * How long an operation may take, queueing included (default 30,000 ms). Its reads carry the time left
-   * as `maxTimeMS`, none is sent after it, and the answer is 504 OPERATION_TIMEOUT.
+   * as `maxTimeMS`, none is sent after it, and the answer is 504 OPERATION_TIMEOUT. A request's headers
+   * still arriving after it are answered 408.
    */
   readonly operationTimeoutMs?: number;
   /** The largest response body served over HTTP (default 32 MiB); a larger one is replaced by RESPONSE_TOO_LARGE. */

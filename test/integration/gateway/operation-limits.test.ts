@@ -171,6 +171,26 @@ describe('a request body that arrives slowly', () => {
   });
 });
 
+describe("a request's headers that arrive slowly", () => {
+  it('are answered 408 with the connection closed once the operation time limit passes, and the server keeps serving', async () => {
+    const gateway = await gatewayWith({ operationTimeoutMs: 300 });
+    try {
+      const { hostname, port } = new URL(gateway.url!);
+      const socket = connect(Number(port), hostname);
+      let received = '';
+      socket.on('data', (chunk: Buffer) => (received += chunk.toString('utf8')));
+      const closed = new Promise<void>((resolve) => socket.once('close', () => resolve()));
+      socket.write(`POST /graphql HTTP/1.1\r\nhost: ${hostname}\r\ncontent-type: appl`);
+      await closed;
+      expect(received).toMatch(/^HTTP\/1\.1 408 /);
+      const after = await post(gateway.url!, '{ __typename }');
+      expect(after.status).toBe(200);
+    } finally {
+      await gateway.stop();
+    }
+  });
+});
+
 describe('a client that goes away', () => {
   it('stops its operation: no read after the client left, logged as OPERATION_CANCELLED', async () => {
     const { logger, lines } = capturedLogger();
