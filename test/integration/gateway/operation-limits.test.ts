@@ -250,8 +250,8 @@ describe('the document budget', () => {
     }
   });
 
-  it('answers a query whose time runs out while it waits for the budget with OPERATION_TIMEOUT, no data and no read', async () => {
-    const docjoin = await createCheckedDocjoin({ typeDefs: SDL, db: dbName, mongoClient: client, mongoKind: 'embedded', maxDocumentsInFlight: 1 });
+  it("answers a query whose time runs out while it waits for the budget with OPERATION_TIMEOUT, no data and no read, and gives its client's points back", async () => {
+    const docjoin = await createCheckedDocjoin({ typeDefs: SDL, db: dbName, mongoClient: client, mongoKind: 'embedded', maxDocumentsInFlight: 1, budget: { capacity: 1_000, restoreRate: 0.001 } });
     const apollo = new ApolloServer({ schema: docjoin.schema, plugins: [...docjoin.plugins, docjoin.compiledExecution()], formatError: docjoin.formatError });
     await apollo.start();
     try {
@@ -267,6 +267,11 @@ describe('the document budget', () => {
       expect(result && 'data' in result).toBe(false);
       expect(result?.errors?.map((error) => error.extensions?.code)).toEqual(['OPERATION_TIMEOUT']);
       expect(result?.extensions?.cost).toMatchObject({ roundTrips: 0 });
+      // The same (anonymous) client's bucket holds all but what the first and this one spend: the second's estimate came back.
+      const after = await apollo.executeOperation({ query: '{ teams(first: 2) { name } }' }, { contextValue: docjoin.createContext() });
+      const spent = [first, after].map((answer) => (answer.body.kind === 'single' ? (answer.body.singleResult.extensions?.cost as { actualPoints: number }).actualPoints : 0));
+      const afterCost = after.body.kind === 'single' ? (after.body.singleResult.extensions?.cost as { throttleStatus: { currentlyAvailable: number } }) : undefined;
+      expect(afterCost?.throttleStatus.currentlyAvailable).toBeCloseTo(1_000 - spent[0]! - spent[1]!, 0);
     } finally {
       await apollo.stop();
       docjoin.close();
