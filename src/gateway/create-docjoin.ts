@@ -360,7 +360,7 @@ export async function createDocjoin(options: DocjoinOptions): Promise<Docjoin> {
       // Before any read: a client over its budget is refused here, and waits for no document budget.
       const charge = budgets?.take(context.client, costPoints(estimate));
       if (charge) charges.set(context.ledger, charge);
-      // Refused or stopped while it waited for the document budget, it read nothing: its points come back.
+      // Stopped while it waited for the document budget (its time up, its client gone), it read nothing: its points come back.
       const release = await documentBudget.acquire(estimate.documents, context.deadline).catch((error: unknown) => {
         charge?.settle(0);
         throw error;

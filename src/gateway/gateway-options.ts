@@ -58,10 +58,7 @@ export interface GatewaySettings {
   readonly shutdownDelayMs?: number;
   /** GraphQL requests run at once over HTTP (default 32); more wait in a queue. */
   readonly maxConcurrentOperations?: number;
-  /**
-   * Requests waiting for a slot (default 128); beyond, a request gets 503 OVERLOADED with Retry-After, as
-   * does one whose turn, at the rate operations finish, would come after its operationTimeoutMs.
-   */
+  /** Requests waiting for a slot (default 128); beyond, a request gets 503 OVERLOADED with Retry-After. */
   readonly maxQueuedOperations?: number;
   /** Runs of a mutation's transaction after write conflicts, the first included (default 8); then WRITE_CONFLICT. */
   readonly maxTransactionAttempts?: number;

@@ -1,7 +1,6 @@
 import { Admission, BODY_BYTES_IN_FLIGHT } from '../../../../src/gateway/http/admission';
 import { MAX_BODY_BYTES } from '../../../../src/gateway/http/read-json-body';
 import { OperationDeadline } from '../../../../src/gateway/operation/limits/operation-deadline';
-import { SaturatedThroughput } from '../../../../src/gateway/operation/limits/saturated-throughput';
 
 describe('Admission', () => {
   it('runs up to the bound, queues first come first served, refuses past the queue, and drops a waiting request whose deadline stops it', async () => {
@@ -33,37 +32,6 @@ describe('Admission', () => {
     const stopped = new OperationDeadline(60_000);
     stopped.stop('client-gone');
     expect(await admission.enter(stopped)).toBeUndefined();
-  });
-
-  it('refuses, when it asks or once the rate is known, a request whose turn comes after its deadline at the rate operations finish while others wait', async () => {
-    let now = 0;
-    const admission = new Admission(1, 10, new SaturatedThroughput(() => now));
-    const never = new OperationDeadline(60_000);
-    const first = await admission.enter(never);
-    const second = admission.enter(never);
-    const third = admission.enter(never);
-    // Queued while no rate was known; once one operation finishes a second, its 0.8 s are not enough for its turn.
-    const hurriedDeadline = new OperationDeadline(800);
-    const hurried = admission.enter(hurriedDeadline);
-    now = 1_000;
-    first!();
-    const secondRelease = await second;
-    now = 2_000;
-    secondRelease!();
-    const thirdRelease = await third;
-    // Refused then, not at its deadline.
-    expect(await hurried).toBeUndefined();
-    expect(hurriedDeadline.stopped).toBe(false);
-    expect([admission.running, admission.queued]).toEqual([1, 0]);
-    // Asking now: one operation ahead of its turn takes 1 s.
-    const shortDeadline = new OperationDeadline(500);
-    expect(await admission.enter(shortDeadline)).toBeUndefined();
-    expect(shortDeadline.stopped).toBe(false);
-    const patient = admission.enter(never);
-    expect(admission.queued).toBe(1);
-    thirdRelease!();
-    (await patient)!();
-    expect([admission.running, admission.queued]).toEqual([0, 0]);
   });
 
   it('lets bodies be read up to what they may buffer together, a body of unknown length counting as the largest, and none once every slot and place is taken', async () => {

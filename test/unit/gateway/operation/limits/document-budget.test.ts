@@ -1,6 +1,5 @@
 import { DocumentBudget } from '../../../../../src/gateway/operation/limits/document-budget';
 import { OperationDeadline } from '../../../../../src/gateway/operation/limits/operation-deadline';
-import { SaturatedThroughput } from '../../../../../src/gateway/operation/limits/saturated-throughput';
 
 describe('DocumentBudget', () => {
   it('admits while the estimates fit, then first come first served as documents are given back', async () => {
@@ -55,32 +54,5 @@ describe('DocumentBudget', () => {
     const gone = new OperationDeadline(60_000);
     gone.stop('client-gone');
     await expect(budget.acquire(1, gone)).rejects.toThrow('The client closed the connection');
-  });
-
-  it('refuses with 503 OVERLOADED, when it asks or once the rate is known, an operation whose turn comes after its deadline at the rate documents come back', async () => {
-    let now = 0;
-    const budget = new DocumentBudget(100, new SaturatedThroughput(() => now));
-    const never = new OperationDeadline(60_000);
-    const a = await budget.acquire(100, never);
-    const b = budget.acquire(100, never);
-    const c = budget.acquire(100, never);
-    // Queued while no rate was known: its 0.8 s will not be enough for the 100 documents ahead of its turn once c runs, at the rate below.
-    const hurried = budget.acquire(100, new OperationDeadline(800));
-    now = 1_000;
-    a();
-    const releaseB = await b;
-    now = 2_000;
-    // 200 documents back in 2 s of waiting: 0.1 per ms.
-    releaseB();
-    const releaseC = await c;
-    await expect(hurried).rejects.toMatchObject({ extensions: { code: 'OVERLOADED', http: { status: 503, headers: new Map([['retry-after', '1']]) } } });
-    expect(budget.waiting).toBe(0);
-    // Asking now: 100 documents ahead take 1 s, more than 0.5 s and less than 60 s.
-    await expect(budget.acquire(100, new OperationDeadline(500))).rejects.toMatchObject({ extensions: { code: 'OVERLOADED' } });
-    const patient = budget.acquire(100, never);
-    expect(budget.waiting).toBe(1);
-    releaseC();
-    (await patient)();
-    expect(budget.inFlight).toBe(0);
   });
 });
