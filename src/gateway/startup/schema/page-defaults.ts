@@ -10,20 +10,27 @@ import type { StorageMap } from '../storage-map/storage-map-types';
  * a value past MAX_FIRST), which introspection has no other way to carry.
  */
 export function withPageDefaults(typeDefs: readonly string[], storageMap: StorageMap): DocumentNode[] {
-  const paged = new Set([
-    ...[...storageMap.relations.values()].filter((relation) => relation.pageArguments.first).map((relation) => relation.coordinate),
-    ...[...storageMap.roots.values()].filter((root) => root.kind === 'list').map((root) => root.coordinate),
+  /** Each paged field, with the most items it ever holds below MAX_FIRST (a join's `limit`). */
+  const paged = new Map<string, number | undefined>([
+    ...[...storageMap.relations.values()].filter((relation) => relation.pageArguments.first).map((relation) => [relation.coordinate, relation.shapes.join?.limit] as const),
+    ...[...storageMap.roots.values()].filter((root) => root.kind === 'list').map((root) => [root.coordinate, undefined] as const),
   ]);
   const withDefaults = (node: ObjectTypeDefinitionNode | ObjectTypeExtensionNode) => ({
     ...node,
-    fields: node.fields?.map((field) => (paged.has(`${node.name.value}.${field.name.value}`) ? withFirstDefault(field) : field)),
+    fields: node.fields?.map((field) => {
+      const coordinate = `${node.name.value}.${field.name.value}`;
+      return paged.has(coordinate) ? withFirstDefault(field, paged.get(coordinate)) : field;
+    }),
   });
   return typeDefs.map((source) => visit(parse(source), { ObjectTypeDefinition: withDefaults, ObjectTypeExtension: withDefaults }));
 }
 
-const FIRST_DESCRIPTION = `At most ${MAX_FIRST}: a larger value is an error.`;
+function firstDescription(limit: number | undefined): string {
+  const bounds = `At most ${MAX_FIRST}: a larger value is an error.`;
+  return limit === undefined || limit >= MAX_FIRST ? bounds : `${bounds} The list holds at most ${limit} ${limit === 1 ? 'item' : 'items'}, whatever a larger value asks.`;
+}
 
-function withFirstDefault(field: FieldDefinitionNode): FieldDefinitionNode {
+function withFirstDefault(field: FieldDefinitionNode, limit: number | undefined): FieldDefinitionNode {
   return {
     ...field,
     arguments: field.arguments?.map((argument) =>
@@ -31,7 +38,7 @@ function withFirstDefault(field: FieldDefinitionNode): FieldDefinitionNode {
         ? {
             ...argument,
             defaultValue: argument.defaultValue ?? { kind: Kind.INT, value: String(DEFAULT_FIRST) },
-            description: argument.description ?? { kind: Kind.STRING, value: FIRST_DESCRIPTION },
+            description: argument.description ?? { kind: Kind.STRING, value: firstDescription(limit) },
           }
         : argument,
     ),

@@ -14,8 +14,15 @@ describe('the default of first in the public schema', () => {
       id: ID!
       lines(first: Int): [Line!]! @embedded
       notes(first: Int): [String!]!
+      placedAt: String!
+      customerId: ID!
     }
     type Line { sku: String! }
+    type Customer @collection(name: "customers") {
+      id: ID!
+      lastOrders(first: Int): [Order!]! @join(localField: "_id", foreignField: "customerId", sort: "-placedAt", limit: 3)
+      lastOrder(first: Int): [Order!]! @join(localField: "_id", foreignField: "customerId", sort: "-placedAt", limit: 1)
+    }
   `;
   const { schema } = buildGatewaySchema({ typeDefs: withDirectiveTypeDefs(sdl), resolvers: { Query: { search: () => [] }, Order: { notes: () => [] } } });
   const firstArgument = (typeName: string, fieldName: string) => {
@@ -36,6 +43,13 @@ describe('the default of first in the public schema', () => {
       bounds,
       'Newest first.',
       undefined,
+    ]);
+  });
+
+  it('says how many items a join with a limit below the bound holds at most', () => {
+    expect([firstArgument('Customer', 'lastOrders'), firstArgument('Customer', 'lastOrder')].map((argument) => argument.description)).toEqual([
+      'At most 100: a larger value is an error. The list holds at most 3 items, whatever a larger value asks.',
+      'At most 100: a larger value is an error. The list holds at most 1 item, whatever a larger value asks.',
     ]);
   });
 });
