@@ -1,18 +1,38 @@
 import type { OperationDeadline } from './operation-deadline';
 
+/** An operation estimated at this share of the budget or less is small: it may pass large ones waiting. */
+const SMALL_SHARE = 0.01;
+/** What the small operations that passed others may hold together: the large ones can always fit in the rest. */
+const SMALL_LANE_SHARE = 0.1;
+
+interface Waiting {
+  readonly documents: number;
+  /** Lets it run; `passed` when it went ahead of others waiting (it then counts against the small lane). */
+  readonly admit: (passed: boolean) => void;
+}
+
 /**
  * Bounds the documents the operations running at once may fetch, by their estimates: an operation
  * takes its estimated documents from the budget before it executes and gives them back when its
- * response is sent. One that does not fit waits, first come first served (a large operation is not
- * overtaken forever by small ones), until it fits or its deadline stops the wait. An estimate above
- * the whole budget takes all of it, so it runs alone rather than never.
+ * response is sent. One that does not fit waits, first come first served, until it fits or its
+ * deadline stops the wait. A small operation (at most SMALL_SHARE of the budget) that fits what is
+ * free goes ahead of large ones waiting, within a lane of SMALL_LANE_SHARE, so a cheap query is not
+ * held for seconds behind a heavy one. A large operation takes at most the budget less that lane (an
+ * estimate above it runs alone among the large ones), so the small ones that passed it never keep it
+ * waiting forever: once the large ones before it are done, it fits.
  */
 export class DocumentBudget {
   #inFlight = 0;
-  readonly #waiting: Array<{ readonly documents: number; readonly admit: () => void }> = [];
+  /** Documents held by small operations that went ahead of others. */
+  #passing = 0;
+  readonly #waiting: Waiting[] = [];
+  readonly #smallMax: number;
+  readonly #laneCapacity: number;
 
   constructor(readonly capacity: number) {
     if (!Number.isSafeInteger(capacity) || capacity < 1) throw new RangeError(`DocumentBudget needs a capacity of at least 1 document, got ${capacity}`);
+    this.#smallMax = Math.floor(capacity * SMALL_SHARE);
+    this.#laneCapacity = Math.floor(capacity * SMALL_LANE_SHARE);
   }
 
   get inFlight(): number {
@@ -25,16 +45,22 @@ export class DocumentBudget {
 
   /** Resolves with the release function once `estimatedDocuments` fit; rejects with the OperationStopped error if `deadline` stops first. */
   async acquire(estimatedDocuments: number, deadline: OperationDeadline): Promise<() => void> {
-    const documents = Math.min(Math.max(0, estimatedDocuments), this.capacity);
+    const documents = Math.min(Math.max(0, estimatedDocuments), this.capacity - this.#laneCapacity);
     deadline.throwIfStopped();
-    if (this.#waiting.length > 0 || this.#inFlight + documents > this.capacity) {
-      await new Promise<void>((resolve, reject) => {
+    let passed = false;
+    if (this.#waiting.length === 0 && this.#inFlight + documents <= this.capacity) {
+      this.#inFlight += documents;
+    } else if (this.#mayPass(documents)) {
+      this.#take(documents, true);
+      passed = true;
+    } else {
+      passed = await new Promise<boolean>((resolve, reject) => {
         const { signal } = deadline;
-        const entry = {
+        const entry: Waiting = {
           documents,
-          admit: () => {
+          admit: (went) => {
             signal.removeEventListener('abort', leave);
-            resolve();
+            resolve(went);
           },
         };
         const leave = () => {
@@ -45,24 +71,42 @@ export class DocumentBudget {
         signal.addEventListener('abort', leave, { once: true });
         this.#waiting.push(entry);
       });
-    } else {
-      this.#inFlight += documents;
     }
     let released = false;
     return () => {
       if (released) return;
       released = true;
       this.#inFlight -= documents;
+      if (passed) this.#passing -= documents;
       this.#admitWaiting();
     };
   }
 
-  /** Admits waiting operations in order while the first of them fits (its documents are taken for it here). */
+  /** Whether a small operation fits what is free and the lane, ahead of those waiting. */
+  #mayPass(documents: number): boolean {
+    return documents <= this.#smallMax && this.#inFlight + documents <= this.capacity && this.#passing + documents <= this.#laneCapacity;
+  }
+
+  #take(documents: number, passed: boolean): void {
+    this.#inFlight += documents;
+    if (passed) this.#passing += documents;
+  }
+
+  /**
+   * Admits waiting operations in order while the first of them fits (its documents are taken for it
+   * here), then the small ones further back that may pass the first.
+   */
   #admitWaiting(): void {
     while (this.#waiting.length > 0 && this.#inFlight + this.#waiting[0]!.documents <= this.capacity) {
       const next = this.#waiting.shift()!;
-      this.#inFlight += next.documents;
-      next.admit();
+      this.#take(next.documents, false);
+      next.admit(false);
+    }
+    for (const waiting of [...this.#waiting.slice(1)]) {
+      if (!this.#mayPass(waiting.documents)) continue;
+      this.#waiting.splice(this.#waiting.indexOf(waiting), 1);
+      this.#take(waiting.documents, true);
+      waiting.admit(true);
     }
   }
 }

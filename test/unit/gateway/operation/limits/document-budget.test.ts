@@ -26,16 +26,43 @@ describe('DocumentBudget', () => {
     expect(budget.inFlight).toBe(0);
   });
 
-  it('lets an estimate above the whole budget run alone, and Infinity too', async () => {
+  it('lets an estimate above the budget less its small lane run alone among the large ones, and Infinity too', async () => {
     const budget = new DocumentBudget(100);
     const never = new OperationDeadline(60_000);
     const huge = await budget.acquire(Number.POSITIVE_INFINITY, never);
-    expect(budget.inFlight).toBe(100);
-    const small = budget.acquire(1, never);
+    expect(budget.inFlight).toBe(90);
+    const large = budget.acquire(20, never);
     expect(budget.waiting).toBe(1);
     huge();
-    (await small)();
+    (await large)();
     expect(budget.inFlight).toBe(0);
+  });
+
+  it('lets a small operation that fits go ahead of a large one waiting, within its lane, and the large one in once those before it are done', async () => {
+    // Small: at most 10 documents (1%); the lane: 100 (10%); a large one takes at most 900.
+    const budget = new DocumentBudget(1_000);
+    const never = new OperationDeadline(60_000);
+    const first = await budget.acquire(800, never);
+    const admitted: string[] = [];
+    const large = budget.acquire(900, never).then((release) => (admitted.push('large'), release));
+    // Passing it: ten small ones fill the lane; the eleventh waits, and so does one just above small.
+    const small = await Promise.all(Array.from({ length: 10 }, () => budget.acquire(10, never)));
+    expect([budget.inFlight, budget.waiting]).toEqual([900, 1]);
+    const eleventh = budget.acquire(10, never).then((release) => (admitted.push('eleventh'), release));
+    const notSmall = budget.acquire(11, never).then((release) => (admitted.push('not small'), release));
+    expect(budget.waiting).toBe(3);
+    // A small one leaves the lane: the eleventh takes its place, ahead of the large one.
+    small[0]!();
+    const releaseEleventh = await eleventh;
+    expect(admitted).toEqual(['eleventh']);
+    // The large one fits once the one before it is done, whatever the small lane holds (100 + 900).
+    first();
+    const releaseLarge = await large;
+    expect(admitted).toEqual(['eleventh', 'large']);
+    expect(budget.inFlight).toBe(1_000);
+    for (const release of [...small, releaseEleventh, releaseLarge]) release();
+    (await notSmall)();
+    expect([budget.inFlight, budget.waiting]).toEqual([0, 0]);
   });
 
   it("leaves the queue with the deadline's error when it stops, and lets the next one in", async () => {
