@@ -292,6 +292,8 @@ export async function createDocjoin(options: DocjoinOptions): Promise<Docjoin> {
   const budgets = settings.budget ? new ClientBudgets(settings.budget) : undefined;
   /** Each request's charge against its client's budget, by its ledger (one per request). */
   const charges = new WeakMap<object, BudgetCharge>();
+  /** The points a request asked of a budget that refused it (429 THROTTLED, or more than it ever holds), by its ledger. */
+  const refusedPoints = new WeakMap<object, number>();
 
   const refuse = operationRefusal({
     planner,
@@ -358,7 +360,14 @@ export async function createDocjoin(options: DocjoinOptions): Promise<Docjoin> {
     ...(refuse && { refuse }),
     admit: async (estimate, context) => {
       // Before any read: a client over its budget is refused here, and waits for no document budget.
-      const charge = budgets?.take(context.client, costPoints(estimate));
+      const points = costPoints(estimate);
+      let charge: BudgetCharge | undefined;
+      try {
+        charge = budgets?.take(context.client, points);
+      } catch (error) {
+        refusedPoints.set(context.ledger, points);
+        throw error;
+      }
       if (charge) charges.set(context.ledger, charge);
       // Stopped while it waited for the document budget (its time up, its client gone), it read nothing: its points come back.
       const release = await documentBudget.acquire(estimate.documents, context.deadline).catch((error: unknown) => {
@@ -373,7 +382,10 @@ export async function createDocjoin(options: DocjoinOptions): Promise<Docjoin> {
     ...(budgets && {
       budgetReport: (context: GatewayContext) => {
         const charge = charges.get(context.ledger);
-        return charge && { requestedPoints: charge.requestedPoints, actualPoints: costPoints(context.ledger.totals(writeCountsShownTo(context.access))), throttleStatus: budgets.status(charge.client) };
+        if (charge) return { requestedPoints: charge.requestedPoints, actualPoints: costPoints(context.ledger.totals(writeCountsShownTo(context.access))), throttleStatus: budgets.status(charge.client) };
+        // A refused request's report says what it asked and what its client's bucket holds, as its error does.
+        const refused = refusedPoints.get(context.ledger);
+        return refused === undefined ? undefined : { requestedPoints: refused, actualPoints: 0, throttleStatus: budgets.status(context.client) };
       },
     }),
   });

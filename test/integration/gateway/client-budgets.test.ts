@@ -46,6 +46,8 @@ it('reports the bucket, refuses the client past it with 429 and Retry-After, and
   expect(refused.retryAfter).toBe('2000');
   expect(refused.body.data).toBeUndefined();
   expect(refused.body.errors?.map((error) => [error.extensions?.code, error.message])).toEqual([['THROTTLED', 'Throttled: this operation needs 4 points and 2 of 10 are available; try again in 2000 s']]);
+  // Its cost report says what it asked and what the bucket holds, as the error does, having spent nothing.
+  expect(refused.body.extensions?.cost).toMatchObject({ roundTrips: 0, requestedPoints: 4, actualPoints: 0, throttleStatus: { maximumAvailable: 10, currentlyAvailable: 2, restoreRate: 0.001 } });
   // Another subject, and an anonymous client (kept by its address), have their own buckets.
   expect((await notes({ authorization: `Bearer ${await token('bob')}` })).body.extensions?.cost).toMatchObject({ throttleStatus: { currentlyAvailable: 6 } });
   expect((await notes()).body.extensions?.cost).toMatchObject({ throttleStatus: { currentlyAvailable: 6 } });
