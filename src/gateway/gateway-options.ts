@@ -66,8 +66,8 @@ export interface GatewaySettings {
   readonly transactionRetryMs?: number;
   /**
    * Estimated documents (the cost estimate's) that the operations running at once may fetch together
-   * (default 250,000); an operation that does not fit waits for others to finish, except a small one
-   * (1% or less) that fits what is free, within a lane of 10% (DocumentBudget). Bounds memory.
+   * (default 250,000); an operation that does not fit waits for others to finish, but a small one
+   * (1% or less) that fits what is free may pass a large one, within a lane of 10% (DocumentBudget). Bounds memory.
    */
   readonly maxDocumentsInFlight?: number;
   /**

@@ -1,8 +1,8 @@
 import type { OperationDeadline } from './operation-deadline';
 
-/** An operation estimated at this share of the budget or less is small: it may pass large ones waiting. */
+/** An operation estimated at this share of the budget or less is small: it may pass a large one waiting. */
 const SMALL_SHARE = 0.01;
-/** What the small operations that passed others may hold together: the large ones can always fit in the rest. */
+/** What the small operations that passed others may hold together. */
 const SMALL_LANE_SHARE = 0.1;
 
 interface Waiting {
@@ -15,11 +15,13 @@ interface Waiting {
  * Bounds the documents the operations running at once may fetch, by their estimates: an operation
  * takes its estimated documents from the budget before it executes and gives them back when its
  * response is sent. One that does not fit waits, first come first served, until it fits or its
- * deadline stops the wait. A small operation (at most SMALL_SHARE of the budget) that fits what is
- * free goes ahead of large ones waiting, within a lane of SMALL_LANE_SHARE, so a cheap query is not
- * held for seconds behind a heavy one. A large operation takes at most the budget less that lane (an
- * estimate above it runs alone among the large ones), so the small ones that passed it never keep it
- * waiting forever: once the large ones before it are done, it fits.
+ * deadline stops the wait; an estimate above the whole budget takes all of it, so it runs alone.
+ *
+ * A small operation (at most SMALL_SHARE of the budget) that fits what is free goes ahead of the
+ * operation waiting first, within a lane of SMALL_LANE_SHARE, so a cheap query is not held for
+ * seconds behind a heavy one; small ones keep their own order. They pass only while that first one
+ * could not run even with the lane empty: once only the lane holds it back, none passes, the lane
+ * drains, and it runs.
  */
 export class DocumentBudget {
   #inFlight = 0;
@@ -45,12 +47,12 @@ export class DocumentBudget {
 
   /** Resolves with the release function once `estimatedDocuments` fit; rejects with the OperationStopped error if `deadline` stops first. */
   async acquire(estimatedDocuments: number, deadline: OperationDeadline): Promise<() => void> {
-    const documents = Math.min(Math.max(0, estimatedDocuments), this.capacity - this.#laneCapacity);
+    const documents = Math.min(Math.max(0, estimatedDocuments), this.capacity);
     deadline.throwIfStopped();
     let passed = false;
     if (this.#waiting.length === 0 && this.#inFlight + documents <= this.capacity) {
-      this.#inFlight += documents;
-    } else if (this.#mayPass(documents)) {
+      this.#take(documents, false);
+    } else if (!this.#smallOneWaits() && this.#mayPass(documents)) {
       this.#take(documents, true);
       passed = true;
     } else {
@@ -68,8 +70,10 @@ export class DocumentBudget {
           this.#admitWaiting();
           reject(signal.reason);
         };
-        signal.addEventListener('abort', leave, { once: true });
         this.#waiting.push(entry);
+        signal.addEventListener('abort', leave, { once: true });
+        // Its time ran out between the check above and the signal's making: no abort event will come.
+        if (signal.aborted) leave();
       });
     }
     let released = false;
@@ -82,9 +86,20 @@ export class DocumentBudget {
     };
   }
 
-  /** Whether a small operation fits what is free and the lane, ahead of those waiting. */
+  /**
+   * Whether a small operation may go ahead of the first one waiting: it fits what is free and the lane,
+   * and that first one could not run even with the lane empty.
+   */
   #mayPass(documents: number): boolean {
-    return documents <= this.#smallMax && this.#inFlight + documents <= this.capacity && this.#passing + documents <= this.#laneCapacity;
+    const first = this.#waiting[0];
+    if (!first || documents > this.#smallMax) return false;
+    const heldBack = this.#inFlight - this.#passing + first.documents > this.capacity;
+    return heldBack && this.#inFlight + documents <= this.capacity && this.#passing + documents <= this.#laneCapacity;
+  }
+
+  /** Whether a small operation waits behind the first one: a newcomer does not pass it. */
+  #smallOneWaits(): boolean {
+    return this.#waiting.some((waiting, index) => index > 0 && waiting.documents <= this.#smallMax);
   }
 
   #take(documents: number, passed: boolean): void {
@@ -94,7 +109,7 @@ export class DocumentBudget {
 
   /**
    * Admits waiting operations in order while the first of them fits (its documents are taken for it
-   * here), then the small ones further back that may pass the first.
+   * here), then the small ones behind it, in their order, while they may pass it.
    */
   #admitWaiting(): void {
     while (this.#waiting.length > 0 && this.#inFlight + this.#waiting[0]!.documents <= this.capacity) {
@@ -102,8 +117,9 @@ export class DocumentBudget {
       this.#take(next.documents, false);
       next.admit(false);
     }
-    for (const waiting of [...this.#waiting.slice(1)]) {
-      if (!this.#mayPass(waiting.documents)) continue;
+    for (const waiting of this.#waiting.slice(1)) {
+      if (waiting.documents > this.#smallMax) continue;
+      if (!this.#mayPass(waiting.documents)) break;
       this.#waiting.splice(this.#waiting.indexOf(waiting), 1);
       this.#take(waiting.documents, true);
       waiting.admit(true);
