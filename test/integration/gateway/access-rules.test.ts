@@ -578,6 +578,9 @@ describe('a second review: orders and filters into copies, other names for a hid
       profile: Profile @join(localField: "_id")
       comments: [Comment!]! @join(localField: "_id", foreignField: "byId")
       commentsAggregate: CommentAggregate! @aggregate(of: "comments")
+      "Comments signed with the user's email, which the member role may not read."
+      signed: [Comment!]! @join(localField: "email", foreignField: "by")
+      signedAggregate: CommentAggregate! @aggregate(of: "signed")
     }
     type Home @access(roles: ["member"], allow: [READ], hide: ["city"]) {
       street: String!
@@ -669,6 +672,7 @@ describe('a second review: orders and filters into copies, other names for a hid
           { title: 'by Vic', author: { id: vic, name: 'Vic', email: 'vic@secret.example' }, comments: [comment(vic, 'vic says')], meta: { editor: { id: vic, name: 'Vic' } } },
         ]);
         await db.collection('comments').createIndex({ byId: 1 });
+        await db.collection('comments').createIndex({ by: 1 });
         await db.collection('profiles').insertOne({ _id: uma, motto: 'hi' });
         await db.collection('comments').insertMany([comment(uma, 'uma says')]);
         await db.collection('posts').createIndex({ title: 1, _id: 1 });
@@ -763,6 +767,17 @@ describe('a second review: orders and filters into copies, other names for a hid
     expect(await refusal('{ users { comments { text } } }', member)).toEqual(refused('User.comments joins by Comment.writer, which is hidden from role "member"'));
     expect(await refusal('{ users { commentsAggregate { count } } }', member)).toEqual(refused('User.commentsAggregate adds up children joined by Comment.writer, which is hidden from role "member"'));
     expect((await refusal('{ users { name comments { text } } }', admin)).data).toEqual({ users: [{ name: 'Uma', comments: [{ text: 'uma says' }] }, { name: 'Vic', comments: [] }] });
+  });
+
+  it("a reverse join, or an aggregate of one, that matches a value of the parent the role may not read is refused: the children's key shows it", async () => {
+    expect(await refusal('{ users { signed { by } } }', member)).toEqual(refused('User.signed joins by the parent\'s User.email, which is hidden from role "member"'));
+    expect(await refusal('{ users { signedAggregate { count } } }', member)).toEqual(refused('User.signedAggregate adds up children joined by the parent\'s User.email, which is hidden from role "member"'));
+    expect((await refusal('{ users { name signed { text } signedAggregate { count } } }', admin)).data).toEqual({
+      users: [
+        { name: 'Uma', signed: [], signedAggregate: { count: 0 } },
+        { name: 'Vic', signed: [], signedAggregate: { count: 0 } },
+      ],
+    });
   });
 
   it('an embedded type whose rules name some roles is read whole by the others that read its document', async () => {

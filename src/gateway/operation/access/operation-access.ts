@@ -91,6 +91,9 @@ class AccessWalk {
     const join = relation?.shapes.join;
     const byKey = join?.direction === 'byReference' ? this.#pathRefusal(target, join.foreignField) : undefined;
     if (byKey) return `${step.coordinate} joins by ${byKey}`;
+    // And the parent's value it matches: the children (their key, a cursor, which parents share them) show it.
+    const byParentKey = join?.direction === 'byReference' && join.localField !== '_id' ? this.#pathRefusal(typeName, join.localField) : undefined;
+    if (byParentKey) return `${step.coordinate} joins by the parent's ${byParentKey}`;
     const given = givenArguments(step);
     const conditions: readonly RootCondition[] = root?.conditions ?? relation?.listArguments.conditions ?? [];
     for (const condition of conditions) {
@@ -212,6 +215,9 @@ class AccessWalk {
     }
     const byKey = aggregate.parentLink ? this.#pathRefusal(target, aggregate.parentLink.foreignField) : undefined;
     if (byKey) return `${step.coordinate} adds up children joined by ${byKey}`;
+    const parentKey = aggregate.parentLink?.localField;
+    const byParentKey = parentKey !== undefined && parentKey !== '_id' ? this.#pathRefusal(aggregate.typeName, parentKey) : undefined;
+    if (byParentKey) return `${step.coordinate} adds up children joined by the parent's ${byParentKey}`;
     const given = givenArguments(step);
     for (const condition of aggregate.conditions) {
       const shown = given.has(condition.argumentName) ? this.#comparedRefusal(target, condition.path) : undefined;
