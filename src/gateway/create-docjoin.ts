@@ -7,6 +7,8 @@ import { createAuthenticator, type AuthOptions, type Viewer } from './request/au
 import { ViewerAccess } from './request/access/viewer-access';
 import { collectionsReadInPart, presetReferences, type AccessRules } from './startup/access-rules/access-rule-types';
 import { checkAccessIndexes } from './startup/access-rules/check-access-indexes';
+import { integrityOracleWarnings } from './startup/access-rules/integrity-oracles';
+import { incomingReferences } from './writes/delete-planner';
 import { operationRefusal } from './operation/access/refuse-operation';
 import { comparisonRefusal } from './operation/access/operation-access';
 import { TrustedDocuments, type PersistedQueryCache } from './operation/access/trusted-documents';
@@ -248,7 +250,12 @@ export async function createDocjoin(options: DocjoinOptions): Promise<Docjoin> {
     if (options.validateDatabase ?? true) {
       const derived = [...writeRuntime.model.counters, ...writeRuntime.model.totals.map((total) => ({ ...total, derived: 'total' as const }))];
       const warnings = await validateAgainstDatabase(storageMap, funnel, { counters: derived, schema });
-      if (accessRules.enabled) warnings.push(...(await checkAccessIndexes(accessRules, new Set(await funnel.listCollectionNames()), (collection) => funnel.listIndexes(collection))));
+      if (accessRules.enabled) {
+        const existing = new Set(await funnel.listCollectionNames());
+        const indexesOf = (collection: string) => funnel.listIndexes(collection);
+        warnings.push(...(await checkAccessIndexes(accessRules, existing, indexesOf)));
+        warnings.push(...(await integrityOracleWarnings(accessRules, storageMap, existing, indexesOf, (typeName) => incomingReferences(writeModel, typeName))));
+      }
       for (const warning of warnings) warn(warning);
     }
     await sizes?.start();

@@ -360,6 +360,60 @@ describe('startup refuses a rule it cannot enforce on some path, naming Type.fie
   });
 });
 
+describe('startup warns where a refusal that keeps the data whole tells a role about rows it cannot read', () => {
+  const sdl = /* GraphQL */ `
+    type Query { members: [Member!]! @list }
+    type Mutation {
+      updateMember(id: ID!, input: MemberPatch!): Member! @update
+      deletePhoto(id: ID!): Boolean! @delete(type: "Photo")
+    }
+    type Member
+      @collection(name: "members")
+      @access(roles: ["member"], allow: [READ, UPDATE], where: [{ field: "id", claim: "sub" }], readOnly: ["handle"])
+      @access(roles: ["admin"], allow: [READ, UPDATE]) {
+      id: ID!
+      email: String!
+      handle: String!
+    }
+    input MemberPatch {
+      email: String
+      handle: String
+    }
+    type Photo @collection(name: "photos") @access(roles: ["member"], allow: [READ, DELETE], where: [{ field: "owner", claim: "sub" }]) @access(roles: ["admin"], allow: [READ, DELETE]) {
+      id: ID!
+      owner: String!
+    }
+    type Album @collection(name: "albums") @access(roles: ["member"], allow: [READ], where: [{ field: "owner", claim: "sub" }]) @access(roles: ["admin"], allow: [READ]) {
+      id: ID!
+      owner: String!
+      cover: Photo @join(localField: "coverId")
+    }
+  `;
+
+  it('a unique index on a field the role may write, and a reference from rows it reads in part to a type it may delete; not for a read-only field or a role that reads every row', async () => {
+    const warnings: string[] = [];
+    const started = await startSdlGateway({
+      typeDefs: sdl,
+      dbPrefix: 'access_oracles',
+      prepare: async (db) => {
+        await db.collection('members').createIndex({ email: 1 }, { unique: true });
+        await db.collection('members').createIndex({ handle: 1 }, { unique: true });
+        await db.collection('members').insertOne({ email: 'a@example.com', handle: 'a' });
+        await db.collection('photos').insertOne({ owner: 'a' });
+        await db.collection('albums').insertOne({ owner: 'b', coverId: new ObjectId() });
+        await db.collection('photos').createIndex({ owner: 1 });
+        await db.collection('albums').createIndex({ owner: 1 });
+      },
+      gateway: { auth: { jwt: { secret: 'a-test-secret-that-is-long-enough-for-hs256' } }, onWarning: (message) => warnings.push(message) },
+    });
+    await started.stop();
+    expect(warnings).toEqual([
+      'Member.email: role "member" may update it and reads Member only where id = claim sub, and the unique index { "email": 1 } refuses a value another Member holds, so a refused write tells the role that value is taken; if that must stay unknown, keep the role from writing email (readOnly, or no CREATE)',
+      'Photo: role "member" may delete it and reads Album only where owner = claim sub, which references Photo (Album.cover), and a delete is refused while a reference remains, so the refusal tells the role that such a row points at its Photo; if that must stay unknown, take DELETE on Photo from the role',
+    ]);
+  }, 60_000);
+});
+
 describe('the paths a review found around the first checks', () => {
   const reviewTypeDefs = /* GraphQL */ `
     type Query {

@@ -334,6 +334,6 @@ function keyInPartlyReadCopy(rules: AccessRules, storageMap: StorageMap, relatio
   return undefined;
 }
 
-function describeWhere(where: readonly RowCondition[]): string {
+export function describeWhere(where: readonly RowCondition[]): string {
   return where.map((condition) => `${condition.fieldName} = claim ${condition.claim}`).join(' and ');
 }
