@@ -1371,7 +1371,13 @@ describe('sixth review: filters reached another way, an order by a document hold
     type UserConnection { edges: [UserEdge!]! pageInfo: PageInfo! totalCount: Int! }
     type UserEdge { cursor: String! node: User! }
     type PageInfo { hasNextPage: Boolean! hasPreviousPage: Boolean! startCursor: String endCursor: String }
-    type Mutation { updateUser(id: ID!, input: UserPatch!): User! @update checkEmail(email: String!): Boolean! }
+    type Mutation {
+      updateUser(id: ID!, input: UserPatch!): User! @update
+      checkEmail(email: String!): Boolean!
+      "Hand-written: the same check as an $expr, or as a $where whose fields cannot be told."
+      checkEmailByExpr(email: String!): Boolean!
+      checkEmailByWhere(email: String!): Boolean!
+    }
     type User
       @collection(name: "users")
       @access(roles: ["member"], allow: [READ], hide: ["email", "secret"])
@@ -1410,9 +1416,17 @@ describe('sixth review: filters reached another way, an order by a document hold
       Mutation: {
         checkEmail: async (_parent: unknown, args: { email: string }, context: GatewayContext, info: GraphQLResolveInfo) =>
           context.writes.run(info, async (unit) => Boolean(await unit.requireOne('User', { email: args.email }, ['name'], 'with that email'))),
+        checkEmailByExpr: async (_parent: unknown, args: { email: string }, context: GatewayContext, info: GraphQLResolveInfo) =>
+          context.writes.run(info, async (unit) => Boolean(await unit.requireOne('User', { $expr: { $and: [{ $eq: ['$email', args.email] }, { $ne: ['$$ROOT', null] }] } }, ['name'], 'with that email'))),
+        checkEmailByWhere: async (_parent: unknown, args: { email: string }, context: GatewayContext, info: GraphQLResolveInfo) =>
+          context.writes.run(info, async (unit) => Boolean(await unit.requireOne('User', { $where: `this.email === ${JSON.stringify(args.email)}` }, ['name'], 'with that email'))),
       },
     },
-    writePlans: { checkEmail: [{ kind: 'requireOne' as const, typeName: 'User' }] },
+    writePlans: {
+      checkEmail: [{ kind: 'requireOne' as const, typeName: 'User' }],
+      checkEmailByExpr: [{ kind: 'requireOne' as const, typeName: 'User' }],
+      checkEmailByWhere: [{ kind: 'requireOne' as const, typeName: 'User' }],
+    },
   };
   let fixture: SdlGateway;
   beforeAll(async () => {
@@ -1481,6 +1495,20 @@ describe('sixth review: filters reached another way, an order by a document hold
       });
     }
     expect(await run('mutation { checkEmail(email: "bob@secret.example") }', admin)).toEqual({ data: { checkEmail: true }, errors: undefined });
+  });
+
+  it("a write unit's filter is checked inside an $expr by the fields it names, and one whose fields cannot be told ($where) is refused for every role", async () => {
+    expect(await run('mutation { checkEmailByExpr(email: "bob@secret.example") }', member)).toEqual({
+      data: null,
+      errors: [['FORBIDDEN', `Mutation.checkEmailByExpr filters by ${hiddenEmail}; filter by a field the role reads`]],
+    });
+    expect(await run('mutation { checkEmailByExpr(email: "bob@secret.example") }', admin)).toEqual({ data: { checkEmailByExpr: true }, errors: undefined });
+    for (const viewer of [member, admin]) {
+      expect(await run('mutation { checkEmailByWhere(email: "bob@secret.example") }', viewer)).toEqual({
+        data: null,
+        errors: [['FORBIDDEN', "Mutation.checkEmailByWhere filters with $where, which docjoin cannot check against the role's rules; compare the fields in a plain filter"]],
+      });
+    }
   });
 
   it('an order by a document holding a hidden field is refused: MongoDB compares it by the fields inside', async () => {

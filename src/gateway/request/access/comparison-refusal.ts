@@ -12,16 +12,59 @@ export type ComparisonRefusal = (typeName: string, path: string) => string | und
  * the documents it matches, or a NOT_FOUND, show the values it compared.
  */
 export function refuseHiddenFilter(refusal: ComparisonRefusal | undefined, coordinate: string, typeName: string, filter: StoredDocument): void {
-  for (const path of refusal ? comparedPaths(filter) : []) {
-    const shown = refusal!(typeName, path);
+  if (!refusal) return;
+  const compared = comparedPaths(filter);
+  if ('opaque' in compared) throw forbidden(`${coordinate} filters with ${compared.opaque}, which docjoin cannot check against the role's rules; compare the fields in a plain filter`);
+  for (const path of compared.paths) {
+    const shown = refusal(typeName, path);
     if (shown) throw forbidden(`${coordinate} filters by ${shown}; filter by a field the role reads`);
   }
 }
 
-/** The stored paths a MongoDB filter compares, through `$and`, `$or` and `$nor`. */
-function comparedPaths(filter: StoredDocument): string[] {
-  return Object.entries(filter).flatMap(([key, value]) => {
-    if (!key.startsWith('$')) return [key];
-    return Array.isArray(value) ? value.flatMap((part) => (typeof part === 'object' && part !== null ? comparedPaths(part as StoredDocument) : [])) : [];
-  });
+/** Operators inside `$expr` that reach a field by a name docjoin cannot read off the expression, or run code. */
+const OPAQUE_EXPRESSIONS = new Set(['$getField', '$setField', '$function', '$accumulator']);
+
+/**
+ * The stored paths a MongoDB filter compares, through `$and`, `$or` and `$nor`, and the fields an `$expr`
+ * names (`"$salary"`); `opaque` names an operator whose fields cannot be told (`$where`, `$jsonSchema`,
+ * `$text`, or `$getField` in an `$expr`).
+ */
+function comparedPaths(filter: StoredDocument): { paths: string[] } | { opaque: string } {
+  const paths: string[] = [];
+  for (const [key, value] of Object.entries(filter)) {
+    if (!key.startsWith('$')) {
+      paths.push(key);
+      continue;
+    }
+    if (key === '$comment') continue;
+    if (key === '$expr') {
+      const named = expressionPaths(value);
+      if ('opaque' in named) return named;
+      paths.push(...named.paths);
+      continue;
+    }
+    if (!['$and', '$or', '$nor'].includes(key) || !Array.isArray(value)) return { opaque: key };
+    for (const part of value) {
+      if (typeof part !== 'object' || part === null) continue;
+      const inner = comparedPaths(part as StoredDocument);
+      if ('opaque' in inner) return inner;
+      paths.push(...inner.paths);
+    }
+  }
+  return { paths };
+}
+
+/** The field paths an aggregation expression names (`"$a.b"`, not the variables `"$$x"`). */
+function expressionPaths(expression: unknown): { paths: string[] } | { opaque: string } {
+  if (typeof expression === 'string') return { paths: expression.startsWith('$') && !expression.startsWith('$$') ? [expression.slice(1)] : [] };
+  if (typeof expression !== 'object' || expression === null) return { paths: [] };
+  const paths: string[] = [];
+  for (const [key, value] of Array.isArray(expression) ? expression.map((part, index) => [String(index), part] as const) : Object.entries(expression)) {
+    if (OPAQUE_EXPRESSIONS.has(key)) return { opaque: `${key} in $expr` };
+    if (key === '$literal') continue;
+    const inner = expressionPaths(value);
+    if ('opaque' in inner) return inner;
+    paths.push(...inner.paths);
+  }
+  return { paths };
 }
