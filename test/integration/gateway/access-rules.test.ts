@@ -1374,9 +1374,8 @@ describe('sixth review: filters reached another way, an order by a document hold
     type Mutation {
       updateUser(id: ID!, input: UserPatch!): User! @update
       checkEmail(email: String!): Boolean!
-      "Hand-written: the same check as an $expr, or as a $where whose fields cannot be told."
-      checkEmailByExpr(email: String!): Boolean!
-      checkEmailByWhere(email: String!): Boolean!
+      "Hand-written: the same check as an $expr (by field, through $$ROOT, or $$ROOT renamed), a $where whose fields cannot be told, or an array position."
+      checkEmailBy(kind: String!, email: String!): Boolean!
     }
     type User
       @collection(name: "users")
@@ -1416,16 +1415,21 @@ describe('sixth review: filters reached another way, an order by a document hold
       Mutation: {
         checkEmail: async (_parent: unknown, args: { email: string }, context: GatewayContext, info: GraphQLResolveInfo) =>
           context.writes.run(info, async (unit) => Boolean(await unit.requireOne('User', { email: args.email }, ['name'], 'with that email'))),
-        checkEmailByExpr: async (_parent: unknown, args: { email: string }, context: GatewayContext, info: GraphQLResolveInfo) =>
-          context.writes.run(info, async (unit) => Boolean(await unit.requireOne('User', { $expr: { $and: [{ $eq: ['$email', args.email] }, { $ne: ['$$ROOT', null] }] } }, ['name'], 'with that email'))),
-        checkEmailByWhere: async (_parent: unknown, args: { email: string }, context: GatewayContext, info: GraphQLResolveInfo) =>
-          context.writes.run(info, async (unit) => Boolean(await unit.requireOne('User', { $where: `this.email === ${JSON.stringify(args.email)}` }, ['name'], 'with that email'))),
+        checkEmailBy: async (_parent: unknown, args: { kind: string; email: string }, context: GatewayContext, info: GraphQLResolveInfo) => {
+          const filters: Record<string, Record<string, unknown>> = {
+            expr: { $expr: { $and: [{ $eq: ['$email', args.email] }, { $ne: ['$name', null] }] } },
+            root: { $expr: { $eq: ['$$ROOT.email', args.email] } },
+            renamed: { $expr: { $let: { vars: { doc: '$$CURRENT' }, in: { $eq: ['$$doc.email', args.email] } } } },
+            where: { $where: `this.email === ${JSON.stringify(args.email)}` },
+            position: { 'profile.0.secret': args.email },
+          };
+          return context.writes.run(info, async (unit) => Boolean(await unit.requireOne('User', filters[args.kind]!, ['name'], 'with that email')));
+        },
       },
     },
     writePlans: {
       checkEmail: [{ kind: 'requireOne' as const, typeName: 'User' }],
-      checkEmailByExpr: [{ kind: 'requireOne' as const, typeName: 'User' }],
-      checkEmailByWhere: [{ kind: 'requireOne' as const, typeName: 'User' }],
+      checkEmailBy: [{ kind: 'requireOne' as const, typeName: 'User' }],
     },
   };
   let fixture: SdlGateway;
@@ -1497,17 +1501,26 @@ describe('sixth review: filters reached another way, an order by a document hold
     expect(await run('mutation { checkEmail(email: "bob@secret.example") }', admin)).toEqual({ data: { checkEmail: true }, errors: undefined });
   });
 
-  it("a write unit's filter is checked inside an $expr by the fields it names, and one whose fields cannot be told ($where) is refused for every role", async () => {
-    expect(await run('mutation { checkEmailByExpr(email: "bob@secret.example") }', member)).toEqual({
+  it("a write unit's filter is checked inside an $expr by the fields it names, through $$ROOT too, and past an array position; one whose fields cannot be told is refused for every role", async () => {
+    const probe = (kind: string, viewer: Viewer) => run(`mutation { checkEmailBy(kind: "${kind}", email: "bob@secret.example") }`, viewer);
+    for (const kind of ['expr', 'root']) {
+      expect(await probe(kind, member)).toEqual({ data: null, errors: [['FORBIDDEN', `Mutation.checkEmailBy filters by ${hiddenEmail}; filter by a field the role reads`]] });
+      expect(await probe(kind, admin)).toEqual({ data: { checkEmailBy: true }, errors: undefined });
+    }
+    expect(await probe('position', member)).toEqual({
       data: null,
-      errors: [['FORBIDDEN', `Mutation.checkEmailByExpr filters by ${hiddenEmail}; filter by a field the role reads`]],
+      errors: [['FORBIDDEN', 'Mutation.checkEmailBy filters by User.secret, which is hidden from role "member"; filter by a field the role reads']],
     });
-    expect(await run('mutation { checkEmailByExpr(email: "bob@secret.example") }', admin)).toEqual({ data: { checkEmailByExpr: true }, errors: undefined });
     for (const viewer of [member, admin]) {
-      expect(await run('mutation { checkEmailByWhere(email: "bob@secret.example") }', viewer)).toEqual({
-        data: null,
-        errors: [['FORBIDDEN', "Mutation.checkEmailByWhere filters with $where, which docjoin cannot check against the role's rules; compare the fields in a plain filter"]],
-      });
+      for (const [kind, opaque] of [
+        ['where', '$where'],
+        ['renamed', '$$CURRENT in $expr'],
+      ]) {
+        expect(await probe(kind!, viewer)).toEqual({
+          data: null,
+          errors: [['FORBIDDEN', `Mutation.checkEmailBy filters with ${opaque}, which docjoin cannot check against the role's rules; compare the fields in a plain filter`]],
+        });
+      }
     }
   });
 

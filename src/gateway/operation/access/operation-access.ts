@@ -44,7 +44,12 @@ export function operationAccessRefusal(plan: OperationPlan, access: ViewerAccess
  * checked as the generated lists' are); undefined when nothing.
  */
 export function comparisonRefusal(access: ViewerAccess, storageMap: StorageMap, typeName: string, path: string): string | undefined {
-  return new AccessWalk(access, access.role, { storageMap, mutations: new Map(), introspection: true }, false).comparisonRefusal(typeName, path);
+  // A hand-written filter may name an array's element by its position ("badges.0.code"): it compares the field all the same.
+  const fieldPath = path
+    .split('.')
+    .filter((segment) => !/^\d+$/.test(segment))
+    .join('.');
+  return new AccessWalk(access, access.role, { storageMap, mutations: new Map(), introspection: true }, false).comparisonRefusal(typeName, fieldPath);
 }
 
 /** Per plan, per role: a plan is made for one document and shape, and a role's rules do not change. */

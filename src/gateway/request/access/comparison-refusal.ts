@@ -54,9 +54,20 @@ function comparedPaths(filter: StoredDocument): { paths: string[] } | { opaque: 
   return { paths };
 }
 
-/** The field paths an aggregation expression names (`"$a.b"`, not the variables `"$$x"`). */
+/** Variables that hold the whole document: `"$$ROOT.salary"` names the field `salary`. */
+const DOCUMENT_VARIABLES = ['$$ROOT', '$$CURRENT'];
+
+/**
+ * The field paths an aggregation expression names (`"$a.b"`, `"$$ROOT.a.b"`; not other variables,
+ * `"$$x"`). The whole document as a value (`"$$ROOT"`, which `$let` could rename) is opaque.
+ */
 function expressionPaths(expression: unknown): { paths: string[] } | { opaque: string } {
-  if (typeof expression === 'string') return { paths: expression.startsWith('$') && !expression.startsWith('$$') ? [expression.slice(1)] : [] };
+  if (typeof expression === 'string') {
+    const variable = DOCUMENT_VARIABLES.find((name) => expression === name || expression.startsWith(`${name}.`));
+    if (variable === expression) return { opaque: `${variable} in $expr` };
+    if (variable !== undefined) return { paths: [expression.slice(variable.length + 1)] };
+    return { paths: expression.startsWith('$') && !expression.startsWith('$$') ? [expression.slice(1)] : [] };
+  }
   if (typeof expression !== 'object' || expression === null) return { paths: [] };
   const paths: string[] = [];
   for (const [key, value] of Array.isArray(expression) ? expression.map((part, index) => [String(index), part] as const) : Object.entries(expression)) {
