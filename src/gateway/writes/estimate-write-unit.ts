@@ -81,6 +81,15 @@ export function estimateWriteUnit(model: WriteModel, plan: WritePlan, options: W
         break;
       case 'updateSource': {
         if (operation.by !== '_id' && hasFanOut(model, operation.typeName, operation.fields)) read(1, 1);
+        // A key it sets into a collection some role reads in part is read through the viewer's filter (WriteUnit #requireReadableKeys).
+        const setPaths = new Set(storedPaths(model, operation.typeName, operation.fields));
+        for (const field of byKeyReferenceFields(model, operation.typeName)) {
+          const key = field.shapes.snapshot ? `${field.shapes.snapshot.path}.${field.shapes.snapshot.key}` : field.shapes.join!.localField;
+          if (setPaths.has(key) && options.readInPart?.has(field.shapes.join!.collection)) read(1, 1);
+        }
+        for (const parent of uncheckedParentRelations(model, operation.typeName)) {
+          if (setPaths.has(parent.keyPath) && options.readInPart?.has(parent.collection)) read(1, 1);
+        }
         const moves = collectionsOfMoves(model, operation.typeName, storedPaths(model, operation.typeName, operation.fields));
         // Moving counters or totals, the source update returns the document as it was (findAndModify).
         if (moves.length > 0) documents += 1;

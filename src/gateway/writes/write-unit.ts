@@ -218,6 +218,7 @@ export class WriteUnit {
     }
     const rows = this.#rowsFor(typeName, 'update', setting);
     this.#concealIfHidden(typeName, Object.keys($set), () => collectionsOfMoves(this.model, typeName, Object.keys($set)).length > 0);
+    await this.#requireReadableKeys(typeName, $set);
     let id = selector._id;
     const described = describe(selector);
     if (id === undefined && hasFanOut(this.model, typeName, Object.keys(changes))) {
@@ -242,6 +243,20 @@ export class WriteUnit {
     // A document left as it was (every field set to the value it held) changed nothing, and neither do its copies.
     if (source.modified > 0) this.onSourceChange({ typeName, fields: Object.keys(changes).sort(), id });
     await this.#applyDerived([...plan.fanOut, ...moves]);
+  }
+
+  /**
+   * A key an update sets (a reference's, or the one a parent picks its children by) must name a row
+   * the viewer reads where it reads that collection in part, as a create's must (NOT_FOUND otherwise,
+   * nothing written): re-pointed to another tenant's row, the document would join its lists and counts.
+   */
+  async #requireReadableKeys(typeName: string, $set: StoredDocument): Promise<void> {
+    const written: StoredDocument = {};
+    for (const [path, value] of Object.entries($set)) writePath(written, path, value);
+    const known = new KnownSources();
+    for (const reference of [...forwardReferences(this.model, typeName, written), ...uncheckedParents(this.model, typeName, written)]) {
+      if (!this.#readsAll(reference.collection)) await this.#requireSources(reference, known);
+    }
   }
 
   /**

@@ -414,6 +414,72 @@ describe('startup warns where a refusal that keeps the data whole tells a role a
   }, 60_000);
 });
 
+describe("a hand-written update that moves a child to another parent", () => {
+  const sdl = /* GraphQL */ `
+    type Query { posts: [Post!]! @list(sort: "title") }
+    type Mutation { moveComment(id: ID!, postId: ID!): Boolean! }
+    type Post @collection(name: "posts") @access(roles: ["member"], allow: [READ], where: [{ field: "tenant", claim: "tenant" }]) {
+      id: ID!
+      title: String!
+      tenant: String!
+      commentCount: Int! @counter(of: "Post.comments")
+      comments: [Comment!]! @join(localField: "_id", foreignField: "postId", sort: "text")
+    }
+    type Comment @collection(name: "comments") @access(roles: ["member"], allow: [READ]) @access(roles: ["member"], allow: [UPDATE], where: [{ field: "author", claim: "sub" }]) {
+      id: ID!
+      text: String!
+      author: String!
+      postId: ID!
+    }
+  `;
+  const [a1, a2, b1, comment] = ['0000000000000000000000a1', '0000000000000000000000a2', '0000000000000000000000b1', '0000000000000000000000c1'].map((hex) => new ObjectId(hex)) as [ObjectId, ObjectId, ObjectId, ObjectId];
+  const ann: Viewer = { role: 'member', roles: ['member'], anonymous: false, subject: 'ann', claims: { sub: 'ann', tenant: 'a' } };
+  let fixture: SdlGateway;
+  beforeAll(async () => {
+    fixture = await startSdlGateway({
+      typeDefs: sdl,
+      dbPrefix: 'access_move',
+      prepare: async (db) => {
+        await db.collection('posts').insertMany([
+          { _id: a1, title: 'A1', tenant: 'a', commentCount: 1 },
+          { _id: a2, title: 'A2', tenant: 'a', commentCount: 0 },
+          { _id: b1, title: 'B1', tenant: 'b', commentCount: 0 },
+        ]);
+        await db.collection('comments').insertOne({ _id: comment, text: 'hi', author: 'ann', postId: a1 });
+        await db.collection('comments').createIndex({ postId: 1, text: 1 });
+        await db.collection('posts').createIndex({ tenant: 1 });
+      },
+      gateway: {
+        onWarning: () => undefined,
+        resolvers: {
+          Mutation: {
+            moveComment: async (_parent: unknown, args: { id: string; postId: string }, context: GatewayContext, info: GraphQLResolveInfo) =>
+              context.writes.run(info, async (unit) => {
+                await unit.updateSource('Comment', { _id: new ObjectId(args.id) }, { postId: new ObjectId(args.postId) });
+                return true;
+              }),
+          },
+        },
+        writePlans: { moveComment: [{ kind: 'updateSource' as const, typeName: 'Comment', by: '_id' as const, fields: ['postId'] }] },
+      },
+    });
+  }, 60_000);
+  afterAll(async () => {
+    await fixture?.stop();
+  });
+  const counts = async () => (await fixture.db.collection('posts').find({}, { sort: { title: 1 } }).toArray()).map((post) => [post.title, post.commentCount]);
+
+  it("is NOT_FOUND, nothing written, when the new parent is a row the role cannot read, as a create's would be; within its rows the child moves with its count", async () => {
+    const away = await fixture.gateway.execute({ query: `mutation { moveComment(id: "${comment.toHexString()}", postId: "${b1.toHexString()}") }` }, { viewer: ann });
+    expect(away.errors?.map((error) => [error.extensions?.code, error.message])).toEqual([['NOT_FOUND', `Comment.postId: ${b1.toHexString()} not found`]]);
+    expect(await counts()).toEqual([['A1', 1], ['A2', 0], ['B1', 0]]);
+    expect((await fixture.db.collection('comments').findOne({ _id: comment }))?.postId).toEqual(a1);
+    const within = await fixture.gateway.execute({ query: `mutation { moveComment(id: "${comment.toHexString()}", postId: "${a2.toHexString()}") }` }, { viewer: ann });
+    expect([within.errors, within.data]).toEqual([undefined, { moveComment: true }]);
+    expect(await counts()).toEqual([['A1', 0], ['A2', 1], ['B1', 0]]);
+  });
+});
+
 describe('the paths a review found around the first checks', () => {
   const reviewTypeDefs = /* GraphQL */ `
     type Query {
