@@ -940,14 +940,19 @@ describe('a mutation\'s write report', () => {
       @collection(name: "posts")
       @access(roles: ["member", "admin"], allow: [READ])
       @access(roles: ["member"], allow: [UPDATE], where: [{ field: "owner", claim: "sub" }])
-      @access(roles: ["admin"], allow: [UPDATE]) {
+      @access(roles: ["admin"], allow: [UPDATE])
+      @access(roles: ["editor"], allow: [READ, UPDATE]) {
       id: ID!
       title: String!
       owner: String!
       "The newest comments, kept in the post: a delete refills it from every comment."
       recent: [Comment!]! @embedded @join(collection: "comments", localField: "_id", foreignField: "post.id", sort: "-text", limit: 2) @read(strategy: EMBEDDED)
     }
-    type Comment @collection(name: "comments") @access(roles: ["member"], allow: [READ, DELETE], where: [{ field: "by", claim: "sub" }]) @access(roles: ["admin"], allow: [READ]) {
+    type Comment
+      @collection(name: "comments")
+      @access(roles: ["member"], allow: [READ, DELETE], where: [{ field: "by", claim: "sub" }])
+      @access(roles: ["admin"], allow: [READ])
+      @access(roles: ["editor"], allow: [READ], hide: ["post"]) {
       id: ID!
       text: String!
       by: String!
@@ -1026,6 +1031,15 @@ describe('a mutation\'s write report', () => {
     const again = await fanOut.gateway.execute({ query: `mutation { updatePost(id: "${post.toHexString()}", input: { title: "again" }) { title } }` }, { viewer: adminViewer });
     expect(again.cost?.writes).toMatchObject({ documentsModified: 4, fanOut: { posts: 1, comments: 3 } });
     expect(again.cost?.writes?.withheld).toBeUndefined();
+  });
+
+  it('withholds the count of a collection whose type hides a field from the role: the rows holding a copy are those a filter by it would find', async () => {
+    const editor: Viewer = { role: 'editor', roles: ['editor'], anonymous: false, subject: 'ed', claims: { sub: 'ed' } };
+    const renamed = await fanOut.gateway.execute({ query: `mutation { updatePost(id: "${post.toHexString()}", input: { title: "edited" }) { title } }` }, { viewer: editor });
+    expect(renamed.data).toEqual({ updatePost: { title: 'edited' } });
+    // How many comments hold a copy of this post is what filtering comments by their hidden post would tell.
+    expect(renamed.cost?.writes).toMatchObject({ fanOut: { posts: 1 }, withheld: ['comments'] });
+    expect(await fanOut.db.collection('comments').countDocuments({ 'post.title': 'edited' })).toBe(3);
   });
 });
 
