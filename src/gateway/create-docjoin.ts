@@ -11,6 +11,7 @@ import { integrityOracleWarnings } from './startup/access-rules/integrity-oracle
 import { incomingReferences } from './writes/delete-planner';
 import { operationRefusal } from './operation/access/refuse-operation';
 import { comparisonRefusal } from './operation/access/operation-access';
+import { explainedViewer } from './operation/explain/viewer-explanation';
 import { TrustedDocuments, type PersistedQueryCache } from './operation/access/trusted-documents';
 import { ApolloServerPluginDocjoinCost, COST_HEADER, parseCostHeader } from './operation/cost/cost-plugin';
 import type { EstimateViolationRecorder } from './operation/cost/estimate-check';
@@ -254,7 +255,8 @@ export async function createDocjoin(options: DocjoinOptions): Promise<Docjoin> {
         const existing = new Set(await funnel.listCollectionNames());
         const indexesOf = (collection: string) => funnel.listIndexes(collection);
         warnings.push(...(await checkAccessIndexes(accessRules, existing, indexesOf)));
-        warnings.push(...(await integrityOracleWarnings(accessRules, storageMap, existing, indexesOf, (typeName) => incomingReferences(writeModel, typeName))));
+        const refusal = (role: string, typeName: string, path: string) => comparisonRefusal(new ViewerAccess(accessRules, explainedViewer(role, {}, '')), storageMap, typeName, path);
+        warnings.push(...(await integrityOracleWarnings(accessRules, storageMap, existing, indexesOf, (typeName) => incomingReferences(writeModel, typeName), refusal)));
       }
       for (const warning of warnings) warn(warning);
     }

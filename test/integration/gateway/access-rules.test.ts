@@ -374,23 +374,34 @@ describe('startup warns where a refusal that keeps the data whole tells a role a
       id: ID!
       email: String!
       handle: String!
+      contact: Contact @embedded
     }
+    type Contact { phone: String }
     input MemberPatch {
       email: String
       handle: String
     }
-    type Photo @collection(name: "photos") @access(roles: ["member"], allow: [READ, DELETE], where: [{ field: "owner", claim: "sub" }]) @access(roles: ["admin"], allow: [READ, DELETE]) {
+    type Photo
+      @collection(name: "photos")
+      @access(roles: ["member"], allow: [READ, DELETE], where: [{ field: "owner", claim: "sub" }])
+      @access(roles: ["admin", "curator"], allow: [READ, DELETE]) {
       id: ID!
       owner: String!
     }
-    type Album @collection(name: "albums") @access(roles: ["member"], allow: [READ], where: [{ field: "owner", claim: "sub" }]) @access(roles: ["admin"], allow: [READ]) {
+    type Album
+      @collection(name: "albums")
+      @access(roles: ["member"], allow: [READ], where: [{ field: "owner", claim: "sub" }])
+      @access(roles: ["admin"], allow: [READ])
+      @access(roles: ["curator"], allow: [READ], hide: ["pages"]) {
       id: ID!
       owner: String!
       cover: Photo @join(localField: "coverId")
+      pages: [Page!]! @embedded
     }
+    type Page { photo: Photo @join(localField: "photoId") }
   `;
 
-  it('a unique index on a field the role may write, and a reference from rows it reads in part to a type it may delete; not for a read-only field or a role that reads every row', async () => {
+  it('a unique index on a field the role may write, and a reference it cannot see to a type it may delete; not for a read-only field or a role that sees every row', async () => {
     const warnings: string[] = [];
     const started = await startSdlGateway({
       typeDefs: sdl,
@@ -398,9 +409,10 @@ describe('startup warns where a refusal that keeps the data whole tells a role a
       prepare: async (db) => {
         await db.collection('members').createIndex({ email: 1 }, { unique: true });
         await db.collection('members').createIndex({ handle: 1 }, { unique: true });
-        await db.collection('members').insertOne({ email: 'a@example.com', handle: 'a' });
+        await db.collection('members').createIndex({ 'contact.phone': 1 }, { unique: true, sparse: true });
+        await db.collection('members').insertOne({ email: 'a@example.com', handle: 'a', contact: { phone: '1' } });
         await db.collection('photos').insertOne({ owner: 'a' });
-        await db.collection('albums').insertOne({ owner: 'b', coverId: new ObjectId() });
+        await db.collection('albums').insertOne({ owner: 'b', coverId: new ObjectId(), pages: [{ photoId: new ObjectId() }] });
         await db.collection('photos').createIndex({ owner: 1 });
         await db.collection('albums').createIndex({ owner: 1 });
       },
@@ -409,7 +421,12 @@ describe('startup warns where a refusal that keeps the data whole tells a role a
     await started.stop();
     expect(warnings).toEqual([
       'Member.email: role "member" may update it and reads Member only where id = claim sub, and the unique index { "email": 1 } refuses a value another Member holds, so a refused write tells the role that value is taken; if that must stay unknown, keep the role from writing email (readOnly, or no CREATE)',
-      'Photo: role "member" may delete it and reads Album only where owner = claim sub, which references Photo (Album.cover), and a delete is refused while a reference remains, so the refusal tells the role that such a row points at its Photo; if that must stay unknown, take DELETE on Photo from the role',
+      // A unique index on a path inside an embedded document.
+      'Member.contact: role "member" may update it and reads Member only where id = claim sub, and the unique index { "contact.phone": 1 } refuses a value another Member holds, so a refused write tells the role that value is taken; if that must stay unknown, keep the role from writing contact (readOnly, or no CREATE)',
+      'Photo: role "member" may delete it and reads Album only where owner = claim sub; Album.cover there references Photo, and a delete is refused while a reference remains, so the refusal tells the role that a row it cannot see points at its Photo; if that must stay unknown, take DELETE on Photo from the role',
+      'Photo: role "member" may delete it and reads Album only where owner = claim sub; Page.photo there references Photo, and a delete is refused while a reference remains, so the refusal tells the role that a row it cannot see points at its Photo; if that must stay unknown, take DELETE on Photo from the role',
+      // Every album, but not the embedded array the reference sits in.
+      'Photo: role "curator" may delete it and may not see Album.pages, which is hidden from role "curator"; Page.photo there references Photo, and a delete is refused while a reference remains, so the refusal tells the role that a row it cannot see points at its Photo; if that must stay unknown, take DELETE on Photo from the role',
     ]);
   }, 60_000);
 });

@@ -3,11 +3,15 @@ import type { StorageMap, TypeStorage } from '../storage-map/storage-map-types';
 import { readRuleOf, type AccessRules, type RoleRules } from './access-rule-types';
 import { describeWhere, storedPathsOf } from './build-access-rules';
 
-/** A by-key reference to a type: the relation, and the collection whose documents hold it. */
+/** A by-key reference to a type: the relation, and the collection whose documents hold it at `path`. */
 export interface HeldReference {
   readonly coordinate: string;
   readonly collection: string;
+  readonly path: string;
 }
+
+/** What comparing `typeName` documents by the stored `path` would show `role` that it may not see (operation-access.ts comparisonRefusal). */
+export type RoleComparisonRefusal = (role: string, typeName: string, path: string) => string | undefined;
 
 /**
  * Where a refusal that keeps the data whole tells a role about rows it may not read: a unique index
@@ -22,6 +26,7 @@ export async function integrityOracleWarnings(
   existing: ReadonlySet<string>,
   indexesOf: (collection: string) => Promise<IndexDescription[]>,
   referencesTo: (typeName: string) => readonly HeldReference[],
+  refusal: RoleComparisonRefusal,
 ): Promise<string[]> {
   const warnings: string[] = [];
   for (const type of rules.types.values()) {
@@ -29,26 +34,37 @@ export async function integrityOracleWarnings(
     if (type.collection === undefined || !storage || !existing.has(type.collection)) continue;
     const unique = (await indexesOf(type.collection)).filter((index) => index.unique && !('_id' in index.key));
     for (const [role, rule] of type.roles) {
-      for (const index of unique) warnings.push(...uniqueIndexOracles(rules, storage, role, rule, index));
-      if (rule.delete) warnings.push(...referenceOracles(rules, type.typeName, role, referencesTo(type.typeName)));
+      for (const index of unique) warnings.push(...uniqueIndexOracles(rules, storage, role, rule, index, refusal));
+      if (rule.delete) warnings.push(...referenceOracles(rules, type.typeName, role, referencesTo(type.typeName), refusal));
     }
   }
   return warnings;
 }
 
-function uniqueIndexOracles(rules: AccessRules, storage: TypeStorage, role: string, rule: RoleRules, index: IndexDescription): string[] {
+/** Why `role` cannot see the value at `path` of some `typeName` documents: it reads none, or only some, of them, or comparing by it is refused. */
+function unseenBy(rules: AccessRules, role: string, typeName: string, path: string, refusal: RoleComparisonRefusal): string | undefined {
+  const read = readRuleOf(rules, typeName, role);
+  if (read === undefined) return `may not read ${typeName}`;
+  if (read !== 'all' && read.where.length > 0) return `reads ${typeName} only where ${describeWhere(read.where)}`;
+  const shown = refusal(role, typeName, path);
+  return shown === undefined ? undefined : `may not see ${shown}`;
+}
+
+const under = (path: string, prefix: string) => path === prefix || path.startsWith(`${prefix}.`);
+
+function uniqueIndexOracles(rules: AccessRules, storage: TypeStorage, role: string, rule: RoleRules, index: IndexDescription, refusal: RoleComparisonRefusal): string[] {
   if (!rule.create && !rule.update) return [];
-  const read = readRuleOf(rules, storage.typeName, role);
   const keyText = `{ ${Object.keys(index.key).map((path) => `${JSON.stringify(path)}: ${String(index.key[path])}`).join(', ')} }`;
   const warnings: string[] = [];
   for (const path of Object.keys(index.key)) {
-    const fieldName = [...storage.fields.keys()].find((name) => storedPathsOf(storage, name).includes(path));
+    // The field that stores the path, or the embedded document holding it.
+    const fieldName = [...storage.fields.keys()].find((name) => storedPathsOf(storage, name).some((stored) => under(path, stored)));
     if (fieldName === undefined) continue;
-    const writes = [rule.create && !rule.create.where.some((condition) => condition.path === path) ? 'create' : undefined, rule.update && !rule.update.readOnlyPaths.includes(path) ? 'update' : undefined].filter(
-      (action) => action !== undefined,
-    );
+    const creates = rule.create !== undefined && !rule.create.where.some((condition) => under(path, condition.path));
+    const updates = rule.update !== undefined && !rule.update.readOnlyPaths.some((readOnly) => under(path, readOnly) || under(readOnly, path));
+    const writes = [creates ? 'create' : undefined, updates ? 'update' : undefined].filter((action) => action !== undefined);
     if (writes.length === 0) continue;
-    const unseen = read === undefined ? `may not read ${storage.typeName}` : read === 'all' ? undefined : read.hidden.has(fieldName) ? `may not see ${fieldName}` : read.where.length > 0 ? `reads ${storage.typeName} only where ${describeWhere(read.where)}` : undefined;
+    const unseen = unseenBy(rules, role, storage.typeName, path, refusal);
     if (unseen === undefined) continue;
     warnings.push(
       `${storage.typeName}.${fieldName}: role "${role}" may ${writes.join(' and ')} it and ${unseen}, and the unique index ${keyText} refuses a value another ${storage.typeName} holds, so a refused write tells the role that value is taken; if that must stay unknown, keep the role from writing ${fieldName} (readOnly, or no CREATE)`,
@@ -57,25 +73,14 @@ function uniqueIndexOracles(rules: AccessRules, storage: TypeStorage, role: stri
   return warnings;
 }
 
-function referenceOracles(rules: AccessRules, typeName: string, role: string, references: readonly HeldReference[]): string[] {
+function referenceOracles(rules: AccessRules, typeName: string, role: string, references: readonly HeldReference[], refusal: RoleComparisonRefusal): string[] {
   const warnings: string[] = [];
   for (const reference of references) {
     const holderType = rules.typeOfCollection.get(reference.collection);
-    const holder = holderType === undefined ? 'all' : readRuleOf(rules, holderType, role);
-    const referenceField = reference.coordinate.slice(reference.coordinate.indexOf('.') + 1);
-    const unseen =
-      holder === undefined
-        ? `may not read ${holderType}`
-        : holder === 'all'
-          ? undefined
-          : holder.where.length > 0
-            ? `reads ${holderType} only where ${describeWhere(holder.where)}`
-            : holder.hidden.has(referenceField) && reference.coordinate.startsWith(`${holderType}.`)
-              ? `may not see ${reference.coordinate}`
-              : undefined;
+    const unseen = holderType === undefined ? undefined : unseenBy(rules, role, holderType, reference.path, refusal);
     if (unseen === undefined) continue;
     warnings.push(
-      `${typeName}: role "${role}" may delete it and ${unseen}, which references ${typeName} (${reference.coordinate}), and a delete is refused while a reference remains, so the refusal tells the role that such a row points at its ${typeName}; if that must stay unknown, take DELETE on ${typeName} from the role`,
+      `${typeName}: role "${role}" may delete it and ${unseen}; ${reference.coordinate} there references ${typeName}, and a delete is refused while a reference remains, so the refusal tells the role that a row it cannot see points at its ${typeName}; if that must stay unknown, take DELETE on ${typeName} from the role`,
     );
   }
   return warnings;
