@@ -110,7 +110,7 @@ async function importConfig(file: string): Promise<unknown> {
       } catch (error) {
         const code = (error as { code?: unknown } | null)?.code;
         if (code === 'ERR_REQUIRE_ESM' || code === 'ERR_REQUIRE_ASYNC_MODULE') loaded = await createJiti(__filename, { interopDefault: false }).import(file);
-        else throw error instanceof SyntaxError && !locatesInFile(error, file) ? await locatedSyntaxError(file, error) : error;
+        else throw error instanceof SyntaxError && !locatesInFile(error, file) ? locatedSyntaxError(file, error) : error;
       }
     }
     const exported = (loaded as { default?: unknown } | null)?.default ?? loaded;
@@ -122,16 +122,20 @@ async function importConfig(file: string): Promise<unknown> {
 }
 
 /**
- * Node's SyntaxError from `require` of an ES module does not say where the mistake is; jiti's parser
- * does, and fails before any of the module runs. `nodeError` when jiti parses what Node would not.
+ * Node's SyntaxError from `require` of an ES module does not say where the mistake is. jiti's parser
+ * does: its transform (which runs nothing) gives the place, or `nodeError` when it finds none there.
  */
-async function locatedSyntaxError(file: string, nodeError: SyntaxError): Promise<unknown> {
+function locatedSyntaxError(file: string, nodeError: SyntaxError): unknown {
+  let transformed: string;
   try {
-    await createJiti(__filename, { interopDefault: false, moduleCache: false }).import(file);
-  } catch (error) {
-    if (locatesInFile(error, file)) return error;
+    transformed = createJiti(__filename).transform({ source: readFileSync(file, 'utf8'), filename: file, ts: /\.[mc]?ts$/.test(file) });
+  } catch {
+    return nodeError;
   }
-  return nodeError;
+  const reported = /^exports\.__JITI_ERROR__ = (.*)$/s.exec(transformed)?.[1];
+  const parsed = reported === undefined ? undefined : (JSON.parse(reported) as { line?: unknown; message?: unknown });
+  if (typeof parsed?.line !== 'number' || typeof parsed.message !== 'string') return nodeError;
+  return new SyntaxError(`${parsed.message.trim()}\n ${file}:${parsed.line}`);
 }
 
 /**
