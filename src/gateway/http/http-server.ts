@@ -68,8 +68,8 @@ export interface RunningHttpServer {
 }
 
 
-/** Node's bound on a whole request, which a headers timeout may not exceed (docjoin's own deadline bounds the body). */
-const NODE_REQUEST_TIMEOUT_MS = 300_000;
+/** The longest a request's headers may take to arrive: Node's own default. */
+const HEADERS_TIMEOUT_MS = 60_000;
 
 /** Apollo Server on plain node:http: `/graphql` (POST, GET and the landing page), `GET /health`, `GET /metrics`, and `routes`. */
 export async function startHttpServer<TContext extends BaseContext>(options: HttpServerOptions<TContext>): Promise<RunningHttpServer> {
@@ -80,10 +80,11 @@ export async function startHttpServer<TContext extends BaseContext>(options: Htt
   /** Operations answered 504 at their overrun whose work still runs (a write waiting on MongoDB): a stop waits for them too. */
   const overrunWork = new Set<Promise<void>>();
   let draining = false;
-  // A request's headers get as long as its body and operation (operationTimeoutMs), where Node's default
-  // held a slow sender's connection for 60 s; its timeouts are checked at least every second (30 s by default).
-  const headersTimeout = Math.min(options.operationTimeoutMs, NODE_REQUEST_TIMEOUT_MS);
-  const server = createServer({ headersTimeout, connectionsCheckingInterval: Math.min(headersTimeout, 1000) }, (request, response) => {
+  // A request's headers get as long as its body and operation (operationTimeoutMs), and never more than
+  // Node's default of 60 s; the timeouts are checked every second (every 30 s by default), or every 100 ms
+  // under a shorter limit.
+  const headersTimeout = Math.min(options.operationTimeoutMs, HEADERS_TIMEOUT_MS);
+  const server = createServer({ headersTimeout, connectionsCheckingInterval: Math.max(100, Math.min(headersTimeout, 1000)) }, (request, response) => {
     inFlight.add(response);
     response.once('close', () => inFlight.delete(response));
     // While draining, tell keep-alive clients to reconnect elsewhere.

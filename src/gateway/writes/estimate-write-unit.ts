@@ -1,6 +1,6 @@
 import { InvariantError } from '../errors/internal-errors';
 import { fanOutCollections, hasFanOut } from './fan-out-planner';
-import { byKeyReferenceFields, collectionsDerivedFromInsert, nestedReferences, nestedSnapshotLocations, provedByDerivedUpdate, uncheckedParentRelations } from './insert-planner';
+import { byKeyReferenceFields, collectionsDerivedFromInsert, keysSetBy, nestedReferences, nestedSnapshotLocations, provedByDerivedUpdate, uncheckedParentRelations } from './insert-planner';
 import { boundedArraysOf, collectionsDerivedFromDelete, incomingReferences } from './delete-planner';
 import { collectionsOfMoves, collectionsOfReferenceChange } from './reference-planner';
 import { distinct } from './write-steps';
@@ -81,14 +81,9 @@ export function estimateWriteUnit(model: WriteModel, plan: WritePlan, options: W
         break;
       case 'updateSource': {
         if (operation.by !== '_id' && hasFanOut(model, operation.typeName, operation.fields)) read(1, 1);
-        // A key it sets into a collection some role reads in part is read through the viewer's filter (WriteUnit #requireReadableKeys).
-        const setPaths = new Set(storedPaths(model, operation.typeName, operation.fields));
-        for (const field of byKeyReferenceFields(model, operation.typeName)) {
-          const key = field.shapes.snapshot ? `${field.shapes.snapshot.path}.${field.shapes.snapshot.key}` : field.shapes.join!.localField;
-          if (setPaths.has(key) && options.readInPart?.has(field.shapes.join!.collection)) read(1, 1);
-        }
-        for (const parent of uncheckedParentRelations(model, operation.typeName)) {
-          if (setPaths.has(parent.keyPath) && options.readInPart?.has(parent.collection)) read(1, 1);
+        // A single key it sets into a collection some role reads in part is read through the viewer's filter (WriteUnit #requireReadableKeys).
+        for (const key of keysSetBy(model, operation.typeName, storedPaths(model, operation.typeName, operation.fields))) {
+          if (!key.many && options.readInPart?.has(key.collection)) read(1, 1);
         }
         const moves = collectionsOfMoves(model, operation.typeName, storedPaths(model, operation.typeName, operation.fields));
         // Moving counters or totals, the source update returns the document as it was (findAndModify).

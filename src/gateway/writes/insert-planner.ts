@@ -126,6 +126,39 @@ export function uncheckedParents(model: WriteModel, typeName: string, document: 
   });
 }
 
+/** A key a `typeName` document keeps that names another row: a reference's, or the one a parent picks its children by. */
+export interface KeyToRow {
+  readonly coordinate: string;
+  readonly collection: string;
+  readonly keyPath: string;
+  /** It holds a list of keys, or sits inside an embedded list. */
+  readonly many: boolean;
+}
+
+/** Every key a `typeName` document keeps that names another row (the keys a create checks). */
+export const keysToRows = oncePerModel(
+  (typeName: string) => typeName,
+  (model, typeName): readonly KeyToRow[] => [
+    ...byKeyReferenceFields(model, typeName).map((field) => {
+      const snapshot = field.shapes.snapshot;
+      return { coordinate: field.coordinate, collection: field.shapes.join!.collection, keyPath: snapshot ? `${snapshot.path}.${snapshot.key}` : field.shapes.join!.localField, many: field.isList };
+    }),
+    ...nestedSnapshotLocations(model, typeName).map((location) => ({
+      coordinate: location.coordinate,
+      collection: location.sourceCollection,
+      keyPath: `${location.segments.map((segment) => segment.path).join('.')}.${location.key}`,
+      many: true,
+    })),
+    ...nestedReferences(model, typeName).map((nested) => ({ coordinate: nested.coordinate, collection: nested.collection, keyPath: nested.keyPath, many: true })),
+    ...uncheckedParentRelations(model, typeName).map((parent) => ({ coordinate: parent.keyField, collection: parent.collection, keyPath: parent.keyPath, many: parent.keyIsList })),
+  ],
+);
+
+/** The keys to other rows that setting `paths` (stored paths, a key's own or one holding it) writes. */
+export function keysSetBy(model: WriteModel, typeName: string, paths: readonly string[]): KeyToRow[] {
+  return keysToRows(model, typeName).filter((key) => paths.some((path) => key.keyPath === path || key.keyPath.startsWith(`${path}.`)));
+}
+
 /**
  * The by-key relations of the types embedded in `typeName` documents (`Line.product` inside
  * `Order.lines`), snapshots aside (nestedSnapshotLocations has them): where their keys lie in the

@@ -12,7 +12,7 @@ import type { FunnelWriter, UpdateStatement } from '../request/mongo/funnel-writ
 import { projectionOf, toFindProjection, type Projection } from '../operation/planning/projection';
 import type { StoredDocument } from '../documents/stored-document';
 import { hasFanOut, planSourceUpdate } from './fan-out-planner';
-import { fillSnapshot, forwardReferences, planInsertDerived, soleUpdateOf, uncheckedParents, withInitialDerivedValues, type ForwardReference } from './insert-planner';
+import { fillSnapshot, forwardReferences, keysSetBy, planInsertDerived, soleUpdateOf, uncheckedParents, withInitialDerivedValues, type ForwardReference } from './insert-planner';
 import { collectionsOfMoves, collectionsOfReferenceChange, pathsBeforeMoves, planChildMoves, planReferenceChange } from './reference-planner';
 import { countersMoved, type SourceChangeListener } from './source-changes';
 import { InjectedWriteFailure, injectedWriteFailures, notFound } from './write-errors';
@@ -249,13 +249,17 @@ export class WriteUnit {
    * A key an update sets (a reference's, or the one a parent picks its children by) must name a row
    * the viewer reads where it reads that collection in part, as a create's must (NOT_FOUND otherwise,
    * nothing written): re-pointed to another tenant's row, the document would join its lists and counts.
+   * A list of such keys, or one inside an embedded list, is refused there: a create checks those.
    */
   async #requireReadableKeys(typeName: string, $set: StoredDocument): Promise<void> {
     const written: StoredDocument = {};
     for (const [path, value] of Object.entries($set)) writePath(written, path, value);
     const known = new KnownSources();
-    for (const reference of [...forwardReferences(this.model, typeName, written), ...uncheckedParents(this.model, typeName, written)]) {
-      if (!this.#readsAll(reference.collection)) await this.#requireSources(reference, known);
+    for (const key of keysSetBy(this.model, typeName, Object.keys($set))) {
+      if (this.#readsAll(key.collection)) continue;
+      if (key.many) throw forbidden(`Mutation.${this.mutationField} sets ${key.coordinate}, keys of rows the role reads only in part, which an update does not check; set them when the document is created`);
+      const value = readPath(written, key.keyPath);
+      if (value !== null && value !== undefined) await this.#requireSources({ coordinate: key.coordinate, collection: key.collection, keys: [value], provable: false }, known);
     }
   }
 

@@ -399,6 +399,13 @@ describe('startup warns where a refusal that keeps the data whole tells a role a
       pages: [Page!]! @embedded
     }
     type Page { photo: Photo @join(localField: "photoId") }
+    "Titles unique per owner, and slugs unique across owners."
+    type Note @collection(name: "notes") @access(roles: ["member"], allow: [READ, CREATE, UPDATE], where: [{ field: "owner", claim: "sub" }]) {
+      id: ID!
+      owner: String!
+      title: String!
+      slug: String!
+    }
   `;
 
   it('a unique index on a field the role may write, and a reference it cannot see to a type it may delete; not for a read-only field or a role that sees every row', async () => {
@@ -415,6 +422,9 @@ describe('startup warns where a refusal that keeps the data whole tells a role a
         await db.collection('albums').insertOne({ owner: 'b', coverId: new ObjectId(), pages: [{ photoId: new ObjectId() }] });
         await db.collection('photos').createIndex({ owner: 1 });
         await db.collection('albums').createIndex({ owner: 1 });
+        await db.collection('notes').insertOne({ owner: 'a', title: 't', slug: 's' });
+        await db.collection('notes').createIndex({ owner: 1, title: 1 }, { unique: true });
+        await db.collection('notes').createIndex({ slug: 1 }, { unique: true });
       },
       gateway: { auth: { jwt: { secret: 'a-test-secret-that-is-long-enough-for-hs256' } }, onWarning: (message) => warnings.push(message) },
     });
@@ -427,6 +437,8 @@ describe('startup warns where a refusal that keeps the data whole tells a role a
       'Photo: role "member" may delete it and reads Album only where owner = claim sub; Page.photo there references Photo, and a delete is refused while a reference remains, so the refusal tells the role that a row it cannot see points at its Photo; if that must stay unknown, take DELETE on Photo from the role',
       // Every album, but not the embedded array the reference sits in.
       'Photo: role "curator" may delete it and may not see Album.pages, which is hidden from role "curator"; Page.photo there references Photo, and a delete is refused while a reference remains, so the refusal tells the role that a row it cannot see points at its Photo; if that must stay unknown, take DELETE on Photo from the role',
+      // Unique across owners (a title unique per owner clashes only with the role's own rows).
+      'Note.slug: role "member" may create and update it and reads Note only where owner = claim sub, and the unique index { "slug": 1 } refuses a value another Note holds, so a refused write tells the role that value is taken; if that must stay unknown, keep the role from writing slug (readOnly, or no CREATE)',
     ]);
   }, 60_000);
 });

@@ -92,7 +92,8 @@ export class DocumentBudget {
    */
   #mayPass(documents: number): boolean {
     const first = this.#waiting[0];
-    if (!first || documents > this.#smallMax) return false;
+    // A small one waiting first keeps its place among the small ones.
+    if (!first || documents > this.#smallMax || first.documents <= this.#smallMax) return false;
     const heldBack = this.#inFlight - this.#passing + first.documents > this.capacity;
     return heldBack && this.#inFlight + documents <= this.capacity && this.#passing + documents <= this.#laneCapacity;
   }

@@ -49,14 +49,14 @@ export class ViewerAccess implements ReadScope {
    * Whether the documents a write changes in `collection` may be counted to the role: it reads every
    * row there (a collection no type is read from counts too), and none of the copies those rows hold is
    * one it reads by join to filter (a patient's `Doctor.recentAppointments`): how many rows hold a copy
-   * of what the write changed tells of the rows beside it, which the role cannot see. Nor does the role
-   * hide a field of the collection's type: the rows holding a copy of what changed are those a filter by
-   * the copy (`Post.author`, hidden) would find.
+   * of what the write changed tells of the rows beside it, which the role cannot see. Nor does the role's
+   * rule hide a copy there: the rows holding a copy of what changed are those a filter by the copy
+   * (`Comment.post`, hidden) would find.
    */
   seesWriteCountsIn(collection: string): boolean {
-    const typeName = this.rules.typeOfCollection.get(collection);
-    if (typeName === undefined) return true;
-    return this.readsEveryRow(collection) && !this.rules.joinedIn.get(this.viewer.role)?.has(collection) && this.hidden(typeName).size === 0;
+    if (!this.rules.typeOfCollection.has(collection)) return true;
+    const role = this.viewer.role;
+    return this.readsEveryRow(collection) && !this.rules.joinedIn.get(role)?.has(collection) && !this.rules.copiesHiddenIn.get(role)?.has(collection);
   }
 
   /** Whether the role reads some type only where conditions hold (or not at all): what the data's measures must not be shown to. */

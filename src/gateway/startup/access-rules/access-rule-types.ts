@@ -70,6 +70,11 @@ export interface AccessRules {
   readonly joinedFor: ReadonlyMap<string, ReadonlySet<string>>;
   /** Per role, the collections whose documents hold those copies (their owners', through embedded types too). */
   readonly joinedIn: ReadonlyMap<string, ReadonlySet<string>>;
+  /**
+   * Per role, the collections holding a copy (a snapshot, an embedded array of copies) that the role's
+   * rules hide: how many of their rows a write's fan-out changed is what a filter by the copy would find.
+   */
+  readonly copiesHiddenIn: ReadonlyMap<string, ReadonlySet<string>>;
 }
 
 /**

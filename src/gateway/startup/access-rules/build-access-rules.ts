@@ -58,7 +58,7 @@ export function buildAccessRules(schema: GraphQLSchema, storageMap: StorageMap, 
   }
   const roles = new Set([...types.values()].flatMap((type) => [...type.roles.keys()]));
   const collectionTypes = new Set([...storageMap.types.values()].filter((storage) => storage.collection !== undefined).map((storage) => storage.typeName));
-  const rules: AccessRules = { enabled: types.size > 0, types, typeOfCollection, collectionTypes, roles, joinedFor: new Map(), joinedIn: new Map() };
+  const rules: AccessRules = { enabled: types.size > 0, types, typeOfCollection, collectionTypes, roles, joinedFor: new Map(), joinedIn: new Map(), copiesHiddenIn: new Map() };
   if (!rules.enabled) return { rules, problems };
   const joinedFor = new Map<string, Set<string>>();
   for (const role of roles) {
@@ -72,7 +72,31 @@ export function buildAccessRules(schema: GraphQLSchema, storageMap: StorageMap, 
     if (joined.size > 0) joinedFor.set(role, joined);
   }
   const joinedIn = new Map([...joinedFor].map(([role, coordinates]) => [role, collectionsHolding(storageMap, coordinates)]));
-  return { rules: { ...rules, joinedFor, joinedIn }, problems };
+  const copiesHiddenIn = new Map([...roles].map((role) => [role, collectionsWithHiddenCopies(rules, storageMap, role)]));
+  return { rules: { ...rules, joinedFor, joinedIn, copiesHiddenIn }, problems };
+}
+
+/**
+ * The collections whose documents hold a copy `role` may not see: its owner's rule hides a field at or
+ * around the copy's path, or the rule of the collection's type hides one around where the owner sits.
+ */
+function collectionsWithHiddenCopies(rules: AccessRules, storageMap: StorageMap, role: string): ReadonlySet<string> {
+  const collections = new Set<string>();
+  const overlaps = (a: string, b: string) => a === b || a.startsWith(`${b}.`) || b.startsWith(`${a}.`);
+  const hides = (typeName: string, path: string) => {
+    const rule = readRuleOf(rules, typeName, role);
+    const storage = storageMap.types.get(typeName);
+    return rule !== undefined && rule !== 'all' && storage !== undefined && [...rule.hidden].some((name) => storedPathsOf(storage, name).some((stored) => overlaps(stored, path)));
+  };
+  for (const field of storageMap.relations.values()) {
+    const copyPath = field.shapes.snapshot?.path ?? field.shapes.embedded?.path;
+    if (copyPath === undefined || !rules.collectionTypes.has(field.targetType)) continue;
+    for (const { collection, prefix } of documentLocations(storageMap, field.typeName)) {
+      const holder = rules.typeOfCollection.get(collection);
+      if (hides(field.typeName, copyPath) || (holder !== undefined && hides(holder, prefix === '' ? copyPath : `${prefix}.${copyPath}`))) collections.add(collection);
+    }
+  }
+  return collections;
 }
 
 function typeAccess(

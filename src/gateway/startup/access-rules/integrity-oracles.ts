@@ -54,6 +54,11 @@ const under = (path: string, prefix: string) => path === prefix || path.startsWi
 
 function uniqueIndexOracles(rules: AccessRules, storage: TypeStorage, role: string, rule: RoleRules, index: IndexDescription, refusal: RoleComparisonRefusal): string[] {
   if (!rule.create && !rule.update) return [];
+  // Unique within the rows the role reads ({ tenant, email } under `where tenant`, which creates preset and updates cannot change): a clash is with a row it sees.
+  const where = rule.read?.where ?? [];
+  const keys = Object.keys(index.key);
+  const withinOwnRows = where.length > 0 && where.every((condition) => keys.includes(condition.path) && (!rule.create || rule.create.where.some((preset) => preset.path === condition.path)));
+  if (withinOwnRows) return [];
   const keyText = `{ ${Object.keys(index.key).map((path) => `${JSON.stringify(path)}: ${String(index.key[path])}`).join(', ')} }`;
   const warnings: string[] = [];
   for (const path of Object.keys(index.key)) {

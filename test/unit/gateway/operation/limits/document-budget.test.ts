@@ -34,8 +34,6 @@ describe('DocumentBudget', () => {
       expect(budget.inFlight).toBe(capacity);
       const small = budget.acquire(1, never);
       expect(budget.waiting).toBe(1);
-      // An estimate of 0 documents holds nothing back: it passes.
-      (await budget.acquire(0, never))();
       huge();
       (await small)();
       expect(budget.inFlight).toBe(0);
@@ -111,6 +109,21 @@ describe('DocumentBudget', () => {
       clock.mockRestore();
       holder();
     }
+  });
+
+  it('lets no small operation pass a small one waiting first: small ones keep their order', async () => {
+    const budget = new DocumentBudget(1_000);
+    const never = new OperationDeadline(60_000);
+    const holder = await budget.acquire(995, never);
+    const admitted: string[] = [];
+    const first = budget.acquire(10, never).then((release) => (admitted.push('ten'), release));
+    const later = budget.acquire(1, never).then((release) => (admitted.push('one'), release));
+    await Promise.resolve();
+    expect([budget.waiting, admitted]).toEqual([2, []]);
+    holder();
+    const releases = await Promise.all([first, later]);
+    expect(admitted).toEqual(['ten', 'one']);
+    for (const release of releases) release();
   });
 
   it('keeps a small operation that does not fit what is free waiting, whatever the lane holds', async () => {
