@@ -256,10 +256,11 @@ export class WriteUnit {
     for (const [path, value] of Object.entries($set)) writePath(written, path, value);
     const known = new KnownSources();
     for (const key of keysSetBy(this.model, typeName, Object.keys($set))) {
-      if (this.#readsAll(key.collection)) continue;
-      if (key.many) throw forbidden(`Mutation.${this.mutationField} sets ${key.coordinate}, keys of rows the role reads only in part, which an update does not check; set them when the document is created`);
       const value = readPath(written, key.keyPath);
-      if (value !== null && value !== undefined) await this.#requireSources({ coordinate: key.coordinate, collection: key.collection, keys: [value], provable: false }, known);
+      // A key cleared points at no row.
+      if (value === null || value === undefined || (Array.isArray(value) && value.length === 0) || this.#readsAll(key.collection)) continue;
+      if (key.many) throw forbidden(`Mutation.${this.mutationField} sets ${key.coordinate}, keys of rows the role reads only in part, which an update does not check; set them when the document is created`);
+      await this.#requireSources({ coordinate: key.coordinate, collection: key.collection, keys: [value], provable: false }, known);
     }
   }
 

@@ -400,11 +400,12 @@ describe('startup warns where a refusal that keeps the data whole tells a role a
     }
     type Page { photo: Photo @join(localField: "photoId") }
     "Titles unique per owner, and slugs unique across owners."
-    type Note @collection(name: "notes") @access(roles: ["member"], allow: [READ, CREATE, UPDATE], where: [{ field: "owner", claim: "sub" }]) {
+    type Note @collection(name: "notes") @access(roles: ["member"], allow: [READ, CREATE, UPDATE], where: [{ field: "owner", claim: "sub" }], hide: ["code"]) {
       id: ID!
       owner: String!
       title: String!
       slug: String!
+      code: String!
     }
   `;
 
@@ -422,8 +423,9 @@ describe('startup warns where a refusal that keeps the data whole tells a role a
         await db.collection('albums').insertOne({ owner: 'b', coverId: new ObjectId(), pages: [{ photoId: new ObjectId() }] });
         await db.collection('photos').createIndex({ owner: 1 });
         await db.collection('albums').createIndex({ owner: 1 });
-        await db.collection('notes').insertOne({ owner: 'a', title: 't', slug: 's' });
+        await db.collection('notes').insertOne({ owner: 'a', title: 't', slug: 's', code: 'c' });
         await db.collection('notes').createIndex({ owner: 1, title: 1 }, { unique: true });
+        await db.collection('notes').createIndex({ owner: 1, code: 1 }, { unique: true });
         await db.collection('notes').createIndex({ slug: 1 }, { unique: true });
       },
       gateway: { auth: { jwt: { secret: 'a-test-secret-that-is-long-enough-for-hs256' } }, onWarning: (message) => warnings.push(message) },
@@ -437,6 +439,8 @@ describe('startup warns where a refusal that keeps the data whole tells a role a
       'Photo: role "member" may delete it and reads Album only where owner = claim sub; Page.photo there references Photo, and a delete is refused while a reference remains, so the refusal tells the role that a row it cannot see points at its Photo; if that must stay unknown, take DELETE on Photo from the role',
       // Every album, but not the embedded array the reference sits in.
       'Photo: role "curator" may delete it and may not see Album.pages, which is hidden from role "curator"; Page.photo there references Photo, and a delete is refused while a reference remains, so the refusal tells the role that a row it cannot see points at its Photo; if that must stay unknown, take DELETE on Photo from the role',
+      // A code unique per owner, hidden from the owner too.
+      'Note.code: role "member" may create and update it and may not see Note.code, which is hidden from role "member", and the unique index { "owner": 1, "code": 1 } refuses a value another Note holds, so a refused write tells the role that value is taken; if that must stay unknown, keep the role from writing code (readOnly, or no CREATE)',
       // Unique across owners (a title unique per owner clashes only with the role's own rows).
       'Note.slug: role "member" may create and update it and reads Note only where owner = claim sub, and the unique index { "slug": 1 } refuses a value another Note holds, so a refused write tells the role that value is taken; if that must stay unknown, keep the role from writing slug (readOnly, or no CREATE)',
     ]);
@@ -446,7 +450,7 @@ describe('startup warns where a refusal that keeps the data whole tells a role a
 describe("a hand-written update that moves a child to another parent", () => {
   const sdl = /* GraphQL */ `
     type Query { posts: [Post!]! @list(sort: "title") }
-    type Mutation { moveComment(id: ID!, postId: ID!): Boolean! }
+    type Mutation { moveComment(id: ID!, postId: ID!): Boolean! detachComment(id: ID!): Boolean! }
     type Post @collection(name: "posts") @access(roles: ["member"], allow: [READ], where: [{ field: "tenant", claim: "tenant" }]) {
       id: ID!
       title: String!
@@ -487,9 +491,17 @@ describe("a hand-written update that moves a child to another parent", () => {
                 await unit.updateSource('Comment', { _id: new ObjectId(args.id) }, { postId: new ObjectId(args.postId) });
                 return true;
               }),
+            detachComment: async (_parent: unknown, args: { id: string }, context: GatewayContext, info: GraphQLResolveInfo) =>
+              context.writes.run(info, async (unit) => {
+                await unit.updateSource('Comment', { _id: new ObjectId(args.id) }, { postId: null });
+                return true;
+              }),
           },
         },
-        writePlans: { moveComment: [{ kind: 'updateSource' as const, typeName: 'Comment', by: '_id' as const, fields: ['postId'] }] },
+        writePlans: {
+          moveComment: [{ kind: 'updateSource' as const, typeName: 'Comment', by: '_id' as const, fields: ['postId'] }],
+          detachComment: [{ kind: 'updateSource' as const, typeName: 'Comment', by: '_id' as const, fields: ['postId'] }],
+        },
       },
     });
   }, 60_000);
@@ -506,6 +518,10 @@ describe("a hand-written update that moves a child to another parent", () => {
     const within = await fixture.gateway.execute({ query: `mutation { moveComment(id: "${comment.toHexString()}", postId: "${a2.toHexString()}") }` }, { viewer: ann });
     expect([within.errors, within.data]).toEqual([undefined, { moveComment: true }]);
     expect(await counts()).toEqual([['A1', 0], ['A2', 1], ['B1', 0]]);
+    // Cleared, the key names no row: nothing to check.
+    const cleared = await fixture.gateway.execute({ query: `mutation { detachComment(id: "${comment.toHexString()}") }` }, { viewer: ann });
+    expect([cleared.errors, cleared.data]).toEqual([undefined, { detachComment: true }]);
+    expect(await counts()).toEqual([['A1', 0], ['A2', 0], ['B1', 0]]);
   });
 });
 

@@ -45,9 +45,9 @@ export async function integrityOracleWarnings(
 function unseenBy(rules: AccessRules, role: string, typeName: string, path: string, refusal: RoleComparisonRefusal): string | undefined {
   const read = readRuleOf(rules, typeName, role);
   if (read === undefined) return `may not read ${typeName}`;
-  if (read !== 'all' && read.where.length > 0) return `reads ${typeName} only where ${describeWhere(read.where)}`;
   const shown = refusal(role, typeName, path);
-  return shown === undefined ? undefined : `may not see ${shown}`;
+  if (shown !== undefined) return `may not see ${shown}`;
+  return read !== 'all' && read.where.length > 0 ? `reads ${typeName} only where ${describeWhere(read.where)}` : undefined;
 }
 
 const under = (path: string, prefix: string) => path === prefix || path.startsWith(`${prefix}.`);
@@ -57,8 +57,10 @@ function uniqueIndexOracles(rules: AccessRules, storage: TypeStorage, role: stri
   // Unique within the rows the role reads ({ tenant, email } under `where tenant`, which creates preset and updates cannot change): a clash is with a row it sees.
   const where = rule.read?.where ?? [];
   const keys = Object.keys(index.key);
-  const withinOwnRows = where.length > 0 && where.every((condition) => keys.includes(condition.path) && (!rule.create || rule.create.where.some((preset) => preset.path === condition.path)));
-  if (withinOwnRows) return [];
+  const presetAlike = (condition: (typeof where)[number]) => !rule.create || rule.create.where.some((preset) => preset.path === condition.path && preset.claim === condition.claim);
+  const withinOwnRows = where.length > 0 && where.every((condition) => keys.includes(condition.path) && presetAlike(condition));
+  // ...unless one of its keys is a value the role may not see in its own rows either.
+  if (withinOwnRows && keys.every((path) => refusal(role, storage.typeName, path) === undefined)) return [];
   const keyText = `{ ${Object.keys(index.key).map((path) => `${JSON.stringify(path)}: ${String(index.key[path])}`).join(', ')} }`;
   const warnings: string[] = [];
   for (const path of Object.keys(index.key)) {
