@@ -17,8 +17,8 @@ export type RoleComparisonRefusal = (role: string, typeName: string, path: strin
  * Where a refusal that keeps the data whole tells a role about rows it may not read: a unique index
  * refusing a value the role may write (another row holds it: "this email is taken"), and a delete
  * refused while a row the role may not read still references the document. Refusing these rules at
- * startup would forbid every signup form, so docjoin warns, once per role and field, with the change
- * that keeps the fact unknown.
+ * startup would forbid every signup form, so docjoin warns, per role, unique index key and reference,
+ * with the change that keeps the fact unknown.
  */
 export async function integrityOracleWarnings(
   rules: AccessRules,
