@@ -6,6 +6,11 @@ export function readPath(document: unknown, path: string): unknown {
   return readSegments(document, segmentsOf(path), 0);
 }
 
+/** Whether the dotted `path` is `prefix` or lies inside it (`a.b` is at or under `a`, `ab` is not). */
+export function isAtOrUnder(path: string, prefix: string): boolean {
+  return path === prefix || path.startsWith(`${prefix}.`);
+}
+
 /**
  * The gateway's paths come from the schema and the storage map, so each is split once; the cache is
  * bounded for callers that read paths found in data (schema inference).

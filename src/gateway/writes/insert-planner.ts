@@ -1,5 +1,5 @@
 import { keyString } from '../documents/key-string';
-import { readPath } from '../documents/read-path';
+import { isAtOrUnder, readPath } from '../documents/read-path';
 import type { StoredDocument } from '../documents/stored-document';
 import { sortDocument } from '../startup/storage-map/parse-sort';
 import type { RelationField } from '../startup/storage-map/storage-map-types';
@@ -156,7 +156,7 @@ export const keysToRows = oncePerModel(
 
 /** The keys to other rows that setting `paths` (stored paths, a key's own or one holding it) writes. */
 export function keysSetBy(model: WriteModel, typeName: string, paths: readonly string[]): KeyToRow[] {
-  return keysToRows(model, typeName).filter((key) => paths.some((path) => key.keyPath === path || key.keyPath.startsWith(`${path}.`)));
+  return keysToRows(model, typeName).filter((key) => paths.some((path) => isAtOrUnder(key.keyPath, path)));
 }
 
 /**

@@ -252,10 +252,12 @@ export class WriteUnit {
    * A list of such keys, or one inside an embedded list, is refused there: a create checks those.
    */
   async #requireReadableKeys(typeName: string, $set: StoredDocument): Promise<void> {
+    const keys = keysSetBy(this.model, typeName, Object.keys($set));
+    if (keys.length === 0) return;
     const written: StoredDocument = {};
     for (const [path, value] of Object.entries($set)) writePath(written, path, value);
     const known = new KnownSources();
-    for (const key of keysSetBy(this.model, typeName, Object.keys($set))) {
+    for (const key of keys) {
       const value = readPath(written, key.keyPath);
       // A key cleared points at no row.
       if (value === null || value === undefined || (Array.isArray(value) && value.length === 0) || this.#readsAll(key.collection)) continue;

@@ -97,7 +97,7 @@ class AccessWalk {
     const byKey = join?.direction === 'byReference' ? this.#pathRefusal(target, join.foreignField) : undefined;
     if (byKey) return `${step.coordinate} joins by ${byKey}`;
     // And the parent's value it matches: the children (their key, a cursor, which parents share them) show it.
-    const byParentKey = join?.direction === 'byReference' && join.localField !== '_id' ? this.#pathRefusal(typeName, join.localField) : undefined;
+    const byParentKey = join?.direction === 'byReference' ? this.#parentKeyRefusal(typeName, join.localField) : undefined;
     if (byParentKey) return `${step.coordinate} joins by the parent's ${byParentKey}`;
     const given = givenArguments(step);
     const conditions: readonly RootCondition[] = root?.conditions ?? relation?.listArguments.conditions ?? [];
@@ -176,6 +176,11 @@ class AccessWalk {
     return undefined;
   }
 
+  /** What a reverse join's match on the parent's `localField` shows (its children's key, cursors, which parents share them); the id shows nothing. */
+  #parentKeyRefusal(typeName: string, localField: string): string | undefined {
+    return localField === '_id' ? undefined : this.#pathRefusal(typeName, localField);
+  }
+
   /** The field `typeName` hides from the role at or around the stored `path`, worded to follow "sorts by" / "joins by". */
   #hiddenRefusal(typeName: string, path: string): string | undefined {
     const hidden = hiddenAt(this.#hiddenPaths(typeName), path);
@@ -220,8 +225,7 @@ class AccessWalk {
     }
     const byKey = aggregate.parentLink ? this.#pathRefusal(target, aggregate.parentLink.foreignField) : undefined;
     if (byKey) return `${step.coordinate} adds up children joined by ${byKey}`;
-    const parentKey = aggregate.parentLink?.localField;
-    const byParentKey = parentKey !== undefined && parentKey !== '_id' ? this.#pathRefusal(aggregate.typeName, parentKey) : undefined;
+    const byParentKey = aggregate.parentLink ? this.#parentKeyRefusal(aggregate.typeName, aggregate.parentLink.localField) : undefined;
     if (byParentKey) return `${step.coordinate} adds up children joined by the parent's ${byParentKey}`;
     const given = givenArguments(step);
     for (const condition of aggregate.conditions) {

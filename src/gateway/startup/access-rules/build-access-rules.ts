@@ -1,6 +1,7 @@
 import { isObjectType, type GraphQLObjectType, type GraphQLSchema } from 'graphql';
 import { copiesOnPath } from '../storage-map/copy-paths';
 import { documentLocations } from '../storage-map/document-locations';
+import { isAtOrUnder } from '../../documents/read-path';
 import { readAccess, type AccessDirective } from '../storage-map/read-directives';
 import type { RelationField, StorageMap, TypeStorage } from '../storage-map/storage-map-types';
 import type { WriteModel } from '../write-model/write-model-types';
@@ -82,7 +83,7 @@ export function buildAccessRules(schema: GraphQLSchema, storageMap: StorageMap, 
  */
 function collectionsWithHiddenCopies(rules: AccessRules, storageMap: StorageMap, role: string): ReadonlySet<string> {
   const collections = new Set<string>();
-  const overlaps = (a: string, b: string) => a === b || a.startsWith(`${b}.`) || b.startsWith(`${a}.`);
+  const overlaps = (a: string, b: string) => isAtOrUnder(a, b) || isAtOrUnder(b, a);
   const hides = (typeName: string, path: string) => {
     const rule = readRuleOf(rules, typeName, role);
     const storage = storageMap.types.get(typeName);

@@ -1,4 +1,5 @@
 import type { IndexDescription } from '../../documents/index-description';
+import { isAtOrUnder } from '../../documents/read-path';
 import type { StorageMap, TypeStorage } from '../storage-map/storage-map-types';
 import { readRuleOf, type AccessRules, type RoleRules } from './access-rule-types';
 import { describeWhere, storedPathsOf } from './build-access-rules';
@@ -50,8 +51,6 @@ function unseenBy(rules: AccessRules, role: string, typeName: string, path: stri
   return read !== 'all' && read.where.length > 0 ? `reads ${typeName} only where ${describeWhere(read.where)}` : undefined;
 }
 
-const under = (path: string, prefix: string) => path === prefix || path.startsWith(`${prefix}.`);
-
 function uniqueIndexOracles(rules: AccessRules, storage: TypeStorage, role: string, rule: RoleRules, index: IndexDescription, refusal: RoleComparisonRefusal): string[] {
   if (!rule.create && !rule.update) return [];
   // Unique within the rows the role reads ({ tenant, email } under `where tenant`, which creates preset and updates cannot change): a clash is with a row it sees.
@@ -65,10 +64,10 @@ function uniqueIndexOracles(rules: AccessRules, storage: TypeStorage, role: stri
   const warnings: string[] = [];
   for (const path of Object.keys(index.key)) {
     // The field that stores the path, or the embedded document holding it.
-    const fieldName = [...storage.fields.keys()].find((name) => storedPathsOf(storage, name).some((stored) => under(path, stored)));
+    const fieldName = [...storage.fields.keys()].find((name) => storedPathsOf(storage, name).some((stored) => isAtOrUnder(path, stored)));
     if (fieldName === undefined) continue;
-    const creates = rule.create !== undefined && !rule.create.where.some((condition) => under(path, condition.path));
-    const updates = rule.update !== undefined && !rule.update.readOnlyPaths.some((readOnly) => under(path, readOnly) || under(readOnly, path));
+    const creates = rule.create !== undefined && !rule.create.where.some((condition) => isAtOrUnder(path, condition.path));
+    const updates = rule.update !== undefined && !rule.update.readOnlyPaths.some((readOnly) => isAtOrUnder(path, readOnly) || isAtOrUnder(readOnly, path));
     const writes = [creates ? 'create' : undefined, updates ? 'update' : undefined].filter((action) => action !== undefined);
     if (writes.length === 0) continue;
     const unseen = unseenBy(rules, role, storage.typeName, path, refusal);
