@@ -11,6 +11,7 @@ import {
   type GraphQLNamedInputType,
   type GraphQLSchema,
 } from 'graphql';
+import { isAtOrUnder } from '../documents/read-path';
 import type { RelationField, StoredField } from '../startup/storage-map/storage-map-types';
 import { boundedCopiesOf } from './fan-out-planner';
 import { byKeyReferenceFields, nestedReferences, nestedSnapshotLocations, uncheckedParentRelations } from './insert-planner';
@@ -205,7 +206,7 @@ function relationMapping(
 function snapshotHolding(model: WriteModel, typeName: string, path: string): RelationField | undefined {
   for (const relation of model.storageMap.relations.values()) {
     const snapshot = relation.typeName === typeName ? relation.shapes.snapshot : undefined;
-    if (snapshot && (path === snapshot.path || path.startsWith(`${snapshot.path}.`))) return relation;
+    if (snapshot && isAtOrUnder(path, snapshot.path)) return relation;
   }
   return undefined;
 }

@@ -1,6 +1,6 @@
 import { ObjectId } from 'bson';
 import { keyString } from '../documents/key-string';
-import { readPath, writePath } from '../documents/read-path';
+import { isAtOrUnder, readPath, writePath } from '../documents/read-path';
 import { InvariantError } from '../errors/internal-errors';
 import { badUserInput, forbidden } from '../errors/public-error-code';
 import { scopedFilter } from '../request/access/scope-read-command';
@@ -603,7 +603,7 @@ function describeKey(key: unknown): string {
 
 /** Whether setting `path` changes `other` (the same path, one inside the other). */
 function overlaps(path: string, other: string): boolean {
-  return path === other || path.startsWith(`${other}.`) || other.startsWith(`${path}.`);
+  return isAtOrUnder(path, other) || isAtOrUnder(other, path);
 }
 
 /**

@@ -3,6 +3,7 @@ import type { FieldStep, SelectionStep } from '../plan/selection-tree';
 import { getNamedType, Kind, type GraphQLOutputType } from 'graphql';
 import type { AggregateField, AggregateKey, ListOrder, RelationField, RootCondition, SortKey, StorageMap } from '../../startup/storage-map/storage-map-types';
 import { copiesOnPath, copiesUnder } from '../../startup/storage-map/copy-paths';
+import { isAtOrUnder } from '../../documents/read-path';
 import { readRuleOf } from '../../startup/access-rules/access-rule-types';
 import type { ViewerAccess } from '../../request/access/viewer-access';
 import { storedPathsOf } from '../../startup/access-rules/build-access-rules';
@@ -336,6 +337,6 @@ function hiddenInside(hiddenPaths: ReadonlyMap<string, string>, path: string): {
 
 /** The hidden field whose stored path is `path`, or holds it (`home` hides `home.city`). */
 function hiddenAt(hiddenPaths: ReadonlyMap<string, string>, path: string): string | undefined {
-  for (const [hiddenPath, fieldName] of hiddenPaths) if (path === hiddenPath || path.startsWith(`${hiddenPath}.`)) return fieldName;
+  for (const [hiddenPath, fieldName] of hiddenPaths) if (isAtOrUnder(path, hiddenPath)) return fieldName;
   return undefined;
 }

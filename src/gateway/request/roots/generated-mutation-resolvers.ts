@@ -2,7 +2,7 @@ import type { GraphQLFieldResolver } from 'graphql';
 import { Double, ObjectId } from 'bson';
 import type { GatewayContext } from '../context/request-context';
 import { objectIdArgument } from '../../documents/object-id-argument';
-import { writePath } from '../../documents/read-path';
+import { isAtOrUnder, writePath } from '../../documents/read-path';
 import { InvariantError } from '../../errors/internal-errors';
 import { badUserInput } from '../../errors/public-error-code';
 import { duplicateKeyPaths, isDuplicateKeyError } from '../mongo/funnel-writer';
@@ -142,7 +142,7 @@ async function unique<T>(mutation: GeneratedMutation, write: () => Promise<T>): 
  */
 function duplicateMessage(mutation: GeneratedMutation, paths: readonly string[]): string {
   const fields = 'fields' in mutation ? mutation.fields : [];
-  const names = paths.flatMap((path) => fields.find((mapping) => path === mapping.path || path.startsWith(`${mapping.path}.`))?.name ?? []);
+  const names = paths.flatMap((path) => fields.find((mapping) => isAtOrUnder(path, mapping.path))?.name ?? []);
   if (names.length === 0) return `another ${mutation.typeName} already has one of these unique values`;
   return `another ${mutation.typeName} already has this ${[...new Set(names)].join(' and ')} (a unique index allows one)`;
 }

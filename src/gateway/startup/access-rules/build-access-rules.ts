@@ -339,7 +339,7 @@ function hiddenKeyOf(storageMap: StorageMap, relation: RelationField, hidden: Re
   const join = relation.shapes.join;
   const target = storageMap.types.get(relation.targetType);
   if (join?.direction !== 'byReference' || !target) return undefined;
-  return [...hidden].find((fieldName) => storedPathsOf(target, fieldName).some((path) => join.foreignField === path || join.foreignField.startsWith(`${path}.`)));
+  return [...hidden].find((fieldName) => storedPathsOf(target, fieldName).some((path) => isAtOrUnder(join.foreignField, path)));
 }
 
 /**

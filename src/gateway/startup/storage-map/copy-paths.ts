@@ -1,3 +1,4 @@
+import { isAtOrUnder } from '../../documents/read-path';
 import type { EmbeddedShape, RelationField, SnapshotShape, StorageMap } from './storage-map-types';
 
 /** A copy of another type's documents (an embedded document or array, a snapshot) that a stored path runs into. */
@@ -19,7 +20,7 @@ export function copiesOnPath(storageMap: StorageMap, typeName: string, path: str
   for (const field of storageMap.types.get(typeName)?.fields.values() ?? []) {
     if (field.kind !== 'relation' || field === except) continue;
     for (const copy of [field.shapes.embedded, field.shapes.snapshot]) {
-      if (!copy || (path !== copy.path && !path.startsWith(`${copy.path}.`))) continue;
+      if (!copy || !isAtOrUnder(path, copy.path)) continue;
       const whole = path === copy.path;
       const rest = whole ? undefined : path.slice(copy.path.length + 1);
       const inTarget = rest === undefined || copy.kind === 'embedded' ? rest : snapshotPath(storageMap, field.targetType, copy, rest);
@@ -46,7 +47,7 @@ export function copiesUnder(storageMap: StorageMap, typeName: string, path: stri
   for (const field of storageMap.types.get(typeName)?.fields.values() ?? []) {
     if (field.kind !== 'relation' || field === except) continue;
     for (const copy of [field.shapes.embedded, field.shapes.snapshot]) {
-      if (!copy || (path !== '' && copy.path !== path && !copy.path.startsWith(`${path}.`))) continue;
+      if (!copy || (path !== '' && !isAtOrUnder(copy.path, path))) continue;
       held.push({ field, copy });
       if (copy.kind === 'embedded') held.push(...copiesUnder(storageMap, field.targetType, '', undefined, new Set([...seen, typeName])));
     }
@@ -69,7 +70,7 @@ function snapshotPath(storageMap: StorageMap, targetType: string, snapshot: Snap
  */
 export function listOnPath(storageMap: StorageMap, typeName: string, path: string): string | undefined {
   for (const field of storageMap.types.get(typeName)?.fields.values() ?? []) {
-    if (field.kind === 'stored' && field.valueType.isList && (path === field.path || path.startsWith(`${field.path}.`))) return field.coordinate;
+    if (field.kind === 'stored' && field.valueType.isList && isAtOrUnder(path, field.path)) return field.coordinate;
   }
   for (const { field, inTarget } of copiesOnPath(storageMap, typeName, path)) {
     if (field.isList) return field.coordinate;

@@ -1,5 +1,6 @@
 import type { GraphQLSchema } from 'graphql';
 import { DatabaseMismatchError } from '../../errors/internal-errors';
+import { isAtOrUnder } from '../../documents/read-path';
 import type { IndexDescription } from '../../documents/index-description';
 import { versionBefore } from '../../documents/version-order';
 import type { StoredDocument } from '../../documents/stored-document';
@@ -191,7 +192,7 @@ function sortPaths(storageMap: StorageMap): Array<ReadPath & { readonly coordina
 function declaresPath(storageMap: StorageMap, typeName: string, path: string, depth = 0): boolean {
   const storage = storageMap.types.get(typeName);
   if (!storage || depth > MAX_DECLARED_DEPTH) return false;
-  const within = (at: string) => path === at || path.startsWith(`${at}.`);
+  const within = (at: string) => isAtOrUnder(path, at);
   for (const field of storage.fields.values()) {
     if (field.kind === 'stored') {
       if (within(field.path)) return true;
