@@ -1,5 +1,6 @@
 # docjoin's demo server as a production image: compiled JavaScript only (no tsx, no TypeScript at run
-# time), the package installed from its own tarball as a user would, NODE_ENV=production.
+# time), the package installed from its own tarball as a user would (its dependencies locked),
+# NODE_ENV=production.
 #
 #   docker build -t docjoin-demo .
 #   docker run --rm -p 4000:4000 docjoin-demo                                  # embedded MongoDB, demo seed
@@ -19,8 +20,12 @@ RUN mkdir -p /out && npm pack --pack-destination /out
 FROM node:20-bookworm-slim
 ENV NODE_ENV=production
 WORKDIR /app
+# docjoin's dependencies and peers at the repository lockfile's versions (docker/runtime), then the
+# package's own tarball, which finds each of them already there.
+COPY docker/runtime/ ./
+RUN npm ci --omit=dev --no-audit --no-fund
 COPY --from=build /out /tmp/docjoin
-RUN npm init -y >/dev/null && npm install --omit=dev --no-audit --no-fund /tmp/docjoin/docjoin-*.tgz graphql@16 @apollo/server@5 mongodb@7 && rm -rf /tmp/docjoin
+RUN npm install --no-save --omit=dev --no-audit --no-fund /tmp/docjoin/docjoin-*.tgz && rm -rf /tmp/docjoin
 COPY --from=build /src/build/demo /app
 EXPOSE 4000
 USER node
