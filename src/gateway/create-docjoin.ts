@@ -37,6 +37,7 @@ import { WorkloadCollection } from './workload/workload-collection';
 import { buildGatewaySchema, SchemaProblems, type GatewaySchema } from './startup/schema/build-gateway-schema';
 import { DatabaseMismatchError, StorageConfigError } from './errors/internal-errors';
 import { withDirectiveTypeDefs } from './startup/schema/schema-sources';
+import { checkSchemaSources } from './startup/schema/check-schema-sources';
 import type { StorageMap } from './startup/storage-map/storage-map-types';
 import { validateAgainstDatabase } from './startup/storage-map/validate-against-database';
 import type { WriteOptions } from './writes/request-writes';
@@ -196,6 +197,8 @@ async function withDatabaseProblems(error: SchemaProblems, catalog: MongoFunnel,
 export async function createDocjoin(options: DocjoinOptions): Promise<Docjoin> {
   checkOptionNames({ ...options });
   const settings = resolveSettings(options, process.env.NODE_ENV);
+  const sources = typeof options.typeDefs === 'string' ? [options.typeDefs] : options.typeDefs;
+  checkSchemaSources(sources.map((body, index) => ({ name: sources.length === 1 ? 'typeDefs' : `typeDefs[${index}]`, body })));
   const typeDefs = withDirectiveTypeDefs(options.typeDefs);
   const warn = options.onWarning ?? (options.logger ? (message: string) => options.logger!.warn(message) : (message: string) => process.stderr.write(`docjoin: warning: ${message}\n`));
   // Before the funnel listens to the client: a bad auth option or trusted-documents file leaves nothing attached.

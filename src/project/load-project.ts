@@ -1,9 +1,9 @@
 import { existsSync, readFileSync } from 'node:fs';
-import { basename, dirname, resolve } from 'node:path';
+import { basename, dirname, isAbsolute, relative, resolve } from 'node:path';
 import type { IResolvers } from '@graphql-tools/utils';
 import type { ShardKeys } from '../sharding/shard-targeting';
 import { createJiti } from 'jiti';
-import { schemaFilePaths, withDirectiveTypeDefs, type MutationWritePlans } from '../gateway';
+import { checkSchemaSources, schemaFilePaths, withDirectiveTypeDefs, type MutationWritePlans } from '../gateway';
 import { findUnknownKey, PROJECT_CONFIG_KEYS } from './config-keys';
 import { describeLoadError, locatesInFile } from './describe-load-error';
 import type { DocjoinProjectConfig } from './project-config';
@@ -55,11 +55,13 @@ export async function loadProject(options: { cwd: string; configPath?: string; s
   const schemaPaths = options.schemaPaths ?? toList(config.schema ?? 'schema');
   const schemaBase = options.schemaPaths !== undefined ? options.cwd : root;
   const schemaFiles = schemaFilePaths(schemaPaths, schemaBase);
+  const bodies = schemaFiles.map((file) => readFileSync(file, 'utf8'));
+  checkSchemaSources(schemaFiles.map((file, index) => ({ name: shownPath(options.cwd, file), body: bodies[index]! })));
   return {
     configFile,
     root,
     config,
-    typeDefs: withDirectiveTypeDefs(schemaFiles.map((file) => readFileSync(file, 'utf8'))),
+    typeDefs: withDirectiveTypeDefs(bodies),
     schemaFiles,
     resolvers: config.resolvers === undefined ? [] : Array.isArray(config.resolvers) ? [...(config.resolvers as IResolvers[])] : [config.resolvers as IResolvers],
     writePlans: config.writePlans ?? {},
@@ -68,6 +70,12 @@ export async function loadProject(options: { cwd: string; configPath?: string; s
     costDirectives: costDirectivesOption(config.codegen?.costDirectives, configFile === undefined ? 'the config' : basename(configFile)),
     shardKeys: shardKeysOption(config.mongodb?.shardKeys, configFile === undefined ? 'the config' : basename(configFile)),
   };
+}
+
+/** A file as an error names it: relative to the working folder when inside it, else absolute. */
+function shownPath(cwd: string, file: string): string {
+  const inside = relative(cwd, file);
+  return inside === '' || inside.startsWith('..') || isAbsolute(inside) ? file : inside;
 }
 
 /** `mongodb.shardKeys`: per collection, a non-empty key of paths to 1, -1 or "hashed". */

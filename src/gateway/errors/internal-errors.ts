@@ -16,7 +16,7 @@ import {
 
 /** The SDL's storage directives are inconsistent; thrown at startup, the message names `Type.field` and the fix. */
 export class StorageConfigError extends Error {
-  override readonly name = 'StorageConfigError';
+  override readonly name: string = 'StorageConfigError';
   /** What the database check found besides, in the same start (the schema's own problems come first). */
   readonly databaseProblems: readonly string[];
   constructor(
@@ -26,6 +26,19 @@ export class StorageConfigError extends Error {
     const database = databaseProblems.length > 0 ? `\nThe database does not match the schema either:\n  - ${databaseProblems.join('\n  - ')}` : '';
     super(`Invalid storage directives:\n  - ${problems.join('\n  - ')}${database}`);
     this.databaseProblems = databaseProblems;
+  }
+}
+
+/**
+ * The SDL files themselves are wrong (a syntax error, an unknown directive or argument, a value of the
+ * wrong type, a schema path that does not exist): a StorageConfigError whose message is the problems
+ * alone, each naming its file, line and `Type.field`.
+ */
+export class SchemaSourceError extends StorageConfigError {
+  override readonly name = 'SchemaSourceError';
+  constructor(problems: readonly string[]) {
+    super(problems);
+    this.message = problems.length === 1 ? problems[0]! : `The schema has ${problems.length} errors:\n  - ${problems.join('\n  - ')}`;
   }
 }
 

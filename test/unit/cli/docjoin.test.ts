@@ -37,12 +37,32 @@ describe('docjoin <command>', () => {
     [['migrate', '--widen', 'Book'], 'migrate: --widen must be Type.field, e.g. --widen Book.authors, got "Book"'],
     [['seed', '--config', DEMO_CONFIG], expect.stringMatching(/^seed: No MongoDB to seed: pass --mongo-uri URI, set MONGODB_URI or the config's mongodb\.uri\. /)],
     [['serve', '--config', 'nowhere/docjoin.config.mjs'], 'docjoin: --config: nowhere/docjoin.config.mjs does not exist'],
-    [['seed', '--schema', 'nowhere/'], 'seed: Invalid storage directives: - schema: nowhere does not exist; list your SDL files or folders in the config\'s "schema"'],
+    [['seed', '--schema', 'nowhere/'], 'seed: schema: nowhere does not exist; list your SDL files or folders in the config\'s "schema"'],
     [['serve', '--port', '-1'], 'serve: --port must be an integer from 0 to 65535, got "-1"'],
   ])('%j exits 2 with one line on stderr', async (argv, line) => {
     const { io, err } = captureIo();
     expect(await runDocjoinCli(argv, { MONGODB_URI: argv[0] === 'seed' && argv.length === 3 ? '' : 'mongodb://localhost:1' }, io)).toBe(2);
     expect(err().split('\n')).toEqual([line, '']);
+  });
+
+  it.each([
+    ['serve', ['--port', '0']],
+    ['explain', ['{ __typename }']],
+    ['seed', []],
+    ['reconcile', []],
+    ['advise', []],
+    ['migrate', ['--widen', 'Note.owner', '--fields', 'name']],
+    ['codegen', ['--check']],
+  ])('%s refuses a misspelt directive argument with exit 2 and one line naming the file, line and Type.field', async (command, args) => {
+    const dir = mkdtempSync(join(tmpdir(), 'docjoin-sdl-'));
+    writeFileSync(join(dir, 'schema.graphql'), 'type Query { notes: [Note!]! @list }\ntype Note @collection(name: "notes") {\n  id: ID!\n  owner: User @join(localFeild: "ownerId")\n}\ntype User @collection(name: "users") { id: ID! name: String! }\n');
+    writeFileSync(join(dir, 'docjoin.config.json'), JSON.stringify({ schema: 'schema.graphql' }));
+    const { io, err } = captureIo();
+    expect(await runDocjoinCli([command, ...args, '--config', join(dir, 'docjoin.config.json')], { MONGODB_URI: 'mongodb://localhost:1' }, io)).toBe(2);
+    const file = join(dir, 'schema.graphql');
+    expect(err()).toMatch(
+      new RegExp(`^${command === 'serve' ? 'docjoin' : command}: The schema has 2 errors:\\s+- ${file}:4:21 \\(Note\\.owner\\): Unknown argument "localFeild" on directive "@join"\\. Did you mean "localField"\\?\\s+- ${file}:4:15 \\(Note\\.owner\\): Directive "@join" argument "localField" of type "String!" is required, but it was not provided\\.\\n$`),
+    );
   });
 
   it('serve refuses a schema mistake at start with exit 2, naming Type.field and the fix', async () => {

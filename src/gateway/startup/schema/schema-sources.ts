@@ -1,7 +1,7 @@
 import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { join, relative, resolve } from 'node:path';
 import { BREAK, isTypeDefinitionNode, Kind, parse, visit, type DocumentNode } from 'graphql';
-import { StorageConfigError } from '../../errors/internal-errors';
+import { SchemaSourceError } from '../../errors/internal-errors';
 import { PROVIDED_SCALARS } from '../scalars/provided-scalars';
 import { directiveTypeDefs } from './directive-type-defs';
 import { AGGREGATE_TYPES_HEADER, aggregateTypeDefs, refuseNameClashes } from '../aggregates/aggregate-type-defs';
@@ -9,7 +9,7 @@ import { AGGREGATE_TYPES_HEADER, aggregateTypeDefs, refuseNameClashes } from '..
 /**
  * The SDL of `paths` (files, or folders whose `*.graphql` files are all read, in name order), resolved
  * against `baseDir`. A path that does not exist, or a folder with no `.graphql` file, is a
- * StorageConfigError naming it.
+ * SchemaSourceError naming it.
  */
 export function readSchemaFiles(paths: readonly string[], baseDir: string): string[] {
   return schemaFilePaths(paths, baseDir).map((file) => readFileSync(file, 'utf8'));
@@ -24,14 +24,14 @@ export function schemaFilePaths(paths: readonly string[], baseDir: string): stri
     try {
       isFolder = statSync(absolute).isDirectory();
     } catch {
-      throw new StorageConfigError([`schema: ${relative(process.cwd(), absolute) || absolute} does not exist; list your SDL files or folders in the config's "schema"`]);
+      throw new SchemaSourceError([`schema: ${relative(process.cwd(), absolute) || absolute} does not exist; list your SDL files or folders in the config's "schema"`]);
     }
     if (!isFolder) {
       files.push(absolute);
       continue;
     }
     const names = readdirSync(absolute).filter((name) => name.endsWith('.graphql') || name.endsWith('.gql')).sort();
-    if (names.length === 0) throw new StorageConfigError([`schema: the folder ${relative(process.cwd(), absolute) || absolute} has no .graphql file`]);
+    if (names.length === 0) throw new SchemaSourceError([`schema: the folder ${relative(process.cwd(), absolute) || absolute} has no .graphql file`]);
     for (const name of names) files.push(join(absolute, name));
   }
   return files;
