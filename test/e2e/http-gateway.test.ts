@@ -177,6 +177,12 @@ describe('other routes', () => {
       const response = await fetch(`${origin}${path}`);
       expect([path, response.status]).toEqual([path, 404]);
     }
+    // A target in absolute form (as sent to a proxy) names the same assets, and no more.
+    const { port } = new URL(url);
+    const statusOf = (target: string) =>
+      new Promise<number | undefined>((resolve, reject) => httpRequest({ host: '127.0.0.1', port, path: target }, (response) => resolve(response.resume().statusCode)).on('error', reject).end());
+    expect(await statusOf(`http://localhost:${port}/ide/assets/main.js`)).toBe(200);
+    expect(await statusOf(`http://localhost:${port}/ide/assets/%2e%2e/%2e%2e/package.json`)).toBe(404);
   });
 
   it('serves no landing page in production: a browser GET is an ordinary GraphQL request without a query', async () => {

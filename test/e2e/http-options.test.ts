@@ -70,6 +70,15 @@ it('gives another origin no CORS headers', async () => {
   expect(response.headers.get('access-control-allow-origin')).toBeNull();
 });
 
+it('sends CORS headers on /graphql alone: a page of an allowed origin cannot read /metrics or /health through a browser', async () => {
+  const origin = { origin: 'https://app.example.com' };
+  for (const path of ['/metrics', '/health']) {
+    const response = await fetch(endpoint().replace('/graphql', path), { headers: origin });
+    const preflight = await fetch(endpoint().replace('/graphql', path), { method: 'OPTIONS', headers: { ...origin, 'access-control-request-method': 'GET', 'access-control-request-headers': 'authorization' } });
+    expect([path, response.status, response.headers.get('access-control-allow-origin'), preflight.headers.get('access-control-allow-origin'), preflight.headers.get('access-control-allow-headers')]).toEqual([path, 200, null, null, null]);
+  }
+});
+
 it('serves no landing page and no IDE when told so', async () => {
   const response = await fetch(endpoint(), { headers: { accept: 'text/html' } });
   expect(await response.text()).not.toContain('EmbeddedSandbox');

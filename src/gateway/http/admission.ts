@@ -4,6 +4,14 @@ import { MAX_BODY_BYTES } from './read-json-body';
 /** What the request bodies being read at once may buffer together (64 bodies of the largest size). */
 export const BODY_BYTES_IN_FLIGHT = 64 * MAX_BODY_BYTES;
 
+/** The bytes of one request body being read, taken as they arrive (Admission.startReading). */
+export interface BodyReservation {
+  /** Whether `bytes` more of the body may be buffered: false once the bodies being read would buffer more than BODY_BYTES_IN_FLIGHT. */
+  take(bytes: number): boolean;
+  /** The body is read (or abandoned): what it took is free again. */
+  release(): void;
+}
+
 /**
  * Admission control for GraphQL requests: at most `maxConcurrent` run at once, at most `maxQueued` wait
  * their turn (first come, first served), and any more are refused at once, so a burst costs a fast 503
@@ -46,22 +54,28 @@ export class Admission {
   }
 
   /**
-   * A request's body of `bytes` (at most MAX_BODY_BYTES; that when its length is not declared) is
-   * about to be read, before the request asks for a slot, so that a slow upload holds none: undefined,
-   * to answer 503 at once without reading it, when every slot and place in the queue is taken, or when
-   * the bodies arriving would buffer more than BODY_BYTES_IN_FLIGHT together. Otherwise the function
-   * to call once the body is read.
+   * A request's body is about to be read, before the request asks for a slot, so that a slow upload
+   * holds none: undefined, to answer 503 at once without reading it, when every slot and place in the
+   * queue is taken. Otherwise its reservation, which takes the bytes as they arrive: a body that would
+   * make those being read buffer more than BODY_BYTES_IN_FLIGHT together is refused there. A client
+   * that declares a large body and sends nothing holds nothing.
    */
-  startReading(bytes: number | undefined): (() => void) | undefined {
-    const full = this.#running >= this.maxConcurrent && this.#queue.length >= this.maxQueued;
-    const reserved = Math.min(bytes ?? MAX_BODY_BYTES, MAX_BODY_BYTES);
-    if (full || this.#readingBytes + reserved > BODY_BYTES_IN_FLIGHT) return undefined;
-    this.#readingBytes += reserved;
-    let done = false;
-    return () => {
-      if (done) return;
-      done = true;
-      this.#readingBytes -= reserved;
+  startReading(): BodyReservation | undefined {
+    if (this.#running >= this.maxConcurrent && this.#queue.length >= this.maxQueued) return undefined;
+    let held = 0;
+    let released = false;
+    return {
+      take: (bytes) => {
+        if (released || this.#readingBytes + bytes > BODY_BYTES_IN_FLIGHT) return false;
+        this.#readingBytes += bytes;
+        held += bytes;
+        return true;
+      },
+      release: () => {
+        if (released) return;
+        released = true;
+        this.#readingBytes -= held;
+      },
     };
   }
 

@@ -3,7 +3,7 @@ import { Server as NetServer, type AddressInfo } from 'node:net';
 import { HeaderMap, type ApolloServer, type BaseContext, type HTTPGraphQLResponse } from '@apollo/server';
 import cors from 'cors';
 import type { HealthReport } from './health';
-import type { Admission } from './admission';
+import type { Admission, BodyReservation } from './admission';
 import { PublicErrorCode } from '../errors/public-error-code';
 import { MAX_DOCUMENT_NESTING, documentNestingError } from '../operation/limits/document-nesting';
 import { withDocumentId } from './persisted-document-id';
@@ -89,8 +89,7 @@ export async function startHttpServer<TContext extends BaseContext>(options: Htt
     response.once('close', () => inFlight.delete(response));
     // While draining, tell keep-alive clients to reconnect elsewhere.
     if (draining) response.setHeader('connection', 'close');
-    withCors(request, response)
-      .then((answered) => (answered ? undefined : handle(serving, request, response, draining, overrunWork)))
+    handle(serving, request, response, draining, overrunWork, withCors)
       .catch((error: unknown) => {
         if (!response.headersSent) sendJson(response, 500, { errors: [{ message: 'Internal server error', extensions: { code: 'INTERNAL_SERVER_ERROR' } }] });
         else response.destroy(error instanceof Error ? error : undefined);
@@ -138,6 +137,7 @@ async function handle<TContext extends BaseContext>(
   response: ServerResponse,
   draining: boolean,
   overrunWork: Set<Promise<void>>,
+  withCors: (request: IncomingMessage, response: ServerResponse) => Promise<boolean>,
 ): Promise<void> {
   const target = requestTarget(request.url);
   if (!target) {
@@ -145,7 +145,8 @@ async function handle<TContext extends BaseContext>(
     return;
   }
   const { path, search } = target;
-  if (path === '/graphql' || path === '/graphql/') return handleAdmitted(options, request, response, search, overrunWork);
+  // CORS is for the API alone: a page of another origin must not read /metrics, /health or the IDE through a visitor's browser.
+  if (path === '/graphql' || path === '/graphql/') return (await withCors(request, response)) ? undefined : handleAdmitted(options, request, response, search, overrunWork);
   if (path === '/health' && (request.method === 'GET' || request.method === 'HEAD')) {
     const { status, body } = draining ? DRAINING_HEALTH : await options.health();
     sendJson(response, status, body);
@@ -197,15 +198,15 @@ async function handleAdmitted<TContext extends BaseContext>(
   });
   try {
     // The body first: a slot is for running an operation, and a client sending its body slowly must not hold one.
-    const doneReading = options.admission ? options.admission.startReading(declaredBodyBytes(request)) : () => undefined;
-    if (!doneReading) {
+    const reading = options.admission ? options.admission.startReading() : UNLIMITED_READING;
+    if (!reading) {
       // Its body is not read: the connection cannot carry another request after this answer.
       response.setHeader('connection', 'close');
       sendOverloaded(response, options.admission!);
       options.onRefused?.(PublicErrorCode.OVERLOADED);
       return;
     }
-    const body = await readBodyWithin(request, response, deadline, options.onRefused).finally(doneReading);
+    const body = await readBodyWithin(request, response, deadline, options, reading).finally(reading.release);
     if (body === BODY_UNREAD) return;
     // Read within the overrun's slack, but past the deadline: the time is up before any work.
     if (deadline.stopped) {
@@ -256,14 +257,6 @@ async function untilAnsweredOrOverrun(answered: Promise<void>, deadline: Operati
   }
 }
 
-/** The body's length as its headers declare it: none without a body (a GET), undefined when chunked or unreadable. */
-function declaredBodyBytes(request: IncomingMessage): number | undefined {
-  const length = request.headers['content-length'];
-  if (length === undefined) return request.headers['transfer-encoding'] === undefined ? 0 : undefined;
-  const bytes = Number(length);
-  return Number.isSafeInteger(bytes) && bytes >= 0 ? bytes : undefined;
-}
-
 function sendBodyTimeout(response: ServerResponse, stopped: OperationStopped): void {
   sendJson(response, 504, { errors: [{ message: `${stopped.message}; its request body was still arriving`, extensions: { code: PublicErrorCode.OPERATION_TIMEOUT } }], data: null });
 }
@@ -276,6 +269,9 @@ function sendOverloaded(response: ServerResponse, admission: Admission): void {
   });
 }
 
+/** A body read without admission control: every chunk may be buffered. */
+const UNLIMITED_READING: BodyReservation = { take: () => true, release: () => undefined };
+
 /** What readBodyWithin gives when it answered the request itself (a bad body, a timeout) or its client left. */
 const BODY_UNREAD = Symbol('body unread');
 
@@ -284,13 +280,19 @@ const BODY_UNREAD = Symbol('body unread');
  * 400 or 413; a body still arriving at the overrun is answered 504 and its connection closed once the
  * answer is out (nothing else would end the read); a client gone meanwhile gets nothing.
  */
-async function readBodyWithin(request: IncomingMessage, response: ServerResponse, deadline: OperationDeadline, onRefused: ((code: PublicErrorCode) => void) | undefined): Promise<unknown> {
+async function readBodyWithin<TContext extends BaseContext>(
+  request: IncomingMessage,
+  response: ServerResponse,
+  deadline: OperationDeadline,
+  { admission, onRefused }: Serving<TContext>,
+  reading: BodyReservation,
+): Promise<unknown> {
   let stopListening = (): void => undefined;
   const overran = new Promise<OperationStopped>((resolve) => {
     stopListening = deadline.onOverrun(resolve);
   });
   try {
-    const read = await Promise.race([readJsonBody(request).then((body) => ({ body })), overran]);
+    const read = await Promise.race([readJsonBody(request, reading.take).then((body) => ({ body })), overran]);
     if (!(read instanceof OperationStopped)) return read.body;
     if (!response.headersSent && !response.destroyed) {
       response.setHeader('connection', 'close');
@@ -302,8 +304,13 @@ async function readBodyWithin(request: IncomingMessage, response: ServerResponse
   } catch (error) {
     if (!(error instanceof RequestBodyError)) throw error;
     if (deadline.stopReason === 'client-gone' || response.destroyed) return BODY_UNREAD;
-    // The rest of a body over the limit is not read: the connection ends with this answer.
-    if (error.status === 413) response.setHeader('connection', 'close');
+    // The rest of a body over the limit, or over what the bodies being read may buffer, is not read: the connection ends with this answer.
+    if (error.status === 413 || error.status === 503) response.setHeader('connection', 'close');
+    if (error.status === 503 && admission) {
+      sendOverloaded(response, admission);
+      onRefused?.(PublicErrorCode.OVERLOADED);
+      return BODY_UNREAD;
+    }
     sendJson(response, error.status, { errors: [{ message: error.message, extensions: { code: PublicErrorCode.BAD_REQUEST } }] });
     onRefused?.(PublicErrorCode.BAD_REQUEST);
     return BODY_UNREAD;

@@ -69,8 +69,8 @@ export function createIdeRoutes(options: IdePageOptions): (request: IncomingMess
       return Promise.resolve(true);
     }
     if (!path.startsWith(`${ASSETS_PATH}/`)) return Promise.resolve(false);
-    // serve-static reads the path from request.url: strip the prefix, keep the query.
-    request.url = request.url!.slice(ASSETS_PATH.length);
+    // serve-static reads the path from request.url: the asset's, whatever form the target took (`/ide/assets/x`, `http://host/ide/assets/x`).
+    request.url = path.slice(ASSETS_PATH.length);
     return new Promise((done) => {
       assets(request, response, (error?: unknown) => {
         const status = (error as { status?: number } | undefined)?.status ?? 500;

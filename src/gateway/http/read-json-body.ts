@@ -11,10 +11,10 @@ export class RequestBodyError extends Error {
 
 /**
  * The request body parsed as JSON when it is JSON, else its text (undefined when empty); Apollo
- * validates its shape. A body over the limit is refused as soon as it passes it, and the rest is read
- * and dropped.
+ * validates its shape. A body over the limit is refused as soon as it passes it (413), and one whose
+ * next chunk `mayBuffer` refuses (503); the rest is read and dropped.
  */
-export function readJsonBody(request: IncomingMessage): Promise<unknown> {
+export function readJsonBody(request: IncomingMessage, mayBuffer: (bytes: number) => boolean = () => true): Promise<unknown> {
   return new Promise((resolve, reject) => {
     const chunks: Buffer[] = [];
     let size = 0;
@@ -26,11 +26,12 @@ export function readJsonBody(request: IncomingMessage): Promise<unknown> {
     };
     const onData = (chunk: Buffer) => {
       size += chunk.length;
-      if (size <= MAX_BODY_BYTES) {
+      if (size <= MAX_BODY_BYTES && mayBuffer(chunk.length)) {
         chunks.push(chunk);
         return;
       }
-      settle(() => reject(new RequestBodyError(413, `request body over ${MAX_BODY_BYTES} bytes`)));
+      const refusal = size > MAX_BODY_BYTES ? new RequestBodyError(413, `request body over ${MAX_BODY_BYTES} bytes`) : new RequestBodyError(503, 'too many request bodies are being read at once');
+      settle(() => reject(refusal));
       request.resume();
     };
     const onEnd = () =>

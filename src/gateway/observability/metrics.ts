@@ -13,6 +13,8 @@ import { BatchedCounter, BatchedHistogram, type CounterSeries, type HistogramSer
 /** One finished GraphQL request, as the request-log plugin saw it. */
 export interface ObservedRequest {
   readonly operationName: string | undefined;
+  /** The operation ran (its response has data): only such a request's name takes one of the label values. */
+  readonly executed: boolean;
   /** Undefined for a request refused before it started (nothing to time). */
   readonly durationSeconds: number | undefined;
   /** The first error's extensions.code, or undefined when the request succeeded. */
@@ -23,8 +25,13 @@ export interface ObservedRequest {
   readonly rejectedLimit: string | undefined;
 }
 
-/** Distinct operation names kept as label values; later ones count as `other` (clients choose names). */
+/**
+ * Distinct operation names kept as label values; later ones count as `other` (clients choose names).
+ * A name takes one only once an operation of that name has run, so refused documents (invalid, over
+ * the limits, untrusted) cannot use them up, and only if it is at most MAX_OPERATION_NAME_LENGTH long.
+ */
 const MAX_OPERATION_NAMES = 200;
+export const MAX_OPERATION_NAME_LENGTH = 100;
 const COUNT_BUCKETS = [0, 1, 2, 3, 5, 8, 13, 21, 34, 55, 100];
 
 /** The series a request with a given operation label records into. */
@@ -122,7 +129,7 @@ export class GatewayMetrics {
   }
 
   observe(request: ObservedRequest): void {
-    const operation = this.#operationSeries(request.operationName);
+    const operation = this.#operationSeries(request.operationName, request.executed);
     const outcome = request.errorCode ?? 'ok';
     let requests = operation.outcomes.get(outcome);
     if (!requests) operation.outcomes.set(outcome, (requests = this.#requests.series({ operation: operation.label, outcome })));
@@ -172,11 +179,12 @@ export class GatewayMetrics {
     this.#mongoUp.set(up ? 1 : 0);
   }
 
-  #operationSeries(name: string | undefined): OperationSeries {
+  #operationSeries(name: string | undefined, executed: boolean): OperationSeries {
     const label = name ?? 'anonymous';
     const known = this.#operations.get(label);
     if (known) return known;
-    if (this.#operations.size >= MAX_OPERATION_NAMES) return (this.#otherOperations ??= this.#newOperationSeries('other'));
+    const chosen = name !== undefined;
+    if (chosen && (!executed || label.length > MAX_OPERATION_NAME_LENGTH || this.#operations.size >= MAX_OPERATION_NAMES)) return (this.#otherOperations ??= this.#newOperationSeries('other'));
     const series = this.#newOperationSeries(label);
     this.#operations.set(label, series);
     return series;

@@ -3,7 +3,7 @@ import type { ApolloServerPlugin, BaseContext } from '@apollo/server';
 import type { CostReport } from '../request/cost/cost-ledger';
 import type { GatewayContext } from '../request/context/request-context';
 import type { DocjoinLogger } from '../../observability/logger';
-import type { GatewayMetrics } from './metrics';
+import { MAX_OPERATION_NAME_LENGTH, type GatewayMetrics } from './metrics';
 
 export interface RequestObserverOptions {
   readonly logger: DocjoinLogger;
@@ -30,7 +30,7 @@ export function observeRefusal(options: Pick<RequestObserverOptions, 'logger' | 
 }
 
 function countRefusal(options: Pick<RequestObserverOptions, 'metrics'>, code: string): void {
-  options.metrics?.observe({ operationName: undefined, durationSeconds: undefined, errorCode: code, cost: undefined, rejectedLimit: undefined });
+  options.metrics?.observe({ operationName: undefined, executed: false, durationSeconds: undefined, errorCode: code, cost: undefined, rejectedLimit: undefined });
 }
 const NO_CODES: readonly string[] = [];
 /** Hex digits of an anonymous operation's hash in its log line: enough to tell operations apart, short to read. */
@@ -68,11 +68,11 @@ export function requestObserverPlugin(options: RequestObserverOptions): ApolloSe
           const rejection = errors?.find((error) => error.extensions?.code === 'COST_LIMIT_EXCEEDED')?.extensions?.cost as { limit?: string } | undefined;
           if (codes.includes('DATABASE_UNAVAILABLE')) options.onDatabaseUnavailable?.();
           else if ((cost?.roundTrips ?? 0) > 0) options.onDatabaseReached?.();
-          const observed = { operationName: request.operationName ?? undefined, durationSeconds: durationMs / 1000, errorCode: codes[0], cost, rejectedLimit: rejection?.limit };
+          const observed = { operationName: request.operationName ?? undefined, executed: result?.data !== undefined, durationSeconds: durationMs / 1000, errorCode: codes[0], cost, rejectedLimit: rejection?.limit };
           const line = {
-            operation: request.operationName ?? undefined,
+            operation: request.operationName ? shortened(request.operationName) : undefined,
             // An operation without a name is told apart by its text's hash (Apollo's sha256), never by its text.
-            ...(!request.operationName && request.queryHash && { queryHash: request.queryHash.slice(0, QUERY_HASH_LENGTH) }),
+            ...((!request.operationName || request.operationName.length > MAX_OPERATION_NAME_LENGTH) && request.queryHash && { queryHash: request.queryHash.slice(0, QUERY_HASH_LENGTH) }),
             type: request.operation?.operation,
             durationMs: Math.round(durationMs * 10) / 10,
             ...(cost && { roundTrips: cost.roundTrips, estimatedRoundTrips: cost.estimatedRoundTrips, documents: cost.documents }),
@@ -92,4 +92,9 @@ export function requestObserverPlugin(options: RequestObserverOptions): ApolloSe
       };
     },
   };
+}
+
+/** A client's operation name as a log line holds it: a long one cut, with its length (its queryHash tells it apart). */
+function shortened(name: string): string {
+  return name.length <= MAX_OPERATION_NAME_LENGTH ? name : `${name.slice(0, MAX_OPERATION_NAME_LENGTH)}… (${name.length.toLocaleString('en')} characters)`;
 }

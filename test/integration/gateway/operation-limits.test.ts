@@ -4,6 +4,8 @@ import { connectMongo, type Gateway } from 'docjoin';
 import { ApolloServer } from '@apollo/server';
 import { GraphQLScalarType } from 'graphql';
 import { OperationDeadline } from '../../../src/gateway/operation/limits/operation-deadline';
+import { BODY_BYTES_IN_FLIGHT } from '../../../src/gateway/http/admission';
+import { MAX_BODY_BYTES } from '../../../src/gateway/http/read-json-body';
 import { capturedLogger } from '../../support/captured-logger';
 import { startTestMongo, type TestMongo } from '../../support/test-mongo';
 import { createCheckedGateway, createCheckedDocjoin } from '../../support/checked-gateway';
@@ -124,13 +126,13 @@ describe('the time limit', () => {
 
 describe('a request body that arrives slowly', () => {
   /** A raw connection that sends a POST's headers and the first bytes of a body it never finishes; `answer` resolves with all it got once the server closes it. */
-  function stalledUpload(url: string): { answer: Promise<string> } {
+  function stalledUpload(url: string, declaredBytes = 100): { answer: Promise<string> } {
     const { hostname, port } = new URL(url);
     const socket = connect(Number(port), hostname);
     let received = '';
     socket.on('data', (chunk: Buffer) => (received += chunk.toString('utf8')));
     const answer = new Promise<string>((resolve) => socket.once('close', () => resolve(received)));
-    socket.write(`POST /graphql HTTP/1.1\r\nhost: ${hostname}\r\ncontent-type: application/json\r\ncontent-length: 100\r\n\r\n{"que`);
+    socket.write(`POST /graphql HTTP/1.1\r\nhost: ${hostname}\r\ncontent-type: application/json\r\ncontent-length: ${declaredBytes}\r\n\r\n{"que`);
     return { answer };
   }
 
@@ -149,6 +151,19 @@ describe('a request body that arrives slowly', () => {
       }
       const after = await post(gateway.url!, '{ __typename }');
       expect(after.status).toBe(200);
+    } finally {
+      await gateway.stop();
+    }
+  });
+
+  it('holds only the bytes it sent: uploads declaring the largest bodies and stalling do not shut out other requests', async () => {
+    const gateway = await gatewayWith({ operationTimeoutMs: 2_000 });
+    try {
+      // More than BODY_BYTES_IN_FLIGHT would hold, were each declared body reserved whole.
+      const stalled = Array.from({ length: BODY_BYTES_IN_FLIGHT / MAX_BODY_BYTES + 16 }, () => stalledUpload(gateway.url!, MAX_BODY_BYTES));
+      const meanwhile = await post(gateway.url!, '{ __typename }');
+      expect([meanwhile.status, ((await meanwhile.json()) as { data: unknown }).data]).toEqual([200, { __typename: 'Query' }]);
+      for (const { answer } of stalled) expect(await answer).toMatch(/^HTTP\/1\.1 504 /);
     } finally {
       await gateway.stop();
     }

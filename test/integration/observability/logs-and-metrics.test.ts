@@ -149,6 +149,23 @@ it('serves Prometheus metrics: requests by operation and outcome, per field and 
   expect(after).toContain('# TYPE process_cpu_user_seconds_total counter');
 });
 
+it('labels by operation name only names an operation of which has run, and only short ones; the log line cuts a long one', async () => {
+  const before = await scrape();
+  const long = `L${'x'.repeat(5_000)}`;
+  lines.length = 0;
+  await post({ query: `query ${long} { shelves { name } }`, operationName: long });
+  // Refused before it ran: not a label, whatever its name; then run: a label from then on, its refusals too.
+  await post({ query: '{ a: shelves { books { year } } b: shelves { books { year } } c: shelves { books { year } } }'.replace('{', 'query Junk {'), operationName: 'Junk' });
+  await post({ query: 'query Junk { shelves { name } }', operationName: 'Junk' });
+  await post({ query: 'query Junk { a: shelves { books { year } } b: shelves { books { year } } c: shelves { books { year } } }', operationName: 'Junk' });
+  const after = await scrape();
+  const grew = (series: string) => (metric(after, series) ?? 0) - (metric(before, series) ?? 0);
+  expect([grew('docjoin_requests_total{operation="other",outcome="ok"}'), grew('docjoin_requests_total{operation="other",outcome="COST_LIMIT_EXCEEDED"}')]).toEqual([1, 1]);
+  expect([grew('docjoin_requests_total{operation="Junk",outcome="ok"}'), grew('docjoin_requests_total{operation="Junk",outcome="COST_LIMIT_EXCEEDED"}')]).toEqual([1, 1]);
+  expect(after).not.toContain('xxxxxxxxxx');
+  expect(lines[0]).toMatchObject({ operation: `L${'x'.repeat(99)}… (5,001 characters)`, queryHash: expect.stringMatching(/^[0-9a-f]+$/) });
+});
+
 it('counts the plan cache: a query sent again is planned once, another strategy or directive value is planned anew', async () => {
   const query = 'query Titles($withYear: Boolean!) { shelves { name books { title year @include(if: $withYear) } } }';
   const before = await scrape();

@@ -1,6 +1,6 @@
 import type { OperationPlan } from '../plan/operation-plan';
 import type { FieldStep, SelectionStep } from '../plan/selection-tree';
-import { getNamedType, Kind, type GraphQLOutputType } from 'graphql';
+import { BREAK, getNamedType, Kind, visit, type FieldNode, type GraphQLOutputType } from 'graphql';
 import type { AggregateField, AggregateKey, ListOrder, RelationField, RootCondition, SortKey, StorageMap } from '../../startup/storage-map/storage-map-types';
 import { copiesOnPath, copiesUnder } from '../../startup/storage-map/copy-paths';
 import { isAtOrUnder } from '../../documents/read-path';
@@ -33,10 +33,30 @@ export function operationAccessRefusal(plan: OperationPlan, access: ViewerAccess
   const known = byRole.get(role);
   if (known !== undefined) return known ?? undefined;
   let refusal: string | undefined;
-  if (!plan.root) refusal = access ? 'the operation is too large to check against the access rules' : undefined;
-  else refusal = new AccessWalk(access, role, context, plan.operation.operation === 'mutation').selection(plan.root);
+  if (!plan.root) {
+    // No tree to walk: the rules cannot be checked, and introspection is looked for in the document itself.
+    const introspection = selectsIntrospection(plan) ? new AccessWalk(access, role, context, false).introspection() : undefined;
+    refusal = access ? 'the operation is too large to check against the access rules' : introspection;
+  } else refusal = new AccessWalk(access, role, context, plan.operation.operation === 'mutation').selection(plan.root);
   byRole.set(role, refusal ?? null);
   return refusal;
+}
+
+/** Whether the operation, or a fragment of its document, selects `__schema` or `__type` anywhere (skipped or not). */
+function selectsIntrospection(plan: OperationPlan): boolean {
+  let found = false;
+  const field = {
+    Field(node: FieldNode) {
+      if (node.name.value !== '__schema' && node.name.value !== '__type') return undefined;
+      found = true;
+      return BREAK;
+    },
+  };
+  for (const node of [plan.operation, ...Object.values(plan.fragments)]) {
+    visit(node, field);
+    if (found) return true;
+  }
+  return false;
 }
 
 /**

@@ -27,10 +27,14 @@ export interface PersistedQueryCache {
 }
 
 const HASH = /^sha256:([0-9a-f]{64})$/;
-/** Documents registered by automatic persisted queries, when other documents are allowed. */
-const MAX_REGISTERED = 1_000;
-/** Texts whose normalized hash is remembered, so a document sent in full is normalized once. */
-const MAX_NORMALIZED = 1_000;
+/**
+ * Two caches hold clients' texts: the documents automatic persisted queries registered (when other
+ * documents are allowed), and the texts whose normalized hash is remembered (a document sent in full is
+ * normalized once). Each keeps at most this many, and this many characters (keys and values) together.
+ */
+const MAX_CACHED_TEXTS = 1_000;
+const MAX_CACHED_CHARACTERS = 16 * 1024 * 1024;
+const cachedTexts = () => new LRUCache<string, string>({ max: MAX_CACHED_TEXTS, maxSize: MAX_CACHED_CHARACTERS, sizeCalculation: (value, key) => Math.max(1, key.length + value.length) });
 
 /**
  * The trusted documents: a request may name one by its hash alone (Apollo's persisted query extension,
@@ -40,8 +44,8 @@ const MAX_NORMALIZED = 1_000;
  */
 export class TrustedDocuments {
   readonly #texts: ReadonlyMap<string, string>;
-  readonly #registered = new LRUCache<string, string>({ max: MAX_REGISTERED });
-  readonly #normalized = new LRUCache<string, string>({ max: MAX_NORMALIZED });
+  readonly #registered = cachedTexts();
+  readonly #normalized = cachedTexts();
 
   private constructor(
     texts: ReadonlyMap<string, string>,

@@ -3,6 +3,8 @@ import type { CostEstimate } from './estimate-operation';
 
 /** Estimates remembered per operation plan; past it, the plan's entries start over. */
 const MAX_ENTRIES_PER_OPERATION = 64;
+/** A key longer than this (the values of long variables the estimate read) is not kept: the estimate is made again. */
+const MAX_KEY_LENGTH = 4_096;
 
 type Variables = Readonly<Record<string, unknown>>;
 
@@ -30,7 +32,8 @@ export class EstimateCache {
     let entry = this.#byOperation.get(plan);
     if (!entry) this.#byOperation.set(plan, (entry = { readSets: [], byKey: new Map() }));
     for (const names of entry.readSets) {
-      const known = entry.byKey.get(keyOf(measures, names, variables));
+      const key = keyOf(measures, names, variables);
+      const known = key.length > MAX_KEY_LENGTH ? undefined : entry.byKey.get(key);
       if (known) return known;
     }
     if (entry.byKey.size >= MAX_ENTRIES_PER_OPERATION) {
@@ -41,7 +44,8 @@ export class EstimateCache {
     const estimate = compute(recordingReads(variables, read));
     const names = [...read].sort();
     if (!entry.readSets.some((known) => known.length === names.length && known.every((name, index) => name === names[index]))) entry.readSets.push(names);
-    entry.byKey.set(keyOf(measures, names, variables), estimate);
+    const key = keyOf(measures, names, variables);
+    if (key.length <= MAX_KEY_LENGTH) entry.byKey.set(key, estimate);
     return estimate;
   }
 }

@@ -3,9 +3,21 @@ import { LRUCache } from 'lru-cache';
 import type { StrategyOverrides } from './strategy-overrides';
 import type { Ownership } from './owned-plan';
 import { planOperation, fragmentsOf, type OperationPlan } from './operation-plan';
+import type { SelectionStep } from './selection-tree';
 
 /** Plans kept at most; the least recently used goes first. */
 export const MAX_CACHED_PLANS = 1_000;
+
+/**
+ * What the cached plans may weigh together, in bytes as planWeight estimates them: a client that sends
+ * large operations, each in many variants (the values of its Boolean variables), evicts older plans
+ * instead of growing the heap. One plan may take an eighth of it; a heavier one is planned each time.
+ */
+export const MAX_CACHED_PLAN_BYTES = 64 * 1024 * 1024;
+
+/** Bytes a plan holds per field step of its tree, and per character of its operation's text (the parsed nodes it keeps), as measured on large plans. */
+const BYTES_PER_FIELD_STEP = 640;
+const BYTES_PER_SOURCE_CHARACTER = 50;
 
 /** What a request has once its operation is resolved: its plan, and its variables coerced (once). */
 export interface PreparedRequest {
@@ -40,13 +52,14 @@ export class OperationPlanner {
   readonly #byRequest = new WeakMap<object, OperationPlan>();
   readonly #onLookup: (hit: boolean) => void;
 
-  /** `maxPlans`: the cache's bound (default MAX_CACHED_PLANS); `onLookup`: told of each hit or miss (metrics). */
+  /** `maxPlans`, `maxBytes`: the cache's bounds (default MAX_CACHED_PLANS, MAX_CACHED_PLAN_BYTES); `onLookup`: told of each hit or miss (metrics). */
   constructor(
     private readonly schema: GraphQLSchema,
     private readonly ownership: Ownership,
-    options: { readonly maxPlans?: number; readonly onLookup?: (hit: boolean) => void } = {},
+    options: { readonly maxPlans?: number; readonly maxBytes?: number; readonly onLookup?: (hit: boolean) => void } = {},
   ) {
-    this.#plans = new LRUCache({ max: options.maxPlans ?? MAX_CACHED_PLANS });
+    const maxSize = options.maxBytes ?? MAX_CACHED_PLAN_BYTES;
+    this.#plans = new LRUCache({ max: options.maxPlans ?? MAX_CACHED_PLANS, maxSize, maxEntrySize: Math.max(1, Math.floor(maxSize / 8)), sizeCalculation: planWeight });
     this.#onLookup = options.onLookup ?? (() => undefined);
   }
 
@@ -78,7 +91,11 @@ export class OperationPlanner {
       // same, but resolvers find their steps by the nodes of the document they run.
       const cached = plan !== undefined && plan.operation === operation;
       this.#onLookup(cached);
-      if (!cached) this.#plans.set(key, (plan = build()));
+      if (!cached) {
+        plan = build();
+        // One too large to plan is refused (or run by graphql-js) as soon as it is built: keeping it would keep its whole document.
+        if (plan.root) this.#plans.set(key, plan);
+      }
     }
     this.#byRequest.set(contextValue.ledger, plan!);
     return { plan: plan!, variables };
@@ -125,4 +142,20 @@ export function coerceVariables(schema: GraphQLSchema, operation: OperationDefin
 function overridesKey(overrides: StrategyOverrides): string {
   if (overrides.size === 0) return '';
   return [...overrides].map(([coordinate, strategy]) => `${coordinate}=${strategy}`).sort().join(',');
+}
+
+/** What a plan keeps in memory, roughly: its tree's field steps and its operation's parsed nodes. */
+export function planWeight(plan: OperationPlan): number {
+  let characters = 0;
+  for (const node of [plan.operation, ...Object.values(plan.fragments)]) characters += node.loc ? node.loc.end - node.loc.start : 0;
+  return Math.max(1, fieldStepsOf(plan.root) * BYTES_PER_FIELD_STEP + characters * BYTES_PER_SOURCE_CHARACTER);
+}
+
+function fieldStepsOf(selection: SelectionStep | undefined): number {
+  let steps = 0;
+  for (const field of selection?.fields ?? []) {
+    steps += 1;
+    for (const child of field.children) steps += fieldStepsOf(child);
+  }
+  return steps;
 }

@@ -1,5 +1,4 @@
 import { Admission, BODY_BYTES_IN_FLIGHT } from '../../../../src/gateway/http/admission';
-import { MAX_BODY_BYTES } from '../../../../src/gateway/http/read-json-body';
 import { OperationDeadline } from '../../../../src/gateway/operation/limits/operation-deadline';
 
 describe('Admission', () => {
@@ -34,23 +33,28 @@ describe('Admission', () => {
     expect(await admission.enter(stopped)).toBeUndefined();
   });
 
-  it('lets bodies be read up to what they may buffer together, a body of unknown length counting as the largest, and none once every slot and place is taken', async () => {
+  it('takes bodies as their bytes arrive, up to what they may buffer together, and reads none once every slot and place is taken', async () => {
     const admission = new Admission(1, 0);
-    const largest = Array.from({ length: BODY_BYTES_IN_FLIGHT / MAX_BODY_BYTES }, () => admission.startReading(undefined));
-    expect(largest.every((done) => done !== undefined)).toBe(true);
-    expect(admission.startReading(1)).toBeUndefined();
-    // A body without length (a GET) takes nothing; one declaring more than the largest counts as the largest.
-    expect(admission.startReading(0)).toBeDefined();
-    largest[0]!();
-    largest[0]!(); // counted once
-    expect(admission.startReading(5 * MAX_BODY_BYTES)).toBeDefined();
-    expect(admission.startReading(1)).toBeUndefined();
-    for (const done of largest.slice(1)) done!();
-    expect(admission.startReading(10_000)).toBeDefined();
+    // Bodies declared but not sent hold nothing: any number may wait for their bytes.
+    const stalled = Array.from({ length: 1_000 }, () => admission.startReading());
+    expect(stalled.every((reading) => reading !== undefined)).toBe(true);
+    const [first, second] = [admission.startReading()!, admission.startReading()!];
+    expect(first.take(BODY_BYTES_IN_FLIGHT - 10)).toBe(true);
+    expect(second.take(11)).toBe(false);
+    expect(second.take(10)).toBe(true);
+    expect(stalled[0]!.take(1)).toBe(false);
+    // What a body took is free again once it is read, once.
+    first.release();
+    first.release();
+    expect(stalled[0]!.take(BODY_BYTES_IN_FLIGHT - 10)).toBe(true);
+    expect(first.take(1)).toBe(false);
+    second.release();
+    stalled[0]!.release();
+    expect(admission.startReading()!.take(BODY_BYTES_IN_FLIGHT)).toBe(true);
     // Every slot taken and no queue: answered at once, its body unread.
     const release = await admission.enter(new OperationDeadline(60_000));
-    expect(admission.startReading(10)).toBeUndefined();
+    expect(admission.startReading()).toBeUndefined();
     release!();
-    expect(admission.startReading(10)).toBeDefined();
+    expect(admission.startReading()).toBeDefined();
   });
 });

@@ -31,4 +31,13 @@ describe('TrustedDocuments', () => {
     await open.set('apq:abc', '{ x }');
     expect(await open.get('apq:abc')).toBe('{ x }');
   });
+
+  it('keeps registered documents up to a total size, whatever their number: large ones evict the oldest', async () => {
+    const open = TrustedDocuments.load({ manifest: { [`sha256:${hex}`]: text }, only: false }, true).cache();
+    const large = (n: number) => `{ a${n}: __typename ${'b: __typename '.repeat(50_000)}}`;
+    for (let n = 0; n < 40; n++) await open.set(`apq:${n}`, large(n));
+    expect([await open.get('apq:0'), await open.get('apq:39')]).toEqual([undefined, large(39)]);
+    // The manifest is not a cache: it stays.
+    expect(await open.get(`apq:${hex}`)).toBe(text);
+  });
 });

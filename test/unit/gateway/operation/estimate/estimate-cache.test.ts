@@ -27,6 +27,22 @@ describe('EstimateCache', () => {
     expect(computed).toEqual(['1 0:0', '2 0:0', '1 1:0']);
   });
 
+  it('keeps no estimate keyed by a long value: a client sending large variables cannot fill the heap with keys', () => {
+    const cache = new EstimateCache();
+    const operation = operationOf('query ($symbol: String) { stocks(symbol: $symbol) { name } }');
+    let calls = 0;
+    const run = (symbol: string) =>
+      cache.estimate(operation, { symbol }, '0:0', (read) => {
+        calls++;
+        return estimate(String(read.symbol).length > 10 ? 2 : 1);
+      });
+    const long = 'x'.repeat(5_000);
+    for (let sent = 0; sent < 3; sent++) expect(run(long)).toEqual(estimate(2));
+    expect(calls).toBe(3);
+    for (let sent = 0; sent < 3; sent++) expect(run('ACME')).toEqual(estimate(1));
+    expect(calls).toBe(4);
+  });
+
   it('a variable the estimate does not read does not split it: one estimate for every post commented on', () => {
     const cache = new EstimateCache();
     const operation = operationOf('mutation ($postId: ID!) { addComment(postId: $postId) { id } }');

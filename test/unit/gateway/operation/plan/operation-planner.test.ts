@@ -1,6 +1,7 @@
 import { getOperationAST, parse, type DocumentNode } from 'graphql';
 import { NO_OVERRIDES, type StrategyOverrides } from '../../../../../src/gateway/operation/plan/strategy-overrides';
-import { OperationPlanner, type ResolvedRequest } from '../../../../../src/gateway/operation/plan/operation-planner';
+import { OperationPlanner, planWeight, type ResolvedRequest } from '../../../../../src/gateway/operation/plan/operation-planner';
+import { MAX_FIELD_STEPS } from '../../../../../src/gateway/operation/plan/selection-tree';
 import { buildGatewaySchema } from '../../../../../src/gateway/startup/schema/build-gateway-schema';
 import { withDirectiveTypeDefs } from '../../../../../src/gateway/startup/schema/schema-sources';
 
@@ -87,6 +88,34 @@ describe('OperationPlanner', () => {
     for (const query of ['{ orders { id } }', '{ orders { total } }', '{ orders { id } }', '{ orders { note } }', '{ orders { total } }']) planner.prepare(request(query));
     expect(lookups).toEqual([false, false, true, false, false]);
     expect(planner.size).toBe(2);
+  });
+
+  it('weighs plans by their field steps and text: large ones, in many variants, evict others instead of growing the heap', () => {
+    // 40 aliases of a selection of 3 fields: 160 field steps, and the text of the operation.
+    const large = `query Big(${[0, 1, 2, 3, 4, 5].map((n) => `$b${n}: Boolean!`).join(', ')}) { ${Array.from({ length: 40 }, (_, n) => `o${n}: orders { id total @include(if: $b${n % 6}) note }`).join(' ')} }`;
+    const variants = Array.from({ length: 64 }, (_, variant) => Object.fromEntries([0, 1, 2, 3, 4, 5].map((n) => [`b${n}`, ((variant >> n) & 1) === 1])));
+    const weights = variants.map((variables) => planWeight(new OperationPlanner(schema, ownership).prepare(request(large, variables))!.plan));
+    const heaviest = Math.max(...weights);
+    expect(Math.min(...weights)).toBeGreaterThan(120 * 640);
+    // Room for 5 of them at most; each fits in an eighth of it.
+    const planner = new OperationPlanner(schema, ownership, { maxBytes: 8 * heaviest });
+    for (const variables of variants) planner.prepare(request(large, variables));
+    expect(planner.size).toBeGreaterThanOrEqual(5);
+    expect(planner.size).toBeLessThanOrEqual(8);
+    // One heavier than an eighth of the bound is planned, and not kept.
+    const lookups: boolean[] = [];
+    const small = new OperationPlanner(schema, ownership, { maxBytes: 4 * heaviest, onLookup: (hit) => lookups.push(hit) });
+    expect(small.prepare(request(large, variants[0]))!.plan.root).toBeDefined();
+    small.prepare(request(large, variants[0]));
+    expect([lookups, small.size]).toEqual([[false, false], 0]);
+  });
+
+  it('keeps no plan of an operation too large to plan: it would keep the whole document', () => {
+    const planner = new OperationPlanner(schema, ownership);
+    const huge = `{ ${Array.from({ length: MAX_FIELD_STEPS + 1 }, (_, n) => `t${n}: __typename`).join(' ')} }`;
+    const prepared = planner.prepare(request(huge));
+    expect(prepared!.plan.refusal).toMatch(/^too large to plan/);
+    expect(planner.size).toBe(0);
   });
 
   it('prepares nothing when no operation was resolved or the variables do not coerce', () => {
