@@ -5,7 +5,7 @@ import { clientForCommand } from '../command-line/mongo-target';
 import { loadProjectTarget } from '../command-line/project-flags';
 import type { CliIo } from '../command-line/cli-io';
 import { ConfigError, loadConfig, redactSecrets } from '../config/config';
-import { StorageConfigError, buildWriteModelFromSdl, type WriteModel, readWorkload, type WorkloadSource, type WorkloadOption, type WorkloadSummary } from '../gateway';
+import { StorageConfigError, buildWriteModelFromSdl, noneOfTheCollections, type WriteModel, readWorkload, type WorkloadSource, type WorkloadOption, type WorkloadSummary } from '../gateway';
 import { ProjectConfigError } from '../project/load-project';
 import { ADVISE_USAGE, parseAdviseArgs, type AdviseCliCommand, type WorkloadFlag } from './cli-args';
 import { formatAdvice } from './format-advice';
@@ -66,6 +66,17 @@ async function run(command: AdviseCommand, target: AdviseTarget, io: CliIo): Pro
   try {
     await client.connect();
     const db = client.db(target.db);
+    // Advice on a database holding none of the schema's collections would be advice on nothing.
+    const existing = new Set((await db.listCollections({}, { nameOnly: true }).toArray()).map((collection) => collection.name));
+    const wrongDatabase = await noneOfTheCollections(target.model.storageMap, existing, {
+      databaseName: db.databaseName,
+      // None named when the user may not list them.
+      listDatabaseNames: () => db.admin().listDatabases({ nameOnly: true }).then(({ databases }) => databases.map((database) => database.name), () => []),
+    });
+    if (wrongDatabase) {
+      io.err.write(`advise: ${wrongDatabase}\n`);
+      return 1;
+    }
     const source: WorkloadSource | undefined = target.workload && ('file' in target.workload ? target.workload : { collection: target.workload.collection, db });
     const workload = source ? await readWorkload(source) : undefined;
     const statistics = await collectDataStatistics(db, target.model, { sampleSize: command.sampleSize, ...(workload && { workload }) });

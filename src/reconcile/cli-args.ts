@@ -34,7 +34,7 @@ Exit codes: 0 no drift (or all of it fixed), 1 the check failed or the database 
 
 export const NO_MONGO_MESSAGE =
   "No MongoDB to reconcile: pass --mongo-uri URI, set MONGODB_URI or the config's mongodb.uri. (The embedded server lives inside " +
-  "`docjoin serve`'s process; to check a standalone one, start `npm run mongo`, seed it, and pass the URI it prints.)";
+  "`docjoin serve`'s process; to check a standalone one, start `docjoin mongo`, seed it, and pass the URI it prints.)";
 
 export const RECONCILE_FLAGS = [{ name: '--fix' }, ...MONGO_TARGET_FLAGS, { name: '--batch-size', example: String(DEFAULT_BATCH_SIZE) }, ...PROJECT_FLAGS] as const;
 

@@ -33,7 +33,7 @@ itself, so there is nothing for this command to seed there. Exit codes: 0 done, 
 export const NO_MONGO_MESSAGE =
   'No MongoDB to seed: pass --mongo-uri URI, set MONGODB_URI or the config\'s mongodb.uri. (The embedded server lives inside ' +
   "`docjoin serve`'s process and seeds itself, so seeding it from a separate process is pointless; " +
-  'to seed a standalone one, start `npm run mongo` and pass the URI it prints.)';
+  'to seed a standalone one, start `docjoin mongo` and pass the URI it prints.)';
 
 export const SEED_FLAGS = [{ name: '--scale', example: '2' }, ...MONGO_TARGET_FLAGS, ...PROJECT_FLAGS] as const;
 

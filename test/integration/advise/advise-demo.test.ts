@@ -112,6 +112,13 @@ it('keeps what nothing argues against, and prints the advice for a person', () =
   expect(printed).toMatch(/\n\d+ relation fields: /);
 });
 
+it('refuses a database holding none of the schema\'s collections, naming the server\'s databases, instead of advising on nothing', async () => {
+  const err: string[] = [];
+  const code = await runAdviseCli(['--mongo-uri', demo.mongo.uri, '--db', 'nosuchdb', '--config', DEMO_CONFIG], {}, { out: { write: () => undefined }, err: { write: (text: string) => err.push(text) } });
+  expect(code).toBe(1);
+  expect(err.join('')).toMatch(new RegExp(`^advise: database "nosuchdb" has none of the schema's \\d+ collections \\(.*\\)\\. This server has: .*\\b${demo.dbName}\\b.*\\. Set the database \\(MONGODB_DB, --db, or mongodb\\.db in the config\\), or load data \\(docjoin seed\\)\\n$`));
+});
+
 it('predicts within 20% the query round trips measured once Book.authors copies countOfBooks', async () => {
   const authors = field('Book.authors');
   const before = (recorded.operations.query.roundTrips / recorded.operations.query.count) * 1000;

@@ -55,9 +55,12 @@ describe('validateAgainstDatabase', () => {
     await db.createCollection('posts');
     await db.createCollection('comments');
     expect(await problems(db.databaseName)).toEqual([
-      `Tag: @collection(name: "tags") does not exist in database "${db.databaseName}"; load data (npm run seed) or fix the name`,
+      `Tag: @collection(name: "tags") does not exist in database "${db.databaseName}"; load data (docjoin seed) or fix the name`,
       'Post.comments: no index on comments.postId; create one with db.comments.createIndex({ postId: 1, createdAt: -1, _id: -1 })',
     ]);
+    // A collection named like one that exists is most likely a typo of it.
+    await db.createCollection('tag');
+    expect((await problems(db.databaseName))[0]).toBe(`Tag: @collection(name: "tags") does not exist in database "${db.databaseName}"; did you mean "tag"? Fix the name, or load data (docjoin seed)`);
 
     await db.createCollection('tags');
     await db.collection('comments').createIndex({ postId: 1, createdAt: -1, _id: -1 });
@@ -115,7 +118,7 @@ describe('validateAgainstDatabase', () => {
     const archiveMap = buildStorageMap(makeExecutableSchema({ typeDefs: [directiveTypeDefs, archiveSdl] }));
     const db = mongo.freshDb('validate');
     await db.collection('posts').insertOne({ archivedIds: [], commentIds: [] });
-    const missing = `does not exist in database "${db.databaseName}"; load data (npm run seed) or fix the name`;
+    const missing = `does not exist in database "${db.databaseName}"; load data (docjoin seed) or fix the name`;
     expect(await problems(db.databaseName, archiveMap)).toEqual([
       `Comment: @collection(name: "comments") ${missing}`,
       `Post.archived: @join(collection: "commentArchive") ${missing}`,
@@ -156,7 +159,7 @@ describe('validateAgainstDatabase', () => {
     const error = (await failure.catch((caught: unknown) => caught)) as StorageConfigError;
     expect(error.problems.map((problem) => problem.slice(0, problem.indexOf(':')))).toEqual(['Post.comments', 'Post.commentCount', 'Query.orphan']);
     expect(error.databaseProblems).toEqual([
-      `Author: @collection(name: "authors") does not exist in database "${db.databaseName}"; load data (npm run seed) or fix the name`,
+      `Author: @collection(name: "authors") does not exist in database "${db.databaseName}"; load data (docjoin seed) or fix the name`,
       'Post.author: no document in posts has "author.id" (@join localField); fix the path or the data',
       expect.stringMatching(/^Post\.author: 1 of 1 sampled posts documents keep a snapshot at "author" without its key "id"/),
     ]);

@@ -19,7 +19,11 @@ export function parseStrategyOverrides(header: string | undefined, storageMap: S
     const coordinate = match[1]!;
     const strategy = match[2]!.toLowerCase();
     const field = storageMap.relations.get(coordinate);
-    if (!field) throw headerError(`unknown field "${coordinate}"`, storageMap);
+    if (!field) {
+      const [typeName, fieldName] = coordinate.split('.') as [string, string];
+      const other = storageMap.types.get(typeName)?.fields.get(fieldName);
+      throw headerError(other ? `${coordinate} is not a relation: only a relation field is read by a strategy` : `unknown field "${coordinate}"`, storageMap);
+    }
     const declared = declaredStrategies(field);
     if (!(READ_STRATEGIES as readonly string[]).includes(strategy)) {
       throw headerError(`unknown strategy "${match[2]}" for ${coordinate}; choose ${oneOf(declared)}`, storageMap);

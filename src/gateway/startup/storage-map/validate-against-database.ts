@@ -1,4 +1,5 @@
 import type { GraphQLSchema } from 'graphql';
+import { suggestionList } from 'graphql/jsutils/suggestionList';
 import { DatabaseMismatchError } from '../../errors/internal-errors';
 import { isAtOrUnder } from '../../documents/read-path';
 import type { IndexDescription } from '../../documents/index-description';
@@ -94,7 +95,7 @@ class IndexCache {
  * A database holding none of the schema's collections is most likely the wrong one (a typo in the name):
  * one problem naming it and the server's other databases, instead of one per missing collection.
  */
-async function noneOfTheCollections(storageMap: StorageMap, existing: ReadonlySet<string>, catalog: DatabaseCatalog): Promise<string | undefined> {
+export async function noneOfTheCollections(storageMap: StorageMap, existing: ReadonlySet<string>, catalog: Pick<DatabaseCatalog, 'databaseName' | 'listDatabaseNames'>): Promise<string | undefined> {
   const named = [...new Set([...storageMap.types.values()].flatMap((type) => (type.collection === undefined ? [] : [type.collection])))];
   if (named.length === 0 || named.some((collection) => existing.has(collection))) return undefined;
   const others = (await catalog.listDatabaseNames()).filter((name) => name !== catalog.databaseName && !['admin', 'config', 'local'].includes(name));
@@ -104,16 +105,19 @@ async function noneOfTheCollections(storageMap: StorageMap, existing: ReadonlySe
 
 function missingCollections(storageMap: StorageMap, existing: ReadonlySet<string>, databaseName: string): string[] {
   const problems: string[] = [];
-  const missing = `does not exist in database "${databaseName}"; load data (npm run seed) or fix the name`;
+  // A name close to one that exists is most likely a typo of it.
+  const missing = (collection: string) => {
+    const [nearest] = suggestionList(collection, [...existing]);
+    const fix = nearest === undefined ? 'load data (docjoin seed) or fix the name' : `did you mean "${nearest}"? Fix the name, or load data (docjoin seed)`;
+    return `does not exist in database "${databaseName}"; ${fix}`;
+  };
   for (const type of storageMap.types.values()) {
-    if (type.collection !== undefined && !existing.has(type.collection)) {
-      problems.push(`${type.typeName}: @collection(name: "${type.collection}") ${missing}`);
-    }
+    if (type.collection !== undefined && !existing.has(type.collection)) problems.push(`${type.typeName}: @collection(name: "${type.collection}") ${missing(type.collection)}`);
   }
   for (const field of storageMap.relations.values()) {
     const join = field.shapes.join;
     if (join && !existing.has(join.collection) && join.collection !== storageMap.types.get(join.targetType)?.collection) {
-      problems.push(`${field.coordinate}: @join(collection: "${join.collection}") ${missing}`);
+      problems.push(`${field.coordinate}: @join(collection: "${join.collection}") ${missing(join.collection)}`);
     }
   }
   return problems;

@@ -37,6 +37,7 @@ describe('parseStrategyOverrides', () => {
 
   it('rejects unknown fields, unknown strategies, undeclared shapes and bad syntax with the valid choices', () => {
     expect(failure('Book.title=join')).toEqual(['BAD_USER_INPUT', `x-docjoin-strategy: unknown field "Book.title". ${CHOICES}`]);
+    expect(failure('Book.name=join')).toEqual(['BAD_USER_INPUT', `x-docjoin-strategy: Book.name is not a relation: only a relation field is read by a strategy. ${CHOICES}`]);
     expect(failure('Book.authors=fast')).toEqual(['BAD_USER_INPUT', `x-docjoin-strategy: unknown strategy "fast" for Book.authors; choose join, snapshot or lookup. ${CHOICES}`]);
     expect(failure('Book.authors=embedded')).toEqual([
       'BAD_USER_INPUT',
