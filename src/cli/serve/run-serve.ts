@@ -55,6 +55,8 @@ export async function runServeCli(argv: readonly string[], env: CliEnv, io: CliI
     // reason. Anything else is a bug: its stack helps.
     const configuration = error instanceof StorageConfigError || error instanceof GatewayOptionError;
     const known = configuration || error instanceof DatabaseMismatchError || error instanceof MongoUnreachableError || error instanceof PortInUseError;
+    // The warnings logged during the start (written with the event loop's next turn) come before the reason it stopped.
+    logger.flush();
     io.err.write(`docjoin: ${known ? error.message : error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`);
     stopSignal.cancel();
     return configuration ? 2 : 1;

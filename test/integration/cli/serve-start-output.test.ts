@@ -1,0 +1,33 @@
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import type { MongoClient } from 'mongodb';
+import { connectMongo } from 'docjoin';
+import { runDocjoinCli } from '../../../src/cli/docjoin';
+import { startTestMongo, type TestMongo } from '../../support/test-mongo';
+
+/** What `docjoin serve` prints when its start fails: the warnings of the start first, the reason it stopped last. */
+let mongo: TestMongo;
+let client: MongoClient;
+beforeAll(async () => {
+  mongo = await startTestMongo();
+  client = await connectMongo(mongo.uri);
+}, 60_000);
+afterAll(async () => {
+  await client?.close();
+  await mongo?.stop();
+});
+
+it('writes the warnings logged during a failed start before the one line that says why it stopped', async () => {
+  const db = mongo.freshDb('serve_output');
+  await db.collection('notes').insertOne({ text: 'a' });
+  const dir = mkdtempSync(join(tmpdir(), 'docjoin-serve-output-'));
+  writeFileSync(join(dir, 'schema.graphql'), 'type Query { notes: [Note!]! @list(sort: "-text") orphan: Note }\ntype Note @collection(name: "notes") { id: ID! text: String! }\n');
+  writeFileSync(join(dir, 'docjoin.config.json'), JSON.stringify({ schema: 'schema.graphql' }));
+  const written: Array<[string, string]> = [];
+  const io = { out: { write: (text: string) => written.push(['out', text]) }, err: { write: (text: string) => written.push(['err', text]) } };
+  expect(await runDocjoinCli(['serve', '--port', '0', '--config', join(dir, 'docjoin.config.json'), '--db', db.databaseName], { MONGODB_URI: mongo.uri }, io)).toBe(2);
+  const warning = written.findIndex(([stream, text]) => stream === 'out' && text.includes('"level":40') && text.includes('Query.notes: no index serves the order'));
+  expect(warning).toBeGreaterThanOrEqual(0);
+  expect(written.at(-1)).toEqual(['err', 'docjoin: Invalid storage directives:\n  - Query.orphan: no resolver; add @find or @list to generate it, or pass a resolver for Query.orphan\n']);
+});
