@@ -253,7 +253,7 @@ export async function createDocjoin(options: DocjoinOptions): Promise<Docjoin> {
   try {
     if (options.validateDatabase ?? true) {
       const derived = [...writeRuntime.model.counters, ...writeRuntime.model.totals.map((total) => ({ ...total, derived: 'total' as const }))];
-      const warnings = await validateAgainstDatabase(storageMap, funnel, { counters: derived, schema });
+      const warnings = await validateAgainstDatabase(storageMap, funnel, { counters: derived, schema, onIncompleteCopies: (coordinates) => backfills?.assumeIncomplete(coordinates) });
       if (accessRules.enabled) {
         const existing = new Set(await funnel.listCollectionNames());
         const indexesOf = (collection: string) => funnel.listIndexes(collection);

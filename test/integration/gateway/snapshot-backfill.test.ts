@@ -116,6 +116,37 @@ describe('while the backfill runs', () => {
   });
 });
 
+describe('copies lacking the field with no marker: the schema widened before `docjoin migrate` ran', () => {
+  it('warns at startup naming the field and the migration, and the estimate counts the join the copies need', async () => {
+    const db = await seed({ backfilled: false, markers: [] });
+    const warnings: string[] = [];
+    const gateway = await fixture.serve(db, (message) => warnings.push(message));
+    try {
+      expect(warnings.filter((warning) => warning.startsWith('Shelf.'))).toEqual([
+        'Shelf.picks: 2 of 3 sampled shelves documents keep a snapshot at "picks" without "year", which its @snapshot(fields:) declares; reads that need it join for those documents, and the estimates count that join until docjoin restarts after `docjoin migrate --widen Shelf.picks --fields year --write` fills them',
+        'Shelf.pinned: 1 of 3 sampled shelves documents keep a snapshot at "pinned" without "year", which its @snapshot(fields:) declares; reads that need it join for those documents, and the estimates count that join until docjoin restarts after `docjoin migrate --widen Shelf.pinned --fields year --write` fills them',
+      ]);
+      // The checked gateway fails any request that costs more than its estimate.
+      const result = await gateway.execute({ query: '{ shelves { name picks { title year } } }' });
+      expect(result.data).toEqual({ shelves: expectedPicks });
+      expect(result.cost).toMatchObject({ roundTrips: 2, estimatedRoundTrips: 2 });
+    } finally {
+      await gateway.stop();
+    }
+  });
+
+  it('copies that hold every declared field warn of nothing', async () => {
+    const warnings: string[] = [];
+    const gateway = await fixture.serve(await seed({ backfilled: true, markers: [] }), (message) => warnings.push(message));
+    try {
+      expect(warnings.filter((warning) => warning.startsWith('Shelf.'))).toEqual([]);
+      expect((await gateway.execute({ query: '{ shelves { name picks { title year } } }' })).cost).toMatchObject({ roundTrips: 1, estimatedRoundTrips: 1 });
+    } finally {
+      await gateway.stop();
+    }
+  });
+});
+
 describe('once every copy holds the field', () => {
   it('with the backfill still marked running: no extra round trip, every copy a hit', async () => {
     const db = await seed({ backfilled: true, markers: [MARKER] });

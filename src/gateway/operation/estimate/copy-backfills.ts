@@ -35,6 +35,7 @@ export class CopyBackfills {
   /** Each copy a marker may name, with the kind of marker that names it. */
   readonly #copies: ReadonlyMap<string, string>;
   #running: ReadonlySet<string> = new Set();
+  readonly #incomplete = new Set<string>();
   #timer: NodeJS.Timeout | undefined;
   #version = 0;
 
@@ -81,8 +82,17 @@ export class CopyBackfills {
     return this.#version;
   }
 
-  /** Whether the copy `coordinate` (a relation's snapshot or embedded copy, or a counter) was being backfilled when last read. */
+  /**
+   * Copies the startup's sample found some documents lacking, with no marker to say so
+   * (check-sampled-documents.ts): counted as backfilling until the process ends.
+   */
+  assumeIncomplete(coordinates: readonly string[]): void {
+    for (const coordinate of coordinates) this.#incomplete.add(coordinate);
+    this.#version++;
+  }
+
+  /** Whether the copy `coordinate` (a relation's snapshot or embedded copy, or a counter) was being backfilled when last read, or was found incomplete at startup. */
   backfilling(coordinate: string): boolean {
-    return this.#running.has(coordinate);
+    return this.#running.has(coordinate) || this.#incomplete.has(coordinate);
   }
 }

@@ -32,13 +32,14 @@ export interface DatabaseCatalog {
  * reads is present in at least one document (a typo would otherwise read as "no data"), and each snapshot
  * copy in a sample of documents keeps its key. Throws DatabaseMismatchError listing every problem with
  * what fixes it; returns warnings (a sampled document whose stored field is missing or of another type,
- * a counter never computed, a sort no index serves) that do not stop the start. `schema`, the executable
+ * a counter never computed, a sort no index serves, a copy some documents lack) that do not stop the
+ * start, and tells `onIncompleteCopies` which copies those last are. `schema`, the executable
  * one, tells the sample check how enums and DateTime are stored (check-sampled-documents.ts).
  */
 export async function validateAgainstDatabase(
   storageMap: StorageMap,
   catalog: DatabaseCatalog,
-  options: { counters?: readonly CountedField[]; schema?: GraphQLSchema } = {},
+  options: { counters?: readonly CountedField[]; schema?: GraphQLSchema; onIncompleteCopies?: (coordinates: readonly string[]) => void } = {},
 ): Promise<string[]> {
   const existing = new Set(await catalog.listCollectionNames());
   const wrongDatabase = await noneOfTheCollections(storageMap, existing, catalog);
@@ -56,6 +57,7 @@ export async function validateAgainstDatabase(
     ...featuresTheServerCannotRun(storageMap, await catalog.serverVersion()),
   ];
   if (problems.length > 0) throw new DatabaseMismatchError(problems);
+  if (sampled.incompleteCopies.length > 0) options.onIncompleteCopies?.(sampled.incompleteCopies);
   return [...roots.warnings, ...relationLists, ...sampled.warnings];
 }
 

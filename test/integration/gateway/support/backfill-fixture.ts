@@ -9,7 +9,8 @@ export interface BackfillFixture {
   freshDb(prefix: string): Db;
   /** Inserts `docjoin migrate`'s markers, as it writes them, into `db`. */
   addMarkers(db: Db, markers: readonly object[]): Promise<void>;
-  serve(db: Db): Promise<Gateway>;
+  /** `onWarning` hears the startup's warnings (none by default). */
+  serve(db: Db, onWarning?: (message: string) => void): Promise<Gateway>;
   /**
    * The same without the estimate's self-check: for data the estimate takes on trust and that breaks it
    * (copies missing while no marker says a backfill runs: answered right, by the join, at a cost the
@@ -26,7 +27,7 @@ export function backfillFixture(sdl: string): BackfillFixture {
     async addMarkers(db, markers) {
       if (markers.length > 0) await db.collection(MIGRATIONS_COLLECTION).insertMany(markers.map((marker) => ({ ...marker })));
     },
-    serve: (db) => createCheckedGateway({ typeDefs: sdl, db: db.databaseName, mongoClient: file.client, listen: false, onWarning: () => undefined }),
+    serve: (db, onWarning = () => undefined) => createCheckedGateway({ typeDefs: sdl, db: db.databaseName, mongoClient: file.client, listen: false, onWarning }),
     serveUnchecked: (db) => createGateway({ typeDefs: sdl, db: db.databaseName, mongoClient: file.client, listen: false, onWarning: () => undefined }),
   };
 }
