@@ -20,12 +20,15 @@ export function createReconcileProgress(out: OutputStream): { onProgress: (progr
 }
 
 export function formatReport(report: ReconcileReport, target: string, elapsedMs: number): string {
+  // The name columns are as wide as their longest entry, so a long Type.field keeps the counts in line.
+  const coordinateWidth = Math.max(24, ...report.checks.map((check) => check.coordinate.length));
+  const kindWidth = Math.max(13, ...report.checks.map((check) => check.kind.length));
   const lines = report.checks.map((check) => {
     const fixed = report.fix ? ` ${count(check.fixed).padStart(7)} fixed` : '';
     const dangling = check.dangling > 0 ? `, ${count(check.dangling)} dangling` : '';
     const missing = check.missing > 0 ? `, ${count(check.missing)} missing` : '';
     const samples = check.sampleIds.length > 0 ? `  e.g. ${check.sampleIds.join(', ')}` : '';
-    return `  ${check.coordinate.padEnd(24)} ${check.kind.padEnd(13)} ${count(check.scanned).padStart(9)} scanned ${count(check.drifted).padStart(7)} drifted${fixed}${dangling}${missing}${samples}`;
+    return `  ${check.coordinate.padEnd(coordinateWidth)} ${check.kind.padEnd(kindWidth)} ${count(check.scanned).padStart(9)} scanned ${count(check.drifted).padStart(7)} drifted${fixed}${dangling}${missing}${samples}`;
   });
   return `Reconciled ${target} in ${(elapsedMs / 1000).toFixed(1)}s:\n${lines.join('\n')}\n${reconcileVerdict(report).text}\n`;
 }
