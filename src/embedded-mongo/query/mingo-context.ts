@@ -119,9 +119,9 @@ export function averageValues(values: Iterable<unknown>): unknown {
   }
   const exact = toExact(total);
   if (exact !== undefined && exact.kind === 'finite' && numericWidth(total) === 'long') {
-    return Number(exact.coefficient) / count;
+    return asDouble(Number(exact.coefficient) / count);
   }
-  return Number(valueOf(total)) / count;
+  return asDouble(Number(valueOf(total)) / count);
 }
 
 function valueOf(value: unknown): number {

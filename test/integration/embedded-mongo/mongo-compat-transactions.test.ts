@@ -267,6 +267,36 @@ describe('write errors inside a transaction', () => {
   });
 });
 
+describe('commands MongoDB does not run in a transaction', () => {
+  // jstests/core/txns/commands_not_allowed_in_txn.js: 263 OperationNotSupportedInTransaction, "Cannot run
+  // '<name>' in a multi-document transaction."; a transaction it would start is not started, and one
+  // already open is not aborted.
+  test('count, listCollections, listIndexes and drop fail with 263; an open transaction still commits', async () => {
+    if (skipWithoutReplicaSet()) return;
+    const c = await freshCollection([{ _id: 1 }] as Document[]);
+    await withSessions(1, async (session) => {
+      session.startTransaction();
+      await c.insertOne({ _id: 2 } as Document, { session });
+      for (const command of [{ count: c.collectionName }, { listCollections: 1 }, { listIndexes: c.collectionName }, { drop: c.collectionName }]) {
+        const error = await failureOf(ctx.db.command(command, { session }));
+        expect([error.code, error.codeName, error.message]).toEqual([263, 'OperationNotSupportedInTransaction', `Cannot run '${Object.keys(command)[0]}' in a multi-document transaction.`]);
+      }
+      await session.commitTransaction();
+    });
+    expect(await idsOf(c)).toEqual([1, 2]);
+  });
+
+  test('a transaction such a command would start is not started: its commit fails with 251', async () => {
+    if (skipWithoutReplicaSet()) return;
+    const c = await freshCollection([{ _id: 1 }] as Document[]);
+    await withSessions(1, async (session) => {
+      session.startTransaction();
+      expect((await failureOf(ctx.db.command({ count: c.collectionName }, { session }))).code).toBe(263);
+      expect((await failureOf(session.commitTransaction())).code).toBe(251);
+    });
+  });
+});
+
 describe('unique index entries conflict like documents', () => {
   // jstests/core/txns/transactions_write_conflicts_unique_indexes.js: two transactions adding the same
   // unique key under different _ids conflict at the second write (112), whichever commits first;

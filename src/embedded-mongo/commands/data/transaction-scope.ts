@@ -1,7 +1,7 @@
 import type { Document } from 'bson';
 import type { Store } from '../../storage/store';
 import type { Transaction } from '../../storage/transaction';
-import { CommandError } from '../../protocol/command-error';
+import { CommandError, ErrorCodes } from '../../protocol/command-error';
 import type { CommandContext, CommandHandler } from '../../protocol/command-types';
 import { badValue, int64Value, isDocument } from './command-fields';
 
@@ -20,6 +20,9 @@ export type DataCommandHandler = (command: Document, context: CommandContext, tr
  */
 export function inTransactionScope(store: Store, handler: DataCommandHandler): CommandHandler {
   return (command, context) => {
+    // Refused before the transaction is looked up: one it would start is not started, and one already
+    // open stays open (jstests/core/txns/commands_not_allowed_in_txn.js).
+    if (command.autocommit === false) refuseInTransactions(command);
     const transaction = transactionOf(store, command);
     if (transaction === undefined) return handler(command, context, undefined);
     const settle = (reply: Document): Document => {
@@ -37,6 +40,20 @@ export function inTransactionScope(store: Store, handler: DataCommandHandler): C
       return fail(error);
     }
   };
+}
+
+/**
+ * Commands MongoDB refuses inside a transaction (the manual's "Transactions and Operations": only CRUD,
+ * distinct, aggregate, getMore, killCursors and the creation of collections and their indexes may run
+ * in one). The gateway never sends them there; refusing them keeps code that does from passing its
+ * tests here and failing on MongoDB.
+ */
+const REFUSED_IN_TRANSACTIONS = new Set(['count', 'listCollections', 'listIndexes', 'listDatabases', 'drop', 'dropDatabase', 'dropIndexes']);
+
+function refuseInTransactions(command: Document): void {
+  const [name] = Object.keys(command);
+  if (name === undefined || !REFUSED_IN_TRANSACTIONS.has(name)) return;
+  throw new CommandError(ErrorCodes.OperationNotSupportedInTransaction, 'OperationNotSupportedInTransaction', `Cannot run '${name}' in a multi-document transaction.`);
 }
 
 /** The transaction a command belongs to; commands without `autocommit: false` run outside any (retryable writes included). */
