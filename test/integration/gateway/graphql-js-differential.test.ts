@@ -396,6 +396,8 @@ describe('a fixed list of edge cases', () => {
     ['__proto__ as a response key, on a leaf and at the root', post({ query: '{ books(first: 1) { id __proto__: name } __proto__: __typename }' })],
     ['__proto__ as a response key, on a relation', post({ query: '{ books(first: 1) { __proto__: publisher { name } id } }' })],
     ['__proto__ as a response key, in an aggregate and its groups', post({ query: '{ posts(first: 2) { commentsAggregate { __proto__: count g: groupBy(by: [AUTHOR], first: 2) { __proto__: count } } c: commentsAggregate { __proto__: groupBy(by: [AUTHOR], first: 1) { count } } } }' })],
+    ['a null variable for the non-null list of a groupBy', post({ query: 'query ($by: [CommentGroupField!] = [AUTHOR]) { posts(first: 2) { commentsAggregate { count groupBy(by: $by) { count } } } }', variables: { by: null } })],
+    ['a null variable inside the list of a groupBy', post({ query: 'query ($x: CommentGroupField = AUTHOR) { posts(first: 2) { commentsAggregate { count groupBy(by: [$x]) { count } } } }', variables: { x: null } })],
     ['a GET query', get({ query: '{ books(first: 2) { name publisher { name } } }' })],
     ['a GET query with variables', get({ query: 'query ($n: Int!) { books(first: $n) { name } }', variables: '{"n":2}' })],
     ['a GET with an unknown operationName', get({ query: '{ __typename }', operationName: 'A' })],

@@ -1,4 +1,4 @@
-import { getArgumentValues, type GraphQLError } from 'graphql';
+import { getArgumentValues, GraphQLError } from 'graphql';
 import type { StoredDocument } from '../../documents/stored-document';
 import { badUserInput } from '../../errors/public-error-code';
 import { DEFAULT_GROUPS, GROUP_ORDERS, MAX_GROUPS, type GroupOrder } from '../../startup/aggregates/aggregate-names';
@@ -73,17 +73,25 @@ function figureNames(figures: FigureSelection): string[] {
 }
 
 function groupSelection(aggregate: AggregateField, step: FieldStep, variableValues: Readonly<Record<string, unknown>>): GroupSelection {
-  const args = getArgumentValues(step.definition!, step.fieldNodes[0]!, variableValues as Record<string, unknown>) as { by?: unknown; first?: unknown; order?: unknown };
+  // `key` and `count` cost nothing more: every group has both.
+  const figures = figureSelection(aggregate, step.children.map((child) => ({ type: child.type, fields: child.fields.filter((field) => field.fieldName !== 'key') })));
+  const refused = (refusal: GraphQLError, order: GroupOrder = 'KEYS'): GroupSelection => ({ responseKey: step.responseKey, by: [], first: 0, order, ...figures, refusal });
+  let args: { by?: unknown; first?: unknown; order?: unknown };
+  try {
+    args = getArgumentValues(step.definition!, step.fieldNodes[0]!, variableValues as Record<string, unknown>);
+  } catch (error) {
+    // An argument that does not coerce (a null variable for `by: [X!]!`) fails the groupBy field, where
+    // graphql-js reports it, not the aggregate field planning it.
+    if (error instanceof GraphQLError) return refused(error);
+    throw error;
+  }
   const values = Array.isArray(args.by) ? [...new Set(args.by as string[])] : [];
   // Null, as graphql-js passes an explicit null, asks for the default as well.
   const first = args.first === null || args.first === undefined ? DEFAULT_GROUPS : (args.first as number);
   const order = GROUP_ORDERS.includes(args.order as GroupOrder) ? (args.order as GroupOrder) : 'KEYS';
-  // `key` and `count` cost nothing more: every group has both.
-  const figures = figureSelection(aggregate, step.children.map((child) => ({ type: child.type, fields: child.fields.filter((field) => field.fieldName !== 'key') })));
-  const refused = (refusal: GraphQLError): GroupSelection => ({ responseKey: step.responseKey, by: [], first: 0, order, ...figures, refusal });
   // Refused where graphql-js would refuse a field's arguments: at the groupBy, which then asks for nothing.
-  if (values.length === 0) return refused(badUserInput(`${step.coordinate}(by:) needs at least one field to group by`, { argumentName: 'by' }));
-  if (!Number.isInteger(first) || first < 0 || first > MAX_GROUPS) return refused(badUserInput(`${step.coordinate}(first:) must be between 0 and ${MAX_GROUPS}, got ${first}`, { argumentName: 'first' }));
+  if (values.length === 0) return refused(badUserInput(`${step.coordinate}(by:) needs at least one field to group by`, { argumentName: 'by' }), order);
+  if (!Number.isInteger(first) || first < 0 || first > MAX_GROUPS) return refused(badUserInput(`${step.coordinate}(first:) must be between 0 and ${MAX_GROUPS}, got ${first}`, { argumentName: 'first' }), order);
   return { responseKey: step.responseKey, by: values.map((value) => aggregate.keys.get(value)!), first, order, ...figures, refusal: undefined };
 }
 
