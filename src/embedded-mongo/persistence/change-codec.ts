@@ -13,7 +13,8 @@ import { storableDocument, ValueInterner } from '../storage/stored-document';
  *   { op: 'dropDatabase', db }
  *   { op: 'createIndexes', db, collection, indexes: [{ name, key, unique, sparse, options }] }
  *   { op: 'dropIndexes', db, collection, names }
- *   { op: 'writeDocuments', batches: [{ db, collection, count }] } + count writes per batch
+ *   { op: 'writeDocuments', batches: [{ db, collection, count }], session?, txnNumber?, at? } + count writes per batch
+ *     (session, txnNumber as decimal text, and at: the transaction the commit completes)
  *   { op: 'replaceCollection', db, name, count } + count puts
  */
 export function encodeChange(change: StoreChange): Document[] {
@@ -36,8 +37,13 @@ export function encodeChange(change: StoreChange): Document[] {
     case 'dropIndexes':
       return [{ op: change.kind, db: change.database, collection: change.collection, names: change.names }];
     case 'writeDocuments': {
+      const { committed } = change;
       const entries: Document[] = [
-        { op: change.kind, batches: change.batches.map((batch) => ({ db: batch.database, collection: batch.collection, count: batch.writes.length })) },
+        {
+          op: change.kind,
+          batches: change.batches.map((batch) => ({ db: batch.database, collection: batch.collection, count: batch.writes.length })),
+          ...(committed && { session: committed.session, txnNumber: committed.txnNumber.toString(), at: committed.at }),
+        },
       ];
       for (const batch of change.batches) for (const write of batch.writes) entries.push('doc' in write ? { put: write.doc } : { delete: write.deletedId });
       return entries;
@@ -85,8 +91,13 @@ export function decodeChange(entries: readonly Document[]): StoreChange {
       const names = arrayField(header, 'names').map((name, i) => asString(name, `names.${i}`));
       return expectNoWrites({ kind: op, database: database(), collection: stringField(header, 'collection'), names });
     }
-    case 'writeDocuments':
-      return { kind: op, batches: writeBatches(arrayField(header, 'batches'), writes) };
+    case 'writeDocuments': {
+      const batches = writeBatches(arrayField(header, 'batches'), writes);
+      if (header.session === undefined) return { kind: op, batches };
+      const txnNumber = stringField(header, 'txnNumber');
+      if (!/^\d+$/.test(txnNumber)) throw new Error(`a writeDocuments record has txnNumber "${txnNumber}", not a whole number`);
+      return { kind: op, batches, committed: { session: stringField(header, 'session'), txnNumber: BigInt(txnNumber), at: numberField(header, 'at') } };
+    }
     case 'replaceCollection': {
       const interner = new ValueInterner();
       const documents = writes.map((entry, i) => {

@@ -40,6 +40,7 @@ export function replayChange(store: Store, change: StoreChange): void {
       store.commitWrites(
         change.batches.map((batch) => ({ collection: store.ensureCollection(batch.database, batch.collection), writes: batch.writes.map(documentWrite) })),
       );
+      if (change.committed) store.sessions.restoreCommitted(change.committed);
       return;
     case 'replaceCollection':
       store.replaceCollection(change.database, change.name, change.documents);

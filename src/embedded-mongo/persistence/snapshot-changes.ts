@@ -7,7 +7,8 @@ const DOCUMENTS_PER_RECORD = 1_000;
 
 /**
  * The store's committed state as the changes that rebuild it in an empty store: per collection its
- * creation (with options), its indexes, then its documents in natural order; then the views.
+ * creation (with options), its indexes, then its documents in natural order; then the views; then
+ * the transaction each session last committed.
  * Read it in one synchronous pass: it walks the live collections.
  */
 export function* snapshotChanges(store: Store): Generator<StoreChange> {
@@ -28,4 +29,5 @@ export function* snapshotChanges(store: Store): Generator<StoreChange> {
     // a view may be defined on another view: creating them in any order works (only cycles are checked)
     for (const view of store.viewCatalog.list(database)) yield { kind: 'createView', database, view };
   }
+  for (const committed of store.sessions.committedTransactions()) yield { kind: 'writeDocuments', batches: [], committed };
 }

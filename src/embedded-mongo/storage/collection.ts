@@ -20,8 +20,19 @@ export interface WriteBatch {
   readonly writes: readonly DocumentWrite[];
 }
 
+/**
+ * The transaction a commit completes: journaled with its writes, so that a commitTransaction the driver
+ * retries after a restart is answered as committed instead of being run again (MongoDB keeps this in
+ * config.transactions). `at` is when it committed (ms since the epoch).
+ */
+export interface CommittedTransaction {
+  readonly session: string;
+  readonly txnNumber: bigint;
+  readonly at: number;
+}
+
 /** Commits write batches (Store.commitWrites): unique indexes checked, journaled when durable, applied. */
-export type CommitWrites = (batches: readonly WriteBatch[]) => void;
+export type CommitWrites = (batches: readonly WriteBatch[], committing?: CommittedTransaction) => void;
 
 /** The value a document had until a commit at version `supersededAt` replaced it (null: did not exist). */
 interface HistoryRecord {

@@ -1,13 +1,19 @@
 import { CommandError } from '../protocol/command-error';
-import type { CommitWrites } from './collection';
+import type { CommittedTransaction, CommitWrites } from './collection';
 import { noSuchTransaction, Transaction } from './transaction';
 import type { VersionClock } from './version-clock';
 
 export const DEFAULT_TRANSACTION_LIFETIME_MS = 60_000;
 
+/** MongoDB's `localLogicalSessionTimeoutMinutes` (default 30): a session idle this long is forgotten. */
+export const SESSION_TIMEOUT_MS = 30 * 60_000;
+
 interface SessionState {
   txnNumber: bigint;
+  /** Undefined for a session known only from a commit replayed from the journal (`committedAt`). */
   transaction: Transaction | undefined;
+  /** When its transaction `txnNumber` committed, if it did. */
+  committedAt?: number;
 }
 
 /**
@@ -51,7 +57,8 @@ export class SessionRegistry {
       }
       this.end(session);
     }
-    const transaction = new Transaction(this.nextTransactionId++, txnNumber, this.clock, this.commitWrites);
+    const commitWrites: CommitWrites = (batches) => this.commitWrites(batches, { session: sessionKey, txnNumber, at: Date.now() });
+    const transaction = new Transaction(this.nextTransactionId++, txnNumber, this.clock, commitWrites);
     this.sessions.set(sessionKey, { txnNumber, transaction });
     const expiry = setTimeout(() => this.abortAfterError(transaction), this.lifetimeLimitMs);
     expiry.unref();
@@ -66,15 +73,36 @@ export class SessionRegistry {
     return transaction;
   }
 
-  /** Commits; committing an already committed transaction again succeeds, as drivers retry commits. */
+  /**
+   * Commits; committing an already committed transaction again succeeds, as drivers retry commits,
+   * also after a restart (a durable store replays which transaction each session committed).
+   */
   commit(sessionKey: string, txnNumber: bigint): void {
+    const session = this.sessions.get(sessionKey);
+    if (session?.txnNumber === txnNumber && session.committedAt !== undefined) return;
     const transaction = this.find(sessionKey, txnNumber);
-    if (transaction?.state === 'committed') return;
     if (transaction === undefined || transaction.state !== 'active') throw noSuchTransaction(txnNumber, transaction?.state);
     try {
       transaction.commit();
+      session!.committedAt = Date.now();
     } finally {
       this.onTransactionEnd();
+    }
+  }
+
+  /** A commit replayed from the journal, unless the session has timed out since or has moved on to a newer transaction. */
+  restoreCommitted({ session: sessionKey, txnNumber, at }: CommittedTransaction): void {
+    if (Date.now() - at > SESSION_TIMEOUT_MS) return;
+    const known = this.sessions.get(sessionKey);
+    if (known !== undefined && known.txnNumber > txnNumber) return;
+    this.sessions.set(sessionKey, { txnNumber, transaction: undefined, committedAt: at });
+  }
+
+  /** The transaction each session last committed, if it is its latest and the session has not timed out: what a snapshot keeps. */
+  *committedTransactions(): Generator<CommittedTransaction> {
+    const now = Date.now();
+    for (const [session, state] of this.sessions) {
+      if (state.committedAt !== undefined && now - state.committedAt <= SESSION_TIMEOUT_MS) yield { session, txnNumber: state.txnNumber, at: state.committedAt };
     }
   }
 

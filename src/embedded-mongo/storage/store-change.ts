@@ -1,4 +1,5 @@
 import type { Document } from 'bson';
+import type { CommittedTransaction } from './collection';
 import type { IndexDefinition } from './equality-index';
 import type { ViewDefinition } from './view-catalog';
 
@@ -15,7 +16,8 @@ export interface JournaledBatch {
 /**
  * A change to a Store's committed state, as plain data: what a durable store writes to its journal
  * before applying it, and replays after a restart. Open transactions, cursors and sessions are not
- * state that survives a restart (as in MongoDB), so they have no changes here.
+ * state that survives a restart (as in MongoDB), so they have no changes here; only which transaction
+ * each session last committed does, with that commit's writes.
  */
 export type StoreChange =
   | { readonly kind: 'createCollection'; readonly database: string; readonly name: string; readonly options: Document }
@@ -25,8 +27,12 @@ export type StoreChange =
   | { readonly kind: 'dropDatabase'; readonly database: string }
   | { readonly kind: 'createIndexes'; readonly database: string; readonly collection: string; readonly indexes: readonly IndexDefinition[] }
   | { readonly kind: 'dropIndexes'; readonly database: string; readonly collection: string; readonly names: readonly string[] }
-  /** One commit: a single write, or every write of a transaction (all collections), applied at one version. */
-  | { readonly kind: 'writeDocuments'; readonly batches: readonly JournaledBatch[] }
+  /**
+   * One commit: a single write, or every write of a transaction (all collections), applied at one
+   * version; `committed` names the transaction. A snapshot keeps each session's last one as a record
+   * without batches.
+   */
+  | { readonly kind: 'writeDocuments'; readonly batches: readonly JournaledBatch[]; readonly committed?: CommittedTransaction }
   /** `$out`: the collection's documents replaced by exactly these (its options and indexes are kept). */
   | { readonly kind: 'replaceCollection'; readonly database: string; readonly name: string; readonly documents: readonly Document[] };
 

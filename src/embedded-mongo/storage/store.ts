@@ -1,6 +1,6 @@
 import type { Document } from 'bson';
 import { CommandError, ErrorCodes } from '../protocol/command-error';
-import { Collection, ID_INDEX, type CommitWrites, type DocumentWrite, type WriteBatch } from './collection';
+import { Collection, ID_INDEX, type CommitWrites, type CommittedTransaction, type DocumentWrite, type WriteBatch } from './collection';
 import { LiveView, type CollectionView } from './collection-view';
 import { CursorStore } from './cursor-store';
 import { documentKey } from './document-key';
@@ -30,7 +30,7 @@ export class Store {
   private readonly databases = new Map<string, Map<string, Collection>>();
   private journal: ChangeJournal | undefined;
   /** `commitWrites` for live views and transactions, bound once. */
-  private readonly commit: CommitWrites = (batches) => this.commitWrites(batches);
+  private readonly commit: CommitWrites = (batches, committing) => this.commitWrites(batches, committing);
 
   constructor(options: StoreOptions = {}) {
     this.sessions = new SessionRegistry(
@@ -157,9 +157,9 @@ export class Store {
    * E11000 and changes nothing when a unique index would break; journals the writes as one record;
    * applies them.
    */
-  commitWrites(batches: readonly WriteBatch[]): void {
+  commitWrites(batches: readonly WriteBatch[], committing?: CommittedTransaction): void {
     for (const { collection, writes } of batches) collection.validate(writes);
-    if (this.journal !== undefined) this.journalWrites(this.journal, batches);
+    if (this.journal !== undefined) this.journalWrites(this.journal, batches, committing);
     const version = this.clock.advance();
     for (const { collection, writes } of batches) collection.apply(writes, version);
   }
@@ -168,7 +168,7 @@ export class Store {
    * Writes to a collection that was dropped or replaced meanwhile (a transaction or a waiting write
    * still held its handle) change nothing that lasts, so they are left out.
    */
-  private journalWrites(journal: ChangeJournal, batches: readonly WriteBatch[]): void {
+  private journalWrites(journal: ChangeJournal, batches: readonly WriteBatch[], committing: CommittedTransaction | undefined): void {
     const journaled: JournaledBatch[] = [];
     for (const { collection, writes } of batches) {
       if (!this.holds(collection)) continue;
@@ -183,7 +183,7 @@ export class Store {
       }
       if (changes.length > 0) journaled.push({ database: collection.database, collection: collection.name, writes: changes });
     }
-    if (journaled.length > 0) journal.append({ kind: 'writeDocuments', batches: journaled });
+    if (journaled.length > 0) journal.append({ kind: 'writeDocuments', batches: journaled, ...(committing && { committed: committing }) });
   }
 
   /** Whether `collection` is the one its namespace names now (not a dropped or replaced handle). */

@@ -189,6 +189,36 @@ describe('npm run mongo -- --data-dir (durable storage)', () => {
     }
   });
 
+  it('answers a commitTransaction retried after a restart as committed, and applies the transaction once', async () => {
+    // A driver sends commitTransaction again when its reply is lost (and when asked to commit again); a
+    // server that restarted in between must still know the transaction committed (MongoDB's
+    // config.transactions), or the client runs the transaction a second time.
+    const dir = dataDir();
+    const port = await freePort();
+    let server = await startServer(['--port', String(port), '--data-dir', dir]);
+    // One client throughout, as a gateway keeps it: it reconnects to the restarted server.
+    const client = await MongoClient.connect(server.uri, { serverSelectionTimeoutMS: 30_000 });
+    const counters = client.db('app').collection<Row>('counters');
+    const session = client.startSession();
+    try {
+      await counters.insertOne({ _id: 'c', n: 0 });
+      session.startTransaction();
+      await counters.updateOne({ _id: 'c' }, { $inc: { n: 1 } }, { session });
+      await session.commitTransaction();
+      // Twice: the first restart replays the journal and compacts it into the snapshot, the second reads the snapshot.
+      for (const restart of [1, 2]) {
+        await kill(server);
+        server = await startServer(['--port', String(port), '--data-dir', dir]);
+        await expect(session.commitTransaction()).resolves.toBeUndefined();
+        expect([restart, await counters.findOne({ _id: 'c' })]).toEqual([restart, { _id: 'c', n: 1 }]);
+      }
+    } finally {
+      await session.endSession().catch(() => undefined);
+      await client.close(true).catch(() => undefined);
+      await kill(server);
+    }
+  });
+
   it('ignores a journal record cut off mid-write, and journals on after it', async () => {
     const dir = dataDir();
     const first = await startServer(['--data-dir', dir, '--fsync']);

@@ -113,6 +113,28 @@ describe('openDurableStore', () => {
     expect(dump(third.store)).toBe(before);
   });
 
+  it("keeps which transaction each session committed, through the journal and then the snapshot, so a retried commit succeeds", () => {
+    const dir = dataDir();
+    const first = openStore(dir);
+    changeEverything(first.store);
+    close(first);
+    for (const reopened of [openStore(dir), openStore(dir)]) {
+      // The journal, then (compacted on the first reopen) the snapshot: transaction 1 committed, 2 never did.
+      expect(() => reopened.store.sessions.commit('session', 1n)).not.toThrow();
+      expect(() => reopened.store.sessions.commit('session', 2n)).toThrow(expect.objectContaining({ code: 251 }));
+      close(reopened);
+    }
+  });
+
+  it('forgets a commit older than the session timeout, as MongoDB forgets the session', () => {
+    const store = new Store();
+    store.sessions.restoreCommitted({ session: 'old', txnNumber: 1n, at: Date.now() - 31 * 60_000 });
+    store.sessions.restoreCommitted({ session: 'recent', txnNumber: 1n, at: Date.now() - 29 * 60_000 });
+    expect(() => store.sessions.commit('old', 1n)).toThrow(expect.objectContaining({ code: 251 }));
+    expect(() => store.sessions.commit('recent', 1n)).not.toThrow();
+    expect([...store.sessions.committedTransactions()].map((committed) => committed.session)).toEqual(['recent']);
+  });
+
   it('replays each change idempotently: applying every record twice leaves what applying it once does', () => {
     const dir = dataDir();
     const first = openStore(dir);
