@@ -1,7 +1,7 @@
 import type { Document, Long } from 'bson';
 import { CommandError, ErrorCodes } from '../protocol/command-error';
 import { bsonTag, containsString, isObjectId, isPlainDocument, regexParts, stringValue, TypeRank, typeRank } from './bson-kind';
-import { longToBigInt, numericWidth, plainNumber } from '../../bson/bson-number';
+import { longToBigInt, numericWidth, plainNumber, toExact } from '../../bson/bson-number';
 import { bsonTypeNumber, TYPE_ALIASES } from './bson-type-number';
 import { compareValues, valueComparator, type ValueComparator } from './compare-values';
 import { resolvePath } from './document-path';
@@ -226,6 +226,13 @@ function equalityTest(expected: unknown, context: FilterContext): ValueTest {
   return (value) => typeRank(value) === rank && valueKey(value) === key;
 }
 
+/** A NaN of any numeric type (double, or Decimal128). */
+function isNaNNumber(value: unknown): boolean {
+  const plain = plainNumber(value);
+  if (plain !== undefined) return Number.isNaN(plain);
+  return typeof value === 'object' && value !== null && bsonTag(value) === 'Decimal128' && toExact(value)?.kind === 'nan';
+}
+
 function comparisonTest(operator: '$gt' | '$gte' | '$lt' | '$lte', bound: unknown, context: FilterContext): ValueTest {
   const rank = typeRank(bound);
   // MinKey/MaxKey bounds compare across types; otherwise only values of the same type bracket match
@@ -246,12 +253,15 @@ function comparisonTest(operator: '$gt' | '$gte' | '$lt' | '$lte', bound: unknow
       }
     }
   };
-  if (typeof bound === 'number' && !Number.isNaN(bound)) {
+  // NaN equals NaN and otherwise compares false, whatever the order sorts put it in (jstests/core/nan.js).
+  if (isNaNNumber(bound)) return operator === '$gte' || operator === '$lte' ? isNaNNumber : () => false;
+  if (typeof bound === 'number') {
     return (value) => {
       if (typeof value === 'number') return value === value && accept(value < bound ? -1 : value > bound ? 1 : 0);
-      return typeRank(value) === TypeRank.Number && accept(compareValues(value, bound));
+      return typeRank(value) === TypeRank.Number && !isNaNNumber(value) && accept(compareValues(value, bound));
     };
   }
+  if (rank === TypeRank.Number) return (value) => typeRank(value) === TypeRank.Number && !isNaNNumber(value) && accept(compareValues(value, bound));
   const collated = context.collated;
   if (collated !== undefined && containsString(bound)) {
     return (value) => (crossType || typeRank(value) === rank) && accept(collated(value, bound));

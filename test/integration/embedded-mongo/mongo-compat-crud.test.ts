@@ -117,6 +117,36 @@ describe('find', () => {
   });
 });
 
+describe('NaN in comparisons', () => {
+  // jstests/core/nan.js: NaN equals NaN, and any other comparison with it is false (though sorts put it below every number).
+  beforeAll(async () => {
+    await coll('nan').insertMany([
+      { _id: 0, a: -Infinity },
+      { _id: 1, a: -3 },
+      { _id: 2, a: 0 },
+      { _id: 3, a: 3 },
+      { _id: 4, a: Infinity },
+      { _id: 5, a: NaN },
+      { _id: 6, a: Decimal128.fromString('NaN') },
+      { _id: 7, a: null },
+      { _id: 8, a: Long.fromNumber(7) },
+    ] as Document[]);
+  });
+
+  test.each<[string, Document, number[]]>([
+    ['equality', { a: NaN }, [5, 6]],
+    ['$lt NaN', { a: { $lt: NaN } }, []],
+    ['$lte NaN', { a: { $lte: NaN } }, [5, 6]],
+    ['$gt NaN', { a: { $gt: NaN } }, []],
+    ['$gte NaN', { a: { $gte: NaN } }, [5, 6]],
+    ['$lt a double', { a: { $lt: 1 } }, [0, 1, 2]],
+    ['$lt a Long', { a: { $lt: Long.fromNumber(1) } }, [0, 1, 2]],
+    ['$gte a Decimal128', { a: { $gte: Decimal128.fromString('-5') } }, [1, 2, 3, 4, 8]],
+  ])('%s', async (_label, filter, expected) => {
+    expect(await idsOf(coll('nan'), filter)).toEqual(expected);
+  });
+});
+
 describe('find projection operators', () => {
   beforeAll(async () => {
     await coll('projection_ops').insertMany([
