@@ -152,19 +152,30 @@ export function withLocals(options: Options, locals: Record<string, unknown>): O
   return computeOptions.init(options).update(locals);
 }
 
-/** The values of an accumulator's expression over a group; a numeric constant counts once per document. */
+/**
+ * The values of an accumulator's expression over a group, a missing one left out (MongoDB's $push and
+ * $addToSet skip it, where mingo's $push gives null; the other accumulators ignore it anyway); a numeric
+ * constant counts once per document.
+ */
 const pushValues: AccumulatorOperator = (coll, expr, options) => {
   if (typeof expr === 'number' || isNumeric(expr)) return coll.map(() => expr);
-  return mingoAccumulatorOps.$push?.(coll, expr, options);
+  if (expr === null || expr === undefined) return coll;
+  const values: unknown[] = [];
+  for (const root of coll) {
+    const value = evalExpr(root, expr, withLocals(options, { root }));
+    if (value !== undefined) values.push(value);
+  }
+  return values;
 };
 
 const accumulatorOverrides: Record<string, AccumulatorOperator> = {
+  $push: pushValues,
   $sum: (coll, expr, options) => sumValues(pushValues(coll, expr, options) as unknown[]),
   $avg: (coll, expr, options) => averageValues(pushValues(coll, expr, options) as unknown[]),
   $min: (coll, expr, options) => extreme(pushValues(coll, expr, options) as unknown[], -1, valueComparator(collationOf(options))),
   $max: (coll, expr, options) => extreme(pushValues(coll, expr, options) as unknown[], 1, valueComparator(collationOf(options))),
   $addToSet: (coll, expr, options) => {
-    const values = (pushValues(coll, expr, options) as unknown[]).filter((value) => value !== undefined);
+    const values = pushValues(coll, expr, options) as unknown[];
     const collation = collationOf(options);
     if (collation !== undefined) return distinctValues(values, valueComparator(collation));
     const seen = new Map<string, unknown>();

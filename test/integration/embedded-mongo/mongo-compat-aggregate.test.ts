@@ -364,6 +364,20 @@ describe('$group', () => {
     ]);
   });
 
+  test('$push and $addToSet leave out a missing value and keep a null one (AccumulatorPush skips missing)', async () => {
+    await ctx.db.collection('sparse_values').insertMany([
+      { _id: 1, g: 'x', v: 1 },
+      { _id: 2, g: 'x' },
+      { _id: 3, g: 'x', v: null },
+      { _id: 4, g: 'y' },
+    ] as Document[]);
+    const rows = await run('sparse_values', [{ $sort: { _id: 1 } }, { $group: { _id: '$g', pushed: { $push: '$v' }, set: { $addToSet: '$v' } } }, { $sort: { _id: 1 } }]);
+    expect(rows.map((row) => ({ ...row, set: [...(row.set as unknown[])].sort() }))).toEqual([
+      { _id: 'x', pushed: [1, null], set: [1, null] },
+      { _id: 'y', pushed: [], set: [] },
+    ]);
+  });
+
   test('$avg is a double even when the average is whole (MongoDB docs, "$avg": a double unless a Decimal128 takes part)', async () => {
     const [row] = await ctx.db
       .collection('orders')
