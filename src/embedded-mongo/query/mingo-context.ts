@@ -65,8 +65,14 @@ const compareOp =
   (accept: (c: number) => boolean): ExpressionOperator =>
   (obj, expr, options) => {
     const [a, b] = evalArgs(obj, expr, options);
-    return accept(valueComparator(collationOf(options))(a, b));
+    return accept(compareArguments(a, b, options));
   };
+
+/** An expression ranks a missing value below null, as BSON's order does (queries and sorts take it for null). */
+function compareArguments(a: unknown, b: unknown, options: Options): number {
+  if (a === undefined || b === undefined) return a === b ? 0 : a === undefined ? -1 : 1;
+  return valueComparator(collationOf(options))(a, b);
+}
 
 /** `$sum`-style addition: non-numbers are ignored, the result widens like MongoDB's. */
 export function sumValues(values: Iterable<unknown>): unknown {
@@ -248,7 +254,7 @@ const expressionOverrides: Record<string, ExpressionOperator> = {
   $lte: compareOp((c) => c <= 0),
   $cmp: (obj, expr, options) => {
     const [a, b] = evalArgs(obj, expr, options);
-    return valueComparator(collationOf(options))(a, b);
+    return compareArguments(a, b, options);
   },
   $type: (obj, expr, options) => typeName(evalExpr(obj, expr, options)),
   // MongoDB docs, "$size": the length of an array; anything else, null and missing included, fails (17124)

@@ -4,7 +4,7 @@
  * Cursor batching over >101 results is covered in mongo-compat-cursors. Runs unchanged against MONGODB_URI.
  */
 import { Decimal128, Double, Long, type Document } from 'mongodb';
-import { useCompatDatabase } from './support/compat-helpers';
+import { idsOf, useCompatDatabase } from './support/compat-helpers';
 
 const ctx = useCompatDatabase('compat_aggregate');
 const run = (collection: string, pipeline: Document[]) => ctx.db.collection(collection).aggregate(pipeline).toArray();
@@ -376,6 +376,20 @@ describe('$group', () => {
       { _id: 'x', pushed: [1, null], set: [1, null] },
       { _id: 'y', pushed: [], set: [] },
     ]);
+  });
+
+  test('expressions rank a missing value below null: $eq, $lt and $cmp against null, and two missing values are equal', async () => {
+    await ctx.db.collection('missing_vs_null').insertMany([{ _id: 1, a: null }, { _id: 2 }, { _id: 3, a: 1 }] as Document[]);
+    const rows = await run('missing_vs_null', [
+      { $sort: { _id: 1 } },
+      { $project: { eqNull: { $eq: ['$a', null] }, ltNull: { $lt: ['$a', null] }, cmp: { $cmp: ['$a', null] }, bothMissing: { $eq: ['$a', '$nothing'] } } },
+    ]);
+    expect(rows.map(({ _id, eqNull, ltNull, cmp, bothMissing }) => [_id, eqNull, ltNull, cmp, bothMissing])).toEqual([
+      [1, true, false, 0, false],
+      [2, false, true, -1, true],
+      [3, false, false, 1, false],
+    ]);
+    expect(await idsOf(ctx.db.collection('missing_vs_null'), { $expr: { $eq: ['$a', null] } })).toEqual([1]);
   });
 
   test('$avg is a double even when the average is whole (MongoDB docs, "$avg": a double unless a Decimal128 takes part)', async () => {
