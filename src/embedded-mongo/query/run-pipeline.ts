@@ -613,7 +613,10 @@ const READ_ONLY_MINGO_STAGES = new Set(['$limit', '$skip', '$replaceRoot', '$rep
 const $project: StageOperator = (coll, expr, options) => {
   const project = isPlainDocument(expr) ? compileFieldProjection(expr) : undefined;
   if (project !== undefined) return coll.map((doc) => project(doc as Document));
-  const included = isPlainDocument(expr) ? Object.keys(expr).filter((key) => isInclusion(expr[key])) : [];
+  const specKeys = isPlainDocument(expr) ? Object.keys(expr) : [];
+  const included = specKeys.filter((key) => isInclusion((expr as Document)[key]));
+  // A computed field lands at its top-level name ('a.b' computes into a).
+  const computed = [...new Set(specKeys.filter((key) => !included.includes(key)).map((key) => key.split('.')[0]!))];
   const sources: Document[] = [];
   const projected = onOwnedCopies(mingoStages.$project as StageOperator)(
     coll.map((doc) => {
@@ -623,7 +626,7 @@ const $project: StageOperator = (coll, expr, options) => {
     expr,
     options,
   );
-  return projected.map((doc) => inProjectionOrder(doc as Document, sources.shift() ?? {}, included));
+  return projected.map((doc) => inProjectionOrder(doc as Document, sources.shift() ?? {}, included, computed));
 };
 
 function isInclusion(value: unknown): boolean {
@@ -632,14 +635,15 @@ function isInclusion(value: unknown): boolean {
 
 /**
  * MongoDB's order for an inclusion `$project` with computed fields: `_id` first, then the included
- * fields in the order of the input document, then the computed ones in the order of the spec
- * (mingo puts them in spec order, `_id` last).
+ * fields in the order of the input document, then the computed ones in the order of the spec (mingo
+ * puts `_id` last, and its own order for the rest).
  */
-function inProjectionOrder(doc: Document, source: Document, included: readonly string[]): Document {
+function inProjectionOrder(doc: Document, source: Document, included: readonly string[], computed: readonly string[]): Document {
   const fromSource = Object.keys(source).filter((key) => key !== '_id' && included.includes(key) && key in doc);
   const out: Document = {};
   if ('_id' in doc) out._id = doc._id;
   for (const key of fromSource) out[key] = doc[key];
+  for (const key of computed) if (!(key in out) && key in doc) out[key] = doc[key];
   for (const key of Object.keys(doc)) if (!(key in out)) out[key] = doc[key];
   return out;
 }

@@ -530,6 +530,11 @@ describe('field order of computed stages (asserted with Object.keys: toEqual ign
     expect(await keysOf([{ $project: { _id: 0, z: '$a', b: 1 } }])).toEqual(['b', 'z']);
   });
 
+  test('$project puts several computed fields in the order of its spec, not by name', async () => {
+    expect(await keysOf([{ $project: { zz: { $add: [1, 1] }, bb: '$a', aa: { $literal: 1 } } }])).toEqual(['_id', 'zz', 'bb', 'aa']);
+    expect(await keysOf([{ $project: { zz: { $add: [1, 1] }, c: 1, aa: { $literal: 1 }, b: 1 } }])).toEqual(['_id', 'b', 'c', 'zz', 'aa']);
+  });
+
   test('$addFields and $set append new fields and overwrite existing ones where they are', async () => {
     expect(await keysOf([{ $addFields: { z: 1, a: 5 } }])).toEqual(['_id', 'b', 'a', 'c', 'z']);
     expect(await keysOf([{ $set: { y: 1, b: 0 } }])).toEqual(['_id', 'b', 'a', 'c', 'y']);
