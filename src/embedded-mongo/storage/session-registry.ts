@@ -1,3 +1,4 @@
+import type { Document } from 'bson';
 import { CommandError } from '../protocol/command-error';
 import type { CommittedTransaction, CommitWrites } from './collection';
 import { noSuchTransaction, Transaction } from './transaction';
@@ -14,6 +15,8 @@ interface SessionState {
   transaction: Transaction | undefined;
   /** When its transaction `txnNumber` committed, if it did. */
   committedAt?: number;
+  /** The reply of its retryable write `txnNumber` (a promise while it runs), if it was one. */
+  retryableReply?: Document | Promise<Document>;
 }
 
 /**
@@ -64,6 +67,39 @@ export class SessionRegistry {
     expiry.unref();
     void transaction.ended.then(() => clearTimeout(expiry));
     return transaction;
+  }
+
+  /**
+   * A retryable write (a write with `txnNumber` outside a transaction) runs once per session and
+   * txnNumber: the driver's retry of it after a lost reply gets the first run's reply, as MongoDB answers
+   * from its record of the statements it executed, instead of writing again. An older txnNumber than the
+   * session's latest is refused (225). A run that fails is not recorded: its retry runs again.
+   */
+  retryableWrite(sessionKey: string, txnNumber: bigint, run: () => Document | Promise<Document>): Document | Promise<Document> {
+    const known = this.sessions.get(sessionKey);
+    if (known !== undefined && txnNumber < known.txnNumber) {
+      throw new CommandError(
+        225,
+        'TransactionTooOld',
+        `Retryable write with txnNumber ${txnNumber} is prohibited on session ${sessionKey} because a newer retryable write with txnNumber ${known.txnNumber} has already started on this session.`,
+      );
+    }
+    if (known?.txnNumber === txnNumber && known.retryableReply !== undefined) return known.retryableReply;
+    let session = known;
+    if (session === undefined || txnNumber > session.txnNumber) {
+      if (session !== undefined) this.end(session);
+      session = { txnNumber, transaction: undefined };
+      this.sessions.set(sessionKey, session);
+    }
+    const state = session;
+    const reply = run();
+    state.retryableReply = reply;
+    if (reply instanceof Promise) {
+      reply.catch(() => {
+        if (state.retryableReply === reply) state.retryableReply = undefined;
+      });
+    }
+    return reply;
   }
 
   /** The open transaction a continuing command (`autocommit: false`, no `startTransaction`) belongs to. */

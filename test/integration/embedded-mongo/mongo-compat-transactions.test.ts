@@ -4,7 +4,7 @@
  * A real MongoDB needs a replica set for transactions: against a standalone MONGODB_URI these
  * tests return early with a printed reason (the embedded server always runs them).
  */
-import { MongoServerError, type ClientSession, type Document } from 'mongodb';
+import { Long, MongoClient, MongoServerError, type ClientSession, type Document } from 'mongodb';
 import { idsOf, useCompatDatabase, useReplicaSetGuard } from './support/compat-helpers';
 
 const ctx = useCompatDatabase('compat_txn');
@@ -264,6 +264,33 @@ describe('write errors inside a transaction', () => {
       expect((await failureOf(session.commitTransaction())).code).toBe(251);
     });
     expect(await idsOf(c)).toEqual(['taken']);
+  });
+});
+
+describe('retryable writes', () => {
+  // MongoDB docs, "Retryable Writes": a write sent again with the same lsid and txnNumber (the driver's
+  // retry after a lost reply) is not applied again; the server answers from its record of the first.
+  test('the same txnNumber twice applies the write once; an older txnNumber fails with 225', async () => {
+    if (skipWithoutReplicaSet()) return;
+    const c = await freshCollection([{ _id: 1, n: 0 }] as Document[]);
+    // A client of its own: the txnNumbers set here by hand would be behind the driver's own count on a
+    // pooled session the other tests use, and ahead of it afterwards. Closing it ends its sessions.
+    const client = await MongoClient.connect(ctx.mongo.uri);
+    const db = client.db(ctx.db.databaseName);
+    const session = client.startSession();
+    try {
+      const write = { update: c.collectionName, updates: [{ q: { _id: 1 }, u: { $inc: { n: 10 } } }], txnNumber: Long.fromNumber(5) };
+      expect(await db.command(write, { session })).toMatchObject({ ok: 1, n: 1, nModified: 1 });
+      expect(await db.command(write, { session })).toMatchObject({ ok: 1, n: 1, nModified: 1 });
+      expect(await c.findOne({ _id: 1 } as Document)).toEqual({ _id: 1, n: 10 });
+      const older = await failureOf(db.command({ ...write, txnNumber: Long.fromNumber(4) }, { session }));
+      expect([older.code, older.codeName]).toEqual([225, 'TransactionTooOld']);
+      await db.command({ ...write, txnNumber: Long.fromNumber(6) }, { session });
+      expect(await c.findOne({ _id: 1 } as Document)).toEqual({ _id: 1, n: 20 });
+    } finally {
+      await session.endSession();
+      await client.close();
+    }
   });
 });
 

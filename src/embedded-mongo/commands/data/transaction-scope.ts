@@ -24,7 +24,11 @@ export function inTransactionScope(store: Store, handler: DataCommandHandler): C
     // open stays open (jstests/core/txns/commands_not_allowed_in_txn.js).
     if (command.autocommit === false) refuseInTransactions(command);
     const transaction = transactionOf(store, command);
-    if (transaction === undefined) return handler(command, context, undefined);
+    if (transaction === undefined) {
+      if (command.txnNumber === undefined || !RETRYABLE_WRITES.has(Object.keys(command)[0]!)) return handler(command, context, undefined);
+      const { sessionKey, txnNumber } = transactionFields(command);
+      return store.sessions.retryableWrite(sessionKey, txnNumber, () => handler(command, context, undefined));
+    }
     const settle = (reply: Document): Document => {
       if (Array.isArray(reply.writeErrors) && reply.writeErrors.length > 0) store.sessions.abortAfterError(transaction);
       return reply;
@@ -41,6 +45,9 @@ export function inTransactionScope(store: Store, handler: DataCommandHandler): C
     }
   };
 }
+
+/** The commands a driver retries with the same lsid and txnNumber (MongoDB docs, "Retryable Writes"). */
+const RETRYABLE_WRITES = new Set(['insert', 'update', 'delete', 'findAndModify', 'findandmodify']);
 
 /**
  * Commands MongoDB refuses inside a transaction (the manual's "Transactions and Operations": only CRUD,
