@@ -1,6 +1,6 @@
 import { Decimal128, Long, Timestamp, type Document } from 'bson';
 import { CommandError, ErrorCodes } from '../protocol/command-error';
-import { isNumeric, isPlainDocument } from './bson-kind';
+import { isNumeric, isPlainDocument, regexParts } from './bson-kind';
 import { arithmetic, longToBigInt, numericWidth, plainNumber } from '../../bson/bson-number';
 import { bsonTypeNumber } from './bson-type-number';
 import type { Collation } from './collation';
@@ -567,7 +567,11 @@ function sortArray(array: unknown[], spec: unknown, collation: Collation | undef
   return sorted.map((value) => (ELEMENT in value ? value[ELEMENT] : value));
 }
 
-/** MongoDB docs: "$pull" — a document condition is a query on element documents; an operator document tests element values. */
+/**
+ * MongoDB's $pull (pull_node.cpp): a document condition is a query on element documents; an operator
+ * document or a regex tests each element as a field value, arrays inside it included; any other value
+ * (a scalar, an array) removes the elements equal to it as a whole.
+ */
 function pullMatcher(condition: unknown, collation: Collation | undefined): (element: unknown) => boolean {
   const scope = collation === undefined ? undefined : { collation };
   if (isPlainDocument(condition)) {
@@ -577,7 +581,7 @@ function pullMatcher(condition: unknown, collation: Collation | undefined): (ele
       return (element) => isPlainDocument(element) && predicate(element);
     }
   }
-  return compileValueMatcher(condition, scope);
+  return compileValueMatcher(condition, scope, { singleElement: !isPlainDocument(condition) && regexParts(condition) === undefined });
 }
 
 function applyBit(current: unknown, argument: unknown, path: string): unknown {

@@ -23,6 +23,11 @@ interface FilterContext {
   readonly evaluate: ExpressionEvaluator;
   /** Set only under a non-simple collation: conditions on strings compare through it. */
   readonly collated?: ValueComparator;
+  /**
+   * Conditions test the value as a whole, not also each element of an array value: MongoDB's
+   * matchesSingleElement, which `$elemMatch` on values and `$pull` apply to each element.
+   */
+  readonly singleElement?: boolean;
 }
 
 /**
@@ -113,8 +118,8 @@ function isOperatorDocument(spec: unknown): spec is Document {
 /** `{ path: spec }`: an operator document, or an implicit equality (a regex value matches by pattern). */
 function compileFieldSpec(spec: unknown, context: FilterContext): FieldMatcher {
   if (isOperatorDocument(spec)) return compileOperators(spec, context);
-  if (regexParts(spec)) return anyLeaf(regexTest(spec));
-  return anyLeaf(equalityTest(spec, context));
+  if (regexParts(spec)) return anyLeaf(regexTest(spec), context);
+  return anyLeaf(equalityTest(spec, context), context);
 }
 
 function compileOperators(spec: Document, context: FilterContext): FieldMatcher {
@@ -124,10 +129,10 @@ function compileOperators(spec: Document, context: FilterContext): FieldMatcher 
     const argument: unknown = spec[operator];
     switch (operator) {
       case '$eq':
-        matchers.push(anyLeaf(equalityTest(argument, context)));
+        matchers.push(anyLeaf(equalityTest(argument, context), context));
         break;
       case '$ne': {
-        const eq = anyLeaf(equalityTest(argument, context));
+        const eq = anyLeaf(equalityTest(argument, context), context);
         matchers.push((values) => !eq(values));
         break;
       }
@@ -135,13 +140,13 @@ function compileOperators(spec: Document, context: FilterContext): FieldMatcher 
       case '$gte':
       case '$lt':
       case '$lte':
-        matchers.push(anyLeaf(comparisonTest(operator, argument, context)));
+        matchers.push(anyLeaf(comparisonTest(operator, argument, context), context));
         break;
       case '$in':
-        matchers.push(anyLeaf(membershipTest(operator, argument, context)));
+        matchers.push(anyLeaf(membershipTest(operator, argument, context), context));
         break;
       case '$nin': {
-        const inSet = anyLeaf(membershipTest(operator, argument, context));
+        const inSet = anyLeaf(membershipTest(operator, argument, context), context);
         matchers.push((values) => !inSet(values));
         break;
       }
@@ -151,10 +156,10 @@ function compileOperators(spec: Document, context: FilterContext): FieldMatcher 
         break;
       }
       case '$type':
-        matchers.push(anyLeaf(typeTest(argument)));
+        matchers.push(anyLeaf(typeTest(argument), context));
         break;
       case '$regex':
-        matchers.push(anyLeaf(regexTest(argument, spec.$options)));
+        matchers.push(anyLeaf(regexTest(argument, spec.$options), context));
         break;
       case '$options':
         if (!('$regex' in spec)) throw badValue('$options needs a $regex');
@@ -180,7 +185,7 @@ function compileOperators(spec: Document, context: FilterContext): FieldMatcher 
         matchers.push(allTest(argument, context));
         break;
       case '$mod':
-        matchers.push(anyLeaf(modTest(argument)));
+        matchers.push(anyLeaf(modTest(argument), context));
         break;
       case '$comment':
         break;
@@ -196,7 +201,8 @@ function compileOperators(spec: Document, context: FilterContext): FieldMatcher 
 }
 
 /** A field matches when the value itself or, for an array, any of its elements passes. */
-function anyLeaf(test: ValueTest): FieldMatcher {
+function anyLeaf(test: ValueTest, context: FilterContext): FieldMatcher {
+  if (context.singleElement) return (values) => values.some(test);
   return (values) => {
     for (const value of values) {
       if (test(value)) return true;
@@ -398,11 +404,11 @@ function elemMatchTest(argument: unknown, context: FilterContext): ValueTest {
   const logical = new Set(['$and', '$or', '$nor', '$expr']);
   const valueOperators = keys.length > 0 && keys.every((key) => key.startsWith('$') && !logical.has(key));
   if (valueOperators) {
-    // `{ $elemMatch: { $gte: 80, $lt: 85 } }`: every operator applies to the same element
-    const matcher = compileOperators(argument, context);
+    // `{ $elemMatch: { $gte: 80, $lt: 85 } }`: every operator applies to the same element, as a whole
+    const matcher = compileOperators(argument, { ...context, singleElement: true });
     return (element) => matcher([element]);
   }
-  const predicate = compileDocument(argument, context);
+  const predicate = compileDocument(argument, { ...context, singleElement: false });
   return (element) => isPlainDocument(element) && predicate(element);
 }
 
@@ -412,8 +418,8 @@ function allTest(argument: unknown, context: FilterContext): FieldMatcher {
   const matchers = argument.map((item: unknown): FieldMatcher => {
     if (isPlainDocument(item) && '$elemMatch' in item) return compileOperators(item, context);
     if (isOperatorDocument(item)) throw badValue('no $ expressions in $all');
-    if (regexParts(item)) return anyLeaf(regexTest(item));
-    return anyLeaf(equalityTest(item, context));
+    if (regexParts(item)) return anyLeaf(regexTest(item), context);
+    return anyLeaf(equalityTest(item, context), context);
   });
   return (values) => matchers.every((matcher) => matcher(values));
 }
@@ -426,7 +432,7 @@ function badValue(message: string): CommandError {
  * A test for one value against a condition as `$pull` and `$elemMatch` use it: an operator document
  * (`{ $gte: 6 }`) applies to the value itself, anything else is MongoDB equality.
  */
-export function compileValueMatcher(condition: unknown, scope?: QueryScope): (value: unknown) => boolean {
-  const matcher = compileFieldSpec(condition, filterContext(scope, expressionEvaluator(scope)));
+export function compileValueMatcher(condition: unknown, scope?: QueryScope, { singleElement = true }: { singleElement?: boolean } = {}): (value: unknown) => boolean {
+  const matcher = compileFieldSpec(condition, { ...filterContext(scope, expressionEvaluator(scope)), singleElement });
   return (value) => matcher([value]);
 }

@@ -117,6 +117,25 @@ describe('find', () => {
   });
 });
 
+describe('$elemMatch on values tests each element as a whole (ElemMatchValueMatchExpression: matchesSingleElement)', () => {
+  beforeAll(async () => {
+    await coll('nested_values').insertMany([
+      { _id: 1, a: [5] },
+      { _id: 2, a: [[5]] },
+      { _id: 3, a: [[3, 7]] },
+      { _id: 4, a: [1, 9] },
+    ] as Document[]);
+  });
+
+  test.each<[string, Document, number[]]>([
+    ['every operator holds for one element, not for elements of an inner array', { a: { $elemMatch: { $gt: 4, $lt: 6 } } }, [1]],
+    ['$ne compares the element whole: [5] is not 5', { a: { $elemMatch: { $ne: 5 } } }, [2, 3, 4]],
+    ['$in compares the element whole', { a: { $elemMatch: { $in: [5, 7] } } }, [1]],
+  ])('%s', async (_label, filter, expected) => {
+    expect(await idsOf(coll('nested_values'), filter)).toEqual(expected);
+  });
+});
+
 describe('NaN in comparisons', () => {
   // jstests/core/nan.js: NaN equals NaN, and any other comparison with it is false (though sorts put it below every number).
   beforeAll(async () => {

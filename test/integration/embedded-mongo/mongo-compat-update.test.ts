@@ -236,6 +236,25 @@ describe('array updates', () => {
   });
 });
 
+describe('$pull on arrays holding arrays (pull_node.cpp)', () => {
+  const pulled = async (pull: Document) => {
+    const c = freshCollection();
+    await c.insertOne({ _id: 1, a: [1, [1], [1, 2], 7, [7], 'x', ['x']] } as Document);
+    await c.updateOne(byId(1), { $pull: pull } as Document);
+    return (await c.findOne(byId(1)))!.a as unknown[];
+  };
+
+  test('a scalar or an array removes the elements equal to it as a whole', async () => {
+    expect(await pulled({ a: 1 })).toEqual([[1], [1, 2], 7, [7], 'x', ['x']]);
+    expect(await pulled({ a: [1] })).toEqual([1, [1, 2], 7, [7], 'x', ['x']]);
+  });
+
+  test('an operator condition or a regex also reaches into an element that is an array', async () => {
+    expect(await pulled({ a: { $gte: 6 } })).toEqual([1, [1], [1, 2], 'x', ['x']]);
+    expect(await pulled({ a: /x/ })).toEqual([1, [1], [1, 2], 7, [7]]);
+  });
+});
+
 describe('pipeline updates', () => {
   test('an aggregation pipeline computes new fields from existing ones', async () => {
     // MongoDB docs, "Updates with Aggregation Pipeline".
