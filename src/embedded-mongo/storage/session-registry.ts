@@ -104,9 +104,18 @@ export class SessionRegistry {
 
   /** The open transaction a continuing command (`autocommit: false`, no `startTransaction`) belongs to. */
   active(sessionKey: string, txnNumber: bigint): Transaction {
+    this.refuseCommitted(sessionKey, txnNumber);
     const transaction = this.find(sessionKey, txnNumber);
     if (transaction === undefined || transaction.state !== 'active') throw noSuchTransaction(txnNumber, transaction?.state);
     return transaction;
+  }
+
+  /** An operation or an abort of a committed transaction: 256 TransactionCommitted, as in MongoDB. */
+  private refuseCommitted(sessionKey: string, txnNumber: bigint): void {
+    const session = this.sessions.get(sessionKey);
+    if (session?.txnNumber === txnNumber && session.committedAt !== undefined) {
+      throw new CommandError(256, 'TransactionCommitted', `Transaction with { txnNumber: ${txnNumber} } has been committed.`);
+    }
   }
 
   /**
@@ -143,6 +152,7 @@ export class SessionRegistry {
   }
 
   abort(sessionKey: string, txnNumber: bigint): void {
+    this.refuseCommitted(sessionKey, txnNumber);
     const transaction = this.find(sessionKey, txnNumber);
     if (transaction === undefined || transaction.state !== 'active') throw noSuchTransaction(txnNumber, transaction?.state);
     transaction.abort();

@@ -47,6 +47,15 @@ describe('update basics', () => {
     expect(reply.upserted).toEqual([{ index: 1, _id: 7 }]);
   });
 
+  test('a replacement with multi: true is refused (9 FailedToParse) and replaces nothing', async () => {
+    const c = freshCollection();
+    await c.insertMany([{ _id: 1, v: 0 }, { _id: 2, v: 0 }] as Document[]);
+    const reply = await ctx.db.command({ update: c.collectionName, updates: [{ q: {}, u: { w: 1 }, multi: true }] });
+    expect(reply.n).toBe(0);
+    expect(reply.writeErrors.map((error: Document) => [error.index, error.code])).toEqual([[0, 9]]);
+    expect(await c.find().sort({ _id: 1 }).toArray()).toEqual([{ _id: 1, v: 0 }, { _id: 2, v: 0 }]);
+  });
+
   test('$set creates nested paths, $unset removes, $rename moves, $min/$max/$mul compute', async () => {
     const c = freshCollection();
     await c.insertOne({ _id: 1, a: 1, old: 'x', lo: 5, hi: 5, m: 3 } as Document);

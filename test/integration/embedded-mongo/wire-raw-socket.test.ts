@@ -184,6 +184,25 @@ describe('raw wire protocol against startEmbeddedMongo', () => {
     expect(await client.db('raw').collection('ended').countDocuments()).toBe(0);
   });
 
+  it('answers a committed transaction: a second commit succeeds, an operation or an abort in it gets 256 TransactionCommitted', async () => {
+    const raw = await connect();
+    const txn = { lsid: { id: new UUID() }, txnNumber: Long.fromNumber(1), autocommit: false };
+    const send = async (requestId: number, body: Document) => {
+      raw.send(encodeOpMsg({ requestId, responseTo: 0, body }));
+      return opMsgBody(await raw.next());
+    };
+    expect(await send(600, { insert: 'committed', documents: [{ _id: 1 }], startTransaction: true, ...txn, $db: 'raw' })).toEqual({ n: 1, ok: 1 });
+    expect(await send(601, { commitTransaction: 1, ...txn, $db: 'admin' })).toEqual({ ok: 1 });
+    expect(await send(602, { commitTransaction: 1, ...txn, $db: 'admin' })).toEqual({ ok: 1 });
+    for (const [requestId, body] of [
+      [603, { find: 'committed', ...txn, $db: 'raw' }],
+      [604, { abortTransaction: 1, ...txn, $db: 'admin' }],
+    ] as const) {
+      expect(await send(requestId, body)).toMatchObject({ ok: 0, code: 256, codeName: 'TransactionCommitted' });
+    }
+    expect(await client.db('raw').collection('committed').countDocuments()).toBe(1);
+  });
+
   it('accepts a message with a CRC-32C checksum and closes the connection on a wrong one', async () => {
     const raw = await connect();
     raw.send(ping(20, { checksum: true }));

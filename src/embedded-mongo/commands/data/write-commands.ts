@@ -1,5 +1,6 @@
 import type { Document } from 'bson';
 import { compileFilter } from '../../query';
+import { namedError } from '../../protocol/command-error';
 import type { CollectionView } from '../../storage/collection-view';
 import { documentKey } from '../../storage/document-key';
 import { viewIsNotACollection, type Store } from '../../storage/store';
@@ -77,6 +78,9 @@ export function updateCommand(store: Store): DataCommandHandler {
         const spec = { filter, update, arrayFilters: optionalDocumentArray(statement, 'arrayFilters'), scope };
         assertArrayFilterIdentifiers(spec);
         const multi = optionalBoolean(statement, 'multi') ?? false;
+        if (multi && isDocument(update) && !Object.keys(update).some((key) => key.startsWith('$'))) {
+          throw namedError('FailedToParse', 'multi update is not supported for replacement-style update');
+        }
         const upsert = optionalBoolean(statement, 'upsert') ?? false;
         for (;;) {
           const matched = view.match(filter, multi ? undefined : 1, scope);
