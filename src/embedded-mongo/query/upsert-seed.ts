@@ -5,7 +5,7 @@ import { cloneDocument } from './clone-document';
 
 /**
  * The document an upsert starts from: the filter's equality conditions (MongoDB docs: "Upsert with
- * Operator Expressions" — `{ a: 1 }`, `{ a: { $eq: 1 } }`, conditions inside `$and`, dotted paths
+ * Operator Expressions" — `{ a: 1 }`, `{ a: { $eq: 1 } }`, `{ a: { $in: [1] } }`, conditions inside `$and`, dotted paths
  * as nested documents). Operators other than `$eq`, `$or`/`$nor` branches and regexes add nothing;
  * a single-branch `$or` counts like `$and`.
  */
@@ -34,6 +34,9 @@ function equalityValue(condition: unknown): { found: boolean; value?: unknown } 
     const keys = Object.keys(condition);
     if (keys.length > 0 && (keys[0] as string).startsWith('$')) {
       if ('$eq' in condition && !regexParts(condition.$eq)) return { found: true, value: condition.$eq };
+      // MongoDB rewrites a one-value $in to an equality before planning the upsert.
+      const oneOf: unknown = condition.$in;
+      if (Array.isArray(oneOf) && oneOf.length === 1 && !regexParts(oneOf[0])) return { found: true, value: oneOf[0] };
       return { found: false };
     }
   }

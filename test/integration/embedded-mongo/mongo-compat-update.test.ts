@@ -95,6 +95,12 @@ describe('update basics', () => {
 });
 
 describe('upsert', () => {
+  test('a $in of one value seeds the new document like an equality', async () => {
+    const c = freshCollection();
+    await c.updateOne({ g: { $in: [7] }, h: { $in: [1, 2] } } as Document, { $set: { x: 1 } }, { upsert: true });
+    expect(await c.find({}, { projection: { _id: 0 } }).toArray()).toEqual([{ g: 7, x: 1 }]);
+  });
+
   test('an upsert seeds the new document from the filter equality fields and applies $setOnInsert', async () => {
     // MongoDB docs, "Upsert Behavior": the new document takes the equality fields of the query,
     // then the update operators; $setOnInsert only applies when the update inserts.

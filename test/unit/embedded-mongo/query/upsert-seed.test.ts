@@ -12,6 +12,10 @@ describe('upsertSeed', () => {
     expect(upsertSeed({ a: /x/ })).toEqual({});
   });
 
+  it('takes a $in of one value as the equality MongoDB rewrites it to, and nothing from a longer one or a regex', () => {
+    expect(upsertSeed({ a: { $in: [7] }, b: { $in: [1, 2] }, c: { $in: [/x/] }, d: { $in: [] } })).toEqual({ a: 7 });
+  });
+
   // MongoDB docs: "Upsert with Dotted _id Query" — dotted paths become embedded documents
   it('turns dotted paths into embedded documents', () => {
     expect(upsertSeed({ 'a.b': 1, 'a.c': 2, d: { e: 1 } })).toEqual({ a: { b: 1, c: 2 }, d: { e: 1 } });
