@@ -89,6 +89,12 @@ function withOpCode(message: Buffer, opCode: number): Buffer {
 
 const portOf = (uri: string): number => Number(new URL(uri).port);
 
+/** Sends one OP_MSG command and reads its reply's body. */
+async function roundTrip(raw: RawClient, requestId: number, body: Document): Promise<Document> {
+  raw.send(encodeOpMsg({ requestId, responseTo: 0, body }));
+  return opMsgBody(await raw.next());
+}
+
 describe('raw wire protocol against startEmbeddedMongo', () => {
   let server: EmbeddedMongo;
   let port: number;
@@ -187,10 +193,7 @@ describe('raw wire protocol against startEmbeddedMongo', () => {
   it('answers a committed transaction: a second commit succeeds, an operation or an abort in it gets 256 TransactionCommitted', async () => {
     const raw = await connect();
     const txn = { lsid: { id: new UUID() }, txnNumber: Long.fromNumber(1), autocommit: false };
-    const send = async (requestId: number, body: Document) => {
-      raw.send(encodeOpMsg({ requestId, responseTo: 0, body }));
-      return opMsgBody(await raw.next());
-    };
+    const send = (requestId: number, body: Document) => roundTrip(raw, requestId, body);
     expect(await send(600, { insert: 'committed', documents: [{ _id: 1 }], startTransaction: true, ...txn, $db: 'raw' })).toEqual({ n: 1, ok: 1 });
     expect(await send(601, { commitTransaction: 1, ...txn, $db: 'admin' })).toEqual({ ok: 1 });
     expect(await send(602, { commitTransaction: 1, ...txn, $db: 'admin' })).toEqual({ ok: 1 });
@@ -201,6 +204,15 @@ describe('raw wire protocol against startEmbeddedMongo', () => {
       expect(await send(requestId, body)).toMatchObject({ ok: 0, code: 256, codeName: 'TransactionCommitted' });
     }
     expect(await client.db('raw').collection('committed').countDocuments()).toBe(1);
+  });
+
+  it('refuses a readConcern after the first command of a transaction, and a writeConcern inside one (72 InvalidOptions)', async () => {
+    const raw = await connect();
+    const txn = { lsid: { id: new UUID() }, txnNumber: Long.fromNumber(1), autocommit: false };
+    const send = (requestId: number, body: Document) => roundTrip(raw, requestId, body);
+    expect(await send(700, { find: 'concerns', readConcern: { level: 'snapshot' }, startTransaction: true, ...txn, $db: 'raw' })).toMatchObject({ ok: 1 });
+    expect(await send(701, { find: 'concerns', readConcern: { level: 'majority' }, ...txn, $db: 'raw' })).toMatchObject({ ok: 0, code: 72, codeName: 'InvalidOptions' });
+    expect(await send(702, { insert: 'concerns', documents: [{ _id: 1 }], writeConcern: { w: 1 }, ...txn, $db: 'raw' })).toMatchObject({ ok: 0, code: 72, codeName: 'InvalidOptions' });
   });
 
   it('accepts a message with a CRC-32C checksum and closes the connection on a wrong one', async () => {

@@ -1,7 +1,7 @@
 import type { Document } from 'bson';
 import type { Store } from '../../storage/store';
 import type { Transaction } from '../../storage/transaction';
-import { CommandError, ErrorCodes } from '../../protocol/command-error';
+import { CommandError, ErrorCodes, namedError } from '../../protocol/command-error';
 import type { CommandContext, CommandHandler } from '../../protocol/command-types';
 import { badValue, int64Value, isDocument } from './command-fields';
 
@@ -22,7 +22,10 @@ export function inTransactionScope(store: Store, handler: DataCommandHandler): C
   return (command, context) => {
     // Refused before the transaction is looked up: one it would start is not started, and one already
     // open stays open (jstests/core/txns/commands_not_allowed_in_txn.js).
-    if (command.autocommit === false) refuseInTransactions(command);
+    if (command.autocommit === false) {
+      refuseInTransactions(command);
+      refuseLaterConcerns(command);
+    }
     const transaction = transactionOf(store, command);
     if (transaction === undefined) {
       if (command.txnNumber === undefined || !RETRYABLE_WRITES.has(Object.keys(command)[0]!)) return handler(command, context, undefined);
@@ -56,6 +59,17 @@ const RETRYABLE_WRITES = new Set(['insert', 'update', 'delete', 'findAndModify',
  * tests here and failing on MongoDB.
  */
 const REFUSED_IN_TRANSACTIONS = new Set(['count', 'listCollections', 'listIndexes', 'listDatabases', 'drop', 'dropDatabase', 'dropIndexes']);
+
+/**
+ * A transaction takes its read concern from its first command and its write concern from its commit:
+ * MongoDB refuses a readConcern on a later command and a writeConcern on any command inside it (72).
+ */
+function refuseLaterConcerns(command: Document): void {
+  if (command.readConcern !== undefined && command.startTransaction !== true) {
+    throw namedError('InvalidOptions', 'Only the first command in a transaction may specify a readConcern');
+  }
+  if (command.writeConcern !== undefined) throw namedError('InvalidOptions', 'Cannot set write concern after starting a transaction.');
+}
 
 function refuseInTransactions(command: Document): void {
   const [name] = Object.keys(command);
