@@ -173,8 +173,9 @@ export class EqualityIndex {
   }
 
   /**
-   * Per indexed field, the keys of `doc` (a missing field indexes as null), or undefined when a sparse
-   * index skips the document because none of its fields exist.
+   * Per indexed field, the keys of `doc` (a missing field indexes as null, an empty array as
+   * undefined, as in MongoDB), or undefined when a sparse index skips the document because none of
+   * its fields exist.
    */
   private fieldKeys(doc: Document): { key: string; value: unknown }[][] | undefined {
     const found = this.paths.map((path) => valuesAtPath(doc, path));
@@ -182,11 +183,15 @@ export class EqualityIndex {
     return found.map((f) => {
       const keys = new Map<string, unknown>();
       for (const value of f.values) keys.set(indexKey(value), value);
-      if (f.missing || keys.size === 0) keys.set(indexKey(null), null);
+      if (keys.size === 0 && !f.missing && f.arrays.length > 0) keys.set(EMPTY_ARRAY_KEY, undefined);
+      else if (f.missing || keys.size === 0) keys.set(indexKey(null), null);
       return [...keys].map(([key, value]) => ({ key, value }));
     });
   }
 }
+
+/** The key of an empty array: MongoDB indexes it as undefined, apart from null ('z') and every valueKey. */
+const EMPTY_ARRAY_KEY = 'U';
 
 function addPosting(map: Map<string, Posting>, key: string, doc: Document): void {
   const posting = map.get(key);

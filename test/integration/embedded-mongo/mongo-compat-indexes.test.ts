@@ -4,7 +4,7 @@
  * Also 26 NamespaceNotFound and 27 IndexNotFound. Runs unchanged against MONGODB_URI.
  */
 import { Decimal128, Double, Long, MongoBulkWriteError, MongoServerError, ObjectId, type Document } from 'mongodb';
-import { expectServerError, useCompatDatabase } from './support/compat-helpers';
+import { expectServerError, idsOf, useCompatDatabase } from './support/compat-helpers';
 
 const ctx = useCompatDatabase('compat_indexes');
 let counter = 0;
@@ -218,6 +218,18 @@ describe('DuplicateKey (11000)', () => {
     await c.insertOne({ _id: 4, tags: 'e' } as Document);
     await expectServerError(c.insertOne({ _id: 5, tags: ['e'] } as Document), 11000);
     expect((await c.find().sort({ _id: 1 }).toArray()).map((d) => d._id)).toEqual([1, 3, 4]);
+  });
+
+  test('a unique index keys an empty array apart from null: [] and null coexist, a second [] is a duplicate', async () => {
+    // MongoDB indexes an empty array as undefined, a missing field or null as null.
+    const c = freshCollection();
+    await c.createIndex({ tags: 1 }, { unique: true });
+    await c.insertOne({ _id: 1, tags: [] } as Document);
+    await c.insertOne({ _id: 2, tags: null } as Document);
+    await expectServerError(c.insertOne({ _id: 3 } as Document), 11000);
+    await expectServerError(c.insertOne({ _id: 4, tags: [] } as Document), 11000);
+    expect(await idsOf(c, { tags: null })).toEqual([2]);
+    expect(await idsOf(c, { tags: [] })).toEqual([1]);
   });
 
   test('a non-sparse unique index allows only one document missing the field', async () => {
