@@ -1,5 +1,5 @@
-import { relative, resolve } from 'node:path';
-import type { Project } from '../project/load-project';
+import { isAbsolute, relative, resolve } from 'node:path';
+import { ProjectConfigError, type Project } from '../project/load-project';
 import { printPublicSchema, publicSchemaFile } from './public-schema';
 
 /** Generated file contents keyed by their path relative to the project root ('/'-separated). */
@@ -39,9 +39,23 @@ export async function generateOutputs(project: Project): Promise<CodegenOutputs>
   }
   for (const target of Object.keys(config.generates)) {
     const path = projectPath(project, resolve(project.root, target));
+    if (target.endsWith('/')) checkClearableFolder(project, target, path);
     roots.push(target.endsWith('/') ? `${path}/` : path);
   }
   return { files, roots };
+}
+
+/**
+ * A folder target is cleared before it is written: it must be a folder of its own inside the project,
+ * holding none of the project's own files (its config, SDL, codegen config).
+ */
+function checkClearableFolder(project: Project, target: string, path: string): void {
+  const refuse = (why: string) =>
+    new ProjectConfigError(`the generates target "${target}" ${why}; docjoin codegen clears a folder target before writing it, so give the output a folder of its own inside the project (e.g. generated/client/)`);
+  if (path === '' || path === '..' || path.startsWith('../') || isAbsolute(path)) throw refuse(path === '' ? 'is the project folder itself' : 'is outside the project folder');
+  const own = [project.configFile, project.codegenConfigFile, ...project.schemaFiles].filter((file): file is string => file !== undefined);
+  const held = own.find((file) => !relative(resolve(project.root, path), file).startsWith('..'));
+  if (held !== undefined) throw refuse(`holds ${projectPath(project, held)}`);
 }
 
 function loadCodegenCli(): CodegenCli {

@@ -1,0 +1,67 @@
+import { execFile } from 'node:child_process';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { join, resolve } from 'node:path';
+import { promisify } from 'node:util';
+import { DEMO_DIR } from '../../support/demo-project';
+
+const run = promisify(execFile);
+const CLI = resolve(DEMO_DIR, 'src/cli/bin/docjoin.ts');
+
+/**
+ * `docjoin codegen` clears a folder target (one ending in `/`) before writing it. A target that is the
+ * project folder, lies outside it, or holds the project's own files is refused, before anything is
+ * written or removed.
+ */
+describe('docjoin codegen folder targets', () => {
+  // Inside the demo, so that graphql-codegen's plugins resolve from its node_modules, as in a team's project.
+  const scratchRoot = resolve(DEMO_DIR, 'test-results');
+  let project: string;
+
+  beforeEach(() => {
+    mkdirSync(scratchRoot, { recursive: true });
+    project = mkdtempSync(join(scratchRoot, 'codegen-targets-'));
+    mkdirSync(join(project, 'schema'));
+    writeFileSync(join(project, 'schema', 'note.graphql'), 'type Note @collection(name: "notes") { id: ID! text: String! }\ntype Query { notes: [Note!]! @list }\n');
+    writeFileSync(join(project, 'docjoin.config.json'), JSON.stringify({ schema: 'schema', codegen: { config: 'codegen.yml' } }));
+    writeFileSync(join(project, 'notes.txt'), 'hand-written, not generated\n');
+  });
+
+  afterEach(() => {
+    rmSync(project, { recursive: true, force: true });
+  });
+
+  async function codegenWith(target: string): Promise<{ code: number; err: string }> {
+    writeFileSync(join(project, 'codegen.yml'), `schema: schema.public.graphql\ngenerates:\n  ${JSON.stringify(target)}:\n    preset: client\n    documents: []\n`);
+    // A process of its own, as a team runs it: graphql-codegen's plugins load as they do there.
+    try {
+      await run(process.execPath, ['--import', 'tsx', CLI, 'codegen', '--config', join(project, 'docjoin.config.json')], { cwd: project });
+      return { code: 0, err: '' };
+    } catch (error) {
+      const failed = error as { code?: number; stderr?: string };
+      return { code: failed.code ?? -1, err: failed.stderr ?? '' };
+    }
+  }
+
+  it.each([
+    ['./', 'is the project folder itself'],
+    ['gen/../', 'is the project folder itself'],
+    ['../', 'is outside the project folder'],
+    ['schema/', 'holds schema/note.graphql'],
+  ])('refuses %s in one line, removing nothing', async (target, why) => {
+    const { code, err } = await codegenWith(target);
+    expect(code).toBe(2);
+    expect(err).toBe(
+      `codegen: the generates target "${target}" ${why}; docjoin codegen clears a folder target before writing it, so give the output a folder of its own inside the project (e.g. generated/client/)\n`,
+    );
+    expect(readFileSync(join(project, 'notes.txt'), 'utf8')).toBe('hand-written, not generated\n');
+    expect(existsSync(join(project, 'schema', 'note.graphql'))).toBe(true);
+    expect(existsSync(join(project, 'schema.public.graphql'))).toBe(false);
+  });
+
+  it('writes a folder of its own inside the project', async () => {
+    const { code, err } = await codegenWith('generated/client/');
+    expect([code, err]).toEqual([0, '']);
+    expect(existsSync(join(project, 'generated', 'client', 'graphql.ts'))).toBe(true);
+    expect(existsSync(join(project, 'notes.txt'))).toBe(true);
+  });
+});
