@@ -3,7 +3,7 @@ import { ObjectId, type Db } from 'mongodb';
 import { loadProject, type Gateway, type GatewaySettings } from 'docjoin';
 import { ORDERS_PER_SHOPPER, SHOPPERS, SHOP_IDS, shopperId, shopperOrderId } from '../../examples/shop/seed/seed-shop';
 import { DEVELOPMENT_SECRET } from '../../examples/shop/auth/shop-jwt-secret';
-import { print } from 'graphql';
+import { print, visit, Kind, type DocumentNode, type FieldNode } from 'graphql';
 import { CatalogueDocument, MyAccountDocument, MyOrdersDocument } from '../../examples/shop/generated/client/graphql';
 import { mongoForFile } from '../support/test-mongo';
 import { createCheckedGateway } from '../support/checked-gateway';
@@ -295,6 +295,14 @@ describe('an admin may do everything', () => {
   });
 });
 
+/** `document` with `__typename` in every selection set below the operation's, as Apollo Client's addTypename and urql's cacheExchange send it. */
+function withTypenames(document: DocumentNode): DocumentNode {
+  const typename: FieldNode = { kind: Kind.FIELD, name: { kind: Kind.NAME, value: '__typename' } };
+  return visit(document, {
+    Field: (node) => (node.selectionSet && !node.selectionSet.selections.some((selection) => selection.kind === Kind.FIELD && selection.name.value === '__typename') ? { ...node, selectionSet: { ...node.selectionSet, selections: [...node.selectionSet.selections, typename] } } : undefined),
+  });
+}
+
 describe('in production the shop runs only its storefront\'s documents, within each client\'s budget', () => {
   let production: Gateway;
   beforeAll(async () => {
@@ -318,6 +326,20 @@ describe('in production the shop runs only its storefront\'s documents, within e
     const inFull = await send({ query: print(MyOrdersDocument), variables: { first: 1 } }, token);
     expect(inFull.body.errors).toBeUndefined();
     expect((inFull.body.data as { orders: unknown[] }).orders).toHaveLength(1);
+  });
+
+  it('runs a storefront document as Apollo Client and urql\'s cache send it, __typename added to each selection, in full and then by its hash', async () => {
+    const token = await customerToken(shopperId(5));
+    const query = print(withTypenames(MyAccountDocument));
+    expect(query).toContain('__typename');
+    const { createHash } = await import('node:crypto');
+    const persistedQuery = { version: 1, sha256Hash: createHash('sha256').update(query).digest('hex') };
+    // The client's own hash is not the manifest's: the first try by hash alone is not found, then the text is sent with it.
+    expect(codes(await send({ extensions: { persistedQuery } }, token))).toEqual(['PERSISTED_QUERY_NOT_FOUND']);
+    const inFull = await send({ query, extensions: { persistedQuery } }, token);
+    expect(inFull.body).toEqual({ data: { customers: [{ __typename: 'Customer', id: hex(shopperId(5)), name: 'Frances Allen', email: 'frances.allen@example.com', tier: 'STANDARD', orderCount: ORDERS_PER_SHOPPER }] }, extensions: expect.anything() });
+    // Kept: the hash alone now runs it.
+    expect((await send({ extensions: { persistedQuery } }, token)).body.data).toEqual(inFull.body.data);
   });
 
   it('takes the hash as the manifest writes it (sha256:<hex>), and a documentId as the client preset sends it, over POST and GET', async () => {

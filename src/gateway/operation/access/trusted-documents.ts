@@ -2,7 +2,7 @@ import { createHash } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { printExecutableGraphQLDocument } from '@graphql-tools/documents';
-import { GraphQLError, parse, type DocumentNode } from 'graphql';
+import { GraphQLError, parse, visit, type DocumentNode } from 'graphql';
 import { LRUCache } from 'lru-cache';
 import { PublicErrorCode } from '../../errors/public-error-code';
 
@@ -39,19 +39,25 @@ const cachedTexts = () => new LRUCache<string, string>({ max: MAX_CACHED_TEXTS, 
 /**
  * The trusted documents: a request may name one by its hash alone (Apollo's persisted query extension,
  * `{ "extensions": { "persistedQuery": { "version": 1, "sha256Hash": "<hex>" } } }`), or send its full
- * text, which is trusted when it normalizes (graphql-codegen's way: sorted, whitespace reduced) to a
- * manifest entry. With `only`, anything else is refused before it runs.
+ * text, which is trusted when it normalizes (graphql-codegen's way: sorted, whitespace reduced), less
+ * its `__typename` fields, to a manifest entry normalized alike: Apollo Client and urql's cache add
+ * `__typename` to every selection before they send or hash a document. With `only`, anything else is
+ * refused before it runs.
  */
 export class TrustedDocuments {
   readonly #texts: ReadonlyMap<string, string>;
+  /** The manifest's documents, each as the hash of its normalized shape (shapeHash). */
+  readonly #shapes: ReadonlySet<string>;
   readonly #registered = cachedTexts();
   readonly #normalized = cachedTexts();
 
   private constructor(
     texts: ReadonlyMap<string, string>,
+    shapes: ReadonlySet<string>,
     readonly only: boolean,
   ) {
     this.#texts = texts;
+    this.#shapes = shapes;
   }
 
   /** Reads and checks the manifest once, at startup; a problem names the file (or entry) and what is wrong. */
@@ -68,13 +74,17 @@ export class TrustedDocuments {
     } else entries = manifest;
     if (typeof entries !== 'object' || entries === null || Array.isArray(entries)) throw new TypeError(`option trustedDocuments.manifest: ${where} must be an object of "sha256:<hex>": "<document>"`);
     const texts = new Map<string, string>();
+    const shapes = new Set<string>();
     for (const [key, text] of Object.entries(entries)) {
       const hex = HASH.exec(key)?.[1];
       if (!hex || typeof text !== 'string') throw new TypeError(`option trustedDocuments.manifest: ${where} has the entry ${JSON.stringify(key)}, which is not "sha256:<64 hex digits>": "<document>"`);
       if (sha256(text) !== hex) throw new TypeError(`option trustedDocuments.manifest: in ${where}, ${key} is not the hash of its document; generate the manifest again`);
+      const parsed = tryParse(text);
+      if (!parsed) throw new TypeError(`option trustedDocuments.manifest: in ${where}, the document of ${key} is not valid GraphQL; generate the manifest again`);
       texts.set(hex, text);
+      shapes.add(shapeHash(parsed));
     }
-    return new TrustedDocuments(texts, option.only ?? production);
+    return new TrustedDocuments(texts, shapes, option.only ?? production);
   }
 
   get size(): number {
@@ -87,8 +97,9 @@ export class TrustedDocuments {
     const key = (prefixed: string) => prefixed.replace(/^apq:/, '').replace(/^sha256:/, '');
     return {
       get: async (prefixed) => this.#texts.get(key(prefixed)) ?? this.#registered.get(key(prefixed)),
+      // With `only`, a client's own printing of a trusted document is kept too, so that it may send its hash alone next time.
       set: async (prefixed, value) => {
-        if (!this.only) this.#registered.set(key(prefixed), value);
+        if (!this.only || this.trusts(key(prefixed), undefined, value)) this.#registered.set(key(prefixed), value);
       },
       delete: async (prefixed) => this.#registered.delete(key(prefixed)),
     };
@@ -101,10 +112,10 @@ export class TrustedDocuments {
     if (normalized === undefined) {
       const parsed = document ?? (text === undefined ? undefined : tryParse(text));
       if (!parsed) return false;
-      normalized = sha256(printExecutableGraphQLDocument(parsed));
+      normalized = shapeHash(parsed);
       this.#normalized.set(queryHash, normalized);
     }
-    return this.#texts.has(normalized);
+    return this.#shapes.has(normalized);
   }
 
   /** With `only`: refuses (HTTP 400) a request whose document is not in the manifest. */
@@ -114,6 +125,14 @@ export class TrustedDocuments {
       extensions: { code: PublicErrorCode.PERSISTED_QUERY_NOT_IN_LIST, http: { status: 400 } },
     });
   }
+}
+
+/** A document's hash as graphql-codegen prints it (sorted, whitespace reduced), less its unaliased `__typename` fields. */
+function shapeHash(document: DocumentNode): string {
+  const withoutTypename = visit(document, {
+    Field: (node) => (node.name.value === '__typename' && node.alias === undefined ? null : undefined),
+  });
+  return sha256(printExecutableGraphQLDocument(withoutTypename));
 }
 
 function sha256(text: string): string {

@@ -3,7 +3,8 @@ import { parse } from 'graphql';
 import { TrustedDocuments } from '../../../../../src/gateway/operation/access/trusted-documents';
 
 const text = 'query Me { me { id name } }';
-const hex = createHash('sha256').update(text).digest('hex');
+const sha256Hex = (document: string) => createHash('sha256').update(document).digest('hex');
+const hex = sha256Hex(text);
 
 describe('TrustedDocuments', () => {
   it('checks the manifest at startup: keys, hashes, readability', () => {
@@ -20,6 +21,29 @@ describe('TrustedDocuments', () => {
     expect(trusted.trusts(createHash('sha256').update(reordered).digest('hex'), parse(reordered), reordered)).toBe(true);
     const other = 'query Me { me { id name email } }';
     expect(trusted.trusts(createHash('sha256').update(other).digest('hex'), parse(other), other)).toBe(false);
+  });
+
+  it('trusts a client printing with __typename added to every selection, as Apollo Client and urql send them, and no other addition', () => {
+    const trusted = TrustedDocuments.load({ manifest: { [`sha256:${hex}`]: text } }, true);
+    const withTypename = 'query Me { me { __typename id name } __typename }';
+    expect(trusted.trusts(sha256Hex(withTypename), parse(withTypename), withTypename)).toBe(true);
+    // An aliased __typename is a field the manifest does not select: not trusted.
+    const aliased = 'query Me { me { kind: __typename id name } }';
+    expect(trusted.trusts(sha256Hex(aliased), parse(aliased), aliased)).toBe(false);
+    const widened = 'query Me { me { __typename id name email } }';
+    expect(trusted.trusts(sha256Hex(widened), parse(widened), widened)).toBe(false);
+  });
+
+  it('with `only`, keeps a client printing of a trusted document by its hash, so it may send the hash alone next time', async () => {
+    const only = TrustedDocuments.load({ manifest: { [`sha256:${hex}`]: text } }, true).cache();
+    const withTypename = 'query Me { me { __typename id name } }';
+    await only.set(`apq:${sha256Hex(withTypename)}`, withTypename);
+    expect(await only.get(`apq:${sha256Hex(withTypename)}`)).toBe(withTypename);
+  });
+
+  it('refuses at startup a manifest entry that is not GraphQL', () => {
+    const broken = 'query Me { me {';
+    expect(() => TrustedDocuments.load({ manifest: { [`sha256:${sha256Hex(broken)}`]: broken } }, true)).toThrow(`the document of sha256:${sha256Hex(broken)} is not valid GraphQL; generate the manifest again`);
   });
 
   it('serves the manifest by hash to Apollo, and registers other documents only when not `only`', async () => {
