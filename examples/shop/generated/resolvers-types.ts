@@ -87,6 +87,7 @@ export type CustomerInput = {
   tier: Tier;
 };
 
+/** What updateCustomer changes: leave a field out to keep it. Each sets a non-null field, so null is refused. */
 export type CustomerPatch = {
   email?: InputMaybe<Scalars['String']['input']>;
   name?: InputMaybe<Scalars['String']['input']>;
@@ -387,6 +388,7 @@ export type ProductOrder =
   | 'CHEAPEST'
   | 'DEAREST';
 
+/** What updateProduct changes: leave a field out to keep it. Each sets a non-null field, so null is refused. */
 export type ProductPatch = {
   name?: InputMaybe<Scalars['String']['input']>;
   price?: InputMaybe<Scalars['Float']['input']>;
@@ -571,6 +573,7 @@ export type ReviewMinima = {
   rating?: Maybe<Scalars['Int']['output']>;
 };
 
+/** What updateReview changes: leave a field out to keep it. Each sets a non-null field, so null is refused. */
 export type ReviewPatch = {
   rating?: InputMaybe<Scalars['Int']['input']>;
   text?: InputMaybe<Scalars['String']['input']>;
