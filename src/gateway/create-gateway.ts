@@ -110,7 +110,7 @@ export async function createGateway(options: CreateGatewayOptions): Promise<Gate
         operationTimeoutMs: settings.operationTimeoutMs,
         maxResponseBytes: settings.maxResponseBytes,
         health: () => docjoin.health(),
-        admission: new Admission(settings.maxConcurrentOperations, settings.maxQueuedOperations),
+        admission: new Admission(settings.maxConcurrentOperations, settings.maxQueuedOperations, settings.queueTimeoutMs),
         ...(settings.landingPage !== 'none' && { routes: createIdeRoutes(ide) }),
         ...(docjoin.metrics && { metrics: async () => ({ contentType: docjoin.metrics!.contentType, body: await docjoin.metrics!.text() }) }),
         ...(settings.metricsToken !== undefined && { metricsToken: settings.metricsToken }),

@@ -60,6 +60,11 @@ export interface GatewaySettings {
   readonly maxConcurrentOperations?: number;
   /** Requests waiting for a slot (default 128); beyond, a request gets 503 OVERLOADED with Retry-After. */
   readonly maxQueuedOperations?: number;
+  /**
+   * How long a request may wait for a slot (default 10,000 ms); then it gets 503 OVERLOADED with
+   * Retry-After, so that a client or load balancer can go elsewhere rather than wait for its timeout.
+   */
+  readonly queueTimeoutMs?: number;
   /** Runs of a mutation's transaction after write conflicts, the first included (default 8); then WRITE_CONFLICT. */
   readonly maxTransactionAttempts?: number;
   /** No transaction retry starts later than this after the mutation's first attempt (default 2,000 ms). */
@@ -112,6 +117,7 @@ export const DEFAULT_SHUTDOWN_GRACE_MS = 10_000;
 export const DEFAULT_SHUTDOWN_DELAY_MS = 3_000;
 export const DEFAULT_MAX_CONCURRENT_OPERATIONS = 32;
 export const DEFAULT_MAX_QUEUED_OPERATIONS = 128;
+export const DEFAULT_QUEUE_TIMEOUT_MS = 10_000;
 export const DEFAULT_MAX_DOCUMENTS_IN_FLIGHT = 250_000;
 export const DEFAULT_OPERATION_TIMEOUT_MS = 30_000;
 export const DEFAULT_MAX_RESPONSE_BYTES = 32 * 1024 * 1024;
@@ -131,7 +137,7 @@ export type ResolvedSettings = ReturnType<typeof resolveSettings>;
  */
 export const GATEWAY_SETTING_NAMES = Object.keys({
   port: true, host: true, cors: true, landingPage: true, production: true, strategyOverrides: true, costCommands: true, costReport: true, limits: true,
-  assumedListSize: true, metrics: true, metricsToken: true, slowOperationMs: true, logVariables: true, shutdownGraceMs: true, shutdownDelayMs: true, maxConcurrentOperations: true, maxQueuedOperations: true,
+  assumedListSize: true, metrics: true, metricsToken: true, slowOperationMs: true, logVariables: true, shutdownGraceMs: true, shutdownDelayMs: true, maxConcurrentOperations: true, maxQueuedOperations: true, queueTimeoutMs: true,
   maxTransactionAttempts: true, transactionRetryMs: true, maxDocumentsInFlight: true, operationTimeoutMs: true, maxResponseBytes: true, budget: true, trustedDocuments: true, introspection: true, healthDetail: true, workload: true,
 } satisfies Record<keyof GatewaySettings, true>) as ReadonlyArray<keyof GatewaySettings>;
 
@@ -165,6 +171,7 @@ export function resolveSettings(settings: GatewaySettings, nodeEnv: string | und
     shutdownDelayMs: optionalInteger(settings, 'shutdownDelayMs', 0, Number.MAX_SAFE_INTEGER) ?? DEFAULT_SHUTDOWN_DELAY_MS,
     maxConcurrentOperations: optionalInteger(settings, 'maxConcurrentOperations', 1, Number.MAX_SAFE_INTEGER) ?? DEFAULT_MAX_CONCURRENT_OPERATIONS,
     maxQueuedOperations: optionalInteger(settings, 'maxQueuedOperations', 0, Number.MAX_SAFE_INTEGER) ?? DEFAULT_MAX_QUEUED_OPERATIONS,
+    queueTimeoutMs: optionalInteger(settings, 'queueTimeoutMs', 1, Number.MAX_SAFE_INTEGER) ?? DEFAULT_QUEUE_TIMEOUT_MS,
     maxTransactionAttempts: optionalInteger(settings, 'maxTransactionAttempts', 1, Number.MAX_SAFE_INTEGER) ?? DEFAULT_MAX_TRANSACTION_ATTEMPTS,
     transactionRetryMs: optionalInteger(settings, 'transactionRetryMs', 0, Number.MAX_SAFE_INTEGER) ?? DEFAULT_TRANSACTION_RETRY_MS,
     maxDocumentsInFlight: optionalInteger(settings, 'maxDocumentsInFlight', 1, Number.MAX_SAFE_INTEGER) ?? DEFAULT_MAX_DOCUMENTS_IN_FLIGHT,
@@ -198,7 +205,7 @@ function optionalString(settings: GatewaySettings, name: 'host'): string | undef
 
 function optionalInteger(
   settings: GatewaySettings,
-  name: 'port' | 'assumedListSize' | 'slowOperationMs' | 'shutdownGraceMs' | 'shutdownDelayMs' | 'maxConcurrentOperations' | 'maxQueuedOperations' | 'maxTransactionAttempts' | 'transactionRetryMs' | 'maxDocumentsInFlight' | 'operationTimeoutMs' | 'maxResponseBytes',
+  name: 'port' | 'assumedListSize' | 'slowOperationMs' | 'shutdownGraceMs' | 'shutdownDelayMs' | 'maxConcurrentOperations' | 'maxQueuedOperations' | 'queueTimeoutMs' | 'maxTransactionAttempts' | 'transactionRetryMs' | 'maxDocumentsInFlight' | 'operationTimeoutMs' | 'maxResponseBytes',
   min: number, max: number): number | undefined {
   const value: unknown = settings[name];
   if (value === undefined) return undefined;

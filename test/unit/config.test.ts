@@ -41,6 +41,7 @@ describe('loadConfig', () => {
       introspection: true,
       healthDetail: true,
       maxQueuedOperations: 128,
+      queueTimeoutMs: 10_000,
       maxTransactionAttempts: 8,
       transactionRetryMs: 2000,
       trustedDocuments: undefined,
@@ -95,6 +96,8 @@ describe('loadConfig', () => {
     expect(loadConfig({ DOCJOIN_INTROSPECTION: 'off' }).introspection).toBe(false);
     expect(() => loadConfig({ DOCJOIN_INTROSPECTION: 'admin;drop' })).toThrow('DOCJOIN_INTROSPECTION must be true, false or roles separated by commas ("admin,support"), got "admin;drop"');
     expect(() => loadConfig({ DOCJOIN_OPERATION_TIMEOUT_MS: '0' })).toThrow('DOCJOIN_OPERATION_TIMEOUT_MS must be a whole number of at least 1, got "0"');
+    expect(loadConfig({ DOCJOIN_QUEUE_TIMEOUT_MS: '2500' }).queueTimeoutMs).toBe(2500);
+    expect(() => loadConfig({ DOCJOIN_QUEUE_TIMEOUT_MS: '0' })).toThrow('DOCJOIN_QUEUE_TIMEOUT_MS must be a whole number of at least 1, got "0"');
   });
 
   it('reads the browser origins CORS allows from DOCJOIN_CORS_ORIGIN, over the config file, and refuses what is no origin', () => {

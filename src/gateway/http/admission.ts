@@ -15,8 +15,9 @@ export interface BodyReservation {
 /**
  * Admission control for GraphQL requests: at most `maxConcurrent` run at once, at most `maxQueued` wait
  * their turn (first come, first served), and any more are refused at once, so a burst costs a fast 503
- * instead of memory and time. A waiting request leaves the queue as soon as its deadline stops it (its
- * time is up, or its client went away).
+ * instead of memory and time. A waiting request leaves the queue after `queueTimeoutMs` (HAProxy's
+ * `timeout queue`: the server is overloaded, and a 503 lets the client go elsewhere), or as soon as
+ * its deadline stops it (its time is up, or its client went away).
  */
 export class Admission {
   #running = 0;
@@ -26,6 +27,7 @@ export class Admission {
   constructor(
     readonly maxConcurrent: number,
     readonly maxQueued: number,
+    readonly queueTimeoutMs: number = Number.POSITIVE_INFINITY,
   ) {}
 
   /** Resolves with a release function once the request may run; with undefined when the queue is full or `deadline` stopped first. */
@@ -39,15 +41,23 @@ export class Admission {
     // The slot is taken for it when it is admitted (#next), so no newcomer can slip in between.
     const admitted = await new Promise<boolean>((resolve) => {
       const { signal } = deadline;
+      let timer: NodeJS.Timeout | undefined;
       const admit = () => {
+        clearTimeout(timer);
         signal.removeEventListener('abort', leave);
         resolve(true);
       };
       const leave = () => {
+        clearTimeout(timer);
+        signal.removeEventListener('abort', leave);
         this.#queue.splice(this.#queue.indexOf(admit), 1);
         resolve(false);
       };
       signal.addEventListener('abort', leave, { once: true });
+      if (Number.isFinite(this.queueTimeoutMs)) {
+        timer = setTimeout(leave, this.queueTimeoutMs);
+        timer.unref();
+      }
       this.#queue.push(admit);
     });
     return admitted ? this.#release() : undefined;

@@ -263,9 +263,10 @@ function sendBodyTimeout(response: ServerResponse, stopped: OperationStopped): v
 
 function sendOverloaded(response: ServerResponse, admission: Admission): void {
   response.setHeader('retry-after', '1');
-  const { maxConcurrent, maxQueued } = admission;
+  const { maxConcurrent, maxQueued, queueTimeoutMs } = admission;
+  const wait = Number.isFinite(queueTimeoutMs) ? `, each at most ${queueTimeoutMs} ms` : '';
   sendJson(response, 503, {
-    errors: [{ message: `docjoin is at capacity (${maxConcurrent} operations running, ${maxQueued} waiting); retry shortly`, extensions: { code: PublicErrorCode.OVERLOADED } }],
+    errors: [{ message: `docjoin is at capacity (${maxConcurrent} operations running, ${maxQueued} waiting${wait}); retry shortly`, extensions: { code: PublicErrorCode.OVERLOADED } }],
   });
 }
 

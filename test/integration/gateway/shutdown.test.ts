@@ -103,6 +103,26 @@ it('runs maxConcurrentOperations at once, queues maxQueuedOperations, refuses th
   }
 });
 
+it('answers a request that waited queueTimeoutMs for a slot 503 OVERLOADED, long before its operation timeout; the slot then goes to the next', async () => {
+  const gateway = await createCheckedGateway({ typeDefs: SDL, resolvers, mongoClient: file.client, db: 'shutdown', port: 0, logger, validateDatabase: false, maxConcurrentOperations: 1, maxQueuedOperations: 4, queueTimeoutMs: 300, operationTimeoutMs: 30_000 });
+  try {
+    const url = gateway.url!;
+    const started = nextWaitStarts();
+    const running = ask(url, 1500);
+    await started;
+    const waited = await fetch(url, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ query: '{ wait(ms: 1) }' }) });
+    expect([waited.status, waited.headers.get('retry-after')]).toEqual([503, '1']);
+    expect(await waited.json()).toEqual({
+      errors: [{ message: 'docjoin is at capacity (1 operations running, 4 waiting, each at most 300 ms); retry shortly', extensions: { code: 'OVERLOADED' } }],
+    });
+    expect(await running).toMatchObject({ status: 200, body: { data: { wait: 'waited 1500 ms' } } });
+    // The queue is empty again, and its one slot free.
+    expect(await ask(url, 1)).toMatchObject({ status: 200, body: { data: { wait: 'waited 1 ms' } } });
+  } finally {
+    await gateway.stop();
+  }
+});
+
 it('answers 504 when the deadline overruns while a resolver still runs, keeps its slot until it ends, and a stop waits for it', async () => {
   const gateway = await createCheckedGateway({ typeDefs: SDL, resolvers, mongoClient: file.client, db: 'shutdown', port: 0, validateDatabase: false, operationTimeoutMs: 200, maxConcurrentOperations: 1, maxQueuedOperations: 0, shutdownGraceMs: 10_000 });
   const overran = await ask(gateway.url!, 3001);

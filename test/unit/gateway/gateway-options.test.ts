@@ -24,6 +24,7 @@ describe('resolveSettings', () => {
       shutdownDelayMs: 3_000,
       maxConcurrentOperations: 32,
       maxQueuedOperations: 128,
+      queueTimeoutMs: 10_000,
       maxTransactionAttempts: 8,
       transactionRetryMs: 2000,
       trustedDocuments: undefined,
@@ -112,7 +113,7 @@ describe('checkOptionNames', () => {
   it('refuses a misspelt option, and a missing SDL, client or database, naming them', () => {
     expect(() => checkOptionNames({ typeDefs: 'type Query { a: Int }', mongoClient: client, db: 'app', validateDatabse: false })).toThrow(
       new GatewayOptionError(
-        'unknown option "validateDatabse"; the options are typeDefs, resolvers, writePlans, mongoClient, db, mongoKind, mongoUri, validateDatabase, onWarning, writes, checkEstimates, onEstimateViolation, limitOrigins, listen, logger, auth, port, host, cors, landingPage, production, strategyOverrides, costCommands, costReport, limits, assumedListSize, metrics, metricsToken, slowOperationMs, logVariables, shutdownGraceMs, shutdownDelayMs, maxConcurrentOperations, maxQueuedOperations, maxTransactionAttempts, transactionRetryMs, maxDocumentsInFlight, operationTimeoutMs, maxResponseBytes, budget, trustedDocuments, introspection, healthDetail, workload',
+        'unknown option "validateDatabse"; the options are typeDefs, resolvers, writePlans, mongoClient, db, mongoKind, mongoUri, validateDatabase, onWarning, writes, checkEstimates, onEstimateViolation, limitOrigins, listen, logger, auth, port, host, cors, landingPage, production, strategyOverrides, costCommands, costReport, limits, assumedListSize, metrics, metricsToken, slowOperationMs, logVariables, shutdownGraceMs, shutdownDelayMs, maxConcurrentOperations, maxQueuedOperations, queueTimeoutMs, maxTransactionAttempts, transactionRetryMs, maxDocumentsInFlight, operationTimeoutMs, maxResponseBytes, budget, trustedDocuments, introspection, healthDetail, workload',
       ),
     );
     expect(() => checkOptionNames({ mongoClient: client, db: 'app' })).toThrow(new GatewayOptionError('option typeDefs must be your SDL (a string, or a list of them), got undefined'));
