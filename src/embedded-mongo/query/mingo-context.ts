@@ -124,10 +124,11 @@ export function averageValues(values: Iterable<unknown>): unknown {
     return Decimal128.fromStringWithRounding(exactToString(normalize(scaled, exact.exponent - 40)));
   }
   const exact = toExact(total);
+  // A plain number, whole or not: a Double wrapper would stop the pipeline's later expressions ($round, $mod…), which take numbers.
   if (exact !== undefined && exact.kind === 'finite' && numericWidth(total) === 'long') {
-    return asDouble(Number(exact.coefficient) / count);
+    return Number(exact.coefficient) / count;
   }
-  return asDouble(Number(valueOf(total)) / count);
+  return Number(valueOf(total)) / count;
 }
 
 function valueOf(value: unknown): number {
@@ -165,6 +166,7 @@ export function withLocals(options: Options, locals: Record<string, unknown>): O
  */
 const pushValues: AccumulatorOperator = (coll, expr, options) => {
   if (typeof expr === 'number' || isNumeric(expr)) return coll.map(() => expr);
+  // mingo's expression forms ($sum: [a, b]) hand the accumulators their values already, with no expression.
   if (expr === null || expr === undefined) return coll;
   const values: unknown[] = [];
   for (const root of coll) {

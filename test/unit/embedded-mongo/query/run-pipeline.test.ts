@@ -1,4 +1,4 @@
-import { Decimal128, Double, Long, ObjectId } from 'bson';
+import { Decimal128, Long, ObjectId } from 'bson';
 import { CommandError } from '../../../../src/embedded-mongo/protocol/command-error';
 import { runPipeline, type PipelineContext } from '../../../../src/embedded-mongo/query';
 
@@ -58,7 +58,7 @@ describe('runPipeline', () => {
     expect(ids?.total).toBeInstanceOf(Decimal128);
     expect(String(ids?.total)).toBe('0.3');
     expect(String(ids?.avg)).toBe('0.15');
-    expect(nulls).toEqual({ _id: null, total: 5, count: 2, avg: new Double(5) });
+    expect(nulls).toEqual({ _id: null, total: 5, count: 2, avg: 5 });
   });
 
   it('computes $min, $max, $first, $last, $push, $addToSet and $count accumulators', () => {
