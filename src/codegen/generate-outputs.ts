@@ -1,4 +1,5 @@
-import { isAbsolute, relative, resolve } from 'node:path';
+import { existsSync, realpathSync } from 'node:fs';
+import { basename, dirname, isAbsolute, join, relative, resolve, sep } from 'node:path';
 import { ProjectConfigError, type Project } from '../project/load-project';
 import { printPublicSchema, publicSchemaFile } from './public-schema';
 
@@ -47,15 +48,38 @@ export async function generateOutputs(project: Project): Promise<CodegenOutputs>
 
 /**
  * A folder target is cleared before it is written: it must be a folder of its own inside the project,
- * holding none of the project's own files (its config, SDL, codegen config).
+ * holding none of the project's own files (its config, SDL, codegen config, package.json, .git). Paths
+ * are compared as the file system resolves them (symbolic links, a case-insensitive disk), as the
+ * clearing will.
  */
 function checkClearableFolder(project: Project, target: string, path: string): void {
   const refuse = (why: string) =>
     new ProjectConfigError(`the generates target "${target}" ${why}; docjoin codegen clears a folder target before writing it, so give the output a folder of its own inside the project (e.g. generated/client/)`);
-  if (path === '' || path === '..' || path.startsWith('../') || isAbsolute(path)) throw refuse(path === '' ? 'is the project folder itself' : 'is outside the project folder');
-  const own = [project.configFile, project.codegenConfigFile, ...project.schemaFiles].filter((file): file is string => file !== undefined);
-  const held = own.find((file) => !relative(resolve(project.root, path), file).startsWith('..'));
+  const root = realPath(project.root);
+  const folder = realPath(resolve(project.root, path));
+  const inRoot = relative(root, folder);
+  if (inRoot === '') throw refuse('is the project folder itself');
+  if (isOutside(inRoot)) throw refuse('is outside the project folder');
+  const own = [project.configFile, project.codegenConfigFile, ...project.schemaFiles, resolve(project.root, 'package.json'), resolve(project.root, '.git')];
+  const held = own.find((file) => file !== undefined && existsSync(file) && !isOutside(relative(folder, realPath(file))));
   if (held !== undefined) throw refuse(`holds ${projectPath(project, held)}`);
+}
+
+function isOutside(relativePath: string): boolean {
+  return relativePath === '..' || relativePath.startsWith(`..${sep}`) || isAbsolute(relativePath);
+}
+
+/** The path as the file system resolves it: the real path of its nearest existing ancestor, and the rest. */
+function realPath(path: string): string {
+  const missing: string[] = [];
+  let existing = path;
+  while (!existsSync(existing)) {
+    missing.unshift(basename(existing));
+    const parent = dirname(existing);
+    if (parent === existing) return path;
+    existing = parent;
+  }
+  return join(realpathSync.native(existing), ...missing);
 }
 
 function loadCodegenCli(): CodegenCli {

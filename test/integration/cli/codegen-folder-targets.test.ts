@@ -1,5 +1,5 @@
 import { execFile } from 'node:child_process';
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { promisify } from 'node:util';
 import { DEMO_DIR } from '../../support/demo-project';
@@ -24,6 +24,8 @@ describe('docjoin codegen folder targets', () => {
     writeFileSync(join(project, 'schema', 'note.graphql'), 'type Note @collection(name: "notes") { id: ID! text: String! }\ntype Query { notes: [Note!]! @list }\n');
     writeFileSync(join(project, 'docjoin.config.json'), JSON.stringify({ schema: 'schema', codegen: { config: 'codegen.yml' } }));
     writeFileSync(join(project, 'notes.txt'), 'hand-written, not generated\n');
+    symlinkSync('.', join(project, 'here'));
+    symlinkSync('..', join(project, 'up'));
   });
 
   afterEach(() => {
@@ -47,6 +49,10 @@ describe('docjoin codegen folder targets', () => {
     ['gen/../', 'is the project folder itself'],
     ['../', 'is outside the project folder'],
     ['schema/', 'holds schema/note.graphql'],
+    // Through a symbolic link to the project folder, as the clearing would follow it.
+    ['here/', 'is the project folder itself'],
+    ['here/schema/', 'holds schema/note.graphql'],
+    ['up/', 'is outside the project folder'],
   ])('refuses %s in one line, removing nothing', async (target, why) => {
     const { code, err } = await codegenWith(target);
     expect(code).toBe(2);
