@@ -17,6 +17,8 @@ interface SessionState {
   committedAt?: number;
   /** The reply of its retryable write `txnNumber` (a promise while it runs), if it was one. */
   retryableReply?: Document | Promise<Document>;
+  /** When it last started a transaction or a retryable write (ms since the epoch). */
+  lastUsedAt: number;
 }
 
 /**
@@ -25,6 +27,7 @@ interface SessionState {
  */
 export class SessionRegistry {
   private readonly sessions = new Map<string, SessionState>();
+  #lastSweepAt = Date.now();
   private nextTransactionId = 1;
 
   constructor(
@@ -42,6 +45,8 @@ export class SessionRegistry {
 
   /** Starts the transaction `txnNumber` on a session (the command carries `startTransaction: true`). */
   start(sessionKey: string, txnNumber: bigint): Transaction {
+    this.#forgetIdleSessions();
+    this.refuseCommitted(sessionKey, txnNumber);
     const session = this.sessions.get(sessionKey);
     if (session !== undefined) {
       if (txnNumber < session.txnNumber) {
@@ -62,7 +67,7 @@ export class SessionRegistry {
     }
     const commitWrites: CommitWrites = (batches) => this.commitWrites(batches, { session: sessionKey, txnNumber, at: Date.now() });
     const transaction = new Transaction(this.nextTransactionId++, txnNumber, this.clock, commitWrites);
-    this.sessions.set(sessionKey, { txnNumber, transaction });
+    this.sessions.set(sessionKey, { txnNumber, transaction, lastUsedAt: Date.now() });
     const expiry = setTimeout(() => this.abortAfterError(transaction), this.lifetimeLimitMs);
     expiry.unref();
     void transaction.ended.then(() => clearTimeout(expiry));
@@ -85,10 +90,11 @@ export class SessionRegistry {
       );
     }
     if (known?.txnNumber === txnNumber && known.retryableReply !== undefined) return known.retryableReply;
+    this.#forgetIdleSessions();
     let session = known;
     if (session === undefined || txnNumber > session.txnNumber) {
       if (session !== undefined) this.end(session);
-      session = { txnNumber, transaction: undefined };
+      session = { txnNumber, transaction: undefined, lastUsedAt: Date.now() };
       this.sessions.set(sessionKey, session);
     }
     const state = session;
@@ -140,7 +146,7 @@ export class SessionRegistry {
     if (Date.now() - at > SESSION_TIMEOUT_MS) return;
     const known = this.sessions.get(sessionKey);
     if (known !== undefined && known.txnNumber > txnNumber) return;
-    this.sessions.set(sessionKey, { txnNumber, transaction: undefined, committedAt: at });
+    this.sessions.set(sessionKey, { txnNumber, transaction: undefined, committedAt: at, lastUsedAt: at });
   }
 
   /** The transaction each session last committed, if it is its latest and the session has not timed out: what a snapshot keeps. */
@@ -173,6 +179,20 @@ export class SessionRegistry {
       if (session === undefined) continue;
       this.end(session);
       this.sessions.delete(key);
+    }
+  }
+
+  /**
+   * Forgets, about once a minute, the sessions idle for longer than the session timeout with no open
+   * transaction, as MongoDB expires them: drivers drop idle sessions without ending them, so the
+   * registry would otherwise keep one entry (and its last retryable reply) per session ever seen.
+   */
+  #forgetIdleSessions(): void {
+    const now = Date.now();
+    if (now - this.#lastSweepAt < 60_000) return;
+    this.#lastSweepAt = now;
+    for (const [key, session] of this.sessions) {
+      if (now - session.lastUsedAt > SESSION_TIMEOUT_MS && session.transaction?.state !== 'active') this.sessions.delete(key);
     }
   }
 

@@ -65,10 +65,11 @@ const REFUSED_IN_TRANSACTIONS = new Set(['count', 'listCollections', 'listIndexe
  * MongoDB refuses a readConcern on a later command and a writeConcern on any command inside it (72).
  */
 function refuseLaterConcerns(command: Document): void {
-  if (command.readConcern !== undefined && command.startTransaction !== true) {
+  const given = (concern: unknown) => isDocument(concern) && Object.keys(concern).length > 0;
+  if (given(command.readConcern) && command.startTransaction !== true) {
     throw namedError('InvalidOptions', 'Only the first command in a transaction may specify a readConcern');
   }
-  if (command.writeConcern !== undefined) throw namedError('InvalidOptions', 'Cannot set write concern after starting a transaction.');
+  if (given(command.writeConcern)) throw namedError('InvalidOptions', 'Cannot set write concern after starting a transaction.');
 }
 
 function refuseInTransactions(command: Document): void {

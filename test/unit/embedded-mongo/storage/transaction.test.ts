@@ -187,4 +187,28 @@ describe('transactions', () => {
     expect(failure(() => store.sessions.commit('s1', 1n)).code).toBe(251);
     expect(store.sessions.openTransactions()).toBe(0);
   });
+
+  it('forgets a session idle past the session timeout, with its last retryable reply, unless its transaction is open', () => {
+    jest.useFakeTimers({ now: Date.parse('2026-12-02T00:00:00Z') });
+    try {
+      const store = new Store({ transactionLifetimeLimitMs: 24 * 3_600_000 });
+      let runs = 0;
+      const write = () => ({ n: ++runs, ok: 1 });
+      expect(store.sessions.retryableWrite('idle', 1n, write)).toEqual({ n: 1, ok: 1 });
+      store.sessions.start('open', 1n);
+      // Within the timeout a retry gets the first reply.
+      jest.setSystemTime(Date.now() + 29 * 60_000);
+      expect(store.sessions.retryableWrite('idle', 1n, write)).toEqual({ n: 1, ok: 1 });
+      // Past it, the next sweep forgets the idle session (MongoDB would refuse the retry); the open transaction stays.
+      jest.setSystemTime(Date.now() + 2 * 60_000);
+      store.sessions.retryableWrite('other', 1n, write);
+      expect(store.sessions.retryableWrite('idle', 1n, write)).toEqual({ n: 3, ok: 1 });
+      expect(store.sessions.openTransactions()).toBe(1);
+      // A committed transaction's number cannot start again.
+      store.sessions.commit('open', 1n);
+      expect(failure(() => store.sessions.start('open', 1n)).code).toBe(256);
+    } finally {
+      jest.useRealTimers();
+    }
+  });
 });
