@@ -30,7 +30,7 @@ export class Admission {
     readonly queueTimeoutMs: number = Number.POSITIVE_INFINITY,
   ) {}
 
-  /** Resolves with a release function once the request may run; with undefined when the queue is full or `deadline` stopped first. */
+  /** Resolves with a release function once the request may run; with undefined when the queue is full, it waited `queueTimeoutMs`, or `deadline` stopped first. */
   async enter(deadline: OperationDeadline): Promise<(() => void) | undefined> {
     if (deadline.stopped) return undefined;
     if (this.#running < this.maxConcurrent) {
