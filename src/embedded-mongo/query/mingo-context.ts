@@ -168,9 +168,11 @@ const pushValues: AccumulatorOperator = (coll, expr, options) => {
   if (typeof expr === 'number' || isNumeric(expr)) return coll.map(() => expr);
   // mingo's expression forms ($sum: [a, b]) hand the accumulators their values already, with no expression.
   if (expr === null || expr === undefined) return coll;
+  // Copied once, its root set per document, as mingo's own accumulators do.
+  const scoped = withLocals(options, {}) as Options & { update?: (locals: Record<string, unknown>) => Options };
   const values: unknown[] = [];
   for (const root of coll) {
-    const value = evalExpr(root, expr, withLocals(options, { root }));
+    const value = evalExpr(root, expr, scoped.update ? scoped.update({ root }) : scoped);
     if (value !== undefined) values.push(value);
   }
   return values;
