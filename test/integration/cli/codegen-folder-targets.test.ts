@@ -1,8 +1,8 @@
 import { execFile } from 'node:child_process';
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { promisify } from 'node:util';
-import { DEMO_DIR } from '../../support/demo-project';
+import { DEMO_DIR, demoScratchFolder } from '../../support/demo-project';
 
 const run = promisify(execFile);
 const CLI = resolve(DEMO_DIR, 'src/cli/bin/docjoin.ts');
@@ -13,13 +13,10 @@ const CLI = resolve(DEMO_DIR, 'src/cli/bin/docjoin.ts');
  * written or removed.
  */
 describe('docjoin codegen folder targets', () => {
-  // Inside the demo, so that graphql-codegen's plugins resolve from its node_modules, as in a team's project.
-  const scratchRoot = resolve(DEMO_DIR, 'test-results');
   let project: string;
 
   beforeEach(() => {
-    mkdirSync(scratchRoot, { recursive: true });
-    project = mkdtempSync(join(scratchRoot, 'codegen-targets-'));
+    project = demoScratchFolder('codegen-targets-');
     mkdirSync(join(project, 'schema'));
     writeFileSync(join(project, 'schema', 'note.graphql'), 'type Note @collection(name: "notes") { id: ID! text: String! }\ntype Query { notes: [Note!]! @list }\n');
     writeFileSync(join(project, 'docjoin.config.json'), JSON.stringify({ schema: 'schema', codegen: { config: 'codegen.yml' } }));

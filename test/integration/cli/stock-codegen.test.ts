@@ -1,8 +1,8 @@
 import { execFile } from 'node:child_process';
-import { cpSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, symlinkSync } from 'node:fs';
-import { join, relative, resolve } from 'node:path';
+import { cpSync, readdirSync, readFileSync, rmSync, symlinkSync } from 'node:fs';
+import { join, relative } from 'node:path';
 import { promisify } from 'node:util';
-import { DEMO_DIR } from '../../support/demo-project';
+import { DEMO_DIR, demoScratchFolder } from '../../support/demo-project';
 
 const run = promisify(execFile);
 
@@ -25,12 +25,10 @@ function filesUnder(root: string): Map<string, string> {
  * (reading the committed schema.public.graphql) and gets exactly the files `docjoin codegen` wrote.
  */
 describe('the stock graphql-codegen CLI on the demo codegen.yml', () => {
-  const scratchRoot = resolve(DEMO_DIR, 'test-results');
   let workdir: string;
 
   beforeAll(() => {
-    mkdirSync(scratchRoot, { recursive: true });
-    workdir = mkdtempSync(join(scratchRoot, 'stock-codegen-'));
+    workdir = demoScratchFolder('stock-codegen-');
     for (const name of ['codegen.yml', 'schema.public.graphql', 'operations']) cpSync(join(DEMO_DIR, name), join(workdir, name), { recursive: true });
     // The plugins resolve from the project's node_modules, as they do for a team that installed them.
     symlinkSync(join(DEMO_DIR, 'node_modules'), join(workdir, 'node_modules'), 'dir');
