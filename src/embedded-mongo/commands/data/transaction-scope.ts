@@ -20,15 +20,17 @@ export type DataCommandHandler = (command: Document, context: CommandContext, tr
  */
 export function inTransactionScope(store: Store, handler: DataCommandHandler): CommandHandler {
   return (command, context) => {
+    // The command's name is its first key.
+    const [name = ''] = Object.keys(command);
     // Refused before the transaction is looked up: one it would start is not started, and one already
     // open stays open (jstests/core/txns/commands_not_allowed_in_txn.js).
     if (command.autocommit === false) {
-      refuseInTransactions(command);
+      refuseInTransactions(name);
       refuseLaterConcerns(command);
     }
     const transaction = transactionOf(store, command);
     if (transaction === undefined) {
-      if (command.txnNumber === undefined || !RETRYABLE_WRITES.has(Object.keys(command)[0]!)) return handler(command, context, undefined);
+      if (command.txnNumber === undefined || !RETRYABLE_WRITES.has(name)) return handler(command, context, undefined);
       const { sessionKey, txnNumber } = transactionFields(command);
       return store.sessions.retryableWrite(sessionKey, txnNumber, () => handler(command, context, undefined));
     }
@@ -72,9 +74,8 @@ function refuseLaterConcerns(command: Document): void {
   if (given(command.writeConcern)) throw namedError('InvalidOptions', 'Cannot set write concern after starting a transaction.');
 }
 
-function refuseInTransactions(command: Document): void {
-  const [name] = Object.keys(command);
-  if (name === undefined || !REFUSED_IN_TRANSACTIONS.has(name)) return;
+function refuseInTransactions(name: string): void {
+  if (!REFUSED_IN_TRANSACTIONS.has(name)) return;
   throw new CommandError(ErrorCodes.OperationNotSupportedInTransaction, 'OperationNotSupportedInTransaction', `Cannot run '${name}' in a multi-document transaction.`);
 }
 
