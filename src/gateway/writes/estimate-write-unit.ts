@@ -4,6 +4,8 @@ import { byKeyReferenceFields, collectionsDerivedFromInsert, keysSetBy, nestedRe
 import { boundedArraysOf, collectionsDerivedFromDelete, incomingReferences } from './delete-planner';
 import { collectionsOfMoves, collectionsOfReferenceChange } from './reference-planner';
 import { distinct } from './write-steps';
+import { LOCK_COLLECTION } from '../documents/lock-collection';
+import { lockedReferencesOf, storedPathsOf, type ReferenceLocks } from './reference-locks';
 import type { WriteModel } from '../startup/write-model/write-model-types';
 import type { WriteOperation, WritePlan } from './write-plan';
 
@@ -42,6 +44,8 @@ export interface WriteUnitEstimate {
  * one find; delete reads the document, each place that could reference it and each bounded array it fed,
  * deletes it and updates each collection it contributed to. With `transaction`, one commit. Each derived
  * update of an insert, a delete or a reference change counts one document: the one it may return.
+ * With `transaction` and `locks`, one lock command more for an insert or re-point that locks its
+ * targets, and for a delete or an update those locks guard (reference-locks.ts).
  *
  * One attempt: a transaction runs the unit again after a transient error (a write conflict); those
  * retries are not counted here but kept within the operation's round-trip limit at run time
@@ -57,6 +61,8 @@ export interface WriteEstimateOptions {
   readonly readInPart?: ReadonlySet<string>;
   /** The references a create rule presets from a claim (presetReferences): read even where the input names none. */
   readonly presetReferences?: ReadonlySet<string>;
+  /** Which deletes and updates bump a lock (reference-locks.ts), from every plan of the gateway; without it, none do. */
+  readonly locks?: ReferenceLocks;
 }
 
 export function estimateWriteUnit(model: WriteModel, plan: WritePlan, options: WriteEstimateOptions): WriteUnitEstimate {
@@ -74,6 +80,10 @@ export function estimateWriteUnit(model: WriteModel, plan: WritePlan, options: W
     documents += collections.length;
     return collections;
   };
+  // Locks are bumped only inside a transaction: ONE command before the unit's first write of the operation.
+  const lock = (needed: boolean) => {
+    if (options.transaction && needed) writes.push(LOCK_COLLECTION);
+  };
   for (const operation of plan) {
     switch (operation.kind) {
       case 'requireOne':
@@ -82,12 +92,13 @@ export function estimateWriteUnit(model: WriteModel, plan: WritePlan, options: W
       case 'updateSource': {
         if (operation.by !== '_id' && hasFanOut(model, operation.typeName, operation.fields)) read(1, 1);
         // A single key it sets into a collection some role reads in part is read through the viewer's filter (WriteUnit #requireReadableKeys).
-        for (const key of keysSetBy(model, operation.typeName, storedPaths(model, operation.typeName, operation.fields))) {
+        for (const key of keysSetBy(model, operation.typeName, storedPathsOf(model, operation.typeName, operation.fields))) {
           if (!key.many && options.readInPart?.has(key.collection)) read(1, 1);
         }
-        const moves = collectionsOfMoves(model, operation.typeName, storedPaths(model, operation.typeName, operation.fields));
+        const moves = collectionsOfMoves(model, operation.typeName, storedPathsOf(model, operation.typeName, operation.fields));
         // Moving counters or totals, the source update returns the document as it was (findAndModify).
         if (moves.length > 0) documents += 1;
+        lock(options.locks?.locksUpdate(operation.typeName, storedPathsOf(model, operation.typeName, operation.fields)) === true);
         writes.push(collectionOf(model, operation.typeName), ...distinct([...fanOutCollections(model, operation.typeName, operation.fields), ...returning(moves)]));
         break;
       }
@@ -114,6 +125,7 @@ export function estimateWriteUnit(model: WriteModel, plan: WritePlan, options: W
           if (options.readInPart?.has(parent.collection)) read(1, operation.maxKeys?.[parent.coordinate] ?? 1);
         }
         const collection = collectionOf(model, operation.typeName);
+        lock(lockedReferencesOf(model, operation).some((coordinate) => options.locks?.locksTargetsOf(coordinate) === true && (reads(coordinate) || operation.preloaded?.includes(coordinate) === true)));
         writes.push(collection, ...returning(collectionsDerivedFromInsert(model, operation.typeName)));
         break;
       }
@@ -129,6 +141,7 @@ export function estimateWriteUnit(model: WriteModel, plan: WritePlan, options: W
         const derived = collectionsDerivedFromDelete(model, operation.typeName, collection);
         // Moving anything, the delete returns the document as it was (findAndModify).
         if (derived.length > 0) documents += 1;
+        lock(options.locks?.locksDelete(operation.typeName) === true);
         writes.push(collection, ...returning(derived));
         break;
       }
@@ -139,6 +152,7 @@ export function estimateWriteUnit(model: WriteModel, plan: WritePlan, options: W
         const moves = collectionsOfMoves(model, field.typeName, [field.shapes.join!.localField]);
         // Moving counters or totals keyed there, the update returns the document as it was (findAndModify).
         if (moves.length > 0) documents += 1;
+        lock(lockedReferencesOf(model, operation).some((coordinate) => options.locks?.locksTargetsOf(coordinate) === true));
         writes.push(collectionOf(model, field.typeName), ...returning(distinct([...collectionsOfReferenceChange(model, operation.coordinate), ...moves])));
         break;
       }
@@ -156,15 +170,6 @@ function maxKeysOf(operation: Extract<WriteOperation, { kind: 'insert' }>, coord
   const max = operation.maxKeys?.[coordinate];
   if (max === undefined) throw new InvariantError(`write plan: insert(${operation.typeName}) declares no maxKeys for ${coordinate}`);
   return max;
-}
-
-/** The stored paths of `fieldNames` of `typeName` (a name that is no stored field has none). */
-function storedPaths(model: WriteModel, typeName: string, fieldNames: readonly string[]): string[] {
-  const fields = model.storageMap.types.get(typeName)?.fields;
-  return fieldNames.flatMap((name) => {
-    const field = fields?.get(name);
-    return field?.kind === 'stored' ? [field.path] : [];
-  });
 }
 
 function collectionOf(model: WriteModel, typeName: string): string {

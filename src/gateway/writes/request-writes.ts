@@ -8,6 +8,7 @@ import { writeConflict } from './write-errors';
 import type { WriteModel } from '../startup/write-model/write-model-types';
 import type { Projection } from '../operation/planning/projection';
 import { WriteUnit, type ReturnedDocument } from './write-unit';
+import type { ReferenceLocks } from './reference-locks';
 import type { ViewerAccess } from '../request/access/viewer-access';
 import type { ComparisonRefusal } from '../request/access/comparison-refusal';
 
@@ -33,6 +34,7 @@ export class RequestWrites {
   constructor(
     private readonly readBack: MutationReadBack,
     private readonly model: WriteModel,
+    private readonly locks: ReferenceLocks,
     private readonly funnel: MongoFunnel,
     private readonly ledger: CostLedger,
     private readonly transactions: () => Promise<boolean>,
@@ -64,7 +66,7 @@ export class RequestWrites {
     const returning = this.readBack.joinsById(info);
     let attempt: WriteUnit | undefined;
     try {
-      const result = await this.funnel.runWriteUnit(scope, unit, { transaction, retries }, (writer) => work((attempt = new WriteUnit(this.model, writer, budget, returning, this.access, info.fieldName, (change) => unit.noteSourceChange(change), this.comparisonRefusal, () => unit.conceal()))));
+      const result = await this.funnel.runWriteUnit(scope, unit, { transaction, retries }, (writer) => work((attempt = new WriteUnit(this.model, this.locks, writer, budget, returning, this.access, info.fieldName, (change) => unit.noteSourceChange(change), this.comparisonRefusal, () => unit.conceal()))));
       if (attempt) this.readBack.remember(attempt.returned, info.path);
       return result;
     } catch (error) {

@@ -9,6 +9,7 @@ import { RequestWrites, type MutationReadBack, type WriteOptions } from './reque
 import type { TransactionRetryBounds } from './transaction-retries';
 import type { WriteModel } from '../startup/write-model/write-model-types';
 import { findWritePlanProblems, type MutationWritePlans } from './write-plan';
+import { ReferenceLocks } from './reference-locks';
 
 /** The gateway's write side, built once at startup. */
 export interface WriteRuntime {
@@ -37,9 +38,10 @@ export function buildWriteEstimates(options: {
   const problems = findWritePlanProblems(model, mutationType, options.plans, options.readInPart);
   if (problems.length > 0) throw new StorageConfigError(problems);
   const estimates = new Map<string, WriteUnitEstimate>();
+  const locks = new ReferenceLocks(model, options.plans);
   for (const fieldName of Object.keys(mutationType?.getFields() ?? {})) {
     const { transaction, readInPart, presetReferences } = options;
-    estimates.set(fieldName, estimateWriteUnit(model, options.plans[fieldName]!, { transaction, ...(readInPart && { readInPart }), ...(presetReferences && { presetReferences }) }));
+    estimates.set(fieldName, estimateWriteUnit(model, options.plans[fieldName]!, { transaction, locks, ...(readInPart && { readInPart }), ...(presetReferences && { presetReferences }) }));
   }
   return estimates;
 }
@@ -66,6 +68,7 @@ export function createWriteRuntime(options: {
   const writeOptions = options.writes ?? {};
   const { model } = options;
   const estimates = buildWriteEstimates({ ...options, transaction: writeOptions.transactions !== 'never' });
+  const locks = new ReferenceLocks(model, options.plans);
   let supported: Promise<boolean> | undefined;
   const transactions = (): Promise<boolean> => {
     if (writeOptions.transactions === 'never') return Promise.resolve(false);
@@ -78,6 +81,6 @@ export function createWriteRuntime(options: {
   return {
     model,
     estimates,
-    forRequest: (ledger, access, comparisonRefusal, readBack) => new RequestWrites(readBack, model, options.funnel, ledger, transactions, estimates, options.retries, access, comparisonRefusal),
+    forRequest: (ledger, access, comparisonRefusal, readBack) => new RequestWrites(readBack, model, locks, options.funnel, ledger, transactions, estimates, options.retries, access, comparisonRefusal),
   };
 }

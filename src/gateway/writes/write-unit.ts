@@ -15,6 +15,7 @@ import { hasFanOut, planSourceUpdate } from './fan-out-planner';
 import { fillSnapshot, forwardReferences, keysSetBy, planInsertDerived, soleUpdateOf, uncheckedParents, withInitialDerivedValues, type ForwardReference } from './insert-planner';
 import { collectionsOfMoves, collectionsOfReferenceChange, pathsBeforeMoves, planChildMoves, planReferenceChange } from './reference-planner';
 import { countersMoved, type SourceChangeListener } from './source-changes';
+import { lockIds, type ReferenceLocks } from './reference-locks';
 import { InjectedWriteFailure, injectedWriteFailures, notFound } from './write-errors';
 import type { BoundedArray, SnapshotLocation, WriteModel } from '../startup/write-model/write-model-types';
 import type { RowCondition } from '../startup/access-rules/access-rule-types';
@@ -71,6 +72,8 @@ export class WriteUnit {
    */
   constructor(
     private readonly model: WriteModel,
+    /** Which references lock their targets, and which writes of those targets bump the locks (reference-locks.ts). */
+    private readonly locks: ReferenceLocks,
     private readonly writer: FunnelWriter,
     private readonly budget?: CommandBudget,
     private readonly returning: ReadonlyMap<string, Projection> = new Map(),
@@ -172,6 +175,7 @@ export class WriteUnit {
       }
     }
     // What was deleted, as it was: the parents it counted then, the value it added (another write may have re-pointed or changed it since the read).
+    if (this.locks.locksDelete(typeName)) await this.#lock(lockIds(collection, id, 'changing'));
     const movesOthers = collectionsDerivedFromDelete(this.model, typeName, collection).length > 0;
     const deleted = movesOthers ? await this.#deleteReturning(collection, withRows({ _id: id }, rows)) : await this.#deleteRead(collection, withRows({ _id: id }, rows), document);
     // Deleted meanwhile by another write, which took its contributions away.
@@ -229,6 +233,11 @@ export class WriteUnit {
     const filter = withRows(id === undefined ? { ...selector } : { _id: id }, rows);
     const plan = planSourceUpdate(this.model, typeName, { collection: this.#collectionOf(typeName), filter, sourceId: id }, $set, changes);
     const paths = Object.keys($set);
+    if (this.locks.locksUpdate(typeName, paths)) {
+      // A locked snapshot copies a field it sets: hasFanOut, so the source was picked by its `_id` above.
+      if (id === undefined) throw new InvariantError(`updateSource: ${typeName} ${described} changes copied fields but was not picked by _id`);
+      await this.#lock(lockIds(plan.source.collection, id, 'changing'));
+    }
     let moves: PlannedUpdate[] = [];
     let source: { matched: number; modified: number };
     if (collectionsOfMoves(this.model, typeName, paths).length === 0) source = await this.#apply({ kind: 'update', collection: plan.source.collection, statements: [plan.source.statement] });
@@ -307,6 +316,11 @@ export class WriteUnit {
       proofs.delete(target);
       await this.#requireSources(reference, known);
     }
+    await this.#lock(
+      forwardReferences(this.model, typeName, complete)
+        .filter((reference) => this.locks.locksReference(reference.coordinate, 'insert'))
+        .flatMap((reference) => reference.keys.flatMap((key) => lockIds(reference.collection, key, 'pointing'))),
+    );
     await this.#apply({ kind: 'insert', collection, documents: [complete] });
     for (const step of derived) {
       const { matched } = await this.#apply(step);
@@ -378,6 +392,7 @@ export class WriteUnit {
     this.#spend();
     const [target] = await this.writer.find(join.collection, this.#readable(join.collection, { _id: newKey }), { _id: 1 }, { limit: 1 });
     if (!target) throw notFound(`${coordinate}: ${describeKey(newKey)} not found`, { field: coordinate });
+    if (this.locks.locksReference(coordinate, 'repoint')) await this.#lock(lockIds(join.collection, newKey, 'pointing'));
     const $set = { [join.localField]: newKey };
     const statement = { filter: { _id: id }, update: { $set }, multi: false };
     let moves: PlannedUpdate[] = [];
@@ -466,6 +481,14 @@ export class WriteUnit {
   async #read(collection: string, filter: StoredDocument, projection: Record<string, unknown>, options: { limit?: number; sort?: Record<string, 1 | -1> }): Promise<StoredDocument[]> {
     this.#spend();
     return this.writer.find(collection, filter, projection, options);
+  }
+
+  /** In a transaction, ONE command bumping the lock documents `ids` (none: nothing sent); see reference-locks.ts. */
+  async #lock(ids: readonly string[]): Promise<void> {
+    if (ids.length === 0 || !this.writer.inTransaction) return;
+    this.#spend();
+    await this.writer.lock([...new Set(ids)]);
+    this.#countWrite();
   }
 
   /** Derived updates, one command per collection; the counters they move are source changes. */

@@ -1,5 +1,6 @@
 import type { ReadStrategy } from '../../startup/storage-map/storage-map-types';
 import type { FilterShape } from './filter-shape';
+import { LOCK_COLLECTION } from '../../documents/lock-collection';
 
 /** One MongoDB command as command monitoring saw it, attributed to the request and fields that caused it. */
 export interface CommandRecord {
@@ -388,7 +389,8 @@ function writesOf(commands: readonly CommandRecord[], units: readonly WriteUnitR
     if (!unit) continue;
     writes.roundTrips += 1;
     if (command.writeUnit.attempt !== unit.attempts) continue;
-    if (!WRITE_COMMANDS.has(command.commandName)) continue;
+    // A lock bump (writes/reference-locks.ts) is a round trip, but it changes no document of the schema's.
+    if (!WRITE_COMMANDS.has(command.commandName) || command.collection === LOCK_COLLECTION) continue;
     if (readsEveryRow && (!readsEveryRow(command.collection) || unit.concealed)) {
       withheld.add(command.collection);
       continue;

@@ -1,6 +1,7 @@
 import { MongoServerError, type AnyBulkWriteOperation, type ClientSession, type Db } from 'mongodb';
 import { DatabaseFailure } from '../../errors/internal-errors';
 import type { StoredDocument } from '../../documents/stored-document';
+import { LOCK_COLLECTION } from '../../documents/lock-collection';
 
 /** A write unit's session commands (commit/abort) are not about one collection. */
 export const SESSION_COMMANDS = '$cmd';
@@ -84,6 +85,16 @@ export class FunnelWriter {
     const options = { session: this.session, projection, returnDocument, includeResultMetadata: true as const, ...(statement.arrayFilters && { arrayFilters: [...statement.arrayFilters] }) };
     const result = await this.attribute(collection, (comment) => this.db.collection(collection).findOneAndUpdate(statement.filter, statement.update, { ...options, comment }));
     return { matched: result.lastErrorObject?.n ?? 0, document: result.value };
+  }
+
+  /**
+   * ONE `update` command bumping the lock document of each of `ids` in LOCK_COLLECTION (made on its
+   * first bump): inside a transaction, a write every other transaction bumping one of them conflicts with.
+   */
+  async lock(ids: readonly string[]): Promise<void> {
+    this.#lastCollection = LOCK_COLLECTION;
+    const operations = ids.map((id): AnyBulkWriteOperation<{ _id: string }> => ({ updateOne: { filter: { _id: id }, update: { $inc: { bumps: 1 } }, upsert: true } }));
+    await this.attribute(LOCK_COLLECTION, (comment) => this.db.collection<{ _id: string }>(LOCK_COLLECTION).bulkWrite(operations, { ordered: true, session: this.session, comment }));
   }
 
   /** ONE `delete` command of the first document matching `filter`; returns how many it deleted (0 or 1). */

@@ -1,0 +1,166 @@
+import { keyString } from '../documents/key-string';
+import { InvariantError } from '../errors/internal-errors';
+import { byKeyReferenceFields, nestedReferences, nestedSnapshotLocations } from './insert-planner';
+import type { RelationField } from '../startup/storage-map/storage-map-types';
+import type { WriteModel } from '../startup/write-model/write-model-types';
+import type { MutationWritePlans, WriteOperation } from './write-plan';
+
+/** How a write unit points a document at others: a new document holding the reference, or `changeReference`. */
+export type ReferenceWrite = 'insert' | 'repoint';
+
+/**
+ * Whether pointing `relation` at documents always writes each of them in the same unit, keyed by the
+ * relation's own key: its inverse array (`Author.bookIds` for `Book.authors`), a counter of the
+ * children (`Post.commentCount` for `Comment.post`) or, for a new document, a bounded array of them
+ * (`Host.recentLogs` for `LogMessage.host`; a re-point does not move those). Those writes conflict in
+ * MongoDB with any concurrent write of the targets, so the targets need no lock.
+ */
+export function referenceWritesItsTargets(model: WriteModel, relation: RelationField, write: ReferenceWrite): boolean {
+  const join = relation.shapes.join;
+  if (join?.direction !== 'byKey' || join.foreignField !== '_id') return false;
+  if (model.inverses.some((inverse) => inverse.of === relation.coordinate && inverse.collection === join.collection)) return true;
+  const collection = model.storageMap.types.get(relation.typeName)?.collection;
+  if (relation.isList || collection === undefined) return false;
+  const keyedByRelation = (rule: { readonly parentKey: string; readonly childKey: string }) => rule.parentKey === '_id' && rule.childKey === join.localField;
+  const counted = model.counters.some(({ collection: parent, source }) => parent === join.collection && source.kind === 'children' && source.childCollection === collection && keyedByRelation(source));
+  const listed = write === 'insert' && model.boundedArrays.some((array) => array.collection === join.collection && array.childCollection === collection && keyedByRelation(array));
+  return counted || listed;
+}
+
+/** Whether a unit pointing the reference `coordinate` at documents by `write` must lock them (an unknown coordinate must). */
+export function referenceNeedsLock(model: WriteModel, coordinate: string, write: ReferenceWrite): boolean {
+  const relation = model.storageMap.relations.get(coordinate);
+  return relation === undefined || !referenceWritesItsTargets(model, relation, write);
+}
+
+/**
+ * The coordinates of every reference a new `typeName` document may hold (forwardReferences' three
+ * kinds), but the inverse sides (`Person.tasks`): a new document starts those empty, and the writes of
+ * their truth side keep them.
+ */
+export function referencesOfInsert(model: WriteModel, typeName: string): string[] {
+  const inverseSides = new Set(model.inverses.map((inverse) => inverse.coordinate));
+  return [
+    ...byKeyReferenceFields(model, typeName).filter((field) => !inverseSides.has(field.coordinate)).map((field) => field.coordinate),
+    ...nestedSnapshotLocations(model, typeName).map((location) => location.coordinate),
+    ...nestedReferences(model, typeName).map((nested) => nested.coordinate),
+  ];
+}
+
+/** The references an operation of a write plan points at documents without writing them, which it locks. */
+export function lockedReferencesOf(model: WriteModel, operation: WriteOperation): string[] {
+  switch (operation.kind) {
+    case 'insert':
+      return referencesOfInsert(model, operation.typeName).filter((coordinate) => referenceNeedsLock(model, coordinate, 'insert'));
+    case 'changeReference':
+      return referenceNeedsLock(model, operation.coordinate, 'repoint') ? [operation.coordinate] : [];
+    default:
+      return [];
+  }
+}
+
+/**
+ * Each locked document has LOCK_SLOTS lock documents: a unit pointing at it bumps one, at random, and
+ * a unit changing or deleting it bumps them all. Two orders of one product then conflict only when
+ * they pick the same slot (1 in 8), while a price change conflicts with every order in flight.
+ */
+export const LOCK_SLOTS = 8;
+
+/** The `_id`s of the lock documents a unit bumps for the `collection` document `key`: one slot when it points at it, every slot when it changes it. */
+export function lockIds(collection: string, key: unknown, bump: 'pointing' | 'changing'): string[] {
+  const prefix = `${collection}/${keyString(key)}/`;
+  if (bump === 'pointing') return [`${prefix}${Math.floor(Math.random() * LOCK_SLOTS)}`];
+  return Array.from({ length: LOCK_SLOTS }, (_, slot) => `${prefix}${slot}`);
+}
+
+/**
+ * Write skew between two transactions: one points a document at another (an insert copying a
+ * snapshot of a Product into an Order line, checking it exists), the other changes what the copy
+ * holds or deletes it. Under snapshot isolation neither sees the other's write and they touch no
+ * common document, so both commit: the new copy keeps the old price (drift until `docjoin reconcile`)
+ * or the reference names a deleted document. Where the pointing unit writes the target anyway (an
+ * inverse array, a counter), MongoDB already makes the second of them conflict and retry. Elsewhere
+ * both sides bump the target's lock documents, in docjoin's own collection (LOCK_COLLECTION; one of
+ * them for a unit pointing at it, all LOCK_SLOTS for one changing it), so one of them conflicts and
+ * runs again, seeing the other's write.
+ *
+ * Built from the write plans, so only the pairs that can race pay: a reference some Mutation points
+ * without writing its target locks when some Mutation deletes that target type or sets a field the
+ * reference's snapshot copies, and those deletes and updates bump the lock. A unit writing outside
+ * what the plans declared, where a lock would be needed, fails rather than skip it.
+ */
+export class ReferenceLocks {
+  /** References some plan points without writing their targets: each locks, or no plan changes what it relies on. */
+  readonly #pointed = new Set<string>();
+  readonly #locked = new Set<string>();
+  readonly #deletedTypes = new Set<string>();
+  /** Per source type, the stored paths the locked references' snapshots copy. */
+  readonly #copiedPaths = new Map<string, Set<string>>();
+
+  constructor(
+    private readonly model: WriteModel,
+    plans: MutationWritePlans,
+  ) {
+    const deleted = new Set<string>();
+    const updated = new Map<string, Set<string>>();
+    for (const plan of Object.values(plans)) {
+      for (const operation of plan) {
+        for (const coordinate of lockedReferencesOf(model, operation)) this.#pointed.add(coordinate);
+        if (operation.kind === 'delete') deleted.add(operation.typeName);
+        if (operation.kind === 'updateSource') {
+          const paths = updated.get(operation.typeName) ?? new Set<string>();
+          for (const path of storedPathsOf(model, operation.typeName, operation.fields)) paths.add(path);
+          updated.set(operation.typeName, paths);
+        }
+      }
+    }
+    for (const coordinate of this.#pointed) {
+      const target = model.storageMap.relations.get(coordinate)?.targetType;
+      const snapshots = model.snapshots.filter((location) => location.coordinate === coordinate);
+      const changedCopies = snapshots.filter((location) => location.fields.some((field) => updated.get(location.sourceType)?.has(field.sourcePath)));
+      const deletedTarget = target !== undefined && deleted.has(target);
+      if (!deletedTarget && changedCopies.length === 0) continue;
+      this.#locked.add(coordinate);
+      if (deletedTarget) this.#deletedTypes.add(target);
+      for (const location of snapshots) {
+        const paths = this.#copiedPaths.get(location.sourceType) ?? new Set<string>();
+        for (const field of location.fields) paths.add(field.sourcePath);
+        this.#copiedPaths.set(location.sourceType, paths);
+      }
+    }
+  }
+
+  /** Whether pointing `coordinate` by `write` locks its targets; one no plan declared, where a lock would be needed, is an invariant broken. */
+  locksReference(coordinate: string, write: ReferenceWrite): boolean {
+    if (!referenceNeedsLock(this.model, coordinate, write)) return false;
+    if (!this.#pointed.has(coordinate)) {
+      throw new InvariantError(`a write unit points ${coordinate} at documents it does not write, and no write plan declares that, so the writes that change those documents take no lock against it; declare the insert or changeReference in the mutation's write plan`);
+    }
+    return this.#locked.has(coordinate);
+  }
+
+  /** Whether a unit pointing `coordinate` bumps its targets' locks (what the estimate counts). */
+  locksTargetsOf(coordinate: string): boolean {
+    return this.#locked.has(coordinate);
+  }
+
+  /** Whether deleting a `typeName` document bumps its lock. */
+  locksDelete(typeName: string): boolean {
+    return this.#deletedTypes.has(typeName);
+  }
+
+  /** Whether setting the stored `paths` of a `typeName` document bumps its lock: a locked snapshot copies one of them (matched as hasFanOut matches them). */
+  locksUpdate(typeName: string, paths: readonly string[]): boolean {
+    const copied = this.#copiedPaths.get(typeName);
+    return copied !== undefined && paths.some((path) => copied.has(path));
+  }
+}
+
+/** The stored paths of the fields `fieldNames` of `typeName` (a name that is no stored field has none). */
+export function storedPathsOf(model: WriteModel, typeName: string, fieldNames: readonly string[]): string[] {
+  const fields = model.storageMap.types.get(typeName)?.fields;
+  return fieldNames.flatMap((name) => {
+    const field = fields?.get(name);
+    return field?.kind === 'stored' ? [field.path] : [];
+  });
+}
