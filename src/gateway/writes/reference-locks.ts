@@ -27,21 +27,26 @@ export function referenceWritesItsTargets(model: WriteModel, relation: RelationF
   return counted || listed;
 }
 
-/** Whether a unit pointing the reference `coordinate` at documents by `write` must lock them (an unknown coordinate must). */
+/**
+ * Whether a unit pointing the reference `coordinate` (a relation, or a snapshot location inside
+ * embedded copies: `Order.lines.product`) at documents by `write` must lock them. An inverse side
+ * (`Person.tasks`) never does: the writes of its truth side keep it.
+ */
 export function referenceNeedsLock(model: WriteModel, coordinate: string, write: ReferenceWrite): boolean {
-  const relation = model.storageMap.relations.get(coordinate);
+  if (model.inverses.some((inverse) => inverse.coordinate === coordinate)) return false;
+  const relation = model.storageMap.relations.get(relationOf(model, coordinate));
   return relation === undefined || !referenceWritesItsTargets(model, relation, write);
 }
 
-/**
- * The coordinates of every reference a new `typeName` document may hold (forwardReferences' three
- * kinds), but the inverse sides (`Person.tasks`): a new document starts those empty, and the writes of
- * their truth side keep them.
- */
+/** The relation field a reference coordinate names: itself, or the field declaring a snapshot location (`OrderLine.product` for `Order.lines.product`). */
+function relationOf(model: WriteModel, coordinate: string): string {
+  return model.snapshots.find((location) => location.coordinate === coordinate)?.field ?? coordinate;
+}
+
+/** The coordinates of every reference a new `typeName` document may hold (forwardReferences' three kinds). */
 export function referencesOfInsert(model: WriteModel, typeName: string): string[] {
-  const inverseSides = new Set(model.inverses.map((inverse) => inverse.coordinate));
   return [
-    ...byKeyReferenceFields(model, typeName).filter((field) => !inverseSides.has(field.coordinate)).map((field) => field.coordinate),
+    ...byKeyReferenceFields(model, typeName).map((field) => field.coordinate),
     ...nestedSnapshotLocations(model, typeName).map((location) => location.coordinate),
     ...nestedReferences(model, typeName).map((nested) => nested.coordinate),
   ];
@@ -115,8 +120,8 @@ export class ReferenceLocks {
       }
     }
     for (const coordinate of this.#pointed) {
-      const target = model.storageMap.relations.get(coordinate)?.targetType;
       const snapshots = model.snapshots.filter((location) => location.coordinate === coordinate);
+      const target = model.storageMap.relations.get(relationOf(model, coordinate))?.targetType;
       const changedCopies = snapshots.filter((location) => location.fields.some((field) => updated.get(location.sourceType)?.has(field.sourcePath)));
       const deletedTarget = target !== undefined && deleted.has(target);
       if (!deletedTarget && changedCopies.length === 0) continue;
@@ -137,6 +142,11 @@ export class ReferenceLocks {
       throw new InvariantError(`a write unit points ${coordinate} at documents it does not write, and no write plan declares that, so the writes that change those documents take no lock against it; declare the insert or changeReference in the mutation's write plan`);
     }
     return this.#locked.has(coordinate);
+  }
+
+  /** Whether any unit bumps a lock: then the lock collection is made before the first write. */
+  get inUse(): boolean {
+    return this.#locked.size > 0;
   }
 
   /** Whether a unit pointing `coordinate` bumps its targets' locks (what the estimate counts). */

@@ -10,6 +10,7 @@ import type { TransactionRetryBounds } from './transaction-retries';
 import type { WriteModel } from '../startup/write-model/write-model-types';
 import { findWritePlanProblems, type MutationWritePlans } from './write-plan';
 import { ReferenceLocks } from './reference-locks';
+import { LOCK_COLLECTION } from '../documents/lock-collection';
 
 /** The gateway's write side, built once at startup. */
 export interface WriteRuntime {
@@ -72,10 +73,17 @@ export function createWriteRuntime(options: {
   let supported: Promise<boolean> | undefined;
   const transactions = (): Promise<boolean> => {
     if (writeOptions.transactions === 'never') return Promise.resolve(false);
-    supported ??= options.funnel.supportsTransactions().catch((error: unknown) => {
-      supported = undefined; // ask again next time: the server may just have been unreachable
-      throw new DatabaseFailure('$cmd', error);
-    });
+    supported ??= options.funnel
+      .supportsTransactions()
+      .then(async (inTransactions) => {
+        // Only a transaction bumps a lock, and it must not be the one to create their collection.
+        if (inTransactions && locks.inUse) await options.funnel.ensureCollection(LOCK_COLLECTION).catch((error: unknown) => Promise.reject(new DatabaseFailure(LOCK_COLLECTION, error)));
+        return inTransactions;
+      })
+      .catch((error: unknown) => {
+        supported = undefined; // ask again next time: the server may just have been unreachable
+        throw error instanceof DatabaseFailure ? error : new DatabaseFailure('$cmd', error);
+      });
     return supported;
   };
   return {

@@ -1,22 +1,25 @@
-import { ObjectId, type CommandFailedEvent, type ClientSession, type Db } from 'mongodb';
+import { ObjectId, type ClientSession, type CommandFailedEvent, type CommandStartedEvent, type Db } from 'mongodb';
+import type { ExecutedOperation } from 'docjoin';
 import { startSdlGateway, type SdlGateway } from '../../support/sdl-gateway';
 import { transactionsAtRegistration } from './support/expected-writes';
 
 /**
- * Write skew between an order copying a product and a write changing or deleting that product: each
- * transaction reads what the other is about to change, and they write no common document, so without
- * a lock both commit and the new order keeps the old price, or names a deleted product. Both sides
- * bump the product's lock document (docjoin_locks), so the second conflicts, runs again, and sees the
- * first.
+ * Write skew between a document copying a product and a write changing or deleting that product:
+ * each transaction reads what the other is about to change, and they write no common document, so
+ * without a lock both commit and the new copy keeps the old price, or names a deleted product. Both
+ * sides bump the product's lock documents (docjoin_locks), so the second conflicts, runs again, and
+ * sees the first.
  *
  * Each race is staged with a transaction of the test's own that does one side's writes and stays
  * open until the gateway's unit, doing the other side, has failed once on the lock: the order of
- * events is then fixed, whatever the machine's speed.
+ * events is then fixed, whatever the machine's speed. The copies are an order's snapshot of its
+ * product (at the top of the document) and a cart's, one per line (inside an embedded array).
  */
 const typeDefs = /* GraphQL */ `
   type Query { order(id: ID!): Order @find }
   type Mutation {
     createOrder(input: OrderInput!): Order! @create
+    createCart(input: CartInput!): Cart! @create
     createLabel(input: LabelInput!): Label! @create
     updateProduct(id: ID!, input: ProductPatch!): Product! @update
     deleteProduct(id: ID!): ID! @delete(type: "Product")
@@ -27,9 +30,13 @@ const typeDefs = /* GraphQL */ `
     quantity: Int!
     product: Product! @snapshot(path: "product", fields: ["id", "name", "price"]) @join(localField: "product.id") @read(strategy: SNAPSHOT)
   }
+  type Cart @collection(name: "carts") { id: ID! lines: [CartLine!]! @embedded(path: "lines") }
+  type CartLine { quantity: Int! product: Product! @snapshot(path: "product", fields: ["id", "name", "price"]) @join(localField: "product.id") @read(strategy: SNAPSHOT) }
   "A plain reference to a product: nothing copied, so only a delete of the product can race with it."
   type Label @collection(name: "labels") { id: ID! text: String! product: Product! @join(localField: "productId") }
   input OrderInput { product: ID! quantity: Int! }
+  input CartInput { lines: [CartLineInput!]! }
+  input CartLineInput { product: ID! quantity: Int! }
   input LabelInput { product: ID! text: String! }
   input ProductPatch { name: String price: Float stock: Int }
 `;
@@ -42,10 +49,9 @@ beforeAll(async () => {
     typeDefs,
     dbPrefix: 'reference_locks',
     prepare: async (fresh) => {
-      await fresh.createCollection('orders');
-      await fresh.createCollection('labels');
-      await fresh.createCollection('products');
+      for (const name of ['products', 'orders', 'carts', 'labels']) await fresh.createCollection(name);
       await fresh.collection('orders').createIndex({ 'product.id': 1 });
+      await fresh.collection('carts').createIndex({ 'lines.product.id': 1 });
       await fresh.collection('labels').createIndex({ productId: 1 });
     },
   });
@@ -61,23 +67,54 @@ beforeEach(async () => {
 
 const SLOTS = [0, 1, 2, 3, 4, 5, 6, 7];
 const lockOf = (id: ObjectId, slot: number) => `products/o:${id.toHexString()}/${slot}`;
-const createOrder = (id = product) => s.gateway.execute({ query: `mutation { createOrder(input: { product: "${id.toHexString()}", quantity: 1 }) { id product { price } } }` });
 const setPrice = (price: number) => s.gateway.execute({ query: `mutation { updateProduct(id: "${product.toHexString()}", input: { price: ${price} }) { price } }` });
 const deleteProduct = () => s.gateway.execute({ query: `mutation { deleteProduct(id: "${product.toHexString()}") }` });
 
+/** A document copying the product, made through the gateway, and where its copy lies. */
+interface Copier {
+  readonly name: string;
+  readonly collection: string;
+  /** Its copy of the product, as stored. */
+  copyIn(document: Record<string, unknown>): unknown;
+  create(): Promise<ExecutedOperation>;
+  /** The same document as stored, with `copy` as its copy of the product (what the test's own transaction inserts). */
+  stored(copy: { id: ObjectId; name: string; price: number }): { _id: ObjectId } & Record<string, unknown>;
+}
+const copiers: readonly Copier[] = [
+  {
+    name: 'an order (a snapshot at the top of the document)',
+    collection: 'orders',
+    copyIn: (order) => order.product,
+    create: () => s.gateway.execute({ query: `mutation { createOrder(input: { product: "${product.toHexString()}", quantity: 1 }) { id } }` }),
+    stored: (copy) => ({ _id: new ObjectId(), quantity: 1, product: copy }),
+  },
+  {
+    name: 'a cart (a snapshot in each line of an embedded array)',
+    collection: 'carts',
+    copyIn: (cart) => (cart.lines as Array<{ product: unknown }>)[0]!.product,
+    create: () => s.gateway.execute({ query: `mutation { createCart(input: { lines: [{ product: "${product.toHexString()}", quantity: 1 }] }) { id } }` }),
+    stored: (copy) => ({ _id: new ObjectId(), lines: [{ quantity: 1, product: copy }] }),
+  },
+];
+
 /**
  * Runs `writes` in a transaction of the test's own, then `unit` through the gateway, and commits the
- * test's transaction once the gateway's unit has failed on the lock (a WriteConflict on docjoin_locks).
+ * test's transaction once the gateway's unit has failed with a WriteConflict on docjoin_locks.
  */
 async function race<T>(writes: (session: ClientSession) => Promise<void>, unit: () => Promise<T>): Promise<T> {
   const session = s.mongo.client.startSession();
   session.startTransaction();
   let conflicted!: () => void;
   const firstConflict = new Promise<void>((resolve) => (conflicted = resolve));
-  const listener = (event: CommandFailedEvent) => {
-    if (event.commandName === 'update' && (event.failure as { code?: number }).code === 112) conflicted();
+  const lockCommands = new Set<number>();
+  const started = (event: CommandStartedEvent) => {
+    if (event.commandName === 'update' && event.command.update === 'docjoin_locks') lockCommands.add(event.requestId);
   };
-  s.client.on('commandFailed', listener);
+  const failed = (event: CommandFailedEvent) => {
+    if (lockCommands.has(event.requestId) && (event.failure as { code?: number }).code === 112) conflicted();
+  };
+  s.client.on('commandStarted', started);
+  s.client.on('commandFailed', failed);
   try {
     await writes(session);
     const running = unit();
@@ -86,11 +123,13 @@ async function race<T>(writes: (session: ClientSession) => Promise<void>, unit: 
     await session.commitTransaction();
     return await running;
   } finally {
-    s.client.off('commandFailed', listener);
+    s.client.off('commandStarted', started);
+    s.client.off('commandFailed', failed);
     if (session.inTransaction()) await session.abortTransaction();
     await session.endSession();
   }
 }
+const noop = () => undefined;
 
 /**
  * What the other side's unit writes of the product's locks, as the gateway does: a unit changing or
@@ -102,62 +141,76 @@ const bumpLocks = (session: ClientSession, slots: readonly number[]) =>
     slots.map((slot) => ({ updateOne: { filter: { _id: lockOf(product, slot) }, update: { $inc: { bumps: 1 } }, upsert: true } })),
     { session },
   );
-const noop = () => undefined;
 const asChanging = (session: ClientSession) => bumpLocks(session, SLOTS);
 const asPointing = (session: ClientSession) => bumpLocks(session, [5]);
 
+/** The id a create answered. */
+const createdId = (result: ExecutedOperation) => new ObjectId(Object.values(result.data as Record<string, { id: string }>)[0]!.id);
+
 (transactions.supported ? describe : describe.skip)(`with transactions${transactions.skipReason}`, () => {
-  it('an order created while a price change is open copies the new price, after one conflict on the lock', async () => {
-    const created = await race(
-      async (session) => {
-        await asChanging(session);
-        await db.collection('products').updateOne({ _id: product }, { $set: { price: 12 } }, { session });
-      },
-      () => createOrder(),
-    );
+  it('creates docjoin_locks before the first write that locks, outside its transaction (a transaction may not create it everywhere)', async () => {
+    const exists = async () => (await db.listCollections({ name: 'docjoin_locks' }).toArray()).length === 1;
+    expect(await exists()).toBe(false);
+    const created = await s.gateway.execute({ query: `mutation { createLabel(input: { product: "${product.toHexString()}", text: "first" }) { id } }` });
     expect(created.errors).toBeUndefined();
-    expect(created.data).toEqual({ createOrder: { id: expect.any(String), product: { price: 12 } } });
-    expect(created.cost?.writes?.attempts).toBe(2);
-    expect((await db.collection('orders').findOne({ _id: new ObjectId((created.data as { createOrder: { id: string } }).createOrder.id) }))!.product).toEqual({ id: product, name: 'Lamp', price: 12 });
+    expect(created.cost?.collections.docjoin_locks).toEqual({ roundTrips: 1, documents: 0 });
+    expect(await exists()).toBe(true);
   });
 
-  it('a price change made while an order copying the old price is open reaches that order too, after one conflict on the lock', async () => {
-    const order = new ObjectId();
-    const changed = await race(
-      async (session) => {
-        await asPointing(session);
-        await db.collection('orders').insertOne({ _id: order, quantity: 1, product: { id: product, name: 'Lamp', price: 10 } }, { session });
-      },
-      () => setPrice(15),
-    );
-    expect(changed.errors).toBeUndefined();
-    // The first attempt: the lock (a WriteConflict), then its abort; the second: the lock, the product, its copies, the commit.
-    expect(changed.cost?.writes).toEqual({ roundTrips: 6, documentsModified: 2, fanOut: { products: 1, orders: 1 }, atomic: true, attempts: 2 });
-    expect((await db.collection('orders').findOne({ _id: order }))!.product).toEqual({ id: product, name: 'Lamp', price: 15 });
-  });
+  describe.each(copiers)('$name', (copier) => {
+    it('made while a price change is open, it copies the new price, after a conflict on the lock', async () => {
+      const created = await race(
+        async (session) => {
+          await asChanging(session);
+          await db.collection('products').updateOne({ _id: product }, { $set: { price: 12 } }, { session });
+        },
+        () => copier.create(),
+      );
+      expect(created.errors).toBeUndefined();
+      expect(created.cost?.writes?.attempts).toBeGreaterThanOrEqual(2);
+      expect(copier.copyIn((await db.collection(copier.collection).findOne({ _id: createdId(created) }))!)).toEqual({ id: product, name: 'Lamp', price: 12 });
+    });
 
-  it('an order for a product deleted meanwhile is NOT_FOUND, nothing written', async () => {
-    const created = await race(
-      async (session) => {
-        await asChanging(session);
-        await db.collection('products').deleteOne({ _id: product }, { session });
-      },
-      () => createOrder(),
-    );
-    expect(created.errors?.map((error) => error.extensions?.code)).toEqual(['NOT_FOUND']);
-    expect(await db.collection('orders').countDocuments({ 'product.id': product })).toBe(0);
-  });
+    it('a price change made while one copying the old price is open reaches it too, after a conflict on the lock', async () => {
+      const copy = copier.stored({ id: product, name: 'Lamp', price: 10 });
+      const changed = await race(
+        async (session) => {
+          await asPointing(session);
+          await db.collection(copier.collection).insertOne(copy, { session });
+        },
+        () => setPrice(15),
+      );
+      expect(changed.errors).toBeUndefined();
+      const attempts = changed.cost!.writes!.attempts;
+      expect(attempts).toBeGreaterThanOrEqual(2);
+      // Each failed attempt: the lock (a WriteConflict), then its abort; the last: the lock, the product, its copies in orders and in carts, the commit.
+      expect(changed.cost?.writes).toEqual({ roundTrips: 2 * (attempts - 1) + 5, documentsModified: 2, fanOut: { products: 1, orders: 0, carts: 0, [copier.collection]: 1 }, atomic: true, attempts });
+      expect(copier.copyIn((await db.collection(copier.collection).findOne({ _id: copy._id }))!)).toEqual({ id: product, name: 'Lamp', price: 15 });
+    });
 
-  it('a product an order made meanwhile points at is not deleted', async () => {
-    const deleted = await race(
-      async (session) => {
-        await asPointing(session);
-        await db.collection('orders').insertOne({ _id: new ObjectId(), quantity: 1, product: { id: product, name: 'Lamp', price: 10 } }, { session });
-      },
-      () => deleteProduct(),
-    );
-    expect(deleted.errors?.map((error) => error.extensions?.code)).toEqual(['BAD_USER_INPUT']);
-    expect(await db.collection('products').countDocuments({ _id: product })).toBe(1);
+    it('one for a product deleted meanwhile is NOT_FOUND, nothing written', async () => {
+      const created = await race(
+        async (session) => {
+          await asChanging(session);
+          await db.collection('products').deleteOne({ _id: product }, { session });
+        },
+        () => copier.create(),
+      );
+      expect(created.errors?.map((error) => error.extensions?.code)).toEqual(['NOT_FOUND']);
+      expect(await db.collection(copier.collection).countDocuments({ $or: [{ 'product.id': product }, { 'lines.product.id': product }] })).toBe(0);
+    });
+
+    it('a product one made meanwhile points at is not deleted', async () => {
+      const deleted = await race(
+        async (session) => {
+          await asPointing(session);
+          await db.collection(copier.collection).insertOne(copier.stored({ id: product, name: 'Lamp', price: 10 }), { session });
+        },
+        () => deleteProduct(),
+      );
+      expect(deleted.errors?.map((error) => error.extensions?.code)).toEqual(['BAD_USER_INPUT']);
+      expect(await db.collection('products').countDocuments({ _id: product })).toBe(1);
+    });
   });
 
   it('a plain reference locks against deletes too: a label for a product deleted meanwhile is NOT_FOUND', async () => {
@@ -173,18 +226,15 @@ const asPointing = (session: ClientSession) => bumpLocks(session, [5]);
   });
 
   it('orders and price changes run side by side leave every copy equal to its product', async () => {
-    const results = await Promise.all([
-      ...Array.from({ length: 4 }, () => createOrder()),
-      ...[11, 12].map((price) => setPrice(price)),
-    ]);
+    const results = await Promise.all([...Array.from({ length: 4 }, () => copiers[0]!.create()), ...[11, 12].map((price) => setPrice(price))]);
     expect(results.flatMap((result) => result.errors ?? [])).toEqual([]);
     const { price } = (await db.collection('products').findOne({ _id: product }))!;
     const copies = await db.collection('orders').find({ 'product.id': product }).toArray();
     expect(copies.map((order) => order.product.price)).toEqual(Array.from({ length: 4 }, () => price));
   });
 
-  it('bumps the lock in ONE command more only where a race is possible, and reports it as a round trip, not as a document changed', async () => {
-    const created = await createOrder();
+  it('bumps the locks in ONE command more only where a race is possible, and reports it as a round trip, not as a document changed', async () => {
+    const created = await copiers[0]!.create();
     expect(created.cost?.writes).toEqual({ roundTrips: 4, documentsModified: 1, fanOut: { orders: 1 }, atomic: true, attempts: 1 });
     expect(created.cost?.collections.docjoin_locks).toEqual({ roundTrips: 1, documents: 0 });
     // A field no snapshot copies: nothing to lock.
@@ -192,7 +242,7 @@ const asPointing = (session: ClientSession) => bumpLocks(session, [5]);
     expect(restocked.cost?.writes).toEqual({ roundTrips: 2, documentsModified: 1, fanOut: { products: 1 }, atomic: true, attempts: 1 });
     expect(restocked.cost?.collections.docjoin_locks).toBeUndefined();
     const repriced = await setPrice(20);
-    expect(repriced.cost?.writes).toEqual({ roundTrips: 4, documentsModified: 2, fanOut: { products: 1, orders: 1 }, atomic: true, attempts: 1 });
+    expect(repriced.cost?.writes).toEqual({ roundTrips: 5, documentsModified: 2, fanOut: { products: 1, orders: 1, carts: 0 }, atomic: true, attempts: 1 });
     // The order bumped one slot of the product's locks, the price change all eight.
     const locks = await db.collection<{ _id: string; bumps: number }>('docjoin_locks').find({ _id: { $regex: `^products/o:${product.toHexString()}/` } }).toArray();
     expect(locks.map((lock) => lock._id).sort()).toEqual(SLOTS.map((slot) => lockOf(product, slot)));

@@ -76,6 +76,8 @@ interface InflightOperation {
 }
 
 const COMMENT_PREFIX = 'docjoin:';
+/** The server's answer to creating a collection that exists. */
+const NAMESPACE_EXISTS = 48;
 
 /**
  * The mongo funnel (with funnel-writer.ts, the only gateway code that imports `mongodb`). Every gateway command goes through it.
@@ -338,6 +340,20 @@ export class MongoFunnel {
   async supportsTransactions(): Promise<boolean> {
     const hello = await this.#db.command({ hello: 1 });
     return typeof hello.setName === 'string' || hello.msg === 'isdbgrid';
+  }
+
+  /**
+   * Creates `collection` unless it exists, outside any transaction: one that would create it inside a
+   * transaction conflicts with the others doing so, and a cross-shard transaction may not create one.
+   * Asked first, so a user who may write it but not create collections is not refused once it exists.
+   */
+  async ensureCollection(collection: string): Promise<void> {
+    if (await this.#db.listCollections({ name: collection }, { nameOnly: true }).hasNext()) return;
+    try {
+      await this.#db.createCollection(collection);
+    } catch (error) {
+      if (!(error instanceof MongoServerError && error.code === NAMESPACE_EXISTS)) throw error;
+    }
   }
 
   /**
