@@ -99,7 +99,9 @@ export function estimateWriteUnit(model: WriteModel, plan: WritePlan, options: W
         // Moving counters or totals, the source update returns the document as it was (findAndModify).
         if (moves.length > 0) documents += 1;
         lock(options.locks?.locksUpdate(operation.typeName, storedPathsOf(model, operation.typeName, operation.fields)) === true);
-        writes.push(collectionOf(model, operation.typeName), ...distinct([...fanOutCollections(model, operation.typeName, operation.fields), ...returning(moves)]));
+        writes.push(collectionOf(model, operation.typeName));
+        lock(options.locks?.mayMoveCopiedCounters(moves) === true);
+        writes.push(...distinct([...fanOutCollections(model, operation.typeName, operation.fields), ...returning(moves)]));
         break;
       }
       case 'insert': {
@@ -125,8 +127,13 @@ export function estimateWriteUnit(model: WriteModel, plan: WritePlan, options: W
           if (options.readInPart?.has(parent.collection)) read(1, operation.maxKeys?.[parent.coordinate] ?? 1);
         }
         const collection = collectionOf(model, operation.typeName);
-        lock(lockedReferencesOf(model, operation).some((coordinate) => options.locks?.locksTargetsOf(coordinate) === true && (reads(coordinate) || operation.preloaded?.includes(coordinate) === true)));
-        writes.push(collection, ...returning(collectionsDerivedFromInsert(model, operation.typeName)));
+        const derived = collectionsDerivedFromInsert(model, operation.typeName);
+        // ONE lock command: the references' targets and the documents whose copied counters it moves.
+        lock(
+          lockedReferencesOf(model, operation).some((coordinate) => options.locks?.locksTargetsOf(coordinate) === true && (reads(coordinate) || operation.preloaded?.includes(coordinate) === true)) ||
+            options.locks?.mayMoveCopiedCounters(derived) === true,
+        );
+        writes.push(collection, ...returning(derived));
         break;
       }
       case 'requireMany':
@@ -142,7 +149,9 @@ export function estimateWriteUnit(model: WriteModel, plan: WritePlan, options: W
         // Moving anything, the delete returns the document as it was (findAndModify).
         if (derived.length > 0) documents += 1;
         lock(options.locks?.locksDelete(operation.typeName) === true);
-        writes.push(collection, ...returning(derived));
+        writes.push(collection);
+        lock(options.locks?.mayMoveCopiedCounters(derived) === true);
+        writes.push(...returning(derived));
         break;
       }
       case 'changeReference': {
@@ -153,7 +162,10 @@ export function estimateWriteUnit(model: WriteModel, plan: WritePlan, options: W
         // Moving counters or totals keyed there, the update returns the document as it was (findAndModify).
         if (moves.length > 0) documents += 1;
         lock(lockedReferencesOf(model, operation).some((coordinate) => options.locks?.locksTargetsOf(coordinate) === true));
-        writes.push(collectionOf(model, field.typeName), ...returning(distinct([...collectionsOfReferenceChange(model, operation.coordinate), ...moves])));
+        writes.push(collectionOf(model, field.typeName));
+        const derived = distinct([...collectionsOfReferenceChange(model, operation.coordinate), ...moves]);
+        lock(options.locks?.mayMoveCopiedCounters(derived) === true);
+        writes.push(...returning(derived));
         break;
       }
       default: {

@@ -2,7 +2,7 @@ import { keyString } from '../documents/key-string';
 import { InvariantError } from '../errors/internal-errors';
 import { byKeyReferenceFields, nestedReferences, nestedSnapshotLocations } from './insert-planner';
 import type { RelationField } from '../startup/storage-map/storage-map-types';
-import type { WriteModel } from '../startup/write-model/write-model-types';
+import type { SnapshotLocation, WriteModel } from '../startup/write-model/write-model-types';
 import type { MutationWritePlans, WriteOperation } from './write-plan';
 
 /** How a write unit points a document at others: a new document holding the reference, or `changeReference`. */
@@ -101,6 +101,8 @@ export class ReferenceLocks {
   readonly #deletedTypes = new Set<string>();
   /** Per source type, the stored paths the locked references' snapshots copy. */
   readonly #copiedPaths = new Map<string, Set<string>>();
+  /** The collections holding a counter or total that a locked reference's snapshot copies: the writes moving it bump the lock. */
+  readonly #copiedCounterCollections = new Set<string>();
 
   constructor(
     private readonly model: WriteModel,
@@ -119,10 +121,13 @@ export class ReferenceLocks {
         }
       }
     }
+    // A counter or total changes with every write of what it counts (an insert, a delete, a re-point), whichever plans those are.
+    const counted = [...model.counters, ...model.totals];
+    const isCounted = (location: SnapshotLocation, path: string) => counted.some((rule) => rule.collection === location.sourceCollection && rule.path === path);
     for (const coordinate of this.#pointed) {
       const snapshots = model.snapshots.filter((location) => location.coordinate === coordinate);
       const target = model.storageMap.relations.get(relationOf(model, coordinate))?.targetType;
-      const changedCopies = snapshots.filter((location) => location.fields.some((field) => updated.get(location.sourceType)?.has(field.sourcePath)));
+      const changedCopies = snapshots.filter((location) => location.fields.some((field) => updated.get(location.sourceType)?.has(field.sourcePath) || isCounted(location, field.sourcePath)));
       const deletedTarget = target !== undefined && deleted.has(target);
       if (!deletedTarget && changedCopies.length === 0) continue;
       this.#locked.add(coordinate);
@@ -131,6 +136,7 @@ export class ReferenceLocks {
         const paths = this.#copiedPaths.get(location.sourceType) ?? new Set<string>();
         for (const field of location.fields) paths.add(field.sourcePath);
         this.#copiedPaths.set(location.sourceType, paths);
+        if (location.fields.some((field) => isCounted(location, field.sourcePath))) this.#copiedCounterCollections.add(location.sourceCollection);
       }
     }
   }
@@ -152,6 +158,11 @@ export class ReferenceLocks {
   /** Whether a unit pointing `coordinate` bumps its targets' locks (what the estimate counts). */
   locksTargetsOf(coordinate: string): boolean {
     return this.#locked.has(coordinate);
+  }
+
+  /** Whether a write whose derived updates reach `collections` may move a counter or total a locked snapshot copies (what the estimate counts). */
+  mayMoveCopiedCounters(collections: readonly string[]): boolean {
+    return collections.some((collection) => this.#copiedCounterCollections.has(collection));
   }
 
   /** Whether deleting a `typeName` document bumps its lock. */

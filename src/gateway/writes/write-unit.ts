@@ -15,7 +15,7 @@ import { hasFanOut, planSourceUpdate } from './fan-out-planner';
 import { fillSnapshot, forwardReferences, keysSetBy, planInsertDerived, soleUpdateOf, uncheckedParents, withInitialDerivedValues, type ForwardReference } from './insert-planner';
 import { collectionsOfMoves, collectionsOfReferenceChange, pathsBeforeMoves, planChildMoves, planReferenceChange } from './reference-planner';
 import { countersMoved, type SourceChangeListener } from './source-changes';
-import { lockIds, type ReferenceLocks } from './reference-locks';
+import { lockIds, storedPathsOf, type ReferenceLocks } from './reference-locks';
 import { InjectedWriteFailure, injectedWriteFailures, notFound } from './write-errors';
 import type { BoundedArray, SnapshotLocation, WriteModel } from '../startup/write-model/write-model-types';
 import type { RowCondition } from '../startup/access-rules/access-rule-types';
@@ -316,11 +316,12 @@ export class WriteUnit {
       proofs.delete(target);
       await this.#requireSources(reference, known);
     }
-    await this.#lock(
-      forwardReferences(this.model, typeName, complete)
+    await this.#lock([
+      ...forwardReferences(this.model, typeName, complete)
         .filter((reference) => this.locks.locksReference(reference.coordinate, 'insert'))
         .flatMap((reference) => reference.keys.flatMap((key) => lockIds(reference.collection, key, 'pointing'))),
-    );
+      ...this.#movedCounterLocks(planned),
+    ]);
     await this.#apply({ kind: 'insert', collection, documents: [complete] });
     for (const step of derived) {
       const { matched } = await this.#apply(step);
@@ -483,6 +484,14 @@ export class WriteUnit {
     return this.writer.find(collection, filter, projection, options);
   }
 
+  /** The locks of the documents whose counters or totals `planned` moves, where a locked snapshot copies them (reference-locks.ts). */
+  #movedCounterLocks(planned: readonly PlannedUpdate[]): string[] {
+    return countersMoved(this.model, planned).flatMap((change) => {
+      if (change.id === undefined || !this.locks.locksUpdate(change.typeName, storedPathsOf(this.model, change.typeName, change.fields))) return [];
+      return lockIds(this.#collectionOf(change.typeName), change.id, 'changing');
+    });
+  }
+
   /** In a transaction, ONE command bumping the lock documents `ids` (none: nothing sent); see reference-locks.ts. */
   async #lock(ids: readonly string[]): Promise<void> {
     if (ids.length === 0 || !this.writer.inTransaction) return;
@@ -493,6 +502,7 @@ export class WriteUnit {
 
   /** Derived updates, one command per collection; the counters they move are source changes. */
   async #applyDerived(planned: readonly PlannedUpdate[]): Promise<void> {
+    await this.#lock(this.#movedCounterLocks(planned));
     await this.#applyAll(groupByCollection(planned));
     for (const change of countersMoved(this.model, planned)) this.onSourceChange(change);
   }

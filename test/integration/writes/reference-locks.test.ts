@@ -21,10 +21,22 @@ const typeDefs = /* GraphQL */ `
     createOrder(input: OrderInput!): Order! @create
     createCart(input: CartInput!): Cart! @create
     createLabel(input: LabelInput!): Label! @create
+    createShelf(input: ShelfInput!): Shelf! @create
+    createReview(input: ReviewInput!): Review! @create
     updateProduct(id: ID!, input: ProductPatch!): Product! @update
     deleteProduct(id: ID!): ID! @delete(type: "Product")
   }
-  type Product @collection(name: "products") { id: ID! name: String! price: Float! stock: Int! }
+  type Product @collection(name: "products") {
+    id: ID!
+    name: String!
+    price: Float!
+    stock: Int!
+    reviews: [Review!]! @join(localField: "_id", foreignField: "productId", sort: "_id")
+    reviewCount: Int! @counter(of: "Product.reviews")
+  }
+  type Review @collection(name: "reviews") { id: ID! text: String! product: Product! @join(localField: "productId") }
+  "A copy of a counter: every review of the product changes it."
+  type Shelf @collection(name: "shelves") { id: ID! product: Product! @snapshot(path: "product", fields: ["id", "reviewCount"]) @join(localField: "product.id") @read(strategy: SNAPSHOT) }
   type Order @collection(name: "orders") {
     id: ID!
     quantity: Int!
@@ -38,6 +50,8 @@ const typeDefs = /* GraphQL */ `
   input CartInput { lines: [CartLineInput!]! }
   input CartLineInput { product: ID! quantity: Int! }
   input LabelInput { product: ID! text: String! }
+  input ShelfInput { product: ID! }
+  input ReviewInput { product: ID! text: String! }
   input ProductPatch { name: String price: Float stock: Int }
 `;
 
@@ -49,7 +63,9 @@ beforeAll(async () => {
     typeDefs,
     dbPrefix: 'reference_locks',
     prepare: async (fresh) => {
-      for (const name of ['products', 'orders', 'carts', 'labels']) await fresh.createCollection(name);
+      for (const name of ['products', 'orders', 'carts', 'labels', 'shelves', 'reviews']) await fresh.createCollection(name);
+      await fresh.collection('shelves').createIndex({ 'product.id': 1 });
+      await fresh.collection('reviews').createIndex({ productId: 1 });
       await fresh.collection('orders').createIndex({ 'product.id': 1 });
       await fresh.collection('carts').createIndex({ 'lines.product.id': 1 });
       await fresh.collection('labels').createIndex({ productId: 1 });
@@ -62,7 +78,7 @@ afterAll(() => s?.stop());
 let product: ObjectId;
 beforeEach(async () => {
   product = new ObjectId();
-  await db.collection('products').insertOne({ _id: product, name: 'Lamp', price: 10, stock: 5 });
+  await db.collection('products').insertOne({ _id: product, name: 'Lamp', price: 10, stock: 5, reviewCount: 0 });
 });
 
 const SLOTS = [0, 1, 2, 3, 4, 5, 6, 7];
@@ -223,6 +239,35 @@ const createdId = (result: ExecutedOperation) => new ObjectId(Object.values(resu
     );
     expect(created.errors?.map((error) => error.extensions?.code)).toEqual(['NOT_FOUND']);
     expect(await db.collection('labels').countDocuments({ productId: product })).toBe(0);
+  });
+
+  it('a copy of a counter made while a review is open copies the new count, after a conflict on the lock', async () => {
+    const created = await race(
+      async (session) => {
+        await asChanging(session);
+        await db.collection('reviews').insertOne({ _id: new ObjectId(), text: 'good', productId: product }, { session });
+        await db.collection('products').updateOne({ _id: product }, { $inc: { reviewCount: 1 } }, { session });
+      },
+      () => s.gateway.execute({ query: `mutation { createShelf(input: { product: "${product.toHexString()}" }) { id } }` }),
+    );
+    expect(created.errors).toBeUndefined();
+    expect(created.cost?.writes?.attempts).toBeGreaterThanOrEqual(2);
+    expect((await db.collection('shelves').findOne({ _id: createdId(created) }))!.product).toEqual({ id: product, reviewCount: 1 });
+  });
+
+  it('a review made while a copy of the old count is open counts in that copy too, after a conflict on the lock', async () => {
+    const shelf = new ObjectId();
+    const reviewed = await race(
+      async (session) => {
+        await asPointing(session);
+        await db.collection('shelves').insertOne({ _id: shelf, product: { id: product, reviewCount: 0 } }, { session });
+      },
+      () => s.gateway.execute({ query: `mutation { createReview(input: { product: "${product.toHexString()}", text: "fine" }) { id } }` }),
+    );
+    expect(reviewed.errors).toBeUndefined();
+    expect(reviewed.cost?.writes?.attempts).toBeGreaterThanOrEqual(2);
+    expect((await db.collection('shelves').findOne({ _id: shelf }))!.product).toEqual({ id: product, reviewCount: 1 });
+    expect((await db.collection('products').findOne({ _id: product }))!.reviewCount).toBe(1);
   });
 
   it('orders and price changes run side by side leave every copy equal to its product', async () => {
