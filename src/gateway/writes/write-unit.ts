@@ -336,7 +336,8 @@ export class WriteUnit {
    * A source the caller passed without a non-null field `reference`'s snapshot copies (read elsewhere
    * with a narrower projection, perhaps before a migration widened the snapshot) would store the copy
    * without it: refused before anything is written, naming the mutation, the source and the field. (A
-   * nullable field may be absent from the data itself, so its absence proves nothing.)
+   * nullable field may be absent from the data itself, so its absence proves nothing.) In a transaction,
+   * one the reference locks (reference-locks.ts) is refused whatever it holds: it may predate the lock.
    */
   #refuseIncompleteSources(typeName: string, reference: ForwardReference, known: KnownSources): void {
     const sourceType = this.model.snapshots.find((location) => location.coordinate === reference.coordinate)?.sourceType;
@@ -348,6 +349,12 @@ export class WriteUnit {
     for (const key of reference.keys) {
       const source = known.in(reference.collection).get(keyString(key));
       if (!source || this.#completeSources.has(source) || this.#partialReads.has(source)) continue;
+      // The lock proves nothing changed since the transaction began; a document read before it may be older.
+      if (this.writer.inTransaction && this.locks.locksReference(reference.coordinate, 'insert')) {
+        throw new InvariantError(
+          `${this.mutationField || 'a write unit'}: the ${reference.collection} document ${describeKey(key)} given to insert ${typeName} was read outside the write unit, and ${reference.coordinate} copies or points at it while other mutations change it; pass what requireOne or requireMany returned inside the unit`,
+        );
+      }
       const lacking = required.find((field) => readPath(source, field.sourcePath) === undefined);
       if (!lacking) continue;
       throw new InvariantError(

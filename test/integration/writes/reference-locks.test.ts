@@ -1,5 +1,6 @@
+import type { GraphQLResolveInfo } from 'graphql';
 import { ObjectId, type ClientSession, type CommandFailedEvent, type CommandStartedEvent, type Db } from 'mongodb';
-import type { ExecutedOperation } from 'docjoin';
+import type { ExecutedOperation, GatewayContext } from 'docjoin';
 import { startSdlGateway, type SdlGateway } from '../../support/sdl-gateway';
 import { transactionsAtRegistration } from './support/expected-writes';
 
@@ -22,6 +23,8 @@ const typeDefs = /* GraphQL */ `
     createCart(input: CartInput!): Cart! @create
     createLabel(input: LabelInput!): Label! @create
     createShelf(input: ShelfInput!): Shelf! @create
+    "Hand-written: copies a product it read before its write unit began."
+    orderFromOwnRead(product: ID!): Order!
     createReview(input: ReviewInput!): Review! @create
     updateProduct(id: ID!, input: ProductPatch!): Product! @update
     deleteProduct(id: ID!): ID! @delete(type: "Product")
@@ -62,6 +65,10 @@ beforeAll(async () => {
   s = await startSdlGateway({
     typeDefs,
     dbPrefix: 'reference_locks',
+    gateway: {
+      resolvers: { Mutation: { orderFromOwnRead } },
+      writePlans: { orderFromOwnRead: [{ kind: 'insert', typeName: 'Order', preloaded: ['Order.product'] }] },
+    },
     prepare: async (fresh) => {
       for (const name of ['products', 'orders', 'carts', 'labels', 'shelves', 'reviews']) await fresh.createCollection(name);
       await fresh.collection('shelves').createIndex({ 'product.id': 1 });
@@ -80,6 +87,13 @@ beforeEach(async () => {
   product = new ObjectId();
   await db.collection('products').insertOne({ _id: product, name: 'Lamp', price: 10, stock: 5, reviewCount: 0 });
 });
+
+async function orderFromOwnRead(_parent: unknown, args: { product: string }, context: GatewayContext, info: GraphQLResolveInfo) {
+  const read = (await db.collection('products').findOne({ _id: new ObjectId(args.product) }))!;
+  const order = { _id: new ObjectId(), quantity: 1, product: { id: read._id } };
+  await context.writes.run(info, (unit) => unit.insert('Order', order, [read]));
+  return order;
+}
 
 const SLOTS = [0, 1, 2, 3, 4, 5, 6, 7];
 const lockOf = (id: ObjectId, slot: number) => `products/o:${id.toHexString()}/${slot}`;
@@ -268,6 +282,17 @@ const createdId = (result: ExecutedOperation) => new ObjectId(Object.values(resu
     expect(reviewed.cost?.writes?.attempts).toBeGreaterThanOrEqual(2);
     expect((await db.collection('shelves').findOne({ _id: shelf }))!.product).toEqual({ id: product, reviewCount: 1 });
     expect((await db.collection('products').findOne({ _id: product }))!.reviewCount).toBe(1);
+  });
+
+  it('refuses to copy a product a resolver read before its write unit: the lock cannot vouch for it', async () => {
+    const result = await s.gateway.execute({ query: `mutation { orderFromOwnRead(product: "${product.toHexString()}") { id } }` });
+    expect(result.errors?.map((error) => [error.extensions?.code, error.message])).toEqual([
+      [
+        'INTERNAL_SERVER_ERROR',
+        `orderFromOwnRead: the products document ${product.toHexString()} given to insert Order was read outside the write unit, and Order.product copies or points at it while other mutations change it; pass what requireOne or requireMany returned inside the unit`,
+      ],
+    ]);
+    expect(await db.collection('orders').countDocuments({ 'product.id': product })).toBe(0);
   });
 
   it('orders and price changes run side by side leave every copy equal to its product', async () => {
