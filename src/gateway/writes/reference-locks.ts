@@ -103,6 +103,11 @@ export class ReferenceLocks {
   readonly #copiedPaths = new Map<string, Set<string>>();
   /** The collections holding a counter or total that a locked reference's snapshot copies: the writes moving it bump the lock. */
   readonly #copiedCounterCollections = new Set<string>();
+  /**
+   * Types whose documents a bounded array copies whole, which some plan deletes (the delete refills the
+   * array with the next of them: it copies those) and some plan updates (changing what the copies hold).
+   */
+  readonly #refilledTypes = new Set<string>();
 
   constructor(
     private readonly model: WriteModel,
@@ -121,6 +126,7 @@ export class ReferenceLocks {
         }
       }
     }
+    for (const array of model.boundedArrays) if (deleted.has(array.childType) && updated.has(array.childType)) this.#refilledTypes.add(array.childType);
     // A counter or total changes with every write of what it counts (an insert, a delete, a re-point), whichever plans those are.
     const counted = [...model.counters, ...model.totals];
     const isCounted = (location: SnapshotLocation, path: string) => counted.some((rule) => rule.collection === location.sourceCollection && rule.path === path);
@@ -152,7 +158,12 @@ export class ReferenceLocks {
 
   /** Whether any unit bumps a lock: then the lock collection is made before the first write. */
   get inUse(): boolean {
-    return this.#locked.size > 0;
+    return this.#locked.size > 0 || this.#refilledTypes.size > 0;
+  }
+
+  /** Whether a delete of a `typeName` document locks the children it refills its bounded arrays with. */
+  locksRefill(typeName: string): boolean {
+    return this.#refilledTypes.has(typeName);
   }
 
   /** Whether a unit pointing `coordinate` bumps its targets' locks (what the estimate counts). */
@@ -172,6 +183,7 @@ export class ReferenceLocks {
 
   /** Whether setting the stored `paths` of a `typeName` document bumps its lock: a locked snapshot copies one of them (matched as hasFanOut matches them). */
   locksUpdate(typeName: string, paths: readonly string[]): boolean {
+    if (this.#refilledTypes.has(typeName)) return true;
     const copied = this.#copiedPaths.get(typeName);
     return copied !== undefined && paths.some((path) => copied.has(path));
   }

@@ -186,6 +186,8 @@ export class WriteUnit {
       if (parentKey === undefined || parentKey === null) continue;
       refills.set(array, await this.#read(array.childCollection, { [array.childKey]: parentKey }, {}, { sort: sortDocument(array.sort), limit: array.limit }));
     }
+    // The refill copies those children: an update of one of them must not go unseen (reference-locks.ts).
+    if (this.locks.locksRefill(typeName)) await this.#lock([...refills.values()].flat().flatMap((child) => lockIds(collection, child._id, 'pointing')));
     await this.#applyDerived(planDeleteDerived(this.model, typeName, collection, deleted, refills));
   }
 

@@ -26,6 +26,8 @@ const typeDefs = /* GraphQL */ `
     "Hand-written: copies a product it read before its write unit began."
     orderFromOwnRead(product: ID!): Order!
     createReview(input: ReviewInput!): Review! @create
+    updateReview(id: ID!, input: ReviewPatch!): Review! @update
+    deleteReview(id: ID!): ID! @delete(type: "Review")
     updateProduct(id: ID!, input: ProductPatch!): Product! @update
     deleteProduct(id: ID!): ID! @delete(type: "Product")
   }
@@ -36,6 +38,8 @@ const typeDefs = /* GraphQL */ `
     stock: Int!
     reviews: [Review!]! @join(localField: "_id", foreignField: "productId", sort: "_id")
     reviewCount: Int! @counter(of: "Product.reviews")
+    "The two newest reviews, copied whole: a delete of one refills it with the next."
+    recentReviews: [Review!]! @embedded @join(collection: "reviews", localField: "_id", foreignField: "productId", sort: "-_id", limit: 2) @read(strategy: EMBEDDED)
   }
   type Review @collection(name: "reviews") { id: ID! text: String! product: Product! @join(localField: "productId") }
   "A copy of a counter: every review of the product changes it."
@@ -55,6 +59,7 @@ const typeDefs = /* GraphQL */ `
   input LabelInput { product: ID! text: String! }
   input ShelfInput { product: ID! }
   input ReviewInput { product: ID! text: String! }
+  input ReviewPatch { text: String }
   input ProductPatch { name: String price: Float stock: Int }
 `;
 
@@ -85,7 +90,7 @@ afterAll(() => s?.stop());
 let product: ObjectId;
 beforeEach(async () => {
   product = new ObjectId();
-  await db.collection('products').insertOne({ _id: product, name: 'Lamp', price: 10, stock: 5, reviewCount: 0 });
+  await db.collection('products').insertOne({ _id: product, name: 'Lamp', price: 10, stock: 5, reviewCount: 0, recentReviews: [] });
 });
 
 async function orderFromOwnRead(_parent: unknown, args: { product: string }, context: GatewayContext, info: GraphQLResolveInfo) {
@@ -282,6 +287,28 @@ const createdId = (result: ExecutedOperation) => new ObjectId(Object.values(resu
     expect(reviewed.cost?.writes?.attempts).toBeGreaterThanOrEqual(2);
     expect((await db.collection('shelves').findOne({ _id: shelf }))!.product).toEqual({ id: product, reviewCount: 1 });
     expect((await db.collection('products').findOne({ _id: product }))!.reviewCount).toBe(1);
+  });
+
+  it("a delete refilling the newest reviews copies the text an update open meanwhile gives the next one, after a conflict on the lock", async () => {
+    const review = (text: string) => s.gateway.execute({ query: `mutation { createReview(input: { product: "${product.toHexString()}", text: "${text}" }) { id } }` });
+    const [oldest, middle, newest] = [createdId(await review('first')), createdId(await review('second')), createdId(await review('third'))];
+    const deleted = await race(
+      async (session) => {
+        await db.collection<{ _id: string }>('docjoin_locks').bulkWrite(
+          SLOTS.map((slot) => ({ updateOne: { filter: { _id: `reviews/o:${oldest.toHexString()}/${slot}` }, update: { $inc: { bumps: 1 } }, upsert: true } })),
+          { session },
+        );
+        await db.collection('reviews').updateOne({ _id: oldest }, { $set: { text: 'first, edited' } }, { session });
+      },
+      () => s.gateway.execute({ query: `mutation { deleteReview(id: "${newest.toHexString()}") }` }),
+    );
+    expect(deleted.errors).toBeUndefined();
+    expect(deleted.cost?.writes?.attempts).toBeGreaterThanOrEqual(2);
+    const { recentReviews } = (await db.collection('products').findOne({ _id: product }))!;
+    expect(recentReviews.map((copy: { _id: ObjectId; text: string }) => [copy._id, copy.text])).toEqual([
+      [middle, 'second'],
+      [oldest, 'first, edited'],
+    ]);
   });
 
   it('refuses to copy a product a resolver read before its write unit: the lock cannot vouch for it', async () => {
