@@ -183,7 +183,14 @@ export class ReferenceLocks {
 
   /** Whether setting the stored `paths` of a `typeName` document bumps its lock: a locked snapshot copies one of them (matched as hasFanOut matches them). */
   locksUpdate(typeName: string, paths: readonly string[]): boolean {
-    if (this.#refilledTypes.has(typeName)) return true;
+    return this.#refilledTypes.has(typeName) || this.locksCounterMove(typeName, paths);
+  }
+
+  /**
+   * Whether moving the counters or totals at `paths` of a `typeName` document bumps its lock: a locked
+   * snapshot copies one (a refill's copies of whole children are not followed this way).
+   */
+  locksCounterMove(typeName: string, paths: readonly string[]): boolean {
     const copied = this.#copiedPaths.get(typeName);
     return copied !== undefined && paths.some((path) => copied.has(path));
   }

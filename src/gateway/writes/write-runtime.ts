@@ -76,13 +76,14 @@ export function createWriteRuntime(options: {
     supported ??= options.funnel
       .supportsTransactions()
       .then(async (inTransactions) => {
-        // Only a transaction bumps a lock, and it must not be the one to create their collection.
-        if (inTransactions && locks.inUse) await options.funnel.ensureCollection(LOCK_COLLECTION).catch((error: unknown) => Promise.reject(new DatabaseFailure(LOCK_COLLECTION, error)));
+        // Only a transaction bumps a lock, and better not the one to create their collection (a cross-shard one may not).
+        // A user who may not create it leaves it to the first lock's transaction: a mutation that locks nothing must not fail for it.
+        if (inTransactions && locks.inUse) await options.funnel.ensureCollection(LOCK_COLLECTION).catch(() => undefined);
         return inTransactions;
       })
       .catch((error: unknown) => {
         supported = undefined; // ask again next time: the server may just have been unreachable
-        throw error instanceof DatabaseFailure ? error : new DatabaseFailure('$cmd', error);
+        throw new DatabaseFailure('$cmd', error);
       });
     return supported;
   };

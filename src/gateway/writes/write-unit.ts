@@ -186,8 +186,9 @@ export class WriteUnit {
       if (parentKey === undefined || parentKey === null) continue;
       refills.set(array, await this.#read(array.childCollection, { [array.childKey]: parentKey }, {}, { sort: sortDocument(array.sort), limit: array.limit }));
     }
-    // The refill copies those children: an update of one of them must not go unseen (reference-locks.ts).
-    if (this.locks.locksRefill(typeName)) await this.#lock([...refills.values()].flat().flatMap((child) => lockIds(collection, child._id, 'pointing')));
+    // The refill copies those children: an update of one of them must not go unseen (reference-locks.ts). The deleted
+    // document's own slot makes the command go out even when no child is left, so its round trip tells no one whether any is.
+    if (this.locks.locksRefill(typeName)) await this.#lock([id, ...[...refills.values()].flat().map((child) => child._id)].flatMap((key) => lockIds(collection, key, 'pointing')));
     await this.#applyDerived(planDeleteDerived(this.model, typeName, collection, deleted, refills));
   }
 
@@ -496,7 +497,7 @@ export class WriteUnit {
   /** The locks of the documents whose counters or totals `planned` moves, where a locked snapshot copies them (reference-locks.ts). */
   #movedCounterLocks(planned: readonly PlannedUpdate[]): string[] {
     return countersMoved(this.model, planned).flatMap((change) => {
-      if (change.id === undefined || !this.locks.locksUpdate(change.typeName, storedPathsOf(this.model, change.typeName, change.fields))) return [];
+      if (change.id === undefined || !this.locks.locksCounterMove(change.typeName, storedPathsOf(this.model, change.typeName, change.fields))) return [];
       return lockIds(this.#collectionOf(change.typeName), change.id, 'changing');
     });
   }

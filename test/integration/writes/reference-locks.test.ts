@@ -186,8 +186,20 @@ const createdId = (result: ExecutedOperation) => new ObjectId(Object.values(resu
   it('creates docjoin_locks before the first write that locks, outside its transaction (a transaction may not create it everywhere)', async () => {
     const exists = async () => (await db.listCollections({ name: 'docjoin_locks' }).toArray()).length === 1;
     expect(await exists()).toBe(false);
-    const created = await s.gateway.execute({ query: `mutation { createLabel(input: { product: "${product.toHexString()}", text: "first" }) { id } }` });
+    const creates: Array<{ inTransaction: boolean }> = [];
+    const started = (event: CommandStartedEvent) => {
+      if (event.commandName === 'create' && event.command.create === 'docjoin_locks') creates.push({ inTransaction: event.command.txnNumber !== undefined });
+    };
+    s.client.on('commandStarted', started);
+    let created: ExecutedOperation;
+    try {
+      created = await s.gateway.execute({ query: `mutation { createLabel(input: { product: "${product.toHexString()}", text: "first" }) { id } }` });
+    } finally {
+      s.client.off('commandStarted', started);
+    }
     expect(created.errors).toBeUndefined();
+    // Its own command, not the implicit creation of an upsert inside the unit's transaction.
+    expect(creates).toEqual([{ inTransaction: false }]);
     expect(created.cost?.collections.docjoin_locks).toEqual({ roundTrips: 1, documents: 0 });
     expect(await exists()).toBe(true);
   });
