@@ -44,8 +44,10 @@ export interface WriteUnitEstimate {
  * one find; delete reads the document, each place that could reference it and each bounded array it fed,
  * deletes it and updates each collection it contributed to. With `transaction`, one commit. Each derived
  * update of an insert, a delete or a reference change counts one document: the one it may return.
- * With `transaction` and `locks`, one lock command more for an insert or re-point that locks its
- * targets, and for a delete or an update those locks guard (reference-locks.ts).
+ * With `transaction` and `locks`, lock commands (reference-locks.ts): one for an insert whose
+ * references lock or whose counters a snapshot copies; for an update or a re-point, one for the locks
+ * it points at or guards and one for the copied counters it moves; for a delete, one each for the
+ * deleted document, the children it refills bounded arrays with, and the copied counters it moves.
  *
  * One attempt: a transaction runs the unit again after a transient error (a write conflict); those
  * retries are not counted here but kept within the operation's round-trip limit at run time
@@ -80,7 +82,7 @@ export function estimateWriteUnit(model: WriteModel, plan: WritePlan, options: W
     documents += collections.length;
     return collections;
   };
-  // Locks are bumped only inside a transaction: ONE command before the unit's first write of the operation.
+  // Locks are bumped only inside a transaction, ONE command for each rule that applies (reference-locks.ts).
   const lock = (needed: boolean) => {
     if (options.transaction && needed) writes.push(LOCK_COLLECTION);
   };
