@@ -124,6 +124,21 @@ test('two transactions writing the same document: the second writer gets 112 Wri
   expect(await c.findOne({ _id: 'x' } as Document)).toEqual({ _id: 'x', n: 1 });
 });
 
+test('a $push that $slice leaves as it was still writes the document: another transaction writing it gets 112', async () => {
+  if (skipWithoutReplicaSet()) return;
+  const c = await freshCollection([{ _id: 'x', recent: [9, 8], name: 'a' }] as Document[]);
+  await withSessions(2, async (first, second) => {
+    first.startTransaction();
+    second.startTransaction();
+    await c.updateOne({ _id: 'x' } as Document, { $push: { recent: { $each: [1], $sort: -1, $slice: 2 } } } as Document, { session: first });
+    const error = await failureOf(c.updateOne({ _id: 'x' } as Document, { $set: { name: 'b' } }, { session: second }));
+    expect(error.code).toBe(112);
+    await second.abortTransaction();
+    await first.commitTransaction();
+  });
+  expect(await c.findOne({ _id: 'x' } as Document)).toEqual({ _id: 'x', recent: [9, 8], name: 'a' });
+});
+
 test('writing a document another transaction committed after this snapshot fails with 112', async () => {
   if (skipWithoutReplicaSet()) return;
   const c = await freshCollection([{ _id: 'x', n: 0 }] as Document[]);

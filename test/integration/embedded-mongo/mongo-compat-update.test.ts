@@ -249,6 +249,20 @@ describe('array updates', () => {
     await c.updateOne(byId(1), { $push: { a: { $each: [7], $sort: 1, $slice: -3 } } } as Document);
     expect(await c.findOne(byId(1))).toEqual({ _id: 1, a: [7, 8, 9], b: ['first'] });
   });
+
+  test('a $push that pushes a value or sorts modifies the document even when $slice leaves the array as it was (push_node.cpp)', async () => {
+    const c = freshCollection();
+    await c.insertOne({ _id: 1, a: [9, 8], b: [1] } as Document);
+    // 1 is pushed, sorted last and sliced away: the array is unchanged, yet MongoDB counts the document modified.
+    const sliced = await c.updateOne(byId(1), { $push: { a: { $each: [1], $sort: -1, $slice: 2 } } } as Document);
+    expect([sliced.matchedCount, sliced.modifiedCount]).toEqual([1, 1]);
+    const sortedOnly = await c.updateOne(byId(1), { $push: { a: { $each: [], $sort: -1 } } } as Document);
+    expect([sortedOnly.matchedCount, sortedOnly.modifiedCount]).toEqual([1, 1]);
+    // Nothing pushed, nothing sorted: no change.
+    const empty = await c.updateOne(byId(1), { $push: { b: { $each: [] } } } as Document);
+    expect([empty.matchedCount, empty.modifiedCount]).toEqual([1, 0]);
+    expect(await c.findOne(byId(1))).toEqual({ _id: 1, a: [9, 8], b: [1] });
+  });
 });
 
 describe('$pull on arrays holding arrays (pull_node.cpp)', () => {

@@ -40,7 +40,23 @@ export function updatedDocument(doc: Document, spec: UpdateSpec): Document | und
   else if (!sameBson({ _id: next._id }, { _id: doc._id })) {
     throw new CommandError(66, 'ImmutableField', `Performing an update on the path '_id' would modify the immutable field '_id'`);
   }
-  return sameBson(doc, next) ? undefined : storableDocument(next);
+  return sameBson(doc, next) && !pushAlwaysModifies(spec.update) ? undefined : storableDocument(next);
+}
+
+/**
+ * MongoDB's `$push` counts as a change whenever it pushes a value or sorts, even when `$slice` leaves
+ * the array as it was (its PushNode reports a normal update then): nModified counts the document, and
+ * in a transaction it is a write another transaction's write of the document conflicts with. A path
+ * through a positional operator may reach no element, so it is left to the comparison.
+ */
+function pushAlwaysModifies(update: Document | Document[]): boolean {
+  const push: unknown = Array.isArray(update) ? undefined : update.$push;
+  if (typeof push !== 'object' || push === null) return false;
+  return Object.entries(push as Document).some(([path, value]) => {
+    if (path.includes('$')) return false;
+    const modifiers = typeof value === 'object' && value !== null && !Array.isArray(value) && '$each' in value ? (value as { $each: unknown; $sort?: unknown }) : undefined;
+    return modifiers === undefined || (Array.isArray(modifiers.$each) && modifiers.$each.length > 0) || modifiers.$sort !== undefined;
+  });
 }
 
 /** The document an upsert inserts: the filter's equality fields, then the update with `$setOnInsert` applied. */
