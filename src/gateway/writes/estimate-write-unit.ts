@@ -152,7 +152,7 @@ export function estimateWriteUnit(model: WriteModel, plan: WritePlan, options: W
         if (derived.length > 0) documents += 1;
         lock(options.locks?.locksDelete(operation.typeName) === true);
         writes.push(collection);
-        lock(options.locks?.locksRefill(operation.typeName) === true && boundedArraysOf(model, collection).length > 0);
+        lock(options.locks?.locksRefill(operation.typeName) === true);
         lock(options.locks?.mayMoveCopiedCounters(derived) === true);
         writes.push(...returning(derived));
         break;

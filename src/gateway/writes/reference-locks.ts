@@ -15,7 +15,7 @@ export type ReferenceWrite = 'insert' | 'repoint';
  * (`Host.recentLogs` for `LogMessage.host`; a re-point does not move those). Those writes conflict in
  * MongoDB with any concurrent write of the targets, so the targets need no lock.
  */
-export function referenceWritesItsTargets(model: WriteModel, relation: RelationField, write: ReferenceWrite): boolean {
+function referenceWritesItsTargets(model: WriteModel, relation: RelationField, write: ReferenceWrite): boolean {
   const join = relation.shapes.join;
   if (join?.direction !== 'byKey' || join.foreignField !== '_id') return false;
   if (model.inverses.some((inverse) => inverse.of === relation.coordinate && inverse.collection === join.collection)) return true;
@@ -32,7 +32,7 @@ export function referenceWritesItsTargets(model: WriteModel, relation: RelationF
  * embedded copies: `Order.lines.product`) at documents by `write` must lock them. An inverse side
  * (`Person.tasks`) never does: the writes of its truth side keep it.
  */
-export function referenceNeedsLock(model: WriteModel, coordinate: string, write: ReferenceWrite): boolean {
+function referenceNeedsLock(model: WriteModel, coordinate: string, write: ReferenceWrite): boolean {
   if (model.inverses.some((inverse) => inverse.coordinate === coordinate)) return false;
   const relation = model.storageMap.relations.get(relationOf(model, coordinate));
   return relation === undefined || !referenceWritesItsTargets(model, relation, write);
@@ -44,7 +44,7 @@ function relationOf(model: WriteModel, coordinate: string): string {
 }
 
 /** The coordinates of every reference a new `typeName` document may hold (forwardReferences' three kinds). */
-export function referencesOfInsert(model: WriteModel, typeName: string): string[] {
+function referencesOfInsert(model: WriteModel, typeName: string): string[] {
   return [
     ...byKeyReferenceFields(model, typeName).map((field) => field.coordinate),
     ...nestedSnapshotLocations(model, typeName).map((location) => location.coordinate),
@@ -69,7 +69,7 @@ export function lockedReferencesOf(model: WriteModel, operation: WriteOperation)
  * a unit changing or deleting it bumps them all. Two orders of one product then conflict only when
  * they pick the same slot (1 in 8), while a price change conflicts with every order in flight.
  */
-export const LOCK_SLOTS = 8;
+const LOCK_SLOTS = 8;
 
 /** The `_id`s of the lock documents a unit bumps for the `collection` document `key`: one slot when it points at it, every slot when it changes it. */
 export function lockIds(collection: string, key: unknown, bump: 'pointing' | 'changing'): string[] {

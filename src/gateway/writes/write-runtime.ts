@@ -34,12 +34,14 @@ export function buildWriteEstimates(options: {
   transaction: boolean;
   readInPart?: ReadonlySet<string>;
   presetReferences?: ReadonlySet<string>;
+  /** Built from the same plans when not given (reference-locks.ts). */
+  locks?: ReferenceLocks;
 }): ReadonlyMap<string, WriteUnitEstimate> {
   const { model, mutationType } = options;
   const problems = findWritePlanProblems(model, mutationType, options.plans, options.readInPart);
   if (problems.length > 0) throw new StorageConfigError(problems);
   const estimates = new Map<string, WriteUnitEstimate>();
-  const locks = new ReferenceLocks(model, options.plans);
+  const locks = options.locks ?? locksOf(model, mutationType, options.plans);
   for (const fieldName of Object.keys(mutationType?.getFields() ?? {})) {
     const { transaction, readInPart, presetReferences } = options;
     estimates.set(fieldName, estimateWriteUnit(model, options.plans[fieldName]!, { transaction, locks, ...(readInPart && { readInPart }), ...(presetReferences && { presetReferences }) }));
@@ -68,8 +70,9 @@ export function createWriteRuntime(options: {
 }): WriteRuntime {
   const writeOptions = options.writes ?? {};
   const { model } = options;
-  const estimates = buildWriteEstimates({ ...options, transaction: writeOptions.transactions !== 'never' });
-  const locks = new ReferenceLocks(model, options.plans);
+  // Once, for the estimates and the units alike.
+  const locks = locksOf(model, options.mutationType, options.plans);
+  const estimates = buildWriteEstimates({ ...options, locks, transaction: writeOptions.transactions !== 'never' });
   let supported: Promise<boolean> | undefined;
   const transactions = (): Promise<boolean> => {
     if (writeOptions.transactions === 'never') return Promise.resolve(false);
@@ -92,4 +95,10 @@ export function createWriteRuntime(options: {
     estimates,
     forRequest: (ledger, access, comparisonRefusal, readBack) => new RequestWrites(readBack, model, locks, options.funnel, ledger, transactions, estimates, options.retries, access, comparisonRefusal),
   };
+}
+
+/** The lock rules of the plans of `mutationType`'s fields (plans of mutations the schema lacks change nothing). */
+function locksOf(model: WriteModel, mutationType: GraphQLObjectType | null | undefined, plans: MutationWritePlans): ReferenceLocks {
+  const fields = Object.keys(mutationType?.getFields() ?? {});
+  return new ReferenceLocks(model, Object.fromEntries(fields.flatMap((field) => (Object.hasOwn(plans, field) ? [[field, plans[field]!]] : []))));
 }
