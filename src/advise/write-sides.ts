@@ -1,5 +1,5 @@
 import type { IResolvers } from '@graphql-tools/utils';
-import { buildGatewaySchema, withDirectiveTypeDefs, type MutationWritePlans } from '../gateway';
+import { buildGatewaySchema, referenceLocksOf, withDirectiveTypeDefs, type MutationWritePlans } from '../gateway';
 import { addSnapshotSdl } from '../schema-edits/add-snapshot-sdl';
 import { dropSnapshotSdl, widenSnapshotSdl, type SchemaFile } from '../schema-edits/snapshot-sdl-change';
 import { addCounterSdl, addTotalSdl } from '../schema-edits/derived-field-sdl';
@@ -65,7 +65,7 @@ function editsOf(project: WriteSidesProject, before: WriteSide, change: StorageC
 function build(project: WriteSidesProject, files: readonly SchemaFile[], what: string): WriteSide | string {
   try {
     const schema = buildGatewaySchema({ typeDefs: withDirectiveTypeDefs(files.map((source) => source.text)), resolvers: project.resolvers, writePlans: project.writePlans });
-    return { model: schema.writeModel, plans: schema.writePlans };
+    return { model: schema.writeModel, plans: schema.writePlans, locks: referenceLocksOf(schema.writeModel, schema.schema.getMutationType(), schema.writePlans) };
   } catch (error) {
     return `${what} would not start: ${oneLine(error)}`;
   }

@@ -69,5 +69,6 @@ export { notFound } from './writes/write-errors';
 export { type BoundedArray, type CounterRule, type InverseRule, type SnapshotLocation, type TotalRule, type WriteModel } from './startup/write-model/write-model-types';
 export { asTotalValue } from './writes/total-planner';
 export { type MutationWritePlans, type WriteOperation, type WritePlan } from './writes/write-plan';
-export { buildWriteEstimates } from './writes/write-runtime';
+export { buildWriteEstimates, referenceLocksOf } from './writes/write-runtime';
+export type { ReferenceLocks } from './writes/reference-locks';
 export { type SourceSelector, type WriteUnit } from './writes/write-unit';

@@ -1,11 +1,12 @@
-import { estimateWriteUnit, type MutationWorkload, type MutationWritePlans, type SnapshotLocation, type SourceChangeCounts, type WorkloadSummary, type WriteModel, type WriteOperation } from '../../gateway';
+import { estimateWriteUnit, type MutationWorkload, type MutationWritePlans, type ReferenceLocks, type SnapshotLocation, type SourceChangeCounts, type WorkloadSummary, type WriteModel, type WriteOperation } from '../../gateway';
 import type { DataStatistics } from '../statistics/statistics-types';
 import { count, round } from './workload-view';
 
-/** A schema's write model and its Mutation fields' write plans: what each recorded mutation would send under it. */
+/** A schema's write model, its Mutation fields' write plans and their lock rules: what each recorded mutation would send under it. */
 export interface WriteSide {
   readonly model: WriteModel;
   readonly plans: MutationWritePlans;
+  readonly locks: ReferenceLocks;
 }
 
 /** A storage change the advice may make, as docjoin migrate would apply it. */
@@ -63,7 +64,7 @@ export function predictWrites(change: StorageChange, sides: WriteSides, workload
     const updatedBy = updatingOperations(planBefore, mutation.changes);
     planBefore.forEach((operation, index) => {
       const sets = mutation.changes.filter((_, set) => updatedBy[set] === index);
-      const delta = commandDelta(before.model, after.model, operation, planAfter[index]!, mutation, sets);
+      const delta = commandDelta(before, after, operation, planAfter[index]!, mutation, sets);
       reads += delta.reads;
       writes += delta.writes;
     });
@@ -131,33 +132,31 @@ function updatingOperations(plan: readonly WriteOperation[], sets: readonly Sour
 /**
  * The commands one plan operation sends more after than before, over the mutation's recorded runs: an
  * `updateSource` once per set of fields it changed (`sets`, assigned to it alone), any other operation
- * once per standing run.
+ * once per standing run. Each is priced in a transaction for the share of the runs that ran in one:
+ * only there does a write take its locks (reference-locks.ts), which a change of what is copied can add
+ * or remove.
  */
-function commandDelta(before: WriteModel, after: WriteModel, operation: WriteOperation, operationAfter: WriteOperation, mutation: MutationWorkload, sets: readonly SourceChangeCounts[]): { reads: number; writes: number } {
+function commandDelta(before: WriteSide, after: WriteSide, operation: WriteOperation, operationAfter: WriteOperation, mutation: MutationWorkload, sets: readonly SourceChangeCounts[]): { reads: number; writes: number } {
   const standing = mutation.runs - mutation.failed;
-  const atomic = Math.min(standing, mutation.atomicRuns);
-  const price = (model: WriteModel, priced: WriteOperation, transaction: boolean) => {
-    const estimate = estimateWriteUnit(model, [priced], { transaction });
+  const atomicShare = standing > 0 ? Math.min(standing, mutation.atomicRuns) / standing : 0;
+  const price = (side: WriteSide, priced: WriteOperation, transaction: boolean) => {
+    const estimate = estimateWriteUnit(side.model, [priced], { transaction, locks: side.locks });
     return { reads: estimate.reads, writes: estimate.writes.length };
   };
-  const difference = (priced: WriteOperation, pricedAfter: WriteOperation, transaction: boolean, times: number) => {
-    if (times === 0) return { reads: 0, writes: 0 };
-    const [was, will] = [price(before, priced, transaction), price(after, pricedAfter, transaction)];
-    return { reads: (will.reads - was.reads) * times, writes: (will.writes - was.writes) * times };
-  };
-  if (operation.kind !== 'updateSource' || operationAfter.kind !== 'updateSource') {
-    const inTransaction = difference(operation, operationAfter, true, atomic);
-    const inOrder = difference(operation, operationAfter, false, standing - atomic);
-    return { reads: inTransaction.reads + inOrder.reads, writes: inTransaction.writes + inOrder.writes };
-  }
-  // The fan-out follows what changed, not what the plan allows.
   let reads = 0;
   let writes = 0;
-  for (const set of sets) {
-    const delta = difference({ ...operation, fields: set.fields }, { ...operationAfter, fields: set.fields }, false, set.documents);
-    reads += delta.reads;
-    writes += delta.writes;
-  }
+  const add = (priced: WriteOperation, pricedAfter: WriteOperation, times: number) => {
+    const inTransaction = Math.round(times * atomicShare);
+    for (const [transaction, count] of [[true, inTransaction], [false, times - inTransaction]] as const) {
+      if (count === 0) continue;
+      const [was, will] = [price(before, priced, transaction), price(after, pricedAfter, transaction)];
+      reads += (will.reads - was.reads) * count;
+      writes += (will.writes - was.writes) * count;
+    }
+  };
+  if (operation.kind !== 'updateSource' || operationAfter.kind !== 'updateSource') add(operation, operationAfter, standing);
+  // The fan-out follows what changed, not what the plan allows.
+  else for (const set of sets) add({ ...operation, fields: set.fields }, { ...operationAfter, fields: set.fields }, set.documents);
   return { reads, writes };
 }
 

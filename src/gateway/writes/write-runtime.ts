@@ -34,14 +34,14 @@ export function buildWriteEstimates(options: {
   transaction: boolean;
   readInPart?: ReadonlySet<string>;
   presetReferences?: ReadonlySet<string>;
-  /** Built from the same plans when not given (reference-locks.ts). */
+  /** Built from the same plans when not given (referenceLocksOf). */
   locks?: ReferenceLocks;
 }): ReadonlyMap<string, WriteUnitEstimate> {
   const { model, mutationType } = options;
   const problems = findWritePlanProblems(model, mutationType, options.plans, options.readInPart);
   if (problems.length > 0) throw new StorageConfigError(problems);
   const estimates = new Map<string, WriteUnitEstimate>();
-  const locks = options.locks ?? locksOf(model, mutationType, options.plans);
+  const locks = options.locks ?? referenceLocksOf(model, mutationType, options.plans);
   for (const fieldName of Object.keys(mutationType?.getFields() ?? {})) {
     const { transaction, readInPart, presetReferences } = options;
     estimates.set(fieldName, estimateWriteUnit(model, options.plans[fieldName]!, { transaction, locks, ...(readInPart && { readInPart }), ...(presetReferences && { presetReferences }) }));
@@ -71,7 +71,7 @@ export function createWriteRuntime(options: {
   const writeOptions = options.writes ?? {};
   const { model } = options;
   // Once, for the estimates and the units alike.
-  const locks = locksOf(model, options.mutationType, options.plans);
+  const locks = referenceLocksOf(model, options.mutationType, options.plans);
   const estimates = buildWriteEstimates({ ...options, locks, transaction: writeOptions.transactions !== 'never' });
   let supported: Promise<boolean> | undefined;
   const transactions = (): Promise<boolean> => {
@@ -98,7 +98,7 @@ export function createWriteRuntime(options: {
 }
 
 /** The lock rules of the plans of `mutationType`'s fields (plans of mutations the schema lacks change nothing). */
-function locksOf(model: WriteModel, mutationType: GraphQLObjectType | null | undefined, plans: MutationWritePlans): ReferenceLocks {
+export function referenceLocksOf(model: WriteModel, mutationType: GraphQLObjectType | null | undefined, plans: MutationWritePlans): ReferenceLocks {
   const fields = Object.keys(mutationType?.getFields() ?? {});
   return new ReferenceLocks(model, Object.fromEntries(fields.flatMap((field) => (Object.hasOwn(plans, field) ? [[field, plans[field]!]] : []))));
 }
