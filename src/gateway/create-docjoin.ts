@@ -31,6 +31,7 @@ import { checkHealth, type HealthReport, type MongoKind } from './http/health';
 import { DocumentBudget } from './operation/limits/document-budget';
 import { ClientBudgets, costPoints, type BudgetCharge } from './operation/limits/client-budgets';
 import { OperationDeadline } from './operation/limits/operation-deadline';
+import type { LendableSlot, LentSlot } from './operation/limits/lendable-slot';
 import { operationDeadlinePlugin } from './operation/limits/operation-deadline-plugin';
 import { MongoFunnel, type Db, type MongoClient } from './request/mongo/mongo-funnel';
 import { WorkloadCollection } from './workload/workload-collection';
@@ -110,6 +111,8 @@ export interface ContextOptions {
   readonly clientAddress?: string;
   /** Where the request's tasks wait for its answer to be written (GatewayContext.afterAnswer); default: they run at once. */
   readonly afterAnswer?: (task: () => void) => void;
+  /** The request's place among those the server runs at once, lent while it waits for the document budget; default: none. */
+  readonly admissionSlot?: LendableSlot;
 }
 
 /** Request headers as Node (`req.headers`) or Fetch/Apollo (`HeaderMap`) hold them. */
@@ -293,6 +296,7 @@ export async function createDocjoin(options: DocjoinOptions): Promise<Docjoin> {
       access: accessRules.enabled ? new ViewerAccess(accessRules, viewer) : undefined,
       ...(contextOptions.clientAddress !== undefined && { clientAddress: contextOptions.clientAddress }),
       ...(contextOptions.afterAnswer && { afterAnswer: contextOptions.afterAnswer }),
+      ...(contextOptions.admissionSlot && { admissionSlot: contextOptions.admissionSlot }),
       writes: writeRuntime,
       deadline: contextOptions.deadline ?? new OperationDeadline(settings.operationTimeoutMs),
       plans: planner,
@@ -301,6 +305,7 @@ export async function createDocjoin(options: DocjoinOptions): Promise<Docjoin> {
     });
   };
   const documentBudget = new DocumentBudget(settings.maxDocumentsInFlight);
+  metrics?.watchDocumentBudget(() => ({ inFlight: documentBudget.inFlight, waiting: documentBudget.waiting }));
   const budgets = settings.budget ? new ClientBudgets(settings.budget) : undefined;
   /** Each request's charge against its client's budget, by its ledger (one per request). */
   const charges = new WeakMap<object, BudgetCharge>();
@@ -382,7 +387,14 @@ export async function createDocjoin(options: DocjoinOptions): Promise<Docjoin> {
       }
       if (charge) charges.set(context.ledger, charge);
       // Stopped while it waited for the document budget (its time up, its client gone), it read nothing: its points come back.
-      const release = await documentBudget.acquire(estimate.documents, context.deadline).catch((error: unknown) => {
+      // While it waits, its admission slot serves another request; it takes one back, ahead of the queue, to read.
+      let lent: LentSlot | undefined;
+      const release = await documentBudget.acquire(estimate.documents, context.deadline, () => (lent = context.admissionSlot?.lend())).catch((error: unknown) => {
+        charge?.settle(0);
+        throw error;
+      });
+      await lent?.takeBack(context.deadline).catch((error: unknown) => {
+        release();
         charge?.settle(0);
         throw error;
       });

@@ -100,17 +100,19 @@ export async function createGateway(options: CreateGatewayOptions): Promise<Gate
   if (unhandledRejectionsMode() === 'strict') docjoin.logger.warn('node runs with --unhandled-rejections=strict: a field error graphql-js 16 leaves unhandled (graphql/graphql-js#3528) will end the process');
   try {
     if (options.listen ?? true) {
+      const admission = new Admission(settings.maxConcurrentOperations, settings.maxQueuedOperations, settings.queueTimeoutMs);
+      docjoin.metrics?.watchAdmission(() => ({ running: admission.running, queued: admission.queued }));
       http = await startHttpServer({
         apollo,
         port: settings.port,
         host: settings.host,
         cors: settings.cors,
-        context: async (headers: HeaderMap, deadline, clientAddress, afterAnswer) =>
-          docjoin.createContext({ headers, deadline, afterAnswer, viewer: await docjoin.authenticate(headers), ...(clientAddress !== undefined && { clientAddress }) }),
+        context: async (headers: HeaderMap, deadline, clientAddress, afterAnswer, admissionSlot) =>
+          docjoin.createContext({ headers, deadline, afterAnswer, admissionSlot, viewer: await docjoin.authenticate(headers), ...(clientAddress !== undefined && { clientAddress }) }),
         operationTimeoutMs: settings.operationTimeoutMs,
         maxResponseBytes: settings.maxResponseBytes,
         health: () => docjoin.health(),
-        admission: new Admission(settings.maxConcurrentOperations, settings.maxQueuedOperations, settings.queueTimeoutMs),
+        admission,
         ...(settings.landingPage !== 'none' && { routes: createIdeRoutes(ide) }),
         ...(docjoin.metrics && { metrics: async () => ({ contentType: docjoin.metrics!.contentType, body: await docjoin.metrics!.text() }) }),
         ...(settings.metricsToken !== undefined && { metricsToken: settings.metricsToken }),

@@ -1,5 +1,11 @@
 import type { OperationDeadline } from '../operation/limits/operation-deadline';
+import type { LendableSlot } from '../operation/limits/lendable-slot';
 import { MAX_BODY_BYTES } from './read-json-body';
+
+/** A running request's slot: released once its answer is out; lent while it waits for the document budget. */
+export interface AdmissionSlot extends LendableSlot {
+  release(): void;
+}
 
 /** What the request bodies being read at once may buffer together (64 bodies of the largest size). */
 export const BODY_BYTES_IN_FLIGHT = 64 * MAX_BODY_BYTES;
@@ -18,9 +24,16 @@ export interface BodyReservation {
  * instead of memory and time. A waiting request leaves the queue after `queueTimeoutMs` (HAProxy's
  * `timeout queue`: the server is overloaded, and a 503 lets the client go elsewhere), or as soon as
  * its deadline stops it (its time is up, or its client went away).
+ *
+ * A running request that waits for the document budget lends its slot to the next queued one (a small
+ * query then runs while large ones wait for documents, instead of queueing behind them), and takes one
+ * back ahead of the queue once it may read. While lent, the slot counts against `maxQueued`, so no more
+ * than `maxConcurrent + maxQueued` requests are ever held.
  */
 export class Admission {
   #running = 0;
+  /** Admitted requests whose slot is lent while they wait for the document budget. */
+  #lent = 0;
   #readingBytes = 0;
   readonly #queue: Array<() => void> = [];
 
@@ -30,14 +43,14 @@ export class Admission {
     readonly queueTimeoutMs: number = Number.POSITIVE_INFINITY,
   ) {}
 
-  /** Resolves with a release function once the request may run; with undefined when the queue is full, it waited `queueTimeoutMs`, or `deadline` stopped first. */
-  async enter(deadline: OperationDeadline): Promise<(() => void) | undefined> {
+  /** Resolves with the request's slot once it may run; with undefined when the queue is full, it waited `queueTimeoutMs`, or `deadline` stopped first. */
+  async enter(deadline: OperationDeadline): Promise<AdmissionSlot | undefined> {
     if (deadline.stopped) return undefined;
     if (this.#running < this.maxConcurrent) {
       this.#running += 1;
-      return this.#release();
+      return this.#slot();
     }
-    if (this.#queue.length >= this.maxQueued) return undefined;
+    if (this.#queueFull()) return undefined;
     // The slot is taken for it when it is admitted (#next), so no newcomer can slip in between.
     const admitted = await new Promise<boolean>((resolve) => {
       const { signal } = deadline;
@@ -60,7 +73,7 @@ export class Admission {
       }
       this.#queue.push(admit);
     });
-    return admitted ? this.#release() : undefined;
+    return admitted ? this.#slot() : undefined;
   }
 
   /**
@@ -71,7 +84,7 @@ export class Admission {
    * that declares a large body and sends nothing holds nothing.
    */
   startReading(): BodyReservation | undefined {
-    if (this.#running >= this.maxConcurrent && this.#queue.length >= this.maxQueued) return undefined;
+    if (this.#running >= this.maxConcurrent && this.#queueFull()) return undefined;
     let held = 0;
     let released = false;
     return {
@@ -97,13 +110,68 @@ export class Admission {
     return this.#queue.length;
   }
 
-  #release(): () => void {
-    let released = false;
-    return () => {
-      if (released) return;
-      released = true;
-      this.#running -= 1;
-      this.#next();
+  /** Requests admitted that lent their slot while they wait for the document budget. */
+  get lent(): number {
+    return this.#lent;
+  }
+
+  #queueFull(): boolean {
+    return this.#queue.length + this.#lent >= this.maxQueued;
+  }
+
+  /** A slot just taken (#running counts it): released once, lent and taken back any number of times. */
+  #slot(): AdmissionSlot {
+    let state: 'held' | 'lent' | 'waiting' | 'released' = 'held';
+    /** While it waits to take a slot back: leaves the queue and rejects that wait with `reason`. */
+    let giveUp: ((reason: unknown) => void) | undefined;
+    const takeBack = async (deadline: OperationDeadline): Promise<void> => {
+      if (state !== 'lent') return;
+      this.#lent -= 1;
+      if (this.#running < this.maxConcurrent) {
+        this.#running += 1;
+        state = 'held';
+        return;
+      }
+      state = 'waiting';
+      await new Promise<void>((resolve, reject) => {
+        const { signal } = deadline;
+        const admit = () => {
+          signal.removeEventListener('abort', leave);
+          giveUp = undefined;
+          state = 'held';
+          resolve();
+        };
+        const leave = () => giveUp?.(signal.reason);
+        giveUp = (reason) => {
+          signal.removeEventListener('abort', leave);
+          this.#queue.splice(this.#queue.indexOf(admit), 1);
+          giveUp = undefined;
+          state = 'released';
+          reject(reason);
+        };
+        // Ahead of every queued request: it may hold documents of the budget already.
+        this.#queue.unshift(admit);
+        signal.addEventListener('abort', leave, { once: true });
+        if (signal.aborted) leave();
+      });
+    };
+    return {
+      lend: () => {
+        if (state !== 'held') throw new Error(`an admission slot ${state} cannot be lent`);
+        state = 'lent';
+        this.#running -= 1;
+        this.#lent += 1;
+        this.#next();
+        return { takeBack };
+      },
+      release: () => {
+        if (state === 'held') {
+          this.#running -= 1;
+          this.#next();
+        } else if (state === 'lent') this.#lent -= 1;
+        else if (state === 'waiting') giveUp?.(new Error('the request ended while it waited to run again'));
+        state = 'released';
+      },
     };
   }
 

@@ -3,7 +3,8 @@ import { Server as NetServer, type AddressInfo } from 'node:net';
 import { HeaderMap, type ApolloServer, type BaseContext, type HTTPGraphQLResponse } from '@apollo/server';
 import cors from 'cors';
 import type { HealthReport } from './health';
-import type { Admission, BodyReservation } from './admission';
+import type { Admission, AdmissionSlot, BodyReservation } from './admission';
+import type { LendableSlot } from '../operation/limits/lendable-slot';
 import { PublicErrorCode } from '../errors/public-error-code';
 import { MAX_DOCUMENT_NESTING, documentNestingError } from '../operation/limits/document-nesting';
 import { withDocumentId } from './persisted-document-id';
@@ -24,7 +25,8 @@ export interface HttpServerOptions<TContext extends BaseContext> {
    * where the request's tasks for after its answer go (may throw a GraphQLError, e.g. a bad override
    * header or token).
    */
-  readonly context: (headers: HeaderMap, deadline: OperationDeadline, clientAddress: string | undefined, afterAnswer: (task: () => void) => void) => Promise<TContext>;
+  /** `slot`: the request's place among those running at once, which it lends while it waits for the document budget. */
+  readonly context: (headers: HeaderMap, deadline: OperationDeadline, clientAddress: string | undefined, afterAnswer: (task: () => void) => void, slot: LendableSlot) => Promise<TContext>;
   /** How long a GraphQL request may take from its arrival, queueing included. */
   readonly operationTimeoutMs: number;
   /** The largest response body sent; a larger one is replaced by a RESPONSE_TOO_LARGE error. */
@@ -216,15 +218,15 @@ async function handleAdmitted<TContext extends BaseContext>(
       }
       return;
     }
-    const release = options.admission ? await options.admission.enter(deadline) : () => undefined;
-    if (!release) {
+    const slot = options.admission ? await options.admission.enter(deadline) : UNLIMITED_SLOT;
+    if (!slot) {
       if (deadline.stopReason !== 'client-gone') {
         sendOverloaded(response, options.admission!);
         options.onRefused?.(PublicErrorCode.OVERLOADED);
       }
       return;
     }
-    const answered = handleGraphql(options, request, response, search, deadline, body).finally(release);
+    const answered = handleGraphql(options, request, response, search, deadline, body, slot).finally(slot.release);
     const overran = await untilAnsweredOrOverrun(answered, deadline);
     if (!overran) return;
     // The work goes on in the background, holding its admission slot, until it notices the deadline or
@@ -269,6 +271,9 @@ function sendOverloaded(response: ServerResponse, admission: Admission): void {
     errors: [{ message: `docjoin is at capacity (${maxConcurrent} operations running, ${maxQueued} waiting${wait}); retry shortly`, extensions: { code: PublicErrorCode.OVERLOADED } }],
   });
 }
+
+/** A slot without admission control: lending it lets nobody in, and taking it back waits for nothing. */
+const UNLIMITED_SLOT: AdmissionSlot = { release: () => undefined, lend: () => ({ takeBack: () => Promise.resolve() }) };
 
 /** A body read without admission control: every chunk may be buffered. */
 const UNLIMITED_READING: BodyReservation = { take: () => true, release: () => undefined };
@@ -327,6 +332,7 @@ async function handleGraphql<TContext extends BaseContext>(
   sent: string,
   deadline: OperationDeadline,
   sentBody: unknown,
+  slot: LendableSlot,
 ): Promise<void> {
   const method = request.method ?? 'GET';
   const { body, search } = withDocumentId(method, sentBody, sent);
@@ -340,7 +346,7 @@ async function handleGraphql<TContext extends BaseContext>(
   try {
     const result = await options.apollo.executeHTTPGraphQLRequest({
       httpGraphQLRequest: { method, headers, search, body },
-      context: () => (tooDeep ? Promise.reject(tooDeep) : options.context(headers, deadline, request.socket.remoteAddress, (task) => tasksAfterAnswer.push(task))),
+      context: () => (tooDeep ? Promise.reject(tooDeep) : options.context(headers, deadline, request.socket.remoteAddress, (task) => tasksAfterAnswer.push(task), slot)),
     });
     // Answered already: the deadline overran while this ran.
     if (!response.headersSent) await answer(options, response, result);

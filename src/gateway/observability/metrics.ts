@@ -51,6 +51,18 @@ interface FieldSeries {
   snapshotMisses?: CounterSeries;
 }
 
+/** Requests running (holding a slot) and queued for one. */
+export interface AdmissionFigures {
+  readonly running: number;
+  readonly queued: number;
+}
+
+/** Documents taken by running operations' estimates, and operations waiting for theirs to fit. */
+export interface DocumentBudgetFigures {
+  readonly inFlight: number;
+  readonly waiting: number;
+}
+
 export class GatewayMetrics {
   readonly registry = new Registry();
   readonly #requests: BatchedCounter<'operation' | 'outcome'>;
@@ -73,6 +85,8 @@ export class GatewayMetrics {
   readonly #planHits: CounterSeries;
   readonly #planMisses: CounterSeries;
   #cachedPlans: () => number = () => 0;
+  #admission: () => AdmissionFigures = () => ({ running: 0, queued: 0 });
+  #documentBudget: () => DocumentBudgetFigures = () => ({ inFlight: 0, waiting: 0 });
   // The series a request records into, found by plain label values: a request builds no series key.
   readonly #operations = new Map<string, OperationSeries>();
   /** Operation names past the first MAX_OPERATION_NAMES, all labelled `other`. */
@@ -113,6 +127,28 @@ export class GatewayMetrics {
       registers: [registry],
       collect() {
         this.set(cachedPlans());
+      },
+    });
+    const admission = () => this.#admission();
+    const documentBudget = () => this.#documentBudget();
+    new Gauge({
+      name: 'docjoin_operations',
+      help: 'GraphQL operations held by the server now: running, queued for a slot, or awaiting the document budget (their slot lent to another)',
+      labelNames: ['state'],
+      registers: [registry],
+      collect() {
+        const { running, queued } = admission();
+        this.set({ state: 'running' }, running);
+        this.set({ state: 'queued' }, queued);
+        this.set({ state: 'awaiting_documents' }, documentBudget().waiting);
+      },
+    });
+    new Gauge({
+      name: 'docjoin_documents_in_flight',
+      help: 'Documents the running operations may fetch by their estimates (DOCJOIN_MAX_DOCUMENTS_IN_FLIGHT bounds it)',
+      registers: [registry],
+      collect() {
+        this.set(documentBudget().inFlight);
       },
     });
     collectDefaultMetrics({ register: registry });
@@ -168,6 +204,15 @@ export class GatewayMetrics {
   /** Where docjoin_plan_cache_plans reads the number of cached plans at each scrape. */
   watchPlans(count: () => number): void {
     this.#cachedPlans = count;
+  }
+
+  /** The HTTP server's admission control, read when scraped. */
+  watchAdmission(figures: () => AdmissionFigures): void {
+    this.#admission = figures;
+  }
+
+  watchDocumentBudget(figures: () => DocumentBudgetFigures): void {
+    this.#documentBudget = figures;
   }
 
   /** One field error graphql-js left unhandled (errors/dropped-field-errors.ts). */

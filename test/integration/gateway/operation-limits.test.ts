@@ -8,6 +8,7 @@ import { BODY_BYTES_IN_FLIGHT } from '../../../src/gateway/http/admission';
 import { MAX_BODY_BYTES } from '../../../src/gateway/http/read-json-body';
 import { capturedLogger } from '../../support/captured-logger';
 import { startTestMongo, type TestMongo } from '../../support/test-mongo';
+import { startWireProxy } from '../../support/wire-proxy';
 import { createCheckedGateway, createCheckedDocjoin } from '../../support/checked-gateway';
 
 /**
@@ -292,6 +293,61 @@ describe('the document budget', () => {
       docjoin.close();
     }
   });
+});
+
+describe('admission and the document budget together', () => {
+  it('gives the slot of an operation waiting for documents to a small query, which runs while the heavy ones wait', async () => {
+    // The first heavy query's root read is held on the wire: it keeps its documents of the budget until released.
+    const proxy = await startWireProxy(mongo.uri, (command) => command.find === 'teams' && command.limit === 10 && typeof command.comment === 'string');
+    const proxied = await connectMongo(proxy.uri);
+    const estimate = async () => {
+      const probe = await gatewayWith({ listen: false });
+      try {
+        return (await probe.execute({ query: QUERY })).cost!.estimatedDocuments;
+      } finally {
+        await probe.stop();
+      }
+    };
+    const heavy = await estimate();
+    // Room for one heavy query and 50 documents more: a second heavy one waits, a query of one document is small and fits.
+    const gateway = await createCheckedGateway({
+      typeDefs: SDL,
+      db: dbName,
+      mongoClient: proxied,
+      mongoKind: 'embedded',
+      port: 0,
+      host: '127.0.0.1',
+      maxConcurrentOperations: 2,
+      maxQueuedOperations: 4,
+      queueTimeoutMs: 20_000,
+      maxDocumentsInFlight: heavy + 50,
+    });
+    const operations = async () => {
+      const text = await (await fetch(new URL('/metrics', gateway.url!))).text();
+      return Object.fromEntries([...text.matchAll(/^docjoin_operations\{state="(\w+)"\} (\d+)$/gm)].map(([, state, count]) => [state!, Number(count)]));
+    };
+    try {
+      const first = post(gateway.url!, QUERY);
+      await proxy.held;
+      const second = post(gateway.url!, QUERY);
+      // The second takes the other slot, does not fit the budget, and lends its slot while it waits.
+      while ((await operations()).awaiting_documents !== 1) await new Promise((resolve) => setImmediate(resolve));
+      expect(await operations()).toEqual({ running: 1, queued: 0, awaiting_documents: 1 });
+      const small = await post(gateway.url!, '{ teams(first: 1) { name } }');
+      expect(small.status).toBe(200);
+      expect(await small.json()).toMatchObject({ data: { teams: [{ name: 'Team 0' }] } });
+      // Released, the first read is sent again on another connection; both heavy queries then answer.
+      proxy.dropHeld();
+      const answers = await Promise.all([first, second]);
+      expect(answers.map((answer) => answer.status)).toEqual([200, 200]);
+      for (const answer of answers) expect(((await answer.json()) as { errors?: unknown }).errors).toBeUndefined();
+      expect(await operations()).toEqual({ running: 0, queued: 0, awaiting_documents: 0 });
+    } finally {
+      await gateway.stop();
+      await proxied.close();
+      await proxy.close();
+    }
+  }, 30_000);
 });
 
 describe('the response size limit', () => {

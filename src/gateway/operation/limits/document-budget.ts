@@ -45,8 +45,11 @@ export class DocumentBudget {
     return this.#waiting.length;
   }
 
-  /** Resolves with the release function once `estimatedDocuments` fit; rejects with the OperationStopped error if `deadline` stops first. */
-  async acquire(estimatedDocuments: number, deadline: OperationDeadline): Promise<() => void> {
+  /**
+   * Resolves with the release function once `estimatedDocuments` fit; rejects with the OperationStopped
+   * error if `deadline` stops first. `onWait` is called, before the wait, when they do not fit at once.
+   */
+  async acquire(estimatedDocuments: number, deadline: OperationDeadline, onWait?: () => void): Promise<() => void> {
     const documents = Math.min(Math.max(0, estimatedDocuments), this.capacity);
     deadline.throwIfStopped();
     let passed = false;
@@ -56,6 +59,7 @@ export class DocumentBudget {
       this.#take(documents, true);
       passed = true;
     } else {
+      onWait?.();
       passed = await new Promise<boolean>((resolve, reject) => {
         const { signal } = deadline;
         const entry: Waiting = {

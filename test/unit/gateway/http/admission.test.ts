@@ -18,19 +18,87 @@ describe('Admission', () => {
     expect(await thirdEntry).toBeUndefined();
     expect([admission.running, admission.queued]).toEqual([1, 1]);
 
-    first!();
+    first!.release();
     const secondRelease = await second;
     expect(secondRelease).toBeDefined();
     expect([admission.running, admission.queued]).toEqual([1, 0]);
-    secondRelease!();
+    secondRelease!.release();
     expect(admission.running).toBe(0);
     // A release counts once.
-    secondRelease!();
+    secondRelease!.release();
     expect(admission.running).toBe(0);
     // A stopped operation is not admitted even with room.
     const stopped = new OperationDeadline(60_000);
     stopped.stop('client-gone');
     expect(await admission.enter(stopped)).toBeUndefined();
+  });
+
+  it('lets a request waiting for the document budget lend its slot to the next queued one, and take one back ahead of the queue', async () => {
+    const admission = new Admission(1, 2);
+    const never = new OperationDeadline(60_000);
+    const large = (await admission.enter(never))!;
+    const small = admission.enter(never);
+    const later = admission.enter(never);
+    expect([admission.running, admission.queued, admission.lent]).toEqual([1, 2, 0]);
+
+    // The large one waits for documents: its slot goes to the first queued request.
+    const lent = large.lend();
+    const smallSlot = (await small)!;
+    expect([admission.running, admission.queued, admission.lent]).toEqual([1, 1, 1]);
+    // While lent, the slot counts against the queue: nobody more is held.
+    expect(await admission.enter(never)).toBeUndefined();
+    expect(admission.startReading()).toBeUndefined();
+
+    // Its documents granted, it takes a slot back before the request queued earlier.
+    let tookBack = false;
+    const back = lent.takeBack(never).then(() => (tookBack = true));
+    expect([admission.running, admission.queued, admission.lent]).toEqual([1, 2, 0]);
+    smallSlot.release();
+    await back;
+    expect(tookBack).toBe(true);
+    expect([admission.running, admission.queued]).toEqual([1, 1]);
+    large.release();
+    const laterSlot = (await later)!;
+    expect([admission.running, admission.queued]).toEqual([1, 0]);
+    laterSlot.release();
+    expect(admission.running).toBe(0);
+  });
+
+  it('takes a lent slot back at once when one is free, and gives up its turn when its deadline stops or it is released while waiting', async () => {
+    const admission = new Admission(1, 4);
+    const never = new OperationDeadline(60_000);
+    const first = (await admission.enter(never))!;
+    await first.lend().takeBack(never);
+    expect([admission.running, admission.lent]).toEqual([1, 0]);
+
+    // Lent, then released without taking it back (its wait for documents stopped): nothing is held.
+    first.lend();
+    first.release();
+    expect([admission.running, admission.lent, admission.queued]).toEqual([0, 0, 0]);
+
+    // Waiting to take a slot back when its deadline stops: it leaves the queue, and its release then counts for nothing.
+    const stopping = new OperationDeadline(60_000);
+    const holder = (await admission.enter(stopping))!;
+    const lent = holder.lend();
+    const other = (await admission.enter(never))!;
+    const refused = lent.takeBack(stopping);
+    expect([admission.running, admission.queued, admission.lent]).toEqual([1, 1, 0]);
+    stopping.stop('timeout');
+    await expect(refused).rejects.toThrow(/time/);
+    expect([admission.running, admission.queued]).toEqual([1, 0]);
+    holder.release();
+    expect(admission.running).toBe(1);
+
+    // Released while it waits to take a slot back (its request ended): it leaves the queue, and no slot is taken for it.
+    const otherLent = other.lend();
+    const waiter = (await admission.enter(never))!;
+    const abandoned = otherLent.takeBack(never);
+    expect(admission.queued).toBe(1);
+    other.release();
+    await expect(abandoned).rejects.toThrow('the request ended while it waited to run again');
+    expect([admission.running, admission.queued, admission.lent]).toEqual([1, 0, 0]);
+    waiter.release();
+    expect(admission.running).toBe(0);
   });
 
   it('takes bodies as their bytes arrive, up to what they may buffer together, and reads none once every slot and place is taken', async () => {
@@ -54,7 +122,7 @@ describe('Admission', () => {
     // Every slot taken and no queue: answered at once, its body unread.
     const release = await admission.enter(new OperationDeadline(60_000));
     expect(admission.startReading()).toBeUndefined();
-    release!();
+    release!.release();
     expect(admission.startReading()).toBeDefined();
   });
 });
