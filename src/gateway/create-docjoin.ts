@@ -305,7 +305,7 @@ export async function createDocjoin(options: DocjoinOptions): Promise<Docjoin> {
     });
   };
   const documentBudget = new DocumentBudget(settings.maxDocumentsInFlight);
-  metrics?.watchDocumentBudget(() => ({ inFlight: documentBudget.inFlight, waiting: documentBudget.waiting }));
+  metrics?.watchDocumentsInFlight(() => documentBudget.inFlight);
   const budgets = settings.budget ? new ClientBudgets(settings.budget) : undefined;
   /** Each request's charge against its client's budget, by its ledger (one per request). */
   const charges = new WeakMap<object, BudgetCharge>();

@@ -101,7 +101,7 @@ export async function createGateway(options: CreateGatewayOptions): Promise<Gate
   try {
     if (options.listen ?? true) {
       const admission = new Admission(settings.maxConcurrentOperations, settings.maxQueuedOperations, settings.queueTimeoutMs);
-      docjoin.metrics?.watchAdmission(() => ({ running: admission.running, queued: admission.queued }));
+      docjoin.metrics?.watchAdmission(() => ({ running: admission.running, queued: admission.queued, lent: admission.lent }));
       http = await startHttpServer({
         apollo,
         port: settings.port,

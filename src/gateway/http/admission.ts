@@ -27,13 +27,15 @@ export interface BodyReservation {
  *
  * A running request that waits for the document budget lends its slot to the next queued one (a small
  * query then runs while large ones wait for documents, instead of queueing behind them), and takes one
- * back ahead of the queue once it may read. While lent, the slot counts against `maxQueued`, so no more
- * than `maxConcurrent + maxQueued` requests are ever held.
+ * back ahead of the queue once it may read. While lent, the slot counts against `maxQueued`, and a slot
+ * freed by lending is taken at once only while no more than `maxConcurrent + maxQueued` requests are held.
  */
 export class Admission {
   #running = 0;
   /** Admitted requests whose slot is lent while they wait for the document budget. */
   #lent = 0;
+  /** The requests at the head of the queue that wait to take a lent slot back, in the order they asked. */
+  #returning = 0;
   #readingBytes = 0;
   readonly #queue: Array<() => void> = [];
 
@@ -46,7 +48,7 @@ export class Admission {
   /** Resolves with the request's slot once it may run; with undefined when the queue is full, it waited `queueTimeoutMs`, or `deadline` stopped first. */
   async enter(deadline: OperationDeadline): Promise<AdmissionSlot | undefined> {
     if (deadline.stopped) return undefined;
-    if (this.#running < this.maxConcurrent) {
+    if (this.#mayRunNow()) {
       this.#running += 1;
       return this.#slot();
     }
@@ -84,7 +86,7 @@ export class Admission {
    * that declares a large body and sends nothing holds nothing.
    */
   startReading(): BodyReservation | undefined {
-    if (this.#running >= this.maxConcurrent && this.#queueFull()) return undefined;
+    if (!this.#mayRunNow() && this.#queueFull()) return undefined;
     let held = 0;
     let released = false;
     return {
@@ -119,6 +121,15 @@ export class Admission {
     return this.#queue.length + this.#lent >= this.maxQueued;
   }
 
+  /**
+   * Whether a newcomer takes a free slot at once: a slot is free and the requests held (running, lent
+   * and queued) stay within `maxConcurrent + maxQueued`. A slot freed by lending is not free past that:
+   * heavy requests that each lend theirs would otherwise be taken without end.
+   */
+  #mayRunNow(): boolean {
+    return this.#running < this.maxConcurrent && this.#running + this.#lent + this.#queue.length < this.maxConcurrent + this.maxQueued;
+  }
+
   /** A slot just taken (#running counts it): released once, lent and taken back any number of times. */
   #slot(): AdmissionSlot {
     let state: 'held' | 'lent' | 'waiting' | 'released' = 'held';
@@ -145,12 +156,13 @@ export class Admission {
         giveUp = (reason) => {
           signal.removeEventListener('abort', leave);
           this.#queue.splice(this.#queue.indexOf(admit), 1);
+          this.#returning -= 1;
           giveUp = undefined;
           state = 'released';
           reject(reason);
         };
-        // Ahead of every queued request: it may hold documents of the budget already.
-        this.#queue.unshift(admit);
+        // Ahead of every queued request (it may hold documents of the budget already), behind those taking theirs back before it.
+        this.#queue.splice(this.#returning++, 0, admit);
         signal.addEventListener('abort', leave, { once: true });
         if (signal.aborted) leave();
       });
@@ -179,6 +191,7 @@ export class Admission {
   #next(): void {
     const admit = this.#queue.shift();
     if (!admit) return;
+    if (this.#returning > 0) this.#returning -= 1;
     this.#running += 1;
     admit();
   }

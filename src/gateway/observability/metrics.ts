@@ -51,16 +51,11 @@ interface FieldSeries {
   snapshotMisses?: CounterSeries;
 }
 
-/** Requests running (holding a slot) and queued for one. */
+/** Requests running (holding a slot), queued for one, and waiting for the document budget with their slot lent. */
 export interface AdmissionFigures {
   readonly running: number;
   readonly queued: number;
-}
-
-/** Documents taken by running operations' estimates, and operations waiting for theirs to fit. */
-export interface DocumentBudgetFigures {
-  readonly inFlight: number;
-  readonly waiting: number;
+  readonly lent: number;
 }
 
 export class GatewayMetrics {
@@ -85,8 +80,8 @@ export class GatewayMetrics {
   readonly #planHits: CounterSeries;
   readonly #planMisses: CounterSeries;
   #cachedPlans: () => number = () => 0;
-  #admission: () => AdmissionFigures = () => ({ running: 0, queued: 0 });
-  #documentBudget: () => DocumentBudgetFigures = () => ({ inFlight: 0, waiting: 0 });
+  #admission: () => AdmissionFigures = () => ({ running: 0, queued: 0, lent: 0 });
+  #documentsInFlight: () => number = () => 0;
   // The series a request records into, found by plain label values: a request builds no series key.
   readonly #operations = new Map<string, OperationSeries>();
   /** Operation names past the first MAX_OPERATION_NAMES, all labelled `other`. */
@@ -130,17 +125,17 @@ export class GatewayMetrics {
       },
     });
     const admission = () => this.#admission();
-    const documentBudget = () => this.#documentBudget();
+    const documentsInFlight = () => this.#documentsInFlight();
     new Gauge({
       name: 'docjoin_operations',
       help: 'GraphQL operations held by the server now: running, queued for a slot, or awaiting the document budget (their slot lent to another)',
       labelNames: ['state'],
       registers: [registry],
       collect() {
-        const { running, queued } = admission();
+        const { running, queued, lent } = admission();
         this.set({ state: 'running' }, running);
         this.set({ state: 'queued' }, queued);
-        this.set({ state: 'awaiting_documents' }, documentBudget().waiting);
+        this.set({ state: 'awaiting_documents' }, lent);
       },
     });
     new Gauge({
@@ -148,7 +143,7 @@ export class GatewayMetrics {
       help: 'Documents the running operations may fetch by their estimates (DOCJOIN_MAX_DOCUMENTS_IN_FLIGHT bounds it)',
       registers: [registry],
       collect() {
-        this.set(documentBudget().inFlight);
+        this.set(documentsInFlight());
       },
     });
     collectDefaultMetrics({ register: registry });
@@ -211,8 +206,8 @@ export class GatewayMetrics {
     this.#admission = figures;
   }
 
-  watchDocumentBudget(figures: () => DocumentBudgetFigures): void {
-    this.#documentBudget = figures;
+  watchDocumentsInFlight(count: () => number): void {
+    this.#documentsInFlight = count;
   }
 
   /** One field error graphql-js left unhandled (errors/dropped-field-errors.ts). */

@@ -1,4 +1,4 @@
-import { Admission, BODY_BYTES_IN_FLIGHT } from '../../../../src/gateway/http/admission';
+import { Admission, BODY_BYTES_IN_FLIGHT, type AdmissionSlot } from '../../../../src/gateway/http/admission';
 import { OperationDeadline } from '../../../../src/gateway/operation/limits/operation-deadline';
 
 describe('Admission', () => {
@@ -99,6 +99,34 @@ describe('Admission', () => {
     expect([admission.running, admission.queued, admission.lent]).toEqual([1, 0, 0]);
     waiter.release();
     expect(admission.running).toBe(0);
+  });
+
+  it('holds no more than maxConcurrent + maxQueued requests, however many lend their slot, and gives slots back in the order they were asked for', async () => {
+    const never = new OperationDeadline(60_000);
+    const bounded = new Admission(2, 1);
+    // Heavy requests each lend their slot as they wait for documents: a freed slot is taken at once only while the total allows it.
+    for (let held = 0; held < 3; held++) (await bounded.enter(never))!.lend();
+    expect([bounded.running, bounded.lent, bounded.queued]).toEqual([0, 3, 0]);
+    expect(await bounded.enter(never)).toBeUndefined();
+    expect(bounded.startReading()).toBeUndefined();
+
+    const admission = new Admission(1, 5);
+    const waiting: Array<{ name: string; lent: ReturnType<AdmissionSlot['lend']>; slot: AdmissionSlot }> = [];
+    for (const name of ['W1', 'W2', 'W3']) {
+      const slot = (await admission.enter(never))!;
+      waiting.push({ name, slot, lent: slot.lend() });
+    }
+    const holder = (await admission.enter(never))!;
+    const resumed: string[] = [];
+    const backs = waiting.map(({ name, lent }) => lent.takeBack(never).then(() => resumed.push(name)));
+    expect([admission.running, admission.queued]).toEqual([1, 3]);
+    holder.release();
+    for (const [index, { slot }] of waiting.entries()) {
+      await backs[index];
+      slot.release();
+    }
+    expect(resumed).toEqual(['W1', 'W2', 'W3']);
+    expect([admission.running, admission.queued, admission.lent]).toEqual([0, 0, 0]);
   });
 
   it('takes bodies as their bytes arrive, up to what they may buffer together, and reads none once every slot and place is taken', async () => {
