@@ -21,11 +21,11 @@ export type CorsOption = boolean | { readonly origin: string | readonly string[]
 export interface HttpServerOptions<TContext extends BaseContext> {
   readonly apollo: ApolloServer<TContext>;
   /**
-   * Builds the per-request context from the request headers, its deadline, the client's address, and
-   * where the request's tasks for after its answer go (may throw a GraphQLError, e.g. a bad override
-   * header or token).
+   * Builds the per-request context from the request headers, its deadline, the client's address,
+   * where the request's tasks for after its answer go, and its slot among the requests running at once
+   * (lent while it waits for the document budget). May throw a GraphQLError, e.g. a bad override header
+   * or token.
    */
-  /** `slot`: the request's place among those running at once, which it lends while it waits for the document budget. */
   readonly context: (headers: HeaderMap, deadline: OperationDeadline, clientAddress: string | undefined, afterAnswer: (task: () => void) => void, slot: LendableSlot) => Promise<TContext>;
   /** How long a GraphQL request may take from its arrival, queueing included. */
   readonly operationTimeoutMs: number;
