@@ -288,7 +288,7 @@ export async function createDocjoin(options: DocjoinOptions): Promise<Docjoin> {
     if (settings.costCommands && contextOptions.headers) parseCostHeader(headerValue(contextOptions.headers, COST_HEADER));
     const viewer = contextOptions.viewer ?? authenticator.anonymous;
     const requested = settings.strategyOverrides ? parseStrategyOverrides(header, storageMap) : NO_OVERRIDES;
-    return createRequestContext({
+    const context = createRequestContext({
       storageMap,
       funnel,
       overrides: withAccessJoins(requested, accessJoins.get(viewer.role)),
@@ -296,14 +296,17 @@ export async function createDocjoin(options: DocjoinOptions): Promise<Docjoin> {
       access: accessRules.enabled ? new ViewerAccess(accessRules, viewer) : undefined,
       ...(contextOptions.clientAddress !== undefined && { clientAddress: contextOptions.clientAddress }),
       ...(contextOptions.afterAnswer && { afterAnswer: contextOptions.afterAnswer }),
-      ...(contextOptions.admissionSlot && { admissionSlot: contextOptions.admissionSlot }),
       writes: writeRuntime,
       deadline: contextOptions.deadline ?? new OperationDeadline(settings.operationTimeoutMs),
       plans: planner,
       ...(backfills && { copyBackfilling: (coordinate: string) => backfills.backfilling(coordinate) }),
       comparisonRefusal: (access, typeName, path) => comparisonRefusal(access, storageMap, typeName, path),
     });
+    if (contextOptions.admissionSlot) admissionSlots.set(context.ledger, contextOptions.admissionSlot);
+    return context;
   };
+  /** Each request's admission slot over docjoin's HTTP server, by its ledger; kept off the context resolvers see. */
+  const admissionSlots = new WeakMap<object, LendableSlot>();
   const documentBudget = new DocumentBudget(settings.maxDocumentsInFlight);
   metrics?.watchDocumentsInFlight(() => documentBudget.inFlight);
   const budgets = settings.budget ? new ClientBudgets(settings.budget) : undefined;
@@ -389,7 +392,7 @@ export async function createDocjoin(options: DocjoinOptions): Promise<Docjoin> {
       // Stopped while it waited for the document budget (its time up, its client gone), it read nothing: its points come back.
       // While it waits, its admission slot serves another request; it takes one back, ahead of the queue, to read.
       let lent: LentSlot | undefined;
-      const release = await documentBudget.acquire(estimate.documents, context.deadline, () => (lent = context.admissionSlot?.lend())).catch((error: unknown) => {
+      const release = await documentBudget.acquire(estimate.documents, context.deadline, () => (lent = admissionSlots.get(context.ledger)?.lend())).catch((error: unknown) => {
         charge?.settle(0);
         throw error;
       });

@@ -2,7 +2,6 @@ import { getNamedType, GraphQLError, type FieldNode, type GraphQLResolveInfo } f
 import { CostLedger } from '../cost/cost-ledger';
 import { LoaderRegistry } from '../loaders/loader-registry';
 import type { OperationDeadline } from '../../operation/limits/operation-deadline';
-import type { LendableSlot } from '../../operation/limits/lendable-slot';
 import type { MongoFunnel } from '../mongo/mongo-funnel';
 import { PublicErrorCode } from '../../errors/public-error-code';
 import type { OperationPlan } from '../../operation/plan/operation-plan';
@@ -45,8 +44,6 @@ export interface GatewayContext extends DocumentsReads {
    * ends); anywhere else (execute, your own Apollo Server), at once.
    */
   afterAnswer(task: () => void): void;
-  /** Its place among the requests docjoin's HTTP server runs at once, lent while it waits for the document budget; undefined elsewhere. */
-  readonly admissionSlot: LendableSlot | undefined;
   readonly overrides: StrategyOverrides;
   /** Root-field API for hand-written resolvers (projection pushdown + loader priming). */
   readonly documents: DocumentsApi;
@@ -113,7 +110,6 @@ export function createRequestContext(options: {
   clientAddress?: string;
   /** Where tasks wait for the answer to be written (GatewayContext.afterAnswer); default: they run at once. */
   afterAnswer?: (task: () => void) => void;
-  admissionSlot?: LendableSlot;
   copyBackfilling?: (coordinate: string) => boolean;
   /** Under access rules, what ordering or filtering `typeName` documents by `path` would show the viewer that it may not see (operation-access.ts comparisonRefusal). */
   comparisonRefusal?: (access: ViewerAccess, typeName: string, path: string) => string | undefined;
@@ -147,7 +143,6 @@ export function createRequestContext(options: {
     access,
     client: budgetClient(options.viewer.subject, options.clientAddress),
     afterAnswer: options.afterAnswer ?? runAtOnce,
-    admissionSlot: options.admissionSlot,
     ledger,
     deadline,
     loaders,
