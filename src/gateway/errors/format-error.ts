@@ -19,7 +19,8 @@ export function createFormatError(options: { production: boolean; onInternalErro
       publicCode === PublicErrorCode.OPERATION_NOT_SUPPORTED ||
       publicCode === PublicErrorCode.WRITE_CONFLICT ||
       publicCode === PublicErrorCode.OVERLOADED ||
-      publicCode === PublicErrorCode.OPERATION_TIMEOUT
+      publicCode === PublicErrorCode.OPERATION_TIMEOUT ||
+      publicCode === PublicErrorCode.VALUE_OUT_OF_RANGE
     ) {
       return withCode(formatted, publicCode, options.production);
     }

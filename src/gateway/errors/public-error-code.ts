@@ -25,6 +25,11 @@ export enum PublicErrorCode {
    * persisted query of a version other than 1, or with a hash its query does not have.
    */
   BAD_REQUEST = 'BAD_REQUEST',
+  /**
+   * A figure MongoDB computed does not fit the field's type: a sum past the largest double (Infinity) or a
+   * `Long` sum past 64 bits. The field is null with this error (HTTP 200); aggregate a `Decimal` field instead.
+   */
+  VALUE_OUT_OF_RANGE = 'VALUE_OUT_OF_RANGE',
   /** The response body would exceed maxResponseBytes; ask for less or page through it. */
   RESPONSE_TOO_LARGE = 'RESPONSE_TOO_LARGE',
   /** No valid credentials: a token that is forged, expired, not yet valid, unsigned or for another audience (HTTP 401). */
@@ -52,4 +57,9 @@ export function badUserInput(message: string, details: Record<string, unknown> =
  */
 export function forbidden(message: string, options: { beforeExecution?: boolean } = {}): GraphQLError {
   return new GraphQLError(message, { extensions: { code: PublicErrorCode.FORBIDDEN, ...(options.beforeExecution && { http: { status: 403 } }) } });
+}
+
+/** A figure that does not fit its field's type (an aggregate's sum past a double's or a Long's range): the field answers this error. */
+export function valueOutOfRange(message: string): GraphQLError {
+  return new GraphQLError(message, { extensions: { code: PublicErrorCode.VALUE_OUT_OF_RANGE } });
 }

@@ -176,17 +176,21 @@ describe('exact sums', () => {
 });
 
 
-describe('a sum of doubles past the largest double', () => {
+describe("figures past their type's range", () => {
   let huge: SdlGateway;
   beforeAll(async () => {
     huge = await startSdlGateway({
       dbPrefix: 'aggregate_overflow',
       typeDefs: /* GraphQL */ `
-        type Query { readings(first: Int = 20): [Reading!]! @list readingsAggregate: ReadingAggregate! @aggregate(of: "readings", fields: ["value"]) }
-        type Reading @collection(name: "readings") { id: ID! value: Float! }
+        type Query { readings(first: Int = 20): [Reading!]! @list readingsAggregate: ReadingAggregate! @aggregate(of: "readings", fields: ["value", "ticks", "peak"]) }
+        type Reading @collection(name: "readings") { id: ID! value: Float! ticks: Long! peak: Float! }
       `,
       prepare: async (db) => {
-        await db.collection('readings').insertMany([{ value: Number.MAX_VALUE }, { value: Number.MAX_VALUE }, { value: 1 }]);
+        await db.collection('readings').insertMany([
+          { value: Number.MAX_VALUE, ticks: Long.fromBigInt(2n ** 62n), peak: 1 },
+          { value: Number.MAX_VALUE, ticks: Long.fromBigInt(2n ** 62n), peak: Number.POSITIVE_INFINITY },
+          { value: 1, ticks: Long.fromNumber(1), peak: 2 },
+        ]);
       },
     });
   }, 60_000);
@@ -195,8 +199,25 @@ describe('a sum of doubles past the largest double', () => {
   it('answers an error at the figure saying so, and the other figures: MongoDB adds them up to Infinity, which Float cannot hold', async () => {
     const result = await huge.gateway.execute({ query: '{ readingsAggregate { count max { value } } mean: readingsAggregate { avg { value } } }' });
     expect(result.data).toEqual({ readingsAggregate: { count: 3, max: { value: Number.MAX_VALUE } }, mean: { avg: { value: null } } });
-    expect(result.errors?.map((error) => [error.message, error.path])).toEqual([
-      ['the figure is Infinity: the values add up past the largest double (±1.8e308); aggregate a Decimal field for figures this large', ['mean', 'avg', 'value']],
+    expect(result.errors?.map((error) => [error.message, error.path, error.extensions?.code])).toEqual([
+      ['the figure is Infinity: the values add up past the largest double (±1.8e308); aggregate a Decimal field for figures this large', ['mean', 'avg', 'value'], 'VALUE_OUT_OF_RANGE'],
+    ]);
+  });
+
+  it('refuses a Long sum past 64 bits, which MongoDB turns into a double, with the same code', async () => {
+    const result = await huge.gateway.execute({ query: '{ readingsAggregate { count } total: readingsAggregate { sum { ticks } } }' });
+    // Long!, the sums and the aggregate are non-null: the error nulls them all the way up to data.
+    expect(result.data).toBeNull();
+    expect(result.errors?.map((error) => [error.message, error.path, error.extensions?.code])).toEqual([
+      ["the figure is about 9.22e+18: the values add up past a Long's range (±9.2e18); aggregate a Decimal field for figures this large", ['total', 'sum', 'ticks'], 'VALUE_OUT_OF_RANGE'],
+    ]);
+  });
+
+  it('says a stored infinity is one, not a sum, with the same code', async () => {
+    const result = await huge.gateway.execute({ query: '{ readingsAggregate { min { peak } } top: readingsAggregate { max { peak } } }' });
+    expect(result.data).toEqual({ readingsAggregate: { min: { peak: 1 } }, top: { max: { peak: null } } });
+    expect(result.errors?.map((error) => [error.message, error.path, error.extensions?.code])).toEqual([
+      ['the figure is Infinity, a stored value Float cannot hold (JSON has no infinity)', ['top', 'max', 'peak'], 'VALUE_OUT_OF_RANGE'],
     ]);
   });
 });

@@ -2,6 +2,7 @@ import type { GraphQLError } from 'graphql';
 import type { StoredDocument } from '../../documents/stored-document';
 import { isBsonNumber, isObjectId } from '../../documents/bson-type';
 import { keyString } from '../../documents/key-string';
+import { valueOutOfRange } from '../../errors/public-error-code';
 import { averageType, EXACT_SCALARS, sumType } from '../../startup/aggregates/aggregate-names';
 import type { AggregateField } from '../../startup/storage-map/storage-map-types';
 import type { AggregateRequest, FigureSelection, GroupSelection } from './aggregate-request';
@@ -103,7 +104,7 @@ export function readAggregateReplies(aggregate: AggregateField, request: Aggrega
 function groupValue(group: GroupSelection, row: StoredDocument): GroupValue {
   const stored = (row._id as { k?: StoredDocument }).k ?? {};
   const key: Record<string, unknown> = {};
-  for (const field of group.by) key[field.fieldName] = figureValue(field.scalar, stored[field.value]);
+  for (const field of group.by) key[field.fieldName] = figureValue(field.scalar, stored[field.value], 'stored');
   return { ...figuresValue(group, row), key };
 }
 
@@ -113,19 +114,32 @@ export function figuresValue(selection: FigureSelection | undefined, row: Stored
   const avg: Record<string, unknown> = {};
   const min: Record<string, unknown> = {};
   const max: Record<string, unknown> = {};
-  for (const figure of selection?.sum ?? []) sum[figure.fieldName] = figureValue(sumType(figure.scalar), row?.[`sum_${figure.fieldName}`]) ?? 0;
-  for (const figure of selection?.avg ?? []) avg[figure.fieldName] = figureValue(averageType(figure.scalar), row?.[`avg_${figure.fieldName}`]);
-  for (const figure of selection?.min ?? []) min[figure.fieldName] = figureValue(figure.scalar, row?.[`min_${figure.fieldName}`]);
-  for (const figure of selection?.max ?? []) max[figure.fieldName] = figureValue(figure.scalar, row?.[`max_${figure.fieldName}`]);
+  for (const figure of selection?.sum ?? []) sum[figure.fieldName] = figureValue(sumType(figure.scalar), row?.[`sum_${figure.fieldName}`], 'added') ?? 0;
+  for (const figure of selection?.avg ?? []) avg[figure.fieldName] = figureValue(averageType(figure.scalar), row?.[`avg_${figure.fieldName}`], 'added');
+  for (const figure of selection?.min ?? []) min[figure.fieldName] = figureValue(figure.scalar, row?.[`min_${figure.fieldName}`], 'stored');
+  for (const figure of selection?.max ?? []) max[figure.fieldName] = figureValue(figure.scalar, row?.[`max_${figure.fieldName}`], 'stored');
   return { count: toNumber(row?.count) ?? 0, sum, avg, min, max };
 }
 
-/** A figure or key as MongoDB gave it: a Long's or a Decimal's kept for its scalar to write exactly, others as responseValue. */
-function figureValue(type: string, value: unknown): unknown {
+/**
+ * A figure or key as MongoDB gave it: a Long's or a Decimal's kept for its scalar to write exactly, others
+ * as responseValue. One its type cannot hold answers VALUE_OUT_OF_RANGE at its field: a sum (or a mean)
+ * whose values add up past the type's range, or a stored infinity.
+ */
+function figureValue(type: string, value: unknown, from: 'added' | 'stored'): unknown {
+  // MongoDB turns a sum of longs past 64 bits into a double: no longer a Long, nor exact.
+  if (type === 'Long' && from === 'added' && typeof value === 'number' && Math.abs(value) >= 2 ** 63) {
+    return valueOutOfRange(`the figure is about ${value.toExponential(2)}: the values add up past a Long's range (±9.2e18); aggregate a Decimal field for figures this large`);
+  }
   if (EXACT_SCALARS.has(type)) return value === undefined || value === null ? null : value;
   const figure = responseValue(value);
-  // A sum of doubles past ±1.8e308 is Infinity in MongoDB: the figure's field answers an error saying so.
-  return typeof figure === 'number' && !Number.isFinite(figure) ? new Error(`the figure is ${String(figure)}: the values add up past the largest double (±1.8e308); aggregate a Decimal field for figures this large`) : figure;
+  if (typeof figure !== 'number' || Number.isFinite(figure)) return figure;
+  // A sum of doubles past ±1.8e308 is Infinity in MongoDB, and a double may be stored as one.
+  return valueOutOfRange(
+    from === 'added'
+      ? `the figure is ${String(figure)}: the values add up past the largest double (±1.8e308); aggregate a Decimal field for figures this large`
+      : `the figure is ${String(figure)}, a stored value ${type} cannot hold (JSON has no infinity)`,
+  );
 }
 
 /**
