@@ -49,7 +49,8 @@ export interface PricedLookup {
 
 /**
  * Whether reading `field`'s join by `$lookup`, inside its parents' command, pays on the recorded
- * workload. It saves the join's round trips, each worth the round-trip latency to the database. The
+ * workload. It saves the join's round trips, each worth the round-trip latency to the database and its
+ * command's own work beyond it (commandWorkOf). The
  * database still does the join, once per parent the join resolved, and sends a target shared by several
  * parents once per parent: the keys the join asked for, against the documents it read, are the copies a
  * lookup adds. Both are priced at what advise timed on the server (`probed`): a parent at its cost, a
@@ -96,7 +97,9 @@ export function lookupAdvice(
   // copies, under a lookup of its own, are carriedPerCopy).
   const copies = join.direction === 'byKey' ? Math.max(0, entry.keys - entry.dangling - entry.documents) : 0;
   const { documentMs, parentMs, priced } = probed ? probedCosts(probed, entry.documents > 0 ? entry.bytes / entry.documents : 0) : unprobedCosts(summary, costs, network);
-  const savedMs = entry.roundTrips * network.latencyMs;
+  // A round trip removed takes its command with it: the network, and the work a command does beyond it and its documents.
+  const commandWork = commandWorkOf(summary, network, probed, documentMs);
+  const savedMs = entry.roundTrips * (network.latencyMs + commandWork.ms);
   // Each copy also carries what the lookups advised on the target's own fields bring, and runs them (recommend.ts).
   const carried = copies * (carriedPerCopy?.documents ?? 0);
   const carriedParents = copies * (carriedPerCopy?.lookups ?? 0);
@@ -121,7 +124,7 @@ export function lookupAdvice(
   };
   const latency = network.assumed ? `${network.latencyMs} ms a round trip (--latency-ms; measured: ${network.measuredMs} ms)` : `${network.measuredMs} ms a round trip to MongoDB (the median of the pings advise sent)`;
   const evidence: string[] = [
-    `${count(entry.operations)} queries joined ${field.coordinate} in ${count(entry.roundTrips)} round trip(s), at ${latency}: ${count(round(savedMs))} ms saved`,
+    `${count(entry.operations)} queries joined ${field.coordinate} in ${count(entry.roundTrips)} round trip(s), at ${latency} and ${milliseconds(commandWork.ms)} ms a command does beyond it (${commandWork.priced}): ${count(round(savedMs))} ms saved`,
     holders === undefined
       ? `MongoDB joins each of the ${count(entry.resolves)} parent(s) the join resolved, at ${milliseconds(parentMs)} ms each (${priced}): ${count(round(joinedMs))} ms`
       : `MongoDB joins each of the ${count(holders)} document(s) holding the ${count(entry.resolves)} ${field.typeName} element(s) the join resolved, at ${milliseconds(parentMs)} ms each (${priced}): ${count(round(joinedMs))} ms`,
@@ -142,7 +145,6 @@ export function lookupAdvice(
   // The gateway's own work for the join (its batch, its loader's keys), which a lookup saves too, is not
   // priced: the check errs toward keeping the join, as a database whose CPU is the limit needs.
   const duplicatedMs = copies * documentMs + carriedMs;
-  const commandWork = commandWorkOf(summary, network, probed, documentMs);
   const commandsWorkMs = entry.roundTrips * commandWork.ms;
   if (duplicatedMs > 0) evidence.push(underLoad(duplicatedMs, commandsWorkMs, commandWork));
   const refused = elementsRefusal(field, onlyInElements, holders) ?? versionRefusal(network.serverVersion) ?? shardingRefusal(field, shardKeys, network.serverVersion);
