@@ -94,11 +94,14 @@ export class EqualityIndex {
   /**
    * The signature of `sort` when, after an equality on the first field, this index's order answers
    * it: the sort names the fields after the first, in order (a prefix of them is enough), each in
-   * the key pattern's direction or each reversed. Undefined when it does not.
+   * the key pattern's direction or each reversed. Undefined when it does not. A sort on `_id` alone is
+   * answered by any index: its values are unique, so a key's documents in `_id` order are the sort's
+   * result, an order the embedded server keeps for itself where MongoDB would sort them.
    */
   orderSignature(sort: Document): string | undefined {
     const fields = this.fields;
     const sortFields = Object.keys(sort);
+    if (sortFields.length === 1 && sortFields[0] === '_id' && (sort._id === 1 || sort._id === -1)) return `_id:${String(sort._id)}`;
     if (sortFields.length === 0 || sortFields.length >= fields.length) return undefined;
     let reversed: boolean | undefined;
     for (let i = 0; i < sortFields.length; i++) {

@@ -63,10 +63,21 @@ describe('CollectionView.find', () => {
     expect(ids(view.find({}, { sort: { _id: -1 }, limit: 1 }))).toEqual([299]);
   });
 
-  it('uses index candidates for an indexed filter instead of the _id walk', () => {
+  it("walks an indexed key's documents in _id order for a sort on _id alone, and keeps that order through writes", () => {
     const { store, collection, view } = setUp(docs);
     store.createIndexes(collection, [{ name: 'group_1', key: { group: 1 }, unique: false, sparse: false, options: {} }]);
-    expect(examined(collection, () => ids(view.find({ group: 1 }, { sort: { _id: -1 }, limit: 3 })))).toEqual({ result: [297, 293, 289], examined: 75 });
+    expect(examined(collection, () => ids(view.find({ group: 1 }, { sort: { _id: -1 }, limit: 3 })))).toEqual({ result: [297, 293, 289], examined: 3 });
+    expect(examined(collection, () => ids(view.find({ group: 1 }, { sort: { _id: 1 }, skip: 1, limit: 2 })))).toEqual({ result: [5, 9], examined: 3 });
+    // the rest of the filter runs on each document walked; a sort on more than `_id` sorts the key's 75 candidates
+    expect(ids(view.find({ group: 1, v: 3 }, { sort: { _id: 1 }, limit: 2 }))).toEqual(ids(sortDocuments(view.match({ group: 1, v: 3 }), { _id: 1 })).slice(0, 2));
+    expect(examined(collection, () => view.find({ group: 1 }, { sort: { _id: 1, v: 1 }, limit: 1 })).examined).toBe(75);
+    view.insert(storableDocument({ _id: -3, group: 1 }));
+    view.replace(documentKey(5), storableDocument({ _id: 5, group: 2 }));
+    view.remove(documentKey(297));
+    for (const direction of [1, -1] as const) {
+      expect(ids(view.find({ group: 1 }, { sort: { _id: direction } }))).toEqual(ids(sortDocuments(view.match({ group: 1 }), { _id: direction })));
+    }
+    expect(ids(view.find({ group: 1 }, { sort: { _id: 1 }, limit: 3 }))).toEqual([-3, 1, 9]);
   });
 
   it('sorts inside a transaction by _id from its snapshot and own writes', () => {
@@ -106,7 +117,7 @@ describe('compound index order', () => {
 
   it('sorts the candidates when the sort is not the index order', () => {
     const { collection, view } = indexed();
-    for (const sort of [{ time: -1, _id: 1 }, { _id: -1 }, { level: 1 }, { time: -1, _id: -1, level: 1 }]) {
+    for (const sort of [{ time: -1, _id: 1 }, { _id: -1, time: -1 }, { level: 1 }, { time: -1, _id: -1, level: 1 }]) {
       expect(examined(collection, () => ids(view.find({ host: 1 }, { sort, limit: 3 })))).toEqual({ result: ids(sortDocuments(view.match({ host: 1 }), sort)).slice(0, 3), examined: 20 });
     }
     expect(examined(collection, () => view.find({ host: { $in: [1, 2] } }, { sort: { time: -1 }, limit: 1 })).examined).toBe(40);
