@@ -35,6 +35,7 @@ export function createFormatError(options: { production: boolean; onInternalErro
       return { ...withCode(formatted, PublicErrorCode.DATABASE_UNAVAILABLE, options.production), message: 'The database is unavailable; try again later' };
     }
     if (isRefusedRequest(error)) return withCode(formatted, PublicErrorCode.BAD_REQUEST, options.production);
+    if (isArgumentValueError(error)) return withCode(formatted, PublicErrorCode.BAD_USER_INPUT, options.production);
     const code = formatted.extensions?.code;
     // Apollo's own codes (parse/validation/persisted queries) are already public and safe.
     if (typeof code === 'string' && code !== PublicErrorCode.INTERNAL_SERVER_ERROR) return stripStack(formatted, options.production);
@@ -56,6 +57,22 @@ function isRefusedRequest(error: unknown): boolean {
   const status = (error.extensions?.http as { status?: unknown } | undefined)?.status;
   return typeof status === 'number' && status >= 400 && status < 500;
 }
+
+/**
+ * graphql-js's refusal, during execution and without a code, of an argument's value as the client sent it:
+ * a variable sent as null where the argument is non-null (`@include(if: $b)` with `$b: Boolean = true` and
+ * `{ "b": null }`), or one it could not coerce. Apollo would call it internal; it is the client's to fix.
+ */
+function isArgumentValueError(error: unknown): boolean {
+  return findCause(error, (e) => e instanceof GraphQLError && e.extensions?.code === undefined && ARGUMENT_VALUE_ERRORS.some((pattern) => pattern.test(e.message))) !== undefined;
+}
+
+/** graphql-js 16's messages for them (execution/values.ts, getArgumentValues). */
+const ARGUMENT_VALUE_ERRORS: readonly RegExp[] = [
+  /^Argument "\w+" of non-null type "[^"]+" must not be null\.$/,
+  /^Argument "\w+" of required type "[^"]+" was provided the variable "\$\w+" which was not provided a runtime value\.$/,
+  /^Argument "\w+" has invalid value [\s\S]+\.$/,
+];
 
 function withCode(formatted: GraphQLFormattedError, code: PublicErrorCode, production: boolean): GraphQLFormattedError {
   const { http: _http, ...extensions } = formatted.extensions ?? {};

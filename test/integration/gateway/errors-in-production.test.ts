@@ -36,6 +36,20 @@ describe('in production', () => {
     ]);
   });
 
+  it('reports a variable sent as null for a non-null argument, a field\'s or @include\'s, as BAD_USER_INPUT with its message, where graphql-js gives no code', async () => {
+    const argument = await demo.gateway.execute({ query: 'query ($id: ID = "000000000000000000000001") { book(id: $id) { name } }', variables: { id: null } });
+    expect([argument.data, argument.errors]).toEqual([
+      { book: null },
+      [{ message: 'Argument "id" of non-null type "ID!" must not be null.', locations: [{ line: 1, column: 57 }], path: ['book'], extensions: { code: 'BAD_USER_INPUT' } }],
+    ]);
+    expect(argument.cost!.roundTrips).toBe(0);
+    // graphql-js collects the fields before it runs them: the error is at the selection's parent (none at the root).
+    const atRoot = await demo.gateway.execute({ query: 'query ($b: Boolean = true) { books(first: 1) @include(if: $b) { name } }', variables: { b: null } });
+    expect([atRoot.data, atRoot.errors]).toEqual([null, [{ message: 'Argument "if" of non-null type "Boolean!" must not be null.', locations: [{ line: 1, column: 59 }], extensions: { code: 'BAD_USER_INPUT' } }]]);
+    const below = await demo.gateway.execute({ query: 'query ($b: Boolean = true) { books(first: 1) { name @skip(if: $b) } }', variables: { b: null } });
+    expect(below.errors).toEqual([{ message: 'Argument "if" of non-null type "Boolean!" must not be null.', locations: [{ line: 1, column: 63 }], path: ['books', 0], extensions: { code: 'BAD_USER_INPUT' } }]);
+  });
+
   it('reports an after that is not an id as BAD_USER_INPUT without a stack trace', async () => {
     const result = await demo.gateway.execute({ query: '{ books(after: "bm90IGEgY3Vyc29y") { name } }' });
     expect(result.errors).toEqual([
