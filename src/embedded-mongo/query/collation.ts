@@ -1,6 +1,6 @@
 import type { Document } from 'bson';
 import { LocationCodes, locationError, namedError } from '../protocol/command-error';
-import { compareStrings } from './compare-strings';
+import { compareStrings } from '../../bson/compare-strings';
 
 /** The ICU version MongoDB 7.0 is built with; a stored collation spec names it. */
 const ICU_VERSION = '57.1';

@@ -1,7 +1,7 @@
 import type { Binary, ObjectId, Timestamp } from 'bson';
 import { regexParts, stringValue, TypeRank, typeRank } from './bson-kind';
 import { compareNumbers } from '../../bson/bson-number';
-import { compareStrings } from './compare-strings';
+import { compareStrings } from '../../bson/compare-strings';
 import type { Collation } from './collation';
 import { packedObjectId } from './packed-object-id';
 

@@ -1,4 +1,5 @@
 import { compareNumbers } from '../../../bson/bson-number';
+import { compareStrings } from '../../../bson/compare-strings';
 import { isBsonNumber, isObjectId } from '../../documents/bson-type';
 import { keyString } from '../../documents/key-string';
 import { readPath } from '../../documents/read-path';
@@ -72,5 +73,6 @@ function compareValues(a: unknown, b: unknown): number {
   if (rank(a) === 1) return compareNumbers(a, b);
   const left = rank(a) === 4 ? (a as { toHexString(): string }).toHexString() : String(a);
   const right = rank(b) === 4 ? (b as { toHexString(): string }).toHexString() : String(b);
-  return left < right ? -1 : left > right ? 1 : 0;
+  // MongoDB compares strings by their UTF-8 bytes: code points, not JavaScript's UTF-16 units.
+  return compareStrings(left, right);
 }

@@ -33,3 +33,19 @@ describe('filterAndSort over BSON numbers', () => {
     expect(filterAndSort(huge, [], [{ path: 'price', direction: 1 }]).map((document) => String(document.price))).toEqual(['-1E+6111', '1E-6176', '1', '1E+6111']);
   });
 });
+
+/** MongoDB orders strings by their UTF-8 bytes, that is by code point; JavaScript's `<` compares UTF-16 units, which put a character past U+FFFF (a surrogate pair) before U+E000–U+FFFF. */
+describe('filterAndSort over strings', () => {
+  const named = (name: string) => ({ name });
+  const documents = [named('ｚx'), named('a'), named('😀y'), named('\uE000'), named('b')];
+
+  it('orders them by code point, as MongoDB does', () => {
+    expect(filterAndSort(documents, [], [{ path: 'name', direction: 1 }]).map((document) => document.name)).toEqual(['a', 'b', '\uE000', 'ｚx', '😀y']);
+    expect(filterAndSort(documents, [], [{ path: 'name', direction: -1 }]).map((document) => document.name)).toEqual(['😀y', 'ｚx', '\uE000', 'b', 'a']);
+  });
+
+  it('compares filter operands by code point too', () => {
+    expect(filterAndSort(documents, [{ name: { gt: 'ｚ' } }], undefined).map((document) => document.name)).toEqual(['ｚx', '😀y']);
+    expect(filterAndSort(documents, [{ name: { lt: '😀' } }], undefined).map((document) => document.name)).toEqual(['ｚx', 'a', '\uE000', 'b']);
+  });
+});
