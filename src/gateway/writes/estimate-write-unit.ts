@@ -37,7 +37,8 @@ export interface WriteUnitEstimate {
  * was when it moves a `@total`), one updateMany per collection holding copies of the changed fields and
  * one update per collection of the totals it moves, after a read when it is picked by another field than
  * `_id` and has copies; insert reads each reference it holds but the preloaded ones (a list reference: up to its
- * `maxKeys` documents in one find) and, with `transaction`, those its derived update proves
+ * `maxKeys` documents in one find; a preloaded one too where some role reads its target's collection in part:
+ * a source read outside the unit is read again through the viewer's filter) and, with `transaction`, those its derived update proves
  * (provedByDerivedUpdate), inserts, then updates each collection whose bounded arrays,
  * counters or inverse arrays it feeds; changeReference reads the document and its new target, sets the
  * truth and updates each collection of the inverse side and of the counters and totals keyed by it; requireMany reads up to `maxKeys` documents in
@@ -107,9 +108,12 @@ export function estimateWriteUnit(model: WriteModel, plan: WritePlan, options: W
         break;
       }
       case 'insert': {
-        const reads = (coordinate: string) =>
-          !operation.preloaded?.includes(coordinate) && (operation.holds === undefined || operation.holds.includes(coordinate) || options.presetReferences?.has(coordinate) === true);
+        const held = (coordinate: string) => operation.holds === undefined || operation.holds.includes(coordinate) || options.presetReferences?.has(coordinate) === true;
+        const reads = (coordinate: string) => !operation.preloaded?.includes(coordinate) && held(coordinate);
+        // A source the resolver read itself stands for a target in a collection some role reads in part only once read again through the viewer's filter.
+        const readsPreloaded = (coordinate: string, collection: string) => operation.preloaded?.includes(coordinate) === true && held(coordinate) && options.readInPart?.has(collection) === true;
         for (const field of byKeyReferenceFields(model, operation.typeName)) {
+          if (readsPreloaded(field.coordinate, field.shapes.join!.collection)) read(1, field.isList ? maxKeysOf(operation, field.coordinate) : 1);
           if (!reads(field.coordinate)) continue;
           // Proved by its derived update in a transaction: no read. Its document stays counted, for a server without transactions.
           if (options.transaction && provedByDerivedUpdate(model, field) && !options.readInPart?.has(field.shapes.join!.collection)) {
@@ -119,10 +123,10 @@ export function estimateWriteUnit(model: WriteModel, plan: WritePlan, options: W
           else read(1, field.isList ? maxKeysOf(operation, field.coordinate) : 1);
         }
         for (const location of nestedSnapshotLocations(model, operation.typeName)) {
-          if (reads(location.coordinate)) read(1, maxKeysOf(operation, location.coordinate));
+          if (reads(location.coordinate) || readsPreloaded(location.coordinate, location.sourceCollection)) read(1, maxKeysOf(operation, location.coordinate));
         }
         for (const nested of nestedReferences(model, operation.typeName)) {
-          if (reads(nested.coordinate)) read(1, nested.lists === 0 ? 1 : maxKeysOf(operation, nested.coordinate));
+          if (reads(nested.coordinate) || readsPreloaded(nested.coordinate, nested.collection)) read(1, nested.lists === 0 ? 1 : maxKeysOf(operation, nested.coordinate));
         }
         // Whatever the plan says the input gives: a key a create rule presets from a claim is checked too.
         for (const parent of uncheckedParentRelations(model, operation.typeName)) {

@@ -268,7 +268,7 @@ export class WriteUnit {
     if (keys.length === 0) return;
     const written: StoredDocument = {};
     for (const [path, value] of Object.entries($set)) writePath(written, path, value);
-    const known = new KnownSources();
+    const known = new KnownSources((collection) => this.#readsAll(collection));
     for (const key of keys) {
       const value = readPath(written, key.keyPath);
       // A key cleared points at no row.
@@ -289,7 +289,7 @@ export class WriteUnit {
   async insert(typeName: string, document: StoredDocument, preloaded: readonly StoredDocument[] = [], options: InsertOptions = {}): Promise<StoredDocument> {
     const collection = this.#collectionOf(typeName);
     let complete = this.#withPresets(typeName, document, options.generated === true);
-    const known = new KnownSources();
+    const known = new KnownSources((collection) => this.#readsAll(collection));
     for (const given of preloaded) {
       const read = this.#completeSources.get(given);
       // A document the resolver read itself: the caller says which reference it is for by its id.
@@ -607,8 +607,16 @@ interface SourceRead {
  * its own collection (the same id in two collections is two documents); one the resolver read itself,
  * of no known collection, for any reference naming its id.
  */
+/**
+ * The documents a write unit holds for the references it checks: those it read, by collection, and those
+ * a resolver read itself and passed in (`preloaded`), of no known collection. These stand for a target
+ * only where `trustsGiven(collection)`: where the viewer reads that collection in part, a document read
+ * outside the unit may be a row it may not see, so the unit reads the target through the viewer's filter.
+ */
 class KnownSources {
   readonly #byCollection = new Map<string | undefined, Map<string, StoredDocument>>();
+
+  constructor(private readonly trustsGiven: (collection: string) => boolean) {}
 
   add(collection: string | undefined, document: StoredDocument): void {
     let documents = this.#byCollection.get(collection);
@@ -622,7 +630,7 @@ class KnownSources {
 
   /** The documents a reference into `collection` may copy, by keyString of their `_id`. */
   in(collection: string): ReadonlyMap<string, StoredDocument> {
-    const given = this.#byCollection.get(undefined);
+    const given = this.trustsGiven(collection) ? this.#byCollection.get(undefined) : undefined;
     const read = this.#byCollection.get(collection);
     if (!given) return read ?? new Map();
     return read ? new Map([...given, ...read]) : given;

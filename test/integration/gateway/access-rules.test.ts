@@ -1757,3 +1757,88 @@ describe('seventh review: keys copied from rows the role reads in part, and re-p
     );
   });
 });
+
+describe('a source a hand-written resolver read itself, passed to insert', () => {
+  const typeDefs = /* GraphQL */ `
+    type Query {
+      orders: [Order!]! @list
+    }
+    type Mutation {
+      "Reads the product with its own driver call, outside the write unit, and passes it in."
+      orderFromOwnRead(product: ID!): Order!
+      "Reads the product through the write unit (requireOne), and passes it in."
+      orderFromUnitRead(product: ID!): Order!
+    }
+    type Product @collection(name: "products") @access(roles: ["member"], allow: [READ], where: [{ field: "tenant", claim: "tenant" }]) {
+      id: ID!
+      name: String!
+      tenant: String!
+    }
+    type Order @collection(name: "orders") @access(roles: ["member"], allow: [READ, CREATE]) {
+      id: ID!
+      product: Product! @snapshot(path: "product", fields: ["id", "name"]) @join(localField: "product.id") @read(strategy: SNAPSHOT)
+    }
+  `;
+  const ours = new ObjectId('0000000000000000000000c1');
+  const theirs = new ObjectId('0000000000000000000000c2');
+  const member: Viewer = { role: 'member', roles: ['member'], anonymous: false, subject: 'ann', claims: { sub: 'ann', tenant: 't1' } };
+  let shop: SdlGateway;
+  async function orderFromOwnRead(_parent: unknown, args: { product: string }, context: GatewayContext, info: GraphQLResolveInfo) {
+    const order = { _id: new ObjectId(), product: { id: new ObjectId(args.product) } };
+    const product = await shop.db.collection('products').findOne({ _id: order.product.id }, { projection: { name: 1 } });
+    await context.writes.run(info, (unit) => unit.insert('Order', order, product ? [product] : []));
+    return order;
+  }
+  async function orderFromUnitRead(_parent: unknown, args: { product: string }, context: GatewayContext, info: GraphQLResolveInfo) {
+    const order = { _id: new ObjectId(), product: { id: new ObjectId(args.product) } };
+    await context.writes.run(info, async (unit) => unit.insert('Order', order, [await unit.requireOne('Product', { _id: order.product.id }, ['name'], 'with that id')]));
+    return order;
+  }
+  beforeAll(async () => {
+    shop = await startSdlGateway({
+      typeDefs,
+      dbPrefix: 'access_preloaded',
+      prepare: async (db) => {
+        await db.collection('products').insertMany([
+          { _id: ours, name: 'ours', tenant: 't1' },
+          { _id: theirs, name: 'secret plans', tenant: 't2' },
+        ]);
+        await db.collection('products').createIndex({ tenant: 1 });
+        await db.createCollection('orders');
+      },
+      gateway: {
+        onWarning: () => undefined,
+        resolvers: { Mutation: { orderFromOwnRead, orderFromUnitRead } },
+        writePlans: {
+          orderFromOwnRead: [{ kind: 'insert', typeName: 'Order', preloaded: ['Order.product'] }],
+          orderFromUnitRead: [{ kind: 'requireOne', typeName: 'Product' }, { kind: 'insert', typeName: 'Order', preloaded: ['Order.product'] }],
+        },
+      },
+    });
+  }, 60_000);
+  afterAll(() => shop?.stop());
+  const run = async (query: string) => {
+    const result = await shop.gateway.execute({ query }, { viewer: member });
+    return { data: result.data, errors: result.errors?.map((error): [string, unknown] => [error.message, error.extensions?.code]), roundTrips: result.cost?.writes?.roundTrips };
+  };
+
+  it('stands for a row the role reads only once read again through its filter: a row of another tenant is NOT_FOUND, and its fields are copied nowhere', async () => {
+    const before = await shop.db.collection('orders').countDocuments();
+    const hidden = await run(`mutation { orderFromOwnRead(product: "${theirs.toHexString()}") { product { name } } }`);
+    expect(hidden.errors).toEqual([[`Order.product: ${theirs.toHexString()} not found`, 'NOT_FOUND']]);
+    expect(await shop.db.collection('orders').countDocuments()).toBe(before);
+    expect(await shop.db.collection('orders').countDocuments({ 'product.name': 'secret plans' })).toBe(0);
+    // A row it reads is taken, once read again through the filter.
+    const own = await run(`mutation { orderFromOwnRead(product: "${ours.toHexString()}") { product { name } } }`);
+    expect([own.data, own.errors]).toEqual([{ orderFromOwnRead: { product: { name: 'ours' } } }, undefined]);
+  });
+
+  it('is taken as it is when the write unit read it (requireOne reads through the filter): no read again', async () => {
+    expect((await run(`mutation { orderFromUnitRead(product: "${theirs.toHexString()}") { id } }`)).errors).toEqual([[`Product with that id not found`, 'NOT_FOUND']]);
+    const unitRead = await run(`mutation { orderFromUnitRead(product: "${ours.toHexString()}") { product { name } } }`);
+    const ownRead = await run(`mutation { orderFromOwnRead(product: "${ours.toHexString()}") { product { name } } }`);
+    expect([unitRead.data, unitRead.errors]).toEqual([{ orderFromUnitRead: { product: { name: 'ours' } } }, undefined]);
+    // Each sends the product's read, the insert and the commit (the resolver's own driver call is not the gateway's).
+    expect([unitRead.roundTrips, ownRead.roundTrips]).toEqual([3, 3]);
+  });
+});
