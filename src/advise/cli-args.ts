@@ -51,7 +51,7 @@ it would leave; one that does not save MongoDB time on that workload is not give
                               not the command times recorded: the same workload gets the same advice
                               on any machine (the times of a busy or shared one are noise)
   --latency-ms MS             the round trip between gateway and MongoDB that reading a join by lookup
-                              saves (default: measured, the median of 7 pings): advice for a deployment
+                              saves (default: measured, the median of 15 pings): advice for a deployment
                               farther from, or nearer to, the database than this one
   --reads-only                advise only how reads are served (a join read by lookup): no change to what
                               is stored, so nothing for \`docjoin migrate\` to do; without it, a snapshot

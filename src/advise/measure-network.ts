@@ -3,7 +3,7 @@ import { medianTimeMs } from './median-time';
 import type { NetworkCosts } from './recommend/lookup-advice';
 
 /** Pings sent to measure the round trip: their median is what one costs. */
-const PINGS = 7;
+const PINGS = 15;
 
 /**
  * The round trip between this process and MongoDB (the median of a few pings, after one that opens

@@ -1,6 +1,6 @@
 import { BSON, type Document } from 'mongodb';
 import { readsByLookup, type Db, type StorageMap } from '../gateway';
-import { medianTimeMs } from './median-time';
+import { medianDifferenceMs } from './median-time';
 import type { ProbedLookupCosts } from './recommend/lookup-advice';
 
 /** Documents the probe reads at most, and at least: fewer cannot tell a document's cost from the timer's noise. */
@@ -8,14 +8,15 @@ const PROBE_DOCUMENTS = 200;
 const MIN_PROBE_DOCUMENTS = 50;
 /** The most the probe's reply may hold: well inside one batch (16 MB), so every read is one round trip. */
 const PROBE_BYTES = 4 * 1024 * 1024;
-/** Timed runs of each probe read (after one untimed): their median is its time. */
-const PROBE_RUNS = 7;
-/** Samples of all four reads before the differences count as lost in the timer's noise. */
+/** Timed pairs of probe reads (after one untimed run of each): the median of their differences is a cost's. */
+const PROBE_RUNS = 11;
+/** Samples of both pairs before the differences count as lost in the timer's noise. */
 const PROBE_ATTEMPTS = 3;
 
 /**
- * Times a lookup's costs with a few reads of the largest collection a lookup could read (the latency
- * cancels out: every read is one round trip):
+ * Times a lookup's costs with a few pairs of reads of the largest collection a lookup could read, each
+ * pair back to back and the median of their differences taken (the latency cancels out: every read is
+ * one round trip, and a drift of the machine weighs on both reads of a pair):
  * - a byte more in a reply: `find` of up to PROBE_DOCUMENTS documents against `find` of one;
  * - a parent more to join: an `aggregate` of as many documents each looking itself up by `_id` as
  *   docjoin's lookups are written (`localField`/`foreignField` and a pipeline), the joined copy dropped
@@ -42,11 +43,17 @@ export async function probeLookupCosts(db: Db, collections: Iterable<string>): P
   const selfLookup = { $lookup: { from: largest.name, localField: '_id', foreignField: '_id', pipeline: [{ $project: { _id: 1 } }], as: '_docjoin_probe' } };
   // A busy machine can hide a difference in one sample: it is timed again before advise gives up.
   for (let attempt = 0; attempt < PROBE_ATTEMPTS; attempt++) {
-    const one = await medianTimeMs(() => collection.find({}, { limit: 1, batchSize: 1 }).toArray(), PROBE_RUNS);
-    const many = await medianTimeMs(() => collection.find({}, { limit: documents, batchSize: documents }).toArray(), PROBE_RUNS);
-    const plain = await medianTimeMs(() => collection.aggregate([...head, { $project: { _id: 1 } }], { batchSize: documents }).toArray(), PROBE_RUNS);
-    const joined = await medianTimeMs(() => collection.aggregate([...head, selfLookup, { $project: { _id: 1 } }], { batchSize: documents }).toArray(), PROBE_RUNS);
-    if (many > one && joined > plain) return { byteMs: (many - one) / (manyBytes - oneBytes), parentMs: (joined - plain) / documents, collection: largest.name };
+    const bytesMs = await medianDifferenceMs(
+      () => collection.find({}, { limit: documents, batchSize: documents }).toArray(),
+      () => collection.find({}, { limit: 1, batchSize: 1 }).toArray(),
+      PROBE_RUNS,
+    );
+    const parentsMs = await medianDifferenceMs(
+      () => collection.aggregate([...head, selfLookup, { $project: { _id: 1 } }], { batchSize: documents }).toArray(),
+      () => collection.aggregate([...head, { $project: { _id: 1 } }], { batchSize: documents }).toArray(),
+      PROBE_RUNS,
+    );
+    if (bytesMs > 0 && parentsMs > 0) return { byteMs: bytesMs / (manyBytes - oneBytes), parentMs: parentsMs / documents, collection: largest.name };
   }
   throw new Error(`timing ${documents} documents of ${largest.name} against one, and with a lookup each against without, showed no difference the timer could tell`);
 }
