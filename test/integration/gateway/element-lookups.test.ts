@@ -1,4 +1,5 @@
 import { ObjectId } from 'mongodb';
+import { GraphQLScalarType } from 'graphql';
 import type { Gateway } from 'docjoin';
 import { startSdlGateway, type SdlGateway } from '../../support/sdl-gateway';
 
@@ -110,5 +111,46 @@ describe('a join by key under an embedded array, read by lookup', () => {
     expect(looked.cost!.commands!.map((command) => `${command.command} ${command.collection}`)).toEqual(['aggregate people', 'aggregate notes']);
     expect(looked.cost).toMatchObject({ roundTrips: 2, estimatedRoundTrips: 2 });
     expect(looked.cost!.fields['Holding.notes']).toMatchObject({ strategy: 'join', roundTrips: 1 });
+  });
+});
+
+describe('an element lookup beside a field returning the same stored value whole', () => {
+  const RAW_SDL = /* GraphQL */ `
+    scalar JSON
+    type Query { people: [Person!]! @list }
+    type Person @collection(name: "people") {
+      id: ID!
+      holdings: [Holding!]! @embedded
+      holdingsRaw: JSON @path(path: "holdings")
+      pinned: Holding @embedded
+      pinnedRaw: JSON @path(path: "pinned")
+    }
+    type Holding { shares: Int! stock: Stock @join(localField: "stockId") }
+    type Stock @collection(name: "stocks") { id: ID! symbol: String! }
+  `;
+  const JSONScalar = new GraphQLScalarType({ name: 'JSON', serialize: (value) => JSON.parse(JSON.stringify(value)) as unknown });
+  let raw: SdlGateway;
+  beforeAll(async () => {
+    raw = await startSdlGateway({
+      typeDefs: RAW_SDL,
+      dbPrefix: 'element_lookups_raw',
+      prepare: async (db) => {
+        await db.collection('stocks').insertMany([{ _id: s1!, symbol: 'ONE' }, { _id: s2!, symbol: 'TWO' }]);
+        await db.collection('people').insertOne({ holdings: [{ shares: 1, stockId: s1 }, { shares: 2, stockId: s2 }], pinned: { shares: 9, stockId: s2 } });
+      },
+      gateway: { resolvers: { JSON: JSONScalar } },
+    });
+  }, 60_000);
+  afterAll(() => raw?.stop());
+
+  it('answers the stored value as it is: the documents handed to its elements are not in it', async () => {
+    const query = '{ people { holdings { stock { symbol } } holdingsRaw pinned { stock { symbol } } pinnedRaw } }';
+    const stored = { holdingsRaw: [{ shares: 1, stockId: s1!.toHexString() }, { shares: 2, stockId: s2!.toHexString() }], pinnedRaw: { shares: 9, stockId: s2!.toHexString() } };
+    const expected = { people: [{ holdings: [{ stock: { symbol: 'ONE' } }, { stock: { symbol: 'TWO' } }], pinned: { stock: { symbol: 'TWO' } }, ...stored }] };
+    for (const strategyHeader of ['Holding.stock=join', 'Holding.stock=lookup']) {
+      const result = await raw.gateway.execute({ query }, { strategyHeader });
+      expect([strategyHeader, result.errors, result.data]).toEqual([strategyHeader, undefined, expected]);
+    }
+    expect((await raw.gateway.execute({ query }, { strategyHeader: 'Holding.stock=lookup' })).cost?.roundTrips).toBe(1);
   });
 });

@@ -55,6 +55,18 @@ function settle(documents: readonly StoredDocument[], projection: Projection): n
   return count;
 }
 
+/**
+ * The documents handed to each embedded element, by the element and its lookup's `as`: beside the
+ * element, not in it, since the element is also the stored value another field may return whole (a
+ * JSON field over the same path).
+ */
+const HANDED_OUT = new WeakMap<object, Map<string, readonly StoredDocument[]>>();
+
+/** The documents an element lookup `as` handed to `element` (settleLookups); undefined when none did. */
+export function handedOut(element: StoredDocument, as: string): readonly StoredDocument[] | undefined {
+  return HANDED_OUT.get(element)?.get(as);
+}
+
 /** Each object element of `value` (or `value`, an object) gets under `as` the documents whose `foreignField` is its key or one of its keys, as the join matches them. */
 function handOut(value: unknown, as: string, joined: readonly StoredDocument[], { localField, foreignField }: LookupRead): void {
   const byKey = documentsByKey(joined, foreignField);
@@ -66,6 +78,8 @@ function handOut(value: unknown, as: string, joined: readonly StoredDocument[], 
       if (key === undefined || key === null) continue;
       for (const document of byKey.get(keyString(key)) ?? []) own.add(document);
     }
-    (element as StoredDocument)[as] = [...own];
+    let lookups = HANDED_OUT.get(element);
+    if (!lookups) HANDED_OUT.set(element, (lookups = new Map()));
+    lookups.set(as, [...own]);
   }
 }

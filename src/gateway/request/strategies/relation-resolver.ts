@@ -6,6 +6,7 @@ import type { PageArgs } from '../../operation/planning/page-request';
 import { requestedList, strategyForRequest, type RequestedList } from '../../operation/planning/requested-list';
 import type { ReadStrategy, RelationField } from '../../startup/storage-map/storage-map-types';
 import { readPath } from '../../documents/read-path';
+import { handedOut } from '../loaders/projected-read';
 import { resolveConnection } from './connection';
 import { resolveEmbedded } from './embedded';
 import { resolveJoin } from './join';
@@ -69,7 +70,7 @@ function strategyForParent(field: RelationField, strategy: ReadStrategy, parent:
  */
 function lookedUp(parent: StoredDocument, planned: PlannedLookup | undefined): readonly StoredDocument[] | undefined {
   if (!planned) return undefined;
-  const joined = parent[planned.as];
+  const joined = parent[planned.as] ?? handedOut(parent, planned.as);
   return Array.isArray(joined) ? (joined as StoredDocument[]) : undefined;
 }
 
