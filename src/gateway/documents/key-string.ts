@@ -54,6 +54,14 @@ export function isKeyValue(value: unknown): boolean {
   return value !== null && value !== undefined;
 }
 
+/**
+ * Whether the value a document holds at a key path (readPath's) matches `key` (a keyString) as MongoDB's
+ * equality does: equal to it, or an array holding it (a path through an array gives one).
+ */
+export function holdsKey(value: unknown, key: string): boolean {
+  return Array.isArray(value) ? value.some((element) => isKeyValue(element) && keyString(element) === key) : keyString(value) === key;
+}
+
 /** The documents by the key string of the value each holds at `path`, in their order. */
 export function documentsByKey<T extends object>(documents: readonly T[], path: string): Map<string, T[]> {
   const grouped = new Map<string, T[]>();

@@ -12,7 +12,8 @@ export interface CountLoad {
  * Counts the children of many parents (a connection's `totalCount`) in ONE aggregate:
  * `$match {fk: {$in: keys}, …filter} → $group {_id: "$fk", count: {$sum: 1}}`, one reply document per
  * parent that has children; a parent missing from the reply has none. A multikey path is unwound first,
- * so a child listing several parents counts for each. It goes through the collection's batcher, so the
+ * so a child listing several parents counts once for each. A reverse join's count is multikey: its
+ * children may hold the parent key in an array, which MongoDB's equality matches by each element. It goes through the collection's batcher, so the
  * level's pages and `@aggregate` figures of the same children go out with it as one command.
  */
 export class CountLoader {
@@ -38,7 +39,15 @@ export class CountLoader {
     const keyMatch = { [foreignField]: inKeys };
     const match = { $match: filter ? { $and: [keyMatch, filter] } : keyMatch };
     const pipeline = multikey
-      ? [match, { $project: { _id: 0, key: `$${foreignField}` } }, { $unwind: '$key' }, { $match: { key: inKeys } }, { $group: { _id: '$key', count: { $sum: 1 } } }]
+      ? [
+          match,
+          { $project: { key: `$${foreignField}` } },
+          { $unwind: '$key' },
+          { $match: { key: inKeys } },
+          // A child listing a parent twice is one child of it.
+          { $group: { _id: { child: '$_id', key: '$key' } } },
+          { $group: { _id: '$_id.key', count: { $sum: 1 } } },
+        ]
       : [match, { $group: { _id: `$${foreignField}`, count: { $sum: 1 } } }];
     const fields = [...new Set(loads.map((load) => load.field))];
     const counts = await this.batcher.submit(pipeline, fields, keys.size);

@@ -1,7 +1,10 @@
 import DataLoader from 'dataloader';
 import type { FieldCostRecorder } from '../cost/cost-ledger';
 import type { AggregateBatcher } from './aggregate-batcher';
-import { documentsByKey, keyString } from '../../documents/key-string';
+import { isKeyValue, keyString } from '../../documents/key-string';
+import { readPath } from '../../documents/read-path';
+import { filterAndSort } from '../../operation/planning/in-memory-list';
+import type { SortKey } from '../../startup/storage-map/storage-map-types';
 import type { MongoFunnel, RequestScope } from '../mongo/mongo-funnel';
 import type { StoredDocument } from '../../documents/stored-document';
 import { mergeProjections, projectionOf, projectStages, type Projection } from '../../operation/planning/projection';
@@ -67,7 +70,7 @@ export class ReverseJoinLoader {
         ? await this.funnel.aggregate({ ...this.request, fields }, collection, pipeline, { batchSize: UNBOUNDED_REVERSE_JOIN_BATCH })
         : await this.batcher.submit(pipeline, fields, keys.size * perParent);
     settleLookups(this.request, documents, projection);
-    const byParent = documentsByKey(documents, foreignField);
+    const byParent = childrenByParent(documents, foreignField, sort, perParent);
     // A parent's children were read once for a field, however many of its loads asked for them.
     const counted = new Map<string, Set<string>>();
     return loads.map((load, index) => {
@@ -113,4 +116,38 @@ export class ReverseJoinLoader {
       { $replaceRoot: { newRoot: '$docs' } },
     ];
   }
+}
+
+/**
+ * The children by the parent key each holds at `foreignField`, in the reply's order. A child holding
+ * several (an array there, which MongoDB's equality matches by each element) is a child of each: a
+ * per-parent read may bring it in another parent's branch, or in several, so those parents' children
+ * are put back in the join's order, once each, and cut to the page (their own branch brought their
+ * page; the order is total, `_id` last).
+ */
+function childrenByParent(documents: readonly StoredDocument[], foreignField: string, sort: readonly SortKey[], perParent: number | undefined): Map<string, StoredDocument[]> {
+  const byParent = new Map<string, StoredDocument[]>();
+  const shared = new Set<string>();
+  const add = (key: string, child: StoredDocument) => {
+    const children = byParent.get(key);
+    if (children) children.push(child);
+    else byParent.set(key, [child]);
+  };
+  for (const child of documents) {
+    const value = readPath(child, foreignField);
+    if (!Array.isArray(value)) {
+      add(keyString(value), child);
+      continue;
+    }
+    for (const key of new Set(value.filter(isKeyValue).map(keyString))) {
+      add(key, child);
+      shared.add(key);
+    }
+  }
+  for (const key of shared) {
+    const once = [...new Map(byParent.get(key)!.map((child) => [keyString(child._id), child])).values()];
+    const ordered = filterAndSort(once, [], sort);
+    byParent.set(key, perParent === undefined ? ordered : ordered.slice(0, perParent));
+  }
+  return byParent;
 }

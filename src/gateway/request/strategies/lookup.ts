@@ -1,4 +1,4 @@
-import { isKeyValue, keyString } from '../../documents/key-string';
+import { holdsKey, isKeyValue, keyString } from '../../documents/key-string';
 import { readPath } from '../../documents/read-path';
 import type { StoredDocument } from '../../documents/stored-document';
 import { filterAndSort } from '../../operation/planning/in-memory-list';
@@ -22,9 +22,9 @@ export function resolveLookup(shape: JoinShape, request: RelationRequest, joined
     const parentKey = readPath(request.parent, shape.localField);
     if (!isKeyValue(parentKey)) return field.isList ? [] : null;
     cost.keys(1);
-    // As the join regroups its children: by the key each holds (one holding an array of keys is no child here).
+    // As the join regroups its children: by the key each holds, a child holding an array of keys under each of them.
     const key = keyString(parentKey);
-    const children = joined.filter((child) => keyString(readPath(child, shape.foreignField)) === key);
+    const children = joined.filter((child) => holdsKey(readPath(child, shape.foreignField), key));
     return field.isList ? children : (children[0] ?? null);
   }
   const keyValue = readPath(request.parent, shape.localField);

@@ -1,0 +1,99 @@
+import { ObjectId } from 'mongodb';
+import { startSdlGateway, type SdlGateway } from '../../support/sdl-gateway';
+
+/**
+ * A reverse join whose children hold the parent key in an array (`tagIds`), or through one
+ * (`credits.authorId`): MongoDB's equality matches a child by each element, so a child listing several
+ * parents is a child of each, in each parent's order and page, by join and by lookup alike, and counts
+ * for each in a connection's totalCount.
+ */
+const SDL = /* GraphQL */ `
+  type Query { tags: [Tag!]! @list authors: [Author!]! @list }
+  type Tag @collection(name: "tags") {
+    id: ID!
+    name: String!
+    posts: [Post!]! @join(localField: "_id", foreignField: "tagIds", sort: "title")
+    latest(first: Int = 2): [Post!]! @join(localField: "_id", foreignField: "tagIds", sort: "-title")
+    newest: Post @join(localField: "_id", foreignField: "tagIds", sort: "-title")
+    postsConnection(first: Int = 2, after: String): PostConnection! @join(localField: "_id", foreignField: "tagIds", sort: "title")
+  }
+  type PostConnection { edges: [PostEdge!]! nodes: [Post!]! pageInfo: PageInfo! totalCount: Int! }
+  type PostEdge { cursor: String! node: Post! }
+  type PageInfo { hasNextPage: Boolean! hasPreviousPage: Boolean! startCursor: String endCursor: String }
+  type Post @collection(name: "posts") { id: ID! title: String! tagIds: [ID!]! }
+  type Author @collection(name: "authors") {
+    id: ID!
+    name: String!
+    credited(first: Int = 2): [Book!]! @join(localField: "_id", foreignField: "credits.authorId", sort: "title")
+  }
+  type Book @collection(name: "books") { id: ID! title: String! credits: [Credit!]! @embedded }
+  type Credit { role: String! }
+`;
+const oid = (n: number) => new ObjectId(n.toString(16).padStart(24, '0'));
+const [red, blue, green] = [oid(1), oid(2), oid(3)];
+const [ann, bob] = [oid(11), oid(12)];
+
+let subject: SdlGateway;
+beforeAll(async () => {
+  subject = await startSdlGateway({
+    typeDefs: SDL,
+    dbPrefix: 'array_foreign_keys',
+    prepare: async (db) => {
+      await db.collection('tags').insertMany([
+        { _id: red, name: 'red' },
+        { _id: blue, name: 'blue' },
+        { _id: green, name: 'green' },
+      ]);
+      await db.collection('posts').insertMany([
+        { _id: oid(101), title: 'a', tagIds: [red] },
+        { _id: oid(102), title: 'b', tagIds: [red, blue] },
+        { _id: oid(103), title: 'c', tagIds: [blue, red, blue] },
+        { _id: oid(104), title: 'd', tagIds: blue },
+        { _id: oid(105), title: 'e', tagIds: [] },
+      ]);
+      await db.collection('posts').createIndex({ tagIds: 1, title: 1, _id: 1 });
+      await db.collection('authors').insertMany([
+        { _id: ann, name: 'Ann' },
+        { _id: bob, name: 'Bob' },
+      ]);
+      await db.collection('books').insertMany([
+        { _id: oid(201), title: 'solo', credits: [{ authorId: ann, role: 'writer' }] },
+        { _id: oid(202), title: 'duo', credits: [{ authorId: ann, role: 'writer' }, { authorId: bob, role: 'editor' }] },
+        { _id: oid(203), title: 'edited', credits: [{ authorId: bob, role: 'editor' }] },
+      ]);
+      await db.collection('books').createIndex({ 'credits.authorId': 1, title: 1, _id: 1 });
+    },
+  });
+}, 60_000);
+afterAll(() => subject?.stop());
+
+const titles = (posts: Array<{ title: string }>) => posts.map((post) => post.title);
+
+it('answers each parent every child listing its key, in its order and page, by join and by lookup', async () => {
+  const query = '{ tags { name posts { title } latest { title } newest { title } } authors { name credited { title } } }';
+  const expected = {
+    tags: [
+      { name: 'red', posts: [{ title: 'a' }, { title: 'b' }, { title: 'c' }], latest: [{ title: 'c' }, { title: 'b' }], newest: { title: 'c' } },
+      { name: 'blue', posts: [{ title: 'b' }, { title: 'c' }, { title: 'd' }], latest: [{ title: 'd' }, { title: 'c' }], newest: { title: 'd' } },
+      { name: 'green', posts: [], latest: [], newest: null },
+    ],
+    authors: [
+      { name: 'Ann', credited: [{ title: 'duo' }, { title: 'solo' }] },
+      { name: 'Bob', credited: [{ title: 'duo' }, { title: 'edited' }] },
+    ],
+  };
+  for (const strategyHeader of ['', 'Tag.posts=join,Tag.latest=join,Tag.newest=join,Author.credited=join', 'Tag.posts=lookup,Tag.latest=lookup,Tag.newest=lookup,Author.credited=lookup']) {
+    const result = await subject.gateway.execute({ query }, { strategyHeader });
+    expect([strategyHeader, result.errors, result.data]).toEqual([strategyHeader, undefined, expected]);
+  }
+});
+
+it('pages a connection over such children and counts each child for every parent it lists', async () => {
+  const result = await subject.gateway.execute({ query: '{ tags { name postsConnection { nodes { title } pageInfo { hasNextPage } totalCount } } }' });
+  expect(result.errors).toBeUndefined();
+  expect((result.data as { tags: Array<{ name: string; postsConnection: { nodes: Array<{ title: string }>; pageInfo: unknown; totalCount: number } }> }).tags.map((tag) => [tag.name, titles(tag.postsConnection.nodes), tag.postsConnection.pageInfo, tag.postsConnection.totalCount])).toEqual([
+    ['red', ['a', 'b'], { hasNextPage: true }, 3],
+    ['blue', ['b', 'c'], { hasNextPage: true }, 3],
+    ['green', [], { hasNextPage: false }, 0],
+  ]);
+});
