@@ -5,7 +5,7 @@ import { startSdlGateway, type SdlGateway } from '../../support/sdl-gateway';
  * A reverse join whose children hold the parent key in an array (`tagIds`), or through one
  * (`credits.authorId`): MongoDB's equality matches a child by each element, so a child listing several
  * parents is a child of each, in each parent's order and page, by join and by lookup alike, and counts
- * for each in a connection's totalCount.
+ * for each in a connection's totalCount and an aggregate's figures.
  */
 const SDL = /* GraphQL */ `
   type Query { tags: [Tag!]! @list authors: [Author!]! @list }
@@ -16,11 +16,12 @@ const SDL = /* GraphQL */ `
     latest(first: Int = 2): [Post!]! @join(localField: "_id", foreignField: "tagIds", sort: "-title")
     newest: Post @join(localField: "_id", foreignField: "tagIds", sort: "-title")
     postsConnection(first: Int = 2, after: String): PostConnection! @join(localField: "_id", foreignField: "tagIds", sort: "title")
+    postsAggregate: PostAggregate! @aggregate(of: "posts", fields: ["words"])
   }
   type PostConnection { edges: [PostEdge!]! nodes: [Post!]! pageInfo: PageInfo! totalCount: Int! }
   type PostEdge { cursor: String! node: Post! }
   type PageInfo { hasNextPage: Boolean! hasPreviousPage: Boolean! startCursor: String endCursor: String }
-  type Post @collection(name: "posts") { id: ID! title: String! tagIds: [ID!]! }
+  type Post @collection(name: "posts") { id: ID! title: String! words: Int! tagIds: [ID!]! }
   type Author @collection(name: "authors") {
     id: ID!
     name: String!
@@ -45,11 +46,11 @@ beforeAll(async () => {
         { _id: green, name: 'green' },
       ]);
       await db.collection('posts').insertMany([
-        { _id: oid(101), title: 'a', tagIds: [red] },
-        { _id: oid(102), title: 'b', tagIds: [red, blue] },
-        { _id: oid(103), title: 'c', tagIds: [blue, red, blue] },
-        { _id: oid(104), title: 'd', tagIds: blue },
-        { _id: oid(105), title: 'e', tagIds: [] },
+        { _id: oid(101), title: 'a', words: 1, tagIds: [red] },
+        { _id: oid(102), title: 'b', words: 10, tagIds: [red, blue] },
+        { _id: oid(103), title: 'c', words: 100, tagIds: [blue, red, blue] },
+        { _id: oid(104), title: 'd', words: 1000, tagIds: blue },
+        { _id: oid(105), title: 'e', words: 10000, tagIds: [] },
       ]);
       await db.collection('posts').createIndex({ tagIds: 1, title: 1, _id: 1 });
       await db.collection('authors').insertMany([
@@ -96,4 +97,16 @@ it('pages a connection over such children and counts each child for every parent
     ['blue', ['b', 'c'], { hasNextPage: true }, 3],
     ['green', [], { hasNextPage: false }, 0],
   ]);
+});
+
+it('aggregates such children for each parent they list, once each', async () => {
+  const result = await subject.gateway.execute({ query: '{ tags { name postsAggregate { count sum { words } } } }' });
+  expect(result.errors).toBeUndefined();
+  expect(result.data).toEqual({
+    tags: [
+      { name: 'red', postsAggregate: { count: 3, sum: { words: 111 } } },
+      { name: 'blue', postsAggregate: { count: 3, sum: { words: 1110 } } },
+      { name: 'green', postsAggregate: { count: 0, sum: { words: 0 } } },
+    ],
+  });
 });

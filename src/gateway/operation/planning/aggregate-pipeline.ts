@@ -52,15 +52,32 @@ export function aggregatePipelines(aggregate: AggregateField, request: Aggregate
   const link = aggregate.parentLink;
   const keyMatch = link ? { [link.foreignField]: { $in: parentKeys ?? [] } } : undefined;
   const conditions = [keyMatch, request.filter].filter((part): part is StoredDocument => part !== undefined);
-  const match = { $match: conditions.length === 0 ? {} : conditions.length === 1 ? conditions[0]! : { $and: conditions } };
-  const parent = link ? `$${link.foreignField}` : null;
+  const matched = [{ $match: conditions.length === 0 ? {} : conditions.length === 1 ? conditions[0]! : { $and: conditions } }, ...(link ? byEachParent(link.foreignField, parentKeys ?? []) : [])];
+  const parent = link ? `$${PARENT_KEY}` : null;
   const parents = link ? (parentKeys?.length ?? 0) : 1;
   const parts: Array<{ part: AggregatePart; pipeline: StoredDocument[]; documents: number }> = [];
-  if (request.totals) parts.push({ part: { kind: 'totals' }, pipeline: [match, { $group: { _id: parent, ...accumulators(request.totals) } }], documents: parents });
+  if (request.totals) parts.push({ part: { kind: 'totals' }, pipeline: [...matched, { $group: { _id: parent, ...accumulators(request.totals) } }], documents: parents });
   request.groups.forEach((group, index) => {
-    if (group.first > 0) parts.push({ part: { kind: 'groups', index }, pipeline: [match, ...groupStages(group, parent)], documents: parents });
+    if (group.first > 0) parts.push({ part: { kind: 'groups', index }, pipeline: [...matched, ...groupStages(group, parent)], documents: parents });
   });
   return parts;
+}
+
+/** Where a child's parent key is put for its `$group`, one document per parent it lists. */
+const PARENT_KEY = '_docjoin_parent';
+
+/**
+ * A child once for each parent among `parentKeys` it lists at `foreignField`: a child holding several in
+ * an array (or through one: `credits.authorId`), as MongoDB's equality matches it, counts for each of
+ * them, once however often it lists one.
+ */
+function byEachParent(foreignField: string, parentKeys: readonly unknown[]): StoredDocument[] {
+  const held = `$${foreignField}`;
+  return [
+    { $addFields: { [PARENT_KEY]: { $cond: [{ $isArray: held }, { $setUnion: [held] }, held] } } },
+    { $unwind: `$${PARENT_KEY}` },
+    { $match: { [PARENT_KEY]: { $in: [...parentKeys] } } },
+  ];
 }
 
 function groupStages(group: GroupSelection, parent: string | null): StoredDocument[] {
