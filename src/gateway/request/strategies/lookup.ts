@@ -12,11 +12,18 @@ import type { RelationRequest, RelationValue } from './resolver-types';
  * it). A join by key hands them back in the order of the parent's keys, repeated keys repeated and
  * filters and order applied as the join applies them; a reverse join's pipeline already paged them.
  */
+/** The looked-up lists whose documents a field has counted (each is one parent document's, of one request). */
+const SENT = new WeakSet<readonly StoredDocument[]>();
+
 export function resolveLookup(shape: JoinShape, request: RelationRequest, joined: readonly StoredDocument[]): RelationValue {
   const { context, info, cost, field } = request;
   cost.selection(context.selectedFields(info, shape.targetType, request.requested));
-  cost.documents(joined.length);
-  // Each parent's lookup sent its own copies: what it read is what it delivered.
+  // What the parent's lookup sent, once: a parent document several parents share (read once by their
+  // join) is resolved for each of them with the same documents.
+  if (!SENT.has(joined)) {
+    SENT.add(joined);
+    cost.documents(joined.length);
+  }
   cost.delivered(joined.length);
   if (shape.direction === 'byReference') {
     const parentKey = readPath(request.parent, shape.localField);
