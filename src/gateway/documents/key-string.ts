@@ -1,4 +1,4 @@
-import { ObjectId } from 'bson';
+import { EJSON, ObjectId } from 'bson';
 import { toExact } from '../../bson/bson-number';
 import { isBsonNumber, isObjectId } from './bson-type';
 import { readPath } from './read-path';
@@ -22,7 +22,8 @@ export function keyString(value: unknown): string {
     case 'boolean':
       return `b:${String(value)}`;
     default:
-      return `j:${JSON.stringify(value)}`;
+      // Canonical extended JSON keeps every BSON type apart (MinKey, MaxKey and `{}` are all `{}` in JSON).
+      return `j:${EJSON.stringify(value)}`;
   }
 }
 
