@@ -2,4 +2,6 @@
 export interface IndexDescription {
   readonly key: Readonly<Record<string, unknown>>;
   readonly unique: boolean;
+  /** The collection holding it, when not the one asked for: a view's indexes are its source collection's. */
+  readonly collection?: string;
 }

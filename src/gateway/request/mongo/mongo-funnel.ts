@@ -267,9 +267,28 @@ export class MongoFunnel {
     }
   }
 
+  /**
+   * The indexes of `collection`; of a view, those of the collection it is a view on (MongoDB reads a view
+   * through it, the view's pipeline first, and has no indexes of the view's own).
+   */
   async listIndexes(collection: string): Promise<IndexDescription[]> {
-    const indexes = await this.#db.collection(collection).listIndexes().toArray();
-    return indexes.map((index) => ({ key: index.key as Record<string, unknown>, unique: index.unique === true }));
+    for (let name = collection, depth = 0; depth < MAX_VIEW_DEPTH; depth++) {
+      try {
+        const indexes = await this.#db.collection(name).listIndexes().toArray();
+        return indexes.map((index) => ({ key: index.key as Record<string, unknown>, unique: index.unique === true, ...(name !== collection && { collection: name }) }));
+      } catch (error) {
+        const viewOn = error instanceof MongoServerError && error.code === COMMAND_NOT_SUPPORTED_ON_VIEW ? await this.#viewSource(name) : undefined;
+        if (viewOn === undefined) throw error;
+        name = viewOn;
+      }
+    }
+    return [];
+  }
+
+  async #viewSource(view: string): Promise<string | undefined> {
+    const [info] = await this.#db.listCollections({ name: view }).toArray();
+    const viewOn = (info as { options?: { viewOn?: unknown } } | undefined)?.options?.viewOn;
+    return typeof viewOn === 'string' ? viewOn : undefined;
   }
 
   /**
@@ -529,6 +548,11 @@ async function inTransaction<T>(session: ClientSession, retries: TransactionRetr
     }
   }
 }
+
+/** MongoDB's error for a command a view cannot run (listIndexes on one). */
+const COMMAND_NOT_SUPPORTED_ON_VIEW = 166;
+/** Views on views MongoDB allows at most (its maximum view depth). */
+const MAX_VIEW_DEPTH = 20;
 
 /** Decodes a cursor's envelope and leaves its documents raw. */
 const RAW_BATCH: BSON.DeserializeOptions = { fieldsAsRaw: { firstBatch: true, nextBatch: true } };

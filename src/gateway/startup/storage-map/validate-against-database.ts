@@ -130,10 +130,13 @@ async function unindexedReverseJoins(storageMap: StorageMap, existing: ReadonlyS
   for (const field of storageMap.relations.values()) {
     const join = field.shapes.join;
     if (!join || join.foreignField === '_id' || !existing.has(join.collection)) continue;
-    const keys = (await indexes.of(join.collection)).map((index) => index.key);
-    if (!keys.some((key) => Object.keys(key)[0] === join.foreignField)) {
+    const listed = await indexes.of(join.collection);
+    if (!listed.some((index) => Object.keys(index.key)[0] === join.foreignField)) {
       const suggested = [`${join.foreignField}: 1`, ...join.sort.map((key) => `${key.path}: ${key.direction}`)];
-      problems.push(`${field.coordinate}: no index on ${join.collection}.${join.foreignField}; create one with db.${join.collection}.createIndex({ ${suggested.join(', ')} })`);
+      // A view has no indexes of its own: its reads use those of the collection it is a view on.
+      const home = listed[0]?.collection ?? join.collection;
+      const view = home === join.collection ? '' : ` (${join.collection} is a view on ${home})`;
+      problems.push(`${field.coordinate}: no index on ${home}.${join.foreignField}${view}; create one with db.${home}.createIndex({ ${suggested.join(', ')} })`);
     }
   }
   return problems;

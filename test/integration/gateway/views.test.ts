@@ -1,0 +1,45 @@
+import { ObjectId } from 'mongodb';
+import { startSdlGateway, type SdlGateway } from '../../support/sdl-gateway';
+
+/** A type stored in a MongoDB view: read as a collection, its indexes those of the collection it is a view on. */
+const SDL = /* GraphQL */ `
+  type Query { authors: [Author!]! @list activeBooks: [ActiveBook!]! @list }
+  type Author @collection(name: "authors") { id: ID! name: String! active(first: Int = 5): [ActiveBook!]! @join(localField: "_id", foreignField: "authorId", sort: "title") }
+  type ActiveBook @collection(name: "activeBooks") { id: ID! title: String! }
+`;
+const ann = new ObjectId('65e000000000000000000001');
+
+async function startOver(indexed: boolean): Promise<{ subject: SdlGateway; warnings: string[] }> {
+  const warnings: string[] = [];
+  const subject = await startSdlGateway({
+    typeDefs: SDL,
+    dbPrefix: 'views',
+    prepare: async (db) => {
+      await db.collection('authors').insertOne({ _id: ann, name: 'Ann' });
+      await db.collection('books').insertMany([
+        { title: 'b', authorId: ann, active: true },
+        { title: 'a', authorId: ann, active: false },
+        { title: 'c', authorId: ann, active: true },
+      ]);
+      if (indexed) await db.collection('books').createIndex({ authorId: 1, title: 1, _id: 1 });
+      await db.createCollection('activeBooks', { viewOn: 'books', pipeline: [{ $match: { active: true } }] });
+    },
+    gateway: { onWarning: (warning) => warnings.push(warning) },
+  });
+  return { subject, warnings };
+}
+
+it('starts over a view, reads it at the root and by a reverse join, and checks its indexes on the collection it is a view on', async () => {
+  const { subject, warnings } = await startOver(true);
+  try {
+    const result = await subject.gateway.execute({ query: '{ authors { name active { title } } activeBooks { title } }' });
+    expect([result.errors, result.data]).toEqual([undefined, { authors: [{ name: 'Ann', active: [{ title: 'b' }, { title: 'c' }] }], activeBooks: [{ title: 'b' }, { title: 'c' }] }]);
+    expect(warnings.filter((warning) => warning.includes('Author.active'))).toEqual([]);
+  } finally {
+    await subject.stop();
+  }
+  // Unindexed, startup names the collection to index: the view has no indexes of its own.
+  await expect(startOver(false)).rejects.toThrow(
+    'Author.active: no index on books.authorId (activeBooks is a view on books); create one with db.books.createIndex({ authorId: 1, title: 1, _id: 1 })',
+  );
+});
