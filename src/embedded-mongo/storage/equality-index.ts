@@ -123,6 +123,8 @@ export class EqualityIndex {
    */
   ordered(value: unknown, sort: Document, signature: string): readonly Document[] {
     const key = indexKey(value);
+    // A key no document holds keeps no order: it would stay cached for every key ever asked for.
+    if (!this.byValue.has(key)) return [];
     let bySort = this.orderedPostings.get(key);
     if (bySort === undefined) this.orderedPostings.set(key, (bySort = new Map()));
     let order = bySort.get(signature);
@@ -169,7 +171,9 @@ export class EqualityIndex {
     for (const { key } of keys) {
       change(this.byValue, key, doc);
       const orders = this.orderedPostings.get(key);
-      if (orders !== undefined) for (const order of orders.values()) (adding ? insertOrdered : removeOrdered)(order, doc);
+      if (orders === undefined) continue;
+      if (!this.byValue.has(key)) this.orderedPostings.delete(key);
+      else for (const order of orders.values()) (adding ? insertOrdered : removeOrdered)(order, doc);
     }
     for (const array of valuesAtPath(doc, this.paths[0]!).arrays) change(this.byWholeArray, indexKey(array), doc);
     if (this.byTuple) for (const { key } of this.uniqueKeys(doc)) change(this.byTuple, key, doc);

@@ -22,7 +22,7 @@ export function keyString(value: unknown): string {
     case 'boolean':
       return `b:${String(value)}`;
     default:
-      // Canonical extended JSON keeps every BSON type apart (MinKey, MaxKey and `{}` are all `{}` in JSON).
+      // Extended JSON keeps every BSON type apart (MinKey, MaxKey and `{}` are all `{}` in JSON).
       return `j:${EJSON.stringify(value)}`;
   }
 }
@@ -57,10 +57,18 @@ export function isKeyValue(value: unknown): boolean {
 
 /**
  * Whether the value a document holds at a key path (readPath's) matches `key` (a keyString) as MongoDB's
- * equality does: equal to it, or an array holding it (a path through an array gives one).
+ * equality does: equal to it, or an array holding it (heldKeys).
  */
 export function holdsKey(value: unknown, key: string): boolean {
-  return Array.isArray(value) ? value.some((element) => isKeyValue(element) && keyString(element) === key) : keyString(value) === key;
+  return Array.isArray(value) ? heldKeys(value).some((element) => keyString(element) === key) : keyString(value) === key;
+}
+
+/**
+ * The keys an array a document holds at a key path (readPath's) matches by, as MongoDB's equality does:
+ * its elements, those of an array reached through an array (`credits.authorIds`) flattened a level.
+ */
+export function heldKeys(values: readonly unknown[]): unknown[] {
+  return values.flatMap((value) => (Array.isArray(value) ? value : [value])).filter(isKeyValue);
 }
 
 /** The documents by the key string of the value each holds at `path`, in their order. */

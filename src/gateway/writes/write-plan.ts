@@ -18,7 +18,8 @@ export type WriteOperation =
    */
   | { readonly kind: 'updateSource'; readonly typeName: string; readonly by: string; readonly fields: readonly string[] }
   /**
-   * `WriteUnit.insert`: `preloaded` names the references whose sources the resolver passes in (no read);
+   * `WriteUnit.insert`: `preloaded` names the references whose sources the resolver passes in (no read,
+   * but where some role reads the target's collection in part and the unit did not read them itself);
    * `maxKeys` bounds the keys of each list reference (`Book.authors`) and of each snapshot inside an
    * embedded array (`Order.lines.product`), which one read fetches.
    */
@@ -85,14 +86,16 @@ function operationProblem(model: WriteModel, operation: WriteOperation, readInPa
       if (problem) return problem;
       const references = byKeyReferenceFields(model, operation.typeName);
       const nested = [
-        ...nestedSnapshotLocations(model, operation.typeName).map((location) => location.coordinate),
-        ...nestedReferences(model, operation.typeName).filter((reference) => reference.lists > 0).map((reference) => reference.coordinate),
+        ...nestedSnapshotLocations(model, operation.typeName).map((location) => ({ coordinate: location.coordinate, collection: location.sourceCollection })),
+        ...nestedReferences(model, operation.typeName).filter((reference) => reference.lists > 0).map((reference) => ({ coordinate: reference.coordinate, collection: reference.collection })),
       ];
-      const stray = (operation.preloaded ?? []).filter((name) => !references.some((field) => field.coordinate === name) && !nested.includes(name));
+      const stray = (operation.preloaded ?? []).filter((name) => !references.some((field) => field.coordinate === name) && !nested.some((list) => list.coordinate === name));
       if (stray.length > 0) return `preloaded ${stray.join(', ')}: not a by-key reference of ${operation.typeName}`;
-      const lists = [...references.filter((field) => field.isList).map((field) => field.coordinate), ...nested].filter(
-        (coordinate) => !operation.preloaded?.includes(coordinate) && (operation.holds === undefined || operation.holds.includes(coordinate)),
-      );
+      const listReferences = [...references.filter((field) => field.isList).map((field) => ({ coordinate: field.coordinate, collection: field.shapes.join!.collection })), ...nested];
+      // A preloaded list is read too where some role reads its collection in part (estimate-write-unit.ts readsPreloaded).
+      const lists = listReferences
+        .filter(({ coordinate, collection }) => (!operation.preloaded?.includes(coordinate) || readInPart.has(collection)) && (operation.holds === undefined || operation.holds.includes(coordinate)))
+        .map(({ coordinate }) => coordinate);
       // A parent some role reads in part is read whatever the plan says the input gives (a claim may preset its key).
       for (const parent of uncheckedParentRelations(model, operation.typeName)) if (parent.keyIsList && readInPart.has(parent.collection)) lists.push(parent.coordinate);
       for (const coordinate of lists) {

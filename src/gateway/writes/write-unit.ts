@@ -604,14 +604,10 @@ interface SourceRead {
 
 /**
  * The sources an insert knows, by collection and then by id: a document the unit read counts only for
- * its own collection (the same id in two collections is two documents); one the resolver read itself,
- * of no known collection, for any reference naming its id.
- */
-/**
- * The documents a write unit holds for the references it checks: those it read, by collection, and those
- * a resolver read itself and passed in (`preloaded`), of no known collection. These stand for a target
- * only where `trustsGiven(collection)`: where the viewer reads that collection in part, a document read
- * outside the unit may be a row it may not see, so the unit reads the target through the viewer's filter.
+ * its own collection (the same id in two collections is two documents); one a resolver read itself and
+ * passed in (`preloaded`), of no known collection, for any reference naming its id where
+ * `trustsGiven(collection)`: where the viewer reads that collection in part, a document read outside the
+ * unit may be a row it may not see, so the unit reads the target through the viewer's filter.
  */
 class KnownSources {
   readonly #byCollection = new Map<string | undefined, Map<string, StoredDocument>>();

@@ -8,7 +8,7 @@ import { startSdlGateway, type SdlGateway } from '../../support/sdl-gateway';
  * for each in a connection's totalCount and an aggregate's figures.
  */
 const SDL = /* GraphQL */ `
-  type Query { tags: [Tag!]! @list authors: [Author!]! @list }
+  type Query { tags: [Tag!]! @list tag(id: ID!): Tag @find authors: [Author!]! @list }
   type Tag @collection(name: "tags") {
     id: ID!
     name: String!
@@ -17,6 +17,7 @@ const SDL = /* GraphQL */ `
     newest: Post @join(localField: "_id", foreignField: "tagIds", sort: "-title")
     postsConnection(first: Int = 2, after: String): PostConnection! @join(localField: "_id", foreignField: "tagIds", sort: "title")
     postsAggregate: PostAggregate! @aggregate(of: "posts", fields: ["words"])
+    page(first: Int = 1, after: ID): [Post!]! @join(localField: "_id", foreignField: "tagIds", sort: "title")
   }
   type PostConnection { edges: [PostEdge!]! nodes: [Post!]! pageInfo: PageInfo! totalCount: Int! }
   type PostEdge { cursor: String! node: Post! }
@@ -26,6 +27,8 @@ const SDL = /* GraphQL */ `
     id: ID!
     name: String!
     credited(first: Int = 2): [Book!]! @join(localField: "_id", foreignField: "credits.authorId", sort: "title")
+    reviewed: [Book!]! @join(localField: "_id", foreignField: "credits.reviewerIds", sort: "title")
+    reviewedAggregate: BookAggregate! @aggregate(of: "reviewed")
   }
   type Book @collection(name: "books") { id: ID! title: String! credits: [Credit!]! @embedded }
   type Credit { role: String! }
@@ -58,11 +61,12 @@ beforeAll(async () => {
         { _id: bob, name: 'Bob' },
       ]);
       await db.collection('books').insertMany([
-        { _id: oid(201), title: 'solo', credits: [{ authorId: ann, role: 'writer' }] },
-        { _id: oid(202), title: 'duo', credits: [{ authorId: ann, role: 'writer' }, { authorId: bob, role: 'editor' }] },
+        { _id: oid(201), title: 'solo', credits: [{ authorId: ann, role: 'writer', reviewerIds: [ann, bob, ann] }] },
+        { _id: oid(202), title: 'duo', credits: [{ authorId: ann, role: 'writer', reviewerIds: [bob] }, { authorId: bob, role: 'editor', reviewerIds: [ann] }] },
         { _id: oid(203), title: 'edited', credits: [{ authorId: bob, role: 'editor' }] },
       ]);
       await db.collection('books').createIndex({ 'credits.authorId': 1, title: 1, _id: 1 });
+      await db.collection('books').createIndex({ 'credits.reviewerIds': 1, title: 1, _id: 1 });
     },
   });
 }, 60_000);
@@ -109,4 +113,30 @@ it('aggregates such children for each parent they list, once each', async () => 
       { name: 'green', postsAggregate: { count: 0, sum: { words: 0 } } },
     ],
   });
+});
+
+it('matches keys in arrays inside the elements of an array (credits.reviewerIds), each child once per parent', async () => {
+  const query = '{ authors { name reviewed { title } reviewedAggregate { count } } }';
+  const expected = {
+    authors: [
+      { name: 'Ann', reviewed: [{ title: 'duo' }, { title: 'solo' }], reviewedAggregate: { count: 2 } },
+      { name: 'Bob', reviewed: [{ title: 'duo' }, { title: 'solo' }], reviewedAggregate: { count: 2 } },
+    ],
+  };
+  for (const strategyHeader of ['Author.reviewed=join', 'Author.reviewed=lookup']) {
+    const result = await subject.gateway.execute({ query }, { strategyHeader });
+    expect([strategyHeader, result.errors, result.data]).toEqual([strategyHeader, undefined, expected]);
+  }
+});
+
+it('pages after a child that lists several parents, in each of their lists', async () => {
+  const b = oid(102).toHexString();
+  const query = `{ red: tag(id: "${red.toHexString()}") { page(after: "${b}") { title } } blue: tag(id: "${blue.toHexString()}") { page(after: "${b}") { title } } }`;
+  for (const strategyHeader of ['Tag.page=join', 'Tag.page=lookup']) {
+    const result = await subject.gateway.execute({ query }, { strategyHeader });
+    expect([strategyHeader, result.errors, result.data]).toEqual([strategyHeader, undefined, { red: { page: [{ title: 'c' }] }, blue: { page: [{ title: 'c' }] } }]);
+  }
+  // Not in green's list: the cursor names no item of it.
+  const notListed = await subject.gateway.execute({ query: `{ tag(id: "${green.toHexString()}") { page(after: "${b}") { title } } }` });
+  expect(notListed.errors?.map((error) => error.extensions?.code)).toEqual(['BAD_USER_INPUT']);
 });

@@ -3,6 +3,7 @@ import type { StoredDocument } from '../../documents/stored-document';
 import { isBsonNumber, isObjectId } from '../../documents/bson-type';
 import { keyString } from '../../documents/key-string';
 import { valueOutOfRange } from '../../errors/public-error-code';
+import { eachParentKeyOnce } from './parent-keys';
 import { averageType, EXACT_SCALARS, sumType } from '../../startup/aggregates/aggregate-names';
 import type { AggregateField } from '../../startup/storage-map/storage-map-types';
 import type { AggregateRequest, FigureSelection, GroupSelection } from './aggregate-request';
@@ -67,14 +68,11 @@ export function aggregatePipelines(aggregate: AggregateField, request: Aggregate
 const PARENT_KEY = '_docjoin_parent';
 
 /**
- * A child once for each parent among `parentKeys` it lists at `foreignField`: a child holding several in
- * an array (or through one: `credits.authorId`), as MongoDB's equality matches it, counts for each of
- * them, once however often it lists one.
+ * A child once for each parent among `parentKeys` it lists at `foreignField` (eachParentKeyOnce).
  */
 function byEachParent(foreignField: string, parentKeys: readonly unknown[]): StoredDocument[] {
-  const held = `$${foreignField}`;
   return [
-    { $addFields: { [PARENT_KEY]: { $cond: [{ $isArray: held }, { $setUnion: [held] }, held] } } },
+    { $addFields: { [PARENT_KEY]: eachParentKeyOnce(foreignField) } },
     { $unwind: `$${PARENT_KEY}` },
     { $match: { [PARENT_KEY]: { $in: [...parentKeys] } } },
   ];

@@ -14,7 +14,7 @@ export const UNBOUNDED_REVERSE_JOIN_BATCH = 10_000;
 /** What every load of one reverse-join loader shares: the query except the parent keys. */
 export interface ReverseJoinSpec {
   readonly collection: string;
-  /** The children's path holding the parent's key (single-valued). */
+  /** The children's path holding the parent's key (or keys: a child listing several is a child of each). */
   readonly foreignField: string;
   readonly sort: readonly SortKey[];
   /** Children per parent; undefined: all of them. */
@@ -40,7 +40,8 @@ export interface CountSpec {
   readonly filterSignature: string;
   /**
    * The key path may hold several parents' keys (an array, or a path through an array: `authors.id`):
-   * each key listed counts once for its parent. Default false: one scalar key per child.
+   * each key listed counts once for its parent. Default false: one scalar key per child. A reverse
+   * join's count (a connection's totalCount, a counter counted by query) is multikey, so both share a loader.
    */
   readonly multikey?: boolean;
 }
@@ -68,7 +69,7 @@ export function counterCount(rule: CounterRule): CounterCount {
   const { source } = rule;
   const spec: CountSpec =
     source.kind === 'children'
-      ? { collection: source.childCollection, foreignField: source.childKey, filter: undefined, filterSignature: 'null' }
+      ? { collection: source.childCollection, foreignField: source.childKey, filter: undefined, filterSignature: 'null', multikey: true }
       : { collection: source.inverse.truthCollection, foreignField: source.inverse.truthPath, filter: undefined, filterSignature: 'null', multikey: true };
   return { coordinate: rule.coordinate, path: rule.path, parentKey: source.kind === 'children' ? source.parentKey : '_id', spec };
 }

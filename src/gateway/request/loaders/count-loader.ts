@@ -2,6 +2,7 @@ import DataLoader from 'dataloader';
 import { keyString } from '../../documents/key-string';
 import type { AggregateBatcher } from './aggregate-batcher';
 import type { CountSpec } from '../../operation/planning/batch-specs';
+import { eachParentKeyOnce } from '../../operation/planning/parent-keys';
 export interface CountLoad {
   readonly parentKey: unknown;
   /** `Type.field` that asked (for attribution). */
@@ -39,15 +40,7 @@ export class CountLoader {
     const keyMatch = { [foreignField]: inKeys };
     const match = { $match: filter ? { $and: [keyMatch, filter] } : keyMatch };
     const pipeline = multikey
-      ? [
-          match,
-          { $project: { key: `$${foreignField}` } },
-          { $unwind: '$key' },
-          { $match: { key: inKeys } },
-          // A child listing a parent twice is one child of it.
-          { $group: { _id: { child: '$_id', key: '$key' } } },
-          { $group: { _id: '$_id.key', count: { $sum: 1 } } },
-        ]
+      ? [match, { $project: { _id: 0, key: eachParentKeyOnce(foreignField) } }, { $unwind: '$key' }, { $match: { key: inKeys } }, { $group: { _id: '$key', count: { $sum: 1 } } }]
       : [match, { $group: { _id: `$${foreignField}`, count: { $sum: 1 } } }];
     const fields = [...new Set(loads.map((load) => load.field))];
     const counts = await this.batcher.submit(pipeline, fields, keys.size);

@@ -269,14 +269,17 @@ export class MongoFunnel {
 
   /**
    * The indexes of `collection`; of a view, those of the collection it is a view on (MongoDB reads a view
-   * through it, the view's pipeline first, and has no indexes of the view's own).
+   * through it, the view's pipeline first, and has no indexes of the view's own), none unique (the view's
+   * pipeline may repeat a document, by `$unwind` or `$lookup`); none for a view on no collection.
    */
   async listIndexes(collection: string): Promise<IndexDescription[]> {
     for (let name = collection, depth = 0; depth < MAX_VIEW_DEPTH; depth++) {
       try {
         const indexes = await this.#db.collection(name).listIndexes().toArray();
-        return indexes.map((index) => ({ key: index.key as Record<string, unknown>, unique: index.unique === true, ...(name !== collection && { collection: name }) }));
+        const ofView = name !== collection;
+        return indexes.map((index) => ({ key: index.key as Record<string, unknown>, unique: !ofView && index.unique === true, ...(ofView && { collection: name }) }));
       } catch (error) {
+        if (name !== collection && error instanceof MongoServerError && error.code === NAMESPACE_NOT_FOUND) return [];
         const viewOn = error instanceof MongoServerError && error.code === COMMAND_NOT_SUPPORTED_ON_VIEW ? await this.#viewSource(name) : undefined;
         if (viewOn === undefined) throw error;
         name = viewOn;
@@ -551,6 +554,8 @@ async function inTransaction<T>(session: ClientSession, retries: TransactionRetr
 
 /** MongoDB's error for a command a view cannot run (listIndexes on one). */
 const COMMAND_NOT_SUPPORTED_ON_VIEW = 166;
+/** MongoDB's error for a collection that does not exist (listIndexes on one). */
+const NAMESPACE_NOT_FOUND = 26;
 /** Views on views MongoDB allows at most (its maximum view depth). */
 const MAX_VIEW_DEPTH = 20;
 

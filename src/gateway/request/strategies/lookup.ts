@@ -12,18 +12,12 @@ import type { RelationRequest, RelationValue } from './resolver-types';
  * it). A join by key hands them back in the order of the parent's keys, repeated keys repeated and
  * filters and order applied as the join applies them; a reverse join's pipeline already paged them.
  */
-/** The looked-up lists whose documents a field has counted (each is one parent document's, of one request). */
-const SENT = new WeakSet<readonly StoredDocument[]>();
-
 export function resolveLookup(shape: JoinShape, request: RelationRequest, joined: readonly StoredDocument[]): RelationValue {
   const { context, info, cost, field } = request;
   cost.selection(context.selectedFields(info, shape.targetType, request.requested));
   // What the parent's lookup sent, once: a parent document several parents share (read once by their
   // join) is resolved for each of them with the same documents.
-  if (!SENT.has(joined)) {
-    SENT.add(joined);
-    cost.documents(joined.length);
-  }
+  if (firstSent(context.ledger, joined)) cost.documents(joined.length);
   cost.delivered(joined.length);
   if (shape.direction === 'byReference') {
     const parentKey = readPath(request.parent, shape.localField);
@@ -58,4 +52,15 @@ export function resolveLookup(shape: JoinShape, request: RelationRequest, joined
   cost.dangling(keys.length - found.length);
   const { requested } = request;
   return asksForList(requested) ? filterAndSort(found, requested.filters, requested.sort) : found;
+}
+
+/** Per request (its ledger), the looked-up lists whose documents a field has counted: each is one parent document's. */
+const SENT = new WeakMap<object, WeakSet<readonly StoredDocument[]>>();
+
+function firstSent(ledger: object, joined: readonly StoredDocument[]): boolean {
+  let sent = SENT.get(ledger);
+  if (!sent) SENT.set(ledger, (sent = new WeakSet()));
+  if (sent.has(joined)) return false;
+  sent.add(joined);
+  return true;
 }

@@ -104,6 +104,7 @@ function leadsWith(index: IndexDescription, paths: ReadonlyArray<readonly [strin
   return matches(1) || matches(-1);
 }
 
-function quoteKey(path: string): string {
+/** A key of an index spec as the mongo shell reads it: a dotted path quoted. */
+export function quoteKey(path: string): string {
   return /^[A-Za-z_$][\w$]*$/.test(path) ? path : JSON.stringify(path);
 }

@@ -5,7 +5,7 @@ import { isAtOrUnder } from '../../documents/read-path';
 import type { IndexDescription } from '../../documents/index-description';
 import { versionBefore } from '../../documents/version-order';
 import type { StoredDocument } from '../../documents/stored-document';
-import { checkRelationListIndexes, checkRootIndexes } from './check-list-indexes';
+import { checkRelationListIndexes, checkRootIndexes, quoteKey } from './check-list-indexes';
 import { checkSampledDocuments, type CountedField, type DocumentSample } from './check-sampled-documents';
 import { documentLocations } from './document-locations';
 import type { ListOrder, RelationField, SortKey, StorageMap } from './storage-map-types';
@@ -132,7 +132,7 @@ async function unindexedReverseJoins(storageMap: StorageMap, existing: ReadonlyS
     if (!join || join.foreignField === '_id' || !existing.has(join.collection)) continue;
     const listed = await indexes.of(join.collection);
     if (!listed.some((index) => Object.keys(index.key)[0] === join.foreignField)) {
-      const suggested = [`${join.foreignField}: 1`, ...join.sort.map((key) => `${key.path}: ${key.direction}`)];
+      const suggested = [`${quoteKey(join.foreignField)}: 1`, ...join.sort.map((key) => `${quoteKey(key.path)}: ${key.direction}`)];
       // A view has no indexes of its own: its reads use those of the collection it is a view on.
       const home = listed[0]?.collection ?? join.collection;
       const view = home === join.collection ? '' : ` (${join.collection} is a view on ${home})`;

@@ -35,6 +35,14 @@ export function collectWriteModel(schema: GraphQLSchema, storageMap: StorageMap)
   const counters = readCounters(schema, storageMap, inverses, problems);
   const totals = readTotals(schema, storageMap, problems);
   const boundedArrays = findBoundedArrays(storageMap);
+  for (const array of boundedArrays) {
+    const childType = storageMap.types.get(array.childType);
+    if (childType && !holdsOneKey(childType, array.childKey)) {
+      problems.push(
+        `${array.coordinate}: @embedded keeps the children keyed by "${array.childKey}" in each parent, where ${array.childType} holds a list: the writes that keep it move a child in one parent's copy; embed a reverse join whose children hold one parent key, or read ${array.coordinate} by @join alone`,
+      );
+    }
+  }
   const model: WriteModel = Object.freeze({
     storageMap,
     snapshots: Object.freeze(findSnapshotLocations(storageMap, boundedArrays)),
@@ -231,6 +239,11 @@ function readCounters(schema: GraphQLSchema, storageMap: StorageMap, inverses: r
     const join: JoinShape | undefined = counted.shapes.join;
     const inverse = inverses.find((rule) => rule.coordinate === directive.of);
     if (join?.direction === 'byReference') {
+      const childType = storageMap.types.get(counted.targetType);
+      if (childType && !holdsOneKey(childType, join.foreignField)) {
+        report(`counts children keyed by "${join.foreignField}", where ${counted.targetType} holds a list: the writes that keep a counter add one per child to one parent; count a reverse join whose children hold one parent key`);
+        continue;
+      }
       rules.push({ coordinate, collection, path: stored.path, of: directive.of, source: { kind: 'children', childCollection: join.collection, childKey: join.foreignField, parentKey: join.localField } });
     } else if (inverse) {
       rules.push({ coordinate, collection, path: stored.path, of: directive.of, source: { kind: 'inverse', inverse } });

@@ -114,6 +114,26 @@ describe('write plans checked at startup', () => {
     expect(estimateWriteUnit(model, [bounded], { transaction: false, readInPart: new Set(['posts']) })).toMatchObject({ reads: 1, documents: 5 });
   });
 
+  it('asks a bound for a preloaded list into a collection some role reads in part: a source the resolver read itself is read again there', () => {
+    const sdl = /* GraphQL */ `
+      type Query { noop: Int }
+      type Mutation { order(productIds: [ID!]!): Order! }
+      type Order @collection(name: "orders") { id: ID! products: [Product!]! @join(localField: "productIds") }
+      type Product @collection(name: "products") { id: ID! name: String! }
+    `;
+    const schema = schemaOf(sdl);
+    const model = buildWriteModel(schema, buildStorageMap(schema));
+    const mutationType = schema.getMutationType();
+    const insert = { kind: 'insert', typeName: 'Order', preloaded: ['Order.products'] } as const;
+    expect(findWritePlanProblems(model, mutationType, { order: [insert] })).toEqual([]);
+    expect(findWritePlanProblems(model, mutationType, { order: [insert] }, new Set(['products']))).toEqual([
+      'Mutation.order: write plan insert(Order): Order.products is a list of references read in one find; declare the most keys it can hold, maxKeys: { "Order.products": n }',
+    ]);
+    const bounded = { ...insert, maxKeys: { 'Order.products': 4 } };
+    expect(estimateWriteUnit(model, [bounded], { transaction: false })).toMatchObject({ reads: 0 });
+    expect(estimateWriteUnit(model, [bounded], { transaction: false, readInPart: new Set(['products']) })).toMatchObject({ reads: 1, documents: 4 });
+  });
+
   it('buildWriteEstimates refuses to start without them, and ignores plans of mutations the schema lacks', () => {
     const sdl = /* GraphQL */ `
       type Query { noop: Int }

@@ -133,6 +133,13 @@ describe('@total validation at startup', () => {
     expect(build(valid.replace('field: "pages"', 'field: "title"'))).toThrow('A.total: @total(of: "A.kids", field: "title") must name a stored Int, Float, Long or Decimal field of B; B.title is not one');
     expect(build(valid.replace('of: "A.kids"', 'of: "A.bs"'))).toThrow('A.total: @total(of: "A.bs", field: "pages") must name a reverse @join list of A itself (children that hold its key), as "A.field"');
     expect(build(valid.replace('of: "A.kids"', 'of: "A.shared"'))).toThrow('sums children keyed by "aIds", where B holds a list');
+    // A counter or a bounded array of such children is refused the same way: their writes follow one parent key per child.
+    expect(build(valid.replace('total: Float! @total(of: "A.kids", field: "pages")', 'count: Int! @counter(of: "A.shared")'))).toThrow(
+      'A.count: @counter(of: "A.shared") counts children keyed by "aIds", where B holds a list: the writes that keep a counter add one per child to one parent; count a reverse join whose children hold one parent key',
+    );
+    expect(build(valid.replace('shared: [B!]! @join(localField: "_id", foreignField: "aIds")', 'shared: [B!]! @embedded(path: "sharedBs") @join(localField: "_id", foreignField: "aIds", limit: 3) @read(strategy: EMBEDDED)'))).toThrow(
+      'A.shared: @embedded keeps the children keyed by "aIds" in each parent, where B holds a list: the writes that keep it move a child in one parent\'s copy; embed a reverse join whose children hold one parent key, or read A.shared by @join alone',
+    );
     expect(build(BASE)).toThrow('C.a: @snapshot copies A.total, a @total, whose copies docjoin does not keep; leave it out of the snapshot\'s fields');
   });
 });
