@@ -12,10 +12,11 @@ export interface CountLoad {
 /**
  * Counts the children of many parents (a connection's `totalCount`) in ONE aggregate:
  * `$match {fk: {$in: keys}, …filter} → $group {_id: "$fk", count: {$sum: 1}}`, one reply document per
- * parent that has children; a parent missing from the reply has none. A multikey path is unwound first,
- * so a child listing several parents counts once for each. A reverse join's count is multikey: its
- * children may hold the parent key in an array, which MongoDB's equality matches by each element. It goes through the collection's batcher, so the
- * level's pages and `@aggregate` figures of the same children go out with it as one command.
+ * parent that has children; a parent missing from the reply has none. A multikey path (a reverse join's:
+ * its children may hold the parent key in an array, which MongoDB's equality matches by each element)
+ * has each child's keys unwound first, once each, so a child listing several parents counts once for
+ * each. It goes through the collection's batcher, so the level's pages and `@aggregate` figures of the
+ * same children go out with it as one command.
  */
 export class CountLoader {
   readonly #loader: DataLoader<CountLoad, number, string>;
