@@ -632,7 +632,7 @@ class EstimatePass {
     }
     const selection = connectionSteps(step);
     return [
-      ...(selection.totalCount ? [this.#count(scope, step, { collection: shape.collection, foreignField: shape.foreignField, filter: planned.filter, filterSignature: JSON.stringify(planned.filter ?? null), multikey: true })] : []),
+      ...(selection.totalCount ? [this.#count(scope, step, { collection: shape.collection, foreignField: shape.foreignField, filter: planned.filter, filterSignature: JSON.stringify(planned.filter ?? null) })] : []),
       ...(selection.page ? this.#join(scope, step, field, shape, args, selection.nodeSelections, this.input.strategyFor) : []),
     ];
   }

@@ -38,16 +38,10 @@ export interface CountSpec {
   readonly filter: StoredDocument | undefined;
   /** Identifies `filter` in the registry key. */
   readonly filterSignature: string;
-  /**
-   * The key path may hold several parents' keys (an array, or a path through an array: `authors.id`):
-   * each key listed counts once for its parent. Default false: one scalar key per child. A reverse
-   * join's count (a connection's totalCount, a counter counted by query) is multikey, so both share a loader.
-   */
-  readonly multikey?: boolean;
 }
 
 export function countSpecKey(spec: CountSpec): string {
-  return `${spec.collection}|${spec.foreignField}|${spec.filterSignature}${spec.multikey ? '|multikey' : ''}`;
+  return `${spec.collection}|${spec.foreignField}|${spec.filterSignature}`;
 }
 
 /** How a `@counter` field is counted by query instead of read: what it counts, and the parent's key for it. */
@@ -69,7 +63,7 @@ export function counterCount(rule: CounterRule): CounterCount {
   const { source } = rule;
   const spec: CountSpec =
     source.kind === 'children'
-      ? { collection: source.childCollection, foreignField: source.childKey, filter: undefined, filterSignature: 'null', multikey: true }
-      : { collection: source.inverse.truthCollection, foreignField: source.inverse.truthPath, filter: undefined, filterSignature: 'null', multikey: true };
+      ? { collection: source.childCollection, foreignField: source.childKey, filter: undefined, filterSignature: 'null' }
+      : { collection: source.inverse.truthCollection, foreignField: source.inverse.truthPath, filter: undefined, filterSignature: 'null' };
   return { coordinate: rule.coordinate, path: rule.path, parentKey: source.kind === 'children' ? source.parentKey : '_id', spec };
 }

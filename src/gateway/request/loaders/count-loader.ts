@@ -10,13 +10,12 @@ export interface CountLoad {
 }
 
 /**
- * Counts the children of many parents (a connection's `totalCount`) in ONE aggregate:
- * `$match {fk: {$in: keys}, …filter} → $group {_id: "$fk", count: {$sum: 1}}`, one reply document per
- * parent that has children; a parent missing from the reply has none. A multikey path (a reverse join's:
- * its children may hold the parent key in an array, which MongoDB's equality matches by each element)
- * has each child's keys unwound first, once each, so a child listing several parents counts once for
- * each. It goes through the collection's batcher, so the level's pages and `@aggregate` figures of the
- * same children go out with it as one command.
+ * Counts the children of many parents (a connection's `totalCount`, a counter counted by query) in ONE
+ * aggregate: `$match {fk: {$in: keys}, …filter}`, each child's parent keys once (eachParentKeyOnce: a
+ * child may hold several, in an array or through one, as MongoDB's equality matches them), unwound and
+ * kept to the asked ones, then `$group` by key: one reply document per parent that has children; a
+ * parent missing from the reply has none. It goes through the collection's batcher, so the level's
+ * pages and `@aggregate` figures of the same children go out with it as one command.
  */
 export class CountLoader {
   readonly #loader: DataLoader<CountLoad, number, string>;
@@ -34,15 +33,13 @@ export class CountLoader {
   }
 
   async #batch(loads: readonly CountLoad[]): Promise<number[]> {
-    const { foreignField, filter, multikey } = this.spec;
+    const { foreignField, filter } = this.spec;
     const keys = new Map<string, unknown>();
     for (const load of loads) keys.set(keyString(load.parentKey), load.parentKey);
     const inKeys = { $in: [...keys.values()] };
     const keyMatch = { [foreignField]: inKeys };
     const match = { $match: filter ? { $and: [keyMatch, filter] } : keyMatch };
-    const pipeline = multikey
-      ? [match, { $project: { _id: 0, key: eachParentKeyOnce(foreignField) } }, { $unwind: '$key' }, { $match: { key: inKeys } }, { $group: { _id: '$key', count: { $sum: 1 } } }]
-      : [match, { $group: { _id: `$${foreignField}`, count: { $sum: 1 } } }];
+    const pipeline = [match, { $project: { _id: 0, key: eachParentKeyOnce(foreignField) } }, { $unwind: '$key' }, { $match: { key: inKeys } }, { $group: { _id: '$key', count: { $sum: 1 } } }];
     const fields = [...new Set(loads.map((load) => load.field))];
     const counts = await this.batcher.submit(pipeline, fields, keys.size);
     const byParent = new Map(counts.map((row) => [keyString(row._id), Number(row.count)]));

@@ -26,7 +26,7 @@ export function resolveConnection(shape: JoinShape, request: RelationRequest): P
   const documents = selection.page ? loadChildren(shape, request, planned, parentKey, projection, page.request.filter) : Promise.resolve([]);
   const totalCount = selection.totalCount
     ? request.context.loaders
-        .countByReference({ collection: shape.collection, foreignField: shape.foreignField, filter: planned.filter, filterSignature: JSON.stringify(planned.filter ?? null), multikey: true })
+        .countByReference({ collection: shape.collection, foreignField: shape.foreignField, filter: planned.filter, filterSignature: JSON.stringify(planned.filter ?? null) })
         .load({ parentKey, field: request.field.coordinate })
     : undefined;
   return Promise.all([documents, totalCount]).then(([children, count]) => toConnection(page, children, parent, count));
