@@ -256,7 +256,9 @@ export async function createDocjoin(options: DocjoinOptions): Promise<Docjoin> {
   try {
     if (options.validateDatabase ?? true) {
       const derived = [...writeRuntime.model.counters, ...writeRuntime.model.totals.map((total) => ({ ...total, derived: 'total' as const }))];
-      const warnings = await validateAgainstDatabase(storageMap, funnel, { counters: derived, schema, onIncompleteCopies: (coordinates) => backfills?.assumeIncomplete(coordinates) });
+      const mutationType = schema.getMutationType()?.name;
+      const writes = new Map([...writeRuntime.estimates].map(([fieldName, estimate]) => [`${mutationType}.${fieldName}`, estimate.writes]));
+      const warnings = await validateAgainstDatabase(storageMap, funnel, { counters: derived, schema, writes, onIncompleteCopies: (coordinates) => backfills?.assumeIncomplete(coordinates) });
       if (accessRules.enabled) {
         const existing = new Set(await funnel.listCollectionNames());
         const indexesOf = (collection: string) => funnel.listIndexes(collection);

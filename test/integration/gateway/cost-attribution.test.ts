@@ -321,10 +321,26 @@ describe("a field's documents", () => {
       // By lookup too: the books are looked up in the publishers' command, which the join reads once per publisher.
       const sent = [...distinct.values()];
       expect(result.cost!.fields['Publisher.books']!.documents).toBe(sent.reduce((sum, count) => sum + count, 0));
-      if (strategy === 'join') expect(result.cost!.collections.books!.documents).toBe(30 + result.cost!.fields['Publisher.books']!.documents);
+      // Looked-up documents count under the collection they came from, as a join's do.
+      expect(result.cost!.collections.books!.documents).toBe(30 + result.cost!.fields['Publisher.books']!.documents);
+      expect(sumOfCollections(result.cost!)).toBe(result.cost!.documents);
     },
   );
+
+  it('lists a collection reached only by lookup with no round trip and the documents it sent', async () => {
+    const query = '{ books(first: 5) { publisher { name } } }';
+    const result = await demo.gateway.execute({ query }, { strategyHeader: 'Book.publisher=lookup' });
+    expect(result.errors).toBeUndefined();
+    const withPublisher = (result.data as { books: Array<{ publisher: unknown }> }).books.filter((book) => book.publisher !== null).length;
+    expect(result.cost!.roundTrips).toBe(1);
+    expect(result.cost!.collections).toEqual({ books: { roundTrips: 1, documents: 5 }, publishers: { roundTrips: 0, documents: withPublisher } });
+    expect(sumOfCollections(result.cost!)).toBe(result.cost!.documents);
+  });
 });
+
+function sumOfCollections(cost: { collections: Record<string, { documents: number }> }): number {
+  return Object.values(cost.collections).reduce((sum, collection) => sum + collection.documents, 0);
+}
 
 describe('two gateways sharing one MongoClient', () => {
   it('keep their ledgers apart: each reports exactly its own round trips', async () => {

@@ -278,6 +278,7 @@ function catalogAt(funnel: MongoFunnel, serverVersion: string | undefined) {
   return {
     databaseName: funnel.databaseName,
     listCollectionNames: () => funnel.listCollectionNames(),
+    listViews: () => funnel.listViews(),
     listIndexes: (collection: string) => funnel.listIndexes(collection),
     someDocumentHas: (collection: string, path: string) => funnel.someDocumentHas(collection, path),
     sampleDocuments: (collection: string, sample: DocumentSample) => funnel.sampleDocuments(collection, sample),

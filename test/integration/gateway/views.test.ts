@@ -43,3 +43,26 @@ it('starts over a view, reads it at the root and by a reverse join, and checks i
     'Author.active: no index on books.authorId (activeBooks is a view on books); create one with db.books.createIndex({ authorId: 1, title: 1, _id: 1 })',
   );
 });
+
+it('refuses at startup a mutation whose write unit writes a view, naming the view and what it is a view on', async () => {
+  const typeDefs = /* GraphQL */ `
+    type Query { activeBooks: [ActiveBook!]! @list }
+    type Mutation {
+      renameActiveBook(id: ID!, input: ActiveBookPatch!): ActiveBook! @update
+      deleteActiveBook(id: ID!): ID! @delete(type: "ActiveBook")
+    }
+    input ActiveBookPatch { title: String }
+    type ActiveBook @collection(name: "activeBooks") { id: ID! title: String! }
+  `;
+  const start = startSdlGateway({
+    typeDefs,
+    dbPrefix: 'views_written',
+    prepare: async (db) => {
+      await db.collection('books').insertOne({ title: 'b', active: true });
+      await db.createCollection('activeBooks', { viewOn: 'books', pipeline: [{ $match: { active: true } }] });
+    },
+  });
+  const fix = 'a MongoDB view on books, which MongoDB cannot write; remove the mutation, or store ActiveBook in a collection';
+  await expect(start).rejects.toThrow(`Mutation.renameActiveBook: its write unit writes activeBooks (ActiveBook), ${fix}`);
+  await expect(start).rejects.toThrow(`Mutation.deleteActiveBook: its write unit writes activeBooks (ActiveBook), ${fix}`);
+});

@@ -189,20 +189,26 @@ export class CostLedger {
   /** Round trips retried attempts may spend: the limit minus the estimate (limitRoundTrips). */
   #retryRoundTrips = Number.POSITIVE_INFINITY;
 
-  /** Documents `$lookup` stages brought inside the documents of the replies (commands count only the outer ones). */
-  #lookedUp = 0;
+  /** Documents `$lookup` stages brought inside the documents of the replies, by the collection they came from (commands count only the outer ones). */
+  readonly #lookedUp = new Map<string, number>();
 
   /** Round trips and documents so far, without the rest of the report. */
   /** `readsEveryRow`: the viewer's, under access rules; what write units read of other collections is left out, as in report(). */
   totals(readsEveryRow?: (collection: string) => boolean): { roundTrips: number; documents: number } {
-    let documents = this.#lookedUp;
+    let documents = this.#lookedUpTotal();
     for (const command of this.#commands) if (shownTo(command, readsEveryRow)) documents += command.documents;
     return { roundTrips: this.#commands.length, documents };
   }
 
-  /** `count` documents arrived inside the replies' documents, by `$lookup` (request/loaders/projected-read.ts). */
-  lookedUp(count: number): void {
-    this.#lookedUp += count;
+  /** `count` documents of `collection` arrived inside the replies' documents, by `$lookup` (request/loaders/projected-read.ts). */
+  lookedUp(collection: string, count: number): void {
+    this.#lookedUp.set(collection, (this.#lookedUp.get(collection) ?? 0) + count);
+  }
+
+  #lookedUpTotal(): number {
+    let total = 0;
+    for (const count of this.#lookedUp.values()) total += count;
+    return total;
   }
 
   recordCommand(command: CommandRecord): void {
@@ -327,7 +333,7 @@ export class CostLedger {
 
   report(options: ReportOptions = {}): CostReport {
     const byCollection = new Map<string, CollectionCost>();
-    let documents = this.#lookedUp;
+    let documents = this.#lookedUpTotal();
     let bytes = 0;
     let durationMs = 0;
     // A write unit keeps the data's copies true through every row (a bounded array's refill, a reference
@@ -343,6 +349,12 @@ export class CostLedger {
       if (!collection) byCollection.set(command.collection, (collection = { roundTrips: 0, documents: 0 }));
       collection.roundTrips += 1;
       collection.documents += shown ? command.documents : 0;
+    }
+    // A looked-up collection may have no command of its own: it is listed with the documents it sent.
+    for (const [name, count] of this.#lookedUp) {
+      const collection = byCollection.get(name);
+      if (collection) collection.documents += count;
+      else byCollection.set(name, { roundTrips: 0, documents: count });
     }
     const collections = inKeyOrder(byCollection, (collection) => collection);
     const keysShown = options.keysShown ?? (() => true);

@@ -30,29 +30,31 @@ export async function readProjected(funnel: MongoFunnel, scope: CommandScope, co
 /**
  * Finishes a read whose projection made lookups: hands each embedded element the documents of its own
  * keys from its document's shared list (an element lookup, projection.ts sharedLookupName), at every
- * depth, and tells the request's ledger how many documents the `$lookup`s brought.
+ * depth, and tells the request's ledger how many documents the `$lookup`s brought from each collection.
  */
 export function settleLookups(scope: RequestScope, documents: readonly StoredDocument[], projection: Projection): void {
-  const count = settle(documents, projection);
-  if (count > 0) scope.ledger.lookedUp(count);
+  settle(documents, projection, (collection, count) => {
+    if (count > 0) scope.ledger.lookedUp(collection, count);
+  });
 }
 
-function settle(documents: readonly StoredDocument[], projection: Projection): number {
-  let count = 0;
+function settle(documents: readonly StoredDocument[], projection: Projection, arrived: (collection: string, count: number) => void): void {
   for (const [name, entry] of projection) {
     if (!isLookupEntry(entry)) continue;
     const element = elementLookupTarget(name);
     const arrivedAt = element ? sharedLookupName(name) : name;
+    let count = 0;
     for (const document of documents) {
       const joined = document[arrivedAt];
       if (!Array.isArray(joined)) continue;
-      count += joined.length + settle(joined as StoredDocument[], entry.lookup.projection);
+      count += joined.length;
+      settle(joined as StoredDocument[], entry.lookup.projection, arrived);
       if (!element) continue;
       delete document[arrivedAt];
       handOut(document[element.path], element.as, joined as StoredDocument[], entry.lookup);
     }
+    arrived(entry.lookup.from, count);
   }
-  return count;
 }
 
 /**

@@ -288,6 +288,16 @@ export class MongoFunnel {
     return [];
   }
 
+  /** The database's views, each with the collection (or view) it is a view on (startup checks). */
+  async listViews(): Promise<ReadonlyMap<string, string>> {
+    const views = new Map<string, string>();
+    for (const info of await this.#db.listCollections({}).toArray()) {
+      const viewOn = (info as { type?: unknown; options?: { viewOn?: unknown } }).options?.viewOn;
+      if ((info as { type?: unknown }).type === 'view' && typeof viewOn === 'string') views.set(info.name, viewOn);
+    }
+    return views;
+  }
+
   async #viewSource(view: string): Promise<string | undefined> {
     const [info] = await this.#db.listCollections({ name: view }).toArray();
     const viewOn = (info as { options?: { viewOn?: unknown } } | undefined)?.options?.viewOn;

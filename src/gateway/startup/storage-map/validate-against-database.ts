@@ -14,6 +14,8 @@ import type { ListOrder, RelationField, SortKey, StorageMap } from './storage-ma
 export interface DatabaseCatalog {
   readonly databaseName: string;
   listCollectionNames(): Promise<string[]>;
+  /** The database's views, each with the collection it is a view on. */
+  listViews(): Promise<ReadonlyMap<string, string>>;
   listIndexes(collection: string): Promise<IndexDescription[]>;
   /** Whether some document of `collection` has `path`; undefined when the collection is empty. */
   someDocumentHas(collection: string, path: string): Promise<boolean | undefined>;
@@ -39,7 +41,13 @@ export interface DatabaseCatalog {
 export async function validateAgainstDatabase(
   storageMap: StorageMap,
   catalog: DatabaseCatalog,
-  options: { counters?: readonly CountedField[]; schema?: GraphQLSchema; onIncompleteCopies?: (coordinates: readonly string[]) => void } = {},
+  options: {
+    counters?: readonly CountedField[];
+    schema?: GraphQLSchema;
+    onIncompleteCopies?: (coordinates: readonly string[]) => void;
+    /** Per Mutation field (`Mutation.field`), the collections its write unit writes: none may be a view. */
+    writes?: ReadonlyMap<string, readonly string[]>;
+  } = {},
 ): Promise<string[]> {
   const existing = new Set(await catalog.listCollectionNames());
   const wrongDatabase = await noneOfTheCollections(storageMap, existing, catalog);
@@ -55,10 +63,25 @@ export async function validateAgainstDatabase(
     ...(await absentPaths(storageMap, existing, catalog)),
     ...sampled.problems,
     ...featuresTheServerCannotRun(storageMap, await catalog.serverVersion()),
+    ...(options.writes && options.writes.size > 0 ? viewsWritten(storageMap, options.writes, await catalog.listViews()) : []),
   ];
   if (problems.length > 0) throw new DatabaseMismatchError(problems);
   if (sampled.incompleteCopies.length > 0) options.onIncompleteCopies?.(sampled.incompleteCopies);
   return [...roots.warnings, ...relationLists, ...sampled.warnings];
+}
+
+/** Mutations whose write units would write a view, which MongoDB refuses (a view is read through its pipeline only). */
+function viewsWritten(storageMap: StorageMap, writes: ReadonlyMap<string, readonly string[]>, views: ReadonlyMap<string, string>): string[] {
+  const problems: string[] = [];
+  for (const [coordinate, collections] of writes) {
+    const view = collections.find((collection) => views.has(collection));
+    if (view === undefined) continue;
+    const types = [...storageMap.types.values()].filter((type) => type.collection === view).map((type) => type.typeName);
+    problems.push(
+      `${coordinate}: its write unit writes ${view} (${types.join(', ')}), a MongoDB view on ${views.get(view)}, which MongoDB cannot write; remove the mutation, or store ${types.join(' and ')} in a collection`,
+    );
+  }
+  return problems;
 }
 
 /**
