@@ -49,6 +49,7 @@ export { directiveTypeDefs } from './startup/schema/directive-type-defs';
 export { readSchemaFiles, schemaFilePaths, withDirectiveTypeDefs } from './startup/schema/schema-sources';
 export { checkSchemaSources, type SchemaSource } from './startup/schema/check-schema-sources';
 export { buildStorageMap } from './startup/storage-map/build-storage-map';
+export { holdsOneKey } from './startup/storage-map/holds-one-key';
 export { withPageDefaults } from './startup/schema/page-defaults';
 export { DOCUMENT_SAMPLE, type DocumentSample } from './startup/storage-map/check-sampled-documents';
 export { type ListArrayContent, listArrayOf } from './startup/storage-map/list-array';

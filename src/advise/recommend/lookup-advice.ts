@@ -70,6 +70,7 @@ export function lookupAdvice(
   network: NetworkCosts | undefined,
   {
     onlyInElements = false,
+    childrenListSeveral = false,
     holders,
     shardKeys,
     thresholds,
@@ -78,6 +79,8 @@ export function lookupAdvice(
   }: {
     /** The field's type has no collection: its objects are only ever elements of an embedded array (or object). */
     readonly onlyInElements?: boolean;
+    /** A reverse join whose children may each list several parents' keys (an array foreignField). */
+    readonly childrenListSeveral?: boolean;
     /** For such a field, the documents that held the elements it resolved (one lookup each, for all their elements); undefined: none a lookup reaches. */
     readonly holders?: number | undefined;
     readonly shardKeys: ShardKeys | undefined;
@@ -130,7 +133,9 @@ export function lookupAdvice(
       : `MongoDB joins each of the ${count(holders)} document(s) holding the ${count(entry.resolves)} ${field.typeName} element(s) the join resolved, at ${milliseconds(parentMs)} ms each (${priced}): ${count(round(joinedMs))} ms`,
     join.direction === 'byKey'
       ? `the join read ${count(entry.documents)} document(s) for ${count(entry.keys - entry.dangling)} key(s): a lookup sends ${count(copies)} more (a document several parents share, once per parent), at ${milliseconds(documentMs)} ms each: ${count(round(copies * documentMs))} ms`
-      : `a reverse join's children each belong to one parent: a lookup sends the ${count(entry.documents)} document(s) the join read, no more`,
+      : childrenListSeveral
+        ? `${join.targetType}.${join.foreignField} may hold several parents' keys: a lookup sends a child once for each parent of the page that lists it, which the workload does not record; priced at the ${count(entry.documents)} document(s) the join read`
+        : `a reverse join's children each hold one parent's key: a lookup sends the ${count(entry.documents)} document(s) the join read, no more`,
     ...(carriedParents > 0
       ? [
           `each copy runs the lookups advised on ${join.targetType} that the join's reads selected again (${round(carriedPerCopy!.lookups)} per copy), and carries the ${round(carriedPerCopy!.documents)} document(s) they bring: ` +

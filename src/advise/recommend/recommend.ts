@@ -1,4 +1,5 @@
 import type { FieldWorkload, RelationField, StorageMap, WorkloadSummary } from '../../gateway';
+import { holdsOneKey } from '../../gateway';
 import type { DataStatistics } from '../statistics/statistics-types';
 import { DEFAULT_ADVICE_THRESHOLDS, type AdviceThresholds } from './advice-thresholds';
 import type { AdviceReport, AntiPattern, FieldAdvice } from './advice-types';
@@ -110,6 +111,13 @@ function selectedShare(entry: FieldWorkload | undefined, fieldName: string): num
   return (sets.reduce((sum, set) => sum + (set.fields.includes(fieldName) ? set.operations : 0), 0) + other) / total;
 }
 
+/** A reverse join whose children may each list several parents (holdsOneKey): a lookup sends such a child once per parent. */
+function childrenListSeveral(field: RelationField, storageMap: StorageMap): boolean {
+  const join = field.shapes.join;
+  const children = join?.direction === 'byReference' ? storageMap.types.get(field.targetType) : undefined;
+  return children !== undefined && !holdsOneKey(children, join!.foreignField);
+}
+
 /**
  * How many documents held the elements of `typeName` that the workload read, through the embedded fields
  * whose elements carry their lookups (plan-projection.ts elementLookups: a top-level path in a document of
@@ -164,6 +172,7 @@ function adviseField(field: RelationField, input: AdviceInput, workload: Workloa
   // A join the snapshot changes did not take can still save its round trips by lookup.
   const lookup = lookupAdvice(field, workload, input.workload, costs, input.network, {
     onlyInElements: collectionName === undefined,
+    childrenListSeveral: childrenListSeveral(field, input.storageMap),
     holders: collectionName === undefined ? holdersOf(field.typeName, input.storageMap, workload) : undefined,
     shardKeys: input.shardKeys,
     thresholds,

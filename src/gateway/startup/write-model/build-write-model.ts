@@ -2,8 +2,9 @@ import { makeExecutableSchema } from '@graphql-tools/schema';
 import { getNamedType, isObjectType, type GraphQLField, type GraphQLObjectType, type GraphQLSchema } from 'graphql';
 import { StorageConfigError } from '../../errors/internal-errors';
 import { buildStorageMap } from '../storage-map/build-storage-map';
-import type { JoinShape, RelationField, StorageMap, TypeStorage } from '../storage-map/storage-map-types';
+import type { JoinShape, RelationField, StorageMap } from '../storage-map/storage-map-types';
 import { readCounter, readInverse, readTotal } from '../storage-map/read-directives';
+import { holdsOneKey } from '../storage-map/holds-one-key';
 import { NUMERIC_SCALARS, sumType } from '../aggregates/aggregate-names';
 import type { BoundedArray, CounterRule, CopiedField, InverseRule, PathSegment, SnapshotLocation, TotalRule, WriteModel } from './write-model-types';
 
@@ -313,21 +314,6 @@ function readTotals(schema: GraphQLSchema, storageMap: StorageMap, problems: str
     });
   }
   return rules;
-}
-
-/**
- * Whether `path` of a `type` document may hold one key: no field the type declares says it holds
- * several (a list field there, a list reference keyed there, an embedded list it runs through). A path
- * the SDL does not declare (`postId` behind `Post.comments`) is taken as the reverse join takes it.
- */
-function holdsOneKey(type: TypeStorage, path: string): boolean {
-  const head = path.split('.')[0]!;
-  return ![...type.fields.values()].some((field) => {
-    if (field.kind === 'stored') return field.valueType.isList && (field.path === path || field.path === head);
-    const keyedHere = field.shapes.join?.direction === 'byKey' && field.shapes.join.localField === path;
-    const throughEmbeddedList = field.shapes.embedded?.path === head && field.isList;
-    return field.isList && (keyedHere || throughEmbeddedList);
-  });
 }
 
 function tryRead<T>(problems: string[], coordinate: string, read: () => T): T | undefined {
