@@ -182,14 +182,14 @@ describe("figures past their type's range", () => {
     huge = await startSdlGateway({
       dbPrefix: 'aggregate_overflow',
       typeDefs: /* GraphQL */ `
-        type Query { readings(first: Int = 20): [Reading!]! @list readingsAggregate: ReadingAggregate! @aggregate(of: "readings", fields: ["value", "ticks", "peak"]) }
-        type Reading @collection(name: "readings") { id: ID! value: Float! ticks: Long! peak: Float! }
+        type Query { readings(first: Int = 20): [Reading!]! @list readingsAggregate: ReadingAggregate! @aggregate(of: "readings", fields: ["value", "ticks", "peak", "drift"]) }
+        type Reading @collection(name: "readings") { id: ID! value: Float! ticks: Long! peak: Float! drift: Float! }
       `,
       prepare: async (db) => {
         await db.collection('readings').insertMany([
-          { value: Number.MAX_VALUE, ticks: Long.fromBigInt(2n ** 62n), peak: 1 },
-          { value: Number.MAX_VALUE, ticks: Long.fromBigInt(2n ** 62n), peak: Number.POSITIVE_INFINITY },
-          { value: 1, ticks: Long.fromNumber(1), peak: 2 },
+          { value: Number.MAX_VALUE, ticks: Long.fromBigInt(2n ** 62n), peak: 1, drift: Number.POSITIVE_INFINITY },
+          { value: Number.MAX_VALUE, ticks: Long.fromBigInt(2n ** 62n), peak: Number.POSITIVE_INFINITY, drift: Number.NEGATIVE_INFINITY },
+          { value: 1, ticks: Long.fromNumber(1), peak: 2, drift: 1 },
         ]);
       },
     });
@@ -218,6 +218,14 @@ describe("figures past their type's range", () => {
     expect(result.data).toEqual({ readingsAggregate: { min: { peak: 1 } }, top: { max: { peak: null } } });
     expect(result.errors?.map((error) => [error.message, error.path, error.extensions?.code])).toEqual([
       ['the figure is Infinity, a stored value Float cannot hold (JSON has no infinity)', ['top', 'max', 'peak'], 'VALUE_OUT_OF_RANGE'],
+    ]);
+  });
+
+  it('says a NaN figure comes from a NaN or from infinities of both signs, not from a sum too large', async () => {
+    const result = await huge.gateway.execute({ query: '{ readingsAggregate { count } net: readingsAggregate { avg { drift } } }' });
+    expect(result.data).toEqual({ readingsAggregate: { count: 3 }, net: { avg: { drift: null } } });
+    expect(result.errors?.map((error) => [error.message, error.path, error.extensions?.code])).toEqual([
+      ['the figure is NaN: the values include a stored NaN, or infinities of both signs (JSON has no NaN)', ['net', 'avg', 'drift'], 'VALUE_OUT_OF_RANGE'],
     ]);
   });
 });

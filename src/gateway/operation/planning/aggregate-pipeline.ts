@@ -149,11 +149,13 @@ function figureValue(type: string, value: unknown, from: 'added' | 'stored'): un
   if (EXACT_SCALARS.has(type)) return value === undefined || value === null ? null : value;
   const figure = responseValue(value);
   if (typeof figure !== 'number' || Number.isFinite(figure)) return figure;
-  // A sum of doubles past ±1.8e308 is Infinity in MongoDB, and a double may be stored as one.
+  // A sum of doubles past ±1.8e308 is Infinity in MongoDB, and a double may be stored as one; NaN comes
+  // from a stored NaN, or from infinities of both signs added.
+  if (from === 'stored') return valueOutOfRange(`the figure is ${String(figure)}, a stored value ${type} cannot hold (JSON has no ${Number.isNaN(figure) ? 'NaN' : 'infinity'})`);
   return valueOutOfRange(
-    from === 'added'
-      ? `the figure is ${String(figure)}: the values add up past the largest double (±1.8e308); aggregate a Decimal field for figures this large`
-      : `the figure is ${String(figure)}, a stored value ${type} cannot hold (JSON has no infinity)`,
+    Number.isNaN(figure)
+      ? 'the figure is NaN: the values include a stored NaN, or infinities of both signs (JSON has no NaN)'
+      : `the figure is ${String(figure)}: the values add up past the largest double (±1.8e308); aggregate a Decimal field for figures this large`,
   );
 }
 
