@@ -1,6 +1,6 @@
 import { ApolloServer, HeaderMap, type GraphQLRequest } from '@apollo/server';
 import { ApolloServerPluginCacheControlDisabled } from '@apollo/server/plugin/disabled';
-import type { FormattedExecutionResult, GraphQLSchema } from 'graphql';
+import { GraphQLError, type FormattedExecutionResult, type GraphQLSchema } from 'graphql';
 import type { GatewayContext } from './request/context/request-context';
 import type { Viewer } from './request/authentication/authenticate';
 import { createDocjoin, type DocjoinOptions } from './create-docjoin';
@@ -144,12 +144,17 @@ export async function createGateway(options: CreateGatewayOptions): Promise<Gate
     createContext: (contextOptions) => docjoin.createContext(contextOptions),
     async execute(request, executeOptions = {}) {
       const tooDeep = documentNestingError(request.query ?? '');
-      if (tooDeep) {
-        const { http: _status, ...extensions } = tooDeep.extensions;
-        return { data: undefined, errors: [{ message: tooDeep.message, extensions }], cost: undefined };
+      if (tooDeep) return refusedBeforeExecution(tooDeep);
+      let contextValue: GatewayContext;
+      try {
+        contextValue = docjoin.createContext(executeOptions);
+      } catch (error) {
+        // A bad strategy header: answered as over HTTP, where the same error becomes the response's errors.
+        if (error instanceof GraphQLError) return refusedBeforeExecution(error);
+        throw error;
       }
       const http = executeOptions.costHeader === undefined ? undefined : { method: 'POST', headers: new HeaderMap([[COST_HEADER, executeOptions.costHeader]]), search: '', body: {} };
-      const response = await apollo.executeOperation({ ...request, ...(http && { http }) }, { contextValue: docjoin.createContext(executeOptions) });
+      const response = await apollo.executeOperation({ ...request, ...(http && { http }) }, { contextValue });
       if (response.body.kind !== 'single') throw new Error('execute() does not support incremental delivery');
       const { data, errors, extensions } = response.body.singleResult;
       return { data, errors, cost: extensions?.cost as CostReport | undefined };
@@ -175,4 +180,10 @@ export async function createGateway(options: CreateGatewayOptions): Promise<Gate
       }
     },
   };
+}
+
+/** An operation refused before it ran, as execute() answers it: the error without its HTTP status, no data and no cost. */
+function refusedBeforeExecution(error: GraphQLError): ExecutedOperation {
+  const { http: _status, ...extensions } = error.extensions;
+  return { data: undefined, errors: [{ message: error.message, extensions }], cost: undefined };
 }

@@ -50,11 +50,18 @@ describe('bad input is BAD_USER_INPUT', () => {
     expect(await errorOf('{ books(first: -1) { name } }')).toMatchObject({ code: 'BAD_USER_INPUT' });
   });
 
-  it('an unknown strategy or field in the override header, with the valid choices', async () => {
-    await expect(demo.gateway.execute({ query: '{ books { name } }' }, { strategyHeader: 'Book.authors=fastest' })).rejects.toMatchObject({
-      extensions: { code: 'BAD_USER_INPUT' },
-      message: expect.stringContaining('unknown strategy "fastest" for Book.authors; choose join, snapshot or lookup'),
-    });
+  it('an unknown strategy or field in the override header is an answer with the valid choices, as over HTTP (execute() does not reject)', async () => {
+    const result = await demo.gateway.execute({ query: '{ books { name } }' }, { strategyHeader: 'Book.authors=fastest' });
+    expect(result.data).toBeUndefined();
+    expect(result.cost).toBeUndefined();
+    expect(result.errors).toHaveLength(1);
+    expect(result.errors![0]!.message).toContain('unknown strategy "fastest" for Book.authors; choose join, snapshot or lookup');
+    expect(result.errors![0]!.extensions).toMatchObject({ code: 'BAD_USER_INPUT' });
+    expect(result.errors![0]!.extensions).not.toHaveProperty('http');
+    expect(await errorOf('{ books { name } }', { strategyHeader: 'Book.nothing=join' })).toMatchObject({ code: 'BAD_USER_INPUT', message: expect.stringContaining('unknown field "Book.nothing"') });
+    const next = await demo.gateway.execute({ query: '{ books(first: 1) { name } }' });
+    expect(next.errors).toBeUndefined();
+    expect(next.data?.books).toHaveLength(1);
   });
 
   it('a DateTime that is not ISO-8601, as a literal or a variable', async () => {
