@@ -41,6 +41,15 @@ describe('bad input is BAD_USER_INPUT', () => {
     });
   });
 
+  it('a long bad value is quoted cut, with its length, not echoed whole', async () => {
+    const id = 'z'.repeat(100_000);
+    const { code, message } = await errorOf('query ($id: ID!) { book(id: $id) { name } }', { variables: { id } });
+    expect(code).toBe('BAD_USER_INPUT');
+    expect(message).toBe(`id must be a 24-character hexadecimal ObjectId, got "${'z'.repeat(79)}… (100,002 characters)`);
+    const after = await errorOf(`{ books(first: 1, after: "${'b'.repeat(5000)}") { name } }`);
+    expect(after.message).toMatch(/^after must be the id of the last item you received \(a 24-character hexadecimal ObjectId\), got "b{79}… \(5,002 characters\)$/);
+  });
+
   it('first over the cap, at the root and on a nested reverse join', async () => {
     expect(await errorOf('{ books(first: 101) { name } }')).toMatchObject({ code: 'BAD_USER_INPUT', message: 'first must be between 0 and 100, got 101' });
     expect(await errorOf('{ hosts(first: 1) { logs(first: 500) { message } } }')).toMatchObject({

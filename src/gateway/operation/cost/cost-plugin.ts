@@ -5,6 +5,7 @@ import { badUserInput, PublicErrorCode } from '../../errors/public-error-code';
 import type { CostLedger, CostReport } from '../../request/cost/cost-ledger';
 import { costLimitExceeded, findExceededLimit, limitOrigin, type CostLimits, type LimitOrigins } from './cost-limits';
 import { findEstimateViolations, type EstimateViolationRecorder } from './estimate-check';
+import { quoteInput } from '../../errors/quote-input';
 
 /** `x-docjoin-cost: commands` asks for the per-command debug view; `summary` is the default view. */
 export const COST_HEADER = 'x-docjoin-cost';
@@ -19,7 +20,7 @@ export function parseCostHeader(value: string | undefined): CostView {
   const view = value?.trim().toLowerCase();
   if (view === undefined || view === '') return 'summary';
   if (COST_VIEWS.includes(view as CostView)) return view as CostView;
-  throw badUserInput(`${COST_HEADER} must be "summary" or "commands", got ${JSON.stringify(value)}`, { header: COST_HEADER }, { beforeExecution: true });
+  throw badUserInput(`${COST_HEADER} must be "summary" or "commands", got ${quoteInput(value)}`, { header: COST_HEADER }, { beforeExecution: true });
 }
 
 const UNITS = { roundTrips: 'round trips', documents: 'documents' } as const;

@@ -1,5 +1,6 @@
 import { badUserInput } from '../../errors/public-error-code';
 import { declaredStrategies, READ_STRATEGIES, type ReadStrategy, type StorageMap } from '../../startup/storage-map/storage-map-types';
+import { quoteInput } from '../../errors/quote-input';
 
 export const STRATEGY_HEADER = 'x-docjoin-strategy';
 
@@ -15,18 +16,18 @@ export function parseStrategyOverrides(header: string | undefined, storageMap: S
   const overrides = new Map<string, ReadStrategy>();
   for (const entry of header.split(',').map((part) => part.trim()).filter((part) => part !== '')) {
     const match = /^([A-Za-z_]\w*\.[A-Za-z_]\w*)\s*=\s*(\w+)$/.exec(entry);
-    if (!match) throw headerError(`"${entry}" is not of the form Type.field=strategy`, storageMap);
+    if (!match) throw headerError(`${quoteInput(entry)} is not of the form Type.field=strategy`, storageMap);
     const coordinate = match[1]!;
     const strategy = match[2]!.toLowerCase();
     const field = storageMap.relations.get(coordinate);
     if (!field) {
       const [typeName, fieldName] = coordinate.split('.') as [string, string];
       const other = storageMap.types.get(typeName)?.fields.get(fieldName);
-      throw headerError(other ? `${coordinate} is not a relation: only a relation field is read by a strategy` : `unknown field "${coordinate}"`, storageMap);
+      throw headerError(other ? `${coordinate} is not a relation: only a relation field is read by a strategy` : `unknown field ${quoteInput(coordinate)}`, storageMap);
     }
     const declared = declaredStrategies(field);
     if (!(READ_STRATEGIES as readonly string[]).includes(strategy)) {
-      throw headerError(`unknown strategy "${match[2]}" for ${coordinate}; choose ${oneOf(declared)}`, storageMap);
+      throw headerError(`unknown strategy ${quoteInput(match[2])} for ${coordinate}; choose ${oneOf(declared)}`, storageMap);
     }
     if (!declared.includes(strategy as ReadStrategy)) {
       const why = strategy !== 'lookup' ? `does not declare a @${strategy} shape` : field.connection ? 'is a connection, which lookup cannot read' : 'has no @join to read by lookup';

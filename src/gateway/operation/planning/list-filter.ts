@@ -5,6 +5,7 @@ import { InvariantError } from '../../errors/internal-errors';
 import { badUserInput } from '../../errors/public-error-code';
 import type { StoredDocument } from '../../documents/stored-document';
 import type { RootCondition } from '../../startup/storage-map/storage-map-types';
+import { quoteInput } from '../../errors/quote-input';
 
 /**
  * A list's filter arguments as MongoDB conditions: typed values only (a GraphQL scalar or enum, an id
@@ -68,7 +69,7 @@ function fieldCondition(condition: RootCondition, value: unknown): FieldConditio
 function filterValue(condition: RootCondition, value: unknown): FilterValue {
   if (condition.objectId) return objectIdArgument(value, condition.argumentName);
   if (isFilterValue(value)) return value;
-  throw badUserInput(`${condition.argumentName} must be a plain value, got ${JSON.stringify(value)}`, { argumentName: condition.argumentName });
+  throw badUserInput(`${condition.argumentName} must be a plain value, got ${quoteInput(value)}`, { argumentName: condition.argumentName });
 }
 
 /** Typed conditions to a MongoDB filter. Any other object value is a bug in a resolver, not user input. */

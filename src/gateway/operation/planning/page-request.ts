@@ -8,6 +8,7 @@ import { allOf } from './list-filter';
 import { afterFilter } from './keyset-filter';
 import { DEFAULT_FIRST, MAX_FIRST } from './page-limits';
 import { projectionOf, type Projection } from './projection';
+import { quoteInput } from '../../errors/quote-input';
 
 /** Page arguments as GraphQL passes them (after scalar parsing). */
 export interface PageArgs {
@@ -53,7 +54,7 @@ export function validateFirst(first: number | null | undefined, fallback: number
 /** `after` as the ObjectId of the last item received; anything else is BAD_USER_INPUT naming the value. */
 export function parseAfter(after: string): ObjectId {
   if (!/^[0-9a-fA-F]{24}$/.test(after)) {
-    throw badUserInput(`after must be the id of the last item you received (a 24-character hexadecimal ObjectId), got ${JSON.stringify(after)}`, {
+    throw badUserInput(`after must be the id of the last item you received (a 24-character hexadecimal ObjectId), got ${quoteInput(after)}`, {
       argumentName: 'after',
     });
   }

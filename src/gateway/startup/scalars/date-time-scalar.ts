@@ -1,6 +1,7 @@
 import { GraphQLScalarType, Kind, print } from 'graphql';
 import { badUserInput } from '../../errors/public-error-code';
 import { isoDateTime } from './iso-date-time';
+import { cutInput, quoteInput } from '../../errors/quote-input';
 
 const DESCRIPTION = 'An ISO-8601 date-time, e.g. `2026-11-21T09:30:00.000Z`.';
 
@@ -24,7 +25,7 @@ export const DateTimeScalar = new GraphQLScalarType<Date, string>({
     return parseDateTime(value);
   },
   parseLiteral(ast) {
-    if (ast.kind !== Kind.STRING) throw badUserInput(`DateTime must be an ISO-8601 string, got ${print(ast)}`);
+    if (ast.kind !== Kind.STRING) throw badUserInput(`DateTime must be an ISO-8601 string, got ${cutInput(print(ast))}`);
     return parseDateTime(ast.value);
   },
 });
@@ -37,7 +38,7 @@ const ISO_DATE_TIME = /^(\d{4})-(\d{2})-(\d{2})(T(\d{2}):(\d{2})(:(\d{2})(\.\d{1
 
 function parseDateTime(value: unknown): Date {
   const date = typeof value === 'string' ? isoDate(value) : undefined;
-  if (!date || Number.isNaN(date.getTime())) throw badUserInput(`DateTime must be an ISO-8601 string like 2026-11-21T09:30:00.000Z, got ${JSON.stringify(value)}`);
+  if (!date || Number.isNaN(date.getTime())) throw badUserInput(`DateTime must be an ISO-8601 string like 2026-11-21T09:30:00.000Z, got ${quoteInput(value)}`);
   return date;
 }
 

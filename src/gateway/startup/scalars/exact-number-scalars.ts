@@ -2,6 +2,7 @@ import { Decimal128, Long } from 'bson';
 import { GraphQLScalarType, Kind, print, type ValueNode } from 'graphql';
 import { bsonType } from '../../documents/bson-type';
 import { badUserInput } from '../../errors/public-error-code';
+import { cutInput, quoteInput } from '../../errors/quote-input';
 
 const DECIMAL_DESCRIPTION = 'An exact decimal number (BSON Decimal128, 34 significant digits), as a string: `"19.99"`.';
 const LONG_DESCRIPTION = 'A 64-bit integer (BSON long), as a string: JSON numbers are exact only up to 2^53.';
@@ -20,15 +21,15 @@ export const DecimalScalar = new GraphQLScalarType<Decimal128, string>({
     if (isDecimal128(value) || isLong(value) || typeof value === 'bigint') return value.toString();
     if (typeof value === 'number' && Number.isFinite(value)) return String(value);
     if (typeof value === 'string' && DECIMAL.test(value)) return value;
-    throw new TypeError(`Decimal cannot represent ${describe(value)}`);
+    throw new TypeError(`Decimal cannot represent ${quoteInput(value)}`);
   },
   parseValue(value) {
     if (typeof value === 'number' && Number.isFinite(value)) {
       // JSON.parse has already rounded a number to a double: past 15 significant digits its text may not be what the client sent.
-      if (significantDigits(String(value)) > MAX_EXACT_DOUBLE_DIGITS) throw badUserInput(`Decimal must be sent as a string when it has more than ${MAX_EXACT_DOUBLE_DIGITS} significant digits (a JSON number is read as a double, which rounds it), got ${describe(value)}`);
+      if (significantDigits(String(value)) > MAX_EXACT_DOUBLE_DIGITS) throw badUserInput(`Decimal must be sent as a string when it has more than ${MAX_EXACT_DOUBLE_DIGITS} significant digits (a JSON number is read as a double, which rounds it), got ${quoteInput(value)}`);
       return parseDecimal(String(value));
     }
-    if (typeof value !== 'string') throw badUserInput(`Decimal must be a string like "19.99", got ${describe(value)}`);
+    if (typeof value !== 'string') throw badUserInput(`Decimal must be a string like "19.99", got ${quoteInput(value)}`);
     return parseDecimal(value);
   },
   parseLiteral(ast) {
@@ -49,15 +50,15 @@ export const LongScalar = new GraphQLScalarType<Long, string>({
     if (isExactInteger(value)) return String(value);
     const text = isDecimal128(value) || typeof value === 'string' ? value.toString().replace(/\.0*$/, '') : undefined;
     if (text !== undefined && INTEGER.test(text) && BigInt(text) >= LONG_MIN && BigInt(text) <= LONG_MAX) return BigInt(text).toString();
-    throw new TypeError(`Long cannot represent ${describe(value)} exactly`);
+    throw new TypeError(`Long cannot represent ${quoteInput(value)} exactly`);
   },
   parseValue(value) {
     if (typeof value === 'number' && Number.isSafeInteger(value)) return Long.fromNumber(value);
-    if (typeof value !== 'string') throw badUserInput(`Long must be a string of digits like "9007199254740993" (or an integer below 2^53), got ${describe(value)}`);
+    if (typeof value !== 'string') throw badUserInput(`Long must be a string of digits like "9007199254740993" (or an integer below 2^53), got ${quoteInput(value)}`);
     return parseLong(value);
   },
   parseLiteral(ast) {
-    if (ast.kind === Kind.FLOAT) throw badUserInput(`Long must be a whole number, got ${print(ast)}`);
+    if (ast.kind === Kind.FLOAT) throw badUserInput(`Long must be a whole number, got ${cutInput(print(ast))}`);
     return parseLong(literalDigits(ast, 'Long', 'a string of digits like "9007199254740993"'));
   },
 });
@@ -76,19 +77,19 @@ const LONG_MIN = -(2n ** 63n);
 const LONG_MAX = 2n ** 63n - 1n;
 
 function parseDecimal(text: string): Decimal128 {
-  if (!DECIMAL.test(text)) throw badUserInput(`Decimal must be a decimal number like "19.99", got ${JSON.stringify(text)}`);
+  if (!DECIMAL.test(text)) throw badUserInput(`Decimal must be a decimal number like "19.99", got ${quoteInput(text)}`);
   try {
     return Decimal128.fromString(text);
   } catch {
-    throw badUserInput(`Decimal cannot hold ${JSON.stringify(text)} exactly (34 significant digits, exponents -6176 to 6111)`);
+    throw badUserInput(`Decimal cannot hold ${quoteInput(text)} exactly (34 significant digits, exponents -6176 to 6111)`);
   }
 }
 
 function parseLong(text: string): Long {
   const trimmed = text.replace(/\.0*$/, '');
-  if (!INTEGER.test(trimmed)) throw badUserInput(`Long must be a whole number like "9007199254740993", got ${JSON.stringify(text)}`);
+  if (!INTEGER.test(trimmed)) throw badUserInput(`Long must be a whole number like "9007199254740993", got ${quoteInput(text)}`);
   const value = BigInt(trimmed);
-  if (value < LONG_MIN || value > LONG_MAX) throw badUserInput(`Long must be between ${LONG_MIN} and ${LONG_MAX}, got ${trimmed}`);
+  if (value < LONG_MIN || value > LONG_MAX) throw badUserInput(`Long must be between ${LONG_MIN} and ${LONG_MAX}, got ${cutInput(trimmed)}`);
   return Long.fromBigInt(value);
 }
 
@@ -101,7 +102,7 @@ function significantDigits(text: string): number {
 /** A literal's digits as written: a string, or an Int or Float literal (never rounded through a double). */
 function literalDigits(ast: ValueNode, name: string, expected: string): string {
   if (ast.kind === Kind.STRING || ast.kind === Kind.INT || ast.kind === Kind.FLOAT) return ast.value;
-  throw badUserInput(`${name} must be ${expected}, got ${print(ast)}`);
+  throw badUserInput(`${name} must be ${expected}, got ${cutInput(print(ast))}`);
 }
 
 /** A whole number a double holds exactly, up to 2^53: the driver reads a long that small into one. */
@@ -116,8 +117,4 @@ function isLong(value: unknown): value is Long {
 
 function isDecimal128(value: unknown): value is Decimal128 {
   return bsonType(value) === 'Decimal128';
-}
-
-function describe(value: unknown): string {
-  return typeof value === 'bigint' ? `${value}n` : (JSON.stringify(value) ?? String(value));
 }
