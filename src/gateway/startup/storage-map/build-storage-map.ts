@@ -107,6 +107,18 @@ export function collectStorageMap(schema: GraphQLSchema): { storageMap: StorageM
   return { storageMap, problems };
 }
 
+/** Whether a field of a `@collection` type reads `_id`: its `id: ID` (without @path), or one with `@path(path: "_id")`. */
+function storedAtId(schema: GraphQLSchema, field: GraphQLField<unknown, unknown>): boolean {
+  let path: string | undefined;
+  try {
+    path = readPath(schema, field)?.path;
+  } catch {
+    // A malformed @path is reported at its own field.
+    return false;
+  }
+  return path === '_id' || (path === undefined && field.name === 'id' && getNamedType(field.type).name === 'ID');
+}
+
 function readDirective<T>(problems: string[], where: string, read: () => T): T | undefined {
   try {
     return read();
@@ -181,6 +193,18 @@ function buildField(
     if (join.localField !== keyPath) {
       return report(
         `@snapshot keeps its key at "${keyPath}", but the fallback @join(localField: "${join.localField}") names another path; a snapshot miss joins by the key inside the copy, so use @join(localField: "${keyPath}") and keep the key in each copy (or set @snapshot(key:) to the copy's key field)`,
+      );
+    }
+    const keyField = targetFields[snapshot.key];
+    if (keyField && !storedAtId(schema, keyField)) {
+      return report(
+        `@snapshot(key: "${snapshot.key}") names ${target.name}.${snapshot.key}, which is not ${target.name}'s id; each copy keeps the id under its key, so key it by the id field (the default, "id") or by a name ${target.name} has no field under`,
+      );
+    }
+    // Writes refresh a copy, reconcile checks it and access rules judge it by the id it keeps: the key must be the target's _id.
+    if (shapes.join && shapes.join.foreignField !== '_id') {
+      return report(
+        `@snapshot keeps its key at "${keyPath}", but the fallback @join(foreignField: "${shapes.join.foreignField}") matches ${target.name} by another field; writes, reconcile and access rules find a copy by the ${target.name} id it keeps, so join by the id (leave out foreignField) and keep each ${target.name}'s id at "${keyPath}"`,
       );
     }
     const idField = Object.values(targetFields).find((candidate) => candidate.name === 'id' && getNamedType(candidate.type).name === 'ID');

@@ -109,6 +109,22 @@ describe('buildStorageMap static validation', () => {
     ]);
   });
 
+  it('refuses a snapshot keyed by anything but the target\'s id: a key naming another of its fields, a fallback @join matching another field', () => {
+    expect(problemsOf(/* GraphQL */ `
+      type Query { b: Book }
+      type Book @collection(name: "books") {
+        id: ID!
+        editor: Author @snapshot(path: "editor", fields: ["id", "name"], key: "name") @join(localField: "editor.name", foreignField: "name") @read(strategy: SNAPSHOT)
+        owner: Author @snapshot(path: "owner", fields: ["id", "name"], key: "_id") @join(localField: "owner._id") @read(strategy: SNAPSHOT)
+        reviewer: Author @snapshot(path: "reviewer", fields: ["id", "name"], key: "authorId") @join(localField: "reviewer.authorId", foreignField: "name") @read(strategy: SNAPSHOT)
+      }
+      ${authorSdl}
+    `)).toEqual([
+      'Book.editor: @snapshot(key: "name") names Author.name, which is not Author\'s id; each copy keeps the id under its key, so key it by the id field (the default, "id") or by a name Author has no field under',
+      'Book.reviewer: @snapshot keeps its key at "reviewer.authorId", but the fallback @join(foreignField: "name") matches Author by another field; writes, reconcile and access rules find a copy by the Author id it keeps, so join by the id (leave out foreignField) and keep each Author\'s id at "reviewer.authorId"',
+    ]);
+  });
+
   it('requires @read when a field declares two shapes', () => {
     expect(problemsOf(/* GraphQL */ `
       type Query { b: Book }
