@@ -273,6 +273,16 @@ describe('startup refuses a rule it cannot enforce on some path, naming Type.fie
       'Shelf.noteCount: counts Note documents by their key Note.shelf, which is hidden from role "reader"; hide it from the role (@access(roles: ["reader"], allow: [READ], hide: ["noteCount"]) on Shelf), or let the role read Note.shelf',
     ],
     [
+      'a counter of an @inverse list that mirrors a reference the role may not read',
+      `type Shelf @collection(name: "shelves") @access(roles: ["reader"], allow: [READ]) {
+         id: ID!
+         notes: [Note!]! @join(localField: "noteIds") @inverse(of: "Note.shelf")
+         noteCount: Int! @counter(of: "Shelf.notes")
+       }
+       type Note @collection(name: "notes") @access(roles: ["reader"], allow: [READ], hide: ["shelf"]) { id: ID! shelf: Shelf @join(localField: "shelfId") }`,
+      'Shelf.noteCount: counts the Note documents of Shelf.notes, which mirrors Note.shelf, by their Note.shelf, hidden from role "reader"; hide it from the role (@access(roles: ["reader"], allow: [READ], hide: ["noteCount"]) on Shelf), or let the role read Note.shelf',
+    ],
+    [
       'a counter of a list the role may not read',
       `type Shelf @collection(name: "shelves") @access(roles: ["reader"], allow: [READ], hide: ["notes"]) {
          id: ID!

@@ -120,6 +120,10 @@ class AccessWalk {
     // And the parent's value it matches: the children (their key, a cursor, which parents share them) show it.
     const byParentKey = join?.direction === 'byReference' ? this.#parentKeyRefusal(typeName, join.localField) : undefined;
     if (byParentKey) return `${step.coordinate} joins by the parent's ${byParentKey}`;
+    // An @inverse list names the rows whose reference points at the parent: it shows that reference as a reverse join by it would.
+    const mirrored = relation ? access.rules.inverses.get(relation.coordinate) : undefined;
+    const byMirrored = mirrored ? this.#pathRefusal(mirrored.truthType, mirrored.truthPath) : undefined;
+    if (mirrored && byMirrored) return `${step.coordinate} mirrors ${mirrored.of}: it lists the ${mirrored.truthType} documents by ${byMirrored}`;
     const given = givenArguments(step);
     const conditions: readonly RootCondition[] = root?.conditions ?? relation?.listArguments.conditions ?? [];
     for (const condition of conditions) {

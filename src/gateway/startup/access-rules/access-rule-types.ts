@@ -75,6 +75,18 @@ export interface AccessRules {
    * rules hide: how many of their rows a write's fan-out changed is what a filter by the copy would find.
    */
   readonly copiesHiddenIn: ReadonlyMap<string, ReadonlySet<string>>;
+  /**
+   * The `@inverse` relations, by coordinate (`Person.tasks`), with the reference each mirrors: its list
+   * shows that reference's value on every row it names, as a reverse join by it would.
+   */
+  readonly inverses: ReadonlyMap<string, MirroredReference>;
+}
+
+/** The reference an `@inverse` relation mirrors: `Task.owner`, kept on Task at `truthPath`. */
+export interface MirroredReference {
+  readonly of: string;
+  readonly truthType: string;
+  readonly truthPath: string;
 }
 
 /**

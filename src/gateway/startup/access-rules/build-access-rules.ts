@@ -21,7 +21,7 @@ type MutableRoleRules = { -readonly [action in keyof RoleRules]: RoleRules[actio
  *   follow from its filter on the counter's type (the same claim on both ends of the join), and a total's
  *   summed field must be one the role reads, or the counter or total is hidden from the role.
  */
-export function buildAccessRules(schema: GraphQLSchema, storageMap: StorageMap, derived: Pick<WriteModel, 'counters' | 'totals'>): { rules: AccessRules; problems: string[] } {
+export function buildAccessRules(schema: GraphQLSchema, storageMap: StorageMap, derived: Pick<WriteModel, 'counters' | 'totals' | 'inverses'>): { rules: AccessRules; problems: string[] } {
   const problems: string[] = [];
   const types = new Map<string, TypeAccess>();
   const roots = new Set([schema.getQueryType(), schema.getMutationType(), schema.getSubscriptionType()].filter((type) => type !== null && type !== undefined));
@@ -59,7 +59,8 @@ export function buildAccessRules(schema: GraphQLSchema, storageMap: StorageMap, 
   }
   const roles = new Set([...types.values()].flatMap((type) => [...type.roles.keys()]));
   const collectionTypes = new Set([...storageMap.types.values()].filter((storage) => storage.collection !== undefined).map((storage) => storage.typeName));
-  const rules: AccessRules = { enabled: types.size > 0, types, typeOfCollection, collectionTypes, roles, joinedFor: new Map(), joinedIn: new Map(), copiesHiddenIn: new Map() };
+  const inverses = new Map(derived.inverses.map((inverse) => [inverse.coordinate, { of: inverse.of, truthType: inverse.truthType, truthPath: inverse.truthPath }]));
+  const rules: AccessRules = { enabled: types.size > 0, types, typeOfCollection, collectionTypes, roles, joinedFor: new Map(), joinedIn: new Map(), copiesHiddenIn: new Map(), inverses };
   if (!rules.enabled) return { rules, problems };
   const joinedFor = new Map<string, Set<string>>();
   for (const role of roles) {
@@ -309,6 +310,15 @@ function derivedFigureProblem(
     problems.push(`${figure.coordinate}: ${verb} ${relation.targetType} documents by their key ${relation.targetType}.${keyHidden}, which is hidden from role "${role}"; ${fix}, or let the role read ${relation.targetType}.${keyHidden}`);
     return;
   }
+  // An @inverse list holds the rows whose reference points at the parent: counted, it shows that reference.
+  const mirrored = rules.inverses.get(relation.coordinate);
+  const mirroredHidden = mirrored && target !== 'all' ? hiddenFieldHolding(storageMap, mirrored.truthType, mirrored.truthPath, target.hidden) : undefined;
+  if (mirrored && mirroredHidden !== undefined) {
+    problems.push(
+      `${figure.coordinate}: ${verb} the ${mirrored.truthType} documents of ${figure.of}, which mirrors ${mirrored.of}, by their ${mirrored.truthType}.${mirroredHidden}, hidden from role "${role}"; ${fix}, or let the role read ${mirrored.truthType}.${mirroredHidden}`,
+    );
+    return;
+  }
   const copied = keyInPartlyReadCopy(rules, storageMap, relation, role);
   if (copied !== undefined) {
     problems.push(`${figure.coordinate}: ${verb} ${relation.targetType} documents by a key inside ${copied}; ${fix}`);
@@ -337,9 +347,14 @@ function derivedFigureProblem(
 /** The hidden field of the relation's target holding the key a reverse join picks children by, if one does. */
 function hiddenKeyOf(storageMap: StorageMap, relation: RelationField, hidden: ReadonlySet<string>): string | undefined {
   const join = relation.shapes.join;
-  const target = storageMap.types.get(relation.targetType);
-  if (join?.direction !== 'byReference' || !target) return undefined;
-  return [...hidden].find((fieldName) => storedPathsOf(target, fieldName).some((path) => isAtOrUnder(join.foreignField, path)));
+  return join?.direction === 'byReference' ? hiddenFieldHolding(storageMap, relation.targetType, join.foreignField, hidden) : undefined;
+}
+
+/** The field of `hidden` whose stored value holds `typeName`'s stored `path`, if one does. */
+function hiddenFieldHolding(storageMap: StorageMap, typeName: string, path: string, hidden: ReadonlySet<string>): string | undefined {
+  const storage = storageMap.types.get(typeName);
+  if (!storage) return undefined;
+  return [...hidden].find((fieldName) => storedPathsOf(storage, fieldName).some((stored) => isAtOrUnder(path, stored)));
 }
 
 /**

@@ -1,0 +1,93 @@
+import { ObjectId } from 'mongodb';
+import type { Viewer } from 'docjoin';
+import { startSdlGateway, type SdlGateway } from '../../support/sdl-gateway';
+
+/**
+ * An @inverse list is a second copy of the reference it mirrors: `Person.tasks` names, on each person,
+ * the tasks whose `Task.owner` is that person. A role that may not read `Task.owner` may not read the
+ * list either, whichever strategy reads it; the aggregate over it was already refused, as a reverse join
+ * by a hidden key is.
+ */
+const typeDefs = /* GraphQL */ `
+  type Query {
+    people(first: Int = 20): [Person!]! @list(sort: "name")
+    tasks(first: Int = 20): [Task!]! @list(sort: "title")
+  }
+  type Person @collection(name: "people") @access(roles: ["member", "admin"], allow: [READ]) {
+    id: ID!
+    name: String!
+    tasks: [Task!]! @join(localField: "taskIds") @inverse(of: "Task.owner")
+    tasksAggregate: TaskAggregate! @aggregate(of: "tasks")
+  }
+  type Task @collection(name: "tasks") @access(roles: ["member"], allow: [READ], hide: ["owner"]) @access(roles: ["admin"], allow: [READ]) {
+    id: ID!
+    title: String!
+    owner: Person @join(localField: "ownerId")
+  }
+`;
+const viewer = (role: string): Viewer => ({ role, roles: [role], anonymous: false, subject: 'someone', claims: { sub: 'someone' } });
+const ann = new ObjectId();
+const bob = new ObjectId();
+const annsTask = new ObjectId();
+const bobsTask = new ObjectId();
+
+let subject: SdlGateway;
+beforeAll(async () => {
+  subject = await startSdlGateway({
+    typeDefs,
+    dbPrefix: 'access_mirrored',
+    prepare: async (db) => {
+      await db.collection('people').insertMany([
+        { _id: ann, name: 'Ann', taskIds: [annsTask] },
+        { _id: bob, name: 'Bob', taskIds: [bobsTask] },
+      ]);
+      await db.collection('tasks').insertMany([
+        { _id: annsTask, title: 'budget', ownerId: ann },
+        { _id: bobsTask, title: 'hiring', ownerId: bob },
+      ]);
+      await db.collection('people').createIndex({ name: 1, _id: 1 });
+      await db.collection('tasks').createIndex({ title: 1, _id: 1 });
+      await db.collection('tasks').createIndex({ ownerId: 1 });
+    },
+    gateway: { onWarning: () => undefined },
+  });
+}, 60_000);
+afterAll(async () => {
+  await subject?.stop();
+});
+
+async function answer(query: string, role: string, strategyHeader?: string) {
+  const result = await subject.gateway.execute({ query }, { viewer: viewer(role), ...(strategyHeader && { strategyHeader }) });
+  return { data: result.data, errors: result.errors?.map((error) => ({ message: error.message, code: error.extensions?.code })), roundTrips: result.cost?.roundTrips };
+}
+
+const refusedList = {
+  data: undefined,
+  errors: [{ message: 'Person.tasks mirrors Task.owner: it lists the Task documents by Task.owner, which is hidden from role "member"', code: 'FORBIDDEN' }],
+  roundTrips: 0,
+};
+
+it('a role that may not read the reference may not read the @inverse list that mirrors it, by join or by lookup, before anything is sent', async () => {
+  expect(await answer('{ people { name tasks { title } } }', 'member')).toEqual(refusedList);
+  expect(await answer('{ people { name tasks { title } } }', 'member', 'Person.tasks=lookup')).toEqual(refusedList);
+  expect(await answer('{ people { tasks { id } } }', 'member')).toEqual(refusedList);
+  expect((await answer('{ people { tasksAggregate { count } } }', 'member')).errors).toEqual([
+    { message: 'Person.tasksAggregate adds up children joined by Task.owner, which is hidden from role "member"', code: 'FORBIDDEN' },
+  ]);
+});
+
+it('the role still reads the rest: the people, and the tasks by the root list', async () => {
+  expect(await answer('{ people { name } tasks { title } }', 'member')).toEqual({
+    data: { people: [{ name: 'Ann' }, { name: 'Bob' }], tasks: [{ title: 'budget' }, { title: 'hiring' }] },
+    errors: undefined,
+    roundTrips: 2,
+  });
+});
+
+it('a role that reads the reference reads the list', async () => {
+  expect(await answer('{ people { name tasks { title } } }', 'admin')).toEqual({
+    data: { people: [{ name: 'Ann', tasks: [{ title: 'budget' }] }, { name: 'Bob', tasks: [{ title: 'hiring' }] }] },
+    errors: undefined,
+    roundTrips: 2,
+  });
+});
