@@ -485,13 +485,17 @@ const NO_FIELDS: readonly string[] = Object.freeze([]);
 /** Which strategy a field's entry names when aliases resolved it with several: the one that reads most. */
 const STRATEGY_RANK: Readonly<Record<ReadStrategy, number>> = { embedded: 0, snapshot: 1, lookup: 2, join: 3 };
 
-/** A field's entry with its keys in one order, whichever fact was recorded first. */
-/** `keysShown` false: the keys the viewer got, without the dangling ones (they include the rows it cannot read). */
+/**
+ * A field's entry with its keys in one order, whichever fact was recorded first. `keysShown` false: the
+ * keys the viewer got, without the dangling ones (they include the rows it cannot read); so too the
+ * snapshot misses, whose join found nothing for the copies of those rows.
+ */
 function fieldReport(entry: FieldCost, keysShown: boolean): FieldCost {
   const { strategy, roundTrips, documents, keys, snapshotHits, snapshotMisses, dangling } = entry;
-  const report: FieldCost = { strategy, roundTrips, documents, keys: keysShown ? keys : keys - (dangling ?? 0) };
+  const unseen = keysShown ? 0 : (dangling ?? 0);
+  const report: FieldCost = { strategy, roundTrips, documents, keys: keys - unseen };
   if (snapshotHits !== undefined) report.snapshotHits = snapshotHits;
-  if (snapshotMisses !== undefined) report.snapshotMisses = snapshotMisses;
+  if (snapshotMisses !== undefined) report.snapshotMisses = Math.max(0, snapshotMisses - unseen);
   if (dangling !== undefined && keysShown) report.dangling = dangling;
   return report;
 }
