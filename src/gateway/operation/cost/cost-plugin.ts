@@ -77,6 +77,8 @@ export interface DocjoinCostOptions<TContext extends BaseContext> {
   readonly readsEveryRow?: (context: TContext) => ((collection: string) => boolean) | undefined;
   /** Under access rules, whether a relation field's keys and dangling references may be shown to the request's viewer (ReportOptions.keysShown). */
   readonly keysShown?: (context: TContext) => ((coordinate: string) => boolean) | undefined;
+  /** Under access rules, whether a read's reply bytes may be shown to the request's viewer (ReportOptions.replyBytesShown). */
+  readonly replyBytesShown?: (context: TContext) => ((collection: string) => boolean) | undefined;
 }
 
 /**
@@ -111,8 +113,9 @@ export function ApolloServerPluginDocjoinCost<TContext extends { readonly ledger
             const { ledger } = request.contextValue;
             const readsEveryRow = options.readsEveryRow?.(request.contextValue);
             const keysShown = options.keysShown?.(request.contextValue);
+            const replyBytesShown = options.replyBytesShown?.(request.contextValue);
             options.reportSoFar(request.contextValue, () => ({
-              [key]: ledger.report({ estimatedRoundTrips: estimate?.roundTrips ?? 0, estimatedDocuments: estimate?.documents ?? 0, commands: false, readsEveryRow, keysShown }),
+              [key]: ledger.report({ estimatedRoundTrips: estimate?.roundTrips ?? 0, estimatedDocuments: estimate?.documents ?? 0, commands: false, readsEveryRow, keysShown, replyBytesShown }),
             }));
           }
           // The estimate covers one attempt of each write unit; retries may spend what the limit leaves.
@@ -134,6 +137,7 @@ export function ApolloServerPluginDocjoinCost<TContext extends { readonly ledger
             commands: options.commandsView?.(request) ?? false,
             readsEveryRow: options.readsEveryRow?.(contextValue),
             keysShown: options.keysShown?.(contextValue),
+            replyBytesShown: options.replyBytesShown?.(contextValue),
           });
           const budget = options.budgetReport?.(contextValue);
           if (budget) Object.assign(report, budget);

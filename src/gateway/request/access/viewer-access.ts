@@ -59,6 +59,11 @@ export class ViewerAccess implements ReadScope {
     return this.readsEveryRow(collection) && !this.rules.joinedIn.get(role)?.has(collection) && !this.rules.copiesHiddenIn.get(role)?.has(collection);
   }
 
+  /** Whether the viewer may be shown the reply bytes of a read of `collection`: not when they carry copies of other viewers' rows, checked here after the read. */
+  seesReplyBytesOf(collection: string): boolean {
+    return !this.rules.copiesCheckedIn.get(this.viewer.role)?.has(collection);
+  }
+
   /** Whether the role reads some type only where conditions hold (or not at all): what the data's measures must not be shown to. */
   filtersAnyRow(): boolean {
     return (this.#filtersAnyRow ??= [...this.rules.collectionTypes].some((typeName) => {

@@ -144,6 +144,12 @@ export interface CostReport {
   naiveRoundTrips: number;
   fields: Record<string, FieldCost>;
   collections: Record<string, CollectionCost>;
+  /**
+   * Only under access rules: collections whose reads' reply bytes `bytes` leaves out, because they
+   * carried copies of rows the viewer may not read (snapshot copies checked after the read), whose
+   * lengths the bytes would tell.
+   */
+  bytesWithheld?: string[];
   /** Only with `x-docjoin-cost: commands`. */
   commands?: CommandCost[];
   /** Only for operations that ran a write unit (mutations). */
@@ -171,6 +177,8 @@ export interface ReportOptions {
    * reference into rows the viewer reads in part, whose missing keys would count the rows it cannot see.
    */
   readonly keysShown?: (coordinate: string) => boolean;
+  /** Under access rules, whether the reply bytes of a read of the collection may be shown (see CostReport.bytesWithheld). */
+  readonly replyBytesShown?: (collection: string) => boolean;
 }
 
 /**
@@ -339,11 +347,14 @@ export class CostLedger {
     // A write unit keeps the data's copies true through every row (a bounded array's refill, a reference
     // check): what its commands read of a collection the viewer reads in part is not the viewer's to count.
     const withheld = new Set<string>();
+    const bytesWithheld = new Set<string>();
     for (const command of this.#commands) {
       const shown = shownTo(command, options.readsEveryRow);
       if (!shown) withheld.add(command.collection);
+      const bytesShown = shown && (command.writeUnit !== undefined || options.replyBytesShown === undefined || options.replyBytesShown(command.collection));
+      if (shown && !bytesShown) bytesWithheld.add(command.collection);
       documents += shown ? command.documents : 0;
-      bytes += shown ? command.bytes : 0;
+      bytes += bytesShown ? command.bytes : 0;
       durationMs += command.durationMs;
       let collection = byCollection.get(command.collection);
       if (!collection) byCollection.set(command.collection, (collection = { roundTrips: 0, documents: 0 }));
@@ -370,6 +381,7 @@ export class CostLedger {
       fields,
       collections,
     };
+    if (bytesWithheld.size > 0) report.bytesWithheld = [...bytesWithheld].sort();
     if (this.#writeUnits.length > 0) {
       report.writes = this.#writesReport(options.readsEveryRow);
       if (withheld.size > 0) report.writes.withheld = [...withheld].sort();
