@@ -4,13 +4,13 @@ import { startSdlGateway, type SdlGateway } from '../../support/sdl-gateway';
 
 /**
  * An @inverse list is a second copy of the reference it mirrors: `Person.tasks` names, on each person,
- * the tasks whose `Task.owner` is that person. A role that may not read `Task.owner` may not read the
- * list either, whichever strategy reads it; the aggregate over it was already refused, as a reverse join
- * by a hidden key is.
+ * the tasks whose `Task.owner` is that person. A role that may not read `Task.owner` has the list hidden
+ * with it, whichever strategy reads it, and so every other field reading the same array: an alias of
+ * it, a second join by it, a filter by it, an aggregate over the list.
  */
 const typeDefs = /* GraphQL */ `
   type Query {
-    people(first: Int = 20): [Person!]! @list(sort: "name")
+    people(first: Int = 20, task: ID @filter(field: "taskKeys", op: EQ)): [Person!]! @list(sort: "name")
     tasks(first: Int = 20): [Task!]! @list(sort: "title")
   }
   type Person @collection(name: "people") @access(roles: ["member", "admin"], allow: [READ]) {
@@ -18,6 +18,8 @@ const typeDefs = /* GraphQL */ `
     name: String!
     tasks: [Task!]! @join(localField: "taskIds") @inverse(of: "Task.owner")
     tasksAggregate: TaskAggregate! @aggregate(of: "tasks")
+    taskKeys: [ID!]! @path(path: "taskIds")
+    assigned: [Task!]! @join(localField: "taskIds")
   }
   type Task @collection(name: "tasks") @access(roles: ["member"], allow: [READ], hide: ["owner"]) @access(roles: ["admin"], allow: [READ]) {
     id: ID!
@@ -46,6 +48,7 @@ beforeAll(async () => {
         { _id: bobsTask, title: 'hiring', ownerId: bob },
       ]);
       await db.collection('people').createIndex({ name: 1, _id: 1 });
+      await db.collection('people').createIndex({ taskIds: 1, name: 1, _id: 1 });
       await db.collection('tasks').createIndex({ title: 1, _id: 1 });
       await db.collection('tasks').createIndex({ ownerId: 1 });
     },
@@ -61,19 +64,21 @@ async function answer(query: string, role: string, strategyHeader?: string) {
   return { data: result.data, errors: result.errors?.map((error) => ({ message: error.message, code: error.extensions?.code })), roundTrips: result.cost?.roundTrips };
 }
 
-const refusedList = {
-  data: undefined,
-  errors: [{ message: 'Person.tasks mirrors Task.owner: it lists the Task documents by Task.owner, which is hidden from role "member"', code: 'FORBIDDEN' }],
-  roundTrips: 0,
-};
+const refused = (message: string) => ({ data: undefined, errors: [{ message, code: 'FORBIDDEN' }], roundTrips: 0 });
+const refusedList = refused('Person.tasks is hidden from role "member": it mirrors Task.owner, which the role may not read');
 
 it('a role that may not read the reference may not read the @inverse list that mirrors it, by join or by lookup, before anything is sent', async () => {
   expect(await answer('{ people { name tasks { title } } }', 'member')).toEqual(refusedList);
   expect(await answer('{ people { name tasks { title } } }', 'member', 'Person.tasks=lookup')).toEqual(refusedList);
   expect(await answer('{ people { tasks { id } } }', 'member')).toEqual(refusedList);
-  expect((await answer('{ people { tasksAggregate { count } } }', 'member')).errors).toEqual([
-    { message: 'Person.tasksAggregate adds up children joined by Task.owner, which is hidden from role "member"', code: 'FORBIDDEN' },
-  ]);
+  expect(await answer('{ people { tasksAggregate { count } } }', 'member')).toEqual(refused('Person.tasksAggregate adds up Person.tasks, which is hidden from role "member"'));
+});
+
+it('nor any other field that reads the same array: an alias, a second join, a filter by it', async () => {
+  expect(await answer('{ people { taskKeys } }', 'member')).toEqual(refused('Person.taskKeys reads Person.tasks, which is hidden from role "member"'));
+  expect(await answer('{ people { assigned { title } } }', 'member')).toEqual(refused('Person.assigned reads Person.tasks, which is hidden from role "member"'));
+  expect(await answer(`{ people(task: "${bobsTask.toHexString()}") { name } }`, 'member')).toEqual(refused('Query.people(task:) filters by Person.tasks, which is hidden from role "member"'));
+  expect(await answer(`{ people(task: "${bobsTask.toHexString()}") { name taskKeys } }`, 'admin')).toEqual({ data: { people: [{ name: 'Bob', taskKeys: [bobsTask.toHexString()] }] }, errors: undefined, roundTrips: 1 });
 });
 
 it('the role still reads the rest: the people, and the tasks by the root list', async () => {

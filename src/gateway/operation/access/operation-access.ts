@@ -153,7 +153,12 @@ class AccessWalk {
    * checked by its resolver, row by row.
    */
   #selectionRefusal(typeName: string, fieldName: string): string | undefined {
-    if (this.access!.hidden(typeName).has(fieldName)) return `${typeName}.${fieldName} is hidden from role "${this.role}"`;
+    if (this.access!.hidden(typeName).has(fieldName)) {
+      const mirrored = this.access!.rules.inverses.get(`${typeName}.${fieldName}`);
+      // Hidden with the reference it mirrors (build-access-rules.ts, hideMirrorsOfHidden), whether or not the rule names it.
+      const why = mirrored && this.#pathRefusal(mirrored.truthType, mirrored.truthPath) !== undefined ? `: it mirrors ${mirrored.of}, which the role may not read` : '';
+      return `${typeName}.${fieldName} is hidden from role "${this.role}"${why}`;
+    }
     const storage = this.context.storageMap.types.get(typeName);
     const field = storage?.fields.get(fieldName);
     if (!storage || !field) return undefined;

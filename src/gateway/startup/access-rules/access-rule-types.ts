@@ -1,4 +1,5 @@
 import type { RelationField } from '../storage-map/storage-map-types';
+import type { InverseRule } from '../write-model/write-model-types';
 
 /**
  * The access rules: per type and role, what `@access` allows. Built once at startup from the directives
@@ -88,11 +89,7 @@ export interface AccessRules {
 }
 
 /** The reference an `@inverse` relation mirrors: `Task.owner`, kept on Task at `truthPath`. */
-export interface MirroredReference {
-  readonly of: string;
-  readonly truthType: string;
-  readonly truthPath: string;
-}
+export type MirroredReference = Pick<InverseRule, 'of' | 'truthType' | 'truthPath'>;
 
 /**
  * What `role` may read of `typeName`: its rule, everything, or nothing. A type without a collection (an

@@ -5,7 +5,7 @@ import { isAtOrUnder } from '../../documents/read-path';
 import { readAccess, type AccessDirective } from '../storage-map/read-directives';
 import type { RelationField, StorageMap, TypeStorage } from '../storage-map/storage-map-types';
 import type { WriteModel } from '../write-model/write-model-types';
-import { readRuleOf, type AccessAction, type AccessRules, type ActionRule, type ReadRule, type RoleRules, type RowCondition, type TypeAccess, type UpdateRule } from './access-rule-types';
+import { readRuleOf, type AccessAction, type AccessRules, type ActionRule, type MirroredReference, type ReadRule, type RoleRules, type RowCondition, type TypeAccess, type UpdateRule } from './access-rule-types';
 
 type MutableRoleRules = { -readonly [action in keyof RoleRules]: RoleRules[action] };
 
@@ -60,6 +60,7 @@ export function buildAccessRules(schema: GraphQLSchema, storageMap: StorageMap, 
   const roles = new Set([...types.values()].flatMap((type) => [...type.roles.keys()]));
   const collectionTypes = new Set([...storageMap.types.values()].filter((storage) => storage.collection !== undefined).map((storage) => storage.typeName));
   const inverses = new Map(derived.inverses.map((inverse) => [inverse.coordinate, { of: inverse.of, truthType: inverse.truthType, truthPath: inverse.truthPath }]));
+  hideMirrorsOfHidden(types, storageMap, inverses);
   const rules: AccessRules = { enabled: types.size > 0, types, typeOfCollection, collectionTypes, roles, joinedFor: new Map(), joinedIn: new Map(), copiesHiddenIn: new Map(), copiesCheckedIn: new Map(), inverses };
   if (!rules.enabled) return { rules, problems };
   const joinedFor = new Map<string, Set<string>>();
@@ -80,6 +81,26 @@ export function buildAccessRules(schema: GraphQLSchema, storageMap: StorageMap, 
   const copiesHiddenIn = new Map([...roles].map((role) => [role, collectionsWithHiddenCopies(rules, storageMap, role)]));
   const copiesCheckedIn = new Map([...checkedFor].map(([role, coordinates]) => [role, collectionsHolding(storageMap, coordinates)]));
   return { rules: { ...rules, joinedFor, joinedIn, copiesHiddenIn, copiesCheckedIn }, problems };
+}
+
+/**
+ * An @inverse list names, on each parent, the rows whose reference points at it (`Person.tasks` holds
+ * every `Task.owner`): a role whose rule hides that reference has the list hidden with it, so every
+ * other field reading the same array (an alias, a second join, a filter, an order, a group) is too.
+ */
+function hideMirrorsOfHidden(types: Map<string, TypeAccess>, storageMap: StorageMap, inverses: ReadonlyMap<string, MirroredReference>): void {
+  for (const [coordinate, mirrored] of inverses) {
+    const [typeName, fieldName] = coordinate.split('.') as [string, string];
+    const parent = types.get(typeName);
+    if (!parent) continue;
+    const roles = new Map(parent.roles);
+    for (const [role, roleRules] of parent.roles) {
+      const truth = types.get(mirrored.truthType)?.roles.get(role)?.read;
+      if (!roleRules.read || !truth || hiddenFieldHolding(storageMap, mirrored.truthType, mirrored.truthPath, truth.hidden) === undefined) continue;
+      roles.set(role, { ...roleRules, read: { ...roleRules.read, hidden: new Set([...roleRules.read.hidden, fieldName]) } });
+    }
+    types.set(typeName, { ...parent, roles });
+  }
 }
 
 /**
@@ -305,6 +326,16 @@ function derivedFigureProblem(
   const target = readRuleOf(rules, relation.targetType, role);
   const verb = figure.summed === undefined ? 'counts' : `sums ${figure.summed} of`;
   const fix = `hide it from the role (@access(roles: ["${role}"], allow: [READ], hide: ["${fieldName}"]) on ${typeName})`;
+  // An @inverse list holds the rows whose reference points at the parent (hideMirrorsOfHidden): counted, it shows that reference.
+  const mirrored = rules.inverses.get(relation.coordinate);
+  const truth = mirrored && readRuleOf(rules, mirrored.truthType, role);
+  const mirroredHidden = mirrored && truth && truth !== 'all' ? hiddenFieldHolding(storageMap, mirrored.truthType, mirrored.truthPath, truth.hidden) : undefined;
+  if (mirrored && mirroredHidden !== undefined) {
+    problems.push(
+      `${figure.coordinate}: ${verb} the ${mirrored.truthType} documents of ${figure.of}, which mirrors ${mirrored.of}, by their ${mirrored.truthType}.${mirroredHidden}, hidden from role "${role}"; ${fix}, or let the role read ${mirrored.truthType}.${mirroredHidden}`,
+    );
+    return;
+  }
   if (parent !== 'all' && relation.typeName === typeName && parent.hidden.has(relation.fieldName)) {
     problems.push(`${figure.coordinate}: ${verb} the documents of ${figure.of}, which is hidden from role "${role}"; ${fix}, or let the role read ${figure.of}`);
     return;
@@ -316,15 +347,6 @@ function derivedFigureProblem(
   const keyHidden = target === 'all' ? undefined : hiddenKeyOf(storageMap, relation, target.hidden);
   if (keyHidden !== undefined) {
     problems.push(`${figure.coordinate}: ${verb} ${relation.targetType} documents by their key ${relation.targetType}.${keyHidden}, which is hidden from role "${role}"; ${fix}, or let the role read ${relation.targetType}.${keyHidden}`);
-    return;
-  }
-  // An @inverse list holds the rows whose reference points at the parent: counted, it shows that reference.
-  const mirrored = rules.inverses.get(relation.coordinate);
-  const mirroredHidden = mirrored && target !== 'all' ? hiddenFieldHolding(storageMap, mirrored.truthType, mirrored.truthPath, target.hidden) : undefined;
-  if (mirrored && mirroredHidden !== undefined) {
-    problems.push(
-      `${figure.coordinate}: ${verb} the ${mirrored.truthType} documents of ${figure.of}, which mirrors ${mirrored.of}, by their ${mirrored.truthType}.${mirroredHidden}, hidden from role "${role}"; ${fix}, or let the role read ${mirrored.truthType}.${mirroredHidden}`,
-    );
     return;
   }
   const copied = keyInPartlyReadCopy(rules, storageMap, relation, role);
