@@ -377,7 +377,7 @@ export async function createDocjoin(options: DocjoinOptions): Promise<Docjoin> {
         const join = storageMap.relations.get(coordinate)?.shapes.join;
         return join?.direction !== 'byKey' || access.readsEveryRow(join.collection);
       }),
-    replyBytesShown: ({ access }) => access && ((collection) => access.seesReplyBytesOf(collection)),
+    replyBytesShown: ({ access }) => access?.seesReplyBytes() ?? true,
     checkEstimate,
     ...(options.onEstimateViolation && { onEstimateViolation: options.onEstimateViolation }),
     ...(refuse && { refuse }),

@@ -77,8 +77,8 @@ export interface DocjoinCostOptions<TContext extends BaseContext> {
   readonly readsEveryRow?: (context: TContext) => ((collection: string) => boolean) | undefined;
   /** Under access rules, whether a relation field's keys and dangling references may be shown to the request's viewer (ReportOptions.keysShown). */
   readonly keysShown?: (context: TContext) => ((coordinate: string) => boolean) | undefined;
-  /** Under access rules, whether a read's reply bytes may be shown to the request's viewer (ReportOptions.replyBytesShown). */
-  readonly replyBytesShown?: (context: TContext) => ((collection: string) => boolean) | undefined;
+  /** Under access rules, whether the replies' bytes may be shown to the request's viewer (ReportOptions.replyBytesShown). */
+  readonly replyBytesShown?: (context: TContext) => boolean;
 }
 
 /**

@@ -17,6 +17,7 @@ const NO_HIDDEN: ReadonlySet<string> = new Set();
  */
 export class ViewerAccess implements ReadScope {
   readonly #filters = new Map<string, StoredDocument | null>();
+  #seesReplyBytes: boolean | undefined;
   #filtersAnyRow: boolean | undefined;
 
   constructor(
@@ -59,9 +60,14 @@ export class ViewerAccess implements ReadScope {
     return this.readsEveryRow(collection) && !this.rules.joinedIn.get(role)?.has(collection) && !this.rules.copiesHiddenIn.get(role)?.has(collection);
   }
 
-  /** Whether the viewer may be shown the reply bytes of a read of `collection`: not when they carry copies of other viewers' rows, checked here after the read. */
-  seesReplyBytesOf(collection: string): boolean {
-    return !this.rules.copiesCheckedIn.get(this.viewer.role)?.has(collection);
+  /**
+   * Whether the viewer may be shown the size of MongoDB's replies: only when its role reads every row
+   * of every type and hides no field. Otherwise a reply may carry what the gateway then leaves out (a
+   * snapshot copy of a row it may not read, checked after the read; a copied field it hides; a row a
+   * write unit read to keep copies true), whose size the bytes would tell.
+   */
+  seesReplyBytes(): boolean {
+    return (this.#seesReplyBytes ??= !this.filtersAnyRow() && [...this.rules.types.values()].every((type) => (type.roles.get(this.viewer.role)?.read?.hidden.size ?? 0) === 0));
   }
 
   /** Whether the role reads some type only where conditions hold (or not at all): what the data's measures must not be shown to. */

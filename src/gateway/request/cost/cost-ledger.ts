@@ -145,9 +145,10 @@ export interface CostReport {
   fields: Record<string, FieldCost>;
   collections: Record<string, CollectionCost>;
   /**
-   * Only under access rules: collections whose reads' reply bytes `bytes` leaves out, because they
-   * carried copies of rows the viewer may not read (snapshot copies checked after the read), whose
-   * lengths the bytes would tell.
+   * Only under access rules, for a role that reads some type in part or hides a field: the collections
+   * whose replies `bytes` leaves out (then every one the operation sent a command to). A reply may carry
+   * what the gateway leaves out for the viewer (copies of rows it may not read, a field it hides), whose
+   * size the bytes would tell.
    */
   bytesWithheld?: string[];
   /** Only with `x-docjoin-cost: commands`. */
@@ -177,8 +178,8 @@ export interface ReportOptions {
    * reference into rows the viewer reads in part, whose missing keys would count the rows it cannot see.
    */
   readonly keysShown?: (coordinate: string) => boolean;
-  /** Under access rules, whether the reply bytes of a read of the collection may be shown (see CostReport.bytesWithheld). */
-  readonly replyBytesShown?: (collection: string) => boolean;
+  /** Under access rules, false: the replies' bytes may not be shown to the viewer (see CostReport.bytesWithheld). */
+  readonly replyBytesShown?: boolean;
 }
 
 /**
@@ -351,8 +352,8 @@ export class CostLedger {
     for (const command of this.#commands) {
       const shown = shownTo(command, options.readsEveryRow);
       if (!shown) withheld.add(command.collection);
-      const bytesShown = shown && (command.writeUnit !== undefined || options.replyBytesShown === undefined || options.replyBytesShown(command.collection));
-      if (shown && !bytesShown) bytesWithheld.add(command.collection);
+      const bytesShown = shown && options.replyBytesShown !== false;
+      if (!bytesShown) bytesWithheld.add(command.collection);
       documents += shown ? command.documents : 0;
       bytes += bytesShown ? command.bytes : 0;
       durationMs += command.durationMs;

@@ -77,11 +77,6 @@ export interface AccessRules {
    */
   readonly copiesHiddenIn: ReadonlyMap<string, ReadonlySet<string>>;
   /**
-   * Per role, the collections whose documents hold snapshot copies the role's reads check on the copy
-   * (of a type it reads only where conditions hold): a reply carries every copy, the role's and others'.
-   */
-  readonly copiesCheckedIn: ReadonlyMap<string, ReadonlySet<string>>;
-  /**
    * The `@inverse` relations, by coordinate (`Person.tasks`), with the reference each mirrors: its list
    * shows that reference's value on every row it names, as a reverse join by it would.
    */

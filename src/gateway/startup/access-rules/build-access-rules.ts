@@ -61,26 +61,22 @@ export function buildAccessRules(schema: GraphQLSchema, storageMap: StorageMap, 
   const collectionTypes = new Set([...storageMap.types.values()].filter((storage) => storage.collection !== undefined).map((storage) => storage.typeName));
   const inverses = new Map(derived.inverses.map((inverse) => [inverse.coordinate, { of: inverse.of, truthType: inverse.truthType, truthPath: inverse.truthPath }]));
   hideMirrorsOfHidden(types, storageMap, inverses);
-  const rules: AccessRules = { enabled: types.size > 0, types, typeOfCollection, collectionTypes, roles, joinedFor: new Map(), joinedIn: new Map(), copiesHiddenIn: new Map(), copiesCheckedIn: new Map(), inverses };
+  const rules: AccessRules = { enabled: types.size > 0, types, typeOfCollection, collectionTypes, roles, joinedFor: new Map(), joinedIn: new Map(), copiesHiddenIn: new Map(), inverses };
   if (!rules.enabled) return { rules, problems };
   const joinedFor = new Map<string, Set<string>>();
-  const checkedFor = new Map<string, Set<string>>();
   for (const role of roles) {
     const joined = new Set<string>();
-    const checked = new Set<string>();
     for (const field of storageMap.relations.values()) {
-      copyProblem(rules, field, role, { joined, checked }, problems);
+      copyProblem(rules, field, role, joined, problems);
       parentKeyProblem(rules, field, role, problems);
     }
     for (const counter of derived.counters) derivedFigureProblem(rules, storageMap, { coordinate: counter.coordinate, of: counter.of, children: counter.source.kind === 'children', summed: undefined }, role, problems);
     for (const total of derived.totals) derivedFigureProblem(rules, storageMap, { coordinate: total.coordinate, of: total.of, children: true, summed: total.summedField }, role, problems);
     if (joined.size > 0) joinedFor.set(role, joined);
-    if (checked.size > 0) checkedFor.set(role, checked);
   }
   const joinedIn = new Map([...joinedFor].map(([role, coordinates]) => [role, collectionsHolding(storageMap, coordinates)]));
   const copiesHiddenIn = new Map([...roles].map((role) => [role, collectionsWithHiddenCopies(rules, storageMap, role)]));
-  const copiesCheckedIn = new Map([...checkedFor].map(([role, coordinates]) => [role, collectionsHolding(storageMap, coordinates)]));
-  return { rules: { ...rules, joinedFor, joinedIn, copiesHiddenIn, copiesCheckedIn }, problems };
+  return { rules: { ...rules, joinedFor, joinedIn, copiesHiddenIn }, problems };
 }
 
 /**
@@ -262,8 +258,7 @@ function collectionsHolding(storageMap: StorageMap, coordinates: ReadonlySet<str
  * a condition holds: a snapshot copy holding every condition's field is checked on the copy; otherwise
  * the role reads the field by its join, which has the filter.
  */
-/** `read`: where the role's copies of `field` are read, by join (`joined`) or checked on the copy (`checked`). */
-function copyProblem(rules: AccessRules, field: RelationField, role: string, read: { readonly joined: Set<string>; readonly checked: Set<string> }, problems: string[]): void {
+function copyProblem(rules: AccessRules, field: RelationField, role: string, joined: Set<string>, problems: string[]): void {
   const { embedded, snapshot, join } = field.shapes;
   if (!embedded && !snapshot) return;
   if (!rules.collectionTypes.has(field.targetType)) return;
@@ -273,12 +268,9 @@ function copyProblem(rules: AccessRules, field: RelationField, role: string, rea
   // A target the role may not read at all is refused at the field's path when it is read.
   if (target === undefined || target === 'all' || target.where.length === 0) return;
   const checkableOnCopy = !embedded && snapshot !== undefined && target.where.every((condition) => condition.fieldName === 'id' || snapshot.fields.includes(condition.fieldName));
-  if (checkableOnCopy) {
-    read.checked.add(field.coordinate);
-    return;
-  }
+  if (checkableOnCopy) return;
   if (join) {
-    read.joined.add(field.coordinate);
+    joined.add(field.coordinate);
     return;
   }
   problems.push(
