@@ -2,6 +2,7 @@ import type { GraphQLFormattedError } from 'graphql';
 import { GraphQLError } from 'graphql';
 import { DatabaseFailure, OperationStopped } from './internal-errors';
 import { PublicErrorCode } from './public-error-code';
+import { cutQuotedInputs } from './quote-input';
 
 /**
  * Apollo `formatError`: maps internal failures to public codes and hides their details in production;
@@ -10,7 +11,8 @@ import { PublicErrorCode } from './public-error-code';
  * DateTime literal that failed to parse during validation).
  */
 export function createFormatError(options: { production: boolean; onInternalError?: (error: unknown) => void }) {
-  return (formatted: GraphQLFormattedError, error: unknown): GraphQLFormattedError => {
+  return (given: GraphQLFormattedError, error: unknown): GraphQLFormattedError => {
+    const formatted = { ...given, message: cutQuotedInputs(given.message) };
     const publicCode = findPublicCode(error);
     if (
       publicCode === PublicErrorCode.BAD_USER_INPUT ||

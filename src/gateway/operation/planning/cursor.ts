@@ -3,6 +3,7 @@ import { EJSON } from 'bson';
 import { bsonType } from '../../documents/bson-type';
 import { badUserInput } from '../../errors/public-error-code';
 import type { SortKey } from '../../startup/storage-map/storage-map-types';
+import { quoteInput } from '../../errors/quote-input';
 
 /**
  * Connection cursors: opaque to clients, keyset positions to docjoin. A cursor holds an item's values
@@ -44,7 +45,7 @@ export function encodeCursor(scope: CursorScope, values: readonly unknown[]): st
  * The parent is checked by the caller, which knows it (see checkCursorParent).
  */
 export function decodeCursor(cursor: string, list: string, sort: readonly SortKey[], coordinate: string): DecodedCursor {
-  const forged = () => badUserInput(`after: ${JSON.stringify(truncate(cursor))} is not a cursor ${coordinate} returned; pass an edge's cursor or pageInfo.endCursor unchanged`, { argumentName: 'after' });
+  const forged = () => badUserInput(`after: ${quoteInput(cursor)} is not a cursor ${coordinate} returned; pass an edge's cursor or pageInfo.endCursor unchanged`, { argumentName: 'after' });
   if (cursor.length === 0 || cursor.length > MAX_CURSOR_LENGTH || !/^[A-Za-z0-9_-]+$/.test(cursor)) throw forged();
   let body: unknown;
   try {
@@ -78,6 +79,3 @@ function isPlainValue(value: unknown): boolean {
   return PLAIN_BSON_TYPES.has(bsonType(value));
 }
 
-function truncate(text: string): string {
-  return text.length > 40 ? `${text.slice(0, 40)}…` : text;
-}
