@@ -107,16 +107,9 @@ export function collectStorageMap(schema: GraphQLSchema): { storageMap: StorageM
   return { storageMap, problems };
 }
 
-/** Whether a field of a `@collection` type reads `_id`: its `id: ID` (without @path), or one with `@path(path: "_id")`. */
-function storedAtId(schema: GraphQLSchema, field: GraphQLField<unknown, unknown>): boolean {
-  let path: string | undefined;
-  try {
-    path = readPath(schema, field)?.path;
-  } catch {
-    // A malformed @path is reported at its own field.
-    return false;
-  }
-  return path === '_id' || (path === undefined && field.name === 'id' && getNamedType(field.type).name === 'ID');
+/** Whether a field reads its document's `_id`: a `@collection` type's `id: ID` without `@path`, or any field with `@path(path: "_id")`. */
+function readsDocumentId(field: GraphQLField<unknown, unknown>, path: string | undefined, inCollection: boolean): boolean {
+  return path === '_id' || (path === undefined && inCollection && field.name === 'id' && getNamedType(field.type).name === 'ID');
 }
 
 function readDirective<T>(problems: string[], where: string, read: () => T): T | undefined {
@@ -160,14 +153,14 @@ function buildField(
     if (isCompositeType(target)) {
       return report(`returns ${returned.name} but declares no storage shape; add @embedded (the data is inside the parent document) or @join(localField: "...") (it lives in its own collection)`);
     }
-    const isId = field.name === 'id' && target.name === 'ID' && collections.get(type.name) !== undefined && !path;
+    const isId = readsDocumentId(field, path?.path, collections.get(type.name) !== undefined);
     return Object.freeze({
       kind: 'stored',
       typeName: type.name,
       fieldName: field.name,
       coordinate,
       path: path?.path ?? (isId ? '_id' : field.name),
-      isId: isId || path?.path === '_id',
+      isId,
       valueType: Object.freeze({ name: target.name, isEnum: isEnumType(target), isList: isList(field.type), nonNull: isNonNullType(field.type) }),
     });
   }
@@ -196,9 +189,9 @@ function buildField(
       );
     }
     const keyField = targetFields[snapshot.key];
-    if (keyField && !storedAtId(schema, keyField)) {
+    if (keyField && !readsDocumentId(keyField, readPath(schema, keyField)?.path, collections.get(target.name) !== undefined)) {
       return report(
-        `@snapshot(key: "${snapshot.key}") names ${target.name}.${snapshot.key}, which is not ${target.name}'s id; each copy keeps the id under its key, so key it by the id field (the default, "id") or by a name ${target.name} has no field under`,
+        `@snapshot(key: "${snapshot.key}") names ${target.name}.${snapshot.key}, which does not read ${target.name}'s _id; each copy keeps the _id under its key, so key it by the field that reads _id (a @collection type's id: ID, or one with @path(path: "_id")) or by a name ${target.name} has no field under`,
       );
     }
     // Writes refresh a copy, reconcile checks it and access rules judge it by the id it keeps: the key must be the target's _id.

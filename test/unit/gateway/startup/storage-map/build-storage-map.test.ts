@@ -120,8 +120,23 @@ describe('buildStorageMap static validation', () => {
       }
       ${authorSdl}
     `)).toEqual([
-      'Book.editor: @snapshot(key: "name") names Author.name, which is not Author\'s id; each copy keeps the id under its key, so key it by the id field (the default, "id") or by a name Author has no field under',
+      'Book.editor: @snapshot(key: "name") names Author.name, which does not read Author\'s _id; each copy keeps the _id under its key, so key it by the field that reads _id (a @collection type\'s id: ID, or one with @path(path: "_id")) or by a name Author has no field under',
       'Book.reviewer: @snapshot keeps its key at "reviewer.authorId", but the fallback @join(foreignField: "name") matches Author by another field; writes, reconcile and access rules find a copy by the Author id it keeps, so join by the id (leave out foreignField) and keep each Author\'s id at "reviewer.authorId"',
+    ]);
+  });
+
+  it('keys a snapshot by whichever field reads the target\'s _id, and refuses an id that is stored elsewhere', () => {
+    expect(problemsOf(/* GraphQL */ `
+      type Query { o: Order }
+      type Order @collection(name: "orders") {
+        id: ID!
+        product: Product @snapshot(path: "product", fields: ["sku", "title"], key: "sku") @join(localField: "product.sku") @read(strategy: SNAPSHOT)
+        seller: Seller @snapshot(path: "seller", fields: ["name"]) @join(localField: "seller.id") @read(strategy: SNAPSHOT)
+      }
+      type Product @collection(name: "products") { sku: ID! @path(path: "_id") title: String! }
+      type Seller @collection(name: "sellers") { id: String! name: String! }
+    `)).toEqual([
+      'Order.seller: @snapshot(key: "id") names Seller.id, which does not read Seller\'s _id; each copy keeps the _id under its key, so key it by the field that reads _id (a @collection type\'s id: ID, or one with @path(path: "_id")) or by a name Seller has no field under',
     ]);
   });
 
