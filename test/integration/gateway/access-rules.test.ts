@@ -126,8 +126,14 @@ describe('copies obey the rules of the type they come from', () => {
     const joined = await subject.gateway.execute({ query: '{ posts { author { name } } }' }, { viewer: annViewer, strategyHeader: 'Post.author=join' });
     expect(joined.data).toEqual({ posts: [{ author: null }, { author: { name: 'Ann' } }] });
     expect(joined.cost?.fields?.['Post.author']).toEqual({ strategy: 'join', roundTrips: 1, documents: 1, keys: 1 });
+    // Nor does what a naive resolver would have sent count the parent whose reference is to a hidden row: the root list and Ann's post.
+    expect(joined.cost?.naiveRoundTrips).toBe(2);
+    const lookedUp = await subject.gateway.execute({ query: '{ posts { author { name } } }' }, { viewer: annViewer, strategyHeader: 'Post.author=lookup' });
+    expect(lookedUp.data).toEqual(joined.data);
+    expect(lookedUp.cost).toMatchObject({ roundTrips: 1, naiveRoundTrips: 2, fields: { 'Post.author': { strategy: 'lookup', keys: 1 } } });
     const all = await subject.gateway.execute({ query: '{ posts { author { name } } }' }, { viewer: admin, strategyHeader: 'Post.author=join' });
     expect(all.cost?.fields?.['Post.author']).toMatchObject({ documents: 2, keys: 2 });
+    expect(all.cost?.naiveRoundTrips).toBe(3);
   });
 
   it('an embedded array of copies the viewer sees only in part is read by its join, with the filter', async () => {

@@ -251,7 +251,7 @@ export class CostLedger {
     const read: FieldReadTally = { coordinate, cost: entry, resolves: 0, bytes: 0, delivered: 0, missing: new Map(), selections: new Map() };
     this.#fields.set(coordinate, entry);
     this.#reads.set(coordinate, read);
-    return new FieldCostRecorder(entry, { count: 0 }, read);
+    return new FieldCostRecorder(entry, { count: 0, dangling: 0 }, read);
   }
 
   /** Each relation field read so far, with what workload capture records of it. */
@@ -329,14 +329,15 @@ export class CostLedger {
    * What one-query-per-parent resolvers would send for the same result: one per root command (a find,
    * a mutation's write, or any command not made for a relation field; getMores excluded) plus, for
    * every relation field, one per parent that had something to look up (a join or a snapshot miss with
-   * at least one key).
+   * at least one key). `keysShown` false for a field (ReportOptions): its parents whose keys all
+   * dangled are left out, as its `keys` leave out the dangling ones (they include rows the viewer cannot read).
    */
-  naiveRoundTrips(): number {
+  naiveRoundTrips(keysShown: (coordinate: string) => boolean = () => true): number {
     let naive = 0;
     for (const command of this.#commands) {
       if (command.commandName !== 'getMore' && !command.fields.some((field) => this.#fields.has(field))) naive += 1;
     }
-    for (const recorder of this.#recorders.values()) naive += recorder.naiveQueries;
+    for (const [coordinate, recorder] of this.#recorders) naive += recorder.naiveQueries - (keysShown(coordinate) ? 0 : recorder.danglingParents);
     return naive;
   }
 
@@ -378,7 +379,7 @@ export class CostLedger {
       durationMs: roundMs(durationMs),
       estimatedRoundTrips: options.estimatedRoundTrips ?? 0,
       estimatedDocuments: options.estimatedDocuments ?? 0,
-      naiveRoundTrips: this.naiveRoundTrips(),
+      naiveRoundTrips: this.naiveRoundTrips(keysShown),
       fields,
       collections,
     };
@@ -560,13 +561,23 @@ interface FieldReadTally {
 export class FieldCostRecorder {
   constructor(
     readonly entry: FieldCost,
-    private readonly naive: { count: number } = { count: 0 },
+    private readonly naive: { count: number; dangling: number } = { count: 0, dangling: 0 },
     private readonly read?: FieldReadTally,
   ) {}
 
   /** The parents that read the field by a query: what a naive resolver sends, one query per parent. */
   get naiveQueries(): number {
     return this.naive.count;
+  }
+
+  /** Of those, the parents none of whose keys named a document (dangling, or rows the viewer may not read). */
+  get danglingParents(): number {
+    return this.naive.dangling;
+  }
+
+  /** Called once per parent whose keys (one or more) all dangled. */
+  parentDangled(): void {
+    this.naive.dangling += 1;
   }
 
   /** Called once per parent that reads the field by a query (join or snapshot miss), with its key count. */

@@ -39,7 +39,10 @@ export function resolveLookup(shape: JoinShape, request: RelationRequest, joined
     if (!isKeyValue(key)) return null;
     cost.keys(1);
     const document = byKey.get(keyString(key)) ?? null;
-    if (document === null) cost.dangling(1);
+    if (document === null) {
+      cost.dangling(1);
+      cost.parentDangled();
+    }
     return document;
   }
   const keys = (Array.isArray(keyValue) ? keyValue : [keyValue]).filter(isKeyValue);
@@ -50,6 +53,7 @@ export function resolveLookup(shape: JoinShape, request: RelationRequest, joined
     if (document) found.push(document);
   }
   cost.dangling(keys.length - found.length);
+  if (keys.length > 0 && found.length === 0) cost.parentDangled();
   const { requested } = request;
   return asksForList(requested) ? filterAndSort(found, requested.filters, requested.sort) : found;
 }
