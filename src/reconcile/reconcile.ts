@@ -104,6 +104,11 @@ export async function requireCollections(db: Db, model: ReconciledRules): Promis
     need(location.sourceCollection, location.coordinate);
   }
   for (const rule of [...model.boundedArrays, ...model.inverses, ...model.counters, ...(model.totals ?? [])]) need(rule.collection, rule.coordinate);
+  // And the collections they are derived from: against a missing one, every array would be emptied and every count zeroed.
+  for (const array of model.boundedArrays) need(array.childCollection, array.coordinate);
+  for (const inverse of model.inverses) need(inverse.truthCollection, inverse.coordinate);
+  for (const counter of model.counters) need(counter.source.kind === 'children' ? counter.source.childCollection : counter.source.inverse.truthCollection, counter.coordinate);
+  for (const total of model.totals ?? []) need(total.childCollection, total.coordinate);
   const missing = [...needed].filter(([collection]) => !existing.has(collection));
   if (missing.length > 0) {
     throw new ReconcileMismatchError(missing.map(([collection, coordinate]) => `collection "${collection}" (${coordinate}) does not exist in database "${db.databaseName}"`));
