@@ -15,7 +15,7 @@ export { type ExecutionScope } from './request/execution/compiled-execution';
 export { createGateway, type CreateGatewayOptions, type ExecutedOperation, type Gateway } from './create-gateway';
 export { keyString } from './documents/key-string';
 export { objectIdArgument } from './documents/object-id-argument';
-export { readPath, writePath } from './documents/read-path';
+export { isAtOrUnder, readPath, writePath } from './documents/read-path';
 export { embeddingPlaces } from './startup/storage-map/embedding-places';
 export { DatabaseMismatchError, SchemaSourceError, StorageConfigError } from './errors/internal-errors';
 export { badUserInput, forbidden, PublicErrorCode } from './errors/public-error-code';
@@ -50,6 +50,7 @@ export { readSchemaFiles, schemaFilePaths, withDirectiveTypeDefs } from './start
 export { checkSchemaSources, type SchemaSource } from './startup/schema/check-schema-sources';
 export { buildStorageMap } from './startup/storage-map/build-storage-map';
 export { holdsOneKey } from './startup/storage-map/holds-one-key';
+export { storedPathsOf } from './startup/access-rules/build-access-rules';
 export { withPageDefaults } from './startup/schema/page-defaults';
 export { DOCUMENT_SAMPLE, type DocumentSample } from './startup/storage-map/check-sampled-documents';
 export { type ListArrayContent, listArrayOf } from './startup/storage-map/list-array';

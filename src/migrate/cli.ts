@@ -7,7 +7,7 @@ import { loadProjectTarget } from '../command-line/project-flags';
 import type { OutputStream } from '../command-line/cli-io';
 import { createProgressLine } from '../command-line/progress-line';
 import { ConfigError, loadConfig, redactSecrets } from '../config/config';
-import { StorageConfigError, withDirectiveTypeDefs, buildWriteModelFromSdl, sumType, type SnapshotLocation, type WriteModel, COUNTER_BACKFILL, EMBEDDED_BACKFILL, SNAPSHOT_BACKFILL, TOTAL_BACKFILL } from '../gateway';
+import { StorageConfigError, withDirectiveTypeDefs, buildWriteModelFromSdl, isAtOrUnder, storedPathsOf, sumType, type SnapshotLocation, type WriteModel, COUNTER_BACKFILL, EMBEDDED_BACKFILL, SNAPSHOT_BACKFILL, TOTAL_BACKFILL } from '../gateway';
 import { ProjectConfigError, type Project } from '../project/load-project';
 import { everyCopyDangles, reconcileChecks } from '../reconcile/reconcile';
 import type { DriftReport, ReconcileProgress } from '../reconcile/reconcile-types';
@@ -224,7 +224,17 @@ function droppedSnapshot(model: WriteModel, coordinate: string): DroppedSnapshot
   if (collection === undefined || parts.length !== 2) {
     throw new SdlChangeError(`${coordinate}: cannot tell where its copies are: it needs @collection on ${relation.typeName} and a @join(localField: "path.key") inside them`);
   }
-  return { coordinate, collection, path: parts[0]!, key: parts[1]! };
+  const path = parts[0]!;
+  // What another field serves there is the document's own data, not a copy this relation once kept.
+  const parent = model.storageMap.types.get(relation.typeName)!;
+  const other = [...parent.fields.keys()].find((name) => name !== relation.fieldName && storedPathsOf(parent, name).some((stored) => isAtOrUnder(stored, path) || isAtOrUnder(path, stored)));
+  if (other !== undefined) {
+    throw new SdlChangeError(`${coordinate}: "${path}" is read by ${relation.typeName}.${other}, so it holds that field's data, not copies of ${relation.targetType}; there is nothing to drop`);
+  }
+  // A copy kept the target's fields under their names: only those go, whatever else the documents hold there.
+  const target = model.storageMap.types.get(relation.targetType);
+  const copiedFields = target ? [...target.fields.keys()].filter((name) => name !== parts[1]) : [];
+  return { coordinate, collection, path, key: parts[1]!, copiedFields };
 }
 
 async function run(command: Migrate, target: { uri: string; db: string; work: Work }, io: Io): Promise<number> {

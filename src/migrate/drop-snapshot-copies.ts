@@ -8,8 +8,10 @@ export interface DroppedSnapshot {
   readonly collection: string;
   /** The top-level field holding the copies (`authors`): an object or an array of them. */
   readonly path: string;
-  /** The copies' field the join reads (`id`): the only one kept. */
+  /** The copies' field the join reads (`id`): always kept. */
   readonly key: string;
+  /** The target's fields a copy kept under their names (`name`, `thumbnailUrl`): the ones removed; any other field stays. */
+  readonly copiedFields: readonly string[];
 }
 
 /**
@@ -25,18 +27,19 @@ export async function dropSnapshotCopies(db: Db, dropped: DroppedSnapshot, optio
     for (const document of batch) {
       const value: unknown = document[dropped.path];
       const copies: unknown[] = Array.isArray(value) ? value : [value];
-      if (copies.every((copy) => keyOnly(copy, dropped.key) === copy)) continue;
-      const reduced = Array.isArray(value) ? value.map((copy) => keyOnly(copy, dropped.key)) : keyOnly(value, dropped.key);
+      const reduce = (copy: unknown) => withoutCopiedFields(copy, dropped);
+      if (copies.every((copy) => reduce(copy) === copy)) continue;
+      const reduced = Array.isArray(value) ? value.map(reduce) : reduce(value);
       repairs.push({ id: document._id, filter: { _id: document._id, [dropped.path]: value ?? null }, update: { $set: { [dropped.path]: reduced } } });
     }
     return repairs;
   });
 }
 
-/** `{ [key]: copy[key] }` for a copy holding more than its key; anything else (no key: not a copy) as it is, same reference. */
-function keyOnly(copy: unknown, key: string): unknown {
+/** A copy without the target's copied fields; anything else (no key: not a copy; nothing copied left) as it is, same reference. */
+function withoutCopiedFields(copy: unknown, dropped: DroppedSnapshot): unknown {
   if (copy === null || typeof copy !== 'object' || Array.isArray(copy)) return copy;
   const record = copy as Record<string, unknown>;
-  if (Object.keys(record).every((name) => name === key)) return copy;
-  return key in record ? { [key]: record[key] } : copy;
+  if (!(dropped.key in record) || !dropped.copiedFields.some((name) => name in record)) return copy;
+  return Object.fromEntries(Object.entries(record).filter(([name]) => !dropped.copiedFields.includes(name)));
 }

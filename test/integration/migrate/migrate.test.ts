@@ -230,4 +230,24 @@ dropped Book.authors's copied fields: 5 scanned, 5 rewritten
     expect(readFileSync(schemaFile, 'utf8')).not.toContain('@snapshot');
     expect(await snapshotDrift(db, readFileSync(schemaFile, 'utf8'))).toBe(0);
   });
+
+  it('removes only the fields a copy kept of its target, and refuses a path another field reads: that is data, not copies', async () => {
+    const joinedSdl = SDL.replace(/\n    @snapshot\(path: "authors", fields: \["id", "name"\]\)|\n    @read\(strategy: SNAPSHOT\)/g, '');
+    const { db, args } = await setUp(joinedSdl);
+    await db.collection('books').updateMany({}, { $set: { 'authors.$[].role': 'editor' } });
+    const dropped = await migrate(['--drop-snapshot', 'Book.authors', '--write', ...args]);
+    expect(dropped.code).toBe(0);
+    const books = await db.collection('books').find({}, { sort: { _id: 1 } }).toArray();
+    expect(books.map((book) => book.authors)).toEqual(bookIds.map((_, i) => [i % 3, (i + 1) % 3].map((n) => ({ id: authorIds[n], role: 'editor' }))));
+
+    const embeddedSdl = `${joinedSdl}
+extend type Book { credits: [Credit!]! @embedded(path: "authors") }
+type Credit { id: ID! name: String! }
+`;
+    const other = await setUp(embeddedSdl);
+    const refused = await migrate(['--drop-snapshot', 'Book.authors', '--write', ...other.args]);
+    expect(refused.err).toBe('migrate: Book.authors: "authors" is read by Book.credits, so it holds that field\'s data, not copies of Author; there is nothing to drop\n');
+    expect(refused.code).toBe(2);
+    expect(await other.db.collection('books').countDocuments({ 'authors.name': { $exists: true } })).toBe(5);
+  });
 });
