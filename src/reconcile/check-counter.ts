@@ -10,7 +10,8 @@ export function counterCheck(db: Db, counter: CounterRule) {
   return {
     projection: { _id: 1, [parentKey]: 1, [counter.path]: 1 },
     async check(batch: Document[]): Promise<Repair[]> {
-      const keys = batch.map((parent) => readPath(parent, parentKey));
+      // A parent without its key has no children: `$in: [null]` would count the children that lack one.
+      const keys = batch.map((parent) => readPath(parent, parentKey)).filter((key) => key !== undefined && key !== null);
       const counts = new Map<string, number>();
       switch (source.kind) {
         case 'children': {

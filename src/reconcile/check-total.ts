@@ -24,7 +24,8 @@ export function totalCheck(db: Db, total: TotalRule) {
   return {
     projection: { _id: 1, [total.parentKey]: 1, [total.path]: 1 },
     async check(batch: Document[]): Promise<Repair[]> {
-      const keys = batch.map((parent) => readPath(parent, total.parentKey));
+      // A parent without its key has no children: `$in: [null]` would add up the children that lack one.
+      const keys = batch.map((parent) => readPath(parent, total.parentKey)).filter((key) => key !== undefined && key !== null);
       const magnitude = ofDoubles ? { magnitude: { $sum: { $cond: [{ $isNumber: summed }, { $abs: summed }, 0] } }, values: { $sum: 1 } } : {};
       const groups = await db
         .collection(total.childCollection)
