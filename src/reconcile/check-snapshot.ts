@@ -78,8 +78,9 @@ export async function fetchSnapshotSources(db: Db, location: SnapshotLocation, d
         continue;
       }
       for (const field of location.fields) {
-        const expected = readPath(source, field.sourcePath);
-        if (sameValue(copy[field.name], expected)) continue;
+        // A field the source lacks is null in the copy, as the gateway's writes copy it (and as GraphQL answers both).
+        const expected = readPath(source, field.sourcePath) ?? null;
+        if (sameValue(copy[field.name] ?? null, expected)) continue;
         differs = true;
         if (apply) copy[field.name] = expected;
       }
