@@ -7,7 +7,7 @@ import { loadProjectTarget } from '../command-line/project-flags';
 import type { OutputStream } from '../command-line/cli-io';
 import { createProgressLine } from '../command-line/progress-line';
 import { ConfigError, loadConfig, redactSecrets } from '../config/config';
-import { StorageConfigError, withDirectiveTypeDefs, buildWriteModelFromSdl, isAtOrUnder, storedPathsOf, sumType, type SnapshotLocation, type WriteModel, COUNTER_BACKFILL, EMBEDDED_BACKFILL, SNAPSHOT_BACKFILL, TOTAL_BACKFILL } from '../gateway';
+import { StorageConfigError, withDirectiveTypeDefs, buildWriteModelFromSdl, isAtOrUnder, quoteInput, readPath, storedPathsOf, sumType, type SnapshotLocation, type WriteModel, COUNTER_BACKFILL, EMBEDDED_BACKFILL, SNAPSHOT_BACKFILL, TOTAL_BACKFILL } from '../gateway';
 import { ProjectConfigError, type Project } from '../project/load-project';
 import { everyCopyDangles, reconcileChecks } from '../reconcile/reconcile';
 import type { DriftReport, ReconcileProgress } from '../reconcile/reconcile-types';
@@ -261,6 +261,11 @@ async function run(command: Migrate, target: { uri: string; db: string; work: Wo
       io.err.write(`migrate: ${backfill}\n`);
       return 2;
     }
+    const occupied = work.kind === 'move-key' && !work.copyIsTruth ? await occupiedCopyPaths(db, work.coordinate, keyMoveLocations(work.model, work.coordinate)) : undefined;
+    if (occupied) {
+      io.err.write(`migrate: ${occupied}\n`);
+      return 2;
+    }
     if (work.kind === 'move-key' && backfill.from !== undefined) {
       for (const { collection, key } of await indexMovedKeys(db, work.model, backfill, { create: !dryRun })) io.out.write(`${dryRun ? 'would create' : 'created'} index ${JSON.stringify(key)} on ${collection}\n`);
     }
@@ -347,6 +352,22 @@ async function tellPersonalData(db: Db, model: WriteModel, coordinate: string, b
 }
 
 /** The backfill the work asks for, with what only the database tells: the fields left to fill, the path a key moves from. */
+/**
+ * Before a key move's first pass (no marker yet), nothing may sit where its copies go: the backfill would
+ * overwrite it. A later pass finds the copies the earlier ones wrote there, and rewrites them.
+ */
+async function occupiedCopyPaths(db: Db, coordinate: string, locations: readonly SnapshotLocation[]): Promise<string | undefined> {
+  if (await migrationsCollection(db).findOne({ _id: coordinate })) return undefined;
+  for (const location of locations) {
+    const path = location.segments.map((segment) => segment.path).join('.');
+    const held = await db.collection(location.collection).findOne({ [path]: { $exists: true, $nin: [null, []] } }, { projection: { _id: 1, [path]: 1 } });
+    if (!held) continue;
+    const documents = await db.collection(location.collection).countDocuments({ [path]: { $exists: true, $nin: [null, []] } });
+    return `${plural(documents, `${location.collection} document already keeps`, `${location.collection} documents already keep`)} a value at "${path}", where ${location.coordinate}'s copies would go (_id ${String(held._id)}: ${quoteInput(readPath(held, path))}); the backfill would overwrite it, so move that data, or give the snapshot another path (--path)`;
+  }
+  return undefined;
+}
+
 async function backfillOf(db: Db, work: Exclude<Work, { kind: 'drop' }>): Promise<CopyBackfill | string> {
   switch (work.kind) {
     case 'fill':
