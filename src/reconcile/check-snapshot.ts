@@ -1,13 +1,14 @@
 import type { Db, Document } from 'mongodb';
 import { keyString, readPath, type SnapshotLocation } from '../gateway';
-import { cloneValue, sameValue } from './canonical-value';
+import { sameValue } from './canonical-value';
 import type { Repair } from './scan-batches';
 import type { DriftReport } from './reconcile-types';
 
 /**
- * A snapshot location: every copy's fields must equal its source's. A drifted document gets its whole
- * top-level value (`authors`, `recentLogs`) rewritten with the corrected copies, guarded by the value
- * that was checked, so a write that raced the scan is never overwritten.
+ * A snapshot location: every copy's fields must equal its source's. A drifted document gets each wrong
+ * field set by its own path (`lines.2.product.name`), so nothing else of the document is rewritten
+ * through JavaScript (a Long or a whole-number double would come back an int), guarded by the top-level
+ * value that was checked, so a write that raced the scan is never overwritten.
  */
 export function snapshotCheck(db: Db, location: SnapshotLocation) {
   const top = location.segments[0]!.path;
@@ -19,10 +20,7 @@ export function snapshotCheck(db: Db, location: SnapshotLocation) {
       for (const document of batch) {
         countMissingCopies(document, location, report);
         if (!sources.drifted(document, report)) continue;
-        // Only the (rare) drifted documents are cloned.
-        const corrected = cloneValue(document);
-        sources.correct(corrected);
-        repairs.push({ id: document._id, filter: { _id: document._id, [top]: readPath(document, top) ?? null }, update: { $set: { [top]: readPath(corrected, top) } } });
+        repairs.push({ id: document._id, filter: { _id: document._id, [top]: readPath(document, top) ?? null }, update: { $set: sources.corrections(document) } });
       }
       return repairs;
     },
@@ -45,6 +43,8 @@ export interface SnapshotSources {
   drifted(document: Document, tally?: { entries: number; dangling: number }): boolean;
   /** Sets every copy in `document` to its source's fields, in place, as the snapshot fix writes them. Dangling copies stay as they are. */
   correct(document: Document): void;
+  /** The same fix as `$set` paths: each field of a copy that differs, by its whole-document path (`lines.2.product.name`). */
+  corrections(document: Document): Document;
 }
 
 /**
@@ -67,10 +67,10 @@ export async function fetchSnapshotSources(db: Db, location: SnapshotLocation, d
       sources.set(keyString(source._id), source);
     }
   }
-  // Walks the copies in `document`; with `apply`, corrects them in place. Returns whether any field differed.
-  const visit = (document: Document, apply: boolean, tally?: { entries: number; dangling: number }): boolean => {
-    let differs = false;
-    for (const copy of objectsAt(document, location.segments)) {
+  // Walks the copies in `document`, calling `differs` for each field that differs from its source. Returns whether any did.
+  const visit = (document: Document, differs?: (path: string, copy: Record<string, unknown>, name: string, expected: unknown) => void, tally?: { entries: number; dangling: number }): boolean => {
+    let drifted = false;
+    for (const [path, copy] of objectsByPath(document, location.segments)) {
       if (tally) tally.entries += 1;
       const source = sources.get(keyString(copy[location.key]));
       if (!source) {
@@ -81,13 +81,21 @@ export async function fetchSnapshotSources(db: Db, location: SnapshotLocation, d
         // A field the source lacks is null in the copy, as the gateway's writes copy it (and as GraphQL answers both).
         const expected = readPath(source, field.sourcePath) ?? null;
         if (sameValue(copy[field.name] ?? null, expected)) continue;
-        differs = true;
-        if (apply) copy[field.name] = expected;
+        drifted = true;
+        differs?.(path, copy, field.name, expected);
       }
     }
-    return differs;
+    return drifted;
   };
-  return { drifted: (document, tally) => visit(document, false, tally), correct: (document) => void visit(document, true) };
+  return {
+    drifted: (document, tally) => visit(document, undefined, tally),
+    correct: (document) => void visit(document, (_path, copy, name, expected) => (copy[name] = expected)),
+    corrections: (document) => {
+      const set: Document = {};
+      visit(document, (path, _copy, name, expected) => (set[`${path}.${name}`] = expected));
+      return set;
+    },
+  };
 }
 
 /** The objects at the end of `segments`, e.g. a snapshot's copies (mutable references into `container`). */

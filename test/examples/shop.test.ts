@@ -212,7 +212,8 @@ describe('reconcile refuses a database that does not match the schema', () => {
     const name = other.databaseName;
     expect(result.err).toBe(
       `reconcile: checking ${name} on ${mongo.uri.replace(/\/\/[^@/]*@/, '//***@')} failed: the database does not match the schema: ` +
-        `collection "orders" (Order.customer) does not exist in database "${name}"; collection "customers" (Order.customer) does not exist in database "${name}"\n`,
+        `collection "orders" (Order.customer) does not exist in database "${name}"; collection "customers" (Order.customer) does not exist in database "${name}"; ` +
+        `collection "reviews" (Product.recentReviews) does not exist in database "${name}"\n`,
     );
   });
 

@@ -2,7 +2,7 @@ import { ObjectId } from 'mongodb';
 import { withDirectiveTypeDefs } from '../../../src/gateway/startup/schema/schema-sources';
 import { buildWriteModelFromSdl } from '../../../src/gateway/startup/write-model/build-write-model';
 import { reconcile } from '../../../src/reconcile/reconcile';
-import { startTestMongo, type TestMongo } from '../../support/test-mongo';
+import { mongoForFile } from '../../support/test-mongo';
 
 /**
  * A source without a copied field (an author with no bio): the gateway's writes copy it as null, and
@@ -17,14 +17,10 @@ type Book @collection(name: "books") {
 type Author @collection(name: "authors") { id: ID! name: String! bio: String }
 `;
 const model = buildWriteModelFromSdl(withDirectiveTypeDefs(SDL));
-let mongo: TestMongo;
-beforeAll(async () => {
-  mongo = await startTestMongo();
-}, 60_000);
-afterAll(() => mongo?.stop());
+const file = mongoForFile();
 
 it('takes a null copy of a field the source lacks for what it is, and repairs a stale one to null in one run', async () => {
-  const db = mongo.freshDb('reconcile_absent_copied');
+  const db = file.mongo.freshDb('reconcile_absent_copied');
   const [quiet, nullBio] = [new ObjectId(), new ObjectId()];
   await db.collection('authors').insertMany([
     { _id: quiet, name: 'Quiet' },

@@ -2,7 +2,7 @@ import { ObjectId } from 'mongodb';
 import { withDirectiveTypeDefs } from '../../../src/gateway/startup/schema/schema-sources';
 import { buildWriteModelFromSdl } from '../../../src/gateway/startup/write-model/build-write-model';
 import { reconcile } from '../../../src/reconcile/reconcile';
-import { startTestMongo, type TestMongo } from '../../support/test-mongo';
+import { mongoForFile } from '../../support/test-mongo';
 
 /**
  * A counter and a total over a reverse join by a field other than _id: a category without a code owns no
@@ -20,14 +20,10 @@ type Category @collection(name: "categories") {
 type Product @collection(name: "products") { id: ID! name: String! stock: Int! categoryCode: String }
 `;
 const model = buildWriteModelFromSdl(withDirectiveTypeDefs(SDL));
-let mongo: TestMongo;
-beforeAll(async () => {
-  mongo = await startTestMongo();
-}, 60_000);
-afterAll(() => mongo?.stop());
+const file = mongoForFile();
 
 it('finds no drift in categories without a code, and --fix counts no orphan product into them', async () => {
-  const db = mongo.freshDb('reconcile_keyless_parents');
+  const db = file.mongo.freshDb('reconcile_keyless_parents');
   const [coded, codeless, nullCode] = [new ObjectId(), new ObjectId(), new ObjectId()];
   await db.collection('categories').insertMany([
     { _id: coded, code: 'A', productCount: 1, stockTotal: 5 },

@@ -3,7 +3,7 @@ import { withDirectiveTypeDefs } from '../../../src/gateway/startup/schema/schem
 import { buildWriteModelFromSdl } from '../../../src/gateway/startup/write-model/build-write-model';
 import { reconcile } from '../../../src/reconcile/reconcile';
 import { ReconcileMismatchError } from '../../../src/reconcile/reconcile-types';
-import { startTestMongo, type TestMongo } from '../../support/test-mongo';
+import { mongoForFile } from '../../support/test-mongo';
 
 /**
  * A bounded array, an inverse list, a counter and a total are derived from another collection: with that
@@ -25,14 +25,10 @@ type Comment @collection(name: "comments") { id: ID! text: String! rating: Int! 
 type Tag @collection(name: "tags") { id: ID! label: String! post: Post @join(localField: "postId") }
 `;
 const model = buildWriteModelFromSdl(withDirectiveTypeDefs(SDL));
-let mongo: TestMongo;
-beforeAll(async () => {
-  mongo = await startTestMongo();
-}, 60_000);
-afterAll(() => mongo?.stop());
+const file = mongoForFile();
 
 it('refuses, writing nothing, when a collection the derived data comes from does not exist', async () => {
-  const db = mongo.freshDb('reconcile_missing_sources');
+  const db = file.mongo.freshDb('reconcile_missing_sources');
   const post = new ObjectId();
   const tag = new ObjectId();
   const comment = { _id: new ObjectId(), postId: post, text: 'hi', rating: 4, createdAt: '2026-01-01' };
