@@ -13,6 +13,7 @@ export { describeEstimateViolation, type EstimateViolation, type EstimateViolati
 export { createDocjoin, type Docjoin, type DocjoinOptions, type RequestHeaders } from './create-docjoin';
 export { type ExecutionScope } from './request/execution/compiled-execution';
 export { createGateway, type CreateGatewayOptions, type ExecutedOperation, type Gateway } from './create-gateway';
+export { bsonType } from './documents/bson-type';
 export { keyString } from './documents/key-string';
 export { objectIdArgument } from './documents/object-id-argument';
 export { isAtOrUnder, readPath, writePath } from './documents/read-path';

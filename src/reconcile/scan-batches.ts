@@ -1,6 +1,7 @@
 import type { AnyBulkWriteOperation, Db, Document } from 'mongodb';
 import type { DriftKind, DriftReport, ReconcileOptions } from './reconcile-types';
 import { SAMPLE_SIZE } from './reconcile-types';
+import { afterInIdOrder } from './after-in-id-order';
 
 /** One drifted document and the update that repairs it (guarded by the value it was checked against). */
 /** One rule's check: what to scan, and the repairs a batch needs. */
@@ -39,7 +40,7 @@ export async function scanInBatches(
 ): Promise<DriftReport> {
   const report: DriftReport = { coordinate: target.coordinate, kind: target.kind, collection: target.collection, scanned: 0, drifted: 0, fixed: 0, dangling: 0, missing: 0, entries: 0, sampleIds: [] };
   const collection = db.collection(target.collection);
-  const filter: Document = options.after === undefined ? {} : { _id: { $gt: options.after } };
+  const filter: Document = options.after === undefined ? {} : afterInIdOrder(options.after);
   const total = await collection.countDocuments(filter);
   const progress = () => options.onProgress?.({ coordinate: target.coordinate, kind: target.kind, scanned: report.scanned, total });
   progress();
