@@ -38,7 +38,7 @@ export async function scanInBatches(
   options: Required<Pick<ReconcileOptions, 'batchSize' | 'fix'>> & Pick<ReconcileOptions, 'onProgress'> & ScanResume,
   check: (batch: Document[], report: DriftReport) => Promise<Repair[]>,
 ): Promise<DriftReport> {
-  const report: DriftReport = { coordinate: target.coordinate, kind: target.kind, collection: target.collection, scanned: 0, drifted: 0, fixed: 0, dangling: 0, missing: 0, entries: 0, sampleIds: [] };
+  const report = emptyReport(target);
   const collection = db.collection(target.collection);
   const filter: Document = options.after === undefined ? {} : afterInIdOrder(options.after);
   const total = await collection.countDocuments(filter);
@@ -54,7 +54,15 @@ export async function scanInBatches(
     for (const repair of repairs.slice(0, SAMPLE_SIZE - report.sampleIds.length)) report.sampleIds.push(idString(repair.id));
     if (options.fix && repairs.length > 0) {
       const operations: AnyBulkWriteOperation[] = repairs.map((repair) => ({ updateOne: { filter: repair.filter, update: repair.update } }));
-      report.fixed += (await collection.bulkWrite(operations, { ordered: false })).modifiedCount;
+      const modified = (await collection.bulkWrite(operations, { ordered: false })).modifiedCount;
+      report.fixed += modified;
+      // A guard that matched nothing: a write changed the document since it was read. Read again, what that
+      // write left right (a comment and its count written together) was a race, not drift.
+      if (modified < repairs.length) {
+        const reread = await collection.find({ _id: { $in: repairs.map((repair) => repair.id) } } as Document, { projection: target.projection, sort: { _id: 1 } }).toArray();
+        const stillWrong = (await check(reread, emptyReport(target))).length;
+        report.drifted -= Math.max(0, repairs.length - modified - stillWrong);
+      }
     }
     const lastId = batch[batch.length - 1]!._id;
     batch = [];
@@ -72,4 +80,8 @@ export async function scanInBatches(
 function idString(id: unknown): string {
   const hex = (id as { toHexString?: () => string } | null)?.toHexString?.();
   return hex ?? String(id);
+}
+
+function emptyReport(target: { coordinate: string; kind: DriftKind; collection: string }): DriftReport {
+  return { coordinate: target.coordinate, kind: target.kind, collection: target.collection, scanned: 0, drifted: 0, fixed: 0, dangling: 0, missing: 0, entries: 0, sampleIds: [] };
 }
