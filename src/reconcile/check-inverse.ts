@@ -13,8 +13,10 @@ export function inverseCheck(db: Db, rule: InverseRule) {
       for (const parent of batch) {
         const want = expected.get(keyString(parent._id)) ?? [];
         const stored = readPath(parent, rule.path);
+        // Absent or null reads as no id; anything else but an array (a lone id) is drift, whatever it holds.
+        const listed = stored === undefined || stored === null || Array.isArray(stored);
         const have = Array.isArray(stored) ? stored : [];
-        if (have.map(keyString).join(',') !== want.map(keyString).join(',')) {
+        if (!listed || have.map(keyString).join(',') !== want.map(keyString).join(',')) {
           repairs.push({ id: parent._id, filter: { _id: parent._id, [rule.path]: stored ?? null }, update: { $set: { [rule.path]: want } } });
         }
       }

@@ -27,13 +27,16 @@ export function snapshotCheck(db: Db, location: SnapshotLocation) {
   };
 }
 
-/** Counts into `report.missing` the objects at `location` in `document` that lack a copy the schema requires (absent or null). */
+/**
+ * Counts into `report.missing` the objects at `location` in `document` that lack a copy the schema
+ * requires: absent, null, or anything but a document (a string where the copy should be).
+ */
 export function countMissingCopies(document: Document, location: SnapshotLocation, report: DriftReport): void {
   if (!location.required) return;
   const copy = location.segments[location.segments.length - 1]!;
   for (const holder of objectsAt(document, location.segments.slice(0, -1))) {
     const value = readPath(holder, copy.path);
-    if (value === undefined || value === null) report.missing += 1;
+    if (value === undefined || value === null || typeof value !== 'object') report.missing += 1;
   }
 }
 

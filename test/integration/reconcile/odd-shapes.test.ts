@@ -1,0 +1,38 @@
+import { ObjectId } from 'mongodb';
+import { withDirectiveTypeDefs } from '../../../src/gateway/startup/schema/schema-sources';
+import { buildWriteModelFromSdl } from '../../../src/gateway/startup/write-model/build-write-model';
+import { reconcile } from '../../../src/reconcile/reconcile';
+import { mongoForFile } from '../../support/test-mongo';
+
+/** Values of the wrong shape where derived data belongs are not clean: an inverse's lone id, a string where a required copy goes. */
+const SDL = /* GraphQL */ `type Query { authors: [Author!]! @list }
+type Author @collection(name: "authors") {
+  id: ID!
+  name: String!
+  books: [Book!]! @join(localField: "bookIds") @inverse(of: "Book.author")
+}
+type Book @collection(name: "books") {
+  id: ID!
+  author: Author @join(localField: "authorId")
+}
+type Order @collection(name: "orders") {
+  id: ID!
+  customer: Author! @snapshot(path: "customer", fields: ["id", "name"]) @join(localField: "customer.id") @read(strategy: SNAPSHOT)
+}
+`;
+const model = buildWriteModelFromSdl(withDirectiveTypeDefs(SDL));
+const file = mongoForFile();
+
+it('repairs an inverse list stored as a lone id, and counts a string where a required copy goes as missing', async () => {
+  const db = file.mongo.freshDb('reconcile_odd_shapes');
+  const [ann, book] = [new ObjectId(), new ObjectId()];
+  await db.collection('authors').insertOne({ _id: ann, name: 'Ann', bookIds: book });
+  await db.collection('books').insertOne({ _id: book, authorId: ann });
+  await db.collection('orders').insertOne({ customer: 'Ann' });
+  const report = await reconcile(db, model, { fix: true });
+  expect(report.checks.map((check) => [check.coordinate, check.drifted, check.fixed, check.missing])).toEqual([
+    ['Order.customer', 0, 0, 1],
+    ['Author.books', 1, 1, 0],
+  ]);
+  expect((await db.collection('authors').findOne({ _id: ann }))?.bookIds).toEqual([book]);
+});
