@@ -70,7 +70,7 @@ export { buildWriteModelFromSdl } from './startup/write-model/build-write-model'
 export { estimateWriteUnit, type WriteUnitEstimate } from './writes/estimate-write-unit';
 export { type RequestWrites, type WriteOptions } from './writes/request-writes';
 export { notFound } from './writes/write-errors';
-export { type BoundedArray, type CounterRule, type InverseRule, type SnapshotLocation, type TotalRule, type WriteModel } from './startup/write-model/write-model-types';
+export { type BoundedArray, type CounterRule, type InverseRule, type PathSegment, type SnapshotLocation, type TotalRule, type WriteModel } from './startup/write-model/write-model-types';
 export { asTotalValue } from './writes/total-planner';
 export { type MutationWritePlans, type WriteOperation, type WritePlan } from './writes/write-plan';
 export { buildWriteEstimates, referenceLocksOf } from './writes/write-runtime';

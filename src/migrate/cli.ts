@@ -7,7 +7,7 @@ import { loadProjectTarget } from '../command-line/project-flags';
 import type { OutputStream } from '../command-line/cli-io';
 import { createProgressLine } from '../command-line/progress-line';
 import { ConfigError, loadConfig, redactSecrets } from '../config/config';
-import { StorageConfigError, withDirectiveTypeDefs, buildWriteModelFromSdl, isAtOrUnder, quoteInput, readPath, storedPathsOf, sumType, type SnapshotLocation, type WriteModel, COUNTER_BACKFILL, EMBEDDED_BACKFILL, SNAPSHOT_BACKFILL, TOTAL_BACKFILL } from '../gateway';
+import { StorageConfigError, withDirectiveTypeDefs, buildWriteModelFromSdl, isAtOrUnder, quoteInput, storedPathsOf, sumType, type PathSegment, type SnapshotLocation, type WriteModel, COUNTER_BACKFILL, EMBEDDED_BACKFILL, SNAPSHOT_BACKFILL, TOTAL_BACKFILL } from '../gateway';
 import { ProjectConfigError, type Project } from '../project/load-project';
 import { everyCopyDangles, reconcileChecks } from '../reconcile/reconcile';
 import type { DriftReport, ReconcileProgress } from '../reconcile/reconcile-types';
@@ -351,7 +351,6 @@ async function tellPersonalData(db: Db, model: WriteModel, coordinate: string, b
   io.out.write(`personal data: ${personalDataLine({ fields, copiedInto })}\n`);
 }
 
-/** The backfill the work asks for, with what only the database tells: the fields left to fill, the path a key moves from. */
 /**
  * Before a key move's first pass (no marker yet), nothing may sit where its copies go: the backfill would
  * overwrite it. A later pass finds the copies the earlier ones wrote there, and rewrites them.
@@ -359,15 +358,26 @@ async function tellPersonalData(db: Db, model: WriteModel, coordinate: string, b
 async function occupiedCopyPaths(db: Db, coordinate: string, locations: readonly SnapshotLocation[]): Promise<string | undefined> {
   if (await migrationsCollection(db).findOne({ _id: coordinate })) return undefined;
   for (const location of locations) {
-    const path = location.segments.map((segment) => segment.path).join('.');
-    const held = await db.collection(location.collection).findOne({ [path]: { $exists: true, $nin: [null, []] } }, { projection: { _id: 1, [path]: 1 } });
+    const filter = holdsValueAt(location.segments);
+    const top = location.segments[0]!.path;
+    const held = await db.collection(location.collection).findOne(filter, { projection: { _id: 1, [top]: 1 } });
     if (!held) continue;
-    const documents = await db.collection(location.collection).countDocuments({ [path]: { $exists: true, $nin: [null, []] } });
-    return `${plural(documents, `${location.collection} document already keeps`, `${location.collection} documents already keep`)} a value at "${path}", where ${location.coordinate}'s copies would go (_id ${String(held._id)}: ${quoteInput(readPath(held, path))}); the backfill would overwrite it, so move that data, or give the snapshot another path (--path)`;
+    const documents = await db.collection(location.collection).countDocuments(filter);
+    const path = location.segments.map((segment) => segment.path).join('.');
+    return `${plural(documents, `${location.collection} document already keeps`, `${location.collection} documents already keep`)} a value at "${path}", where ${location.coordinate}'s copies would go (_id ${String(held._id)}: ${quoteInput(held[top])}); the backfill would overwrite it, so move that data, or give the snapshot another path (--path)`;
   }
   return undefined;
 }
 
+/** Documents holding a value (not null, not an empty list) at the end of `segments`: through an array, in any one element. */
+function holdsValueAt(segments: readonly PathSegment[]): Document {
+  const [first, ...rest] = segments;
+  if (rest.length === 0) return { [first!.path]: { $exists: true, $nin: [null, []] } };
+  const inner = holdsValueAt(rest);
+  return first!.isArray ? { [first!.path]: { $elemMatch: inner } } : Object.fromEntries(Object.entries(inner).map(([path, condition]) => [`${first!.path}.${path}`, condition]));
+}
+
+/** The backfill the work asks for, with what only the database tells: the fields left to fill, the path a key moves from. */
 async function backfillOf(db: Db, work: Exclude<Work, { kind: 'drop' }>): Promise<CopyBackfill | string> {
   switch (work.kind) {
     case 'fill':

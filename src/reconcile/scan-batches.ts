@@ -50,20 +50,26 @@ export async function scanInBatches(
     if (batch.length === 0) return;
     const repairs = await check(batch, report);
     report.scanned += batch.length;
-    report.drifted += repairs.length;
-    for (const repair of repairs.slice(0, SAMPLE_SIZE - report.sampleIds.length)) report.sampleIds.push(idString(repair.id));
-    if (options.fix && repairs.length > 0) {
+    const stillWrong = async (ids: readonly unknown[]) => {
+      const reread = await collection.find({ _id: { $in: [...ids] } } as Document, { projection: target.projection, sort: { _id: 1 } }).toArray();
+      return check(reread, emptyReport(target));
+    };
+    let drifted: readonly Repair[] = repairs;
+    if (repairs.length > 0 && !options.fix) {
+      // Read again: what a write left right meanwhile (a comment and its count, written together) was a race, not drift.
+      drifted = await stillWrong(repairs.map((repair) => repair.id));
+    } else if (repairs.length > 0) {
       const operations: AnyBulkWriteOperation[] = repairs.map((repair) => ({ updateOne: { filter: repair.filter, update: repair.update } }));
       const modified = (await collection.bulkWrite(operations, { ordered: false })).modifiedCount;
       report.fixed += modified;
-      // A guard that matched nothing: a write changed the document since it was read. Read again, what that
-      // write left right (a comment and its count written together) was a race, not drift.
+      // A guard that matched nothing: a write changed the document since it was read. The same reading again.
       if (modified < repairs.length) {
-        const reread = await collection.find({ _id: { $in: repairs.map((repair) => repair.id) } } as Document, { projection: target.projection, sort: { _id: 1 } }).toArray();
-        const stillWrong = (await check(reread, emptyReport(target))).length;
-        report.drifted -= Math.max(0, repairs.length - modified - stillWrong);
+        const wrong = await stillWrong(repairs.map((repair) => repair.id));
+        drifted = repairs.slice(0, repairs.length - Math.max(0, repairs.length - modified - wrong.length));
       }
     }
+    report.drifted += drifted.length;
+    for (const repair of drifted.slice(0, SAMPLE_SIZE - report.sampleIds.length)) report.sampleIds.push(idString(repair.id));
     const lastId = batch[batch.length - 1]!._id;
     batch = [];
     progress();

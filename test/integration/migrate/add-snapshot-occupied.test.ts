@@ -37,3 +37,31 @@ it('refuses to backfill copies over data the documents already keep at their pat
   const books = await db.collection('books').find({}, { sort: { title: 1 } }).toArray();
   expect(books.map((book) => book.publisher)).toEqual([{ contract: 'C-17' }, 'Press Ltd', undefined]);
 });
+
+const LINES_SDL = /* GraphQL */ `type Query { orders(first: Int = 100): [Order!]! @list }
+type Order @collection(name: "orders") {
+  id: ID!
+  lines: [OrderLine!]! @embedded
+}
+type OrderLine {
+  quantity: Int!
+  product: Product @join(localField: "productId")
+}
+type Product @collection(name: "products") { id: ID! name: String! }
+`;
+
+it('looks into each element of an array on the way: one line of an order keeping data there is enough to refuse', async () => {
+  const product = new ObjectId();
+  const order = new ObjectId('6955b90000000000000000e2');
+  const { db, args } = await projects.create(LINES_SDL, async (seedDb) => {
+    await seedDb.collection('products').insertOne({ _id: product, name: 'P' });
+    await seedDb.collection('orders').insertMany([
+      { _id: order, lines: [{ quantity: 1, productId: product, product: { contract: 'C-17' } }, { quantity: 2, productId: product }] },
+      { lines: [{ quantity: 3, productId: product }] },
+    ]);
+  });
+  const run = await migrate(['--add-snapshot', 'OrderLine.product', '--fields', 'name', '--write', ...args]);
+  expect(run.err).toMatch(/^migrate: 1 orders document already keeps a value at "lines\.product", where Order\.lines\.product's copies would go \(_id 6955b90000000000000000e2: \[\{"quantity":1,.*\); the backfill would overwrite it, so move that data, or give the snapshot another path \(--path\)\n$/);
+  expect(run.code).toBe(2);
+  expect((await db.collection('orders').findOne({ _id: order }))?.lines[0].product).toEqual({ contract: 'C-17' });
+});
