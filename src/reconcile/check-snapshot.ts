@@ -71,7 +71,7 @@ export async function fetchSnapshotSources(db: Db, location: SnapshotLocation, d
     }
   }
   // Walks the copies in `document`, calling `differs` for each field that differs from its source. Returns whether any did.
-  const visit = (document: Document, differs?: (path: string, copy: Record<string, unknown>, name: string, expected: unknown) => void, tally?: { entries: number; dangling: number }): boolean => {
+  const visit = (document: Document, differs?: (path: string, copy: Record<string, unknown>, name: string, expected: unknown) => void, tally?: { entries: number; dangling: number }, normalize = false): boolean => {
     let drifted = false;
     for (const [path, copy] of objectsByPath(document, location.segments)) {
       if (tally) tally.entries += 1;
@@ -83,7 +83,11 @@ export async function fetchSnapshotSources(db: Db, location: SnapshotLocation, d
       for (const field of location.fields) {
         // A field the source lacks is null in the copy, as the gateway's writes copy it (and as GraphQL answers both).
         const expected = readPath(source, field.sourcePath) ?? null;
-        if (sameValue(copy[field.name] ?? null, expected)) continue;
+        if (sameValue(copy[field.name] ?? null, expected)) {
+          // Corrected in place, an absent field becomes the null it equals: whole copies (a bounded array's) then compare equal.
+          if (normalize && copy[field.name] === undefined) copy[field.name] = null;
+          continue;
+        }
         drifted = true;
         differs?.(path, copy, field.name, expected);
       }
@@ -92,7 +96,7 @@ export async function fetchSnapshotSources(db: Db, location: SnapshotLocation, d
   };
   return {
     drifted: (document, tally) => visit(document, undefined, tally),
-    correct: (document) => void visit(document, (_path, copy, name, expected) => (copy[name] = expected)),
+    correct: (document) => void visit(document, (_path, copy, name, expected) => (copy[name] = expected), undefined, true),
     corrections: (document) => {
       const set: Document = {};
       visit(document, (path, _copy, name, expected) => (set[`${path}.${name}`] = expected));

@@ -38,3 +38,30 @@ it('takes a null copy of a field the source lacks for what it is, and repairs a 
   const books = await db.collection('books').find({}, { sort: { _id: 1 } }).toArray();
   expect(books.map((book) => ('bio' in book.author ? book.author.bio : 'absent'))).toEqual([null, 'absent', null]);
 });
+
+const ARRAY_SDL = /* GraphQL */ `type Query { posts: [Post!]! @list }
+type Post @collection(name: "posts") {
+  id: ID!
+  recentComments: [Comment!]! @embedded @join(collection: "comments", localField: "_id", foreignField: "postId", sort: "_id", limit: 3) @read(strategy: EMBEDDED)
+}
+type Comment @collection(name: "comments") {
+  id: ID!
+  text: String!
+  author: Author @snapshot(path: "author", fields: ["id", "name", "bio"]) @join(localField: "author.id") @read(strategy: SNAPSHOT)
+}
+type Author @collection(name: "authors") { id: ID! name: String! bio: String }
+`;
+
+it('compares the copies inside a bounded array the same way: a null copy and an absent one of a field the source lacks agree', async () => {
+  const db = file.mongo.freshDb('reconcile_absent_in_array');
+  const [quiet, post, comment] = [new ObjectId(), new ObjectId(), new ObjectId()];
+  await db.collection('authors').insertOne({ _id: quiet, name: 'Quiet' });
+  await db.collection('comments').insertOne({ _id: comment, postId: post, text: 'hi', author: { id: quiet, name: 'Quiet', bio: null } });
+  await db.collection('posts').insertOne({ _id: post, recentComments: [{ _id: comment, postId: post, text: 'hi', author: { id: quiet, name: 'Quiet' } }] });
+  const report = await reconcile(db, buildWriteModelFromSdl(withDirectiveTypeDefs(ARRAY_SDL)));
+  expect(report.checks.map((check) => [check.coordinate, check.drifted])).toEqual([
+    ['Post.recentComments.author', 0],
+    ['Comment.author', 0],
+    ['Post.recentComments', 0],
+  ]);
+});
