@@ -27,9 +27,9 @@ export function boundedArrayCheck(db: Db, array: BoundedArray, snapshots: readon
       hasTopN ??= serverVersion(db).then((version) => version === undefined || !versionBefore(version, TOP_N_SINCE));
       const groups = await db
         .collection(array.childCollection)
-        .aggregate(childrenStages(array, keys, await hasTopN))
+        .aggregate(childrenStages(array, keys, await hasTopN), { promoteValues: false })
         .toArray();
-      // The aggregate's documents are ours to correct in place.
+      // The aggregate's documents (their BSON types kept, as the array is written) are ours to correct in place.
       await correctSnapshots(db, inChildren, groups.flatMap((group) => group.docs as Document[]));
       // The stored arrays are corrected on clones: the repair's guard needs the values as read.
       const corrected = inEntries.length === 0 ? batch : batch.map((parent) => cloneValue(parent));

@@ -29,14 +29,15 @@ export function snapshotCheck(db: Db, location: SnapshotLocation) {
 
 /**
  * Counts into `report.missing` the objects at `location` in `document` that lack a copy the schema
- * requires: absent, null, or anything but a document (a string where the copy should be).
+ * requires: absent, null, or anything but a document (a string or a bare ObjectId where the copy should
+ * be), or but a list of them where the copies should be.
  */
 export function countMissingCopies(document: Document, location: SnapshotLocation, report: DriftReport): void {
   if (!location.required) return;
   const copy = location.segments[location.segments.length - 1]!;
   for (const holder of objectsAt(document, location.segments.slice(0, -1))) {
     const value = readPath(holder, copy.path);
-    if (value === undefined || value === null || typeof value !== 'object') report.missing += 1;
+    if (!isObject(value) && !(copy.isArray && Array.isArray(value))) report.missing += 1;
   }
 }
 
@@ -53,7 +54,8 @@ export interface SnapshotSources {
 /**
  * Fetches the sources of every copy at `location` in `documents` (documents of `location.collection`,
  * or anything shaped like them) with one `$in`. Shared by the snapshot check and the bounded-array
- * check, so both decide a copy's true value the same way.
+ * check, so both decide a copy's true value the same way. Copies compare with their sources as the
+ * gateway reads both (see canonicalValue), and are corrected to the sources' exact BSON values.
  */
 export async function fetchSnapshotSources(db: Db, location: SnapshotLocation, documents: readonly Document[]): Promise<SnapshotSources> {
   const ids = new Map<string, unknown>();
@@ -66,7 +68,8 @@ export async function fetchSnapshotSources(db: Db, location: SnapshotLocation, d
   const projection = Object.fromEntries([['_id', 1], ...location.fields.map((field) => [field.sourcePath, 1])]);
   const sources = new Map<string, Document>();
   if (ids.size > 0) {
-    for (const source of await db.collection(location.sourceCollection).find({ _id: { $in: [...ids.values()] } } as Document, { projection }).toArray()) {
+    // Read with their BSON types (a Long stays a Long), which is what a repair copies.
+    for (const source of await db.collection(location.sourceCollection).find({ _id: { $in: [...ids.values()] } } as Document, { projection, promoteValues: false }).toArray()) {
       sources.set(keyString(source._id), source);
     }
   }
@@ -129,6 +132,9 @@ export function objectsByPath(container: Record<string, unknown>, segments: Snap
   return found;
 }
 
+/** A document or an embedded one; not an array, nor a BSON value (an ObjectId, a Date), which holds no copy. */
 function isObject(value: unknown): value is Record<string, unknown> {
-  return value !== null && typeof value === 'object' && !Array.isArray(value);
+  if (value === null || typeof value !== 'object') return false;
+  const prototype = Object.getPrototypeOf(value);
+  return prototype === Object.prototype || prototype === null;
 }

@@ -60,7 +60,7 @@ it('repairs the same arrays on a server before 5.2 as on a current one', async (
     file.client.on('commandStarted', listener);
     try {
       const check = boundedArrayCheck(db, array, [], async () => version);
-      const repairs = (await check.check(parents)).map((repair) => [repair.id, (repair.update.$set as Document).recent.map((doc: Document) => doc._id)]);
+      const repairs = (await check.check(parents)).map((repair) => [repair.id, (repair.update.$set as Document).recent.map((doc: Document) => Number(doc._id))]);
       return { repairs, stages };
     } finally {
       file.client.off('commandStarted', listener);

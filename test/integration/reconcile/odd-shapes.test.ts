@@ -4,7 +4,10 @@ import { buildWriteModelFromSdl } from '../../../src/gateway/startup/write-model
 import { reconcile } from '../../../src/reconcile/reconcile';
 import { mongoForFile } from '../../support/test-mongo';
 
-/** Values of the wrong shape where derived data belongs are not clean: an inverse's lone id, a string where a required copy goes. */
+/**
+ * Values of the wrong shape where derived data belongs are not clean: an inverse's lone id, a string, a
+ * bare ObjectId or a date where a required copy goes (none is a copy whose source could be missing).
+ */
 const SDL = /* GraphQL */ `type Query { authors: [Author!]! @list }
 type Author @collection(name: "authors") {
   id: ID!
@@ -23,16 +26,16 @@ type Order @collection(name: "orders") {
 const model = buildWriteModelFromSdl(withDirectiveTypeDefs(SDL));
 const file = mongoForFile();
 
-it('repairs an inverse list stored as a lone id, and counts a string where a required copy goes as missing', async () => {
+it('repairs an inverse list stored as a lone id, and counts a string, an ObjectId or a date where a required copy goes as missing', async () => {
   const db = file.mongo.freshDb('reconcile_odd_shapes');
   const [ann, book] = [new ObjectId(), new ObjectId()];
   await db.collection('authors').insertOne({ _id: ann, name: 'Ann', bookIds: book });
   await db.collection('books').insertOne({ _id: book, authorId: ann });
-  await db.collection('orders').insertOne({ customer: 'Ann' });
+  await db.collection('orders').insertMany([{ customer: 'Ann' }, { customer: ann }, { customer: new Date() }, { customer: { id: ann, name: 'Ann' } }]);
   const report = await reconcile(db, model, { fix: true });
-  expect(report.checks.map((check) => [check.coordinate, check.drifted, check.fixed, check.missing])).toEqual([
-    ['Order.customer', 0, 0, 1],
-    ['Author.books', 1, 1, 0],
+  expect(report.checks.map((check) => [check.coordinate, check.drifted, check.fixed, check.missing, check.dangling])).toEqual([
+    ['Order.customer', 0, 0, 3, 0],
+    ['Author.books', 1, 1, 0, 0],
   ]);
   expect((await db.collection('authors').findOne({ _id: ann }))?.bookIds).toEqual([book]);
 });
