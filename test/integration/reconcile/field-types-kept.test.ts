@@ -94,3 +94,16 @@ it("repairs a copy with its source's BSON types (a Long stays a Long, a whole do
   expect([entry.votes, entry.score].map(bsonTypeOf)).toEqual(['Long', 'Double']);
   expect([Number(entry.votes), Number(entry.score)]).toEqual([40, 5]);
 });
+
+it('takes a NaN copied from a NaN source as equal (it was drift on every run, however often fixed)', async () => {
+  const db = file.mongo.freshDb('reconcile_nan_copy');
+  const [product, post] = [new ObjectId(), new ObjectId()];
+  await db.collection('products').insertOne({ _id: product, name: 'Lamp', price: NaN, stock: Long.fromNumber(1) });
+  await db.createCollection('reviews');
+  await db.collection('posts').insertOne({ _id: post, product: { id: product, name: 'Lamp', price: NaN, stock: 1 }, recentReviews: [] });
+  const report = await reconcile(db, buildWriteModelFromSdl(withDirectiveTypeDefs(TYPED_SDL)), { fix: true });
+  expect(report.checks.map((check) => [check.coordinate, check.drifted])).toEqual([
+    ['Post.product', 0],
+    ['Post.recentReviews', 0],
+  ]);
+});
