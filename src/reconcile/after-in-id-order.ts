@@ -1,4 +1,5 @@
 import type { Document } from 'mongodb';
+import { toExact } from '../bson/bson-number';
 import { bsonType } from '../gateway';
 
 /** The types an `_id` can have, by their `$type` aliases, in the order MongoDB sorts across types. */
@@ -23,7 +24,9 @@ const ID_TYPES_IN_ORDER: readonly (readonly string[])[] = [
  */
 export function afterInIdOrder(after: unknown): Document {
   const later = ID_TYPES_IN_ORDER.slice(idTypeRank(after) + 1).flat();
-  return later.length === 0 ? { _id: { $gt: after } } : { $or: [{ _id: { $gt: after } }, { _id: { $type: later } }] };
+  // NaN sorts before every other number, yet nothing is `$gt` it: the numbers after it are all but NaN.
+  const sameType = toExact(after)?.kind === 'nan' ? { _id: { $gte: -Infinity } } : { _id: { $gt: after } };
+  return later.length === 0 ? sameType : { $or: [sameType, { _id: { $type: later } }] };
 }
 
 /** The place of a value's type in ID_TYPES_IN_ORDER. */

@@ -11,6 +11,8 @@ const file = mongoForFile();
 it('gives, after each _id, exactly the documents MongoDB sorts after it, across types', async () => {
   const db = file.mongo.freshDb('after_in_id_order');
   const ids: unknown[] = [
+    NaN,
+    -Infinity,
     -1,
     2.5,
     Long.fromNumber(7),
