@@ -12,7 +12,22 @@ export interface DroppedSnapshot {
   readonly key: string;
   /** The target's fields a copy kept under their names (`name`, `thumbnailUrl`): the ones removed; any other field stays. */
   readonly copiedFields: readonly string[];
+  /** The type the copies were of (`Author`). */
+  readonly targetType: string;
 }
+
+/** What dropping the copies did, and the fields it left in them. */
+export interface DroppedCopies {
+  readonly report: DriftReport;
+  /**
+   * The names, besides the key, that copies hold and the target does not declare (at most
+   * MAX_KEPT_NAMES): left where they are, since nothing says they were copied. An older schema may
+   * have copied them, personal data perhaps, so the operator is told.
+   */
+  readonly keptFields: readonly string[];
+}
+
+const MAX_KEPT_NAMES = 20;
 
 /**
  * Reduces every copy at `path` to its key, in `_id` batches, each batch one bulk write whose updates are
@@ -20,13 +35,15 @@ export interface DroppedSnapshot {
  * `drifted`/`fixed` in the report count documents that still held copied fields / were rewritten.
  * With `fix: false` (a dry run) nothing is written.
  */
-export async function dropSnapshotCopies(db: Db, dropped: DroppedSnapshot, options: { batchSize: number; fix: boolean; onProgress?: (progress: ReconcileProgress) => void }): Promise<DriftReport> {
+export async function dropSnapshotCopies(db: Db, dropped: DroppedSnapshot, options: { batchSize: number; fix: boolean; onProgress?: (progress: ReconcileProgress) => void }): Promise<DroppedCopies> {
   const target = { coordinate: dropped.coordinate, kind: 'snapshot' as const, collection: dropped.collection, projection: { _id: 1, [dropped.path]: 1 } };
-  return scanInBatches(db, target, { batchSize: options.batchSize, fix: options.fix, onProgress: options.onProgress }, async (batch: Document[]) => {
+  const kept = new Set<string>();
+  const report = await scanInBatches(db, target, { batchSize: options.batchSize, fix: options.fix, onProgress: options.onProgress }, async (batch: Document[]) => {
     const repairs: Repair[] = [];
     for (const document of batch) {
       const value: unknown = document[dropped.path];
       const copies: unknown[] = Array.isArray(value) ? value : [value];
+      for (const copy of copies) noteKeptFields(copy, dropped, kept);
       const reduce = (copy: unknown) => withoutCopiedFields(copy, dropped);
       if (copies.every((copy) => reduce(copy) === copy)) continue;
       const reduced = Array.isArray(value) ? value.map(reduce) : reduce(value);
@@ -34,6 +51,16 @@ export async function dropSnapshotCopies(db: Db, dropped: DroppedSnapshot, optio
     }
     return repairs;
   });
+  return { report, keptFields: [...kept].sort() };
+}
+
+/** Adds to `kept` the names in a copy that are neither its key nor a field of the target. */
+function noteKeptFields(copy: unknown, dropped: DroppedSnapshot, kept: Set<string>): void {
+  if (copy === null || typeof copy !== 'object' || Array.isArray(copy) || !(dropped.key in copy)) return;
+  for (const name of Object.keys(copy)) {
+    if (kept.size >= MAX_KEPT_NAMES) return;
+    if (name !== dropped.key && !dropped.copiedFields.includes(name)) kept.add(name);
+  }
 }
 
 /** A copy without the target's copied fields; anything else (no key: not a copy; nothing copied left) as it is, same reference. */
