@@ -1,5 +1,5 @@
 import { InvariantError } from '../errors/internal-errors';
-import { fanOutCollections, hasFanOut } from './fan-out-planner';
+import { boundedCopiesOf, fanOutCollections, hasFanOut } from './fan-out-planner';
 import { byKeyReferenceFields, collectionsDerivedFromInsert, keysSetBy, nestedReferences, nestedSnapshotLocations, provedByDerivedUpdate, uncheckedParentRelations } from './insert-planner';
 import { boundedArraysOf, collectionsDerivedFromDelete, incomingReferences } from './delete-planner';
 import { collectionsOfMoves, collectionsOfReferenceChange } from './reference-planner';
@@ -168,9 +168,11 @@ export function estimateWriteUnit(model: WriteModel, plan: WritePlan, options: W
         const moves = collectionsOfMoves(model, field.typeName, [field.shapes.join!.localField]);
         // Moving counters or totals keyed there, the update returns the document as it was (findAndModify).
         if (moves.length > 0) documents += 1;
-        lock(lockedReferencesOf(model, operation).some((coordinate) => options.locks?.locksTargetsOf(coordinate) === true));
+        const locksTarget = lockedReferencesOf(model, operation).some((coordinate) => options.locks?.locksTargetsOf(coordinate) === true);
+        lock(locksTarget || options.locks?.locksUpdate(field.typeName, [field.shapes.join!.localField]) === true);
         writes.push(collectionOf(model, field.typeName));
-        const derived = distinct([...collectionsOfReferenceChange(model, operation.coordinate), ...moves]);
+        const boundedCopies = boundedCopiesOf(model, field.typeName).map((array) => array.collection);
+        const derived = distinct([...collectionsOfReferenceChange(model, operation.coordinate), ...moves, ...boundedCopies]);
         lock(options.locks?.mayMoveCopiedCounters(derived) === true);
         writes.push(...returning(derived));
         break;

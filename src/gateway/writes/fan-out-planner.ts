@@ -49,7 +49,7 @@ export function planSourceUpdate(
  * (A change of the array's sort or parent key would need the array rebuilt; generated updates refuse
  * those fields, see generated-mutations.ts.)
  */
-function planBoundedCopyUpdates(model: WriteModel, sourceType: string, sourceId: unknown, $set: StoredDocument): PlannedUpdate[] {
+export function planBoundedCopyUpdates(model: WriteModel, sourceType: string, sourceId: unknown, $set: StoredDocument): PlannedUpdate[] {
   return boundedCopiesOf(model, sourceType).map((array) => ({
     collection: array.collection,
     statement: {

@@ -204,7 +204,7 @@ export function forwardReferences(model: WriteModel, typeName: string, document:
     });
   }
   for (const location of nestedSnapshotLocations(model, typeName)) {
-    const keys = toList(readPath(document, `${location.segments.map((segment) => segment.path).join('.')}.${location.key}`));
+    const keys = copiedKeys(document, location);
     if (keys.length === 0) continue;
     references.push({ coordinate: location.coordinate, collection: location.sourceCollection, keys, provable: false, snapshot: { segments: location.segments, key: location.key, fields: location.fields } });
   }
@@ -313,6 +313,11 @@ export function collectionsDerivedFromInsert(model: WriteModel, typeName: string
     ...totalCollections(rules.totals),
     ...rules.truths.flatMap(([coordinate]) => collectionsOfReferenceChange(model, coordinate)),
   ]);
+}
+
+/** The keys of the copies at `location` in `document` (a `location.collection` document): the sources it copies. */
+export function copiedKeys(document: StoredDocument, location: SnapshotLocation): unknown[] {
+  return toList(readPath(document, `${location.segments.map((segment) => segment.path).join('.')}.${location.key}`));
 }
 
 function toList(value: unknown): unknown[] {

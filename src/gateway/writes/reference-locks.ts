@@ -105,9 +105,16 @@ export class ReferenceLocks {
   readonly #copiedCounterCollections = new Set<string>();
   /**
    * Types whose documents a bounded array copies whole, which some plan deletes (the delete refills the
-   * array with the next of them: it copies those) and some plan updates (changing what the copies hold).
+   * array with the next of them: it copies those) and some plan updates or re-points (changing what the
+   * copies hold).
    */
   readonly #refilledTypes = new Set<string>();
+  /**
+   * Per type a delete refills bounded arrays with, the snapshots inside its documents whose sources
+   * some plan changes (`Comment.author`, a User renamed): the refill copies them as it reads them, so it
+   * points at those sources as an insert copying them does, and the source's update bumps their locks.
+   */
+  readonly #refilledSnapshots = new Map<string, SnapshotLocation[]>();
 
   constructor(
     private readonly model: WriteModel,
@@ -119,31 +126,45 @@ export class ReferenceLocks {
       for (const operation of plan) {
         for (const coordinate of lockedReferencesOf(model, operation)) this.#pointed.add(coordinate);
         if (operation.kind === 'delete') deleted.add(operation.typeName);
-        if (operation.kind === 'updateSource') {
-          const paths = updated.get(operation.typeName) ?? new Set<string>();
-          for (const path of storedPathsOf(model, operation.typeName, operation.fields)) paths.add(path);
-          updated.set(operation.typeName, paths);
+        const set = setByOperation(model, operation);
+        if (set) {
+          const paths = updated.get(set.typeName) ?? new Set<string>();
+          for (const path of set.paths) paths.add(path);
+          updated.set(set.typeName, paths);
         }
       }
     }
-    for (const array of model.boundedArrays) if (deleted.has(array.childType) && updated.has(array.childType)) this.#refilledTypes.add(array.childType);
     // A counter or total changes with every write of what it counts (an insert, a delete, a re-point), whichever plans those are.
     const counted = [...model.counters, ...model.totals];
     const isCounted = (location: SnapshotLocation, path: string) => counted.some((rule) => rule.collection === location.sourceCollection && rule.path === path);
-    for (const coordinate of this.#pointed) {
-      const snapshots = model.snapshots.filter((location) => location.coordinate === coordinate);
-      const target = model.storageMap.relations.get(relationOf(model, coordinate))?.targetType;
-      const changedCopies = snapshots.filter((location) => location.fields.some((field) => updated.get(location.sourceType)?.has(field.sourcePath) || isCounted(location, field.sourcePath)));
-      const deletedTarget = target !== undefined && deleted.has(target);
-      if (!deletedTarget && changedCopies.length === 0) continue;
-      this.#locked.add(coordinate);
-      if (deletedTarget) this.#deletedTypes.add(target);
+    const copiesChanged = (location: SnapshotLocation) => location.fields.some((field) => updated.get(location.sourceType)?.has(field.sourcePath) || isCounted(location, field.sourcePath));
+    const copiedByRefills: SnapshotLocation[] = [];
+    for (const array of model.boundedArrays) {
+      if (!deleted.has(array.childType)) continue;
+      if (updated.has(array.childType)) this.#refilledTypes.add(array.childType);
+      const inChildren = model.snapshots.filter((location) => location.collection === array.childCollection && copiesChanged(location));
+      if (inChildren.length === 0) continue;
+      this.#refilledSnapshots.set(array.childType, [...new Set([...(this.#refilledSnapshots.get(array.childType) ?? []), ...inChildren])]);
+      copiedByRefills.push(...inChildren);
+    }
+    const lockedCopies = (snapshots: readonly SnapshotLocation[]) => {
       for (const location of snapshots) {
         const paths = this.#copiedPaths.get(location.sourceType) ?? new Set<string>();
         for (const field of location.fields) paths.add(field.sourcePath);
         this.#copiedPaths.set(location.sourceType, paths);
         if (location.fields.some((field) => isCounted(location, field.sourcePath))) this.#copiedCounterCollections.add(location.sourceCollection);
       }
+    };
+    lockedCopies(copiedByRefills);
+    for (const coordinate of this.#pointed) {
+      const snapshots = model.snapshots.filter((location) => location.coordinate === coordinate);
+      const target = model.storageMap.relations.get(relationOf(model, coordinate))?.targetType;
+      const changedCopies = snapshots.filter(copiesChanged);
+      const deletedTarget = target !== undefined && deleted.has(target);
+      if (!deletedTarget && changedCopies.length === 0) continue;
+      this.#locked.add(coordinate);
+      if (deletedTarget) this.#deletedTypes.add(target);
+      lockedCopies(snapshots);
     }
   }
 
@@ -158,12 +179,17 @@ export class ReferenceLocks {
 
   /** Whether any unit bumps a lock: then the lock collection is made before the first write. */
   get inUse(): boolean {
-    return this.#locked.size > 0 || this.#refilledTypes.size > 0;
+    return this.#locked.size > 0 || this.#refilledTypes.size > 0 || this.#refilledSnapshots.size > 0;
   }
 
-  /** Whether a delete of a `typeName` document locks the children it refills its bounded arrays with. */
+  /** Whether a delete of a `typeName` document locks the children it refills its bounded arrays with, and the sources of their snapshots (refilledSnapshots). */
   locksRefill(typeName: string): boolean {
-    return this.#refilledTypes.has(typeName);
+    return this.#refilledTypes.has(typeName) || this.#refilledSnapshots.has(typeName);
+  }
+
+  /** The snapshots inside refilled `typeName` documents whose sources the refill locks: pointed at, as they are copied. */
+  refilledSnapshots(typeName: string): readonly SnapshotLocation[] {
+    return this.#refilledSnapshots.get(typeName) ?? [];
   }
 
   /** Whether a unit pointing `coordinate` bumps its targets' locks (what the estimate counts). */
@@ -194,6 +220,15 @@ export class ReferenceLocks {
     const copied = this.#copiedPaths.get(typeName);
     return copied !== undefined && paths.some((path) => copied.has(path));
   }
+}
+
+/** The stored paths of a `typeName` document an operation of a write plan sets: an update's fields, a re-point's key. */
+function setByOperation(model: WriteModel, operation: WriteOperation): { typeName: string; paths: readonly string[] } | undefined {
+  if (operation.kind === 'updateSource') return { typeName: operation.typeName, paths: storedPathsOf(model, operation.typeName, operation.fields) };
+  if (operation.kind !== 'changeReference') return undefined;
+  const relation = model.storageMap.relations.get(operation.coordinate);
+  const localField = relation?.shapes.join?.localField;
+  return relation && localField !== undefined ? { typeName: relation.typeName, paths: [localField] } : undefined;
 }
 
 /** The stored paths of the fields `fieldNames` of `typeName` (a name that is no stored field has none). */

@@ -119,6 +119,8 @@ function operationProblem(model: WriteModel, operation: WriteOperation, readInPa
       if (copiedIn) return `${operation.coordinate}'s key "${join.localField}" is copied into ${copiedIn.coordinate}, and changeReference does not update copies: they would keep the old key; drop the key from that snapshot's fields`;
       const array = model.boundedArrays.find((candidate) => candidate.childType === field.typeName && candidate.childKey === join.localField);
       if (array) return `${operation.coordinate}'s key "${join.localField}" picks which ${field.typeName}s ${array.coordinate} holds, and changeReference does not rebuild that array: the old ${array.coordinate.split('.')[0]} would keep the ${field.typeName} and the new one miss it; replace the document (delete, then insert) to move it`;
+      const sorted = model.boundedArrays.find((candidate) => candidate.childType === field.typeName && candidate.sort.some((key) => key.path === join.localField));
+      if (sorted) return `${operation.coordinate}'s key "${join.localField}" orders ${sorted.coordinate}, and changeReference does not rebuild that array: its ${field.typeName}s would stay in the old order; sort the array by another field, or replace the document (delete, then insert)`;
       return collectionProblem(model, field.typeName);
     }
     default: {

@@ -11,8 +11,8 @@ import { boundedArraysOf, collectionsDerivedFromDelete, incomingReferences, plan
 import type { FunnelWriter, UpdateStatement } from '../request/mongo/funnel-writer';
 import { projectionOf, toFindProjection, type Projection } from '../operation/planning/projection';
 import type { StoredDocument } from '../documents/stored-document';
-import { hasFanOut, planSourceUpdate } from './fan-out-planner';
-import { fillSnapshot, forwardReferences, keysSetBy, planInsertDerived, soleUpdateOf, uncheckedParents, withInitialDerivedValues, type ForwardReference } from './insert-planner';
+import { hasFanOut, planBoundedCopyUpdates, planSourceUpdate } from './fan-out-planner';
+import { copiedKeys, fillSnapshot, forwardReferences, keysSetBy, planInsertDerived, soleUpdateOf, uncheckedParents, withInitialDerivedValues, type ForwardReference } from './insert-planner';
 import { collectionsOfMoves, collectionsOfReferenceChange, pathsBeforeMoves, planChildMoves, planReferenceChange } from './reference-planner';
 import { countersMoved, type SourceChangeListener } from './source-changes';
 import { lockIds, storedPathsOf, type ReferenceLocks } from './reference-locks';
@@ -186,9 +186,14 @@ export class WriteUnit {
       if (parentKey === undefined || parentKey === null) continue;
       refills.set(array, await this.#read(array.childCollection, { [array.childKey]: parentKey }, {}, { sort: sortDocument(array.sort), limit: array.limit }));
     }
-    // The refill copies those children: an update of one of them must not go unseen (reference-locks.ts). The deleted
-    // document's own slot makes the command go out even when no child is left, so its round trip tells no one whether any is.
-    if (this.locks.locksRefill(typeName)) await this.#lock([id, ...[...refills.values()].flat().map((child) => child._id)].flatMap((key) => lockIds(collection, key, 'pointing')));
+    // The refill copies those children, and the snapshots they hold: an update of one of them, or of a source they copy, must
+    // not go unseen (reference-locks.ts). The deleted document's own slot makes the command go out even when no child is left,
+    // so its round trip tells no one whether any is.
+    if (this.locks.locksRefill(typeName)) {
+      const children = [...refills.values()].flat();
+      const copiedSources = this.locks.refilledSnapshots(typeName).flatMap((location) => children.flatMap((child) => copiedKeys(child, location).flatMap((key) => lockIds(location.sourceCollection, key, 'pointing'))));
+      await this.#lock([...[id, ...children.map((child) => child._id)].flatMap((key) => lockIds(collection, key, 'pointing')), ...copiedSources]);
+    }
     await this.#applyDerived(planDeleteDerived(this.model, typeName, collection, deleted, refills));
   }
 
@@ -403,7 +408,12 @@ export class WriteUnit {
     this.#spend();
     const [target] = await this.writer.find(join.collection, this.#readable(join.collection, { _id: newKey }), { _id: 1 }, { limit: 1 });
     if (!target) throw notFound(`${coordinate}: ${describeKey(newKey)} not found`, { field: coordinate });
-    if (this.locks.locksReference(coordinate, 'repoint')) await this.#lock(lockIds(join.collection, newKey, 'pointing'));
+    // One command for both: the new target, pointed at; the document itself when a delete's refill may copy it meanwhile.
+    const locks = [
+      ...(this.locks.locksReference(coordinate, 'repoint') ? lockIds(join.collection, newKey, 'pointing') : []),
+      ...(this.locks.locksUpdate(field.typeName, [join.localField]) ? lockIds(collection, id, 'changing') : []),
+    ];
+    if (locks.length > 0) await this.#lock(locks);
     const $set = { [join.localField]: newKey };
     const statement = { filter: { _id: id }, update: { $set }, multi: false };
     let moves: PlannedUpdate[] = [];
@@ -417,7 +427,8 @@ export class WriteUnit {
       moves = planChildMoves(this.model, field.typeName, before, $set);
     }
     const oldKeys = oldKey === undefined || oldKey === null ? [] : [oldKey];
-    await this.#applyDerived([...planReferenceChange(this.model, coordinate, id, oldKeys, [newKey]), ...moves]);
+    // Whole copies of the document in bounded arrays hold the key too.
+    await this.#applyDerived([...planReferenceChange(this.model, coordinate, id, oldKeys, [newKey]), ...moves, ...planBoundedCopyUpdates(this.model, field.typeName, id, $set)]);
   }
 
   /** `filter` and the viewer's row filter on `collection` (FORBIDDEN when it may not read it). */

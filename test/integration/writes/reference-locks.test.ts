@@ -30,6 +30,7 @@ const typeDefs = /* GraphQL */ `
     deleteReview(id: ID!): ID! @delete(type: "Review")
     updateProduct(id: ID!, input: ProductPatch!): Product! @update
     deleteProduct(id: ID!): ID! @delete(type: "Product")
+    updateCritic(id: ID!, input: CriticPatch!): Critic! @update
   }
   type Product @collection(name: "products") {
     id: ID!
@@ -41,7 +42,14 @@ const typeDefs = /* GraphQL */ `
     "The two newest reviews, copied whole: a delete of one refills it with the next."
     recentReviews: [Review!]! @embedded @join(collection: "reviews", localField: "_id", foreignField: "productId", sort: "-_id", limit: 2) @read(strategy: EMBEDDED)
   }
-  type Review @collection(name: "reviews") { id: ID! text: String! product: Product! @join(localField: "productId") }
+  type Review @collection(name: "reviews") {
+    id: ID!
+    text: String!
+    product: Product! @join(localField: "productId")
+    "Copied into the review, and with it into the product's recentReviews: a refill copies it as the review holds it."
+    critic: Critic @snapshot(path: "critic", fields: ["id", "name"]) @join(localField: "critic.id") @read(strategy: SNAPSHOT)
+  }
+  type Critic @collection(name: "critics") { id: ID! name: String! }
   "A copy of a counter: every review of the product changes it."
   type Shelf @collection(name: "shelves") { id: ID! product: Product! @snapshot(path: "product", fields: ["id", "reviewCount"]) @join(localField: "product.id") @read(strategy: SNAPSHOT) }
   type Order @collection(name: "orders") {
@@ -58,7 +66,8 @@ const typeDefs = /* GraphQL */ `
   input CartLineInput { product: ID! quantity: Int! }
   input LabelInput { product: ID! text: String! }
   input ShelfInput { product: ID! }
-  input ReviewInput { product: ID! text: String! }
+  input ReviewInput { product: ID! text: String! critic: ID }
+  input CriticPatch { name: String }
   input ReviewPatch { text: String }
   input ProductPatch { name: String price: Float stock: Int }
 `;
@@ -75,7 +84,9 @@ beforeAll(async () => {
       writePlans: { orderFromOwnRead: [{ kind: 'insert', typeName: 'Order', preloaded: ['Order.product'] }] },
     },
     prepare: async (fresh) => {
-      for (const name of ['products', 'orders', 'carts', 'labels', 'shelves', 'reviews']) await fresh.createCollection(name);
+      for (const name of ['products', 'orders', 'carts', 'labels', 'shelves', 'reviews', 'critics']) await fresh.createCollection(name);
+      await fresh.collection('reviews').createIndex({ 'critic.id': 1 });
+      await fresh.collection('products').createIndex({ 'recentReviews.critic.id': 1 });
       await fresh.collection('shelves').createIndex({ 'product.id': 1 });
       await fresh.collection('reviews').createIndex({ productId: 1 });
       await fresh.collection('orders').createIndex({ 'product.id': 1 });
@@ -321,6 +332,54 @@ const createdId = (result: ExecutedOperation) => new ObjectId(Object.values(resu
       [middle, 'second'],
       [oldest, 'first, edited'],
     ]);
+  });
+
+  it("a delete refilling the newest reviews copies the critic's name a rename open meanwhile gives the next one's snapshot, after a conflict on the lock", async () => {
+    const critic = new ObjectId();
+    await db.collection('critics').insertOne({ _id: critic, name: 'Ann' });
+    const review = (text: string, by = '') => s.gateway.execute({ query: `mutation { createReview(input: { product: "${product.toHexString()}", text: "${text}"${by} }) { id } }` });
+    const [oldest, middle, newest] = [createdId(await review('first', `, critic: "${critic.toHexString()}"`)), createdId(await review('second')), createdId(await review('third'))];
+    const deleted = await race(
+      async (session) => {
+        // The rename's writes, as the gateway's updateCritic makes them: every slot of the critic's locks, then its copies.
+        await db.collection<{ _id: string }>('docjoin_locks').bulkWrite(
+          SLOTS.map((slot) => ({ updateOne: { filter: { _id: `critics/o:${critic.toHexString()}/${slot}` }, update: { $inc: { bumps: 1 } }, upsert: true } })),
+          { session },
+        );
+        await db.collection('critics').updateOne({ _id: critic }, { $set: { name: 'Ann B.' } }, { session });
+        await db.collection('reviews').updateMany({ 'critic.id': critic }, { $set: { 'critic.name': 'Ann B.' } }, { session });
+      },
+      () => s.gateway.execute({ query: `mutation { deleteReview(id: "${newest.toHexString()}") }` }),
+    );
+    expect(deleted.errors).toBeUndefined();
+    expect(deleted.cost?.writes?.attempts).toBeGreaterThanOrEqual(2);
+    const { recentReviews } = (await db.collection('products').findOne({ _id: product }))!;
+    expect(recentReviews.map((copy: { _id: ObjectId; critic?: unknown }) => [copy._id, copy.critic ?? null])).toEqual([
+      [middle, null],
+      [oldest, { id: critic, name: 'Ann B.' }],
+    ]);
+  });
+
+  it('generated renames and deletes sent together leave every refilled copy with the new name (5 rounds)', async () => {
+    const copiedNames: Array<string | null> = [];
+    for (let round = 0; round < 5; round += 1) {
+      product = new ObjectId();
+      await db.collection('products').insertOne({ _id: product, name: 'Lamp', price: 10, stock: 5, reviewCount: 0, recentReviews: [] });
+      const critic = new ObjectId();
+      await db.collection('critics').insertOne({ _id: critic, name: 'Ann' });
+      const review = (by: string) => s.gateway.execute({ query: `mutation { createReview(input: { product: "${product.toHexString()}", text: "t"${by} }) { id } }` });
+      await review(`, critic: "${critic.toHexString()}"`);
+      await review('');
+      const newest = createdId(await review(''));
+      const results = await Promise.all([
+        s.gateway.execute({ query: `mutation { updateCritic(id: "${critic.toHexString()}", input: { name: "Ann ${round}" }) { id } }` }),
+        s.gateway.execute({ query: `mutation { deleteReview(id: "${newest.toHexString()}") }` }),
+      ]);
+      expect(results.flatMap((result) => result.errors ?? [])).toEqual([]);
+      const { recentReviews } = (await db.collection('products').findOne({ _id: product }))!;
+      copiedNames.push(recentReviews[1]?.critic?.name ?? null);
+    }
+    expect(copiedNames).toEqual([0, 1, 2, 3, 4].map((round) => `Ann ${round}`));
   });
 
   it('refuses to copy a product a resolver read before its write unit: the lock cannot vouch for it', async () => {
