@@ -40,7 +40,16 @@ function readSegments(value: unknown, segments: readonly string[], index: number
     return values;
   }
   if (value === null || typeof value !== 'object') return undefined;
-  return readSegments((value as Record<string, unknown>)[segments[index]!], segments, index + 1);
+  return readSegments(ownValue(value as Record<string, unknown>, segments[index]!), segments, index + 1);
+}
+
+/**
+ * `object[name]` when the object holds it itself: never what it inherits (a document without a field
+ * `constructor` or `valueOf` has none, and an ObjectId's `id` getter is no field of it).
+ */
+export function ownValue(object: Readonly<Record<string, unknown>>, name: string): unknown {
+  const value = object[name];
+  return value === undefined || Object.hasOwn(object, name) ? value : undefined;
 }
 
 /** Writes `value` at a dot-notation path, creating plain objects on the way (no arrays). */

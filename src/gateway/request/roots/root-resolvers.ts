@@ -16,10 +16,10 @@ export function buildRootResolvers(storageMap: StorageMap): Record<string, Recor
   const resolvers: Record<string, Record<string, RootResolver>> = {};
   for (const root of storageMap.roots.values()) {
     const typeName = root.coordinate.slice(0, root.coordinate.indexOf('.'));
-    (resolvers[typeName] ??= {})[root.fieldName] = resolverFor(root);
+    (resolvers[typeName] ??= Object.create(null))[root.fieldName] = resolverFor(root);
   }
   for (const aggregate of storageMap.aggregates.values()) {
-    if (!aggregate.parentLink) (resolvers[aggregate.typeName] ??= {})[aggregate.fieldName] = createAggregateResolver(aggregate) as RootResolver;
+    if (!aggregate.parentLink) (resolvers[aggregate.typeName] ??= Object.create(null))[aggregate.fieldName] = createAggregateResolver(aggregate) as RootResolver;
   }
   return resolvers;
 }

@@ -32,13 +32,13 @@ export function buildFieldResolvers(storageMap: StorageMap, rules: Pick<WriteMod
             : total
               ? createTotalFieldResolver(totalSum(total), total.path)
               : createStoredFieldResolver(field);
-      if (resolve) (resolvers[type.typeName] ??= {})[field.fieldName] = { resolve: resolve as GraphQLFieldResolver<never, never, never> };
+      if (resolve) (resolvers[type.typeName] ??= Object.create(null))[field.fieldName] = { resolve: resolve as GraphQLFieldResolver<never, never, never> };
     }
   }
   for (const aggregate of storageMap.aggregates.values()) {
-    if (aggregate.parentLink) (resolvers[aggregate.typeName] ??= {})[aggregate.fieldName] = { resolve: createAggregateResolver(aggregate) as GraphQLFieldResolver<never, never, never> };
+    if (aggregate.parentLink) (resolvers[aggregate.typeName] ??= Object.create(null))[aggregate.fieldName] = { resolve: createAggregateResolver(aggregate) as GraphQLFieldResolver<never, never, never> };
     const names = aggregateTypeNames(aggregate.targetType);
-    if (aggregate.keys.size > 0) (resolvers[names.aggregate] ??= {}).groupBy = { resolve: resolveAggregateGroups as GraphQLFieldResolver<never, never, never> };
+    if (aggregate.keys.size > 0) (resolvers[names.aggregate] ??= Object.create(null)).groupBy = { resolve: resolveAggregateGroups as GraphQLFieldResolver<never, never, never> };
   }
   return resolvers;
 }

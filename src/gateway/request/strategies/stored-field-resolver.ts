@@ -15,6 +15,7 @@ export function createStoredFieldResolver(field: StoredField): GraphQLFieldResol
       return isObjectId(value) ? value.toHexString() : value;
     };
   }
-  if (field.path === field.fieldName) return undefined;
+  // graphql's default resolver reads inherited members too (`constructor`, `valueOf`), and calls them.
+  if (field.path === field.fieldName && !(field.fieldName in Object.prototype)) return undefined;
   return (parent) => readPath(parent, field.path);
 }

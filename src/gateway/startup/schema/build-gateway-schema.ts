@@ -2,6 +2,7 @@ import { makeExecutableSchema } from '@graphql-tools/schema';
 import { getDirective, type IResolvers } from '@graphql-tools/utils';
 import { GraphQLSchema, isObjectType, isScalarType, Kind, parse, specifiedDirectives, type GraphQLField, type GraphQLNamedType } from 'graphql';
 import { StorageConfigError } from '../../errors/internal-errors';
+import { ownValue } from '../../documents/read-path';
 import { buildRootResolvers } from '../../request/roots/root-resolvers';
 import { collectStorageMap } from '../storage-map/build-storage-map';
 import type { StorageMap } from '../storage-map/storage-map-types';
@@ -111,11 +112,18 @@ export function buildGatewaySchema(options: { typeDefs: readonly string[]; resol
   return { schema, storageMap, writeModel, writePlans: { ...handPlans, ...mutations.plans }, ownership, accessRules: access.rules, mutationActions };
 }
 
+/** What a resolver map gives a type, or a field of it: its own entries only (a field named `constructor` inherits one from `{}`). */
+function resolverOf(resolvers: IResolvers, typeName: string, fieldName?: string): unknown {
+  const type = ownValue(resolvers as Record<string, unknown>, typeName);
+  if (fieldName === undefined) return type;
+  return type !== null && typeof type === 'object' ? ownValue(type as Record<string, unknown>, fieldName) : undefined;
+}
+
 /** docjoin's scalars (DateTime, Decimal, Long) a schema has, except those the hand-written resolvers give their own of. */
 function providedScalars(schema: GraphQLSchema, handWritten: readonly IResolvers[]): IResolvers[] {
   const provided: IResolvers[] = [];
   for (const [name, { scalar }] of PROVIDED_SCALARS) {
-    const givesOwn = handWritten.some((resolvers) => resolvers[name] !== undefined);
+    const givesOwn = handWritten.some((resolvers) => resolverOf(resolvers, name) !== undefined);
     if (isScalarType(schema.getType(name)) && !givesOwn) provided.push({ [name]: scalar });
   }
   return provided;
@@ -145,7 +153,7 @@ function aggregatedResolverProblems(storageMap: StorageMap, handWritten: readonl
     const fields = [...[...aggregate.figures.values()].map((figure) => ['fields', figure.fieldName] as const), ...[...aggregate.keys.values()].filter((key) => !key.references).map((key) => ['groupBy', key.fieldName] as const)];
     const exact = [...[...aggregate.figures.values()].map((figure) => ['fields', figure.fieldName, figure.scalar] as const), ...[...aggregate.keys.values()].map((key) => ['groupBy', key.fieldName, key.scalar] as const)];
     for (const [argument, fieldName, scalar] of exact) {
-      const own = EXACT_SCALARS.has(scalar) && handWritten.some((resolvers) => resolvers[scalar] !== undefined && resolvers[scalar] !== PROVIDED_SCALARS.get(scalar)?.scalar);
+      const own = EXACT_SCALARS.has(scalar) && handWritten.some((resolvers) => resolverOf(resolvers, scalar) !== undefined && resolverOf(resolvers, scalar) !== PROVIDED_SCALARS.get(scalar)?.scalar);
       const coordinate = `${aggregate.targetType}.${fieldName}`;
       if (!own || seen.has(`${coordinate} scalar`)) continue;
       seen.add(`${coordinate} scalar`);
@@ -153,7 +161,7 @@ function aggregatedResolverProblems(storageMap: StorageMap, handWritten: readonl
     }
     for (const [argument, fieldName] of fields) {
       const coordinate = `${aggregate.targetType}.${fieldName}`;
-      const written = handWritten.some((resolvers) => (resolvers[aggregate.targetType] as Record<string, unknown> | undefined)?.[fieldName] !== undefined);
+      const written = handWritten.some((resolvers) => resolverOf(resolvers, aggregate.targetType, fieldName) !== undefined);
       if (!written || seen.has(coordinate)) continue;
       seen.add(coordinate);
       problems.push(`${aggregate.coordinate}: @aggregate(${argument}:) names ${coordinate}, which has a hand-written resolver, but MongoDB aggregates the stored value; store what the resolver computes, or aggregate another field`);
@@ -176,8 +184,8 @@ function rootResolverProblems(schema: GraphQLSchema, handWritten: readonly IReso
     if (!type) continue;
     for (const fieldName of Object.keys(type.getFields())) {
       const coordinate = `${type.name}.${fieldName}`;
-      const written = handWritten.some((resolvers) => (resolvers[type.name] as Record<string, unknown> | undefined)?.[fieldName] !== undefined);
-      const isGenerated = (generated[type.name] as Record<string, unknown> | undefined)?.[fieldName] !== undefined;
+      const written = handWritten.some((resolvers) => resolverOf(resolvers, type.name, fieldName) !== undefined);
+      const isGenerated = resolverOf(generated, type.name, fieldName) !== undefined;
       if (written && isGenerated) problems.push(`${coordinate}: has a generated resolver (@find, @list, @create, @update or @delete) and a hand-written one; remove the directive or the resolver`);
       // A field declaring what generates it was refused by the check of that directive, which says why.
       else if (!written && !isGenerated && !GENERATING_DIRECTIVES.some((name) => getDirective(schema, type.getFields()[fieldName]!, name)?.[0] !== undefined)) {
