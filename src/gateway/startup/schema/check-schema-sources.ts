@@ -4,10 +4,12 @@ import {
   getDirectiveValues,
   GraphQLError,
   isEnumType,
+  getLocation,
   getNamedType,
   Kind,
   parse,
   Source,
+  validateSchema,
   visit,
   type ASTNode,
   type DirectiveNode,
@@ -28,7 +30,8 @@ export interface SchemaSource {
 /**
  * Refuses SDL that graphql-js would refuse later, deep in the schema's build and without saying where:
  * a syntax error, an unknown type, directive or argument, a missing required argument (graphql-js's SDL
- * rules), and a directive argument of the wrong type (`@read(strategy: SNAPSOT)`). Each problem is one
+ * rules), a schema graphql-js's schema rules refuse (an interface's field left out), and a directive
+ * argument of the wrong type (`@read(strategy: SNAPSOT)`). Each problem is one
  * line, `file:line:column (Type.field): what graphql-js says`, all of them in one SchemaSourceError.
  */
 export function checkSchemaSources(sources: readonly SchemaSource[]): void {
@@ -53,6 +56,9 @@ export function checkSchemaSources(sources: readonly SchemaSource[]): void {
   const sdlErrors = validateSDL(whole);
   if (sdlErrors.length > 0) throw new SchemaSourceError(sdlErrors.map((error) => located(error, documents, directiveSuggestion(error, whole))));
   const schema = buildASTSchema(whole, { assumeValidSDL: true });
+  // What only a whole schema can break: an interface's field left out, a name starting with "__"…
+  const schemaErrors = validateSchema(schema);
+  if (schemaErrors.length > 0) throw new SchemaSourceError(schemaErrors.map((error) => located(error, documents)));
   for (const document of documents) {
     visit(document, {
       Directive(node: DirectiveNode) {
@@ -92,15 +98,21 @@ function expectedValues(directive: GraphQLDirective, node: DirectiveNode): strin
   return '';
 }
 
-/** `file:line:column (Type.field): message`, as far as the error tells its place. */
+/**
+ * `file:line:column (Type.field): message`, as far as the error tells its place: in the project's files,
+ * where the error names a place there too (a type named like one of docjoin's is the project's to rename).
+ */
 function located(error: GraphQLError, documents: readonly DocumentNode[], hint = ''): string {
-  const node = error.nodes?.[0];
+  const sources = new Set(documents.map((document) => document.loc?.source));
+  const nodes = error.nodes ?? [];
+  const node = nodes.find((candidate) => candidate.loc !== undefined && sources.has(candidate.loc.source)) ?? nodes[0];
   const source = node?.loc?.source ?? error.source;
-  const location = error.locations?.[0];
+  const location = node?.loc ? getLocation(node.loc.source, node.loc.start) : error.locations?.[0];
   const where = source && location ? `${source.name}:${location.line}:${location.column}` : undefined;
   const coordinate = node?.loc ? coordinateAt(documents, node) : undefined;
   const place = [where, coordinate && `(${coordinate})`].filter(Boolean).join(' ');
-  return `${place ? `${place}: ` : ''}${error.message}${hint}`;
+  const clashesWithDocjoin = node !== nodes[0] && error.message.startsWith('There can be only one');
+  return `${place ? `${place}: ` : ''}${error.message}${hint}${clashesWithDocjoin ? " docjoin's own SDL declares that name; rename yours." : ''}`;
 }
 
 /** The type, and the field or enum value, whose definition holds `node`. */

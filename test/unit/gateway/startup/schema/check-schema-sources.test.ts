@@ -57,6 +57,16 @@ it('names an unknown directive and an unknown type where they are used', () => {
   ]);
 });
 
+it("refuses what only a whole schema breaks, and a name docjoin's SDL declares, where the project's file has it", () => {
+  expect(problemsOf({ 'notes.graphql': `interface Named { id: ID! title: String! }\n${NOTES.replace('type Note @collection', 'type Note implements Named @collection')}`, 'users.graphql': USERS.replace('name: String!', '__legacy: String') })).toEqual([
+    'notes.graphql:1:27 (Named.title): Interface field Named.title expected but Note does not provide it.',
+    'users.graphql:3:3 (User.__legacy): Name "__legacy" must not begin with "__", which is reserved by GraphQL introspection.',
+  ]);
+  expect(problemsOf({ 'notes.graphql': NOTES, 'users.graphql': `${USERS}enum AccessAction { LOGIN LOGOUT }\n` })).toEqual([
+    `users.graphql:5:6 (AccessAction): There can be only one type named "AccessAction". docjoin's own SDL declares that name; rename yours.`,
+  ]);
+});
+
 it('lists the values an enum argument takes when it is given another', () => {
   expect(problemsOf({ 'notes.graphql': NOTES.replace('strategy: JOIN', 'strategy: SNAPSOT'), 'users.graphql': USERS })).toEqual([
     'notes.graphql:5:60 (Note.owner): Argument "strategy" has invalid value SNAPSOT. ReadStrategy takes EMBEDDED, JOIN, SNAPSHOT, LOOKUP.',
