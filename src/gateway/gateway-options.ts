@@ -1,4 +1,5 @@
 import { resolve } from 'node:path';
+import { GatewayOptionError } from './errors/internal-errors';
 import { DEFAULT_COST_LIMITS, type CostLimits } from './operation/cost/cost-limits';
 import { DEFAULT_ASSUMED_LIST_SIZE } from './operation/estimate/estimate-operation';
 import { DEFAULT_MAX_TRANSACTION_ATTEMPTS, DEFAULT_TRANSACTION_RETRY_MS } from './writes/transaction-retries';
@@ -141,10 +142,7 @@ export const GATEWAY_SETTING_NAMES = Object.keys({
   maxTransactionAttempts: true, transactionRetryMs: true, maxDocumentsInFlight: true, operationTimeoutMs: true, maxResponseBytes: true, budget: true, trustedDocuments: true, introspection: true, healthDetail: true, workload: true,
 } satisfies Record<keyof GatewaySettings, true>) as ReadonlyArray<keyof GatewaySettings>;
 
-/** A createGateway option with a wrong value; the message names the option and the value. */
-export class GatewayOptionError extends Error {
-  override readonly name = 'GatewayOptionError';
-}
+export { GatewayOptionError } from './errors/internal-errors';
 
 /**
  * Checks `settings` once, at startup, and applies the defaults. `nodeEnv` decides `production` when

@@ -50,8 +50,8 @@ export async function loadProject(options: { cwd: string; configPath?: string; s
   if (configFile === undefined && options.schemaPaths === undefined) {
     throw new ProjectConfigError(`no docjoin.config.* in ${options.cwd}; run \`docjoin init\` to create one, or pass --config FILE or --schema PATH`);
   }
-  const config = configFile === undefined ? {} : checkConfig(await importConfig(configFile), basename(configFile));
   const root = configFile === undefined ? options.cwd : dirname(configFile);
+  const config = configFile === undefined ? {} : withServerFilesFromRoot(checkConfig(await importConfig(configFile), basename(configFile)), root);
   const schemaPaths = options.schemaPaths ?? toList(config.schema ?? 'schema');
   const schemaBase = options.schemaPaths !== undefined ? options.cwd : root;
   const schemaFiles = schemaFilePaths(schemaPaths, schemaBase);
@@ -69,6 +69,26 @@ export async function loadProject(options: { cwd: string; configPath?: string; s
     codegenConfigFile: config.codegen?.config === undefined ? undefined : resolve(root, config.codegen.config),
     costDirectives: costDirectivesOption(config.codegen?.costDirectives, configFile === undefined ? 'the config' : basename(configFile)),
     shardKeys: shardKeysOption(config.mongodb?.shardKeys, configFile === undefined ? 'the config' : basename(configFile)),
+  };
+}
+
+/**
+ * The files the `server` settings name (`trustedDocuments.manifest`, `workload.file`) are relative to
+ * the config's folder, as the config's other paths are (a gateway given them as options reads them from
+ * the working folder, as does DOCJOIN_WORKLOAD).
+ */
+function withServerFilesFromRoot(config: DocjoinProjectConfig, root: string): DocjoinProjectConfig {
+  const { server } = config;
+  if (!server) return config;
+  const fromRoot = (file: string) => (isAbsolute(file) ? file : resolve(root, file));
+  const { trustedDocuments: trusted, workload } = server;
+  return {
+    ...config,
+    server: {
+      ...server,
+      ...(typeof trusted?.manifest === 'string' && { trustedDocuments: { ...trusted, manifest: fromRoot(trusted.manifest) } }),
+      ...(typeof workload === 'object' && workload !== null && 'file' in workload && typeof workload.file === 'string' && { workload: { ...workload, file: fromRoot(workload.file) } }),
+    },
   };
 }
 

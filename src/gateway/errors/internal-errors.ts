@@ -14,6 +14,11 @@ import {
  * Internal error classes. They never reach clients as-is: format-error.ts maps them to a PublicErrorCode.
  */
 
+/** A createGateway option with a wrong value; the message names the option and the value. */
+export class GatewayOptionError extends Error {
+  override readonly name = 'GatewayOptionError';
+}
+
 /** The SDL's storage directives are inconsistent; thrown at startup, the message names `Type.field` and the fix. */
 export class StorageConfigError extends Error {
   override readonly name: string = 'StorageConfigError';

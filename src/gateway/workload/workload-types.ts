@@ -10,7 +10,7 @@ import type { ReadStrategy } from '../startup/storage-map/storage-map-types';
 export type WorkloadOption = false | WorkloadFileOption | WorkloadCollectionOption;
 
 export interface WorkloadFileOption {
-  /** A JSON-lines file, appended one line per flush (relative paths from the working directory). */
+  /** A JSON-lines file, appended one line per flush (relative paths from the working directory; in a project's config, from its folder). */
   readonly file: string;
   /** How often the counters are written (default 60,000 ms); the last ones on stop. */
   readonly flushIntervalMs?: number;

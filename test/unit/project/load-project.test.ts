@@ -23,6 +23,13 @@ describe('loadProject', () => {
     expect((await load({ schema: 'schema.graphql', codegen: { costDirectives: true } })).costDirectives).toBe(true);
   });
 
+  it("reads the files server settings name from the config's folder, whatever the working folder", async () => {
+    const project = await load({ schema: 'schema.graphql', server: { trustedDocuments: { manifest: 'generated/client/persisted-documents.json', only: true }, workload: { file: 'workload.jsonl' } } });
+    expect(project.config.server).toEqual({ trustedDocuments: { manifest: join(project.root, 'generated/client/persisted-documents.json'), only: true }, workload: { file: join(project.root, 'workload.jsonl') } });
+    const absolute = await load({ schema: 'schema.graphql', server: { trustedDocuments: { manifest: '/srv/manifest.json' }, workload: { collection: 'docjoin_workload' } } });
+    expect(absolute.config.server).toEqual({ trustedDocuments: { manifest: '/srv/manifest.json' }, workload: { collection: 'docjoin_workload' } });
+  });
+
   it('takes the writes option', async () => {
     expect((await load({ schema: 'schema.graphql', writes: { transactions: 'never' } })).config.writes).toEqual({ transactions: 'never' });
   });

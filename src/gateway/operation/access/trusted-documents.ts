@@ -4,6 +4,7 @@ import { resolve } from 'node:path';
 import { printExecutableGraphQLDocument } from '@graphql-tools/documents';
 import { GraphQLError, parse, visit, type DocumentNode } from 'graphql';
 import { LRUCache } from 'lru-cache';
+import { GatewayOptionError } from '../../errors/internal-errors';
 import { PublicErrorCode } from '../../errors/public-error-code';
 
 /**
@@ -69,18 +70,18 @@ export class TrustedDocuments {
       try {
         entries = JSON.parse(readFileSync(where, 'utf8')) as Record<string, unknown>;
       } catch (error) {
-        throw new TypeError(`option trustedDocuments.manifest: cannot read ${where} as JSON (${(error as Error).message}); run docjoin codegen with the client preset's persistedDocuments on`);
+        throw new GatewayOptionError(`option trustedDocuments.manifest: cannot read ${where} as JSON (${(error as Error).message}); run docjoin codegen with the client preset's persistedDocuments on`);
       }
     } else entries = manifest;
-    if (typeof entries !== 'object' || entries === null || Array.isArray(entries)) throw new TypeError(`option trustedDocuments.manifest: ${where} must be an object of "sha256:<hex>": "<document>"`);
+    if (typeof entries !== 'object' || entries === null || Array.isArray(entries)) throw new GatewayOptionError(`option trustedDocuments.manifest: ${where} must be an object of "sha256:<hex>": "<document>"`);
     const texts = new Map<string, string>();
     const shapes = new Set<string>();
     for (const [key, text] of Object.entries(entries)) {
       const hex = HASH.exec(key)?.[1];
-      if (!hex || typeof text !== 'string') throw new TypeError(`option trustedDocuments.manifest: ${where} has the entry ${JSON.stringify(key)}, which is not "sha256:<64 hex digits>": "<document>"`);
-      if (sha256(text) !== hex) throw new TypeError(`option trustedDocuments.manifest: in ${where}, ${key} is not the hash of its document; generate the manifest again`);
+      if (!hex || typeof text !== 'string') throw new GatewayOptionError(`option trustedDocuments.manifest: ${where} has the entry ${JSON.stringify(key)}, which is not "sha256:<64 hex digits>": "<document>"`);
+      if (sha256(text) !== hex) throw new GatewayOptionError(`option trustedDocuments.manifest: in ${where}, ${key} is not the hash of its document; generate the manifest again`);
       const parsed = tryParse(text);
-      if (!parsed) throw new TypeError(`option trustedDocuments.manifest: in ${where}, the document of ${key} is not valid GraphQL; generate the manifest again`);
+      if (!parsed) throw new GatewayOptionError(`option trustedDocuments.manifest: in ${where}, the document of ${key} is not valid GraphQL; generate the manifest again`);
       texts.set(hex, text);
       shapes.add(shapeHash(parsed));
     }

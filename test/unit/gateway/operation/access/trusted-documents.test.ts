@@ -1,6 +1,7 @@
 import { createHash } from 'node:crypto';
 import { parse } from 'graphql';
 import { TrustedDocuments } from '../../../../../src/gateway/operation/access/trusted-documents';
+import { GatewayOptionError } from '../../../../../src/gateway/errors/internal-errors';
 
 const text = 'query Me { me { id name } }';
 const sha256Hex = (document: string) => createHash('sha256').update(document).digest('hex');
@@ -11,6 +12,8 @@ describe('TrustedDocuments', () => {
     expect(() => TrustedDocuments.load({ manifest: { [`md5:${hex}`]: text } }, true)).toThrow(`has the entry "md5:${hex}", which is not "sha256:<64 hex digits>": "<document>"`);
     expect(() => TrustedDocuments.load({ manifest: { [`sha256:${'0'.repeat(64)}`]: text } }, true)).toThrow(`sha256:${'0'.repeat(64)} is not the hash of its document; generate the manifest again`);
     expect(() => TrustedDocuments.load({ manifest: '/nonexistent/persisted-documents.json' }, true)).toThrow('option trustedDocuments.manifest: cannot read /nonexistent/persisted-documents.json as JSON');
+    // An option's mistake, which `docjoin serve` tells in its one line (no stack trace).
+    expect(() => TrustedDocuments.load({ manifest: '/nonexistent/persisted-documents.json' }, true)).toThrow(GatewayOptionError);
   });
 
   it('trusts a document by its hash, or by its text once normalized as graphql-codegen prints it', () => {
