@@ -1,3 +1,4 @@
+import { firstDefaultProblem } from './first-default';
 import {
   getNamedType,
   getNullableType,
@@ -90,6 +91,8 @@ function buildRootField(
   for (const argument of field.args) {
     if (argument.name === 'first') {
       if (getNamedType(argument.type).name !== 'Int' || isListType(getNullableType(argument.type))) report('argument "first" must be of type Int');
+      const defaultProblem = firstDefaultProblem(argument);
+      if (defaultProblem) report(defaultProblem);
     } else if (argument.name === 'after') {
       const expected = connection ? 'String' : 'ID';
       if (getNamedType(argument.type).name !== expected || isListType(getNullableType(argument.type))) {

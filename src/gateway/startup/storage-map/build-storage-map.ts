@@ -1,3 +1,4 @@
+import { firstDefaultProblem } from './first-default';
 import {
   getNamedType,
   isLeafType,
@@ -343,6 +344,12 @@ function checkArguments(
     if (getNamedType(arg.type).name !== expected) {
       ok = false;
       report(`argument "${name}" must be of type ${expected}`);
+      continue;
+    }
+    const defaultProblem = name === 'first' ? firstDefaultProblem(arg) : undefined;
+    if (defaultProblem) {
+      ok = false;
+      report(defaultProblem);
       continue;
     }
     for (const shape of Object.values(shapes)) {

@@ -75,6 +75,7 @@ describe('@find and @list root fields', () => {
     ['order(id: ID!): Order @find @list', 'Query.order: declares both @find and @list; keep @find for one document, @list for a page'],
     ['orders: Order @list', 'Query.orders: @list returns a page, but the field is not a list; make it [Order!]! (or a connection) or use @find'],
     ['orders(first: String): [Order!]! @list', 'Query.orders: argument "first" must be of type Int'],
+    ['orders(first: Int = 500): [Order!]! @list', 'Query.orders: argument "first" defaults to 500, but a page holds 0 to 100 items; give it a default in that range'],
     ['orders(after: Int): [Order!]! @list', 'Query.orders: argument "after" must be of type ID (the id of the last item received)'],
     ['orders(colour: String): [Order!]! @list', 'Query.orders: argument "colour" is neither a field of Order nor first, after or orderBy; rename it or add @filter(field: "...", op: ...)'],
     ['orders(x: String @filter(field: "lines")): [Order!]! @list', 'Query.orders: argument "x": @filter(field: "lines") is neither a stored field nor a reference of Order'],

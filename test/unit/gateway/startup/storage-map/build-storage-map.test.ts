@@ -291,6 +291,21 @@ describe('buildStorageMap static validation', () => {
     expect(() => buildStorageMap(schemaOf(sdl('')))).not.toThrow();
   });
 
+  it('refuses a first whose default no page holds: every request leaving it out would be refused', () => {
+    expect(problemsOf(/* GraphQL */ `
+      type Query { authors(first: Int = -1): [Author!]! @list }
+      type Author @collection(name: "authors") {
+        id: ID!
+        books(first: Int = 500): [Book!]! @join(localField: "_id", foreignField: "authorId")
+        shortList(first: Int = 100): [Book!]! @join(localField: "_id", foreignField: "authorId", limit: 3)
+      }
+      type Book @collection(name: "books") { id: ID! }
+    `)).toEqual([
+      'Author.books: argument "first" defaults to 500, but a page holds 0 to 100 items; give it a default in that range',
+      'Query.authors: argument "first" defaults to -1, but a page holds 0 to 100 items; give it a default in that range',
+    ]);
+  });
+
   it('reads @path into the stored path', () => {
     const map = buildStorageMap(schemaOf(/* GraphQL */ `
       type Query { b: Book }

@@ -1,0 +1,13 @@
+import type { GraphQLArgument } from 'graphql';
+import { MAX_FIRST } from '../../operation/planning/page-limits';
+
+/**
+ * A `first` whose SDL default no page may hold: every request leaving `first` out would be refused
+ * with a value the client never sent (page-request.ts), so the schema is refused instead.
+ */
+export function firstDefaultProblem(argument: GraphQLArgument): string | undefined {
+  const value = argument.defaultValue;
+  if (value === undefined || value === null) return undefined;
+  if (typeof value === 'number' && Number.isInteger(value) && value >= 0 && value <= MAX_FIRST) return undefined;
+  return `argument "first" defaults to ${String(value)}, but a page holds 0 to ${MAX_FIRST} items; give it a default in that range`;
+}
