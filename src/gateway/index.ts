@@ -26,7 +26,7 @@ export { type AccessRules } from './startup/access-rules/access-rule-types';
 export { guardDroppedFieldErrors, isDroppedFieldError } from './errors/dropped-field-errors';
 export { COUNTER_BACKFILL, EMBEDDED_BACKFILL, MIGRATIONS_COLLECTION, SNAPSHOT_BACKFILL, TOTAL_BACKFILL } from './operation/estimate/copy-backfills';
 export { type CostEstimate, DEFAULT_ASSUMED_LIST_SIZE, estimateByField, type StepFigures } from './operation/estimate/estimate-operation';
-export { DEFAULT_FIRST } from './operation/planning/page-limits';
+export { DEFAULT_FIRST } from './startup/storage-map/page-limits';
 export { documentNestingError, MAX_DOCUMENT_NESTING } from './operation/limits/document-nesting';
 export { aggregateTypeNames, EXACT_SUMS, sumType } from './startup/aggregates/aggregate-names';
 export { estimateRequest, type EstimatedRequest } from './operation/estimate/estimate-request';

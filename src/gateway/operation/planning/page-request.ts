@@ -6,7 +6,7 @@ import type { StoredDocument } from '../../documents/stored-document';
 import type { SortKey } from '../../startup/storage-map/storage-map-types';
 import { allOf } from './list-filter';
 import { afterFilter } from './keyset-filter';
-import { DEFAULT_FIRST, MAX_FIRST } from './page-limits';
+import { DEFAULT_FIRST, MAX_FIRST } from '../../startup/storage-map/page-limits';
 import { projectionOf, type Projection } from './projection';
 import { quoteInput } from '../../errors/quote-input';
 

@@ -3,7 +3,7 @@ import { InvariantError } from '../../errors/internal-errors';
 import { selectedFieldNamesOf, stepsByFieldName, type FieldStep, type SelectionStep } from '../plan/selection-tree';
 import type { ReadStrategy, RelationField, SnapshotShape, StorageMap } from '../../startup/storage-map/storage-map-types';
 import type { SelectionSource } from '../plan/selection-source';
-import { MAX_FIRST } from './page-limits';
+import { MAX_FIRST } from '../../startup/storage-map/page-limits';
 import { isLookupEntry, projectionOf, type LookupRead, type Projection, type ProjectionEntry } from './projection';
 import { asksForList, requestedList } from './requested-list';
 import { planLookup, type PlannedLookup } from './lookup-read';

@@ -1,5 +1,5 @@
 import { Kind, parse, visit, type DocumentNode, type FieldDefinitionNode, type ObjectTypeDefinitionNode, type ObjectTypeExtensionNode } from 'graphql';
-import { DEFAULT_FIRST, MAX_FIRST } from '../../operation/planning/page-limits';
+import { DEFAULT_FIRST, MAX_FIRST } from '../storage-map/page-limits';
 import type { StorageMap } from '../storage-map/storage-map-types';
 
 /**

@@ -1,5 +1,5 @@
 import type { GraphQLArgument } from 'graphql';
-import { MAX_FIRST } from '../../operation/planning/page-limits';
+import { MAX_FIRST } from './page-limits';
 
 /**
  * A `first` whose SDL default no page may hold: every request leaving `first` out would be refused
