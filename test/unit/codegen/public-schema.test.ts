@@ -90,30 +90,42 @@ describe('schema.public.graphql', () => {
 
 describe('stripStorageDirectives', () => {
   const sdl = /* GraphQL */ `
-    directive @store(mode: Mode!, shape: Shape) on FIELD_DEFINITION
+    "A directive of the project's own, for its clients."
+    directive @trace(label: String) on FIELD | QUERY
+    directive @store(mode: Mode!) on FIELD_DEFINITION
     enum Mode { A B }
-    enum Shape { FLAT DEEP }
     type Query {
       item: Item @store(mode: A)
       shape: Shape
     }
+    enum Shape { FLAT DEEP }
     type Item {
-      name: String @deprecated(reason: "use title") @store(mode: B)
+      name: String @deprecated(reason: "use title") @store(mode: B) @path(path: "title")
     }
   `;
 
-  it('removes custom directives and the enums only they use, keeping built-in directives and shared enums', () => {
-    const printed = printPublicSchema([sdl]);
+  it("removes docjoin's directives and the enums only they use, keeping GraphQL's, the project's own and their enums (printed as graphql-js prints a schema: a custom directive's uses are not)", () => {
+    const printed = printPublicSchema(withDirectiveTypeDefs(sdl));
     expect(printed).toBe(
       [
-        'enum Shape {',
-        '  FLAT',
-        '  DEEP',
+        `"""A directive of the project's own, for its clients."""`,
+        'directive @trace(label: String) on FIELD | QUERY',
+        '',
+        'directive @store(mode: Mode!) on FIELD_DEFINITION',
+        '',
+        'enum Mode {',
+        '  A',
+        '  B',
         '}',
         '',
         'type Query {',
         '  item: Item',
         '  shape: Shape',
+        '}',
+        '',
+        'enum Shape {',
+        '  FLAT',
+        '  DEEP',
         '}',
         '',
         'type Item {',

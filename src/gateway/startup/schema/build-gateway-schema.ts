@@ -1,6 +1,6 @@
 import { makeExecutableSchema } from '@graphql-tools/schema';
 import { getDirective, type IResolvers } from '@graphql-tools/utils';
-import { GraphQLSchema, isObjectType, isScalarType, Kind, parse, specifiedDirectives, type GraphQLField, type GraphQLNamedType } from 'graphql';
+import { GraphQLSchema, isObjectType, isScalarType, Kind, parse, type GraphQLField, type GraphQLNamedType } from 'graphql';
 import { StorageConfigError } from '../../errors/internal-errors';
 import { ownValue } from '../../documents/read-path';
 import { buildRootResolvers } from '../../request/roots/root-resolvers';
@@ -14,7 +14,7 @@ import { buildGeneratedMutations } from '../../writes/generated-mutations';
 import type { CounterRule, WriteModel } from '../write-model/write-model-types';
 import type { MutationWritePlans } from '../../writes/write-plan';
 import type { AnyResolver, Ownership } from '../../operation/plan/owned-plan';
-import { directiveTypeDefs } from './directive-type-defs';
+import { DOCJOIN_DIRECTIVE_NAMES, directiveTypeDefs } from './directive-type-defs';
 import { withPageDefaults } from './page-defaults';
 import { PROVIDED_SCALARS } from '../scalars/provided-scalars';
 import { EXACT_SCALARS } from '../aggregates/aggregate-names';
@@ -100,7 +100,8 @@ export function buildGatewaySchema(options: { typeDefs: readonly string[]; resol
   const schema = new GraphQLSchema({
     ...config,
     types: config.types.filter((type: GraphQLNamedType) => !STORAGE_ONLY_TYPES.has(type.name)),
-    directives: [...specifiedDirectives],
+    // The project's own directives stay (a client's `@trace`); docjoin's are for the server alone.
+    directives: config.directives.filter((directive) => !DOCJOIN_DIRECTIVE_NAMES.has(directive.name)),
   });
   const ownership: Ownership = {
     storageMap,

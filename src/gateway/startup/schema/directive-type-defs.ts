@@ -1,3 +1,5 @@
+import { Kind, parse } from 'graphql';
+
 /**
  * docjoin's storage directives and write rules, as SDL. They describe where each field's data lives;
  * clients never see them (the public schema has them removed). createGateway adds them to a user's SDL
@@ -182,3 +184,8 @@ input AccessMatch {
   claim: String!
 }
 `;
+
+/** The names of docjoin's directives: removed from the schema clients see, where the project's own directives stay. */
+export const DOCJOIN_DIRECTIVE_NAMES: ReadonlySet<string> = new Set(
+  parse(directiveTypeDefs).definitions.flatMap((definition) => (definition.kind === Kind.DIRECTIVE_DEFINITION ? [definition.name.value] : [])),
+);
