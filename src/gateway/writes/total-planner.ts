@@ -6,6 +6,7 @@ import { readPath } from '../documents/read-path';
 import type { StoredDocument } from '../documents/stored-document';
 import type { TotalRule, WriteModel } from '../startup/write-model/write-model-types';
 import { distinct, type UpdateMerger } from './write-steps';
+import { badUserInput } from '../errors/public-error-code';
 
 /**
  * The `@total` rules a `typeName` document feeds (it is one of the children they sum). Insert adds its
@@ -83,8 +84,22 @@ function increment(merger: UpdateMerger, total: TotalRule, parent: unknown, valu
  * a Long; a Decimal's as the child holds it (MongoDB adds it to the Decimal128 exactly).
  */
 function asIncrement(total: TotalRule, amount: unknown): unknown {
-  return total.scalar === 'Decimal' ? amount : asTotalValue(total, amount);
+  if (total.scalar === 'Decimal') return amount;
+  const increment = asTotalValue(total, amount);
+  if (total.scalar === 'Float' && !(Math.abs((increment as Double).value) < MAX_FLOAT_STEP)) {
+    throw badUserInput(`${total.coordinate} would move by ${String(Number(amount))}; a change of a Float total must stay under ${MAX_FLOAT_STEP.toExponential(3)}, or the total could pass the largest Float and no read could answer it`, {
+      field: total.coordinate,
+    });
+  }
+  return increment;
 }
+
+/**
+ * Half the gap between the largest double and the one below it (2^970): added to any finite double, a
+ * step smaller than this rounds to a finite one, so a Float total moved only by such steps never becomes
+ * Infinity (which no GraphQL Float can answer).
+ */
+const MAX_FLOAT_STEP = 2 ** 970;
 
 /** The stored paths of `totals` an update must read before it writes: each one's key and summed field. */
 export function pathsBeforeUpdate(totals: readonly TotalRule[]): string[] {

@@ -1,4 +1,6 @@
 import { GraphQLError } from 'graphql';
+import { MongoServerError } from 'mongodb';
+import { DatabaseFailure } from '../errors/internal-errors';
 import { PublicErrorCode } from '../errors/public-error-code';
 import type { RetryLimit } from './transaction-retries';
 
@@ -6,6 +8,22 @@ import type { RetryLimit } from './transaction-retries';
 export function notFound(message: string, details: Record<string, unknown> = {}): GraphQLError {
   return new GraphQLError(message, { extensions: { code: PublicErrorCode.NOT_FOUND, ...details } });
 }
+
+/**
+ * MongoDB refused an `$inc` whose result a 64-bit integer cannot hold (a Long @total past 2^63 - 1):
+ * the write's own values, so BAD_USER_INPUT; the unit's transaction is rolled back with it.
+ */
+export function totalOverflow(mutation: string, cause: unknown): GraphQLError | undefined {
+  const server = cause instanceof DatabaseFailure ? cause.cause : cause;
+  if (!(server instanceof MongoServerError) || server.code !== BAD_VALUE || !server.message.includes('Failed to apply $inc')) return undefined;
+  return new GraphQLError(`${mutation}: a total this write moves would pass the largest Long (9223372036854775807), so nothing was written`, {
+    extensions: { code: PublicErrorCode.BAD_USER_INPUT },
+    originalError: server,
+  });
+}
+
+/** MongoDB's BadValue, which an `$inc` past a 64-bit integer's range answers. */
+const BAD_VALUE = 2;
 
 const WHY_NOT_RETRIED: Record<RetryLimit, string> = {
   attempts: 'that is the most maxTransactionAttempts allows',

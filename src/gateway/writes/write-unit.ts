@@ -16,7 +16,7 @@ import { copiedKeys, fillSnapshot, forwardReferences, keysSetBy, planInsertDeriv
 import { collectionsOfMoves, collectionsOfReferenceChange, pathsBeforeMoves, planChildMoves, planReferenceChange } from './reference-planner';
 import { countersMoved, type SourceChangeListener } from './source-changes';
 import { lockIds, storedPathsOf, type ReferenceLocks } from './reference-locks';
-import { InjectedWriteFailure, injectedWriteFailures, notFound } from './write-errors';
+import { InjectedWriteFailure, injectedWriteFailures, notFound, totalOverflow } from './write-errors';
 import type { BoundedArray, SnapshotLocation, WriteModel } from '../startup/write-model/write-model-types';
 import type { RowCondition } from '../startup/access-rules/access-rule-types';
 import { groupByCollection, type PlannedUpdate, type WriteStep } from './write-steps';
@@ -549,7 +549,11 @@ export class WriteUnit {
     let result: { matched: number; modified: number };
     switch (step.kind) {
       case 'update':
-        result = await this.#update(step.collection, step.statements);
+        try {
+          result = await this.#update(step.collection, step.statements);
+        } catch (error) {
+          throw totalOverflow(`Mutation.${this.mutationField}`, error) ?? error;
+        }
         break;
       case 'insert': {
         const inserted = await this.writer.insert(step.collection, step.documents);
