@@ -166,6 +166,22 @@ describe('validateAgainstDatabase', () => {
     expect(error.message).toMatch(/^Invalid storage directives:\n {2}- Post\.comments: [^\n]+\n {2}- Post\.commentCount: [^\n]+\n {2}- Query\.orphan: [^\n]+\nThe database does not match the schema either:\n {2}- Author: [^\n]+\n {2}- Post\.author: [^\n]+\n {2}- Post\.author: /);
   });
 
+  it("gives no advice drawn from a declaration the schema's check refused (a misspelt snapshot field to widen by)", async () => {
+    const db = mongo.freshDb('validate');
+    await db.collection('authors').insertOne({ _id: new ObjectId(), name: 'Ada' });
+    await db.collection('posts').insertOne({ title: 'T', author: { id: new ObjectId(), name: 'Ada' } });
+    await db.createCollection('comments');
+    const sdl = /* GraphQL */ `
+      type Query { posts: [Post!]! @list }
+      type Post @collection(name: "posts") { id: ID! title: String! author: Author @snapshot(path: "author", fields: ["id", "nmae"]) @join(localField: "author.id") @read(strategy: SNAPSHOT) }
+      type Author @collection(name: "authors") { id: ID! name: String! }
+    `;
+    const warnings: string[] = [];
+    const failure = createCheckedGateway({ db: client.db(db.databaseName), mongoClient: client, mongoKind: 'embedded', typeDefs: [directiveTypeDefs, sdl], resolvers: {}, listen: false, onWarning: (warning: string) => void warnings.push(warning) });
+    await expect(failure).rejects.toThrow('Post.author: @snapshot(fields:) names "nmae", which is not a field of Author');
+    expect(warnings.filter((warning) => warning.startsWith('Post.author'))).toEqual([]);
+  });
+
   it('leaves nothing listening on the client when a start fails: a schema mistake, a mutation without a write plan, a bad auth option', async () => {
     const db = mongo.freshDb('validate');
     await db.createCollection('posts');

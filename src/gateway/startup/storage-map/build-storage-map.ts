@@ -80,11 +80,9 @@ export function collectStorageMap(schema: GraphQLSchema): { storageMap: StorageM
       if (declaresAggregate(schema, field)) continue;
       const before = problems.length;
       const storage = buildField(schema, type, field, { collections, connectionTypes }, problems, pending);
-      if (!storage) {
-        // Refused with a problem of its own (a malformed connection type's is reported elsewhere).
-        if (problems.length > before) refused.add(`${type.name}.${field.name}`);
-        continue;
-      }
+      // Refused with a problem of its own (a malformed connection type's is reported elsewhere), built or not (a misspelt snapshot field).
+      if (problems.length > before) refused.add(`${type.name}.${field.name}`);
+      if (!storage) continue;
       fields.set(field.name, storage);
       if (storage.kind === 'relation') relations.set(storage.coordinate, storage);
     }
