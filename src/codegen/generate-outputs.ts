@@ -2,6 +2,7 @@ import { existsSync, realpathSync } from 'node:fs';
 import { basename, dirname, isAbsolute, join, relative, resolve, sep } from 'node:path';
 import { ProjectConfigError, type Project } from '../project/load-project';
 import { printPublicSchema, publicSchemaFile } from './public-schema';
+import { withFileHooks, type CodegenOutput, type FileHooks } from './codegen-hooks';
 
 /** Generated file contents keyed by their path relative to the project root ('/'-separated). */
 export type GeneratedFiles = ReadonlyMap<string, string>;
@@ -16,13 +17,13 @@ export interface CodegenOutputs {
 /** The part of `@graphql-codegen/cli` docjoin calls (an optional peer dependency). */
 interface CodegenCli {
   loadCodegenConfig(options: { configFilePath: string }): Promise<{ config: { generates: Record<string, unknown> } & Record<string, unknown> }>;
-  executeCodegen(config: Record<string, unknown>): Promise<{ result: Array<{ filename: string; content: string }>; error: Error | null }>;
+  executeCodegen(config: Record<string, unknown>): Promise<{ result: CodegenOutput[]; error: Error | null }>;
 }
 
 /**
  * Everything `docjoin codegen` writes, computed in memory from the project's SDL: the public schema
  * file, then the outputs of the project's graphql-codegen config generated from that public schema
- * (not from the file, which may be the stale one under check). `codegen` writes these; `codegen --check`
+ * (not from the file, which may be the stale one under check), as its file hooks leave them. `codegen` writes these; `codegen --check`
  * compares them with the tree, so the two cannot disagree.
  */
 export async function generateOutputs(project: Project): Promise<CodegenOutputs> {
@@ -35,7 +36,8 @@ export async function generateOutputs(project: Project): Promise<CodegenOutputs>
   const { config } = await codegen.loadCodegenConfig({ configFilePath: project.codegenConfigFile });
   const { result, error } = await codegen.executeCodegen({ ...config, schema: printPublicSchema(project.typeDefs, options), cwd: project.root, silent: true });
   if (error) throw error;
-  for (const output of [...result].sort((a, b) => a.filename.localeCompare(b.filename))) {
+  const hooked = await withFileHooks(project.root, config.hooks as FileHooks | undefined, result);
+  for (const output of hooked.sort((a, b) => a.filename.localeCompare(b.filename))) {
     files.set(projectPath(project, resolve(project.root, output.filename)), output.content);
   }
   for (const target of Object.keys(config.generates)) {
