@@ -1,5 +1,6 @@
 import { existsSync, realpathSync } from 'node:fs';
 import { basename, dirname, isAbsolute, join, relative, resolve, sep } from 'node:path';
+import { buildGatewaySchema } from '../gateway';
 import { ProjectConfigError, type Project } from '../project/load-project';
 import { printPublicSchema, publicSchemaFile } from './public-schema';
 import { withFileHooks, type CodegenOutput, type FileHooks } from './codegen-hooks';
@@ -27,6 +28,8 @@ interface CodegenCli {
  * compares them with the tree, so the two cannot disagree.
  */
 export async function generateOutputs(project: Project): Promise<CodegenOutputs> {
+  // What `docjoin serve` would refuse is refused here first (a @counter of a misspelt list), so CI's --check catches it.
+  buildGatewaySchema({ typeDefs: project.typeDefs, resolvers: project.resolvers, writePlans: project.writePlans });
   const publicSchema = projectPath(project, project.publicSchemaFile);
   const options = { costDirectives: project.costDirectives };
   const files = new Map<string, string>([[publicSchema, publicSchemaFile(project.typeDefs, options)]]);

@@ -61,6 +61,14 @@ describe('docjoin codegen folder targets', () => {
     expect(existsSync(join(project, 'schema.public.graphql'))).toBe(false);
   });
 
+  it('refuses, writing nothing, a schema docjoin serve would refuse (a @counter of a misspelt list), so codegen --check in CI catches it', async () => {
+    writeFileSync(join(project, 'schema', 'note.graphql'), 'type Note @collection(name: "notes") { id: ID! text: String! count: Int! @counter(of: "Note.txt") }\ntype Query { notes: [Note!]! @list }\n');
+    const { code, err } = await codegenWith('generated/client/');
+    expect(code).toBe(2);
+    expect(err).toMatch(/^codegen: Invalid storage directives: - Note\.count: @counter\(of: "Note\.txt"\)[^\n]*\n$/);
+    expect(existsSync(join(project, 'schema.public.graphql'))).toBe(false);
+  });
+
   it('writes a folder of its own inside the project', async () => {
     const { code, err } = await codegenWith('generated/client/');
     expect([code, err]).toEqual([0, '']);
