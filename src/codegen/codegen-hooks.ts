@@ -1,6 +1,7 @@
 import { exec } from 'node:child_process';
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { delimiter, dirname, join, relative } from 'node:path';
+import { basename, delimiter, dirname, join, relative, resolve } from 'node:path';
+import { isOutside } from './outside-folder';
 import { promisify } from 'node:util';
 
 const run = promisify(exec);
@@ -41,7 +42,7 @@ export async function withFileHooks(root: string, topLevel: FileHooks | undefine
   if (!hasFileHooks(topLevel) && !outputs.some((output) => hasFileHooks(output.hooks))) return [...outputs];
   const scratch = mkdtempSync(join(root, '.docjoin-codegen-'));
   try {
-    const paths = outputs.map((output) => join(scratch, output.filename));
+    const paths = outputs.map((output, index) => scratchCopyPath(root, scratch, output.filename, index));
     const shell = { cwd: root, env: { ...process.env, PATH: `${process.env.PATH}${delimiter}${join(root, 'node_modules', '.bin')}` } };
     await runHooks(topLevel?.beforeAllFileWrite, paths, shell);
     for (const [index, output] of outputs.entries()) {
@@ -57,6 +58,15 @@ export async function withFileHooks(root: string, topLevel: FileHooks | undefine
   } finally {
     rmSync(scratch, { recursive: true, force: true });
   }
+}
+
+/**
+ * Where the hooks see an output: at its place in the project, mirrored inside the scratch folder; a
+ * target outside the project (`../client/gql.ts`) gets a folder of its own in there, keeping its name.
+ */
+function scratchCopyPath(root: string, scratch: string, filename: string, index: number): string {
+  const inProject = relative(root, resolve(root, filename));
+  return isOutside(inProject) ? join(scratch, '.outside-project', String(index), basename(filename)) : join(scratch, inProject);
 }
 
 /** Runs `hooks` on `paths`; a function given `content` may return the file's new text, which is returned. */

@@ -1,5 +1,6 @@
 import { existsSync, realpathSync } from 'node:fs';
-import { basename, dirname, isAbsolute, join, relative, resolve, sep } from 'node:path';
+import { basename, dirname, join, relative, resolve } from 'node:path';
+import { isOutside } from './outside-folder';
 import { buildGatewaySchema } from '../gateway';
 import { ProjectConfigError, type Project } from '../project/load-project';
 import { printPublicSchema, publicSchemaFile } from './public-schema';
@@ -68,10 +69,6 @@ function checkClearableFolder(project: Project, target: string, path: string): v
   const own = [project.configFile, project.codegenConfigFile, ...project.schemaFiles, resolve(project.root, 'package.json'), resolve(project.root, '.git')];
   const held = own.find((file) => file !== undefined && existsSync(file) && !isOutside(relative(folder, realPath(file))));
   if (held !== undefined) throw refuse(`holds ${projectPath(project, held)}`);
-}
-
-function isOutside(relativePath: string): boolean {
-  return relativePath === '..' || relativePath.startsWith(`..${sep}`) || isAbsolute(relativePath);
 }
 
 /** The path as the file system resolves it: the real path of its nearest existing ancestor, and the rest. */
