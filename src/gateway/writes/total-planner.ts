@@ -84,14 +84,23 @@ function increment(merger: UpdateMerger, total: TotalRule, parent: unknown, valu
  * a Long; a Decimal's as the child holds it (MongoDB adds it to the Decimal128 exactly).
  */
 function asIncrement(total: TotalRule, amount: unknown): unknown {
-  if (total.scalar === 'Decimal') return amount;
-  const increment = asTotalValue(total, amount);
-  if (total.scalar === 'Float' && !(Math.abs((increment as Double).value) < MAX_FLOAT_STEP)) {
-    throw badUserInput(`${total.coordinate} would move by ${String(Number(amount))}; a change of a Float total must stay under ${MAX_FLOAT_STEP.toExponential(3)}, or the total could pass the largest Float and no read could answer it`, {
+  return total.scalar === 'Decimal' ? amount : asTotalValue(total, amount);
+}
+
+/**
+ * Refuses (BAD_USER_INPUT) a value a write gives the summed field of a Float total, `valueAt` its
+ * stored path, when it is 2^970 or more either way: two such values could take the total past the
+ * largest Float. Checked before anything is written. What a delete or a move takes back from a total
+ * is never refused: it was added once.
+ */
+export function refuseOversizedFloatSteps(totals: readonly TotalRule[], valueAt: (path: string) => unknown): void {
+  for (const total of totals) {
+    const value = total.scalar === 'Float' ? asNumber(valueAt(total.summedPath)) : undefined;
+    if (value === undefined || Math.abs(Number(exactToString(toExact(value)!))) < MAX_FLOAT_STEP) continue;
+    throw badUserInput(`${total.coordinate} would move by ${String(Number(value))}; a change of a Float total must stay under ${MAX_FLOAT_STEP.toExponential(3)}, or the total could pass the largest Float and no read could answer it`, {
       field: total.coordinate,
     });
   }
-  return increment;
 }
 
 /**

@@ -10,13 +10,17 @@ export function notFound(message: string, details: Record<string, unknown> = {})
 }
 
 /**
- * MongoDB refused an `$inc` whose result a 64-bit integer cannot hold (a Long @total past 2^63 - 1):
- * the write's own values, so BAD_USER_INPUT; the unit's transaction is rolled back with it.
+ * MongoDB refused an `$inc` whose result a 64-bit integer cannot hold (a Long @total, or a counter
+ * stored as a long, past 2^63 - 1): the write's own values, so BAD_USER_INPUT. Inside a transaction
+ * the unit is rolled back with it; without one, the commands before it stand, and the message says so.
  */
-export function totalOverflow(mutation: string, cause: unknown): GraphQLError | undefined {
+export function totalOverflow(mutation: string, cause: unknown, inTransaction: boolean): GraphQLError | undefined {
   const server = cause instanceof DatabaseFailure ? cause.cause : cause;
   if (!(server instanceof MongoServerError) || server.code !== BAD_VALUE || !server.message.includes('Failed to apply $inc')) return undefined;
-  return new GraphQLError(`${mutation}: a total this write moves would pass the largest Long (9223372036854775807), so nothing was written`, {
+  const outcome = inTransaction
+    ? 'so nothing was written'
+    : 'so it was left as it was; without a transaction, what the write changed before it stands (docjoin reconcile reports the drift)';
+  return new GraphQLError(`${mutation}: a total or counter this write moves would pass the largest Long (9223372036854775807), ${outcome}`, {
     extensions: { code: PublicErrorCode.BAD_USER_INPUT },
     originalError: server,
   });

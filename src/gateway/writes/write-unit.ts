@@ -20,6 +20,7 @@ import { InjectedWriteFailure, injectedWriteFailures, notFound, totalOverflow } 
 import type { BoundedArray, SnapshotLocation, WriteModel } from '../startup/write-model/write-model-types';
 import type { RowCondition } from '../startup/access-rules/access-rule-types';
 import { groupByCollection, type PlannedUpdate, type WriteStep } from './write-steps';
+import { refuseOversizedFloatSteps, totalsFedBy, totalsMovedBy } from './total-planner';
 
 /**
  * The commands one attempt may send (its plan's reads and writes, estimate-write-unit.ts): the static
@@ -228,6 +229,7 @@ export class WriteUnit {
       $set[field.path] = value;
       setting.push({ name, path: field.path });
     }
+    refuseOversizedFloatSteps(totalsMovedBy(this.model, typeName, Object.keys($set)), (path) => $set[path]);
     const rows = this.#rowsFor(typeName, 'update', setting);
     this.#concealIfHidden(typeName, Object.keys($set), () => collectionsOfMoves(this.model, typeName, Object.keys($set)).length > 0);
     await this.#requireReadableKeys(typeName, $set);
@@ -317,6 +319,7 @@ export class WriteUnit {
     // A parent the viewer reads in part must be one it reads: the new document would join its lists and counts.
     for (const parent of uncheckedParents(this.model, typeName, complete)) if (!this.#readsAll(parent.collection)) await this.#requireSources(parent, known);
     complete = withInitialDerivedValues(this.model, collection, complete);
+    refuseOversizedFloatSteps(totalsFedBy(this.model, typeName), (path) => readPath(complete, path));
     const planned = planInsertDerived(this.model, typeName, complete);
     const derived = groupByCollection(planned);
     for (const [target, reference] of proofs) {
@@ -552,7 +555,7 @@ export class WriteUnit {
         try {
           result = await this.#update(step.collection, step.statements);
         } catch (error) {
-          throw totalOverflow(`Mutation.${this.mutationField}`, error) ?? error;
+          throw totalOverflow(`Mutation.${this.mutationField}`, error, this.writer.inTransaction) ?? error;
         }
         break;
       case 'insert': {

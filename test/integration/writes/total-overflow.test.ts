@@ -1,4 +1,4 @@
-import { Double, Long, ObjectId, type Db } from 'mongodb';
+import { Double, Long, ObjectId, type CommandStartedEvent, type Db } from 'mongodb';
 import { startSdlGateway, type SdlGateway } from '../../support/sdl-gateway';
 import { transactionsAtRegistration } from './support/expected-writes';
 
@@ -7,13 +7,16 @@ import { transactionsAtRegistration } from './support/expected-writes';
  * total past the largest double would be Infinity, stored without complaint, and then no read of the
  * parent could answer it (a GraphQL Float cannot be Infinity): a change that could take it there is
  * refused. A Long total past 2^63 - 1 is refused by MongoDB itself: the client's input, so
- * BAD_USER_INPUT, never INTERNAL_SERVER_ERROR. Either way nothing of the write is kept.
+ * BAD_USER_INPUT, never INTERNAL_SERVER_ERROR. Either way nothing of the write is kept. The Float
+ * refusal looks at the value the client gives, before anything is written, so it holds without
+ * transactions too; what a delete or a move takes back from a total is never refused.
  */
 const TYPE_DEFS = /* GraphQL */ `
   type Query { accounts(first: Int = 20, after: ID): [Account!]! @list }
   type Mutation {
     createEntry(input: EntryInput!): Entry! @create
     updateEntry(id: ID!, input: EntryPatch!): Entry! @update
+    deleteEntry(id: ID!): Boolean! @delete(type: "Entry")
   }
   type Account @collection(name: "accounts") {
     id: ID!
@@ -50,10 +53,14 @@ beforeAll(async () => {
 }, 60_000);
 afterAll(() => s?.stop());
 
+const weights = async () => ({
+  entries: (await db.collection('entries').find({}, { sort: { _id: 1 } }).toArray()).map((entry) => entry.weight),
+  account: (await db.collection('accounts').findOne({ _id: account }))!.weight,
+});
 const create = (fields: string) => s.gateway.execute({ query: `mutation { createEntry(input: { account: "${account}", ${fields} }) { id } }` });
 const codes = (result: { errors?: ReadonlyArray<{ extensions?: Record<string, unknown> }> }) => result.errors?.map((error) => error.extensions?.code);
 
-(transactions.supported ? describe : describe.skip)(`with transactions${transactions.skipReason}`, () => {
+describe('a Float total', () => {
   it('refuses a Float value that could take the total past the largest double; the account stays readable', async () => {
     expect((await create('weight: 1e291')).errors).toBeUndefined();
     const huge = await create('weight: 1.5e308');
@@ -64,12 +71,39 @@ const codes = (result: { errors?: ReadonlyArray<{ extensions?: Record<string, un
     expect({ errors: read.errors, data: read.data }).toEqual({ errors: undefined, data: { accounts: [{ entryCount: 1, weight: 1e291 }] } });
   });
 
+  it('refuses an update to such a value before writing anything, the entry and the total as they were', async () => {
+    const [entry] = await db.collection('entries').find().toArray();
+    const before = await weights();
+    const commands: string[] = [];
+    const record = (event: CommandStartedEvent) => commands.push(event.commandName);
+    s.client.on('commandStarted', record);
+    const huge = await s.gateway.execute({ query: `mutation { updateEntry(id: "${entry!._id}", input: { weight: -1.5e308 }) { id } }` }).finally(() => s.client.off('commandStarted', record));
+    expect(codes(huge)).toEqual(['BAD_USER_INPUT']);
+    // Refused before the first write: without a transaction to take it back, none went out.
+    expect(commands.filter((name) => ['findAndModify', 'update', 'insert', 'delete'].includes(name))).toEqual([]);
+    expect(huge.errors![0]!.message).toBe('Account.weight would move by -1.5e+308; a change of a Float total must stay under 9.979e+291, or the total could pass the largest Float and no read could answer it');
+    expect(await weights()).toEqual(before);
+  });
+
+  it('deletes an entry stored with such a value before docjoin wrote it, taking it off the total', async () => {
+    const [legacy, owner] = [new ObjectId(), new ObjectId()];
+    await db.collection('accounts').insertOne({ _id: owner, name: 'legacy', entryCount: 1, weight: new Double(1.5e308), points: Long.ZERO });
+    await db.collection('entries').insertOne({ _id: legacy, accountId: owner, weight: new Double(1.5e308) });
+    const deleted = await s.gateway.execute({ query: `mutation { deleteEntry(id: "${legacy}") }` });
+    expect({ errors: deleted.errors, data: deleted.data }).toEqual({ errors: undefined, data: { deleteEntry: true } });
+    expect(await db.collection('accounts').findOne({ _id: owner }, { projection: { _id: 0, entryCount: 1, weight: 1 } })).toEqual({ entryCount: 0, weight: 0 });
+    await db.collection('accounts').deleteOne({ _id: owner });
+  });
+});
+
+(transactions.supported ? describe : describe.skip)(`a Long total, with transactions${transactions.skipReason}`, () => {
+
   it('answers BAD_USER_INPUT when a Long total would pass 2^63 - 1, and keeps nothing of the write', async () => {
     expect((await create('points: "9223372036854775807"')).errors).toBeUndefined();
     const before = { entries: await db.collection('entries').countDocuments(), account: await db.collection('accounts').findOne({ _id: account }) };
     const over = await create('points: "1"');
     expect(codes(over)).toEqual(['BAD_USER_INPUT']);
-    expect(over.errors![0]!.message).toBe('Mutation.createEntry: a total this write moves would pass the largest Long (9223372036854775807), so nothing was written');
+    expect(over.errors![0]!.message).toBe('Mutation.createEntry: a total or counter this write moves would pass the largest Long (9223372036854775807), so nothing was written');
     expect({ entries: await db.collection('entries').countDocuments(), account: await db.collection('accounts').findOne({ _id: account }) }).toEqual(before);
   });
 });
