@@ -30,14 +30,16 @@ export function snapshotCheck(db: Db, location: SnapshotLocation) {
 /**
  * Counts into `report.missing` the objects at `location` in `document` that lack a copy the schema
  * requires: absent, null, or anything but a document (a string or a bare ObjectId where the copy should
- * be), or but a list of them where the copies should be.
+ * be); where a list of copies should be, anything but a list, and each element of it that is a value
+ * but not a document (a null element is left to the list's own nullability).
  */
 export function countMissingCopies(document: Document, location: SnapshotLocation, report: DriftReport): void {
   if (!location.required) return;
   const copy = location.segments[location.segments.length - 1]!;
   for (const holder of objectsAt(document, location.segments.slice(0, -1))) {
     const value = readPath(holder, copy.path);
-    if (!isObject(value) && !(copy.isArray && Array.isArray(value))) report.missing += 1;
+    if (copy.isArray && Array.isArray(value)) report.missing += value.filter((element) => element !== null && !isObject(element)).length;
+    else if (!isObject(value)) report.missing += 1;
   }
 }
 

@@ -6,7 +6,8 @@ import { mongoForFile } from '../../support/test-mongo';
 
 /**
  * Values of the wrong shape where derived data belongs are not clean: an inverse's lone id, a string, a
- * bare ObjectId or a date where a required copy goes (none is a copy whose source could be missing).
+ * bare ObjectId or a date where a required copy goes, or in a required list of copies (none is a copy
+ * whose source could be missing).
  */
 const SDL = /* GraphQL */ `type Query { authors: [Author!]! @list }
 type Author @collection(name: "authors") {
@@ -21,20 +22,28 @@ type Book @collection(name: "books") {
 type Order @collection(name: "orders") {
   id: ID!
   customer: Author! @snapshot(path: "customer", fields: ["id", "name"]) @join(localField: "customer.id") @read(strategy: SNAPSHOT)
+  guests: [Author!]! @snapshot(path: "guests", fields: ["id", "name"]) @join(localField: "guests.id") @read(strategy: SNAPSHOT)
 }
 `;
 const model = buildWriteModelFromSdl(withDirectiveTypeDefs(SDL));
 const file = mongoForFile();
 
-it('repairs an inverse list stored as a lone id, and counts a string, an ObjectId or a date where a required copy goes as missing', async () => {
+it('repairs an inverse list stored as a lone id, and counts a string, an ObjectId or a date where a required copy goes, or in a list of them, as missing', async () => {
   const db = file.mongo.freshDb('reconcile_odd_shapes');
   const [ann, book] = [new ObjectId(), new ObjectId()];
   await db.collection('authors').insertOne({ _id: ann, name: 'Ann', bookIds: book });
   await db.collection('books').insertOne({ _id: book, authorId: ann });
-  await db.collection('orders').insertMany([{ customer: 'Ann' }, { customer: ann }, { customer: new Date() }, { customer: { id: ann, name: 'Ann' } }]);
+  const copy = { id: ann, name: 'Ann' };
+  await db.collection('orders').insertMany([
+    { customer: 'Ann', guests: [null] },
+    { customer: ann, guests: [ann, copy] },
+    { customer: new Date(), guests: [copy, 'Ann', new Date()] },
+    { customer: copy, guests: [copy] },
+  ]);
   const report = await reconcile(db, model, { fix: true });
   expect(report.checks.map((check) => [check.coordinate, check.drifted, check.fixed, check.missing, check.dangling])).toEqual([
     ['Order.customer', 0, 0, 3, 0],
+    ['Order.guests', 0, 0, 3, 0],
     ['Author.books', 1, 1, 0, 0],
   ]);
   expect((await db.collection('authors').findOne({ _id: ann }))?.bookIds).toEqual([book]);
