@@ -14,6 +14,7 @@ import {
   type GraphQLSchema,
 } from 'graphql';
 import { aggregateTypeNames, DEFAULT_ASSUMED_LIST_SIZE, DEFAULT_FIRST, type StorageMap } from '../gateway';
+import { ProjectConfigError } from '../project/load-project';
 
 /**
  * The cost directives after the IBM GraphQL cost spec (https://ibm.github.io/graphql-specs/cost-spec.html),
@@ -37,9 +38,16 @@ directive @listSize(assumedSize: Int, slicingArguments: [String!], sizedFields: 
  *   spec's default counts each object. (A snapshot is not: a selection outside its copied fields joins.)
  *   So do an aggregate's figures (`sum`, `avg`, `min`, `max`) and a group's `key`: its reply holds them.
  *   An `@aggregate` field keeps the default weight of an object: one aggregate.
- * Fields are matched in `schema` (the public schema, built from `printed`).
+ * Fields are matched in `schema` (the public schema, built from `printed`). An SDL that defines either
+ * directive itself is refused: the definitions would clash.
  */
 export function withCostDirectives(printed: string, schema: GraphQLSchema, storageMap: StorageMap): string {
+  const defined = ['cost', 'listSize'].find((name) => schema.getDirective(name) !== undefined);
+  if (defined !== undefined) {
+    throw new ProjectConfigError(
+      `codegen.costDirectives prints docjoin's @cost and @listSize, but the SDL defines @${defined} itself; remove codegen.costDirectives to keep yours, or remove your @${defined} to take docjoin's`,
+    );
+  }
   // An aggregate's figures and a group's key are read from the aggregate's reply, not by a read of their own.
   const builtFromReply = new Set([...storageMap.aggregates.values()].flatMap((aggregate) => [aggregateTypeNames(aggregate.targetType).aggregate, aggregateTypeNames(aggregate.targetType).group]));
   const withDirectives = visit(parse(printed), {

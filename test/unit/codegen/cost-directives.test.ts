@@ -3,6 +3,8 @@ import { buildSchema, getNamedType, getNullableType, isListType, isObjectType, K
 import { loadProject } from 'docjoin';
 import { COST_DIRECTIVE_DEFINITIONS } from '../../../src/codegen/cost-directives';
 import { printPublicSchema } from '../../../src/codegen/public-schema';
+import { ProjectConfigError } from '../../../src/project/load-project';
+import { withDirectiveTypeDefs } from '../../../src/gateway/startup/schema/schema-sources';
 import { demoTypeDefs } from '../../support/demo-project';
 
 /**
@@ -116,6 +118,14 @@ describe('the IBM cost directives in the public schema', () => {
     expect(print(costOf(document, 'OrderGroup.key')!)).toBe('@cost(weight: 0)');
     expect(costOf(document, 'OrderAggregate.groupBy')).toBeUndefined();
     expect(print(listSizeOf(document, 'OrderAggregate.groupBy')!)).toBe('@listSize(assumedSize: 20, slicingArguments: ["first"], requireOneSlicingArgument: false)');
+  });
+
+  it('are refused, naming the fix, when the SDL defines @cost or @listSize itself', () => {
+    const own = withDirectiveTypeDefs('directive @cost(weight: String!) on FIELD_DEFINITION\ntype Note @collection(name: "notes") { id: ID! }\ntype Query { notes: [Note!]! @list @cost(weight: "2") }\n');
+    expect(printPublicSchema(own)).toContain('directive @cost(weight: String!) on FIELD_DEFINITION');
+    expect(() => printPublicSchema(own, { costDirectives: true })).toThrow(
+      new ProjectConfigError("codegen.costDirectives prints docjoin's @cost and @listSize, but the SDL defines @cost itself; remove codegen.costDirectives to keep yours, or remove your @cost to take docjoin's"),
+    );
   });
 
   it('a check that catches what breaks the rules', () => {
