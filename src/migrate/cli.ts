@@ -16,6 +16,7 @@ import { backfillCopies, checkBackfill, previewBackfill, reconcileBackfill, rest
 import { addBoundedArraySdl, addCounterSdl, addTotalSdl } from '../schema-edits/derived-field-sdl';
 import { readAdvice, AdviceFileError } from './read-advice';
 import { dropSnapshotCopies, type DroppedSnapshot } from './drop-snapshot-copies';
+import { keptFieldsNote } from './kept-fields-note';
 import { formatSdlDiff } from './format-sdl-diff';
 import { MIGRATE_USAGE, parseMigrateArgs, type MigrateCliCommand, type MigrationRequest } from './migrate-args';
 import { migrationsCollection, MIGRATIONS_COLLECTION } from './migration-marker';
@@ -251,10 +252,10 @@ async function run(command: Migrate, target: { uri: string; db: string; work: Wo
     if (dryRun) io.out.write('dry run: nothing is written (--write applies the change)\n');
     if (work.kind === 'drop') {
       io.out.write(`${dryRun ? 'reading what dropping' : 'dropping'} ${coordinate}'s copied fields ${dryRun ? 'would change ' : ''}in ${where}, batches of ${count(command.batchSize)}…\n`);
-      const { report, keptFields } = await dropSnapshotCopies(db, work.dropped, { batchSize: command.batchSize, fix: !dryRun, onProgress });
+      const { report, kept } = await dropSnapshotCopies(db, work.dropped, { batchSize: command.batchSize, fix: !dryRun, onProgress });
       line.finish();
       io.out.write(`${dryRun ? 'would drop' : 'dropped'} ${coordinate}'s copied fields: ${count(report.scanned)} scanned, ${count(dryRun ? report.drifted : report.fixed)} ${dryRun ? 'to rewrite' : 'rewritten'}\n`);
-      if (keptFields.length > 0) io.out.write(`${keptFieldsNote(work.dropped, keptFields, dryRun)}\n`);
+      if (kept.names.length > 0) io.out.write(`${keptFieldsNote(work.dropped, kept, dryRun)}\n`);
       return 0;
     }
     const backfill = await backfillOf(db, work);
@@ -343,12 +344,6 @@ function batches(documents: number, batchSize: number): number {
 }
 
 /** Names the fields a snapshot is about to copy that look like personal data, and how many documents get them. */
-/** The fields left in the copies, for the operator to judge: an older schema may have copied them. */
-function keptFieldsNote(dropped: DroppedSnapshot, keptFields: readonly string[], dryRun: boolean): string {
-  const paths = keptFields.map((name) => `"${dropped.path}.${name}"`).join(', ');
-  return `${dryRun ? 'would keep' : 'kept'} in the copies, as ${dropped.targetType} declares no such field${keptFields.length === 1 ? '' : 's'}: ${keptFields.join(', ')}. If an older schema copied ${keptFields.length === 1 ? 'it' : 'them'} (personal data, perhaps), $unset ${paths} by hand`;
-}
-
 async function tellPersonalData(db: Db, model: WriteModel, coordinate: string, backfill: CopyBackfill, io: Io): Promise<void> {
   const targetType = model.storageMap.relations.get(coordinate)?.targetType;
   const collections = [...new Set(backfill.rules.snapshots.map((location) => location.collection))];

@@ -19,12 +19,22 @@ export interface DroppedSnapshot {
 /** What dropping the copies did, and the fields it left in them. */
 export interface DroppedCopies {
   readonly report: DriftReport;
-  /**
-   * The names, besides the key, that copies hold and the target does not declare (at most
-   * MAX_KEPT_NAMES): left where they are, since nothing says they were copied. An older schema may
-   * have copied them, personal data perhaps, so the operator is told.
-   */
-  readonly keptFields: readonly string[];
+  readonly kept: KeptFields;
+}
+
+/**
+ * The names, besides the key, that copies hold and the target does not declare: left where they are,
+ * since nothing says they were copied. An older schema may have copied them, personal data perhaps,
+ * so the operator is told.
+ */
+export interface KeptFields {
+  /** Sorted; at most MAX_KEPT_NAMES. */
+  readonly names: readonly string[];
+  /** Copies held more names than `names` lists. */
+  readonly more: boolean;
+  /** Where copies holding them were found: a copy alone at the path, or in an array there. */
+  readonly inObjects: boolean;
+  readonly inArrays: boolean;
 }
 
 const MAX_KEPT_NAMES = 20;
@@ -38,12 +48,21 @@ const MAX_KEPT_NAMES = 20;
 export async function dropSnapshotCopies(db: Db, dropped: DroppedSnapshot, options: { batchSize: number; fix: boolean; onProgress?: (progress: ReconcileProgress) => void }): Promise<DroppedCopies> {
   const target = { coordinate: dropped.coordinate, kind: 'snapshot' as const, collection: dropped.collection, projection: { _id: 1, [dropped.path]: 1 } };
   const kept = new Set<string>();
+  const found = { more: false, inObjects: false, inArrays: false };
   const report = await scanInBatches(db, target, { batchSize: options.batchSize, fix: options.fix, onProgress: options.onProgress }, async (batch: Document[]) => {
     const repairs: Repair[] = [];
     for (const document of batch) {
       const value: unknown = document[dropped.path];
       const copies: unknown[] = Array.isArray(value) ? value : [value];
-      for (const copy of copies) noteKeptFields(copy, dropped, kept);
+      for (const copy of copies) {
+        const names = keptNames(copy, dropped);
+        if (names.length === 0) continue;
+        found[Array.isArray(value) ? 'inArrays' : 'inObjects'] = true;
+        for (const name of names) {
+          if (kept.size < MAX_KEPT_NAMES) kept.add(name);
+          else if (!kept.has(name)) found.more = true;
+        }
+      }
       const reduce = (copy: unknown) => withoutCopiedFields(copy, dropped);
       if (copies.every((copy) => reduce(copy) === copy)) continue;
       const reduced = Array.isArray(value) ? value.map(reduce) : reduce(value);
@@ -51,16 +70,13 @@ export async function dropSnapshotCopies(db: Db, dropped: DroppedSnapshot, optio
     }
     return repairs;
   });
-  return { report, keptFields: [...kept].sort() };
+  return { report, kept: { names: [...kept].sort(), ...found } };
 }
 
-/** Adds to `kept` the names in a copy that are neither its key nor a field of the target. */
-function noteKeptFields(copy: unknown, dropped: DroppedSnapshot, kept: Set<string>): void {
-  if (copy === null || typeof copy !== 'object' || Array.isArray(copy) || !(dropped.key in copy)) return;
-  for (const name of Object.keys(copy)) {
-    if (kept.size >= MAX_KEPT_NAMES) return;
-    if (name !== dropped.key && !dropped.copiedFields.includes(name)) kept.add(name);
-  }
+/** The names in a copy that are neither its key nor a field of the target. */
+function keptNames(copy: unknown, dropped: DroppedSnapshot): string[] {
+  if (copy === null || typeof copy !== 'object' || Array.isArray(copy) || !(dropped.key in copy)) return [];
+  return Object.keys(copy).filter((name) => name !== dropped.key && !dropped.copiedFields.includes(name));
 }
 
 /** A copy without the target's copied fields; anything else (no key: not a copy; nothing copied left) as it is, same reference. */

@@ -41,7 +41,8 @@ export interface WriteUnitEstimate {
  * a source read outside the unit is read again through the viewer's filter) and, with `transaction`, those its derived update proves
  * (provedByDerivedUpdate), inserts, then updates each collection whose bounded arrays,
  * counters or inverse arrays it feeds; changeReference reads the document and its new target, sets the
- * truth and updates each collection of the inverse side and of the counters and totals keyed by it; requireMany reads up to `maxKeys` documents in
+ * truth and updates each collection of the inverse side, of the counters and totals keyed by it, and of
+ * the bounded arrays holding whole copies of the document (the key in them changes too); requireMany reads up to `maxKeys` documents in
  * one find; delete reads the document, each place that could reference it and each bounded array it fed,
  * deletes it and updates each collection it contributed to. With `transaction`, one commit. Each derived
  * update of an insert, a delete or a reference change counts one document: the one it may return.
