@@ -29,8 +29,9 @@ interface CodegenCli {
  * compares them with the tree, so the two cannot disagree.
  */
 export async function generateOutputs(project: Project): Promise<CodegenOutputs> {
-  // What `docjoin serve` would refuse is refused here first (a @counter of a misspelt list), so CI's --check catches it.
-  buildGatewaySchema({ typeDefs: project.typeDefs, resolvers: project.resolvers, writePlans: project.writePlans });
+  // What `docjoin serve` would refuse is refused here first (a @counter of a misspelt list), so CI's --check catches it;
+  // but for a root field's missing resolver: its types come first.
+  buildGatewaySchema({ typeDefs: project.typeDefs, resolvers: project.resolvers, writePlans: project.writePlans, rootResolversToCome: true });
   const publicSchema = projectPath(project, project.publicSchemaFile);
   const options = { costDirectives: project.costDirectives };
   const files = new Map<string, string>([[publicSchema, publicSchemaFile(project.typeDefs, options)]]);

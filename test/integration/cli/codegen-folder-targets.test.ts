@@ -69,6 +69,15 @@ describe('docjoin codegen folder targets', () => {
     expect(existsSync(join(project, 'schema.public.graphql'))).toBe(false);
   });
 
+  it('types a root field whose resolver is not written yet: generating its types comes first', async () => {
+    writeFileSync(join(project, 'schema', 'note.graphql'), 'type Note @collection(name: "notes") { id: ID! text: String! }\ntype Query { notes: [Note!]! @list noteOfTheDay: Note }\ntype Mutation { pinNote(id: ID!): Note }\n');
+    const { code, err } = await codegenWith('generated/client/');
+    expect([code, err]).toEqual([0, '']);
+    const written = readFileSync(join(project, 'schema.public.graphql'), 'utf8');
+    expect([written.includes('  noteOfTheDay: Note\n'), written.includes('  pinNote(id: ID!): Note\n')]).toEqual([true, true]);
+    expect(existsSync(join(project, 'generated/client/graphql.ts'))).toBe(true);
+  });
+
   it('writes a folder of its own inside the project', async () => {
     const { code, err } = await codegenWith('generated/client/');
     expect([code, err]).toEqual([0, '']);

@@ -62,9 +62,15 @@ const STORAGE_ONLY_TYPES = new Set(
  * SDL → storage map (parsed and validated once) → resolvers built from it (relation and stored fields,
  * generated root fields), merged with the hand-written ones → public schema. Throws StorageConfigError
  * on inconsistent directives, and on a root field with no resolver or with both a generated and a
- * hand-written one.
+ * hand-written one. With `rootResolversToCome` (codegen, which types them before they are written), a
+ * root field with no resolver is let through.
  */
-export function buildGatewaySchema(options: { typeDefs: readonly string[]; resolvers: IResolvers | readonly IResolvers[]; writePlans?: MutationWritePlans }): GatewaySchema {
+export function buildGatewaySchema(options: {
+  typeDefs: readonly string[];
+  resolvers: IResolvers | readonly IResolvers[];
+  writePlans?: MutationWritePlans;
+  rootResolversToCome?: boolean;
+}): GatewaySchema {
   const typeDefs = [...options.typeDefs];
   const sdlSchema = makeExecutableSchema({ typeDefs });
   // Each step checks what the steps before it could build, so one start reports every mistake.
@@ -85,7 +91,7 @@ export function buildGatewaySchema(options: { typeDefs: readonly string[]; resol
     ...writeModelProblems,
     ...mutations.problems,
     ...access.problems,
-    ...rootResolverProblems(sdlSchema, handWritten, generated),
+    ...rootResolverProblems(sdlSchema, handWritten, generated, options.rootResolversToCome === true),
     ...aggregatedResolverProblems(storageMap, handWritten),
     ...Object.keys(mutations.plans)
       .filter((fieldName) => Object.hasOwn(handPlans, fieldName))
@@ -179,7 +185,7 @@ function aggregatedResolverProblems(storageMap: StorageMap, handWritten: readonl
  */
 const GENERATING_DIRECTIVES = ['find', 'list', 'aggregate', 'create', 'update', 'delete'];
 
-function rootResolverProblems(schema: GraphQLSchema, handWritten: readonly IResolvers[], generated: IResolvers): string[] {
+function rootResolverProblems(schema: GraphQLSchema, handWritten: readonly IResolvers[], generated: IResolvers, missingAllowed: boolean): string[] {
   const problems: string[] = [];
   for (const type of [schema.getQueryType(), schema.getMutationType()]) {
     if (!type) continue;
@@ -189,7 +195,7 @@ function rootResolverProblems(schema: GraphQLSchema, handWritten: readonly IReso
       const isGenerated = resolverOf(generated, type.name, fieldName) !== undefined;
       if (written && isGenerated) problems.push(`${coordinate}: has a generated resolver (@find, @list, @create, @update or @delete) and a hand-written one; remove the directive or the resolver`);
       // A field declaring what generates it was refused by the check of that directive, which says why.
-      else if (!written && !isGenerated && !GENERATING_DIRECTIVES.some((name) => getDirective(schema, type.getFields()[fieldName]!, name)?.[0] !== undefined)) {
+      else if (!missingAllowed && !written && !isGenerated && !GENERATING_DIRECTIVES.some((name) => getDirective(schema, type.getFields()[fieldName]!, name)?.[0] !== undefined)) {
         problems.push(
           type === schema.getQueryType()
             ? `${coordinate}: no resolver; add @find or @list to generate it, or pass a resolver for ${coordinate}`
