@@ -37,9 +37,11 @@ const [b1, b2, b3, b4, gone, gone2] = Array.from({ length: 6 }, (_, i) => new Ob
 let mongo: TestMongo;
 let client: MongoClient;
 let gateway: Gateway;
+let databaseName: string;
 beforeAll(async () => {
   mongo = await startTestMongo();
   const db = mongo.freshDb('joins');
+  databaseName = db.databaseName;
   await db.collection('books').insertMany([
     { _id: b1!, title: 'One', year: 2001 },
     { _id: b2!, title: 'Two', year: 2002 },
@@ -96,6 +98,22 @@ describe('join by key', () => {
       'Shelf.books': { strategy: 'join', roundTrips: 1, documents: 3, keys: 6, dangling: 1 },
       'Shelf.favourite': { strategy: 'join', roundTrips: 1, documents: 1, keys: 2, dangling: 1 },
     });
+  });
+
+  it('counts in naiveRoundTrips every parent with a key, dangling or not: a naive resolver sends its query either way', async () => {
+    const third = new ObjectId('65c000000000000000000003');
+    const collection = client.db(databaseName).collection('shelves');
+    await collection.insertOne({ _id: third, meta: { label: 'C' }, bookIds: [gone, gone2], favouriteId: gone, pinned: [] });
+    try {
+      const books = await gateway.execute({ query: '{ shelves { books { title } } }' });
+      expect(books.data).toEqual({ shelves: [{ books: [{ title: 'Three' }, { title: 'One' }, { title: 'Two' }] }, { books: [{ title: 'One' }, { title: 'One' }] }, { books: [] }] });
+      expect(books.cost).toMatchObject({ roundTrips: 2, naiveRoundTrips: 1 + 3, fields: { 'Shelf.books': { keys: 8, dangling: 3 } } });
+      const favourites = await gateway.execute({ query: '{ shelves { favourite { title } } }' });
+      expect(favourites.data).toEqual({ shelves: [{ favourite: { title: 'Four' } }, { favourite: null }, { favourite: null }] });
+      expect(favourites.cost).toMatchObject({ roundTrips: 2, naiveRoundTrips: 1 + 3, fields: { 'Shelf.favourite': { keys: 3, dangling: 2 } } });
+    } finally {
+      await collection.deleteOne({ _id: third });
+    }
   });
 
   it('a snapshot is a copy: it keeps serving an entry whose target was deleted, where the join (and the snapshot\'s own fallback) drops and counts it', async () => {

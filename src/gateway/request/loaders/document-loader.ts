@@ -17,7 +17,10 @@ interface LoadScope {
   /** `Type.field` that asked, or `Query.x` for root fields. */
   readonly field: string;
   readonly cost?: FieldCostRecorder;
-  /** The key is a reference the parent holds: when no document has it, `cost` counts it dangling. */
+  /**
+   * The keys are references one parent holds: `cost` counts each key no document has dangling, and the
+   * parent dangled when none of its keys named a document.
+   */
   readonly isReference?: boolean;
 }
 
@@ -152,6 +155,7 @@ export class DocumentLoader {
       if (document !== null) load.cost?.delivered(1);
       if (document === null) {
         if (load.isReference) load.cost?.dangling(1);
+        if (load.isReference && !('keys' in load)) load.cost?.parentDangled();
       } else if (!copy) {
         let keysOfField = counted.get(load.field);
         if (!keysOfField) counted.set(load.field, (keysOfField = new Set()));
@@ -166,7 +170,13 @@ export class DocumentLoader {
     return loads.map((load) => {
       if (!('keys' in load)) return answer(next++);
       const documents: Answer[] = [];
-      for (let count = load.keys.length; count > 0; count--) documents.push(answer(next++));
+      let found = 0;
+      for (let count = load.keys.length; count > 0; count--) {
+        const document = answer(next++);
+        documents.push(document);
+        if (document !== null) found += 1;
+      }
+      if (load.isReference && load.keys.length > 0 && found === 0) load.cost?.parentDangled();
       return documents;
     });
   }

@@ -30,10 +30,7 @@ export function joinByKey(shape: JoinShape, request: RelationRequest, keyValue: 
     const key = Array.isArray(keyValue) ? keyValue[0] : keyValue;
     if (!isKeyValue(key)) return null;
     request.cost.keys(1);
-    return loader.load({ key, projection, path, field, cost: request.cost, isReference: true }).then((document) => {
-      if (document === null) request.cost.parentDangled();
-      return document;
-    });
+    return loader.load({ key, projection, path, field, cost: request.cost, isReference: true });
   }
   const keys = (Array.isArray(keyValue) ? keyValue : [keyValue]).filter(isKeyValue);
   request.cost.keys(keys.length);
@@ -44,7 +41,6 @@ export function joinByKey(shape: JoinShape, request: RelationRequest, keyValue: 
   if (keys.length === 0) return [];
   return loader.loadMany({ keys, projection: listProjection, path, field, cost: request.cost, isReference: true }).then((documents) => {
     const found = documents.filter((document): document is StoredDocument => document !== null);
-    if (found.length === 0) request.cost.parentDangled();
     return asksForList(requested) ? filterAndSort(found, requested.filters, requested.sort) : found;
   });
 }
