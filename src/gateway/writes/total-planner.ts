@@ -9,12 +9,14 @@ import { distinct, type UpdateMerger } from './write-steps';
 import { badUserInput } from '../errors/public-error-code';
 
 /**
- * The `@total` rules a `typeName` document feeds (it is one of the children they sum). Insert adds its
+ * The `@total` rules a `typeName` document feeds (it is stored among the children they sum). Insert adds its
  * value to its parent's total, delete takes it away, and an update of its summed field (or of the key
  * naming its parent) moves it by the difference, read from the document as it was before.
  */
 export function totalsFedBy(model: WriteModel, typeName: string): readonly TotalRule[] {
-  return model.totals.filter((total) => total.childType === typeName);
+  // By collection, as counters are: another type over the children's documents feeds the same totals.
+  const collection = model.storageMap.types.get(typeName)?.collection;
+  return model.totals.filter((total) => total.childCollection === collection);
 }
 
 /** The totals an update setting `paths` of a `typeName` document moves: those summing one of them, or keyed by one. */
@@ -40,7 +42,7 @@ export function asTotalValue(total: TotalRule, sum: unknown): unknown {
   const tag = typeof sum === 'object' && sum !== null ? bsonTag(sum) : undefined;
   if (total.scalar === 'Decimal') return tag === 'Decimal128' ? sum : Decimal128.fromString(exactToString(toExact(sum)!));
   if (total.scalar === 'Long') return tag === 'Long' ? sum : Long.fromString(exactToString(toExact(sum)!));
-  return new Double(Number(exactToString(toExact(sum)!)));
+  return new Double(asDouble(sum));
 }
 
 /**
@@ -89,26 +91,80 @@ function asIncrement(total: TotalRule, amount: unknown): unknown {
 
 /**
  * Refuses (BAD_USER_INPUT) a value a write gives the summed field of a Float total, `valueAt` its
- * stored path, when it is 2^970 or more either way: two such values could take the total past the
- * largest Float. Checked before anything is written. What a delete or a move takes back from a total
- * is never refused: it was added once.
+ * stored path, when it is MAX_FLOAT_STEP or more either way: two such values could take the total past
+ * the largest Float. Checked before anything is written. What a delete takes back from a total is never
+ * refused: it was added once. What an update moves by the value the child held is checked by the
+ * update itself (floatStepCondition).
  */
 export function refuseOversizedFloatSteps(totals: readonly TotalRule[], valueAt: (path: string) => unknown): void {
   for (const total of totals) {
     const value = total.scalar === 'Float' ? asNumber(valueAt(total.summedPath)) : undefined;
-    if (value === undefined || Math.abs(Number(exactToString(toExact(value)!))) < MAX_FLOAT_STEP) continue;
-    throw badUserInput(`${total.coordinate} would move by ${String(Number(value))}; a change of a Float total must stay under ${MAX_FLOAT_STEP.toExponential(3)}, or the total could pass the largest Float and no read could answer it`, {
-      field: total.coordinate,
-    });
+    if (value !== undefined) refuseOversizedStep(total, asDouble(value));
   }
 }
 
 /**
- * Half the gap between the largest double and the one below it (2^970): added to any finite double, a
- * step smaller than this rounds to a finite one, so a Float total moved only by such steps never becomes
- * Infinity (which no GraphQL Float can answer).
+ * What a single-document update setting `$set` must find in the child for each Float total of `totals`
+ * to move by less than MAX_FLOAT_STEP: its stored value within that of the value it is given (the total
+ * moves by the difference), or, re-pointed to another parent, under it (the new parent gains it whole).
+ * Added to the update's filter, so the check and the write are one command. undefined when no Float
+ * total moves by a value the child holds.
  */
-const MAX_FLOAT_STEP = 2 ** 970;
+export function floatStepCondition(totals: readonly TotalRule[], $set: StoredDocument): StoredDocument | undefined {
+  const conditions: StoredDocument[] = [];
+  for (const total of totals) {
+    if (total.scalar !== 'Float') continue;
+    const parent = total.childKey in $set ? $set[total.childKey] : undefined;
+    if (total.summedPath in $set) {
+      const value = asNumber($set[total.summedPath]);
+      // Given a value and a parent, it leaves its old parent with what it added there; cleared, likewise.
+      if (value !== undefined && !(total.childKey in $set)) conditions.push({ $or: storedValueNear(total.summedPath, asDouble(value)) });
+    } else if (isKeyValue(parent)) conditions.push({ $or: [{ [total.childKey]: parent }, ...storedValueNear(total.summedPath, 0)] });
+  }
+  if (conditions.length === 0) return undefined;
+  return conditions.length === 1 ? conditions[0] : { $and: conditions };
+}
+
+/**
+ * Refuses (BAD_USER_INPUT) the update `floatStepCondition` kept from matching `before` (the child as it
+ * is, with the paths pathsBeforeUpdate names): the step it would move a total by. Returns when no step
+ * is too large (the child changed since).
+ */
+export function refuseOversizedFloatMoves(totals: readonly TotalRule[], before: StoredDocument, $set: StoredDocument): void {
+  for (const total of totals) {
+    if (total.scalar !== 'Float') continue;
+    const oldParent = readPath(before, total.childKey);
+    const newParent = total.childKey in $set ? $set[total.childKey] : oldParent;
+    const oldValue = asNumber(readPath(before, total.summedPath));
+    const newValue = asNumber(total.summedPath in $set ? $set[total.summedPath] : oldValue);
+    if (isKeyValue(oldParent) && isKeyValue(newParent) && keyString(oldParent) === keyString(newParent)) refuseOversizedStep(total, asDouble(newValue ?? 0) - asDouble(oldValue ?? 0));
+    else if (isKeyValue(newParent) && newValue !== undefined) refuseOversizedStep(total, asDouble(newValue));
+  }
+}
+
+function refuseOversizedStep(total: TotalRule, step: number): void {
+  if (Math.abs(step) < MAX_FLOAT_STEP) return;
+  throw badUserInput(`${total.coordinate} would move by ${String(step)}; a change of a Float total must stay under ${MAX_FLOAT_STEP.toExponential(3)}, or the total could pass the largest Float and no read could answer it`, {
+    field: total.coordinate,
+  });
+}
+
+/** A filter's alternatives for a child's stored value at `path`: within MAX_FLOAT_STEP of `center`, or no number (it moves nothing). */
+function storedValueNear(path: string, center: number): StoredDocument[] {
+  return [{ [path]: { $gt: new Double(center - MAX_FLOAT_STEP), $lt: new Double(center + MAX_FLOAT_STEP) } }, { [path]: { $not: { $type: 'number' } } }];
+}
+
+/**
+ * 2^969: half of the gap between the largest double and the one below it is 2^970, and a step smaller
+ * than that added to a finite double rounds to a finite one, so a Float total moved only by smaller
+ * steps never becomes Infinity (which no GraphQL Float can answer). Half of that again leaves room for
+ * the rounding of a filter's bounds (`value ± 2^969`, off by 2^917 at most).
+ */
+const MAX_FLOAT_STEP = 2 ** 969;
+
+function asDouble(value: unknown): number {
+  return Number(exactToString(toExact(value)!));
+}
 
 /** The stored paths of `totals` an update must read before it writes: each one's key and summed field. */
 export function pathsBeforeUpdate(totals: readonly TotalRule[]): string[] {

@@ -1,6 +1,7 @@
 import type { GraphQLObjectType } from 'graphql';
 import { byKeyReferenceFields, nestedReferences, nestedSnapshotLocations, uncheckedParentRelations } from './insert-planner';
 import type { WriteModel } from '../startup/write-model/write-model-types';
+import { wholeSetProblem } from './derived-paths';
 
 /**
  * What a mutation's write unit does: one entry per WriteUnit call. A hand-written mutation declares it
@@ -78,6 +79,8 @@ function operationProblem(model: WriteModel, operation: WriteOperation, readInPa
       const stored = [...type.fields.values()].flatMap((field) => (field.kind === 'stored' && !field.isId ? [field] : []));
       const unknown = operation.fields.filter((name) => !stored.some((field) => field.fieldName === name));
       if (unknown.length > 0) return `${unknown.join(', ')} ${unknown.length === 1 ? 'is not a stored field' : 'are not stored fields'} of ${operation.typeName}`;
+      const wholeSet = operation.fields.map((name) => wholeSetProblem(model, operation.typeName, name, stored.find((field) => field.fieldName === name)!.path)).find((problem) => problem !== undefined);
+      if (wholeSet) return wholeSet;
       if (operation.by !== '_id' && !stored.some((field) => field.path === operation.by)) return `by: "${operation.by}" is neither _id nor a stored path of ${operation.typeName}`;
       return undefined;
     }

@@ -12,6 +12,7 @@ import type { FunnelWriter, UpdateStatement } from '../request/mongo/funnel-writ
 import { projectionOf, toFindProjection, type Projection } from '../operation/planning/projection';
 import type { StoredDocument } from '../documents/stored-document';
 import { hasFanOut, planBoundedCopyUpdates, planSourceUpdate } from './fan-out-planner';
+import { wholeSetProblem } from './derived-paths';
 import { copiedKeys, fillSnapshot, forwardReferences, keysSetBy, planInsertDerived, soleUpdateOf, uncheckedParents, withInitialDerivedValues, type ForwardReference } from './insert-planner';
 import { collectionsOfMoves, collectionsOfReferenceChange, pathsBeforeMoves, planChildMoves, planReferenceChange } from './reference-planner';
 import { countersMoved, type SourceChangeListener } from './source-changes';
@@ -20,7 +21,7 @@ import { InjectedWriteFailure, injectedWriteFailures, notFound, totalOverflow } 
 import type { BoundedArray, SnapshotLocation, WriteModel } from '../startup/write-model/write-model-types';
 import type { RowCondition } from '../startup/access-rules/access-rule-types';
 import { groupByCollection, type PlannedUpdate, type WriteStep } from './write-steps';
-import { refuseOversizedFloatSteps, totalsFedBy, totalsMovedBy } from './total-planner';
+import { floatStepCondition, pathsBeforeUpdate, refuseOversizedFloatMoves, refuseOversizedFloatSteps, totalsFedBy, totalsMovedBy } from './total-planner';
 
 /**
  * The commands one attempt may send (its plan's reads and writes, estimate-write-unit.ts): the static
@@ -226,6 +227,8 @@ export class WriteUnit {
     for (const [name, value] of Object.entries(changes)) {
       const field = storage?.fields.get(name);
       if (field?.kind !== 'stored' || field.isId) throw new InvariantError(`updateSource: ${typeName}.${name} is not a stored field`);
+      const wholeSet = wholeSetProblem(this.model, typeName, name, field.path);
+      if (wholeSet) throw new InvariantError(`updateSource: ${wholeSet}`);
       $set[field.path] = value;
       setting.push({ name, path: field.path });
     }
@@ -253,7 +256,7 @@ export class WriteUnit {
     if (collectionsOfMoves(this.model, typeName, paths).length === 0) source = await this.#apply({ kind: 'update', collection: plan.source.collection, statements: [plan.source.statement] });
     else {
       // Counters and totals move by what the document held before this very update, so concurrent updates each move them by their own change.
-      const before = await this.#updateReturningBefore(plan.source.collection, plan.source.statement, [...paths, ...pathsBeforeMoves(this.model, typeName, paths)]);
+      const before = await this.#updateMovingTotals(typeName, $set, plan.source.collection, plan.source.statement, [...paths, ...pathsBeforeMoves(this.model, typeName, paths)]);
       const modified = before !== null && paths.some((path) => keyString(readPath(before, path) ?? null) !== keyString($set[path] ?? null));
       source = { matched: before ? 1 : 0, modified: modified ? 1 : 0 };
       if (before) moves = planChildMoves(this.model, typeName, before, $set);
@@ -424,7 +427,7 @@ export class WriteUnit {
     if (collectionsOfMoves(this.model, field.typeName, [join.localField]).length === 0) await this.#apply({ kind: 'update', collection, statements: [statement] });
     else {
       // Moved by what the document held as this very update found it (a total moves by its value then).
-      const before = await this.#updateReturningBefore(collection, statement, [join.localField, ...pathsBeforeMoves(this.model, field.typeName, [join.localField])]);
+      const before = await this.#updateMovingTotals(field.typeName, $set, collection, statement, [join.localField, ...pathsBeforeMoves(this.model, field.typeName, [join.localField])]);
       if (!before) throw notFound(`${field.typeName} ${describeKey(id)} not found`, { typeName: field.typeName });
       oldKey = readPath(before, join.localField);
       moves = planChildMoves(this.model, field.typeName, before, $set);
@@ -533,6 +536,27 @@ export class WriteUnit {
 
   async #applyAll(steps: readonly WriteStep[]): Promise<void> {
     for (const step of steps) await this.#apply(step);
+  }
+
+  /**
+   * updateReturningBefore for an update setting `$set` of a `typeName` child that moves counters or totals: it matches
+   * only where no Float total would move by a step that could make it Infinity (floatStepCondition),
+   * and a child that is there but failed that is refused (BAD_USER_INPUT, nothing written) after one
+   * more read. null: no such document.
+   */
+  async #updateMovingTotals(typeName: string, $set: StoredDocument, collection: string, statement: UpdateStatement, paths: readonly string[]): Promise<StoredDocument | null> {
+    const totals = totalsMovedBy(this.model, typeName, Object.keys($set));
+    const condition = floatStepCondition(totals, $set);
+    if (!condition) return this.#updateReturningBefore(collection, statement, paths);
+    for (let attempt = 0; ; attempt += 1) {
+      const before = await this.#updateReturningBefore(collection, { ...statement, filter: { $and: [statement.filter, condition] } }, paths);
+      if (before) return before;
+      const [found] = await this.#read(collection, statement.filter, Object.fromEntries(pathsBeforeUpdate(totals).map((path) => [path, 1])), { limit: 1 });
+      if (!found) return null;
+      refuseOversizedFloatMoves(totals, found, $set);
+      // The child changed between the two commands and no longer fails the condition.
+      if (attempt === 2) throw new InvariantError(`${typeName}: its update kept missing a child another write kept changing`);
+    }
   }
 
   /** ONE findAndModify of the single-document `statement`: the document as it was before (the `paths` of it), or null when nothing matched. */

@@ -1,5 +1,6 @@
 import { Double, Long, ObjectId, type CommandStartedEvent, type Db } from 'mongodb';
 import { startSdlGateway, type SdlGateway } from '../../support/sdl-gateway';
+import { MOVE_ENTRY } from './support/move-entry';
 import { transactionsAtRegistration } from './support/expected-writes';
 
 /**
@@ -8,8 +9,9 @@ import { transactionsAtRegistration } from './support/expected-writes';
  * parent could answer it (a GraphQL Float cannot be Infinity): a change that could take it there is
  * refused. A Long total past 2^63 - 1 is refused by MongoDB itself: the client's input, so
  * BAD_USER_INPUT, never INTERNAL_SERVER_ERROR. Either way nothing of the write is kept. The Float
- * refusal looks at the value the client gives, before anything is written, so it holds without
- * transactions too; what a delete or a move takes back from a total is never refused.
+ * refusal looks at the value the client gives, before anything is written, and at the value the child
+ * holds in the update's own filter, so it holds without transactions too; what a delete or a move takes
+ * back from a total is never refused.
  */
 const TYPE_DEFS = /* GraphQL */ `
   type Query { accounts(first: Int = 20, after: ID): [Account!]! @list }
@@ -17,6 +19,7 @@ const TYPE_DEFS = /* GraphQL */ `
     createEntry(input: EntryInput!): Entry! @create
     updateEntry(id: ID!, input: EntryPatch!): Entry! @update
     deleteEntry(id: ID!): Boolean! @delete(type: "Entry")
+    moveEntry(id: ID!, account: ID!): Boolean!
   }
   type Account @collection(name: "accounts") {
     id: ID!
@@ -36,6 +39,7 @@ const TYPE_DEFS = /* GraphQL */ `
   input EntryPatch { weight: Float points: Long }
 `;
 
+
 const transactions = transactionsAtRegistration();
 const account = new ObjectId();
 let s: SdlGateway;
@@ -44,6 +48,7 @@ beforeAll(async () => {
   s = await startSdlGateway({
     dbPrefix: 'total_overflow',
     typeDefs: TYPE_DEFS,
+    gateway: MOVE_ENTRY,
     prepare: async (fresh) => {
       await fresh.collection('accounts').insertOne({ _id: account, name: 'a', entryCount: 0, weight: new Double(0), points: Long.ZERO });
       await fresh.collection('entries').createIndex({ accountId: 1 });
@@ -65,7 +70,7 @@ describe('a Float total', () => {
     expect((await create('weight: 1e291')).errors).toBeUndefined();
     const huge = await create('weight: 1.5e308');
     expect(codes(huge)).toEqual(['BAD_USER_INPUT']);
-    expect(huge.errors![0]!.message).toBe('Account.weight would move by 1.5e+308; a change of a Float total must stay under 9.979e+291, or the total could pass the largest Float and no read could answer it');
+    expect(huge.errors![0]!.message).toBe('Account.weight would move by 1.5e+308; a change of a Float total must stay under 4.990e+291, or the total could pass the largest Float and no read could answer it');
     expect(await db.collection('entries').countDocuments()).toBe(1);
     const read = await s.gateway.execute({ query: '{ accounts { entryCount weight } }' });
     expect({ errors: read.errors, data: read.data }).toEqual({ errors: undefined, data: { accounts: [{ entryCount: 1, weight: 1e291 }] } });
@@ -81,7 +86,7 @@ describe('a Float total', () => {
     expect(codes(huge)).toEqual(['BAD_USER_INPUT']);
     // Refused before the first write: without a transaction to take it back, none went out.
     expect(commands.filter((name) => ['findAndModify', 'update', 'insert', 'delete'].includes(name))).toEqual([]);
-    expect(huge.errors![0]!.message).toBe('Account.weight would move by -1.5e+308; a change of a Float total must stay under 9.979e+291, or the total could pass the largest Float and no read could answer it');
+    expect(huge.errors![0]!.message).toBe('Account.weight would move by -1.5e+308; a change of a Float total must stay under 4.990e+291, or the total could pass the largest Float and no read could answer it');
     expect(await weights()).toEqual(before);
   });
 
@@ -93,6 +98,53 @@ describe('a Float total', () => {
     expect({ errors: deleted.errors, data: deleted.data }).toEqual({ errors: undefined, data: { deleteEntry: true } });
     expect(await db.collection('accounts').findOne({ _id: owner }, { projection: { _id: 0, entryCount: 1, weight: 1 } })).toEqual({ entryCount: 0, weight: 0 });
     await db.collection('accounts').deleteOne({ _id: owner });
+  });
+
+  /** Accounts (deleted by the test) each holding one entry as an older writer stored it, their totals true. */
+  async function legacyAccounts(...weights: number[]): Promise<Array<{ account: ObjectId; entry: ObjectId }>> {
+    const created = weights.map((weight) => ({ account: new ObjectId(), entry: new ObjectId(), weight }));
+    await db.collection('accounts').insertMany(created.map(({ account, weight }) => ({ _id: account, name: 'legacy', entryCount: 1, weight: new Double(weight), points: Long.ZERO })));
+    await db.collection('entries').insertMany(created.map(({ account, entry, weight }) => ({ _id: entry, accountId: account, weight: new Double(weight) })));
+    return created;
+  }
+  const stored = async (ids: ObjectId[]) => ({
+    accounts: (await db.collection('accounts').find({ _id: { $in: ids } }, { sort: { _id: 1 }, projection: { weight: 1 } }).toArray()).map((doc) => doc.weight),
+    entries: (await db.collection('entries').find({ accountId: { $in: ids } }, { sort: { _id: 1 }, projection: { accountId: 1, weight: 1 } }).toArray()),
+  });
+  const forget = async (ids: ObjectId[]) => {
+    await db.collection('entries').deleteMany({ accountId: { $in: ids } });
+    await db.collection('accounts').deleteMany({ _id: { $in: ids } });
+  };
+
+  it('refuses to re-point an entry stored with such a value: the other account would gain it whole', async () => {
+    const [a, b, small] = await legacyAccounts(1.5e308, 1.5e308, 2);
+    const ids = [a!.account, b!.account, small!.account];
+    const before = await stored(ids);
+    const moved = await s.gateway.execute({ query: `mutation { moveEntry(id: "${b!.entry}", account: "${a!.account}") }` });
+    expect(codes(moved)).toEqual(['BAD_USER_INPUT']);
+    expect(moved.errors![0]!.message).toBe('Account.weight would move by 1.5e+308; a change of a Float total must stay under 4.990e+291, or the total could pass the largest Float and no read could answer it');
+    expect(await stored(ids)).toEqual(before);
+    // Back to the account it is already in, it moves nothing; a small entry moves to the big account.
+    expect((await s.gateway.execute({ query: `mutation { moveEntry(id: "${b!.entry}", account: "${b!.account}") }` })).errors).toBeUndefined();
+    expect((await s.gateway.execute({ query: `mutation { moveEntry(id: "${small!.entry}", account: "${a!.account}") }` })).errors).toBeUndefined();
+    expect((await stored(ids)).accounts).toEqual([1.5e308 + 2, 1.5e308, 0]);
+    await forget(ids);
+  });
+
+  it('refuses an update between two accepted values whose difference could take the total past the largest Float', async () => {
+    const [legacy] = await legacyAccounts(Number.MAX_VALUE);
+    const created = await s.gateway.execute({ query: `mutation { createEntry(input: { account: "${legacy!.account}", weight: -4e291 }) { id } }` });
+    expect(created.errors).toBeUndefined();
+    const id = (created.data as { createEntry: { id: string } }).createEntry.id;
+    const before = await stored([legacy!.account]);
+    const updated = await s.gateway.execute({ query: `mutation { updateEntry(id: "${id}", input: { weight: 4e291 }) { id } }` });
+    expect(codes(updated)).toEqual(['BAD_USER_INPUT']);
+    expect(updated.errors![0]!.message).toBe('Account.weight would move by 8e+291; a change of a Float total must stay under 4.990e+291, or the total could pass the largest Float and no read could answer it');
+    expect(await stored([legacy!.account])).toEqual(before);
+    // A step under the bound is taken; the total, rounded at the largest double, stays finite.
+    expect((await s.gateway.execute({ query: `mutation { updateEntry(id: "${id}", input: { weight: 0 }) { id } }` })).errors).toBeUndefined();
+    expect((await stored([legacy!.account])).accounts).toEqual([Number.MAX_VALUE]);
+    await forget([legacy!.account]);
   });
 });
 

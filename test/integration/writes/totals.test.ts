@@ -1,7 +1,7 @@
 import { Decimal128, Long, ObjectId, type Document } from 'mongodb';
-import { buildWriteModel, objectIdArgument, reconcile, withDirectiveTypeDefs, type GatewayContext } from 'docjoin';
-import type { GraphQLResolveInfo } from 'graphql';
+import { buildWriteModel, reconcile, withDirectiveTypeDefs } from 'docjoin';
 import { startSdlGateway, type SdlGateway } from '../../support/sdl-gateway';
+import { MOVE_ENTRY } from './support/move-entry';
 
 /**
  * `@total`: a parent's running sum of a field of its children, kept by every generated write (create,
@@ -57,18 +57,6 @@ const TYPE_DEFS = /* GraphQL */ `
 
 const savings = new ObjectId();
 const spending = new ObjectId();
-/** The hand-written mutation: ONE changeReference, as its write plan says. */
-const MOVE_ENTRY = {
-  resolvers: {
-    Mutation: {
-      moveEntry: async (_parent: unknown, args: { id: string; account: string }, context: GatewayContext, info: GraphQLResolveInfo) => {
-        await context.writes.run(info, (unit) => unit.changeReference('Entry.account', objectIdArgument(args.id, 'id'), objectIdArgument(args.account, 'account')));
-        return true;
-      },
-    },
-  },
-  writePlans: { moveEntry: [{ kind: 'changeReference' as const, coordinate: 'Entry.account' }] },
-};
 
 let ledger: SdlGateway;
 beforeAll(async () => {

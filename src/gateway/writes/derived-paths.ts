@@ -1,0 +1,36 @@
+import { isAtOrUnder } from '../documents/read-path';
+import type { WriteModel } from '../startup/write-model/write-model-types';
+
+/** A stored path of a document that other stored values are derived from, and the rule deriving them. */
+interface DerivedFromPath {
+  readonly path: string;
+  readonly rule: string;
+}
+
+/**
+ * The stored paths of `typeName` documents other values are derived from: what a total sums and its
+ * key, a counter's key, a bounded array's key and sort, an inverse's truth, a snapshot's copied fields.
+ * The planners move those when an update sets that very path.
+ */
+function derivedFromPaths(model: WriteModel, typeName: string): DerivedFromPath[] {
+  const collection = model.storageMap.types.get(typeName)?.collection;
+  if (collection === undefined) return [];
+  return [
+    ...model.totals.filter((total) => total.childCollection === collection).flatMap((total) => [total.summedPath, total.childKey].map((path) => ({ path, rule: total.coordinate }))),
+    ...model.counters.flatMap((counter) => (counter.source.kind === 'children' && counter.source.childCollection === collection ? [{ path: counter.source.childKey, rule: counter.coordinate }] : [])),
+    ...model.boundedArrays.filter((array) => array.childCollection === collection).flatMap((array) => [array.childKey, ...array.sort.map((key) => key.path)].map((path) => ({ path, rule: array.coordinate }))),
+    ...model.inverses.filter((inverse) => inverse.truthCollection === collection).map((inverse) => ({ path: inverse.truthPath, rule: inverse.coordinate })),
+    ...model.snapshots.filter((location) => location.sourceCollection === collection).flatMap((location) => location.fields.map((field) => ({ path: field.sourcePath, rule: location.coordinate }))),
+  ];
+}
+
+/**
+ * Why an update may not set `path` of a `typeName` document (`meta`, a JSON field): it holds a path
+ * other values are derived from (`meta.weight`, which a total sums), and setting it whole would change
+ * that value without moving them. undefined when it may.
+ */
+export function wholeSetProblem(model: WriteModel, typeName: string, fieldName: string, path: string): string | undefined {
+  const inside = derivedFromPaths(model, typeName).find((derived) => derived.path !== path && isAtOrUnder(derived.path, path));
+  if (!inside) return undefined;
+  return `${typeName}.${fieldName} is stored at ${path}, which holds ${inside.path} that ${inside.rule} is derived from, and an update setting ${path} whole would leave ${inside.rule} wrong; update the field stored at ${inside.path} itself, and leave ${typeName}.${fieldName} out of the update`;
+}
