@@ -82,10 +82,10 @@ function operationProblem(model: WriteModel, operation: WriteOperation, readInPa
       const wholeSet = operation.fields.map((name) => wholeSetProblem(model, operation.typeName, name, stored.find((field) => field.fieldName === name)!.path)).find((problem) => problem !== undefined);
       if (wholeSet) return wholeSet;
       if (operation.by !== '_id' && !stored.some((field) => field.path === operation.by)) return `by: "${operation.by}" is neither _id nor a stored path of ${operation.typeName}`;
-      return undefined;
+      return sharedCollectionProblem(model, operation.typeName);
     }
     case 'insert': {
-      const problem = collectionProblem(model, operation.typeName);
+      const problem = writtenCollectionProblem(model, operation.typeName);
       if (problem) return problem;
       const references = byKeyReferenceFields(model, operation.typeName);
       const nested = [
@@ -111,7 +111,7 @@ function operationProblem(model: WriteModel, operation: WriteOperation, readInPa
       if (!Number.isSafeInteger(operation.maxKeys) || operation.maxKeys < 1) return `maxKeys must be a whole number of at least 1, got ${operation.maxKeys}`;
       return collectionProblem(model, operation.typeName);
     case 'delete':
-      return collectionProblem(model, operation.typeName);
+      return writtenCollectionProblem(model, operation.typeName);
     case 'changeReference': {
       const field = model.storageMap.relations.get(operation.coordinate);
       const join = field?.shapes.join;
@@ -124,7 +124,7 @@ function operationProblem(model: WriteModel, operation: WriteOperation, readInPa
       if (array) return `${operation.coordinate}'s key "${join.localField}" picks which ${field.typeName}s ${array.coordinate} holds, and changeReference does not rebuild that array: the old ${array.coordinate.split('.')[0]} would keep the ${field.typeName} and the new one miss it; replace the document (delete, then insert) to move it`;
       const sorted = model.boundedArrays.find((candidate) => candidate.childType === field.typeName && candidate.sort.some((key) => key.path === join.localField));
       if (sorted) return `${operation.coordinate}'s key "${join.localField}" orders ${sorted.coordinate}, and changeReference does not rebuild that array: its ${field.typeName}s would stay in the old order; sort the array by another field, or replace the document (delete, then insert)`;
-      return collectionProblem(model, field.typeName);
+      return writtenCollectionProblem(model, field.typeName);
     }
     default: {
       const never: never = operation;
@@ -135,6 +135,26 @@ function operationProblem(model: WriteModel, operation: WriteOperation, readInPa
 
 function collectionProblem(model: WriteModel, typeName: string): string | undefined {
   return model.storageMap.types.get(typeName)?.collection === undefined ? `${typeName} is not a @collection type` : undefined;
+}
+
+function writtenCollectionProblem(model: WriteModel, typeName: string): string | undefined {
+  return collectionProblem(model, typeName) ?? sharedCollectionProblem(model, typeName);
+}
+
+/**
+ * A write through `typeName` to a collection another type also reads, where a snapshot, a bounded
+ * array or an inverse copies that other type's documents: the planners keep those by type (totals and
+ * counters go by collection), so the write would leave them stale.
+ */
+function sharedCollectionProblem(model: WriteModel, typeName: string): string | undefined {
+  const collection = model.storageMap.types.get(typeName)?.collection;
+  const kept = [
+    ...model.snapshots.map((location) => ({ coordinate: location.coordinate, collection: location.sourceCollection, type: location.sourceType, keeps: 'copies' })),
+    ...model.boundedArrays.map((array) => ({ coordinate: array.coordinate, collection: array.childCollection, type: array.childType, keeps: 'holds' })),
+    ...model.inverses.map((inverse) => ({ coordinate: inverse.coordinate, collection: inverse.truthCollection, type: inverse.truthType, keeps: 'lists' })),
+  ].find((rule) => rule.collection === collection && rule.type !== typeName);
+  if (!kept) return undefined;
+  return `${typeName} shares the collection "${collection}" with ${kept.type}, whose documents ${kept.coordinate} ${kept.keeps}, and a write through ${typeName} would leave ${kept.coordinate} stale; write those documents through ${kept.type}'s mutations`;
 }
 
 /** `updateSource(Author)`, `changeReference(Task.owner)`: for messages. */

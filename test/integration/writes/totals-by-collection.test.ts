@@ -6,7 +6,8 @@ import { startSdlGateway, type SdlGateway } from '../../support/sdl-gateway';
  * type over the same documents (`Refund` over `entries`) moves it as the first does, as counters
  * already were. An update that would set a summed value inside a field set whole (`meta`, a JSON
  * object holding `meta.weight`) is refused at startup, since it would change the value without
- * moving the total.
+ * moving the total. Snapshots, bounded arrays and inverses are kept by type, so a write through a
+ * second type over documents one of them copies is refused at startup.
  */
 const TYPE_DEFS = /* GraphQL */ `
   scalar JSON
@@ -79,5 +80,15 @@ it('refuses at startup an update that sets a summed value inside a field it sets
     startSdlGateway({ dbPrefix: 'totals_whole_set', typeDefs: TYPE_DEFS.replace('input RefundPatch { weight: Float }', 'input RefundPatch { meta: JSON }') }),
   ).rejects.toThrow(
     'Mutation.updateRefund: write plan updateSource(Refund): Refund.meta is stored at meta, which holds meta.weight that Account.weight is derived from, and an update setting meta whole would leave Account.weight wrong; update the field stored at meta.weight itself, and leave Refund.meta out of the update',
+  );
+});
+
+it('refuses at startup a write through a second type over documents a bounded array holds', async () => {
+  const bounded = TYPE_DEFS.replace(
+    'weight: Float! @total(of: "Account.entries", field: "weight")',
+    'weight: Float! @total(of: "Account.entries", field: "weight")\n    recentEntries: [Entry!]! @embedded @join(collection: "entries", localField: "_id", foreignField: "accountId", sort: "-_id", limit: 3) @read(strategy: EMBEDDED)',
+  );
+  await expect(startSdlGateway({ dbPrefix: 'totals_shared_bounded', typeDefs: bounded })).rejects.toThrow(
+    'Mutation.createRefund: write plan insert(Refund): Refund shares the collection "entries" with Entry, whose documents Account.recentEntries holds, and a write through Refund would leave Account.recentEntries stale; write those documents through Entry\'s mutations',
   );
 });
