@@ -28,18 +28,18 @@ export function snapshotCheck(db: Db, location: SnapshotLocation) {
 }
 
 /**
- * Counts into `report.missing` the objects at `location` in `document` that lack a copy the schema
- * requires: absent, null, or anything but a document (a string or a bare ObjectId where the copy should
- * be); where a list of copies should be, anything but a list, and each element of it that is a value
- * but not a document (a null element is left to the list's own nullability).
+ * Counts into `report.missing` the copies at `location` in `document` that are lost: each element of a
+ * list of copies that is a value but not a document (a string or a bare ObjectId, which every read
+ * drops), whether or not the list itself may be null; and, where the schema requires the copy, one that
+ * is absent, null or anything but a document (a list of them: anything but a list). A null element is
+ * not counted.
  */
 export function countMissingCopies(document: Document, location: SnapshotLocation, report: DriftReport): void {
-  if (!location.required) return;
   const copy = location.segments[location.segments.length - 1]!;
   for (const holder of objectsAt(document, location.segments.slice(0, -1))) {
     const value = readPath(holder, copy.path);
     if (copy.isArray && Array.isArray(value)) report.missing += value.filter((element) => element !== null && !isObject(element)).length;
-    else if (!isObject(value)) report.missing += 1;
+    else if (location.required && !isObject(value)) report.missing += 1;
   }
 }
 

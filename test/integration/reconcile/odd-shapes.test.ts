@@ -23,12 +23,14 @@ type Order @collection(name: "orders") {
   id: ID!
   customer: Author! @snapshot(path: "customer", fields: ["id", "name"]) @join(localField: "customer.id") @read(strategy: SNAPSHOT)
   guests: [Author!]! @snapshot(path: "guests", fields: ["id", "name"]) @join(localField: "guests.id") @read(strategy: SNAPSHOT)
+  "A list that may be null: an element that is no document is lost all the same."
+  hosts: [Author!] @snapshot(path: "hosts", fields: ["id", "name"]) @join(localField: "hosts.id") @read(strategy: SNAPSHOT)
 }
 `;
 const model = buildWriteModelFromSdl(withDirectiveTypeDefs(SDL));
 const file = mongoForFile();
 
-it('repairs an inverse list stored as a lone id, and counts a string, an ObjectId or a date where a required copy goes, or in a list of them, as missing', async () => {
+it('repairs an inverse list stored as a lone id, and counts a string, an ObjectId or a date where a required copy goes, or in a list of them (one that may be null too), as missing', async () => {
   const db = file.mongo.freshDb('reconcile_odd_shapes');
   const [ann, book] = [new ObjectId(), new ObjectId()];
   await db.collection('authors').insertOne({ _id: ann, name: 'Ann', bookIds: book });
@@ -37,13 +39,14 @@ it('repairs an inverse list stored as a lone id, and counts a string, an ObjectI
   await db.collection('orders').insertMany([
     { customer: 'Ann', guests: [null] },
     { customer: ann, guests: [ann, copy] },
-    { customer: new Date(), guests: [copy, 'Ann', new Date()] },
-    { customer: copy, guests: [copy] },
+    { customer: new Date(), guests: [copy, 'Ann', new Date()], hosts: [copy, 'Ann'] },
+    { customer: copy, guests: [copy], hosts: null },
   ]);
   const report = await reconcile(db, model, { fix: true });
   expect(report.checks.map((check) => [check.coordinate, check.drifted, check.fixed, check.missing, check.dangling])).toEqual([
     ['Order.customer', 0, 0, 3, 0],
     ['Order.guests', 0, 0, 3, 0],
+    ['Order.hosts', 0, 0, 1, 0],
     ['Author.books', 1, 1, 0, 0],
   ]);
   expect((await db.collection('authors').findOne({ _id: ann }))?.bookIds).toEqual([book]);
