@@ -1,6 +1,6 @@
 import { exec } from 'node:child_process';
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { basename, delimiter, dirname, join, relative, resolve } from 'node:path';
+import { delimiter, dirname, join, relative, resolve } from 'node:path';
 import { isOutside } from './outside-folder';
 import { promisify } from 'node:util';
 
@@ -42,7 +42,7 @@ export async function withFileHooks(root: string, topLevel: FileHooks | undefine
   if (!hasFileHooks(topLevel) && !outputs.some((output) => hasFileHooks(output.hooks))) return [...outputs];
   const scratch = mkdtempSync(join(root, '.docjoin-codegen-'));
   try {
-    const paths = outputs.map((output, index) => scratchCopyPath(root, scratch, output.filename, index));
+    const paths = scratchCopyPaths(root, scratch, outputs.map((output) => output.filename));
     const shell = { cwd: root, env: { ...process.env, PATH: `${process.env.PATH}${delimiter}${join(root, 'node_modules', '.bin')}` } };
     await runHooks(topLevel?.beforeAllFileWrite, paths, shell);
     for (const [index, output] of outputs.entries()) {
@@ -61,12 +61,24 @@ export async function withFileHooks(root: string, topLevel: FileHooks | undefine
 }
 
 /**
- * Where the hooks see an output: at its place in the project, mirrored inside the scratch folder; a
- * target outside the project (`../client/gql.ts`) gets a folder of its own in there, keeping its name.
+ * Where the hooks see the outputs: at their places in the project, mirrored inside the scratch folder;
+ * targets outside the project (`../client/gql.ts`) in a folder of their own in there, laid out as they
+ * are around the folder holding them all, so outputs that import each other still find each other.
  */
-function scratchCopyPath(root: string, scratch: string, filename: string, index: number): string {
-  const inProject = relative(root, resolve(root, filename));
-  return isOutside(inProject) ? join(scratch, '.outside-project', String(index), basename(filename)) : join(scratch, inProject);
+function scratchCopyPaths(root: string, scratch: string, filenames: readonly string[]): string[] {
+  const targets = filenames.map((filename) => resolve(root, filename));
+  const outside = targets.filter((target) => isOutside(relative(root, target)));
+  const around = commonFolder(outside.map((target) => dirname(target)));
+  return targets.map((target) => (outside.includes(target) ? join(scratch, '.outside-project', relative(around, target)) : join(scratch, relative(root, target))));
+}
+
+/** The deepest folder holding each of `folders` (absolute paths). */
+function commonFolder(folders: readonly string[]): string {
+  return folders.reduce((common, folder) => {
+    let holder = common;
+    while (isOutside(relative(holder, folder))) holder = dirname(holder);
+    return holder;
+  }, folders[0] ?? '');
 }
 
 /** Runs `hooks` on `paths`; a function given `content` may return the file's new text, which is returned. */

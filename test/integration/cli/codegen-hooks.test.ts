@@ -104,3 +104,34 @@ describe('docjoin codegen with hooks and a target outside the project', () => {
     await expect(codegenIn(project, '--check')).resolves.toMatchObject({ stdout: 'codegen: 2 generated files are up to date\n' });
   });
 });
+
+describe('docjoin codegen with hooks and two targets outside the project that import each other', () => {
+  let project: string;
+  let client: string;
+
+  beforeAll(() => {
+    project = hookedProject('../client-of-this-test-2/types.ts');
+    client = resolve(project, '../client-of-this-test-2');
+    // Stands for a linter or tsc in the hook: it fails on a relative import that does not resolve beside the file.
+    writeFileSync(
+      join(project, 'check-imports.cjs'),
+      "const fs = require('fs'); const path = require('path');\nfor (const file of process.argv.slice(2)) for (const [, spec] of fs.readFileSync(file, 'utf8').matchAll(/from '(\\.[^']+)'/g)) if (!fs.existsSync(path.resolve(path.dirname(file), spec + '.ts'))) { console.error(file + ': cannot resolve ' + spec); process.exit(1); }\n",
+    );
+    const config = readFileSync(join(project, 'codegen.yml'), 'utf8');
+    writeFileSync(
+      join(project, 'codegen.yml'),
+      config.replace('  afterAllFileWrite: node mark.cjs', '  afterAllFileWrite: node check-imports.cjs') +
+        ['  ../client-of-this-test-2/notes/text.ts:', '    plugins:', '      - add: { content: "import type { Note } from \'../types\';\\nexport type NoteText = Note[\'text\'];" }', ''].join('\n'),
+    );
+  });
+
+  afterAll(() => {
+    for (const folder of [project, client]) if (folder) rmSync(folder, { recursive: true, force: true });
+  });
+
+  it('runs the hooks on copies laid out as the targets are, so one finds the other', async () => {
+    await codegenIn(project);
+    expect(filesUnder(client)).toEqual(['notes/text.ts', 'types.ts']);
+    expect(readFileSync(join(client, 'notes', 'text.ts'), 'utf8')).toContain("import type { Note } from '../types';");
+  });
+});
