@@ -1,33 +1,10 @@
-import type { DocumentNode, GraphQLSchema, OperationDefinitionNode } from 'graphql';
-import type { CounterCount } from '../../operation/planning/batch-specs';
-import type { TotalSum } from '../../operation/planning/total-sum';
-import { buildOperationPlan, type OperationPlan } from '../plan/operation-plan';
+import type { DocumentNode, OperationDefinitionNode } from 'graphql';
+import { buildOperationPlan } from '../plan/operation-plan';
 import { coerceVariables } from '../plan/operation-planner';
-import type { ReadStrategy, RelationField, StorageMap } from '../../startup/storage-map/storage-map-types';
-import { estimateOperation, type CostEstimate, type WriteBound } from './estimate-operation';
+import { estimateOperation, type CostEstimate, type EstimateInput } from './estimate-operation';
 
-/** What an estimate needs besides the variables: the operation's plan and the data's measures. */
-export interface EstimatedRequest {
-  readonly schema: GraphQLSchema;
-  readonly storageMap: StorageMap;
-  /** The operation's plan (plan/operation-plan.ts): its operation, selection tree and depth. */
-  readonly plan: Pick<OperationPlan, 'operation' | 'root' | 'depth'>;
-  strategyFor(field: RelationField): ReadStrategy;
-  /** See EstimateInput.assumedListSize (default DEFAULT_ASSUMED_LIST_SIZE). */
-  readonly assumedListSize?: number;
-  /** See EstimateInput.writeEstimate (mutations). */
-  writeEstimate?(mutationField: string): WriteBound | undefined;
-  /** See EstimateInput.collectionSize, listLength and valueBytes. */
-  collectionSize?(collection: string): number | undefined;
-  listLength?(coordinate: string): number | undefined;
-  valueBytes?(typeName: string, fieldName: string): number | undefined;
-  /** See EstimateInput.copyBackfilling, counters and totals. */
-  copyBackfilling?(coordinate: string): boolean;
-  readonly counters?: ReadonlyMap<string, CounterCount>;
-  readonly totals?: ReadonlyMap<string, TotalSum>;
-  /** See EstimateInput.readsEveryRow. */
-  readsEveryRow?(collection: string): boolean;
-}
+/** What an estimate needs besides the variables: the operation's plan and the data's measures (see EstimateInput). */
+export type EstimatedRequest = Omit<EstimateInput, 'variableValues' | 'whatIfs'>;
 
 /**
  * The estimate of one operation of `document` with raw `variables` (as a client sends them), planned
@@ -39,22 +16,7 @@ export function estimateRequest(request: Omit<EstimatedRequest, 'plan'> & { read
   return coerced && estimateWithVariables({ ...request, plan: buildOperationPlan(request.schema, request.document, request.operation, coerced) }, coerced);
 }
 
-/** The estimate of a planned request whose variables are coerced. */
+/** The estimate of a planned request whose variables are coerced (never with what-ifs: only `docjoin explain` asks for them). */
 export function estimateWithVariables(request: EstimatedRequest, coerced: Readonly<Record<string, unknown>>): CostEstimate {
-  return estimateOperation({
-    schema: request.schema,
-    storageMap: request.storageMap,
-    plan: request.plan,
-    variableValues: coerced,
-    strategyFor: request.strategyFor,
-    ...(request.assumedListSize !== undefined && { assumedListSize: request.assumedListSize }),
-    ...(request.writeEstimate && { writeEstimate: request.writeEstimate }),
-    ...(request.collectionSize && { collectionSize: request.collectionSize }),
-    ...(request.listLength && { listLength: request.listLength }),
-    ...(request.valueBytes && { valueBytes: request.valueBytes }),
-    ...(request.copyBackfilling && { copyBackfilling: request.copyBackfilling }),
-    ...(request.counters && { counters: request.counters }),
-    ...(request.totals && { totals: request.totals }),
-    ...(request.readsEveryRow && { readsEveryRow: request.readsEveryRow }),
-  });
+  return estimateOperation({ ...request, variableValues: coerced, whatIfs: false });
 }
