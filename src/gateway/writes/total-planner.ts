@@ -117,8 +117,8 @@ export function floatStepCondition(totals: readonly TotalRule[], $set: StoredDoc
     const parent = total.childKey in $set ? $set[total.childKey] : undefined;
     if (total.summedPath in $set) {
       const value = asNumber($set[total.summedPath]);
-      // Given a value and a parent, it leaves its old parent with what it added there; cleared, likewise.
-      if (value !== undefined && !(total.childKey in $set)) conditions.push({ $or: storedValueNear(total.summedPath, asDouble(value)) });
+      // Given a value and a parent, it leaves its old parent with what it added there; cleared, likewise. A child with no parent moves no total.
+      if (value !== undefined && !(total.childKey in $set)) conditions.push({ $or: [{ [total.childKey]: null }, ...storedValueNear(total.summedPath, asDouble(value))] });
     } else if (isKeyValue(parent)) conditions.push({ $or: [{ [total.childKey]: parent }, ...storedValueNear(total.summedPath, 0)] });
   }
   if (conditions.length === 0) return undefined;
@@ -128,7 +128,7 @@ export function floatStepCondition(totals: readonly TotalRule[], $set: StoredDoc
 /**
  * Refuses (BAD_USER_INPUT) the update `floatStepCondition` kept from matching `before` (the child as it
  * is, with the paths pathsBeforeUpdate names): the step it would move a total by. Returns when no step
- * is too large (the child changed since).
+ * is too large: the child changed since (the filter and this check read a child alike).
  */
 export function refuseOversizedFloatMoves(totals: readonly TotalRule[], before: StoredDocument, $set: StoredDocument): void {
   for (const total of totals) {
@@ -149,9 +149,12 @@ function refuseOversizedStep(total: TotalRule, step: number): void {
   });
 }
 
-/** A filter's alternatives for a child's stored value at `path`: within MAX_FLOAT_STEP of `center`, or no number (it moves nothing). */
+/**
+ * A filter's alternatives for a child's stored value at `path`: within MAX_FLOAT_STEP of `center`, or no
+ * number (it moves nothing), an array of numbers included, as addTotalMoves reads it.
+ */
 function storedValueNear(path: string, center: number): StoredDocument[] {
-  return [{ [path]: { $gt: new Double(center - MAX_FLOAT_STEP), $lt: new Double(center + MAX_FLOAT_STEP) } }, { [path]: { $not: { $type: 'number' } } }];
+  return [{ [path]: { $gt: new Double(center - MAX_FLOAT_STEP), $lt: new Double(center + MAX_FLOAT_STEP) } }, { [path]: { $not: { $type: 'number' } } }, { [path]: { $type: 'array' } }];
 }
 
 /**

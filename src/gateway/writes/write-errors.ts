@@ -47,6 +47,16 @@ export function writeConflict(coordinate: string, attempts: number, limit: Retry
 }
 
 /**
+ * An update of a `typeName` document checked what it read of the document, and another write changed
+ * it before the update could go ahead on it (only without a transaction); nothing was written.
+ */
+export function changedSinceRead(typeName: string): GraphQLError {
+  return new GraphQLError(`${typeName}: another write changed the document between the update's check and its write; nothing was written, try again`, {
+    extensions: { code: PublicErrorCode.WRITE_CONFLICT },
+  });
+}
+
+/**
  * Test seam (not part of the package's API): the write units of the gateway whose storage map is a key
  * throw after that many write commands, as if the process died between two writes.
  */

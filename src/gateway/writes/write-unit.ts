@@ -17,7 +17,7 @@ import { copiedKeys, fillSnapshot, forwardReferences, keysSetBy, planInsertDeriv
 import { collectionsOfMoves, collectionsOfReferenceChange, pathsBeforeMoves, planChildMoves, planReferenceChange } from './reference-planner';
 import { countersMoved, type SourceChangeListener } from './source-changes';
 import { lockIds, storedPathsOf, type ReferenceLocks } from './reference-locks';
-import { InjectedWriteFailure, injectedWriteFailures, notFound, totalOverflow } from './write-errors';
+import { changedSinceRead, InjectedWriteFailure, injectedWriteFailures, notFound, totalOverflow } from './write-errors';
 import type { BoundedArray, SnapshotLocation, WriteModel } from '../startup/write-model/write-model-types';
 import type { RowCondition } from '../startup/access-rules/access-rule-types';
 import { groupByCollection, type PlannedUpdate, type WriteStep } from './write-steps';
@@ -540,23 +540,22 @@ export class WriteUnit {
 
   /**
    * updateReturningBefore for an update setting `$set` of a `typeName` child that moves counters or totals: it matches
-   * only where no Float total would move by a step that could make it Infinity (floatStepCondition),
-   * and a child that is there but failed that is refused (BAD_USER_INPUT, nothing written) after one
-   * more read. null: no such document.
+   * only where no Float total would move by a step that could make it Infinity (floatStepCondition).
+   * A child that is there but failed that is read (in the slot of the totals' update it never sends) and
+   * refused: BAD_USER_INPUT when the step is too large, else WRITE_CONFLICT, the child having changed
+   * since (only without a transaction); nothing is written either way. null: no such document.
    */
   async #updateMovingTotals(typeName: string, $set: StoredDocument, collection: string, statement: UpdateStatement, paths: readonly string[]): Promise<StoredDocument | null> {
     const totals = totalsMovedBy(this.model, typeName, Object.keys($set));
     const condition = floatStepCondition(totals, $set);
     if (!condition) return this.#updateReturningBefore(collection, statement, paths);
-    for (let attempt = 0; ; attempt += 1) {
-      const before = await this.#updateReturningBefore(collection, { ...statement, filter: { $and: [statement.filter, condition] } }, paths);
-      if (before) return before;
-      const [found] = await this.#read(collection, statement.filter, Object.fromEntries(pathsBeforeUpdate(totals).map((path) => [path, 1])), { limit: 1 });
-      if (!found) return null;
-      refuseOversizedFloatMoves(totals, found, $set);
-      // The child changed between the two commands and no longer fails the condition.
-      if (attempt === 2) throw new InvariantError(`${typeName}: its update kept missing a child another write kept changing`);
-    }
+    const before = await this.#updateReturningBefore(collection, { ...statement, filter: { $and: [statement.filter, condition] } }, paths);
+    if (before) return before;
+    const [found] = await this.#read(collection, statement.filter, Object.fromEntries(pathsBeforeUpdate(totals).map((path) => [path, 1])), { limit: 1 });
+    if (!found) return null;
+    refuseOversizedFloatMoves(totals, found, $set);
+    // Without a transaction another write changed the child between the two commands: nothing was written.
+    throw changedSinceRead(typeName);
   }
 
   /** ONE findAndModify of the single-document `statement`: the document as it was before (the `paths` of it), or null when nothing matched. */

@@ -146,6 +146,25 @@ describe('a Float total', () => {
     expect((await stored([legacy!.account])).accounts).toEqual([Number.MAX_VALUE]);
     await forget([legacy!.account]);
   });
+
+  it('updates an entry with no account by any step: it moves no total', async () => {
+    const orphan = new ObjectId();
+    await db.collection('entries').insertOne({ _id: orphan, weight: new Double(4e291) });
+    const totalsBefore = await db.collection('accounts').find({}, { projection: { weight: 1 } }).toArray();
+    const updated = await s.gateway.execute({ query: `mutation { updateEntry(id: "${orphan}", input: { weight: -4e291 }) { weight } }` });
+    expect({ errors: updated.errors, data: updated.data }).toEqual({ errors: undefined, data: { updateEntry: { weight: -4e291 } } });
+    expect(await db.collection('accounts').find({}, { projection: { weight: 1 } }).toArray()).toEqual(totalsBefore);
+    await db.collection('entries').deleteOne({ _id: orphan });
+  });
+
+  it('re-points an entry holding an array where its weight goes: it adds nothing, and the update's check reads the array as the totals do', async () => {
+    const [a, b] = await legacyAccounts(0, 0);
+    await db.collection('entries').updateOne({ _id: a!.entry }, { $set: { weight: [new Double(1e300)] } });
+    const moved = await s.gateway.execute({ query: `mutation { moveEntry(id: "${a!.entry}", account: "${b!.account}") }` });
+    expect({ errors: moved.errors, data: moved.data }).toEqual({ errors: undefined, data: { moveEntry: true } });
+    expect(await stored([a!.account, b!.account])).toEqual({ accounts: [0, 0], entries: [{ _id: a!.entry, accountId: b!.account, weight: [1e300] }, { _id: b!.entry, accountId: b!.account, weight: 0 }] });
+    await forget([a!.account, b!.account]);
+  });
 });
 
 (transactions.supported ? describe : describe.skip)(`a Long total, with transactions${transactions.skipReason}`, () => {
