@@ -157,7 +157,7 @@ describe('a Float total', () => {
     await db.collection('entries').deleteOne({ _id: orphan });
   });
 
-  it('re-points an entry holding an array where its weight goes: it adds nothing, and the update's check reads the array as the totals do', async () => {
+  it('re-points an entry holding an array where its weight goes: it adds nothing, and the step check reads the array as the totals do', async () => {
     const [a, b] = await legacyAccounts(0, 0);
     await db.collection('entries').updateOne({ _id: a!.entry }, { $set: { weight: [new Double(1e300)] } });
     const moved = await s.gateway.execute({ query: `mutation { moveEntry(id: "${a!.entry}", account: "${b!.account}") }` });
