@@ -2,6 +2,7 @@ import type { GraphQLObjectType } from 'graphql';
 import { byKeyReferenceFields, nestedReferences, nestedSnapshotLocations, uncheckedParentRelations } from './insert-planner';
 import type { WriteModel } from '../startup/write-model/write-model-types';
 import { wholeSetProblem } from './derived-paths';
+import { isAtOrUnder } from '../documents/read-path';
 
 /**
  * What a mutation's write unit does: one entry per WriteUnit call. A hand-written mutation declares it
@@ -82,10 +83,10 @@ function operationProblem(model: WriteModel, operation: WriteOperation, readInPa
       const wholeSet = operation.fields.map((name) => wholeSetProblem(model, operation.typeName, name, stored.find((field) => field.fieldName === name)!.path)).find((problem) => problem !== undefined);
       if (wholeSet) return wholeSet;
       if (operation.by !== '_id' && !stored.some((field) => field.path === operation.by)) return `by: "${operation.by}" is neither _id nor a stored path of ${operation.typeName}`;
-      return sharedCollectionProblem(model, operation.typeName);
+      return sharedCollectionProblem(model, operation.typeName, 'update', operation.fields.map((name) => stored.find((field) => field.fieldName === name)!.path));
     }
     case 'insert': {
-      const problem = writtenCollectionProblem(model, operation.typeName);
+      const problem = collectionProblem(model, operation.typeName) ?? sharedCollectionProblem(model, operation.typeName, 'insert');
       if (problem) return problem;
       const references = byKeyReferenceFields(model, operation.typeName);
       const nested = [
@@ -111,7 +112,7 @@ function operationProblem(model: WriteModel, operation: WriteOperation, readInPa
       if (!Number.isSafeInteger(operation.maxKeys) || operation.maxKeys < 1) return `maxKeys must be a whole number of at least 1, got ${operation.maxKeys}`;
       return collectionProblem(model, operation.typeName);
     case 'delete':
-      return writtenCollectionProblem(model, operation.typeName);
+      return collectionProblem(model, operation.typeName) ?? sharedCollectionProblem(model, operation.typeName, 'delete');
     case 'changeReference': {
       const field = model.storageMap.relations.get(operation.coordinate);
       const join = field?.shapes.join;
@@ -124,7 +125,7 @@ function operationProblem(model: WriteModel, operation: WriteOperation, readInPa
       if (array) return `${operation.coordinate}'s key "${join.localField}" picks which ${field.typeName}s ${array.coordinate} holds, and changeReference does not rebuild that array: the old ${array.coordinate.split('.')[0]} would keep the ${field.typeName} and the new one miss it; replace the document (delete, then insert) to move it`;
       const sorted = model.boundedArrays.find((candidate) => candidate.childType === field.typeName && candidate.sort.some((key) => key.path === join.localField));
       if (sorted) return `${operation.coordinate}'s key "${join.localField}" orders ${sorted.coordinate}, and changeReference does not rebuild that array: its ${field.typeName}s would stay in the old order; sort the array by another field, or replace the document (delete, then insert)`;
-      return writtenCollectionProblem(model, field.typeName);
+      return collectionProblem(model, field.typeName) ?? sharedCollectionProblem(model, field.typeName, 'update', [join.localField]);
     }
     default: {
       const never: never = operation;
@@ -137,24 +138,36 @@ function collectionProblem(model: WriteModel, typeName: string): string | undefi
   return model.storageMap.types.get(typeName)?.collection === undefined ? `${typeName} is not a @collection type` : undefined;
 }
 
-function writtenCollectionProblem(model: WriteModel, typeName: string): string | undefined {
-  return collectionProblem(model, typeName) ?? sharedCollectionProblem(model, typeName);
-}
-
 /**
  * A write through `typeName` to a collection another type also reads, where a snapshot, a bounded
- * array or an inverse copies that other type's documents: the planners keep those by type (totals and
- * counters go by collection), so the write would leave them stale.
+ * array or an inverse keeps that other type's documents by type (totals and counters go by collection),
+ * so the write would leave it stale:
+ * - a snapshot's copies: a delete, or an update setting a copied field (a new document has no copies);
+ * - a bounded array's whole copies: an update (insert and delete push and refill by collection);
+ * - an inverse's lists: a delete, an update setting the truth, an insert through a type that stores it.
+ * `paths`: the stored paths an update sets.
  */
-function sharedCollectionProblem(model: WriteModel, typeName: string): string | undefined {
-  const collection = model.storageMap.types.get(typeName)?.collection;
+function sharedCollectionProblem(model: WriteModel, typeName: string, kind: 'insert' | 'update' | 'delete', paths: readonly string[] = []): string | undefined {
+  const type = model.storageMap.types.get(typeName);
+  const collection = type?.collection;
+  const around = (a: string, b: string) => isAtOrUnder(a, b) || isAtOrUnder(b, a);
+  const sets = (path: string) => paths.some((set) => around(set, path));
+  const stores = (path: string) => [...(type?.fields.values() ?? [])].some((field) => field.kind === 'stored' && around(field.path, path));
   const kept = [
-    ...model.snapshots.map((location) => ({ coordinate: location.coordinate, collection: location.sourceCollection, type: location.sourceType, keeps: 'copies' })),
-    ...model.boundedArrays.map((array) => ({ coordinate: array.coordinate, collection: array.childCollection, type: array.childType, keeps: 'holds' })),
-    ...model.inverses.map((inverse) => ({ coordinate: inverse.coordinate, collection: inverse.truthCollection, type: inverse.truthType, keeps: 'lists' })),
+    ...model.snapshots
+      .filter((location) => kind === 'delete' || (kind === 'update' && location.fields.some((copied) => sets(copied.sourcePath))))
+      .map((location) => ({ coordinate: location.coordinate, collection: location.sourceCollection, type: location.sourceType, keeps: 'copies' })),
+    ...model.boundedArrays.filter(() => kind === 'update').map((array) => ({ coordinate: array.coordinate, collection: array.childCollection, type: array.childType, keeps: 'holds' })),
+    ...model.inverses
+      .filter((inverse) => kind === 'delete' || (kind === 'update' ? sets(inverse.truthPath) : stores(inverse.truthPath)))
+      .map((inverse) => ({ coordinate: inverse.coordinate, collection: inverse.truthCollection, type: inverse.truthType, keeps: 'lists' })),
   ].find((rule) => rule.collection === collection && rule.type !== typeName);
   if (!kept) return undefined;
-  return `${typeName} shares the collection "${collection}" with ${kept.type}, whose documents ${kept.coordinate} ${kept.keeps}, and a write through ${typeName} would leave ${kept.coordinate} stale; write those documents through ${kept.type}'s mutations`;
+  return `${typeName} shares the collection "${collection}" with ${kept.type}, whose documents ${kept.coordinate} ${kept.keeps}, and ${article(kind)} ${kind} through ${typeName} would leave ${kept.coordinate} stale; write those documents through ${kept.type}'s mutations`;
+}
+
+function article(kind: 'insert' | 'update' | 'delete'): string {
+  return kind === 'delete' ? 'a' : 'an';
 }
 
 /** `updateSource(Author)`, `changeReference(Task.owner)`: for messages. */

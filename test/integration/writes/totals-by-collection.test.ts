@@ -6,8 +6,9 @@ import { startSdlGateway, type SdlGateway } from '../../support/sdl-gateway';
  * type over the same documents (`Refund` over `entries`) moves it as the first does, as counters
  * already were. An update that would set a summed value inside a field set whole (`meta`, a JSON
  * object holding `meta.weight`) is refused at startup, since it would change the value without
- * moving the total. Snapshots, bounded arrays and inverses are kept by type, so a write through a
- * second type over documents one of them copies is refused at startup.
+ * moving the total, and so is a second type declaring another scalar where the total sums. Snapshot
+ * fan-out and bounded arrays' updates go by type, so a write through a second type that would leave
+ * their copies stale is refused at startup; the rest (inserts, an update of a field nothing copies) runs.
  */
 const TYPE_DEFS = /* GraphQL */ `
   scalar JSON
@@ -83,12 +84,104 @@ it('refuses at startup an update that sets a summed value inside a field it sets
   );
 });
 
-it('refuses at startup a write through a second type over documents a bounded array holds', async () => {
+it('refuses at startup a second type declaring another scalar where a total sums (a Float added to a Long total would be cut)', async () => {
+  await expect(startSdlGateway({ dbPrefix: 'totals_shared_scalar', typeDefs: TYPE_DEFS.replace('meta: JSON\n    weight: Float', 'meta: JSON\n    weight: Int') })).rejects.toThrow(
+    'Account.weight: @total(of: "Account.entries", field: "weight") sums Entry.weight, a Float, and Refund.weight stores an Int at "meta.weight" of the same documents, which its writes would add to the total; declare Refund.weight as Float',
+  );
+});
+
+/** Whether the gateway starts over `typeDefs` and a database holding `collections`: 'started', or the refusal's message. */
+async function starts(typeDefs: string, dbPrefix: string, collections: readonly string[] = ['accounts', 'entries']): Promise<string> {
+  let started: SdlGateway | undefined;
+  try {
+    started = await startSdlGateway({ dbPrefix, typeDefs, prepare: async (fresh) => void (await Promise.all(collections.map((name) => fresh.createCollection(name)))) });
+    return 'started';
+  } catch (error) {
+    return (error as Error).message;
+  } finally {
+    await started?.stop();
+  }
+}
+
+describe('a bounded array over the children', () => {
   const bounded = TYPE_DEFS.replace(
     'weight: Float! @total(of: "Account.entries", field: "weight")',
     'weight: Float! @total(of: "Account.entries", field: "weight")\n    recentEntries: [Entry!]! @embedded @join(collection: "entries", localField: "_id", foreignField: "accountId", sort: "-_id", limit: 3) @read(strategy: EMBEDDED)',
   );
-  await expect(startSdlGateway({ dbPrefix: 'totals_shared_bounded', typeDefs: bounded })).rejects.toThrow(
-    'Mutation.createRefund: write plan insert(Refund): Refund shares the collection "entries" with Entry, whose documents Account.recentEntries holds, and a write through Refund would leave Account.recentEntries stale; write those documents through Entry\'s mutations',
-  );
+
+  it('is kept true by inserts and deletes through a second type (they push and refill by collection)', async () => {
+    const other = new ObjectId();
+    const withoutUpdate = await startSdlGateway({
+      dbPrefix: 'totals_shared_bounded_inserts',
+      typeDefs: bounded.replace('updateRefund(id: ID!, input: RefundPatch!): Refund! @update', ''),
+      prepare: async (fresh) => {
+        await fresh.collection('accounts').insertOne({ _id: other, name: 'b', entryCount: 0, weight: new Double(0), recentEntries: [] });
+        await fresh.collection('entries').createIndex({ accountId: 1 });
+      },
+    });
+    try {
+      const ids: string[] = [];
+      for (const weight of [1, 2, 3, 4]) {
+        const created = await withoutUpdate.gateway.execute({ query: `mutation { createRefund(input: { account: "${other}", weight: ${weight} }) { id } }` });
+        expect(created.errors).toBeUndefined();
+        ids.push((created.data as { createRefund: { id: string } }).createRefund.id);
+      }
+      expect((await withoutUpdate.gateway.execute({ query: `mutation { deleteRefund(id: "${ids[3]}") }` })).errors).toBeUndefined();
+      const read = await withoutUpdate.gateway.execute({ query: '{ accounts { entryCount weight recentEntries { weight } } }' });
+      expect({ errors: read.errors, data: read.data }).toEqual({ errors: undefined, data: { accounts: [{ entryCount: 3, weight: 6, recentEntries: [{ weight: 3 }, { weight: 2 }, { weight: 1 }] }] } });
+    } finally {
+      await withoutUpdate.stop();
+    }
+  });
+
+  it('refuses at startup an update through a second type (the array holds whole copies, updated by type)', async () => {
+    expect(await starts(bounded, 'totals_shared_bounded')).toContain(
+      'Mutation.updateRefund: write plan updateSource(Refund): Refund shares the collection "entries" with Entry, whose documents Account.recentEntries holds, and an update through Refund would leave Account.recentEntries stale; write those documents through Entry\'s mutations',
+    );
+  });
+});
+
+describe('a snapshot of the documents', () => {
+  const SNAPSHOT = /* GraphQL */ `
+    type Query { posts(first: Int = 20, after: ID): [Post!]! @list }
+    type Mutation {
+      createPost(input: PostInput!): Post! @create
+      MUTATION
+    }
+    type Author @collection(name: "authors") {
+      id: ID!
+      name: String!
+      visits: Int
+    }
+    "A sign-up form's view of the same documents."
+    type Signup @collection(name: "authors") {
+      id: ID!
+      name: String!
+      visits: Int
+    }
+    type Post @collection(name: "posts") {
+      id: ID!
+      title: String!
+      author: Author! @snapshot(path: "author", fields: ["id", "name"]) @join(localField: "author.id") @read(strategy: SNAPSHOT)
+    }
+    input PostInput { title: String! author: ID! }
+    input SignupInput { name: String! }
+    input NamePatch { name: String }
+    input VisitsPatch { visits: Int }
+  `;
+  const withMutation = (mutation: string) => SNAPSHOT.replace('MUTATION', mutation);
+
+  it('lets a second type insert documents (a new one has no copies) and update a field no snapshot copies', async () => {
+    expect(await starts(withMutation('signUp(input: SignupInput!): Signup! @create'), 'shared_snapshot_insert', ['authors', 'posts'])).toBe('started');
+    expect(await starts(withMutation('countVisit(id: ID!, input: VisitsPatch!): Signup! @update'), 'shared_snapshot_visits', ['authors', 'posts'])).toBe('started');
+  });
+
+  it('refuses at startup an update of a copied field, or a delete, through a second type', async () => {
+    expect(await starts(withMutation('rename(id: ID!, input: NamePatch!): Signup! @update'), 'shared_snapshot_rename', ['authors', 'posts'])).toContain(
+      'Mutation.rename: write plan updateSource(Signup): Signup shares the collection "authors" with Author, whose documents Post.author copies, and an update through Signup would leave Post.author stale',
+    );
+    expect(await starts(withMutation('withdraw(id: ID!): Boolean! @delete(type: "Signup")'), 'shared_snapshot_delete', ['authors', 'posts'])).toContain(
+      'Mutation.withdraw: write plan delete(Signup): Signup shares the collection "authors" with Author, whose documents Post.author copies, and a delete through Signup would leave Post.author stale',
+    );
+  });
 });
