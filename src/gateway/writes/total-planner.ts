@@ -90,17 +90,32 @@ function asIncrement(total: TotalRule, amount: unknown): unknown {
 }
 
 /**
- * Refuses (BAD_USER_INPUT) a value a write gives the summed field of a Float total, `valueAt` its
- * stored path, when it is MAX_FLOAT_STEP or more either way: two such values could take the total past
- * the largest Float. Checked before anything is written. What a delete takes back from a total is never
- * refused: it was added once. What an update moves by the value the child held is checked by the
- * update itself (floatStepCondition).
+ * Refuses (BAD_USER_INPUT) a value a write gives the summed field of a total, `valueAt` its stored
+ * path, that the total cannot take: for a Float, MAX_FLOAT_STEP or more either way (two such values
+ * could take the total past the largest Float); for a Long, a number that is no 64-bit integer (written
+ * through a JSON field around the path, it would be cut or wrapped). Checked before anything is written.
+ * What a delete takes back from a total is never refused: it was added once. What an update moves by
+ * the value the child held is checked by the update itself (floatStepCondition).
  */
-export function refuseOversizedFloatSteps(totals: readonly TotalRule[], valueAt: (path: string) => unknown): void {
+export function refuseValuesTotalsCannotTake(totals: readonly TotalRule[], valueAt: (path: string) => unknown): void {
   for (const total of totals) {
-    const value = total.scalar === 'Float' ? asNumber(valueAt(total.summedPath)) : undefined;
-    if (value !== undefined) refuseOversizedStep(total, asDouble(value));
+    const value = asNumber(valueAt(total.summedPath));
+    if (value === undefined) continue;
+    if (total.scalar === 'Float') refuseOversizedStep(total, asDouble(value));
+    else if (total.scalar === 'Long' && !isLongValue(value)) {
+      throw badUserInput(`${total.coordinate} sums 64-bit integers, and ${exactToString(toExact(value)!)} is not one; give ${total.summedField} a whole number between -2^63 and 2^63 - 1`, { field: total.coordinate });
+    }
   }
+}
+
+const LONG_MIN = -(2n ** 63n);
+const LONG_MAX = 2n ** 63n - 1n;
+
+function isLongValue(value: unknown): boolean {
+  const digits = exactToString(toExact(value)!);
+  if (!/^-?\d+$/.test(digits)) return false;
+  const whole = BigInt(digits);
+  return whole >= LONG_MIN && whole <= LONG_MAX;
 }
 
 /**

@@ -21,7 +21,7 @@ import { changedSinceRead, InjectedWriteFailure, injectedWriteFailures, notFound
 import type { BoundedArray, SnapshotLocation, WriteModel } from '../startup/write-model/write-model-types';
 import type { RowCondition } from '../startup/access-rules/access-rule-types';
 import { groupByCollection, type PlannedUpdate, type WriteStep } from './write-steps';
-import { floatStepCondition, pathsBeforeUpdate, refuseOversizedFloatMoves, refuseOversizedFloatSteps, totalsFedBy, totalsMovedBy } from './total-planner';
+import { floatStepCondition, pathsBeforeUpdate, refuseOversizedFloatMoves, refuseValuesTotalsCannotTake, totalsFedBy, totalsMovedBy } from './total-planner';
 
 /**
  * The commands one attempt may send (its plan's reads and writes, estimate-write-unit.ts): the static
@@ -232,7 +232,7 @@ export class WriteUnit {
       $set[field.path] = value;
       setting.push({ name, path: field.path });
     }
-    refuseOversizedFloatSteps(totalsMovedBy(this.model, typeName, Object.keys($set)), (path) => $set[path]);
+    refuseValuesTotalsCannotTake(totalsMovedBy(this.model, typeName, Object.keys($set)), (path) => $set[path]);
     const rows = this.#rowsFor(typeName, 'update', setting);
     this.#concealIfHidden(typeName, Object.keys($set), () => collectionsOfMoves(this.model, typeName, Object.keys($set)).length > 0);
     await this.#requireReadableKeys(typeName, $set);
@@ -322,7 +322,7 @@ export class WriteUnit {
     // A parent the viewer reads in part must be one it reads: the new document would join its lists and counts.
     for (const parent of uncheckedParents(this.model, typeName, complete)) if (!this.#readsAll(parent.collection)) await this.#requireSources(parent, known);
     complete = withInitialDerivedValues(this.model, collection, complete);
-    refuseOversizedFloatSteps(totalsFedBy(this.model, typeName), (path) => readPath(complete, path));
+    refuseValuesTotalsCannotTake(totalsFedBy(this.model, typeName), (path) => readPath(complete, path));
     const planned = planInsertDerived(this.model, typeName, complete);
     const derived = groupByCollection(planned);
     for (const [target, reference] of proofs) {

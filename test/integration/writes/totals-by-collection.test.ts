@@ -1,4 +1,4 @@
-import { Double, ObjectId, type Db } from 'mongodb';
+import { Double, Long, ObjectId, type Db } from 'mongodb';
 import { startSdlGateway, type SdlGateway } from '../../support/sdl-gateway';
 
 /**
@@ -6,7 +6,7 @@ import { startSdlGateway, type SdlGateway } from '../../support/sdl-gateway';
  * type over the same documents (`Refund` over `entries`) moves it as the first does, as counters
  * already were. An update that would set a summed value inside a field set whole (`meta`, a JSON
  * object holding `meta.weight`) is refused at startup, since it would change the value without
- * moving the total, and so is a second type declaring another scalar where the total sums. Snapshot
+ * moving the total, and a value a Long total cannot take (a Float given through a second type). Snapshot
  * fan-out and bounded arrays' updates go by type, so a write through a second type that would leave
  * their copies stale is refused at startup; the rest (inserts, an update of a field nothing copies) runs.
  */
@@ -84,10 +84,32 @@ it('refuses at startup an update that sets a summed value inside a field it sets
   );
 });
 
-it('refuses at startup a second type declaring another scalar where a total sums (a Float added to a Long total would be cut)', async () => {
-  await expect(startSdlGateway({ dbPrefix: 'totals_shared_scalar', typeDefs: TYPE_DEFS.replace('meta: JSON\n    weight: Float', 'meta: JSON\n    weight: Int') })).rejects.toThrow(
-    'Account.weight: @total(of: "Account.entries", field: "weight") sums Entry.weight, a Float, and Refund.weight stores an Int at "meta.weight" of the same documents, which its writes would add to the total; declare Refund.weight as Float',
-  );
+it('refuses a value a Long total cannot take, given through a second type declaring a Float there, before anything is written', async () => {
+  const other = new ObjectId();
+  const longTotal = await startSdlGateway({
+    dbPrefix: 'totals_shared_long',
+    typeDefs: TYPE_DEFS.replace('weight: Float! @total', 'points: Long! @total(of: "Account.entries", field: "points")\n    weight: Float! @total')
+      .replace('weight: Float @path(path: "meta.weight")\n    account', 'weight: Float @path(path: "meta.weight")\n    points: Long\n    account')
+      .replace('input RefundInput { account: ID! weight: Float }', 'input RefundInput { account: ID! weight: Float points: Float }')
+      .replace('meta: JSON\n    weight: Float @path(path: "meta.weight")', 'meta: JSON\n    weight: Float @path(path: "meta.weight")\n    points: Float'),
+    prepare: async (fresh) => {
+      await fresh.collection('accounts').insertOne({ _id: other, name: 'b', entryCount: 0, weight: new Double(0), points: Long.ZERO });
+      await fresh.collection('entries').createIndex({ accountId: 1 });
+    },
+  });
+  try {
+    const create = (points: string) => longTotal.gateway.execute({ query: `mutation { createRefund(input: { account: "${other}", points: ${points} }) { id } }` });
+    const cut = await create('2.5');
+    expect(cut.errors?.map((error) => [error.extensions?.code, error.message])).toEqual([
+      ['BAD_USER_INPUT', 'Account.points sums 64-bit integers, and 2.5 is not one; give points a whole number between -2^63 and 2^63 - 1'],
+    ]);
+    expect((await create('1e20')).errors?.map((error) => error.extensions?.code)).toEqual(['BAD_USER_INPUT']);
+    expect(await longTotal.db.collection('entries').countDocuments()).toBe(0);
+    expect((await create('3')).errors).toBeUndefined();
+    expect(await longTotal.db.collection('accounts').findOne({ _id: other }, { projection: { _id: 0, entryCount: 1, points: 1 } })).toEqual({ entryCount: 1, points: 3 });
+  } finally {
+    await longTotal.stop();
+  }
 });
 
 /** Whether the gateway starts over `typeDefs` and a database holding `collections`: 'started', or the refusal's message. */

@@ -2,7 +2,7 @@ import { makeExecutableSchema } from '@graphql-tools/schema';
 import { getNamedType, isObjectType, type GraphQLField, type GraphQLObjectType, type GraphQLSchema } from 'graphql';
 import { StorageConfigError } from '../../errors/internal-errors';
 import { buildStorageMap } from '../storage-map/build-storage-map';
-import type { JoinShape, RelationField, StorageMap, StoredField } from '../storage-map/storage-map-types';
+import type { JoinShape, RelationField, StorageMap } from '../storage-map/storage-map-types';
 import { readCounter, readInverse, readTotal } from '../storage-map/read-directives';
 import { holdsOneKey } from '../storage-map/holds-one-key';
 import { NUMERIC_SCALARS, sumType } from '../aggregates/aggregate-names';
@@ -295,14 +295,7 @@ function readTotals(schema: GraphQLSchema, storageMap: StorageMap, problems: str
     }
     const scalar = sumType(child.valueType.name);
     if (stored.valueType.name !== scalar) {
-      report(`sums ${child.coordinate}, ${article(child.valueType.name)} ${child.valueType.name}: declare ${coordinate} as ${scalar}${stored.valueType.nonNull ? '!' : ''}, the type of its aggregate sum`);
-      continue;
-    }
-    // Every type over the children's collection feeds the total (totalsFedBy): each must write the same number there.
-    const otherScalar = sameCollectionFields(storageMap, join.collection, child.path).find((other) => other.valueType.isList || other.valueType.name !== child.valueType.name);
-    if (otherScalar) {
-      const declared = `${otherScalar.valueType.isList ? 'a list of ' : ''}${otherScalar.valueType.name}`;
-      report(`sums ${child.coordinate}, ${article(child.valueType.name)} ${child.valueType.name}, and ${otherScalar.coordinate} stores ${article(declared)} ${declared} at "${child.path}" of the same documents, which its writes would add to the total; declare ${otherScalar.coordinate} as ${child.valueType.name}`);
+      report(`sums ${child.coordinate}, ${child.valueType.name === 'Int' ? 'an' : 'a'} ${child.valueType.name}: declare ${coordinate} as ${scalar}${stored.valueType.nonNull ? '!' : ''}, the type of its aggregate sum`);
       continue;
     }
     rules.push({
@@ -321,17 +314,6 @@ function readTotals(schema: GraphQLSchema, storageMap: StorageMap, problems: str
     });
   }
   return rules;
-}
-
-function article(word: string): string {
-  return /^[AEIOU]/i.test(word) ? 'an' : 'a';
-}
-
-/** The stored fields at `path` of every type over `collection`. */
-function sameCollectionFields(storageMap: StorageMap, collection: string, path: string): StoredField[] {
-  return [...storageMap.types.values()].flatMap((type) =>
-    type.collection === collection ? [...type.fields.values()].filter((field): field is StoredField => field.kind === 'stored' && field.path === path) : [],
-  );
 }
 
 function tryRead<T>(problems: string[], coordinate: string, read: () => T): T | undefined {
