@@ -25,12 +25,30 @@ function derivedFromPaths(model: WriteModel, typeName: string): DerivedFromPath[
 }
 
 /**
- * Why an update may not set `path` of a `typeName` document (`meta`, a JSON field): it holds a path
- * other values are derived from (`meta.weight`, which a total sums), and setting it whole would change
- * that value without moving them. undefined when it may.
+ * Where `typeName` documents hold values the writes derive (a total, a counter, a bounded array, an
+ * inverse list, a snapshot's copies), each with its rule: only the planners write there.
+ */
+function derivedAtPaths(model: WriteModel, typeName: string): DerivedFromPath[] {
+  const collection = model.storageMap.types.get(typeName)?.collection;
+  if (collection === undefined) return [];
+  return [
+    ...[...model.totals, ...model.counters, ...model.boundedArrays, ...model.inverses].filter((rule) => rule.collection === collection).map((rule) => ({ path: rule.path, rule: rule.coordinate })),
+    ...model.snapshots.filter((location) => location.collection === collection).map((location) => ({ path: location.segments[0]!.path, rule: location.coordinate })),
+  ];
+}
+
+/**
+ * Why an update may not set `path` of a `typeName` document: it holds a path other values are derived
+ * from (`meta`, a JSON field holding `meta.weight`, which a total sums), and setting it whole would
+ * change that value without moving them; or it is, holds or lies inside a value the writes derive
+ * (`stats` holding the total at `stats.weight`), which the client would overwrite. undefined when it may.
  */
 export function wholeSetProblem(model: WriteModel, typeName: string, fieldName: string, path: string): string | undefined {
   const inside = derivedFromPaths(model, typeName).find((derived) => derived.path !== path && isAtOrUnder(derived.path, path));
-  if (!inside) return undefined;
-  return `${typeName}.${fieldName} is stored at ${path}, which holds ${inside.path} that ${inside.rule} is derived from, and an update setting ${path} whole would leave ${inside.rule} wrong; update the field stored at ${inside.path} itself, and leave ${typeName}.${fieldName} out of the update`;
+  if (inside) {
+    return `${typeName}.${fieldName} is stored at ${path}, which holds ${inside.path} that ${inside.rule} is derived from, and an update setting ${path} whole would leave ${inside.rule} wrong; update the field stored at ${inside.path} itself, and leave ${typeName}.${fieldName} out of the update`;
+  }
+  const derived = derivedAtPaths(model, typeName).find((at) => isAtOrUnder(at.path, path) || isAtOrUnder(path, at.path));
+  if (!derived) return undefined;
+  return `${typeName}.${fieldName} is stored at ${path}, ${derived.path === path ? 'where' : isAtOrUnder(derived.path, path) ? `which holds ${derived.path}, where` : `inside ${derived.path}, where`} the writes keep ${derived.rule}, and an update setting it would overwrite ${derived.rule}; leave ${typeName}.${fieldName} out of the update`;
 }

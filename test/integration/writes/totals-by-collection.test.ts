@@ -125,6 +125,18 @@ async function starts(typeDefs: string, dbPrefix: string, collections: readonly 
   }
 }
 
+it('refuses at startup an update that sets a field holding the total itself, or an alias of it', async () => {
+  const withStats = TYPE_DEFS.replace('updateRefund(id: ID!, input: RefundPatch!): Refund! @update', 'updateAccount(id: ID!, input: AccountPatch!): Account! @update')
+    .replace('    name: String!\n    entries', '    name: String!\n    stats: JSON\n    rawWeight: Float @path(path: "stats.weight")\n    entries')
+    .replace('weight: Float! @total(of: "Account.entries", field: "weight")', 'weight: Float! @total(of: "Account.entries", field: "weight") @path(path: "stats.weight")');
+  expect(await starts(withStats.replace('input RefundPatch { weight: Float }', 'input AccountPatch { stats: JSON }'), 'totals_parent_stats')).toContain(
+    'Mutation.updateAccount: write plan updateSource(Account): Account.stats is stored at stats, which holds stats.weight, where the writes keep Account.weight, and an update setting it would overwrite Account.weight; leave Account.stats out of the update',
+  );
+  expect(await starts(withStats.replace('input RefundPatch { weight: Float }', 'input AccountPatch { rawWeight: Float }'), 'totals_parent_alias')).toContain(
+    'Mutation.updateAccount: write plan updateSource(Account): Account.rawWeight is stored at stats.weight, where the writes keep Account.weight, and an update setting it would overwrite Account.weight; leave Account.rawWeight out of the update',
+  );
+});
+
 describe('a bounded array over the children', () => {
   const bounded = TYPE_DEFS.replace(
     'weight: Float! @total(of: "Account.entries", field: "weight")',
