@@ -1,7 +1,7 @@
 import { exec } from 'node:child_process';
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { delimiter, dirname, join, relative, resolve } from 'node:path';
-import { isOutside } from './outside-folder';
+import { commonFolder, isOutside } from './outside-folder';
 import { promisify } from 'node:util';
 
 const run = promisify(exec);
@@ -69,16 +69,9 @@ function scratchCopyPaths(root: string, scratch: string, filenames: readonly str
   const targets = filenames.map((filename) => resolve(root, filename));
   const outside = targets.filter((target) => isOutside(relative(root, target)));
   const around = commonFolder(outside.map((target) => dirname(target)));
-  return targets.map((target) => (outside.includes(target) ? join(scratch, '.outside-project', relative(around, target)) : join(scratch, relative(root, target))));
-}
-
-/** The deepest folder holding each of `folders` (absolute paths). */
-function commonFolder(folders: readonly string[]): string {
-  return folders.reduce((common, folder) => {
-    let holder = common;
-    while (isOutside(relative(holder, folder))) holder = dirname(holder);
-    return holder;
-  }, folders[0] ?? '');
+  // With no common folder (two Windows drives) each keeps its whole path, the drive's colon left out.
+  const placed = (target: string) => (around === '' ? target.replace(':', '') : relative(around, target));
+  return targets.map((target) => (outside.includes(target) ? join(scratch, '.outside-project', placed(target)) : join(scratch, relative(root, target))));
 }
 
 /** Runs `hooks` on `paths`; a function given `content` may return the file's new text, which is returned. */
