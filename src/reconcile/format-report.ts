@@ -36,7 +36,7 @@ export function formatReport(report: ReconcileReport, target: string, elapsedMs:
 /**
  * The one verdict of a run, its text and its exit code together, so they cannot disagree: 1 when the
  * data does not look like what the schema describes (`mismatches`), 3 when anything is left wrong
- * (drift not fixed, copies pointing at no source, required copies missing), else 0.
+ * (drift not fixed, copies pointing at no source, copies missing), else 0.
  */
 export function reconcileVerdict(report: ReconcileReport): { text: string; exitCode: 0 | 1 | 3 } {
   if (report.mismatches.length > 0) {
@@ -52,7 +52,7 @@ export function reconcileVerdict(report: ReconcileReport): { text: string; exitC
   const missing = report.checks.reduce((sum, check) => sum + check.missing, 0);
   const unfixable = [
     ...(dangling > 0 ? [`${plural(dangling, 'copy points', 'copies point')} at no source document (delete or re-point those parents)`] : []),
-    ...(missing > 0 ? [`${plural(missing, 'required copy is', 'required copies are')} missing with no key saying what to copy (write those parents again, or backfill with docjoin migrate)`] : []),
+    ...(missing > 0 ? [`${plural(missing, 'copy is', 'copies are')} missing (a required one absent, or no document where a copy goes) with no key saying what to copy (write those parents again, or backfill with docjoin migrate)`] : []),
   ];
   const warned = report.warnings.length > 0 ? ` (${plural(report.warnings.length, 'warning', 'warnings')} below)` : '';
   if (unfixable.length === 0) return { text: `${drift}${warned}.`, exitCode: left > 0 ? 3 : 0 };

@@ -90,7 +90,7 @@ describe("reconcile's verdict on copies that are missing or point nowhere", () =
     const db = await seed((n) => (n === 2 ? {} : copyOf(n)));
     const found = await verdict(db);
     expect(found).toMatchObject({ exitCode: 3, mismatches: [], check: { drifted: 0, missing: 1 } });
-    expect(found.text).toBe('No drift; left wrong, which --fix cannot repair: 1 required copy is missing with no key saying what to copy (write those parents again, or backfill with docjoin migrate).');
+    expect(found.text).toBe('No drift; left wrong, which --fix cannot repair: 1 copy is missing (a required one absent, or no document where a copy goes) with no key saying what to copy (write those parents again, or backfill with docjoin migrate).');
   });
 
   it('a nullable snapshot no review holds a copy of: a warning, not a failure', async () => {
