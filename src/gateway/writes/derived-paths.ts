@@ -33,7 +33,7 @@ function derivedAtPaths(model: WriteModel, typeName: string): DerivedFromPath[] 
   if (collection === undefined) return [];
   return [
     ...[...model.totals, ...model.counters, ...model.boundedArrays, ...model.inverses].filter((rule) => rule.collection === collection).map((rule) => ({ path: rule.path, rule: rule.coordinate })),
-    ...model.snapshots.filter((location) => location.collection === collection).map((location) => ({ path: location.segments[0]!.path, rule: location.coordinate })),
+    ...model.snapshots.filter((location) => location.collection === collection).map((location) => ({ path: location.segments.map((segment) => segment.path).join('.'), rule: location.coordinate })),
   ];
 }
 

@@ -210,6 +210,22 @@ describe('a snapshot of the documents', () => {
     expect(await starts(withMutation('countVisit(id: ID!, input: VisitsPatch!): Signup! @update'), 'shared_snapshot_visits', ['authors', 'posts'])).toBe('started');
   });
 
+  it('lets an update set a field beside a snapshot inside an embedded object (the copy is at info.author, not all of info)', async () => {
+    const embedded = /* GraphQL */ `
+      type Query { posts(first: Int = 20, after: ID): [Post!]! @list }
+      type Mutation { editSummary(id: ID!, input: SummaryPatch!): PostSummary! @update }
+      type Author @collection(name: "authors") { id: ID! name: String! }
+      type Post @collection(name: "posts") { id: ID! title: String! info: Info @embedded }
+      type Info {
+        summary: String
+        author: Author @snapshot(path: "author", fields: ["id", "name"]) @join(localField: "author.id") @read(strategy: SNAPSHOT)
+      }
+      type PostSummary @collection(name: "posts") { id: ID! summary: String @path(path: "info.summary") }
+      input SummaryPatch { summary: String }
+    `;
+    expect(await starts(embedded, 'shared_snapshot_embedded', ['authors', 'posts'])).toBe('started');
+  });
+
   it('refuses at startup an update of a copied field, or a delete, through a second type', async () => {
     expect(await starts(withMutation('rename(id: ID!, input: NamePatch!): Signup! @update'), 'shared_snapshot_rename', ['authors', 'posts'])).toContain(
       'Mutation.rename: write plan updateSource(Signup): Signup shares the collection "authors" with Author, whose documents Post.author copies, and an update through Signup would leave Post.author stale',
