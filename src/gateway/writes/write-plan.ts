@@ -144,7 +144,8 @@ function collectionProblem(model: WriteModel, typeName: string): string | undefi
  * so the write would leave it stale:
  * - a snapshot's copies: a delete, or an update setting a copied field (a new document has no copies);
  * - a bounded array's whole copies: an update (insert and delete push and refill by collection);
- * - an inverse's lists: a delete, an update setting the truth, an insert through a type that stores it.
+ * - an inverse's lists: a delete, an update setting the truth, an insert through a type that stores it
+ *   (a field at its path, or a reference keyed by it).
  * `paths`: the stored paths an update sets.
  */
 function sharedCollectionProblem(model: WriteModel, typeName: string, kind: 'insert' | 'update' | 'delete', paths: readonly string[] = []): string | undefined {
@@ -152,7 +153,9 @@ function sharedCollectionProblem(model: WriteModel, typeName: string, kind: 'ins
   const collection = type?.collection;
   const around = (a: string, b: string) => isAtOrUnder(a, b) || isAtOrUnder(b, a);
   const sets = (path: string) => paths.some((set) => around(set, path));
-  const stores = (path: string) => [...(type?.fields.values() ?? [])].some((field) => field.kind === 'stored' && around(field.path, path));
+  // A field at the path, or a reference whose key it is.
+  const stores = (path: string) =>
+    [...(type?.fields.values() ?? [])].some((field) => (field.kind === 'stored' ? around(field.path, path) : field.shapes.join?.direction === 'byKey' && around(field.shapes.join.localField, path)));
   const kept = [
     ...model.snapshots
       .filter((location) => kind === 'delete' || (kind === 'update' && location.fields.some((copied) => sets(copied.sourcePath))))

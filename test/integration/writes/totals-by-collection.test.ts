@@ -235,3 +235,37 @@ describe('a snapshot of the documents', () => {
     );
   });
 });
+
+describe('an inverse list over the documents', () => {
+  const INVERSE = /* GraphQL */ `
+    type Query { people(first: Int = 20, after: ID): [Person!]! @list }
+    type Mutation {
+      createTask(input: TaskInput!): Task! @create
+      MUTATION
+    }
+    type Person @collection(name: "people") {
+      id: ID!
+      name: String!
+      tasks: [Task!]! @join(localField: "taskIds") @inverse(of: "Task.owner")
+    }
+    type Task @collection(name: "tasks") {
+      id: ID!
+      title: String!
+      owner: Person @join(localField: "ownerId")
+    }
+    "Another team's form over the same documents, holding the owner by a reference."
+    type QuickTask @collection(name: "tasks") {
+      id: ID!
+      title: String!
+      owner: Person @join(localField: "ownerId")
+    }
+    input TaskInput { title: String! owner: ID }
+    input QuickTaskInput { title: String! owner: ID }
+  `;
+
+  it('refuses at startup an insert through a second type whose reference holds the truth (the list is kept by type)', async () => {
+    expect(await starts(INVERSE.replace('MUTATION', 'createQuickTask(input: QuickTaskInput!): QuickTask! @create'), 'shared_inverse_insert', ['people', 'tasks'])).toContain(
+      'Mutation.createQuickTask: write plan insert(QuickTask): QuickTask shares the collection "tasks" with Task, whose documents Person.tasks lists, and an insert through QuickTask would leave Person.tasks stale',
+    );
+  });
+});
