@@ -194,8 +194,8 @@ function multiplyExact(a: ExactNumber, b: ExactNumber): ExactNumber {
   return { kind: 'finite', coefficient: a.coefficient * b.coefficient, exponent: a.exponent + b.exponent };
 }
 
-const INT64_MIN = -(2n ** 63n);
-const INT64_MAX = 2n ** 63n - 1n;
+export const INT64_MIN = -(2n ** 63n);
+export const INT64_MAX = 2n ** 63n - 1n;
 
 function toDecimalOperand(value: unknown): ExactNumber {
   // MongoDB converts a double to Decimal128 by its shortest decimal form, not its exact binary value

@@ -6,6 +6,11 @@ export function readPath(document: unknown, path: string): unknown {
   return readSegments(document, segmentsOf(path), 0);
 }
 
+/** Whether setting one of the paths changes the other (the same path, or one inside the other). */
+export function pathsOverlap(a: string, b: string): boolean {
+  return isAtOrUnder(a, b) || isAtOrUnder(b, a);
+}
+
 /** Whether the dotted `path` is `prefix` or lies inside it (`a.b` is at or under `a`, `ab` is not). */
 export function isAtOrUnder(path: string, prefix: string): boolean {
   return path === prefix || path.startsWith(`${prefix}.`);

@@ -1,4 +1,4 @@
-import { isAtOrUnder } from '../documents/read-path';
+import { isAtOrUnder, pathsOverlap } from '../documents/read-path';
 import type { WriteModel } from '../startup/write-model/write-model-types';
 
 /** A stored path of a document that other stored values are derived from, and the rule deriving them. */
@@ -48,7 +48,7 @@ export function wholeSetProblem(model: WriteModel, typeName: string, fieldName: 
   if (inside) {
     return `${typeName}.${fieldName} is stored at ${path}, which holds ${inside.path} that ${inside.rule} is derived from, and an update setting ${path} whole would leave ${inside.rule} wrong; update the field stored at ${inside.path} itself, and leave ${typeName}.${fieldName} out of the update`;
   }
-  const derived = derivedAtPaths(model, typeName).find((at) => isAtOrUnder(at.path, path) || isAtOrUnder(path, at.path));
+  const derived = derivedAtPaths(model, typeName).find((at) => pathsOverlap(at.path, path));
   if (!derived) return undefined;
   return `${typeName}.${fieldName} is stored at ${path}, ${derived.path === path ? 'where' : isAtOrUnder(derived.path, path) ? `which holds ${derived.path}, where` : `inside ${derived.path}, where`} the writes keep ${derived.rule}, and an update setting it would overwrite ${derived.rule}; leave ${typeName}.${fieldName} out of the update`;
 }

@@ -1,5 +1,5 @@
 import { Decimal128, Double, Long } from 'bson';
-import { arithmetic, compareNumbers, exactToString, numericWidth, toExact } from '../../bson/bson-number';
+import { arithmetic, compareNumbers, exactToString, INT64_MAX, INT64_MIN, numericWidth, toExact } from '../../bson/bson-number';
 import { bsonTag } from '../../bson/bson-tag';
 import { isKeyValue, keyString } from '../documents/key-string';
 import { readPath } from '../documents/read-path';
@@ -108,14 +108,11 @@ export function refuseValuesTotalsCannotTake(totals: readonly TotalRule[], value
   }
 }
 
-const LONG_MIN = -(2n ** 63n);
-const LONG_MAX = 2n ** 63n - 1n;
-
 function isLongValue(value: unknown): boolean {
   const digits = exactToString(toExact(value)!);
   if (!/^-?\d+$/.test(digits)) return false;
   const whole = BigInt(digits);
-  return whole >= LONG_MIN && whole <= LONG_MAX;
+  return whole >= INT64_MIN && whole <= INT64_MAX;
 }
 
 /**

@@ -2,7 +2,7 @@ import type { GraphQLObjectType } from 'graphql';
 import { byKeyReferenceFields, nestedReferences, nestedSnapshotLocations, uncheckedParentRelations } from './insert-planner';
 import type { WriteModel } from '../startup/write-model/write-model-types';
 import { wholeSetProblem } from './derived-paths';
-import { isAtOrUnder } from '../documents/read-path';
+import { pathsOverlap } from '../documents/read-path';
 
 /**
  * What a mutation's write unit does: one entry per WriteUnit call. A hand-written mutation declares it
@@ -80,10 +80,11 @@ function operationProblem(model: WriteModel, operation: WriteOperation, readInPa
       const stored = [...type.fields.values()].flatMap((field) => (field.kind === 'stored' && !field.isId ? [field] : []));
       const unknown = operation.fields.filter((name) => !stored.some((field) => field.fieldName === name));
       if (unknown.length > 0) return `${unknown.join(', ')} ${unknown.length === 1 ? 'is not a stored field' : 'are not stored fields'} of ${operation.typeName}`;
-      const wholeSet = operation.fields.map((name) => wholeSetProblem(model, operation.typeName, name, stored.find((field) => field.fieldName === name)!.path)).find((problem) => problem !== undefined);
+      const paths = operation.fields.map((name) => stored.find((field) => field.fieldName === name)!.path);
+      const wholeSet = operation.fields.map((name, index) => wholeSetProblem(model, operation.typeName, name, paths[index]!)).find((problem) => problem !== undefined);
       if (wholeSet) return wholeSet;
       if (operation.by !== '_id' && !stored.some((field) => field.path === operation.by)) return `by: "${operation.by}" is neither _id nor a stored path of ${operation.typeName}`;
-      return sharedCollectionProblem(model, operation.typeName, 'update', operation.fields.map((name) => stored.find((field) => field.fieldName === name)!.path));
+      return sharedCollectionProblem(model, operation.typeName, 'update', paths);
     }
     case 'insert': {
       const problem = collectionProblem(model, operation.typeName) ?? sharedCollectionProblem(model, operation.typeName, 'insert');
@@ -151,11 +152,10 @@ function collectionProblem(model: WriteModel, typeName: string): string | undefi
 function sharedCollectionProblem(model: WriteModel, typeName: string, kind: 'insert' | 'update' | 'delete', paths: readonly string[] = []): string | undefined {
   const type = model.storageMap.types.get(typeName);
   const collection = type?.collection;
-  const around = (a: string, b: string) => isAtOrUnder(a, b) || isAtOrUnder(b, a);
-  const sets = (path: string) => paths.some((set) => around(set, path));
+  const sets = (path: string) => paths.some((set) => pathsOverlap(set, path));
   // A field at the path, or a reference whose key it is.
   const stores = (path: string) =>
-    [...(type?.fields.values() ?? [])].some((field) => (field.kind === 'stored' ? around(field.path, path) : field.shapes.join?.direction === 'byKey' && around(field.shapes.join.localField, path)));
+    [...(type?.fields.values() ?? [])].some((field) => (field.kind === 'stored' ? pathsOverlap(field.path, path) : field.shapes.join?.direction === 'byKey' && pathsOverlap(field.shapes.join.localField, path)));
   const kept = [
     ...model.snapshots
       .filter((location) => kind === 'delete' || (kind === 'update' && location.fields.some((copied) => sets(copied.sourcePath))))

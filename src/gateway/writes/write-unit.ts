@@ -1,6 +1,6 @@
 import { ObjectId } from 'bson';
 import { keyString } from '../documents/key-string';
-import { isAtOrUnder, readPath, writePath } from '../documents/read-path';
+import { pathsOverlap, readPath, writePath } from '../documents/read-path';
 import { InvariantError } from '../errors/internal-errors';
 import { badUserInput, forbidden } from '../errors/public-error-code';
 import { scopedFilter } from '../request/access/scope-read-command';
@@ -477,7 +477,7 @@ export class WriteUnit {
       rule = this.access.writeRule(typeName, action, this.mutationField);
       const kept = rule.readOnlyPaths;
       // By stored path: another field kept at (or inside, or around) a read-only one would set it too.
-      const readOnly = setting.find(({ path }) => kept.some((protectedPath) => overlaps(path, protectedPath)));
+      const readOnly = setting.find(({ path }) => kept.some((protectedPath) => pathsOverlap(path, protectedPath)));
       if (readOnly !== undefined) throw forbidden(`role "${this.access.role}" may not set ${typeName}.${readOnly.name}`);
     } else rule = this.access.writeRule(typeName, action, this.mutationField);
     return rule.where.length === 0 ? undefined : this.access.whereFilter(rule.where);
@@ -689,10 +689,6 @@ function describeKey(key: unknown): string {
   return hex ?? JSON.stringify(key);
 }
 
-/** Whether setting `path` changes `other` (the same path, one inside the other). */
-function overlaps(path: string, other: string): boolean {
-  return isAtOrUnder(path, other) || isAtOrUnder(other, path);
-}
 
 /**
  * `filter` restricted to `rows` too (both must hold): merged when they compare different paths, or the
