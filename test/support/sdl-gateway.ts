@@ -48,3 +48,16 @@ export async function startSdlGateway(options: {
     throw error;
   }
 }
+
+/** Whether a gateway starts over `typeDefs` and a fresh database holding the empty `collections`: 'started', or the refusal's message. */
+export async function startupOutcome(typeDefs: string, dbPrefix: string, collections: readonly string[]): Promise<string> {
+  let started: SdlGateway | undefined;
+  try {
+    started = await startSdlGateway({ dbPrefix, typeDefs, prepare: async (fresh) => void (await Promise.all(collections.map((name) => fresh.createCollection(name)))) });
+    return 'started';
+  } catch (error) {
+    return (error as Error).message;
+  } finally {
+    await started?.stop();
+  }
+}

@@ -37,6 +37,11 @@ function derivedAtPaths(model: WriteModel, typeName: string): DerivedFromPath[] 
   ];
 }
 
+/** The value the writes derive that `path` of a `typeName` document is, or lies inside: only they set it. */
+export function derivedValueHolding(model: WriteModel, typeName: string, path: string): DerivedFromPath | undefined {
+  return derivedAtPaths(model, typeName).find((at) => isAtOrUnder(path, at.path));
+}
+
 /**
  * Why an update may not set `path` of a `typeName` document: it holds a path other values are derived
  * from (`meta`, a JSON field holding `meta.weight`, which a total sums), and setting it whole would

@@ -13,6 +13,7 @@ import {
 } from 'graphql';
 import { isAtOrUnder } from '../documents/read-path';
 import type { RelationField, StoredField } from '../startup/storage-map/storage-map-types';
+import { derivedValueHolding } from './derived-paths';
 import { boundedCopiesOf } from './fan-out-planner';
 import { byKeyReferenceFields, nestedReferences, nestedSnapshotLocations, uncheckedParentRelations } from './insert-planner';
 import type { WriteModel } from '../startup/write-model/write-model-types';
@@ -142,9 +143,11 @@ function mapInput(
       const reordered = mode === 'update' ? boundedCopiesOf(model, typeName).find((array) => array.childKey === target.path || array.sort.some((key) => key.path === target.path)) : undefined;
       const copy = snapshotHolding(model, typeName, target.path);
       const keyOf = mode === 'update' ? referenceKeyedAt(model, typeName, target.path) : undefined;
+      const derivedThere = derivedValueHolding(model, typeName, target.path);
       if (target.isId) fail(`${where}: ids are made by docjoin (and never changed); remove it from the input`);
       else if (keyOf) fail(`${where}: ${target.coordinate} is the key of the reference ${keyOf.coordinate}, which @update would re-point without checking the ${keyOf.targetType} it names exists and the role may read it; remove it from the input (a mutation of your own changes it with unit.changeReference, which checks)`);
       else if (copy) fail(`${where}: ${target.coordinate} is stored inside ${copy.coordinate}'s copy of a ${copy.targetType} (at "${copy.shapes.snapshot!.path}"), which docjoin keeps equal to that ${copy.targetType}; remove it from the input (a create sets ${copy.coordinate} by its id, and changing the ${copy.targetType} updates the copy)`);
+      else if (derivedThere) fail(`${where}: ${target.coordinate} is stored at ${target.path}, where the writes keep ${derivedThere.rule}${derivedThere.path === target.path ? '' : ` (at ${derivedThere.path})`}; remove it from the input`);
       else if (reordered) fail(`${where}: ${target.coordinate} decides which ${typeName}s ${reordered.coordinate} keeps and in what order, so changing it would rebuild that array; remove it from the input (a custom mutation can change it, then \`docjoin reconcile --fix\` rebuilds the array)`);
       else if (inputNamed.name !== target.valueType.name || inputIsList !== target.valueType.isList) fail(`${where} must have the type of ${target.coordinate} (${target.valueType.isList ? `[${target.valueType.name}]` : target.valueType.name})`);
       else mappings.push(Object.freeze({ kind: 'value', name: inputField.name, path: target.path, typeName: target.valueType.name }));

@@ -6,7 +6,7 @@ import type { RelationField } from '../startup/storage-map/storage-map-types';
 import { collectionsOfReferenceChange, planReferenceChange } from './reference-planner';
 import { planCounterCopyUpdates } from './fan-out-planner';
 import { counterCopies } from '../startup/write-model/build-write-model';
-import { addTotalIncrements, totalCollections, totalsFedBy, zeroTotal } from './total-planner';
+import { addTotalIncrements, totalCollections, totalsFedBy } from './total-planner';
 import { distinct, UpdateMerger, type PlannedUpdate, type WriteStep } from './write-steps';
 import type { BoundedArray, CopiedField, CounterRule, CounterSource, PathSegment, SnapshotLocation, TotalRule, WriteModel } from '../startup/write-model/write-model-types';
 
@@ -240,16 +240,6 @@ function mapAlong(value: unknown, segments: readonly PathSegment[], transform: (
   const container = value as StoredDocument;
   if (!(segment.path in container)) return value;
   return { ...container, [segment.path]: mapAlong(container[segment.path], rest, transform) };
-}
-
-/** A new document starts with its derived values true: counters and totals 0, inverse and bounded arrays empty. */
-export function withInitialDerivedValues(model: WriteModel, collection: string, document: StoredDocument): StoredDocument {
-  const initial: StoredDocument = {};
-  for (const counter of model.counters) if (counter.collection === collection) initial[counter.path] = 0;
-  for (const total of model.totals) if (total.collection === collection) initial[total.path] = zeroTotal(total);
-  for (const inverse of model.inverses) if (inverse.collection === collection) initial[inverse.path] = [];
-  for (const array of model.boundedArrays) if (array.collection === collection) initial[array.path] = [];
-  return { ...initial, ...document };
 }
 
 /** The rules an insert into `collection` feeds, whatever the document holds: see planInsertDerived. */

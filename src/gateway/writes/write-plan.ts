@@ -165,8 +165,24 @@ function sharedCollectionProblem(model: WriteModel, typeName: string, kind: 'ins
       .filter((inverse) => kind === 'delete' || (kind === 'update' ? sets(inverse.truthPath) : stores(inverse.truthPath)))
       .map((inverse) => ({ coordinate: inverse.coordinate, collection: inverse.truthCollection, type: inverse.truthType, keeps: 'lists' })),
   ].find((rule) => rule.collection === collection && rule.type !== typeName);
-  if (!kept) return undefined;
+  if (!kept) return kind === 'insert' ? foreignCopiesProblem(model, typeName, stores) : undefined;
   return `${typeName} shares the collection "${collection}" with ${kept.type}, whose documents ${kept.coordinate} ${kept.keeps}, and ${article(kind)} ${kind} through ${typeName} would leave ${kept.coordinate} stale; write those documents through ${kept.type}'s mutations`;
+}
+
+/**
+ * An insert through `typeName` into a collection whose documents another type keeps snapshot copies in,
+ * where `typeName` stores a field at, around or inside a copy (`Draft.author: JSON` where Post.author's
+ * copy is): the new document's copy would be whatever the input gave, never filled from its source.
+ */
+function foreignCopiesProblem(model: WriteModel, typeName: string, stores: (path: string) => boolean): string | undefined {
+  const collection = model.storageMap.types.get(typeName)?.collection;
+  for (const location of model.snapshots) {
+    const holder = location.coordinate.split('.')[0]!;
+    const path = location.segments.map((segment) => segment.path).join('.');
+    if (location.collection !== collection || holder === typeName || !stores(path)) continue;
+    return `${typeName} shares the collection "${collection}" with ${holder}, whose documents hold ${location.coordinate}'s copies at ${path}, and ${typeName} stores a field there, so an insert through ${typeName} could write a copy docjoin never filled from its ${location.sourceType}; insert those documents through ${holder}'s mutations, or store ${typeName}'s field elsewhere`;
+  }
+  return undefined;
 }
 
 function article(kind: 'insert' | 'update' | 'delete'): string {

@@ -13,7 +13,8 @@ import { projectionOf, toFindProjection, type Projection } from '../operation/pl
 import type { StoredDocument } from '../documents/stored-document';
 import { hasFanOut, planBoundedCopyUpdates, planSourceUpdate } from './fan-out-planner';
 import { wholeSetProblem } from './derived-paths';
-import { copiedKeys, fillSnapshot, forwardReferences, keysSetBy, planInsertDerived, soleUpdateOf, uncheckedParents, withInitialDerivedValues, type ForwardReference } from './insert-planner';
+import { copiedKeys, fillSnapshot, forwardReferences, keysSetBy, planInsertDerived, soleUpdateOf, uncheckedParents, type ForwardReference } from './insert-planner';
+import { withInitialDerivedValues } from './initial-derived-values';
 import { collectionsOfMoves, collectionsOfReferenceChange, pathsBeforeMoves, planChildMoves, planReferenceChange } from './reference-planner';
 import { countersMoved, type SourceChangeListener } from './source-changes';
 import { lockIds, storedPathsOf, type ReferenceLocks } from './reference-locks';
@@ -321,7 +322,7 @@ export class WriteUnit {
     }
     // A parent the viewer reads in part must be one it reads: the new document would join its lists and counts.
     for (const parent of uncheckedParents(this.model, typeName, complete)) if (!this.#readsAll(parent.collection)) await this.#requireSources(parent, known);
-    complete = withInitialDerivedValues(this.model, collection, complete);
+    complete = withInitialDerivedValues(this.model, typeName, collection, complete);
     refuseValuesTotalsCannotTake(totalsFedBy(this.model, typeName), (path) => readPath(complete, path));
     const planned = planInsertDerived(this.model, typeName, complete);
     const derived = groupByCollection(planned);

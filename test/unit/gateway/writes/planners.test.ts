@@ -2,7 +2,8 @@ import { ObjectId } from 'bson';
 import { buildStorageMap } from '../../../../src/gateway/startup/storage-map/build-storage-map';
 import { buildWriteModel, buildWriteModelFromSdl } from '../../../../src/gateway/startup/write-model/build-write-model';
 import { planSnapshotFanOut, planSourceUpdate } from '../../../../src/gateway/writes/fan-out-planner';
-import { fillSnapshot, forwardReferences, nestedReferences, planInsertDerived, provedByDerivedUpdate, soleUpdateOf, withInitialDerivedValues } from '../../../../src/gateway/writes/insert-planner';
+import { fillSnapshot, forwardReferences, nestedReferences, planInsertDerived, provedByDerivedUpdate, soleUpdateOf } from '../../../../src/gateway/writes/insert-planner';
+import { withInitialDerivedValues } from '../../../../src/gateway/writes/initial-derived-values';
 import { planReferenceChange } from '../../../../src/gateway/writes/reference-planner';
 import { groupByCollection } from '../../../../src/gateway/writes/write-steps';
 import { demoSchema, DIRECTIVES_SDL } from '../support/demo-schema';
@@ -123,7 +124,7 @@ describe('inserts', () => {
   });
 
   it('a new author starts with true derived values', () => {
-    expect(withInitialDerivedValues(model, 'authors', { _id: id(1), name: 'A' })).toEqual({ countOfBooks: 0, bookIds: [], _id: id(1), name: 'A' });
+    expect(withInitialDerivedValues(model, 'Author', 'authors', { _id: id(1), name: 'A' })).toEqual({ countOfBooks: 0, bookIds: [], _id: id(1), name: 'A' });
   });
 });
 

@@ -1,0 +1,156 @@
+import { ObjectId } from 'mongodb';
+import type { GraphQLResolveInfo } from 'graphql';
+import type { GatewayContext } from 'docjoin';
+import { startSdlGateway, startupOutcome, type SdlGateway } from '../../support/sdl-gateway';
+
+/**
+ * A new document starts with the values the writes derive (counters, totals, inverse and bounded
+ * arrays) true, each at its own path, and cannot give them itself: not through an input field stored
+ * there, nor inside a JSON value around one, nor through a second type over the same documents. A
+ * second type cannot write another type's snapshot copies either.
+ */
+const TYPE_DEFS = /* GraphQL */ `
+  scalar JSON
+  type Query { accounts(first: Int = 20): [Account!]! @list }
+  type Mutation {
+    createAccount(input: AccountInput!): Account! @create
+    createEntry(input: EntryInput!): Entry! @create
+    "Hand-written: another team's import, inserting through AccountImport what it is given."
+    importAccount(name: String!, entryCount: Int): AccountImport!
+  }
+  type Account @collection(name: "accounts") {
+    id: ID!
+    name: String!
+    stats: JSON
+    entries(first: Int = 20): [Entry!]! @join(localField: "_id", foreignField: "accountId")
+    entryCount: Int! @counter(of: "Account.entries")
+    weight: Float! @total(of: "Account.entries", field: "weight") @path(path: "stats.weight")
+  }
+  "Another team's view of the same documents."
+  type AccountImport @collection(name: "accounts") {
+    id: ID!
+    name: String!
+    entryCount: Int
+  }
+  type Entry @collection(name: "entries") {
+    id: ID!
+    weight: Float
+    account: Account @join(localField: "accountId")
+  }
+  input AccountInput { name: String! stats: JSON }
+  input EntryInput { account: ID! weight: Float }
+`;
+
+async function importAccount(_parent: unknown, args: { name: string; entryCount?: number | null }, context: GatewayContext, info: GraphQLResolveInfo) {
+  const document = { _id: new ObjectId(), name: args.name, ...(args.entryCount !== undefined && { entryCount: args.entryCount }) };
+  await context.writes.run(info, (unit) => unit.insert('AccountImport', document));
+  return context.documents.findOne(info, 'AccountImport', { _id: document._id });
+}
+
+let s: SdlGateway;
+beforeAll(async () => {
+  s = await startSdlGateway({
+    typeDefs: TYPE_DEFS,
+    dbPrefix: 'insert_derived',
+    gateway: { resolvers: { Mutation: { importAccount } }, writePlans: { importAccount: [{ kind: 'insert', typeName: 'AccountImport' }] } },
+    prepare: async (db) => {
+      await db.collection('accounts').createIndex({ _id: 1 });
+      await db.collection('entries').createIndex({ accountId: 1 });
+    },
+  });
+}, 60_000);
+afterAll(() => s?.stop());
+beforeEach(async () => {
+  await s.db.collection('accounts').deleteMany({});
+  await s.db.collection('entries').deleteMany({});
+});
+
+const createAccount = (stats: string) => s.gateway.execute({ query: `mutation { createAccount(input: { name: "a", stats: ${stats} }) { entryCount weight stats } }` });
+const storedAccounts = () => s.db.collection('accounts').find({}, { projection: { _id: 0 } }).toArray();
+
+it('keeps a total inside a JSON field at its path: made when absent or null, beside what the input gave', async () => {
+  const given = await createAccount('{ note: "x" }');
+  const absent = await s.gateway.execute({ query: 'mutation { createAccount(input: { name: "b" }) { weight } }' });
+  const empty = await createAccount('null');
+  expect([given, absent, empty].map((result) => ({ errors: result.errors, data: result.data }))).toEqual([
+    { errors: undefined, data: { createAccount: { entryCount: 0, weight: 0, stats: { note: 'x', weight: 0 } } } },
+    { errors: undefined, data: { createAccount: { weight: 0 } } },
+    { errors: undefined, data: { createAccount: { entryCount: 0, weight: 0, stats: { weight: 0 } } } },
+  ]);
+  expect(await storedAccounts()).toEqual([
+    { name: 'a', stats: { note: 'x', weight: 0 }, entryCount: 0 },
+    { name: 'b', stats: { weight: 0 }, entryCount: 0 },
+    { name: 'a', stats: { weight: 0 }, entryCount: 0 },
+  ]);
+  // The stored total is read, not joined: one trip for the create's own read back.
+  expect(given.cost?.fields).toEqual({});
+});
+
+it('refuses a create whose JSON value gives the total, or is no object where it goes, writing nothing', async () => {
+  const forged = await createAccount('{ weight: 999 }');
+  const scalar = await createAccount('5');
+  const list = await createAccount('[{ weight: 1 }]');
+  expect([forged, scalar, list].map((result) => result.errors?.map((error) => [error.extensions?.code, error.message]))).toEqual([
+    [['BAD_USER_INPUT', 'the new Account gives a value at stats.weight, where the writes keep Account.weight; leave it out (a new document starts with it true)']],
+    [['BAD_USER_INPUT', 'the new Account gives a value other than an object at stats, where the writes keep Account.weight inside, at stats.weight; give an object there, or leave it out']],
+    [['BAD_USER_INPUT', 'the new Account gives a list at stats, where the writes keep Account.weight inside, at stats.weight; give an object there, or leave it out']],
+  ]);
+  expect(await storedAccounts()).toEqual([]);
+});
+
+it('refuses an insert through a second type giving the counter, and starts an omitted one at 0', async () => {
+  const forged = await s.gateway.execute({ query: 'mutation { importAccount(name: "c", entryCount: 5) { id } }' });
+  const nulled = await s.gateway.execute({ query: 'mutation { importAccount(name: "c", entryCount: null) { id } }' });
+  expect([forged, nulled].map((result) => result.errors?.map((error) => [error.extensions?.code, error.message]))).toEqual([
+    [['BAD_USER_INPUT', 'the new AccountImport gives a value at entryCount, where the writes keep Account.entryCount; leave it out (a new document starts with it true)']],
+    [['BAD_USER_INPUT', 'the new AccountImport gives a value at entryCount, where the writes keep Account.entryCount; leave it out (a new document starts with it true)']],
+  ]);
+  const plain = await s.gateway.execute({ query: 'mutation { importAccount(name: "d") { name entryCount } }' });
+  expect({ errors: plain.errors, data: plain.data }).toEqual({ errors: undefined, data: { importAccount: { name: 'd', entryCount: 0 } } });
+  expect(await storedAccounts()).toEqual([{ name: 'd', entryCount: 0, stats: { weight: 0 } }]);
+});
+
+
+it('refuses at startup a generated create whose input sets a value the writes derive, through a second type', async () => {
+  const generated = TYPE_DEFS.replace('importAccount(name: String!, entryCount: Int): AccountImport!', 'importAccount(input: ImportInput!): AccountImport! @create').concat(
+    'input ImportInput { name: String! entryCount: Int }',
+  );
+  expect(await startupOutcome(generated, 'insert_derived_generated', ['accounts', 'entries'])).toContain(
+    'Mutation.importAccount: ImportInput.entryCount: AccountImport.entryCount is stored at entryCount, where the writes keep Account.entryCount; remove it from the input',
+  );
+});
+
+describe("another type's snapshot copies", () => {
+  const SNAPSHOT = /* GraphQL */ `
+    scalar JSON
+    type Query { posts(first: Int = 20): [Post!]! @list }
+    type Mutation { MUTATION }
+    type Author @collection(name: "authors") { id: ID! name: String! }
+    type Post @collection(name: "posts") {
+      id: ID!
+      title: String!
+      info: Info @embedded
+    }
+    type Info {
+      author: Author! @snapshot(path: "author", fields: ["id", "name"]) @join(localField: "author.id") @read(strategy: SNAPSHOT)
+    }
+    "Another team's drafts, stored with the posts."
+    type Draft @collection(name: "posts") { id: ID! title: String! FIELD }
+    input DraftInput { title: String! INPUT }
+  `;
+  const draft = (field: string, input: string) =>
+    SNAPSHOT.replace('MUTATION', 'createDraft(input: DraftInput!): Draft! @create').replace('FIELD', field).replace('INPUT', input);
+
+  it('refuses at startup an insert through a second type storing a field at, inside or around where the copies go', async () => {
+    expect(await startupOutcome(draft('author: JSON @path(path: "info.author")', 'author: JSON'), 'foreign_copies_at', ['authors', 'posts'])).toContain(
+      'Mutation.createDraft: DraftInput.author: Draft.author is stored at info.author, where the writes keep Post.info.author; remove it from the input',
+    );
+    expect(await startupOutcome(draft('info: JSON', 'info: JSON'), 'foreign_copies_around', ['authors', 'posts'])).toContain(
+      'Mutation.createDraft: write plan insert(Draft): Draft shares the collection "posts" with Post, whose documents hold Post.info.author\'s copies at info.author, and Draft stores a field there, so an insert through Draft could write a copy docjoin never filled from its Author; insert those documents through Post\'s mutations, or store Draft\'s field elsewhere',
+    );
+  });
+
+  it('lets a second type insert when it stores nothing where the copies go', async () => {
+    expect(await startupOutcome(draft('note: String', 'note: String'), 'foreign_copies_beside', ['authors', 'posts'])).toBe('started');
+  });
+});
