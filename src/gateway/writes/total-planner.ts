@@ -163,10 +163,13 @@ function refuseOversizedStep(total: TotalRule, step: number): void {
 
 /**
  * A filter's alternatives for a child's stored value at `path`: within MAX_FLOAT_STEP of `center`, or no
- * number (it moves nothing), an array of numbers included, as addTotalMoves reads it.
+ * number (it moves nothing), as addTotalMoves reads it: an array of numbers included, and numbers
+ * reached through an array on the way (`meta: [{ weight: 1 }]` for `meta.weight`).
  */
 function storedValueNear(path: string, center: number): StoredDocument[] {
-  return [{ [path]: { $gt: new Double(center - MAX_FLOAT_STEP), $lt: new Double(center + MAX_FLOAT_STEP) } }, { [path]: { $not: { $type: 'number' } } }, { [path]: { $type: 'array' } }];
+  const segments = path.split('.');
+  const arraysOnTheWay = segments.map((_, index) => ({ [segments.slice(0, index + 1).join('.')]: { $type: 'array' } }));
+  return [{ [path]: { $gt: new Double(center - MAX_FLOAT_STEP), $lt: new Double(center + MAX_FLOAT_STEP) } }, { [path]: { $not: { $type: 'number' } } }, ...arraysOnTheWay];
 }
 
 /**

@@ -165,6 +165,31 @@ describe('a Float total', () => {
     expect(await stored([a!.account, b!.account])).toEqual({ accounts: [0, 0], entries: [{ _id: a!.entry, accountId: b!.account, weight: [1e300] }, { _id: b!.entry, accountId: b!.account, weight: 0 }] });
     await forget([a!.account, b!.account]);
   });
+
+  it('re-points an entry whose summed path crosses an array (meta: [{ weight }] for meta.weight): it adds nothing, so the move is never refused nor retried', async () => {
+    const nested = TYPE_DEFS.replace('    weight: Float\n    points: Long\n    account', '    weight: Float @path(path: "meta.weight")\n    points: Long\n    account');
+    const [from, to, entry] = [new ObjectId(), new ObjectId(), new ObjectId()];
+    const gateway = await startSdlGateway({
+      dbPrefix: 'total_overflow_nested',
+      typeDefs: nested,
+      gateway: MOVE_ENTRY,
+      prepare: async (fresh) => {
+        await fresh.collection('accounts').insertMany([from, to].map((_id) => ({ _id, name: 'n', entryCount: 0, weight: new Double(0), points: Long.ZERO })));
+        await fresh.collection('entries').insertOne({ _id: entry, accountId: from, meta: [{ weight: new Double(1e300) }] });
+        await fresh.collection('entries').createIndex({ accountId: 1 });
+      },
+    });
+    try {
+      const moved = await gateway.gateway.execute({ query: `mutation { moveEntry(id: "${entry}", account: "${to}") }` });
+      expect({ errors: moved.errors, data: moved.data, attempts: moved.cost?.writes?.attempts }).toEqual({ errors: undefined, data: { moveEntry: true }, attempts: 1 });
+      expect({
+        accounts: (await gateway.db.collection('accounts').find({}, { sort: { _id: 1 } }).toArray()).map((account) => account.weight),
+        entry: await gateway.db.collection('entries').findOne({ _id: entry }),
+      }).toEqual({ accounts: [0, 0], entry: { _id: entry, accountId: to, meta: [{ weight: 1e300 }] } });
+    } finally {
+      await gateway.stop();
+    }
+  });
 });
 
 (transactions.supported ? describe : describe.skip)(`a Long total, with transactions${transactions.skipReason}`, () => {
