@@ -16,7 +16,7 @@ export { createGateway, type CreateGatewayOptions, type ExecutedOperation, type 
 export { bsonType } from './documents/bson-type';
 export { keyString } from './documents/key-string';
 export { objectIdArgument } from './documents/object-id-argument';
-export { isAtOrUnder, readPath, writePath } from './documents/read-path';
+export { isAtOrUnder, pathsOverlap, readPath, writePath } from './documents/read-path';
 export { embeddingPlaces } from './startup/storage-map/embedding-places';
 export { DatabaseMismatchError, SchemaSourceError, StorageConfigError } from './errors/internal-errors';
 export { badUserInput, forbidden, PublicErrorCode } from './errors/public-error-code';

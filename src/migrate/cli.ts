@@ -7,7 +7,7 @@ import { loadProjectTarget } from '../command-line/project-flags';
 import type { OutputStream } from '../command-line/cli-io';
 import { createProgressLine } from '../command-line/progress-line';
 import { ConfigError, loadConfig, redactSecrets } from '../config/config';
-import { StorageConfigError, withDirectiveTypeDefs, buildWriteModelFromSdl, isAtOrUnder, quoteInput, storedPathsOf, sumType, type PathSegment, type SnapshotLocation, type WriteModel, COUNTER_BACKFILL, EMBEDDED_BACKFILL, SNAPSHOT_BACKFILL, TOTAL_BACKFILL } from '../gateway';
+import { StorageConfigError, withDirectiveTypeDefs, buildWriteModelFromSdl, pathsOverlap, quoteInput, storedPathsOf, sumType, type PathSegment, type SnapshotLocation, type WriteModel, COUNTER_BACKFILL, EMBEDDED_BACKFILL, SNAPSHOT_BACKFILL, TOTAL_BACKFILL } from '../gateway';
 import { ProjectConfigError, type Project } from '../project/load-project';
 import { everyCopyDangles, reconcileChecks } from '../reconcile/reconcile';
 import type { DriftReport, ReconcileProgress } from '../reconcile/reconcile-types';
@@ -228,7 +228,7 @@ function droppedSnapshot(model: WriteModel, coordinate: string): DroppedSnapshot
   const path = parts[0]!;
   // What another field serves there is the document's own data, not a copy this relation once kept.
   const parent = model.storageMap.types.get(relation.typeName)!;
-  const other = [...parent.fields.keys()].find((name) => name !== relation.fieldName && storedPathsOf(parent, name).some((stored) => isAtOrUnder(stored, path) || isAtOrUnder(path, stored)));
+  const other = [...parent.fields.keys()].find((name) => name !== relation.fieldName && storedPathsOf(parent, name).some((stored) => pathsOverlap(stored, path)));
   if (other !== undefined) {
     throw new SdlChangeError(`${coordinate}: "${path}" is read by ${relation.typeName}.${other}, so it holds that field's data, not copies of ${relation.targetType}; there is nothing to drop`);
   }

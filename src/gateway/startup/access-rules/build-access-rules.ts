@@ -1,7 +1,7 @@
 import { isObjectType, type GraphQLObjectType, type GraphQLSchema } from 'graphql';
 import { copiesOnPath } from '../storage-map/copy-paths';
 import { documentLocations } from '../storage-map/document-locations';
-import { isAtOrUnder } from '../../documents/read-path';
+import { isAtOrUnder, pathsOverlap } from '../../documents/read-path';
 import { readAccess, type AccessDirective } from '../storage-map/read-directives';
 import type { RelationField, StorageMap, TypeStorage } from '../storage-map/storage-map-types';
 import type { WriteModel } from '../write-model/write-model-types';
@@ -105,11 +105,10 @@ function hideMirrorsOfHidden(types: Map<string, TypeAccess>, storageMap: Storage
  */
 function collectionsWithHiddenCopies(rules: AccessRules, storageMap: StorageMap, role: string): ReadonlySet<string> {
   const collections = new Set<string>();
-  const overlaps = (a: string, b: string) => isAtOrUnder(a, b) || isAtOrUnder(b, a);
   const hides = (typeName: string, path: string) => {
     const rule = readRuleOf(rules, typeName, role);
     const storage = storageMap.types.get(typeName);
-    return rule !== undefined && rule !== 'all' && storage !== undefined && [...rule.hidden].some((name) => storedPathsOf(storage, name).some((stored) => overlaps(stored, path)));
+    return rule !== undefined && rule !== 'all' && storage !== undefined && [...rule.hidden].some((name) => storedPathsOf(storage, name).some((stored) => pathsOverlap(stored, path)));
   };
   for (const field of storageMap.relations.values()) {
     const copyPath = field.shapes.snapshot?.path ?? field.shapes.embedded?.path;

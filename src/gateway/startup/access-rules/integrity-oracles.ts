@@ -1,5 +1,5 @@
 import type { IndexDescription } from '../../documents/index-description';
-import { isAtOrUnder } from '../../documents/read-path';
+import { isAtOrUnder, pathsOverlap } from '../../documents/read-path';
 import type { StorageMap, TypeStorage } from '../storage-map/storage-map-types';
 import { readRuleOf, type AccessRules, type RoleRules } from './access-rule-types';
 import { describeWhere, storedPathsOf } from './build-access-rules';
@@ -67,7 +67,7 @@ function uniqueIndexOracles(rules: AccessRules, storage: TypeStorage, role: stri
     const fieldName = [...storage.fields.keys()].find((name) => storedPathsOf(storage, name).some((stored) => isAtOrUnder(path, stored)));
     if (fieldName === undefined) continue;
     const creates = rule.create !== undefined && !rule.create.where.some((condition) => isAtOrUnder(path, condition.path));
-    const updates = rule.update !== undefined && !rule.update.readOnlyPaths.some((readOnly) => isAtOrUnder(path, readOnly) || isAtOrUnder(readOnly, path));
+    const updates = rule.update !== undefined && !rule.update.readOnlyPaths.some((readOnly) => pathsOverlap(path, readOnly));
     const writes = [creates ? 'create' : undefined, updates ? 'update' : undefined].filter((action) => action !== undefined);
     if (writes.length === 0) continue;
     const unseen = unseenBy(rules, role, storage.typeName, path, refusal);
