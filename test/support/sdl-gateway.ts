@@ -49,11 +49,15 @@ export async function startSdlGateway(options: {
   }
 }
 
-/** Whether a gateway starts over `typeDefs` and a fresh database holding the empty `collections`: 'started', or the refusal's message. */
-export async function startupOutcome(typeDefs: string, dbPrefix: string, collections: readonly string[]): Promise<string> {
+/**
+ * Whether a gateway starts over `typeDefs` and a fresh database holding the empty `collections` (or
+ * what `prepare` made): 'started', or the refusal's message.
+ */
+export async function startupOutcome(typeDefs: string, dbPrefix: string, collections: readonly string[] | ((db: Db) => Promise<void>)): Promise<string> {
+  const prepare = typeof collections === 'function' ? collections : async (fresh: Db) => void (await Promise.all(collections.map((name) => fresh.createCollection(name))));
   let started: SdlGateway | undefined;
   try {
-    started = await startSdlGateway({ dbPrefix, typeDefs, prepare: async (fresh) => void (await Promise.all(collections.map((name) => fresh.createCollection(name)))) });
+    started = await startSdlGateway({ dbPrefix, typeDefs, prepare });
     return 'started';
   } catch (error) {
     return (error as Error).message;

@@ -163,7 +163,7 @@ function mapInput(
   if (mode === 'create') {
     const inputFields = inputType.getFields();
     for (const field of storage.fields.values()) {
-      if (field.kind !== 'stored' || field.isId || !field.valueType.nonNull || derivedRule(model, field.coordinate) || declaredDerived(field.fieldName)) continue;
+      if (field.kind !== 'stored' || field.isId || !field.valueType.nonNull || derivedRule(model, field.coordinate) || declaredDerived(field.fieldName) || derivedValueHolding(model, typeName, field.path)) continue;
       const inputField = inputFields[field.fieldName];
       if (!inputField) fail(`${inputType.name} has no field for ${field.coordinate}, which is non-null; add ${field.fieldName}: ${field.valueType.name}!`);
       else if (!isNonNullType(inputField.type)) fail(`${inputType.name}.${field.fieldName} must be non-null (${String(inputField.type)}!), as ${field.coordinate} is`);

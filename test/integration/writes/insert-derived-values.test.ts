@@ -1,4 +1,4 @@
-import { ObjectId } from 'mongodb';
+import { ObjectId, type Db } from 'mongodb';
 import type { GraphQLResolveInfo } from 'graphql';
 import type { GatewayContext } from 'docjoin';
 import { startSdlGateway, startupOutcome, type SdlGateway } from '../../support/sdl-gateway';
@@ -47,16 +47,18 @@ async function importAccount(_parent: unknown, args: { name: string; entryCount?
   return context.documents.findOne(info, 'AccountImport', { _id: document._id });
 }
 
+const prepareIndexes = async (db: Db) => {
+  await db.collection('accounts').createIndex({ _id: 1 });
+  await db.collection('entries').createIndex({ accountId: 1 });
+};
+
 let s: SdlGateway;
 beforeAll(async () => {
   s = await startSdlGateway({
     typeDefs: TYPE_DEFS,
     dbPrefix: 'insert_derived',
     gateway: { resolvers: { Mutation: { importAccount } }, writePlans: { importAccount: [{ kind: 'insert', typeName: 'AccountImport' }] } },
-    prepare: async (db) => {
-      await db.collection('accounts').createIndex({ _id: 1 });
-      await db.collection('entries').createIndex({ accountId: 1 });
-    },
+    prepare: prepareIndexes,
   });
 }, 60_000);
 afterAll(() => s?.stop());
@@ -118,6 +120,9 @@ it('refuses at startup a generated create whose input sets a value the writes de
   expect(await startupOutcome(generated, 'insert_derived_generated', ['accounts', 'entries'])).toContain(
     'Mutation.importAccount: ImportInput.entryCount: AccountImport.entryCount is stored at entryCount, where the writes keep Account.entryCount; remove it from the input',
   );
+  // Non-null there, the second type's field need not (and may not) be given: a new document starts with it.
+  const required = generated.replace('    name: String!\n    entryCount: Int\n', '    name: String!\n    entryCount: Int!\n');
+  expect(await startupOutcome(required.replace('input ImportInput { name: String! entryCount: Int }', 'input ImportInput { name: String! }'), 'insert_derived_required', prepareIndexes)).toBe('started');
 });
 
 describe("another type's snapshot copies", () => {
