@@ -1,8 +1,9 @@
 import type { GraphQLObjectType } from 'graphql';
 import { byKeyReferenceFields, nestedReferences, nestedSnapshotLocations, uncheckedParentRelations } from './insert-planner';
-import type { WriteModel } from '../startup/write-model/write-model-types';
+import type { SnapshotLocation, WriteModel } from '../startup/write-model/write-model-types';
 import { wholeSetProblem } from './derived-paths';
 import { pathsOverlap } from '../documents/read-path';
+import { storedPathsOf } from '../startup/access-rules/build-access-rules';
 
 /**
  * What a mutation's write unit does: one entry per WriteUnit call. A hand-written mutation declares it
@@ -153,9 +154,8 @@ function sharedCollectionProblem(model: WriteModel, typeName: string, kind: 'ins
   const type = model.storageMap.types.get(typeName);
   const collection = type?.collection;
   const sets = (path: string) => paths.some((set) => pathsOverlap(set, path));
-  // A field at the path, or a reference whose key it is.
-  const stores = (path: string) =>
-    [...(type?.fields.values() ?? [])].some((field) => (field.kind === 'stored' ? pathsOverlap(field.path, path) : field.shapes.join?.direction === 'byKey' && pathsOverlap(field.shapes.join.localField, path)));
+  // A field at the path: stored, embedded, a snapshot's copy, or a reference whose key it is.
+  const stores = (path: string) => type !== undefined && [...type.fields.keys()].some((name) => storedPathsOf(type, name).some((stored) => pathsOverlap(stored, path)));
   const kept = [
     ...model.snapshots
       .filter((location) => kind === 'delete' || (kind === 'update' && location.fields.some((copied) => sets(copied.sourcePath))))
@@ -176,13 +176,33 @@ function sharedCollectionProblem(model: WriteModel, typeName: string, kind: 'ins
  */
 function foreignCopiesProblem(model: WriteModel, typeName: string, stores: (path: string) => boolean): string | undefined {
   const collection = model.storageMap.types.get(typeName)?.collection;
+  const own = model.snapshots.filter((location) => holderOf(location) === typeName);
   for (const location of model.snapshots) {
-    const holder = location.coordinate.split('.')[0]!;
-    const path = location.segments.map((segment) => segment.path).join('.');
+    const holder = holderOf(location);
+    const path = copyPath(location);
     if (location.collection !== collection || holder === typeName || !stores(path)) continue;
+    // The type's own snapshot at the same place fills every field of the other's copy from the same source.
+    if (own.some((mine) => fillsCopiesOf(mine, location))) continue;
     return `${typeName} shares the collection "${collection}" with ${holder}, whose documents hold ${location.coordinate}'s copies at ${path}, and ${typeName} stores a field there, so an insert through ${typeName} could write a copy docjoin never filled from its ${location.sourceType}; insert those documents through ${holder}'s mutations, or store ${typeName}'s field elsewhere`;
   }
   return undefined;
+}
+
+function holderOf(location: SnapshotLocation): string {
+  return location.coordinate.split('.')[0]!;
+}
+
+function copyPath(location: SnapshotLocation): string {
+  return location.segments.map((segment) => segment.path).join('.');
+}
+
+function fillsCopiesOf(mine: SnapshotLocation, other: SnapshotLocation): boolean {
+  return (
+    copyPath(mine) === copyPath(other) &&
+    mine.key === other.key &&
+    mine.sourceCollection === other.sourceCollection &&
+    other.fields.every((field) => mine.fields.some((filled) => filled.name === field.name && filled.sourcePath === field.sourcePath))
+  );
 }
 
 function article(kind: 'insert' | 'update' | 'delete'): string {

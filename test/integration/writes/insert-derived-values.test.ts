@@ -155,7 +155,21 @@ describe("another type's snapshot copies", () => {
     );
   });
 
-  it('lets a second type insert when it stores nothing where the copies go', async () => {
+  it('refuses at startup an insert through a second type embedding a document where the copies go', async () => {
+    const embedded = draft('byline: Byline @embedded(path: "info.author")', 'byline: BylineInput').concat('type Byline { name: String }\ninput BylineInput { name: String }');
+    expect(await startupOutcome(embedded, 'foreign_copies_embedded', ['authors', 'posts'])).toContain(
+      'Mutation.createDraft: write plan insert(Draft): Draft shares the collection "posts" with Post, whose documents hold Post.info.author\'s copies at info.author, and Draft stores a field there',
+    );
+  });
+
+  it('lets a second type insert when it stores nothing where the copies go, or fills the same copies itself', async () => {
     expect(await startupOutcome(draft('note: String', 'note: String'), 'foreign_copies_beside', ['authors', 'posts'])).toBe('started');
+    const sameCopies = draft('info: Info @embedded', 'info: InfoInput').concat('input InfoInput { author: ID! }');
+    expect(await startupOutcome(sameCopies, 'foreign_copies_same', ['authors', 'posts'])).toBe('started');
+    // One field fewer: Draft's copy would lack the name Post reads from it.
+    const fewer = draft('info: DraftInfo @embedded', 'info: InfoInput').concat('input InfoInput { author: ID! }\n').concat(
+      'type DraftInfo { author: Author! @snapshot(path: "author", fields: ["id"]) @join(localField: "author.id") @read(strategy: SNAPSHOT) }',
+    );
+    expect(await startupOutcome(fewer, 'foreign_copies_fewer', ['authors', 'posts'])).toContain('Draft shares the collection "posts" with Post, whose documents hold Post.info.author\'s copies at info.author');
   });
 });
