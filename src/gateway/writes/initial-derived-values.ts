@@ -1,5 +1,5 @@
 import { badUserInput } from '../errors/public-error-code';
-import { ownValue } from '../documents/read-path';
+import { ownValue, readPath } from '../documents/read-path';
 import type { StoredDocument } from '../documents/stored-document';
 import type { WriteModel } from '../startup/write-model/write-model-types';
 import { zeroTotal } from './total-planner';
@@ -26,9 +26,11 @@ function initialDerivedValues(model: WriteModel, collection: string): InitialDer
  * A new `typeName` document with its derived values true: counters and totals 0, inverse and bounded
  * arrays empty, each at its path (`stats.weight` inside `stats`, which is made when absent or null).
  * BAD_USER_INPUT when the document gives one of them itself (an input field stored there, a JSON value
- * holding it), or a value other than an object where one lies inside: only the writes set them.
+ * holding it), or a value other than an object where one lies inside: only the writes set them; and
+ * when it gives a snapshot copy without the key that fills it.
  */
 export function withInitialDerivedValues(model: WriteModel, typeName: string, collection: string, document: StoredDocument): StoredDocument {
+  refuseCopiesWithoutKey(model, typeName, collection, document);
   let complete = document;
   for (const derived of initialDerivedValues(model, collection)) {
     const segments = derived.path.split('.');
@@ -36,6 +38,24 @@ export function withInitialDerivedValues(model: WriteModel, typeName: string, co
     complete = withValueAt(complete, segments, derived.initial());
   }
   return complete;
+}
+
+/**
+ * A snapshot copy is filled from the document its key names (fillSnapshot): one given without a key (a
+ * JSON value around it holding `{ name: "…" }`) would be kept as given, never true. BAD_USER_INPUT.
+ */
+function refuseCopiesWithoutKey(model: WriteModel, typeName: string, collection: string, document: StoredDocument): void {
+  for (const location of model.snapshots) {
+    if (location.collection !== collection) continue;
+    const path = location.segments.map((segment) => segment.path).join('.');
+    const copies = [readPath(document, path)].flat(Infinity);
+    const keyless = copies.some((copy) => copy !== undefined && copy !== null && (!isPlainObject(copy) || ownValue(copy, location.key) === undefined || ownValue(copy, location.key) === null));
+    if (keyless) {
+      throw badUserInput(`the new ${typeName} gives a copy at ${path} without its ${location.key}, where the writes keep ${location.coordinate}'s copies of a ${location.sourceType}; name the ${location.sourceType} by its id, or leave the copy out`, {
+        field: location.coordinate,
+      });
+    }
+  }
 }
 
 function refuseGivenValue(typeName: string, document: StoredDocument, segments: readonly string[], rule: string): void {

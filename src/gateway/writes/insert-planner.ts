@@ -228,18 +228,19 @@ export function fillSnapshot(document: StoredDocument, reference: ForwardReferen
     for (const field of snapshot.fields) copy[field.name] = source === undefined ? undefined : readPath(source, field.sourcePath);
     return copy;
   };
-  return mapAlong(document, snapshot.segments, fill) as StoredDocument;
+  // A segment's path may be dotted (a snapshot at "meta.author"): each name is a level of the document.
+  return mapAlong(document, snapshot.segments.flatMap((segment) => segment.path.split('.')), fill) as StoredDocument;
 }
 
-/** `value` with `transform` applied to what lies at the end of `segments`, mapping over the arrays on the way. */
-function mapAlong(value: unknown, segments: readonly PathSegment[], transform: (copy: unknown) => unknown): unknown {
-  if (Array.isArray(value)) return value.map((element) => mapAlong(element, segments, transform));
-  const [segment, ...rest] = segments;
-  if (segment === undefined) return transform(value);
+/** `value` with `transform` applied to what lies at the end of `names`, mapping over the arrays on the way. */
+function mapAlong(value: unknown, names: readonly string[], transform: (copy: unknown) => unknown): unknown {
+  if (Array.isArray(value)) return value.map((element) => mapAlong(element, names, transform));
+  const [name, ...rest] = names;
+  if (name === undefined) return transform(value);
   if (value === null || typeof value !== 'object') return value;
   const container = value as StoredDocument;
-  if (!(segment.path in container)) return value;
-  return { ...container, [segment.path]: mapAlong(container[segment.path], rest, transform) };
+  if (!Object.hasOwn(container, name)) return value;
+  return { ...container, [name]: mapAlong(container[name], rest, transform) };
 }
 
 /** The rules an insert into `collection` feeds, whatever the document holds: see planInsertDerived. */

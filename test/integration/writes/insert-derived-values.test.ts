@@ -173,3 +173,46 @@ describe("another type's snapshot copies", () => {
     expect(await startupOutcome(fewer, 'foreign_copies_fewer', ['authors', 'posts'])).toContain('Draft shares the collection "posts" with Post, whose documents hold Post.info.author\'s copies at info.author');
   });
 });
+
+describe('a snapshot copy inside a JSON field of its own type', () => {
+  const OWN_COPY = /* GraphQL */ `
+    scalar JSON
+    type Query { posts(first: Int = 20): [Post!]! @list }
+    type Mutation { createPost(input: PostInput!): Post! @create }
+    type Author @collection(name: "authors") { id: ID! name: String! }
+    type Post @collection(name: "posts") {
+      id: ID!
+      title: String!
+      meta: JSON
+      author: Author @snapshot(path: "meta.author", fields: ["id", "name"]) @join(localField: "meta.author.id") @read(strategy: SNAPSHOT)
+    }
+    input PostInput { title: String! meta: JSON author: ID }
+  `;
+  const ann = new ObjectId();
+  let own: SdlGateway;
+  beforeAll(async () => {
+    own = await startSdlGateway({
+      typeDefs: OWN_COPY,
+      dbPrefix: 'insert_own_copy',
+      prepare: async (db) => {
+        await db.collection('authors').insertOne({ _id: ann, name: 'Ann' });
+        await db.collection('posts').createIndex({ 'meta.author.id': 1 });
+      },
+    });
+  }, 60_000);
+  afterAll(() => own?.stop());
+
+  it('refuses a copy the JSON value gives without its key, and fills one named by its id from the author (at a dotted path, which inserts never filled)', async () => {
+    const forged = await own.gateway.execute({ query: 'mutation { createPost(input: { title: "f", meta: { author: { name: "Mallory" } } }) { id } }' });
+    expect(forged.errors?.map((error) => [error.extensions?.code, error.message])).toEqual([
+      ['BAD_USER_INPUT', "the new Post gives a copy at meta.author without its id, where the writes keep Post.author's copies of a Author; name the Author by its id, or leave the copy out"],
+    ]);
+    const named = await own.gateway.execute({ query: `mutation { createPost(input: { title: "n", meta: { note: "x" }, author: "${ann}" }) { meta author { id name } } }` });
+    const none = await own.gateway.execute({ query: 'mutation { createPost(input: { title: "o", meta: { note: "y" }, author: null }) { meta author { name } } }' });
+    expect([named, none].map((result) => ({ errors: result.errors, data: result.data }))).toEqual([
+      { errors: undefined, data: { createPost: { meta: { note: 'x', author: { id: ann, name: 'Ann' } }, author: { id: String(ann), name: 'Ann' } } } },
+      { errors: undefined, data: { createPost: { meta: { note: 'y', author: null }, author: null } } },
+    ]);
+    expect(await own.db.collection('posts').countDocuments({ title: 'f' })).toBe(0);
+  });
+});
