@@ -65,7 +65,33 @@ export function collectWriteModel(schema: GraphQLSchema, storageMap: StorageMap)
       problems.push(`${location.coordinate}: @snapshot copies ${total.coordinate}, a @total, whose copies docjoin does not keep; leave it out of the snapshot's fields`);
     }
   }
+  problems.push(...wholeCopiesOfDerivedValues(model));
   return { model, problems };
+}
+
+/**
+ * An @embedded field keeping whole documents of a type (`Bundle.featured: Account`, a bounded array of
+ * comments) whose values the writes derive (a counter, a total, an inverse list, a bounded array): those
+ * are kept in the type's own documents only, so the copies' would never move.
+ */
+function wholeCopiesOfDerivedValues(model: WriteModel): string[] {
+  const derived = [
+    ...model.counters.map((rule) => ({ coordinate: rule.coordinate, kind: 'a @counter' })),
+    ...model.totals.map((rule) => ({ coordinate: rule.coordinate, kind: 'a @total' })),
+    ...model.inverses.map((rule) => ({ coordinate: rule.coordinate, kind: 'the @inverse side of a two-way reference' })),
+    ...model.boundedArrays.map((rule) => ({ coordinate: rule.coordinate, kind: 'a bounded array' })),
+  ];
+  const problems: string[] = [];
+  for (const relation of model.storageMap.relations.values()) {
+    if (!relation.shapes.embedded) continue;
+    const rule = derived.find((candidate) => candidate.coordinate.startsWith(`${relation.targetType}.`));
+    if (!rule) continue;
+    const instead = relation.shapes.join ? `read ${relation.coordinate} by @join alone` : `store the ${relation.targetType}'s id and read it with @join`;
+    problems.push(
+      `${relation.coordinate}: @embedded keeps whole ${relation.targetType} documents, and ${rule.coordinate} is ${rule.kind}, which the writes keep only in ${relation.targetType}'s own documents, so its copy in each ${relation.typeName} would never move; embed a type without it, or ${instead}`,
+    );
+  }
+  return problems;
 }
 
 function collectionOf(storageMap: StorageMap, typeName: string): string | undefined {

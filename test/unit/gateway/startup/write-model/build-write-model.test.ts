@@ -76,6 +76,17 @@ describe('write-rule validation at startup', () => {
     expect(build(BASE.replace('@join(localField: "bIds")', '@join(localField: "bIds") @inverse(of: "B.a")'))().inverses).toHaveLength(1);
   });
 
+  it('refuses whole copies of a type whose values the writes derive: an embedded document, a bounded array', () => {
+    const counted = BASE.replace('n: Int!', 'n: Int! @counter(of: "A.kids")');
+    const embedded = counted.replace('type B @collection(name: "bs") { id: ID!', 'type B @collection(name: "bs") { id: ID! featured: A @embedded');
+    expect(build(embedded)).toThrow(
+      "B.featured: @embedded keeps whole A documents, and A.n is a @counter, which the writes keep only in A's own documents, so its copy in each B would never move; embed a type without it, or store the A's id and read it with @join",
+    );
+    const bounded = counted.replace('type B @collection(name: "bs") { id: ID!', 'type B @collection(name: "bs") { id: ID! recentAs: [A!]! @embedded @join(collection: "as", localField: "_id", foreignField: "bId", limit: 3) @read(strategy: EMBEDDED)');
+    expect(build(bounded)).toThrow("B.recentAs: @embedded keeps whole A documents, and A.n is a @counter, which the writes keep only in A's own documents, so its copy in each B would never move; embed a type without it, or read B.recentAs by @join alone");
+    expect(build(BASE.replace('type B @collection(name: "bs") { id: ID!', 'type B @collection(name: "bs") { id: ID! featured: A @embedded'))().counters).toHaveLength(0);
+  });
+
   it('names Type.field and the fix for each mistake', () => {
     expect(build(BASE.replace('label: String!', 'label: String! @counter(of: "A.kids")'))).toThrow('A.label: @counter(of: "A.kids") must be on an Int field stored in a @collection type');
     expect(build(BASE.replace('n: Int!', 'n: Int! @counter(of: "A.nope")'))).toThrow('A.n: @counter(of: "A.nope") must name a list relation of A itself, as "A.field"');
