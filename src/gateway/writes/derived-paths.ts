@@ -25,6 +25,22 @@ function derivedFromPaths(model: WriteModel, typeName: string): DerivedFromPath[
 }
 
 /**
+ * The stored paths of `typeName` documents that key values the writes derive by another field than
+ * `_id` (`code`, when Account.entryCount counts the entries whose accountCode equals it): no planner
+ * recounts them when it changes.
+ */
+function parentKeyPaths(model: WriteModel, typeName: string): DerivedFromPath[] {
+  const collection = model.storageMap.types.get(typeName)?.collection;
+  if (collection === undefined) return [];
+  return [
+    ...model.counters.flatMap((counter) => (counter.source.kind === 'children' ? [{ rule: counter.coordinate, collection: counter.collection, path: counter.source.parentKey }] : [])),
+    ...[...model.totals, ...model.boundedArrays].map((rule) => ({ rule: rule.coordinate, collection: rule.collection, path: rule.parentKey })),
+  ]
+    .filter((keyed) => keyed.collection === collection && keyed.path !== '_id')
+    .map(({ path, rule }) => ({ path, rule }));
+}
+
+/**
  * Where `typeName` documents hold values the writes derive (a total, a counter, a bounded array, an
  * inverse list, a snapshot's copies), each with its rule: only the planners write there.
  */
@@ -52,6 +68,10 @@ export function wholeSetProblem(model: WriteModel, typeName: string, fieldName: 
   const inside = derivedFromPaths(model, typeName).find((derived) => derived.path !== path && isAtOrUnder(derived.path, path));
   if (inside) {
     return `${typeName}.${fieldName} is stored at ${path}, which holds ${inside.path} that ${inside.rule} is derived from, and an update setting ${path} whole would leave ${inside.rule} wrong; update the field stored at ${inside.path} itself, and leave ${typeName}.${fieldName} out of the update`;
+  }
+  const key = parentKeyPaths(model, typeName).find((keyed) => isAtOrUnder(keyed.path, path));
+  if (key) {
+    return `${typeName}.${fieldName} is stored at ${path}, ${key.path === path ? '' : `which holds ${key.path}, `}the key ${key.rule} finds its children by, and an update setting it would leave ${key.rule} as it was for the old key; leave ${typeName}.${fieldName} out of the update`;
   }
   const derived = derivedAtPaths(model, typeName).find((at) => pathsOverlap(at.path, path));
   if (!derived) return undefined;

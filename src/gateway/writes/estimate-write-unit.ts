@@ -4,6 +4,7 @@ import { byKeyReferenceFields, collectionsDerivedFromInsert, keysSetBy, nestedRe
 import { boundedArraysOf, collectionsDerivedFromDelete, incomingReferences } from './delete-planner';
 import { collectionsOfMoves, collectionsOfReferenceChange } from './reference-planner';
 import { distinct } from './write-steps';
+import { existingChildrenReads } from './initial-derived-values';
 import { LOCK_COLLECTION } from '../documents/lock-collection';
 import { lockedReferencesOf, storedPathsOf, type ReferenceLocks } from './reference-locks';
 import type { WriteModel } from '../startup/write-model/write-model-types';
@@ -39,7 +40,9 @@ export interface WriteUnitEstimate {
  * `_id` and has copies; insert reads each reference it holds but the preloaded ones (a list reference: up to its
  * `maxKeys` documents in one find; a preloaded one too where some role reads its target's collection in part:
  * a source read outside the unit is read again through the viewer's filter) and, with `transaction`, those its derived update proves
- * (provedByDerivedUpdate), inserts, then updates each collection whose bounded arrays,
+ * (provedByDerivedUpdate), and where its counters, totals or bounded arrays are keyed by another field than
+ * `_id`, the children it may already have (one aggregate per child collection and key, one find per
+ * array: existingChildrenReads); inserts, then updates each collection whose bounded arrays,
  * counters or inverse arrays it feeds; changeReference reads the document and its new target, sets the
  * truth and updates each collection of the inverse side, of the counters and totals keyed by it, and of
  * the bounded arrays holding whole copies of the document (the key in them changes too); requireMany reads up to `maxKeys` documents in
@@ -134,6 +137,8 @@ export function estimateWriteUnit(model: WriteModel, plan: WritePlan, options: W
           if (options.readInPart?.has(parent.collection)) read(1, operation.maxKeys?.[parent.coordinate] ?? 1);
         }
         const collection = collectionOf(model, operation.typeName);
+        // The children a new parent may already have, where its derived values are keyed by another field than _id.
+        for (const existing of existingChildrenReads(model, collection)) read(1, existing.kind === 'sums' ? 1 : (existing.array.limit ?? Number.POSITIVE_INFINITY));
         const derived = collectionsDerivedFromInsert(model, operation.typeName);
         // ONE lock command: the references' targets and the documents whose copied counters it moves.
         lock(

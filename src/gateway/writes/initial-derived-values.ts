@@ -1,8 +1,8 @@
 import { badUserInput } from '../errors/public-error-code';
 import { ownValue, readPath } from '../documents/read-path';
 import type { StoredDocument } from '../documents/stored-document';
-import type { WriteModel } from '../startup/write-model/write-model-types';
-import { zeroTotal } from './total-planner';
+import type { BoundedArray, CounterRule, TotalRule, WriteModel } from '../startup/write-model/write-model-types';
+import { asTotalValue, zeroTotal } from './total-planner';
 
 /** A value the writes keep in every document of a collection, and what a new document starts with. */
 interface InitialDerivedValue {
@@ -20,6 +20,57 @@ function initialDerivedValues(model: WriteModel, collection: string): InitialDer
     ...model.inverses.filter((inverse) => inverse.collection === collection).map((inverse) => ({ path: inverse.path, rule: inverse.coordinate, initial: emptyList })),
     ...model.boundedArrays.filter((array) => array.collection === collection).map((array) => ({ path: array.path, rule: array.coordinate, initial: emptyList })),
   ];
+}
+
+/**
+ * A read finding the children a new document already has where derived values are keyed by another
+ * field than `_id` (`code`, when Account.entryCount counts the entries whose accountCode equals it):
+ * children may hold that key before any parent does, so the new parent starts with their count, sum
+ * or newest copies, not with nothing. One aggregate per child collection and key for the counters and
+ * totals, one find per bounded array.
+ */
+export type ExistingChildrenRead =
+  | { readonly kind: 'sums'; readonly childCollection: string; readonly childKey: string; readonly parentKey: string; readonly counters: readonly CounterRule[]; readonly totals: readonly TotalRule[] }
+  | { readonly kind: 'copies'; readonly array: BoundedArray };
+
+export function existingChildrenReads(model: WriteModel, collection: string): ExistingChildrenRead[] {
+  const sums = new Map<string, { childCollection: string; childKey: string; parentKey: string; counters: CounterRule[]; totals: TotalRule[] }>();
+  const group = (childCollection: string, childKey: string, parentKey: string) => {
+    const id = JSON.stringify([childCollection, childKey, parentKey]);
+    let found = sums.get(id);
+    if (!found) sums.set(id, (found = { childCollection, childKey, parentKey, counters: [], totals: [] }));
+    return found;
+  };
+  for (const counter of model.counters) {
+    const source = counter.source;
+    if (counter.collection === collection && source.kind === 'children' && source.parentKey !== '_id') group(source.childCollection, source.childKey, source.parentKey).counters.push(counter);
+  }
+  for (const total of model.totals) if (total.collection === collection && total.parentKey !== '_id') group(total.childCollection, total.childKey, total.parentKey).totals.push(total);
+  return [
+    ...[...sums.values()].map((read) => ({ kind: 'sums' as const, ...read })),
+    ...model.boundedArrays.filter((array) => array.collection === collection && array.parentKey !== '_id').map((array) => ({ kind: 'copies' as const, array })),
+  ];
+}
+
+/** The aggregate of a 'sums' read for the children holding `key`: their count, and each total's `$sum`. */
+export function existingSumsPipeline(read: Extract<ExistingChildrenRead, { kind: 'sums' }>, key: unknown): StoredDocument[] {
+  const sums = Object.fromEntries(read.totals.map((total, index) => [`total${index}`, { $sum: `$${total.summedPath}` }]));
+  return [{ $match: { [read.childKey]: key } }, { $group: { _id: null, count: { $sum: 1 }, ...sums } }];
+}
+
+/** `document` with the counters and totals of a 'sums' read set from what its aggregate returned (nothing: no children). */
+export function withExistingSums(document: StoredDocument, read: Extract<ExistingChildrenRead, { kind: 'sums' }>, found: StoredDocument | undefined): StoredDocument {
+  let complete = document;
+  for (const counter of read.counters) complete = withValueAt(complete, counter.path.split('.'), Number(found?.count ?? 0));
+  read.totals.forEach((total, index) => {
+    complete = withValueAt(complete, total.path.split('.'), asTotalValue(total, found?.[`total${index}`] ?? 0));
+  });
+  return complete;
+}
+
+/** `document` with a bounded array's copies: the children its find returned. */
+export function withExistingCopies(document: StoredDocument, array: BoundedArray, children: readonly StoredDocument[]): StoredDocument {
+  return withValueAt(document, array.path.split('.'), [...children]);
 }
 
 /**

@@ -1,5 +1,5 @@
 import { ObjectId } from 'bson';
-import { keyString } from '../documents/key-string';
+import { isKeyValue, keyString } from '../documents/key-string';
 import { pathsOverlap, readPath, writePath } from '../documents/read-path';
 import { InvariantError } from '../errors/internal-errors';
 import { badUserInput, forbidden } from '../errors/public-error-code';
@@ -14,7 +14,7 @@ import type { StoredDocument } from '../documents/stored-document';
 import { hasFanOut, planBoundedCopyUpdates, planSourceUpdate } from './fan-out-planner';
 import { wholeSetProblem } from './derived-paths';
 import { copiedKeys, fillSnapshot, forwardReferences, keysSetBy, planInsertDerived, soleUpdateOf, uncheckedParents, type ForwardReference } from './insert-planner';
-import { withInitialDerivedValues } from './initial-derived-values';
+import { existingChildrenReads, existingSumsPipeline, withExistingCopies, withExistingSums, withInitialDerivedValues } from './initial-derived-values';
 import { collectionsOfMoves, collectionsOfReferenceChange, pathsBeforeMoves, planChildMoves, planReferenceChange } from './reference-planner';
 import { countersMoved, type SourceChangeListener } from './source-changes';
 import { lockIds, storedPathsOf, type ReferenceLocks } from './reference-locks';
@@ -323,6 +323,7 @@ export class WriteUnit {
     // A parent the viewer reads in part must be one it reads: the new document would join its lists and counts.
     for (const parent of uncheckedParents(this.model, typeName, complete)) if (!this.#readsAll(parent.collection)) await this.#requireSources(parent, known);
     complete = withInitialDerivedValues(this.model, typeName, collection, complete);
+    complete = await this.#withExistingChildren(collection, complete);
     refuseValuesTotalsCannotTake(totalsFedBy(this.model, typeName), (path) => readPath(complete, path));
     const planned = planInsertDerived(this.model, typeName, complete);
     const derived = groupByCollection(planned);
@@ -505,6 +506,24 @@ export class WriteUnit {
       else throw forbidden(`role "${this.access.role}" may not create ${typeName} with another ${condition.fieldName} than its own`);
     }
     return preset;
+  }
+
+  /** `document` with the derived values keyed by another field than `_id` taken from the children already holding its key (existingChildrenReads). */
+  async #withExistingChildren(collection: string, document: StoredDocument): Promise<StoredDocument> {
+    let complete = document;
+    for (const read of existingChildrenReads(this.model, collection)) {
+      const key = readPath(complete, read.kind === 'sums' ? read.parentKey : read.array.parentKey);
+      if (!isKeyValue(key)) continue;
+      if (read.kind === 'sums') {
+        this.#spend();
+        const [found] = await this.writer.aggregate(read.childCollection, existingSumsPipeline(read, key));
+        complete = withExistingSums(complete, read, found);
+      } else {
+        const { array } = read;
+        complete = withExistingCopies(complete, array, await this.#read(array.childCollection, { [array.childKey]: key }, {}, { sort: sortDocument(array.sort), limit: array.limit }));
+      }
+    }
+    return complete;
   }
 
   async #read(collection: string, filter: StoredDocument, projection: Record<string, unknown>, options: { limit?: number; sort?: Record<string, 1 | -1> }): Promise<StoredDocument[]> {

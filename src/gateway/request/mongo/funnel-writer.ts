@@ -48,6 +48,12 @@ export class FunnelWriter {
     return this.attribute(collection, (comment) => this.db.collection(collection).find(filter, { projection, session: this.session, comment, ...limit, ...sort }).toArray());
   }
 
+  /** ONE `aggregate` command of `pipeline`, its documents. */
+  async aggregate(collection: string, pipeline: readonly StoredDocument[]): Promise<StoredDocument[]> {
+    this.#lastCollection = collection;
+    return this.attribute(collection, (comment) => this.db.collection(collection).aggregate<StoredDocument>([...pipeline], { session: this.session, comment }).toArray());
+  }
+
   /** Every statement in ONE ordered `update` command; returns the matched and modified totals. */
   async update(collection: string, statements: readonly UpdateStatement[]): Promise<{ matched: number; modified: number }> {
     this.#lastCollection = collection;
