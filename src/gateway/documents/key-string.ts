@@ -56,6 +56,16 @@ export function isKeyValue(value: unknown): boolean {
 }
 
 /**
+ * `value` as a filter's operand of equality: a plain object (a key a JSON value gave) under `$eq`, so
+ * `{ $gt: "" }` is compared as a value and never read as an operator; anything else as it is.
+ */
+export function equalityOperand(value: unknown): unknown {
+  if (value === null || typeof value !== 'object' || Array.isArray(value)) return value;
+  const prototype = Object.getPrototypeOf(value);
+  return prototype === Object.prototype || prototype === null ? { $eq: value } : value;
+}
+
+/**
  * Whether the value a document holds at a key path (readPath's) matches `key` (a keyString) as MongoDB's
  * equality does: equal to it, or an array holding it (heldKeys).
  */

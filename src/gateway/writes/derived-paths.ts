@@ -40,6 +40,11 @@ function parentKeyPaths(model: WriteModel, typeName: string): DerivedFromPath[] 
     .map(({ path, rule }) => ({ path, rule }));
 }
 
+/** The rule whose derived values `typeName` documents find their children by a key at or inside `path`. */
+export function derivedValuesKeyedAt(model: WriteModel, typeName: string, path: string): DerivedFromPath | undefined {
+  return parentKeyPaths(model, typeName).find((keyed) => isAtOrUnder(keyed.path, path));
+}
+
 /**
  * Where `typeName` documents hold values the writes derive (a total, a counter, a bounded array, an
  * inverse list, a snapshot's copies), each with its rule: only the planners write there.
@@ -69,7 +74,7 @@ export function wholeSetProblem(model: WriteModel, typeName: string, fieldName: 
   if (inside) {
     return `${typeName}.${fieldName} is stored at ${path}, which holds ${inside.path} that ${inside.rule} is derived from, and an update setting ${path} whole would leave ${inside.rule} wrong; update the field stored at ${inside.path} itself, and leave ${typeName}.${fieldName} out of the update`;
   }
-  const key = parentKeyPaths(model, typeName).find((keyed) => isAtOrUnder(keyed.path, path));
+  const key = derivedValuesKeyedAt(model, typeName, path);
   if (key) {
     return `${typeName}.${fieldName} is stored at ${path}, ${key.path === path ? '' : `which holds ${key.path}, `}the key ${key.rule} finds its children by, and an update setting it would leave ${key.rule} as it was for the old key; leave ${typeName}.${fieldName} out of the update`;
   }

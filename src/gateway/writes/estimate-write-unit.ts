@@ -4,7 +4,7 @@ import { byKeyReferenceFields, collectionsDerivedFromInsert, keysSetBy, nestedRe
 import { boundedArraysOf, collectionsDerivedFromDelete, incomingReferences } from './delete-planner';
 import { collectionsOfMoves, collectionsOfReferenceChange } from './reference-planner';
 import { distinct } from './write-steps';
-import { existingChildrenReads } from './initial-derived-values';
+import { existingChildrenReads, movesKeyedParents } from './initial-derived-values';
 import { LOCK_COLLECTION } from '../documents/lock-collection';
 import { lockedReferencesOf, storedPathsOf, type ReferenceLocks } from './reference-locks';
 import type { WriteModel } from '../startup/write-model/write-model-types';
@@ -107,7 +107,7 @@ export function estimateWriteUnit(model: WriteModel, plan: WritePlan, options: W
         if (moves.length > 0) documents += 1;
         lock(options.locks?.locksUpdate(operation.typeName, storedPathsOf(model, operation.typeName, operation.fields)) === true);
         writes.push(collectionOf(model, operation.typeName));
-        lock(options.locks?.mayMoveCopiedCounters(moves) === true);
+        lock(options.locks?.mayMoveCopiedCounters(moves) === true || movesKeyedParents(model, moves));
         writes.push(...distinct([...fanOutCollections(model, operation.typeName, operation.fields), ...returning(moves)]));
         break;
       }
@@ -143,7 +143,9 @@ export function estimateWriteUnit(model: WriteModel, plan: WritePlan, options: W
         // ONE lock command: the references' targets and the documents whose copied counters it moves.
         lock(
           lockedReferencesOf(model, operation).some((coordinate) => options.locks?.locksTargetsOf(coordinate) === true && (reads(coordinate) || operation.preloaded?.includes(coordinate) === true)) ||
-            options.locks?.mayMoveCopiedCounters(derived) === true,
+            options.locks?.mayMoveCopiedCounters(derived) === true ||
+            movesKeyedParents(model, derived) ||
+            existingChildrenReads(model, collection).length > 0,
         );
         writes.push(collection, ...returning(derived));
         break;
@@ -163,7 +165,7 @@ export function estimateWriteUnit(model: WriteModel, plan: WritePlan, options: W
         lock(options.locks?.locksDelete(operation.typeName) === true);
         writes.push(collection);
         lock(options.locks?.locksRefill(operation.typeName) === true);
-        lock(options.locks?.mayMoveCopiedCounters(derived) === true);
+        lock(options.locks?.mayMoveCopiedCounters(derived) === true || movesKeyedParents(model, derived));
         writes.push(...returning(derived));
         break;
       }
@@ -179,7 +181,7 @@ export function estimateWriteUnit(model: WriteModel, plan: WritePlan, options: W
         writes.push(collectionOf(model, field.typeName));
         const boundedCopies = boundedCopiesOf(model, field.typeName).map((array) => array.collection);
         const derived = distinct([...collectionsOfReferenceChange(model, operation.coordinate), ...moves, ...boundedCopies]);
-        lock(options.locks?.mayMoveCopiedCounters(derived) === true);
+        lock(options.locks?.mayMoveCopiedCounters(derived) === true || movesKeyedParents(model, derived));
         writes.push(...returning(derived));
         break;
       }

@@ -1,6 +1,7 @@
 import type { UpdateStatement } from '../request/mongo/funnel-writer';
 import type { StoredDocument } from '../documents/stored-document';
 import { counterCopies } from '../startup/write-model/build-write-model';
+import { equalityOperand } from '../documents/key-string';
 import { distinct, type PlannedUpdate } from './write-steps';
 import type { BoundedArray, CounterRule, SnapshotLocation, WriteModel } from '../startup/write-model/write-model-types';
 
@@ -149,7 +150,7 @@ function copyPlace(location: SnapshotLocation, sourceId: unknown, firstIdentifie
     prefix.push(`$[${identifier}]`);
     // The element matches when the copy below it holds the source's id (dot paths reach through arrays).
     const below = [...segments.slice(index + 1).map((s) => s.path), key].join('.');
-    arrayFilters.push({ [`${identifier}.${below}`]: sourceId });
+    arrayFilters.push({ [`${identifier}.${below}`]: equalityOperand(sourceId) });
   });
   return { prefix: prefix.join('.'), arrayFilters };
 }
@@ -163,7 +164,7 @@ function copyPlace(location: SnapshotLocation, sourceId: unknown, firstIdentifie
 export function planCounterCopyUpdates(model: WriteModel, counter: CounterRule, parentId: unknown, delta: number): PlannedUpdate[] {
   return counterCopies(model, counter).map(({ location, name }) => {
     const { prefix, arrayFilters } = copyPlace(location, parentId, 0);
-    const filter: StoredDocument = { [[...location.segments.map((segment) => segment.path), location.key].join('.')]: parentId };
+    const filter: StoredDocument = { [[...location.segments.map((segment) => segment.path), location.key].join('.')]: equalityOperand(parentId) };
     const innermost = arrayFilters[arrayFilters.length - 1];
     const lastArray = location.segments.map((segment) => segment.isArray).lastIndexOf(true);
     if (innermost) {

@@ -1,8 +1,11 @@
 import { badUserInput } from '../errors/public-error-code';
+import { isKeyValue } from '../documents/key-string';
+import { lockIds } from './reference-locks';
+import type { PlannedUpdate } from './write-steps';
 import { ownValue, readPath } from '../documents/read-path';
 import type { StoredDocument } from '../documents/stored-document';
 import type { BoundedArray, CounterRule, TotalRule, WriteModel } from '../startup/write-model/write-model-types';
-import { asTotalValue, zeroTotal } from './total-planner';
+import { sumAsTotalValue, zeroTotal } from './total-planner';
 
 /** A value the writes keep in every document of a collection, and what a new document starts with. */
 interface InitialDerivedValue {
@@ -55,7 +58,8 @@ export function existingChildrenReads(model: WriteModel, collection: string): Ex
 /** The aggregate of a 'sums' read for the children holding `key`: their count, and each total's `$sum`. */
 export function existingSumsPipeline(read: Extract<ExistingChildrenRead, { kind: 'sums' }>, key: unknown): StoredDocument[] {
   const sums = Object.fromEntries(read.totals.map((total, index) => [`total${index}`, { $sum: `$${total.summedPath}` }]));
-  return [{ $match: { [read.childKey]: key } }, { $group: { _id: null, count: { $sum: 1 }, ...sums } }];
+  // $eq: a key given in a JSON value ({ $gt: "" }) is compared, never read as an operator.
+  return [{ $match: { [read.childKey]: { $eq: key } } }, { $group: { _id: null, count: { $sum: 1 }, ...sums } }];
 }
 
 /** `document` with the counters and totals of a 'sums' read set from what its aggregate returned (nothing: no children). */
@@ -63,7 +67,7 @@ export function withExistingSums(document: StoredDocument, read: Extract<Existin
   let complete = document;
   for (const counter of read.counters) complete = withValueAt(complete, counter.path.split('.'), Number(found?.count ?? 0));
   read.totals.forEach((total, index) => {
-    complete = withValueAt(complete, total.path.split('.'), asTotalValue(total, found?.[`total${index}`] ?? 0));
+    complete = withValueAt(complete, total.path.split('.'), sumAsTotalValue(total, found?.[`total${index}`] ?? 0));
   });
   return complete;
 }
@@ -137,4 +141,48 @@ function isPlainObject(value: unknown): value is StoredDocument {
   if (value === null || typeof value !== 'object' || Array.isArray(value)) return false;
   const prototype = Object.getPrototypeOf(value);
   return prototype === Object.prototype || prototype === null;
+}
+
+/**
+ * Where derived values are keyed by another field than `_id`, a new parent reads its children before
+ * it is there, and a child written meanwhile moves no parent yet: in a transaction each would miss the
+ * other. Both bump a lock of the key (`accounts#code`, "X"), the parent every slot, each child write
+ * one, so MongoDB makes the second conflict and run again (reference-locks.ts).
+ */
+function keyedLockSpace(collection: string, parentKey: string): string {
+  return `${collection}#${parentKey}`;
+}
+
+/** The parent keys other than `_id` by which `collection`'s derived values are found. */
+function keyedParentKeys(model: WriteModel, collection: string): string[] {
+  return [...new Set(existingChildrenReads(model, collection).map((read) => (read.kind === 'sums' ? read.parentKey : read.array.parentKey)))];
+}
+
+/** The lock ids a new `collection` document bumps for the keys it holds that its derived values are found by. */
+export function newParentLockIds(model: WriteModel, collection: string, document: StoredDocument): string[] {
+  return keyedParentKeys(model, collection).flatMap((parentKey) => {
+    const key = readPath(document, parentKey);
+    return isKeyValue(key) ? lockIds(keyedLockSpace(collection, parentKey), key, 'changing') : [];
+  });
+}
+
+/** The lock ids the derived updates `planned` bump for the parents they find by another key than `_id`. */
+export function keyedParentLockIds(model: WriteModel, planned: readonly PlannedUpdate[]): string[] {
+  return planned.flatMap(({ collection, statement }) =>
+    keyedParentKeys(model, collection).flatMap((parentKey) => {
+      if (!Object.hasOwn(statement.filter, parentKey)) return [];
+      const operand = statement.filter[parentKey];
+      const key = isEqualityOperator(operand) ? operand.$eq : operand;
+      return isKeyValue(key) ? lockIds(keyedLockSpace(collection, parentKey), key, 'pointing') : [];
+    }),
+  );
+}
+
+/** Whether derived updates reaching `collections` may move values keyed by another field than `_id` (each then bumps a lock). */
+export function movesKeyedParents(model: WriteModel, collections: readonly string[]): boolean {
+  return collections.some((collection) => keyedParentKeys(model, collection).length > 0);
+}
+
+function isEqualityOperator(operand: unknown): operand is { $eq: unknown } {
+  return isPlainObject(operand) && Object.keys(operand).length === 1 && Object.hasOwn(operand, '$eq');
 }

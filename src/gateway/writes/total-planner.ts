@@ -108,6 +108,18 @@ export function refuseValuesTotalsCannotTake(totals: readonly TotalRule[], value
   }
 }
 
+/**
+ * A fresh `$sum` of the children as `total` stores it; BAD_USER_INPUT when it does not fit (a Long sum
+ * past 64 bits, which `$sum` turns into a double; a Float sum past the largest double).
+ */
+export function sumAsTotalValue(total: TotalRule, sum: unknown): unknown {
+  const fits = total.scalar === 'Long' ? isLongValue(sum) : total.scalar === 'Decimal' || Number.isFinite(asDouble(sum));
+  if (!fits) {
+    throw badUserInput(`${total.coordinate} would start at ${exactToString(toExact(sum)!)}, the sum of the ${total.childType}s already holding its key, which a ${total.scalar} cannot hold`, { field: total.coordinate });
+  }
+  return asTotalValue(total, sum);
+}
+
 function isLongValue(value: unknown): boolean {
   const digits = exactToString(toExact(value)!);
   if (!/^-?\d+$/.test(digits)) return false;

@@ -1,7 +1,7 @@
 import type { GraphQLObjectType } from 'graphql';
 import { byKeyReferenceFields, nestedReferences, nestedSnapshotLocations, uncheckedParentRelations } from './insert-planner';
 import type { SnapshotLocation, WriteModel } from '../startup/write-model/write-model-types';
-import { wholeSetProblem } from './derived-paths';
+import { derivedValuesKeyedAt, wholeSetProblem } from './derived-paths';
 import { pathsOverlap } from '../documents/read-path';
 import { storedPathsOf } from '../startup/access-rules/build-access-rules';
 
@@ -127,6 +127,8 @@ function operationProblem(model: WriteModel, operation: WriteOperation, readInPa
       if (array) return `${operation.coordinate}'s key "${join.localField}" picks which ${field.typeName}s ${array.coordinate} holds, and changeReference does not rebuild that array: the old ${array.coordinate.split('.')[0]} would keep the ${field.typeName} and the new one miss it; replace the document (delete, then insert) to move it`;
       const sorted = model.boundedArrays.find((candidate) => candidate.childType === field.typeName && candidate.sort.some((key) => key.path === join.localField));
       if (sorted) return `${operation.coordinate}'s key "${join.localField}" orders ${sorted.coordinate}, and changeReference does not rebuild that array: its ${field.typeName}s would stay in the old order; sort the array by another field, or replace the document (delete, then insert)`;
+      const keyed = derivedValuesKeyedAt(model, field.typeName, join.localField);
+      if (keyed) return `${operation.coordinate}'s key "${join.localField}" is the key ${keyed.rule} finds its children by, and changeReference does not recount them: it would stay as it was for the old key; replace the document (delete, then insert) to re-point it`;
       return collectionProblem(model, field.typeName) ?? sharedCollectionProblem(model, field.typeName, 'update', [join.localField]);
     }
     default: {
@@ -199,6 +201,8 @@ function copyPath(location: SnapshotLocation): string {
 function fillsCopiesOf(mine: SnapshotLocation, other: SnapshotLocation): boolean {
   return (
     copyPath(mine) === copyPath(other) &&
+    mine.segments.length === other.segments.length &&
+    mine.segments.every((segment, index) => segment.isArray === other.segments[index]!.isArray) &&
     mine.key === other.key &&
     mine.sourceCollection === other.sourceCollection &&
     other.fields.every((field) => mine.fields.some((filled) => filled.name === field.name && filled.sourcePath === field.sourcePath))

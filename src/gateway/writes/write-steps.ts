@@ -1,4 +1,4 @@
-import { keyString } from '../documents/key-string';
+import { equalityOperand, keyString } from '../documents/key-string';
 import type { UpdateStatement } from '../request/mongo/funnel-writer';
 import type { StoredDocument } from '../documents/stored-document';
 
@@ -42,7 +42,7 @@ export class UpdateMerger {
     const key = `${collection}|${target.path}|${keyString(target.value)}`;
     let entry = this.#entries.get(key);
     if (!entry) {
-      entry = { collection, filter: { [target.path]: target.value }, update: {}, multi };
+      entry = { collection, filter: { [target.path]: equalityOperand(target.value) }, update: {}, multi };
       this.#entries.set(key, entry);
     }
     Object.assign(entry.filter, extraFilter);

@@ -14,7 +14,7 @@ import type { StoredDocument } from '../documents/stored-document';
 import { hasFanOut, planBoundedCopyUpdates, planSourceUpdate } from './fan-out-planner';
 import { wholeSetProblem } from './derived-paths';
 import { copiedKeys, fillSnapshot, forwardReferences, keysSetBy, planInsertDerived, soleUpdateOf, uncheckedParents, type ForwardReference } from './insert-planner';
-import { existingChildrenReads, existingSumsPipeline, withExistingCopies, withExistingSums, withInitialDerivedValues } from './initial-derived-values';
+import { existingChildrenReads, existingSumsPipeline, keyedParentLockIds, newParentLockIds, withExistingCopies, withExistingSums, withInitialDerivedValues } from './initial-derived-values';
 import { collectionsOfMoves, collectionsOfReferenceChange, pathsBeforeMoves, planChildMoves, planReferenceChange } from './reference-planner';
 import { countersMoved, type SourceChangeListener } from './source-changes';
 import { lockIds, storedPathsOf, type ReferenceLocks } from './reference-locks';
@@ -337,6 +337,7 @@ export class WriteUnit {
         .filter((reference) => this.locks.locksReference(reference.coordinate, 'insert'))
         .flatMap((reference) => reference.keys.flatMap((key) => lockIds(reference.collection, key, 'pointing'))),
       ...this.#movedCounterLocks(planned),
+      ...newParentLockIds(this.model, collection, complete),
     ]);
     await this.#apply({ kind: 'insert', collection, documents: [complete] });
     for (const step of derived) {
@@ -520,7 +521,7 @@ export class WriteUnit {
         complete = withExistingSums(complete, read, found);
       } else {
         const { array } = read;
-        complete = withExistingCopies(complete, array, await this.#read(array.childCollection, { [array.childKey]: key }, {}, { sort: sortDocument(array.sort), limit: array.limit }));
+        complete = withExistingCopies(complete, array, await this.#read(array.childCollection, { [array.childKey]: { $eq: key } }, {}, { sort: sortDocument(array.sort), limit: array.limit }));
       }
     }
     return complete;
@@ -531,12 +532,16 @@ export class WriteUnit {
     return this.writer.find(collection, filter, projection, options);
   }
 
-  /** The locks of the documents whose counters or totals `planned` moves, where a locked snapshot copies them (reference-locks.ts). */
+  /**
+   * The locks of the documents whose counters or totals `planned` moves, where a locked snapshot copies
+   * them (reference-locks.ts), and of the parents it finds by another key than `_id` (keyedParentLockIds).
+   */
   #movedCounterLocks(planned: readonly PlannedUpdate[]): string[] {
-    return countersMoved(this.model, planned).flatMap((change) => {
+    const copied = countersMoved(this.model, planned).flatMap((change) => {
       if (change.id === undefined || !this.locks.locksCounterMove(change.typeName, storedPathsOf(this.model, change.typeName, change.fields))) return [];
       return lockIds(this.#collectionOf(change.typeName), change.id, 'changing');
     });
+    return [...copied, ...keyedParentLockIds(this.model, planned)];
   }
 
   /** In a transaction, ONE command bumping the lock documents `ids` (none: nothing sent); see reference-locks.ts. */

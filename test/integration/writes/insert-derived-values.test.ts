@@ -171,6 +171,11 @@ describe("another type's snapshot copies", () => {
       'type DraftInfo { author: Author! @snapshot(path: "author", fields: ["id"]) @join(localField: "author.id") @read(strategy: SNAPSHOT) }',
     );
     expect(await startupOutcome(fewer, 'foreign_copies_fewer', ['authors', 'posts'])).toContain('Draft shares the collection "posts" with Post, whose documents hold Post.info.author\'s copies at info.author');
+    // A list of copies where Post keeps one: an update of the author would find an array where it sets a copy's field.
+    const list = draft('info: DraftInfo @embedded', 'info: ListInput').concat('input ListInput { author: [ID!]! }\n').concat(
+      'type DraftInfo { author: [Author!]! @snapshot(path: "author", fields: ["id", "name"]) @join(localField: "author.id") @read(strategy: SNAPSHOT) }',
+    );
+    expect(await startupOutcome(list, 'foreign_copies_list', ['authors', 'posts'])).toContain('Draft shares the collection "posts" with Post, whose documents hold Post.info.author\'s copies at info.author');
   });
 });
 
