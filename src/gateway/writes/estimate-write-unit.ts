@@ -4,7 +4,8 @@ import { byKeyReferenceFields, collectionsDerivedFromInsert, keysSetBy, nestedRe
 import { boundedArraysOf, collectionsDerivedFromDelete, incomingReferences } from './delete-planner';
 import { collectionsOfMoves, collectionsOfReferenceChange } from './reference-planner';
 import { distinct } from './write-steps';
-import { existingChildrenReads, movesKeyedParents } from './initial-derived-values';
+import { existingChildrenReads } from './initial-derived-values';
+import { movesKeyedParents } from './keyed-parent-locks';
 import { LOCK_COLLECTION } from '../documents/lock-collection';
 import { lockedReferencesOf, storedPathsOf, type ReferenceLocks } from './reference-locks';
 import type { WriteModel } from '../startup/write-model/write-model-types';

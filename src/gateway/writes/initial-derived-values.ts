@@ -1,7 +1,4 @@
 import { badUserInput } from '../errors/public-error-code';
-import { isKeyValue } from '../documents/key-string';
-import { lockIds } from './reference-locks';
-import type { PlannedUpdate } from './write-steps';
 import { ownValue, readPath } from '../documents/read-path';
 import type { StoredDocument } from '../documents/stored-document';
 import type { BoundedArray, CounterRule, TotalRule, WriteModel } from '../startup/write-model/write-model-types';
@@ -36,7 +33,17 @@ export type ExistingChildrenRead =
   | { readonly kind: 'sums'; readonly childCollection: string; readonly childKey: string; readonly parentKey: string; readonly counters: readonly CounterRule[]; readonly totals: readonly TotalRule[] }
   | { readonly kind: 'copies'; readonly array: BoundedArray };
 
-export function existingChildrenReads(model: WriteModel, collection: string): ExistingChildrenRead[] {
+const readsByModel = new WeakMap<WriteModel, Map<string, readonly ExistingChildrenRead[]>>();
+
+export function existingChildrenReads(model: WriteModel, collection: string): readonly ExistingChildrenRead[] {
+  let byCollection = readsByModel.get(model);
+  if (!byCollection) readsByModel.set(model, (byCollection = new Map()));
+  let reads = byCollection.get(collection);
+  if (!reads) byCollection.set(collection, (reads = findExistingChildrenReads(model, collection)));
+  return reads;
+}
+
+function findExistingChildrenReads(model: WriteModel, collection: string): ExistingChildrenRead[] {
   const sums = new Map<string, { childCollection: string; childKey: string; parentKey: string; counters: CounterRule[]; totals: TotalRule[] }>();
   const group = (childCollection: string, childKey: string, parentKey: string) => {
     const id = JSON.stringify([childCollection, childKey, parentKey]);
@@ -137,52 +144,8 @@ function withValueAt(container: StoredDocument, segments: readonly string[], val
   return { ...container, [segment!]: withValueAt(isPlainObject(inner) ? inner : {}, rest, value) };
 }
 
-function isPlainObject(value: unknown): value is StoredDocument {
+export function isPlainObject(value: unknown): value is StoredDocument {
   if (value === null || typeof value !== 'object' || Array.isArray(value)) return false;
   const prototype = Object.getPrototypeOf(value);
   return prototype === Object.prototype || prototype === null;
-}
-
-/**
- * Where derived values are keyed by another field than `_id`, a new parent reads its children before
- * it is there, and a child written meanwhile moves no parent yet: in a transaction each would miss the
- * other. Both bump a lock of the key (`accounts#code`, "X"), the parent every slot, each child write
- * one, so MongoDB makes the second conflict and run again (reference-locks.ts).
- */
-function keyedLockSpace(collection: string, parentKey: string): string {
-  return `${collection}#${parentKey}`;
-}
-
-/** The parent keys other than `_id` by which `collection`'s derived values are found. */
-function keyedParentKeys(model: WriteModel, collection: string): string[] {
-  return [...new Set(existingChildrenReads(model, collection).map((read) => (read.kind === 'sums' ? read.parentKey : read.array.parentKey)))];
-}
-
-/** The lock ids a new `collection` document bumps for the keys it holds that its derived values are found by. */
-export function newParentLockIds(model: WriteModel, collection: string, document: StoredDocument): string[] {
-  return keyedParentKeys(model, collection).flatMap((parentKey) => {
-    const key = readPath(document, parentKey);
-    return isKeyValue(key) ? lockIds(keyedLockSpace(collection, parentKey), key, 'changing') : [];
-  });
-}
-
-/** The lock ids the derived updates `planned` bump for the parents they find by another key than `_id`. */
-export function keyedParentLockIds(model: WriteModel, planned: readonly PlannedUpdate[]): string[] {
-  return planned.flatMap(({ collection, statement }) =>
-    keyedParentKeys(model, collection).flatMap((parentKey) => {
-      if (!Object.hasOwn(statement.filter, parentKey)) return [];
-      const operand = statement.filter[parentKey];
-      const key = isEqualityOperator(operand) ? operand.$eq : operand;
-      return isKeyValue(key) ? lockIds(keyedLockSpace(collection, parentKey), key, 'pointing') : [];
-    }),
-  );
-}
-
-/** Whether derived updates reaching `collections` may move values keyed by another field than `_id` (each then bumps a lock). */
-export function movesKeyedParents(model: WriteModel, collections: readonly string[]): boolean {
-  return collections.some((collection) => keyedParentKeys(model, collection).length > 0);
-}
-
-function isEqualityOperator(operand: unknown): operand is { $eq: unknown } {
-  return isPlainObject(operand) && Object.keys(operand).length === 1 && Object.hasOwn(operand, '$eq');
 }
