@@ -1,5 +1,5 @@
 import { isKeyValue } from '../documents/key-string';
-import { readPath } from '../documents/read-path';
+import { isAtOrUnder, readPath } from '../documents/read-path';
 import type { StoredDocument } from '../documents/stored-document';
 import type { WriteModel } from '../startup/write-model/write-model-types';
 import { existingChildrenReads, isPlainObject } from './initial-derived-values';
@@ -21,6 +21,19 @@ function keyedParentKeys(model: WriteModel, collection: string): string[] {
   return [...new Set(existingChildrenReads(model, collection).map((read) => (read.kind === 'sums' ? read.parentKey : read.array.parentKey)))];
 }
 
+/** The paths of `collection`'s derived values found by `parentKey`. */
+function pathsKeyedBy(model: WriteModel, collection: string, parentKey: string): string[] {
+  return existingChildrenReads(model, collection).flatMap((read) => {
+    if (read.kind === 'copies') return read.array.parentKey === parentKey ? [read.array.path] : [];
+    return read.parentKey === parentKey ? [...read.counters, ...read.totals].map((rule) => rule.path) : [];
+  });
+}
+
+/** Whether `update` writes at or inside one of `paths`. */
+function writesAt(update: StoredDocument, paths: readonly string[]): boolean {
+  return Object.values(update).some((changes) => isPlainObject(changes) && Object.keys(changes).some((written) => paths.some((path) => isAtOrUnder(written, path))));
+}
+
 /** The lock ids a new `collection` document bumps for the keys it holds that its derived values are found by. */
 export function newParentLockIds(model: WriteModel, collection: string, document: StoredDocument): string[] {
   return keyedParentKeys(model, collection).flatMap((parentKey) => {
@@ -29,11 +42,15 @@ export function newParentLockIds(model: WriteModel, collection: string, document
   });
 }
 
-/** The lock ids the derived updates `planned` bump for the parents they find by another key than `_id`. */
+/**
+ * The lock ids the derived updates `planned` bump for the parents they find by another key than `_id`:
+ * those picking the parent by that key and writing a value found by it (what the estimate counts, see
+ * movesKeyedParents).
+ */
 export function keyedParentLockIds(model: WriteModel, planned: readonly PlannedUpdate[]): string[] {
   return planned.flatMap(({ collection, statement }) =>
     keyedParentKeys(model, collection).flatMap((parentKey) => {
-      if (!Object.hasOwn(statement.filter, parentKey)) return [];
+      if (!Object.hasOwn(statement.filter, parentKey) || !writesAt(statement.update, pathsKeyedBy(model, collection, parentKey))) return [];
       const operand = statement.filter[parentKey];
       const key = isEqualityOperator(operand) ? operand.$eq : operand;
       return isKeyValue(key) ? lockIds(keyedLockSpace(collection, parentKey), key, 'pointing') : [];
