@@ -2,6 +2,7 @@ import { EJSON, ObjectId } from 'bson';
 import { toExact } from '../../bson/bson-number';
 import { isBsonNumber, isObjectId } from './bson-type';
 import { readPath } from './read-path';
+import { isPlainObject } from './stored-document';
 
 /**
  * A string that identifies a stored key value, so keys can index Maps and DataLoader caches:
@@ -60,9 +61,7 @@ export function isKeyValue(value: unknown): boolean {
  * `{ $gt: "" }` is compared as a value and never read as an operator; anything else as it is.
  */
 export function equalityOperand(value: unknown): unknown {
-  if (value === null || typeof value !== 'object' || Array.isArray(value)) return value;
-  const prototype = Object.getPrototypeOf(value);
-  return prototype === Object.prototype || prototype === null ? { $eq: value } : value;
+  return isPlainObject(value) ? { $eq: value } : value;
 }
 
 /**

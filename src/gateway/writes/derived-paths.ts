@@ -1,4 +1,5 @@
 import { isAtOrUnder, pathsOverlap } from '../documents/read-path';
+import { copyPathOf } from '../startup/write-model/build-write-model';
 import type { WriteModel } from '../startup/write-model/write-model-types';
 
 /** A stored path of a document that other stored values are derived from, and the rule deriving them. */
@@ -54,7 +55,7 @@ function derivedAtPaths(model: WriteModel, typeName: string): DerivedFromPath[] 
   if (collection === undefined) return [];
   return [
     ...[...model.totals, ...model.counters, ...model.boundedArrays, ...model.inverses].filter((rule) => rule.collection === collection).map((rule) => ({ path: rule.path, rule: rule.coordinate })),
-    ...model.snapshots.filter((location) => location.collection === collection).map((location) => ({ path: location.segments.map((segment) => segment.path).join('.'), rule: location.coordinate })),
+    ...model.snapshots.filter((location) => location.collection === collection).map((location) => ({ path: copyPathOf(location), rule: location.coordinate })),
   ];
 }
 

@@ -1,6 +1,8 @@
 import { badUserInput } from '../errors/public-error-code';
 import { ownValue, readPath } from '../documents/read-path';
-import type { StoredDocument } from '../documents/stored-document';
+import { isPlainObject, type StoredDocument } from '../documents/stored-document';
+import { copyPathOf } from '../startup/write-model/build-write-model';
+import { oncePerModel } from './once-per-model';
 import type { BoundedArray, CounterRule, TotalRule, WriteModel } from '../startup/write-model/write-model-types';
 import { sumAsTotalValue, zeroTotal } from './total-planner';
 
@@ -12,7 +14,7 @@ interface InitialDerivedValue {
 }
 
 /** By collection, as the planners keep them: a document inserted through any type over it feeds the same rules. */
-function initialDerivedValues(model: WriteModel, collection: string): InitialDerivedValue[] {
+const initialDerivedValues = oncePerModel((collection: string) => collection, (model, collection): readonly InitialDerivedValue[] => {
   const emptyList = () => [];
   return [
     ...model.counters.filter((counter) => counter.collection === collection).map((counter) => ({ path: counter.path, rule: counter.coordinate, initial: () => 0 })),
@@ -20,7 +22,10 @@ function initialDerivedValues(model: WriteModel, collection: string): InitialDer
     ...model.inverses.filter((inverse) => inverse.collection === collection).map((inverse) => ({ path: inverse.path, rule: inverse.coordinate, initial: emptyList })),
     ...model.boundedArrays.filter((array) => array.collection === collection).map((array) => ({ path: array.path, rule: array.coordinate, initial: emptyList })),
   ];
-}
+});
+
+/** The snapshot locations whose copies `collection`'s documents hold. */
+const snapshotsIn = oncePerModel((collection: string) => collection, (model, collection) => model.snapshots.filter((location) => location.collection === collection));
 
 /**
  * A read finding the children a new document already has where derived values are keyed by another
@@ -33,17 +38,7 @@ export type ExistingChildrenRead =
   | { readonly kind: 'sums'; readonly childCollection: string; readonly childKey: string; readonly parentKey: string; readonly counters: readonly CounterRule[]; readonly totals: readonly TotalRule[] }
   | { readonly kind: 'copies'; readonly array: BoundedArray };
 
-const readsByModel = new WeakMap<WriteModel, Map<string, readonly ExistingChildrenRead[]>>();
-
-export function existingChildrenReads(model: WriteModel, collection: string): readonly ExistingChildrenRead[] {
-  let byCollection = readsByModel.get(model);
-  if (!byCollection) readsByModel.set(model, (byCollection = new Map()));
-  let reads = byCollection.get(collection);
-  if (!reads) byCollection.set(collection, (reads = findExistingChildrenReads(model, collection)));
-  return reads;
-}
-
-function findExistingChildrenReads(model: WriteModel, collection: string): ExistingChildrenRead[] {
+export const existingChildrenReads = oncePerModel((collection: string) => collection, (model, collection): readonly ExistingChildrenRead[] => {
   const sums = new Map<string, { childCollection: string; childKey: string; parentKey: string; counters: CounterRule[]; totals: TotalRule[] }>();
   const group = (childCollection: string, childKey: string, parentKey: string) => {
     const id = JSON.stringify([childCollection, childKey, parentKey]);
@@ -60,7 +55,7 @@ function findExistingChildrenReads(model: WriteModel, collection: string): Exist
     ...[...sums.values()].map((read) => ({ kind: 'sums' as const, ...read })),
     ...model.boundedArrays.filter((array) => array.collection === collection && array.parentKey !== '_id').map((array) => ({ kind: 'copies' as const, array })),
   ];
-}
+});
 
 /** The aggregate of a 'sums' read for the children holding `key`: their count, and each total's `$sum`. */
 export function existingSumsPipeline(read: Extract<ExistingChildrenRead, { kind: 'sums' }>, key: unknown): StoredDocument[] {
@@ -107,9 +102,8 @@ export function withInitialDerivedValues(model: WriteModel, typeName: string, co
  * JSON value around it holding `{ name: "…" }`) would be kept as given, never true. BAD_USER_INPUT.
  */
 function refuseCopiesWithoutKey(model: WriteModel, typeName: string, collection: string, document: StoredDocument): void {
-  for (const location of model.snapshots) {
-    if (location.collection !== collection) continue;
-    const path = location.segments.map((segment) => segment.path).join('.');
+  for (const location of snapshotsIn(model, collection)) {
+    const path = copyPathOf(location);
     const copies = [readPath(document, path)].flat(Infinity);
     const keyless = copies.some((copy) => copy !== undefined && copy !== null && (!isPlainObject(copy) || ownValue(copy, location.key) === undefined || ownValue(copy, location.key) === null));
     if (keyless) {
@@ -142,10 +136,4 @@ function withValueAt(container: StoredDocument, segments: readonly string[], val
   if (rest.length === 0) return { ...container, [segment!]: value };
   const inner = ownValue(container, segment!);
   return { ...container, [segment!]: withValueAt(isPlainObject(inner) ? inner : {}, rest, value) };
-}
-
-export function isPlainObject(value: unknown): value is StoredDocument {
-  if (value === null || typeof value !== 'object' || Array.isArray(value)) return false;
-  const prototype = Object.getPrototypeOf(value);
-  return prototype === Object.prototype || prototype === null;
 }

@@ -8,6 +8,8 @@ import { planCounterCopyUpdates } from './fan-out-planner';
 import { counterCopies } from '../startup/write-model/build-write-model';
 import { addTotalIncrements, totalCollections, totalsFedBy } from './total-planner';
 import { distinct, UpdateMerger, type PlannedUpdate, type WriteStep } from './write-steps';
+import { oncePerModel } from './once-per-model';
+import { copyPathOf } from '../startup/write-model/build-write-model';
 import type { BoundedArray, CopiedField, CounterRule, CounterSource, PathSegment, SnapshotLocation, TotalRule, WriteModel } from '../startup/write-model/write-model-types';
 
 /** A reference the new document holds: its targets must exist, and a snapshot of them is filled in. */
@@ -30,17 +32,6 @@ export const byKeyReferenceFields = oncePerModel(
   (model, typeName): readonly RelationField[] => [...model.storageMap.relations.values()].filter((field) => field.typeName === typeName && field.shapes.join?.direction === 'byKey'),
 );
 
-/** A rule read from the write model, which does not change once built: computed once per model and `keyOf` its argument. */
-function oncePerModel<A, T>(keyOf: (argument: A) => string, compute: (model: WriteModel, argument: A) => T): (model: WriteModel, argument: A) => T {
-  const computed = new WeakMap<WriteModel, Map<string, T>>();
-  return (model, argument) => {
-    let byKey = computed.get(model);
-    if (!byKey) computed.set(model, (byKey = new Map()));
-    const key = keyOf(argument);
-    if (!byKey.has(key)) byKey.set(key, compute(model, argument));
-    return byKey.get(key)!;
-  };
-}
 
 /**
  * Snapshots inside the embedded copies of a new `typeName` document (`Order.lines.product`): each
@@ -146,7 +137,7 @@ export const keysToRows = oncePerModel(
     ...nestedSnapshotLocations(model, typeName).map((location) => ({
       coordinate: location.coordinate,
       collection: location.sourceCollection,
-      keyPath: `${location.segments.map((segment) => segment.path).join('.')}.${location.key}`,
+      keyPath: `${copyPathOf(location)}.${location.key}`,
       many: true,
     })),
     ...nestedReferences(model, typeName).map((nested) => ({ coordinate: nested.coordinate, collection: nested.collection, keyPath: nested.keyPath, many: true })),
@@ -308,7 +299,7 @@ export function collectionsDerivedFromInsert(model: WriteModel, typeName: string
 
 /** The keys of the copies at `location` in `document` (a `location.collection` document): the sources it copies. */
 export function copiedKeys(document: StoredDocument, location: SnapshotLocation): unknown[] {
-  return toList(readPath(document, `${location.segments.map((segment) => segment.path).join('.')}.${location.key}`));
+  return toList(readPath(document, `${copyPathOf(location)}.${location.key}`));
 }
 
 function toList(value: unknown): unknown[] {

@@ -1,8 +1,8 @@
 import { isKeyValue } from '../documents/key-string';
 import { isAtOrUnder, readPath } from '../documents/read-path';
-import type { StoredDocument } from '../documents/stored-document';
+import { isPlainObject, type StoredDocument } from '../documents/stored-document';
 import type { WriteModel } from '../startup/write-model/write-model-types';
-import { existingChildrenReads, isPlainObject } from './initial-derived-values';
+import { existingChildrenReads } from './initial-derived-values';
 import { lockIds } from './reference-locks';
 import type { PlannedUpdate } from './write-steps';
 

@@ -4,6 +4,7 @@ import type { SnapshotLocation, WriteModel } from '../startup/write-model/write-
 import { derivedValuesKeyedAt, wholeSetProblem } from './derived-paths';
 import { pathsOverlap } from '../documents/read-path';
 import { storedPathsOf } from '../startup/access-rules/build-access-rules';
+import { copyPathOf } from '../startup/write-model/build-write-model';
 
 /**
  * What a mutation's write unit does: one entry per WriteUnit call. A hand-written mutation declares it
@@ -181,7 +182,7 @@ function foreignCopiesProblem(model: WriteModel, typeName: string, stores: (path
   const own = model.snapshots.filter((location) => holderOf(location) === typeName);
   for (const location of model.snapshots) {
     const holder = holderOf(location);
-    const path = copyPath(location);
+    const path = copyPathOf(location);
     if (location.collection !== collection || holder === typeName || !stores(path)) continue;
     // The type's own snapshot at the same place fills every field of the other's copy from the same source.
     if (own.some((mine) => fillsCopiesOf(mine, location))) continue;
@@ -194,13 +195,9 @@ function holderOf(location: SnapshotLocation): string {
   return location.coordinate.split('.')[0]!;
 }
 
-function copyPath(location: SnapshotLocation): string {
-  return location.segments.map((segment) => segment.path).join('.');
-}
-
 function fillsCopiesOf(mine: SnapshotLocation, other: SnapshotLocation): boolean {
   return (
-    copyPath(mine) === copyPath(other) &&
+    copyPathOf(mine) === copyPathOf(other) &&
     mine.segments.length === other.segments.length &&
     mine.segments.every((segment, index) => segment.isArray === other.segments[index]!.isArray) &&
     mine.key === other.key &&

@@ -715,7 +715,6 @@ function describeKey(key: unknown): string {
   return hex ?? JSON.stringify(key);
 }
 
-
 /**
  * `filter` restricted to `rows` too (both must hold): merged when they compare different paths, or the
  * same path with the same value (an update by `_id` then keeps its plain `_id` filter), else `$and`.

@@ -351,6 +351,11 @@ function tryRead<T>(problems: string[], coordinate: string, read: () => T): T | 
   }
 }
 
+/** Where a snapshot location's copies are, from the document root: `info.author`. */
+export function copyPathOf(location: SnapshotLocation): string {
+  return location.segments.map((segment) => segment.path).join('.');
+}
+
 /** The snapshot locations copying `counter` (`Book.authors` copying `Author.countOfBooks`), with the copied field's name. */
 export function counterCopies(model: WriteModel, counter: CounterRule): Array<{ location: SnapshotLocation; name: string }> {
   return derivedCopies(model, counter);
