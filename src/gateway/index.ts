@@ -52,7 +52,7 @@ export { readSchemaFiles, schemaFilePaths, withDirectiveTypeDefs } from './start
 export { checkSchemaSources, type SchemaSource } from './startup/schema/check-schema-sources';
 export { buildStorageMap } from './startup/storage-map/build-storage-map';
 export { holdsOneKey } from './startup/storage-map/holds-one-key';
-export { storedPathsOf } from './startup/access-rules/build-access-rules';
+export { storedPathsOf } from './startup/storage-map/stored-paths';
 export { withPageDefaults } from './startup/schema/page-defaults';
 export { DOCUMENT_SAMPLE, type DocumentSample } from './startup/storage-map/check-sampled-documents';
 export { type ListArrayContent, listArrayOf } from './startup/storage-map/list-array';

@@ -3,7 +3,7 @@ import { byKeyReferenceFields, nestedReferences, nestedSnapshotLocations, unchec
 import type { SnapshotLocation, WriteModel } from '../startup/write-model/write-model-types';
 import { derivedValuesKeyedAt, wholeSetProblem } from './derived-paths';
 import { pathsOverlap } from '../documents/read-path';
-import { storedPathsOf } from '../startup/access-rules/build-access-rules';
+import { storedPathsOf } from '../startup/storage-map/stored-paths';
 import { copyPathOf } from '../startup/write-model/build-write-model';
 
 /**

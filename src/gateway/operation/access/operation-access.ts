@@ -6,7 +6,7 @@ import { copiesOnPath, copiesUnder } from '../../startup/storage-map/copy-paths'
 import { isAtOrUnder } from '../../documents/read-path';
 import { readRuleOf } from '../../startup/access-rules/access-rule-types';
 import type { ViewerAccess } from '../../request/access/viewer-access';
-import { storedPathsOf } from '../../startup/access-rules/build-access-rules';
+import { storedPathsOf } from '../../startup/storage-map/stored-paths';
 
 /** The generated mutations' actions, by Mutation field name: what a role needs a rule for. */
 export type MutationActions = ReadonlyMap<string, { readonly kind: 'create' | 'update' | 'delete'; readonly typeName: string }>;

@@ -3,6 +3,7 @@ import { copiesOnPath } from '../storage-map/copy-paths';
 import { documentLocations } from '../storage-map/document-locations';
 import { isAtOrUnder, pathsOverlap } from '../../documents/read-path';
 import { readAccess, type AccessDirective } from '../storage-map/read-directives';
+import { storedPathsOf } from '../storage-map/stored-paths';
 import type { RelationField, StorageMap, TypeStorage } from '../storage-map/storage-map-types';
 import type { WriteModel } from '../write-model/write-model-types';
 import { readRuleOf, type AccessAction, type AccessRules, type ActionRule, type MirroredReference, type ReadRule, type RoleRules, type RowCondition, type TypeAccess, type UpdateRule } from './access-rule-types';
@@ -216,15 +217,6 @@ function actionRule(action: AccessAction, where: readonly RowCondition[], direct
       throw new TypeError(`unknown access action ${String(never)}`);
     }
   }
-}
-
-/** Where a field's data is kept in its type's documents: its path, a reference's key, an embedded or copied value's path. */
-export function storedPathsOf(storage: TypeStorage, fieldName: string): string[] {
-  const field = storage.fields.get(fieldName);
-  if (!field) return [];
-  if (field.kind === 'stored') return [field.path];
-  const { join, embedded, snapshot } = field.shapes;
-  return [...(join?.direction === 'byKey' ? [join.localField] : []), ...(embedded ? [embedded.path] : []), ...(snapshot ? [snapshot.path] : [])];
 }
 
 /** A `where` entry as the stored path it compares: a stored scalar, an id, or a single reference's key. */

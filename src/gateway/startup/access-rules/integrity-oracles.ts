@@ -2,7 +2,8 @@ import type { IndexDescription } from '../../documents/index-description';
 import { isAtOrUnder, pathsOverlap } from '../../documents/read-path';
 import type { StorageMap, TypeStorage } from '../storage-map/storage-map-types';
 import { readRuleOf, type AccessRules, type RoleRules } from './access-rule-types';
-import { describeWhere, storedPathsOf } from './build-access-rules';
+import { describeWhere } from './build-access-rules';
+import { storedPathsOf } from '../storage-map/stored-paths';
 
 /** A by-key reference to a type: the relation, and the collection whose documents hold it at `path`. */
 export interface HeldReference {

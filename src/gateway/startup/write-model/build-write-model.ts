@@ -5,6 +5,8 @@ import { buildStorageMap } from '../storage-map/build-storage-map';
 import type { JoinShape, RelationField, StorageMap } from '../storage-map/storage-map-types';
 import { readCounter, readInverse, readTotal } from '../storage-map/read-directives';
 import { holdsOneKey } from '../storage-map/holds-one-key';
+import { allStoredPathsOf } from '../storage-map/stored-paths';
+import { pathsOverlap } from '../../documents/read-path';
 import { NUMERIC_SCALARS, sumType } from '../aggregates/aggregate-names';
 import type { BoundedArray, CounterRule, CopiedField, InverseRule, PathSegment, SnapshotLocation, TotalRule, WriteModel } from './write-model-types';
 
@@ -71,24 +73,32 @@ export function collectWriteModel(schema: GraphQLSchema, storageMap: StorageMap)
 
 /**
  * An @embedded field keeping whole documents of a type (`Bundle.featured: Account`, a bounded array of
- * comments) whose values the writes derive (a counter, a total, an inverse list, a bounded array): those
- * are kept in the type's own documents only, so the copies' would never move.
+ * comments) that hold values the writes derive (a counter, a total, an inverse list, a bounded array):
+ * those are kept in the type's own collection only, so the copies' would never move. Matched by
+ * collection and path, so a second type over the same collection declaring the counter's field as a
+ * plain one is caught too.
  */
 function wholeCopiesOfDerivedValues(model: WriteModel): string[] {
   const derived = [
-    ...model.counters.map((rule) => ({ coordinate: rule.coordinate, kind: 'a @counter' })),
-    ...model.totals.map((rule) => ({ coordinate: rule.coordinate, kind: 'a @total' })),
-    ...model.inverses.map((rule) => ({ coordinate: rule.coordinate, kind: 'the @inverse side of a two-way reference' })),
-    ...model.boundedArrays.map((rule) => ({ coordinate: rule.coordinate, kind: 'a bounded array' })),
+    ...model.counters.map((rule) => ({ rule, kind: 'a @counter' })),
+    ...model.totals.map((rule) => ({ rule, kind: 'a @total' })),
+    ...model.inverses.map((rule) => ({ rule, kind: 'the @inverse side of a two-way reference' })),
+    ...model.boundedArrays.map((rule) => ({ rule, kind: 'a bounded array' })),
   ];
   const problems: string[] = [];
   for (const relation of model.storageMap.relations.values()) {
     if (!relation.shapes.embedded) continue;
-    const rule = derived.find((candidate) => candidate.coordinate.startsWith(`${relation.targetType}.`));
-    if (!rule) continue;
+    const target = model.storageMap.types.get(relation.targetType);
+    if (target?.collection === undefined) continue;
+    const copiedPaths = allStoredPathsOf(target);
+    const found = derived.find(({ rule }) => rule.collection === target.collection && copiedPaths.some((path) => pathsOverlap(path, rule.path)));
+    if (!found) continue;
+    const { rule, kind } = found;
     const instead = relation.shapes.join ? `read ${relation.coordinate} by @join alone` : `store the ${relation.targetType}'s id and read it with @join`;
+    const keptIn = rule.coordinate.startsWith(`${relation.targetType}.`) ? `${relation.targetType}'s own documents` : `the ${target.collection} collection's documents`;
+    const copied = rule.coordinate.startsWith(`${relation.targetType}.`) ? rule.coordinate : `${rule.coordinate} (at "${rule.path}", which ${relation.targetType} declares too)`;
     problems.push(
-      `${relation.coordinate}: @embedded keeps whole ${relation.targetType} documents, and ${rule.coordinate} is ${rule.kind}, which the writes keep only in ${relation.targetType}'s own documents, so its copy in each ${relation.typeName} would never move; embed a type without it, or ${instead}`,
+      `${relation.coordinate}: @embedded keeps whole ${relation.targetType} documents, and ${copied} is ${kind}, which the writes keep only in ${keptIn}, so its copy in each ${relation.typeName} would never move; embed a type without it, or ${instead}`,
     );
   }
   return problems;

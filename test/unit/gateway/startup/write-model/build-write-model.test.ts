@@ -87,6 +87,16 @@ describe('write-rule validation at startup', () => {
     expect(build(BASE.replace('type B @collection(name: "bs") { id: ID!', 'type B @collection(name: "bs") { id: ID! featured: A @embedded'))().counters).toHaveLength(0);
   });
 
+  it('refuses whole copies of a second type over the same collection that declares a derived value as a plain field', () => {
+    const counted = BASE.replace('n: Int!', 'n: Int! @counter(of: "A.kids")');
+    const view = (fields: string) => `${counted}\n    type AView @collection(name: "as") { id: ID! ${fields} }\n`;
+    const embedding = (sdl: string) => sdl.replace('type B @collection(name: "bs") { id: ID!', 'type B @collection(name: "bs") { id: ID! featured: AView @embedded');
+    expect(build(embedding(view('count: Int! @path(path: "n") label: String!')))).toThrow(
+      'B.featured: @embedded keeps whole AView documents, and A.n (at "n", which AView declares too) is a @counter, which the writes keep only in the as collection\'s documents, so its copy in each B would never move; embed a type without it, or store the AView\'s id and read it with @join',
+    );
+    expect(build(embedding(view('label: String!')))().counters).toHaveLength(1);
+  });
+
   it('names Type.field and the fix for each mistake', () => {
     expect(build(BASE.replace('label: String!', 'label: String! @counter(of: "A.kids")'))).toThrow('A.label: @counter(of: "A.kids") must be on an Int field stored in a @collection type');
     expect(build(BASE.replace('n: Int!', 'n: Int! @counter(of: "A.nope")'))).toThrow('A.n: @counter(of: "A.nope") must name a list relation of A itself, as "A.field"');
