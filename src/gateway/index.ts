@@ -66,7 +66,7 @@ export { ApolloServerPluginDocjoinWorkload, type DocjoinWorkloadOptions } from '
 export { MAX_MISSING_SETS, WorkloadRecorder } from './workload/workload-recorder';
 export { sampledId } from './workload/source-sample';
 export { type CollectionFanOut, type CommandTimes, type FieldWorkload, type SampledSource, type SourceChangeCounts, type TimedCommands, type MissCounts, type MissingFields, type MutationWorkload, type OperationCounts, type OperationTotals, type WorkloadCollectionOption, type WorkloadFileOption, type WorkloadOption, type WorkloadSummary, type WorkloadWindow } from './workload/workload-types';
-export { buildWriteModelFromSdl } from './startup/write-model/build-write-model';
+export { buildWriteModelFromSdl, copyPathOf } from './startup/write-model/build-write-model';
 export { estimateWriteUnit, type WriteUnitEstimate } from './writes/estimate-write-unit';
 export { type RequestWrites, type WriteOptions } from './writes/request-writes';
 export { notFound } from './writes/write-errors';

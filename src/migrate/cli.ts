@@ -7,7 +7,7 @@ import { loadProjectTarget } from '../command-line/project-flags';
 import type { OutputStream } from '../command-line/cli-io';
 import { createProgressLine } from '../command-line/progress-line';
 import { ConfigError, loadConfig, redactSecrets } from '../config/config';
-import { StorageConfigError, withDirectiveTypeDefs, buildWriteModelFromSdl, pathsOverlap, quoteInput, storedPathsOf, sumType, type PathSegment, type SnapshotLocation, type WriteModel, COUNTER_BACKFILL, EMBEDDED_BACKFILL, SNAPSHOT_BACKFILL, TOTAL_BACKFILL } from '../gateway';
+import { StorageConfigError, withDirectiveTypeDefs, buildWriteModelFromSdl, copyPathOf, pathsOverlap, quoteInput, storedPathsOf, sumType, type PathSegment, type SnapshotLocation, type WriteModel, COUNTER_BACKFILL, EMBEDDED_BACKFILL, SNAPSHOT_BACKFILL, TOTAL_BACKFILL } from '../gateway';
 import { ProjectConfigError, type Project } from '../project/load-project';
 import { everyCopyDangles, reconcileChecks } from '../reconcile/reconcile';
 import type { DriftReport, ReconcileProgress } from '../reconcile/reconcile-types';
@@ -365,7 +365,7 @@ async function occupiedCopyPaths(db: Db, coordinate: string, locations: readonly
     const held = await db.collection(location.collection).findOne(filter, { projection: { _id: 1, [top]: 1 } });
     if (!held) continue;
     const documents = await db.collection(location.collection).countDocuments(filter);
-    const path = location.segments.map((segment) => segment.path).join('.');
+    const path = copyPathOf(location);
     return `${plural(documents, `${location.collection} document already keeps`, `${location.collection} documents already keep`)} a value at "${path}", where ${location.coordinate}'s copies would go (_id ${String(held._id)}: ${quoteInput(held[top])}); the backfill would overwrite it, so move that data, or give the snapshot another path (--path)`;
   }
   return undefined;

@@ -1,6 +1,7 @@
 import { isAtOrUnder, pathsOverlap } from '../documents/read-path';
 import { copyPathOf } from '../startup/write-model/build-write-model';
 import type { WriteModel } from '../startup/write-model/write-model-types';
+import { oncePerModel } from './once-per-model';
 
 /** A stored path of a document that other stored values are derived from, and the rule deriving them. */
 interface DerivedFromPath {
@@ -71,6 +72,15 @@ export function derivedValueHolding(model: WriteModel, typeName: string, path: s
  * (`stats` holding the total at `stats.weight`), which the client would overwrite. undefined when it may.
  */
 export function wholeSetProblem(model: WriteModel, typeName: string, fieldName: string, path: string): string | undefined {
+  return wholeSetProblemOnce(model, { typeName, fieldName, path });
+}
+
+const wholeSetProblemOnce = oncePerModel(
+  ({ typeName, fieldName, path }: { typeName: string; fieldName: string; path: string }) => `${typeName}\u0000${fieldName}\u0000${path}`,
+  (model, { typeName, fieldName, path }) => findWholeSetProblem(model, typeName, fieldName, path),
+);
+
+function findWholeSetProblem(model: WriteModel, typeName: string, fieldName: string, path: string): string | undefined {
   const inside = derivedFromPaths(model, typeName).find((derived) => derived.path !== path && isAtOrUnder(derived.path, path));
   if (inside) {
     return `${typeName}.${fieldName} is stored at ${path}, which holds ${inside.path} that ${inside.rule} is derived from, and an update setting ${path} whole would leave ${inside.rule} wrong; update the field stored at ${inside.path} itself, and leave ${typeName}.${fieldName} out of the update`;
