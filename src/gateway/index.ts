@@ -6,7 +6,7 @@ export { type DocumentsApi, type FieldCondition, type FilterValue, type FindConn
 export { type GatewayContext } from './request/context/request-context';
 export { parseStrategyOverrides, STRATEGY_HEADER, type StrategyOverrides } from './operation/plan/strategy-overrides';
 export { type CommandCost, type CostReport, type FieldCost } from './request/cost/cost-ledger';
-export { type FilterShape } from './request/cost/filter-shape';
+export { type FilterShape, type LookupShape } from './request/cost/filter-shape';
 export { type CostLimitName, type CostLimits, DEFAULT_COST_LIMITS, defaultLimitOrigin, findExceededLimit, LIMIT_SETTINGS, LIMIT_VARIABLES, type LimitOrigins } from './operation/cost/cost-limits';
 export { ApolloServerPluginDocjoinCost, COST_HEADER, type DocjoinCostOptions } from './operation/cost/cost-plugin';
 export { describeEstimateViolation, type EstimateViolation, type EstimateViolationRecorder } from './operation/cost/estimate-check';

@@ -1,5 +1,5 @@
 import type { GraphQLFormattedError } from 'graphql';
-import { type CommandCost, type CostLimits, type CostReport, findExceededLimit, LIMIT_VARIABLES } from '../../gateway';
+import { type CommandCost, type CostLimits, type CostReport, findExceededLimit, LIMIT_VARIABLES, type LookupShape } from '../../gateway';
 import type { FieldPlanRow, OperationPlan } from './plan-operation';
 import { targetingOf, type ShardKeys, type Targeting } from '../../sharding/shard-targeting';
 
@@ -136,8 +136,16 @@ function measuredLines(measured: MeasuredRun, estimated: number): string[] {
 function commandLines(commands: readonly CommandCost[], role: string): string[] {
   return [
     `commands sent as role "${role}", each with the filter it selected by (values shown as "?"):`,
-    ...commands.map((command) => `  ${command.command} on ${command.collection}${command.filter === undefined ? '' : ` ${JSON.stringify(command.filter)}`} → ${command.documents === undefined ? 'documents withheld (rows the role reads in part)' : count(command.documents, 'document')}`),
+    ...commands.flatMap((command) => [
+      `  ${command.command} on ${command.collection}${command.filter === undefined ? '' : ` ${JSON.stringify(command.filter)}`} → ${command.documents === undefined ? 'documents withheld (rows the role reads in part)' : count(command.documents, 'document')}`,
+      ...lookupLines(command.lookups ?? [], '    '),
+    ]),
   ];
+}
+
+/** A command's `$lookup`s under it, nested as they are, each with what it selected by in its collection. */
+function lookupLines(lookups: readonly LookupShape[], indent: string): string[] {
+  return lookups.flatMap((lookup) => [`${indent}$lookup on ${lookup.from} ${JSON.stringify(lookup.filter)}`, ...lookupLines(lookup.lookups ?? [], `${indent}  `)]);
 }
 
 /** Each command as a sharded cluster would route it (sharding/shard-targeting.ts), and the count of each routing. */

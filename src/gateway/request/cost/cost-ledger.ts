@@ -1,5 +1,5 @@
 import type { ReadStrategy } from '../../startup/storage-map/storage-map-types';
-import type { FilterShape } from './filter-shape';
+import type { FilterShape, LookupShape } from './filter-shape';
 import { LOCK_COLLECTION } from '../../documents/lock-collection';
 
 /** One MongoDB command as command monitoring saw it, attributed to the request and fields that caused it. */
@@ -14,6 +14,8 @@ export interface CommandRecord {
   readonly ok: boolean;
   /** The filter's keys and operators, values replaced by "?" (a getMore repeats its cursor's filter). */
   readonly filter?: FilterShape;
+  /** An aggregate's `$lookup`s, each with the collection it read and what it selected by there. */
+  readonly lookups?: readonly LookupShape[];
   /** Sent by a mutation's write unit (its reads, writes and commit/abort), during which attempt of it. */
   readonly writeUnit?: WriteAttemptTag;
   /** Documents the command changed (`nModified` / `n` of its reply); write units only. */
@@ -123,6 +125,8 @@ export interface CommandCost {
   command: string;
   /** Keys and operators only (see filter-shape.ts); absent for commands without a filter. */
   filter?: FilterShape;
+  /** An aggregate's `$lookup`s: the collection each read and what it selected by there (see filter-shape.ts). */
+  lookups?: readonly LookupShape[];
   /** The `Type.field`s (or root fields) the command served. */
   fields: string[];
   /** Absent for a write unit's command on a collection the viewer reads in part (writes.withheld). */
@@ -532,6 +536,7 @@ function toCommandCost(command: CommandRecord, shown: boolean): CommandCost {
     collection: command.collection,
     command: command.commandName,
     ...(command.filter !== undefined && { filter: command.filter }),
+    ...(command.lookups !== undefined && { lookups: command.lookups }),
     fields: [...command.fields],
     ...(shown && { documents: command.documents }),
     durationMs: roundMs(command.durationMs),

@@ -8,7 +8,7 @@ export type FilterShape = '?' | readonly FilterShape[] | { readonly [key: string
 
 /**
  * The filter a command selected with: `filter` of a find, `query` of a count or findAndModify, the leading
- * `$match` of an aggregate (with those of its `$unionWith` branches over the same collection: an `$or`),
+ * `$match` stages of an aggregate (with those of its `$unionWith` branches over the same collection: an `$or`),
  * the `q` of an update's or delete's statement (several statements: an `$or` of theirs, each selecting
  * its own documents).
  */
@@ -43,10 +43,51 @@ export function commandFilterShape(commandName: string, command: Readonly<Record
   }
 }
 
-/** The shape of a pipeline's first stage, when it is a `$match`. */
+/**
+ * What an aggregate's `$lookup`s select, nested as they are: each one's collection, and the shape of how
+ * it picks documents (its `foreignField` equal to the parent's `localField`, with the `$match` stages
+ * that open its pipeline: the access rules' row filter and the page's filter). undefined when the command
+ * has none.
+ */
+export function commandLookupShapes(commandName: string, command: Readonly<Record<string, unknown>>): LookupShape[] | undefined {
+  if (commandName !== 'aggregate' || !Array.isArray(command.pipeline)) return undefined;
+  const lookups = lookupShapesIn(command.pipeline);
+  return lookups.length === 0 ? undefined : lookups;
+}
+
+/** One `$lookup` of an aggregate: the collection it reads and how it selected there. */
+export interface LookupShape {
+  readonly from: string;
+  readonly filter: FilterShape;
+  readonly lookups?: readonly LookupShape[];
+}
+
+function lookupShapesIn(pipeline: readonly unknown[]): LookupShape[] {
+  return pipeline.flatMap((stage) => {
+    const lookup = isPlainObject(stage) && isPlainObject(stage.$lookup) ? stage.$lookup : undefined;
+    if (!lookup || typeof lookup.from !== 'string') return [];
+    const inner: unknown[] = Array.isArray(lookup.pipeline) ? lookup.pipeline : [];
+    const joinedBy = typeof lookup.foreignField === 'string' ? [{ [lookup.foreignField]: '?' } as FilterShape] : [];
+    const matches = [...joinedBy, ...leadingMatches(inner)];
+    const nested = lookupShapesIn(inner);
+    return [{ from: lookup.from, filter: matches.length === 1 ? matches[0]! : { $and: matches }, ...(nested.length > 0 && { lookups: nested }) }];
+  });
+}
+
+/** The shapes of the `$match` stages a pipeline opens with (MongoDB merges them into one filter). */
+function leadingMatches(pipeline: readonly unknown[]): FilterShape[] {
+  const shapes: FilterShape[] = [];
+  for (const stage of pipeline) {
+    if (!isPlainObject(stage) || !isPlainObject(stage.$match)) break;
+    shapes.push(shapeOf(stage.$match));
+  }
+  return shapes;
+}
+
+/** The shape of the `$match` stages a pipeline opens with: one, or an `$and` of several (the access rules' row filter comes first). */
 function leadingMatch(pipeline: readonly unknown[]): FilterShape | undefined {
-  const first = pipeline[0];
-  return isPlainObject(first) && isPlainObject(first.$match) ? shapeOf(first.$match) : undefined;
+  const matches = leadingMatches(pipeline);
+  return matches.length === 0 ? undefined : matches.length === 1 ? matches[0] : { $and: matches };
 }
 
 /** `$and`/`$or`/`$nor` keep their branches; operator documents (and `$elemMatch`-like operands) keep their keys; every value is `"?"`. */

@@ -14,7 +14,7 @@ import {
   type Document,
 } from 'mongodb';
 import type { CostLedger, WriteAttemptTag, WriteUnitRecord } from '../cost/cost-ledger';
-import { commandFilterShape, type FilterShape } from '../cost/filter-shape';
+import { commandFilterShape, commandLookupShapes, type FilterShape, type LookupShape } from '../cost/filter-shape';
 import { DEFAULT_MONGO_TIMEOUT_MS, serverSelectionTimeout } from '../../../settings/setting-rules';
 import { DatabaseFailure, InvariantError, OperationStopped, TransactionConflict, RETRYABLE_READ_CODES } from '../../errors/internal-errors';
 import type { OperationDeadline } from '../../operation/limits/operation-deadline';
@@ -73,6 +73,10 @@ interface InflightOperation {
   readonly collection: string;
   /** Set by the operation's first command; its getMores repeat it in the debug view. */
   filter?: FilterShape;
+  /** The same command's `$lookup`s, each with what it selected by. */
+  lookups?: readonly LookupShape[];
+  /** Whether the two above were read off its first command. */
+  described?: boolean;
 }
 
 const COMMENT_PREFIX = 'docjoin:';
@@ -478,7 +482,11 @@ export class MongoFunnel {
     if (typeof comment !== 'string' || !comment.startsWith(this.#commentPrefix)) return;
     const operation = this.#inflight.get(comment);
     if (!operation) return;
-    operation.filter ??= commandFilterShape(event.commandName, event.command);
+    if (!operation.described) {
+      operation.filter = commandFilterShape(event.commandName, event.command);
+      operation.lookups = commandLookupShapes(event.commandName, event.command);
+      operation.described = true;
+    }
     this.#started.set(eventKey(event), startedCommand(operation, event.commandName));
   };
 
@@ -520,6 +528,7 @@ export class MongoFunnel {
       ok,
       ...(started.writeUnit && { writeUnit: started.writeUnit, documentsModified: ok ? documentsModified(started.commandName, (event as CommandSucceededEvent).reply) : 0 }),
       ...(started.operation.filter !== undefined && { filter: started.operation.filter }),
+      ...(started.operation.lookups !== undefined && { lookups: started.operation.lookups }),
     });
   }
 }

@@ -165,6 +165,21 @@ describe('docjoin explain --role', () => {
     expect(lines.slice(listed + 1, listed + 4)).toEqual(['  find on orders {"customer.id":"?"} → 1 document', '  find on customers {"$and":[{"_id":"?"},{"_id":{"$in":"?"}}]} → 1 document', '']);
   });
 
+  it("--run lists a lookup's own selection under its command: the access filter inside the $lookup's pipeline", async () => {
+    const query = `{ customer(id: "${ADA}") { name orders(first: 2) { total } } }`;
+    const { code, out } = await explain(['--config', SHOP_CONFIG, '--run', '--role', 'customer', '--claims', JSON.stringify({ sub: ADA }), '--strategy', 'Customer.orders=lookup', query]);
+    expect(code).toBe(0);
+    const lines = out.split('\n');
+    const listed = lines.indexOf('commands sent as role "customer", each with the filter it selected by (values shown as "?"):');
+    expect(listed).toBeGreaterThan(0);
+    expect(lines.slice(listed + 1)).toEqual([
+      '  aggregate on customers {"$and":[{"_id":"?"},{"_id":"?"}]} → 1 document',
+      // Joined by the customer's key, then the role's row filter, then the page's own (a key that is set).
+      '    $lookup on orders {"$and":[{"customer.id":"?"},{"customer.id":"?"},{"customer.id":{"$ne":"?"}}]}',
+      '',
+    ]);
+  });
+
   it('--run without --claims runs as a viewer with none: each condition matches no row, and says so', async () => {
     const { code, out } = await explain(['--config', SHOP_CONFIG, '--run', '--role', 'customer', ORDERS]);
     expect(code).toBe(0);

@@ -1,5 +1,5 @@
 import { ObjectId } from 'bson';
-import { commandFilterShape, shapeOf } from '../../../../../src/gateway/request/cost/filter-shape';
+import { commandFilterShape, commandLookupShapes, shapeOf } from '../../../../../src/gateway/request/cost/filter-shape';
 
 describe('filter shapes (keys and operators, never values)', () => {
   it('replaces values and operator operands by "?"', () => {
@@ -36,5 +36,26 @@ describe('filter shapes (keys and operators, never values)', () => {
     expect(commandFilterShape('update', { update: 'books', updates: [{ q: { 'authors.id': 7 }, u: { $set: { 'authors.$[e0].name': 'x' } }, multi: true }] })).toEqual({ 'authors.id': '?' });
     expect(commandFilterShape('update', { update: 'posts', updates: [{ q: { _id: 1 }, u: {} }, { q: { _id: 2, n: { $gt: 0 } }, u: {} }] })).toEqual({ $or: [{ _id: '?' }, { _id: '?', n: { $gt: '?' } }] });
     expect(commandFilterShape('delete', { delete: 'books', deletes: [{ q: { _id: 3 }, limit: 1 }] })).toEqual({ _id: '?' });
+  });
+
+  it("merges an aggregate's leading $match stages, and lists its $lookups nested, each with its key and leading $match stages", () => {
+    const lookup = {
+      $lookup: {
+        from: 'books',
+        localField: 'bookIds',
+        foreignField: '_id',
+        as: 'books',
+        pipeline: [
+          { $match: { tenant: 'a' } },
+          { $project: { name: 1, publisherId: 1 } },
+          { $lookup: { from: 'publishers', localField: 'publisherId', foreignField: '_id', as: 'publisher', pipeline: [{ $project: { name: 1 } }] } },
+        ],
+      },
+    };
+    const command = { aggregate: 'authors', pipeline: [{ $match: { tenant: 'a' } }, { $match: { _id: { $in: [1, 2] } } }, { $limit: 2 }, { $project: { name: 1, bookIds: 1 } }, lookup] };
+    expect(commandFilterShape('aggregate', command)).toEqual({ $and: [{ tenant: '?' }, { _id: { $in: '?' } }] });
+    expect(commandLookupShapes('aggregate', command)).toEqual([{ from: 'books', filter: { $and: [{ _id: '?' }, { tenant: '?' }] }, lookups: [{ from: 'publishers', filter: { _id: '?' } }] }]);
+    expect(commandLookupShapes('aggregate', { aggregate: 'authors', pipeline: [{ $match: {} }] })).toBeUndefined();
+    expect(commandLookupShapes('find', { find: 'authors', filter: {} })).toBeUndefined();
   });
 });
