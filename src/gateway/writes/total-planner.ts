@@ -115,7 +115,8 @@ export function refuseValuesTotalsCannotTake(totals: readonly TotalRule[], value
 export function sumAsTotalValue(total: TotalRule, sum: unknown): unknown {
   const fits = total.scalar === 'Long' ? isLongValue(sum) : total.scalar === 'Decimal' || Number.isFinite(asDouble(sum));
   if (!fits) {
-    throw badUserInput(`${total.coordinate} would start at ${exactToString(toExact(sum)!)}, the sum of the ${total.childType}s already holding its key, which a ${total.scalar} cannot hold`, { field: total.coordinate });
+    // Not the sum itself: it may count rows the writer may not read.
+    throw badUserInput(`${total.coordinate} would start at the sum of the ${total.childType} rows already holding its key, which a ${total.scalar} cannot hold`, { field: total.coordinate });
   }
   return asTotalValue(total, sum);
 }

@@ -21,8 +21,8 @@ export function totalOverflow(mutation: string, cause: unknown, inTransaction: b
     ? 'so nothing was written'
     : 'so it was left as it was; without a transaction, what the write changed before it stands (docjoin reconcile reports the drift)';
   return new GraphQLError(`${mutation}: a total or counter this write moves would pass the largest Long (9223372036854775807), ${outcome}`, {
+    // Not MongoDB's error as its cause: its message holds the total, which the role may not see (a stack trace outside production would show it).
     extensions: { code: PublicErrorCode.BAD_USER_INPUT },
-    originalError: server,
   });
 }
 

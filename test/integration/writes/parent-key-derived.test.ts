@@ -135,7 +135,7 @@ describe('keys and sums a parent cannot take', () => {
     for (let index = 0; index < 2; index++) expect((await createEntry('big', '6000000000000000000')).errors).toBeUndefined();
     const created = await createAccount('big');
     expect(created.errors?.map((error) => [error.extensions?.code, error.message])).toEqual([
-      ['BAD_USER_INPUT', 'Account.points would start at 12000000000000000000, the sum of the Entrys already holding its key, which a Long cannot hold'],
+      ['BAD_USER_INPUT', 'Account.points would start at the sum of the Entry rows already holding its key, which a Long cannot hold'],
     ]);
     expect(await keyed.db.collection('accounts').countDocuments({ 'meta.code': 'big' })).toBe(0);
   });

@@ -4,6 +4,7 @@ import type { StorageMap, TypeStorage } from '../storage-map/storage-map-types';
 import { readRuleOf, type AccessRules, type RoleRules } from './access-rule-types';
 import { describeWhere } from './build-access-rules';
 import { storedPathsOf } from '../storage-map/stored-paths';
+import type { TotalRule } from '../write-model/write-model-types';
 
 /** A by-key reference to a type: the relation, and the collection whose documents hold it at `path`. */
 export interface HeldReference {
@@ -17,20 +18,22 @@ export type RoleComparisonRefusal = (role: string, typeName: string, path: strin
 
 /**
  * Where a refusal that keeps the data whole tells a role about rows it may not read: a unique index
- * refusing a value the role may write (another row holds it: "this email is taken"), and a delete
- * refused while a row the role may not read still references the document. Refusing these rules at
- * startup would forbid every signup form, so docjoin warns, per role, unique index key and reference,
- * with the change that keeps the fact unknown.
+ * refusing a value the role may write (another row holds it: "this email is taken"), a delete refused
+ * while a row the role may not read still references the document, and a write refused because a Long
+ * total it moves, which the role may not see, would pass the largest Long. Refusing these rules at
+ * startup would forbid every signup form, so docjoin warns, per role, unique index key, reference and
+ * total, with the change that keeps the fact unknown.
  */
 export async function integrityOracleWarnings(
   rules: AccessRules,
   storageMap: StorageMap,
+  totals: readonly TotalRule[],
   existing: ReadonlySet<string>,
   indexesOf: (collection: string) => Promise<IndexDescription[]>,
   referencesTo: (typeName: string) => readonly HeldReference[],
   refusal: RoleComparisonRefusal,
 ): Promise<string[]> {
-  const warnings: string[] = [];
+  const warnings: string[] = totals.flatMap((total) => totalOverflowOracles(rules, total, refusal));
   for (const type of rules.types.values()) {
     const storage = storageMap.types.get(type.typeName);
     if (type.collection === undefined || !storage || !existing.has(type.collection)) continue;
@@ -88,6 +91,32 @@ function referenceOracles(rules: AccessRules, typeName: string, role: string, re
     if (unseen === undefined) continue;
     warnings.push(
       `${typeName}: role "${role}" may delete it and ${unseen}; ${reference.coordinate} there references ${typeName}, and a delete is refused while a reference remains, so the refusal tells the role that a row it cannot see points at its ${typeName}; if that must stay unknown, take DELETE on ${typeName} from the role`,
+    );
+  }
+  return warnings;
+}
+
+/**
+ * A Long @total past 2^63 - 1 is refused (BAD_USER_INPUT, write-errors.ts totalOverflow), so a role
+ * that moves a total it may not see learns it, bit by bit, from which of its writes are refused.
+ */
+function totalOverflowOracles(rules: AccessRules, total: TotalRule, refusal: RoleComparisonRefusal): string[] {
+  if (total.scalar !== 'Long') return [];
+  const parentType = total.coordinate.slice(0, total.coordinate.indexOf('.'));
+  const childAccess = rules.types.get(total.childType);
+  if (!childAccess) return [];
+  const warnings: string[] = [];
+  for (const [role, rule] of childAccess.roles) {
+    const moves = [
+      rule.create ? 'create' : undefined,
+      rule.update && [total.summedPath, total.childKey].some((path) => !rule.update!.readOnlyPaths.some((readOnly) => pathsOverlap(path, readOnly))) ? 'update' : undefined,
+      rule.delete ? 'delete' : undefined,
+    ].filter((action) => action !== undefined);
+    if (moves.length === 0 || readRuleOf(rules, parentType, role) === undefined) continue;
+    if (refusal(role, parentType, total.path) === undefined) continue;
+    const actions = moves.length === 1 ? moves[0] : `${moves.slice(0, -1).join(', ')} and ${moves.at(-1)}`;
+    warnings.push(
+      `${total.coordinate}: role "${role}" may ${actions} ${total.childType} rows, which move this Long @total, and may not see it; a write that would carry it past the largest Long is refused, so which writes are refused tells the role the total; if that must stay unknown, keep the role from writing ${total.childType}.${total.summedField} (no CREATE or DELETE, readOnly on UPDATE), or let it read ${total.coordinate}`,
     );
   }
   return warnings;
