@@ -11,7 +11,7 @@ import {
 } from '../settings/setting-rules';
 
 export { redactSecrets, redactUri } from '../observability/redact-secrets';
-import { type CorsOption, type CostLimitName, type CostLimits, defaultLimitOrigin, GATEWAY_SETTING_NAMES, GatewayOptionError, isCollectionName, LIMIT_SETTINGS, LIMIT_VARIABLES, metricsTokenProblem, MIN_WORKLOAD_FLUSH_MS, resolveSettings, type GatewaySettings, type LimitOrigins, type ResolvedSettings, type WorkloadOption } from '../gateway';
+import { type CorsOption, type CostLimitName, type CostLimits, defaultLimitOrigin, GATEWAY_SETTING_NAMES, GatewayOptionError, isCollectionName, LIMIT_SETTINGS, LIMIT_VARIABLES, metricsTokenProblem, MIN_WORKLOAD_FLUSH_MS, resolveSettings, trustProxyOption, type GatewaySettings, type LimitOrigins, type ResolvedSettings, type TrustProxyOption, type WorkloadOption } from '../gateway';
 import type { DocjoinProjectConfig } from '../project/project-config';
 import { defaultLogFormat, LOG_FORMATS, LOG_LEVELS, type LogFormat } from '../observability/logger';
 export type { CostLimits };
@@ -28,7 +28,7 @@ export type { CostLimits };
  * DOCJOIN_MAX_CONCURRENT · DOCJOIN_MAX_QUEUED · DOCJOIN_QUEUE_TIMEOUT_MS · DOCJOIN_MAX_TRANSACTION_ATTEMPTS ·
  * DOCJOIN_TRANSACTION_RETRY_MS · DOCJOIN_MAX_DOCUMENTS_IN_FLIGHT · DOCJOIN_OPERATION_TIMEOUT_MS ·
  * DOCJOIN_MAX_RESPONSE_BYTES · DOCJOIN_BUDGET_CAPACITY and DOCJOIN_BUDGET_RESTORE_RATE · DOCJOIN_INTROSPECTION · DOCJOIN_HEALTH_DETAIL · DOCJOIN_WORKLOAD and DOCJOIN_WORKLOAD_FLUSH_MS.
- * DOCJOIN_CORS_ORIGIN (else the config file's `server.cors`).
+ * DOCJOIN_CORS_ORIGIN (else the config file's `server.cors`) · DOCJOIN_TRUST_PROXY (else `server.trustProxy`).
  * host, landingPage and production come from the config file's `server` (production also from NODE_ENV).
  */
 export type DocjoinConfig = ProcessConfig & ResolvedSettings;
@@ -141,6 +141,7 @@ function gatewaySettingsFromEnv(env: Env, flags: ConfigFlags, server: GatewaySet
     budget: parseBudget(env.DOCJOIN_BUDGET_CAPACITY, env.DOCJOIN_BUDGET_RESTORE_RATE, server.budget),
     introspection: parseIntrospection(env.DOCJOIN_INTROSPECTION),
     cors: parseCors(env.DOCJOIN_CORS_ORIGIN),
+    trustProxy: parseTrustProxy(env.DOCJOIN_TRUST_PROXY),
     healthDetail: parseBoolean('DOCJOIN_HEALTH_DETAIL', env.DOCJOIN_HEALTH_DETAIL),
     workload: parseWorkload(env.DOCJOIN_WORKLOAD, env.DOCJOIN_WORKLOAD_FLUSH_MS, server.workload),
   };
@@ -285,6 +286,19 @@ function parseCors(raw: string | undefined): CorsOption | undefined {
   const wrong = origins.find((origin) => !/^https?:\/\/[^/\s]+$/.test(origin));
   if (wrong !== undefined) throw new ConfigError(`DOCJOIN_CORS_ORIGIN must be origins separated by commas ("https://app.example.com,http://localhost:5173"), * or false; ${JSON.stringify(wrong)} is no origin (a scheme and a host, with no path)`);
   return { origin: origins };
+}
+
+/** DOCJOIN_TRUST_PROXY: the proxies whose X-Forwarded-For docjoin believes, comma-separated (`loopback,10.0.0.0/8`), or false. */
+function parseTrustProxy(raw: string | undefined): TrustProxyOption | undefined {
+  const value = nonEmpty(raw)?.trim();
+  if (value === undefined) return undefined;
+  if (['0', 'false', 'off', 'no'].includes(value.toLowerCase())) return false;
+  try {
+    return trustProxyOption(value.split(',').map((entry) => entry.trim()));
+  } catch (error) {
+    if (!(error instanceof GatewayOptionError)) throw error;
+    throw new ConfigError(`DOCJOIN_TRUST_PROXY must be the proxies' addresses or ranges, comma-separated ("loopback" or "10.0.0.0/8,fd00::/8"), or false; ${error.message.replace(/^option trustProxy:? /, '')}`);
+  }
 }
 
 /** DOCJOIN_INTROSPECTION: true/false (and the other boolean words), or the roles allowed, comma-separated. */

@@ -10,6 +10,7 @@ import { exampleStrategyOverride } from './operation/plan/strategy-overrides';
 import type { CostReport } from './request/cost/cost-ledger';
 import type { ResolvedSettings } from './gateway-options';
 import { startHttpServer, type RunningHttpServer } from './http/http-server';
+import { clientAddressReader } from './http/client-address';
 import { observeRefusal } from './observability/request-observer-plugin';
 import { responseStringifier } from './http/stringify-response';
 import { Admission } from './http/admission';
@@ -109,6 +110,7 @@ export async function createGateway(options: CreateGatewayOptions): Promise<Gate
         cors: settings.cors,
         context: async (headers: HeaderMap, deadline, clientAddress, afterAnswer, admissionSlot) =>
           docjoin.createContext({ headers, deadline, afterAnswer, admissionSlot, viewer: await docjoin.authenticate(headers), ...(clientAddress !== undefined && { clientAddress }) }),
+        clientAddressOf: clientAddressReader(settings.trustProxy),
         operationTimeoutMs: settings.operationTimeoutMs,
         maxResponseBytes: settings.maxResponseBytes,
         health: () => docjoin.health(),

@@ -7,6 +7,7 @@ import type { WorkloadOption } from './workload/workload-types';
 import { DEFAULT_PORT } from '../settings/setting-rules';
 import { LANDING_PAGES, type LandingPage } from './http/landing-page';
 import type { CorsOption } from './http/http-server';
+import { trustProxyOption } from './http/client-address';
 import type { BudgetOption } from './operation/limits/client-budgets';
 import type { TrustedDocumentsOption } from './operation/access/trusted-documents';
 
@@ -92,6 +93,12 @@ export interface GatewaySettings {
    */
   readonly budget?: false | BudgetOption;
   /**
+   * The proxies in front of docjoin whose `X-Forwarded-For` it believes (default false: none): addresses,
+   * CIDR ranges, or `loopback`, `linklocal`, `uniquelocal`. An anonymous client's budget is then kept by
+   * the address the nearest untrusted hop gave, not the proxy's.
+   */
+  readonly trustProxy?: false | string | readonly string[];
+  /**
    * Run only the client's trusted documents: `{ manifest: 'generated/client/persisted-documents.json' }`
    * (graphql-codegen's client preset with `persistedDocuments: true` writes it), or the manifest's content.
    * `only` (default: in production) refuses every other document with PERSISTED_QUERY_NOT_IN_LIST;
@@ -139,7 +146,7 @@ export type ResolvedSettings = ReturnType<typeof resolveSettings>;
 export const GATEWAY_SETTING_NAMES = Object.keys({
   port: true, host: true, cors: true, landingPage: true, production: true, strategyOverrides: true, costCommands: true, costReport: true, limits: true,
   assumedListSize: true, metrics: true, metricsToken: true, slowOperationMs: true, logVariables: true, shutdownGraceMs: true, shutdownDelayMs: true, maxConcurrentOperations: true, maxQueuedOperations: true, queueTimeoutMs: true,
-  maxTransactionAttempts: true, transactionRetryMs: true, maxDocumentsInFlight: true, operationTimeoutMs: true, maxResponseBytes: true, budget: true, trustedDocuments: true, introspection: true, healthDetail: true, workload: true,
+  maxTransactionAttempts: true, transactionRetryMs: true, maxDocumentsInFlight: true, operationTimeoutMs: true, maxResponseBytes: true, budget: true, trustProxy: true, trustedDocuments: true, introspection: true, healthDetail: true, workload: true,
 } satisfies Record<keyof GatewaySettings, true>) as ReadonlyArray<keyof GatewaySettings>;
 
 export { GatewayOptionError } from './errors/internal-errors';
@@ -176,6 +183,7 @@ export function resolveSettings(settings: GatewaySettings, nodeEnv: string | und
     operationTimeoutMs: optionalInteger(settings, 'operationTimeoutMs', 1, Number.MAX_SAFE_INTEGER) ?? DEFAULT_OPERATION_TIMEOUT_MS,
     maxResponseBytes: optionalInteger(settings, 'maxResponseBytes', 1, Number.MAX_SAFE_INTEGER) ?? DEFAULT_MAX_RESPONSE_BYTES,
     budget: budgetOption(settings.budget),
+    trustProxy: trustProxyOption(settings.trustProxy),
     trustedDocuments: trustedDocumentsOption(settings.trustedDocuments),
     introspection: introspectionOption(settings.introspection) ?? !production,
     healthDetail: optionalBoolean(settings, 'healthDetail') ?? !production,

@@ -32,6 +32,7 @@ export { aggregateTypeNames, EXACT_SUMS, sumType } from './startup/aggregates/ag
 export { estimateRequest, type EstimatedRequest } from './operation/estimate/estimate-request';
 export { type CorsOption } from './http/http-server';
 export { GATEWAY_SETTING_NAMES, GatewayOptionError, type GatewaySettings, isCollectionName, metricsTokenProblem, MIN_WORKLOAD_FLUSH_MS, type ResolvedSettings, resolveSettings } from './gateway-options';
+export { trustProxyOption, type TrustProxyOption } from './http/client-address';
 export { type HealthReport, type MongoKind } from './http/health';
 export { assertPortFree, PortInUseError } from './http/port-in-use-error';
 export { isDuplicateKeyError } from './request/mongo/funnel-writer';

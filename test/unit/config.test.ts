@@ -15,6 +15,7 @@ describe('loadConfig', () => {
       limits: { maxRoundTrips: 50, maxDocuments: 100_000, maxDepth: 10, maxResponseNodes: 500_000 },
       assumedListSize: 20,
       budget: false,
+      trustProxy: false,
       host: undefined,
       cors: false,
       landingPage: 'sandbox',
@@ -109,6 +110,22 @@ describe('loadConfig', () => {
     expect(loadConfig({}, {}, { server: { cors: { origin: 'https://shop.example.com' } } }).cors).toEqual({ origin: ['https://shop.example.com'] });
     expect(() => loadConfig({ DOCJOIN_CORS_ORIGIN: 'app.example.com' })).toThrow(
       'DOCJOIN_CORS_ORIGIN must be origins separated by commas ("https://app.example.com,http://localhost:5173"), * or false; "app.example.com" is no origin (a scheme and a host, with no path)',
+    );
+  });
+
+  it('reads the proxies whose X-Forwarded-For it believes from DOCJOIN_TRUST_PROXY, over the config file, and refuses what is no address', () => {
+    expect(loadConfig({}).trustProxy).toBe(false);
+    expect(loadConfig({ DOCJOIN_TRUST_PROXY: 'loopback, 10.0.0.0/8' }).trustProxy).toEqual(['loopback', '10.0.0.0/8']);
+    expect(loadConfig({ DOCJOIN_TRUST_PROXY: 'off' }, {}, { server: { trustProxy: ['loopback'] } }).trustProxy).toBe(false);
+    expect(loadConfig({}, {}, { server: { trustProxy: 'uniquelocal' } }).trustProxy).toEqual(['uniquelocal']);
+    expect(() => loadConfig({ DOCJOIN_TRUST_PROXY: 'loopback,proxy.internal' })).toThrow(
+      'DOCJOIN_TRUST_PROXY must be the proxies\' addresses or ranges, comma-separated ("loopback" or "10.0.0.0/8,fd00::/8"), or false; invalid IP address: proxy.internal; give addresses, CIDR ranges or loopback, linklocal, uniquelocal, e.g. ["loopback"] or ["10.0.0.0/8", "fd00::/8"]',
+    );
+    expect(() => loadConfig({}, {}, { server: { trustProxy: ['10.0.0.0/99'] } })).toThrow(
+      'the config\'s server: option trustProxy: invalid range on address: 10.0.0.0/99; give addresses, CIDR ranges or loopback, linklocal, uniquelocal, e.g. ["loopback"] or ["10.0.0.0/8", "fd00::/8"]',
+    );
+    expect(() => loadConfig({}, {}, { server: { trustProxy: true } } as never)).toThrow(
+      'the config\'s server: option trustProxy must be false or the proxies whose X-Forwarded-For docjoin believes, e.g. ["loopback"] or ["10.0.0.0/8", "fd00::/8"], got true',
     );
   });
 

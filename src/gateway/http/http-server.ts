@@ -14,6 +14,7 @@ import { PortInUseError } from './port-in-use-error';
 import { readJsonBody, RequestBodyError } from './read-json-body';
 import { bearerTokenMatches } from './bearer-token';
 import { UNREAD_RESPONSE_BYTES, UnreadResponses } from './unread-responses';
+import type { ClientAddressOf } from './client-address';
 
 /** Cross-origin requests: off, any origin, or the listed origins (an exact `Origin` header value each). */
 export type CorsOption = boolean | { readonly origin: string | readonly string[]; readonly credentials?: boolean };
@@ -46,6 +47,8 @@ export interface HttpServerOptions<TContext extends BaseContext> {
   readonly admission?: Admission;
   /** More routes (the IDE), given the request's path: resolves true when it answered the request. */
   readonly routes?: (request: IncomingMessage, response: ServerResponse, path: string) => Promise<boolean>;
+  /** Where a request came from (default: its socket's address). */
+  readonly clientAddressOf?: ClientAddressOf;
   /** What answers their clients have not taken yet may hold together (default UNREAD_RESPONSE_BYTES, and at least maxResponseBytes). */
   readonly unreadResponseBytes?: number;
 }
@@ -346,7 +349,7 @@ async function handleGraphql<TContext extends BaseContext>(
   try {
     const result = await options.apollo.executeHTTPGraphQLRequest({
       httpGraphQLRequest: { method, headers, search, body },
-      context: () => (tooDeep ? Promise.reject(tooDeep) : options.context(headers, deadline, request.socket.remoteAddress, (task) => tasksAfterAnswer.push(task), slot)),
+      context: () => (tooDeep ? Promise.reject(tooDeep) : options.context(headers, deadline, options.clientAddressOf ? options.clientAddressOf(request) : request.socket.remoteAddress, (task) => tasksAfterAnswer.push(task), slot)),
     });
     // Answered already: the deadline overran while this ran.
     if (!response.headersSent) await answer(options, response, result);

@@ -52,3 +52,42 @@ it('reports the bucket, refuses the client past it with 429 and Retry-After, and
   expect((await notes({ authorization: `Bearer ${await token('bob')}` })).body.extensions?.cost).toMatchObject({ throttleStatus: { currentlyAvailable: 6 } });
   expect((await notes()).body.extensions?.cost).toMatchObject({ throttleStatus: { currentlyAvailable: 6 } });
 });
+
+describe('behind a proxy (trustProxy)', () => {
+  const started: Gateway[] = [];
+  const startBehind = async (trustProxy: readonly string[] | undefined) => {
+    const db = files.mongo.freshDb('budgets_proxy');
+    await db.collection('notes').insertMany([{ text: 'one' }, { text: 'two' }, { text: 'three' }]);
+    const behind = await createGateway({ typeDefs, budget: { capacity: 10, restoreRate: 0.001 }, ...(trustProxy && { trustProxy }), mongoClient: files.client, db: db.databaseName, port: 0, onWarning: () => undefined });
+    started.push(behind);
+    return async (forwardedFor: string) => {
+      const response = await fetch(behind.url!, { method: 'POST', headers: { 'content-type': 'application/json', 'x-forwarded-for': forwardedFor }, body: JSON.stringify({ query: '{ notes(first: 3) { text } }' }) });
+      return ((await response.json()) as { extensions?: { cost?: { throttleStatus?: { currentlyAvailable: number } } } }).extensions?.cost?.throttleStatus?.currentlyAvailable;
+    };
+  };
+  afterAll(async () => {
+    for (const gateway of started) await gateway.stop();
+  });
+
+  it("keeps each anonymous client's bucket by the address its trusted proxy forwarded, the nearest untrusted hop", async () => {
+    // The test's requests come from 127.0.0.1: a trusted proxy here.
+    const send = await startBehind(['loopback', '10.0.0.0/8']);
+    expect(await send('203.0.113.7')).toBe(6);
+    expect(await send('203.0.113.7')).toBe(2);
+    expect(await send('198.51.100.9')).toBe(6);
+    // A client cannot pick its bucket: what it wrote before the trusted hops is not believed.
+    expect(await send('198.51.100.200, 203.0.113.7, 10.1.2.3')).toBe(2);
+  });
+
+  it('without trustProxy, X-Forwarded-For is not believed: every client behind the proxy shares its bucket', async () => {
+    const send = await startBehind(undefined);
+    expect(await send('203.0.113.7')).toBe(6);
+    expect(await send('198.51.100.9')).toBe(2);
+  });
+
+  it('a proxy outside the trusted ranges is not believed either', async () => {
+    const send = await startBehind(['10.0.0.0/8']);
+    expect(await send('203.0.113.7')).toBe(6);
+    expect(await send('198.51.100.9')).toBe(2);
+  });
+});

@@ -16,6 +16,7 @@ describe('resolveSettings', () => {
       limits: DEFAULT_COST_LIMITS,
       assumedListSize: 20,
       budget: false,
+      trustProxy: false,
       metrics: true,
       metricsToken: undefined,
       slowOperationMs: 1000,
@@ -113,7 +114,7 @@ describe('checkOptionNames', () => {
   it('refuses a misspelt option, and a missing SDL, client or database, naming them', () => {
     expect(() => checkOptionNames({ typeDefs: 'type Query { a: Int }', mongoClient: client, db: 'app', validateDatabse: false })).toThrow(
       new GatewayOptionError(
-        'unknown option "validateDatabse"; the options are typeDefs, resolvers, writePlans, mongoClient, db, mongoKind, mongoUri, validateDatabase, onWarning, writes, checkEstimates, onEstimateViolation, limitOrigins, listen, logger, auth, port, host, cors, landingPage, production, strategyOverrides, costCommands, costReport, limits, assumedListSize, metrics, metricsToken, slowOperationMs, logVariables, shutdownGraceMs, shutdownDelayMs, maxConcurrentOperations, maxQueuedOperations, queueTimeoutMs, maxTransactionAttempts, transactionRetryMs, maxDocumentsInFlight, operationTimeoutMs, maxResponseBytes, budget, trustedDocuments, introspection, healthDetail, workload',
+        'unknown option "validateDatabse"; the options are typeDefs, resolvers, writePlans, mongoClient, db, mongoKind, mongoUri, validateDatabase, onWarning, writes, checkEstimates, onEstimateViolation, limitOrigins, listen, logger, auth, port, host, cors, landingPage, production, strategyOverrides, costCommands, costReport, limits, assumedListSize, metrics, metricsToken, slowOperationMs, logVariables, shutdownGraceMs, shutdownDelayMs, maxConcurrentOperations, maxQueuedOperations, queueTimeoutMs, maxTransactionAttempts, transactionRetryMs, maxDocumentsInFlight, operationTimeoutMs, maxResponseBytes, budget, trustProxy, trustedDocuments, introspection, healthDetail, workload',
       ),
     );
     expect(() => checkOptionNames({ mongoClient: client, db: 'app' })).toThrow(new GatewayOptionError('option typeDefs must be your SDL (a string, or a list of them), got undefined'));
