@@ -70,7 +70,7 @@ function lookupShapesIn(pipeline: readonly unknown[]): LookupShape[] {
     const joinedBy = typeof lookup.foreignField === 'string' ? [{ [lookup.foreignField]: '?' } as FilterShape] : [];
     const matches = [...joinedBy, ...leadingMatches(inner)];
     const nested = lookupShapesIn(inner);
-    return [{ from: lookup.from, filter: matches.length === 1 ? matches[0]! : { $and: matches }, ...(nested.length > 0 && { lookups: nested }) }];
+    return [{ from: lookup.from, filter: matches.length === 0 ? {} : matches.length === 1 ? matches[0]! : { $and: matches }, ...(nested.length > 0 && { lookups: nested }) }];
   });
 }
 

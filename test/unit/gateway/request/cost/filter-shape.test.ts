@@ -57,5 +57,7 @@ describe('filter shapes (keys and operators, never values)', () => {
     expect(commandLookupShapes('aggregate', command)).toEqual([{ from: 'books', filter: { $and: [{ _id: '?' }, { tenant: '?' }] }, lookups: [{ from: 'publishers', filter: { _id: '?' } }] }]);
     expect(commandLookupShapes('aggregate', { aggregate: 'authors', pipeline: [{ $match: {} }] })).toBeUndefined();
     expect(commandLookupShapes('find', { find: 'authors', filter: {} })).toBeUndefined();
+    // A pipeline-only lookup that opens with no $match selects every document.
+    expect(commandLookupShapes('aggregate', { aggregate: 'a', pipeline: [{ $lookup: { from: 'b', as: 'b', pipeline: [{ $limit: 1 }] } }] })).toEqual([{ from: 'b', filter: {} }]);
   });
 });
