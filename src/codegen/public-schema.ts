@@ -31,11 +31,27 @@ export function stripStorageDirectives(document: DocumentNode): DocumentNode {
     Directive: (node) => (storageDirectiveNames.has(node.name.value) ? null : undefined),
     DirectiveDefinition: (node) => (storageDirectiveNames.has(node.name.value) ? null : undefined),
   });
-  const argumentTypes = new Set(storageDirectives.flatMap((definition) => (definition.arguments ?? []).map((argument) => namedType(argument.type))));
-  const stillUsed = namedTypesReferencedBy(stripped);
-  const storageOnly = (definition: DefinitionNode): boolean =>
-    'name' in definition && definition.name !== undefined && argumentTypes.has(definition.name.value) && !stillUsed.has(definition.name.value);
-  return { ...stripped, definitions: stripped.definitions.filter((definition) => !storageOnly(definition)) };
+  const argumentTypes = typesWithin(stripped, storageDirectives.flatMap((definition) => (definition.arguments ?? []).map((argument) => namedType(argument.type))));
+  // Removing an argument type (AccessMatch) may leave the types only it used (AccessValue) unused in turn.
+  let definitions = stripped.definitions;
+  for (;;) {
+    const stillUsed = namedTypesReferencedBy({ ...stripped, definitions });
+    const storageOnly = (definition: DefinitionNode): boolean =>
+      'name' in definition && definition.name !== undefined && argumentTypes.has(definition.name.value) && !stillUsed.has(definition.name.value);
+    const kept = definitions.filter((definition) => !storageOnly(definition));
+    if (kept.length === definitions.length) return { ...stripped, definitions };
+    definitions = kept;
+  }
+}
+
+/** `names`, and the types of the fields of the input types among them, and theirs, as `document` defines them. */
+function typesWithin(document: DocumentNode, names: readonly string[]): Set<string> {
+  const found = new Set(names);
+  for (const name of found) {
+    const input = document.definitions.find((definition) => definition.kind === Kind.INPUT_OBJECT_TYPE_DEFINITION && definition.name.value === name);
+    if (input?.kind === Kind.INPUT_OBJECT_TYPE_DEFINITION) for (const field of input.fields ?? []) found.add(namedType(field.type));
+  }
+  return found;
 }
 
 export interface PublicSchemaOptions {

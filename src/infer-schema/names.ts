@@ -7,7 +7,7 @@
 const GRAPHQL_NAME = /^[_A-Za-z][_0-9A-Za-z]*$/;
 
 /** Names a type may not take: GraphQL's and docjoin's own (the directives' enums, the connection plumbing). */
-export const RESERVED_TYPE_NAMES: ReadonlySet<string> = new Set(['String', 'Int', 'Float', 'Boolean', 'ID', 'DateTime', 'Decimal', 'Long', 'Query', 'Mutation', 'Subscription', 'ReadStrategy', 'FilterOp', 'AccessAction', 'AccessMatch', 'PageInfo']);
+export const RESERVED_TYPE_NAMES: ReadonlySet<string> = new Set(['String', 'Int', 'Float', 'Boolean', 'ID', 'DateTime', 'Decimal', 'Long', 'Query', 'Mutation', 'Subscription', 'ReadStrategy', 'FilterOp', 'AccessAction', 'AccessMatch', 'AccessValue', 'PageInfo']);
 
 const IRREGULAR_SINGULARS: Readonly<Record<string, string>> = { people: 'person', children: 'child', men: 'man', women: 'woman', mice: 'mouse', geese: 'goose', feet: 'foot', teeth: 'tooth', series: 'series', species: 'species', news: 'news', data: 'data', media: 'media' };
 

@@ -21,7 +21,7 @@ import { countersMoved, type SourceChangeListener } from './source-changes';
 import { lockIds, storedPathsOf, type ReferenceLocks } from './reference-locks';
 import { changedSinceRead, InjectedWriteFailure, injectedWriteFailures, notFound, totalOverflow } from './write-errors';
 import type { BoundedArray, SnapshotLocation, WriteModel } from '../startup/write-model/write-model-types';
-import type { RowCondition } from '../startup/access-rules/access-rule-types';
+import { describeEquals, sameValue, type RowCondition } from '../startup/access-rules/access-rule-types';
 import { groupByCollection, type PlannedUpdate, type WriteStep } from './write-steps';
 import { floatStepCondition, pathsBeforeUpdate, refuseOversizedFloatMoves, refuseValuesTotalsCannotTake, totalsFedBy, totalsMovedBy } from './total-planner';
 
@@ -495,17 +495,17 @@ export class WriteUnit {
     if (!this.access) return document;
     const rule = this.access.writeRule(typeName, 'create', this.mutationField);
     const own = rule.where;
-    const read = generated ? this.access.readConditions(typeName).filter((condition) => !own.some((mine) => mine.path === condition.path && mine.claim === condition.claim)) : [];
+    const read = generated ? this.access.readConditions(typeName).filter((condition) => !own.some((mine) => mine.path === condition.path && sameValue(mine, condition))) : [];
     if (own.length === 0 && read.length === 0) return document;
     const preset = copyPlainObjects(document);
     for (const condition of [...own, ...read]) {
       const expected = this.access.claimValue(condition);
-      if (expected === NO_CLAIM) throw forbidden(`role "${this.access.role}" may create ${typeName} only with a "${condition.claim}" claim, which the token lacks`);
+      if (expected === NO_CLAIM) throw forbidden(`role "${this.access.role}" may create ${typeName} only with a "${'claim' in condition.equals ? condition.equals.claim : condition.fieldName}" claim, which the token lacks`);
       const given = asStoredKey(condition, readPath(preset, condition.path));
       // An id docjoin made for a generated create is no value the client gave: `id` = claim sets it.
       if (given === undefined || given === null || (generated && condition.path === '_id')) writePath(preset, condition.path, expected);
       else if (keyString(given) === keyString(expected)) writePath(preset, condition.path, expected);
-      else throw forbidden(`role "${this.access.role}" may not create ${typeName} with another ${condition.fieldName} than its own`);
+      else throw forbidden(`role "${this.access.role}" may not create ${typeName} with another ${condition.fieldName} than ${'claim' in condition.equals ? 'its own' : describeEquals(condition)}`);
     }
     return preset;
   }

@@ -1,7 +1,7 @@
 import { ObjectId } from 'bson';
 import type { Viewer } from '../../request/authentication/authenticate';
 import { NO_CLAIM, ViewerAccess } from '../../request/access/viewer-access';
-import type { AccessRules, RowCondition } from '../../startup/access-rules/access-rule-types';
+import { describeCondition, type AccessRules, type RowCondition } from '../../startup/access-rules/access-rule-types';
 import type { StorageMap } from '../../startup/storage-map/storage-map-types';
 import { operationAccessRefusal, type IntrospectionAccess, type MutationActions } from '../access/operation-access';
 import { accessJoinsByRole, withAccessJoins } from '../access/role-joins';
@@ -95,8 +95,8 @@ export function explainViewer(input: ViewerExplanationInput, viewer: Viewer, cla
 function rowsWhere(access: ViewerAccess, conditions: readonly RowCondition[], claimsKnown: boolean): ViewerRows {
   if (conditions.length === 0) return EVERY_ROW;
   const described = conditions.map((condition) => {
-    const named = `${condition.fieldName} = claim ${condition.claim}`;
-    if (!claimsKnown) return named;
+    const named = describeCondition(condition);
+    if (!claimsKnown || !('claim' in condition.equals)) return named;
     const value = access.claimValue(condition);
     return value === NO_CLAIM ? `${named} (the viewer has no such claim that could match: no rows)` : `${named} (${describeValue(value)})`;
   });

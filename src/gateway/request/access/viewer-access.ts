@@ -148,9 +148,10 @@ export class ViewerAccess implements ReadScope {
     return filter;
   }
 
-  /** The stored value a condition's claim stands for, or NO_CLAIM when the viewer has none that could match. */
+  /** The stored value a condition stands for: its constant, or its claim's value, NO_CLAIM when the viewer has none that could match. */
   claimValue(condition: RowCondition): unknown {
-    const claim = this.viewer.claims[condition.claim];
+    if (!('claim' in condition.equals)) return condition.equals.constant;
+    const claim = this.viewer.claims[condition.equals.claim];
     if (condition.objectId) return typeof claim === 'string' && /^[0-9a-fA-F]{24}$/.test(claim) ? new ObjectId(claim.toLowerCase()) : NO_CLAIM;
     return typeof claim === 'string' || typeof claim === 'number' || typeof claim === 'boolean' ? claim : NO_CLAIM;
   }

@@ -1,3 +1,5 @@
+import { ObjectId } from 'bson';
+import { keyString } from '../../documents/key-string';
 import type { RelationField } from '../storage-map/storage-map-types';
 import type { InverseRule } from '../write-model/write-model-types';
 
@@ -8,15 +10,43 @@ import type { InverseRule } from '../write-model/write-model-types';
 
 export type AccessAction = 'read' | 'create' | 'update' | 'delete';
 
-/** A row condition: the document's value at `path` equals the viewer's claim `claim`. */
+/** A row condition: the document's value at `path` equals the viewer's claim `claim`, or the rule's constant. */
 export interface RowCondition {
   /** The type's field the rule names (`customer`, `id`). */
   readonly fieldName: string;
   /** Where the document keeps it: `_id`, `customer.id` (a reference's key), `tenant`. */
   readonly path: string;
-  readonly claim: string;
-  /** The stored value is an ObjectId (`_id`, a reference, an `ID` field): the claim is its hex string. */
+  readonly equals: ClaimValue | ConstantValue;
+  /** The stored value is an ObjectId (`_id`, a reference, an `ID` field): the claim is its hex string (a constant is one already). */
   readonly objectId: boolean;
+}
+
+/** The value of the viewer's claim of this name. */
+export interface ClaimValue {
+  readonly claim: string;
+}
+
+/** A value the rule gives: the same for every viewer. */
+export interface ConstantValue {
+  readonly constant: string | number | boolean | ObjectId;
+}
+
+/** Whether two conditions compare their paths with the same value (the same claim, or equal constants). */
+export function sameValue(a: RowCondition, b: RowCondition): boolean {
+  if ('claim' in a.equals || 'claim' in b.equals) return 'claim' in a.equals && 'claim' in b.equals && a.equals.claim === b.equals.claim;
+  return keyString(a.equals.constant) === keyString(b.equals.constant);
+}
+
+/** A condition as explain and the startup messages name it: `owner = claim sub`, `published = true`. */
+export function describeCondition(condition: RowCondition): string {
+  return `${condition.fieldName} = ${describeEquals(condition)}`;
+}
+
+/** What a condition's field must equal: `claim sub`, `true`, `ObjectId("…")`. */
+export function describeEquals(condition: RowCondition): string {
+  const { equals } = condition;
+  if ('claim' in equals) return `claim ${equals.claim}`;
+  return equals.constant instanceof ObjectId ? `ObjectId("${equals.constant.toHexString()}")` : JSON.stringify(equals.constant);
 }
 
 export interface ActionRule {

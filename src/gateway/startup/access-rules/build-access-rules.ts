@@ -4,9 +4,10 @@ import { documentLocations } from '../storage-map/document-locations';
 import { isAtOrUnder, pathsOverlap } from '../../documents/read-path';
 import { readAccess, type AccessDirective } from '../storage-map/read-directives';
 import { storedPathsOf } from '../storage-map/stored-paths';
+import { rowCondition } from './row-condition';
 import type { RelationField, StorageMap, TypeStorage } from '../storage-map/storage-map-types';
 import type { WriteModel } from '../write-model/write-model-types';
-import { readRuleOf, type AccessAction, type AccessRules, type ActionRule, type MirroredReference, type ReadRule, type RoleRules, type RowCondition, type TypeAccess, type UpdateRule } from './access-rule-types';
+import { describeCondition, readRuleOf, sameValue, type AccessAction, type AccessRules, type ActionRule, type MirroredReference, type ReadRule, type RoleRules, type RowCondition, type TypeAccess, type UpdateRule } from './access-rule-types';
 
 type MutableRoleRules = { -readonly [action in keyof RoleRules]: RoleRules[action] };
 
@@ -159,8 +160,8 @@ function typeAccess(
     const where = directive.where.flatMap((match) => {
       // A field the storage map refused: its problem says why. The rule keeps the condition by its name,
       // so that the checks of counters and copies see a rule, not a type nobody reads.
-      if (refused?.has(`${type.name}.${match.field}`)) return [{ fieldName: match.field, path: match.field, claim: match.claim, objectId: false }];
-      const condition = rowCondition(storage, match.field, match.claim);
+      if (refused?.has(`${type.name}.${match.field}`)) return [{ fieldName: match.field, path: match.field, equals: { claim: match.claim ?? '' }, objectId: false }];
+      const condition = rowCondition(storage, fields[match.field], match);
       if (typeof condition === 'string') {
         report(condition);
         return [];
@@ -193,7 +194,7 @@ function typeAccess(
 function withinReadRows(rules: MutableRoleRules): void {
   const read = rules.read?.where ?? [];
   if (read.length === 0) return;
-  const joined = (own: readonly RowCondition[]) => [...own, ...read.filter((condition) => !own.some((mine) => mine.path === condition.path && mine.claim === condition.claim))];
+  const joined = (own: readonly RowCondition[]) => [...own, ...read.filter((condition) => !own.some((mine) => mine.path === condition.path && sameValue(mine, condition)))];
   if (rules.delete) rules.delete = { ...rules.delete, where: joined(rules.delete.where) };
   if (rules.update) {
     rules.update = { ...rules.update, where: joined(rules.update.where), readOnlyPaths: [...new Set([...rules.update.readOnlyPaths, ...read.map((condition) => condition.path)])] };
@@ -217,20 +218,6 @@ function actionRule(action: AccessAction, where: readonly RowCondition[], direct
       throw new TypeError(`unknown access action ${String(never)}`);
     }
   }
-}
-
-/** A `where` entry as the stored path it compares: a stored scalar, an id, or a single reference's key. */
-function rowCondition(storage: TypeStorage, fieldName: string, claim: string): RowCondition | string {
-  if (claim.trim() === '') return `where: { field: "${fieldName}" } needs the claim it equals, e.g. claim: "sub"`;
-  const field = storage.fields.get(fieldName);
-  if (field?.kind === 'stored') {
-    if (field.valueType.isList) return `where: ${storage.typeName}.${fieldName} is a list; a row condition compares one value`;
-    return { fieldName, path: field.path, claim, objectId: field.isId || field.valueType.name === 'ID' };
-  }
-  const join = field?.kind === 'relation' ? field.shapes.join : undefined;
-  if (field?.kind === 'relation' && join?.direction === 'byKey' && !field.isList) return { fieldName, path: join.localField, claim, objectId: true };
-  const known = [...storage.fields.values()].filter((candidate) => candidate.kind === 'stored' || (candidate.shapes.join?.direction === 'byKey' && !candidate.isList));
-  return `where: ${storage.typeName}.${fieldName} is not a stored field or a single reference; name one of ${known.map((candidate) => candidate.fieldName).join(', ')}`;
 }
 
 /** The collections whose documents hold the relation fields `coordinates`: their types' own, or those they are embedded in. */
@@ -349,7 +336,7 @@ function derivedFigureProblem(
     parent !== 'all' &&
     join?.direction === 'byReference' &&
     figure.children &&
-    target.where.every((condition) => condition.path === join.foreignField && parent.where.some((own) => own.path === join.localField && own.claim === condition.claim));
+    target.where.every((condition) => condition.path === join.foreignField && parent.where.some((own) => own.path === join.localField && sameValue(own, condition)));
   if (!implied) {
     problems.push(
       `${figure.coordinate}: ${verb} every ${relation.targetType} of its ${typeName}, but role "${role}" reads only those where ${describeWhere(target.where)}; ${fix}, or give the role's ${typeName} rule the same claim on the key ${figure.of} joins by`,
@@ -388,5 +375,5 @@ function keyInPartlyReadCopy(rules: AccessRules, storageMap: StorageMap, relatio
 }
 
 export function describeWhere(where: readonly RowCondition[]): string {
-  return where.map((condition) => `${condition.fieldName} = claim ${condition.claim}`).join(' and ');
+  return where.map(describeCondition).join(' and ');
 }

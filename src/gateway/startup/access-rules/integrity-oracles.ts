@@ -1,7 +1,7 @@
 import type { IndexDescription } from '../../documents/index-description';
 import { isAtOrUnder, pathsOverlap } from '../../documents/read-path';
 import type { StorageMap, TypeStorage } from '../storage-map/storage-map-types';
-import { readRuleOf, type AccessRules, type RoleRules } from './access-rule-types';
+import { readRuleOf, sameValue, type AccessRules, type RoleRules } from './access-rule-types';
 import { describeWhere } from './build-access-rules';
 import { storedPathsOf } from '../storage-map/stored-paths';
 import type { TotalRule } from '../write-model/write-model-types';
@@ -60,7 +60,7 @@ function uniqueIndexOracles(rules: AccessRules, storage: TypeStorage, role: stri
   // Unique within the rows the role reads ({ tenant, email } under `where tenant`, which creates preset and updates cannot change): a clash is with a row it sees.
   const where = rule.read?.where ?? [];
   const keys = Object.keys(index.key);
-  const presetAlike = (condition: (typeof where)[number]) => !rule.create || rule.create.where.some((preset) => preset.path === condition.path && preset.claim === condition.claim);
+  const presetAlike = (condition: (typeof where)[number]) => !rule.create || rule.create.where.some((preset) => preset.path === condition.path && sameValue(preset, condition));
   const withinOwnRows = where.length > 0 && where.every((condition) => keys.includes(condition.path) && presetAlike(condition));
   // ...unless one of its keys is a value the role may not see in its own rows either.
   if (withinOwnRows && keys.every((path) => refusal(role, storage.typeName, path) === undefined)) return [];

@@ -51,10 +51,10 @@ export class SchemaProblems extends StorageConfigError {
   }
 }
 
-/** The types docjoin's directive definitions declare (ReadStrategy, FilterOp, AccessMatch…): storage-only, hidden from clients. */
+/** The types docjoin's directive definitions declare (ReadStrategy, FilterOp, AccessMatch, AccessValue…): storage-only, hidden from clients. */
 const STORAGE_ONLY_TYPES = new Set(
   parse(directiveTypeDefs).definitions.flatMap((definition) =>
-    definition.kind === Kind.ENUM_TYPE_DEFINITION || definition.kind === Kind.INPUT_OBJECT_TYPE_DEFINITION ? [definition.name.value] : [],
+    definition.kind === Kind.ENUM_TYPE_DEFINITION || definition.kind === Kind.INPUT_OBJECT_TYPE_DEFINITION || definition.kind === Kind.SCALAR_TYPE_DEFINITION ? [definition.name.value] : [],
   ),
 );
 

@@ -161,7 +161,7 @@ Access rule (README, "Securing docjoin"): what the viewers whose role is one of 
 this type. Once any type has a rule, a role may do only what a rule of the type allows it: a
 \`@collection\` type without rules is read by no one, a type without a collection by whoever reads the
 document it sits in. \`where\`: the rows the rule covers, each entry a field of the type that must equal
-a claim of the viewer's token (\`{ field: "owner", claim: "sub" }\`); docjoin adds it to the MongoDB
+a claim of the viewer's token (\`{ field: "owner", claim: "sub" }\`) or a constant (\`{ field: "published", equals: true }\`); docjoin adds it to the MongoDB
 command that reads, updates or deletes them, and sets it on the documents they create (an input
 giving another value is FORBIDDEN). \`hide\`: fields these roles may not select, filter or sort by.
 \`readOnly\`: fields their updates may not set. \`via\`: the Mutation fields through which they may create,
@@ -178,11 +178,18 @@ enum AccessAction {
   DELETE
 }
 
-"""A row condition of an \`@access\` rule: the type's \`field\` equals the viewer's claim \`claim\`."""
+"""
+A row condition of an \`@access\` rule: the type's \`field\` equals the viewer's claim \`claim\`, or
+the constant \`equals\` (\`{ field: "published", equals: true }\`); give one of the two.
+"""
 input AccessMatch {
   field: String!
-  claim: String!
+  claim: String
+  equals: AccessValue
 }
+
+"""The constant an \`@access\` condition compares a field with: a string (an enum value's name, an id's hex), a number or a boolean."""
+scalar AccessValue
 `;
 
 /** The names of docjoin's directives: removed from the schema clients see, where the project's own directives stay. */

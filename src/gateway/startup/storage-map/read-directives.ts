@@ -127,10 +127,17 @@ export function readSortValue(schema: GraphQLSchema, value: GraphQLEnumValue): S
   return args && { by: requiredString(args, 'by', 'sort') };
 }
 
+/** A `where` entry of `@access` as the directive gives it: the field, and the claim or the constant it equals. */
+export interface WhereEntry {
+  readonly field: string;
+  readonly claim?: string | null;
+  readonly equals?: unknown;
+}
+
 export interface AccessDirective {
   readonly roles: readonly string[];
   readonly allow: readonly ('READ' | 'CREATE' | 'UPDATE' | 'DELETE')[];
-  readonly where: readonly { readonly field: string; readonly claim: string }[];
+  readonly where: readonly WhereEntry[];
   readonly hide: readonly string[];
   readonly readOnly: readonly string[];
   readonly via: readonly string[];
