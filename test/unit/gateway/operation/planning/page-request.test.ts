@@ -71,7 +71,7 @@ describe('after', () => {
     expect(page).toMatchObject({ limit: 3, filter: undefined, anchor: { id }, signature: '65a000000000000000000001|' });
     expect([...page.anchor!.projection]).toEqual([['_id', 1], ['createdAt', 1]]);
     expect(anchoredFilter(page, { _id: id, createdAt }, 'Comment')).toEqual({
-      $or: [{ createdAt: { $lt: createdAt } }, { createdAt, _id: { $lt: id } }],
+      $or: [{ $or: [{ createdAt: { $lt: createdAt } }, { createdAt: null }] }, { createdAt, _id: { $lt: id } }],
     });
   });
 
@@ -80,7 +80,7 @@ describe('after', () => {
     const page = planPage({ after: id.toHexString(), before }, newestFirst, { acceptsFirst: true });
     expect(page.filter).toEqual({ createdAt: { $lt: before } });
     expect(anchoredFilter(page, { _id: id, createdAt }, 'Comment')).toEqual({
-      $and: [{ $or: [{ createdAt: { $lt: createdAt } }, { createdAt, _id: { $lt: id } }] }, { createdAt: { $lt: before } }],
+      $and: [{ $or: [{ $or: [{ createdAt: { $lt: createdAt } }, { createdAt: null }] }, { createdAt, _id: { $lt: id } }] }, { createdAt: { $lt: before } }],
     });
     expect(codeOf(() => anchoredFilter(page, null, 'Comment'))).toEqual(['BAD_USER_INPUT', `after: no Comment with id "65a000000000000000000001"${ANCHOR_GONE}`]);
   });
