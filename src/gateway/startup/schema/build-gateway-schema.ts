@@ -91,6 +91,7 @@ export function buildGatewaySchema(options: {
     ...writeModelProblems,
     ...mutations.problems,
     ...access.problems,
+    ...misplacedGeneratorProblems(sdlSchema),
     ...rootResolverProblems(sdlSchema, handWritten, generated, options.rootResolversToCome === true),
     ...aggregatedResolverProblems(storageMap, handWritten),
     ...Object.keys(mutations.plans)
@@ -184,6 +185,32 @@ function aggregatedResolverProblems(storageMap: StorageMap, handWritten: readonl
  * would depend on merge order.
  */
 const GENERATING_DIRECTIVES = ['find', 'list', 'aggregate', 'create', 'update', 'delete'];
+
+/**
+ * A generating directive on a field of the wrong type: @create, @update and @delete generate mutations,
+ * so they belong on Mutation; @find and @list generate reads, so on Query. Elsewhere nothing would
+ * generate the field, and it would answer null at every request.
+ */
+function misplacedGeneratorProblems(schema: GraphQLSchema): string[] {
+  const mutationType = schema.getMutationType();
+  const queryType = schema.getQueryType();
+  const problems: string[] = [];
+  for (const type of Object.values(schema.getTypeMap())) {
+    if (!isObjectType(type) || type.name.startsWith('__')) continue;
+    for (const field of Object.values(type.getFields())) {
+      const present = (name: string) => getDirective(schema, field, name)?.[0] !== undefined;
+      const writes = ['create', 'update', 'delete'].filter(present);
+      const reads = ['find', 'list'].filter(present);
+      if (writes.length > 0 && type !== mutationType) {
+        problems.push(`${type.name}.${field.name}: @${writes[0]} generates a mutation, so it belongs on a field of ${mutationType?.name ?? 'type Mutation'}; move ${field.name} there`);
+      }
+      if (reads.length > 0 && type !== queryType) {
+        problems.push(`${type.name}.${field.name}: @${reads[0]} generates a root read, so it belongs on a field of ${queryType?.name ?? 'type Query'}; move ${field.name} there`);
+      }
+    }
+  }
+  return problems;
+}
 
 function rootResolverProblems(schema: GraphQLSchema, handWritten: readonly IResolvers[], generated: IResolvers, missingAllowed: boolean): string[] {
   const problems: string[] = [];

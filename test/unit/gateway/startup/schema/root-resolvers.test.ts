@@ -23,6 +23,30 @@ describe('every root field has exactly one resolver', () => {
     );
   });
 
+  it('refuses a generating directive on the wrong type, naming where it belongs', () => {
+    const sdl = /* GraphQL */ `
+      type Query { order(id: ID!): Order @find createOrder(input: OrderInput!): Order! @create }
+      type Mutation { orders: [Order!]! @list deleteOrder(id: ID!): ID @delete(type: "Order") }
+      type Order @collection(name: "orders") { id: ID! total: Float! }
+      input OrderInput { total: Float! }
+    `;
+    const problems = (() => {
+      try {
+        buildGatewaySchema({ typeDefs: withDirectiveTypeDefs(sdl), resolvers: {} });
+        return [];
+      } catch (error) {
+        return (error as Error).message.split('\n');
+      }
+    })();
+    // Before, Query.createOrder started and answered null (an error, as it is non-null) at every request,
+    // and Mutation.orders was refused for having no write plan.
+    expect(problems).toEqual([
+      'Invalid storage directives:',
+      '  - Query.createOrder: @create generates a mutation, so it belongs on a field of Mutation; move createOrder there',
+      '  - Mutation.orders: @list generates a root read, so it belongs on a field of Query; move orders there',
+    ]);
+  });
+
   it('accepts generated fields next to hand-written ones', () => {
     expect(build({ Query: { recent: () => [] }, Mutation: { cancel: () => null } })).not.toThrow();
   });
