@@ -57,6 +57,15 @@ export function isKeyValue(value: unknown): boolean {
 }
 
 /**
+ * Whether an `$in` list can hold `value`: MongoDB refuses the whole command for an object with a
+ * `$`-prefixed field there (a key imported as Extended JSON, `{ $oid: "…" }`), which no key it matches can
+ * equal anyway.
+ */
+export function isInOperand(value: unknown): boolean {
+  return !isPlainObject(value) || !Object.keys(value).some((name) => name.startsWith('$'));
+}
+
+/**
  * `value` as a filter's operand of equality: a plain object (a key a JSON value gave) under `$eq`, so
  * `{ $gt: "" }` is compared as a value and never read as an operator; anything else as it is.
  */

@@ -1,7 +1,7 @@
 import DataLoader from 'dataloader';
 import type { ResponsePath } from 'graphql';
 import type { FieldCostRecorder } from '../cost/cost-ledger';
-import { keyString } from '../../documents/key-string';
+import { isInOperand, keyString } from '../../documents/key-string';
 import { readPath } from '../../documents/read-path';
 import { ancestorPathKeys, responsePathKey } from '../../documents/response-path-key';
 import type { MongoFunnel, RequestScope } from '../mongo/mongo-funnel';
@@ -240,7 +240,9 @@ export class DocumentLoader {
     }
     const projection = mergeProjections([...projections, projectionOf([[this.keyField, 1]])]);
     const fields = [...askedBy];
-    const documents = await readProjected(this.funnel, { ...this.request, fields }, this.collection, { [this.keyField]: { $in: [...keys.values()] } }, projection, { batchSize: keys.size });
+    // A stored key shaped like an operator finds nothing, and must not fail its siblings' read.
+    const matchable = [...keys.values()].filter(isInOperand);
+    const documents = matchable.length === 0 ? [] : await readProjected(this.funnel, { ...this.request, fields }, this.collection, { [this.keyField]: { $in: matchable } }, projection, { batchSize: matchable.length });
     const byKey = new Map<string, StoredDocument>();
     for (const document of documents) {
       const key = keyString(readPath(document, this.keyField));
