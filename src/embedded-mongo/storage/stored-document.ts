@@ -1,4 +1,5 @@
-import { ObjectId, type Document } from 'bson';
+import { calculateObjectSize, ObjectId, type Document } from 'bson';
+import { MAX_BSON_OBJECT_SIZE } from '../protocol/wire-constants';
 import { CommandError, ErrorCodes, namedError } from '../protocol/command-error';
 import { cloneDocument } from '../query';
 
@@ -40,6 +41,7 @@ const MAX_INTERNED_LENGTH = 128;
  * `interner` to every document of a write command to share their repeated values.
  */
 export function storableDocument(doc: Document, interner: ValueInterner = new ValueInterner()): Document {
+  assertWithinDocumentLimit(doc);
   const id: unknown = doc._id === undefined ? new ObjectId() : doc._id;
   assertStorableId(id);
   // the _id is copied but not interned: it is unique in the collection
@@ -131,4 +133,13 @@ function dollarPrefixedField(value: unknown): string | undefined {
     if (found !== undefined) return found;
   }
   return undefined;
+}
+
+/**
+ * MongoDB stores no document past 16 MiB (BSONObjMaxUserSize): an insert of one, or an update whose
+ * result would be one, fails that statement with BSONObjectTooLarge and leaves the collection as it was.
+ */
+function assertWithinDocumentLimit(doc: Document): void {
+  const size = calculateObjectSize(doc);
+  if (size > MAX_BSON_OBJECT_SIZE) throw new CommandError(10334, 'BSONObjectTooLarge', `object to store too large. size in bytes: ${size}, max size: ${MAX_BSON_OBJECT_SIZE}`);
 }

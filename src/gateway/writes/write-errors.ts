@@ -29,6 +29,23 @@ export function totalOverflow(mutation: string, cause: unknown, inTransaction: b
 /** MongoDB's BadValue, which an `$inc` past a 64-bit integer's range answers. */
 const BAD_VALUE = 2;
 
+/**
+ * MongoDB refused to store a document past its 16 MiB limit: an insert of one, or an update whose result
+ * would be one (a list embedded in it grown by many writes). The write's own doing, so BAD_USER_INPUT,
+ * with the same outcome as totalOverflow's.
+ */
+export function documentTooLarge(mutation: string, cause: unknown, inTransaction: boolean): GraphQLError | undefined {
+  const server = cause instanceof DatabaseFailure ? cause.cause : cause;
+  if (!(server instanceof MongoServerError) || !DOCUMENT_TOO_LARGE.has(Number(server.code))) return undefined;
+  const outcome = inTransaction ? 'so nothing was written' : 'so it was left as it was; without a transaction, what the write changed before it stands (docjoin reconcile reports the drift)';
+  return new GraphQLError(`${mutation}: a document this write stores would be larger than MongoDB's 16 MB limit, ${outcome}; keep growing lists in their own collection (@join) rather than in the document`, {
+    extensions: { code: PublicErrorCode.BAD_USER_INPUT },
+  });
+}
+
+/** BSONObjectTooLarge (an insert), and the error of an update whose result is too large. */
+const DOCUMENT_TOO_LARGE = new Set([10334, 17419]);
+
 const WHY_NOT_RETRIED: Record<RetryLimit, string> = {
   attempts: 'that is the most maxTransactionAttempts allows',
   time: 'no retry could start within transactionRetryMs',

@@ -19,7 +19,7 @@ import { keyedParentLockIds, newParentLockIds } from './keyed-parent-locks';
 import { collectionsOfMoves, collectionsOfReferenceChange, pathsBeforeMoves, planChildMoves, planReferenceChange } from './reference-planner';
 import { countersMoved, type SourceChangeListener } from './source-changes';
 import { lockIds, storedPathsOf, type ReferenceLocks } from './reference-locks';
-import { changedSinceRead, InjectedWriteFailure, injectedWriteFailures, notFound, totalOverflow } from './write-errors';
+import { changedSinceRead, InjectedWriteFailure, injectedWriteFailures, documentTooLarge, notFound, totalOverflow } from './write-errors';
 import type { BoundedArray, SnapshotLocation, WriteModel } from '../startup/write-model/write-model-types';
 import { describeEquals, sameValue, type RowCondition } from '../startup/access-rules/access-rule-types';
 import { groupByCollection, type PlannedUpdate, type WriteStep } from './write-steps';
@@ -604,11 +604,13 @@ export class WriteUnit {
         try {
           result = await this.#update(step.collection, step.statements);
         } catch (error) {
-          throw totalOverflow(`Mutation.${this.mutationField}`, error, this.writer.inTransaction) ?? error;
+          throw totalOverflow(`Mutation.${this.mutationField}`, error, this.writer.inTransaction) ?? documentTooLarge(`Mutation.${this.mutationField}`, error, this.writer.inTransaction) ?? error;
         }
         break;
       case 'insert': {
-        const inserted = await this.writer.insert(step.collection, step.documents);
+        const inserted = await this.writer.insert(step.collection, step.documents).catch((error: unknown) => {
+          throw documentTooLarge(`Mutation.${this.mutationField}`, error, this.writer.inTransaction) ?? error;
+        });
         result = { matched: inserted, modified: inserted };
         break;
       }

@@ -18,6 +18,20 @@ describe('insert', () => {
     expect(read).toEqual({ _id: result.insertedId, name: 'Ada', tags: ['x', 'y'], nested: { deep: { n: 1 } } });
   });
 
+  test('a document past 16 MiB is refused, by an insert or by an update that would make one, and the collection stays readable', async () => {
+    const c = coll<{ _id: number; text?: string; a?: string; b?: string }>('too_large');
+    await c.insertOne({ _id: 1, text: 'small' });
+    // The driver may refuse it before sending (its maxBsonObjectSize check); either way nothing is stored.
+    await expect(c.insertOne({ _id: 2, text: 'x'.repeat(17 * 1024 * 1024) })).rejects.toThrow();
+    // Each update is small enough to send; the second's result is not small enough to keep.
+    const nineMiB = 'x'.repeat(9 * 1024 * 1024);
+    await c.updateOne({ _id: 1 }, { $set: { a: nineMiB } });
+    await expect(c.updateOne({ _id: 1 }, { $set: { b: nineMiB } })).rejects.toThrow(/too large|larger than/);
+    await expect(c.findOneAndUpdate({ _id: 1 }, { $set: { b: nineMiB } })).rejects.toThrow(/too large|larger than/);
+    expect(await c.find({}, { projection: { a: 0 } }).toArray()).toEqual([{ _id: 1, text: 'small' }]);
+    expect(await c.countDocuments({ b: { $exists: true } })).toBe(0);
+  });
+
   test('insertMany inserts every document and reports the count and ids by position', async () => {
     const c = coll('insert_many');
     const result = await c.insertMany([{ _id: 1, v: 'a' }, { _id: 2, v: 'b' }, { _id: 3, v: 'c' }] as Document[]);
