@@ -36,6 +36,10 @@ export function condition(schema: GraphQLSchema, argument: GraphQLArgument, stor
   if (op === 'IN' && !listArgument) return report(`argument "${argument.name}": @filter(op: IN) takes a list; make it [${named.name}!]`);
   if (op !== 'IN' && listArgument) return report(`argument "${argument.name}" is a list, which only @filter(op: IN) compares`);
   if (op === 'PREFIX' && named.name !== 'String') return report(`argument "${argument.name}": @filter(op: PREFIX) compares strings; make it String`);
+  const storedType = field.isId ? 'ID' : field.valueType.name;
+  if (valueFamily(named.name, isEnumType(named)) !== valueFamily(storedType, field.valueType.isEnum)) {
+    return report(`argument "${argument.name}" is ${named.name}, but it compares ${storage.typeName}.${fieldName}, ${storedType}, so no stored value would match it; make it ${listArgument ? `[${storedType}!]` : storedType}`);
+  }
   return Object.freeze({ argumentName: argument.name, path: field.path, op, objectId: field.isId || named.name === 'ID' });
 }
 
@@ -55,3 +59,13 @@ export function orderByArgument(schema: GraphQLSchema, argument: GraphQLArgument
   return { argumentName: argument.name, sorts };
 }
 
+/**
+ * The values a GraphQL type stands for, as MongoDB compares them: numbers of every width together (an
+ * Int argument finds a Float), a string and an enum's name together; an id (an ObjectId) apart from a
+ * string, and every other scalar on its own.
+ */
+function valueFamily(typeName: string, isEnum: boolean): string {
+  if (isEnum || typeName === 'String') return 'string';
+  if (['Int', 'Float', 'Long', 'Decimal'].includes(typeName)) return 'number';
+  return typeName;
+}

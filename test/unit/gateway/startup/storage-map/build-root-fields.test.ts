@@ -82,9 +82,17 @@ describe('@find and @list root fields', () => {
     ['orders(number: String @filter(field: "number", op: IN)): [Order!]! @list', 'Query.orders: argument "number": @filter(op: IN) takes a list; make it [String!]'],
     ['orders(total: [Float!] @filter(field: "total", op: GT)): [Order!]! @list', 'Query.orders: argument "total" is a list, which only @filter(op: IN) compares'],
     ['orders(total: Float @filter(field: "total", op: PREFIX)): [Order!]! @list', 'Query.orders: argument "total": @filter(op: PREFIX) compares strings; make it String'],
+    // An argument of another type than the field it compares matched nothing, silently.
+    ['orders(minTotal: String @filter(field: "total", op: GTE)): [Order!]! @list', 'Query.orders: argument "minTotal" is String, but it compares Order.total, Float, so no stored value would match it; make it Float'],
+    ['order(number: Int!): Order @find', 'Query.order: argument "number" is Int, but it compares Order.number, String, so no stored value would match it; make it String'],
+    ['orders(numbers: [ID!] @filter(field: "number")): [Order!]! @list', 'Query.orders: argument "numbers" is ID, but it compares Order.number, String, so no stored value would match it; make it [String!]'],
     ['orders: [Order!]! @list(sort: "-")', 'Query.orders: @list sort "-" has an invalid path "-"; use paths like "-createdAt" or "name,-_id"'],
   ])('%s is refused: %s', (field, problem) => {
     expect(problemsOf(`type Query { ${field} }`)).toEqual([problem]);
+  });
+
+  it('accepts an argument of the same kind of value: an Int for a Float, an enum for a String', () => {
+    expect(problemsOf('type Query { orders(minTotal: Int @filter(field: "total", op: GTE), numberIs: Status @filter(field: "number")): [Order!]! @list }')).toEqual([]);
   });
 
   it('refuses an orderBy enum value without @sort', () => {
