@@ -192,8 +192,8 @@ class Drafter {
     const entries: DraftEntry[] = [];
     for (const [key, value] of shape.fields) {
       if (owner.isCollection && prefix === '' && key === '_id') continue;
-      if (key.includes('.') || key.startsWith('$')) {
-        entries.push({ kind: 'left-out', guess: `left out ${JSON.stringify(key)}: a path cannot address a key with "." or "$" in it` });
+      if (key === '' || key.includes('.') || key.startsWith('$')) {
+        entries.push({ kind: 'left-out', guess: `left out ${JSON.stringify(key)}: a path cannot address an empty key, or one with "." or "$" in it` });
         continue;
       }
       const path = prefix === '' ? key : `${prefix}.${key}`;

@@ -75,7 +75,8 @@ export function planProjection(context: PlanningContext, typeName: string, selec
 
 /**
  * What an embedded field reads of its parent: the first `n` elements (`first`), else only the selected
- * fields of each element (MongoDB projects inside arrays), else the whole array: filters and orders read
+ * fields of each element (MongoDB projects inside arrays), else the whole array: a list that may hold
+ * null (a projection inside it would drop the nulls), filters and orders read
  * all of it (`first` then cuts it in the resolver), an interface or union element has no storage of its
  * own, and a `$slice` of an array inside the elements is not pushed down. The elements' joins read by
  * lookup are looked up for each element (elementLookups), whichever way the array is read, when it is
@@ -89,7 +90,8 @@ function embeddedEntries(context: PlanningContext, field: RelationField, steps: 
   const lookups = path.includes('.') ? [] : elementLookups(inner).map(([name, entry]) => [`${path}.${name}`, entry] as const);
   const slice = asks ? undefined : embeddedSlice(context, field, steps);
   if (slice !== undefined) return [[path, { slice }], ...lookups];
-  if (asks || !hasStorage || inner.some(([name, entry]) => entry !== 1 && !lookups.some(([looked]) => looked === `${path}.${name}`))) return [[path, 1], ...lookups];
+  // MongoDB's projection of fields inside an array drops the elements that are no documents: a null of `[Line]` too.
+  if (asks || !hasStorage || field.nullableElements || inner.some(([name, entry]) => entry !== 1 && !lookups.some(([looked]) => looked === `${path}.${name}`))) return [[path, 1], ...lookups];
   return inner.map(([innerPath, entry]) => [`${path}.${innerPath}`, entry] as const);
 }
 

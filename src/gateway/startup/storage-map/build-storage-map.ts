@@ -21,6 +21,7 @@ import { condition, orderByArgument } from './list-arguments';
 import { parseSort } from './parse-sort';
 import { cursorSortProblems } from './check-cursor-sorts';
 import { readCollection, readEmbedded, readJoin, readPath, readRead, readSnapshot, type JoinDirective } from './read-directives';
+import { storedPathProblem } from './stored-path-problem';
 import {
   NO_LIST_ARGUMENTS,
   type EmbeddedShape,
@@ -147,6 +148,17 @@ function buildField(
   // A connection lists its node type; the relation's target is that type.
   const target = connection ? schema.getType(connection.nodeType)! : returned;
 
+  for (const [directive, given] of [
+    ['@path(path:', path?.path],
+    ['@embedded(path:', embedded?.path],
+    ['@snapshot(path:', snapshot?.path],
+    ['@join(localField:', join?.localField],
+    ['@join(foreignField:', join?.foreignField],
+  ] as const) {
+    const problem = given === undefined ? undefined : storedPathProblem(given);
+    if (problem) return report(`${directive} "${given}") ${problem}; name the stored field by its dotted path, e.g. "meta.source"`);
+  }
+
   if (!embedded && !join && !snapshot) {
     if (readStrategy) return report(`@read(strategy: ${readStrategy.strategy}) needs the shape it names; declare @${readStrategy.strategy.toLowerCase()}`);
     if (isCompositeType(target)) {
@@ -160,7 +172,7 @@ function buildField(
       coordinate,
       path: path?.path ?? (isId ? '_id' : field.name),
       isId,
-      valueType: Object.freeze({ name: target.name, isEnum: isEnumType(target), isList: isList(field.type), nonNull: isNonNullType(field.type) }),
+      valueType: Object.freeze({ name: target.name, isEnum: isEnumType(target), isList: isList(field.type), nonNull: isNonNullType(field.type), ...(listDepth(field.type) > 1 && { listDepth: listDepth(field.type) }) }),
     });
   }
   if (path) return report(`@path can't be combined with a storage shape; use @embedded(path: "${path.path}") or @snapshot(path: "${path.path}") instead`);
@@ -246,6 +258,7 @@ function buildField(
     targetType: target.name,
     isList: connection !== undefined || isList(field.type),
     nonNull: isNonNullType(field.type),
+    ...(holdsNullableElements(field.type) && { nullableElements: true }),
     shapes: Object.freeze(shapes),
     defaultStrategy,
     pageArguments,
@@ -397,4 +410,16 @@ function withListArguments(
 
 function isList(type: GraphQLOutputType): boolean {
   return isNonNullType(type) ? isListType(type.ofType) : isListType(type);
+}
+
+/** How many lists the type nests (`[[Int!]!]` is 2). */
+function listDepth(type: GraphQLOutputType): number {
+  const unwrapped = isNonNullType(type) ? type.ofType : type;
+  return isListType(unwrapped) ? 1 + listDepth(unwrapped.ofType) : 0;
+}
+
+/** A list whose elements may be null (`[Line]`). */
+function holdsNullableElements(type: GraphQLOutputType): boolean {
+  const list = isNonNullType(type) ? type.ofType : type;
+  return isListType(list) && !isNonNullType(list.ofType);
 }

@@ -1,7 +1,7 @@
 import { isEnumType, isScalarType, specifiedScalarTypes, type GraphQLEnumType, type GraphQLSchema } from 'graphql';
 import { bsonType } from '../../documents/bson-type';
 import { readPath } from '../../documents/read-path';
-import type { StoredDocument } from '../../documents/stored-document';
+import { isPlainObject, type StoredDocument } from '../../documents/stored-document';
 import { isProvidedScalar } from '../scalars/provided-scalars';
 import type { RelationField, StorageMap, StoredField, TypeStorage } from './storage-map-types';
 
@@ -77,14 +77,19 @@ export async function checkSampledDocuments(
     storedFields.check(type, sample, { of, sampled, counted });
     for (const relation of storageMap.relations.values()) {
       const join = relation.shapes.join;
-      if (relation.typeName !== type.typeName || join?.direction !== 'byKey' || join.foreignField !== '_id') continue;
-      const keyKinds = kindsOf(sample.flatMap((document) => [readPath(document, join.localField)].flat()));
-      const idKinds = kindsOf((await sampleOf(join.collection)).map((document) => document._id));
-      const strays = [...keyKinds.keys()].filter((kind) => idKinds.size > 0 && !idKinds.has(kind));
+      if (relation.typeName !== type.typeName || !join) continue;
+      const localKinds = kindsOf(sample.flatMap((document) => [readPath(document, join.localField)].flat()));
+      const foreignKinds = kindsOf((await sampleOf(join.collection)).flatMap((document) => [readPath(document, join.foreignField)].flat()));
+      // The side that holds references to the other's keys: this type's documents by key, the children in a reverse join.
+      const [referring, referred] = join.direction === 'byKey' ? [localKinds, foreignKinds] : [foreignKinds, localKinds];
+      const strays = [...referring.keys()].filter((kind) => referred.size > 0 && !referred.has(kind));
       if (strays.length === 0) continue;
-      const held = strays.map((kind) => `${keyKinds.get(kind)} ${kind} value${keyKinds.get(kind) === 1 ? '' : 's'}`).join(' and ');
+      const held = strays.map((kind) => `${referring.get(kind)} ${kind} value${referring.get(kind) === 1 ? '' : 's'}`).join(' and ');
+      const keys = [...referred.keys()].join(' or ');
       warnings.push(
-        `${relation.coordinate}: its key "${join.localField}" holds ${held} (in ${sample.length} sampled ${type.collection} documents), but the ${join.collection} ids are ${[...idKinds.keys()].join(' or ')}: those references find nothing (null); store the ids as the ${join.collection} documents have them`,
+        join.direction === 'byKey'
+          ? `${relation.coordinate}: its key "${join.localField}" holds ${held} (in ${sample.length} sampled ${type.collection} documents), but the ${join.collection} ${join.foreignField === '_id' ? 'ids' : `"${join.foreignField}" keys`} are ${keys}: those references find nothing (null); store the ${join.foreignField === '_id' ? 'ids' : 'keys'} as the ${join.collection} documents have them`
+          : `${relation.coordinate}: the ${join.collection} documents keep "${join.foreignField}" as ${held} (sampled), but the ${type.collection} "${join.localField}" ${join.localField === '_id' ? 'ids' : 'keys'} are ${keys}: those children are never found (the lists are empty); store the keys as the ${type.collection} documents have them`,
       );
     }
     for (const relation of storageMap.relations.values()) {
@@ -175,11 +180,31 @@ class StoredFieldCheck {
       if (field.kind !== 'relation' || !field.shapes.embedded || depth >= MAX_EMBEDDED_DEPTH) continue;
       const target = this.storageMap.types.get(field.targetType);
       const path = field.shapes.embedded.path;
+      const embeddedAt = where.embeddedAt === undefined ? path : `${where.embeddedAt}.${path}`;
+      this.#checkEmbeddedShape(field, documents.map((document) => readPath(document, path)), embeddedAt, where);
       const values = documents.flatMap((document) => copiesOf(readPath(document, path)));
       if (!target || target.collection !== undefined || values.length === 0) continue;
-      const embeddedAt = where.embeddedAt === undefined ? path : `${where.embeddedAt}.${path}`;
       this.check(target, values, { of: `of ${values.length} values at "${embeddedAt}" in ${where.sampled}`, sampled: where.sampled, embeddedAt }, depth + 1);
     }
+  }
+
+  /**
+   * An embedded field holding what is no document where one belongs (a string for an Address, a null or
+   * a number among `[Line!]`'s elements): the projection of the fields inside leaves it out, so the
+   * answer would differ from the data; and a non-null one that is missing fails its reads.
+   */
+  #checkEmbeddedShape(field: RelationField, values: readonly unknown[], embeddedAt: string, where: SampledValues): void {
+    const missing = values.filter((value) => value === undefined || value === null).length;
+    // A bounded array's absence has its own warning, with its fix.
+    if (missing > 0 && field.nonNull && !field.shapes.join) {
+      this.warnings.push(`${field.coordinate} is non-null, but "${embeddedAt}" is missing in ${missing} ${where.of}; reading them fails with "Cannot return null"`);
+    }
+    const misfits = values.flatMap((value) => misfitsOf(value, field));
+    if (misfits.length === 0) return;
+    const belongs = field.isList ? `a list of ${field.targetType} documents${field.nullableElements ? ' or nulls' : ''}` : `a document of type ${field.targetType}`;
+    this.warnings.push(
+      `${field.coordinate}: "${embeddedAt}" holds ${misfits[0] === null ? 'null' : describeKind(misfits[0])} where ${belongs} belongs (${misfits.length} such value${misfits.length === 1 ? '' : 's'} ${where.of}); docjoin reads the fields inside it, which leaves such a value out of the answer, so correct or remove it${field.isList && !field.nullableElements ? `, or make the elements nullable ([${field.targetType}]) if a null is meant` : ''}`,
+    );
   }
 
   #checkField(field: StoredField, values: readonly unknown[], where: SampledValues): void {
@@ -218,7 +243,9 @@ function storedTypeMismatch(field: StoredField, values: readonly unknown[], sche
     if (value === undefined || value === null) return [];
     if (!field.valueType.isList) return accepts(value) ? [] : [value];
     if (!Array.isArray(value)) return [value];
-    const wrong = value.find((item) => item !== null && item !== undefined && !accepts(item));
+    // A list of lists (`[[Int]]`) holds its values that many arrays deep.
+    const items: unknown[] = value.flat((field.valueType.listDepth ?? 1) - 1);
+    const wrong = items.find((item) => item !== null && item !== undefined && !accepts(item));
     return wrong === undefined ? [] : [wrong];
   });
   return offending.length === 0 ? undefined : { expected, first: offending[0], count: offending.length };
@@ -346,6 +373,14 @@ function kindsOf(values: readonly unknown[]): Map<string, number> {
     kinds.set(kind, (kinds.get(kind) ?? 0) + 1);
   }
   return kinds;
+}
+
+/** The values of an embedded field's stored value that are no document where one belongs (nulls only where the list's elements may be null). */
+function misfitsOf(value: unknown, field: RelationField): unknown[] {
+  if (value === undefined || value === null) return [];
+  if (!field.isList) return isPlainObject(value) ? [] : [value];
+  if (!Array.isArray(value)) return [value];
+  return value.filter((element) => !isPlainObject(element) && !(element === null && field.nullableElements));
 }
 
 function copiesOf(value: unknown): Array<Record<string, unknown>> {

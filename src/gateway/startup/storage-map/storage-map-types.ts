@@ -70,6 +70,8 @@ export interface RelationField {
   readonly isList: boolean;
   /** Declared non-null (`Customer!`, `[Author!]!`). */
   readonly nonNull: boolean;
+  /** A list whose elements may be null (`[Line]`); absent otherwise. */
+  readonly nullableElements?: true;
   readonly shapes: Readonly<Partial<{ embedded: EmbeddedShape; join: JoinShape; snapshot: SnapshotShape }>>;
   readonly defaultStrategy: ReadStrategy;
   readonly pageArguments: PageArguments;
@@ -110,7 +112,7 @@ export interface StoredField {
   readonly path: string;
   readonly isId: boolean;
   /** The GraphQL type it is read as: the named type (`Int`, an enum), list and non-null wrappers. */
-  readonly valueType: { readonly name: string; readonly isEnum: boolean; readonly isList: boolean; readonly nonNull: boolean };
+  readonly valueType: { readonly name: string; readonly isEnum: boolean; readonly isList: boolean; readonly nonNull: boolean; /** Lists nested in lists (`[[Int]]`: 2); absent for 0 or 1. */ readonly listDepth?: number };
 }
 
 export type FieldStorage = RelationField | StoredField;

@@ -241,6 +241,29 @@ describe('buildStorageMap static validation', () => {
     ]);
   });
 
+  it('rejects a stored path MongoDB cannot read: empty, with an empty segment, or a segment starting with $', () => {
+    expect(problemsOf(/* GraphQL */ `
+      type Query { b: Book }
+      type Book @collection(name: "books") {
+        id: ID!
+        title: String @path(path: "")
+        subtitle: String @path(path: "$title")
+        note: String @path(path: "meta..x")
+        cover: Image @embedded(path: "meta.")
+        author: Author @join(localField: "$authorId")
+        fine: String @path(path: "meta.shelf-code")
+      }
+      type Image { url: String! }
+      ${authorSdl}
+    `)).toEqual([
+      'Book.title: @path(path: "") is empty; name the stored field by its dotted path, e.g. "meta.source"',
+      'Book.subtitle: @path(path: "$title") has a segment "$title" starting with "$", which MongoDB reads as an operator; name the stored field by its dotted path, e.g. "meta.source"',
+      'Book.note: @path(path: "meta..x") has an empty segment; name the stored field by its dotted path, e.g. "meta.source"',
+      'Book.cover: @embedded(path: "meta.") has an empty segment; name the stored field by its dotted path, e.g. "meta.source"',
+      'Book.author: @join(localField: "$authorId") has a segment "$authorId" starting with "$", which MongoDB reads as an operator; name the stored field by its dotted path, e.g. "meta.source"',
+    ]);
+  });
+
   it('rejects an invalid sort and sort/limit on a join by _id', () => {
     expect(problemsOf(/* GraphQL */ `
       type Query { b: Book }

@@ -100,7 +100,7 @@ describe('checkSampledDocuments: stored types that disagree with the schema', ()
 describe('checkSampledDocuments: values GraphQL converts, and embedded values', () => {
   const sdl = /* GraphQL */ `
     type Query { orders(first: Int = 20): [Order!]! @list }
-    type Order @collection(name: "orders") { id: ID! number: Int! note: String paid: Boolean lines: [Line!]! @embedded address: Address @embedded(path: "shipTo") }
+    type Order @collection(name: "orders") { id: ID! number: Int! note: String paid: Boolean grid: [[Int!]!] lines: [Line!]! @embedded address: Address @embedded(path: "shipTo") }
     type Line { sku: String! quantity: Int! options: [Option!]! @embedded }
     type Option { name: String! }
     type Address { zip: String! }
@@ -122,6 +122,13 @@ describe('checkSampledDocuments: values GraphQL converts, and embedded values', 
     ]);
   });
 
+  it('reads a list of lists its depth deep: arrays of numbers in [[Int!]!] are what it holds', async () => {
+    expect(await check([{ grid: [[1, 2], [3]] }, { grid: [] }])).toEqual([]);
+    expect(await check([{ grid: [[1, 'x']] }])).toEqual([
+      'Order.grid is [Int], but "grid" holds "x" in 1 of 1 sampled orders documents: reading it fails ("Int cannot represent non-integer value: "x""), and filters, orders and min/max on it compare it as stored (MongoDB orders values of different types by type first, so a page ordered by it can end early); store Int values there, or declare the type the data holds',
+    ]);
+  });
+
   it('checks the values of embedded types, inside embedded types too, naming where they are', async () => {
     expect(
       await check([
@@ -134,6 +141,34 @@ describe('checkSampledDocuments: values GraphQL converts, and embedded values', 
       'Option.name is String, but "name" holds 7 in 1 of 2 values at "lines.options" in 2 sampled orders documents: GraphQL answers it converted, as "7", with nothing to say so, and filters, orders and min/max on it compare it as stored (MongoDB orders values of different types by type first, so a page ordered by it can end early); store String values there, or declare the type the data holds',
       'Address.zip is non-null, but "zip" is missing in 1 of 2 values at "shipTo" in 2 sampled orders documents; reading them fails with "Cannot return null"',
     ]);
+  });
+});
+
+describe('checkSampledDocuments: embedded values that are no documents', () => {
+  const sdl = /* GraphQL */ `
+    type Query { orders(first: Int = 20): [Order!]! @list }
+    type Order @collection(name: "orders") { id: ID! lines: [Line!]! @embedded notes: [Note] @embedded shipping: Address @embedded meta: Meta! @embedded }
+    type Line { sku: String }
+    type Note { text: String }
+    type Address { city: String }
+    type Meta { source: String }
+  `;
+  const check = async (documents: StoredDocument[]) => {
+    const { schema, storageMap } = buildGatewaySchema({ typeDefs: withDirectiveTypeDefs(sdl), resolvers: {} });
+    const full = documents.map((document) => ({ _id: new ObjectId(), lines: [], meta: {}, ...document }));
+    return (await checkSampledDocuments(storageMap, new Set(['orders']), { sampleDocuments: async () => full }, [], schema)).warnings.filter((warning) => !warning.includes(' is missing in all '));
+  };
+
+  it('names a value the projection inside it would leave out of the answer, and a missing non-null one', async () => {
+    expect(await check([{ lines: [null, { sku: 'd' }, 'a'], notes: [null, { text: 'x' }], shipping: 'Main St 1, Oslo' }, { meta: undefined }])).toEqual([
+      'Order.lines: "lines" holds null where a list of Line documents belongs (2 such values of 2 sampled orders documents); docjoin reads the fields inside it, which leaves such a value out of the answer, so correct or remove it, or make the elements nullable ([Line]) if a null is meant',
+      'Order.shipping: "shipping" holds a string where a document of type Address belongs (1 such value of 2 sampled orders documents); docjoin reads the fields inside it, which leaves such a value out of the answer, so correct or remove it',
+      'Order.meta is non-null, but "meta" is missing in 1 of 2 sampled orders documents; reading them fails with "Cannot return null"',
+    ]);
+  });
+
+  it('says nothing of documents, nulls where the elements may be null, or a missing nullable one', async () => {
+    expect(await check([{ lines: [{ sku: 'a' }], notes: [null], shipping: { city: 'Oslo' } }, {}])).toEqual([]);
   });
 });
 
@@ -162,7 +197,7 @@ describe('checkSampledDocuments: what every start reads alike decides the start'
 describe('checkSampledDocuments: a join whose keys are not the ids they name', () => {
   const sdl = /* GraphQL */ `
     type Query { reviews(first: Int = 20): [Review!]! @list }
-    type Customer @collection(name: "customers") { id: ID! name: String! }
+    type Customer @collection(name: "customers") { id: ID! name: String! reviews: [Review!]! @join(localField: "_id", foreignField: "customerId") }
     type Review @collection(name: "reviews") { id: ID! body: String! customer: Customer @join(localField: "customerId") }
   `;
   const ids = [1, 2, 3].map((n) => new ObjectId(`6955b90000000000000000c${n}`));
@@ -177,6 +212,7 @@ describe('checkSampledDocuments: a join whose keys are not the ids they name', (
 
   it('warns when the keys are strings (hex) and the ids ObjectIds: every join would find nothing', async () => {
     expect((await check(ids.map((id) => id.toHexString()))).warnings).toEqual([
+      'Customer.reviews: the reviews documents keep "customerId" as 3 string values (sampled), but the customers "_id" ids are ObjectId: those children are never found (the lists are empty); store the keys as the customers documents have them',
       'Review.customer: its key "customerId" holds 3 string values (in 3 sampled reviews documents), but the customers ids are ObjectId: those references find nothing (null); store the ids as the customers documents have them',
     ]);
   });
