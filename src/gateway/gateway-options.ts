@@ -1,5 +1,6 @@
 import { resolve } from 'node:path';
 import { GatewayOptionError } from './errors/internal-errors';
+import { isCollectionName } from './documents/collection-name';
 import { DEFAULT_COST_LIMITS, type CostLimits } from './operation/cost/cost-limits';
 import { DEFAULT_ASSUMED_LIST_SIZE } from './operation/estimate/estimate-operation';
 import { DEFAULT_MAX_TRANSACTION_ATTEMPTS, DEFAULT_TRANSACTION_RETRY_MS } from './writes/transaction-retries';
@@ -322,9 +323,6 @@ function workloadOption(value: unknown): ResolvedWorkload {
   return { collection, flushIntervalMs: interval };
 }
 
-export function isCollectionName(name: string): boolean {
-  return name.length > 0 && name.length <= 120 && !/[$\0]/.test(name) && !name.startsWith('system.') && !name.startsWith('.') && !name.endsWith('.');
-}
 
 /** Every option createDocjoin and createGateway take, for the typo check. */
 const OPTION_NAMES: ReadonlySet<string> = new Set([

@@ -31,8 +31,9 @@ export { documentNestingError, MAX_DOCUMENT_NESTING } from './operation/limits/d
 export { aggregateTypeNames, EXACT_SUMS, sumType } from './startup/aggregates/aggregate-names';
 export { estimateRequest, type EstimatedRequest } from './operation/estimate/estimate-request';
 export { type CorsOption } from './http/http-server';
-export { GATEWAY_SETTING_NAMES, GatewayOptionError, type GatewaySettings, isCollectionName, metricsTokenProblem, MIN_WORKLOAD_FLUSH_MS, type ResolvedSettings, resolveSettings } from './gateway-options';
+export { GATEWAY_SETTING_NAMES, GatewayOptionError, type GatewaySettings, metricsTokenProblem, MIN_WORKLOAD_FLUSH_MS, type ResolvedSettings, resolveSettings } from './gateway-options';
 export { trustProxyOption, type TrustProxyOption } from './http/client-address';
+export { isCollectionName } from './documents/collection-name';
 export { type HealthReport, type MongoKind } from './http/health';
 export { assertPortFree, PortInUseError } from './http/port-in-use-error';
 export { isDuplicateKeyError } from './request/mongo/funnel-writer';

@@ -1,6 +1,7 @@
 import { getDirective } from '@graphql-tools/utils';
 import type { GraphQLArgument, GraphQLEnumValue, GraphQLField, GraphQLObjectType, GraphQLSchema } from 'graphql';
 import type { FilterOp } from './storage-map-types';
+import { isCollectionName } from '../../documents/collection-name';
 
 /**
  * Typed readers for the storage directives. `getDirective` coerces arguments against the declared
@@ -45,7 +46,10 @@ function optionalString(args: Args, name: string, directive: string): string | u
 
 export function readCollection(schema: GraphQLSchema, type: GraphQLObjectType): CollectionDirective | undefined {
   const args = readArgs(schema, type, 'collection');
-  return args && { name: requiredString(args, 'name', 'collection') };
+  if (!args) return undefined;
+  const name = requiredString(args, 'name', 'collection');
+  if (!isCollectionName(name)) throw new TypeError(`@collection(name: ${JSON.stringify(name)}) is no collection name MongoDB takes (1 to 120 characters, no "$", not system.*); name the collection the documents are in`);
+  return { name };
 }
 
 export function readPath(schema: GraphQLSchema, field: GraphQLField<unknown, unknown>): PathDirective | undefined {

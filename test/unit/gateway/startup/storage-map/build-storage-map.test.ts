@@ -264,6 +264,15 @@ describe('buildStorageMap static validation', () => {
     ]);
   });
 
+  it('rejects a collection name MongoDB does not take', () => {
+    expect(problemsOf('type Query { b: Book } type Book @collection(name: "") { id: ID! }')).toEqual([
+      'Book: @collection(name: "") is no collection name MongoDB takes (1 to 120 characters, no "$", not system.*); name the collection the documents are in',
+    ]);
+    expect(problemsOf('type Query { b: Book } type Book @collection(name: "system.books") { id: ID! }')).toEqual([
+      'Book: @collection(name: "system.books") is no collection name MongoDB takes (1 to 120 characters, no "$", not system.*); name the collection the documents are in',
+    ]);
+  });
+
   it('rejects an invalid sort and sort/limit on a join by _id', () => {
     expect(problemsOf(/* GraphQL */ `
       type Query { b: Book }
