@@ -37,7 +37,9 @@ export function condition(schema: GraphQLSchema, argument: GraphQLArgument, stor
   if (op !== 'IN' && listArgument) return report(`argument "${argument.name}" is a list, which only @filter(op: IN) compares`);
   if (op === 'PREFIX' && named.name !== 'String') return report(`argument "${argument.name}": @filter(op: PREFIX) compares strings; make it String`);
   const storedType = field.isId ? 'ID' : field.valueType.name;
-  if (valueFamily(named.name, isEnumType(named)) !== valueFamily(storedType, field.valueType.isEnum)) {
+  const argumentFamily = valueFamily(named.name, isEnumType(named));
+  const storedFamily = valueFamily(storedType, field.valueType.isEnum);
+  if (argumentFamily !== undefined && storedFamily !== undefined && argumentFamily !== storedFamily) {
     return report(`argument "${argument.name}" is ${named.name}, but it compares ${storage.typeName}.${fieldName}, ${storedType}, so no stored value would match it; make it ${listArgument ? `[${storedType}!]` : storedType}`);
   }
   return Object.freeze({ argumentName: argument.name, path: field.path, op, objectId: field.isId || named.name === 'ID' });
@@ -61,11 +63,12 @@ export function orderByArgument(schema: GraphQLSchema, argument: GraphQLArgument
 
 /**
  * The values a GraphQL type stands for, as MongoDB compares them: numbers of every width together (an
- * Int argument finds a Float), a string and an enum's name together; an id (an ObjectId) apart from a
- * string, and every other scalar on its own.
+ * Int argument finds a Float), a string and an enum's name together, an id (an ObjectId) apart from a
+ * string. undefined for a scalar of the project's own (an Email held as a string), whose values docjoin
+ * cannot tell.
  */
-function valueFamily(typeName: string, isEnum: boolean): string {
+function valueFamily(typeName: string, isEnum: boolean): string | undefined {
   if (isEnum || typeName === 'String') return 'string';
   if (['Int', 'Float', 'Long', 'Decimal'].includes(typeName)) return 'number';
-  return typeName;
+  return ['ID', 'Boolean', 'DateTime'].includes(typeName) ? typeName : undefined;
 }

@@ -91,8 +91,9 @@ describe('@find and @list root fields', () => {
     expect(problemsOf(`type Query { ${field} }`)).toEqual([problem]);
   });
 
-  it('accepts an argument of the same kind of value: an Int for a Float, an enum for a String', () => {
+  it('accepts an argument of the same kind of value (an Int for a Float, an enum for a String), and a scalar of the project\'s own either way', () => {
     expect(problemsOf('type Query { orders(minTotal: Int @filter(field: "total", op: GTE), numberIs: Status @filter(field: "number")): [Order!]! @list }')).toEqual([]);
+    expect(problemsOf('scalar OrderNumber type Query { orders(numberIs: OrderNumber @filter(field: "number")): [Order!]! @list }')).toEqual([]);
   });
 
   it('refuses an orderBy enum value without @sort', () => {
