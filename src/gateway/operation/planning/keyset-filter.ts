@@ -17,6 +17,8 @@ export function afterFilter(sort: readonly SortKey[], values: readonly unknown[]
     for (let earlier = 0; earlier < index; earlier++) branch[sort[earlier]!.path] = values[earlier] ?? null;
     return [{ ...branch, ...after }];
   });
+  // Nothing comes after a null in every key (only a forged cursor holds a null _id): match nothing.
+  if (branches.length === 0) return { _id: { $in: [] } };
   return branches.length === 1 ? branches[0]! : { $or: branches };
 }
 

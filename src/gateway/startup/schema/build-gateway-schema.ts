@@ -1,6 +1,6 @@
 import { makeExecutableSchema } from '@graphql-tools/schema';
 import { getDirective, type IResolvers } from '@graphql-tools/utils';
-import { GraphQLSchema, isObjectType, isScalarType, Kind, parse, type GraphQLField, type GraphQLNamedType } from 'graphql';
+import { GraphQLSchema, isEnumType, isObjectType, isScalarType, Kind, parse, type GraphQLField, type GraphQLNamedType } from 'graphql';
 import { StorageConfigError } from '../../errors/internal-errors';
 import { ownValue } from '../../documents/read-path';
 import { buildRootResolvers } from '../../request/roots/root-resolvers';
@@ -103,6 +103,8 @@ export function buildGatewaySchema(options: {
   if (problems.length > 0) throw new SchemaProblems(problems, storageMap, writeModel.counters);
   const fieldResolvers = buildFieldResolvers(storageMap, writeModel);
   const executable = makeExecutableSchema({ typeDefs: withPageDefaults(typeDefs, storageMap), resolvers: [fieldResolvers as IResolvers, generated, ...providedScalars(sdlSchema, handWritten), ...handWritten] });
+  const mappedEnumConstants = enumConstantsMappedAway(access.rules, storageMap, executable);
+  if (mappedEnumConstants.length > 0) throw new SchemaProblems(mappedEnumConstants, storageMap, writeModel.counters);
   const config = executable.toConfig();
   const schema = new GraphQLSchema({
     ...config,
@@ -185,6 +187,29 @@ function aggregatedResolverProblems(storageMap: StorageMap, handWritten: readonl
  * would depend on merge order.
  */
 const GENERATING_DIRECTIVES = ['find', 'list', 'aggregate', 'create', 'update', 'delete'];
+
+/**
+ * An `@access` constant on an enum field is kept as the value's name; where the resolvers map the enum
+ * (`Status: { DRAFT: 'd' }`) the documents hold another value, and the rule would match no row and
+ * preset the name. Refused until such constants follow the mapping.
+ */
+function enumConstantsMappedAway(rules: AccessRules, storageMap: StorageMap, executable: GraphQLSchema): string[] {
+  const problems = new Set<string>();
+  for (const type of rules.types.values()) {
+    for (const rule of type.roles.values()) {
+      for (const condition of [rule.read, rule.create, rule.update, rule.delete].flatMap((action) => action?.where ?? [])) {
+        const field = storageMap.types.get(type.typeName)?.fields.get(condition.fieldName);
+        if ('claim' in condition.equals || field?.kind !== 'stored' || !field.valueType.isEnum) continue;
+        const enumType = executable.getType(field.valueType.name);
+        const stored = isEnumType(enumType) ? enumType.getValue(String(condition.equals.constant))?.value : undefined;
+        if (stored !== condition.equals.constant) {
+          problems.add(`${type.typeName}: @access where: { field: "${condition.fieldName}", equals: ${String(condition.equals.constant)} } compares the documents with the enum value's name, but the resolvers store ${field.valueType.name}.${String(condition.equals.constant)} as ${JSON.stringify(stored)}; compare ${condition.fieldName} with a claim, or store the enum by its names`);
+        }
+      }
+    }
+  }
+  return [...problems];
+}
 
 /**
  * A generating directive on a field of the wrong type: @create, @update and @delete generate mutations,

@@ -26,4 +26,8 @@ describe('afterFilter', () => {
     expect(afterFilter(parseSort('-price') as SortKey[], [null, id])).toEqual({ price: null, _id: { $lt: id } });
     expect(afterFilter(parseSort('-price') as SortKey[], [10, id])).toEqual({ $or: [{ $or: [{ price: { $lt: 10 } }, { price: null }] }, { price: 10, _id: { $lt: id } }] });
   });
+
+  it('matches nothing after a null in every key, descending (a forged cursor): never an empty $or, which MongoDB refuses', () => {
+    expect(afterFilter(parseSort('-price') as SortKey[], [null, null])).toEqual({ _id: { $in: [] } });
+  });
 });

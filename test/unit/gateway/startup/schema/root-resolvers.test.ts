@@ -111,4 +111,17 @@ describe('a field the storage map refuses', () => {
     }
     expect(message.split('\n')).toEqual(['Invalid storage directives:', '  - Order.customer: @snapshot(fields:) must include "id", the key each copy keeps at "customer.id"; add "id" to fields']);
   });
+
+  it('refuses an @access constant on an enum the resolvers map: the documents hold the mapped value, not the name', () => {
+    const sdl = /* GraphQL */ `
+      type Query { posts: [Post!]! @list }
+      enum Status { DRAFT PUBLISHED }
+      type Post @collection(name: "posts") @access(roles: ["anonymous"], allow: [READ], where: [{ field: "status", equals: PUBLISHED }]) { id: ID! status: Status! }
+    `;
+    const start = (resolvers: Record<string, Record<string, unknown>>) => () => buildGatewaySchema({ typeDefs: withDirectiveTypeDefs(sdl), resolvers });
+    expect(start({})).not.toThrow();
+    expect(start({ Status: { DRAFT: 'd', PUBLISHED: 'p' } })).toThrow(
+      'Post: @access where: { field: "status", equals: PUBLISHED } compares the documents with the enum value\'s name, but the resolvers store Status.PUBLISHED as "p"; compare status with a claim, or store the enum by its names',
+    );
+  });
 });

@@ -167,8 +167,8 @@ describe('checkSampledDocuments: embedded values that are no documents', () => {
     ]);
   });
 
-  it('says nothing of documents, nulls where the elements may be null, or a missing nullable one', async () => {
-    expect(await check([{ lines: [{ sku: 'a' }], notes: [null], shipping: { city: 'Oslo' } }, {}])).toEqual([]);
+  it('says nothing of documents, nulls where the elements may be null, a missing nullable one, or a missing list (read as [])', async () => {
+    expect(await check([{ lines: [{ sku: 'a' }], notes: [null], shipping: { city: 'Oslo' } }, {}, { lines: undefined }])).toEqual([]);
   });
 });
 
