@@ -92,6 +92,7 @@ export function buildGatewaySchema(options: {
     ...mutations.problems,
     ...access.problems,
     ...misplacedGeneratorProblems(sdlSchema),
+    ...subscriptionProblems(sdlSchema),
     ...rootResolverProblems(sdlSchema, handWritten, generated, options.rootResolversToCome === true),
     ...aggregatedResolverProblems(storageMap, handWritten),
     ...Object.keys(mutations.plans)
@@ -235,6 +236,14 @@ function misplacedGeneratorProblems(schema: GraphQLSchema): string[] {
     }
   }
   return problems;
+}
+
+/** docjoin executes queries and mutations only: a subscription root would be in the public schema and codegen's types, yet refused at every request. */
+function subscriptionProblems(schema: GraphQLSchema): string[] {
+  const subscriptionType = schema.getSubscriptionType();
+  if (!subscriptionType) return [];
+  const fields = Object.keys(subscriptionType.getFields());
+  return [`${subscriptionType.name}.${fields[0]}: docjoin serves queries and mutations, not subscriptions; remove type ${subscriptionType.name} (${fields.length} field${fields.length === 1 ? '' : 's'}) from the SDL and serve subscriptions from another server`];
 }
 
 function rootResolverProblems(schema: GraphQLSchema, handWritten: readonly IResolvers[], generated: IResolvers, missingAllowed: boolean): string[] {

@@ -36,8 +36,8 @@ const MAX_EMBEDDED_DEPTH = 8;
 /**
  * Reads a sample of each collection type's documents (DOCUMENT_SAMPLE) and compares them with the schema.
  * Refuses a snapshot copy without its key (every miss, fan-out and reconcile goes by that key, so they
- * would all silently find nothing). Warns about a stored field missing where the schema says non-null
- * (that document fails at request time), missing everywhere (a wrong path?), or holding another type
+ * would all silently find nothing). Warns about a stored field, or the key of a single join, missing
+ * where the schema says non-null (that document fails at request time), missing everywhere (a wrong path?), or holding another type
  * than the schema's, in the documents and in the values of their embedded types, and about a counter or
  * total the documents do not have yet. `schema`, the executable one,
  * tells which enum values the documents may hold (an enum value's internal value, when resolvers map
@@ -78,6 +78,10 @@ export async function checkSampledDocuments(
     for (const relation of storageMap.relations.values()) {
       const join = relation.shapes.join;
       if (relation.typeName !== type.typeName || !join) continue;
+      if (join.direction === 'byKey' && relation.nonNull && !relation.isList) {
+        const keyless = sample.filter((document) => readPath(document, join.localField) === undefined || readPath(document, join.localField) === null).length;
+        if (keyless > 0) warnings.push(`${relation.coordinate} is non-null, but its key "${join.localField}" is missing in ${keyless} ${of}; joining finds nothing for them, and reading them fails with "Cannot return null"`);
+      }
       const localKinds = kindsOf(sample.flatMap((document) => [readPath(document, join.localField)].flat()));
       const foreignKinds = kindsOf((await sampleOf(join.collection)).flatMap((document) => [readPath(document, join.foreignField)].flat()));
       // The side that holds references to the other's keys: this type's documents by key, the children in a reverse join.

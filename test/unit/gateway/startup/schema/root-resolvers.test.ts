@@ -47,6 +47,20 @@ describe('every root field has exactly one resolver', () => {
     ]);
   });
 
+  it('refuses a Subscription type, which would reach the public schema and then be refused at every request', () => {
+    const sdl = /* GraphQL */ `
+      type Query { order(id: ID!): Order @find }
+      type Subscription { orderPlaced: Order! orderCancelled: Order! }
+      type Order @collection(name: "orders") { id: ID! }
+    `;
+    expect(() => buildGatewaySchema({ typeDefs: withDirectiveTypeDefs(sdl), resolvers: {} })).toThrow(
+      [
+        'Invalid storage directives:',
+        '  - Subscription.orderPlaced: docjoin serves queries and mutations, not subscriptions; remove type Subscription (2 fields) from the SDL and serve subscriptions from another server',
+      ].join('\n'),
+    );
+  });
+
   it('accepts generated fields next to hand-written ones', () => {
     expect(build({ Query: { recent: () => [] }, Mutation: { cancel: () => null } })).not.toThrow();
   });

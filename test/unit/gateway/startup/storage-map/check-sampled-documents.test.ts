@@ -201,8 +201,8 @@ describe('checkSampledDocuments: a join whose keys are not the ids they name', (
     type Review @collection(name: "reviews") { id: ID! body: String! customer: Customer @join(localField: "customerId") }
   `;
   const ids = [1, 2, 3].map((n) => new ObjectId(`6955b90000000000000000c${n}`));
-  const check = async (customerIds: readonly unknown[]) => {
-    const { schema, storageMap } = buildGatewaySchema({ typeDefs: withDirectiveTypeDefs(sdl), resolvers: {} });
+  const check = async (customerIds: readonly unknown[], typeDefs = sdl) => {
+    const { schema, storageMap } = buildGatewaySchema({ typeDefs: withDirectiveTypeDefs(typeDefs), resolvers: {} });
     const documents: Record<string, StoredDocument[]> = {
       customers: ids.map((_id) => ({ _id, name: 'C' })),
       reviews: customerIds.map((customerId, n) => ({ _id: new ObjectId(), body: `review ${n}`, customerId })),
@@ -228,5 +228,13 @@ describe('checkSampledDocuments: a join whose keys are not the ids they name', (
 
   it('says nothing when they are of a kind, or missing', async () => {
     expect((await check([ids[0], null, ids[2]])).warnings).toEqual([]);
+  });
+
+  it('warns of a missing key where the relation is non-null: that review fails with "Cannot return null"', async () => {
+    const nonNull = sdl.replace('customer: Customer @join', 'customer: Customer! @join');
+    expect((await check([ids[0], null, undefined, ids[2]], nonNull)).warnings).toEqual([
+      'Review.customer is non-null, but its key "customerId" is missing in 2 of 4 sampled reviews documents; joining finds nothing for them, and reading them fails with "Cannot return null"',
+    ]);
+    expect((await check(ids, nonNull)).warnings).toEqual([]);
   });
 });
