@@ -232,11 +232,15 @@ type Kind = 'string' | 'integer' | 'number' | 'boolean' | 'id' | 'date' | 'decim
 /** What a field's stored values must be, from its GraphQL type; undefined when that is not known (a custom scalar). */
 type Expected = { readonly kind: Kind } | { readonly kind: 'enum'; readonly enumType: GraphQLEnumType };
 
-/** The first stored value of a sample that is not what the field's type expects, and in how many documents such values are. */
+/**
+ * The first stored value of a sample that is not what the field's type expects, and in how many documents
+ * such values are: of its kind (any value not of the enum's, for an enum), and how many of each other kind.
+ */
 interface Mismatch {
   readonly expected: Expected;
   readonly first: unknown;
   readonly count: number;
+  readonly otherKinds: ReadonlyMap<string, number>;
 }
 
 function storedTypeMismatch(field: StoredField, values: readonly unknown[], schema: GraphQLSchema | undefined): Mismatch | undefined {
@@ -253,7 +257,12 @@ function storedTypeMismatch(field: StoredField, values: readonly unknown[], sche
     const wrong = items.find((item) => item !== null && item !== undefined && !accepts(item));
     return wrong === undefined ? [] : [wrong];
   });
-  return offending.length === 0 ? undefined : { expected, first: offending[0], count: offending.length };
+  if (offending.length === 0) return undefined;
+  const first = offending[0];
+  if (expected.kind === 'enum') return { expected, first, count: offending.length, otherKinds: new Map() };
+  const otherKinds = new Map<string, number>();
+  for (const value of offending) if (describeKind(value) !== describeKind(first)) otherKinds.set(describeKind(value), (otherKinds.get(describeKind(value)) ?? 0) + 1);
+  return { expected, first, count: offending.length - [...otherKinds.values()].reduce((sum, n) => sum + n, 0), otherKinds };
 }
 
 function expectedOf(field: StoredField, schema: GraphQLSchema | undefined): Expected | undefined {
@@ -287,7 +296,8 @@ function expectedOf(field: StoredField, schema: GraphQLSchema | undefined): Expe
 
 function describeMismatch(field: StoredField, mismatch: Mismatch, where: SampledValues, collection: string, schema: GraphQLSchema | undefined): string {
   const { expected, first } = mismatch;
-  const inSampled = `in ${mismatch.count} ${where.of}`;
+  const others = [...mismatch.otherKinds].map(([kind, count]) => `${kind} in ${count} more`);
+  const inSampled = `in ${mismatch.count} ${where.of}${others.length > 0 ? ` (and ${others.join(', ')})` : ''}`;
   const declared = `${field.coordinate} is ${field.valueType.isList ? `[${field.valueType.name}]` : field.valueType.name}`;
   const path = field.path;
   // A command that converts the values in place; inside an embedded array it would need arrayFilters, so only the fix is named there.

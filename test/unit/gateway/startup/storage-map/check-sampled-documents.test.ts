@@ -58,7 +58,7 @@ describe('checkSampledDocuments: stored types that disagree with the schema', ()
   it('names an ID held as a string or a number: filters, access rules and generated writes use ObjectIds', async () => {
     expect(await warningsFor([{ assignee: new ObjectId() }, { assignee: null }])).toEqual([]);
     expect(await warningsFor([{ assignee: new ObjectId() }, { assignee: '64b000000000000000000001' }, { assignee: 7 }])).toEqual([
-      'Task.assignee is ID, but "assignee" holds "64b000000000000000000001" in 2 of 3 sampled tasks documents, not an ObjectId: filters and access rules compare an ID field with ObjectIds and generated writes store ObjectIds, so they never match those documents; store ObjectIds, or make Task.assignee a String',
+      'Task.assignee is ID, but "assignee" holds "64b000000000000000000001" in 1 of 3 sampled tasks documents (and a number in 1 more), not an ObjectId: filters and access rules compare an ID field with ObjectIds and generated writes store ObjectIds, so they never match those documents; store ObjectIds, or make Task.assignee a String',
     ]);
   });
 
@@ -113,7 +113,7 @@ describe('checkSampledDocuments: values GraphQL converts, and embedded values', 
 
   it('says what GraphQL answers for a value of another built-in type: converted with nothing to say so, or an error', async () => {
     expect(await check([{ number: true, note: 42, paid: 1 }, { number: 'x' }])).toEqual([
-      'Order.number is Int, but "number" holds true in 2 of 2 sampled orders documents: GraphQL answers it converted, as 1, with nothing to say so, and filters, orders and min/max on it compare it as stored (MongoDB orders values of different types by type first, so a page ordered by it can end early); store Int values there, or declare the type the data holds',
+      'Order.number is Int, but "number" holds true in 1 of 2 sampled orders documents (and a string in 1 more): GraphQL answers it converted, as 1, with nothing to say so, and filters, orders and min/max on it compare it as stored (MongoDB orders values of different types by type first, so a page ordered by it can end early); store Int values there, or declare the type the data holds',
       'Order.note is String, but "note" holds 42 in 1 of 2 sampled orders documents: GraphQL answers it converted, as "42", with nothing to say so, and filters, orders and min/max on it compare it as stored (MongoDB orders values of different types by type first, so a page ordered by it can end early); store String values there, or declare the type the data holds',
       'Order.paid is Boolean, but "paid" holds 1 in 1 of 2 sampled orders documents: GraphQL answers it converted, as true, with nothing to say so, and filters, orders and min/max on it compare it as stored (MongoDB orders values of different types by type first, so a page ordered by it can end early); store Boolean values there, or declare the type the data holds',
     ]);
