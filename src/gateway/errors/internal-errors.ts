@@ -16,7 +16,7 @@ import {
 
 /** A createGateway option with a wrong value; the message names the option and the value. */
 export class GatewayOptionError extends Error {
-  override readonly name = 'GatewayOptionError';
+  override readonly name: string = 'GatewayOptionError';
 }
 
 /** The SDL's storage directives are inconsistent; thrown at startup, the message names `Type.field` and the fix. */

@@ -31,3 +31,15 @@ it('writes the warnings logged during a failed start before the one line that sa
   expect(warning).toBeGreaterThanOrEqual(0);
   expect(written.at(-1)).toEqual(['err', 'docjoin: Invalid storage directives:\n  - Query.orphan: no resolver; add @find or @list to generate it, or pass a resolver for Query.orphan\n']);
 });
+
+it('says in one line, with no stack, that an auth option is wrong (exit 2, as for every option)', async () => {
+  const db = mongo.freshDb('serve_output_auth');
+  await db.collection('notes').insertOne({ text: 'a' });
+  const dir = mkdtempSync(join(tmpdir(), 'docjoin-serve-output-'));
+  writeFileSync(join(dir, 'schema.graphql'), 'type Query { notes: [Note!]! @list }\ntype Note @collection(name: "notes") { id: ID! text: String! }\n');
+  writeFileSync(join(dir, 'docjoin.config.json'), JSON.stringify({ schema: 'schema.graphql', auth: { jwt: {} } }));
+  const written: Array<[string, string]> = [];
+  const io = { out: { write: (text: string) => written.push(['out', text]) }, err: { write: (text: string) => written.push(['err', text]) } };
+  expect(await runDocjoinCli(['serve', '--port', '0', '--config', join(dir, 'docjoin.config.json'), '--db', db.databaseName], { MONGODB_URI: mongo.uri }, io)).toBe(2);
+  expect(written.at(-1)).toEqual(['err', 'docjoin: option auth.jwt needs exactly one of secret, publicKey and jwksUrl, got none\n']);
+});

@@ -198,6 +198,7 @@ describe('options are checked at startup', () => {
   it.each<[AuthOptions, string]>([
     [{ jwt: { secret: 'short' } }, 'option auth.jwt.secret must be a string of at least 32 characters (HS256 needs as many bytes of key), got 5 characters'],
     [{ jwt: {} }, 'option auth.jwt needs exactly one of secret, publicKey and jwksUrl, got none'],
+    [{ jwt: { secret: undefined } }, 'option auth.jwt needs exactly one of secret, publicKey and jwksUrl, got secret given as undefined (an environment variable that is not set?)'],
     [{ jwt: { secret: SECRET, jwksUrl: 'https://issuer.test/jwks' } }, 'option auth.jwt needs exactly one of secret, publicKey and jwksUrl, got secret and jwksUrl'],
     [{ jwt: { secret: SECRET, algorithms: ['none'] } }, 'option auth.jwt.algorithms must list signing algorithms such as ["RS256"] ("none" is never accepted), got ["none"]'],
     [{ jwt: { jwksUrl: 'ftp://issuer.test/jwks' } }, 'option auth.jwt.jwksUrl must be an http(s) URL, got "ftp://issuer.test/jwks"'],

@@ -1,6 +1,7 @@
 import { createPublicKey, type KeyObject } from 'node:crypto';
 import { GraphQLError } from 'graphql';
 import { PublicErrorCode } from '../../errors/public-error-code';
+import { GatewayOptionError } from '../../errors/internal-errors';
 
 /** Who sends a request: the role its `@access` rules are read for, and the claims they compare. */
 export interface Viewer {
@@ -76,7 +77,7 @@ function cannotAuthenticate(reason: string): GraphQLError {
 }
 
 /** An `auth` option with a wrong value, named with the value (never a secret's). */
-export class AuthOptionError extends Error {
+export class AuthOptionError extends GatewayOptionError {
   override readonly name = 'AuthOptionError';
 }
 
@@ -141,7 +142,12 @@ type Verify = (token: string) => Promise<Readonly<Record<string, unknown>>>;
 async function createJwtVerifier(options: JwtOptions): Promise<Verify> {
   const jose = await import('jose');
   const given = (['secret', 'publicKey', 'jwksUrl'] as const).filter((name) => options[name] !== undefined);
-  if (given.length !== 1) throw new AuthOptionError(`option auth.jwt needs exactly one of secret, publicKey and jwksUrl, got ${given.length === 0 ? 'none' : given.join(' and ')}`);
+  if (given.length !== 1) {
+    // `secret: process.env.JWT_SECRET` with the variable unset is the usual way to give none.
+    const unset = given.length === 0 ? (['secret', 'publicKey', 'jwksUrl'] as const).filter((name) => Object.hasOwn(options, name)) : [];
+    const got = given.length > 0 ? given.join(' and ') : unset.length > 0 ? `${unset.join(' and ')} given as undefined (an environment variable that is not set?)` : 'none';
+    throw new AuthOptionError(`option auth.jwt needs exactly one of secret, publicKey and jwksUrl, got ${got}`);
+  }
   let key: Uint8Array | KeyObject | ReturnType<typeof jose.createRemoteJWKSet>;
   let algorithms: readonly string[];
   if (options.secret !== undefined) {
