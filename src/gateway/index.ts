@@ -21,7 +21,7 @@ export { embeddingPlaces } from './startup/storage-map/embedding-places';
 export { DatabaseMismatchError, SchemaSourceError, StorageConfigError } from './errors/internal-errors';
 export { badUserInput, forbidden, PublicErrorCode } from './errors/public-error-code';
 export { quoteInput } from './errors/quote-input';
-export { anonymousRoleOf, AuthOptionError, type AuthOptions, type AuthenticationRequest, type JwtOptions, ROLE_HEADER, unauthenticated, type Viewer } from './request/authentication/authenticate';
+export { anonymousRoleOf, AuthOptionError, checkAuthOptions, type AuthOptions, type AuthenticationRequest, type JwtOptions, ROLE_HEADER, unauthenticated, type Viewer } from './request/authentication/authenticate';
 export { type AccessRules } from './startup/access-rules/access-rule-types';
 export { guardDroppedFieldErrors, isDroppedFieldError } from './errors/dropped-field-errors';
 export { COUNTER_BACKFILL, EMBEDDED_BACKFILL, MIGRATIONS_COLLECTION, SNAPSHOT_BACKFILL, TOTAL_BACKFILL } from './operation/estimate/copy-backfills';

@@ -1,11 +1,11 @@
 import { readFile } from 'node:fs/promises';
 import { getOperationAST, getVariableValues, GraphQLError, parse, print, validate, type DocumentNode, type OperationDefinitionNode } from 'graphql';
 import { ConfigError, gatewaySettingsOf, loadConfig, redactSecrets, type DocjoinConfig } from '../../config/config';
-import { parseStrategyOverrides, STRATEGY_HEADER, type StrategyOverrides, buildOperationPlan, printOperationPlan, buildGatewaySchema, type WriteUnitEstimate, buildWriteEstimates, StorageConfigError, type RelationField, explainedViewer, explainViewer, type ViewerExplanation, resolveSettings, GatewayOptionError, anonymousRoleOf, AuthOptionError } from '../../gateway';
+import { parseStrategyOverrides, STRATEGY_HEADER, type StrategyOverrides, buildOperationPlan, printOperationPlan, buildGatewaySchema, type WriteUnitEstimate, buildWriteEstimates, StorageConfigError, type RelationField, explainedViewer, explainViewer, type ViewerExplanation, resolveSettings, GatewayOptionError, anonymousRoleOf } from '../../gateway';
 import { ProjectConfigError, type Project } from '../../project/load-project';
 import { loadProjectTarget } from '../../command-line/project-flags';
 import { createProgressPrinter } from '../seed/progress-printer';
-import { MongoUnreachableError } from '../../server/mongo-unreachable-error';
+import { startFailureOf } from '../../server/start-failure';
 import { startServer } from '../../server/start-server';
 import { answerWithoutRunning } from '../../command-line/answer-without-running';
 import type { CliEnv, CliIo } from '../../command-line/cli-io';
@@ -38,7 +38,7 @@ async function explain(command: Explain, env: CliEnv, io: CliIo): Promise<number
     prepared = await prepare(command, project);
     if (command.role !== undefined) viewer = viewerOf(command, command.role, prepared, project, resolveSettings(gatewaySettingsOf(config), env.NODE_ENV).introspection);
   } catch (error) {
-    if (error instanceof BadInput || error instanceof ConfigError || error instanceof ProjectConfigError || error instanceof StorageConfigError || error instanceof GatewayOptionError || error instanceof AuthOptionError) {
+    if (error instanceof BadInput || error instanceof ConfigError || error instanceof ProjectConfigError || error instanceof StorageConfigError || error instanceof GatewayOptionError) {
       io.err.write(`explain: ${error.message.replace(/\n\s*/g, ' ')}\n`);
       return 2;
     }
@@ -71,9 +71,10 @@ async function explain(command: Explain, env: CliEnv, io: CliIo): Promise<number
   try {
     measured = await runOperation(command, prepared, config, project, io, viewer);
   } catch (error) {
-    if (!(error instanceof MongoUnreachableError)) throw error;
-    io.err.write(`docjoin: ${error.message}\n`);
-    return 1;
+    const failure = startFailureOf(error);
+    if (!failure) throw error;
+    io.err.write(`docjoin: ${failure.message}\n`);
+    return failure.exitCode;
   }
   io.out.write(formatPlan(plan, config.limits, measured, access?.lines));
   return measured.errors.length > 0 ? 1 : 0;

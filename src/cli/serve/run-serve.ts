@@ -1,10 +1,10 @@
 import { ConfigError, loadConfig } from '../../config/config';
-import { DatabaseMismatchError, StorageConfigError, GatewayOptionError, PortInUseError } from '../../gateway';
+import { StorageConfigError } from '../../gateway';
 import { ProjectConfigError, type Project } from '../../project/load-project';
 import { loadProjectTarget } from '../../command-line/project-flags';
 import { createProgressPrinter } from '../seed/progress-printer';
 import { createLogger } from '../../observability/logger';
-import { MongoUnreachableError } from '../../server/mongo-unreachable-error';
+import { startFailureOf } from '../../server/start-failure';
 import { startServer, type RunningServer } from '../../server/start-server';
 import { answerWithoutRunning } from '../../command-line/answer-without-running';
 import type { CliEnv, CliIo } from '../../command-line/cli-io';
@@ -50,16 +50,12 @@ export async function runServeCli(argv: readonly string[], env: CliEnv, io: CliI
     server = await startServer(config, project, { logger, onSeedProgress });
   } catch (error) {
     progress?.finish();
-    // Schema and option mistakes (exit 2, configuration), database mismatches and an unreachable
-    // MongoDB (exit 1) are written for people: they name Type.field and the fix, or the URI and the
-    // reason. Anything else is a bug: its stack helps.
-    const configuration = error instanceof StorageConfigError || error instanceof GatewayOptionError;
-    const known = configuration || error instanceof DatabaseMismatchError || error instanceof MongoUnreachableError || error instanceof PortInUseError;
+    const failure = startFailureOf(error);
     // The warnings logged during the start (written with the event loop's next turn) come before the reason it stopped.
     logger.flush();
-    io.err.write(`docjoin: ${known ? error.message : error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`);
+    io.err.write(`docjoin: ${failure ? failure.message : error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`);
     stopSignal.cancel();
-    return configuration ? 2 : 1;
+    return failure?.exitCode ?? 1;
   }
   const signal = await stopSignal.signal;
   logger.info({ signal }, `${signal}: shutting down`);

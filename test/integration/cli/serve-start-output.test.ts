@@ -42,4 +42,22 @@ it('says in one line, with no stack, that an auth option is wrong (exit 2, as fo
   const io = { out: { write: (text: string) => written.push(['out', text]) }, err: { write: (text: string) => written.push(['err', text]) } };
   expect(await runDocjoinCli(['serve', '--port', '0', '--config', join(dir, 'docjoin.config.json'), '--db', db.databaseName], { MONGODB_URI: mongo.uri }, io)).toBe(2);
   expect(written.at(-1)).toEqual(['err', 'docjoin: option auth.jwt needs exactly one of secret, publicKey and jwksUrl, got none\n']);
+  // Before connecting (so before any seed): the same with a MongoDB that cannot be reached.
+  expect(await runDocjoinCli(['serve', '--port', '0', '--config', join(dir, 'docjoin.config.json'), '--mongo-uri', 'mongodb://127.0.0.1:1/?serverSelectionTimeoutMS=300'], {}, io)).toBe(2);
+  expect(written.at(-1)).toEqual(['err', 'docjoin: option auth.jwt needs exactly one of secret, publicKey and jwksUrl, got none\n']);
+});
+
+it('explain --run says in one line, with no stack, that the database does not match the schema (exit 1, as serve)', async () => {
+  const db = mongo.freshDb('explain_output_mismatch');
+  const dir = mkdtempSync(join(tmpdir(), 'docjoin-explain-output-'));
+  writeFileSync(join(dir, 'schema.graphql'), 'type Query { notes: [Note!]! @list }\ntype Note @collection(name: "notes") { id: ID! text: String! }\n');
+  writeFileSync(join(dir, 'docjoin.config.json'), JSON.stringify({ schema: 'schema.graphql' }));
+  const written: Array<[string, string]> = [];
+  const io = { out: { write: (text: string) => written.push(['out', text]) }, err: { write: (text: string) => written.push(['err', text]) } };
+  expect(await runDocjoinCli(['explain', '{ notes { text } }', '--run', '--config', join(dir, 'docjoin.config.json'), '--db', db.databaseName], { MONGODB_URI: mongo.uri }, io)).toBe(1);
+  const [stream, text] = written.at(-1)!;
+  expect(stream).toBe('err');
+  // One line: what else the server holds (other tests' databases) follows the collections it lacks.
+  expect(text.startsWith(`docjoin: The database does not match the schema: database "${db.databaseName}" has none of the schema's 1 collections (notes). `)).toBe(true);
+  expect(text.indexOf('\n')).toBe(text.length - 1);
 });

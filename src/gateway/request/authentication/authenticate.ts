@@ -121,6 +121,11 @@ export async function createAuthenticator(options: AuthOptions | undefined): Pro
   };
 }
 
+/** Throws the AuthOptionError a wrong `auth` option gets: for a start to check before anything slow (a seed). */
+export async function checkAuthOptions(options: AuthOptions | undefined): Promise<void> {
+  await createAuthenticator(options);
+}
+
 function viewerOf(claims: Readonly<Record<string, unknown>>, roleClaim: string, chosenRole: string | undefined): Viewer {
   const value = claims[roleClaim];
   const roles = typeof value === 'string' ? [value] : Array.isArray(value) ? value.filter((role): role is string => typeof role === 'string') : [];
