@@ -356,6 +356,25 @@ describe('startup refuses a rule it cannot enforce on some path, naming Type.fie
     await expect(start(`${base}\n${shelf}`)).rejects.toThrow(problem);
   });
 
+  it('a where condition it refuses is the one problem: the checks after it still see the type\'s other rules', async () => {
+    const sdl = /* GraphQL */ `
+      type Query { shelves: [Shelf!]! @list }
+      type Shelf @collection(name: "shelves") @access(roles: ["staff"], allow: [READ]) {
+        id: ID!
+        noteCount: Int! @counter(of: "Shelf.notes")
+        notes: [Note!]! @join(localField: "_id", foreignField: "shelfId")
+      }
+      type Note @collection(name: "notes") @access(roles: ["staff"], allow: [READ]) @access(roles: ["owner"], allow: [READ], where: [{ field: "ownerId", claim: "sub" }]) {
+        id: ID!
+        shelfId: ID!
+      }
+    `;
+    // Before, the refused condition dropped every rule of Note, so the counter check added that "staff" may not read Note.
+    await expect(start(sdl)).rejects.toThrow(
+      new Error(['Invalid storage directives:', '  - Note: @access(roles: ["owner"]) where: Note.ownerId is not a stored field or a single reference; name one of id, shelfId'].join('\n')),
+    );
+  });
+
   it('children picked by a field other than their parent\'s id start when the role reads every parent, or may not create children', async () => {
     const shelf = (shelfRule: string, noteActions: string) => `${base}
       type Shelf @collection(name: "shelves") @access(roles: ["reader"], allow: [READ]${shelfRule}) {

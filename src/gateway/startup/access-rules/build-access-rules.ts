@@ -134,6 +134,7 @@ function typeAccess(
   const byRole = new Map<string, MutableRoleRules>();
   const fields = type.getFields();
   const before = problems.length;
+  let conditionProblems = 0;
   for (const directive of directives) {
     const report = (message: string) => void problems.push(`${type.name}: @access(roles: ${JSON.stringify(directive.roles)}) ${message}`);
     if (directive.roles.length === 0 || directive.roles.some((role) => role.trim() === '')) report('needs at least one role, and no empty one');
@@ -157,16 +158,16 @@ function typeAccess(
     if (directive.readOnly.length > 0 && !allows.has('update')) report('makes fields read-only but does not allow UPDATE; add UPDATE to allow, or drop readOnly');
     if (directive.via.length > 0 && !['create', 'update', 'delete'].some((action) => allows.has(action as AccessAction))) report('names mutations in via but allows no write; via limits CREATE, UPDATE and DELETE');
     for (const name of directive.via) if (!mutationFields.has(name)) report(`via names Mutation.${name}, which does not exist`);
-    const where = directive.where.flatMap((match) => {
-      // A field the storage map refused: its problem says why. The rule keeps the condition by its name,
-      // so that the checks of counters and copies see a rule, not a type nobody reads.
-      if (refused?.has(`${type.name}.${match.field}`)) return [{ fieldName: match.field, path: match.field, equals: { claim: match.claim ?? '' }, objectId: false }];
+    // A condition refused here or by the storage map (whose problem says why) stays in the rule by its
+    // name, so that the checks of counters and copies see a rule, not a type nobody reads.
+    const placeholder = (match: (typeof directive.where)[number]): RowCondition => ({ fieldName: match.field, path: match.field, equals: { claim: match.claim ?? '' }, objectId: false });
+    const where = directive.where.map((match) => {
+      if (refused?.has(`${type.name}.${match.field}`)) return placeholder(match);
       const condition = rowCondition(storage, fields[match.field], match);
-      if (typeof condition === 'string') {
-        report(condition);
-        return [];
-      }
-      return [condition];
+      if (typeof condition !== 'string') return condition;
+      report(condition);
+      conditionProblems++;
+      return placeholder(match);
     });
     for (const role of directive.roles) {
       let rules = byRole.get(role);
@@ -180,7 +181,7 @@ function typeAccess(
       }
     }
   }
-  if (problems.length > before) return undefined;
+  if (problems.length - conditionProblems > before) return undefined;
   for (const rules of byRole.values()) withinReadRows(rules);
   return { typeName: type.name, collection: storage.collection, roles: byRole };
 }
