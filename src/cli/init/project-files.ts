@@ -14,25 +14,31 @@ export function refuseTaken(folder: string, paths: readonly string[], io: CliIo)
   return true;
 }
 
-/** Writes `files` (paths relative to `folder`, in `schema/` or at the top), then the npm scripts the project lacks. */
-export function writeProjectFiles(folder: string, files: ReadonlyArray<readonly [string, string]>, io: CliIo, describe: (path: string) => string = () => ''): void {
+/**
+ * Writes `files` (paths relative to `folder`, in `schema/` or at the top), then the npm scripts the project
+ * lacks. Returns the command that serves the project: `npm start`, unless package.json keeps a start script
+ * of its own.
+ */
+export function writeProjectFiles(folder: string, files: ReadonlyArray<readonly [string, string]>, io: CliIo, describe: (path: string) => string = () => ''): string {
   mkdirSync(join(folder, 'schema'), { recursive: true });
   for (const [path, content] of files) {
     writeFileSync(join(folder, path), content);
     io.out.write(`wrote ${path}${describe(path)}\n`);
   }
-  const added = addScripts(join(folder, 'package.json'));
-  io.out.write(`${added.length > 0 ? `added npm scripts ${added.join(', ')} to package.json` : 'package.json already has the npm scripts'}\n`);
+  const { added, scripts } = addScripts(join(folder, 'package.json'));
+  const kept = Object.keys(SCRIPTS).filter((name) => !added.includes(name) && scripts[name] !== SCRIPTS[name]);
+  io.out.write(`${added.length > 0 ? `added npm scripts ${added.join(', ')} to package.json` : 'package.json already has the npm scripts'}${kept.length > 0 ? ` (kept its own ${kept.join(', ')})` : ''}\n`);
+  return scripts.start === SCRIPTS.start ? 'npm start' : 'npx docjoin serve';
 }
 
-/** Adds the scripts the project lacks to package.json (creating it, ES modules, when there is none); returns their names. */
-function addScripts(path: string): string[] {
+/** Adds the scripts the project lacks to package.json (creating it, ES modules, when there is none); returns their names and every script. */
+function addScripts(path: string): { added: string[]; scripts: Readonly<Record<string, string>> } {
   const manifest: { scripts?: Record<string, string> } = existsSync(path) ? JSON.parse(readFileSync(path, 'utf8')) : { name: 'docjoin-project', private: true, type: 'module' };
   const scripts = { ...manifest.scripts };
   const added = Object.keys(SCRIPTS).filter((name) => scripts[name] === undefined);
   for (const name of added) scripts[name] = SCRIPTS[name]!;
   writeFileSync(path, `${JSON.stringify({ ...manifest, scripts }, null, 2)}\n`);
-  return added;
+  return { added, scripts };
 }
 
 /** What a project needs installed: docjoin and its peers. */

@@ -47,7 +47,7 @@ export async function runInitFromMongo(command: Extract<InitCliCommand, { kind: 
       return 1;
     }
     const config = draftedConfigFile({ dbName: command.dbName, mongoUri: command.mongoUri });
-    writeProjectFiles(command.folder, [[CONFIG_PATH, config], [SCHEMA_PATH, inferred.sdl]], io, (path) => (path === SCHEMA_PATH ? ` (${describeCounts(inferred.draft.counts)})` : ''));
+    const serveCommand = writeProjectFiles(command.folder, [[CONFIG_PATH, config], [SCHEMA_PATH, inferred.sdl]], io, (path) => (path === SCHEMA_PATH ? ` (${describeCounts(inferred.draft.counts)})` : ''));
     let check: Awaited<ReturnType<typeof checkDraft>>;
     try {
       check = await checkDraft(inferred.sdl, client, command.dbName);
@@ -62,7 +62,7 @@ export async function runInitFromMongo(command: Extract<InitCliCommand, { kind: 
       return 1;
     }
     io.out.write(`checked: docjoin's startup check passes on the draft against ${where}\n`);
-    const start = configKeepsUri(command.mongoUri) ? 'npm start' : "MONGODB_URI='…' npm start";
+    const start = configKeepsUri(command.mongoUri) ? serveCommand : `MONGODB_URI='…' ${serveCommand}`;
     const install = installLine(command.folder);
     io.out.write(
       `\nNext:\n  check each "# guess:" in ${SCHEMA_PATH}, then delete it\n${install ? `  ${install}\n` : ''}  ${start.padEnd(27)}# serves ${where}; GraphQL at http://localhost:4000/graphql\n`,

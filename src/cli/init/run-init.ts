@@ -34,8 +34,8 @@ function scaffold(folder: string, io: CliIo): number {
     ['seed.mjs', SEED_FILE],
   ];
   if (refuseTaken(folder, files.map(([path]) => path), io)) return 2;
-  writeProjectFiles(folder, files, io);
+  const start = writeProjectFiles(folder, files, io);
   const install = installLine(folder);
-  io.out.write(`\nNext:\n${install ? `  ${install}\n` : ''}  npm start                  # the embedded MongoDB with seed.mjs's data; GraphQL at http://localhost:4000/graphql\n`);
+  io.out.write(`\nNext:\n${install ? `  ${install}\n` : ''}  ${start.padEnd(27)}# the embedded MongoDB with seed.mjs's data; GraphQL at http://localhost:4000/graphql\n`);
   return 0;
 }

@@ -113,7 +113,8 @@ describe('docjoin init --from-mongo, as a user runs it', () => {
     const { code, stdout, stderr } = await docjoin(['init', '--from-mongo', mongo.uri, '--db', dbName], folder);
     expect(stderr).toBe('');
     expect(code).toBe(0);
-    expect(stdout).toContain('\nadded npm scripts explain, reconcile, codegen to package.json\n');
+    expect(stdout).toContain('\nadded npm scripts explain, reconcile, codegen to package.json (kept its own start)\n');
+    expect(stdout).toMatch(/\n  npx docjoin serve +# serves /);
     const sdl = readFileSync(join(folder, 'schema', 'schema.graphql'), 'utf8');
     expect(sdl).toBe(blogDraft(dbName));
 

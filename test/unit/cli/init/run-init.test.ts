@@ -48,6 +48,15 @@ describe('docjoin init (the scaffold)', () => {
     }
   });
 
+  test('keeps a start script of the project\'s own, and then names docjoin serve as the next step, not npm start', async () => {
+    writeFileSync(join(folder, 'package.json'), JSON.stringify({ name: 'clinic', scripts: { start: 'node app.js', codegen: 'docjoin codegen' } }));
+    const kept = captureIo();
+    expect(await runInitCli([folder], {}, kept.io)).toBe(0);
+    expect(kept.out()).toContain('\nadded npm scripts explain, reconcile to package.json (kept its own start)\n');
+    expect(kept.out()).toContain('\n  npx docjoin serve          # the embedded MongoDB');
+    expect(kept.out()).not.toContain('npm start');
+  });
+
   test('--help prints both forms; a stray option is one line, exit 2', async () => {
     const help = captureIo();
     expect(await runInitCli(['--help'], {}, help.io)).toBe(0);
