@@ -7,6 +7,7 @@ import { buildRootResolvers } from '../../request/roots/root-resolvers';
 import { collectStorageMap } from '../storage-map/build-storage-map';
 import type { StorageMap } from '../storage-map/storage-map-types';
 import { namesRefusedField } from '../storage-map/refused-fields';
+import { firstDirectiveOf, misplacedGeneratorProblem, ROOT_READ_GENERATORS, WRITE_GENERATORS } from '../storage-map/misplaced-generator';
 import { buildFieldResolvers } from '../../request/strategies/build-field-resolvers';
 import { collectWriteModel } from '../write-model/build-write-model';
 import { buildMutationResolvers } from '../../request/roots/generated-mutation-resolvers';
@@ -224,15 +225,11 @@ function misplacedGeneratorProblems(schema: GraphQLSchema): string[] {
   for (const type of Object.values(schema.getTypeMap())) {
     if (!isObjectType(type) || type.name.startsWith('__')) continue;
     for (const field of Object.values(type.getFields())) {
-      const present = (name: string) => getDirective(schema, field, name)?.[0] !== undefined;
-      const writes = ['create', 'update', 'delete'].filter(present);
-      const reads = ['find', 'list'].filter(present);
-      if (writes.length > 0 && type !== mutationType) {
-        problems.push(`${type.name}.${field.name}: @${writes[0]} generates a mutation, so it belongs on a field of ${mutationType?.name ?? 'type Mutation'}; move ${field.name} there`);
-      }
-      if (reads.length > 0 && type !== queryType) {
-        problems.push(`${type.name}.${field.name}: @${reads[0]} generates a root read, so it belongs on a field of ${queryType?.name ?? 'type Query'}; move ${field.name} there`);
-      }
+      const coordinate = `${type.name}.${field.name}`;
+      const write = firstDirectiveOf(schema, field, WRITE_GENERATORS);
+      const read = firstDirectiveOf(schema, field, ROOT_READ_GENERATORS);
+      if (write && type !== mutationType) problems.push(misplacedGeneratorProblem(coordinate, field.name, write, mutationType?.name ?? 'type Mutation'));
+      if (read && type !== queryType) problems.push(misplacedGeneratorProblem(coordinate, field.name, read, queryType?.name ?? 'type Query'));
     }
   }
   return problems;

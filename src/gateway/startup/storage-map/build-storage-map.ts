@@ -22,6 +22,7 @@ import { parseSort } from './parse-sort';
 import { cursorSortProblems } from './check-cursor-sorts';
 import { readCollection, readEmbedded, readJoin, readPath, readRead, readSnapshot, type JoinDirective } from './read-directives';
 import { storedPathProblem } from './stored-path-problem';
+import { firstDirectiveOf, misplacedGeneratorProblem, ROOT_READ_GENERATORS } from './misplaced-generator';
 import {
   NO_LIST_ARGUMENTS,
   type EmbeddedShape,
@@ -158,10 +159,22 @@ function buildField(
     const problem = given === undefined ? undefined : storedPathProblem(given);
     if (problem) return report(`${directive} "${given}") ${problem}; name the stored field by its dotted path, e.g. "meta.source"`);
   }
+  // `id` is the GraphQL name of a document's `_id`; a join names stored paths.
+  for (const [side, given, owner] of [['localField', join?.localField, type], ['foreignField', join?.foreignField, target]] as const) {
+    if (given === 'id' && isObjectType(owner) && collections.get(owner.name) !== undefined && !storesAtPath(schema, owner, 'id')) {
+      return report(`@join(${side}: "id") names a stored field "id", which no ${owner.name} field is stored at: ${owner.name}'s id is stored as "_id", so write ${side}: "_id"${side === 'foreignField' ? ' (or leave it out: "_id" is its default)' : ''}`);
+    }
+  }
 
   if (!embedded && !join && !snapshot) {
     if (readStrategy) return report(`@read(strategy: ${readStrategy.strategy}) needs the shape it names; declare @${readStrategy.strategy.toLowerCase()}`);
     if (isCompositeType(target)) {
+      // A root read's directive on another type: what it says explains what is missing.
+      const misplaced = firstDirectiveOf(schema, field, ROOT_READ_GENERATORS);
+      if (misplaced) {
+        problems.push(misplacedGeneratorProblem(coordinate, field.name, misplaced, schema.getQueryType()?.name ?? 'type Query'));
+        return undefined;
+      }
       return report(`returns ${returned.name} but declares no storage shape; add @embedded (the data is inside the parent document) or @join(localField: "...") (it lives in its own collection)`);
     }
     const isId = readsDocumentId(field, path?.path, collections.get(type.name) !== undefined);
@@ -264,6 +277,17 @@ function buildField(
     pageArguments,
     listArguments: NO_LIST_ARGUMENTS,
     connection,
+  });
+}
+
+/** Whether a field of `type` is stored at `path` by its @path (a field's own name is a path only where no @path renames it). */
+function storesAtPath(schema: GraphQLSchema, type: GraphQLObjectType, path: string): boolean {
+  return Object.values(type.getFields()).some((field) => {
+    try {
+      return (readPath(schema, field)?.path ?? (field.name === 'id' ? '_id' : field.name)) === path;
+    } catch {
+      return false;
+    }
   });
 }
 

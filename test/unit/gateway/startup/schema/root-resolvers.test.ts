@@ -47,6 +47,17 @@ describe('every root field has exactly one resolver', () => {
     ]);
   });
 
+  it('names a root read\'s directive on a relation of another type as misplaced, once, rather than a field without a storage shape', () => {
+    const sdl = /* GraphQL */ `
+      type Query { order(id: ID!): Order @find }
+      type Order @collection(name: "orders") { id: ID! customer(id: ID!): Customer @find }
+      type Customer @collection(name: "customers") { id: ID! }
+    `;
+    expect(() => buildGatewaySchema({ typeDefs: withDirectiveTypeDefs(sdl), resolvers: {} })).toThrow(
+      new Error(['Invalid storage directives:', '  - Order.customer: @find generates a root read, so it belongs on a field of Query; move customer there'].join('\n')),
+    );
+  });
+
   it('refuses a Subscription type, which would reach the public schema and then be refused at every request', () => {
     const sdl = /* GraphQL */ `
       type Query { order(id: ID!): Order @find }

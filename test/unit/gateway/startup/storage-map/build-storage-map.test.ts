@@ -241,6 +241,23 @@ describe('buildStorageMap static validation', () => {
     ]);
   });
 
+  it('rejects a join naming "id", the GraphQL name of "_id", where no field is stored at "id"', () => {
+    expect(problemsOf(/* GraphQL */ `
+      type Query { d: Doctor }
+      type Doctor @collection(name: "doctors") { id: ID! visits: [Visit!]! @join(localField: "id", foreignField: "doctorId") }
+      type Visit @collection(name: "visits") { id: ID! doctorId: ID! doctor: Doctor @join(localField: "doctorId", foreignField: "id") }
+    `)).toEqual([
+      'Doctor.visits: @join(localField: "id") names a stored field "id", which no Doctor field is stored at: Doctor\'s id is stored as "_id", so write localField: "_id"',
+      'Visit.doctor: @join(foreignField: "id") names a stored field "id", which no Doctor field is stored at: Doctor\'s id is stored as "_id", so write foreignField: "_id" (or leave it out: "_id" is its default)',
+    ]);
+    // A field stored at "id" (beside the document's _id) is a key a join may name.
+    expect(() => buildStorageMap(schemaOf(/* GraphQL */ `
+      type Query { d: Doctor }
+      type Doctor @collection(name: "doctors") { id: ID! code: String! @path(path: "id") }
+      type Visit @collection(name: "visits") { id: ID! doctorCode: String! doctor: Doctor @join(localField: "doctorCode", foreignField: "id") }
+    `))).not.toThrow();
+  });
+
   it('rejects a stored path MongoDB cannot read: empty, with an empty segment, or a segment starting with $', () => {
     expect(problemsOf(/* GraphQL */ `
       type Query { b: Book }
