@@ -169,7 +169,8 @@ export function gatewaySettingsOf(config: DocjoinConfig): GatewaySettings {
 /** A string setting from the config file, checked by the same rule as its flag and variable. */
 function projectSetting<T>(name: string, raw: unknown, rule: (raw: string, name: string) => SettingResult<T>): T | undefined {
   if (raw === undefined) return undefined;
-  const result = rule(typeof raw === 'string' ? raw : JSON.stringify(raw), `the config's ${name}`);
+  if (typeof raw !== 'string') throw new ConfigError(`the config's ${name} must be a string, got ${JSON.stringify(raw) ?? typeof raw}`);
+  const result = rule(raw, `the config's ${name}`);
   if (isProblem(result)) throw new ConfigError(result.problem);
   return result;
 }

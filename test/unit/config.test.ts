@@ -257,6 +257,8 @@ describe('loadConfig', () => {
     expect(() => loadConfig({}, {}, { mongodb: { uri: 'localhost' } })).toThrow(
       new ConfigError('the config\'s mongodb.uri must start with mongodb:// or mongodb+srv://, got "localhost"; leave it out to use the embedded server'),
     );
+    // A number is no database name: it would have become "7".
+    expect(() => loadConfig({}, {}, { mongodb: { db: 7 as unknown as string } })).toThrow(new ConfigError("the config's mongodb.db must be a string, got 7"));
   });
 
   it('reads how long a command waits for an unreachable MongoDB', () => {

@@ -220,7 +220,10 @@ class StoredFieldCheck {
       this.warnings.push(`${field.coordinate}: the ${derived} is missing in ${missing} ${of}; run \`docjoin reconcile --fix\` to compute it`);
       return;
     }
-    if (missing === values.length) this.warnings.push(`${field.coordinate}: "${field.path}" is missing in all ${of}; check the field name or add @path(path: "...")`);
+    if (missing === values.length) {
+      const fix = field.path === field.fieldName ? 'check the field name or add @path(path: "...")' : `check its @path(path: "${field.path}")`;
+      this.warnings.push(`${field.coordinate}: "${field.path}" is missing in all ${of}; ${fix}`);
+    }
     else if (missing > 0 && field.valueType.nonNull) this.warnings.push(`${field.coordinate} is non-null, but "${field.path}" is missing in ${missing} ${of}; reading them fails with "Cannot return null"`);
     const mismatch = storedTypeMismatch(field, values, this.schema);
     if (mismatch) this.warnings.push(describeMismatch(field, mismatch, where, this.collection, this.schema));

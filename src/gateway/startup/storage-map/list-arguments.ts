@@ -25,6 +25,10 @@ export function condition(schema: GraphQLSchema, argument: GraphQLArgument, stor
     if (op !== 'EQ' && op !== 'NE' && op !== 'IN') return report(`argument "${argument.name}": a reference compares by EQ, NE or IN, not ${op}`);
     return Object.freeze({ argumentName: argument.name, path: join.localField, op, objectId: true });
   }
+  if (!filter && argument.name === 'id' && field === undefined) {
+    const fix = storage.fields.has('_id') ? 'rename its field _id to id' : `add id: ID! to type ${storage.typeName}`;
+    return report(`argument "id" names ${storage.typeName}.id, which ${storage.typeName} does not declare; ${fix} (an id field reads the documents' _id)`);
+  }
   if (field?.kind !== 'stored') {
     return report(
       filter

@@ -96,6 +96,15 @@ describe('@find and @list root fields', () => {
     expect(problemsOf('scalar OrderNumber type Query { orders(numberIs: OrderNumber @filter(field: "number")): [Order!]! @list }')).toEqual([]);
   });
 
+  it('names the missing id field when an id argument finds none, and the rename when the type declares _id', () => {
+    expect(problemsOf('type Query { note(id: ID!): Noted @find } type Noted @collection(name: "notes") { text: String! }')).toEqual([
+      'Query.note: argument "id" names Noted.id, which Noted does not declare; add id: ID! to type Noted (an id field reads the documents\' _id)',
+    ]);
+    expect(problemsOf('type Query { note(id: ID!): Noted @find } type Noted @collection(name: "notes") { _id: ID! text: String! }')).toEqual([
+      'Query.note: argument "id" names Noted.id, which Noted does not declare; rename its field _id to id (an id field reads the documents\' _id)',
+    ]);
+  });
+
   it('refuses an orderBy enum value without @sort', () => {
     expect(problemsOf('type Query { orders(orderBy: Status): [Order!]! @list }')).toEqual([
       'Query.orders: argument "orderBy": enum value Status.OPEN has no @sort(by: "..."); add one, e.g. @sort(by: "-createdAt")',

@@ -238,3 +238,19 @@ describe('checkSampledDocuments: a join whose keys are not the ids they name', (
     expect((await check(ids, nonNull)).warnings).toEqual([]);
   });
 });
+
+describe('checkSampledDocuments: a path no sampled document has', () => {
+  it('points at the field name, or at the @path that names the path', async () => {
+    const sdl = /* GraphQL */ `
+      type Query { patients(first: Int = 20): [Patient!]! @list }
+      type Patient @collection(name: "patients") { id: ID! nmae: String email: String @path(path: "mail") }
+    `;
+    const { schema, storageMap } = buildGatewaySchema({ typeDefs: withDirectiveTypeDefs(sdl), resolvers: {} });
+    const documents = [{ _id: new ObjectId(), name: 'A', email: 'a@example.com' }];
+    const { warnings } = await checkSampledDocuments(storageMap, new Set(['patients']), { sampleDocuments: async () => documents }, [], schema);
+    expect(warnings).toEqual([
+      'Patient.nmae: "nmae" is missing in all of 1 sampled patients documents; check the field name or add @path(path: "...")',
+      'Patient.email: "mail" is missing in all of 1 sampled patients documents; check its @path(path: "mail")',
+    ]);
+  });
+});
