@@ -7,7 +7,7 @@ import { loadProjectTarget } from '../command-line/project-flags';
 import type { OutputStream } from '../command-line/cli-io';
 import { createProgressLine } from '../command-line/progress-line';
 import { ConfigError, loadConfig, redactSecrets } from '../config/config';
-import { StorageConfigError, withDirectiveTypeDefs, buildWriteModelFromSdl, copyPathOf, pathsOverlap, quoteInput, storedPathsOf, sumType, type PathSegment, type SnapshotLocation, type WriteModel, COUNTER_BACKFILL, EMBEDDED_BACKFILL, SNAPSHOT_BACKFILL, TOTAL_BACKFILL } from '../gateway';
+import { StorageConfigError, withDirectiveTypeDefs, buildGatewaySchema, buildWriteModelFromSdl, copyPathOf, pathsOverlap, quoteInput, storedPathsOf, sumType, type PathSegment, type SnapshotLocation, type WriteModel, COUNTER_BACKFILL, EMBEDDED_BACKFILL, SNAPSHOT_BACKFILL, TOTAL_BACKFILL } from '../gateway';
 import { ProjectConfigError, type Project } from '../project/load-project';
 import { everyCopyDangles, reconcileChecks } from '../reconcile/reconcile';
 import type { DriftReport, ReconcileProgress } from '../reconcile/reconcile-types';
@@ -85,7 +85,11 @@ function planSchemaChange(command: Migrate, project: Project, io: Io): Work | st
   const files: SchemaFile[] = project.schemaFiles.map((file) => ({ file, text: readFileSync(file, 'utf8') }));
   const shown = (file: string) => relative(project.root, file) || file;
   const plan = planRequest(request, files, { write: command.write, shown });
-  const model = buildWriteModelFromSdl(withDirectiveTypeDefs(files.map((source) => plan.edits.find((edit) => edit.file === source.file)?.text ?? source.text)));
+  const typeDefsAfter = withDirectiveTypeDefs(files.map((source) => plan.edits.find((edit) => edit.file === source.file)?.text ?? source.text));
+  // The whole startup check, with the project's resolvers and write plans: what serve would refuse after
+  // the change (an input field that would set what the new field derives from) is refused before anything is written.
+  buildGatewaySchema({ typeDefs: typeDefsAfter, resolvers: project.resolvers, writePlans: project.writePlans });
+  const model = buildWriteModelFromSdl(typeDefsAfter);
   const diffs = plan.edits.map((edit) => formatSdlDiff(shown(edit.file), files.find((source) => source.file === edit.file)!.text, edit.text)).filter((diff) => diff !== '');
   if (diffs.length === 0) {
     io.out.write(`${shown(plan.edits[0]?.file ?? files[0]!.file)}: ${plan.unchanged}; no SDL change\n`);

@@ -192,6 +192,20 @@ reconcile Post.recentComments: 3 scanned, 0 drifted
     expect((await reconcile(db, buildWriteModelFromSdl(withDirectiveTypeDefs(WITH_ARRAY)))).drifted).toBe(0);
   });
 
+  it('refuses, before writing or filling anything, a change the startup check would refuse: an input that sets the order the array keeps', async () => {
+    const withUpdate = SDL.replace('type Query {', 'type Mutation {\n  updateComment(id: ID!, input: CommentPatch!): Comment! @update\n}\n\ninput CommentPatch { at: Int }\n\ntype Query {');
+    const project = await projects.create(withUpdate, async (db) => {
+      await db.collection('posts').insertMany(postIds.map((_id, n) => ({ _id, title: `Post ${n}` })));
+      await db.collection('comments').insertMany(COMMENTS.map((entry) => ({ ...entry })));
+    });
+    const refused = await migrate(['--add-bounded-array', 'Post.recentComments', '--of', 'Post.comments', '--limit', '2', '--write', '--deployed', ...project.args]);
+    expect(refused.code).toBe(2);
+    expect(refused.out).toBe('');
+    expect(refused.err).toMatch(/^migrate: Invalid storage directives: - Mutation\.updateComment: CommentPatch\.at: Comment\.at decides which Comments Post\.recentComments keeps[^\n]*\n$/);
+    expect(readFileSync(project.schemaFile, 'utf8')).toBe(withUpdate);
+    expect(await project.db.collection('posts').countDocuments({ recentComments: { $exists: true } })).toBe(0);
+  });
+
   it('refuses a relation with no order to pick the first entries by, exit 2', async () => {
     const { args } = await setUp();
     const refused = await migrate(['--add-bounded-array', 'Post.recent', '--of', 'Post.title', '--limit', '2', ...args]);
