@@ -87,8 +87,9 @@ function planSchemaChange(command: Migrate, project: Project, io: Io): Work | st
   const plan = planRequest(request, files, { write: command.write, shown });
   const typeDefsAfter = withDirectiveTypeDefs(files.map((source) => plan.edits.find((edit) => edit.file === source.file)?.text ?? source.text));
   // The whole startup check, with the project's resolvers and write plans: what serve would refuse after
-  // the change (an input field that would set what the new field derives from) is refused before anything is written.
-  buildGatewaySchema({ typeDefs: typeDefsAfter, resolvers: project.resolvers, writePlans: project.writePlans });
+  // the change (an input field that would set what the new field derives from) is refused before anything
+  // is written. A root without a resolver is left alone: a project given by --schema has none loaded.
+  buildGatewaySchema({ typeDefs: typeDefsAfter, resolvers: project.resolvers, writePlans: project.writePlans, rootResolversToCome: true });
   const model = buildWriteModelFromSdl(typeDefsAfter);
   const diffs = plan.edits.map((edit) => formatSdlDiff(shown(edit.file), files.find((source) => source.file === edit.file)!.text, edit.text)).filter((diff) => diff !== '');
   if (diffs.length === 0) {
