@@ -1,13 +1,13 @@
 import { makeExecutableSchema } from '@graphql-tools/schema';
 import { getDirective, type IResolvers } from '@graphql-tools/utils';
-import { GraphQLSchema, isEnumType, isObjectType, isScalarType, Kind, parse, type GraphQLField, type GraphQLNamedType } from 'graphql';
+import { GraphQLSchema, isEnumType, isObjectType, isScalarType, Kind, parse, type GraphQLField, type GraphQLNamedType, type GraphQLObjectType } from 'graphql';
 import { StorageConfigError } from '../../errors/internal-errors';
 import { ownValue } from '../../documents/read-path';
 import { buildRootResolvers } from '../../request/roots/root-resolvers';
 import { collectStorageMap } from '../storage-map/build-storage-map';
 import type { StorageMap } from '../storage-map/storage-map-types';
 import { namesRefusedField } from '../storage-map/refused-fields';
-import { firstDirectiveOf, misplacedGeneratorProblem, ROOT_READ_GENERATORS, WRITE_GENERATORS } from '../storage-map/misplaced-generator';
+import { misplacedGeneratorProblems as misplacedGeneratorProblemsOf } from '../storage-map/misplaced-generator';
 import { buildFieldResolvers } from '../../request/strategies/build-field-resolvers';
 import { collectWriteModel } from '../write-model/build-write-model';
 import { buildMutationResolvers } from '../../request/roots/generated-mutation-resolvers';
@@ -213,26 +213,11 @@ function enumConstantsMappedAway(rules: AccessRules, storageMap: StorageMap, exe
   return [...problems];
 }
 
-/**
- * A generating directive on a field of the wrong type: @create, @update and @delete generate mutations,
- * so they belong on Mutation; @find and @list generate reads, so on Query. Elsewhere nothing would
- * generate the field, and it would answer null at every request.
- */
+/** Every generating directive on a field of the wrong type (misplaced-generator.ts). */
 function misplacedGeneratorProblems(schema: GraphQLSchema): string[] {
-  const mutationType = schema.getMutationType();
-  const queryType = schema.getQueryType();
-  const problems: string[] = [];
-  for (const type of Object.values(schema.getTypeMap())) {
-    if (!isObjectType(type) || type.name.startsWith('__')) continue;
-    for (const field of Object.values(type.getFields())) {
-      const coordinate = `${type.name}.${field.name}`;
-      const write = firstDirectiveOf(schema, field, WRITE_GENERATORS);
-      const read = firstDirectiveOf(schema, field, ROOT_READ_GENERATORS);
-      if (write && type !== mutationType) problems.push(misplacedGeneratorProblem(coordinate, field.name, write, mutationType?.name ?? 'type Mutation'));
-      if (read && type !== queryType) problems.push(misplacedGeneratorProblem(coordinate, field.name, read, queryType?.name ?? 'type Query'));
-    }
-  }
-  return problems;
+  return Object.values(schema.getTypeMap())
+    .filter((type): type is GraphQLObjectType => isObjectType(type) && !type.name.startsWith('__'))
+    .flatMap((type) => Object.values(type.getFields()).flatMap((field) => misplacedGeneratorProblemsOf(schema, type, field)));
 }
 
 /** docjoin executes queries and mutations only: a subscription root would be in the public schema and codegen's types, yet refused at every request. */
@@ -240,7 +225,7 @@ function subscriptionProblems(schema: GraphQLSchema): string[] {
   const subscriptionType = schema.getSubscriptionType();
   if (!subscriptionType) return [];
   const fields = Object.keys(subscriptionType.getFields());
-  return [`${subscriptionType.name}.${fields[0]}: docjoin serves queries and mutations, not subscriptions; remove type ${subscriptionType.name} (${fields.length} field${fields.length === 1 ? '' : 's'}) from the SDL and serve subscriptions from another server`];
+  return [`${subscriptionType.name}${fields.length > 0 ? `.${fields[0]}` : ''}: docjoin serves queries and mutations, not subscriptions; remove type ${subscriptionType.name} (${fields.length} field${fields.length === 1 ? '' : 's'}) from the SDL and serve subscriptions from another server`];
 }
 
 function rootResolverProblems(schema: GraphQLSchema, handWritten: readonly IResolvers[], generated: IResolvers, missingAllowed: boolean): string[] {

@@ -22,7 +22,7 @@ import { parseSort } from './parse-sort';
 import { cursorSortProblems } from './check-cursor-sorts';
 import { readCollection, readEmbedded, readJoin, readPath, readRead, readSnapshot, type JoinDirective } from './read-directives';
 import { storedPathProblem } from './stored-path-problem';
-import { firstDirectiveOf, misplacedGeneratorProblem, ROOT_READ_GENERATORS } from './misplaced-generator';
+import { misplacedGeneratorProblems } from './misplaced-generator';
 import {
   NO_LIST_ARGUMENTS,
   type EmbeddedShape,
@@ -169,10 +169,10 @@ function buildField(
   if (!embedded && !join && !snapshot) {
     if (readStrategy) return report(`@read(strategy: ${readStrategy.strategy}) needs the shape it names; declare @${readStrategy.strategy.toLowerCase()}`);
     if (isCompositeType(target)) {
-      // A root read's directive on another type: what it says explains what is missing.
-      const misplaced = firstDirectiveOf(schema, field, ROOT_READ_GENERATORS);
-      if (misplaced) {
-        problems.push(misplacedGeneratorProblem(coordinate, field.name, misplaced, schema.getQueryType()?.name ?? 'type Query'));
+      // A generating directive on a field of another type than its root: what it says explains what is missing.
+      const misplaced = misplacedGeneratorProblems(schema, type, field);
+      if (misplaced.length > 0) {
+        problems.push(...misplaced);
         return undefined;
       }
       return report(`returns ${returned.name} but declares no storage shape; add @embedded (the data is inside the parent document) or @join(localField: "...") (it lives in its own collection)`);

@@ -1,17 +1,23 @@
 import { getDirective } from '@graphql-tools/utils';
-import type { GraphQLField, GraphQLSchema } from 'graphql';
+import type { GraphQLField, GraphQLObjectType, GraphQLSchema } from 'graphql';
 
 /** The directives that generate a root read (on Query) and a write (on Mutation). */
-export const ROOT_READ_GENERATORS = ['find', 'list'] as const;
-export const WRITE_GENERATORS = ['create', 'update', 'delete'] as const;
+const ROOT_READ_GENERATORS = ['find', 'list'] as const;
+const WRITE_GENERATORS = ['create', 'update', 'delete'] as const;
 
-/** The first of `directives` that `field` carries. */
-export function firstDirectiveOf(schema: GraphQLSchema, field: GraphQLField<unknown, unknown>, directives: readonly string[]): string | undefined {
-  return directives.find((name) => getDirective(schema, field, name)?.[0] !== undefined);
-}
-
-/** Why a generating directive on a field of another type than the root that runs it does nothing there, and the fix. */
-export function misplacedGeneratorProblem(coordinate: string, fieldName: string, directive: string, rootName: string): string {
-  const generates = (WRITE_GENERATORS as readonly string[]).includes(directive) ? 'a mutation' : 'a root read';
-  return `${coordinate}: @${directive} generates ${generates}, so it belongs on a field of ${rootName}; move ${fieldName} there`;
+/**
+ * A generating directive on a field of another type than the root that runs it (@create, @update and
+ * @delete on Mutation; @find and @list on Query): nothing would generate the field there, so it would
+ * answer null at every request. Each problem names the field and where it belongs.
+ */
+export function misplacedGeneratorProblems(schema: GraphQLSchema, type: GraphQLObjectType, field: GraphQLField<unknown, unknown>): string[] {
+  const carried = (names: readonly string[]) => names.find((name) => getDirective(schema, field, name)?.[0] !== undefined);
+  const problems: string[] = [];
+  const write = carried(WRITE_GENERATORS);
+  const mutationType = schema.getMutationType();
+  if (write && type !== mutationType) problems.push(`${type.name}.${field.name}: @${write} generates a mutation, so it belongs on a field of ${mutationType?.name ?? 'type Mutation'}; move ${field.name} there`);
+  const read = carried(ROOT_READ_GENERATORS);
+  const queryType = schema.getQueryType();
+  if (read && type !== queryType) problems.push(`${type.name}.${field.name}: @${read} generates a root read, so it belongs on a field of ${queryType?.name ?? 'type Query'}; move ${field.name} there`);
+  return problems;
 }

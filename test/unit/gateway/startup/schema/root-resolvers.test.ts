@@ -47,14 +47,21 @@ describe('every root field has exactly one resolver', () => {
     ]);
   });
 
-  it('names a root read\'s directive on a relation of another type as misplaced, once, rather than a field without a storage shape', () => {
+  it('names a generating directive on a relation of another type as misplaced, once, rather than a field without a storage shape', () => {
     const sdl = /* GraphQL */ `
       type Query { order(id: ID!): Order @find }
-      type Order @collection(name: "orders") { id: ID! customer(id: ID!): Customer @find }
-      type Customer @collection(name: "customers") { id: ID! }
+      type Order @collection(name: "orders") { id: ID! customer(id: ID!): Customer @find copy(input: CustomerInput!): Customer @create }
+      type Customer @collection(name: "customers") { id: ID! name: String! }
+      input CustomerInput { name: String! }
     `;
     expect(() => buildGatewaySchema({ typeDefs: withDirectiveTypeDefs(sdl), resolvers: {} })).toThrow(
-      new Error(['Invalid storage directives:', '  - Order.customer: @find generates a root read, so it belongs on a field of Query; move customer there'].join('\n')),
+      new Error(
+        [
+          'Invalid storage directives:',
+          '  - Order.customer: @find generates a root read, so it belongs on a field of Query; move customer there',
+          '  - Order.copy: @create generates a mutation, so it belongs on a field of type Mutation; move copy there',
+        ].join('\n'),
+      ),
     );
   });
 
