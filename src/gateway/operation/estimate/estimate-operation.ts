@@ -344,7 +344,7 @@ class EstimatePass {
     let first: number | undefined;
     try {
       const args = this.#argsOf(step, definition);
-      first = root ? planConnectionPage(root.coordinate, listSort(root, args) ?? root.sort, args as ConnectionArgs).size : validateFirst(args.first as number | null | undefined);
+      first = root ? planConnectionPage(root.coordinate, listSort(root, args) ?? root.sort, args as ConnectionArgs, root.firstDefault).size : validateFirst(args.first as number | null | undefined);
     } catch (error) {
       this.#reject(step, error); // BAD_USER_INPUT (first over the cap, a cursor of another list): nothing is sent
       return [];
@@ -390,7 +390,8 @@ class EstimatePass {
   /** `first` as root lists read it (default 20, 0..100); undefined when the resolver will reject it. */
   #first(step: FieldStep, definition: GraphQLField<unknown, unknown>): number | undefined {
     try {
-      return validateFirst((this.#argsOf(step, definition) as PageArgs).first);
+      const root = this.input.storageMap.roots.get(step.coordinate);
+      return validateFirst((this.#argsOf(step, definition) as PageArgs).first, root?.kind === 'list' ? root.firstDefault : undefined);
     } catch (error) {
       this.#reject(step, error);
       return undefined;
@@ -497,7 +498,7 @@ class EstimatePass {
         let slice: number | undefined;
         try {
           // The embedded resolver slices to `first` (default 20) whenever the field takes `first`.
-          slice = storage.pageArguments.first ? validateFirst(args.first) : undefined;
+          slice = storage.pageArguments.first ? validateFirst(args.first, storage.pageArguments.firstDefault) : undefined;
         } catch {
           return [];
         }

@@ -36,8 +36,8 @@ export interface ConnectionValue {
  * Plans a connection page. `first` defaults to 20 and is at most 100 (a connection is always bounded);
  * `after` must be a cursor of this list in this order (BAD_USER_INPUT otherwise, before anything is sent).
  */
-export function planConnectionPage(coordinate: string, sort: readonly SortKey[], args: ConnectionArgs): ConnectionPage {
-  const size = validateFirst(args.first)!;
+export function planConnectionPage(coordinate: string, sort: readonly SortKey[], args: ConnectionArgs, firstDefault?: number): ConnectionPage {
+  const size = validateFirst(args.first, firstDefault)!;
   const list = cursorList(coordinate, sort);
   const after = args.after === undefined || args.after === null ? undefined : decodeCursor(args.after, list, sort, coordinate);
   const request: PageRequest = {

@@ -69,8 +69,8 @@ export function parseAfter(after: string): ObjectId {
  * to check that the item is this parent's: another parent's item is BAD_USER_INPUT, never a page of
  * this parent's list cut at a foreign position.
  */
-export function planPage(args: PageArgs, sort: readonly SortKey[], options: { acceptsFirst: boolean; bound?: number; ownerPath?: string }): PageRequest {
-  const first = options.acceptsFirst ? validateFirst(args.first) : undefined;
+export function planPage(args: PageArgs, sort: readonly SortKey[], options: { acceptsFirst: boolean; firstDefault?: number; bound?: number; ownerPath?: string }): PageRequest {
+  const first = options.acceptsFirst ? validateFirst(args.first, options.firstDefault) : undefined;
   const limit = first === undefined ? options.bound : options.bound === undefined ? first : Math.min(first, options.bound);
   const after = args.after === undefined || args.after === null ? undefined : parseAfter(args.after);
   const conditions: Array<Record<string, unknown>> = [];

@@ -179,7 +179,7 @@ function embeddedSlice(context: PlanningContext, field: RelationField, steps: re
   if (!field.pageArguments.first) return undefined;
   let slice = 0;
   for (const step of steps) {
-    const first = argumentsOf(context, step).first;
+    const first = argumentsOf(context, step).first ?? field.pageArguments.firstDefault;
     if (typeof first !== 'number') return undefined;
     // Out-of-range values fail in the resolver with BAD_USER_INPUT; the projection just stays bounded.
     slice = Math.max(slice, Math.min(Math.max(first, 0), MAX_FIRST));

@@ -45,7 +45,7 @@ function listResolver(root: ListRootField): RootResolver {
   return (_parent, args, context, info) => {
     const sort = listSort(root, args);
     if (!sort) throw new InvariantError(`${root.coordinate}: orderBy ${String(args[root.orderBy!.argumentName])} has no sort`);
-    const page = { first: args.first as number | null | undefined, after: args.after as string | null | undefined };
+    const page = { first: (args.first as number | null | undefined) ?? root.firstDefault, after: args.after as string | null | undefined };
     if (root.connection) return context.documents.findConnection(info, root.targetType, { filter: conditionFilters(root.conditions, args), sort, ...page });
     return context.documents.findPage(info, root.targetType, {
       filter: conditionFilters(root.conditions, args),

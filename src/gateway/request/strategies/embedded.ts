@@ -17,6 +17,6 @@ export function resolveEmbedded(shape: EmbeddedShape, request: RelationRequest):
   const { requested } = request;
   const list = asksForList(requested) ? filterAndSort(stored as StoredDocument[], requested.filters, requested.sort) : stored;
   if (!request.field.pageArguments.first) return list;
-  const first = validateFirst(request.args.first);
+  const first = validateFirst(request.args.first, request.field.pageArguments.firstDefault);
   return first === undefined ? list : list.slice(0, first);
 }

@@ -1,4 +1,4 @@
-import { firstDefaultProblem } from './first-default';
+import { declaredFirst, firstDefaultProblem } from './first-default';
 import {
   getNamedType,
   getNullableType,
@@ -106,7 +106,7 @@ function buildRootField(
   }
   const checked = collect(conditions);
   if (!checked) return undefined;
-  return Object.freeze({ kind: 'list', ...base, sort: Object.freeze(sort), orderBy: orderBy && Object.freeze(orderBy), conditions: Object.freeze(checked), connection });
+  return Object.freeze({ kind: 'list', ...base, sort: Object.freeze(sort), orderBy: orderBy && Object.freeze(orderBy), conditions: Object.freeze(checked), connection, firstDefault: declaredFirst(field.args.find((argument) => argument.name === 'first')) });
 }
 
 function collect<T>(entries: ReadonlyArray<T | undefined>): T[] | undefined {

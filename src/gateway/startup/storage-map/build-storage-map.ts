@@ -1,4 +1,4 @@
-import { firstDefaultProblem } from './first-default';
+import { declaredFirst, firstDefaultProblem } from './first-default';
 import {
   getNamedType,
   isLeafType,
@@ -395,7 +395,7 @@ function checkArguments(
     }
     found[name] = true;
   }
-  return ok ? { pageArguments: Object.freeze(found), listArguments } : undefined;
+  return ok ? { pageArguments: Object.freeze({ ...found, firstDefault: declaredFirst(field.args.find((arg) => arg.name === 'first')) }), listArguments } : undefined;
 }
 
 /**

@@ -56,6 +56,8 @@ export type Shape = EmbeddedShape | JoinShape | SnapshotShape;
 /** Page arguments a relation field accepts; only shapes that can honour them may declare them. */
 export interface PageArguments {
   readonly first: boolean;
+  /** What `first` left out or null stands for (first-default.ts declaredFirst). */
+  readonly firstDefault: number;
   readonly after: boolean;
   readonly before: boolean;
 }
@@ -160,6 +162,8 @@ export interface ListRootField {
   readonly conditions: readonly RootCondition[];
   /** Set when the field returns a Relay connection of `targetType`. */
   readonly connection: ConnectionType | undefined;
+  /** What `first` left out or null stands for (first-default.ts declaredFirst). */
+  readonly firstDefault: number;
 }
 
 /** An `orderBy` argument: the order each of its enum values stands for (each ends with `_id`). */

@@ -45,6 +45,7 @@ describe('@find and @list root fields', () => {
       fieldName: 'orders',
       targetType: 'Order',
       collection: 'orders',
+      firstDefault: 20,
       sort: [
         { path: 'placedAt', direction: -1 },
         { path: '_id', direction: -1 },

@@ -53,8 +53,8 @@ describe('buildStorageMap on the demo schema', () => {
   });
 
   it('lets reverse joins page: Host.logs takes first, after and before, Post.comments first and after', () => {
-    expect(map.relations.get('Host.logs')!.pageArguments).toEqual({ first: true, after: true, before: true });
-    expect(map.relations.get('Post.comments')!.pageArguments).toEqual({ first: true, after: true, before: false });
+    expect(map.relations.get('Host.logs')!.pageArguments).toEqual({ first: true, after: true, before: true, firstDefault: 20 });
+    expect(map.relations.get('Post.comments')!.pageArguments).toEqual({ first: true, after: true, before: false, firstDefault: 20 });
   });
 
   it('maps id of collection types to _id and leaves other scalars at their names', () => {
