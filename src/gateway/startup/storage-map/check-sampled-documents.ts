@@ -78,11 +78,12 @@ export async function checkSampledDocuments(
     for (const relation of storageMap.relations.values()) {
       const join = relation.shapes.join;
       if (relation.typeName !== type.typeName || !join) continue;
+      const localKeys = sample.map((document) => readPath(document, join.localField));
       if (join.direction === 'byKey' && relation.nonNull && !relation.isList) {
-        const keyless = sample.filter((document) => readPath(document, join.localField) === undefined || readPath(document, join.localField) === null).length;
+        const keyless = localKeys.filter((key) => key === undefined || key === null).length;
         if (keyless > 0) warnings.push(`${relation.coordinate} is non-null, but its key "${join.localField}" is missing in ${keyless} ${of}; joining finds nothing for them, and reading them fails with "Cannot return null"`);
       }
-      const localKinds = kindsOf(sample.flatMap((document) => [readPath(document, join.localField)].flat()));
+      const localKinds = kindsOf(localKeys.flat());
       const foreignKinds = kindsOf((await sampleOf(join.collection)).flatMap((document) => [readPath(document, join.foreignField)].flat()));
       // The side that holds references to the other's keys: this type's documents by key, the children in a reverse join.
       const [referring, referred] = join.direction === 'byKey' ? [localKinds, foreignKinds] : [foreignKinds, localKinds];
@@ -264,7 +265,8 @@ function storedTypeMismatch(field: StoredField, values: readonly unknown[], sche
   const first = offending[0];
   if (expected.kind === 'enum') return { expected, first, count: offending.length, otherKinds: new Map() };
   const otherKinds = new Map<string, number>();
-  for (const value of offending) if (describeKind(value) !== describeKind(first)) otherKinds.set(describeKind(value), (otherKinds.get(describeKind(value)) ?? 0) + 1);
+  const firstKind = describeKind(first);
+  for (const kind of offending.map(describeKind)) if (kind !== firstKind) otherKinds.set(kind, (otherKinds.get(kind) ?? 0) + 1);
   return { expected, first, count: offending.length - [...otherKinds.values()].reduce((sum, n) => sum + n, 0), otherKinds };
 }
 
