@@ -45,6 +45,7 @@ export { printOperationPlan } from './operation/explain/print-plan';
 export { explainedViewer, explainViewer, type ViewerExplanation, type ViewerRows } from './operation/explain/viewer-explanation';
 export { type FieldStep, type SelectionStep } from './operation/plan/selection-tree';
 export { type ConnectionValue } from './operation/planning/connection-page';
+export { afterFilter } from './operation/planning/keyset-filter';
 export { DateTimeScalar } from './startup/scalars/date-time-scalar';
 export { DecimalScalar, LongScalar } from './startup/scalars/exact-number-scalars';
 export { PROVIDED_SCALARS } from './startup/scalars/provided-scalars';

@@ -1,7 +1,10 @@
 import type { AnyBulkWriteOperation, Db, Document } from 'mongodb';
 import type { DriftKind, DriftReport, ReconcileOptions } from './reconcile-types';
 import { SAMPLE_SIZE } from './reconcile-types';
-import { afterInIdOrder } from './after-in-id-order';
+import { afterFilter } from '../gateway';
+
+/** A scan's order, resumed after the last `_id` it read across types (see afterFilter). */
+const IN_ID_ORDER = [{ path: '_id', direction: 1 }] as const;
 
 /** One drifted document and the update that repairs it (guarded by the value it was checked against). */
 /** One rule's check: what to scan, and the repairs a batch needs. */
@@ -40,7 +43,7 @@ export async function scanInBatches(
 ): Promise<DriftReport> {
   const report = emptyReport(target);
   const collection = db.collection(target.collection);
-  const filter: Document = options.after === undefined ? {} : afterInIdOrder(options.after);
+  const filter: Document = options.after === undefined ? {} : afterFilter(IN_ID_ORDER, [options.after]);
   const total = await collection.countDocuments(filter);
   const progress = () => options.onProgress?.({ coordinate: target.coordinate, kind: target.kind, scanned: report.scanned, total });
   progress();

@@ -1,27 +1,6 @@
 import type { BSONRegExp, Int32, Long, ObjectId } from 'bson';
 import { bsonTag } from '../../bson/bson-tag';
 
-/**
- * The canonical BSON type groups, numbered in MongoDB's comparison order
- * (MongoDB docs: "Comparison/Sort Order"). Numbers of every width share one group, as do strings and
- * symbols; null and missing share one group.
- */
-export const enum TypeRank {
-  MinKey = 1,
-  Null = 2,
-  Number = 3,
-  String = 4,
-  Object = 5,
-  Array = 6,
-  BinData = 7,
-  ObjectId = 8,
-  Boolean = 9,
-  Date = 10,
-  Timestamp = 11,
-  RegExp = 12,
-  MaxKey = 13,
-}
-
 export { bsonTag };
 
 export function isLong(value: unknown): value is Long {
@@ -51,52 +30,6 @@ export function isPlainDocument(value: unknown): value is Record<string, unknown
   if (value instanceof Date || value instanceof RegExp) return false;
   const tag = bsonTag(value);
   return tag === undefined || tag === 'DBRef';
-}
-
-export function typeRank(value: unknown): TypeRank {
-  switch (typeof value) {
-    case 'undefined':
-      return TypeRank.Null;
-    case 'number':
-    case 'bigint':
-      return TypeRank.Number;
-    case 'string':
-      return TypeRank.String;
-    case 'boolean':
-      return TypeRank.Boolean;
-    case 'object':
-      break;
-    default:
-      // functions and symbols never come out of BSON; order them with objects
-      return TypeRank.Object;
-  }
-  if (value === null) return TypeRank.Null;
-  if (Array.isArray(value)) return TypeRank.Array;
-  if (value instanceof Date) return TypeRank.Date;
-  if (value instanceof RegExp) return TypeRank.RegExp;
-  switch (bsonTag(value)) {
-    case 'Long':
-    case 'Decimal128':
-    case 'Int32':
-    case 'Double':
-      return TypeRank.Number;
-    case 'BSONSymbol':
-      return TypeRank.String;
-    case 'Binary':
-      return TypeRank.BinData;
-    case 'ObjectId':
-      return TypeRank.ObjectId;
-    case 'Timestamp':
-      return TypeRank.Timestamp;
-    case 'BSONRegExp':
-      return TypeRank.RegExp;
-    case 'MinKey':
-      return TypeRank.MinKey;
-    case 'MaxKey':
-      return TypeRank.MaxKey;
-    default:
-      return TypeRank.Object;
-  }
 }
 
 /** The text of a string or a BSONSymbol. */

@@ -1,5 +1,6 @@
 import type { Binary, ObjectId, Timestamp } from 'bson';
-import { regexParts, stringValue, TypeRank, typeRank } from './bson-kind';
+import { TypeRank, typeRank } from '../../bson/type-rank';
+import { regexParts, stringValue } from './bson-kind';
 import { compareNumbers } from '../../bson/bson-number';
 import { compareStrings } from '../../bson/compare-strings';
 import type { Collation } from './collation';

@@ -1,6 +1,7 @@
 import type { Document, Long } from 'bson';
 import { CommandError, ErrorCodes } from '../protocol/command-error';
-import { bsonTag, containsString, isObjectId, isPlainDocument, regexParts, stringValue, TypeRank, typeRank } from './bson-kind';
+import { TypeRank, typeRank } from '../../bson/type-rank';
+import { bsonTag, containsString, isObjectId, isPlainDocument, regexParts, stringValue } from './bson-kind';
 import { longToBigInt, numericWidth, plainNumber, toExact } from '../../bson/bson-number';
 import { bsonTypeNumber, TYPE_ALIASES } from './bson-type-number';
 import { compareValues, valueComparator, type ValueComparator } from './compare-values';

@@ -1,7 +1,8 @@
 import type { Document, Long, ObjectId } from 'bson';
 import { CommandError } from '../protocol/command-error';
 import { checkTimeLimit } from '../protocol/command-time-limit';
-import { bsonTag, isPlainDocument, TypeRank, typeRank } from './bson-kind';
+import { TypeRank, typeRank } from '../../bson/type-rank';
+import { bsonTag, isPlainDocument } from './bson-kind';
 import { plainNumber } from '../../bson/bson-number';
 import type { Collation } from './collation';
 import { compareObjectIds, compareValues, valueComparator, type ValueComparator } from './compare-values';

@@ -116,7 +116,22 @@ describe('round trips of an anchored page', () => {
     expect(result.cost!.commands!.map((command) => [command.collection, command.command, command.filter, command.fields])).toEqual([
       ['posts', 'find', { _id: '?' }, ['Query.post']],
       ['comments', 'find', { _id: { $in: '?' } }, ['Post.comments']],
-      ['comments', 'aggregate', { $and: [{ postId: '?' }, { $or: [{ $or: [{ createdAt: { $lt: '?' } }, { createdAt: '?' }] }, { createdAt: '?', _id: { $lt: '?' } }] }] }, ['Post.comments']],
+      [
+        'comments',
+        'aggregate',
+        {
+          $and: [
+            { postId: '?' },
+            {
+              $or: [
+                { $or: [{ createdAt: { $lt: '?' } }, { createdAt: { $type: '?' } }, { createdAt: '?' }] },
+                { createdAt: '?', $or: [{ _id: { $lt: '?' } }, { _id: { $type: '?' } }, { _id: '?' }] },
+              ],
+            },
+          ],
+        },
+        ['Post.comments'],
+      ],
     ]);
   });
 

@@ -220,7 +220,7 @@ describe('validateAgainstDatabase', () => {
       expect((await funnel.sampleDocuments('few', DOCUMENT_SAMPLE)).map((document) => document._id)).toEqual(ids.slice(0, 50));
       const sdl = 'type Query { few(first: Int = 20): [Few!]! @list } type Few @collection(name: "few") { id: ID! pages: Int! }';
       expect(await validateAgainstDatabase(buildStorageMap(makeExecutableSchema({ typeDefs: [directiveTypeDefs, sdl] })), funnel)).toEqual([
-        'Few.pages is Int, but "pages" holds "forty" in 1 of 50 sampled few documents: reading it fails ("Int cannot represent non-integer value: "forty""), and filters, orders and min/max on it compare it as stored (MongoDB orders values of different types by type first, so a page ordered by it can end early); store Int values there, or declare the type the data holds',
+        'Few.pages is Int, but "pages" holds "forty" in 1 of 50 sampled few documents: reading it fails ("Int cannot represent non-integer value: "forty""), and filters, orders and min/max on it compare it as stored (MongoDB orders values of different types by type first, so a list ordered by it puts them apart from the others); store Int values there, or declare the type the data holds',
       ]);
     } finally {
       funnel.detach();

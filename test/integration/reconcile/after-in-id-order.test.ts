@@ -1,10 +1,10 @@
 import { Binary, Decimal128, Long, ObjectId } from 'mongodb';
-import { afterInIdOrder } from '../../../src/reconcile/after-in-id-order';
+import { afterFilter } from '../../../src/gateway';
 import { mongoForFile } from '../../support/test-mongo';
 
 /**
  * A resumed scan reads on after the last `_id` it did. With `_id`s of mixed types `$gt` alone would stop
- * at the end of that `_id`'s type; afterInIdOrder must give exactly the documents MongoDB sorts after it.
+ * at the end of that `_id`'s type; afterFilter must give exactly the documents MongoDB sorts after it.
  */
 const file = mongoForFile();
 
@@ -33,7 +33,7 @@ it('gives, after each _id, exactly the documents MongoDB sorts after it, across 
   const sorted = (await scans.find({}, { sort: { _id: 1 } }).toArray()).map((document) => document._id);
   expect(sorted).toHaveLength(ids.length);
   for (const [index, after] of sorted.entries()) {
-    const rest = (await scans.find(afterInIdOrder(after), { sort: { _id: 1 } }).toArray()).map((document) => document._id);
+    const rest = (await scans.find(afterFilter([{ path: '_id', direction: 1 }], [after]), { sort: { _id: 1 } }).toArray()).map((document) => document._id);
     expect([index, rest]).toEqual([index, sorted.slice(index + 1)]);
   }
 });

@@ -53,7 +53,7 @@ it('warns about a missing non-null field, a value of another type, and a counter
   const db = await freshDb([{ total: 10, customer: { id: ada, name: 'Ada', tier: 'gold' } }]);
   expect(await start(db)).toEqual([
     'Customer.name is non-null, but "name" is missing in 1 of 3 sampled customers documents; reading them fails with "Cannot return null"',
-    'Customer.age is Int, but "age" holds "forty" in 1 of 3 sampled customers documents: reading it fails ("Int cannot represent non-integer value: "forty""), and filters, orders and min/max on it compare it as stored (MongoDB orders values of different types by type first, so a page ordered by it can end early); store Int values there, or declare the type the data holds',
+    'Customer.age is Int, but "age" holds "forty" in 1 of 3 sampled customers documents: reading it fails ("Int cannot represent non-integer value: "forty""), and filters, orders and min/max on it compare it as stored (MongoDB orders values of different types by type first, so a list ordered by it puts them apart from the others); store Int values there, or declare the type the data holds',
     'Customer.orderCount: the counter is missing in 1 of 3 sampled customers documents; run `docjoin reconcile --fix` to compute it',
     'Customer.spent: the total is missing in 1 of 3 sampled customers documents; run `docjoin reconcile --fix` to compute it',
   ]);

@@ -1,5 +1,6 @@
 import { compareNumbers } from '../../../bson/bson-number';
 import { compareStrings } from '../../../bson/compare-strings';
+import { TypeRank, typeRank } from '../../../bson/type-rank';
 import { isBsonNumber, isObjectId } from '../../documents/bson-type';
 import { keyString } from '../../documents/key-string';
 import { readPath } from '../../documents/read-path';
@@ -31,7 +32,7 @@ function matches(stored: unknown, condition: FieldCondition): boolean {
       return values.some((value) => typeof value === 'string' && value.startsWith(operand as string));
     default: {
       const sign = { lt: (c: number) => c < 0, lte: (c: number) => c <= 0, gt: (c: number) => c > 0, gte: (c: number) => c >= 0 }[operator as 'lt'];
-      return values.some((value) => rank(value) === rank(operand) && value !== null && value !== undefined && sign(compareValues(value, operand)));
+      return values.some((value) => typeRank(value) === typeRank(operand) && value !== null && value !== undefined && sign(compareValues(value, operand)));
     }
   }
 }
@@ -53,26 +54,15 @@ function compareBySort(a: StoredDocument, b: StoredDocument, sort: readonly Sort
   return 0;
 }
 
-/** MongoDB's order of kinds: null and missing, numbers, strings, objects, ids, booleans, dates. */
-function rank(value: unknown): number {
-  if (value === null || value === undefined) return 0;
-  if (typeof value === 'number' || typeof value === 'bigint' || isBsonNumber(value)) return 1;
-  if (typeof value === 'string') return 2;
-  if (isObjectId(value)) return 4;
-  if (typeof value === 'boolean') return 5;
-  if (value instanceof Date) return 6;
-  return 3;
-}
-
 function compareValues(a: unknown, b: unknown): number {
-  const kinds = rank(a) - rank(b);
+  const kind = typeRank(a);
+  const kinds = kind - typeRank(b);
   if (kinds !== 0) return Math.sign(kinds);
   if (a instanceof Date && b instanceof Date) return Math.sign(a.getTime() - b.getTime());
-  if (typeof a === 'number' && typeof b === 'number') return Math.sign(a - b);
-  // Exactly, across widths: a Decimal128 or a Long past 2^53 is no double.
-  if (rank(a) === 1) return compareNumbers(a, b);
-  const left = rank(a) === 4 ? (a as { toHexString(): string }).toHexString() : String(a);
-  const right = rank(b) === 4 ? (b as { toHexString(): string }).toHexString() : String(b);
+  // Exactly, across widths (a Decimal128 or a Long past 2^53 is no double), NaN before every other number.
+  if (kind === TypeRank.Number) return compareNumbers(a, b);
+  const left = kind === TypeRank.ObjectId ? (a as { toHexString(): string }).toHexString() : String(a);
+  const right = kind === TypeRank.ObjectId ? (b as { toHexString(): string }).toHexString() : String(b);
   // MongoDB compares strings by their UTF-8 bytes: code points, not JavaScript's UTF-16 units.
   return compareStrings(left, right);
 }

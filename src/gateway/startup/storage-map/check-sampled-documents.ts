@@ -312,7 +312,7 @@ function describeMismatch(field: StoredField, mismatch: Mismatch, where: Sampled
     return `${declared}, but "${path}" holds ${describeValue(first)} ${inSampled}, which is not a value of ${expected.enumType.name} (${enumValuesOf(expected.enumType)}): filters on it will not match those documents, and reading it there fails`;
   }
   if (expected.kind === 'date' && typeof first === 'string') {
-    return `${declared}, but "${path}" holds a string (${JSON.stringify(first)}) ${inSampled}, not a BSON date: ordering by it sorts those as strings, apart from the dates, so pages ordered by it skip them (the next page's filter compares dates), range filters on it (given dates) never match them, and its min/max rank them apart from the dates; ${converted('string', '$toDate', 'store BSON dates')}`;
+    return `${declared}, but "${path}" holds a string (${JSON.stringify(first)}) ${inSampled}, not a BSON date: ordering by it sorts those as strings, before every date, range filters on it (given dates) never match them, and its min/max rank them apart from the dates; ${converted('string', '$toDate', 'store BSON dates')}`;
   }
   if (expected.kind === 'date') {
     return `${declared}, but "${path}" holds ${describeKind(first)} ${inSampled}, not a BSON date: ordering by it, range filters on it (given dates) and its min/max do not compare it as a date; store BSON dates`;
@@ -323,7 +323,7 @@ function describeMismatch(field: StoredField, mismatch: Mismatch, where: Sampled
   if (expected.kind === 'decimal' && (typeof first === 'number' || bsonType(first) === 'Double')) {
     return `${declared}, but "${path}" holds a double (${describeValue(first)}) ${inSampled}, not a BSON Decimal128: it keeps about 16 digits and sums over it add doubles; ${converted('double', '$toDecimal', 'store Decimal128 values')}`;
   }
-  return `${declared}, but "${path}" holds ${describeValue(first)} ${inSampled}: ${howServed(field.valueType.name, first, schema)}, and filters, orders and min/max on it compare it as stored (MongoDB orders values of different types by type first, so a page ordered by it can end early); store ${field.valueType.name} values there, or declare the type the data holds`;
+  return `${declared}, but "${path}" holds ${describeValue(first)} ${inSampled}: ${howServed(field.valueType.name, first, schema)}, and filters, orders and min/max on it compare it as stored (MongoDB orders values of different types by type first, so a list ordered by it puts them apart from the others); store ${field.valueType.name} values there, or declare the type the data holds`;
 }
 
 /** What GraphQL answers for a stored value of another type: the field's scalar converts it (`true` as an Int is 1), or fails. */

@@ -3,6 +3,7 @@ import { anchoredFilter, parseAfter, planPage, validateFirst } from '../../../..
 import { parseSort } from '../../../../../src/gateway/startup/storage-map/parse-sort';
 import type { SortKey } from '../../../../../src/gateway/startup/storage-map/storage-map-types';
 import { codeOf } from '../../../../support/graphql-error-code';
+import { datesBefore, idsAfter, idsBefore } from '../../../../support/keyset-shapes';
 
 /** What the refusal of a missing `after` item adds (page-request.ts). */
 const ANCHOR_GONE = " (deleted since its page was read, or never in this list): a page starts after an item that still exists; start again from the first page, or page by a connection's cursor, which keeps its place without the item";
@@ -50,7 +51,7 @@ describe('after', () => {
   it('pages a list ordered by _id with _id alone: $gt ascending, $lt descending, no anchor to read', () => {
     expect(planPage({ first: 7, after: id.toHexString() }, byId, { acceptsFirst: true })).toEqual({
       limit: 7,
-      filter: { _id: { $gt: id } },
+      filter: idsAfter(id),
       anchor: undefined,
       sort: byId,
       signature: '65a000000000000000000001|',
@@ -58,12 +59,12 @@ describe('after', () => {
     const descending = parseSort('-_id') as SortKey[];
     expect(planPage({ after: id.toHexString().toUpperCase() }, descending, { acceptsFirst: true })).toMatchObject({
       limit: 20,
-      filter: { _id: { $lt: id } },
+      filter: idsBefore(id),
       anchor: undefined,
       signature: '65a000000000000000000001|',
     });
     // `_id` first makes any later key irrelevant.
-    expect(planPage({ after: id.toHexString() }, parseSort('-_id,name') as SortKey[], { acceptsFirst: false })).toMatchObject({ filter: { _id: { $lt: id } }, anchor: undefined });
+    expect(planPage({ after: id.toHexString() }, parseSort('-_id,name') as SortKey[], { acceptsFirst: false })).toMatchObject({ filter: idsBefore(id), anchor: undefined });
   });
 
   it('on any other order, asks for the anchor with its sort paths, then selects strictly after its values', () => {
@@ -71,7 +72,7 @@ describe('after', () => {
     expect(page).toMatchObject({ limit: 3, filter: undefined, anchor: { id }, signature: '65a000000000000000000001|' });
     expect([...page.anchor!.projection]).toEqual([['_id', 1], ['createdAt', 1]]);
     expect(anchoredFilter(page, { _id: id, createdAt }, 'Comment')).toEqual({
-      $or: [{ $or: [{ createdAt: { $lt: createdAt } }, { createdAt: null }] }, { createdAt, _id: { $lt: id } }],
+      $or: [datesBefore(createdAt), { createdAt, ...idsBefore(id) }],
     });
   });
 
@@ -80,14 +81,14 @@ describe('after', () => {
     const page = planPage({ after: id.toHexString(), before }, newestFirst, { acceptsFirst: true });
     expect(page.filter).toEqual({ createdAt: { $lt: before } });
     expect(anchoredFilter(page, { _id: id, createdAt }, 'Comment')).toEqual({
-      $and: [{ $or: [{ $or: [{ createdAt: { $lt: createdAt } }, { createdAt: null }] }, { createdAt, _id: { $lt: id } }] }, { createdAt: { $lt: before } }],
+      $and: [{ $or: [datesBefore(createdAt), { createdAt, ...idsBefore(id) }] }, { createdAt: { $lt: before } }],
     });
     expect(codeOf(() => anchoredFilter(page, null, 'Comment'))).toEqual(['BAD_USER_INPUT', `after: no Comment with id "65a000000000000000000001"${ANCHOR_GONE}`]);
   });
 
   it('without an anchor, anchoredFilter is the plain filter', () => {
     const page = planPage({ after: id.toHexString() }, byId, { acceptsFirst: true });
-    expect(anchoredFilter(page, null, 'Book')).toEqual({ _id: { $gt: id } });
+    expect(anchoredFilter(page, null, 'Book')).toEqual(idsAfter(id));
   });
 });
 

@@ -44,14 +44,14 @@ describe('checkSampledDocuments: stored types that disagree with the schema', ()
 
   it('names a DateTime held as a string: ordering compares strings, range filters miss them, and the update that converts them', async () => {
     expect(await warningsFor([{ due: day }, { due: '2026-11-21T09:30:00Z' }, { due: '2026-11-22' }])).toEqual([
-      'Task.due is DateTime, but "due" holds a string ("2026-11-21T09:30:00Z") in 2 of 3 sampled tasks documents, not a BSON date: ordering by it sorts those as strings, apart from the dates, so pages ordered by it skip them (the next page\'s filter compares dates), range filters on it (given dates) never match them, and its min/max rank them apart from the dates; convert them: db.tasks.updateMany({ "due": { $type: "string" } }, [{ $set: { "due": { $toDate: "$due" } } }])',
+      'Task.due is DateTime, but "due" holds a string ("2026-11-21T09:30:00Z") in 2 of 3 sampled tasks documents, not a BSON date: ordering by it sorts those as strings, before every date, range filters on it (given dates) never match them, and its min/max rank them apart from the dates; convert them: db.tasks.updateMany({ "due": { $type: "string" } }, [{ $set: { "due": { $toDate: "$due" } } }])',
     ]);
   });
 
   it('names a DateTime held as something else than a date or a string, and strings in a list of them', async () => {
     expect(await warningsFor([{ due: 1_763_717_400_000, reminders: [day, '2026-11-21'] }])).toEqual([
       'Task.due is DateTime, but "due" holds a number in 1 of 1 sampled tasks documents, not a BSON date: ordering by it, range filters on it (given dates) and its min/max do not compare it as a date; store BSON dates',
-      'Task.reminders is [DateTime], but "reminders" holds a string ("2026-11-21") in 1 of 1 sampled tasks documents, not a BSON date: ordering by it sorts those as strings, apart from the dates, so pages ordered by it skip them (the next page\'s filter compares dates), range filters on it (given dates) never match them, and its min/max rank them apart from the dates; store BSON dates',
+      'Task.reminders is [DateTime], but "reminders" holds a string ("2026-11-21") in 1 of 1 sampled tasks documents, not a BSON date: ordering by it sorts those as strings, before every date, range filters on it (given dates) never match them, and its min/max rank them apart from the dates; store BSON dates',
     ]);
   });
 
@@ -80,7 +80,7 @@ describe('checkSampledDocuments: stored types that disagree with the schema', ()
   it('names a Decimal held as doubles (about 16 digits, summed as doubles) and the update that converts them, and a Long that is no whole number', async () => {
     expect(await warningsFor([{ price: Decimal128.fromString('19.99'), serial: Long.fromNumber(7) }, { price: 0.1, serial: 7 }, { serial: 1.5 }])).toEqual([
       'Task.price is Decimal, but "price" holds a double (0.1) in 1 of 3 sampled tasks documents, not a BSON Decimal128: it keeps about 16 digits and sums over it add doubles; convert them: db.tasks.updateMany({ "price": { $type: "double" } }, [{ $set: { "price": { $toDecimal: "$price" } } }])',
-      'Task.serial is Long, but "serial" holds 1.5 in 1 of 3 sampled tasks documents: reading it fails ("Long cannot represent 1.5 exactly"), and filters, orders and min/max on it compare it as stored (MongoDB orders values of different types by type first, so a page ordered by it can end early); store Long values there, or declare the type the data holds',
+      'Task.serial is Long, but "serial" holds 1.5 in 1 of 3 sampled tasks documents: reading it fails ("Long cannot represent 1.5 exactly"), and filters, orders and min/max on it compare it as stored (MongoDB orders values of different types by type first, so a list ordered by it puts them apart from the others); store Long values there, or declare the type the data holds',
     ]);
   });
 
@@ -91,7 +91,7 @@ describe('checkSampledDocuments: stored types that disagree with the schema', ()
 
   it('without the executable schema, checks that enum values are strings and DateTime values dates', async () => {
     expect(await warningsFor([{ status: 'open', due: day }, { status: 3, due: day }], { withSchema: false })).toEqual([
-      'Task.status is Status, but "status" holds 3 in 1 of 2 sampled tasks documents: reading it fails (it is no value of Status), and filters, orders and min/max on it compare it as stored (MongoDB orders values of different types by type first, so a page ordered by it can end early); store Status values there, or declare the type the data holds',
+      'Task.status is Status, but "status" holds 3 in 1 of 2 sampled tasks documents: reading it fails (it is no value of Status), and filters, orders and min/max on it compare it as stored (MongoDB orders values of different types by type first, so a list ordered by it puts them apart from the others); store Status values there, or declare the type the data holds',
     ]);
     expect(await warningsFor([{ due: '2026-11-21' }], { withSchema: false })).toHaveLength(1);
   });
@@ -113,19 +113,19 @@ describe('checkSampledDocuments: values GraphQL converts, and embedded values', 
 
   it('says what GraphQL answers for a value of another built-in type: converted with nothing to say so, or an error', async () => {
     expect(await check([{ number: true, note: 42, paid: 1 }, { number: 'x' }])).toEqual([
-      'Order.number is Int, but "number" holds true in 1 of 2 sampled orders documents (and a string in 1 more): GraphQL answers it converted, as 1, with nothing to say so, and filters, orders and min/max on it compare it as stored (MongoDB orders values of different types by type first, so a page ordered by it can end early); store Int values there, or declare the type the data holds',
-      'Order.note is String, but "note" holds 42 in 1 of 2 sampled orders documents: GraphQL answers it converted, as "42", with nothing to say so, and filters, orders and min/max on it compare it as stored (MongoDB orders values of different types by type first, so a page ordered by it can end early); store String values there, or declare the type the data holds',
-      'Order.paid is Boolean, but "paid" holds 1 in 1 of 2 sampled orders documents: GraphQL answers it converted, as true, with nothing to say so, and filters, orders and min/max on it compare it as stored (MongoDB orders values of different types by type first, so a page ordered by it can end early); store Boolean values there, or declare the type the data holds',
+      'Order.number is Int, but "number" holds true in 1 of 2 sampled orders documents (and a string in 1 more): GraphQL answers it converted, as 1, with nothing to say so, and filters, orders and min/max on it compare it as stored (MongoDB orders values of different types by type first, so a list ordered by it puts them apart from the others); store Int values there, or declare the type the data holds',
+      'Order.note is String, but "note" holds 42 in 1 of 2 sampled orders documents: GraphQL answers it converted, as "42", with nothing to say so, and filters, orders and min/max on it compare it as stored (MongoDB orders values of different types by type first, so a list ordered by it puts them apart from the others); store String values there, or declare the type the data holds',
+      'Order.paid is Boolean, but "paid" holds 1 in 1 of 2 sampled orders documents: GraphQL answers it converted, as true, with nothing to say so, and filters, orders and min/max on it compare it as stored (MongoDB orders values of different types by type first, so a list ordered by it puts them apart from the others); store Boolean values there, or declare the type the data holds',
     ]);
     expect(await check([{ number: 'x' }])).toEqual([
-      'Order.number is Int, but "number" holds "x" in 1 of 1 sampled orders documents: reading it fails ("Int cannot represent non-integer value: "x""), and filters, orders and min/max on it compare it as stored (MongoDB orders values of different types by type first, so a page ordered by it can end early); store Int values there, or declare the type the data holds',
+      'Order.number is Int, but "number" holds "x" in 1 of 1 sampled orders documents: reading it fails ("Int cannot represent non-integer value: "x""), and filters, orders and min/max on it compare it as stored (MongoDB orders values of different types by type first, so a list ordered by it puts them apart from the others); store Int values there, or declare the type the data holds',
     ]);
   });
 
   it('reads a list of lists its depth deep: arrays of numbers in [[Int!]!] are what it holds', async () => {
     expect(await check([{ grid: [[1, 2], [3]] }, { grid: [] }])).toEqual([]);
     expect(await check([{ grid: [[1, 'x']] }])).toEqual([
-      'Order.grid is [Int], but "grid" holds "x" in 1 of 1 sampled orders documents: reading it fails ("Int cannot represent non-integer value: "x""), and filters, orders and min/max on it compare it as stored (MongoDB orders values of different types by type first, so a page ordered by it can end early); store Int values there, or declare the type the data holds',
+      'Order.grid is [Int], but "grid" holds "x" in 1 of 1 sampled orders documents: reading it fails ("Int cannot represent non-integer value: "x""), and filters, orders and min/max on it compare it as stored (MongoDB orders values of different types by type first, so a list ordered by it puts them apart from the others); store Int values there, or declare the type the data holds',
     ]);
   });
 
@@ -137,8 +137,8 @@ describe('checkSampledDocuments: values GraphQL converts, and embedded values', 
       ]),
     ).toEqual([
       'Line.sku is non-null, but "sku" is missing in 1 of 3 values at "lines" in 2 sampled orders documents; reading them fails with "Cannot return null"',
-      'Line.quantity is Int, but "quantity" holds "2" in 1 of 3 values at "lines" in 2 sampled orders documents: GraphQL answers it converted, as 2, with nothing to say so, and filters, orders and min/max on it compare it as stored (MongoDB orders values of different types by type first, so a page ordered by it can end early); store Int values there, or declare the type the data holds',
-      'Option.name is String, but "name" holds 7 in 1 of 2 values at "lines.options" in 2 sampled orders documents: GraphQL answers it converted, as "7", with nothing to say so, and filters, orders and min/max on it compare it as stored (MongoDB orders values of different types by type first, so a page ordered by it can end early); store String values there, or declare the type the data holds',
+      'Line.quantity is Int, but "quantity" holds "2" in 1 of 3 values at "lines" in 2 sampled orders documents: GraphQL answers it converted, as 2, with nothing to say so, and filters, orders and min/max on it compare it as stored (MongoDB orders values of different types by type first, so a list ordered by it puts them apart from the others); store Int values there, or declare the type the data holds',
+      'Option.name is String, but "name" holds 7 in 1 of 2 values at "lines.options" in 2 sampled orders documents: GraphQL answers it converted, as "7", with nothing to say so, and filters, orders and min/max on it compare it as stored (MongoDB orders values of different types by type first, so a list ordered by it puts them apart from the others); store String values there, or declare the type the data holds',
       'Address.zip is non-null, but "zip" is missing in 1 of 2 values at "shipTo" in 2 sampled orders documents; reading them fails with "Cannot return null"',
     ]);
   });
