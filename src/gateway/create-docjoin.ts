@@ -5,6 +5,7 @@ import { createRequestContext, type GatewayContext } from './request/context/req
 import { NO_OVERRIDES, parseStrategyOverrides, STRATEGY_HEADER } from './operation/plan/strategy-overrides';
 import { createAuthenticator, type AuthOptions, type Viewer } from './request/authentication/authenticate';
 import { ViewerAccess } from './request/access/viewer-access';
+import { claimShapeCheck } from './request/access/claim-shape-check';
 import { collectionsReadInPart, presetReferences, type AccessRules } from './startup/access-rules/access-rule-types';
 import { checkAccessIndexes } from './startup/access-rules/check-access-indexes';
 import { integrityOracleWarnings } from './startup/access-rules/integrity-oracles';
@@ -284,11 +285,13 @@ export async function createDocjoin(options: DocjoinOptions): Promise<Docjoin> {
   const planner = new OperationPlanner(schema, ownership, metrics ? { onLookup: (hit) => metrics.planLookup(hit) } : {});
   metrics?.watchPlans(() => planner.size);
   const accessJoins = accessJoinsByRole(accessRules);
+  const checkClaims = claimShapeCheck(accessRules, warn);
   const createContext = (contextOptions: ContextOptions = {}): GatewayContext => {
     const header = contextOptions.strategyHeader ?? (contextOptions.headers && headerValue(contextOptions.headers, STRATEGY_HEADER));
     // Checked where it is honoured (costCommands), ignored as the strategy header is where it is not.
     if (settings.costCommands && contextOptions.headers) parseCostHeader(headerValue(contextOptions.headers, COST_HEADER));
     const viewer = contextOptions.viewer ?? authenticator.anonymous;
+    checkClaims?.(viewer);
     const requested = settings.strategyOverrides ? parseStrategyOverrides(header, storageMap) : NO_OVERRIDES;
     const context = createRequestContext({
       storageMap,

@@ -1,6 +1,7 @@
 import { ObjectId } from 'bson';
 import type { Viewer } from '../../request/authentication/authenticate';
-import { NO_CLAIM, ViewerAccess } from '../../request/access/viewer-access';
+import { NO_CLAIM } from '../../request/access/stored-claim';
+import { ViewerAccess } from '../../request/access/viewer-access';
 import { describeCondition, type AccessRules, type RowCondition } from '../../startup/access-rules/access-rule-types';
 import type { StorageMap } from '../../startup/storage-map/storage-map-types';
 import { operationAccessRefusal, type IntrospectionAccess, type MutationActions } from '../access/operation-access';

@@ -1,4 +1,3 @@
-import { ObjectId } from 'bson';
 import { keyString } from '../../documents/key-string';
 import { readPath } from '../../documents/read-path';
 import type { StoredDocument } from '../../documents/stored-document';
@@ -6,6 +5,7 @@ import { forbidden } from '../../errors/public-error-code';
 import { readRuleOf, type AccessRules, type ActionRule, type RowCondition, type UpdateRule } from '../../startup/access-rules/access-rule-types';
 import type { Viewer } from '../authentication/authenticate';
 import type { ReadScope } from './scope-read-command';
+import { NO_CLAIM, storedClaim } from './stored-claim';
 
 /** A claim the viewer lacks, or one that cannot be the stored value: the condition matches no document. */
 const NO_MATCH: StoredDocument = Object.freeze({ _id: Object.freeze({ $in: Object.freeze([]) }) });
@@ -151,13 +151,9 @@ export class ViewerAccess implements ReadScope {
   /** The stored value a condition stands for: its constant, or its claim's value, NO_CLAIM when the viewer has none that could match. */
   claimValue(condition: RowCondition): unknown {
     if (!('claim' in condition.equals)) return condition.equals.constant;
-    const claim = this.viewer.claims[condition.equals.claim];
-    if (condition.objectId) return typeof claim === 'string' && /^[0-9a-fA-F]{24}$/.test(claim) ? new ObjectId(claim.toLowerCase()) : NO_CLAIM;
-    return typeof claim === 'string' || typeof claim === 'number' || typeof claim === 'boolean' ? claim : NO_CLAIM;
+    return storedClaim(this.viewer.claims[condition.equals.claim], condition.objectId);
   }
 }
-
-export const NO_CLAIM = Symbol('no claim');
 
 /** Memo of a collection the role reads all of (null is "may not read"). */
 const EVERY_ROW: StoredDocument = Object.freeze({});

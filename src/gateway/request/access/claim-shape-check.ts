@@ -1,0 +1,60 @@
+import type { AccessRules } from '../../startup/access-rules/access-rule-types';
+import type { Viewer } from '../authentication/authenticate';
+import { NO_CLAIM, storedClaim } from './stored-claim';
+
+/** The fields a role's conditions compare with one claim, and whether they are stored as ObjectIds. */
+interface ClaimUse {
+  readonly fields: Set<string>;
+  readonly objectId: boolean;
+}
+
+/**
+ * A check of each viewer's claims against the access rules that compare them: a claim that cannot be
+ * the stored value (no 24-hex string for a field stored as an ObjectId, as when an identity provider's
+ * `sub` is `auth0|…`; a list or an object for any field) matches no document. That keeps the data safe
+ * but says nothing, so the first such claim per role, claim and kind of field is reported through `warn`
+ * (its value is not: it identifies a person). Undefined when no rule compares a claim.
+ */
+export function claimShapeCheck(rules: AccessRules, warn: (message: string) => void): ((viewer: Viewer) => void) | undefined {
+  const usesByRole = new Map<string, Map<string, ClaimUse>>();
+  for (const type of rules.types.values()) {
+    for (const [role, roleRules] of type.roles) {
+      for (const rule of [roleRules.read, roleRules.create, roleRules.update, roleRules.delete]) {
+        for (const condition of rule?.where ?? []) {
+          if (!('claim' in condition.equals)) continue;
+          const uses = usesByRole.get(role) ?? new Map<string, ClaimUse>();
+          usesByRole.set(role, uses);
+          const key = `${condition.equals.claim}\u0000${condition.objectId}`;
+          const use = uses.get(key) ?? { fields: new Set<string>(), objectId: condition.objectId };
+          uses.set(key, use);
+          use.fields.add(`${type.typeName}.${condition.fieldName}`);
+        }
+      }
+    }
+  }
+  if (usesByRole.size === 0) return undefined;
+  const reported = new Set<string>();
+  return (viewer) => {
+    const uses = usesByRole.get(viewer.role);
+    if (uses === undefined || viewer.anonymous) return;
+    for (const [key, use] of uses) {
+      const claim = key.slice(0, key.indexOf('\u0000'));
+      const value = viewer.claims[claim];
+      if (value === undefined || storedClaim(value, use.objectId) !== NO_CLAIM || reported.has(`${viewer.role}\u0000${key}`)) continue;
+      reported.add(`${viewer.role}\u0000${key}`);
+      warn(describeUnfitClaim(viewer.role, claim, value, use));
+    }
+  };
+}
+
+function describeUnfitClaim(role: string, claim: string, value: unknown, use: ClaimUse): string {
+  const held = typeof value === 'string' ? 'a string that is not 24 hex digits' : `a ${Array.isArray(value) ? 'list' : value === null ? 'null' : typeof value}`;
+  const fields = [...use.fields].join(', ');
+  const fix = use.objectId
+    ? `issue tokens whose ${claim} is the 24-hex id, or declare those fields String and store the claim's values`
+    : `issue tokens whose ${claim} is a string, a number or a boolean`;
+  return (
+    `a token of role ${role} holds ${held} as its claim ${claim}, which the access rules compare with ${use.objectId ? 'ObjectIds' : 'stored values'} (${fields}): ` +
+    `those rules match no document for it, so it reads and changes nothing there; ${fix} (reported once per role and claim)`
+  );
+}
