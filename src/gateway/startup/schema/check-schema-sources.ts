@@ -54,7 +54,7 @@ export function checkSchemaSources(sources: readonly SchemaSource[]): void {
     .map((body) => parse(body));
   const whole = concatAST([...provided, ...documents]);
   const sdlErrors = validateSDL(whole);
-  if (sdlErrors.length > 0) throw new SchemaSourceError(sdlErrors.map((error) => located(error, documents, directiveSuggestion(error, whole))));
+  if (sdlErrors.length > 0) throw new SchemaSourceError(withoutEchoesOfDuplicateTypes(sdlErrors, documents).map((error) => located(error, documents, directiveSuggestion(error, whole))));
   const schema = buildASTSchema(whole, { assumeValidSDL: true });
   // What only a whole schema can break: an interface's field left out, a name starting with "__"…
   const schemaErrors = validateSchema(schema);
@@ -107,12 +107,39 @@ function located(error: GraphQLError, documents: readonly DocumentNode[], hint =
   const nodes = error.nodes ?? [];
   const node = nodes.find((candidate) => candidate.loc !== undefined && sources.has(candidate.loc.source)) ?? nodes[0];
   const source = node?.loc?.source ?? error.source;
-  const location = node?.loc ? getLocation(node.loc.source, node.loc.start) : error.locations?.[0];
-  const where = source && location ? `${source.name}:${location.line}:${location.column}` : undefined;
+  const location = error.locations?.[0];
+  const where = node?.loc ? placeOf(node) : source && location ? `${source.name}:${location.line}:${location.column}` : undefined;
   const coordinate = node?.loc ? coordinateAt(documents, node) : undefined;
   const place = [where, coordinate && `(${coordinate})`].filter(Boolean).join(' ');
-  const clashesWithDocjoin = node !== nodes[0] && error.message.startsWith('There can be only one');
-  return `${place ? `${place}: ` : ''}${error.message}${hint}${clashesWithDocjoin ? " docjoin's own SDL declares that name; rename yours." : ''}`;
+  const duplicate = DECLARED_TWICE.test(error.message);
+  const clashesWithDocjoin = node !== nodes[0] && duplicate;
+  // A name declared twice in the project: every other place too, in whichever files they are.
+  const others = duplicate ? nodes.filter((other) => other !== node && other.loc !== undefined && sources.has(other.loc.source)).map(placeOf) : [];
+  const alsoAt = others.length > 0 ? ` Also at ${others.join(', ')}.` : '';
+  return `${place ? `${place}: ` : ''}${error.message}${alsoAt}${hint}${clashesWithDocjoin ? " docjoin's own SDL declares that name; rename yours." : ''}`;
+}
+
+/** graphql-js's messages for a name given twice: a type, a field, an argument, a value, a directive where one is allowed. */
+const DECLARED_TWICE = /^There can be only one |can only be defined once\.$|can only be used once at this location\.$/;
+
+/**
+ * A type declared twice makes each of its fields and directives a duplicate too: those follow from the
+ * type's error, which names both places, so only it is kept.
+ */
+function withoutEchoesOfDuplicateTypes(errors: readonly GraphQLError[], documents: readonly DocumentNode[]): GraphQLError[] {
+  const duplicated = new Set(errors.flatMap((error) => /^There can be only one type named "(\w+)"\.$/.exec(error.message)?.[1] ?? []));
+  if (duplicated.size === 0) return [...errors];
+  return errors.filter((error) => {
+    if (error.message.startsWith('There can be only one') || !DECLARED_TWICE.test(error.message)) return true;
+    const node = error.nodes?.find((candidate) => candidate.loc !== undefined);
+    const typeName = node && coordinateAt(documents, node)?.split('.')[0];
+    return typeName === undefined || !duplicated.has(typeName);
+  });
+}
+
+function placeOf(node: ASTNode): string {
+  const { line, column } = getLocation(node.loc!.source, node.loc!.start);
+  return `${node.loc!.source.name}:${line}:${column}`;
 }
 
 /** The type, and the field or enum value, whose definition holds `node`. */

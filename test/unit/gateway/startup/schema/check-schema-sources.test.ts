@@ -67,6 +67,15 @@ it("refuses what only a whole schema breaks, and a name docjoin's SDL declares, 
   ]);
 });
 
+it('names every place a name is declared twice, across the files', () => {
+  expect(problemsOf({ 'notes.graphql': NOTES, 'users.graphql': USERS, 'more-users.graphql': `\n${USERS}` })).toEqual([
+    'users.graphql:1:6 (User): There can be only one type named "User". Also at more-users.graphql:2:6.',
+  ]);
+  expect(problemsOf({ 'notes.graphql': NOTES.replace('  text: String!\n', '  text: String!\n  text: String\n'), 'users.graphql': USERS })).toEqual([
+    'notes.graphql:4:3 (Note.text): Field "Note.text" can only be defined once. Also at notes.graphql:5:3.',
+  ]);
+});
+
 it('lists the values an enum argument takes when it is given another', () => {
   expect(problemsOf({ 'notes.graphql': NOTES.replace('strategy: JOIN', 'strategy: SNAPSOT'), 'users.graphql': USERS })).toEqual([
     'notes.graphql:5:60 (Note.owner): Argument "strategy" has invalid value SNAPSOT. ReadStrategy takes EMBEDDED, JOIN, SNAPSHOT, LOOKUP.',
