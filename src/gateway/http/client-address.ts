@@ -26,11 +26,27 @@ export function trustProxyOption(value: unknown): TrustProxyOption {
   return list;
 }
 
-/** Reads a request's client address: its socket's, or through the trusted proxies (proxy-addr: the nearest address in `X-Forwarded-For` that is not one). */
+/**
+ * Reads a request's client address: its socket's, or through the trusted proxies the nearest address in
+ * `X-Forwarded-For` that is not one (proxy-addr's rule). Some proxies forward `ip:port` (`[ipv6]:port`):
+ * the port is dropped before the trust check, so a trusted hop is still recognised and a client's
+ * address is the same whatever port its connection came from.
+ */
 export function clientAddressReader(trustProxy: TrustProxyOption): ClientAddressOf {
   if (trustProxy === false) return (request) => request.socket.remoteAddress;
   const trusted = compiled(trustProxy);
-  return (request) => (request.socket.remoteAddress === undefined ? undefined : proxyAddr(request, trusted));
+  return (request) => {
+    if (request.socket.remoteAddress === undefined) return undefined;
+    const hops = proxyAddr.all(request).map(withoutPort);
+    return hops.find((address, index) => index === hops.length - 1 || !trusted(address, index));
+  };
+}
+
+function withoutPort(address: string): string {
+  const ipv4 = /^(\d{1,3}(?:\.\d{1,3}){3}):\d+$/.exec(address);
+  if (ipv4) return ipv4[1]!;
+  const ipv6 = /^\[([0-9A-Fa-f:.]+)\](?::\d+)?$/.exec(address);
+  return ipv6 ? ipv6[1]! : address;
 }
 
 function compiled(list: readonly string[]): ReturnType<typeof proxyAddr.compile> {

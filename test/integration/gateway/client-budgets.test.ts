@@ -79,6 +79,14 @@ describe('behind a proxy (trustProxy)', () => {
     expect(await send('198.51.100.200, 203.0.113.7, 10.1.2.3')).toBe(2);
   });
 
+  it('drops the port a proxy forwards with an address: a new connection is no new bucket, and a trusted hop with a port is still trusted', async () => {
+    const send = await startBehind(['loopback', '10.0.0.0/8']);
+    expect(await send('203.0.113.7:51234')).toBe(6);
+    expect(await send('203.0.113.7:51235, 10.1.2.3:443')).toBe(2);
+    expect(await send('[2001:db8::7]:51234')).toBe(6);
+    expect(await send('2001:db8::7')).toBe(2);
+  });
+
   it('without trustProxy, X-Forwarded-For is not believed: every client behind the proxy shares its bucket', async () => {
     const send = await startBehind(undefined);
     expect(await send('203.0.113.7')).toBe(6);
