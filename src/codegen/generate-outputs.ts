@@ -3,7 +3,7 @@ import { basename, dirname, join, relative, resolve } from 'node:path';
 import { isOutside } from './outside-folder';
 import { buildGatewaySchema } from '../gateway';
 import { ProjectConfigError, type Project } from '../project/load-project';
-import { printPublicSchema, publicSchemaFile } from './public-schema';
+import { printServedSchema, publicSchemaFile } from './public-schema';
 import { withFileHooks, type CodegenOutput, type FileHooks } from './codegen-hooks';
 
 /** Generated file contents keyed by their path relative to the project root ('/'-separated). */
@@ -31,15 +31,15 @@ interface CodegenCli {
 export async function generateOutputs(project: Project): Promise<CodegenOutputs> {
   // What `docjoin serve` would refuse is refused here first (a @counter of a misspelt list), so CI's --check catches it;
   // but for a root field's missing resolver: its types come first.
-  buildGatewaySchema({ typeDefs: project.typeDefs, resolvers: project.resolvers, writePlans: project.writePlans, rootResolversToCome: true });
+  const built = buildGatewaySchema({ typeDefs: project.typeDefs, resolvers: project.resolvers, writePlans: project.writePlans, rootResolversToCome: true });
   const publicSchema = projectPath(project, project.publicSchemaFile);
-  const options = { costDirectives: project.costDirectives };
-  const files = new Map<string, string>([[publicSchema, publicSchemaFile(project.typeDefs, options)]]);
+  const printed = printServedSchema(built, { costDirectives: project.costDirectives });
+  const files = new Map<string, string>([[publicSchema, publicSchemaFile(printed)]]);
   const roots = [publicSchema];
   if (project.codegenConfigFile === undefined) return { files, roots };
   const codegen = loadCodegenCli();
   const { config } = await codegen.loadCodegenConfig({ configFilePath: project.codegenConfigFile });
-  const { result, error } = await codegen.executeCodegen({ ...config, schema: printPublicSchema(project.typeDefs, options), cwd: project.root, silent: true });
+  const { result, error } = await codegen.executeCodegen({ ...config, schema: printed, cwd: project.root, silent: true });
   if (error) throw error;
   const hooked = await withFileHooks(project.root, config.hooks as FileHooks | undefined, result);
   for (const output of hooked.sort((a, b) => a.filename.localeCompare(b.filename))) {

@@ -49,7 +49,7 @@ export { afterFilter } from './operation/planning/keyset-filter';
 export { DateTimeScalar } from './startup/scalars/date-time-scalar';
 export { DecimalScalar, LongScalar } from './startup/scalars/exact-number-scalars';
 export { PROVIDED_SCALARS } from './startup/scalars/provided-scalars';
-export { buildGatewaySchema } from './startup/schema/build-gateway-schema';
+export { buildGatewaySchema, type GatewaySchema } from './startup/schema/build-gateway-schema';
 export { DOCJOIN_DIRECTIVE_NAMES, directiveTypeDefs } from './startup/schema/directive-type-defs';
 export { readSchemaFiles, schemaFilePaths, withDirectiveTypeDefs } from './startup/schema/schema-sources';
 export { checkSchemaSources, type SchemaSource } from './startup/schema/check-schema-sources';

@@ -1,8 +1,9 @@
 import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
-import { buildClientSchema, introspectionFromSchema, Kind, parse, printSchema, visit, type DocumentNode } from 'graphql';
+import { buildClientSchema, GraphQLScalarType, introspectionFromSchema, Kind, parse, printSchema, visit, type DocumentNode } from 'graphql';
+import type { IResolvers } from '@graphql-tools/utils';
 import { rootResolvers } from '../../../resolvers';
-import { PUBLIC_SCHEMA_HEADER, printPublicSchema, stripStorageDirectives } from '../../../src/codegen/public-schema';
+import { PUBLIC_SCHEMA_HEADER, printPublicSchema } from '../../../src/codegen/public-schema';
 import { buildGatewaySchema } from '../../../src/gateway/startup/schema/build-gateway-schema';
 import { aggregateTypeDefs } from '../../../src/gateway/startup/aggregates/aggregate-type-defs';
 import { withDirectiveTypeDefs } from '../../../src/gateway/startup/schema/schema-sources';
@@ -88,7 +89,7 @@ describe('schema.public.graphql', () => {
   });
 });
 
-describe('stripStorageDirectives', () => {
+describe("docjoin's directives in the public schema", () => {
   const sdl = /* GraphQL */ `
     "A directive of the project's own, for its clients."
     directive @trace(label: String) on FIELD | QUERY
@@ -135,10 +136,32 @@ describe('stripStorageDirectives', () => {
     );
   });
 
-  it('does not mutate its input document', () => {
-    const document = parse(sdl);
-    const before = JSON.stringify(document);
-    stripStorageDirectives(document);
-    expect(JSON.stringify(document)).toBe(before);
+});
+
+describe("the project's own scalars", () => {
+  const base = 'type Query { things(first: Int): [Thing!]! @list } type Thing @collection(name: "things") { id: ID! at: DateTime email: Email }';
+  const servedAndPrinted = (sdl: string, resolvers: IResolvers = {}) => {
+    const typeDefs = withDirectiveTypeDefs(sdl);
+    const { schema } = buildGatewaySchema({ typeDefs, resolvers, rootResolversToCome: true });
+    return { served: printSchema(buildClientSchema(introspectionFromSchema(schema, { specifiedByUrl: true }))), printed: printPublicSchema(typeDefs, { resolvers }) };
+  };
+
+  it("a DateTime the SDL declares without a description: docjoin's description, served and printed", () => {
+    const { served, printed } = servedAndPrinted(`scalar DateTime scalar Email ${base}`);
+    expect(printed).toBe(served);
+    expect(printed).toContain('"""An ISO-8601 date-time, e.g. `2026-11-21T09:30:00.000Z`."""\nscalar DateTime');
+  });
+
+  it('a DateTime the SDL describes and specifies itself keeps its description and @specifiedBy, served and printed', () => {
+    const { served, printed } = servedAndPrinted(`"When it happened" scalar DateTime @specifiedBy(url: "https://scalars.graphql.org/andimarek/date-time") scalar Email ${base}`);
+    expect(printed).toBe(served);
+    expect(printed).toContain('"""When it happened"""\nscalar DateTime @specifiedBy(url: "https://scalars.graphql.org/andimarek/date-time")');
+  });
+
+  it("a hand-written scalar's description and specifiedByURL are printed as served", () => {
+    const Email = new GraphQLScalarType({ name: 'Email', description: 'An e-mail address', specifiedByURL: 'https://example.com/email', serialize: (value) => value });
+    const { served, printed } = servedAndPrinted(`scalar Email ${base}`, { Email });
+    expect(printed).toBe(served);
+    expect(printed).toContain('"""An e-mail address"""\nscalar Email @specifiedBy(url: "https://example.com/email")');
   });
 });

@@ -1,6 +1,6 @@
 import { makeExecutableSchema } from '@graphql-tools/schema';
 import { getDirective, type IResolvers } from '@graphql-tools/utils';
-import { GraphQLSchema, isEnumType, isObjectType, isScalarType, Kind, parse, type GraphQLField, type GraphQLNamedType, type GraphQLObjectType } from 'graphql';
+import { GraphQLScalarType, GraphQLSchema, isEnumType, isObjectType, isScalarType, Kind, parse, type GraphQLField, type GraphQLNamedType, type GraphQLObjectType } from 'graphql';
 import { StorageConfigError } from '../../errors/internal-errors';
 import { ownValue } from '../../documents/read-path';
 import { buildRootResolvers } from '../../request/roots/root-resolvers';
@@ -136,9 +136,16 @@ function providedScalars(schema: GraphQLSchema, handWritten: readonly IResolvers
   const provided: IResolvers[] = [];
   for (const [name, { scalar }] of PROVIDED_SCALARS) {
     const givesOwn = handWritten.some((resolvers) => resolverOf(resolvers, name) !== undefined);
-    if (isScalarType(schema.getType(name)) && !givesOwn) provided.push({ [name]: scalar });
+    const declared = schema.getType(name);
+    if (isScalarType(declared) && !givesOwn) provided.push({ [name]: describedAsDeclared(scalar, declared) });
   }
   return provided;
+}
+
+/** docjoin's scalar with the description and `@specifiedBy` the SDL gives it, where it gives them: the project's words are served. */
+function describedAsDeclared(scalar: GraphQLScalarType, declared: GraphQLScalarType): GraphQLScalarType {
+  if (declared.description == null && declared.specifiedByURL == null) return scalar;
+  return new GraphQLScalarType({ ...scalar.toConfig(), description: declared.description ?? scalar.description, specifiedByURL: declared.specifiedByURL ?? scalar.specifiedByURL });
 }
 
 /**
