@@ -36,11 +36,17 @@ export async function generateOutputs(project: Project): Promise<CodegenOutputs>
   const printed = printServedSchema(built, { costDirectives: project.costDirectives });
   const files = new Map<string, string>([[publicSchema, publicSchemaFile(printed)]]);
   const roots = [publicSchema];
-  if (project.codegenConfigFile === undefined) return { files, roots };
+  const codegenConfigFile = project.codegenConfigFile;
+  if (codegenConfigFile === undefined) return { files, roots };
   const codegen = loadCodegenCli();
-  const { config } = await codegen.loadCodegenConfig({ configFilePath: project.codegenConfigFile });
-  const { result, error } = await codegen.executeCodegen({ ...config, schema: printed, cwd: project.root, silent: true });
-  if (error) throw error;
+  const config = await loadCodegenConfig(codegen, project, codegenConfigFile);
+  // graphql-codegen checks the config's shape as it runs: that is the project's configuration too.
+  const asConfigError = (error: unknown) =>
+    error instanceof Error && /Invalid Codegen Configuration/.test(error.message) ? new ProjectConfigError(`${codegenConfigName(project, codegenConfigFile)}: ${error.message.trim()}`) : error;
+  const { result, error } = await codegen.executeCodegen({ ...config, schema: printed, cwd: project.root, silent: true }).catch((thrown: unknown) => {
+    throw asConfigError(thrown);
+  });
+  if (error) throw asConfigError(error);
   const hooked = await withFileHooks(project.root, config.hooks as FileHooks | undefined, result);
   for (const output of hooked.sort((a, b) => a.filename.localeCompare(b.filename))) {
     files.set(projectPath(project, resolve(project.root, output.filename)), output.content);
@@ -51,6 +57,21 @@ export async function generateOutputs(project: Project): Promise<CodegenOutputs>
     roots.push(target.endsWith('/') ? `${path}/` : path);
   }
   return { files, roots };
+}
+
+function codegenConfigName(project: Project, file: string): string {
+  return `the config's codegen.config (${projectPath(project, file)})`;
+}
+
+/** The project's graphql-codegen config; a missing or unreadable one is the project's configuration to fix (exit 2). */
+async function loadCodegenConfig(codegen: CodegenCli, project: Project, file: string): Promise<{ generates: Record<string, unknown> } & Record<string, unknown>> {
+  const named = codegenConfigName(project, file);
+  if (!existsSync(file)) throw new ProjectConfigError(`${named} does not exist; write a graphql-codegen config there, or point codegen.config at yours`);
+  try {
+    return (await codegen.loadCodegenConfig({ configFilePath: file })).config;
+  } catch (error) {
+    throw new ProjectConfigError(`${named}: ${(error instanceof Error ? error.message : String(error)).trim()}`);
+  }
 }
 
 /**

@@ -197,9 +197,23 @@ function checkConfig(exported: unknown, name: string): DocjoinProjectConfig {
   if (writes !== undefined && (typeof writes !== 'object' || writes === null || ![undefined, 'auto', 'never'].includes(transactions as string))) {
     throw new ProjectConfigError(`${name}: writes must be { transactions?: 'auto' | 'never' }, got ${JSON.stringify(writes)}`);
   }
+  checkCodegenOption(config.codegen, name);
   const seed: unknown = config.seed;
   if (seed !== undefined && typeof seed !== 'function') throw new ProjectConfigError(`${name}: seed must be a function (db, { scale, onProgress }) => Promise, got ${typeof seed}`);
   return config;
+}
+
+function checkCodegenOption(codegen: unknown, name: string): void {
+  if (codegen === undefined) return;
+  if (typeof codegen !== 'object' || codegen === null || Array.isArray(codegen)) {
+    throw new ProjectConfigError(`${name}: codegen must be { publicSchema?, config?, costDirectives? }, e.g. codegen: { config: 'codegen.yml' }, got ${JSON.stringify(codegen)}`);
+  }
+  for (const key of ['publicSchema', 'config'] as const) {
+    const path: unknown = (codegen as Record<string, unknown>)[key];
+    if (path !== undefined && (typeof path !== 'string' || path.trim() === '')) {
+      throw new ProjectConfigError(`${name}: codegen.${key} must be a file's path, relative to the config's folder, got ${JSON.stringify(path)}`);
+    }
+  }
 }
 
 function toList(value: string | readonly string[]): readonly string[] {

@@ -1,11 +1,7 @@
-import { execFile } from 'node:child_process';
 import { existsSync, mkdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
-import { join, resolve } from 'node:path';
-import { promisify } from 'node:util';
-import { DEMO_DIR, demoScratchFolder } from '../../support/demo-project';
-
-const run = promisify(execFile);
-const CLI = resolve(DEMO_DIR, 'src/cli/bin/docjoin.ts');
+import { join } from 'node:path';
+import { codegenProcess } from '../../support/codegen-process';
+import { demoScratchFolder } from '../../support/demo-project';
 
 /**
  * `docjoin codegen` clears a folder target (one ending in `/`) before writing it. A target that is the
@@ -31,14 +27,7 @@ describe('docjoin codegen folder targets', () => {
 
   async function codegenWith(target: string): Promise<{ code: number; err: string }> {
     writeFileSync(join(project, 'codegen.yml'), `schema: schema.public.graphql\ngenerates:\n  ${JSON.stringify(target)}:\n    preset: client\n    documents: []\n`);
-    // A process of its own, as a team runs it: graphql-codegen's plugins load as they do there.
-    try {
-      await run(process.execPath, ['--import', 'tsx', CLI, 'codegen', '--config', join(project, 'docjoin.config.json')], { cwd: project });
-      return { code: 0, err: '' };
-    } catch (error) {
-      const failed = error as { code?: number; stderr?: string };
-      return { code: failed.code ?? -1, err: failed.stderr ?? '' };
-    }
+    return codegenProcess(project, join(project, 'docjoin.config.json'));
   }
 
   it.each([
