@@ -14,11 +14,12 @@ import { DEFAULT_BATCH_SIZE, ReconcileMismatchError, type DriftReport, type Reco
 
 /**
  * Compares every copy the write model declares with its sources and, with `fix`, repairs the drift in
- * batches. Order matters when fixing: snapshots first (the copies inside children are then true), then
- * bounded arrays (rebuilt from those children), inverse arrays, and counters and totals last (they count the
- * truth side, never a possibly stale id list). Each check judges the data as the checks before it
- * leave it (a bounded array compares its snapshots as their sources say), so a report without `fix`
- * lists exactly what `fix` repairs, and a second run after a fix reports zero drift.
+ * batches. Order matters when fixing: counters and totals first (they count the truth side, never a
+ * possibly stale id list, and a snapshot may copy one), then snapshots (the copies inside children are
+ * then true), bounded arrays (rebuilt from those children) and inverse arrays. Each check judges the
+ * data as the checks before it leave it (a bounded array compares its snapshots as their sources say),
+ * so a second run after a fix reports zero drift; a report without `fix` lists what `fix` repairs, but
+ * for the copies of a drifted counter, which it finds once the counter is true.
  */
 export async function reconcile(db: Db, model: WriteModel, options: ReconcileOptions = {}): Promise<ReconcileReport> {
   const batchSize = options.batchSize ?? DEFAULT_BATCH_SIZE;
@@ -71,6 +72,8 @@ export function everyCopyDangles(report: DriftReport, location: Pick<SnapshotLoc
  */
 export function reconcileChecks(db: Db, model: ReconciledRules, keyMoves: ReadonlyMap<string, string> = new Map()): Check[] {
   return [
+    ...model.counters.map((counter) => ({ coordinate: counter.coordinate, kind: 'counter' as const, collection: counter.collection, ...counterCheck(db, counter) })),
+    ...(model.totals ?? []).map((total) => ({ coordinate: total.coordinate, kind: 'total' as const, collection: total.collection, ...totalCheck(db, total) })),
     ...model.snapshots.map((location) => {
       const from = keyMoves.get(location.field);
       return from === undefined
@@ -79,8 +82,6 @@ export function reconcileChecks(db: Db, model: ReconciledRules, keyMoves: Readon
     }),
     ...model.boundedArrays.map((array) => ({ coordinate: array.coordinate, kind: 'bounded-array' as const, collection: array.collection, ...boundedArrayCheck(db, array, model.snapshots) })),
     ...model.inverses.map((rule) => ({ coordinate: rule.coordinate, kind: 'inverse' as const, collection: rule.collection, ...inverseCheck(db, rule) })),
-    ...model.counters.map((counter) => ({ coordinate: counter.coordinate, kind: 'counter' as const, collection: counter.collection, ...counterCheck(db, counter) })),
-    ...(model.totals ?? []).map((total) => ({ coordinate: total.coordinate, kind: 'total' as const, collection: total.collection, ...totalCheck(db, total) })),
   ];
 }
 
