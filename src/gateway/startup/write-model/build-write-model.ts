@@ -68,7 +68,30 @@ export function collectWriteModel(schema: GraphQLSchema, storageMap: StorageMap)
     }
   }
   problems.push(...wholeCopiesOfDerivedValues(model));
+  problems.push(...snapshotsOfCopies(model));
   return { model, problems };
+}
+
+/**
+ * A snapshot copying a field its source stores inside a copy the writes keep (another snapshot's copy,
+ * a bounded array, an inverse list: `managerName` at "manager.name", inside `Person.manager`): a write
+ * moves that copy in the source's own documents only, never on into these, so they would go stale.
+ */
+function snapshotsOfCopies(model: WriteModel): string[] {
+  const kept = [
+    ...model.snapshots.filter((location) => location.segments.length === 1).map((location) => ({ coordinate: location.coordinate, collection: location.collection, path: location.segments[0]!.path, kind: 'a @snapshot copy' })),
+    ...model.boundedArrays.map((rule) => ({ coordinate: rule.coordinate, collection: rule.collection, path: rule.path, kind: 'a bounded array' })),
+    ...model.inverses.map((rule) => ({ coordinate: rule.coordinate, collection: rule.collection, path: rule.path, kind: 'the @inverse side of a two-way reference' })),
+  ];
+  return model.snapshots.flatMap((location) =>
+    location.fields.flatMap((field) => {
+      const inside = kept.find((copy) => copy.collection === location.sourceCollection && pathsOverlap(field.sourcePath, copy.path));
+      if (!inside) return [];
+      return [
+        `${location.coordinate}: @snapshot copies ${location.sourceType}.${field.name}, stored at "${field.sourcePath}" inside ${inside.coordinate}, ${inside.kind}, which the writes keep in the ${location.sourceCollection} documents only, so its copies here would never move; leave ${field.name} out of the snapshot's fields (a read of it joins)`,
+      ];
+    }),
+  );
 }
 
 /**

@@ -164,3 +164,39 @@ describe('@total validation at startup', () => {
     expect(build(BASE)).toThrow('C.a: @snapshot copies A.total, a @total, whose copies docjoin does not keep; leave it out of the snapshot\'s fields');
   });
 });
+
+describe('a snapshot copying a field stored inside a copy the writes keep', () => {
+  const build = (sdl: string) => () => {
+    const schema = schemaOf(sdl);
+    return buildWriteModel(schema, buildStorageMap(schema));
+  };
+  const PEOPLE = /* GraphQL */ `
+    type Query { people: [Person!]! @list }
+    type Person @collection(name: "people") {
+      id: ID!
+      name: String!
+      manager: Person @snapshot(path: "manager", fields: ["id", "name"]) @join(localField: "manager.id") @read(strategy: SNAPSHOT)
+      managerName: String @path(path: "manager.name")
+      recent: [Note!]! @embedded(path: "recentNotes") @join(localField: "_id", foreignField: "personId", sort: "-_id", limit: 3) @read(strategy: EMBEDDED)
+      latestNote: String @path(path: "recentNotes.text")
+    }
+    type Note @collection(name: "notes") { id: ID! text: String! person: Person @join(localField: "personId") }
+    type Team @collection(name: "teams") {
+      id: ID!
+      lead: Person @snapshot(path: "lead", fields: ["id", "name"]) @join(localField: "lead.id") @read(strategy: SNAPSHOT)
+    }
+  `;
+
+  it('is accepted while the copied fields are the source\'s own', () => {
+    expect(build(PEOPLE)).not.toThrow();
+  });
+
+  it('is refused, naming the snapshot, the field, the copy it sits in and the fix: no write would reach those copies', () => {
+    expect(build(PEOPLE.replace('fields: ["id", "name"]) @join(localField: "lead.id")', 'fields: ["id", "name", "managerName"]) @join(localField: "lead.id")'))).toThrow(
+      'Team.lead: @snapshot copies Person.managerName, stored at "manager.name" inside Person.manager, a @snapshot copy, which the writes keep in the people documents only, so its copies here would never move; leave managerName out of the snapshot\'s fields (a read of it joins)',
+    );
+    expect(build(PEOPLE.replace('fields: ["id", "name"]) @join(localField: "lead.id")', 'fields: ["id", "latestNote"]) @join(localField: "lead.id")'))).toThrow(
+      'Team.lead: @snapshot copies Person.latestNote, stored at "recentNotes.text" inside Person.recent, a bounded array,',
+    );
+  });
+});
