@@ -3,6 +3,9 @@ import type { DriftKind, DriftReport, ReconcileOptions } from './reconcile-types
 import { SAMPLE_SIZE } from './reconcile-types';
 import { afterFilter } from '../gateway';
 
+/** How many times a batch's repairs are read again and rewritten while racing writes keep changing their sources. */
+const SETTLING_ROUNDS = 5;
+
 /** A scan's order, resumed after the last `_id` it read across types (see afterFilter). */
 const IN_ID_ORDER = [{ path: '_id', direction: 1 }] as const;
 
@@ -57,19 +60,28 @@ export async function scanInBatches(
       const reread = await collection.find({ _id: { $in: [...ids] } } as Document, { projection: target.projection, sort: { _id: 1 } }).toArray();
       return check(reread, emptyReport(target));
     };
+    const write = async (batchRepairs: readonly Repair[]) => {
+      const operations: AnyBulkWriteOperation[] = batchRepairs.map((repair) => ({ updateOne: { filter: repair.filter, update: repair.update } }));
+      return (await collection.bulkWrite(operations, { ordered: false })).modifiedCount;
+    };
     let drifted: readonly Repair[] = repairs;
     if (repairs.length > 0 && !options.fix) {
       // Read again: what a write left right meanwhile (a comment and its count, written together) was a race, not drift.
       drifted = await stillWrong(repairs.map((repair) => repair.id));
     } else if (repairs.length > 0) {
-      const operations: AnyBulkWriteOperation[] = repairs.map((repair) => ({ updateOne: { filter: repair.filter, update: repair.update } }));
-      const modified = (await collection.bulkWrite(operations, { ordered: false })).modifiedCount;
-      report.fixed += modified;
-      // A guard that matched nothing: a write changed the document since it was read. The same reading again.
-      if (modified < repairs.length) {
-        const wrong = await stillWrong(repairs.map((repair) => repair.id));
-        drifted = repairs.slice(0, repairs.length - Math.max(0, repairs.length - modified - wrong.length));
+      const modified = await write(repairs);
+      // Each repair is guarded by the copy it was computed against, not by its sources: a write that changed
+      // a source after the check read it, and left the copy as it was (its fan-out had nothing to change
+      // there), let a repair from the old sources through. So the repaired documents and their sources are
+      // read again, and repaired again, until they agree.
+      let wrong = await stillWrong(repairs.map((repair) => repair.id));
+      // A guard that matched nothing: a write changed the document since it was read; what it left right was a race, not drift.
+      if (modified < repairs.length) drifted = repairs.slice(0, repairs.length - Math.max(0, repairs.length - modified - wrong.length));
+      for (let round = 0; wrong.length > 0 && round < SETTLING_ROUNDS; round++) {
+        await write(wrong);
+        wrong = await stillWrong(wrong.map((repair) => repair.id));
       }
+      report.fixed += Math.max(0, drifted.length - wrong.length);
     }
     report.drifted += drifted.length;
     for (const repair of drifted.slice(0, SAMPLE_SIZE - report.sampleIds.length)) report.sampleIds.push(idString(repair.id));
