@@ -39,6 +39,7 @@ export { assertPortFree, PortInUseError } from './http/port-in-use-error';
 export { isDuplicateKeyError } from './request/mongo/funnel-writer';
 export { connectMongo, type Db, type MongoClient, MongoFunnel } from './request/mongo/mongo-funnel';
 export { readServerVersion } from './request/mongo/server-version';
+export { indexesThroughViews } from './request/mongo/indexes-through-views';
 export { versionBefore } from './documents/version-order';
 export { buildOperationPlan, type OperationPlan } from './operation/plan/operation-plan';
 export { printOperationPlan } from './operation/explain/print-plan';

@@ -6,13 +6,14 @@ export function describeStorage(field: RelationField): string {
   const parts: Array<[string, string]> = [];
   if (embedded) parts.push(['embedded', `embedded at ${embedded.path}${join?.limit !== undefined ? ` (the first ${join.limit})` : ''}`]);
   if (snapshot) parts.push(['snapshot', `snapshot at ${snapshot.path} of [${snapshot.fields.join(', ')}]`]);
-  if (join) parts.push(['join', describeJoin(join)]);
+  if (join) parts.push(['join', describeJoin(join, field.isList)]);
   parts.sort(([a], [b]) => Number(b === field.defaultStrategy) - Number(a === field.defaultStrategy));
   return parts.map(([strategy, text]) => (strategy === field.defaultStrategy ? `${text} (read by default)` : text)).join('; ');
 }
 
-function describeJoin(join: JoinShape): string {
-  return join.direction === 'byKey'
+/** A single field joined by another key than `_id` (`currencyCode` → `currencies.code`) is a join by key too. */
+function describeJoin(join: JoinShape, isList: boolean): string {
+  return join.direction === 'byKey' || !isList
     ? `join ${join.localField} → ${join.collection}.${join.foreignField}`
     : `reverse join ${join.collection}.${join.foreignField} → ${join.localField}`;
 }

@@ -98,7 +98,9 @@ export function lookupAdvice(
   // A document the join read once for several keys is sent once per key. A reverse join's lookup runs once per
   // parent document in its parents' command, where a parent met several times is one document (its
   // copies, under a lookup of its own, are carriedPerCopy).
-  const copies = join.direction === 'byKey' ? Math.max(0, entry.keys - entry.dangling - entry.documents) : 0;
+  // A single field joined by another key than _id (`currencyCode` → `code`) reads shared targets too.
+  const sharedTargets = join.direction === 'byKey' || !field.isList;
+  const copies = sharedTargets ? Math.max(0, entry.keys - entry.dangling - entry.documents) : 0;
   const { documentMs, parentMs, priced } = probed ? probedCosts(probed, entry.documents > 0 ? entry.bytes / entry.documents : 0) : unprobedCosts(summary, costs, network);
   // A round trip removed takes its command with it: the network, and the work a command does beyond it and its documents.
   const commandWork = commandWorkOf(summary, network, probed, documentMs);
@@ -131,7 +133,7 @@ export function lookupAdvice(
     holders === undefined
       ? `MongoDB joins each of the ${count(entry.resolves)} parent(s) the join resolved, at ${milliseconds(parentMs)} ms each (${priced}): ${count(round(joinedMs))} ms`
       : `MongoDB joins each of the ${count(holders)} document(s) holding the ${count(entry.resolves)} ${field.typeName} element(s) the join resolved, at ${milliseconds(parentMs)} ms each (${priced}): ${count(round(joinedMs))} ms`,
-    join.direction === 'byKey'
+    sharedTargets
       ? `the join read ${count(entry.documents)} document(s) for ${count(entry.keys - entry.dangling)} key(s): a lookup sends ${count(copies)} more (a document several parents share, once per parent), at ${milliseconds(documentMs)} ms each: ${count(round(copies * documentMs))} ms`
       : childrenListSeveral
         ? `${join.targetType}.${join.foreignField} may hold several parents' keys: a lookup sends a child once for each parent of the page that lists it, which the workload does not record; priced at the ${count(entry.documents)} document(s) the join read`

@@ -1,4 +1,5 @@
 import type { Db, Document } from 'mongodb';
+import { indexesThroughViews } from '../../gateway';
 
 /**
  * Which paths of each collection an index can look up by equality, read once per collection
@@ -17,7 +18,8 @@ export class IndexCatalog {
   }
 
   async #read(collection: string): Promise<ReadonlySet<string>> {
-    const indexes: Document[] = await this.db.collection(collection).listIndexes().toArray();
+    // A collection not made yet has none; a view reads through its collection's.
+    const { indexes } = await indexesThroughViews(this.db, collection);
     const paths = new Set<string>();
     for (const index of indexes) {
       const [first] = Object.entries(index.key as Document);

@@ -20,6 +20,7 @@ import { DatabaseFailure, InvariantError, OperationStopped, TransactionConflict,
 import type { OperationDeadline } from '../../operation/limits/operation-deadline';
 import { FunnelWriter, SESSION_COMMANDS } from './funnel-writer';
 import type { IndexDescription } from '../../documents/index-description';
+import { indexesThroughViews } from './indexes-through-views';
 import type { StoredDocument } from '../../documents/stored-document';
 import { scopedFilter, scopedPipeline, type ReadScope } from '../access/scope-read-command';
 import { readServerVersion } from './server-version';
@@ -277,19 +278,8 @@ export class MongoFunnel {
    * pipeline may repeat a document, by `$unwind` or `$lookup`); none for a view on no collection.
    */
   async listIndexes(collection: string): Promise<IndexDescription[]> {
-    for (let name = collection, depth = 0; depth < MAX_VIEW_DEPTH; depth++) {
-      try {
-        const indexes = await this.#db.collection(name).listIndexes().toArray();
-        const ofView = name !== collection;
-        return indexes.map((index) => ({ key: index.key as Record<string, unknown>, unique: !ofView && index.unique === true, ...(ofView && { collection: name }) }));
-      } catch (error) {
-        if (name !== collection && error instanceof MongoServerError && error.code === NAMESPACE_NOT_FOUND) return [];
-        const viewOn = error instanceof MongoServerError && error.code === COMMAND_NOT_SUPPORTED_ON_VIEW ? await this.#viewSource(name) : undefined;
-        if (viewOn === undefined) throw error;
-        name = viewOn;
-      }
-    }
-    return [];
+    const { indexes, source } = await indexesThroughViews(this.#db, collection);
+    return indexes.map((index) => ({ key: index.key as Record<string, unknown>, unique: source === undefined && index.unique === true, ...(source !== undefined && { collection: source }) }));
   }
 
   /** The database's views, each with the collection (or view) it is a view on (startup checks). */
@@ -300,12 +290,6 @@ export class MongoFunnel {
       if ((info as { type?: unknown }).type === 'view' && typeof viewOn === 'string') views.set(info.name, viewOn);
     }
     return views;
-  }
-
-  async #viewSource(view: string): Promise<string | undefined> {
-    const [info] = await this.#db.listCollections({ name: view }).toArray();
-    const viewOn = (info as { options?: { viewOn?: unknown } } | undefined)?.options?.viewOn;
-    return typeof viewOn === 'string' ? viewOn : undefined;
   }
 
   /**
@@ -571,12 +555,6 @@ async function inTransaction<T>(session: ClientSession, retries: TransactionRetr
   }
 }
 
-/** MongoDB's error for a command a view cannot run (listIndexes on one). */
-const COMMAND_NOT_SUPPORTED_ON_VIEW = 166;
-/** MongoDB's error for a collection that does not exist (listIndexes on one). */
-const NAMESPACE_NOT_FOUND = 26;
-/** Views on views MongoDB allows at most (its maximum view depth). */
-const MAX_VIEW_DEPTH = 20;
 
 /** Decodes a cursor's envelope and leaves its documents raw. */
 const RAW_BATCH: BSON.DeserializeOptions = { fieldsAsRaw: { firstBatch: true, nextBatch: true } };
