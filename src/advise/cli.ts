@@ -77,6 +77,11 @@ async function run(command: AdviseCommand, target: AdviseTarget, io: CliIo): Pro
       io.err.write(`advise: ${wrongDatabase}\n`);
       return 1;
     }
+    if (target.workload && 'collection' in target.workload && !existing.has(target.workload.collection)) {
+      const recordings = [...existing].filter((name) => name.toLowerCase().includes('workload'));
+      io.err.write(`advise: ${where} has no collection "${target.workload.collection}" to read a recorded workload from${recordings.length > 0 ? ` (it has ${recordings.map((name) => `"${name}"`).join(', ')})` : ''}; name the collection the gateway's workload option records to\n`);
+      return 1;
+    }
     const source: WorkloadSource | undefined = target.workload && ('file' in target.workload ? target.workload : { collection: target.workload.collection, db });
     const workload = source ? await readWorkload(source) : undefined;
     const statistics = await collectDataStatistics(db, target.model, { sampleSize: command.sampleSize, ...(workload && { workload }) });

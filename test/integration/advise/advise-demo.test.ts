@@ -119,6 +119,12 @@ it('refuses a database holding none of the schema\'s collections, naming the ser
   expect(err.join('')).toMatch(new RegExp(`^advise: database "nosuchdb" has none of the schema's \\d+ collections \\(.*\\)\\. This server has: .*\\b${demo.dbName}\\b.*\\. Set the database \\(MONGODB_DB, --db, or mongodb\\.db in the config\\), or load data \\(docjoin seed\\)\\n$`));
 });
 
+it('refuses a workload collection the database does not have, instead of advising on no workload', async () => {
+  const err: string[] = [];
+  const code = await runAdviseCli(['--mongo-uri', demo.mongo.uri, '--db', demo.dbName, '--workload-collection', 'docjoin_workloda', '--config', DEMO_CONFIG], {}, { out: { write: () => undefined }, err: { write: (text: string) => err.push(text) } });
+  expect([code, err.join('')]).toEqual([1, `advise: ${demo.dbName} on ${demo.mongo.uri} has no collection "docjoin_workloda" to read a recorded workload from; name the collection the gateway's workload option records to\n`]);
+});
+
 it('predicts within 20% the query round trips measured once Book.authors copies countOfBooks', async () => {
   const authors = field('Book.authors');
   const before = (recorded.operations.query.roundTrips / recorded.operations.query.count) * 1000;
