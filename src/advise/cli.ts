@@ -1,5 +1,6 @@
-import { readFileSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import { writeFile } from 'node:fs/promises';
+import { dirname, resolve } from 'node:path';
 import { answerWithoutRunning } from '../command-line/answer-without-running';
 import { clientForCommand } from '../command-line/mongo-target';
 import { loadProjectTarget } from '../command-line/project-flags';
@@ -38,6 +39,11 @@ const NO_MONGO_MESSAGE = "No MongoDB to advise on: pass --mongo-uri URI, set MON
 export async function runAdviseCli(argv: readonly string[], env: Readonly<Record<string, string | undefined>>, io: CliIo): Promise<number> {
   const command = parseAdviseArgs(argv, env);
   if (command.kind !== 'advise') return answerWithoutRunning('advise', command, ADVISE_USAGE, io);
+  // Checked before sampling, which can take minutes: advice that cannot be written is not worth reading.
+  if (command.json !== undefined && !existsSync(dirname(resolve(command.json)))) {
+    io.err.write(`advise: --json ${command.json}: its folder ${dirname(resolve(command.json))} does not exist\n`);
+    return 2;
+  }
   let target: AdviseTarget;
   try {
     const project = await loadProjectTarget(command.project);

@@ -67,8 +67,8 @@ field declares. Also the operation's estimate against the cost limits (DOCJOIN_M
   --run               also run it and print the measured cost next to the estimate: on the embedded
                       server filled by the project's seed, or on --mongo-uri / $MONGODB_URI.
                       A mutation really writes.
-  --mongo-uri URI     with --run: the MongoDB to run on (default: $MONGODB_URI, else embedded)
-  --db NAME           with --run: database name (default: $MONGODB_DB, else "docjoin")
+  --mongo-uri URI     with --run: the MongoDB to run on (default: $MONGODB_URI, else the config's mongodb.uri, else embedded)
+  --db NAME           with --run: database name (default: $MONGODB_DB, else the config's mongodb.db, else "docjoin")
   --seed-scale N      with --run on the embedded server: the seed's scale (default: $DOCJOIN_SEED_SCALE, else 1)
 ${PROJECT_FLAGS_USAGE}
   -h, --help          show this help

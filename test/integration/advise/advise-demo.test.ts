@@ -119,6 +119,12 @@ it('refuses a database holding none of the schema\'s collections, naming the ser
   expect(err.join('')).toMatch(new RegExp(`^advise: database "nosuchdb" has none of the schema's \\d+ collections \\(.*\\)\\. This server has: .*\\b${demo.dbName}\\b.*\\. Set the database \\(MONGODB_DB, --db, or mongodb\\.db in the config\\), or load data \\(docjoin seed\\)\\n$`));
 });
 
+it('refuses, before sampling, a --json file in a folder that does not exist', async () => {
+  const err: string[] = [];
+  const code = await runAdviseCli(['--mongo-uri', demo.mongo.uri, '--db', demo.dbName, '--json', '/no/such/folder/advice.json', '--config', DEMO_CONFIG], {}, { out: { write: () => undefined }, err: { write: (text: string) => err.push(text) } });
+  expect([code, err.join('')]).toEqual([2, 'advise: --json /no/such/folder/advice.json: its folder /no/such/folder does not exist\n']);
+});
+
 it('refuses a workload collection the database does not have, instead of advising on no workload', async () => {
   const err: string[] = [];
   const code = await runAdviseCli(['--mongo-uri', demo.mongo.uri, '--db', demo.dbName, '--workload-collection', 'docjoin_workloda', '--config', DEMO_CONFIG], {}, { out: { write: () => undefined }, err: { write: (text: string) => err.push(text) } });
