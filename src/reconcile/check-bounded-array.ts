@@ -60,8 +60,9 @@ export function childrenStages(array: Pick<BoundedArray, 'childCollection' | 'ch
   const sortBy = sortDocument(array.sort);
   const byParent = { _id: `$${array.childKey}` };
   if (array.limit === undefined || hasTopN) {
-    const docs = array.limit === undefined ? { $push: '$$ROOT' } : { $topN: { n: array.limit, sortBy, output: '$$ROOT' } };
-    return [{ $match: { [array.childKey]: { $in: keys } } }, { $sort: sortBy }, { $group: { ...byParent, docs } }];
+    // `$topN` sorts within each parent's group, so no sort of every child of the batch goes before it.
+    if (array.limit !== undefined) return [{ $match: { [array.childKey]: { $in: keys } } }, { $group: { ...byParent, docs: { $topN: { n: array.limit, sortBy, output: '$$ROOT' } } } }];
+    return [{ $match: { [array.childKey]: { $in: keys } } }, { $sort: sortBy }, { $group: { ...byParent, docs: { $push: '$$ROOT' } } }];
   }
   const limit = array.limit;
   const page = (key: unknown): Document[] => [{ $match: { [array.childKey]: { $eq: key } } }, { $sort: sortBy }, { $limit: limit }];
