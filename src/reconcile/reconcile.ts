@@ -14,9 +14,10 @@ import { DEFAULT_BATCH_SIZE, ReconcileMismatchError, type DriftReport, type Reco
 
 /**
  * Compares every copy the write model declares with its sources and, with `fix`, repairs the drift in
- * batches. Order matters when fixing: counters and totals first (they count the truth side, never a
- * possibly stale id list, and a snapshot may copy one), then snapshots (the copies inside children are
- * then true), bounded arrays (rebuilt from those children) and inverse arrays. Each check judges the
+ * batches. Order matters when fixing: counters first (they count the truth side, never a possibly stale
+ * id list, and a snapshot may copy one), then snapshots (the copies inside children are then true),
+ * bounded arrays (rebuilt from those children), inverse arrays, and totals last (a total may sum a value
+ * its children copy, and no snapshot copies a total: startup refuses it). Each check judges the
  * data as the checks before it leave it (a bounded array compares its snapshots as their sources say),
  * so a second run after a fix reports zero drift; a report without `fix` lists what `fix` repairs, but
  * for the copies of a drifted counter, which it finds once the counter is true.
@@ -73,7 +74,6 @@ export function everyCopyDangles(report: DriftReport, location: Pick<SnapshotLoc
 export function reconcileChecks(db: Db, model: ReconciledRules, keyMoves: ReadonlyMap<string, string> = new Map()): Check[] {
   return [
     ...model.counters.map((counter) => ({ coordinate: counter.coordinate, kind: 'counter' as const, collection: counter.collection, ...counterCheck(db, counter) })),
-    ...(model.totals ?? []).map((total) => ({ coordinate: total.coordinate, kind: 'total' as const, collection: total.collection, ...totalCheck(db, total) })),
     ...model.snapshots.map((location) => {
       const from = keyMoves.get(location.field);
       return from === undefined
@@ -82,6 +82,7 @@ export function reconcileChecks(db: Db, model: ReconciledRules, keyMoves: Readon
     }),
     ...model.boundedArrays.map((array) => ({ coordinate: array.coordinate, kind: 'bounded-array' as const, collection: array.collection, ...boundedArrayCheck(db, array, model.snapshots) })),
     ...model.inverses.map((rule) => ({ coordinate: rule.coordinate, kind: 'inverse' as const, collection: rule.collection, ...inverseCheck(db, rule) })),
+    ...(model.totals ?? []).map((total) => ({ coordinate: total.coordinate, kind: 'total' as const, collection: total.collection, ...totalCheck(db, total) })),
   ];
 }
 

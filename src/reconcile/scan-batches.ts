@@ -1,7 +1,7 @@
 import type { AnyBulkWriteOperation, Db, Document } from 'mongodb';
 import type { DriftKind, DriftReport, ReconcileOptions } from './reconcile-types';
 import { SAMPLE_SIZE } from './reconcile-types';
-import { afterFilter } from '../gateway';
+import { afterFilter, keyString } from '../gateway';
 
 /** How many times a batch's repairs are read again and rewritten while racing writes keep changing their sources. */
 const SETTLING_ROUNDS = 5;
@@ -75,8 +75,15 @@ export async function scanInBatches(
       // there), let a repair from the old sources through. So the repaired documents and their sources are
       // read again, and repaired again, until they agree.
       let wrong = await stillWrong(repairs.map((repair) => repair.id));
-      // A guard that matched nothing: a write changed the document since it was read; what it left right was a race, not drift.
-      if (modified < repairs.length) drifted = repairs.slice(0, repairs.length - Math.max(0, repairs.length - modified - wrong.length));
+      // A guard that matched nothing: a write changed the document since it was read, and what it left right
+      // was a race, not drift. The bulk write says how many guards held, not which: the documents still
+      // wrong are drift, and as many others as guards held (exact unless, in one batch, a write raced a
+      // copy and another a source: then an upper bound).
+      if (modified < repairs.length) {
+        const wrongIds = new Set(wrong.map((repair) => keyString(repair.id)));
+        const stillWrongFirst = [...repairs].sort((a, b) => Number(wrongIds.has(keyString(b.id))) - Number(wrongIds.has(keyString(a.id))));
+        drifted = stillWrongFirst.slice(0, Math.min(repairs.length, modified + wrong.length));
+      }
       for (let round = 0; wrong.length > 0 && round < SETTLING_ROUNDS; round++) {
         await write(wrong);
         wrong = await stillWrong(wrong.map((repair) => repair.id));

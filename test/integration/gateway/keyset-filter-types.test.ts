@@ -37,6 +37,8 @@ const VALUES: unknown[] = [
   new Date('2026-06-01T00:00:00Z'),
   new Timestamp({ t: 1, i: 1 }),
   new BSONRegExp('^a', 'i'),
+  // Stored after the regex: a tie with the regex is an equality, so this string it matches does not come back after it.
+  'abd',
   new MaxKey(),
 ];
 

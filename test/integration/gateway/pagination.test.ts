@@ -125,7 +125,7 @@ describe('round trips of an anchored page', () => {
             {
               $or: [
                 { $or: [{ createdAt: { $lt: '?' } }, { createdAt: { $type: '?' } }, { createdAt: '?' }] },
-                { createdAt: '?', $or: [{ _id: { $lt: '?' } }, { _id: { $type: '?' } }, { _id: '?' }] },
+                { createdAt: { $eq: '?' }, $or: [{ _id: { $lt: '?' } }, { _id: { $type: '?' } }, { _id: '?' }] },
               ],
             },
           ],

@@ -69,12 +69,11 @@ export function checkCursorParent(cursor: DecodedCursor | undefined, parent: str
   }
 }
 
-const PLAIN_BSON_TYPES: ReadonlySet<string | undefined> = new Set(['ObjectId', 'Decimal128', 'Long']);
+const PLAIN_BSON_TYPES: ReadonlySet<string | undefined> = new Set(['ObjectId', 'Decimal128', 'Long', 'Int32', 'Double', 'Binary', 'Timestamp', 'MinKey', 'MaxKey']);
 
-/** A value a sort key can hold that compares as itself in a query (no objects, no arrays). */
+/** A value a sort key can hold that compares as itself in a query (no objects, no arrays, no regexes); NaN and the infinities too. */
 function isPlainValue(value: unknown): boolean {
-  if (value === null || typeof value === 'string' || typeof value === 'boolean') return true;
-  if (typeof value === 'number') return Number.isFinite(value);
+  if (value === null || typeof value === 'string' || typeof value === 'boolean' || typeof value === 'number') return true;
   if (value instanceof Date) return !Number.isNaN(value.getTime());
   return PLAIN_BSON_TYPES.has(bsonType(value));
 }

@@ -18,7 +18,8 @@ import type { SortKey } from '../../startup/storage-map/storage-map-types';
 export function afterFilter(sort: readonly SortKey[], values: readonly unknown[]): Record<string, unknown> {
   const branches = sort.map((key, index) => {
     const branch: Record<string, unknown> = {};
-    for (let earlier = 0; earlier < index; earlier++) branch[sort[earlier]!.path] = values[earlier] ?? null;
+    // `$eq`: a tie on a stored regex or object is equality, never a pattern match or an operator.
+    for (let earlier = 0; earlier < index; earlier++) branch[sort[earlier]!.path] = { $eq: values[earlier] ?? null };
     return { ...branch, ...strictlyAfter(key, values[index] ?? null) };
   });
   return branches.length === 1 ? branches[0]! : { $or: branches };
@@ -31,10 +32,12 @@ function strictlyAfter(key: SortKey, value: unknown): Record<string, unknown> {
   if (value === null) return key.direction === 1 ? { [path]: { $nin: [null, new MinKey()] } } : { [path]: { $type: 'minKey' } };
   const rank = typeRank(value);
   const conditions: unknown[] = [];
+  // Within the value's own type: NaN sorts before every other number, yet nothing is `$gt` or `$lt` it;
+  // MinKey and MaxKey have no other values; MongoDB compares no regex by `$gt`/`$lt` (so after one, the
+  // other regexes are not reached).
   if (rank === TypeRank.Number && toExact(value)?.kind === 'nan') {
-    // NaN sorts before every other number, yet nothing is `$gt` or `$lt` it.
     if (key.direction === 1) conditions.push({ $gte: -Infinity });
-  } else if (rank !== TypeRank.MinKey && rank !== TypeRank.MaxKey) {
+  } else if (rank !== TypeRank.MinKey && rank !== TypeRank.MaxKey && rank !== TypeRank.RegExp) {
     conditions.push(key.direction === 1 ? { $gt: value } : { $lt: value });
     if (rank === TypeRank.Number && key.direction === -1) conditions.push(Number.NaN);
   }

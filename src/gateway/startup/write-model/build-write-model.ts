@@ -75,7 +75,8 @@ export function collectWriteModel(schema: GraphQLSchema, storageMap: StorageMap)
 /**
  * A snapshot copying a field its source stores inside a copy the writes keep (another snapshot's copy,
  * a bounded array, an inverse list: `managerName` at "manager.name", inside `Person.manager`): a write
- * moves that copy in the source's own documents only, never on into these, so they would go stale.
+ * moves that copy in the source's own documents only, never on into these, so they would go stale. So
+ * would a total summing such a field of its children (`unitPrice` at "product.price").
  */
 function snapshotsOfCopies(model: WriteModel): string[] {
   const kept = [
@@ -83,15 +84,25 @@ function snapshotsOfCopies(model: WriteModel): string[] {
     ...model.boundedArrays.map((rule) => ({ coordinate: rule.coordinate, collection: rule.collection, path: rule.path, kind: 'a bounded array' })),
     ...model.inverses.map((rule) => ({ coordinate: rule.coordinate, collection: rule.collection, path: rule.path, kind: 'the @inverse side of a two-way reference' })),
   ];
-  return model.snapshots.flatMap((location) =>
+  const keptAt = (collection: string, path: string) => kept.find((copy) => copy.collection === collection && pathsOverlap(path, copy.path));
+  const snapshots = model.snapshots.flatMap((location) =>
     location.fields.flatMap((field) => {
-      const inside = kept.find((copy) => copy.collection === location.sourceCollection && pathsOverlap(field.sourcePath, copy.path));
+      const inside = keptAt(location.sourceCollection, field.sourcePath);
       if (!inside) return [];
       return [
         `${location.coordinate}: @snapshot copies ${location.sourceType}.${field.name}, stored at "${field.sourcePath}" inside ${inside.coordinate}, ${inside.kind}, which the writes keep in the ${location.sourceCollection} documents only, so its copies here would never move; leave ${field.name} out of the snapshot's fields (a read of it joins)`,
       ];
     }),
   );
+  // A total moves with its children's writes only: a copy inside them moved by its own source's writes would leave it behind.
+  const totals = model.totals.flatMap((total) => {
+    const inside = keptAt(total.childCollection, total.summedPath);
+    if (!inside) return [];
+    return [
+      `${total.coordinate}: @total sums ${total.childType}.${total.summedField}, stored at "${total.summedPath}" inside ${inside.coordinate}, ${inside.kind}, which a write to its source moves without moving this total; sum a field ${total.childType} stores itself`,
+    ];
+  });
+  return [...snapshots, ...totals];
 }
 
 /**

@@ -13,7 +13,7 @@ describe('afterFilter', () => {
 
   it('selects strictly after the values in sort order: within the type by $gt/$lt, the types beyond by $type, a missing value as null', () => {
     expect(afterFilter(newestFirst, [createdAt, id])).toEqual({
-      $or: [datesBefore(createdAt), { createdAt, ...idsBefore(id) }],
+      $or: [datesBefore(createdAt), { createdAt: { $eq: createdAt }, ...idsBefore(id) }],
     });
     expect(afterFilter(parseSort('_id') as SortKey[], [id])).toEqual(idsAfter(id));
   });

@@ -72,7 +72,7 @@ describe('after', () => {
     expect(page).toMatchObject({ limit: 3, filter: undefined, anchor: { id }, signature: '65a000000000000000000001|' });
     expect([...page.anchor!.projection]).toEqual([['_id', 1], ['createdAt', 1]]);
     expect(anchoredFilter(page, { _id: id, createdAt }, 'Comment')).toEqual({
-      $or: [datesBefore(createdAt), { createdAt, ...idsBefore(id) }],
+      $or: [datesBefore(createdAt), { createdAt: { $eq: createdAt }, ...idsBefore(id) }],
     });
   });
 
@@ -81,7 +81,7 @@ describe('after', () => {
     const page = planPage({ after: id.toHexString(), before }, newestFirst, { acceptsFirst: true });
     expect(page.filter).toEqual({ createdAt: { $lt: before } });
     expect(anchoredFilter(page, { _id: id, createdAt }, 'Comment')).toEqual({
-      $and: [{ $or: [datesBefore(createdAt), { createdAt, ...idsBefore(id) }] }, { createdAt: { $lt: before } }],
+      $and: [{ $or: [datesBefore(createdAt), { createdAt: { $eq: createdAt }, ...idsBefore(id) }] }, { createdAt: { $lt: before } }],
     });
     expect(codeOf(() => anchoredFilter(page, null, 'Comment'))).toEqual(['BAD_USER_INPUT', `after: no Comment with id "65a000000000000000000001"${ANCHOR_GONE}`]);
   });

@@ -199,4 +199,27 @@ describe('a snapshot copying a field stored inside a copy the writes keep', () =
       'Team.lead: @snapshot copies Person.latestNote, stored at "recentNotes.text" inside Person.recent, a bounded array,',
     );
   });
+
+  it('refuses a @total summing a field its children store inside a snapshot copy: a write to the copy\'s source would move the copies, not the total', () => {
+    const ORDERS = /* GraphQL */ `
+      type Query { orders: [Order!]! @list }
+      type Product @collection(name: "products") { id: ID! name: String! price: Float! }
+      type Order @collection(name: "orders") {
+        id: ID!
+        total: Float! @total(of: "Order.lines", field: "quantity")
+        lines: [Line!]! @join(localField: "_id", foreignField: "orderId", sort: "_id")
+      }
+      type Line @collection(name: "lines") {
+        id: ID!
+        quantity: Int!
+        order: Order @join(localField: "orderId")
+        product: Product @snapshot(path: "product", fields: ["id", "price"]) @join(localField: "product.id") @read(strategy: SNAPSHOT)
+        unitPrice: Float! @path(path: "product.price")
+      }
+    `;
+    expect(build(ORDERS)).not.toThrow();
+    expect(build(ORDERS.replace('field: "quantity"', 'field: "unitPrice"'))).toThrow(
+      'Order.total: @total sums Line.unitPrice, stored at "product.price" inside Line.product, a @snapshot copy, which a write to its source moves without moving this total; sum a field Line stores itself',
+    );
+  });
 });
