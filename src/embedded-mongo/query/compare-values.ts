@@ -3,6 +3,7 @@ import { TypeRank, typeRank } from '../../bson/type-rank';
 import { regexParts, stringValue } from './bson-kind';
 import { compareNumbers } from '../../bson/bson-number';
 import { compareStrings } from '../../bson/compare-strings';
+import { compareBinary, compareBytes, compareTimestamps } from '../../bson/compare-bson';
 import type { Collation } from './collation';
 import { packedObjectId } from './packed-object-id';
 
@@ -126,25 +127,6 @@ function compareArrays(a: unknown[], b: unknown[], compare: ValueComparator = co
   return Math.sign(a.length - b.length);
 }
 
-function compareBinary(a: Binary, b: Binary): number {
-  // MongoDB: length first, then subtype, then bytes
-  const la = a.length();
-  const lb = b.length();
-  if (la !== lb) return la < lb ? -1 : 1;
-  if (a.sub_type !== b.sub_type) return a.sub_type < b.sub_type ? -1 : 1;
-  return compareBytes(a.buffer.subarray(0, la), b.buffer.subarray(0, lb));
-}
-
-function compareBytes(a: Uint8Array, b: Uint8Array): number {
-  const length = Math.min(a.length, b.length);
-  for (let i = 0; i < length; i++) {
-    const x = a[i] as number;
-    const y = b[i] as number;
-    if (x !== y) return x < y ? -1 : 1;
-  }
-  return Math.sign(a.length - b.length);
-}
-
 /** Byte order; the packed form avoids the buffer that every `.id` read allocates. */
 export function compareObjectIds(a: ObjectId, b: ObjectId): number {
   const x = packedObjectId(a);
@@ -154,11 +136,5 @@ export function compareObjectIds(a: ObjectId, b: ObjectId): number {
   if (x.i1 !== y.i1) return x.i1 < y.i1 ? -1 : 1;
   if (x.i2 !== y.i2) return x.i2 < y.i2 ? -1 : 1;
   if (x.i3 !== y.i3) return x.i3 < y.i3 ? -1 : 1;
-  return 0;
-}
-
-function compareTimestamps(a: Timestamp, b: Timestamp): number {
-  if (a.t !== b.t) return a.t < b.t ? -1 : 1;
-  if (a.i !== b.i) return a.i < b.i ? -1 : 1;
   return 0;
 }

@@ -1,4 +1,6 @@
+import type { Binary, Timestamp } from 'bson';
 import { compareNumbers } from '../../../bson/bson-number';
+import { compareBinary, compareTimestamps } from '../../../bson/compare-bson';
 import { compareStrings } from '../../../bson/compare-strings';
 import { TypeRank, typeRank } from '../../../bson/type-rank';
 import { isBsonNumber, isObjectId } from '../../documents/bson-type';
@@ -61,6 +63,8 @@ function compareValues(a: unknown, b: unknown): number {
   if (a instanceof Date && b instanceof Date) return Math.sign(a.getTime() - b.getTime());
   // Exactly, across widths (a Decimal128 or a Long past 2^53 is no double), NaN before every other number.
   if (kind === TypeRank.Number) return compareNumbers(a, b);
+  if (kind === TypeRank.BinData) return compareBinary(a as Binary, b as Binary);
+  if (kind === TypeRank.Timestamp) return compareTimestamps(a as Timestamp, b as Timestamp);
   const left = kind === TypeRank.ObjectId ? (a as { toHexString(): string }).toHexString() : String(a);
   const right = kind === TypeRank.ObjectId ? (b as { toHexString(): string }).toHexString() : String(b);
   // MongoDB compares strings by their UTF-8 bytes: code points, not JavaScript's UTF-16 units.
