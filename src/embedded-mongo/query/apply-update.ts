@@ -1,12 +1,12 @@
 import { Decimal128, Long, Timestamp, type Document } from 'bson';
 import { CommandError, ErrorCodes } from '../protocol/command-error';
-import { isNumeric, isPlainDocument, regexParts } from './bson-kind';
+import { isNumeric, isPlainDocument } from './bson-kind';
+import { regexParts } from '../../bson/bson-text';
 import { arithmetic, longToBigInt, numericWidth, plainNumber } from '../../bson/bson-number';
 import { bsonTypeNumber } from './bson-type-number';
-import type { Collation } from './collation';
+import { valueComparator, type Collation } from './collation';
 import { compileFilter, compileValueMatcher } from './compile-filter';
 import { cloneDocument } from './clone-document';
-import { valueComparator } from './compare-values';
 import { isArrayIndex } from './document-path';
 import { runPipeline } from './run-pipeline';
 import { sortDocuments } from './sort-documents';

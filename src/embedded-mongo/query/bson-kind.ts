@@ -1,4 +1,4 @@
-import type { BSONRegExp, Int32, Long, ObjectId } from 'bson';
+import type { Int32, Long, ObjectId } from 'bson';
 import { bsonTag } from '../../bson/bson-tag';
 
 export { bsonTag };
@@ -11,9 +11,6 @@ export function isInt32(value: unknown): value is Int32 {
 }
 export function isObjectId(value: unknown): value is ObjectId {
   return typeof value === 'object' && value !== null && bsonTag(value) === 'ObjectId';
-}
-export function isBsonRegExp(value: unknown): value is BSONRegExp {
-  return typeof value === 'object' && value !== null && bsonTag(value) === 'BSONRegExp';
 }
 
 /** Any numeric BSON value: JS number, Int32, Double, Long or Decimal128. */
@@ -32,15 +29,6 @@ export function isPlainDocument(value: unknown): value is Record<string, unknown
   return tag === undefined || tag === 'DBRef';
 }
 
-/** The text of a string or a BSONSymbol. */
-export function stringValue(value: unknown): string | undefined {
-  if (typeof value === 'string') return value;
-  if (typeof value === 'object' && value !== null && bsonTag(value) === 'BSONSymbol') {
-    return String((value as { value: unknown }).value);
-  }
-  return undefined;
-}
-
 /** Whether a value is or holds (in a document or array, at any depth) a string: what a collation can change the comparison of. */
 export function containsString(value: unknown): boolean {
   if (typeof value === 'string') return true;
@@ -48,11 +36,4 @@ export function containsString(value: unknown): boolean {
   if (Array.isArray(value)) return value.some(containsString);
   if (isPlainDocument(value)) return Object.values(value).some(containsString);
   return bsonTag(value) === 'BSONSymbol';
-}
-
-/** Pattern and flags of a JS RegExp or a BSONRegExp. */
-export function regexParts(value: unknown): { pattern: string; flags: string } | undefined {
-  if (value instanceof RegExp) return { pattern: value.source, flags: value.flags };
-  if (isBsonRegExp(value)) return { pattern: value.pattern, flags: value.options };
-  return undefined;
 }

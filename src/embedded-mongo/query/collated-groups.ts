@@ -1,4 +1,4 @@
-import type { ValueComparator } from './compare-values';
+import type { ValueComparator } from '../../bson/compare-values';
 
 /** One group: its key (the first member's) and its members in input order. */
 export interface Group<T> {

@@ -1,6 +1,7 @@
 import type { Document } from 'bson';
 import { LocationCodes, locationError, namedError } from '../protocol/command-error';
 import { compareStrings } from '../../bson/compare-strings';
+import { comparatorWithStrings, compareValues, type ValueComparator } from '../../bson/compare-values';
 
 /** The ICU version MongoDB 7.0 is built with; a stored collation spec names it. */
 const ICU_VERSION = '57.1';
@@ -302,4 +303,20 @@ function typeName(value: unknown): string {
 function formatSpec(spec: Document): string {
   const fields = Object.entries(spec).map(([key, value]) => `${key}: ${typeof value === 'string' ? JSON.stringify(value) : String(value)}`);
   return fields.length === 0 ? '{}' : `{ ${fields.join(', ')} }`;
+}
+
+const COLLATED = new WeakMap<Collation, ValueComparator>();
+
+/**
+ * MongoDB's order with strings compared under `collation`; plain `compareValues` without one, so
+ * binary comparisons pay nothing for collation support.
+ */
+export function valueComparator(collation: Collation | undefined): ValueComparator {
+  if (collation === undefined) return compareValues;
+  let compare = COLLATED.get(collation);
+  if (compare === undefined) {
+    compare = comparatorWithStrings(collation.compare);
+    COLLATED.set(collation, compare);
+  }
+  return compare;
 }

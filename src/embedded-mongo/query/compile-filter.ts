@@ -1,13 +1,15 @@
 import type { Document, Long } from 'bson';
 import { CommandError, ErrorCodes } from '../protocol/command-error';
 import { TypeRank, typeRank } from '../../bson/type-rank';
-import { bsonTag, containsString, isObjectId, isPlainDocument, regexParts, stringValue } from './bson-kind';
+import { bsonTag, containsString, isObjectId, isPlainDocument } from './bson-kind';
+import { regexParts, stringValue } from '../../bson/bson-text';
 import { longToBigInt, numericWidth, plainNumber, toExact } from '../../bson/bson-number';
 import { bsonTypeNumber, TYPE_ALIASES } from './bson-type-number';
-import { compareValues, valueComparator, type ValueComparator } from './compare-values';
+import { compareValues, type ValueComparator } from '../../bson/compare-values';
+import { valueComparator } from './collation';
 import { resolvePath } from './document-path';
 import { expressionEvaluator } from './mingo-context';
-import { packedObjectId, PackedObjectIdSet } from './packed-object-id';
+import { packedObjectId, PackedObjectIdSet } from '../../bson/packed-object-id';
 import type { QueryScope } from './query-scope';
 import { valueKey } from './value-key';
 

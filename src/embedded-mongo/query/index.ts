@@ -2,15 +2,15 @@
  * The query layer of the embedded server: BSON-correct filter, projection, sort, update and
  * aggregation. Pure functions over documents; see README.md for which parts are mingo and which are ours.
  */
-export { compareValues, valueComparator } from './compare-values';
-export type { ValueComparator } from './compare-values';
-export { Collation, parseCollation } from './collation';
+export { compareValues } from '../../bson/compare-values';
+export type { ValueComparator } from '../../bson/compare-values';
+export { Collation, parseCollation, valueComparator } from './collation';
 export type { QueryScope } from './query-scope';
 export { distinctValues } from './collated-groups';
 export { containsString } from './bson-kind';
 export { evaluateExpression, evaluateLetVariables } from './mingo-context';
 export { valueKey } from './value-key';
-export { packedObjectId } from './packed-object-id';
+export { packedObjectId } from '../../bson/packed-object-id';
 export { cloneDocument } from './clone-document';
 export { compileFilter } from './compile-filter';
 export { applyProjection } from './apply-projection';

@@ -10,7 +10,7 @@ import { isLong, isNumeric, isPlainDocument } from './bson-kind';
 import { longToBigInt, plainNumber } from '../../bson/bson-number';
 import { cloneDocument, thawDocument } from './clone-document';
 import { compileFieldProjection } from './apply-projection';
-import type { Collation } from './collation';
+import { valueComparator, type Collation } from './collation';
 import { groupByComparator } from './collated-groups';
 import { compileFilter } from './compile-filter';
 import { resolvePath } from './document-path';
@@ -18,7 +18,7 @@ import { collationOf, createContext, undefinedVariableError, withCollation, with
 import { markPresortedGroups } from './presorted-groups';
 import { randomSample } from './random-sample';
 import { compileSort, firstSorted, sortDocuments } from './sort-documents';
-import { valueComparator, type ValueComparator } from './compare-values';
+import type { ValueComparator } from '../../bson/compare-values';
 import { valueKey } from './value-key';
 
 /** Where `$lookup`/`$unionWith` find other collections of the same database. */

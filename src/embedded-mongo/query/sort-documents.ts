@@ -4,13 +4,11 @@ import { checkTimeLimit } from '../protocol/command-time-limit';
 import { TypeRank, typeRank } from '../../bson/type-rank';
 import { bsonTag, isPlainDocument } from './bson-kind';
 import { plainNumber } from '../../bson/bson-number';
-import type { Collation } from './collation';
-import { compareObjectIds, compareValues, valueComparator, type ValueComparator } from './compare-values';
+import { valueComparator, type Collation } from './collation';
+import { compareObjectIds, type ValueComparator } from '../../bson/compare-values';
+import { compareSortValues, EMPTY_ARRAY, extremeValue, sortValueComparator } from '../../bson/sort-value';
 import { resolvePath } from './document-path';
 import { BoundedHeap } from './top-k';
-
-/** Below null: MongoDB sorts an empty array before null and missing. */
-const EMPTY_ARRAY = Symbol('empty array');
 
 /*
  * Type ranks as plain numbers: hot loops read these locals instead of the enum (tsx compiles each
@@ -91,10 +89,7 @@ export function compileSort(sort: Document | undefined | null, collation?: Colla
  * every comparison goes through the collated comparator. Only built when a collation is given.
  */
 function compileCollatedSort(keys: readonly SortKey[], compare: ValueComparator): CompiledSort {
-  const compareValuesOrEmpty = (a: unknown, b: unknown): number => {
-    if (a === EMPTY_ARRAY || b === EMPTY_ARRAY) return a === b ? 0 : a === EMPTY_ARRAY ? -1 : 1;
-    return compare(a, b);
-  };
+  const compareValuesOrEmpty = sortValueComparator(compare);
   return {
     isEmpty: false,
     keyOf: (doc) => keys.map((key) => sortValue(doc, key, compareValuesOrEmpty)),
@@ -223,29 +218,6 @@ function sortValue(doc: Document, key: SortKey, compare: ValueComparator = compa
     value = value[part];
   }
   return Array.isArray(value) ? extremeValue(resolvePath(doc, key.parts), key.direction, compare) : value;
-}
-
-/** The smallest (ascending) or largest (descending) of the values a path reaches, arrays expanded. */
-function extremeValue(reached: unknown[], direction: 1 | -1, compare: ValueComparator): unknown {
-  let best: unknown;
-  let found = false;
-  const consider = (value: unknown): void => {
-    if (!found || direction * compare(value, best) < 0) {
-      best = value;
-      found = true;
-    }
-  };
-  for (const value of reached) {
-    if (!Array.isArray(value)) consider(value);
-    else if (value.length === 0) consider(EMPTY_ARRAY);
-    else for (const element of value) consider(element);
-  }
-  return found ? best : undefined;
-}
-
-function compareSortValues(a: unknown, b: unknown): number {
-  if (a === EMPTY_ARRAY || b === EMPTY_ARRAY) return a === b ? 0 : a === EMPTY_ARRAY ? -1 : 1;
-  return compareValues(a, b);
 }
 
 function compareSlots(a: SortKeyValues, b: SortKeyValues, at: number): number {

@@ -1,6 +1,7 @@
 import type { Document } from 'bson';
 import { CommandError } from '../protocol/command-error';
-import { isPlainDocument, regexParts } from './bson-kind';
+import { isPlainDocument } from './bson-kind';
+import { regexParts } from '../../bson/bson-text';
 import { cloneDocument } from './clone-document';
 
 /**

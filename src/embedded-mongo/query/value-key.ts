@@ -1,8 +1,8 @@
 import type { Binary, ObjectId, Timestamp } from 'bson';
 import { TypeRank, typeRank } from '../../bson/type-rank';
-import { regexParts, stringValue } from './bson-kind';
+import { regexParts, stringValue } from '../../bson/bson-text';
 import { numberKey } from '../../bson/bson-number';
-import { objectIdKey } from './packed-object-id';
+import { objectIdKey } from '../../bson/packed-object-id';
 
 /**
  * A string that is equal for two values exactly when MongoDB's equality (`$eq`, `$in`, index

@@ -1,11 +1,9 @@
-import type { Binary, Timestamp } from 'bson';
-import { compareNumbers } from '../../../bson/bson-number';
-import { compareBinary, compareTimestamps } from '../../../bson/compare-bson';
-import { compareStrings } from '../../../bson/compare-strings';
+import { compareValues } from '../../../bson/compare-values';
+import { compareSortValues, extremeValue } from '../../../bson/sort-value';
 import { TypeRank, typeRank } from '../../../bson/type-rank';
 import { isBsonNumber, isObjectId } from '../../documents/bson-type';
 import { keyString } from '../../documents/key-string';
-import { readPath } from '../../documents/read-path';
+import { ownValue, readPath } from '../../documents/read-path';
 import type { StoredDocument } from '../../documents/stored-document';
 import type { SortKey } from '../../startup/storage-map/storage-map-types';
 import type { FieldCondition, FilterValue, RootFilter } from './list-filter';
@@ -13,12 +11,12 @@ import type { FieldCondition, FilterValue, RootFilter } from './list-filter';
 /**
  * Filters and orders documents already at hand (a by-key join's batch, a snapshot's copies) the way
  * MongoDB would for the conditions a list argument can express: a value compares with values of its
- * own kind (numbers, strings, dates, ids), an array matches when one element does, and order follows
- * MongoDB's ranking of kinds, nulls first.
+ * own kind (numbers, strings, dates, ids), an array matches when one element does, and order is
+ * MongoDB's sort order (kinds ranked, nulls first; an array sorts by its smallest or largest element).
  */
 export function filterAndSort(documents: readonly StoredDocument[], filters: readonly RootFilter[], sort: readonly SortKey[] | undefined): StoredDocument[] {
   const kept = filters.length === 0 ? [...documents] : documents.filter((document) => filters.every((filter) => Object.entries(filter).every(([path, condition]) => matches(readPath(document, path), condition))));
-  return sort === undefined ? kept : kept.sort((a, b) => compareBySort(a, b, sort));
+  return sort === undefined ? kept : sortInMongoOrder(kept, sort);
 }
 
 function matches(stored: unknown, condition: FieldCondition): boolean {
@@ -48,25 +46,44 @@ function equal(value: unknown, expected: unknown): boolean {
   return value !== undefined && value !== null && keyString(value) === keyString(expected);
 }
 
-function compareBySort(a: StoredDocument, b: StoredDocument, sort: readonly SortKey[]): number {
-  for (const key of sort) {
-    const order = compareValues(readPath(a, key.path), readPath(b, key.path));
-    if (order !== 0) return order * key.direction;
-  }
-  return 0;
+/** Each document's sort key read once, then a stable sort by them. */
+function sortInMongoOrder(documents: StoredDocument[], sort: readonly SortKey[]): StoredDocument[] {
+  const segments = sort.map((key) => key.path.split('.'));
+  const keyed = documents.map((document) => ({ document, values: sort.map((key, index) => sortValue(document, segments[index]!, key.direction)) }));
+  keyed.sort((a, b) => {
+    for (const [index, key] of sort.entries()) {
+      const order = compareSortValues(a.values[index], b.values[index]);
+      if (order !== 0) return order * key.direction;
+    }
+    return 0;
+  });
+  return keyed.map(({ document }) => document);
 }
 
-function compareValues(a: unknown, b: unknown): number {
-  const kind = typeRank(a);
-  const kinds = kind - typeRank(b);
-  if (kinds !== 0) return Math.sign(kinds);
-  if (a instanceof Date && b instanceof Date) return Math.sign(a.getTime() - b.getTime());
-  // Exactly, across widths (a Decimal128 or a Long past 2^53 is no double), NaN before every other number.
-  if (kind === TypeRank.Number) return compareNumbers(a, b);
-  if (kind === TypeRank.BinData) return compareBinary(a as Binary, b as Binary);
-  if (kind === TypeRank.Timestamp) return compareTimestamps(a as Timestamp, b as Timestamp);
-  const left = kind === TypeRank.ObjectId ? (a as { toHexString(): string }).toHexString() : String(a);
-  const right = kind === TypeRank.ObjectId ? (b as { toHexString(): string }).toHexString() : String(b);
-  // MongoDB compares strings by their UTF-8 bytes: code points, not JavaScript's UTF-16 units.
-  return compareStrings(left, right);
+/**
+ * What MongoDB sorts a document by for one key: the value its path reaches or, when the path ends at
+ * an array or crosses arrays of documents, the smallest of the values it reaches (a final array looked
+ * into one level, an empty one below null) ascending and the largest descending.
+ */
+function sortValue(document: StoredDocument, segments: readonly string[], direction: 1 | -1): unknown {
+  const reached: unknown[] = [];
+  reach(document, segments, 0, reached);
+  return reached.length === 1 && !Array.isArray(reached[0]) ? reached[0] : extremeValue(reached, direction);
+}
+
+/** The values a path reaches: an array before its last segment is crossed through its documents only. */
+function reach(value: unknown, segments: readonly string[], index: number, reached: unknown[]): void {
+  if (index === segments.length) {
+    reached.push(value);
+  } else if (Array.isArray(value)) {
+    for (const element of value) if (isDocument(element)) reach(element, segments, index, reached);
+  } else if (isDocument(value)) {
+    reach(ownValue(value, segments[index]!), segments, index + 1, reached);
+  } else {
+    reached.push(undefined);
+  }
+}
+
+function isDocument(value: unknown): value is Record<string, unknown> {
+  return typeRank(value) === TypeRank.Object;
 }

@@ -1,17 +1,16 @@
 import type { Binary, ObjectId, Timestamp } from 'bson';
-import { TypeRank, typeRank } from '../../bson/type-rank';
-import { regexParts, stringValue } from './bson-kind';
-import { compareNumbers } from '../../bson/bson-number';
-import { compareStrings } from '../../bson/compare-strings';
-import { compareBinary, compareBytes, compareTimestamps } from '../../bson/compare-bson';
-import type { Collation } from './collation';
+import { compareNumbers } from './bson-number';
+import { regexParts, stringValue } from './bson-text';
+import { compareBinary, compareBytes, compareTimestamps } from './compare-bson';
+import { compareStrings } from './compare-strings';
 import { packedObjectId } from './packed-object-id';
+import { TypeRank, typeRank } from './type-rank';
 
 /**
  * MongoDB's total order over BSON values (MongoDB docs: "Comparison/Sort Order"): first by type group
  * (MinKey < null < numbers < strings < objects < arrays < BinData < ObjectId < boolean < Date <
  * Timestamp < RegExp < MaxKey), then by value. Arrays compare element by element here; sorting by an
- * array field uses its smallest/largest element instead (see sort-documents.ts).
+ * array field uses its smallest/largest element instead (see the embedded server's sort-documents.ts).
  */
 export function compareValues(a: unknown, b: unknown): number {
   const ra = typeRank(a);
@@ -23,24 +22,11 @@ export function compareValues(a: unknown, b: unknown): number {
 export type ValueComparator = (a: unknown, b: unknown) => number;
 type SameRankComparator = (rank: TypeRank, a: unknown, b: unknown) => number;
 
-const COLLATED = new WeakMap<Collation, ValueComparator>();
-
 /**
- * MongoDB's order with strings compared under `collation` (MongoDB docs: "Collation" — it applies to
- * string values at any depth, never to field names or regexes); plain `compareValues` without one,
- * so binary comparisons pay nothing for collation support.
+ * MongoDB's order with strings compared by `strings` (a collation's: MongoDB docs: "Collation" — it
+ * applies to string values at any depth, never to field names or regexes).
  */
-export function valueComparator(collation: Collation | undefined): ValueComparator {
-  if (collation === undefined) return compareValues;
-  let compare = COLLATED.get(collation);
-  if (compare === undefined) {
-    compare = collatedComparator(collation.compare);
-    COLLATED.set(collation, compare);
-  }
-  return compare;
-}
-
-function collatedComparator(strings: (a: string, b: string) => number): ValueComparator {
+export function comparatorWithStrings(strings: (a: string, b: string) => number): ValueComparator {
   const sameRank: SameRankComparator = (rank, a, b) => {
     switch (rank) {
       case TypeRank.String:

@@ -1,0 +1,56 @@
+import { BSONRegExp, Long, ObjectId } from 'mongodb';
+import { filterAndSort } from '../../../src/gateway/operation/planning/in-memory-list';
+import { parseSort } from '../../../src/gateway/startup/storage-map/parse-sort';
+import type { SortKey } from '../../../src/gateway/startup/storage-map/storage-map-types';
+import { mongoForFile } from '../../support/test-mongo';
+
+/**
+ * A by-key join's batch and a snapshot's copies are ordered in memory; the same list read from MongoDB
+ * comes in MongoDB's order, so the two must agree on every kind of key: documents (field by field, names
+ * and values), regexes (pattern, then flags), arrays (by their smallest element ascending and largest
+ * descending, an empty one before null) and paths through arrays of documents.
+ */
+const file = mongoForFile();
+
+const KEYS: unknown[] = [
+  { a: 1 },
+  { a: 2 },
+  { a: 1, b: 1 },
+  { b: 0 },
+  { a: 'x' },
+  {},
+  { a: { c: 1 } },
+  new BSONRegExp('b', ''),
+  new BSONRegExp('a', 'm'),
+  new BSONRegExp('a', 'i'),
+  [],
+  [3, 1],
+  [2, 'z'],
+  [5],
+  [[0], 4],
+  [null, 7],
+  Long.fromNumber(2),
+  true,
+  null,
+  undefined,
+  'm',
+];
+
+const NESTED: unknown[] = [[{ score: 4 }, { score: 1 }], [{ score: 2 }, {}], [{ score: [9, 0] }], [], [{ other: 1 }], { score: 3 }, [{ score: 'a' }, { score: 5 }], 'not a document'];
+
+describe.each([['key'], ['-key'], ['holder.score'], ['-holder.score']])('a list ordered in memory by %s', (order) => {
+  it('comes out in the order MongoDB sorts it', async () => {
+    const path = order.replace(/^-/, '');
+    const values = path === 'key' ? KEYS : NESTED;
+    const db = file.mongo.freshDb(`in_memory_order_${path.replace('.', '_')}_${order.startsWith('-') ? 'desc' : 'asc'}`);
+    const items = db.collection<{ _id: ObjectId }>('items');
+    const top = path.split('.')[0]!;
+    await items.insertMany(values.map((value, index) => ({ _id: ObjectId.createFromTime(index + 1), ...(value !== undefined && { [top]: value }) })));
+    const sort = parseSort(order) as SortKey[];
+    const sorted = await items.find({}, { sort: Object.fromEntries(sort.map((key) => [key.path, key.direction])) }).toArray();
+    expect(sorted).toHaveLength(values.length);
+    const shuffled = [...sorted.filter((_, index) => index % 2 === 1), ...sorted.filter((_, index) => index % 2 === 0).reverse()];
+    const inMemory = filterAndSort(shuffled, [], sort);
+    expect(inMemory.map((item) => (item._id as ObjectId).toHexString())).toEqual(sorted.map((item) => item._id.toHexString()));
+  });
+});
