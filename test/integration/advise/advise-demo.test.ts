@@ -1,4 +1,4 @@
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { ObjectId } from 'mongodb';
@@ -129,6 +129,20 @@ it('refuses a workload collection the database does not have, instead of advisin
   const err: string[] = [];
   const code = await runAdviseCli(['--mongo-uri', demo.mongo.uri, '--db', demo.dbName, '--workload-collection', 'docjoin_workloda', '--config', DEMO_CONFIG], {}, { out: { write: () => undefined }, err: { write: (text: string) => err.push(text) } });
   expect([code, err.join('')]).toEqual([1, `advise: ${demo.dbName} on ${demo.mongo.uri} has no collection "docjoin_workloda" to read a recorded workload from; name the collection the gateway's workload option records to\n`]);
+});
+
+it('warns, naming them, of recorded fields the schema has no relation field for: a workload recorded against another schema', async () => {
+  const recordedFile = join(folder, 'workload.jsonl');
+  const renamed = join(folder, 'renamed.jsonl');
+  const text = readFileSync(recordedFile, 'utf8');
+  expect(text).toContain('"Host.logs"');
+  writeFileSync(renamed, text.replaceAll('"Host.logs"', '"Host.entries"'));
+  const err: string[] = [];
+  const code = await runAdviseCli(['--workload', renamed, '--mongo-uri', demo.mongo.uri, '--db', demo.dbName, '--config', DEMO_CONFIG], {}, { out: { write: () => undefined }, err: { write: (text: string) => err.push(text) } });
+  expect([code, err.join('')]).toEqual([
+    0,
+    'advise: the workload reads 1 field(s) this schema has no relation field for (Host.entries): it was recorded against another schema, or before a change to this one; their reads are left out of the advice\n',
+  ]);
 });
 
 it('predicts within 20% the query round trips measured once Book.authors copies countOfBooks', async () => {
