@@ -4,6 +4,7 @@ import { NO_CLAIM, storedClaim } from './stored-claim';
 
 /** The fields a role's conditions compare with one claim, and whether they are stored as ObjectIds. */
 interface ClaimUse {
+  readonly claim: string;
   readonly fields: Set<string>;
   readonly objectId: boolean;
 }
@@ -25,7 +26,7 @@ export function claimShapeCheck(rules: AccessRules, warn: (message: string) => v
           const uses = usesByRole.get(role) ?? new Map<string, ClaimUse>();
           usesByRole.set(role, uses);
           const key = `${condition.equals.claim}\u0000${condition.objectId}`;
-          const use = uses.get(key) ?? { fields: new Set<string>(), objectId: condition.objectId };
+          const use = uses.get(key) ?? { claim: condition.equals.claim, fields: new Set<string>(), objectId: condition.objectId };
           uses.set(key, use);
           use.fields.add(`${type.typeName}.${condition.fieldName}`);
         }
@@ -38,23 +39,22 @@ export function claimShapeCheck(rules: AccessRules, warn: (message: string) => v
     const uses = usesByRole.get(viewer.role);
     if (uses === undefined || viewer.anonymous) return;
     for (const [key, use] of uses) {
-      const claim = key.slice(0, key.indexOf('\u0000'));
-      const value = viewer.claims[claim];
+      const value = viewer.claims[use.claim];
       if (value === undefined || storedClaim(value, use.objectId) !== NO_CLAIM || reported.has(`${viewer.role}\u0000${key}`)) continue;
       reported.add(`${viewer.role}\u0000${key}`);
-      warn(describeUnfitClaim(viewer.role, claim, value, use));
+      warn(describeUnfitClaim(viewer.role, value, use));
     }
   };
 }
 
-function describeUnfitClaim(role: string, claim: string, value: unknown, use: ClaimUse): string {
+function describeUnfitClaim(role: string, value: unknown, { claim, fields: compared, objectId }: ClaimUse): string {
   const held = typeof value === 'string' ? 'a string that is not 24 hex digits' : `a ${Array.isArray(value) ? 'list' : value === null ? 'null' : typeof value}`;
-  const fields = [...use.fields].join(', ');
-  const fix = use.objectId
+  const fields = [...compared].join(', ');
+  const fix = objectId
     ? `issue tokens whose ${claim} is the 24-hex id, or declare those fields String and store the claim's values`
     : `issue tokens whose ${claim} is a string, a number or a boolean`;
   return (
-    `a token of role ${role} holds ${held} as its claim ${claim}, which the access rules compare with ${use.objectId ? 'ObjectIds' : 'stored values'} (${fields}): ` +
+    `a token of role ${role} holds ${held} as its claim ${claim}, which the access rules compare with ${objectId ? 'ObjectIds' : 'stored values'} (${fields}): ` +
     `those rules match no document for it, so it reads and changes nothing there; ${fix} (reported once per role and claim)`
   );
 }
