@@ -3,10 +3,11 @@ import { writeFile } from 'node:fs/promises';
 import { dirname, resolve } from 'node:path';
 import { answerWithoutRunning } from '../command-line/answer-without-running';
 import { clientForCommand } from '../command-line/mongo-target';
+import { inspectCommandDatabase } from '../command-line/command-database';
 import { loadProjectTarget } from '../command-line/project-flags';
 import type { CliIo } from '../command-line/cli-io';
 import { ConfigError, loadConfig, redactSecrets } from '../config/config';
-import { StorageConfigError, buildWriteModelFromSdl, noneOfTheCollections, type WriteModel, readWorkload, type WorkloadSource, type WorkloadOption, type WorkloadSummary } from '../gateway';
+import { StorageConfigError, buildWriteModelFromSdl, type WriteModel, readWorkload, type WorkloadSource, type WorkloadOption, type WorkloadSummary } from '../gateway';
 import { ProjectConfigError } from '../project/load-project';
 import { ADVISE_USAGE, parseAdviseArgs, type AdviseCliCommand, type WorkloadFlag } from './cli-args';
 import { formatAdvice } from './format-advice';
@@ -73,12 +74,7 @@ async function run(command: AdviseCommand, target: AdviseTarget, io: CliIo): Pro
     await client.connect();
     const db = client.db(target.db);
     // Advice on a database holding none of the schema's collections would be advice on nothing.
-    const existing = new Set((await db.listCollections({}, { nameOnly: true }).toArray()).map((collection) => collection.name));
-    const wrongDatabase = await noneOfTheCollections(target.model.storageMap, existing, {
-      databaseName: db.databaseName,
-      // None named when the user may not list them.
-      listDatabaseNames: () => db.admin().listDatabases({ nameOnly: true }).then(({ databases }) => databases.map((database) => database.name), () => []),
-    });
+    const { collections: existing, wrongDatabase } = await inspectCommandDatabase(db, target.model.storageMap);
     if (wrongDatabase) {
       io.err.write(`advise: ${wrongDatabase}\n`);
       return 1;

@@ -6,6 +6,7 @@ import { clientForCommand } from '../command-line/mongo-target';
 import { loadProjectTarget } from '../command-line/project-flags';
 import type { OutputStream } from '../command-line/cli-io';
 import { createProgressLine } from '../command-line/progress-line';
+import { inspectCommandDatabase } from '../command-line/command-database';
 import { ConfigError, loadConfig, redactSecrets } from '../config/config';
 import { StorageConfigError, withDirectiveTypeDefs, buildGatewaySchema, buildWriteModelFromSdl, copyPathOf, pathsOverlap, quoteInput, storedPathsOf, sumType, type PathSegment, type SnapshotLocation, type WriteModel, COUNTER_BACKFILL, EMBEDDED_BACKFILL, SNAPSHOT_BACKFILL, TOTAL_BACKFILL } from '../gateway';
 import { ProjectConfigError, type Project } from '../project/load-project';
@@ -46,17 +47,17 @@ export const NO_MONGO_MESSAGE = "No MongoDB to migrate: pass --mongo-uri URI, se
 export async function runMigrateCli(argv: readonly string[], env: Readonly<Record<string, string | undefined>>, io: Io): Promise<number> {
   const command = parseMigrateArgs(argv, env);
   if (command.kind !== 'migrate') return answerWithoutRunning('migrate', command, MIGRATE_USAGE, io);
-  let planned: { uri: string; db: string; work: Work };
+  let planned: { uri: string; db: string } & SchemaChange;
   try {
     const project = await loadProjectTarget(command.project);
-    const work = planSchemaChange(command, project, io);
-    if (typeof work === 'string') {
-      io.err.write(`migrate: ${work}\n`);
+    const change = planSchemaChange(command, project, io);
+    if (typeof change === 'string') {
+      io.err.write(`migrate: ${change}\n`);
       return 2;
     }
     const config = loadConfig(env, { mongoUri: command.mongoUri, db: command.db }, project.config);
     if (config.mongodbUri === undefined) throw new ConfigError(NO_MONGO_MESSAGE);
-    planned = { uri: config.mongodbUri, db: config.mongodbDb, work };
+    planned = { uri: config.mongodbUri, db: config.mongodbDb, ...change };
   } catch (error) {
     if (!(error instanceof ConfigError || error instanceof ProjectConfigError || error instanceof StorageConfigError || error instanceof SdlChangeError || error instanceof AdviceFileError)) throw error;
     io.err.write(`migrate: ${error.message.replace(/\n\s*/g, ' ')}\n`);
@@ -75,12 +76,21 @@ interface Plan {
   readonly work: (model: WriteModel) => Work | string;
 }
 
+/** A schema change planned: the work left for the database, and the SDL files to write before it. */
+interface SchemaChange {
+  readonly work: Work;
+  /** The schema after the change. */
+  readonly model: WriteModel;
+  /** Written with --write once the database is checked (none when the SDL waits for the data, or nothing changes). */
+  readonly writeFirst: readonly SchemaFile[];
+  readonly shown: (file: string) => string;
+}
+
 /**
- * Computes the SDL change, checks the schema after it with the startup check, prints it (and writes it
- * with --write, unless it must wait for the data). Returns the work left for the database, or the
- * one-line reason to refuse.
+ * Computes the SDL change, checks the schema after it with the startup check and prints it. Returns
+ * the change, or the one-line reason to refuse.
  */
-function planSchemaChange(command: Migrate, project: Project, io: Io): Work | string {
+function planSchemaChange(command: Migrate, project: Project, io: Io): SchemaChange | string {
   const request = command.request.kind === 'advice' ? readAdvice(command.request.file, command.request.coordinate) : command.request;
   const files: SchemaFile[] = project.schemaFiles.map((file) => ({ file, text: readFileSync(file, 'utf8') }));
   const shown = (file: string) => relative(project.root, file) || file;
@@ -97,17 +107,24 @@ function planSchemaChange(command: Migrate, project: Project, io: Io): Work | st
   } else {
     io.out.write(diffs.join(''));
     if (!plan.writeFirst) io.out.write(command.write ? `(written once every parent holds its copy)\n` : `(not written: pass --write to apply it once every parent holds its copy)\n`);
-    else if (command.write) {
-      for (const edit of plan.edits) writeFileSync(edit.file, edit.text);
-      io.out.write(`wrote ${plan.edits.map((edit) => shown(edit.file)).join(', ')}\n`);
-    } else io.out.write(`(not written: pass --write to apply it)\n`);
+    else if (!command.write) io.out.write(`(not written: pass --write to apply it)\n`);
   }
   const work = plan.work(model);
   if (typeof work !== 'string' && (work.kind === 'widen' || work.kind === 'move-key')) {
     const added = work.kind === 'widen' ? work.added : work.fields.slice(1);
     for (const line of describeCustomWriters(project.writePlans, model, keyMoveLocations(model, work.coordinate), added)) io.out.write(`${line}\n`);
   }
+  const writeFirst = command.write && plan.writeFirst && diffs.length > 0 ? plan.edits : [];
+  if (typeof work !== 'string') return { work, model, writeFirst, shown };
+  // A refusal that asks for the SDL change first (a snapshot dropped while the schema still declares it) gets it.
+  writeSchemaFiles(writeFirst, shown, io);
   return work;
+}
+
+function writeSchemaFiles(edits: readonly SchemaFile[], shown: (file: string) => string, io: Io): void {
+  if (edits.length === 0) return;
+  for (const edit of edits) writeFileSync(edit.file, edit.text);
+  io.out.write(`wrote ${edits.map((edit) => shown(edit.file)).join(', ')}\n`);
 }
 
 function planRequest(request: Exclude<MigrationRequest, { kind: 'advice' }>, files: readonly SchemaFile[], options: { write: boolean; shown: (file: string) => string }): Plan {
@@ -243,7 +260,7 @@ function droppedSnapshot(model: WriteModel, coordinate: string): DroppedSnapshot
   return { coordinate, collection, path, key: parts[1]!, copiedFields, targetType: relation.targetType };
 }
 
-async function run(command: Migrate, target: { uri: string; db: string; work: Work }, io: Io): Promise<number> {
+async function run(command: Migrate, target: { uri: string; db: string } & SchemaChange, io: Io): Promise<number> {
   const where = `${target.db} on ${redactSecrets(target.uri)}`;
   const client = clientForCommand(target.uri);
   const line = createProgressLine(io.out);
@@ -254,6 +271,13 @@ async function run(command: Migrate, target: { uri: string; db: string; work: Wo
   try {
     await client.connect();
     const db = client.db(target.db);
+    // A change on the wrong database would write the SDL and then find nothing to fill.
+    const { wrongDatabase } = await inspectCommandDatabase(db, target.model.storageMap);
+    if (wrongDatabase) {
+      io.err.write(`migrate: ${wrongDatabase}; nothing was written\n`);
+      return 2;
+    }
+    writeSchemaFiles(target.writeFirst, target.shown, io);
     if (dryRun) io.out.write('dry run: nothing is written (--write applies the change)\n');
     if (work.kind === 'drop') {
       io.out.write(`${dryRun ? 'reading what dropping' : 'dropping'} ${coordinate}'s copied fields ${dryRun ? 'would change ' : ''}in ${where}, batches of ${count(command.batchSize)}…\n`);

@@ -144,6 +144,17 @@ would backfill Book.authors: 5 scanned, 5 to rewrite (3 batches)
     expect(readFileSync(schemaFile, 'utf8')).toBe(SDL);
   });
 
+  it('with --write, checks the database before writing the SDL: a database holding none of the collections, or none reached, leaves the schema as it was', async () => {
+    const { schemaFile, args } = await setUp(SDL);
+    const typo = await migrate(['--widen', 'Book.authors', '--fields', 'thumbnailUrl', '--write', ...args.slice(0, 4), '--db', 'docjion']);
+    expect(typo.err).toMatch(/^migrate: database "docjion" has none of the schema's 2 collections \(books, authors\)\. This server has: .+\. Set the database \(MONGODB_DB, --db, or mongodb\.db in the config\), or load data \(docjoin seed\); nothing was written\n$/);
+    expect(typo.code).toBe(2);
+    expect(readFileSync(schemaFile, 'utf8')).toBe(SDL);
+    const unreachable = await migrate(['--widen', 'Book.authors', '--fields', 'thumbnailUrl', '--write', ...args.slice(0, 2), '--mongo-uri', 'mongodb://127.0.0.1:9/?serverSelectionTimeoutMS=200']);
+    expect(unreachable.code).toBe(1);
+    expect(readFileSync(schemaFile, 'utf8')).toBe(SDL);
+  });
+
   it('resumes after a kill: the rerun reads on after resumeAfter and finishes', async () => {
     const { db, args } = await setUp(WIDENED);
     const model = buildWriteModelFromSdl(withDirectiveTypeDefs(WIDENED));
