@@ -19,6 +19,7 @@ import { measureNetwork } from './measure-network';
 import { lookupTargets, probeLookupCosts } from './probe-lookup-costs';
 import { ASSUMED_COSTS } from './recommend/command-costs';
 import type { ShardKeys } from '../sharding/shard-targeting';
+import { shardKeysProblem } from '../sharding/check-shard-keys';
 
 type AdviseCommand = Extract<AdviseCliCommand, { kind: 'advise' }>;
 
@@ -52,7 +53,10 @@ export async function runAdviseCli(argv: readonly string[], env: Readonly<Record
     if (config.mongodbUri === undefined) throw new ConfigError(NO_MONGO_MESSAGE);
     const files = project.schemaFiles.map((file) => ({ file, text: readFileSync(file, 'utf8') }));
     const writeSides = writeSidesOf({ files, resolvers: project.resolvers, writePlans: project.writePlans });
-    target = { uri: config.mongodbUri, db: config.mongodbDb, model: buildWriteModelFromSdl(project.typeDefs), writeSides, shardKeys: project.shardKeys, workload: workloadOf(command.workload, config.workload) };
+    const model = buildWriteModelFromSdl(project.typeDefs);
+    const shardKeys = shardKeysProblem(project.shardKeys, model.storageMap);
+    if (shardKeys) throw new ProjectConfigError(shardKeys);
+    target = { uri: config.mongodbUri, db: config.mongodbDb, model, writeSides, shardKeys: project.shardKeys, workload: workloadOf(command.workload, config.workload) };
   } catch (error) {
     if (!(error instanceof ConfigError || error instanceof ProjectConfigError || error instanceof StorageConfigError)) throw error;
     io.err.write(`advise: ${error.message.replace(/\n\s*/g, ' ')}\n`);

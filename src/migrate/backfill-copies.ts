@@ -61,9 +61,14 @@ export interface BackfillResult {
  * from there; copies inside embedded copies (other collections, usually few) are rescanned whole, which
  * is harmless: only documents that still differ from their sources are written.
  */
+/** Every collection the backfill reads must exist: against a missing one it would empty arrays and zero counts. */
+export function requireBackfillCollections(db: Db, backfill: CopyBackfill): Promise<void> {
+  return requireCollections(db, { ...backfill.rules, inverses: [] });
+}
+
 export async function backfillCopies(db: Db, backfill: CopyBackfill, options: BackfillOptions): Promise<BackfillResult> {
   const checks = backfill.checks(db);
-  await requireCollections(db, { ...backfill.rules, inverses: [] });
+  await requireBackfillCollections(db, backfill);
   const markers = migrationsCollection(db);
   const marker = await markers.findOne({ _id: backfill.coordinate });
   const resuming = marker !== null && marker.kind === backfill.kind && marker.finishedAt === undefined && sameSet(marker.fields ?? [], backfill.fields ?? []);
@@ -122,7 +127,7 @@ export async function restartBackfill(db: Db, backfill: CopyBackfill): Promise<v
  * and those whose copies differ from what the backfill would set (`drifted`: the ones it would rewrite).
  */
 export async function previewBackfill(db: Db, backfill: CopyBackfill, options: Pick<BackfillOptions, 'batchSize' | 'onProgress'>): Promise<readonly DriftReport[]> {
-  await requireCollections(db, { ...backfill.rules, inverses: [] });
+  await requireBackfillCollections(db, backfill);
   return scanWithoutFixing(db, backfill, options);
 }
 

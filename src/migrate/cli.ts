@@ -13,7 +13,7 @@ import { ProjectConfigError, type Project } from '../project/load-project';
 import { everyCopyDangles, reconcileChecks } from '../reconcile/reconcile';
 import type { DriftReport, ReconcileProgress } from '../reconcile/reconcile-types';
 import { addSnapshotSdl } from '../schema-edits/add-snapshot-sdl';
-import { backfillCopies, checkBackfill, previewBackfill, reconcileBackfill, restartBackfill, type CopyBackfill } from './backfill-copies';
+import { backfillCopies, checkBackfill, previewBackfill, reconcileBackfill, requireBackfillCollections, restartBackfill, type CopyBackfill } from './backfill-copies';
 import { addBoundedArraySdl, addCounterSdl, addTotalSdl } from '../schema-edits/derived-field-sdl';
 import { readAdvice, AdviceFileError } from './read-advice';
 import { dropSnapshotCopies, type DroppedSnapshot } from './drop-snapshot-copies';
@@ -41,6 +41,12 @@ type Work =
   | { kind: 'move-key'; coordinate: string; fields: readonly string[]; from: string | undefined; model: WriteModel; copyIsTruth: boolean; deferred: readonly SchemaFile[]; shown: string }
   | { kind: 'drop'; dropped: DroppedSnapshot };
 
+/** Nothing for the database yet: the SDL change is written, and must be deployed before the data changes. */
+interface DeployFirst {
+  readonly kind: 'deploy-first';
+  readonly next: string;
+}
+
 export const NO_MONGO_MESSAGE = "No MongoDB to migrate: pass --mongo-uri URI, set MONGODB_URI or the config's mongodb.uri.";
 
 /** `docjoin migrate …` (see MIGRATE_USAGE); returns the exit code. */
@@ -55,6 +61,7 @@ export async function runMigrateCli(argv: readonly string[], env: Readonly<Recor
       io.err.write(`migrate: ${change}\n`);
       return 2;
     }
+    if ('next' in change) return 0;
     const config = loadConfig(env, { mongoUri: command.mongoUri, db: command.db }, project.config);
     if (config.mongodbUri === undefined) throw new ConfigError(NO_MONGO_MESSAGE);
     planned = { uri: config.mongodbUri, db: config.mongodbDb, ...change };
@@ -73,7 +80,7 @@ interface Plan {
   readonly unchanged: string;
   /** Write the edits with --write before touching the data (else after: a key move). */
   readonly writeFirst: boolean;
-  readonly work: (model: WriteModel) => Work | string;
+  readonly work: (model: WriteModel) => Work | DeployFirst | string;
 }
 
 /** A schema change planned: the work left for the database, and the SDL files to write before it. */
@@ -88,9 +95,10 @@ interface SchemaChange {
 
 /**
  * Computes the SDL change, checks the schema after it with the startup check and prints it. Returns
- * the change, or the one-line reason to refuse.
+ * the change; or, when the data must wait for its deploy, writes it (with --write) and says so; or the
+ * one-line reason to refuse.
  */
-function planSchemaChange(command: Migrate, project: Project, io: Io): SchemaChange | string {
+function planSchemaChange(command: Migrate, project: Project, io: Io): SchemaChange | DeployFirst | string {
   const request = command.request.kind === 'advice' ? readAdvice(command.request.file, command.request.coordinate) : command.request;
   const files: SchemaFile[] = project.schemaFiles.map((file) => ({ file, text: readFileSync(file, 'utf8') }));
   const shown = (file: string) => relative(project.root, file) || file;
@@ -115,10 +123,13 @@ function planSchemaChange(command: Migrate, project: Project, io: Io): SchemaCha
     for (const line of describeCustomWriters(project.writePlans, model, keyMoveLocations(model, work.coordinate), added)) io.out.write(`${line}\n`);
   }
   const writeFirst = command.write && plan.writeFirst && diffs.length > 0 ? plan.edits : [];
-  if (typeof work !== 'string') return { work, model, writeFirst, shown };
-  // A refusal that asks for the SDL change first (a snapshot dropped while the schema still declares it) gets it.
-  writeSchemaFiles(writeFirst, shown, io);
-  return work;
+  if (typeof work === 'string') return work;
+  if (work.kind === 'deploy-first') {
+    writeSchemaFiles(writeFirst, shown, io);
+    io.out.write(`${work.next}\n`);
+    return work;
+  }
+  return { work, model, writeFirst, shown };
 }
 
 function writeSchemaFiles(edits: readonly SchemaFile[], shown: (file: string) => string, io: Io): void {
@@ -147,9 +158,11 @@ function planRequest(request: Exclude<MigrationRequest, { kind: 'advice' }>, fil
         writeFirst: true,
         // The copies go only once the loaded schema (what is deployed) stops reading them.
         work: (model) =>
-          change.text !== files.find((source) => source.file === change.file)!.text
-            ? `${coordinate} still declares @snapshot in ${options.shown(change.file)}; apply the SDL change${options.write ? '' : ' (--write)'}, deploy it, then run this again to drop the copied fields`
-            : { kind: 'drop', dropped: droppedSnapshot(model, coordinate) },
+          change.text === files.find((source) => source.file === change.file)!.text
+            ? { kind: 'drop', dropped: droppedSnapshot(model, coordinate) }
+            : options.write
+              ? { kind: 'deploy-first', next: `deploy it, then run this again to drop ${coordinate}'s copied fields` }
+              : `${coordinate} still declares @snapshot in ${options.shown(change.file)}; apply the SDL change (--write), deploy it, then run this again to drop the copied fields`,
       };
     }
     case 'add-counter':
@@ -277,7 +290,6 @@ async function run(command: Migrate, target: { uri: string; db: string } & Schem
       io.err.write(`migrate: ${wrongDatabase}; nothing was written\n`);
       return 2;
     }
-    writeSchemaFiles(target.writeFirst, target.shown, io);
     if (dryRun) io.out.write('dry run: nothing is written (--write applies the change)\n');
     if (work.kind === 'drop') {
       io.out.write(`${dryRun ? 'reading what dropping' : 'dropping'} ${coordinate}'s copied fields ${dryRun ? 'would change ' : ''}in ${where}, batches of ${count(command.batchSize)}…\n`);
@@ -297,6 +309,9 @@ async function run(command: Migrate, target: { uri: string; db: string } & Schem
       io.err.write(`migrate: ${occupied}\n`);
       return 2;
     }
+    // The SDL is written once the data can take the change: every collection it fills from is there.
+    await requireBackfillCollections(db, backfill);
+    writeSchemaFiles(target.writeFirst, target.shown, io);
     if (work.kind === 'move-key' && backfill.from !== undefined) {
       for (const { collection, key } of await indexMovedKeys(db, work.model, backfill, { create: !dryRun })) io.out.write(`${dryRun ? 'would create' : 'created'} index ${JSON.stringify(key)} on ${collection}\n`);
     }

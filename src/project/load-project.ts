@@ -101,13 +101,15 @@ function shownPath(cwd: string, file: string): string {
 /** `mongodb.shardKeys`: per collection, a non-empty key of paths to 1, -1 or "hashed". */
 function shardKeysOption(value: unknown, name: string): ShardKeys {
   if (value === undefined) return {};
-  const wrong = (what: string) => new ProjectConfigError(`${name}: mongodb.shardKeys ${what}, e.g. { logMessages: { "host.id": "hashed" }, comments: { postId: 1, _id: 1 } }`);
-  if (typeof value !== 'object' || value === null || Array.isArray(value)) throw wrong(`must map collection names to shard keys, got ${JSON.stringify(value)}`);
+  const wrong = (what: string) => new ProjectConfigError(`${name}: mongodb.shardKeys${what}, e.g. { logMessages: { "host.id": "hashed" }, comments: { postId: 1, _id: 1 } }`);
+  if (typeof value !== 'object' || value === null || Array.isArray(value)) throw wrong(` must map collection names to shard keys, got ${JSON.stringify(value)}`);
   for (const [collection, key] of Object.entries(value)) {
     const entries = typeof key === 'object' && key !== null && !Array.isArray(key) ? Object.entries(key) : [];
     if (entries.length === 0 || !entries.every(([, direction]) => direction === 1 || direction === -1 || direction === 'hashed')) {
       throw wrong(`.${collection} must be a shard key of paths to 1, -1 or "hashed", got ${JSON.stringify(key)}`);
     }
+    const hashed = entries.filter(([, direction]) => direction === 'hashed').length;
+    if (hashed > 1) throw wrong(`.${collection} has ${hashed} hashed fields; a shard key hashes at most one`);
   }
   return value as ShardKeys;
 }

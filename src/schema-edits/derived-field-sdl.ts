@@ -1,4 +1,4 @@
-import { Kind, type FieldDefinitionNode } from 'graphql';
+import { Kind, print, type ConstDirectiveNode, type FieldDefinitionNode } from 'graphql';
 import { findField, SdlChangeError, type SchemaFile } from './snapshot-sdl-change';
 
 /**
@@ -53,8 +53,13 @@ export function addBoundedArraySdl(files: readonly SchemaFile[], coordinate: str
   if (!argument('sort')) throw new SdlChangeError(`${of}'s @join has no sort; a bounded array keeps the first ${limit} children in an order, so give the join a sort (e.g. sort: "-createdAt")`);
   const existing = declared(files, coordinate);
   if (existing) {
-    if (directive(existing, 'embedded') && directive(existing, 'join')) return { file: source.file, text: source.text, existed: true };
-    throw new SdlChangeError(`${coordinate} is already declared, and not as an @embedded copy of ${of}; pick another field name`);
+    const existingJoin = directive(existing, 'join');
+    if (!directive(existing, 'embedded') || !existingJoin) throw new SdlChangeError(`${coordinate} is already declared, and not as an @embedded copy of ${of}; pick another field name`);
+    const asked = `${joinArguments(join)}, limit: ${limit}`;
+    const declaredLimit = existingJoin.arguments?.find((candidate) => candidate.name.value === 'limit');
+    const declaredJoin = `${joinArguments(existingJoin)}, limit: ${declaredLimit ? print(declaredLimit.value) : 'none'}`;
+    if (declaredJoin === asked) return { file: source.file, text: source.text, existed: true };
+    throw new SdlChangeError(`${coordinate} is already declared, as a bounded array with @join(${declaredJoin}), not the first ${limit} of ${of} (@join(${asked})); run this with the declared limit, or change the SDL by hand`);
   }
   const copied = join.arguments!.filter((candidate) => candidate.name.value !== 'limit').map((candidate) => source.text.slice(candidate.loc!.start, candidate.loc!.end));
   const type = source.text.slice(field.type.loc!.start, field.type.loc!.end);
@@ -79,6 +84,15 @@ function declared(files: readonly SchemaFile[], coordinate: string): FieldDefini
     if (error instanceof SdlChangeError) return undefined;
     throw error;
   }
+}
+
+/** A join's arguments but its limit, in a canonical order: what two copies of one relation share. */
+function joinArguments(join: ConstDirectiveNode): string {
+  return (join.arguments ?? [])
+    .filter((argument) => argument.name.value !== 'limit')
+    .map((argument) => `${argument.name.value}: ${print(argument.value)}`)
+    .sort()
+    .join(', ');
 }
 
 function directive(field: FieldDefinitionNode, name: string) {

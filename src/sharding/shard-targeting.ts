@@ -48,11 +48,12 @@ export function targetingOf(command: RoutedCommand, shardKeys: ShardKeys): Targe
 function filterTargeting(filter: Readonly<Record<string, FilterShape>>, key: ReadonlyArray<readonly [string, 1 | -1 | 'hashed']>): Targeting {
   const found: Targeting[] = [];
   const [first, kind] = key[0]!;
-  const condition = filter[first];
+  const fields = withFieldsOfAnd(filter);
+  const condition = fields[first];
   if (condition !== undefined) {
     const targeting = conditionTargeting(condition, kind === 'hashed');
     // One shard only with an equality on every field of the key; on a prefix, the chunks holding it.
-    const wholeKey = key.slice(1).every(([field]) => filter[field] !== undefined && conditionTargeting(filter[field]!, false) === 'one shard');
+    const wholeKey = key.slice(1).every(([field]) => fields[field] !== undefined && conditionTargeting(fields[field]!, false) === 'one shard');
     found.push(targeting === 'one shard' && !wholeKey ? 'targeted' : targeting);
   }
   const and = filter.$and;
@@ -68,14 +69,30 @@ function filterTargeting(filter: Readonly<Record<string, FilterShape>>, key: Rea
   return 'broadcast';
 }
 
-/** One field's condition: an equality (one shard, for that field), `$in` or a range on a ranged key (targeted), or neither. */
+/** The filter's fields with those its `$and` branches name (at any depth), which hold together: `{$and: [{a: 1}, {b: 2}]}` selects as `{a: 1, b: 2}`. */
+function withFieldsOfAnd(filter: Readonly<Record<string, FilterShape>>): Readonly<Record<string, FilterShape>> {
+  const and = filter.$and;
+  if (!Array.isArray(and)) return filter;
+  const fields: Record<string, FilterShape> = { ...filter };
+  for (const branch of and) {
+    if (!isDocument(branch)) continue;
+    for (const [field, condition] of Object.entries(withFieldsOfAnd(branch))) if (!field.startsWith('$') && fields[field] === undefined) fields[field] = condition;
+  }
+  return fields;
+}
+
+/**
+ * One field's condition: an equality (one shard, for that field), `$in` or a range on a ranged key
+ * (targeted), or neither. A `$regex` is one of docjoin's anchored prefixes (a list's `prefix` filter),
+ * which mongos bounds like a range.
+ */
 function conditionTargeting(condition: FilterShape, hashed: boolean): Targeting {
   if (condition === '?') return 'one shard';
   if (!isDocument(condition)) return 'broadcast';
   const operators = Object.keys(condition);
   if (operators.includes('$eq')) return 'one shard';
   if (operators.includes('$in')) return 'targeted';
-  const range = operators.some((operator) => operator === '$gt' || operator === '$gte' || operator === '$lt' || operator === '$lte');
+  const range = operators.some((operator) => operator === '$gt' || operator === '$gte' || operator === '$lt' || operator === '$lte' || operator === '$regex');
   return range && !hashed ? 'targeted' : 'broadcast';
 }
 

@@ -14,6 +14,7 @@ import { formatPlan, type MeasuredRun } from './format-plan';
 import { planOperation } from './plan-operation';
 import { accessVerdict } from './access-verdict';
 import { withSiblingFragments } from './sibling-fragments';
+import { shardKeysProblem } from '../../sharding/check-shard-keys';
 
 type Explain = Extract<ExplainCommand, { kind: 'explain' }>;
 
@@ -36,6 +37,8 @@ async function explain(command: Explain, env: CliEnv, io: CliIo): Promise<number
     project = await loadProjectTarget(command.project);
     config = loadConfig(env, { mongoUri: command.mongoUri, db: command.db, seedScale: command.seedScale }, project.config);
     prepared = await prepare(command, project);
+    const shardKeys = shardKeysProblem(project.shardKeys, prepared.gateway.storageMap);
+    if (shardKeys) throw new BadInput(shardKeys);
     if (command.role !== undefined) viewer = viewerOf(command, command.role, prepared, project, resolveSettings(gatewaySettingsOf(config), env.NODE_ENV).introspection);
   } catch (error) {
     if (error instanceof BadInput || error instanceof ConfigError || error instanceof ProjectConfigError || error instanceof StorageConfigError || error instanceof GatewayOptionError) {

@@ -212,3 +212,34 @@ reconcile Post.recentComments: 3 scanned, 0 drifted
     expect(refused).toEqual({ code: 2, out: '', err: 'migrate: Post.title is not a reverse @join (children pointing at the parent, with foreignField); a bounded array copies such children\n' });
   });
 });
+
+describe('a derived field that cannot go through', () => {
+  it('a counter of children whose collection does not exist yet is refused before the SDL is written, with no marker', async () => {
+    const { db, schemaFile, args } = await projects.create(SDL, async (database) => {
+      await database.collection('posts').insertOne({ _id: postIds[0]!, title: 'p' });
+    });
+    const run = await migrate(['--add-counter', 'Post.commentCount', '--of', 'Post.comments', '--write', ...args]);
+    expect(run.err).toMatch(/^migrate: backfilling Post\.commentCount in .+ failed: .*"comments".*\n$/);
+    expect(run.out).not.toContain('wrote');
+    expect(run.code).toBe(1);
+    expect(readFileSync(schemaFile, 'utf8')).toBe(SDL);
+    expect(await db.collection(MIGRATIONS_COLLECTION).countDocuments()).toBe(0);
+  });
+
+  it('a bounded array already declared with another limit is refused, naming both, and nothing changes', async () => {
+    const { db, schemaFile, args } = await projects.create(WITH_ARRAY, async (database) => {
+      await database.collection('posts').insertOne({ _id: postIds[0]!, title: 'p', recentComments: [] });
+      await database.collection('comments').insertOne(comment(0, 1));
+    });
+    const run = await migrate(['--add-bounded-array', 'Post.recentComments', '--of', 'Post.comments', '--limit', '5', '--write', ...args]);
+    expect(run.err).toBe(
+      'migrate: Post.recentComments is already declared, as a bounded array with @join(foreignField: "postId", localField: "_id", sort: "-at", limit: 2), not the first 5 of Post.comments (@join(foreignField: "postId", localField: "_id", sort: "-at", limit: 5)); run this with the declared limit, or change the SDL by hand\n',
+    );
+    expect(run.code).toBe(2);
+    expect(readFileSync(schemaFile, 'utf8')).toBe(WITH_ARRAY);
+    expect(await db.collection('posts').findOne({ _id: postIds[0]! })).toEqual({ _id: postIds[0]!, title: 'p', recentComments: [] });
+    const same = await migrate(['--add-bounded-array', 'Post.recentComments', '--of', 'Post.comments', '--limit', '2', ...args]);
+    expect([same.code, same.err]).toEqual([0, '']);
+    expect(same.out).toContain('Post.recentComments is already declared');
+  });
+});

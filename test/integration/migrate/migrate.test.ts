@@ -205,17 +205,22 @@ reconcile Book.authors: 5 scanned, 0 drifted
 });
 
 describe('docjoin migrate --drop-snapshot', () => {
-  it('refuses while the schema declares the snapshot, and drops the copied fields once it is gone', async () => {
+  it('a dry run refuses while the schema declares the snapshot, --write writes its removal and stops there, and the copied fields go once it is gone', async () => {
     const { db, schemaFile, args } = await setUp(SDL);
-    const refused = await migrate(['--drop-snapshot', 'Book.authors', '--write', ...args]);
-    expect(refused.out).toBe(`schema/schema.graphql:9
+    const refused = await migrate(['--drop-snapshot', 'Book.authors', ...args]);
+    expect(refused.err).toBe('migrate: Book.authors still declares @snapshot in schema/schema.graphql; apply the SDL change (--write), deploy it, then run this again to drop the copied fields\n');
+    expect(refused.code).toBe(2);
+    expect(readFileSync(schemaFile, 'utf8')).toBe(SDL);
+    const written = await migrate(['--drop-snapshot', 'Book.authors', '--write', ...args]);
+    expect(written.out).toBe(`schema/schema.graphql:9
 -    @snapshot(path: "authors", fields: ["id", "name"])
 schema/schema.graphql:10
 -    @read(strategy: SNAPSHOT)
 wrote schema/schema.graphql
+deploy it, then run this again to drop Book.authors's copied fields
 `);
-    expect(refused.err).toBe('migrate: Book.authors still declares @snapshot in schema/schema.graphql; apply the SDL change, deploy it, then run this again to drop the copied fields\n');
-    expect(refused.code).toBe(2);
+    expect(written.err).toBe('');
+    expect(written.code).toBe(0);
     expect(await db.collection('books').countDocuments({ 'authors.name': { $exists: true } })).toBe(5);
 
     // The schema file no longer declares it (the change above was written): a dry run says what would go, then the copies go.

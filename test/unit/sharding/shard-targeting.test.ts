@@ -33,4 +33,15 @@ describe('targetingOf', () => {
     // The key's second field alone routes nothing.
     expect(route('comments', 'find', { _id: '?' })).toBe('broadcast');
   });
+
+  it('reads equalities spread over $and branches (an aggregate\'s leading $match stages) as one filter', () => {
+    expect(route('comments', 'aggregate', { $and: [{ postId: '?' }, { _id: '?' }] })).toBe('one shard');
+    expect(route('comments', 'find', { postId: '?', $and: [{ $and: [{ _id: { $eq: '?' } }] }] })).toBe('one shard');
+    expect(route('comments', 'find', { $and: [{ postId: '?' }, { $or: [{ _id: '?' }, { text: '?' }] }] })).toBe('targeted');
+  });
+
+  it('bounds a list\'s prefix filter (an anchored $regex) like a range: targeted on a ranged key, broadcast on a hashed one', () => {
+    expect(route('comments', 'find', { postId: { $regex: '?' } })).toBe('targeted');
+    expect(route('books', 'find', { _id: { $regex: '?' } })).toBe('broadcast');
+  });
 });

@@ -1,0 +1,37 @@
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { runExplainCli } from '../../../src/cli/explain/run-explain';
+import { captureIo } from '../../unit/cli/capture-io';
+
+/**
+ * `mongodb.shardKeys` that cannot describe the cluster is refused in one line, exit 2: a key named after
+ * a type rather than its collection (every command of it would show as unsharded) and a key hashing two
+ * fields (which sh.shardCollection refuses).
+ */
+const DEMO = resolve(__dirname, '../../..');
+let folder: string;
+beforeAll(() => {
+  folder = mkdtempSync(join(tmpdir(), 'docjoin-shard-keys-'));
+});
+afterAll(() => rmSync(folder, { recursive: true, force: true }));
+
+async function explainWith(name: string, shardKeys: object): Promise<{ code: number; err: string }> {
+  const config = join(folder, `${name}.config.ts`);
+  writeFileSync(config, `import demo from ${JSON.stringify(join(DEMO, 'docjoin.config'))};\nexport default { ...demo, schema: ${JSON.stringify(join(DEMO, 'schema'))}, mongodb: { ...demo.mongodb, shardKeys: ${JSON.stringify(shardKeys)} } };\n`);
+  const { io, err } = captureIo();
+  const code = await runExplainCli(['--config', config, '{ books(first: 2) { name } }'], {}, io);
+  return { code, err: err() };
+}
+
+it('refuses a shard key named after a type instead of its collection, naming the collection', async () => {
+  expect(await explainWith('type-name', { LogMessage: { 'host.id': 'hashed' } })).toEqual({
+    code: 2,
+    err: 'explain: mongodb.shardKeys.LogMessage: the schema has no collection "LogMessage" (type LogMessage is stored in "logMessages"); name each shard key by its collection\n',
+  });
+});
+
+it('refuses a shard key hashing two fields', async () => {
+  const { code, err } = await explainWith('two-hashed', { books: { _id: 'hashed', name: 'hashed' } });
+  expect([code, err]).toEqual([2, 'explain: two-hashed.config.ts: mongodb.shardKeys.books has 2 hashed fields; a shard key hashes at most one, e.g. { logMessages: { "host.id": "hashed" }, comments: { postId: 1, _id: 1 } }\n']);
+});
