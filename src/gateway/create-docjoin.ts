@@ -340,6 +340,10 @@ export async function createDocjoin(options: DocjoinOptions): Promise<Docjoin> {
           // sees only in part is estimated without them, or the estimate would tell how much it cannot see.
           const { access } = contextValue;
           const measuredFor = (collection: string | undefined) => !access || (collection === undefined ? !access.filtersAnyRow() : access.readsEveryRow(collection));
+          const listsReadableRows = (coordinate: string) => {
+            const listed = collectionListed(storageMap, coordinate);
+            return listed === undefined || measuredFor(listed);
+          };
           const estimate = (read: Readonly<Record<string, unknown>>) =>
             estimateWithVariables(
               {
@@ -351,7 +355,8 @@ export async function createDocjoin(options: DocjoinOptions): Promise<Docjoin> {
                 writeEstimate: (field) => writeRuntime.estimates.get(field),
                 ...(sizes && {
                   collectionSize: (collection: string) => (measuredFor(collection) ? sizes.bound(collection) : undefined),
-                  listLength: (coordinate: string) => (measuredFor(collectionHolding(storageMap, coordinate)) ? sizes.listLength(coordinate) : undefined),
+                  // Measured only when the role reads every row holding the list and every row it lists: else the length tells of rows it cannot see.
+                  listLength: (coordinate: string) => (measuredFor(collectionHolding(storageMap, coordinate)) && listsReadableRows(coordinate) ? sizes.listLength(coordinate) : undefined),
                   valueBytes: (typeName: string, fieldName: string) => {
                     const type = storageMap.types.get(typeName);
                     const field = type?.fields.get(fieldName);
@@ -477,6 +482,12 @@ function writeCountsShownTo(access: ViewerAccess | undefined): ((collection: str
 function collectionHolding(storageMap: StorageMap, coordinate: string): string | undefined {
   const field = storageMap.relations.get(coordinate);
   return field && storageMap.types.get(field.typeName)?.collection;
+}
+
+/** The collection of the rows a relation lists; undefined for values stored only inside their parents. */
+function collectionListed(storageMap: StorageMap, coordinate: string): string | undefined {
+  const field = storageMap.relations.get(coordinate);
+  return field && storageMap.types.get(field.targetType)?.collection;
 }
 
 /** Apollo Server's default for `includeStacktraceInErrorResponses`. */

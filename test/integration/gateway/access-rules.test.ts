@@ -324,6 +324,27 @@ describe('startup refuses a rule it cannot enforce on some path, naming Type.fie
       'Shelf.pageTotal: sums Note.pages, which role "reader" may not read; hide it from the role (@access(roles: ["reader"], allow: [READ], hide: ["pageTotal"]) on Shelf), or let the role read Note.pages',
     ],
     [
+      'a total of a field stored inside an embedded document the role may not read',
+      `type Shelf @collection(name: "shelves") @access(roles: ["reader"], allow: [READ]) {
+         id: ID!
+         notes: [Note!]! @join(localField: "_id", foreignField: "shelfId")
+         pageTotal: Float! @total(of: "Shelf.notes", field: "pages")
+       }
+       type NoteDetails { pages: Int author: String }
+       type Note @collection(name: "notes") @access(roles: ["reader"], allow: [READ], hide: ["details"]) { id: ID! shelfId: ID! details: NoteDetails @embedded pages: Int @path(path: "details.pages") }`,
+      'Shelf.pageTotal: sums Note.pages (stored with Note.details), which role "reader" may not read; hide it from the role (@access(roles: ["reader"], allow: [READ], hide: ["pageTotal"]) on Shelf), or let the role read Note.details',
+    ],
+    [
+      'a total of a field stored where a hidden field is',
+      `type Shelf @collection(name: "shelves") @access(roles: ["reader"], allow: [READ]) {
+         id: ID!
+         notes: [Note!]! @join(localField: "_id", foreignField: "shelfId")
+         pageTotal: Float! @total(of: "Shelf.notes", field: "length")
+       }
+       type Note @collection(name: "notes") @access(roles: ["reader"], allow: [READ], hide: ["pages"]) { id: ID! shelfId: ID! pages: Int length: Int @path(path: "pages") }`,
+      'Shelf.pageTotal: sums Note.length (stored with Note.pages), which role "reader" may not read; hide it from the role (@access(roles: ["reader"], allow: [READ], hide: ["pageTotal"]) on Shelf), or let the role read Note.pages',
+    ],
+    [
       'embedded copies that cannot be checked or joined',
       `type Shelf @collection(name: "shelves") @access(roles: ["reader"], allow: [READ]) {
          id: ID!

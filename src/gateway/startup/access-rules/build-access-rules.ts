@@ -325,8 +325,10 @@ function derivedFigureProblem(
     problems.push(`${figure.coordinate}: ${verb} ${relation.targetType} documents by a key inside ${copied}; ${fix}`);
     return;
   }
-  if (figure.summed !== undefined && target !== 'all' && target.hidden.has(figure.summed)) {
-    problems.push(`${figure.coordinate}: sums ${relation.targetType}.${figure.summed}, which role "${role}" may not read; ${fix}, or let the role read ${relation.targetType}.${figure.summed}`);
+  const summedHidden = figure.summed !== undefined && target !== 'all' ? hiddenFieldSharingPaths(storageMap, relation.targetType, figure.summed, target.hidden) : undefined;
+  if (summedHidden !== undefined) {
+    const stored = summedHidden === figure.summed ? '' : ` (stored with ${relation.targetType}.${summedHidden})`;
+    problems.push(`${figure.coordinate}: sums ${relation.targetType}.${figure.summed}${stored}, which role "${role}" may not read; ${fix}, or let the role read ${relation.targetType}.${summedHidden}`);
     return;
   }
   if (target === 'all' || target.where.length === 0) return;
@@ -356,6 +358,15 @@ function hiddenFieldHolding(storageMap: StorageMap, typeName: string, path: stri
   const storage = storageMap.types.get(typeName);
   if (!storage) return undefined;
   return [...hidden].find((fieldName) => storedPathsOf(storage, fieldName).some((stored) => isAtOrUnder(path, stored)));
+}
+
+/** The hidden field that is `fieldName` or is stored at, inside or around one of its stored paths: hiding it hides that value too. */
+function hiddenFieldSharingPaths(storageMap: StorageMap, typeName: string, fieldName: string, hidden: ReadonlySet<string>): string | undefined {
+  if (hidden.has(fieldName)) return fieldName;
+  const storage = storageMap.types.get(typeName);
+  if (!storage) return undefined;
+  const paths = storedPathsOf(storage, fieldName);
+  return [...hidden].find((name) => storedPathsOf(storage, name).some((stored) => paths.some((path) => pathsOverlap(path, stored))));
 }
 
 /**
