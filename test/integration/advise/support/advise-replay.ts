@@ -86,8 +86,8 @@ export async function adviseAndReplay(mongo: TestMongo, project: ReplayProject):
       cpSync(project.schemaDir, join(projectDir, 'schema'), { recursive: true });
       writeFileSync(join(projectDir, 'docjoin.config.json'), JSON.stringify({ schema: 'schema' }));
       const migrateArgs = ['migrate', '--advice', adviceFile, '--field', advice.coordinate, '--write', '--config', join(projectDir, 'docjoin.config.json'), '--mongo-uri', mongo.uri, '--db', copy.databaseName];
-      // A drop first writes the SDL (exit 2: deploy it, then run again), then drops the copies.
-      const migrated = advice.kind === 'drop-snapshot' ? (await cli(migrateArgs, [2])) + (await cli(migrateArgs)) : await cli(migrateArgs);
+      // A drop first writes the SDL (and says to deploy it, then run again), then drops the copies.
+      const migrated = advice.kind === 'drop-snapshot' ? (await cli(migrateArgs)) + (await cli(migrateArgs)) : await cli(migrateArgs);
       const replayFile = join(folder, `${advice.coordinate}.jsonl`);
       await record(mongo, project, copy, texts(join(projectDir, 'schema')), operations, replayFile);
       replays.push({ advice, migrated, workload: await readWorkload({ file: replayFile }) });
