@@ -54,6 +54,11 @@ export interface BackfillResult {
   readonly reports: readonly DriftReport[];
 }
 
+/** Every collection the backfill reads must exist: against a missing one it would empty arrays and zero counts. */
+export function requireBackfillCollections(db: Db, backfill: CopyBackfill): Promise<void> {
+  return requireCollections(db, { ...backfill.rules, inverses: [] });
+}
+
 /**
  * Fills the copies from their sources: reconcile's fix of those rules, in `_id` batches, each batch one
  * guarded bulk write (a document changed since it was read is left for the next pass). The marker records
@@ -61,11 +66,6 @@ export interface BackfillResult {
  * from there; copies inside embedded copies (other collections, usually few) are rescanned whole, which
  * is harmless: only documents that still differ from their sources are written.
  */
-/** Every collection the backfill reads must exist: against a missing one it would empty arrays and zero counts. */
-export function requireBackfillCollections(db: Db, backfill: CopyBackfill): Promise<void> {
-  return requireCollections(db, { ...backfill.rules, inverses: [] });
-}
-
 export async function backfillCopies(db: Db, backfill: CopyBackfill, options: BackfillOptions): Promise<BackfillResult> {
   const checks = backfill.checks(db);
   await requireBackfillCollections(db, backfill);
