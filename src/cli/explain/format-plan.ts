@@ -1,7 +1,7 @@
 import type { GraphQLFormattedError } from 'graphql';
-import { type CommandCost, type CostLimits, type CostReport, findExceededLimit, LIMIT_VARIABLES, type LookupShape } from '../../gateway';
+import { type CommandCost, type CostLimits, type CostReport, findExceededLimit, LIMIT_VARIABLES, type FilterShape, type LookupShape } from '../../gateway';
 import type { FieldPlanRow, OperationPlan } from './plan-operation';
-import { targetingOf, type ShardKeys, type Targeting } from '../../sharding/shard-targeting';
+import { targetingOf, type ShardKeys } from '../../sharding/shard-targeting';
 
 /** What `explain --run` measured. */
 export interface MeasuredRun {
@@ -148,17 +148,35 @@ function lookupLines(lookups: readonly LookupShape[], indent: string): string[] 
   return lookups.flatMap((lookup) => [`${indent}$lookup on ${lookup.from} ${JSON.stringify(lookup.filter)}`, ...lookupLines(lookup.lookups ?? [], `${indent}  `)]);
 }
 
-/** Each command as a sharded cluster would route it (sharding/shard-targeting.ts), and the count of each routing. */
+/**
+ * Each command as a sharded cluster would route it (sharding/shard-targeting.ts), its `$lookup`s under it,
+ * and the count of each routing. A lookup's filter is asked once per parent document, so its routing is
+ * per parent: a lookup into a sharded collection by another key than its shard key asks every shard for
+ * every parent.
+ */
 function routingLines(commands: readonly CommandCost[], shardKeys: ShardKeys): string[] {
-  const routed = commands.map((command) => ({ command, targeting: targetingOf(command, shardKeys) }));
-  const rows = routed.map(({ command, targeting }) => [command.command, command.collection, command.filter === undefined ? '-' : JSON.stringify(command.filter), targeting]);
-  const counts = new Map<Targeting, number>();
+  const routed = commands.flatMap((command) => [
+    { label: command.command, collection: command.collection, filter: command.filter, targeting: targetingOf(command, shardKeys) as string },
+    ...routedLookups(command.lookups ?? [], shardKeys, '  '),
+  ]);
+  const rows = routed.map(({ label, collection, filter, targeting }) => [label, collection, filter === undefined ? '-' : JSON.stringify(filter), targeting]);
+  const counts = new Map<string, number>();
   for (const { targeting } of routed) counts.set(targeting, (counts.get(targeting) ?? 0) + 1);
   return [
     'on a sharded cluster (mongodb.shardKeys), the commands would go to:',
     ...alignColumns([['command', 'collection', 'filter', 'routed to'], ...rows]).map((line) => `  ${line}`),
     `  ${[...counts].map(([targeting, n]) => `${n} ${targeting}`).join(', ')}`,
   ];
+}
+
+function routedLookups(lookups: readonly LookupShape[], shardKeys: ShardKeys, indent: string): { label: string; collection: string; filter: FilterShape; targeting: string }[] {
+  return lookups.flatMap((lookup) => {
+    const targeting = targetingOf({ command: '$lookup', collection: lookup.from, filter: lookup.filter }, shardKeys);
+    return [
+      { label: `${indent}$lookup`, collection: lookup.from, filter: lookup.filter, targeting: targeting === 'unsharded' ? targeting : `${targeting} per parent` },
+      ...routedLookups(lookup.lookups ?? [], shardKeys, `${indent}  `),
+    ];
+  });
 }
 
 function alignColumns(rows: readonly (readonly string[])[]): string[] {

@@ -56,14 +56,19 @@ it('routes each command of a small workload as the shard keys allow', async () =
   ]);
 });
 
-it('explain --run shows how a cluster would route each command, from the config\'s mongodb.shardKeys', async () => {
+/** What `explain --run` on the sharded demo prints from its routing section on. */
+async function explainedRouting(operation: string, ...flags: string[]): Promise<string> {
   const { io, out, err } = captureIo();
-  const code = await runExplainCli(['--config', SHARDED_CONFIG, '{ hosts(first: 2) { name logs(first: 5) { message } } books(first: 3) { name } }', '--run', '--seed-scale', '0.05'], {}, io);
+  const code = await runExplainCli(['--config', SHARDED_CONFIG, operation, ...flags, '--run', '--seed-scale', '0.05'], {}, io);
   expect(err()).not.toContain('error');
   expect(code).toBe(0);
   const printed = out();
+  return printed.slice(printed.indexOf('on a sharded cluster'));
+}
+
+it('explain --run shows how a cluster would route each command, from the config\'s mongodb.shardKeys', async () => {
   // The two hosts' messages: one branch per host of one batch, on the shards owning those hosts.
-  expect(printed.slice(printed.indexOf('on a sharded cluster'))).toBe(
+  expect(await explainedRouting('{ hosts(first: 2) { name logs(first: 5) { message } } books(first: 3) { name } }')).toBe(
     [
       'on a sharded cluster (mongodb.shardKeys), the commands would go to:',
       '  command     collection    filter                                      routed to',
@@ -71,6 +76,25 @@ it('explain --run shows how a cluster would route each command, from the config\
       '  find        books         {}                                          broadcast',
       '  aggregate   logMessages   {"$or":[{"host.id":"?"},{"host.id":"?"}]}   targeted',
       '  1 unsharded, 1 broadcast, 1 targeted',
+      '',
+    ].join('\n'),
+  );
+}, 60_000);
+
+it('explain --run routes each $lookup under its command, per parent: by the shard key to its shard, by another key to every shard', async () => {
+  const operation = '{ hosts(first: 2) { name logs(first: 5) { message } } authors(first: 2) { name books { name publisher { name books(first: 2) { name } } } } }';
+  expect(await explainedRouting(operation, '--strategy', 'Host.logs=lookup,Author.books=lookup,Publisher.books=lookup')).toBe(
+    [
+      'on a sharded cluster (mongodb.shardKeys), the commands would go to:',
+      '  command     collection    filter                                                       routed to',
+      '  aggregate   hosts         {}                                                           unsharded',
+      '    $lookup   logMessages   {"$and":[{"host.id":"?"},{"host.id":{"$ne":"?"}}]}           one shard per parent',
+      '  aggregate   authors       {}                                                           unsharded',
+      '    $lookup   books         {"_id":"?"}                                                  one shard per parent',
+      '  aggregate   publishers    {"_id":{"$in":"?"}}                                          unsharded',
+      // Books are sharded by their _id: a publisher's books, found by publisherId, are on any shard.
+      '    $lookup   books         {"$and":[{"publisherId":"?"},{"publisherId":{"$ne":"?"}}]}   broadcast per parent',
+      '  3 unsharded, 2 one shard per parent, 1 broadcast per parent',
       '',
     ].join('\n'),
   );
