@@ -50,6 +50,8 @@ export interface BackfillOptions {
 export interface BackfillResult {
   /** Where this run started: the `resumeAfter` of an unfinished marker for the same change. */
   readonly resumedAfter: unknown;
+  /** When the same change was finished, if it was: a rerun keeps it finished. */
+  readonly finishedAt: Date | undefined;
   /** One report per copy, `coordinate`'s first: documents scanned and copies rewritten (`fixed`) by this run. */
   readonly reports: readonly DriftReport[];
 }
@@ -71,9 +73,12 @@ export async function backfillCopies(db: Db, backfill: CopyBackfill, options: Ba
   await requireBackfillCollections(db, backfill);
   const markers = migrationsCollection(db);
   const marker = await markers.findOne({ _id: backfill.coordinate });
-  const resuming = marker !== null && marker.kind === backfill.kind && marker.finishedAt === undefined && sameSet(marker.fields ?? [], backfill.fields ?? []);
+  const sameChange = marker !== null && marker.kind === backfill.kind && sameSet(marker.fields ?? [], backfill.fields ?? []);
+  const resuming = sameChange && marker.finishedAt === undefined;
   const resumedAfter = resuming ? (marker.resumeAfter ?? undefined) : undefined;
-  if (!resuming) {
+  // A finished change run again is a repair pass: gateways go on trusting its copies meanwhile.
+  const finishedAt = sameChange ? marker.finishedAt : undefined;
+  if (!sameChange) {
     const fresh: MigrationMarker = {
       _id: backfill.coordinate,
       kind: backfill.kind,
@@ -101,7 +106,7 @@ export async function backfillCopies(db: Db, backfill: CopyBackfill, options: Ba
     };
     reports.push(await scanInBatches(db, check, scan, (batch, report) => check.check(batch, report)));
   }
-  return { resumedAfter, reports };
+  return { resumedAfter, finishedAt, reports };
 }
 
 /**

@@ -331,6 +331,7 @@ async function run(command: Migrate, target: { uri: string; db: string } & Schem
     const result = await backfillCopies(db, backfill, { batchSize: command.batchSize, onProgress });
     line.finish();
     if (result.resumedAfter !== undefined) io.out.write(`resumed after _id ${String(result.resumedAfter)}\n`);
+    if (result.finishedAt !== undefined) io.out.write(`${coordinate} was finished on ${result.finishedAt.toISOString()}: this pass repairs its copies, which gateways go on trusting\n`);
     for (const report of result.reports) io.out.write(`backfilled ${report.coordinate}: ${count(report.scanned)} scanned, ${count(report.fixed)} rewritten${danglingNote(report)}\n`);
     // A resumed run scanned only what the last one left: whether every key dangles is read over every document.
     const scanned = result.resumedAfter === undefined ? result.reports : await previewBackfill(db, backfill, { batchSize: command.batchSize });
@@ -341,7 +342,7 @@ async function run(command: Migrate, target: { uri: string; db: string } & Schem
       return 1;
     }
     // A new counter, total or bounded array is trusted only after a clean pass once every gateway keeps it.
-    const finish = work.kind !== 'fill' || command.deployed;
+    const finish = work.kind !== 'fill' || command.deployed || result.finishedAt !== undefined;
     const checks = await checkBackfill(db, backfill, { batchSize: command.batchSize, finish });
     for (const report of checks) io.out.write(`reconcile ${report.coordinate}: ${count(report.scanned)} scanned, ${count(report.drifted)} drifted${danglingNote(report)}\n`);
     const drifted = checks.reduce((sum, report) => sum + report.drifted, 0);

@@ -46,7 +46,8 @@ change (a diff with file and line) and reads what the data change would touch (d
 those it would rewrite, per copy), writing nothing. With --write it writes the SDL change and fills the
 new copies from their sources in _id batches, resumable: a rerun after a kill continues after the last
 finished batch (the marker in the docjoin_migrations collection). It ends with reconcile's check of what
-it filled; no drift finishes the marker.
+it filled; no drift finishes the marker. Run again once finished, it repairs drift and the marker
+stays finished.
 
 Widening a snapshot: deploy the schema change, then run it; until a copy holds the new fields the
 gateway joins it. Adding a counter, a total or a bounded array: run it first (with --write), deploy the schema

@@ -85,6 +85,21 @@ filled Post.commentCount; gateways still count, sum or join it: deploy the schem
     const counted = await projects.read(db, WITH_COUNTER, COUNTS);
     expect(counted.data).toEqual(COUNTED);
     expect(counted.cost).toMatchObject({ roundTrips: 1, estimatedRoundTrips: 1 });
+
+    // The first command again, once finished: a repair pass that leaves the counters trusted.
+    const { finishedAt } = (await marker(db, 'Post.commentCount'))!;
+    await db.collection('posts').updateOne({ _id: postIds[1] }, { $set: { commentCount: 7 } });
+    const again = await migrate(['--add-counter', 'Post.commentCount', '--of', 'Post.comments', '--write', ...args]);
+    expect(again.out).toContain(
+      `Post.commentCount was finished on ${(finishedAt as Date).toISOString()}: this pass repairs its copies, which gateways go on trusting\nbackfilled Post.commentCount: 3 scanned, 1 rewritten\n`,
+    );
+    expect(again.out).toContain('reconcile Post.commentCount: 3 scanned, 0 drifted\n');
+    expect(again.out).not.toContain('filled Post.commentCount;');
+    expect([again.code, again.err]).toEqual([0, '']);
+    expect(await marker(db, 'Post.commentCount')).toMatchObject({ finishedAt: expect.any(Date) });
+    const stillCounted = await projects.read(db, WITH_COUNTER, COUNTS);
+    expect(stillCounted.data).toEqual(COUNTED);
+    expect(stillCounted.cost).toMatchObject({ roundTrips: 1, estimatedRoundTrips: 1 });
   });
 
   it('answers correctly while killed half way and while the old schema writes, and finishes only on a clean pass', async () => {

@@ -78,11 +78,12 @@ reconcile Book.authors: 5 scanned, 0 drifted
     const marker = await db.collection(MIGRATIONS_COLLECTION).findOne({ _id: 'Book.authors' as never });
     expect(marker).toEqual({ _id: 'Book.authors', kind: 'snapshot-backfill', fields: ['thumbnailUrl'], startedAt: expect.any(Date), resumeAfter: bookIds[4], finishedAt: expect.any(Date) });
 
-    // Run again: the schema already copies it, nothing left to fill.
+    // Run again: the schema already copies it, nothing left to fill, and the copies stay trusted.
     const again = await migrate(['--widen', 'Book.authors', '--fields', 'thumbnailUrl', '--write', ...args]);
     expect(again.out).toBe(`schema/schema.graphql: Book.authors already copies thumbnailUrl; no SDL change
 backfilling Book.authors (thumbnailUrl) in ${where}, batches of 500…
 snapshot Book.authors 5 / 5
+Book.authors was finished on ${(marker!.finishedAt as Date).toISOString()}: this pass repairs its copies, which gateways go on trusting
 backfilled Book.authors: 5 scanned, 0 rewritten
 reconcile Book.authors: 5 scanned, 0 drifted
 `);
