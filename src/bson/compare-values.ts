@@ -1,4 +1,4 @@
-import type { Binary, ObjectId, Timestamp } from 'bson';
+import type { Binary, Code, ObjectId, Timestamp } from 'bson';
 import { compareNumbers } from './bson-number';
 import { regexParts, stringValue } from './bson-text';
 import { compareBinary, compareBytes, compareTimestamps } from './compare-bson';
@@ -9,7 +9,7 @@ import { TypeRank, typeRank } from './type-rank';
 /**
  * MongoDB's total order over BSON values (MongoDB docs: "Comparison/Sort Order"): first by type group
  * (MinKey < null < numbers < strings < objects < arrays < BinData < ObjectId < boolean < Date <
- * Timestamp < RegExp < MaxKey), then by value. Arrays compare element by element here; sorting by an
+ * Timestamp < RegExp < JavaScript code < MaxKey), then by value. Arrays compare element by element here; sorting by an
  * array field uses its smallest/largest element instead (see the embedded server's sort-documents.ts).
  */
 export function compareValues(a: unknown, b: unknown): number {
@@ -76,6 +76,11 @@ function compareSameRank(rank: TypeRank, a: unknown, b: unknown): number {
       const x = regexParts(a) ?? { pattern: '', flags: '' };
       const y = regexParts(b) ?? { pattern: '', flags: '' };
       return compareStrings(x.pattern, y.pattern) || compareStrings(x.flags, y.flags);
+    }
+    case TypeRank.Code: {
+      const x = a as Code;
+      const y = b as Code;
+      return compareStrings(x.code, y.code) || compareDocuments(x.scope ?? {}, y.scope ?? {});
     }
     default: {
       const unreachable: never = rank;

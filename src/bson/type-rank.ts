@@ -2,7 +2,8 @@ import { bsonTag } from './bson-tag';
 
 /**
  * The canonical BSON type groups, numbered in MongoDB's comparison order
- * (MongoDB docs: "Comparison/Sort Order"). Numbers of every width share one group, as do strings and
+ * (MongoDB docs: "Comparison/Sort Order"; JavaScript code, which the page leaves out, comes after regular
+ * expressions, as the server's canonical type order puts it). Numbers of every width share one group, as do strings and
  * symbols; null and missing share one group.
  */
 export const enum TypeRank {
@@ -18,7 +19,8 @@ export const enum TypeRank {
   Date = 10,
   Timestamp = 11,
   RegExp = 12,
-  MaxKey = 13,
+  Code = 13,
+  MaxKey = 14,
 }
 
 export function typeRank(value: unknown): TypeRank {
@@ -58,6 +60,8 @@ export function typeRank(value: unknown): TypeRank {
       return TypeRank.Timestamp;
     case 'BSONRegExp':
       return TypeRank.RegExp;
+    case 'Code':
+      return TypeRank.Code;
     case 'MinKey':
       return TypeRank.MinKey;
     case 'MaxKey':
@@ -82,6 +86,7 @@ const SCALAR_GROUPS: readonly (readonly [TypeRank, readonly string[]])[] = [
   [TypeRank.Date, ['date']],
   [TypeRank.Timestamp, ['timestamp']],
   [TypeRank.RegExp, ['regex']],
+  [TypeRank.Code, ['javascript']],
   [TypeRank.MaxKey, ['maxKey']],
 ];
 

@@ -3,7 +3,7 @@
  * types MongoDB sorts beyond it by `$type`, and null (which sorts first) after a descending value.
  */
 export const TYPES_BEFORE_IDS = ['minKey', 'int', 'long', 'double', 'decimal', 'string', 'symbol', 'object', 'binData'];
-export const TYPES_AFTER_IDS = ['bool', 'date', 'timestamp', 'regex', 'maxKey'];
+export const TYPES_AFTER_IDS = ['bool', 'date', 'timestamp', 'regex', 'javascript', 'maxKey'];
 export const TYPES_BEFORE_DATES = [...TYPES_BEFORE_IDS, 'objectId', 'bool'];
 
 export function idsAfter(id: unknown): Record<string, unknown> {

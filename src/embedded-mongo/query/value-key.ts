@@ -1,4 +1,4 @@
-import type { Binary, ObjectId, Timestamp } from 'bson';
+import type { Binary, Code, ObjectId, Timestamp } from 'bson';
 import { TypeRank, typeRank } from '../../bson/type-rank';
 import { regexParts, stringValue } from '../../bson/bson-text';
 import { numberKey } from '../../bson/bson-number';
@@ -46,6 +46,10 @@ export function valueKey(value: unknown): string {
     case TypeRank.RegExp: {
       const parts = regexParts(value);
       return `r${JSON.stringify(parts?.pattern)}/${parts?.flags ?? ''}`;
+    }
+    case TypeRank.Code: {
+      const code = value as Code;
+      return `c${JSON.stringify(code.code)}${code.scope ? valueKey(code.scope) : ''}`;
     }
     case TypeRank.MaxKey:
       return 'M';

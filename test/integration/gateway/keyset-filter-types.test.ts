@@ -1,4 +1,4 @@
-import { Binary, BSONRegExp, Decimal128, Long, MaxKey, MinKey, ObjectId, Timestamp } from 'mongodb';
+import { Binary, BSONRegExp, Code, Decimal128, Long, MaxKey, MinKey, ObjectId, Timestamp } from 'mongodb';
 import { filterAndSort } from '../../../src/gateway/operation/planning/in-memory-list';
 import { afterFilter } from '../../../src/gateway/operation/planning/keyset-filter';
 import { parseSort } from '../../../src/gateway/startup/storage-map/parse-sort';
@@ -42,6 +42,8 @@ const VALUES: unknown[] = [
   new BSONRegExp('^a', 'i'),
   // Stored after the regex: a tie with the regex is an equality, so this string it matches does not come back after it.
   'abd',
+  new Code('return 2'),
+  new Code('return 1'),
   new MaxKey(),
 ];
 

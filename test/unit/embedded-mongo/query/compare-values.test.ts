@@ -1,9 +1,10 @@
-import { Binary, Decimal128, Double, Int32, Long, MaxKey, MinKey, ObjectId, Timestamp } from 'bson';
+import { Binary, Code, Decimal128, Double, Int32, Long, MaxKey, MinKey, ObjectId, Timestamp } from 'bson';
 import { compareValues } from '../../../../src/embedded-mongo/query';
 
 describe('compareValues', () => {
   // MongoDB docs: "Comparison/Sort Order" — MinKey < Null < Numbers < Symbol/String < Object < Array
-  // < BinData < ObjectId < Boolean < Date < Timestamp < Regular Expression < MaxKey
+  // < BinData < ObjectId < Boolean < Date < Timestamp < Regular Expression < MaxKey, and JavaScript code
+  // (left out there) after regular expressions, as the server's canonical type order puts it
   it('orders values of different BSON types by the documented type order', () => {
     const ascending: unknown[] = [
       new MinKey(),
@@ -18,6 +19,9 @@ describe('compareValues', () => {
       new Date(0),
       new Timestamp({ t: 1, i: 0 }),
       /a/,
+      new Code('a'),
+      new Code('b'),
+      new Code('b', { x: 1 }),
       new MaxKey(),
     ];
     for (let i = 0; i < ascending.length - 1; i++) {

@@ -20,7 +20,7 @@ describe('afterFilter', () => {
 
   it('after a string ascending, every later type; after a number descending, NaN, MinKey and null', () => {
     const [name] = (afterFilter(parseSort('name,-pages') as SortKey[], ['A', 7, id]).$or as Record<string, unknown>[]);
-    expect(name).toEqual({ $or: [{ name: { $gt: 'A' } }, { name: { $type: ['object', 'binData', 'objectId', 'bool', 'date', 'timestamp', 'regex', 'maxKey'] } }] });
+    expect(name).toEqual({ $or: [{ name: { $gt: 'A' } }, { name: { $type: ['object', 'binData', 'objectId', 'bool', 'date', 'timestamp', 'regex', 'javascript', 'maxKey'] } }] });
     expect(afterFilter(parseSort('-pages') as SortKey[], [7, id]).$or).toContainEqual({ $or: [{ pages: { $lt: 7 } }, { pages: Number.NaN }, { pages: { $type: ['minKey'] } }, { pages: null }] });
   });
 
