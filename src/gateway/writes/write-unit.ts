@@ -326,6 +326,7 @@ export class WriteUnit {
     for (const parent of uncheckedParents(this.model, typeName, complete)) if (!this.#readsAll(parent.collection)) await this.#requireSources(parent, known);
     complete = withInitialDerivedValues(this.model, typeName, collection, complete);
     complete = await this.#withExistingChildren(collection, complete);
+    this.#requirePresetsHeld(typeName, complete, options.generated === true);
     refuseValuesTotalsCannotTake(totalsFedBy(this.model, typeName), (path) => readPath(complete, path));
     const planned = planInsertDerived(this.model, typeName, complete);
     const derived = groupByCollection(planned);
@@ -493,22 +494,41 @@ export class WriteUnit {
    * that gives one of those fields another value is FORBIDDEN, and so is a role without a create rule.
    */
   #withPresets(typeName: string, document: StoredDocument, generated: boolean): StoredDocument {
-    if (!this.access) return document;
-    const rule = this.access.writeRule(typeName, 'create', this.mutationField);
-    const own = rule.where;
-    const read = generated ? this.access.readConditions(typeName).filter((condition) => !own.some((mine) => mine.path === condition.path && sameValue(mine, condition))) : [];
-    if (own.length === 0 && read.length === 0) return document;
+    const access = this.access;
+    const conditions = this.#presetConditions(typeName, generated);
+    if (!access || conditions.length === 0) return document;
     const preset = copyPlainObjects(document);
-    for (const condition of [...own, ...read]) {
-      const expected = this.access.claimValue(condition);
+    for (const condition of conditions) {
+      const expected = access.claimValue(condition);
       if (expected === NO_CLAIM) throw forbidden(`role "${this.access.role}" may create ${typeName} only with a "${'claim' in condition.equals ? condition.equals.claim : condition.fieldName}" claim, which the token lacks`);
       const given = asStoredKey(condition, readPath(preset, condition.path));
       // An id docjoin made for a generated create is no value the client gave: `id` = claim sets it.
       if (given === undefined || given === null || (generated && condition.path === '_id')) writePath(preset, condition.path, expected);
       else if (keyString(given) === keyString(expected)) writePath(preset, condition.path, expected);
-      else throw forbidden(`role "${this.access.role}" may not create ${typeName} with another ${condition.fieldName} than ${'claim' in condition.equals ? 'its own' : describeEquals(condition)}`);
+      else throw forbidden(`role "${access.role}" may not create ${typeName} with another ${condition.fieldName} than ${'claim' in condition.equals ? 'its own' : describeEquals(condition)}`);
     }
     return preset;
+  }
+
+  /** The conditions a create presets: the create rule's, and for a generated create (its answer is read back) the READ rule's. */
+  #presetConditions(typeName: string, generated: boolean): readonly RowCondition[] {
+    if (!this.access) return [];
+    const own = this.access.writeRule(typeName, 'create', this.mutationField).where;
+    const read = generated ? this.access.readConditions(typeName).filter((condition) => !own.some((mine) => mine.path === condition.path && sameValue(mine, condition))) : [];
+    return [...own, ...read];
+  }
+
+  /**
+   * The presets still hold once the document is complete: a preset stored inside a snapshot copy (or
+   * another value docjoin fills) was overwritten by what the copy's source holds, and a document the
+   * role may not create would be written.
+   */
+  #requirePresetsHeld(typeName: string, complete: StoredDocument, generated: boolean): void {
+    for (const condition of this.#presetConditions(typeName, generated)) {
+      const stored = asStoredKey(condition, readPath(complete, condition.path));
+      if (keyString(stored ?? null) === keyString(this.access!.claimValue(condition) ?? null)) continue;
+      throw forbidden(`role "${this.access!.role}" may not create ${typeName} with another ${condition.fieldName} than ${'claim' in condition.equals ? 'its own' : describeEquals(condition)}: the document it refers to sets it`);
+    }
   }
 
   /** `document` with the derived values keyed by another field than `_id` taken from the children already holding its key (existingChildrenReads). */
