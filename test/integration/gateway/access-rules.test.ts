@@ -373,8 +373,18 @@ describe('startup refuses a rule it cannot enforce on some path, naming Type.fie
       `type Shelf @collection(name: "shelves") @access(roles: ["reader"], allow: [READ]) @access(roles: ["reader", "admin"], allow: [READ]) { id: ID! }`,
       'Shelf: @access(roles: ["reader","admin"]) gives role "reader" READ a second time; a role has one rule per action on a type, so merge them',
     ],
+    [
+      'an update or delete rule picking rows by a field the role\'s READ rule hides (OK or NOT_FOUND would tell its value)',
+      `type Shelf @collection(name: "shelves") @access(roles: ["reader"], allow: [READ], hide: ["band"]) @access(roles: ["reader"], allow: [UPDATE, DELETE], where: [{ field: "band", equals: "junior" }]) { id: ID! band: String! }`,
+      'Shelf.band: role "reader" may UPDATE only where band holds a value, but its READ rule hides band, so whether an update finds a row would tell that row\'s hidden value; add the same condition to its READ rule, drop it from the UPDATE rule, or let the role read Shelf.band',
+    ],
   ])('%s', async (_case, shelf, problem) => {
     await expect(start(`${base}\n${shelf}`)).rejects.toThrow(problem);
+  });
+
+  it('an update rule may pick rows by a hidden field its READ rule picks them by too: the role reads no other rows', async () => {
+    const shelf = `type Shelf @collection(name: "shelves") @access(roles: ["reader"], allow: [READ, UPDATE, DELETE], hide: ["band"], where: [{ field: "band", equals: "junior" }]) { id: ID! band: String! }`;
+    await (await start(`${base}\n${shelf}`)).stop();
   });
 
   it('a where condition it refuses is the one problem: the checks after it still see the type\'s other rules', async () => {

@@ -181,9 +181,32 @@ function typeAccess(
       }
     }
   }
+  refuseWriteConditionsOnHidden(type.name, storage, byRole, problems);
   if (problems.length - conditionProblems > before) return undefined;
   for (const rules of byRole.values()) withinReadRows(rules);
   return { typeName: type.name, collection: storage.collection, roles: byRole };
+}
+
+/**
+ * An update or delete rule may not pick rows by a field its role's READ rule hides (unless READ picks
+ * rows by the same value): whether the write finds a row it reads, OK or NOT_FOUND, would tell that
+ * row's hidden value.
+ */
+function refuseWriteConditionsOnHidden(typeName: string, storage: TypeStorage, byRole: ReadonlyMap<string, MutableRoleRules>, problems: string[]): void {
+  for (const [role, rules] of byRole) {
+    const read = rules.read;
+    if (!read || read.hidden.size === 0) continue;
+    for (const action of ['update', 'delete'] as const) {
+      for (const condition of rules[action]?.where ?? []) {
+        if (read.where.some((own) => own.path === condition.path && sameValue(own, condition))) continue;
+        const hidden = [...read.hidden].find((name) => storedPathsOf(storage, name).some((stored) => pathsOverlap(stored, condition.path)));
+        if (hidden === undefined) continue;
+        problems.push(
+          `${typeName}.${hidden}: role "${role}" may ${action.toUpperCase()} only where ${condition.fieldName} holds a value, but its READ rule hides ${hidden}, so whether an ${action} finds a row would tell that row's hidden value; add the same condition to its READ rule, drop it from the ${action.toUpperCase()} rule, or let the role read ${typeName}.${hidden}`,
+        );
+      }
+    }
+  }
 }
 
 /**
