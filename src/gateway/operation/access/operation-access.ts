@@ -3,7 +3,7 @@ import type { FieldStep, SelectionStep } from '../plan/selection-tree';
 import { BREAK, getNamedType, Kind, visit, type FieldNode, type GraphQLOutputType } from 'graphql';
 import type { AggregateField, AggregateKey, ListOrder, RelationField, RootCondition, SortKey, StorageMap } from '../../startup/storage-map/storage-map-types';
 import { copiesOnPath, copiesUnder } from '../../startup/storage-map/copy-paths';
-import { isAtOrUnder } from '../../documents/read-path';
+import { isAtOrUnder, pathsOverlap } from '../../documents/read-path';
 import { readRuleOf } from '../../startup/access-rules/access-rule-types';
 import type { ViewerAccess } from '../../request/access/viewer-access';
 import { storedPathsOf } from '../../startup/storage-map/stored-paths';
@@ -195,6 +195,8 @@ class AccessWalk {
   #pathRefusal(typeName: string, path: string, except?: RelationField): string | undefined {
     const hidden = this.#hiddenRefusal(typeName, path);
     if (hidden !== undefined) return hidden;
+    const mirrored = this.#mirroredArrayRefusal(typeName, path);
+    if (mirrored !== undefined) return mirrored;
     for (const { field, copy, whole, inTarget } of copiesOnPath(this.context.storageMap, typeName, path, except)) {
       // A snapshot's key is the reference it copies from, shown as a plain reference's key is.
       if (copy.kind === 'snapshot' && inTarget === '_id') continue;
@@ -202,6 +204,25 @@ class AccessWalk {
       if (unseen) return unseen;
       const below = inTarget === undefined ? undefined : this.#pathRefusal(field.targetType, inTarget);
       if (below) return below;
+    }
+    return undefined;
+  }
+
+  /**
+   * The array an `@inverse` list keeps at or around `path` (`Person.taskIds` under `Person.tasks`) when
+   * the role reads the mirrored type only in part: other tenants' creates put their ids there. The list
+   * itself is joined through the role's filter; the array read, ordered or filtered by as it is would
+   * show every id.
+   */
+  #mirroredArrayRefusal(typeName: string, path: string): string | undefined {
+    const { rules } = this.access!;
+    for (const [coordinate, mirrored] of rules.inverses) {
+      const list = this.context.storageMap.relations.get(coordinate);
+      const array = list?.typeName === typeName ? list.shapes.join?.localField : undefined;
+      if (array === undefined || !pathsOverlap(array, path)) continue;
+      const rule = readRuleOf(rules, mirrored.truthType, this.role);
+      if (rule === undefined) return `"${array}", the array ${coordinate} keeps of ${mirrored.of}, whose ${mirrored.truthType} documents role "${this.role}" may not read`;
+      if (rule !== 'all' && rule.where.length > 0) return `"${array}", the array ${coordinate} keeps of ${mirrored.of}, whose ${mirrored.truthType} documents role "${this.role}" reads only in part`;
     }
     return undefined;
   }
