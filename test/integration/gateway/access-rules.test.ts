@@ -361,7 +361,18 @@ describe('startup refuses a rule it cannot enforce on some path, naming Type.fie
          notes: [Note!]! @join(localField: "slug", foreignField: "shelfSlug")
        }
        type Note @collection(name: "notes") @access(roles: ["reader"], allow: [READ, CREATE]) { id: ID! shelfSlug: String! }`,
-      'Shelf.notes: picks its Note children by the parent\'s "slug", and role "reader" may create Note but reads Shelf only where owner = claim sub; docjoin checks that a new child\'s parent is one the role reads by the parent\'s id only, so join Shelf.notes by "_id", or take CREATE on Note from the role',
+      'Shelf.notes: picks its Note children by the parent\'s "slug", and role "reader" may create Note but reads Shelf only where owner = claim sub; docjoin checks that a child\'s parent is one the role reads by the parent\'s id only, so join Shelf.notes by "_id", or take CREATE on Note from the role',
+    ],
+    [
+      'children a role may move by updating their key to parents it reads in part, picked by a field other than their id',
+      `type Shelf @collection(name: "shelves") @access(roles: ["reader"], allow: [READ], where: [{ field: "owner", claim: "sub" }]) {
+         id: ID!
+         owner: String!
+         slug: String!
+         notes: [Note!]! @join(localField: "slug", foreignField: "shelfSlug")
+       }
+       type Note @collection(name: "notes") @access(roles: ["reader"], allow: [READ, UPDATE]) { id: ID! shelfSlug: String! }`,
+      'Shelf.notes: picks its Note children by the parent\'s "slug", and role "reader" may update Note but reads Shelf only where owner = claim sub; docjoin checks that a child\'s parent is one the role reads by the parent\'s id only, so join Shelf.notes by "_id", take UPDATE on Note from the role, or make Note.shelfSlug readOnly in its UPDATE rule',
     ],
     [
       'a where field that does not exist',
@@ -406,7 +417,7 @@ describe('startup refuses a rule it cannot enforce on some path, naming Type.fie
     );
   });
 
-  it('children picked by a field other than their parent\'s id start when the role reads every parent, or may not create children', async () => {
+  it('children picked by a field other than their parent\'s id start when the role reads every parent, or may not create children nor set their key', async () => {
     const shelf = (shelfRule: string, noteActions: string) => `${base}
       type Shelf @collection(name: "shelves") @access(roles: ["reader"], allow: [READ]${shelfRule}) {
         id: ID!
@@ -415,7 +426,8 @@ describe('startup refuses a rule it cannot enforce on some path, naming Type.fie
         notes: [Note!]! @join(localField: "slug", foreignField: "shelfSlug")
       }
       type Note @collection(name: "notes") @access(roles: ["reader"], allow: [${noteActions}]) { id: ID! shelfSlug: String! }`;
-    for (const typeDefs of [shelf('', 'READ, CREATE'), shelf(', where: [{ field: "owner", claim: "sub" }]', 'READ')]) await (await start(typeDefs)).stop();
+    const readsInPart = ', where: [{ field: "owner", claim: "sub" }]';
+    for (const typeDefs of [shelf('', 'READ, CREATE'), shelf(readsInPart, 'READ'), shelf(readsInPart, 'READ, UPDATE], readOnly: ["shelfSlug"')]) await (await start(typeDefs)).stop();
   });
 
   it("an embedded type's own id (a sub-document's _id) may be hidden: no reference, cursor or group key holds it", async () => {

@@ -70,7 +70,7 @@ export function buildAccessRules(schema: GraphQLSchema, storageMap: StorageMap, 
     const joined = new Set<string>();
     for (const field of storageMap.relations.values()) {
       copyProblem(rules, field, role, joined, problems);
-      parentKeyProblem(rules, field, role, problems);
+      parentKeyProblem(rules, storageMap, field, role, problems);
     }
     for (const counter of derived.counters) derivedFigureProblem(rules, storageMap, { coordinate: counter.coordinate, of: counter.of, children: counter.source.kind === 'children', summed: undefined }, role, problems);
     for (const total of derived.totals) derivedFigureProblem(rules, storageMap, { coordinate: total.coordinate, of: total.of, children: true, summed: total.summedField }, role, problems);
@@ -281,20 +281,29 @@ function copyProblem(rules: AccessRules, field: RelationField, role: string, joi
 }
 
 /**
- * A new child joins its parent's lists and counts through the key it stores (`Comment.postSlug` for
- * `Post.comments` by `slug`), so a create checks that key names a parent the role reads (WriteUnit.insert).
- * It can check a parent's id, not another field of it: a field need not be unique, and a child keyed
- * by it joins every parent holding the value, some perhaps hidden from the role.
+ * A child joins its parent's lists and counts through the key it stores (`Comment.postSlug` for
+ * `Post.comments` by `slug`), so a create, or an update setting that key, checks it names a parent the
+ * role reads (WriteUnit). It can check a parent's id, not another field of it: a field need not be
+ * unique, and a child keyed by it joins every parent holding the value, some perhaps hidden from the role.
  */
-function parentKeyProblem(rules: AccessRules, field: RelationField, role: string, problems: string[]): void {
+function parentKeyProblem(rules: AccessRules, storageMap: StorageMap, field: RelationField, role: string, problems: string[]): void {
   const join = field.shapes.join;
   if (join?.direction !== 'byReference' || join.localField === '_id' || !rules.collectionTypes.has(field.typeName)) return;
-  if (rules.types.get(field.targetType)?.roles.get(role)?.create === undefined) return;
+  const childRules = rules.types.get(field.targetType)?.roles.get(role);
+  const setsKey = childRules?.update !== undefined && !childRules.update.readOnlyPaths.some((path) => isAtOrUnder(join.foreignField, path));
+  const actions = [...(childRules?.create ? ['create'] : []), ...(setsKey ? ['update'] : [])];
+  if (actions.length === 0) return;
   const parent = readRuleOf(rules, field.typeName, role);
   if (parent === 'all' || (parent !== undefined && parent.where.length === 0)) return;
   const reads = parent === undefined ? 'may not read it' : `reads ${field.typeName} only where ${describeWhere(parent.where)}`;
+  const fixes = [`join ${field.coordinate} by "_id"`, `take ${actions.join(' and ').toUpperCase()} on ${field.targetType} from the role`];
+  if (setsKey) {
+    const child = storageMap.types.get(field.targetType);
+    const key = child ? [...child.fields.keys()].find((name) => storedPathsOf(child, name).includes(join.foreignField)) : undefined;
+    fixes.push(`make ${field.targetType}.${key ?? join.foreignField} readOnly in its UPDATE rule`);
+  }
   problems.push(
-    `${field.coordinate}: picks its ${field.targetType} children by the parent's "${join.localField}", and role "${role}" may create ${field.targetType} but ${reads}; docjoin checks that a new child's parent is one the role reads by the parent's id only, so join ${field.coordinate} by "_id", or take CREATE on ${field.targetType} from the role`,
+    `${field.coordinate}: picks its ${field.targetType} children by the parent's "${join.localField}", and role "${role}" may ${actions.join(' and ')} ${field.targetType} but ${reads}; docjoin checks that a child's parent is one the role reads by the parent's id only, so ${fixes.slice(0, -1).join(', ')}, or ${fixes.at(-1)}`,
   );
 }
 
