@@ -258,6 +258,15 @@ describe('startup refuses a rule it cannot enforce on some path, naming Type.fie
     }
   `;
 
+  // Shelves the role reads in part, picking their notes by their slug; the role may also `action` notes.
+  const notesBySlug = (action: string) => `type Shelf @collection(name: "shelves") @access(roles: ["reader"], allow: [READ], where: [{ field: "owner", claim: "sub" }]) {
+      id: ID!
+      owner: String!
+      slug: String!
+      notes: [Note!]! @join(localField: "slug", foreignField: "shelfSlug")
+    }
+    type Note @collection(name: "notes") @access(roles: ["reader"], allow: [READ, ${action}]) { id: ID! shelfSlug: String! }`;
+
   it.each([
     [
       'a counter of rows the role sees only some of',
@@ -354,24 +363,12 @@ describe('startup refuses a rule it cannot enforce on some path, naming Type.fie
     ],
     [
       'children a role creates under parents it reads in part, picked by a field other than their id',
-      `type Shelf @collection(name: "shelves") @access(roles: ["reader"], allow: [READ], where: [{ field: "owner", claim: "sub" }]) {
-         id: ID!
-         owner: String!
-         slug: String!
-         notes: [Note!]! @join(localField: "slug", foreignField: "shelfSlug")
-       }
-       type Note @collection(name: "notes") @access(roles: ["reader"], allow: [READ, CREATE]) { id: ID! shelfSlug: String! }`,
+      notesBySlug('CREATE'),
       'Shelf.notes: picks its Note children by the parent\'s "slug", and role "reader" may create Note but reads Shelf only where owner = claim sub; docjoin checks that a child\'s parent is one the role reads by the parent\'s id only, so join Shelf.notes by "_id", or take CREATE on Note from the role',
     ],
     [
       'children a role may move by updating their key to parents it reads in part, picked by a field other than their id',
-      `type Shelf @collection(name: "shelves") @access(roles: ["reader"], allow: [READ], where: [{ field: "owner", claim: "sub" }]) {
-         id: ID!
-         owner: String!
-         slug: String!
-         notes: [Note!]! @join(localField: "slug", foreignField: "shelfSlug")
-       }
-       type Note @collection(name: "notes") @access(roles: ["reader"], allow: [READ, UPDATE]) { id: ID! shelfSlug: String! }`,
+      notesBySlug('UPDATE'),
       'Shelf.notes: picks its Note children by the parent\'s "slug", and role "reader" may update Note but reads Shelf only where owner = claim sub; docjoin checks that a child\'s parent is one the role reads by the parent\'s id only, so join Shelf.notes by "_id", take UPDATE on Note from the role, or make Note.shelfSlug readOnly in its UPDATE rule',
     ],
     [
