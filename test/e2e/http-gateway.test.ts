@@ -227,6 +227,29 @@ describe('other routes', () => {
     expect(await response.json()).toEqual({ errors: [{ message: 'request body is not valid JSON', extensions: { code: 'BAD_REQUEST' } }] });
   });
 
+  it('reads the body by its Content-Type as HTTP defines it: any case, its UTF charset, a byte-order mark; other types and charsets refused', async () => {
+    const body = JSON.stringify({ query: '{ books(first: 1) { name } }' });
+    const sent = async (contentType: string, bytes: Buffer | string = body) => {
+      const response = await fetch(url, { method: 'POST', headers: { 'content-type': contentType }, body: typeof bytes === 'string' ? bytes : new Uint8Array(bytes) });
+      const json = (await response.json()) as { data?: unknown; errors?: { message: string; extensions: { code: string } }[] };
+      return { status: response.status, data: json.data, errors: json.errors?.map((error) => [error.extensions.code, error.message]) };
+    };
+    const answered = await sent('application/json');
+    expect(answered).toMatchObject({ status: 200, errors: undefined });
+    for (const [contentType, bytes] of [
+      ['Application/JSON', body],
+      ['APPLICATION/JSON; charset=UTF-8', body],
+      ['application/json; charset="utf-16le"', Buffer.from(body, 'utf16le')],
+      ['application/json', Buffer.concat([Buffer.from([0xef, 0xbb, 0xbf]), Buffer.from(body)])],
+    ] as const) {
+      expect([contentType, await sent(contentType, bytes)]).toEqual([contentType, answered]);
+    }
+    expect(await sent('application/json; charset=latin1')).toEqual({ status: 415, data: undefined, errors: [['BAD_REQUEST', 'unsupported charset "latin1": send the body as UTF-8']] });
+    for (const contentType of ['text/json', 'application/x-notjson-at-all']) {
+      expect([contentType, await sent(contentType)]).toEqual([contentType, { status: 400, data: undefined, errors: [['BAD_REQUEST', 'POST body missing, invalid Content-Type, or JSON object has no keys.']] }]);
+    }
+  });
+
   it('GET /health is degraded (503) when MongoDB does not answer', async () => {
     await demo.client.close();
     const response = await fetch(url.replace('/graphql', '/health'));

@@ -2,7 +2,7 @@
  * A trusted document named the way the GraphQL-over-HTTP persisted documents proposal (and
  * graphql-codegen's client preset) sends it, `{ "documentId": "sha256:<hex>", "variables": … }`, or
  * `?documentId=` on a GET, turned into the persisted-query extension Apollo reads (`sha256Hash`, hex
- * alone). A request that also sends `query`, or none of these, is left as it is.
+ * alone). A request that also sends `query`, or extensions that are no object, or none of these, is left as it is.
  */
 export function withDocumentId(method: string, body: unknown, search: string): { body: unknown; search: string } {
   if (method === 'GET') {
@@ -17,8 +17,9 @@ export function withDocumentId(method: string, body: unknown, search: string): {
   if (typeof body !== 'object' || body === null || Array.isArray(body) || !('documentId' in body)) return { body, search };
   const { documentId, ...rest } = body as { documentId: unknown; query?: unknown; extensions?: unknown };
   const hash = hexOf(documentId);
-  if (hash === undefined || rest.query !== undefined) return { body, search };
-  const extensions = typeof rest.extensions === 'object' && rest.extensions !== null ? rest.extensions : {};
+  // Extensions that are no object are left for Apollo to refuse, as in any other request.
+  const extensions = rest.extensions ?? {};
+  if (hash === undefined || rest.query !== undefined || typeof extensions !== 'object' || extensions === null || Array.isArray(extensions)) return { body, search };
   return { body: { ...rest, extensions: { ...extensions, persistedQuery: { version: 1, sha256Hash: hash } } }, search };
 }
 

@@ -1,4 +1,5 @@
 import type { IncomingMessage } from 'node:http';
+import { parse as parseContentType, type ContentType } from 'content-type';
 
 export const MAX_BODY_BYTES = 1_000_000;
 
@@ -10,8 +11,8 @@ export class RequestBodyError extends Error {
 }
 
 /**
- * The request body parsed as JSON when it is JSON, else its text (undefined when empty); Apollo
- * validates its shape. A body over the limit is refused as soon as it passes it (413), and one whose
+ * The request body parsed as JSON when its Content-Type is `application/json` (in any case, in UTF-8 or
+ * another UTF its charset names), else its text (undefined when empty); Apollo validates its shape. A body over the limit is refused as soon as it passes it (413), and one whose
  * next chunk `mayBuffer` refuses (503); the rest is read and dropped.
  */
 export function readJsonBody(request: IncomingMessage, mayBuffer: (bytes: number) => boolean = () => true): Promise<unknown> {
@@ -37,7 +38,7 @@ export function readJsonBody(request: IncomingMessage, mayBuffer: (bytes: number
     const onEnd = () =>
       settle(() => {
         try {
-          resolve(parseBody(chunks.length === 1 ? chunks[0]!.toString('utf8') : Buffer.concat(chunks).toString('utf8'), request.headers['content-type']));
+          resolve(parseBody(chunks.length === 1 ? chunks[0]! : Buffer.concat(chunks), request.headers['content-type']));
         } catch (error) {
           reject(error);
         }
@@ -51,12 +52,42 @@ export function readJsonBody(request: IncomingMessage, mayBuffer: (bytes: number
   });
 }
 
-function parseBody(text: string, contentType: string | undefined): unknown {
-  if (text === '') return undefined;
-  if (!(contentType ?? '').includes('json')) return text;
+function parseBody(body: Buffer, contentTypeHeader: string | undefined): unknown {
+  if (body.length === 0) return undefined;
+  const contentType = contentTypeOf(contentTypeHeader);
+  // Not JSON: Apollo answers that the body has no operation (400), as to a form or plain text.
+  if (contentType?.type !== 'application/json') return body.toString('utf8');
   try {
-    return JSON.parse(text);
-  } catch {
+    return JSON.parse(decodeText(body, contentType.parameters.charset));
+  } catch (error) {
+    if (error instanceof RequestBodyError) throw error;
     throw new RequestBodyError(400, 'request body is not valid JSON');
   }
+}
+
+/** The header parsed by the `content-type` package (type lowercased, parameters by name), or undefined when there is none or it is malformed. */
+function contentTypeOf(header: string | undefined): ContentType | undefined {
+  if (header === undefined) return undefined;
+  try {
+    return parseContentType(header);
+  } catch {
+    return undefined;
+  }
+}
+
+/** The body's text in its charset (UTF-8 unless it names another UTF), without a byte-order mark; 415 for any other charset, as Express's JSON parser answers. */
+function decodeText(body: Buffer, charset: string | undefined): string {
+  const name = (charset ?? 'utf-8').toLowerCase();
+  if (name === 'utf-8' || name === 'utf8') {
+    const text = body.toString('utf8');
+    return text.charCodeAt(0) === 0xfeff ? text.slice(1) : text;
+  }
+  if (name.startsWith('utf-')) {
+    try {
+      return new TextDecoder(name).decode(body);
+    } catch {
+      // An encoding Node cannot decode (utf-32): refused below.
+    }
+  }
+  throw new RequestBodyError(415, `unsupported charset "${charset}": send the body as UTF-8`);
 }

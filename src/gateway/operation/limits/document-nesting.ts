@@ -15,7 +15,8 @@ export const MAX_DOCUMENT_NESTING = 500;
  * fewer than two characters per level cannot nest that deeply (each level opens and closes), so the
  * short texts of nearly every request are not scanned. (Such a text holds fewer than 30 fragments,
  * and the pairs of a cycle of them stay far inside the stack: 100 fragments, some 3,700 characters,
- * are the fewest seen to overflow it.) A text the lexer refuses is left for the parser to report.
+ * are the fewest seen to overflow it.) A text the lexer refuses is measured up to where it does: the
+ * parser reports its error when that part is shallow.
  */
 export function documentNestingError(text: string): GraphQLError | undefined {
   if (text.length <= 2 * MAX_DOCUMENT_NESTING) return undefined;
@@ -35,15 +36,14 @@ interface DefinitionNesting {
 
 /**
  * The deepest nesting of `text`'s definitions, each with its spreads replaced by the fragments they
- * name, found from its tokens alone: no recursion, whatever the depth. 0 when the lexer refuses the
- * text. Validation refuses a cycle of spreads, but its rules follow paths through the cycle's
+ * name, found from its tokens alone: no recursion, whatever the depth, up to where the lexer refuses
+ * the text if it does. Validation refuses a cycle of spreads, but its rules follow paths through the cycle's
  * fragments first, and the longest of those is too costly to find; with a cycle, the measure is at
  * least what every fragment nests, added up (no path that visits each fragment once goes deeper), and
  * the pairs of fragments, which the overlap check can chain one after the other.
  */
 export function documentNesting(text: string): number {
   const definitions = definitionsOf(text);
-  if (!definitions) return 0;
   const byFragment = new Map<string, DefinitionNesting>();
   // A name defined twice (validation refuses it, after its rules have followed either one) stands for both.
   for (const [name, definition] of definitions) {
@@ -68,7 +68,7 @@ const DEFINITION_KEYWORDS = new Set(['query', 'mutation', 'subscription', 'fragm
 const { EOF, NAME, SPREAD, BRACE_L, BRACE_R, BRACKET_L, BRACKET_R, PAREN_L, PAREN_R } = TokenKind;
 
 /** Each definition (a fragment by its name, an operation by undefined) with its own nesting and spreads, in order. */
-function definitionsOf(text: string): Array<[string | undefined, DefinitionNesting]> | undefined {
+function definitionsOf(text: string): Array<[string | undefined, DefinitionNesting]> {
   const lexer = new Lexer(new Source(text));
   const definitions: Array<[string | undefined, DefinitionNesting]> = [];
   const begin = (name: string | undefined): DefinitionNesting => {
@@ -114,7 +114,8 @@ function definitionsOf(text: string): Array<[string | undefined, DefinitionNesti
       }
     }
   } catch {
-    return undefined;
+    // The lexer refuses the rest: what came before it is what the parser would recurse through first.
+    return definitions;
   }
   return definitions;
 }

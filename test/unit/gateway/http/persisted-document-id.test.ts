@@ -20,4 +20,12 @@ describe('withDocumentId: a trusted document named as the client preset names it
     expect(withDocumentId('POST', notHash, '').body).toBe(notHash);
     expect(withDocumentId('GET', undefined, '?query=%7B%20a%20%7D').search).toBe('?query=%7B%20a%20%7D');
   });
+
+  it('leaves extensions that are no object for Apollo to refuse (400), and keeps those that are', () => {
+    for (const extensions of ['x', 1, []]) {
+      const request = { documentId: hex, extensions };
+      expect(withDocumentId('POST', request, '').body).toBe(request);
+    }
+    expect(withDocumentId('POST', { documentId: hex, extensions: { trace: true } }, '').body).toEqual({ extensions: { trace: true, ...asExtension } });
+  });
 });

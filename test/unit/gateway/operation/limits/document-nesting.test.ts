@@ -51,8 +51,12 @@ describe('documentNesting', () => {
     expect(documentNesting(chain(20_000))).toBe(20_002);
   });
 
-  it('gives 0 for a text the lexer refuses, for the parser to report', () => {
-    expect(documentNesting('{ a { b } } \u0007')).toBe(0);
+  it('measures a text the lexer refuses up to where it does: shallow, the parser reports the error; deep, the nesting is refused first', () => {
+    expect(documentNesting('{ a { b } } \u0007')).toBe(2);
+    // The parser would recurse 3,000 levels before reaching the unterminated string.
+    const deep = '{ a '.repeat(3000) + '"unterminated';
+    expect(documentNesting(deep)).toBe(3000);
+    expect(documentNestingError(deep)?.extensions).toMatchObject({ code: 'GRAPHQL_PARSE_FAILED', nesting: 3000 });
   });
 });
 
