@@ -301,7 +301,8 @@ export class WriteUnit {
    */
   async insert(typeName: string, document: StoredDocument, preloaded: readonly StoredDocument[] = [], options: InsertOptions = {}): Promise<StoredDocument> {
     const collection = this.#collectionOf(typeName);
-    let complete = this.#withPresets(typeName, document, options.generated === true);
+    const presets = this.#presetConditions(typeName, options.generated === true);
+    let complete = this.#withPresets(typeName, document, presets, options.generated === true);
     const known = new KnownSources((collection) => this.#readsAll(collection));
     for (const given of preloaded) {
       const read = this.#completeSources.get(given);
@@ -326,7 +327,7 @@ export class WriteUnit {
     for (const parent of uncheckedParents(this.model, typeName, complete)) if (!this.#readsAll(parent.collection)) await this.#requireSources(parent, known);
     complete = withInitialDerivedValues(this.model, typeName, collection, complete);
     complete = await this.#withExistingChildren(collection, complete);
-    this.#requirePresetsHeld(typeName, complete, options.generated === true);
+    this.#requirePresetsHeld(typeName, complete, presets);
     refuseValuesTotalsCannotTake(totalsFedBy(this.model, typeName), (path) => readPath(complete, path));
     const planned = planInsertDerived(this.model, typeName, complete);
     const derived = groupByCollection(planned);
@@ -493,14 +494,13 @@ export class WriteUnit {
    * The document to insert with the viewer's `create` conditions set from its claims (presets); an input
    * that gives one of those fields another value is FORBIDDEN, and so is a role without a create rule.
    */
-  #withPresets(typeName: string, document: StoredDocument, generated: boolean): StoredDocument {
+  #withPresets(typeName: string, document: StoredDocument, conditions: readonly RowCondition[], generated: boolean): StoredDocument {
     const access = this.access;
-    const conditions = this.#presetConditions(typeName, generated);
     if (!access || conditions.length === 0) return document;
     const preset = copyPlainObjects(document);
     for (const condition of conditions) {
       const expected = access.claimValue(condition);
-      if (expected === NO_CLAIM) throw forbidden(`role "${this.access.role}" may create ${typeName} only with a "${'claim' in condition.equals ? condition.equals.claim : condition.fieldName}" claim, which the token lacks`);
+      if (expected === NO_CLAIM) throw forbidden(`role "${access.role}" may create ${typeName} only with a "${'claim' in condition.equals ? condition.equals.claim : condition.fieldName}" claim, which the token lacks`);
       const given = asStoredKey(condition, readPath(preset, condition.path));
       // An id docjoin made for a generated create is no value the client gave: `id` = claim sets it.
       if (given === undefined || given === null || (generated && condition.path === '_id')) writePath(preset, condition.path, expected);
@@ -523,8 +523,8 @@ export class WriteUnit {
    * another value docjoin fills) was overwritten by what the copy's source holds, and a document the
    * role may not create would be written.
    */
-  #requirePresetsHeld(typeName: string, complete: StoredDocument, generated: boolean): void {
-    for (const condition of this.#presetConditions(typeName, generated)) {
+  #requirePresetsHeld(typeName: string, complete: StoredDocument, conditions: readonly RowCondition[]): void {
+    for (const condition of conditions) {
       const stored = asStoredKey(condition, readPath(complete, condition.path));
       if (keyString(stored ?? null) === keyString(this.access!.claimValue(condition) ?? null)) continue;
       throw forbidden(`role "${this.access!.role}" may not create ${typeName} with another ${condition.fieldName} than ${'claim' in condition.equals ? 'its own' : describeEquals(condition)}: the document it refers to sets it`);
