@@ -10,6 +10,7 @@ import {
   type GraphQLArgument,
   type GraphQLField,
   type GraphQLObjectType,
+  type GraphQLNamedType,
   type GraphQLOutputType,
   type GraphQLSchema,
 } from 'graphql';
@@ -193,7 +194,7 @@ function buildField(
   const shapes: { embedded?: EmbeddedShape; join?: JoinShape; snapshot?: SnapshotShape } = {};
   if (embedded) shapes.embedded = Object.freeze({ kind: 'embedded', path: embedded.path ?? field.name });
   if (join) {
-    const shape = buildJoinShape(join, target.name, isObjectType(target), collections, report);
+    const shape = buildJoinShape(schema, join, target, collections, report);
     if (shape) shapes.join = shape;
   }
   if (snapshot) {
@@ -291,17 +292,39 @@ function storesAtPath(schema: GraphQLSchema, type: GraphQLObjectType, path: stri
   });
 }
 
+/**
+ * The `id: ID` field of a type without `@collection` that reads a stored "id" (it has no @path): the documents a
+ * `@join(collection:)` reads keep their id as `_id`, which such a field does not read.
+ */
+function idReadFromItsOwnField(schema: GraphQLSchema, type: GraphQLObjectType): GraphQLField<unknown, unknown> | undefined {
+  const id = type.getFields().id;
+  if (!id || getNamedType(id.type).name !== 'ID') return undefined;
+  try {
+    return readPath(schema, id) === undefined ? id : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
 function buildJoinShape(
+  schema: GraphQLSchema,
   join: JoinDirective,
-  targetType: string,
-  targetIsObject: boolean,
+  target: GraphQLNamedType,
   collections: ReadonlyMap<string, string | undefined>,
   report: (message: string) => undefined,
 ): JoinShape | undefined {
-  if (!targetIsObject) return report(`@join needs an object type, but ${targetType} is not one`);
+  const targetType = target.name;
+  if (!isObjectType(target)) return report(`@join needs an object type, but ${targetType} is not one`);
+  const ownId = collections.get(targetType) === undefined ? idReadFromItsOwnField(schema, target) : undefined;
   const collection = join.collection ?? collections.get(targetType);
   if (collection === undefined) {
-    return report(`@join target ${targetType} has no @collection; add @collection(name: "...") to type ${targetType} or collection: "..." to the @join`);
+    const orName = ownId ? `, or collection: "..." to the @join and @path(path: "_id") to ${targetType}.id` : ' or collection: "..." to the @join';
+    return report(`@join target ${targetType} has no @collection; add @collection(name: "...") to type ${targetType}${orName}`);
+  }
+  if (ownId) {
+    return report(
+      `@join(collection: "${collection}") reads ${targetType} documents, which keep their id as _id, but ${targetType}.id reads a stored "id" (${targetType} has no @collection); add @collection(name: "${collection}") to type ${targetType}, or @path(path: "_id") to ${targetType}.id`,
+    );
   }
   const direction = join.foreignField === '_id' ? 'byKey' : 'byReference';
   if (join.limit !== undefined && join.limit < 1) return report(`@join(limit: ${join.limit}) must be at least 1`);

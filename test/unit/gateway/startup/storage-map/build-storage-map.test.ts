@@ -202,16 +202,37 @@ describe('buildStorageMap static validation', () => {
       type Query { b: Book }
       type Book @collection(name: "books") { id: ID! label: Label @join(localField: "labelId") }
       type Label { id: ID! text: String! }
+    `)).toEqual(['Book.label: @join target Label has no @collection; add @collection(name: "...") to type Label, or collection: "..." to the @join and @path(path: "_id") to Label.id']);
+    expect(problemsOf(/* GraphQL */ `
+      type Query { b: Book }
+      type Book @collection(name: "books") { id: ID! label: Label @join(localField: "labelId") }
+      type Label { text: String! }
     `)).toEqual(['Book.label: @join target Label has no @collection; add @collection(name: "...") to type Label or collection: "..." to the @join']);
   });
 
-  it('accepts a join target without @collection when the join names the collection', () => {
-    const map = buildStorageMap(schemaOf(/* GraphQL */ `
+  it('accepts a join target without @collection when the join names the collection and the target reads its _id', () => {
+    for (const label of ['type Label { id: ID! @path(path: "_id") text: String! }', 'type Label { text: String! }', 'type Label { id: ID! @path(path: "code") text: String! }']) {
+      const map = buildStorageMap(schemaOf(/* GraphQL */ `
+        type Query { b: Book }
+        type Book @collection(name: "books") { id: ID! label: Label @join(collection: "labels", localField: "labelId") }
+        ${label}
+      `));
+      expect(map.relations.get('Book.label')!.shapes.join!.collection).toBe('labels');
+    }
+  });
+
+  it('refuses a join by collection into a type whose id reads a stored "id", naming both fixes', () => {
+    const refusal = 'Book.label: @join(collection: "labels") reads Label documents, which keep their id as _id, but Label.id reads a stored "id" (Label has no @collection); add @collection(name: "labels") to type Label, or @path(path: "_id") to Label.id';
+    expect(problemsOf(/* GraphQL */ `
       type Query { b: Book }
       type Book @collection(name: "books") { id: ID! label: Label @join(collection: "labels", localField: "labelId") }
       type Label { id: ID! text: String! }
-    `));
-    expect(map.relations.get('Book.label')!.shapes.join!.collection).toBe('labels');
+    `)).toEqual([refusal]);
+    expect(problemsOf(/* GraphQL */ `
+      type Query { b: Book }
+      type Book @collection(name: "books") { id: ID! labels: [Label!]! @join(collection: "labels", localField: "_id", foreignField: "bookId") }
+      type Label { id: ID! text: String! }
+    `)).toEqual([refusal.replace('Book.label:', 'Book.labels:')]);
   });
 
   it('rejects page arguments on shapes that cannot page', () => {
