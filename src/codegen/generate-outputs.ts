@@ -40,6 +40,12 @@ export async function generateOutputs(project: Project): Promise<CodegenOutputs>
   if (codegenConfigFile === undefined) return { files, roots };
   const codegen = loadCodegenCli();
   const config = await loadCodegenConfig(codegen, project, codegenConfigFile);
+  // Before graphql-codegen runs: its own error about a target such as the project folder would hide the reason.
+  for (const target of Object.keys(config.generates)) {
+    const path = projectPath(project, resolve(project.root, target));
+    if (target.endsWith('/')) checkClearableFolder(project, target, path);
+    roots.push(target.endsWith('/') ? `${path}/` : path);
+  }
   // graphql-codegen checks the config's shape as it runs: that is the project's configuration too.
   const asConfigError = (error: unknown) =>
     error instanceof Error && /Invalid Codegen Configuration/.test(error.message) ? new ProjectConfigError(`${codegenConfigName(project, codegenConfigFile)}: ${error.message.trim()}`) : error;
@@ -50,11 +56,6 @@ export async function generateOutputs(project: Project): Promise<CodegenOutputs>
   const hooked = await withFileHooks(project.root, config.hooks as FileHooks | undefined, result);
   for (const output of hooked.sort((a, b) => a.filename.localeCompare(b.filename))) {
     files.set(projectPath(project, resolve(project.root, output.filename)), output.content);
-  }
-  for (const target of Object.keys(config.generates)) {
-    const path = projectPath(project, resolve(project.root, target));
-    if (target.endsWith('/')) checkClearableFolder(project, target, path);
-    roots.push(target.endsWith('/') ? `${path}/` : path);
   }
   return { files, roots };
 }

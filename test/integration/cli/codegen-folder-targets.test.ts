@@ -50,6 +50,18 @@ describe('docjoin codegen folder targets', () => {
     expect(existsSync(join(project, 'schema.public.graphql'))).toBe(false);
   });
 
+  it('refuses the project folder before graphql-codegen runs, whose own error would hide why (the README config\'s documents glob)', async () => {
+    mkdirSync(join(project, 'operations'));
+    writeFileSync(join(project, 'operations', 'notes.graphql'), 'query Notes { notes { id text } }\n');
+    writeFileSync(join(project, 'codegen.yml'), 'schema: schema.public.graphql\ndocuments: operations/**/*.graphql\ngenerates:\n  ./:\n    preset: client\n');
+    const { code, err } = await codegenProcess(project, join(project, 'docjoin.config.json'));
+    expect([code, err]).toEqual([
+      2,
+      'codegen: the generates target "./" is the project folder itself; docjoin codegen clears a folder target before writing it, so give the output a folder of its own inside the project (e.g. generated/client/)\n',
+    ]);
+    expect(existsSync(join(project, 'schema.public.graphql'))).toBe(false);
+  });
+
   it('refuses, writing nothing, a schema docjoin serve would refuse (a @counter of a misspelt list), so codegen --check in CI catches it', async () => {
     writeFileSync(join(project, 'schema', 'note.graphql'), 'type Note @collection(name: "notes") { id: ID! text: String! count: Int! @counter(of: "Note.txt") }\ntype Query { notes: [Note!]! @list }\n');
     const { code, err } = await codegenWith('generated/client/');
