@@ -54,6 +54,15 @@ describe('bad input is BAD_USER_INPUT', () => {
     expect(dueBefore.message).toBe(`Variable "$d" got invalid value "${'x'.repeat(80)}…" (100,000 characters); DateTime must be an ISO-8601 string like 2026-11-21T09:30:00.000Z, got "${'x'.repeat(80)}…" (100,000 characters)`);
   });
 
+  it('a bad scalar literal is placed where the operation wrote it, as graphql-js places its own scalars\' refusals', async () => {
+    const result = await demo.gateway.execute({ query: '{\n  tasks(dueBefore: "next week") { description }\n  hosts(first: 1) { logs(before: 5) { message } }\n}' });
+    expect(result.data).toBeUndefined();
+    expect(result.errors!.map((error) => ({ code: error.extensions?.code, message: error.message, locations: error.locations }))).toEqual([
+      { code: 'BAD_USER_INPUT', message: 'DateTime must be an ISO-8601 string like 2026-11-21T09:30:00.000Z, got "next week"', locations: [{ line: 2, column: 20 }] },
+      { code: 'BAD_USER_INPUT', message: 'DateTime must be an ISO-8601 string, got 5', locations: [{ line: 3, column: 34 }] },
+    ]);
+  });
+
   it('first over the cap, at the root and on a nested reverse join', async () => {
     expect(await errorOf('{ books(first: 101) { name } }')).toMatchObject({ code: 'BAD_USER_INPUT', message: 'first must be between 0 and 100, got 101' });
     expect(await errorOf('{ hosts(first: 1) { logs(first: 500) { message } } }')).toMatchObject({

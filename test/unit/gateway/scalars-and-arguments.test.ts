@@ -1,4 +1,4 @@
-import { Kind } from 'graphql';
+import { Kind, parseValue, type GraphQLError } from 'graphql';
 import { Decimal128, Long } from 'bson';
 import { DateTimeScalar, DecimalScalar, LongScalar } from 'docjoin';
 import { objectIdArgument } from 'docjoin';
@@ -84,6 +84,26 @@ describe('Long', () => {
     expect(codeOf(() => LongScalar.parseValue(2 ** 53))).toEqual(['BAD_USER_INPUT', 'Long must be a string of digits like "9007199254740993" (or an integer below 2^53), got 9007199254740992']);
     expect(codeOf(() => LongScalar.parseValue(2 ** 60))).toEqual(['BAD_USER_INPUT', 'Long must be a string of digits like "9007199254740993" (or an integer below 2^53), got 1152921504606847000']);
     expect(codeOf(() => LongScalar.parseLiteral({ kind: Kind.FLOAT, value: '1.5' }, {}))).toEqual(['BAD_USER_INPUT', 'Long must be a whole number, got 1.5']);
+  });
+});
+
+describe('a refused literal', () => {
+  it('is located where the operation wrote it, for each scalar docjoin provides', () => {
+    const refusalAt = (parse: () => unknown) => {
+      try {
+        parse();
+      } catch (error) {
+        return { code: (error as GraphQLError).extensions.code, locations: (error as GraphQLError).locations };
+      }
+      throw new Error('the literal was accepted');
+    };
+    const literal = (text: string) => parseValue(text);
+    expect([
+      refusalAt(() => DateTimeScalar.parseLiteral(literal('  "soon"'), {})),
+      refusalAt(() => DecimalScalar.parseLiteral(literal(' true'), {})),
+      refusalAt(() => LongScalar.parseLiteral(literal(' "1.5x"'), {})),
+      refusalAt(() => LongScalar.parseLiteral(literal('   1.5'), {})),
+    ]).toEqual([3, 2, 2, 4].map((column) => ({ code: 'BAD_USER_INPUT', locations: [{ line: 1, column }] })));
   });
 });
 

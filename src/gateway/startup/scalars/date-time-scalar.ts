@@ -1,6 +1,7 @@
 import { GraphQLScalarType, Kind, print } from 'graphql';
 import { badUserInput } from '../../errors/public-error-code';
 import { isoDateTime } from './iso-date-time';
+import { atLiteral } from './literal-error';
 import { cutInput, quoteInput } from '../../errors/quote-input';
 
 const DESCRIPTION = 'An ISO-8601 date-time, e.g. `2026-11-21T09:30:00.000Z`.';
@@ -25,8 +26,10 @@ export const DateTimeScalar = new GraphQLScalarType<Date, string>({
     return parseDateTime(value);
   },
   parseLiteral(ast) {
-    if (ast.kind !== Kind.STRING) throw badUserInput(`DateTime must be an ISO-8601 string, got ${cutInput(print(ast))}`);
-    return parseDateTime(ast.value);
+    return atLiteral(ast, () => {
+      if (ast.kind !== Kind.STRING) throw badUserInput(`DateTime must be an ISO-8601 string, got ${cutInput(print(ast))}`);
+      return parseDateTime(ast.value);
+    });
   },
 });
 

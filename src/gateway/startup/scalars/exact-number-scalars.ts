@@ -3,6 +3,7 @@ import { GraphQLScalarType, Kind, print, type ValueNode } from 'graphql';
 import { bsonType } from '../../documents/bson-type';
 import { badUserInput } from '../../errors/public-error-code';
 import { cutInput, quoteInput } from '../../errors/quote-input';
+import { atLiteral } from './literal-error';
 
 const DECIMAL_DESCRIPTION = 'An exact decimal number (BSON Decimal128, 34 significant digits), as a string: `"19.99"`.';
 const LONG_DESCRIPTION = 'A 64-bit integer (BSON long), as a string: JSON numbers are exact only up to 2^53.';
@@ -33,7 +34,7 @@ export const DecimalScalar = new GraphQLScalarType<Decimal128, string>({
     return parseDecimal(value);
   },
   parseLiteral(ast) {
-    return parseDecimal(literalDigits(ast, 'Decimal', 'a string like "19.99"'));
+    return atLiteral(ast, () => parseDecimal(literalDigits(ast, 'Decimal', 'a string like "19.99"')));
   },
 });
 
@@ -58,8 +59,10 @@ export const LongScalar = new GraphQLScalarType<Long, string>({
     return parseLong(value);
   },
   parseLiteral(ast) {
-    if (ast.kind === Kind.FLOAT) throw badUserInput(`Long must be a whole number, got ${cutInput(print(ast))}`);
-    return parseLong(literalDigits(ast, 'Long', 'a string of digits like "9007199254740993"'));
+    return atLiteral(ast, () => {
+      if (ast.kind === Kind.FLOAT) throw badUserInput(`Long must be a whole number, got ${cutInput(print(ast))}`);
+      return parseLong(literalDigits(ast, 'Long', 'a string of digits like "9007199254740993"'));
+    });
   },
 });
 
