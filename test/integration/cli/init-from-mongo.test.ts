@@ -7,7 +7,7 @@ import { runDocjoinCli } from '../../../src/cli/docjoin';
 import { redactUri } from '../../../src/observability/redact-secrets';
 import { startTestMongo, type TestMongo } from '../../support/test-mongo';
 import { captureIo } from '../../unit/cli/capture-io';
-import { blogDraft, seedBlog } from '../infer-schema/support/blog-fixture';
+import { BLOG_ORDER_WARNING, blogDraft, seedBlog } from '../infer-schema/support/blog-fixture';
 import { createCheckedGateway } from '../../support/checked-gateway';
 
 /**
@@ -42,7 +42,7 @@ describe('docjoin init --from-mongo, in-process', () => {
     const folder = emptyFolder();
     const { io, out, err } = captureIo();
     expect(await runDocjoinCli(['init', '--from-mongo', mongo.uri, '--db', dbName, '--sample', '50', folder], {}, io)).toBe(0);
-    expect(err()).toBe('');
+    expect(err()).toBe(`init: warning: ${BLOG_ORDER_WARNING}\n`);
     // A MONGODB_URI with credentials is shown redacted, and kept out of the config.
     const secretFree = redactUri(mongo.uri) === mongo.uri;
     const where = `database "${dbName}" on ${redactUri(mongo.uri)}`;
@@ -111,7 +111,7 @@ describe('docjoin init --from-mongo, as a user runs it', () => {
     const folder = emptyFolder();
     writeFileSync(join(folder, 'package.json'), JSON.stringify({ name: 'mine', scripts: { start: 'node server.js' } }));
     const { code, stdout, stderr } = await docjoin(['init', '--from-mongo', mongo.uri, '--db', dbName], folder);
-    expect(stderr).toBe('');
+    expect(stderr).toBe(`init: warning: ${BLOG_ORDER_WARNING}\n`);
     expect(code).toBe(0);
     expect(stdout).toContain('\nadded npm scripts explain, reconcile, codegen to package.json (kept its own start)\n');
     expect(stdout).toMatch(/\n  npx docjoin serve +# serves /);
@@ -125,7 +125,7 @@ describe('docjoin init --from-mongo, as a user runs it', () => {
       const result = await gateway.execute({ query: '{ posts(first: 1) { author { lastName } comments(first: 1) { comment post { title } } } }' });
       await gateway.stop();
       expect(result.data).toEqual({ posts: [{ author: { lastName: 'Lovelace' }, comments: [{ comment: 'Indeed.', post: { title: 'Notes' } }] }] });
-      expect(warnings).toEqual([]);
+      expect(warnings).toEqual([BLOG_ORDER_WARNING]);
     } finally {
       await client.close();
     }

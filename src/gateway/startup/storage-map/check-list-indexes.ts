@@ -2,16 +2,18 @@ import type { IndexDescription } from '../../documents/index-description';
 import type { FindRootField, ListRootField, StorageMap } from './storage-map-types';
 
 /**
- * A reverse join's declared filters and orders: warns when no index starts with the join key and the
- * order (each page then sorts in memory) or with the join key and a filtered field (each page reads
- * every child of its parent), with the createIndex that would serve it.
+ * A reverse join's order and its declared filters and orders: warns when no index starts with the join
+ * key and the order (each page then sorts in memory) or with the join key and a filtered field (each
+ * page reads every child of its parent), with the createIndex that would serve it.
  */
 export async function checkRelationListIndexes(storageMap: StorageMap, existing: ReadonlySet<string>, indexesOf: (collection: string) => Promise<IndexDescription[]>): Promise<string[]> {
   const warnings: string[] = [];
   for (const field of storageMap.relations.values()) {
     const join = field.shapes.join;
     const { conditions, orderBy } = field.listArguments;
-    if (!join || join.direction !== 'byReference' || !existing.has(join.collection) || (conditions.length === 0 && !orderBy)) continue;
+    if (!join || join.direction !== 'byReference' || !existing.has(join.collection)) continue;
+    // The default _id order alone is not warned about: every reverse join has it, and its sort is of the children the key's index finds.
+    if (conditions.length === 0 && !orderBy && (join.sort.length === 0 || join.sort[0]!.path === '_id')) continue;
     const indexes = await indexesOf(join.collection);
     const keyOf = (paths: ReadonlyArray<readonly [string, number]>) => paths.map(([path, direction]) => `${quoteKey(path)}: ${direction}`).join(', ');
     const sorts = [join.sort, ...(orderBy ? orderBy.sorts.values() : [])];

@@ -50,6 +50,13 @@ export async function seedBlog(db: Db): Promise<void> {
   await db.collection('comments').createIndex({ postId: 1, createdAt: -1 });
 }
 
+/**
+ * The one warning the draft starts with: the comments' index leads with the post's key and keeps the
+ * newest first, but not the _id tie-break of that order, so each page finishes its sort in memory.
+ */
+export const BLOG_ORDER_WARNING =
+  'Post.comments: no index serves its order { createdAt: -1, _id: -1 } for each parent; create one with db.comments.createIndex({ postId: 1, createdAt: -1, _id: -1 })';
+
 /** What `docjoin init --from-mongo` drafts from a database seedBlog filled (any sample size above 4 documents). */
 export const blogDraft = (dbName: string, sampleSize = 100): string => `# Drafted by \`docjoin init --from-mongo\` from database "${dbName}", sampling up to ${sampleSize} documents per collection.
 # Each "# guess:" says what was inferred and from what: check it, then delete the comment.
