@@ -54,6 +54,7 @@ export async function runMigrateCli(argv: readonly string[], env: Readonly<Recor
   const command = parseMigrateArgs(argv, env);
   if (command.kind !== 'migrate') return answerWithoutRunning('migrate', command, MIGRATE_USAGE, io);
   let planned: { uri: string; db: string } & SchemaChange;
+  let seeds = false;
   try {
     const project = await loadProjectTarget(command.project);
     const change = planSchemaChange(command, project, io);
@@ -65,12 +66,31 @@ export async function runMigrateCli(argv: readonly string[], env: Readonly<Recor
     const config = loadConfig(env, { mongoUri: command.mongoUri, db: command.db }, project.config);
     if (config.mongodbUri === undefined) throw new ConfigError(NO_MONGO_MESSAGE);
     planned = { uri: config.mongodbUri, db: config.mongodbDb, ...change };
+    seeds = project.config.seed !== undefined;
   } catch (error) {
     if (!(error instanceof ConfigError || error instanceof ProjectConfigError || error instanceof StorageConfigError || error instanceof SdlChangeError || error instanceof AdviceFileError)) throw error;
     io.err.write(`migrate: ${error.message.replace(/\n\s*/g, ' ')}\n`);
     return 2;
   }
-  return run(command, planned, io);
+  const code = await run(command, planned, io);
+  const { work } = planned;
+  const wroteSdl = planned.writeFirst.length > 0 || (work.kind === 'move-key' && work.deferred.length > 0);
+  if (code === 0 && command.write && seeds && wroteSdl && work.kind !== 'drop') io.out.write(`${seedNote(work)}\n`);
+  return code;
+}
+
+/**
+ * The project's seed fills the embedded server, and may have been written for the schema before the
+ * change: a start without a MongoDB URI would then read documents without what the change added.
+ */
+function seedNote(work: Exclude<Work, { kind: 'drop' }>): string {
+  const what =
+    work.kind === 'fill'
+      ? `${work.backfill.coordinate} in each document`
+      : work.kind === 'widen'
+        ? `${work.added.join(', ')} in ${work.coordinate}'s copies`
+        : `${work.coordinate}'s copies (${work.fields.join(', ')})`;
+  return `seed: the config's seed fills the embedded server (docjoin serve with no MongoDB URI): make sure it writes ${what}, or that server starts on documents without it`;
 }
 
 /** The SDL change of a request: the files it changes, and what the database is left to do. */

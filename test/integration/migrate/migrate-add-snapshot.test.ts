@@ -95,6 +95,18 @@ wrote schema/schema.graphql: deploy it, then run this command again to give a co
     expect((await reconcile(db, buildWriteModelFromSdl(withDirectiveTypeDefs(MOVED)))).drifted).toBe(0);
   });
 
+  it('reminds a project with a seed that the seed must write the copies too, once, when it writes the SDL', async () => {
+    const { folder, args } = await setUp();
+    writeFileSync(join(folder, 'docjoin.config.cjs'), "module.exports = { schema: 'schema', seed: async () => {} };\n");
+    const withSeed = args.map((arg) => (arg.endsWith('docjoin.config.json') ? join(folder, 'docjoin.config.cjs') : arg));
+    const note = "seed: the config's seed fills the embedded server (docjoin serve with no MongoDB URI): make sure it writes Book.publisher's copies (id, name), or that server starts on documents without it\n";
+    const run = await migrate(['--add-snapshot', 'Book.publisher', '--fields', 'name', '--write', ...withSeed]);
+    expect([run.code, run.err]).toEqual([0, '']);
+    expect(run.out.endsWith(`wrote schema/schema.graphql: deploy it, then run this command again to give a copy to parents the old schema wrote meanwhile\n${note}`)).toBe(true);
+    const rerun = await migrate(['--add-snapshot', 'Book.publisher', '--fields', 'name', '--write', ...withSeed]);
+    expect([rerun.code, rerun.out.includes('no SDL change'), rerun.out.includes('seed:')]).toEqual([0, true, false]);
+  });
+
   it('gives a copy to a book the old schema wrote after the SDL change, on the run after the deploy', async () => {
     const { db, args } = await setUp();
     expect((await migrate(['--add-snapshot', 'Book.publisher', '--fields', 'name', '--write', ...args])).code).toBe(0);
