@@ -1,4 +1,4 @@
-import { mkdtempSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { MongoClient } from 'mongodb';
@@ -67,4 +67,15 @@ it('explain --run says in one line, with no stack, that the database does not ma
   // One line: what else the server holds (other tests' databases) follows the collections it lacks.
   expect(text.startsWith(`docjoin: The database does not match the schema: database "${db.databaseName}" has none of the schema's 1 collections (notes). `)).toBe(true);
   expect(text.indexOf('\n')).toBe(text.length - 1);
+});
+
+it('refuses what the schema alone refuses before starting the embedded server and running the seed', async () => {
+  const dir = mkdtempSync(join(tmpdir(), 'docjoin-start-output-'));
+  writeFileSync(join(dir, 'schema.graphql'), 'type Query { notes: [Note!]! @list orphan: Note }\ntype Note @collection(name: "notes") { id: ID! text: String! }\n');
+  const seeded = join(dir, 'seeded');
+  writeFileSync(join(dir, 'docjoin.config.cjs'), `module.exports = { schema: 'schema.graphql', seed: async () => require('node:fs').writeFileSync(${JSON.stringify(seeded)}, 'yes') };\n`);
+  const { written, io } = recordingIo();
+  expect(await runDocjoinCli(['serve', '--port', '0', '--config', join(dir, 'docjoin.config.cjs')], {}, io)).toBe(2);
+  expect(written).toEqual([['err', 'docjoin: Invalid storage directives:\n  - Query.orphan: no resolver; add @find or @list to generate it, or pass a resolver for Query.orphan\n']]);
+  expect(existsSync(seeded)).toBe(false);
 });
