@@ -18,7 +18,7 @@ export interface CodegenOutputs {
 
 /** The part of `@graphql-codegen/cli` docjoin calls (an optional peer dependency). */
 interface CodegenCli {
-  loadCodegenConfig(options: { configFilePath: string }): Promise<{ config: { generates: Record<string, unknown> } & Record<string, unknown> }>;
+  loadCodegenConfig(options: { configFilePath: string }): Promise<{ config: { generates?: Record<string, unknown> } & Record<string, unknown> }>;
   executeCodegen(config: Record<string, unknown>): Promise<{ result: CodegenOutput[]; error: Error | null }>;
 }
 
@@ -41,7 +41,8 @@ export async function generateOutputs(project: Project): Promise<CodegenOutputs>
   const codegen = loadCodegenCli();
   const config = await loadCodegenConfig(codegen, project, codegenConfigFile);
   // Before graphql-codegen runs: its own error about a target such as the project folder would hide the reason.
-  for (const target of Object.keys(config.generates)) {
+  // A config without generates is left to graphql-codegen, which names what is missing.
+  for (const target of Object.keys(config.generates ?? {})) {
     const path = projectPath(project, resolve(project.root, target));
     if (target.endsWith('/')) checkClearableFolder(project, target, path);
     roots.push(target.endsWith('/') ? `${path}/` : path);
@@ -65,7 +66,7 @@ function codegenConfigName(project: Project, file: string): string {
 }
 
 /** The project's graphql-codegen config; a missing or unreadable one is the project's configuration to fix (exit 2). */
-async function loadCodegenConfig(codegen: CodegenCli, project: Project, file: string): Promise<{ generates: Record<string, unknown> } & Record<string, unknown>> {
+async function loadCodegenConfig(codegen: CodegenCli, project: Project, file: string): Promise<{ generates?: Record<string, unknown> } & Record<string, unknown>> {
   const named = codegenConfigName(project, file);
   if (!existsSync(file)) throw new ProjectConfigError(`${named} does not exist; write a graphql-codegen config there, or point codegen.config at yours`);
   try {
