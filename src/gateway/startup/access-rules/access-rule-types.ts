@@ -19,6 +19,8 @@ export interface RowCondition {
   readonly equals: ClaimValue | ConstantValue;
   /** The stored value is an ObjectId (`_id`, a reference, an `ID` field): the claim is its hex string (a constant is one already). */
   readonly objectId: boolean;
+  /** Refused at startup (its problem says why), kept by its name so the checks see a rule: none compares anything with it. */
+  readonly refused?: true;
 }
 
 /** The value of the viewer's claim of this name. */

@@ -160,7 +160,7 @@ function typeAccess(
     for (const name of directive.via) if (!mutationFields.has(name)) report(`via names Mutation.${name}, which does not exist`);
     // A condition refused here or by the storage map (whose problem says why) stays in the rule by its
     // name, so that the checks of counters and copies see a rule, not a type nobody reads.
-    const placeholder = (match: (typeof directive.where)[number]): RowCondition => ({ fieldName: match.field, path: match.field, equals: { claim: match.claim ?? '' }, objectId: false });
+    const placeholder = (match: (typeof directive.where)[number]): RowCondition => ({ fieldName: match.field, path: match.field, equals: { claim: match.claim ?? '' }, objectId: false, refused: true });
     const where = directive.where.map((match) => {
       if (refused?.has(`${type.name}.${match.field}`)) return placeholder(match);
       const condition = rowCondition(storage, fields[match.field], match);
@@ -268,7 +268,7 @@ function copyProblem(rules: AccessRules, field: RelationField, role: string, joi
   if (parent === undefined || (parent !== 'all' && parent.hidden.has(field.fieldName))) return;
   const target = readRuleOf(rules, field.targetType, role);
   // A target the role may not read at all is refused at the field's path when it is read.
-  if (target === undefined || target === 'all' || target.where.length === 0) return;
+  if (target === undefined || target === 'all' || target.where.length === 0 || holdsRefusedCondition(target.where)) return;
   const checkableOnCopy = !embedded && snapshot !== undefined && target.where.every((condition) => condition.fieldName === 'id' || snapshot.fields.includes(condition.fieldName));
   if (checkableOnCopy) return;
   if (join) {
@@ -294,7 +294,7 @@ function parentKeyProblem(rules: AccessRules, storageMap: StorageMap, field: Rel
   const actions = [...(childRules?.create ? ['create'] : []), ...(setsKey ? ['update'] : [])];
   if (actions.length === 0) return;
   const parent = readRuleOf(rules, field.typeName, role);
-  if (parent === 'all' || (parent !== undefined && parent.where.length === 0)) return;
+  if (parent === 'all' || (parent !== undefined && (parent.where.length === 0 || holdsRefusedCondition(parent.where)))) return;
   const reads = parent === undefined ? 'may not read it' : `reads ${field.typeName} only where ${describeWhere(parent.where)}`;
   const fixes = [`join ${field.coordinate} by "_id"`, `take ${actions.join(' and ').toUpperCase()} on ${field.targetType} from the role`];
   if (setsKey) {
@@ -364,8 +364,7 @@ function derivedFigureProblem(
     return;
   }
   if (target === 'all' || target.where.length === 0) return;
-  // A condition on a field the storage map refused says nothing of the key it would compare.
-  if (target.where.some((condition) => storageMap.refused?.has(`${relation.targetType}.${condition.fieldName}`))) return;
+  if (holdsRefusedCondition(target.where)) return;
   const join = relation.shapes.join;
   const implied =
     parent !== 'all' &&
@@ -377,6 +376,14 @@ function derivedFigureProblem(
       `${figure.coordinate}: ${verb} every ${relation.targetType} of its ${typeName}, but role "${role}" reads only those where ${describeWhere(target.where)}; ${fix}, or give the role's ${typeName} rule the same claim on the key ${figure.of} joins by`,
     );
   }
+}
+
+/**
+ * Whether a rule keeps a condition the start refused (a misspelt field, one the storage map refused):
+ * its problem is reported, and what it would compare is unknown, so no check reasons from it.
+ */
+function holdsRefusedCondition(where: readonly RowCondition[]): boolean {
+  return where.some((condition) => condition.refused);
 }
 
 /** The hidden field of the relation's target holding the key a reverse join picks children by, if one does. */
