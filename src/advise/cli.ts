@@ -20,6 +20,7 @@ import { lookupTargets, probeLookupCosts } from './probe-lookup-costs';
 import { ASSUMED_COSTS } from './recommend/command-costs';
 import type { ShardKeys } from '../sharding/shard-targeting';
 import { shardKeysProblem } from '../sharding/check-shard-keys';
+import { configurationErrorText } from '../command-line/configuration-error-text';
 
 type AdviseCommand = Extract<AdviseCliCommand, { kind: 'advise' }>;
 
@@ -59,7 +60,7 @@ export async function runAdviseCli(argv: readonly string[], env: Readonly<Record
     target = { uri: config.mongodbUri, db: config.mongodbDb, model, writeSides, shardKeys: project.shardKeys, workload: workloadOf(command.workload, config.workload) };
   } catch (error) {
     if (!(error instanceof ConfigError || error instanceof ProjectConfigError || error instanceof StorageConfigError)) throw error;
-    io.err.write(`advise: ${error.message.replace(/\n\s*/g, ' ')}\n`);
+    io.err.write(`advise: ${configurationErrorText(error)}\n`);
     return 2;
   }
   return run(command, target, io);

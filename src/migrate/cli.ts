@@ -27,6 +27,7 @@ import { dropSnapshotSdl, findField, SdlChangeError, widenSnapshotSdl, type Sche
 import { describePersonalFields } from '../advise/recommend/personal-data';
 import { describeCustomWriters } from './custom-writers';
 import { personalDataLine } from '../advise/format-advice';
+import { configurationErrorText } from '../command-line/configuration-error-text';
 
 type Io = { out: OutputStream; err: OutputStream };
 type Migrate = Extract<MigrateCliCommand, { kind: 'migrate' }>;
@@ -69,7 +70,7 @@ export async function runMigrateCli(argv: readonly string[], env: Readonly<Recor
     seeds = project.config.seed !== undefined;
   } catch (error) {
     if (!(error instanceof ConfigError || error instanceof ProjectConfigError || error instanceof StorageConfigError || error instanceof SdlChangeError || error instanceof AdviceFileError)) throw error;
-    io.err.write(`migrate: ${error.message.replace(/\n\s*/g, ' ')}\n`);
+    io.err.write(`migrate: ${configurationErrorText(error)}\n`);
     return 2;
   }
   const code = await run(command, planned, io);

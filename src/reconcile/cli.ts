@@ -8,6 +8,7 @@ import { NO_MONGO_MESSAGE, parseReconcileArgs, RECONCILE_USAGE, type ReconcileCl
 import type { OutputStream } from '../command-line/cli-io';
 import { createReconcileProgress, formatReport, reconcileVerdict } from './format-report';
 import { reconcile } from './reconcile';
+import { configurationErrorText } from '../command-line/configuration-error-text';
 
 /** `docjoin reconcile [--fix] [--mongo-uri URI] [--db NAME] [--batch-size N] [--config FILE]`; returns the exit code. */
 export async function runReconcileCli(argv: readonly string[], env: Readonly<Record<string, string | undefined>>, io: { out: OutputStream; err: OutputStream }): Promise<number> {
@@ -21,7 +22,7 @@ export async function runReconcileCli(argv: readonly string[], env: Readonly<Rec
     target = { uri: config.mongodbUri, db: config.mongodbDb, model: buildWriteModelFromSdl(project.typeDefs) };
   } catch (error) {
     if (!(error instanceof ConfigError || error instanceof ProjectConfigError || error instanceof StorageConfigError)) throw error;
-    io.err.write(`reconcile: ${error.message.replace(/\n\s*/g, ' ')}\n`);
+    io.err.write(`reconcile: ${configurationErrorText(error)}\n`);
     return 2;
   }
   return run(command, target, io);

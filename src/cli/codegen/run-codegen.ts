@@ -9,6 +9,7 @@ import { answerWithoutRunning } from '../../command-line/answer-without-running'
 import { isUsageError, parseFlags, wantsHelp } from '../../command-line/parse-flags';
 import { loadProjectTarget, PROJECT_FLAGS, PROJECT_FLAGS_USAGE, readProjectTarget } from '../../command-line/project-flags';
 import type { CliEnv, CliIo } from '../../command-line/cli-io';
+import { configurationErrorText } from '../../command-line/configuration-error-text';
 
 export const CODEGEN_USAGE = `Usage: docjoin codegen [--check] [--config FILE]
 
@@ -38,7 +39,7 @@ export async function runCodegenCli(argv: readonly string[], _env: CliEnv, io: C
     outputs = await generateOutputs(project);
   } catch (error) {
     const configuration = error instanceof ProjectConfigError || error instanceof StorageConfigError;
-    io.err.write(`codegen: ${error instanceof Error ? error.message.replace(/\n\s*/g, ' ') : String(error)}\n`);
+    io.err.write(`codegen: ${configurationErrorText(error)}\n`);
     return configuration ? 2 : 1;
   }
   if (args.switches.has('--check')) {

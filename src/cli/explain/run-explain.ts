@@ -15,6 +15,7 @@ import { planOperation } from './plan-operation';
 import { accessVerdict } from './access-verdict';
 import { withSiblingFragments } from './sibling-fragments';
 import { shardKeysProblem } from '../../sharding/check-shard-keys';
+import { configurationErrorText } from '../../command-line/configuration-error-text';
 
 type Explain = Extract<ExplainCommand, { kind: 'explain' }>;
 
@@ -42,7 +43,7 @@ async function explain(command: Explain, env: CliEnv, io: CliIo): Promise<number
     if (command.role !== undefined) viewer = viewerOf(command, command.role, prepared, project, resolveSettings(gatewaySettingsOf(config), env.NODE_ENV).introspection);
   } catch (error) {
     if (error instanceof BadInput || error instanceof ConfigError || error instanceof ProjectConfigError || error instanceof StorageConfigError || error instanceof GatewayOptionError) {
-      io.err.write(`explain: ${error.message.replace(/\n\s*/g, ' ')}\n`);
+      io.err.write(`explain: ${configurationErrorText(error)}\n`);
       return 2;
     }
     throw error;

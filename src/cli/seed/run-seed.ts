@@ -8,6 +8,7 @@ import { loadProjectTarget } from '../../command-line/project-flags';
 import type { CliEnv, CliIo } from '../../command-line/cli-io';
 import { createProgressPrinter, formatSummary } from './progress-printer';
 import { NO_MONGO_MESSAGE, parseSeedArgs, SEED_USAGE, type SeedCliCommand } from './seed-args';
+import { configurationErrorText } from '../../command-line/configuration-error-text';
 
 /** `docjoin seed [--scale N] [--mongo-uri URI] [--db NAME] [--config FILE]`; returns the exit code. */
 export async function runSeedCli(argv: readonly string[], env: CliEnv, io: CliIo): Promise<number> {
@@ -26,7 +27,7 @@ async function seed(command: Extract<SeedCliCommand, { kind: 'seed' }>, env: Cli
     target = { uri: config.mongodbUri, db: config.mongodbDb, seed: project.config.seed };
   } catch (error) {
     if (!(error instanceof ConfigError || error instanceof ProjectConfigError || error instanceof StorageConfigError)) throw error;
-    io.err.write(`seed: ${error.message.replace(/\n\s*/g, ' ')}\n`);
+    io.err.write(`seed: ${configurationErrorText(error)}\n`);
     return 2;
   }
   const where = `${target.db} on ${redactSecrets(target.uri)}`;

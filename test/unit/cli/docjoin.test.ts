@@ -53,7 +53,7 @@ describe('docjoin <command>', () => {
     ['advise', []],
     ['migrate', ['--widen', 'Note.owner', '--fields', 'name']],
     ['codegen', ['--check']],
-  ])('%s refuses a misspelt directive argument with exit 2 and one line naming the file, line and Type.field', async (command, args) => {
+  ])('%s refuses a misspelt directive argument with exit 2 and a line for each problem, naming the file, line and Type.field', async (command, args) => {
     const dir = mkdtempSync(join(tmpdir(), 'docjoin-sdl-'));
     writeFileSync(join(dir, 'schema.graphql'), 'type Query { notes: [Note!]! @list }\ntype Note @collection(name: "notes") {\n  id: ID!\n  owner: User @join(localFeild: "ownerId")\n}\ntype User @collection(name: "users") { id: ID! name: String! }\n');
     writeFileSync(join(dir, 'docjoin.config.json'), JSON.stringify({ schema: 'schema.graphql' }));
@@ -61,7 +61,7 @@ describe('docjoin <command>', () => {
     expect(await runDocjoinCli([command, ...args, '--config', join(dir, 'docjoin.config.json')], { MONGODB_URI: 'mongodb://localhost:1' }, io)).toBe(2);
     const file = join(dir, 'schema.graphql');
     expect(err()).toMatch(
-      new RegExp(`^${command === 'serve' ? 'docjoin' : command}: The schema has 2 errors:\\s+- ${file}:4:21 \\(Note\\.owner\\): Unknown argument "localFeild" on directive "@join"\\. Did you mean "localField"\\?\\s+- ${file}:4:15 \\(Note\\.owner\\): Directive "@join" argument "localField" of type "String!" is required, but it was not provided\\.\\n$`),
+      new RegExp(`^${command === 'serve' ? 'docjoin' : command}: The schema has 2 errors:\\n  - ${file}:4:21 \\(Note\\.owner\\): Unknown argument "localFeild" on directive "@join"\\. Did you mean "localField"\\?\\n  - ${file}:4:15 \\(Note\\.owner\\): Directive "@join" argument "localField" of type "String!" is required, but it was not provided\\.\\n$`),
     );
   });
 
