@@ -48,7 +48,7 @@ export async function runCodegenCli(argv: readonly string[], _env: CliEnv, io: C
       io.err.write(`${describeStaleFiles(stale)}\n`);
       return 1;
     }
-    io.out.write(`codegen: ${outputs.files.size} generated files are up to date\n`);
+    io.out.write(`codegen: ${outputs.files.size === 1 ? 'the 1 generated file is' : `${outputs.files.size} generated files are`} up to date\n`);
     return 0;
   }
   // Generated folders are cleared first, so an output the config no longer produces does not linger.

@@ -1,5 +1,5 @@
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { join, relative, resolve } from 'node:path';
 import { CONFIG_FILE_NAMES } from '../../project/load-project';
 import type { CliIo } from '../../command-line/cli-io';
 import { SCRIPTS } from './project-template';
@@ -39,6 +39,16 @@ function addScripts(path: string): { added: string[]; scripts: Readonly<Record<s
   for (const name of added) scripts[name] = SCRIPTS[name]!;
   writeFileSync(path, `${JSON.stringify({ ...manifest, scripts }, null, 2)}\n`);
   return { added, scripts };
+}
+
+/**
+ * The "Next:" steps init prints, starting with the `cd` into the project when it was written elsewhere
+ * than the working folder (its npm commands run there). Steps left undefined are not printed.
+ */
+export function nextSteps(folder: string, steps: ReadonlyArray<string | undefined>): string {
+  const shown = relative(process.cwd(), resolve(folder)) || undefined;
+  const cd = shown === undefined ? undefined : `cd ${/^[\w@%+=:,./-]+$/.test(shown) ? shown : `'${shown.replace(/'/g, "'\\''")}'`}`;
+  return `\nNext:\n${[cd, ...steps].filter((step) => step !== undefined).map((step) => `  ${step}\n`).join('')}`;
 }
 
 /** What a project needs installed: docjoin and its peers. */

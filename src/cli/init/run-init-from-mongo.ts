@@ -10,7 +10,7 @@ import { serverSelectionTimeout } from '../../settings/setting-rules';
 import type { CliIo } from '../../command-line/cli-io';
 import { configKeepsUri, draftedConfigFile } from './drafted-project-template';
 import type { InitCliCommand } from './init-args';
-import { installLine, refuseTaken, writeProjectFiles } from './project-files';
+import { installLine, nextSteps, refuseTaken, writeProjectFiles } from './project-files';
 
 const CONFIG_PATH = 'docjoin.config.mjs';
 const SCHEMA_PATH = join('schema', 'schema.graphql');
@@ -64,9 +64,7 @@ export async function runInitFromMongo(command: Extract<InitCliCommand, { kind: 
     io.out.write(`checked: docjoin's startup check passes on the draft against ${where}\n`);
     const start = configKeepsUri(command.mongoUri) ? serveCommand : `MONGODB_URI='…' ${serveCommand}`;
     const install = installLine(command.folder);
-    io.out.write(
-      `\nNext:\n  check each "# guess:" in ${SCHEMA_PATH}, then delete it\n${install ? `  ${install}\n` : ''}  ${start.padEnd(27)}# serves ${where}; GraphQL at http://localhost:4000/graphql\n`,
-    );
+    io.out.write(nextSteps(command.folder, [`check each "# guess:" in ${SCHEMA_PATH}, then delete it`, install, `${start.padEnd(27)}# serves ${where}; GraphQL at http://localhost:4000/graphql`]));
     return 0;
   } finally {
     await client.close();

@@ -1,7 +1,7 @@
 import { spawn } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { join, relative } from 'node:path';
 import { connectMongo } from 'docjoin';
 import { runDocjoinCli } from '../../../src/cli/docjoin';
 import { redactUri } from '../../../src/observability/redact-secrets';
@@ -57,6 +57,7 @@ added npm scripts start, explain, reconcile, codegen to package.json
 checked: docjoin's startup check passes on the draft against ${where}
 
 Next:
+  cd ${relative(process.cwd(), folder)}
   check each "# guess:" in schema/schema.graphql, then delete it
   npm install path/to/docjoin-0.1.0.tgz graphql @apollo/server mongodb   # the tarball npm pack writes in docjoin
   ${secretFree ? 'npm start                  ' : "MONGODB_URI='…' npm start  "}# serves ${where}; GraphQL at http://localhost:4000/graphql

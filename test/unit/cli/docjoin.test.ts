@@ -75,3 +75,18 @@ describe('docjoin <command>', () => {
     expect(err()).toBe('docjoin: Invalid storage directives:\n  - Query.notes: no resolver; add @find or @list to generate it, or pass a resolver for Query.notes\n');
   });
 });
+
+describe('docjoin codegen --check', () => {
+  it('counts what it compared in words that agree with the count', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'docjoin-codegen-check-'));
+    writeFileSync(join(dir, 'schema.graphql'), 'type Query { notes: [Note!]! @list }\ntype Note @collection(name: "notes") { id: ID! text: String! }\n');
+    // No graphql-codegen config: the public schema is the one file generated.
+    writeFileSync(join(dir, 'docjoin.config.json'), JSON.stringify({ schema: 'schema.graphql' }));
+    const written = captureIo();
+    expect(await runDocjoinCli(['codegen', '--config', join(dir, 'docjoin.config.json')], {}, written.io)).toBe(0);
+    expect(written.out()).toBe('wrote schema.public.graphql\n');
+    const checked = captureIo();
+    expect(await runDocjoinCli(['codegen', '--check', '--config', join(dir, 'docjoin.config.json')], {}, checked.io)).toBe(0);
+    expect(checked.out()).toBe('codegen: the 1 generated file is up to date\n');
+  });
+});

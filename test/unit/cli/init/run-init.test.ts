@@ -1,6 +1,6 @@
 import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { join, relative } from 'node:path';
 import { runInitCli } from '../../../../src/cli/init/run-init';
 import { captureIo } from '../capture-io';
 
@@ -25,7 +25,8 @@ describe('docjoin init (the scaffold)', () => {
   test('names in its next steps only the packages the folder lacks: none once they are installed', async () => {
     const bare = captureIo();
     expect(await runInitCli([folder], {}, bare.io)).toBe(0);
-    expect(bare.out()).toContain('\nNext:\n  npm install path/to/docjoin-0.1.0.tgz graphql @apollo/server mongodb   # the tarball npm pack writes in docjoin\n  npm start ');
+    // Written elsewhere than the working folder: the first step goes there.
+    expect(bare.out()).toContain(`\nNext:\n  cd ${relative(process.cwd(), folder)}\n  npm install path/to/docjoin-0.1.0.tgz graphql @apollo/server mongodb   # the tarball npm pack writes in docjoin\n  npm start `);
     const installed = mkdtempSync(join(tmpdir(), 'docjoin-scaffold-'));
     try {
       for (const name of ['docjoin', 'graphql', '@apollo/server']) {
@@ -34,7 +35,7 @@ describe('docjoin init (the scaffold)', () => {
       }
       const some = captureIo();
       expect(await runInitCli([installed], {}, some.io)).toBe(0);
-      expect(some.out()).toContain('\nNext:\n  npm install mongodb\n  npm start ');
+      expect(some.out()).toContain(`\nNext:\n  cd ${relative(process.cwd(), installed)}\n  npm install mongodb\n  npm start `);
       mkdirSync(join(installed, 'node_modules', 'mongodb'));
       writeFileSync(join(installed, 'node_modules', 'mongodb', 'package.json'), '{}');
       rmSync(join(installed, 'docjoin.config.mjs'));
@@ -42,9 +43,26 @@ describe('docjoin init (the scaffold)', () => {
       rmSync(join(installed, 'seed.mjs'));
       const all = captureIo();
       expect(await runInitCli([installed], {}, all.io)).toBe(0);
-      expect(all.out()).toContain('\nNext:\n  npm start ');
+      expect(all.out()).toContain(`\nNext:\n  cd ${relative(process.cwd(), installed)}\n  npm start `);
     } finally {
       rmSync(installed, { recursive: true, force: true });
+    }
+  });
+
+  test('starts its next steps with the cd into the project, quoted for the shell, unless it was written in the working folder', async () => {
+    const before = process.cwd();
+    process.chdir(folder);
+    try {
+      const spaced = captureIo();
+      expect(await runInitCli(["it's mine"], {}, spaced.io)).toBe(0);
+      expect(spaced.out()).toContain(`\nNext:\n  cd 'it'\\''s mine'\n  npm install `);
+      mkdirSync('here');
+      process.chdir('here');
+      const here = captureIo();
+      expect(await runInitCli([], {}, here.io)).toBe(0);
+      expect(here.out()).toContain('\nNext:\n  npm install ');
+    } finally {
+      process.chdir(before);
     }
   });
 
