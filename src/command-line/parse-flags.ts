@@ -4,6 +4,7 @@
  * command's parsing is unit-tested without I/O. Flags only collect strings; each command checks their
  * values.
  */
+import { nearestKey } from '../project/nearest-key';
 
 export interface FlagSpec {
   /** `--scale` */
@@ -57,7 +58,7 @@ export function parseFlags(argv: readonly string[], spec: ArgsSpec): ParsedArgs 
     const flag = byName.get(name);
     if (flag === undefined) {
       // A lone "-" or anything not shaped like an option is a positional (an operation may start with "{").
-      if (argument.startsWith('-') && argument !== '-') return usageError(`unknown option ${argument} (try --help)`);
+      if (argument.startsWith('-') && argument !== '-') return unknownOption(name, spec);
       if (positionals.length >= (spec.positionals ?? 0)) return unexpected(argument, spec);
       positionals.push(argument);
       continue;
@@ -83,4 +84,11 @@ function unexpected(argument: string, spec: ArgsSpec): UsageError {
   const shown = argument.length > 40 ? `${argument.slice(0, 37)}...` : argument;
   const options = spec.flags.length === 0 ? 'it takes no arguments' : `options are ${spec.flags.map((flag) => flag.name).join(', ')}`;
   return usageError(`unexpected argument "${shown.replace(/\s+/g, ' ')}" (${options}; try --help)`);
+}
+
+/** An option no flag of the command has, with the nearest one when it looks like a typo of it (`--prot`: `--port`). */
+function unknownOption(name: string, spec: ArgsSpec): UsageError {
+  const bare = (flag: string) => flag.replace(/^-+/, '');
+  const nearest = nearestKey(bare(name), spec.flags.map((flag) => bare(flag.name)));
+  return usageError(`unknown option ${name}${nearest === undefined ? '' : `; did you mean --${nearest}?`} (try --help)`);
 }

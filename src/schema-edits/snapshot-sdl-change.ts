@@ -1,4 +1,5 @@
 import { Kind, parse, type ConstDirectiveNode, type FieldDefinitionNode } from 'graphql';
+import { nearestKey } from '../project/nearest-key';
 
 /**
  * The text edit of one field's `@snapshot` in the project's schema files: widen its `fields` list, or
@@ -72,14 +73,18 @@ function requireSnapshot(files: readonly SchemaFile[], coordinate: string, verb:
 /** The file declaring `coordinate`, and its definition there. */
 export function findField(files: readonly SchemaFile[], coordinate: string): { source: SchemaFile; field: FieldDefinitionNode } {
   const [typeName, fieldName] = coordinate.split('.') as [string, string];
+  const declared: string[] = [];
   for (const source of files) {
     for (const definition of parse(source.text).definitions) {
-      if ((definition.kind !== Kind.OBJECT_TYPE_DEFINITION && definition.kind !== Kind.OBJECT_TYPE_EXTENSION) || definition.name.value !== typeName) continue;
+      if (definition.kind !== Kind.OBJECT_TYPE_DEFINITION && definition.kind !== Kind.OBJECT_TYPE_EXTENSION) continue;
+      declared.push(...(definition.fields ?? []).map((candidate) => `${definition.name.value}.${candidate.name.value}`));
+      if (definition.name.value !== typeName) continue;
       const field = definition.fields?.find((candidate) => candidate.name.value === fieldName);
       if (field) return { source, field };
     }
   }
-  throw new SdlChangeError(`${coordinate} is not declared in the project's schema files (${files.map((source) => source.file).join(', ')})`);
+  const nearest = nearestKey(coordinate, declared);
+  throw new SdlChangeError(`${coordinate} is not declared in the project's schema files (${files.map((source) => source.file).join(', ')})${nearest === undefined ? '' : `; did you mean ${nearest}?`}`);
 }
 
 /** Removes [start, end): the whole line when nothing else is on it, else with the blanks before it. */

@@ -83,7 +83,7 @@ export function parseExplainArgs(argv: readonly string[]): ExplainCommand {
   const text = args.positionals[0];
   const file = args.values.get('--file');
   if (text !== undefined && file !== undefined) return usageError('give the operation either as an argument or with --file, not both');
-  if (text === undefined && file === undefined) return usageError(`no operation: pass it as an argument, e.g. docjoin explain '{ books { name } }', or use --file F`);
+  if (text === undefined && file === undefined) return usageError(`no operation: pass it as an argument in quotes, e.g. docjoin explain '{ rootField { field } }' with your schema's fields, or use --file F`);
   if (text !== undefined && text.trim() === '') return usageError('the operation is empty');
 
   const variables = parseJsonObject('--variables', args.values.get('--variables'), `'{"first": 5}'`);

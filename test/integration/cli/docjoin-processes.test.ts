@@ -76,7 +76,7 @@ describe('docjoin without a database', () => {
 
   it.each([
     [['serve', '--port', 'eighty'], 'serve: --port must be an integer from 0 to 65535, got "eighty"'],
-    [['explain'], "explain: no operation: pass it as an argument, e.g. docjoin explain '{ books { name } }', or use --file F"],
+    [['explain'], "explain: no operation: pass it as an argument in quotes, e.g. docjoin explain '{ rootField { field } }' with your schema's fields, or use --file F"],
     [['explain', '{ books { title } }'], 'explain: Cannot query field "title" on type "Book". (line 1, column 11)'],
     [['seed', '--scale', '0'], 'seed: --scale must be greater than 0, got "0"'],
     [['reconcile', '--fix', '--mongo-uri', 'localhost'], 'reconcile: --mongo-uri must start with mongodb:// or mongodb+srv://, got "localhost"'],

@@ -20,6 +20,8 @@ describe('parseFlags', () => {
     [['--fix=yes'], '--fix takes no value'],
     [['--bogus'], 'unknown option --bogus (try --help)'],
     [['-x'], 'unknown option -x (try --help)'],
+    [['--sacle', '2'], 'unknown option --sacle; did you mean --scale? (try --help)'],
+    [['--Fix=1'], 'unknown option --Fix; did you mean --fix? (try --help)'],
     [['one', 'two'], 'unexpected argument "two" (options are --scale, --fix; try --help)'],
     [['x'.repeat(50), 'y'.repeat(50)], `unexpected argument "${'y'.repeat(37)}..." (options are --scale, --fix; try --help)`],
   ])('%j is a one-line usage error', (argv, message) => {

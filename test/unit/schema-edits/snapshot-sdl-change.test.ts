@@ -36,7 +36,8 @@ schema.graphql:5
   });
 
   it('names the field it cannot find or widen', () => {
-    expect(() => widenSnapshotSdl(files, 'Book.publisher', ['name'])).toThrow('Book.publisher is not declared in the project\'s schema files (schema.graphql)');
+    expect(() => widenSnapshotSdl(files, 'Book.publisher', ['name'])).toThrow(new Error('Book.publisher is not declared in the project\'s schema files (schema.graphql)'));
+    expect(() => widenSnapshotSdl(files, 'Book.autors', ['name'])).toThrow(new Error('Book.autors is not declared in the project\'s schema files (schema.graphql); did you mean Book.authors?'));
     expect(() => widenSnapshotSdl([{ file: 'a.graphql', text: 'type Book { id: ID! }' }], 'Book.id', ['name'])).toThrow('Book.id declares no @snapshot to widen (in a.graphql)');
   });
 });

@@ -37,7 +37,7 @@ describe('parseExplainArgs', () => {
   });
 
   it.each([
-    [[], "no operation: pass it as an argument, e.g. docjoin explain '{ books { name } }', or use --file F"],
+    [[], "no operation: pass it as an argument in quotes, e.g. docjoin explain '{ rootField { field } }' with your schema's fields, or use --file F"],
     [['{ a }', '--file', 'x.graphql'], 'give the operation either as an argument or with --file, not both'],
     [['  '], 'the operation is empty'],
     [['{ a }', '{ b }'], 'unexpected argument "{ b }" (options are --file, --operation, --variables, --strategy, --run, --plan, --role, --claims, --mongo-uri, --db, --seed-scale, --config, --schema; try --help)'],
