@@ -24,8 +24,8 @@ describe('in production', () => {
 
   it('reports a bad DateTime, as a literal or a variable, as BAD_USER_INPUT without a stack trace', async () => {
     const literal = await demo.gateway.execute({ query: '{ tasks(dueBefore: "next tuesday") { description } }' });
-    // Rejected in validation (the scalar's parseLiteral): graphql-js reports the scalar's own error, without locations.
-    expect(literal.errors).toEqual([{ message: 'DateTime must be an ISO-8601 string like 2026-11-21T09:30:00.000Z, got "next tuesday"', extensions: { code: 'BAD_USER_INPUT' } }]);
+    // Rejected in validation (the scalar's parseLiteral), located at the literal.
+    expect(literal.errors).toEqual([{ message: 'DateTime must be an ISO-8601 string like 2026-11-21T09:30:00.000Z, got "next tuesday"', locations: [{ line: 1, column: 20 }], extensions: { code: 'BAD_USER_INPUT' } }]);
     const variable = await demo.gateway.execute({ query: 'query ($d: DateTime) { tasks(dueBefore: $d) { description } }', variables: { d: 'nope' } });
     expect(variable.errors).toEqual([
       {

@@ -323,7 +323,7 @@ function buildJoinShape(
   }
   if (ownId) {
     return report(
-      `@join(collection: "${collection}") reads ${targetType} documents, which keep their id as _id, but ${targetType}.id reads a stored "id" (${targetType} has no @collection); add @collection(name: "${collection}") to type ${targetType}, or @path(path: "_id") to ${targetType}.id`,
+      `@join(collection: "${collection}") reads ${targetType} documents, which keep their id as _id, but ${targetType}.id reads a stored "id" (${targetType} has no @collection); add @collection(name: "${collection}") to type ${targetType}, or @path(path: "_id") to ${targetType}.id (@path(path: "id") if its documents keep an id of their own)`,
     );
   }
   const direction = join.foreignField === '_id' ? 'byKey' : 'byReference';

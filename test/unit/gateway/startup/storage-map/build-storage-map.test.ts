@@ -222,7 +222,7 @@ describe('buildStorageMap static validation', () => {
   });
 
   it('refuses a join by collection into a type whose id reads a stored "id", naming both fixes', () => {
-    const refusal = 'Book.label: @join(collection: "labels") reads Label documents, which keep their id as _id, but Label.id reads a stored "id" (Label has no @collection); add @collection(name: "labels") to type Label, or @path(path: "_id") to Label.id';
+    const refusal = 'Book.label: @join(collection: "labels") reads Label documents, which keep their id as _id, but Label.id reads a stored "id" (Label has no @collection); add @collection(name: "labels") to type Label, or @path(path: "_id") to Label.id (@path(path: "id") if its documents keep an id of their own)';
     expect(problemsOf(/* GraphQL */ `
       type Query { b: Book }
       type Book @collection(name: "books") { id: ID! label: Label @join(collection: "labels", localField: "labelId") }
