@@ -221,8 +221,8 @@ class AccessWalk {
       const array = list?.typeName === typeName ? list.shapes.join?.localField : undefined;
       if (array === undefined || !pathsOverlap(array, path)) continue;
       const rule = readRuleOf(rules, mirrored.truthType, this.role);
-      if (rule === undefined) return `"${array}", the array ${coordinate} keeps of ${mirrored.of}, whose ${mirrored.truthType} documents role "${this.role}" may not read`;
-      if (rule !== 'all' && rule.where.length > 0) return `"${array}", the array ${coordinate} keeps of ${mirrored.of}, whose ${mirrored.truthType} documents role "${this.role}" reads only in part`;
+      const unseen = rule === undefined ? 'may not read' : rule !== 'all' && rule.where.length > 0 ? 'reads only in part' : undefined;
+      if (unseen !== undefined) return `"${array}", the array ${coordinate} keeps of ${mirrored.of}, whose ${mirrored.truthType} documents role "${this.role}" ${unseen}`;
     }
     return undefined;
   }
