@@ -1,5 +1,4 @@
 import pino, { type BaseLogger, type Level, type Logger } from 'pino';
-import { prettyFactory } from 'pino-pretty';
 import { coalescedWrites, type TextDestination } from './coalesced-writes';
 import { createRedactor } from './redact-secrets';
 
@@ -37,6 +36,8 @@ export function createLogger(options: LoggerOptions): Logger {
   if (options.format === 'pretty') {
     const target = options.destination ?? process.stdout;
     const colorize = (target as { isTTY?: boolean }).isTTY === true;
+    // Loaded only here: JSON logging (production) never carries pino-pretty's modules (about 10 MB).
+    const { prettyFactory } = require('pino-pretty') as typeof import('pino-pretty');
     const prettify = prettyFactory({ colorize, singleLine: true, ignore: 'pid,hostname,name', translateTime: 'SYS:HH:MM:ss.l' });
     return pino(base, { write: (line: string) => void target.write(prettify(line)) });
   }

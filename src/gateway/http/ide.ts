@@ -1,7 +1,6 @@
 import { existsSync } from 'node:fs';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { resolve } from 'node:path';
-import serveStatic from 'serve-static';
 
 /**
  * docjoin's offline IDE: GraphiQL bundled from npm into ide/dist (ide/build-ide.ts) and served from this
@@ -60,6 +59,8 @@ export function idePage(options: IdePageOptions): string {
 
 /** Answers `/ide` and `/ide/assets/…`; resolves false for any other path. */
 export function createIdeRoutes(options: IdePageOptions): (request: IncomingMessage, response: ServerResponse, path: string) => Promise<boolean> {
+  // Loaded only here: a production gateway (landingPage "none") never carries serve-static and its MIME table.
+  const serveStatic = require('serve-static') as typeof import('serve-static');
   const assets = serveStatic(IDE_ASSETS_DIR, { index: false, fallthrough: false, maxAge: '1h' });
   const page = idePage(options);
   return (request, response, path) => {

@@ -1,4 +1,15 @@
+import path from 'node:path';
 import { createLogger } from '../../../src/observability/logger';
+import { packageFilesLoadedBy } from '../../support/package-files-loaded';
+
+const LOGGER_MODULE = path.join(__dirname, '../../../src/observability/logger.ts');
+
+/** How many of pino-pretty's files a fresh process has loaded after creating a logger of this format. */
+function prettyFilesLoadedBy(format: 'json' | 'pretty'): number {
+  const script = `const { createLogger } = require(${JSON.stringify(LOGGER_MODULE)});
+createLogger({ level: 'info', format: '${format}', destination: { write() {} } });`;
+  return packageFilesLoadedBy(script, 'pino-pretty');
+}
 
 describe('createLogger', () => {
   it('passes every line through redactSecrets: URIs in messages and fields, and known secrets quoted alone', async () => {
@@ -21,5 +32,18 @@ describe('createLogger', () => {
     expect(lines).toEqual([]);
     logger.flush();
     expect(lines.join('').trim().split('\n').map((line) => (JSON.parse(line) as { msg: string }).msg)).toEqual(['one', 'two']);
+  });
+
+  it('loads pino-pretty only for pretty lines: a JSON logger (production) does not carry its modules', () => {
+    expect(prettyFilesLoadedBy('json')).toBe(0);
+    expect(prettyFilesLoadedBy('pretty')).toBeGreaterThan(0);
+  });
+
+  it('writes a pretty logger\'s lines through pino-pretty, on one line each', () => {
+    const lines: string[] = [];
+    const logger = createLogger({ level: 'info', format: 'pretty', destination: { write: (line: string) => lines.push(line) } });
+    logger.info({ roundTrips: 2 }, 'operation');
+    expect(lines).toHaveLength(1);
+    expect(lines[0]).toMatch(/^\[\d{2}:\d{2}:\d{2}\.\d{3}\] INFO: operation \{"roundTrips":2\}\n$/);
   });
 });
