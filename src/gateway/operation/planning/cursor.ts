@@ -9,7 +9,10 @@ import { quoteInput } from '../../errors/quote-input';
  * Connection cursors: opaque to clients, keyset positions to docjoin. A cursor holds an item's values
  * of the list's sort keys (which end with `_id`), the list it came from (`Type.field` in one order) and,
  * on a relation, the parent whose list it is. Values are Extended JSON, so an ObjectId or a date comes
- * back as the same BSON type, and only plain values are accepted back: never an operator object.
+ * back as the same BSON type: a Long past 2^53 too, read back as a Long, not a rounded double. A
+ * cursor's values only ever stand where MongoDB compares them as values (the operand of `$eq`, `$gt`,
+ * `$lt`; see afterFilter), so an object, an array or a regex is compared, never run as an operator or a
+ * pattern. Still, one holding a key that starts with `$` is refused: only an edited cursor holds one.
  */
 
 /** Where a cursor is valid: one list in one order, and for a relation one parent (its key string). */
@@ -40,7 +43,7 @@ export function encodeCursor(scope: CursorScope, values: readonly unknown[]): st
 
 /**
  * The position `cursor` stands for, if it was issued for `list` over `sort`; anything else (garbled,
- * holding more than plain values, from another list or another order) is BAD_USER_INPUT. Cursors are
+ * holding an operator-like key, from another list or another order) is BAD_USER_INPUT. Cursors are
  * not signed: edited values are a position like any other, among the rows the viewer's filter leaves.
  * The parent is checked by the caller, which knows it (see checkCursorParent).
  */
@@ -49,13 +52,13 @@ export function decodeCursor(cursor: string, list: string, sort: readonly SortKe
   if (cursor.length === 0 || cursor.length > MAX_CURSOR_LENGTH || !/^[A-Za-z0-9_-]+$/.test(cursor)) throw forged();
   let body: unknown;
   try {
-    body = EJSON.parse(Buffer.from(cursor, 'base64url').toString('utf8'), { relaxed: true });
+    body = EJSON.parse(Buffer.from(cursor, 'base64url').toString('utf8'), { relaxed: false });
   } catch {
     throw forged();
   }
   if (typeof body !== 'object' || body === null) throw forged();
   const { l, p, v } = body as Record<string, unknown>;
-  if (typeof l !== 'string' || (p !== undefined && typeof p !== 'string') || !Array.isArray(v) || !v.every(isPlainValue)) throw forged();
+  if (typeof l !== 'string' || (p !== undefined && typeof p !== 'string') || !Array.isArray(v) || v.some(holdsDollarKey)) throw forged();
   if (l !== list || v.length !== sort.length) {
     throw badUserInput(`after: the cursor is from another list or another order than this ${coordinate}; pass a cursor this field returned with the same orderBy`, { argumentName: 'after' });
   }
@@ -69,12 +72,8 @@ export function checkCursorParent(cursor: DecodedCursor | undefined, parent: str
   }
 }
 
-const PLAIN_BSON_TYPES: ReadonlySet<string | undefined> = new Set(['ObjectId', 'Decimal128', 'Long', 'Int32', 'Double', 'Binary', 'Timestamp', 'MinKey', 'MaxKey']);
-
-/** A value a sort key can hold that compares as itself in a query (no objects, no arrays, no regexes); NaN and the infinities too. */
-function isPlainValue(value: unknown): boolean {
-  if (value === null || typeof value === 'string' || typeof value === 'boolean' || typeof value === 'number') return true;
-  if (value instanceof Date) return !Number.isNaN(value.getTime());
-  return PLAIN_BSON_TYPES.has(bsonType(value));
+function holdsDollarKey(value: unknown): boolean {
+  if (Array.isArray(value)) return value.some(holdsDollarKey);
+  if (typeof value !== 'object' || value === null || value instanceof Date || value instanceof RegExp || bsonType(value) !== undefined) return false;
+  return Object.entries(value).some(([key, inner]) => key.startsWith('$') || holdsDollarKey(inner));
 }
-

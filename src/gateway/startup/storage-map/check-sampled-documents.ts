@@ -323,7 +323,10 @@ function describeMismatch(field: StoredField, mismatch: Mismatch, where: Sampled
   if (expected.kind === 'decimal' && (typeof first === 'number' || bsonType(first) === 'Double')) {
     return `${declared}, but "${path}" holds a double (${describeValue(first)}) ${inSampled}, not a BSON Decimal128: it keeps about 16 digits and sums over it add doubles; ${converted('double', '$toDecimal', 'store Decimal128 values')}`;
   }
-  return `${declared}, but "${path}" holds ${describeValue(first)} ${inSampled}: ${howServed(field.valueType.name, first, schema)}, and filters, orders and min/max on it compare it as stored (MongoDB orders values of different types by type first, so a list ordered by it puts them apart from the others); store ${field.valueType.name} values there, or declare the type the data holds`;
+  const holdsArrays = !field.valueType.isList && (Array.isArray(first) || mismatch.otherKinds.has('an array'));
+  // A page's condition matches an array when any element is past the last item, while the sort places it by one element.
+  const arrays = holdsArrays ? '; an array it orders by its smallest element (its largest, descending), which pages of that list cannot follow: they may skip or repeat those documents' : '';
+  return `${declared}, but "${path}" holds ${describeValue(first)} ${inSampled}: ${howServed(field.valueType.name, first, schema)}, and filters, orders and min/max on it compare it as stored (MongoDB orders values of different types by type first, so a list ordered by it puts them apart from the others${arrays}); store ${field.valueType.name} values there, or declare the type the data holds`;
 }
 
 /** What GraphQL answers for a stored value of another type: the field's scalar converts it (`true` as an Int is 1), or fails. */

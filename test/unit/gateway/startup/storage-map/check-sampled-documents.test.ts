@@ -122,6 +122,12 @@ describe('checkSampledDocuments: values GraphQL converts, and embedded values', 
     ]);
   });
 
+  it('says pages of a list ordered by a scalar field holding arrays may skip or repeat them', async () => {
+    expect(await check([{ note: ['a', 'b'] }, { note: 'c' }])).toEqual([
+      'Order.note is String, but "note" holds an array in 1 of 2 sampled orders documents: reading it fails ("String cannot represent value: ["a", "b"]"), and filters, orders and min/max on it compare it as stored (MongoDB orders values of different types by type first, so a list ordered by it puts them apart from the others; an array it orders by its smallest element (its largest, descending), which pages of that list cannot follow: they may skip or repeat those documents); store String values there, or declare the type the data holds',
+    ]);
+  });
+
   it('reads a list of lists its depth deep: arrays of numbers in [[Int!]!] are what it holds', async () => {
     expect(await check([{ grid: [[1, 2], [3]] }, { grid: [] }])).toEqual([]);
     expect(await check([{ grid: [[1, 'x']] }])).toEqual([
