@@ -1,4 +1,4 @@
-import { Decimal128, Long, ObjectId } from 'mongodb';
+import { Decimal128, Double, Long, ObjectId } from 'mongodb';
 import type { GraphQLObjectType } from 'graphql';
 import { startDemoGateway, type DemoGateway } from './support/demo-gateway';
 import type { Viewer } from 'docjoin';
@@ -182,13 +182,13 @@ describe("figures past their type's range", () => {
     huge = await startSdlGateway({
       dbPrefix: 'aggregate_overflow',
       typeDefs: /* GraphQL */ `
-        type Query { readings(first: Int = 20): [Reading!]! @list readingsAggregate: ReadingAggregate! @aggregate(of: "readings", fields: ["value", "ticks", "peak", "drift"]) }
-        type Reading @collection(name: "readings") { id: ID! value: Float! ticks: Long! peak: Float! drift: Float! }
+        type Query { readings(first: Int = 20): [Reading!]! @list readingsAggregate: ReadingAggregate! @aggregate(of: "readings", fields: ["value", "ticks", "peak", "drift", "serial"]) }
+        type Reading @collection(name: "readings") { id: ID! value: Float! ticks: Long! peak: Float! drift: Float! serial: Long }
       `,
       prepare: async (db) => {
         await db.collection('readings').insertMany([
-          { value: Number.MAX_VALUE, ticks: Long.fromBigInt(2n ** 62n), peak: 1, drift: Number.POSITIVE_INFINITY },
-          { value: Number.MAX_VALUE, ticks: Long.fromBigInt(2n ** 62n), peak: Number.POSITIVE_INFINITY, drift: Number.NEGATIVE_INFINITY },
+          { value: Number.MAX_VALUE, ticks: Long.fromBigInt(2n ** 62n), peak: 1, drift: Number.POSITIVE_INFINITY, serial: Long.fromBigInt(2n ** 53n + 1n) },
+          { value: Number.MAX_VALUE, ticks: Long.fromBigInt(2n ** 62n), peak: Number.POSITIVE_INFINITY, drift: Number.NEGATIVE_INFINITY, serial: new Double(2) },
           { value: 1, ticks: Long.fromNumber(1), peak: 2, drift: 1 },
         ]);
       },
@@ -210,6 +210,15 @@ describe("figures past their type's range", () => {
     expect(result.data).toBeNull();
     expect(result.errors?.map((error) => [error.message, error.path, error.extensions?.code])).toEqual([
       ["the figure is about 9.22e+18: the values add up past a Long's range (±9.2e18); aggregate a Decimal field for figures this large", ['total', 'sum', 'ticks'], 'VALUE_OUT_OF_RANGE'],
+    ]);
+  });
+
+  it('refuses a Long sum MongoDB added as a double because a stored value is one, past 2^53 where doubles round', async () => {
+    const result = await huge.gateway.execute({ query: '{ readingsAggregate { count sum { serial } } }' });
+    // The exact sum is 2^53 + 3, which no double holds.
+    expect(result.data).toBeNull();
+    expect(result.errors?.map((error) => [error.message, error.path, error.extensions?.code])).toEqual([
+      ['the figure is about 9.01e+15, added by MongoDB as a double because some stored values are doubles, so it is not exact as a Long; store them as Longs, or aggregate a Decimal field', ['readingsAggregate', 'sum', 'serial'], 'VALUE_OUT_OF_RANGE'],
     ]);
   });
 

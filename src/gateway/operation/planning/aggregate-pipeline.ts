@@ -142,9 +142,14 @@ export function figuresValue(selection: FigureSelection | undefined, row: Stored
  * whose values add up past the type's range, or a stored infinity.
  */
 function figureValue(type: string, value: unknown, from: 'added' | 'stored'): unknown {
-  // MongoDB turns a sum of longs past 64 bits into a double: no longer a Long, nor exact.
-  if (type === 'Long' && from === 'added' && typeof value === 'number' && Math.abs(value) >= 2 ** 63) {
-    return valueOutOfRange(`the figure is about ${value.toExponential(2)}: the values add up past a Long's range (±9.2e18); aggregate a Decimal field for figures this large`);
+  // MongoDB turns a sum of longs past 64 bits into a double: no longer a Long, nor exact. So is a sum
+  // that meets a double stored in the field: past 2^53 its doubles are rounded.
+  if (type === 'Long' && from === 'added' && typeof value === 'number' && !Number.isSafeInteger(value)) {
+    return valueOutOfRange(
+      Math.abs(value) >= 2 ** 63
+        ? `the figure is about ${value.toExponential(2)}: the values add up past a Long's range (±9.2e18); aggregate a Decimal field for figures this large`
+        : `the figure is about ${value.toExponential(2)}, added by MongoDB as a double because some stored values are doubles, so it is not exact as a Long; store them as Longs, or aggregate a Decimal field`,
+    );
   }
   if (EXACT_SCALARS.has(type)) return value === undefined || value === null ? null : value;
   const figure = responseValue(value);
