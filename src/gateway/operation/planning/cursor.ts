@@ -12,7 +12,8 @@ import { quoteInput } from '../../errors/quote-input';
  * back as the same BSON type: a Long past 2^53 too, read back as a Long, not a rounded double. A
  * cursor's values only ever stand where MongoDB compares them as values (the operand of `$eq`, `$gt`,
  * `$lt`; see afterFilter), so an object, an array or a regex is compared, never run as an operator or a
- * pattern. Still, one holding a key that starts with `$` is refused: only an edited cursor holds one.
+ * pattern. Still, one holding a key that starts with `$`, or nested too deep, is refused: only an edited
+ * cursor holds one.
  */
 
 /** Where a cursor is valid: one list in one order, and for a relation one parent (its key string). */
@@ -43,7 +44,7 @@ export function encodeCursor(scope: CursorScope, values: readonly unknown[]): st
 
 /**
  * The position `cursor` stands for, if it was issued for `list` over `sort`; anything else (garbled,
- * holding an operator-like key, from another list or another order) is BAD_USER_INPUT. Cursors are
+ * holding a value no item holds, from another list or another order) is BAD_USER_INPUT. Cursors are
  * not signed: edited values are a position like any other, among the rows the viewer's filter leaves.
  * The parent is checked by the caller, which knows it (see checkCursorParent).
  */
@@ -58,7 +59,7 @@ export function decodeCursor(cursor: string, list: string, sort: readonly SortKe
   }
   if (typeof body !== 'object' || body === null) throw forged();
   const { l, p, v } = body as Record<string, unknown>;
-  if (typeof l !== 'string' || (p !== undefined && typeof p !== 'string') || !Array.isArray(v) || v.some(holdsDollarKey)) throw forged();
+  if (typeof l !== 'string' || (p !== undefined && typeof p !== 'string') || !Array.isArray(v) || v.some((value) => isEditedValue(value))) throw forged();
   if (l !== list || v.length !== sort.length) {
     throw badUserInput(`after: the cursor is from another list or another order than this ${coordinate}; pass a cursor this field returned with the same orderBy`, { argumentName: 'after' });
   }
@@ -72,8 +73,13 @@ export function checkCursorParent(cursor: DecodedCursor | undefined, parent: str
   }
 }
 
-function holdsDollarKey(value: unknown): boolean {
-  if (Array.isArray(value)) return value.some(holdsDollarKey);
+/** Deeper than a value MongoDB stores under a field and then takes in a filter around it (it refuses past 100 levels in all). */
+const MAX_VALUE_DEPTH = 64;
+
+/** A value no item's sort key holds: an object with a key that starts with `$`, or nested deeper than a stored value can be. */
+function isEditedValue(value: unknown, depth = 0): boolean {
+  if (depth > MAX_VALUE_DEPTH) return true;
+  if (Array.isArray(value)) return value.some((element) => isEditedValue(element, depth + 1));
   if (typeof value !== 'object' || value === null || value instanceof Date || value instanceof RegExp || bsonType(value) !== undefined) return false;
-  return Object.entries(value).some(([key, inner]) => key.startsWith('$') || holdsDollarKey(inner));
+  return Object.entries(value).some(([key, inner]) => key.startsWith('$') || isEditedValue(inner, depth + 1));
 }
