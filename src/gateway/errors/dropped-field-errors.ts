@@ -40,9 +40,12 @@ const GUARD = Symbol.for('docjoin.droppedFieldErrors');
 type GuardedProcess = NodeJS.Process & { [GUARD]?: Guard };
 
 /**
- * Keeps the process serving through dropped field errors while the returned function has not been
- * called. Every running gateway holds one; the listener goes when the last one is released. In another
- * `--unhandled-rejections` mode (see above) it installs nothing, and its release does nothing.
+ * Keeps the process serving through dropped field errors. Every running gateway holds the guard, and
+ * the first holder counts and logs what it drops. The listener stays when the last holder releases it:
+ * a list's dropped items settle when their loads do, after the response and so possibly after the
+ * gateway stopped, and such an error is as harmless then (it is dropped unlogged). Other rejections
+ * still end the process as Node would. In another `--unhandled-rejections` mode (see above) it installs
+ * nothing, and its release does nothing.
  */
 export function guardDroppedFieldErrors(logger: DocjoinLogger, options: { readonly onDropped?: () => void } = {}): () => void {
   if (unhandledRejectionsMode() !== 'throw') return () => undefined;
@@ -56,12 +59,7 @@ export function guardDroppedFieldErrors(logger: DocjoinLogger, options: { readon
   const holder: Holder = { logger, onDropped: options.onDropped };
   guard.holders.add(holder);
   const held = guard;
-  return () => {
-    held.holders.delete(holder);
-    if (held.holders.size > 0) return;
-    process.off('unhandledRejection', held.listener);
-    if (host[GUARD] === held) delete host[GUARD];
-  };
+  return () => void held.holders.delete(holder);
 }
 
 /** The `--unhandled-rejections` mode this process runs in (the last flag given wins; default `throw`). */
@@ -77,17 +75,18 @@ export function unhandledRejectionsMode(): string {
 
 function onUnhandledRejection(guard: Guard, reason: unknown): void {
   if (isDroppedFieldError(reason)) {
-    guard.dropped++;
     // A rejection does not say whose operation it came from: the first holder counts and logs it.
     const [first] = guard.holders;
+    if (first === undefined) return;
+    guard.dropped++;
     const now = Date.now();
     try {
-      first?.onDropped?.();
+      first.onDropped?.();
       if (guard.loggedAt !== undefined && now - guard.loggedAt < DROPPED_LOG_INTERVAL_MS) return;
       guard.loggedAt = now;
       const { path, extensions } = reason as { path: unknown; extensions?: { code?: unknown } };
       // No message: it may quote the client's arguments or stored values.
-      first?.logger.warn({ dropped: guard.dropped, path, code: extensions?.code }, `graphql-js left ${guard.dropped} field error(s) unhandled under nulls it had already answered (graphql/graphql-js#3528)`);
+      first.logger.warn({ dropped: guard.dropped, path, code: extensions?.code }, `graphql-js left ${guard.dropped} field error(s) unhandled under nulls it had already answered (graphql/graphql-js#3528)`);
       guard.dropped = 0;
     } catch {
       // A logger or a metric that fails must not turn a dropped error into a crash.
