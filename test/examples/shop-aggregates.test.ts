@@ -175,6 +175,10 @@ describe('average rating per product and product count per category (reverse joi
     expect(counted.data).toEqual({ products: [{ name: 'Matcha', reviewsAggregate: { count: 3 } }, { name: 'Mug', reviewsAggregate: { count: 0 } }, { name: 'Sencha', reviewsAggregate: { count: 2 } }] });
     expect(counted.cost).toMatchObject({ roundTrips: 1, estimatedRoundTrips: 1 });
     expect(counted.cost?.fields?.['Product.reviewsAggregate']).toMatchObject({ roundTrips: 0 });
+    // A groupBy asking for no group (`first: 0`) asks MongoDB nothing either.
+    const noGroups = await run('{ products { name reviewsAggregate { count groupBy(by: [RATING], first: 0) { count } } } }');
+    expect(noGroups.data).toEqual({ products: ['Matcha', 'Mug', 'Sencha'].map((name, index) => ({ name, reviewsAggregate: { count: [3, 0, 2][index], groupBy: [] } })) });
+    expect(noGroups.cost).toMatchObject({ roundTrips: 1, estimatedRoundTrips: 1 });
 
     const own = (await orders()).filter((order) => order.customer.id.equals(ada));
     const query = `{ customer(id: "${hex(ada)}") { orderCount ordersAggregate { count } shipped: ordersAggregate(status: SHIPPED) { count } } }`;

@@ -145,12 +145,12 @@ export function storedFigureCoordinates(stored: StoredFigurePaths): string[] {
 
 /**
  * The parent's `@counter` and `@total`s that answer all of `request`, or undefined when they do not:
- * a reverse join's unfiltered set's figures (at least one), no groups, no min or max, a count only with a counter, a sum only with
+ * a reverse join's unfiltered set's figures (at least one), no group asked for (`first: 0` asks none), no min or max, a count only with a counter, a sum only with
  * an exact total of its field, a mean only with both and a non-null field (one the count covers). (Who may see every child is the caller's to check.)
  */
 export function storedFigurePaths(aggregate: AggregateField, request: AggregateRequest): StoredFigurePaths | undefined {
   const { totals } = request;
-  if (!aggregate.parentLink || !totals || request.groups.length > 0 || request.filter !== undefined || totals.min.length > 0 || totals.max.length > 0) return undefined;
+  if (!aggregate.parentLink || !totals || request.groups.some((group) => group.first > 0) || request.filter !== undefined || totals.min.length > 0 || totals.max.length > 0) return undefined;
   // A selection of no figure (`max { __typename }`) is still an aggregate, sent as graphql-js would resolve it.
   if (!totals.count && totals.sum.length === 0 && totals.avg.length === 0) return undefined;
   const { counter } = aggregate;
