@@ -203,14 +203,15 @@ describe('a cursor is valid for its own list, order and parent only', () => {
     expect(atRoot.cost).toMatchObject({ roundTrips: 0, estimatedRoundTrips: 0 });
   });
 
-  it('a forged cursor is BAD_USER_INPUT with nothing sent: garbage, an id, an operator object, a value nested too deep', async () => {
+  it('a forged cursor is BAD_USER_INPUT with nothing sent: garbage, an id, an operator object, a value nested too deep, an invalid date', async () => {
     const valid = await cursorOf('{ books(first: 1) { pageInfo { endCursor } } }');
     const body = JSON.parse(Buffer.from(valid, 'base64url').toString('utf8')) as { v: unknown[] };
     const withOperator = Buffer.from(JSON.stringify({ ...body, v: [{ $gt: '' }, body.v[1]] })).toString('base64url');
     const withNestedOperator = Buffer.from(JSON.stringify({ ...body, v: [[{ name: { $ne: null } }], body.v[1]] })).toString('base64url');
     // MongoDB refuses a filter nested past 100 levels: a value this deep would fail there, not here.
     const nestedTooDeep = Buffer.from(JSON.stringify({ ...body, v: [JSON.parse(`${'['.repeat(100)}1${']'.repeat(100)}`), body.v[1]] })).toString('base64url');
-    for (const forged of ['not a cursor!', shelves[0]!._id.toHexString(), withOperator, withNestedOperator, nestedTooDeep, valid.slice(0, -4), '']) {
+    const invalidDate = Buffer.from(JSON.stringify({ ...body, v: [{ $date: 'not a date' }, body.v[1]] })).toString('base64url');
+    for (const forged of ['not a cursor!', shelves[0]!._id.toHexString(), withOperator, withNestedOperator, nestedTooDeep, invalidDate, valid.slice(0, -4), '']) {
       const result = await run('query ($after: String) { books(first: 2, after: $after) { edges { node { title } } } }', { after: forged });
       expect(result.errors?.map((error) => error.extensions?.code)).toEqual(['BAD_USER_INPUT']);
       expect(result.cost).toMatchObject({ roundTrips: 0 });

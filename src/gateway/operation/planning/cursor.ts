@@ -76,10 +76,11 @@ export function checkCursorParent(cursor: DecodedCursor | undefined, parent: str
 /** Deeper than a value MongoDB stores under a field and then takes in a filter around it (it refuses past 100 levels in all). */
 const MAX_VALUE_DEPTH = 64;
 
-/** A value no item's sort key holds: an object with a key that starts with `$`, or nested deeper than a stored value can be. */
+/** A value no item's sort key holds: an object with a key that starts with `$`, an invalid date, or one nested deeper than a stored value can be. */
 function isEditedValue(value: unknown, depth = 0): boolean {
   if (depth > MAX_VALUE_DEPTH) return true;
   if (Array.isArray(value)) return value.some((element) => isEditedValue(element, depth + 1));
-  if (typeof value !== 'object' || value === null || value instanceof Date || value instanceof RegExp || bsonType(value) !== undefined) return false;
+  if (value instanceof Date) return Number.isNaN(value.getTime());
+  if (typeof value !== 'object' || value === null || value instanceof RegExp || bsonType(value) !== undefined) return false;
   return Object.entries(value).some(([key, inner]) => key.startsWith('$') || isEditedValue(inner, depth + 1));
 }
