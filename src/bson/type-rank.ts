@@ -91,6 +91,12 @@ const SCALAR_GROUPS: readonly (readonly [TypeRank, readonly string[]])[] = [
 ];
 
 /**
+ * The `$type` aliases of every type but null, undefined and arrays: a path holding one of them holds a
+ * value (an array is matched by its elements, so `[null]` holds none).
+ */
+export const VALUE_TYPES: readonly string[] = SCALAR_GROUPS.flatMap(([, aliases]) => aliases);
+
+/**
  * The `$type` aliases of the non-null types MongoDB sorts after (`'after'`) or before (`'before'`) every
  * value of `value`'s type. `$gt`/`$lt` compare within one type only, so a condition "after this value"
  * names the other types by these.

@@ -29,6 +29,11 @@ export function isPlainDocument(value: unknown): value is Record<string, unknown
   return tag === undefined || tag === 'DBRef';
 }
 
+/** A document with a `$` field, which `$in` would read as an operator (and refuses): only an equality compares it as a value. */
+export function isOperatorShaped(value: unknown): boolean {
+  return isPlainDocument(value) && Object.keys(value).some((name) => name.startsWith('$'));
+}
+
 /** Whether a value is or holds (in a document or array, at any depth) a string: what a collation can change the comparison of. */
 export function containsString(value: unknown): boolean {
   if (typeof value === 'string') return true;

@@ -7,7 +7,7 @@ export type { ValueComparator } from '../../bson/compare-values';
 export { Collation, parseCollation, valueComparator } from './collation';
 export type { QueryScope } from './query-scope';
 export { distinctValues } from './collated-groups';
-export { containsString } from './bson-kind';
+export { containsString, isOperatorShaped } from './bson-kind';
 export { evaluateExpression, evaluateLetVariables } from './mingo-context';
 export { valueKey } from './value-key';
 export { packedObjectId } from '../../bson/packed-object-id';

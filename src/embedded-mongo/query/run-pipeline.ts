@@ -6,7 +6,7 @@ import * as mingoPipeline from 'mingo/operators/pipeline';
 import type { CollectionResolver, Options } from 'mingo/types';
 import { CommandError, ErrorCodes, LocationCodes, locationError } from '../protocol/command-error';
 import { checkTimeLimit } from '../protocol/command-time-limit';
-import { isLong, isNumeric, isPlainDocument } from './bson-kind';
+import { isLong, isNumeric, isOperatorShaped, isPlainDocument } from './bson-kind';
 import { longToBigInt, plainNumber } from '../../bson/bson-number';
 import { cloneDocument, thawDocument } from './clone-document';
 import { compileFieldProjection } from './apply-projection';
@@ -409,7 +409,9 @@ function* joinedTogether(
       const key = keys[index]!;
       if (joinedByValues.has(key) || fresh.has(key)) return;
       checkTimeLimit();
-      fresh.set(key, branch ? [...branch(join.from, [{ $match: { [join.foreign]: { $in: distinctValues(join.valuesOf[index]!) } } }, ...split.page!])] : split.head(candidatesOf(index)));
+      // Values `$in` cannot take go through the candidates, which compare them as values.
+      const paged = branch && !join.valuesOf[index]!.some(isOperatorShaped);
+      fresh.set(key, paged ? [...branch!(join.from, [{ $match: { [join.foreign]: { $in: distinctValues(join.valuesOf[index]!) } } }, ...split.page!])] : split.head(candidatesOf(index)));
     });
     const all = [...fresh.values()].flat();
     const out = split.tail.length === 0 ? all.map((doc) => cloneDocument(doc)) : (new Aggregator(split.tail, options).run(all) as Document[]);

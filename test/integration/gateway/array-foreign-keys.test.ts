@@ -4,7 +4,7 @@ import { startSdlGateway, type SdlGateway } from '../../support/sdl-gateway';
 /**
  * A reverse join whose children hold the parent key in an array (`tagIds`), or through one
  * (`credits.authorId`): MongoDB's equality matches a child by each element, so a child listing several
- * parents is a child of each, in each parent's order and page, by join and by lookup alike, and counts
+ * parents (and nulls, or elements without the key) is a child of each, in each parent's order and page, by join and by lookup alike, and counts
  * for each in a connection's totalCount and an aggregate's figures.
  */
 const SDL = /* GraphQL */ `
@@ -62,8 +62,9 @@ beforeAll(async () => {
       ]);
       await db.collection('books').insertMany([
         { _id: oid(201), title: 'solo', credits: [{ authorId: ann, role: 'writer', reviewerIds: [ann, bob, ann] }] },
-        { _id: oid(202), title: 'duo', credits: [{ authorId: ann, role: 'writer', reviewerIds: [bob] }, { authorId: bob, role: 'editor', reviewerIds: [ann] }] },
-        { _id: oid(203), title: 'edited', credits: [{ authorId: bob, role: 'editor' }] },
+        // A credit naming no one (null, or no authorId at all) leaves the book a child of the others.
+        { _id: oid(202), title: 'duo', credits: [{ authorId: ann, role: 'writer', reviewerIds: [bob] }, { authorId: bob, role: 'editor', reviewerIds: [ann] }, { authorId: null, role: 'ghost' }] },
+        { _id: oid(203), title: 'edited', credits: [{ authorId: bob, role: 'editor' }, { role: 'proofreader' }] },
       ]);
       await db.collection('books').createIndex({ 'credits.authorId': 1, title: 1, _id: 1 });
       await db.collection('books').createIndex({ 'credits.reviewerIds': 1, title: 1, _id: 1 });

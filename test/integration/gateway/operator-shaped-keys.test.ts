@@ -4,12 +4,19 @@ import { startSdlGateway, type SdlGateway } from '../../support/sdl-gateway';
 /**
  * A stored reference shaped like an operator (`{ $oid: "…" }`, Extended JSON imported with JSON.parse)
  * cannot go in the batch's `$in`: MongoDB refuses the whole command. It finds nothing, as any other
- * dangling reference does, and its siblings in the batch resolve.
+ * dangling reference does, and its siblings in the batch resolve; by join and by lookup alike, and so
+ * does a parent key shaped like one in a reverse join, which must never match as an operator would.
  */
 const TYPE_DEFS = /* GraphQL */ `
-  type Query { orders(first: Int = 20): [Order!]! @list(sort: "ref") }
+  type Query { orders(first: Int = 20): [Order!]! @list(sort: "ref") accounts(first: Int = 20): [Account!]! @list(sort: "name") }
   type Customer @collection(name: "customers") { id: ID! name: String! }
-  type Order @collection(name: "orders") { id: ID! ref: String! customer: Customer @join(localField: "customerId") }
+  type Order @collection(name: "orders") { id: ID! ref: String! customer: Customer @join(localField: "customerId") customers: [Customer!]! @join(localField: "customerIds") }
+  type Account @collection(name: "accounts") {
+    name: String!
+    latest(first: Int = 5): [Entry!]! @join(localField: "code", foreignField: "accountCode", sort: "n")
+    entries: [Entry!]! @join(localField: "code", foreignField: "accountCode", sort: "n")
+  }
+  type Entry @collection(name: "entries") { id: ID! n: Int! }
 `;
 
 const ann = new ObjectId();
@@ -20,7 +27,13 @@ beforeAll(async () => {
     dbPrefix: 'operator_keys',
     prepare: async (db) => {
       await db.collection('customers').insertOne({ _id: ann, name: 'Ann' });
-      await db.collection('orders').insertMany([{ ref: 'a-imported', customerId: { $oid: ann.toHexString() } }, { ref: 'b-ok', customerId: ann }]);
+      await db.collection('orders').insertMany([
+        { ref: 'a-imported', customerId: { $oid: ann.toHexString() }, customerIds: [{ $oid: ann.toHexString() }, ann] },
+        { ref: 'b-ok', customerId: ann, customerIds: [ann] },
+      ]);
+      await db.collection('accounts').insertMany([{ name: 'a plain', code: 'A' }, { name: 'b operator', code: { $gt: '' } }, { name: 'c imported', code: { $oid: ann.toHexString() } }]);
+      await db.collection('entries').insertMany([{ accountCode: 'A', n: 1 }, { accountCode: 'B', n: 2 }]);
+      await db.collection('entries').createIndex({ accountCode: 1, n: 1, _id: 1 });
     },
     gateway: { onWarning: () => undefined },
   });
@@ -40,3 +53,23 @@ it('sends no read when every key of the batch is operator-shaped', async () => {
   expect(result.data).toEqual({ orders: [{ ref: 'a-imported', customer: null }] });
   expect(result.cost?.roundTrips).toBe(1);
 });
+
+it('reads a list of references holding one by join and by lookup alike: the others resolve', async () => {
+  for (const strategyHeader of ['Order.customer=join,Order.customers=join', 'Order.customer=lookup,Order.customers=lookup']) {
+    const result = await s.gateway.execute({ query: '{ orders { ref customer { name } customers { name } } }' }, { strategyHeader });
+    expect([strategyHeader, result.errors, result.data]).toEqual([
+      strategyHeader,
+      undefined,
+      { orders: [{ ref: 'a-imported', customer: null, customers: [{ name: 'Ann' }] }, { ref: 'b-ok', customer: { name: 'Ann' }, customers: [{ name: 'Ann' }] }] },
+    ]);
+  }
+});
+
+it('gives a parent key shaped like an operator no children in a reverse join, bounded or not, by join and by lookup, and matches nothing with it', async () => {
+  const expected = { accounts: ['a plain', 'b operator', 'c imported'].map((name, index) => ({ name, latest: index === 0 ? [{ n: 1 }] : [], entries: index === 0 ? [{ n: 1 }] : [] })) };
+  for (const strategyHeader of ['Account.latest=join', 'Account.latest=lookup']) {
+    const result = await s.gateway.execute({ query: '{ accounts { name latest { n } entries { n } } }' }, { strategyHeader });
+    expect([strategyHeader, result.errors, result.data]).toEqual([strategyHeader, undefined, expected]);
+  }
+});
+

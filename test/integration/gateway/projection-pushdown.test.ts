@@ -1,5 +1,6 @@
 import type { CommandStartedEvent, Document } from 'mongodb';
 import { startDemoGateway, type DemoGateway } from './support/demo-gateway';
+import { VALUE_TYPES } from '../../../src/bson/type-rank';
 
 /**
  * Projection pushdown as MongoDB receives it: each command asks for exactly the stored paths the
@@ -108,7 +109,7 @@ describe('projections on the wire', () => {
                       foreignField: 'publisherId',
                       as: publisherBooks,
                       // A parent without the key must not match the children without one.
-                      pipeline: [{ $match: { publisherId: { $ne: null } } }, { $sort: { _id: 1 } }, { $limit: 3 }, { $project: { _id: 1, name: 1, publisherId: 1 } }],
+                      pipeline: [{ $match: { publisherId: { $type: [...VALUE_TYPES] } } }, { $sort: { _id: 1 } }, { $limit: 3 }, { $project: { _id: 1, name: 1, publisherId: 1 } }],
                     },
                   },
                 ],

@@ -1,5 +1,5 @@
 import type { Document, Long } from 'bson';
-import { applyProjection, distinctValues, runPipeline, valueComparator, valueKey, type QueryScope } from '../../query';
+import { applyProjection, distinctValues, isOperatorShaped, runPipeline, valueComparator, valueKey, type QueryScope } from '../../query';
 import type { CursorBatch } from '../../storage/cursor-store';
 import { valuesAtPath } from '../../storage/path-values';
 import type { Store } from '../../storage/store';
@@ -218,6 +218,8 @@ function runPipelineOn(
       if (store.viewCatalog.get(context.db, other) !== undefined) return undefined;
       const collection = store.collection(context.db, other);
       if (collection === undefined) return [];
+      // The hash join compares what `$in` cannot take.
+      if (values.some(isOperatorShaped)) return undefined;
       const match = { [path]: { $in: [...values] } };
       // Only where an index serves it: a scan per $lookup reads the whole collection as the hash join does.
       if (collection.plan(match, scope.collation !== undefined).kind === 'scan') return undefined;

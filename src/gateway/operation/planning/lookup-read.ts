@@ -1,5 +1,6 @@
 import { createHash } from 'node:crypto';
 import { EJSON } from 'bson';
+import { VALUE_TYPES } from '../../../bson/type-rank';
 import type { StoredDocument } from '../../documents/stored-document';
 import { sortDocument } from '../../startup/storage-map/parse-sort';
 import type { JoinShape, RelationField } from '../../startup/storage-map/storage-map-types';
@@ -25,8 +26,9 @@ export interface PlannedLookup {
  */
 export function planLookup(field: RelationField, shape: JoinShape, args: PageArgs & Readonly<Record<string, unknown>>): PlannedLookup | undefined {
   const keys = { from: shape.collection, direction: shape.direction, localField: shape.localField, foreignField: shape.foreignField };
-  // A parent without the key matches the targets without it too ($lookup's null semantics): they must not be sent.
-  const keyed: StoredDocument[] = shape.foreignField === '_id' ? [] : [{ $match: { [shape.foreignField]: { $ne: null } } }];
+  // A parent without the key matches the targets without it too ($lookup's null semantics): they must not be
+  // sent. A target holding a key among nulls (`[a, null]`, a credit without one) has a key: `$ne: null` would drop it.
+  const keyed: StoredDocument[] = shape.foreignField === '_id' ? [] : [{ $match: { [shape.foreignField]: { $type: [...VALUE_TYPES] } } }];
   if (shape.direction === 'byKey') return named(field, { ...keys, page: keyed });
   const { page, filter, sort } = planReverseJoinPage(field, shape, args);
   // Every child of a parent in one document could pass MongoDB's 16 MB: an unbounded page is joined.

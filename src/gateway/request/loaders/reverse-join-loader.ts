@@ -1,7 +1,7 @@
 import DataLoader from 'dataloader';
 import type { FieldCostRecorder } from '../cost/cost-ledger';
 import type { AggregateBatcher } from './aggregate-batcher';
-import { heldKeys, keyString } from '../../documents/key-string';
+import { heldKeys, isInOperand, keyString } from '../../documents/key-string';
 import { readPath } from '../../documents/read-path';
 import { filterAndSort } from '../../operation/planning/in-memory-list';
 import type { SortKey } from '../../startup/storage-map/storage-map-types';
@@ -60,15 +60,15 @@ export class ReverseJoinLoader {
       ...loads.map((load) => load.projection),
       projectionOf([[foreignField, 1], ...sort.map((key) => [key.path, 1] as const)]),
     ]);
-    const pipeline =
-      perParent === undefined
-        ? this.#everyChildPipeline([...keys.values()], projection)
-        : this.#perParentPipeline([...keys.values()], perParent, projection);
+    // A parent key shaped like an operator (`{ $gt: "" }`) has no children, as in a join by key: it is not sent.
+    const matchable = [...keys.values()].filter(isInOperand);
     const fields = [...new Set(loads.map((load) => load.field))];
     const documents =
-      perParent === undefined
-        ? await this.funnel.aggregate({ ...this.request, fields }, collection, pipeline, { batchSize: UNBOUNDED_REVERSE_JOIN_BATCH })
-        : await this.batcher.submit(pipeline, fields, keys.size * perParent);
+      matchable.length === 0
+        ? []
+        : perParent === undefined
+          ? await this.funnel.aggregate({ ...this.request, fields }, collection, this.#everyChildPipeline(matchable, projection), { batchSize: UNBOUNDED_REVERSE_JOIN_BATCH })
+          : await this.batcher.submit(this.#perParentPipeline(matchable, perParent, projection), fields, matchable.length * perParent);
     settleLookups(this.request, documents, projection);
     const byParent = childrenByParent(documents, foreignField, sort, perParent);
     // A parent's children were read once for a field, however many of its loads asked for them.

@@ -1,5 +1,5 @@
 import { InvariantError } from '../../errors/internal-errors';
-import { keyString } from '../../documents/key-string';
+import { isKeyValue, keyString } from '../../documents/key-string';
 import { readPath, writePath } from '../../documents/read-path';
 import type { StoredDocument } from '../../documents/stored-document';
 import { filterAndSort } from '../../operation/planning/in-memory-list';
@@ -17,7 +17,7 @@ import type { RelationRequest, RelationValue } from './resolver-types';
 export function resolveSnapshot(shape: SnapshotShape, request: RelationRequest): RelationValue {
   const copy = readPath(request.parent, shape.path);
   const { context, info, field } = request;
-  const { copies: stored, unchecked } = visibleCopies(request, shape, (copy === undefined || copy === null ? [] : Array.isArray(copy) ? copy : [copy]).filter(isEntry));
+  const { copies: stored, unchecked } = visibleCopies(request, shape, (copy === undefined || copy === null ? [] : Array.isArray(copy) ? copy : [copy]).filter((value) => isEntry(value, shape.key)));
   // A single reference reads its first copy only.
   const entries = field.isList ? stored : stored.slice(0, 1);
   const { requested } = request;
@@ -128,8 +128,9 @@ function lackedCopiedFields(copied: readonly string[], entry: Record<string, unk
   return interned(copied, copied.filter((name) => entry[name] === undefined));
 }
 
-function isEntry(value: unknown): value is Record<string, unknown> {
-  return value !== null && typeof value === 'object' && !Array.isArray(value);
+/** A copy of a target: a document holding its key (a copy without one, as a null reference, names no target, so the join skips it too). */
+function isEntry(value: unknown, key: string): value is Record<string, unknown> {
+  return value !== null && typeof value === 'object' && !Array.isArray(value) && isKeyValue((value as Record<string, unknown>)[key]);
 }
 
 /** Rebuilds a copy as the target document would be stored, so the target's field resolvers read it unchanged. */
