@@ -15,7 +15,12 @@ const TYPE_DEFS = /* GraphQL */ `
     name: String!
     latest(first: Int = 5): [Entry!]! @join(localField: "code", foreignField: "accountCode", sort: "n")
     entries: [Entry!]! @join(localField: "code", foreignField: "accountCode", sort: "n")
+    entriesAggregate: EntryAggregate! @aggregate(of: "entries", fields: ["n"])
+    page(first: Int = 5, after: String): EntryConnection! @join(localField: "code", foreignField: "accountCode", sort: "n")
   }
+  type EntryConnection { edges: [EntryEdge!]! nodes: [Entry!]! pageInfo: PageInfo! totalCount: Int! }
+  type EntryEdge { cursor: String! node: Entry! }
+  type PageInfo { hasNextPage: Boolean! hasPreviousPage: Boolean! startCursor: String endCursor: String }
   type Entry @collection(name: "entries") { id: ID! n: Int! }
 `;
 
@@ -71,5 +76,17 @@ it('gives a parent key shaped like an operator no children in a reverse join, bo
     const result = await s.gateway.execute({ query: '{ accounts { name latest { n } entries { n } } }' }, { strategyHeader });
     expect([strategyHeader, result.errors, result.data]).toEqual([strategyHeader, undefined, expected]);
   }
+});
+
+it('counts and adds up no children for a parent key shaped like an operator, and those of the others', async () => {
+  const result = await s.gateway.execute({ query: '{ accounts { name entriesAggregate { count sum { n } } page { totalCount nodes { n } } } }' });
+  expect(result.errors).toBeUndefined();
+  expect(result.data).toEqual({
+    accounts: ['a plain', 'b operator', 'c imported'].map((name, index) => ({
+      name,
+      entriesAggregate: { count: index === 0 ? 1 : 0, sum: { n: index === 0 ? 1 : 0 } },
+      page: { totalCount: index === 0 ? 1 : 0, nodes: index === 0 ? [{ n: 1 }] : [] },
+    })),
+  });
 });
 

@@ -1,7 +1,7 @@
 import type { GraphQLError } from 'graphql';
 import type { StoredDocument } from '../../documents/stored-document';
 import { isBsonNumber, isObjectId } from '../../documents/bson-type';
-import { keyString } from '../../documents/key-string';
+import { isInOperand, keyString } from '../../documents/key-string';
 import { valueOutOfRange } from '../../errors/public-error-code';
 import { eachParentKeyOnce } from './parent-keys';
 import { averageType, EXACT_SCALARS, sumType } from '../../startup/aggregates/aggregate-names';
@@ -51,9 +51,11 @@ export type AggregatePart = { readonly kind: 'totals' } | { readonly kind: 'grou
  */
 export function aggregatePipelines(aggregate: AggregateField, request: AggregateRequest, parentKeys: readonly unknown[] | undefined): Array<{ readonly part: AggregatePart; readonly pipeline: StoredDocument[]; readonly documents: number }> {
   const link = aggregate.parentLink;
-  const keyMatch = link ? { [link.foreignField]: { $in: parentKeys ?? [] } } : undefined;
+  // A parent key shaped like an operator (`{ $gt: "" }`) has no children, as in a join: `$in` would refuse it.
+  const matchable = (parentKeys ?? []).filter(isInOperand);
+  const keyMatch = link ? { [link.foreignField]: { $in: matchable } } : undefined;
   const conditions = [keyMatch, request.filter].filter((part): part is StoredDocument => part !== undefined);
-  const matched = [{ $match: conditions.length === 0 ? {} : conditions.length === 1 ? conditions[0]! : { $and: conditions } }, ...(link ? byEachParent(link.foreignField, parentKeys ?? []) : [])];
+  const matched = [{ $match: conditions.length === 0 ? {} : conditions.length === 1 ? conditions[0]! : { $and: conditions } }, ...(link ? byEachParent(link.foreignField, matchable) : [])];
   const parent = link ? `$${PARENT_KEY}` : null;
   const parents = link ? (parentKeys?.length ?? 0) : 1;
   const parts: Array<{ part: AggregatePart; pipeline: StoredDocument[]; documents: number }> = [];

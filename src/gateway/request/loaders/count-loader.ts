@@ -1,5 +1,5 @@
 import DataLoader from 'dataloader';
-import { keyString } from '../../documents/key-string';
+import { isInOperand, keyString } from '../../documents/key-string';
 import type { AggregateBatcher } from './aggregate-batcher';
 import type { CountSpec } from '../../operation/planning/batch-specs';
 import { eachParentKeyOnce } from '../../operation/planning/parent-keys';
@@ -36,12 +36,14 @@ export class CountLoader {
     const { foreignField, filter } = this.spec;
     const keys = new Map<string, unknown>();
     for (const load of loads) keys.set(keyString(load.parentKey), load.parentKey);
-    const inKeys = { $in: [...keys.values()] };
+    // A parent key shaped like an operator (`{ $gt: "" }`) has no children, as in a join: `$in` would refuse it.
+    const matchable = [...keys.values()].filter(isInOperand);
+    const inKeys = { $in: matchable };
     const keyMatch = { [foreignField]: inKeys };
     const match = { $match: filter ? { $and: [keyMatch, filter] } : keyMatch };
     const pipeline = [match, { $project: { _id: 0, key: eachParentKeyOnce(foreignField) } }, { $unwind: '$key' }, { $match: { key: inKeys } }, { $group: { _id: '$key', count: { $sum: 1 } } }];
     const fields = [...new Set(loads.map((load) => load.field))];
-    const counts = await this.batcher.submit(pipeline, fields, keys.size);
+    const counts = matchable.length === 0 ? [] : await this.batcher.submit(pipeline, fields, matchable.length);
     const byParent = new Map(counts.map((row) => [keyString(row._id), Number(row.count)]));
     return loads.map((load) => byParent.get(keyString(load.parentKey)) ?? 0);
   }
