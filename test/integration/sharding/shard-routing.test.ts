@@ -86,14 +86,14 @@ it('explain --run routes each $lookup under its command, per parent: by the shar
   expect(await explainedRouting(operation, '--strategy', 'Host.logs=lookup,Author.books=lookup,Publisher.books=lookup')).toBe(
     [
       'on a sharded cluster (mongodb.shardKeys), the commands would go to:',
-      '  command     collection    filter                                                       routed to',
-      '  aggregate   hosts         {}                                                           unsharded',
-      '    $lookup   logMessages   {"$and":[{"host.id":"?"},{"host.id":{"$ne":"?"}}]}           one shard per parent',
-      '  aggregate   authors       {}                                                           unsharded',
-      '    $lookup   books         {"_id":"?"}                                                  one shard per parent',
-      '  aggregate   publishers    {"_id":{"$in":"?"}}                                          unsharded',
+      '  command     collection    filter                                                         routed to',
+      '  aggregate   hosts         {}                                                             unsharded',
+      '    $lookup   logMessages   {"$and":[{"host.id":"?"},{"host.id":{"$type":"?"}}]}           one shard per parent',
+      '  aggregate   authors       {}                                                             unsharded',
+      '    $lookup   books         {"_id":"?"}                                                    one shard per parent',
+      '  aggregate   publishers    {"_id":{"$in":"?"}}                                            unsharded',
       // Books are sharded by their _id: a publisher's books, found by publisherId, are on any shard.
-      '    $lookup   books         {"$and":[{"publisherId":"?"},{"publisherId":{"$ne":"?"}}]}   broadcast per parent',
+      '    $lookup   books         {"$and":[{"publisherId":"?"},{"publisherId":{"$type":"?"}}]}   broadcast per parent',
       '  3 unsharded, 2 one shard per parent, 1 broadcast per parent',
       '',
     ].join('\n'),
