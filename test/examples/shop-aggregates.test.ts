@@ -179,6 +179,13 @@ describe('average rating per product and product count per category (reverse joi
     const noGroups = await run('{ products { name reviewsAggregate { count groupBy(by: [RATING], first: 0) { count } } } }');
     expect(noGroups.data).toEqual({ products: ['Matcha', 'Mug', 'Sencha'].map((name, index) => ({ name, reviewsAggregate: { count: [3, 0, 2][index], groupBy: [] } })) });
     expect(noGroups.cost).toMatchObject({ roundTrips: 1, estimatedRoundTrips: 1 });
+    // A groupBy refused for its arguments asks for nothing too, and still answers its error.
+    const refusedGroups = await gateway.execute({ query: '{ products { name reviewsAggregate { count groupBy(by: []) { count } } } }' }, { viewer: ADMIN });
+    expect(refusedGroups.data).toBeNull();
+    // Non-null all the way up: the first product's error nulls the list, as graphql-js answers it.
+    expect(refusedGroups.errors?.map((error) => [error.message, error.extensions?.code, error.path])).toEqual([
+      ['ReviewAggregate.groupBy(by:) needs at least one field to group by', 'BAD_USER_INPUT', ['products', 0, 'reviewsAggregate', 'groupBy']],
+    ]);
 
     const own = (await orders()).filter((order) => order.customer.id.equals(ada));
     const query = `{ customer(id: "${hex(ada)}") { orderCount ordersAggregate { count } shipped: ordersAggregate(status: SHIPPED) { count } } }`;

@@ -63,7 +63,8 @@ function figuresFromParent(aggregate: AggregateField, request: AggregateRequest,
     row[`sum_${fieldName}`] = total;
     row[`avg_${fieldName}`] = count === 0 ? null : divide(total, count);
   }
-  return { ...figuresValue(request.totals, row), groups: {} };
+  // Its groups ask for nothing (`first: 0`), or were refused: their answers, or their errors, need no read.
+  return { ...figuresValue(request.totals, row), groups: groupsByResponseKey(request, () => []) };
 }
 
 function emptyAggregate(request: AggregateRequest): AggregateValue {
