@@ -28,6 +28,12 @@ export interface PageAnchor {
   readonly projection: Projection;
   /** A relation's list: the anchor's path holding its parent's key, which must be this parent's. */
   readonly ownerPath: string | undefined;
+  /**
+   * Set on a list that ends after a number of items (a @join limit): no condition over the sort values
+   * knows where that end is, so the page's read is the whole bounded list (`limit`), and the page is the
+   * `take` items after the anchor in it (all of them when `take` is undefined); see pageAfterAnchor.
+   */
+  readonly inBound: { readonly take: number | undefined } | undefined;
 }
 
 export interface PageRequest {
@@ -62,25 +68,32 @@ export function parseAfter(after: string): ObjectId {
 }
 
 /**
- * Turns page arguments into a limit and a condition over `sort` (which ends with `_id`). `bound` is a
- * limit the storage imposes regardless of `first` (a @join limit). A root list ordered by `_id` pages
+ * Turns page arguments into a limit and a condition over `sort` (which ends with `_id`). `cap` is a limit
+ * regardless of `first` (a single-valued relation reads one item); `bound` is where the list ends (a
+ * @join limit), so a page after an item is cut from the bounded list (PageAnchor.inBound). A root list ordered by `_id` pages
  * with `_id` alone; any other order needs the anchor's sort values (`anchor`, then anchoredFilter). A
  * relation's list (`ownerPath`: the children's path holding the parent's key) always reads its anchor,
  * to check that the item is this parent's: another parent's item is BAD_USER_INPUT, never a page of
  * this parent's list cut at a foreign position.
  */
-export function planPage(args: PageArgs, sort: readonly SortKey[], options: { acceptsFirst: boolean; firstDefault?: number; bound?: number; ownerPath?: string }): PageRequest {
+export function planPage(
+  args: PageArgs,
+  sort: readonly SortKey[],
+  options: { acceptsFirst: boolean; firstDefault?: number; cap?: number; bound?: number; ownerPath?: string },
+): PageRequest {
   const first = options.acceptsFirst ? validateFirst(args.first, options.firstDefault) : undefined;
-  const limit = first === undefined ? options.bound : options.bound === undefined ? first : Math.min(first, options.bound);
+  const take = smallest(first, options.cap);
   const after = args.after === undefined || args.after === null ? undefined : parseAfter(args.after);
+  const inBound = after !== undefined && options.bound !== undefined ? { take } : undefined;
+  const limit = inBound ? options.bound : smallest(take, options.bound);
   const conditions: Array<Record<string, unknown>> = [];
   let anchor: PageAnchor | undefined;
   if (after !== undefined) {
     const primary = sort[0] ?? { path: '_id', direction: 1 };
-    if (primary.path === '_id' && options.ownerPath === undefined) conditions.push(afterFilter([primary], [after]));
+    if (primary.path === '_id' && options.ownerPath === undefined && inBound === undefined) conditions.push(afterFilter([primary], [after]));
     else {
       const paths = [...sort.map((key) => key.path), ...(options.ownerPath === undefined ? [] : [options.ownerPath])];
-      anchor = { id: after, projection: projectionOf(paths.map((path) => [path, 1] as const)), ownerPath: options.ownerPath };
+      anchor = { id: after, projection: projectionOf(paths.map((path) => [path, 1] as const)), ownerPath: options.ownerPath, inBound };
     }
   }
   if (args.before !== undefined && args.before !== null) {
@@ -88,6 +101,11 @@ export function planPage(args: PageArgs, sort: readonly SortKey[], options: { ac
     if (primary) conditions.push({ [primary.path]: { $lt: args.before } });
   }
   return { limit, filter: allOf(conditions), anchor, sort, signature: `${after?.toHexString() ?? ''}|${args.before?.toISOString() ?? ''}` };
+}
+
+/** The smaller of two limits, either of which may be absent. */
+function smallest(a: number | undefined, b: number | undefined): number | undefined {
+  return a === undefined ? b : b === undefined ? a : Math.min(a, b);
 }
 
 /**
@@ -110,6 +128,19 @@ export function anchoredFilter(
   if (page.anchor.ownerPath !== undefined && owner !== undefined && !holdsKey(readPath(anchor, page.anchor.ownerPath), keyString(owner.key))) {
     throw badUserInput(`after: ${typeName} ${id} is not in this parent's ${owner.coordinate}; pass the id of an item this list returned for this parent`, { argumentName: 'after' });
   }
+  if (page.anchor.inBound !== undefined) return page.filter;
   const keyset = afterFilter(page.sort, page.sort.map((key) => readPath(anchor, key.path)));
   return allOf(page.filter === undefined ? [keyset] : [keyset, page.filter]);
+}
+
+/**
+ * A page cut from a bounded list (PageAnchor.inBound): the items after the anchor among `bounded`, the
+ * list up to its bound in order. An anchor beyond the bound (this parent's, as anchoredFilter checked)
+ * has nothing after it in the list.
+ */
+export function pageAfterAnchor(inBound: NonNullable<PageAnchor['inBound']>, anchor: StoredDocument, bounded: readonly StoredDocument[]): StoredDocument[] {
+  const anchorKey = keyString(anchor._id);
+  const position = bounded.findIndex((document) => keyString(document._id) === anchorKey);
+  if (position === -1) return [];
+  return bounded.slice(position + 1, inBound.take === undefined ? undefined : position + 1 + inBound.take);
 }

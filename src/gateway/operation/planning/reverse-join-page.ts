@@ -24,7 +24,7 @@ export interface ReverseJoinPage {
 export function planReverseJoinPage(field: RelationField, shape: JoinShape, args: PageArgs & Readonly<Record<string, unknown>>): ReverseJoinPage {
   const sort = listSort({ sort: shape.sort, orderBy: field.listArguments.orderBy }, args) ?? shape.sort;
   const connection = field.connection ? planConnectionPage(field.coordinate, sort, args as ConnectionArgs, field.pageArguments.firstDefault) : undefined;
-  const page = connection?.request ?? planPage(args, sort, { acceptsFirst: field.pageArguments.first, firstDefault: field.pageArguments.firstDefault, bound: field.isList ? shape.limit : 1, ownerPath: shape.foreignField });
+  const page = connection?.request ?? planPage(args, sort, { acceptsFirst: field.pageArguments.first, firstDefault: field.pageArguments.firstDefault, ...(field.isList ? { bound: shape.limit } : { cap: 1 }), ownerPath: shape.foreignField });
   const filters = conditionFilters(field.listArguments.conditions, args);
   const filter = filters.length === 0 ? undefined : toMongoFilter(filters);
   return { page, sort, filter, signature: filter === undefined ? page.signature : `${page.signature}|${JSON.stringify(filter)}`, connection };

@@ -1,7 +1,7 @@
 import { isKeyValue } from '../../documents/key-string';
 import { readPath } from '../../documents/read-path';
 import type { StoredDocument } from '../../documents/stored-document';
-import { anchoredFilter } from '../../operation/planning/page-request';
+import { anchoredFilter, pageAfterAnchor } from '../../operation/planning/page-request';
 import type { ReverseJoinPage } from '../../operation/planning/reverse-join-page';
 import { filterAndSort } from '../../operation/planning/in-memory-list';
 import { allOf } from '../../operation/planning/list-filter';
@@ -64,7 +64,11 @@ function joinByReference(shape: JoinShape, request: RelationRequest, projection:
       : request.context.loaders
           .byKey(shape.collection, '_id')
           .load({ key: page.anchor.id, projection: page.anchor.projection, path: request.info.path, field: request.field.coordinate, cost: request.cost })
-          .then((anchor) => loadChildren(shape, request, planned, parentKey, projection, anchoredFilter(page, anchor, shape.targetType, { coordinate: request.field.coordinate, key: parentKey })));
+          .then(async (anchor) => {
+            const documents = await loadChildren(shape, request, planned, parentKey, projection, anchoredFilter(page, anchor, shape.targetType, { coordinate: request.field.coordinate, key: parentKey }));
+            const inBound = page.anchor?.inBound;
+            return inBound === undefined || anchor === null ? documents : pageAfterAnchor(inBound, anchor, documents);
+          });
   return request.field.isList ? children : children.then((documents) => documents[0] ?? null);
 }
 
