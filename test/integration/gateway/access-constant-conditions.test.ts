@@ -98,3 +98,42 @@ describe('a constant the field cannot hold is refused at startup, in one line na
     expect(await outcome(where)).toContain(`Note: @access(roles: ["anonymous"]) ${problem}`);
   });
 });
+
+describe('a field holding an array with the constant, which MongoDB equality matches', () => {
+  const typeDefs = /* GraphQL */ `
+    type Query { shelves(first: Int = 20): [Shelf!]! @list }
+    type Shelf @collection(name: "shelves") @access(roles: ["anonymous"], allow: [READ]) {
+      id: ID!
+      picks: [Note!]! @snapshot(path: "picks", fields: ["id", "title", "live"]) @join(localField: "picks.id") @read(strategy: SNAPSHOT)
+    }
+    type Note @collection(name: "notes") @access(roles: ["anonymous"], allow: [READ], where: [{ field: "live", equals: true }]) {
+      id: ID!
+      title: String!
+      live: Boolean
+    }
+  `;
+  const notes = [
+    { _id: new ObjectId(), title: 'plain', live: true },
+    { _id: new ObjectId(), title: 'in-array', live: [true] },
+    { _id: new ObjectId(), title: 'off', live: false },
+  ];
+  let arrays: SdlGateway;
+  beforeAll(async () => {
+    arrays = await startSdlGateway({
+      typeDefs,
+      dbPrefix: 'access_constants_arrays',
+      prepare: async (db) => {
+        await db.collection('notes').insertMany(notes);
+        await db.collection('shelves').insertOne({ picks: notes.map(({ _id, title, live }) => ({ id: _id, title, live })) });
+      },
+      gateway: { onWarning: () => undefined },
+    });
+  }, 60_000);
+  afterAll(() => arrays?.stop());
+
+  it.each([['snapshot', undefined], ['join', 'Shelf.picks=join']])('the %s shows the rows the rule lets MongoDB match', async (_strategy, strategyHeader) => {
+    const result = await arrays.gateway.execute({ query: '{ shelves { picks { title } } }' }, { viewer: anonymous, ...(strategyHeader && { strategyHeader }) });
+    expect(result.errors).toBeUndefined();
+    expect(result.data).toEqual({ shelves: [{ picks: [{ title: 'plain' }, { title: 'in-array' }] }] });
+  });
+});

@@ -1,4 +1,4 @@
-import { keyString } from '../../documents/key-string';
+import { holdsKey, keyString } from '../../documents/key-string';
 import { readPath } from '../../documents/read-path';
 import type { StoredDocument } from '../../documents/stored-document';
 import { forbidden } from '../../errors/public-error-code';
@@ -120,10 +120,10 @@ export class ViewerAccess implements ReadScope {
     return rule.where.every((condition) => this.#holdsClaim(condition, readPath(document, condition.path)));
   }
 
-  /** Whether `stored` is the value the viewer's claim gives `condition`. */
+  /** Whether `stored` matches the value the viewer's claim gives `condition` as the rule's filter does in MongoDB (an array holding it matches). */
   #holdsClaim(condition: RowCondition, stored: unknown): boolean {
     const expected = this.claimValue(condition);
-    return expected !== NO_CLAIM && stored !== undefined && stored !== null && keyString(stored) === keyString(expected);
+    return expected !== NO_CLAIM && stored !== undefined && stored !== null && holdsKey(stored, keyString(expected));
   }
 
   /** The role's rule for a write on `typeName` by the Mutation field `mutationField`, or FORBIDDEN. */
