@@ -107,6 +107,13 @@ export function toExact(value: unknown): ExactNumber | undefined {
   return undefined;
 }
 
+/** A NaN of any numeric type (double, or Decimal128). */
+export function isNaNNumber(value: unknown): boolean {
+  const plain = plainNumber(value);
+  if (plain !== undefined) return Number.isNaN(plain);
+  return typeof value === 'object' && value !== null && bsonTag(value) === 'Decimal128' && toExact(value)?.kind === 'nan';
+}
+
 function rank(n: ExactNumber): number {
   if (n.kind === 'nan') return 0; // MongoDB orders NaN below every other number
   if (n.kind === 'infinity') return n.negative ? 1 : 3;

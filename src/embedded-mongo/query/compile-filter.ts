@@ -3,7 +3,7 @@ import { CommandError, ErrorCodes } from '../protocol/command-error';
 import { TypeRank, typeRank } from '../../bson/type-rank';
 import { bsonTag, containsString, isObjectId, isPlainDocument } from './bson-kind';
 import { regexParts, stringValue } from '../../bson/bson-text';
-import { longToBigInt, numericWidth, plainNumber, toExact } from '../../bson/bson-number';
+import { isNaNNumber, longToBigInt, numericWidth, plainNumber } from '../../bson/bson-number';
 import { bsonTypeNumber, TYPE_ALIASES } from './bson-type-number';
 import { compareValues, type ValueComparator } from '../../bson/compare-values';
 import { valueComparator } from './collation';
@@ -235,12 +235,6 @@ function equalityTest(expected: unknown, context: FilterContext): ValueTest {
   return (value) => typeRank(value) === rank && valueKey(value) === key;
 }
 
-/** A NaN of any numeric type (double, or Decimal128). */
-function isNaNNumber(value: unknown): boolean {
-  const plain = plainNumber(value);
-  if (plain !== undefined) return Number.isNaN(plain);
-  return typeof value === 'object' && value !== null && bsonTag(value) === 'Decimal128' && toExact(value)?.kind === 'nan';
-}
 
 function comparisonTest(operator: '$gt' | '$gte' | '$lt' | '$lte', bound: unknown, context: FilterContext): ValueTest {
   const rank = typeRank(bound);

@@ -1,5 +1,6 @@
-import { BSONRegExp, Long, ObjectId } from 'mongodb';
+import { BSONRegExp, Decimal128, Double, Long, ObjectId } from 'mongodb';
 import { filterAndSort } from '../../../src/gateway/operation/planning/in-memory-list';
+import { toMongoFilter, type FieldCondition, type FilterValue } from '../../../src/gateway/operation/planning/list-filter';
 import { parseSort } from '../../../src/gateway/startup/storage-map/parse-sort';
 import type { SortKey } from '../../../src/gateway/startup/storage-map/storage-map-types';
 import { mongoForFile } from '../../support/test-mongo';
@@ -52,5 +53,25 @@ describe.each([['key'], ['-key'], ['holder.score'], ['-holder.score']])('a list 
     const shuffled = [...sorted.filter((_, index) => index % 2 === 1), ...sorted.filter((_, index) => index % 2 === 0).reverse()];
     const inMemory = filterAndSort(shuffled, [], sort);
     expect(inMemory.map((item) => (item._id as ObjectId).toHexString())).toEqual(sorted.map((item) => item._id.toHexString()));
+  });
+});
+
+/** Values a range filter meets: NaN sorts before every number, yet MongoDB's $lt and $gt never match it. */
+const RANGED: unknown[] = [new Double(Number.NaN), Decimal128.fromString('NaN'), -Infinity, 1, 5, Long.fromNumber(7), Decimal128.fromString('5'), [new Double(Number.NaN), 9], [new Double(Number.NaN)], 'x', null];
+
+describe.each([['lt'], ['lte'], ['gt'], ['gte']])('a list filtered in memory by %s', (operator) => {
+  it.each([
+    ['5', 5],
+    ['NaN', Number.NaN],
+    ['a Decimal128 NaN', Decimal128.fromString('NaN')],
+  ])('keeps what MongoDB matches against %s', async (name, operand) => {
+    const db = file.mongo.freshDb(`in_memory_range_${operator}_${name.replace(/ /g, '_')}`);
+    const items = db.collection<{ _id: ObjectId }>('items');
+    await items.insertMany(RANGED.map((value, index) => ({ _id: ObjectId.createFromTime(index + 1), key: value })));
+    const condition = { [operator]: operand as FilterValue } as FieldCondition;
+    const matched = await items.find(toMongoFilter({ key: condition }), { sort: { _id: 1 } }).toArray();
+    const all = await items.find({}, { sort: { _id: 1 } }).toArray();
+    const inMemory = filterAndSort(all, [{ key: condition }], undefined);
+    expect(inMemory.map((item) => (item._id as ObjectId).toHexString())).toEqual(matched.map((item) => item._id.toHexString()));
   });
 });

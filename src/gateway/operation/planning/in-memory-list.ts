@@ -1,3 +1,4 @@
+import { isNaNNumber } from '../../../bson/bson-number';
 import { compareValues } from '../../../bson/compare-values';
 import { compareSortValues, extremeValue } from '../../../bson/sort-value';
 import { TypeRank, typeRank } from '../../../bson/type-rank';
@@ -32,7 +33,9 @@ function matches(stored: unknown, condition: FieldCondition): boolean {
       return values.some((value) => typeof value === 'string' && value.startsWith(operand as string));
     default: {
       const sign = { lt: (c: number) => c < 0, lte: (c: number) => c <= 0, gt: (c: number) => c > 0, gte: (c: number) => c >= 0 }[operator as 'lt'];
-      return values.some((value) => typeRank(value) === typeRank(operand) && value !== null && value !== undefined && sign(compareValues(value, operand)));
+      // Sorts put NaN before every number, yet MongoDB's range operators match it only against NaN, by $lte and $gte.
+      if (isNaNNumber(operand)) return (operator === 'lte' || operator === 'gte') && values.some(isNaNNumber);
+      return values.some((value) => typeRank(value) === typeRank(operand) && value !== null && value !== undefined && !isNaNNumber(value) && sign(compareValues(value, operand)));
     }
   }
 }
