@@ -68,8 +68,14 @@ export async function checkSampledDocuments(
     const of = `of ${sampled}`;
     const otherIds = sample.filter((document) => document._id !== undefined && bsonType(document._id) !== 'ObjectId');
     if (otherIds.length > 0) {
+      // 24 hex digits pass as an ObjectId's, so those ids are not refused but name another value.
+      const hexIds = otherIds.filter((document) => typeof document._id === 'string' && /^[0-9a-fA-F]{24}$/.test(document._id));
+      const argument =
+        hexIds.length === 0
+          ? 'refuses theirs'
+          : `refuses theirs, and reads one of 24 hex digits (${describeId(hexIds[0]!._id)}) as the ObjectId: @find finds nothing, a page after it skips or refuses the items that follow, and writes miss it`;
       warnings.push(
-        `${type.typeName}: ${otherIds.length} ${of} have an _id that is no ObjectId (${describeId(otherIds[0]!._id)}), and docjoin takes ids as ObjectIds: an id argument (@find, after:, the generated updates and deletes) refuses theirs; give them ObjectIds, or serve them with resolvers of your own`,
+        `${type.typeName}: ${otherIds.length} ${of} have an _id that is no ObjectId (${describeId(otherIds[0]!._id)}), and docjoin takes ids as ObjectIds: an id argument (@find, after:, the generated updates and deletes) ${argument}; give them ObjectIds, or serve them with resolvers of your own`,
       );
     }
     const counted = new Map(counters.filter((counter) => counter.collection === type.collection).map((counter) => [counter.path, counter.derived ?? 'counter']));

@@ -232,6 +232,15 @@ describe('checkSampledDocuments: a join whose keys are not the ids they name', (
     ]);
   });
 
+  it('warns that an id of 24 hex digits stored as a string is read as the ObjectId: it is not refused, it names another document', async () => {
+    const { storageMap, schema } = buildGatewaySchema({ typeDefs: withDirectiveTypeDefs(sdl), resolvers: {} });
+    const documents = [{ _id: 'cat-books', name: 'Books' }, { _id: '64b000000000000000000001', name: 'Hex' }, { _id: ids[0], name: 'C' }];
+    const { warnings } = await checkSampledDocuments(storageMap, new Set(['customers']), { sampleDocuments: async () => documents }, [], schema);
+    expect(warnings).toEqual([
+      'Customer: 2 of 3 sampled customers documents have an _id that is no ObjectId (string "cat-books"), and docjoin takes ids as ObjectIds: an id argument (@find, after:, the generated updates and deletes) refuses theirs, and reads one of 24 hex digits (string "64b000000000000000000001") as the ObjectId: @find finds nothing, a page after it skips or refuses the items that follow, and writes miss it; give them ObjectIds, or serve them with resolvers of your own',
+    ]);
+  });
+
   it('says nothing when they are of a kind, or missing', async () => {
     expect((await check([ids[0], null, ids[2]])).warnings).toEqual([]);
   });
