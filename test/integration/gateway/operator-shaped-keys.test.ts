@@ -8,7 +8,7 @@ import { startSdlGateway, type SdlGateway } from '../../support/sdl-gateway';
  * does a parent key shaped like one in a reverse join, which must never match as an operator would.
  */
 const TYPE_DEFS = /* GraphQL */ `
-  type Query { orders(first: Int = 20): [Order!]! @list(sort: "ref") accounts(first: Int = 20): [Account!]! @list(sort: "name") }
+  type Query { orders(first: Int = 20): [Order!]! @list(sort: "ref") accounts(first: Int = 20, name: String): [Account!]! @list(sort: "name") }
   type Customer @collection(name: "customers") { id: ID! name: String! }
   type Order @collection(name: "orders") { id: ID! ref: String! customer: Customer @join(localField: "customerId") customers: [Customer!]! @join(localField: "customerIds") }
   type Account @collection(name: "accounts") {
@@ -39,6 +39,7 @@ beforeAll(async () => {
       await db.collection('accounts').insertMany([{ name: 'a plain', code: 'A' }, { name: 'b operator', code: { $gt: '' } }, { name: 'c imported', code: { $oid: ann.toHexString() } }]);
       await db.collection('entries').insertMany([{ accountCode: 'A', n: 1 }, { accountCode: 'B', n: 2 }]);
       await db.collection('entries').createIndex({ accountCode: 1, n: 1, _id: 1 });
+      await db.collection('accounts').createIndex({ name: 1 });
     },
     gateway: { onWarning: () => undefined },
   });
@@ -90,3 +91,11 @@ it('counts and adds up no children for a parent key shaped like an operator, and
   });
 });
 
+
+it('sends no aggregate, count or page when every parent key of the level is shaped like an operator', async () => {
+  const result = await s.gateway.execute({ query: '{ accounts(name: "b operator") { name entriesAggregate { count } page { totalCount nodes { n } } } }' });
+  expect(result.errors).toBeUndefined();
+  expect(result.data).toEqual({ accounts: [{ name: 'b operator', entriesAggregate: { count: 0 }, page: { totalCount: 0, nodes: [] } }] });
+  // The accounts, and nothing for their children.
+  expect(result.cost?.roundTrips).toBe(1);
+});

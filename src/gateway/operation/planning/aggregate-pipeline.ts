@@ -47,12 +47,13 @@ export type AggregatePart = { readonly kind: 'totals' } | { readonly kind: 'grou
  * `$group` by parent), and per `groupBy` asking for any group, its groups (`$group` by parent and key,
  * then each parent's first `first` by `$topN`, so no stage holds more groups of a parent than it
  * returns: one document per parent, one in all for a root list), with the documents each can return. The loader sends them together, as one command
- * (aggregate-batcher.ts). None when nothing is asked: only `first: 0` groups. Missing key values group as null, as the response shows them.
+ * (aggregate-batcher.ts). None when nothing is asked (only `first: 0` groups), or no parent has a key that can match. Missing key values group as null, as the response shows them.
  */
 export function aggregatePipelines(aggregate: AggregateField, request: AggregateRequest, parentKeys: readonly unknown[] | undefined): Array<{ readonly part: AggregatePart; readonly pipeline: StoredDocument[]; readonly documents: number }> {
   const link = aggregate.parentLink;
   // A parent key shaped like an operator (`{ $gt: "" }`) has no children, as in a join: `$in` would refuse it.
   const matchable = (parentKeys ?? []).filter(isInOperand);
+  if (link && matchable.length === 0) return [];
   const keyMatch = link ? { [link.foreignField]: { $in: matchable } } : undefined;
   const conditions = [keyMatch, request.filter].filter((part): part is StoredDocument => part !== undefined);
   const matched = [{ $match: conditions.length === 0 ? {} : conditions.length === 1 ? conditions[0]! : { $and: conditions } }, ...(link ? byEachParent(link.foreignField, matchable) : [])];
