@@ -12,7 +12,7 @@ const typeDefs = /* GraphQL */ `
   type Author @collection(name: "authors") {
     id: ID!
     name: String!
-    top3(first: Int = 20, after: ID): [Book!]! @join(localField: "_id", foreignField: "authorId", sort: "score", limit: 3)
+    top3(first: Int = 20, after: ID, name: String): [Book!]! @join(localField: "_id", foreignField: "authorId", sort: "score", limit: 3)
     firstBook(after: ID): Book @join(localField: "_id", foreignField: "authorId", sort: "score")
   }
   type Book @collection(name: "books") {
@@ -77,6 +77,15 @@ describe.each([
     const result = await page(bookId(2).toHexString(), 2, strategyHeader);
     expect(result.errors).toBeUndefined();
     expect(names(result)).toEqual([]);
+  });
+
+  it('a filtered page after an item the filter leaves out starts after its place in the order', async () => {
+    const result = await s.gateway.execute(
+      { query: 'query ($id: ID!, $after: ID) { author(id: $id) { top3(name: "b4", after: $after) { name } } }', variables: { id: authorId.toHexString(), after: bookId(5).toHexString() } },
+      strategyHeader === undefined ? {} : { strategyHeader },
+    );
+    expect(result.errors).toBeUndefined();
+    expect(names(result)).toEqual(['b4']);
   });
 
   it("after another author's item: BAD_USER_INPUT, as on an unbounded list", async () => {

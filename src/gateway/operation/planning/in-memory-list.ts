@@ -52,15 +52,27 @@ function equal(value: unknown, expected: unknown): boolean {
 /** Each document's sort key read once, then a stable sort by them. */
 function sortInMongoOrder(documents: StoredDocument[], sort: readonly SortKey[]): StoredDocument[] {
   const segments = sort.map((key) => key.path.split('.'));
-  const keyed = documents.map((document) => ({ document, values: sort.map((key, index) => sortValue(document, segments[index]!, key.direction)) }));
-  keyed.sort((a, b) => {
-    for (const [index, key] of sort.entries()) {
-      const order = compareSortValues(a.values[index], b.values[index]);
-      if (order !== 0) return order * key.direction;
-    }
-    return 0;
-  });
+  const keyed = documents.map((document) => ({ document, values: sortValues(document, sort, segments) }));
+  keyed.sort((a, b) => compareInOrder(a.values, b.values, sort));
   return keyed.map(({ document }) => document);
+}
+
+/** Whether `document` comes strictly after `anchor` in the order `sort` (ending with `_id`) gives, as MongoDB sorts. */
+export function sortsAfter(document: StoredDocument, anchor: StoredDocument, sort: readonly SortKey[]): boolean {
+  const segments = sort.map((key) => key.path.split('.'));
+  return compareInOrder(sortValues(document, sort, segments), sortValues(anchor, sort, segments), sort) > 0;
+}
+
+function sortValues(document: StoredDocument, sort: readonly SortKey[], segments: readonly (readonly string[])[]): unknown[] {
+  return sort.map((key, index) => sortValue(document, segments[index]!, key.direction));
+}
+
+function compareInOrder(a: readonly unknown[], b: readonly unknown[], sort: readonly SortKey[]): number {
+  for (const [index, key] of sort.entries()) {
+    const order = compareSortValues(a[index], b[index]);
+    if (order !== 0) return order * key.direction;
+  }
+  return 0;
 }
 
 /**

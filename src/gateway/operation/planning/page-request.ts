@@ -1,5 +1,6 @@
 import { ObjectId } from 'bson';
 import { holdsKey, keyString } from '../../documents/key-string';
+import { sortsAfter } from './in-memory-list';
 import { readPath } from '../../documents/read-path';
 import { badUserInput } from '../../errors/public-error-code';
 import type { StoredDocument } from '../../documents/stored-document';
@@ -134,13 +135,11 @@ export function anchoredFilter(
 }
 
 /**
- * A page cut from a bounded list (PageAnchor.inBound): the items after the anchor among `bounded`, the
- * list up to its bound in order. An anchor beyond the bound (this parent's, as anchoredFilter checked)
- * has nothing after it in the list.
+ * A page cut from a bounded list (PageAnchor.inBound): the items of `bounded` (the list up to its bound,
+ * in order) that sort after the anchor. An anchor beyond the bound has nothing after it in the list.
  */
-export function pageAfterAnchor(inBound: NonNullable<PageAnchor['inBound']>, anchor: StoredDocument, bounded: readonly StoredDocument[]): StoredDocument[] {
-  const anchorKey = keyString(anchor._id);
-  const position = bounded.findIndex((document) => keyString(document._id) === anchorKey);
-  if (position === -1) return [];
-  return bounded.slice(position + 1, inBound.take === undefined ? undefined : position + 1 + inBound.take);
+export function pageAfterAnchor(page: PageRequest, inBound: NonNullable<PageAnchor['inBound']>, anchor: StoredDocument, bounded: readonly StoredDocument[]): StoredDocument[] {
+  const start = bounded.findIndex((document) => sortsAfter(document, anchor, page.sort));
+  if (start === -1) return [];
+  return bounded.slice(start, inBound.take === undefined ? undefined : start + inBound.take);
 }

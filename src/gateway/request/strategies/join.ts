@@ -67,7 +67,7 @@ function joinByReference(shape: JoinShape, request: RelationRequest, projection:
           .then(async (anchor) => {
             const documents = await loadChildren(shape, request, planned, parentKey, projection, anchoredFilter(page, anchor, shape.targetType, { coordinate: request.field.coordinate, key: parentKey }));
             const inBound = page.anchor?.inBound;
-            return inBound === undefined || anchor === null ? documents : pageAfterAnchor(inBound, anchor, documents);
+            return inBound === undefined || anchor === null ? documents : pageAfterAnchor(page, inBound, anchor, documents);
           });
   return request.field.isList ? children : children.then((documents) => documents[0] ?? null);
 }
