@@ -127,7 +127,7 @@ class AccessWalk {
     const given = givenArguments(step);
     const conditions: readonly RootCondition[] = root?.conditions ?? relation?.listArguments.conditions ?? [];
     for (const condition of conditions) {
-      const shown = given.has(condition.argumentName) ? this.#comparedRefusal(target, condition.path) : undefined;
+      const shown = given.has(condition.argumentName) ? this.#pathRefusal(target, condition.path) : undefined;
       if (shown) return `${step.coordinate}(${condition.argumentName}:) filters by ${shown}`;
     }
     const orderBy: ListOrder | undefined = root?.kind === 'list' ? root.orderBy : relation?.listArguments.orderBy;
@@ -143,7 +143,7 @@ class AccessWalk {
   }
 
   comparisonRefusal(typeName: string, path: string): string | undefined {
-    return path === '_id' ? undefined : this.#comparedRefusal(typeName, path);
+    return path === '_id' ? undefined : this.#pathRefusal(typeName, path);
   }
 
   /**
@@ -188,13 +188,15 @@ class AccessWalk {
   /**
    * What ordering or filtering `typeName` documents by the stored `path` would show the role that it
    * may not see, worded to follow "sorts by" / "filters by"; undefined when nothing. A field the type
-   * hides, or a value inside a copy (a snapshot, an embedded document or array) of a type the role may
+   * hides at, around or inside the path (a document compares, groups and reads by its fields), or a value inside a copy (a snapshot, an embedded document or array) of a type the role may
    * not read, reads only some rows of, or hides that value in: an order or a filter shows the copied
    * values of every row, not only of those the viewer may read.
    */
   #pathRefusal(typeName: string, path: string, except?: RelationField): string | undefined {
     const hidden = this.#hiddenRefusal(typeName, path);
     if (hidden !== undefined) return hidden;
+    const held = hiddenInside(this.#hiddenPaths(typeName), path);
+    if (held) return `"${path}", which holds ${typeName}.${held.fieldName} (stored at "${held.path}"), hidden from role "${this.role}"`;
     const mirrored = this.#mirroredArrayRefusal(typeName, path);
     if (mirrored !== undefined) return mirrored;
     for (const { field, copy, whole, inTarget } of copiesOnPath(this.context.storageMap, typeName, path, except)) {
@@ -238,14 +240,6 @@ class AccessWalk {
     return hidden === undefined ? undefined : `${typeName}.${hidden}, which is hidden from role "${this.role}"`;
   }
 
-  /** What ordering or filtering by `path` shows: #pathRefusal's, and a hidden field inside the document there, which compares by its fields. */
-  #comparedRefusal(typeName: string, path: string): string | undefined {
-    const shown = this.#pathRefusal(typeName, path);
-    if (shown !== undefined) return shown;
-    const held = hiddenInside(this.#hiddenPaths(typeName), path);
-    return held && `"${path}", which holds ${typeName}.${held.fieldName} (stored at "${held.path}"), hidden from role "${this.role}"`;
-  }
-
   /** What a copy shows that the role may not see: rows of a type it may not read, or reads only in part, and, read whole, fields its rule hides. */
   #copyRefusal(field: RelationField, copy: { readonly path: string }, whole: boolean): string | undefined {
     const shown = `${field.typeName}.${field.fieldName} (a copy of ${field.targetType} at "${copy.path}")`;
@@ -280,7 +274,7 @@ class AccessWalk {
     if (byParentKey) return `${step.coordinate} adds up children joined by the parent's ${byParentKey}`;
     const given = givenArguments(step);
     for (const condition of aggregate.conditions) {
-      const shown = given.has(condition.argumentName) ? this.#comparedRefusal(target, condition.path) : undefined;
+      const shown = given.has(condition.argumentName) ? this.#pathRefusal(target, condition.path) : undefined;
       if (shown) return `${step.coordinate}(${condition.argumentName}:) filters by ${shown}`;
     }
     for (const figures of step.children.flatMap((selection) => selection.fields)) {
