@@ -1,7 +1,7 @@
 import { EJSON, ObjectId } from 'bson';
 import { toExact } from '../../bson/bson-number';
 import { isBsonNumber, isObjectId } from './bson-type';
-import { readPath } from './read-path';
+import { readLeaves, readPath } from './read-path';
 import { isPlainObject } from './stored-document';
 
 /**
@@ -74,19 +74,17 @@ export function equalityOperand(value: unknown): unknown {
 }
 
 /**
- * Whether the value a document holds at a key path (readPath's) matches `key` (a keyString) as MongoDB's
- * equality does: equal to it, or an array holding it (heldKeys).
+ * The keys a document holds at a key path, as MongoDB's equality matches them: each value the path
+ * ends at, or the elements of one that is an array (an array inside that array is one element, which
+ * no scalar key equals).
  */
-export function holdsKey(value: unknown, key: string): boolean {
-  return Array.isArray(value) ? heldKeys(value).some((element) => keyString(element) === key) : keyString(value) === key;
+export function keysHeldAt(document: unknown, path: string): unknown[] {
+  return readLeaves(document, path).flatMap((leaf) => (Array.isArray(leaf) ? leaf : [leaf])).filter(isKeyValue);
 }
 
-/**
- * The keys an array a document holds at a key path (readPath's) matches by, as MongoDB's equality does:
- * its elements, those of an array reached through an array (`credits.authorIds`) flattened a level.
- */
-export function heldKeys(values: readonly unknown[]): unknown[] {
-  return values.flatMap((value) => (Array.isArray(value) ? value : [value])).filter(isKeyValue);
+/** Whether a document holds `key` (a keyString) at a key path (keysHeldAt). */
+export function holdsKeyAt(document: unknown, path: string, key: string): boolean {
+  return keysHeldAt(document, path).some((held) => keyString(held) === key);
 }
 
 /** The documents by the key string of the value each holds at `path`, in their order. */

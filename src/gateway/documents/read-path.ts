@@ -6,6 +6,31 @@ export function readPath(document: unknown, path: string): unknown {
   return readSegments(document, segmentsOf(path), 0);
 }
 
+/**
+ * The values a dot-notation path ends at in a stored document, one for each branch a crossed array
+ * opens: `authors.ids` on `{authors: [{ids: [1]}, {ids: [2]}]}` is `[[1], [2]]`, where readPath
+ * gives the same; `ids` on `{ids: [[1]]}` is `[[[1]]]`, one value, where readPath's `[[1]]` cannot
+ * tell the two apart.
+ */
+export function readLeaves(document: unknown, path: string): unknown[] {
+  const leaves: unknown[] = [];
+  collectLeaves(document, segmentsOf(path), 0, leaves);
+  return leaves;
+}
+
+function collectLeaves(value: unknown, segments: readonly string[], index: number, leaves: unknown[]): void {
+  if (index === segments.length) {
+    if (value !== undefined) leaves.push(value);
+    return;
+  }
+  if (Array.isArray(value)) {
+    for (const element of value) collectLeaves(element, segments, index, leaves);
+    return;
+  }
+  if (value === null || typeof value !== 'object') return;
+  collectLeaves(ownValue(value as Record<string, unknown>, segments[index]!), segments, index + 1, leaves);
+}
+
 /** Whether setting one of the paths changes the other (the same path, or one inside the other). */
 export function pathsOverlap(a: string, b: string): boolean {
   return isAtOrUnder(a, b) || isAtOrUnder(b, a);

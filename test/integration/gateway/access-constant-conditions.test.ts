@@ -99,7 +99,7 @@ describe('a constant the field cannot hold is refused at startup, in one line na
   });
 });
 
-describe('a field holding an array with the constant, which MongoDB equality matches', () => {
+describe('a field holding an array with the constant, which MongoDB equality matches (an array inside an array it does not)', () => {
   const typeDefs = /* GraphQL */ `
     type Query { shelves(first: Int = 20): [Shelf!]! @list }
     type Shelf @collection(name: "shelves") @access(roles: ["anonymous"], allow: [READ]) {
@@ -116,6 +116,7 @@ describe('a field holding an array with the constant, which MongoDB equality mat
     { _id: new ObjectId(), title: 'plain', live: true },
     { _id: new ObjectId(), title: 'in-array', live: [true] },
     { _id: new ObjectId(), title: 'off', live: false },
+    { _id: new ObjectId(), title: 'nested', live: [[true]] },
   ];
   let arrays: SdlGateway;
   beforeAll(async () => {

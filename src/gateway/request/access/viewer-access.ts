@@ -1,5 +1,4 @@
-import { holdsKey, keyString } from '../../documents/key-string';
-import { readPath } from '../../documents/read-path';
+import { holdsKeyAt, keyString } from '../../documents/key-string';
 import type { StoredDocument } from '../../documents/stored-document';
 import { forbidden } from '../../errors/public-error-code';
 import { readRuleOf, type AccessRules, type ActionRule, type RowCondition, type UpdateRule } from '../../startup/access-rules/access-rule-types';
@@ -108,7 +107,7 @@ export class ViewerAccess implements ReadScope {
 
   /** Whether a snapshot copy (GraphQL field names, its target's id at `keyField`) meets the role's READ conditions on `typeName`. */
   copyVisible(typeName: string, copy: Readonly<Record<string, unknown>>, keyField: string): boolean {
-    return this.readConditions(typeName).every((condition) => this.#holdsClaim(condition, condition.fieldName === 'id' ? copy[keyField] : copy[condition.fieldName]));
+    return this.readConditions(typeName).every((condition) => this.#holdsClaim(condition, copy, condition.fieldName === 'id' ? keyField : condition.fieldName));
   }
 
   /** Whether a stored document of `collection` (one a write returned) is a row the role may read. */
@@ -117,13 +116,13 @@ export class ViewerAccess implements ReadScope {
     const rule = typeName === undefined ? undefined : readRuleOf(this.rules, typeName, this.viewer.role);
     if (rule === undefined) return false;
     if (rule === 'all') return true;
-    return rule.where.every((condition) => this.#holdsClaim(condition, readPath(document, condition.path)));
+    return rule.where.every((condition) => this.#holdsClaim(condition, document, condition.path));
   }
 
-  /** Whether `stored` matches the value the viewer's claim gives `condition` as the rule's filter does in MongoDB (an array holding it matches). */
-  #holdsClaim(condition: RowCondition, stored: unknown): boolean {
+  /** Whether `document` holds at `path` the value the viewer's claim gives `condition`, as the rule's filter matches in MongoDB (an array holding it matches). */
+  #holdsClaim(condition: RowCondition, document: unknown, path: string): boolean {
     const expected = this.claimValue(condition);
-    return expected !== NO_CLAIM && stored !== undefined && stored !== null && holdsKey(stored, keyString(expected));
+    return expected !== NO_CLAIM && holdsKeyAt(document, path, keyString(expected));
   }
 
   /** The role's rule for a write on `typeName` by the Mutation field `mutationField`, or FORBIDDEN. */

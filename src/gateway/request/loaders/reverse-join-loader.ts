@@ -1,7 +1,7 @@
 import DataLoader from 'dataloader';
 import type { FieldCostRecorder } from '../cost/cost-ledger';
 import type { AggregateBatcher } from './aggregate-batcher';
-import { heldKeys, isInOperand, keyString } from '../../documents/key-string';
+import { isInOperand, keysHeldAt, keyString } from '../../documents/key-string';
 import { readPath } from '../../documents/read-path';
 import { filterAndSort } from '../../operation/planning/in-memory-list';
 import type { SortKey } from '../../startup/storage-map/storage-map-types';
@@ -139,7 +139,7 @@ function childrenByParent(documents: readonly StoredDocument[], foreignField: st
       add(keyString(value), child);
       continue;
     }
-    for (const key of new Set(heldKeys(value).map(keyString))) {
+    for (const key of new Set(keysHeldAt(child, foreignField).map(keyString))) {
       add(key, child);
       shared.add(key);
     }

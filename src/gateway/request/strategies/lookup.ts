@@ -1,4 +1,4 @@
-import { holdsKey, isKeyValue, keyString } from '../../documents/key-string';
+import { holdsKeyAt, isKeyValue, keyString } from '../../documents/key-string';
 import { readPath } from '../../documents/read-path';
 import type { StoredDocument } from '../../documents/stored-document';
 import { filterAndSort } from '../../operation/planning/in-memory-list';
@@ -25,7 +25,7 @@ export function resolveLookup(shape: JoinShape, request: RelationRequest, joined
     cost.keys(1);
     // As the join regroups its children: by the key each holds, a child holding an array of keys under each of them.
     const key = keyString(parentKey);
-    const children = joined.filter((child) => holdsKey(readPath(child, shape.foreignField), key));
+    const children = joined.filter((child) => holdsKeyAt(child, shape.foreignField, key));
     return field.isList ? children : (children[0] ?? null);
   }
   const keyValue = readPath(request.parent, shape.localField);
