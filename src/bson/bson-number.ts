@@ -232,8 +232,25 @@ function toBigInt(value: unknown): bigint {
   return BigInt(toNumber(value));
 }
 
+/** `n` as a Decimal128, rounded to 34 significant digits; past the largest one, Infinity of its sign, as MongoDB's arithmetic gives. */
 function decimalFrom(n: ExactNumber): Decimal128 {
+  if (n.kind === 'finite' && overflowsDecimal(n.coefficient < 0n ? -n.coefficient : n.coefficient, n.exponent)) return Decimal128.fromString(n.coefficient < 0n ? '-Infinity' : 'Infinity');
   return Decimal128.fromStringWithRounding(exactToString(n));
+}
+
+const DECIMAL_DIGITS = 34;
+const DECIMAL_MAX_ADJUSTED_EXPONENT = 6144;
+
+/** Whether `magnitude`·10^`exponent`, rounded half to even to 34 digits, is past 9.99…9E+6144. */
+function overflowsDecimal(magnitude: bigint, exponent: number): boolean {
+  if (magnitude === 0n) return false;
+  const digits = magnitude.toString().length;
+  const adjusted = exponent + digits - 1;
+  if (adjusted !== DECIMAL_MAX_ADJUSTED_EXPONENT) return adjusted > DECIMAL_MAX_ADJUSTED_EXPONENT;
+  if (digits <= DECIMAL_DIGITS) return false;
+  // At the top exponent, rounding up 34 nines carries into a 35th digit; the tie rounds up too (…9 is odd).
+  const dropped = 10n ** BigInt(digits - DECIMAL_DIGITS);
+  return magnitude / dropped === 10n ** BigInt(DECIMAL_DIGITS) - 1n && (magnitude % dropped) * 2n >= dropped;
 }
 
 /**

@@ -39,6 +39,16 @@ describe('bson-number', () => {
     expect(String(arithmetic('subtract', Decimal128.fromString('1.50'), 2))).toBe('-0.50');
   });
 
+  it('rounds a Decimal128 result to 34 digits, half to even, and past the largest one gives Infinity of its sign', () => {
+    const largest = Decimal128.fromString('9.999999999999999999999999999999999E+6144');
+    const decimal = (text: string) => Decimal128.fromString(text);
+    expect(String(arithmetic('add', decimal('1E+40'), decimal('0.01')))).toBe('1.000000000000000000000000000000000E+40');
+    expect([arithmetic('add', largest, largest), arithmetic('subtract', decimal('-1E+6144'), largest)].map(String)).toEqual(['Infinity', '-Infinity']);
+    // Half of the last place rounds the 34 nines up into a 35th digit; less than half leaves them.
+    expect([arithmetic('add', largest, decimal('5E+6110')), arithmetic('add', largest, decimal('4E+6110'))].map(String)).toEqual(['Infinity', String(largest)]);
+    expect(String(arithmetic('multiply', decimal('1E+6144'), 10))).toBe('Infinity');
+  });
+
   it('takes absolute values in the same type (int32 minimum → Long; Long minimum fails)', () => {
     expect(absoluteValue(-5)).toBe(5);
     expect(absoluteValue(-2147483648)).toEqual(Long.fromNumber(2147483648));
