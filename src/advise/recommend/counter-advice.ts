@@ -46,8 +46,8 @@ function answeredWithTotal(fields: readonly string[], field: string, counted: bo
 /**
  * A `@total` of the field whose unfiltered sums (and means, with a `@counter` of the list) the list's
  * `@aggregate` fields read most (means only of a non-null field), when the reads the parents' stored
- * figures would then answer are at least `switchDefaultShare` of their reads: those reads would send nothing. Only an Int, Long or
- * Decimal field, whose running total equals a fresh sum. Undefined when no read would be answered, or
+ * figures would then answer are at least `switchDefaultShare` of their reads: those reads would send nothing. Only an Int or Long
+ * field, whose running total equals a fresh sum. Undefined when no read would be answered, or
  * the list already has a total of that field. Its writes (each child added, removed or changed moves
  * its parent's total) are priced afterwards (price-change.ts).
  */
@@ -110,7 +110,7 @@ function tallyReads(
   return tally;
 }
 
-/** The Int, Long and Decimal fields the aggregates of a list compute figures over, each once. */
+/** The Int and Long fields the aggregates of a list compute figures over, each once (EXACT_SUMS). */
 function exactFigures(aggregates: readonly AggregateField[]): Array<{ fieldName: string; scalar: string }> {
   const figures = new Map<string, string>();
   for (const aggregate of aggregates) for (const figure of aggregate.figures.values()) if (EXACT_SUMS.has(figure.scalar)) figures.set(figure.fieldName, figure.scalar);

@@ -83,7 +83,8 @@ function increment(merger: UpdateMerger, total: TotalRule, parent: unknown, valu
 /**
  * An increment of `total`: a double for a Float, which turns a total stored as an int (by an older
  * writer, or an `$inc` of a missing field) into a double, so it cannot overflow into a long; a long for
- * a Long; a Decimal's as the child holds it (MongoDB adds it to the Decimal128 exactly).
+ * a Long; a Decimal's as the child holds it (MongoDB adds it to the Decimal128, rounding the sum to 34
+ * significant digits, which is why a Decimal total answers no aggregate: EXACT_SUMS).
  */
 function asIncrement(total: TotalRule, amount: unknown): unknown {
   return total.scalar === 'Decimal' ? amount : asTotalValue(total, amount);
@@ -93,7 +94,8 @@ function asIncrement(total: TotalRule, amount: unknown): unknown {
  * Refuses (BAD_USER_INPUT) a value a write gives the summed field of a total, `valueAt` its stored
  * path, that the total cannot take: for a Float, MAX_FLOAT_STEP or more either way (two such values
  * could take the total past the largest Float); for a Long, a number that is no 64-bit integer (written
- * through a JSON field around the path, it would be cut or wrapped). Checked before anything is written.
+ * through a JSON field around the path, it would be cut or wrapped); for a Decimal, MAX_DECIMAL_STEP or
+ * more either way. Checked before anything is written.
  * What a delete takes back from a total is never refused: it was added once. What an update moves by
  * the value the child held is checked by the update itself (floatStepCondition).
  */
@@ -104,9 +106,19 @@ export function refuseValuesTotalsCannotTake(totals: readonly TotalRule[], value
     if (total.scalar === 'Float') refuseOversizedStep(total, asDouble(value));
     else if (total.scalar === 'Long' && !isLongValue(value)) {
       throw badUserInput(`${total.coordinate} sums 64-bit integers, and ${exactToString(toExact(value)!)} is not one; give ${total.summedField} a whole number between -2^63 and 2^63 - 1`, { field: total.coordinate });
+    } else if (total.scalar === 'Decimal' && (compareNumbers(value, MAX_DECIMAL_STEP) >= 0 || compareNumbers(value, MIN_DECIMAL_STEP) <= 0)) {
+      throw badUserInput(`${total.coordinate} sums Decimals, and ${total.summedField} values of 1E+6110 or more either way could take it past the largest Decimal128, where no read could answer it; give ${total.summedField} a smaller value`, { field: total.coordinate });
     }
   }
 }
+
+/**
+ * The bound on a Decimal total's steps: fewer than 10^34 of them (more than any collection holds) add
+ * up to less than 1E+6144, inside Decimal128's range (it ends near 1E+6145, where MongoDB's sum becomes
+ * Infinity). An update's difference is at most twice a step, still far inside it.
+ */
+const MAX_DECIMAL_STEP = Decimal128.fromString('1E+6110');
+const MIN_DECIMAL_STEP = Decimal128.fromString('-1E+6110');
 
 /**
  * A fresh `$sum` of the children as `total` stores it; BAD_USER_INPUT when it does not fit (a Long sum

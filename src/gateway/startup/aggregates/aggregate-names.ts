@@ -47,8 +47,12 @@ export function groupFieldValue(fieldName: string): string {
 export const NUMERIC_SCALARS: ReadonlySet<string> = new Set(['Int', 'Float', 'Long', 'Decimal']);
 /** The numeric scalars whose sums (and a Decimal's means) are given in their own type, exactly as MongoDB computed them; others are Floats. */
 export const EXACT_SCALARS: ReadonlySet<string> = new Set(['Long', 'Decimal']);
-/** The numeric scalars whose sums come out the same in any order: a running `@total` of one equals a fresh `$sum`. */
-export const EXACT_SUMS: ReadonlySet<string> = new Set(['Int', 'Long', 'Decimal']);
+/**
+ * The numeric scalars whose sums come out the same in any order: a running `@total` of one equals a
+ * fresh `$sum`. Not Decimal: Decimal128 rounds a sum to 34 significant digits, so a running total can
+ * keep a rounding a fresh sum no longer makes (adding 1E+40 and 0.01, then taking 1E+40 away, leaves 0).
+ */
+export const EXACT_SUMS: ReadonlySet<string> = new Set(['Int', 'Long']);
 
 /** The type of a sum over a field of `scalar`, and of its mean. */
 export function sumType(scalar: string): string {

@@ -202,8 +202,8 @@ function groupKey(target: TypeStorage, name: string, targetType: string, report:
 
 /**
  * The stored `@total(of: list, field:)`s of the parent type, by the field they sum (the write model checks
- * them): those summing an Int, a Long or a Decimal, which add up exactly, so their totals equal what
- * MongoDB's `$sum` would compute. A Float's running total can differ from it in its last digits.
+ * them): those summing an Int or a Long, which add up exactly, so their totals equal what MongoDB's
+ * `$sum` would compute (EXACT_SUMS). A Float's or a Decimal's running total can differ from it.
  */
 function totalsOf(schema: GraphQLSchema, type: GraphQLObjectType, list: string, storage: ReadonlyMap<string, TypeStorage>): AggregateField['totals'] {
   const totals = new Map<string, { coordinate: string; path: string; averages: boolean }>();
