@@ -235,7 +235,6 @@ function equalityTest(expected: unknown, context: FilterContext): ValueTest {
   return (value) => typeRank(value) === rank && valueKey(value) === key;
 }
 
-
 function comparisonTest(operator: '$gt' | '$gte' | '$lt' | '$lte', bound: unknown, context: FilterContext): ValueTest {
   const rank = typeRank(bound);
   // MinKey/MaxKey bounds compare across types; otherwise only values of the same type bracket match
