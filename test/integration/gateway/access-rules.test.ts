@@ -344,6 +344,28 @@ describe('startup refuses a rule it cannot enforce on some path, naming Type.fie
       'Shelf.pageTotal: sums Note.pages (stored with Note.details), which role "reader" may not read; hide it from the role (@access(roles: ["reader"], allow: [READ], hide: ["pageTotal"]) on Shelf), or let the role read Note.details',
     ],
     [
+      'a total of a field stored where an embedded type hides its field',
+      `type Shelf @collection(name: "shelves") @access(roles: ["reader"], allow: [READ]) {
+         id: ID!
+         notes: [Note!]! @join(localField: "_id", foreignField: "shelfId")
+         pageTotal: Float! @total(of: "Shelf.notes", field: "pages")
+       }
+       type NoteDetails @access(roles: ["reader"], allow: [READ], hide: ["pages"]) { pages: Int author: String }
+       type Note @collection(name: "notes") @access(roles: ["reader"], allow: [READ]) { id: ID! shelfId: ID! details: NoteDetails @embedded pages: Int @path(path: "details.pages") }`,
+      'Shelf.pageTotal: sums Note.pages, which reads NoteDetails.pages, hidden from role "reader"; hide it from the role (@access(roles: ["reader"], allow: [READ], hide: ["pageTotal"]) on Shelf), or let the role read NoteDetails.pages',
+    ],
+    [
+      'a counter of children by a key stored where an embedded type hides it',
+      `type Shelf @collection(name: "shelves") @access(roles: ["reader"], allow: [READ]) {
+         id: ID!
+         notes: [Note!]! @join(localField: "_id", foreignField: "link.shelfId")
+         noteCount: Int! @counter(of: "Shelf.notes")
+       }
+       type NoteLink @access(roles: ["reader"], allow: [READ], hide: ["shelfId"]) { shelfId: ID }
+       type Note @collection(name: "notes") @access(roles: ["reader"], allow: [READ]) { id: ID! link: NoteLink @embedded }`,
+      'Shelf.noteCount: counts Note documents by their key at "link.shelfId", which reads NoteLink.shelfId, hidden from role "reader"; hide it from the role (@access(roles: ["reader"], allow: [READ], hide: ["noteCount"]) on Shelf), or let the role read NoteLink.shelfId',
+    ],
+    [
       'a total of a field stored where a hidden field is',
       `type Shelf @collection(name: "shelves") @access(roles: ["reader"], allow: [READ]) {
          id: ID!
@@ -989,7 +1011,7 @@ describe('a second review: orders and filters into copies, other names for a hid
       refused('Post.commentCopies reads Post.comments (a copy of Comment at "comments"), whose rows role "reader" reads only in part'),
     );
     expect(await refusal('{ posts { metaRaw { editor { name } } } }', reader)).toEqual(
-      refused('Post.metaRaw holds Meta.editor (a copy of User at "editor"), whose rows role "reader" reads only in part'),
+      refused('Post.metaRaw reads Meta.editor (a copy of User at "editor"), whose rows role "reader" reads only in part'),
     );
     expect(await refusal('{ users { homeCopy { street } } }', member)).toEqual(refused('User.homeCopy reads User.home (a copy of Home at "home"), which holds fields hidden from role "member"'));
     // The copies' own fields check each copy against the viewer's rule.

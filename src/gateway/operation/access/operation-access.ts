@@ -1,8 +1,8 @@
 import type { OperationPlan } from '../plan/operation-plan';
 import type { FieldStep, SelectionStep } from '../plan/selection-tree';
 import { BREAK, getNamedType, Kind, visit, type FieldNode, type GraphQLOutputType } from 'graphql';
-import type { AggregateField, AggregateKey, ListOrder, RelationField, RootCondition, SortKey, StorageMap } from '../../startup/storage-map/storage-map-types';
-import { copiesOnPath, copiesUnder } from '../../startup/storage-map/copy-paths';
+import type { AggregateField, AggregateKey, EmbeddedShape, ListOrder, RelationField, RootCondition, SnapshotShape, SortKey, StorageMap } from '../../startup/storage-map/storage-map-types';
+import { copiesOnPath, copiesUnder, snapshotStoredPaths } from '../../startup/storage-map/copy-paths';
 import { isAtOrUnder, pathsOverlap } from '../../documents/read-path';
 import { readRuleOf } from '../../startup/access-rules/access-rule-types';
 import type { ViewerAccess } from '../../request/access/viewer-access';
@@ -149,8 +149,9 @@ class AccessWalk {
   /**
    * Why the role may not select `typeName.fieldName`: the type hides it; it reads a stored path a hidden
    * field also reads (another name for the same value, a part of it, or a value holding it); or, stored
-   * inside a copy, it shows what ordering by its path would (#pathRefusal). A relation's own copy is
-   * checked by its resolver, row by row.
+   * inside a copy, it shows what ordering by its path would (#pathRefusal); or it joins by a key stored
+   * where the role may not see it (the key's value is the joined document's id). A relation's own copy
+   * is checked by its resolver, row by row.
    */
   #selectionRefusal(typeName: string, fieldName: string): string | undefined {
     if (this.access!.hidden(typeName).has(fieldName)) {
@@ -164,17 +165,17 @@ class AccessWalk {
     if (!storage || !field) return undefined;
     // Another field laid over a copy (a stored value, an @embedded type without a collection at or around
     // its path) shows it without its checks; a relation to a @collection type is checked row by row.
+    // A reference's key shows its value wherever it is stored (inside another relation's copy too).
     const own = field.kind === 'relation' ? field : undefined;
     const checked = own !== undefined && this.context.storageMap.types.get(own.targetType)?.collection !== undefined;
-    const paths = field.kind === 'stored' ? [field.path] : checked ? [] : [field.shapes.embedded?.path, field.shapes.snapshot?.path].filter((path) => path !== undefined);
-    for (const path of paths) {
+    const copies = field.kind === 'stored' ? [field.path] : checked ? [] : [field.shapes.embedded?.path, field.shapes.snapshot?.path].filter((path) => path !== undefined);
+    for (const path of copies) {
       const inside = this.#pathRefusal(typeName, path, own);
       if (inside) return `${typeName}.${fieldName} reads ${inside}`;
-      for (const { field: held, copy } of copiesUnder(this.context.storageMap, typeName, path, own)) {
-        const unseen = this.#copyRefusal(held, copy, true);
-        if (unseen) return `${typeName}.${fieldName} holds ${unseen}`;
-      }
     }
+    const join = own?.shapes.join;
+    const key = join?.direction === 'byKey' ? this.#pathRefusal(typeName, join.localField, own, true) : undefined;
+    if (key) return `${typeName}.${fieldName} joins by ${key}`;
     const hiddenPaths = this.#hiddenPaths(typeName);
     for (const path of storedPathsOf(storage, fieldName)) {
       const read = hiddenAt(hiddenPaths, path);
@@ -192,20 +193,45 @@ class AccessWalk {
    * not read, reads only some rows of, or hides that value in: an order or a filter shows the copied
    * values of every row, not only of those the viewer may read.
    */
-  #pathRefusal(typeName: string, path: string, except?: RelationField): string | undefined {
+  #pathRefusal(typeName: string, path: string, except?: RelationField, joinedBy = false): string | undefined {
     const hidden = this.#hiddenRefusal(typeName, path);
     if (hidden !== undefined) return hidden;
     const held = hiddenInside(this.#hiddenPaths(typeName), path);
     if (held) return `"${path}", which holds ${typeName}.${held.fieldName} (stored at "${held.path}"), hidden from role "${this.role}"`;
-    const mirrored = this.#mirroredArrayRefusal(typeName, path);
+    // A join by an @inverse list's array reads the ids through the target's filter (`joinedBy`).
+    const mirrored = joinedBy ? undefined : this.#mirroredArrayRefusal(typeName, path);
     if (mirrored !== undefined) return mirrored;
     for (const { field, copy, whole, inTarget } of copiesOnPath(this.context.storageMap, typeName, path, except)) {
       // A snapshot's key is the reference it copies from, shown as a plain reference's key is.
       if (copy.kind === 'snapshot' && inTarget === '_id') continue;
-      const unseen = this.#copyRefusal(field, copy, whole);
+      const unseen = whole ? this.#wholeCopyRefusal(field, copy) : this.#copyRefusal(field, copy, false);
       if (unseen) return unseen;
       const below = inTarget === undefined ? undefined : this.#pathRefusal(field.targetType, inTarget);
       if (below) return below;
+    }
+    // A value around copies (a JSON `meta` holding a snapshot at `meta.author`) shows them whole.
+    for (const { field, copy } of copiesUnder(this.context.storageMap, typeName, path, except)) {
+      const unseen = this.#wholeCopyRefusal(field, copy);
+      if (unseen) return `"${path}", which holds ${unseen}`;
+    }
+    return undefined;
+  }
+
+  /**
+   * What a copy read whole shows the role that it may not see: #copyRefusal's, and what the copies
+   * inside the values it copies show (a snapshot of User copying `meta`, where User embeds an Address
+   * that hides `secret` at `meta.address`).
+   */
+  #wholeCopyRefusal(field: RelationField, copy: EmbeddedShape | SnapshotShape, seen: ReadonlySet<string> = new Set()): string | undefined {
+    const unseen = this.#copyRefusal(field, copy, true);
+    if (unseen || seen.has(field.targetType)) return unseen;
+    const within = new Set([...seen, field.targetType]);
+    const { storageMap } = this.context;
+    for (const path of copy.kind === 'embedded' ? [''] : snapshotStoredPaths(storageMap, field.targetType, copy)) {
+      for (const held of copiesUnder(storageMap, field.targetType, path)) {
+        const inside = this.#wholeCopyRefusal(held.field, held.copy, within);
+        if (inside) return inside;
+      }
     }
     return undefined;
   }

@@ -357,6 +357,18 @@ function derivedFigureProblem(
     problems.push(`${figure.coordinate}: ${verb} ${relation.targetType} documents by a key inside ${copied}; ${fix}`);
     return;
   }
+  const join = relation.shapes.join;
+  const keyInCopy = join?.direction === 'byReference' ? hiddenInCopyOnPath(rules, storageMap, relation.targetType, join.foreignField, role) : undefined;
+  if (keyInCopy !== undefined) {
+    problems.push(`${figure.coordinate}: ${verb} ${relation.targetType} documents by their key at "${join!.foreignField}", which reads ${keyInCopy}, hidden from role "${role}"; ${fix}, or let the role read ${keyInCopy}`);
+    return;
+  }
+  const summedPaths = figure.summed === undefined ? [] : storedPathsOf(storageMap.types.get(relation.targetType)!, figure.summed);
+  const summedInCopy = summedPaths.map((path) => hiddenInCopyOnPath(rules, storageMap, relation.targetType, path, role)).find((hidden) => hidden !== undefined);
+  if (summedInCopy !== undefined) {
+    problems.push(`${figure.coordinate}: sums ${relation.targetType}.${figure.summed}, which reads ${summedInCopy}, hidden from role "${role}"; ${fix}, or let the role read ${summedInCopy}`);
+    return;
+  }
   const summedHidden = figure.summed !== undefined && target !== 'all' ? hiddenFieldSharingPaths(storageMap, relation.targetType, figure.summed, target.hidden) : undefined;
   if (summedHidden !== undefined) {
     const stored = summedHidden === figure.summed ? '' : ` (stored with ${relation.targetType}.${summedHidden})`;
@@ -365,7 +377,6 @@ function derivedFigureProblem(
   }
   if (target === 'all' || target.where.length === 0) return;
   if (holdsRefusedCondition(target.where)) return;
-  const join = relation.shapes.join;
   const implied =
     parent !== 'all' &&
     join?.direction === 'byReference' &&
@@ -404,8 +415,9 @@ function hiddenFieldSharingPaths(storageMap: StorageMap, typeName: string, field
   if (hidden.has(fieldName)) return fieldName;
   const storage = storageMap.types.get(typeName);
   if (!storage) return undefined;
-  const paths = storedPathsOf(storage, fieldName);
-  return [...hidden].find((name) => storedPathsOf(storage, name).some((stored) => paths.some((path) => pathsOverlap(path, stored))));
+  return storedPathsOf(storage, fieldName)
+    .map((path) => hiddenFieldOverlapping(storageMap, typeName, path, hidden))
+    .find((name) => name !== undefined);
 }
 
 /**
@@ -423,6 +435,28 @@ function keyInPartlyReadCopy(rules: AccessRules, storageMap: StorageMap, relatio
     if (rule !== 'all' && rule.where.length > 0) return `${field.coordinate} (a copy of ${field.targetType} at "${copy.path}"), whose rows role "${role}" reads only in part`;
   }
   return undefined;
+}
+
+/**
+ * The field (`Meta.karma`) hidden from `role` in a copy (embedded or snapshot) that `typeName`'s stored
+ * `path` runs into, at, around or inside the path's place in the copied documents, at any depth.
+ */
+function hiddenInCopyOnPath(rules: AccessRules, storageMap: StorageMap, typeName: string, path: string, role: string): string | undefined {
+  for (const { field, copy, inTarget } of copiesOnPath(storageMap, typeName, path)) {
+    if (inTarget === undefined || (copy.kind === 'snapshot' && inTarget === '_id')) continue;
+    const rule = readRuleOf(rules, field.targetType, role);
+    const hidden = rule === undefined || rule === 'all' ? undefined : hiddenFieldOverlapping(storageMap, field.targetType, inTarget, rule.hidden);
+    if (hidden !== undefined) return `${field.targetType}.${hidden}`;
+    const deeper = hiddenInCopyOnPath(rules, storageMap, field.targetType, inTarget, role);
+    if (deeper !== undefined) return deeper;
+  }
+  return undefined;
+}
+
+/** The field of `hidden` stored at, around or inside `typeName`'s stored `path`. */
+function hiddenFieldOverlapping(storageMap: StorageMap, typeName: string, path: string, hidden: ReadonlySet<string>): string | undefined {
+  const storage = storageMap.types.get(typeName);
+  return storage && [...hidden].find((fieldName) => storedPathsOf(storage, fieldName).some((stored) => pathsOverlap(path, stored)));
 }
 
 export function describeWhere(where: readonly RowCondition[]): string {

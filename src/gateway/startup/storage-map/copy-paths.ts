@@ -55,6 +55,11 @@ export function copiesUnder(storageMap: StorageMap, typeName: string, path: stri
   return held;
 }
 
+/** The stored paths, in the target's documents, of the fields a snapshot copies (its key: `_id`). */
+export function snapshotStoredPaths(storageMap: StorageMap, targetType: string, snapshot: SnapshotShape): string[] {
+  return snapshot.fields.map((name) => snapshotPath(storageMap, targetType, snapshot, name)).filter((path) => path !== undefined);
+}
+
 /** A path inside a snapshot copy (its fields by name) as the stored path in the target's documents; undefined when the copy holds no such field. */
 function snapshotPath(storageMap: StorageMap, targetType: string, snapshot: SnapshotShape, rest: string): string | undefined {
   const [name, ...inside] = rest.split('.');
