@@ -3,6 +3,7 @@ import { Double, ObjectId } from 'bson';
 import type { GatewayContext } from '../context/request-context';
 import { objectIdArgument } from '../../documents/object-id-argument';
 import { isAtOrUnder, writePath } from '../../documents/read-path';
+import { refuseUnstorableValue } from '../../documents/storable-value';
 import { InvariantError } from '../../errors/internal-errors';
 import { badUserInput } from '../../errors/public-error-code';
 import { duplicateKeyPaths, isDuplicateKeyError } from '../mongo/funnel-writer';
@@ -27,6 +28,7 @@ function resolverFor(mutation: GeneratedMutation): MutationResolver {
       return async (_parent, args, context, info) => {
         // Made once, outside the unit: a transaction retry inserts the same document.
         const document = { _id: new ObjectId(), ...toDocument(mutation.fields, args.input as Readonly<Record<string, unknown>>, 'input') };
+        for (const [name, value] of Object.entries(document)) refuseUnstorableValue(value, 'input', name, 1);
         const inserted = await unique(mutation, () => context.writes.run(info, (unit) => unit.insert(mutation.typeName, document, [], { generated: true })));
         return readBack(context, info, mutation.typeName, inserted._id as ObjectId);
       };
@@ -94,6 +96,7 @@ function toChanges(fields: readonly InputFieldMapping[], nonNull: ReadonlySet<st
     if (value === undefined) continue;
     if (value === null && nonNull.has(mapping.name)) throw badUserInput(`input.${mapping.name} must not be null`, { argumentName: `input.${mapping.name}` });
     changes[mapping.name] = value === null ? null : stored(mapping, value, `input.${mapping.name}`);
+    refuseUnstorableValue(changes[mapping.name], `input.${mapping.name}`, mapping.path, mapping.path.split('.').length);
   }
   if (Object.keys(changes).length === 0) throw badUserInput('input must set at least one field', { argumentName: 'input' });
   return changes;
