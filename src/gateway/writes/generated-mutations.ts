@@ -117,6 +117,8 @@ function mapInput(
   report: Report,
   // A field declared @counter or @total is docjoin's even when the declaration is refused (another problem then says why).
   declaredDerived: (fieldName: string) => boolean = () => false,
+  // The input types this one is nested in, outermost first.
+  within: readonly string[] = [],
 ): InputFieldMapping[] | undefined {
   const storage = model.storageMap.types.get(typeName)!;
   const mappings: InputFieldMapping[] = [];
@@ -157,7 +159,7 @@ function mapInput(
       fail(`${where}: @update sets ${typeName}'s own scalar and enum fields; change ${target.coordinate} with a mutation of your own`);
       continue;
     }
-    const mapping = relationMapping(model, target, inputField.name, inputIsList, inputNamed, where, fail);
+    const mapping = relationMapping(model, target, inputField.name, inputIsList, inputNamed, where, fail, [...within, inputType.name]);
     if (mapping) mappings.push(mapping);
   }
   if (mode === 'create') {
@@ -180,6 +182,7 @@ function relationMapping(
   inputNamed: GraphQLNamedInputType,
   where: string,
   fail: (message: string) => void,
+  within: readonly string[],
 ): InputFieldMapping | undefined {
   const { embedded, join, snapshot } = relation.shapes;
   if (inputIsList !== relation.isList) {
@@ -191,7 +194,12 @@ function relationMapping(
       fail(`${where}: ${relation.coordinate} is embedded; give it an input object with fields named like ${relation.targetType}'s`);
       return undefined;
     }
-    const fields = mapInput(model, inputNamed, relation.targetType, 'create', (message) => (fail(message), undefined));
+    if (within.includes(inputNamed.name)) {
+      const loop = [...within.slice(within.indexOf(inputNamed.name)), inputNamed.name].join(' > ');
+      fail(`${where}: ${inputNamed.name} holds itself (${loop}), and a generated @create maps inputs of a fixed depth; give the nested level an input type without ${name} (as deep as the documents go), or create them with a mutation of your own`);
+      return undefined;
+    }
+    const fields = mapInput(model, inputNamed, relation.targetType, 'create', (message) => (fail(message), undefined), undefined, within);
     return fields && Object.freeze({ kind: 'embedded', name, path: embedded.path, isList: relation.isList, fields });
   }
   if (join?.direction === 'byKey') {

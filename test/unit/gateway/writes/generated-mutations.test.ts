@@ -66,6 +66,17 @@ describe('generated mutations', () => {
     expect(buildGeneratedMutations(schema, model).problems).toEqual([]);
   });
 
+  it('refuses an input that holds itself, naming the loop, and maps one of a fixed depth over the same tree', () => {
+    const tree = `type Tree { name: String! kids: [Tree!] @embedded }
+      extend type Order { tree: Tree @embedded }
+      type Mutation { createOrder(input: OrderInput!): Order! @create }
+      input OrderInput { placedAt: String! tree: TreeInput }`;
+    expect(generate(`${tree}\ninput TreeInput { name: String! kids: [TreeInput!] }`).problems).toEqual([
+      'Mutation.createOrder: TreeInput.kids: TreeInput holds itself (TreeInput > TreeInput), and a generated @create maps inputs of a fixed depth; give the nested level an input type without kids (as deep as the documents go), or create them with a mutation of your own',
+    ]);
+    expect(generate(`${tree}\ninput TreeInput { name: String! kids: [LeafInput!] }\ninput LeafInput { name: String! }`).problems).toEqual([]);
+  });
+
   it.each([
     ['createOrder(input: OrderInput!): Order! @create', 'input OrderInput { placedAt: String! colour: String }', 'Mutation.createOrder: OrderInput.colour: Order has no field colour (no Order.colour); input fields are named like the fields they set'],
     ['createOrder(input: OrderInput!): Order! @create', 'input OrderInput { note: String }', 'Mutation.createOrder: OrderInput has no field for Order.placedAt, which is non-null; add placedAt: String!'],
