@@ -1,6 +1,6 @@
 import { ObjectId } from 'mongodb';
 import type { Viewer } from 'docjoin';
-import { startSdlGateway, type SdlGateway } from '../../support/sdl-gateway';
+import { startSdlGateway, startupOutcome, type SdlGateway } from '../../support/sdl-gateway';
 
 /**
  * A copy (a snapshot, an embedded document) shows what it holds however the value around it is reached:
@@ -16,6 +16,7 @@ const typeDefs = /* GraphQL */ `
     postPage(first: Int = 20, after: String, orderBy: PostOrder): PostConnection! @list(sort: "title")
     postsAggregate: PostAggregate! @aggregate(of: "posts", groupBy: ["meta", "title"])
     people(first: Int = 20): [Person!]! @list(sort: "name")
+    notesByMeta(first: Int = 20): [Note!]! @list(sort: "meta")
   }
   enum PostOrder { TITLE @sort(by: "title") META @sort(by: "meta") }
   type PostConnection { edges: [PostEdge!]! pageInfo: PageInfo! }
@@ -33,6 +34,18 @@ const typeDefs = /* GraphQL */ `
     managerId: ID
     profile: JSON
     address: Address @embedded(path: "profile.address")
+  }
+  type Writer @collection(name: "writers") @access(roles: ["member"], allow: [READ]) {
+    id: ID!
+    name: String!
+    home: Address @embedded
+    homeSecret: String @path(path: "home.secret")
+  }
+  type Note @collection(name: "notes") @access(roles: ["member"], allow: [READ]) {
+    id: ID!
+    title: String!
+    meta: JSON
+    writer: Writer @snapshot(path: "meta.writer", fields: ["id", "name", "homeSecret"]) @join(localField: "meta.writer.id") @read(strategy: SNAPSHOT)
   }
   type Post @collection(name: "posts") @access(roles: ["member"], allow: [READ]) {
     id: ID!
@@ -72,6 +85,9 @@ beforeAll(async () => {
       await db.collection('posts').createIndex({ title: 1, _id: 1 });
       await db.collection('posts').createIndex({ meta: 1, _id: 1 });
       await db.collection('people').createIndex({ name: 1, _id: 1 });
+      await db.collection('writers').insertOne({ _id: alice, name: 'Alice', home: { city: 'Oslo', secret } });
+      await db.collection('notes').insertOne({ _id: new ObjectId('0000000000000000000000d1'), title: 'N', meta: { writer: { id: alice, name: 'Alice', homeSecret: secret } } });
+      await db.collection('notes').createIndex({ meta: 1, _id: 1 });
     },
     gateway: { onWarning: () => undefined } as never,
   });
@@ -103,6 +119,11 @@ it('a field over a copied value holding another copy (an embedded Address inside
   );
 });
 
+it('a snapshot copying a field that the copied type stores inside an embedded type hiding it is refused read whole or ordered by', async () => {
+  expect(await refusal('{ notesByMeta { title } }')).toBe('Query.notesByMeta sorts by "meta", which holds Address.secret, which is hidden from role "member"');
+  expect(await refusal('{ notesByMeta { meta } }')).toContain('Address.secret, which is hidden from role "member"');
+});
+
 it('a join by a key stored inside a copy, where the copied type hides it, is refused', async () => {
   expect(await refusal('{ posts { authorManager { id } } }')).toBe('Post.authorManager joins by User.managerId, which is hidden from role "member"');
   expect(await refusal('{ people { homeOwner { id } } }')).toBe('Person.homeOwner joins by Address.ownerId, which is hidden from role "member"');
@@ -112,4 +133,49 @@ it('what the copies let the role see still answers', async () => {
   const result = await served.gateway.execute({ query: '{ posts { title author { name } } postPage(orderBy: TITLE) { edges { node { title } } } people { name home { city } } }' }, { viewer: member });
   expect(result.errors).toBeUndefined();
   expect(result.data).toEqual({ posts: [{ title: 'T', author: { name: 'Alice' } }], postPage: { edges: [{ node: { title: 'T' } }] }, people: [{ name: 'P', home: { city: 'Rome' } }] });
+});
+
+describe('copies that lead back to the path being checked', () => {
+  // An embedded B inside A holds a snapshot of A, whose copied field A itself reads at "b.s.f".
+  const loopDefs = /* GraphQL */ `
+    scalar JSON
+    type Query { as(first: Int = 20): [A!]! @list(sort: "name") }
+    type B @access(roles: ["member"], allow: [READ]) {
+      n: Int
+      s: A @snapshot(path: "s", fields: ["id", "f"]) @join(localField: "s.id") @read(strategy: JOIN)
+    }
+    type A @collection(name: "as") @access(roles: ["member"], allow: [READ]) {
+      id: ID!
+      name: String!
+      b: B @embedded
+      raw: JSON @path(path: "b")
+      f: Int @path(path: "b.s.f")
+    }
+  `;
+  let looped: SdlGateway;
+  beforeAll(async () => {
+    looped = await startSdlGateway({
+      typeDefs: loopDefs,
+      dbPrefix: 'access_copies_loop',
+      prepare: async (db) => {
+        await db.collection('as').insertOne({ _id: new ObjectId('0000000000000000000000e1'), name: 'x', b: { n: 1, s: { id: new ObjectId('0000000000000000000000e1'), f: 2 } } });
+        await db.collection('as').createIndex({ name: 1, _id: 1 });
+      },
+      gateway: { onWarning: () => undefined } as never,
+    });
+  }, 120_000);
+  afterAll(async () => looped?.stop());
+
+  it('are checked once, and what they hold answers', async () => {
+    const result = await looped.gateway.execute({ query: '{ as { name f b { n } } }' }, { viewer: member });
+    expect(result.errors).toBeUndefined();
+    expect(result.data).toEqual({ as: [{ name: 'x', f: 2, b: { n: 1 } }] });
+    expect((await looped.gateway.execute({ query: '{ as { raw } }' }, { viewer: member })).errors).toBeUndefined();
+  });
+
+  it('a @counter keyed by such a path is checked at startup, once', async () => {
+    const counted = loopDefs.replace('f: Int @path(path: "b.s.f")', 'f: Int @path(path: "b.s.f")\n      kids: [A!]! @join(localField: "_id", foreignField: "b.s.f")\n      kidCount: Int! @counter(of: "A.kids")');
+    expect(counted).toContain('kidCount');
+    expect(await startupOutcome(counted, 'access_copies_loop_counter', async (db) => void (await db.collection('as').createIndex({ 'b.s.f': 1, _id: 1 })))).toBe('started');
+  }, 60_000);
 });

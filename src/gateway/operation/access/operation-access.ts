@@ -194,6 +194,20 @@ class AccessWalk {
    * values of every row, not only of those the viewer may read.
    */
   #pathRefusal(typeName: string, path: string, except?: RelationField, joinedBy = false): string | undefined {
+    // Copies can lead back to a path being checked (a type embedding one that snapshots it): what it shows is found there.
+    const visit = `${typeName}\u0000${path}`;
+    if (this.#visiting.has(visit)) return undefined;
+    this.#visiting.add(visit);
+    try {
+      return this.#pathRefusalOnce(typeName, path, except, joinedBy);
+    } finally {
+      this.#visiting.delete(visit);
+    }
+  }
+
+  readonly #visiting = new Set<string>();
+
+  #pathRefusalOnce(typeName: string, path: string, except: RelationField | undefined, joinedBy: boolean): string | undefined {
     const hidden = this.#hiddenRefusal(typeName, path);
     if (hidden !== undefined) return hidden;
     const held = hiddenInside(this.#hiddenPaths(typeName), path);
@@ -225,13 +239,13 @@ class AccessWalk {
   #wholeCopyRefusal(field: RelationField, copy: EmbeddedShape | SnapshotShape, seen: ReadonlySet<string> = new Set()): string | undefined {
     const unseen = this.#copyRefusal(field, copy, true);
     if (unseen || seen.has(field.targetType)) return unseen;
-    const within = new Set([...seen, field.targetType]);
     const { storageMap } = this.context;
-    for (const path of copy.kind === 'embedded' ? [''] : snapshotStoredPaths(storageMap, field.targetType, copy)) {
-      for (const held of copiesUnder(storageMap, field.targetType, path)) {
-        const inside = this.#wholeCopyRefusal(held.field, held.copy, within);
-        if (inside) return inside;
-      }
+    // A snapshot's fields are read as a path of the copied type is (a copied field may lie inside a copy there).
+    if (copy.kind === 'snapshot') return snapshotStoredPaths(storageMap, field.targetType, copy).reduce<string | undefined>((found, path) => found ?? this.#pathRefusal(field.targetType, path), undefined);
+    const within = new Set([...seen, field.targetType]);
+    for (const held of copiesUnder(storageMap, field.targetType, '')) {
+      const inside = this.#wholeCopyRefusal(held.field, held.copy, within);
+      if (inside) return inside;
     }
     return undefined;
   }

@@ -441,13 +441,17 @@ function keyInPartlyReadCopy(rules: AccessRules, storageMap: StorageMap, relatio
  * The field (`Meta.karma`) hidden from `role` in a copy (embedded or snapshot) that `typeName`'s stored
  * `path` runs into, at, around or inside the path's place in the copied documents, at any depth.
  */
-function hiddenInCopyOnPath(rules: AccessRules, storageMap: StorageMap, typeName: string, path: string, role: string): string | undefined {
+function hiddenInCopyOnPath(rules: AccessRules, storageMap: StorageMap, typeName: string, path: string, role: string, seen: ReadonlySet<string> = new Set()): string | undefined {
+  // A snapshot can map a path back onto one already followed (a type embedding one that copies it).
+  const visit = `${typeName}\u0000${path}`;
+  if (seen.has(visit)) return undefined;
+  const within = new Set([...seen, visit]);
   for (const { field, copy, inTarget } of copiesOnPath(storageMap, typeName, path)) {
     if (inTarget === undefined || (copy.kind === 'snapshot' && inTarget === '_id')) continue;
     const rule = readRuleOf(rules, field.targetType, role);
     const hidden = rule === undefined || rule === 'all' ? undefined : hiddenFieldOverlapping(storageMap, field.targetType, inTarget, rule.hidden);
     if (hidden !== undefined) return `${field.targetType}.${hidden}`;
-    const deeper = hiddenInCopyOnPath(rules, storageMap, field.targetType, inTarget, role);
+    const deeper = hiddenInCopyOnPath(rules, storageMap, field.targetType, inTarget, role, within);
     if (deeper !== undefined) return deeper;
   }
   return undefined;
