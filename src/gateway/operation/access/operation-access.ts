@@ -77,6 +77,9 @@ export function comparisonRefusal(access: ViewerAccess, storageMap: StorageMap, 
 const refusals = new WeakMap<OperationPlan, Map<string, string | null>>();
 
 class AccessWalk {
+  /** The (type, path) pairs #pathRefusal is checking: copies can lead back to one (a type embedding one that snapshots it). */
+  readonly #visiting = new Set<string>();
+
   constructor(
     private readonly access: ViewerAccess | undefined,
     private readonly role: string,
@@ -165,7 +168,6 @@ class AccessWalk {
     if (!storage || !field) return undefined;
     // Another field laid over a copy (a stored value, an @embedded type without a collection at or around
     // its path) shows it without its checks; a relation to a @collection type is checked row by row.
-    // A reference's key shows its value wherever it is stored (inside another relation's copy too).
     const own = field.kind === 'relation' ? field : undefined;
     const checked = own !== undefined && this.context.storageMap.types.get(own.targetType)?.collection !== undefined;
     const copies = field.kind === 'stored' ? [field.path] : checked ? [] : [field.shapes.embedded?.path, field.shapes.snapshot?.path].filter((path) => path !== undefined);
@@ -173,6 +175,7 @@ class AccessWalk {
       const inside = this.#pathRefusal(typeName, path, own);
       if (inside) return `${typeName}.${fieldName} reads ${inside}`;
     }
+    // A reference's key shows its value wherever it is stored (inside another relation's copy too).
     const join = own?.shapes.join;
     const key = join?.direction === 'byKey' ? this.#pathRefusal(typeName, join.localField, own, true) : undefined;
     if (key) return `${typeName}.${fieldName} joins by ${key}`;
@@ -189,12 +192,14 @@ class AccessWalk {
   /**
    * What ordering or filtering `typeName` documents by the stored `path` would show the role that it
    * may not see, worded to follow "sorts by" / "filters by"; undefined when nothing. A field the type
-   * hides at, around or inside the path (a document compares, groups and reads by its fields), or a value inside a copy (a snapshot, an embedded document or array) of a type the role may
-   * not read, reads only some rows of, or hides that value in: an order or a filter shows the copied
-   * values of every row, not only of those the viewer may read.
+   * hides at, around or inside the path (a document compares, groups and reads by its fields); a value
+   * inside a copy (a snapshot, an embedded document or array) of a type the role may not read, reads
+   * only some rows of, or hides that value in (an order or a filter shows the copied values of every
+   * row, not only of those the viewer may read); a copy inside the value, read whole. `joinedBy`: the
+   * path is a join's key, whose ids are read through the target's filter.
    */
   #pathRefusal(typeName: string, path: string, except?: RelationField, joinedBy = false): string | undefined {
-    // Copies can lead back to a path being checked (a type embedding one that snapshots it): what it shows is found there.
+    // What a path reached again shows is found where it was first reached.
     const visit = `${typeName}\u0000${path}`;
     if (this.#visiting.has(visit)) return undefined;
     this.#visiting.add(visit);
@@ -204,8 +209,6 @@ class AccessWalk {
       this.#visiting.delete(visit);
     }
   }
-
-  readonly #visiting = new Set<string>();
 
   #pathRefusalOnce(typeName: string, path: string, except: RelationField | undefined, joinedBy: boolean): string | undefined {
     const hidden = this.#hiddenRefusal(typeName, path);
@@ -234,14 +237,20 @@ class AccessWalk {
   /**
    * What a copy read whole shows the role that it may not see: #copyRefusal's, and what the copies
    * inside the values it copies show (a snapshot of User copying `meta`, where User embeds an Address
-   * that hides `secret` at `meta.address`).
+   * that hides `secret` at `meta.address`). `seen`: the embedded types it is inside.
    */
   #wholeCopyRefusal(field: RelationField, copy: EmbeddedShape | SnapshotShape, seen: ReadonlySet<string> = new Set()): string | undefined {
     const unseen = this.#copyRefusal(field, copy, true);
     if (unseen || seen.has(field.targetType)) return unseen;
     const { storageMap } = this.context;
-    // A snapshot's fields are read as a path of the copied type is (a copied field may lie inside a copy there).
-    if (copy.kind === 'snapshot') return snapshotStoredPaths(storageMap, field.targetType, copy).reduce<string | undefined>((found, path) => found ?? this.#pathRefusal(field.targetType, path), undefined);
+    if (copy.kind === 'snapshot') {
+      // Its fields are read as paths of the copied type are (a copied field may lie inside a copy there).
+      for (const path of snapshotStoredPaths(storageMap, field.targetType, copy)) {
+        const inside = this.#pathRefusal(field.targetType, path);
+        if (inside) return inside;
+      }
+      return undefined;
+    }
     const within = new Set([...seen, field.targetType]);
     for (const held of copiesUnder(storageMap, field.targetType, '')) {
       const inside = this.#wholeCopyRefusal(held.field, held.copy, within);
