@@ -68,7 +68,8 @@ export function derivedValueHolding(model: WriteModel, typeName: string, path: s
 /**
  * Why an update may not set `path` of a `typeName` document: it holds a path other values are derived
  * from (`meta`, a JSON field holding `meta.weight`, which a total sums), and setting it whole would
- * change that value without moving them; or it is, holds or lies inside a value the writes derive
+ * change that value without moving them; it lies inside one (`address.city`, when a snapshot copies
+ * `address`), and setting it would change that value without moving what is derived from it; or it is, holds or lies inside a value the writes derive
  * (`stats` holding the total at `stats.weight`), which the client would overwrite. undefined when it may.
  */
 export function wholeSetProblem(model: WriteModel, typeName: string, fieldName: string, path: string): string | undefined {
@@ -84,6 +85,10 @@ function findWholeSetProblem(model: WriteModel, typeName: string, fieldName: str
   const inside = derivedFromPaths(model, typeName).find((derived) => derived.path !== path && isAtOrUnder(derived.path, path));
   if (inside) {
     return `${typeName}.${fieldName} is stored at ${path}, which holds ${inside.path} that ${inside.rule} is derived from, and an update setting ${path} whole would leave ${inside.rule} wrong; update the field stored at ${inside.path} itself, and leave ${typeName}.${fieldName} out of the update`;
+  }
+  const around = derivedFromPaths(model, typeName).find((derived) => derived.path !== path && isAtOrUnder(path, derived.path));
+  if (around) {
+    return `${typeName}.${fieldName} is stored at ${path}, inside ${around.path} that ${around.rule} is derived from, and an update setting ${path} would leave ${around.rule} as it was; update the field stored at ${around.path} whole, and leave ${typeName}.${fieldName} out of the update`;
   }
   const key = derivedValuesKeyedAt(model, typeName, path);
   if (key) {
