@@ -170,6 +170,18 @@ function mapInput(
       if (!inputField) fail(`${inputType.name} has no field for ${field.coordinate}, which is non-null; add ${field.fieldName}: ${field.valueType.name}!`);
       else if (!isNonNullType(inputField.type)) fail(`${inputType.name}.${field.fieldName} must be non-null (${String(inputField.type)}!), as ${field.coordinate} is`);
     }
+    for (const relation of storage.fields.values()) {
+      if (relation.kind !== 'relation' || !relation.nonNull || relation.isList) continue;
+      const { embedded, join } = relation.shapes;
+      // A reverse join is read from its children, and a list left out reads as empty: only these are the created document's to hold.
+      const key = join?.direction === 'byKey' ? join.localField : undefined;
+      if (!embedded && key === undefined) continue;
+      const givenBy = [relation.fieldName, ...[...storage.fields.values()].flatMap((field) => (field.kind === 'stored' && field.path === key ? [field.fieldName] : []))];
+      const inputField = givenBy.map((name) => inputFields[name]).find((given) => given !== undefined);
+      const wanted = embedded ? ` (an input object with ${relation.targetType}'s fields, non-null)` : ': ID!';
+      if (!inputField) fail(`${inputType.name} has no field for ${relation.coordinate}, which is non-null; add ${relation.fieldName}${wanted}`);
+      else if (!isNonNullType(inputField.type)) fail(`${inputType.name}.${inputField.name} must be non-null (${String(inputField.type)}!), as ${relation.coordinate} is`);
+    }
   }
   return ok ? mappings : undefined;
 }

@@ -20,6 +20,14 @@ const TYPES = /* GraphQL */ `
     lines: [Line!]! @embedded
   }
   type Line { sku: String! quantity: Int! }
+  type Shipment @collection(name: "shipments") {
+    id: ID!
+    orderId: ID
+    order: Order! @join(localField: "orderId")
+    address: Address! @embedded
+    parcels: [Line!]! @embedded
+  }
+  type Address { street: String }
 `;
 
 function generate(sdl: string) {
@@ -75,6 +83,23 @@ describe('generated mutations', () => {
       'Mutation.createOrder: TreeInput.kids: TreeInput holds itself (TreeInput > TreeInput), and a generated @create maps inputs of a fixed depth; give the nested level an input type without kids (as deep as the documents go), or create them with a mutation of your own',
     ]);
     expect(generate(`${tree}\ninput TreeInput { name: String! kids: [LeafInput!] }\ninput LeafInput { name: String! }`).problems).toEqual([]);
+  });
+
+  it('asks a create for the non-null reference and embedded document it holds, by the relation or by the key it reads', () => {
+    const shipment = 'type Mutation { createShipment(input: ShipmentInput!): Shipment! @create }\ninput AddressInput { street: String }';
+    expect(generate(`${shipment}\ninput ShipmentInput { address: AddressInput }`).problems).toEqual([
+      'Mutation.createShipment: ShipmentInput has no field for Shipment.order, which is non-null; add order: ID!',
+      'Mutation.createShipment: ShipmentInput.address must be non-null (AddressInput!), as Shipment.address is',
+    ]);
+    expect(generate(`${shipment}\ninput ShipmentInput { order: ID }`).problems).toEqual([
+      'Mutation.createShipment: ShipmentInput.order must be non-null (ID!), as Shipment.order is',
+      "Mutation.createShipment: ShipmentInput has no field for Shipment.address, which is non-null; add address (an input object with Address's fields, non-null)",
+    ]);
+    expect(generate(`${shipment}\ninput ShipmentInput { orderId: ID address: AddressInput! }`).problems).toEqual([
+      'Mutation.createShipment: ShipmentInput.orderId must be non-null (ID!), as Shipment.order is',
+    ]);
+    expect(generate(`${shipment}\ninput ShipmentInput { order: ID! address: AddressInput! }`).problems).toEqual([]);
+    expect(generate(`${shipment}\ninput ShipmentInput { orderId: ID! address: AddressInput! }`).problems).toEqual([]);
   });
 
   it.each([
