@@ -11,7 +11,7 @@ import {
   type GraphQLNamedInputType,
   type GraphQLSchema,
 } from 'graphql';
-import { isAtOrUnder } from '../documents/read-path';
+import { isAtOrUnder, pathsOverlap } from '../documents/read-path';
 import type { RelationField, StoredField } from '../startup/storage-map/storage-map-types';
 import { derivedValueHolding } from './derived-paths';
 import { boundedCopiesOf } from './fan-out-planner';
@@ -162,6 +162,12 @@ function mapInput(
     const mapping = relationMapping(model, target, inputField.name, inputIsList, inputNamed, where, fail, [...within, inputType.name]);
     if (mapping) mappings.push(mapping);
   }
+  mappings.forEach((mapping, index) => {
+    const earlier = mappings.slice(0, index).find((other) => pathsOverlap(other.path, mapping.path));
+    if (!earlier) return;
+    const place = earlier.path === mapping.path ? '' : `${isAtOrUnder(mapping.path, earlier.path) ? 'inside' : 'around'} ${earlier.path}, `;
+    fail(`${inputType.name}.${mapping.name} is stored at ${mapping.path}, ${place}where ${inputType.name}.${earlier.name} is stored too, and one write cannot set both; remove one of them from the input`);
+  });
   if (mode === 'create') {
     const inputFields = inputType.getFields();
     for (const field of storage.fields.values()) {

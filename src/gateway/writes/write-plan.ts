@@ -85,6 +85,11 @@ function operationProblem(model: WriteModel, operation: WriteOperation, readInPa
       const paths = operation.fields.map((name) => stored.find((field) => field.fieldName === name)!.path);
       const wholeSet = operation.fields.map((name, index) => wholeSetProblem(model, operation.typeName, name, paths[index]!)).find((problem) => problem !== undefined);
       if (wholeSet) return wholeSet;
+      const clash = paths.findIndex((path, index) => paths.slice(0, index).some((earlier) => pathsOverlap(earlier, path)));
+      if (clash >= 0) {
+        const earlier = paths.findIndex((path) => pathsOverlap(path, paths[clash]!));
+        return `${operation.typeName}.${operation.fields[clash]} (at ${paths[clash]}) and ${operation.typeName}.${operation.fields[earlier]} (at ${paths[earlier]}) are stored one at or inside the other, and one update cannot set both; set one of them`;
+      }
       if (operation.by !== '_id' && !stored.some((field) => field.path === operation.by)) return `by: "${operation.by}" is neither _id nor a stored path of ${operation.typeName}`;
       return sharedCollectionProblem(model, operation.typeName, 'update', paths);
     }

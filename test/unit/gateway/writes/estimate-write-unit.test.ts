@@ -94,6 +94,13 @@ describe('write plans checked at startup', () => {
     ]);
   });
 
+  it('refuses an update setting one stored path twice', () => {
+    const plans: MutationWritePlans = { ...mutationWritePlans, updateHost: [{ kind: 'updateSource', typeName: 'Host', by: '_id', fields: ['name', 'name'] }] };
+    expect(findWritePlanProblems(model, mutationType, plans)).toEqual([
+      'Mutation.updateHost: write plan updateSource(Host): Host.name (at name) and Host.name (at name) are stored one at or inside the other, and one update cannot set both; set one of them',
+    ]);
+  });
+
   it('asks a bound for the parents a list key names when some role reads them in part, for they are read in one find', () => {
     const sdl = /* GraphQL */ `
       type Query { noop: Int }

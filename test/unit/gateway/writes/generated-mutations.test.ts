@@ -28,6 +28,12 @@ const TYPES = /* GraphQL */ `
     parcels: [Line!]! @embedded
   }
   type Address { street: String }
+  extend type Shipment {
+    street: String @path(path: "address.street")
+    route: String @path(path: "address.street")
+    details: JSON @path(path: "address")
+  }
+  scalar JSON
 `;
 
 function generate(sdl: string) {
@@ -115,6 +121,21 @@ describe('generated mutations', () => {
     ['updateOrder(input: OrderPatch!): Order @update', 'input OrderPatch { note: String }', 'Mutation.updateOrder: @update takes two arguments, id: ID! and input'],
     ['deleteOrder(id: ID!): Order @delete(type: "Order")', '', 'Mutation.deleteOrder: @delete returns the deleted id (ID!) or true (Boolean!), not Order'],
     ['deleteOrder(id: ID!): ID! @delete(type: "Line")', '', 'Mutation.deleteOrder: @delete(type: "Line") names no @collection type'],
+    [
+      'updateShipment(id: ID!, input: ShipmentPatch!): Shipment @update',
+      'input ShipmentPatch { street: String route: String }',
+      'Mutation.updateShipment: ShipmentPatch.route is stored at address.street, where ShipmentPatch.street is stored too, and one write cannot set both; remove one of them from the input',
+    ],
+    [
+      'updateShipment(id: ID!, input: ShipmentPatch!): Shipment @update',
+      'input ShipmentPatch { street: String details: JSON }',
+      'Mutation.updateShipment: ShipmentPatch.details is stored at address, around address.street, where ShipmentPatch.street is stored too, and one write cannot set both; remove one of them from the input',
+    ],
+    [
+      'createShipment(input: ShipmentInput!): Shipment! @create',
+      'input ShipmentInput { order: ID! orderId: ID! address: AddressInput! } input AddressInput { street: String }',
+      'Mutation.createShipment: ShipmentInput.orderId is stored at orderId, where ShipmentInput.order is stored too, and one write cannot set both; remove one of them from the input',
+    ],
     ['makeOrder(input: OrderInput!): Order! @create @update', 'input OrderInput { placedAt: String! }', 'Mutation.makeOrder: declares @create and @update; keep one'],
   ])('%s with %s is refused', (field, inputs, problem) => {
     expect(generate(`type Mutation { ${field} }\n${inputs}`).problems).toEqual([problem]);
