@@ -46,6 +46,24 @@ export function documentTooLarge(mutation: string, cause: unknown, inTransaction
 /** BSONObjectTooLarge (an insert), and the error of an update whose result is too large. */
 const DOCUMENT_TOO_LARGE = new Set([10334, 17419]);
 
+/**
+ * MongoDB refused to set a field inside a value the document holds that is no document (`address.city`
+ * where `address` is null or a string): the stored data's doing, so BAD_USER_INPUT naming the `fields`
+ * set there, with the same outcome as totalOverflow's. MongoDB's message is left out: it holds the value.
+ */
+export function pathNotSettable(mutation: string, fields: readonly string[], cause: unknown, inTransaction: boolean): GraphQLError | undefined {
+  const server = cause instanceof DatabaseFailure ? cause.cause : cause;
+  if (!(server instanceof MongoServerError) || server.code !== PATH_NOT_VIABLE) return undefined;
+  const outcome = inTransaction ? 'so nothing was written' : 'so it was left as it was; without a transaction, what the write changed before it stands';
+  return new GraphQLError(
+    `${mutation}: ${fields.join(', ')} ${fields.length === 1 ? 'is' : 'are'} stored inside a value this document holds as no document (null, a scalar or a list), where MongoDB cannot set a field, ${outcome}; set the value around ${fields.length === 1 ? 'it' : 'them'} whole first`,
+    { extensions: { code: PublicErrorCode.BAD_USER_INPUT } },
+  );
+}
+
+/** MongoDB's PathNotViable: an update path runs through a value that is no document. */
+const PATH_NOT_VIABLE = 28;
+
 const WHY_NOT_RETRIED: Record<RetryLimit, string> = {
   attempts: 'that is the most maxTransactionAttempts allows',
   time: 'no retry could start within transactionRetryMs',

@@ -20,7 +20,7 @@ import { keyedParentLockIds, newParentLockIds } from './keyed-parent-locks';
 import { collectionsOfMoves, collectionsOfReferenceChange, pathsBeforeMoves, planChildMoves, planReferenceChange } from './reference-planner';
 import { countersMoved, type SourceChangeListener } from './source-changes';
 import { lockIds, storedPathsOf, type ReferenceLocks } from './reference-locks';
-import { changedSinceRead, InjectedWriteFailure, injectedWriteFailures, documentTooLarge, notFound, totalOverflow } from './write-errors';
+import { changedSinceRead, InjectedWriteFailure, injectedWriteFailures, documentTooLarge, notFound, pathNotSettable, totalOverflow } from './write-errors';
 import type { BoundedArray, SnapshotLocation, WriteModel } from '../startup/write-model/write-model-types';
 import { describeEquals, sameValue, type RowCondition } from '../startup/access-rules/access-rule-types';
 import { groupByCollection, type PlannedUpdate, type WriteStep } from './write-steps';
@@ -256,13 +256,19 @@ export class WriteUnit {
     }
     let moves: PlannedUpdate[] = [];
     let source: { matched: number; modified: number };
-    if (collectionsOfMoves(this.model, typeName, paths).length === 0) source = await this.#apply({ kind: 'update', collection: plan.source.collection, statements: [plan.source.statement] });
-    else {
-      // Counters and totals move by what the document held before this very update, so concurrent updates each move them by their own change.
-      const before = await this.#updateMovingTotals(typeName, $set, plan.source.collection, plan.source.statement, [...paths, ...pathsBeforeMoves(this.model, typeName, paths)]);
-      const modified = before !== null && paths.some((path) => keyString(readPath(before, path) ?? null) !== keyString($set[path] ?? null));
-      source = { matched: before ? 1 : 0, modified: modified ? 1 : 0 };
-      if (before) moves = planChildMoves(this.model, typeName, before, $set);
+    try {
+      if (collectionsOfMoves(this.model, typeName, paths).length === 0) source = await this.#apply({ kind: 'update', collection: plan.source.collection, statements: [plan.source.statement] });
+      else {
+        // Counters and totals move by what the document held before this very update, so concurrent updates each move them by their own change.
+        const before = await this.#updateMovingTotals(typeName, $set, plan.source.collection, plan.source.statement, [...paths, ...pathsBeforeMoves(this.model, typeName, paths)]);
+        const modified = before !== null && paths.some((path) => keyString(readPath(before, path) ?? null) !== keyString($set[path] ?? null));
+        source = { matched: before ? 1 : 0, modified: modified ? 1 : 0 };
+        if (before) moves = planChildMoves(this.model, typeName, before, $set);
+      }
+    } catch (error) {
+      const nested = setting.filter((field) => field.path.includes('.'));
+      const fields = (nested.length > 0 ? nested : setting).map((field) => `${typeName}.${field.name} (at ${field.path})`);
+      throw pathNotSettable(`Mutation.${this.mutationField}`, fields, error, this.writer.inTransaction) ?? error;
     }
     if (source.matched === 0) throw notFound(`${typeName} ${described} not found`, { typeName });
     // A document left as it was (every field set to the value it held) changed nothing, and neither do its copies.
