@@ -178,23 +178,39 @@ const pushValues: AccumulatorOperator = (coll, expr, options) => {
   return values;
 };
 
+/**
+ * The first of each run of equal values, in input order, by MongoDB's equality: numbers by value across
+ * Int32/Long/Double/Decimal128, documents and arrays by their contents; strings under the collation if any.
+ */
+function distinctMembers(values: readonly unknown[], options: Options): unknown[] {
+  const collation = collationOf(options);
+  if (collation !== undefined) return distinctValues(values, valueComparator(collation));
+  const seen = new Map<string, unknown>();
+  for (const value of values) {
+    const key = valueKey(value);
+    if (!seen.has(key)) seen.set(key, value);
+  }
+  return [...seen.values()];
+}
+
+/** A test of whether a value equals one of `values`, by the same equality as distinctMembers. */
+function membershipTest(values: readonly unknown[], options: Options): (value: unknown) => boolean {
+  const collation = collationOf(options);
+  if (collation !== undefined) {
+    const compare = valueComparator(collation);
+    return (value) => values.some((member) => compare(member, value) === 0);
+  }
+  const keys = new Set(values.map(valueKey));
+  return (value) => keys.has(valueKey(value));
+}
+
 const accumulatorOverrides: Record<string, AccumulatorOperator> = {
   $push: pushValues,
   $sum: (coll, expr, options) => sumValues(pushValues(coll, expr, options) as unknown[]),
   $avg: (coll, expr, options) => averageValues(pushValues(coll, expr, options) as unknown[]),
   $min: (coll, expr, options) => extreme(pushValues(coll, expr, options) as unknown[], -1, valueComparator(collationOf(options))),
   $max: (coll, expr, options) => extreme(pushValues(coll, expr, options) as unknown[], 1, valueComparator(collationOf(options))),
-  $addToSet: (coll, expr, options) => {
-    const values = pushValues(coll, expr, options) as unknown[];
-    const collation = collationOf(options);
-    if (collation !== undefined) return distinctValues(values, valueComparator(collation));
-    const seen = new Map<string, unknown>();
-    for (const value of values) {
-      const key = valueKey(value);
-      if (!seen.has(key)) seen.set(key, value);
-    }
-    return [...seen.values()];
-  },
+  $addToSet: (coll, expr, options) => distinctMembers(pushValues(coll, expr, options) as unknown[], options),
   $topN: (coll, expr, options) => pickSorted(coll, expr, options, 'top', true),
   $bottomN: (coll, expr, options) => pickSorted(coll, expr, options, 'bottom', true),
   $top: (coll, expr, options) => pickSorted(coll, expr, options, 'top', false),
@@ -249,6 +265,56 @@ function singleArgument(name: string, expr: unknown): unknown {
   return expr[0];
 }
 
+const ONE_ARGUMENT = (): string => 'One argument';
+const FIRST_OR_SECOND = (index: number): string => (index === 0 ? 'First argument' : 'Second argument');
+
+/**
+ * How MongoDB reports a set expression's operand that is not an array: one code for any operand, or
+ * one per position for the two-operand expressions, and how the message names the operand.
+ */
+const SET_OPERAND_ERRORS: Readonly<Record<string, { codes: readonly number[]; operand: (index: number) => string }>> = {
+  $setUnion: { codes: [17043], operand: ONE_ARGUMENT },
+  $setIntersection: { codes: [17047], operand: ONE_ARGUMENT },
+  $setEquals: { codes: [17044], operand: (index) => `${index + 1}-th argument` },
+  $setDifference: { codes: [17048, 17049], operand: FIRST_OR_SECOND },
+  $setIsSubset: { codes: [17046, 17042], operand: FIRST_OR_SECOND },
+};
+
+function evaluateOperands(obj: unknown, expr: unknown, options: Options): unknown[] {
+  return evalExpr(obj, Array.isArray(expr) ? expr : [expr], options) as unknown[];
+}
+
+function isNullish(value: unknown): boolean {
+  return value === null || value === undefined;
+}
+
+/** A set expression's operands, or MongoDB's error for the first that is not an array. */
+function arrayOperands(name: string, operands: unknown[]): unknown[][] {
+  const { codes, operand: describe } = SET_OPERAND_ERRORS[name]!;
+  for (const [index, operand] of operands.entries()) {
+    if (Array.isArray(operand)) continue;
+    const code = codes[Math.min(index, codes.length - 1)]!;
+    const all = codes.length === 1 ? 'All' : 'both';
+    throw new CommandError(code, `Location${code}`, `${all} operands of ${name} must be arrays. ${describe(index)} is of type: ${typeName(operand)}`);
+  }
+  return operands as unknown[][];
+}
+
+/** `$setUnion`/`$setIntersection` operands: null at the first null or missing one, unless an earlier one is not an array. */
+function operandsUntilNull(name: string, operands: unknown[]): unknown[][] | null {
+  const firstNull = operands.findIndex(isNullish);
+  if (firstNull === -1) return arrayOperands(name, operands);
+  arrayOperands(name, operands.slice(0, firstNull));
+  return null;
+}
+
+/** A fixed-arity operator's argument list, as singleArgument reads it (16020 when the count differs). */
+function argumentCount(name: string, expr: unknown, count: number): unknown[] {
+  const args = Array.isArray(expr) ? expr : [expr];
+  if (args.length !== count) throw new CommandError(16020, 'Location16020', `Expression ${name} takes exactly ${count} arguments. ${args.length} were passed in.`);
+  return args;
+}
+
 const expressionOverrides: Record<string, ExpressionOperator> = {
   $eq: compareOp((c) => c === 0),
   $ne: compareOp((c) => c !== 0),
@@ -278,13 +344,42 @@ const expressionOverrides: Record<string, ExpressionOperator> = {
   $in: (obj, expr, options) => {
     const [needle, haystack] = evalArgs(obj, expr, options);
     if (!Array.isArray(haystack)) throw new Error('$in requires an array as a second argument');
-    const collation = collationOf(options);
-    if (collation !== undefined) {
-      const compare = valueComparator(collation);
-      return haystack.some((item) => compare(needle, item) === 0);
+    // Missing equals only missing, as in $eq (compareArguments), and an array holds no missing value:
+    // MongoDB turns a missing element of an array expression into null.
+    if (needle === undefined) return false;
+    return membershipTest(haystack, options)(needle);
+  },
+  $setUnion: (obj, expr, options) => {
+    const sets = operandsUntilNull('$setUnion', evaluateOperands(obj, expr, options));
+    return sets && distinctMembers(sets.flat(), options);
+  },
+  $setIntersection: (obj, expr, options) => {
+    const sets = operandsUntilNull('$setIntersection', evaluateOperands(obj, expr, options));
+    if (sets === null) return null;
+    const [first = [], ...others] = sets;
+    const inOthers = others.map((set) => membershipTest(set, options));
+    return distinctMembers(first, options).filter((value) => inOthers.every((isMember) => isMember(value)));
+  },
+  $setDifference: (obj, expr, options) => {
+    const operands = evaluateOperands(obj, argumentCount('$setDifference', expr, 2), options);
+    if (operands.some(isNullish)) return null;
+    const [first, second] = arrayOperands('$setDifference', operands) as [unknown[], unknown[]];
+    const inSecond = membershipTest(second, options);
+    return distinctMembers(first, options).filter((value) => !inSecond(value));
+  },
+  $setIsSubset: (obj, expr, options) => {
+    const operands = evaluateOperands(obj, argumentCount('$setIsSubset', expr, 2), options);
+    const [first, second] = arrayOperands('$setIsSubset', operands) as [unknown[], unknown[]];
+    return first.every(membershipTest(second, options));
+  },
+  $setEquals: (obj, expr, options) => {
+    if (!Array.isArray(expr) || expr.length < 2) {
+      throw new CommandError(17045, 'Location17045', `$setEquals needs at least two arguments had: ${Array.isArray(expr) ? expr.length : 1}`);
     }
-    const key = valueKey(needle);
-    return haystack.some((item) => valueKey(item) === key);
+    const [first, ...others] = arrayOperands('$setEquals', evaluateOperands(obj, expr, options)) as [unknown[], ...unknown[][]];
+    const inFirst = membershipTest(first, options);
+    const size = distinctMembers(first, options).length;
+    return others.every((set) => set.every(inFirst) && distinctMembers(set, options).length === size);
   },
   $add: (obj, expr, options) => {
     const args = evalArgs(obj, expr, options);

@@ -3,7 +3,7 @@
  * (incl. $topN) $sort $limit $skip $facet $count $replaceRoot $setWindowFields $unionWith and common expressions.
  * Cursor batching over >101 results is covered in mongo-compat-cursors. Runs unchanged against MONGODB_URI.
  */
-import { Decimal128, Double, Long, type Document } from 'mongodb';
+import { Decimal128, Double, Int32, Long, type Document } from 'mongodb';
 import { idsOf, useCompatDatabase } from './support/compat-helpers';
 
 const ctx = useCompatDatabase('compat_aggregate');
@@ -392,6 +392,17 @@ describe('$group', () => {
     expect(await idsOf(ctx.db.collection('missing_vs_null'), { $expr: { $eq: ['$a', null] } })).toEqual([1]);
   });
 
+  test('expression $in compares as $eq does: a missing value is not in [null], nor in an array of missing fields (which hold null)', async () => {
+    await ctx.db.collection('in_missing').insertMany([{ _id: 1, a: null }, { _id: 2 }, { _id: 3, a: 1 }] as Document[]);
+    const rows = await run('in_missing', [{ $sort: { _id: 1 } }, { $project: { inNull: { $in: ['$a', [null]] }, inMissing: { $in: ['$a', ['$nothing']] } } }]);
+    expect(rows.map(({ _id, inNull, inMissing }) => [_id, inNull, inMissing])).toEqual([
+      [1, true, true],
+      [2, false, false],
+      [3, false, false],
+    ]);
+    expect(await idsOf(ctx.db.collection('in_missing'), { $expr: { $in: ['$a', [null]] } })).toEqual([1]);
+  });
+
   test('_id: null groups everything; a compound _id groups by several fields', async () => {
     expect(await run('orders', [{ $group: { _id: null, n: { $sum: 1 }, days: { $addToSet: '$day' } } }, { $project: { _id: 1, n: 1 } }])).toEqual([
       { _id: null, n: 5 },
@@ -621,6 +632,46 @@ describe('Long and Decimal128 in window functions and expressions', () => {
     await ctx.db.collection('isNumber').insertMany(values.map((v, _id) => ({ _id, v }) as Document));
     const rows = await ctx.db.collection('isNumber').aggregate([{ $sort: { _id: 1 } }, { $project: { _id: 0, is: { $isNumber: '$v' } } }]).toArray();
     expect(rows.map((row) => row.is)).toEqual([true, true, true, true, true, false, false, false, false]);
+  });
+
+  // MongoDB docs, "$setUnion" and the other set expressions: results have no duplicates, and members
+  // compare as values do ("Comparison/Sort Order"): numbers by value, documents and arrays by their contents.
+  test('set expressions take Int32, Long, Double and Decimal128 of one value, and documents or arrays holding them, as one member', async () => {
+    await ctx.db.collection('set_members').insertOne({
+      _id: 1,
+      ones: [Long.fromNumber(1), new Int32(1), Decimal128.fromString('1.0'), new Double(1)],
+      docs: [{ a: 1 }, { a: Long.fromNumber(1) }, [1, 2], [Decimal128.fromString('1'), new Double(2)]],
+      longs: [Long.fromNumber(1), Long.fromNumber(2), Long.fromNumber(3)],
+      mixed: [1, Decimal128.fromString('2.0')],
+    } as Document);
+    const [row] = await run('set_members', [
+      {
+        $project: {
+          _id: 0,
+          union: { $size: { $setUnion: ['$ones', []] } },
+          docs: { $size: { $setUnion: ['$docs'] } },
+          intersection: { $size: { $setIntersection: ['$longs', '$mixed'] } },
+          difference: { $setDifference: ['$longs', '$mixed'] },
+          equals: { $setEquals: ['$ones', [1]] },
+          subset: { $setIsSubset: ['$mixed', '$longs'] },
+        },
+      },
+    ]);
+    expect({ ...row, difference: row!.difference.map(String) }).toEqual({ union: 1, docs: 2, intersection: 2, difference: ['3'], equals: true, subset: true });
+  });
+
+  test("docjoin's per-parent keys ($reduce over $setUnion) count a child listing its parent as Int32 7 and Long 7 once", async () => {
+    await ctx.db.collection('parent_keys').insertMany([
+      { _id: 'b1', authorIds: [new Int32(7), Long.fromNumber(7)] },
+      { _id: 'b2', authorIds: [new Int32(7)] },
+    ] as Document[]);
+    const asList = (value: string) => ({ $cond: [{ $isArray: value }, value, [value]] });
+    const rows = await run('parent_keys', [
+      { $addFields: { parent: { $reduce: { input: asList('$authorIds'), initialValue: [], in: { $setUnion: ['$$value', asList('$$this')] } } } } },
+      { $unwind: '$parent' },
+      { $group: { _id: '$parent', count: { $sum: 1 } } },
+    ]);
+    expect(rows).toEqual([{ _id: 7, count: 2 }]);
   });
 });
 

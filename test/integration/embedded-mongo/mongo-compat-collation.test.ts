@@ -188,6 +188,27 @@ describe('counting, distinct and aggregation', () => {
       { _id: 3, same: true, listed: true },
     ]);
   });
+
+  test('set expressions ($setUnion, $setDifference, $setEquals) compare under the collation', async () => {
+    const collection = await words('set_expressions');
+    const [row] = await collection
+      .aggregate(
+        [
+          { $match: { _id: 1 } },
+          {
+            $project: {
+              _id: 0,
+              union: { $size: { $setUnion: [['$name'], ['APPLE', 'äpple']] } },
+              difference: { $setDifference: [['$name', 'banana'], ['APPLE']] },
+              equals: { $setEquals: [['$name'], ['Apple']] },
+            },
+          },
+        ],
+        { collation: en(2) },
+      )
+      .toArray();
+    expect(row).toEqual({ union: 2, difference: ['banana'], equals: true });
+  });
 });
 
 describe('a collection default collation', () => {

@@ -86,4 +86,13 @@ describe('aggregation errors', () => {
     const error = await expectServerError(things().aggregate([{ $notAStage: {} }]).toArray(), 40324);
     expect(error.errmsg).toMatch(/Unrecognized pipeline stage name/);
   });
+
+  test("set expressions: a non-array operand fails with the operator's code; a null or missing one makes $setUnion and $setDifference null", async () => {
+    const project = (expression: Document) => things().aggregate([{ $match: { _id: 1 } }, { $project: { _id: 0, v: expression } }]).toArray();
+    await expectServerError(project({ $setUnion: [[1], '$a'] }), 17043);
+    await expectServerError(project({ $setDifference: [[1], '$a'] }), 17049);
+    await expectServerError(project({ $setIsSubset: ['$a', [1]] }), 17046);
+    expect(await project({ $setUnion: [[1], '$missing'] })).toEqual([{ v: null }]);
+    expect(await project({ $setDifference: ['$a', null] })).toEqual([{ v: null }]);
+  });
 });
