@@ -1,3 +1,4 @@
+import { BSON, EJSON } from 'bson';
 import { ObjectId, type MongoClient } from 'mongodb';
 import { buildStorageMap, connectMongo, StorageConfigError, withDirectiveTypeDefs, type Gateway } from 'docjoin';
 import { buildSchema } from 'graphql';
@@ -203,19 +204,36 @@ describe('a cursor is valid for its own list, order and parent only', () => {
     expect(atRoot.cost).toMatchObject({ roundTrips: 0, estimatedRoundTrips: 0 });
   });
 
-  it('a forged cursor is BAD_USER_INPUT with nothing sent: garbage, an id, an operator object, a value nested too deep, an invalid date', async () => {
+  it('a forged cursor is BAD_USER_INPUT with nothing sent: garbage, an id, a value nested too deep, an invalid date, and an operator object in a cursor of Extended JSON', async () => {
     const valid = await cursorOf('{ books(first: 1) { pageInfo { endCursor } } }');
-    const body = JSON.parse(Buffer.from(valid, 'base64url').toString('utf8')) as { v: unknown[] };
-    const withOperator = Buffer.from(JSON.stringify({ ...body, v: [{ $gt: '' }, body.v[1]] })).toString('base64url');
-    const withNestedOperator = Buffer.from(JSON.stringify({ ...body, v: [[{ name: { $ne: null } }], body.v[1]] })).toString('base64url');
+    const body = BSON.deserialize(Buffer.from(valid, 'base64url').subarray(1), { promoteValues: false }) as { l: string; v: unknown[] };
+    // Cursors issued before their version byte: Extended JSON, where an object keyed `$…` cannot be told from a type.
+    const extendedJson = (values: unknown[]) => Buffer.from(EJSON.stringify({ l: body.l, v: values }, { relaxed: false })).toString('base64url');
+    const withOperator = extendedJson([{ $gt: '' }, body.v[1]]);
+    const withNestedOperator = extendedJson([[{ name: { $ne: null } }], body.v[1]]);
     // MongoDB refuses a filter nested past 100 levels: a value this deep would fail there, not here.
-    const nestedTooDeep = Buffer.from(JSON.stringify({ ...body, v: [JSON.parse(`${'['.repeat(100)}1${']'.repeat(100)}`), body.v[1]] })).toString('base64url');
-    const invalidDate = Buffer.from(JSON.stringify({ ...body, v: [{ $date: 'not a date' }, body.v[1]] })).toString('base64url');
+    const nestedTooDeep = Buffer.concat([Buffer.of(1), BSON.serialize({ l: body.l, v: [JSON.parse(`${'['.repeat(100)}1${']'.repeat(100)}`), body.v[1]] })]).toString('base64url');
+    const invalidDate = Buffer.from(JSON.stringify({ l: body.l, v: [{ $date: 'not a date' }, body.v[1]] })).toString('base64url');
     for (const forged of ['not a cursor!', shelves[0]!._id.toHexString(), withOperator, withNestedOperator, nestedTooDeep, invalidDate, valid.slice(0, -4), '']) {
       const result = await run('query ($after: String) { books(first: 2, after: $after) { edges { node { title } } } }', { after: forged });
       expect(result.errors?.map((error) => error.extensions?.code)).toEqual(['BAD_USER_INPUT']);
       expect(result.cost).toMatchObject({ roundTrips: 0 });
     }
+  });
+
+  it('reads a cursor of Extended JSON issued before the version byte, and compares an object keyed `$…` in a cursor of BSON as a value', async () => {
+    const query = 'query ($after: String) { books(first: 2, after: $after) { edges { node { title } } } }';
+    const valid = await cursorOf('{ books(first: 1) { pageInfo { endCursor } } }');
+    const body = BSON.deserialize(Buffer.from(valid, 'base64url').subarray(1), { promoteValues: false }) as { l: string; v: unknown[] };
+    const extendedJson = Buffer.from(EJSON.stringify(body, { relaxed: false })).toString('base64url');
+    const [current, earlier] = await Promise.all([run(query, { after: valid }), run(query, { after: extendedJson })]);
+    expect(current.errors).toBeUndefined();
+    expect(earlier.errors).toBeUndefined();
+    expect(earlier.data).toEqual(current.data);
+    const operatorShaped = Buffer.concat([Buffer.of(1), BSON.serialize({ l: body.l, v: [{ $gt: '' }, body.v[1]] })]).toString('base64url');
+    const atIt = await run(query, { after: operatorShaped });
+    expect(atIt.errors).toBeUndefined();
+    expect(atIt.cost).toMatchObject({ roundTrips: 1 });
   });
 
   it('first over the cap is BAD_USER_INPUT; first: 0 still answers hasNextPage', async () => {

@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import { EJSON } from 'bson';
+import { BSON, EJSON } from 'bson';
 import { bsonType } from '../../documents/bson-type';
 import { badUserInput } from '../../errors/public-error-code';
 import type { SortKey } from '../../startup/storage-map/storage-map-types';
@@ -8,12 +8,13 @@ import { quoteInput } from '../../errors/quote-input';
 /**
  * Connection cursors: opaque to clients, keyset positions to docjoin. A cursor holds an item's values
  * of the list's sort keys (which end with `_id`), the list it came from (`Type.field` in one order) and,
- * on a relation, the parent whose list it is. Values are Extended JSON, so an ObjectId or a date comes
- * back as the same BSON type: a Long past 2^53 too, read back as a Long, not a rounded double. A
- * cursor's values only ever stand where MongoDB compares them as values (the operand of `$eq`, `$gt`,
- * `$lt`; see afterFilter), so an object, an array or a regex is compared, never run as an operator or a
- * pattern. Still, one holding a key that starts with `$`, or nested too deep, is refused: only an edited
- * cursor holds one.
+ * on a relation, the parent whose list it is. It is BSON behind a version byte, so every value comes
+ * back as the same BSON type (an ObjectId, a date, a Long past 2^53), and a stored object whose keys
+ * start with `$` (`{ $oid: "…" }`, imported with JSON.parse) comes back as that object, not as the type
+ * its Extended JSON would spell. A cursor's values only ever stand where MongoDB compares them as values
+ * (the operand of `$eq`, `$gt`, `$lt`; see afterFilter), so an object, an array or a regex is compared,
+ * never run as an operator or a pattern. Cursors issued before the version byte (Extended JSON) are
+ * still read.
  */
 
 /** Where a cursor is valid: one list in one order, and for a relation one parent (its key string). */
@@ -37,9 +38,24 @@ export function cursorList(coordinate: string, sort: readonly SortKey[]): string
   return createHash('sha256').update(`${coordinate}|${order}`).digest('base64url').slice(0, 12);
 }
 
+/** The first byte of a cursor's bytes: BSON follows. (A cursor of Extended JSON starts with `{`.) */
+const BSON_CURSOR = 1;
+
 export function encodeCursor(scope: CursorScope, values: readonly unknown[]): string {
   const body = { l: scope.list, ...(scope.parent !== undefined && { p: scope.parent }), v: values.map((value) => value ?? null) };
-  return Buffer.from(EJSON.stringify(body, { relaxed: false }), 'utf8').toString('base64url');
+  return Buffer.concat([Buffer.of(BSON_CURSOR), BSON.serialize(body)]).toString('base64url');
+}
+
+/**
+ * A cursor's body as it was encoded, in either version; throws on anything else. In Extended JSON a
+ * stored object with a key starting with `$` cannot be told from a type, so such a cursor holding one
+ * is taken for an edited one (`dollarKeysEdited`).
+ */
+function readCursorBody(cursor: string): { body: unknown; dollarKeysEdited: boolean } {
+  const bytes = Buffer.from(cursor, 'base64url');
+  // promoteValues off: an Int32 or a Double stays one, as Extended JSON's canonical mode keeps it.
+  if (bytes[0] === BSON_CURSOR) return { body: BSON.deserialize(bytes.subarray(1), { promoteValues: false }), dollarKeysEdited: false };
+  return { body: EJSON.parse(bytes.toString('utf8'), { relaxed: false }), dollarKeysEdited: true };
 }
 
 /**
@@ -51,15 +67,16 @@ export function encodeCursor(scope: CursorScope, values: readonly unknown[]): st
 export function decodeCursor(cursor: string, list: string, sort: readonly SortKey[], coordinate: string): DecodedCursor {
   const forged = () => badUserInput(`after: ${quoteInput(cursor)} is not a cursor ${coordinate} returned; pass an edge's cursor or pageInfo.endCursor unchanged`, { argumentName: 'after' });
   if (cursor.length === 0 || cursor.length > MAX_CURSOR_LENGTH || !/^[A-Za-z0-9_-]+$/.test(cursor)) throw forged();
-  let body: unknown;
+  let read: ReturnType<typeof readCursorBody>;
   try {
-    body = EJSON.parse(Buffer.from(cursor, 'base64url').toString('utf8'), { relaxed: false });
+    read = readCursorBody(cursor);
   } catch {
     throw forged();
   }
+  const { body, dollarKeysEdited } = read;
   if (typeof body !== 'object' || body === null) throw forged();
   const { l, p, v } = body as Record<string, unknown>;
-  if (typeof l !== 'string' || (p !== undefined && typeof p !== 'string') || !Array.isArray(v) || v.some((value) => isEditedValue(value))) throw forged();
+  if (typeof l !== 'string' || (p !== undefined && typeof p !== 'string') || !Array.isArray(v) || v.some((value) => isEditedValue(value, dollarKeysEdited))) throw forged();
   if (l !== list || v.length !== sort.length) {
     throw badUserInput(`after: the cursor is from another list or another order than this ${coordinate}; pass a cursor this field returned with the same orderBy`, { argumentName: 'after' });
   }
@@ -76,11 +93,11 @@ export function checkCursorParent(cursor: DecodedCursor | undefined, parent: str
 /** Deeper than a value MongoDB stores under a field and then takes in a filter around it (it refuses past 100 levels in all). */
 const MAX_VALUE_DEPTH = 64;
 
-/** A value no item's sort key holds: an object with a key that starts with `$`, an invalid date, or one nested deeper than a stored value can be. */
-function isEditedValue(value: unknown, depth = 0): boolean {
+/** A value no item's sort key holds: an invalid date, one nested deeper than a stored value can be, or (`dollarKeysEdited`) an object with a key that starts with `$`. */
+function isEditedValue(value: unknown, dollarKeysEdited: boolean, depth = 0): boolean {
   if (depth > MAX_VALUE_DEPTH) return true;
-  if (Array.isArray(value)) return value.some((element) => isEditedValue(element, depth + 1));
+  if (Array.isArray(value)) return value.some((element) => isEditedValue(element, dollarKeysEdited, depth + 1));
   if (value instanceof Date) return Number.isNaN(value.getTime());
   if (typeof value !== 'object' || value === null || value instanceof RegExp || bsonType(value) !== undefined) return false;
-  return Object.entries(value).some(([key, inner]) => key.startsWith('$') || isEditedValue(inner, depth + 1));
+  return Object.entries(value).some(([key, inner]) => (dollarKeysEdited && key.startsWith('$')) || isEditedValue(inner, dollarKeysEdited, depth + 1));
 }
