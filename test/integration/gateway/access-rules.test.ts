@@ -637,6 +637,7 @@ describe('the paths a review found around the first checks', () => {
   const reviewTypeDefs = /* GraphQL */ `
     type Query {
       staff(first: Int = 20, orderBy: StaffOrder = BY_EMAIL): [Staff!]! @list(sort: "name")
+      staffByEmail(first: Int = 20, orderBy: StaffOrder): [Staff!]! @list(sort: "email")
       members(first: Int = 20, orderBy: MemberOrder): [Member!]! @list(sort: "name")
       topics: [Topic!]! @list
     }
@@ -645,6 +646,7 @@ describe('the paths a review found around the first checks', () => {
     }
     enum StaffOrder {
       BY_EMAIL @sort(by: "email")
+      BY_NAME @sort(by: "name")
     }
     enum MemberOrder {
       BY_CITY @sort(by: "home.city")
@@ -745,6 +747,16 @@ describe('the paths a review found around the first checks', () => {
     const inside = await review.gateway.execute({ query: '{ members(orderBy: BY_CITY) { name } }' }, { viewer: member });
     expect(inside.errors?.[0]?.message).toBe('Query.members sorts by Member.home, which is hidden from role "member"');
     expect((await review.gateway.execute({ query: '{ members { name } }' }, { viewer: member })).data).toEqual({ members: [{ name: 'Uma' }, { name: 'Vic' }] });
+  });
+
+  it("a list's own order by a hidden field is refused where it runs, and not where a literal orderBy replaces it", async () => {
+    const refusal = 'Query.staffByEmail sorts by Staff.email, which is hidden from role "member"';
+    const answers = [];
+    for (const query of ['{ staffByEmail { name } }', '{ staffByEmail(orderBy: null) { name } }', 'query ($o: StaffOrder) { staffByEmail(orderBy: $o) { name } }', '{ a: staffByEmail(orderBy: BY_NAME) { name } b: staffByEmail { name } }', '{ staffByEmail(orderBy: BY_NAME) { name } }']) {
+      const result = await review.gateway.execute({ query, variables: { o: 'BY_NAME' } }, { viewer: member });
+      answers.push(result.errors?.map((error) => error.message) ?? result.data);
+    }
+    expect(answers).toEqual([[refusal], [refusal], [refusal], [refusal], { staffByEmail: [{ name: 'Sam' }, { name: 'Tess' }] }]);
   });
 
   it('a join that names another collection reads it with its target type\'s filter, by join and by lookup', async () => {

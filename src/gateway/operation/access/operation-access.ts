@@ -136,8 +136,10 @@ class AccessWalk {
     const orderBy: ListOrder | undefined = root?.kind === 'list' ? root.orderBy : relation?.listArguments.orderBy;
     const orders: (readonly SortKey[])[] = [];
     if (orderBy && given.has(orderBy.argumentName)) orders.push(...orderChosen(step, orderBy));
-    if (root?.kind === 'list') orders.push(root.sort);
-    if (join?.direction === 'byReference') orders.push(join.sort);
+    // The list's own order runs where no orderBy is chosen: a literal order replaces it.
+    const ownOrder = ownOrderMayRun(step, orderBy);
+    if (root?.kind === 'list' && ownOrder) orders.push(root.sort);
+    if (join?.direction === 'byReference' && ownOrder) orders.push(join.sort);
     for (const key of orders.flat()) {
       const shown = this.comparisonRefusal(target, key.path);
       if (shown) return `${step.coordinate} sorts by ${shown}`;
@@ -420,6 +422,16 @@ function orderChosen(step: FieldStep, orderBy: ListOrder): (readonly SortKey[])[
   const names = written.map((value) => (value === undefined ? fallback : value.kind === Kind.ENUM ? value.value : undefined));
   if (names.some((name) => typeof name !== 'string' || !orderBy.sorts.has(name))) return [...orderBy.sorts.values()];
   return [...new Set(names as string[])].map((name) => orderBy.sorts.get(name)!);
+}
+
+/** Whether the list's own order may run: it has no orderBy, or a selection of it leaves one out (with no default), gives null or a variable. */
+function ownOrderMayRun(step: FieldStep, orderBy: ListOrder | undefined): boolean {
+  if (!orderBy) return true;
+  const fallback = step.definition?.args.find((argument) => argument.name === orderBy.argumentName)?.defaultValue;
+  return step.fieldNodes.some((node) => {
+    const written = node.arguments?.find((argument) => argument.name.value === orderBy.argumentName)?.value;
+    return written === undefined ? fallback === undefined || fallback === null : written.kind !== Kind.ENUM;
+  });
 }
 
 /** A hidden field stored inside `path` (`home.city` inside `home`). */
