@@ -12,7 +12,7 @@ import { anchoredFilter, planPage } from '../../operation/planning/page-request'
 import { planConnectionPage, toConnection, type ConnectionValue } from '../../operation/planning/connection-page';
 import { mergeProjections, projectionOf, type Projection } from '../../operation/planning/projection';
 import { readProjected } from '../loaders/projected-read';
-import { parseSort, sortDocument } from '../../startup/storage-map/parse-sort';
+import { parseSort, sortDocument, withIdTieBreaker } from '../../startup/storage-map/parse-sort';
 import { badUserInput, forbidden } from '../../errors/public-error-code';
 import { listOnPath } from '../../startup/storage-map/copy-paths';
 import type { SortKey, StorageMap } from '../../startup/storage-map/storage-map-types';
@@ -125,7 +125,7 @@ export class DocumentsApi {
     const connection = this.context.storageMap.connections.get(getNamedType(info.returnType).name);
     const coordinate = `${info.parentType.name}.${info.fieldName}`;
     if (!connection) throw new InvariantError(`${coordinate}: findConnection answers a field that returns a connection type (edges, pageInfo); it returns ${String(info.returnType)}`);
-    const sort = typeof options.sort === 'string' || options.sort === undefined ? parseRootSort(options.sort ?? '_id') : options.sort;
+    const sort = typeof options.sort === 'string' || options.sort === undefined ? parseRootSort(options.sort ?? '_id') : withIdTieBreaker(options.sort);
     this.#refuseHiddenOrder(coordinate, typeName, sort);
     // A cursor keeps one value per key (check-cursor-sorts.ts refuses such an order on generated fields at startup).
     const list = sort.map((key) => listOnPath(this.context.storageMap, typeName, key.path)).find((found) => found !== undefined);

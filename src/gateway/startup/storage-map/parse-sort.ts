@@ -15,9 +15,13 @@ export function parseSort(raw: string): SortKey[] | string {
     if (keys.some((key) => key.path === path)) return `sort "${raw}" names "${path}" twice`;
     keys.push({ path, direction: descending ? -1 : 1 });
   }
-  const last = keys[keys.length - 1];
-  if (last !== undefined && !keys.some((key) => key.path === '_id')) keys.push({ path: '_id', direction: last.direction });
-  return keys;
+  return withIdTieBreaker(keys);
+}
+
+/** `keys`, ending with `_id` (in the last key's direction) unless they name it, so that the order is total. */
+export function withIdTieBreaker(keys: readonly SortKey[]): SortKey[] {
+  if (keys.some((key) => key.path === '_id')) return [...keys];
+  return [...keys, { path: '_id', direction: keys.at(-1)?.direction ?? 1 }];
 }
 
 export function sortDocument(keys: readonly SortKey[]): Record<string, 1 | -1> {
