@@ -288,6 +288,22 @@ describe('schema checks at startup', () => {
     ]);
   });
 
+  it("a connection orders by values the schema shows, since its cursors carry them: not a path no field declares, nor a whole embedded document", () => {
+    const sorted = (sort: string, extra = '') =>
+      problemsOf(`${types} type Shelf @collection(name: "shelves") { id: ID! } extend type Query { books(after: String, orderBy: BookOrder): BookConnection! @list(sort: "${sort}") }
+        enum BookOrder { BY_COVER @sort(by: "cover") BY_COVER_COLOUR @sort(by: "cover.colour") }
+        extend type Book { cover: Cover @embedded ${extra} } type Cover { colour: String }`);
+    expect(sorted('-internalScore')).toEqual([
+      'Query.books: its cursors carry the values it is ordered by, which any client can decode, but its @list sorts by "internalScore", which no field of Book declares: the cursors would show its values; declare a field for it, or sort by a declared one',
+      'Query.books: its cursors carry the values it is ordered by, which any client can decode, but orderBy: BY_COVER sorts by "cover", the whole Book.cover: the cursors would carry every field stored there, also those Cover does not declare; sort by fields inside it',
+    ]);
+    expect(sorted('-internalScore', 'score: Float @path(path: "internalScore")')).toEqual([
+      'Query.books: its cursors carry the values it is ordered by, which any client can decode, but orderBy: BY_COVER sorts by "cover", the whole Book.cover: the cursors would carry every field stored there, also those Cover does not declare; sort by fields inside it',
+    ]);
+    // A list paged by `after: ID` keeps its values in the documents: its order is not checked so.
+    expect(problemsOf(`${types} type Shelf @collection(name: "shelves") { id: ID! } extend type Query { bookList(after: ID): [Book!]! @list(sort: "-internalScore") }`)).toEqual([]);
+  });
+
   it('the connection types must have the Relay shape', () => {
     expect(
       problemsOf(/* GraphQL */ `

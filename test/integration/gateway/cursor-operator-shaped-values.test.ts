@@ -11,7 +11,8 @@ const TYPE_DEFS = /* GraphQL */ `
   type Query {
     orders(first: Int = 1, after: String): OrderConnection! @list(sort: "ref")
   }
-  type Order @collection(name: "orders") { id: ID! label: String! }
+  scalar JSON
+  type Order @collection(name: "orders") { id: ID! label: String! ref: JSON }
   type OrderConnection { edges: [OrderEdge!]! pageInfo: PageInfo! }
   type OrderEdge { cursor: String! node: Order! }
   type PageInfo { hasNextPage: Boolean! hasPreviousPage: Boolean! startCursor: String endCursor: String }
