@@ -22,7 +22,7 @@ import { countersMoved, type SourceChangeListener } from './source-changes';
 import { lockIds, storedPathsOf, type ReferenceLocks } from './reference-locks';
 import { changedSinceRead, InjectedWriteFailure, injectedWriteFailures, documentTooLarge, notFound, pathNotSettable, totalOverflow } from './write-errors';
 import type { BoundedArray, SnapshotLocation, WriteModel } from '../startup/write-model/write-model-types';
-import { describeEquals, sameValue, type RowCondition } from '../startup/access-rules/access-rule-types';
+import { describeEquals, describeValueType, sameValue, type RowCondition } from '../startup/access-rules/access-rule-types';
 import { groupByCollection, type PlannedUpdate, type WriteStep } from './write-steps';
 import { floatStepCondition, pathsBeforeUpdate, refuseOversizedFloatMoves, refuseValuesTotalsCannotTake, totalsFedBy, totalsMovedBy } from './total-planner';
 
@@ -506,7 +506,10 @@ export class WriteUnit {
     const preset = copyPlainObjects(document);
     for (const condition of conditions) {
       const expected = access.claimValue(condition);
-      if (expected === NO_CLAIM) throw forbidden(`role "${access.role}" may create ${typeName} only with a "${'claim' in condition.equals ? condition.equals.claim : condition.fieldName}" claim, which the token lacks`);
+      if (expected === NO_CLAIM) {
+        const ofType = condition.valueType === undefined ? '' : ` that is ${describeValueType(condition.valueType)}`;
+        throw forbidden(`role "${access.role}" may create ${typeName} only with a "${'claim' in condition.equals ? condition.equals.claim : condition.fieldName}" claim${ofType}, which the token lacks`);
+      }
       const given = asStoredKey(condition, readPath(preset, condition.path));
       // An id docjoin made for a generated create is no value the client gave: `id` = claim sets it.
       if (given === undefined || given === null || (generated && condition.path === '_id')) writePath(preset, condition.path, expected);

@@ -4,7 +4,7 @@ import { mongoForFile } from '../../support/test-mongo';
 
 /**
  * A claim that cannot be the stored value its access rule compares (a `sub` like `auth0|…` against an
- * owner stored as an ObjectId, a list against a string) matches no document: the viewer sees nothing, and
+ * owner stored as an ObjectId, a list or a number against a String) matches no document: the viewer sees nothing, and
  * docjoin says why once per role and claim, without the claim's value.
  */
 const typeDefs = /* GraphQL */ `
@@ -55,6 +55,6 @@ it('a claim of a kind no stored value has is reported; fitting claims are not', 
   expect(claimWarnings()).toHaveLength(1);
   expect(await notesAs({ sub: ANN.toHexString(), tenant: ['acme'] })).toEqual({ notes: [] });
   expect(claimWarnings().slice(1)).toEqual([
-    'a token of role reader holds a list as its claim tenant, which the access rules compare with stored values (Note.tenant): those rules match no document for it, so it reads and changes nothing there; issue tokens whose tenant is a string, a number or a boolean (reported once per role and claim)',
+    'a token of role reader holds a list as its claim tenant, which the access rules compare with stored values, each a string (Note.tenant): those rules match no document for it, so it reads and changes nothing there; issue tokens whose tenant is a string (reported once per role and claim)',
   ]);
 });

@@ -1,12 +1,13 @@
-import type { AccessRules } from '../../startup/access-rules/access-rule-types';
+import { describeValueType, type AccessRules, type ScalarValueType } from '../../startup/access-rules/access-rule-types';
 import type { Viewer } from '../authentication/authenticate';
 import { NO_CLAIM, storedClaim } from './stored-claim';
 
-/** The fields a role's conditions compare with one claim, and whether they are stored as ObjectIds. */
+/** The fields a role's conditions compare with one claim, and whether they are stored as ObjectIds or values of one type. */
 interface ClaimUse {
   readonly claim: string;
   readonly fields: Set<string>;
   readonly objectId: boolean;
+  readonly valueType: ScalarValueType | undefined;
 }
 
 /**
@@ -25,8 +26,9 @@ export function claimShapeCheck(rules: AccessRules, warn: (message: string) => v
           if (!('claim' in condition.equals)) continue;
           const uses = usesByRole.get(role) ?? new Map<string, ClaimUse>();
           usesByRole.set(role, uses);
-          const key = `${condition.equals.claim}\u0000${condition.objectId}`;
-          const use = uses.get(key) ?? { claim: condition.equals.claim, fields: new Set<string>(), objectId: condition.objectId };
+          const { objectId, valueType } = condition;
+          const key = `${condition.equals.claim}\u0000${objectId}\u0000${valueType === undefined ? '' : describeValueType(valueType)}`;
+          const use = uses.get(key) ?? { claim: condition.equals.claim, fields: new Set<string>(), objectId, valueType };
           uses.set(key, use);
           use.fields.add(`${type.typeName}.${condition.fieldName}`);
         }
@@ -40,21 +42,21 @@ export function claimShapeCheck(rules: AccessRules, warn: (message: string) => v
     if (uses === undefined || viewer.anonymous) return;
     for (const [key, use] of uses) {
       const value = viewer.claims[use.claim];
-      if (value === undefined || storedClaim(value, use.objectId) !== NO_CLAIM || reported.has(`${viewer.role}\u0000${key}`)) continue;
+      if (value === undefined || storedClaim(value, use) !== NO_CLAIM || reported.has(`${viewer.role}\u0000${key}`)) continue;
       reported.add(`${viewer.role}\u0000${key}`);
       warn(describeUnfitClaim(viewer.role, value, use));
     }
   };
 }
 
-function describeUnfitClaim(role: string, value: unknown, { claim, fields: compared, objectId }: ClaimUse): string {
-  const held = typeof value === 'string' ? 'a string that is not 24 hex digits' : `a ${Array.isArray(value) ? 'list' : value === null ? 'null' : typeof value}`;
+function describeUnfitClaim(role: string, value: unknown, { claim, fields: compared, objectId, valueType }: ClaimUse): string {
+  const held = typeof value === 'string' && objectId ? 'a string that is not 24 hex digits' : `a ${Array.isArray(value) ? 'list' : value === null ? 'null' : typeof value}`;
   const fields = [...compared].join(', ');
-  const fix = objectId
-    ? `issue tokens whose ${claim} is the 24-hex id, or declare those fields String and store the claim's values`
-    : `issue tokens whose ${claim} is a string, a number or a boolean`;
+  const wanted = valueType === undefined ? 'a string, a number or a boolean' : describeValueType(valueType);
+  const fix = objectId ? `issue tokens whose ${claim} is the 24-hex id, or declare those fields String and store the claim's values` : `issue tokens whose ${claim} is ${wanted}`;
+  const storedAs = objectId ? 'ObjectIds' : valueType === undefined ? 'stored values' : `stored values, each ${wanted}`;
   return (
-    `a token of role ${role} holds ${held} as its claim ${claim}, which the access rules compare with ${objectId ? 'ObjectIds' : 'stored values'} (${fields}): ` +
+    `a token of role ${role} holds ${held} as its claim ${claim}, which the access rules compare with ${storedAs} (${fields}): ` +
     `those rules match no document for it, so it reads and changes nothing there; ${fix} (reported once per role and claim)`
   );
 }

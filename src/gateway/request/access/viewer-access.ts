@@ -150,7 +150,7 @@ export class ViewerAccess implements ReadScope {
   /** The stored value a condition stands for: its constant, or its claim's value, NO_CLAIM when the viewer has none that could match. */
   claimValue(condition: RowCondition): unknown {
     if (!('claim' in condition.equals)) return condition.equals.constant;
-    return storedClaim(this.viewer.claims[condition.equals.claim], condition.objectId);
+    return storedClaim(this.viewer.claims[condition.equals.claim], condition);
   }
 }
 

@@ -19,8 +19,25 @@ export interface RowCondition {
   readonly equals: ClaimValue | ConstantValue;
   /** The stored value is an ObjectId (`_id`, a reference, an `ID` field): the claim is its hex string (a constant is one already). */
   readonly objectId: boolean;
+  /** What a value must be to be one of the field's (not an ObjectId); absent for a scalar of your own, which docjoin cannot judge. */
+  readonly valueType?: ScalarValueType;
   /** Refused at startup (its problem says why), kept by its name so the checks see a rule: none compares anything with it. */
   readonly refused?: true;
+}
+
+/** The JSON values a field's GraphQL type takes: a string, a safe integer, a number, a boolean, or an enum's value names. */
+export type ScalarValueType = 'string' | 'integer' | 'number' | 'boolean' | { readonly enumValues: readonly string[] };
+
+/** Whether `value` is one of `type`'s. */
+export function isValueOfType(value: unknown, type: ScalarValueType): boolean {
+  if (typeof type === 'object') return typeof value === 'string' && type.enumValues.includes(value);
+  return type === 'integer' ? Number.isSafeInteger(value) : typeof value === type;
+}
+
+/** `type` as a message names it: "a string", "one of DRAFT, LIVE". */
+export function describeValueType(type: ScalarValueType): string {
+  if (typeof type === 'object') return `one of ${type.enumValues.join(', ')}`;
+  return type === 'integer' ? 'an integer' : `a ${type}`;
 }
 
 /** The value of the viewer's claim of this name. */

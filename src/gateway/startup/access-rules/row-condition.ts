@@ -2,7 +2,7 @@ import { ObjectId } from 'bson';
 import { getNamedType, isEnumType, type GraphQLField } from 'graphql';
 import type { WhereEntry } from '../storage-map/read-directives';
 import type { TypeStorage } from '../storage-map/storage-map-types';
-import type { ConstantValue, RowCondition } from './access-rule-types';
+import { isValueOfType, type ConstantValue, type RowCondition, type ScalarValueType } from './access-rule-types';
 
 /** A `where` entry as the stored path it compares: a stored scalar, an id, or a single reference's key; or why it cannot be one. */
 export function rowCondition(storage: TypeStorage, graphqlField: GraphQLField<unknown, unknown> | undefined, entry: WhereEntry): RowCondition | string {
@@ -17,9 +17,19 @@ export function rowCondition(storage: TypeStorage, graphqlField: GraphQLField<un
   if (hasClaim && claim.trim() === '') return `where: { field: "${fieldName}" } needs the claim it equals, e.g. claim: "sub"`;
   const compared = comparedPath(storage, fieldName);
   if (typeof compared === 'string') return compared;
-  if (hasClaim) return { fieldName, ...compared, equals: { claim } };
+  if (hasClaim) {
+    const valueType = compared.objectId ? undefined : valueTypeOf(graphqlField);
+    return { fieldName, ...compared, equals: { claim }, ...(valueType !== undefined && { valueType }) };
+  }
   const constant = constantFor(storage, graphqlField, compared.objectId, fieldName, entry.equals);
   return typeof constant === 'string' ? constant : { fieldName, ...compared, equals: constant };
+}
+
+/** The values a field of a built-in scalar or an enum takes; undefined for any other type. */
+function valueTypeOf(graphqlField: GraphQLField<unknown, unknown> | undefined): ScalarValueType | undefined {
+  const named = graphqlField === undefined ? undefined : getNamedType(graphqlField.type);
+  if (named !== undefined && isEnumType(named)) return { enumValues: named.getValues().map((enumValue) => enumValue.name) };
+  return ({ Boolean: 'boolean', String: 'string', Int: 'integer', Long: 'integer', Float: 'number' } as const)[named?.name ?? ''];
 }
 
 function comparedPath(storage: TypeStorage, fieldName: string): { path: string; objectId: boolean } | string {
@@ -47,12 +57,8 @@ function constantFor(storage: TypeStorage, graphqlField: GraphQLField<unknown, u
       : `where: ${coordinate} holds an ObjectId, and equals: ${given} is none; give its 24 hex digits, e.g. equals: "67c000000000000000000001"`;
   }
   const named = graphqlField === undefined ? undefined : getNamedType(graphqlField.type);
-  if (named !== undefined && isEnumType(named)) {
-    const names = named.getValues().map((enumValue) => enumValue.name);
-    return typeof value === 'string' && names.includes(value) ? { constant: value } : `where: ${coordinate} is a ${named.name}, and equals: ${given} is none of its values ${names.join(', ')}`;
-  }
-  const expected = { Boolean: 'boolean', String: 'string', Int: 'integer', Long: 'integer', Float: 'number' }[named?.name ?? ''];
-  if (expected === undefined) return `where: ${coordinate} is a ${named?.name ?? 'field'}; equals compares a String, Boolean, Int, Long, Float, enum or id field; compare it with a claim instead`;
-  const fits = expected === 'integer' ? Number.isSafeInteger(value) : typeof value === expected;
-  return fits ? { constant: value as string | number | boolean } : `where: ${coordinate} is a ${named!.name}, and equals: ${given} is no ${expected}`;
+  const valueType = valueTypeOf(graphqlField);
+  if (valueType === undefined) return `where: ${coordinate} is a ${named?.name ?? 'field'}; equals compares a String, Boolean, Int, Long, Float, enum or id field; compare it with a claim instead`;
+  if (isValueOfType(value, valueType)) return { constant: value as string | number | boolean };
+  return typeof valueType === 'object' ? `where: ${coordinate} is a ${named!.name}, and equals: ${given} is none of its values ${valueType.enumValues.join(', ')}` : `where: ${coordinate} is a ${named!.name}, and equals: ${given} is no ${valueType}`;
 }
