@@ -123,12 +123,8 @@ export function averageValues(values: Iterable<unknown>): unknown {
     const scaled = (exact.coefficient * 10n ** 40n) / BigInt(count);
     return Decimal128.fromStringWithRounding(exactToString(normalize(scaled, exact.exponent - 40)));
   }
-  const exact = toExact(total);
   // A plain number, whole or not: a Double wrapper would stop the pipeline's later expressions ($round, $mod…), which take numbers.
-  if (exact !== undefined && exact.kind === 'finite' && numericWidth(total) === 'long') {
-    return Number(exact.coefficient) / count;
-  }
-  return Number(valueOf(total)) / count;
+  return valueOf(total) / count;
 }
 
 function valueOf(value: unknown): number {

@@ -364,6 +364,14 @@ describe('$group', () => {
     ]);
   });
 
+  test('$avg over a Long sum, or an Int32 sum past 2^31, whose digits end in zeros', async () => {
+    await ctx.db.collection('long_avg').insertMany([
+      { _id: 1, l: Long.fromNumber(100), n: 1_500_000_000 },
+      { _id: 2, l: Long.fromNumber(200), n: 1_500_000_000 },
+    ] as Document[]);
+    expect(await run('long_avg', [{ $group: { _id: null, l: { $avg: '$l' }, n: { $avg: '$n' } } }])).toEqual([{ _id: null, l: 150, n: 1_500_000_000 }]);
+  });
+
   test('$push and $addToSet leave out a missing value and keep a null one (AccumulatorPush skips missing)', async () => {
     await ctx.db.collection('sparse_values').insertMany([
       { _id: 1, g: 'x', v: 1 },
