@@ -213,9 +213,18 @@ function totalsOf(schema: GraphQLSchema, type: GraphQLObjectType, list: string, 
     const stored = storage.get(type.name)?.fields.get(field.name);
     const summed = target?.fields.get(total.field);
     if (total.of !== list || stored?.kind !== 'stored' || summed?.kind !== 'stored' || !EXACT_SUMS.has(summed.valueType.name)) continue;
-    totals.set(total.field, { coordinate: stored.coordinate, path: stored.path, averages: summed.valueType.nonNull });
+    totals.set(total.field, { coordinate: stored.coordinate, path: stored.path, averages: everyChildHolds(storage, target!.collection, summed.path) });
   }
   return totals;
+}
+
+/**
+ * Whether every type over the children's `collection` declares a non-null field at `path`: the counter
+ * counts the documents each of them writes, so only then is the total over the counter their mean.
+ */
+function everyChildHolds(storage: ReadonlyMap<string, TypeStorage>, collection: string | undefined, path: string): boolean {
+  const writers = [...storage.values()].filter((type) => type.collection !== undefined && type.collection === collection);
+  return writers.every((type) => [...type.fields.values()].some((field) => field.kind === 'stored' && field.path === path && field.valueType.nonNull));
 }
 
 /** The stored `@counter(of: list)` of the parent type, if it declares one (the write model checks it). */

@@ -1,0 +1,52 @@
+import { ObjectId } from 'mongodb';
+import { startSdlGateway } from '../../support/sdl-gateway';
+
+/**
+ * An `@aggregate`'s `avg` of a field a `@total` sums is read from the parent (the total over the
+ * `@counter`) only when every type over the children's collection declares that field non-null: the
+ * counter counts every document they write, and MongoDB's `$avg` leaves out one without the field. A
+ * second type whose documents may lack it (a note with no rating) makes the mean an aggregate.
+ */
+const typeDefs = (noteRating: string) => /* GraphQL */ `
+  type Query { products(first: Int = 20): [Product!]! @list }
+  type Mutation {
+    createReview(input: ReviewInput!): Review! @create
+    createNote(input: NoteInput!): Note! @create
+  }
+  type Product @collection(name: "products") {
+    id: ID!
+    reviewCount: Int! @counter(of: "Product.reviews")
+    ratingTotal: Float! @total(of: "Product.reviews", field: "rating")
+    reviews(first: Int = 20): [Review!]! @join(localField: "_id", foreignField: "productId")
+    reviewsAggregate: ReviewAggregate! @aggregate(of: "reviews", fields: ["rating"])
+  }
+  type Review @collection(name: "reviews") { id: ID! rating: Int! product: Product @join(localField: "productId") }
+  type Note @collection(name: "reviews") { id: ID! rating: ${noteRating} text: String product: Product @join(localField: "productId") }
+  input ReviewInput { product: ID! rating: Int! }
+  input NoteInput { product: ID! text: String${noteRating === 'Int!' ? ' rating: Int!' : ''} }
+`;
+
+it.each([
+  ['declares the rating non-null', 'Int!', 'rating: 4', { avg: 4, roundTrips: 1 }],
+  ['may lack the rating', 'Int', '', { avg: 4, roundTrips: 2 }],
+])('the mean of the ratings where a second type over the reviews %s', async (_, noteRating, noteGives, expected) => {
+  const product = new ObjectId();
+  const s = await startSdlGateway({
+    dbPrefix: 'aggregate_mean_from_totals',
+    typeDefs: typeDefs(noteRating),
+    prepare: async (db) => {
+      await db.collection('products').insertOne({ _id: product, reviewCount: 0, ratingTotal: 0 });
+      await db.collection('reviews').createIndex({ productId: 1 });
+    },
+  });
+  try {
+    for (const query of [`mutation { createReview(input: { product: "${product}", rating: 4 }) { id } }`, `mutation { createNote(input: { product: "${product}", text: "hi" ${noteGives} }) { id } }`]) {
+      expect((await s.gateway.execute({ query })).errors).toBeUndefined();
+    }
+    const result = await s.gateway.execute({ query: '{ products { reviewsAggregate { avg { rating } } } }' });
+    expect(result.errors).toBeUndefined();
+    expect({ avg: (result.data as { products: Array<{ reviewsAggregate: { avg: { rating: number } } }> }).products[0]!.reviewsAggregate.avg.rating, roundTrips: result.cost?.roundTrips }).toEqual(expected);
+  } finally {
+    await s.stop();
+  }
+});
