@@ -1,4 +1,4 @@
-import type { TypeStorage } from './storage-map-types';
+import type { StorageMap, TypeStorage } from './storage-map-types';
 
 /**
  * Whether `path` of a `type` document may hold one key: no field the type declares says it holds
@@ -13,4 +13,12 @@ export function holdsOneKey(type: TypeStorage, path: string): boolean {
     const throughEmbeddedList = field.shapes.embedded?.path === head && field.isList;
     return field.isList && (keyedHere || throughEmbeddedList);
   });
+}
+
+/**
+ * The type over `collection` whose documents may hold several keys at `path` (holdsOneKey): the writes
+ * that keep a counter, a total or a bounded array follow every type writing there. Undefined when none.
+ */
+export function typeListingKeys(storageMap: StorageMap, collection: string, path: string): string | undefined {
+  return [...storageMap.types.values()].find((type) => type.collection === collection && !holdsOneKey(type, path))?.typeName;
 }

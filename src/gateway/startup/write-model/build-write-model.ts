@@ -4,7 +4,7 @@ import { StorageConfigError } from '../../errors/internal-errors';
 import { buildStorageMap } from '../storage-map/build-storage-map';
 import type { JoinShape, RelationField, StorageMap } from '../storage-map/storage-map-types';
 import { readCounter, readInverse, readTotal } from '../storage-map/read-directives';
-import { holdsOneKey } from '../storage-map/holds-one-key';
+import { typeListingKeys } from '../storage-map/holds-one-key';
 import { allStoredPathsOf } from '../storage-map/stored-paths';
 import { pathsOverlap } from '../../documents/read-path';
 import { NUMERIC_SCALARS, sumType } from '../aggregates/aggregate-names';
@@ -39,10 +39,10 @@ export function collectWriteModel(schema: GraphQLSchema, storageMap: StorageMap)
   const totals = readTotals(schema, storageMap, problems);
   const boundedArrays = findBoundedArrays(storageMap);
   for (const array of boundedArrays) {
-    const childType = storageMap.types.get(array.childType);
-    if (childType && !holdsOneKey(childType, array.childKey)) {
+    const listing = typeListingKeys(storageMap, array.childCollection, array.childKey);
+    if (listing) {
       problems.push(
-        `${array.coordinate}: @embedded keeps the children keyed by "${array.childKey}" in each parent, where ${array.childType} holds a list: the writes that keep it move a child in one parent's copy; embed a reverse join whose children hold one parent key, or read ${array.coordinate} by @join alone`,
+        `${array.coordinate}: @embedded keeps the children keyed by "${array.childKey}" in each parent, where ${listing} holds a list: the writes that keep it move a child in one parent's copy; embed a reverse join whose children hold one parent key, or read ${array.coordinate} by @join alone`,
       );
     }
   }
@@ -310,9 +310,9 @@ function readCounters(schema: GraphQLSchema, storageMap: StorageMap, inverses: r
     const join: JoinShape | undefined = counted.shapes.join;
     const inverse = inverses.find((rule) => rule.coordinate === directive.of);
     if (join?.direction === 'byReference') {
-      const childType = storageMap.types.get(counted.targetType);
-      if (childType && !holdsOneKey(childType, join.foreignField)) {
-        report(`counts children keyed by "${join.foreignField}", where ${counted.targetType} holds a list: the writes that keep a counter add one per child to one parent; count a reverse join whose children hold one parent key`);
+      const listing = typeListingKeys(storageMap, join.collection, join.foreignField);
+      if (listing) {
+        report(`counts children keyed by "${join.foreignField}", where ${listing} holds a list: the writes that keep a counter add one per child to one parent; count a reverse join whose children hold one parent key`);
         continue;
       }
       rules.push({ coordinate, collection, path: stored.path, of: directive.of, source: { kind: 'children', childCollection: join.collection, childKey: join.foreignField, parentKey: join.localField } });
@@ -359,8 +359,9 @@ function readTotals(schema: GraphQLSchema, storageMap: StorageMap, problems: str
       report(`must name a stored Int, Float, Long or Decimal field of ${summed.targetType}; ${summed.targetType}.${directive.field} is not one`);
       continue;
     }
-    if (!holdsOneKey(childType, join.foreignField)) {
-      report(`sums children keyed by "${join.foreignField}", where ${summed.targetType} holds a list: a child listing several parents would be added to each; total a reverse join whose children hold one parent key`);
+    const listing = typeListingKeys(storageMap, join.collection, join.foreignField);
+    if (listing) {
+      report(`sums children keyed by "${join.foreignField}", where ${listing} holds a list: a child listing several parents would be added to each; total a reverse join whose children hold one parent key`);
       continue;
     }
     const scalar = sumType(child.valueType.name);

@@ -163,6 +163,17 @@ describe('@total validation at startup', () => {
     );
     expect(build(BASE)).toThrow('C.a: @snapshot copies A.total, a @total, whose copies docjoin does not keep; leave it out of the snapshot\'s fields');
   });
+
+  it('refuses a total, a counter or a bounded array whose children another type over their collection writes with a list of keys', () => {
+    // BList's creates store "aId" as an array: the writes that keep them follow one key per child.
+    const secondType = 'type BList @collection(name: "bs") { id: ID! aId: [ID!] }';
+    expect(build(`${valid}\n${secondType}`)).toThrow('A.total: @total(of: "A.kids", field: "pages") sums children keyed by "aId", where BList holds a list');
+    expect(build(`${valid.replace('total: Float! @total(of: "A.kids", field: "pages")', 'count: Int! @counter(of: "A.kids")')}\n${secondType}`)).toThrow('A.count: @counter(of: "A.kids") counts children keyed by "aId", where BList holds a list');
+    expect(build(`${valid.replace('total: Float! @total(of: "A.kids", field: "pages")', '').replace('kids: [B!]! @join(localField: "_id", foreignField: "aId")', 'kids: [B!]! @embedded(path: "kidsCopy") @join(localField: "_id", foreignField: "aId", limit: 3) @read(strategy: EMBEDDED)')}\n${secondType}`)).toThrow(
+      'A.kids: @embedded keeps the children keyed by "aId" in each parent, where BList holds a list',
+    );
+    expect(build(`${valid}\ntype BOther @collection(name: "bs") { id: ID! aId: ID }`)).not.toThrow();
+  });
 });
 
 describe('a snapshot copying a field stored inside a copy the writes keep', () => {
