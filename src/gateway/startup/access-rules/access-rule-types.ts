@@ -19,24 +19,26 @@ export interface RowCondition {
   readonly equals: ClaimValue | ConstantValue;
   /** The stored value is an ObjectId (`_id`, a reference, an `ID` field): the claim is its hex string (a constant is one already). */
   readonly objectId: boolean;
-  /** What a value must be to be one of the field's (not an ObjectId); absent for a scalar of your own, which docjoin cannot judge. */
+  /** What a claim must be to be one of the field's values (not an ObjectId); absent for an enum, whose resolvers may store other values, and a scalar of your own, which docjoin cannot judge. */
   readonly valueType?: ScalarValueType;
   /** Refused at startup (its problem says why), kept by its name so the checks see a rule: none compares anything with it. */
   readonly refused?: true;
 }
 
-/** The JSON values a field's GraphQL type takes: a string, a safe integer, a number, a boolean, or an enum's value names. */
-export type ScalarValueType = 'string' | 'integer' | 'number' | 'boolean' | { readonly enumValues: readonly string[] };
+/** The JSON values a field's GraphQL type takes: a string, a 32-bit integer (Int), a safe integer (Long), a number, a boolean, or an enum's value names. */
+export type ScalarValueType = 'string' | 'int32' | 'integer' | 'number' | 'boolean' | { readonly enumValues: readonly string[] };
 
 /** Whether `value` is one of `type`'s. */
 export function isValueOfType(value: unknown, type: ScalarValueType): boolean {
   if (typeof type === 'object') return typeof value === 'string' && type.enumValues.includes(value);
+  if (type === 'int32') return Number.isInteger(value) && (value as number) >= -(2 ** 31) && (value as number) < 2 ** 31;
   return type === 'integer' ? Number.isSafeInteger(value) : typeof value === type;
 }
 
 /** `type` as a message names it: "a string", "one of DRAFT, LIVE". */
 export function describeValueType(type: ScalarValueType): string {
   if (typeof type === 'object') return `one of ${type.enumValues.join(', ')}`;
+  if (type === 'int32') return 'a 32-bit integer';
   return type === 'integer' ? 'an integer' : `a ${type}`;
 }
 

@@ -2,7 +2,7 @@ import { ObjectId } from 'bson';
 import { getNamedType, isEnumType, type GraphQLField } from 'graphql';
 import type { WhereEntry } from '../storage-map/read-directives';
 import type { TypeStorage } from '../storage-map/storage-map-types';
-import { isValueOfType, type ConstantValue, type RowCondition, type ScalarValueType } from './access-rule-types';
+import { describeValueType, isValueOfType, type ConstantValue, type RowCondition, type ScalarValueType } from './access-rule-types';
 
 /** A `where` entry as the stored path it compares: a stored scalar, an id, or a single reference's key; or why it cannot be one. */
 export function rowCondition(storage: TypeStorage, graphqlField: GraphQLField<unknown, unknown> | undefined, entry: WhereEntry): RowCondition | string {
@@ -19,7 +19,9 @@ export function rowCondition(storage: TypeStorage, graphqlField: GraphQLField<un
   if (typeof compared === 'string') return compared;
   if (hasClaim) {
     const valueType = compared.objectId ? undefined : valueTypeOf(graphqlField);
-    return { fieldName, ...compared, equals: { claim }, ...(valueType !== undefined && { valueType }) };
+    // An enum's resolvers may store it by other values (`Status: { DRAFT: 'd' }`), which the claim then gives.
+    const checked = typeof valueType === 'object' ? undefined : valueType;
+    return { fieldName, ...compared, equals: { claim }, ...(checked !== undefined && { valueType: checked }) };
   }
   const constant = constantFor(storage, graphqlField, compared.objectId, fieldName, entry.equals);
   return typeof constant === 'string' ? constant : { fieldName, ...compared, equals: constant };
@@ -29,7 +31,7 @@ export function rowCondition(storage: TypeStorage, graphqlField: GraphQLField<un
 function valueTypeOf(graphqlField: GraphQLField<unknown, unknown> | undefined): ScalarValueType | undefined {
   const named = graphqlField === undefined ? undefined : getNamedType(graphqlField.type);
   if (named !== undefined && isEnumType(named)) return { enumValues: named.getValues().map((enumValue) => enumValue.name) };
-  return ({ Boolean: 'boolean', String: 'string', Int: 'integer', Long: 'integer', Float: 'number' } as const)[named?.name ?? ''];
+  return ({ Boolean: 'boolean', String: 'string', Int: 'int32', Long: 'integer', Float: 'number' } as const)[named?.name ?? ''];
 }
 
 function comparedPath(storage: TypeStorage, fieldName: string): { path: string; objectId: boolean } | string {
@@ -60,5 +62,5 @@ function constantFor(storage: TypeStorage, graphqlField: GraphQLField<unknown, u
   const valueType = valueTypeOf(graphqlField);
   if (valueType === undefined) return `where: ${coordinate} is a ${named?.name ?? 'field'}; equals compares a String, Boolean, Int, Long, Float, enum or id field; compare it with a claim instead`;
   if (isValueOfType(value, valueType)) return { constant: value as string | number | boolean };
-  return typeof valueType === 'object' ? `where: ${coordinate} is a ${named!.name}, and equals: ${given} is none of its values ${valueType.enumValues.join(', ')}` : `where: ${coordinate} is a ${named!.name}, and equals: ${given} is no ${valueType}`;
+  return typeof valueType === 'object' ? `where: ${coordinate} is a ${named!.name}, and equals: ${given} is none of its values ${valueType.enumValues.join(', ')}` : `where: ${coordinate} is a ${named!.name}, and equals: ${given} is no ${describeValueType(valueType).replace(/^an? /, '')}`;
 }
