@@ -162,8 +162,10 @@ function mapInput(
     const mapping = relationMapping(model, target, inputField.name, inputIsList, inputNamed, where, fail, [...within, inputType.name]);
     if (mapping) mappings.push(mapping);
   }
+  // An insert builds one document, so a create may give a value and one inside it (a JSON `meta` and the snapshot at `meta.author`).
+  const clash = mode === 'update' ? pathsOverlap : (a: string, b: string) => a === b;
   mappings.forEach((mapping, index) => {
-    const earlier = mappings.slice(0, index).find((other) => pathsOverlap(other.path, mapping.path));
+    const earlier = mappings.slice(0, index).find((other) => clash(other.path, mapping.path));
     if (!earlier) return;
     const place = earlier.path === mapping.path ? '' : `${isAtOrUnder(mapping.path, earlier.path) ? 'inside' : 'around'} ${earlier.path}, `;
     fail(`${inputType.name}.${mapping.name} is stored at ${mapping.path}, ${place}where ${inputType.name}.${earlier.name} is stored too, and one write cannot set both; remove one of them from the input`);
@@ -182,6 +184,8 @@ function mapInput(
       // A reverse join is read from its children, and a list left out reads as empty: only these are the created document's to hold.
       const key = join?.direction === 'byKey' ? join.localField : undefined;
       if (!embedded && key === undefined) continue;
+      // A key given inside another input field's value (`buyer.customerId` in an embedded `buyer`) is that field's to give.
+      if (key !== undefined && mappings.some((mapping) => mapping.name !== relation.fieldName && key !== mapping.path && isAtOrUnder(key, mapping.path))) continue;
       const givenBy = [relation.fieldName, ...[...storage.fields.values()].flatMap((field) => (field.kind === 'stored' && field.path === key ? [field.fieldName] : []))];
       const inputField = givenBy.map((name) => inputFields[name]).find((given) => given !== undefined);
       const wanted = embedded ? ` (an input object with ${relation.targetType}'s fields, non-null)` : ': ID!';

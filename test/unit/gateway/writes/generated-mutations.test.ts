@@ -108,6 +108,15 @@ describe('generated mutations', () => {
     expect(generate(`${shipment}\ninput ShipmentInput { orderId: ID! address: AddressInput! }`).problems).toEqual([]);
   });
 
+  it('takes the key of a non-null reference given inside an embedded input, and a create giving a value and one inside it', () => {
+    const sale = `type Buyer { customerId: ID note: String }
+      type Sale @collection(name: "sales") { id: ID! buyer: Buyer! @embedded customer: Customer! @join(localField: "buyer.customerId") }
+      type Mutation { createSale(input: SaleInput!): Sale! @create }
+      input BuyerInput { customerId: ID! note: String }`;
+    expect(generate(`${sale}\ninput SaleInput { buyer: BuyerInput! }`).problems).toEqual([]);
+    expect(generate(`${sale}\ninput SaleInput { buyer: BuyerInput! customer: ID! }`).problems).toEqual([]);
+  });
+
   it.each([
     ['createOrder(input: OrderInput!): Order! @create', 'input OrderInput { placedAt: String! colour: String }', 'Mutation.createOrder: OrderInput.colour: Order has no field colour (no Order.colour); input fields are named like the fields they set'],
     ['createOrder(input: OrderInput!): Order! @create', 'input OrderInput { note: String }', 'Mutation.createOrder: OrderInput has no field for Order.placedAt, which is non-null; add placedAt: String!'],
