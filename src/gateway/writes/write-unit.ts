@@ -254,26 +254,31 @@ export class WriteUnit {
       if (id === undefined) throw new InvariantError(`updateSource: ${typeName} ${described} changes copied fields but was not picked by _id`);
       await this.#lock(lockIds(plan.source.collection, id, 'changing'));
     }
-    let moves: PlannedUpdate[] = [];
-    let source: { matched: number; modified: number };
+    const { source, moves } = await this.#setting(typeName, setting, async () => {
+      if (collectionsOfMoves(this.model, typeName, paths).length === 0) return { source: await this.#apply({ kind: 'update', collection: plan.source.collection, statements: [plan.source.statement] }), moves: [] };
+      // Counters and totals move by what the document held before this very update, so concurrent updates each move them by their own change.
+      const before = await this.#updateMovingTotals(typeName, $set, plan.source.collection, plan.source.statement, [...paths, ...pathsBeforeMoves(this.model, typeName, paths)]);
+      const modified = before !== null && paths.some((path) => keyString(readPath(before, path) ?? null) !== keyString($set[path] ?? null));
+      return { source: { matched: before ? 1 : 0, modified: modified ? 1 : 0 }, moves: before ? planChildMoves(this.model, typeName, before, $set) : [] };
+    });
+    if (source.matched === 0) throw notFound(`${typeName} ${described} not found`, { typeName });
+    // A document left as it was (every field set to the value it held) changed nothing, and neither do its copies.
+    if (source.modified > 0) this.onSourceChange({ typeName, fields: Object.keys(changes).sort(), id });
+    await this.#applyDerived([...plan.fanOut, ...moves]);
+  }
+
+  /**
+   * Runs `update`, a write of a `typeName` document's own fields (`setting`): MongoDB refusing a path
+   * inside a value that is no document there is BAD_USER_INPUT naming those fields (the nested ones).
+   */
+  async #setting<T>(typeName: string, setting: ReadonlyArray<{ readonly name: string; readonly path: string }>, update: () => Promise<T>): Promise<T> {
     try {
-      if (collectionsOfMoves(this.model, typeName, paths).length === 0) source = await this.#apply({ kind: 'update', collection: plan.source.collection, statements: [plan.source.statement] });
-      else {
-        // Counters and totals move by what the document held before this very update, so concurrent updates each move them by their own change.
-        const before = await this.#updateMovingTotals(typeName, $set, plan.source.collection, plan.source.statement, [...paths, ...pathsBeforeMoves(this.model, typeName, paths)]);
-        const modified = before !== null && paths.some((path) => keyString(readPath(before, path) ?? null) !== keyString($set[path] ?? null));
-        source = { matched: before ? 1 : 0, modified: modified ? 1 : 0 };
-        if (before) moves = planChildMoves(this.model, typeName, before, $set);
-      }
+      return await update();
     } catch (error) {
       const nested = setting.filter((field) => field.path.includes('.'));
       const fields = (nested.length > 0 ? nested : setting).map((field) => `${typeName}.${field.name} (at ${field.path})`);
       throw pathNotSettable(`Mutation.${this.mutationField}`, fields, error, this.writer.inTransaction) ?? error;
     }
-    if (source.matched === 0) throw notFound(`${typeName} ${described} not found`, { typeName });
-    // A document left as it was (every field set to the value it held) changed nothing, and neither do its copies.
-    if (source.modified > 0) this.onSourceChange({ typeName, fields: Object.keys(changes).sort(), id });
-    await this.#applyDerived([...plan.fanOut, ...moves]);
   }
 
   /**
@@ -435,16 +440,16 @@ export class WriteUnit {
     if (locks.length > 0) await this.#lock(locks);
     const $set = { [join.localField]: newKey };
     const statement = { filter: { _id: id }, update: { $set }, multi: false };
-    let moves: PlannedUpdate[] = [];
-    let oldKey = readPath(document, join.localField);
-    if (collectionsOfMoves(this.model, field.typeName, [join.localField]).length === 0) await this.#apply({ kind: 'update', collection, statements: [statement] });
-    else {
+    const { oldKey, moves } = await this.#setting(field.typeName, [{ name: field.fieldName, path: join.localField }], async () => {
+      if (collectionsOfMoves(this.model, field.typeName, [join.localField]).length === 0) {
+        await this.#apply({ kind: 'update', collection, statements: [statement] });
+        return { oldKey: readPath(document, join.localField), moves: [] };
+      }
       // Moved by what the document held as this very update found it (a total moves by its value then).
       const before = await this.#updateMovingTotals(field.typeName, $set, collection, statement, [join.localField, ...pathsBeforeMoves(this.model, field.typeName, [join.localField])]);
       if (!before) throw notFound(`${field.typeName} ${describeKey(id)} not found`, { typeName: field.typeName });
-      oldKey = readPath(before, join.localField);
-      moves = planChildMoves(this.model, field.typeName, before, $set);
-    }
+      return { oldKey: readPath(before, join.localField), moves: planChildMoves(this.model, field.typeName, before, $set) };
+    });
     const oldKeys = oldKey === undefined || oldKey === null ? [] : [oldKey];
     // Whole copies of the document in bounded arrays hold the key too.
     await this.#applyDerived([...planReferenceChange(this.model, coordinate, id, oldKeys, [newKey]), ...moves, ...planBoundedCopyUpdates(this.model, field.typeName, id, $set)]);

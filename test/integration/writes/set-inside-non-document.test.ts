@@ -1,11 +1,13 @@
+import type { GraphQLResolveInfo } from 'graphql';
 import { ObjectId } from 'mongodb';
+import { objectIdArgument, type GatewayContext } from 'docjoin';
 import { startSdlGateway, type SdlGateway } from '../../support/sdl-gateway';
 
 /**
  * `User.city` is stored at `address.city`. MongoDB cannot set a field inside a value that is no
  * document, so an update of `city` on a user whose `address` is null (as a create may leave it) or a
  * string is BAD_USER_INPUT naming the field, the document left as it was; where `address` is missing
- * or a document, the update sets it.
+ * or a document, the update sets it. A write plan's `changeReference` of a key stored so is refused alike.
  */
 const TYPE_DEFS = /* GraphQL */ `
   scalar JSON
@@ -63,4 +65,41 @@ it.each([
   expect(result.errors).toBeUndefined();
   expect(result.data).toEqual({ updateUser: { name: 'renamed', city: 'Paris' } });
   expect(await stored(id)).toEqual(after);
+});
+
+it("refuses a write plan's changeReference of a key stored inside a null value, naming the reference, and writes nothing", async () => {
+  const order = new ObjectId();
+  const customer = new ObjectId();
+  const setCustomer = async (_parent: unknown, args: { orderId: string; customerId: string }, context: GatewayContext, info: GraphQLResolveInfo) => {
+    const id = objectIdArgument(args.orderId, 'orderId');
+    await context.writes.run(info, (unit) => unit.changeReference('Order.customer', id, objectIdArgument(args.customerId, 'customerId')));
+    return context.documents.findOne(info, 'Order', { _id: id });
+  };
+  const orders = await startSdlGateway({
+    typeDefs: /* GraphQL */ `
+      scalar JSON
+      type Query { order(id: ID!): Order @find }
+      type Mutation { setCustomer(orderId: ID!, customerId: ID!): Order! }
+      type Customer @collection(name: "customers") { id: ID! name: String! }
+      type Order @collection(name: "orders") { id: ID! buyer: JSON customer: Customer @join(localField: "buyer.customerId") }
+    `,
+    dbPrefix: 'change_reference_inside_null',
+    gateway: { resolvers: { Mutation: { setCustomer } }, writePlans: { setCustomer: [{ kind: 'changeReference', coordinate: 'Order.customer' }] } },
+    prepare: async (db) => {
+      await db.collection('customers').insertOne({ _id: customer, name: 'Ada' });
+      await db.collection('orders').insertMany([{ _id: order, buyer: null }, { buyer: { customerId: customer } }]);
+    },
+  });
+  try {
+    const result = await orders.gateway.execute({ query: `mutation { setCustomer(orderId: "${order}", customerId: "${customer}") { id } }` });
+    expect(result.errors?.map((error) => [error.extensions?.code, error.message])).toEqual([
+      [
+        'BAD_USER_INPUT',
+        'Mutation.setCustomer: Order.customer (at buyer.customerId) is stored inside a value this document holds as no document (null, a scalar or a list), where MongoDB cannot set a field, so nothing was written; set the value around it whole first',
+      ],
+    ]);
+    expect(await orders.db.collection('orders').findOne({ _id: order }, { projection: { _id: 0 } })).toEqual({ buyer: null });
+  } finally {
+    await orders.stop();
+  }
 });
