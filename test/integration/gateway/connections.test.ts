@@ -1,4 +1,4 @@
-import { BSON, EJSON } from 'bson';
+import { BSON, DBRef, EJSON } from 'bson';
 import { ObjectId, type MongoClient } from 'mongodb';
 import { buildStorageMap, connectMongo, StorageConfigError, withDirectiveTypeDefs, type Gateway } from 'docjoin';
 import { buildSchema } from 'graphql';
@@ -204,7 +204,7 @@ describe('a cursor is valid for its own list, order and parent only', () => {
     expect(atRoot.cost).toMatchObject({ roundTrips: 0, estimatedRoundTrips: 0 });
   });
 
-  it('a forged cursor is BAD_USER_INPUT with nothing sent: garbage, an id, a value nested too deep, an invalid date, and an operator object in a cursor of Extended JSON', async () => {
+  it('a forged cursor is BAD_USER_INPUT with nothing sent: garbage, an id, a value nested too deep (also inside a DBRef), an invalid date, and an operator object in a cursor of Extended JSON', async () => {
     const valid = await cursorOf('{ books(first: 1) { pageInfo { endCursor } } }');
     const body = BSON.deserialize(Buffer.from(valid, 'base64url').subarray(1), { promoteValues: false }) as { l: string; v: unknown[] };
     // Cursors issued before their version byte: Extended JSON, where an object keyed `$…` cannot be told from a type.
@@ -213,8 +213,9 @@ describe('a cursor is valid for its own list, order and parent only', () => {
     const withNestedOperator = extendedJson([[{ name: { $ne: null } }], body.v[1]]);
     // MongoDB refuses a filter nested past 100 levels: a value this deep would fail there, not here.
     const nestedTooDeep = Buffer.concat([Buffer.of(1), BSON.serialize({ l: body.l, v: [JSON.parse(`${'['.repeat(100)}1${']'.repeat(100)}`), body.v[1]] })]).toString('base64url');
+    const deepInsideReference = Buffer.concat([Buffer.of(1), BSON.serialize({ l: body.l, v: [new DBRef('shelves', JSON.parse(`${'['.repeat(100)}1${']'.repeat(100)}`)), body.v[1]] })]).toString('base64url');
     const invalidDate = Buffer.from(JSON.stringify({ l: body.l, v: [{ $date: 'not a date' }, body.v[1]] })).toString('base64url');
-    for (const forged of ['not a cursor!', shelves[0]!._id.toHexString(), withOperator, withNestedOperator, nestedTooDeep, invalidDate, valid.slice(0, -4), '']) {
+    for (const forged of ['not a cursor!', shelves[0]!._id.toHexString(), withOperator, withNestedOperator, nestedTooDeep, deepInsideReference, invalidDate, valid.slice(0, -4), '']) {
       const result = await run('query ($after: String) { books(first: 2, after: $after) { edges { node { title } } } }', { after: forged });
       expect(result.errors?.map((error) => error.extensions?.code)).toEqual(['BAD_USER_INPUT']);
       expect(result.cost).toMatchObject({ roundTrips: 0 });

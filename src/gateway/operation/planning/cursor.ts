@@ -98,6 +98,13 @@ function isEditedValue(value: unknown, dollarKeysEdited: boolean, depth = 0): bo
   if (depth > MAX_VALUE_DEPTH) return true;
   if (Array.isArray(value)) return value.some((element) => isEditedValue(element, dollarKeysEdited, depth + 1));
   if (value instanceof Date) return Number.isNaN(value.getTime());
-  if (typeof value !== 'object' || value === null || value instanceof RegExp || bsonType(value) !== undefined) return false;
+  if (typeof value !== 'object' || value === null || value instanceof RegExp) return false;
+  // A DBRef's id and fields and a Code's scope are documents too: nested as deep as any.
+  const type = bsonType(value);
+  if (type === 'DBRef' || type === 'Code') {
+    const { oid, fields, scope } = value as { oid?: unknown; fields?: unknown; scope?: unknown };
+    return [oid, fields, scope].some((inner) => inner !== undefined && inner !== null && isEditedValue(inner, false, depth + 1));
+  }
+  if (type !== undefined) return false;
   return Object.entries(value).some(([key, inner]) => (dollarKeysEdited && key.startsWith('$')) || isEditedValue(inner, dollarKeysEdited, depth + 1));
 }
