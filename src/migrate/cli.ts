@@ -19,7 +19,7 @@ import { readAdvice, AdviceFileError } from './read-advice';
 import { dropSnapshotCopies, type DroppedSnapshot } from './drop-snapshot-copies';
 import { keptFieldsNote } from './kept-fields-note';
 import { formatSdlDiff } from './format-sdl-diff';
-import { MIGRATE_USAGE, parseMigrateArgs, type MigrateCliCommand, type MigrationRequest } from './migrate-args';
+import { DEPLOYED_GOES_WITH, DEPLOYED_KINDS, MIGRATE_USAGE, parseMigrateArgs, type MigrateCliCommand, type MigrationRequest } from './migrate-args';
 import { migrationsCollection, MIGRATIONS_COLLECTION } from './migration-marker';
 import { keyMoveCheck, movedKeyPaths } from '../reconcile/check-moved-key';
 import { indexMovedKey } from './index-moved-key';
@@ -121,6 +121,7 @@ interface SchemaChange {
  */
 function planSchemaChange(command: Migrate, project: Project, io: Io): SchemaChange | DeployFirst | string {
   const request = command.request.kind === 'advice' ? readAdvice(command.request.file, command.request.coordinate) : command.request;
+  if (command.deployed && !DEPLOYED_KINDS.has(request.kind)) return `${DEPLOYED_GOES_WITH}; the advice for ${command.request.coordinate} is ${request.kind}`;
   const files: SchemaFile[] = project.schemaFiles.map((file) => ({ file, text: readFileSync(file, 'utf8') }));
   const shown = (file: string) => relative(project.root, file) || file;
   const plan = planRequest(request, files, { write: command.write, shown });

@@ -117,8 +117,12 @@ export const MIGRATE_FLAGS = [
   ...PROJECT_FLAGS,
 ] as const;
 
-const COORDINATE = /^[_A-Za-z]\w*\.[_A-Za-z]\w*$/;
-const FIELD_NAME = /^[_A-Za-z]\w*$/;
+/** The changes a gateway must serve before their backfill can finish (--deployed). */
+export const DEPLOYED_KINDS: ReadonlySet<string> = new Set(['add-counter', 'add-total', 'add-bounded-array']);
+export const DEPLOYED_GOES_WITH = '--deployed goes with --add-counter, --add-total or --add-bounded-array (or --advice for one of them)';
+
+export const COORDINATE = /^[_A-Za-z]\w*\.[_A-Za-z]\w*$/;
+export const FIELD_NAME = /^[_A-Za-z]\w*$/;
 
 export function parseMigrateArgs(argv: readonly string[], env: Readonly<Record<string, string | undefined>>): MigrateCliCommand {
   if (wantsHelp(argv)) return { kind: 'help' };
@@ -132,7 +136,8 @@ export function parseMigrateArgs(argv: readonly string[], env: Readonly<Record<s
   const target = readMongoTarget(args, env);
   if (isUsageError(target)) return target;
   const deployed = args.switches.has('--deployed');
-  if (deployed && request.kind !== 'add-counter' && request.kind !== 'add-total' && request.kind !== 'add-bounded-array') return usageError('--deployed goes with --add-counter, --add-total or --add-bounded-array');
+  // An advice file's change is read later (read-advice.ts), and checked there.
+  if (deployed && !DEPLOYED_KINDS.has(request.kind) && request.kind !== 'advice') return usageError(DEPLOYED_GOES_WITH);
   if (deployed && !args.switches.has('--write')) return usageError('--deployed finishes the backfill, which writes: pass --write with it');
   return { kind: 'migrate', request, write: args.switches.has('--write'), deployed, batchSize, mongoUri: args.values.get('--mongo-uri'), db: args.values.get('--db'), project: readProjectTarget(args) };
 }

@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs';
 import type { FieldAdvice } from '../advise/recommend/advice-types';
-import type { MigrationRequest } from './migrate-args';
+import { COORDINATE, FIELD_NAME, type MigrationRequest } from './migrate-args';
 
 /** An advice file that cannot be read, or holds no migration for the field; one line naming the file. */
 export class AdviceFileError extends Error {
@@ -27,16 +27,16 @@ export function readAdvice(file: string, coordinate: string): Exclude<MigrationR
   switch (advice.kind) {
     case 'widen-snapshot':
     case 'add-snapshot': {
-      if (!Array.isArray(advice.snapshotFields) || !advice.snapshotFields.every((name) => typeof name === 'string')) throw new AdviceFileError(`--advice ${file}: the ${advice.kind} advice for ${coordinate} has no snapshotFields`);
+      if (!Array.isArray(advice.snapshotFields) || !advice.snapshotFields.every((name) => typeof name === 'string' && FIELD_NAME.test(name))) throw new AdviceFileError(`--advice ${file}: the ${advice.kind} advice for ${coordinate} has no snapshotFields (field names)`);
       return advice.kind === 'widen-snapshot' ? { kind: 'widen', coordinate, fields: advice.snapshotFields } : { kind: 'add-snapshot', coordinate, fields: advice.snapshotFields, path: undefined };
     }
     case 'drop-snapshot':
       return { kind: 'drop-snapshot', coordinate };
     case 'add-counter':
-      if (typeof advice.counterField !== 'string') throw new AdviceFileError(`--advice ${file}: the add-counter advice for ${coordinate} has no counterField`);
+      if (typeof advice.counterField !== 'string' || !COORDINATE.test(advice.counterField)) throw new AdviceFileError(`--advice ${file}: the add-counter advice for ${coordinate} has no counterField (Type.field)`);
       return { kind: 'add-counter', coordinate: advice.counterField, of: coordinate };
     case 'add-total':
-      if (typeof advice.totalField !== 'string' || typeof advice.summedField !== 'string') throw new AdviceFileError(`--advice ${file}: the add-total advice for ${coordinate} has no totalField or summedField`);
+      if (typeof advice.totalField !== 'string' || !COORDINATE.test(advice.totalField) || typeof advice.summedField !== 'string' || !FIELD_NAME.test(advice.summedField)) throw new AdviceFileError(`--advice ${file}: the add-total advice for ${coordinate} has no totalField (Type.field) or summedField (a field name)`);
       return { kind: 'add-total', coordinate: advice.totalField, of: coordinate, sum: advice.summedField };
     default: {
       const rejected = advice.rejected ? `; advise considered ${advice.rejected.kind} and did not give it: ${advice.rejected.because}` : '';

@@ -1,4 +1,5 @@
-import { readFileSync } from 'node:fs';
+import { readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { ObjectId, type Db } from 'mongodb';
 import { withDirectiveTypeDefs } from '../../../src/gateway/startup/schema/schema-sources';
 import { buildWriteModelFromSdl } from '../../../src/gateway/startup/write-model/build-write-model';
@@ -54,6 +55,21 @@ const COUNTED = { posts: [{ title: 'Post 0', commentCount: 0 }, { title: 'Post 1
 const marker = (db: Db, id: string) => db.collection(MIGRATIONS_COLLECTION).findOne({ _id: id as never });
 
 describe('docjoin migrate --add-counter', () => {
+  it('finishes a counter an advice file gave with --advice --deployed, and refuses --deployed for advice of another change', async () => {
+    const { db, folder, args } = await setUp();
+    const file = join(folder, 'advice.json');
+    const advising = (advice: Record<string, unknown>) => writeFileSync(file, JSON.stringify({ advice: { fields: [{ coordinate: 'Post.comments', change: 'advised', ...advice }] } }));
+    advising({ kind: 'add-counter', counterField: 'Post.commentCount' });
+    const started = await migrate(['--advice', file, '--field', 'Post.comments', '--write', ...args]);
+    expect([started.code, started.err]).toEqual([0, '']);
+    const finished = await migrate(['--advice', file, '--field', 'Post.comments', '--write', '--deployed', ...args]);
+    expect([finished.code, finished.err]).toEqual([0, '']);
+    expect(await marker(db, 'Post.commentCount')).toMatchObject({ finishedAt: expect.any(Date) });
+    advising({ kind: 'widen-snapshot', snapshotFields: ['text'] });
+    const refused = await migrate(['--advice', file, '--field', 'Post.comments', '--write', '--deployed', ...args]);
+    expect([refused.code, refused.err]).toEqual([2, 'migrate: --deployed goes with --add-counter, --add-total or --add-bounded-array (or --advice for one of them); the advice for Post.comments is widen\n']);
+  });
+
   it('declares the counter, sets it in every parent in batches, and is trusted after a clean pass once deployed', async () => {
     const { db, schemaFile, args } = await setUp();
     const run = await migrate(['--add-counter', 'Post.commentCount', '--of', 'Post.comments', '--write', '--batch-size', '2', ...args]);

@@ -51,7 +51,7 @@ describe('parseMigrateArgs', () => {
     [['--add-bounded-array', 'Post.recent', '--of', 'Post.comments', '--limit', '0'], '--limit must be an integer from 1 to 1000, got "0"'],
     [['--add-snapshot', 'Book.publisher', '--fields', 'name', '--path', 'a.b'], '--path must be a top-level field name, e.g. --path publisher, got "a.b"'],
     [['--widen', 'Book.authors', '--fields', 'name', '--path', 'p'], '--path goes with --add-snapshot, not --widen'],
-    [['--widen', 'Book.authors', '--fields', 'name', '--deployed'], '--deployed goes with --add-counter, --add-total or --add-bounded-array'],
+    [['--widen', 'Book.authors', '--fields', 'name', '--deployed'], '--deployed goes with --add-counter, --add-total or --add-bounded-array (or --advice for one of them)'],
     [['--add-counter', 'Post.commentCount', '--of', 'Post.comments', '--deployed'], '--deployed finishes the backfill, which writes: pass --write with it'],
   ])('%j is a usage error', (argv, message) => {
     expect(parseMigrateArgs(argv, {})).toEqual({ kind: 'usage-error', message });

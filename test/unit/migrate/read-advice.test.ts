@@ -24,6 +24,19 @@ describe('readAdvice', () => {
     writeFileSync(file, JSON.stringify({ advice: { fields: [{ coordinate: 'Author.books', kind: 'add-total', change: 'keep the sum', totalField: 'Author.pagesTotal', summedField: 'pages' }] } }));
     expect(readAdvice(file, 'Author.books')).toEqual({ kind: 'add-total', coordinate: 'Author.pagesTotal', of: 'Author.books', sum: 'pages' });
     writeFileSync(file, JSON.stringify({ advice: { fields: [{ coordinate: 'Author.books', kind: 'add-total', change: 'keep the sum' }] } }));
-    expect(() => readAdvice(file, 'Author.books')).toThrow(`--advice ${file}: the add-total advice for Author.books has no totalField or summedField`);
+    expect(() => readAdvice(file, 'Author.books')).toThrow(`--advice ${file}: the add-total advice for Author.books has no totalField (Type.field) or summedField (a field name)`);
+  });
+
+  it('refuses names an edited advice file gives that are no GraphQL names, before they reach the SDL', () => {
+    const file = join(folder, 'edited.json');
+    const advising = (advice: Record<string, unknown>) => writeFileSync(file, JSON.stringify({ advice: { fields: [{ coordinate: 'Author.books', change: 'edited', ...advice }] } }));
+    advising({ kind: 'add-total', totalField: 'Author.t(x: Int)', summedField: 'pages' });
+    expect(() => readAdvice(file, 'Author.books')).toThrow(`--advice ${file}: the add-total advice for Author.books has no totalField (Type.field) or summedField (a field name)`);
+    advising({ kind: 'add-total', totalField: 'Author.pagesTotal', summedField: 'pages }' });
+    expect(() => readAdvice(file, 'Author.books')).toThrow(new AdviceFileError(`--advice ${file}: the add-total advice for Author.books has no totalField (Type.field) or summedField (a field name)`));
+    advising({ kind: 'add-counter', counterField: 'Author.' });
+    expect(() => readAdvice(file, 'Author.books')).toThrow(new AdviceFileError(`--advice ${file}: the add-counter advice for Author.books has no counterField (Type.field)`));
+    advising({ kind: 'widen-snapshot', snapshotFields: ['name', 'bio @x'] });
+    expect(() => readAdvice(file, 'Author.books')).toThrow(new AdviceFileError(`--advice ${file}: the widen-snapshot advice for Author.books has no snapshotFields (field names)`));
   });
 });
