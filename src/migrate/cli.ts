@@ -16,7 +16,7 @@ import { addSnapshotSdl } from '../schema-edits/add-snapshot-sdl';
 import { backfillCopies, checkBackfill, previewBackfill, reconcileBackfill, requireBackfillCollections, restartBackfill, type CopyBackfill } from './backfill-copies';
 import { addBoundedArraySdl, addCounterSdl, addTotalSdl } from '../schema-edits/derived-field-sdl';
 import { readAdvice, AdviceFileError } from './read-advice';
-import { dropSnapshotCopies, type DroppedSnapshot } from './drop-snapshot-copies';
+import { arraysHolding, dropSnapshotCopies, rebuildArrays, type DroppedSnapshot } from './drop-snapshot-copies';
 import { keptFieldsNote } from './kept-fields-note';
 import { formatSdlDiff } from './format-sdl-diff';
 import { DEPLOYED_GOES_WITH, DEPLOYED_KINDS, MIGRATE_USAGE, parseMigrateArgs, type MigrateCliCommand, type MigrationRequest } from './migrate-args';
@@ -319,6 +319,15 @@ async function run(command: Migrate, target: { uri: string; db: string } & Schem
       line.finish();
       io.out.write(`${dryRun ? 'would drop' : 'dropped'} ${coordinate}'s copied fields: ${count(report.scanned)} scanned, ${count(dryRun ? report.drifted : report.fixed)} ${dryRun ? 'to rewrite' : 'rewritten'}\n`);
       if (kept.names.length > 0) io.out.write(`${keptFieldsNote(work.dropped, kept, dryRun)}\n`);
+      const holder = coordinate.slice(0, coordinate.indexOf('.'));
+      const arrays = arraysHolding(target.model, holder);
+      if (dryRun) for (const array of arrays) io.out.write(`would then rebuild ${array.coordinate}, whose ${holder} documents hold the copies\n`);
+      else {
+        for (const rebuilt of await rebuildArrays(db, target.model, arrays, { batchSize: command.batchSize, onProgress })) {
+          line.finish();
+          io.out.write(`rebuilt ${rebuilt.coordinate}, whose ${holder} documents held the copies: ${count(rebuilt.scanned)} scanned, ${count(rebuilt.fixed)} rewritten\n`);
+        }
+      }
       return 0;
     }
     const backfill = await backfillOf(db, work);

@@ -1,4 +1,6 @@
 import type { Db, Document } from 'mongodb';
+import type { BoundedArray, WriteModel } from '../gateway';
+import { reconcileChecks } from '../reconcile/reconcile';
 import type { DriftReport, ReconcileProgress } from '../reconcile/reconcile-types';
 import { scanInBatches, type Repair } from '../reconcile/scan-batches';
 
@@ -71,6 +73,20 @@ export async function dropSnapshotCopies(db: Db, dropped: DroppedSnapshot, optio
     return repairs;
   });
   return { report, kept: { names: [...kept].sort(), ...found } };
+}
+
+/** The bounded arrays keeping whole `typeName` documents (`Host.recentLogs` of LogMessages, each with its `host` copy): they hold its dropped copies too. */
+export function arraysHolding(model: WriteModel, typeName: string): BoundedArray[] {
+  return model.boundedArrays.filter((array) => array.childType === typeName);
+}
+
+/** Rebuilds `arrays` from the documents they keep, which no longer hold the dropped copies, as `reconcile --fix` would. */
+export async function rebuildArrays(db: Db, model: WriteModel, arrays: readonly BoundedArray[], options: { batchSize: number; onProgress?: (progress: ReconcileProgress) => void }): Promise<DriftReport[]> {
+  const reports: DriftReport[] = [];
+  for (const check of reconcileChecks(db, { snapshots: model.snapshots, boundedArrays: [...arrays], inverses: [], counters: [] })) {
+    reports.push(await scanInBatches(db, check, { ...options, fix: true }, (batch, report) => check.check(batch, report)));
+  }
+  return reports;
 }
 
 /** The names in a copy that are neither its key nor a field of the target. */

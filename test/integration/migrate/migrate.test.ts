@@ -248,6 +248,43 @@ dropped Book.authors's copied fields: 5 scanned, 5 rewritten
     expect(await snapshotDrift(db, readFileSync(schemaFile, 'utf8'))).toBe(0);
   });
 
+  it("rebuilds the bounded arrays that keep whole documents of the snapshot's type, so their entries drop the copies too", async () => {
+    const HOSTS = /* GraphQL */ `type Query {
+  hosts: [Host!]! @list
+}
+
+type Host @collection(name: "hosts") {
+  id: ID!
+  name: String!
+  recentLogs: [LogMessage!]!
+    @embedded
+    @join(collection: "logMessages", localField: "_id", foreignField: "host.id", sort: "-time", limit: 2)
+    @read(strategy: EMBEDDED)
+}
+
+type LogMessage @collection(name: "logMessages") {
+  id: ID!
+  time: Int!
+  host: Host
+    @join(localField: "host.id")
+}
+`;
+    const hostId = new ObjectId();
+    const logs = [1, 2].map((time) => ({ _id: new ObjectId(), time, host: { id: hostId, name: 'h1' } }));
+    const { db, args } = await projects.create(HOSTS, async (fresh) => {
+      await fresh.collection('hosts').insertOne({ _id: hostId, name: 'h1', recentLogs: [logs[1], logs[0]] });
+      await fresh.collection('logMessages').insertMany(logs.map((log) => ({ ...log })));
+    });
+    const dry = await migrate(['--drop-snapshot', 'LogMessage.host', ...args]);
+    expect(dry.out).toContain("would drop LogMessage.host's copied fields: 2 scanned, 2 to rewrite\n");
+    expect(dry.out).toContain('would then rebuild Host.recentLogs, whose LogMessage documents hold the copies\n');
+    const dropped = await migrate(['--drop-snapshot', 'LogMessage.host', '--write', ...args]);
+    expect([dropped.code, dropped.err]).toEqual([0, '']);
+    expect(dropped.out).toContain('rebuilt Host.recentLogs, whose LogMessage documents held the copies: 1 scanned, 1 rewritten\n');
+    expect((await db.collection('hosts').findOne({ _id: hostId }))?.recentLogs.map((entry: { host: unknown }) => entry.host)).toEqual([{ id: hostId }, { id: hostId }]);
+    expect(await snapshotDrift(db, HOSTS)).toBe(0);
+  });
+
   it('removes only the fields a copy kept of its target, says which it kept, and refuses a path another field reads: that is data, not copies', async () => {
     const joinedSdl = SDL.replace(/\n    @snapshot\(path: "authors", fields: \["id", "name"\]\)|\n    @read\(strategy: SNAPSHOT\)/g, '');
     const { db, args } = await setUp(joinedSdl);
