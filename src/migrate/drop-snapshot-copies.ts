@@ -83,7 +83,9 @@ export function arraysHolding(model: WriteModel, typeName: string): BoundedArray
 /** Rebuilds `arrays` from the documents they keep, which no longer hold the dropped copies, as `reconcile --fix` would. */
 export async function rebuildArrays(db: Db, model: WriteModel, arrays: readonly BoundedArray[], options: { batchSize: number; onProgress?: (progress: ReconcileProgress) => void }): Promise<DriftReport[]> {
   const reports: DriftReport[] = [];
-  for (const check of reconcileChecks(db, { snapshots: model.snapshots, boundedArrays: [...arrays], inverses: [], counters: [] })) {
+  // The snapshots are given for the arrays' entries to be compared as their sources say; they are not checked themselves.
+  const checks = reconcileChecks(db, { snapshots: model.snapshots, boundedArrays: [...arrays], inverses: [], counters: [] }).filter((check) => check.kind === 'bounded-array');
+  for (const check of checks) {
     reports.push(await scanInBatches(db, check, { ...options, fix: true }, (batch, report) => check.check(batch, report)));
   }
   return reports;

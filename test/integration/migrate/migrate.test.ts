@@ -268,12 +268,23 @@ type LogMessage @collection(name: "logMessages") {
   host: Host
     @join(localField: "host.id")
 }
+
+type Alert @collection(name: "alerts") {
+  id: ID!
+  host: Host
+    @snapshot(path: "host", fields: ["id", "name"])
+    @join(localField: "host.id")
+    @read(strategy: SNAPSHOT)
+}
 `;
     const hostId = new ObjectId();
+    // Another snapshot's drift is reconcile's to repair, not the drop's.
+    const staleAlert = { _id: new ObjectId(), host: { id: hostId, name: 'old name' } };
     const logs = [1, 2].map((time) => ({ _id: new ObjectId(), time, host: { id: hostId, name: 'h1' } }));
     const { db, args } = await projects.create(HOSTS, async (fresh) => {
       await fresh.collection('hosts').insertOne({ _id: hostId, name: 'h1', recentLogs: [logs[1], logs[0]] });
       await fresh.collection('logMessages').insertMany(logs.map((log) => ({ ...log })));
+      await fresh.collection('alerts').insertOne({ ...staleAlert });
     });
     const dry = await migrate(['--drop-snapshot', 'LogMessage.host', ...args]);
     expect(dry.out).toContain("would drop LogMessage.host's copied fields: 2 scanned, 2 to rewrite\n");
@@ -281,8 +292,10 @@ type LogMessage @collection(name: "logMessages") {
     const dropped = await migrate(['--drop-snapshot', 'LogMessage.host', '--write', ...args]);
     expect([dropped.code, dropped.err]).toEqual([0, '']);
     expect(dropped.out).toContain('rebuilt Host.recentLogs, whose LogMessage documents held the copies: 1 scanned, 1 rewritten\n');
+    expect(dropped.out).not.toContain('Alert.host');
     expect((await db.collection('hosts').findOne({ _id: hostId }))?.recentLogs.map((entry: { host: unknown }) => entry.host)).toEqual([{ id: hostId }, { id: hostId }]);
-    expect(await snapshotDrift(db, HOSTS)).toBe(0);
+    expect(await db.collection('alerts').findOne({ _id: staleAlert._id })).toEqual(staleAlert);
+    expect(await snapshotDrift(db, HOSTS)).toBe(1);
   });
 
   it('removes only the fields a copy kept of its target, says which it kept, and refuses a path another field reads: that is data, not copies', async () => {
