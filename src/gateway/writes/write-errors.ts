@@ -15,15 +15,23 @@ export function notFound(message: string, details: Record<string, unknown> = {})
  * the unit is rolled back with it; without one, the commands before it stand, and the message says so.
  */
 export function totalOverflow(mutation: string, cause: unknown, inTransaction: boolean): GraphQLError | undefined {
-  const server = cause instanceof DatabaseFailure ? cause.cause : cause;
-  if (!(server instanceof MongoServerError) || server.code !== BAD_VALUE || !server.message.includes('Failed to apply $inc')) return undefined;
-  const outcome = inTransaction
-    ? 'so nothing was written'
-    : 'so it was left as it was; without a transaction, what the write changed before it stands (docjoin reconcile reports the drift)';
-  return new GraphQLError(`${mutation}: a total or counter this write moves would pass the largest Long (9223372036854775807), ${outcome}`, {
+  const server = serverErrorOf(cause);
+  if (server?.code !== BAD_VALUE || !server.message.includes('Failed to apply $inc')) return undefined;
+  return new GraphQLError(`${mutation}: a total or counter this write moves would pass the largest Long (9223372036854775807), ${outcomeOf(inTransaction)}`, {
     // Not MongoDB's error as its cause: its message holds the total, which the role may not see (a stack trace outside production would show it).
     extensions: { code: PublicErrorCode.BAD_USER_INPUT },
   });
+}
+
+/** MongoDB's own refusal behind `cause` (the funnel wraps it in a DatabaseFailure); undefined for any other error. */
+function serverErrorOf(cause: unknown): MongoServerError | undefined {
+  const server = cause instanceof DatabaseFailure ? cause.cause : cause;
+  return server instanceof MongoServerError ? server : undefined;
+}
+
+/** What a write MongoDB refused left: inside a transaction nothing; without one, the commands before it. */
+function outcomeOf(inTransaction: boolean): string {
+  return inTransaction ? 'so nothing was written' : 'so it was left as it was; without a transaction, what the write changed before it stands (docjoin reconcile reports the drift)';
 }
 
 /** MongoDB's BadValue, which an `$inc` past a 64-bit integer's range answers. */
@@ -35,10 +43,9 @@ const BAD_VALUE = 2;
  * with the same outcome as totalOverflow's.
  */
 export function documentTooLarge(mutation: string, cause: unknown, inTransaction: boolean): GraphQLError | undefined {
-  const server = cause instanceof DatabaseFailure ? cause.cause : cause;
-  if (!(server instanceof MongoServerError) || !DOCUMENT_TOO_LARGE.has(Number(server.code))) return undefined;
-  const outcome = inTransaction ? 'so nothing was written' : 'so it was left as it was; without a transaction, what the write changed before it stands (docjoin reconcile reports the drift)';
-  return new GraphQLError(`${mutation}: a document this write stores would be larger than MongoDB's 16 MB limit, ${outcome}; keep growing lists in their own collection (@join) rather than in the document`, {
+  const server = serverErrorOf(cause);
+  if (server === undefined || !DOCUMENT_TOO_LARGE.has(Number(server.code))) return undefined;
+  return new GraphQLError(`${mutation}: a document this write stores would be larger than MongoDB's 16 MB limit, ${outcomeOf(inTransaction)}; keep growing lists in their own collection (@join) rather than in the document`, {
     extensions: { code: PublicErrorCode.BAD_USER_INPUT },
   });
 }
@@ -52,11 +59,9 @@ const DOCUMENT_TOO_LARGE = new Set([10334, 17419]);
  * set there, with the same outcome as totalOverflow's. MongoDB's message is left out: it holds the value.
  */
 export function pathNotSettable(mutation: string, fields: readonly string[], cause: unknown, inTransaction: boolean): GraphQLError | undefined {
-  const server = cause instanceof DatabaseFailure ? cause.cause : cause;
-  if (!(server instanceof MongoServerError) || server.code !== PATH_NOT_VIABLE) return undefined;
-  const outcome = inTransaction ? 'so nothing was written' : 'so it was left as it was; without a transaction, what the write changed before it stands';
+  if (serverErrorOf(cause)?.code !== PATH_NOT_VIABLE) return undefined;
   return new GraphQLError(
-    `${mutation}: ${fields.join(', ')} ${fields.length === 1 ? 'is' : 'are'} stored inside a value this document holds as no document (null, a scalar or a list), where MongoDB cannot set a field, ${outcome}; set the value around ${fields.length === 1 ? 'it' : 'them'} whole first`,
+    `${mutation}: ${fields.join(', ')} ${fields.length === 1 ? 'is' : 'are'} stored inside a value this document holds as no document (null, a scalar or a list), where MongoDB cannot set a field, ${outcomeOf(inTransaction)}; set the value around ${fields.length === 1 ? 'it' : 'them'} whole first`,
     { extensions: { code: PublicErrorCode.BAD_USER_INPUT } },
   );
 }
