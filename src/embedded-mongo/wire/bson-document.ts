@@ -1,4 +1,4 @@
-import { deserialize, serialize, type Document } from 'bson';
+import { deserialize, serialize, type BSONRegExp, type Document } from 'bson';
 import { BSON_ARRAY, BSON_DOCUMENT, encodedBatch, REPLY_SERIALIZE_OPTIONS } from '../protocol/encoded-batches';
 
 /**
@@ -7,7 +7,11 @@ import { BSON_ARRAY, BSON_DOCUMENT, encodedBatch, REPLY_SERIALIZE_OPTIONS } from
  * - Double → JS number, except a Double whose value `bson` would write back as Int32 (an integral
  *   value in int32 range, e.g. 1.0), which stays a `Double` wrapper so it round-trips as a Double.
  *   This is the same convention as query/bson-number.ts `asDouble`.
- * - Binary stays `Binary`; ObjectId, Date, Timestamp, MinKey/MaxKey, RegExp keep their classes.
+ * - Binary stays `Binary`; ObjectId, Date, Timestamp, MinKey/MaxKey keep their classes.
+ * - A regex becomes a JS `RegExp` as `bson` would make it, unless JavaScript cannot compile its
+ *   pattern or has no flag for one of its options: then it stays a `BSONRegExp`, so it is stored and
+ *   read back unchanged and a query by it fails as a command (compile-filter.ts) instead of the
+ *   whole message failing to decode.
  * bson's `promoteValues` is all-or-nothing, so documents are decoded unpromoted and then normalised.
  */
 const DESERIALIZE_OPTIONS = {
@@ -15,7 +19,7 @@ const DESERIALIZE_OPTIONS = {
   promoteLongs: false,
   promoteBuffers: false,
   useBigInt64: false,
-  bsonRegExp: false,
+  bsonRegExp: true,
 } as const;
 
 /** Decodes exactly one document occupying all of `bytes`; throws bson's error when invalid. */
@@ -102,6 +106,8 @@ function normalizeNumbers(value: unknown): unknown {
       const number = (value as { value: number }).value;
       return writtenAsInt32(number) ? value : number;
     }
+    case 'BSONRegExp':
+      return javaScriptRegExp(value as BSONRegExp) ?? value;
     case 'DBRef': {
       const ref = value as { oid: unknown; fields: Record<string, unknown> };
       ref.oid = normalizeNumbers(ref.oid);
@@ -110,6 +116,19 @@ function normalizeNumbers(value: unknown): unknown {
     }
     default:
       return value;
+  }
+}
+
+/** bson's own translation of options to flags, `s` kept as `g` so that it is written back as `s`. */
+const FLAG_OF_OPTION: Readonly<Record<string, string>> = { i: 'i', m: 'm', s: 'g' };
+
+function javaScriptRegExp(regex: BSONRegExp): RegExp | undefined {
+  const flags = [...regex.options].map((option) => FLAG_OF_OPTION[option]);
+  if (flags.some((flag) => flag === undefined)) return undefined;
+  try {
+    return new RegExp(regex.pattern, flags.join(''));
+  } catch {
+    return undefined;
   }
 }
 

@@ -5,7 +5,7 @@
  * Runs unchanged against MONGODB_URI.
  */
 import { Binary, BSONRegExp, Decimal128, Double, Int32, Long, ObjectId, type Document } from 'mongodb';
-import { idsOf, storedTypes, useCompatDatabase } from './support/compat-helpers';
+import { expectServerError, idsOf, storedTypes, useCompatDatabase } from './support/compat-helpers';
 
 const ctx = useCompatDatabase('compat_bson');
 let counter = 0;
@@ -147,6 +147,25 @@ describe('round trips', () => {
     expect(await idsOf(c, { b: new Binary(Buffer.from([1, 2, 3]), 0) })).toEqual([1]);
     expect(await idsOf(c, { t: { $gte: new Date('2021-01-01T00:00:00Z') } })).toEqual([2, 3]);
     expect(await idsOf(c, { t: new Date('2020-01-01T00:00:00Z') })).toEqual([1]);
+  });
+});
+
+describe('regular expression values', () => {
+  test('a stored regex keeps its pattern and every option, also those JavaScript has no flag for', async () => {
+    const c = freshCollection();
+    await c.insertOne({ _id: 1, r: new BSONRegExp('a b # spaced', 'imsux') } as Document);
+    const [read] = await c.find(byId(1), { bsonRegExp: true }).toArray();
+    expect(read.r).toEqual(new BSONRegExp('a b # spaced', 'imsux'));
+  });
+
+  test('a regex JavaScript cannot compile is stored and read back; querying by it is error 51091 and the connection stays up', async () => {
+    const c = freshCollection();
+    await c.insertMany([{ _id: 1, r: new BSONRegExp('a(b', '') }, { _id: 2, s: 'ab' }] as Document[]);
+    const [read] = await c.find(byId(1), { bsonRegExp: true }).toArray();
+    expect(read.r).toEqual(new BSONRegExp('a(b', ''));
+    await expectServerError(c.find({ s: new BSONRegExp('a(b', '') } as Document).toArray(), 51091);
+    await expectServerError(c.find({ s: { $in: [new BSONRegExp('a(b', '')] } } as Document).toArray(), 51091);
+    expect(await idsOf(c, { s: new BSONRegExp('^a', '') })).toEqual([2]);
   });
 });
 
