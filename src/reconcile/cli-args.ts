@@ -2,7 +2,7 @@ import { MONGO_TARGET_FLAGS, readMongoTarget } from '../command-line/mongo-targe
 import { isUsageError, parseFlags, usageError, wantsHelp, type UsageError } from '../command-line/parse-flags';
 import { PROJECT_FLAGS, PROJECT_FLAGS_USAGE, readProjectTarget, type ProjectTarget } from '../command-line/project-flags';
 import { DEFAULT_DB_NAME, integerRule, isProblem } from '../settings/setting-rules';
-import { DEFAULT_BATCH_SIZE } from './reconcile-types';
+import { DEFAULT_BATCH_SIZE, DEFAULT_SETTLE_MS } from './reconcile-types';
 
 /**
  * Parses `docjoin reconcile …` arguments (`npm run reconcile -- …` here: the demo's config) into a
@@ -12,19 +12,21 @@ import { DEFAULT_BATCH_SIZE } from './reconcile-types';
 export type ReconcileCliCommand =
   | { kind: 'help' }
   /** `mongoUri` and `db` are the flags as given: loadConfig weighs them against the environment and the config file. */
-  | { kind: 'reconcile'; fix: boolean; mongoUri: string | undefined; db: string | undefined; batchSize: number; project: ProjectTarget }
+  | { kind: 'reconcile'; fix: boolean; mongoUri: string | undefined; db: string | undefined; batchSize: number; settleMs: number; project: ProjectTarget }
   /** Bad or missing input: print `message` (one line) and exit with code 2. */
   | UsageError;
 
-export const RECONCILE_USAGE = `Usage: docjoin reconcile [--fix] [--mongo-uri URI] [--db NAME] [--batch-size N] [--config FILE]
+export const RECONCILE_USAGE = `Usage: docjoin reconcile [--fix] [--mongo-uri URI] [--db NAME] [--batch-size N] [--settle-ms N] [--config FILE]
 
 Compares every denormalized copy the schema declares (snapshots, bounded arrays, two-way
-references, counters) with its sources and prints the drift per Type.field.
+references, counters, totals) with its sources and prints the drift per Type.field.
 
   --fix            repair the drift, in batches (default: report only)
   --mongo-uri URI  MongoDB to check (default: $MONGODB_URI, else the config's mongodb.uri)
   --db NAME        database name (default: $MONGODB_DB, else the config's mongodb.db, else "${DEFAULT_DB_NAME}")
   --batch-size N   documents per read and per repair command (default ${DEFAULT_BATCH_SIZE})
+  --settle-ms N    wait between two looks at a drifted counter or total: only what both find wrong
+                   is drift, not a write without a transaction still on its way (default ${DEFAULT_SETTLE_MS})
 ${PROJECT_FLAGS_USAGE}
   -h, --help       show this help
 
@@ -36,7 +38,7 @@ export const NO_MONGO_MESSAGE =
   "No MongoDB to reconcile: pass --mongo-uri URI, set MONGODB_URI or the config's mongodb.uri. (The embedded server lives inside " +
   "`docjoin serve`'s process; to check a standalone one, start `docjoin mongo`, seed it, and pass the URI it prints.)";
 
-export const RECONCILE_FLAGS = [{ name: '--fix' }, ...MONGO_TARGET_FLAGS, { name: '--batch-size', example: String(DEFAULT_BATCH_SIZE) }, ...PROJECT_FLAGS] as const;
+export const RECONCILE_FLAGS = [{ name: '--fix' }, ...MONGO_TARGET_FLAGS, { name: '--batch-size', example: String(DEFAULT_BATCH_SIZE) }, { name: '--settle-ms', example: String(DEFAULT_SETTLE_MS) }, ...PROJECT_FLAGS] as const;
 
 export function parseReconcileArgs(argv: readonly string[], env: Readonly<Record<string, string | undefined>>): ReconcileCliCommand {
   if (wantsHelp(argv)) return { kind: 'help' };
@@ -45,7 +47,10 @@ export function parseReconcileArgs(argv: readonly string[], env: Readonly<Record
   const batchText = args.values.get('--batch-size');
   const batchSize = batchText === undefined ? DEFAULT_BATCH_SIZE : integerRule(batchText, '--batch-size', 1, 100_000);
   if (isProblem(batchSize)) return usageError(batchSize.problem);
+  const settleText = args.values.get('--settle-ms');
+  const settleMs = settleText === undefined ? DEFAULT_SETTLE_MS : integerRule(settleText, '--settle-ms', 0, 600_000);
+  if (isProblem(settleMs)) return usageError(settleMs.problem);
   const target = readMongoTarget(args, env);
   if (isUsageError(target)) return target;
-  return { kind: 'reconcile', fix: args.switches.has('--fix'), mongoUri: args.values.get('--mongo-uri'), db: args.values.get('--db'), batchSize, project: readProjectTarget(args) };
+  return { kind: 'reconcile', fix: args.switches.has('--fix'), mongoUri: args.values.get('--mongo-uri'), db: args.values.get('--db'), batchSize, settleMs, project: readProjectTarget(args) };
 }

@@ -35,7 +35,7 @@ async function run(command: Extract<ReconcileCliCommand, { kind: 'reconcile' }>,
   const progress = createReconcileProgress(io.out);
   try {
     await client.connect();
-    const report = await reconcile(client.db(target.db), target.model, { fix: command.fix, batchSize: command.batchSize, onProgress: progress.onProgress });
+    const report = await reconcile(client.db(target.db), target.model, { fix: command.fix, batchSize: command.batchSize, settleMs: command.settleMs, onProgress: progress.onProgress });
     progress.finish();
     io.out.write(formatReport(report, where, performance.now() - started));
     for (const mismatch of report.mismatches) io.err.write(`reconcile: ${mismatch}\n`);

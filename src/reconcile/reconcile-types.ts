@@ -65,7 +65,17 @@ export interface ReconcileOptions {
   readonly batchSize?: number;
   /** Called after every batch, and once with `scanned: 0` when a check starts. */
   readonly onProgress?: (progress: ReconcileProgress) => void;
+  /**
+   * Milliseconds between two looks at a drifted counter or total (default 1000): a write without a
+   * transaction that has changed the children but not yet incremented the parent is in flight, not
+   * drift. Only what both looks find wrong the same way is reported and fixed.
+   */
+  readonly settleMs?: number;
+  /** What is awaited between those two looks instead of `settleMs` (a caller that knows when its writers are idle). */
+  readonly settle?: () => Promise<void>;
 }
+
+export const DEFAULT_SETTLE_MS = 1000;
 
 export const SAMPLE_SIZE = 5;
 export const DEFAULT_BATCH_SIZE = 500;

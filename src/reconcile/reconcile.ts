@@ -9,7 +9,7 @@ import { scanInBatches, type Check } from './scan-batches';
 import { keyMoveCheck } from './check-moved-key';
 import { MIGRATIONS_COLLECTION, SNAPSHOT_BACKFILL } from '../gateway';
 export type { Check } from './scan-batches';
-import { DEFAULT_BATCH_SIZE, ReconcileMismatchError, type DriftReport, type ReconcileOptions, type ReconcileReport } from './reconcile-types';
+import { DEFAULT_BATCH_SIZE, DEFAULT_SETTLE_MS, ReconcileMismatchError, type DriftReport, type ReconcileOptions, type ReconcileReport } from './reconcile-types';
 
 
 /**
@@ -26,10 +26,14 @@ export async function reconcile(db: Db, model: WriteModel, options: ReconcileOpt
   const batchSize = options.batchSize ?? DEFAULT_BATCH_SIZE;
   if (!Number.isInteger(batchSize) || batchSize < 1) throw new RangeError(`reconcile: batchSize must be a positive integer, got ${batchSize}`);
   const fix = options.fix ?? false;
+  const settleMs = options.settleMs ?? DEFAULT_SETTLE_MS;
+  if (!Number.isInteger(settleMs) || settleMs < 0) throw new RangeError(`reconcile: settleMs must be a non-negative integer, got ${settleMs}`);
+  const settle = options.settle ?? (() => new Promise<void>((resolve) => setTimeout(resolve, settleMs)));
   await requireCollections(db, model);
   const reports: DriftReport[] = [];
   for (const check of reconcileChecks(db, model, await recordedKeyMoves(db))) {
-    reports.push(await scanInBatches(db, check, { batchSize, fix, onProgress: options.onProgress }, (batch, report) => check.check(batch, report)));
+    const movedByIncrements = check.kind === 'counter' || check.kind === 'total';
+    reports.push(await scanInBatches(db, check, { batchSize, fix, onProgress: options.onProgress, settle: movedByIncrements ? settle : undefined }, (batch, report) => check.check(batch, report)));
   }
   return {
     fix,

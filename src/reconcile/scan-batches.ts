@@ -1,3 +1,4 @@
+import { EJSON } from 'bson';
 import type { AnyBulkWriteOperation, Db, Document } from 'mongodb';
 import type { DriftKind, DriftReport, ReconcileOptions } from './reconcile-types';
 import { SAMPLE_SIZE } from './reconcile-types';
@@ -31,6 +32,13 @@ export interface ScanResume {
   readonly after?: unknown;
   /** Called after each batch's repairs are written, with the batch's last `_id`; a throw stops the scan there. */
   readonly onBatch?: (lastId: unknown, report: DriftReport) => Promise<void> | void;
+  /**
+   * For rules writes move by increments (counters, totals): waited on between two looks at a batch's
+   * drifted documents, and only what both looks find wrong the same way is drift. A write without a
+   * transaction changes the children first and increments the parent next: a repair between the two
+   * would be counted twice once the increment lands.
+   */
+  readonly settle?: () => Promise<void>;
 }
 
 /**
@@ -54,12 +62,13 @@ export async function scanInBatches(
   let batch: Document[] = [];
   const flush = async () => {
     if (batch.length === 0) return;
-    const repairs = await check(batch, report);
+    const firstLook = await check(batch, report);
     report.scanned += batch.length;
     const stillWrong = async (ids: readonly unknown[]) => {
       const reread = await collection.find({ _id: { $in: [...ids] } } as Document, { projection: target.projection, sort: { _id: 1 } }).toArray();
       return check(reread, emptyReport(target));
     };
+    const repairs = firstLook.length > 0 && options.settle ? await sameAfter(options.settle, firstLook, stillWrong) : firstLook;
     const write = async (batchRepairs: readonly Repair[]) => {
       const operations: AnyBulkWriteOperation[] = batchRepairs.map((repair) => ({ updateOne: { filter: repair.filter, update: repair.update } }));
       return (await collection.bulkWrite(operations, { ordered: false })).modifiedCount;
@@ -103,6 +112,17 @@ export async function scanInBatches(
   }
   await flush();
   return report;
+}
+
+/** The repairs a second look, after `settle`, still wants exactly as the first did. */
+async function sameAfter(settle: () => Promise<void>, firstLook: readonly Repair[], stillWrong: (ids: readonly unknown[]) => Promise<Repair[]>): Promise<Repair[]> {
+  await settle();
+  const secondLook = new Set((await stillWrong(firstLook.map((repair) => repair.id))).map(repairText));
+  return firstLook.filter((repair) => secondLook.has(repairText(repair)));
+}
+
+function repairText(repair: Repair): string {
+  return EJSON.stringify({ filter: repair.filter, update: repair.update }, { relaxed: false });
 }
 
 function idString(id: unknown): string {
