@@ -192,6 +192,17 @@ describe('your own authenticate function', () => {
       expect((await notes(gateway)).status).toBe(403);
     });
   });
+
+  it('a reason no header may carry (a line break, non-ASCII) is still a 401, with the reason whole in the error and printable ASCII in WWW-Authenticate', async () => {
+    const reason = 'clé inconnue — "demandez"\nà un admin\\';
+    const auth: AuthOptions = { authenticate: () => { throw unauthenticated(reason); } };
+    await withGateway(auth, async (gateway) => {
+      const response = await fetch(gateway.url!, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ query: '{ notes { text } }' }) });
+      const body = (await response.json()) as { errors: Array<{ message: string; extensions: { code: string } }> };
+      expect([response.status, body.errors[0]!.extensions.code, body.errors[0]!.message]).toEqual([401, 'UNAUTHENTICATED', `Unauthenticated: ${reason}`]);
+      expect(response.headers.get('www-authenticate')).toBe('Bearer error="invalid_token", error_description="cl inconnue  demandez  un admin"');
+    });
+  });
 });
 
 describe('options are checked at startup', () => {

@@ -64,9 +64,14 @@ export function unauthenticated(reason: string): GraphQLError {
     extensions: {
       code: PublicErrorCode.UNAUTHENTICATED,
       reason,
-      http: { status: 401, headers: new Map([['www-authenticate', `Bearer error="invalid_token", error_description="${reason.replace(/["\\]/g, '')}"`]]) },
+      http: { status: 401, headers: new Map([['www-authenticate', `Bearer error="invalid_token", error_description="${headerDescription(reason)}"`]]) },
     },
   });
+}
+
+/** RFC 6750's error_description allows printable ASCII but `"` and `\`: line breaks become spaces, the rest is dropped. */
+function headerDescription(reason: string): string {
+  return reason.replace(/[\r\n\t]/g, ' ').replace(/[^\x20\x21\x23-\x5b\x5d-\x7e]/g, '');
 }
 
 /** The token could not be checked (the issuer's JWKS is unreachable): HTTP 503, the request may be sent again. */
