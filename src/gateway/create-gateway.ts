@@ -51,7 +51,7 @@ export interface Gateway {
    * Stops HTTP (no new connections; requests in flight get `shutdownGraceMs` to finish) and Apollo, then
    * writes the workload's last counts; the MongoDB client stays yours to close. With `drainFirst` (what
    * `docjoin serve` does on SIGTERM), HTTP first keeps accepting for `shutdownDelayMs` while `/health`
-   * answers 503 `draining`.
+   * answers 503 `draining`. A second call (SIGINT after SIGTERM) waits for the first stop's end.
    */
   stop(options?: { drainFirst?: boolean }): Promise<void>;
 }
@@ -135,6 +135,7 @@ export async function createGateway(options: CreateGatewayOptions): Promise<Gate
     throw error;
   }
 
+  let stopping: Promise<void> | undefined;
   return {
     url: http?.url,
     port: http?.port,
@@ -161,27 +162,32 @@ export async function createGateway(options: CreateGatewayOptions): Promise<Gate
       const { data, errors, extensions } = response.body.singleResult;
       return { data, errors, cost: extensions?.cost as CostReport | undefined };
     },
-    async stop(stopOptions = {}) {
-      try {
-        if (http && stopOptions.drainFirst && settings.shutdownDelayMs > 0) {
-          docjoin.logger.info({ delayMs: settings.shutdownDelayMs }, 'draining: /health answers 503 while requests are still taken');
-          http.drain();
-          await new Promise((resolve) => setTimeout(resolve, settings.shutdownDelayMs));
-        }
-        if (http) {
-          docjoin.logger.info({ graceMs: settings.shutdownGraceMs }, 'stopping: finishing the requests in flight');
-          const cut = await http.close(settings.shutdownGraceMs);
-          if (cut > 0) docjoin.logger.warn({ cut, graceMs: settings.shutdownGraceMs }, `cut off ${cut} request(s) still running after the grace period`);
-        }
-        await apollo.stop();
-        // After the requests in flight: their operations are in the last window.
-        await docjoin.workload?.stop();
-        docjoin.close();
-      } finally {
-        releaseGuard();
-      }
+    stop(stopOptions = {}) {
+      stopping ??= stopOnce(stopOptions);
+      return stopping;
     },
   };
+
+  async function stopOnce(stopOptions: { drainFirst?: boolean }): Promise<void> {
+    try {
+      if (http && stopOptions.drainFirst && settings.shutdownDelayMs > 0) {
+        docjoin.logger.info({ delayMs: settings.shutdownDelayMs }, 'draining: /health answers 503 while requests are still taken');
+        http.drain();
+        await new Promise((resolve) => setTimeout(resolve, settings.shutdownDelayMs));
+      }
+      if (http) {
+        docjoin.logger.info({ graceMs: settings.shutdownGraceMs }, 'stopping: finishing the requests in flight');
+        const cut = await http.close(settings.shutdownGraceMs);
+        if (cut > 0) docjoin.logger.warn({ cut, graceMs: settings.shutdownGraceMs }, `cut off ${cut} request(s) still running after the grace period`);
+      }
+      await apollo.stop();
+      // After the requests in flight: their operations are in the last window.
+      await docjoin.workload?.stop();
+      docjoin.close();
+    } finally {
+      releaseGuard();
+    }
+  }
 }
 
 /** An operation refused before it ran, as execute() answers it: the error without its HTTP status, no data and no cost. */

@@ -49,6 +49,24 @@ it('lets a request in flight finish, and takes no new connection meanwhile', asy
   expect(lines.map((line) => line.msg)).toEqual(['stopping: finishing the requests in flight', 'operation']);
 });
 
+it('a second stop() while the first still waits for a request (SIGINT after SIGTERM) ends with the first, and rejects nothing', async () => {
+  const gateway = await start(5000);
+  const started = nextWaitStarts();
+  const inFlight = ask(gateway.url!, 300);
+  await started;
+  const unhandled: unknown[] = [];
+  const onUnhandled = (reason: unknown) => void unhandled.push(reason);
+  process.on('unhandledRejection', onUnhandled);
+  try {
+    const stops = await Promise.allSettled([gateway.stop(), gateway.stop()]);
+    expect({ stops: stops.map((stop) => stop.status), answer: (await inFlight).status, afterwards: await gateway.stop().then(() => 'fulfilled') }).toEqual({ stops: ['fulfilled', 'fulfilled'], answer: 200, afterwards: 'fulfilled' });
+    await new Promise((resolve) => setImmediate(resolve));
+    expect(unhandled).toEqual([]);
+  } finally {
+    process.off('unhandledRejection', onUnhandled);
+  }
+});
+
 it('drains first when asked (SIGTERM): /health answers 503 draining while new requests are still answered, with connection: close', async () => {
   const gateway = await start(5000, 1500);
   const url = gateway.url!;
