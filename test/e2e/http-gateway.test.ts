@@ -245,6 +245,10 @@ describe('other routes', () => {
       expect([contentType, await sent(contentType, bytes)]).toEqual([contentType, answered]);
     }
     expect(await sent('application/json; charset=latin1')).toEqual({ status: 415, data: undefined, errors: [['BAD_REQUEST', 'unsupported charset "latin1": send the body as UTF-8']] });
+    // Bytes that are no text in the charset are refused, not replaced by U+FFFD and run.
+    const badByte = Buffer.concat([Buffer.from('{"query":"{ books(first: 1) { name } }","variables":{"x":"ab'), Buffer.from([0xff]), Buffer.from('"}}')]);
+    expect(await sent('application/json', badByte)).toEqual({ status: 400, data: undefined, errors: [['BAD_REQUEST', 'request body is not valid utf-8']] });
+    expect(await sent('application/json; charset=utf-16le', Buffer.from([0x7b, 0x00, 0x00, 0xd8]))).toEqual({ status: 400, data: undefined, errors: [['BAD_REQUEST', 'request body is not valid utf-16le']] });
     for (const contentType of ['text/json', 'application/x-notjson-at-all']) {
       expect([contentType, await sent(contentType)]).toEqual([contentType, { status: 400, data: undefined, errors: [['BAD_REQUEST', 'POST body missing, invalid Content-Type, or JSON object has no keys.']] }]);
     }

@@ -75,18 +75,24 @@ function contentTypeOf(header: string | undefined): ContentType | undefined {
   }
 }
 
-/** The body's text in its charset (UTF-8 unless it names another UTF), without a byte-order mark; 415 for any other charset, as Express's JSON parser answers. */
+/**
+ * The body's text in its charset (UTF-8 unless it names another UTF), without a byte-order mark; 415 for
+ * any other charset, as Express's JSON parser answers, and 400 for bytes that are no text in it (never
+ * replaced by U+FFFD, which would run the operation on other values than the client sent).
+ */
 function decodeText(body: Buffer, charset: string | undefined): string {
   const name = (charset ?? 'utf-8').toLowerCase();
-  if (name === 'utf-8' || name === 'utf8') {
-    const text = body.toString('utf8');
-    return text.charCodeAt(0) === 0xfeff ? text.slice(1) : text;
+  let decoder: TextDecoder | undefined;
+  try {
+    if (name === 'utf8' || name.startsWith('utf-')) decoder = new TextDecoder(name, { fatal: true });
+  } catch {
+    // An encoding Node cannot decode (utf-32): refused below.
   }
-  if (name.startsWith('utf-')) {
+  if (decoder !== undefined) {
     try {
-      return new TextDecoder(name).decode(body);
+      return decoder.decode(body);
     } catch {
-      // An encoding Node cannot decode (utf-32): refused below.
+      throw new RequestBodyError(400, `request body is not valid ${decoder.encoding}`);
     }
   }
   throw new RequestBodyError(415, `unsupported charset "${charset}": send the body as UTF-8`);
