@@ -81,6 +81,19 @@ describe('POST /graphql', () => {
     expect(json.extensions.cost.roundTrips).toBe(1);
   });
 
+  it('refuses a GET whose percent-escapes are no UTF-8 (%FF), which would run with U+FFFD in their place; a lone % stays as it is', async () => {
+    const get = async (query: string) => {
+      const response = await fetch(`${url}?query=${query}`, { headers: { 'apollo-require-preflight': 'true' } });
+      return { status: response.status, body: (await response.json()) as unknown };
+    };
+    expect(await get(encodeURIComponent('{ posts(first: 1, orderBy: "x') + '%FF' + encodeURIComponent('") { title } }'))).toEqual({
+      status: 400,
+      body: { errors: [{ message: 'the query string is not UTF-8 text once percent-decoded', extensions: { code: 'BAD_REQUEST' } }] },
+    });
+    const loneSign = await get(`${encodeURIComponent('{ posts(first: 2) { title } }')}%ZZ`);
+    expect(loneSign).toMatchObject({ status: 400, body: { errors: [{ extensions: { code: 'GRAPHQL_PARSE_FAILED' } }] } });
+  });
+
   it('serves a request whose target is absolute (as sent to a proxy)', async () => {
     const target = `${url}?query=${encodeURIComponent('{ posts(first: 2) { title } }')}`;
     const { status, body } = await new Promise<{ status: number | undefined; body: string }>((resolve, reject) => {

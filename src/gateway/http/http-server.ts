@@ -12,6 +12,7 @@ import { OperationDeadline } from '../operation/limits/operation-deadline';
 import { OperationStopped } from '../errors/internal-errors';
 import { PortInUseError } from './port-in-use-error';
 import { readJsonBody, RequestBodyError } from './read-json-body';
+import { percentDecodesToText } from './query-string-text';
 import { bearerTokenMatches } from './bearer-token';
 import { UNREAD_RESPONSE_BYTES, UnreadResponses } from './unread-responses';
 import type { ClientAddressOf } from './client-address';
@@ -201,6 +202,11 @@ async function handleAdmitted<TContext extends BaseContext>(
   response.once('close', () => {
     if (!response.writableFinished) deadline.stop('client-gone');
   });
+  if (!percentDecodesToText(search)) {
+    sendJson(response, 400, { errors: [{ message: 'the query string is not UTF-8 text once percent-decoded', extensions: { code: PublicErrorCode.BAD_REQUEST } }] });
+    options.onRefused?.(PublicErrorCode.BAD_REQUEST);
+    return;
+  }
   try {
     // The body first: a slot is for running an operation, and a client sending its body slowly must not hold one.
     const reading = options.admission ? options.admission.startReading() : UNLIMITED_READING;
