@@ -227,6 +227,35 @@ describe('validateAgainstDatabase', () => {
     }
   });
 
+  it('refuses a collection with a default collation other than simple, naming its types and the fix; one with locale "simple" is fine', async () => {
+    const db = mongo.freshDb('validate_collation');
+    await db.createCollection('books', { collation: { locale: 'simple' } });
+    await db.collection('books').insertOne({ code: 'abc' });
+    await db.createCollection('reviews', { collation: { locale: 'en', strength: 2 } });
+    await db.collection('reviews').insertOne({ bookCode: 'ABC', stars: 1 });
+    await db.collection('reviews').createIndex({ bookCode: 1, stars: 1 });
+    const map = buildStorageMap(
+      makeExecutableSchema({
+        typeDefs: withDirectiveTypeDefs(/* GraphQL */ `
+          type Query { books: [Book!]! @list reviews: [Review!]! @list stars: [Stars!]! @list }
+          type Book @collection(name: "books") { id: ID! reviews: [Review!]! @join(localField: "code", foreignField: "bookCode", sort: "stars") }
+          type Review @collection(name: "reviews") { id: ID! stars: Int! }
+          type Stars @collection(name: "reviews") { id: ID! stars: Int! }
+        `),
+      }),
+    );
+    const funnel = new MongoFunnel(client, db);
+    try {
+      await expect(validateAgainstDatabase(map, funnel)).rejects.toMatchObject({
+        problems: [
+          'Review, Stars: collection "reviews" has a default collation (locale "en", strength 2), by which MongoDB compares its strings while docjoin matches keys, access rules and pages byte by byte; store it in a collection without a default collation (keep a case-insensitive key in a lowercased field of its own)',
+        ],
+      });
+    } finally {
+      funnel.detach();
+    }
+  });
+
   it('refuses a field read by LOOKUP by default on a MongoDB before 5.0, naming the field and the fix', async () => {
     const db = mongo.freshDb('validate_lookup');
     const author = new ObjectId();
@@ -295,6 +324,7 @@ function catalogAt(funnel: MongoFunnel, serverVersion: string | undefined) {
     databaseName: funnel.databaseName,
     listCollectionNames: () => funnel.listCollectionNames(),
     listViews: () => funnel.listViews(),
+    defaultCollations: () => funnel.defaultCollations(),
     listIndexes: (collection: string) => funnel.listIndexes(collection),
     someDocumentHas: (collection: string, path: string) => funnel.someDocumentHas(collection, path),
     sampleDocuments: (collection: string, sample: DocumentSample) => funnel.sampleDocuments(collection, sample),

@@ -26,6 +26,7 @@ import { scopedFilter, scopedPipeline, type ReadScope } from '../access/scope-re
 import { readServerVersion } from './server-version';
 import { keyString } from '../../documents/key-string';
 import type { DocumentSample } from '../../startup/storage-map/check-sampled-documents';
+import type { DefaultCollation } from '../../startup/storage-map/validate-against-database';
 
 /**
  * What every command of one request carries: its ledger; for reads the deadline they must keep, and
@@ -290,6 +291,16 @@ export class MongoFunnel {
       if ((info as { type?: unknown }).type === 'view' && typeof viewOn === 'string') views.set(info.name, viewOn);
     }
     return views;
+  }
+
+  /** The collections and views created with a default collation other than `simple`, each with it (startup checks). */
+  async defaultCollations(): Promise<ReadonlyMap<string, DefaultCollation>> {
+    const collations = new Map<string, DefaultCollation>();
+    for (const info of await this.#db.listCollections({}).toArray()) {
+      const collation = (info as { options?: { collation?: DefaultCollation } }).options?.collation;
+      if (collation !== undefined && collation.locale !== 'simple') collations.set(info.name, collation);
+    }
+    return collations;
   }
 
   /**

@@ -17,6 +17,8 @@ export interface DatabaseCatalog {
   listCollectionNames(): Promise<string[]>;
   /** The database's views, each with the collection it is a view on. */
   listViews(): Promise<ReadonlyMap<string, string>>;
+  /** The collections and views created with a default collation other than `simple`, each with it. */
+  defaultCollations(): Promise<ReadonlyMap<string, DefaultCollation>>;
   listIndexes(collection: string): Promise<IndexDescription[]>;
   /** Whether some document of `collection` has `path`; undefined when the collection is empty. */
   someDocumentHas(collection: string, path: string): Promise<boolean | undefined>;
@@ -26,6 +28,12 @@ export interface DatabaseCatalog {
   listDatabaseNames(): Promise<string[]>;
   /** The server's version (buildInfo), e.g. `7.0.12`; undefined when it does not tell. */
   serverVersion(): Promise<string | undefined>;
+}
+
+/** A collection's default collation, as listCollections gives it (the fields a message names). */
+export interface DefaultCollation {
+  readonly locale: string;
+  readonly strength?: number;
 }
 
 /**
@@ -64,12 +72,32 @@ export async function validateAgainstDatabase(
     ...(await absentPaths(storageMap, existing, catalog)),
     ...sampled.problems,
     ...featuresTheServerCannotRun(storageMap, await catalog.serverVersion()),
+    ...collatedCollections(storageMap, await catalog.defaultCollations()),
     ...(options.writes && options.writes.size > 0 ? viewsWritten(storageMap, options.writes, await catalog.listViews()) : []),
   ];
   if (problems.length > 0) throw new DatabaseMismatchError(problems);
   if (sampled.incompleteCopies.length > 0) options.onIncompleteCopies?.(sampled.incompleteCopies);
   // A field the schema's own check refused has its problem there: advice drawn from its refused declaration (a misspelt field to widen by) would contradict it.
   return [...roots.warnings, ...relationLists, ...sampled.warnings].filter((warning) => !namesRefusedField(warning, storageMap.refused));
+}
+
+/**
+ * Collections whose default collation is not `simple`: MongoDB compares their strings by it (`'ABC'` equals
+ * `'abc'` at strength 2) in every filter, join and sort, while docjoin matches keys to parents, merges pages,
+ * keeps copied arrays in order and reads cursors byte by byte. Refused: the two disagree on which documents
+ * a key, an access rule or a page takes.
+ */
+function collatedCollections(storageMap: StorageMap, collations: ReadonlyMap<string, DefaultCollation>): string[] {
+  const typesOf = new Map<string, string[]>();
+  for (const type of storageMap.types.values()) {
+    if (type.collection === undefined || !collations.has(type.collection)) continue;
+    typesOf.set(type.collection, [...(typesOf.get(type.collection) ?? []), type.typeName]);
+  }
+  return [...typesOf].map(([collection, types]) => {
+    const { locale, strength } = collations.get(collection)!;
+    const named = `locale "${locale}"${strength === undefined ? '' : `, strength ${strength}`}`;
+    return `${types.join(', ')}: collection "${collection}" has a default collation (${named}), by which MongoDB compares its strings while docjoin matches keys, access rules and pages byte by byte; store it in a collection without a default collation (keep a case-insensitive key in a lowercased field of its own)`;
+  });
 }
 
 /** Mutations whose write units would write a view, which MongoDB refuses (a view is read through its pipeline only). */
