@@ -56,7 +56,7 @@ class OwnedRun {
     const { root, operation } = this.options.owned;
     const data: ResponseObject = {};
     if (operation.operation === 'mutation') return this.#runSerially(root, data);
-    this.#fillInOneGo(root, [data], [undefined], [undefined]);
+    this.#fill(root, [data], [undefined], [undefined]);
     await this.#settle();
     return this.#result(this.#forbiddenNull ? withoutForbiddenNulls(root, data) : data);
   }
@@ -69,7 +69,7 @@ class OwnedRun {
   async #runSerially(root: SelectionPlan, data: ResponseObject): Promise<ExecutionResult> {
     for (const field of root.fields) {
       const alone: SelectionPlan = { type: root.type, fields: [field] };
-      this.#fillInOneGo(alone, [data], [undefined], [undefined]);
+      this.#fill(alone, [data], [undefined], [undefined]);
       await this.#settle();
       if (!this.#forbiddenNull) continue;
       this.#forbiddenNull = false;
@@ -84,31 +84,15 @@ class OwnedRun {
   }
 
   #result(data: ResponseObject | null): ExecutionResult {
-    return this.#errors.length > 0 ? { errors: reportedErrors(this.options.owned.root, this.#errors), data } : { data };
+    return this.#errors.length > 0 ? { errors: reportedErrors(this.options.owned.root, inResponseOrder(this.options.owned.root, this.#errors)), data } : { data };
   }
 
   /** The response objects of `documents` (a non-object document is read as one without fields). */
   #objects(plan: SelectionPlan, documents: readonly unknown[], paths: ReadonlyArray<ResponsePath | undefined>): ResponseObject[] {
     const objects: ResponseObject[] = new Array(documents.length);
     for (let index = 0; index < documents.length; index++) objects[index] = {};
-    this.#fillInOneGo(plan, objects, documents, paths);
-    return objects;
-  }
-
-  /**
-   * #fill, with the errors it met put in the order graphql-js meets them. Both do in one go what needs
-   * no waiting, but graphql-js goes object by object, depth first, and #fill field by field across the
-   * objects: sorted by their paths in the response, the errors come as graphql-js's would, and the one
-   * kept where several null the same position (reportedErrors) is the same.
-   */
-  #fillInOneGo(plan: SelectionPlan, objects: readonly ResponseObject[], documents: readonly unknown[], paths: ReadonlyArray<ResponsePath | undefined>): void {
-    const first = this.#errors.length;
     this.#fill(plan, objects, documents, paths);
-    if (this.#errors.length - first < 2) return;
-    const root = this.options.owned.root;
-    const met = this.#errors.splice(first).map((error) => ({ error, order: responseOrder(root, error.path ?? []) }));
-    met.sort((a, b) => compareOrders(a.order, b.order));
-    for (const { error } of met) this.#errors.push(error);
+    return objects;
   }
 
   /** Sets every field of `plan` on each object, in response order; relation and resolver answers come in when they settle. */
@@ -402,6 +386,18 @@ function landingPosition(root: SelectionPlan, path: readonly PathSegment[]): rea
 }
 
 /** Where `path` comes in the response, depth first: per segment, a list index, or the field's place in its selection. */
+/**
+ * The errors by where they stand in the response, depth first, whenever each was met: where several
+ * null one position, the one kept (reportedErrors) is then the first in the response, whichever
+ * strategy read each field and whichever answer came back first (graphql-js keeps the first to settle).
+ */
+function inResponseOrder(root: SelectionPlan, errors: readonly GraphQLError[]): GraphQLError[] {
+  return errors
+    .map((error) => ({ error, order: responseOrder(root, error.path ?? []) }))
+    .sort((a, b) => compareOrders(a.order, b.order))
+    .map(({ error }) => error);
+}
+
 function responseOrder(root: SelectionPlan, path: readonly PathSegment[]): number[] {
   const order: number[] = [];
   let selection: SelectionPlan | undefined = root;
