@@ -5,6 +5,7 @@ import { buildGatewaySchema } from '../gateway';
 import { ProjectConfigError, type Project } from '../project/load-project';
 import { printServedSchema, publicSchemaFile } from './public-schema';
 import { withFileHooks, type CodegenOutput, type FileHooks } from './codegen-hooks';
+import { codegenErrorText } from './codegen-error-text';
 
 /** Generated file contents keyed by their path relative to the project root ('/'-separated). */
 export type GeneratedFiles = ReadonlyMap<string, string>;
@@ -49,7 +50,7 @@ export async function generateOutputs(project: Project): Promise<CodegenOutputs>
   }
   // graphql-codegen checks the config's shape as it runs: that is the project's configuration too.
   const asConfigError = (error: unknown) =>
-    error instanceof Error && /Invalid Codegen Configuration/.test(error.message) ? new ProjectConfigError(`${codegenConfigName(project, codegenConfigFile)}: ${error.message.trim()}`) : error;
+    error instanceof Error && /Invalid Codegen Configuration/.test(error.message) ? new ProjectConfigError(`${codegenConfigName(project, codegenConfigFile)}: ${error.message.trim()}`) : new Error(codegenErrorText(error));
   const { result, error } = await codegen.executeCodegen({ ...config, schema: printed, cwd: project.root, silent: true }).catch((thrown: unknown) => {
     throw asConfigError(thrown);
   });

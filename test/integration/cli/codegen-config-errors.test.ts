@@ -47,4 +47,18 @@ describe('docjoin codegen: a wrong codegen setting or config', () => {
     expect(noGenerates.code).toBe(2);
     expect(noGenerates.err).toMatch(/^codegen: the config's codegen\.config \(codegen\.yml\): Invalid Codegen Configuration! [^\n]*"generates" field[^\n]*\n$/);
   });
+
+  it('says what graphql-codegen could not do in one line, once, without its stack: a syntax error in an operation, documents that match nothing (exit 1)', async () => {
+    mkdirSync(join(project, 'operations'), { recursive: true });
+    writeFileSync(join(project, 'operations', 'notes.graphql'), 'query Notes { notes { \n');
+    const twoTargets = 'schema: schema.public.graphql\ndocuments: operations/**/*.graphql\ngenerates:\n  generated/client/:\n    preset: client\n  generated/operations.ts:\n    plugins: [typescript, typescript-operations]\n';
+    const broken = await codegenWith({ config: 'codegen.yml' }, twoTargets);
+    expect(broken).toEqual({
+      code: 1,
+      err: 'codegen: Failed to load documents from operations/**/*.graphql: Failed to find any GraphQL type definitions in: operations/**/*.graphql; - Syntax Error: Expected Name, found <EOF>.\n',
+    });
+    rmSync(join(project, 'operations'), { recursive: true, force: true });
+    const nothing = await codegenWith({ config: 'codegen.yml' }, twoTargets.replace('documents: operations', 'documents: ops'));
+    expect(nothing).toEqual({ code: 1, err: 'codegen: Unable to find any GraphQL type definitions for the following pointers: - ops/**/*.graphql\n' });
+  });
 });
