@@ -32,7 +32,8 @@ export function reconcileBackfill(coordinate: string, kind: BackfillKind, model:
     kind,
     ...(fields && { fields }),
     rules: { snapshots: model.snapshots.filter(copied), boundedArrays: model.boundedArrays.filter(copied), counters: model.counters.filter(copied), totals: model.totals.filter(copied) },
-    checks: (db) => ownFirst(coordinate, reconcileChecks(db, model).filter(copied)),
+    // A field a source lacks is copied as the null a gateway's write copies: a copy lacking it would be joined on every read.
+    checks: (db) => ownFirst(coordinate, reconcileChecks(db, model, new Map(), { fillAbsent: true }).filter(copied)),
   };
 }
 

@@ -10,12 +10,12 @@ import type { DriftReport } from './reconcile-types';
  * through JavaScript (a Long or a whole-number double would come back an int), guarded by the top-level
  * value that was checked, so a write that raced the scan is never overwritten.
  */
-export function snapshotCheck(db: Db, location: SnapshotLocation) {
+export function snapshotCheck(db: Db, location: SnapshotLocation, options: CopyFilling = {}) {
   const top = location.segments[0]!.path;
   return {
     projection: { _id: 1, [top]: 1 },
     async check(batch: Document[], report: DriftReport): Promise<Repair[]> {
-      const sources = await fetchSnapshotSources(db, location, batch);
+      const sources = await fetchSnapshotSources(db, location, batch, options);
       const repairs: Repair[] = [];
       for (const document of batch) {
         countMissingCopies(document, location, report);
@@ -43,6 +43,15 @@ export function countMissingCopies(document: Document, location: SnapshotLocatio
   }
 }
 
+/** How a check fills copies. */
+export interface CopyFilling {
+  /**
+   * A copy lacking a field whose source lacks it too is to be given the null the gateway's writes copy
+   * (a backfill's job: reads take a lacking field for one not filled yet, and join). Otherwise it agrees.
+   */
+  readonly fillAbsent?: boolean;
+}
+
 /** The sources of a batch's copies at one snapshot location, and what they say about each document. */
 export interface SnapshotSources {
   /** Whether any copy in `document` differs from its source; counts its copies (and dangling ones) into `tally`. */
@@ -59,7 +68,7 @@ export interface SnapshotSources {
  * check, so both decide a copy's true value the same way. Copies compare with their sources as the
  * gateway reads both (see canonicalValue), and are corrected to the sources' exact BSON values.
  */
-export async function fetchSnapshotSources(db: Db, location: SnapshotLocation, documents: readonly Document[]): Promise<SnapshotSources> {
+export async function fetchSnapshotSources(db: Db, location: SnapshotLocation, documents: readonly Document[], { fillAbsent = false }: CopyFilling = {}): Promise<SnapshotSources> {
   const ids = new Map<string, unknown>();
   for (const document of documents) {
     for (const copy of objectsAt(document, location.segments)) {
@@ -88,7 +97,7 @@ export async function fetchSnapshotSources(db: Db, location: SnapshotLocation, d
       for (const field of location.fields) {
         // A field the source lacks is null in the copy, as the gateway's writes copy it (and as GraphQL answers both).
         const expected = readPath(source, field.sourcePath) ?? null;
-        if (sameValue(copy[field.name] ?? null, expected)) {
+        if (sameValue(copy[field.name] ?? null, expected) && !(fillAbsent && copy[field.name] === undefined)) {
           // Corrected in place, an absent field becomes the null it equals: whole copies (a bounded array's) then compare equal.
           if (normalize && copy[field.name] === undefined) copy[field.name] = null;
           continue;

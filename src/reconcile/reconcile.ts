@@ -4,7 +4,7 @@ import { boundedArrayCheck } from './check-bounded-array';
 import { counterCheck } from './check-counter';
 import { totalCheck } from './check-total';
 import { inverseCheck } from './check-inverse';
-import { snapshotCheck } from './check-snapshot';
+import { snapshotCheck, type CopyFilling } from './check-snapshot';
 import { scanInBatches, type Check } from './scan-batches';
 import { keyMoveCheck } from './check-moved-key';
 import { MIGRATIONS_COLLECTION, SNAPSHOT_BACKFILL } from '../gateway';
@@ -75,13 +75,13 @@ export function everyCopyDangles(report: DriftReport, location: Pick<SnapshotLoc
  * migration fills it, so a parent a gateway on the old schema wrote without the copy gets it from that
  * reference.
  */
-export function reconcileChecks(db: Db, model: ReconciledRules, keyMoves: ReadonlyMap<string, string> = new Map()): Check[] {
+export function reconcileChecks(db: Db, model: ReconciledRules, keyMoves: ReadonlyMap<string, string> = new Map(), filling: CopyFilling = {}): Check[] {
   return [
     ...model.counters.map((counter) => ({ coordinate: counter.coordinate, kind: 'counter' as const, collection: counter.collection, ...counterCheck(db, counter) })),
     ...model.snapshots.map((location) => {
       const from = keyMoves.get(location.field);
       return from === undefined
-        ? { coordinate: location.coordinate, kind: 'snapshot' as const, collection: location.collection, ...snapshotCheck(db, location) }
+        ? { coordinate: location.coordinate, kind: 'snapshot' as const, collection: location.collection, ...snapshotCheck(db, location, filling) }
         : keyMoveCheck(db, { location, from, copyIsTruth: true });
     }),
     ...model.boundedArrays.map((array) => ({ coordinate: array.coordinate, kind: 'bounded-array' as const, collection: array.collection, ...boundedArrayCheck(db, array, model.snapshots) })),

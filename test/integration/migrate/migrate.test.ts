@@ -90,6 +90,22 @@ reconcile Book.authors: 5 scanned, 0 drifted
     expect(again.code).toBe(0);
   });
 
+  it('copies a field the target lacks as null, so a read the copies fit joins nothing', async () => {
+    const sdl = SDL.replace('thumbnailUrl: String!', 'thumbnailUrl: String!\n  nick: String');
+    const { db, args } = await setUp(sdl);
+    await db.collection('authors').updateOne({ _id: authorIds[1] }, { $set: { nick: 'One' } });
+    const run = await migrate(['--widen', 'Book.authors', '--fields', 'nick', '--write', ...args]);
+    expect([run.code, run.err]).toEqual([0, '']);
+    const books = await db.collection('books').find({}, { sort: { _id: 1 } }).toArray();
+    expect(books[0]!.authors).toEqual([
+      { id: authorIds[0], name: 'Author 0', nick: null },
+      { id: authorIds[1], name: 'Author 1', nick: 'One' },
+    ]);
+    const widened = sdl.replace('fields: ["id", "name"]', 'fields: ["id", "name", "nick"]');
+    const read = await projects.read(db, widened, '{ books { authors { name nick } } }');
+    expect([read.errors, read.cost?.roundTrips]).toEqual([undefined, 1]);
+  });
+
   it('names a copied field that looks like personal data, and every collection it is copied into', async () => {
     const withEmail = SDL.replace('thumbnailUrl: String!', 'thumbnailUrl: String!\n  email: String').replace(
       'type Author',
