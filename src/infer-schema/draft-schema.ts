@@ -243,7 +243,7 @@ class Drafter {
 
   #referenceField(names: FieldNames, key: string, reference: Reference): DraftField {
     const target = this.#collectionTypes.get(reference.target)!;
-    const byKeyName = key === 'id' || key === '_id' ? camelCase(reference.many ? reference.target : singularOfName(reference.target)) : relationNameOf(key);
+    const byKeyName = key === 'id' || key === '_id' ? camelCase(reference.many ? reference.target : singularOfName(reference.target)) || undefined : relationNameOf(key);
     const name = byKeyName === undefined ? names.own(key) : names.prefer(byKeyName, key);
     this.#counts.joins++;
     return field(name, reference.many ? `[${target}!]!` : target, [`@join(localField: ${JSON.stringify(key)})`], [

@@ -42,9 +42,11 @@ export function pascalCase(name: string): string {
   return /^[0-9]/.test(joined) ? `_${joined}` : joined;
 }
 
+/** `log_messages` → `logMessages`; empty for a name without ASCII letters or digits (`заказы`), for the caller's fallback. */
 export function camelCase(name: string): string {
   const pascal = pascalCase(name);
-  return pascal.startsWith('_') ? pascal : pascal[0]!.toLowerCase() + pascal.slice(1);
+  if (pascal === '' || pascal.startsWith('_')) return pascal;
+  return pascal[0]!.toLowerCase() + pascal.slice(1);
 }
 
 /** `people` → `person`, `categories` → `category`, `addresses` → `address`, `status` stays. */

@@ -260,3 +260,16 @@ type User @collection(name: "users") {
 }`);
   });
 });
+
+describe('draftSchema: names without ASCII letters', () => {
+  it('drafts a collection and a reference key named in another script, with names of their own', () => {
+    const { sdl } = draft({
+      заказы: { documents: [{ _id: oid(1), total: new Int32(3), автор_id: oid(10) }] },
+      authors: { documents: [{ _id: oid(10), name: 'Ann' }] },
+    });
+    expect(typeBlock(sdl, 'Document')).toContain('@collection(name: "заказы")');
+    expect(typeBlock(sdl, 'Document')).toMatch(/ Author @join\(localField: "автор_id"\)/);
+    expect(typeBlock(sdl, 'Query')).toMatch(/documentList/);
+    expect(() => buildStorageMap(makeExecutableSchema({ typeDefs: [directiveTypeDefs, sdl] }))).not.toThrow();
+  });
+});

@@ -47,3 +47,7 @@ describe('names for collections and keys', () => {
     expect([uniqueName('post', taken), uniqueName('post', taken), uniqueName('tag', taken)]).toEqual(['post2', 'post3', 'tag']);
   });
 });
+
+it('camelCase of a name without ASCII letters or digits is empty, for the caller to fall back', () => {
+  expect([camelCase('заказы'), camelCase('日本'), relationNameOf('автор_id')]).toEqual(['', '', undefined]);
+});
