@@ -119,7 +119,7 @@ export async function checkSampledDocuments(
     }
     for (const relation of storageMap.relations.values()) {
       if (relation.typeName !== type.typeName) continue;
-      const lacking = copiesLacking(relation, sample);
+      const lacking = copiesLacking(storageMap, relation, sample);
       if (!lacking) continue;
       incompleteCopies.push(relation.coordinate);
       warnings.push(`${relation.coordinate}: ${lacking.documents} ${of} ${lacking.what}; reads that need it join for those documents, and the estimates count that join until docjoin restarts after ${lacking.fix}`);
@@ -166,10 +166,16 @@ export interface SampleFindings {
 }
 
 /** The sampled documents whose copy of `relation` is not whole, and what they lack; undefined when none. */
-function copiesLacking(relation: RelationField, sample: readonly StoredDocument[]): { documents: number; what: string; fix: string } | undefined {
+function copiesLacking(storageMap: StorageMap, relation: RelationField, sample: readonly StoredDocument[]): { documents: number; what: string; fix: string } | undefined {
   const { snapshot, embedded, join } = relation.shapes;
   if (snapshot) {
-    const declared = snapshot.fields.filter((name) => name !== snapshot.key);
+    // The field reading the target's _id is the copy's key, whatever the key's name (`key: "_id"` beside an `id` field).
+    const target = storageMap.types.get(relation.targetType);
+    const readsId = (name: string) => {
+      const storage = target?.fields.get(name);
+      return storage?.kind === 'stored' && storage.path === '_id';
+    };
+    const declared = snapshot.fields.filter((name) => name !== snapshot.key && !readsId(name));
     const lacked = new Set<string>();
     const documents = sample.filter((document) => {
       const missing = copiesOf(readPath(document, snapshot.path)).flatMap((copy) => declared.filter((name) => copy[name] === undefined));

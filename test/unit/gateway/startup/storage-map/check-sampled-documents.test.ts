@@ -200,6 +200,23 @@ describe('checkSampledDocuments: what every start reads alike decides the start'
   });
 });
 
+describe('checkSampledDocuments: a snapshot keyed by _id', () => {
+  it("takes the copy's _id for the field reading the target's id: no copy lacks it, nothing to widen", async () => {
+    const sdl = /* GraphQL */ `
+      type Query { orders(first: Int = 20): [Order!]! @list }
+      type Customer @collection(name: "customers") { id: ID! name: String! }
+      type Order @collection(name: "orders") { id: ID! customer: Customer @snapshot(path: "customer", fields: ["id", "name"], key: "_id") @join(localField: "customer._id") @read(strategy: SNAPSHOT) }
+    `;
+    const { storageMap, schema } = buildGatewaySchema({ typeDefs: withDirectiveTypeDefs(sdl), resolvers: {} });
+    const orders = [{ _id: new ObjectId(), customer: { _id: new ObjectId(), name: 'Ada' } }, { _id: new ObjectId(), customer: { _id: new ObjectId() } }];
+    const checked = await checkSampledDocuments(storageMap, new Set(['orders']), { sampleDocuments: async () => orders }, [], schema);
+    expect([checked.problems, checked.warnings.filter((warning) => warning.includes('which its @snapshot(fields:) declares'))]).toEqual([
+      [],
+      ['Order.customer: 1 of 2 sampled orders documents keep a snapshot at "customer" without "name", which its @snapshot(fields:) declares; reads that need it join for those documents, and the estimates count that join until docjoin restarts after `docjoin migrate --widen Order.customer --fields name --write` fills them'],
+    ]);
+  });
+});
+
 describe('checkSampledDocuments: a join whose keys are not the ids they name', () => {
   const sdl = /* GraphQL */ `
     type Query { reviews(first: Int = 20): [Review!]! @list }
