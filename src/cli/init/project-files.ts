@@ -1,4 +1,4 @@
-import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join, relative, resolve } from 'node:path';
 import { CONFIG_FILE_NAMES } from '../../project/load-project';
 import type { CliIo } from '../../command-line/cli-io';
@@ -6,12 +6,36 @@ import { SCRIPTS } from './project-template';
 
 /** Writing a project's files, as both forms of `docjoin init` do: never over a file that exists. */
 
-/** Whether any `docjoin.config.*` or any of `paths` exists in `folder`; if so, says which (one line on stderr). */
-export function refuseTaken(folder: string, paths: readonly string[], io: CliIo): boolean {
-  const taken = [...CONFIG_FILE_NAMES.filter((name) => existsSync(join(folder, name))), ...paths.filter((path) => existsSync(join(folder, path)))];
-  if (taken.length === 0) return false;
-  io.err.write(`init: ${[...new Set(taken)].join(', ')} already exist${taken.length === 1 ? 's' : ''} in ${folder}; run init in an empty folder, or remove ${taken.length === 1 ? 'it' : 'them'} first\n`);
-  return true;
+/**
+ * Whether init must not write in `folder`, saying why (one line on stderr): a `docjoin.config.*` or one
+ * of `paths` exists, `schema/` holds SDL already (the config reads every `.graphql` file there, so it
+ * would be served beside the new schema), or package.json is no JSON object (its scripts are added to it).
+ */
+export function refuseToWrite(folder: string, paths: readonly string[], io: CliIo): boolean {
+  const schemaFiles = existsSync(join(folder, 'schema')) ? readdirSync(join(folder, 'schema')).filter((name) => name.endsWith('.graphql') || name.endsWith('.gql')).map((name) => join('schema', name)) : [];
+  const taken = [...new Set([...CONFIG_FILE_NAMES.filter((name) => existsSync(join(folder, name))), ...paths.filter((path) => existsSync(join(folder, path))), ...schemaFiles])];
+  if (taken.length > 0) {
+    io.err.write(`init: ${taken.join(', ')} already exist${taken.length === 1 ? 's' : ''} in ${folder}; run init in an empty folder, or remove ${taken.length === 1 ? 'it' : 'them'} first\n`);
+    return true;
+  }
+  const manifest = join(folder, 'package.json');
+  if (existsSync(manifest) && readManifest(manifest) === undefined) {
+    io.err.write(`init: ${manifest} is no JSON object, so its npm scripts cannot be added; fix it, or remove it first\n`);
+    return true;
+  }
+  return false;
+}
+
+type Manifest = Record<string, unknown> & { scripts?: Record<string, string> };
+
+/** package.json's content, or undefined when it is no JSON object. */
+function readManifest(path: string): Manifest | undefined {
+  try {
+    const manifest: unknown = JSON.parse(readFileSync(path, 'utf8'));
+    return typeof manifest === 'object' && manifest !== null && !Array.isArray(manifest) ? (manifest as Manifest) : undefined;
+  } catch {
+    return undefined;
+  }
 }
 
 /**
@@ -33,7 +57,8 @@ export function writeProjectFiles(folder: string, files: ReadonlyArray<readonly 
 
 /** Adds the scripts the project lacks to package.json (creating it, ES modules, when there is none); returns their names and every script. */
 function addScripts(path: string): { added: string[]; scripts: Readonly<Record<string, string>> } {
-  const manifest: { scripts?: Record<string, string> } = existsSync(path) ? JSON.parse(readFileSync(path, 'utf8')) : { name: 'docjoin-project', private: true, type: 'module' };
+  // refuseToWrite made sure an existing one reads.
+  const manifest: Manifest = (existsSync(path) ? readManifest(path) : undefined) ?? { name: 'docjoin-project', private: true, type: 'module' };
   const scripts = { ...manifest.scripts };
   const added = Object.keys(SCRIPTS).filter((name) => scripts[name] === undefined);
   for (const name of added) scripts[name] = SCRIPTS[name]!;

@@ -10,7 +10,7 @@ import { serverSelectionTimeout } from '../../settings/setting-rules';
 import type { CliIo } from '../../command-line/cli-io';
 import { configKeepsUri, draftedConfigFile } from './drafted-project-template';
 import type { InitCliCommand } from './init-args';
-import { installLine, nextSteps, refuseTaken, writeProjectFiles } from './project-files';
+import { installLine, nextSteps, refuseToWrite, writeProjectFiles } from './project-files';
 
 const CONFIG_PATH = 'docjoin.config.mjs';
 const SCHEMA_PATH = join('schema', 'schema.graphql');
@@ -22,7 +22,7 @@ const SCHEMA_PATH = join('schema', 'schema.graphql');
  * collections (nothing written) or the written draft fails the check, 2 when a file it would write exists.
  */
 export async function runInitFromMongo(command: Extract<InitCliCommand, { kind: 'from-mongo' }>, io: CliIo): Promise<number> {
-  if (refuseTaken(command.folder, [CONFIG_PATH, SCHEMA_PATH], io)) return 2;
+  if (refuseToWrite(command.folder, [CONFIG_PATH, SCHEMA_PATH], io)) return 2;
   const redactedUri = redactSecrets(command.mongoUri, [command.mongoUri]);
   const where = `database "${command.dbName}" on ${redactedUri}`;
   io.out.write(`sampling ${where}, up to ${command.sampleSize} documents per collection…\n`);

@@ -2,7 +2,7 @@ import { join } from 'node:path';
 import { answerWithoutRunning } from '../../command-line/answer-without-running';
 import type { CliEnv, CliIo } from '../../command-line/cli-io';
 import { INIT_USAGE, parseInitArgs } from './init-args';
-import { installLine, nextSteps, refuseTaken, writeProjectFiles } from './project-files';
+import { installLine, nextSteps, refuseToWrite, writeProjectFiles } from './project-files';
 import { CONFIG_FILE, SCHEMA_FILE, SEED_FILE } from './project-template';
 import { runInitFromMongo } from './run-init-from-mongo';
 
@@ -33,7 +33,7 @@ function scaffold(folder: string, io: CliIo): number {
     [join('schema', 'schema.graphql'), SCHEMA_FILE],
     ['seed.mjs', SEED_FILE],
   ];
-  if (refuseTaken(folder, files.map(([path]) => path), io)) return 2;
+  if (refuseToWrite(folder, files.map(([path]) => path), io)) return 2;
   const start = writeProjectFiles(folder, files, io);
   const install = installLine(folder);
   io.out.write(nextSteps(folder, [install, `${start.padEnd(27)}# the embedded MongoDB with seed.mjs's data; GraphQL at http://localhost:4000/graphql`]));

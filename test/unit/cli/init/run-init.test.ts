@@ -22,6 +22,20 @@ describe('docjoin init (the scaffold)', () => {
     expect(second.err()).toBe(`init: docjoin.config.mjs, schema/schema.graphql, seed.mjs already exist in ${folder}; run init in an empty folder, or remove them first\n`);
   });
 
+  test('refuses, writing nothing, a schema folder holding SDL already (the config would serve it beside the new schema) and a package.json that is no JSON object', async () => {
+    mkdirSync(join(folder, 'schema'));
+    writeFileSync(join(folder, 'schema', 'legacy.graphql'), 'type Query { a: Int }\n');
+    const beside = captureIo();
+    expect(await runInitCli([folder], {}, beside.io)).toBe(2);
+    expect(beside.err()).toBe(`init: schema/legacy.graphql already exists in ${folder}; run init in an empty folder, or remove it first\n`);
+    rmSync(join(folder, 'schema'), { recursive: true });
+    writeFileSync(join(folder, 'package.json'), '{ "name": "mine", }');
+    const broken = captureIo();
+    expect(await runInitCli([folder], {}, broken.io)).toBe(2);
+    expect(broken.err()).toBe(`init: ${join(folder, 'package.json')} is no JSON object, so its npm scripts cannot be added; fix it, or remove it first\n`);
+    expect(['docjoin.config.mjs', 'schema', 'seed.mjs'].filter((path) => existsSync(join(folder, path)))).toEqual([]);
+  });
+
   test('names in its next steps only the packages the folder lacks: none once they are installed', async () => {
     const bare = captureIo();
     expect(await runInitCli([folder], {}, bare.io)).toBe(0);
