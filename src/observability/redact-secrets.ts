@@ -10,11 +10,14 @@ const SECRET_OPTION = /(password|secret|token|credential|authmechanismproperties
 /** Environment variables the driver reads credentials from (MONGODB-AWS authentication). */
 const SECRET_ENV = ['AWS_SECRET_ACCESS_KEY', 'AWS_SESSION_TOKEN'] as const;
 
-/** A MongoDB URI inside a longer text: up to whitespace, a quote or an angle bracket. */
-const URI_IN_TEXT = /mongodb(?:\+srv)?:\/\/[^\s"'`<>]+/gi;
+/**
+ * A MongoDB URI inside a longer text: up to whitespace, a quote, an angle bracket or a backslash (a
+ * URI holds none unescaped; in a JSON log line, `\"` and `\n` end it).
+ */
+const URI_IN_TEXT = /mongodb(?:\+srv)?:\/\/[^\s"'`<>\\]+/gi;
 
 /** Credentials in a URI of another scheme (`https://user:password@proxy`): up to the first `@` of its authority. */
-const USER_INFO_IN_TEXT = /\b([a-z][a-z0-9+.-]*:\/\/)[^\s/?#@"'`<>]+@/gi;
+const USER_INFO_IN_TEXT = /\b([a-z][a-z0-9+.-]*:\/\/)[^\s/?#@"'`<>\\]+@/gi;
 
 /** Shorter values are not replaced where they stand alone: a password "a" would blank every "a". */
 const MIN_STANDALONE_SECRET = 4;
@@ -60,6 +63,8 @@ export function createRedactor(knownUris: readonly (string | undefined)[] = [], 
   const secrets = new Set<string>();
   for (const uri of knownUris) if (uri) for (const secret of secretsOfUri(uri)) secrets.add(secret);
   for (const name of SECRET_ENV) if (env[name]) secrets.add(env[name]);
+  // As a JSON log line writes them too (a password holding `"` or `\` is escaped there).
+  for (const secret of [...secrets]) secrets.add(JSON.stringify(secret).slice(1, -1));
   // Longest first, so a secret that contains another is replaced whole.
   const standalone = [...secrets].filter((secret) => secret.length >= MIN_STANDALONE_SECRET).sort((a, b) => b.length - a.length);
   return (text) => {

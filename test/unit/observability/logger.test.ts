@@ -24,6 +24,25 @@ describe('createLogger', () => {
     expect(line.msg).toBe('MongoDB at mongodb://***@db.internal:27017/?proxyPassword=*** refused ***');
   });
 
+  it("redacts a URI as JSON writes it: quoted (\\\"), ending a message before its stack (\\n), and a known password holding a quote", async () => {
+    const lines: string[] = [];
+    const known = 'mongodb://app:pw%22quoted@db.internal:27017';
+    const logger = createLogger({ level: 'info', format: 'json', destination: { write: (line: string) => lines.push(line) }, knownUris: [known] });
+    logger.error({ err: new Error('could not connect to "mongodb://admin:hunter2@db.internal:27017"') }, 'quoted');
+    logger.error({ err: new Error('could not connect to mongodb://admin:hunter2@db.internal:27017') }, 'ending the message');
+    logger.warn({ detail: 'the server said pw"quoted is wrong' }, 'decoded password');
+    await new Promise((resolve) => setImmediate(resolve));
+    const written = lines.join('');
+    expect(written.match(/hunter2|admin:|pw\\"quoted|pw%22quoted/g)).toBeNull();
+    const parsed = written.trim().split('\n').map((line) => JSON.parse(line) as { err?: { message: string; stack: string }; detail?: string });
+    expect(parsed.map((line) => line.err?.message ?? line.detail)).toEqual([
+      'could not connect to "mongodb://***@db.internal:27017"',
+      'could not connect to mongodb://***@db.internal:27017',
+      'the server said *** is wrong',
+    ]);
+    expect(parsed[1]!.err!.stack).toMatch(/^Error: could not connect to mongodb:\/\/\*\*\*@db\.internal:27017\n {4}at /);
+  });
+
   it("writes a JSON logger's held lines when pino's flush is called, before the turn ends", () => {
     const lines: string[] = [];
     const logger = createLogger({ level: 'info', format: 'json', destination: { write: (text: string) => lines.push(text) } });
