@@ -246,7 +246,8 @@ export class WriteUnit {
       if (!found) throw notFound(`${typeName} ${described} not found`, { typeName });
       id = found._id;
     }
-    const filter = withRows(id === undefined ? { ...selector } : { _id: id }, rows);
+    // The whole selector, with the _id it was read at: a guard beside the _id (`status: 'OPEN'`) holds when the update runs.
+    const filter = withRows(id === undefined ? { ...selector } : { ...selector, _id: id }, rows);
     const plan = planSourceUpdate(this.model, typeName, { collection: this.#collectionOf(typeName), filter, sourceId: id }, $set, changes);
     const paths = Object.keys($set);
     if (this.locks.locksUpdate(typeName, paths)) {
