@@ -9,6 +9,7 @@ import type { WriteModel } from '../startup/write-model/write-model-types';
 import type { Projection } from '../operation/planning/projection';
 import { WriteUnit, type ReturnedDocument } from './write-unit';
 import type { ReferenceLocks } from './reference-locks';
+import type { MutationWritePlans } from './write-plan';
 import type { ViewerAccess } from '../request/access/viewer-access';
 import type { ComparisonRefusal } from '../request/access/comparison-refusal';
 
@@ -43,6 +44,8 @@ export class RequestWrites {
     private readonly retryBounds: TransactionRetryBounds,
     private readonly access?: ViewerAccess,
     private readonly comparisonRefusal?: ComparisonRefusal,
+    /** Per Mutation field name, its write plan: what its unit may call. */
+    private readonly plans: MutationWritePlans = {},
   ) {}
 
   /**
@@ -66,7 +69,7 @@ export class RequestWrites {
     const returning = this.readBack.joinsById(info);
     let attempt: WriteUnit | undefined;
     try {
-      const result = await this.funnel.runWriteUnit(scope, unit, { transaction, retries }, (writer) => work((attempt = new WriteUnit(this.model, this.locks, writer, budget, returning, this.access, info.fieldName, (change) => unit.noteSourceChange(change), this.comparisonRefusal, () => unit.conceal()))));
+      const result = await this.funnel.runWriteUnit(scope, unit, { transaction, retries }, (writer) => work((attempt = new WriteUnit(this.model, this.locks, writer, budget, returning, this.access, info.fieldName, (change) => unit.noteSourceChange(change), this.comparisonRefusal, () => unit.conceal(), this.plans[info.fieldName]))));
       if (attempt) this.readBack.remember(attempt.returned, info.path);
       return result;
     } catch (error) {

@@ -93,7 +93,7 @@ export function createWriteRuntime(options: {
   return {
     model,
     estimates,
-    forRequest: (ledger, access, comparisonRefusal, readBack) => new RequestWrites(readBack, model, locks, options.funnel, ledger, transactions, estimates, options.retries, access, comparisonRefusal),
+    forRequest: (ledger, access, comparisonRefusal, readBack) => new RequestWrites(readBack, model, locks, options.funnel, ledger, transactions, estimates, options.retries, access, comparisonRefusal, options.plans),
   };
 }
 

@@ -19,6 +19,7 @@ import { existingChildrenReads, existingSumsPipeline, withExistingCopies, withEx
 import { keyedParentLockIds, newParentLockIds } from './keyed-parent-locks';
 import { collectionsOfMoves, collectionsOfReferenceChange, pathsBeforeMoves, planChildMoves, planReferenceChange } from './reference-planner';
 import { countersMoved, type SourceChangeListener } from './source-changes';
+import type { WriteOperation, WritePlan } from './write-plan';
 import { lockIds, storedPathsOf, type ReferenceLocks } from './reference-locks';
 import { changedSinceRead, InjectedWriteFailure, injectedWriteFailures, documentTooLarge, notFound, pathNotSettable, totalOverflow } from './write-errors';
 import type { BoundedArray, SnapshotLocation, WriteModel } from '../startup/write-model/write-model-types';
@@ -92,6 +93,8 @@ export class WriteUnit {
     private readonly comparisonRefusal?: ComparisonRefusal,
     /** Told when the unit sets a field the viewer may not see (WriteUnitRecord.conceal). */
     private readonly onConcealedWrite: () => void = () => undefined,
+    /** The mutation's write plan: a call it does not declare is refused (undefined: any, as in tests of the unit alone). */
+    private readonly declared?: WritePlan,
   ) {}
 
   /** The documents this unit's updates returned, as they left them. */
@@ -104,6 +107,7 @@ export class WriteUnit {
    * transaction), or NOT_FOUND "`typeName` `what` not found": `what` says which, as `with that email`.
    */
   async requireOne(typeName: string, filter: StoredDocument, paths: readonly string[], what: string): Promise<StoredDocument> {
+    this.#requireDeclared(`requireOne('${typeName}')`, (operation) => operation.kind === 'requireOne' && operation.typeName === typeName);
     refuseHiddenFilter(this.comparisonRefusal, `Mutation.${this.mutationField}`, typeName, filter);
     this.#spend();
     const collection = this.#collectionOf(typeName);
@@ -117,6 +121,7 @@ export class WriteUnit {
    * naming the first missing one; `paths` are the stored paths the caller needs.
    */
   async requireMany(typeName: string, ids: readonly unknown[], paths: readonly string[]): Promise<StoredDocument[]> {
+    this.#requireDeclared(`requireMany('${typeName}')`, (operation) => operation.kind === 'requireMany' && operation.typeName === typeName);
     this.#spend();
     const collection = this.#collectionOf(typeName);
     const found = await this.writer.find(collection, this.#readable(collection, { _id: { $in: [...ids] } }), this.#withCopiedPaths(typeName, ['_id', ...paths]));
@@ -164,6 +169,7 @@ export class WriteUnit {
    * nothing. NOT_FOUND when there is no such document, or another write deleted it meanwhile.
    */
   async delete(typeName: string, id: unknown): Promise<void> {
+    this.#requireDeclared(`delete('${typeName}')`, (operation) => operation.kind === 'delete' && operation.typeName === typeName);
     const collection = this.#collectionOf(typeName);
     const rows = this.#rowsFor(typeName, 'delete');
     const [document] = await this.#read(collection, withRows({ _id: id }, rows), {}, { limit: 1 });
@@ -223,6 +229,8 @@ export class WriteUnit {
    * nothing written, when the selector matches no document.
    */
   async updateSource(typeName: string, selector: SourceSelector, changes: Readonly<Record<string, unknown>>): Promise<void> {
+    const names = Object.keys(changes);
+    this.#requireDeclared(`updateSource('${typeName}') of ${names.join(', ')}`, (operation) => operation.kind === 'updateSource' && operation.typeName === typeName && names.every((name) => operation.fields.includes(name)));
     refuseHiddenFilter(this.comparisonRefusal, `Mutation.${this.mutationField}`, typeName, selector);
     const storage = this.model.storageMap.types.get(typeName);
     const $set: StoredDocument = {};
@@ -312,6 +320,7 @@ export class WriteUnit {
    * transaction takes the insert back. Returns the document as inserted.
    */
   async insert(typeName: string, document: StoredDocument, preloaded: readonly StoredDocument[] = [], options: InsertOptions = {}): Promise<StoredDocument> {
+    this.#requireDeclared(`insert('${typeName}')`, (operation) => operation.kind === 'insert' && operation.typeName === typeName);
     const collection = this.#collectionOf(typeName);
     const presets = this.#presetConditions(typeName, options.generated === true);
     let complete = this.#withPresets(typeName, document, presets, options.generated === true);
@@ -422,6 +431,7 @@ export class WriteUnit {
    * and totals of a reverse join keyed there count it. NOT_FOUND for an unknown document or target.
    */
   async changeReference(coordinate: string, id: unknown, newKey: unknown): Promise<void> {
+    this.#requireDeclared(`changeReference('${coordinate}')`, (operation) => operation.kind === 'changeReference' && operation.coordinate === coordinate);
     const field = this.model.storageMap.relations.get(coordinate);
     const join = field?.shapes.join;
     if (!field || !join || join.direction !== 'byKey' || field.isList) throw new InvariantError(`changeReference: ${coordinate} is not a single by-key join`);
@@ -685,6 +695,16 @@ export class WriteUnit {
   }
 
   /** Counts a command about to be sent; over the plan's budget, fails before sending it. */
+  /**
+   * Refuses, before it sends anything, a call the mutation's write plan does not declare: startup checked
+   * what the plan declares (a snapshot reference is never re-pointed, a shared collection never written
+   * past another type's copies…), and priced it; a call past the plan would skip both.
+   */
+  #requireDeclared(call: string, declares: (operation: WriteOperation) => boolean): void {
+    if (this.declared === undefined || this.declared.some(declares)) return;
+    throw new InvariantError(`Mutation.${this.mutationField}: its write unit calls ${call}, which its write plan does not declare; add it to the plan (writePlans), where startup checks what it may write`);
+  }
+
   #spend(): void {
     if (this.budget && this.#commands >= this.budget.commands) {
       throw new InvariantError(
