@@ -42,6 +42,7 @@ import { withDirectiveTypeDefs } from './startup/schema/schema-sources';
 import { checkSchemaSources } from './startup/schema/check-schema-sources';
 import type { StorageMap } from './startup/storage-map/storage-map-types';
 import { validateAgainstDatabase } from './startup/storage-map/validate-against-database';
+import { derivedValues } from './startup/write-model/derived-values';
 import type { WriteOptions } from './writes/request-writes';
 import type { MutationWritePlans } from './writes/write-plan';
 import { createWriteRuntime, type WriteRuntime } from './writes/write-runtime';
@@ -259,7 +260,7 @@ export async function createDocjoin(options: DocjoinOptions): Promise<Docjoin> {
       const derived = [...writeRuntime.model.counters, ...writeRuntime.model.totals.map((total) => ({ ...total, derived: 'total' as const }))];
       const mutationType = schema.getMutationType()?.name;
       const writes = new Map([...writeRuntime.estimates].map(([fieldName, estimate]) => [`${mutationType}.${fieldName}`, estimate.writes]));
-      const warnings = await validateAgainstDatabase(storageMap, funnel, { counters: derived, schema, writes, onIncompleteCopies: (coordinates) => backfills?.assumeIncomplete(coordinates) });
+      const warnings = await validateAgainstDatabase(storageMap, funnel, { counters: derived, schema, writes, derived: derivedValues(writeRuntime.model), onIncompleteCopies: (coordinates) => backfills?.assumeIncomplete(coordinates) });
       if (accessRules.enabled) {
         const existing = new Set(await funnel.listCollectionNames());
         const indexesOf = (collection: string) => funnel.listIndexes(collection);

@@ -66,3 +66,31 @@ it('refuses at startup a mutation whose write unit writes a view, naming the vie
   await expect(start).rejects.toThrow(`Mutation.renameActiveBook: its write unit writes activeBooks (ActiveBook), ${fix}`);
   await expect(start).rejects.toThrow(`Mutation.deleteActiveBook: its write unit writes activeBooks (ActiveBook), ${fix}`);
 });
+
+it('refuses at startup a counter, a snapshot or a bounded array derived from a view: writes to the collection beneath cannot tell which rows it shows', async () => {
+  const typeDefs = /* GraphQL */ `
+    type Query { authors: [Author!]! @list }
+    type Author @collection(name: "authors") {
+      id: ID!
+      active(first: Int = 5): [ActiveBook!]! @join(localField: "_id", foreignField: "authorId", sort: "title")
+      activeCount: Int! @counter(of: "Author.active")
+      latest: [ActiveBook!]! @embedded @join(collection: "activeBooks", localField: "_id", foreignField: "authorId", sort: "title", limit: 2) @read(strategy: EMBEDDED)
+      favourite: ActiveBook @snapshot(path: "favourite", fields: ["id", "title"]) @join(localField: "favourite.id") @read(strategy: SNAPSHOT)
+    }
+    type ActiveBook @collection(name: "activeBooks") { id: ID! title: String! }
+  `;
+  const start = startSdlGateway({
+    typeDefs,
+    dbPrefix: 'views_derived',
+    prepare: async (db) => {
+      await db.collection('authors').insertOne({ _id: ann, activeCount: 0, latest: [] });
+      await db.collection('books').createIndex({ authorId: 1, title: 1, _id: 1 });
+      await db.createCollection('activeBooks', { viewOn: 'books', pipeline: [{ $match: { active: true } }] });
+    },
+  });
+  const drift = (coordinate: string, what: string) =>
+    `${coordinate}: its ${what} is derived from activeBooks, a MongoDB view on books; docjoin writes no view, and a write to books cannot tell which rows the view shows, so the ${what} would drift; derive it from a type stored in a collection, or remove it`;
+  await expect(start).rejects.toThrow(drift('Author.activeCount', 'counter'));
+  await expect(start).rejects.toThrow(drift('Author.latest', 'bounded array'));
+  await expect(start).rejects.toThrow(drift('Author.favourite', 'snapshot'));
+});

@@ -56,6 +56,8 @@ export async function validateAgainstDatabase(
     onIncompleteCopies?: (coordinates: readonly string[]) => void;
     /** Per Mutation field (`Mutation.field`), the collections its write unit writes: none may be a view. */
     writes?: ReadonlyMap<string, readonly string[]>;
+    /** The derived values writes keep (copies, counters, totals), each with the collection it is derived from: none may be a view. */
+    derived?: ReadonlyArray<DerivedValue>;
   } = {},
 ): Promise<string[]> {
   const existing = new Set(await catalog.listCollectionNames());
@@ -74,6 +76,7 @@ export async function validateAgainstDatabase(
     ...featuresTheServerCannotRun(storageMap, await catalog.serverVersion()),
     ...collatedCollections(storageMap, await catalog.defaultCollations()),
     ...(options.writes && options.writes.size > 0 ? viewsWritten(storageMap, options.writes, await catalog.listViews()) : []),
+    ...(options.derived && options.derived.length > 0 ? derivedFromViews(options.derived, await catalog.listViews()) : []),
   ];
   if (problems.length > 0) throw new DatabaseMismatchError(problems);
   if (sampled.incompleteCopies.length > 0) options.onIncompleteCopies?.(sampled.incompleteCopies);
@@ -97,6 +100,30 @@ function collatedCollections(storageMap: StorageMap, collations: ReadonlyMap<str
     const { locale, strength } = collations.get(collection)!;
     const named = `locale "${locale}"${strength === undefined ? '' : `, strength ${strength}`}`;
     return `${types.join(', ')}: collection "${collection}" has a default collation (${named}), by which MongoDB compares its strings while docjoin matches keys, access rules and pages byte by byte; store it in a collection without a default collation (keep a case-insensitive key in a lowercased field of its own)`;
+  });
+}
+
+/** A value writes keep in step with other documents: a counter, a total, a snapshot copy, a bounded or inverse array. */
+export interface DerivedValue {
+  readonly coordinate: string;
+  /** `counter`, `total`, `snapshot`…, as the message names it. */
+  readonly what: string;
+  /** The collection its value comes from: the children counted or summed, the copied documents. */
+  readonly from: string;
+}
+
+/**
+ * Derived values whose sources are read through a view: docjoin writes no view, and a write to the
+ * collection beneath (by another type) cannot tell which rows the view's pipeline shows, so nothing
+ * would move the value in step.
+ */
+function derivedFromViews(derived: ReadonlyArray<DerivedValue>, views: ReadonlyMap<string, string>): string[] {
+  return derived.flatMap(({ coordinate, what, from }) => {
+    const beneath = views.get(from);
+    if (beneath === undefined) return [];
+    return [
+      `${coordinate}: its ${what} is derived from ${from}, a MongoDB view on ${beneath}; docjoin writes no view, and a write to ${beneath} cannot tell which rows the view shows, so the ${what} would drift; derive it from a type stored in a collection, or remove it`,
+    ];
   });
 }
 
