@@ -1,5 +1,5 @@
-import { ObjectId } from 'mongodb';
-import { startSdlGateway, type SdlGateway } from '../../support/sdl-gateway';
+import { ObjectId, type Db } from 'mongodb';
+import { startSdlGateway, startupOutcome, type SdlGateway } from '../../support/sdl-gateway';
 
 /** A type stored in a MongoDB view: read as a collection, its indexes those of the collection it is a view on. */
 const SDL = /* GraphQL */ `
@@ -93,4 +93,33 @@ it('refuses at startup a counter, a snapshot or a bounded array derived from a v
   await expect(start).rejects.toThrow(drift('Author.activeCount', 'counter'));
   await expect(start).rejects.toThrow(drift('Author.latest', 'bounded array'));
   await expect(start).rejects.toThrow(drift('Author.favourite', 'snapshot'));
+});
+
+it('refuses at startup what reads a view by _id as one row where its pipeline may repeat _id: a @find by id, a join by id, pages after a row; first alone is served', async () => {
+  const typeDefs = (paging: string) => /* GraphQL */ `
+    type Query {
+      tagged(first: Int = 20${paging}): [Tagged!]! @list
+      ${paging === '' ? '' : 'taggedById(id: ID!): Tagged @find'}
+    }
+    type Pick @collection(name: "picks") { id: ID! ${paging === '' ? '' : 'tagged: Tagged @join(localField: "taggedId")'} }
+    type Tagged @collection(name: "taggedBooks") { id: ID! title: String! tags: String! }
+  `;
+  const prepare = async (db: Db) => {
+    await db.collection('books').insertMany([{ _id: ann, title: 'A', tags: ['x', 'y'] }]);
+    await db.collection('picks').insertOne({ taggedId: ann });
+    await db.createCollection('unwound', { viewOn: 'books', pipeline: [{ $unwind: '$tags' }] });
+    await db.createCollection('taggedBooks', { viewOn: 'unwound', pipeline: [{ $match: {} }] });
+  };
+  const repeats = 'but Tagged is stored in the view taggedBooks, which may hold several rows of one _id (unwound\'s $unwind)';
+  const refused = await startupOutcome(typeDefs(', after: ID'), 'views_repeating_ids', prepare);
+  expect(refused).toContain(`Query.taggedById: @find picks one document by its id, ${repeats}; find it in the collection beneath, or give each row of the view an _id of its own`);
+  expect(refused).toContain(`Pick.tagged: its @join takes one document per id, ${repeats}; join the collection beneath, or give each row of the view an _id of its own`);
+  expect(refused).toContain(`Query.tagged: a page after a row (a cursor, or after) starts past every row of its _id, ${repeats}; page it with first alone, or give each row of the view an _id of its own`);
+  const served = await startSdlGateway({ typeDefs: typeDefs(''), dbPrefix: 'views_repeating_ids_first', prepare });
+  try {
+    const result = await served.gateway.execute({ query: '{ tagged { tags } }' });
+    expect([result.errors, result.data]).toEqual([undefined, { tagged: [{ tags: 'x' }, { tags: 'y' }] }]);
+  } finally {
+    await served.stop();
+  }
 });

@@ -27,6 +27,7 @@ import { readServerVersion } from './server-version';
 import { keyString } from '../../documents/key-string';
 import type { DocumentSample } from '../../startup/storage-map/check-sampled-documents';
 import type { DefaultCollation } from '../../startup/storage-map/validate-against-database';
+import type { ViewDefinition } from '../../startup/storage-map/check-view-ids';
 
 /**
  * What every command of one request carries: its ledger; for reads the deadline they must keep, and
@@ -283,12 +284,13 @@ export class MongoFunnel {
     return indexes.map((index) => ({ key: index.key as Record<string, unknown>, unique: source === undefined && index.unique === true, ...(source !== undefined && { collection: source }) }));
   }
 
-  /** The database's views, each with the collection (or view) it is a view on (startup checks). */
-  async listViews(): Promise<ReadonlyMap<string, string>> {
-    const views = new Map<string, string>();
+  /** The database's views, each with the collection (or view) it is a view on and its pipeline (startup checks). */
+  async listViews(): Promise<ReadonlyMap<string, ViewDefinition>> {
+    const views = new Map<string, ViewDefinition>();
     for (const info of await this.#db.listCollections({}).toArray()) {
-      const viewOn = (info as { type?: unknown; options?: { viewOn?: unknown } }).options?.viewOn;
-      if ((info as { type?: unknown }).type === 'view' && typeof viewOn === 'string') views.set(info.name, viewOn);
+      const options = (info as { type?: unknown; options?: { viewOn?: unknown; pipeline?: unknown } }).options;
+      if ((info as { type?: unknown }).type !== 'view' || typeof options?.viewOn !== 'string') continue;
+      views.set(info.name, { viewOn: options.viewOn, pipeline: Array.isArray(options.pipeline) ? (options.pipeline as StoredDocument[]) : [] });
     }
     return views;
   }

@@ -9,6 +9,7 @@ import { checkRelationListIndexes, checkRootIndexes, quoteKey } from './check-li
 import { namesRefusedField } from './refused-fields';
 import { checkSampledDocuments, type CountedField, type DocumentSample } from './check-sampled-documents';
 import { documentLocations } from './document-locations';
+import { viewIdProblems, type ViewDefinition } from './check-view-ids';
 import type { ListOrder, RelationField, SortKey, StorageMap } from './storage-map-types';
 
 /** What the check reads from the database (the mongo funnel provides it). */
@@ -16,7 +17,7 @@ export interface DatabaseCatalog {
   readonly databaseName: string;
   listCollectionNames(): Promise<string[]>;
   /** The database's views, each with the collection it is a view on. */
-  listViews(): Promise<ReadonlyMap<string, string>>;
+  listViews(): Promise<ReadonlyMap<string, ViewDefinition>>;
   /** The collections and views created with a default collation other than `simple`, each with it. */
   defaultCollations(): Promise<ReadonlyMap<string, DefaultCollation>>;
   listIndexes(collection: string): Promise<IndexDescription[]>;
@@ -67,6 +68,7 @@ export async function validateAgainstDatabase(
   const roots = await checkRootIndexes(storageMap, existing, (collection) => indexes.of(collection));
   const relationLists = await checkRelationListIndexes(storageMap, existing, (collection) => indexes.of(collection));
   const sampled = await checkSampledDocuments(storageMap, existing, catalog, options.counters ?? [], options.schema);
+  const views = await catalog.listViews();
   const problems = [
     ...missingCollections(storageMap, existing, catalog.databaseName),
     ...(await unindexedReverseJoins(storageMap, existing, indexes)),
@@ -75,8 +77,9 @@ export async function validateAgainstDatabase(
     ...sampled.problems,
     ...featuresTheServerCannotRun(storageMap, await catalog.serverVersion()),
     ...collatedCollections(storageMap, await catalog.defaultCollations()),
-    ...(options.writes && options.writes.size > 0 ? viewsWritten(storageMap, options.writes, await catalog.listViews()) : []),
-    ...(options.derived && options.derived.length > 0 ? derivedFromViews(options.derived, await catalog.listViews()) : []),
+    ...(options.writes && options.writes.size > 0 ? viewsWritten(storageMap, options.writes, views) : []),
+    ...(options.derived && options.derived.length > 0 ? derivedFromViews(options.derived, views) : []),
+    ...viewIdProblems(storageMap, views, options.schema),
   ];
   if (problems.length > 0) throw new DatabaseMismatchError(problems);
   if (sampled.incompleteCopies.length > 0) options.onIncompleteCopies?.(sampled.incompleteCopies);
@@ -117,9 +120,9 @@ export interface DerivedValue {
  * collection beneath (by another type) cannot tell which rows the view's pipeline shows, so nothing
  * would move the value in step.
  */
-function derivedFromViews(derived: ReadonlyArray<DerivedValue>, views: ReadonlyMap<string, string>): string[] {
+function derivedFromViews(derived: ReadonlyArray<DerivedValue>, views: ReadonlyMap<string, ViewDefinition>): string[] {
   return derived.flatMap(({ coordinate, what, from }) => {
-    const beneath = views.get(from);
+    const beneath = views.get(from)?.viewOn;
     if (beneath === undefined) return [];
     return [
       `${coordinate}: its ${what} is derived from ${from}, a MongoDB view on ${beneath}; docjoin writes no view, and a write to ${beneath} cannot tell which rows the view shows, so the ${what} would drift; derive it from a type stored in a collection, or remove it`,
@@ -128,14 +131,14 @@ function derivedFromViews(derived: ReadonlyArray<DerivedValue>, views: ReadonlyM
 }
 
 /** Mutations whose write units would write a view, which MongoDB refuses (a view is read through its pipeline only). */
-function viewsWritten(storageMap: StorageMap, writes: ReadonlyMap<string, readonly string[]>, views: ReadonlyMap<string, string>): string[] {
+function viewsWritten(storageMap: StorageMap, writes: ReadonlyMap<string, readonly string[]>, views: ReadonlyMap<string, ViewDefinition>): string[] {
   const problems: string[] = [];
   for (const [coordinate, collections] of writes) {
     const view = collections.find((collection) => views.has(collection));
     if (view === undefined) continue;
     const types = [...storageMap.types.values()].filter((type) => type.collection === view).map((type) => type.typeName);
     problems.push(
-      `${coordinate}: its write unit writes ${view} (${types.join(', ')}), a MongoDB view on ${views.get(view)}, which MongoDB cannot write; remove the mutation, or store ${types.join(' and ')} in a collection`,
+      `${coordinate}: its write unit writes ${view} (${types.join(', ')}), a MongoDB view on ${views.get(view)!.viewOn}, which MongoDB cannot write; remove the mutation, or store ${types.join(' and ')} in a collection`,
     );
   }
   return problems;

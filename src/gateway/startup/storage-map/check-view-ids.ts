@@ -1,0 +1,69 @@
+import type { GraphQLSchema } from 'graphql';
+import type { StoredDocument } from '../../documents/stored-document';
+import { cursorPagedOrders } from './check-cursor-sorts';
+import type { StorageMap } from './storage-map-types';
+
+/** A MongoDB view: the collection (or view) it reads, and its pipeline. */
+export interface ViewDefinition {
+  readonly viewOn: string;
+  readonly pipeline: readonly StoredDocument[];
+}
+
+/** Stages whose output may hold several documents of one `_id`, or ids the input had not. */
+const ID_CHANGING_STAGES: ReadonlySet<string> = new Set(['$unwind', '$unionWith', '$facet', '$replaceRoot', '$replaceWith', '$group', '$bucket', '$bucketAuto', '$sortByCount', '$densify', '$documents']);
+/** Stages that keep one document per input, but set or drop `_id` where their specification names it. */
+const FIELD_STAGES: ReadonlySet<string> = new Set(['$project', '$addFields', '$set', '$unset']);
+
+/**
+ * What reads a view's rows by `_id` as if each `_id` named one row, where the view (or one it reads)
+ * may hold several rows of one `_id`: a `@find` by id picks one of them, a join by id takes one, and a
+ * page after a row (a cursor, `after`) skips the other rows of its `_id`. One problem each, naming the
+ * field, the stage and the fix.
+ */
+export function viewIdProblems(storageMap: StorageMap, views: ReadonlyMap<string, ViewDefinition>, schema: GraphQLSchema | undefined): string[] {
+  const changedBy = (collection: string) => idChangingStage(collection, views);
+  const typeIn = (typeName: string) => storageMap.types.get(typeName)?.collection;
+  const problems: string[] = [];
+  const refuse = (coordinate: string, typeName: string, how: string, fix: string) => {
+    const collection = typeIn(typeName);
+    const stage = collection === undefined ? undefined : changedBy(collection);
+    if (stage === undefined) return;
+    problems.push(`${coordinate}: ${how}, but ${typeName} is stored in the view ${collection}, which may hold several rows of one _id (${stage.view}'s ${stage.name}); ${fix}`);
+  };
+  for (const root of storageMap.roots.values()) {
+    if (root.kind === 'find' && root.conditions.some((condition) => condition.path === '_id')) refuse(root.coordinate, root.targetType, '@find picks one document by its id', 'find it in the collection beneath, or give each row of the view an _id of its own');
+  }
+  for (const relation of storageMap.relations.values()) {
+    const join = relation.shapes.join;
+    if (join?.direction === 'byKey' && join.foreignField === '_id') refuse(relation.coordinate, relation.targetType, 'its @join takes one document per id', 'join the collection beneath, or give each row of the view an _id of its own');
+  }
+  const paged = new Set<string>();
+  for (const { coordinate, targetType } of schema === undefined ? [] : cursorPagedOrders(schema, storageMap)) {
+    if (paged.has(coordinate)) continue;
+    paged.add(coordinate);
+    refuse(coordinate, targetType, 'a page after a row (a cursor, or after) starts past every row of its _id', 'page it with first alone, or give each row of the view an _id of its own');
+  }
+  return problems;
+}
+
+/** The first stage of `collection`'s view, or of a view it reads, that may repeat or change `_id`; undefined for a collection, or a view that keeps them. */
+function idChangingStage(collection: string, views: ReadonlyMap<string, ViewDefinition>, seen = new Set<string>()): { view: string; name: string } | undefined {
+  const view = views.get(collection);
+  if (view === undefined || seen.has(collection)) return undefined;
+  seen.add(collection);
+  for (const stage of view.pipeline) {
+    const [name] = Object.keys(stage);
+    if (name === undefined) continue;
+    if (ID_CHANGING_STAGES.has(name)) return { view: collection, name };
+    if (FIELD_STAGES.has(name) && setsId(name, stage[name])) return { view: collection, name: `${name} of _id` };
+  }
+  return idChangingStage(view.viewOn, views, seen);
+}
+
+/** Whether a `$project`/`$addFields`/`$set`/`$unset` specification sets or drops `_id` (a `$project` keeping it with 1 or true does neither). */
+function setsId(name: string, specification: unknown): boolean {
+  if (name === '$unset') return specification === '_id' || (Array.isArray(specification) && specification.includes('_id'));
+  if (typeof specification !== 'object' || specification === null || !('_id' in specification)) return false;
+  const value = (specification as Record<string, unknown>)._id;
+  return !(name === '$project' && (value === 1 || value === true));
+}
