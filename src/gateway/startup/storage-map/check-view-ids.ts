@@ -28,7 +28,9 @@ export function viewIdProblems(storageMap: StorageMap, views: ReadonlyMap<string
     const collection = typeIn(typeName);
     const stage = collection === undefined ? undefined : changedBy(collection);
     if (stage === undefined) return;
-    problems.push(`${coordinate}: ${how}, but ${typeName} is stored in the view ${collection}, which may hold several rows of one _id (${stage.view}'s ${stage.name}); ${fix}`);
+    // The usual $unwind of a view takes a $lookup's one match, which a $set of its $first takes without repeating anything.
+    const unwound = stage.name === '$unwind' ? " (an $unwind of a $lookup's one match is a $set: { field: { $first: '$field' } } that repeats nothing)" : '';
+    problems.push(`${coordinate}: ${how}, but ${typeName} is stored in the view ${collection}, which may hold several rows of one _id (${stage.view}'s ${stage.name}); ${fix}${unwound}`);
   };
   for (const root of storageMap.roots.values()) {
     if (root.kind === 'find' && root.conditions.some((condition) => condition.path === '_id')) refuse(root.coordinate, root.targetType, '@find picks one document by its id', 'find it in the collection beneath, or give each row of the view an _id of its own');
