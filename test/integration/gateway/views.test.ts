@@ -110,7 +110,7 @@ it('refuses at startup what reads a view by _id as one row where its pipeline ma
     await db.createCollection('unwound', { viewOn: 'books', pipeline: [{ $unwind: '$tags' }] });
     await db.createCollection('taggedBooks', { viewOn: 'unwound', pipeline: [{ $match: {} }] });
   };
-  const unwound = " (an $unwind of a $lookup's one match is a $set: { field: { $first: '$field' } } that repeats nothing)";
+  const unwound = " (a $lookup's one match is taken by a $set: { field: { $first: '$field' } }, which repeats nothing; add a $match on the field where rows without a match are to go, as $unwind drops them)";
   const repeats = 'but Tagged is stored in the view taggedBooks, which may hold several rows of one _id (unwound\'s $unwind)';
   const refused = await startupOutcome(typeDefs(', after: ID'), 'views_repeating_ids', prepare);
   expect(refused).toContain(`Query.taggedById: @find picks one document by its id, ${repeats}; find it in the collection beneath, or give each row of the view an _id of its own${unwound}`);
@@ -123,4 +123,21 @@ it('refuses at startup what reads a view by _id as one row where its pipeline ma
   } finally {
     await served.stop();
   }
+});
+
+it('serves by id and by cursor a view whose rows are one per _id again after its last repeating stage: a $group (its key is the _id), also after an $unwind', async () => {
+  const typeDefs = /* GraphQL */ `
+    type Query { stats(first: Int = 20, after: ID): [AuthorStat!]! @list stat(id: ID!): AuthorStat @find authors: [Author!]! @list }
+    type Author @collection(name: "authors") { id: ID! name: String! stat: AuthorStat @join(localField: "_id") }
+    type AuthorStat @collection(name: "authorStats") { id: ID! books: Int! }
+  `;
+  const outcome = (pipeline: object[]) =>
+    startupOutcome(typeDefs, 'views_grouped_ids', async (db) => {
+      await db.collection('authors').insertOne({ _id: ann, name: 'Ann' });
+      await db.collection('books').insertMany([{ authorId: ann, tags: ['x', 'y'] }]);
+      await db.createCollection('authorStats', { viewOn: 'books', pipeline });
+    });
+  expect(await outcome([{ $group: { _id: '$authorId', books: { $sum: 1 } } }])).toBe('started');
+  expect(await outcome([{ $unwind: '$tags' }, { $group: { _id: '$authorId', books: { $sum: 1 } } }])).toBe('started');
+  expect(await outcome([{ $group: { _id: '$authorId', books: { $sum: 1 } } }, { $unwind: '$tags' }])).toMatch(/Query\.stat: @find picks one document by its id, but AuthorStat is stored in the view authorStats, which may hold several rows of one _id \(authorStats's \$unwind\)/);
 });

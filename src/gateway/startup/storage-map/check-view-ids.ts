@@ -10,7 +10,9 @@ export interface ViewDefinition {
 }
 
 /** Stages whose output may hold several documents of one `_id`, or ids the input had not. */
-const ID_CHANGING_STAGES: ReadonlySet<string> = new Set(['$unwind', '$unionWith', '$facet', '$replaceRoot', '$replaceWith', '$group', '$bucket', '$bucketAuto', '$sortByCount', '$densify', '$documents']);
+const ID_CHANGING_STAGES: ReadonlySet<string> = new Set(['$unwind', '$unionWith', '$facet', '$replaceRoot', '$replaceWith', '$densify', '$documents']);
+/** Stages whose output holds one document per `_id`, their group's key, whatever came in. */
+const GROUPING_STAGES: ReadonlySet<string> = new Set(['$group', '$bucket', '$bucketAuto', '$sortByCount']);
 /** Stages that keep one document per input, but set or drop `_id` where their specification names it. */
 const FIELD_STAGES: ReadonlySet<string> = new Set(['$project', '$addFields', '$set', '$unset']);
 
@@ -29,7 +31,7 @@ export function viewIdProblems(storageMap: StorageMap, views: ReadonlyMap<string
     const stage = collection === undefined ? undefined : changedBy(collection);
     if (stage === undefined) return;
     // The usual $unwind of a view takes a $lookup's one match, which a $set of its $first takes without repeating anything.
-    const unwound = stage.name === '$unwind' ? " (an $unwind of a $lookup's one match is a $set: { field: { $first: '$field' } } that repeats nothing)" : '';
+    const unwound = stage.name === '$unwind' ? " (a $lookup's one match is taken by a $set: { field: { $first: '$field' } }, which repeats nothing; add a $match on the field where rows without a match are to go, as $unwind drops them)" : '';
     problems.push(`${coordinate}: ${how}, but ${typeName} is stored in the view ${collection}, which may hold several rows of one _id (${stage.view}'s ${stage.name}); ${fix}${unwound}`);
   };
   for (const root of storageMap.roots.values()) {
@@ -48,18 +50,27 @@ export function viewIdProblems(storageMap: StorageMap, views: ReadonlyMap<string
   return problems;
 }
 
-/** The first stage of `collection`'s view, or of a view it reads, that may repeat or change `_id`; undefined for a collection, or a view that keeps them. */
-function idChangingStage(collection: string, views: ReadonlyMap<string, ViewDefinition>, seen = new Set<string>()): { view: string; name: string } | undefined {
-  const view = views.get(collection);
-  if (view === undefined || seen.has(collection)) return undefined;
-  seen.add(collection);
-  for (const stage of view.pipeline) {
-    const [name] = Object.keys(stage);
-    if (name === undefined) continue;
-    if (ID_CHANGING_STAGES.has(name)) return { view: collection, name };
-    if (FIELD_STAGES.has(name) && setsId(name, stage[name])) return { view: collection, name: `${name} of _id` };
+/**
+ * The last stage, in the order MongoDB runs them (the pipeline of the view beneath first), after which
+ * `collection` may hold several rows of one `_id` or ids the documents had not; undefined for a
+ * collection, or a view whose ids are still one per row (none of those stages, or a grouping after them).
+ */
+function idChangingStage(collection: string, views: ReadonlyMap<string, ViewDefinition>): { view: string; name: string } | undefined {
+  const chain: Array<{ name: string; view: ViewDefinition }> = [];
+  for (let name = collection, view = views.get(name); view !== undefined && !chain.some((link) => link.name === name); name = view.viewOn, view = views.get(name)) {
+    chain.unshift({ name, view });
   }
-  return idChangingStage(view.viewOn, views, seen);
+  let changed: { view: string; name: string } | undefined;
+  for (const { name: viewName, view } of chain) {
+    for (const stage of view.pipeline) {
+      const [name] = Object.keys(stage);
+      if (name === undefined) continue;
+      if (GROUPING_STAGES.has(name)) changed = undefined;
+      else if (ID_CHANGING_STAGES.has(name)) changed = { view: viewName, name };
+      else if (FIELD_STAGES.has(name) && setsId(name, stage[name])) changed = { view: viewName, name: `${name} of _id` };
+    }
+  }
+  return changed;
 }
 
 /** Whether a `$project`/`$addFields`/`$set`/`$unset` specification sets or drops `_id` (a `$project` keeping it with 1 or true does neither). */
