@@ -52,7 +52,7 @@ export { DecimalScalar, LongScalar } from './startup/scalars/exact-number-scalar
 export { PROVIDED_SCALARS } from './startup/scalars/provided-scalars';
 export { buildGatewaySchema, type GatewaySchema } from './startup/schema/build-gateway-schema';
 export { DOCJOIN_DIRECTIVE_NAMES, directiveTypeDefs } from './startup/schema/directive-type-defs';
-export { readSchemaFiles, schemaFilePaths, withDirectiveTypeDefs } from './startup/schema/schema-sources';
+export { readSchemaFiles, schemaFilePaths, sdlFileNames, withDirectiveTypeDefs } from './startup/schema/schema-sources';
 export { checkSchemaSources, type SchemaSource } from './startup/schema/check-schema-sources';
 export { buildStorageMap } from './startup/storage-map/build-storage-map';
 export { holdsOneKey } from './startup/storage-map/holds-one-key';

@@ -92,6 +92,9 @@ describe('POST /graphql', () => {
     });
     const loneSign = await get(`${encodeURIComponent('{ posts(first: 2) { title } }')}%ZZ`);
     expect(loneSign).toMatchObject({ status: 400, body: { errors: [{ extensions: { code: 'GRAPHQL_PARSE_FAILED' } }] } });
+    // A POST's operation is in its body: a stray parameter in its URL is no one's business.
+    const posted = await fetch(`${url}?utm=%FF`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ query: '{ __typename }' }) });
+    expect([posted.status, await posted.json()]).toEqual([200, expect.objectContaining({ data: { __typename: 'Query' } })]);
   });
 
   it('serves a request whose target is absolute (as sent to a proxy)', async () => {

@@ -1,6 +1,7 @@
-import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { join, relative, resolve } from 'node:path';
 import { CONFIG_FILE_NAMES } from '../../project/load-project';
+import { sdlFileNames } from '../../gateway';
 import type { CliIo } from '../../command-line/cli-io';
 import { SCRIPTS } from './project-template';
 
@@ -12,7 +13,9 @@ import { SCRIPTS } from './project-template';
  * would be served beside the new schema), or package.json is no JSON object (its scripts are added to it).
  */
 export function refuseToWrite(folder: string, paths: readonly string[], io: CliIo): boolean {
-  const schemaFiles = existsSync(join(folder, 'schema')) ? readdirSync(join(folder, 'schema')).filter((name) => name.endsWith('.graphql') || name.endsWith('.gql')).map((name) => join('schema', name)) : [];
+  const schema = join(folder, 'schema');
+  // A file named schema stands where the folder goes; a folder of SDL would be served beside the new schema.
+  const schemaFiles = !existsSync(schema) ? [] : statSync(schema).isDirectory() ? sdlFileNames(schema).map((name) => join('schema', name)) : ['schema'];
   const taken = [...new Set([...CONFIG_FILE_NAMES.filter((name) => existsSync(join(folder, name))), ...paths.filter((path) => existsSync(join(folder, path))), ...schemaFiles])];
   if (taken.length > 0) {
     io.err.write(`init: ${taken.join(', ')} already exist${taken.length === 1 ? 's' : ''} in ${folder}; run init in an empty folder, or remove ${taken.length === 1 ? 'it' : 'them'} first\n`);

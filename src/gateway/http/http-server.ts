@@ -202,7 +202,8 @@ async function handleAdmitted<TContext extends BaseContext>(
   response.once('close', () => {
     if (!response.writableFinished) deadline.stop('client-gone');
   });
-  if (!percentDecodesToText(search)) {
+  // A GET carries its operation in the query string; a POST's is in its body, and its query string is read by no one.
+  if (request.method === 'GET' && !percentDecodesToText(search)) {
     sendJson(response, 400, { errors: [{ message: 'the query string is not UTF-8 text once percent-decoded', extensions: { code: PublicErrorCode.BAD_REQUEST } }] });
     options.onRefused?.(PublicErrorCode.BAD_REQUEST);
     return;

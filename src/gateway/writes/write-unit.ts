@@ -121,7 +121,7 @@ export class WriteUnit {
    * naming the first missing one; `paths` are the stored paths the caller needs.
    */
   async requireMany(typeName: string, ids: readonly unknown[], paths: readonly string[]): Promise<StoredDocument[]> {
-    this.#requireDeclared(`requireMany('${typeName}')`, (operation) => operation.kind === 'requireMany' && operation.typeName === typeName);
+    this.#requireDeclared(`requireMany('${typeName}') of ${ids.length} ids`, (operation) => operation.kind === 'requireMany' && operation.typeName === typeName && ids.length <= operation.maxKeys);
     this.#spend();
     const collection = this.#collectionOf(typeName);
     const found = await this.writer.find(collection, this.#readable(collection, { _id: { $in: [...ids] } }), this.#withCopiedPaths(typeName, ['_id', ...paths]));
@@ -694,7 +694,6 @@ export class WriteUnit {
     return { matched, modified: matched };
   }
 
-  /** Counts a command about to be sent; over the plan's budget, fails before sending it. */
   /**
    * Refuses, before it sends anything, a call the mutation's write plan does not declare: startup checked
    * what the plan declares (a snapshot reference is never re-pointed, a shared collection never written
@@ -705,6 +704,7 @@ export class WriteUnit {
     throw new InvariantError(`Mutation.${this.mutationField}: its write unit calls ${call}, which its write plan does not declare; add it to the plan (writePlans), where startup checks what it may write`);
   }
 
+  /** Counts a command about to be sent; over the plan's budget, fails before sending it. */
   #spend(): void {
     if (this.budget && this.#commands >= this.budget.commands) {
       throw new InvariantError(

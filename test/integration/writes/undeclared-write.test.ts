@@ -10,7 +10,7 @@ import { startSdlGateway, type SdlGateway } from '../../support/sdl-gateway';
  */
 const SDL = /* GraphQL */ `
   type Query { task(id: ID!): Task @find }
-  type Mutation { moveTask(id: ID!, to: ID!): Task  createTask(input: TaskInput!): Task! @create }
+  type Mutation { moveTask(id: ID!, to: ID!): Task  createTask(input: TaskInput!): Task! @create  countPeople(ids: [ID!]!): Int! }
   input TaskInput { title: String!, owner: ID, project: ID }
   type Task @collection(name: "tasks") {
     id: ID!
@@ -33,6 +33,11 @@ async function moveTask(_parent: unknown, args: { id: string; to: string }, cont
   return context.documents.findOne(info, 'Task', { _id: id });
 }
 
+async function countPeople(_parent: unknown, args: { ids: string[] }, context: GatewayContext, info: GraphQLResolveInfo) {
+  const ids = args.ids.map((id) => objectIdArgument(id, 'ids'));
+  return context.writes.run(info, async (unit) => (await unit.requireMany('Person', ids, ['name'])).length);
+}
+
 let fixture: SdlGateway;
 let db: Db;
 let gateway: Gateway;
@@ -46,8 +51,8 @@ beforeAll(async () => {
       await fresh.collection('projects').insertOne(project);
     },
     gateway: {
-      resolvers: { Mutation: { moveTask } },
-      writePlans: { moveTask: [{ kind: 'changeReference', coordinate: 'Task.project' }] },
+      resolvers: { Mutation: { moveTask, countPeople } },
+      writePlans: { moveTask: [{ kind: 'changeReference', coordinate: 'Task.project' }], countPeople: [{ kind: 'requireMany', typeName: 'Person', maxKeys: 1 }] },
       onWarning: () => undefined,
     },
   });
@@ -63,4 +68,14 @@ it('refuses a re-point of a reference the plan does not name (a snapshot one, wh
     errors: ["Mutation.moveTask: its write unit calls changeReference('Task.owner'), which its write plan does not declare; add it to the plan (writePlans), where startup checks what it may write"],
     owner: { id: ann._id, name: 'Ann' },
   });
+});
+
+it('refuses a requireMany of more keys than the plan priced, before it reads', async () => {
+  const count = (ids: ObjectId[]) => gateway.execute({ query: `mutation { countPeople(ids: ${JSON.stringify(ids.map((id) => id.toHexString()))}) }` });
+  expect((await count([ann._id])).data).toEqual({ countPeople: 1 });
+  const over = await count([ann._id, bob._id]);
+  expect([over.errors?.map((error) => error.message), over.cost?.roundTrips]).toEqual([
+    ["Mutation.countPeople: its write unit calls requireMany('Person') of 2 ids, which its write plan does not declare; add it to the plan (writePlans), where startup checks what it may write"],
+    0,
+  ]);
 });

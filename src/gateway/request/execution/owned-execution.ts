@@ -385,7 +385,6 @@ function landingPosition(root: SelectionPlan, path: readonly PathSegment[]): rea
   return path.slice(0, length);
 }
 
-/** Where `path` comes in the response, depth first: per segment, a list index, or the field's place in its selection. */
 /**
  * The errors by where they stand in the response, depth first, whenever each was met: where several
  * null one position, the one kept (reportedErrors) is then the first in the response, whichever
@@ -398,6 +397,7 @@ function inResponseOrder(root: SelectionPlan, errors: readonly GraphQLError[]): 
     .map(({ error }) => error);
 }
 
+/** Where `path` comes in the response, depth first: per segment, a list index, or the field's place in its selection. */
 function responseOrder(root: SelectionPlan, path: readonly PathSegment[]): number[] {
   const order: number[] = [];
   let selection: SelectionPlan | undefined = root;

@@ -30,11 +30,16 @@ export function schemaFilePaths(paths: readonly string[], baseDir: string): stri
       files.push(absolute);
       continue;
     }
-    const names = readdirSync(absolute).filter((name) => name.endsWith('.graphql') || name.endsWith('.gql')).sort();
+    const names = sdlFileNames(absolute);
     if (names.length === 0) throw new SchemaSourceError([`schema: the folder ${relative(process.cwd(), absolute) || absolute} has no .graphql file`]);
     for (const name of names) files.push(join(absolute, name));
   }
   return files;
+}
+
+/** The names of the SDL files (`.graphql`, `.gql`) a schema folder holds, in the order they are read. */
+export function sdlFileNames(folder: string): string[] {
+  return readdirSync(folder).filter((name) => name.endsWith('.graphql') || name.endsWith('.gql')).sort();
 }
 
 /**

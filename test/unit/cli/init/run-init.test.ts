@@ -29,6 +29,11 @@ describe('docjoin init (the scaffold)', () => {
     expect(await runInitCli([folder], {}, beside.io)).toBe(2);
     expect(beside.err()).toBe(`init: schema/legacy.graphql already exists in ${folder}; run init in an empty folder, or remove it first\n`);
     rmSync(join(folder, 'schema'), { recursive: true });
+    writeFileSync(join(folder, 'schema'), 'not a folder');
+    const file = captureIo();
+    expect(await runInitCli([folder], {}, file.io)).toBe(2);
+    expect(file.err()).toBe(`init: schema already exists in ${folder}; run init in an empty folder, or remove it first\n`);
+    rmSync(join(folder, 'schema'));
     writeFileSync(join(folder, 'package.json'), '{ "name": "mine", }');
     const broken = captureIo();
     expect(await runInitCli([folder], {}, broken.io)).toBe(2);
