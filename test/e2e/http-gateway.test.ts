@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import { connect } from 'node:net';
 import { request as httpRequest } from 'node:http';
 import { demoProjectOptions } from '../support/demo-project';
@@ -177,6 +178,16 @@ describe('other routes', () => {
     expect(await script.text()).toContain('EmbeddedSandbox');
   });
 
+  it('lets no other site frame the landing page, the IDE or its assets, nor a browser read them as another type', async () => {
+    const origin = new URL(url).origin;
+    const pageHeaders = (response: Response) => [response.headers.get('x-frame-options'), response.headers.get('content-security-policy')?.includes("frame-ancestors 'none'"), response.headers.get('x-content-type-options')];
+    const landing = await fetch(url, { headers: { accept: 'text/html' } });
+    const ide = await fetch(`${origin}/ide?query=${encodeURIComponent('mutation { addComment }')}`);
+    const asset = await fetch(`${origin}/ide/assets/main.js`);
+    for (const response of [landing, ide, asset]) expect([response.url, response.status, ...pageHeaders(response)]).toEqual([response.url, 200, 'DENY', true, 'nosniff']);
+    await Promise.all([landing.text(), ide.text(), asset.arrayBuffer()]);
+  });
+
   it("serves docjoin's IDE at /ide, its assets from this server, and nothing outside them", async () => {
     const origin = new URL(url).origin;
     const page = await (await fetch(`${origin}/ide`)).text();
@@ -186,6 +197,9 @@ describe('other routes', () => {
     expect(page).toContain('"strategyExample":"Post.recentComments=join"};');
     // The page names no other host: everything it loads is served here.
     expect(page.match(/https?:\/\//g)).toBeNull();
+    // It runs scripts from here and its own inline one alone (by its hash): test/browser checks the IDE works under it.
+    const inline = /<script>([^<]*)<\/script>/.exec(page)![1]!;
+    expect(page).toContain(`<meta http-equiv="content-security-policy" content="script-src 'self' 'sha256-${createHash('sha256').update(inline).digest('base64')}'; object-src 'none'; base-uri 'none'">`);
     const script = await fetch(`${origin}/ide/assets/main.js`);
     expect([script.status, script.headers.get('content-type')]).toEqual([200, 'text/javascript; charset=utf-8']);
     expect((await script.arrayBuffer()).byteLength).toBeGreaterThan(100_000);

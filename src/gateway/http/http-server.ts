@@ -13,6 +13,7 @@ import { OperationStopped } from '../errors/internal-errors';
 import { PortInUseError } from './port-in-use-error';
 import { readJsonBody, RequestBodyError } from './read-json-body';
 import { percentDecodesToText } from './query-string-text';
+import { setPageHeaders } from './page-headers';
 import { bearerTokenMatches } from './bearer-token';
 import { UNREAD_RESPONSE_BYTES, UnreadResponses } from './unread-responses';
 import type { ClientAddressOf } from './client-address';
@@ -399,6 +400,8 @@ async function answer<TContext extends BaseContext>(options: Serving<TContext>, 
   }
   response.statusCode = result.status ?? 200;
   for (const [name, value] of result.headers) response.setHeader(name, value);
+  // A landing page (Apollo's Sandbox, or the IDE at /graphql).
+  if (result.headers.get('content-type')?.startsWith('text/html')) setPageHeaders(response);
   if (result.body.kind === 'complete') {
     options.unread.send(response, result.body.string, bytes);
     return;

@@ -1,6 +1,8 @@
+import { createHash } from 'node:crypto';
 import { existsSync } from 'node:fs';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { resolve } from 'node:path';
+import { setPageHeaders } from './page-headers';
 
 /**
  * docjoin's offline IDE: GraphiQL bundled from npm into ide/dist (ide/build-ide.ts) and served from this
@@ -39,10 +41,14 @@ export function idePage(options: IdePageOptions): string {
   const config = { endpoint: options.endpoint, assets: ASSETS_PATH, defaultQuery: options.defaultQuery, strategyExample: options.strategyExample };
   // `<` escaped, so that no value can close the script element.
   const json = JSON.stringify(config).replace(/</g, '\\u003c');
+  const inline = `window.docjoinIde = ${json};`;
+  // Scripts from this server and the one inline above, nothing else: a value reflected into the page could run no script of its own.
+  const policy = `script-src 'self' 'sha256-${createHash('sha256').update(inline).digest('base64')}'; object-src 'none'; base-uri 'none'`;
   return `<!doctype html>
 <html lang="en">
 <head>
 <meta charset="utf-8">
+<meta http-equiv="content-security-policy" content="${policy}">
 <meta name="viewport" content="width=device-width, initial-scale=1">
 <title>docjoin IDE</title>
 <link rel="icon" href="data:,">
@@ -50,7 +56,7 @@ export function idePage(options: IdePageOptions): string {
 </head>
 <body>
 <div id="graphiql">Loading the IDE…</div>
-<script>window.docjoinIde = ${json};</script>
+<script>${inline}</script>
 <script type="module" src="${ASSETS_PATH}/main.js"></script>
 </body>
 </html>
@@ -65,11 +71,13 @@ export function createIdeRoutes(options: IdePageOptions): (request: IncomingMess
   const page = idePage(options);
   return (request, response, path) => {
     if ((path === IDE_PATH || path === `${IDE_PATH}/`) && (request.method === 'GET' || request.method === 'HEAD')) {
+      setPageHeaders(response);
       response.setHeader('content-type', 'text/html; charset=utf-8');
       response.end(request.method === 'HEAD' ? undefined : page);
       return Promise.resolve(true);
     }
     if (!path.startsWith(`${ASSETS_PATH}/`)) return Promise.resolve(false);
+    setPageHeaders(response);
     // serve-static reads the path from request.url: the asset's, whatever form the target took (`/ide/assets/x`, `http://host/ide/assets/x`).
     request.url = path.slice(ASSETS_PATH.length);
     return new Promise((done) => {
