@@ -64,10 +64,12 @@ export interface Gateway {
 export async function createGateway(options: CreateGatewayOptions): Promise<Gateway> {
   const docjoin = await createDocjoin(options);
   const { settings } = docjoin;
+  // The page is served to anyone: where introspection is not everyone's, it names nothing of the schema.
+  const schemaShown = settings.introspection === true;
   const ide = {
     endpoint: '/graphql',
-    defaultQuery: defaultIdeQuery(docjoin.schema, docjoin.storageMap),
-    strategyExample: settings.strategyOverrides ? exampleStrategyOverride(docjoin.storageMap) : undefined,
+    defaultQuery: schemaShown ? defaultIdeQuery(docjoin.schema, docjoin.storageMap) : '{ __typename }',
+    strategyExample: settings.strategyOverrides && schemaShown ? exampleStrategyOverride(docjoin.storageMap) : undefined,
   };
   const errorShaping = { formatError: docjoin.formatError, includeStacktraceInErrorResponses: !settings.production };
   const apollo = new ApolloServer<GatewayContext>({

@@ -100,6 +100,20 @@ it("serves docjoin's IDE as the landing page with landingPage: 'ide', opening on
   }
 });
 
+it("names nothing of the schema on the IDE page where introspection is not everyone's, and redirects no request for its assets folder", async () => {
+  const ide = await createCheckedGateway({ typeDefs: SDL, mongoClient: client, db: dbName, port: 0, host: '127.0.0.1', landingPage: 'ide', introspection: false });
+  try {
+    const page = await (await fetch(ide.url!, { headers: { accept: 'text/html' } })).text();
+    const config = JSON.parse(/window\.docjoinIde = (.*);<\/script>/.exec(page)![1]!) as { defaultQuery: string };
+    expect([config.defaultQuery, page.includes('notes')]).toEqual(['{ __typename }', false]);
+    const folder = await fetch(ide.url!.replace('/graphql', '/ide/assets/x%2f..'), { redirect: 'manual' });
+    expect([folder.status, folder.headers.get('location')]).toEqual([404, null]);
+    await folder.text();
+  } finally {
+    await ide.stop();
+  }
+});
+
 it('refuses a bad option before connecting anything, naming it', async () => {
   await expect(createCheckedGateway({ typeDefs: SDL, mongoClient: client, db: dbName, port: 99999 })).rejects.toThrow(new GatewayOptionError('option port must be an integer from 0 to 65535, got 99999'));
 });

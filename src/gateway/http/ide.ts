@@ -67,7 +67,8 @@ export function idePage(options: IdePageOptions): string {
 export function createIdeRoutes(options: IdePageOptions): (request: IncomingMessage, response: ServerResponse, path: string) => Promise<boolean> {
   // Loaded only here: a production gateway (landingPage "none") never carries serve-static and its MIME table.
   const serveStatic = require('serve-static') as typeof import('serve-static');
-  const assets = serveStatic(IDE_ASSETS_DIR, { index: false, fallthrough: false, maxAge: '1h' });
+  // No redirect of a folder: serve-static would build its Location from the path cut below, outside /ide.
+  const assets = serveStatic(IDE_ASSETS_DIR, { index: false, redirect: false, fallthrough: false, maxAge: '1h' });
   const page = idePage(options);
   return (request, response, path) => {
     if ((path === IDE_PATH || path === `${IDE_PATH}/`) && (request.method === 'GET' || request.method === 'HEAD')) {
