@@ -42,6 +42,7 @@ export { readServerVersion } from './request/mongo/server-version';
 export { indexesThroughViews } from './request/mongo/indexes-through-views';
 export { versionBefore } from './documents/version-order';
 export { buildOperationPlan, type OperationPlan } from './operation/plan/operation-plan';
+export { unservedOperation } from './operation/plan/unserved-operation';
 export { printOperationPlan } from './operation/explain/print-plan';
 export { explainedViewer, explainViewer, type ViewerExplanation, type ViewerRows } from './operation/explain/viewer-explanation';
 export { type FieldStep, type SelectionStep } from './operation/plan/selection-tree';

@@ -1,7 +1,7 @@
 import { readFile } from 'node:fs/promises';
 import { getOperationAST, getVariableValues, GraphQLError, parse, print, validate, type DocumentNode, type OperationDefinitionNode } from 'graphql';
 import { ConfigError, gatewaySettingsOf, loadConfig, redactSecrets, type DocjoinConfig } from '../../config/config';
-import { parseStrategyOverrides, STRATEGY_HEADER, type StrategyOverrides, buildOperationPlan, printOperationPlan, buildGatewaySchema, type WriteUnitEstimate, buildWriteEstimates, StorageConfigError, type RelationField, explainedViewer, explainViewer, type ViewerExplanation, resolveSettings, GatewayOptionError, anonymousRoleOf } from '../../gateway';
+import { parseStrategyOverrides, STRATEGY_HEADER, type StrategyOverrides, buildOperationPlan, printOperationPlan, buildGatewaySchema, type WriteUnitEstimate, buildWriteEstimates, StorageConfigError, type RelationField, explainedViewer, explainViewer, type ViewerExplanation, resolveSettings, GatewayOptionError, anonymousRoleOf, unservedOperation } from '../../gateway';
 import { ProjectConfigError, type Project } from '../../project/load-project';
 import { loadProjectTarget } from '../../command-line/project-flags';
 import { createProgressPrinter } from '../seed/progress-printer';
@@ -120,6 +120,8 @@ async function prepare(command: Explain, project: Project): Promise<Prepared> {
         : `no operation named "${command.operationName}" (the document has ${names.join(', ') || 'none with a name'})`,
     );
   }
+  const unserved = unservedOperation(gateway.schema, operation.operation);
+  if (unserved) throw new BadInput(unserved);
   const { coerced, errors } = getVariableValues(gateway.schema, operation.variableDefinitions ?? [], command.variables);
   if (errors) throw new BadInput(`--variables: ${oneLine(errors[0])}`);
   let overrides: StrategyOverrides;

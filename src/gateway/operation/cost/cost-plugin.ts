@@ -6,6 +6,7 @@ import type { CostLedger, CostReport } from '../../request/cost/cost-ledger';
 import { costLimitExceeded, findExceededLimit, limitOrigin, type CostLimits, type LimitOrigins } from './cost-limits';
 import { findEstimateViolations, type EstimateViolationRecorder } from './estimate-check';
 import { quoteInput } from '../../errors/quote-input';
+import { unservedOperation } from '../plan/unserved-operation';
 
 /** `x-docjoin-cost: commands` asks for the per-command debug view; `summary` is the default view. */
 export const COST_HEADER = 'x-docjoin-cost';
@@ -95,12 +96,8 @@ export function ApolloServerPluginDocjoinCost<TContext extends { readonly ledger
       let admission: Promise<() => void> | undefined;
       return {
         async didResolveOperation(request) {
-          const type = request.operation?.operation;
-          if (type !== undefined && type !== 'query' && type !== 'mutation') {
-            throw new GraphQLError(`docjoin serves queries and mutations; a ${type} is not supported`, {
-              extensions: { code: PublicErrorCode.OPERATION_NOT_SUPPORTED, http: { status: 400 } },
-            });
-          }
+          const unserved = request.operation && unservedOperation(request.schema, request.operation.operation);
+          if (unserved) throw new GraphQLError(unserved, { extensions: { code: PublicErrorCode.OPERATION_NOT_SUPPORTED, http: { status: 400 } } });
           options.refuse?.(request);
           estimate = options.estimate?.(request);
           const excess = estimate && options.limits ? findExceededLimit(estimate, options.limits) : undefined;

@@ -210,6 +210,7 @@ describe('runExplainCli without --run', () => {
     [['--file', twoOperations, '--operation', 'C'], 'explain: no operation named "C" (the document has A, B)'],
     [['--file', join(folder, 'missing.graphql')], `explain: cannot read --file ${join(folder, 'missing.graphql')} (ENOENT)`],
     [['{ books { name } }', '--bogus'], 'explain: unknown option --bogus (try --help)'],
+    [['subscription { __typename }'], 'explain: docjoin serves queries and mutations; a subscription is not supported'],
   ])('%j exits 2 with one line on stderr', async (argv, line) => {
     const { io, out, err } = captureIo();
     expect(await runExplainCli(['--config', DEMO_CONFIG, ...argv], {}, io)).toBe(2);
