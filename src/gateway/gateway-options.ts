@@ -251,7 +251,8 @@ function corsOption(value: unknown): CorsOption {
   if (!valid || (credentials !== undefined && typeof credentials !== 'boolean')) {
     throw new GatewayOptionError(`option cors must be true, false or { origin: "https://app.example.com" | [origins], credentials?: boolean }, got ${describe(value)}`);
   }
-  return { origin: origins as string[], ...(credentials !== undefined && { credentials: credentials as boolean }) };
+  // A browser sends its Origin's scheme and host in lower case: `https://App.example.com` names that origin too.
+  return { origin: (origins as string[]).map((entry) => entry.toLowerCase()), ...(credentials !== undefined && { credentials: credentials as boolean }) };
 }
 
 function trustedDocumentsOption(value: unknown): TrustedDocumentsOption | undefined {

@@ -51,6 +51,8 @@ describe('resolveSettings', () => {
       limits: { maxRoundTrips: 50, maxDocuments: Infinity, maxDepth: 4, maxResponseNodes: 500_000 },
     });
     expect(resolveSettings({ cors: { origin: 'https://a.example.com' } }, undefined).cors).toEqual({ origin: ['https://a.example.com'] });
+    // Browsers send the origin in lower case.
+    expect(resolveSettings({ cors: { origin: ['https://App.Example.com', 'HTTP://localhost:3000'] } }, undefined).cors).toEqual({ origin: ['https://app.example.com', 'http://localhost:3000'] });
   });
 
   it('keeps a metrics token, and refuses a short or unsendable one without repeating it', () => {
