@@ -247,7 +247,7 @@ function corsOption(value: unknown): CorsOption {
   const origin = (value as { origin?: unknown } | null)?.origin;
   const credentials = (value as { credentials?: unknown } | null)?.credentials;
   const origins = typeof origin === 'string' ? [origin] : Array.isArray(origin) ? origin : undefined;
-  const valid = origins !== undefined && origins.length > 0 && origins.every((entry) => typeof entry === 'string' && /^https?:\/\/[^/\s]+$/.test(entry));
+  const valid = origins !== undefined && origins.length > 0 && origins.every((entry) => typeof entry === 'string' && /^https?:\/\/[^/\s]+$/i.test(entry));
   if (!valid || (credentials !== undefined && typeof credentials !== 'boolean')) {
     throw new GatewayOptionError(`option cors must be true, false or { origin: "https://app.example.com" | [origins], credentials?: boolean }, got ${describe(value)}`);
   }
