@@ -1,4 +1,4 @@
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync, readFileSync, statSync } from 'node:fs';
 import { writeFile } from 'node:fs/promises';
 import { dirname, resolve } from 'node:path';
 import { answerWithoutRunning } from '../command-line/answer-without-running';
@@ -74,6 +74,12 @@ function workloadOf(flag: WorkloadFlag, configured: WorkloadOption): AdviseTarge
 
 async function run(command: AdviseCommand, target: AdviseTarget, io: CliIo): Promise<number> {
   const where = `${target.db} on ${redactSecrets(target.uri)}`;
+  const file = target.workload && 'file' in target.workload ? target.workload.file : undefined;
+  const unreadable = file === undefined ? undefined : fileProblem(file);
+  if (unreadable) {
+    io.err.write(`advise: cannot read --workload ${file} (${unreadable})\n`);
+    return 1;
+  }
   const client = clientForCommand(target.uri);
   try {
     await client.connect();
@@ -91,6 +97,10 @@ async function run(command: AdviseCommand, target: AdviseTarget, io: CliIo): Pro
     }
     const source: WorkloadSource | undefined = target.workload && ('file' in target.workload ? target.workload : { collection: target.workload.collection, db });
     const workload = source ? await readWorkload(source) : undefined;
+    if (workload && workload.windows === 0) {
+      io.err.write(`advise: the workload in ${file ?? (target.workload as { collection: string }).collection} holds no window yet: the gateway records one per flush interval of its workload option; serve traffic with it on first, or leave the workload out for advice from the data alone\n`);
+      return 1;
+    }
     const strangers = workload ? fieldsNotInSchema(workload, target.model) : [];
     if (strangers.length > 0) {
       const named = strangers.slice(0, MAX_NAMED_FIELDS).join(', ') + (strangers.length > MAX_NAMED_FIELDS ? ` and ${strangers.length - MAX_NAMED_FIELDS} more` : '');
@@ -124,6 +134,15 @@ async function run(command: AdviseCommand, target: AdviseTarget, io: CliIo): Pro
     return 1;
   } finally {
     await client.close();
+  }
+}
+
+/** Why `path` is no file to read (`ENOENT`, `EISDIR`), or undefined when it is one. */
+function fileProblem(path: string): string | undefined {
+  try {
+    return statSync(path).isFile() ? undefined : 'EISDIR';
+  } catch (error) {
+    return (error as { code?: string }).code ?? String(error);
   }
 }
 

@@ -131,6 +131,22 @@ it('refuses a workload collection the database does not have, instead of advisin
   expect([code, err.join('')]).toEqual([1, `advise: ${demo.dbName} on ${demo.mongo.uri} has no collection "docjoin_workloda" to read a recorded workload from; name the collection the gateway's workload option records to\n`]);
 });
 
+it('refuses a workload file it cannot read, or one holding no window yet, in one line, instead of advising as if on a workload', async () => {
+  const adviseOn = async (workload: string) => {
+    const err: string[] = [];
+    const code = await runAdviseCli(['--workload', workload, '--mongo-uri', demo.mongo.uri, '--db', demo.dbName, '--config', DEMO_CONFIG], {}, { out: { write: () => undefined }, err: { write: (text: string) => err.push(text) } });
+    return [code, err.join('')];
+  };
+  const empty = join(folder, 'empty.jsonl');
+  writeFileSync(empty, '');
+  expect(await adviseOn(join(folder, 'missing.jsonl'))).toEqual([1, `advise: cannot read --workload ${join(folder, 'missing.jsonl')} (ENOENT)\n`]);
+  expect(await adviseOn(folder)).toEqual([1, `advise: cannot read --workload ${folder} (EISDIR)\n`]);
+  expect(await adviseOn(empty)).toEqual([
+    1,
+    `advise: the workload in ${empty} holds no window yet: the gateway records one per flush interval of its workload option; serve traffic with it on first, or leave the workload out for advice from the data alone\n`,
+  ]);
+});
+
 it('warns, naming them, of recorded fields the schema has no relation field for: a workload recorded against another schema', async () => {
   const recordedFile = join(folder, 'workload.jsonl');
   const renamed = join(folder, 'renamed.jsonl');
