@@ -1,5 +1,6 @@
 import type { IncomingMessage } from 'node:http';
 import { parse as parseContentType, type ContentType } from 'content-type';
+import { TextDecoder } from 'node:util';
 
 export const MAX_BODY_BYTES = 1_000_000;
 
