@@ -77,7 +77,7 @@ async function run(command: AdviseCommand, target: AdviseTarget, io: CliIo): Pro
   const file = target.workload && 'file' in target.workload ? target.workload.file : undefined;
   const unreadable = file === undefined ? undefined : fileProblem(file);
   if (unreadable) {
-    io.err.write(`advise: cannot read --workload ${file} (${unreadable})\n`);
+    io.err.write(`advise: cannot read the workload file ${file} (${unreadable})\n`);
     return 1;
   }
   const client = clientForCommand(target.uri);
@@ -98,7 +98,7 @@ async function run(command: AdviseCommand, target: AdviseTarget, io: CliIo): Pro
     const source: WorkloadSource | undefined = target.workload && ('file' in target.workload ? target.workload : { collection: target.workload.collection, db });
     const workload = source ? await readWorkload(source) : undefined;
     if (workload && workload.windows === 0) {
-      io.err.write(`advise: the workload in ${file ?? (target.workload as { collection: string }).collection} holds no window yet: the gateway records one per flush interval of its workload option; serve traffic with it on first, or leave the workload out for advice from the data alone\n`);
+      io.err.write(`advise: the workload in ${file ?? (target.workload as { collection: string }).collection} holds no window yet: the gateway records one per flush interval of its workload option; serve traffic with it on first, or turn it off (no --workload, DOCJOIN_WORKLOAD=off) for advice from the data alone\n`);
       return 1;
     }
     const strangers = workload ? fieldsNotInSchema(workload, target.model) : [];

@@ -14,6 +14,7 @@ export { redactSecrets, redactUri } from '../observability/redact-secrets';
 import { type CorsOption, type CostLimitName, type CostLimits, defaultLimitOrigin, GATEWAY_SETTING_NAMES, GatewayOptionError, isCollectionName, LIMIT_SETTINGS, LIMIT_VARIABLES, metricsTokenProblem, MIN_WORKLOAD_FLUSH_MS, resolveSettings, trustProxyOption, type GatewaySettings, type LimitOrigins, type ResolvedSettings, type TrustProxyOption, type WorkloadOption } from '../gateway';
 import type { DocjoinProjectConfig } from '../project/project-config';
 import { defaultLogFormat, LOG_FORMATS, LOG_LEVELS, type LogFormat } from '../observability/logger';
+import { browserOrigin } from '../settings/browser-origin';
 export type { CostLimits };
 
 /**
@@ -282,11 +283,10 @@ function parseCors(raw: string | undefined): CorsOption | undefined {
   if (value === undefined) return undefined;
   if (value === '*' || ['1', 'true', 'on', 'yes'].includes(value.toLowerCase())) return true;
   if (['0', 'false', 'off', 'no'].includes(value.toLowerCase())) return false;
-  // Browsers send an origin's scheme and host in lower case.
-  const origins = value.split(',').map((origin) => origin.trim().replace(/\/$/, '').toLowerCase());
-  const wrong = origins.find((origin) => !/^https?:\/\/[^/\s]+$/.test(origin));
+  const given = value.split(',').map((origin) => origin.trim());
+  const wrong = given.find((origin) => browserOrigin(origin) === undefined);
   if (wrong !== undefined) throw new ConfigError(`DOCJOIN_CORS_ORIGIN must be origins separated by commas ("https://app.example.com,http://localhost:5173"), * or false; ${JSON.stringify(wrong)} is no origin (a scheme and a host, with no path)`);
-  return { origin: origins };
+  return { origin: given.map((origin) => browserOrigin(origin)!) };
 }
 
 /** DOCJOIN_TRUST_PROXY: the proxies whose X-Forwarded-For docjoin believes, comma-separated (`loopback,10.0.0.0/8`), or false. */

@@ -6,6 +6,7 @@ import { DEFAULT_ASSUMED_LIST_SIZE } from './operation/estimate/estimate-operati
 import { DEFAULT_MAX_TRANSACTION_ATTEMPTS, DEFAULT_TRANSACTION_RETRY_MS } from './writes/transaction-retries';
 import type { WorkloadOption } from './workload/workload-types';
 import { DEFAULT_PORT } from '../settings/setting-rules';
+import { browserOrigin } from '../settings/browser-origin';
 import { LANDING_PAGES, type LandingPage } from './http/landing-page';
 import type { CorsOption } from './http/http-server';
 import { trustProxyOption } from './http/client-address';
@@ -247,12 +248,12 @@ function corsOption(value: unknown): CorsOption {
   const origin = (value as { origin?: unknown } | null)?.origin;
   const credentials = (value as { credentials?: unknown } | null)?.credentials;
   const origins = typeof origin === 'string' ? [origin] : Array.isArray(origin) ? origin : undefined;
-  const valid = origins !== undefined && origins.length > 0 && origins.every((entry) => typeof entry === 'string' && /^https?:\/\/[^/\s]+$/i.test(entry));
+  const valid = origins !== undefined && origins.length > 0 && origins.every((entry) => typeof entry === 'string' && browserOrigin(entry) !== undefined);
   if (!valid || (credentials !== undefined && typeof credentials !== 'boolean')) {
     throw new GatewayOptionError(`option cors must be true, false or { origin: "https://app.example.com" | [origins], credentials?: boolean }, got ${describe(value)}`);
   }
-  // A browser sends its Origin's scheme and host in lower case: `https://App.example.com` names that origin too.
-  return { origin: (origins as string[]).map((entry) => entry.toLowerCase()), ...(credentials !== undefined && { credentials: credentials as boolean }) };
+  // As the browser sends it: `https://App.example.com:443/` names `https://app.example.com`.
+  return { origin: (origins as string[]).map((entry) => browserOrigin(entry)!), ...(credentials !== undefined && { credentials: credentials as boolean }) };
 }
 
 function trustedDocumentsOption(value: unknown): TrustedDocumentsOption | undefined {

@@ -139,11 +139,11 @@ it('refuses a workload file it cannot read, or one holding no window yet, in one
   };
   const empty = join(folder, 'empty.jsonl');
   writeFileSync(empty, '');
-  expect(await adviseOn(join(folder, 'missing.jsonl'))).toEqual([1, `advise: cannot read --workload ${join(folder, 'missing.jsonl')} (ENOENT)\n`]);
-  expect(await adviseOn(folder)).toEqual([1, `advise: cannot read --workload ${folder} (EISDIR)\n`]);
+  expect(await adviseOn(join(folder, 'missing.jsonl'))).toEqual([1, `advise: cannot read the workload file ${join(folder, 'missing.jsonl')} (ENOENT)\n`]);
+  expect(await adviseOn(folder)).toEqual([1, `advise: cannot read the workload file ${folder} (EISDIR)\n`]);
   expect(await adviseOn(empty)).toEqual([
     1,
-    `advise: the workload in ${empty} holds no window yet: the gateway records one per flush interval of its workload option; serve traffic with it on first, or leave the workload out for advice from the data alone\n`,
+    `advise: the workload in ${empty} holds no window yet: the gateway records one per flush interval of its workload option; serve traffic with it on first, or turn it off (no --workload, DOCJOIN_WORKLOAD=off) for advice from the data alone\n`,
   ]);
 });
 

@@ -1,3 +1,5 @@
+import { parse, type OperationDefinitionNode } from 'graphql';
+import { estimateRequest } from '../../../src/gateway/operation/estimate/estimate-request';
 import { startSdlGateway, type SdlGateway } from '../../support/sdl-gateway';
 
 /**
@@ -23,4 +25,11 @@ it.each([
   const result = await subject.gateway.execute({ query });
   expect([result.errors?.map((error) => [error.extensions?.code, error.message]), result.data]).toEqual([[['OPERATION_NOT_SUPPORTED', message]], undefined]);
   expect((await subject.gateway.execute({ query: '{ notes { text } }' })).data).toEqual({ notes: [{ text: 'hi' }] });
+});
+
+it('has no estimate for a mutation of a schema without a Mutation type (estimateRequest, as exported)', () => {
+  const document = parse('mutation { __typename }');
+  const operation = document.definitions[0] as OperationDefinitionNode;
+  const estimate = estimateRequest({ schema: subject.gateway.schema, storageMap: subject.gateway.storageMap, document, operation, variables: {}, strategyFor: (field) => field.defaultStrategy });
+  expect(estimate).toBeUndefined();
 });

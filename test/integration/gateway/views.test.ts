@@ -139,5 +139,7 @@ it('serves by id and by cursor a view whose rows are one per _id again after its
     });
   expect(await outcome([{ $group: { _id: '$authorId', books: { $sum: 1 } } }])).toBe('started');
   expect(await outcome([{ $unwind: '$tags' }, { $group: { _id: '$authorId', books: { $sum: 1 } } }])).toBe('started');
+  const cut = await outcome([{ $unwind: '$tags' }, { $group: { _id: { author: '$authorId', tag: '$tags' }, books: { $sum: 1 } } }, { $unset: '_id.tag' }]);
+  expect(cut).toMatch(/Query\.stat: @find picks one document by its id, but AuthorStat is stored in the view authorStats, which may hold several rows of one _id \(authorStats's \$unset of _id\)/);
   expect(await outcome([{ $group: { _id: '$authorId', books: { $sum: 1 } } }, { $unwind: '$tags' }])).toMatch(/Query\.stat: @find picks one document by its id, but AuthorStat is stored in the view authorStats, which may hold several rows of one _id \(authorStats's \$unwind\)/);
 });

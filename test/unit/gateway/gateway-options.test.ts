@@ -52,7 +52,7 @@ describe('resolveSettings', () => {
     });
     expect(resolveSettings({ cors: { origin: 'https://a.example.com' } }, undefined).cors).toEqual({ origin: ['https://a.example.com'] });
     // Browsers send the origin in lower case.
-    expect(resolveSettings({ cors: { origin: ['https://App.Example.com', 'HTTP://localhost:3000'] } }, undefined).cors).toEqual({ origin: ['https://app.example.com', 'http://localhost:3000'] });
+    expect(resolveSettings({ cors: { origin: ['https://App.Example.com/', 'HTTP://localhost:3000', 'https://app.example.org:443'] } }, undefined).cors).toEqual({ origin: ['https://app.example.com', 'http://localhost:3000', 'https://app.example.org'] });
   });
 
   it('keeps a metrics token, and refuses a short or unsendable one without repeating it', () => {

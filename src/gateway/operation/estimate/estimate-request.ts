@@ -2,6 +2,7 @@ import type { DocumentNode, OperationDefinitionNode } from 'graphql';
 import { buildOperationPlan } from '../plan/operation-plan';
 import { coerceVariables } from '../plan/operation-planner';
 import { estimateOperation, type CostEstimate, type EstimateInput } from './estimate-operation';
+import { unservedOperation } from '../plan/unserved-operation';
 
 /** What an estimate needs besides the variables: the operation's plan and the data's measures (see EstimateInput). */
 export type EstimatedRequest = Omit<EstimateInput, 'variableValues' | 'whatIfs'>;
@@ -12,6 +13,8 @@ export type EstimatedRequest = Omit<EstimateInput, 'variableValues' | 'whatIfs'>
  * reports that error and sends nothing to MongoDB).
  */
 export function estimateRequest(request: Omit<EstimatedRequest, 'plan'> & { readonly document: DocumentNode; readonly operation: OperationDefinitionNode; readonly variables: Readonly<Record<string, unknown>> | undefined }): CostEstimate | undefined {
+  // An operation docjoin does not run (a mutation of a schema without a Mutation type) has no estimate.
+  if (unservedOperation(request.schema, request.operation.operation)) return undefined;
   const coerced = coerceVariables(request.schema, request.operation, request.variables);
   return coerced && estimateWithVariables({ ...request, plan: buildOperationPlan(request.schema, request.document, request.operation, coerced) }, coerced);
 }

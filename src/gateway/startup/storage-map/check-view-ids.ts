@@ -73,10 +73,13 @@ function idChangingStage(collection: string, views: ReadonlyMap<string, ViewDefi
   return changed;
 }
 
-/** Whether a `$project`/`$addFields`/`$set`/`$unset` specification sets or drops `_id` (a `$project` keeping it with 1 or true does neither). */
+/**
+ * Whether a `$project`/`$addFields`/`$set`/`$unset` specification sets or drops `_id` or a part of it
+ * (`_id.tag`: a grouping key cut to less repeats); a `$project` keeping it whole with 1 or true does neither.
+ */
 function setsId(name: string, specification: unknown): boolean {
-  if (name === '$unset') return specification === '_id' || (Array.isArray(specification) && specification.includes('_id'));
-  if (typeof specification !== 'object' || specification === null || !('_id' in specification)) return false;
-  const value = (specification as Record<string, unknown>)._id;
-  return !(name === '$project' && (value === 1 || value === true));
+  const namesId = (path: string) => path === '_id' || path.startsWith('_id.');
+  if (name === '$unset') return (typeof specification === 'string' && namesId(specification)) || (Array.isArray(specification) && specification.some((path) => typeof path === 'string' && namesId(path)));
+  if (typeof specification !== 'object' || specification === null) return false;
+  return Object.entries(specification as Record<string, unknown>).some(([path, value]) => namesId(path) && !(name === '$project' && path === '_id' && (value === 1 || value === true)));
 }
