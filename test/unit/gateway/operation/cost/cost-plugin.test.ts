@@ -10,11 +10,14 @@ import { CostLedger } from '../../../../../src/gateway/request/cost/cost-ledger'
 
 type Context = { ledger: CostLedger };
 
+/** What Apollo hands every hook: a schema with both roots, so a mutation is one docjoin runs. */
+const SCHEMA = makeExecutableSchema({ typeDefs: 'type Query { a: Int } type Mutation { b: Int }' });
+
 async function run(options: DocjoinCostOptions<Context>, { extensions, roundTrips = 1, operation = 'query' }: { extensions?: Record<string, unknown>; roundTrips?: number; operation?: string } = {}) {
   const ledger = new CostLedger();
   for (let i = 0; i < roundTrips; i++) ledger.recordCommand({ collection: 'books', commandName: 'find', fields: ['Query.books'], documents: 3, bytes: 100, durationMs: 1, ok: true });
   const listener = (await ApolloServerPluginDocjoinCost<Context>(options).requestDidStart!({} as never)) as GraphQLRequestListener<Context>;
-  const request = { contextValue: { ledger }, operation: { operation }, request: {} };
+  const request = { contextValue: { ledger }, operation: { operation }, request: {}, schema: SCHEMA };
   let rejected: unknown;
   try {
     await listener.didResolveOperation!(request as unknown as GraphQLRequestContextDidResolveOperation<Context>);
