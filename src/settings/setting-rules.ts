@@ -49,7 +49,9 @@ export function portRule(raw: string, name: string): SettingResult<number> {
 
 export function mongoUriRule(raw: string, name: string): SettingResult<string> {
   if (!/^mongodb(\+srv)?:\/\/.+/.test(raw)) {
-    return { problem: `${name} must start with mongodb:// or mongodb+srv://, got ${JSON.stringify(redactSecrets(raw))}` };
+    // Without its scheme the text is no URI redactSecrets recognises: whatever stands before an `@` may be a user and password.
+    const at = raw.lastIndexOf('@');
+    return { problem: `${name} must start with mongodb:// or mongodb+srv://, got ${JSON.stringify(redactSecrets(at < 0 ? raw : `***${raw.slice(at)}`))}` };
   }
   return raw;
 }

@@ -17,6 +17,10 @@ describe('readMongoTarget', () => {
   it('names the flag or the variable the bad value came from', () => {
     expect(readMongoTarget(args(['--mongo-uri', 'localhost']), {})).toEqual({ kind: 'usage-error', message: '--mongo-uri must start with mongodb:// or mongodb+srv://, got "localhost"' });
     expect(readMongoTarget(args([]), { MONGODB_URI: 'http://x' })).toEqual({ kind: 'usage-error', message: 'MONGODB_URI must start with mongodb:// or mongodb+srv://, got "http://x"' });
+    // Without a scheme nothing marks the credentials as such: whatever stands before the last @ is hidden.
+    for (const uri of ['admin:s3cret@db.example.com:27017/app', 'mongodb:/admin:s3cret@db.example.com/app', 'mongodb//admin:s3cret@db.example.com/app']) {
+      expect(readMongoTarget(args([]), { MONGODB_URI: uri })).toEqual({ kind: 'usage-error', message: `MONGODB_URI must start with mongodb:// or mongodb+srv://, got "***${uri.slice(uri.lastIndexOf('@'))}"` });
+    }
     expect(readMongoTarget(args([]), { MONGODB_URI: 'mongodb://x', MONGODB_DB: 'a.b' })).toEqual({
       kind: 'usage-error',
       message: 'MONGODB_DB must be a MongoDB database name (1 to 63 characters, none of /\\. "$*<>:|?), got "a.b"',
