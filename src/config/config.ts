@@ -240,13 +240,13 @@ function workloadTarget(value: string, raw: string | undefined): WorkloadOption 
   throw new ConfigError(`DOCJOIN_WORKLOAD must be file:PATH (a JSON-lines file), collection:NAME (a collection of the database, no "$") or off, got ${JSON.stringify(raw)}`);
 }
 
-/** A whole number of at least 1, or undefined when unset. */
-/** A whole number, 0 allowed (`_` separators accepted). */
+/** A whole number, 0 allowed (`_` separators accepted), of the unit the variable's name ends with (`_MS`: milliseconds). */
 function parseWhole(name: string, raw: string | undefined): number | undefined {
   const value = nonEmpty(raw);
   if (value === undefined) return undefined;
   const whole = Number(value.replace(/_/g, ''));
-  if (!/^\d[\d_]*$/.test(value) || !Number.isSafeInteger(whole)) throw new ConfigError(`${name} must be a whole number of milliseconds, got ${JSON.stringify(raw)}`);
+  const unit = name.endsWith('_MS') ? 'a whole number of milliseconds' : 'a whole number (0 or more)';
+  if (!/^\d[\d_]*$/.test(value) || !Number.isSafeInteger(whole)) throw new ConfigError(`${name} must be ${unit}, got ${JSON.stringify(raw)}`);
   return whole;
 }
 

@@ -85,6 +85,7 @@ describe('loadConfig', () => {
     expect(loadConfig({}, {}, { server: { maxTransactionAttempts: 8, transactionRetryMs: 500 } })).toMatchObject({ maxTransactionAttempts: 8, transactionRetryMs: 500 });
     expect(() => loadConfig({ DOCJOIN_MAX_TRANSACTION_ATTEMPTS: '0' })).toThrow('DOCJOIN_MAX_TRANSACTION_ATTEMPTS must be a whole number of at least 1, got "0"');
     expect(() => loadConfig({ DOCJOIN_TRANSACTION_RETRY_MS: '2s' })).toThrow('DOCJOIN_TRANSACTION_RETRY_MS must be a whole number of milliseconds, got "2s"');
+    expect(() => loadConfig({ DOCJOIN_MAX_QUEUED: 'lots' })).toThrow('DOCJOIN_MAX_QUEUED must be a whole number (0 or more), got "lots"');
   });
 
   it('reads the operation limits and the health detail, which production turns off', () => {
