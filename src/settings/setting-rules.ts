@@ -49,9 +49,10 @@ export function portRule(raw: string, name: string): SettingResult<number> {
 
 export function mongoUriRule(raw: string, name: string): SettingResult<string> {
   if (!/^mongodb(\+srv)?:\/\/.+/.test(raw)) {
-    // Without its scheme the text is no URI redactSecrets recognises: whatever stands before an `@` may be a user and password.
+    // Without a scheme (or with a mistyped one) the text is no URI redactSecrets recognises: whatever stands before an `@` may be a user and password.
     const at = raw.lastIndexOf('@');
-    return { problem: `${name} must start with mongodb:// or mongodb+srv://, got ${JSON.stringify(redactSecrets(at < 0 ? raw : `***${raw.slice(at)}`))}` };
+    const shown = at < 0 || /^[a-z][a-z0-9+.-]*:\/\//i.test(raw) ? raw : `***${raw.slice(at)}`;
+    return { problem: `${name} must start with mongodb:// or mongodb+srv://, got ${JSON.stringify(redactSecrets(shown))}` };
   }
   return raw;
 }
