@@ -260,9 +260,10 @@ export async function createDocjoin(options: DocjoinOptions): Promise<Docjoin> {
       const derived = [...writeRuntime.model.counters, ...writeRuntime.model.totals.map((total) => ({ ...total, derived: 'total' as const }))];
       const mutationType = schema.getMutationType()?.name;
       const writes = new Map([...writeRuntime.estimates].map(([fieldName, estimate]) => [`${mutationType}.${fieldName}`, estimate.writes]));
-      const warnings = await validateAgainstDatabase(storageMap, funnel, { counters: derived, schema, writes, derived: derivedValues(writeRuntime.model), onIncompleteCopies: (coordinates) => backfills?.assumeIncomplete(coordinates) });
+      const listing = await funnel.listCollections();
+      const warnings = await validateAgainstDatabase(storageMap, funnel, { counters: derived, schema, writes, derived: derivedValues(writeRuntime.model), listing, onIncompleteCopies: (coordinates) => backfills?.assumeIncomplete(coordinates) });
       if (accessRules.enabled) {
-        const existing = new Set(await funnel.listCollectionNames());
+        const existing = listing.names;
         const indexesOf = (collection: string) => funnel.listIndexes(collection);
         warnings.push(...(await checkAccessIndexes(accessRules, existing, indexesOf)));
         const refusal = (role: string, typeName: string, path: string) => comparisonRefusal(new ViewerAccess(accessRules, explainedViewer(role, {}, '')), storageMap, typeName, path);

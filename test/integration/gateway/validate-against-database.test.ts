@@ -316,15 +316,35 @@ describe('validateAgainstDatabase', () => {
       funnel.detach();
     }
   });
+
+  it('reads the collection list once at startup, access rules on', async () => {
+    const db = mongo.freshDb('validate_listing');
+    await db.createCollection('notes');
+    const sdl = /* GraphQL */ `
+      type Query { notes(first: Int = 10): [Note!]! @list }
+      type Note @collection(name: "notes") @access(roles: ["member"], allow: [READ], where: [{ field: "owner", claim: "sub" }]) { id: ID! owner: String }
+    `;
+    await db.collection('notes').createIndex({ owner: 1 });
+    const listed: string[] = [];
+    const watched = await connectMongo(mongo.uri);
+    watched.on('commandStarted', (event) => {
+      if (event.commandName === 'listCollections') listed.push(event.databaseName);
+    });
+    try {
+      const gateway = await createCheckedGateway({ typeDefs: sdl, mongoClient: watched, db: db.databaseName, listen: false });
+      await gateway.stop();
+      expect(listed).toEqual([db.databaseName]);
+    } finally {
+      await watched.close();
+    }
+  });
 });
 
 /** The funnel's catalog, telling `serverVersion` as the server's version. */
 function catalogAt(funnel: MongoFunnel, serverVersion: string | undefined) {
   return {
     databaseName: funnel.databaseName,
-    listCollectionNames: () => funnel.listCollectionNames(),
-    listViews: () => funnel.listViews(),
-    defaultCollations: () => funnel.defaultCollations(),
+    listCollections: () => funnel.listCollections(),
     listIndexes: (collection: string) => funnel.listIndexes(collection),
     someDocumentHas: (collection: string, path: string) => funnel.someDocumentHas(collection, path),
     sampleDocuments: (collection: string, sample: DocumentSample) => funnel.sampleDocuments(collection, sample),

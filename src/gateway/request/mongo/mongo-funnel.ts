@@ -26,7 +26,7 @@ import { scopedFilter, scopedPipeline, type ReadScope } from '../access/scope-re
 import { readServerVersion } from './server-version';
 import { keyString } from '../../documents/key-string';
 import type { DocumentSample } from '../../startup/storage-map/check-sampled-documents';
-import type { DefaultCollation } from '../../startup/storage-map/validate-against-database';
+import type { CollectionListing, DefaultCollation } from '../../startup/storage-map/validate-against-database';
 import type { ViewDefinition } from '../../startup/storage-map/check-view-ids';
 
 /**
@@ -240,12 +240,6 @@ export class MongoFunnel {
     return (batch ?? []).map((document) => BSON.deserialize(document as Uint8Array, options));
   }
 
-  /** Startup checks (not attributed to any request). */
-  async listCollectionNames(): Promise<string[]> {
-    const collections = await this.#db.listCollections({}, { nameOnly: true }).toArray();
-    return collections.map((collection) => collection.name);
-  }
-
   /** The collection's size from its metadata (not attributed to any request). */
   estimatedDocumentCount(collection: string): Promise<number> {
     return this.#db.collection(collection).estimatedDocumentCount();
@@ -284,25 +278,22 @@ export class MongoFunnel {
     return indexes.map((index) => ({ key: index.key as Record<string, unknown>, unique: source === undefined && index.unique === true, ...(source !== undefined && { collection: source }) }));
   }
 
-  /** The database's views, each with the collection (or view) it is a view on and its pipeline (startup checks). */
-  async listViews(): Promise<ReadonlyMap<string, ViewDefinition>> {
+  /**
+   * The database's collections and views in one listCollections (startup checks): their names, each view
+   * with the collection (or view) it is a view on and its pipeline, and each one created with a default
+   * collation other than `simple`.
+   */
+  async listCollections(): Promise<CollectionListing> {
+    const names = new Set<string>();
     const views = new Map<string, ViewDefinition>();
-    for (const info of await this.#db.listCollections({}).toArray()) {
-      const options = (info as { type?: unknown; options?: { viewOn?: unknown; pipeline?: unknown } }).options;
-      if ((info as { type?: unknown }).type !== 'view' || typeof options?.viewOn !== 'string') continue;
-      views.set(info.name, { viewOn: options.viewOn, pipeline: Array.isArray(options.pipeline) ? (options.pipeline as StoredDocument[]) : [] });
-    }
-    return views;
-  }
-
-  /** The collections and views created with a default collation other than `simple`, each with it (startup checks). */
-  async defaultCollations(): Promise<ReadonlyMap<string, DefaultCollation>> {
     const collations = new Map<string, DefaultCollation>();
-    for (const info of await this.#db.listCollections({}).toArray()) {
-      const collation = (info as { options?: { collation?: DefaultCollation } }).options?.collation;
-      if (collation !== undefined && collation.locale !== 'simple') collations.set(info.name, collation);
+    for (const info of (await this.#db.listCollections({}).toArray()) as ListedCollection[]) {
+      names.add(info.name);
+      const options = info.options;
+      if (info.type === 'view' && typeof options?.viewOn === 'string') views.set(info.name, { viewOn: options.viewOn, pipeline: Array.isArray(options.pipeline) ? (options.pipeline as StoredDocument[]) : [] });
+      if (options?.collation !== undefined && options.collation.locale !== 'simple') collations.set(info.name, options.collation);
     }
-    return collations;
+    return { names, views, collations };
   }
 
   /**
@@ -573,6 +564,13 @@ async function inTransaction<T>(session: ClientSession, retries: TransactionRetr
 const RAW_BATCH: BSON.DeserializeOptions = { fieldsAsRaw: { firstBatch: true, nextBatch: true } };
 
 /** A find or aggregate reply's cursor envelope: its id (0 once the server has closed it) and its first batch. */
+/** A listCollections entry, in the fields the startup checks read. */
+interface ListedCollection {
+  readonly name: string;
+  readonly type?: string;
+  readonly options?: { readonly viewOn?: unknown; readonly pipeline?: unknown; readonly collation?: DefaultCollation };
+}
+
 interface CursorReply {
   readonly id: unknown;
   readonly firstBatch?: unknown[];

@@ -15,11 +15,8 @@ import type { ListOrder, RelationField, SortKey, StorageMap } from './storage-ma
 /** What the check reads from the database (the mongo funnel provides it). */
 export interface DatabaseCatalog {
   readonly databaseName: string;
-  listCollectionNames(): Promise<string[]>;
-  /** The database's views, each with the collection it is a view on. */
-  listViews(): Promise<ReadonlyMap<string, ViewDefinition>>;
-  /** The collections and views created with a default collation other than `simple`, each with it. */
-  defaultCollations(): Promise<ReadonlyMap<string, DefaultCollation>>;
+  /** The database's collections and views, read once. */
+  listCollections(): Promise<CollectionListing>;
   listIndexes(collection: string): Promise<IndexDescription[]>;
   /** Whether some document of `collection` has `path`; undefined when the collection is empty. */
   someDocumentHas(collection: string, path: string): Promise<boolean | undefined>;
@@ -29,6 +26,16 @@ export interface DatabaseCatalog {
   listDatabaseNames(): Promise<string[]>;
   /** The server's version (buildInfo), e.g. `7.0.12`; undefined when it does not tell. */
   serverVersion(): Promise<string | undefined>;
+}
+
+/** What one listCollections tells the startup checks. */
+export interface CollectionListing {
+  /** Every collection and view. */
+  readonly names: ReadonlySet<string>;
+  /** The views, each with the collection (or view) it is a view on and its pipeline. */
+  readonly views: ReadonlyMap<string, ViewDefinition>;
+  /** The collections and views created with a default collation other than `simple`, each with it. */
+  readonly collations: ReadonlyMap<string, DefaultCollation>;
 }
 
 /** A collection's default collation, as listCollections gives it (the fields a message names). */
@@ -59,16 +66,19 @@ export async function validateAgainstDatabase(
     writes?: ReadonlyMap<string, readonly string[]>;
     /** The derived values writes keep (copies, counters, totals), each with the collection it is derived from: none may be a view. */
     derived?: ReadonlyArray<DerivedValue>;
+    /** The catalog's listCollections, when the caller has read it already. */
+    listing?: CollectionListing;
   } = {},
 ): Promise<string[]> {
-  const existing = new Set(await catalog.listCollectionNames());
+  const listing = options.listing ?? (await catalog.listCollections());
+  const existing = listing.names;
+  const views = listing.views;
   const wrongDatabase = await noneOfTheCollections(storageMap, existing, catalog);
   if (wrongDatabase) throw new DatabaseMismatchError([wrongDatabase]);
   const indexes = new IndexCache(catalog);
   const roots = await checkRootIndexes(storageMap, existing, (collection) => indexes.of(collection));
   const relationLists = await checkRelationListIndexes(storageMap, existing, (collection) => indexes.of(collection));
   const sampled = await checkSampledDocuments(storageMap, existing, catalog, options.counters ?? [], options.schema);
-  const views = await catalog.listViews();
   const problems = [
     ...missingCollections(storageMap, existing, catalog.databaseName),
     ...(await unindexedReverseJoins(storageMap, existing, indexes)),
@@ -76,7 +86,7 @@ export async function validateAgainstDatabase(
     ...(await absentPaths(storageMap, existing, catalog)),
     ...sampled.problems,
     ...featuresTheServerCannotRun(storageMap, await catalog.serverVersion()),
-    ...collatedCollections(storageMap, await catalog.defaultCollations()),
+    ...collatedCollections(storageMap, listing.collations),
     ...(options.writes && options.writes.size > 0 ? viewsWritten(storageMap, options.writes, views) : []),
     ...(options.derived && options.derived.length > 0 ? derivedFromViews(options.derived, views) : []),
     ...viewIdProblems(storageMap, views, options.schema),
