@@ -32,7 +32,7 @@ export { isDuplicateKeyError } from './gateway';
 export { objectIdArgument } from './gateway';
 export { DateTimeScalar, DecimalScalar, LongScalar } from './gateway';
 export { StorageConfigError, DatabaseMismatchError } from './gateway';
-export { PortInUseError } from './gateway';
+export { CannotListenError, PortInUseError } from './gateway';
 export { guardDroppedFieldErrors, isDroppedFieldError } from './gateway';
 export { documentNestingError, MAX_DOCUMENT_NESTING } from './gateway';
 

@@ -35,7 +35,7 @@ export { GATEWAY_SETTING_NAMES, GatewayOptionError, type GatewaySettings, metric
 export { trustProxyOption, type TrustProxyOption } from './http/client-address';
 export { isCollectionName } from './documents/collection-name';
 export { type HealthReport, type MongoKind } from './http/health';
-export { assertPortFree, PortInUseError } from './http/port-in-use-error';
+export { assertCanListen, CannotListenError, PortInUseError } from './http/listen-failure';
 export { isDuplicateKeyError } from './request/mongo/funnel-writer';
 export { connectMongo, type Db, type MongoClient, MongoFunnel } from './request/mongo/mongo-funnel';
 export { readServerVersion } from './request/mongo/server-version';

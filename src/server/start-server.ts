@@ -1,6 +1,6 @@
 import { gatewaySettingsOf, redactSecrets, type DocjoinConfig } from '../config/config';
 import { startEmbeddedMongo, type EmbeddedMongo } from '../embedded-mongo';
-import { type EstimateViolationRecorder, createGateway, type Gateway, connectMongo, type MongoClient, assertPortFree, checkAuthOptions, buildGatewaySchema } from '../gateway';
+import { type EstimateViolationRecorder, createGateway, type Gateway, connectMongo, type MongoClient, assertCanListen, checkAuthOptions, buildGatewaySchema } from '../gateway';
 import type { Project } from '../project/load-project';
 import type { DocjoinLogger } from '../observability/logger';
 import { describeDatabase } from './describe-database';
@@ -41,7 +41,7 @@ export async function startServer(config: DocjoinConfig, project: Project, optio
     options.logger?.info(fields, message);
   };
   // Before anything slow (the seed): a taken port or a wrong auth option is found in a second, not after the seeding.
-  if (options.listen ?? true) await assertPortFree(config.port, config.host);
+  if (options.listen ?? true) await assertCanListen(config.port, config.host);
   await checkAuthOptions(project.config.auth);
   // What the schema alone refuses is refused before the embedded server is filled; the database's own check follows the seed.
   if (config.mongodbUri === undefined && project.config.seed) buildGatewaySchema({ typeDefs: project.typeDefs, resolvers: project.resolvers, writePlans: project.writePlans });

@@ -10,7 +10,7 @@ import { MAX_DOCUMENT_NESTING, documentNestingError } from '../operation/limits/
 import { withDocumentId } from './persisted-document-id';
 import { OperationDeadline } from '../operation/limits/operation-deadline';
 import { OperationStopped } from '../errors/internal-errors';
-import { PortInUseError } from './port-in-use-error';
+import { listenFailure } from './listen-failure';
 import { readJsonBody, RequestBodyError } from './read-json-body';
 import { percentDecodesToText } from './query-string-text';
 import { setPageHeaders } from './page-headers';
@@ -103,7 +103,7 @@ export async function startHttpServer<TContext extends BaseContext>(options: Htt
       });
   });
   await new Promise<void>((resolve, reject) => {
-    server.once('error', (error: NodeJS.ErrnoException) => reject(error.code === 'EADDRINUSE' ? new PortInUseError(options.port) : error));
+    server.once('error', (error: NodeJS.ErrnoException) => reject(listenFailure(error, options.port, options.host)));
     server.listen(options.port, options.host, () => resolve());
   });
   const port = (server.address() as AddressInfo).port;

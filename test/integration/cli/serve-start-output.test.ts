@@ -57,6 +57,18 @@ it('says in one line, with no stack, that an auth option is wrong (exit 2, as fo
   expect(written.at(-1)).toEqual(['err', 'docjoin: option auth.jwt needs exactly one of secret, publicKey and jwksUrl, got none\n']);
 });
 
+it('says in one line, before connecting, that server.host is no address of this machine (exit 2), whatever the port', async () => {
+  const { written, io } = recordingIo();
+  // 203.0.113.0/24 is reserved for documentation: no machine has it.
+  const elsewhere = projectOf(NOTES, { server: { host: '203.0.113.9' } });
+  const unreachable = 'mongodb://127.0.0.1:1/?serverSelectionTimeoutMS=300';
+  const hostLine = 'docjoin: server.host "203.0.113.9": no network interface of this machine has that address (EADDRNOTAVAIL); set server.host to one of its addresses, "0.0.0.0" for all of them, or "localhost"\n';
+  for (const port of ['0', '4123']) {
+    expect(await runDocjoinCli(['serve', '--port', port, '--config', elsewhere, '--mongo-uri', unreachable], {}, io)).toBe(2);
+    expect(written.at(-1)).toEqual(['err', hostLine]);
+  }
+});
+
 it('explain --run says in one line, with no stack, that the database does not match the schema (exit 1, as serve)', async () => {
   const db = mongo.freshDb('explain_output_mismatch');
   const config = projectOf(NOTES);
