@@ -104,7 +104,7 @@ async function run(command: AdviseCommand, target: AdviseTarget, io: CliIo): Pro
     const strangers = workload ? fieldsNotInSchema(workload, target.model) : [];
     if (strangers.length > 0) {
       const named = strangers.slice(0, MAX_NAMED_FIELDS).join(', ') + (strangers.length > MAX_NAMED_FIELDS ? ` and ${strangers.length - MAX_NAMED_FIELDS} more` : '');
-      io.err.write(`advise: the workload reads ${strangers.length} field(s) this schema has no relation field for (${named}): it was recorded against another schema, or before a change to this one; their reads are left out of the advice\n`);
+      io.err.write(`advise: the workload reads ${strangers.length} field(s) this schema has no relation or aggregate field for (${named}): it was recorded against another schema, or before a change to this one; their reads are left out of the advice\n`);
     }
     const statistics = await collectDataStatistics(db, target.model, { sampleSize: command.sampleSize, ...(workload && { workload }) });
     if (typeof target.writeSides === 'string' && workload && workload.operations.mutation.count > 0) {
@@ -149,9 +149,10 @@ function fileProblem(path: string): string | undefined {
 /** Fields a warning names before it counts the rest. */
 const MAX_NAMED_FIELDS = 5;
 
-/** The recorded fields the schema has no relation field for, sorted: advice reads a field's workload by its coordinate. */
+/** The recorded fields the schema has no relation or aggregate field for, sorted: advice reads a field's workload by its coordinate. */
 function fieldsNotInSchema(workload: WorkloadSummary, model: WriteModel): string[] {
-  return [...new Set(workload.fields.map((entry) => entry.field))].filter((coordinate) => !model.storageMap.relations.has(coordinate)).sort();
+  const { relations, aggregates } = model.storageMap;
+  return [...new Set(workload.fields.map((entry) => entry.field))].filter((coordinate) => !relations.has(coordinate) && !aggregates.has(coordinate)).sort();
 }
 
 function probeRefused(error: unknown, io: CliIo): undefined {
