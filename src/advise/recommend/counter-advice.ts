@@ -66,7 +66,7 @@ export function totalAdvice(field: RelationField, storageMap: StorageMap, worklo
     if (answered > 0 && answered >= thresholds.switchDefaultShare * reads && (!best || answered > best.answered)) best = { figure: figure.fieldName, scalar: figure.scalar, averaged, answered, reads, saved, before };
   }
   if (!best) return undefined;
-  const totalField = `${field.typeName}.${best.figure}Total`;
+  const totalField = `${field.typeName}.${totalFieldName(field, best.figure, storageMap)}`;
   const type = sumType(best.scalar);
   return {
     kind: 'add-total',
@@ -79,6 +79,20 @@ export function totalAdvice(field: RelationField, storageMap: StorageMap, worklo
     queryRoundTrips: -best.saved,
     evidence: [`${count(best.answered)} of ${count(best.reads)} queries aggregating ${field.coordinate} asked only for what a total of ${best.figure} answers (its unfiltered sum or mean, the count)`],
   };
+}
+
+/**
+ * The name of a total of `figure` over `field` on its parent: `<figure>Total` (`pagesTotal`), or
+ * `<list><Figure>Total` (`editedPagesTotal`) when the parent declares that name already or another of
+ * its lists aggregates the same field, whose total would take it.
+ */
+function totalFieldName(field: RelationField, figure: string, storageMap: StorageMap): string {
+  const short = `${figure}Total`;
+  const taken = storageMap.types.get(field.typeName)?.fields.has(short) || storageMap.relations.has(`${field.typeName}.${short}`) || storageMap.aggregates.has(`${field.typeName}.${short}`);
+  const shared = [...storageMap.aggregates.values()].some(
+    (aggregate) => aggregate.list !== field.coordinate && aggregate.list.startsWith(`${field.typeName}.`) && aggregate.parentLink !== undefined && aggregate.figures.has(figure),
+  );
+  return taken || shared ? `${field.fieldName}${figure[0]!.toUpperCase()}${figure.slice(1)}Total` : short;
 }
 
 /** The `@aggregate` fields over the reverse join (or inverse list) `field`. */

@@ -60,4 +60,29 @@ describe('a @total for a list whose aggregates read unfiltered sums and means', 
     expect(sums).toMatchObject({ kind: 'add-total', totalField: 'Author.starsTotal', change: expect.stringContaining('its unfiltered sums are then read from the parent') });
     expect(sums.evidence[0]).toBe('80 of 100 queries aggregating Author.books asked only for what a total of stars answers (its unfiltered sum or mean, the count)');
   });
+
+  it("names each list's total apart when two lists of the parent aggregate the same field, or the short name is taken", () => {
+    const twoLists = buildWriteModelFromSdl(
+      withDirectiveTypeDefs(/* GraphQL */ `
+        type Query { authors: [Author!]! @list }
+        type Book @collection(name: "books") { id: ID! pages: Int! }
+        type Author @collection(name: "authors") {
+          id: ID!
+          books: [Book!]! @join(localField: "_id", foreignField: "authorId")
+          booksAggregate: BookAggregate! @aggregate(of: "books", fields: ["pages"])
+          edited: [Book!]! @join(localField: "_id", foreignField: "editorId")
+          editedAggregate: BookAggregate! @aggregate(of: "edited", fields: ["pages"])
+          notes: [Note!]! @join(localField: "_id", foreignField: "authorId")
+          notesAggregate: NoteAggregate! @aggregate(of: "notes", fields: ["words"])
+          wordsTotal: Int
+        }
+        type Note @collection(name: "notes") { id: ID! words: Int! }
+      `),
+    ).storageMap;
+    const read = (field: string, figure: string): FieldWorkload => ({ ...workload([]).fields[0]!, field, selections: [{ fields: [`sum.${figure}`], operations: 100 }] });
+    const summary: WorkloadSummary = { ...workload([]), fields: [read('Author.booksAggregate', 'pages'), read('Author.editedAggregate', 'pages'), read('Author.notesAggregate', 'words')] };
+    const advice = recommend({ storageMap: twoLists, workload: summary }).fields;
+    const totalOf = (coordinate: string) => (advice.find((field) => field.coordinate === coordinate) as { totalField?: string } | undefined)?.totalField;
+    expect([totalOf('Author.books'), totalOf('Author.edited'), totalOf('Author.notes')]).toEqual(['Author.booksPagesTotal', 'Author.editedPagesTotal', 'Author.notesWordsTotal']);
+  });
 });
