@@ -14,7 +14,7 @@ import { formatAdvice } from './format-advice';
 import { recommend } from './recommend/recommend';
 import { collectDataStatistics } from './statistics/collect-data-statistics';
 import type { WriteSides } from './recommend/write-effect';
-import { writeSidesOf } from './write-sides';
+import { refusingViews, writeSidesOf } from './write-sides';
 import { measureNetwork } from './measure-network';
 import { lookupTargets, probeLookupCosts } from './probe-lookup-costs';
 import { ASSUMED_COSTS } from './recommend/command-costs';
@@ -85,7 +85,7 @@ async function run(command: AdviseCommand, target: AdviseTarget, io: CliIo): Pro
     await client.connect();
     const db = client.db(target.db);
     // Advice on a database holding none of the schema's collections would be advice on nothing.
-    const { collections: existing, wrongDatabase } = await inspectCommandDatabase(db, target.model.storageMap);
+    const { collections: existing, views, wrongDatabase } = await inspectCommandDatabase(db, target.model.storageMap);
     if (wrongDatabase) {
       io.err.write(`advise: ${wrongDatabase}\n`);
       return 1;
@@ -118,7 +118,7 @@ async function run(command: AdviseCommand, target: AdviseTarget, io: CliIo): Pro
       storageMap: target.model.storageMap,
       statistics,
       ...(workload && { workload }),
-      ...(typeof target.writeSides !== 'string' && { writeSides: target.writeSides }),
+      ...(typeof target.writeSides !== 'string' && { writeSides: refusingViews(target.writeSides, views) }),
       shardKeys: target.shardKeys,
       assumedCosts: command.assumedCosts,
       readsOnly: command.readsOnly,

@@ -1,5 +1,5 @@
 import type { IResolvers } from '@graphql-tools/utils';
-import { buildGatewaySchema, referenceLocksOf, withDirectiveTypeDefs, type MutationWritePlans } from '../gateway';
+import { buildGatewaySchema, derivedFromViews, derivedValues, referenceLocksOf, withDirectiveTypeDefs, type CollectionListing, type MutationWritePlans } from '../gateway';
 import { addSnapshotSdl } from '../schema-edits/add-snapshot-sdl';
 import { dropSnapshotSdl, widenSnapshotSdl, type SchemaFile } from '../schema-edits/snapshot-sdl-change';
 import { addCounterSdl, addTotalSdl } from '../schema-edits/derived-field-sdl';
@@ -29,6 +29,24 @@ export function writeSidesOf(project: WriteSidesProject): WriteSides | string {
       let side = built.get(key);
       if (side === undefined) built.set(key, (side = afterChange(project, before, change)));
       return side;
+    },
+  };
+}
+
+/**
+ * `sides` with every change refused whose schema derives a value from one of the database's `views`
+ * (a copy of a view's rows, a counter or total of them), as the gateway's start on that database refuses it.
+ */
+export function refusingViews(sides: WriteSides, views: CollectionListing['views']): WriteSides {
+  if (views.size === 0) return sides;
+  const before = derivedFromViews(derivedValues(sides.before.model), views);
+  return {
+    before: sides.before,
+    after(change: StorageChange): WriteSide | string {
+      const side = sides.after(change);
+      if (typeof side === 'string') return side;
+      const added = derivedFromViews(derivedValues(side.model), views).filter((problem) => !before.includes(problem));
+      return added.length > 0 ? `the schema after the change would not start: ${added.join(' ')}` : side;
     },
   };
 }

@@ -8,7 +8,7 @@ import type { OutputStream } from '../command-line/cli-io';
 import { createProgressLine } from '../command-line/progress-line';
 import { inspectCommandDatabase } from '../command-line/command-database';
 import { ConfigError, loadConfig, redactSecrets } from '../config/config';
-import { StorageConfigError, withDirectiveTypeDefs, buildGatewaySchema, buildWriteModelFromSdl, copyPathOf, pathsOverlap, quoteInput, storedPathsOf, sumType, type PathSegment, type SnapshotLocation, type WriteModel, COUNTER_BACKFILL, EMBEDDED_BACKFILL, SNAPSHOT_BACKFILL, TOTAL_BACKFILL } from '../gateway';
+import { StorageConfigError, derivedFromViews, derivedValues, withDirectiveTypeDefs, buildGatewaySchema, buildWriteModelFromSdl, copyPathOf, pathsOverlap, quoteInput, storedPathsOf, sumType, type PathSegment, type SnapshotLocation, type WriteModel, COUNTER_BACKFILL, EMBEDDED_BACKFILL, SNAPSHOT_BACKFILL, TOTAL_BACKFILL } from '../gateway';
 import { ProjectConfigError, type Project } from '../project/load-project';
 import { everyCopyDangles, reconcileChecks } from '../reconcile/reconcile';
 import type { DriftReport, ReconcileProgress } from '../reconcile/reconcile-types';
@@ -307,9 +307,15 @@ async function run(command: Migrate, target: { uri: string; db: string } & Schem
     await client.connect();
     const db = client.db(target.db);
     // A change on the wrong database would write the SDL and then find nothing to fill.
-    const { wrongDatabase } = await inspectCommandDatabase(db, target.model.storageMap);
+    const { wrongDatabase, views } = await inspectCommandDatabase(db, target.model.storageMap);
     if (wrongDatabase) {
       io.err.write(`migrate: ${wrongDatabase}; nothing was written\n`);
+      return 2;
+    }
+    // The gateway would refuse to start with the change: refused before anything is written.
+    const [derivedFromView] = derivedFromViews(derivedValues(target.model), views);
+    if (derivedFromView) {
+      io.err.write(`migrate: ${derivedFromView}; nothing was written\n`);
       return 2;
     }
     if (dryRun) io.out.write('dry run: nothing is written (--write applies the change)\n');

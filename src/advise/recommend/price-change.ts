@@ -45,6 +45,11 @@ export interface PricedChange {
  * whose writes cannot be priced is not given either.
  */
 export function priceChange(candidate: Candidate, workload: WorkloadView, costs: CommandCosts, { summary, sides, statistics, thresholds }: PricingInput): PricedChange {
+  // A change the gateway would refuse to start with is no advice, whatever the workload.
+  const refused = candidate.storage && sides ? sides.after(candidate.storage) : undefined;
+  if (typeof refused === 'string') {
+    return { effect: { roundTripsPer1000Queries: candidate.roundTripsPer1000Queries, documentsWrittenPer1000Mutations: undefined, mutationRoundTripsPer1000Mutations: undefined, net: undefined }, evidence: [], rejectedBecause: refused };
+  }
   const queryDelta = candidate.queryRoundTrips;
   const writes = writeDelta(candidate, workload, summary, sides, statistics);
   const documentsBefore = workload.documentsWrittenPer1000Mutations();

@@ -159,6 +159,22 @@ filled Post.commentCount; gateways still count, sum or join it: deploy the schem
     expect(after.cost).toMatchObject({ roundTrips: 1, estimatedRoundTrips: 1 });
     expect((await reconcile(db, model)).drifted).toBe(0);
   });
+  it('refuses, exit 2, before writing the SDL or a parent, a counter of children read through a MongoDB view (the gateway would refuse to start)', async () => {
+    const { db, schemaFile, args } = await projects.create(SDL.replace('@collection(name: "comments")', '@collection(name: "openComments")'), async (fresh) => {
+      await fresh.collection('posts').insertMany(postIds.map((_id, n) => ({ _id, title: `Post ${n}` })));
+      await fresh.collection('comments').insertMany(COMMENTS.map((entry) => ({ ...entry })));
+      await fresh.collection('comments').createIndex({ postId: 1, at: -1, _id: 1 });
+      await fresh.createCollection('openComments', { viewOn: 'comments', pipeline: [{ $match: { at: { $gt: 1 } } }] });
+    });
+    const sdlBefore = readFileSync(schemaFile, 'utf8');
+    const refused = await migrate(['--add-counter', 'Post.commentCount', '--of', 'Post.comments', '--write', ...args]);
+    expect([refused.code, refused.err]).toEqual([
+      2,
+      'migrate: Post.commentCount: its counter is derived from openComments, a MongoDB view on comments; docjoin writes no view, and a write to comments cannot tell which rows the view shows, so the counter would drift; derive it from a type stored in a collection, or remove it; nothing was written\n',
+    ]);
+    expect(readFileSync(schemaFile, 'utf8')).toBe(sdlBefore);
+    expect(await db.collection('posts').countDocuments({ commentCount: { $exists: true } })).toBe(0);
+  });
 });
 
 describe('docjoin migrate --add-total', () => {

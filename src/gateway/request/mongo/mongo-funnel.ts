@@ -26,8 +26,7 @@ import { scopedFilter, scopedPipeline, type ReadScope } from '../access/scope-re
 import { readServerVersion } from './server-version';
 import { keyString } from '../../documents/key-string';
 import type { DocumentSample } from '../../startup/storage-map/check-sampled-documents';
-import type { CollectionListing, DefaultCollation } from '../../startup/storage-map/validate-against-database';
-import type { ViewDefinition } from '../../startup/storage-map/check-view-ids';
+import { collectionListingOf, type CollectionListing } from '../../startup/storage-map/collection-listing';
 
 /**
  * What every command of one request carries: its ledger; for reads the deadline they must keep, and
@@ -284,16 +283,7 @@ export class MongoFunnel {
    * collation other than `simple`.
    */
   async listCollections(): Promise<CollectionListing> {
-    const names = new Set<string>();
-    const views = new Map<string, ViewDefinition>();
-    const collations = new Map<string, DefaultCollation>();
-    for (const info of (await this.#db.listCollections({}).toArray()) as ListedCollection[]) {
-      names.add(info.name);
-      const options = info.options;
-      if (info.type === 'view' && typeof options?.viewOn === 'string') views.set(info.name, { viewOn: options.viewOn, pipeline: Array.isArray(options.pipeline) ? (options.pipeline as StoredDocument[]) : [] });
-      if (options?.collation !== undefined && options.collation.locale !== 'simple') collations.set(info.name, options.collation);
-    }
-    return { names, views, collations };
+    return collectionListingOf(await this.#db.listCollections({}).toArray());
   }
 
   /**
@@ -564,13 +554,6 @@ async function inTransaction<T>(session: ClientSession, retries: TransactionRetr
 const RAW_BATCH: BSON.DeserializeOptions = { fieldsAsRaw: { firstBatch: true, nextBatch: true } };
 
 /** A find or aggregate reply's cursor envelope: its id (0 once the server has closed it) and its first batch. */
-/** A listCollections entry, in the fields the startup checks read. */
-interface ListedCollection {
-  readonly name: string;
-  readonly type?: string;
-  readonly options?: { readonly viewOn?: unknown; readonly pipeline?: unknown; readonly collation?: DefaultCollation };
-}
-
 interface CursorReply {
   readonly id: unknown;
   readonly firstBatch?: unknown[];

@@ -10,6 +10,7 @@ import { namesRefusedField } from './refused-fields';
 import { checkSampledDocuments, type CountedField, type DocumentSample } from './check-sampled-documents';
 import { documentLocations } from './document-locations';
 import { viewIdProblems, type ViewDefinition } from './check-view-ids';
+import type { CollectionListing, DefaultCollation } from './collection-listing';
 import type { ListOrder, RelationField, SortKey, StorageMap } from './storage-map-types';
 
 /** What the check reads from the database (the mongo funnel provides it). */
@@ -26,22 +27,6 @@ export interface DatabaseCatalog {
   listDatabaseNames(): Promise<string[]>;
   /** The server's version (buildInfo), e.g. `7.0.12`; undefined when it does not tell. */
   serverVersion(): Promise<string | undefined>;
-}
-
-/** What one listCollections tells the startup checks. */
-export interface CollectionListing {
-  /** Every collection and view. */
-  readonly names: ReadonlySet<string>;
-  /** The views, each with the collection (or view) it is a view on and its pipeline. */
-  readonly views: ReadonlyMap<string, ViewDefinition>;
-  /** The collections and views created with a default collation other than `simple`, each with it. */
-  readonly collations: ReadonlyMap<string, DefaultCollation>;
-}
-
-/** A collection's default collation, as listCollections gives it (the fields a message names). */
-export interface DefaultCollation {
-  readonly locale: string;
-  readonly strength?: number;
 }
 
 /**
@@ -130,7 +115,7 @@ export interface DerivedValue {
  * collection beneath (by another type) cannot tell which rows the view's pipeline shows, so nothing
  * would move the value in step.
  */
-function derivedFromViews(derived: ReadonlyArray<DerivedValue>, views: ReadonlyMap<string, ViewDefinition>): string[] {
+export function derivedFromViews(derived: ReadonlyArray<DerivedValue>, views: ReadonlyMap<string, ViewDefinition>): string[] {
   return derived.flatMap(({ coordinate, what, from }) => {
     const beneath = views.get(from)?.viewOn;
     if (beneath === undefined) return [];

@@ -1,0 +1,39 @@
+import type { StoredDocument } from '../../documents/stored-document';
+import type { ViewDefinition } from './check-view-ids';
+
+/** What one listCollections tells the startup checks. */
+export interface CollectionListing {
+  /** Every collection and view. */
+  readonly names: ReadonlySet<string>;
+  /** The views, each with the collection (or view) it is a view on and its pipeline. */
+  readonly views: ReadonlyMap<string, ViewDefinition>;
+  /** The collections and views created with a default collation other than `simple`, each with it. */
+  readonly collations: ReadonlyMap<string, DefaultCollation>;
+}
+
+/** A collection's default collation, as listCollections gives it (the fields a message names). */
+export interface DefaultCollation {
+  readonly locale: string;
+  readonly strength?: number;
+}
+
+/** A listCollections entry, in the fields the checks read. */
+interface ListedCollection {
+  readonly name: string;
+  readonly type?: string;
+  readonly options?: { readonly viewOn?: unknown; readonly pipeline?: unknown; readonly collation?: DefaultCollation };
+}
+
+/** The listing of the entries a listCollections (not `nameOnly`) answered with. */
+export function collectionListingOf(entries: readonly object[]): CollectionListing {
+  const names = new Set<string>();
+  const views = new Map<string, ViewDefinition>();
+  const collations = new Map<string, DefaultCollation>();
+  for (const info of entries as readonly ListedCollection[]) {
+    names.add(info.name);
+    const options = info.options;
+    if (info.type === 'view' && typeof options?.viewOn === 'string') views.set(info.name, { viewOn: options.viewOn, pipeline: Array.isArray(options.pipeline) ? (options.pipeline as StoredDocument[]) : [] });
+    if (options?.collation !== undefined && options.collation.locale !== 'simple') collations.set(info.name, options.collation);
+  }
+  return { names, views, collations };
+}
