@@ -28,6 +28,8 @@ export interface MutationReadBack {
   joinsById(info: GraphQLResolveInfo): ReadonlyMap<string, Projection>;
   /** Documents a committed write unit returned: the loads under the mutation field at `path` find them read. */
   remember(returned: readonly ReturnedDocument[], path: ResponsePath): void;
+  /** A write unit ran, or stopped part way: no document the request read before it answers a load after it. */
+  forgetReads(): void;
 }
 
 /** The write side of one request (`context.writes`): each mutation field runs its writes through `run`. */
@@ -70,9 +72,11 @@ export class RequestWrites {
     let attempt: WriteUnit | undefined;
     try {
       const result = await this.funnel.runWriteUnit(scope, unit, { transaction, retries }, (writer) => work((attempt = new WriteUnit(this.model, this.locks, writer, budget, returning, this.access, info.fieldName, (change) => unit.noteSourceChange(change), this.comparisonRefusal, () => unit.conceal(), this.plans[info.fieldName]))));
+      this.readBack.forgetReads();
       if (attempt) this.readBack.remember(attempt.returned, info.path);
       return result;
     } catch (error) {
+      this.readBack.forgetReads();
       if (!(error instanceof TransactionConflict)) throw error;
       invariant(retries.stoppedBy, 'a transaction conflict ends a write unit only once its retries stop');
       throw writeConflict(coordinate, error.attempts, retries.stoppedBy, error);

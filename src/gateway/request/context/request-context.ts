@@ -168,6 +168,7 @@ export function createRequestContext(options: {
           if (!access || access.documentVisible(collection, document)) loaders.byKey(collection, '_id').prime([document], projection, path);
         }
       },
+      forgetReads: () => loaders.forgetDocuments(),
     }),
     strategyFor,
     copyBackfilling: options.copyBackfilling ?? (() => false),

@@ -108,6 +108,11 @@ export class DocumentLoader {
     }
   }
 
+  /** Forgets every copy read so far: a write made after them may have changed (or deleted) the documents. */
+  forget(): void {
+    this.#documents.clear();
+  }
+
   async #batch(loads: readonly AnyLoad[]): Promise<Array<Answer | Answer[]>> {
     // Every key of every load, flattened: entry i is key values[i] of load owners[i].
     const owners: AnyLoad[] = [];

@@ -39,6 +39,11 @@ export class LoaderRegistry {
     return loader;
   }
 
+  /** Every document read so far is forgotten (a write may have changed it): loads after this read again. */
+  forgetDocuments(): void {
+    for (const byField of this.#byKey.values()) for (const loader of byField.values()) loader.forget();
+  }
+
   byReference(spec: ReverseJoinSpec): ReverseJoinLoader {
     const id = reverseJoinSpecKey(spec);
     let loader = this.#byReference.get(id);
