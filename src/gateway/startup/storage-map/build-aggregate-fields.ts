@@ -202,8 +202,9 @@ function groupKey(target: TypeStorage, name: string, targetType: string, report:
 
 /**
  * The stored `@total(of: list, field:)`s of the parent type, by the field they sum (the write model checks
- * them): those summing an Int or a Long, which add up exactly, so their totals equal what MongoDB's
- * `$sum` would compute (EXACT_SUMS). A Float's or a Decimal's running total can differ from it.
+ * them): those summing an Int or a Long, in every type over the children's collection, which add up
+ * exactly, so their totals equal what MongoDB's `$sum` would compute (EXACT_SUMS). A Float's or a
+ * Decimal's running total can differ from it.
  */
 function totalsOf(schema: GraphQLSchema, type: GraphQLObjectType, list: string, storage: ReadonlyMap<string, TypeStorage>): AggregateField['totals'] {
   const totals = new Map<string, { coordinate: string; path: string; averages: boolean }>();
@@ -212,10 +213,20 @@ function totalsOf(schema: GraphQLSchema, type: GraphQLObjectType, list: string, 
   for (const { field, directive: total } of fieldsDeclaring(type, (field) => readTotal(schema, field))) {
     const stored = storage.get(type.name)?.fields.get(field.name);
     const summed = target?.fields.get(total.field);
-    if (total.of !== list || stored?.kind !== 'stored' || summed?.kind !== 'stored' || !EXACT_SUMS.has(summed.valueType.name)) continue;
+    if (total.of !== list || stored?.kind !== 'stored' || summed?.kind !== 'stored' || !everyChildSumsExactly(storage, target!.collection, summed.path)) continue;
     totals.set(total.field, { coordinate: stored.coordinate, path: stored.path, averages: everyChildHolds(storage, target!.collection, summed.path) });
   }
   return totals;
+}
+
+/**
+ * Whether every type over the children's `collection` that stores a field at `path` stores an Int or a
+ * Long there: the total moves by what each of them writes, so one Float or Decimal among them makes it
+ * a running sum that can differ from a fresh `$sum`.
+ */
+function everyChildSumsExactly(storage: ReadonlyMap<string, TypeStorage>, collection: string | undefined, path: string): boolean {
+  const writers = [...storage.values()].filter((type) => type.collection !== undefined && type.collection === collection);
+  return writers.every((type) => [...type.fields.values()].every((field) => field.kind !== 'stored' || field.path !== path || EXACT_SUMS.has(field.valueType.name)));
 }
 
 /**
