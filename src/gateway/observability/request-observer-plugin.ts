@@ -46,14 +46,19 @@ export function requestObserverPlugin(options: RequestObserverOptions): ApolloSe
   return {
     // A request refused before it starts (a bad x-docjoin-* header): logged and counted too (its body is
     // not read, so under no operation name), with the header it named, never its value. An error with no
-    // code is a bug in making the context: its message and stack are logged.
+    // code is a bug in making the context, and one with a cause carries one: its message and stack are logged.
     async contextCreationDidFail({ error }) {
       const extensions = (error as { extensions?: { code?: unknown; header?: unknown; reason?: unknown } }).extensions;
       const code = typeof extensions?.code === 'string' ? extensions.code : undefined;
       if (code === undefined) {
         countRefusal(options, 'INTERNAL_SERVER_ERROR');
         options.logger.error({ err: error, errorCodes: ['INTERNAL_SERVER_ERROR'] }, 'request refused: its context could not be made');
-      } else observeRefusal(options, code, { ...(typeof extensions?.header === 'string' && { header: extensions.header }), ...(typeof extensions?.reason === 'string' && { reason: extensions.reason }) });
+      } else {
+        observeRefusal(options, code, { ...(typeof extensions?.header === 'string' && { header: extensions.header }), ...(typeof extensions?.reason === 'string' && { reason: extensions.reason }) });
+        // A refusal caused by an error of the server's own code (auth.authenticate's): that error is logged.
+        const cause = (error as { originalError?: unknown }).originalError;
+        if (cause instanceof Error) options.logger.error({ err: cause, errorCodes: [code] }, 'request refused: its context could not be made');
+      }
     },
     async requestDidStart() {
       const started = performance.now();

@@ -203,6 +203,35 @@ describe('your own authenticate function', () => {
       expect(response.headers.get('www-authenticate')).toBe('Bearer error="invalid_token", error_description="cl inconnue  demandez  un admin"');
     });
   });
+
+  it('answers 503 AUTHENTICATION_UNAVAILABLE, never a 500, when it throws another error or returns a malformed viewer: the client sees no word of the error, the log has it', async () => {
+    const auth: AuthOptions = {
+      authenticate: (request) => {
+        const who = request.header('x-who');
+        if (who === 'crash') throw new Error('session store at 10.0.0.7 refused: bob 1');
+        if (who === 'no-roles') return { role: 'reader' } as never;
+        if (who === 'other-role') return { role: 'admin', roles: ['reader'], anonymous: false, subject: 'ann', claims: {} };
+        return { role: 'reader', roles: ['reader'], anonymous: false, subject: 'ann', claims: { sub: 'ann' } };
+      },
+    };
+    await withGateway(auth, async (gateway, lines) => {
+      const answers = [];
+      for (const who of ['crash', 'no-roles', 'other-role']) {
+        const { status, body } = await notes(gateway, { 'x-who': who });
+        answers.push([status, body.errors?.map((error) => [error.extensions?.code, error.message]), body.data]);
+      }
+      expect(answers).toEqual([
+        [503, [['AUTHENTICATION_UNAVAILABLE', 'Authentication is unavailable: auth.authenticate failed (the server log has its error)']], undefined],
+        [503, [['AUTHENTICATION_UNAVAILABLE', 'Authentication is unavailable: auth.authenticate returned a viewer without roles (strings, its role among them)']], undefined],
+        [503, [['AUTHENTICATION_UNAVAILABLE', 'Authentication is unavailable: auth.authenticate returned a viewer without roles (strings, its role among them)']], undefined],
+      ]);
+      const logged = lines.filter((line) => line.msg === 'request refused: its context could not be made').map((line) => (line.err as { message: string }).message);
+      expect(logged[0]).toBe('session store at 10.0.0.7 refused: bob 1');
+      expect(logged).toHaveLength(3);
+      // And it keeps serving.
+      expect((await notes(gateway, { 'x-who': 'ann' })).body.data).toEqual({ notes: [{ text: 'ann 1' }, { text: 'ann 2' }] });
+    });
+  });
 });
 
 describe('options are checked at startup', () => {

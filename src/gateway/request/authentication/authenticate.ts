@@ -75,10 +75,43 @@ function headerDescription(reason: string): string {
 }
 
 /** The token could not be checked (the issuer's JWKS is unreachable): HTTP 503, the request may be sent again. */
-function cannotAuthenticate(reason: string): GraphQLError {
+function cannotAuthenticate(reason: string, cause?: unknown): GraphQLError {
   return new GraphQLError(`Authentication is unavailable: ${reason}`, {
+    ...(cause instanceof Error && { originalError: cause }),
     extensions: { code: PublicErrorCode.AUTHENTICATION_UNAVAILABLE, reason, http: { status: 503, headers: new Map([['retry-after', '5']]) } },
   });
+}
+
+/**
+ * What your `auth.authenticate` gave: its refusal (a GraphQLError, such as `unauthenticated`) as it is;
+ * any other error is an outage of what it relies on (a session store), answered 503 like an unreachable
+ * JWKS, the error kept as the cause for the log and never shown to the client.
+ */
+async function ownAuthentication(own: NonNullable<AuthOptions['authenticate']>, request: AuthenticationRequest): Promise<unknown> {
+  try {
+    return await own(request);
+  } catch (error) {
+    if (error instanceof GraphQLError) throw error;
+    throw cannotAuthenticate('auth.authenticate failed (the server log has its error)', error);
+  }
+}
+
+/** The viewer your `auth.authenticate` returned, checked: a malformed one would decide access by accident. */
+function ownViewer(viewer: unknown): Viewer | undefined {
+  if (viewer === undefined || viewer === null) return undefined;
+  const missing = missingFromViewer(viewer as Partial<Record<keyof Viewer, unknown>>);
+  if (missing === undefined) return viewer as Viewer;
+  throw cannotAuthenticate(`auth.authenticate returned a viewer without ${missing}`, new TypeError(`auth.authenticate returned a viewer without ${missing}; return { role, roles, anonymous, subject, claims }, or undefined for the anonymous one`));
+}
+
+/** What `viewer` lacks of a Viewer's shape, or undefined. */
+function missingFromViewer({ role, roles, anonymous, subject, claims }: Partial<Record<keyof Viewer, unknown>>): string | undefined {
+  if (typeof role !== 'string' || role === '') return 'a role (a non-empty string)';
+  if (!Array.isArray(roles) || !roles.every((each) => typeof each === 'string') || !roles.includes(role)) return 'roles (strings, its role among them)';
+  if (typeof anonymous !== 'boolean') return 'anonymous (a boolean)';
+  if (subject !== undefined && typeof subject !== 'string') return 'a subject that is a string or undefined';
+  if (typeof claims !== 'object' || claims === null || Array.isArray(claims)) return 'claims (an object)';
+  return undefined;
 }
 
 /** An `auth` option with a wrong value, named with the value (never a secret's). */
@@ -109,7 +142,7 @@ export async function createAuthenticator(options: AuthOptions | undefined): Pro
   if (options?.jwt && options.authenticate) throw new AuthOptionError('option auth: give jwt or authenticate, not both');
   if (options?.authenticate) {
     const own = options.authenticate;
-    return { anonymous, authenticate: async (request) => (await own(request)) ?? anonymous };
+    return { anonymous, authenticate: async (request) => ownViewer(await ownAuthentication(own, request)) ?? anonymous };
   }
   if (!options?.jwt) return { anonymous, authenticate: async () => anonymous };
   const verify = await createJwtVerifier(options.jwt);
