@@ -34,6 +34,7 @@ export const ErrorCodes = {
   InvalidNamespace: 73,
   AuthenticationFailed: 18,
   WriteConflict: 112,
+  DocumentValidationFailure: 121,
   IncompatibleCollationVersion: 161,
   ViewDepthLimitExceeded: 165,
   CommandNotSupportedOnView: 166,

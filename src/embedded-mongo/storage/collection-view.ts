@@ -6,6 +6,7 @@ import { duplicateKeyError } from './duplicate-key-error';
 import { ID_INDEX } from './collection';
 import { isExactPlan, type QueryPlan } from './query-planner';
 import { checkTimeLimit } from '../protocol/command-time-limit';
+import { namedError } from '../protocol/command-error';
 
 /**
  * A collection as one operation sees it: the live committed state, or a transaction's snapshot plus
@@ -143,11 +144,17 @@ export class LiveView extends CollectionView {
   insert(doc: Document): void {
     const id = documentKey(doc._id);
     if (this.collection.current(id) !== undefined) throw this.duplicateIdError(doc);
+    this.#validate(doc);
     this.commit({ id, doc });
   }
 
   replace(id: string, doc: Document): void {
+    this.#validate(doc);
     this.commit({ id, doc });
+  }
+
+  #validate(next: Document): void {
+    if (this.collection.validator?.refuses(next)) throw namedError('DocumentValidationFailure', 'Document failed validation', { errInfo: { failingDocumentId: next._id } });
   }
 
   remove(id: string): void {

@@ -1,6 +1,7 @@
 import { UUID, type Document } from 'bson';
-import { parseCollation, type Collation } from '../query';
+import { compileFilter, parseCollation, type Collation } from '../query';
 import { withoutTimeLimit } from '../protocol/command-time-limit';
+import { namedError } from '../protocol/command-error';
 import { documentKey } from './document-key';
 import { duplicateKeyError } from './duplicate-key-error';
 import { EqualityIndex, type IndexDefinition, type UniqueKey } from './equality-index';
@@ -83,7 +84,14 @@ export class Collection {
     private readonly clock: VersionClock,
   ) {
     this.defaultCollation = options.collation === undefined ? undefined : parseCollation(options.collation);
+    this.validator = validatorOf(options, this.defaultCollation);
   }
+
+  /**
+   * The `validator` option's query (`create` with `validationLevel` and `validationAction` as MongoDB
+   * takes them): `refuses` a document that fails it. Undefined without one, at level `off` or with action `warn`.
+   */
+  readonly validator: { readonly refuses: (next: Document) => boolean } | undefined;
 
   get ns(): string {
     return `${this.database}.${this.name}`;
@@ -361,4 +369,16 @@ export class Collection {
 /** A unique index entry as a claim map key: the index name and the entry's key. */
 export function claimKeyOf(index: EqualityIndex, key: string): string {
   return `${index.definition.name}\u0000${key}`;
+}
+
+/**
+ * The collection's validator (see Collection.validator); a query it cannot run fails `create` (BadValue),
+ * and so does level `moderate`, which needs a document's validity before collMod (not served here).
+ */
+function validatorOf(options: Document, collation: Collation | undefined): Collection['validator'] {
+  const query: unknown = options.validator;
+  if (options.validationLevel === 'moderate') throw namedError('InvalidOptions', 'validationLevel "moderate" is not supported by the embedded server; use "strict" or "off"');
+  if (query === undefined || options.validationLevel === 'off' || options.validationAction === 'warn') return undefined;
+  const passes = compileFilter(query as Document, collation === undefined ? undefined : { collation });
+  return { refuses: (next) => !passes(next) };
 }
