@@ -100,6 +100,11 @@ export abstract class CollectionView {
     }
   }
 
+  /** Refuses a document the collection's validator fails (121), as MongoDB does before it writes. */
+  protected validate(next: Document): void {
+    if (this.collection.validator?.refuses(next)) throw namedError('DocumentValidationFailure', 'Document failed validation', { errInfo: { failingDocumentId: next._id } });
+  }
+
   protected duplicateIdError(doc: Document): Error {
     return duplicateKeyError(this.collection.ns, ID_INDEX.name, ID_INDEX.key, { _id: doc._id });
   }
@@ -144,17 +149,13 @@ export class LiveView extends CollectionView {
   insert(doc: Document): void {
     const id = documentKey(doc._id);
     if (this.collection.current(id) !== undefined) throw this.duplicateIdError(doc);
-    this.#validate(doc);
+    this.validate(doc);
     this.commit({ id, doc });
   }
 
   replace(id: string, doc: Document): void {
-    this.#validate(doc);
+    this.validate(doc);
     this.commit({ id, doc });
-  }
-
-  #validate(next: Document): void {
-    if (this.collection.validator?.refuses(next)) throw namedError('DocumentValidationFailure', 'Document failed validation', { errInfo: { failingDocumentId: next._id } });
   }
 
   remove(id: string): void {

@@ -185,10 +185,12 @@ class TransactionView extends CollectionView {
   insert(doc: Document): void {
     const id = documentKey(doc._id);
     if (this.get(id) !== undefined) throw this.duplicateIdError(doc);
+    this.validate(doc);
     this.write(id, doc);
   }
 
   replace(id: string, doc: Document): void {
+    this.validate(doc);
     this.write(id, doc);
   }
 

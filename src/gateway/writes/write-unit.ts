@@ -21,7 +21,7 @@ import { collectionsOfMoves, collectionsOfReferenceChange, pathsBeforeMoves, pla
 import { countersMoved, type SourceChangeListener } from './source-changes';
 import type { WriteOperation, WritePlan } from './write-plan';
 import { lockIds, storedPathsOf, type ReferenceLocks } from './reference-locks';
-import { changedSinceRead, InjectedWriteFailure, injectedWriteFailures, documentTooLarge, notFound, pathNotSettable, totalOverflow } from './write-errors';
+import { changedSinceRead, InjectedWriteFailure, injectedWriteFailures, documentTooLarge, notFound, pathNotSettable, refusedByConstraint, totalOverflow } from './write-errors';
 import type { BoundedArray, SnapshotLocation, WriteModel } from '../startup/write-model/write-model-types';
 import { describeEquals, describeValueType, sameValue, type RowCondition } from '../startup/access-rules/access-rule-types';
 import { groupByCollection, type PlannedUpdate, type WriteStep } from './write-steps';
@@ -634,7 +634,9 @@ export class WriteUnit {
   async #updateReturningBefore(collection: string, statement: UpdateStatement, paths: readonly string[]): Promise<StoredDocument | null> {
     this.#spend();
     this.#returned = this.#returned.filter((returned) => returned.collection !== collection);
-    const { document } = await this.writer.updateOneReturning(collection, statement, toFindProjection(projectionOf(paths.map((path) => [path, 1] as const))), 'before');
+    const { document } = await this.writer.updateOneReturning(collection, statement, toFindProjection(projectionOf(paths.map((path) => [path, 1] as const))), 'before').catch((error: unknown) => {
+      throw refusedByConstraint(`Mutation.${this.mutationField}`, collection, error, this.writer.inTransaction, this.#writes === 0) ?? error;
+    });
     this.#countWrite();
     return document;
   }
@@ -645,33 +647,34 @@ export class WriteUnit {
     // A document returned earlier may not be what this write leaves.
     this.#returned = this.#returned.filter((returned) => returned.collection !== step.collection);
     let result: { matched: number; modified: number };
+    try {
+      result = await this.#send(step);
+    } catch (error) {
+      const mutation = `Mutation.${this.mutationField}`;
+      const { inTransaction } = this.writer;
+      throw totalOverflow(mutation, error, inTransaction) ?? documentTooLarge(mutation, error, inTransaction) ?? refusedByConstraint(mutation, step.collection, error, inTransaction, this.#writes === 0) ?? error;
+    }
+    this.#countWrite();
+    return result;
+  }
+
+  async #send(step: WriteStep): Promise<{ matched: number; modified: number }> {
     switch (step.kind) {
       case 'update':
-        try {
-          result = await this.#update(step.collection, step.statements);
-        } catch (error) {
-          throw totalOverflow(`Mutation.${this.mutationField}`, error, this.writer.inTransaction) ?? documentTooLarge(`Mutation.${this.mutationField}`, error, this.writer.inTransaction) ?? error;
-        }
-        break;
+        return this.#update(step.collection, step.statements);
       case 'insert': {
-        const inserted = await this.writer.insert(step.collection, step.documents).catch((error: unknown) => {
-          throw documentTooLarge(`Mutation.${this.mutationField}`, error, this.writer.inTransaction) ?? error;
-        });
-        result = { matched: inserted, modified: inserted };
-        break;
+        const inserted = await this.writer.insert(step.collection, step.documents);
+        return { matched: inserted, modified: inserted };
       }
       case 'delete': {
         const deleted = await this.writer.deleteOne(step.collection, step.filter);
-        result = { matched: deleted, modified: deleted };
-        break;
+        return { matched: deleted, modified: deleted };
       }
       default: {
         const never: never = step;
         throw new InvariantError(`unknown write step ${JSON.stringify(never)}`);
       }
     }
-    this.#countWrite();
-    return result;
   }
 
   /** Counts a write sent; the fault suite's injected failure comes after its chosen one. */

@@ -1,0 +1,75 @@
+import { ObjectId } from 'mongodb';
+import { startSdlGateway, type SdlGateway } from '../../support/sdl-gateway';
+
+/**
+ * Writes the database's own constraints refuse: a collection validator (of the source, or of a copy's
+ * collection) and a unique index over copied fields. Each is BAD_USER_INPUT naming the collection and
+ * never a value; a unique index over copies is not blamed on "another Product". In a transaction nothing
+ * is written; without one, the message says that what the write changed before stands.
+ */
+const SDL = /* GraphQL */ `
+  type Query { orders: [Order!]! @list products: [Product!]! @list labels: [Label!]! @list }
+  type Mutation { updateProduct(id: ID!, input: ProductPatch!): Product! @update }
+  input ProductPatch { name: String }
+  type Product @collection(name: "products") { id: ID! name: String! }
+  type Order @collection(name: "orders") {
+    id: ID!
+    product: Product @snapshot(path: "product", fields: ["id", "name"]) @join(localField: "product.id") @read(strategy: SNAPSHOT)
+  }
+  type Label @collection(name: "labels") {
+    id: ID!
+    product: Product @snapshot(path: "product", fields: ["id", "name"]) @join(localField: "product.id") @read(strategy: SNAPSHOT)
+  }
+`;
+const [lamp, desk] = [new ObjectId('6955b90000000000000000e1'), new ObjectId('6955b90000000000000000e2')];
+const WRITTEN_BEFORE = 'so it was left as it was; without a transaction, what the write changed before it stands (docjoin reconcile reports the drift)';
+
+describe.each([
+  ['in a transaction', 'auto', 'so nothing was written'],
+  ['without a transaction', 'never', WRITTEN_BEFORE],
+] as const)('%s', (_, transactions, outcome) => {
+  let fixture: SdlGateway;
+  beforeAll(async () => {
+    fixture = await startSdlGateway({
+      typeDefs: SDL,
+      dbPrefix: `constraint_refusals_${transactions}`,
+      async prepare(db) {
+        await db.createCollection('products', { validator: { name: { $ne: 'Banned' } } });
+        await db.createCollection('labels', { validator: { 'product.name': { $ne: 'Lantern' } } });
+        await db.collection('products').insertMany([{ _id: lamp, name: 'Lamp' }, { _id: desk, name: 'Desk' }]);
+        await db.collection('orders').insertMany([{ product: { id: lamp, name: 'Lamp' } }, { product: { id: desk, name: 'Desk' } }]);
+        await db.collection('orders').createIndex({ 'product.name': 1 }, { unique: true });
+        await db.collection('labels').insertOne({ product: { id: lamp, name: 'Lamp' } });
+      },
+      gateway: { onWarning: () => undefined, writes: { transactions } },
+    });
+  }, 60_000);
+  afterAll(() => fixture?.stop());
+
+  const rename = (id: ObjectId, name: string) => fixture.gateway.execute({ query: `mutation { updateProduct(id: "${id.toHexString()}", input: { name: "${name}" }) { name } }` });
+  const names = async (collection: string) => (await fixture.db.collection(collection).find({}, { sort: { _id: 1 } }).toArray()).map((document) => document.name ?? document.product.name);
+
+  it("refuses a name the products' own validator refuses: the first write, so nothing is written either way", async () => {
+    const refused = await rename(lamp, 'Banned');
+    expect(refused.errors?.map((error) => [error.extensions?.code, error.message])).toEqual([
+      ['BAD_USER_INPUT', "Mutation.updateProduct: the validator of collection products refuses a document this write stores there, so nothing was written; give values the validator accepts, or make it accept what the schema's fields store"],
+    ]);
+    expect(await names('products')).toEqual(['Lamp', 'Desk']);
+  });
+
+  it('refuses a rename whose copy a unique index over copied fields refuses, naming that index, not another Product', async () => {
+    const refused = await rename(desk, 'Lamp');
+    expect(refused.errors?.map((error) => [error.extensions?.code, error.message])).toEqual([
+      ['BAD_USER_INPUT', `Mutation.updateProduct: a unique index on orders (product.name) refuses a value this write keeps there in step with its source, ${outcome}; a copy repeats its source's values in every document that references it, so drop that unique index`],
+    ]);
+    expect([await names('products'), await names('orders')]).toEqual(transactions === 'auto' ? [['Lamp', 'Desk'], ['Lamp', 'Desk']] : [['Lamp', 'Lamp'], ['Lamp', 'Desk']]);
+  });
+
+  it("refuses a rename whose copy the labels' validator refuses", async () => {
+    const refused = await rename(lamp, 'Lantern');
+    expect(refused.errors?.map((error) => [error.extensions?.code, error.message])).toEqual([
+      ['BAD_USER_INPUT', `Mutation.updateProduct: the validator of collection labels refuses a document this write stores there, ${outcome}; give values the validator accepts, or make it accept what the schema's fields store`],
+    ]);
+    expect(await names('labels')).toEqual(['Lamp']);
+  });
+});
