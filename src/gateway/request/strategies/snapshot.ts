@@ -24,7 +24,7 @@ export function resolveSnapshot(shape: SnapshotShape, request: RelationRequest):
   const missing = context.snapshotMissingFields(info, shape, field.targetType, requested);
   if (missing.length === 0) {
     const copied = context.snapshotCopiedFields(info, shape, field.targetType, requested);
-    const lackedFields = (entry: Record<string, unknown>) => unchecked?.get(entry) ?? lackedCopiedFields(copied, entry);
+    const lackedFields = (entry: Record<string, unknown>) => unchecked?.get(entry) ?? lackedCopiedFields(copied, entry) ?? keyOnlyCopy(shape, entry);
     if (entries.every((entry) => lackedFields(entry) === undefined)) {
       // Every copy is complete (the common case): no slots, nothing to merge.
       request.cost.snapshotHits(entries.length);
@@ -126,6 +126,22 @@ function lackedCopiedFields(copied: readonly string[], entry: Record<string, unk
   // The common case (every copy complete) allocates nothing.
   if (copied.every((name) => entry[name] !== undefined)) return undefined;
   return interned(copied, copied.filter((name) => entry[name] === undefined));
+}
+
+/**
+ * The snapshot's other fields, when `entry` holds its key and none of them: a copy written for a key
+ * that named no document (migrate's backfill of a dangling reference) or by a writer that copied
+ * nothing. It tells nothing of the target, not even that it exists, so the join answers it, as it
+ * answers the reference without a snapshot (null for a key naming nothing).
+ */
+function keyOnlyCopy(shape: SnapshotShape, entry: Record<string, unknown>): readonly string[] | undefined {
+  let others = false;
+  for (const name of shape.fields) {
+    if (name === shape.key) continue;
+    if (entry[name] !== undefined) return undefined;
+    others = true;
+  }
+  return others ? interned(shape, shape.fields.filter((name) => name !== shape.key)) : undefined;
 }
 
 /** A copy of a target: a document holding its key (a copy without one, as a null reference, names no target, so the join skips it too). */
