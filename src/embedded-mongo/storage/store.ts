@@ -73,13 +73,18 @@ export class Store {
 
   /**
    * The collection, created implicitly (as inserts and createIndexes do) when missing;
-   * 166 CommandNotSupportedOnView when the name is a view's.
+   * 166 CommandNotSupportedOnView when the name is a view's. One created for a write of `transaction`
+   * is dropped again if the transaction aborts while the collection holds nothing committed.
    */
-  ensureCollection(database: string, name: string): Collection {
+  ensureCollection(database: string, name: string, transaction?: Transaction): Collection {
     const existing = this.collection(database, name);
     if (existing !== undefined) return existing;
     assertNotView(this.viewCatalog, database, name);
-    return this.createCollection(database, name, {});
+    const created = this.createCollection(database, name, {});
+    transaction?.whenAborted(() => {
+      if (this.collection(database, name) === created && created.size === 0) this.dropCollection(database, name);
+    });
+    return created;
   }
 
   /** The `create` command: NamespaceExists (48) when a collection or view has the name. */

@@ -23,6 +23,7 @@ export class Transaction implements ClaimHolder {
   /** Unique index entries this transaction's writes add or remove, per collection (released at the end). */
   private readonly claimedKeys = new Map<Collection, Set<string>>();
   private markEnded: () => void = () => undefined;
+  private readonly abortUndos: Array<() => void> = [];
 
   constructor(
     /** Unique among transactions of the store; marks this transaction's claims on documents. */
@@ -113,8 +114,14 @@ export class Transaction implements ClaimHolder {
     if (this.currentState === 'active') this.finish('aborted');
   }
 
+  /** Runs `undo` if the transaction aborts (a collection its first write created goes with it). */
+  whenAborted(undo: () => void): void {
+    this.abortUndos.push(undo);
+  }
+
   private finish(state: TransactionState): void {
     this.currentState = state;
+    if (state === 'aborted') for (const undo of this.abortUndos.splice(0)) undo();
     for (const [collection, writes] of this.pending) for (const id of writes.keys()) collection.release(id, this);
     for (const [collection, keys] of this.claimedKeys) collection.releaseKeys(keys, this);
     this.clock.releaseSnapshot(this.snapshot);

@@ -31,8 +31,10 @@ export function findAndModifyCommand(store: Store): DataCommandHandler {
     }
 
     const requested = requestedScope(command);
-    // a view's name fails here with 166 CommandNotSupportedOnView
-    const view = store.view(store.ensureCollection(context.db, name), transaction);
+    // a view's name fails here with 166 CommandNotSupportedOnView; a missing collection matches nothing, and only an upsert creates it
+    const missing = store.collection(context.db, name) === undefined && store.viewCatalog.get(context.db, name) === undefined;
+    if (missing && !upsert) return { lastErrorObject: remove ? { n: 0 } : { n: 0, updatedExisting: false }, value: null };
+    const view = store.view(store.ensureCollection(context.db, name, transaction), transaction);
     const scope = collectionScope(requested, view.collection.defaultCollation);
     const spec = remove ? undefined : { filter, update: update as Document | Document[], arrayFilters: optionalDocumentArray(command, 'arrayFilters'), scope };
     if (spec !== undefined) assertArrayFilterIdentifiers(spec);

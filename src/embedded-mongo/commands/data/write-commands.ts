@@ -23,7 +23,7 @@ export function insertCommand(store: Store): DataCommandHandler {
     const ordered = optionalBoolean(command, 'ordered') ?? true;
     // a view fails each statement (writeErrors), as MongoDB does
     const isView = store.viewCatalog.get(context.db, name) !== undefined;
-    const view = isView ? undefined : store.view(store.ensureCollection(context.db, name), transaction);
+    const view = isView ? undefined : store.view(store.ensureCollection(context.db, name, transaction), transaction);
     let n = 0;
     const writeErrors: Document[] = [];
     const interner = new ValueInterner();
@@ -59,7 +59,10 @@ export function updateCommand(store: Store): DataCommandHandler {
     const ordered = optionalBoolean(command, 'ordered') ?? true;
     const variables = letVariables(command);
     const isView = store.viewCatalog.get(context.db, name) !== undefined;
-    const view = isView ? undefined : store.view(store.ensureCollection(context.db, name), transaction);
+    // A missing collection matches nothing: only an upsert creates it.
+    const existing = isView ? undefined : store.collection(context.db, name);
+    let view = existing === undefined ? undefined : store.view(existing, transaction);
+    const collectionView = (): CollectionView => (view ??= store.view(store.ensureCollection(context.db, name, transaction), transaction));
     let n = 0;
     let nModified = 0;
     const upserted: Document[] = [];
@@ -73,8 +76,8 @@ export function updateCommand(store: Store): DataCommandHandler {
           throw badValue(`update statement ${index} needs a 'u' document or pipeline`);
         }
         const requested = requestedScope(statement, variables);
-        if (view === undefined) throw viewIsNotACollection(context.db, name);
-        const scope = collectionScope(requested, view.collection.defaultCollation);
+        if (isView) throw viewIsNotACollection(context.db, name);
+        const scope = collectionScope(requested, view?.collection.defaultCollation);
         const spec = { filter, update, arrayFilters: optionalDocumentArray(statement, 'arrayFilters'), scope };
         assertArrayFilterIdentifiers(spec);
         const multi = optionalBoolean(statement, 'multi') ?? false;
@@ -82,16 +85,18 @@ export function updateCommand(store: Store): DataCommandHandler {
           throw namedError('FailedToParse', 'multi update is not supported for replacement-style update');
         }
         const upsert = optionalBoolean(statement, 'upsert') ?? false;
+        if (view === undefined && !upsert) continue;
+        const target = collectionView();
         for (;;) {
-          const matched = view.match(filter, multi ? undefined : 1, scope);
+          const matched = target.match(filter, multi ? undefined : 1, scope);
           for (const doc of matched) {
-            const outcome = await updateMatched(view, doc, spec);
+            const outcome = await updateMatched(target, doc, spec);
             if (outcome === 'gone') continue;
             n += 1;
             if (outcome === 'modified') nModified += 1;
           }
           if (matched.length > 0 || !upsert) break;
-          const inserted = await insertUpserted(view, spec);
+          const inserted = await insertUpserted(target, spec);
           if (inserted === undefined) continue;
           n += 1;
           upserted.push({ index, _id: inserted._id });
