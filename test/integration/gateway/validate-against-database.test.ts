@@ -338,6 +338,34 @@ describe('validateAgainstDatabase', () => {
       await watched.close();
     }
   });
+
+  it('refuses a mutation writing a capped or time-series collection while writes may run in transactions, and starts with transactions never', async () => {
+    const db = mongo.freshDb('validate_capped');
+    await db.createCollection('logs', { capped: true, size: 1 << 20 });
+    await db.createCollection('readings', { timeseries: { timeField: 'at' } });
+    const sdl = /* GraphQL */ `
+      type Query { logs(first: Int = 10): [Log!]! @list readings(first: Int = 10): [Reading!]! @list }
+      type Mutation { createLog(input: LogInput!): Log! @create createReading(input: ReadingInput!): Reading! @create }
+      type Log @collection(name: "logs") { id: ID! text: String! }
+      type Reading @collection(name: "readings") { id: ID! at: DateTime! value: Float! }
+      input LogInput { text: String! }
+      input ReadingInput { at: DateTime! value: Float! }
+    `;
+    const start = async (writes: { transactions: 'never' } | undefined) => {
+      try {
+        const gateway = await createCheckedGateway({ typeDefs: sdl, mongoClient: client, db: db.databaseName, listen: false, onWarning: () => undefined, ...(writes && { writes }) });
+        await gateway.stop();
+        return [];
+      } catch (error) {
+        return (error as DatabaseMismatchError).problems;
+      }
+    };
+    expect(await start(undefined)).toEqual([
+      'Mutation.createLog: its write unit writes logs, a capped collection, which MongoDB does not write inside a transaction; set writes.transactions to "never" (each write then stands alone), or store it in an ordinary collection',
+      'Mutation.createReading: its write unit writes readings, a time-series collection, which MongoDB does not write inside a transaction; set writes.transactions to "never" (each write then stands alone), or store it in an ordinary collection',
+    ]);
+    expect(await start({ transactions: 'never' })).toEqual([]);
+  });
 });
 
 /** The funnel's catalog, telling `serverVersion` as the server's version. */

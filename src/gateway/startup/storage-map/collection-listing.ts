@@ -9,6 +9,8 @@ export interface CollectionListing {
   readonly views: ReadonlyMap<string, ViewDefinition>;
   /** The collections and views created with a default collation other than `simple`, each with it. */
   readonly collations: ReadonlyMap<string, DefaultCollation>;
+  /** The capped and time-series collections, each with which it is: MongoDB writes neither in a transaction. */
+  readonly untransactable: ReadonlyMap<string, 'capped' | 'time-series'>;
 }
 
 /** A collection's default collation, as listCollections gives it (the fields a message names). */
@@ -21,7 +23,7 @@ export interface DefaultCollation {
 interface ListedCollection {
   readonly name: string;
   readonly type?: string;
-  readonly options?: { readonly viewOn?: unknown; readonly pipeline?: unknown; readonly collation?: DefaultCollation };
+  readonly options?: { readonly viewOn?: unknown; readonly pipeline?: unknown; readonly collation?: DefaultCollation; readonly capped?: unknown; readonly timeseries?: unknown };
 }
 
 /** The listing of the entries a listCollections (not `nameOnly`) answered with. */
@@ -29,11 +31,14 @@ export function collectionListingOf(entries: readonly object[]): CollectionListi
   const names = new Set<string>();
   const views = new Map<string, ViewDefinition>();
   const collations = new Map<string, DefaultCollation>();
+  const untransactable = new Map<string, 'capped' | 'time-series'>();
   for (const info of entries as readonly ListedCollection[]) {
     names.add(info.name);
     const options = info.options;
     if (info.type === 'view' && typeof options?.viewOn === 'string') views.set(info.name, { viewOn: options.viewOn, pipeline: Array.isArray(options.pipeline) ? (options.pipeline as StoredDocument[]) : [] });
     if (options?.collation !== undefined && options.collation.locale !== 'simple') collations.set(info.name, options.collation);
+    if (info.type === 'timeseries' || options?.timeseries !== undefined) untransactable.set(info.name, 'time-series');
+    else if (options?.capped === true) untransactable.set(info.name, 'capped');
   }
-  return { names, views, collations };
+  return { names, views, collations, untransactable };
 }

@@ -51,6 +51,8 @@ export async function validateAgainstDatabase(
     writes?: ReadonlyMap<string, readonly string[]>;
     /** The derived values writes keep (copies, counters, totals), each with the collection it is derived from: none may be a view. */
     derived?: ReadonlyArray<DerivedValue>;
+    /** Whether write units may run in transactions (`writes.transactions` is not `never`); default true. */
+    transactions?: boolean;
     /** The catalog's listCollections, when the caller has read it already. */
     listing?: CollectionListing;
   } = {},
@@ -73,6 +75,7 @@ export async function validateAgainstDatabase(
     ...featuresTheServerCannotRun(storageMap, await catalog.serverVersion()),
     ...collatedCollections(storageMap, listing.collations),
     ...(options.writes && options.writes.size > 0 ? viewsWritten(storageMap, options.writes, views) : []),
+    ...(options.writes && options.transactions !== false ? untransactableWritten(options.writes, listing.untransactable) : []),
     ...(options.derived && options.derived.length > 0 ? derivedFromViews(options.derived, views) : []),
     ...viewIdProblems(storageMap, views, options.schema),
   ];
@@ -137,6 +140,18 @@ function viewsWritten(storageMap: StorageMap, writes: ReadonlyMap<string, readon
     );
   }
   return problems;
+}
+
+/**
+ * Mutations whose write unit writes a capped or time-series collection while units may run in
+ * transactions: MongoDB refuses those writes inside one, so every such mutation would fail.
+ */
+function untransactableWritten(writes: ReadonlyMap<string, readonly string[]>, untransactable: ReadonlyMap<string, 'capped' | 'time-series'>): string[] {
+  return [...writes].flatMap(([coordinate, collections]) => {
+    const written = collections.find((collection) => untransactable.has(collection));
+    if (written === undefined) return [];
+    return [`${coordinate}: its write unit writes ${written}, a ${untransactable.get(written)} collection, which MongoDB does not write inside a transaction; set writes.transactions to "never" (each write then stands alone), or store it in an ordinary collection`];
+  });
 }
 
 /**
