@@ -71,23 +71,29 @@ const PATH_NOT_VIABLE = 28;
 
 /**
  * MongoDB refused one of a unit's writes by the data's own constraints: the validator of `collection`
- * (any write), or a unique index there broken by a write after the unit's first (`firstWrite` false: a
- * copy, counter or array the write keeps in other documents; a duplicate in the first write is the
- * input's, which the generated mutations name). BAD_USER_INPUT, with totalOverflow's outcome (nothing
- * written when the first write is refused). MongoDB's
- * message is left out: it holds the values.
+ * (any write), or a unique index there broken by a `derived` write (a copy, counter or array the write
+ * keeps in step with its source; a duplicate in a document's own write is the input's, which the
+ * generated mutations name). BAD_USER_INPUT, with totalOverflow's outcome (nothing written when
+ * `nothingBefore`: the refused command was the unit's first, of one statement). MongoDB's message is
+ * left out: it holds the values.
  */
-export function refusedByConstraint(mutation: string, collection: string, cause: unknown, inTransaction: boolean, firstWrite: boolean): GraphQLError | undefined {
+export function refusedByConstraint(
+  mutation: string,
+  collection: string,
+  cause: unknown,
+  write: { readonly inTransaction: boolean; readonly nothingBefore: boolean; readonly derived: boolean },
+): GraphQLError | undefined {
   const server = serverErrorOf(cause);
+  const outcome = outcomeOf(write.inTransaction || write.nothingBefore);
   if (server?.code === DOCUMENT_VALIDATION_FAILURE) {
-    return new GraphQLError(`${mutation}: the validator of collection ${collection} refuses a document this write stores there, ${outcomeOf(inTransaction || firstWrite)}; give values the validator accepts, or make it accept what the schema's fields store`, {
+    return new GraphQLError(`${mutation}: the validator of collection ${collection} refuses a document this write stores there, ${outcome}; give values the validator accepts, or make it accept what the schema's fields store`, {
       extensions: { code: PublicErrorCode.BAD_USER_INPUT },
     });
   }
-  if (server?.code !== DUPLICATE_KEY || firstWrite) return undefined;
+  if (server?.code !== DUPLICATE_KEY || !write.derived) return undefined;
   const pattern = (server as { keyPattern?: unknown }).keyPattern;
   const paths = typeof pattern === 'object' && pattern !== null ? ` (${Object.keys(pattern).join(', ')})` : '';
-  return new GraphQLError(`${mutation}: a unique index on ${collection}${paths} refuses a value this write keeps there in step with its source, ${outcomeOf(inTransaction)}; a copy repeats its source's values in every document that references it, so drop that unique index`, {
+  return new GraphQLError(`${mutation}: a unique index on ${collection}${paths} refuses a value this write keeps there in step with its source, ${outcome}; a copy repeats its source's values in every document that references it, so drop that unique index`, {
     extensions: { code: PublicErrorCode.BAD_USER_INPUT },
   });
 }

@@ -366,7 +366,7 @@ export class WriteUnit {
     ]);
     await this.#apply({ kind: 'insert', collection, documents: [complete] });
     for (const step of derived) {
-      const { matched } = await this.#apply(step);
+      const { matched } = await this.#apply(step, 'derived');
       const reference = proofs.get(step.collection);
       if (reference && matched === 0) throw referenceNotFound(reference, reference.keys[0]);
     }
@@ -607,7 +607,7 @@ export class WriteUnit {
   }
 
   async #applyAll(steps: readonly WriteStep[]): Promise<void> {
-    for (const step of steps) await this.#apply(step);
+    for (const step of steps) await this.#apply(step, 'derived');
   }
 
   /**
@@ -635,14 +635,17 @@ export class WriteUnit {
     this.#spend();
     this.#returned = this.#returned.filter((returned) => returned.collection !== collection);
     const { document } = await this.writer.updateOneReturning(collection, statement, toFindProjection(projectionOf(paths.map((path) => [path, 1] as const))), 'before').catch((error: unknown) => {
-      throw refusedByConstraint(`Mutation.${this.mutationField}`, collection, error, this.writer.inTransaction, this.#writes === 0) ?? error;
+      throw refusedByConstraint(`Mutation.${this.mutationField}`, collection, error, { inTransaction: this.writer.inTransaction, nothingBefore: this.#writes === 0, derived: false }) ?? error;
     });
     this.#countWrite();
     return document;
   }
 
-  /** Sends `step`: the documents it matched, and those it changed (an insert or delete changes what it matched). */
-  async #apply(step: WriteStep): Promise<{ matched: number; modified: number }> {
+  /**
+   * Sends `step`: the documents it matched, and those it changed (an insert or delete changes what it
+   * matched). `derived`: a write keeping copies, counters or arrays in step, not a document's own.
+   */
+  async #apply(step: WriteStep, role: 'own' | 'derived' = 'own'): Promise<{ matched: number; modified: number }> {
     this.#spend();
     // A document returned earlier may not be what this write leaves.
     this.#returned = this.#returned.filter((returned) => returned.collection !== step.collection);
@@ -652,10 +655,16 @@ export class WriteUnit {
     } catch (error) {
       const mutation = `Mutation.${this.mutationField}`;
       const { inTransaction } = this.writer;
-      throw totalOverflow(mutation, error, inTransaction) ?? documentTooLarge(mutation, error, inTransaction) ?? refusedByConstraint(mutation, step.collection, error, inTransaction, this.#writes === 0) ?? error;
+      throw totalOverflow(mutation, error, inTransaction) ?? documentTooLarge(mutation, error, inTransaction) ?? refusedByConstraint(mutation, step.collection, error, { inTransaction, nothingBefore: this.#nothingWritten(step), derived: role === 'derived' }) ?? error;
     }
     this.#countWrite();
     return result;
+  }
+
+  /** Whether `step` refused leaves nothing written: the unit's first command, of one statement (an ordered batch keeps those before the refused one). */
+  #nothingWritten(step: WriteStep): boolean {
+    const statements = step.kind === 'update' ? step.statements.length : step.kind === 'insert' ? step.documents.length : 1;
+    return this.#writes === 0 && statements === 1;
   }
 
   async #send(step: WriteStep): Promise<{ matched: number; modified: number }> {

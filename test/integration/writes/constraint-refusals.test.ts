@@ -9,19 +9,24 @@ import { startSdlGateway, type SdlGateway } from '../../support/sdl-gateway';
  */
 const SDL = /* GraphQL */ `
   type Query { orders: [Order!]! @list products: [Product!]! @list labels: [Label!]! @list }
-  type Mutation { updateProduct(id: ID!, input: ProductPatch!): Product! @update }
-  input ProductPatch { name: String }
-  type Product @collection(name: "products") { id: ID! name: String! }
+  type Mutation {
+    updateProduct(id: ID!, input: ProductPatch!): Product! @update
+    createOrder(input: OrderInput!): Order! @create
+  }
+  input ProductPatch { name: String sku: String }
+  input OrderInput { code: String! product: ID! }
+  type Product @collection(name: "products") { id: ID! name: String! sku: String }
   type Order @collection(name: "orders") {
     id: ID!
-    product: Product @snapshot(path: "product", fields: ["id", "name"]) @join(localField: "product.id") @read(strategy: SNAPSHOT)
+    code: String
+    product: Product @snapshot(path: "product", fields: ["id", "name", "sku"]) @join(localField: "product.id") @read(strategy: SNAPSHOT)
   }
   type Label @collection(name: "labels") {
     id: ID!
     product: Product @snapshot(path: "product", fields: ["id", "name"]) @join(localField: "product.id") @read(strategy: SNAPSHOT)
   }
 `;
-const [lamp, desk] = [new ObjectId('6955b90000000000000000e1'), new ObjectId('6955b90000000000000000e2')];
+const [lamp, desk, chair] = [new ObjectId('6955b90000000000000000e1'), new ObjectId('6955b90000000000000000e2'), new ObjectId('6955b90000000000000000e3')];
 const WRITTEN_BEFORE = 'so it was left as it was; without a transaction, what the write changed before it stands (docjoin reconcile reports the drift)';
 
 describe.each([
@@ -36,9 +41,11 @@ describe.each([
       async prepare(db) {
         await db.createCollection('products', { validator: { name: { $ne: 'Banned' } } });
         await db.createCollection('labels', { validator: { 'product.name': { $ne: 'Lantern' } } });
-        await db.collection('products').insertMany([{ _id: lamp, name: 'Lamp' }, { _id: desk, name: 'Desk' }]);
-        await db.collection('orders').insertMany([{ product: { id: lamp, name: 'Lamp' } }, { product: { id: desk, name: 'Desk' } }]);
+        await db.collection('products').insertMany([{ _id: lamp, name: 'Lamp', sku: 'L-1' }, { _id: desk, name: 'Desk', sku: 'D-1' }, { _id: chair, name: 'Chair', sku: 'C-1' }]);
+        await db.collection('products').createIndex({ sku: 1 }, { unique: true });
+        await db.collection('orders').insertMany([{ code: 'A1', product: { id: lamp, name: 'Lamp', sku: 'L-1' } }, { code: 'A2', product: { id: desk, name: 'Desk', sku: 'D-1' } }]);
         await db.collection('orders').createIndex({ 'product.name': 1 }, { unique: true });
+        await db.collection('orders').createIndex({ code: 1 }, { unique: true, sparse: true });
         await db.collection('labels').insertOne({ product: { id: lamp, name: 'Lamp' } });
       },
       gateway: { onWarning: () => undefined, writes: { transactions } },
@@ -46,7 +53,7 @@ describe.each([
   }, 60_000);
   afterAll(() => fixture?.stop());
 
-  const rename = (id: ObjectId, name: string) => fixture.gateway.execute({ query: `mutation { updateProduct(id: "${id.toHexString()}", input: { name: "${name}" }) { name } }` });
+  const rename = (id: ObjectId, name: string, field = 'name') => fixture.gateway.execute({ query: `mutation { updateProduct(id: "${id.toHexString()}", input: { ${field}: "${name}" }) { name } }` });
   const names = async (collection: string) => (await fixture.db.collection(collection).find({}, { sort: { _id: 1 } }).toArray()).map((document) => document.name ?? document.product.name);
 
   it("refuses a name the products' own validator refuses: the first write, so nothing is written either way", async () => {
@@ -54,7 +61,7 @@ describe.each([
     expect(refused.errors?.map((error) => [error.extensions?.code, error.message])).toEqual([
       ['BAD_USER_INPUT', "Mutation.updateProduct: the validator of collection products refuses a document this write stores there, so nothing was written; give values the validator accepts, or make it accept what the schema's fields store"],
     ]);
-    expect(await names('products')).toEqual(['Lamp', 'Desk']);
+    expect(await names('products')).toEqual(['Lamp', 'Desk', 'Chair']);
   });
 
   it('refuses a rename whose copy a unique index over copied fields refuses, naming that index, not another Product', async () => {
@@ -62,7 +69,15 @@ describe.each([
     expect(refused.errors?.map((error) => [error.extensions?.code, error.message])).toEqual([
       ['BAD_USER_INPUT', `Mutation.updateProduct: a unique index on orders (product.name) refuses a value this write keeps there in step with its source, ${outcome}; a copy repeats its source's values in every document that references it, so drop that unique index`],
     ]);
-    expect([await names('products'), await names('orders')]).toEqual(transactions === 'auto' ? [['Lamp', 'Desk'], ['Lamp', 'Desk']] : [['Lamp', 'Lamp'], ['Lamp', 'Desk']]);
+    expect([await names('products'), await names('orders')]).toEqual(transactions === 'auto' ? [['Lamp', 'Desk', 'Chair'], ['Lamp', 'Desk']] : [['Lamp', 'Lamp', 'Chair'], ['Lamp', 'Desk']]);
+  });
+
+  it("names the input when a document's own unique index refuses it, though a transaction's locks were written first (a copied field, a reference)", async () => {
+    const codes = async (result: Awaited<ReturnType<typeof rename>>) => result.errors?.map((error) => [error.extensions?.code, error.message]);
+    expect(await codes(await rename(desk, 'L-1', 'sku'))).toEqual([['BAD_USER_INPUT', 'another Product already has this sku (a unique index allows one)']]);
+    const order = await fixture.gateway.execute({ query: `mutation { createOrder(input: { code: "A1", product: "${chair.toHexString()}" }) { code } }` });
+    expect(await codes(order)).toEqual([['BAD_USER_INPUT', 'another Order already has this code (a unique index allows one)']]);
+    expect((await fixture.db.collection('products').findOne({ _id: desk }))?.sku).toBe('D-1');
   });
 
   it("refuses a rename whose copy the labels' validator refuses", async () => {
