@@ -84,7 +84,7 @@ export class Collection {
     private readonly clock: VersionClock,
   ) {
     this.defaultCollation = options.collation === undefined ? undefined : parseCollation(options.collation);
-    this.validator = validatorOf(options, this.defaultCollation);
+    this.validator = enforcedValidator(options, this.defaultCollation);
   }
 
   /**
@@ -375,10 +375,23 @@ export function claimKeyOf(index: EqualityIndex, key: string): string {
  * The collection's validator (see Collection.validator); a query it cannot run fails `create` (BadValue),
  * and so does level `moderate`, which needs a document's validity before collMod (not served here).
  */
-function validatorOf(options: Document, collation: Collation | undefined): Collection['validator'] {
+export function validatorOf(options: Document, collation: Collation | undefined): Collection['validator'] {
   const query: unknown = options.validator;
   if (options.validationLevel === 'moderate') throw namedError('InvalidOptions', 'validationLevel "moderate" is not supported by the embedded server; use "strict" or "off"');
   if (query === undefined || options.validationLevel === 'off' || options.validationAction === 'warn') return undefined;
   const passes = compileFilter(query as Document, collation === undefined ? undefined : { collation });
   return { refuses: (next) => !passes(next) };
+}
+
+/**
+ * validatorOf for a collection being made or brought back: a data directory saved before validators
+ * were enforced here may hold one this server cannot run (`$jsonSchema`); it is kept in the options,
+ * as listed, and not enforced, rather than leave the data unopenable. `create` checks with validatorOf first.
+ */
+function enforcedValidator(options: Document, collation: Collation | undefined): Collection['validator'] {
+  try {
+    return validatorOf(options, collation);
+  } catch {
+    return undefined;
+  }
 }

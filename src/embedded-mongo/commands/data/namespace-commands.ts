@@ -1,7 +1,7 @@
 import { calculateObjectSize, type Document } from 'bson';
 import { compileFilter, OUTPUT_STAGES, parseCollation } from '../../query';
 import type { Collection } from '../../storage/collection';
-import { ID_INDEX } from '../../storage/collection';
+import { ID_INDEX, validatorOf } from '../../storage/collection';
 import type { Store } from '../../storage/store';
 import type { ViewDefinition } from '../../storage/view-catalog';
 import { CommandError, ErrorCodes, namedError } from '../../protocol/command-error';
@@ -83,6 +83,8 @@ export function createCommand(store: Store): DataCommandHandler {
       if (collation === undefined) delete options.collation;
       else options.collation = collation.toDocument();
     }
+    // A validator this server cannot run is refused here, not ignored (data saved before validators were enforced keeps its own).
+    validatorOf(options, options.collation === undefined ? undefined : parseCollation(options.collation));
     const existing = store.collection(context.db, name);
     if (existing === undefined) store.createCollection(context.db, name, options);
     else if (!sameBson(existing.options, options)) {

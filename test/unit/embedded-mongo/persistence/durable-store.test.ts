@@ -150,6 +150,22 @@ describe('openDurableStore', () => {
     expect(dump(twice)).toBe(before);
   });
 
+  it('opens a collection saved with a validator this server does not enforce ($jsonSchema, level moderate: accepted before validators were): kept as listed, not enforced', () => {
+    const dir = dataDir();
+    const saved = [
+      { validator: { $jsonSchema: { bsonType: 'object', required: ['name'] } } },
+      { validator: { name: { $type: 'string' } }, validationLevel: 'moderate' },
+    ];
+    new DataDirectory(dir).writeSnapshot(1, saved.map((options, index) => ({ kind: 'createCollection', database: 'app', name: `saved${index}`, options })));
+    const { store } = openStore(dir);
+    insert(store, 'saved0', [{ _id: 1 }]);
+    insert(store, 'saved1', [{ _id: 1, name: 7 }]);
+    expect(store.collections('app').map((collection) => [collection.name, collection.options, collection.size])).toEqual([
+      ['saved0', saved[0], 1],
+      ['saved1', saved[1], 1],
+    ]);
+  });
+
   it('compacts once the journal passes the size limit, and keeps every document', () => {
     const dir = dataDir();
     const first = openStore(dir, 4_096);
