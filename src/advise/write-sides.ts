@@ -1,5 +1,5 @@
 import type { IResolvers } from '@graphql-tools/utils';
-import { buildGatewaySchema, derivedFromViews, derivedValues, referenceLocksOf, withDirectiveTypeDefs, type CollectionListing, type MutationWritePlans } from '../gateway';
+import { buildGatewaySchema, derivedFromViews, derivedIntoViews, derivedValues, referenceLocksOf, withDirectiveTypeDefs, type CollectionListing, type MutationWritePlans } from '../gateway';
 import { addSnapshotSdl } from '../schema-edits/add-snapshot-sdl';
 import { dropSnapshotSdl, widenSnapshotSdl, type SchemaFile } from '../schema-edits/snapshot-sdl-change';
 import { addCounterSdl, addTotalSdl } from '../schema-edits/derived-field-sdl';
@@ -35,17 +35,22 @@ export function writeSidesOf(project: WriteSidesProject): WriteSides | string {
 
 /**
  * `sides` with every change refused whose schema derives a value from one of the database's `views`
- * (a copy of a view's rows, a counter or total of them), as the gateway's start on that database refuses it.
+ * (a copy of a view's rows, a counter or total of them), as the gateway's start on that database refuses
+ * it, or keeps one in a view's rows, which migrate's backfill and the writes keeping it cannot write.
  */
 export function refusingViews(sides: WriteSides, views: CollectionListing['views']): WriteSides {
   if (views.size === 0) return sides;
-  const before = derivedFromViews(derivedValues(sides.before.model), views);
+  const problems = (side: WriteSide) => {
+    const derived = derivedValues(side.model);
+    return [...derivedFromViews(derived, views), ...derivedIntoViews(derived, views)];
+  };
+  const before = problems(sides.before);
   return {
     before: sides.before,
     after(change: StorageChange): WriteSide | string {
       const side = sides.after(change);
       if (typeof side === 'string') return side;
-      const added = derivedFromViews(derivedValues(side.model), views).filter((problem) => !before.includes(problem));
+      const added = problems(side).filter((problem) => !before.includes(problem));
       return added.length > 0 ? `the schema after the change would not start: ${added.join(' ')}` : side;
     },
   };

@@ -8,7 +8,7 @@ import type { OutputStream } from '../command-line/cli-io';
 import { createProgressLine } from '../command-line/progress-line';
 import { inspectCommandDatabase } from '../command-line/command-database';
 import { ConfigError, loadConfig, redactSecrets } from '../config/config';
-import { StorageConfigError, derivedFromViews, derivedValues, withDirectiveTypeDefs, buildGatewaySchema, buildWriteModelFromSdl, copyPathOf, pathsOverlap, quoteInput, storedPathsOf, sumType, type PathSegment, type SnapshotLocation, type WriteModel, COUNTER_BACKFILL, EMBEDDED_BACKFILL, SNAPSHOT_BACKFILL, TOTAL_BACKFILL } from '../gateway';
+import { StorageConfigError, derivedFromViews, derivedIntoViews, derivedValues, withDirectiveTypeDefs, buildGatewaySchema, buildWriteModelFromSdl, copyPathOf, pathsOverlap, quoteInput, storedPathsOf, sumType, type PathSegment, type SnapshotLocation, type WriteModel, COUNTER_BACKFILL, EMBEDDED_BACKFILL, SNAPSHOT_BACKFILL, TOTAL_BACKFILL } from '../gateway';
 import { ProjectConfigError, type Project } from '../project/load-project';
 import { everyCopyDangles, reconcileChecks } from '../reconcile/reconcile';
 import type { DriftReport, ReconcileProgress } from '../reconcile/reconcile-types';
@@ -109,6 +109,8 @@ interface SchemaChange {
   readonly work: Work;
   /** The schema after the change. */
   readonly model: WriteModel;
+  /** The derived values (copies, counters, totals, arrays) the schema declared before it, by coordinate. */
+  readonly derivedBefore: ReadonlySet<string>;
   /** Written with --write once the database is checked (none when the SDL waits for the data, or nothing changes). */
   readonly writeFirst: readonly SchemaFile[];
   readonly shown: (file: string) => string;
@@ -151,7 +153,8 @@ function planSchemaChange(command: Migrate, project: Project, io: Io): SchemaCha
     io.out.write(`${work.next}\n`);
     return work;
   }
-  return { work, model, writeFirst, shown };
+  const derivedBefore = new Set(derivedValues(buildWriteModelFromSdl(project.typeDefs)).map((value) => value.coordinate));
+  return { work, model, derivedBefore, writeFirst, shown };
 }
 
 function writeSchemaFiles(edits: readonly SchemaFile[], shown: (file: string) => string, io: Io): void {
@@ -312,10 +315,12 @@ async function run(command: Migrate, target: { uri: string; db: string } & Schem
       io.err.write(`migrate: ${wrongDatabase}; nothing was written\n`);
       return 2;
     }
-    // The gateway would refuse to start with the change: refused before anything is written.
-    const [derivedFromView] = derivedFromViews(derivedValues(target.model), views);
-    if (derivedFromView) {
-      io.err.write(`migrate: ${derivedFromView}; nothing was written\n`);
+    // A value the change derives from a view, or keeps in one: the gateway would refuse to start, or the
+    // backfill would write the view. Refused before anything is written.
+    const derived = derivedValues(target.model).filter((value) => !target.derivedBefore.has(value.coordinate));
+    const [overView] = [...derivedFromViews(derived, views), ...derivedIntoViews(derived, views)];
+    if (overView) {
+      io.err.write(`migrate: ${overView}; nothing was written\n`);
       return 2;
     }
     if (dryRun) io.out.write('dry run: nothing is written (--write applies the change)\n');

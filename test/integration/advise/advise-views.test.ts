@@ -11,8 +11,8 @@ import { captureIo } from '../../unit/cli/capture-io';
 
 /**
  * A gateway refuses a copy, a counter or a total derived from a MongoDB view (validate-against-database.ts
- * derivedFromViews): advise, which checks each change by the schema it leaves, must not give one either,
- * though the same reads over a collection would earn it.
+ * derivedFromViews), and nothing can write one kept in a view's rows (derivedIntoViews): advise, which
+ * checks each change by the schema it leaves, gives neither, though the same reads over collections earn them.
  */
 const SDL = (publishers: string, books: string) => /* GraphQL */ `
   type Query { books: [Book!]! @list authors: [Author!]! @list }
@@ -75,4 +75,9 @@ it('gives a snapshot and a counter over collections, and neither over views, say
   expect([publisher.kind, books.kind]).toEqual(['keep', 'keep']);
   expect(publisher.rejected).toMatchObject({ kind: 'add-snapshot', because: expect.stringContaining('Book.publisher: its snapshot is derived from activePublishers, a MongoDB view on publishers') });
   expect(books.rejected).toMatchObject({ kind: 'add-counter', because: expect.stringContaining('Author.booksCount: its counter is derived from activeBooks, a MongoDB view on books') });
+
+  // A copy kept in a view's rows: the backfill and the writes keeping it would write the view.
+  const heldInView = (await adviceOver(SDL('publishers', 'activeBooks'))).get('Book.publisher')!;
+  expect(heldInView.kind).toBe('keep');
+  expect(heldInView.rejected).toMatchObject({ kind: 'add-snapshot', because: expect.stringContaining('Book.publisher: its snapshot would be kept in activeBooks, a MongoDB view on books, which MongoDB cannot write') });
 }, 120_000);

@@ -149,6 +149,20 @@ would backfill Book.publisher: 5 scanned, 4 to rewrite (1 batch)
     expect(await db.collection('books').countDocuments({ 'publisher.name': { $exists: true } })).toBe(4);
     expect(readFileSync(schemaFile, 'utf8')).toBe(MOVED);
   });
+
+  it('refuses, exit 2, before writing the SDL or a book, a snapshot kept in a MongoDB view (the backfill would write the view)', async () => {
+    const { db, schemaFile, args } = await projects.create(SDL.replace('@collection(name: "books")', '@collection(name: "shelvedBooks")'), async (fresh) => {
+      await fresh.collection('publishers').insertMany(publisherIds.map((_id, n) => ({ _id, name: `Press ${n}` })));
+      await fresh.collection('books').insertMany(bookIds.map((_id, n) => ({ _id, title: `Book ${n}`, publisherId: publisherIds[n % 2]! })));
+      await fresh.collection('books').createIndex({ publisherId: 1, _id: 1 });
+      await fresh.createCollection('shelvedBooks', { viewOn: 'books', pipeline: [] });
+    });
+    const sdlBefore = readFileSync(schemaFile, 'utf8');
+    const refused = await migrate(['--add-snapshot', 'Book.publisher', '--fields', 'name', '--write', ...args]);
+    expect([refused.code, refused.err]).toEqual([2, 'migrate: Book.publisher: its snapshot would be kept in shelvedBooks, a MongoDB view on books, which MongoDB cannot write; keep it in a type stored in a collection, or leave it out; nothing was written\n']);
+    expect(readFileSync(schemaFile, 'utf8')).toBe(sdlBefore);
+    expect(await db.collection('books').countDocuments({ publisher: { $exists: true } })).toBe(0);
+  });
 });
 
 describe('docjoin migrate --add-snapshot over keys that name no document', () => {

@@ -111,6 +111,8 @@ export interface DerivedValue {
   readonly what: string;
   /** The collection its value comes from: the children counted or summed, the copied documents. */
   readonly from: string;
+  /** The collection whose documents hold it. */
+  readonly heldIn: string;
 }
 
 /**
@@ -118,6 +120,19 @@ export interface DerivedValue {
  * collection beneath (by another type) cannot tell which rows the view's pipeline shows, so nothing
  * would move the value in step.
  */
+/**
+ * Derived values held in a view's rows: filling them (migrate's backfill) or keeping them (a write's
+ * fan-out) would write the view, which MongoDB refuses. For a change to a schema (advise, migrate): the
+ * start refuses them only once a mutation writes them (viewsWritten).
+ */
+export function derivedIntoViews(derived: ReadonlyArray<DerivedValue>, views: ReadonlyMap<string, ViewDefinition>): string[] {
+  return derived.flatMap(({ coordinate, what, heldIn }) => {
+    const beneath = views.get(heldIn)?.viewOn;
+    if (beneath === undefined) return [];
+    return [`${coordinate}: its ${what} would be kept in ${heldIn}, a MongoDB view on ${beneath}, which MongoDB cannot write; keep it in a type stored in a collection, or leave it out`];
+  });
+}
+
 export function derivedFromViews(derived: ReadonlyArray<DerivedValue>, views: ReadonlyMap<string, ViewDefinition>): string[] {
   return derived.flatMap(({ coordinate, what, from }) => {
     const beneath = views.get(from)?.viewOn;
