@@ -1,3 +1,4 @@
+import { GraphQLError } from 'graphql';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { createGateway, unauthenticated, type AuthOptions, type Gateway } from 'docjoin';
@@ -209,6 +210,7 @@ describe('your own authenticate function', () => {
       authenticate: (request) => {
         const who = request.header('x-who');
         if (who === 'crash') throw new Error('session store at 10.0.0.7 refused: bob 1');
+        if (who === 'no-code') throw new GraphQLError('session store down');
         if (who === 'no-roles') return { role: 'reader' } as never;
         if (who === 'other-role') return { role: 'admin', roles: ['reader'], anonymous: false, subject: 'ann', claims: {} };
         return { role: 'reader', roles: ['reader'], anonymous: false, subject: 'ann', claims: { sub: 'ann' } };
@@ -216,18 +218,19 @@ describe('your own authenticate function', () => {
     };
     await withGateway(auth, async (gateway, lines) => {
       const answers = [];
-      for (const who of ['crash', 'no-roles', 'other-role']) {
+      for (const who of ['crash', 'no-code', 'no-roles', 'other-role']) {
         const { status, body } = await notes(gateway, { 'x-who': who });
         answers.push([status, body.errors?.map((error) => [error.extensions?.code, error.message]), body.data]);
       }
       expect(answers).toEqual([
+        [503, [['AUTHENTICATION_UNAVAILABLE', 'Authentication is unavailable: auth.authenticate failed (the server log has its error)']], undefined],
         [503, [['AUTHENTICATION_UNAVAILABLE', 'Authentication is unavailable: auth.authenticate failed (the server log has its error)']], undefined],
         [503, [['AUTHENTICATION_UNAVAILABLE', 'Authentication is unavailable: auth.authenticate returned a viewer without roles (strings, its role among them)']], undefined],
         [503, [['AUTHENTICATION_UNAVAILABLE', 'Authentication is unavailable: auth.authenticate returned a viewer without roles (strings, its role among them)']], undefined],
       ]);
       const logged = lines.filter((line) => line.msg === 'request refused: its context could not be made').map((line) => (line.err as { message: string }).message);
       expect(logged[0]).toBe('session store at 10.0.0.7 refused: bob 1');
-      expect(logged).toHaveLength(3);
+      expect(logged).toHaveLength(4);
       // And it keeps serving.
       expect((await notes(gateway, { 'x-who': 'ann' })).body.data).toEqual({ notes: [{ text: 'ann 1' }, { text: 'ann 2' }] });
     });

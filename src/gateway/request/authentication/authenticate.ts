@@ -83,7 +83,7 @@ function cannotAuthenticate(reason: string, cause?: unknown): GraphQLError {
 }
 
 /**
- * What your `auth.authenticate` gave: its refusal (a GraphQLError, such as `unauthenticated`) as it is;
+ * What your `auth.authenticate` gave: its refusal (a GraphQLError with a code, such as `unauthenticated`) as it is;
  * any other error is an outage of what it relies on (a session store), answered 503 like an unreachable
  * JWKS, the error kept as the cause for the log and never shown to the client.
  */
@@ -91,7 +91,7 @@ async function ownAuthentication(own: NonNullable<AuthOptions['authenticate']>, 
   try {
     return await own(request);
   } catch (error) {
-    if (error instanceof GraphQLError) throw error;
+    if (error instanceof GraphQLError && typeof error.extensions.code === 'string') throw error;
     throw cannotAuthenticate('auth.authenticate failed (the server log has its error)', error);
   }
 }
