@@ -98,6 +98,17 @@ export function costLimitExceeded(excess: CostLimitExcess, estimate: CostEstimat
   );
 }
 
+/**
+ * A read past the round-trip limit while the operation runs: only reads its estimate did not count (a
+ * hand-written resolver's) get there. The field asking for it gets this error; the rest answers.
+ */
+export function roundTripLimitReached(estimated: number, max: number, origin: string): GraphQLError {
+  return new GraphQLError(
+    `Operation stopped at its limit of ${max} round trips (${origin}): it read more than the ${estimated} its estimate counted, through a resolver the estimate cannot see (reads of context.documents in a hand-written field). Ask for fewer items, or read them in fewer commands.`,
+    { extensions: { code: PublicErrorCode.COST_LIMIT_EXCEEDED, cost: { estimated, max, limit: 'roundTrips' } } },
+  );
+}
+
 function advice(limit: CostLimitName, heaviest: FieldShare | undefined, max: number): string {
   if (limit === 'depth') return 'Nest fewer levels.';
   if (!heaviest) return 'Ask for fewer items, fewer aliases or less nesting.';

@@ -3,7 +3,7 @@ import { GraphQLError } from 'graphql';
 import type { CostEstimate } from '../estimate/estimate-operation';
 import { badUserInput, PublicErrorCode } from '../../errors/public-error-code';
 import type { CostLedger, CostReport } from '../../request/cost/cost-ledger';
-import { costLimitExceeded, findExceededLimit, limitOrigin, type CostLimits, type LimitOrigins } from './cost-limits';
+import { costLimitExceeded, findExceededLimit, limitOrigin, roundTripLimitReached, type CostLimits, type LimitOrigins } from './cost-limits';
 import { findEstimateViolations, type EstimateViolationRecorder } from './estimate-check';
 import { quoteInput } from '../../errors/quote-input';
 import { unservedOperation } from '../plan/unserved-operation';
@@ -117,7 +117,10 @@ export function ApolloServerPluginDocjoinCost<TContext extends { readonly ledger
           }
           // The estimate covers one attempt of each write unit; retries may spend what the limit leaves.
           const maxRoundTrips = options.limits?.maxRoundTrips;
-          if (estimate && maxRoundTrips !== undefined) request.contextValue.ledger.limitRoundTrips({ estimated: estimate.roundTrips, max: maxRoundTrips });
+          if (estimate && maxRoundTrips !== undefined) {
+            const origin = limitOrigin('roundTrips', options.givenLimits, options.limitOrigins);
+            request.contextValue.ledger.limitRoundTrips({ estimated: estimate.roundTrips, max: maxRoundTrips, refusal: () => roundTripLimitReached(estimate!.roundTrips, maxRoundTrips, origin) });
+          }
         },
         async willSendResponse(request) {
           // Another plugin's refusal can send the response while the admission still waits: it is given back once it comes.

@@ -201,6 +201,9 @@ export class CostLedger {
   readonly #writeUnits: WriteUnitRecord[] = [];
   /** Round trips retried attempts may spend: the limit minus the estimate (limitRoundTrips). */
   #retryRoundTrips = Number.POSITIVE_INFINITY;
+  /** The round trips the operation may send, and the error past them (limitRoundTrips); reads started so far. */
+  #roundTripLimit: { readonly max: number; readonly refusal: () => Error } | undefined;
+  #readsStarted = 0;
 
   /** Documents `$lookup` stages brought inside the documents of the replies, by the collection they came from (commands count only the outer ones). */
   readonly #lookedUp = new Map<string, number>();
@@ -305,8 +308,22 @@ export class CostLedger {
    * estimate, which covers one attempt of each write unit, is `estimated`. Retried attempts may spend
    * the difference (mayRetry). Without a call, retries are not limited by round trips.
    */
-  limitRoundTrips(limit: { readonly estimated: number; readonly max: number }): void {
+  limitRoundTrips(limit: { readonly estimated: number; readonly max: number; readonly refusal?: () => Error }): void {
     this.#retryRoundTrips = limit.max - limit.estimated;
+    this.#roundTripLimit = limit.refusal && { max: limit.max, refusal: limit.refusal };
+  }
+
+  /**
+   * A read is about to be sent: refused (the limit's `refusal`) once the reads started and the write
+   * units' commands would pass the limit. Only reads the estimate does not count get there (a
+   * hand-written resolver's, through `context.documents`): what docjoin plans stays within its estimate,
+   * which the limit bounds before execution.
+   */
+  startRead(): void {
+    this.#readsStarted += 1;
+    if (this.#roundTripLimit === undefined) return;
+    const writes = this.#commands.filter((command) => command.writeUnit !== undefined).length;
+    if (this.#readsStarted + writes > this.#roundTripLimit.max) throw this.#roundTripLimit.refusal();
   }
 
   /**
