@@ -27,7 +27,8 @@ export function formatAdvice(report: AdviceReport, heading: string, options: { r
   const counts = new Map<string, number>();
   for (const field of report.fields) counts.set(field.kind, (counts.get(field.kind) ?? 0) + 1);
   const rejectedNote = rejectedCount === 0 ? '' : ` ${rejectedCount} change(s) considered and not given${options.verbose ? '' : ' (--verbose shows them, and why)'}.`;
-  lines.push('', `${report.fields.length} relation fields: ${[...counts].map(([kind, count]) => `${count} ${kind}`).join(', ')}.${rejectedNote}`);
+  const kinds = counts.size === 0 ? '' : `: ${[...counts].map(([kind, count]) => `${count} ${kind}`).join(', ')}`;
+  lines.push('', `${report.fields.length} relation fields${kinds}.${rejectedNote}`);
   return `${lines.join('\n')}\n`;
 }
 

@@ -49,7 +49,7 @@ export function joinAdvice(field: RelationField, storageMap: StorageMap, workloa
   const dangling = entry.dangling > 0 ? [`${count(entry.dangling)} of ${count(entry.keys)} keys the join read named no ${join.targetType} document: their copies could hold only the key, so a read with one of them would still join (counted as saving nothing)`] : [];
   return {
     kind: 'add-snapshot',
-    change: `copy [${fields.join(', ')}] of each ${join.targetType} into ${parents ?? field.typeName} (@snapshot(path: "…", fields: [${fields.map((name) => JSON.stringify(name)).join(', ')}]) beside the @join)`,
+    change: `copy [${fields.join(', ')}] of each ${join.targetType} into ${parents ?? `each embedded ${field.typeName}`} (@snapshot(path: "…", fields: [${fields.map((name) => JSON.stringify(name)).join(', ')}]) beside the @join)`,
     rule: RULES.addSnapshot,
     snapshotFields: fields,
     storage: { kind: 'add-snapshot', coordinate: field.coordinate, fields },

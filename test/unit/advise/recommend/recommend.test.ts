@@ -187,6 +187,7 @@ describe('recommend', () => {
       expect(verbose).toContain('MongoDB time per 1,000 operations 936.4 ms → 1,018.2 ms\n');
       expect(formatAdvice(report, 'Advice')).toMatch(/ 1 change\(s\) considered and not given \(--verbose shows them, and why\)\.\n$/);
       expect(formatAdvice(report, 'Advice')).not.toContain('rejected: ');
+      expect(formatAdvice({ ...report, fields: [] }, 'Advice')).toBe('Advice\n\n\n0 relation fields.\n');
     });
 
     it('does not price a change on changes it does not know: runs recorded by an older docjoin, or sets past the cap', () => {
