@@ -182,14 +182,14 @@ describe("figures past their type's range", () => {
     huge = await startSdlGateway({
       dbPrefix: 'aggregate_overflow',
       typeDefs: /* GraphQL */ `
-        type Query { readings(first: Int = 20): [Reading!]! @list readingsAggregate: ReadingAggregate! @aggregate(of: "readings", fields: ["value", "ticks", "peak", "drift", "serial"]) }
-        type Reading @collection(name: "readings") { id: ID! value: Float! ticks: Long! peak: Float! drift: Float! serial: Long }
+        type Query { readings(first: Int = 20): [Reading!]! @list readingsAggregate: ReadingAggregate! @aggregate(of: "readings", fields: ["value", "ticks", "peak", "drift", "serial", "stock"]) }
+        type Reading @collection(name: "readings") { id: ID! value: Float! ticks: Long! peak: Float! drift: Float! serial: Long stock: Long }
       `,
       prepare: async (db) => {
         await db.collection('readings').insertMany([
-          { value: Number.MAX_VALUE, ticks: Long.fromBigInt(2n ** 62n), peak: 1, drift: Number.POSITIVE_INFINITY, serial: Long.fromBigInt(2n ** 53n + 1n) },
-          { value: Number.MAX_VALUE, ticks: Long.fromBigInt(2n ** 62n), peak: Number.POSITIVE_INFINITY, drift: Number.NEGATIVE_INFINITY, serial: new Double(2) },
-          { value: 1, ticks: Long.fromNumber(1), peak: 2, drift: 1 },
+          { value: Number.MAX_VALUE, ticks: Long.fromBigInt(2n ** 62n), peak: 1, drift: Number.POSITIVE_INFINITY, serial: Long.fromBigInt(2n ** 53n + 1n), stock: Long.fromNumber(2) },
+          { value: Number.MAX_VALUE, ticks: Long.fromBigInt(2n ** 62n), peak: Number.POSITIVE_INFINITY, drift: Number.NEGATIVE_INFINITY, serial: new Double(2), stock: Decimal128.fromString('1.5') },
+          { value: 1, ticks: Long.fromNumber(1), peak: 2, drift: 1, stock: Decimal128.fromString('3') },
         ]);
       },
     });
@@ -219,6 +219,19 @@ describe("figures past their type's range", () => {
     expect(result.data).toBeNull();
     expect(result.errors?.map((error) => [error.message, error.path, error.extensions?.code])).toEqual([
       ['the figure is about 9.01e+15, added by MongoDB as a double because some stored values are doubles, so it is not exact as a Long; store them as Longs, or aggregate a Decimal field', ['readingsAggregate', 'sum', 'serial'], 'VALUE_OUT_OF_RANGE'],
+    ]);
+  });
+
+  it('refuses a Long figure MongoDB gives as a Decimal128 no Long holds (a decimal stored in the field), and gives one that is a whole number', async () => {
+    const extremes = await huge.gateway.execute({ query: '{ top: readingsAggregate { max { stock } } low: readingsAggregate { min { stock } } }' });
+    expect(extremes.data).toEqual({ top: { max: { stock: '3' } }, low: { min: { stock: null } } });
+    expect(extremes.errors?.map((error) => [error.message, error.path, error.extensions?.code])).toEqual([
+      ['the figure is 1.5, a stored Decimal128, not a whole number a Long holds; store them as Longs, or declare the field Decimal', ['low', 'min', 'stock'], 'VALUE_OUT_OF_RANGE'],
+    ]);
+    const total = await huge.gateway.execute({ query: '{ readingsAggregate { sum { stock } } }' });
+    expect(total.data).toBeNull();
+    expect(total.errors?.map((error) => [error.message, error.path, error.extensions?.code])).toEqual([
+      ['the figure is 6.5, added by MongoDB as a Decimal128 because some stored values are Decimal128s, not a whole number a Long holds; store them as Longs, or declare the field Decimal', ['readingsAggregate', 'sum', 'stock'], 'VALUE_OUT_OF_RANGE'],
     ]);
   });
 

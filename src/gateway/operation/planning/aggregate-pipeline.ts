@@ -1,6 +1,7 @@
-import type { GraphQLError } from 'graphql';
+import type { GraphQLError, GraphQLScalarType } from 'graphql';
 import type { StoredDocument } from '../../documents/stored-document';
-import { isBsonNumber, isObjectId } from '../../documents/bson-type';
+import { bsonType, isBsonNumber, isObjectId } from '../../documents/bson-type';
+import { LongScalar } from '../../startup/scalars/exact-number-scalars';
 import { isInOperand, keyString } from '../../documents/key-string';
 import { valueOutOfRange } from '../../errors/public-error-code';
 import { eachParentKeyOnce } from './parent-keys';
@@ -154,6 +155,10 @@ function figureValue(type: string, value: unknown, from: 'added' | 'stored'): un
         : `the figure is about ${value.toExponential(2)}, added by MongoDB as a double because some stored values are doubles, so it is not exact as a Long; store them as Longs, or aggregate a Decimal field`,
     );
   }
+  if (type === 'Long' && bsonType(value) === 'Decimal128' && !representable(LongScalar, value)) {
+    const why = from === 'added' ? 'added by MongoDB as a Decimal128 because some stored values are Decimal128s' : 'a stored Decimal128';
+    return valueOutOfRange(`the figure is ${String(value)}, ${why}, not a whole number a Long holds; store them as Longs, or declare the field Decimal`);
+  }
   if (EXACT_SCALARS.has(type)) return value === undefined || value === null ? null : value;
   const figure = responseValue(value);
   if (typeof figure !== 'number' || Number.isFinite(figure)) return figure;
@@ -165,6 +170,16 @@ function figureValue(type: string, value: unknown, from: 'added' | 'stored'): un
       ? 'the figure is NaN: the values include a stored NaN, or infinities of both signs (JSON has no NaN)'
       : `the figure is ${String(figure)}: the values add up past the largest double (±1.8e308); aggregate a Decimal field for figures this large`,
   );
+}
+
+/** Whether `scalar` serializes `value` (a Long does a Decimal128 holding a whole number within 64 bits). */
+function representable(scalar: GraphQLScalarType, value: unknown): boolean {
+  try {
+    scalar.serialize(value);
+    return true;
+  } catch {
+    return false;
+  }
 }
 
 /**
