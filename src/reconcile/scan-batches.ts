@@ -94,6 +94,10 @@ export async function scanInBatches(
         drifted = stillWrongFirst.slice(0, Math.min(repairs.length, modified + wrong.length));
       }
       for (let round = 0; wrong.length > 0 && round < SETTLING_ROUNDS; round++) {
+        // A counter or total still wrong may be a write's first step landed since (a child inserted, its
+        // parent's $inc still to come): as before the first repair, only what a second look confirms is repaired again.
+        if (options.settle) wrong = await sameAfter(options.settle, wrong, stillWrong);
+        if (wrong.length === 0) break;
         await write(wrong);
         wrong = await stillWrong(wrong.map((repair) => repair.id));
       }

@@ -91,3 +91,48 @@ it('settles only where counters or totals drifted, and refuses a negative settle
   expect({ drifted: report.drifted, settles }).toEqual({ drifted: 0, settles: 0 });
   await expect(reconcile(db, model, { settleMs: -1 })).rejects.toThrow('reconcile: settleMs must be a non-negative integer, got -1');
 });
+
+it('an insert whose first step lands right after the repair is not counted twice: the repair is redone only once a second look agrees', async () => {
+  const post = new ObjectId();
+  await posts().insertOne({ _id: post, title: 'p', commentCount: 0, likeTotal: 0 });
+  await comments().insertOne({ postId: post, likes: 4 });
+  // A gateway writing without a transaction: its comment lands just after reconcile's first repair of
+  // the post, and its increment within the next settle.
+  let step: 'to insert' | 'to increment' | 'done' = 'to insert';
+  const insertAfterRepair = async () => {
+    if (step !== 'to insert') return;
+    step = 'to increment';
+    await comments().insertOne({ postId: post, likes: 1 });
+  };
+  const settle = async () => {
+    if (step !== 'to increment') return;
+    step = 'done';
+    await posts().updateOne({ _id: post }, { $inc: { commentCount: 1, likeTotal: 1 } });
+  };
+  await reconcile(afterBulkWrites(db, 'posts', insertAfterRepair), model, { fix: true, settle });
+  expect(await stored(post)).toEqual({ commentCount: 2, likeTotal: 5 });
+});
+
+/** `database` as reconcile sees it, but `then` runs after each bulk write to `collection` (a concurrent writer's step, at a chosen moment). */
+function afterBulkWrites(database: Db, collection: string, then: () => Promise<void>): Db {
+  return new Proxy(database, {
+    get(target, property, receiver) {
+      if (property !== 'collection') return Reflect.get(target, property, receiver);
+      return (name: string) => {
+        const handle = target.collection(name);
+        if (name !== collection) return handle;
+        return new Proxy(handle, {
+          get(inner, key) {
+            const value = Reflect.get(inner, key, inner) as unknown;
+            if (key !== 'bulkWrite') return typeof value === 'function' ? value.bind(inner) : value;
+            return async (...args: Parameters<typeof inner.bulkWrite>) => {
+              const result = await inner.bulkWrite(...args);
+              await then();
+              return result;
+            };
+          },
+        });
+      };
+    },
+  });
+}
