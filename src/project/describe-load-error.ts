@@ -14,10 +14,19 @@ export function describeLoadError(error: unknown, file: string): string {
   if (!(error instanceof Error)) return String(error);
   // esbuild (under tsx) puts its reason on the second line: "Transform failed with 1 error:\n<file>:4:1: ERROR: Expected …".
   const reason = /:\d+:\d+: ERROR: (.+)$/m.exec(error.message)?.[1] ?? error.message.split('\n')[0]!.trim().replace(/^ParseError: /, '');
+  const missing = missingPackage(error.message);
+  if (missing !== undefined) return `${reason}; install it in the project (npm install ${missing})`;
   const line = lineInFile(`${error.message}\n${error.stack ?? ''}`, file);
   const quoted = line === undefined ? undefined : sourceLine(file, line);
   if (line === undefined) return reason;
   return quoted ? `${reason} (line ${line}: \`${quoted}\`)` : `${reason} (line ${line})`;
+}
+
+/** The package a "Cannot find module/package 'x'" names (`@scope/name` or `name`, without a subpath); undefined for a relative file. */
+function missingPackage(message: string): string | undefined {
+  const specifier = /Cannot find (?:module|package) '([^']+)'/.exec(message)?.[1];
+  if (specifier === undefined || specifier.startsWith('.') || specifier.startsWith('/') || specifier.startsWith('file:') || specifier.startsWith('node:')) return undefined;
+  return specifier.split('/').slice(0, specifier.startsWith('@') ? 2 : 1).join('/');
 }
 
 /** Whether the error says where in `file` it is (Node's own SyntaxError from `require` of an ES module does not). */

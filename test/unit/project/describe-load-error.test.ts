@@ -37,4 +37,14 @@ describe('describeLoadError', () => {
     expect(describeLoadError(withStack('past the end', `Error: past the end\n    at ${file}:40:1`), file)).toBe('past the end (line 40)');
     expect(describeLoadError('a thrown string', file)).toBe('a thrown string');
   });
+
+  it('says to install a package the config imports and the project lacks (docjoin itself, for defineConfig), not a missing file of its own', () => {
+    // As Node words it for an ES module (ERR_MODULE_NOT_FOUND) and for require (MODULE_NOT_FOUND).
+    const esm = Object.assign(new Error(`Cannot find package 'docjoin' imported from ${file}`), { code: 'ERR_MODULE_NOT_FOUND' });
+    expect(describeLoadError(esm, file)).toBe(`Cannot find package 'docjoin' imported from ${file}; install it in the project (npm install docjoin)`);
+    const scoped = Object.assign(new Error(`Cannot find module '@acme/auth/jwt'\nRequire stack:\n- ${file}`), { code: 'MODULE_NOT_FOUND' });
+    expect(describeLoadError(scoped, file)).toBe("Cannot find module '@acme/auth/jwt'; install it in the project (npm install @acme/auth)");
+    const relative = Object.assign(new Error(`Cannot find module './resolvers.mjs' imported from ${file}`), { code: 'ERR_MODULE_NOT_FOUND' });
+    expect(describeLoadError(relative, file)).toBe(`Cannot find module './resolvers.mjs' imported from ${file}`);
+  });
 });
