@@ -239,7 +239,7 @@ describe('limits', () => {
     try {
       const result = await demo.gateway.execute({ query });
       expect(result.errors?.map((error) => [error.extensions?.code, (error.extensions?.cost as { limit?: string } | undefined)?.limit])).toEqual([['COST_LIMIT_EXCEEDED', 'responseNodes']]);
-      expect(result.errors![0]!.message).toMatch(/exceeds the limit of 500000 \(the default; DOCJOIN_MAX_RESPONSE_NODES or the config's server\.limits\.maxResponseNodes changes it\)\. Book\.authors accounts for the most/);
+      expect(result.errors![0]!.message).toMatch(/exceeds the limit of 500,000 \(the default; DOCJOIN_MAX_RESPONSE_NODES or the config's server\.limits\.maxResponseNodes changes it\)\. Book\.authors accounts for the most/);
       expect(result.cost).toMatchObject({ roundTrips: 0 });
       expect(started).toEqual([]);
     } finally {

@@ -68,7 +68,7 @@ it('refuses an exponential response before any read, naming the field that makes
   expect(result.data).toBeUndefined();
   expect(result.errors?.[0]?.extensions).toMatchObject({ code: 'COST_LIMIT_EXCEEDED', cost: { limit: 'responseNodes', max: 20_000, field: 'Team.players' } });
   expect(result.errors?.[0]?.message).toMatch(
-    /^Operation rejected before execution: its estimated cost of [\d,]+ response objects \(about [\d,]+ bytes as JSON\) exceeds the limit of 20000 \(set by the limits\.maxResponseNodes option\)\. Team\.players accounts for the most/,
+    /^Operation rejected before execution: its estimated cost of [\d,]+ response objects \(about [\d,]+ bytes as JSON\) exceeds the limit of 20,000 \(set by the limits\.maxResponseNodes option\)\. Team\.players accounts for the most/,
   );
   // At least the objects' braces: two bytes each.
   const { estimated, approximateBytes } = result.errors![0]!.extensions!.cost as { estimated: number; approximateBytes: number };

@@ -87,7 +87,7 @@ export function costLimitExceeded(excess: CostLimitExcess, estimate: CostEstimat
   const bytes = limit === 'responseNodes' && estimate && estimate.responseBytes < SATURATED ? estimate.responseBytes : undefined;
   const size = bytes === undefined ? '' : ` (about ${bytes.toLocaleString('en')} bytes as JSON)`;
   return new GraphQLError(
-    `Operation rejected before execution: its estimated cost of ${estimated} ${UNITS[limit]}${size} exceeds the limit of ${max} (${origin}). ${advice(limit, heaviest, max)}`,
+    `Operation rejected before execution: its estimated cost of ${estimated.toLocaleString('en')} ${UNITS[limit]}${size} exceeds the limit of ${max.toLocaleString('en')} (${origin}). ${advice(limit, heaviest, max)}`,
     {
       extensions: {
         code: PublicErrorCode.COST_LIMIT_EXCEEDED,
