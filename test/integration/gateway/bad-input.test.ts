@@ -47,7 +47,7 @@ describe('bad input is BAD_USER_INPUT', () => {
     expect(code).toBe('BAD_USER_INPUT');
     expect(message).toBe(`id must be a 24-character hexadecimal ObjectId, got "${'z'.repeat(80)}…" (100,000 characters)`);
     const after = await errorOf(`{ books(first: 1, after: "${'b'.repeat(5000)}") { name } }`);
-    expect(after.message).toBe(`after must be the id of the last item you received (a 24-character hexadecimal ObjectId), got "${'b'.repeat(80)}…" (5,000 characters)`);
+    expect(after.message).toBe(`after must be the id of the last item you received, an ObjectId of 24 hexadecimal characters (a list of documents whose ids are no ObjectIds cannot be paged after: read it with first alone), got "${'b'.repeat(80)}…" (5,000 characters)`);
     // graphql-js's own coercion errors repeat a variable's value whole: the formatted error cuts it the same way.
     const dueBefore = await errorOf('query ($d: DateTime!) { tasks(dueBefore: $d) { description } }', { variables: { d: 'x'.repeat(100_000) } });
     expect(dueBefore.code).toBe('BAD_USER_INPUT');
@@ -94,7 +94,7 @@ describe('bad input is BAD_USER_INPUT', () => {
   });
 
   it('an after that is not an id, at the root and on a nested reverse join, names the argument and the value', async () => {
-    const message = (value: string) => `after must be the id of the last item you received (a 24-character hexadecimal ObjectId), got ${JSON.stringify(value)}`;
+    const message = (value: string) => `after must be the id of the last item you received, an ObjectId of 24 hexadecimal characters (a list of documents whose ids are no ObjectIds cannot be paged after: read it with first alone), got ${JSON.stringify(value)}`;
     expect(await errorOf('{ books(after: "bm90IGEgY3Vyc29y") { name } }')).toEqual({ code: 'BAD_USER_INPUT', message: message('bm90IGEgY3Vyc29y'), data: null });
     const post = await db().collection('posts').findOne({}, { sort: { _id: 1 } });
     const query = `query ($after: ID) { post(id: "${post!._id.toHexString()}") { comments(first: 3, after: $after) { id } } }`;

@@ -54,7 +54,7 @@ describe('in production', () => {
     const result = await demo.gateway.execute({ query: '{ books(after: "bm90IGEgY3Vyc29y") { name } }' });
     expect(result.errors).toEqual([
       {
-        message: 'after must be the id of the last item you received (a 24-character hexadecimal ObjectId), got "bm90IGEgY3Vyc29y"',
+        message: 'after must be the id of the last item you received, an ObjectId of 24 hexadecimal characters (a list of documents whose ids are no ObjectIds cannot be paged after: read it with first alone), got "bm90IGEgY3Vyc29y"',
         locations: [{ line: 1, column: 3 }],
         path: ['books'],
         extensions: { code: 'BAD_USER_INPUT', argumentName: 'after' },

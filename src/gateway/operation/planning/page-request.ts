@@ -61,7 +61,7 @@ export function validateFirst(first: number | null | undefined, fallback: number
 /** `after` as the ObjectId of the last item received; anything else is BAD_USER_INPUT naming the value. */
 export function parseAfter(after: string): ObjectId {
   if (!/^[0-9a-fA-F]{24}$/.test(after)) {
-    throw badUserInput(`after must be the id of the last item you received (a 24-character hexadecimal ObjectId), got ${quoteInput(after)}`, {
+    throw badUserInput(`after must be the id of the last item you received, an ObjectId of 24 hexadecimal characters (a list of documents whose ids are no ObjectIds cannot be paged after: read it with first alone), got ${quoteInput(after)}`, {
       argumentName: 'after',
     });
   }

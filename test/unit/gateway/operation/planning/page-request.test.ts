@@ -34,7 +34,7 @@ describe('after', () => {
   const id = new ObjectId('65a000000000000000000001');
   const createdAt = new Date('2026-01-02T03:04:05.000Z');
   const byId = parseSort('_id') as SortKey[];
-  const message = (value: string) => `after must be the id of the last item you received (a 24-character hexadecimal ObjectId), got ${value}`;
+  const message = (value: string) => `after must be the id of the last item you received, an ObjectId of 24 hexadecimal characters (a list of documents whose ids are no ObjectIds cannot be paged after: read it with first alone), got ${value}`;
 
   it('is the 24-hex id of the last item received, any case', () => {
     expect(parseAfter('65a000000000000000000001')).toEqual(id);
