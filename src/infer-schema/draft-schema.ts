@@ -1,5 +1,5 @@
 import type { Document } from 'mongodb';
-import { parseSort, PROVIDED_SCALARS } from '../gateway';
+import { parseSort, PROVIDED_SCALARS, quoteKey } from '../gateway';
 import { compareCopies, isCopied, type FieldComparison } from './compare-copies';
 import type { Reference } from './find-references';
 import { camelCase, fieldNameOf, isGraphqlName, pascalCase, relationNameOf, RESERVED_TYPE_NAMES, singularOfName, typeNameOf, uniqueName } from './names';
@@ -402,7 +402,7 @@ class Drafter {
       const name = names.extra(siblings > 1 || names.has(base) ? byKey : base);
       const sort = orderKeys(index).join(',');
       const directive = `@join(localField: "_id", foreignField: ${JSON.stringify(reference.path)}${sort === '' || unique ? '' : `, sort: ${JSON.stringify(sort)}`})`;
-      const guess = `a reverse join: ${reference.collection}.${reference.path} holds ${reference.target}._id values (${reference.found} of ${reference.values.length} sampled) and leads the index ${index.name}${unique ? ', a unique one: at most one each' : ''}`;
+      const guess = `a reverse join: ${reference.collection}.${reference.path} holds ${reference.target}._id values (${reference.found} of ${reference.values.length} sampled) and leads the index ${index.name}${unique ? ', a unique one: at most one each' : ''}${unique ? '' : pagesWantId(reference, index)}`;
       this.#collectionTypeEntries
         .get(reference.target)!
         .push(field(name, unique ? sourceType : `[${sourceType}!]!`, [directive], [guess], unique ? '' : '(first: Int = 20, after: ID)'));
@@ -492,6 +492,18 @@ function objectsAt(objects: readonly Document[], key: string): Document[] {
 }
 
 /** The sort the index keeps after its first key, as `@join(sort:)` parts: keys of direction 1 or -1, while `@join(sort:)` can name them. */
+/**
+ * Advice for a reverse join whose index orders its children without `_id` last: docjoin breaks ties by
+ * `_id`, so its pages want that index with `_id` after the order (the startup check warns until then).
+ */
+function pagesWantId(reference: Reference, index: IndexInfo): string {
+  const order = orderKeys(index);
+  const last = order.at(-1);
+  if (last === undefined || last === '_id' || last === '-_id') return '';
+  const keys: Array<readonly [string, 1 | -1]> = [[reference.path, 1], ...order.map((key): readonly [string, 1 | -1] => (key.startsWith('-') ? [key.slice(1), -1] : [key, 1])), ['_id', last.startsWith('-') ? -1 : 1]];
+  return `; its pages break ties by _id, so create db.${reference.collection}.createIndex({ ${keys.map(([path, direction]) => `${quoteKey(path)}: ${direction}`).join(', ')} })`;
+}
+
 function orderKeys(index: IndexInfo): string[] {
   const parts: string[] = [];
   for (const [path, direction] of index.keys.slice(1)) {

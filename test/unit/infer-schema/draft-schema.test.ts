@@ -228,7 +228,7 @@ type User @collection(name: "users") {
   id: ID!
   name: String!
   email: String!
-  # guess: a reverse join: posts.authorId holds users._id values (1 of 1 sampled) and leads the index authorId_1_createdAt_-1
+  # guess: a reverse join: posts.authorId holds users._id values (1 of 1 sampled) and leads the index authorId_1_createdAt_-1; its pages break ties by _id, so create db.posts.createIndex({ authorId: 1, createdAt: -1, _id: -1 })
   postsByAuthor(first: Int = 20, after: ID): [Post!]! @join(localField: "_id", foreignField: "authorId", sort: "-createdAt")
   # guess: a reverse join: posts.editorId holds users._id values (1 of 1 sampled) and leads the index editorId_1
   postsByEditor(first: Int = 20, after: ID): [Post!]! @join(localField: "_id", foreignField: "editorId")

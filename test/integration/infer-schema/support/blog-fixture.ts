@@ -117,7 +117,7 @@ type Post @collection(name: "posts") {
   tags: [String!]!
   # guess: a snapshot of people: ObjectId values of author.id found in people._id (2 of 2 sampled); firstName (3 of 3), lastName (3 of 3) equal the people document's
   author: Person @snapshot(path: "author", fields: ["id", "firstName", "lastName"]) @join(localField: "author.id") @read(strategy: SNAPSHOT)
-  # guess: a reverse join: comments.postId holds posts._id values (3 of 3 sampled) and leads the index postId_1_createdAt_-1
+  # guess: a reverse join: comments.postId holds posts._id values (3 of 3 sampled) and leads the index postId_1_createdAt_-1; its pages break ties by _id, so create db.comments.createIndex({ postId: 1, createdAt: -1, _id: -1 })
   comments(first: Int = 20, after: ID): [Comment!]! @join(localField: "_id", foreignField: "postId", sort: "-createdAt")
 }
 
