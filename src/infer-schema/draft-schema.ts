@@ -491,19 +491,19 @@ function objectsAt(objects: readonly Document[], key: string): Document[] {
   return found;
 }
 
-/** The sort the index keeps after its first key, as `@join(sort:)` parts: keys of direction 1 or -1, while `@join(sort:)` can name them. */
 /**
- * Advice for a reverse join whose index orders its children without `_id` last: docjoin breaks ties by
+ * Advice for a reverse join whose index orders its children without `_id`: docjoin breaks ties by
  * `_id`, so its pages want that index with `_id` after the order (the startup check warns until then).
  */
 function pagesWantId(reference: Reference, index: IndexInfo): string {
   const order = orderKeys(index);
   const last = order.at(-1);
-  if (last === undefined || last === '_id' || last === '-_id') return '';
+  if (last === undefined || order.some((key) => key === '_id' || key === '-_id')) return '';
   const keys: Array<readonly [string, 1 | -1]> = [[reference.path, 1], ...order.map((key): readonly [string, 1 | -1] => (key.startsWith('-') ? [key.slice(1), -1] : [key, 1])), ['_id', last.startsWith('-') ? -1 : 1]];
   return `; its pages break ties by _id, so create db.${reference.collection}.createIndex({ ${keys.map(([path, direction]) => `${quoteKey(path)}: ${direction}`).join(', ')} })`;
 }
 
+/** The sort the index keeps after its first key, as `@join(sort:)` parts: keys of direction 1 or -1, while `@join(sort:)` can name them. */
 function orderKeys(index: IndexInfo): string[] {
   const parts: string[] = [];
   for (const [path, direction] of index.keys.slice(1)) {

@@ -25,8 +25,8 @@ export function describeLoadError(error: unknown, file: string): string {
 /** The package a "Cannot find module/package 'x'" names (`@scope/name` or `name`, without a subpath); undefined for a relative file. */
 function missingPackage(message: string): string | undefined {
   const specifier = /Cannot find (?:module|package) '([^']+)'/.exec(message)?.[1];
-  if (specifier === undefined || specifier.startsWith('.') || specifier.startsWith('/') || specifier.startsWith('file:') || specifier.startsWith('node:')) return undefined;
-  return specifier.split('/').slice(0, specifier.startsWith('@') ? 2 : 1).join('/');
+  // A package name: `name` or `@scope/name`, then a subpath; not a file, a URL, a `#` import or a path alias (`@/lib`).
+  return /^(?:@[a-z0-9][\w.-]*\/)?[a-z0-9][\w.-]*(?=\/|$)/i.exec(specifier ?? '')?.[0];
 }
 
 /** Whether the error says where in `file` it is (Node's own SyntaxError from `require` of an ES module does not). */

@@ -261,6 +261,21 @@ type User @collection(name: "users") {
   });
 });
 
+describe('draftSchema: the index a reverse join pages by', () => {
+  it('names the index with _id after the order when the one found lacks it, and none when _id is already in it', () => {
+    const [ada, post] = [oid(1), oid(2)];
+    const guessOf = (keys: Array<[string, number]>) => {
+      const { sdl } = draft({ users: { documents: [{ _id: ada, name: 'Ada' }] }, posts: { documents: [{ _id: post, authorId: ada, rank: 1, createdAt: day(1) }], indexes: [{ keys }] } });
+      return /# guess: a reverse join: posts\.authorId .*/.exec(typeBlock(sdl, 'User'))?.[0];
+    };
+    expect(guessOf([['authorId', 1], ['rank', 1], ['createdAt', -1]])).toMatch(/; its pages break ties by _id, so create db\.posts\.createIndex\(\{ authorId: 1, rank: 1, createdAt: -1, _id: -1 \}\)$/);
+    expect(guessOf([['authorId', 1], ['rank', -1]])).toMatch(/createIndex\(\{ authorId: 1, rank: -1, _id: -1 \}\)$/);
+    expect(guessOf([['authorId', 1], ['_id', 1], ['createdAt', -1]])).toMatch(/leads the index authorId_1__id_1_createdAt_-1$/);
+    expect(guessOf([['authorId', 1], ['createdAt', 1], ['_id', 1]])).toMatch(/leads the index authorId_1_createdAt_1__id_1$/);
+    expect(guessOf([['authorId', 1]])).toMatch(/leads the index authorId_1$/);
+  });
+});
+
 describe('draftSchema: names without ASCII letters', () => {
   it('drafts a collection and a reference key named in another script, with names of their own', () => {
     const { sdl } = draft({

@@ -44,7 +44,9 @@ describe('describeLoadError', () => {
     expect(describeLoadError(esm, file)).toBe(`Cannot find package 'docjoin' imported from ${file}; install it in the project (npm install docjoin)`);
     const scoped = Object.assign(new Error(`Cannot find module '@acme/auth/jwt'\nRequire stack:\n- ${file}`), { code: 'MODULE_NOT_FOUND' });
     expect(describeLoadError(scoped, file)).toBe("Cannot find module '@acme/auth/jwt'; install it in the project (npm install @acme/auth)");
-    const relative = Object.assign(new Error(`Cannot find module './resolvers.mjs' imported from ${file}`), { code: 'ERR_MODULE_NOT_FOUND' });
-    expect(describeLoadError(relative, file)).toBe(`Cannot find module './resolvers.mjs' imported from ${file}`);
+    for (const specifier of ['./resolvers.mjs', '/abs/x.mjs', '@/lib/x', '#internal', 'file:///x.mjs']) {
+      const notAPackage = Object.assign(new Error(`Cannot find module '${specifier}' imported from ${file}`), { code: 'ERR_MODULE_NOT_FOUND' });
+      expect(describeLoadError(notAPackage, file)).toBe(`Cannot find module '${specifier}' imported from ${file}`);
+    }
   });
 });

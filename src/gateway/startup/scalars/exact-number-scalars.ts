@@ -49,8 +49,8 @@ export const LongScalar = new GraphQLScalarType<Long, string>({
     if (isLong(value) || typeof value === 'bigint') return value.toString();
     // The driver reads a long up to 2^53 as a number; a sum past 64 bits comes back as a double, no longer exact.
     if (isExactInteger(value)) return String(value);
-    const text = isDecimal128(value) || typeof value === 'string' ? value.toString().replace(/\.0*$/, '') : undefined;
-    if (text !== undefined && INTEGER.test(text) && BigInt(text) >= LONG_MIN && BigInt(text) <= LONG_MAX) return BigInt(text).toString();
+    const whole = isDecimal128(value) || typeof value === 'string' ? wholeNumberOf(value.toString()) : undefined;
+    if (whole !== undefined && whole >= LONG_MIN && whole <= LONG_MAX) return whole.toString();
     throw new TypeError(`Long cannot represent ${quoteInput(value)} exactly`);
   },
   parseValue(value) {
@@ -76,6 +76,18 @@ const DECIMAL = /^[+-]?(\d+(\.\d*)?|\.\d+)([eE][+-]?\d+)?$/;
 /** Every decimal of at most 15 significant digits survives a trip through a double. */
 const MAX_EXACT_DOUBLE_DIGITS = 15;
 const INTEGER = /^[+-]?\d+$/;
+
+/** A decimal's text (`70`, `7.0E+1`, `700E-1`, as Decimal128 prints it) as the whole number it is; undefined when it has a fraction or is no number. */
+function wholeNumberOf(text: string): bigint | undefined {
+  const parts = /^([+-]?)(\d+)(?:\.(\d*))?(?:E([+-]?\d+))?$/i.exec(text);
+  if (!parts) return undefined;
+  const [, sign, integer, fraction = '', exponentText = '0'] = parts;
+  const exponent = Number(exponentText) - fraction.length;
+  const digits = BigInt(`${integer}${fraction}`);
+  if (exponent >= 0) return exponent > 40 ? undefined : (sign === '-' ? -1n : 1n) * digits * 10n ** BigInt(exponent);
+  const scale = 10n ** BigInt(-exponent);
+  return digits % scale === 0n ? (sign === '-' ? -1n : 1n) * (digits / scale) : undefined;
+}
 const LONG_MIN = -(2n ** 63n);
 const LONG_MAX = 2n ** 63n - 1n;
 
