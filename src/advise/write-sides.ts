@@ -1,5 +1,5 @@
 import type { IResolvers } from '@graphql-tools/utils';
-import { buildGatewaySchema, derivedFromViews, derivedIntoViews, derivedValues, referenceLocksOf, withDirectiveTypeDefs, type CollectionListing, type MutationWritePlans } from '../gateway';
+import { buildGatewaySchema, derivedOverViews, derivedValues, referenceLocksOf, withDirectiveTypeDefs, type CollectionListing, type MutationWritePlans } from '../gateway';
 import { addSnapshotSdl } from '../schema-edits/add-snapshot-sdl';
 import { dropSnapshotSdl, widenSnapshotSdl, type SchemaFile } from '../schema-edits/snapshot-sdl-change';
 import { addCounterSdl, addTotalSdl } from '../schema-edits/derived-field-sdl';
@@ -40,10 +40,7 @@ export function writeSidesOf(project: WriteSidesProject): WriteSides | string {
  */
 export function refusingViews(sides: WriteSides, views: CollectionListing['views']): WriteSides {
   if (views.size === 0) return sides;
-  const problems = (side: WriteSide) => {
-    const derived = derivedValues(side.model);
-    return [...derivedFromViews(derived, views), ...derivedIntoViews(derived, views)];
-  };
+  const problems = (side: WriteSide) => derivedOverViews(derivedValues(side.model), views);
   const before = problems(sides.before);
   return {
     before: sides.before,

@@ -63,7 +63,7 @@ export { DOCUMENT_SAMPLE, type DocumentSample } from './startup/storage-map/chec
 export { type ListArrayContent, listArrayOf } from './startup/storage-map/list-array';
 export { parseSort, sortDocument } from './startup/storage-map/parse-sort';
 export { declaredStrategies, readsByLookup, type AggregateField, type JoinShape, type ReadStrategy, type RelationField, type StorageMap, type StoredField, type TypeStorage } from './startup/storage-map/storage-map-types';
-export { derivedFromViews, derivedIntoViews, noneOfTheCollections, validateAgainstDatabase } from './startup/storage-map/validate-against-database';
+export { derivedOverViews, noneOfTheCollections, validateAgainstDatabase } from './startup/storage-map/validate-against-database';
 export { collectionListingOf, type CollectionListing } from './startup/storage-map/collection-listing';
 export { quoteKey } from './startup/storage-map/check-list-indexes';
 export { derivedValues } from './startup/write-model/derived-values';

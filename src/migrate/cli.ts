@@ -8,7 +8,7 @@ import type { OutputStream } from '../command-line/cli-io';
 import { createProgressLine } from '../command-line/progress-line';
 import { inspectCommandDatabase } from '../command-line/command-database';
 import { ConfigError, loadConfig, redactSecrets } from '../config/config';
-import { StorageConfigError, derivedFromViews, derivedIntoViews, derivedValues, withDirectiveTypeDefs, buildGatewaySchema, buildWriteModelFromSdl, copyPathOf, pathsOverlap, quoteInput, storedPathsOf, sumType, type PathSegment, type SnapshotLocation, type WriteModel, COUNTER_BACKFILL, EMBEDDED_BACKFILL, SNAPSHOT_BACKFILL, TOTAL_BACKFILL } from '../gateway';
+import { StorageConfigError, derivedOverViews, derivedValues, withDirectiveTypeDefs, buildGatewaySchema, buildWriteModelFromSdl, copyPathOf, pathsOverlap, quoteInput, storedPathsOf, sumType, type PathSegment, type SnapshotLocation, type WriteModel, COUNTER_BACKFILL, EMBEDDED_BACKFILL, SNAPSHOT_BACKFILL, TOTAL_BACKFILL } from '../gateway';
 import { ProjectConfigError, type Project } from '../project/load-project';
 import { everyCopyDangles, reconcileChecks } from '../reconcile/reconcile';
 import type { DriftReport, ReconcileProgress } from '../reconcile/reconcile-types';
@@ -318,7 +318,7 @@ async function run(command: Migrate, target: { uri: string; db: string } & Schem
     // A value the change derives from a view, or keeps in one: the gateway would refuse to start, or the
     // backfill would write the view. Refused before anything is written.
     const derived = derivedValues(target.model).filter((value) => !target.derivedBefore.has(value.coordinate));
-    const [overView] = [...derivedFromViews(derived, views), ...derivedIntoViews(derived, views)];
+    const [overView] = derivedOverViews(derived, views);
     if (overView) {
       io.err.write(`migrate: ${overView}; nothing was written\n`);
       return 2;

@@ -78,7 +78,7 @@ describe('Long', () => {
     expect(() => LongScalar.serialize(Decimal128.fromString('1.25E+1'))).toThrow(TypeError);
     expect(() => LongScalar.serialize(Decimal128.fromString('1E+19'))).toThrow(TypeError);
     // A whole number within 64 bits, however the Decimal128 writes it (a sum of decimals keeps their exponents).
-    expect([Decimal128.fromString('1500'), Decimal128.fromString('1.5E+3'), Decimal128.fromString('15000E-1'), Decimal128.fromString('-7.0')].map((value) => LongScalar.serialize(value))).toEqual(['1500', '1500', '1500', '-7']);
+    expect([Decimal128.fromString('1500'), Decimal128.fromString('1.5E+3'), Decimal128.fromString('15000E-1'), Decimal128.fromString('-7.0'), Decimal128.fromString('0E+50')].map((value) => LongScalar.serialize(value))).toEqual(['1500', '1500', '1500', '-7', '0']);
     expect(() => DecimalScalar.serialize('lots')).toThrow(TypeError);
   });
   it('rejects fractions, numbers out of range and unsafe JSON numbers as BAD_USER_INPUT', () => {

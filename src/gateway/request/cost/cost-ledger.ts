@@ -204,6 +204,7 @@ export class CostLedger {
   /** The round trips the operation may send, and the error past them (limitRoundTrips); reads started so far. */
   #roundTripLimit: { readonly max: number; readonly refusal: () => Error } | undefined;
   #readsStarted = 0;
+  #writeUnitCommands = 0;
 
   /** Documents `$lookup` stages brought inside the documents of the replies, by the collection they came from (commands count only the outer ones). */
   readonly #lookedUp = new Map<string, number>();
@@ -229,6 +230,7 @@ export class CostLedger {
 
   recordCommand(command: CommandRecord): void {
     this.#commands.push(command);
+    if (command.writeUnit !== undefined) this.#writeUnitCommands += 1;
     for (const coordinate of command.fields) {
       const field = this.#fields.get(coordinate);
       if (field) field.roundTrips += 1;
@@ -322,8 +324,7 @@ export class CostLedger {
   startRead(): void {
     this.#readsStarted += 1;
     if (this.#roundTripLimit === undefined) return;
-    const writes = this.#commands.filter((command) => command.writeUnit !== undefined).length;
-    if (this.#readsStarted + writes > this.#roundTripLimit.max) throw this.#roundTripLimit.refusal();
+    if (this.#readsStarted + this.#writeUnitCommands > this.#roundTripLimit.max) throw this.#roundTripLimit.refusal();
   }
 
   /**

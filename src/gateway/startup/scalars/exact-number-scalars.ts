@@ -77,19 +77,21 @@ const DECIMAL = /^[+-]?(\d+(\.\d*)?|\.\d+)([eE][+-]?\d+)?$/;
 const MAX_EXACT_DOUBLE_DIGITS = 15;
 const INTEGER = /^[+-]?\d+$/;
 
+const LONG_MIN = -(2n ** 63n);
+const LONG_MAX = 2n ** 63n - 1n;
+
 /** A decimal's text (`70`, `7.0E+1`, `700E-1`, as Decimal128 prints it) as the whole number it is; undefined when it has a fraction or is no number. */
 function wholeNumberOf(text: string): bigint | undefined {
   const parts = /^([+-]?)(\d+)(?:\.(\d*))?(?:E([+-]?\d+))?$/i.exec(text);
   if (!parts) return undefined;
   const [, sign, integer, fraction = '', exponentText = '0'] = parts;
   const exponent = Number(exponentText) - fraction.length;
-  const digits = BigInt(`${integer}${fraction}`);
-  if (exponent >= 0) return exponent > 40 ? undefined : (sign === '-' ? -1n : 1n) * digits * 10n ** BigInt(exponent);
+  const digits = BigInt(`${sign}${integer}${fraction}`);
+  // A non-zero number past 10^40 is no Long's: it is not built.
+  if (exponent >= 0) return digits !== 0n && exponent > 40 ? undefined : digits * 10n ** BigInt(Math.min(exponent, 40));
   const scale = 10n ** BigInt(-exponent);
-  return digits % scale === 0n ? (sign === '-' ? -1n : 1n) * (digits / scale) : undefined;
+  return digits % scale === 0n ? digits / scale : undefined;
 }
-const LONG_MIN = -(2n ** 63n);
-const LONG_MAX = 2n ** 63n - 1n;
 
 function parseDecimal(text: string): Decimal128 {
   if (!DECIMAL.test(text)) throw badUserInput(`Decimal must be a decimal number like "19.99", got ${quoteInput(text)}`);

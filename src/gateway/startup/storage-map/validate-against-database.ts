@@ -120,19 +120,6 @@ export interface DerivedValue {
  * collection beneath (by another type) cannot tell which rows the view's pipeline shows, so nothing
  * would move the value in step.
  */
-/**
- * Derived values held in a view's rows: filling them (migrate's backfill) or keeping them (a write's
- * fan-out) would write the view, which MongoDB refuses. For a change to a schema (advise, migrate): the
- * start refuses them only once a mutation writes them (viewsWritten).
- */
-export function derivedIntoViews(derived: ReadonlyArray<DerivedValue>, views: ReadonlyMap<string, ViewDefinition>): string[] {
-  return derived.flatMap(({ coordinate, what, heldIn }) => {
-    const beneath = views.get(heldIn)?.viewOn;
-    if (beneath === undefined) return [];
-    return [`${coordinate}: its ${what} would be kept in ${heldIn}, a MongoDB view on ${beneath}, which MongoDB cannot write; keep it in a type stored in a collection, or leave it out`];
-  });
-}
-
 export function derivedFromViews(derived: ReadonlyArray<DerivedValue>, views: ReadonlyMap<string, ViewDefinition>): string[] {
   return derived.flatMap(({ coordinate, what, from }) => {
     const beneath = views.get(from)?.viewOn;
@@ -141,6 +128,21 @@ export function derivedFromViews(derived: ReadonlyArray<DerivedValue>, views: Re
       `${coordinate}: its ${what} is derived from ${from}, a MongoDB view on ${beneath}; docjoin writes no view, and a write to ${beneath} cannot tell which rows the view shows, so the ${what} would drift; derive it from a type stored in a collection, or remove it`,
     ];
   });
+}
+
+/**
+ * What a change to a schema (advise, migrate) may not add: a derived value read from a view
+ * (derivedFromViews, which the start refuses), or held in a view's rows, which filling it (migrate's
+ * backfill) or keeping it (a write's fan-out) would write, and MongoDB refuses (the start refuses
+ * those only once a mutation writes them: viewsWritten).
+ */
+export function derivedOverViews(derived: ReadonlyArray<DerivedValue>, views: ReadonlyMap<string, ViewDefinition>): string[] {
+  const heldInViews = derived.flatMap(({ coordinate, what, heldIn }) => {
+    const beneath = views.get(heldIn)?.viewOn;
+    if (beneath === undefined) return [];
+    return [`${coordinate}: its ${what} would be kept in ${heldIn}, a MongoDB view on ${beneath}, which MongoDB cannot write; keep it in a type stored in a collection, or leave it out`];
+  });
+  return [...derivedFromViews(derived, views), ...heldInViews];
 }
 
 /** Mutations whose write units would write a view, which MongoDB refuses (a view is read through its pipeline only). */
