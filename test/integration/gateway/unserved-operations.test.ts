@@ -33,3 +33,19 @@ it('has no estimate for a mutation of a schema without a Mutation type (estimate
   const estimate = estimateRequest({ schema: subject.gateway.schema, storageMap: subject.gateway.storageMap, document, operation, variables: {}, strategyFor: (field) => field.defaultStrategy });
   expect(estimate).toBeUndefined();
 });
+
+it.each([
+  ['{ notes { nope } }'],
+  ['{ notes }'],
+  ['{ notes { ...F } } fragment F on Note { ...G } fragment G on Note { ...F }'],
+])('has no estimate for %s, which validation refuses (a request of it sends nothing)', (query) => {
+  const document = parse(query);
+  const operation = document.definitions[0] as OperationDefinitionNode;
+  expect(estimateRequest({ schema: subject.gateway.schema, storageMap: subject.gateway.storageMap, document, operation, variables: {}, strategyFor: (field) => field.defaultStrategy })).toBeUndefined();
+});
+
+it('estimates a valid read of the same list', () => {
+  const document = parse('{ notes { text } }');
+  const operation = document.definitions[0] as OperationDefinitionNode;
+  expect(estimateRequest({ schema: subject.gateway.schema, storageMap: subject.gateway.storageMap, document, operation, variables: {}, strategyFor: (field) => field.defaultStrategy })?.roundTrips).toBe(1);
+});

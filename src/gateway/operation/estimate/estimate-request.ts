@@ -1,4 +1,4 @@
-import type { DocumentNode, OperationDefinitionNode } from 'graphql';
+import { validate, type DocumentNode, type OperationDefinitionNode } from 'graphql';
 import { buildOperationPlan } from '../plan/operation-plan';
 import { coerceVariables } from '../plan/operation-planner';
 import { estimateOperation, type CostEstimate, type EstimateInput } from './estimate-operation';
@@ -9,12 +9,13 @@ export type EstimatedRequest = Omit<EstimateInput, 'variableValues' | 'whatIfs'>
 
 /**
  * The estimate of one operation of `document` with raw `variables` (as a client sends them), planned
- * and coerced as a request of it would be; undefined when the variables don't coerce (execution
- * reports that error and sends nothing to MongoDB).
+ * and coerced as a request of it would be; undefined where a request would send nothing to MongoDB:
+ * a document the schema's validation refuses, or variables that don't coerce.
  */
 export function estimateRequest(request: Omit<EstimatedRequest, 'plan'> & { readonly document: DocumentNode; readonly operation: OperationDefinitionNode; readonly variables: Readonly<Record<string, unknown>> | undefined }): CostEstimate | undefined {
   // An operation docjoin does not run (a mutation of a schema without a Mutation type) has no estimate.
   if (unservedOperation(request.schema, request.operation.operation)) return undefined;
+  if (validate(request.schema, request.document).length > 0) return undefined;
   const coerced = coerceVariables(request.schema, request.operation, request.variables);
   return coerced && estimateWithVariables({ ...request, plan: buildOperationPlan(request.schema, request.document, request.operation, coerced) }, coerced);
 }
