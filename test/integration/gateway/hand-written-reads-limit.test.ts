@@ -57,7 +57,7 @@ it('refuses the hand-written reads past maxRoundTrips at the fields that asked, 
     expect(result.data).toEqual({ users: users.map((user, n) => ({ name: user.name, noteCount: n < 2 ? 1 : null })) });
     expect(result.errors?.map((error) => [error.path?.join('.'), error.extensions?.code])).toEqual([2, 3, 4, 5].map((n) => [`users.${n}.noteCount`, 'COST_LIMIT_EXCEEDED']));
     expect(result.errors?.[0]?.message).toBe(
-      'Operation stopped at its limit of 3 round trips (set by the limits.maxRoundTrips option): it read more than the 1 its estimate counted, through a resolver the estimate cannot see (reads of context.documents in a hand-written field). Ask for fewer items, or read them in fewer commands.',
+      'Operation stopped at its limit of 3 round trips (set by the limits.maxRoundTrips option): it read more than the 1 its estimate counted for User.noteCount, which only a read the estimate cannot see sends: a hand-written resolver reading through context.documents, or the join of snapshot copies lacking the fields selected. Ask for fewer items, or read them in fewer commands.',
     );
     expect([result.cost?.roundTrips, sent]).toEqual([3, ['users', 'notes', 'notes']]);
   } finally {

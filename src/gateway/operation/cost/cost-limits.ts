@@ -99,12 +99,14 @@ export function costLimitExceeded(excess: CostLimitExcess, estimate: CostEstimat
 }
 
 /**
- * A read past the round-trip limit while the operation runs: only reads its estimate did not count (a
- * hand-written resolver's) get there. The field asking for it gets this error; the rest answers.
+ * A read past the round-trip limit while the operation runs, for `fields`: only reads its estimate did
+ * not count get there (a hand-written resolver's, or a join of stored data the estimate did not
+ * foresee). The field asking for it gets this error; the rest answers.
  */
-export function roundTripLimitReached(estimated: number, max: number, origin: string): GraphQLError {
+export function roundTripLimitReached({ estimated, max, origin, fields }: { estimated: number; max: number; origin: string; fields: readonly string[] }): GraphQLError {
+  const reading = fields.length === 0 ? '' : ` for ${fields.join(', ')}`;
   return new GraphQLError(
-    `Operation stopped at its limit of ${max} round trips (${origin}): it read more than the ${estimated} its estimate counted, through a resolver the estimate cannot see (reads of context.documents in a hand-written field). Ask for fewer items, or read them in fewer commands.`,
+    `Operation stopped at its limit of ${max} round trips (${origin}): it read more than the ${estimated} its estimate counted${reading}, which only a read the estimate cannot see sends: a hand-written resolver reading through context.documents, or the join of snapshot copies lacking the fields selected. Ask for fewer items, or read them in fewer commands.`,
     { extensions: { code: PublicErrorCode.COST_LIMIT_EXCEEDED, cost: { estimated, max, limit: 'roundTrips' } } },
   );
 }

@@ -119,7 +119,7 @@ export function ApolloServerPluginDocjoinCost<TContext extends { readonly ledger
           const maxRoundTrips = options.limits?.maxRoundTrips;
           if (estimate && maxRoundTrips !== undefined) {
             const origin = limitOrigin('roundTrips', options.givenLimits, options.limitOrigins);
-            request.contextValue.ledger.limitRoundTrips({ estimated: estimate.roundTrips, max: maxRoundTrips, refusal: () => roundTripLimitReached(estimate!.roundTrips, maxRoundTrips, origin) });
+            request.contextValue.ledger.limitRoundTrips({ estimated: estimate.roundTrips, max: maxRoundTrips, refusal: (fields) => roundTripLimitReached({ estimated: estimate!.roundTrips, max: maxRoundTrips, origin, fields }) });
           }
         },
         async willSendResponse(request) {

@@ -202,7 +202,7 @@ export class CostLedger {
   /** Round trips retried attempts may spend: the limit minus the estimate (limitRoundTrips). */
   #retryRoundTrips = Number.POSITIVE_INFINITY;
   /** The round trips the operation may send, and the error past them (limitRoundTrips); reads started so far. */
-  #roundTripLimit: { readonly max: number; readonly refusal: () => Error } | undefined;
+  #roundTripLimit: { readonly max: number; readonly refusal: (fields: readonly string[]) => Error } | undefined;
   #readsStarted = 0;
   #writeUnitCommands = 0;
 
@@ -310,21 +310,22 @@ export class CostLedger {
    * estimate, which covers one attempt of each write unit, is `estimated`. Retried attempts may spend
    * the difference (mayRetry). Without a call, retries are not limited by round trips.
    */
-  limitRoundTrips(limit: { readonly estimated: number; readonly max: number; readonly refusal?: () => Error }): void {
+  limitRoundTrips(limit: { readonly estimated: number; readonly max: number; readonly refusal?: (fields: readonly string[]) => Error }): void {
     this.#retryRoundTrips = limit.max - limit.estimated;
     this.#roundTripLimit = limit.refusal && { max: limit.max, refusal: limit.refusal };
   }
 
   /**
-   * A read is about to be sent: refused (the limit's `refusal`) once the reads started and the write
-   * units' commands would pass the limit. Only reads the estimate does not count get there (a
-   * hand-written resolver's, through `context.documents`): what docjoin plans stays within its estimate,
-   * which the limit bounds before execution.
+   * A read for `fields` is about to be sent: refused (the limit's `refusal`) once the reads started and
+   * the write units' commands would pass the limit. Only reads the estimate does not count get there: a
+   * hand-written resolver's (through `context.documents`), or a join stored data made that the estimate
+   * did not foresee (snapshot copies lacking the selected fields, outside the startup sample). What
+   * docjoin plans otherwise stays within its estimate, which the limit bounds before execution.
    */
-  startRead(): void {
+  startRead(fields: readonly string[]): void {
     this.#readsStarted += 1;
     if (this.#roundTripLimit === undefined) return;
-    if (this.#readsStarted + this.#writeUnitCommands > this.#roundTripLimit.max) throw this.#roundTripLimit.refusal();
+    if (this.#readsStarted + this.#writeUnitCommands > this.#roundTripLimit.max) throw this.#roundTripLimit.refusal(fields);
   }
 
   /**

@@ -436,7 +436,7 @@ export class MongoFunnel {
   async #run<T>(scope: CommandScope, collection: string, operation: (comment: string, limits: () => ReadLimits) => Promise<T>): Promise<T> {
     const { deadline } = scope;
     deadline?.throwIfStopped();
-    scope.ledger.startRead();
+    scope.ledger.startRead(scope.fields);
     try {
       // Each command of the read gets the time left when it is sent; none is sent once the deadline has passed.
       const limits = (): ReadLimits => {
