@@ -82,3 +82,48 @@ it('sums by aggregate, not from the total, when a second type over the reviews s
     await s.stop();
   }
 });
+
+/** The reviews' rating at `stats.rating`; a note keeps its `stats` as `noteStats` (a JSON value or an embedded object). */
+const nestedTypeDefs = (noteStats: string, statsTypes: string) => /* GraphQL */ `
+  scalar JSON
+  type Query { products(first: Int = 20): [Product!]! @list }
+  type Mutation { createNote(input: NoteInput!): Note! @create }
+  type Product @collection(name: "products") {
+    id: ID!
+    reviewCount: Int! @counter(of: "Product.reviews")
+    ratingTotal: Float! @total(of: "Product.reviews", field: "rating")
+    reviews(first: Int = 20): [Review!]! @join(localField: "_id", foreignField: "productId")
+    reviewsAggregate: ReviewAggregate! @aggregate(of: "reviews", fields: ["rating"])
+  }
+  type Review @collection(name: "reviews") { id: ID! rating: Int! @path(path: "stats.rating") product: Product @join(localField: "productId") }
+  type Note @collection(name: "reviews") { id: ID! stats: ${noteStats} text: String product: Product @join(localField: "productId") }
+  ${statsTypes}
+  input NoteInput { product: ID! stats: ${noteStats === 'JSON' ? 'JSON' : 'NoteStatsInput'} }
+`;
+
+it.each([
+  ['a JSON value around it', 'JSON', '', [0.1, 0.2], 2],
+  ['an embedded object holding a Float there', 'NoteStats @embedded', 'type NoteStats { rating: Float }\ninput NoteStatsInput { rating: Float }', [0.1, 0.2], 2],
+  ['an embedded object holding an Int there', 'NoteStats @embedded', 'type NoteStats { rating: Int }\ninput NoteStatsInput { rating: Int }', [1, 2], 1],
+])('a second type storing %s: the sum is read from the total only where that holds whole numbers', async (_label, noteStats, statsTypes, ratings, roundTrips) => {
+  const product = new ObjectId();
+  const s = await startSdlGateway({
+    dbPrefix: `aggregate_sum_nested_${roundTrips}_${noteStats.length}`,
+    typeDefs: nestedTypeDefs(noteStats, statsTypes),
+    prepare: async (db) => {
+      await db.collection('products').insertOne({ _id: product, reviewCount: 0, ratingTotal: 0 });
+      await db.collection('reviews').createIndex({ productId: 1 });
+    },
+  });
+  try {
+    for (const rating of ratings) {
+      expect((await s.gateway.execute({ query: `mutation { createNote(input: { product: "${product}", stats: { rating: ${rating} } }) { id } }` })).errors).toBeUndefined();
+    }
+    const [fresh] = await s.db.collection('reviews').aggregate([{ $group: { _id: null, sum: { $sum: '$stats.rating' } } }]).toArray();
+    const result = await s.gateway.execute({ query: '{ products { reviewsAggregate { sum { rating } } } }' });
+    expect([result.errors, result.data]).toEqual([undefined, { products: [{ reviewsAggregate: { sum: { rating: fresh!.sum } } }] }]);
+    expect(result.cost?.roundTrips).toBe(roundTrips);
+  } finally {
+    await s.stop();
+  }
+});

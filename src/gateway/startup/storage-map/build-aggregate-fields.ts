@@ -220,13 +220,26 @@ function totalsOf(schema: GraphQLSchema, type: GraphQLObjectType, list: string, 
 }
 
 /**
- * Whether every type over the children's `collection` that stores a field at `path` stores an Int or a
+ * Whether every type over the children's `collection` that stores a value at `path` stores an Int or a
  * Long there: the total moves by what each of them writes, so one Float or Decimal among them makes it
- * a running sum that can differ from a fresh `$sum`.
+ * a running sum that can differ from a fresh `$sum`. So does a value holding the path inside it that no
+ * declared Int or Long pins down (a JSON scalar, a list, a snapshot copy).
  */
 function everyChildSumsExactly(storage: ReadonlyMap<string, TypeStorage>, collection: string | undefined, path: string): boolean {
   const writers = [...storage.values()].filter((type) => type.collection !== undefined && type.collection === collection);
-  return writers.every((type) => [...type.fields.values()].every((field) => field.kind !== 'stored' || field.path !== path || EXACT_SUMS.has(field.valueType.name)));
+  return writers.every((type) => storesOnlyWholeNumbersAt(storage, type, path));
+}
+
+/** Whether whatever `type` stores at `path` (a stored field there, or an embedded object around it) is an Int or a Long. */
+function storesOnlyWholeNumbersAt(storage: ReadonlyMap<string, TypeStorage>, type: TypeStorage, path: string): boolean {
+  return [...type.fields.values()].every((field) => {
+    if (field.kind === 'stored') return field.path === path ? EXACT_SUMS.has(field.valueType.name) : !path.startsWith(`${field.path}.`);
+    const around = [field.shapes.embedded, field.shapes.snapshot].filter((shape) => shape !== undefined && (shape.path === path || path.startsWith(`${shape.path}.`)));
+    if (around.length === 0) return true;
+    const embedded = field.shapes.embedded;
+    const target = storage.get(field.targetType);
+    return around.length === 1 && embedded !== undefined && around[0] === embedded && !field.isList && target !== undefined && embedded.path !== path && storesOnlyWholeNumbersAt(storage, target, path.slice(embedded.path.length + 1));
+  });
 }
 
 /**
