@@ -1,8 +1,8 @@
-import { startEmbeddedMongo } from './index';
+import { startEmbeddedMongo, type EmbeddedMongoOptions } from './index';
 
 /** The options' help, after a usage line of the command that runs it (`npm run mongo --`, `docjoin mongo`). */
 export function embeddedMongoUsage(command: string): string {
-  return `Usage: ${command} [--port N] [--latency-ms N] [--data-dir DIR [--fsync]]
+  return `Usage: ${command} [--port N] [--latency-ms N] [--data-dir DIR [--fsync]] [--standalone]
 
 Starts the embedded MongoDB-compatible server, prints its URI and runs until SIGINT/SIGTERM.
   --port N         TCP port on 127.0.0.1 (default 0: a free port)
@@ -12,6 +12,8 @@ Starts the embedded MongoDB-compatible server, prints its URI and runs until SIG
                    acknowledged write (default: in memory only)
   --fsync          with --data-dir: fsync the journal before replying, so acknowledged writes also
                    survive a machine crash (default off)
+  --standalone     answer as a standalone mongod, which runs no transactions (default: a one-member
+                   replica set, which does)
   --help           show this help`;
 }
 
@@ -20,12 +22,13 @@ interface CliOptions {
   latencyMs: number;
   dataDir: string | undefined;
   fsync: boolean;
+  standalone: boolean;
   help: boolean;
 }
 
 /** Parses argv; throws an Error whose message is the one-line complaint. */
 export function parseCliArgs(args: readonly string[]): CliOptions {
-  const options: CliOptions = { port: 0, latencyMs: 0, dataDir: undefined, fsync: false, help: false };
+  const options: CliOptions = { port: 0, latencyMs: 0, dataDir: undefined, fsync: false, standalone: false, help: false };
   for (let i = 0; i < args.length; i++) {
     const flag = args[i]!;
     const [name, inlineValue] = flag.includes('=') ? (flag.split(/=(.*)/s, 2) as [string, string]) : [flag, undefined];
@@ -51,12 +54,20 @@ export function parseCliArgs(args: readonly string[]): CliOptions {
       case '--fsync':
         options.fsync = true;
         break;
+      case '--standalone':
+        options.standalone = true;
+        break;
       default:
         throw new Error(`unknown option '${flag}' (try --help)`);
     }
   }
   if (options.fsync && options.dataDir === undefined) throw new Error('--fsync needs --data-dir');
   return options;
+}
+
+/** The server options the command line gives. */
+export function serverOptionsOf({ port, latencyMs, dataDir, fsync, standalone }: CliOptions): EmbeddedMongoOptions {
+  return { port, latencyMs, dataDir, fsync, standalone };
 }
 
 function parseNumber(flag: string, raw: string | undefined, valid: (n: number) => boolean): number {
@@ -77,7 +88,7 @@ async function main(): Promise<void> {
     process.stdout.write(`${embeddedMongoUsage('npm run mongo --')}\n`);
     return;
   }
-  const server = await startEmbeddedMongo({ port: options.port, latencyMs: options.latencyMs, dataDir: options.dataDir, fsync: options.fsync });
+  const server = await startEmbeddedMongo(serverOptionsOf(options));
   const ignoredBytes = server.recovery?.ignoredBytes ?? 0;
   if (ignoredBytes > 0) {
     process.stderr.write(`embedded-mongo: ignored an incomplete record at the end of the journal (${ignoredBytes} bytes), as a write cut off by a crash leaves it\n`);

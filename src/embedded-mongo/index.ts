@@ -22,6 +22,12 @@ export interface EmbeddedMongoOptions {
    * being killed (the OS still holds what it wrote), not the machine going down.
    */
   readonly fsync?: boolean;
+  /**
+   * Present the server as a standalone `mongod` (no replica set): the driver runs no transaction and
+   * no retryable write on it, and a command carrying a transaction number is refused, as MongoDB
+   * does. For trying what a deployment without transactions does. Default false: a one-member replica set.
+   */
+  readonly standalone?: boolean;
 }
 
 export interface EmbeddedMongo {
@@ -52,9 +58,12 @@ export async function startEmbeddedMongo(options: EmbeddedMongoOptions = {}): Pr
   if (options.fsync === true && options.dataDir === undefined) {
     throw new TypeError('startEmbeddedMongo: option "fsync" needs option "dataDir" (there is nothing to sync in memory)');
   }
+  if (options.standalone !== undefined && typeof options.standalone !== 'boolean') {
+    throw new TypeError(`startEmbeddedMongo: option "standalone" must be a boolean, got ${String(options.standalone)}`);
+  }
   const durable: DurableStore | undefined = options.dataDir === undefined ? undefined : openDurableStore({ dataDir: options.dataDir, fsync: options.fsync });
   const store = durable?.store ?? new Store();
-  const server = await startWireServer({ port, latencyMs, commands: (view) => buildCommandTable(store, view) }).catch((error: unknown) => {
+  const server = await startWireServer({ port, latencyMs, commands: (view) => buildCommandTable(store, view, options.standalone === true) }).catch((error: unknown) => {
     durable?.close();
     throw error;
   });

@@ -261,7 +261,9 @@ export async function createDocjoin(options: DocjoinOptions): Promise<Docjoin> {
       const mutationType = schema.getMutationType()?.name;
       const writes = new Map([...writeRuntime.estimates].map(([fieldName, estimate]) => [`${mutationType}.${fieldName}`, estimate.writes]));
       const listing = await funnel.listCollections();
-      const warnings = await validateAgainstDatabase(storageMap, funnel, { counters: derived, schema, writes, derived: derivedValues(writeRuntime.model), transactions: options.writes?.transactions !== 'never', listing, onIncompleteCopies: (coordinates) => backfills?.assumeIncomplete(coordinates) });
+      // A standalone server runs no transaction: its mutations write a capped collection as 'never' does.
+      const transactions = options.writes?.transactions !== 'never' && (listing.untransactable.size === 0 || (await funnel.supportsTransactions()));
+      const warnings = await validateAgainstDatabase(storageMap, funnel, { counters: derived, schema, writes, derived: derivedValues(writeRuntime.model), transactions, listing, onIncompleteCopies: (coordinates) => backfills?.assumeIncomplete(coordinates) });
       if (accessRules.enabled) {
         const existing = listing.names;
         const indexesOf = (collection: string) => funnel.listIndexes(collection);

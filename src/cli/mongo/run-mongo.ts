@@ -1,6 +1,6 @@
 import type { CliEnv, CliIo } from '../../command-line/cli-io';
 import { nextStopSignal } from '../../command-line/stop-signal';
-import { embeddedMongoUsage, parseCliArgs } from '../../embedded-mongo/cli';
+import { embeddedMongoUsage, parseCliArgs, serverOptionsOf } from '../../embedded-mongo/cli';
 import { startEmbeddedMongo } from '../../embedded-mongo';
 
 /**
@@ -22,7 +22,7 @@ export async function runMongoCli(argv: readonly string[], _env: CliEnv, io: Cli
   const stopSignal = nextStopSignal({ onOrphaned: (parentPid) => io.err.write(`docjoin mongo: the process that started it (pid ${parentPid}) has exited: stopping\n`) });
   let server;
   try {
-    server = await startEmbeddedMongo({ port: options.port, latencyMs: options.latencyMs, dataDir: options.dataDir, fsync: options.fsync });
+    server = await startEmbeddedMongo(serverOptionsOf(options));
   } catch (error) {
     // A taken port, a data directory it cannot write: one line.
     io.err.write(`docjoin mongo: ${error instanceof Error ? error.message : String(error)}\n`);

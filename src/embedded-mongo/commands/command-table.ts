@@ -6,9 +6,26 @@ import type { CommandContext, CommandHandler, CommandTable, ServerView } from '.
 import { dataCommands } from './data';
 import { handshakeCommands } from './handshake';
 
-/** Every command the embedded server answers: connection-level ones first, data commands over `store`. */
-export function buildCommandTable(store: Store, server: ServerView): CommandTable {
-  return { ...handshakeCommands(server), ...dataCommands(store) };
+/**
+ * Every command the embedded server answers: connection-level ones first, data commands over `store`.
+ * `standalone`: as a `mongod` outside a replica set, which refuses every command of a transaction or a
+ * retryable write (a `txnNumber`).
+ */
+export function buildCommandTable(store: Store, server: ServerView, standalone = false): CommandTable {
+  const data = dataCommands(store);
+  return { ...handshakeCommands(server, standalone), ...(standalone ? withoutTransactionNumbers(data) : data) };
+}
+
+function withoutTransactionNumbers(table: CommandTable): CommandTable {
+  return Object.fromEntries(
+    Object.entries(table).map(([name, handler]): [string, CommandHandler] => [
+      name,
+      (command, context) => {
+        if (command.txnNumber !== undefined) throw new CommandError(ErrorCodes.IllegalOperation, 'IllegalOperation', 'Transaction numbers are only allowed on a replica set member or mongos');
+        return handler(command, context);
+      },
+    ]),
+  );
 }
 
 /** The command's name is its first key, as in MongoDB. */

@@ -15,9 +15,10 @@ const ELECTION_ID = new ObjectId('7fffffff0000000000000001');
 /**
  * Connection-level commands: the handshake (hello/isMaster), ping and the informational commands
  * drivers and shells send. The server presents itself as the primary of a one-member replica set,
- * which is what makes the driver allow sessions, retryable writes and transactions.
+ * which is what makes the driver allow sessions, retryable writes and transactions; `standalone`, as a
+ * `mongod` started without `--replSet`, which allows sessions alone.
  */
-export function handshakeCommands(server: ServerView): CommandTable {
+export function handshakeCommands(server: ServerView, standalone = false): CommandTable {
   // topologyVersion never changes: this "replica set" never elects or reconfigures.
   const topologyVersion = { processId: new ObjectId(), counter: Long.fromNumber(0) };
 
@@ -26,17 +27,22 @@ export function handshakeCommands(server: ServerView): CommandTable {
     const now = new Date();
     const opTime = { ts: new Timestamp({ t: Math.floor(now.getTime() / 1000), i: 1 }), t: Long.fromNumber(1) };
     const lastWriteDate = new Date(Math.floor(now.getTime() / 1000) * 1000);
+    const replicaSet = standalone
+      ? {}
+      : {
+          hosts: [address],
+          setName: REPLICA_SET_NAME,
+          setVersion: 1,
+          primary: address,
+          me: address,
+          electionId: ELECTION_ID,
+          lastWrite: { opTime, lastWriteDate, majorityOpTime: opTime, majorityWriteDate: lastWriteDate },
+        };
     return {
       topologyVersion,
-      hosts: [address],
-      setName: REPLICA_SET_NAME,
-      setVersion: 1,
+      ...replicaSet,
       ...(legacy ? { ismaster: true } : { isWritablePrimary: true }),
       secondary: false,
-      primary: address,
-      me: address,
-      electionId: ELECTION_ID,
-      lastWrite: { opTime, lastWriteDate, majorityOpTime: opTime, majorityWriteDate: lastWriteDate },
       ...(legacy && command.helloOk === true ? { helloOk: true } : {}),
       maxBsonObjectSize: MAX_BSON_OBJECT_SIZE,
       maxMessageSizeBytes: MAX_MESSAGE_SIZE_BYTES,

@@ -20,6 +20,7 @@ export class CommandError extends Error {
 
 export const ErrorCodes = {
   BadValue: 2,
+  IllegalOperation: 20,
   GraphContainsCycle: 5,
   FailedToParse: 9,
   TypeMismatch: 14,

@@ -70,6 +70,20 @@ describe('npm run mongo (cli.ts)', () => {
     expect((await done).code).toBe(0);
   });
 
+  it('answers as a standalone mongod with --standalone', async () => {
+    const child = startCli(['--standalone']);
+    const done = collect(child);
+    const client = await MongoClient.connect(await printedUri(child));
+    try {
+      const hello = await client.db('admin').command({ hello: 1 });
+      expect([hello.isWritablePrimary, hello.setName]).toEqual([true, undefined]);
+    } finally {
+      await client.close();
+    }
+    child.kill('SIGTERM');
+    expect((await done).code).toBe(0);
+  });
+
   it('rejects a bad flag with one line on stderr and exit code 2', async () => {
     const { code, stdout, stderr } = await collect(startCli(['--port', 'abc']));
     expect(code).toBe(2);

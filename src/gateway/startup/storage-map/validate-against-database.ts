@@ -51,7 +51,7 @@ export async function validateAgainstDatabase(
     writes?: ReadonlyMap<string, readonly string[]>;
     /** The derived values writes keep (copies, counters, totals), each with the collection it is derived from: none may be a view. */
     derived?: ReadonlyArray<DerivedValue>;
-    /** Whether write units may run in transactions (`writes.transactions` is not `never`); default true. */
+    /** Whether write units may run in transactions (`writes.transactions` is not `never`, and the server runs them); default true. */
     transactions?: boolean;
     /** The catalog's listCollections, when the caller has read it already. */
     listing?: CollectionListing;
