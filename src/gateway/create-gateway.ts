@@ -5,7 +5,6 @@ import type { GatewayContext } from './request/context/request-context';
 import type { Viewer } from './request/authentication/authenticate';
 import { createDocjoin, type DocjoinOptions } from './create-docjoin';
 import { COST_HEADER } from './operation/cost/cost-plugin';
-import { documentNestingError } from './operation/limits/document-nesting';
 import { exampleStrategyOverride } from './operation/plan/strategy-overrides';
 import type { CostReport } from './request/cost/cost-ledger';
 import type { ResolvedSettings } from './gateway-options';
@@ -121,6 +120,7 @@ export async function createGateway(options: CreateGatewayOptions): Promise<Gate
         ...(docjoin.metrics && { metrics: async () => ({ contentType: docjoin.metrics!.contentType, body: await docjoin.metrics!.text() }) }),
         ...(settings.metricsToken !== undefined && { metricsToken: settings.metricsToken }),
         onRefused: (code) => observeRefusal(docjoin, code),
+        refuseSource: (text) => docjoin.refuseSource(text),
       });
       if (!docjoin.metrics && settings.metricsToken !== undefined) docjoin.logger.warn('DOCJOIN_METRICS_TOKEN (metricsToken) is set, but the metrics are off (DOCJOIN_METRICS=false): no /metrics is served');
       if (docjoin.metrics && settings.metricsToken === undefined && settings.production) {
@@ -148,8 +148,8 @@ export async function createGateway(options: CreateGatewayOptions): Promise<Gate
     workload: docjoin.workload,
     createContext: (contextOptions) => docjoin.createContext(contextOptions),
     async execute(request, executeOptions = {}) {
-      const tooDeep = documentNestingError(request.query ?? '');
-      if (tooDeep) return refusedBeforeExecution(tooDeep);
+      const refused = docjoin.refuseSource(request.query ?? '');
+      if (refused) return refusedBeforeExecution(refused);
       let contextValue: GatewayContext;
       try {
         contextValue = docjoin.createContext(executeOptions);

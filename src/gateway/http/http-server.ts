@@ -1,3 +1,4 @@
+import type { GraphQLError } from 'graphql';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import { Server as NetServer, type AddressInfo } from 'node:net';
 import { HeaderMap, type ApolloServer, type BaseContext, type HTTPGraphQLResponse } from '@apollo/server';
@@ -6,7 +7,6 @@ import type { HealthReport } from './health';
 import type { Admission, AdmissionSlot, BodyReservation } from './admission';
 import type { LendableSlot } from '../operation/limits/lendable-slot';
 import { PublicErrorCode } from '../errors/public-error-code';
-import { MAX_DOCUMENT_NESTING, documentNestingError } from '../operation/limits/document-nesting';
 import { withDocumentId } from './persisted-document-id';
 import { OperationDeadline } from '../operation/limits/operation-deadline';
 import { OperationStopped } from '../errors/internal-errors';
@@ -45,6 +45,8 @@ export interface HttpServerOptions<TContext extends BaseContext> {
   readonly metricsToken?: string;
   /** Told of a GraphQL request answered before it reached Apollo (OVERLOADED, a bad or late body), with its code: no plugin sees it. */
   readonly onRefused?: (code: PublicErrorCode) => void;
+  /** The refusal of a request's document text before Apollo parses it (Docjoin.refuseSource); default: none. */
+  readonly refuseSource?: (text: string) => GraphQLError | undefined;
   /** Bounds the GraphQL requests running and waiting; beyond them a request gets 503 with Retry-After. */
   readonly admission?: Admission;
   /** More routes (the IDE), given the request's path: resolves true when it answered the request. */
@@ -353,11 +355,11 @@ async function handleGraphql<TContext extends BaseContext>(
   }
   const tasksAfterAnswer: Array<() => void> = [];
   // Refused as Apollo refuses a request whose context fails: logged, counted, and answered with the error's status.
-  const tooDeep = documentNestingError(queryTextOf(method, body, search));
+  const refused = options.refuseSource?.(queryTextOf(method, body, search));
   try {
     const result = await options.apollo.executeHTTPGraphQLRequest({
       httpGraphQLRequest: { method, headers, search, body },
-      context: () => (tooDeep ? Promise.reject(tooDeep) : options.context(headers, deadline, options.clientAddressOf ? options.clientAddressOf(request) : request.socket.remoteAddress, (task) => tasksAfterAnswer.push(task), slot)),
+      context: () => (refused ? Promise.reject(refused) : options.context(headers, deadline, options.clientAddressOf ? options.clientAddressOf(request) : request.socket.remoteAddress, (task) => tasksAfterAnswer.push(task), slot)),
     });
     // Answered already: the deadline overran while this ran.
     if (!response.headersSent) await answer(options, response, result);
@@ -368,7 +370,7 @@ async function handleGraphql<TContext extends BaseContext>(
 
 /** The document a GraphQL request over HTTP sends: the body's `query` for a POST, the `query` parameter for a GET. */
 function queryTextOf(method: string, body: unknown, search: string): string {
-  if (method === 'GET') return search.length > 2 * MAX_DOCUMENT_NESTING ? (new URLSearchParams(search).get('query') ?? '') : '';
+  if (method === 'GET') return new URLSearchParams(search).get('query') ?? '';
   const query = typeof body === 'object' && body !== null ? (body as { query?: unknown }).query : undefined;
   return typeof query === 'string' ? query : '';
 }

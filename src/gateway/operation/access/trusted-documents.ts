@@ -122,10 +122,24 @@ export class TrustedDocuments {
   /** With `only`: refuses (HTTP 400) a request whose document is not in the manifest. */
   check(request: { readonly queryHash: string; readonly document: DocumentNode; readonly source: string }): void {
     if (!this.only || this.trusts(request.queryHash, request.document, request.source)) return;
-    throw new GraphQLError('This server runs only its trusted documents (the manifest docjoin codegen writes); send one of them, by its hash or its text', {
-      extensions: { code: PublicErrorCode.PERSISTED_QUERY_NOT_IN_LIST, http: { status: 400 } },
-    });
+    throw notInList();
   }
+
+  /**
+   * With `only`: the refusal of a request's text before it is parsed or validated, when the manifest
+   * does not hold it; undefined for a trusted text or none (a request naming a document by its hash).
+   * Validation's errors name the schema's types and fields, which a stranger must not learn by trying.
+   */
+  refusalOfText(text: string): GraphQLError | undefined {
+    if (!this.only || text === '' || this.trusts(sha256(text), undefined, text)) return undefined;
+    return notInList();
+  }
+}
+
+function notInList(): GraphQLError {
+  return new GraphQLError('This server runs only its trusted documents (the manifest docjoin codegen writes); send one of them, by its hash or its text', {
+    extensions: { code: PublicErrorCode.PERSISTED_QUERY_NOT_IN_LIST, http: { status: 400 } },
+  });
 }
 
 /** A document's hash as graphql-codegen prints it (sorted, whitespace reduced), less its unaliased `__typename` fields. */
