@@ -69,7 +69,29 @@ export function collectWriteModel(schema: GraphQLSchema, storageMap: StorageMap)
   }
   problems.push(...wholeCopiesOfDerivedValues(model));
   problems.push(...snapshotsOfCopies(model));
+  problems.push(...arraysSortedByCopies(model));
   return { model, problems };
+}
+
+/**
+ * A bounded array ordered by a field its children copy from another type: that type's update rewrites
+ * the copies, in the children and in the array alike, but picks and orders no child again, so the
+ * array would hold the wrong children in the wrong order until reconcile rebuilds it.
+ */
+function arraysSortedByCopies(model: WriteModel): string[] {
+  return model.boundedArrays.flatMap((array) =>
+    array.sort.flatMap(({ path }) => {
+      const copy = model.snapshots.find((location) => {
+        if (location.collection !== array.childCollection || location.segments.some((segment) => segment.isArray)) return false;
+        const copyPath = location.segments.map((segment) => segment.path).join('.');
+        return path.startsWith(`${copyPath}.`) && path !== `${copyPath}.${location.key}`;
+      });
+      if (!copy) return [];
+      return [
+        `${array.coordinate}: @join(sort:) orders the array by "${path}", inside ${copy.coordinate}'s copy of ${copy.sourceType}: an update of a ${copy.sourceType} rewrites the copies but does not pick or order the array's ${array.childType}s again; sort it by a field ${array.childType} stores itself, or read ${array.coordinate} by @join alone`,
+      ];
+    }),
+  );
 }
 
 /**

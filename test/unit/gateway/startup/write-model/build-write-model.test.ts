@@ -234,3 +234,34 @@ describe('a snapshot copying a field stored inside a copy the writes keep', () =
     );
   });
 });
+
+describe('a bounded array ordered by a copied field', () => {
+  const build = (sort: string) => {
+    const schema = schemaOf(/* GraphQL */ `
+      type Query { posts: [Post!]! }
+      type Post @collection(name: "posts") {
+        id: ID!
+        recentComments: [Comment!]! @embedded @join(collection: "comments", localField: "_id", foreignField: "postId", sort: "${sort}", limit: 2) @read(strategy: EMBEDDED)
+      }
+      type Comment @collection(name: "comments") {
+        id: ID!
+        postedAt: String!
+        post: Post! @join(localField: "postId")
+        author: User! @snapshot(path: "author", fields: ["id", "name"]) @join(localField: "author.id") @read(strategy: SNAPSHOT)
+      }
+      type User @collection(name: "users") { id: ID! name: String! }
+    `);
+    return () => buildWriteModel(schema, buildStorageMap(schema));
+  };
+
+  it('is refused when the copy holds the sort field: an update of its source rewrites the copies but picks no child again', () => {
+    expect(build('author.name')).toThrow(
+      'Post.recentComments: @join(sort:) orders the array by "author.name", inside Comment.author\'s copy of User: an update of a User rewrites the copies but does not pick or order the array\'s Comments again; sort it by a field Comment stores itself, or read Post.recentComments by @join alone',
+    );
+  });
+
+  it('is kept when it is ordered by a field the child stores, or by the copy\'s key, which no update of the source changes', () => {
+    expect(build('-postedAt')().boundedArrays.map((array) => array.coordinate)).toEqual(['Post.recentComments']);
+    expect(build('author.id')().boundedArrays.map((array) => array.coordinate)).toEqual(['Post.recentComments']);
+  });
+});
