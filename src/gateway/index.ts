@@ -36,7 +36,7 @@ export { trustProxyOption, type TrustProxyOption } from './http/client-address';
 export { isCollectionName } from './documents/collection-name';
 export { type HealthReport, type MongoKind } from './http/health';
 export { assertCanListen, CannotListenError, PortInUseError } from './http/listen-failure';
-export { isDuplicateKeyError } from './request/mongo/funnel-writer';
+export { isDuplicateKeyError } from './writes/write-errors';
 export { connectMongo, type Db, type MongoClient, MongoFunnel } from './request/mongo/mongo-funnel';
 export { readServerVersion } from './request/mongo/server-version';
 export { indexesThroughViews } from './request/mongo/indexes-through-views';

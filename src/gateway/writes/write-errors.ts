@@ -1,6 +1,5 @@
 import { GraphQLError } from 'graphql';
-import { MongoServerError } from 'mongodb';
-import { DatabaseFailure } from '../errors/internal-errors';
+import { mongoServerErrorOf } from '../request/mongo/funnel-writer';
 import { PublicErrorCode } from '../errors/public-error-code';
 import type { RetryLimit } from './transaction-retries';
 
@@ -15,18 +14,12 @@ export function notFound(message: string, details: Record<string, unknown> = {})
  * the unit is rolled back with it; without one, the commands before it stand, and the message says so.
  */
 export function totalOverflow(mutation: string, cause: unknown, inTransaction: boolean): GraphQLError | undefined {
-  const server = serverErrorOf(cause);
+  const server = mongoServerErrorOf(cause);
   if (server?.code !== BAD_VALUE || !server.message.includes('Failed to apply $inc')) return undefined;
   return new GraphQLError(`${mutation}: a total or counter this write moves would pass the largest Long (9223372036854775807), ${outcomeOf(inTransaction)}`, {
     // Not MongoDB's error as its cause: its message holds the total, which the role may not see (a stack trace outside production would show it).
     extensions: { code: PublicErrorCode.BAD_USER_INPUT },
   });
-}
-
-/** MongoDB's own refusal behind `cause` (the funnel wraps it in a DatabaseFailure); undefined for any other error. */
-function serverErrorOf(cause: unknown): MongoServerError | undefined {
-  const server = cause instanceof DatabaseFailure ? cause.cause : cause;
-  return server instanceof MongoServerError ? server : undefined;
 }
 
 /** What a write MongoDB refused left: inside a transaction nothing; without one, the commands before it. */
@@ -43,7 +36,7 @@ const BAD_VALUE = 2;
  * with the same outcome as totalOverflow's.
  */
 export function documentTooLarge(mutation: string, cause: unknown, inTransaction: boolean): GraphQLError | undefined {
-  const server = serverErrorOf(cause);
+  const server = mongoServerErrorOf(cause);
   if (server === undefined || !DOCUMENT_TOO_LARGE.has(Number(server.code))) return undefined;
   return new GraphQLError(`${mutation}: a document this write stores would be larger than MongoDB's 16 MB limit, ${outcomeOf(inTransaction)}; keep growing lists in their own collection (@join) rather than in the document`, {
     extensions: { code: PublicErrorCode.BAD_USER_INPUT },
@@ -59,7 +52,7 @@ const DOCUMENT_TOO_LARGE = new Set([10334, 17419]);
  * set there, with the same outcome as totalOverflow's. MongoDB's message is left out: it holds the value.
  */
 export function pathNotSettable(mutation: string, fields: readonly string[], cause: unknown, inTransaction: boolean): GraphQLError | undefined {
-  if (serverErrorOf(cause)?.code !== PATH_NOT_VIABLE) return undefined;
+  if (mongoServerErrorOf(cause)?.code !== PATH_NOT_VIABLE) return undefined;
   return new GraphQLError(
     `${mutation}: ${fields.join(', ')} ${fields.length === 1 ? 'is' : 'are'} stored inside a value this document holds as no document (null, a scalar or a list), where MongoDB cannot set a field, ${outcomeOf(inTransaction)}; set the value around ${fields.length === 1 ? 'it' : 'them'} whole first`,
     { extensions: { code: PublicErrorCode.BAD_USER_INPUT } },
@@ -70,10 +63,10 @@ export function pathNotSettable(mutation: string, fields: readonly string[], cau
 const PATH_NOT_VIABLE = 28;
 
 /**
- * MongoDB refused one of a unit's writes by the data's own constraints: the validator of `collection`
- * (any write), or a unique index there broken by a `derived` write (a copy, counter or array the write
- * keeps in step with its source; a duplicate in a document's own write is the input's, which the
- * generated mutations name). BAD_USER_INPUT, with totalOverflow's outcome (nothing written when
+ * MongoDB refused one of a unit's writes by the data's own constraints: the validator of `collection`,
+ * or a unique index there, broken by a document's own write (the input's: DuplicateInOwnWrite, whose
+ * fields the generated mutations name) or by a `derived` one (a copy, counter or array the write
+ * keeps in step with its source). BAD_USER_INPUT, with totalOverflow's outcome (nothing written when
  * `nothingBefore`: the refused command was the unit's first, of one statement). MongoDB's message is
  * left out: it holds the values.
  */
@@ -83,19 +76,50 @@ export function refusedByConstraint(
   cause: unknown,
   write: { readonly inTransaction: boolean; readonly nothingBefore: boolean; readonly derived: boolean },
 ): GraphQLError | undefined {
-  const server = serverErrorOf(cause);
+  const server = mongoServerErrorOf(cause);
   const outcome = outcomeOf(write.inTransaction || write.nothingBefore);
   if (server?.code === DOCUMENT_VALIDATION_FAILURE) {
     return new GraphQLError(`${mutation}: the validator of collection ${collection} refuses a document this write stores there, ${outcome}; give values the validator accepts, or make it accept what the schema's fields store`, {
       extensions: { code: PublicErrorCode.BAD_USER_INPUT },
     });
   }
-  if (server?.code !== DUPLICATE_KEY || !write.derived) return undefined;
-  const pattern = (server as { keyPattern?: unknown }).keyPattern;
-  const paths = typeof pattern === 'object' && pattern !== null ? ` (${Object.keys(pattern).join(', ')})` : '';
+  if (server?.code !== DUPLICATE_KEY) return undefined;
+  const keyPaths = duplicateKeyPaths(server);
+  const paths = keyPaths.length > 0 ? ` (${keyPaths.join(', ')})` : '';
+  if (!write.derived) {
+    return new DuplicateInOwnWrite(`${mutation}: a unique index on ${collection}${paths} refuses a document this write stores there, which repeats another's values, ${outcome}; give values no other document holds`, keyPaths);
+  }
   return new GraphQLError(`${mutation}: a unique index on ${collection}${paths} refuses a value this write keeps there in step with its source, ${outcome}; a copy repeats its source's values in every document that references it, so drop that unique index`, {
     extensions: { code: PublicErrorCode.BAD_USER_INPUT },
   });
+}
+
+/**
+ * A unique index refused a document's own write: the input's values, whose fields a generated mutation
+ * names from the index's `keyPaths` (MongoDB's error is not kept: its message holds the values).
+ */
+export class DuplicateInOwnWrite extends GraphQLError {
+  constructor(
+    message: string,
+    readonly keyPaths: readonly string[],
+  ) {
+    super(message, { extensions: { code: PublicErrorCode.BAD_USER_INPUT } });
+  }
+}
+
+/**
+ * A unique-index violation (E11000), which a write resolver may turn into BAD_USER_INPUT: MongoDB's,
+ * or a write unit's refusal of a document's own write (DuplicateInOwnWrite).
+ */
+export function isDuplicateKeyError(error: unknown): boolean {
+  return error instanceof DuplicateInOwnWrite || mongoServerErrorOf(error)?.code === DUPLICATE_KEY;
+}
+
+/** The stored paths of the unique index a duplicate-key error broke (its `keyPattern`), when the server says. */
+export function duplicateKeyPaths(error: unknown): readonly string[] {
+  if (error instanceof DuplicateInOwnWrite) return error.keyPaths;
+  const pattern = (mongoServerErrorOf(error) as { keyPattern?: unknown } | undefined)?.keyPattern;
+  return typeof pattern === 'object' && pattern !== null ? Object.keys(pattern) : [];
 }
 
 /** MongoDB's DocumentValidationFailure and DuplicateKey. */

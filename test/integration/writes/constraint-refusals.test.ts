@@ -1,17 +1,22 @@
+import type { GraphQLResolveInfo } from 'graphql';
 import { ObjectId } from 'mongodb';
+import type { GatewayContext } from 'docjoin';
 import { startSdlGateway, type SdlGateway } from '../../support/sdl-gateway';
 
 /**
  * Writes the database's own constraints refuse: a collection validator (of the source, or of a copy's
  * collection) and a unique index over copied fields. Each is BAD_USER_INPUT naming the collection and
  * never a value; a unique index over copies is not blamed on "another Product". In a transaction nothing
- * is written; without one, the message says that what the write changed before stands.
+ * is written; without one, the message says that what the write changed before stands. A hand-written
+ * unit's own duplicate is told so too, its later writes' included.
  */
 const SDL = /* GraphQL */ `
   type Query { orders: [Order!]! @list products: [Product!]! @list labels: [Label!]! @list }
   type Mutation {
     updateProduct(id: ID!, input: ProductPatch!): Product! @update
     createOrder(input: OrderInput!): Order! @create
+    "Hand-written: one label for each code, in one write unit."
+    createLabels(codes: [String!]!): Int!
   }
   input ProductPatch { name: String sku: String }
   input OrderInput { code: String! product: ID! }
@@ -23,6 +28,7 @@ const SDL = /* GraphQL */ `
   }
   type Label @collection(name: "labels") {
     id: ID!
+    code: String
     product: Product @snapshot(path: "product", fields: ["id", "name"]) @join(localField: "product.id") @read(strategy: SNAPSHOT)
   }
 `;
@@ -47,8 +53,14 @@ describe.each([
         await db.collection('orders').createIndex({ 'product.name': 1 }, { unique: true });
         await db.collection('orders').createIndex({ code: 1 }, { unique: true, sparse: true });
         await db.collection('labels').insertOne({ product: { id: lamp, name: 'Lamp' } });
+        await db.collection('labels').createIndex({ code: 1 }, { unique: true, sparse: true });
       },
-      gateway: { onWarning: () => undefined, writes: { transactions } },
+      gateway: {
+        onWarning: () => undefined,
+        writes: { transactions },
+        resolvers: { Mutation: { createLabels } },
+        writePlans: { createLabels: [{ kind: 'insert', typeName: 'Label' }] },
+      },
     });
   }, 60_000);
   afterAll(() => fixture?.stop());
@@ -80,6 +92,16 @@ describe.each([
     expect((await fixture.db.collection('products').findOne({ _id: desk }))?.sku).toBe('D-1');
   });
 
+  it("refuses a hand-written unit's second insert that repeats a unique code, saying what stands, and never the value", async () => {
+    const refused = await fixture.gateway.execute({ query: 'mutation { createLabels(codes: ["X1", "X1"]) }' });
+    expect(refused.errors?.map((error) => [error.extensions?.code, error.message])).toEqual([
+      ['BAD_USER_INPUT', `Mutation.createLabels: a unique index on labels (code) refuses a document this write stores there, which repeats another's values, ${outcome}; give values no other document holds`],
+    ]);
+    const codes = (await fixture.db.collection('labels').find({ code: { $exists: true } }).toArray()).map((label) => label.code);
+    expect(codes).toEqual(transactions === 'auto' ? [] : ['X1']);
+    await fixture.db.collection('labels').deleteMany({ code: { $exists: true } });
+  });
+
   it("refuses a rename whose copy the labels' validator refuses", async () => {
     const refused = await rename(lamp, 'Lantern');
     expect(refused.errors?.map((error) => [error.extensions?.code, error.message])).toEqual([
@@ -88,3 +110,10 @@ describe.each([
     expect(await names('labels')).toEqual(['Lamp']);
   });
 });
+
+async function createLabels(_parent: unknown, args: { codes: string[] }, context: GatewayContext, info: GraphQLResolveInfo): Promise<number> {
+  await context.writes.run(info, async (unit) => {
+    for (const code of args.codes) await unit.insert('Label', { _id: new ObjectId(), code });
+  });
+  return args.codes.length;
+}

@@ -128,16 +128,8 @@ export class FunnelWriter {
   }
 }
 
-/** A unique-index violation (E11000), which a write resolver may turn into BAD_USER_INPUT. */
-export function isDuplicateKeyError(error: unknown): boolean {
-  const cause = error instanceof DatabaseFailure ? error.cause : error;
-  return cause instanceof MongoServerError && cause.code === 11000;
+/** MongoDB's own refusal behind `error` (the funnel wraps it in a DatabaseFailure); undefined for any other error. */
+export function mongoServerErrorOf(error: unknown): MongoServerError | undefined {
+  const server = error instanceof DatabaseFailure ? error.cause : error;
+  return server instanceof MongoServerError ? server : undefined;
 }
-
-/** The stored paths of the unique index a duplicate-key error broke (its `keyPattern`), when the server says. */
-export function duplicateKeyPaths(error: unknown): string[] {
-  const cause = error instanceof DatabaseFailure ? error.cause : error;
-  const pattern = cause instanceof MongoServerError ? (cause as { keyPattern?: unknown }).keyPattern : undefined;
-  return typeof pattern === 'object' && pattern !== null ? Object.keys(pattern) : [];
-}
-

@@ -6,10 +6,9 @@ import { isAtOrUnder, writePath } from '../../documents/read-path';
 import { refuseUnstorableValue } from '../../documents/storable-value';
 import { InvariantError } from '../../errors/internal-errors';
 import { badUserInput } from '../../errors/public-error-code';
-import { duplicateKeyPaths, isDuplicateKeyError } from '../mongo/funnel-writer';
 import type { StoredDocument } from '../../documents/stored-document';
 import { MAX_INPUT_LIST, type GeneratedMutation, type InputFieldMapping } from '../../writes/generated-mutations';
-import { notFound } from '../../writes/write-errors';
+import { duplicateKeyPaths, isDuplicateKeyError, notFound } from '../../writes/write-errors';
 
 type MutationResolver = GraphQLFieldResolver<unknown, GatewayContext, Readonly<Record<string, unknown>>>;
 
