@@ -50,7 +50,7 @@ export async function generateOutputs(project: Project): Promise<CodegenOutputs>
   }
   // graphql-codegen checks the config's shape as it runs: that is the project's configuration too.
   const asConfigError = (error: unknown) =>
-    error instanceof Error && /Invalid Codegen Configuration/.test(error.message) ? new ProjectConfigError(`${codegenConfigName(project, codegenConfigFile)}: ${error.message.trim()}`) : new Error(codegenErrorText(error));
+    error instanceof Error && /Invalid Codegen Configuration/.test(error.message) ? new ProjectConfigError(`${codegenConfigName(project, codegenConfigFile)}: ${error.message.trim()}`) : new Error(codegenErrorText(error, project.root));
   const { result, error } = await codegen.executeCodegen({ ...config, schema: printed, cwd: project.root, silent: true }).catch((thrown: unknown) => {
     throw asConfigError(thrown);
   });

@@ -48,7 +48,7 @@ describe('docjoin codegen: a wrong codegen setting or config', () => {
     expect(noGenerates.err).toMatch(/^codegen: the config's codegen\.config \(codegen\.yml\): Invalid Codegen Configuration! [^\n]*"generates" field[^\n]*\n$/);
   });
 
-  it('says what graphql-codegen could not do in one line, once, without its stack: a syntax error in an operation, documents that match nothing (exit 1)', async () => {
+  it('says what graphql-codegen could not do in one line, once, without its stack: a syntax error in an operation, one that does not validate (naming where), documents that match nothing (exit 1)', async () => {
     mkdirSync(join(project, 'operations'), { recursive: true });
     writeFileSync(join(project, 'operations', 'notes.graphql'), 'query Notes { notes { \n');
     const twoTargets = 'schema: schema.public.graphql\ndocuments: operations/**/*.graphql\ngenerates:\n  generated/client/:\n    preset: client\n  generated/operations.ts:\n    plugins: [typescript, typescript-operations]\n';
@@ -56,6 +56,11 @@ describe('docjoin codegen: a wrong codegen setting or config', () => {
     expect(broken).toEqual({
       code: 1,
       err: 'codegen: Failed to load documents from operations/**/*.graphql: Failed to find any GraphQL type definitions in: operations/**/*.graphql; - Syntax Error: Expected Name, found <EOF>.\n',
+    });
+    writeFileSync(join(project, 'operations', 'notes.graphql'), 'query Notes {\n  notes { txt }\n}\n');
+    expect(await codegenWith({ config: 'codegen.yml' }, twoTargets)).toEqual({
+      code: 1,
+      err: 'codegen: GraphQL Document Validation failed with 1 errors; Error 0: Cannot query field "txt" on type "Note". Did you mean "text"? (at operations/notes.graphql:2:11)\n',
     });
     rmSync(join(project, 'operations'), { recursive: true, force: true });
     const nothing = await codegenWith({ config: 'codegen.yml' }, twoTargets.replace('documents: operations', 'documents: ops'));
