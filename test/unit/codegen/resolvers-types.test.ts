@@ -47,3 +47,21 @@ describe('generated resolver types', () => {
     expect(generated).toContain('DateTime: { input: Date; output: Date; }');
   });
 });
+
+describe("the shop's generated resolver types", () => {
+  const shopTypes = readFileSync(resolve(__dirname, '../../../examples/shop/generated/resolvers-types.ts'), 'utf8');
+  const resolversTypes = new Map(
+    (/export type ResolversTypes = \{\n([\s\S]*?)\n\};/.exec(shopTypes)?.[1] ?? '').split('\n').map((line) => /^ {2}(\w+): (.+);$/.exec(line)!.slice(1, 3) as [string, string]),
+  );
+
+  it('map the stored types to records, and leave scalars, enums and the computed aggregates their own types', () => {
+    expect(['Customer', 'Product', 'Order', 'OrderLine', 'Review'].map((name) => resolversTypes.get(name))).toEqual(Array(5).fill('ResolverTypeWrapper<Record<string, unknown>>'));
+    expect(['String', 'Boolean', 'DateTime', 'Tier', 'OrderAggregate'].map((name) => resolversTypes.get(name))).toEqual([
+      "ResolverTypeWrapper<Scalars['String']['output']>",
+      "ResolverTypeWrapper<Scalars['Boolean']['output']>",
+      "ResolverTypeWrapper<Scalars['DateTime']['output']>",
+      'Tier',
+      'ResolverTypeWrapper<OrderAggregate>',
+    ]);
+  });
+});
