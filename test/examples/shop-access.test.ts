@@ -367,13 +367,21 @@ describe('in production the shop runs only its storefront\'s documents, within e
     expect(codes(replayed)).toEqual(['PERSISTED_QUERY_NOT_FOUND']);
   });
 
-  it('answers a persisted query of another version, or with a hash that is not its query\'s, 400 BAD_REQUEST in Apollo\'s words', async () => {
+  it('answers a persisted query of another version, or with a hash that is not its query\'s (as an extension or a documentId), and a documentId that is no hash, 400 BAD_REQUEST', async () => {
     const query = print(MyAccountDocument);
     const sha256Hash = hashOf(MyAccountDocument as never);
     const version2 = await send({ extensions: { persistedQuery: { version: 2, sha256Hash } } });
     expect([version2.status, version2.body.errors]).toEqual([400, [{ message: 'Unsupported persisted query version', extensions: { code: 'BAD_REQUEST' } }]]);
     const mismatched = await send({ query: `${query} `, extensions: { persistedQuery: { version: 1, sha256Hash } } });
     expect([mismatched.status, mismatched.body.errors]).toEqual([400, [{ message: 'provided sha does not match query', extensions: { code: 'BAD_REQUEST' } }]]);
+    // The same in the client preset's form: a documentId beside a text whose hash it is not.
+    const mismatchedId = await send({ query: `${query} `, documentId: `sha256:${sha256Hash}` });
+    expect([mismatchedId.status, mismatchedId.body.errors]).toEqual([400, [{ message: 'provided sha does not match query', extensions: { code: 'BAD_REQUEST' } }]]);
+    const malformedId = await send({ documentId: 'sha256:abc' });
+    expect([malformedId.status, malformedId.body.errors]).toEqual([
+      400,
+      [{ message: 'documentId must be a document\'s hash as the client preset\'s persisted documents name it, sha256:<64 hex digits>; got "sha256:abc"', extensions: { code: 'BAD_REQUEST' } }],
+    ]);
   });
 
   it('refuses an untrusted text before validating or parsing it: the answer names nothing of the schema, over POST and GET', async () => {

@@ -1,4 +1,4 @@
-import type { GraphQLError } from 'graphql';
+import { GraphQLError } from 'graphql';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import { Server as NetServer, type AddressInfo } from 'node:net';
 import { HeaderMap, type ApolloServer, type BaseContext, type HTTPGraphQLResponse } from '@apollo/server';
@@ -348,14 +348,14 @@ async function handleGraphql<TContext extends BaseContext>(
   slot: LendableSlot,
 ): Promise<void> {
   const method = request.method ?? 'GET';
-  const { body, search } = withDocumentId(method, sentBody, sent);
+  const { body, search, refusal } = withDocumentId(method, sentBody, sent);
   const headers = new HeaderMap();
   for (const [name, value] of Object.entries(request.headers)) {
     if (value !== undefined) headers.set(name, Array.isArray(value) ? value.join(', ') : value);
   }
   const tasksAfterAnswer: Array<() => void> = [];
   // Refused as Apollo refuses a request whose context fails: logged, counted, and answered with the error's status.
-  const refused = options.refuseSource?.(queryTextOf(method, body, search));
+  const refused = refusal !== undefined ? new GraphQLError(refusal, { extensions: { code: PublicErrorCode.BAD_REQUEST, http: { status: 400 } } }) : options.refuseSource?.(queryTextOf(method, body, search));
   try {
     const result = await options.apollo.executeHTTPGraphQLRequest({
       httpGraphQLRequest: { method, headers, search, body },

@@ -2,25 +2,40 @@
  * A trusted document named the way the GraphQL-over-HTTP persisted documents proposal (and
  * graphql-codegen's client preset) sends it, `{ "documentId": "sha256:<hex>", "variables": … }`, or
  * `?documentId=` on a GET, turned into the persisted-query extension Apollo reads (`sha256Hash`, hex
- * alone). A request that also sends `query`, or extensions that are no object, or none of these, is left as it is.
+ * alone). A `query` sent beside it is kept, so Apollo checks that the hash is the text's, as in its own
+ * form. A request whose extensions are no object is left as it is, for Apollo to refuse; so is one
+ * that also names a persisted query in its extensions. `refusal`: the documentId is no such hash.
  */
-export function withDocumentId(method: string, body: unknown, search: string): { body: unknown; search: string } {
+export function withDocumentId(method: string, body: unknown, search: string): { body: unknown; search: string; refusal?: string } {
   if (method === 'GET') {
     if (!search.includes('documentId=')) return { body, search };
     const params = new URLSearchParams(search);
-    const hash = hexOf(params.get('documentId'));
-    if (hash === undefined || params.has('query') || params.has('extensions')) return { body, search };
+    if (!params.has('documentId')) return { body, search };
+    const documentId = params.get('documentId');
+    const hash = hexOf(documentId);
+    if (hash === undefined) return { body, search, refusal: malformed(documentId) };
+    if (params.has('extensions')) return { body, search };
     params.delete('documentId');
-    params.set('extensions', JSON.stringify({ persistedQuery: { version: 1, sha256Hash: hash } }));
+    params.set('extensions', JSON.stringify(persistedQuery(hash)));
     return { body, search: `?${params.toString()}` };
   }
   if (typeof body !== 'object' || body === null || Array.isArray(body) || !('documentId' in body)) return { body, search };
-  const { documentId, ...rest } = body as { documentId: unknown; query?: unknown; extensions?: unknown };
+  const { documentId, ...rest } = body as { documentId: unknown; extensions?: unknown };
   const hash = hexOf(documentId);
+  if (hash === undefined) return { body, search, refusal: malformed(documentId) };
   // Extensions that are no object are left for Apollo to refuse, as in any other request.
   const extensions = rest.extensions ?? {};
-  if (hash === undefined || rest.query !== undefined || typeof extensions !== 'object' || extensions === null || Array.isArray(extensions)) return { body, search };
-  return { body: { ...rest, extensions: { ...extensions, persistedQuery: { version: 1, sha256Hash: hash } } }, search };
+  if (typeof extensions !== 'object' || extensions === null || Array.isArray(extensions) || 'persistedQuery' in extensions) return { body, search };
+  return { body: { ...rest, extensions: { ...extensions, ...persistedQuery(hash) } }, search };
+}
+
+function persistedQuery(hash: string): { persistedQuery: { version: 1; sha256Hash: string } } {
+  return { persistedQuery: { version: 1, sha256Hash: hash } };
+}
+
+function malformed(documentId: unknown): string {
+  const shown = typeof documentId === 'string' ? JSON.stringify(documentId.length > 80 ? `${documentId.slice(0, 80)}…` : documentId) : documentId === null ? 'null' : `a ${typeof documentId}`;
+  return `documentId must be a document's hash as the client preset's persisted documents name it, sha256:<64 hex digits>; got ${shown}`;
 }
 
 /** The hex digits of `sha256:<hex>` (or of a bare hex hash); undefined for anything else. */

@@ -13,12 +13,25 @@ describe('withDocumentId: a trusted document named as the client preset names it
     expect(new URLSearchParams(get.search).get('variables')).toBe('{}');
   });
 
-  it('leaves alone a request that sends its text too, or a documentId that is no hash', () => {
-    const withText = { documentId: hex, query: '{ a }' };
-    expect(withDocumentId('POST', withText, '').body).toBe(withText);
-    const notHash = { documentId: 'my-query' };
-    expect(withDocumentId('POST', notHash, '').body).toBe(notHash);
+  it("keeps a text sent beside it, so Apollo checks that the hash is the text's (400 BAD_REQUEST when not)", () => {
+    expect(withDocumentId('POST', { documentId: hex, query: '{ a }' }, '').body).toEqual({ query: '{ a }', extensions: asExtension });
+    const get = new URLSearchParams(withDocumentId('GET', undefined, `?documentId=${hex}&query=%7B%20a%20%7D`).search);
+    expect([get.get('query'), get.get('extensions'), get.has('documentId')]).toEqual(['{ a }', JSON.stringify(asExtension), false]);
     expect(withDocumentId('GET', undefined, '?query=%7B%20a%20%7D').search).toBe('?query=%7B%20a%20%7D');
+  });
+
+  it('refuses a documentId that is no hash, naming it, over POST and GET', () => {
+    const told = "documentId must be a document's hash as the client preset's persisted documents name it, sha256:<64 hex digits>; got";
+    expect(withDocumentId('POST', { documentId: 'sha256:abc' }, '').refusal).toBe(`${told} "sha256:abc"`);
+    expect(withDocumentId('POST', { documentId: 42, query: '{ a }' }, '').refusal).toBe(`${told} a number`);
+    expect(withDocumentId('POST', { documentId: null }, '').refusal).toBe(`${told} null`);
+    expect(withDocumentId('GET', undefined, '?documentId=my-query').refusal).toBe(`${told} "my-query"`);
+    expect(withDocumentId('GET', undefined, '?documentId=').refusal).toBe(`${told} ""`);
+  });
+
+  it('leaves a request naming a persisted query in its extensions too as it is', () => {
+    const both = { documentId: hex, extensions: { persistedQuery: { version: 1, sha256Hash: 'cd'.repeat(32) } } };
+    expect(withDocumentId('POST', both, '').body).toBe(both);
   });
 
   it('leaves extensions that are no object for Apollo to refuse (400), and keeps those that are', () => {
