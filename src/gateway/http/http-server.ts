@@ -11,6 +11,7 @@ import { withDocumentId } from './persisted-document-id';
 import { OperationDeadline } from '../operation/limits/operation-deadline';
 import { OperationStopped } from '../errors/internal-errors';
 import { listenFailure } from './listen-failure';
+import { answerClientError } from './client-errors';
 import { readJsonBody, RequestBodyError } from './read-json-body';
 import { percentDecodesToText } from './query-string-text';
 import { setPageHeaders } from './page-headers';
@@ -104,6 +105,7 @@ export async function startHttpServer<TContext extends BaseContext>(options: Htt
         else response.destroy(error instanceof Error ? error : undefined);
       });
   });
+  server.on('clientError', answerClientError);
   await new Promise<void>((resolve, reject) => {
     server.once('error', (error: NodeJS.ErrnoException) => reject(listenFailure(error, options.port, options.host)));
     server.listen(options.port, options.host, () => resolve());
@@ -170,6 +172,11 @@ async function handle<TContext extends BaseContext>(
     const { contentType, body } = await options.metrics();
     response.setHeader('content-type', contentType);
     response.end(request.method === 'HEAD' ? undefined : body);
+    return;
+  }
+  if (path === '/health' || (path === '/metrics' && options.metrics)) {
+    response.setHeader('allow', 'GET, HEAD');
+    sendJson(response, 405, { error: `${path} answers GET and HEAD, not ${request.method ?? 'this method'}` });
     return;
   }
   if (options.routes && (await options.routes(request, response, path))) return;

@@ -199,8 +199,34 @@ describe("a request's headers that arrive slowly", () => {
       socket.write(`POST /graphql HTTP/1.1\r\nhost: ${hostname}\r\ncontent-type: appl`);
       await closed;
       expect(received).toMatch(/^HTTP\/1\.1 408 /);
+      expect(received).toContain('"code":"OPERATION_TIMEOUT"');
       const after = await post(gateway.url!, '{ __typename }');
       expect(after.status).toBe(200);
+    } finally {
+      await gateway.stop();
+    }
+  });
+});
+
+describe("a request Node's HTTP parser refuses", () => {
+  it('is answered with a GraphQL error and a stable code: a GET whose URL passes the header limit (431), bytes that are no HTTP (400)', async () => {
+    const gateway = await gatewayWith({});
+    try {
+      const long = await fetch(`${gateway.url!}?${new URLSearchParams({ query: '{ __typename }', variables: JSON.stringify({ pad: 'x'.repeat(20_000) }) })}`, { headers: { 'apollo-require-preflight': 'true' } });
+      expect([long.status, await long.json()]).toEqual([
+        431,
+        { errors: [{ message: "The request's headers, its URL and query string included, are longer than the server takes (16 KB); send a long operation or long variables in a POST body", extensions: { code: 'BAD_REQUEST' } }] },
+      ]);
+      const { hostname, port } = new URL(gateway.url!);
+      const socket = connect(Number(port), hostname);
+      let received = '';
+      socket.on('data', (chunk: Buffer) => (received += chunk.toString('utf8')));
+      const closed = new Promise<void>((resolve) => socket.once('close', () => resolve()));
+      socket.write('NOT HTTP AT ALL\r\n\r\n');
+      await closed;
+      expect(received).toMatch(/^HTTP\/1\.1 400 /);
+      expect(received).toContain('{"errors":[{"message":"The request is not well-formed HTTP/1.1","extensions":{"code":"BAD_REQUEST"}}]}');
+      expect((await post(gateway.url!, '{ __typename }')).status).toBe(200);
     } finally {
       await gateway.stop();
     }

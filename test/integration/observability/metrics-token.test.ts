@@ -57,6 +57,15 @@ it('serves the series to a scrape with the token, and GraphQL and /health as bef
   expect(await scrape.text()).toMatch(/\ndocjoin_requests_total\{operation="Notes",outcome="ok"\} 1\n/);
 });
 
+it('answers another method than GET or HEAD on /metrics and /health 405, with Allow', async () => {
+  for (const path of ['/metrics', '/health']) {
+    for (const method of ['POST', 'DELETE']) {
+      const response = await fetch(gateway.url!.replace('/graphql', path), { method, headers: { authorization: `Bearer ${TOKEN}` } });
+      expect([path, method, response.status, response.headers.get('allow'), await response.json()]).toEqual([path, method, 405, 'GET, HEAD', { error: `${path} answers GET and HEAD, not ${method}` }]);
+    }
+  }
+});
+
 it('warns at startup in production when the metrics are served without a token, not with one or without metrics, and when a token is set with the metrics off', async () => {
   const startedWith = async (options: { metricsToken?: string; metrics?: boolean }) => {
     const { logger, lines } = capturedLogger();
