@@ -126,7 +126,7 @@ export class PeerChild {
   static async start(name: PeerName, mongoUri: string, dbName: string, monitoring: 'monitored' | 'plain'): Promise<PeerChild> {
     const child = fork(path.join(COMPILED_DIR, 'bench/peers/peer-process.js'), [name, mongoUri, dbName, monitoring], {
       cwd: REPO_ROOT,
-      execArgv: [],
+      execArgv: process.env.PEERS_PROFILE_DIR ? ['--cpu-prof', `--cpu-prof-dir=${process.env.PEERS_PROFILE_DIR}`] : [],
       // Every server runs as in production (Apollo and docjoin alike).
       env: { ...process.env, NODE_ENV: 'production' },
       stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
