@@ -48,9 +48,11 @@ export async function generateOutputs(project: Project): Promise<CodegenOutputs>
     if (target.endsWith('/')) checkClearableFolder(project, target, path);
     roots.push(target.endsWith('/') ? `${path}/` : path);
   }
-  // graphql-codegen checks the config's shape as it runs: that is the project's configuration too.
+  // graphql-codegen checks the config's shape, and finds its plugins and presets, as it runs: that is the project's configuration too.
   const asConfigError = (error: unknown) =>
-    error instanceof Error && /Invalid Codegen Configuration/.test(error.message) ? new ProjectConfigError(`${codegenConfigName(project, codegenConfigFile)}: ${error.message.trim()}`) : new Error(codegenErrorText(error, project.root));
+    error instanceof Error && /Invalid Codegen Configuration|Unable to find (template plugin|preset) matching/.test(error.message)
+      ? new ProjectConfigError(`${codegenConfigName(project, codegenConfigFile)}: ${codegenErrorText(error, project.root)}`)
+      : new Error(codegenErrorText(error, project.root));
   const { result, error } = await codegen.executeCodegen({ ...config, schema: printed, cwd: project.root, silent: true }).catch((thrown: unknown) => {
     throw asConfigError(thrown);
   });

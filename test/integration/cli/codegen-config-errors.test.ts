@@ -46,6 +46,9 @@ describe('docjoin codegen: a wrong codegen setting or config', () => {
     const noGenerates = await codegenWith({ config: 'codegen.yml' }, 'schema: schema.public.graphql\n');
     expect(noGenerates.code).toBe(2);
     expect(noGenerates.err).toMatch(/^codegen: the config's codegen\.config \(codegen\.yml\): Invalid Codegen Configuration! [^\n]*"generates" field[^\n]*\n$/);
+    const misspeltPlugin = await codegenWith({ config: 'codegen.yml' }, 'schema: schema.public.graphql\ngenerates:\n  generated/types.ts:\n    plugins: [typescriptt]\n');
+    expect(misspeltPlugin.code).toBe(2);
+    expect(misspeltPlugin.err).toMatch(/^codegen: the config's codegen\.config \(codegen\.yml\): Unable to find template plugin matching 'typescriptt' Install one of the following packages: [^\n]*\n$/);
   });
 
   it('says what graphql-codegen could not do in one line, once, without its stack: a syntax error in an operation, one that does not validate (naming where), documents that match nothing (exit 1)', async () => {
