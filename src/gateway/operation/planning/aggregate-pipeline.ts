@@ -52,14 +52,24 @@ export type AggregatePart = { readonly kind: 'totals' } | { readonly kind: 'grou
  */
 export function aggregatePipelines(aggregate: AggregateField, request: AggregateRequest, parentKeys: readonly unknown[] | undefined): Array<{ readonly part: AggregatePart; readonly pipeline: StoredDocument[]; readonly documents: number }> {
   const link = aggregate.parentLink;
+  const matching = (keyMatch: StoredDocument | undefined): StoredDocument => {
+    const conditions = [keyMatch, request.filter].filter((part): part is StoredDocument => part !== undefined);
+    return { $match: conditions.length === 0 ? {} : conditions.length === 1 ? conditions[0]! : { $and: conditions } };
+  };
+  if (!link) return aggregateParts(request, [matching(undefined)], null, 1);
   // A parent key shaped like an operator (`{ $gt: "" }`) has no children, as in a join: `$in` would refuse it.
-  const matchable = (parentKeys ?? []).filter(isInOperand);
-  if (link && matchable.length === 0) return [];
-  const keyMatch = link ? { [link.foreignField]: { $in: matchable } } : undefined;
-  const conditions = [keyMatch, request.filter].filter((part): part is StoredDocument => part !== undefined);
-  const matched = [{ $match: conditions.length === 0 ? {} : conditions.length === 1 ? conditions[0]! : { $and: conditions } }, ...(link ? byEachParent(link.foreignField, matchable) : [])];
-  const parent = link ? `$${PARENT_KEY}` : null;
-  const parents = link ? (parentKeys?.length ?? 0) : 1;
+  const single = (parentKeys ?? []).filter((key) => !Array.isArray(key) && isInOperand(key));
+  const parts = single.length === 0 ? [] : aggregateParts(request, [matching({ [link.foreignField]: { $in: single } }), ...byEachParent(link.foreignField, single)], `$${PARENT_KEY}`, parentKeys?.length ?? 0);
+  // A parent holding several keys (an array) has the children of any, each once, as its list does: its own aggregates.
+  for (const several of (parentKeys ?? []).filter(Array.isArray)) {
+    const any = several.filter(isInOperand);
+    if (any.length > 0) parts.push(...aggregateParts(request, [matching({ [link.foreignField]: { $in: any } }), { $addFields: { [PARENT_KEY]: { $literal: several } } }], `$${PARENT_KEY}`, 1));
+  }
+  return parts;
+}
+
+/** The set's figures and each groupBy's groups of the children `matched` brings, by `parent` (null: one set in all). */
+function aggregateParts(request: AggregateRequest, matched: readonly StoredDocument[], parent: string | null, parents: number): Array<{ part: AggregatePart; pipeline: StoredDocument[]; documents: number }> {
   const parts: Array<{ part: AggregatePart; pipeline: StoredDocument[]; documents: number }> = [];
   if (request.totals) parts.push({ part: { kind: 'totals' }, pipeline: [...matched, { $group: { _id: parent, ...accumulators(request.totals) } }], documents: parents });
   request.groups.forEach((group, index) => {
@@ -109,9 +119,9 @@ function accumulators(figures: FigureSelection): StoredDocument {
  */
 export function readAggregateReplies(aggregate: AggregateField, request: AggregateRequest, replies: ReadonlyArray<{ readonly part: AggregatePart; readonly rows: readonly StoredDocument[] }>): (parentKey: unknown) => AggregateValue {
   const byParent = (rows: readonly StoredDocument[]) => new Map(rows.map((row) => [keyString(aggregate.parentLink ? row._id : null), row]));
-  const totals = byParent(replies.find((reply) => reply.part.kind === 'totals')?.rows ?? []);
+  const totals = byParent(replies.filter((reply) => reply.part.kind === 'totals').flatMap((reply) => reply.rows));
   const groups = request.groups.map((group, index) => {
-    const rows = replies.find((reply) => reply.part.kind === 'groups' && reply.part.index === index)?.rows ?? [];
+    const rows = replies.filter((reply) => reply.part.kind === 'groups' && reply.part.index === index).flatMap((reply) => reply.rows);
     return new Map(rows.map((row) => [keyString(aggregate.parentLink ? row._id : null), (row.groups as StoredDocument[]).map((entry) => groupValue(group, entry))]));
   });
   return (parentKey) => {

@@ -54,8 +54,10 @@ export class ReverseJoinLoader {
   async #batch(loads: readonly ReferenceLoad[]): Promise<StoredDocument[][]> {
     const { collection, foreignField, sort, perParent } = this.spec;
     const parentKeys = loads.map((load) => keyString(load.parentKey));
+    // A parent holding an array of keys has the children of each, as MongoDB's $lookup matches it.
+    const keysOfParents = loads.map((load) => parentKeysOf(load.parentKey));
     const keys = new Map<string, unknown>();
-    for (let index = 0; index < loads.length; index++) keys.set(parentKeys[index]!, loads[index]!.parentKey);
+    for (const parentKeysOfLoad of keysOfParents) for (const key of parentKeysOfLoad) keys.set(keyString(key), key);
     const projection = mergeProjections([
       ...loads.map((load) => load.projection),
       projectionOf([[foreignField, 1], ...sort.map((key) => [key.path, 1] as const)]),
@@ -75,7 +77,7 @@ export class ReverseJoinLoader {
     const counted = new Map<string, Set<string>>();
     return loads.map((load, index) => {
       const parentKey = parentKeys[index]!;
-      const children = byParent.get(parentKey) ?? [];
+      const children = childrenOfParent(byParent, keysOfParents[index]!, sort, perParent);
       load.cost?.delivered(children.length);
       let parentsOfField = counted.get(load.field);
       if (!parentsOfField) counted.set(load.field, (parentsOfField = new Set()));
@@ -116,6 +118,22 @@ export class ReverseJoinLoader {
       { $replaceRoot: { newRoot: '$docs' } },
     ];
   }
+}
+
+/** The keys a parent's value at the join's localField stands for: each element of an array, else itself. */
+function parentKeysOf(value: unknown): readonly unknown[] {
+  return Array.isArray(value) ? value : [value];
+}
+
+/**
+ * A parent's children: those of its one key, or, for a parent holding several, those of each, once
+ * each, in the join's order and cut to its page (each key's branch brought that key's page).
+ */
+function childrenOfParent(byParent: ReadonlyMap<string, StoredDocument[]>, keys: readonly unknown[], sort: readonly SortKey[], perParent: number | undefined): StoredDocument[] {
+  if (keys.length === 1) return byParent.get(keyString(keys[0])) ?? [];
+  const once = new Map(keys.flatMap((key) => byParent.get(keyString(key)) ?? []).map((child) => [keyString(child._id), child]));
+  const ordered = filterAndSort([...once.values()], [], sort);
+  return perParent === undefined ? ordered : ordered.slice(0, perParent);
 }
 
 /**

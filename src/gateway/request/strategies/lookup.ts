@@ -23,9 +23,10 @@ export function resolveLookup(shape: JoinShape, request: RelationRequest, joined
     const parentKey = readPath(request.parent, shape.localField);
     if (!isKeyValue(parentKey)) return field.isList ? [] : null;
     cost.keys(1);
-    // As the join regroups its children: by the key each holds, a child holding an array of keys under each of them.
-    const key = keyString(parentKey);
-    const children = joined.filter((child) => holdsKeyAt(child, shape.foreignField, key));
+    // As the join regroups its children: by the key each holds, a child holding an array of keys under each
+    // of them, and a parent holding an array of keys has the children of each (the lookup matched them so).
+    const keys = (Array.isArray(parentKey) ? parentKey : [parentKey]).map(keyString);
+    const children = joined.filter((child) => keys.some((key) => holdsKeyAt(child, shape.foreignField, key)));
     return field.isList ? children : (children[0] ?? null);
   }
   const keyValue = readPath(request.parent, shape.localField);
