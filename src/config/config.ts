@@ -3,6 +3,7 @@ import {
   DEFAULT_MONGO_TIMEOUT_MS,
   dbNameRule,
   isProblem,
+  MAX_TIMER_MS,
   mongoUriRule,
   nonEmpty,
   portRule,
@@ -247,7 +248,7 @@ function parseWhole(name: string, raw: string | undefined): number | undefined {
   const whole = Number(value.replace(/_/g, ''));
   const unit = name.endsWith('_MS') ? 'a whole number of milliseconds' : 'a whole number (0 or more)';
   if (!/^\d[\d_]*$/.test(value) || !Number.isSafeInteger(whole)) throw new ConfigError(`${name} must be ${unit}, got ${JSON.stringify(raw)}`);
-  return whole;
+  return withinTimer(name, whole, raw);
 }
 
 function parseCount(name: string, raw: string | undefined): number | undefined {
@@ -255,7 +256,13 @@ function parseCount(name: string, raw: string | undefined): number | undefined {
   if (value === undefined) return undefined;
   const count = Number(value.replace(/_/g, ''));
   if (!/^\d[\d_]*$/.test(value) || !Number.isSafeInteger(count) || count < 1) throw new ConfigError(`${name} must be a whole number of at least 1, got ${JSON.stringify(raw)}`);
-  return count;
+  return withinTimer(name, count, raw);
+}
+
+/** A duration (`_MS`) a Node timer can wait: a longer one would fire at once. */
+function withinTimer(name: string, value: number, raw: string | undefined): number {
+  if (name.endsWith('_MS') && value > MAX_TIMER_MS) throw new ConfigError(`${name} must be at most ${MAX_TIMER_MS} milliseconds (some 24.8 days, the longest a Node timer waits), got ${JSON.stringify(raw)}`);
+  return value;
 }
 
 /** One of `choices`, case as written in them; anything else names the variable and the choices. */

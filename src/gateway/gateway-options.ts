@@ -5,7 +5,7 @@ import { DEFAULT_COST_LIMITS, type CostLimits } from './operation/cost/cost-limi
 import { DEFAULT_ASSUMED_LIST_SIZE } from './operation/estimate/estimate-operation';
 import { DEFAULT_MAX_TRANSACTION_ATTEMPTS, DEFAULT_TRANSACTION_RETRY_MS } from './writes/transaction-retries';
 import type { WorkloadOption } from './workload/workload-types';
-import { DEFAULT_PORT } from '../settings/setting-rules';
+import { DEFAULT_PORT, MAX_TIMER_MS } from '../settings/setting-rules';
 import { browserOrigin } from '../settings/browser-origin';
 import { LANDING_PAGES, type LandingPage } from './http/landing-page';
 import type { CorsOption } from './http/http-server';
@@ -174,15 +174,15 @@ export function resolveSettings(settings: GatewaySettings, nodeEnv: string | und
     metricsToken: metricsTokenOption(settings.metricsToken),
     slowOperationMs: optionalInteger(settings, 'slowOperationMs', 0, Number.MAX_SAFE_INTEGER) ?? DEFAULT_SLOW_OPERATION_MS,
     logVariables: optionalBoolean(settings, 'logVariables') ?? false,
-    shutdownGraceMs: optionalInteger(settings, 'shutdownGraceMs', 0, Number.MAX_SAFE_INTEGER) ?? DEFAULT_SHUTDOWN_GRACE_MS,
-    shutdownDelayMs: optionalInteger(settings, 'shutdownDelayMs', 0, Number.MAX_SAFE_INTEGER) ?? DEFAULT_SHUTDOWN_DELAY_MS,
+    shutdownGraceMs: optionalInteger(settings, 'shutdownGraceMs', 0, MAX_TIMER_MS) ?? DEFAULT_SHUTDOWN_GRACE_MS,
+    shutdownDelayMs: optionalInteger(settings, 'shutdownDelayMs', 0, MAX_TIMER_MS) ?? DEFAULT_SHUTDOWN_DELAY_MS,
     maxConcurrentOperations: optionalInteger(settings, 'maxConcurrentOperations', 1, Number.MAX_SAFE_INTEGER) ?? DEFAULT_MAX_CONCURRENT_OPERATIONS,
     maxQueuedOperations: optionalInteger(settings, 'maxQueuedOperations', 0, Number.MAX_SAFE_INTEGER) ?? DEFAULT_MAX_QUEUED_OPERATIONS,
-    queueTimeoutMs: optionalInteger(settings, 'queueTimeoutMs', 1, Number.MAX_SAFE_INTEGER) ?? DEFAULT_QUEUE_TIMEOUT_MS,
+    queueTimeoutMs: optionalInteger(settings, 'queueTimeoutMs', 1, MAX_TIMER_MS) ?? DEFAULT_QUEUE_TIMEOUT_MS,
     maxTransactionAttempts: optionalInteger(settings, 'maxTransactionAttempts', 1, Number.MAX_SAFE_INTEGER) ?? DEFAULT_MAX_TRANSACTION_ATTEMPTS,
-    transactionRetryMs: optionalInteger(settings, 'transactionRetryMs', 0, Number.MAX_SAFE_INTEGER) ?? DEFAULT_TRANSACTION_RETRY_MS,
+    transactionRetryMs: optionalInteger(settings, 'transactionRetryMs', 0, MAX_TIMER_MS) ?? DEFAULT_TRANSACTION_RETRY_MS,
     maxDocumentsInFlight: optionalInteger(settings, 'maxDocumentsInFlight', 1, Number.MAX_SAFE_INTEGER) ?? DEFAULT_MAX_DOCUMENTS_IN_FLIGHT,
-    operationTimeoutMs: optionalInteger(settings, 'operationTimeoutMs', 1, Number.MAX_SAFE_INTEGER) ?? DEFAULT_OPERATION_TIMEOUT_MS,
+    operationTimeoutMs: optionalInteger(settings, 'operationTimeoutMs', 1, MAX_TIMER_MS) ?? DEFAULT_OPERATION_TIMEOUT_MS,
     maxResponseBytes: optionalInteger(settings, 'maxResponseBytes', 1, Number.MAX_SAFE_INTEGER) ?? DEFAULT_MAX_RESPONSE_BYTES,
     budget: budgetOption(settings.budget),
     trustProxy: trustProxyOption(settings.trustProxy),
@@ -218,7 +218,8 @@ function optionalInteger(
   const value: unknown = settings[name];
   if (value === undefined) return undefined;
   if (typeof value !== 'number' || !Number.isInteger(value) || value < min || value > max) {
-    throw new GatewayOptionError(`option ${name} must be an integer from ${min} to ${max === Number.MAX_SAFE_INTEGER ? 'any size' : max}, got ${describe(value)}`);
+    const upTo = max === Number.MAX_SAFE_INTEGER ? 'any size' : max === MAX_TIMER_MS ? `${max} (some 24.8 days, the longest a Node timer waits)` : max;
+    throw new GatewayOptionError(`option ${name} must be an integer from ${min} to ${upTo}, got ${describe(value)}`);
   }
   return value;
 }

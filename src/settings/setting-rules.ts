@@ -17,6 +17,9 @@ export function isProblem<T>(result: SettingResult<T>): result is SettingProblem
 
 export const DEFAULT_PORT = 4000;
 export const DEFAULT_DB_NAME = 'docjoin';
+/** The longest delay a Node timer takes (2^31 − 1 ms, some 24.8 days): a longer one fires at once. */
+export const MAX_TIMER_MS = 2_147_483_647;
+
 /** How long a command waits for an unreachable MongoDB before it fails, unless the URI says otherwise. */
 export const DEFAULT_MONGO_TIMEOUT_MS = 5_000;
 

@@ -100,6 +100,14 @@ describe('loadConfig', () => {
     expect(() => loadConfig({ DOCJOIN_OPERATION_TIMEOUT_MS: '0' })).toThrow('DOCJOIN_OPERATION_TIMEOUT_MS must be a whole number of at least 1, got "0"');
     expect(loadConfig({ DOCJOIN_QUEUE_TIMEOUT_MS: '2500' }).queueTimeoutMs).toBe(2500);
     expect(() => loadConfig({ DOCJOIN_QUEUE_TIMEOUT_MS: '0' })).toThrow('DOCJOIN_QUEUE_TIMEOUT_MS must be a whole number of at least 1, got "0"');
+    // A Node timer past 2^31 − 1 ms fires at once: every operation would time out at its start.
+    for (const name of ['DOCJOIN_OPERATION_TIMEOUT_MS', 'DOCJOIN_QUEUE_TIMEOUT_MS', 'DOCJOIN_SHUTDOWN_GRACE_MS', 'DOCJOIN_SHUTDOWN_DELAY_MS', 'DOCJOIN_TRANSACTION_RETRY_MS', 'DOCJOIN_MONGO_TIMEOUT_MS']) {
+      expect(() => loadConfig({ [name]: '2147483648' })).toThrow(`${name} must be at most 2147483647 milliseconds (some 24.8 days, the longest a Node timer waits), got "2147483648"`);
+    }
+    expect(loadConfig({ DOCJOIN_OPERATION_TIMEOUT_MS: '2147483647' }).operationTimeoutMs).toBe(2147483647);
+    expect(() => loadConfig({}, {}, { server: { operationTimeoutMs: 99_999_999_999 } })).toThrow(
+      new ConfigError("the config's server: option operationTimeoutMs must be an integer from 1 to 2147483647 (some 24.8 days, the longest a Node timer waits), got 99999999999"),
+    );
   });
 
   it('reads the browser origins CORS allows from DOCJOIN_CORS_ORIGIN, over the config file, and refuses what is no origin', () => {
