@@ -22,6 +22,7 @@ import { EXACT_SCALARS } from '../aggregates/aggregate-names';
 import { buildAccessRules } from '../access-rules/build-access-rules';
 import type { AccessRules } from '../access-rules/access-rule-types';
 import type { MutationActions } from '../../operation/access/operation-access';
+import { resolverMapProblems } from './resolver-map-problems';
 
 export interface GatewaySchema {
   /** The executable schema clients see: storage directives and their ReadStrategy enum removed. */
@@ -94,6 +95,7 @@ export function buildGatewaySchema(options: {
     ...access.problems,
     ...misplacedGeneratorProblems(sdlSchema),
     ...subscriptionProblems(sdlSchema),
+    ...resolverMapProblems(sdlSchema, handWritten),
     ...rootResolverProblems(sdlSchema, handWritten, generated, options.rootResolversToCome === true),
     ...aggregatedResolverProblems(storageMap, handWritten),
     ...Object.keys(mutations.plans)

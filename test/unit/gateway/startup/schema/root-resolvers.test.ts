@@ -23,6 +23,31 @@ describe('every root field has exactly one resolver', () => {
     );
   });
 
+  it('refuses resolvers naming a type, field or enum value the schema lacks, or a map that is no object, suggesting the nearest name', () => {
+    const sdl = /* GraphQL */ `
+      type Query { recent: [Order!]! }
+      type Order @collection(name: "orders") { id: ID! status: Status! }
+      enum Status { OPEN CLOSED }
+    `;
+    const problems = (resolvers: unknown) => {
+      try {
+        buildGatewaySchema({ typeDefs: withDirectiveTypeDefs(sdl), resolvers: resolvers as Record<string, never> });
+        return [];
+      } catch (error) {
+        return (error as Error).message.split('\n').slice(1);
+      }
+    };
+    expect(problems({ Query: { recent: () => [], recnt: () => [] }, Ordr: {}, Order: { __isTypeOf: () => true, statu: () => 'OPEN' }, Status: { OPEN: 'open', SHUT: 'shut' } })).toEqual([
+      '  - resolvers.Query.recnt: Query has no field recnt (did you mean recent?); rename the resolver to a field of the SDL, or remove it',
+      '  - resolvers.Ordr: the schema has no type Ordr (did you mean Order?); rename it to a type of the SDL, or remove it',
+      '  - resolvers.Order.statu: Order has no field statu (did you mean status?); rename the resolver to a field of the SDL, or remove it',
+      '  - resolvers.Status.SHUT: Status has no value SHUT; rename the resolver to a value of the SDL, or remove it',
+    ]);
+    expect(problems({ Query: 5 })).toEqual(['  - resolvers.Query must be an object of field resolvers, got 5', '  - Query.recent: no resolver; add @find or @list to generate it, or pass a resolver for Query.recent']);
+    expect(problems('resolvers.ts')).toEqual(['  - resolvers must be an object of resolver maps by type ({ Query: { field: resolver } }), got "resolvers.ts"', '  - Query.recent: no resolver; add @find or @list to generate it, or pass a resolver for Query.recent']);
+    expect(problems({ Query: { recent: () => [] }, Order: { status: () => 'OPEN' }, Status: { OPEN: 'open' } })).toEqual([]);
+  });
+
   it('refuses a generating directive on the wrong type, naming where it belongs', () => {
     const sdl = /* GraphQL */ `
       type Query { order(id: ID!): Order @find createOrder(input: OrderInput!): Order! @create }
