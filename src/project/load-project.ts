@@ -192,8 +192,11 @@ function checkConfig(exported: unknown, name: string): DocjoinProjectConfig {
   if (schema !== undefined && !(typeof schema === 'string' || (Array.isArray(schema) && schema.length > 0 && schema.every((path) => typeof path === 'string')))) {
     throw new ProjectConfigError(`${name}: schema must be a path or a list of paths (files or folders of .graphql files), got ${JSON.stringify(schema)}`);
   }
-  const mongodb: unknown = config.mongodb;
-  if (mongodb !== undefined && (typeof mongodb !== 'object' || mongodb === null)) throw new ProjectConfigError(`${name}: mongodb must be { uri?, db? }, got ${JSON.stringify(mongodb)}`);
+  const shapes = { mongodb: '{ uri?, db? }', server: "{ port?, host?, limits?, … } (createGateway's settings)", writePlans: '{ mutationField: [steps] }' } as const;
+  for (const [key, shape] of Object.entries(shapes) as Array<[keyof typeof shapes, string]>) {
+    const value: unknown = config[key];
+    if (value !== undefined && (typeof value !== 'object' || value === null || Array.isArray(value))) throw new ProjectConfigError(`${name}: ${key} must be ${shape}, got ${JSON.stringify(value)}`);
+  }
   const writes: unknown = config.writes;
   const transactions = (writes as { transactions?: unknown } | null | undefined)?.transactions;
   if (writes !== undefined && (typeof writes !== 'object' || writes === null || ![undefined, 'auto', 'never'].includes(transactions as string))) {

@@ -245,6 +245,10 @@ describe('options are checked at startup', () => {
     [{ jwt: { secret: SECRET, jwksUrl: 'https://issuer.test/jwks' } }, 'option auth.jwt needs exactly one of secret, publicKey and jwksUrl, got secret and jwksUrl'],
     [{ jwt: { secret: SECRET, algorithms: ['none'] } }, 'option auth.jwt.algorithms must list signing algorithms such as ["RS256"] ("none" is never accepted), got ["none"]'],
     [{ jwt: { jwksUrl: 'ftp://issuer.test/jwks' } }, 'option auth.jwt.jwksUrl must be an http(s) URL, got "ftp://issuer.test/jwks"'],
+    // A value that is no options object left every request anonymous; a name for a function failed every request.
+    [5 as unknown as AuthOptions, 'option auth must be { jwt } or { authenticate }, got 5'],
+    [[] as unknown as AuthOptions, 'option auth must be { jwt } or { authenticate }, got an array'],
+    [{ authenticate: 'viewerFromCookie' } as unknown as AuthOptions, 'option auth.authenticate must be a function (request) => viewer, got string'],
   ])('%j', async (auth, message) => {
     await expect(createGateway({ typeDefs, auth, mongoClient: files.client, db: dbName, listen: false, onWarning: () => undefined })).rejects.toThrow(message);
   });

@@ -46,6 +46,10 @@ describe('loadProject', () => {
     [{ mongodb: { url: 'mongodb://localhost' } }, 'docjoin.config.json: unknown key "mongodb.url" (did you mean "uri"?); the keys of mongodb are uri, db'],
     [{ codegen: { output: 'x' } }, 'docjoin.config.json: unknown key "codegen.output"; the keys of codegen are publicSchema, config, costDirectives'],
     [{ codegen: { costDirectives: 'yes' } }, 'docjoin.config.json: codegen.costDirectives must be true or false, got "yes"'],
+    [{ server: 5 }, 'docjoin.config.json: server must be { port?, host?, limits?, … } (createGateway\'s settings), got 5'],
+    [{ server: [] }, 'docjoin.config.json: server must be { port?, host?, limits?, … } (createGateway\'s settings), got []'],
+    [{ mongodb: [] }, 'docjoin.config.json: mongodb must be { uri?, db? }, got []'],
+    [{ writePlans: 5 }, 'docjoin.config.json: writePlans must be { mutationField: [steps] }, got 5'],
   ])('refuses %j in one line', async (config, message) => {
     await expect(load({ schema: 'schema.graphql', ...config })).rejects.toThrow(message);
   });
