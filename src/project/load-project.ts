@@ -143,12 +143,23 @@ async function importConfig(file: string): Promise<unknown> {
         else throw error instanceof SyntaxError && !locatesInFile(error, file) ? locatedSyntaxError(file, error) : error;
       }
     }
-    const exported = (loaded as { default?: unknown } | null)?.default ?? loaded;
+    const exported = (loaded as { default?: unknown } | null)?.default ?? withoutDefault(loaded, file);
     return typeof exported === 'function' ? await (exported as () => unknown)() : exported;
   } catch (error) {
     if (error instanceof ProjectConfigError) throw error;
     throw new ProjectConfigError(`${name} could not be loaded: ${describeLoadError(error, file)}`);
   }
+}
+
+/**
+ * What a module without a default export gives: a CommonJS module's exports object itself; an ES module
+ * (its namespace, or one compiled to CommonJS) is refused, naming what it exports instead.
+ */
+function withoutDefault(loaded: unknown, file: string): unknown {
+  const marked = typeof loaded === 'object' && loaded !== null && ((loaded as { [Symbol.toStringTag]?: unknown })[Symbol.toStringTag] === 'Module' || (loaded as { __esModule?: unknown }).__esModule === true);
+  if (!marked && !/\.m[jt]s$/.test(file)) return loaded;
+  const named = typeof loaded === 'object' && loaded !== null ? Object.keys(loaded).filter((key) => key !== '__esModule') : [];
+  throw new ProjectConfigError(`${basename(file)} has no default export${named.length > 0 ? ` (it exports ${named.join(', ')})` : ''}: write export default defineConfig({ schema: 'schema' })`);
 }
 
 /**
@@ -180,7 +191,7 @@ function typeScriptLoaderRuns(): boolean {
 /** The export must be an object with known keys; the values' types are checked where they are used. */
 function checkConfig(exported: unknown, name: string): DocjoinProjectConfig {
   if (typeof exported !== 'object' || exported === null || Array.isArray(exported)) {
-    throw new ProjectConfigError(`${name} must export an object (export default defineConfig({ schema: 'schema' })), got ${exported === null ? 'null' : typeof exported}`);
+    throw new ProjectConfigError(`${name} must export an object (export default defineConfig({ schema: 'schema' })), got ${exported === null ? 'null' : Array.isArray(exported) ? 'an array' : typeof exported}`);
   }
   const unknown = findUnknownKey(exported, PROJECT_CONFIG_KEYS);
   if (unknown) {

@@ -59,3 +59,25 @@ describe('loadProject', () => {
     expect(project.config.server).toEqual({ cors: true, workload: false, limits: { maxDepth: 4 } });
   });
 });
+
+describe('a config module without a default export', () => {
+  const loadModule = async (file: string, text: string) => {
+    const folder = mkdtempSync(join(tmpdir(), 'docjoin-project-'));
+    folders.push(folder);
+    writeFileSync(join(folder, 'schema.graphql'), 'type Query { hello: String }');
+    writeFileSync(join(folder, file), text);
+    return loadProject({ cwd: folder });
+  };
+
+  it('is refused, naming what it exports instead: its settings would be lost without a word', async () => {
+    await expect(loadModule('docjoin.config.mjs', '')).rejects.toThrow("docjoin.config.mjs has no default export: write export default defineConfig({ schema: 'schema' })");
+    // `export const config = …` as TypeScript compiles it to CommonJS.
+    await expect(loadModule('docjoin.config.cjs', "Object.defineProperty(exports, '__esModule', { value: true });\nexports.config = { schema: 'schema.graphql', mongodb: { db: 'shop' } };\n")).rejects.toThrow(
+      "docjoin.config.cjs has no default export (it exports config): write export default defineConfig({ schema: 'schema' })",
+    );
+  });
+
+  it('reads a CommonJS module.exports as the config', async () => {
+    expect((await loadModule('docjoin.config.cjs', "module.exports = { schema: 'schema.graphql', mongodb: { db: 'shop' } };\n")).config.mongodb).toEqual({ db: 'shop' });
+  });
+});
