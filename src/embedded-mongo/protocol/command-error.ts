@@ -24,6 +24,7 @@ export const ErrorCodes = {
   GraphContainsCycle: 5,
   FailedToParse: 9,
   TypeMismatch: 14,
+  PathNotViable: 28,
   NamespaceNotFound: 26,
   CursorNotFound: 43,
   NamespaceExists: 48,

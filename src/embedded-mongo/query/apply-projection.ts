@@ -5,6 +5,7 @@ import { plainNumber } from '../../bson/bson-number';
 import { cloneDocument } from './clone-document';
 import { compileFilter, compileValueMatcher } from './compile-filter';
 import { evaluateExpression } from './mingo-context';
+import { withMongoFieldPaths } from './field-path';
 
 type Special =
   | { readonly kind: 'slice'; readonly skip: number | undefined; readonly limit: number }
@@ -130,7 +131,7 @@ function parseProjection(projection: Document): ParsedProjection {
           continue;
         }
         if (first !== undefined && first.startsWith('$')) {
-          specials.push({ path, special: { kind: 'computed', expression: value } });
+          specials.push({ path, special: { kind: 'computed', expression: withMongoFieldPaths(value) } });
           inclusionLike = true;
           continue;
         }
@@ -147,7 +148,7 @@ function parseProjection(projection: Document): ParsedProjection {
         else excluded.push(path);
         continue;
       }
-      specials.push({ path, special: { kind: 'computed', expression: value } });
+      specials.push({ path, special: { kind: 'computed', expression: withMongoFieldPaths(value) } });
       inclusionLike = true;
     }
   };

@@ -402,6 +402,7 @@ function applyOne(result: Document, entry: PathUpdate, walker: PathWalker, optio
       if (parts.some((p) => p.startsWith('$')) || to.some((p) => p.startsWith('$'))) {
         throw badValue('The source and target field for $rename must not contain positional operators');
       }
+      assertRenameSourceViable(result, parts);
       let moved: unknown;
       let found = false;
       walker.visit(result, parts, false, (c, k) => {
@@ -605,7 +606,22 @@ function applyBit(current: unknown, argument: unknown, path: string): unknown {
 }
 
 function pathNotViable(field: string, parent: unknown): CommandError {
-  return new CommandError(28, 'PathNotViable', `Cannot create field '${field}' in element {${typeName(parent)}}`);
+  return new CommandError(ErrorCodes.PathNotViable, 'PathNotViable', `Cannot create field '${field}' in element {${typeName(parent)}}`);
+}
+
+/**
+ * MongoDB's $rename (rename_node.cpp, pathsupport::findLongestPrefix): a source path that names a
+ * field of an array cannot be traversed, and fails where `$unset` of it does nothing.
+ */
+function assertRenameSourceViable(doc: Document, parts: readonly string[]): void {
+  let node: unknown = doc;
+  for (const [index, part] of parts.entries()) {
+    if (Array.isArray(node) && !isArrayIndex(part)) {
+      throw new CommandError(ErrorCodes.PathNotViable, 'PathNotViable', `cannot use the part (${part} of ${parts.join('.')}) to traverse the element ({${parts[index - 1]}: array})`);
+    }
+    if (!isPlainDocument(node) && !Array.isArray(node)) return;
+    node = (node as Document)[part];
+  }
 }
 
 function immutableId(): CommandError {

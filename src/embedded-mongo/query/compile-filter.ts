@@ -9,6 +9,7 @@ import { compareValues, type ValueComparator } from '../../bson/compare-values';
 import { valueComparator } from './collation';
 import { resolvePath } from './document-path';
 import { expressionEvaluator } from './mingo-context';
+import { withMongoFieldPaths } from './field-path';
 import { packedObjectId, PackedObjectIdSet } from '../../bson/packed-object-id';
 import type { QueryScope } from './query-scope';
 import { valueKey } from './value-key';
@@ -96,7 +97,8 @@ function compileTopLevel(operator: string, spec: unknown, context: FilterContext
     }
     case '$expr': {
       const evaluate = context.evaluate;
-      return (doc) => isTruthy(evaluate(doc, spec));
+      const expression = withMongoFieldPaths(spec);
+      return (doc) => isTruthy(evaluate(doc, expression));
     }
     case '$comment':
       return undefined;

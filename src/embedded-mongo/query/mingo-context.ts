@@ -18,6 +18,7 @@ import { bsonTypeNumber, TYPE_ALIASES } from './bson-type-number';
 import { PRESORTED } from './presorted-mark';
 import { firstSorted, lastSorted, sortDocuments } from './sort-documents';
 import { valueKey } from './value-key';
+import { FIELD_PATH_OPERATOR, valueAtFieldPath } from './field-path';
 
 /**
  * mingo's operators with BSON-correct replacements for the ones that compare, hash or add values
@@ -312,6 +313,10 @@ function argumentCount(name: string, expr: unknown, count: number): unknown[] {
 }
 
 const expressionOverrides: Record<string, ExpressionOperator> = {
+  [FIELD_PATH_OPERATOR]: (obj, expr, options) => {
+    const [first, ...rest] = expr as [string, ...string[]];
+    return valueAtFieldPath(evalExpr(obj, first, options), rest);
+  },
   $eq: compareOp((c) => c === 0),
   $ne: compareOp((c) => c !== 0),
   $gt: compareOp((c) => c > 0),

@@ -6,14 +6,15 @@ import * as mingoPipeline from 'mingo/operators/pipeline';
 import type { CollectionResolver, Options } from 'mingo/types';
 import { CommandError, ErrorCodes, LocationCodes, locationError } from '../protocol/command-error';
 import { checkTimeLimit } from '../protocol/command-time-limit';
-import { isLong, isNumeric, isOperatorShaped, isPlainDocument } from './bson-kind';
+import { isLong, isNumeric, isPlainDocument } from './bson-kind';
 import { longToBigInt, plainNumber } from '../../bson/bson-number';
 import { cloneDocument, thawDocument } from './clone-document';
 import { compileFieldProjection } from './apply-projection';
 import { valueComparator, type Collation } from './collation';
 import { groupByComparator } from './collated-groups';
 import { compileFilter } from './compile-filter';
-import { resolvePath } from './document-path';
+import { equalityKeys, foreignJoinFilter, localJoinValues } from './equality-join';
+import { withMongoFieldPaths } from './field-path';
 import { collationOf, createContext, undefinedVariableError, withCollation, withLocals, type StageOperator } from './mingo-context';
 import { markPresortedGroups } from './presorted-groups';
 import { randomSample } from './random-sample';
@@ -32,12 +33,11 @@ export interface PipelineContext {
    */
   unionWith?(name: string, pipeline: Document[]): Iterable<Document>;
   /**
-   * The documents of the collection `name` whose `path` equals one of `values` (as `{ path: { $in:
-   * values } }` matches: array elements too, null matching a missing field), read through an index that
-   * serves that match; undefined when none does. `$lookup` then reads only the foreign documents its
-   * local values name, instead of the whole collection.
+   * The documents of the collection `name` that `filter` (a `$lookup`'s join filter, equality-join.ts)
+   * matches, read through an index that serves it; undefined when none does. `$lookup` then reads only
+   * the foreign documents its local values name, instead of the whole collection.
    */
-  lookup?(name: string, path: string, values: readonly unknown[]): Iterable<Document> | undefined;
+  lookup?(name: string, filter: Document): Iterable<Document> | undefined;
   /** The operation's collation: every stage that compares strings (`$match $sort $group $lookup` …) uses it. */
   readonly collation?: Collation;
   /** The operation's `let` variables, read as `$$name` in every stage (nested pipelines included). */
@@ -271,13 +271,13 @@ interface LookupSpec {
 }
 
 /**
- * MongoDB docs: "$lookup" — a missing localField matches foreign documents whose foreignField is
- * null or missing; an array localField matches any of its elements. The parents' local values are
- * gathered first, so the foreign side is read once: only the documents they name, through an index on
- * foreignField when the collection has one (PipelineContext.lookup), else the whole collection; then
- * hashed. A `let`/`pipeline` lookup whose first stage matches a foreign field equal to a variable bound
- * to a local field (`$expr: { $eq: ['$sku', '$$item'] }`, alone or in an `$and`) is read the same way:
- * its pipeline then runs, whole, over each parent's candidates only.
+ * MongoDB docs: "$lookup" — a parent's foreign documents are those its localField values name
+ * (equality-join.ts). The parents' local values are gathered first, so the foreign side is read once:
+ * only the documents they name, through an index on foreignField when the collection has one
+ * (PipelineContext.lookup), else the whole collection; then hashed by equalityKeys, and each parent's
+ * candidates decided by its join filter. A `let`/`pipeline` lookup whose first stage matches a foreign
+ * field equal to a variable bound to a local field (`$expr: { $eq: ['$sku', '$$item'] }`, alone or in
+ * an `$and`) is read the same way: its pipeline then runs, whole, over each parent's candidates only.
  */
 const $lookup: StageOperator = (coll, expr, options) => {
   const spec = expr as LookupSpec;
@@ -286,13 +286,12 @@ const $lookup: StageOperator = (coll, expr, options) => {
   if (concise && (typeof spec.localField !== 'string' || typeof spec.foreignField !== 'string')) {
     throw badValue('$lookup requires both localField and foreignField as strings');
   }
-  const join = concise ? { local: spec.localField as string, foreign: spec.foreignField as string, wholeValue: false } : correlatedEquality(spec);
+  const join = concise ? conciseJoin(spec.localField as string, spec.foreignField as string) : correlatedEquality(spec);
   if (join === undefined || typeof spec.from !== 'string') {
     if (concise) throw badValue("$lookup requires a 'from' collection name");
     return mingoLookup(coll, expr, options);
   }
   const from = spec.from;
-  const localParts = join.local.split('.');
   const foreignParts = join.foreign.split('.');
   const collation = collationOf(options);
   const as = spec.as;
@@ -300,18 +299,22 @@ const $lookup: StageOperator = (coll, expr, options) => {
   const split = concise && subPipeline && !hasVariables(spec.let) ? splitPerParent(subPipeline, options) : undefined;
   return coll.transform((items) => {
     const parents = items as Document[];
-    const valuesOf = parents.map((doc) => lookupValues(resolvePath(doc, localParts), join.wholeValue));
+    const valuesOf = parents.map(join.valuesOf);
     // Read and hashed once, when a parent first needs its candidates (a paged split reads them from storage instead).
     let hashed: { readonly foreign: readonly Document[]; readonly lookup: (value: unknown) => Iterable<number> } | undefined;
     const candidatesOf = (index: number): Document[] => {
       if (!hashed) {
-        const foreign = foreignDocuments(options, from, join.foreign, valuesOf.flat());
-        hashed = { foreign, lookup: collation === undefined ? hashedPositions(foreign, foreignParts, join.wholeValue) : collatedPositions(foreign, foreignParts, valueComparator(collation), join.wholeValue) };
+        const foreign = foreignDocuments(options, from, foreignJoinFilter(join.foreign, distinctValues(valuesOf.flat())));
+        hashed = { foreign, lookup: collation === undefined ? hashedPositions(foreign, foreignParts) : collatedPositions(foreign, foreignParts, valueComparator(collation)) };
       }
       const { foreign, lookup } = hashed;
+      const values = valuesOf[index]!;
       const positions = new Set<number>();
-      for (const value of valuesOf[index]!) for (const position of lookup(value)) positions.add(position);
-      return [...positions].sort((a, b) => a - b).map((position) => foreign[position] as Document);
+      for (const value of values) for (const position of lookup(value)) positions.add(position);
+      const candidates = [...positions].sort((a, b) => a - b).map((position) => foreign[position] as Document);
+      if (!join.decidedByFilter) return candidates;
+      const joins = compileFilter(foreignJoinFilter(join.foreign, values), { collation });
+      return candidates.filter((candidate) => joins(candidate));
     };
     if (split) return Lazy(joinedTogether(parents, as, { from, foreign: join.foreign, valuesOf }, candidatesOf, split, options));
     // Joined one parent at a time, as the next stage pulls them: a `$limit` after it joins only what it keeps.
@@ -320,7 +323,7 @@ const $lookup: StageOperator = (coll, expr, options) => {
         checkTimeLimit();
         const matched = candidatesOf(index).map((candidate) => cloneDocument(candidate));
         if (!subPipeline) yield setField(doc, as, matched);
-        // Over this parent's candidates only: the pipeline (its own equality included) decides.
+        // Over this parent's documents only (a correlated lookup's candidates: its pipeline decides).
         else yield mingoLookup(Lazy([doc]), { from: matched, let: spec.let ?? {}, pipeline: subPipeline, as }, options).next().value as Document;
       }
     }
@@ -380,7 +383,7 @@ function splitPerParent(pipeline: readonly Document[], options: Options): PerPar
 
 /**
  * Every parent's documents through the split pipeline. A paged head (the newest few of each parent)
- * goes to storage as one branch per parent, `{ foreignField: { $in: its values } }` first, as a
+ * goes to storage as one branch per parent, its join filter (foreignJoinFilter) first, as a
  * `$unionWith` branch is: an index on the foreign field and the sort reads only the page, where
  * sorting every candidate would read all of them. Parents that join by the same values get the same
  * documents (the pipeline reads no variable), so each set of values runs once and later parents get
@@ -409,9 +412,8 @@ function* joinedTogether(
       const key = keys[index]!;
       if (joinedByValues.has(key) || fresh.has(key)) return;
       checkTimeLimit();
-      // Values `$in` cannot take go through the candidates, which compare them as values.
-      const paged = branch && !join.valuesOf[index]!.some(isOperatorShaped);
-      fresh.set(key, paged ? [...branch!(join.from, [{ $match: { [join.foreign]: { $in: distinctValues(join.valuesOf[index]!) } } }, ...split.page!])] : split.head(candidatesOf(index)));
+      const joinFilter = foreignJoinFilter(join.foreign, distinctValues(join.valuesOf[index]!));
+      fresh.set(key, branch ? [...branch(join.from, [{ $match: joinFilter }, ...split.page!])] : split.head(candidatesOf(index)));
     });
     const all = [...fresh.values()].flat();
     const out = split.tail.length === 0 ? all.map((doc) => cloneDocument(doc)) : (new Aggregator(split.tail, options).run(all) as Document[]);
@@ -445,20 +447,11 @@ function hasVariables(bindings: unknown): boolean {
   return isPlainDocument(bindings) && Object.keys(bindings).length > 0;
 }
 
-/**
- * The values a parent joins by: each element of an array, anything else as it is (missing as null);
- * for a `let` variable compared whole (`wholeValue`), an array itself too.
- */
-function lookupValues(values: unknown[], wholeValue: boolean): unknown[] {
-  const joined = joinValues(values);
-  return wholeValue ? [...joined, ...values.filter(Array.isArray)] : joined;
-}
-
-/** The foreign documents that may match `values` at `path`: through the run's indexed lookup, else the whole collection. */
-function foreignDocuments(options: Partial<Options>, from: string, path: string, values: unknown[]): readonly Document[] {
+/** The foreign documents that may match `filter`: through the run's indexed lookup, else the whole collection. */
+function foreignDocuments(options: Partial<Options>, from: string, filter: Document): readonly Document[] {
   const resolver = options.collectionResolver;
   if (!resolver) return [];
-  const indexed = INDEXED_LOOKUPS.get(resolver)?.(from, path, distinctValues(values));
+  const indexed = INDEXED_LOOKUPS.get(resolver)?.(from, filter);
   return indexed === undefined ? resolver(from) : [...indexed];
 }
 
@@ -468,12 +461,28 @@ function distinctValues(values: unknown[]): unknown[] {
   return [...byKey.values()];
 }
 
+/** How a `$lookup` joins by equality: the values each parent joins by, and what decides its foreign documents. */
+interface EqualityJoin {
+  readonly foreign: string;
+  /** The values a parent joins by: its candidates are the foreign documents with one of them at `foreign` (equalityKeys). */
+  readonly valuesOf: (doc: Document) => unknown[];
+  /** Its join filter (foreignJoinFilter) decides among the candidates; else the lookup's pipeline does. */
+  readonly decidedByFilter: boolean;
+}
+
+/** localField/foreignField: MongoDB's join (equality-join.ts). */
+function conciseJoin(localField: string, foreignField: string): EqualityJoin {
+  const localParts = localField.split('.');
+  return { foreign: foreignField, valuesOf: (doc) => localJoinValues(doc, localParts), decidedByFilter: true };
+}
+
 /**
- * `{ local, foreign }` of a `let`/`pipeline` lookup correlated by equality: its first stage is
+ * The join of a `let`/`pipeline` lookup correlated by equality: its first stage is
  * `{ $match: { $expr: E } }` where E, or one term of an `$and` E, is `{ $eq: ['$foreignPath', '$$v'] }`
- * (either order) and `let.v` is `'$localField'`, a top-level field. Undefined for any other lookup.
+ * (either order) and `let.v` is `'$localField'`, a top-level field, whose value (whole, or any
+ * element) finds the candidates. Undefined for any other lookup.
  */
-function correlatedEquality(spec: LookupSpec): { local: string; foreign: string; wholeValue: boolean } | undefined {
+function correlatedEquality(spec: LookupSpec): EqualityJoin | undefined {
   if (!Array.isArray(spec.pipeline) || !isPlainDocument(spec.let)) return undefined;
   const first: unknown = spec.pipeline[0];
   if (!isPlainDocument(first) || Object.keys(first).length !== 1 || !isPlainDocument(first.$match)) return undefined;
@@ -489,7 +498,10 @@ function correlatedEquality(spec: LookupSpec): { local: string; foreign: string;
     const bound = pair && bindings[pair.variable];
     // A top-level local field only: an aggregation path through an array (`$lines.sku`) yields values a
     // query path does not find (`[]` for `lines: []`), so the candidates might miss a match.
-    if (pair && typeof bound === 'string' && isFieldPath(bound) && !bound.includes('.')) return { local: bound.slice(1), foreign: pair.field, wholeValue: true };
+    if (pair && typeof bound === 'string' && isFieldPath(bound) && !bound.includes('.')) {
+      const localParts = [bound.slice(1)];
+      return { foreign: pair.field, valuesOf: (doc) => equalityKeys(doc, localParts), decidedByFilter: false };
+    }
   }
   return undefined;
 }
@@ -538,22 +550,12 @@ function unionWithSpec(expr: unknown): { coll: string; pipeline: Document[] } {
   return { coll: expr.coll, pipeline: pipeline as Document[] };
 }
 
-/** The values a join path contributes: each element of an array, anything else as it is (missing as null). */
-function joinValues(values: unknown[]): unknown[] {
-  const out: unknown[] = [];
-  for (const value of values) {
-    if (Array.isArray(value)) out.push(...value);
-    else out.push(value === undefined ? null : value);
-  }
-  return out;
-}
-
-/** Foreign positions by the `valueKey` of their join values (arrays whole too, with `wholeValue`): one hash lookup per local value. */
-function hashedPositions(foreign: readonly Document[], foreignParts: readonly string[], wholeValue = false): (value: unknown) => readonly number[] {
+/** Foreign positions by the `valueKey` of their equalityKeys: one hash lookup per local value. */
+function hashedPositions(foreign: readonly Document[], foreignParts: readonly string[]): (value: unknown) => readonly number[] {
   const index = new Map<string, number[]>();
   foreign.forEach((doc, position) => {
     checkTimeLimit();
-    for (const key of new Set(lookupValues(resolvePath(doc, foreignParts), wholeValue).map(valueKey))) {
+    for (const key of new Set(equalityKeys(doc, foreignParts).map(valueKey))) {
       const positions = index.get(key);
       if (positions) positions.push(position);
       else index.set(key, [position]);
@@ -562,11 +564,11 @@ function hashedPositions(foreign: readonly Document[], foreignParts: readonly st
   return (value) => index.get(valueKey(value)) ?? [];
 }
 
-/** Under a collation: foreign join values sorted by it, each local value found by binary search. */
-function collatedPositions(foreign: readonly Document[], foreignParts: readonly string[], compare: ValueComparator, wholeValue = false): (value: unknown) => readonly number[] {
+/** Under a collation: foreign equalityKeys sorted by it, each local value found by binary search. */
+function collatedPositions(foreign: readonly Document[], foreignParts: readonly string[], compare: ValueComparator): (value: unknown) => readonly number[] {
   const entries: { value: unknown; position: number }[] = [];
   foreign.forEach((doc, position) => {
-    for (const value of lookupValues(resolvePath(doc, foreignParts), wholeValue)) entries.push({ value, position });
+    for (const value of equalityKeys(doc, foreignParts)) entries.push({ value, position });
   });
   entries.sort((a, b) => compare(a.value, b.value) || a.position - b.position);
   return (value) => {
@@ -749,4 +751,37 @@ function timeLimited(stage: StageOperator): StageOperator {
   return (coll, expr, options) => stage(coll.map(checked), expr, options).map(checked);
 }
 
-const PIPELINE_CONTEXT = createContext(Object.fromEntries(Object.entries(PIPELINE_OPERATORS).map(([name, stage]) => [name, timeLimited(stage)])));
+/** Where a stage's spec holds aggregation expressions: the whole spec, or these of its fields. */
+const EXPRESSIONS_IN_SPEC: Readonly<Record<string, true | readonly string[]>> = {
+  $project: true,
+  $addFields: true,
+  $set: true,
+  $group: true,
+  $sortByCount: true,
+  $replaceWith: true,
+  $redact: true,
+  $replaceRoot: ['newRoot'],
+  $bucket: ['groupBy', 'output'],
+  $bucketAuto: ['groupBy', 'output'],
+  $fill: ['partitionBy', 'output'],
+  $setWindowFields: ['partitionBy', 'output'],
+  $graphLookup: ['startWith'],
+  $lookup: ['let'],
+};
+
+/** A stage that reads its spec's field paths as MongoDB does (field-path.ts). */
+function withMongoFieldPathsIn(name: string, stage: StageOperator): StageOperator {
+  const where = EXPRESSIONS_IN_SPEC[name];
+  if (where === undefined) return stage;
+  if (where === true) return (coll, expr, options) => stage(coll, withMongoFieldPaths(expr), options);
+  return (coll, expr, options) => {
+    if (!isPlainDocument(expr)) return stage(coll, expr, options);
+    const rewritten: Document = { ...expr };
+    for (const field of where) if (field in rewritten) rewritten[field] = withMongoFieldPaths(rewritten[field]);
+    return stage(coll, rewritten, options);
+  };
+}
+
+const PIPELINE_CONTEXT = createContext(
+  Object.fromEntries(Object.entries(PIPELINE_OPERATORS).map(([name, stage]) => [name, timeLimited(withMongoFieldPathsIn(name, stage))])),
+);

@@ -457,6 +457,31 @@ describe('$group', () => {
   });
 });
 
+describe('field paths through arrays (ExpressionFieldPath::evaluatePathArray)', () => {
+  beforeAll(async () => {
+    await ctx.db.collection('nested_arrays').insertMany([
+      { _id: 1, a: [[{ b: 1 }]] },
+      { _id: 2, a: [3, [1]] },
+      { _id: 3, a: [{ b: 1 }, [{ b: 2 }], 7] },
+      { _id: 4, lines: [{ qty: 2 }, [{ qty: 5 }]] },
+    ] as Document[]);
+  });
+
+  test('"$a.b" takes b from the elements that are documents, skipping nested arrays and scalars', async () => {
+    const rows = await run('nested_arrays', [{ $match: { a: { $exists: true } } }, { $sort: { _id: 1 } }, { $project: { x: '$a.b' } }]);
+    expect(rows).toEqual([{ _id: 1, x: [] }, { _id: 2, x: [] }, { _id: 3, x: [1] }]);
+  });
+
+  test('inside operators and in $group as well', async () => {
+    const rows = await run('nested_arrays', [
+      { $match: { _id: 4 } },
+      { $project: { total: { $sum: '$lines.qty' }, keys: { $cond: [{ $isArray: '$lines.qty' }, '$lines.qty', ['$lines.qty']] } } },
+    ]);
+    expect(rows).toEqual([{ _id: 4, total: 2, keys: [2] }]);
+    expect(await run('nested_arrays', [{ $match: { _id: 4 } }, { $group: { _id: '$lines.qty', n: { $sum: 1 } } }])).toEqual([{ _id: [2], n: 1 }]);
+  });
+});
+
 describe('$facet and $count', () => {
   test('$facet runs several pipelines over the same input', async () => {
     const rows = await run('orders', [

@@ -70,6 +70,14 @@ describe('update basics', () => {
     expect(await c.findOne(byId(1))).toEqual({ _id: 1, deep: { er: { path: true } }, renamed: 'x', lo: 2, hi: 9, m: 12 });
   });
 
+  // A write error carries no codeName (see ImmutableField below), so only the code is asserted.
+  test('$rename of a source path through an array fails with PathNotViable (28), and changes nothing (rename_node.cpp)', async () => {
+    const c = freshCollection();
+    await c.insertOne({ _id: 1, a: [{ a: 1 }, { b: 2 }] } as Document);
+    await expectServerError(c.updateOne(byId(1), { $rename: { 'a.a': 'b' } }), 28);
+    expect(await c.findOne(byId(1))).toEqual({ _id: 1, a: [{ a: 1 }, { b: 2 }] });
+  });
+
   test('$addToSet with $each adds only missing values; $pull removes by condition; $pop removes an end', async () => {
     const c = freshCollection();
     await c.insertOne({ _id: 1, tags: ['a', 'b'], nums: [1, 5, 8, 12], q: [1, 2, 3] } as Document);

@@ -1,5 +1,5 @@
 import { ObjectId, type Document } from 'bson';
-import { evaluateExpression, OUTPUT_STAGES, type QueryScope } from '../../query';
+import { evaluateExpression, OUTPUT_STAGES, withMongoFieldPaths, type QueryScope } from '../../query';
 import type { Collection } from '../../storage/collection';
 import { ID_INDEX } from '../../storage/collection';
 import type { CollectionView } from '../../storage/collection-view';
@@ -255,7 +255,7 @@ async function mergeMatched(
 /** A whenMatched pipeline's variables: `$$new` (the result document) and `let`, evaluated against it. */
 function mergeVariables(output: MergeOutput, source: Document): Record<string, unknown> {
   const variables: Record<string, unknown> = { new: source };
-  for (const [name, expression] of Object.entries(output.let ?? {})) variables[name] = evaluateExpression(source, expression);
+  for (const [name, expression] of Object.entries(output.let ?? {})) variables[name] = evaluateExpression(source, withMongoFieldPaths(expression));
   return variables;
 }
 

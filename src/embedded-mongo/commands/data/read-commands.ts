@@ -1,5 +1,5 @@
 import type { Document, Long } from 'bson';
-import { applyProjection, distinctValues, isOperatorShaped, runPipeline, valueComparator, valueKey, type QueryScope } from '../../query';
+import { applyProjection, distinctValues, runPipeline, valueComparator, valueKey, type QueryScope } from '../../query';
 import type { CursorBatch } from '../../storage/cursor-store';
 import { valuesAtPath } from '../../storage/path-values';
 import type { Store } from '../../storage/store';
@@ -214,16 +214,13 @@ function runPipelineOn(
       return collection === undefined ? [] : store.view(collection, transaction).all();
     },
     unionWith: (other, branch) => runPipelineOn(store, context, transaction, other, branch, scope),
-    lookup: (other, path, values) => {
+    lookup: (other, filter) => {
       if (store.viewCatalog.get(context.db, other) !== undefined) return undefined;
       const collection = store.collection(context.db, other);
       if (collection === undefined) return [];
-      // The hash join compares what `$in` cannot take.
-      if (values.some(isOperatorShaped)) return undefined;
-      const match = { [path]: { $in: [...values] } };
       // Only where an index serves it: a scan per $lookup reads the whole collection as the hash join does.
-      if (collection.plan(match, scope.collation !== undefined).kind === 'scan') return undefined;
-      return runPipelineOn(store, context, transaction, other, [{ $match: match }], scope);
+      if (collection.plan(filter, scope.collation !== undefined).kind === 'scan') return undefined;
+      return runPipelineOn(store, context, transaction, other, [{ $match: filter }], scope);
     },
     ...scope,
   });

@@ -1,6 +1,6 @@
-import { Decimal128, Long, ObjectId } from 'bson';
+import { Decimal128, Long, ObjectId, type Document } from 'bson';
 import { CommandError } from '../../../../src/embedded-mongo/protocol/command-error';
-import { runPipeline, type PipelineContext } from '../../../../src/embedded-mongo/query';
+import { compileFilter, runPipeline, type PipelineContext } from '../../../../src/embedded-mongo/query';
 
 const oid = (n: number): ObjectId => new ObjectId(n.toString(16).padStart(24, '0'));
 
@@ -145,21 +145,21 @@ describe('runPipeline', () => {
     expect(concise.map((o) => o.short)).toEqual([[{ sku: 'a', inStock: 1 }], []]);
   });
 
-  it('asks its indexed lookup for the distinct local values once, and reads the whole collection only without one', () => {
+  it('asks its indexed lookup for the distinct local values once (as a join filter), and reads the whole collection only without one', () => {
     const orders = [{ _id: 1, item: 'a', qty: 5 }, { _id: 2, item: 'b', qty: 1 }, { _id: 3, item: 'a', qty: 20 }];
     const stock = [{ sku: 'a', inStock: 10 }, { sku: 'a', inStock: 1 }, { sku: 'b', inStock: 50 }, { sku: 'z', inStock: 9 }];
-    const asked: Array<[string, string, unknown[]]> = [];
+    const asked: Array<[string, Document]> = [];
     const indexed: PipelineContext & { reads: string[] } = {
       ...contextWith({ stock }),
-      lookup(name, path, values) {
-        asked.push([name, path, [...values]]);
-        return stock.filter((row) => values.includes(row[path as 'sku']));
+      lookup(name, filter) {
+        asked.push([name, filter]);
+        return stock.filter(compileFilter(filter));
       },
     };
     const pipeline = [{ $lookup: { from: 'stock', let: { item: '$item', qty: '$qty' }, pipeline: [{ $match: { $expr: { $and: [{ $eq: ['$sku', '$$item'] }, { $gte: ['$inStock', '$$qty'] }] } } }, { $project: { _id: 0, inStock: 1 } }], as: 'avail' } }];
     const out = runPipeline(orders, pipeline, indexed);
     expect(out.map((order) => order.avail)).toEqual([[{ inStock: 10 }], [{ inStock: 50 }], []]);
-    expect(asked).toEqual([['stock', 'sku', ['a', 'b']]]);
+    expect(asked).toEqual([['stock', { sku: { $in: ['a', 'b'] } }]]);
     expect(indexed.reads).toEqual([]);
     // The same answer from the whole collection, where no index serves the lookup.
     const scanned = contextWith({ stock });
