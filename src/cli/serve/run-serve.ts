@@ -9,7 +9,7 @@ import { startServer, type RunningServer } from '../../server/start-server';
 import { answerWithoutRunning } from '../../command-line/answer-without-running';
 import type { CliEnv, CliIo } from '../../command-line/cli-io';
 import { nextStopSignal } from '../../command-line/stop-signal';
-import { parseServeArgs, SERVE_USAGE } from './serve-args';
+import { parseServeArgs, SEED_SCALE_WITH_MONGODB, SERVE_USAGE } from './serve-args';
 
 /**
  * `docjoin serve` (and `npm start`): starts the server and resolves with the exit code once a SIGINT or
@@ -23,6 +23,7 @@ export async function runServeCli(argv: readonly string[], env: CliEnv, io: CliI
   try {
     project = await loadProjectTarget(command.project);
     config = loadConfig(env, command.flags, project.config);
+    if (command.flags.seedScale !== undefined && config.mongodbUri !== undefined) throw new ConfigError(SEED_SCALE_WITH_MONGODB);
   } catch (error) {
     if (!(error instanceof ProjectConfigError || error instanceof ConfigError || error instanceof StorageConfigError)) throw error;
     io.err.write(`docjoin: ${error.message}\n`);

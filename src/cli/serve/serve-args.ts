@@ -34,15 +34,16 @@ DOCJOIN_COST_COMMANDS, DOCJOIN_MAX_ROUND_TRIPS, DOCJOIN_MAX_DOCUMENTS, DOCJOIN_M
 DOCJOIN_CORS_ORIGIN (browser apps on another origin), NODE_ENV.
 Stops on Ctrl-C (SIGINT) or SIGTERM. Exit codes: 1 failed to start, 2 bad arguments or configuration.`;
 
+/** --seed-scale given where a MongoDB is configured (a flag, MONGODB_URI or the config's mongodb.uri): there is nothing it would seed. */
+export const SEED_SCALE_WITH_MONGODB = '--seed-scale only applies to the embedded server, and a MongoDB URI is given (--mongo-uri, MONGODB_URI or the config\'s mongodb.uri); seed your MongoDB with docjoin seed --scale N';
+
 export function parseServeArgs(argv: readonly string[], env: CliEnv): ServeCommand {
   if (wantsHelp(argv)) return { kind: 'help' };
   const args = parseFlags(argv, { flags: SERVE_FLAGS });
   if (isUsageError(args)) return args;
   const mongoUri = args.values.get('--mongo-uri');
   const seedScale = args.values.get('--seed-scale');
-  if (mongoUri !== undefined && seedScale !== undefined) {
-    return usageError('--seed-scale only applies to the embedded server; seed your MongoDB with docjoin seed --mongo-uri URI --scale N');
-  }
+  if (mongoUri !== undefined && seedScale !== undefined) return usageError(SEED_SCALE_WITH_MONGODB);
   const flags = { port: args.values.get('--port'), mongoUri, db: args.values.get('--db'), seedScale };
   try {
     return { kind: 'serve', config: loadConfig(env, flags), flags, project: readProjectTarget(args) };

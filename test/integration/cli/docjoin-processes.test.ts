@@ -76,6 +76,8 @@ describe('docjoin without a database', () => {
 
   it.each([
     [['serve', '--port', 'eighty'], 'serve: --port must be an integer from 0 to 65535, got "eighty"'],
+    // The URI comes from MONGODB_URI here: the seed scale would be dropped without a word.
+    [['serve', '--seed-scale', '2'], "docjoin: --seed-scale only applies to the embedded server, and a MongoDB URI is given (--mongo-uri, MONGODB_URI or the config's mongodb.uri); seed your MongoDB with docjoin seed --scale N"],
     [['explain'], "explain: no operation: pass it as an argument in quotes, e.g. docjoin explain '{ rootField { field } }' with your schema's fields, or use --file F"],
     [['explain', '{ books { title } }'], 'explain: Cannot query field "title" on type "Book". (line 1, column 11)'],
     [['seed', '--scale', '0'], 'seed: --scale must be greater than 0, got "0"'],

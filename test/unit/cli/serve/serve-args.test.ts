@@ -26,7 +26,7 @@ describe('parseServeArgs', () => {
     [
       ['--mongo-uri', 'mongodb://x', '--seed-scale', '2'],
       {},
-      '--seed-scale only applies to the embedded server; seed your MongoDB with docjoin seed --mongo-uri URI --scale N',
+      "--seed-scale only applies to the embedded server, and a MongoDB URI is given (--mongo-uri, MONGODB_URI or the config's mongodb.uri); seed your MongoDB with docjoin seed --scale N",
     ],
     [['--scale', '2'], {}, 'unknown option --scale (try --help)'],
     [['4000'], {}, 'unexpected argument "4000" (options are --port, --mongo-uri, --db, --seed-scale, --config, --schema; try --help)'],
