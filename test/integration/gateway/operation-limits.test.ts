@@ -61,6 +61,16 @@ const post = (url: string, query: string, init: RequestInit = {}) =>
   fetch(url, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ query }), ...init });
 
 describe('the time limit', () => {
+  it('answers under the longest a Node timer waits (2^31 − 1 ms): its overrun backstop does not fire at once', async () => {
+    const gateway = await gatewayWith({ listen: false, operationTimeoutMs: 2_147_483_647 });
+    try {
+      const { errors, data } = await gateway.execute({ query: '{ teams { name } }' });
+      expect([errors, (data as { teams: unknown[] }).teams.length > 0]).toEqual([undefined, true]);
+    } finally {
+      await gateway.stop();
+    }
+  });
+
   it('sends each read with the time left as maxTimeMS', async () => {
     const gateway = await gatewayWith({ listen: false, operationTimeoutMs: 20_000 });
     try {

@@ -1,5 +1,6 @@
 import { setMaxListeners } from 'node:events';
 import { OperationStopped, type StopReason } from '../../errors/internal-errors';
+import { MAX_TIMER_MS } from '../../../settings/setting-rules';
 
 /** How long after its deadline an operation is cut off whatever it is waiting for (see overrunSignal). */
 export const OVERRUN_MS = 250;
@@ -94,7 +95,8 @@ export class OperationDeadline {
       this.#overrunController?.abort(reason);
       for (const listener of this.#overrunListeners) listener(reason);
       this.#overrunListeners.clear();
-    }, this.#expiresAt + OVERRUN_MS - Date.now());
+      // A Node timer past MAX_TIMER_MS fires at once: the longest time limit waits its overrun out at most that long.
+    }, Math.min(this.#expiresAt + OVERRUN_MS - Date.now(), MAX_TIMER_MS));
     this.#overrunTimer.unref();
   }
 
