@@ -57,6 +57,14 @@ export function isKeyValue(value: unknown): boolean {
 }
 
 /**
+ * The keys a parent's value at a reverse join's localField stands for: itself, or each element of an
+ * array that names something (a null names nothing, as a null reference does; so does an array inside it).
+ */
+export function parentKeysOf(value: unknown): readonly unknown[] {
+  return Array.isArray(value) ? value.filter((element) => isKeyValue(element) && !Array.isArray(element)) : [value];
+}
+
+/**
  * Whether an `$in` list can hold `value`: MongoDB refuses the whole command for an object with a
  * `$`-prefixed field there (a key imported as Extended JSON, `{ $oid: "…" }`), which no key it matches can
  * equal anyway.

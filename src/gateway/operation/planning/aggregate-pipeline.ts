@@ -2,7 +2,7 @@ import type { GraphQLError, GraphQLScalarType } from 'graphql';
 import type { StoredDocument } from '../../documents/stored-document';
 import { bsonType, isBsonNumber, isObjectId } from '../../documents/bson-type';
 import { LongScalar } from '../../startup/scalars/exact-number-scalars';
-import { isInOperand, keyString } from '../../documents/key-string';
+import { isInOperand, keyString, parentKeysOf } from '../../documents/key-string';
 import { valueOutOfRange } from '../../errors/public-error-code';
 import { eachParentKeyOnce } from './parent-keys';
 import { averageType, EXACT_SCALARS, sumType } from '../../startup/aggregates/aggregate-names';
@@ -62,7 +62,7 @@ export function aggregatePipelines(aggregate: AggregateField, request: Aggregate
   const parts = single.length === 0 ? [] : aggregateParts(request, [matching({ [link.foreignField]: { $in: single } }), ...byEachParent(link.foreignField, single)], `$${PARENT_KEY}`, parentKeys?.length ?? 0);
   // A parent holding several keys (an array) has the children of any, each once, as its list does: its own aggregates.
   for (const several of (parentKeys ?? []).filter(Array.isArray)) {
-    const any = several.filter(isInOperand);
+    const any = parentKeysOf(several).filter(isInOperand);
     if (any.length > 0) parts.push(...aggregateParts(request, [matching({ [link.foreignField]: { $in: any } }), { $addFields: { [PARENT_KEY]: { $literal: several } } }], `$${PARENT_KEY}`, 1));
   }
   return parts;

@@ -1,5 +1,5 @@
 import DataLoader from 'dataloader';
-import { isInOperand, keyString } from '../../documents/key-string';
+import { isInOperand, keyString, parentKeysOf } from '../../documents/key-string';
 import type { AggregateBatcher } from './aggregate-batcher';
 import type { CountSpec } from '../../operation/planning/batch-specs';
 import { eachParentKeyOnce } from '../../operation/planning/parent-keys';
@@ -38,7 +38,7 @@ export class CountLoader {
     const several = new Map<string, readonly unknown[]>();
     for (const { parentKey } of loads) {
       // A parent holding an array of keys has the children of each, as its list does: they are counted once each, apart.
-      if (Array.isArray(parentKey)) several.set(keyString(parentKey), parentKey.filter(isInOperand));
+      if (Array.isArray(parentKey)) several.set(keyString(parentKey), parentKeysOf(parentKey).filter(isInOperand));
       else if (isInOperand(parentKey)) single.set(keyString(parentKey), parentKey);
     }
     const fields = [...new Set(loads.map((load) => load.field))];

@@ -1,7 +1,7 @@
 import DataLoader from 'dataloader';
 import type { FieldCostRecorder } from '../cost/cost-ledger';
 import type { AggregateBatcher } from './aggregate-batcher';
-import { isInOperand, keysHeldAt, keyString } from '../../documents/key-string';
+import { isInOperand, keysHeldAt, keyString, parentKeysOf } from '../../documents/key-string';
 import { readPath } from '../../documents/read-path';
 import { filterAndSort } from '../../operation/planning/in-memory-list';
 import type { SortKey } from '../../startup/storage-map/storage-map-types';
@@ -118,11 +118,6 @@ export class ReverseJoinLoader {
       { $replaceRoot: { newRoot: '$docs' } },
     ];
   }
-}
-
-/** The keys a parent's value at the join's localField stands for: each element of an array, else itself. */
-function parentKeysOf(value: unknown): readonly unknown[] {
-  return Array.isArray(value) ? value : [value];
 }
 
 /**

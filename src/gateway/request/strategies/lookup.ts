@@ -1,4 +1,4 @@
-import { holdsKeyAt, isKeyValue, keyString } from '../../documents/key-string';
+import { holdsKeyAt, isKeyValue, keyString, parentKeysOf } from '../../documents/key-string';
 import { readPath } from '../../documents/read-path';
 import type { StoredDocument } from '../../documents/stored-document';
 import { filterAndSort } from '../../operation/planning/in-memory-list';
@@ -25,7 +25,7 @@ export function resolveLookup(shape: JoinShape, request: RelationRequest, joined
     cost.keys(1);
     // As the join regroups its children: by the key each holds, a child holding an array of keys under each
     // of them, and a parent holding an array of keys has the children of each (the lookup matched them so).
-    const keys = (Array.isArray(parentKey) ? parentKey : [parentKey]).map(keyString);
+    const keys = parentKeysOf(parentKey).map(keyString);
     const children = joined.filter((child) => keys.some((key) => holdsKeyAt(child, shape.foreignField, key)));
     return field.isList ? children : (children[0] ?? null);
   }
