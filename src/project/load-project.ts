@@ -143,12 +143,16 @@ async function importConfig(file: string): Promise<unknown> {
         else throw error instanceof SyntaxError && !locatesInFile(error, file) ? locatedSyntaxError(file, error) : error;
       }
     }
-    const exported = (loaded as { default?: unknown } | null)?.default ?? withoutDefault(loaded, file);
+    const exported = hasDefault(loaded) ? loaded.default : withoutDefault(loaded, file);
     return typeof exported === 'function' ? await (exported as () => unknown)() : exported;
   } catch (error) {
     if (error instanceof ProjectConfigError) throw error;
     throw new ProjectConfigError(`${name} could not be loaded: ${describeLoadError(error, file)}`);
   }
+}
+
+function hasDefault(loaded: unknown): loaded is { default: unknown } {
+  return typeof loaded === 'object' && loaded !== null && 'default' in loaded;
 }
 
 /**

@@ -249,6 +249,7 @@ describe('options are checked at startup', () => {
     [5 as unknown as AuthOptions, 'option auth must be { jwt } or { authenticate }, got 5'],
     [[] as unknown as AuthOptions, 'option auth must be { jwt } or { authenticate }, got an array'],
     [{ authenticate: 'viewerFromCookie' } as unknown as AuthOptions, 'option auth.authenticate must be a function (request) => viewer, got string'],
+    [(() => ({})) as unknown as AuthOptions, 'option auth must be { jwt } or { authenticate }, got a function (give it as auth.authenticate)'],
   ])('%j', async (auth, message) => {
     await expect(createGateway({ typeDefs, auth, mongoClient: files.client, db: dbName, listen: false, onWarning: () => undefined })).rejects.toThrow(message);
   });

@@ -77,6 +77,12 @@ describe('a config module without a default export', () => {
     );
   });
 
+  it('says a default export of undefined is no object, not that there is none', async () => {
+    await expect(loadModule('docjoin.config.cjs', "exports.default = process.env.NO_SUCH_VARIABLE ? { schema: 'schema.graphql' } : undefined;\n")).rejects.toThrow(
+      "docjoin.config.cjs must export an object (export default defineConfig({ schema: 'schema' })), got undefined",
+    );
+  });
+
   it('reads a CommonJS module.exports as the config', async () => {
     expect((await loadModule('docjoin.config.cjs', "module.exports = { schema: 'schema.graphql', mongodb: { db: 'shop' } };\n")).config.mongodb).toEqual({ db: 'shop' });
   });

@@ -137,8 +137,8 @@ const BEARER = /^Bearer\s+([A-Za-z0-9_\-.~+/=]+)\s*$/i;
  */
 export async function createAuthenticator(options: AuthOptions | undefined): Promise<Authenticator> {
   // A value that is no options object would leave every request anonymous, unnoticed.
-  if (options !== undefined && options !== null && (typeof options !== 'object' || Array.isArray(options))) throw new AuthOptionError(`option auth must be { jwt } or { authenticate }, got ${Array.isArray(options) ? 'an array' : JSON.stringify(options)}`);
-  if (options?.authenticate !== undefined && typeof options.authenticate !== 'function') throw new AuthOptionError(`option auth.authenticate must be a function (request) => viewer, got ${typeof options.authenticate}`);
+  if (options !== undefined && options !== null && (typeof options !== 'object' || Array.isArray(options))) throw new AuthOptionError(`option auth must be { jwt } or { authenticate }, got ${Array.isArray(options) ? 'an array' : typeof options === 'function' ? 'a function (give it as auth.authenticate)' : JSON.stringify(options)}`);
+  if (options?.authenticate != null && typeof options.authenticate !== 'function') throw new AuthOptionError(`option auth.authenticate must be a function (request) => viewer, got ${typeof options.authenticate}`);
   const anonymousRole = anonymousRoleOf(options);
   const roleClaim = nonEmpty(options?.roleClaim, 'auth.roleClaim') ?? 'role';
   const anonymous: Viewer = Object.freeze({ role: anonymousRole, roles: Object.freeze([anonymousRole]), anonymous: true, subject: undefined, claims: Object.freeze({}) });
