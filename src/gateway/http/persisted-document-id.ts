@@ -3,8 +3,8 @@
  * graphql-codegen's client preset) sends it, `{ "documentId": "sha256:<hex>", "variables": … }`, or
  * `?documentId=` on a GET, turned into the persisted-query extension Apollo reads (`sha256Hash`, hex
  * alone). A `query` sent beside it is kept, so Apollo checks that the hash is the text's, as in its own
- * form. A request whose extensions are no object is left as it is, for Apollo to refuse; so is one
- * that also names a persisted query in its extensions. `refusal`: the documentId is no such hash.
+ * form. A request whose extensions are no object is left as it is, for Apollo to refuse. `refusal`: the
+ * documentId is no such hash, or the extensions name another document.
  */
 export function withDocumentId(method: string, body: unknown, search: string): { body: unknown; search: string; refusal?: string } {
   if (method === 'GET') {
@@ -14,9 +14,13 @@ export function withDocumentId(method: string, body: unknown, search: string): {
     const documentId = params.get('documentId');
     const hash = hexOf(documentId);
     if (hash === undefined) return { body, search, refusal: malformed(documentId) };
-    if (params.has('extensions')) return { body, search };
+    const extensions = params.has('extensions') ? parsedObject(params.get('extensions')!) : {};
+    // Extensions that are no JSON object are left for Apollo to refuse, as in any other request.
+    if (extensions === undefined) return { body, search };
+    const refusal = otherDocument(extensions, hash);
+    if (refusal) return { body, search, refusal };
     params.delete('documentId');
-    params.set('extensions', JSON.stringify(persistedQuery(hash)));
+    params.set('extensions', JSON.stringify({ ...extensions, ...persistedQuery(hash) }));
     return { body, search: `?${params.toString()}` };
   }
   if (typeof body !== 'object' || body === null || Array.isArray(body) || !('documentId' in body)) return { body, search };
@@ -25,8 +29,26 @@ export function withDocumentId(method: string, body: unknown, search: string): {
   if (hash === undefined) return { body, search, refusal: malformed(documentId) };
   // Extensions that are no object are left for Apollo to refuse, as in any other request.
   const extensions = rest.extensions ?? {};
-  if (typeof extensions !== 'object' || extensions === null || Array.isArray(extensions) || 'persistedQuery' in extensions) return { body, search };
+  if (typeof extensions !== 'object' || extensions === null || Array.isArray(extensions)) return { body, search };
+  const refusal = otherDocument(extensions, hash);
+  if (refusal) return { body, search, refusal };
   return { body: { ...rest, extensions: { ...extensions, ...persistedQuery(hash) } }, search };
+}
+
+/** A request naming one document by its documentId and another by its persisted-query extension. */
+function otherDocument(extensions: object, hash: string): string | undefined {
+  if (!('persistedQuery' in extensions)) return undefined;
+  const named = (extensions.persistedQuery as { sha256Hash?: unknown } | null)?.sha256Hash;
+  return hexOf(named) === hash ? undefined : 'documentId and extensions.persistedQuery name different documents; send one of them';
+}
+
+function parsedObject(text: string): object | undefined {
+  try {
+    const value: unknown = JSON.parse(text);
+    return typeof value === 'object' && value !== null && !Array.isArray(value) ? value : undefined;
+  } catch {
+    return undefined;
+  }
 }
 
 function persistedQuery(hash: string): { persistedQuery: { version: 1; sha256Hash: string } } {

@@ -29,9 +29,19 @@ describe('withDocumentId: a trusted document named as the client preset names it
     expect(withDocumentId('GET', undefined, '?documentId=').refusal).toBe(`${told} ""`);
   });
 
-  it('leaves a request naming a persisted query in its extensions too as it is', () => {
-    const both = { documentId: hex, extensions: { persistedQuery: { version: 1, sha256Hash: 'cd'.repeat(32) } } };
-    expect(withDocumentId('POST', both, '').body).toBe(both);
+  it('refuses a request whose extensions name another document, and takes one naming the same', () => {
+    const other = { persistedQuery: { version: 1, sha256Hash: 'cd'.repeat(32) } };
+    const refusal = 'documentId and extensions.persistedQuery name different documents; send one of them';
+    expect(withDocumentId('POST', { documentId: hex, extensions: other }, '').refusal).toBe(refusal);
+    expect(withDocumentId('GET', undefined, `?documentId=${hex}&extensions=${encodeURIComponent(JSON.stringify(other))}`).refusal).toBe(refusal);
+    expect(withDocumentId('POST', { documentId: hex, extensions: asExtension }, '').body).toEqual({ extensions: asExtension });
+  });
+
+  it('merges the extensions of a GET as those of a POST', () => {
+    const get = withDocumentId('GET', undefined, `?documentId=${hex}&extensions=${encodeURIComponent(JSON.stringify({ trace: true }))}`);
+    expect(JSON.parse(new URLSearchParams(get.search).get('extensions')!)).toEqual({ trace: true, ...asExtension });
+    const notJson = withDocumentId('GET', undefined, `?documentId=${hex}&extensions=nope`);
+    expect([notJson.search, notJson.refusal]).toEqual([`?documentId=${hex}&extensions=nope`, undefined]);
   });
 
   it('leaves extensions that are no object for Apollo to refuse (400), and keeps those that are', () => {
