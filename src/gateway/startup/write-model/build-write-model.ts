@@ -102,7 +102,7 @@ function arraysSortedByCopies(model: WriteModel): string[] {
  */
 function snapshotsOfCopies(model: WriteModel): string[] {
   const kept = [
-    ...model.snapshots.filter((location) => location.segments.length === 1).map((location) => ({ coordinate: location.coordinate, collection: location.collection, path: location.segments[0]!.path, kind: 'a @snapshot copy' })),
+    ...model.snapshots.map((location) => ({ coordinate: location.coordinate, collection: location.collection, path: copyPathOf(location), kind: 'a @snapshot copy' })),
     ...model.boundedArrays.map((rule) => ({ coordinate: rule.coordinate, collection: rule.collection, path: rule.path, kind: 'a bounded array' })),
     ...model.inverses.map((rule) => ({ coordinate: rule.coordinate, collection: rule.collection, path: rule.path, kind: 'the @inverse side of a two-way reference' })),
   ];

@@ -211,6 +211,28 @@ describe('a snapshot copying a field stored inside a copy the writes keep', () =
     );
   });
 
+  it('refuses a snapshot copying a field stored inside a copy nested in an embedded object: the writes keep that copy where it is only', () => {
+    const NESTED = /* GraphQL */ `
+      type Query { projects: [Project!]! @list }
+      type User @collection(name: "users") { id: ID! name: String! }
+      type TeamInfo { lead: User @snapshot(path: "lead", fields: ["id", "name"]) @join(localField: "lead.id") @read(strategy: SNAPSHOT) }
+      type Team @collection(name: "teams") {
+        id: ID!
+        title: String!
+        info: TeamInfo @embedded(path: "info")
+        leadName: String @path(path: "info.lead.name")
+      }
+      type Project @collection(name: "projects") {
+        id: ID!
+        team: Team @snapshot(path: "team", fields: ["id", "title"]) @join(localField: "team.id") @read(strategy: SNAPSHOT)
+      }
+    `;
+    expect(build(NESTED)).not.toThrow();
+    expect(build(NESTED.replace('fields: ["id", "title"]', 'fields: ["id", "title", "leadName"]'))).toThrow(
+      'Project.team: @snapshot copies Team.leadName, stored at "info.lead.name" inside Team.info.lead, a @snapshot copy, which the writes keep in the teams documents only',
+    );
+  });
+
   it('refuses a @total summing a field its children store inside a snapshot copy: a write to the copy\'s source would move the copies, not the total', () => {
     const ORDERS = /* GraphQL */ `
       type Query { orders: [Order!]! @list }
