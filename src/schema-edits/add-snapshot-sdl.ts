@@ -1,5 +1,5 @@
 import { type ConstDirectiveNode, type FieldDefinitionNode } from 'graphql';
-import { embeddingPlaces, type StorageMap } from '../gateway';
+import { embeddingPlaces, isAtOrUnder, type StorageMap } from '../gateway';
 import { findField, SdlChangeError, type SchemaFile } from './snapshot-sdl-change';
 
 /**
@@ -85,17 +85,20 @@ export function addSnapshotSdl(files: readonly SchemaFile[], storageMap: Storage
 
 /**
  * The reference moves into the copy, and a gateway on the new schema writes only the copy: anything
- * else reading the old path would read it stale. Reverse joins are moved with it; the rest is refused.
+ * else reading the old path, in this type or another over the same collection, would read it stale.
+ * Reverse joins are moved with it; the rest is refused.
  */
 function refuseOtherReaders(storageMap: StorageMap, coordinate: string, reference: string, copyPath: string): void {
   const [typeName] = coordinate.split('.') as [string];
   const type = storageMap.types.get(typeName)!;
-  for (const field of type.fields.values()) {
-    if (field.kind === 'stored' && (field.path === reference || field.path.startsWith(`${reference}.`))) {
+  const sameDocuments = type.collection === undefined ? [type] : [...storageMap.types.values()].filter((other) => other.collection === type.collection);
+  for (const field of sameDocuments.flatMap((other) => [...other.fields.values()])) {
+    if (field.coordinate === coordinate) continue;
+    const paths = field.kind === 'stored' ? [field.path] : [field.shapes.embedded?.path, field.shapes.snapshot?.path, field.shapes.join?.localField].filter((value): value is string => value !== undefined);
+    if (paths.some((stored) => isAtOrUnder(stored, reference))) {
       throw new SdlChangeError(`${field.coordinate} reads "${reference}", which the copy replaces; remove it (or read it from ${coordinate}) before adding the snapshot`);
     }
-    const paths = field.kind === 'stored' ? [field.path] : [field.shapes.embedded?.path, field.shapes.snapshot?.path, field.shapes.join?.localField].filter((value): value is string => value !== undefined);
-    if (field.coordinate !== coordinate && paths.some((stored) => stored === copyPath || stored.startsWith(`${copyPath}.`))) {
+    if (paths.some((stored) => isAtOrUnder(stored, copyPath))) {
       throw new SdlChangeError(`${field.coordinate} already stores data at "${copyPath}"; pass --path to put the copies elsewhere`);
     }
   }

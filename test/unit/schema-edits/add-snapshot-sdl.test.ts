@@ -71,6 +71,19 @@ describe('the SDL change that adds a snapshot to a plain join', () => {
       'Book.publisherId reads "publisherId", which the copy replaces; remove it (or read it from Book.publisher) before adding the snapshot',
     );
     expect(() => addSnapshotSdl(files, storageMap(files), 'Book.publisher', ['name'], 'title')).toThrow('Book.title already stores data at "title"; pass --path to put the copies elsewhere');
+    const joinedTwice = [{ file: 'books.graphql', text: BOOKS.replace('  title: String!', '  title: String!\n  press: Publisher @join(localField: "publisherId")') }, files[1]!];
+    expect(() => addSnapshotSdl(joinedTwice, storageMap(joinedTwice), 'Book.publisher', ['name'], undefined)).toThrow(
+      'Book.press reads "publisherId", which the copy replaces; remove it (or read it from Book.publisher) before adding the snapshot',
+    );
+    const rows = (field: string) => ({ file: 'rows.graphql', text: `type BookRow @collection(name: "books") { id: ID! ${field} }` });
+    const readByAnotherType = [...files, rows('publisher: Publisher @join(localField: "publisherId")')];
+    expect(() => addSnapshotSdl(readByAnotherType, storageMap(readByAnotherType), 'Book.publisher', ['name'], undefined)).toThrow(
+      'BookRow.publisher reads "publisherId", which the copy replaces; remove it (or read it from Book.publisher) before adding the snapshot',
+    );
+    const storedByAnotherType = [...files, rows('publisher: String')];
+    expect(() => addSnapshotSdl(storedByAnotherType, storageMap(storedByAnotherType), 'Book.publisher', ['name'], undefined)).toThrow(
+      'BookRow.publisher already stores data at "publisher"; pass --path to put the copies elsewhere',
+    );
     const filtered = [...files, { file: 'query.graphql', text: 'type Query { books(publisher: ID @filter(field: "publisher")): [Book!]! @list(sort: "title") }' }];
     expect(() => addSnapshotSdl(filtered, storageMap(filtered), 'Book.publisher', ['name'], undefined)).toThrow(
       'Query.books filters on "publisherId", which the copy replaces; filter on the relation\'s copy instead before adding the snapshot',
