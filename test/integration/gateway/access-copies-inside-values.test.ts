@@ -136,7 +136,10 @@ it('what the copies let the role see still answers', async () => {
 });
 
 describe('copies that lead back to the path being checked', () => {
-  // An embedded B inside A holds a snapshot of A, whose copied field A itself reads at "b.s.f".
+  // An embedded B inside A holds a snapshot of A, whose copied field A itself reads at "b.s.f": the copy
+  // holds a field stored inside a copy, which no write would move, so startup refuses it before the
+  // access rules are checked (their walks along copies stop where a path comes back, as the loop guard
+  // in hiddenInCopyOnPath and OperationAccess does).
   const loopDefs = /* GraphQL */ `
     scalar JSON
     type Query { as(first: Int = 20): [A!]! @list(sort: "name") }
@@ -152,30 +155,12 @@ describe('copies that lead back to the path being checked', () => {
       f: Int @path(path: "b.s.f")
     }
   `;
-  let looped: SdlGateway;
-  beforeAll(async () => {
-    looped = await startSdlGateway({
-      typeDefs: loopDefs,
-      dbPrefix: 'access_copies_loop',
-      prepare: async (db) => {
-        await db.collection('as').insertOne({ _id: new ObjectId('0000000000000000000000e1'), name: 'x', b: { n: 1, s: { id: new ObjectId('0000000000000000000000e1'), f: 2 } } });
-        await db.collection('as').createIndex({ name: 1, _id: 1 });
-      },
-      gateway: { onWarning: () => undefined } as never,
-    });
-  }, 120_000);
-  afterAll(async () => looped?.stop());
+  const refusal = 'A.b.s: @snapshot copies A.f, stored at "b.s.f" inside A.b.s, a @snapshot copy, which the writes keep in the as documents only, so its copies here would never move';
 
-  it('are checked once, and what they hold answers', async () => {
-    const result = await looped.gateway.execute({ query: '{ as { name f b { n } } }' }, { viewer: member });
-    expect(result.errors).toBeUndefined();
-    expect(result.data).toEqual({ as: [{ name: 'x', f: 2, b: { n: 1 } }] });
-    expect((await looped.gateway.execute({ query: '{ as { raw } }' }, { viewer: member })).errors).toBeUndefined();
-  });
-
-  it('a @counter keyed by such a path is checked at startup, once', async () => {
+  it('are refused at startup, with or without a @counter keyed by such a path', async () => {
+    expect(await startupOutcome(loopDefs, 'access_copies_loop', ['as'])).toContain(refusal);
     const counted = loopDefs.replace('f: Int @path(path: "b.s.f")', 'f: Int @path(path: "b.s.f")\n      kids: [A!]! @join(localField: "_id", foreignField: "b.s.f")\n      kidCount: Int! @counter(of: "A.kids")');
     expect(counted).toContain('kidCount');
-    expect(await startupOutcome(counted, 'access_copies_loop_counter', async (db) => void (await db.collection('as').createIndex({ 'b.s.f': 1, _id: 1 })))).toBe('started');
+    expect(await startupOutcome(counted, 'access_copies_loop_counter', async (db) => void (await db.collection('as').createIndex({ 'b.s.f': 1, _id: 1 })))).toContain(refusal);
   }, 60_000);
 });
