@@ -80,6 +80,7 @@ describe('projections on the wire', () => {
     for (const [name, field] of [[books, 'books'], [publisher, 'publisher'], [publisherBooks, 'books']] as const) expect(name).toMatch(new RegExp(`^_docjoin_lookup_${field}_[0-9a-f]{12}$`));
     // Author.books and Publisher.books: one field name, two lookups (other types, other pages), two names.
     expect(books).not.toBe(publisherBooks);
+    const firstKey = `_docjoin_first_key_of${publisher}`;
     expect(authors!.aggregate).toBe('authors');
     expect(pipeline).toEqual([
       { $match: {} },
@@ -93,11 +94,12 @@ describe('projections on the wire', () => {
           foreignField: '_id',
           as: books,
           pipeline: [
-            { $project: { _id: 1, name: 1, publisherId: 1 } },
+            // A single reference reads its first key only, should the parent hold an array.
+            { $project: { _id: 1, name: 1, publisherId: 1, [firstKey]: { $cond: [{ $isArray: '$publisherId' }, { $first: '$publisherId' }, '$publisherId'] } } },
             {
               $lookup: {
                 from: 'publishers',
-                localField: 'publisherId',
+                localField: firstKey,
                 foreignField: '_id',
                 as: publisher,
                 pipeline: [
@@ -115,6 +117,7 @@ describe('projections on the wire', () => {
                 ],
               },
             },
+            { $unset: [firstKey] },
           ],
         },
       },

@@ -29,7 +29,7 @@ export function planLookup(field: RelationField, shape: JoinShape, args: PageArg
   // A parent without the key matches the targets without it too ($lookup's null semantics): they must not be
   // sent. A target holding a key among nulls (`[a, null]`, a credit without one) has a key: `$ne: null` would drop it.
   const keyed: StoredDocument[] = shape.foreignField === '_id' ? [] : [{ $match: { [shape.foreignField]: { $type: [...VALUE_TYPES] } } }];
-  if (shape.direction === 'byKey') return named(field, { ...keys, page: keyed });
+  if (shape.direction === 'byKey') return named(field, { ...keys, page: keyed, ...(!field.isList && { firstKeyOnly: true }) });
   const { page, filter, sort } = planReverseJoinPage(field, shape, args);
   // Every child of a parent in one document could pass MongoDB's 16 MB: an unbounded page is joined.
   if (page.anchor !== undefined || page.limit === 0 || page.limit === undefined) return undefined;

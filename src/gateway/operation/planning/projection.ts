@@ -20,6 +20,8 @@ export interface LookupRead {
   readonly foreignField: string;
   /** The stages after the key match: the page's filter, order and per-parent limit. */
   readonly page: readonly StoredDocument[];
+  /** A single reference: an array key is matched by its first element only, the one the join reads. */
+  readonly firstKeyOnly?: boolean;
   /** What each joined document keeps, its own lookups included. */
   readonly projection: Projection;
 }
@@ -140,15 +142,24 @@ export function toProjectStage(projection: Projection): Record<string, 1 | Store
  * under sharedLookupName; the gateway hands each element its own (projected-read.ts settleLookups).
  */
 export function projectStages(projection: Projection): StoredDocument[] {
-  const stages: StoredDocument[] = [{ $project: toProjectStage(projection) }];
+  const project: StoredDocument = toProjectStage(projection);
+  const lookups: StoredDocument[] = [];
+  const firstKeys: string[] = [];
   for (const [name, entry] of projection) {
     if (!isLookupEntry(entry)) continue;
-    const { from, localField, foreignField, page, projection: joined } = entry.lookup;
+    const { from, localField, foreignField, page, projection: joined, firstKeyOnly } = entry.lookup;
     const element = elementLookupTarget(name);
     const pipeline = [...page, ...projectStages(joined)];
-    stages.push({ $lookup: { from, localField: element ? `${element.path}.${localField}` : localField, foreignField, as: element ? sharedLookupName(name) : name, pipeline } });
+    let matchedBy = element ? `${element.path}.${localField}` : localField;
+    if (firstKeyOnly && !element) {
+      // $lookup matches every element of an array key; a single reference reads the first one only.
+      matchedBy = `_docjoin_first_key_of${name}`;
+      project[matchedBy] = { $cond: [{ $isArray: `$${localField}` }, { $first: `$${localField}` }, `$${localField}`] };
+      firstKeys.push(matchedBy);
+    }
+    lookups.push({ $lookup: { from, localField: matchedBy, foreignField, as: element ? sharedLookupName(name) : name, pipeline } });
   }
-  return stages;
+  return [{ $project: project }, ...lookups, ...(firstKeys.length > 0 ? [{ $unset: firstKeys }] : [])];
 }
 
 /** Where an element lookup's documents arrive, for all the elements of a document together. */

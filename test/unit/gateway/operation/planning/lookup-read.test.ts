@@ -31,7 +31,7 @@ describe('planLookup', () => {
   });
 
   it('a join by key matches the keys; two types of one collection with a field of one name get two names', () => {
-    expect(plan('Author.favourite')!.read).toEqual({ from: 'books', direction: 'byKey', localField: 'favouriteId', foreignField: '_id', page: [] });
+    expect(plan('Author.favourite')!.read).toEqual({ from: 'books', direction: 'byKey', localField: 'favouriteId', foreignField: '_id', page: [], firstKeyOnly: true });
     expect(plan('Editor.favourite')!.as).not.toBe(plan('Author.favourite')!.as);
   });
 
