@@ -34,7 +34,7 @@ export { DateTimeScalar, DecimalScalar, LongScalar } from './gateway';
 export { StorageConfigError, DatabaseMismatchError } from './gateway';
 export { CannotListenError, PortInUseError } from './gateway';
 export { guardDroppedFieldErrors, isDroppedFieldError } from './gateway';
-export { documentNestingError, MAX_DOCUMENT_NESTING } from './gateway';
+export { documentNestingError, MAX_DOCUMENT_NESTING, variablesNestingError } from './gateway';
 
 // Cost: the plugin, the report, the headers, the estimate.
 export { ApolloServerPluginDocjoinCost, COST_HEADER, type DocjoinCostOptions } from './gateway';

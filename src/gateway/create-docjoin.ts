@@ -14,7 +14,7 @@ import { operationRefusal } from './operation/access/refuse-operation';
 import { comparisonRefusal } from './operation/access/operation-access';
 import { explainedViewer } from './operation/explain/viewer-explanation';
 import { TrustedDocuments, type PersistedQueryCache } from './operation/access/trusted-documents';
-import { documentNestingError } from './operation/limits/document-nesting';
+import { documentNestingError, variablesNestingError } from './operation/limits/document-nesting';
 import { ApolloServerPluginDocjoinCost, COST_HEADER, parseCostHeader } from './operation/cost/cost-plugin';
 import type { EstimateViolationRecorder } from './operation/cost/estimate-check';
 import type { LimitOrigins } from './operation/cost/cost-limits';
@@ -169,12 +169,12 @@ export interface Docjoin {
    */
   authenticate(headers: RequestHeaders): Promise<Viewer>;
   /**
-   * The refusal of a request's document text before Apollo parses or validates it, or undefined: one
-   * nesting deeper than the parser's stack allows, or, with trusted documents only, a text the manifest
-   * does not hold (validation's errors would name the schema's fields). Refuse the request with it, as
-   * a failing context function does.
+   * The refusal of a request's document text and variables before Apollo parses or validates them, or
+   * undefined: either nesting deeper than graphql-js's stack allows, or, with trusted documents only, a
+   * text the manifest does not hold (validation's errors would name the schema's fields). Refuse the
+   * request with it, as a failing context function does.
    */
-  refuseSource(text: string): GraphQLError | undefined;
+  refuseSource(text: string, variables?: unknown): GraphQLError | undefined;
   /** The `@access` rules of the schema (`enabled` is false when it has none). */
   readonly accessRules: AccessRules;
   /**
@@ -471,7 +471,7 @@ export async function createDocjoin(options: DocjoinOptions): Promise<Docjoin> {
     createContext,
     persistedQueries: trusted && { cache: trusted.cache() },
     authenticate: (headers) => authenticator.authenticate({ header: (name) => headerValue(headers, name) }),
-    refuseSource: (text) => documentNestingError(text) ?? trusted?.refusalOfText(text),
+    refuseSource: (text, variables) => documentNestingError(text) ?? variablesNestingError(variables) ?? trusted?.refusalOfText(text),
     accessRules,
     // Under load, the answers to requests prove MongoDB is up: /health then sends nothing and waits for nothing,
     // and a ping it does send (which may queue behind the requests' commands) is settled by the next answer to any.

@@ -120,7 +120,7 @@ export async function createGateway(options: CreateGatewayOptions): Promise<Gate
         ...(docjoin.metrics && { metrics: async () => ({ contentType: docjoin.metrics!.contentType, body: await docjoin.metrics!.text() }) }),
         ...(settings.metricsToken !== undefined && { metricsToken: settings.metricsToken }),
         onRefused: (code) => observeRefusal(docjoin, code),
-        refuseSource: (text) => docjoin.refuseSource(text),
+        refuseSource: (text, variables) => docjoin.refuseSource(text, variables),
       });
       if (!docjoin.metrics && settings.metricsToken !== undefined) docjoin.logger.warn('DOCJOIN_METRICS_TOKEN (metricsToken) is set, but the metrics are off (DOCJOIN_METRICS=false): no /metrics is served');
       if (docjoin.metrics && settings.metricsToken === undefined && settings.production) {
@@ -148,7 +148,7 @@ export async function createGateway(options: CreateGatewayOptions): Promise<Gate
     workload: docjoin.workload,
     createContext: (contextOptions) => docjoin.createContext(contextOptions),
     async execute(request, executeOptions = {}) {
-      const refused = docjoin.refuseSource(request.query ?? '');
+      const refused = docjoin.refuseSource(request.query ?? '', request.variables);
       if (refused) return refusedBeforeExecution(refused);
       let contextValue: GatewayContext;
       try {

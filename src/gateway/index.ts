@@ -27,7 +27,7 @@ export { guardDroppedFieldErrors, isDroppedFieldError } from './errors/dropped-f
 export { COUNTER_BACKFILL, EMBEDDED_BACKFILL, MIGRATIONS_COLLECTION, SNAPSHOT_BACKFILL, TOTAL_BACKFILL } from './operation/estimate/copy-backfills';
 export { type CostEstimate, DEFAULT_ASSUMED_LIST_SIZE, estimateByField, type StepFigures } from './operation/estimate/estimate-operation';
 export { DEFAULT_FIRST } from './startup/storage-map/page-limits';
-export { documentNestingError, MAX_DOCUMENT_NESTING } from './operation/limits/document-nesting';
+export { documentNestingError, MAX_DOCUMENT_NESTING, variablesNestingError } from './operation/limits/document-nesting';
 export { aggregateTypeNames, EXACT_SUMS, sumType } from './startup/aggregates/aggregate-names';
 export { estimateRequest, type EstimatedRequest } from './operation/estimate/estimate-request';
 export { type CorsOption } from './http/http-server';

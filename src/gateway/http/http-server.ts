@@ -9,6 +9,7 @@ import type { LendableSlot } from '../operation/limits/lendable-slot';
 import { PublicErrorCode } from '../errors/public-error-code';
 import { withDocumentId } from './persisted-document-id';
 import { OperationDeadline } from '../operation/limits/operation-deadline';
+import { MAX_DOCUMENT_NESTING } from '../operation/limits/document-nesting';
 import { OperationStopped } from '../errors/internal-errors';
 import { listenFailure } from './listen-failure';
 import { answerClientError } from './client-errors';
@@ -46,8 +47,8 @@ export interface HttpServerOptions<TContext extends BaseContext> {
   readonly metricsToken?: string;
   /** Told of a GraphQL request answered before it reached Apollo (OVERLOADED, a bad or late body), with its code: no plugin sees it. */
   readonly onRefused?: (code: PublicErrorCode) => void;
-  /** The refusal of a request's document text before Apollo parses it (Docjoin.refuseSource); default: none. */
-  readonly refuseSource?: (text: string) => GraphQLError | undefined;
+  /** The refusal of a request's document text and variables before Apollo parses them (Docjoin.refuseSource); default: none. */
+  readonly refuseSource?: (text: string, variables: unknown) => GraphQLError | undefined;
   /** Bounds the GraphQL requests running and waiting; beyond them a request gets 503 with Retry-After. */
   readonly admission?: Admission;
   /** More routes (the IDE), given the request's path: resolves true when it answered the request. */
@@ -362,7 +363,7 @@ async function handleGraphql<TContext extends BaseContext>(
   }
   const tasksAfterAnswer: Array<() => void> = [];
   // Refused as Apollo refuses a request whose context fails: logged, counted, and answered with the error's status.
-  const refused = refusal !== undefined ? new GraphQLError(refusal, { extensions: { code: PublicErrorCode.BAD_REQUEST, http: { status: 400 } } }) : options.refuseSource?.(queryTextOf(method, body, search));
+  const refused = refusal !== undefined ? new GraphQLError(refusal, { extensions: { code: PublicErrorCode.BAD_REQUEST, http: { status: 400 } } }) : options.refuseSource?.(queryTextOf(method, body, search), variablesOf(method, body, search));
   try {
     const result = await options.apollo.executeHTTPGraphQLRequest({
       httpGraphQLRequest: { method, headers, search, body },
@@ -380,6 +381,22 @@ function queryTextOf(method: string, body: unknown, search: string): string {
   if (method === 'GET') return new URLSearchParams(search).get('query') ?? '';
   const query = typeof body === 'object' && body !== null ? (body as { query?: unknown }).query : undefined;
   return typeof query === 'string' ? query : '';
+}
+
+/**
+ * The variables a GraphQL request over HTTP sends, as Apollo reads them: the body's for a POST, the
+ * `variables` parameter for a GET, parsed here only when it is long enough to nest too deeply (Apollo
+ * answers a malformed one).
+ */
+function variablesOf(method: string, body: unknown, search: string): unknown {
+  if (method !== 'GET') return typeof body === 'object' && body !== null ? (body as { variables?: unknown }).variables : undefined;
+  const text = new URLSearchParams(search).get('variables');
+  if (text === null || text.length <= 2 * MAX_DOCUMENT_NESTING) return undefined;
+  try {
+    return JSON.parse(text) as unknown;
+  } catch {
+    return undefined;
+  }
 }
 
 /** Each task, whatever the others do: one that throws (a logger's destination failing) is reported, not left to cut off the answer's connection. */

@@ -28,6 +28,32 @@ export function documentNestingError(text: string): GraphQLError | undefined {
   );
 }
 
+/**
+ * The error refusing a request's variables when a value nests deeper than MAX_DOCUMENT_NESTING (lists
+ * and input objects of a recursive input type, which graphql-js coerces by recursion), or undefined.
+ * Measured without recursion; the top-level variables object is the first level.
+ */
+export function variablesNestingError(variables: unknown): GraphQLError | undefined {
+  if (valueNestsDeeperThan(variables, MAX_DOCUMENT_NESTING)) {
+    return new GraphQLError(`The variables nest more than ${MAX_DOCUMENT_NESTING} levels deep (lists and input objects); docjoin accepts at most ${MAX_DOCUMENT_NESTING}`, {
+      extensions: { code: 'BAD_USER_INPUT', maxNesting: MAX_DOCUMENT_NESTING, http: { status: 400 } },
+    });
+  }
+  return undefined;
+}
+
+function valueNestsDeeperThan(value: unknown, levels: number): boolean {
+  const pending: Array<{ readonly value: object; readonly depth: number }> = [];
+  if (value !== null && typeof value === 'object') pending.push({ value, depth: 1 });
+  for (let next = pending.pop(); next !== undefined; next = pending.pop()) {
+    if (next.depth > levels) return true;
+    for (const child of Array.isArray(next.value) ? next.value : Object.values(next.value)) {
+      if (child !== null && typeof child === 'object') pending.push({ value: child as object, depth: next.depth + 1 });
+    }
+  }
+  return false;
+}
+
 /** One definition of the document: how deep it nests by itself, and at which depths it spreads which fragments. */
 interface DefinitionNesting {
   deepest: number;

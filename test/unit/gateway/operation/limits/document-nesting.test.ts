@@ -1,5 +1,5 @@
 import { parse } from 'graphql';
-import { documentNesting, documentNestingError, MAX_DOCUMENT_NESTING } from '../../../../../src/gateway/operation/limits/document-nesting';
+import { documentNesting, documentNestingError, MAX_DOCUMENT_NESTING, variablesNestingError } from '../../../../../src/gateway/operation/limits/document-nesting';
 
 const chain = (fragments: number): string => {
   let text = '{ posts(first: 1) { ...F0 } }';
@@ -78,5 +78,33 @@ describe('documentNestingError', () => {
     const short = '['.repeat(MAX_DOCUMENT_NESTING) + ']'.repeat(MAX_DOCUMENT_NESTING);
     expect(documentNesting(`{ a(x: ${short}) }`)).toBe(MAX_DOCUMENT_NESTING + 2);
     expect(documentNestingError(short)).toBeUndefined();
+  });
+});
+
+describe('variablesNestingError', () => {
+  const nested = (levels: number, open: (inner: unknown) => unknown): unknown => {
+    let value: unknown = 1;
+    for (let i = 0; i < levels; i++) value = open(value);
+    return value;
+  };
+
+  it('refuses variables nesting objects or lists past the limit, the variables object being the first level, with 400 BAD_USER_INPUT', () => {
+    for (const open of [(inner: unknown) => ({ child: inner }), (inner: unknown) => [inner]]) {
+      expect(variablesNestingError({ d: nested(MAX_DOCUMENT_NESTING - 1, open) })).toBeUndefined();
+      const error = variablesNestingError({ d: nested(MAX_DOCUMENT_NESTING, open) });
+      expect(error?.message).toBe('The variables nest more than 500 levels deep (lists and input objects); docjoin accepts at most 500');
+      expect(error?.extensions).toEqual({ code: 'BAD_USER_INPUT', maxNesting: 500, http: { status: 400 } });
+    }
+    expect(variablesNestingError({ d: nested(60_000, (inner) => ({ child: inner })) })?.extensions.code).toBe('BAD_USER_INPUT');
+  });
+
+  it('measures the deepest branch, beside wide shallow ones', () => {
+    const wide = Object.fromEntries(Array.from({ length: 1_000 }, (_, i) => [`k${i}`, [{ a: 1 }]]));
+    expect(variablesNestingError({ ...wide, deep: nested(MAX_DOCUMENT_NESTING - 1, (inner) => [inner]) })).toBeUndefined();
+    expect(variablesNestingError({ ...wide, deep: nested(MAX_DOCUMENT_NESTING, (inner) => [inner]) })).toBeDefined();
+  });
+
+  it('accepts no variables and scalars', () => {
+    for (const variables of [undefined, null, 'text', 7, {}]) expect(variablesNestingError(variables)).toBeUndefined();
   });
 });
