@@ -40,7 +40,8 @@ it.each([
   ['a _bsontype field', { m: { _bsontype: 'ObjectId', id: 'x' } }, 'input cannot be stored: "meta" holds a field named _bsontype, which BSON reserves'],
   ['nesting past 100 levels with the document', { m: nested(100) }, 'input cannot be stored: "meta" nests deeper than the 100 levels MongoDB keeps in a document'],
   ['nesting past 100 levels, counted from its path', { x: nested(99) }, 'input cannot be stored: "deep" nests deeper than the 100 levels MongoDB keeps in a document'],
-  ['a value 10,000 levels deep', { m: nested(10_000) }, 'input cannot be stored: "meta" nests deeper than the 100 levels MongoDB keeps in a document'],
+  ['a value 499 levels deep, which the variables hold at 500', { m: nested(499) }, 'input cannot be stored: "meta" nests deeper than the 100 levels MongoDB keeps in a document'],
+  ['a value 10,000 levels deep', { m: nested(10_000) }, 'The variables nest more than 500 levels deep (lists and input objects); docjoin accepts at most 500'],
 ])('a create given %s is BAD_USER_INPUT, nothing written', async (_name, variables, message) => {
   const before = await stored();
   const result = await served.gateway.execute({ query: CREATE, variables: { m: null, x: null, ...variables } });
