@@ -12,7 +12,8 @@ interface DerivedFromPath {
 /**
  * The stored paths of `typeName` documents other values are derived from: what a total sums and its
  * key, a counter's key, a bounded array's key and sort, an inverse's truth, a snapshot's copied fields.
- * The planners move those when an update sets that very path.
+ * The planners move those when an update sets that very path, but for an inverse's truth, which an
+ * update may not set (write-plan.ts mirroredReferenceSet: changeReference moves it).
  */
 function derivedFromPaths(model: WriteModel, typeName: string): DerivedFromPath[] {
   const collection = model.storageMap.types.get(typeName)?.collection;

@@ -85,6 +85,8 @@ function operationProblem(model: WriteModel, operation: WriteOperation, readInPa
       const paths = operation.fields.map((name) => stored.find((field) => field.fieldName === name)!.path);
       const wholeSet = operation.fields.map((name, index) => wholeSetProblem(model, operation.typeName, name, paths[index]!)).find((problem) => problem !== undefined);
       if (wholeSet) return wholeSet;
+      const mirrored = mirroredReferenceSet(model, operation.typeName, operation.fields, paths);
+      if (mirrored) return mirrored;
       const clash = paths.findIndex((path, index) => paths.slice(0, index).some((earlier) => pathsOverlap(earlier, path)));
       if (clash >= 0) {
         const earlier = paths.findIndex((path) => pathsOverlap(path, paths[clash]!));
@@ -142,6 +144,22 @@ function operationProblem(model: WriteModel, operation: WriteOperation, readInPa
       return `unknown operation ${JSON.stringify(never)}`;
     }
   }
+}
+
+/**
+ * An update setting the key of a reference an @inverse list mirrors (`Task.ownerId` of `Task.owner`,
+ * listed in `Person.tasks`): updateSource moves no id between those lists, nor a counter of them;
+ * changeReference does, for a single reference.
+ */
+function mirroredReferenceSet(model: WriteModel, typeName: string, fields: readonly string[], paths: readonly string[]): string | undefined {
+  for (const inverse of model.inverses) {
+    const index = inverse.truthType === typeName ? paths.indexOf(inverse.truthPath) : -1;
+    if (index < 0) continue;
+    const truth = model.storageMap.relations.get(inverse.of);
+    const instead = truth?.isList ? 'replace the document (delete, then insert)' : `re-point it with changeReference('${inverse.of}', …), which moves it`;
+    return `${typeName}.${fields[index]} (at ${paths[index]}) is the key of ${inverse.of}, which ${inverse.coordinate} mirrors, and updateSource moves no id between those lists (nor counts of them); leave it out of the update and ${instead}`;
+  }
+  return undefined;
 }
 
 function collectionProblem(model: WriteModel, typeName: string): string | undefined {

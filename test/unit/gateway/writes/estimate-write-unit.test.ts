@@ -101,6 +101,33 @@ describe('write plans checked at startup', () => {
     ]);
   });
 
+  it('refuses an update setting the key of a reference an @inverse list mirrors: changeReference moves it between the lists', () => {
+    const sdl = /* GraphQL */ `
+      type Query { noop: Int }
+      type Mutation { handTask(id: ID!, owner: ID!): Boolean! retitle(id: ID!, title: String!): Boolean! recredit(id: ID!): Boolean! }
+      type Person @collection(name: "people") {
+        id: ID!
+        tasks: [Task!]! @join(localField: "taskIds") @inverse(of: "Task.owner")
+        taskCount: Int! @counter(of: "Person.tasks")
+        books: [Book!]! @join(localField: "bookIds") @inverse(of: "Book.authors")
+      }
+      type Task @collection(name: "tasks") { id: ID! title: String! ownerId: ID owner: Person @join(localField: "ownerId") }
+      type Book @collection(name: "books") { id: ID! authorIds: [ID!]! authors: [Person!]! @join(localField: "authorIds") }
+    `;
+    const schema = schemaOf(sdl);
+    const model = buildWriteModel(schema, buildStorageMap(schema));
+    expect(
+      findWritePlanProblems(model, schema.getMutationType(), {
+        handTask: [{ kind: 'updateSource', typeName: 'Task', by: '_id', fields: ['title', 'ownerId'] }],
+        retitle: [{ kind: 'updateSource', typeName: 'Task', by: '_id', fields: ['title'] }],
+        recredit: [{ kind: 'updateSource', typeName: 'Book', by: '_id', fields: ['authorIds'] }],
+      }),
+    ).toEqual([
+      "Mutation.handTask: write plan updateSource(Task): Task.ownerId (at ownerId) is the key of Task.owner, which Person.tasks mirrors, and updateSource moves no id between those lists (nor counts of them); leave it out of the update and re-point it with changeReference('Task.owner', …), which moves it",
+      'Mutation.recredit: write plan updateSource(Book): Book.authorIds (at authorIds) is the key of Book.authors, which Person.books mirrors, and updateSource moves no id between those lists (nor counts of them); leave it out of the update and replace the document (delete, then insert)',
+    ]);
+  });
+
   it('asks a bound for the parents a list key names when some role reads them in part, for they are read in one find', () => {
     const sdl = /* GraphQL */ `
       type Query { noop: Int }
