@@ -88,3 +88,11 @@ it('counts and aggregates each of those children once', async () => {
     ],
   });
 });
+
+it('counts each child once in its field\'s documents, however many parents share its keys', async () => {
+  const result = await subject.gateway.execute({ query: '{ accounts { entries { id } } }' }, { strategyHeader: 'Account.entries=join' });
+  expect(result.errors).toBeUndefined();
+  // Three children (11, 12, 13) for three parents holding x, y or both; the reply brought 12 twice, in x's and y's page.
+  expect(result.cost!.fields['Account.entries']).toMatchObject({ strategy: 'join', documents: 3 });
+  expect(result.cost!.collections.entries).toMatchObject({ documents: 4 });
+});

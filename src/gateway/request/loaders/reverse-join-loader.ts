@@ -53,7 +53,6 @@ export class ReverseJoinLoader {
 
   async #batch(loads: readonly ReferenceLoad[]): Promise<StoredDocument[][]> {
     const { collection, foreignField, sort, perParent } = this.spec;
-    const parentKeys = loads.map((load) => keyString(load.parentKey));
     // A parent holding an array of keys has the children of each, as MongoDB's $lookup matches it.
     const keysOfParents = loads.map((load) => parentKeysOf(load.parentKey));
     const keys = new Map<string, unknown>();
@@ -73,18 +72,17 @@ export class ReverseJoinLoader {
           : await this.batcher.submit(this.#perParentPipeline(matchable, perParent, projection), fields, matchable.length * perParent);
     settleLookups(this.request, documents, projection);
     const byParent = childrenByParent(documents, foreignField, sort, perParent);
-    // A parent's children were read once for a field, however many of its loads asked for them.
-    const counted = new Map<string, Set<string>>();
+    // A child was read once for a field, however many of its loads asked for it: parents of one key, or
+    // holding arrays of keys that share some.
+    const counted = new Map<string, Set<StoredDocument>>();
     return loads.map((load, index) => {
-      const parentKey = parentKeys[index]!;
       const children = childrenOfParent(byParent, keysOfParents[index]!, sort, perParent);
       load.cost?.delivered(children.length);
-      let parentsOfField = counted.get(load.field);
-      if (!parentsOfField) counted.set(load.field, (parentsOfField = new Set()));
-      if (!parentsOfField.has(parentKey)) {
-        parentsOfField.add(parentKey);
-        load.cost?.documents(children.length);
-      }
+      let readForField = counted.get(load.field);
+      if (!readForField) counted.set(load.field, (readForField = new Set()));
+      const before = readForField.size;
+      for (const child of children) readForField.add(child);
+      load.cost?.documents(readForField.size - before);
       return children;
     });
   }
