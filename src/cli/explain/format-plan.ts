@@ -105,8 +105,10 @@ function measuredLines(measured: MeasuredRun, estimated: number): string[] {
   const lines: string[] = [];
   const { cost } = measured;
   if (cost) {
+    // The gateway's own estimate knows what the database holds: a copy, counter or total still being backfilled is joined.
+    const planned = cost.estimatedRoundTrips === estimated ? '' : `; the plan above, made before reading the database, estimated ${estimated}: a copy, counter or total still being backfilled is read by its join`;
     lines.push(
-      `measured on ${measured.where}: ${count(cost.roundTrips, 'round trip')} (estimated ${estimated}), ${count(cost.documents, 'document')}, ` +
+      `measured on ${measured.where}: ${count(cost.roundTrips, 'round trip')} (estimated ${cost.estimatedRoundTrips} as it ran${planned}), ${count(cost.documents, 'document')}, ` +
         `${count(cost.bytes, 'byte')}, ${cost.durationMs.toFixed(1)} ms; one query per parent would have sent ${cost.naiveRoundTrips}`,
     );
     if (cost.estimateExceeded) {
