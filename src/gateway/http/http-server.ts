@@ -370,7 +370,7 @@ async function handleGraphql<TContext extends BaseContext>(
       context: () => (refused ? Promise.reject(refused) : options.context(headers, deadline, options.clientAddressOf ? options.clientAddressOf(request) : request.socket.remoteAddress, (task) => tasksAfterAnswer.push(task), slot)),
     });
     // Answered already: the deadline overran while this ran.
-    if (!response.headersSent) await answer(options, response, result);
+    if (!response.headersSent) await answer(options, response, result, deadline);
   } finally {
     runAfterAnswer(tasksAfterAnswer);
   }
@@ -410,18 +410,22 @@ function runAfterAnswer(tasks: ReadonlyArray<() => void>): void {
   }
 }
 
-/** Writes Apollo's answer, or RESPONSE_TOO_LARGE in its place. */
-async function answer<TContext extends BaseContext>(options: Serving<TContext>, response: ServerResponse, result: HTTPGraphQLResponse): Promise<void> {
+/**
+ * Writes Apollo's answer, or RESPONSE_TOO_LARGE in its place: 400, or, after a mutation ran, 200 with
+ * `data: null` and the answer's extensions (its cost, with what it wrote), since a 4xx would read as
+ * nothing done.
+ */
+async function answer<TContext extends BaseContext>(options: Serving<TContext>, response: ServerResponse, result: HTTPGraphQLResponse, deadline: OperationDeadline): Promise<void> {
   const bytes = result.body.kind === 'complete' ? Buffer.byteLength(result.body.string) : 0;
   if (bytes > options.maxResponseBytes) {
-    sendJson(response, 400, {
-      errors: [
-        {
-          message: `The response would be ${bytes.toLocaleString('en')} bytes, over the limit of ${options.maxResponseBytes.toLocaleString('en')} (DOCJOIN_MAX_RESPONSE_BYTES); select fewer fields or ask for smaller pages`,
-          extensions: { code: PublicErrorCode.RESPONSE_TOO_LARGE, bytes, maxBytes: options.maxResponseBytes },
-        },
-      ],
-    });
+    const message = `The response would be ${bytes.toLocaleString('en')} bytes, over the limit of ${options.maxResponseBytes.toLocaleString('en')} (DOCJOIN_MAX_RESPONSE_BYTES); select fewer fields or ask for smaller pages`;
+    const extensions = { code: PublicErrorCode.RESPONSE_TOO_LARGE, bytes, maxBytes: options.maxResponseBytes };
+    if (!deadline.ranMutation || result.body.kind !== 'complete') {
+      sendJson(response, 400, { errors: [{ message, extensions }] });
+      return;
+    }
+    const answered = JSON.parse(result.body.string) as { extensions?: unknown };
+    sendJson(response, 200, { errors: [{ message: `${message}. The mutation ran (extensions.cost.writes says what it wrote): read before retrying it`, extensions }], data: null, ...(answered.extensions !== undefined && { extensions: answered.extensions }) });
     return;
   }
   response.statusCode = result.status ?? 200;

@@ -17,6 +17,8 @@ import { createCheckedGateway, createCheckedDocjoin } from '../../support/checke
  */
 const SDL = /* GraphQL */ `
   type Query { teams(first: Int = 10): [Team!]! @list }
+  type Mutation { createTeam(input: TeamInput!): Team! @create }
+  input TeamInput { name: String! }
   type Team @collection(name: "teams") {
     id: ID!
     name: String!
@@ -401,6 +403,24 @@ describe('the response size limit', () => {
       expect(small.status).toBe(200);
       expect(((await small.json()) as { data: unknown }).data).toEqual({ teams: [{ name: 'Team 0' }] });
     } finally {
+      await gateway.stop();
+    }
+  });
+
+  it('answers a mutation whose answer is over it 200 with data null, its cost and word that it ran: a 400 would read as nothing written', async () => {
+    const gateway = await gatewayWith({ maxResponseBytes: 600 });
+    const name = 'n'.repeat(700);
+    try {
+      const written = await post(gateway.url!, `mutation { createTeam(input: { name: "${name}" }) { id name } }`);
+      expect(written.status).toBe(200);
+      const body = (await written.json()) as { data: unknown; errors: Array<{ message: string; extensions: { code: string } }>; extensions: { cost: { writes: { documentsModified: number } } } };
+      expect(body.data).toBeNull();
+      expect(body.errors.map((error) => error.extensions.code)).toEqual(['RESPONSE_TOO_LARGE']);
+      expect(body.errors[0]!.message).toMatch(/; select fewer fields or ask for smaller pages\. The mutation ran \(extensions\.cost\.writes says what it wrote\): read before retrying it$/);
+      expect(body.extensions.cost.writes.documentsModified).toBe(1);
+      expect(await client.db(dbName).collection('teams').countDocuments({ name })).toBe(1);
+    } finally {
+      await client.db(dbName).collection('teams').deleteMany({ name });
       await gateway.stop();
     }
   });

@@ -18,6 +18,7 @@ export function operationDeadlinePlugin<TContext extends { readonly deadline: Op
       return {
         async willSendResponse({ response, contextValue, operation }) {
           contextValue.deadline.finish();
+          contextValue.deadline.ranMutation = operation?.operation === 'mutation';
           if (response.body.kind !== 'single') return;
           const result = response.body.singleResult;
           const stopped = result.errors?.find((error) => STOPPED_CODES.includes(error.extensions?.code));

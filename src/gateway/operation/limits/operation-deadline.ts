@@ -35,6 +35,8 @@ export class OperationDeadline {
    * operation is estimated; undefined without a cost report.
    */
   extensionsSoFar: (() => Record<string, unknown>) | undefined;
+  /** The operation was a mutation, which may have written whatever its answer: for the HTTP server's answer in its place. */
+  ranMutation = false;
 
   constructor(readonly timeoutMs: number) {
     if (!Number.isSafeInteger(timeoutMs) || timeoutMs < 1) throw new RangeError(`OperationDeadline needs a timeout of at least 1 ms, got ${timeoutMs}`);
