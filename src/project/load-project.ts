@@ -54,7 +54,7 @@ export async function loadProject(options: { cwd: string; configPath?: string; s
   const config = configFile === undefined ? {} : withServerFilesFromRoot(checkConfig(await importConfig(configFile), basename(configFile)), root);
   const schemaPaths = options.schemaPaths ?? toList(config.schema ?? 'schema');
   const schemaBase = options.schemaPaths !== undefined ? options.cwd : root;
-  const schemaFiles = schemaFilePaths(schemaPaths, schemaBase);
+  const schemaFiles = schemaFilePaths(schemaPaths, schemaBase, options.schemaPaths !== undefined ? '--schema' : 'config');
   const bodies = schemaFiles.map((file) => readFileSync(file, 'utf8'));
   checkSchemaSources(schemaFiles.map((file, index) => ({ name: shownPath(options.cwd, file), body: bodies[index]! })));
   return {

@@ -37,7 +37,8 @@ describe('docjoin <command>', () => {
     [['migrate', '--widen', 'Book'], 'migrate: --widen must be Type.field, e.g. --widen Book.authors, got "Book"'],
     [['seed', '--config', DEMO_CONFIG], expect.stringMatching(/^seed: No MongoDB to seed: pass --mongo-uri URI, set MONGODB_URI or the config's mongodb\.uri\. /)],
     [['serve', '--config', 'nowhere/docjoin.config.mjs'], 'docjoin: --config: nowhere/docjoin.config.mjs does not exist'],
-    [['seed', '--schema', 'nowhere/'], 'seed: schema: nowhere does not exist; list your SDL files or folders in the config\'s "schema"'],
+    [['seed', '--schema', 'nowhere/'], 'seed: --schema: nowhere/ does not exist; pass SDL files or folders, comma-separated'],
+    [['explain', '{ __typename }', '--schema', `${DEMO_CONFIG},/nonexistent/schema.graphql`], 'explain: --schema: /nonexistent/schema.graphql does not exist; pass SDL files or folders, comma-separated'],
     [['serve', '--port', '-1'], 'serve: --port must be an integer from 0 to 65535, got "-1"'],
   ])('%j exits 2 with one line on stderr', async (argv, line) => {
     const { io, err } = captureIo();

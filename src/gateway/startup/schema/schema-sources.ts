@@ -15,8 +15,11 @@ export function readSchemaFiles(paths: readonly string[], baseDir: string): stri
   return schemaFilePaths(paths, baseDir).map((file) => readFileSync(file, 'utf8'));
 }
 
-/** The absolute paths of the files readSchemaFiles reads, in the same order (`docjoin migrate` edits them). */
-export function schemaFilePaths(paths: readonly string[], baseDir: string): string[] {
+/**
+ * The absolute paths of the files readSchemaFiles reads, in the same order (`docjoin migrate` edits them).
+ * `given`: where the paths come from, for the error naming one that does not exist.
+ */
+export function schemaFilePaths(paths: readonly string[], baseDir: string, given: 'config' | '--schema' = 'config'): string[] {
   const files: string[] = [];
   for (const path of paths) {
     const absolute = resolve(baseDir, path);
@@ -24,7 +27,11 @@ export function schemaFilePaths(paths: readonly string[], baseDir: string): stri
     try {
       isFolder = statSync(absolute).isDirectory();
     } catch {
-      throw new SchemaSourceError([`schema: ${relative(process.cwd(), absolute) || absolute} does not exist; list your SDL files or folders in the config's "schema"`]);
+      throw new SchemaSourceError([
+        given === '--schema'
+          ? `--schema: ${path} does not exist; pass SDL files or folders, comma-separated`
+          : `schema: ${relative(process.cwd(), absolute) || absolute} does not exist; list your SDL files or folders in the config's "schema"`,
+      ]);
     }
     if (!isFolder) {
       files.push(absolute);
