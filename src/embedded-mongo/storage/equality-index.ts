@@ -1,5 +1,5 @@
 import type { Document } from 'bson';
-import { documentComparator, sortDocuments } from '../query';
+import { compileFilter, documentComparator, sortDocuments } from '../query';
 import { withoutTimeLimit } from '../protocol/command-time-limit';
 import { documentKey, indexKey } from './document-key';
 import { valuesAtPath } from './path-values';
@@ -11,7 +11,7 @@ export interface IndexDefinition {
   readonly key: Document;
   readonly unique: boolean;
   readonly sparse: boolean;
-  /** Any other createIndexes options (partialFilterExpression, collation ...), kept for listIndexes. */
+  /** Any other createIndexes options (partialFilterExpression, which limits a unique constraint, collation ...), kept for listIndexes. */
   readonly options: Document;
 }
 
@@ -54,10 +54,17 @@ export class EqualityIndex {
    * signature): the B-tree order a compound index keeps, built on first use, then kept by writes.
    */
   private readonly orderedPostings = new Map<string, Map<string, OrderedPosting>>();
+  /**
+   * Whether a document is under the unique constraint: a partial index's (`partialFilterExpression`)
+   * holds only the documents matching its filter. Lookups still read every document's keys.
+   */
+  private readonly constrained: (doc: Document) => boolean;
 
   constructor(readonly definition: IndexDefinition) {
     this.paths = Object.keys(definition.key).map((field) => field.split('.'));
     this.byTuple = definition.unique && this.paths.length > 1 ? new Map() : undefined;
+    const partial: unknown = definition.options.partialFilterExpression;
+    this.constrained = partial === undefined ? () => true : compileFilter(partial as Document);
   }
 
   get fields(): string[] {
@@ -138,7 +145,7 @@ export class EqualityIndex {
 
   /** The unique-constraint keys of `doc`, or none when the index is not unique or skips the document. */
   uniqueKeys(doc: Document): UniqueKey[] {
-    if (!this.definition.unique) return [];
+    if (!this.definition.unique || !this.constrained(doc)) return [];
     const perField = this.fieldKeys(doc);
     if (perField === undefined) return [];
     const fields = this.fields;
@@ -159,7 +166,7 @@ export class EqualityIndex {
   holders(uniqueKey: string): string[] {
     const posting = (this.byTuple ?? this.byValue).get(uniqueKey);
     if (posting === undefined) return [];
-    return posting instanceof Set ? [...posting].map((doc) => documentKey(doc._id)) : [documentKey(posting._id)];
+    return (posting instanceof Set ? [...posting] : [posting]).filter(this.constrained).map((doc) => documentKey(doc._id));
   }
 
   private update(doc: Document, adding: boolean): void {

@@ -156,6 +156,24 @@ describe('DuplicateKey (11000)', () => {
     expect(await c.countDocuments()).toBe(1);
   });
 
+  test('a partial unique index constrains only the documents matching its filter, on build, insert, update and in a compound key', async () => {
+    const c = freshCollection();
+    await c.insertMany([{ _id: 1, handle: null, active: false }, { _id: 2, handle: null, active: false }, { _id: 3, handle: 'h', active: true }] as Document[]);
+    expect(await c.createIndex({ handle: 1 }, { unique: true, partialFilterExpression: { active: true } })).toBe('handle_1');
+    await c.insertOne({ _id: 4, handle: 'h', active: false } as Document);
+    const error = await expectServerError(c.insertOne({ _id: 5, handle: 'h', active: true } as Document), 11000);
+    expect(error.keyValue).toEqual({ handle: 'h' });
+    await expectServerError(c.updateOne({ _id: 4 }, { $set: { active: true } }), 11000);
+    await c.updateOne({ _id: 3 }, { $set: { active: false } });
+    await c.updateOne({ _id: 4 }, { $set: { active: true } });
+    // The index still finds documents outside its filter for queries that do not imply it.
+    expect(await idsOf(c, { handle: null })).toEqual([1, 2]);
+    const compound = freshCollection();
+    await compound.createIndex({ a: 1, b: 1 }, { unique: true, partialFilterExpression: { b: { $type: 'string' } } });
+    await compound.insertMany([{ a: 1 }, { a: 1 }, { a: 1, b: 'x' }]);
+    await expectServerError(compound.insertOne({ a: 1, b: 'x' }), 11000);
+  });
+
   test('a compound unique index reports every key field', async () => {
     const c = freshCollection();
     await c.createIndex({ a: 1, b: 1 }, { unique: true });
