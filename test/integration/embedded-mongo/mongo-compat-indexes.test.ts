@@ -163,9 +163,9 @@ describe('DuplicateKey (11000)', () => {
     await c.insertOne({ _id: 4, handle: 'h', active: false } as Document);
     const error = await expectServerError(c.insertOne({ _id: 5, handle: 'h', active: true } as Document), 11000);
     expect(error.keyValue).toEqual({ handle: 'h' });
-    await expectServerError(c.updateOne({ _id: 4 }, { $set: { active: true } }), 11000);
-    await c.updateOne({ _id: 3 }, { $set: { active: false } });
-    await c.updateOne({ _id: 4 }, { $set: { active: true } });
+    await expectServerError(c.updateOne({ _id: 4 } as Document, { $set: { active: true } }), 11000);
+    await c.updateOne({ _id: 3 } as Document, { $set: { active: false } });
+    await c.updateOne({ _id: 4 } as Document, { $set: { active: true } });
     // The index still finds documents outside its filter for queries that do not imply it.
     expect(await idsOf(c, { handle: null })).toEqual([1, 2]);
     const compound = freshCollection();
