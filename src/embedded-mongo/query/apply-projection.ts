@@ -271,10 +271,11 @@ function applySpecial(result: Document, original: Document, path: string, specia
   };
   switch (special.kind) {
     case 'slice': {
-      const parent = parentOf(false);
-      const value: unknown = parent?.[field];
-      if (!parent || !Array.isArray(value)) return;
-      parent[field] = sliceArray(value, special.skip, special.limit);
+      // Through an array of documents, each element's array is sliced (`a.b` in `a: [{ b: [...] }, ...]`).
+      for (const parent of parentsThroughArrays(result, parts.slice(0, -1))) {
+        const value: unknown = parent[field];
+        if (Array.isArray(value)) parent[field] = sliceArray(value, special.skip, special.limit);
+      }
       return;
     }
     case 'elemMatch': {
@@ -303,6 +304,14 @@ function applySpecial(result: Document, original: Document, path: string, specia
       return unreachable;
     }
   }
+}
+
+/** The documents at `parts` under `node`, walking into each document element of the arrays on the way. */
+function parentsThroughArrays(node: unknown, parts: readonly string[]): Document[] {
+  if (Array.isArray(node)) return node.flatMap((element) => (isPlainDocument(element) ? parentsThroughArrays(element, parts) : []));
+  if (!isPlainDocument(node)) return [];
+  const [part, ...rest] = parts;
+  return part === undefined ? [node] : parentsThroughArrays(node[part], rest);
 }
 
 function sliceArray(array: unknown[], skip: number | undefined, limit: number): unknown[] {

@@ -206,6 +206,14 @@ describe('find projection operators', () => {
     expect(await c.findOne({ _id: 1 } as Document, { projection: { arr: { $slice: 10 } } })).toEqual({ _id: 1, name: 'n1', arr: [1, 2, 3, 4, 5] });
   });
 
+  test('$slice of a field inside an array of documents slices each element\'s array', async () => {
+    // MongoDB's jstests: find({}, {d: 1, "a.b": {$slice: 1}}) on {a: [{b: [1, 2]}, {b: [2, 3]}]} gives a: [{b: [1]}, {b: [2]}].
+    const c = coll('projection_nested_slice');
+    await c.insertOne({ _id: 1, d: 0, a: [{ x: 1, b: [1, 2] }, 'scalar', { x: 2, b: [3, 4] }, { x: 3 }] } as Document);
+    expect(await c.findOne({ _id: 1 } as Document, { projection: { _id: 0, d: 1, 'a.b': { $slice: 1 } } })).toEqual({ d: 0, a: [{ b: [1] }, { b: [3] }, {}] });
+    expect(await c.findOne({ _id: 1 } as Document, { projection: { _id: 0, 'a.b': { $slice: -1 } } })).toEqual({ d: 0, a: [{ x: 1, b: [2] }, 'scalar', { x: 2, b: [4] }, { x: 3 }] });
+  });
+
   test('$elemMatch returns only the first matching element and omits the field when none match', async () => {
     // MongoDB docs, "$elemMatch (projection)", "Zip Code Search" example.
     const rows = await coll('projection_ops')
