@@ -424,8 +424,9 @@ async function answer<TContext extends BaseContext>(options: Serving<TContext>, 
       sendJson(response, 400, { errors: [{ message, extensions }] });
       return;
     }
-    const answered = JSON.parse(result.body.string) as { extensions?: unknown };
-    sendJson(response, 200, { errors: [{ message: `${message}. The mutation ran (extensions.cost.writes says what it wrote): read before retrying it`, extensions }], data: null, ...(answered.extensions !== undefined && { extensions: answered.extensions }) });
+    const answered = JSON.parse(result.body.string) as { extensions?: { cost?: { writes?: unknown } } };
+    const told = answered.extensions?.cost?.writes === undefined ? '' : ' (extensions.cost.writes says what it wrote)';
+    sendJson(response, 200, { errors: [{ message: `${message}. The mutation ran${told}: read before retrying it`, extensions }], data: null, ...(answered.extensions !== undefined && { extensions: answered.extensions }) });
     return;
   }
   response.statusCode = result.status ?? 200;

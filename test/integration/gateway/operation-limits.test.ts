@@ -423,6 +423,18 @@ describe('the response size limit', () => {
       await client.db(dbName).collection('teams').deleteMany({ name });
       await gateway.stop();
     }
+    // Without a cost report there is none to point at.
+    const unreported = await gatewayWith({ maxResponseBytes: 600, costReport: false });
+    try {
+      const written = await post(unreported.url!, `mutation { createTeam(input: { name: "${name}" }) { id name } }`);
+      expect(written.status).toBe(200);
+      const body = (await written.json()) as { data: unknown; errors: Array<{ message: string }>; extensions?: unknown };
+      expect([body.data, body.extensions]).toEqual([null, undefined]);
+      expect(body.errors[0]!.message).toMatch(/; select fewer fields or ask for smaller pages\. The mutation ran: read before retrying it$/);
+    } finally {
+      await client.db(dbName).collection('teams').deleteMany({ name });
+      await unreported.stop();
+    }
   });
 });
 
