@@ -46,6 +46,7 @@ export async function generateOutputs(project: Project): Promise<CodegenOutputs>
   for (const target of Object.keys(config.generates ?? {})) {
     const path = projectPath(project, resolve(project.root, target));
     if (target.endsWith('/')) checkClearableFolder(project, target, path);
+    else checkWritableFile(project, target, path);
     roots.push(target.endsWith('/') ? `${path}/` : path);
   }
   // graphql-codegen checks the config's shape, and finds its plugins and presets, as it runs: that is the project's configuration too.
@@ -93,9 +94,21 @@ function checkClearableFolder(project: Project, target: string, path: string): v
   const inRoot = relative(root, folder);
   if (inRoot === '') throw refuse('is the project folder itself');
   if (isOutside(inRoot)) throw refuse('is outside the project folder');
-  const own = [project.configFile, project.codegenConfigFile, ...project.schemaFiles, resolve(project.root, 'package.json'), resolve(project.root, '.git')];
-  const held = own.find((file) => file !== undefined && existsSync(file) && !isOutside(relative(folder, realPath(file))));
+  const held = ownFiles(project).find((file) => existsSync(file) && !isOutside(relative(folder, realPath(file))));
   if (held !== undefined) throw refuse(`holds ${projectPath(project, held)}`);
+}
+
+/** A file target is written whole: it must not be one of the project's own files, nor the public schema docjoin writes itself. */
+function checkWritableFile(project: Project, target: string, path: string): void {
+  const file = realPath(resolve(project.root, path));
+  const own = [...ownFiles(project), project.publicSchemaFile].find((candidate) => realPath(candidate) === file);
+  if (own === undefined) return;
+  throw new ProjectConfigError(`the generates target "${target}" is ${projectPath(project, own)}, which docjoin codegen would overwrite with generated code; give the output a file of its own (e.g. generated/types.ts)`);
+}
+
+/** The project's own files and folders, which no codegen output may replace: its config, SDL, codegen config, package.json and .git. */
+function ownFiles(project: Project): string[] {
+  return [project.configFile, project.codegenConfigFile, ...project.schemaFiles, resolve(project.root, 'package.json'), resolve(project.root, '.git')].filter((file): file is string => file !== undefined);
 }
 
 /** The path as the file system resolves it: the real path of its nearest existing ancestor, and the rest. */

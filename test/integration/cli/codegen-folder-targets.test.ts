@@ -50,6 +50,25 @@ describe('docjoin codegen folder targets', () => {
     expect(existsSync(join(project, 'schema.public.graphql'))).toBe(false);
   });
 
+  it.each([
+    ['schema/note.graphql', 'schema/note.graphql'],
+    ['here/schema/note.graphql', 'schema/note.graphql'],
+    ['docjoin.config.json', 'docjoin.config.json'],
+    ['codegen.yml', 'codegen.yml'],
+    ['package.json', 'package.json'],
+    ['schema.public.graphql', 'schema.public.graphql'],
+  ])('refuses the file target %s, one of the project\'s own files, in one line, overwriting nothing', async (target, own) => {
+    writeFileSync(join(project, 'package.json'), '{}\n');
+    writeFileSync(join(project, 'codegen.yml'), `schema: schema.public.graphql\ngenerates:\n  ${JSON.stringify(target)}:\n    plugins: [typescript]\n`);
+    const before = readFileSync(join(project, own === 'schema.public.graphql' ? 'codegen.yml' : own), 'utf8');
+    const { code, err } = await codegenProcess(project, join(project, 'docjoin.config.json'));
+    expect([code, err]).toEqual([
+      2,
+      `codegen: the generates target "${target}" is ${own}, which docjoin codegen would overwrite with generated code; give the output a file of its own (e.g. generated/types.ts)\n`,
+    ]);
+    expect(readFileSync(join(project, own === 'schema.public.graphql' ? 'codegen.yml' : own), 'utf8')).toBe(before);
+  });
+
   it('refuses the project folder before graphql-codegen runs, whose own error would hide why (the README config\'s documents glob)', async () => {
     mkdirSync(join(project, 'operations'));
     writeFileSync(join(project, 'operations', 'notes.graphql'), 'query Notes { notes { id text } }\n');

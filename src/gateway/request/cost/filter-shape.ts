@@ -30,11 +30,12 @@ export function commandFilterShape(commandName: string, command: Readonly<Record
       const pipeline: unknown[] = Array.isArray(command.pipeline) ? command.pipeline : [];
       const first = leadingMatch(pipeline);
       if (first === undefined) return undefined;
-      // Per-key branches of one batch (`$unionWith` the same collection, each with its own `$match`): an $or of them all.
+      // Per-key branches of one batch (`$unionWith` the same collection, each with its own `$match`): an $or of
+      // them all, a branch opening without one selecting everything.
       const branches = pipeline.flatMap((stage) => {
         const union = isPlainObject(stage) && isPlainObject(stage.$unionWith) ? stage.$unionWith : undefined;
-        const match = union && union.coll === command.aggregate && Array.isArray(union.pipeline) ? leadingMatch(union.pipeline) : undefined;
-        return match === undefined ? [] : [match];
+        if (!union || union.coll !== command.aggregate) return [];
+        return [(Array.isArray(union.pipeline) ? leadingMatch(union.pipeline) : undefined) ?? {}];
       });
       return branches.length === 0 ? first : { $or: [first, ...branches] };
     }

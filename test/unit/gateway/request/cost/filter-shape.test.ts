@@ -32,6 +32,9 @@ describe('filter shapes (keys and operators, never values)', () => {
     const branch = (key: number) => [{ $match: { postId: key } }, { $sort: { _id: 1 } }, { $limit: 3 }];
     expect(commandFilterShape('aggregate', { aggregate: 'comments', pipeline: [...branch(1), { $unionWith: { coll: 'comments', pipeline: branch(2) } }] })).toEqual({ $or: [{ postId: '?' }, { postId: '?' }] });
     expect(commandFilterShape('aggregate', { aggregate: 'comments', pipeline: [...branch(1), { $unionWith: { coll: 'other', pipeline: branch(2) } }] })).toEqual({ postId: '?' });
+    // A branch opening without a $match reads the whole collection: it is not left out.
+    expect(commandFilterShape('aggregate', { aggregate: 'comments', pipeline: [...branch(1), { $unionWith: { coll: 'comments', pipeline: [{ $sort: { _id: 1 } }, { $limit: 3 }] } }] })).toEqual({ $or: [{ postId: '?' }, {}] });
+    expect(commandFilterShape('aggregate', { aggregate: 'comments', pipeline: [...branch(1), { $unionWith: { coll: 'comments' } }] })).toEqual({ $or: [{ postId: '?' }, {}] });
     // An update's or delete's statements: one is its filter, several an $or of theirs.
     expect(commandFilterShape('update', { update: 'books', updates: [{ q: { 'authors.id': 7 }, u: { $set: { 'authors.$[e0].name': 'x' } }, multi: true }] })).toEqual({ 'authors.id': '?' });
     expect(commandFilterShape('update', { update: 'posts', updates: [{ q: { _id: 1 }, u: {} }, { q: { _id: 2, n: { $gt: 0 } }, u: {} }] })).toEqual({ $or: [{ _id: '?' }, { _id: '?', n: { $gt: '?' } }] });
