@@ -57,7 +57,7 @@ export { readSchemaFiles, schemaFilePaths, sdlFileNames, withDirectiveTypeDefs }
 export { checkSchemaSources, type SchemaSource } from './startup/schema/check-schema-sources';
 export { buildStorageMap } from './startup/storage-map/build-storage-map';
 export { holdsOneKey } from './startup/storage-map/holds-one-key';
-export { storedPathsOf } from './startup/storage-map/stored-paths';
+export { allStoredPathsOf, storedPathsOf } from './startup/storage-map/stored-paths';
 export { withPageDefaults } from './startup/schema/page-defaults';
 export { DOCUMENT_SAMPLE, type DocumentSample } from './startup/storage-map/check-sampled-documents';
 export { type ListArrayContent, listArrayOf } from './startup/storage-map/list-array';

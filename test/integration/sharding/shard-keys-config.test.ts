@@ -35,3 +35,19 @@ it('refuses a shard key hashing two fields', async () => {
   const { code, err } = await explainWith('two-hashed', { books: { _id: 'hashed', name: 'hashed' } });
   expect([code, err]).toEqual([2, 'explain: two-hashed.config.ts: mongodb.shardKeys.books has 2 hashed fields; a shard key hashes at most one, e.g. { logMessages: { "host.id": "hashed" }, comments: { postId: 1, _id: 1 } }\n']);
 });
+
+it('refuses a shard key field no type over the collection stores, naming what its documents hold', async () => {
+  const { code, err } = await explainWith('field-name', { logMessages: { hostId: 'hashed' } });
+  expect(code).toBe(2);
+  expect(err).toMatch(/^explain: mongodb\.shardKeys\.logMessages: "hostId" is no path the schema stores in logMessages \(its documents hold [^)]*\bhost\.id\b[^)]*\); name the stored path of each shard key field, as in the database\n$/);
+  expect(await explainWith('stored-path', { logMessages: { 'host.id': 'hashed' }, books: { _id: 1 } })).toEqual({ code: 0, err: '' });
+});
+
+it('refuses a shard key field path that is empty or has a $ part, as sh.shardCollection does', async () => {
+  for (const [index, path] of ['', '$id', 'a..b'].entries()) {
+    expect(await explainWith(`bad-path-${index}`, { books: { [path]: 1 } })).toEqual({
+      code: 2,
+      err: `explain: mongodb.shardKeys.books: "${path}" is no field path (a part is empty or starts with $); name the stored path of each shard key field\n`,
+    });
+  }
+});
