@@ -102,8 +102,14 @@ function checkClearableFolder(project: Project, target: string, path: string): v
 function checkWritableFile(project: Project, target: string, path: string): void {
   const file = realPath(resolve(project.root, path));
   const own = [...ownFiles(project), project.publicSchemaFile].find((candidate) => realPath(candidate) === file);
-  if (own === undefined) return;
-  throw new ProjectConfigError(`the generates target "${target}" is ${projectPath(project, own)}, which docjoin codegen would overwrite with generated code; give the output a file of its own (e.g. generated/types.ts)`);
+  if (own !== undefined) {
+    throw new ProjectConfigError(`the generates target "${target}" is ${projectPath(project, own)}, which docjoin codegen would overwrite with generated code; give the output a file of its own (e.g. generated/types.ts)`);
+  }
+  // An SDL file in a schema folder would be read as part of the schema once written (the folder's SDL files all are).
+  const folder = /\.(graphql|gql)$/.test(file) ? project.schemaFolders.find((schemaFolder) => realPath(schemaFolder) === dirname(file)) : undefined;
+  if (folder !== undefined) {
+    throw new ProjectConfigError(`the generates target "${target}" is an SDL file in ${projectPath(project, folder)}/, whose SDL files the project reads as its schema; give the output a file outside that folder (e.g. generated/schema.graphql)`);
+  }
 }
 
 /** The project's own files and folders, which no codegen output may replace: its config, SDL, codegen config, package.json and .git. */

@@ -1,4 +1,4 @@
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync, readFileSync, statSync } from 'node:fs';
 import { basename, dirname, isAbsolute, relative, resolve } from 'node:path';
 import type { IResolvers } from '@graphql-tools/utils';
 import type { ShardKeys } from '../sharding/shard-targeting';
@@ -27,6 +27,8 @@ export interface Project {
   readonly typeDefs: string[];
   /** The absolute paths of the project's SDL files, in the order their text is in `typeDefs`. */
   readonly schemaFiles: readonly string[];
+  /** The absolute paths of the folders among the schema's sources: every SDL file in them is read. */
+  readonly schemaFolders: readonly string[];
   readonly resolvers: IResolvers[];
   readonly writePlans: MutationWritePlans;
   /** Absolute path of the public schema `docjoin codegen` writes. */
@@ -63,6 +65,7 @@ export async function loadProject(options: { cwd: string; configPath?: string; s
     config,
     typeDefs: withDirectiveTypeDefs(bodies),
     schemaFiles,
+    schemaFolders: schemaPaths.map((path) => resolve(schemaBase, path)).filter((path) => statSync(path).isDirectory()),
     resolvers: config.resolvers === undefined ? [] : Array.isArray(config.resolvers) ? [...(config.resolvers as IResolvers[])] : [config.resolvers as IResolvers],
     writePlans: config.writePlans ?? {},
     publicSchemaFile: resolve(root, config.codegen?.publicSchema ?? 'schema.public.graphql'),

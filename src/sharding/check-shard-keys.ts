@@ -29,7 +29,11 @@ export function shardKeysProblem(shardKeys: ShardKeys, storageMap: StorageMap): 
 function keyPathProblem(storageMap: StorageMap, collection: string, path: string): string | undefined {
   if (path.split('.').some((part) => part === '' || part.startsWith('$'))) return `"${path}" is no field path (a part is empty or starts with $); name the stored path of each shard key field`;
   if (path === '_id') return undefined;
-  const stored = [...storageMap.types.values()].filter((type) => type.collection === collection).flatMap((type) => allStoredPathsOf(type));
+  // What the collection's own types store, and the keys joins from elsewhere read its documents by (a reverse join's foreignField).
+  const stored = [
+    ...[...storageMap.types.values()].filter((type) => type.collection === collection).flatMap((type) => allStoredPathsOf(type)),
+    ...[...storageMap.relations.values()].flatMap((relation) => (relation.shapes.join?.collection === collection ? [relation.shapes.join.foreignField] : [])),
+  ];
   if (stored.some((storedPath) => pathsOverlap(storedPath, path))) return undefined;
   return `"${path}" is no path the schema stores in ${collection} (its documents hold ${[...new Set(stored)].sort().join(', ')}); name the stored path of each shard key field, as in the database`;
 }

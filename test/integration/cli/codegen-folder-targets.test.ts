@@ -69,6 +69,16 @@ describe('docjoin codegen folder targets', () => {
     expect(readFileSync(join(project, own === 'schema.public.graphql' ? 'codegen.yml' : own), 'utf8')).toBe(before);
   });
 
+  it('refuses an SDL file target in the schema folder, which the project would read as part of its schema, writing nothing', async () => {
+    writeFileSync(join(project, 'codegen.yml'), 'schema: schema.public.graphql\ngenerates:\n  schema/public.graphql:\n    plugins: [schema-ast]\n  generated/schema.graphql:\n    plugins: [schema-ast]\n');
+    const { code, err } = await codegenProcess(project, join(project, 'docjoin.config.json'));
+    expect([code, err]).toEqual([
+      2,
+      'codegen: the generates target "schema/public.graphql" is an SDL file in schema/, whose SDL files the project reads as its schema; give the output a file outside that folder (e.g. generated/schema.graphql)\n',
+    ]);
+    expect(existsSync(join(project, 'schema', 'public.graphql'))).toBe(false);
+  });
+
   it('refuses the project folder before graphql-codegen runs, whose own error would hide why (the README config\'s documents glob)', async () => {
     mkdirSync(join(project, 'operations'));
     writeFileSync(join(project, 'operations', 'notes.graphql'), 'query Notes { notes { id text } }\n');

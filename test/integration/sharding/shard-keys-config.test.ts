@@ -51,3 +51,18 @@ it('refuses a shard key field path that is empty or has a $ part, as sh.shardCol
     });
   }
 });
+
+it('takes the key a reverse join reads another collection by as a path that collection holds, though no type of it declares a field there', async () => {
+  writeFileSync(
+    join(folder, 'reverse.graphql'),
+    'type Query { posts: [Post!]! @list }\ntype Post @collection(name: "posts") { id: ID! title: String! comments: [Comment!]! @join(localField: "_id", foreignField: "postId", sort: "-createdAt") }\ntype Comment @collection(name: "comments") { id: ID! text: String! createdAt: DateTime! }\n',
+  );
+  const explainReverse = async (name: string, shardKeys: object) => {
+    const config = join(folder, `${name}.config.ts`);
+    writeFileSync(config, `export default { schema: ${JSON.stringify(join(folder, 'reverse.graphql'))}, mongodb: { db: 'reverse', shardKeys: ${JSON.stringify(shardKeys)} } };\n`);
+    const { io, err } = captureIo();
+    return { code: await runExplainCli(['--config', config, '{ posts { title comments { text } } }'], {}, io), err: err() };
+  };
+  expect(await explainReverse('reverse-key', { comments: { postId: 1, _id: 1 } })).toEqual({ code: 0, err: '' });
+  expect((await explainReverse('reverse-typo', { comments: { post: 1 } })).err).toMatch(/^explain: mongodb\.shardKeys\.comments: "post" is no path the schema stores in comments \(its documents hold _id, createdAt, postId, text\)/);
+});
