@@ -83,11 +83,17 @@ export interface ConfigFlags {
  */
 export function loadConfig(env: Env = process.env, flags: ConfigFlags = {}, project: DocjoinProjectConfig = {}): DocjoinConfig {
   const nodeEnv = nonEmpty(env.NODE_ENV) ?? 'development';
-  const settings = resolveProjectSettings({ ...(project.server ?? {}), ...definedOnly(gatewaySettingsFromEnv(env, flags, project.server ?? {})) }, nodeEnv);
+  const fileServer: GatewaySettings = project.server ?? {};
+  const fromEnv = definedOnly(gatewaySettingsFromEnv(env, flags, fileServer));
+  // A file value a flag or the environment replaces is checked all the same: it applies wherever they are not set.
+  for (const name of Object.keys(fromEnv)) if (Object.hasOwn(fileServer, name)) resolveProjectSettings({ [name]: fileServer[name as keyof GatewaySettings] }, nodeEnv);
+  const settings = resolveProjectSettings({ ...fileServer, ...fromEnv }, nodeEnv);
+  const fileUri = projectSetting('mongodb.uri', project.mongodb?.uri, mongoUriSetting);
+  const fileDb = projectSetting('mongodb.db', project.mongodb?.db, dbNameRule);
   return {
     ...settings,
-    mongodbUri: setting({ flag: ['--mongo-uri', flags.mongoUri], env: ['MONGODB_URI', env.MONGODB_URI] }, mongoUriSetting) ?? projectSetting('mongodb.uri', project.mongodb?.uri, mongoUriSetting),
-    mongodbDb: setting({ flag: ['--db', flags.db], env: ['MONGODB_DB', env.MONGODB_DB] }, dbNameRule) ?? projectSetting('mongodb.db', project.mongodb?.db, dbNameRule) ?? DEFAULT_DB_NAME,
+    mongodbUri: setting({ flag: ['--mongo-uri', flags.mongoUri], env: ['MONGODB_URI', env.MONGODB_URI] }, mongoUriSetting) ?? fileUri,
+    mongodbDb: setting({ flag: ['--db', flags.db], env: ['MONGODB_DB', env.MONGODB_DB] }, dbNameRule) ?? fileDb ?? DEFAULT_DB_NAME,
     seedScale: setting({ flag: ['--seed-scale', flags.seedScale], env: ['DOCJOIN_SEED_SCALE', env.DOCJOIN_SEED_SCALE] }, seedScaleRule) ?? 1,
     mongoTimeoutMs: parseCount('DOCJOIN_MONGO_TIMEOUT_MS', env.DOCJOIN_MONGO_TIMEOUT_MS) ?? DEFAULT_MONGO_TIMEOUT_MS,
     nodeEnv,

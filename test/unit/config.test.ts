@@ -270,6 +270,17 @@ describe('loadConfig', () => {
     expect(() => loadConfig({}, {}, { mongodb: { db: 7 as unknown as string } })).toThrow(new ConfigError("the config's mongodb.db must be a string, got 7"));
   });
 
+  it('refuses a wrong value in the config file even where a flag or the environment replaces it: it applies wherever they are not set', () => {
+    expect(() => loadConfig({}, { port: '0' }, { server: { port: 99999 } })).toThrow(new ConfigError("the config's server: option port must be an integer from 0 to 65535, got 99999"));
+    expect(() => loadConfig({ PORT: '4000' }, {}, { server: { port: 99999 } })).toThrow(new ConfigError("the config's server: option port must be an integer from 0 to 65535, got 99999"));
+    expect(() => loadConfig({ DOCJOIN_MAX_DEPTH: '6' }, {}, { server: { limits: { maxDepth: -1 } } })).toThrow(ConfigError);
+    expect(() => loadConfig({ MONGODB_URI: 'mongodb://env-host' }, {}, { mongodb: { uri: 'htp://localhost' } })).toThrow(
+      new ConfigError('the config\'s mongodb.uri must start with mongodb:// or mongodb+srv://, got "htp://localhost"; leave it out to use the embedded server'),
+    );
+    expect(() => loadConfig({}, { db: 'fromflag' }, { mongodb: { db: 7 as unknown as string } })).toThrow(new ConfigError("the config's mongodb.db must be a string, got 7"));
+    expect(loadConfig({ PORT: '4000' }, {}, { server: { port: 5000 } }).port).toBe(4000);
+  });
+
   it('reads how long a command waits for an unreachable MongoDB', () => {
     expect(loadConfig({ DOCJOIN_MONGO_TIMEOUT_MS: '800' }).mongoTimeoutMs).toBe(800);
     expect(() => loadConfig({ DOCJOIN_MONGO_TIMEOUT_MS: 'soon' })).toThrow(new ConfigError('DOCJOIN_MONGO_TIMEOUT_MS must be a whole number of at least 1, got "soon"'));
