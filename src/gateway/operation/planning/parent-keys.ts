@@ -8,5 +8,7 @@ import type { StoredDocument } from '../../documents/stored-document';
  */
 export function eachParentKeyOnce(path: string): StoredDocument {
   const asList = (value: string) => ({ $cond: [{ $isArray: value }, value, [value]] });
+  // A top-level array is the keys themselves: an array inside it names no parent, as MongoDB's equality does not look into it.
+  if (!path.includes('.')) return { $setUnion: [asList(`$${path}`)] };
   return { $reduce: { input: asList(`$${path}`), initialValue: [], in: { $setUnion: ['$$value', asList('$$this')] } } };
 }
