@@ -1,10 +1,10 @@
-import { ObjectId } from 'mongodb';
 import { withDirectiveTypeDefs } from '../../../src/gateway/startup/schema/schema-sources';
 import { buildWriteModelFromSdl } from '../../../src/gateway/startup/write-model/build-write-model';
 import { backfillCopies, reconcileBackfill } from '../../../src/migrate/backfill-copies';
 import { runDocjoinCli } from '../../../src/cli/docjoin';
 import { captureIo } from '../../unit/cli/capture-io';
 import { migrateProjects } from '../migrate/migrate-project';
+import { insertBooksCopyingAuthors, WIDENED_BOOKS_SDL } from '../migrate/books-copying-authors';
 
 /**
  * While a widened snapshot's backfill runs, a copy lacking a selected field is joined, and the
@@ -12,34 +12,11 @@ import { migrateProjects } from '../migrate/migrate-project';
  * table assumes the copies are filled; the measured line gives the estimate the gateway made and
  * checked as it ran, and says why the two differ.
  */
-const WIDENED = /* GraphQL */ `type Query {
-  books: [Book!]! @list
-}
-
-type Book @collection(name: "books") {
-  id: ID!
-  title: String!
-  authors: [Author!]!
-    @snapshot(path: "authors", fields: ["id", "name", "thumbnailUrl"])
-    @join(localField: "authors.id")
-    @read(strategy: SNAPSHOT)
-}
-
-type Author @collection(name: "authors") {
-  id: ID!
-  name: String!
-  thumbnailUrl: String!
-}
-`;
-const authorIds = [1, 2, 3].map((n) => new ObjectId(`6955b90000000000000000a${n}`));
-const bookIds = [1, 2, 3, 4, 5].map((n) => new ObjectId(`6955b90000000000000000b${n}`));
+const WIDENED = WIDENED_BOOKS_SDL;
 const projects = migrateProjects();
 
 it('explain --run gives the estimate the gateway made while a widened snapshot is backfilled, and why the plan\'s differs', async () => {
-  const { db, args } = await projects.create(WIDENED, async (fresh) => {
-    await fresh.collection('authors').insertMany(authorIds.map((_id, n) => ({ _id, name: `Author ${n}`, thumbnailUrl: `u${n}` })));
-    await fresh.collection('books').insertMany(bookIds.map((_id, i) => ({ _id, title: `Book ${i}`, authors: [i % 3, (i + 1) % 3].map((n) => ({ id: authorIds[n]!, name: `Author ${n}` })) })));
-  });
+  const { db, args } = await projects.create(WIDENED, insertBooksCopyingAuthors);
   // A widen backfill killed after its first batch: the marker is unfinished.
   const backfill = reconcileBackfill('Book.authors', 'snapshot-backfill', buildWriteModelFromSdl(withDirectiveTypeDefs(WIDENED)), ['Book.authors'], ['thumbnailUrl']);
   await expect(backfillCopies(db, backfill, { batchSize: 2, onBatch: () => { throw new Error('killed'); } })).rejects.toThrow('killed');

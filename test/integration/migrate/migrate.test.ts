@@ -8,46 +8,20 @@ import { MIGRATIONS_COLLECTION } from '../../../src/migrate/migration-marker';
 import { redactUri } from '../../../src/observability/redact-secrets';
 import { reconcile } from '../../../src/reconcile/reconcile';
 import { migrate, migrateProjects, type MigrateProject } from './migrate-project';
+import { authorIds, bookIds, BOOKS_SDL, insertBooksCopyingAuthors, WIDENED_BOOKS_SDL } from './books-copying-authors';
 
 /**
  * `docjoin migrate` on a small project in a temp folder: 3 authors, 5 books copying their authors'
  * id and name. Widening the snapshot with thumbnailUrl, resuming an interrupted backfill, dropping it.
  */
-const SDL = /* GraphQL */ `type Query {
-  books: [Book!]! @list
-}
-
-type Book @collection(name: "books") {
-  id: ID!
-  title: String!
-  authors: [Author!]!
-    @snapshot(path: "authors", fields: ["id", "name"])
-    @join(localField: "authors.id")
-    @read(strategy: SNAPSHOT)
-}
-
-type Author @collection(name: "authors") {
-  id: ID!
-  name: String!
-  thumbnailUrl: String!
-}
-`;
-const WIDENED = SDL.replace('fields: ["id", "name"]', 'fields: ["id", "name", "thumbnailUrl"]');
-
-const authorIds = [1, 2, 3].map((n) => new ObjectId(`6955b90000000000000000a${n}`));
-const bookIds = [1, 2, 3, 4, 5].map((n) => new ObjectId(`6955b90000000000000000b${n}`));
-const authorOf = (n: number) => ({ _id: authorIds[n]!, name: `Author ${n}`, thumbnailUrl: `https://img.example/${n}.png` });
+const SDL = BOOKS_SDL;
+const WIDENED = WIDENED_BOOKS_SDL;
 
 const projects = migrateProjects();
 
 /** A fresh database with the 5 books (book i copies authors i mod 3 and (i+1) mod 3) and a project folder with SDL. */
 async function setUp(sdl: string): Promise<MigrateProject> {
-  return projects.create(sdl, async (db) => {
-    await db.collection('authors').insertMany([0, 1, 2].map(authorOf));
-    await db.collection('books').insertMany(
-      bookIds.map((_id, i) => ({ _id, title: `Book ${i}`, authors: [i % 3, (i + 1) % 3].map((n) => ({ id: authorIds[n]!, name: `Author ${n}` })) })),
-    );
-  });
+  return projects.create(sdl, insertBooksCopyingAuthors);
 }
 
 async function snapshotDrift(db: Db, sdl: string): Promise<number> {
