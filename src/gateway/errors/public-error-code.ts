@@ -28,6 +28,7 @@ export enum PublicErrorCode {
   /**
    * A figure MongoDB computed does not fit the field's type: a sum past the largest double (Infinity) or a
    * `Long` sum past 64 bits. The field is null with this error (HTTP 200); aggregate a `Decimal` field instead.
+   * Also a connection cursor at an item whose sort values hold a date past JavaScript's range.
    */
   VALUE_OUT_OF_RANGE = 'VALUE_OUT_OF_RANGE',
   /** The response body would exceed maxResponseBytes; ask for less or page through it. */

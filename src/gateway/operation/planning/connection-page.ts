@@ -1,7 +1,10 @@
 import { readPath } from '../../documents/read-path';
 import type { StoredDocument } from '../../documents/stored-document';
 import type { SortKey } from '../../startup/storage-map/storage-map-types';
-import { cursorList, decodeCursor, encodeCursor, type DecodedCursor } from './cursor';
+import type { GraphQLError } from 'graphql';
+import { valueOutOfRange } from '../../errors/public-error-code';
+import { quoteInput } from '../../errors/quote-input';
+import { cursorCanHold, cursorList, decodeCursor, encodeCursor, type DecodedCursor } from './cursor';
 import { afterFilter } from './keyset-filter';
 import { validateFirst, type PageRequest } from './page-request';
 
@@ -14,6 +17,8 @@ export interface ConnectionArgs {
 
 /** One page of a connection: `size` items after the cursor, in `sort` order (which ends with `_id`). */
 export interface ConnectionPage {
+  /** `Type.field`, for errors. */
+  readonly coordinate: string;
   readonly size: number;
   readonly sort: readonly SortKey[];
   /** The list identity its cursors carry. */
@@ -25,9 +30,10 @@ export interface ConnectionPage {
 
 /** The value of a connection field; docjoin's default resolvers read its properties. */
 export interface ConnectionValue {
-  readonly edges: ReadonlyArray<{ readonly cursor: string; readonly node: StoredDocument }>;
+  /** An edge's cursor is the error its field answers when the item's sort values cannot be held (see cursorCanHold). */
+  readonly edges: ReadonlyArray<{ readonly cursor: string | GraphQLError; readonly node: StoredDocument }>;
   readonly nodes: readonly StoredDocument[];
-  readonly pageInfo: { readonly hasNextPage: boolean; readonly hasPreviousPage: boolean; readonly startCursor: string | null; readonly endCursor: string | null };
+  readonly pageInfo: { readonly hasNextPage: boolean; readonly hasPreviousPage: boolean; readonly startCursor: string | GraphQLError | null; readonly endCursor: string | GraphQLError | null };
   /** Set when the selection asks for it. */
   readonly totalCount: number | undefined;
 }
@@ -47,7 +53,7 @@ export function planConnectionPage(coordinate: string, sort: readonly SortKey[],
     sort,
     signature: `cursor:${args.after ?? ''}`,
   };
-  return { size, sort, list, after, request };
+  return { coordinate, size, sort, list, after, request };
 }
 
 /**
@@ -57,7 +63,7 @@ export function planConnectionPage(coordinate: string, sort: readonly SortKey[],
  */
 export function toConnection(page: ConnectionPage, documents: readonly StoredDocument[], parent: string | undefined, totalCount: number | undefined): ConnectionValue {
   const nodes = documents.slice(0, page.size);
-  const edges = nodes.map((node) => ({ cursor: encodeCursor({ list: page.list, parent }, page.sort.map((key) => readPath(node, key.path))), node }));
+  const edges = nodes.map((node) => ({ cursor: cursorOf(page, parent, node), node }));
   return {
     edges,
     nodes,
@@ -69,4 +75,13 @@ export function toConnection(page: ConnectionPage, documents: readonly StoredDoc
     },
     totalCount,
   };
+}
+
+function cursorOf(page: ConnectionPage, parent: string | undefined, node: StoredDocument): string | GraphQLError {
+  const values = page.sort.map((key) => readPath(node, key.path));
+  if (cursorCanHold(values)) return encodeCursor({ list: page.list, parent }, values);
+  const keys = page.sort.map((key) => key.path).join(', ');
+  return valueOutOfRange(
+    `${page.coordinate}: no cursor can hold the position of the item with _id ${quoteInput(node._id)}: its sort values (${keys}) hold a date outside JavaScript's range (years -271821 to 275760), which the MongoDB driver reads as an invalid date; store the date within that range or page this list in another order`,
+  );
 }

@@ -90,6 +90,16 @@ export function checkCursorParent(cursor: DecodedCursor | undefined, parent: str
   }
 }
 
+/**
+ * Whether a cursor can hold these sort values. A date MongoDB stores past JavaScript's range (±8.64e15 ms
+ * from 1970, years -271821 to 275760: Java's `new Date(Long.MAX_VALUE)` "never" sentinel is one) reaches
+ * docjoin as an Invalid Date, which BSON would write back as 1970: a position before the item, so the next
+ * page would start over. No cursor is better than that one.
+ */
+export function cursorCanHold(values: readonly unknown[]): boolean {
+  return !values.some((value) => isEditedValue(value, false));
+}
+
 /** Deeper than a value MongoDB stores under a field and then takes in a filter around it (it refuses past 100 levels in all). */
 const MAX_VALUE_DEPTH = 64;
 
