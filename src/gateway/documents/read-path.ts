@@ -10,7 +10,8 @@ export function readPath(document: unknown, path: string): unknown {
  * The values a dot-notation path ends at in a stored document, one for each branch a crossed array
  * opens: `authors.ids` on `{authors: [{ids: [1]}, {ids: [2]}]}` is `[[1], [2]]`, where readPath
  * gives the same; `ids` on `{ids: [[1]]}` is `[[[1]]]`, one value, where readPath's `[[1]]` cannot
- * tell the two apart.
+ * tell the two apart. An array inside an array the path crosses opens no branch (`authors.ids` on
+ * `{authors: [[{ids: [1]}]]}` ends nowhere), as MongoDB's query matcher does not look into it.
  */
 export function readLeaves(document: unknown, path: string): unknown[] {
   const leaves: unknown[] = [];
@@ -24,7 +25,8 @@ function collectLeaves(value: unknown, segments: readonly string[], index: numbe
     return;
   }
   if (Array.isArray(value)) {
-    for (const element of value) collectLeaves(element, segments, index, leaves);
+    // As MongoDB's matcher, down the path: an array's documents, not an array inside it.
+    for (const element of value) if (!Array.isArray(element)) collectLeaves(element, segments, index, leaves);
     return;
   }
   if (value === null || typeof value !== 'object') return;
