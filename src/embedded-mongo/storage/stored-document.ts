@@ -85,6 +85,7 @@ function storedValue(value: unknown, interner: ValueInterner): unknown {
   // map() allocates exactly the length; push() from [] would reserve ~17 slots per array
   if (Array.isArray(value)) return Object.freeze(value.map((element: unknown) => storedValue(element, interner)));
   if (isObjectId(value)) return interner.objectId(value);
+  if (value instanceof Date && Number.isNaN(value.getTime())) throw outOfRangeDate();
   // Date, RegExp, Binary and the other BSON classes: cloneDocument knows which ones to copy
   if (value instanceof Date || value instanceof RegExp || (value as { _bsontype?: unknown })._bsontype !== undefined) return cloneDocument(value);
   const source = value as Record<string, unknown>;
@@ -92,6 +93,14 @@ function storedValue(value: unknown, interner: ValueInterner): unknown {
   const stored: Record<string, unknown> = newDocumentObject(keys.length);
   for (const key of keys) setField(stored, key, storedValue(source[key], interner));
   return Object.freeze(stored);
+}
+
+/**
+ * js-bson decodes a date past JavaScript's range (±8.64e15 ms: Java's `new Date(Long.MAX_VALUE)`, or one
+ * `$toDate` computed) as an Invalid Date, which it encodes as 1970: refused rather than stored as another date.
+ */
+function outOfRangeDate(): CommandError {
+  return new CommandError(ErrorCodes.BadValue, 'BadValue', "the embedded server cannot store a date outside JavaScript's range (years -271821 to 275760); MongoDB can");
 }
 
 function setField(target: Record<string, unknown>, key: string, value: unknown): void {

@@ -1,4 +1,4 @@
-import { Binary, ObjectId } from 'bson';
+import { Binary, BSON, ObjectId } from 'bson';
 import { storableDocument, ValueInterner } from '../../../../src/embedded-mongo/storage/stored-document';
 
 describe('storableDocument', () => {
@@ -34,5 +34,14 @@ describe('storableDocument', () => {
     expect(Object.keys(stored)).toEqual(['_id', '__proto__']);
     expect(() => storableDocument({ _id: [1] })).toThrow(/array/);
     expect(() => storableDocument({ _id: /x/ })).toThrow(/regex/);
+  });
+
+  it("refuses a date past JavaScript's range, which it could only store as another date (1970)", () => {
+    const raw = Buffer.from(BSON.serialize({ _id: 1, nested: [{ at: new Date(0) }] }));
+    raw.writeBigInt64LE(2n ** 62n, raw.indexOf(Buffer.from('at\0')) + 3);
+    const decoded = BSON.deserialize(raw);
+    expect(() => storableDocument(decoded)).toThrow("the embedded server cannot store a date outside JavaScript's range (years -271821 to 275760); MongoDB can");
+    expect(() => storableDocument({ _id: new Date(Number.NaN) })).toThrow(/outside JavaScript's range/);
+    expect(storableDocument({ _id: 2, at: new Date(8.64e15) }).at).toEqual(new Date(8.64e15));
   });
 });
