@@ -1,9 +1,10 @@
-import { BSON, ObjectId } from 'bson';
+import { ObjectId } from 'bson';
 import { graphql, buildSchema } from 'graphql';
 import { planConnectionPage, toConnection } from '../../../../../src/gateway/operation/planning/connection-page';
 import { parseSort } from '../../../../../src/gateway/startup/storage-map/parse-sort';
 import type { StoredDocument } from '../../../../../src/gateway/documents/stored-document';
 import type { SortKey } from '../../../../../src/gateway/startup/storage-map/storage-map-types';
+import { storedWithDateAt } from '../../../../support/out-of-range-date';
 
 /**
  * MongoDB stores any int64 of milliseconds as a date; past JavaScript's range (Java's "never" sentinel,
@@ -11,12 +12,6 @@ import type { SortKey } from '../../../../../src/gateway/startup/storage-map/sto
  * A cursor made from it would start the next page before the item: paging by endCursor would start over.
  * The item's cursor is a VALUE_OUT_OF_RANGE error instead, and every other item keeps its cursor.
  */
-function storedWithDateAt(id: string, milliseconds: bigint): StoredDocument {
-  const raw = Buffer.from(BSON.serialize({ _id: new ObjectId(id), at: new Date(0) }));
-  raw.writeBigInt64LE(milliseconds, raw.indexOf(Buffer.from('at\0')) + 3);
-  return BSON.deserialize(raw) as StoredDocument;
-}
-
 const sort = parseSort('at') as SortKey[];
 const inRange = storedWithDateAt('65a000000000000000000001', 1_577_836_800_000n);
 const never = storedWithDateAt('65a000000000000000000002', 2n ** 62n);

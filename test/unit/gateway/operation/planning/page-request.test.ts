@@ -4,6 +4,7 @@ import { parseSort } from '../../../../../src/gateway/startup/storage-map/parse-
 import type { SortKey } from '../../../../../src/gateway/startup/storage-map/storage-map-types';
 import { codeOf } from '../../../../support/graphql-error-code';
 import { datesBefore, idsAfter, idsBefore } from '../../../../support/keyset-shapes';
+import { storedWithDateAt } from '../../../../support/out-of-range-date';
 
 /** What the refusal of a missing `after` item adds (page-request.ts). */
 const ANCHOR_GONE = " (deleted since its page was read, or never in this list): a page starts after an item that still exists; start again from the first page, or page by a connection's cursor, which keeps its place without the item";
@@ -104,5 +105,23 @@ describe('planPage', () => {
     });
     expect(planPage({}, newestFirst, { acceptsFirst: false, bound: 3 })).toMatchObject({ limit: 3, filter: undefined, anchor: undefined, signature: '|' });
     expect(planPage({}, newestFirst, { acceptsFirst: false })).toMatchObject({ limit: undefined, filter: undefined, anchor: undefined, signature: '|' });
+  });
+});
+
+describe('an anchor whose sort date lies past JavaScript\'s range', () => {
+  // The driver reads it as an Invalid Date, which BSON writes as 1970: a page after it would start over.
+  const never = storedWithDateAt('65a000000000000000000002', 2n ** 62n, { ownerId: 'p' });
+  const byDate = parseSort('at') as SortKey[];
+  const refusal = [
+    'VALUE_OUT_OF_RANGE',
+    'after: Event "65a000000000000000000002" sorts by a date outside JavaScript\'s range (years -271821 to 275760) in at, _id, which the MongoDB driver reads as an invalid date: no page can start after it; store the date within that range or page this list in another order',
+  ];
+  it.each([
+    ['a root list', {}],
+    ["a parent's list", { ownerPath: 'ownerId' }],
+    ['a bounded list (cut in memory)', { ownerPath: 'ownerId', bound: 5 }],
+  ])('is VALUE_OUT_OF_RANGE on %s, not a page from 1970', (_list, options) => {
+    const page = planPage({ first: 2, after: '65a000000000000000000002' }, byDate, { acceptsFirst: true, ...options });
+    expect(codeOf(() => anchoredFilter(page, never, 'Event', { coordinate: 'Owner.events', key: 'p' }))).toEqual(refusal);
   });
 });
