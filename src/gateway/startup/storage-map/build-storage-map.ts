@@ -160,6 +160,13 @@ function buildField(
     const problem = given === undefined ? undefined : storedPathProblem(given);
     if (problem) return report(`${directive} "${given}") ${problem}; name the stored field by its dotted path, e.g. "meta.source"`);
   }
+  // MongoDB's equality reads `credits.0.tagIds` as the first credit's, where docjoin matches children to parents by field names.
+  for (const [side, given] of [['localField', join?.localField], ['foreignField', join?.foreignField]] as const) {
+    const position = given?.split('.').find((segment) => /^\d+$/.test(segment));
+    if (position !== undefined) {
+      return report(`@join(${side}: "${given}") has a numeric segment "${position}", which MongoDB reads as an array position where the value is an array, and docjoin matches join keys by field names; store the key at a path of field names`);
+    }
+  }
   // `id` is the GraphQL name of a document's `_id`; a join names stored paths.
   for (const [side, given, owner] of [['localField', join?.localField, type], ['foreignField', join?.foreignField, target]] as const) {
     if (given === 'id' && isObjectType(owner) && collections.get(owner.name) !== undefined && !storesAtPath(schema, owner, 'id')) {

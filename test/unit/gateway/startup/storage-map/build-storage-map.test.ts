@@ -279,7 +279,7 @@ describe('buildStorageMap static validation', () => {
     `))).not.toThrow();
   });
 
-  it('rejects a stored path MongoDB cannot read: empty, with an empty segment, or a segment starting with $', () => {
+  it('rejects a stored path MongoDB cannot read: empty, with an empty segment, or a segment starting with $; and a join key with a numeric segment', () => {
     expect(problemsOf(/* GraphQL */ `
       type Query { b: Book }
       type Book @collection(name: "books") {
@@ -289,7 +289,9 @@ describe('buildStorageMap static validation', () => {
         note: String @path(path: "meta..x")
         cover: Image @embedded(path: "meta.")
         author: Author @join(localField: "$authorId")
+        firstAuthor: Author @join(localField: "authorIds.0")
         fine: String @path(path: "meta.shelf-code")
+        byYear: String @path(path: "editions.2024.title")
       }
       type Image { url: String! }
       ${authorSdl}
@@ -299,6 +301,7 @@ describe('buildStorageMap static validation', () => {
       'Book.note: @path(path: "meta..x") has an empty segment; name the stored field by its dotted path, e.g. "meta.source"',
       'Book.cover: @embedded(path: "meta.") has an empty segment; name the stored field by its dotted path, e.g. "meta.source"',
       'Book.author: @join(localField: "$authorId") has a segment "$authorId" starting with "$", which MongoDB reads as an operator; name the stored field by its dotted path, e.g. "meta.source"',
+      'Book.firstAuthor: @join(localField: "authorIds.0") has a numeric segment "0", which MongoDB reads as an array position where the value is an array, and docjoin matches join keys by field names; store the key at a path of field names',
     ]);
   });
 
