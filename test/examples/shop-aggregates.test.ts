@@ -113,11 +113,9 @@ describe('revenue per order status (a root @list)', () => {
     expect(result.data).toEqual({ ordersAggregate: { count: own.length, sum: { total: sum(own.map((order) => order.total)) }, groupBy: [{ key: { status: 'SHIPPED' }, count: own.length }] } });
     const refused = await gateway.execute({ query: '{ ordersAggregate { count } }' }, { viewer: ANONYMOUS });
     expect(refused.errors?.map((error) => error.extensions?.code)).toEqual(['FORBIDDEN']);
-    // A group's key would list customer ids a customer may not read (as a join to them would not show them).
-    const byCustomer = await gateway.execute({ query: '{ ordersAggregate { groupBy(by: [CUSTOMER]) { count } } }' }, { viewer: customer(ada) });
-    expect(byCustomer.errors?.map((error) => [error.message, error.extensions?.code])).toEqual([
-      ['Query.ordersAggregate groups by Order.customer, whose Customer documents role "customer" reads only in part', 'FORBIDDEN'],
-    ]);
+    // A group's key lists the customers the orders name: both rules pin them to the viewer, so the one group is its own.
+    const byCustomer = await run('{ ordersAggregate { groupBy(by: [CUSTOMER]) { key { customer } count } } }', customer(ada));
+    expect(byCustomer).toMatchObject({ data: { ordersAggregate: { groupBy: [{ key: { customer: ada.toHexString() }, count: own.length }] } } });
   });
 
   it('refuses a bad groupBy with BAD_USER_INPUT at its own path, before anything is sent for it', async () => {

@@ -4,8 +4,9 @@ import { BREAK, getNamedType, Kind, visit, type FieldNode, type GraphQLOutputTyp
 import type { AggregateField, AggregateKey, EmbeddedShape, ListOrder, RelationField, RootCondition, SnapshotShape, SortKey, StorageMap } from '../../startup/storage-map/storage-map-types';
 import { copiesOnPath, copiesUnder, snapshotStoredPaths } from '../../startup/storage-map/copy-paths';
 import { isAtOrUnder, pathsOverlap } from '../../documents/read-path';
-import { readRuleOf } from '../../startup/access-rules/access-rule-types';
+import { readRuleOf, sameValue } from '../../startup/access-rules/access-rule-types';
 import type { ViewerAccess } from '../../request/access/viewer-access';
+import { InvariantError } from '../../errors/internal-errors';
 import { storedPathsOf } from '../../startup/storage-map/stored-paths';
 
 /** The generated mutations' actions, by Mutation field name: what a role needs a rule for. */
@@ -130,7 +131,7 @@ class AccessWalk {
     const given = givenArguments(step);
     const conditions: readonly RootCondition[] = root?.conditions ?? relation?.listArguments.conditions ?? [];
     for (const condition of conditions) {
-      const shown = given.has(condition.argumentName) ? this.#pathRefusal(target, condition.path) : undefined;
+      const shown = given.has(condition.argumentName) ? this.#keyedComparisonRefusal(target, condition.path) : undefined;
       if (shown) return `${step.coordinate}(${condition.argumentName}:) filters by ${shown}`;
     }
     const orderBy: ListOrder | undefined = root?.kind === 'list' ? root.orderBy : relation?.listArguments.orderBy;
@@ -141,10 +142,45 @@ class AccessWalk {
     if (root?.kind === 'list' && ownOrder) orders.push(root.sort);
     if (join?.direction === 'byReference' && ownOrder) orders.push(join.sort);
     for (const key of orders.flat()) {
-      const shown = this.comparisonRefusal(target, key.path);
+      const shown = this.#keyedComparisonRefusal(target, key.path);
       if (shown) return `${step.coordinate} sorts by ${shown}`;
     }
     return undefined;
+  }
+
+  /**
+   * What a filter or an order the client picks by the stored `path` shows: #pathRefusal's, and a
+   * reference's key to documents the role reads only in part. Which rows point at a hidden document, or
+   * where its id sorts, is what a group by the reference would show (aggregate) and its null hides.
+   */
+  #keyedComparisonRefusal(typeName: string, path: string): string | undefined {
+    const shown = this.comparisonRefusal(typeName, path);
+    if (shown !== undefined || path === '_id') return shown;
+    for (const field of this.context.storageMap.types.get(typeName)?.fields.values() ?? []) {
+      if (field.kind !== 'relation') continue;
+      const join = field.shapes.join;
+      if (join?.direction !== 'byKey' || !pathsOverlap(join.localField, path) || this.#referencesOnlyReadable(field)) continue;
+      const unseen = this.access!.canRead(field.targetType) ? 'reads only in part' : 'may not read';
+      return `"${join.localField}", the key of ${field.coordinate}, whose ${field.targetType} documents role "${this.role}" ${unseen}`;
+    }
+    return undefined;
+  }
+
+  /**
+   * Whether every document the rows the role reads refer to by `field` (a by-key reference) is one it
+   * reads: it reads the target's every row, or the target's one condition is on the key the join matches
+   * and the parent's rule pins its key to the same value (`Order.customer = claim sub`, `Customer.id = claim sub`).
+   */
+  #referencesOnlyReadable(field: RelationField): boolean {
+    if (this.#readsEveryRowOf(field.targetType)) return true;
+    const { rules } = this.access!;
+    const target = readRuleOf(rules, field.targetType, this.role);
+    const parent = readRuleOf(rules, field.typeName, this.role);
+    const join = field.shapes.join;
+    if (join === undefined || target === undefined || target === 'all' || parent === undefined || parent === 'all') return false;
+    const [only, ...more] = target.where;
+    if (only === undefined || more.length > 0 || only.path !== join.foreignField) return false;
+    return parent.where.some((condition) => condition.path === join.localField && sameValue(condition, only));
   }
 
   comparisonRefusal(typeName: string, path: string): string | undefined {
@@ -316,7 +352,7 @@ class AccessWalk {
       if (figures.fieldName !== 'groupBy') continue;
       // A group's key shows the referenced ids, and how many point at each: as a join would, the role must read them all.
       const written = groupedKeys(figures, aggregate);
-      const partly = (written ?? [...aggregate.keys.values()]).find((key) => key.references !== undefined && !this.#readsEveryRowOf(key.references));
+      const partly = (written ?? [...aggregate.keys.values()]).find((key) => key.references !== undefined && !this.#referencesOnlyReadable(this.#relationOf(target, key.fieldName)));
       if (partly) return `${step.coordinate} ${written ? 'groups' : 'may group (by: a variable)'} by ${target}.${partly.fieldName}, whose ${partly.references} documents role "${this.role}" reads only in part`;
     }
     const byKey = aggregate.parentLink ? this.#pathRefusal(target, aggregate.parentLink.foreignField) : undefined;
@@ -325,7 +361,7 @@ class AccessWalk {
     if (byParentKey) return `${step.coordinate} adds up children joined by the parent's ${byParentKey}`;
     const given = givenArguments(step);
     for (const condition of aggregate.conditions) {
-      const shown = given.has(condition.argumentName) ? this.#pathRefusal(target, condition.path) : undefined;
+      const shown = given.has(condition.argumentName) ? this.#keyedComparisonRefusal(target, condition.path) : undefined;
       if (shown) return `${step.coordinate}(${condition.argumentName}:) filters by ${shown}`;
     }
     for (const figures of step.children.flatMap((selection) => selection.fields)) {
@@ -368,6 +404,12 @@ class AccessWalk {
       return `role "${this.role}" may ${generated.kind} ${returned} but not read it, and Mutation.${fieldName} returns it; let the role read ${returned}, or write a mutation that returns its id`;
     }
     return undefined;
+  }
+
+  #relationOf(typeName: string, fieldName: string): RelationField {
+    const field = this.context.storageMap.types.get(typeName)?.fields.get(fieldName);
+    if (field?.kind !== 'relation') throw new InvariantError(`${typeName}.${fieldName} is no relation`);
+    return field;
   }
 
   #readsEveryRowOf(typeName: string): boolean {
