@@ -34,6 +34,7 @@ export async function generateOutputs(project: Project): Promise<CodegenOutputs>
   // but for a root field's missing resolver: its types come first.
   const built = buildGatewaySchema({ typeDefs: project.typeDefs, resolvers: project.resolvers, writePlans: project.writePlans, rootResolversToCome: true });
   const publicSchema = projectPath(project, project.publicSchemaFile);
+  checkWritableFile(project, `codegen.publicSchema "${publicSchema}"`, project.publicSchemaFile, [], 'schema.public.graphql');
   const printed = printServedSchema(built, { costDirectives: project.costDirectives });
   const files = new Map<string, string>([[publicSchema, publicSchemaFile(printed)]]);
   const roots = [publicSchema];
@@ -46,7 +47,7 @@ export async function generateOutputs(project: Project): Promise<CodegenOutputs>
   for (const target of Object.keys(config.generates ?? {})) {
     const path = projectPath(project, resolve(project.root, target));
     if (target.endsWith('/')) checkClearableFolder(project, target, path);
-    else checkWritableFile(project, target, path);
+    else checkWritableFile(project, `the generates target "${target}"`, path, [project.publicSchemaFile], 'generated/types.ts');
     roots.push(target.endsWith('/') ? `${path}/` : path);
   }
   // graphql-codegen checks the config's shape, and finds its plugins and presets, as it runs: that is the project's configuration too.
@@ -98,17 +99,22 @@ function checkClearableFolder(project: Project, target: string, path: string): v
   if (held !== undefined) throw refuse(`holds ${projectPath(project, held)}`);
 }
 
-/** A file target is written whole: it must not be one of the project's own files, nor the public schema docjoin writes itself. */
-function checkWritableFile(project: Project, target: string, path: string): void {
+/**
+ * A file codegen writes whole (`subject` names it, as the config sets it): it must not be one of the
+ * project's own files, nor one of `alsoOwn` (the public schema docjoin writes itself), nor an SDL file
+ * in a schema folder. `example`: a file of its own to suggest.
+ */
+function checkWritableFile(project: Project, subject: string, path: string, alsoOwn: readonly string[], example: string): void {
   const file = realPath(resolve(project.root, path));
-  const own = [...ownFiles(project), project.publicSchemaFile].find((candidate) => realPath(candidate) === file);
+  const own = [...ownFiles(project), ...alsoOwn].find((candidate) => realPath(candidate) === file);
   if (own !== undefined) {
-    throw new ProjectConfigError(`the generates target "${target}" is ${projectPath(project, own)}, which docjoin codegen would overwrite with generated code; give the output a file of its own (e.g. generated/types.ts)`);
+    throw new ProjectConfigError(`${subject} is ${projectPath(project, own)}, which docjoin codegen would overwrite with generated code; give the output a file of its own (e.g. ${example})`);
   }
   // An SDL file in a schema folder would be read as part of the schema once written (the folder's SDL files all are).
   const folder = /\.(graphql|gql)$/.test(file) ? project.schemaFolders.find((schemaFolder) => realPath(schemaFolder) === dirname(file)) : undefined;
   if (folder !== undefined) {
-    throw new ProjectConfigError(`the generates target "${target}" is an SDL file in ${projectPath(project, folder)}/, whose SDL files the project reads as its schema; give the output a file outside that folder (e.g. generated/schema.graphql)`);
+    const outside = /\.(graphql|gql)$/.test(example) ? example : 'generated/schema.graphql';
+    throw new ProjectConfigError(`${subject} is an SDL file in ${projectPath(project, folder)}/, whose SDL files the project reads as its schema; give the output a file outside that folder (e.g. ${outside})`);
   }
 }
 

@@ -79,6 +79,20 @@ describe('docjoin codegen folder targets', () => {
     expect(existsSync(join(project, 'schema', 'public.graphql'))).toBe(false);
   });
 
+  it.each([
+    ['schema/note.graphql', 'is schema/note.graphql, which docjoin codegen would overwrite with generated code; give the output a file of its own (e.g. schema.public.graphql)'],
+    ['package.json', 'is package.json, which docjoin codegen would overwrite with generated code; give the output a file of its own (e.g. schema.public.graphql)'],
+    ['schema/public.graphql', 'is an SDL file in schema/, whose SDL files the project reads as its schema; give the output a file outside that folder (e.g. schema.public.graphql)'],
+  ])('refuses codegen.publicSchema "%s", which would replace or join the project\'s own files, writing nothing', async (publicSchema, why) => {
+    writeFileSync(join(project, 'package.json'), '{}\n');
+    writeFileSync(join(project, 'docjoin.config.json'), JSON.stringify({ schema: 'schema', codegen: { publicSchema } }));
+    const { code, err } = await codegenProcess(project, join(project, 'docjoin.config.json'));
+    expect([code, err]).toEqual([2, `codegen: codegen.publicSchema "${publicSchema}" ${why}\n`]);
+    expect(readFileSync(join(project, 'package.json'), 'utf8')).toBe('{}\n');
+    expect(readFileSync(join(project, 'schema', 'note.graphql'), 'utf8')).toContain('@collection(name: "notes")');
+    expect(existsSync(join(project, 'schema', 'public.graphql'))).toBe(false);
+  });
+
   it('refuses the project folder before graphql-codegen runs, whose own error would hide why (the README config\'s documents glob)', async () => {
     mkdirSync(join(project, 'operations'));
     writeFileSync(join(project, 'operations', 'notes.graphql'), 'query Notes { notes { id text } }\n');
