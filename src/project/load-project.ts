@@ -42,12 +42,21 @@ export interface Project {
 }
 
 
+/** The one config file among CONFIG_FILE_NAMES in `folder`; two are refused, since either could be the one the team edits. */
+function foundConfigFile(folder: string): string | undefined {
+  const found = CONFIG_FILE_NAMES.filter((name) => existsSync(resolve(folder, name)));
+  if (found.length > 1) {
+    throw new ProjectConfigError(`${folder} holds ${found.join(' and ')}: docjoin reads one config; merge them into one file and remove the other, or pass --config FILE`);
+  }
+  return found[0] === undefined ? undefined : resolve(folder, found[0]);
+}
+
 /**
- * Finds and loads the project: `configPath` when given, else the first of CONFIG_FILE_NAMES in `cwd`.
+ * Finds and loads the project: `configPath` when given, else the one of CONFIG_FILE_NAMES in `cwd`.
  * `schemaPaths` (the `--schema` flag) replace the config's `schema`; with them no config file is needed.
  */
 export async function loadProject(options: { cwd: string; configPath?: string; schemaPaths?: readonly string[] }): Promise<Project> {
-  const configFile = options.configPath !== undefined ? resolve(options.cwd, options.configPath) : CONFIG_FILE_NAMES.map((name) => resolve(options.cwd, name)).find((path) => existsSync(path));
+  const configFile = options.configPath !== undefined ? resolve(options.cwd, options.configPath) : foundConfigFile(options.cwd);
   if (options.configPath !== undefined && !existsSync(configFile!)) throw new ProjectConfigError(`--config: ${options.configPath} does not exist`);
   if (configFile === undefined && options.schemaPaths === undefined) {
     throw new ProjectConfigError(`no docjoin.config.* in ${options.cwd}; run \`docjoin init\` to create one, or pass --config FILE or --schema PATH`);

@@ -87,3 +87,17 @@ describe('a config module without a default export', () => {
     expect((await loadModule('docjoin.config.cjs', "module.exports = { schema: 'schema.graphql', mongodb: { db: 'shop' } };\n")).config.mongodb).toEqual({ db: 'shop' });
   });
 });
+
+describe('two config files in one folder', () => {
+  it('are refused in one line, rather than one read and the other ignored; --config picks one', async () => {
+    const folder = mkdtempSync(join(tmpdir(), 'docjoin-project-'));
+    folders.push(folder);
+    writeFileSync(join(folder, 'schema.graphql'), 'type Query { hello: String }');
+    writeFileSync(join(folder, 'docjoin.config.cjs'), "module.exports = { schema: 'schema.graphql', mongodb: { db: 'shop' } };\n");
+    writeFileSync(join(folder, 'docjoin.config.json'), JSON.stringify({ schema: 'schema.graphql' }));
+    await expect(loadProject({ cwd: folder })).rejects.toThrow(
+      `${folder} holds docjoin.config.cjs and docjoin.config.json: docjoin reads one config; merge them into one file and remove the other, or pass --config FILE`,
+    );
+    expect((await loadProject({ cwd: folder, configPath: 'docjoin.config.cjs' })).config.mongodb).toEqual({ db: 'shop' });
+  });
+});
