@@ -1,5 +1,5 @@
 import type { GraphQLFormattedError } from 'graphql';
-import { type CommandCost, type CostLimits, type CostReport, findExceededLimit, LIMIT_VARIABLES, type FilterShape, type LookupShape } from '../../gateway';
+import { type CommandCost, type CostLimits, type CostReport, defaultLimitOrigin, findExceededLimit, LIMIT_SETTINGS, type LimitOrigins, type FilterShape, type LookupShape } from '../../gateway';
 import type { FieldPlanRow, OperationPlan } from './plan-operation';
 import { targetingOf, type ShardKeys } from '../../sharding/shard-targeting';
 
@@ -21,12 +21,12 @@ const LIMIT_UNITS = { roundTrips: 'round trip', documents: 'document', depth: 'l
  * The plan as the terminal shows it: a headline, the limits verdict, what the access rules make of it
  * for the viewer (`accessLines`), one row per field, then the run.
  */
-export function formatPlan(plan: OperationPlan, limits: CostLimits, measured?: MeasuredRun, accessLines: readonly string[] = []): string {
+export function formatPlan(plan: OperationPlan, limits: CostLimits, limitOrigins: LimitOrigins, measured?: MeasuredRun, accessLines: readonly string[] = []): string {
   const { estimate } = plan;
   const name = plan.operationName ? `${plan.operationType} ${plan.operationName}` : `${plan.operationType} (anonymous)`;
   const lines = [
     `${name}: estimated before execution ${count(estimate.roundTrips, 'round trip')}, at most ${count(estimate.documents, 'document')}, depth ${estimate.depth}`,
-    limitsLine(plan, limits),
+    limitsLine(plan, limits, limitOrigins),
     `response: up to ${count(estimate.responseNodes, 'object')}, about ${approximateBytes(estimate.responseBytes)} as JSON`,
     ...accessLines,
     '',
@@ -70,12 +70,14 @@ function writeLines(plan: OperationPlan): string[] {
   return lines;
 }
 
-function limitsLine(plan: OperationPlan, limits: CostLimits): string {
+function limitsLine(plan: OperationPlan, limits: CostLimits, origins: LimitOrigins): string {
   const excess = findExceededLimit(plan.estimate, limits);
   if (excess) {
-    return `over a limit: ${count(excess.estimated, LIMIT_UNITS[excess.limit])} > ${LIMIT_VARIABLES[excess.limit]}=${excess.max}; the server rejects it with COST_LIMIT_EXCEEDED before sending anything`;
+    const origin = origins[LIMIT_SETTINGS[excess.limit]] ?? defaultLimitOrigin(excess.limit);
+    return `over a limit: ${count(excess.estimated, LIMIT_UNITS[excess.limit])} > ${excess.max.toLocaleString('en-US')} (${origin}); the server rejects it with COST_LIMIT_EXCEEDED before sending anything`;
   }
-  return `within the limits (${limitValue(limits.maxRoundTrips)} round trips, ${limitValue(limits.maxDocuments)} documents, depth ${limitValue(limits.maxDepth)}, ${limitValue(limits.maxResponseNodes)} response objects)`;
+  const within = (value: number, unit: string, depth = false) => (!Number.isFinite(value) ? `no limit on ${unit}` : depth ? `${unit} ${limitValue(value)}` : `${limitValue(value)} ${unit}`);
+  return `within the limits (${within(limits.maxRoundTrips, 'round trips')}, ${within(limits.maxDocuments, 'documents')}, ${within(limits.maxDepth, 'depth', true)}, ${within(limits.maxResponseNodes, 'response objects')})`;
 }
 
 function approximateBytes(bytes: number): string {

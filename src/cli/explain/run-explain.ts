@@ -68,7 +68,7 @@ async function explain(command: Explain, env: CliEnv, io: CliIo): Promise<number
   }
   const access = viewer && accessVerdict(viewer, operationPlan, plan.rows, prepared.gateway.schema, prepared.gateway.storageMap);
   if (!command.run || access?.refused) {
-    io.out.write(formatPlan(plan, config.limits, undefined, access?.lines));
+    io.out.write(formatPlan(plan, config.limits, config.limitOrigins, undefined, access?.lines));
     return access?.refused ? 1 : 0;
   }
   let measured: MeasuredRun;
@@ -80,7 +80,7 @@ async function explain(command: Explain, env: CliEnv, io: CliIo): Promise<number
     io.err.write(`docjoin: ${failure.message}\n`);
     return failure.exitCode;
   }
-  io.out.write(formatPlan(plan, config.limits, measured, access?.lines));
+  io.out.write(formatPlan(plan, config.limits, config.limitOrigins, measured, access?.lines));
   return measured.errors.length > 0 ? 1 : 0;
 }
 

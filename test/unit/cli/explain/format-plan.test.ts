@@ -20,11 +20,11 @@ const cost = (extra: Partial<CostReport>): CostReport => ({
 
 describe('explain --run on an operation that cost more than its estimate', () => {
   it('flags each measure over it, with both numbers', () => {
-    const printed = formatPlan(plan, DEFAULT_COST_LIMITS, { where: 'embedded demo data', cost: cost({ estimateExceeded: ['roundTrips', 'documents'] }), errors: [] }).split('\n');
+    const printed = formatPlan(plan, DEFAULT_COST_LIMITS, {}, { where: 'embedded demo data', cost: cost({ estimateExceeded: ['roundTrips', 'documents'] }), errors: [] }).split('\n');
     expect(printed).toContain('ESTIMATE EXCEEDED: measured 2 round trips against 1, and 2 documents against 1 estimated (extensions.cost.estimateExceeded; please report it with this operation)');
   });
 
   it('prints no flag when the report has none', () => {
-    expect(formatPlan(plan, DEFAULT_COST_LIMITS, { where: 'embedded demo data', cost: cost({ roundTrips: 1, documents: 1 }), errors: [] })).not.toContain('ESTIMATE EXCEEDED');
+    expect(formatPlan(plan, DEFAULT_COST_LIMITS, {}, { where: 'embedded demo data', cost: cost({ roundTrips: 1, documents: 1 }), errors: [] })).not.toContain('ESTIMATE EXCEEDED');
   });
 });

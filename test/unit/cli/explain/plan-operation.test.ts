@@ -94,7 +94,7 @@ describe('planOperation (static, no database)', () => {
     const rejected = plan('{ hosts(first: 500) { name logs(first: 5) { message } } }');
     expect(rowsOf(rejected)).toEqual(['Query.hosts root 0', '  Host.logs join 0 | lookup=0']);
     expect(rejected.rows[0]).toMatchObject({ kind: 'root', rejected: 'first must be between 0 and 100, got 500' });
-    expect(formatPlan(rejected, DEFAULT_COST_LIMITS)).toContain('sends nothing: first must be between 0 and 100, got 500 (BAD_USER_INPUT)');
+    expect(formatPlan(rejected, DEFAULT_COST_LIMITS, {})).toContain('sends nothing: first must be between 0 and 100, got 500 (BAD_USER_INPUT)');
     expect(plan('{ hosts(first: 0) { name } }').rows[0]).not.toHaveProperty('rejected');
     expect(plan('{ hosts(first: 20) { name logs(first: 5) { message } } }').estimate.roundTrips).toBe(2);
   });

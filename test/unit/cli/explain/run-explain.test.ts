@@ -157,7 +157,7 @@ describe('runExplainCli without --run', () => {
     expect(await runExplainCli(['--config', DEMO_CONFIG, `mutation { ${comments} }`], { DOCJOIN_MAX_ROUND_TRIPS: '11' }, io)).toBe(0);
     expect(out().split('\n').slice(0, 2)).toEqual([
       'mutation (anonymous): estimated before execution 12 round trips, at most 9 documents, depth 1',
-      'over a limit: 12 round trips > DOCJOIN_MAX_ROUND_TRIPS=11; the server rejects it with COST_LIMIT_EXCEEDED before sending anything',
+      'over a limit: 12 round trips > 11 (set by DOCJOIN_MAX_ROUND_TRIPS in the environment); the server rejects it with COST_LIMIT_EXCEEDED before sending anything',
     ]);
     // In a transaction the post's update proves the post exists: no read.
     expect(out()).toContain('  Mutation.addComment ×3 writes: 3 round trips each = 2 writes (comments, posts) + commit, then the read back.\n');
@@ -178,7 +178,7 @@ describe('runExplainCli without --run', () => {
     const code = await runExplainCli(['--config', DEMO_CONFIG, '{ books(first: 50) { name authors { name } } }', '--strategy', 'Book.authors=join'], { DOCJOIN_MAX_ROUND_TRIPS: '1' }, io);
     expect(code).toBe(0);
     expect(out()).toContain(
-      'over a limit: 2 round trips > DOCJOIN_MAX_ROUND_TRIPS=1; the server rejects it with COST_LIMIT_EXCEEDED before sending anything',
+      'over a limit: 2 round trips > 1 (set by DOCJOIN_MAX_ROUND_TRIPS in the environment); the server rejects it with COST_LIMIT_EXCEEDED before sending anything',
     );
     expect(out()).toContain('    Book.authors   join (--strategy)   1                  snapshot → 1 round trip (−1)');
   });
@@ -216,5 +216,26 @@ describe('runExplainCli without --run', () => {
     expect(await runExplainCli(['--config', DEMO_CONFIG, ...argv], {}, io)).toBe(2);
     expect(err()).toBe(`${line}\n`);
     expect(out()).toBe('');
+  });
+});
+
+describe('the limits line names where each limit was set, as the server does', () => {
+  const project = mkdtempSync(join(tmpdir(), 'docjoin-explain-limits-'));
+  writeFileSync(join(project, 'schema.graphql'), 'type Query { users: [User!]! @list }\ntype User @collection(name: "users") { id: ID! name: String! team: Team @join(localField: "teamId") }\ntype Team @collection(name: "teams") { id: ID! name: String! }\n');
+  const explain = async (limits: object, env: Record<string, string> = {}) => {
+    writeFileSync(join(project, 'docjoin.config.json'), JSON.stringify({ schema: 'schema.graphql', server: { limits } }));
+    const { io, out, err } = captureIo();
+    expect(await runExplainCli(['--config', join(project, 'docjoin.config.json'), '{ users { name team { name } } }'], env, io)).toBe(0);
+    expect(err()).toBe('');
+    return out().split('\n')[1];
+  };
+
+  it('a limit of the config file by its key, one of the environment by its variable', async () => {
+    expect(await explain({ maxDepth: 1 })).toBe("over a limit: 2 levels > 1 (set by server.limits.maxDepth in the project's config); the server rejects it with COST_LIMIT_EXCEEDED before sending anything");
+    expect(await explain({ maxDepth: 5 }, { DOCJOIN_MAX_DEPTH: '1' })).toBe('over a limit: 2 levels > 1 (set by DOCJOIN_MAX_DEPTH in the environment); the server rejects it with COST_LIMIT_EXCEEDED before sending anything');
+  });
+
+  it('says which limits are off', async () => {
+    expect(await explain({}, { DOCJOIN_MAX_ROUND_TRIPS: 'none', DOCJOIN_MAX_RESPONSE_NODES: 'none' })).toBe('within the limits (no limit on round trips, 100,000 documents, depth 10, no limit on response objects)');
   });
 });
