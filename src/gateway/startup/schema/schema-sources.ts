@@ -41,7 +41,8 @@ export function schemaFilePaths(paths: readonly string[], baseDir: string, given
     if (names.length === 0) throw new SchemaSourceError([`schema: the folder ${relative(process.cwd(), absolute) || absolute} has no .graphql file`]);
     for (const name of names) files.push(join(absolute, name));
   }
-  return files;
+  // A file reached twice (`schema, schema/schema.graphql`) is read once: read twice, each of its types would be defined twice.
+  return [...new Set(files)];
 }
 
 /** The names of the SDL files (`.graphql`, `.gql`) a schema folder holds, in the order they are read. */

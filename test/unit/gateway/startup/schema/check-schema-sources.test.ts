@@ -37,6 +37,12 @@ it("accepts the demo's SDL and the shop's", () => {
   expect(problemsOf({ 'notes.graphql': NOTES, 'users.graphql': USERS })).toEqual([]);
 });
 
+it('reads a file the schema paths reach twice (a folder and a file in it) once', () => {
+  const once = schemaFilePaths(['schema'], DEMO_DIR);
+  expect(schemaFilePaths(['schema', 'schema/domain.graphql', './schema'], DEMO_DIR)).toEqual(once);
+  expect(once.length).toBeGreaterThan(0);
+});
+
 it('names the file, line and column of a syntax error', () => {
   expect(problemsOf({ 'notes.graphql': NOTES.replace('text: String!', 'text: String!!'), 'users.graphql': USERS })).toEqual([
     'notes.graphql:4:16: Syntax Error: Expected Name, found "!".',
