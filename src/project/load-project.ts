@@ -1,5 +1,5 @@
 import { existsSync, readFileSync, statSync } from 'node:fs';
-import { basename, dirname, isAbsolute, relative, resolve } from 'node:path';
+import { basename, dirname, isAbsolute, join, relative, resolve } from 'node:path';
 import type { IResolvers } from '@graphql-tools/utils';
 import type { ShardKeys } from '../sharding/shard-targeting';
 import { createJiti } from 'jiti';
@@ -58,6 +58,10 @@ function foundConfigFile(folder: string): string | undefined {
 export async function loadProject(options: { cwd: string; configPath?: string; schemaPaths?: readonly string[] }): Promise<Project> {
   const configFile = options.configPath !== undefined ? resolve(options.cwd, options.configPath) : foundConfigFile(options.cwd);
   if (options.configPath !== undefined && !existsSync(configFile!)) throw new ProjectConfigError(`--config: ${options.configPath} does not exist`);
+  if (options.configPath !== undefined && statSync(configFile!).isDirectory()) {
+    const inside = CONFIG_FILE_NAMES.find((name) => existsSync(resolve(configFile!, name)));
+    throw new ProjectConfigError(`--config: ${options.configPath} is a folder; pass the config file${inside === undefined ? ' (docjoin.config.ts, .mjs, .js, .cjs or .json)' : `, e.g. --config ${join(options.configPath, inside)}`}`);
+  }
   if (configFile === undefined && options.schemaPaths === undefined) {
     throw new ProjectConfigError(`no docjoin.config.* in ${options.cwd}; run \`docjoin init\` to create one, or pass --config FILE or --schema PATH`);
   }

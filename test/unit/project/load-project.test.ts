@@ -101,3 +101,14 @@ describe('two config files in one folder', () => {
     expect((await loadProject({ cwd: folder, configPath: 'docjoin.config.cjs' })).config.mongodb).toEqual({ db: 'shop' });
   });
 });
+
+describe('--config naming a folder', () => {
+  it('is refused in one line naming the config file inside it', async () => {
+    const folder = mkdtempSync(join(tmpdir(), 'docjoin-project-'));
+    folders.push(folder);
+    writeFileSync(join(folder, 'schema.graphql'), 'type Query { hello: String }');
+    await expect(loadProject({ cwd: tmpdir(), configPath: folder })).rejects.toThrow(`--config: ${folder} is a folder; pass the config file (docjoin.config.ts, .mjs, .js, .cjs or .json)`);
+    writeFileSync(join(folder, 'docjoin.config.json'), JSON.stringify({ schema: 'schema.graphql' }));
+    await expect(loadProject({ cwd: tmpdir(), configPath: folder })).rejects.toThrow(`--config: ${folder} is a folder; pass the config file, e.g. --config ${join(folder, 'docjoin.config.json')}`);
+  });
+});
