@@ -62,6 +62,7 @@ export async function loadProject(options: { cwd: string; configPath?: string; s
     const inside = CONFIG_FILE_NAMES.find((name) => existsSync(resolve(configFile!, name)));
     throw new ProjectConfigError(`--config: ${options.configPath} is a folder; pass the config file${inside === undefined ? ' (docjoin.config.ts, .mjs, .js, .cjs or .json)' : `, e.g. --config ${join(options.configPath, inside)}`}`);
   }
+  if (options.schemaPaths !== undefined && options.schemaPaths.length === 0) throw new ProjectConfigError('--schema: no path given; pass SDL files or folders, comma-separated');
   if (configFile === undefined && options.schemaPaths === undefined) {
     throw new ProjectConfigError(`no docjoin.config.* in ${options.cwd}; run \`docjoin init\` to create one, or pass --config FILE or --schema PATH`);
   }

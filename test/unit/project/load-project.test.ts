@@ -112,3 +112,7 @@ describe('--config naming a folder', () => {
     await expect(loadProject({ cwd: tmpdir(), configPath: folder })).rejects.toThrow(`--config: ${folder} is a folder; pass the config file, e.g. --config ${join(folder, 'docjoin.config.json')}`);
   });
 });
+
+it('refuses --schema with no path (--schema "") in one line, rather than an empty schema without a Query type', async () => {
+  await expect(loadProject({ cwd: tmpdir(), schemaPaths: [] })).rejects.toThrow('--schema: no path given; pass SDL files or folders, comma-separated');
+});
