@@ -1,6 +1,6 @@
 import { MONGO_TARGET_FLAGS, readMongoTarget } from '../command-line/mongo-target';
 import { isUsageError, parseFlags, usageError, wantsHelp, type UsageError } from '../command-line/parse-flags';
-import { PROJECT_FLAGS, PROJECT_FLAGS_USAGE, readProjectTarget, type ProjectTarget } from '../command-line/project-flags';
+import { PROJECT_FLAGS, projectFlagsUsage, readProjectTarget, type ProjectTarget } from '../command-line/project-flags';
 import { DEFAULT_DB_NAME, integerRule, isProblem } from '../settings/setting-rules';
 import { DEFAULT_SAMPLE_SIZE } from './statistics/statistics-types';
 
@@ -58,7 +58,7 @@ it would leave; one that does not save MongoDB time on that workload is not give
                               or an array change that pays is given before a lookup
   --mongo-uri URI             MongoDB to sample (default: $MONGODB_URI, else the config's mongodb.uri)
   --db NAME                   database name (default: $MONGODB_DB, else the config's mongodb.db, else "${DEFAULT_DB_NAME}")
-${PROJECT_FLAGS_USAGE}
+${projectFlagsUsage(30)}
   -h, --help                  show this help
 
 Exit codes: 0 advice printed, 1 MongoDB or the workload could not be read, 2 bad arguments or no MongoDB.`;

@@ -7,8 +7,15 @@ export const PROJECT_FLAGS = [
   { name: '--schema', example: 'schema/' },
 ] as const;
 
-export const PROJECT_FLAGS_USAGE = `  --config FILE       the project's config (default: docjoin.config.{ts,mts,mjs,js,cjs,json} here)
-  --schema PATHS      SDL files or folders, comma-separated, instead of the config's "schema"`;
+/** The project flags' lines of a command's usage, their descriptions at `column` as the command's other flags have theirs. */
+export function projectFlagsUsage(column: number): string {
+  return [
+    ['--config FILE', "the project's config (default: docjoin.config.{ts,mts,mjs,js,cjs,json} here)"],
+    ['--schema PATHS', 'SDL files or folders, comma-separated, instead of the config\'s "schema"'],
+  ]
+    .map(([flag, description]) => `  ${flag!.padEnd(column - 2)}${description}`)
+    .join('\n');
+}
 
 export interface ProjectTarget {
   readonly configPath: string | undefined;

@@ -1,6 +1,6 @@
 import { MONGO_TARGET_FLAGS, readMongoTarget } from '../command-line/mongo-target';
 import { isUsageError, parseFlags, usageError, wantsHelp, type UsageError } from '../command-line/parse-flags';
-import { PROJECT_FLAGS, PROJECT_FLAGS_USAGE, readProjectTarget, type ProjectTarget } from '../command-line/project-flags';
+import { PROJECT_FLAGS, projectFlagsUsage, readProjectTarget, type ProjectTarget } from '../command-line/project-flags';
 import { DEFAULT_BATCH_SIZE } from '../reconcile/reconcile-types';
 import { DEFAULT_DB_NAME, integerRule, isProblem } from '../settings/setting-rules';
 
@@ -87,7 +87,7 @@ meanwhile. Dropping a snapshot removes the copied fields only once the schema no
   --batch-size N        documents per read and per write command (default ${DEFAULT_BATCH_SIZE})
   --mongo-uri URI       MongoDB to migrate (default: $MONGODB_URI, else the config's mongodb.uri)
   --db NAME             database name (default: $MONGODB_DB, else the config's mongodb.db, else "${DEFAULT_DB_NAME}")
-${PROJECT_FLAGS_USAGE}
+${projectFlagsUsage(24)}
   -h, --help            show this help
 
 Exit codes: 0 done (what it filled reconciles with no drift); 1 the migration failed (MongoDB

@@ -1,6 +1,6 @@
 import { MONGO_TARGET_FLAGS, readMongoTarget } from '../command-line/mongo-target';
 import { isUsageError, parseFlags, usageError, wantsHelp, type UsageError } from '../command-line/parse-flags';
-import { PROJECT_FLAGS, PROJECT_FLAGS_USAGE, readProjectTarget, type ProjectTarget } from '../command-line/project-flags';
+import { PROJECT_FLAGS, projectFlagsUsage, readProjectTarget, type ProjectTarget } from '../command-line/project-flags';
 import { DEFAULT_DB_NAME, integerRule, isProblem } from '../settings/setting-rules';
 import { DEFAULT_BATCH_SIZE, DEFAULT_SETTLE_MS } from './reconcile-types';
 
@@ -27,7 +27,7 @@ references, counters, totals) with its sources and prints the drift per Type.fie
   --batch-size N   documents per read and per repair command (default ${DEFAULT_BATCH_SIZE})
   --settle-ms N    wait between two looks at a drifted counter or total: only what both find wrong
                    is drift, not a write without a transaction still on its way (default ${DEFAULT_SETTLE_MS})
-${PROJECT_FLAGS_USAGE}
+${projectFlagsUsage(19)}
   -h, --help       show this help
 
 Exit codes: 0 no drift (or all of it fixed), 1 the check failed or the database does not match the schema,

@@ -7,7 +7,7 @@ import { StorageConfigError } from '../../gateway';
 import { ProjectConfigError } from '../../project/load-project';
 import { answerWithoutRunning } from '../../command-line/answer-without-running';
 import { isUsageError, parseFlags, wantsHelp } from '../../command-line/parse-flags';
-import { loadProjectTarget, PROJECT_FLAGS, PROJECT_FLAGS_USAGE, readProjectTarget } from '../../command-line/project-flags';
+import { loadProjectTarget, PROJECT_FLAGS, projectFlagsUsage, readProjectTarget } from '../../command-line/project-flags';
 import type { CliEnv, CliIo } from '../../command-line/cli-io';
 import { configurationErrorText } from '../../command-line/configuration-error-text';
 
@@ -19,7 +19,7 @@ graphql-codegen config (codegen.config), runs it on that schema too (typed resol
 in this process; it needs @graphql-codegen/cli installed.
 
   --check             write nothing; exit 1, listing them, when generated files are stale
-${PROJECT_FLAGS_USAGE}
+${projectFlagsUsage(22)}
   -h, --help          show this help
 
 Exit codes: 0 done (or up to date), 1 stale files or codegen failed, 2 bad arguments or configuration.`;

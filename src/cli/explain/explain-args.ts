@@ -1,6 +1,6 @@
 import { isUsageError, parseFlags, usageError, wantsHelp, type UsageError } from '../../command-line/parse-flags';
 import { MONGO_TARGET_FLAGS } from '../../command-line/mongo-target';
-import { PROJECT_FLAGS, PROJECT_FLAGS_USAGE, readProjectTarget, type ProjectTarget } from '../../command-line/project-flags';
+import { PROJECT_FLAGS, projectFlagsUsage, readProjectTarget, type ProjectTarget } from '../../command-line/project-flags';
 
 /** Parses `docjoin explain …` arguments; no I/O (the --file is read by the command). */
 
@@ -70,7 +70,7 @@ field declares. Also the operation's estimate against the cost limits (DOCJOIN_M
   --mongo-uri URI     with --run: the MongoDB to run on (default: $MONGODB_URI, else the config's mongodb.uri, else embedded)
   --db NAME           with --run: database name (default: $MONGODB_DB, else the config's mongodb.db, else "docjoin")
   --seed-scale N      with --run on the embedded server: the seed's scale (default: $DOCJOIN_SEED_SCALE, else 1)
-${PROJECT_FLAGS_USAGE}
+${projectFlagsUsage(22)}
   -h, --help          show this help
 
 Example: docjoin explain '{ books(first: 50) { name authors { name countOfBooks } } }' --strategy Book.authors=join

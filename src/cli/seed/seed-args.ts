@@ -1,6 +1,6 @@
 import { isUsageError, parseFlags, usageError, wantsHelp, type UsageError } from '../../command-line/parse-flags';
 import { MONGO_TARGET_FLAGS, readMongoTarget } from '../../command-line/mongo-target';
-import { PROJECT_FLAGS, PROJECT_FLAGS_USAGE, readProjectTarget, type ProjectTarget } from '../../command-line/project-flags';
+import { PROJECT_FLAGS, projectFlagsUsage, readProjectTarget, type ProjectTarget } from '../../command-line/project-flags';
 import { DEFAULT_DB_NAME, isProblem, MAX_SEED_SCALE, seedScaleRule } from '../../settings/setting-rules';
 
 /** Parses `docjoin seed …` / `npm run seed -- …` arguments into a command; no I/O, so every case is unit-tested. */
@@ -23,7 +23,7 @@ the embedded server is filled with, and the indexes it needs.
   --scale N           dataset size multiplier passed to the seed, > 0 and <= ${MAX_SCALE} (default 1)
   --mongo-uri URI     MongoDB to seed (default: $MONGODB_URI, else the config's mongodb.uri)
   --db NAME           database name (default: $MONGODB_DB, else the config's mongodb.db, else "${DEFAULT_DB_NAME}")
-${PROJECT_FLAGS_USAGE}
+${projectFlagsUsage(22)}
   -h, --help          show this help
 
 \`docjoin serve\` without a MongoDB URI runs an embedded server inside its own process and seeds it

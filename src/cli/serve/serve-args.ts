@@ -1,5 +1,5 @@
 import { ConfigError, loadConfig, type ConfigFlags, type DocjoinConfig } from '../../config/config';
-import { PROJECT_FLAGS, PROJECT_FLAGS_USAGE, readProjectTarget, type ProjectTarget } from '../../command-line/project-flags';
+import { PROJECT_FLAGS, projectFlagsUsage, readProjectTarget, type ProjectTarget } from '../../command-line/project-flags';
 import { isUsageError, parseFlags, usageError, wantsHelp, type UsageError } from '../../command-line/parse-flags';
 import { MONGO_TARGET_FLAGS } from '../../command-line/mongo-target';
 import type { CliEnv } from '../../command-line/cli-io';
@@ -26,7 +26,7 @@ project's seed.
   --db NAME         database name (default: $MONGODB_DB, else the config's mongodb.db, else "docjoin")
   --seed-scale N    scale passed to the project's seed on the embedded server, > 0 and <= 20
                     (default: $DOCJOIN_SEED_SCALE, else 1)
-${PROJECT_FLAGS_USAGE}
+${projectFlagsUsage(20)}
   -h, --help        show this help
 
 Other settings come from the environment (see the README's Configuration): DOCJOIN_STRATEGY_OVERRIDES,
