@@ -166,6 +166,13 @@ describe('startup', () => {
     );
   });
 
+  it('says, for a @find by an id typed String, that it reads a stored field "id" and how to read the _id instead', async () => {
+    const sdl = SDL.replace('productBySku(sku: String!): Product @find', 'productById(id: String!): Product @find').replace('type Product @collection(name: "products") {\n    id: ID!', 'type Product @collection(name: "products") {\n    id: String!');
+    await expect(start(sdl)).rejects.toThrow(
+      'Query.productById: @find by id needs a unique index, else it could match several Products; create one with db.products.createIndex({ id: 1 }, { unique: true }) (Product.id is read from a stored field "id"; if it means the documents\' _id, type it ID or add @path(path: "_id"))',
+    );
+  });
+
   it('refuses a @list filter on a field no index leads', async () => {
     const sdl = SDL.replace('status: Status\n    ): [Product!]!', 'status: Status\n      priceNot: Float @filter(field: "price", op: NE)\n      skus: [String!] @filter(field: "sku", op: IN)\n    ): [Product!]!');
     await expect(start(sdl)).resolves.toBeUndefined();
