@@ -54,7 +54,7 @@ export function checkSchemaSources(sources: readonly SchemaSource[]): void {
     .map((body) => parse(body));
   const whole = concatAST([...provided, ...documents]);
   const sdlErrors = validateSDL(whole);
-  if (sdlErrors.length > 0) throw new SchemaSourceError(withoutEchoesOfDuplicateTypes(sdlErrors, documents).map((error) => located(error, documents, directiveSuggestion(error, whole))));
+  if (sdlErrors.length > 0) throw new SchemaSourceError(withoutEchoesOfDuplicateTypes(sdlErrors, documents).map((error) => located(error, documents, directiveSuggestion(error, whole) || unknownTypeHint(error))));
   const schema = buildASTSchema(whole, { assumeValidSDL: true });
   // What only a whole schema can break: an interface's field left out, a name starting with "__"…
   const schemaErrors = validateSchema(schema);
@@ -83,6 +83,12 @@ function directiveSuggestion(error: GraphQLError, whole: DocumentNode): string {
   const defined = whole.definitions.flatMap((definition) => (definition.kind === Kind.DIRECTIVE_DEFINITION ? [definition.name.value] : []));
   const [nearest] = suggestionList(unknown, defined);
   return nearest === undefined ? '' : ` Did you mean "@${nearest}"?`;
+}
+
+/** An unknown type graphql-js finds no near name for (`JSON`): how to declare one, and which scalars docjoin adds itself. */
+function unknownTypeHint(error: GraphQLError): string {
+  const unknown = /^Unknown type "(\w+)"\.$/.exec(error.message)?.[1];
+  return unknown === undefined ? '' : ` Declare it (scalar ${unknown} for a scalar of your own; docjoin adds DateTime, Decimal and Long when the SDL uses them).`;
 }
 
 /** For an enum argument given a value it does not have: the values it takes. */

@@ -61,6 +61,9 @@ it('names an unknown directive and an unknown type where they are used', () => {
     'notes.graphql:2:11 (Note): Unknown directive "@colection". Did you mean "@collection"?',
     'users.graphql:3:9 (User.name): Unknown type "Strin". Did you mean "String"?',
   ]);
+  expect(problemsOf({ 'notes.graphql': NOTES, 'users.graphql': USERS.replace('name: String!', 'name: String!\n  meta: JSON') })).toEqual([
+    'users.graphql:4:9 (User.meta): Unknown type "JSON". Declare it (scalar JSON for a scalar of your own; docjoin adds DateTime, Decimal and Long when the SDL uses them).',
+  ]);
 });
 
 it("refuses what only a whole schema breaks, and a name docjoin's SDL declares, where the project's file has it", () => {
