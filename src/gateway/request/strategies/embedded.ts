@@ -13,7 +13,9 @@ import type { RelationRequest, RelationValue } from './resolver-types';
 export function resolveEmbedded(shape: EmbeddedShape, request: RelationRequest): RelationValue {
   const value = readPath(request.parent, shape.path);
   if (!request.field.isList) return value ?? null;
-  const stored = value === undefined || value === null ? [] : Array.isArray(value) ? value : [value];
+  // Nothing stored: null, as graphql-js answers a list the document lacks; an empty list where the list may not be null.
+  if (value === undefined || value === null) return request.field.nonNull ? [] : null;
+  const stored = Array.isArray(value) ? value : [value];
   const { requested } = request;
   const list = asksForList(requested) ? filterAndSort(stored as StoredDocument[], requested.filters, requested.sort) : stored;
   if (!request.field.pageArguments.first) return list;
