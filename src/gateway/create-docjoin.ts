@@ -317,7 +317,7 @@ export async function createDocjoin(options: DocjoinOptions): Promise<Docjoin> {
       deadline: contextOptions.deadline ?? new OperationDeadline(settings.operationTimeoutMs),
       plans: planner,
       ...(backfills && { copyBackfilling: (coordinate: string) => backfills.backfilling(coordinate) }),
-      comparisonRefusal: (access, typeName, path, referenceKeys) => comparisonRefusal(access, storageMap, typeName, path, referenceKeys),
+      comparisonRefusal: (access, typeName, path) => comparisonRefusal(access, storageMap, typeName, path),
     });
     if (contextOptions.admissionSlot) admissionSlots.set(context.ledger, contextOptions.admissionSlot);
     return context;

@@ -66,17 +66,15 @@ function selectsIntrospection(plan: OperationPlan): boolean {
 /**
  * What ordering or filtering `typeName` documents by the stored `path` would show the viewer's role that
  * it may not see, worded to follow "sorts by" / "filters by" (a hand-written resolver's order or filter,
- * checked as the generated lists' are); undefined when nothing. `referenceKeys`: a read's filter or order,
- * which the key of a reference to rows the role reads in part shows too (a write's use of its own paths does not).
+ * checked as the generated lists' are); undefined when nothing.
  */
-export function comparisonRefusal(access: ViewerAccess, storageMap: StorageMap, typeName: string, path: string, referenceKeys = false): string | undefined {
+export function comparisonRefusal(access: ViewerAccess, storageMap: StorageMap, typeName: string, path: string): string | undefined {
   // A hand-written filter may name an array's element by its position ("badges.0.code"): it compares the field all the same.
   const fieldPath = path
     .split('.')
     .filter((segment) => !/^\d+$/.test(segment))
     .join('.');
-  const walk = new AccessWalk(access, access.role, { storageMap, mutations: new Map(), introspection: true }, false);
-  return referenceKeys ? walk.keyedComparisonRefusal(typeName, fieldPath) : walk.comparisonRefusal(typeName, fieldPath);
+  return new AccessWalk(access, access.role, { storageMap, mutations: new Map(), introspection: true }, false).comparisonRefusal(typeName, fieldPath);
 }
 
 /** Per plan, per role: a plan is made for one document and shape, and a role's rules do not change. */
@@ -136,7 +134,7 @@ class AccessWalk {
     const given = givenArguments(step);
     const conditions: readonly RootCondition[] = root?.conditions ?? relation?.listArguments.conditions ?? [];
     for (const condition of conditions) {
-      const shown = given.has(condition.argumentName) ? this.keyedComparisonRefusal(target, condition.path) : undefined;
+      const shown = given.has(condition.argumentName) ? this.#keyedComparisonRefusal(target, condition.path) : undefined;
       if (shown) return `${step.coordinate}(${condition.argumentName}:) filters by ${shown}`;
     }
     const orderBy: ListOrder | undefined = root?.kind === 'list' ? root.orderBy : relation?.listArguments.orderBy;
@@ -147,7 +145,7 @@ class AccessWalk {
     if (root?.kind === 'list' && ownOrder) orders.push(root.sort);
     if (join?.direction === 'byReference' && ownOrder) orders.push(join.sort);
     for (const key of orders.flat()) {
-      const shown = this.keyedComparisonRefusal(target, key.path);
+      const shown = this.#keyedComparisonRefusal(target, key.path);
       if (shown) return `${step.coordinate} sorts by ${shown}`;
     }
     return undefined;
@@ -158,7 +156,7 @@ class AccessWalk {
    * reference's key to documents the role reads only in part. Which rows point at a hidden document, or
    * where its id sorts, is what a group by the reference would show (aggregate) and its null hides.
    */
-  keyedComparisonRefusal(typeName: string, path: string): string | undefined {
+  #keyedComparisonRefusal(typeName: string, path: string): string | undefined {
     const shown = this.comparisonRefusal(typeName, path);
     if (shown !== undefined || path === '_id') return shown;
     return this.#referenceKeyRefusal(typeName, path, '', 0);
@@ -384,7 +382,7 @@ class AccessWalk {
     if (byParentKey) return `${step.coordinate} adds up children joined by the parent's ${byParentKey}`;
     const given = givenArguments(step);
     for (const condition of aggregate.conditions) {
-      const shown = given.has(condition.argumentName) ? this.keyedComparisonRefusal(target, condition.path) : undefined;
+      const shown = given.has(condition.argumentName) ? this.#keyedComparisonRefusal(target, condition.path) : undefined;
       if (shown) return `${step.coordinate}(${condition.argumentName}:) filters by ${shown}`;
     }
     for (const figures of step.children.flatMap((selection) => selection.fields)) {

@@ -111,8 +111,8 @@ export function createRequestContext(options: {
   /** Where tasks wait for the answer to be written (GatewayContext.afterAnswer); default: they run at once. */
   afterAnswer?: (task: () => void) => void;
   copyBackfilling?: (coordinate: string) => boolean;
-  /** Under access rules, what ordering or filtering `typeName` documents by `path` would show the viewer that it may not see (operation-access.ts comparisonRefusal; `referenceKeys` for reads). */
-  comparisonRefusal?: (access: ViewerAccess, typeName: string, path: string, referenceKeys: boolean) => string | undefined;
+  /** Under access rules, what ordering or filtering `typeName` documents by `path` would show the viewer that it may not see (operation-access.ts comparisonRefusal). */
+  comparisonRefusal?: (access: ViewerAccess, typeName: string, path: string) => string | undefined;
 }): GatewayContext {
   const { storageMap, funnel, overrides, deadline, plans, access } = options;
   const ledger = new CostLedger();
@@ -136,8 +136,7 @@ export function createRequestContext(options: {
   };
   const projectionFor = (info: GraphQLResolveInfo, typeName: string): Projection => readsOf(info).projection(typeName);
   const connectionSelection = (info: GraphQLResolveInfo): ConnectionSteps => readsOf(info).connection();
-  const refusalOf = (referenceKeys: boolean) => (access && options.comparisonRefusal ? (typeName: string, path: string) => options.comparisonRefusal!(access, typeName, path, referenceKeys) : undefined);
-  const [readRefusal, writeRefusal] = [refusalOf(true), refusalOf(false)];
+  const comparisonRefusal = access && options.comparisonRefusal ? (typeName: string, path: string) => options.comparisonRefusal!(access, typeName, path) : undefined;
   return {
     requestId: ++nextRequestId,
     viewer: options.viewer,
@@ -157,11 +156,11 @@ export function createRequestContext(options: {
       ledger,
       deadline,
       ...(access && { readScope: access }),
-      ...(readRefusal && { comparisonRefusal: readRefusal }),
+      ...(comparisonRefusal && { comparisonRefusal }),
       projectionFor,
       connectionSelection,
     }),
-    writes: options.writes.forRequest(ledger, access, writeRefusal, {
+    writes: options.writes.forRequest(ledger, access, comparisonRefusal, {
       joinsById: (info) => readsOf(info).joinsById(),
       remember(returned, path) {
         for (const { collection, document, projection } of returned) {
