@@ -9,9 +9,6 @@ import type { ViewerAccess } from '../../request/access/viewer-access';
 import { InvariantError } from '../../errors/internal-errors';
 import { storedPathsOf } from '../../startup/storage-map/stored-paths';
 
-/** How deep #referenceKeyRefusal looks into embedded types (a type embedding itself, a tree, ends there). */
-const MAX_EMBEDDED_DEPTH = 8;
-
 /** The generated mutations' actions, by Mutation field name: what a role needs a rule for. */
 export type MutationActions = ReadonlyMap<string, { readonly kind: 'create' | 'update' | 'delete'; readonly typeName: string }>;
 
@@ -159,30 +156,12 @@ class AccessWalk {
   #keyedComparisonRefusal(typeName: string, path: string): string | undefined {
     const shown = this.comparisonRefusal(typeName, path);
     if (shown !== undefined || path === '_id') return shown;
-    return this.#referenceKeyRefusal(typeName, path, '', 0);
-  }
-
-  /**
-   * A by-key reference's key at, around or inside `path` (undefined: the whole value) whose target the
-   * role reads only in part, in `typeName` or in the embedded types along the path (`lines.productId`
-   * of `OrderLine.product`); `prefix` is where the embedded value lies in the document.
-   */
-  #referenceKeyRefusal(typeName: string, path: string | undefined, prefix: string, depth: number): string | undefined {
-    const { types } = this.context.storageMap;
-    if (depth > MAX_EMBEDDED_DEPTH) return undefined;
-    for (const field of types.get(typeName)?.fields.values() ?? []) {
+    for (const field of this.context.storageMap.types.get(typeName)?.fields.values() ?? []) {
       if (field.kind !== 'relation') continue;
       const join = field.shapes.join;
-      if (join?.direction === 'byKey' && (path === undefined || pathsOverlap(join.localField, path)) && !this.#referencesOnlyReadable(field)) {
-        const unseen = this.access!.canRead(field.targetType) ? 'reads only in part' : 'may not read';
-        return `"${prefix}${join.localField}", the key of ${field.coordinate}, whose ${field.targetType} documents role "${this.role}" ${unseen}`;
-      }
-      const embedded = field.shapes.embedded?.path;
-      if (embedded === undefined || types.get(field.targetType)?.collection !== undefined) continue;
-      const within = path === undefined || isAtOrUnder(embedded, path) ? undefined : path.startsWith(`${embedded}.`) ? path.slice(embedded.length + 1) : null;
-      if (within === null) continue;
-      const inside = this.#referenceKeyRefusal(field.targetType, within, `${prefix}${embedded}.`, depth + 1);
-      if (inside) return inside;
+      if (join?.direction !== 'byKey' || !pathsOverlap(join.localField, path) || this.#referencesOnlyReadable(field)) continue;
+      const unseen = this.access!.canRead(field.targetType) ? 'reads only in part' : 'may not read';
+      return `"${join.localField}", the key of ${field.coordinate}, whose ${field.targetType} documents role "${this.role}" ${unseen}`;
     }
     return undefined;
   }
