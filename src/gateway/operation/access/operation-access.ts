@@ -131,7 +131,7 @@ class AccessWalk {
     const given = givenArguments(step);
     const conditions: readonly RootCondition[] = root?.conditions ?? relation?.listArguments.conditions ?? [];
     for (const condition of conditions) {
-      const shown = given.has(condition.argumentName) ? this.#keyedComparisonRefusal(target, condition.path) : undefined;
+      const shown = given.has(condition.argumentName) ? this.#pathRefusal(target, condition.path) : undefined;
       if (shown) return `${step.coordinate}(${condition.argumentName}:) filters by ${shown}`;
     }
     const orderBy: ListOrder | undefined = root?.kind === 'list' ? root.orderBy : relation?.listArguments.orderBy;
@@ -142,26 +142,8 @@ class AccessWalk {
     if (root?.kind === 'list' && ownOrder) orders.push(root.sort);
     if (join?.direction === 'byReference' && ownOrder) orders.push(join.sort);
     for (const key of orders.flat()) {
-      const shown = this.#keyedComparisonRefusal(target, key.path);
+      const shown = this.comparisonRefusal(target, key.path);
       if (shown) return `${step.coordinate} sorts by ${shown}`;
-    }
-    return undefined;
-  }
-
-  /**
-   * What a filter or an order the client picks by the stored `path` shows: #pathRefusal's, and a
-   * reference's key to documents the role reads only in part. Which rows point at a hidden document, or
-   * where its id sorts, is what a group by the reference would show (aggregate) and its null hides.
-   */
-  #keyedComparisonRefusal(typeName: string, path: string): string | undefined {
-    const shown = this.comparisonRefusal(typeName, path);
-    if (shown !== undefined || path === '_id') return shown;
-    for (const field of this.context.storageMap.types.get(typeName)?.fields.values() ?? []) {
-      if (field.kind !== 'relation') continue;
-      const join = field.shapes.join;
-      if (join?.direction !== 'byKey' || !pathsOverlap(join.localField, path) || this.#referencesOnlyReadable(field)) continue;
-      const unseen = this.access!.canRead(field.targetType) ? 'reads only in part' : 'may not read';
-      return `"${join.localField}", the key of ${field.coordinate}, whose ${field.targetType} documents role "${this.role}" ${unseen}`;
     }
     return undefined;
   }
@@ -361,7 +343,7 @@ class AccessWalk {
     if (byParentKey) return `${step.coordinate} adds up children joined by the parent's ${byParentKey}`;
     const given = givenArguments(step);
     for (const condition of aggregate.conditions) {
-      const shown = given.has(condition.argumentName) ? this.#keyedComparisonRefusal(target, condition.path) : undefined;
+      const shown = given.has(condition.argumentName) ? this.#pathRefusal(target, condition.path) : undefined;
       if (shown) return `${step.coordinate}(${condition.argumentName}:) filters by ${shown}`;
     }
     for (const figures of step.children.flatMap((selection) => selection.fields)) {
