@@ -8,6 +8,7 @@ import { NO_CLAIM } from '../request/access/stored-claim';
 import type { ViewerAccess } from '../request/access/viewer-access';
 import { refuseHiddenFilter, type ComparisonRefusal } from '../request/access/comparison-refusal';
 import { sortDocument } from '../startup/storage-map/parse-sort';
+import { storedPathsOf as fieldStoredPaths } from '../startup/storage-map/stored-paths';
 import { boundedArraysOf, collectionsDerivedFromDelete, incomingReferences, planDeleteDerived } from './delete-planner';
 import type { FunnelWriter, UpdateStatement } from '../request/mongo/funnel-writer';
 import { projectionOf, toFindProjection, type Projection } from '../operation/planning/projection';
@@ -481,12 +482,31 @@ export class WriteUnit {
    * commands are sent only when the value changes, so their number would show the old value.
    */
   #concealIfHidden(typeName: string, paths: readonly string[], moves: () => boolean): void {
+    const inside = this.#insideHiddenValue(typeName, paths);
+    if (inside) {
+      throw forbidden(
+        `Mutation.${this.mutationField} sets "${inside.path}", inside ${typeName}.${inside.fieldName}, which is hidden from role "${this.access!.role}": whether it can be set would tell what that value holds; set it in a mutation run by a role that reads ${typeName}.${inside.fieldName}`,
+      );
+    }
     const hidden = this.comparisonRefusal ? paths.map((path) => this.comparisonRefusal!(typeName, path)).find((shown) => shown !== undefined) : undefined;
     if (hidden === undefined) return;
     if (moves()) {
       throw forbidden(`Mutation.${this.mutationField} sets ${hidden}, and what it moves elsewhere (counts, totals, references) would show the value it held; set it in a mutation run by a role that reads it`);
     }
     this.onConcealedWrite();
+  }
+
+  /** The first of `paths` stored inside (not at) a field of `typeName` the viewer's role hides: MongoDB sets it only where that value is a document. */
+  #insideHiddenValue(typeName: string, paths: readonly string[]): { readonly path: string; readonly fieldName: string } | undefined {
+    const storage = this.model.storageMap.types.get(typeName);
+    if (!this.access || !storage) return undefined;
+    for (const fieldName of this.access.hidden(typeName)) {
+      for (const stored of fieldStoredPaths(storage, fieldName)) {
+        const path = paths.find((set) => set.startsWith(`${stored}.`));
+        if (path !== undefined) return { path, fieldName };
+      }
+    }
+    return undefined;
   }
 
   /** Whether filtering `collection`'s documents by `path` would show the viewer what it may not see (a hidden field, a copy it reads in part). */

@@ -408,6 +408,16 @@ describe('startup refuses a rule it cannot enforce on some path, naming Type.fie
       `type Shelf @collection(name: "shelves") @access(roles: ["reader"], allow: [READ], hide: ["band"]) @access(roles: ["reader"], allow: [UPDATE, DELETE], where: [{ field: "band", equals: "junior" }]) { id: ID! band: String! }`,
       'Shelf.band: role "reader" may UPDATE only where band holds a value, but its READ rule hides band, so whether an update finds a row would tell that row\'s hidden value; add the same condition to its READ rule, drop it from the UPDATE rule, or let the role read Shelf.band',
     ],
+    [
+      'a create condition on a value a snapshot copies from a field the role may not read (refused or not would tell its value)',
+      `type Curator @collection(name: "curators") @access(roles: ["reader"], allow: [READ], hide: ["orgId"]) { id: ID! name: String! orgId: ID! }
+       type Shelf @collection(name: "shelves") @access(roles: ["reader"], allow: [READ, CREATE], where: [{ field: "curatorOrg", claim: "org" }]) {
+         id: ID!
+         curatorOrg: ID @path(path: "curator.orgId")
+         curator: Curator @snapshot(path: "curator", fields: ["id", "name", "orgId"]) @join(localField: "curator.id") @read(strategy: SNAPSHOT)
+       }`,
+      'Shelf.curatorOrg: role "reader" may CREATE only where curatorOrg is claim org, but it is copied from Curator.orgId, hidden from role "reader", so whether a create is refused would tell that value; let the role read Curator.orgId, or drop the condition from the role\'s CREATE and READ rules',
+    ],
   ])('%s', async (_case, shelf, problem) => {
     await expect(start(`${base}\n${shelf}`)).rejects.toThrow(problem);
   });

@@ -106,6 +106,50 @@ describe('an update setting a field the role may not see', () => {
   });
 });
 
+describe('an update setting a field stored inside a value the role may not see', () => {
+  // MongoDB sets meta.nickname only where meta is a document: whether it could would tell what the hidden meta holds.
+  const personDefs = /* GraphQL */ `
+    scalar JSON
+    type Query { people(first: Int = 20): [Person!]! @list(sort: "name") }
+    type Mutation { updatePerson(id: ID!, input: PersonPatch!): Person! @update }
+    type Person @collection(name: "people") @access(roles: ["clerk"], allow: [READ, UPDATE], hide: ["meta"]) {
+      id: ID!
+      name: String!
+      meta: JSON
+      nickname: String @path(path: "meta.nickname")
+    }
+    input PersonPatch { name: String nickname: String }
+  `;
+  const [withDocument, withString] = [new ObjectId('0000000000000000000000a1'), new ObjectId('0000000000000000000000a2')];
+  let people: SdlGateway;
+  beforeAll(async () => {
+    people = await startSdlGateway({
+      typeDefs: personDefs,
+      dbPrefix: 'hidden_inside_update',
+      prepare: async (db) => {
+        await db.collection('people').insertMany([
+          { _id: withDocument, name: 'A', meta: { salary: 1 } },
+          { _id: withString, name: 'B', meta: 'a string' },
+        ]);
+        await db.collection('people').createIndex({ name: 1, _id: 1 });
+      },
+    });
+  }, 60_000);
+  afterAll(() => people?.stop());
+
+  it('is refused alike whatever the value holds, with nothing written', async () => {
+    for (const id of [withDocument, withString]) {
+      const result = await people.gateway.execute({ query: `mutation { updatePerson(id: "${id.toHexString()}", input: { nickname: "n" }) { id } }` }, { viewer: as('clerk') });
+      expect(result.errors?.map((error) => [error.extensions?.code, error.message])).toEqual([
+        ['FORBIDDEN', 'Mutation.updatePerson sets "meta.nickname", inside Person.meta, which is hidden from role "clerk": whether it can be set would tell what that value holds; set it in a mutation run by a role that reads Person.meta'],
+      ]);
+    }
+    expect((await people.db.collection('people').find({}, { sort: { name: 1 } }).toArray()).map((person) => person.meta)).toEqual([{ salary: 1 }, 'a string']);
+    const renamed = await people.gateway.execute({ query: `mutation { updatePerson(id: "${withString.toHexString()}", input: { name: "C" }) { name } }` }, { viewer: as('clerk') });
+    expect([renamed.errors, renamed.data]).toEqual([undefined, { updatePerson: { name: 'C' } }]);
+  });
+});
+
 describe('an update of a hidden field that moves a total', () => {
   const payrollDefs = /* GraphQL */ `
     type Query { teams(first: Int = 20): [Team!]! @list(sort: "name") }

@@ -7,7 +7,7 @@ import { storedPathsOf } from '../storage-map/stored-paths';
 import { rowCondition } from './row-condition';
 import type { RelationField, StorageMap, TypeStorage } from '../storage-map/storage-map-types';
 import type { WriteModel } from '../write-model/write-model-types';
-import { describeCondition, readRuleOf, sameValue, type AccessAction, type AccessRules, type ActionRule, type MirroredReference, type ReadRule, type RoleRules, type RowCondition, type TypeAccess, type UpdateRule } from './access-rule-types';
+import { describeCondition, describeEquals, readRuleOf, sameValue, type AccessAction, type AccessRules, type ActionRule, type MirroredReference, type ReadRule, type RoleRules, type RowCondition, type TypeAccess, type UpdateRule } from './access-rule-types';
 
 type MutableRoleRules = { -readonly [action in keyof RoleRules]: RoleRules[action] };
 
@@ -74,6 +74,7 @@ export function buildAccessRules(schema: GraphQLSchema, storageMap: StorageMap, 
     }
     for (const counter of derived.counters) derivedFigureProblem(rules, storageMap, { coordinate: counter.coordinate, of: counter.of, children: counter.source.kind === 'children', summed: undefined }, role, problems);
     for (const total of derived.totals) derivedFigureProblem(rules, storageMap, { coordinate: total.coordinate, of: total.of, children: true, summed: total.summedField }, role, problems);
+    for (const type of types.values()) createPresetInHiddenCopyProblem(rules, storageMap, type, role, problems);
     if (joined.size > 0) joinedFor.set(role, joined);
   }
   const joinedIn = new Map([...joinedFor].map(([role, coordinates]) => [role, collectionsHolding(storageMap, coordinates)]));
@@ -206,6 +207,25 @@ function refuseWriteConditionsOnHidden(typeName: string, storage: TypeStorage, b
         );
       }
     }
+  }
+}
+
+/**
+ * A create's condition on a value a snapshot copies (`authorOrg` at `author.orgId`) is checked once the
+ * copy is filled from its source: whether the create is refused tells the source's value, so the role
+ * must read that field on the source. The create's own conditions count, and its READ rule's, which a
+ * generated create presets too.
+ */
+function createPresetInHiddenCopyProblem(rules: AccessRules, storageMap: StorageMap, type: TypeAccess, role: string, problems: string[]): void {
+  const own = type.roles.get(role);
+  if (!own?.create) return;
+  for (const condition of [...own.create.where, ...(own.read?.where ?? [])]) {
+    const hidden = hiddenInCopyOnPath(rules, storageMap, type.typeName, condition.path, role);
+    if (hidden === undefined) continue;
+    problems.push(
+      `${type.typeName}.${condition.fieldName}: role "${role}" may CREATE only where ${condition.fieldName} is ${describeEquals(condition)}, but it is copied from ${hidden}, hidden from role "${role}", so whether a create is refused would tell that value; let the role read ${hidden}, or drop the condition from the role's CREATE and READ rules`,
+    );
+    return;
   }
 }
 
