@@ -66,5 +66,6 @@ function headerError(problem: string, storageMap: StorageMap) {
     .filter((field) => declaredStrategies(field).length > 1)
     .map((field) => `${field.coordinate}=${declaredStrategies(field).join('|')}`)
     .join(', ');
-  return badUserInput(`${STRATEGY_HEADER}: ${problem}. Fields with a choice of strategy: ${choices}`, { header: STRATEGY_HEADER }, { beforeExecution: true });
+  const offered = choices === '' ? 'No field of this schema has a choice of strategy (only a field with @join can be read another way)' : `Fields with a choice of strategy: ${choices}`;
+  return badUserInput(`${STRATEGY_HEADER}: ${problem}. ${offered}`, { header: STRATEGY_HEADER }, { beforeExecution: true });
 }

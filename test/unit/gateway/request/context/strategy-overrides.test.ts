@@ -80,4 +80,15 @@ describe('exampleStrategyOverride', () => {
     `;
     expect(() => parseStrategyOverrides('Note.tags=lookup', buildStorageMap(schemaOf(sdl)))).toThrow('x-docjoin-strategy: Note.tags has no @join to read by lookup; choose embedded.');
   });
+
+  it('says so when no field has a choice, rather than ending on an empty list', () => {
+    const embeddedOnly = /* GraphQL */ `
+      type Query { notes: [Note!]! @list }
+      type Note @collection(name: "notes") { id: ID! tags: [Tag!]! @embedded }
+      type Tag { name: String! }
+    `;
+    expect(() => parseStrategyOverrides('Note.nope=join', buildStorageMap(schemaOf(embeddedOnly)))).toThrow(
+      /^x-docjoin-strategy: unknown field "Note.nope"\. No field of this schema has a choice of strategy \(only a field with @join can be read another way\)$/,
+    );
+  });
 });
