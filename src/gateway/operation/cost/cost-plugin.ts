@@ -122,6 +122,14 @@ export function ApolloServerPluginDocjoinCost<TContext extends { readonly ledger
             request.contextValue.ledger.limitRoundTrips({ estimated: estimate.roundTrips, max: maxRoundTrips, refusal: (fields) => roundTripLimitReached({ estimated: estimate!.roundTrips, max: maxRoundTrips, origin, fields }) });
           }
         },
+        async executionDidStart({ contextValue }) {
+          return {
+            // Reads an early answer left running (graphql-js's, at a failed non-null field) are counted, and keep the documents they were admitted for, until they end.
+            async executionDidEnd() {
+              await contextValue.ledger.readsSettled();
+            },
+          };
+        },
         async willSendResponse(request) {
           // Another plugin's refusal can send the response while the admission still waits: it is given back once it comes.
           if (release) release();

@@ -204,6 +204,8 @@ export class CostLedger {
   /** The round trips the operation may send, and the error past them (limitRoundTrips); reads started so far. */
   #roundTripLimit: { readonly max: number; readonly refusal: (fields: readonly string[]) => Error } | undefined;
   #readsStarted = 0;
+  #readsInFlight = 0;
+  readonly #whenSettled: Array<() => void> = [];
   #writeUnitCommands = 0;
 
   /** Documents `$lookup` stages brought inside the documents of the replies, by the collection they came from (commands count only the outer ones). */
@@ -324,8 +326,26 @@ export class CostLedger {
    */
   startRead(fields: readonly string[]): void {
     this.#readsStarted += 1;
-    if (this.#roundTripLimit === undefined) return;
-    if (this.#readsStarted + this.#writeUnitCommands > this.#roundTripLimit.max) throw this.#roundTripLimit.refusal(fields);
+    if (this.#roundTripLimit !== undefined && this.#readsStarted + this.#writeUnitCommands > this.#roundTripLimit.max) throw this.#roundTripLimit.refusal(fields);
+    this.#readsInFlight += 1;
+  }
+
+  /** A read startRead let through has its answer, or has failed. */
+  endRead(): void {
+    this.#readsInFlight -= 1;
+    if (this.#readsInFlight === 0) for (const settled of this.#whenSettled.splice(0)) settled();
+  }
+
+  /**
+   * Resolves once no read is in flight, nor starts in the turn of the event loop after the last one
+   * ends: graphql-js answers as soon as a non-null field fails, while its other branches go on reading,
+   * and the report must count what they send. At once when none is in flight, as for nearly every answer.
+   */
+  async readsSettled(): Promise<void> {
+    while (this.#readsInFlight > 0) {
+      await new Promise<void>((resolve) => this.#whenSettled.push(resolve));
+      await new Promise<void>((resolve) => setImmediate(resolve));
+    }
   }
 
   /**

@@ -452,6 +452,8 @@ export class MongoFunnel {
         deadline.throwIfStopped();
       }
       throw new DatabaseFailure(collection, error);
+    } finally {
+      scope.ledger.endRead();
     }
   }
 
