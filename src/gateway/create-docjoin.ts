@@ -280,6 +280,7 @@ export async function createDocjoin(options: DocjoinOptions): Promise<Docjoin> {
         warnings.push(...(await integrityOracleWarnings(accessRules, storageMap, writeModel.totals, existing, indexesOf, (typeName) => incomingReferences(writeModel, typeName), refusal)));
       }
       for (const warning of warnings) warn(warning);
+      if (schema.getMutationType()) await writeRuntime.prepare();
     }
     await sizes?.start();
     await backfills?.start();

@@ -20,6 +20,12 @@ export interface WriteRuntime {
   /** `access`: the viewer's rules (undefined without any), which every write unit of the request keeps. */
   /** `comparisonRefusal`: under access rules, what filtering `typeName` documents by `path` would show the viewer that it may not see. */
   forRequest(ledger: CostLedger, access: ViewerAccess | undefined, comparisonRefusal: ComparisonRefusal | undefined, readBack: MutationReadBack): RequestWrites;
+  /**
+   * Asks the server once, at startup, what the first mutation would ask it (whether it runs transactions;
+   * the lock collection where locks are used), so no request sends commands its cost report cannot name.
+   * A failure is left to the first mutation, which asks again.
+   */
+  prepare(): Promise<void>;
 }
 
 /**
@@ -51,9 +57,9 @@ export function buildWriteEstimates(options: {
 
 /**
  * Builds (and validates) the write model and the write estimates at startup. Whether the server runs
- * transactions is asked once, on the first write, so a gateway that never writes never sends the
- * `hello`; until then the estimates count a commit unless `writes.transactions` is `never` (against a
- * standalone server they are one above what is sent).
+ * transactions is asked once: at startup where the schema has mutations and the database is checked
+ * (`prepare`), else on the first write. The estimates count a commit unless `writes.transactions` is
+ * `never` (against a standalone server they are one above what is sent).
  */
 export function createWriteRuntime(options: {
   model: WriteModel;
@@ -94,6 +100,10 @@ export function createWriteRuntime(options: {
     model,
     estimates,
     forRequest: (ledger, access, comparisonRefusal, readBack) => new RequestWrites(readBack, model, locks, options.funnel, ledger, transactions, estimates, options.retries, access, comparisonRefusal, options.plans),
+    prepare: () => transactions().then(
+      () => undefined,
+      () => undefined,
+    ),
   };
 }
 
