@@ -1,16 +1,13 @@
-import { resolve } from 'node:path';
-import { ObjectId, type Db, type MongoClient } from 'mongodb';
-import { connectMongo, loadProject, type ExecutedOperation, type Gateway, type Viewer } from 'docjoin';
+import { ObjectId, type Db } from 'mongodb';
+import type { ExecutedOperation, Gateway, Viewer } from 'docjoin';
 import { SHOP_IDS } from '../../examples/shop/seed/seed-shop';
-import { startTestMongo, type TestMongo } from '../support/test-mongo';
-import { createCheckedGateway } from '../support/checked-gateway';
+import { startShopGateway, type ShopGateway } from './start-shop';
 
 /**
  * The shop's aggregates (examples/shop/schema/shop.graphql): revenue per order status, average rating
  * per product, product count per category. Every figure is computed again here from the documents the
  * raw driver reads, and every operation's round trips are exact.
  */
-const SHOP_CONFIG = resolve(__dirname, '../../examples/shop/docjoin.config.ts');
 const { tea, cups, sencha, matcha, mug, ada } = SHOP_IDS;
 const hex = (id: ObjectId) => id.toHexString();
 const ADMIN: Viewer = { role: 'admin', roles: ['admin'], anonymous: false, subject: undefined, claims: { role: 'admin' } };
@@ -25,27 +22,18 @@ interface StoredOrder {
   customer: { id: ObjectId };
 }
 
-let mongo: TestMongo;
-let client: MongoClient;
+let shop: ShopGateway;
 let db: Db;
 let gateway: Gateway;
 beforeAll(async () => {
-  mongo = await startTestMongo();
-  db = mongo.freshDb('shop_aggregates');
-  const project = await loadProject({ cwd: process.cwd(), configPath: SHOP_CONFIG });
-  await project.config.seed!(db, { scale: 1, onProgress: () => undefined });
-  client = await connectMongo(mongo.uri);
-  gateway = await createCheckedGateway({ typeDefs: project.typeDefs, resolvers: project.resolvers, writePlans: project.writePlans, auth: project.config.auth!, mongoClient: client, db: db.databaseName, listen: false, onWarning: (message) => { throw new Error(message); } });
+  shop = await startShopGateway('shop_aggregates');
+  ({ db, gateway } = shop);
   // More reviews, written through the gateway so that every product's reviewCount stays true.
   for (const [product, rating, day] of [[sencha, 4, 3], [sencha, 2, 4], [matcha, 3, 5], [matcha, 5, 6]] as const) {
     await run(`mutation { createReview(input: { product: "${hex(product)}", rating: ${rating}, text: "Noted.", createdAt: "2026-11-0${day}T09:00:00Z" }) { id } }`);
   }
 }, 60_000);
-afterAll(async () => {
-  await gateway?.stop();
-  await client?.close();
-  await mongo?.stop();
-});
+afterAll(() => shop?.stop());
 
 async function run(query: string, viewer: Viewer = ADMIN): Promise<ExecutedOperation> {
   const result = await gateway.execute({ query }, { viewer });
@@ -53,7 +41,7 @@ async function run(query: string, viewer: Viewer = ADMIN): Promise<ExecutedOpera
   return result;
 }
 
-const orders = () => mongo.client.db(db.databaseName).collection<StoredOrder>('orders').find().toArray();
+const orders = () => shop.mongo.client.db(db.databaseName).collection<StoredOrder>('orders').find().toArray();
 const sum = (values: readonly number[]) => values.reduce((total, value) => total + value, 0);
 const iso = (date: Date) => date.toISOString();
 const byDate = (a: Date, b: Date) => a.getTime() - b.getTime();
@@ -133,7 +121,7 @@ describe('revenue per order status (a root @list)', () => {
 
 describe('average rating per product and product count per category (reverse joins)', () => {
   it('gives every product of a page its figures and its groups from ONE aggregate', async () => {
-    const reviews = await mongo.client.db(db.databaseName).collection<{ productId: ObjectId; rating: number }>('reviews').find().toArray();
+    const reviews = await shop.mongo.client.db(db.databaseName).collection<{ productId: ObjectId; rating: number }>('reviews').find().toArray();
     const products = [matcha, mug, sencha]; // by name: Matcha, Mug, Sencha
     const result = await run('{ products { name reviewsAggregate { count avg { rating } min { rating } groupBy(by: [RATING]) { key { rating } count } } } }');
     expect(result.data).toEqual({
@@ -155,7 +143,7 @@ describe('average rating per product and product count per category (reverse joi
   });
 
   it('answers the average rating per product from Product.reviewCount and Product.ratingTotal, which the review writes kept, with no command', async () => {
-    const reviews = await mongo.client.db(db.databaseName).collection<{ productId: ObjectId; rating: number }>('reviews').find().toArray();
+    const reviews = await shop.mongo.client.db(db.databaseName).collection<{ productId: ObjectId; rating: number }>('reviews').find().toArray();
     const result = await run('{ products { name ratingTotal reviewsAggregate { count sum { rating } avg { rating } } } }');
     expect(result.data).toEqual({
       products: [matcha, mug, sencha].map((product, index) => {
@@ -199,7 +187,7 @@ describe('average rating per product and product count per category (reverse joi
   });
 
   it('counts the products of every category of a page in one aggregate, and sends aliases of one level together', async () => {
-    const products = await mongo.client.db(db.databaseName).collection<{ categoryId: ObjectId; price: number }>('products').find().toArray();
+    const products = await shop.mongo.client.db(db.databaseName).collection<{ categoryId: ObjectId; price: number }>('products').find().toArray();
     const figures = (category: ObjectId) => {
       const prices = products.filter((product) => product.categoryId.equals(category)).map((product) => product.price);
       return { count: prices.length, sum: { price: sum(prices) }, max: { price: Math.max(...prices) } };
