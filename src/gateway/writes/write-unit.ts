@@ -482,10 +482,11 @@ export class WriteUnit {
    * commands are sent only when the value changes, so their number would show the old value.
    */
   #concealIfHidden(typeName: string, paths: readonly string[], moves: () => boolean): void {
-    const inside = this.#insideHiddenValue(typeName, paths);
-    if (inside) {
+    for (const path of paths) {
+      const hidden = this.#hiddenAround(typeName, path);
+      if (hidden === undefined) continue;
       throw forbidden(
-        `Mutation.${this.mutationField} sets "${inside.path}", inside ${typeName}.${inside.fieldName}, which is hidden from role "${this.access!.role}": whether it can be set would tell what that value holds; set it in a mutation run by a role that reads ${typeName}.${inside.fieldName}`,
+        `Mutation.${this.mutationField} sets "${path}", inside ${hidden}, which is hidden from role "${this.access!.role}": whether it can be set would tell what that value holds; set it in a mutation run by a role that reads ${hidden}`,
       );
     }
     const hidden = this.comparisonRefusal ? paths.map((path) => this.comparisonRefusal!(typeName, path)).find((shown) => shown !== undefined) : undefined;
@@ -496,15 +497,24 @@ export class WriteUnit {
     this.onConcealedWrite();
   }
 
-  /** The first of `paths` stored inside (not at) a field of `typeName` the viewer's role hides: MongoDB sets it only where that value is a document. */
-  #insideHiddenValue(typeName: string, paths: readonly string[]): { readonly path: string; readonly fieldName: string } | undefined {
-    const storage = this.model.storageMap.types.get(typeName);
+  /**
+   * The field (`Type.field`) the viewer's role hides whose value holds the stored `path` of a `typeName`
+   * document (inside it, not at it), on that type or on an embedded type along the path: MongoDB sets
+   * the path only where that value is a document.
+   */
+  #hiddenAround(typeName: string, path: string): string | undefined {
+    const { types } = this.model.storageMap;
+    const storage = types.get(typeName);
     if (!this.access || !storage) return undefined;
     for (const fieldName of this.access.hidden(typeName)) {
-      for (const stored of fieldStoredPaths(storage, fieldName)) {
-        const path = paths.find((set) => set.startsWith(`${stored}.`));
-        if (path !== undefined) return { path, fieldName };
-      }
+      if (fieldStoredPaths(storage, fieldName).some((stored) => path.startsWith(`${stored}.`))) return `${typeName}.${fieldName}`;
+    }
+    for (const field of storage.fields.values()) {
+      if (field.kind !== 'relation') continue;
+      const embedded = field.shapes.embedded?.path;
+      if (embedded === undefined || !path.startsWith(`${embedded}.`) || types.get(field.targetType)?.collection !== undefined) continue;
+      const hidden = this.#hiddenAround(field.targetType, path.slice(embedded.length + 1));
+      if (hidden !== undefined) return hidden;
     }
     return undefined;
   }

@@ -106,19 +106,44 @@ describe('an update setting a field the role may not see', () => {
   });
 });
 
-describe('an update setting a field stored inside a value the role may not see', () => {
-  // MongoDB sets meta.nickname only where meta is a document: whether it could would tell what the hidden meta holds.
+describe.each([
+  {
+    where: 'on the type itself',
+    sdl: /* GraphQL */ `
+      type Person @collection(name: "people") @access(roles: ["clerk"], allow: [READ, UPDATE], hide: ["meta"]) {
+        id: ID!
+        name: String!
+        meta: JSON
+        nickname: String @path(path: "meta.nickname")
+      }
+    `,
+    hiddenAt: (value: unknown) => ({ meta: value }),
+    path: 'meta.nickname',
+    hidden: 'Person.meta',
+  },
+  {
+    where: 'on an embedded type along the path',
+    sdl: /* GraphQL */ `
+      type Profile @access(roles: ["clerk"], allow: [READ], hide: ["meta"]) { title: String meta: JSON }
+      type Person @collection(name: "people") @access(roles: ["clerk"], allow: [READ, UPDATE]) {
+        id: ID!
+        name: String!
+        profile: Profile @embedded
+        nickname: String @path(path: "profile.meta.nickname")
+      }
+    `,
+    hiddenAt: (value: unknown) => ({ profile: { meta: value } }),
+    path: 'profile.meta.nickname',
+    hidden: 'Profile.meta',
+  },
+])('an update setting a field stored inside a value the role may not see ($where)', ({ sdl, hiddenAt, path, hidden }) => {
+  // MongoDB sets the field only where the hidden value is a document: whether it could would tell what that value holds.
   const personDefs = /* GraphQL */ `
     scalar JSON
     type Query { people(first: Int = 20): [Person!]! @list(sort: "name") }
     type Mutation { updatePerson(id: ID!, input: PersonPatch!): Person! @update }
-    type Person @collection(name: "people") @access(roles: ["clerk"], allow: [READ, UPDATE], hide: ["meta"]) {
-      id: ID!
-      name: String!
-      meta: JSON
-      nickname: String @path(path: "meta.nickname")
-    }
     input PersonPatch { name: String nickname: String }
+    ${sdl}
   `;
   const [withDocument, withString] = [new ObjectId('0000000000000000000000a1'), new ObjectId('0000000000000000000000a2')];
   let people: SdlGateway;
@@ -128,8 +153,8 @@ describe('an update setting a field stored inside a value the role may not see',
       dbPrefix: 'hidden_inside_update',
       prepare: async (db) => {
         await db.collection('people').insertMany([
-          { _id: withDocument, name: 'A', meta: { salary: 1 } },
-          { _id: withString, name: 'B', meta: 'a string' },
+          { _id: withDocument, name: 'A', ...hiddenAt({ salary: 1 }) },
+          { _id: withString, name: 'B', ...hiddenAt('a string') },
         ]);
         await db.collection('people').createIndex({ name: 1, _id: 1 });
       },
@@ -141,10 +166,11 @@ describe('an update setting a field stored inside a value the role may not see',
     for (const id of [withDocument, withString]) {
       const result = await people.gateway.execute({ query: `mutation { updatePerson(id: "${id.toHexString()}", input: { nickname: "n" }) { id } }` }, { viewer: as('clerk') });
       expect(result.errors?.map((error) => [error.extensions?.code, error.message])).toEqual([
-        ['FORBIDDEN', 'Mutation.updatePerson sets "meta.nickname", inside Person.meta, which is hidden from role "clerk": whether it can be set would tell what that value holds; set it in a mutation run by a role that reads Person.meta'],
+        ['FORBIDDEN', `Mutation.updatePerson sets "${path}", inside ${hidden}, which is hidden from role "clerk": whether it can be set would tell what that value holds; set it in a mutation run by a role that reads ${hidden}`],
       ]);
     }
-    expect((await people.db.collection('people').find({}, { sort: { name: 1 } }).toArray()).map((person) => person.meta)).toEqual([{ salary: 1 }, 'a string']);
+    const stored = await people.db.collection('people').find({}, { sort: { name: 1 }, projection: { _id: 0, name: 0 } }).toArray();
+    expect(stored).toEqual([hiddenAt({ salary: 1 }), hiddenAt('a string')]);
     const renamed = await people.gateway.execute({ query: `mutation { updatePerson(id: "${withString.toHexString()}", input: { name: "C" }) { name } }` }, { viewer: as('clerk') });
     expect([renamed.errors, renamed.data]).toEqual([undefined, { updatePerson: { name: 'C' } }]);
   });

@@ -241,7 +241,7 @@ class StoredFieldCheck {
   #checkEmbeddedShape(field: RelationField, values: readonly unknown[], embeddedAt: string, where: SampledValues): void {
     const missing = values.filter((value) => value === undefined || value === null).length;
     // A bounded array's absence has its own warning, with its fix.
-    // A missing list reads as [] (resolveEmbedded); a missing document fails a non-null field.
+    // A missing list reads as [] where it is non-null, else null (resolveEmbedded); a missing document fails a non-null field.
     if (missing > 0 && field.nonNull && !field.isList && !field.shapes.join) {
       this.warnings.push(`${field.coordinate} is non-null, but "${embeddedAt}" is missing in ${missing} ${where.of}; reading them fails with "Cannot return null"`);
     }
