@@ -4,7 +4,7 @@ import type { SortKey } from '../../startup/storage-map/storage-map-types';
 import type { GraphQLError } from 'graphql';
 import { valueOutOfRange } from '../../errors/public-error-code';
 import { quoteInput } from '../../errors/quote-input';
-import { cursorCanHold, cursorList, decodeCursor, encodeCursor, type DecodedCursor } from './cursor';
+import { cursorCanHold, cursorList, decodeCursor, encodeCursor, outOfRangePosition, type DecodedCursor } from './cursor';
 import { afterFilter } from './keyset-filter';
 import { validateFirst, type PageRequest } from './page-request';
 
@@ -80,8 +80,5 @@ export function toConnection(page: ConnectionPage, documents: readonly StoredDoc
 function cursorOf(page: ConnectionPage, parent: string | undefined, node: StoredDocument): string | GraphQLError {
   const values = page.sort.map((key) => readPath(node, key.path));
   if (cursorCanHold(values)) return encodeCursor({ list: page.list, parent }, values);
-  const keys = page.sort.map((key) => key.path).join(', ');
-  return valueOutOfRange(
-    `${page.coordinate}: no cursor can hold the position of the item with _id ${quoteInput(node._id)}: its sort values (${keys}) hold a date outside JavaScript's range (years -271821 to 275760), which the MongoDB driver reads as an invalid date; store the date within that range or page this list in another order`,
-  );
+  return valueOutOfRange(`${page.coordinate}: no cursor can hold the position of the item with _id ${quoteInput(node._id)}: ${outOfRangePosition(page.sort)}`);
 }

@@ -100,6 +100,12 @@ export function cursorCanHold(values: readonly unknown[]): boolean {
   return !values.some((value) => isEditedValue(value, false));
 }
 
+/** Why an item whose sort values cursorCanHold refuses has no position to page after, and the fix. */
+export function outOfRangePosition(sort: readonly SortKey[]): string {
+  const keys = sort.map((key) => key.path).join(', ');
+  return `its sort values (${keys}) hold a date outside JavaScript's range (years -271821 to 275760), which the MongoDB driver reads as an invalid date; store the date within that range or page this list in another order`;
+}
+
 /** Deeper than a value MongoDB stores under a field and then takes in a filter around it (it refuses past 100 levels in all). */
 const MAX_VALUE_DEPTH = 64;
 

@@ -3,7 +3,7 @@ import { holdsKeyAt, keyString } from '../../documents/key-string';
 import { sortsAfter } from './in-memory-list';
 import { readPath } from '../../documents/read-path';
 import { badUserInput, valueOutOfRange } from '../../errors/public-error-code';
-import { cursorCanHold } from './cursor';
+import { cursorCanHold, outOfRangePosition } from './cursor';
 import type { StoredDocument } from '../../documents/stored-document';
 import type { SortKey } from '../../startup/storage-map/storage-map-types';
 import { allOf } from './list-filter';
@@ -131,10 +131,7 @@ export function anchoredFilter(
     throw badUserInput(`after: ${typeName} ${id} is not in this parent's ${owner.coordinate}; pass the id of an item this list returned for this parent`, { argumentName: 'after' });
   }
   const position = page.sort.map((key) => readPath(anchor, key.path));
-  if (!cursorCanHold(position)) {
-    const keys = page.sort.map((key) => key.path).join(', ');
-    throw valueOutOfRange(`after: ${typeName} ${id} sorts by a date outside JavaScript's range (years -271821 to 275760) in ${keys}, which the MongoDB driver reads as an invalid date: no page can start after it; store the date within that range or page this list in another order`);
-  }
+  if (!cursorCanHold(position)) throw valueOutOfRange(`after: no page can start after ${typeName} ${id}: ${outOfRangePosition(page.sort)}`);
   if (page.anchor.inBound !== undefined) return page.filter;
   const keyset = afterFilter(page.sort, position);
   return allOf(page.filter === undefined ? [keyset] : [keyset, page.filter]);

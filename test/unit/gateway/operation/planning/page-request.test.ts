@@ -114,7 +114,7 @@ describe('an anchor whose sort date lies past JavaScript\'s range', () => {
   const byDate = parseSort('at') as SortKey[];
   const refusal = [
     'VALUE_OUT_OF_RANGE',
-    'after: Event "65a000000000000000000002" sorts by a date outside JavaScript\'s range (years -271821 to 275760) in at, _id, which the MongoDB driver reads as an invalid date: no page can start after it; store the date within that range or page this list in another order',
+    'after: no page can start after Event "65a000000000000000000002": its sort values (at, _id) hold a date outside JavaScript\'s range (years -271821 to 275760), which the MongoDB driver reads as an invalid date; store the date within that range or page this list in another order',
   ];
   it.each([
     ['a root list', {}],
