@@ -18,7 +18,7 @@ export { buildStorageMap } from './gateway';
 export type { StorageMap, RelationField, StoredField, TypeStorage, ReadStrategy } from './gateway';
 
 // Resolvers: the per-request context, its root-field API and its write side.
-export type { GatewayContext } from './gateway';
+export type { AfterAnswerTask, GatewayContext } from './gateway';
 export type { DocumentsApi, FindManyOptions, FindConnectionOptions, RootFilter, FieldCondition, FilterValue } from './gateway';
 export type { ConnectionValue } from './gateway';
 export type { RequestWrites, WriteOptions } from './gateway';

@@ -1,7 +1,7 @@
 import type { ApolloServerOptions, ApolloServerPlugin } from '@apollo/server';
 import type { IResolvers } from '@graphql-tools/utils';
 import type { GraphQLError, GraphQLSchema } from 'graphql';
-import { createRequestContext, type GatewayContext } from './request/context/request-context';
+import { createRequestContext, type AfterAnswerTask, type GatewayContext } from './request/context/request-context';
 import { NO_OVERRIDES, parseStrategyOverrides, STRATEGY_HEADER } from './operation/plan/strategy-overrides';
 import { createAuthenticator, type AuthOptions, type Viewer } from './request/authentication/authenticate';
 import { ViewerAccess } from './request/access/viewer-access';
@@ -113,7 +113,7 @@ export interface ContextOptions {
   /** The address the request came from (`req.socket.remoteAddress`): an anonymous client's budget is kept by it. */
   readonly clientAddress?: string;
   /** Where the request's tasks wait for its answer to be written (GatewayContext.afterAnswer); default: they run at once. */
-  readonly afterAnswer?: (task: () => void) => void;
+  readonly afterAnswer?: (task: AfterAnswerTask) => void;
   /** The request's place among those the server runs at once, lent while it waits for the document budget; default: none. */
   readonly admissionSlot?: LendableSlot;
 }

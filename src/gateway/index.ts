@@ -3,7 +3,7 @@
  * gateway: code outside src/gateway imports it from here, never from a file inside.
  */
 export { type DocumentsApi, type FieldCondition, type FilterValue, type FindConnectionOptions, type FindManyOptions, type RootFilter } from './request/context/documents-api';
-export { type GatewayContext } from './request/context/request-context';
+export { type AfterAnswerTask, type GatewayContext } from './request/context/request-context';
 export { parseStrategyOverrides, STRATEGY_HEADER, type StrategyOverrides } from './operation/plan/strategy-overrides';
 export { type CommandCost, type CostReport, type FieldCost } from './request/cost/cost-ledger';
 export { type FilterShape, type LookupShape } from './request/cost/filter-shape';

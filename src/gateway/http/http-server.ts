@@ -31,7 +31,7 @@ export interface HttpServerOptions<TContext extends BaseContext> {
    * (lent while it waits for the document budget). May throw a GraphQLError, e.g. a bad override header
    * or token.
    */
-  readonly context: (headers: HeaderMap, deadline: OperationDeadline, clientAddress: string | undefined, afterAnswer: (task: () => void) => void, slot: LendableSlot) => Promise<TContext>;
+  readonly context: (headers: HeaderMap, deadline: OperationDeadline, clientAddress: string | undefined, afterAnswer: (task: (answeredWith?: string) => void) => void, slot: LendableSlot) => Promise<TContext>;
   /** How long a GraphQL request may take from its arrival, queueing included. */
   readonly operationTimeoutMs: number;
   /** The largest response body sent; a larger one is replaced by a RESPONSE_TOO_LARGE error. */
@@ -361,7 +361,8 @@ async function handleGraphql<TContext extends BaseContext>(
   for (const [name, value] of Object.entries(request.headers)) {
     if (value !== undefined) headers.set(name, Array.isArray(value) ? value.join(', ') : value);
   }
-  const tasksAfterAnswer: Array<() => void> = [];
+  const tasksAfterAnswer: Array<(answeredWith?: string) => void> = [];
+  let answeredWith: string | undefined;
   // Refused as Apollo refuses a request whose context fails: logged, counted, and answered with the error's status.
   const refused = refusal !== undefined ? new GraphQLError(refusal, { extensions: { code: PublicErrorCode.BAD_REQUEST, http: { status: 400 } } }) : options.refuseSource?.(queryTextOf(method, body, search), variablesOf(method, body, search));
   try {
@@ -369,10 +370,11 @@ async function handleGraphql<TContext extends BaseContext>(
       httpGraphQLRequest: { method, headers, search, body },
       context: () => (refused ? Promise.reject(refused) : options.context(headers, deadline, options.clientAddressOf ? options.clientAddressOf(request) : request.socket.remoteAddress, (task) => tasksAfterAnswer.push(task), slot)),
     });
-    // Answered already: the deadline overran while this ran.
-    if (!response.headersSent) await answer(options, response, result, deadline);
+    // Answered already: the deadline overran while this ran, and its client got 504. Apollo answers 406 (an Accept
+    // header it cannot answer) in place of an operation it ran.
+    answeredWith = response.headersSent ? PublicErrorCode.OPERATION_TIMEOUT : ((await answer(options, response, result, deadline)) ?? (result.status === 406 ? PublicErrorCode.BAD_REQUEST : undefined));
   } finally {
-    runAfterAnswer(tasksAfterAnswer);
+    runAfterAnswer(tasksAfterAnswer, answeredWith);
   }
 }
 
@@ -400,10 +402,10 @@ function variablesOf(method: string, body: unknown, search: string): unknown {
 }
 
 /** Each task, whatever the others do: one that throws (a logger's destination failing) is reported, not left to cut off the answer's connection. */
-function runAfterAnswer(tasks: ReadonlyArray<() => void>): void {
+function runAfterAnswer(tasks: ReadonlyArray<(answeredWith?: string) => void>, answeredWith: string | undefined): void {
   for (const task of tasks) {
     try {
-      task();
+      task(answeredWith);
     } catch (error) {
       process.emitWarning(error instanceof Error ? error : String(error), { code: 'DOCJOIN_AFTER_ANSWER' });
     }
@@ -413,21 +415,21 @@ function runAfterAnswer(tasks: ReadonlyArray<() => void>): void {
 /**
  * Writes Apollo's answer, or RESPONSE_TOO_LARGE in its place: 400, or, after a mutation ran, 200 with
  * `data: null` and the answer's extensions (its cost, with what it wrote), since a 4xx would read as
- * nothing done.
+ * nothing done. Resolves with RESPONSE_TOO_LARGE when it answered that instead.
  */
-async function answer<TContext extends BaseContext>(options: Serving<TContext>, response: ServerResponse, result: HTTPGraphQLResponse, deadline: OperationDeadline): Promise<void> {
+async function answer<TContext extends BaseContext>(options: Serving<TContext>, response: ServerResponse, result: HTTPGraphQLResponse, deadline: OperationDeadline): Promise<PublicErrorCode | undefined> {
   const bytes = result.body.kind === 'complete' ? Buffer.byteLength(result.body.string) : 0;
   if (bytes > options.maxResponseBytes) {
     const message = `The response would be ${bytes.toLocaleString('en')} bytes, over the limit of ${options.maxResponseBytes.toLocaleString('en')} (DOCJOIN_MAX_RESPONSE_BYTES); select fewer fields or ask for smaller pages`;
     const extensions = { code: PublicErrorCode.RESPONSE_TOO_LARGE, bytes, maxBytes: options.maxResponseBytes };
     if (!deadline.ranMutation || result.body.kind !== 'complete') {
       sendJson(response, 400, { errors: [{ message, extensions }] });
-      return;
+      return PublicErrorCode.RESPONSE_TOO_LARGE;
     }
     const answered = JSON.parse(result.body.string) as { extensions?: { cost?: { writes?: unknown } } };
     const told = answered.extensions?.cost?.writes === undefined ? '' : ' (extensions.cost.writes says what it wrote)';
     sendJson(response, 200, { errors: [{ message: `${message}. The mutation ran${told}: read before retrying it`, extensions }], data: null, ...(answered.extensions !== undefined && { extensions: answered.extensions }) });
-    return;
+    return PublicErrorCode.RESPONSE_TOO_LARGE;
   }
   response.statusCode = result.status ?? 200;
   for (const [name, value] of result.headers) response.setHeader(name, value);
@@ -435,10 +437,11 @@ async function answer<TContext extends BaseContext>(options: Serving<TContext>, 
   if (result.headers.get('content-type')?.startsWith('text/html')) setPageHeaders(response);
   if (result.body.kind === 'complete') {
     options.unread.send(response, result.body.string, bytes);
-    return;
+    return undefined;
   }
   for await (const chunk of result.body.asyncIterator) response.write(chunk);
   response.end();
+  return undefined;
 }
 
 /**

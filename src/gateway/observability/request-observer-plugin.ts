@@ -33,6 +33,7 @@ function countRefusal(options: Pick<RequestObserverOptions, 'metrics'>, code: st
   options.metrics?.observe({ operationName: undefined, executed: false, durationSeconds: undefined, errorCode: code, cost: undefined, rejectedLimit: undefined });
 }
 const NO_CODES: readonly string[] = [];
+const NOT_ACCEPTABLE = 406;
 /** Hex digits of an anonymous operation's hash in its log line: enough to tell operations apart, short to read. */
 const QUERY_HASH_LENGTH = 12;
 
@@ -60,6 +61,13 @@ export function requestObserverPlugin(options: RequestObserverOptions): ApolloSe
         if (cause instanceof Error) options.logger.error({ err: cause, errorCodes: [code] }, 'request refused: its context could not be made');
       }
     },
+    // A request Apollo refused as BAD_REQUEST before any operation started (a body that is not a GraphQL request, a possible
+    // cross-site request forgery, a batch): its messages are Apollo's own, never the request's values. A 406 (an
+    // Accept header Apollo cannot answer) comes after its operation ran: that operation's line tells it (answeredWith).
+    async invalidRequestWasReceived({ error }) {
+      if ((error as { extensions?: { http?: { status?: number } } }).extensions?.http?.status === NOT_ACCEPTABLE) return;
+      observeRefusal(options, 'BAD_REQUEST', { reason: error.message });
+    },
     async requestDidStart() {
       const started = performance.now();
       return {
@@ -73,8 +81,7 @@ export function requestObserverPlugin(options: RequestObserverOptions): ApolloSe
           const rejection = errors?.find((error) => error.extensions?.code === 'COST_LIMIT_EXCEEDED')?.extensions?.cost as { limit?: string } | undefined;
           if (codes.includes('DATABASE_UNAVAILABLE')) options.onDatabaseUnavailable?.();
           else if ((cost?.roundTrips ?? 0) > 0) options.onDatabaseReached?.();
-          const observed = { operationName: request.operationName ?? undefined, executed: result?.data !== undefined, durationSeconds: durationMs / 1000, errorCode: codes[0], cost, rejectedLimit: rejection?.limit };
-          const line = {
+          const operation = {
             operation: request.operationName ? shortened(request.operationName) : undefined,
             // An operation without a name is told apart by its text's hash (Apollo's sha256), never by its text.
             ...((!request.operationName || request.operationName.length > MAX_OPERATION_NAME_LENGTH) && request.queryHash && { queryHash: request.queryHash.slice(0, QUERY_HASH_LENGTH) }),
@@ -82,14 +89,15 @@ export function requestObserverPlugin(options: RequestObserverOptions): ApolloSe
             durationMs: Math.round(durationMs * 10) / 10,
             ...(cost && { roundTrips: cost.roundTrips, estimatedRoundTrips: cost.estimatedRoundTrips, documents: cost.documents }),
             ...(cost?.writes && { fanOut: cost.writes.fanOut }),
-            ...(codes.length > 0 && { errorCodes: codes }),
-            ...(options.logVariables && request.request.variables && { variables: request.request.variables }),
           };
-          // The metrics and the log line, off the request's latency.
-          request.contextValue.afterAnswer(() => {
-            options.metrics?.observe(observed);
+          const variables = options.logVariables && request.request.variables && { variables: request.request.variables };
+          // The metrics and the log line, off the request's latency, with the error its client got instead of this answer, if any.
+          request.contextValue.afterAnswer((answeredWith) => {
+            const sent = answeredWith === undefined ? codes : [answeredWith];
+            options.metrics?.observe({ operationName: request.operationName ?? undefined, executed: result?.data !== undefined, durationSeconds: durationMs / 1000, errorCode: sent[0], cost, rejectedLimit: rejection?.limit });
+            const line = { ...operation, ...(sent.length > 0 && { errorCodes: sent }), ...variables };
             // A failure is an error however long it took (an outage's requests all wait out the server selection).
-            if (codes.some((code) => FAILURES.has(code))) options.logger.error(line, 'operation failed');
+            if (sent.some((code) => FAILURES.has(code))) options.logger.error(line, 'operation failed');
             else if (durationMs >= options.slowOperationMs) options.logger.warn({ ...line, slowOperationMs: options.slowOperationMs }, 'slow operation');
             else options.logger.info(line, 'operation');
           });

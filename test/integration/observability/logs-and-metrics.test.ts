@@ -112,6 +112,31 @@ it('logs and counts a request whose body is refused before Apollo sees it (not J
   expect((metric(await scrape(), series) ?? 0) - before).toBe(1);
 });
 
+it.each([
+  ['a text/plain body, blocked as a possible cross-site request forgery', { 'content-type': 'text/plain' }, '{ shelves { name } }', 'Cross-Site Request Forgery'],
+  ['JSON whose variables are not an object', { 'content-type': 'application/json' }, JSON.stringify({ query: '{ shelves { name } }', variables: 'none' }), '`variables` in a POST body'],
+])('logs and counts a request Apollo refuses before any operation starts, with its reason: %s', async (_case, headers, body, reason) => {
+  const series = 'docjoin_requests_total{operation="anonymous",outcome="BAD_REQUEST"}';
+  const before = metric(await scrape(), series) ?? 0;
+  lines.length = 0;
+  const response = await fetch(gateway.url!, { method: 'POST', headers, body });
+  const answer = (await response.json()) as { errors: Array<{ extensions: { code: string } }> };
+  expect([response.status, answer.errors.map((error) => error.extensions.code)]).toEqual([400, ['BAD_REQUEST']]);
+  expect(lines).toEqual([expect.objectContaining({ level: 40, msg: 'request refused', errorCodes: ['BAD_REQUEST'], reason: expect.stringContaining(reason) })]);
+  expect((metric(await scrape(), series) ?? 0) - before).toBe(1);
+});
+
+it('logs and counts once a request Apollo answers 406 for its Accept header after running its operation', async () => {
+  const series = 'docjoin_requests_total{operation="Shelves",outcome="BAD_REQUEST"}';
+  const before = metric(await scrape(), series) ?? 0;
+  lines.length = 0;
+  const response = await fetch(gateway.url!, { method: 'POST', headers: { 'content-type': 'application/json', accept: 'text/plain' }, body: JSON.stringify({ query: 'query Shelves { shelves { name } }', operationName: 'Shelves' }) });
+  expect(response.status).toBe(406);
+  await response.text();
+  expect(lines).toEqual([expect.objectContaining({ level: 30, msg: 'operation', operation: 'Shelves', errorCodes: ['BAD_REQUEST'] })]);
+  expect((metric(await scrape(), series) ?? 0) - before).toBe(1);
+});
+
 it('logs an operation without a name with a short hash of its text, the same for the same text', async () => {
   lines.length = 0;
   await post({ query: '{ shelves { name } }' });

@@ -43,7 +43,7 @@ export interface GatewayContext extends DocumentsReads {
    * right after it writes the answer (after a 504 at the deadline's overrun, once the operation's work
    * ends); anywhere else (execute, your own Apollo Server), at once.
    */
-  afterAnswer(task: () => void): void;
+  afterAnswer(task: AfterAnswerTask): void;
   readonly overrides: StrategyOverrides;
   /** Root-field API for hand-written resolvers (projection pushdown + loader priming). */
   readonly documents: DocumentsApi;
@@ -90,7 +90,14 @@ export interface PlanSource {
 
 let nextRequestId = 0;
 
-const runAtOnce = (task: () => void): void => task();
+/**
+ * A task run once the response is written. `answeredWith` is the code of the error the HTTP server
+ * answered with in place of the operation's own answer (RESPONSE_TOO_LARGE for one too long to send,
+ * OPERATION_TIMEOUT for a 504 at the deadline's overrun); undefined when the client got the operation's answer.
+ */
+export type AfterAnswerTask = (answeredWith?: string) => void;
+
+const runAtOnce = (task: AfterAnswerTask): void => task();
 
 /**
  * `writes`: the gateway's write runtime, which gives the request its write side on this request's
@@ -109,7 +116,7 @@ export function createRequestContext(options: {
   /** The address the request came from, when it came over a network. */
   clientAddress?: string;
   /** Where tasks wait for the answer to be written (GatewayContext.afterAnswer); default: they run at once. */
-  afterAnswer?: (task: () => void) => void;
+  afterAnswer?: (task: AfterAnswerTask) => void;
   copyBackfilling?: (coordinate: string) => boolean;
   /** Under access rules, what ordering or filtering `typeName` documents by `path` would show the viewer that it may not see (operation-access.ts comparisonRefusal). */
   comparisonRefusal?: (access: ViewerAccess, typeName: string, path: string) => string | undefined;
