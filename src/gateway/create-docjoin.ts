@@ -280,8 +280,9 @@ export async function createDocjoin(options: DocjoinOptions): Promise<Docjoin> {
         warnings.push(...(await integrityOracleWarnings(accessRules, storageMap, writeModel.totals, existing, indexesOf, (typeName) => incomingReferences(writeModel, typeName), refusal)));
       }
       for (const warning of warnings) warn(warning);
-      if (schema.getMutationType()) await writeRuntime.prepare();
     }
+    // Asked before any request, whether or not the database is checked, so no mutation sends a command its cost report leaves out.
+    if (schema.getMutationType()) await writeRuntime.prepare();
     await sizes?.start();
     await backfills?.start();
     await workload?.start().catch((error: unknown) => {

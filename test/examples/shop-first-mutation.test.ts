@@ -1,7 +1,7 @@
-import type { CommandStartedEvent } from 'mongodb';
 import type { Viewer } from 'docjoin';
 import { SHOP_IDS } from '../../examples/shop/seed/seed-shop';
 import { startShopGateway, type ShopGateway } from './start-shop';
+import { commandsSentDuring } from '../support/commands-sent';
 
 /**
  * What the first mutation of a process would ask the server (whether it runs transactions; the lock
@@ -16,17 +16,10 @@ beforeAll(async () => {
 afterAll(() => shop?.stop());
 
 it('sends only the commands its cost report counts, the first mutation of the process included', async () => {
-  const sent: string[] = [];
-  const onStarted = (event: CommandStartedEvent) => void sent.push(event.commandName);
-  shop.client.on('commandStarted', onStarted);
-  try {
-    const query = `mutation { updateProduct(id: "${SHOP_IDS.matcha.toHexString()}", input: { name: "Ceremonial Matcha" }) { name } }`;
-    const result = await shop.gateway.execute({ query }, { viewer: ADMIN });
-    expect(result.errors).toBeUndefined();
-    expect(sent).not.toContain('hello');
-    expect(sent).not.toContain('create');
-    expect(sent.length).toBe(result.cost!.roundTrips);
-  } finally {
-    shop.client.off('commandStarted', onStarted);
-  }
+  const query = `mutation { updateProduct(id: "${SHOP_IDS.matcha.toHexString()}", input: { name: "Ceremonial Matcha" }) { name } }`;
+  const { sent, result } = await commandsSentDuring(shop.client, () => shop.gateway.execute({ query }, { viewer: ADMIN }));
+  expect(result.errors).toBeUndefined();
+  expect(sent).not.toContain('hello');
+  expect(sent).not.toContain('create');
+  expect(sent.length).toBe(result.cost!.roundTrips);
 });

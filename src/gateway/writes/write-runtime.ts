@@ -57,8 +57,8 @@ export function buildWriteEstimates(options: {
 
 /**
  * Builds (and validates) the write model and the write estimates at startup. Whether the server runs
- * transactions is asked once: at startup where the schema has mutations and the database is checked
- * (`prepare`), else on the first write. The estimates count a commit unless `writes.transactions` is
+ * transactions is asked once, at startup where the schema has mutations (`prepare`), and again by
+ * the first write if that failed. The estimates count a commit unless `writes.transactions` is
  * `never` (against a standalone server they are one above what is sent).
  */
 export function createWriteRuntime(options: {
