@@ -173,6 +173,13 @@ describe('startup', () => {
     );
   });
 
+  it('gives that hint only for a @find by an argument id: one by another argument kept at a stored "id" is not about Product.id', async () => {
+    const sdl = SDL.replace('productBySku(sku: String!): Product @find', 'productByLegacyId(legacyId: String!): Product @find').replace('    sku: String!\n', '    sku: String!\n    legacyId: String! @path(path: "id")\n');
+    await expect(start(sdl)).rejects.toThrow(
+      new RegExp(`Query\\.productByLegacyId: @find by id needs a unique index, else it could match several Products; create one with db\\.products\\.createIndex\\(\\{ id: 1 \\}, \\{ unique: true \\}\\)$`, 'm'),
+    );
+  });
+
   it('refuses a @list filter on a field no index leads', async () => {
     const sdl = SDL.replace('status: Status\n    ): [Product!]!', 'status: Status\n      priceNot: Float @filter(field: "price", op: NE)\n      skus: [String!] @filter(field: "sku", op: IN)\n    ): [Product!]!');
     await expect(start(sdl)).resolves.toBeUndefined();

@@ -64,7 +64,7 @@ function findProblems(root: FindRootField, indexes: readonly IndexDescription[])
   if (unique) return [];
   const key = [...paths].map((path) => `${quoteKey(path)}: 1`).join(', ');
   // `id: String!` reads a stored field `id`: only an `ID` named id is the document's _id.
-  const byStoredId = paths.size === 1 && paths.has('id') ? ` (${root.targetType}.id is read from a stored field "id"; if it means the documents' _id, type it ID or add @path(path: "_id"))` : '';
+  const byStoredId = root.conditions.length > 0 && root.conditions.every((condition) => condition.argumentName === 'id' && condition.path === 'id') ? ` (${root.targetType}.id is read from a stored field "id"; if it means the documents' _id, type it ID or add @path(path: "_id"))` : '';
   return [
     `${root.coordinate}: @find by ${[...paths].join(', ')} needs a unique index, else it could match several ${root.targetType}s; create one with db.${root.collection}.createIndex({ ${key} }, { unique: true })${byStoredId}`,
   ];
