@@ -286,7 +286,8 @@ function scopeOf(options: UpdateOptions): { collation?: Collation } {
   return options.collation === undefined ? {} : { collation: options.collation };
 }
 
-function filterIdentifier(arrayFilter: Document): string {
+/** The identifier an array filter declares: its one top-level field name, looked for through `$and`, `$or` and `$nor` as MongoDB does. */
+export function filterIdentifier(arrayFilter: Document): string {
   const identifiers = new Set<string>();
   const collect = (filter: Document): void => {
     for (const key of Object.keys(filter)) {

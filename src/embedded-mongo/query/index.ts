@@ -17,7 +17,7 @@ export { compileFilter } from './compile-filter';
 export { applyProjection } from './apply-projection';
 export { compileSort, documentComparator, firstSorted, lastSorted, sortDocuments } from './sort-documents';
 export type { CompiledSort } from './sort-documents';
-export { applyUpdate } from './apply-update';
+export { applyUpdate, filterIdentifier } from './apply-update';
 export type { UpdateOptions } from './apply-update';
 export { upsertSeed } from './upsert-seed';
 export { OUTPUT_STAGES, runPipeline } from './run-pipeline';

@@ -226,6 +226,15 @@ describe('array updates', () => {
     });
   });
 
+  test('an array filter written with $or names its identifier inside its branches', async () => {
+    // MongoDB takes an array filter's identifier from its top-level field name, looked for through $and, $or and $nor.
+    const c = freshCollection();
+    await c.insertOne({ _id: 1, arr: [{ a: 1 }, { b: 2 }, { a: 3 }] } as Document);
+    const result = await c.updateOne(byId(1), { $set: { 'arr.$[x].hit': true } }, { arrayFilters: [{ $or: [{ 'x.a': 1 }, { 'x.b': 2 }] }] });
+    expect([result.matchedCount, result.modifiedCount]).toEqual([1, 1]);
+    expect(await c.findOne(byId(1))).toEqual({ _id: 1, arr: [{ a: 1, hit: true }, { b: 2, hit: true }, { a: 3 }] });
+  });
+
   test('an identifier without an array filter fails with BadValue (2), even when nothing matches', async () => {
     // MongoDB jstests core/update_arrayFilters.js: "No array filter found for identifier 'i' in path 'a.$[i]'".
     const c = freshCollection();

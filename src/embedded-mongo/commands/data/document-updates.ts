@@ -1,5 +1,5 @@
 import type { Document } from 'bson';
-import { applyUpdate, upsertSeed, type QueryScope } from '../../query';
+import { applyUpdate, filterIdentifier, upsertSeed, type QueryScope } from '../../query';
 import type { CollectionView } from '../../storage/collection-view';
 import { documentKey } from '../../storage/document-key';
 import { storableDocument } from '../../storage/stored-document';
@@ -20,7 +20,7 @@ export interface UpdateSpec {
  */
 export function assertArrayFilterIdentifiers(spec: UpdateSpec): void {
   if (Array.isArray(spec.update)) return;
-  const declared = new Set((spec.arrayFilters ?? []).flatMap((filter) => Object.keys(filter).map((key) => key.split('.')[0]!)));
+  const declared = new Set((spec.arrayFilters ?? []).map(filterIdentifier));
   for (const [operator, fields] of Object.entries(spec.update)) {
     if (!operator.startsWith('$') || typeof fields !== 'object' || fields === null) continue;
     for (const path of Object.keys(fields as Document)) {
