@@ -60,9 +60,9 @@ const INDEXED_LOOKUPS = new WeakMap<CollectionResolver, NonNullable<PipelineCont
 /**
  * Runs an aggregation pipeline with mingo's stage implementations, except the stages that compare,
  * hash or match values, which are ours: `$match` (our filter), `$sort`, `$group` (keys by
- * valueKey), `$sortByCount`, and the equality `$lookup` (a hash join, O(n + m)).
+ * valueKey), `$sortByCount`, the equality `$lookup` (a hash join, O(n + m)), and `$unwind`.
  * Input documents are never mutated, and deep-frozen ones (stored documents) are never copied
- * until a stage needs to change them: ours and the read-only mingo stages (`$project` of plain fields, `$unwind`, `$replaceRoot`,
+ * until a stage needs to change them: ours and the read-only mingo stages (`$project` of plain fields, `$replaceRoot`,
  * `$limit`, `$skip`) pass stored documents through; every other mingo stage gets thawed copies.
  */
 export function runPipeline(docs: Iterable<Document>, pipeline: Document[], context: PipelineContext): Document[] {
@@ -652,12 +652,70 @@ function inProjectionOrder(doc: Document, source: Document, included: readonly s
   return out;
 }
 
-/** mingo's `$unwind` writes into its input only for `includeArrayIndex` and preserved empty arrays. */
-const $unwind: StageOperator = (coll, expr, options) => {
-  const unwind = mingoStages.$unwind as StageOperator;
-  const readOnly = typeof expr === 'string' || (isPlainDocument(expr) && expr.includeArrayIndex === undefined && expr.preserveNullAndEmptyArrays !== true);
-  return readOnly ? unwind(coll, expr, options) : onOwnedCopies(unwind)(coll, expr, options);
+/**
+ * MongoDB's `$unwind`: a document for each element of a non-empty array at the path; a value that is
+ * no array, but neither missing nor null, as a one-element array (mingo drops `{}` and `''` too);
+ * missing, null and `[]` dropped unless preserved (`[]` then without its field). The path does not
+ * descend into arrays. Input documents are never written into: an unwound one is a copy along the path.
+ */
+const $unwind: StageOperator = (coll, expr) => {
+  const { parts, index, preserve } = unwindSpec(expr);
+  const indexed = (doc: Document, at: number | null): Document => (index === undefined ? doc : withNestedField(doc, index, at));
+  function* unwound(): Generator<Document> {
+    for (let next = coll.next(); !next.done; next = coll.next()) {
+      const doc = next.value as Document;
+      const value = nestedField(doc, parts);
+      if (Array.isArray(value) && value.length > 0) {
+        for (let at = 0; at < value.length; at++) yield indexed(withNestedField(doc, parts, value[at]), at);
+      } else if (value !== undefined && value !== null && !Array.isArray(value)) yield indexed(doc, null);
+      else if (preserve) yield indexed(Array.isArray(value) ? withNestedField(doc, parts, undefined) : doc, null);
+    }
+  }
+  return Lazy(unwound());
 };
+
+/** `$unwind`'s operand, checked as MongoDB checks it (document_source_unwind.cpp's codes). */
+function unwindSpec(expr: unknown): { parts: readonly string[]; index: readonly string[] | undefined; preserve: boolean } {
+  if (typeof expr !== 'string' && !isPlainDocument(expr)) throw unwindError(15981, 'expected either a string or an object as specification for $unwind stage');
+  const spec: Document = typeof expr === 'string' ? { path: expr } : expr;
+  for (const option of Object.keys(spec)) {
+    if (option !== 'path' && option !== 'includeArrayIndex' && option !== 'preserveNullAndEmptyArrays') throw unwindError(28811, `unrecognized option to $unwind stage: ${option}`);
+  }
+  const { path, includeArrayIndex, preserveNullAndEmptyArrays } = spec;
+  if (path === undefined) throw unwindError(28812, 'no path specified to $unwind stage');
+  if (typeof path !== 'string') throw unwindError(28808, 'expected a string as the path for $unwind stage');
+  if (!path.startsWith('$')) throw unwindError(28818, `path option to $unwind stage should be prefixed with a '$': ${path}`);
+  if (preserveNullAndEmptyArrays !== undefined && typeof preserveNullAndEmptyArrays !== 'boolean') throw unwindError(28809, 'expected a boolean for the preserveNullAndEmptyArrays option to $unwind stage');
+  if (includeArrayIndex !== undefined && typeof includeArrayIndex !== 'string') throw unwindError(28810, 'expected a non-empty string for the includeArrayIndex option to $unwind stage');
+  if (typeof includeArrayIndex === 'string' && (includeArrayIndex === '' || includeArrayIndex.startsWith('$'))) {
+    throw unwindError(includeArrayIndex === '' ? 28810 : 28822, `includeArrayIndex option to $unwind stage should not be prefixed with a '$': ${includeArrayIndex}`);
+  }
+  return { parts: path.slice(1).split('.'), index: includeArrayIndex?.split('.'), preserve: preserveNullAndEmptyArrays === true };
+}
+
+function unwindError(code: number, message: string): CommandError {
+  return new CommandError(code, `Location${code}`, message);
+}
+
+/** The value at `parts`, through embedded documents' own fields only (an array on the way reaches nothing). */
+function nestedField(doc: Document, parts: readonly string[]): unknown {
+  let value: unknown = doc;
+  for (const part of parts) {
+    if (!isPlainDocument(value) || !Object.prototype.hasOwnProperty.call(value, part)) return undefined;
+    value = value[part];
+  }
+  return value;
+}
+
+/** A copy of `doc` along `parts` with `value` at their end (its field removed for undefined), in place; a value on the way that is no document is replaced. */
+function withNestedField(doc: Document, parts: readonly string[], value: unknown): Document {
+  const [head, ...rest] = parts as [string, ...string[]];
+  const below = Object.prototype.hasOwnProperty.call(doc, head) && isPlainDocument(doc[head]) ? (doc[head] as Document) : {};
+  const inner = rest.length === 0 ? value : withNestedField(below, rest, value);
+  if (inner !== undefined) return { ...doc, [head]: inner };
+  const { [head]: _removed, ...others } = doc;
+  return others;
+}
 
 /** Hidden fields that carry our partition key and sort rank through mingo's `$setWindowFields`. */
 const WINDOW_PARTITION = '__docjoinWindowPartition';

@@ -333,6 +333,49 @@ describe('$unwind', () => {
       { _id: 3, idx: null },
     ]);
   });
+
+  test('unwinds a present value that is no array as a one-element array, an empty document or string included', async () => {
+    // MongoDB docs, "$unwind": an operand that is not an array, but is not missing, null or an empty array, is treated as a one-element array.
+    await ctx.db.collection('unwind_values').insertMany([{ _id: 1, v: {} }, { _id: 2, v: '' }, { _id: 3, v: 'x' }, { _id: 4, v: null }, { _id: 5 }, { _id: 6, v: [] }, { _id: 7, v: [0, [1]] }] as Document[]);
+    expect(await run('unwind_values', [{ $unwind: { path: '$v', includeArrayIndex: 'i' } }, { $sort: { _id: 1, i: 1 } }])).toEqual([
+      { _id: 1, v: {}, i: null },
+      { _id: 2, v: '', i: null },
+      { _id: 3, v: 'x', i: null },
+      { _id: 7, v: 0, i: 0 },
+      { _id: 7, v: [1], i: 1 },
+    ]);
+  });
+
+  test('unwinds a dotted path through embedded documents, not through an array on the way', async () => {
+    await ctx.db.collection('unwind_paths').insertMany([{ _id: 1, a: { b: [1, 2], c: 0 } }, { _id: 2, a: [{ b: [3] }] }] as Document[]);
+    expect(await run('unwind_paths', [{ $unwind: '$a.b' }, { $sort: { _id: 1, 'a.b': 1 } }])).toEqual([
+      { _id: 1, a: { b: 1, c: 0 } },
+      { _id: 1, a: { b: 2, c: 0 } },
+    ]);
+  });
+
+  test('reads only the fields a document has: a name an object inherits (constructor, toString) is missing', async () => {
+    await ctx.db.collection('unwind_own').insertMany([{ _id: 1, meta: {} }, { _id: 2, constructor: 'c' }] as Document[]);
+    expect(await run('unwind_own', [{ $unwind: '$constructor' }])).toEqual([{ _id: 2, constructor: 'c' }]);
+    expect(await run('unwind_own', [{ $unwind: '$meta.toString' }])).toEqual([]);
+  });
+
+  test('sets a dotted includeArrayIndex as a nested field', async () => {
+    expect(await run('orders', [{ $match: { _id: 4 } }, { $unwind: { path: '$items', includeArrayIndex: 'at.index' } }, { $project: { at: 1 } }])).toEqual([{ _id: 4, at: { index: 0 } }]);
+  });
+
+  test.each([
+    ['a path that is not a field path', 'items', 28818],
+    ['neither a string nor a document', 5, 15981],
+    ['a path that is not a string', { path: 5 }, 28808],
+    ['no path', {}, 28812],
+    ['an unknown option', { path: '$items', keep: true }, 28811],
+    ['a preserveNullAndEmptyArrays that is not a boolean', { path: '$items', preserveNullAndEmptyArrays: 1 }, 28809],
+    ['an includeArrayIndex that is not a string', { path: '$items', includeArrayIndex: 5 }, 28810],
+    ['an includeArrayIndex that starts with $', { path: '$items', includeArrayIndex: '$i' }, 28822],
+  ])('refuses %s', async (_case, spec, code) => {
+    await expect(run('orders', [{ $unwind: spec }])).rejects.toMatchObject({ code });
+  });
 });
 
 describe('$group', () => {
