@@ -686,10 +686,8 @@ function unwindSpec(expr: unknown): { parts: readonly string[]; index: readonly 
   if (typeof path !== 'string') throw unwindError(28808, 'expected a string as the path for $unwind stage');
   if (!path.startsWith('$')) throw unwindError(28818, `path option to $unwind stage should be prefixed with a '$': ${path}`);
   if (preserveNullAndEmptyArrays !== undefined && typeof preserveNullAndEmptyArrays !== 'boolean') throw unwindError(28809, 'expected a boolean for the preserveNullAndEmptyArrays option to $unwind stage');
-  if (includeArrayIndex !== undefined && typeof includeArrayIndex !== 'string') throw unwindError(28810, 'expected a non-empty string for the includeArrayIndex option to $unwind stage');
-  if (typeof includeArrayIndex === 'string' && (includeArrayIndex === '' || includeArrayIndex.startsWith('$'))) {
-    throw unwindError(includeArrayIndex === '' ? 28810 : 28822, `includeArrayIndex option to $unwind stage should not be prefixed with a '$': ${includeArrayIndex}`);
-  }
+  if (includeArrayIndex !== undefined && (typeof includeArrayIndex !== 'string' || includeArrayIndex === '')) throw unwindError(28810, 'expected a non-empty string for the includeArrayIndex option to $unwind stage');
+  if (typeof includeArrayIndex === 'string' && includeArrayIndex.startsWith('$')) throw unwindError(28822, `includeArrayIndex option to $unwind stage should not be prefixed with a '$': ${includeArrayIndex}`);
   return { parts: path.slice(1).split('.'), index: includeArrayIndex?.split('.'), preserve: preserveNullAndEmptyArrays === true };
 }
 

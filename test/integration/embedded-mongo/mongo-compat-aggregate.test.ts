@@ -372,6 +372,7 @@ describe('$unwind', () => {
     ['an unknown option', { path: '$items', keep: true }, 28811],
     ['a preserveNullAndEmptyArrays that is not a boolean', { path: '$items', preserveNullAndEmptyArrays: 1 }, 28809],
     ['an includeArrayIndex that is not a string', { path: '$items', includeArrayIndex: 5 }, 28810],
+    ['an empty includeArrayIndex', { path: '$items', includeArrayIndex: '' }, 28810],
     ['an includeArrayIndex that starts with $', { path: '$items', includeArrayIndex: '$i' }, 28822],
   ])('refuses %s', async (_case, spec, code) => {
     await expect(run('orders', [{ $unwind: spec }])).rejects.toMatchObject({ code });
