@@ -18,7 +18,7 @@ export interface SdlGateway {
  * collections, indexes and documents, then starts a gateway on it (no HTTP listener) with `options`.
  */
 export async function startSdlGateway(options: {
-  readonly typeDefs: string;
+  readonly typeDefs: CreateGatewayOptions['typeDefs'];
   readonly dbPrefix: string;
   readonly prepare?: (db: Db) => Promise<void>;
   readonly gateway?: Omit<CreateGatewayOptions, 'typeDefs' | 'mongoClient' | 'db' | 'listen'>;
