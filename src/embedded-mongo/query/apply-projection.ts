@@ -53,14 +53,19 @@ function compileProjection(projection: Document): (doc: Document, filter: Docume
   };
 }
 
+/** Evaluates an aggregation expression against a document, in the variables of the pipeline it runs in. */
+export type ExpressionEvaluator = (doc: Document, expression: unknown) => unknown;
+
 /**
  * An aggregation `$project` made only of field inclusions or exclusions (`1`, `true`, `0`, `false`,
- * nested or dotted), compiled once; undefined for anything else (expressions, `$slice`, an empty or
- * invalid spec), which the caller leaves to mingo. The projected document is new along the kept
- * paths and shares the values it keeps, so it must be treated as read-only. `_id` comes first, as
- * MongoDB returns it.
+ * nested or dotted) and, given `evaluate`, of top-level fields computed by an expression next to the
+ * inclusions; compiled once; undefined for anything else (`$slice`, a computed dotted path or `_id`, an
+ * empty or invalid spec), which the caller leaves to mingo. The projected document is new along the
+ * kept paths and shares the values it keeps, so it must be treated as read-only. `_id` comes first, as
+ * MongoDB returns it, then the included fields in the input's order, then the computed ones in the
+ * spec's; a computed field whose expression is missing is left out.
  */
-export function compileFieldProjection(spec: Document): ((doc: Document) => Document) | undefined {
+export function compileFieldProjection(spec: Document, evaluate?: ExpressionEvaluator): ((doc: Document) => Document) | undefined {
   if (Object.keys(spec).length === 0) return undefined;
   let parsed: ParsedProjection;
   try {
@@ -68,7 +73,42 @@ export function compileFieldProjection(spec: Document): ((doc: Document) => Docu
   } catch {
     return undefined;
   }
-  return parsed.specials.length > 0 ? undefined : fieldProjection(parsed);
+  if (parsed.specials.length === 0) return fieldProjection(parsed);
+  const computed = evaluate && topLevelComputedFields(parsed);
+  if (!evaluate || !computed) return undefined;
+  const plain = fieldProjection(parsed);
+  return (doc) => {
+    const out = plain(doc);
+    for (const { field, expression } of computed) {
+      const value = evaluate(doc, expression);
+      if (value !== undefined) out[field] = ownValue(value);
+    }
+    return out;
+  };
+}
+
+/**
+ * The computed fields of an inclusion projection when each is a top-level field other than `_id` that
+ * no included path runs through; undefined for any other special (which MongoDB may order, refuse or
+ * read differently).
+ */
+function topLevelComputedFields(parsed: ParsedProjection): Array<{ readonly field: string; readonly expression: unknown }> | undefined {
+  const includedTops = new Set(parsed.paths.map((path) => path.split('.')[0]));
+  const computed: Array<{ field: string; expression: unknown }> = [];
+  for (const { path, special } of parsed.specials) {
+    if (special.kind !== 'computed' || path.includes('.') || path === '_id' || includedTops.has(path)) return undefined;
+    computed.push({ field: path, expression: special.expression });
+  }
+  return computed;
+}
+
+/**
+ * A computed value the result may hold: frozen (stored) values are shared, as included ones are; any
+ * other document or array is copied, since an expression may return the same one twice (`{ a: '$x',
+ * b: '$x' }`) and a later stage writing into one must not change the other.
+ */
+function ownValue(value: unknown): unknown {
+  return typeof value === 'object' && value !== null && !Object.isFrozen(value) ? cloneDocument(value) : value;
 }
 
 /** The inclusions or exclusions of a parsed projection (its specials aside), `_id` first when kept. */

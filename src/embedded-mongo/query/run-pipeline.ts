@@ -21,6 +21,7 @@ import { randomSample } from './random-sample';
 import { compileSort, firstSorted, sortDocuments } from './sort-documents';
 import type { ValueComparator } from '../../bson/compare-values';
 import { valueKey } from './value-key';
+import { TypeRank, typeRank } from '../../bson/type-rank';
 
 /** Where `$lookup`/`$unionWith` find other collections of the same database. */
 export interface PipelineContext {
@@ -312,7 +313,7 @@ const $lookup: StageOperator = (coll, expr, options) => {
       const positions = new Set<number>();
       for (const value of values) for (const position of lookup(value)) positions.add(position);
       const candidates = [...positions].sort((a, b) => a - b).map((position) => foreign[position] as Document);
-      if (!join.decidedByFilter) return candidates;
+      if (!join.decidedByFilter || (collation === undefined && hashDecides(foreignParts, values))) return candidates;
       const joins = compileFilter(foreignJoinFilter(join.foreign, values), { collation });
       return candidates.filter((candidate) => joins(candidate));
     };
@@ -330,6 +331,18 @@ const $lookup: StageOperator = (coll, expr, options) => {
     return Lazy(joined());
   });
 };
+
+/**
+ * Whether the hash of equalityKeys finds exactly the documents a parent's join filter matches, so the
+ * filter need not run: a top-level foreign field (its value, or an element of its array, equals the
+ * parent's) and values of the kinds `$in` compares by equality alone (not null, which also finds a
+ * missing field, nor a document, array or regex).
+ */
+function hashDecides(foreignParts: readonly string[], values: readonly unknown[]): boolean {
+  return foreignParts.length === 1 && values.every((value) => HASH_DECIDED_KINDS.has(typeRank(value)));
+}
+
+const HASH_DECIDED_KINDS: ReadonlySet<TypeRank> = new Set([TypeRank.Number, TypeRank.String, TypeRank.ObjectId, TypeRank.Boolean, TypeRank.Date, TypeRank.Timestamp]);
 
 /** A `$lookup` pipeline cut where its stages stop needing one parent's documents at a time. */
 interface PerParentSplit {
@@ -412,8 +425,9 @@ function* joinedTogether(
       const key = keys[index]!;
       if (joinedByValues.has(key) || fresh.has(key)) return;
       checkTimeLimit();
+      if (!branch) return void fresh.set(key, split.head(candidatesOf(index)));
       const joinFilter = foreignJoinFilter(join.foreign, distinctValues(join.valuesOf[index]!));
-      fresh.set(key, branch ? [...branch(join.from, [{ $match: joinFilter }, ...split.page!])] : split.head(candidatesOf(index)));
+      fresh.set(key, [...branch(join.from, [{ $match: joinFilter }, ...split.page!])]);
     });
     const all = [...fresh.values()].flat();
     const out = split.tail.length === 0 ? all.map((doc) => cloneDocument(doc)) : (new Aggregator(split.tail, options).run(all) as Document[]);
@@ -613,9 +627,13 @@ function onOwnedCopies(stage: StageOperator): StageOperator {
 /** mingo stages that never write into their input documents. */
 const READ_ONLY_MINGO_STAGES = new Set(['$limit', '$skip', '$replaceRoot', '$replaceWith']);
 
-/** Plain field inclusions/exclusions are ours (no copying); anything else is mingo's, on copies, put in MongoDB's field order. */
+/**
+ * Plain field inclusions/exclusions, and top-level computed fields next to inclusions, are ours (no
+ * copying); anything else is mingo's, on copies, put in MongoDB's field order.
+ */
 const $project: StageOperator = (coll, expr, options) => {
-  const project = isPlainDocument(expr) ? compileFieldProjection(expr) : undefined;
+  const evaluate = (doc: Document, expression: unknown): unknown => evalExpr(doc, expression, withLocals(options, { root: doc }));
+  const project = isPlainDocument(expr) ? compileFieldProjection(expr, evaluate) : undefined;
   if (project !== undefined) return coll.map((doc) => project(doc as Document));
   const specKeys = isPlainDocument(expr) ? Object.keys(expr) : [];
   const included = specKeys.filter((key) => isInclusion((expr as Document)[key]));
@@ -631,6 +649,14 @@ const $project: StageOperator = (coll, expr, options) => {
     options,
   );
   return projected.map((doc) => inProjectionOrder(doc as Document, sources.shift() ?? {}, included, computed));
+};
+
+/** MongoDB docs: "$unset (aggregation)": an exclusion `$project` of its fields, so ours when they are field paths. */
+const $unset: StageOperator = (coll, expr, options) => {
+  const fields: unknown = typeof expr === 'string' ? [expr] : expr;
+  const plain = Array.isArray(fields) && fields.length > 0 && fields.every((field) => typeof field === 'string' && field !== '' && !field.startsWith('$'));
+  if (!plain) return onOwnedCopies(mingoStages.$unset as StageOperator)(coll, expr, options);
+  return $project(coll, Object.fromEntries((fields as string[]).map((field) => [field, 0])), options);
 };
 
 function isInclusion(value: unknown): boolean {
@@ -780,6 +806,7 @@ const PIPELINE_OPERATORS: Record<string, StageOperator> = {
     Object.entries(mingoStages).map(([name, stage]) => [name, READ_ONLY_MINGO_STAGES.has(name) ? stage : onOwnedCopies(stage)]),
   ),
   $project,
+  $unset,
   $unwind,
   $count,
   $sample,

@@ -373,6 +373,61 @@ describe('runPipeline over stored (deep-frozen) documents', () => {
   });
 });
 
+describe('$project with computed fields and $unset, without copying their input', () => {
+  const stored = (): Record<string, unknown>[] =>
+    deepFrozen([
+      { _id: 1, name: 'a', owner: [oid(7), oid(8)], host: { id: oid(1), name: 'h' }, tags: ['x'] },
+      { _id: 2, name: 'b', owner: oid(9), host: { id: oid(2), name: 'i' }, tags: [] },
+    ]);
+
+  // MongoDB docs: "$project (aggregation)": a computed field that evaluates to missing is left out
+  it('computes top-level fields next to inclusions, after them in the order of the spec, and leaves out what is missing', () => {
+    const docs = stored();
+    const out = runPipeline(
+      docs,
+      [{ $project: { later: 'x', host: 1, firstOwner: { $cond: [{ $isArray: '$owner' }, { $first: '$owner' }, '$owner'] }, none: '$nope', removed: '$$REMOVE', nothing: null, name: 1 } }],
+      none,
+    );
+    expect(out).toEqual([
+      { _id: 1, name: 'a', host: { id: oid(1), name: 'h' }, later: 'x', firstOwner: oid(7), nothing: null },
+      { _id: 2, name: 'b', host: { id: oid(2), name: 'i' }, later: 'x', firstOwner: oid(9), nothing: null },
+    ]);
+    expect(out.map((doc) => Object.keys(doc))).toEqual([
+      ['_id', 'name', 'host', 'later', 'firstOwner', 'nothing'],
+      ['_id', 'name', 'host', 'later', 'firstOwner', 'nothing'],
+    ]);
+    expect(out[0]!.host).toBe(docs[0]!.host);
+    expect(docs).toEqual(stored());
+  });
+
+  it('gives two fields computed from the same value each their own copy, which a later stage may change apart', () => {
+    const out = runPipeline([{ _id: 1, sub: { a: 1 } }], [{ $project: { one: '$sub', two: '$sub' } }, { $set: { 'one.b': 2 } }], none);
+    expect(out).toEqual([{ _id: 1, one: { a: 1, b: 2 }, two: { a: 1 } }]);
+  });
+
+  it('evaluates computed fields in the variables of the pipeline they run in', () => {
+    const context = contextWith({ tasks: [{ _id: 10, owner: 1 }, { _id: 11, owner: 1 }] });
+    const out = runPipeline(
+      [{ _id: 1, name: 'p' }],
+      [{ $lookup: { from: 'tasks', let: { who: '$name' }, pipeline: [{ $project: { _id: 1, who: '$$who', root: '$$ROOT._id' } }], as: 'tasks' } }],
+      context,
+    );
+    expect(out).toEqual([{ _id: 1, name: 'p', tasks: [{ _id: 10, who: 'p', root: 10 }, { _id: 11, who: 'p', root: 11 }] }]);
+  });
+
+  // MongoDB docs: "$unset (aggregation)": an alias for an exclusion $project of its fields
+  it('$unset drops its fields, _id and dotted paths through arrays included, and leaves the stored documents as they were', () => {
+    const docs = stored();
+    expect(runPipeline(docs, [{ $unset: ['_id', 'host.name', 'owner'] }], none)).toEqual([
+      { name: 'a', host: { id: oid(1) }, tags: ['x'] },
+      { name: 'b', host: { id: oid(2) }, tags: [] },
+    ]);
+    const listed = deepFrozen([{ _id: 1, items: [{ k: 1, v: 2 }, { k: 3 }, 'scalar'] }]);
+    expect(runPipeline(listed, [{ $unset: 'items.v' }], none)).toEqual([{ _id: 1, items: [{ k: 1 }, { k: 3 }, 'scalar'] }]);
+    expect(docs).toEqual(stored());
+  });
+});
+
 describe('MongoDB order where mingo has its own', () => {
   const none = contextWith({});
   it('$setWindowFields ranks and partitions by BSON value, and leaves no hidden fields behind', () => {
