@@ -53,19 +53,19 @@ function compileProjection(projection: Document): (doc: Document, filter: Docume
   };
 }
 
-/** Evaluates an aggregation expression against a document, in the variables of the pipeline it runs in. */
-export type ExpressionEvaluator = (doc: Document, expression: unknown) => unknown;
+/** An aggregation expression as a function of the document, in the variables of the pipeline it runs in. */
+export type ExpressionCompiler = (expression: unknown) => (doc: Document) => unknown;
 
 /**
  * An aggregation `$project` made only of field inclusions or exclusions (`1`, `true`, `0`, `false`,
- * nested or dotted) and, given `evaluate`, of top-level fields computed by an expression next to the
+ * nested or dotted) and, given `compileComputed`, of top-level fields computed by an expression next to the
  * inclusions; compiled once; undefined for anything else (`$slice`, a computed dotted path or `_id`, an
  * empty or invalid spec), which the caller leaves to mingo. The projected document is new along the
  * kept paths and shares the values it keeps, so it must be treated as read-only. `_id` comes first, as
  * MongoDB returns it, then the included fields in the input's order, then the computed ones in the
  * spec's; a computed field whose expression is missing is left out.
  */
-export function compileFieldProjection(spec: Document, evaluate?: ExpressionEvaluator): ((doc: Document) => Document) | undefined {
+export function compileFieldProjection(spec: Document, compileComputed?: ExpressionCompiler): ((doc: Document) => Document) | undefined {
   if (Object.keys(spec).length === 0) return undefined;
   let parsed: ParsedProjection;
   try {
@@ -74,13 +74,13 @@ export function compileFieldProjection(spec: Document, evaluate?: ExpressionEval
     return undefined;
   }
   if (parsed.specials.length === 0) return fieldProjection(parsed);
-  const computed = evaluate && topLevelComputedFields(parsed);
-  if (!evaluate || !computed) return undefined;
+  const computed = compileComputed && topLevelComputedFields(parsed)?.map(({ field, expression }) => ({ field, evaluate: compileComputed(expression) }));
+  if (!computed) return undefined;
   const plain = fieldProjection(parsed);
   return (doc) => {
     const out = plain(doc);
-    for (const { field, expression } of computed) {
-      const value = evaluate(doc, expression);
+    for (const { field, evaluate } of computed) {
+      const value = evaluate(doc);
       if (value !== undefined) out[field] = ownValue(value);
     }
     return out;

@@ -312,6 +312,20 @@ function argumentCount(name: string, expr: unknown, count: number): unknown[] {
   return args;
 }
 
+/**
+ * MongoDB's `$first`/`$last` array expressions (ExpressionFirst/ExpressionLast, as `$arrayElemAt` 0 or -1):
+ * null for null or missing, missing for an empty array, 28689 for anything else. Where mingo reads
+ * `{ $first: ['$a'] }` as a literal list, MongoDB reads its one argument.
+ */
+function arrayEnd(name: string, pick: (array: readonly unknown[]) => unknown): ExpressionOperator {
+  return (obj, expr, options) => {
+    const value = evalExpr(obj, singleArgument(name, expr), options);
+    if (isNullish(value)) return null;
+    if (!Array.isArray(value)) throw new CommandError(28689, 'Location28689', `${name}'s argument must be an array, but is ${typeName(value)}`);
+    return value.length === 0 ? undefined : pick(value);
+  };
+}
+
 const expressionOverrides: Record<string, ExpressionOperator> = {
   [FIELD_PATH_OPERATOR]: (obj, expr, options) => {
     const [first, ...rest] = expr as [string, ...string[]];
@@ -328,6 +342,8 @@ const expressionOverrides: Record<string, ExpressionOperator> = {
     return compareArguments(a, b, options);
   },
   $type: (obj, expr, options) => typeName(evalExpr(obj, expr, options)),
+  $first: arrayEnd('$first', (array) => array[0]),
+  $last: arrayEnd('$last', (array) => array[array.length - 1]),
   // MongoDB docs, "$size": the length of an array; anything else, null and missing included, fails (17124)
   $size: (obj, expr, options) => {
     const value = evalExpr(obj, singleArgument('$size', expr), options);

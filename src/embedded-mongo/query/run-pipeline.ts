@@ -13,6 +13,7 @@ import { compileFieldProjection } from './apply-projection';
 import { valueComparator, type Collation } from './collation';
 import { groupByComparator } from './collated-groups';
 import { compileFilter } from './compile-filter';
+import { compiledOr } from './compile-expression';
 import { equalityKeys, foreignJoinFilter, localJoinValues } from './equality-join';
 import { withMongoFieldPaths } from './field-path';
 import { collationOf, createContext, undefinedVariableError, withCollation, withLocals, type StageOperator } from './mingo-context';
@@ -632,8 +633,8 @@ const READ_ONLY_MINGO_STAGES = new Set(['$limit', '$skip', '$replaceRoot', '$rep
  * copying); anything else is mingo's, on copies, put in MongoDB's field order.
  */
 const $project: StageOperator = (coll, expr, options) => {
-  const evaluate = (doc: Document, expression: unknown): unknown => evalExpr(doc, expression, withLocals(options, { root: doc }));
-  const project = isPlainDocument(expr) ? compileFieldProjection(expr, evaluate) : undefined;
+  const byMingo = (doc: Document, expression: unknown): unknown => evalExpr(doc, expression, withLocals(options, { root: doc }));
+  const project = isPlainDocument(expr) ? compileFieldProjection(expr, (expression) => compiledOr(expression, byMingo)) : undefined;
   if (project !== undefined) return coll.map((doc) => project(doc as Document));
   const specKeys = isPlainDocument(expr) ? Object.keys(expr) : [];
   const included = specKeys.filter((key) => isInclusion((expr as Document)[key]));

@@ -452,6 +452,20 @@ describe('MongoDB order where mingo has its own', () => {
     expect(Object.keys(out[0]!)).toEqual(['_id', 'b', 'a', 'z']);
   });
 
+  // MongoDB docs: "$first (array operator)", "$last (array operator)"
+  it('$first and $last of an array: null for null or missing, missing for an empty one, 28689 for anything else, one argument in a list', () => {
+    const docs = [{ _id: 1, a: [1, 2, 3] }, { _id: 2, a: [] }, { _id: 3, a: null }, { _id: 4 }];
+    expect(runPipeline(docs, [{ $addFields: { first: { $first: ['$a'] }, last: { $last: '$a' } } }], none)).toEqual([
+      { _id: 1, a: [1, 2, 3], first: 1, last: 3 },
+      { _id: 2, a: [] },
+      { _id: 3, a: null, first: null, last: null },
+      { _id: 4, first: null, last: null },
+    ]);
+    expect(() => runPipeline([{ a: 'text' }], [{ $addFields: { first: { $first: '$a' } } }], none)).toThrow(
+      expect.objectContaining({ code: 28689, message: "$first's argument must be an array, but is string" }),
+    );
+  });
+
   it('$sortArray sorts numbers by value across types', () => {
     const out = runPipeline([{ a: [Long.fromString('9007199254740993'), 9007199254740992, Decimal128.fromString('-2')] }], [{ $project: { _id: 0, s: { $sortArray: { input: '$a', sortBy: 1 } } } }], none);
     expect((out[0]!.s as unknown[]).map(String)).toEqual(['-2', '9007199254740992', '9007199254740993']);
