@@ -303,7 +303,7 @@ const $lookup: StageOperator = (coll, expr, options) => {
     const parents = items as Document[];
     const valuesOf = parents.map(join.valuesOf);
     // Read and hashed once, when a parent first needs its candidates (a paged split reads them from storage instead).
-    let hashed: { readonly foreign: readonly Document[]; readonly lookup: (value: unknown) => Iterable<number> } | undefined;
+    let hashed: { readonly foreign: readonly Document[]; readonly lookup: (value: unknown) => readonly number[] } | undefined;
     const candidatesOf = (index: number): Document[] => {
       if (!hashed) {
         const foreign = foreignDocuments(options, from, foreignJoinFilter(join.foreign, distinctValues(valuesOf.flat())));
@@ -311,9 +311,9 @@ const $lookup: StageOperator = (coll, expr, options) => {
       }
       const { foreign, lookup } = hashed;
       const values = valuesOf[index]!;
-      const positions = new Set<number>();
-      for (const value of values) for (const position of lookup(value)) positions.add(position);
-      const candidates = [...positions].sort((a, b) => a - b).map((position) => foreign[position] as Document);
+      // One value's hashed positions are distinct and ascending already (a collation may find a document by two of its keys).
+      const positions = values.length === 1 && collation === undefined ? lookup(values[0]) : [...new Set(values.flatMap(lookup))].sort((a, b) => a - b);
+      const candidates = positions.map((position) => foreign[position] as Document);
       if (!join.decidedByFilter || (collation === undefined && hashDecides(foreignParts, values))) return candidates;
       const joins = compileFilter(foreignJoinFilter(join.foreign, values), { collation });
       return candidates.filter((candidate) => joins(candidate));
@@ -570,7 +570,8 @@ function hashedPositions(foreign: readonly Document[], foreignParts: readonly st
   const index = new Map<string, number[]>();
   foreign.forEach((doc, position) => {
     checkTimeLimit();
-    for (const key of new Set(equalityKeys(doc, foreignParts).map(valueKey))) {
+    const keys = equalityKeys(doc, foreignParts).map(valueKey);
+    for (const key of keys.length === 1 ? keys : new Set(keys)) {
       const positions = index.get(key);
       if (positions) positions.push(position);
       else index.set(key, [position]);

@@ -1,6 +1,7 @@
 import { Decimal128, Long, ObjectId, type Document } from 'bson';
 import { CommandError } from '../../../../src/embedded-mongo/protocol/command-error';
 import { compileFilter, runPipeline, type PipelineContext } from '../../../../src/embedded-mongo/query';
+import { parseCollation } from '../../../../src/embedded-mongo/query/collation';
 
 const oid = (n: number): ObjectId => new ObjectId(n.toString(16).padStart(24, '0'));
 
@@ -130,6 +131,12 @@ describe('runPipeline', () => {
     expect(context.reads).toEqual(['authors']);
     const numeric = runPipeline([{ x: 1 }], [{ $lookup: { from: 'f', localField: 'x', foreignField: 'y', as: 'j' } }], contextWith({ f: [{ y: Long.fromNumber(1) }, { y: '1' }] }));
     expect(numeric).toEqual([{ x: 1, j: [{ y: Long.fromNumber(1) }] }]);
+  });
+
+  it('joins a foreign document once under a collation, though two of its keys equal the local value', () => {
+    const context = { ...contextWith({ tagged: [{ _id: 1, tags: ['a', 'A'] }] }), collation: parseCollation({ locale: 'en', strength: 2 }) };
+    const out = runPipeline([{ _id: 9, tag: 'a' }], [{ $lookup: { from: 'tagged', localField: 'tag', foreignField: 'tags', as: 'joined' } }], context);
+    expect(out).toEqual([{ _id: 9, tag: 'a', joined: [{ _id: 1, tags: ['a', 'A'] }] }]);
   });
 
   it('joins with a $lookup pipeline using let variables, and with the concise correlated form', () => {
