@@ -70,7 +70,9 @@ export function compileFieldProjection(spec: Document, compileComputed?: Express
   let parsed: ParsedProjection;
   try {
     parsed = parseProjection(spec);
-  } catch {
+  } catch (error) {
+    // A find's other refusals ($slice's arguments…) may be valid aggregation expressions: mingo decides.
+    if (error instanceof CommandError && SHAPE_ERRORS.has(error.code)) throw error;
     return undefined;
   }
   if (parsed.specials.length === 0) return fieldProjection(parsed);
@@ -88,15 +90,14 @@ export function compileFieldProjection(spec: Document, compileComputed?: Express
 }
 
 /**
- * The computed fields of an inclusion projection when each is a top-level field other than `_id` that
- * no included path runs through; undefined for any other special (which MongoDB may order, refuse or
- * read differently).
+ * The computed fields of an inclusion projection when each is a top-level field other than `_id` (no
+ * included path runs through it: claimPath refused that); undefined for any other special (which
+ * MongoDB may order or read differently).
  */
 function topLevelComputedFields(parsed: ParsedProjection): Array<{ readonly field: string; readonly expression: unknown }> | undefined {
-  const includedTops = new Set(parsed.paths.map((path) => path.split('.')[0]));
   const computed: Array<{ field: string; expression: unknown }> = [];
   for (const { path, special } of parsed.specials) {
-    if (special.kind !== 'computed' || path.includes('.') || path === '_id' || includedTops.has(path)) return undefined;
+    if (special.kind !== 'computed' || path.includes('.') || path === '_id') return undefined;
     computed.push({ field: path, expression: special.expression });
   }
   return computed;
@@ -145,10 +146,16 @@ function parseProjection(projection: Document): ParsedProjection {
   let inclusionLike = false;
   /** `{ _id: 1 }` alone is an inclusion projection: only `_id` comes back. */
   let idOnly = false;
+  const claimed: PathTree = {};
   const visit = (spec: Document, prefix: string): void => {
     for (const key of Object.keys(spec)) {
       const value: unknown = spec[key];
       const path = prefix ? `${prefix}.${key}` : key;
+      const nested = isPlainDocument(value) && !Object.keys(value)[0]?.startsWith('$');
+      if (nested && Object.keys(value).length === 0) {
+        throw new CommandError(51270, 'Location51270', `An empty sub-projection is not a valid value. Found empty object at path ${path}`);
+      }
+      if (!nested) claimPath(claimed, path.endsWith('.$') ? path.slice(0, -2) : path);
       if (path.endsWith('.$')) {
         const field = path.slice(0, -2);
         specials.push({ path: field, special: { kind: 'positional' } });
@@ -206,6 +213,29 @@ function parseProjection(projection: Document): ParsedProjection {
   if (mode === 'inclusion') included.push(...sliced);
   return { mode, includeId, paths: mode === 'inclusion' ? included : excluded, specials };
 }
+
+/**
+ * MongoDB's projection parser (projection_ast): each path claims its place in the projection, and a
+ * path that is another, or lies above or under one, collides: 31249 when an earlier path is its
+ * prefix, 31250 when it is an earlier path or its prefix.
+ */
+function claimPath(claimed: PathTree, path: string): void {
+  const parts = path.split('.');
+  let node = claimed;
+  for (const [index, part] of parts.entries()) {
+    const next = node[part];
+    if (index === parts.length - 1) {
+      if (next !== undefined) throw new CommandError(31250, 'Location31250', `Path collision at ${path}`);
+      node[part] = true;
+      return;
+    }
+    if (next === true) throw new CommandError(31249, 'Location31249', `Path collision at ${path} remaining portion ${parts.slice(index + 1).join('.')}`);
+    node = next ?? (node[part] = {});
+  }
+}
+
+/** The refusals of a projection's shape, which hold for an aggregation `$project` as for a find's. */
+const SHAPE_ERRORS: ReadonlySet<number> = new Set([31249, 31250, 51270]);
 
 function parseSlice(argument: unknown): Special {
   if (Array.isArray(argument)) {

@@ -1,4 +1,5 @@
 import type { Document } from 'bson';
+import { compareNumbers } from '../../bson/bson-number';
 import { isNumeric, isPlainDocument } from './bson-kind';
 import { FIELD_PATH_OPERATOR, valueAtFieldPath } from './field-path';
 
@@ -6,8 +7,8 @@ import { FIELD_PATH_OPERATOR, valueAtFieldPath } from './field-path';
  * A few aggregation expressions as plain functions, for the stages that evaluate one per document: field
  * paths, constants, `$literal`, `$cond`, `$isArray` and `$first` — what the gateway's lookups compute
  * (the first key of a reference). mingo evaluates every other expression, and these too where MongoDB
- * would fail or where a value's truth needs more than a JavaScript comparison: the compiled function
- * then answers ASK_MINGO, so an error is mingo's, as it was.
+ * would fail: the compiled function then answers ASK_MINGO, so the error is the one mingo's operators
+ * (and our overrides of them, mingo-context.ts) give.
  */
 
 /** What a compiled expression answers when mingo must evaluate it instead. */
@@ -87,10 +88,16 @@ function compileCond(operand: unknown): Compiled | undefined {
   };
 }
 
-/** MongoDB's truth of a value: false, null, missing and zero are false, all else true; NaN's and a BSON number's are mingo's to say. */
 function truthOf(value: unknown): boolean | typeof ASK_MINGO {
-  if (value === ASK_MINGO) return ASK_MINGO;
+  return value === ASK_MINGO ? ASK_MINGO : expressionTruth(value);
+}
+
+/**
+ * MongoDB's truth of a value (Value::coerceToBool): false, null, missing and a zero of any numeric
+ * type are false; everything else is true, NaN, `""` and `[]` included.
+ */
+export function expressionTruth(value: unknown): boolean {
   if (value === null || value === undefined || value === false) return false;
-  if (typeof value === 'number') return Number.isNaN(value) ? ASK_MINGO : value !== 0;
-  return isNumeric(value) ? ASK_MINGO : true;
+  if (typeof value === 'number') return value !== 0;
+  return isNumeric(value) ? compareNumbers(value, 0) !== 0 : true;
 }

@@ -19,6 +19,7 @@ import { PRESORTED } from './presorted-mark';
 import { firstSorted, lastSorted, sortDocuments } from './sort-documents';
 import { valueKey } from './value-key';
 import { FIELD_PATH_OPERATOR, valueAtFieldPath } from './field-path';
+import { expressionTruth } from './compile-expression';
 
 /**
  * mingo's operators with BSON-correct replacements for the ones that compare, hash or add values
@@ -312,6 +313,17 @@ function argumentCount(name: string, expr: unknown, count: number): unknown[] {
   return args;
 }
 
+/** `$cond`'s operands, in its list form or its `if`/`then`/`else` form, refused as MongoDB refuses them (ExpressionCond::parse). */
+function condOperands(expr: unknown): [unknown, unknown, unknown] {
+  if (!isPlainDocument(expr)) return argumentCount('$cond', expr, 3) as [unknown, unknown, unknown];
+  for (const key of Object.keys(expr)) {
+    if (key !== 'if' && key !== 'then' && key !== 'else') throw new CommandError(17083, 'Location17083', `Unrecognized parameter to $cond: ${key}`);
+  }
+  const missing = ['if', 'then', 'else'].findIndex((key) => !(key in expr));
+  if (missing !== -1) throw new CommandError(17080 + missing, `Location${17080 + missing}`, `Missing '${['if', 'then', 'else'][missing]}' parameter to $cond`);
+  return [expr.if, expr.then, expr.else];
+}
+
 /**
  * MongoDB's `$first`/`$last` array expressions (ExpressionFirst/ExpressionLast, as `$arrayElemAt` 0 or -1):
  * null for null or missing, missing for an empty array, 28689 for anything else. Where mingo reads
@@ -342,6 +354,12 @@ const expressionOverrides: Record<string, ExpressionOperator> = {
     return compareArguments(a, b, options);
   },
   $type: (obj, expr, options) => typeName(evalExpr(obj, expr, options)),
+  $isArray: (obj, expr, options) => Array.isArray(evalExpr(obj, singleArgument('$isArray', expr), options)),
+  // MongoDB's truth: a zero Long or Decimal128 is false too (mingo's $cond takes any object for true)
+  $cond: (obj, expr, options) => {
+    const [test, then, otherwise] = condOperands(expr);
+    return evalExpr(obj, expressionTruth(evalExpr(obj, test, options)) ? then : otherwise, options);
+  },
   $first: arrayEnd('$first', (array) => array[0]),
   $last: arrayEnd('$last', (array) => array[array.length - 1]),
   // MongoDB docs, "$size": the length of an array; anything else, null and missing included, fails (17124)

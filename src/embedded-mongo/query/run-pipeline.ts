@@ -653,13 +653,30 @@ const $project: StageOperator = (coll, expr, options) => {
   return projected.map((doc) => inProjectionOrder(doc as Document, sources.shift() ?? {}, included, computed));
 };
 
-/** MongoDB docs: "$unset (aggregation)": an exclusion `$project` of its fields, so ours when they are field paths. */
+/** MongoDB's `$unset` (document_source_project.cpp): an exclusion `$project` of its field paths, refused as MongoDB refuses it. */
 const $unset: StageOperator = (coll, expr, options) => {
-  const fields: unknown = typeof expr === 'string' ? [expr] : expr;
-  const plain = Array.isArray(fields) && fields.length > 0 && fields.every((field) => typeof field === 'string' && field !== '' && !field.startsWith('$'));
-  if (!plain) return onOwnedCopies(mingoStages.$unset as StageOperator)(coll, expr, options);
+  if (typeof expr !== 'string' && !Array.isArray(expr)) throw stageError(31002, '$unset specification must be a string or an array');
+  const fields: unknown[] = typeof expr === 'string' ? [expr] : expr;
+  if (fields.length === 0) throw stageError(31119, '$unset specification must be a string or an array with at least one field');
+  if (!fields.every((field) => typeof field === 'string')) throw stageError(31120, '$unset specification must be a string or an array containing only string values');
+  for (const field of fields as string[]) checkFieldPath(field);
+  // The same path twice collides as a path under another does ($project below), which one spec cannot show.
+  const repeated = fields.find((field, index) => fields.indexOf(field) !== index);
+  if (repeated !== undefined) throw stageError(31250, `Invalid $unset :: caused by :: Path collision at ${String(repeated)}`);
   return $project(coll, Object.fromEntries((fields as string[]).map((field) => [field, 0])), options);
 };
+
+/** MongoDB's FieldPath checks, in its order and with its codes. */
+function checkFieldPath(path: string): void {
+  if (path === '') throw stageError(40352, 'Invalid $unset :: caused by :: FieldPath cannot be constructed with empty string');
+  if (path.endsWith('.')) throw stageError(40353, "Invalid $unset :: caused by :: FieldPath must not end with a '.'.");
+  for (const part of path.split('.')) {
+    if (part === '') throw stageError(15998, 'Invalid $unset :: caused by :: FieldPath field names may not be empty strings.');
+    if (part.startsWith('$')) throw stageError(16410, "Invalid $unset :: caused by :: FieldPath field names may not start with '$'.");
+  }
+}
+
+
 
 function isInclusion(value: unknown): boolean {
   return value === true || (typeof value === 'number' && value !== 0);
@@ -684,7 +701,8 @@ function inProjectionOrder(doc: Document, source: Document, included: readonly s
  * MongoDB's `$unwind`: a document for each element of a non-empty array at the path; a value that is
  * no array, but neither missing nor null, as a one-element array (mingo drops `{}` and `''` too);
  * missing, null and `[]` dropped unless preserved (`[]` then without its field). The path does not
- * descend into arrays. Input documents are never written into: an unwound one is a copy along the path.
+ * descend into arrays. Input documents are never written into: an unwound one is a copy along the path,
+ * and shares the rest only when it is stored (frozen).
  */
 const $unwind: StageOperator = (coll, expr) => {
   const { parts, index, preserve } = unwindSpec(expr);
@@ -694,7 +712,9 @@ const $unwind: StageOperator = (coll, expr) => {
       const doc = next.value as Document;
       const value = nestedField(doc, parts);
       if (Array.isArray(value) && value.length > 0) {
-        for (let at = 0; at < value.length; at++) yield indexed(withNestedField(doc, parts, value[at]), at);
+        // A document an earlier stage built may be written into in place later (thawDocument): each unwound one gets its own.
+        const ownCopy = (at: number): Document => (at === value.length - 1 || Object.isFrozen(doc) ? doc : cloneDocument(doc));
+        for (let at = 0; at < value.length; at++) yield indexed(withNestedField(ownCopy(at), parts, value[at]), at);
       } else if (value !== undefined && value !== null && !Array.isArray(value)) yield indexed(doc, null);
       else if (preserve) yield indexed(Array.isArray(value) ? withNestedField(doc, parts, undefined) : doc, null);
     }
@@ -704,22 +724,23 @@ const $unwind: StageOperator = (coll, expr) => {
 
 /** `$unwind`'s operand, checked as MongoDB checks it (document_source_unwind.cpp's codes). */
 function unwindSpec(expr: unknown): { parts: readonly string[]; index: readonly string[] | undefined; preserve: boolean } {
-  if (typeof expr !== 'string' && !isPlainDocument(expr)) throw unwindError(15981, 'expected either a string or an object as specification for $unwind stage');
+  if (typeof expr !== 'string' && !isPlainDocument(expr)) throw stageError(15981, 'expected either a string or an object as specification for $unwind stage');
   const spec: Document = typeof expr === 'string' ? { path: expr } : expr;
   for (const option of Object.keys(spec)) {
-    if (option !== 'path' && option !== 'includeArrayIndex' && option !== 'preserveNullAndEmptyArrays') throw unwindError(28811, `unrecognized option to $unwind stage: ${option}`);
+    if (option !== 'path' && option !== 'includeArrayIndex' && option !== 'preserveNullAndEmptyArrays') throw stageError(28811, `unrecognized option to $unwind stage: ${option}`);
   }
   const { path, includeArrayIndex, preserveNullAndEmptyArrays } = spec;
-  if (path === undefined) throw unwindError(28812, 'no path specified to $unwind stage');
-  if (typeof path !== 'string') throw unwindError(28808, 'expected a string as the path for $unwind stage');
-  if (!path.startsWith('$')) throw unwindError(28818, `path option to $unwind stage should be prefixed with a '$': ${path}`);
-  if (preserveNullAndEmptyArrays !== undefined && typeof preserveNullAndEmptyArrays !== 'boolean') throw unwindError(28809, 'expected a boolean for the preserveNullAndEmptyArrays option to $unwind stage');
-  if (includeArrayIndex !== undefined && (typeof includeArrayIndex !== 'string' || includeArrayIndex === '')) throw unwindError(28810, 'expected a non-empty string for the includeArrayIndex option to $unwind stage');
-  if (typeof includeArrayIndex === 'string' && includeArrayIndex.startsWith('$')) throw unwindError(28822, `includeArrayIndex option to $unwind stage should not be prefixed with a '$': ${includeArrayIndex}`);
+  if (path === undefined) throw stageError(28812, 'no path specified to $unwind stage');
+  if (typeof path !== 'string') throw stageError(28808, 'expected a string as the path for $unwind stage');
+  if (!path.startsWith('$')) throw stageError(28818, `path option to $unwind stage should be prefixed with a '$': ${path}`);
+  if (preserveNullAndEmptyArrays !== undefined && typeof preserveNullAndEmptyArrays !== 'boolean') throw stageError(28809, 'expected a boolean for the preserveNullAndEmptyArrays option to $unwind stage');
+  if (includeArrayIndex !== undefined && (typeof includeArrayIndex !== 'string' || includeArrayIndex === '')) throw stageError(28810, 'expected a non-empty string for the includeArrayIndex option to $unwind stage');
+  if (typeof includeArrayIndex === 'string' && includeArrayIndex.startsWith('$')) throw stageError(28822, `includeArrayIndex option to $unwind stage should not be prefixed with a '$': ${includeArrayIndex}`);
   return { parts: path.slice(1).split('.'), index: includeArrayIndex?.split('.'), preserve: preserveNullAndEmptyArrays === true };
 }
 
-function unwindError(code: number, message: string): CommandError {
+/** A stage's refusal under MongoDB's own number (`Location<code>`). */
+function stageError(code: number, message: string): CommandError {
   return new CommandError(code, `Location${code}`, message);
 }
 

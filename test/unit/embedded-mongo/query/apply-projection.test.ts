@@ -64,6 +64,23 @@ describe('applyProjection', () => {
     expect(applyProjection(doc, { total: { $size: '$grades' }, name: 1 })).toEqual({ _id: 1, name: 'n', total: 4 });
   });
 
+  // MongoDB's projection parser (projection_ast): find and $project refuse these alike
+  it('refuses a path that is another or lies under or above one (31249, 31250), and an empty sub-projection (51270)', () => {
+    const codeOf = (projection: Record<string, unknown>): unknown => {
+      try {
+        applyProjection(doc, projection);
+        return 'no error';
+      } catch (error) {
+        return [(error as CommandError).code, (error as CommandError).message];
+      }
+    };
+    expect(codeOf({ name: 1, 'name.first': 1 })).toEqual([31249, 'Path collision at name.first remaining portion first']);
+    expect(codeOf({ 'items.a.b': 1, items: { a: 1 } })).toEqual([31250, 'Path collision at items.a']);
+    expect(codeOf({ 'grades.$': 1, grades: { $slice: 1 } })).toEqual([31250, 'Path collision at grades']);
+    expect(codeOf({ items: {}, name: 1 })).toEqual([51270, 'An empty sub-projection is not a valid value. Found empty object at path items']);
+    expect(codeOf({ items: { a: 1, b: 1 }, 'items.c': 1 })).toBe('no error');
+  });
+
   it('rejects mixing inclusion and exclusion', () => {
     expect(() => applyProjection(doc, { name: 1, grades: 0 })).toThrow(/Cannot do exclusion/);
   });
@@ -113,6 +130,11 @@ describe('compileFieldProjection ($project of plain fields)', () => {
     expect(compileFieldProjection({ grades: { $slice: 2 } })).toBeUndefined();
     expect(compileFieldProjection({})).toBeUndefined();
     expect(compileFieldProjection({ a: 1, b: 0 })).toBeUndefined();
+  });
+
+  it('refuses, rather than declines, the shapes an aggregation $project refuses as a find does', () => {
+    expect(() => compileFieldProjection({ a: 1, 'a.b': 1 })).toThrow(expect.objectContaining({ code: 31249 }));
+    expect(() => compileFieldProjection({ z: '$x', a: {} }, () => () => 1)).toThrow(expect.objectContaining({ code: 51270 }));
   });
 
   it('tells whether a projection passes sort paths through unchanged', () => {

@@ -96,15 +96,43 @@ describe('compiled aggregation expressions', () => {
     expect(failed).toBeGreaterThan(20);
   });
 
-  it('leaves to mingo what it does not compile, and asks mingo where MongoDB would fail or a BSON number decides', () => {
+  it('leaves to mingo what it does not compile, and asks mingo where MongoDB would fail', () => {
     for (const expression of ['$$ROOT', '$a..b', { $add: [1, 2] }, { $first: [1, 2] }, { $cond: [true, 1] }, { $cond: { if: true, then: 1 } }, ['$x'], { a: '$x' }, { $literal: { a: 1 } }]) {
       expect(compileExpression(expression)).toBeUndefined();
     }
     expect(compileExpression({ $first: '$x' })!({ x: 5 })).toBe(ASK_MINGO);
-    expect(compileExpression({ $cond: ['$x', 1, 2] })!({ x: Long.fromNumber(0) })).toBe(ASK_MINGO);
-    expect(compileExpression({ $cond: ['$x', 1, 2] })!({ x: Number.NaN })).toBe(ASK_MINGO);
     expect(compileExpression({ $cond: [{ $first: '$x' }, 1, 2] })!({ x: 'not an array' })).toBe(ASK_MINGO);
     expect(compileExpression({ $cond: ['$x', 1, 2] })!({ x: '' })).toBe(1);
     expect(compileExpression({ $cond: { if: '$x', then: 1, else: { $first: '$y' } } })!({ y: [] })).toBeUndefined();
+  });
+
+  // Value::coerceToBool: a zero of every numeric type is false; NaN, "" and [] are true
+  it('takes a value for true or false as MongoDB does, compiled and in mingo alike', () => {
+    const values = [0, -0, Long.fromNumber(0), Decimal128.fromString('-0E-12'), Decimal128.fromString('0.000'), 1, Number.NaN, Decimal128.fromString('NaN'), Long.fromNumber(-1), Decimal128.fromString('1E-6000'), '', [], {}, null, false];
+    const docs = values.map((x, _id) => ({ _id, x }));
+    const truth = [false, false, false, false, false, true, true, true, true, true, true, true, true, false, false].map((yes, _id) => ({ _id, v: yes ? 'T' : 'F' }));
+    expect(runPipeline(docs, [{ $project: { v: { $cond: ['$x', 'T', 'F'] } } }], none)).toEqual(truth);
+    expect(runPipeline(docs, [{ $addFields: { v: { $cond: { if: '$x', then: 'T', else: 'F' } } } }, { $project: { v: 1 } }], none)).toEqual(truth);
+  });
+
+  it('refuses malformed $cond and $isArray with MongoDB\'s codes', () => {
+    const codeOf = (expression: unknown): unknown => {
+      try {
+        runPipeline([{ _id: 1 }], [{ $project: { v: expression } }], none);
+        return 'no error';
+      } catch (error) {
+        return (error as { code?: number }).code;
+      }
+    };
+    const refusals: Array<[unknown, number]> = [
+      [{ $cond: [true, 1] }, 16020],
+      [{ $cond: { if: true, then: 1 } }, 17082],
+      [{ $cond: { then: 1, else: 2 } }, 17080],
+      [{ $cond: { if: true, then: 1, else: 2, also: 3 } }, 17083],
+      [{ $isArray: [1, 2] }, 16020],
+      [{ $isArray: [] }, 16020],
+    ];
+    expect(refusals.map(([expression]) => [expression, codeOf(expression)])).toEqual(refusals);
+    expect(codeOf({ $isArray: [[1, 2]] })).toBe('no error');
   });
 });

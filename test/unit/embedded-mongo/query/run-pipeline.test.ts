@@ -407,6 +407,41 @@ describe('$project with computed fields and $unset, without copying their input'
     expect(docs).toEqual(stored());
   });
 
+  // document_source_project.cpp (its $unset alias) and FieldPath: MongoDB 7.0's codes
+  it('$unset refuses what MongoDB refuses, with its codes', () => {
+    const codeOf = (spec: unknown): unknown => {
+      try {
+        runPipeline([{ _id: 1, a: { b: 1 } }], [{ $unset: spec }], none);
+        return 'no error';
+      } catch (error) {
+        return (error as CommandError).code;
+      }
+    };
+    const refusals: Array<[unknown, number]> = [
+      [{}, 31002],
+      [[], 31119],
+      [['a', 1], 31120],
+      ['', 40352],
+      ['a.', 40353],
+      ['a..b', 15998],
+      ['$a', 16410],
+      ['a.$b', 16410],
+      [['a', 'a.b'], 31249],
+      [['a.b', 'a'], 31250],
+      [['a', 'a'], 31250],
+    ];
+    expect(refusals.map(([spec]) => [spec, codeOf(spec)])).toEqual(refusals);
+    expect(codeOf(['a.b', 'c'])).toBe('no error');
+  });
+
+  it('gives each document $unwind makes of one an earlier stage built its own fields, which a later stage may change apart', () => {
+    const out = runPipeline([{ _id: 1, arr: [1, 2] }], [{ $set: { sub: { q: 1 } } }, { $unwind: '$arr' }, { $set: { 'sub.z': '$arr' } }], none);
+    expect(out).toEqual([
+      { _id: 1, arr: 1, sub: { q: 1, z: 1 } },
+      { _id: 1, arr: 2, sub: { q: 1, z: 2 } },
+    ]);
+  });
+
   it('gives two fields computed from the same value each their own copy, which a later stage may change apart', () => {
     const out = runPipeline([{ _id: 1, sub: { a: 1 } }], [{ $project: { one: '$sub', two: '$sub' } }, { $set: { 'one.b': 2 } }], none);
     expect(out).toEqual([{ _id: 1, one: { a: 1, b: 2 }, two: { a: 1 } }]);
