@@ -2,7 +2,7 @@ import type { Document } from 'bson';
 import { CommandError, ErrorCodes } from '../protocol/command-error';
 import { isNumeric, isPlainDocument } from './bson-kind';
 import { plainNumber } from '../../bson/bson-number';
-import { cloneDocument } from './clone-document';
+import { cloneDocument, unsharedValue } from './clone-document';
 import { compileFilter, compileValueMatcher } from './compile-filter';
 import { evaluateExpression } from './mingo-context';
 import { withMongoFieldPaths } from './field-path';
@@ -83,7 +83,8 @@ export function compileFieldProjection(spec: Document, compileComputed?: Express
     const out = plain(doc);
     for (const { field, evaluate } of computed) {
       const value = evaluate(doc);
-      if (value !== undefined) out[field] = ownValue(value);
+      // An expression may give the same value twice (`{ a: '$x', b: '$x' }`): each field gets its own.
+      if (value !== undefined) out[field] = unsharedValue(value);
     }
     return out;
   };
@@ -101,15 +102,6 @@ function topLevelComputedFields(parsed: ParsedProjection): Array<{ readonly fiel
     computed.push({ field: path, expression: special.expression });
   }
   return computed;
-}
-
-/**
- * A computed value the result may hold: frozen (stored) values are shared, as included ones are; any
- * other document or array is copied, since an expression may return the same one twice (`{ a: '$x',
- * b: '$x' }`) and a later stage writing into one must not change the other.
- */
-function ownValue(value: unknown): unknown {
-  return typeof value === 'object' && value !== null && !Object.isFrozen(value) ? cloneDocument(value) : value;
 }
 
 /** The inclusions or exclusions of a parsed projection (its specials aside), `_id` first when kept. */

@@ -49,6 +49,15 @@ function clonePlain(doc: Record<string, unknown>): Record<string, unknown> {
 }
 
 /**
+ * A value one document may hold beside others: a frozen (stored) one is shared, as a stage that writes
+ * thaws a copy first (thawDocument); any other document or array is copied, since thawDocument fixes
+ * unfrozen parts up in place and a write into one holder must not reach another.
+ */
+export function unsharedValue<T>(value: T): T {
+  return typeof value === 'object' && value !== null && !Object.isFrozen(value) ? cloneDocument(value) : value;
+}
+
+/**
  * Makes a pipeline document safe to mutate while copying as little as possible: frozen parts
  * (stored documents and their subdocuments, shared until a stage needs to change them) are
  * deep-copied, and unfrozen ones (built by earlier stages, so owned by the pipeline) are kept and

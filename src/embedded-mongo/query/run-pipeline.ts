@@ -8,7 +8,7 @@ import { CommandError, ErrorCodes, LocationCodes, locationError } from '../proto
 import { checkTimeLimit } from '../protocol/command-time-limit';
 import { isLong, isNumeric, isPlainDocument } from './bson-kind';
 import { longToBigInt, plainNumber } from '../../bson/bson-number';
-import { cloneDocument, thawDocument } from './clone-document';
+import { cloneDocument, thawDocument, unsharedValue } from './clone-document';
 import { compileFieldProjection } from './apply-projection';
 import { valueComparator, type Collation } from './collation';
 import { groupByComparator } from './collated-groups';
@@ -659,10 +659,14 @@ const $unset: StageOperator = (coll, expr, options) => {
   const fields: unknown[] = typeof expr === 'string' ? [expr] : expr;
   if (fields.length === 0) throw stageError(31119, '$unset specification must be a string or an array with at least one field');
   if (!fields.every((field) => typeof field === 'string')) throw stageError(31120, '$unset specification must be a string or an array containing only string values');
-  for (const field of fields as string[]) checkFieldPath(field);
-  // The same path twice collides as a path under another does ($project below), which one spec cannot show.
-  const repeated = fields.find((field, index) => fields.indexOf(field) !== index);
-  if (repeated !== undefined) throw stageError(31250, `Invalid $unset :: caused by :: Path collision at ${String(repeated)}`);
+  // MongoDB parses the fields one at a time: a field's own path first, then where it meets an earlier one.
+  (fields as string[]).forEach((field, index) => {
+    checkFieldPath(field);
+    for (const earlier of (fields as string[]).slice(0, index)) {
+      if (field.startsWith(`${earlier}.`)) throw stageError(31249, `Invalid $unset :: caused by :: Path collision at ${field} remaining portion ${field.slice(earlier.length + 1)}`);
+      if (field === earlier || earlier.startsWith(`${field}.`)) throw stageError(31250, `Invalid $unset :: caused by :: Path collision at ${field}`);
+    }
+  });
   return $project(coll, Object.fromEntries((fields as string[]).map((field) => [field, 0])), options);
 };
 
@@ -672,7 +676,7 @@ function checkFieldPath(path: string): void {
   if (path.endsWith('.')) throw stageError(40353, "Invalid $unset :: caused by :: FieldPath must not end with a '.'.");
   for (const part of path.split('.')) {
     if (part === '') throw stageError(15998, 'Invalid $unset :: caused by :: FieldPath field names may not be empty strings.');
-    if (part.startsWith('$')) throw stageError(16410, "Invalid $unset :: caused by :: FieldPath field names may not start with '$'.");
+    if (part.startsWith('$')) throw stageError(16410, "Invalid $unset :: caused by :: FieldPath field names may not start with '$'. Consider using $getField or $setField.");
   }
 }
 
@@ -712,9 +716,9 @@ const $unwind: StageOperator = (coll, expr) => {
       const doc = next.value as Document;
       const value = nestedField(doc, parts);
       if (Array.isArray(value) && value.length > 0) {
-        // A document an earlier stage built may be written into in place later (thawDocument): each unwound one gets its own.
-        const ownCopy = (at: number): Document => (at === value.length - 1 || Object.isFrozen(doc) ? doc : cloneDocument(doc));
-        for (let at = 0; at < value.length; at++) yield indexed(withNestedField(ownCopy(at), parts, value[at]), at);
+        // A document an earlier stage built may be written into in place later (thawDocument): each unwound one gets its own fields.
+        const ownFields = (at: number): Document => (at === value.length - 1 || Object.isFrozen(doc) ? doc : copyBesidePath(doc, parts));
+        for (let at = 0; at < value.length; at++) yield indexed(withNestedField(ownFields(at), parts, value[at]), at);
       } else if (value !== undefined && value !== null && !Array.isArray(value)) yield indexed(doc, null);
       else if (preserve) yield indexed(Array.isArray(value) ? withNestedField(doc, parts, undefined) : doc, null);
     }
@@ -755,6 +759,18 @@ function nestedField(doc: Document, parts: readonly string[]): unknown {
 }
 
 /** A copy of `doc` along `parts` with `value` at their end (its field removed for undefined), in place; a value on the way that is no document is replaced. */
+/** `doc` with its own copy of every value but the one at `parts`, which the caller replaces (unsharedValue). */
+function copyBesidePath(doc: Document, parts: readonly string[]): Document {
+  const copy: Document = {};
+  for (const key of Object.keys(doc)) {
+    const value: unknown = doc[key];
+    const own = key !== parts[0] ? unsharedValue(value) : parts.length > 1 && isPlainDocument(value) ? copyBesidePath(value, parts.slice(1)) : value;
+    if (key === '__proto__') Object.defineProperty(copy, key, { value: own, enumerable: true, writable: true, configurable: true });
+    else copy[key] = own;
+  }
+  return copy;
+}
+
 function withNestedField(doc: Document, parts: readonly string[], value: unknown): Document {
   const [head, ...rest] = parts as [string, ...string[]];
   const below = Object.prototype.hasOwnProperty.call(doc, head) && isPlainDocument(doc[head]) ? (doc[head] as Document) : {};

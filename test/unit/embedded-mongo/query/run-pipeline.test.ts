@@ -429,6 +429,9 @@ describe('$project with computed fields and $unset, without copying their input'
       [['a', 'a.b'], 31249],
       [['a.b', 'a'], 31250],
       [['a', 'a'], 31250],
+      // one field at a time, as MongoDB parses them: an earlier collision wins over a later bad path
+      [['a', 'a', '$b'], 31250],
+      [['a', 'a.b', '$b'], 31249],
     ];
     expect(refusals.map(([spec]) => [spec, codeOf(spec)])).toEqual(refusals);
     expect(codeOf(['a.b', 'c'])).toBe('no error');
@@ -440,6 +443,26 @@ describe('$project with computed fields and $unset, without copying their input'
       { _id: 1, arr: 1, sub: { q: 1, z: 1 } },
       { _id: 1, arr: 2, sub: { q: 1, z: 2 } },
     ]);
+  });
+
+  // The gateway's reverse join unwinds the children it grouped ($group → $unwind): copying the array for each would be quadratic.
+  it('copies an unwound document\'s other fields for each element it makes, never the array it unwinds', () => {
+    let reads = 0;
+    const element = (n: number): object =>
+      Object.defineProperty({}, 'n', {
+        enumerable: true,
+        get: () => {
+          reads += 1;
+          return n;
+        },
+      });
+    const children = deepFrozen([{ _id: 1, children: Array.from({ length: 50 }, (_, n) => element(n)) }]);
+    reads = 0; // freezing read them
+    const out = runPipeline(children, [{ $project: { children: 1, sub: { $literal: { q: 1 } } } }, { $unwind: '$children' }], none);
+    expect(reads).toBe(0);
+    expect(out).toHaveLength(50);
+    expect(new Set(out.map((doc) => doc.sub)).size).toBe(50);
+    expect(out.map((doc) => (doc.children as { n: number }).n)).toEqual(Array.from({ length: 50 }, (_, n) => n));
   });
 
   it('gives two fields computed from the same value each their own copy, which a later stage may change apart', () => {
