@@ -138,7 +138,7 @@ function parseProjection(projection: Document): ParsedProjection {
   let inclusionLike = false;
   /** `{ _id: 1 }` alone is an inclusion projection: only `_id` comes back. */
   let idOnly = false;
-  const claimed: PathTree = {};
+  const claimed = pathTree();
   const visit = (spec: Document, prefix: string): void => {
     for (const key of Object.keys(spec)) {
       const value: unknown = spec[key];
@@ -222,7 +222,7 @@ function claimPath(claimed: PathTree, path: string): void {
       return;
     }
     if (next === true) throw new CommandError(31249, 'Location31249', `Path collision at ${path} remaining portion ${parts.slice(index + 1).join('.')}`);
-    node = next ?? (node[part] = {});
+    node = next ?? (node[part] = pathTree());
   }
 }
 
@@ -254,8 +254,13 @@ interface PathTree {
   [field: string]: PathTree | true;
 }
 
+/** A node without a prototype: a field named `constructor` or `toString` is found only where a path put it. */
+function pathTree(): PathTree {
+  return Object.create(null) as PathTree;
+}
+
 function buildTree(paths: readonly string[]): PathTree {
-  const root: PathTree = {};
+  const root = pathTree();
   for (const path of paths) {
     const parts = path.split('.');
     let node = root;
@@ -266,7 +271,7 @@ function buildTree(paths: readonly string[]): PathTree {
       }
       const child = node[part];
       if (child === true) return;
-      const next: PathTree = child ?? {};
+      const next: PathTree = child ?? pathTree();
       node[part] = next;
       node = next;
     });

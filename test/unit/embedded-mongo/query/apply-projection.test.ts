@@ -81,6 +81,13 @@ describe('applyProjection', () => {
     expect(codeOf({ items: { a: 1, b: 1 }, 'items.c': 1 })).toBe('no error');
   });
 
+  it('reads fields named as Object.prototype\'s members only where the projection names them', () => {
+    const stored = { _id: 1, x: 1, toString: { a: 1 }, constructor: 'c', valueOf: [{ b: 1 }] };
+    expect(applyProjection(stored, { x: 1 })).toEqual({ _id: 1, x: 1 });
+    expect(applyProjection(stored, { constructor: 1, 'toString.a': 1 })).toEqual({ _id: 1, constructor: 'c', toString: { a: 1 } });
+    expect(applyProjection(stored, { x: 0, hasOwnProperty: 0 })).toEqual({ _id: 1, toString: { a: 1 }, constructor: 'c', valueOf: [{ b: 1 }] });
+  });
+
   it('rejects mixing inclusion and exclusion', () => {
     expect(() => applyProjection(doc, { name: 1, grades: 0 })).toThrow(/Cannot do exclusion/);
   });
