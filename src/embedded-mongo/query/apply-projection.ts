@@ -60,7 +60,8 @@ export type ExpressionCompiler = (expression: unknown) => (doc: Document) => unk
  * An aggregation `$project` made only of field inclusions or exclusions (`1`, `true`, `0`, `false`,
  * nested or dotted) and, given `compileComputed`, of top-level fields computed by an expression next to the
  * inclusions; compiled once; undefined for anything else (`$slice`, a computed dotted path or `_id`, an
- * empty or invalid spec), which the caller leaves to mingo. The projected document is new along the
+ * empty spec, one a find refuses), which the caller leaves to mingo; colliding paths and an empty
+ * sub-projection are refused here, as MongoDB refuses them in both. The projected document is new along the
  * kept paths and shares the values it keeps, so it must be treated as read-only. `_id` comes first, as
  * MongoDB returns it, then the included fields in the input's order, then the computed ones in the
  * spec's; a computed field whose expression is missing is left out.

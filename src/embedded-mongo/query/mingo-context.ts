@@ -329,8 +329,10 @@ function condOperands(expr: unknown): [unknown, unknown, unknown] {
  * null for null or missing, missing for an empty array, 28689 for anything else. Where mingo reads
  * `{ $first: ['$a'] }` as a literal list, MongoDB reads its one argument.
  */
-function arrayEnd(name: string, pick: (array: readonly unknown[]) => unknown): ExpressionOperator {
+function arrayEnd(name: '$first' | '$last', pick: (array: readonly unknown[]) => unknown): ExpressionOperator {
   return (obj, expr, options) => {
+    // Over a group's documents (`$group`, `$bucket`) the name is the accumulator's, which mingo's expression hands them to.
+    if (Array.isArray(obj)) return mingoExpressionOps[name]!(obj, expr, options);
     const value = evalExpr(obj, singleArgument(name, expr), options);
     if (isNullish(value)) return null;
     if (!Array.isArray(value)) throw new CommandError(28689, 'Location28689', `${name}'s argument must be an array, but is ${typeName(value)}`);

@@ -634,7 +634,9 @@ const READ_ONLY_MINGO_STAGES = new Set(['$limit', '$skip', '$replaceRoot', '$rep
  * copying); anything else is mingo's, on copies, put in MongoDB's field order.
  */
 const $project: StageOperator = (coll, expr, options) => {
-  const byMingo = (doc: Document, expression: unknown): unknown => evalExpr(doc, expression, withLocals(options, { root: doc }));
+  // One copy of the options for the stage, its root set per document, so `$$NOW` is read once as mingo's own $project reads it.
+  const scoped = withLocals(options, {}) as Options & { update(locals: Record<string, unknown>): Options };
+  const byMingo = (doc: Document, expression: unknown): unknown => evalExpr(doc, expression, scoped.update({ root: doc }));
   const project = isPlainDocument(expr) ? compileFieldProjection(expr, (expression) => compiledOr(expression, byMingo)) : undefined;
   if (project !== undefined) return coll.map((doc) => project(doc as Document));
   const specKeys = isPlainDocument(expr) ? Object.keys(expr) : [];
@@ -680,8 +682,6 @@ function checkFieldPath(path: string): void {
   }
 }
 
-
-
 function isInclusion(value: unknown): boolean {
   return value === true || (typeof value === 'number' && value !== 0);
 }
@@ -705,8 +705,9 @@ function inProjectionOrder(doc: Document, source: Document, included: readonly s
  * MongoDB's `$unwind`: a document for each element of a non-empty array at the path; a value that is
  * no array, but neither missing nor null, as a one-element array (mingo drops `{}` and `''` too);
  * missing, null and `[]` dropped unless preserved (`[]` then without its field). The path does not
- * descend into arrays. Input documents are never written into: an unwound one is a copy along the path,
- * and shares the rest only when it is stored (frozen).
+ * descend into arrays. Input documents are never written into: an unwound one is a copy along the path
+ * that shares the rest only when it is stored (frozen), or is the last one made of it (the input is then
+ * no one else's).
  */
 const $unwind: StageOperator = (coll, expr) => {
   const { parts, index, preserve } = unwindSpec(expr);
@@ -758,7 +759,6 @@ function nestedField(doc: Document, parts: readonly string[]): unknown {
   return value;
 }
 
-/** A copy of `doc` along `parts` with `value` at their end (its field removed for undefined), in place; a value on the way that is no document is replaced. */
 /** `doc` with its own copy of every value but the one at `parts`, which the caller replaces (unsharedValue). */
 function copyBesidePath(doc: Document, parts: readonly string[]): Document {
   const copy: Document = {};
@@ -771,6 +771,7 @@ function copyBesidePath(doc: Document, parts: readonly string[]): Document {
   return copy;
 }
 
+/** A copy of `doc` along `parts` with `value` at their end (its field removed for undefined); a value on the way that is no document is replaced. */
 function withNestedField(doc: Document, parts: readonly string[], value: unknown): Document {
   const [head, ...rest] = parts as [string, ...string[]];
   const below = Object.prototype.hasOwnProperty.call(doc, head) && isPlainDocument(doc[head]) ? (doc[head] as Document) : {};

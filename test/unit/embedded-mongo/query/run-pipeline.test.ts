@@ -531,6 +531,27 @@ describe('MongoDB order where mingo has its own', () => {
     );
   });
 
+  // MongoDB docs: "$first (aggregation accumulator)": the name of the array expression, read over a group's documents
+  it('$first and $last in $group and $bucket are the accumulators: the first and last document\'s value, null where it has none', () => {
+    const docs = [{ _id: 1, g: 1, n: 1 }, { _id: 2, g: 1, v: 2, n: 5, a: [{ b: 1 }, { b: 2 }] }, { _id: 3, g: 1, v: 3 }, { _id: 4, g: 1 }];
+    const accumulators = { first: { $first: '$v' }, last: { $last: '$v' }, size: { $first: { $cond: [{ $gt: ['$n', 1] }, 'big', 'small'] } }, bs: { $last: '$a.b' } };
+    expect(runPipeline(docs, [{ $group: { _id: '$g', ...accumulators } }], none)).toEqual([{ _id: 1, first: null, last: null, size: 'small', bs: null }]);
+    expect(runPipeline(docs.slice(1, 2), [{ $group: { _id: '$g', bs: { $first: '$a.b' } } }], none)).toEqual([{ _id: 1, bs: [1, 2] }]);
+    expect(runPipeline(docs, [{ $bucket: { groupBy: '$g', boundaries: [0, 100], output: { first: { $first: '$v' } } } }], none)).toEqual([{ _id: 0, first: null }]);
+  });
+
+  // MongoDB docs: "Variables in Aggregation Expressions": NOW is the same throughout the pipeline
+  it('$$NOW in a computed $project field is one time for every document', () => {
+    let clock = 1_000;
+    const now = jest.spyOn(Date, 'now').mockImplementation(() => (clock += 1));
+    try {
+      const out = runPipeline([{ _id: 1 }, { _id: 2 }, { _id: 3 }], [{ $project: { at: '$$NOW' } }], none);
+      expect(new Set(out.map((doc) => (doc.at as Date).getTime())).size).toBe(1);
+    } finally {
+      now.mockRestore();
+    }
+  });
+
   it('$sortArray sorts numbers by value across types', () => {
     const out = runPipeline([{ a: [Long.fromString('9007199254740993'), 9007199254740992, Decimal128.fromString('-2')] }], [{ $project: { _id: 0, s: { $sortArray: { input: '$a', sortBy: 1 } } } }], none);
     expect((out[0]!.s as unknown[]).map(String)).toEqual(['-2', '9007199254740992', '9007199254740993']);
