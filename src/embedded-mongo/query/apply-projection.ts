@@ -139,7 +139,7 @@ function parseProjection(projection: Document): ParsedProjection {
   let inclusionLike = false;
   /** `{ _id: 1 }` alone is an inclusion projection: only `_id` comes back. */
   let idOnly = false;
-  const claimed = pathTree();
+  const claim = pathClaims();
   const visit = (spec: Document, prefix: string): void => {
     for (const key of Object.keys(spec)) {
       const value: unknown = spec[key];
@@ -148,7 +148,7 @@ function parseProjection(projection: Document): ParsedProjection {
       if (nested && Object.keys(value).length === 0) {
         throw new CommandError(51270, 'Location51270', `An empty sub-projection is not a valid value. Found empty object at path ${path}`);
       }
-      if (!nested) claimPath(claimed, path.endsWith('.$') ? path.slice(0, -2) : path);
+      if (!nested) claim(path.endsWith('.$') ? path.slice(0, -2) : path);
       if (path.endsWith('.$')) {
         const field = path.slice(0, -2);
         specials.push({ path: field, special: { kind: 'positional' } });
@@ -208,10 +208,15 @@ function parseProjection(projection: Document): ParsedProjection {
 }
 
 /**
- * MongoDB's projection parser (projection_ast): each path claims its place in the projection, and a
- * path that is another, or lies above or under one, collides: 31249 when an earlier path is its
- * prefix, 31250 when it is an earlier path or its prefix.
+ * MongoDB's projection parser (projection_ast), for `$project` and `$unset`: each path claims its place
+ * in turn, and a path that is an earlier one, or lies above or under one, collides: 31249 when an
+ * earlier path is its prefix, 31250 when it is an earlier path or its prefix.
  */
+export function pathClaims(): (path: string) => void {
+  const claimed = pathTree();
+  return (path) => claimPath(claimed, path);
+}
+
 function claimPath(claimed: PathTree, path: string): void {
   const parts = path.split('.');
   let node = claimed;

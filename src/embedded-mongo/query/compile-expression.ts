@@ -1,29 +1,22 @@
 import type { Document } from 'bson';
-import { compareNumbers } from '../../bson/bson-number';
-import { isNumeric, isPlainDocument } from './bson-kind';
+import { isPlainDocument } from './bson-kind';
+import { expressionTruth } from './expression-truth';
 import { FIELD_PATH_OPERATOR, valueAtFieldPath } from './field-path';
+import { arrayEndValue, condOperands } from './mingo-context';
 
 /*
  * A few aggregation expressions as plain functions, for the stages that evaluate one per document: field
  * paths, constants, `$literal`, `$cond`, `$isArray` and `$first` — what the gateway's lookups compute
- * (the first key of a reference). mingo evaluates every other expression, and these too where MongoDB
- * would fail: the compiled function then answers ASK_MINGO, so the error is the one mingo's operators
- * (and our overrides of them, mingo-context.ts) give.
+ * (the first key of a reference). They read their operands and answer as our overrides of mingo's
+ * operators do (mingo-context.ts), failing with the same errors; mingo evaluates every other expression,
+ * and a malformed one of these, which it refuses.
  */
-
-/** What a compiled expression answers when mingo must evaluate it instead. */
-export const ASK_MINGO: unique symbol = Symbol('ask mingo');
 
 type Compiled = (doc: Document) => unknown;
 
 /** `expression` evaluated by a compiled function where it can be, else by `evaluate` (mingo, with the stage's variables). */
 export function compiledOr(expression: unknown, evaluate: (doc: Document, expression: unknown) => unknown): (doc: Document) => unknown {
-  const compiled = compileExpression(expression);
-  if (compiled === undefined) return (doc) => evaluate(doc, expression);
-  return (doc) => {
-    const value = compiled(doc);
-    return value === ASK_MINGO ? evaluate(doc, expression) : value;
-  };
+  return compileExpression(expression) ?? ((doc) => evaluate(doc, expression));
 }
 
 /** The expression as a function of the document (field paths rewritten by withMongoFieldPaths or not), or undefined. */
@@ -42,12 +35,9 @@ export function compileExpression(expression: unknown): Compiled | undefined {
         ? fieldPath([(operand[0] as string).slice(1), ...(operand.slice(1) as string[])])
         : undefined;
     case '$isArray':
-      return withSingleArgument(operand, (argument) => (doc) => {
-        const value = argument(doc);
-        return value === ASK_MINGO ? value : Array.isArray(value);
-      });
+      return withSingleArgument(operand, (argument) => (doc) => Array.isArray(argument(doc)));
     case '$first':
-      return withSingleArgument(operand, (argument) => (doc) => firstElement(argument(doc)));
+      return withSingleArgument(operand, (argument) => (doc) => arrayEndValue('$first', argument(doc), (array) => array[0]));
     case '$cond':
       return compileCond(operand);
     default:
@@ -68,36 +58,15 @@ function withSingleArgument(operand: unknown, build: (argument: Compiled) => Com
   return argument && build(argument);
 }
 
-/** MongoDB docs: "$first (array)": the first element; missing for an empty array, null for null or missing; anything else fails (mingo says how). */
-function firstElement(value: unknown): unknown {
-  if (Array.isArray(value)) return value.length > 0 ? value[0] : undefined;
-  return value === null || value === undefined ? null : ASK_MINGO;
-}
-
 /** `$cond` in its list form or its `if`/`then`/`else` form; only the branch taken is evaluated. */
 function compileCond(operand: unknown): Compiled | undefined {
-  let parts: unknown[];
-  if (Array.isArray(operand) && operand.length === 3) parts = operand;
-  else if (isPlainDocument(operand) && Object.keys(operand).sort().join() === 'else,if,then') parts = [operand.if, operand.then, operand.else];
-  else return undefined;
-  const [test, then, otherwise] = parts.map(compileExpression);
+  let operands: unknown[];
+  try {
+    operands = condOperands(operand);
+  } catch {
+    return undefined; // malformed: mingo refuses it when a document reaches it, as it did before
+  }
+  const [test, then, otherwise] = operands.map(compileExpression);
   if (!test || !then || !otherwise) return undefined;
-  return (doc) => {
-    const truth = truthOf(test(doc));
-    return truth === ASK_MINGO ? truth : truth ? then(doc) : otherwise(doc);
-  };
-}
-
-function truthOf(value: unknown): boolean | typeof ASK_MINGO {
-  return value === ASK_MINGO ? ASK_MINGO : expressionTruth(value);
-}
-
-/**
- * MongoDB's truth of a value (Value::coerceToBool): false, null, missing and a zero of any numeric
- * type are false; everything else is true, NaN, `""` and `[]` included.
- */
-export function expressionTruth(value: unknown): boolean {
-  if (value === null || value === undefined || value === false) return false;
-  if (typeof value === 'number') return value !== 0;
-  return isNumeric(value) ? compareNumbers(value, 0) !== 0 : true;
+  return (doc) => (expressionTruth(test(doc)) ? then(doc) : otherwise(doc));
 }

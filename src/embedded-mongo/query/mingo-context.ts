@@ -19,7 +19,7 @@ import { PRESORTED } from './presorted-mark';
 import { firstSorted, lastSorted, sortDocuments } from './sort-documents';
 import { valueKey } from './value-key';
 import { FIELD_PATH_OPERATOR, valueAtFieldPath } from './field-path';
-import { expressionTruth } from './compile-expression';
+import { expressionTruth } from './expression-truth';
 
 /**
  * mingo's operators with BSON-correct replacements for the ones that compare, hash or add values
@@ -314,7 +314,7 @@ function argumentCount(name: string, expr: unknown, count: number): unknown[] {
 }
 
 /** `$cond`'s operands, in its list form or its `if`/`then`/`else` form, refused as MongoDB refuses them (ExpressionCond::parse). */
-function condOperands(expr: unknown): [unknown, unknown, unknown] {
+export function condOperands(expr: unknown): [unknown, unknown, unknown] {
   if (!isPlainDocument(expr)) return argumentCount('$cond', expr, 3) as [unknown, unknown, unknown];
   for (const key of Object.keys(expr)) {
     if (key !== 'if' && key !== 'then' && key !== 'else') throw new CommandError(17083, 'Location17083', `Unrecognized parameter to $cond: ${key}`);
@@ -333,11 +333,15 @@ function arrayEnd(name: '$first' | '$last', pick: (array: readonly unknown[]) =>
   return (obj, expr, options) => {
     // Over a group's documents (`$group`, `$bucket`) the name is the accumulator's, which mingo's expression hands them to.
     if (Array.isArray(obj)) return mingoExpressionOps[name]!(obj, expr, options);
-    const value = evalExpr(obj, singleArgument(name, expr), options);
-    if (isNullish(value)) return null;
-    if (!Array.isArray(value)) throw new CommandError(28689, 'Location28689', `${name}'s argument must be an array, but is ${typeName(value)}`);
-    return value.length === 0 ? undefined : pick(value);
+    return arrayEndValue(name, evalExpr(obj, singleArgument(name, expr), options), pick);
   };
+}
+
+/** What `$first`/`$last` give for their argument's value (arrayEnd). */
+export function arrayEndValue(name: '$first' | '$last', value: unknown, pick: (array: readonly unknown[]) => unknown): unknown {
+  if (isNullish(value)) return null;
+  if (!Array.isArray(value)) throw new CommandError(28689, 'Location28689', `${name}'s argument must be an array, but is ${typeName(value)}`);
+  return value.length === 0 ? undefined : pick(value);
 }
 
 const expressionOverrides: Record<string, ExpressionOperator> = {

@@ -9,7 +9,7 @@ import { checkTimeLimit } from '../protocol/command-time-limit';
 import { isLong, isNumeric, isPlainDocument } from './bson-kind';
 import { longToBigInt, plainNumber } from '../../bson/bson-number';
 import { cloneDocument, thawDocument, unsharedValue } from './clone-document';
-import { compileFieldProjection } from './apply-projection';
+import { compileFieldProjection, pathClaims } from './apply-projection';
 import { valueComparator, type Collation } from './collation';
 import { groupByComparator } from './collated-groups';
 import { compileFilter } from './compile-filter';
@@ -662,13 +662,11 @@ const $unset: StageOperator = (coll, expr, options) => {
   if (fields.length === 0) throw stageError(31119, '$unset specification must be a string or an array with at least one field');
   if (!fields.every((field) => typeof field === 'string')) throw stageError(31120, '$unset specification must be a string or an array containing only string values');
   // MongoDB parses the fields one at a time: a field's own path first, then where it meets an earlier one.
-  (fields as string[]).forEach((field, index) => {
+  const claim = pathClaims();
+  for (const field of fields as string[]) {
     checkFieldPath(field);
-    for (const earlier of (fields as string[]).slice(0, index)) {
-      if (field.startsWith(`${earlier}.`)) throw stageError(31249, `Invalid $unset :: caused by :: Path collision at ${field} remaining portion ${field.slice(earlier.length + 1)}`);
-      if (field === earlier || earlier.startsWith(`${field}.`)) throw stageError(31250, `Invalid $unset :: caused by :: Path collision at ${field}`);
-    }
-  });
+    claim(field);
+  }
   return $project(coll, Object.fromEntries((fields as string[]).map((field) => [field, 0])), options);
 };
 
