@@ -51,9 +51,9 @@ export interface PricedLookup {
  * Whether reading `field`'s join by `$lookup`, inside its parents' command, pays on the recorded
  * workload. It saves the join's round trips, each worth the round-trip latency to the database and its
  * command's own work beyond it (commandWorkOf). The
- * database still does the join, once per parent the join resolved, and sends a target shared by several
- * parents once per parent: the keys the join asked for, against the documents it read, are the copies a
- * lookup adds. Both are priced at what advise timed on the server (`probed`): a parent at its cost, a
+ * database still does the join, once per parent document the join resolved on (a parent several others
+ * share is one document in its parents' command), and sends a target shared by several parents once per
+ * parent: the keys those documents hold, against the documents the join read, are the copies a lookup adds. Both are priced at what advise timed on the server (`probed`): a parent at its cost, a
  * copy at its cost per byte times the bytes the join's replies took per document. Without a probe, a
  * copy is priced at what the workload's reads took per document beyond their round trip, a parent at
  * ASSUMED_COSTS. Under load it is priced as saving only its commands' own work (commandWorkOf), and a
@@ -95,12 +95,16 @@ export function lookupAdvice(
   if (!network || network.latencyMs === 0 || !entry || !join || !readsByLookup(field) || entry.roundTrips === 0) return undefined;
   const change = `read ${field.coordinate} inside its parents' command (@read(strategy: LOOKUP)): its join's round trips go, and MongoDB joins each parent`;
   const before = workload.roundTripsPer1000Queries(field.coordinate) ?? 0;
-  // A document the join read once for several keys is sent once per key. A reverse join's lookup runs once per
-  // parent document in its parents' command, where a parent met several times is one document (its
-  // copies, under a lookup of its own, are carriedPerCopy).
+  // A lookup runs once per parent document in its parents' command: a parent several grandparents share
+  // (a publisher under each of its books) is one document there, joined once with its keys, however
+  // often it resolved (its copies, under a lookup of its own, are carriedPerCopy).
+  const perDocument = entry.resolves === 0 ? 1 : Math.min(1, entry.parentDocuments / entry.resolves);
+  const parents = holders ?? entry.parentDocuments;
+  const lookedUpKeys = Math.round((entry.keys - entry.dangling) * perDocument);
+  // A document the join read once for several keys is sent once per key.
   // A single field joined by another key than _id (`currencyCode` → `code`) reads shared targets too.
   const sharedTargets = join.direction === 'byKey' || !field.isList;
-  const copies = sharedTargets ? Math.max(0, entry.keys - entry.dangling - entry.documents) : 0;
+  const copies = sharedTargets ? Math.max(0, lookedUpKeys - entry.documents) : 0;
   const { documentMs, parentMs, priced } = probed ? probedCosts(probed, entry.documents > 0 ? entry.bytes / entry.documents : 0) : unprobedCosts(summary, costs, network);
   // A round trip removed takes its command with it: the network, and the work a command does beyond it and its documents.
   const commandWork = commandWorkOf(summary, network, probed, documentMs);
@@ -110,7 +114,6 @@ export function lookupAdvice(
   const carriedParents = copies * (carriedPerCopy?.lookups ?? 0);
   const carriedMs = carried * documentMs + carriedParents * parentMs;
   // In an embedded array, one lookup per document reads the keys of all its elements.
-  const parents = holders ?? entry.resolves;
   const joinedMs = parents * parentMs;
   const addedMs = joinedMs + copies * documentMs + carriedMs;
   const operations = workload.queries + workload.mutations;
@@ -131,10 +134,10 @@ export function lookupAdvice(
   const evidence: string[] = [
     `${count(entry.operations)} queries joined ${field.coordinate} in ${count(entry.roundTrips)} round trip(s), at ${latency} and ${milliseconds(commandWork.ms)} ms a command does beyond it (${commandWork.priced}): ${count(round(savedMs))} ms saved`,
     holders === undefined
-      ? `MongoDB joins each of the ${count(entry.resolves)} parent(s) the join resolved, at ${milliseconds(parentMs)} ms each (${priced}): ${count(round(joinedMs))} ms`
+      ? `MongoDB joins each of the ${count(parents)} parent document(s) the join resolved on${parents < entry.resolves ? ` (${count(entry.resolves)} resolves: a parent several others share is one document in its parents' command, joined once)` : ''}, at ${milliseconds(parentMs)} ms each (${priced}): ${count(round(joinedMs))} ms`
       : `MongoDB joins each of the ${count(holders)} document(s) holding the ${count(entry.resolves)} ${field.typeName} element(s) the join resolved, at ${milliseconds(parentMs)} ms each (${priced}): ${count(round(joinedMs))} ms`,
     sharedTargets
-      ? `the join read ${count(entry.documents)} document(s) for ${count(entry.keys - entry.dangling)} key(s): a lookup sends ${count(copies)} more (a document several parents share, once per parent), at ${milliseconds(documentMs)} ms each: ${count(round(copies * documentMs))} ms`
+      ? `the join read ${count(entry.documents)} document(s) for the ${count(lookedUpKeys)} key(s) its parent documents hold: a lookup sends ${count(copies)} more (a document several parents share, once per parent), at ${milliseconds(documentMs)} ms each: ${count(round(copies * documentMs))} ms`
       : childrenListSeveral
         ? `${join.targetType}.${join.foreignField} may hold several parents' keys: a lookup sends a child once for each parent of the page that lists it, which the workload does not record; priced at the ${count(entry.documents)} document(s) the join read`
         : `a reverse join's children each hold one parent's key: a lookup sends the ${count(entry.documents)} document(s) the join read, no more`,

@@ -129,7 +129,7 @@ function holdersOf(typeName: string, storageMap: StorageMap, workload: WorkloadV
     const embedded = field.shapes.embedded;
     const inDocuments = storageMap.types.get(field.typeName)?.collection !== undefined;
     if (field.targetType !== typeName || !embedded || embedded.path.includes('.') || !inDocuments) continue;
-    holders = (holders ?? 0) + (workload.entry(field.coordinate, 'embedded')?.resolves ?? 0);
+    holders = (holders ?? 0) + (workload.entry(field.coordinate, 'embedded')?.parentDocuments ?? 0);
   }
   return holders;
 }

@@ -46,6 +46,8 @@ function field(value: unknown, where: string, path: string): FieldWorkload {
     strategy: strategy as ReadStrategy,
     operations: count(entry.operations, where, `${path}.operations`),
     resolves: count(entry.resolves, where, `${path}.resolves`),
+    // Windows recorded before parentDocuments was count each resolve's parent apart, as a naive lookup would.
+    parentDocuments: count(entry.parentDocuments ?? entry.resolves, where, `${path}.parentDocuments`),
     roundTrips: count(entry.roundTrips, where, `${path}.roundTrips`),
     documents: count(entry.documents, where, `${path}.documents`),
     // Windows recorded before delivered was have the documents read, the nearest figure.

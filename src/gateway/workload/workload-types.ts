@@ -109,6 +109,8 @@ export interface FieldWorkload {
   readonly operations: number;
   /** Resolver calls: parent objects that read it, per alias. */
   readonly resolves: number;
+  /** The distinct parent documents among them, per operation (FieldRead.parentDocuments); `resolves` in windows recorded before it was. */
+  readonly parentDocuments: number;
   readonly roundTrips: number;
   readonly documents: number;
   /** Documents handed to its resolves, one under several parents once per parent (FieldRead.delivered); `documents` in windows recorded before it was. */

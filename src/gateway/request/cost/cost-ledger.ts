@@ -76,6 +76,12 @@ export interface FieldRead {
   readonly cost: Readonly<FieldCost>;
   /** Resolver calls: one per parent object, per alias. */
   readonly resolves: number;
+  /**
+   * The distinct parent objects among those resolves: a document several parents share (a publisher
+   * under each of its books, loaded once) counts once. A lookup runs once per parent document in its
+   * parents' command, so this, not `resolves`, is how many joins MongoDB does for it.
+   */
+  readonly parentDocuments: number;
   /** Reply bytes of the commands its loads took part in (a batch shared by two fields counts for both). */
   readonly bytes: number;
   /**
@@ -241,8 +247,11 @@ export class CostLedger {
     }
   }
 
-  /** Called when a relation field resolves; later calls for the same field accumulate into one entry (and get one recorder). */
-  field(coordinate: string, strategy: ReadStrategy): FieldCostRecorder {
+  /**
+   * Called when a relation field resolves, with the parent object it resolves on; later calls for the
+   * same field accumulate into one entry (and get one recorder).
+   */
+  field(coordinate: string, strategy: ReadStrategy, parent?: unknown): FieldCostRecorder {
     let recorder = this.#recorders.get(coordinate);
     if (!recorder) this.#recorders.set(coordinate, (recorder = this.#newRecorder(coordinate, strategy)));
     const { entry } = recorder;
@@ -253,13 +262,16 @@ export class CostLedger {
       entry.snapshotHits ??= 0;
       entry.snapshotMisses ??= 0;
     }
-    this.#reads.get(coordinate)!.resolves += 1;
+    const read = this.#reads.get(coordinate)!;
+    read.resolves += 1;
+    if (typeof parent === 'object' && parent !== null) read.parents.add(parent);
+    else read.unsharedParents += 1;
     return recorder;
   }
 
   #newRecorder(coordinate: string, strategy: ReadStrategy): FieldCostRecorder {
     const entry: FieldCost = { strategy, roundTrips: 0, documents: 0, keys: 0 };
-    const read: FieldReadTally = { coordinate, cost: entry, resolves: 0, bytes: 0, delivered: 0, missing: new Map(), selections: new Map() };
+    const read = new FieldReadTally(coordinate, entry);
     this.#fields.set(coordinate, entry);
     this.#reads.set(coordinate, read);
     return new FieldCostRecorder(entry, { count: 0, dangling: 0 }, read);
@@ -591,14 +603,24 @@ function shownTo(command: CommandRecord, readsEveryRow: ((collection: string) =>
   return !command.writeUnit || !readsEveryRow || readsEveryRow(command.collection);
 }
 
-interface FieldReadTally {
-  readonly coordinate: string;
-  readonly cost: FieldCost;
-  resolves: number;
-  bytes: number;
-  delivered: number;
-  readonly missing: Map<readonly string[], number>;
-  readonly selections: Map<readonly string[], number>;
+class FieldReadTally implements FieldRead {
+  resolves = 0;
+  bytes = 0;
+  delivered = 0;
+  readonly missing = new Map<readonly string[], number>();
+  readonly selections = new Map<readonly string[], number>();
+  /** The parent objects seen, and the resolves given none (each its own parent). */
+  readonly parents = new Set<object>();
+  unsharedParents = 0;
+
+  constructor(
+    readonly coordinate: string,
+    readonly cost: FieldCost,
+  ) {}
+
+  get parentDocuments(): number {
+    return this.parents.size + this.unsharedParents;
+  }
 }
 
 /** Adds one field's facts to its ledger entry. */

@@ -21,7 +21,7 @@ const SDL = /* GraphQL */ `
 const { storageMap } = buildWriteModelFromSdl(withDirectiveTypeDefs(SDL));
 
 function join(entry: Partial<FieldWorkload> & Pick<FieldWorkload, 'field'>): FieldWorkload {
-  return { strategy: 'join', operations: 0, resolves: 0, roundTrips: 0, documents: 0, bytes: 0, keys: 0, snapshotHits: 0, snapshotMisses: 0, dangling: 0, missing: [], missingOther: { operations: 0, misses: 0 }, selections: [], selectionsOther: 0, ...entry, delivered: entry.delivered ?? entry.documents ?? 0 };
+  return { strategy: 'join', operations: 0, resolves: 0, roundTrips: 0, documents: 0, bytes: 0, keys: 0, snapshotHits: 0, snapshotMisses: 0, dangling: 0, missing: [], missingOther: { operations: 0, misses: 0 }, selections: [], selectionsOther: 0, ...entry, delivered: entry.delivered ?? entry.documents ?? 0, parentDocuments: entry.parentDocuments ?? entry.resolves ?? 0 };
 }
 
 /** 100 queries: books with their publishers (50 books a page naming 5 publishers), authors with their books; reads timed at 2 ms and 0.01 ms a document beyond the round trip. */
@@ -65,14 +65,14 @@ describe('reading a join by lookup, priced on the round trips it saves and the c
     expect(books.effect.net).toEqual({ roundTripsPer1000Operations: { before: 3000, after: 2000 }, commandMsPer1000Operations: { before: 30950, after: 20650 }, commandCosts: 'measured' });
     expect(books.evidence).toEqual([
       '100 queries joined Author.books in 100 round trip(s), at 10 ms a round trip (--latency-ms; measured: 2 ms) and 0.5 ms a command does beyond it (assumed): 1,050 ms saved',
-      "MongoDB joins each of the 1,000 parent(s) the join resolved, at 0.02 ms each (a copy at the recorded reads' time per document, a parent assumed): 20 ms",
+      "MongoDB joins each of the 1,000 parent document(s) the join resolved on, at 0.02 ms each (a copy at the recorded reads' time per document, a parent assumed): 20 ms",
       "a reverse join's children each hold one parent's key: a lookup sends the 3,000 document(s) the join read, no more",
     ]);
     const publisher = adviceOf('Book.publisher', { storageMap, workload: workload(), network: network(10) });
     expect(publisher.kind).toBe('read-by-lookup');
     // 5,000 keys for 500 publishers: 4,500 more documents at 0.01 ms each (45 ms) and 5,000 parents at 0.02 ms (100 ms) against 1,050 ms saved.
     expect(publisher.evidence[2]).toBe(
-      'the join read 500 document(s) for 5,000 key(s): a lookup sends 4,500 more (a document several parents share, once per parent), at 0.01 ms each: 45 ms',
+      'the join read 500 document(s) for the 5,000 key(s) its parent documents hold: a lookup sends 4,500 more (a document several parents share, once per parent), at 0.01 ms each: 45 ms',
     );
     expect(publisher.effect.net?.commandMsPer1000Operations).toEqual({ before: 30950, after: 21900 });
     // Under load the round trips are worth only their commands' own work (assumed without a probe: 0.5 ms each, 50 ms), against the copies' 45 ms.
@@ -85,7 +85,7 @@ describe('reading a join by lookup, priced on the round trips it saves and the c
     const byCode = buildWriteModelFromSdl(withDirectiveTypeDefs(SDL.replace('publisher: Publisher @join(localField: "publisherId")', 'publisher: Publisher @join(localField: "publisherCode", foreignField: "code")').replace('type Publisher @collection(name: "publishers") { id: ID! name: String! }', 'type Publisher @collection(name: "publishers") { id: ID! code: String! name: String! }'))).storageMap;
     const publisher = adviceOf('Book.publisher', { storageMap: byCode, workload: workload(), network: network(10) });
     expect(publisher.evidence[2]).toBe(
-      'the join read 500 document(s) for 5,000 key(s): a lookup sends 4,500 more (a document several parents share, once per parent), at 0.01 ms each: 45 ms',
+      'the join read 500 document(s) for the 5,000 key(s) its parent documents hold: a lookup sends 4,500 more (a document several parents share, once per parent), at 0.01 ms each: 45 ms',
     );
     expect(publisher.current).toBe('join publisherCode → publishers.code (read by default)');
   });
@@ -96,6 +96,28 @@ describe('reading a join by lookup, priced on the round trips it saves and the c
     const books = adviceOf('Author.books', { storageMap, workload: repeated, network: network(10) });
     expect(books.evidence[2]).toBe("a reverse join's children each hold one parent's key: a lookup sends the 3,000 document(s) the join read, no more");
     expect(books.effect.net?.commandMsPer1000Operations).toEqual({ before: 30950, after: 20650 });
+  });
+
+  it('joins a parent several others share once: a lookup runs per parent document of its parents\' command, not per resolve', () => {
+    // The 5,000 books' publishers are 500 documents (Book.publisher's join read 500): Publisher.books resolved
+    // 5,000 times, once under each book, but a lookup in the publishers' command joins each of the 500 once.
+    const { storageMap: withBooks, workload: resolvedApart } = withPublisherBooks(3, 3);
+    const shared = { ...resolvedApart, fields: resolvedApart.fields.map((entry) => (entry.field === 'Publisher.books' ? { ...entry, parentDocuments: 500 } : entry)) };
+    const apart = adviceOf('Publisher.books', { storageMap: withBooks, workload: resolvedApart, network: network(10) });
+    const once = adviceOf('Publisher.books', { storageMap: withBooks, workload: shared, network: network(10) });
+    expect(apart.evidence[1]).toBe("MongoDB joins each of the 5,000 parent document(s) the join resolved on, at 0.02 ms each (a copy at the recorded reads' time per document, a parent assumed): 100 ms");
+    expect(once.evidence[1]).toBe(
+      "MongoDB joins each of the 500 parent document(s) the join resolved on (5,000 resolves: a parent several others share is one document in its parents' command, joined once), at 0.02 ms each (a copy at the recorded reads' time per document, a parent assumed): 10 ms",
+    );
+    // 4,500 joins fewer at 0.02 ms, over 100 operations: 900 ms less per 1,000.
+    expect(apart.effect.net!.commandMsPer1000Operations.after - once.effect.net!.commandMsPer1000Operations.after).toBeCloseTo(900, 6);
+
+    // A by-key join on shared parents: the 5,000 resolves were 2,500 book documents (each under 2 authors), whose
+    // 2,500 keys a lookup in the books' command looks up once each: 2,000 copies of the 500 publishers, not 4,500.
+    const summary = workload();
+    const sharedBooks = { ...summary, fields: summary.fields.map((entry) => (entry.field === 'Book.publisher' ? { ...entry, parentDocuments: 2500 } : entry)) };
+    const publisher = adviceOf('Book.publisher', { storageMap, workload: sharedBooks, network: network(10) });
+    expect(publisher.evidence[2]).toBe('the join read 500 document(s) for the 2,500 key(s) its parent documents hold: a lookup sends 2,000 more (a document several parents share, once per parent), at 0.01 ms each: 20 ms');
   });
 
   it('says where a reverse join\'s children may list several parents, whose lookup sends such a child once for each', () => {
@@ -115,8 +137,8 @@ describe('reading a join by lookup, priced on the round trips it saves and the c
     // 19 ms of their commands' own work (below) saved: 251 ms, 8.1% of the workload's 3,095.
     const priced = publisher;
     expect(priced.evidence.slice(1, 3)).toEqual([
-      "MongoDB joins each of the 5,000 parent(s) the join resolved, at 0.15 ms each (as advise timed reads of books; a copy's 40 bytes as the join's replies took): 750 ms",
-      'the join read 500 document(s) for 5,000 key(s): a lookup sends 4,500 more (a document several parents share, once per parent), at 0.004 ms each: 18 ms',
+      "MongoDB joins each of the 5,000 parent document(s) the join resolved on, at 0.15 ms each (as advise timed reads of books; a copy's 40 bytes as the join's replies took): 750 ms",
+      'the join read 500 document(s) for the 5,000 key(s) its parent documents hold: a lookup sends 4,500 more (a document several parents share, once per parent), at 0.004 ms each: 18 ms',
     ]);
     expect(priced.effect.net?.commandMsPer1000Operations).toEqual({ before: 30950, after: 28440 });
     // A command's own work, probed: the reads' 2.3167 ms each, less 31.67 documents at 0.004 ms and the 2 ms ping, is 0.19 ms; 100 round trips, 19 ms against the copies' 18 ms.
@@ -135,7 +157,7 @@ describe('reading a join by lookup, priced on the round trips it saves and the c
     // A join that read nothing still has its parents priced as probed (no copy to price).
     const empty = summary.fields.map((entry) => (entry.field === 'Author.books' ? { ...entry, documents: 0, keys: 0, bytes: 0 } : entry));
     expect(adviceOf('Author.books', { storageMap, workload: { ...summary, fields: empty }, network: network(10), lookupCosts }).evidence[1]).toBe(
-      "MongoDB joins each of the 1,000 parent(s) the join resolved, at 0.15 ms each (as advise timed reads of books; a copy's 0 bytes as the join's replies took): 150 ms",
+      "MongoDB joins each of the 1,000 parent document(s) the join resolved on, at 0.15 ms each (as advise timed reads of books; a copy's 0 bytes as the join's replies took): 150 ms",
     );
   });
 

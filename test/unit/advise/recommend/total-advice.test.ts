@@ -18,7 +18,7 @@ const { storageMap } = buildWriteModelFromSdl(withDirectiveTypeDefs(SDL));
 /** 100 queries aggregating Author.books in one round trip each, with `selections` as recorded. */
 function workload(selections: FieldWorkload['selections']): WorkloadSummary {
   const aggregate: FieldWorkload = {
-    field: 'Author.booksAggregate', strategy: 'join', operations: 100, resolves: 1000, roundTrips: 100, documents: 1000, delivered: 1000, bytes: 0, keys: 1000,
+    field: 'Author.booksAggregate', strategy: 'join', operations: 100, resolves: 1000, parentDocuments: 1000, roundTrips: 100, documents: 1000, delivered: 1000, bytes: 0, keys: 1000,
     snapshotHits: 0, snapshotMisses: 0, dangling: 0, missing: [], missingOther: { operations: 0, misses: 0 }, selections, selectionsOther: 0,
   };
   const none = { commands: 0, ms: 0, documents: 0 };

@@ -40,7 +40,7 @@ const noMisses = { missing: [], missingOther: { operations: 0, misses: 0 }, sele
 const zeros = { operations: 0, resolves: 0, roundTrips: 0, documents: 0, bytes: 0, keys: 0, snapshotHits: 0, snapshotMisses: 0, dangling: 0 };
 
 function field(entry: Partial<FieldWorkload> & Pick<FieldWorkload, 'field' | 'strategy'>): FieldWorkload {
-  return { ...zeros, ...noMisses, ...entry, delivered: entry.delivered ?? entry.documents ?? 0 };
+  return { ...zeros, ...noMisses, ...entry, delivered: entry.delivered ?? entry.documents ?? 0, parentDocuments: entry.parentDocuments ?? entry.resolves ?? 0 };
 }
 
 describe('WorkloadRecorder', () => {
@@ -226,6 +226,14 @@ describe('stored windows', () => {
     const parsed = parseWorkloadWindow(window, 'w.jsonl:1');
     expect(parsed.commands).toMatchObject({ operations: 0, reads: { commands: 0, ms: 0, documents: 0 } });
     expect(parsed.mutations[0]).toMatchObject({ atomicRuns: 2, changes: [], changesOther: 0, untrackedRuns: 2 });
+  });
+
+  it('reads fields recorded before parent documents were as one parent document per resolve', () => {
+    const window = JSON.parse(JSON.stringify(windowOf(booksLedger())));
+    for (const field of window.fields) delete field.parentDocuments;
+    const parsed = parseWorkloadWindow(window, 'w.jsonl:1');
+    expect(parsed.fields.some((field) => field.resolves > 0)).toBe(true);
+    for (const field of parsed.fields) expect(field.parentDocuments).toBe(field.resolves);
   });
 
   it('refuses what is not a window, saying where and what', () => {
