@@ -77,9 +77,11 @@ export interface FieldRead {
   /** Resolver calls: one per parent object, per alias. */
   readonly resolves: number;
   /**
-   * The distinct parent objects among those resolves: a document several parents share (a publisher
-   * under each of its books, loaded once) counts once. A lookup runs once per parent document in its
-   * parents' command, so this, not `resolves`, is how many joins MongoDB does for it.
+   * The distinct parent objects among those resolves, per place in the operation the field is selected
+   * at (its field nodes: each alias, each level): a document several parents share (a publisher under
+   * each of its books, loaded once) counts once there. A lookup runs once per parent document in its
+   * parents' command, per alias page, so this, not `resolves`, is how many joins MongoDB does for it
+   * (aliases with the same page, which share one lookup, count apart: never fewer joins than it does).
    */
   readonly parentDocuments: number;
   /** Reply bytes of the commands its loads took part in (a batch shared by two fields counts for both). */
@@ -248,10 +250,10 @@ export class CostLedger {
   }
 
   /**
-   * Called when a relation field resolves, with the parent object it resolves on; later calls for the
-   * same field accumulate into one entry (and get one recorder).
+   * Called when a relation field resolves, with the parent object it resolves on and where the operation
+   * selects it (its field nodes); later calls for the same field accumulate into one entry (and get one recorder).
    */
-  field(coordinate: string, strategy: ReadStrategy, parent?: unknown): FieldCostRecorder {
+  field(coordinate: string, strategy: ReadStrategy, resolvedOn?: { readonly parent: unknown; readonly at: object }): FieldCostRecorder {
     let recorder = this.#recorders.get(coordinate);
     if (!recorder) this.#recorders.set(coordinate, (recorder = this.#newRecorder(coordinate, strategy)));
     const { entry } = recorder;
@@ -262,10 +264,7 @@ export class CostLedger {
       entry.snapshotHits ??= 0;
       entry.snapshotMisses ??= 0;
     }
-    const read = this.#reads.get(coordinate)!;
-    read.resolves += 1;
-    if (typeof parent === 'object' && parent !== null) read.parents.add(parent);
-    else read.unsharedParents += 1;
+    this.#reads.get(coordinate)!.resolved(resolvedOn);
     return recorder;
   }
 
@@ -609,17 +608,30 @@ class FieldReadTally implements FieldRead {
   delivered = 0;
   readonly missing = new Map<readonly string[], number>();
   readonly selections = new Map<readonly string[], number>();
-  /** The parent objects seen, and the resolves given none (each its own parent). */
-  readonly parents = new Set<object>();
-  unsharedParents = 0;
+  /** The parent objects seen at each place the field is selected, and the resolves given none (each its own parent). */
+  readonly #parentsAt = new Map<object, Set<object>>();
+  #unplacedResolves = 0;
 
   constructor(
     readonly coordinate: string,
     readonly cost: FieldCost,
   ) {}
 
+  resolved(on: { readonly parent: unknown; readonly at: object } | undefined): void {
+    this.resolves += 1;
+    if (on === undefined || typeof on.parent !== 'object' || on.parent === null) {
+      this.#unplacedResolves += 1;
+      return;
+    }
+    const parents = this.#parentsAt.get(on.at);
+    if (parents) parents.add(on.parent);
+    else this.#parentsAt.set(on.at, new Set([on.parent]));
+  }
+
   get parentDocuments(): number {
-    return this.parents.size + this.unsharedParents;
+    let documents = this.#unplacedResolves;
+    for (const parents of this.#parentsAt.values()) documents += parents.size;
+    return documents;
   }
 }
 

@@ -32,7 +32,7 @@ export function createRelationResolver(field: RelationField): GraphQLFieldResolv
     const chosen = strategyForRequest(field, context.strategyFor(field), requested);
     const joined = chosen === 'lookup' ? lookedUp(parent, context.lookupFor(info, field, args)) : undefined;
     const strategy = chosen === 'lookup' && !joined ? 'join' : strategyForParent(field, chosen, parent, context);
-    const request: RelationRequest = { field, parent, args, requested, context, info, cost: context.ledger.field(field.coordinate, strategy, parent) };
+    const request: RelationRequest = { field, parent, args, requested, context, info, cost: context.ledger.field(field.coordinate, strategy, { parent, at: info.fieldNodes }) };
     // A connection is declared on a reverse join only (build-storage-map.ts).
     if (field.connection) return resolveConnection(required(field, field.shapes.join), request);
     switch (strategy) {

@@ -112,8 +112,9 @@ describe('reading a join by lookup, priced on the round trips it saves and the c
     // 4,500 joins fewer at 0.02 ms, over 100 operations: 900 ms less per 1,000.
     expect(apart.effect.net!.commandMsPer1000Operations.after - once.effect.net!.commandMsPer1000Operations.after).toBeCloseTo(900, 6);
 
-    // A by-key join on shared parents: the 5,000 resolves were 2,500 book documents (each under 2 authors), whose
-    // 2,500 keys a lookup in the books' command looks up once each: 2,000 copies of the 500 publishers, not 4,500.
+    // A by-key join on shared parents: the 5,000 resolves were on 2,500 book documents (each met twice, as a
+    // parent shared by two others is), whose 2,500 keys a lookup in the books' command looks up once each:
+    // 2,000 copies of the 500 publishers, not 4,500.
     const summary = workload();
     const sharedBooks = { ...summary, fields: summary.fields.map((entry) => (entry.field === 'Book.publisher' ? { ...entry, parentDocuments: 2500 } : entry)) };
     const publisher = adviceOf('Book.publisher', { storageMap, workload: sharedBooks, network: network(10) });
