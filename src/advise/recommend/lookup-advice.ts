@@ -1,4 +1,4 @@
-import type { RelationField, WorkloadSummary } from '../../gateway';
+import type { FieldWorkload, RelationField, WorkloadSummary } from '../../gateway';
 import { readsByLookup, versionBefore } from '../../gateway';
 import { targetingOf, type ShardKeys } from '../../sharding/shard-targeting';
 import type { AdviceThresholds } from './advice-thresholds';
@@ -29,11 +29,14 @@ export interface ProbedLookupCosts {
   readonly collection: string;
 }
 
-/** What one copy of a join's target carries, by the lookups advised on the target's own fields (recommend.ts). */
+/** What one copy of a join's target carries, by the lookups advised on the target's own fields and in its embedded elements (recommend.ts). */
 export interface CarriedByCopy {
   /** Their documents per parent, summed. */
   readonly documents: number;
-  /** How many they are, each in the share of the join's reads that selected it: each runs again inside every copy. */
+  /**
+   * The joins they make in every copy, each in the share of the join's reads that selected it: one per
+   * lookup on the target's fields, one per key of the copy's elements for a lookup in them.
+   */
   readonly lookups: number;
 }
 
@@ -98,9 +101,9 @@ export function lookupAdvice(
   // A lookup runs once per parent document in its parents' command: a parent several grandparents share
   // (a publisher under each of its books) is one document there, joined once with its keys, however
   // often it resolved (its copies, under a lookup of its own, are carriedPerCopy).
-  const perDocument = entry.resolves === 0 ? 1 : Math.min(1, entry.parentDocuments / entry.resolves);
+  const perDocument = perParentDocument(entry);
   const parents = holders ?? entry.parentDocuments;
-  const lookedUpKeys = Math.round((entry.keys - entry.dangling) * perDocument);
+  const lookedUpKeys = lookedUpKeysOf(entry);
   // A document the join read once for several keys is sent once per key.
   // A single field joined by another key than _id (`currencyCode` → `code`) reads shared targets too.
   const sharedTargets = join.direction === 'byKey' || !field.isList;
@@ -147,7 +150,7 @@ export function lookupAdvice(
         : `a reverse join's children each hold one parent's key: a lookup sends the ${count(entry.documents)} document(s) the join read, no more`,
     ...(carriedParents > 0
       ? [
-          `each copy runs the lookups advised on ${join.targetType} that the join's reads selected again (${round(carriedPerCopy!.lookups)} per copy), and carries the ${round(carriedPerCopy!.documents)} document(s) they bring: ` +
+          `each copy runs the lookups advised on ${join.targetType} and its elements that the join's reads selected again (${round(carriedPerCopy!.lookups)} join(s) per copy), and carries the ${round(carriedPerCopy!.documents)} document(s) they bring: ` +
             `${count(round(carriedParents))} more parent(s) joined and ${count(round(carried))} more document(s), ${count(round(carriedMs))} ms`,
         ]
       : []),
@@ -172,6 +175,16 @@ export function lookupAdvice(
         : undefined
       : `on the recorded workload it ${saved > 0 ? `saves ${count(round(saved))}` : `costs ${count(round(-saved))}`} ms of MongoDB commands (${round(share * 100)}% of ${count(round(totalMs))}); a change must save more than ${thresholds.minNetSavingShare * 100}% (minNetSavingShare)`;
   return { kind: 'read-by-lookup', change, rule: RULES.readByLookup, effect, evidence, rejectedBecause };
+}
+
+/** The share of a join's resolves that were on distinct parent documents (a parent several others share resolves once for each). */
+function perParentDocument(entry: FieldWorkload): number {
+  return entry.resolves === 0 ? 1 : Math.min(1, entry.parentDocuments / entry.resolves);
+}
+
+/** The keys a lookup looks up for a join's parent documents: the join's keys, less the dangling ones, scaled from its resolves to those documents. */
+export function lookedUpKeysOf(entry: FieldWorkload): number {
+  return Math.round((entry.keys - entry.dangling) * perParentDocument(entry));
 }
 
 /** What a command does beyond the network, and how advise knows it. */

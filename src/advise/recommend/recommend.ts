@@ -6,7 +6,7 @@ import type { AdviceReport, AntiPattern, FieldAdvice } from './advice-types';
 import { arrayAdvice, isUnboundedArray } from './array-advice';
 import { describeStorage } from './describe-storage';
 import { joinAdvice } from './join-advice';
-import { lookupAdvice, type CarriedByCopy, type NetworkCosts, type ProbedLookupCosts } from './lookup-advice';
+import { lookedUpKeysOf, lookupAdvice, type CarriedByCopy, type NetworkCosts, type ProbedLookupCosts } from './lookup-advice';
 import { commandCosts, type CommandCosts } from './command-costs';
 import { counterAdvice, totalAdvice } from './counter-advice';
 import { describePersonalFields } from './personal-data';
@@ -58,7 +58,7 @@ export function recommend(input: AdviceInput): AdviceReport {
   // A copy a lookup makes carries the lookups of its own fields advised with it: priced again with
   // them, until the advised set stops changing (a field it no longer pays for leaves the set).
   for (let pass = 0; pass < relations.length; pass++) {
-    const next = carriedByCopies(relations, fields, workload);
+    const next = carriedByCopies(relations, fields, workload, input.storageMap);
     if (sameCarried(next, carried)) break;
     carried = next;
     fields = relations.map((field) => adviseField(field, input, workload, costs, thresholds, carried.get(field.coordinate)));
@@ -71,16 +71,26 @@ export function recommend(input: AdviceInput): AdviceReport {
  * their documents per parent read, as the workload recorded them, and the lookups themselves, each in
  * the share of the join's reads whose selection read that field (all of them when none was recorded).
  */
-function carriedByCopies(relations: readonly RelationField[], advice: readonly FieldAdvice[], workload: WorkloadView): Map<string, CarriedByCopy> {
-  const lookupsOn = new Map<string, Array<{ readonly fieldName: string; readonly documents: number }>>();
+function carriedByCopies(relations: readonly RelationField[], advice: readonly FieldAdvice[], workload: WorkloadView, storageMap: StorageMap): Map<string, CarriedByCopy> {
+  const lookupsOn = new Map<string, Array<{ readonly fieldName: string; readonly documents: number; readonly joins: number }>>();
+  const carry = (typeName: string, lookup: { readonly fieldName: string; readonly documents: number; readonly joins: number }) => lookupsOn.set(typeName, [...(lookupsOn.get(typeName) ?? []), lookup]);
   relations.forEach((field, index) => {
     if (advice[index]!.kind !== 'read-by-lookup') return;
     const entry = workload.entry(field.coordinate, 'join');
     if (!entry || entry.resolves === 0) return;
-    const lookups = lookupsOn.get(field.typeName) ?? [];
-    // What each copy's lookup carries: the documents one resolve got (a document shared by parents, once each).
-    lookups.push({ fieldName: field.fieldName, documents: entry.delivered / entry.resolves });
-    lookupsOn.set(field.typeName, lookups);
+    if (storageMap.types.get(field.typeName)?.collection !== undefined) {
+      // What each copy's lookup carries: the documents one resolve got (a document shared by parents, once each).
+      carry(field.typeName, { fieldName: field.fieldName, documents: entry.delivered / entry.resolves, joins: 1 });
+      return;
+    }
+    // An element lookup rides in each copy of a document holding the elements, as in the document: per
+    // holder, a join and a document for each of its elements' keys (lookup-advice.ts prices it per key).
+    const holders = holdersOf(field.typeName, storageMap, workload);
+    if (holders === undefined || holders === 0) return;
+    const keysPerHolder = lookedUpKeysOf(entry) / holders;
+    for (const holding of elementHolders(field.typeName, storageMap)) {
+      carry(holding.typeName, { fieldName: holding.fieldName, documents: keysPerHolder, joins: Math.max(1, keysPerHolder) });
+    }
   });
   const carried = new Map<string, CarriedByCopy>();
   for (const field of relations) {
@@ -90,7 +100,7 @@ function carriedByCopies(relations: readonly RelationField[], advice: readonly F
     let perCopy = { documents: 0, lookups: 0 };
     for (const lookup of lookups) {
       const share = selectedShare(entry, lookup.fieldName);
-      perCopy = { documents: perCopy.documents + lookup.documents * share, lookups: perCopy.lookups + share };
+      perCopy = { documents: perCopy.documents + lookup.documents * share, lookups: perCopy.lookups + lookup.joins * share };
     }
     if (perCopy.lookups > 0) carried.set(field.coordinate, perCopy);
   }
@@ -125,13 +135,16 @@ function childrenListSeveral(field: RelationField, storageMap: StorageMap): bool
  */
 function holdersOf(typeName: string, storageMap: StorageMap, workload: WorkloadView): number | undefined {
   let holders: number | undefined;
-  for (const field of storageMap.relations.values()) {
-    const embedded = field.shapes.embedded;
-    const inDocuments = storageMap.types.get(field.typeName)?.collection !== undefined;
-    if (field.targetType !== typeName || !embedded || embedded.path.includes('.') || !inDocuments) continue;
-    holders = (holders ?? 0) + (workload.entry(field.coordinate, 'embedded')?.parentDocuments ?? 0);
-  }
+  for (const field of elementHolders(typeName, storageMap)) holders = (holders ?? 0) + (workload.entry(field.coordinate, 'embedded')?.parentDocuments ?? 0);
   return holders;
+}
+
+/** The embedded fields whose elements of `typeName` carry their lookups: a top-level path in a document of a collection. */
+function elementHolders(typeName: string, storageMap: StorageMap): RelationField[] {
+  return [...storageMap.relations.values()].filter((field) => {
+    const embedded = field.shapes.embedded;
+    return field.targetType === typeName && embedded !== undefined && !embedded.path.includes('.') && storageMap.types.get(field.typeName)?.collection !== undefined;
+  });
 }
 
 function sameCarried(a: ReadonlyMap<string, CarriedByCopy>, b: ReadonlyMap<string, CarriedByCopy>): boolean {

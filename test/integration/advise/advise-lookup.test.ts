@@ -80,7 +80,7 @@ it('not Book.publisher: each book would get its own copy of its publisher, and e
   expect(publisher.rejected!.evidence[2]).toMatch(
     /^the join read [\d,]+ document\(s\) for the about [\d,]+ key\(s\) its parent documents hold \(its [\d,]+ key\(s\) over its resolves, per parent document\): a lookup sends [\d,]+ more \(a document several parents share, once per parent\), at 0\.04 ms each: [\d,.]+ ms$/,
   );
-  expect(publisher.rejected!.evidence[3]).toMatch(/^each copy runs the lookups advised on Publisher that the join's reads selected again \(1 per copy\), and carries the 3 document\(s\) they bring: [\d,]+ more parent\(s\) joined and [\d,]+ more document\(s\), [\d,.]+ ms$/);
+  expect(publisher.rejected!.evidence[3]).toMatch(/^each copy runs the lookups advised on Publisher and its elements that the join's reads selected again \(1 join\(s\) per copy\), and carries the 3 document\(s\) they bring: [\d,]+ more parent\(s\) joined and [\d,]+ more document\(s\), [\d,.]+ ms$/);
 });
 
 it('beside the database (0 ms) no lookup is considered', () => {

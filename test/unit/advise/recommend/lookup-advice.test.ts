@@ -30,7 +30,11 @@ function workload(): WorkloadSummary {
     join({ field: 'Book.publisher', operations: 100, resolves: 5000, roundTrips: 100, documents: 500, keys: 5000 }),
     join({ field: 'Author.books', operations: 100, resolves: 1000, roundTrips: 100, documents: 3000, keys: 1000 }),
   ];
-  const reads = { commands: 300, ms: 300 * 2 + 0.01 * 9500, documents: 9500 };
+  return summaryOf(fields, { commands: 300, documents: 9500 });
+}
+
+/** 100 queries reading `fields`, their `reads` timed at 2 ms a command and 0.01 ms a document. */
+function summaryOf(fields: FieldWorkload[], reads: { commands: number; documents: number }): WorkloadSummary {
   const none = { commands: 0, ms: 0, documents: 0 };
   return {
     windows: 1,
@@ -38,8 +42,8 @@ function workload(): WorkloadSummary {
     end: new Date(1000),
     fields,
     mutations: [],
-    commands: { operations: 100, reads, singleWrites: none, multiWrites: none, others: none },
-    operations: { query: { count: 100, roundTrips: 300, documents: 9500, bytes: 0 }, mutation: { count: 0, roundTrips: 0, documents: 0, bytes: 0 } },
+    commands: { operations: 100, reads: { ...reads, ms: reads.commands * 2 + 0.01 * reads.documents }, singleWrites: none, multiWrites: none, others: none },
+    operations: { query: { count: 100, roundTrips: reads.commands, documents: reads.documents, bytes: 0 }, mutation: { count: 0, roundTrips: 0, documents: 0, bytes: 0 } },
   };
 }
 
@@ -193,7 +197,7 @@ describe('reading a join by lookup, priced on the round trips it saves and the c
     // 4,500 copies, each running Publisher.books again (0.02 ms) and carrying 30 books: 135,000 more documents at 0.01 ms, against 1,000 ms saved.
     expect(advice('Book.publisher').kind).toBe('keep');
     expect(advice('Book.publisher').rejected!.evidence[3]).toBe(
-      "each copy runs the lookups advised on Publisher that the join's reads selected again (1 per copy), and carries the 30 document(s) they bring: 4,500 more parent(s) joined and 135,000 more document(s), 1,440 ms",
+      "each copy runs the lookups advised on Publisher and its elements that the join's reads selected again (1 join(s) per copy), and carries the 30 document(s) they bring: 4,500 more parent(s) joined and 135,000 more document(s), 1,440 ms",
     );
   });
 
@@ -266,6 +270,72 @@ describe('reading a join by lookup, priced on the round trips it saves and the c
     // One lookup per shelf for all its slots, and each slot's key handed to it: priced per key.
     expect(book.evidence![1]).toBe(
       "MongoDB joins each of the 200 document(s) holding the 1,000 Slot element(s) the join resolved, and each of their 1,000 key(s) is handed to its element: 1,000 join(s) at 0.02 ms each (a copy at the recorded reads' time per document, a parent assumed): 20 ms",
+    );
+  });
+});
+
+describe('a lookup in the elements of an embedded array', () => {
+  it('joins the larger of the documents holding the elements and the keys handed to them', () => {
+    const { storageMap } = buildWriteModelFromSdl(
+      withDirectiveTypeDefs(/* GraphQL */ `
+        type Query { shelves: [Shelf!]! @list }
+        type Shelf @collection(name: "shelves") { id: ID! slots: [Slot!]! @embedded }
+        type Slot { label: String! book: Book @join(localField: "bookId") }
+        type Book @collection(name: "books") { id: ID! title: String! }
+      `),
+    );
+    // 200 shelf resolves on 150 shelf documents, 1,000 slots of which `slotKeys` hold a key.
+    const evidenceOf = (slotKeys: number) => {
+      const summary = summaryOf(
+        [
+          join({ field: 'Shelf.slots', strategy: 'embedded', operations: 100, resolves: 200, parentDocuments: 150 }),
+          join({ field: 'Slot.book', operations: 100, resolves: 1000, roundTrips: 100, documents: slotKeys, keys: slotKeys }),
+        ],
+        { commands: 200, documents: 1000 },
+      );
+      const advice = recommend({ storageMap, workload: summary, network: network(10), readsOnly: true }).fields.find((entry) => entry.coordinate === 'Slot.book')!;
+      return (advice.kind === 'read-by-lookup' ? advice.evidence : advice.rejected!.evidence)[1];
+    };
+    // 100 keys on 150 shelf documents: 150 joins (not 200 shelf resolves, not 1,000 slot resolves).
+    expect(evidenceOf(100)).toMatch(/^MongoDB joins each of the 150 document\(s\) holding the 1,000 Slot element\(s\) the join resolved, and each of their 100 key\(s\) is handed to its element: 150 join\(s\) at 0\.02 ms each/);
+    // 600 keys: 600 joins (not 1,000 slot resolves).
+    expect(evidenceOf(600)).toMatch(/and each of their 600 key\(s\) is handed to its element: 600 join\(s\) at 0\.02 ms each/);
+  });
+
+  it('runs again in each lookup copy of a document holding them: priced in the copies of a join into that document', () => {
+    // Account.owner by lookup: each account's owner is its own copy of the person, whose holdings' stock
+    // lookup runs in it again (plan-projection.ts puts the elements' lookups in every copy's projection).
+    const { storageMap } = buildWriteModelFromSdl(
+      withDirectiveTypeDefs(/* GraphQL */ `
+        type Query { accounts: [Account!]! @list people: [Person!]! @list }
+        type Account @collection(name: "accounts") { id: ID! owner: Person @join(localField: "ownerId") }
+        type Person @collection(name: "people") { id: ID! name: String! holdings: [Holding!]! @embedded }
+        type Holding { numberHeld: Int! stock: Stock! @join(localField: "stockId") }
+        type Stock @collection(name: "stocks") { id: ID! symbol: String! }
+      `),
+    );
+    // 100 queries: 50 accounts a page naming 5 owners, each owner holding 3 distinct stocks.
+    const summary = summaryOf(
+      [
+        // 5,000 accounts name 500 owners (the join read each once per batch): 4,500 copies by lookup.
+        join({ field: 'Account.owner', operations: 100, resolves: 5000, roundTrips: 100, documents: 500, keys: 5000 }),
+        // The owners' holdings, resolved under each account, on 500 person documents.
+        join({ field: 'Person.holdings', strategy: 'embedded', operations: 100, resolves: 5000, parentDocuments: 500 }),
+        // 3 holdings a person: 15,000 resolves on 1,500 holding elements, 1,500 stocks read.
+        join({ field: 'Holding.stock', operations: 100, resolves: 15000, parentDocuments: 1500, roundTrips: 100, documents: 1500, delivered: 15000, keys: 15000 }),
+      ],
+      { commands: 300, documents: 7000 },
+    );
+    const report = recommend({ storageMap, workload: summary, network: network(10), readsOnly: true });
+    const advice = (coordinate: string) => report.fields.find((entry) => entry.coordinate === coordinate)!;
+    // Holding.stock pays by lookup on its own: 1,500 keys on 500 people joined at 0.02 ms, against its round trips.
+    expect(advice('Holding.stock').kind).toBe('read-by-lookup');
+    const owner = advice('Account.owner');
+    // Each of the 4,500 owner copies runs its holdings' stock lookup again (3 keys: 13,500 more joins) and
+    // carries their 3 stocks (13,500 more documents): under load that outweighs the commands the lookup removes.
+    expect(owner.kind).toBe('keep');
+    expect(owner.rejected!.evidence).toContain(
+      "each copy runs the lookups advised on Person and its elements that the join's reads selected again (3 join(s) per copy), and carries the 3 document(s) they bring: 13,500 more parent(s) joined and 13,500 more document(s), 405 ms",
     );
   });
 });
