@@ -53,17 +53,19 @@ export interface PricedLookup {
 /**
  * Whether reading `field`'s join by `$lookup`, inside its parents' command, pays on the recorded
  * workload. It saves the join's round trips, each worth the round-trip latency to the database and its
- * command's own work beyond it (commandWorkOf). The
- * database still does the join, once per parent document the join resolved on (a parent several others
- * share is one document in its parents' command), and sends a target shared by several parents once per
- * parent: the keys those documents hold, against the documents the join read, are the copies a lookup adds. Both are priced at what advise timed on the server (`probed`): a parent at its cost, a
- * copy at its cost per byte times the bytes the join's replies took per document. Without a probe, a
- * copy is priced at what the workload's reads took per document beyond their round trip, a parent at
- * ASSUMED_COSTS. Under load it is priced as saving only its commands' own work (commandWorkOf), and a
- * lookup whose copies, with the lookups they carry, cost more work than that is refused. Undefined when the workload never
- * joined the field, the field cannot be read that way (a connection), or there is no latency to save.
- * Refused on a MongoDB older than 5.0 (or one that does not tell its version), and into a sharded target
- * where MongoDB cannot look it up (before 5.1) or would ask every shard for each parent.
+ * command's own work beyond it (commandWorkOf). The database still does the join, once per parent
+ * document the join resolved on (a parent several others share is one document in its parents'
+ * command; in an embedded array, once per key handed to an element), and sends a target shared by
+ * several parents once per parent: the keys those documents hold, against the documents the join read,
+ * are the copies a lookup adds. Both are priced at what advise timed on the server (`probed`): a parent
+ * at its cost, a copy at its cost per byte times the bytes the join's replies took per document.
+ * Without a probe, a copy is priced at what the workload's reads took per document beyond their round
+ * trip, a parent at ASSUMED_COSTS. Under load it is priced as saving only its commands' own work
+ * (commandWorkOf), and a lookup whose copies, with the lookups they carry, cost more work than that is
+ * refused. Undefined when the workload never joined the field, the field cannot be read that way (a
+ * connection), or there is no latency to save. Refused on a MongoDB older than 5.0 (or one that does
+ * not tell its version), and into a sharded target where MongoDB cannot look it up (before 5.1) or would
+ * ask every shard for each parent.
  */
 export function lookupAdvice(
   field: RelationField,
@@ -102,7 +104,7 @@ export function lookupAdvice(
   // (a publisher under each of its books) is one document there, joined once with its keys, however
   // often it resolved (its copies, under a lookup of its own, are carriedPerCopy).
   const perDocument = perParentDocument(entry);
-  const parents = holders ?? entry.parentDocuments;
+  const parents = holders ?? Math.min(entry.parentDocuments, entry.resolves);
   const lookedUpKeys = lookedUpKeysOf(entry);
   // A document the join read once for several keys is sent once per key.
   // A single field joined by another key than _id (`currencyCode` → `code`) reads shared targets too.
