@@ -78,13 +78,10 @@ function carriedByCopies(relations: readonly RelationField[], advice: readonly F
     if (advice[index]!.kind !== 'read-by-lookup') return;
     const entry = workload.entry(field.coordinate, 'join');
     if (!entry || entry.resolves === 0) return;
-    if (storageMap.types.get(field.typeName)?.collection !== undefined) {
-      // What each copy's lookup carries: the documents one resolve got (a document shared by parents, once each).
-      carry(field.typeName, { fieldName: field.fieldName, documents: entry.delivered / entry.resolves, joins: 1 });
-      return;
-    }
-    // An element lookup rides in each copy of a document holding the elements, as in the document: per
-    // holder, a join and a document for each of its elements' keys (lookup-advice.ts prices it per key).
+    // What each copy's lookup carries: the documents one resolve got (a document shared by parents, once each).
+    carry(field.typeName, { fieldName: field.fieldName, documents: entry.delivered / entry.resolves, joins: 1 });
+    // Its type's elements, embedded in documents, carry it in each copy of such a document too, as in the
+    // document: per holder, a join and a document for each of its elements' keys (lookup-advice.ts prices it per key).
     const holders = holdersOf(field.typeName, storageMap, workload);
     if (holders === undefined || holders === 0) return;
     const keysPerHolder = lookedUpKeysOf(entry) / holders;

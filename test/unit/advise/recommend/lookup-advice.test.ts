@@ -282,6 +282,12 @@ describe('reading a join by lookup, priced on the round trips it saves and the c
   });
 });
 
+/** The advice at 10 ms a round trip, reads only, on 100 queries reading `fields` in 300 commands of 7,000 documents. */
+function advisedAt10Ms(storageMap: ReturnType<typeof buildWriteModelFromSdl>['storageMap'], fields: FieldWorkload[]): (coordinate: string) => ReturnType<typeof adviceOf> {
+  const report = recommend({ storageMap, workload: summaryOf(fields, { commands: 300, documents: 7000 }), network: network(10), readsOnly: true });
+  return (coordinate) => report.fields.find((entry) => entry.coordinate === coordinate)!;
+}
+
 describe('a lookup in the elements of an embedded array', () => {
   it('joins the larger of the documents holding the elements and the keys handed to them', () => {
     const { storageMap } = buildWriteModelFromSdl(
@@ -323,19 +329,14 @@ describe('a lookup in the elements of an embedded array', () => {
       `),
     );
     // 100 queries: 50 accounts a page naming 5 owners, each owner holding 3 distinct stocks.
-    const summary = summaryOf(
-      [
-        // 5,000 accounts name 500 owners (the join read each once per batch): 4,500 copies by lookup.
-        join({ field: 'Account.owner', operations: 100, resolves: 5000, roundTrips: 100, documents: 500, keys: 5000 }),
-        // The owners' holdings, resolved under each account, on 500 person documents.
-        join({ field: 'Person.holdings', strategy: 'embedded', operations: 100, resolves: 5000, parentDocuments: 500 }),
-        // 3 holdings a person: 15,000 resolves on 1,500 holding elements, 1,500 stocks read.
-        join({ field: 'Holding.stock', operations: 100, resolves: 15000, parentDocuments: 1500, roundTrips: 100, documents: 1500, delivered: 15000, keys: 15000 }),
-      ],
-      { commands: 300, documents: 7000 },
-    );
-    const report = recommend({ storageMap, workload: summary, network: network(10), readsOnly: true });
-    const advice = (coordinate: string) => report.fields.find((entry) => entry.coordinate === coordinate)!;
+    const advice = advisedAt10Ms(storageMap, [
+      // 5,000 accounts name 500 owners (the join read each once per batch): 4,500 copies by lookup.
+      join({ field: 'Account.owner', operations: 100, resolves: 5000, roundTrips: 100, documents: 500, keys: 5000 }),
+      // The owners' holdings, resolved under each account, on 500 person documents.
+      join({ field: 'Person.holdings', strategy: 'embedded', operations: 100, resolves: 5000, parentDocuments: 500 }),
+      // 3 holdings a person: 15,000 resolves on 1,500 holding elements, 1,500 stocks read.
+      join({ field: 'Holding.stock', operations: 100, resolves: 15000, parentDocuments: 1500, roundTrips: 100, documents: 1500, delivered: 15000, keys: 15000 }),
+    ]);
     // Holding.stock pays by lookup on its own: 1,500 keys on 500 people joined at 0.02 ms, against its round trips.
     expect(advice('Holding.stock').kind).toBe('read-by-lookup');
     const owner = advice('Account.owner');
@@ -345,5 +346,48 @@ describe('a lookup in the elements of an embedded array', () => {
     expect(owner.rejected!.evidence).toContain(
       "each copy runs the lookups advised on Person and its elements that the join's reads selected again (3 join(s) per copy), and carries the 3 document(s) they bring: 13,500 more parent(s) joined and 13,500 more document(s), 405 ms",
     );
+  });
+
+  // Each lookup copy of the joined type runs the element's stock lookup again: priced (4,500 copies, at least a join
+  // at 0.02 ms and a document at 0.01 ms each, over the 50 ms of commands removed), the join is refused under load.
+  it.each([
+    {
+      // Holding has a collection of its own, and Person.holdings is an embedded copy of a join: plan-projection.ts
+      // still puts `holdings.stock` in every Person copy's projection.
+      copies: 'a document holding them when their type has a collection of its own (an embedded copy of a join)',
+      sdl: `type Account @collection(name: "accounts") { id: ID! owner: Person @join(localField: "ownerId") }
+        type Person @collection(name: "people") { id: ID! name: String! holdings: [Holding!]! @embedded @join(localField: "holdingIds") @read(strategy: EMBEDDED) }
+        type Holding @collection(name: "holdings") { id: ID! numberHeld: Int! stock: Stock! @join(localField: "stockId") }`,
+      fields: [
+        join({ field: 'Account.owner', operations: 100, resolves: 5000, roundTrips: 100, documents: 500, keys: 5000 }),
+        join({ field: 'Person.holdings', strategy: 'embedded', operations: 100, resolves: 5000, parentDocuments: 500 }),
+        join({ field: 'Holding.stock', operations: 100, resolves: 15000, parentDocuments: 1500, roundTrips: 100, documents: 1500, delivered: 15000, keys: 15000 }),
+      ],
+      joined: 'Account.owner',
+      carriedOn: 'Person',
+    },
+    {
+      // Holding has no collection: Account.holding reads it from "holdings" by @join(collection:), Person.holdings embeds it.
+      copies: 'its type read by a join naming the collection, as well as in copies of the documents embedding it',
+      sdl: `type Account @collection(name: "accounts") { id: ID! holding: Holding @join(collection: "holdings", localField: "holdingId") }
+        type Person @collection(name: "people") { id: ID! name: String! holdings: [Holding!]! @embedded }
+        type Holding { numberHeld: Int! stock: Stock @join(localField: "stockId") }`,
+      fields: [
+        join({ field: 'Account.holding', operations: 100, resolves: 5000, roundTrips: 100, documents: 500, keys: 5000 }),
+        join({ field: 'Person.holdings', strategy: 'embedded', operations: 100, resolves: 500, parentDocuments: 500 }),
+        // One stock a holding: 5,000 resolves under accounts (500 holding documents) and 1,500 person elements.
+        join({ field: 'Holding.stock', operations: 100, resolves: 6500, parentDocuments: 2000, roundTrips: 100, documents: 1000, delivered: 6500, keys: 6500 }),
+      ],
+      joined: 'Account.holding',
+      carriedOn: 'Holding',
+    },
+  ])('runs again in each lookup copy of $copies', ({ sdl, fields, joined, carriedOn }) => {
+    const { storageMap: holdings } = buildWriteModelFromSdl(
+      withDirectiveTypeDefs(`type Query { accounts: [Account!]! @list people: [Person!]! @list }\n${sdl}\ntype Stock @collection(name: "stocks") { id: ID! symbol: String! }`),
+    );
+    const advice = advisedAt10Ms(holdings, fields);
+    expect(advice('Holding.stock').kind).toBe('read-by-lookup');
+    expect(advice(joined).kind).toBe('keep');
+    expect(advice(joined).rejected?.evidence.some((line) => line.startsWith(`each copy runs the lookups advised on ${carriedOn}`))).toBe(true);
   });
 });
