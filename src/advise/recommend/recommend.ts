@@ -55,8 +55,8 @@ export function recommend(input: AdviceInput): AdviceReport {
   const relations = [...input.storageMap.relations.values()].sort((a, b) => a.coordinate.localeCompare(b.coordinate));
   let carried = new Map<string, CarriedByCopy>();
   let fields = relations.map((field) => adviseField(field, input, workload, costs, thresholds, undefined));
-  // A copy a lookup makes carries the lookups of its own fields advised with it: priced again with
-  // them, until the advised set stops changing (a field it no longer pays for leaves the set).
+  // A copy a lookup makes carries the lookups advised on its own fields and in its embedded elements:
+  // priced again with them, until the advised set stops changing (a field it no longer pays for leaves the set).
   for (let pass = 0; pass < relations.length; pass++) {
     const next = carriedByCopies(relations, fields, workload, input.storageMap);
     if (sameCarried(next, carried)) break;
@@ -66,14 +66,26 @@ export function recommend(input: AdviceInput): AdviceReport {
   return { workload: { queries: workload.queries, mutations: workload.mutations }, fields: fields.map((advice, index) => withPersonalData(advice, relations[index]!, input)) };
 }
 
+/** A lookup one copy of a type runs again: under which of the type's fields, the documents it brings and the joins it makes. */
+interface CarriedLookup {
+  readonly fieldName: string;
+  readonly documents: number;
+  readonly joins: number;
+}
+
 /**
- * Per by-key join, what each of its targets carries by the lookups advised on the target's own fields:
- * their documents per parent read, as the workload recorded them, and the lookups themselves, each in
- * the share of the join's reads whose selection read that field (all of them when none was recorded).
+ * Per by-key join, what each of its targets carries by the lookups advised on the target's own fields
+ * and in the elements it embeds: their documents per parent read, as the workload recorded them, and
+ * their joins, each in the share of the join's reads whose selection read that field (all of them when
+ * none was recorded).
  */
 function carriedByCopies(relations: readonly RelationField[], advice: readonly FieldAdvice[], workload: WorkloadView, storageMap: StorageMap): Map<string, CarriedByCopy> {
-  const lookupsOn = new Map<string, Array<{ readonly fieldName: string; readonly documents: number; readonly joins: number }>>();
-  const carry = (typeName: string, lookup: { readonly fieldName: string; readonly documents: number; readonly joins: number }) => lookupsOn.set(typeName, [...(lookupsOn.get(typeName) ?? []), lookup]);
+  const lookupsOn = new Map<string, CarriedLookup[]>();
+  const carry = (typeName: string, lookup: CarriedLookup) => {
+    const lookups = lookupsOn.get(typeName);
+    if (lookups) lookups.push(lookup);
+    else lookupsOn.set(typeName, [lookup]);
+  };
   relations.forEach((field, index) => {
     if (advice[index]!.kind !== 'read-by-lookup') return;
     const entry = workload.entry(field.coordinate, 'join');
