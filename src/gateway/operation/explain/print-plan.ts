@@ -154,7 +154,7 @@ function storedTypeOf(step: FieldStep, printing: PlanPrinting): { readonly typeN
   return printing.storageMap.types.has(typeName) ? { typeName, connection: connection !== undefined } : undefined;
 }
 
-/** `{ _id: 1, name: 1, comments: {"$slice":3}, _docjoin_lookup_books: $lookup books { _id: 1, name: 1 } }` */
+/** `{ _id: 1, name: 1, comments: {"$slice":3}, _dj_books_5f0c2a9e13: $lookup books { _id: 1, name: 1 } }` */
 function describeProjection(projection: Projection): string {
   const entries = [...projection].map(([path, entry]) => {
     if (entry === 1) return `${path}: 1`;

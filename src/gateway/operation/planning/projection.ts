@@ -1,5 +1,6 @@
 import type { StoredDocument } from '../../documents/stored-document';
 import { InvariantError } from '../../errors/internal-errors';
+import { digestOf } from './short-digest';
 
 /**
  * A projection: the stored paths a selection needs, each whole (`1`) or as the first `n` elements of an
@@ -162,7 +163,7 @@ export function projectStages(projection: Projection): StoredDocument[] {
   return [{ $project: project }, ...lookups, ...(firstKeys.length > 0 ? [{ $unset: firstKeys }] : [])];
 }
 
-/** Where an element lookup's documents arrive, for all the elements of a document together. */
+/** Where an element lookup's documents arrive, for all the elements of a document together: 20 characters, as lookup-read.ts names them. */
 export function sharedLookupName(name: string): string {
-  return `_docjoin_in_${name.replaceAll('.', '_')}`;
+  return `_dj_in_${digestOf(name, 13)}`;
 }

@@ -11,6 +11,7 @@ const map = buildStorageMap(
       books(first: Int = 20, after: ID): [Book!]! @join(localField: "_id", foreignField: "authorId", sort: "-year")
       everyBook: [Book!]! @join(localField: "_id", foreignField: "authorId")
       favourite: Book @join(localField: "favouriteId")
+      favouriteAgain: Book @join(localField: "favouriteId")
     }
     type Editor @collection(name: "authors") { id: ID! favourite: Book @join(localField: "pickId") }
     type Book @collection(name: "books") { id: ID! year: Int! }
@@ -22,12 +23,18 @@ const plan = (coordinate: string, args: Record<string, unknown> = {}) => planLoo
 describe('planLookup', () => {
   it('a reverse join carries its page: no parent key matches no child, its order, its per-parent limit', () => {
     expect(plan('Author.books', { first: 3 })).toEqual({
-      as: expect.stringMatching(/^_docjoin_lookup_books_[0-9a-f]{12}$/),
+      as: expect.stringMatching(/^_dj_books_[0-9a-f]{10}$/),
       read: { from: 'books', direction: 'byReference', localField: '_id', foreignField: 'authorId', page: [{ $match: { authorId: { $type: [...VALUE_TYPES] } } }, { $sort: { year: -1, _id: -1 } }, { $limit: 3 }] },
     });
     // Another page, another name; the same page, the same one.
     expect(plan('Author.books', { first: 3 })!.as).toBe(plan('Author.books', { first: 3 })!.as);
     expect(plan('Author.books', { first: 4 })!.as).not.toBe(plan('Author.books', { first: 3 })!.as);
+  });
+
+  it('names a lookup in at most 20 characters (js-bson reads longer keys through Buffer), apart for fields that share a prefix and a read', () => {
+    expect(plan('Author.favouriteAgain')!.read).toEqual(plan('Author.favourite')!.read);
+    expect(plan('Author.favouriteAgain')!.as).not.toBe(plan('Author.favourite')!.as);
+    for (const planned of [plan('Author.books', { first: 3 }), plan('Author.favourite'), plan('Author.favouriteAgain')]) expect(planned!.as).toMatch(/^_dj_\w{1,5}_[0-9a-f]{10}$/);
   });
 
   it('a join by key matches the keys; two types of one collection with a field of one name get two names', () => {

@@ -1,4 +1,4 @@
-import { covers, hasLookups, mergeProjections, projectionOf, projectStages, toFindProjection, toProjectStage } from '../../../../../src/gateway/operation/planning/projection';
+import { covers, hasLookups, mergeProjections, projectionOf, projectStages, sharedLookupName, toFindProjection, toProjectStage } from '../../../../../src/gateway/operation/planning/projection';
 
 describe('projection', () => {
   it('merges by union, whole beating a slice and the larger slice winning', () => {
@@ -42,7 +42,13 @@ describe('projection', () => {
 
   describe('element lookups (path.name: each element of the embedded value at path gets its own documents)', () => {
     const stock = { lookup: { from: 'stocks', direction: 'byKey' as const, localField: 'stockId', foreignField: '_id', page: [], projection: projectionOf([['_id', 1], ['symbol', 1]]) } };
-    const lookupAll = { $lookup: { from: 'stocks', localField: 'holdings.stockId', foreignField: '_id', as: '_docjoin_in_holdings_S', pipeline: [{ $project: { _id: 1, symbol: 1 } }] } };
+    const lookupAll = { $lookup: { from: 'stocks', localField: 'holdings.stockId', foreignField: '_id', as: sharedLookupName('holdings.S'), pipeline: [{ $project: { _id: 1, symbol: 1 } }] } };
+
+    it('names each element lookup\'s shared list apart, in 20 characters (js-bson reads longer keys through Buffer)', () => {
+      const names = ['holdings.S', 'pastHoldings.S', 'holdings.T', 'a.holdings.S'].map(sharedLookupName);
+      expect(new Set(names).size).toBe(4);
+      for (const name of names) expect(name).toMatch(/^_dj_in_[0-9a-f]{13}$/);
+    });
 
     it('looks up the keys of every element the $project keeps into one list per document', () => {
       const projection = projectionOf([['_id', 1], ['holdings.numberHeld', 1], ['holdings.stockId', 1], ['holdings.S', stock]]);
