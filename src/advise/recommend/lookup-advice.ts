@@ -166,8 +166,6 @@ export function lookupAdvice(
   const duplicatedMs = copies * documentMs + carriedMs;
   const commandsWorkMs = entry.roundTrips * commandWork.ms;
   if (duplicatedMs > 0) evidence.push(underLoad(duplicatedMs, commandsWorkMs, commandWork));
-  // The joins count against the commands only in a caution: it is what measured throughput showed on the embedded server.
-  if (duplicatedMs <= commandsWorkMs && joinedMs + duplicatedMs > commandsWorkMs) evidence.push(joinsCaution(joins, joinedMs, duplicatedMs, commandsWorkMs));
   const refused = elementsRefusal(field, onlyInElements, holders) ?? versionRefusal(network.serverVersion) ?? shardingRefusal(field, shardKeys, network.serverVersion);
   if (refused) return { kind: 'read-by-lookup', change, rule: RULES.readByLookup, effect, evidence, rejectedBecause: refused };
   const saved = savedMs - addedMs;
@@ -178,6 +176,8 @@ export function lookupAdvice(
         ? `under load it adds work: its copies and the lookups they carry take ${count(round(duplicatedMs))} ms, more than the ${count(round(commandsWorkMs))} ms its round trips' commands took beyond the network, so throughput would drop where MongoDB's CPU is what limits it (the gateway's own work for the join, which a lookup also saves, is not priced)`
         : undefined
       : `on the recorded workload it ${saved > 0 ? `saves ${count(round(saved))}` : `costs ${count(round(-saved))}`} ms of MongoDB commands (${round(share * 100)}% of ${count(round(totalMs))}); a change must save more than ${thresholds.minNetSavingShare * 100}% (minNetSavingShare)`;
+  // The joins count against the commands only in a caution on a lookup given: it is what measured throughput showed on the embedded server.
+  if (rejectedBecause === undefined && joinedMs + duplicatedMs > commandsWorkMs) evidence.push(joinsCaution(joins, joinedMs, duplicatedMs, commandsWorkMs));
   return { kind: 'read-by-lookup', change, rule: RULES.readByLookup, effect, evidence, rejectedBecause };
 }
 
@@ -227,8 +227,9 @@ function underLoad(duplicatedMs: number, commandsWorkMs: number, commandWork: Co
  * lookup's per-parent join costs more than a key in the join's batch, by how much the check cannot tell.
  */
 function joinsCaution(joins: number, joinedMs: number, duplicatedMs: number, commandsWorkMs: number): string {
+  const copiesToo = duplicatedMs > 0 ? `, with the copies and what they carry ${count(round(joinedMs + duplicatedMs))} ms` : '';
   return (
-    `caution: under load its joins of ${count(joins)} parent(s) take ${count(round(joinedMs))} ms, with the copies and what they carry ${count(round(joinedMs + duplicatedMs))} ms, ` +
+    `caution: under load its ${count(joins)} join(s) take ${count(round(joinedMs))} ms${copiesToo}, ` +
     `more than the ${count(round(commandsWorkMs))} ms its round trips' commands did beyond the network. The check counts only the copies, as the join's batch looked those keys up too, ` +
     "but a lookup's join costs more than a key in a batch: on the demo's people at 10 ms, tasks and their owners by lookup took the embedded server 10.2 ms of CPU a query against 5.9 by join, " +
     "and the peer bench's throughput fell to 0.65–0.77× of join's. Where MongoDB's CPU is the limit, measure the throughput before adopting it"
