@@ -62,8 +62,8 @@ export interface PricedLookup {
  * Without a probe, a copy is priced at what the workload's reads took per document beyond their round
  * trip, a parent at ASSUMED_COSTS. Under load it is priced as saving only its commands' own work
  * (commandWorkOf), and a lookup whose copies, with the lookups they carry, cost more work than that is
- * refused (with its joins too, it is given with a caution). Undefined when the workload never joined the field, the field cannot be read that way (a
- * connection), or there is no latency to save. Refused on a MongoDB older than 5.0 (or one that does
+ * refused; one given whose joins tip it past that gets a caution. Undefined when the workload never
+ * joined the field, the field cannot be read that way (a connection), or there is no latency to save. Refused on a MongoDB older than 5.0 (or one that does
  * not tell its version), and into a sharded target where MongoDB cannot look it up (before 5.1) or would
  * ask every shard for each parent.
  */
@@ -231,8 +231,8 @@ function joinsCaution(joins: number, joinedMs: number, duplicatedMs: number, com
   return (
     `caution: under load its ${count(joins)} join(s) take ${count(round(joinedMs))} ms${copiesToo}, ` +
     `more than the ${count(round(commandsWorkMs))} ms its round trips' commands did beyond the network. The check counts only the copies, as the join's batch looked those keys up too, ` +
-    "but a lookup's join costs more than a key in a batch: on the demo's people at 10 ms, tasks and their owners by lookup took the embedded server 10.2 ms of CPU a query against 5.9 by join, " +
-    "and the peer bench's throughput fell to 0.65–0.77× of join's. Where MongoDB's CPU is the limit, measure the throughput before adopting it"
+    "but a lookup's join costs more than a key in a batch: on the demo's people, tasks and their owners by lookup took the embedded server 10.2 ms of CPU a query against 5.9 by join, " +
+    "and at 10 ms the peer bench's throughput with them fell to 0.65–0.79× of join's. Where MongoDB's CPU is the limit, measure the throughput before adopting it"
   );
 }
 
