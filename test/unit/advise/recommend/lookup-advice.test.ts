@@ -237,7 +237,7 @@ describe('reading a join by lookup, priced on the round trips it saves and the c
     const books = adviceOf('Author.books', { storageMap, workload: many, network: network(10) });
     expect(books.kind).toBe('read-by-lookup');
     expect(books.evidence.at(-1)).toBe(
-      "caution: under load its 3,000 join(s) take 60 ms, more than the 50 ms its round trips' commands did beyond the network. The check counts only the copies, as the join's batch looked those keys up too, but a lookup's join costs more than a key in a batch: on the demo's people, tasks and their owners by lookup took the embedded server 10.2 ms of CPU a query against 5.9 by join, and at 10 ms the peer bench's throughput with them fell to 0.65–0.79× of join's. Where MongoDB's CPU is the limit, measure the throughput before adopting it",
+      "caution: under load its 3,000 join(s) take 60 ms, more than the 50 ms its round trips' commands did beyond the network. The check counts only the copies, as the join's batch looked those keys up too, but a lookup's join costs MongoDB more than a key in a batch, most of all nested in another lookup. Where MongoDB's CPU is the limit, measure the throughput before adopting it",
     );
     // 1,000 authors (20 ms) against 50 ms: no caution.
     expect(adviceOf('Author.books', { storageMap, workload: workload(), network: network(10) }).evidence.some((line) => line.startsWith('caution:'))).toBe(false);
