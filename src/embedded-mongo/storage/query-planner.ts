@@ -45,30 +45,32 @@ export function equalityConstraints(filter: Document, collated = false): Map<str
       continue;
     }
     if (field.startsWith('$')) continue;
-    const values = valuesOf(condition);
+    const values = valuesOf(condition, field === '_id');
     note(field, collated && values?.some(containsString) ? undefined : values);
   }
   return constraints;
 }
 
 /** The values a field condition allows, when it is an equality or `$in` over indexable values. */
-function valuesOf(condition: unknown): unknown[] | undefined {
+function valuesOf(condition: unknown, onId: boolean): unknown[] | undefined {
   if (isOperatorDocument(condition)) {
-    if ('$eq' in condition) return indexable([condition.$eq]);
-    if (Array.isArray(condition.$in)) return indexable(condition.$in);
+    if ('$eq' in condition) return indexable([condition.$eq], onId);
+    if (Array.isArray(condition.$in)) return indexable(condition.$in, onId);
     return undefined;
   }
-  return indexable([condition]);
+  return indexable([condition], onId);
 }
 
 /**
- * Null matches missing fields and regexes match by pattern, so neither can be looked up by key;
- * such conditions fall back to a scan.
+ * Regexes match by pattern, so they cannot be looked up by key; nor can null, which also matches a
+ * missing field, except on `_id`, which every stored document has: there null finds the one whose
+ * `_id` is null. `$lookup` sends null for each parent without the local field (`{ _id: { $in: [ …, null ] } }`).
+ * Such conditions fall back to a scan.
  */
-function indexable(values: unknown[]): unknown[] | undefined {
+function indexable(values: unknown[], onId: boolean): unknown[] | undefined {
   for (const value of values) {
-    if (value === null || value === undefined || value instanceof RegExp) return undefined;
-    if (typeof value === 'object' && (value as { _bsontype?: unknown })._bsontype === 'BSONRegExp') return undefined;
+    if ((value === null && !onId) || value === undefined || value instanceof RegExp) return undefined;
+    if (typeof value === 'object' && value !== null && (value as { _bsontype?: unknown })._bsontype === 'BSONRegExp') return undefined;
   }
   return values;
 }

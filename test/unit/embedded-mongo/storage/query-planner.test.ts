@@ -49,6 +49,13 @@ describe('planQuery', () => {
     expect(planQuery({ $or: [{ email: 'a' }, { email: 'b' }] }, indexed)).toEqual({ kind: 'scan' });
   });
 
+  it('looks null up by key on _id, which every stored document has: a $lookup sends null for parents without the local field', () => {
+    const id = new ObjectId();
+    expect(planQuery({ _id: { $in: [id, null] } }, indexed)).toEqual({ kind: 'id', values: [id, null] });
+    expect(planQuery({ _id: null }, indexed)).toEqual({ kind: 'id', values: [null] });
+    expect(planQuery({ _id: { $in: [id, undefined] } }, indexed)).toEqual({ kind: 'scan' });
+  });
+
   it('treats an empty $in as an index lookup with no values (no candidates at all)', () => {
     expect(planQuery({ _id: { $in: [] } }, indexed)).toEqual({ kind: 'id', values: [] });
   });

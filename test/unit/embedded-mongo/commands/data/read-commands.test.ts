@@ -146,6 +146,24 @@ describe('aggregate: $lookup reads only the foreign documents it joins, through 
     expect(collection.docsExamined - before).toBe(100);
   });
 
+  it('by _id, parents without the local field (which join by null) still read only the documents named: null is looked up by key', () => {
+    const { store, run } = withHosts();
+    run({ insert: 'logs', documents: [{ _id: null, message: 'the log whose _id is null' }] });
+    run({ insert: 'alerts', documents: [{ _id: 1, logId: 7 }, { _id: 2 }, { _id: 3, logId: [8, 9] }, { _id: 4, logId: null }] });
+    const collection = store.collection('db', 'logs')!;
+    const before = collection.docsExamined;
+    const joined = (run({ aggregate: 'alerts', pipeline: [{ $lookup: { from: 'logs', localField: 'logId', foreignField: '_id', as: 'logs' } }, { $project: { ids: '$logs._id' } }], cursor: {} }).cursor as { firstBatch: Document[] }).firstBatch;
+    // As MongoDB joins them: a missing or null local field matches the foreign document whose _id is null.
+    expect(joined).toEqual([
+      { _id: 1, ids: [7] },
+      { _id: 2, ids: [null] },
+      { _id: 3, ids: [8, 9] },
+      { _id: 4, ids: [null] },
+    ]);
+    // 7, 8, 9 and the null one, out of 1,001 messages.
+    expect(collection.docsExamined - before).toBe(4);
+  });
+
   it('joins as before where no index serves the foreign field', () => {
     const { run, logs } = withHosts();
     const joined = lookupFrom(run, [{ $match: { _id: host(4) } }, { $lookup: { from: 'logs', localField: 'name', foreignField: 'host.name', as: 'logs' } }, { $project: { ids: '$logs._id' } }]);
