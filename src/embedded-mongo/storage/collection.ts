@@ -139,8 +139,13 @@ export class Collection {
   /** How to find `filter`'s candidates; `collated`: the operation compares strings under a collation. */
   plan(filter: Document, collated = false): QueryPlan {
     const fields = new Map<string, string>();
-    for (const index of this.indexes.values()) if (!fields.has(index.firstField)) fields.set(index.firstField, index.definition.name);
-    return planQuery(filter, fields, collated);
+    const sparseFields = new Set<string>();
+    for (const index of this.indexes.values()) {
+      if (fields.has(index.firstField)) continue;
+      fields.set(index.firstField, index.definition.name);
+      if (index.definition.sparse) sparseFields.add(index.firstField);
+    }
+    return planQuery(filter, fields, collated, sparseFields);
   }
 
   /** Committed documents that may match an id or index plan, each once, in the order of the plan's values. */

@@ -13,9 +13,10 @@ export type QueryPlan =
  * `indexedFields` maps a first field to the name of an index on it. Under a collation (`collated`)
  * index keys, which are binary, cannot find strings equal under it, so values holding strings are
  * not looked up (MongoDB too uses an index for strings only when its collation matches).
+ * `sparseFields`: first fields whose index is sparse, which leaves out the documents missing them.
  */
-export function planQuery(filter: Document, indexedFields: ReadonlyMap<string, string>, collated = false): QueryPlan {
-  const constraints = equalityConstraints(filter, collated);
+export function planQuery(filter: Document, indexedFields: ReadonlyMap<string, string>, collated = false, sparseFields: ReadonlySet<string> = NO_FIELDS): QueryPlan {
+  const constraints = equalityConstraints(filter, collated, (field) => field === '_id' || (indexedFields.has(field) && !sparseFields.has(field)));
   const onId = constraints.get('_id');
   if (onId !== undefined) return { kind: 'id', values: onId };
   let best: QueryPlan = { kind: 'scan' };
@@ -29,8 +30,15 @@ export function planQuery(filter: Document, indexedFields: ReadonlyMap<string, s
   return best;
 }
 
-/** For each field the filter pins to a finite set of values, those values (intersecting nothing; any one set is a sound superset). */
-export function equalityConstraints(filter: Document, collated = false): Map<string, unknown[]> {
+const NO_FIELDS: ReadonlySet<string> = new Set();
+
+/**
+ * For each field the filter pins to a finite set of values, those values (intersecting nothing; any
+ * one set is a sound superset). Null, which also matches a missing field, pins only the fields
+ * `findsNull` names: `_id`, which every stored document has, and fields whose index keys a document
+ * missing them as null (equality-index.ts), as MongoDB's non-sparse indexes do.
+ */
+export function equalityConstraints(filter: Document, collated = false, findsNull: (field: string) => boolean = () => false): Map<string, unknown[]> {
   const constraints = new Map<string, unknown[]>();
   const note = (field: string, values: unknown[] | undefined) => {
     if (values === undefined) return;
@@ -40,36 +48,35 @@ export function equalityConstraints(filter: Document, collated = false): Map<str
   for (const [field, condition] of Object.entries(filter)) {
     if (field === '$and' && Array.isArray(condition)) {
       for (const clause of condition) {
-        if (isDocument(clause)) for (const [inner, values] of equalityConstraints(clause, collated)) note(inner, values);
+        if (isDocument(clause)) for (const [inner, values] of equalityConstraints(clause, collated, findsNull)) note(inner, values);
       }
       continue;
     }
     if (field.startsWith('$')) continue;
-    const values = valuesOf(condition, field === '_id');
+    const values = valuesOf(condition, findsNull(field));
     note(field, collated && values?.some(containsString) ? undefined : values);
   }
   return constraints;
 }
 
 /** The values a field condition allows, when it is an equality or `$in` over indexable values. */
-function valuesOf(condition: unknown, onId: boolean): unknown[] | undefined {
+function valuesOf(condition: unknown, findsNull: boolean): unknown[] | undefined {
   if (isOperatorDocument(condition)) {
-    if ('$eq' in condition) return indexable([condition.$eq], onId);
-    if (Array.isArray(condition.$in)) return indexable(condition.$in, onId);
+    if ('$eq' in condition) return indexable([condition.$eq], findsNull);
+    if (Array.isArray(condition.$in)) return indexable(condition.$in, findsNull);
     return undefined;
   }
-  return indexable([condition], onId);
+  return indexable([condition], findsNull);
 }
 
 /**
- * Regexes match by pattern, so they cannot be looked up by key; nor can null, which also matches a
- * missing field, except on `_id`, which every stored document has: there null finds the one whose
- * `_id` is null. `$lookup` sends null for each parent without the local field (`{ _id: { $in: [ …, null ] } }`).
- * Such conditions fall back to a scan.
+ * Regexes match by pattern, so they cannot be looked up by key; nor can null where the key of a
+ * missing field is not null (`findsNull`). `$lookup` sends null for each parent without the local
+ * field (`{ _id: { $in: [ …, null ] } }`). Such conditions fall back to a scan.
  */
-function indexable(values: unknown[], onId: boolean): unknown[] | undefined {
+function indexable(values: unknown[], findsNull: boolean): unknown[] | undefined {
   for (const value of values) {
-    if ((value === null && !onId) || value === undefined || value instanceof RegExp) return undefined;
+    if ((value === null && !findsNull) || value === undefined || value instanceof RegExp) return undefined;
     if (typeof value === 'object' && value !== null && (value as { _bsontype?: unknown })._bsontype === 'BSONRegExp') return undefined;
   }
   return values;

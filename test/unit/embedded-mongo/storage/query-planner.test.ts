@@ -40,11 +40,11 @@ describe('planQuery', () => {
     });
   });
 
-  it('scans when no indexed field is pinned, or when a value cannot be looked up by key (null, regex)', () => {
+  it('scans when no indexed field is pinned, or when a value cannot be looked up by key (regex; null in a sparse index)', () => {
     expect(planQuery({ name: 'x' }, indexed)).toEqual({ kind: 'scan' });
     expect(planQuery({ email: { $gt: 'a' } }, indexed)).toEqual({ kind: 'scan' });
-    expect(planQuery({ email: null }, indexed)).toEqual({ kind: 'scan' });
-    expect(planQuery({ email: { $in: ['a', null] } }, indexed)).toEqual({ kind: 'scan' });
+    expect(planQuery({ email: null }, indexed, false, new Set(['email']))).toEqual({ kind: 'scan' });
+    expect(planQuery({ email: { $in: ['a', null] } }, indexed, false, new Set(['email']))).toEqual({ kind: 'scan' });
     expect(planQuery({ email: /a/ }, indexed)).toEqual({ kind: 'scan' });
     expect(planQuery({ $or: [{ email: 'a' }, { email: 'b' }] }, indexed)).toEqual({ kind: 'scan' });
   });
@@ -54,6 +54,13 @@ describe('planQuery', () => {
     expect(planQuery({ _id: { $in: [id, null] } }, indexed)).toEqual({ kind: 'id', values: [id, null] });
     expect(planQuery({ _id: null }, indexed)).toEqual({ kind: 'id', values: [null] });
     expect(planQuery({ _id: { $in: [id, undefined] } }, indexed)).toEqual({ kind: 'scan' });
+  });
+
+  it('looks null up in an index that is not sparse, which keys a document missing the field as null', () => {
+    expect(planQuery({ email: null }, indexed)).toEqual({ kind: 'index', indexName: 'email_1', field: 'email', values: [null] });
+    expect(planQuery({ 'authors.id': { $in: [7, null] } }, indexed)).toEqual({ kind: 'index', indexName: 'authors.id_1', field: 'authors.id', values: [7, null] });
+    // Not through a field no index leads with, nor inside $and for one.
+    expect(planQuery({ $and: [{ name: null }, { email: { $in: ['a', null] } }] }, indexed)).toEqual({ kind: 'index', indexName: 'email_1', field: 'email', values: ['a', null] });
   });
 
   it('treats an empty $in as an index lookup with no values (no candidates at all)', () => {

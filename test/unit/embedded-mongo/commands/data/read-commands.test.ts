@@ -164,6 +164,21 @@ describe('aggregate: $lookup reads only the foreign documents it joins, through 
     expect(collection.docsExamined - before).toBe(4);
   });
 
+  it('by an indexed field, parents without the local field join through the index\'s null key, not a read of every message', () => {
+    const { store, run, logs } = withHosts();
+    run({ insert: 'logs', documents: [{ _id: 'hostless', message: 'no host' }] });
+    run({ insert: 'alerts', documents: [{ _id: 1, hostId: host(1) }, { _id: 2 }] });
+    const collection = store.collection('db', 'logs')!;
+    const before = collection.docsExamined;
+    const joined = (run({ aggregate: 'alerts', pipeline: [{ $lookup: { from: 'logs', localField: 'hostId', foreignField: 'host.id', as: 'logs' } }, { $project: { ids: '$logs._id' } }], cursor: {} }).cursor as { firstBatch: Document[] }).firstBatch;
+    expect(joined).toEqual([
+      { _id: 1, ids: logs.filter((log) => log.host.id.equals(host(1))).map((log) => log._id) },
+      { _id: 2, ids: ['hostless'] },
+    ]);
+    // host(1)'s 50 messages and the one without a host, out of 1,001.
+    expect(collection.docsExamined - before).toBe(51);
+  });
+
   it('joins as before where no index serves the foreign field', () => {
     const { run, logs } = withHosts();
     const joined = lookupFrom(run, [{ $match: { _id: host(4) } }, { $lookup: { from: 'logs', localField: 'name', foreignField: 'host.name', as: 'logs' } }, { $project: { ids: '$logs._id' } }]);
