@@ -16,7 +16,7 @@ export type QueryPlan =
  * `sparseFields`: first fields whose index is sparse, which leaves out the documents missing them.
  */
 export function planQuery(filter: Document, indexedFields: ReadonlyMap<string, string>, collated = false, sparseFields: ReadonlySet<string> = NO_FIELDS): QueryPlan {
-  const constraints = equalityConstraints(filter, collated, (field) => field === '_id' || (indexedFields.has(field) && !sparseFields.has(field)));
+  const constraints = equalityConstraints(filter, collated, (field) => field === '_id' || (!field.includes('.') && indexedFields.has(field) && !sparseFields.has(field)));
   const onId = constraints.get('_id');
   if (onId !== undefined) return { kind: 'id', values: onId };
   let best: QueryPlan = { kind: 'scan' };
@@ -35,8 +35,10 @@ const NO_FIELDS: ReadonlySet<string> = new Set();
 /**
  * For each field the filter pins to a finite set of values, those values (intersecting nothing; any
  * one set is a sound superset). Null, which also matches a missing field, pins only the fields
- * `findsNull` names: `_id`, which every stored document has, and fields whose index keys a document
- * missing them as null (equality-index.ts), as MongoDB's non-sparse indexes do.
+ * `findsNull` names: `_id`, which every stored document has, and top-level fields whose index keys a
+ * document missing them as null (equality-index.ts), as MongoDB's non-sparse indexes do. Not a dotted
+ * path: the index walks one (path-values.ts) differently from the filter (document-path.ts) through a
+ * DBRef or a regex value and past the end of an array, so its null key can miss a document null matches.
  */
 export function equalityConstraints(filter: Document, collated = false, findsNull: (field: string) => boolean = () => false): Map<string, unknown[]> {
   const constraints = new Map<string, unknown[]>();

@@ -56,9 +56,10 @@ describe('planQuery', () => {
     expect(planQuery({ _id: { $in: [id, undefined] } }, indexed)).toEqual({ kind: 'scan' });
   });
 
-  it('looks null up in an index that is not sparse, which keys a document missing the field as null', () => {
+  it('looks null up in an index that is not sparse on a top-level field, which keys a document missing the field as null', () => {
     expect(planQuery({ email: null }, indexed)).toEqual({ kind: 'index', indexName: 'email_1', field: 'email', values: [null] });
-    expect(planQuery({ 'authors.id': { $in: [7, null] } }, indexed)).toEqual({ kind: 'index', indexName: 'authors.id_1', field: 'authors.id', values: [7, null] });
+    // A dotted path's index keys part ways with the filter (through a DBRef, a regex, past an array's end).
+    expect(planQuery({ 'authors.id': { $in: [7, null] } }, indexed)).toEqual({ kind: 'scan' });
     // Not through a field no index leads with, nor inside $and for one.
     expect(planQuery({ $and: [{ name: null }, { email: { $in: ['a', null] } }] }, indexed)).toEqual({ kind: 'index', indexName: 'email_1', field: 'email', values: ['a', null] });
   });
