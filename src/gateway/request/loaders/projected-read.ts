@@ -60,13 +60,17 @@ function settle(documents: readonly StoredDocument[], projection: Projection, ar
 /**
  * The documents handed to each embedded element, by the element and its lookup's `as`: beside the
  * element, not in it, since the element is also the stored value another field may return whole (a
- * JSON field over the same path).
+ * JSON field over the same path). A property no enumeration sees (a symbol, not enumerable), not a
+ * WeakMap: a request hands out hundreds, and a process-wide WeakMap's entries cost the garbage
+ * collector on every collection until their elements die.
  */
-const HANDED_OUT = new WeakMap<object, Map<string, readonly StoredDocument[]>>();
+const HANDED_OUT = Symbol('docjoin.handedOut');
+
+type HandedOut = Map<string, readonly StoredDocument[]>;
 
 /** The documents an element lookup `as` handed to `element` (settleLookups); undefined when none did. */
 export function handedOut(element: StoredDocument, as: string): readonly StoredDocument[] | undefined {
-  return HANDED_OUT.get(element)?.get(as);
+  return (element as { [HANDED_OUT]?: HandedOut })[HANDED_OUT]?.get(as);
 }
 
 /** Each object element of `value` (or `value`, an object) gets under `as` the documents whose `foreignField` is its key or one of its keys, as the join matches them. */
@@ -80,8 +84,8 @@ function handOut(value: unknown, as: string, joined: readonly StoredDocument[], 
       if (key === undefined || key === null) continue;
       for (const document of byKey.get(keyString(key)) ?? []) own.add(document);
     }
-    let lookups = HANDED_OUT.get(element);
-    if (!lookups) HANDED_OUT.set(element, (lookups = new Map()));
+    let lookups = (element as { [HANDED_OUT]?: HandedOut })[HANDED_OUT];
+    if (!lookups) Object.defineProperty(element, HANDED_OUT, { value: (lookups = new Map()) });
     lookups.set(as, [...own]);
   }
 }

@@ -59,12 +59,15 @@ export function resolveLookup(shape: JoinShape, request: RelationRequest, joined
   return asksForList(requested) ? filterAndSort(found, requested.filters, requested.sort) : found;
 }
 
-/** Per request (its ledger), the looked-up lists whose documents a field has counted: each is one parent document's. */
-const SENT = new WeakMap<object, WeakSet<readonly StoredDocument[]>>();
+/**
+ * Per request (its ledger), the looked-up lists whose documents a field has counted: each is one
+ * parent document's. A Set, not a WeakSet: it lives as long as the request, whose answer holds the lists anyway.
+ */
+const SENT = new WeakMap<object, Set<readonly StoredDocument[]>>();
 
 function firstSent(ledger: object, joined: readonly StoredDocument[]): boolean {
   let sent = SENT.get(ledger);
-  if (!sent) SENT.set(ledger, (sent = new WeakSet()));
+  if (!sent) SENT.set(ledger, (sent = new Set()));
   if (sent.has(joined)) return false;
   sent.add(joined);
   return true;
