@@ -67,6 +67,8 @@ export class Collection {
   docsExamined = 0;
   private readonly documents = new Map<string, Document>();
   private readonly indexes = new Map<string, EqualityIndex>();
+  /** What the planner needs of the indexes, built on first use after they change (plan runs several times a query). */
+  private indexesAsPlanned: PlannedIndexes | undefined;
   private readonly history = new Map<string, HistoryRecord[]>();
   /** Document id → the open transaction that has a pending write to it. */
   private readonly pendingWriters = new Map<string, ClaimHolder>();
@@ -138,14 +140,8 @@ export class Collection {
 
   /** How to find `filter`'s candidates; `collated`: the operation compares strings under a collation. */
   plan(filter: Document, collated = false): QueryPlan {
-    const fields = new Map<string, string>();
-    const sparseFields = new Set<string>();
-    for (const index of this.indexes.values()) {
-      if (fields.has(index.firstField)) continue;
-      fields.set(index.firstField, index.definition.name);
-      if (index.definition.sparse) sparseFields.add(index.firstField);
-    }
-    return planQuery(filter, fields, collated, sparseFields);
+    this.indexesAsPlanned ??= plannedIndexes(this.indexes.values());
+    return planQuery(filter, this.indexesAsPlanned.fields, collated, this.indexesAsPlanned.sparseFields);
   }
 
   /** Committed documents that may match an id or index plan, each once, in the order of the plan's values. */
@@ -235,9 +231,11 @@ export class Collection {
   /** Puts an index from `buildIndex` in use; no write may come between the two. */
   addIndex(index: EqualityIndex): void {
     this.indexes.set(index.definition.name, index);
+    this.indexesAsPlanned = undefined;
   }
 
   dropIndex(name: string): boolean {
+    this.indexesAsPlanned = undefined;
     return this.indexes.delete(name);
   }
 
@@ -399,4 +397,22 @@ function enforcedValidator(options: Document, collation: Collation | undefined):
   } catch {
     return undefined;
   }
+}
+
+interface PlannedIndexes {
+  /** Each first field an index leads with → the first such index's name. */
+  readonly fields: ReadonlyMap<string, string>;
+  /** Those of them whose index is sparse. */
+  readonly sparseFields: ReadonlySet<string>;
+}
+
+function plannedIndexes(indexes: Iterable<EqualityIndex>): PlannedIndexes {
+  const fields = new Map<string, string>();
+  const sparseFields = new Set<string>();
+  for (const index of indexes) {
+    if (fields.has(index.firstField)) continue;
+    fields.set(index.firstField, index.definition.name);
+    if (index.definition.sparse) sparseFields.add(index.firstField);
+  }
+  return { fields, sparseFields };
 }

@@ -91,6 +91,19 @@ describe('Collection indexes and the planner', () => {
     expect(view.match({ group: 'a' })).toEqual([]);
   });
 
+  it('plans with the indexes as they are now: one created after a query is used, one dropped is not', () => {
+    const { store, collection, view } = setUp(many);
+    expect(examined(collection, () => view.match({ group: 3 })).examined).toBe(1000);
+    store.createIndexes(collection, [{ name: 'group_1', key: { group: 1 }, unique: false, sparse: false, options: {} }]);
+    expect(examined(collection, () => view.match({ group: 3 })).examined).toBe(100);
+    store.dropIndexes(collection, ['group_1']);
+    expect(examined(collection, () => view.match({ group: 3 })).examined).toBe(1000);
+    // A sparse index on the field in its place: null, which also matches the missing field, scans again.
+    store.createIndexes(collection, [{ name: 'group_sparse', key: { group: 1 }, unique: false, sparse: true, options: {} }]);
+    expect(examined(collection, () => view.match({ group: { $in: [3, null] } })).examined).toBe(1000);
+    expect(examined(collection, () => view.match({ group: 3 })).examined).toBe(100);
+  });
+
   it('uses the first field of a compound index', () => {
     const { store, collection, view } = setUp(many);
     store.createIndexes(collection, [{ name: 'group_1__id_-1', key: { group: 1, _id: -1 }, unique: false, sparse: false, options: {} }]);
