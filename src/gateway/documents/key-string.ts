@@ -95,6 +95,29 @@ export function holdsKeyAt(document: unknown, path: string, key: string): boolea
   return keysHeldAt(document, path).some((held) => keyString(held) === key);
 }
 
+/**
+ * Whether two values are one key (their keyStrings are equal), without spelling either out when both
+ * are ObjectIds or both strings: a lookup compares a few keys for each of hundreds of parents.
+ */
+export function sameKey(a: unknown, b: unknown): boolean {
+  if (a instanceof ObjectId && b instanceof ObjectId) return a.equals(b);
+  if (typeof a === 'string' && typeof b === 'string') return a === b;
+  return keyString(a) === keyString(b);
+}
+
+/** Lists up to this long are searched by comparing keys rather than hashed: a lookup hands most parents a few documents. */
+const SEARCHED_LIST_LENGTH = 16;
+
+/**
+ * For a key, the documents holding it at `path` (as documentsByKey groups them), in their order, as a
+ * new array. A short list is searched per key; a longer one is grouped once.
+ */
+export function documentsHoldingKey<T extends object>(documents: readonly T[], path: string): (key: unknown) => T[] {
+  if (documents.length <= SEARCHED_LIST_LENGTH) return (key) => documents.filter((document) => sameKey(readPath(document, path), key));
+  const grouped = documentsByKey(documents, path);
+  return (key) => [...(grouped.get(keyString(key)) ?? [])];
+}
+
 /** The documents by the key string of the value each holds at `path`, in their order. */
 export function documentsByKey<T extends object>(documents: readonly T[], path: string): Map<string, T[]> {
   const grouped = new Map<string, T[]>();

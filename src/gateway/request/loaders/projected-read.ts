@@ -1,6 +1,6 @@
 import type { StoredDocument } from '../../documents/stored-document';
 import { bsonType } from '../../documents/bson-type';
-import { documentsByKey, keyString } from '../../documents/key-string';
+import { documentsHoldingKey, isKeyValue } from '../../documents/key-string';
 import { readPath } from '../../documents/read-path';
 import { elementLookupTarget, hasLookups, isLookupEntry, projectStages, sharedLookupName, toFindProjection, type LookupRead, type Projection } from '../../operation/planning/projection';
 import type { CommandScope, MongoFunnel, RequestScope } from '../mongo/mongo-funnel';
@@ -39,22 +39,42 @@ export function settleLookups(scope: RequestScope, documents: readonly StoredDoc
 }
 
 function settle(documents: readonly StoredDocument[], projection: Projection, arrived: (collection: string, count: number) => void): void {
-  for (const [name, entry] of projection) {
-    if (!isLookupEntry(entry)) continue;
-    const element = elementLookupTarget(name);
-    const arrivedAt = element ? sharedLookupName(name) : name;
+  for (const { lookup, element, arrivedAt } of arrivalsOf(projection)) {
     let count = 0;
     for (const document of documents) {
       const joined = document[arrivedAt];
       if (!Array.isArray(joined)) continue;
       count += joined.length;
-      settle(joined as StoredDocument[], entry.lookup.projection, arrived);
+      settle(joined as StoredDocument[], lookup.projection, arrived);
       if (!element) continue;
       delete document[arrivedAt];
-      handOut(document[element.path], element.as, joined as StoredDocument[], entry.lookup);
+      handOut(document[element.path], element.as, joined as StoredDocument[], lookup);
     }
-    arrived(entry.lookup.from, count);
+    arrived(lookup.from, count);
   }
+}
+
+/** A projection's lookup, and where its documents arrive in each document the projection read. */
+interface Arrival {
+  readonly lookup: LookupRead;
+  /** For an element lookup, the embedded path and the name each element gets its documents under. */
+  readonly element: { readonly path: string; readonly as: string } | undefined;
+  readonly arrivedAt: string;
+}
+
+const ARRIVALS = new WeakMap<Projection, readonly Arrival[]>();
+
+/** Worked out once per projection (a cached plan's), not for each of the hundreds of lists a request settles. */
+function arrivalsOf(projection: Projection): readonly Arrival[] {
+  let arrivals = ARRIVALS.get(projection);
+  if (arrivals) return arrivals;
+  arrivals = [...projection].flatMap(([name, entry]) => {
+    if (!isLookupEntry(entry)) return [];
+    const element = elementLookupTarget(name);
+    return [{ lookup: entry.lookup, element, arrivedAt: element ? sharedLookupName(name) : name }];
+  });
+  ARRIVALS.set(projection, arrivals);
+  return arrivals;
 }
 
 /**
@@ -75,17 +95,14 @@ export function handedOut(element: StoredDocument, as: string): readonly StoredD
 
 /** Each object element of `value` (or `value`, an object) gets under `as` the documents whose `foreignField` is its key or one of its keys, as the join matches them. */
 function handOut(value: unknown, as: string, joined: readonly StoredDocument[], { localField, foreignField }: LookupRead): void {
-  const byKey = documentsByKey(joined, foreignField);
+  const holdingKey = documentsHoldingKey(joined, foreignField);
   for (const element of Array.isArray(value) ? value : [value]) {
     if (element === null || typeof element !== 'object' || Array.isArray(element) || element instanceof Date || bsonType(element) !== undefined) continue;
-    const keys = readPath(element, localField);
-    const own = new Set<StoredDocument>();
-    for (const key of Array.isArray(keys) ? keys : [keys]) {
-      if (key === undefined || key === null) continue;
-      for (const document of byKey.get(keyString(key)) ?? []) own.add(document);
-    }
+    const held = readPath(element, localField);
+    const keys = (Array.isArray(held) ? held : [held]).filter(isKeyValue);
+    const own = keys.length === 1 ? holdingKey(keys[0]) : [...new Set(keys.flatMap(holdingKey))];
     let lookups = (element as { [HANDED_OUT]?: HandedOut })[HANDED_OUT];
     if (!lookups) Object.defineProperty(element, HANDED_OUT, { value: (lookups = new Map()) });
-    lookups.set(as, [...own]);
+    lookups.set(as, own);
   }
 }

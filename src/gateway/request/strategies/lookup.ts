@@ -1,4 +1,4 @@
-import { holdsKeyAt, isKeyValue, keyString, parentKeysOf } from '../../documents/key-string';
+import { documentsHoldingKey, holdsKeyAt, isKeyValue, keyString, parentKeysOf } from '../../documents/key-string';
 import { readPath } from '../../documents/read-path';
 import type { StoredDocument } from '../../documents/stored-document';
 import { filterAndSort } from '../../operation/planning/in-memory-list';
@@ -30,16 +30,13 @@ export function resolveLookup(shape: JoinShape, request: RelationRequest, joined
     return field.isList ? children : (children[0] ?? null);
   }
   const keyValue = readPath(request.parent, shape.localField);
-  const byKey = new Map<string, StoredDocument>();
-  for (const document of joined) {
-    const key = keyString(readPath(document, shape.foreignField));
-    if (!byKey.has(key)) byKey.set(key, document);
-  }
+  // The first document holding a key, as the join's loader keeps one per key.
+  const holdingKey = documentsHoldingKey(joined, shape.foreignField);
   if (!field.isList) {
     const key = Array.isArray(keyValue) ? keyValue[0] : keyValue;
     if (!isKeyValue(key)) return null;
     cost.keys(1);
-    const document = byKey.get(keyString(key)) ?? null;
+    const document = holdingKey(key)[0] ?? null;
     if (document === null) {
       cost.dangling(1);
       cost.parentDangled();
@@ -50,7 +47,7 @@ export function resolveLookup(shape: JoinShape, request: RelationRequest, joined
   cost.keys(keys.length);
   const found: StoredDocument[] = [];
   for (const key of keys) {
-    const document = byKey.get(keyString(key));
+    const document = holdingKey(key)[0];
     if (document) found.push(document);
   }
   cost.dangling(keys.length - found.length);
