@@ -97,11 +97,15 @@ export function holdsKeyAt(document: unknown, path: string, key: string): boolea
 
 /**
  * Whether two values are one key (their keyStrings are equal), without spelling either out when both
- * are ObjectIds or both strings: a lookup compares a few keys for each of hundreds of parents.
+ * are ObjectIds, strings or numbers: a lookup compares a few keys for each of hundreds of parents.
+ * (ObjectIds compare by their bytes; only one built from out-of-range numbers, which no BSON decodes
+ * to, could differ from its keyString.)
  */
 export function sameKey(a: unknown, b: unknown): boolean {
   if (a instanceof ObjectId && b instanceof ObjectId) return a.equals(b);
   if (typeof a === 'string' && typeof b === 'string') return a === b;
+  // Every NaN is one key, as MongoDB's equality finds NaN with NaN.
+  if (typeof a === 'number' && typeof b === 'number') return a === b || (Number.isNaN(a) && Number.isNaN(b));
   return keyString(a) === keyString(b);
 }
 

@@ -100,7 +100,8 @@ function handOut(value: unknown, as: string, joined: readonly StoredDocument[], 
     if (element === null || typeof element !== 'object' || Array.isArray(element) || element instanceof Date || bsonType(element) !== undefined) continue;
     const held = readPath(element, localField);
     const keys = (Array.isArray(held) ? held : [held]).filter(isKeyValue);
-    const own = keys.length === 1 ? holdingKey(keys[0]) : [...new Set(keys.flatMap(holdingKey))];
+    const found = keys.length === 1 ? holdingKey(keys[0]) : keys.flatMap(holdingKey);
+    const own = found.length > 1 ? [...new Set(found)] : found;
     let lookups = (element as { [HANDED_OUT]?: HandedOut })[HANDED_OUT];
     if (!lookups) Object.defineProperty(element, HANDED_OUT, { value: (lookups = new Map()) });
     lookups.set(as, own);

@@ -1,5 +1,5 @@
-import { Binary, BSONRegExp, Decimal128, Long, MaxKey, MinKey, ObjectId, Timestamp } from 'bson';
-import { documentsByKey, documentsHoldingKey, holdsKeyAt, keyString, keysHeldAt, sameKey } from '../../../../src/gateway/documents/key-string';
+import { Binary, BSONRegExp, Decimal128, Double, Int32, Long, MaxKey, MinKey, ObjectId, Timestamp } from 'bson';
+import { documentsHoldingKey, holdsKeyAt, keyString, keysHeldAt, sameKey } from '../../../../src/gateway/documents/key-string';
 
 /** Keys index the loaders' maps: values MongoDB's equality tells apart must key apart, and equal ones alike. */
 describe('keyString', () => {
@@ -30,36 +30,44 @@ describe('keyString', () => {
 
 /**
  * sameKey and documentsHoldingKey skip spelling keys out (lookup.ts, projected-read.ts): over seeded
- * random values of every kind a key takes, they must agree with comparing keyStrings and grouping by them.
+ * random values of every kind a key takes, they must agree with comparing keyStrings.
  */
 describe('sameKey and documentsHoldingKey agree with keyString', () => {
   const seed = 20261207;
-  function random(state = { value: seed }): () => number {
+  /** mulberry32: 32-bit state, so the sequence does not cycle within a run. */
+  function random(): () => number {
+    let state = seed;
     return () => {
-      state.value = (state.value * 1103515245 + 12345) % 2147483648;
-      return state.value / 2147483648;
+      state = (state + 0x6d2b79f5) | 0;
+      let t = Math.imul(state ^ (state >>> 15), 1 | state);
+      t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
+      return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
     };
   }
   const hex = ['65e000000000000000000001', '65e000000000000000000002', 'ffe0000000000000000000ab'];
+  const one = <T>(pick: () => number, values: readonly T[]): T => values[Math.floor(pick() * values.length)]!;
   const makers: Array<(pick: () => number) => unknown> = [
-    (pick) => new ObjectId(hex[Math.floor(pick() * hex.length)]!),
-    (pick) => hex[Math.floor(pick() * hex.length)]!,
-    (pick) => ['a', 'b', ''][Math.floor(pick() * 3)],
-    (pick) => [0, 7, 7.5, -0][Math.floor(pick() * 4)],
-    (pick) => Long.fromNumber([0, 7][Math.floor(pick() * 2)]!),
-    (pick) => Decimal128.fromString(['7.0', '0', '7.50'][Math.floor(pick() * 3)]!),
-    (pick) => new Date([0, 86400000][Math.floor(pick() * 2)]!),
-    (pick) => [true, false][Math.floor(pick() * 2)],
-    (pick) => [null, undefined][Math.floor(pick() * 2)],
-    (pick) => [[new ObjectId(hex[0])], ['a', 'b'], []][Math.floor(pick() * 3)],
-    (pick) => [{ a: 1 }, { $oid: hex[0] }][Math.floor(pick() * 2)],
+    (pick) => new ObjectId(one(pick, hex)),
+    (pick) => new ObjectId(Buffer.from(one(pick, hex), 'hex')),
+    (pick) => one(pick, hex),
+    (pick) => one(pick, ['a', 'b', '', 'n:7e0']),
+    (pick) => one(pick, [0, -0, 7, 7.5, 70, NaN, Infinity, 2 ** 53, 2 ** 53 + 2, 0.1 + 0.2, 0.3]),
+    (pick) => Long.fromNumber(one(pick, [0, 7, 70])),
+    (pick) => new Int32(one(pick, [0, 7])),
+    (pick) => new Double(one(pick, [7, 7.5, NaN])),
+    (pick) => Decimal128.fromString(one(pick, ['7.0', '0', '-0', '7.50', 'NaN', '7E+1'])),
+    (pick) => BigInt(one(pick, [0, 7])),
+    (pick) => new Date(one(pick, [0, 86400000])),
+    (pick) => one(pick, [true, false, null, undefined]),
+    (pick) => one(pick, [[new ObjectId(hex[0])], ['a', 'b'], [], [7]]),
+    (pick) => one(pick, [{ a: 1 }, { $oid: hex[0] }, new MinKey(), new MaxKey()]),
   ];
   const pick = random();
-  const valueOf = () => makers[Math.floor(pick() * makers.length)]!(pick);
+  const valueOf = () => one(pick, makers)(pick);
 
-  it('sameKey(a, b) is keyString(a) === keyString(b), over 5,000 seeded pairs (seed 20261207)', () => {
+  it('sameKey(a, b) is keyString(a) === keyString(b), over 20,000 seeded pairs (seed 20261207)', () => {
     const disagreements: string[] = [];
-    for (let run = 0; run < 5000; run++) {
+    for (let run = 0; run < 20000; run++) {
       const a = valueOf();
       const b = pick() < 0.3 ? a : valueOf();
       if (sameKey(a, b) !== (keyString(a) === keyString(b))) disagreements.push(`${keyString(a)} vs ${keyString(b)}`);
@@ -67,17 +75,16 @@ describe('sameKey and documentsHoldingKey agree with keyString', () => {
     expect(disagreements).toEqual([]);
   });
 
-  it('documentsHoldingKey finds what grouping by keyString finds, in order, in short lists (searched) and long ones (grouped)', () => {
+  it('documentsHoldingKey finds the documents whose keyString at the path is the key\'s, in order, in short lists (searched) and long ones (grouped)', () => {
     const disagreements: string[] = [];
     for (const length of [0, 1, 3, 16, 17, 40]) {
       for (let run = 0; run < 60; run++) {
         const documents = Array.from({ length }, (_, at) => ({ at, k: valueOf() }));
         const holding = documentsHoldingKey(documents, 'k');
-        const grouped = documentsByKey(documents, 'k');
         for (let probe = 0; probe < 10; probe++) {
           const key = pick() < 0.5 && length > 0 ? documents[Math.floor(pick() * length)]!.k : valueOf();
           const found = holding(key).map((document) => document.at);
-          const expected = (grouped.get(keyString(key)) ?? []).map((document) => document.at);
+          const expected = documents.filter((document) => keyString(document.k) === keyString(key)).map((document) => document.at);
           if (JSON.stringify(found) !== JSON.stringify(expected)) disagreements.push(`length ${length}, key ${keyString(key)}: ${JSON.stringify(found)} vs ${JSON.stringify(expected)}`);
         }
       }
