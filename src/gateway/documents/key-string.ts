@@ -123,7 +123,7 @@ export function documentsHoldingKey<T extends object>(documents: readonly T[], p
 }
 
 /** The documents by the key string of the value each holds at `path`, in their order. */
-export function documentsByKey<T extends object>(documents: readonly T[], path: string): Map<string, T[]> {
+function documentsByKey<T extends object>(documents: readonly T[], path: string): Map<string, T[]> {
   const grouped = new Map<string, T[]>();
   for (const document of documents) {
     const key = keyString(readPath(document, path));
