@@ -1,6 +1,8 @@
 import { ApolloServer, type GraphQLRequestContextDidResolveOperation, type GraphQLRequestContextWillSendResponse, type GraphQLRequestListener } from '@apollo/server';
 import { makeExecutableSchema } from '@graphql-tools/schema';
 import { GraphQLError } from 'graphql';
+import { setFlagsFromString } from 'node:v8';
+import { runInNewContext } from 'node:vm';
 import type { CostEstimate } from '../../../../../src/gateway/operation/estimate/estimate-operation';
 import type { EstimateViolation } from '../../../../../src/gateway/operation/cost/estimate-check';
 import { EstimateViolationLog } from '../../../../support/estimate-violation-log';
@@ -27,6 +29,36 @@ async function run(options: DocjoinCostOptions<Context>, { extensions, roundTrip
   const singleResult: { data: unknown; extensions?: Record<string, unknown>; errors?: unknown[] } = { data: {}, extensions };
   await listener.willSendResponse!({ ...request, response: { body: { kind: 'single', singleResult } } } as unknown as GraphQLRequestContextWillSendResponse<Context>);
   return { rejected, result: singleResult };
+}
+
+/** The ledger of a request the plugin saw through to its response, and whether that request's context (holding many documents) can be collected while the ledger is kept. */
+async function ledgerAfterRequest(options: DocjoinCostOptions<Context>): Promise<{ ledger: CostLedger; requestGone: () => Promise<boolean> }> {
+  const ledger = new CostLedger();
+  const contextRef = await servedContext(options, ledger);
+  return {
+    ledger,
+    requestGone: async () => {
+      // A WeakRef keeps its target for the rest of the job that made it.
+      await new Promise((resolve) => setImmediate(resolve));
+      collectGarbage();
+      return contextRef.deref() === undefined;
+    },
+  };
+}
+
+async function servedContext(options: DocjoinCostOptions<Context>, ledger: CostLedger): Promise<WeakRef<object>> {
+  const listener = (await ApolloServerPluginDocjoinCost<Context>(options).requestDidStart!({} as never)) as GraphQLRequestListener<Context>;
+  const contextValue = { ledger, documents: Array.from({ length: 1_000 }, (_, id) => ({ id, name: 'a book' })) };
+  const request = { contextValue, operation: { operation: 'query' }, request: {}, schema: SCHEMA };
+  await listener.didResolveOperation!(request as unknown as GraphQLRequestContextDidResolveOperation<Context>);
+  await listener.willSendResponse!({ ...request, response: { body: { kind: 'single', singleResult: { data: {} } } } } as unknown as GraphQLRequestContextWillSendResponse<Context>);
+  return new WeakRef(contextValue);
+}
+
+/** A full garbage collection, without starting jest with --expose-gc. */
+function collectGarbage(): void {
+  setFlagsFromString('--expose-gc');
+  (runInNewContext('gc') as () => void)();
 }
 
 const estimate = (roundTrips: number, documents = 10, depth = 2) => () => ({ roundTrips, documents, depth, responseNodes: documents, responseBytes: 0 });
@@ -85,6 +117,18 @@ describe('ApolloServerPluginDocjoinCost', () => {
 
   it('lets an operation exactly at every limit through', async () => {
     expect((await run({ estimate: estimate(5), limits: { maxDepth: 2, maxRoundTrips: 5, maxDocuments: 10 } })).rejected).toBeUndefined();
+  });
+
+  it("bounds the operation's reads at run time by maxRoundTrips, and the ledger holding that bound does not hold the request", async () => {
+    // An admission's release holds the request's context, as the gateway's does (it settles the client's budget from it).
+    const admit = async (_estimate: CostEstimate, context: Context) => () => void context.ledger.totals();
+    const { ledger, requestGone } = await ledgerAfterRequest({ estimate: estimate(2), limits: { maxRoundTrips: 3 }, admit });
+    // A ledger can outlive its request (promoted to V8's old generation, a dead object keeps what it points to until a full collection).
+    expect(await requestGone()).toBe(true);
+    ledger.startRead(['Query.a']);
+    ledger.startRead(['Query.a']);
+    ledger.startRead(['Query.a']);
+    expect(() => ledger.startRead(['Query.a'])).toThrow(/limit of 3 round trips \(.*\): it read more than the 2 its estimate counted for Query\.a/);
   });
 
   it('with checkEstimate, flags a query or a mutation whose measured round trips exceed the estimate', async () => {
