@@ -180,10 +180,9 @@ export function ApolloServerPluginDocjoinCost<TContext extends { readonly ledger
 /**
  * The error a read past the round-trip limit gets, made outside the hook so that it holds these three
  * values only: a closure made in the hook keeps the hook's scopes, and with them the admission, whose
- * release holds the request's context and every document it read. The ledger keeping the closure is
- * often promoted to V8's old generation while its request runs, and a dead old object keeps what it
- * points to until the next full collection: on the peer benchmark's books query, the bytes promoted per
- * young-generation collection doubled, for 10% fewer requests a second than with the cost features off.
+ * release holds the request's context and every document it read. The ledger keeping the closure can
+ * be promoted to V8's old generation while its request runs, and a dead old object keeps what it points
+ * to through young-generation collections until the next full one.
  */
 function roundTripRefusal(estimated: number, max: number, origin: string): (fields: readonly string[]) => Error {
   return (fields) => roundTripLimitReached({ estimated, max, origin, fields });
