@@ -1,7 +1,7 @@
 import { EJSON, ObjectId } from 'bson';
 import { toExact } from '../../bson/bson-number';
 import { isBsonNumber, isObjectId } from './bson-type';
-import { readLeaves, readPath } from './read-path';
+import { readLeaves, readPath, someLeaf } from './read-path';
 import { isPlainObject } from './stored-document';
 
 /**
@@ -90,9 +90,18 @@ export function keysHeldAt(document: unknown, path: string): unknown[] {
   return readLeaves(document, path).flatMap((leaf) => (Array.isArray(leaf) ? leaf : [leaf])).filter(isKeyValue);
 }
 
-/** Whether a document holds `key` (a keyString) at a key path (keysHeldAt). */
-export function holdsKeyAt(document: unknown, path: string, key: string): boolean {
-  return keysHeldAt(document, path).some((held) => keyString(held) === key);
+/**
+ * Whether a document holds `key` at a key path (one of keysHeldAt, the same key as sameKey tells):
+ * a lookup asks it of each document it hands each parent, so no key is spelled out.
+ */
+export function holdsKeyAt(document: unknown, path: string, key: unknown): boolean {
+  return someLeaf(document, path, leafHoldsKey, key);
+}
+
+function leafHoldsKey(leaf: unknown, key: unknown): boolean {
+  if (!Array.isArray(leaf)) return isKeyValue(leaf) && sameKey(leaf, key);
+  for (const element of leaf as unknown[]) if (isKeyValue(element) && sameKey(element, key)) return true;
+  return false;
 }
 
 /**
@@ -120,6 +129,18 @@ export function documentsHoldingKey<T extends object>(documents: readonly T[], p
   if (documents.length <= SEARCHED_LIST_LENGTH) return (key) => documents.filter((document) => sameKey(readPath(document, path), key));
   const grouped = documentsByKey(documents, path);
   return (key) => [...(grouped.get(keyString(key)) ?? [])];
+}
+
+/** For a key, the first document holding it at `path` (the first documentsHoldingKey gives), none copied. */
+export function documentHoldingKey<T extends object>(documents: readonly T[], path: string): (key: unknown) => T | undefined {
+  if (documents.length <= SEARCHED_LIST_LENGTH) return (key) => firstHoldingKey(documents, path, key);
+  const grouped = documentsByKey(documents, path);
+  return (key) => grouped.get(keyString(key))?.[0];
+}
+
+function firstHoldingKey<T extends object>(documents: readonly T[], path: string, key: unknown): T | undefined {
+  for (const document of documents) if (sameKey(readPath(document, path), key)) return document;
+  return undefined;
 }
 
 /** The documents by the key string of the value each holds at `path`, in their order. */

@@ -15,22 +15,32 @@ export function readPath(document: unknown, path: string): unknown {
  */
 export function readLeaves(document: unknown, path: string): unknown[] {
   const leaves: unknown[] = [];
-  collectLeaves(document, segmentsOf(path), 0, leaves);
+  someLeaf(document, path, gatherLeaf, leaves);
   return leaves;
 }
 
-function collectLeaves(value: unknown, segments: readonly string[], index: number, leaves: unknown[]): void {
-  if (index === segments.length) {
-    if (value !== undefined) leaves.push(value);
-    return;
-  }
+function gatherLeaf(leaf: unknown, leaves: unknown[]): boolean {
+  leaves.push(leaf);
+  return false;
+}
+
+/**
+ * Whether `test(leaf, argument)` holds for one of the values readLeaves gives, tried as the walk
+ * reaches each, none gathered (`argument` spares a caller a closure per document).
+ */
+export function someLeaf<A>(document: unknown, path: string, test: (leaf: unknown, argument: A) => boolean, argument: A): boolean {
+  return someLeafFrom(document, segmentsOf(path), 0, test, argument);
+}
+
+function someLeafFrom<A>(value: unknown, segments: readonly string[], index: number, test: (leaf: unknown, argument: A) => boolean, argument: A): boolean {
+  if (index === segments.length) return value !== undefined && test(value, argument);
   if (Array.isArray(value)) {
     // As MongoDB's matcher, down the path: an array's documents, not an array inside it.
-    for (const element of value) if (!Array.isArray(element)) collectLeaves(element, segments, index, leaves);
-    return;
+    for (const element of value) if (!Array.isArray(element) && someLeafFrom(element, segments, index, test, argument)) return true;
+    return false;
   }
-  if (value === null || typeof value !== 'object') return;
-  collectLeaves(ownValue(value as Record<string, unknown>, segments[index]!), segments, index + 1, leaves);
+  if (value === null || typeof value !== 'object') return false;
+  return someLeafFrom(ownValue(value as Record<string, unknown>, segments[index]!), segments, index + 1, test, argument);
 }
 
 /** Whether setting one of the paths changes the other (the same path, or one inside the other). */

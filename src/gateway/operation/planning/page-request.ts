@@ -1,5 +1,5 @@
 import { ObjectId } from 'bson';
-import { holdsKeyAt, keyString } from '../../documents/key-string';
+import { holdsKeyAt } from '../../documents/key-string';
 import { sortsAfter } from './in-memory-list';
 import { readPath } from '../../documents/read-path';
 import { badUserInput, valueOutOfRange } from '../../errors/public-error-code';
@@ -127,7 +127,7 @@ export function anchoredFilter(
   if (page.anchor === undefined) return page.filter;
   const id = JSON.stringify(page.anchor.id.toHexString());
   if (anchor === null) throw badUserInput(`after: no ${typeName} with id ${id}${ANCHOR_GONE}`, { argumentName: 'after' });
-  if (page.anchor.ownerPath !== undefined && owner !== undefined && !holdsKeyAt(anchor, page.anchor.ownerPath, keyString(owner.key))) {
+  if (page.anchor.ownerPath !== undefined && owner !== undefined && !holdsKeyAt(anchor, page.anchor.ownerPath, owner.key)) {
     throw badUserInput(`after: ${typeName} ${id} is not in this parent's ${owner.coordinate}; pass the id of an item this list returned for this parent`, { argumentName: 'after' });
   }
   const position = page.sort.map((key) => readPath(anchor, key.path));

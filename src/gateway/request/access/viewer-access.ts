@@ -122,7 +122,7 @@ export class ViewerAccess implements ReadScope {
   /** Whether `document` holds at `path` the value the viewer's claim gives `condition`, as the rule's filter matches in MongoDB (an array holding it matches). */
   #holdsClaim(condition: RowCondition, document: unknown, path: string): boolean {
     const expected = this.claimValue(condition);
-    return expected !== NO_CLAIM && holdsKeyAt(document, path, keyString(expected));
+    return expected !== NO_CLAIM && holdsKeyAt(document, path, expected);
   }
 
   /** The role's rule for a write on `typeName` by the Mutation field `mutationField`, or FORBIDDEN. */

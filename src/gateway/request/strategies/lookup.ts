@@ -1,4 +1,4 @@
-import { documentsHoldingKey, holdsKeyAt, isKeyValue, keyString, parentKeysOf } from '../../documents/key-string';
+import { documentHoldingKey, holdsKeyAt, isKeyValue, parentKeysOf } from '../../documents/key-string';
 import { readPath } from '../../documents/read-path';
 import type { StoredDocument } from '../../documents/stored-document';
 import { filterAndSort } from '../../operation/planning/in-memory-list';
@@ -25,18 +25,17 @@ export function resolveLookup(shape: JoinShape, request: RelationRequest, joined
     cost.keys(1);
     // As the join regroups its children: by the key each holds, a child holding an array of keys under each
     // of them, and a parent holding an array of keys has the children of each (the lookup matched them so).
-    const keys = parentKeysOf(parentKey).map(keyString);
-    const children = joined.filter((child) => keys.some((key) => holdsKeyAt(child, shape.foreignField, key)));
+    const children = childrenHoldingKeys(joined, shape.foreignField, parentKeysOf(parentKey));
     return field.isList ? children : (children[0] ?? null);
   }
   const keyValue = readPath(request.parent, shape.localField);
   // The first document holding a key, as the join's loader keeps one per key.
-  const holdingKey = documentsHoldingKey(joined, shape.foreignField);
+  const holdingKey = documentHoldingKey(joined, shape.foreignField);
   if (!field.isList) {
     const key = Array.isArray(keyValue) ? keyValue[0] : keyValue;
     if (!isKeyValue(key)) return null;
     cost.keys(1);
-    const document = holdingKey(key)[0] ?? null;
+    const document = holdingKey(key) ?? null;
     if (document === null) {
       cost.dangling(1);
       cost.parentDangled();
@@ -47,13 +46,26 @@ export function resolveLookup(shape: JoinShape, request: RelationRequest, joined
   cost.keys(keys.length);
   const found: StoredDocument[] = [];
   for (const key of keys) {
-    const document = holdingKey(key)[0];
+    const document = holdingKey(key);
     if (document) found.push(document);
   }
   cost.dangling(keys.length - found.length);
   if (keys.length > 0 && found.length === 0) cost.parentDangled();
   const { requested } = request;
   return asksForList(requested) ? filterAndSort(found, requested.filters, requested.sort) : found;
+}
+
+/** The children holding one of `keys` at `foreignField`, in their order (a loop: a lookup asks it of every parent). */
+function childrenHoldingKeys(joined: readonly StoredDocument[], foreignField: string, keys: readonly unknown[]): StoredDocument[] {
+  const children: StoredDocument[] = [];
+  for (const child of joined) {
+    for (const key of keys) {
+      if (!holdsKeyAt(child, foreignField, key)) continue;
+      children.push(child);
+      break;
+    }
+  }
+  return children;
 }
 
 /**

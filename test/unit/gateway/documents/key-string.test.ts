@@ -1,5 +1,5 @@
 import { Binary, BSONRegExp, Decimal128, Double, Int32, Long, MaxKey, MinKey, ObjectId, Timestamp } from 'bson';
-import { documentsHoldingKey, holdsKeyAt, keyString, keysHeldAt, sameKey } from '../../../../src/gateway/documents/key-string';
+import { documentHoldingKey, documentsHoldingKey, holdsKeyAt, keyString, keysHeldAt, sameKey } from '../../../../src/gateway/documents/key-string';
 
 /** Keys index the loaders' maps: values MongoDB's equality tells apart must key apart, and equal ones alike. */
 describe('keyString', () => {
@@ -16,15 +16,15 @@ describe('keyString', () => {
   it('holdsKeyAt matches a value as MongoDB equality does: equal, or an array holding it', () => {
     const id = new ObjectId('65e000000000000000000001');
     const other = new ObjectId('65e000000000000000000002');
-    const held = [{ k: id }, { k: [other, id] }, { k: [] }, { k: [null] }, {}].map((document) => holdsKeyAt(document, 'k', keyString(id)));
+    const held = [{ k: id }, { k: [other, id] }, { k: [] }, { k: [null] }, {}].map((document) => holdsKeyAt(document, 'k', id));
     expect(held).toEqual([true, true, false, false, false]);
   });
 
   it('keysHeldAt opens an array the path crosses, and the array it ends at, but not an array inside that one', () => {
     expect(keysHeldAt({ org: [['acme'], 'beta'] }, 'org')).toEqual([['acme'], 'beta']);
     expect(keysHeldAt({ credits: [{ ids: [1, 2] }, { ids: 3 }, { ids: [[4]] }] }, 'credits.ids')).toEqual([1, 2, 3, [4]]);
-    expect(holdsKeyAt({ org: [['acme']] }, 'org', keyString('acme'))).toBe(false);
-    expect(holdsKeyAt({ credits: [{ ids: [1, 2] }] }, 'credits.ids', keyString(2))).toBe(true);
+    expect(holdsKeyAt({ org: [['acme']] }, 'org', 'acme')).toBe(false);
+    expect(holdsKeyAt({ credits: [{ ids: [1, 2] }] }, 'credits.ids', 2)).toBe(true);
   });
 });
 
@@ -75,19 +75,41 @@ describe('sameKey and documentsHoldingKey agree with keyString', () => {
     expect(disagreements).toEqual([]);
   });
 
-  it('documentsHoldingKey finds the documents whose keyString at the path is the key\'s, in order, in short lists (searched) and long ones (grouped)', () => {
+  it('documentsHoldingKey finds the documents whose keyString at the path is the key\'s, in order, and documentHoldingKey the first of them, in short lists (searched) and long ones (grouped)', () => {
     const disagreements: string[] = [];
     for (const length of [0, 1, 3, 16, 17, 40]) {
       for (let run = 0; run < 60; run++) {
         const documents = Array.from({ length }, (_, at) => ({ at, k: valueOf() }));
         const holding = documentsHoldingKey(documents, 'k');
+        const firstHolding = documentHoldingKey(documents, 'k');
         for (let probe = 0; probe < 10; probe++) {
           const key = pick() < 0.5 && length > 0 ? documents[Math.floor(pick() * length)]!.k : valueOf();
           const found = holding(key).map((document) => document.at);
           const expected = documents.filter((document) => keyString(document.k) === keyString(key)).map((document) => document.at);
           if (JSON.stringify(found) !== JSON.stringify(expected)) disagreements.push(`length ${length}, key ${keyString(key)}: ${JSON.stringify(found)} vs ${JSON.stringify(expected)}`);
+          if (firstHolding(key)?.at !== expected[0]) disagreements.push(`first, length ${length}, key ${keyString(key)}: ${firstHolding(key)?.at} vs ${expected[0]}`);
         }
       }
+    }
+    expect(disagreements).toEqual([]);
+  });
+
+  it('holdsKeyAt(document, path, key) is whether a key keysHeldAt finds there has the key\'s keyString, over 20,000 seeded documents and keys', () => {
+    const disagreements: string[] = [];
+    const documentOf = (): unknown => {
+      const shape = pick();
+      if (shape < 0.4) return { k: valueOf() };
+      if (shape < 0.6) return { k: [valueOf(), valueOf()] };
+      if (shape < 0.8) return { o: [{ k: valueOf() }, { k: [valueOf()] }, [{ k: valueOf() }]] };
+      return { o: { k: pick() < 0.5 ? valueOf() : [[valueOf()], valueOf()] } };
+    };
+    for (let run = 0; run < 20000; run++) {
+      const document = documentOf();
+      const path = pick() < 0.5 ? 'k' : 'o.k';
+      const held = keysHeldAt(document, path);
+      const key = pick() < 0.5 && held.length > 0 ? held[Math.floor(pick() * held.length)] : valueOf();
+      const expected = held.some((value) => keyString(value) === keyString(key));
+      if (holdsKeyAt(document, path, key) !== expected) disagreements.push(`run ${run}: ${path}, key ${keyString(key)}`);
     }
     expect(disagreements).toEqual([]);
   });
