@@ -91,16 +91,18 @@ export function keysHeldAt(document: unknown, path: string): unknown[] {
 }
 
 /**
- * Whether a document holds `key` at a key path (one of keysHeldAt, the same key as sameKey tells):
- * a lookup asks it of each document it hands each parent, so no key is spelled out.
+ * Whether a document holds the key value `key` (not its keyString) at a key path: whether one of
+ * keysHeldAt is the same key (sameKey). Access rules, page anchors and lookups decide by it; a lookup
+ * asks it of each document it hands each parent, so no key is spelled out.
  */
 export function holdsKeyAt(document: unknown, path: string, key: unknown): boolean {
   return someLeaf(document, path, leafHoldsKey, key);
 }
 
+/** Whether a leaf (readLeaves) holds `key`, its elements taken as keysHeldAt takes them. */
 function leafHoldsKey(leaf: unknown, key: unknown): boolean {
   if (!Array.isArray(leaf)) return isKeyValue(leaf) && sameKey(leaf, key);
-  for (const element of leaf as unknown[]) if (isKeyValue(element) && sameKey(element, key)) return true;
+  for (const element of leaf) if (isKeyValue(element) && sameKey(element, key)) return true;
   return false;
 }
 
@@ -126,7 +128,7 @@ const SEARCHED_LIST_LENGTH = 16;
  * new array. A short list is searched per key; a longer one is grouped once.
  */
 export function documentsHoldingKey<T extends object>(documents: readonly T[], path: string): (key: unknown) => T[] {
-  if (documents.length <= SEARCHED_LIST_LENGTH) return (key) => documents.filter((document) => sameKey(readPath(document, path), key));
+  if (documents.length <= SEARCHED_LIST_LENGTH) return (key) => documents.filter((document) => valueIsKey(document, path, key));
   const grouped = documentsByKey(documents, path);
   return (key) => [...(grouped.get(keyString(key)) ?? [])];
 }
@@ -138,9 +140,15 @@ export function documentHoldingKey<T extends object>(documents: readonly T[], pa
   return (key) => grouped.get(keyString(key))?.[0];
 }
 
+/** The first of `documents` whose value at `path` is the key, as documentsHoldingKey searches a short list. */
 function firstHoldingKey<T extends object>(documents: readonly T[], path: string, key: unknown): T | undefined {
-  for (const document of documents) if (sameKey(readPath(document, path), key)) return document;
+  for (const document of documents) if (valueIsKey(document, path, key)) return document;
   return undefined;
+}
+
+/** Whether the value at `path` is the key (the grouping of documentsByKey, without a keyString). */
+function valueIsKey(document: object, path: string, key: unknown): boolean {
+  return sameKey(readPath(document, path), key);
 }
 
 /** The documents by the key string of the value each holds at `path`, in their order. */

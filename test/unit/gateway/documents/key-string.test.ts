@@ -29,10 +29,11 @@ describe('keyString', () => {
 });
 
 /**
- * sameKey and documentsHoldingKey skip spelling keys out (lookup.ts, projected-read.ts): over seeded
- * random values of every kind a key takes, they must agree with comparing keyStrings.
+ * sameKey, holdsKeyAt, documentsHoldingKey and documentHoldingKey skip spelling keys out (lookup.ts,
+ * projected-read.ts, and access rules in viewer-access.ts): over seeded random values of every kind a
+ * key takes, they must agree with comparing keyStrings.
  */
-describe('sameKey and documentsHoldingKey agree with keyString', () => {
+describe('sameKey, holdsKeyAt and documentsHoldingKey agree with keyString', () => {
   const seed = 20261207;
   /** mulberry32: 32-bit state, so the sequence does not cycle within a run. */
   function random(): () => number {
@@ -61,7 +62,12 @@ describe('sameKey and documentsHoldingKey agree with keyString', () => {
     (pick) => one(pick, [true, false, null, undefined]),
     (pick) => one(pick, [[new ObjectId(hex[0])], ['a', 'b'], [], [7]]),
     (pick) => one(pick, [{ a: 1 }, { $oid: hex[0] }, new MinKey(), new MaxKey()]),
+    // An ObjectId of another copy of bson (a resolver's): sameKey's instanceof test misses it, keyString does not.
+    (pick) => objectIdOfAnotherCopy(one(pick, hex)),
   ];
+  function objectIdOfAnotherCopy(hexString: string): unknown {
+    return { _bsontype: 'ObjectId', [Symbol.for('@@mdb.bson.version')]: 7, id: Buffer.from(hexString, 'hex'), toHexString: () => hexString, toJSON: () => hexString };
+  }
   const pick = random();
   const valueOf = () => one(pick, makers)(pick);
 

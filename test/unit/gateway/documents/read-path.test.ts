@@ -1,5 +1,5 @@
 import { ObjectId } from 'bson';
-import { readPath, writePath } from '../../../../src/gateway/documents/read-path';
+import { readLeaves, readPath, someLeaf, writePath } from '../../../../src/gateway/documents/read-path';
 import { keyString } from '../../../../src/gateway/documents/key-string';
 
 describe('readPath', () => {
@@ -16,6 +16,27 @@ describe('readPath', () => {
     writePath(target, 'a.b', 1);
     writePath(target, 'c', 2);
     expect(target).toEqual({ a: { b: 1 }, c: 2 });
+  });
+});
+
+describe('readLeaves and someLeaf', () => {
+  it("walk a path as MongoDB's matcher does: into the documents of an array the path crosses, in order, not into an array inside it", () => {
+    expect(readLeaves({ a: [{ b: 1 }, { b: [2, 3] }, [{ b: 4 }], { c: 5 }, { b: { d: 6 } }] }, 'a.b')).toEqual([1, [2, 3], { d: 6 }]);
+    expect(readLeaves({ a: [[{ b: 1 }]] }, 'a.b')).toEqual([]);
+    expect(readLeaves({ a: [[1], 2] }, 'a')).toEqual([[[1], 2]]);
+    expect(readLeaves({ a: 'text' }, 'a.b')).toEqual([]);
+    expect(readLeaves({ a: { b: undefined } }, 'a.b')).toEqual([]);
+    expect(readLeaves({ a: { b: null } }, 'a.b')).toEqual([null]);
+    expect(readLeaves({ a: [{ b: [{ c: 1 }, { c: 2 }] }, { b: { c: 3 } }] }, 'a.b.c')).toEqual([1, 2, 3]);
+    expect(readLeaves({ constructor: 1 }, 'valueOf')).toEqual([]);
+  });
+
+  it('someLeaf stops at the first leaf its test accepts, handing the test its argument', () => {
+    const seen: unknown[] = [];
+    const found = someLeaf({ a: [{ b: 1 }, { b: 2 }, { b: 3 }] }, 'a.b', (leaf, wanted: number) => (seen.push(leaf), leaf === wanted), 2);
+    expect(found).toBe(true);
+    expect(seen).toEqual([1, 2]);
+    expect(someLeaf({ a: [{ b: 1 }] }, 'a.b', (leaf, wanted: number) => leaf === wanted, 9)).toBe(false);
   });
 });
 
