@@ -58,6 +58,22 @@ export function unsharedValue<T>(value: T): T {
 }
 
 /**
+ * `value` frozen all the way down, as stored documents are, so several holders may share it: a stage
+ * that writes thaws a copy first (thawDocument). Parts already frozen are left as they are; Dates and
+ * BSON values are not frozen (stored documents do not freeze them either: cloneValue copies them).
+ */
+export function deepFrozen<T>(value: T): T {
+  if (typeof value !== 'object' || value === null || Object.isFrozen(value)) return value;
+  if (Array.isArray(value)) {
+    for (const element of value) deepFrozen(element);
+    return Object.freeze(value);
+  }
+  if (value instanceof Date || value instanceof RegExp || bsonTag(value) !== undefined) return value;
+  for (const key of Object.keys(value)) deepFrozen((value as Record<string, unknown>)[key]);
+  return Object.freeze(value);
+}
+
+/**
  * Makes a pipeline document safe to mutate while copying as little as possible: frozen parts
  * (stored documents and their subdocuments, shared until a stage needs to change them) are
  * deep-copied, and unfrozen ones (built by earlier stages, so owned by the pipeline) are kept and

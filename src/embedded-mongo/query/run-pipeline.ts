@@ -8,7 +8,7 @@ import { CommandError, ErrorCodes, LocationCodes, locationError } from '../proto
 import { checkTimeLimit } from '../protocol/command-time-limit';
 import { isLong, isNumeric, isPlainDocument } from './bson-kind';
 import { longToBigInt, plainNumber } from '../../bson/bson-number';
-import { cloneDocument, thawDocument, unsharedValue } from './clone-document';
+import { cloneDocument, deepFrozen, thawDocument, unsharedValue } from './clone-document';
 import { compileFieldProjection, pathClaims } from './apply-projection';
 import { valueComparator, type Collation } from './collation';
 import { groupByComparator } from './collated-groups';
@@ -302,31 +302,31 @@ const $lookup: StageOperator = (coll, expr, options) => {
   return coll.transform((items) => {
     const parents = items as Document[];
     const valuesOf = parents.map(join.valuesOf);
+    // Each value's valueKey, once: the hash finds candidates by it, and it names a parent's set of values.
+    const keysOf = valuesOf.map((values) => values.map((value) => valueKey(value)));
     // Read and hashed once, when a parent first needs its candidates (a paged split reads them from storage instead).
-    let hashed: { readonly foreign: readonly Document[]; readonly lookup: (value: unknown) => readonly number[] } | undefined;
+    let hashed: { readonly foreign: readonly Document[]; readonly positionsOf: (index: number) => readonly number[] } | undefined;
     const candidatesOf = (index: number): Document[] => {
       if (!hashed) {
-        const foreign = foreignDocuments(options, from, foreignJoinFilter(join.foreign, distinctValues(concatenated(valuesOf))));
-        hashed = { foreign, lookup: collation === undefined ? hashedPositions(foreign, foreignParts) : collatedPositions(foreign, foreignParts, valueComparator(collation)) };
+        const foreign = foreignDocuments(options, from, foreignJoinFilter(join.foreign, distinctValues(concatenated(valuesOf), concatenated(keysOf))));
+        hashed = { foreign, positionsOf: collation === undefined ? hashedPositions(foreign, foreignParts, keysOf) : collatedPositions(foreign, foreignParts, valueComparator(collation), valuesOf) };
       }
-      const { foreign, lookup } = hashed;
+      const { foreign, positionsOf } = hashed;
       const values = valuesOf[index]!;
-      // One value's hashed positions are distinct and ascending already (a collation may find a document by two of its keys).
-      const positions = values.length === 1 && collation === undefined ? lookup(values[0]) : positionsOfAll(values, lookup);
-      const candidates = positions.map((position) => foreign[position] as Document);
+      const candidates = positionsOf(index).map((position) => foreign[position] as Document);
       if (!join.decidedByFilter || (collation === undefined && hashDecides(foreignParts, values))) return candidates;
       const joins = compileFilter(foreignJoinFilter(join.foreign, values), { collation });
       return candidates.filter((candidate) => joins(candidate));
     };
-    if (split) return Lazy(joinedTogether(parents, as, { from, foreign: join.foreign, valuesOf }, candidatesOf, split, options));
+    if (split) return Lazy(joinedTogether(parents, as, { from, foreign: join.foreign, valuesOf, keysOf }, candidatesOf, split, options));
     // Joined one parent at a time, as the next stage pulls them: a `$limit` after it joins only what it keeps.
     function* joined(): Iterable<Document> {
       for (const [index, doc] of parents.entries()) {
         checkTimeLimit();
-        const matched = candidatesOf(index).map((candidate) => cloneDocument(candidate));
-        if (!subPipeline) yield setField(doc, as, matched);
+        // Stored documents are frozen: shared by every parent that holds them, as any stage thaws a copy before it writes.
+        if (!subPipeline) yield setField(doc, as, candidatesOf(index).map((candidate) => unsharedValue(candidate)));
         // Over this parent's documents only (a correlated lookup's candidates: its pipeline decides).
-        else yield mingoLookup(Lazy([doc]), { from: matched, let: spec.let ?? {}, pipeline: subPipeline, as }, options).next().value as Document;
+        else yield mingoLookup(Lazy([doc]), { from: candidatesOf(index).map((candidate) => cloneDocument(candidate)), let: spec.let ?? {}, pipeline: subPipeline, as }, options).next().value as Document;
       }
     }
     return Lazy(joined());
@@ -353,6 +353,8 @@ interface PerParentSplit {
   readonly page: Document[] | undefined;
   /** The rest, each stage one document in, one out (`$project`, a nested `$lookup`…): run once over every parent's documents. */
   readonly tail: Document[];
+  /** Whether the tail gives a document the same output whoever joins it (nothing random in it): it then runs once per foreign document. */
+  readonly tailIsDeterministic: boolean;
 }
 
 /** Stages that turn each document into exactly one, whatever the others: their run over many parents' documents splits back by count. */
@@ -392,70 +394,74 @@ function splitPerParent(pipeline: readonly Document[], options: Options): PerPar
   if (!tail.every((stage) => ONE_FOR_ONE.has(Object.keys(stage)[0]!))) return undefined;
   const head = pipeline.slice(0, index);
   const pages = head.some((stage, at) => '$sort' in stage && head[at + 1] !== undefined && '$limit' in head[at + 1]!);
-  return { head: (candidates) => steps.reduce((documents, step) => step(documents), candidates), page: pages ? head : undefined, tail };
+  const tailIsDeterministic = !RANDOM_OPERATORS.some((operator) => JSON.stringify(tail).includes(`"${operator}"`));
+  return { head: (candidates) => steps.reduce((documents, step) => step(documents), candidates), page: pages ? head : undefined, tail, tailIsDeterministic };
 }
+
+/** Operators whose value may differ from one evaluation to the next over the same document. */
+const RANDOM_OPERATORS = ['$rand', '$sampleRate', '$function', '$accumulator'];
 
 /**
  * Every parent's documents through the split pipeline. A paged head (the newest few of each parent)
  * goes to storage as one branch per parent, its join filter (foreignJoinFilter) first, as a
  * `$unionWith` branch is: an index on the foreign field and the sort reads only the page, where
  * sorting every candidate would read all of them. Parents that join by the same values get the same
- * documents (the pipeline reads no variable), so each set of values runs once and later parents get
- * copies: a publisher shared by a hundred books has its page read and its nested lookups run once.
+ * documents (the pipeline reads no variable), so each set of values runs its head once; and a foreign
+ * document's tail output depends on that document alone, so the tail runs once per foreign document,
+ * its output deep-frozen and shared by every parent holding it (a stage that writes thaws a copy): a
+ * stock held by forty people is projected once, and a publisher shared by a hundred books has its
+ * nested lookups run once.
  */
 function* joinedTogether(
   parents: readonly Document[],
   as: string,
-  join: { readonly from: string; readonly foreign: string; readonly valuesOf: readonly unknown[][] },
+  join: { readonly from: string; readonly foreign: string; readonly valuesOf: readonly unknown[][]; readonly keysOf: readonly string[][] },
   candidatesOf: (index: number) => Document[],
   split: PerParentSplit,
   options: Options,
 ): Iterable<Document> {
   const branch = split.page && options.collectionResolver ? UNION_BRANCHES.get(options.collectionResolver) : undefined;
-  const joinedByValues = new Map<string, readonly Document[]>();
-  const keys = join.valuesOf.map(valuesKey);
-  // Parents still to come per set of values: the last one takes the run's documents, the others copies.
-  const parentsLeft = new Map<string, number>();
-  for (const key of keys) parentsLeft.set(key, (parentsLeft.get(key) ?? 0) + 1);
+  const keptByValues = new Map<string, readonly Document[]>();
+  const tailOutputs = new Map<Document, Document>();
+  const keys = join.keysOf.map(valuesKey);
   // A chunk of parents at a time, as the next stage pulls them: a `$limit` after the lookup joins little more than it keeps.
   for (let start = 0; start < parents.length; start += LOOKUP_CHUNK) {
     const chunk = parents.slice(start, start + LOOKUP_CHUNK);
-    const fresh = new Map<string, Document[]>();
+    const awaitingTail = new Set<Document>();
     chunk.forEach((_, offset) => {
       const index = start + offset;
       const key = keys[index]!;
-      if (joinedByValues.has(key) || fresh.has(key)) return;
+      if (keptByValues.has(key)) return;
       checkTimeLimit();
-      if (!branch) return void fresh.set(key, split.head(candidatesOf(index)));
-      const joinFilter = foreignJoinFilter(join.foreign, distinctValues(join.valuesOf[index]!));
-      fresh.set(key, [...branch(join.from, [{ $match: joinFilter }, ...split.page!])]);
+      let kept: Document[];
+      if (!branch) kept = split.head(candidatesOf(index));
+      else kept = [...branch(join.from, [{ $match: foreignJoinFilter(join.foreign, distinctValues(join.valuesOf[index]!, join.keysOf[index]!)) }, ...split.page!])];
+      keptByValues.set(key, kept);
+      if (!split.tailIsDeterministic) return;
+      for (const doc of kept) if (!tailOutputs.has(doc)) awaitingTail.add(doc);
     });
-    const all = concatenated(fresh.values());
-    const out = split.tail.length === 0 ? all.map((doc) => cloneDocument(doc)) : (new Aggregator(split.tail, options).run(all) as Document[]);
-    let next = 0;
-    for (const [key, kept] of fresh) {
-      joinedByValues.set(key, out.slice(next, next + kept.length));
-      next += kept.length;
-    }
+    const inputs = [...awaitingTail];
+    const outputs = tailRun(inputs, split.tail, options);
+    inputs.forEach((doc, at) => tailOutputs.set(doc, deepFrozen(outputs[at]!)));
     for (const [offset, doc] of chunk.entries()) {
-      const key = keys[start + offset]!;
-      const joined = joinedByValues.get(key)!;
-      const left = parentsLeft.get(key)! - 1;
-      parentsLeft.set(key, left);
-      if (left === 0) joinedByValues.delete(key);
-      // A later stage may change a parent's documents: no two parents hold the same ones.
-      yield setField(doc, as, left === 0 ? [...joined] : joined.map((joinedDoc) => cloneDocument(joinedDoc)));
+      const kept = keptByValues.get(keys[start + offset]!)!;
+      yield setField(doc, as, split.tailIsDeterministic ? kept.map((keptDoc) => tailOutputs.get(keptDoc)!) : tailRun(kept, split.tail, options));
     }
   }
 }
 
-/** One key for a parent's join values, whatever their order or repeats. */
-function valuesKey(values: readonly unknown[]): string {
-  if (values.length === 1) return valueKey(values[0]);
-  const keys = values.map((value) => valueKey(value)).sort();
-  let key = keys[0] ?? '';
-  for (let at = 1; at < keys.length; at++) if (keys[at] !== keys[at - 1]) key += `\u0000${keys[at]!}`;
-  return key;
+/** The documents through a one-for-one tail, one output each, none of them an input another holder may write into. */
+function tailRun(docs: readonly Document[], tail: Document[], options: Options): Document[] {
+  if (docs.length === 0) return [];
+  return tail.length === 0 ? docs.map((doc) => unsharedValue(doc)) : (new Aggregator(tail, options).run(docs) as Document[]);
+}
+
+/**
+ * One key for a parent's join values, from their valueKeys in order: parents whose values are the same
+ * list share it (the same values in another order get another key, and their own run of the same result).
+ */
+function valuesKey(keys: readonly string[]): string {
+  return keys.length === 1 ? keys[0]! : keys.join('\u0000');
 }
 
 /** The lists one after another (a loop: V8's generic `flat` is several times slower, and a lookup calls this per chunk of parents). */
@@ -465,11 +471,22 @@ function concatenated<T>(lists: Iterable<readonly T[]>): T[] {
   return all;
 }
 
-/** The foreign positions any of `values` finds, each once, ascending. */
-function positionsOfAll(values: readonly unknown[], lookup: (value: unknown) => readonly number[]): number[] {
-  const positions = new Set<number>();
-  for (const value of values) for (const position of lookup(value)) positions.add(position);
-  return [...positions].sort((a, b) => a - b);
+/** The positions `positionsOf` gives for any of `items`, each once, ascending (sorted only when they come out of order). */
+function positionsOfAll<T>(items: readonly T[], positionsOf: (item: T) => readonly number[]): number[] {
+  const positions: number[] = [];
+  let ascending = true;
+  for (const item of items) {
+    for (const position of positionsOf(item)) {
+      if (positions.length > 0 && position <= positions[positions.length - 1]!) ascending = false;
+      positions.push(position);
+    }
+  }
+  if (ascending) return positions;
+  positions.sort((a, b) => a - b);
+  let kept = 0;
+  for (const position of positions) if (kept === 0 || positions[kept - 1] !== position) positions[kept++] = position;
+  positions.length = kept;
+  return positions;
 }
 
 /** Parents whose lookups run together: few enough that a later `$limit` wastes little, many enough that the tail runs seldom. */
@@ -488,9 +505,10 @@ function foreignDocuments(options: Partial<Options>, from: string, filter: Docum
   return indexed === undefined ? resolver(from) : [...indexed];
 }
 
-function distinctValues(values: unknown[]): unknown[] {
+/** `values` without repeats, by their valueKeys (`keys`, in the same order); the last of equal values stays. */
+function distinctValues(values: readonly unknown[], keys: readonly string[]): unknown[] {
   const byKey = new Map<string, unknown>();
-  for (const value of values) byKey.set(valueKey(value), value);
+  values.forEach((value, at) => byKey.set(keys[at]!, value));
   return [...byKey.values()];
 }
 
@@ -583,29 +601,40 @@ function unionWithSpec(expr: unknown): { coll: string; pipeline: Document[] } {
   return { coll: expr.coll, pipeline: pipeline as Document[] };
 }
 
-/** Foreign positions by the `valueKey` of their equalityKeys: one hash lookup per local value. */
-function hashedPositions(foreign: readonly Document[], foreignParts: readonly string[]): (value: unknown) => readonly number[] {
-  const index = new Map<string, number[]>();
+/**
+ * Each parent's foreign positions, distinct and ascending: foreign documents hashed by the valueKey of
+ * their equalityKeys, then one hash lookup per parent value (`keysOf`: each parent's values' valueKeys).
+ */
+function hashedPositions(foreign: readonly Document[], foreignParts: readonly string[], keysOf: readonly (readonly string[])[]): (index: number) => readonly number[] {
+  const byKey = new Map<string, number[]>();
   foreign.forEach((doc, position) => {
     checkTimeLimit();
     const keys = equalityKeys(doc, foreignParts).map(valueKey);
     for (const key of keys.length === 1 ? keys : new Set(keys)) {
-      const positions = index.get(key);
+      const positions = byKey.get(key);
       if (positions) positions.push(position);
-      else index.set(key, [position]);
+      else byKey.set(key, [position]);
     }
   });
-  return (value) => index.get(valueKey(value)) ?? [];
+  const positionsOfKey = (key: string): readonly number[] => byKey.get(key) ?? [];
+  // One key's positions are distinct and ascending already.
+  return (index) => {
+    const keys = keysOf[index]!;
+    return keys.length === 1 ? positionsOfKey(keys[0]!) : positionsOfAll(keys, positionsOfKey);
+  };
 }
 
-/** Under a collation: foreign equalityKeys sorted by it, each local value found by binary search. */
-function collatedPositions(foreign: readonly Document[], foreignParts: readonly string[], compare: ValueComparator): (value: unknown) => readonly number[] {
+/**
+ * Each parent's foreign positions under a collation, distinct and ascending: foreign equalityKeys
+ * sorted by it, each of the parent's values (`valuesOf`) found by binary search.
+ */
+function collatedPositions(foreign: readonly Document[], foreignParts: readonly string[], compare: ValueComparator, valuesOf: readonly (readonly unknown[])[]): (index: number) => readonly number[] {
   const entries: { value: unknown; position: number }[] = [];
   foreign.forEach((doc, position) => {
     for (const value of equalityKeys(doc, foreignParts)) entries.push({ value, position });
   });
   entries.sort((a, b) => compare(a.value, b.value) || a.position - b.position);
-  return (value) => {
+  const positionsOfValue = (value: unknown): number[] => {
     let low = 0;
     let high = entries.length;
     while (low < high) {
@@ -617,6 +646,8 @@ function collatedPositions(foreign: readonly Document[], foreignParts: readonly 
     for (let at = low; at < entries.length && compare(entries[at]!.value, value) === 0; at++) positions.push(entries[at]!.position);
     return positions;
   };
+  // A document may be found by two of its keys that the collation finds equal: positionsOfAll keeps one of each.
+  return (index) => positionsOfAll(valuesOf[index]!, positionsOfValue);
 }
 
 function setField(doc: Document, path: string, value: unknown): Document {

@@ -100,7 +100,7 @@ function isDocument(value: unknown): value is Document {
  * run on its candidates: the filter is a single equality or `$in` on the planned field, the path has
  * no numeric segments (the index reaches into array elements there, the filter does not), and every
  * value is a string, ObjectId, finite number, boolean or Date, whose index key equality is the
- * filter's equality. Arrays, documents and other types keep the re-check.
+ * filter's equality, or null on `_id`. Arrays, documents and other types keep the re-check.
  */
 export function isExactPlan(filter: Document, plan: QueryPlan): boolean {
   if (plan.kind === 'scan') return false;
@@ -116,7 +116,8 @@ export function isExactPlan(filter: Document, plan: QueryPlan): boolean {
     else if (operators[0] === '$in' && Array.isArray(condition.$in)) values = condition.$in;
     else return false;
   } else values = [condition];
-  return values.every(hasPlainEquality);
+  // Every stored document has an `_id`: null there finds exactly the documents whose `_id` is null.
+  return values.every((value) => hasPlainEquality(value) || (value === null && plan.kind === 'id'));
 }
 
 function hasPlainEquality(value: unknown): boolean {

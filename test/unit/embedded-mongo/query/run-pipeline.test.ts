@@ -223,6 +223,34 @@ describe('runPipeline', () => {
     expect(context.reads.filter((name) => name === 'publishers')).toEqual(['publishers']);
   });
 
+  it("runs a lookup's one-for-one stages once per foreign document, the output frozen and shared by the parents holding it", () => {
+    const stocks = [{ _id: 1, symbol: 'A', open: 10 }, { _id: 2, symbol: 'B', open: 20 }, { _id: 3, symbol: 'C', open: 30 }];
+    // Values out of key order and repeated: each parent gets each document once, in the foreign order.
+    const parents = [{ _id: 'p', held: [3, 1, 3] }, { _id: 'q', held: [1] }, { _id: 'r', held: [2, 1] }];
+    const pipeline = [{ $lookup: { from: 'stocks', localField: 'held', foreignField: '_id', as: 'stocks', pipeline: [{ $project: { symbol: 1 } }] } }];
+    const out = runPipeline(parents, pipeline, contextWith({ stocks }));
+    expect(out.map((parent) => parent.stocks)).toEqual([
+      [{ _id: 1, symbol: 'A' }, { _id: 3, symbol: 'C' }],
+      [{ _id: 1, symbol: 'A' }],
+      [{ _id: 1, symbol: 'A' }, { _id: 2, symbol: 'B' }],
+    ]);
+    const [p, q, r] = out.map((parent) => parent.stocks as Record<string, unknown>[]);
+    expect(p![0]).toBe(q![0]);
+    expect(r![0]).toBe(q![0]);
+    expect(Object.isFrozen(q![0])).toBe(true);
+    // Each parent's list is its own.
+    expect(p).not.toBe(q);
+    expect(Object.isFrozen(p)).toBe(false);
+  });
+
+  it('runs a lookup tail with $rand once per parent, as MongoDB evaluates it per parent', () => {
+    const parents = Array.from({ length: 8 }, (_, i) => ({ _id: i, ref: 1 }));
+    const pipeline = [{ $lookup: { from: 'f', localField: 'ref', foreignField: '_id', as: 'j', pipeline: [{ $addFields: { r: { $rand: {} } } }] } }];
+    const out = runPipeline(parents, pipeline, contextWith({ f: [{ _id: 1 }] }));
+    const draws = new Set(out.map((parent) => (parent.j as Array<{ r: number }>)[0]!.r));
+    expect(draws.size).toBe(8);
+  });
+
   it('runs $unwind, $facet, $replaceRoot, $replaceWith and $sortByCount', () => {
     const docs = [
       { _id: 1, tags: ['a', 'b'], inner: { x: 1 } },

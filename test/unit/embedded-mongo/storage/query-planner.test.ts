@@ -89,8 +89,15 @@ describe('isExactPlan', () => {
       { email: Number.NaN },
       { 'authors.0': 1 },
       { name: 'a' },
+      // null also matches a missing field or an array holding null, which an index key does not tell apart
+      { email: null },
+      { email: { $in: ['a', null] } },
     ]) {
       expect(isExactPlan(filter, plan(filter))).toBe(false);
     }
+  });
+
+  it('is exact for null on _id, which every stored document has: the documents whose _id is null', () => {
+    for (const filter of [{ _id: null }, { _id: { $in: [id, null] } }]) expect(isExactPlan(filter, plan(filter))).toBe(true);
   });
 });
