@@ -398,8 +398,8 @@ function splitPerParent(pipeline: readonly Document[], options: Options): PerPar
   return { head: (candidates) => steps.reduce((documents, step) => step(documents), candidates), page: pages ? head : undefined, tail, tailIsDeterministic };
 }
 
-/** Operators whose value may differ from one evaluation to the next over the same document. */
-const RANDOM_OPERATORS = ['$rand', '$sampleRate', '$function', '$accumulator'];
+/** Operators and stages (in a nested pipeline) whose result may differ from one evaluation to the next over the same document. */
+const RANDOM_OPERATORS = ['$rand', '$sampleRate', '$sample', '$function', '$accumulator'];
 
 /**
  * Every parent's documents through the split pipeline. A paged head (the newest few of each parent)

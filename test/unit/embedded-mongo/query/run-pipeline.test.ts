@@ -243,12 +243,17 @@ describe('runPipeline', () => {
     expect(Object.isFrozen(p)).toBe(false);
   });
 
-  it('runs a lookup tail with $rand once per parent, as MongoDB evaluates it per parent', () => {
+  it('runs a lookup tail with $rand or a nested $sample once per parent, as MongoDB evaluates it per parent', () => {
     const parents = Array.from({ length: 8 }, (_, i) => ({ _id: i, ref: 1 }));
     const pipeline = [{ $lookup: { from: 'f', localField: 'ref', foreignField: '_id', as: 'j', pipeline: [{ $addFields: { r: { $rand: {} } } }] } }];
     const out = runPipeline(parents, pipeline, contextWith({ f: [{ _id: 1 }] }));
     const draws = new Set(out.map((parent) => (parent.j as Array<{ r: number }>)[0]!.r));
     expect(draws.size).toBe(8);
+    // A nested lookup that samples draws per parent too.
+    const sampled = [{ $lookup: { from: 'f', localField: 'ref', foreignField: '_id', as: 'j', pipeline: [{ $lookup: { from: 'many', pipeline: [{ $sample: { size: 1 } }], as: 'one' } }] } }];
+    const many = Array.from({ length: 1000 }, (_, i) => ({ _id: i }));
+    const picks = runPipeline(parents, sampled, contextWith({ f: [{ _id: 1 }], many })).map((parent) => (parent.j as Array<{ one: Array<{ _id: number }> }>)[0]!.one[0]!._id);
+    expect(new Set(picks).size).toBeGreaterThan(1);
   });
 
   it('runs $unwind, $facet, $replaceRoot, $replaceWith and $sortByCount', () => {
