@@ -214,9 +214,10 @@ const $group: StageOperator = (coll, expr, options) => {
     const out: Document[] = [];
     for (const { id, members } of groups) {
       checkTimeLimit();
-      const result: Document = { _id: id };
+      // Accumulators hand back members' values: each field gets its own copy of an unfrozen one, so a later write into one field reaches no other.
+      const result: Document = { _id: unsharedValue(id) };
       const groupOptions = withLocals(options, { root: null, groupId: id });
-      for (const field of fields) result[field] = evalExpr(members, spec[field], groupOptions);
+      for (const field of fields) result[field] = unsharedValue(evalExpr(members, spec[field], groupOptions));
       out.push(result);
     }
     return Lazy(out);
@@ -351,7 +352,7 @@ interface PerParentSplit {
   readonly head: (candidates: Document[]) => Document[];
   /** Those stages as written, when they page (a `$sort` then a `$limit`): storage then reads each parent's page from an index. */
   readonly page: Document[] | undefined;
-  /** The rest, each stage one document in, one out (`$project`, a nested `$lookup`…): run once over every parent's documents. */
+  /** The rest, each stage one document in, one out (`$project`, a nested `$lookup`…): run once per foreign document a chunk of parents brings. */
   readonly tail: Document[];
   /** Whether the tail gives a document the same output whoever joins it (nothing random in it): it then runs once per foreign document. */
   readonly tailIsDeterministic: boolean;
@@ -363,8 +364,9 @@ const ONE_FOR_ONE: ReadonlySet<string> = new Set(['$project', '$addFields', '$se
 /**
  * How to run a lookup's pipeline for every parent at once, as docjoin's lookups are written (a page,
  * then projections and nested lookups): each parent's candidates through the head (a compiled filter,
- * a bounded top-k sort, a slice), then every parent's kept documents through the tail in one run,
- * instead of the whole pipeline compiled and run once per parent. Undefined for any other pipeline.
+ * a bounded top-k sort, a slice), then the foreign documents the parents kept through the tail, one
+ * run per chunk of parents, instead of the whole pipeline compiled and run once per parent. Undefined
+ * for any other pipeline.
  */
 function splitPerParent(pipeline: readonly Document[], options: Options): PerParentSplit | undefined {
   const collation = collationOf(options);
@@ -398,7 +400,10 @@ function splitPerParent(pipeline: readonly Document[], options: Options): PerPar
   return { head: (candidates) => steps.reduce((documents, step) => step(documents), candidates), page: pages ? head : undefined, tail, tailIsDeterministic };
 }
 
-/** Operators and stages (in a nested pipeline) whose result may differ from one evaluation to the next over the same document. */
+/**
+ * Operators and stages (in a nested pipeline) whose result may differ from one evaluation to the next
+ * over the same document. Written in the tail only: a nested lookup into a view that samples is not seen.
+ */
 const RANDOM_OPERATORS = ['$rand', '$sampleRate', '$sample', '$function', '$accumulator'];
 
 /**
@@ -423,14 +428,14 @@ function* joinedTogether(
   const branch = split.page && options.collectionResolver ? UNION_BRANCHES.get(options.collectionResolver) : undefined;
   const keptByValues = new Map<string, readonly Document[]>();
   const tailOutputs = new Map<Document, Document>();
-  const keys = join.keysOf.map(valuesKey);
+  const runKeys = join.keysOf.map(runKey);
   // A chunk of parents at a time, as the next stage pulls them: a `$limit` after the lookup joins little more than it keeps.
   for (let start = 0; start < parents.length; start += LOOKUP_CHUNK) {
     const chunk = parents.slice(start, start + LOOKUP_CHUNK);
     const awaitingTail = new Set<Document>();
     chunk.forEach((_, offset) => {
       const index = start + offset;
-      const key = keys[index]!;
+      const key = runKeys[index]!;
       if (keptByValues.has(key)) return;
       checkTimeLimit();
       let kept: Document[];
@@ -444,24 +449,29 @@ function* joinedTogether(
     const outputs = tailRun(inputs, split.tail, options);
     inputs.forEach((doc, at) => tailOutputs.set(doc, deepFrozen(outputs[at]!)));
     for (const [offset, doc] of chunk.entries()) {
-      const kept = keptByValues.get(keys[start + offset]!)!;
+      const kept = keptByValues.get(runKeys[start + offset]!)!;
       yield setField(doc, as, split.tailIsDeterministic ? kept.map((keptDoc) => tailOutputs.get(keptDoc)!) : tailRun(kept, split.tail, options));
     }
   }
 }
 
-/** The documents through a one-for-one tail, one output each, none of them an input another holder may write into. */
+/**
+ * The documents through a one-for-one tail, one output each. Frozen (stored) documents go in as they
+ * are; any other (a view's, held by the run's collection cache) is copied first, as borrowed() does for
+ * runPipeline's input: a tail stage may pass its parts through, and its outputs are frozen or written into.
+ */
 function tailRun(docs: readonly Document[], tail: Document[], options: Options): Document[] {
   if (docs.length === 0) return [];
-  return tail.length === 0 ? docs.map((doc) => unsharedValue(doc)) : (new Aggregator(tail, options).run(docs) as Document[]);
+  const owned = docs.map((doc) => unsharedValue(doc));
+  return tail.length === 0 ? owned : (new Aggregator(tail, options).run(owned) as Document[]);
 }
 
 /**
  * One key for a parent's join values, from their valueKeys in order: parents whose values are the same
  * list share it (the same values in another order get another key, and their own run of the same result).
  */
-function valuesKey(keys: readonly string[]): string {
-  return keys.length === 1 ? keys[0]! : keys.join('\u0000');
+function runKey(valueKeys: readonly string[]): string {
+  return valueKeys.length === 1 ? valueKeys[0]! : valueKeys.join('\u0000');
 }
 
 /** The lists one after another (a loop: V8's generic `flat` is several times slower, and a lookup calls this per chunk of parents). */
@@ -489,7 +499,7 @@ function positionsOfAll<T>(items: readonly T[], positionsOf: (item: T) => readon
   return positions;
 }
 
-/** Parents whose lookups run together: few enough that a later `$limit` wastes little, many enough that the tail runs seldom. */
+/** Parents whose lookups run together: few enough that a later `$limit` wastes little, many enough that a deterministic tail runs seldom. */
 const LOOKUP_CHUNK = 64;
 
 /** Whether a `$lookup`'s `let` binds any variable (its pipeline may then read each parent's values). */
@@ -505,7 +515,7 @@ function foreignDocuments(options: Partial<Options>, from: string, filter: Docum
   return indexed === undefined ? resolver(from) : [...indexed];
 }
 
-/** `values` without repeats, by their valueKeys (`keys`, in the same order); the last of equal values stays. */
+/** `values` without repeats, by their valueKeys (`keys`, in the same order). */
 function distinctValues(values: readonly unknown[], keys: readonly string[]): unknown[] {
   const byKey = new Map<string, unknown>();
   values.forEach((value, at) => byKey.set(keys[at]!, value));

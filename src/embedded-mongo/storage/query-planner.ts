@@ -1,7 +1,7 @@
 import type { Document } from 'bson';
 import { containsString } from '../query';
 
-/** How a filter's candidate documents are found; the full filter always runs on the candidates. */
+/** How a filter's candidate documents are found; the full filter runs on the candidates unless the plan is exact (isExactPlan). */
 export type QueryPlan =
   | { readonly kind: 'id'; readonly values: readonly unknown[] }
   | { readonly kind: 'index'; readonly indexName: string; readonly field: string; readonly values: readonly unknown[] }

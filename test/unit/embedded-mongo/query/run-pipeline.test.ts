@@ -256,6 +256,28 @@ describe('runPipeline', () => {
     expect(new Set(picks).size).toBeGreaterThan(1);
   });
 
+  it("gives each parent its own copy of an unfrozen foreign document's parts (a view's), and leaves that document as it was", () => {
+    for (const tail of [[{ $set: { r: { $rand: {} } } }], [{ $project: { sub: 1 } }]]) {
+      const f = [{ _id: 1, sub: { a: 1 } }];
+      const parents = [{ _id: 'p', ref: 1 }, { _id: 'q', ref: 1 }];
+      const pipeline = [
+        { $lookup: { from: 'f', localField: 'ref', foreignField: '_id', as: 'j', pipeline: tail } },
+        { $unwind: '$j' },
+        { $set: { 'j.sub.who': '$_id' } },
+        { $sort: { _id: 1 } },
+      ];
+      const out = runPipeline(parents, pipeline, contextWith({ f }));
+      expect(out.map((parent) => (parent.j as Record<string, unknown>).sub)).toEqual([{ a: 1, who: 'p' }, { a: 1, who: 'q' }]);
+      expect(f).toEqual([{ _id: 1, sub: { a: 1 } }]);
+      expect(Object.isFrozen(f[0]!.sub)).toBe(false);
+    }
+  });
+
+  it('gives each $group field its own copy of a value two accumulators take from one member', () => {
+    const pipeline = [{ $addFields: { sub: { a: 1 } } }, { $group: { _id: '$sub', all: { $push: '$sub' }, first: { $first: '$sub' } } }, { $set: { 'first.x': 1 } }];
+    expect(runPipeline([{ _id: 1 }], pipeline, none)).toEqual([{ _id: { a: 1 }, all: [{ a: 1 }], first: { a: 1, x: 1 } }]);
+  });
+
   it('runs $unwind, $facet, $replaceRoot, $replaceWith and $sortByCount', () => {
     const docs = [
       { _id: 1, tags: ['a', 'b'], inner: { x: 1 } },
