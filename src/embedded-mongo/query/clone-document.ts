@@ -58,6 +58,28 @@ export function unsharedValue<T>(value: T): T {
 }
 
 /**
+ * A copy of `value`'s unfrozen parts, its frozen (stored) parts shared, as a stage that writes thaws
+ * them first: a value held in one more place without a deep copy of the stored documents in it.
+ */
+export function copyOfUnfrozen<T>(value: T): T {
+  return copyUnfrozen(value) as T;
+}
+
+function copyUnfrozen(value: unknown): unknown {
+  if (typeof value !== 'object' || value === null || Object.isFrozen(value)) return value;
+  if (Array.isArray(value)) return value.map(copyUnfrozen);
+  if (value instanceof Date || value instanceof RegExp || bsonTag(value) !== undefined) return cloneValue(value);
+  const doc = value as Record<string, unknown>;
+  const copy: Record<string, unknown> = {};
+  for (const key of Object.keys(doc)) {
+    const field = copyUnfrozen(doc[key]);
+    if (key === '__proto__') Object.defineProperty(copy, key, { value: field, enumerable: true, writable: true, configurable: true });
+    else copy[key] = field;
+  }
+  return copy;
+}
+
+/**
  * `value` frozen all the way down, as stored documents are, so several holders may share it: a stage
  * that writes thaws a copy first (thawDocument). Parts already frozen are left as they are; Dates and
  * BSON values are not frozen (stored documents do not freeze them either: cloneValue copies them).

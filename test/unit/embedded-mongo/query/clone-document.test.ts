@@ -1,5 +1,6 @@
 import { Binary, BSONRegExp, Decimal128, Double, Int32, Long, MaxKey, MinKey, ObjectId, Timestamp, UUID } from 'bson';
 import { cloneDocument } from '../../../../src/embedded-mongo/query';
+import { copyOfUnfrozen, deepFrozen } from '../../../../src/embedded-mongo/query/clone-document';
 
 describe('cloneDocument', () => {
   it('copies documents, arrays, dates, regexes and binaries, keeping their classes', () => {
@@ -54,5 +55,29 @@ describe('cloneDocument', () => {
     const copy = cloneDocument(original);
     expect(Object.keys(copy)).toEqual(['__proto__']);
     expect(Object.getPrototypeOf(copy)).toBe(Object.prototype);
+  });
+});
+
+describe('copyOfUnfrozen and deepFrozen', () => {
+  it('copies the unfrozen parts and shares the frozen ones', () => {
+    const stored = Object.freeze({ _id: 1, tags: Object.freeze(['a']) });
+    const built = { list: [stored, { n: 1 }], when: new Date(0), id: new ObjectId() };
+    const copy = copyOfUnfrozen(built);
+    expect(copy).toEqual(built);
+    expect(copy).not.toBe(built);
+    expect(copy.list).not.toBe(built.list);
+    expect(copy.list[0]).toBe(stored);
+    expect(copy.list[1]).not.toBe(built.list[1]);
+    expect(copy.when).not.toBe(built.when);
+    expect(copy.id).toBe(built.id);
+    const proto = copyOfUnfrozen(JSON.parse('{"__proto__": {"x": 1}}') as Record<string, unknown>);
+    expect(Object.keys(proto)).toEqual(['__proto__']);
+  });
+
+  it('freezes documents and arrays all the way down, leaving dates and BSON values as stored documents do', () => {
+    const value = { a: [{ b: 1 }], when: new Date(0), id: new ObjectId() };
+    expect(deepFrozen(value)).toBe(value);
+    expect([Object.isFrozen(value), Object.isFrozen(value.a), Object.isFrozen(value.a[0])]).toEqual([true, true, true]);
+    expect([Object.isFrozen(value.when), Object.isFrozen(value.id)]).toEqual([false, false]);
   });
 });

@@ -276,6 +276,10 @@ describe('runPipeline', () => {
   it('gives each $group field its own copy of a value two accumulators take from one member', () => {
     const pipeline = [{ $addFields: { sub: { a: 1 } } }, { $group: { _id: '$sub', all: { $push: '$sub' }, first: { $first: '$sub' } } }, { $set: { 'first.x': 1 } }];
     expect(runPipeline([{ _id: 1 }], pipeline, none)).toEqual([{ _id: { a: 1 }, all: [{ a: 1 }], first: { a: 1, x: 1 } }]);
+    // Frozen (stored) members are shared, not copied.
+    const stored = [Object.freeze({ _id: 1, g: 'x' }), Object.freeze({ _id: 2, g: 'x' })];
+    const [group] = runPipeline(stored, [{ $group: { _id: '$g', all: { $push: '$$ROOT' } } }], none);
+    expect((group!.all as unknown[])[1]).toBe(stored[1]);
   });
 
   it('runs $unwind, $facet, $replaceRoot, $replaceWith and $sortByCount', () => {
