@@ -38,9 +38,14 @@ function cloneValue(value: unknown): unknown {
 }
 
 function clonePlain(doc: Record<string, unknown>): Record<string, unknown> {
+  return copyFields(doc, cloneValue);
+}
+
+/** A new document with each of `doc`'s fields, in order, as `copyValue` copies them. */
+function copyFields(doc: Record<string, unknown>, copyValue: (value: unknown) => unknown): Record<string, unknown> {
   const copy: Record<string, unknown> = {};
   for (const key of Object.keys(doc)) {
-    const value = cloneValue(doc[key]);
+    const value = copyValue(doc[key]);
     // a stored "__proto__" field must stay data, not become the copy's prototype
     if (key === '__proto__') Object.defineProperty(copy, key, { value, enumerable: true, writable: true, configurable: true });
     else copy[key] = value;
@@ -49,19 +54,11 @@ function clonePlain(doc: Record<string, unknown>): Record<string, unknown> {
 }
 
 /**
- * A value one document may hold beside others: a frozen (stored) one is shared, as a stage that writes
- * thaws a copy first (thawDocument); any other document or array is copied, since thawDocument fixes
- * unfrozen parts up in place and a write into one holder must not reach another.
+ * A value one document may hold beside others: its frozen (stored) parts are shared, as a stage that
+ * writes thaws a copy first (thawDocument); its unfrozen documents and arrays are copied, since
+ * thawDocument fixes unfrozen parts up in place and a write into one holder must not reach another.
  */
 export function unsharedValue<T>(value: T): T {
-  return typeof value === 'object' && value !== null && !Object.isFrozen(value) ? cloneDocument(value) : value;
-}
-
-/**
- * A copy of `value`'s unfrozen parts, its frozen (stored) parts shared, as a stage that writes thaws
- * them first: a value held in one more place without a deep copy of the stored documents in it.
- */
-export function copyOfUnfrozen<T>(value: T): T {
   return copyUnfrozen(value) as T;
 }
 
@@ -69,14 +66,7 @@ function copyUnfrozen(value: unknown): unknown {
   if (typeof value !== 'object' || value === null || Object.isFrozen(value)) return value;
   if (Array.isArray(value)) return value.map(copyUnfrozen);
   if (value instanceof Date || value instanceof RegExp || bsonTag(value) !== undefined) return cloneValue(value);
-  const doc = value as Record<string, unknown>;
-  const copy: Record<string, unknown> = {};
-  for (const key of Object.keys(doc)) {
-    const field = copyUnfrozen(doc[key]);
-    if (key === '__proto__') Object.defineProperty(copy, key, { value: field, enumerable: true, writable: true, configurable: true });
-    else copy[key] = field;
-  }
-  return copy;
+  return copyFields(value as Record<string, unknown>, copyUnfrozen);
 }
 
 /**

@@ -8,7 +8,7 @@ import { CommandError, ErrorCodes, LocationCodes, locationError } from '../proto
 import { checkTimeLimit } from '../protocol/command-time-limit';
 import { isLong, isNumeric, isPlainDocument } from './bson-kind';
 import { longToBigInt, plainNumber } from '../../bson/bson-number';
-import { cloneDocument, copyOfUnfrozen, deepFrozen, thawDocument, unsharedValue } from './clone-document';
+import { cloneDocument, deepFrozen, thawDocument, unsharedValue } from './clone-document';
 import { compileFieldProjection, pathClaims } from './apply-projection';
 import { valueComparator, type Collation } from './collation';
 import { groupByComparator } from './collated-groups';
@@ -215,9 +215,9 @@ const $group: StageOperator = (coll, expr, options) => {
     for (const { id, members } of groups) {
       checkTimeLimit();
       // Accumulators hand back members' values: each field gets its own copy of their unfrozen parts, so a later write into one field reaches no other.
-      const result: Document = { _id: copyOfUnfrozen(id) };
+      const result: Document = { _id: unsharedValue(id) };
       const groupOptions = withLocals(options, { root: null, groupId: id });
-      for (const field of fields) result[field] = copyOfUnfrozen(evalExpr(members, spec[field], groupOptions));
+      for (const field of fields) result[field] = unsharedValue(evalExpr(members, spec[field], groupOptions));
       out.push(result);
     }
     return Lazy(out);

@@ -1,6 +1,6 @@
 import { Binary, BSONRegExp, Decimal128, Double, Int32, Long, MaxKey, MinKey, ObjectId, Timestamp, UUID } from 'bson';
 import { cloneDocument } from '../../../../src/embedded-mongo/query';
-import { copyOfUnfrozen, deepFrozen } from '../../../../src/embedded-mongo/query/clone-document';
+import { deepFrozen, unsharedValue } from '../../../../src/embedded-mongo/query/clone-document';
 
 describe('cloneDocument', () => {
   it('copies documents, arrays, dates, regexes and binaries, keeping their classes', () => {
@@ -58,11 +58,11 @@ describe('cloneDocument', () => {
   });
 });
 
-describe('copyOfUnfrozen and deepFrozen', () => {
+describe('unsharedValue and deepFrozen', () => {
   it('copies the unfrozen parts and shares the frozen ones', () => {
     const stored = Object.freeze({ _id: 1, tags: Object.freeze(['a']) });
     const built = { list: [stored, { n: 1 }], when: new Date(0), id: new ObjectId() };
-    const copy = copyOfUnfrozen(built);
+    const copy = unsharedValue(built);
     expect(copy).toEqual(built);
     expect(copy).not.toBe(built);
     expect(copy.list).not.toBe(built.list);
@@ -70,7 +70,7 @@ describe('copyOfUnfrozen and deepFrozen', () => {
     expect(copy.list[1]).not.toBe(built.list[1]);
     expect(copy.when).not.toBe(built.when);
     expect(copy.id).toBe(built.id);
-    const proto = copyOfUnfrozen(JSON.parse('{"__proto__": {"x": 1}}') as Record<string, unknown>);
+    const proto = unsharedValue(JSON.parse('{"__proto__": {"x": 1}}') as Record<string, unknown>);
     expect(Object.keys(proto)).toEqual(['__proto__']);
   });
 
