@@ -186,13 +186,15 @@ class AccessWalk {
     const storage = this.context.storageMap.types.get(typeName);
     const field = storage?.fields.get(fieldName);
     if (!storage || !field) return undefined;
-    // Another field laid over a copy (a stored value, an @embedded type without a collection at or around
-    // its path) shows it without its checks; a relation to a @collection type is checked row by row.
+    // Another field laid over a copy (a stored value, an @embedded type, another relation at or around its
+    // path) shows it without its checks. A relation's own copy is checked by its resolver: a @collection
+    // target row by row, which covers another relation's copy of the same type at the same path but for
+    // the order and rows its join keeps there.
     const own = field.kind === 'relation' ? field : undefined;
-    const checked = own !== undefined && this.context.storageMap.types.get(own.targetType)?.collection !== undefined;
-    const copies = field.kind === 'stored' ? [field.path] : checked ? [] : [field.shapes.embedded?.path, field.shapes.snapshot?.path].filter((path) => path !== undefined);
+    const readAs = own !== undefined && this.context.storageMap.types.get(own.targetType)?.collection !== undefined ? own.targetType : undefined;
+    const copies = field.kind === 'stored' ? [field.path] : [field.shapes.embedded?.path, field.shapes.snapshot?.path].filter((path) => path !== undefined);
     for (const path of copies) {
-      const inside = this.#pathRefusal(typeName, path, own);
+      const inside = this.#pathRefusal(typeName, path, own, false, readAs);
       if (inside) return `${typeName}.${fieldName} reads ${inside}`;
     }
     // A reference's key shows its value wherever it is stored (inside another relation's copy too).
@@ -218,19 +220,20 @@ class AccessWalk {
    * row, not only of those the viewer may read); a copy inside the value, read whole. `joinedBy`: the
    * path is a join's key, whose ids are read through the target's filter.
    */
-  #pathRefusal(typeName: string, path: string, except?: RelationField, joinedBy = false): string | undefined {
+  #pathRefusal(typeName: string, path: string, except?: RelationField, joinedBy = false, readAs?: string): string | undefined {
     // What a path reached again shows is found where it was first reached.
     const visit = `${typeName}\u0000${path}`;
     if (this.#visiting.has(visit)) return undefined;
     this.#visiting.add(visit);
     try {
-      return this.#pathRefusalOnce(typeName, path, except, joinedBy);
+      return this.#pathRefusalOnce(typeName, path, except, joinedBy, readAs);
     } finally {
       this.#visiting.delete(visit);
     }
   }
 
-  #pathRefusalOnce(typeName: string, path: string, except: RelationField | undefined, joinedBy: boolean): string | undefined {
+  /** `readAs`: the @collection type a relation reads the path's documents as, checking its rows and fields itself. */
+  #pathRefusalOnce(typeName: string, path: string, except: RelationField | undefined, joinedBy: boolean, readAs: string | undefined): string | undefined {
     const hidden = this.#hiddenRefusal(typeName, path);
     if (hidden !== undefined) return hidden;
     const held = hiddenInside(this.#hiddenPaths(typeName), path);
@@ -241,13 +244,14 @@ class AccessWalk {
     for (const { field, copy, whole, inTarget } of copiesOnPath(this.context.storageMap, typeName, path, except)) {
       // A snapshot's key is the reference it copies from, shown as a plain reference's key is.
       if (copy.kind === 'snapshot' && inTarget === '_id') continue;
-      const unseen = whole ? this.#wholeCopyRefusal(field, copy) : this.#copyRefusal(field, copy, false);
+      const unseen = !whole ? this.#copyRefusal(field, copy, false) : readAs === field.targetType ? this.#keptRefusal(field, copy) : this.#wholeCopyRefusal(field, copy);
       if (unseen) return unseen;
       const below = inTarget === undefined ? undefined : this.#pathRefusal(field.targetType, inTarget);
       if (below) return below;
     }
-    // A value around copies (a JSON `meta` holding a snapshot at `meta.author`) shows them whole.
+    // A value around copies (a JSON `meta` holding a snapshot at `meta.author`) shows them whole; one at the path itself is checked above.
     for (const { field, copy } of copiesUnder(this.context.storageMap, typeName, path, except)) {
+      if (field.typeName === typeName && copy.path === path) continue;
       const unseen = this.#wholeCopyRefusal(field, copy);
       if (unseen) return `"${path}", which holds ${unseen}`;
     }
@@ -309,14 +313,37 @@ class AccessWalk {
     return hidden === undefined ? undefined : `${typeName}.${hidden}, which is hidden from role "${this.role}"`;
   }
 
-  /** What a copy shows that the role may not see: rows of a type it may not read, or reads only in part, and, read whole, fields its rule hides. */
+  /**
+   * What a copy shows that the role may not see: rows of a type it may not read, or reads only in part;
+   * read whole, fields its rule hides; and which rows its join keeps there, in what order (#keptRefusal).
+   */
   #copyRefusal(field: RelationField, copy: { readonly path: string }, whole: boolean): string | undefined {
-    const shown = `${field.typeName}.${field.fieldName} (a copy of ${field.targetType} at "${copy.path}")`;
+    const shown = copyName(field, copy);
     const rule = readRuleOf(this.access!.rules, field.targetType, this.role);
     if (rule === undefined) return `${shown}, which role "${this.role}" may not read`;
     if (rule !== 'all' && rule.where.length > 0) return `${shown}, whose rows role "${this.role}" reads only in part`;
     if (whole && rule !== 'all' && rule.hidden.size > 0) return `${shown}, which holds fields hidden from role "${this.role}"`;
-    return undefined;
+    return this.#keptRefusal(field, copy);
+  }
+
+  /**
+   * What an embedded copy kept by a join shows through its rows and their order, read by any field: the
+   * join's sort (the order, and with a limit which rows are kept: the top comments by a hidden score),
+   * and a reverse join's key and the parent's value it matches (which children are there), as the join
+   * itself would.
+   */
+  #keptRefusal(field: RelationField, copy: { readonly path: string }): string | undefined {
+    const join = field.shapes.embedded === copy ? field.shapes.join : undefined;
+    if (!join) return undefined;
+    for (const key of join.sort) {
+      const shown = this.comparisonRefusal(field.targetType, key.path);
+      if (shown) return `${copyName(field, copy)}, kept in the order of ${shown}`;
+    }
+    if (join.direction !== 'byReference') return undefined;
+    const byKey = this.#pathRefusal(field.targetType, join.foreignField);
+    if (byKey) return `${copyName(field, copy)}, kept by ${byKey}`;
+    const byParentKey = this.#parentKeyRefusal(field.typeName, join.localField);
+    return byParentKey && `${copyName(field, copy)}, kept by the parent's ${byParentKey}`;
   }
 
   /**
@@ -412,6 +439,11 @@ class AccessWalk {
     }
     return paths;
   }
+}
+
+/** How a refusal names a copy: `Post.comments (a copy of Comment at "comments")`. */
+function copyName(field: RelationField, copy: { readonly path: string }): string {
+  return `${field.typeName}.${field.fieldName} (a copy of ${field.targetType} at "${copy.path}")`;
 }
 
 /** The arguments a step gives: those the operation sets, and those the schema gives a default. */

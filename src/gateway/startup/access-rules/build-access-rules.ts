@@ -49,9 +49,15 @@ export function buildAccessRules(schema: GraphQLSchema, storageMap: StorageMap, 
     if (other === undefined) typeOfCollection.set(storage.collection, storage.typeName);
   }
   // A join may name its collection (@join(collection:)): the documents it reads there are its target's.
+  const uncollected = new Set<string>();
   for (const field of storageMap.relations.values()) {
     for (const join of [field.shapes.join, field.shapes.snapshot?.fallback]) {
       if (!join) continue;
+      // Rules scope a collection's reads by its @collection type's; without one its documents would be read by every role.
+      if (types.size > 0 && storageMap.types.get(join.targetType)?.collection === undefined && !uncollected.has(join.targetType)) {
+        uncollected.add(join.targetType);
+        problems.push(`${join.targetType}: ${field.coordinate} joins it from the collection "${join.collection}", but ${join.targetType} has no @collection, so no access rule would scope those reads; add @collection(name: "${join.collection}") to ${join.targetType}`);
+      }
       const other = typeOfCollection.get(join.collection);
       if (other === undefined) typeOfCollection.set(join.collection, join.targetType);
       else if (other !== join.targetType && types.size > 0 && (types.has(other) || types.has(join.targetType))) {
@@ -104,7 +110,10 @@ function hideMirrorsOfHidden(types: Map<string, TypeAccess>, storageMap: Storage
 
 /**
  * The collections whose documents hold a copy `role` may not see: its owner's rule hides a field at or
- * around the copy's path, or the rule of the collection's type hides one around where the owner sits.
+ * around the copy's path, or the rule of the collection's type hides one around where the owner sits;
+ * or which of the target's documents a join keeps there turns on a value the target's rule hides (its
+ * sort under a limit; a reverse join's key, where the role writes the target): whether a write's fan-out
+ * reached a parent would tell it.
  */
 function collectionsWithHiddenCopies(rules: AccessRules, storageMap: StorageMap, role: string): ReadonlySet<string> {
   const collections = new Set<string>();
@@ -116,9 +125,16 @@ function collectionsWithHiddenCopies(rules: AccessRules, storageMap: StorageMap,
   for (const field of storageMap.relations.values()) {
     const copyPath = field.shapes.snapshot?.path ?? field.shapes.embedded?.path;
     if (copyPath === undefined || !rules.collectionTypes.has(field.targetType)) continue;
+    const join = field.shapes.embedded ? field.shapes.join : undefined;
+    const targetRules = rules.types.get(field.targetType)?.roles.get(role);
+    const writesTarget = (targetRules?.create ?? targetRules?.update ?? targetRules?.delete) !== undefined;
+    const keptByHidden =
+      join !== undefined &&
+      ((join.limit !== undefined && join.sort.some((key) => key.path !== '_id' && hides(field.targetType, key.path))) ||
+        (writesTarget && join.direction === 'byReference' && hides(field.targetType, join.foreignField)));
     for (const { collection, prefix } of documentLocations(storageMap, field.typeName)) {
       const holder = rules.typeOfCollection.get(collection);
-      if (hides(field.typeName, copyPath) || (holder !== undefined && hides(holder, prefix === '' ? copyPath : `${prefix}.${copyPath}`))) collections.add(collection);
+      if (keptByHidden || hides(field.typeName, copyPath) || (holder !== undefined && hides(holder, prefix === '' ? copyPath : `${prefix}.${copyPath}`))) collections.add(collection);
     }
   }
   return collections;
