@@ -15,6 +15,8 @@ export function describeLoadError(error: unknown, file: string): string {
   // esbuild (under tsx) puts its reason on the second line: "Transform failed with 1 error:\n<file>:4:1: ERROR: Expected …".
   const reason = /:\d+:\d+: ERROR: (.+)$/m.exec(error.message)?.[1] ?? error.message.split('\n')[0]!.trim().replace(/^ParseError: /, '');
   const missing = missingPackage(error.message);
+  // docjoin itself is not on the npm registry yet: it installs from a tarball packed from its repository (README, "Install and scaffold").
+  if (missing === 'docjoin') return `${reason}; install it in the project from a tarball packed from the docjoin repository (npm pack there, then npm install path/to/docjoin-<version>.tgz)`;
   if (missing !== undefined) return `${reason}; install it in the project (npm install ${missing})`;
   const line = lineInFile(`${error.message}\n${error.stack ?? ''}`, file);
   const quoted = line === undefined ? undefined : sourceLine(file, line);

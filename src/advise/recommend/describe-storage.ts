@@ -6,9 +6,11 @@ export function describeStorage(field: RelationField): string {
   const parts: Array<[string, string]> = [];
   if (embedded) parts.push(['embedded', `embedded at ${embedded.path}${join?.limit !== undefined ? ` (the first ${join.limit})` : ''}`]);
   if (snapshot) parts.push(['snapshot', `snapshot at ${snapshot.path} of [${snapshot.fields.join(', ')}]`]);
-  if (join) parts.push(['join', describeJoin(join, field.isList)]);
+  // A join read by default with $lookup inside its parent's command is still the join's shape.
+  if (join) parts.push([field.defaultStrategy === 'lookup' ? 'lookup' : 'join', describeJoin(join, field.isList)]);
   parts.sort(([a], [b]) => Number(b === field.defaultStrategy) - Number(a === field.defaultStrategy));
-  return parts.map(([strategy, text]) => (strategy === field.defaultStrategy ? `${text} (read by default)` : text)).join('; ');
+  const byDefault = field.defaultStrategy === 'lookup' ? ' (read by default, by $lookup inside its parent\'s command)' : ' (read by default)';
+  return parts.map(([strategy, text]) => (strategy === field.defaultStrategy ? `${text}${byDefault}` : text)).join('; ');
 }
 
 /** A single field joined by another key than `_id` (`currencyCode` → `currencies.code`) is a join by key too. */

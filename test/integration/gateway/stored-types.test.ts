@@ -110,8 +110,8 @@ describe("docjoin's DateTime, used but not declared", () => {
     const warnings: string[] = [];
     await (await start(db, STATUS_RESOLVERS, warnings)).stop();
     expect(warnings).toEqual([
-      'Post.publishedAt is DateTime, but "publishedAt" holds a string ("2026-11-21T09:30:00Z") in 1 of 2 sampled posts documents, not a BSON date: ordering by it sorts those as strings, before every date, range filters on it (given dates) never match them, and its min/max rank them apart from the dates; convert them: db.posts.updateMany({ "publishedAt": { $type: "string" } }, [{ $set: { "publishedAt": { $toDate: "$publishedAt" } } }])',
-      'Post.status is Status, but "status" holds "PUBLISHED" in 1 of 2 sampled posts documents, which is not a value of Status (DRAFT stored as "draft", PUBLISHED stored as "published"): filters on it will not match those documents, and reading it there fails',
+      'Post.publishedAt is DateTime!, but "publishedAt" holds a string ("2026-11-21T09:30:00Z") in 1 of 2 sampled posts documents, not a BSON date: ordering by it sorts those as strings, before every date, range filters on it (given dates) never match them, and its min/max rank them apart from the dates; convert them: db.posts.updateMany({ "publishedAt": { $type: "string" } }, [{ $set: { "publishedAt": { $toDate: "$publishedAt" } } }])',
+      'Post.status is Status!, but "status" holds "PUBLISHED" in 1 of 2 sampled posts documents, which is not a value of Status (DRAFT stored as "draft", PUBLISHED stored as "published"): filters on it will not match those documents, and reading it there fails',
     ]);
 
     await db.collection('posts').updateMany({ publishedAt: { $type: 'string' } }, [{ $set: { publishedAt: { $toDate: '$publishedAt' } } }]);

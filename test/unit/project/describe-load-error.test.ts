@@ -41,7 +41,7 @@ describe('describeLoadError', () => {
   it('says to install a package the config imports and the project lacks (docjoin itself, for defineConfig), not a missing file of its own', () => {
     // As Node words it for an ES module (ERR_MODULE_NOT_FOUND) and for require (MODULE_NOT_FOUND).
     const esm = Object.assign(new Error(`Cannot find package 'docjoin' imported from ${file}`), { code: 'ERR_MODULE_NOT_FOUND' });
-    expect(describeLoadError(esm, file)).toBe(`Cannot find package 'docjoin' imported from ${file}; install it in the project (npm install docjoin)`);
+    expect(describeLoadError(esm, file)).toBe(`Cannot find package 'docjoin' imported from ${file}; install it in the project from a tarball packed from the docjoin repository (npm pack there, then npm install path/to/docjoin-<version>.tgz)`);
     const scoped = Object.assign(new Error(`Cannot find module '@acme/auth/jwt'\nRequire stack:\n- ${file}`), { code: 'MODULE_NOT_FOUND' });
     expect(describeLoadError(scoped, file)).toBe("Cannot find module '@acme/auth/jwt'; install it in the project (npm install @acme/auth)");
     for (const specifier of ['./resolvers.mjs', '/abs/x.mjs', '@/lib/x', '#internal', 'file:///x.mjs']) {

@@ -102,7 +102,15 @@ function toCondition(path: string, condition: FieldCondition): unknown {
     if (key === 'in' && Array.isArray(value) && value.every(isFilterValue)) return { $in: value };
     if (key === 'prefix' && typeof value === 'string') return { $regex: `^${escapeRegExp(value)}` };
   }
-  throw new InvariantError(`root filter on ${path} has an unsupported condition`);
+  throw new InvariantError(
+    `root filter on ${path} has an unsupported condition ${quoteCondition(condition)}: give a value (equal to it), or one of { ne | lt | lte | gt | gte: value }, { in: [values] } or { prefix: "text" }, not MongoDB operators`,
+  );
+}
+
+/** The condition as a resolver wrote it, for its error: its keys only (`{ "$lt" }`), as a value may be a user's. */
+function quoteCondition(condition: unknown): string {
+  if (typeof condition !== 'object' || condition === null) return String(condition);
+  return `{ ${Object.keys(condition).map((key) => JSON.stringify(key)).join(', ')} }`;
 }
 
 /** A literal prefix: every character a regular expression treats specially is escaped. */

@@ -22,7 +22,7 @@ import { EXACT_SCALARS } from '../aggregates/aggregate-names';
 import { buildAccessRules } from '../access-rules/build-access-rules';
 import type { AccessRules } from '../access-rules/access-rule-types';
 import type { MutationActions } from '../../operation/access/operation-access';
-import { resolverMapProblems } from './resolver-map-problems';
+import { resolverMapProblems, writePlanKeyProblems } from './resolver-map-problems';
 
 export interface GatewaySchema {
   /** The executable schema clients see: storage directives and their ReadStrategy enum removed. */
@@ -96,6 +96,7 @@ export function buildGatewaySchema(options: {
     ...misplacedGeneratorProblems(sdlSchema),
     ...subscriptionProblems(sdlSchema),
     ...resolverMapProblems(sdlSchema, handWritten),
+    ...writePlanKeyProblems(sdlSchema, handPlans),
     ...rootResolverProblems(sdlSchema, handWritten, generated, options.rootResolversToCome === true),
     ...aggregatedResolverProblems(storageMap, handWritten),
     ...Object.keys(mutations.plans)

@@ -26,6 +26,19 @@ function typeProblems(schema: GraphQLSchema, typeName: string, entries: unknown)
     .map((name) => `resolvers.${typeName}.${name}: ${typeName} has no ${what} ${name}${nearest(name, names)}; rename the resolver to a ${what} of the SDL, or remove it`);
 }
 
+/**
+ * A write plan given for a field the schema's Mutation type lacks (a misspelt name): its mutation would
+ * run without it no more than the plan would ever be read, so it is refused as a misspelt resolver is.
+ */
+export function writePlanKeyProblems(schema: GraphQLSchema, writePlans: Readonly<Record<string, unknown>>): string[] {
+  const mutationType = schema.getMutationType();
+  const names = Object.keys(mutationType?.getFields() ?? {});
+  const typeName = mutationType?.name ?? 'Mutation';
+  return Object.keys(writePlans)
+    .filter((name) => !names.includes(name))
+    .map((name) => `writePlans.${name}: ${mutationType ? `${typeName} has no field ${name}${nearest(name, names)}` : 'the schema has no Mutation type'}; rename the plan to a mutation of the SDL, or remove it`);
+}
+
 function isPlainMap(value: unknown): value is Record<string, unknown> {
   return typeof value === 'object' && value !== null && !Array.isArray(value);
 }

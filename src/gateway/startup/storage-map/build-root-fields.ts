@@ -25,6 +25,7 @@ export function buildRootFields(
   types: ReadonlyMap<string, TypeStorage>,
   connectionTypes: ConnectionTypes,
   problems: string[],
+  refused: ReadonlySet<string>,
 ): Map<string, RootField> {
   const roots = new Map<string, RootField>();
   const queryType = schema.getQueryType();
@@ -36,7 +37,7 @@ export function buildRootFields(
     };
     let root: RootField | undefined;
     try {
-      root = buildRootField(schema, field, coordinate, { types, connectionTypes }, report);
+      root = buildRootField(schema, field, coordinate, { types, connectionTypes, refused }, report);
     } catch (error) {
       report((error as Error).message);
     }
@@ -49,7 +50,7 @@ function buildRootField(
   schema: GraphQLSchema,
   field: GraphQLField<unknown, unknown>,
   coordinate: string,
-  known: { readonly types: ReadonlyMap<string, TypeStorage>; readonly connectionTypes: ConnectionTypes },
+  known: { readonly types: ReadonlyMap<string, TypeStorage>; readonly connectionTypes: ConnectionTypes; readonly refused: ReadonlySet<string> },
   report: Report,
 ): RootField | undefined {
   const find = readFind(schema, field);
@@ -75,7 +76,7 @@ function buildRootField(
     if (field.args.length === 0) return report(`@find needs arguments naming a unique key, e.g. ${field.name}(id: ID!)`);
     const optional = field.args.find((argument) => !isNonNullType(argument.type));
     if (optional) return report(`@find argument "${optional.name}" must be non-null (${String(optional.type)}!): every argument is part of the key`);
-    const conditions = collect(field.args.map((argument) => condition(schema, argument, storage, report)));
+    const conditions = collect(field.args.map((argument) => condition(schema, argument, storage, report, known.refused)));
     if (!conditions) return undefined;
     const notEquality = conditions.find((entry) => entry.op !== 'EQ');
     if (notEquality) return report(`@find compares by equality only; argument "${notEquality.argumentName}" asks for ${notEquality.op}`);
@@ -101,7 +102,7 @@ function buildRootField(
     } else if (argument.name === 'orderBy' && isEnumType(getNamedType(argument.type))) {
       orderBy = orderByArgument(schema, argument, report);
     } else {
-      conditions.push(condition(schema, argument, storage, report));
+      conditions.push(condition(schema, argument, storage, report, known.refused));
     }
   }
   const checked = collect(conditions);

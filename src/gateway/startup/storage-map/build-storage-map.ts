@@ -93,7 +93,7 @@ export function collectStorageMap(schema: GraphQLSchema): { storageMap: StorageM
   }
   for (const [coordinate, args] of pending) {
     const before = problems.length;
-    const field = withListArguments(schema, relations.get(coordinate)!, args, types, problems);
+    const field = withListArguments(schema, relations.get(coordinate)!, args, types, problems, refused);
     if (!field) {
       if (problems.length > before) refused.add(coordinate);
       continue;
@@ -101,7 +101,7 @@ export function collectStorageMap(schema: GraphQLSchema): { storageMap: StorageM
     relations.set(coordinate, field);
     (types.get(field.typeName)!.fields as Map<string, FieldStorage>).set(field.fieldName, field);
   }
-  const roots = buildRootFields(schema, types, connectionTypes, problems);
+  const roots = buildRootFields(schema, types, connectionTypes, problems, refused);
   const queryType = schema.getQueryType();
   const aggregates = buildAggregateFields(schema, [...(queryType ? [queryType] : []), ...objectTypes], { storage: types, relations, roots, refused }, problems);
   const storageMap: StorageMap = Object.freeze({ types, relations, roots, aggregates, connections: connectionTypes.connections, refused });
@@ -438,6 +438,7 @@ function withListArguments(
   args: readonly GraphQLArgument[],
   types: ReadonlyMap<string, TypeStorage>,
   problems: string[],
+  refused: ReadonlySet<string>,
 ): RelationField | undefined {
   const report = (message: string): undefined => {
     problems.push(`${field.coordinate}: ${message}`);
@@ -454,7 +455,7 @@ function withListArguments(
       ok &&= orderBy !== undefined;
       continue;
     }
-    const parsed = condition(schema, argument, target, report);
+    const parsed = condition(schema, argument, target, report, refused);
     if (parsed) conditions.push(parsed);
     else ok = false;
   }

@@ -1,4 +1,4 @@
-import { isEnumType, isScalarType, specifiedScalarTypes, type GraphQLEnumType, type GraphQLSchema } from 'graphql';
+import { isEnumType, isObjectType, isScalarType, specifiedScalarTypes, type GraphQLEnumType, type GraphQLSchema } from 'graphql';
 import { bsonType } from '../../documents/bson-type';
 import { readPath } from '../../documents/read-path';
 import { isPlainObject, type StoredDocument } from '../../documents/stored-document';
@@ -283,6 +283,8 @@ type Expected = { readonly kind: Kind } | { readonly kind: 'enum'; readonly enum
 interface Mismatch {
   readonly expected: Expected;
   readonly first: unknown;
+  /** A list field's first offending value is no array at all (not an item of the wrong kind). */
+  readonly firstNotArray: boolean;
   readonly count: number;
   readonly otherKinds: ReadonlyMap<string, number>;
 }
@@ -303,11 +305,12 @@ function storedTypeMismatch(field: StoredField, values: readonly unknown[], sche
   });
   if (offending.length === 0) return undefined;
   const first = offending[0];
-  if (expected.kind === 'enum') return { expected, first, count: offending.length, otherKinds: new Map() };
+  const firstNotArray = field.valueType.isList && values.find((value) => value !== undefined && value !== null && !Array.isArray(value)) === first;
+  if (expected.kind === 'enum') return { expected, first, firstNotArray, count: offending.length, otherKinds: new Map() };
   const otherKinds = new Map<string, number>();
   const firstKind = describeKind(first);
   for (const kind of offending.map(describeKind)) if (kind !== firstKind) otherKinds.set(kind, (otherKinds.get(kind) ?? 0) + 1);
-  return { expected, first, count: offending.length - [...otherKinds.values()].reduce((sum, n) => sum + n, 0), otherKinds };
+  return { expected, first, firstNotArray, count: offending.length - [...otherKinds.values()].reduce((sum, n) => sum + n, 0), otherKinds };
 }
 
 function expectedOf(field: StoredField, schema: GraphQLSchema | undefined): Expected | undefined {
@@ -343,8 +346,11 @@ function describeMismatch(field: StoredField, mismatch: Mismatch, where: Sampled
   const { expected, first } = mismatch;
   const others = [...mismatch.otherKinds].map(([kind, count]) => `${kind} in ${count} more`);
   const inSampled = `in ${mismatch.count} ${where.of}${others.length > 0 ? ` (and ${others.join(', ')})` : ''}`;
-  const declared = `${field.coordinate} is ${field.valueType.isList ? `[${field.valueType.name}]` : field.valueType.name}`;
+  const declared = `${field.coordinate} is ${declaredType(field, schema)}`;
   const path = field.path;
+  if (mismatch.firstNotArray) {
+    return `${declared}, but "${path}" holds ${describeValue(first)} ${inSampled}, not an array: reading it there fails (GraphQL's "Expected Iterable" error), and filters on it match it as they would an array holding it; store arrays there (a single value as an array of one), or declare the type the data holds`;
+  }
   // A command that converts the values in place; inside an embedded array it would need arrayFilters, so only the fix is named there.
   const converted = (type: string, operator: string, fix: string) =>
     field.valueType.isList || where.embeddedAt !== undefined ? fix : `convert them: db.${collection}.updateMany({ ${JSON.stringify(path)}: { $type: "${type}" } }, [{ $set: { ${JSON.stringify(path)}: { ${operator}: ${JSON.stringify(`$${path}`)} } } }])`;
@@ -367,6 +373,15 @@ function describeMismatch(field: StoredField, mismatch: Mismatch, where: Sampled
   // A page's condition matches an array when any element is past the last item, while the sort places it by one element.
   const arrays = holdsArrays ? '; an array it orders by its smallest element (its largest, descending), which pages of that list cannot follow: they may skip or repeat those documents' : '';
   return `${declared}, but "${path}" holds ${describeValue(first)} ${inSampled}: ${howServed(field.valueType.name, first, schema)}, and filters, orders and min/max on it compare it as stored (MongoDB orders values of different types by type first, so a list ordered by it puts them apart from the others${arrays}); store ${field.valueType.name} values there, or declare the type the data holds`;
+}
+
+/** The field's type as the SDL declares it (`[[Int!]!]`); without the schema, its name in as many brackets as it has lists. */
+function declaredType(field: StoredField, schema: GraphQLSchema | undefined): string {
+  const [typeName, fieldName] = field.coordinate.split('.') as [string, string];
+  const type = schema?.getType(typeName);
+  if (isObjectType(type) && type.getFields()[fieldName]) return String(type.getFields()[fieldName]!.type);
+  const depth = field.valueType.isList ? (field.valueType.listDepth ?? 1) : 0;
+  return `${'['.repeat(depth)}${field.valueType.name}${']'.repeat(depth)}`;
 }
 
 /** What GraphQL answers for a stored value of another type: the field's scalar converts it (`true` as an Int is 1), or fails. */

@@ -10,11 +10,15 @@ import type { FilterOp, ListOrder, RootCondition, SortKey, TypeStorage } from '.
 
 type Report = (message: string) => undefined;
 
-/** An argument as a condition on the stored field it names (`@filter(field:)`, else its own name). */
-export function condition(schema: GraphQLSchema, argument: GraphQLArgument, storage: TypeStorage, report: Report): RootCondition | undefined {
+/**
+ * An argument as a condition on the stored field it names (`@filter(field:)`, else its own name).
+ * `refused`: the fields the storage map refused with a problem of their own, whose arguments say nothing more.
+ */
+export function condition(schema: GraphQLSchema, argument: GraphQLArgument, storage: TypeStorage, report: Report, refused: ReadonlySet<string>): RootCondition | undefined {
   const filter = readFilter(schema, argument);
   const fieldName = filter?.field ?? argument.name;
   const field = storage.fields.get(fieldName);
+  if (field === undefined && refused.has(`${storage.typeName}.${fieldName}`)) return undefined;
   const listArgument = isListType(getNullableType(argument.type));
   const op: FilterOp = filter?.op ?? (listArgument ? 'IN' : 'EQ');
   const named = getNamedType(argument.type);

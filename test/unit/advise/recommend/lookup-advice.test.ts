@@ -94,6 +94,11 @@ describe('reading a join by lookup, priced on the round trips it saves and the c
     expect(publisher.current).toBe('join publisherCode → publishers.code (read by default)');
   });
 
+  it('says a join already read by lookup is read so', () => {
+    const byLookup = buildWriteModelFromSdl(withDirectiveTypeDefs(SDL.replace('@join(localField: "publisherId")', '@join(localField: "publisherId") @read(strategy: LOOKUP)'))).storageMap;
+    expect(adviceOf('Book.publisher', { storageMap: byLookup, workload: workload(), network: network(10) }).current).toBe("join publisherId → publishers._id (read by default, by $lookup inside its parent's command)");
+  });
+
   it('sends no copies for a reverse join whose parents were met several times: its lookup runs once per parent document of its parents\' command', () => {
     const summary = workload();
     const repeated = { ...summary, fields: summary.fields.map((entry) => (entry.field === 'Author.books' ? { ...entry, delivered: 4500 } : entry)) };

@@ -48,6 +48,26 @@ describe('every root field has exactly one resolver', () => {
     expect(problems({ Query: { recent: () => [] }, Order: { status: () => 'OPEN' }, Status: { OPEN: 'open' } })).toEqual([]);
   });
 
+  it('refuses a write plan for a mutation the schema lacks (a misspelt name), suggesting the nearest', () => {
+    const sdl = /* GraphQL */ `
+      type Query { orders: [Order!]! @list }
+      type Mutation { cancelOrder(id: ID!): Order }
+      type Order @collection(name: "orders") { id: ID! status: String! }
+    `;
+    const resolvers = { Mutation: { cancelOrder: () => null } };
+    const cancel = [{ kind: 'updateSource', typeName: 'Order', fields: ['status'] }] as const;
+    const problems = (writePlans: Record<string, unknown>) => {
+      try {
+        buildGatewaySchema({ typeDefs: withDirectiveTypeDefs(sdl), resolvers, writePlans: writePlans as never });
+        return [];
+      } catch (error) {
+        return (error as Error).message.split('\n').slice(1);
+      }
+    };
+    expect(problems({ cancelOrder: cancel, cancelOrdr: cancel })).toEqual(['  - writePlans.cancelOrdr: Mutation has no field cancelOrdr (did you mean cancelOrder?); rename the plan to a mutation of the SDL, or remove it']);
+    expect(problems({ cancelOrder: cancel })).toEqual([]);
+  });
+
   it('refuses a generating directive on the wrong type, naming where it belongs', () => {
     const sdl = /* GraphQL */ `
       type Query { order(id: ID!): Order @find createOrder(input: OrderInput!): Order! @create }

@@ -109,6 +109,18 @@ describe('buildStorageMap static validation', () => {
     ]);
   });
 
+  it('says nothing more of a refused relation through the list arguments that filter by it', () => {
+    expect(problemsOf(/* GraphQL */ `
+      type Query { books(editor: ID, first: Int = 10): [Book!]! @list(sort: "_id") }
+      type Book @collection(name: "books") {
+        id: ID!
+        editors(editor: ID): [Book!]! @join(collection: "books", localField: "_id", foreignField: "editor.id")
+        editor: Author @snapshot(path: "editor", fields: ["name"]) @join(localField: "editor.id") @read(strategy: SNAPSHOT)
+      }
+      ${authorSdl}
+    `)).toEqual(['Book.editor: @snapshot(fields:) must include "id", the key each copy keeps at "editor.id"; add "id" to fields']);
+  });
+
   it('refuses a snapshot keyed by anything but the target\'s id: a key naming another of its fields, a fallback @join matching another field', () => {
     expect(problemsOf(/* GraphQL */ `
       type Query { b: Book }

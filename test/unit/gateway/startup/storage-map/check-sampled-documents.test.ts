@@ -51,7 +51,7 @@ describe('checkSampledDocuments: stored types that disagree with the schema', ()
   it('names a DateTime held as something else than a date or a string, and strings in a list of them', async () => {
     expect(await warningsFor([{ due: 1_763_717_400_000, reminders: [day, '2026-11-21'] }])).toEqual([
       'Task.due is DateTime, but "due" holds a number in 1 of 1 sampled tasks documents, not a BSON date: ordering by it, range filters on it (given dates) and its min/max do not compare it as a date; store BSON dates',
-      'Task.reminders is [DateTime], but "reminders" holds a string ("2026-11-21") in 1 of 1 sampled tasks documents, not a BSON date: ordering by it sorts those as strings, before every date, range filters on it (given dates) never match them, and its min/max rank them apart from the dates; store BSON dates',
+      'Task.reminders is [DateTime!], but "reminders" holds a string ("2026-11-21") in 1 of 1 sampled tasks documents, not a BSON date: ordering by it sorts those as strings, before every date, range filters on it (given dates) never match them, and its min/max rank them apart from the dates; store BSON dates',
     ]);
   });
 
@@ -65,7 +65,7 @@ describe('checkSampledDocuments: stored types that disagree with the schema', ()
   it("names the first value that is not one of the enum's, and the enum's values", async () => {
     expect(await warningsFor([{ status: 'OPEN' }, { status: 'open' }, { status: 'done', labels: ['OPEN', 2] }])).toEqual([
       'Task.status is Status, but "status" holds "open" in 2 of 3 sampled tasks documents, which is not a value of Status (OPEN, DONE): filters on it will not match those documents, and reading it there fails',
-      'Task.labels is [Status], but "labels" holds 2 in 1 of 3 sampled tasks documents, which is not a value of Status (OPEN, DONE): filters on it will not match those documents, and reading it there fails',
+      'Task.labels is [Status!], but "labels" holds 2 in 1 of 3 sampled tasks documents, which is not a value of Status (OPEN, DONE): filters on it will not match those documents, and reading it there fails',
     ]);
   });
 
@@ -113,12 +113,12 @@ describe('checkSampledDocuments: values GraphQL converts, and embedded values', 
 
   it('says what GraphQL answers for a value of another built-in type: converted with nothing to say so, or an error', async () => {
     expect(await check([{ number: true, note: 42, paid: 1 }, { number: 'x' }])).toEqual([
-      'Order.number is Int, but "number" holds true in 1 of 2 sampled orders documents (and a string in 1 more): GraphQL answers it converted, as 1, with nothing to say so, and filters, orders and min/max on it compare it as stored (MongoDB orders values of different types by type first, so a list ordered by it puts them apart from the others); store Int values there, or declare the type the data holds',
+      'Order.number is Int!, but "number" holds true in 1 of 2 sampled orders documents (and a string in 1 more): GraphQL answers it converted, as 1, with nothing to say so, and filters, orders and min/max on it compare it as stored (MongoDB orders values of different types by type first, so a list ordered by it puts them apart from the others); store Int values there, or declare the type the data holds',
       'Order.note is String, but "note" holds 42 in 1 of 2 sampled orders documents: GraphQL answers it converted, as "42", with nothing to say so, and filters, orders and min/max on it compare it as stored (MongoDB orders values of different types by type first, so a list ordered by it puts them apart from the others); store String values there, or declare the type the data holds',
       'Order.paid is Boolean, but "paid" holds 1 in 1 of 2 sampled orders documents: GraphQL answers it converted, as true, with nothing to say so, and filters, orders and min/max on it compare it as stored (MongoDB orders values of different types by type first, so a list ordered by it puts them apart from the others); store Boolean values there, or declare the type the data holds',
     ]);
     expect(await check([{ number: 'x' }])).toEqual([
-      'Order.number is Int, but "number" holds "x" in 1 of 1 sampled orders documents: reading it fails ("Int cannot represent non-integer value: "x""), and filters, orders and min/max on it compare it as stored (MongoDB orders values of different types by type first, so a list ordered by it puts them apart from the others); store Int values there, or declare the type the data holds',
+      'Order.number is Int!, but "number" holds "x" in 1 of 1 sampled orders documents: reading it fails ("Int cannot represent non-integer value: "x""), and filters, orders and min/max on it compare it as stored (MongoDB orders values of different types by type first, so a list ordered by it puts them apart from the others); store Int values there, or declare the type the data holds',
     ]);
   });
 
@@ -128,10 +128,16 @@ describe('checkSampledDocuments: values GraphQL converts, and embedded values', 
     ]);
   });
 
+  it('says a list field holding a single value fails to read there, naming the type as declared', async () => {
+    expect(await check([{ grid: 3 }, { grid: [[1]] }])).toEqual([
+      'Order.grid is [[Int!]!], but "grid" holds 3 in 1 of 2 sampled orders documents, not an array: reading it there fails (GraphQL\'s "Expected Iterable" error), and filters on it match it as they would an array holding it; store arrays there (a single value as an array of one), or declare the type the data holds',
+    ]);
+  });
+
   it('reads a list of lists its depth deep: arrays of numbers in [[Int!]!] are what it holds', async () => {
     expect(await check([{ grid: [[1, 2], [3]] }, { grid: [] }])).toEqual([]);
     expect(await check([{ grid: [[1, 'x']] }])).toEqual([
-      'Order.grid is [Int], but "grid" holds "x" in 1 of 1 sampled orders documents: reading it fails ("Int cannot represent non-integer value: "x""), and filters, orders and min/max on it compare it as stored (MongoDB orders values of different types by type first, so a list ordered by it puts them apart from the others); store Int values there, or declare the type the data holds',
+      'Order.grid is [[Int!]!], but "grid" holds "x" in 1 of 1 sampled orders documents: reading it fails ("Int cannot represent non-integer value: "x""), and filters, orders and min/max on it compare it as stored (MongoDB orders values of different types by type first, so a list ordered by it puts them apart from the others); store Int values there, or declare the type the data holds',
     ]);
   });
 
@@ -143,8 +149,8 @@ describe('checkSampledDocuments: values GraphQL converts, and embedded values', 
       ]),
     ).toEqual([
       'Line.sku is non-null, but "sku" is missing in 1 of 3 values at "lines" in 2 sampled orders documents; reading them fails with "Cannot return null"',
-      'Line.quantity is Int, but "quantity" holds "2" in 1 of 3 values at "lines" in 2 sampled orders documents: GraphQL answers it converted, as 2, with nothing to say so, and filters, orders and min/max on it compare it as stored (MongoDB orders values of different types by type first, so a list ordered by it puts them apart from the others); store Int values there, or declare the type the data holds',
-      'Option.name is String, but "name" holds 7 in 1 of 2 values at "lines.options" in 2 sampled orders documents: GraphQL answers it converted, as "7", with nothing to say so, and filters, orders and min/max on it compare it as stored (MongoDB orders values of different types by type first, so a list ordered by it puts them apart from the others); store String values there, or declare the type the data holds',
+      'Line.quantity is Int!, but "quantity" holds "2" in 1 of 3 values at "lines" in 2 sampled orders documents: GraphQL answers it converted, as 2, with nothing to say so, and filters, orders and min/max on it compare it as stored (MongoDB orders values of different types by type first, so a list ordered by it puts them apart from the others); store Int values there, or declare the type the data holds',
+      'Option.name is String!, but "name" holds 7 in 1 of 2 values at "lines.options" in 2 sampled orders documents: GraphQL answers it converted, as "7", with nothing to say so, and filters, orders and min/max on it compare it as stored (MongoDB orders values of different types by type first, so a list ordered by it puts them apart from the others); store String values there, or declare the type the data holds',
       'Address.zip is non-null, but "zip" is missing in 1 of 2 values at "shipTo" in 2 sampled orders documents; reading them fails with "Cannot return null"',
     ]);
   });
