@@ -2,6 +2,7 @@ import { runAdviseCli } from '../advise/cli';
 import { runMigrateCli } from '../migrate/cli';
 import { runReconcileCli } from '../reconcile/cli';
 import { redactingIo, type CliEnv, type CliIo } from '../command-line/cli-io';
+import { nearestKey } from '../project/nearest-key';
 import { runCodegenCli } from './codegen/run-codegen';
 import { runExplainCli } from './explain/run-explain';
 import { runInitCli } from './init/run-init';
@@ -56,7 +57,8 @@ export async function runDocjoinCli(argv: readonly string[], env: CliEnv, givenI
   }
   const command = Object.hasOwn(COMMANDS, name) ? COMMANDS[name] : undefined;
   if (!command) {
-    io.err.write(`docjoin: unknown command "${name}"; the commands are ${Object.keys(COMMANDS).join(', ')} (try docjoin --help)\n`);
+    const nearest = nearestKey(name, Object.keys(COMMANDS));
+    io.err.write(`docjoin: unknown command "${name}"${nearest === undefined ? '' : ` (did you mean ${nearest}?)`}; the commands are ${Object.keys(COMMANDS).join(', ')} (try docjoin --help)\n`);
     return 2;
   }
   return command.run(rest, env, io);

@@ -1,5 +1,5 @@
 import { existsSync, mkdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
-import { join, relative, resolve } from 'node:path';
+import { basename, join, relative, resolve } from 'node:path';
 import { CONFIG_FILE_NAMES } from '../../project/load-project';
 import { sdlFileNames } from '../../gateway';
 import type { CliIo } from '../../command-line/cli-io';
@@ -61,12 +61,22 @@ export function writeProjectFiles(folder: string, files: ReadonlyArray<readonly 
 /** Adds the scripts the project lacks to package.json (creating it, ES modules, when there is none); returns their names and every script. */
 function addScripts(path: string): { added: string[]; scripts: Readonly<Record<string, string>> } {
   // refuseToWrite made sure an existing one reads.
-  const manifest: Manifest = (existsSync(path) ? readManifest(path) : undefined) ?? { name: 'docjoin-project', private: true, type: 'module' };
+  const manifest: Manifest = (existsSync(path) ? readManifest(path) : undefined) ?? { name: packageNameOf(resolve(path, '..')), private: true, type: 'module' };
   const scripts = { ...manifest.scripts };
   const added = Object.keys(SCRIPTS).filter((name) => scripts[name] === undefined);
   for (const name of added) scripts[name] = SCRIPTS[name]!;
   writeFileSync(path, `${JSON.stringify({ ...manifest, scripts }, null, 2)}\n`);
   return { added, scripts };
+}
+
+/** The project folder's name as an npm package name (`My App` → `my-app`), as `npm init` names it; `docjoin-project` when nothing is left. */
+export function packageNameOf(folder: string): string {
+  const name = basename(folder)
+    .toLowerCase()
+    .replace(/[^a-z0-9._~-]+/g, '-')
+    .replace(/^[._-]+|-+$/g, '')
+    .slice(0, 214);
+  return name === '' || name === 'node_modules' || name === 'favicon.ico' ? 'docjoin-project' : name;
 }
 
 /**

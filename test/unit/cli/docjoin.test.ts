@@ -32,6 +32,7 @@ describe('docjoin <command>', () => {
     [[], 'docjoin: no command given; the commands are serve, explain, reconcile, advise, migrate, codegen, seed, init, mongo (try docjoin --help)'],
     [['start'], 'docjoin: unknown command "start"; the commands are serve, explain, reconcile, advise, migrate, codegen, seed, init, mongo (try docjoin --help)'],
     [['toString'], 'docjoin: unknown command "toString"; the commands are serve, explain, reconcile, advise, migrate, codegen, seed, init, mongo (try docjoin --help)'],
+    [['serv'], 'docjoin: unknown command "serv" (did you mean serve?); the commands are serve, explain, reconcile, advise, migrate, codegen, seed, init, mongo (try docjoin --help)'],
     [['seed', '--scale', 'lots'], 'seed: --scale must be a positive number, got "lots"'],
     [['reconcile', '--batch-size', '0'], 'reconcile: --batch-size must be an integer from 1 to 100000, got "0"'],
     [['migrate', '--widen', 'Book'], 'migrate: --widen must be Type.field, e.g. --widen Book.authors, got "Book"'],

@@ -216,8 +216,11 @@ function buildField(
     const keyPath = `${snapshot.path}.${snapshot.key}`;
     // A miss joins by the key read from inside the copy; so do fan-out and reconcile.
     if (join.localField !== keyPath) {
+      // The join may name the copy's key where the snapshot's path is the one misspelt.
+      const joinedCopy = join.localField.endsWith(`.${snapshot.key}`) ? join.localField.slice(0, -snapshot.key.length - 1) : undefined;
+      const orPath = joinedCopy === undefined ? '' : `, or @snapshot(path: "${joinedCopy}") if the copies are kept there`;
       return report(
-        `@snapshot keeps its key at "${keyPath}", but the fallback @join(localField: "${join.localField}") names another path; a snapshot miss joins by the key inside the copy, so use @join(localField: "${keyPath}") and keep the key in each copy (or set @snapshot(key:) to the copy's key field)`,
+        `@snapshot keeps its key at "${keyPath}", but the fallback @join(localField: "${join.localField}") names another path; a snapshot miss joins by the key inside the copy, so use @join(localField: "${keyPath}") and keep the key in each copy (or set @snapshot(key:) to the copy's key field)${orPath}`,
       );
     }
     const keyField = targetFields[snapshot.key];

@@ -263,7 +263,8 @@ class StoredFieldCheck {
     }
     if (missing === values.length) {
       const fix = field.path === field.fieldName ? 'check the field name or add @path(path: "...")' : `check its @path(path: "${field.path}")`;
-      this.warnings.push(`${field.coordinate}: "${field.path}" is missing in all ${of}; ${fix}`);
+      const fails = field.valueType.nonNull ? ', and as the field is non-null, reading it fails with "Cannot return null" in each of them' : '';
+      this.warnings.push(`${field.coordinate}: "${field.path}" is missing in all ${of}${fails}; ${fix}`);
     }
     else if (missing > 0 && field.valueType.nonNull) this.warnings.push(`${field.coordinate} is non-null, but "${field.path}" is missing in ${missing} ${of}; reading them fails with "Cannot return null"`);
     const mismatch = storedTypeMismatch(field, values, this.schema);

@@ -1,7 +1,8 @@
-import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, relative } from 'node:path';
 import { runInitCli } from '../../../../src/cli/init/run-init';
+import { packageNameOf } from '../../../../src/cli/init/project-files';
 import { captureIo } from '../capture-io';
 
 describe('docjoin init (the scaffold)', () => {
@@ -16,6 +17,9 @@ describe('docjoin init (the scaffold)', () => {
     expect(await runInitCli([folder], {}, first.io)).toBe(0);
     expect(first.out().split('\n').slice(0, 4)).toEqual(['wrote docjoin.config.mjs', 'wrote schema/schema.graphql', 'wrote seed.mjs', 'added npm scripts start, explain, reconcile, codegen to package.json']);
     for (const path of ['docjoin.config.mjs', 'schema/schema.graphql', 'seed.mjs', 'package.json']) expect(existsSync(join(folder, path))).toBe(true);
+    // A new package.json is named after its folder, as npm init names it.
+    expect(JSON.parse(readFileSync(join(folder, 'package.json'), 'utf8')).name).toBe(packageNameOf(folder));
+    expect([packageNameOf('/x/My Clinic'), packageNameOf('/x/_api.v2'), packageNameOf('/x/..')]).toEqual(['my-clinic', 'api.v2', 'docjoin-project']);
 
     const second = captureIo();
     expect(await runInitCli([folder], {}, second.io)).toBe(2);

@@ -101,11 +101,14 @@ describe('buildStorageMap static validation', () => {
         id: ID!
         authors: [Author!]! @snapshot(path: "authors", fields: ["id", "name"]) @join(localField: "authorIds") @read(strategy: SNAPSHOT)
         editor: Author @snapshot(path: "editor", fields: ["name"]) @join(localField: "editor.id") @read(strategy: SNAPSHOT)
+        reviewer: Author @snapshot(path: "reviwer", fields: ["id", "name"]) @join(localField: "reviewer.id") @read(strategy: SNAPSHOT)
       }
       ${authorSdl}
     `)).toEqual([
       'Book.authors: @snapshot keeps its key at "authors.id", but the fallback @join(localField: "authorIds") names another path; a snapshot miss joins by the key inside the copy, so use @join(localField: "authors.id") and keep the key in each copy (or set @snapshot(key:) to the copy\'s key field)',
       'Book.editor: @snapshot(fields:) must include "id", the key each copy keeps at "editor.id"; add "id" to fields',
+      // Where the join names the key inside another copy path, the snapshot's path may be the misspelt one.
+      'Book.reviewer: @snapshot keeps its key at "reviwer.id", but the fallback @join(localField: "reviewer.id") names another path; a snapshot miss joins by the key inside the copy, so use @join(localField: "reviwer.id") and keep the key in each copy (or set @snapshot(key:) to the copy\'s key field), or @snapshot(path: "reviewer") if the copies are kept there',
     ]);
   });
 

@@ -278,10 +278,10 @@ describe('checkSampledDocuments: a join whose keys are not the ids they name', (
 });
 
 describe('checkSampledDocuments: a path no sampled document has', () => {
-  it('points at the field name, or at the @path that names the path', async () => {
+  it('points at the field name, or at the @path that names the path, and says a non-null one fails to read', async () => {
     const sdl = /* GraphQL */ `
       type Query { patients(first: Int = 20): [Patient!]! @list }
-      type Patient @collection(name: "patients") { id: ID! nmae: String email: String @path(path: "mail") }
+      type Patient @collection(name: "patients") { id: ID! nmae: String email: String @path(path: "mail") phone: String! }
     `;
     const { schema, storageMap } = buildGatewaySchema({ typeDefs: withDirectiveTypeDefs(sdl), resolvers: {} });
     const documents = [{ _id: new ObjectId(), name: 'A', email: 'a@example.com' }];
@@ -289,6 +289,7 @@ describe('checkSampledDocuments: a path no sampled document has', () => {
     expect(warnings).toEqual([
       'Patient.nmae: "nmae" is missing in all of 1 sampled patients documents; check the field name or add @path(path: "...")',
       'Patient.email: "mail" is missing in all of 1 sampled patients documents; check its @path(path: "mail")',
+      'Patient.phone: "phone" is missing in all of 1 sampled patients documents, and as the field is non-null, reading it fails with "Cannot return null" in each of them; check the field name or add @path(path: "...")',
     ]);
   });
 });
