@@ -1,4 +1,4 @@
-import { isEnumType, isObjectType, isScalarType, specifiedScalarTypes, type GraphQLEnumType, type GraphQLSchema } from 'graphql';
+import { getNullableType, isEnumType, isListType, isNonNullType, isObjectType, isScalarType, specifiedScalarTypes, type GraphQLEnumType, type GraphQLOutputType, type GraphQLSchema } from 'graphql';
 import { bsonType } from '../../documents/bson-type';
 import { readPath } from '../../documents/read-path';
 import { isPlainObject, type StoredDocument } from '../../documents/stored-document';
@@ -267,6 +267,11 @@ class StoredFieldCheck {
       this.warnings.push(`${field.coordinate}: "${field.path}" is missing in all ${of}${fails}; ${fix}`);
     }
     else if (missing > 0 && field.valueType.nonNull) this.warnings.push(`${field.coordinate} is non-null, but "${field.path}" is missing in ${missing} ${of}; reading them fails with "Cannot return null"`);
+    const declared = declaredFieldType(field, this.schema);
+    const nullItems = declared === undefined ? 0 : values.filter((value) => Array.isArray(value) && holdsNullWhereNonNull(value, declared)).length;
+    if (nullItems > 0) {
+      this.warnings.push(`${field.coordinate} is ${String(declared)}, but "${field.path}" holds a null item in ${nullItems} ${of}; reading them fails with "Cannot return null" (GraphQL nulls the whole list, or its parent), so remove the nulls, or make the items nullable`);
+    }
     const mismatch = storedTypeMismatch(field, values, this.schema);
     if (mismatch) this.warnings.push(describeMismatch(field, mismatch, where, this.collection, this.schema));
   }
@@ -378,11 +383,24 @@ function describeMismatch(field: StoredField, mismatch: Mismatch, where: Sampled
 
 /** The field's type as the SDL declares it (`[[Int!]!]`); without the schema, its name in as many brackets as it has lists. */
 function declaredType(field: StoredField, schema: GraphQLSchema | undefined): string {
-  const [typeName, fieldName] = field.coordinate.split('.') as [string, string];
-  const type = schema?.getType(typeName);
-  if (isObjectType(type) && type.getFields()[fieldName]) return String(type.getFields()[fieldName]!.type);
+  const declared = declaredFieldType(field, schema);
+  if (declared) return String(declared);
   const depth = field.valueType.isList ? (field.valueType.listDepth ?? 1) : 0;
   return `${'['.repeat(depth)}${field.valueType.name}${']'.repeat(depth)}`;
+}
+
+function declaredFieldType(field: StoredField, schema: GraphQLSchema | undefined): GraphQLOutputType | undefined {
+  const [typeName, fieldName] = field.coordinate.split('.') as [string, string];
+  const type = schema?.getType(typeName);
+  return isObjectType(type) ? type.getFields()[fieldName]?.type : undefined;
+}
+
+/** Whether a stored array holds a null (or missing) item where its list type's items are non-null (`[String!]`), at any depth. */
+function holdsNullWhereNonNull(array: readonly unknown[], type: GraphQLOutputType): boolean {
+  const list = getNullableType(type);
+  if (!isListType(list)) return false;
+  const item = list.ofType as GraphQLOutputType;
+  return array.some((value) => (value === null || value === undefined ? isNonNullType(item) : Array.isArray(value) && holdsNullWhereNonNull(value, item)));
 }
 
 /** What GraphQL answers for a stored value of another type: the field's scalar converts it (`true` as an Int is 1), or fails. */

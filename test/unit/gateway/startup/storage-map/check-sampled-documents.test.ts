@@ -134,6 +134,15 @@ describe('checkSampledDocuments: values GraphQL converts, and embedded values', 
     ]);
   });
 
+  it('says a null item in a list of non-null items fails to read, at any depth, and leaves nullable items alone', async () => {
+    expect(await check([{ grid: [[1, null]] }, { grid: [null] }, { grid: [[2]] }])).toEqual([
+      'Order.grid is [[Int!]!], but "grid" holds a null item in 2 of 3 sampled orders documents; reading them fails with "Cannot return null" (GraphQL nulls the whole list, or its parent), so remove the nulls, or make the items nullable',
+    ]);
+    const { schema, storageMap } = buildGatewaySchema({ typeDefs: withDirectiveTypeDefs(sdl.replace('grid: [[Int!]!]', 'grid: [[Int]]')), resolvers: {} });
+    const sampled = [{ _id: new ObjectId(), number: 1, lines: [], grid: [[1, null], null] }];
+    expect((await checkSampledDocuments(storageMap, new Set(['orders']), { sampleDocuments: async () => sampled }, [], schema)).warnings.filter((warning) => warning.startsWith('Order.grid'))).toEqual([]);
+  });
+
   it('reads a list of lists its depth deep: arrays of numbers in [[Int!]!] are what it holds', async () => {
     expect(await check([{ grid: [[1, 2], [3]] }, { grid: [] }])).toEqual([]);
     expect(await check([{ grid: [[1, 'x']] }])).toEqual([
