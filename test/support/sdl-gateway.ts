@@ -1,5 +1,5 @@
 import type { Db, MongoClient } from 'mongodb';
-import { connectMongo, type CreateGatewayOptions, type Gateway } from 'docjoin';
+import { connectMongo, type CreateGatewayOptions, type Gateway, type Viewer } from 'docjoin';
 import { startTestMongo, type TestMongo } from './test-mongo';
 import { createCheckedGateway } from './checked-gateway';
 
@@ -64,4 +64,15 @@ export async function startupOutcome(typeDefs: string, dbPrefix: string, collect
   } finally {
     await started?.stop();
   }
+}
+
+/** What `viewer` gets for `query`: the data, or each error as [code, message]. */
+export async function answerAs(subject: SdlGateway, query: string, viewer: Viewer): Promise<unknown> {
+  const result = await subject.gateway.execute({ query }, { viewer });
+  return result.errors ? result.errors.map((error) => [error.extensions?.code, error.message]) : result.data;
+}
+
+/** A refusal as answerAs gives it. */
+export function forbidden(message: string): unknown {
+  return [['FORBIDDEN', message]];
 }

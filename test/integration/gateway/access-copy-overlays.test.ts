@@ -1,6 +1,6 @@
 import { ObjectId } from 'mongodb';
 import type { Viewer } from 'docjoin';
-import { startSdlGateway, startupOutcome, type SdlGateway } from '../../support/sdl-gateway';
+import { answerAs, forbidden, startSdlGateway, startupOutcome, type SdlGateway } from '../../support/sdl-gateway';
 
 /**
  * A copy kept in a parent (an embedded array a join keeps, a snapshot) read through another field laid
@@ -114,12 +114,7 @@ afterAll(async () => {
   await subject?.stop();
 });
 
-async function answer(query: string, viewer: Viewer): Promise<unknown> {
-  const result = await subject.gateway.execute({ query }, { viewer });
-  return result.errors ? result.errors.map((error) => [error.extensions?.code, error.message]) : result.data;
-}
-
-const forbidden = (message: string) => [['FORBIDDEN', message]];
+const answer = (query: string, viewer: Viewer) => answerAs(subject, query, viewer);
 
 it('a copy kept in the order of a hidden field is refused through every field over it, as through its own', async () => {
   const kept = 'Post.topComments (a copy of Comment at "topComments"), kept in the order of Comment.score, which is hidden from role "member"';

@@ -241,17 +241,20 @@ class AccessWalk {
     // A join by an @inverse list's array reads the ids through the target's filter (`joinedBy`).
     const mirrored = joinedBy ? undefined : this.#mirroredArrayRefusal(typeName, path);
     if (mirrored !== undefined) return mirrored;
-    for (const { field, copy, whole, inTarget } of copiesOnPath(this.context.storageMap, typeName, path, except)) {
+    const { storageMap } = this.context;
+    for (const { field, copy, whole, inTarget } of copiesOnPath(storageMap, typeName, path, except)) {
       // A snapshot's key is the reference it copies from, shown as a plain reference's key is.
       if (copy.kind === 'snapshot' && inTarget === '_id') continue;
+      // Another field reading a copy a relation keeps there: it is checked when it is read itself.
+      if (!keepsCopy(field, copy) && keptAt(storageMap, typeName, copy.path)) continue;
       const unseen = !whole ? this.#copyRefusal(field, copy, false) : readAs === field.targetType ? this.#keptRefusal(field, copy) : this.#wholeCopyRefusal(field, copy);
       if (unseen) return unseen;
       const below = inTarget === undefined ? undefined : this.#pathRefusal(field.targetType, inTarget);
       if (below) return below;
     }
     // A value around copies (a JSON `meta` holding a snapshot at `meta.author`) shows them whole; one at the path itself is checked above.
-    for (const { field, copy } of copiesUnder(this.context.storageMap, typeName, path, except)) {
-      if (field.typeName === typeName && copy.path === path) continue;
+    for (const { field, copy } of copiesUnder(storageMap, typeName, path, except, new Set(), true)) {
+      if (!keepsCopy(field, copy) && keptAt(storageMap, field.typeName, copy.path)) continue;
       const unseen = this.#wholeCopyRefusal(field, copy);
       if (unseen) return `"${path}", which holds ${unseen}`;
     }
@@ -327,19 +330,22 @@ class AccessWalk {
   }
 
   /**
-   * What an embedded copy kept by a join shows through its rows and their order, read by any field: the
-   * join's sort (the order, and with a limit which rows are kept: the top comments by a hidden score),
-   * and a reverse join's key and the parent's value it matches (which children are there), as the join
-   * itself would.
+   * What a copy a relation keeps shows through which rows are there, and in what order, read by any
+   * field, as the relation itself would: the parent's key a by-key copy (a snapshot, an embedded
+   * document) is the document of; an embedded array's join sort (the order, and with a limit which rows
+   * are kept: the top comments by a hidden score); a reverse join's key and the parent's value it matches.
    */
   #keptRefusal(field: RelationField, copy: { readonly path: string }): string | undefined {
-    const join = field.shapes.embedded === copy ? field.shapes.join : undefined;
+    const join = field.shapes.snapshot === copy ? field.shapes.snapshot.fallback : field.shapes.embedded === copy ? field.shapes.join : undefined;
     if (!join) return undefined;
     for (const key of join.sort) {
       const shown = this.comparisonRefusal(field.targetType, key.path);
       if (shown) return `${copyName(field, copy)}, kept in the order of ${shown}`;
     }
-    if (join.direction !== 'byReference') return undefined;
+    if (join.direction === 'byKey') {
+      const byParentKey = this.#pathRefusal(field.typeName, join.localField, field, true);
+      return byParentKey && `${copyName(field, copy)}, kept by ${byParentKey}`;
+    }
     const byKey = this.#pathRefusal(field.targetType, join.foreignField);
     if (byKey) return `${copyName(field, copy)}, kept by ${byKey}`;
     const byParentKey = this.#parentKeyRefusal(field.typeName, join.localField);
@@ -439,6 +445,20 @@ class AccessWalk {
     }
     return paths;
   }
+}
+
+/** Whether the relation keeps the copy at its path (a snapshot, or an embedded copy its join fills), rather than only reads what is there. */
+function keepsCopy(field: RelationField, copy: { readonly kind: 'embedded' | 'snapshot' }): boolean {
+  return copy.kind === 'snapshot' || field.shapes.join !== undefined;
+}
+
+/** Whether some relation of `typeName` keeps a copy at exactly `path`: another relation there reads that copy. */
+function keptAt(storageMap: StorageMap, typeName: string, path: string): boolean {
+  for (const field of storageMap.types.get(typeName)?.fields.values() ?? []) {
+    if (field.kind !== 'relation') continue;
+    for (const copy of [field.shapes.embedded, field.shapes.snapshot]) if (copy?.path === path && keepsCopy(field, copy)) return true;
+  }
+  return false;
 }
 
 /** How a refusal names a copy: `Post.comments (a copy of Comment at "comments")`. */

@@ -128,10 +128,11 @@ function collectionsWithHiddenCopies(rules: AccessRules, storageMap: StorageMap,
     const join = field.shapes.embedded ? field.shapes.join : undefined;
     const targetRules = rules.types.get(field.targetType)?.roles.get(role);
     const writesTarget = (targetRules?.create ?? targetRules?.update ?? targetRules?.delete) !== undefined;
+    // Hidden by the target's rule, or by that of a type embedded in it (`Comment.meta`, whose `rank` it sorts by).
+    const hiddenInTarget = (path: string) => hides(field.targetType, path) || hiddenInCopyOnPath(rules, storageMap, field.targetType, path, role) !== undefined;
     const keptByHidden =
       join !== undefined &&
-      ((join.limit !== undefined && join.sort.some((key) => key.path !== '_id' && hides(field.targetType, key.path))) ||
-        (writesTarget && join.direction === 'byReference' && hides(field.targetType, join.foreignField)));
+      ((join.limit !== undefined && join.sort.some((key) => key.path !== '_id' && hiddenInTarget(key.path))) || (writesTarget && join.direction === 'byReference' && hiddenInTarget(join.foreignField)));
     for (const { collection, prefix } of documentLocations(storageMap, field.typeName)) {
       const holder = rules.typeOfCollection.get(collection);
       if (keptByHidden || hides(field.typeName, copyPath) || (holder !== undefined && hides(holder, prefix === '' ? copyPath : `${prefix}.${copyPath}`))) collections.add(collection);

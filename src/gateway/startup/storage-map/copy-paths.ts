@@ -39,15 +39,15 @@ export interface HeldCopy {
 /**
  * The copies held at or under the stored `path` of `typeName` documents (`path` empty: all of them), but
  * `except`'s own, with the copies inside an embedded one's documents: what a value read whole at `path`
- * shows of them.
+ * shows of them. `below`: only those strictly under `path` (and inside them), not one at it.
  */
-export function copiesUnder(storageMap: StorageMap, typeName: string, path: string, except?: RelationField, seen: ReadonlySet<string> = new Set()): HeldCopy[] {
+export function copiesUnder(storageMap: StorageMap, typeName: string, path: string, except?: RelationField, seen: ReadonlySet<string> = new Set(), below = false): HeldCopy[] {
   if (seen.has(typeName)) return [];
   const held: HeldCopy[] = [];
   for (const field of storageMap.types.get(typeName)?.fields.values() ?? []) {
     if (field.kind !== 'relation' || field === except) continue;
     for (const copy of [field.shapes.embedded, field.shapes.snapshot]) {
-      if (!copy || (path !== '' && !isAtOrUnder(copy.path, path))) continue;
+      if (!copy || (path !== '' && !isAtOrUnder(copy.path, path)) || (below && copy.path === path)) continue;
       held.push({ field, copy });
       if (copy.kind === 'embedded') held.push(...copiesUnder(storageMap, field.targetType, '', undefined, new Set([...seen, typeName])));
     }
