@@ -277,7 +277,7 @@ export async function createDocjoin(options: DocjoinOptions): Promise<Docjoin> {
         const indexesOf = (collection: string) => funnel.listIndexes(collection);
         warnings.push(...(await checkAccessIndexes(accessRules, existing, indexesOf)));
         const refusal = (role: string, typeName: string, path: string) => comparisonRefusal(new ViewerAccess(accessRules, explainedViewer(role, {}, '')), storageMap, typeName, path);
-        warnings.push(...(await integrityOracleWarnings(accessRules, storageMap, writeModel.totals, existing, indexesOf, (typeName) => incomingReferences(writeModel, typeName), refusal)));
+        warnings.push(...(await integrityOracleWarnings(accessRules, storageMap, writeModel.totals, existing, indexesOf, (typeName) => incomingReferences(writeModel, typeName), refusal, listing.validators)));
       }
       for (const warning of warnings) warn(warning);
     }

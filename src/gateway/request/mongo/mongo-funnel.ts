@@ -274,7 +274,12 @@ export class MongoFunnel {
    */
   async listIndexes(collection: string): Promise<IndexDescription[]> {
     const { indexes, source } = await indexesThroughViews(this.#db, collection);
-    return indexes.map((index) => ({ key: index.key as Record<string, unknown>, unique: source === undefined && index.unique === true, ...(source !== undefined && { collection: source }) }));
+    return indexes.map((index) => ({
+      key: index.key as Record<string, unknown>,
+      unique: source === undefined && index.unique === true,
+      ...(source !== undefined && { collection: source }),
+      ...(typeof index.partialFilterExpression === 'object' && index.partialFilterExpression !== null && { partialFilter: index.partialFilterExpression as Record<string, unknown> }),
+    }));
   }
 
   /**

@@ -11,6 +11,8 @@ export interface CollectionListing {
   readonly collations: ReadonlyMap<string, DefaultCollation>;
   /** The capped and time-series collections, each with which it is: MongoDB writes neither in a transaction. */
   readonly untransactable: ReadonlyMap<string, 'capped' | 'time-series'>;
+  /** The collections created with a `validator`, each with it. */
+  readonly validators: ReadonlyMap<string, StoredDocument>;
 }
 
 /** A collection's default collation, as listCollections gives it (the fields a message names). */
@@ -23,7 +25,7 @@ export interface DefaultCollation {
 interface ListedCollection {
   readonly name: string;
   readonly type?: string;
-  readonly options?: { readonly viewOn?: unknown; readonly pipeline?: unknown; readonly collation?: DefaultCollation; readonly capped?: unknown; readonly timeseries?: unknown };
+  readonly options?: { readonly viewOn?: unknown; readonly pipeline?: unknown; readonly collation?: DefaultCollation; readonly capped?: unknown; readonly timeseries?: unknown; readonly validator?: unknown };
 }
 
 /** The listing of the entries a listCollections (not `nameOnly`) answered with. */
@@ -32,6 +34,7 @@ export function collectionListingOf(entries: readonly object[]): CollectionListi
   const views = new Map<string, ViewDefinition>();
   const collations = new Map<string, DefaultCollation>();
   const untransactable = new Map<string, 'capped' | 'time-series'>();
+  const validators = new Map<string, StoredDocument>();
   for (const info of entries as readonly ListedCollection[]) {
     names.add(info.name);
     const options = info.options;
@@ -39,6 +42,7 @@ export function collectionListingOf(entries: readonly object[]): CollectionListi
     if (options?.collation !== undefined && options.collation.locale !== 'simple') collations.set(info.name, options.collation);
     if (info.type === 'timeseries' || options?.timeseries !== undefined) untransactable.set(info.name, 'time-series');
     else if (options?.capped === true) untransactable.set(info.name, 'capped');
+    if (typeof options?.validator === 'object' && options.validator !== null && Object.keys(options.validator).length > 0) validators.set(info.name, options.validator as StoredDocument);
   }
-  return { names, views, collations, untransactable };
+  return { names, views, collations, untransactable, validators };
 }

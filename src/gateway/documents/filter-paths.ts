@@ -1,0 +1,62 @@
+/**
+ * The stored paths a MongoDB filter reads: a collection validator (query operators, `$expr`,
+ * `$jsonSchema`) or an index's `partialFilterExpression`. Over-inclusive where it cannot tell (any
+ * `"$path"` string inside `$expr` counts), as what it serves is a warning that a refusal may tell a
+ * value.
+ */
+export function filterPaths(filter: unknown): string[] {
+  const paths = new Set<string>();
+  collectQuery(filter, '', paths);
+  return [...paths];
+}
+
+function collectQuery(filter: unknown, prefix: string, paths: Set<string>): void {
+  if (Array.isArray(filter)) {
+    for (const clause of filter) collectQuery(clause, prefix, paths);
+    return;
+  }
+  if (typeof filter !== 'object' || filter === null) return;
+  for (const [key, value] of Object.entries(filter)) {
+    if (key === '$expr') collectExpression(value, paths);
+    else if (key === '$jsonSchema') collectSchema(value, prefix, paths);
+    else if (key === '$and' || key === '$or' || key === '$nor') collectQuery(value, prefix, paths);
+    else if (!key.startsWith('$')) {
+      const path = prefix === '' ? key : `${prefix}.${key}`;
+      paths.add(path);
+      // `{ items: { $elemMatch: { sku: … } } }` reads `items.sku` too.
+      if (typeof value === 'object' && value !== null && '$elemMatch' in value) collectQuery((value as { $elemMatch: unknown }).$elemMatch, path, paths);
+    }
+  }
+}
+
+/** Every `"$path"` field reference in an aggregation expression (not `"$$variable"`). */
+function collectExpression(expression: unknown, paths: Set<string>): void {
+  if (typeof expression === 'string') {
+    if (expression.startsWith('$') && !expression.startsWith('$$')) paths.add(expression.slice(1));
+    return;
+  }
+  if (Array.isArray(expression)) {
+    for (const item of expression) collectExpression(item, paths);
+    return;
+  }
+  if (typeof expression === 'object' && expression !== null) for (const value of Object.values(expression)) collectExpression(value, paths);
+}
+
+/** The properties a `$jsonSchema` names (with `required`), nested objects and array items included. */
+function collectSchema(schema: unknown, prefix: string, paths: Set<string>): void {
+  if (typeof schema !== 'object' || schema === null) return;
+  const { properties, required, items } = schema as { properties?: unknown; required?: unknown; items?: unknown };
+  const at = (name: string) => (prefix === '' ? name : `${prefix}.${name}`);
+  if (Array.isArray(required)) for (const name of required) if (typeof name === 'string') paths.add(at(name));
+  if (typeof properties === 'object' && properties !== null) {
+    for (const [name, property] of Object.entries(properties)) {
+      paths.add(at(name));
+      collectSchema(property, at(name), paths);
+    }
+  }
+  if (items !== undefined) collectSchema(items, prefix, paths);
+  for (const key of ['allOf', 'anyOf', 'oneOf'] as const) {
+    const branches = (schema as Record<string, unknown>)[key];
+    if (Array.isArray(branches)) for (const branch of branches) collectSchema(branch, prefix, paths);
+  }
+}
