@@ -73,7 +73,7 @@ function addScripts(path: string): { added: string[]; scripts: Readonly<Record<s
 export function packageNameOf(folder: string): string {
   const name = basename(folder)
     .toLowerCase()
-    .replace(/[^a-z0-9._~-]+/g, '-')
+    .replace(/[^a-z0-9._-]+/g, '-')
     .replace(/^[._-]+|-+$/g, '')
     .slice(0, 214);
   return name === '' || name === 'node_modules' || name === 'favicon.ico' ? 'docjoin-project' : name;

@@ -52,8 +52,8 @@ export type MutationWritePlans = Readonly<Record<string, WritePlan>>;
 
 /**
  * Problems with the plans of `mutationType`'s fields, each naming `Mutation.field` and the fix: a field
- * without a plan, or a plan naming types and fields the write unit would refuse. Plans of fields the
- * schema does not have are ignored (a schema without those mutations).
+ * without a plan, or a plan naming types and fields the write unit would refuse. A plan of a field the
+ * schema does not have is refused before (resolver-map-problems.ts writePlanKeyProblems).
  */
 export function findWritePlanProblems(model: WriteModel, mutationType: GraphQLObjectType | null | undefined, plans: MutationWritePlans, readInPart: ReadonlySet<string> = new Set()): string[] {
   const problems: string[] = [];

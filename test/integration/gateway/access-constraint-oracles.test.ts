@@ -49,7 +49,7 @@ it('warns where a partial unique index filters by a hidden field, or a validator
     await db.collection('users').createIndex({ email: 1 }, { unique: true, partialFilterExpression: { active: true } });
   });
   expect(hidden).toEqual([
-    'User.email: role "manager" may update it, and the unique index { "email": 1 } compares only the rows its partial filter matches, which reads User.active, which is hidden from role "manager": a refused write tells the role that the row holding the value matches that filter; if that must stay unknown, keep the role from writing email (readOnly, or no CREATE)',
+    'User.email: role "manager" may update it, and the unique index { "email": 1 } compares only the rows its partial filter matches, which reads User.active, which is hidden from role "manager": a refused write tells the role that the row holding the value matches that filter; if that must stay unknown, drop that field from the index\'s partialFilterExpression, or keep the role from writing email (readOnly, or no CREATE)',
     'User: role "manager" may update it, and the validator of collection "users" reads "salary" (User.salary, which is hidden from role "manager"), so whether a write passes the validator tells the role that value; if it must stay unknown, drop "salary" from the validator, or keep the role from writing User',
   ]);
   const seen = await startupWarnings(async (db) => {
@@ -57,4 +57,9 @@ it('warns where a partial unique index filters by a hidden field, or a validator
     await db.collection('users').createIndex({ email: 1 }, { unique: true, partialFilterExpression: { bonus: { $gt: 0 } } });
   });
   expect(seen).toEqual([]);
+  // A validator that only warns refuses nothing.
+  const warnOnly = await startupWarnings(async (db) => {
+    await db.createCollection('users', { validator: { salary: { $gte: 0 } }, validationAction: 'warn' });
+  });
+  expect(warnOnly).toEqual([]);
 });

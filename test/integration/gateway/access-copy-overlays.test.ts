@@ -177,4 +177,9 @@ it('refuses to start where an @access type joined from a collection declares non
     'Invalid storage directives:\n  - Salary: User.salaries joins it from the collection "salaries", but Salary has no @collection, so no access rule would scope those reads; add @collection(name: "salaries") to Salary',
   );
   expect(await startupOutcome(salaries.replace('type Salary @access', 'type Salary @collection(name: "salaries") @access'), 'access_collected_join', prepare)).toBe('started');
+  // A collection another type declares has that type's rules: a second type joined from it is refused for that, not for lacking one.
+  const owned = salaries.replace('type Salary @access(roles: ["admin"], allow: [READ]) {', 'type Pay @collection(name: "salaries") @access(roles: ["admin"], allow: [READ]) { id: ID! amount: Int! }\n    type Salary {');
+  expect(await startupOutcome(owned, 'access_owned_join', prepare)).toBe(
+    'Invalid storage directives:\n  - User.salaries: joins Salary documents from "salaries", which holds Pay, so neither type\'s rules could be told apart there; join from Salary\'s own collection',
+  );
 });

@@ -246,15 +246,19 @@ class AccessWalk {
       // A snapshot's key is the reference it copies from, shown as a plain reference's key is.
       if (copy.kind === 'snapshot' && inTarget === '_id') continue;
       // Another field reading a copy a relation keeps there: it is checked when it is read itself.
-      if (!keepsCopy(field, copy) && keptAt(storageMap, typeName, copy.path)) continue;
-      const unseen = !whole ? this.#copyRefusal(field, copy, false) : readAs === field.targetType ? this.#keptRefusal(field, copy) : this.#wholeCopyRefusal(field, copy);
+      if (readsKeptCopy(storageMap, field, copy)) continue;
+      let unseen: string | undefined;
+      if (!whole) unseen = this.#copyRefusal(field, copy, false);
+      // Read as its own type, its rows and fields are the reading relation's to check; what its join keeps there is not.
+      else if (readAs === field.targetType) unseen = this.#keptRefusal(field, copy);
+      else unseen = this.#wholeCopyRefusal(field, copy);
       if (unseen) return unseen;
       const below = inTarget === undefined ? undefined : this.#pathRefusal(field.targetType, inTarget);
       if (below) return below;
     }
     // A value around copies (a JSON `meta` holding a snapshot at `meta.author`) shows them whole; one at the path itself is checked above.
     for (const { field, copy } of copiesUnder(storageMap, typeName, path, except, new Set(), true)) {
-      if (!keepsCopy(field, copy) && keptAt(storageMap, field.typeName, copy.path)) continue;
+      if (readsKeptCopy(storageMap, field, copy)) continue;
       const unseen = this.#wholeCopyRefusal(field, copy);
       if (unseen) return `"${path}", which holds ${unseen}`;
     }
@@ -452,11 +456,12 @@ function keepsCopy(field: RelationField, copy: { readonly kind: 'embedded' | 'sn
   return copy.kind === 'snapshot' || field.shapes.join !== undefined;
 }
 
-/** Whether some relation of `typeName` keeps a copy at exactly `path`: another relation there reads that copy. */
-function keptAt(storageMap: StorageMap, typeName: string, path: string): boolean {
-  for (const field of storageMap.types.get(typeName)?.fields.values() ?? []) {
+/** Whether the relation only reads, at its path, a copy another relation of its type keeps there. */
+function readsKeptCopy(storageMap: StorageMap, reader: RelationField, copy: { readonly kind: 'embedded' | 'snapshot'; readonly path: string }): boolean {
+  if (keepsCopy(reader, copy)) return false;
+  for (const field of storageMap.types.get(reader.typeName)?.fields.values() ?? []) {
     if (field.kind !== 'relation') continue;
-    for (const copy of [field.shapes.embedded, field.shapes.snapshot]) if (copy?.path === path && keepsCopy(field, copy)) return true;
+    for (const kept of [field.shapes.embedded, field.shapes.snapshot]) if (kept?.path === copy.path && keepsCopy(field, kept)) return true;
   }
   return false;
 }

@@ -50,11 +50,12 @@ export function buildAccessRules(schema: GraphQLSchema, storageMap: StorageMap, 
   }
   // A join may name its collection (@join(collection:)): the documents it reads there are its target's.
   const uncollected = new Set<string>();
+  const ownedCollections = new Set(typeOfCollection.keys());
   for (const field of storageMap.relations.values()) {
     for (const join of [field.shapes.join, field.shapes.snapshot?.fallback]) {
       if (!join) continue;
-      // Rules scope a collection's reads by its @collection type's; without one its documents would be read by every role.
-      if (types.size > 0 && storageMap.types.get(join.targetType)?.collection === undefined && !uncollected.has(join.targetType)) {
+      // Rules scope a collection's reads by its @collection type's; with none, every role would read it (one another type owns is refused below).
+      if (types.size > 0 && storageMap.types.get(join.targetType)?.collection === undefined && !ownedCollections.has(join.collection) && !uncollected.has(join.targetType)) {
         uncollected.add(join.targetType);
         problems.push(`${join.targetType}: ${field.coordinate} joins it from the collection "${join.collection}", but ${join.targetType} has no @collection, so no access rule would scope those reads; add @collection(name: "${join.collection}") to ${join.targetType}`);
       }
@@ -125,20 +126,29 @@ function collectionsWithHiddenCopies(rules: AccessRules, storageMap: StorageMap,
   for (const field of storageMap.relations.values()) {
     const copyPath = field.shapes.snapshot?.path ?? field.shapes.embedded?.path;
     if (copyPath === undefined || !rules.collectionTypes.has(field.targetType)) continue;
-    const join = field.shapes.embedded ? field.shapes.join : undefined;
-    const targetRules = rules.types.get(field.targetType)?.roles.get(role);
-    const writesTarget = (targetRules?.create ?? targetRules?.update ?? targetRules?.delete) !== undefined;
-    // Hidden by the target's rule, or by that of a type embedded in it (`Comment.meta`, whose `rank` it sorts by).
-    const hiddenInTarget = (path: string) => hides(field.targetType, path) || hiddenInCopyOnPath(rules, storageMap, field.targetType, path, role) !== undefined;
-    const keptByHidden =
-      join !== undefined &&
-      ((join.limit !== undefined && join.sort.some((key) => key.path !== '_id' && hiddenInTarget(key.path))) || (writesTarget && join.direction === 'byReference' && hiddenInTarget(join.foreignField)));
+    const keptByHidden = keepsRowsByHidden(rules, storageMap, field, role, hides);
     for (const { collection, prefix } of documentLocations(storageMap, field.typeName)) {
       const holder = rules.typeOfCollection.get(collection);
       if (keptByHidden || hides(field.typeName, copyPath) || (holder !== undefined && hides(holder, prefix === '' ? copyPath : `${prefix}.${copyPath}`))) collections.add(collection);
     }
   }
   return collections;
+}
+
+/**
+ * Whether which of the target's documents an embedded copy's join keeps turns on a value `role` may not
+ * see: its sort under a limit (the top two comments by a hidden score), or, for a role that writes the
+ * target, a reverse join's key. Hidden by the target's rule, or by that of a type embedded in it
+ * (`Comment.meta`, whose `rank` it sorts by).
+ */
+function keepsRowsByHidden(rules: AccessRules, storageMap: StorageMap, field: RelationField, role: string, hides: (typeName: string, path: string) => boolean): boolean {
+  const join = field.shapes.embedded ? field.shapes.join : undefined;
+  if (join === undefined) return false;
+  const hidden = (path: string) => hides(field.targetType, path) || hiddenInCopyOnPath(rules, storageMap, field.targetType, path, role) !== undefined;
+  if (join.limit !== undefined && join.sort.some((key) => key.path !== '_id' && hidden(key.path))) return true;
+  const targetRules = rules.types.get(field.targetType)?.roles.get(role);
+  const writesTarget = (targetRules?.create ?? targetRules?.update ?? targetRules?.delete) !== undefined;
+  return writesTarget && join.direction === 'byReference' && hidden(join.foreignField);
 }
 
 function typeAccess(

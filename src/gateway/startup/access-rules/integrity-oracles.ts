@@ -98,13 +98,19 @@ function uniqueIndexOracles(rules: AccessRules, storage: TypeStorage, role: stri
     const updates = rule.update !== undefined && !rule.update.readOnlyPaths.some((readOnly) => pathsOverlap(path, readOnly));
     const writes = [creates ? 'create' : undefined, updates ? 'update' : undefined].filter((action) => action !== undefined);
     if (writes.length === 0) continue;
-    const unseen = unseenBy(rules, role, storage.typeName, path, refusal);
-    if (unseen === undefined && partial === undefined) continue;
-    const told =
-      unseen === undefined
-        ? `, and the unique index ${keyText} compares only the rows its partial filter matches, which reads ${partial}: a refused write tells the role that the row holding the value matches that filter`
-        : ` and ${unseen}, and the unique index ${keyText} refuses a value another ${storage.typeName} holds, so a refused write tells the role that value is taken`;
-    warnings.push(`${storage.typeName}.${fieldName}: role "${role}" may ${writes.join(' and ')} it${told}; if that must stay unknown, keep the role from writing ${fieldName} (readOnly, or no CREATE)`);
+    // Within the role's own rows, a clash tells only what the role may not see in them.
+    const unseen = withinOwnRows && refusal(role, storage.typeName, path) === undefined ? undefined : unseenBy(rules, role, storage.typeName, path, refusal);
+    const keepFromWriting = `keep the role from writing ${fieldName} (readOnly, or no CREATE)`;
+    if (partial !== undefined) {
+      const taken = unseen === undefined ? '' : `, and as it ${unseen}, that the value is taken`;
+      warnings.push(
+        `${storage.typeName}.${fieldName}: role "${role}" may ${writes.join(' and ')} it, and the unique index ${keyText} compares only the rows its partial filter matches, which reads ${partial}: a refused write tells the role that the row holding the value matches that filter${taken}; if that must stay unknown, drop that field from the index's partialFilterExpression, or ${keepFromWriting}`,
+      );
+    } else if (unseen !== undefined) {
+      warnings.push(
+        `${storage.typeName}.${fieldName}: role "${role}" may ${writes.join(' and ')} it and ${unseen}, and the unique index ${keyText} refuses a value another ${storage.typeName} holds, so a refused write tells the role that value is taken; if that must stay unknown, ${keepFromWriting}`,
+      );
+    }
   }
   return warnings;
 }

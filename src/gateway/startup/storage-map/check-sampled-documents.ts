@@ -272,6 +272,12 @@ class StoredFieldCheck {
     if (nullItems > 0) {
       this.warnings.push(`${field.coordinate} is ${String(declared)}, but "${field.path}" holds a null item in ${nullItems} ${of}; reading them fails with "Cannot return null" (GraphQL nulls the whole list, or its parent), so remove the nulls, or make the items nullable`);
     }
+    const notArrays = field.valueType.isList ? values.filter((value) => value !== undefined && value !== null && !Array.isArray(value)) : [];
+    if (notArrays.length > 0) {
+      this.warnings.push(
+        `${field.coordinate} is ${declaredTypeText(field, this.schema)}, but "${field.path}" holds ${describeValue(notArrays[0])} in ${notArrays.length} ${of}, not an array: reading it there fails (GraphQL's "Expected Iterable" error), and filters on it match it as they would an array holding it; store arrays there (a single value as an array of one), or declare the type the data holds`,
+      );
+    }
     const mismatch = storedTypeMismatch(field, values, this.schema);
     if (mismatch) this.warnings.push(describeMismatch(field, mismatch, where, this.collection, this.schema));
   }
@@ -289,8 +295,6 @@ type Expected = { readonly kind: Kind } | { readonly kind: 'enum'; readonly enum
 interface Mismatch {
   readonly expected: Expected;
   readonly first: unknown;
-  /** A list field's first offending value is no array at all (not an item of the wrong kind). */
-  readonly firstNotArray: boolean;
   readonly count: number;
   readonly otherKinds: ReadonlyMap<string, number>;
 }
@@ -299,11 +303,11 @@ function storedTypeMismatch(field: StoredField, values: readonly unknown[], sche
   const expected = expectedOf(field, schema);
   if (expected === undefined) return undefined;
   const accepts = (value: unknown) => (expected.kind === 'enum' ? expected.enumType.getValues().some((enumValue) => enumValue.value === value) : matches(value, expected.kind));
-  // A list field holding something else than an array is the mismatch itself; in an array, its first wrong item.
+  // In a list field's arrays, the first wrong item (a value that is no array has its own warning: notArrayWarning).
   const offending = values.flatMap((value) => {
     if (value === undefined || value === null) return [];
     if (!field.valueType.isList) return accepts(value) ? [] : [value];
-    if (!Array.isArray(value)) return [value];
+    if (!Array.isArray(value)) return [];
     // A list of lists (`[[Int]]`) holds its values that many arrays deep.
     const items: unknown[] = value.flat((field.valueType.listDepth ?? 1) - 1);
     const wrong = items.find((item) => item !== null && item !== undefined && !accepts(item));
@@ -311,12 +315,11 @@ function storedTypeMismatch(field: StoredField, values: readonly unknown[], sche
   });
   if (offending.length === 0) return undefined;
   const first = offending[0];
-  const firstNotArray = field.valueType.isList && values.find((value) => value !== undefined && value !== null && !Array.isArray(value)) === first;
-  if (expected.kind === 'enum') return { expected, first, firstNotArray, count: offending.length, otherKinds: new Map() };
+  if (expected.kind === 'enum') return { expected, first, count: offending.length, otherKinds: new Map() };
   const otherKinds = new Map<string, number>();
   const firstKind = describeKind(first);
   for (const kind of offending.map(describeKind)) if (kind !== firstKind) otherKinds.set(kind, (otherKinds.get(kind) ?? 0) + 1);
-  return { expected, first, firstNotArray, count: offending.length - [...otherKinds.values()].reduce((sum, n) => sum + n, 0), otherKinds };
+  return { expected, first, count: offending.length - [...otherKinds.values()].reduce((sum, n) => sum + n, 0), otherKinds };
 }
 
 function expectedOf(field: StoredField, schema: GraphQLSchema | undefined): Expected | undefined {
@@ -352,11 +355,8 @@ function describeMismatch(field: StoredField, mismatch: Mismatch, where: Sampled
   const { expected, first } = mismatch;
   const others = [...mismatch.otherKinds].map(([kind, count]) => `${kind} in ${count} more`);
   const inSampled = `in ${mismatch.count} ${where.of}${others.length > 0 ? ` (and ${others.join(', ')})` : ''}`;
-  const declared = `${field.coordinate} is ${declaredType(field, schema)}`;
+  const declared = `${field.coordinate} is ${declaredTypeText(field, schema)}`;
   const path = field.path;
-  if (mismatch.firstNotArray) {
-    return `${declared}, but "${path}" holds ${describeValue(first)} ${inSampled}, not an array: reading it there fails (GraphQL's "Expected Iterable" error), and filters on it match it as they would an array holding it; store arrays there (a single value as an array of one), or declare the type the data holds`;
-  }
   // A command that converts the values in place; inside an embedded array it would need arrayFilters, so only the fix is named there.
   const converted = (type: string, operator: string, fix: string) =>
     field.valueType.isList || where.embeddedAt !== undefined ? fix : `convert them: db.${collection}.updateMany({ ${JSON.stringify(path)}: { $type: "${type}" } }, [{ $set: { ${JSON.stringify(path)}: { ${operator}: ${JSON.stringify(`$${path}`)} } } }])`;
@@ -381,14 +381,15 @@ function describeMismatch(field: StoredField, mismatch: Mismatch, where: Sampled
   return `${declared}, but "${path}" holds ${describeValue(first)} ${inSampled}: ${howServed(field.valueType.name, first, schema)}, and filters, orders and min/max on it compare it as stored (MongoDB orders values of different types by type first, so a list ordered by it puts them apart from the others${arrays}); store ${field.valueType.name} values there, or declare the type the data holds`;
 }
 
-/** The field's type as the SDL declares it (`[[Int!]!]`); without the schema, its name in as many brackets as it has lists. */
-function declaredType(field: StoredField, schema: GraphQLSchema | undefined): string {
+/** The field's type as the SDL writes it (`[[Int!]!]`); without the schema, its name in as many brackets as it has lists. */
+function declaredTypeText(field: StoredField, schema: GraphQLSchema | undefined): string {
   const declared = declaredFieldType(field, schema);
   if (declared) return String(declared);
   const depth = field.valueType.isList ? (field.valueType.listDepth ?? 1) : 0;
   return `${'['.repeat(depth)}${field.valueType.name}${']'.repeat(depth)}`;
 }
 
+/** The field's GraphQL type, from the schema; undefined without one. */
 function declaredFieldType(field: StoredField, schema: GraphQLSchema | undefined): GraphQLOutputType | undefined {
   const [typeName, fieldName] = field.coordinate.split('.') as [string, string];
   const type = schema?.getType(typeName);

@@ -11,7 +11,7 @@ export interface CollectionListing {
   readonly collations: ReadonlyMap<string, DefaultCollation>;
   /** The capped and time-series collections, each with which it is: MongoDB writes neither in a transaction. */
   readonly untransactable: ReadonlyMap<string, 'capped' | 'time-series'>;
-  /** The collections created with a `validator`, each with it. */
+  /** The collections whose `validator` refuses writes (not only warns), each with it. */
   readonly validators: ReadonlyMap<string, StoredDocument>;
 }
 
@@ -25,7 +25,7 @@ export interface DefaultCollation {
 interface ListedCollection {
   readonly name: string;
   readonly type?: string;
-  readonly options?: { readonly viewOn?: unknown; readonly pipeline?: unknown; readonly collation?: DefaultCollation; readonly capped?: unknown; readonly timeseries?: unknown; readonly validator?: unknown };
+  readonly options?: { readonly viewOn?: unknown; readonly pipeline?: unknown; readonly collation?: DefaultCollation; readonly capped?: unknown; readonly timeseries?: unknown; readonly validator?: unknown; readonly validationAction?: unknown; readonly validationLevel?: unknown };
 }
 
 /** The listing of the entries a listCollections (not `nameOnly`) answered with. */
@@ -42,7 +42,9 @@ export function collectionListingOf(entries: readonly object[]): CollectionListi
     if (options?.collation !== undefined && options.collation.locale !== 'simple') collations.set(info.name, options.collation);
     if (info.type === 'timeseries' || options?.timeseries !== undefined) untransactable.set(info.name, 'time-series');
     else if (options?.capped === true) untransactable.set(info.name, 'capped');
-    if (typeof options?.validator === 'object' && options.validator !== null && Object.keys(options.validator).length > 0) validators.set(info.name, options.validator as StoredDocument);
+    // A validator that only warns (`validationAction: "warn"`), or is off, refuses nothing.
+    const refuses = options?.validationAction !== 'warn' && options?.validationLevel !== 'off';
+    if (refuses && typeof options?.validator === 'object' && options.validator !== null && Object.keys(options.validator).length > 0) validators.set(info.name, options.validator as StoredDocument);
   }
   return { names, views, collations, untransactable, validators };
 }

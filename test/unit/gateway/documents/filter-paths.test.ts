@@ -7,10 +7,17 @@ describe('filterPaths', () => {
 
   it('reads every field reference of an $expr, not its variables', () => {
     expect(filterPaths({ $expr: { $and: [{ $lte: ['$bonus', { $ifNull: ['$salary', 100] }] }, { $eq: ['$$NOW', '$$NOW'] }] } })).toEqual(['bonus', 'salary']);
+    expect(filterPaths({ $expr: { $gt: ['$$ROOT.salary', { $getField: 'cap' }, { $getField: { field: 'limit', input: '$$CURRENT' } }, '$$CURRENT.tier'] } })).toEqual(['salary', 'cap', 'limit', 'tier']);
   });
 
   it('reads the properties and required fields of a $jsonSchema, nested and in array items', () => {
-    const schema = { required: ['email'], properties: { email: { bsonType: 'string' }, address: { properties: { zip: {} } }, lines: { items: { properties: { sku: {} } } } }, anyOf: [{ required: ['salary'] }] };
-    expect(filterPaths({ $jsonSchema: schema })).toEqual(['email', 'address', 'address.zip', 'lines', 'lines.sku', 'salary']);
+    const schema = {
+      required: ['email'],
+      properties: { email: { bsonType: 'string' }, address: { properties: { zip: {} } }, lines: { items: { properties: { sku: {} } } } },
+      dependencies: { card: ['billing'] },
+      not: { required: ['banned'] },
+      anyOf: [{ required: ['salary'] }],
+    };
+    expect(filterPaths({ $jsonSchema: schema })).toEqual(['email', 'address', 'address.zip', 'lines', 'lines.sku', 'card', 'billing', 'banned', 'salary']);
   });
 });

@@ -132,6 +132,11 @@ describe('checkSampledDocuments: values GraphQL converts, and embedded values', 
     expect(await check([{ grid: 3 }, { grid: [[1]] }])).toEqual([
       'Order.grid is [[Int!]!], but "grid" holds 3 in 1 of 2 sampled orders documents, not an array: reading it there fails (GraphQL\'s "Expected Iterable" error), and filters on it match it as they would an array holding it; store arrays there (a single value as an array of one), or declare the type the data holds',
     ]);
+    // Beside arrays holding a wrong item, each is counted apart.
+    expect(await check([{ grid: 3 }, { grid: [[1, 'x']] }])).toEqual([
+      'Order.grid is [[Int!]!], but "grid" holds 3 in 1 of 2 sampled orders documents, not an array: reading it there fails (GraphQL\'s "Expected Iterable" error), and filters on it match it as they would an array holding it; store arrays there (a single value as an array of one), or declare the type the data holds',
+      'Order.grid is [[Int!]!], but "grid" holds "x" in 1 of 2 sampled orders documents: reading it fails ("Int cannot represent non-integer value: "x""), and filters, orders and min/max on it compare it as stored (MongoDB orders values of different types by type first, so a list ordered by it puts them apart from the others); store Int values there, or declare the type the data holds',
+    ]);
   });
 
   it('says a null item in a list of non-null items fails to read, at any depth, and leaves nullable items alone', async () => {
