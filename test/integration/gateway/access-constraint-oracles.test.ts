@@ -28,10 +28,10 @@ const typeDefs = /* GraphQL */ `
   }
 `;
 
-async function startupWarnings(prepare: (db: Db) => Promise<void>): Promise<string[]> {
+async function startupWarnings(prepare: (db: Db) => Promise<void>, sdl = typeDefs): Promise<string[]> {
   const warnings: string[] = [];
   const started = await startSdlGateway({
-    typeDefs,
+    typeDefs: sdl,
     dbPrefix: 'access_constraint_oracles',
     prepare: async (db) => {
       await prepare(db);
@@ -62,4 +62,17 @@ it('warns where a partial unique index filters by a hidden field, or a validator
     await db.createCollection('users', { validator: { salary: { $gte: 0 } }, validationAction: 'warn' });
   });
   expect(warnOnly).toEqual([]);
+});
+
+it("within the role's own rows a partial unique index's clash tells only what its filter reads", async () => {
+  const tenants = typeDefs
+    .replace('@access(roles: ["manager"], allow: [READ, UPDATE], hide: ["active", "salary"])', '@access(roles: ["manager"], allow: [READ, UPDATE], where: [{ field: "tenant", claim: "tenant" }], hide: ["active", "salary"])')
+    .replace('email: String!', 'email: String!\n    tenant: String!');
+  const warnings = await startupWarnings(async (db) => {
+    await db.collection('users').createIndex({ tenant: 1, email: 1 }, { unique: true, partialFilterExpression: { active: true } });
+    await db.collection('users').createIndex({ tenant: 1, email: 1, _id: 1 });
+  }, tenants);
+  expect(warnings).toEqual([
+    'User.email: role "manager" may update it, and the unique index { "tenant": 1, "email": 1 } compares only the rows its partial filter matches, which reads User.active, which is hidden from role "manager": a refused write tells the role that the row holding the value matches that filter; if that must stay unknown, drop that field from the index\'s partialFilterExpression, or keep the role from writing email (readOnly, or no CREATE)',
+  ]);
 });
