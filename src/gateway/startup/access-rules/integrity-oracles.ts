@@ -36,7 +36,7 @@ export async function integrityOracleWarnings(
   indexesOf: (collection: string) => Promise<IndexDescription[]>,
   referencesTo: (typeName: string) => readonly HeldReference[],
   refusal: RoleComparisonRefusal,
-  validators: ReadonlyMap<string, StoredDocument> = new Map(),
+  validators: ReadonlyMap<string, StoredDocument>,
 ): Promise<string[]> {
   const warnings: string[] = totals.flatMap((total) => totalOverflowOracles(rules, total, refusal));
   for (const type of rules.types.values()) {

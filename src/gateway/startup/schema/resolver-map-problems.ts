@@ -26,10 +26,7 @@ function typeProblems(schema: GraphQLSchema, typeName: string, entries: unknown)
     .map((name) => `resolvers.${typeName}.${name}: ${typeName} has no ${what} ${name}${nearest(name, names)}; rename the resolver to a ${what} of the SDL, or remove it`);
 }
 
-/**
- * A write plan given for a field the schema's Mutation type lacks (a misspelt name): its mutation would
- * run without it no more than the plan would ever be read, so it is refused as a misspelt resolver is.
- */
+/** A write plan given for a field the schema's Mutation type lacks (a misspelt name): nothing would read it, so it is refused as a misspelt resolver is. */
 export function writePlanKeyProblems(schema: GraphQLSchema, writePlans: Readonly<Record<string, unknown>>): string[] {
   const mutationType = schema.getMutationType();
   const names = Object.keys(mutationType?.getFields() ?? {});

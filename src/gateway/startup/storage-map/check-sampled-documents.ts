@@ -267,17 +267,7 @@ class StoredFieldCheck {
       this.warnings.push(`${field.coordinate}: "${field.path}" is missing in all ${of}${fails}; ${fix}`);
     }
     else if (missing > 0 && field.valueType.nonNull) this.warnings.push(`${field.coordinate} is non-null, but "${field.path}" is missing in ${missing} ${of}; reading them fails with "Cannot return null"`);
-    const declared = declaredFieldType(field, this.schema);
-    const nullItems = declared === undefined ? 0 : values.filter((value) => Array.isArray(value) && holdsNullWhereNonNull(value, declared)).length;
-    if (nullItems > 0) {
-      this.warnings.push(`${field.coordinate} is ${String(declared)}, but "${field.path}" holds a null item in ${nullItems} ${of}; reading them fails with "Cannot return null" (GraphQL nulls the whole list, or its parent), so remove the nulls, or make the items nullable`);
-    }
-    const notArrays = field.valueType.isList ? values.filter((value) => value !== undefined && value !== null && !Array.isArray(value)) : [];
-    if (notArrays.length > 0) {
-      this.warnings.push(
-        `${field.coordinate} is ${declaredTypeText(field, this.schema)}, but "${field.path}" holds ${describeValue(notArrays[0])} in ${notArrays.length} ${of}, not an array: reading it there fails (GraphQL's "Expected Iterable" error), and filters on it match it as they would an array holding it; store arrays there (a single value as an array of one), or declare the type the data holds`,
-      );
-    }
+    if (field.valueType.isList) this.warnings.push(...listShapeWarnings(field, values, of, this.schema));
     const mismatch = storedTypeMismatch(field, values, this.schema);
     if (mismatch) this.warnings.push(describeMismatch(field, mismatch, where, this.collection, this.schema));
   }
@@ -303,7 +293,7 @@ function storedTypeMismatch(field: StoredField, values: readonly unknown[], sche
   const expected = expectedOf(field, schema);
   if (expected === undefined) return undefined;
   const accepts = (value: unknown) => (expected.kind === 'enum' ? expected.enumType.getValues().some((enumValue) => enumValue.value === value) : matches(value, expected.kind));
-  // In a list field's arrays, the first wrong item (a value that is no array has its own warning: notArrayWarning).
+  // In a list field's arrays, the first wrong item (a value that is no array has its own warning: listShapeWarnings).
   const offending = values.flatMap((value) => {
     if (value === undefined || value === null) return [];
     if (!field.valueType.isList) return accepts(value) ? [] : [value];
@@ -381,6 +371,23 @@ function describeMismatch(field: StoredField, mismatch: Mismatch, where: Sampled
   return `${declared}, but "${path}" holds ${describeValue(first)} ${inSampled}: ${howServed(field.valueType.name, first, schema)}, and filters, orders and min/max on it compare it as stored (MongoDB orders values of different types by type first, so a list ordered by it puts them apart from the others${arrays}); store ${field.valueType.name} values there, or declare the type the data holds`;
 }
 
+/** What fails to read in a list field's values: a value that is no array, an array holding null where the items are non-null. */
+function listShapeWarnings(field: StoredField, values: readonly unknown[], of: string, schema: GraphQLSchema | undefined): string[] {
+  const warnings: string[] = [];
+  const declared = declaredFieldType(field, schema);
+  const nullItems = declared === undefined ? 0 : values.filter((value) => Array.isArray(value) && holdsNullWhereNonNull(value, declared)).length;
+  if (nullItems > 0) {
+    warnings.push(`${field.coordinate} is ${String(declared)}, but "${field.path}" holds a null item in ${nullItems} ${of}; reading them fails with "Cannot return null" (GraphQL nulls the whole list, or its parent), so remove the nulls, or make the items nullable`);
+  }
+  const notArrays = values.filter((value) => value !== undefined && value !== null && !Array.isArray(value));
+  if (notArrays.length > 0) {
+    warnings.push(
+      `${field.coordinate} is ${declaredTypeText(field, schema)}, but "${field.path}" holds ${describeValue(notArrays[0])} in ${notArrays.length} ${of}, not an array: reading it there fails (GraphQL's "Expected Iterable" error), and filters on it match it as they would an array holding it; store arrays there (a single value as an array of one), or declare the type the data holds`,
+    );
+  }
+  return warnings;
+}
+
 /** The field's type as the SDL writes it (`[[Int!]!]`); without the schema, its name in as many brackets as it has lists. */
 function declaredTypeText(field: StoredField, schema: GraphQLSchema | undefined): string {
   const declared = declaredFieldType(field, schema);
@@ -391,9 +398,8 @@ function declaredTypeText(field: StoredField, schema: GraphQLSchema | undefined)
 
 /** The field's GraphQL type, from the schema; undefined without one. */
 function declaredFieldType(field: StoredField, schema: GraphQLSchema | undefined): GraphQLOutputType | undefined {
-  const [typeName, fieldName] = field.coordinate.split('.') as [string, string];
-  const type = schema?.getType(typeName);
-  return isObjectType(type) ? type.getFields()[fieldName]?.type : undefined;
+  const type = schema?.getType(field.typeName);
+  return isObjectType(type) ? type.getFields()[field.fieldName]?.type : undefined;
 }
 
 /** Whether a stored array holds a null (or missing) item where its list type's items are non-null (`[String!]`), at any depth. */
