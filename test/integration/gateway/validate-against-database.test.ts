@@ -69,14 +69,15 @@ describe('validateAgainstDatabase', () => {
 
   it('names paths that no document has, following embedded types into their owner collection', async () => {
     const db = mongo.freshDb('validate');
-    await db.collection('posts').insertOne({ attachments: [{ name: 'a.png', tag: 1 }] });
+    await db.collection('posts').insertOne({ attachments: [{ name: 'a.png', tag: 1 }], file: [{ tagID: 1 }] });
     await db.collection('comments').insertOne({ post: 1 });
     await db.collection('comments').createIndex({ postId: 1 });
     await db.createCollection('tags');
     expect(await problems(db.databaseName)).toEqual([
-      'Post.comments: no document in comments has "postId" (@join foreignField); fix the path or the data',
-      'Post.attachments: no document in posts has "files" (@embedded path); fix the path or the data',
-      'Attachment.tag: no document in posts has "files.tagId" (@join localField); fix the path or the data',
+      // The nearest path the first documents hold is offered, inside embedded documents too.
+      'Post.comments: no document in comments has "postId" (@join foreignField); did you mean "post"? Fix the path, or the data',
+      'Post.attachments: no document in posts has "files" (@embedded path); did you mean "file"? Fix the path, or the data',
+      'Attachment.tag: no document in posts has "files.tagId" (@join localField); did you mean "file.tagID"? Fix the path, or the data',
       'Post.comments: no document in comments has "createdAt" (@join sort, a path no field of Comment declares); fix the path or the data',
     ]);
 
@@ -98,8 +99,8 @@ describe('validateAgainstDatabase', () => {
     await db.collection('books').insertOne({ year: 1971, title: 'The Lathe of Heaven', lines: [], rank: 1 });
     await db.collection('books').createIndexes(['yeer', 'year', 'titel', 'rating', 'lines.sku', 'rank'].map((path) => ({ key: { [path]: -1, _id: -1 } })));
     expect(await problems(db.databaseName, orderedMap)).toEqual([
-      'Query.books: no document in books has "yeer" (@list sort, a path no field of Book declares); fix the path or the data',
-      'Query.books: no document in books has "titel" (@sort(by:) of orderBy: TITLE, a path no field of Book declares); fix the path or the data',
+      'Query.books: no document in books has "yeer" (@list sort, a path no field of Book declares); did you mean "year"? Fix the path, or the data',
+      'Query.books: no document in books has "titel" (@sort(by:) of orderBy: TITLE, a path no field of Book declares); did you mean "title"? Fix the path, or the data',
     ]);
   });
 

@@ -84,7 +84,7 @@ describe('checkDraft', () => {
       expect(await checkDraft(unindexed, client, dbName)).toEqual({
         problems: [
           'Post.comments: no index on comments.post_id; create one with db.comments.createIndex({ post_id: 1, createdAt: -1, _id: -1 })',
-          'Post.comments: no document in comments has "post_id" (@join foreignField); fix the path or the data',
+          'Post.comments: no document in comments has "post_id" (@join foreignField); did you mean "postId"? Fix the path, or the data',
         ],
         warnings: [],
       });

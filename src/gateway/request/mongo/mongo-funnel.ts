@@ -298,7 +298,7 @@ export class MongoFunnel {
   async sampleDocuments(collection: string, sample: DocumentSample): Promise<StoredDocument[]> {
     const documents = this.#db.collection(collection);
     const first = await documents.find({}, { sort: { _id: 1 }, limit: sample.first }).toArray();
-    if (first.length < sample.first) return first;
+    if (first.length < sample.first || sample.random === 0) return first;
     let picked: StoredDocument[];
     try {
       picked = await documents.aggregate([{ $sample: { size: sample.random } }]).toArray();

@@ -9,6 +9,7 @@ import { checkRelationListIndexes, checkRootIndexes, quoteKey } from './check-li
 import { namesRefusedField } from './refused-fields';
 import { checkSampledDocuments, type CountedField, type DocumentSample } from './check-sampled-documents';
 import { documentLocations } from './document-locations';
+import { nearestStoredPath, PATH_SAMPLE } from './nearest-stored-path';
 import { viewIdProblems, type ViewDefinition } from './check-view-ids';
 import type { CollectionListing, DefaultCollation } from './collection-listing';
 import type { ListOrder, RelationField, SortKey, StorageMap } from './storage-map-types';
@@ -268,12 +269,20 @@ async function absentPaths(storageMap: StorageMap, existing: ReadonlySet<string>
     if (!has) asked.set(key, (has = catalog.someDocumentHas(collection, path)));
     return has;
   };
+  const samples = new Map<string, Promise<StoredDocument[]>>();
+  const sampleOf = (collection: string) => {
+    let sample = samples.get(collection);
+    if (!sample) samples.set(collection, (sample = catalog.sampleDocuments(collection, PATH_SAMPLE)));
+    return sample;
+  };
   const reads = [...[...storageMap.relations.values()].flatMap((field) => readPaths(storageMap, field).map((read) => ({ ...read, coordinate: field.coordinate }))), ...sortPaths(storageMap)];
   for (const read of reads) {
     if (!existing.has(read.collection)) continue;
     // An empty collection proves nothing either way.
     if ((await someDocumentHas(read.collection, read.path)) === false) {
-      problems.push(`${read.coordinate}: no document in ${read.collection} has "${read.path}" (${read.argument}); fix the path or the data`);
+      const nearest = nearestStoredPath(read.path, await sampleOf(read.collection));
+      const fix = nearest === undefined ? 'fix the path or the data' : `did you mean "${nearest}"? Fix the path, or the data`;
+      problems.push(`${read.coordinate}: no document in ${read.collection} has "${read.path}" (${read.argument}); ${fix}`);
     }
   }
   return problems;
